@@ -1,0 +1,25 @@
+/**
+ * A finding about the repository: a broken docs.json, a page that failed to parse, a spec that
+ * cannot be read. Errors stop `svc-mcp check`; warnings are reported and never block serving.
+ */
+export interface Diagnostic {
+  readonly severity: "error" | "warning";
+  /** Repository-relative file the finding is about (`docs.json`, `guides/setup.mdx`). */
+  readonly file: string;
+  /** 1-based position in that file, when known. */
+  readonly line?: number;
+  readonly column?: number;
+  /** JSON path inside a JSON file (`navigation.tabs[0].groups[2]`), when it applies. */
+  readonly path?: string;
+  readonly message: string;
+}
+
+/** `docs.json:12:7 navigation.tabs[0]: "group" is required` (compiler style, one line). */
+export function formatDiagnostic(d: Diagnostic): string {
+  let where = d.file;
+  if (d.line !== undefined) where += `:${d.line}`;
+  if (d.line !== undefined && d.column !== undefined) where += `:${d.column}`;
+  const severity = d.severity === "warning" ? "warning: " : "";
+  const path = d.path !== undefined && d.path !== "" ? ` ${d.path}:` : "";
+  return `${where}${path} ${severity}${d.message}`;
+}

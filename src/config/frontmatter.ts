@@ -1,0 +1,57 @@
+import matter from "gray-matter";
+
+/** Front matter of a page, as parsed (unknown keys are kept; the typed keys are read by `pageMeta`). */
+export type FrontMatterData = Record<string, unknown>;
+
+export type FrontMatterResult =
+  | { ok: true; data: FrontMatterData; body: string; bodyLine: number }
+  | { ok: false; message: string; line?: number };
+
+function refuse(lang: string): never {
+  throw new Error(`front matter language "${lang}" is not allowed (only YAML and JSON are parsed)`);
+}
+
+// gray-matter `eval`s `---js` front matter with its default engines: a page in a repository
+// could run code on the docs server. Replace those engines with ones that refuse.
+const SAFE_OPTIONS = {
+  engines: {
+    js: () => refuse("js"),
+    javascript: () => refuse("javascript"),
+    coffee: () => refuse("coffee"),
+    coffeescript: () => refuse("coffeescript"),
+  },
+};
+
+/** Split a page into front matter and body. A YAML error is a result, never an exception. */
+export function parseFrontMatter(text: string): FrontMatterResult {
+  // Fast path: most pages start with `---`; pages without front matter skip the parser.
+  if (!text.startsWith("---")) return { ok: true, data: {}, body: text, bodyLine: 1 };
+  try {
+    // Passing options also turns off gray-matter's global content cache (an unbounded memory leak
+    // for a long-running watcher).
+    const file = matter(text, SAFE_OPTIONS);
+    const data = (file.data ?? {}) as unknown;
+    if (typeof data !== "object" || data === null || Array.isArray(data)) {
+      return { ok: false, message: "front matter must be a mapping of keys to values", line: 1 };
+    }
+    const bodyOffset = text.length - file.content.length;
+    const bodyLine = countLines(text, bodyOffset);
+    return { ok: true, data: data as FrontMatterData, body: file.content, bodyLine };
+  } catch (error) {
+    const err = error as { message?: string; mark?: { line?: number }; reason?: string };
+    const line = typeof err.mark?.line === "number" ? err.mark.line + 2 : undefined;
+    const reason = err.reason ?? firstLine(err.message ?? String(error));
+    return line === undefined ? { ok: false, message: reason } : { ok: false, message: reason, line };
+  }
+}
+
+function countLines(text: string, end: number): number {
+  let lines = 1;
+  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) lines++;
+  return lines;
+}
+
+function firstLine(s: string): string {
+  const i = s.indexOf("\n");
+  return i === -1 ? s : s.slice(0, i);
+}

@@ -1,0 +1,35 @@
+import ignore, { type Ignore } from "ignore";
+
+/** Ignore files read from the repository root, in order. `.mintignore` is the predecessor's name. */
+export const IGNORE_FILES = [".svcignore", ".mintignore"] as const;
+
+/** Always left out, whatever the ignore files say: version control, dependencies, dot-folders. */
+const DEFAULT_PATTERNS = [".git/", "node_modules/", ".*/"];
+
+/** A compiled set of ignore rules over repository-relative paths (`guides/setup.mdx`). */
+export interface IgnoreRules {
+  /** True when the repo-relative path is ignored. */
+  ignores(relPath: string): boolean;
+  /** The patterns in effect (defaults first), for `--help`-style reporting. */
+  readonly patterns: readonly string[];
+}
+
+/**
+ * Build the rules from the contents of the ignore files (gitignore semantics, via `ignore`).
+ * `texts` are the ignore files' contents, in `IGNORE_FILES` order; missing files are omitted.
+ */
+export function compileIgnoreRules(texts: readonly string[]): IgnoreRules {
+  const ig: Ignore = ignore({ allowRelativePaths: true }).add(DEFAULT_PATTERNS);
+  const patterns = [...DEFAULT_PATTERNS];
+  for (const text of texts) {
+    ig.add(text);
+    for (const line of text.split(/\r?\n/)) {
+      const trimmed = line.trim();
+      if (trimmed !== "" && !trimmed.startsWith("#")) patterns.push(trimmed);
+    }
+  }
+  return {
+    ignores: (relPath) => relPath !== "" && ig.ignores(relPath),
+    patterns,
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * What the rest of the service needs from docs.json, in one flat, typed value. The full
+ * docs.json model (validation, navigation tree, positions) lives in `src/config/docs-json/`;
+ * this is the narrow contract the filesystem, search and tools depend on.
+ */
+
+/** Where one page sits in the navigation. */
+export interface PagePlacement {
+  /** Versions the page is listed under; undefined when it sits under no version (all versions). */
+  readonly versions?: readonly string[];
+  /** Languages the page is listed under; undefined when it sits under no language (all). */
+  readonly languages?: readonly string[];
+  /** Titles of the navigation elements above the page, outermost first (tab, group, ...). */
+  readonly breadcrumbs: readonly string[];
+}
+
+/** One top-level section of the site (a tab, anchor or group), for the generated skill. */
+export interface SiteSection {
+  readonly title: string;
+  /** Page paths in the section, in navigation order (`/guides/setup`). */
+  readonly pages: readonly string[];
+}
+
+/** A spec file referenced by docs.json or front matter. */
+export interface SpecReference {
+  /** Repository-relative path (`api-reference/openapi.yaml`) or a URL. */
+  readonly source: string;
+  /** True when `source` is an http(s) URL (never fetched unless the user asks). */
+  readonly remote: boolean;
+}
+
+export interface SiteConfig {
+  /** docs.json `name` (falls back to the folder name). */
+  readonly name: string;
+  readonly description?: string;
+  /** Whether docs.json was present. Without it, there is no navigation and every page is indexed. */
+  readonly present: boolean;
+  /** Pages listed in navigation, by page path (`/guides/setup`). */
+  readonly navPages: ReadonlyMap<string, PagePlacement>;
+  /** `seo.indexing: all` indexes pages outside navigation too. */
+  readonly indexing: "navigable" | "all";
+  /** OpenAPI/AsyncAPI files referenced anywhere in docs.json. */
+  readonly specs: readonly SpecReference[];
+  /** Declared versions, in order; `defaultVersion` is the first unless one sets `default: true`. */
+  readonly versions: readonly string[];
+  readonly defaultVersion?: string;
+  readonly languages: readonly string[];
+  /** Top-level sections, for the generated skill and server instructions. */
+  readonly sections: readonly SiteSection[];
+  /** A canonical site URL from docs.json (`seo.metatags.canonical`), used for links when no
+   *  `--base-url` is given. */
+  readonly canonicalUrl?: string;
+}
+
+/** The configuration of a repository without docs.json. */
+export function emptySiteConfig(name: string): SiteConfig {
+  return {
+    name,
+    present: false,
+    navPages: new Map(),
+    indexing: "all",
+    specs: [],
+    versions: [],
+    languages: [],
+    sections: [],
+  };
+}
+
+/** Normalise a navigation page entry (`guides/setup`, `/guides/setup/`) to a page path. */
+export function toPagePath(entry: string): string {
+  let p = entry.trim();
+  if (!p.startsWith("/")) p = `/${p}`;
+  while (p.length > 1 && p.endsWith("/")) p = p.slice(0, -1);
+  return p.replace(/\.(mdx|md)$/i, "");
+}

@@ -1,0 +1,42 @@
+/**
+ * Every bound the service enforces, in one place. Each figure says why it is that number.
+ * Layers import from here; nothing else hard-codes a limit.
+ */
+export const LIMITS = {
+  shell: {
+    /** Tool output cap. ~30 KB is about 7,500 tokens: enough for several whole pages in one batch
+     *  read, small enough that one careless `cat` of a spec cannot flood an agent's context. */
+    maxOutputBytes: 30_000,
+    /** Wall-clock budget per command line. A search over a few thousand pages takes tens of
+     *  milliseconds; anything taking seconds is a runaway loop, not a docs query. */
+    maxExecutionMs: 5_000,
+    /** Commands per call (pipes, loops). Agents chain a handful; thousands means a loop. */
+    maxCommandCount: 10_000,
+    /** Longest command string accepted; real agent commands are well under 1 KB. */
+    maxCommandLength: 8_192,
+    /** Loop iterations (`for`, `while`) per call. */
+    maxLoopIterations: 10_000,
+    /** Internal buffer for one command's output before the tool-level cap truncates it. Bounds
+     *  memory for `cat` of everything piped into `wc`. */
+    maxInternalOutputBytes: 16 * 1024 * 1024,
+  },
+  search: {
+    /** Spec: pageSize is 1..50, default 10. */
+    minPageSize: 1,
+    maxPageSize: 50,
+    defaultPageSize: 10,
+    /** Longest query accepted; longer strings are pasted documents, not questions. */
+    maxQueryLength: 1_000,
+    /** Characters of section text shown per hit: enough to judge relevance, not to replace `cat`. */
+    snippetChars: 320,
+  },
+  load: {
+    /** Pages larger than this are skipped with a warning: a 5 MB MDX file is generated junk, and
+     *  indexing it would slow every query. */
+    maxPageBytes: 2 * 1024 * 1024,
+    /** API spec files can be large (Discord's is 1.2 MB); beyond this they are not mounted. */
+    maxSpecBytes: 20 * 1024 * 1024,
+    /** Files changed within this window are reloaded together (editors write in bursts). */
+    watchDebounceMs: 40,
+  },
+} as const;

@@ -1,0 +1,224 @@
+import { readFile, stat } from "node:fs/promises";
+import { basename, join } from "node:path";
+import fg from "fast-glob";
+import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
+import { parseFrontMatter } from "../config/frontmatter.js";
+import { IGNORE_FILES, compileIgnoreRules, type IgnoreRules } from "../config/ignore-rules.js";
+import { loadDocsJson } from "../config/load-docs-json.js";
+import { readPageMeta, titleFromPath } from "../config/page-meta.js";
+import { emptySiteConfig, type SiteConfig } from "../config/site-config.js";
+import { LIMITS } from "../limits.js";
+import { makeFile, pagePathOf, type Page, type Site, type SiteFile } from "./site.js";
+
+/** Page files: Markdown and MDX. */
+export const PAGE_GLOB = "**/*.{md,mdx,MD,MDX}";
+const PAGE_RE = /\.(md|mdx)$/i;
+
+/** Everything needed to load a site and to reload it incrementally. */
+export interface LoadedSite {
+  readonly site: Site;
+  readonly ignore: IgnoreRules;
+  /** Repo-relative files whose change means a full reload (docs.json, `$ref`s, ignore files, specs). */
+  readonly configFiles: ReadonlySet<string>;
+}
+
+/** Reports progress and problems; the CLI sends these to stderr (never stdout: stdio is protocol). */
+export type LoadLog = (message: string) => void;
+
+/** Load a docs repository from disk into an immutable snapshot. Never throws for a bad file. */
+export async function loadSite(root: string, log: LoadLog = () => {}, previous?: LoadedSite): Promise<LoadedSite> {
+  const diagnostics: Diagnostic[] = [];
+  const ignore = compileIgnoreRules(await readIgnoreTexts(root));
+
+  const docs = await loadDocsJson(root);
+  diagnostics.push(...docs.diagnostics);
+  // An unreadable docs.json keeps the last good configuration; at first load, serve without one.
+  const config: SiteConfig = docs.config ?? previous?.site.config ?? { ...emptySiteConfig(basename(root)), present: true, indexing: "all" };
+
+  const relPaths = await fg(PAGE_GLOB, {
+    cwd: root,
+    dot: false,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    ignore: ["**/node_modules/**"],
+  });
+  const kept = relPaths.filter((p) => !ignore.ignores(p)).sort();
+  if (kept.length > 500) log(`loading ${kept.length} pages from ${root}`);
+
+  const files = new Map<string, SiteFile>();
+  const pages = new Map<string, Page>();
+  const previousPages = previous?.site.pages;
+  await forEachLimited(kept, 64, async (rel) => {
+    const result = await readPage(root, rel, previousPages);
+    if (result.diagnostic !== undefined) diagnostics.push(result.diagnostic);
+    if (result.page !== undefined) addPage(files, pages, result.page, diagnostics);
+  });
+
+  for (const spec of config.specs) {
+    if (spec.remote || ignore.ignores(spec.source)) continue;
+    const file = await readSpecFile(root, spec.source, diagnostics);
+    if (file !== undefined) files.set(file.path, file);
+  }
+
+  for (const d of diagnostics) log(formatDiagnostic(d));
+  const site: Site = { root, config, files: sortByPath(files), pages: sortByPath(pages), diagnostics };
+  const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...config.specs.filter((s) => !s.remote).map((s) => s.source)]);
+  return { site, ignore, configFiles };
+}
+
+/**
+ * Apply changed paths (repo-relative) to a loaded site. Page edits are applied file by file;
+ * a change to the configuration, an ignore file or a spec reloads everything. A page that no
+ * longer parses keeps its last good version.
+ */
+export async function reloadSite(prev: LoadedSite, changed: readonly string[], log: LoadLog = () => {}): Promise<LoadedSite> {
+  if (changed.some((p) => prev.configFiles.has(p))) return loadSite(prev.site.root, log, prev);
+  const files = new Map(prev.site.files);
+  const pages = new Map(prev.site.pages);
+  const diagnostics: Diagnostic[] = prev.site.diagnostics.filter((d) => !changed.includes(d.file));
+  for (const rel of changed) {
+    if (!PAGE_RE.test(rel)) continue;
+    const filePath = `/${rel}`;
+    const pagePath = pagePathOf(filePath);
+    const existing = files.get(filePath);
+    if (prev.ignore.ignores(rel)) continue;
+    const result = await readPage(prev.site.root, rel, undefined);
+    if (result.missing === true) {
+      if (existing !== undefined) {
+        files.delete(filePath);
+        if (pages.get(pagePath)?.file === existing) pages.delete(pagePath);
+      }
+      continue;
+    }
+    if (result.diagnostic !== undefined) {
+      diagnostics.push(result.diagnostic);
+      log(formatDiagnostic(result.diagnostic) + (existing !== undefined ? " (keeping the last good version)" : ""));
+    }
+    if (result.page !== undefined) addPage(files, pages, result.page, diagnostics);
+  }
+  const site: Site = { ...prev.site, files: sortByPath(files), pages: sortByPath(pages), diagnostics };
+  return { ...prev, site };
+}
+
+interface ReadResult {
+  page?: Page;
+  diagnostic?: Diagnostic;
+  missing?: boolean;
+}
+
+async function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page> | undefined): Promise<ReadResult> {
+  const abs = join(root, rel);
+  let text: string;
+  let mtime: Date;
+  try {
+    const st = await stat(abs);
+    if (!st.isFile()) return { missing: true };
+    if (st.size > LIMITS.load.maxPageBytes) {
+      return { diagnostic: { severity: "warning", file: rel, message: `skipped: ${st.size} bytes is over the ${LIMITS.load.maxPageBytes}-byte page limit` } };
+    }
+    const filePath = `/${rel}`;
+    const old = previous?.get(pagePathOf(filePath));
+    // Unchanged since the last load: reuse the parsed page (keeps search-index diffs cheap).
+    if (old !== undefined && old.file.path === filePath && old.file.mtime.getTime() === new Date(st.mtimeMs).getTime() && old.file.size === st.size) {
+      return { page: old };
+    }
+    text = await readFile(abs, "utf8");
+    mtime = new Date(st.mtimeMs);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { missing: true };
+    return { diagnostic: { severity: "warning", file: rel, message: `skipped: cannot read (${(error as Error).message})` } };
+  }
+  const parsed = parseFrontMatter(text);
+  if (!parsed.ok) {
+    return {
+      diagnostic: {
+        severity: "warning",
+        file: rel,
+        ...(parsed.line !== undefined ? { line: parsed.line } : {}),
+        message: `skipped: invalid front matter: ${parsed.message}`,
+      },
+    };
+  }
+  const meta = readPageMeta(parsed.data);
+  const filePath = `/${rel}`;
+  const path = pagePathOf(filePath);
+  const access = {
+    ...(meta.groups !== undefined ? { groups: meta.groups } : {}),
+    ...(meta.public === true ? { public: true } : {}),
+  };
+  const page: Page = {
+    file: makeFile(filePath, text, access, mtime),
+    path,
+    title: meta.title ?? titleFromPath(path),
+    meta,
+    frontMatter: parsed.data,
+    body: parsed.body,
+    bodyLine: parsed.bodyLine,
+    generated: false,
+  };
+  return { page };
+}
+
+/** Add a page; `a.mdx` wins over `a.md` for the same page path (the platform prefers MDX). */
+function addPage(files: Map<string, SiteFile>, pages: Map<string, Page>, page: Page, diagnostics: Diagnostic[]): void {
+  files.set(page.file.path, page.file);
+  const other = pages.get(page.path);
+  if (other !== undefined && other.file.path !== page.file.path) {
+    const keepOther = /\.mdx$/i.test(other.file.path) && !/\.mdx$/i.test(page.file.path);
+    const [kept, dropped] = keepOther ? [other, page] : [page, other];
+    diagnostics.push({
+      severity: "warning",
+      file: dropped.file.path.slice(1),
+      message: `two files for page ${page.path}: ${kept.file.path.slice(1)} is the page, ${dropped.file.path.slice(1)} is only readable as a file`,
+    });
+    pages.set(page.path, kept);
+    return;
+  }
+  pages.set(page.path, page);
+}
+
+async function readSpecFile(root: string, rel: string, diagnostics: Diagnostic[]): Promise<SiteFile | undefined> {
+  try {
+    const abs = join(root, rel);
+    const st = await stat(abs);
+    if (st.size > LIMITS.load.maxSpecBytes) {
+      diagnostics.push({ severity: "warning", file: rel, message: `not mounted: ${st.size} bytes is over the ${LIMITS.load.maxSpecBytes}-byte spec limit` });
+      return undefined;
+    }
+    return makeFile(`/${rel}`, await readFile(abs, "utf8"), {}, new Date(st.mtimeMs));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "file not found" : (error as Error).message;
+    diagnostics.push({ severity: "error", file: "docs.json", message: `API spec ${rel}: ${why}` });
+    return undefined;
+  }
+}
+
+async function readIgnoreTexts(root: string): Promise<string[]> {
+  const texts: string[] = [];
+  for (const name of IGNORE_FILES) {
+    try {
+      texts.push(await readFile(join(root, name), "utf8"));
+    } catch {
+      // An absent ignore file is the normal case.
+    }
+  }
+  return texts;
+}
+
+function sortByPath<V>(map: Map<string, V>): Map<string, V> {
+  return new Map([...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+
+async function forEachLimited<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await fn(item);
+    }
+  });
+  await Promise.all(workers);
+}

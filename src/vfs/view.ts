@@ -1,0 +1,265 @@
+import type {
+  BufferEncoding,
+  DirentEntry,
+  FileContent,
+  FsStat,
+  IFileSystem,
+  ReadFileOptions,
+} from "just-bash";
+import { type AuthMode, type Reader, canRead } from "./access.js";
+import type { Page, Site, SiteFile } from "./site.js";
+
+/** Read-only permission bits: files r--r--r--, folders r-xr-xr-x. */
+const FILE_MODE = 0o100444;
+const DIR_MODE = 0o040555;
+
+/** A filesystem error with the Node-style code and message just-bash's commands expect. */
+export class FsError extends Error {
+  constructor(
+    readonly code: "ENOENT" | "ENOTDIR" | "EISDIR" | "EROFS" | "EINVAL",
+    syscall: string,
+    path: string,
+  ) {
+    super(`${code}: ${FS_MESSAGES[code]}, ${syscall} '${path}'`);
+    this.name = "FsError";
+  }
+}
+
+const FS_MESSAGES = {
+  ENOENT: "no such file or directory",
+  ENOTDIR: "not a directory",
+  EISDIR: "illegal operation on a directory",
+  EROFS: "read-only file system",
+  EINVAL: "invalid argument",
+} as const;
+
+interface DirNode {
+  /** Child names, sorted bytewise (as `ls` sorts in the C locale). */
+  readonly names: string[];
+  readonly mtime: Date;
+}
+
+/**
+ * The part of a site one reader may see, as a read-only filesystem for just-bash.
+ * Files the reader may not read do not exist here at all: not listed, not readable, not
+ * matched by any glob or search. Built once per (site, reader) and shared by every call.
+ */
+export class SiteView implements IFileSystem {
+  /** Visible files, sorted by path (the order fast commands walk them in). */
+  readonly files: readonly SiteFile[];
+  /** Visible pages, by page path. */
+  readonly pages: ReadonlyMap<string, Page>;
+  private readonly byPath: ReadonlyMap<string, SiteFile>;
+  private readonly dirs: ReadonlyMap<string, DirNode>;
+
+  constructor(
+    readonly site: Site,
+    readonly reader: Reader,
+    readonly mode: AuthMode,
+    extraFiles: readonly SiteFile[] = [],
+  ) {
+    const visible = new Map<string, SiteFile>();
+    for (const f of [...site.files.values(), ...extraFiles]) {
+      if (canRead(f.access, reader, mode)) visible.set(f.path, f);
+    }
+    const sorted = [...visible.values()].sort((a, b) => compareBytes(a.path, b.path));
+    this.files = sorted;
+    this.byPath = new Map(sorted.map((f) => [f.path, f]));
+    const pages = new Map<string, Page>();
+    for (const [path, page] of site.pages) if (this.byPath.get(page.file.path) === page.file) pages.set(path, page);
+    this.pages = pages;
+    this.dirs = buildDirs(sorted);
+  }
+
+  /** Fast-path lookup for our own commands: the visible file at an absolute, normalised path. */
+  fileAt(path: string): SiteFile | undefined {
+    return this.byPath.get(path);
+  }
+
+  /** True when `path` (absolute, normalised) is a visible folder. */
+  isDir(path: string): boolean {
+    return this.dirs.has(path);
+  }
+
+  /** Sorted child names of a visible folder. */
+  childrenOf(path: string): readonly string[] | undefined {
+    return this.dirs.get(path)?.names;
+  }
+
+  async readFile(path: string, _options?: ReadFileOptions | BufferEncoding): Promise<string> {
+    return this.requireFile(path, "open").text;
+  }
+
+  async readFileBuffer(path: string): Promise<Uint8Array> {
+    return new TextEncoder().encode(this.requireFile(path, "open").text);
+  }
+
+  async readFileBytes(path: string): Promise<never> {
+    // ByteString is latin1-shaped: one char per byte of the UTF-8 encoding.
+    const bytes = new TextEncoder().encode(this.requireFile(path, "open").text);
+    let out = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) {
+      out += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    }
+    return out as never;
+  }
+
+  async exists(path: string): Promise<boolean> {
+    const p = normalize(path);
+    return this.byPath.has(p) || this.dirs.has(p);
+  }
+
+  async stat(path: string): Promise<FsStat> {
+    const p = normalize(path);
+    const file = this.byPath.get(p);
+    if (file !== undefined) {
+      return { isFile: true, isDirectory: false, isSymbolicLink: false, mode: FILE_MODE, size: file.size, mtime: file.mtime };
+    }
+    const dir = this.dirs.get(p);
+    if (dir !== undefined) {
+      return { isFile: false, isDirectory: true, isSymbolicLink: false, mode: DIR_MODE, size: 4096, mtime: dir.mtime };
+    }
+    throw new FsError(this.parentIsFile(p) ? "ENOTDIR" : "ENOENT", "stat", path);
+  }
+
+  lstat(path: string): Promise<FsStat> {
+    return this.stat(path);
+  }
+
+  async readdir(path: string): Promise<string[]> {
+    return [...this.requireDir(path).names];
+  }
+
+  async readdirWithFileTypes(path: string): Promise<DirentEntry[]> {
+    const p = normalize(path);
+    const dir = this.requireDir(path);
+    return dir.names.map((name) => {
+      const isDirectory = this.dirs.has(join(p, name));
+      return { name, isFile: !isDirectory, isDirectory, isSymbolicLink: false };
+    });
+  }
+
+  resolvePath(base: string, path: string): string {
+    return normalize(path.startsWith("/") ? path : `${base}/${path}`);
+  }
+
+  getAllPaths(): string[] {
+    return [...this.dirs.keys(), ...this.byPath.keys()];
+  }
+
+  async readlink(path: string): Promise<string> {
+    this.requireExisting(path, "readlink");
+    throw new FsError("EINVAL", "readlink", path);
+  }
+
+  async realpath(path: string): Promise<string> {
+    return this.requireExisting(path, "realpath");
+  }
+
+  // Every mutation fails with EROFS: the docs are read-only for every reader.
+  async writeFile(path: string, _content: FileContent): Promise<void> {
+    throw new FsError("EROFS", "open", path);
+  }
+  async appendFile(path: string, _content: FileContent): Promise<void> {
+    throw new FsError("EROFS", "open", path);
+  }
+  async mkdir(path: string): Promise<void> {
+    throw new FsError("EROFS", "mkdir", path);
+  }
+  async rm(path: string): Promise<void> {
+    throw new FsError("EROFS", "rm", path);
+  }
+  async cp(_src: string, dest: string): Promise<void> {
+    throw new FsError("EROFS", "cp", dest);
+  }
+  async mv(src: string, _dest: string): Promise<void> {
+    throw new FsError("EROFS", "rename", src);
+  }
+  async chmod(path: string): Promise<void> {
+    throw new FsError("EROFS", "chmod", path);
+  }
+  async symlink(_target: string, linkPath: string): Promise<void> {
+    throw new FsError("EROFS", "symlink", linkPath);
+  }
+  async link(_existing: string, newPath: string): Promise<void> {
+    throw new FsError("EROFS", "link", newPath);
+  }
+  async utimes(path: string): Promise<void> {
+    throw new FsError("EROFS", "utime", path);
+  }
+
+  private requireFile(path: string, syscall: string): SiteFile {
+    const p = normalize(path);
+    const file = this.byPath.get(p);
+    if (file !== undefined) return file;
+    if (this.dirs.has(p)) throw new FsError("EISDIR", "read", path);
+    throw new FsError(this.parentIsFile(p) ? "ENOTDIR" : "ENOENT", syscall, path);
+  }
+
+  private requireDir(path: string): DirNode {
+    const p = normalize(path);
+    const dir = this.dirs.get(p);
+    if (dir !== undefined) return dir;
+    throw new FsError(this.byPath.has(p) || this.parentIsFile(p) ? "ENOTDIR" : "ENOENT", "scandir", path);
+  }
+
+  private requireExisting(path: string, syscall: string): string {
+    const p = normalize(path);
+    if (this.byPath.has(p) || this.dirs.has(p)) return p;
+    throw new FsError("ENOENT", syscall, path);
+  }
+
+  private parentIsFile(p: string): boolean {
+    for (let i = p.lastIndexOf("/"); i > 0; i = p.lastIndexOf("/", i - 1)) {
+      if (this.byPath.has(p.slice(0, i))) return true;
+    }
+    return false;
+  }
+}
+
+/** Normalise an absolute path: collapse `//`, `.` and `..` (never above `/`). */
+export function normalize(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") out.pop();
+    else out.push(part);
+  }
+  return `/${out.join("/")}`;
+}
+
+function join(dir: string, name: string): string {
+  return dir === "/" ? `/${name}` : `${dir}/${name}`;
+}
+
+/** Bytewise comparison (C locale), the order GNU tools use with LC_ALL=C. */
+export function compareBytes(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function buildDirs(files: readonly SiteFile[]): Map<string, DirNode> {
+  const children = new Map<string, Set<string>>([["/", new Set()]]);
+  const mtimes = new Map<string, number>([["/", 0]]);
+  for (const file of files) {
+    let child = file.path;
+    let mtime = file.mtime.getTime();
+    while (child !== "/") {
+      const cut = child.lastIndexOf("/");
+      const parent = cut === 0 ? "/" : child.slice(0, cut);
+      let set = children.get(parent);
+      if (set === undefined) {
+        set = new Set();
+        children.set(parent, set);
+      }
+      set.add(child.slice(cut + 1));
+      mtimes.set(parent, Math.max(mtimes.get(parent) ?? 0, mtime));
+      mtime = mtimes.get(parent) ?? mtime;
+      child = parent;
+    }
+  }
+  const dirs = new Map<string, DirNode>();
+  for (const [path, names] of children) {
+    dirs.set(path, { names: [...names].sort(compareBytes), mtime: new Date(mtimes.get(path) ?? 0) });
+  }
+  return dirs;
+}
