@@ -1,13 +1,9 @@
-import type {
-  BufferEncoding,
-  DirentEntry,
-  FileContent,
-  FsStat,
-  IFileSystem,
-  ReadFileOptions,
-} from "just-bash";
+import type { BufferEncoding, FileContent, FsStat, IFileSystem } from "just-bash";
 import { type AuthMode, type Reader, canRead } from "./access.js";
 import type { Page, Site, SiteFile } from "./site.js";
+
+/** `cmd 2>/dev/null` is how agents silence errors: writes there succeed and vanish. */
+const DEV_NULL = "/dev/null";
 
 /** Read-only permission bits: files r--r--r--, folders r-xr-xr-x. */
 const FILE_MODE = 0o100444;
@@ -32,6 +28,10 @@ const FS_MESSAGES = {
   EROFS: "read-only file system",
   EINVAL: "invalid argument",
 } as const;
+
+/** just-bash's directory entry and read options (not re-exported from its index). */
+type DirentEntry = Awaited<ReturnType<NonNullable<IFileSystem["readdirWithFileTypes"]>>>[number];
+type ReadFileOptions = Exclude<Parameters<IFileSystem["readFile"]>[1], BufferEncoding | undefined>;
 
 interface DirNode {
   /** Child names, sorted bytewise (as `ls` sorts in the C locale). */
@@ -158,9 +158,11 @@ export class SiteView implements IFileSystem {
 
   // Every mutation fails with EROFS: the docs are read-only for every reader.
   async writeFile(path: string, _content: FileContent): Promise<void> {
+    if (normalize(path) === DEV_NULL) return;
     throw new FsError("EROFS", "open", path);
   }
   async appendFile(path: string, _content: FileContent): Promise<void> {
+    if (normalize(path) === DEV_NULL) return;
     throw new FsError("EROFS", "open", path);
   }
   async mkdir(path: string): Promise<void> {

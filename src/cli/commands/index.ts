@@ -1,0 +1,7 @@
+import type { CliCommand } from "../command.js";
+
+/**
+ * Every `svc-mcp` subcommand, in the order `--help` lists them. Adding a command means adding
+ * its file under `commands/` and one line here (and its section in the README).
+ */
+export const COMMANDS: readonly CliCommand[] = [];

@@ -1,0 +1,40 @@
+/**
+ * What a CLI command may touch: its output streams, working folder and environment. Passed in
+ * (never read from globals) so every command runs in-process in tests.
+ */
+export interface CliIO {
+  /** Writes to standard output. In `serve` (stdio) mode only the MCP transport writes here. */
+  readonly stdout: (text: string) => void;
+  /** Writes to standard error: logs, progress, warnings. */
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM); long-running commands await it. */
+  readonly stopSignal: Promise<void>;
+}
+
+/** A user's mistake on the command line: printed as `svc-mcp: <message>`, exits with `exitCode`. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = "CliError";
+  }
+}
+
+/** The IO of the real process. */
+export function processIO(): CliIO {
+  const stopSignal = new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+    stopSignal,
+  };
+}

@@ -1,0 +1,35 @@
+import { resolve } from "node:path";
+import type { Argv } from "yargs";
+import type { CliIO } from "./io.js";
+
+/** `--dir`: the docs repository (default: the current folder). Shared by every command. */
+export function withDir<T>(y: Argv<T>) {
+  return y.option("dir", {
+    type: "string",
+    describe: "Docs repository folder (holds docs.json and the pages)",
+    default: ".",
+    defaultDescription: "the current folder",
+  });
+}
+
+/** `--groups a,b`: the user groups of the local reader (a local preview of restricted pages). */
+export function withGroups<T>(y: Argv<T>) {
+  return y.option("groups", {
+    type: "string",
+    describe: "Comma-separated user groups the local reader belongs to (default: public content only)",
+  });
+}
+
+/** `--json`: machine-readable output. */
+export function withJson<T>(y: Argv<T>) {
+  return y.option("json", { type: "boolean", default: false, describe: "Print JSON instead of text" });
+}
+
+export function resolveDir(io: CliIO, dir: string | undefined): string {
+  return resolve(io.cwd, dir ?? ".");
+}
+
+export function parseGroups(groups: string | undefined): string[] {
+  if (groups === undefined) return [];
+  return groups.split(",").map((g) => g.trim()).filter((g) => g !== "");
+}
