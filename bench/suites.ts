@@ -1,0 +1,4 @@
+import type { BenchSuite } from "./bench.js";
+
+/** Every benchmark suite `npm run bench` runs, in order. `npm run bench -- NAME` runs one. */
+export const SUITES: readonly BenchSuite[] = [];
