@@ -11,6 +11,8 @@ export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); long-running commands await it. */
   readonly stopSignal: Promise<void>;
+  /** The raw streams, for the stdio MCP transport (absent when run in-process by tests). */
+  readonly streams?: { readonly stdin: NodeJS.ReadableStream; readonly stdout: NodeJS.WritableStream };
 }
 
 /** A user's mistake on the command line: printed as `svc-mcp: <message>`, exits with `exitCode`. */
@@ -36,5 +38,6 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     env: process.env,
     stopSignal,
+    streams: { stdin: process.stdin, stdout: process.stdout },
   };
 }

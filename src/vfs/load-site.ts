@@ -76,8 +76,14 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
   const files = new Map(prev.site.files);
   const pages = new Map(prev.site.pages);
   const diagnostics: Diagnostic[] = prev.site.diagnostics.filter((d) => !changed.includes(d.file));
+  // A removed or renamed folder arrives as one path: expand it to the pages it held.
+  const expanded = new Set<string>();
   for (const rel of changed) {
-    if (!PAGE_RE.test(rel)) continue;
+    if (PAGE_RE.test(rel)) expanded.add(rel);
+    const prefix = `/${rel}/`;
+    for (const path of prev.site.files.keys()) if (path.startsWith(prefix) && PAGE_RE.test(path)) expanded.add(path.slice(1));
+  }
+  for (const rel of expanded) {
     const filePath = `/${rel}`;
     const pagePath = pagePathOf(filePath);
     const existing = files.get(filePath);

@@ -1,0 +1,31 @@
+import { readerWithGroups } from "../../vfs/access.js";
+import { DocsRuntime } from "../../tools/runtime.js";
+import { defineCommand } from "../command.js";
+import { CliError } from "../io.js";
+import { parseGroups, resolveDir, withDir, withGroups } from "../options.js";
+
+export const fsCommand = defineCommand({
+  command: "fs [command..]",
+  describe: "Run a command in the read-only docs shell, as the filesystem tool does",
+  builder: (y) =>
+    withGroups(withDir(y))
+      .positional("command", { type: "string", array: true, describe: "Command line, e.g. \"rg -il webhook /\" (quote it)" })
+      // Options of the docs command itself (`ls -la`) must reach the shell, not yargs.
+      .parserConfiguration({ "unknown-options-as-args": true, "populate--": true })
+      .example("$0 fs 'tree / -L 2'", "Show the top of the docs tree")
+      .example("$0 fs -- rg -n -C 2 webhook /", "Everything after -- is the command"),
+  run: async (args, io) => {
+    const root = resolveDir(io, args.dir);
+    const runtime = await DocsRuntime.load({ root, log: (m) => io.stderr(`svc-mcp: ${m}\n`) });
+    const reader = readerWithGroups(parseGroups(args.groups));
+    // Words after `--` land in `--` or in `_` (after the subcommand's own name), by yargs version.
+    const extra = args as { _?: unknown[]; "--"?: unknown[] };
+    const words = [...((args.command as string[] | undefined) ?? []), ...(extra["--"] ?? []), ...(extra._ ?? []).slice(1)];
+    if (words.length === 0) throw new CliError("give a command to run, e.g. svc-mcp fs 'tree / -L 2'", 2);
+    const line = words.map(String).join(" ");
+    const r = await runtime.readerState(reader).shell.run(line);
+    io.stdout(r.stdout);
+    io.stderr(r.stderr);
+    return r.exitCode;
+  },
+});

@@ -1,0 +1,61 @@
+import { readerWithGroups } from "../../vfs/access.js";
+import { describeIssues } from "../../tools/mcp/issues.js";
+import { searchTool } from "../../tools/mcp/search-tool.js";
+import { DocsRuntime } from "../../tools/runtime.js";
+import { defineCommand } from "../command.js";
+import { CliError } from "../io.js";
+import { parseGroups, resolveDir, withDir, withGroups, withJson } from "../options.js";
+
+interface SearchResultJson {
+  title: string;
+  path: string;
+  url: string;
+  snippet: string;
+  score: number;
+}
+
+export const searchCommand = defineCommand({
+  command: "search <query>",
+  describe: "Search the docs as the search tool does",
+  builder: (y) =>
+    withJson(withGroups(withDir(y)))
+      .positional("query", { type: "string", demandOption: true, describe: "What to look for" })
+      .option("page-size", { type: "number", describe: "Number of results, 1 to 50 (default 10)" })
+      .option("score-threshold", { type: "number", describe: "Minimum score, 0 to 1" })
+      .option("version", { type: "string", describe: "Only this documentation version (and version-less pages)" })
+      .option("language", { type: "string", describe: "Only this language code (and language-less pages)" })
+      .option("base-url", { type: "string", describe: "{docs_url} used in result links" }),
+  run: async (args, io) => {
+    // Same validation and messages as the MCP tool.
+    const parsed = searchTool.input.safeParse(
+      {
+        query: args.query,
+        ...(args["page-size"] !== undefined ? { pageSize: args["page-size"] } : {}),
+        ...(args["score-threshold"] !== undefined ? { scoreThreshold: args["score-threshold"] } : {}),
+        ...(args.version !== undefined ? { version: args.version } : {}),
+        ...(args.language !== undefined ? { language: args.language } : {}),
+      },
+      { reportInput: true },
+    );
+    if (!parsed.success) {
+      throw new CliError(describeIssues(parsed.error).replace("pageSize", "--page-size").replace("scoreThreshold", "--score-threshold"), 2);
+    }
+    const root = resolveDir(io, args.dir);
+    const runtime = await DocsRuntime.load({
+      root,
+      log: (m) => io.stderr(`svc-mcp: ${m}\n`),
+      ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}),
+    });
+    const reader = readerWithGroups(parseGroups(args.groups));
+    const result = await searchTool.run(parsed.data as never, { runtime, reader, state: runtime.readerState(reader), endpoint: "cli" });
+    const results = (result.structuredContent as { results: (SearchResultJson & Record<string, unknown>)[] }).results;
+    if (args.json) {
+      const out: SearchResultJson[] = results.map((r) => ({ title: r.title, path: r.path, url: r.url, snippet: r.snippet, score: r.score }));
+      io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+    } else {
+      const first = result.content[0];
+      io.stdout(`${first !== undefined && first.type === "text" ? first.text : ""}\n`);
+    }
+    return 0;
+  },
+});

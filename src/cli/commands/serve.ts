@@ -1,0 +1,38 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { readerWithGroups } from "../../vfs/access.js";
+import { createMcpServer } from "../../tools/mcp/server.js";
+import { DocsRuntime } from "../../tools/runtime.js";
+import { defineCommand } from "../command.js";
+import { CliError } from "../io.js";
+import { parseGroups, resolveDir, withDir, withGroups } from "../options.js";
+
+export const serveCommand = defineCommand({
+  command: "serve",
+  describe: "Serve the docs as an MCP server over stdio (for an editor or agent)",
+  builder: (y) =>
+    withGroups(withDir(y))
+      .option("base-url", { type: "string", describe: "{docs_url} used in search result links", defaultDescription: "docs.json canonical URL, else http://localhost:3000" })
+      .option("watch", { type: "boolean", default: true, describe: "Reload pages, docs.json and .svcignore on change (--no-watch to turn off)" }),
+  run: async (args, io) => {
+    const root = resolveDir(io, args.dir);
+    const log = (m: string): void => io.stderr(`svc-mcp: ${m}\n`);
+    const runtime = await DocsRuntime.load({ root, log, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    if (args.watch) await runtime.watch();
+    const reader = readerWithGroups(parseGroups(args.groups));
+    const { server } = createMcpServer({ runtime, reader, endpoint: "stdio" });
+    if (io.streams === undefined) throw new CliError("serve needs the process's standard input and output");
+    const transport = new StdioServerTransport(io.streams.stdin as never, io.streams.stdout as never);
+    const closed = new Promise<void>((resolve) => {
+      // The client closing our stdin is the normal way a stdio server is stopped.
+      io.streams?.stdin.once("end", () => resolve());
+      transport.onclose = () => resolve();
+    });
+    await server.connect(transport);
+    const names = runtime.names;
+    log(`serving "${runtime.site.config.name}" (${runtime.site.pages.size} pages) over stdio; tools ${names.search}, ${names.filesystem}${args.watch ? "; watching for changes" : ""}`);
+    await Promise.race([closed, io.stopSignal]);
+    await server.close();
+    await runtime.close();
+    return 0;
+  },
+});

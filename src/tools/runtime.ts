@@ -1,0 +1,179 @@
+import type { Diagnostic } from "../config/diagnostic.js";
+import { type AuthMode, type Reader, canRead, readerKey } from "../vfs/access.js";
+import { type LoadedSite, loadSite, reloadSite } from "../vfs/load-site.js";
+import type { Page, Site } from "../vfs/site.js";
+import { SiteView } from "../vfs/view.js";
+import { type StopWatching, watchRepository } from "../vfs/watch.js";
+import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
+import { DocsShell } from "./shell/docs-shell.js";
+import { SHELL_COMMANDS } from "./shell/commands/index.js";
+import { generatedSkill, isSkillFile, listSkills, type Skill } from "./skills.js";
+import { type ToolNames, toolNames } from "./tool-names.js";
+
+export interface RuntimeOptions {
+  /** Repository folder on disk. */
+  readonly root: string;
+  /** How the site authenticates readers; decides what anonymous readers see. */
+  readonly authMode?: AuthMode;
+  /** `{docs_url}` for links in search hits; defaults to the site's canonical URL or localhost. */
+  readonly baseUrl?: string;
+  /** Progress and problems (the CLI sends them to stderr). */
+  readonly log?: (message: string) => void;
+}
+
+/** Everything one reader uses, built once per (site snapshot, reader) and shared by calls. */
+export interface ReaderState {
+  readonly view: SiteView;
+  readonly shell: DocsShell;
+  readonly skills: readonly Skill[];
+}
+
+/** What changed in a reload, for servers to notify their clients. */
+export interface RuntimeChange {
+  readonly site: Site;
+  readonly previous: Site;
+  readonly namesChanged: boolean;
+  /** Diagnostics of this reload (errors mean the last good state kept serving for that file). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Fallback `{docs_url}` when neither `--base-url` nor docs.json gives one: `mint dev`'s address. */
+export const DEFAULT_BASE_URL = "http://localhost:3000";
+
+/** Readers with distinct group sets get distinct views; keep the most recent ones. */
+const MAX_CACHED_READERS = 256;
+
+/**
+ * The live docs service: the current site snapshot, its search index and per-reader views,
+ * reloaded on file changes. Every transport (stdio, HTTP) serves from one runtime.
+ */
+export class DocsRuntime {
+  private loaded: LoadedSite;
+  private readonly index = new SearchIndex();
+  private readers = new Map<string, ReaderState>();
+  private readonly listeners = new Set<(change: RuntimeChange) => void>();
+  private stopWatching: StopWatching | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private pendingPaths = new Set<string>();
+  readonly authMode: AuthMode;
+  private readonly log: (message: string) => void;
+
+  private constructor(
+    loaded: LoadedSite,
+    private readonly options: RuntimeOptions,
+  ) {
+    this.loaded = loaded;
+    this.authMode = options.authMode ?? "public";
+    this.log = options.log ?? (() => {});
+    this.index.sync(loaded.site);
+  }
+
+  /** Load a repository and index it. */
+  static async load(options: RuntimeOptions): Promise<DocsRuntime> {
+    const loaded = await loadSite(options.root, options.log);
+    return new DocsRuntime(loaded, options);
+  }
+
+  get site(): Site {
+    return this.loaded.site;
+  }
+
+  get names(): ToolNames {
+    return toolNames(this.site.config.name);
+  }
+
+  /** `{docs_url}`: `--base-url`, else docs.json's canonical URL, else localhost. */
+  get baseUrl(): string {
+    return (this.options.baseUrl ?? this.site.config.canonicalUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+  }
+
+  /** The view, shell and skills for a reader (cached per snapshot). */
+  readerState(reader: Reader): ReaderState {
+    const key = readerKey(reader);
+    const cached = this.readers.get(key);
+    if (cached !== undefined) {
+      // Refresh recency for the LRU.
+      this.readers.delete(key);
+      this.readers.set(key, cached);
+      return cached;
+    }
+    const site = this.site;
+    const names = this.names;
+    const ownSkills = [...site.files.keys()].some(isSkillFile);
+    const generated = ownSkills ? undefined : generatedSkill(site, names, names.slug);
+    const view = new SiteView(site, reader, this.authMode, generated === undefined ? [] : [generated.file]);
+    const shell = new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)));
+    const skills = generated === undefined ? listSkills(view, names.slug) : [generated];
+    const state: ReaderState = { view, shell, skills };
+    this.readers.set(key, state);
+    if (this.readers.size > MAX_CACHED_READERS) {
+      const oldest = this.readers.keys().next().value;
+      if (oldest !== undefined) this.readers.delete(oldest);
+    }
+    return state;
+  }
+
+  /** Search as a reader: hits on pages the reader may not read are never returned. */
+  search(reader: Reader, request: Omit<SearchRequest, "canRead">): SearchHit[] {
+    const mode = this.authMode;
+    return this.index.search({ ...request, canRead: (page: Page) => canRead(page.file.access, reader, mode) });
+  }
+
+  /** Subscribe to reloads; returns the unsubscribe function. */
+  onChange(listener: (change: RuntimeChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Apply changed files (repo-relative). Reloads are serialised; paths arriving while one runs
+   * are batched into the next. Resolves when the change is searchable.
+   */
+  applyChanges(paths: readonly string[]): Promise<void> {
+    for (const p of paths) this.pendingPaths.add(p);
+    this.queue = this.queue.then(async () => {
+      if (this.pendingPaths.size === 0) return;
+      const batch = [...this.pendingPaths];
+      this.pendingPaths = new Set();
+      const previous = this.site;
+      const previousNames = this.names;
+      try {
+        this.loaded = await reloadSite(this.loaded, batch, this.log);
+      } catch (error) {
+        // A reload bug must not take the server down: keep serving the last good snapshot.
+        this.log(`error: reload failed, still serving the previous version: ${(error as Error).message}`);
+        return;
+      }
+      if (this.loaded.site === previous) return;
+      this.index.sync(this.site);
+      this.readers = new Map();
+      const diagnostics = this.site.diagnostics.filter((d) => batch.includes(d.file) || d.file === "docs.json");
+      const change: RuntimeChange = {
+        site: this.site,
+        previous,
+        namesChanged: this.names.search !== previousNames.search,
+        diagnostics,
+      };
+      for (const l of this.listeners) l(change);
+    });
+    return this.queue;
+  }
+
+  /** Watch the repository and apply changes as they happen. */
+  async watch(): Promise<void> {
+    if (this.stopWatching !== undefined) return;
+    this.stopWatching = await watchRepository(
+      this.options.root,
+      (paths) => void this.applyChanges(paths),
+      (error) => this.log(`warning: file watcher: ${error.message}`),
+    );
+  }
+
+  /** Stop watching and wait for a reload in progress. */
+  async close(): Promise<void> {
+    const stop = this.stopWatching;
+    this.stopWatching = undefined;
+    if (stop !== undefined) await stop();
+    await this.queue;
+  }
+}

@@ -1,0 +1,121 @@
+import { Bash, type CommandName, type CustomCommand, getCommandNames } from "just-bash";
+import { LIMITS } from "../../limits.js";
+import type { SiteView } from "../../vfs/view.js";
+
+/** What one command line produced. */
+export interface ShellResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+  /** True when output was cut at the output cap (a note saying how to narrow is appended). */
+  readonly truncated: boolean;
+}
+
+/**
+ * just-bash built-ins we leave out: they write, reach the network, run code, or wait. Writes
+ * that remain possible (`>`, `cp`, `rm`, ...) fail against the read-only view with EROFS.
+ */
+const EXCLUDED: ReadonlySet<string> = new Set([
+  "sqlite3", // opens databases and writes them
+  "html-to-markdown", // network companion of curl
+  "sleep", // nothing in a docs filesystem to wait for
+  "timeout",
+  "gzip",
+  "gunzip",
+  "zcat",
+  "tar", // archives: write-oriented and costly
+  "history",
+  "clear",
+  "alias",
+  "unalias",
+]);
+
+/** The built-in commands the docs shell offers (ours override same-named ones). */
+export function builtinCommandNames(): CommandName[] {
+  return getCommandNames().filter((n) => !EXCLUDED.has(n)) as CommandName[];
+}
+
+/**
+ * A read-only shell over one reader's view. Stateless per call: each `run` starts at `/` with
+ * a fresh environment. Never throws for a user's command: every failure is a result.
+ */
+export class DocsShell {
+  private readonly bash: Bash;
+
+  constructor(
+    readonly view: SiteView,
+    commands: readonly CustomCommand[],
+  ) {
+    this.bash = new Bash({
+      fs: view,
+      cwd: "/",
+      env: { HOME: "/", PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8", TERM: "dumb" },
+      commands: builtinCommandNames(),
+      customCommands: [...commands],
+      // Keep just-bash's defence-in-depth on: our filesystem is our own implementation, so the
+      // mode's restrictions on host globals cost us nothing.
+      defenseInDepth: true,
+      executionLimits: {
+        maxCommandCount: LIMITS.shell.maxCommandCount,
+        maxLoopIterations: LIMITS.shell.maxLoopIterations,
+        maxAwkIterations: LIMITS.shell.maxLoopIterations * 10,
+        maxSedIterations: LIMITS.shell.maxLoopIterations * 10,
+        maxExecutionTimeMs: LIMITS.shell.maxExecutionMs,
+        maxOutputSize: LIMITS.shell.maxInternalOutputBytes,
+        maxSourceBytes: LIMITS.shell.maxCommandLength,
+      },
+    });
+  }
+
+  /** Run one command line at `/`. */
+  async run(command: string): Promise<ShellResult> {
+    if (Buffer.byteLength(command) > LIMITS.shell.maxCommandLength) {
+      return finish("", `bash: command too long (over ${LIMITS.shell.maxCommandLength} bytes)\n`, 2);
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), LIMITS.shell.maxExecutionMs);
+    try {
+      const r = await this.bash.exec(command, { cwd: "/", signal: controller.signal });
+      if (controller.signal.aborted) {
+        return finish(r.stdout, `${r.stderr}bash: command stopped after ${LIMITS.shell.maxExecutionMs} ms (time limit)\n`, 124);
+      }
+      return finish(r.stdout, r.stderr, r.exitCode);
+    } catch (error) {
+      // just-bash throws for some failures (a redirect into the read-only filesystem, limits).
+      return finish("", `bash: ${describeThrown(error)}\n`, 1);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function describeThrown(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const erofs = /^EROFS: read-only file system, \w+ '([^']*)'/.exec(message);
+  if (erofs !== null) return `${erofs[1]}: Read-only file system`;
+  return message.split("\n")[0] ?? message;
+}
+
+/** Apply the output cap: stdout first, then stderr, with a note saying how to narrow. */
+function finish(stdout: string, stderr: string, exitCode: number): ShellResult {
+  const cap = LIMITS.shell.maxOutputBytes;
+  const outBytes = Buffer.byteLength(stdout);
+  const errBytes = Buffer.byteLength(stderr);
+  if (outBytes + errBytes <= cap) return { stdout, stderr, exitCode, truncated: false };
+  const keptErr = truncateBytes(stderr, Math.min(errBytes, 2_000));
+  const keptOut = truncateBytes(stdout, cap - Buffer.byteLength(keptErr));
+  const shown = Buffer.byteLength(keptOut);
+  const note =
+    `\n[output truncated: showed ${shown} of ${outBytes} bytes. Narrow the command: pipe into \`head -n 100\`, ` +
+    "search first (`rg -l PATTERN /`), read one section (`sed -n '/^## Setup/,/^## /p' FILE`) or fewer files per call]\n";
+  return { stdout: keptOut + note, stderr: keptErr, exitCode, truncated: true };
+}
+
+/** Cut a string to at most `max` UTF-8 bytes, at a line boundary when one is near. */
+function truncateBytes(s: string, max: number): string {
+  if (Buffer.byteLength(s) <= max) return s;
+  let cut = Buffer.from(s).subarray(0, Math.max(0, max)).toString("utf8");
+  if (cut.endsWith("\uFFFD")) cut = cut.slice(0, -1);
+  const nl = cut.lastIndexOf("\n");
+  return nl > cut.length * 0.8 ? cut.slice(0, nl + 1) : cut;
+}

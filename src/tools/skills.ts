@@ -1,0 +1,89 @@
+import type { Site, SiteFile } from "../vfs/site.js";
+import { makeFile, pagePathOf } from "../vfs/site.js";
+import type { SiteView } from "../vfs/view.js";
+import type { ToolNames } from "./tool-names.js";
+
+/** A skill file exposed as an MCP resource. */
+export interface Skill {
+  readonly uri: string;
+  readonly name: string;
+  readonly description: string;
+  readonly file: SiteFile;
+  readonly generated: boolean;
+}
+
+const SKILL_FILE_RE = /(^|\/)skill\.md$/i;
+
+/** The generated skill's path, used only when the repository has no skill file of its own. */
+export const GENERATED_SKILL_PATH = "/skill.md";
+
+/** Whether a file is a skill: a `skill.md` / `SKILL.md` anywhere (root, `skills/<name>/SKILL.md`). */
+export function isSkillFile(path: string): boolean {
+  return SKILL_FILE_RE.test(path);
+}
+
+function text(v: unknown): string | undefined {
+  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+}
+
+/** A stable resource URI for a skill file: `docs://<site>/skills/<path>`. */
+export function skillUri(siteSlug: string, path: string): string {
+  return `docs://${siteSlug}${path.startsWith("/") ? "" : "/"}${path}`;
+}
+
+/** The skills one reader may see (the view already hides restricted skill files). */
+export function listSkills(view: SiteView, siteSlug: string): Skill[] {
+  const skills: Skill[] = [];
+  for (const file of view.files) {
+    if (!isSkillFile(file.path)) continue;
+    const fm = view.pages.get(pagePathOf(file.path))?.frontMatter ?? {};
+    const atRoot = file.path.lastIndexOf("/") === 0;
+    const folder = file.path.split("/").at(-2);
+    const name = text(fm.name) ?? (atRoot || folder === undefined ? siteSlug : folder);
+    const description = text(fm.description) ?? `Skill file ${file.path.slice(1)}`;
+    skills.push({ uri: skillUri(siteSlug, file.path), name, description, file, generated: false });
+  }
+  return skills;
+}
+
+/**
+ * The skill a site without any skill file gets: what the site covers (its top navigation
+ * sections) and how to use the two tools on it. Public: it names sections, never pages.
+ */
+export function generatedSkill(site: Site, names: ToolNames, siteSlug: string): Skill {
+  const lines: string[] = [];
+  const name = site.config.name;
+  lines.push("---");
+  lines.push(`name: ${siteSlug}`);
+  lines.push(`description: Answer questions about ${name} from its documentation, using the ${names.search} and ${names.filesystem} tools.`);
+  lines.push("---", "", `# ${name} documentation`, "");
+  if (site.config.description !== undefined) lines.push(site.config.description, "");
+  if (site.config.sections.length > 0) {
+    lines.push("## What the documentation covers", "");
+    for (const s of site.config.sections) lines.push(`- ${s.title}`);
+    lines.push("");
+  }
+  if (site.config.versions.length > 0) {
+    lines.push(`Versions: ${site.config.versions.join(", ")} (default ${site.config.defaultVersion ?? site.config.versions[0]}). Pass \`version\` to ${names.search} to search one.`, "");
+  }
+  lines.push(
+    "## How to work with these docs",
+    "",
+    `1. Start with \`${names.search}\` for a question in plain words; each hit has a title, a link and a snippet.`,
+    `2. Read pages with \`${names.filesystem}\`. It is a read-only shell over the docs: every page is a file, the link \`/a/b\` is the file \`/a/b.mdx\`.`,
+    "   - Orient yourself: `tree / -L 2`, `ls /guides`.",
+    "   - Find text: `rg -il \"rate limit\" /`, `rg -n -C 3 \"webhook\" /api`.",
+    "   - Read several pages in one call: `head -80 /a.mdx /b.mdx`, `cat /a.mdx /b.mdx`.",
+    "   - Read one section: `sed -n '/^## Setup/,/^## /p' /guides/install.mdx`.",
+    "3. Cite the page links you used.",
+    "",
+  );
+  const file = makeFile(GENERATED_SKILL_PATH, lines.join("\n"), {}, new Date(0));
+  return {
+    uri: skillUri(siteSlug, GENERATED_SKILL_PATH),
+    name: siteSlug,
+    description: `How to use the ${name} documentation tools (generated)`,
+    file,
+    generated: true,
+  };
+}

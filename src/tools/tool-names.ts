@@ -1,0 +1,31 @@
+/** The names a site's MCP tools get, derived from the docs.json `name`. */
+export interface ToolNames {
+  /** snake_case site name: `Spree Commerce documentation` -> `spree_commerce`. */
+  readonly slug: string;
+  readonly search: string;
+  readonly filesystem: string;
+}
+
+/** MCP tool names are `[A-Za-z0-9_-]{1,64}`; the longest prefix is `query_docs_filesystem_` (22). */
+const MAX_SLUG = 64 - "query_docs_filesystem_".length;
+
+/**
+ * Tools are named after the site (`search_<site>`, `query_docs_filesystem_<site>`) so several
+ * docs servers can share one editor without name clashes. Words like "docs" and
+ * "documentation" are dropped from the end: they are implied by the tool names.
+ */
+export function toolNames(siteName: string): ToolNames {
+  let words = siteName
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== "");
+  while (words.length > 1 && /^(docs?|documentation|documents|developer|developers|reference)$/.test(words.at(-1) ?? "")) {
+    words = words.slice(0, -1);
+  }
+  let slug = words.join("_").slice(0, MAX_SLUG).replace(/_+$/, "");
+  if (slug === "") slug = "docs";
+  return { slug, search: `search_${slug}`, filesystem: `query_docs_filesystem_${slug}` };
+}
