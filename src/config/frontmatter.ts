@@ -39,7 +39,9 @@ export function parseFrontMatter(text: string): FrontMatterResult {
     return { ok: true, data: data as FrontMatterData, body: file.content, bodyLine };
   } catch (error) {
     const err = error as { message?: string; mark?: { line?: number }; reason?: string };
-    const line = typeof err.mark?.line === "number" ? err.mark.line + 2 : undefined;
+    // gray-matter hands js-yaml the text after the opening `---` (starting with its newline), so
+    // a 0-based YAML line is the 1-based file line minus one.
+    const line = typeof err.mark?.line === "number" ? err.mark.line + 1 : undefined;
     const reason = err.reason ?? firstLine(err.message ?? String(error));
     return line === undefined ? { ok: false, message: reason } : { ok: false, message: reason, line };
   }

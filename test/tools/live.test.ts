@@ -1,0 +1,113 @@
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DocsRuntime } from "../../src/tools/runtime.js";
+import { connect } from "../helpers/mcp.js";
+import { copyToTemp, fixture } from "../helpers/paths.js";
+
+/** Poll until `check` passes (file events are asynchronous); fails after `ms`. */
+async function eventually(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+let tmp: { dir: string; cleanup: () => void };
+let runtime: DocsRuntime;
+let logs: string[];
+
+beforeEach(async () => {
+  tmp = copyToTemp(fixture("demo"));
+  logs = [];
+  runtime = await DocsRuntime.load({ root: tmp.dir, log: (m) => logs.push(m) });
+  await runtime.watch();
+});
+afterEach(async () => {
+  await runtime.close();
+  tmp.cleanup();
+});
+
+const FS = "query_docs_filesystem_nimbus_storage";
+const SEARCH = "search_nimbus_storage";
+
+describe("live reload", () => {
+  it("makes a new page readable and searchable, and notifies clients", async () => {
+    const c = await connect(runtime);
+    let resourceChanges = 0;
+    c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      resourceChanges++;
+    });
+    writeFileSync(join(tmp.dir, "guides", "lifecycle.mdx"), "---\ntitle: Lifecycle rules\n---\n\n## Expiry\n\nObjects older than 30 days move to cold storage (zorblax).\n");
+    await eventually(async () => c.text(await c.call(FS, { command: "ls /guides" })).includes("lifecycle.mdx"));
+    expect(c.text(await c.call(FS, { command: "cat /guides/lifecycle.mdx" }))).toBe(
+      "---\ntitle: Lifecycle rules\n---\n\n## Expiry\n\nObjects older than 30 days move to cold storage (zorblax).\n",
+    );
+    // Not in navigation: readable, but not indexed (seo.indexing is not "all").
+    expect((await c.call(SEARCH, { query: "zorblax" })).structuredContent).toEqual({ results: [] });
+    await eventually(() => resourceChanges > 0);
+    await c.close();
+  });
+
+  it("reflects an edit to a page in search within the same reload", async () => {
+    const c = await connect(runtime);
+    writeFileSync(join(tmp.dir, "quickstart.mdx"), "---\ntitle: Quickstart\n---\n\n## Install\n\nRun the frobnicator installer.\n");
+    await eventually(async () => {
+      const r = (await c.call(SEARCH, { query: "frobnicator" })).structuredContent as { results: { path: string }[] };
+      return r.results[0]?.path === "/quickstart";
+    });
+    await c.close();
+  });
+
+  it("removes a deleted page from the filesystem and search", async () => {
+    const c = await connect(runtime);
+    rmSync(join(tmp.dir, "guides", "webhooks.mdx"));
+    await eventually(async () => !c.text(await c.call(FS, { command: "ls /guides" })).includes("webhooks.mdx"));
+    const r = (await c.call(SEARCH, { query: "webhook signature retries" })).structuredContent as { results: { path: string }[] };
+    expect(r.results.map((x) => x.path)).not.toContain("/guides/webhooks");
+    await c.close();
+  });
+
+  it("keeps the last good version of a page whose front matter breaks", async () => {
+    const c = await connect(runtime);
+    const before = c.text(await c.call(FS, { command: "cat /quickstart.mdx" }));
+    writeFileSync(join(tmp.dir, "quickstart.mdx"), "---\ntitle: [unclosed\n---\n\nbroken\n");
+    await eventually(() => logs.some((l) => l.includes("quickstart.mdx")));
+    expect(logs.at(-1)).toBe("quickstart.mdx:3 warning: skipped: invalid front matter: unexpected end of the stream within a flow collection (keeping the last good version)");
+    expect(c.text(await c.call(FS, { command: "cat /quickstart.mdx" }))).toBe(before);
+    await c.close();
+  });
+
+  it("applies a .svcignore change", async () => {
+    const c = await connect(runtime);
+    writeFileSync(join(tmp.dir, ".svcignore"), "drafts/\nguides/webhooks.mdx\n");
+    await eventually(async () => !c.text(await c.call(FS, { command: "ls /guides" })).includes("webhooks.mdx"));
+    writeFileSync(join(tmp.dir, ".svcignore"), "");
+    await eventually(async () => c.text(await c.call(FS, { command: "ls /" })).includes("drafts"));
+    await c.close();
+  });
+
+  it("renames tools when docs.json renames the site, and keeps serving through an invalid docs.json", async () => {
+    const c = await connect(runtime);
+    let toolChanges = 0;
+    const messages: string[] = [];
+    c.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      toolChanges++;
+    });
+    c.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      messages.push(`${n.params.level}: ${String(n.params.data)}`);
+    });
+    const path = join(tmp.dir, "docs.json");
+    writeFileSync(path, '{ "name": "Nimbus", "navigation": ');
+    await eventually(() => messages.length > 0);
+    expect(messages[0]).toMatch(/^error: docs\.json/);
+    expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual([SEARCH, FS]);
+    writeFileSync(path, JSON.stringify({ name: "Cirrus", navigation: { pages: ["index"] } }));
+    await eventually(() => toolChanges > 0);
+    expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual(["search_cirrus", "query_docs_filesystem_cirrus"]);
+    await c.close();
+  });
+});

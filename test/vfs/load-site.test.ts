@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { loadSite } from "../../src/vfs/load-site.js";
+import { makeRepo } from "../helpers/repo.js";
+
+let cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups) c();
+  cleanups = [];
+});
+
+async function load(files: Record<string, string>) {
+  const repo = makeRepo(files);
+  cleanups.push(repo.cleanup);
+  const logs: string[] = [];
+  const loaded = await loadSite(repo.dir, (m) => logs.push(m));
+  return { site: loaded.site, logs };
+}
+
+describe("loadSite", () => {
+  it("mounts pages at their repo-relative paths and skips ignored and dot folders", async () => {
+    const { site } = await load({
+      "docs.json": JSON.stringify({ name: "T", navigation: { pages: ["index", "guide/a"] } }),
+      "index.mdx": "# Home\n",
+      "guide/a.md": "---\ntitle: A\n---\nA\n",
+      "guide/b.mdx": "B\n",
+      "secret/x.mdx": "X\n",
+      ".svcignore": "secret/\n",
+      ".hidden/h.mdx": "H\n",
+      "node_modules/pkg/readme.md": "N\n",
+      "notes.txt": "not a page\n",
+    });
+    expect([...site.files.keys()]).toEqual(["/guide/a.md", "/guide/b.mdx", "/index.mdx"]);
+    expect([...site.pages.keys()]).toEqual(["/guide/a", "/guide/b", "/index"]);
+    expect(site.pages.get("/guide/a")?.title).toBe("A");
+    expect(site.pages.get("/guide/b")?.title).toBe("B");
+  });
+
+  it("honours .mintignore, the predecessor's name, with gitignore semantics", async () => {
+    const { site } = await load({ "a.mdx": "a", "b/c.mdx": "c", "b/keep.mdx": "k", ".mintignore": "b/*\n!b/keep.mdx\n" });
+    expect([...site.files.keys()]).toEqual(["/a.mdx", "/b/keep.mdx"]);
+  });
+
+  it("reports a page with broken front matter on the log and skips it", async () => {
+    const { site, logs } = await load({ "ok.mdx": "fine", "bad.mdx": "---\ntitle: [x\n---\nbody\n" });
+    expect([...site.pages.keys()]).toEqual(["/ok"]);
+    expect(logs).toEqual(["bad.mdx:3 warning: skipped: invalid front matter: unexpected end of the stream within a flow collection"]);
+  });
+
+  it("never evaluates JavaScript front matter", async () => {
+    const { site, logs } = await load({ "evil.mdx": "---js\n{ title: (globalThis.pwned = 1) }\n---\nbody\n" });
+    expect((globalThis as { pwned?: number }).pwned).toBeUndefined();
+    expect(site.pages.size).toBe(0);
+    expect(logs).toEqual(['evil.mdx warning: skipped: invalid front matter: front matter language "js" is not allowed (only YAML and JSON are parsed)']);
+  });
+
+  it("prefers page.mdx over page.md and says so", async () => {
+    const { site, logs } = await load({ "p.md": "md", "p.mdx": "mdx" });
+    expect(site.pages.get("/p")?.file.path).toBe("/p.mdx");
+    expect([...site.files.keys()]).toEqual(["/p.md", "/p.mdx"]);
+    expect(logs).toEqual(["p.md warning: two files for page /p: p.mdx is the page, p.md is only readable as a file"]);
+  });
+
+  it("reads groups and public from front matter; an unreadable groups value restricts", async () => {
+    const { site } = await load({
+      "a.mdx": "---\ngroups: [admin, ops]\n---\n",
+      "b.mdx": "---\ngroups: admin\npublic: true\n---\n",
+      "c.mdx": "---\ngroups: { x: 1 }\n---\n",
+    });
+    expect(site.files.get("/a.mdx")?.access).toEqual({ groups: ["admin", "ops"] });
+    expect(site.files.get("/b.mdx")?.access).toEqual({ groups: ["admin"], public: true });
+    expect(site.files.get("/c.mdx")?.access).toEqual({ groups: ["\u0000invalid-groups"] });
+  });
+
+  it("mounts the API spec files docs.json references", async () => {
+    const { site, logs } = await load({
+      "docs.json": JSON.stringify({ name: "T", navigation: { groups: [{ group: "API", openapi: "api/openapi.json", pages: ["GET /x"] }] }, api: { openapi: ["missing.yaml"] } }),
+      "api/openapi.json": '{"openapi":"3.1.0"}',
+    });
+    expect([...site.files.keys()]).toEqual(["/api/openapi.json"]);
+    expect(logs).toEqual(["docs.json API spec missing.yaml: file not found"]);
+  });
+
+  it("serves without docs.json: folder name as site name, every page indexed", async () => {
+    const { site } = await load({ "a.mdx": "a" });
+    expect(site.config.present).toBe(false);
+    expect(site.config.indexing).toBe("all");
+  });
+});
