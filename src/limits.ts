@@ -39,4 +39,34 @@ export const LIMITS = {
     /** Files changed within this window are reloaded together (editors write in bursts). */
     watchDebounceMs: 40,
   },
+  api: {
+    /** Remote spec download budget. Specs are fetched only because docs.json names a URL; a slow
+     *  host must not stall startup, and 10 s is generous for a few MB over any real link. */
+    fetchTimeoutMs: 10_000,
+    /** Largest remote spec accepted (same reason as `load.maxSpecBytes`: Discord's 1.2 MB spec is
+     *  large for a real API; 20 MB is a generated dump, not documentation). */
+    maxRemoteSpecBytes: 20 * 1024 * 1024,
+    /** Schema nesting rendered on a generated page. Real request bodies nest 3-5 levels; deeper
+     *  (or circular) schemas are cut with a pointer to the spec file, which an agent can `jq`. */
+    maxSchemaDepth: 6,
+    /** Fields listed per schema on a generated page. Discord's largest schemas have ~150 fields;
+     *  beyond 300 the page stops being readable and the spec file is the better source. */
+    maxSchemaFields: 300,
+    /** Variants shown for one `oneOf`/`anyOf`: enough for real unions, bounded for generated ones. */
+    maxSchemaVariants: 12,
+    /** Characters of a JSON example printed on a page; a longer example is truncated with a note. */
+    maxExampleChars: 4_000,
+  },
+  relay: {
+    /** Largest request body the playground relay forwards. Playground requests are typed by
+     *  hand in a form; 1 MB leaves room for a pasted JSON document and refuses uploads of dumps. */
+    maxRequestBytes: 1024 * 1024,
+    /** Largest upstream response relayed back. Images, audio and short video clips must fit
+     *  (that is what the playground renders); 10 MB is a few seconds of video, not a film. */
+    maxResponseBytes: 10 * 1024 * 1024,
+    /** Upstream time budget, headers to last byte. Interactive: a person waits for it. */
+    timeoutMs: 30_000,
+    /** Headers forwarded per request; a form has a handful (auth, content type, a few custom). */
+    maxHeaders: 50,
+  },
 } as const;

@@ -9,6 +9,8 @@ export const DOCS_JSON = "docs.json";
 export interface DocsJsonResult {
   /** The configuration; undefined when docs.json exists but cannot be read or parsed. */
   readonly config: SiteConfig | undefined;
+  /** The parsed JSON (for readers of parts the flat config leaves out, like the API reference). */
+  readonly raw?: unknown;
   readonly diagnostics: readonly Diagnostic[];
   /** Repository-relative files the configuration was read from (docs.json and its `$ref`s),
    *  so the watcher knows which changes mean "reload the configuration". */
@@ -32,7 +34,7 @@ export async function loadDocsJson(root: string): Promise<DocsJsonResult> {
   }
   try {
     const raw: unknown = JSON.parse(text);
-    return { config: readSiteConfig(raw, basename(root)), diagnostics: [], files: [DOCS_JSON] };
+    return { config: readSiteConfig(raw, basename(root)), raw, diagnostics: [], files: [DOCS_JSON] };
   } catch (error) {
     return {
       config: undefined,

@@ -8,6 +8,8 @@ import { loadDocsJson } from "../config/load-docs-json.js";
 import { readPageMeta, titleFromPath } from "../config/page-meta.js";
 import { emptySiteConfig, type SiteConfig } from "../config/site-config.js";
 import { LIMITS } from "../limits.js";
+import { type ApiCache, generateApiPages } from "./api-pages.js";
+import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import { makeFile, pagePathOf, type Page, type Site, type SiteFile } from "./site.js";
 
 /** Page files: Markdown and MDX. */
@@ -20,13 +22,21 @@ export interface LoadedSite {
   readonly ignore: IgnoreRules;
   /** Repo-relative files whose change means a full reload (docs.json, `$ref`s, ignore files, specs). */
   readonly configFiles: ReadonlySet<string>;
+  /** Compiled validators and loaded specs, reused by the next load while a spec is unchanged. */
+  readonly apiCache?: ApiCache;
+}
+
+export interface LoadSiteOptions {
+  /** Fetch remote API specs named in docs.json with this (see README, "API reference").
+   *  Unset: remote specs are not fetched and their operation entries stay unverified. */
+  readonly fetchRemoteSpecs?: FetchLike;
 }
 
 /** Reports progress and problems; the CLI sends these to stderr (never stdout: stdio is protocol). */
 export type LoadLog = (message: string) => void;
 
 /** Load a docs repository from disk into an immutable snapshot. Never throws for a bad file. */
-export async function loadSite(root: string, log: LoadLog = () => {}, previous?: LoadedSite): Promise<LoadedSite> {
+export async function loadSite(root: string, log: LoadLog = () => {}, previous?: LoadedSite, options: LoadSiteOptions = {}): Promise<LoadedSite> {
   const diagnostics: Diagnostic[] = [];
   const ignore = compileIgnoreRules(await readIgnoreTexts(root));
 
@@ -60,10 +70,26 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
     if (file !== undefined) files.set(file.path, file);
   }
 
+  // API reference: generated operation/channel pages join the site like any page (readable,
+  // searchable, placed in navigation). A broken spec is a diagnostic; the rest keeps serving.
+  const generated = await generateApiPages(root, docs.raw ?? {}, pages, {
+    ...(previous?.apiCache !== undefined ? { cache: previous.apiCache } : {}),
+    ...(options.fetchRemoteSpecs !== undefined ? { fetch: options.fetchRemoteSpecs } : {}),
+  });
+  diagnostics.push(...generated.diagnostics);
+  for (const page of generated.pages) {
+    if (pages.has(page.path)) continue;
+    files.set(page.file.path, page.file);
+    pages.set(page.path, page);
+  }
+  const navPages = new Map(config.navPages);
+  for (const [path, placement] of generated.placements) if (!navPages.has(path)) navPages.set(path, placement);
+  const siteConfig: SiteConfig = { ...config, navPages };
+
   for (const d of diagnostics) log(formatDiagnostic(d));
-  const site: Site = { root, config, files: sortByPath(files), pages: sortByPath(pages), diagnostics };
+  const site: Site = { root, config: siteConfig, files: sortByPath(files), pages: sortByPath(pages), diagnostics, api: generated.api };
   const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...config.specs.filter((s) => !s.remote).map((s) => s.source)]);
-  return { site, ignore, configFiles };
+  return { site, ignore, configFiles, apiCache: generated.cache };
 }
 
 /**
@@ -194,9 +220,9 @@ async function readSpecFile(root: string, rel: string, diagnostics: Diagnostic[]
     }
     return makeFile(`/${rel}`, await readFile(abs, "utf8"), {}, new Date(st.mtimeMs));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "file not found" : (error as Error).message;
-    diagnostics.push({ severity: "error", file: "docs.json", message: `API spec ${rel}: ${why}` });
+    // A missing spec is reported by the API reference loader, at the place docs.json names it.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    diagnostics.push({ severity: "error", file: "docs.json", message: `API spec ${rel}: ${(error as Error).message}` });
     return undefined;
   }
 }

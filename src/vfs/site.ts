@@ -3,6 +3,7 @@ import type { FrontMatterData } from "../config/frontmatter.js";
 import type { PageMeta } from "../config/page-meta.js";
 import type { PagePlacement, SiteConfig } from "../config/site-config.js";
 import type { Access } from "./access.js";
+import type { SiteApi } from "./api-pages.js";
 
 /** One file of the virtual filesystem. Immutable: a change makes a new object. */
 export interface SiteFile {
@@ -42,6 +43,8 @@ export interface Site {
   readonly pages: ReadonlyMap<string, Page>;
   /** Problems found while loading (bad front matter, unreadable files, config problems). */
   readonly diagnostics: readonly Diagnostic[];
+  /** API reference state (generated pages' facts, the plan for `check`/`nav`, playground). */
+  readonly api?: SiteApi;
 }
 
 const encoder = new TextEncoder();

@@ -1,0 +1,61 @@
+import type { ApiExample, JsonSchema } from "../openapi/model.js";
+
+/** A message an AsyncAPI channel carries. */
+export interface AsyncMessage {
+  readonly name: string;
+  readonly title?: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly contentType?: string;
+  readonly payload?: JsonSchema;
+  readonly headers?: JsonSchema;
+  readonly examples: readonly ApiExample[];
+}
+
+/** An operation on a channel: 3.x `send`/`receive`, 2.x `publish`/`subscribe`. */
+export interface AsyncOperation {
+  readonly id: string;
+  readonly action: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly messages: readonly AsyncMessage[];
+}
+
+/** A channel: one generated page, listing its operations and messages. */
+export interface AsyncChannel {
+  /** The channel's key in `channels` (what entries name). */
+  readonly id: string;
+  /** 3.x `address` (2.x: the key itself). */
+  readonly address: string;
+  readonly title?: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly parameters: readonly { readonly name: string; readonly description?: string; readonly schema?: JsonSchema }[];
+  readonly operations: readonly AsyncOperation[];
+  readonly messages: readonly AsyncMessage[];
+  /** Server names the channel is limited to (all servers when empty). */
+  readonly servers: readonly string[];
+  readonly hidden: boolean;
+  /** JSON pointer of the channel in its spec. */
+  readonly pointer: string;
+}
+
+export interface AsyncServer {
+  readonly name: string;
+  /** `host` + `pathname` (3.x) or `url` (2.x). */
+  readonly url: string;
+  readonly protocol: string;
+  readonly description?: string;
+}
+
+/** A loaded AsyncAPI document. */
+export interface AsyncSpec {
+  readonly format: "asyncapi";
+  readonly source: string;
+  /** `2.6.0`, `3.1.0`. */
+  readonly version: string;
+  readonly title: string;
+  readonly description?: string;
+  readonly servers: readonly AsyncServer[];
+  readonly channels: readonly AsyncChannel[];
+}

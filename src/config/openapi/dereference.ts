@@ -1,0 +1,50 @@
+import { readFile } from "node:fs/promises";
+import { isAbsolute, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import $RefParser from "@apidevtools/json-schema-ref-parser";
+
+/**
+ * Replace every `$ref` with what it points to, in place. External references to other files
+ * are followed only inside the repository (a spec must not read `/etc/passwd` into a page);
+ * references over HTTP are never followed (nothing fetches from the network unless docs.json
+ * names the URL itself). Circular references become circular objects: renderers bound depth.
+ */
+export async function dereferenceDocument(
+  document: Record<string, unknown>,
+  location: { readonly root: string; readonly file?: string },
+): Promise<{ document: Record<string, unknown>; warnings: string[] }> {
+  const root = resolve(location.root);
+  // The base for relative `$ref`s: the spec file itself (or the root for a fetched spec, whose
+  // relative references then resolve inside the repository, never against the remote host).
+  const base = location.file !== undefined ? resolve(root, location.file) : resolve(root, "__remote_spec__.json");
+  const parser = new $RefParser();
+  const confinedFile = {
+    order: 1,
+    canRead: (file: { url: string }) => /^file:/i.test(file.url) || isAbsolute(file.url) || !/^[a-z][a-z0-9+.-]*:/i.test(file.url),
+    read: async (file: { url: string }) => {
+      const path = /^file:/i.test(file.url) ? fileURLToPath(file.url) : resolve(file.url);
+      const rel = relative(root, path);
+      if (rel.startsWith("..") || isAbsolute(rel)) throw new Error(`$ref to ${file.url} leaves the repository`);
+      return readFile(path);
+    },
+  };
+  const options = {
+    // Collect every broken reference instead of stopping at the first: real specs ship with a
+    // dangling `$ref` or two (spree's store.yaml does), and the rest of the spec is fine.
+    continueOnError: true,
+    resolve: { file: confinedFile, http: false },
+    dereference: { circular: true, preservedProperties: ["summary", "description"] },
+  };
+  try {
+    const result = await parser.dereference(base, document, options as never);
+    return { document: result as Record<string, unknown>, warnings: [] };
+  } catch (error) {
+    const group = error as { errors?: { message: string; path?: readonly (string | number)[] }[] };
+    if (!Array.isArray(group.errors) || typeof parser.schema !== "object" || parser.schema === null) throw error;
+    const warnings = group.errors.map((e) => {
+      const at = e.path !== undefined && e.path.length > 0 ? ` (at ${e.path.join(".")})` : "";
+      return `unresolved $ref${at}: ${e.message}; left as is`;
+    });
+    return { document: parser.schema as Record<string, unknown>, warnings };
+  }
+}

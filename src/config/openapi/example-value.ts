@@ -1,0 +1,72 @@
+import { mergeAllOf } from "./schema-fields.js";
+import type { JsonSchema } from "./model.js";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export interface ExampleOptions {
+  /** `api.examples.prefill`: use the spec's examples and defaults; otherwise type placeholders. */
+  readonly prefill: boolean;
+  /** `api.examples.defaults: required`: only required properties. */
+  readonly requiredOnly: boolean;
+}
+
+/**
+ * A value for a schema, for code examples and response samples. With `prefill`, the spec's
+ * `example`, `examples`, `default`, `const` or first `enum` value is used when there is one;
+ * otherwise (and always without `prefill`) a placeholder of the right type: `"<string>"`, `123`.
+ */
+export function exampleValue(schema: JsonSchema | undefined, opts: ExampleOptions, depth = 0, seen: unknown[] = []): unknown {
+  if (schema === undefined) return opts.prefill ? {} : "<value>";
+  const s = mergeAllOf(schema);
+  if (opts.prefill) {
+    if (s.example !== undefined) return s.example;
+    if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+    if (s.default !== undefined) return s.default;
+    if (s.const !== undefined) return s.const;
+    if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  }
+  const variants = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
+  if (variants !== undefined && isObj(variants[0])) return exampleValue({ ...s, oneOf: undefined, anyOf: undefined, ...variants[0] } as JsonSchema, opts, depth, seen);
+  const type = Array.isArray(s.type) ? (s.type.find((t) => t !== "null") as string | undefined) : (s.type as string | undefined);
+  if (type === "object" || (type === undefined && isObj(s.properties))) {
+    if (seen.includes(s) || depth > 8) return {};
+    const out: Obj = {};
+    const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
+    const props = isObj(s.properties) ? s.properties : {};
+    for (const [name, p] of Object.entries(props)) {
+      if (!isObj(p) || p.readOnly === true) continue;
+      if (opts.requiredOnly && !required.has(name)) continue;
+      out[name] = exampleValue(p, opts, depth + 1, [...seen, s]);
+    }
+    return out;
+  }
+  if (type === "array") {
+    if (depth > 8) return [];
+    return [exampleValue(isObj(s.items) ? (s.items as JsonSchema) : undefined, opts, depth + 1, [...seen, s])];
+  }
+  if (type === "integer") return 123;
+  if (type === "number") return 123.45;
+  if (type === "boolean") return true;
+  if (type === "null") return null;
+  if (type === "string" || type === undefined) {
+    switch (s.format) {
+      case "date-time":
+        return opts.prefill ? "2024-01-01T00:00:00Z" : "<date-time>";
+      case "date":
+        return opts.prefill ? "2024-01-01" : "<date>";
+      case "email":
+        return opts.prefill ? "user@example.com" : "<email>";
+      case "uuid":
+        return opts.prefill ? "3fa85f64-5717-4562-b3fc-2c963f66afa6" : "<uuid>";
+      case "uri":
+      case "url":
+        return opts.prefill ? "https://example.com" : "<uri>";
+      case "binary":
+        return "<file>";
+      default:
+        return "<string>";
+    }
+  }
+  return "<value>";
+}

@@ -1,0 +1,145 @@
+import { readFile, stat } from "node:fs/promises";
+import { isAbsolute, relative, resolve } from "node:path";
+import { LIMITS } from "../../limits.js";
+import type { AsyncSpec } from "../asyncapi/model.js";
+import { readAsyncapi } from "../asyncapi/read-asyncapi.js";
+import { dereferenceDocument } from "./dereference.js";
+import type { ApiSpec } from "./model.js";
+import { readOperations, readServers } from "./operations.js";
+import { parseDocument } from "./parse-document.js";
+import { type OpenapiValidator, pointerToPath } from "./validate-openapi.js";
+
+/** A fetch function (the global `fetch`, or a stand-in in tests). */
+export type FetchLike = (url: string, init: { signal: AbortSignal; headers: Record<string, string> }) => Promise<Response>;
+
+export interface SpecLoaderDeps {
+  /** Repository root: local sources resolve against it and may not leave it. */
+  readonly root: string;
+  readonly validator: OpenapiValidator;
+  /** How remote specs are fetched; undefined means they are not fetched (reported as such). */
+  readonly fetch?: FetchLike;
+  readonly fetchTimeoutMs?: number;
+}
+
+export type LoadedApiSpec = ApiSpec | AsyncSpec;
+
+export type SpecLoadResult =
+  | {
+      readonly ok: true;
+      readonly spec: LoadedApiSpec;
+      /** Problems that leave the spec usable (a dangling `$ref`): warnings in `check`. */
+      readonly warnings: readonly string[];
+    }
+  | {
+      readonly ok: false;
+      /** Why, phrased to follow `API spec <source>: `. */
+      readonly message: string;
+      readonly line?: number;
+      /** A remote spec that was not fetched because fetching is off: not a problem of the spec. */
+      readonly notFetched?: boolean;
+    };
+
+/** Load, validate and dereference one spec. Every failure is a result with a message. */
+export async function loadApiSpec(source: string, remote: boolean, deps: SpecLoaderDeps): Promise<SpecLoadResult> {
+  const text = remote ? await fetchText(source, deps) : await readLocal(source, deps.root);
+  if (!text.ok) return text;
+  return buildSpec(text.text, source, remote, deps);
+}
+
+/** Parse, validate and dereference spec text (exported for benchmarks and tests). */
+export async function buildSpec(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "validator">): Promise<SpecLoadResult> {
+  const parsed = parseDocument(text);
+  if (!parsed.ok) return parsed.line === undefined ? { ok: false, message: parsed.message } : { ok: false, message: parsed.message, line: parsed.line };
+  const { document, type } = parsed;
+  if (type.kind === "unsupported") return { ok: false, message: type.message };
+  if (type.kind === "swagger") {
+    return {
+      ok: false,
+      message: `Swagger ${type.raw} is not supported: convert it to OpenAPI 3 (for example with swagger2openapi, or "Convert to OpenAPI 3" in editor.swagger.io)`,
+    };
+  }
+  const location = remote ? { root: deps.root } : { root: deps.root, file: source };
+  if (type.kind === "asyncapi") {
+    let deref: { document: Record<string, unknown>; warnings: string[] };
+    try {
+      deref = await dereferenceDocument(document, location);
+    } catch (error) {
+      return { ok: false, message: `cannot resolve $ref: ${(error as Error).message}` };
+    }
+    const read = readAsyncapi(deref.document, source, type.version);
+    return read.ok ? { ok: true, spec: read.spec, warnings: deref.warnings } : { ok: false, message: read.message };
+  }
+  const problems = deps.validator.validate(document, type.version);
+  const outside = problems.filter((p) => !/^\/(paths|webhooks)\/[^/]+/.test(p.pointer));
+  if (outside.length > 0) {
+    const shown = outside.slice(0, 5).map((p) => `${pointerToPath(p.pointer)}: ${p.message}`);
+    const more = outside.length > 5 ? ` (and ${outside.length - 5} more)` : "";
+    return { ok: false, message: `invalid OpenAPI ${type.raw} document: ${shown.join("; ")}${more}` };
+  }
+  let resolved: { document: Record<string, unknown>; warnings: string[] };
+  try {
+    resolved = await dereferenceDocument(document, location);
+  } catch (error) {
+    return { ok: false, message: `cannot resolve $ref: ${(error as Error).message}` };
+  }
+  const deref = resolved.document;
+  const info = (deref.info ?? {}) as Record<string, unknown>;
+  const description = typeof info.description === "string" && info.description.trim() !== "" ? info.description : undefined;
+  return {
+    ok: true,
+    spec: {
+      format: "openapi",
+      source,
+      version: type.version,
+      title: typeof info.title === "string" ? info.title : source,
+      ...(description !== undefined ? { description } : {}),
+      servers: readServers(deref.servers),
+      operations: readOperations(deref, problems),
+    },
+    warnings: resolved.warnings,
+  };
+}
+
+type TextResult = { ok: true; text: string } | { ok: false; message: string; notFetched?: boolean };
+
+async function readLocal(source: string, root: string): Promise<TextResult> {
+  const abs = resolve(root, source);
+  const rel = relative(resolve(root), abs);
+  if (rel.startsWith("..") || isAbsolute(rel)) return { ok: false, message: "the path leaves the repository" };
+  try {
+    const st = await stat(abs);
+    if (!st.isFile()) return { ok: false, message: "not a file" };
+    if (st.size > LIMITS.load.maxSpecBytes) {
+      return { ok: false, message: `${st.size} bytes is over the ${LIMITS.load.maxSpecBytes}-byte spec limit` };
+    }
+    return { ok: true, text: await readFile(abs, "utf8") };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, message: code === "ENOENT" || code === "ENOTDIR" ? "file not found" : (error as Error).message };
+  }
+}
+
+async function fetchText(url: string, deps: SpecLoaderDeps): Promise<TextResult> {
+  if (deps.fetch === undefined) return { ok: false, message: "remote spec not fetched", notFetched: true };
+  const timeoutMs = deps.fetchTimeoutMs ?? LIMITS.api.fetchTimeoutMs;
+  try {
+    const res = await deps.fetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: "application/json, application/yaml;q=0.9, */*;q=0.5" },
+    });
+    if (!res.ok) return { ok: false, message: `unreachable: HTTP ${res.status}` };
+    const length = Number(res.headers.get("content-length") ?? "0");
+    if (length > LIMITS.api.maxRemoteSpecBytes) {
+      return { ok: false, message: `${length} bytes is over the ${LIMITS.api.maxRemoteSpecBytes}-byte spec limit` };
+    }
+    const body = await res.arrayBuffer();
+    if (body.byteLength > LIMITS.api.maxRemoteSpecBytes) {
+      return { ok: false, message: `${body.byteLength} bytes is over the ${LIMITS.api.maxRemoteSpecBytes}-byte spec limit` };
+    }
+    return { ok: true, text: new TextDecoder().decode(body) };
+  } catch (error) {
+    const err = error as Error & { cause?: { code?: string } };
+    if (err.name === "TimeoutError" || err.name === "AbortError") return { ok: false, message: `unreachable: no answer within ${timeoutMs} ms` };
+    return { ok: false, message: `unreachable: ${err.cause?.code ?? err.message}` };
+  }
+}

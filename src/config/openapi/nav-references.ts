@@ -1,0 +1,139 @@
+import type { Diagnostic } from "../diagnostic.js";
+import { ROOT_ELEMENT_ORDER } from "../read-site-config.js";
+import type { PagePlacement } from "../site-config.js";
+import { readSpecSources, type SpecSource } from "./spec-source.js";
+
+/**
+ * A navigation element as API generation sees it: its own and effective (own, else inherited)
+ * `openapi`/`asyncapi`, and the string entries of its `pages`.
+ *
+ * Interim: this walks the raw docs.json. When the typed docs.json model lands (issue 3), its
+ * "every spec reference with the element it sits on" listing produces these records instead;
+ * nothing below this file depends on the walk.
+ */
+export interface NavSpecElement {
+  /** JSON path of the element (`navigation.tabs[1].groups[0]`; `navigation` for the root). */
+  readonly path: string;
+  readonly title?: string;
+  readonly ownOpenapi?: readonly SpecSource[];
+  readonly ownAsyncapi?: readonly SpecSource[];
+  readonly openapi: readonly SpecSource[];
+  readonly asyncapi: readonly SpecSource[];
+  /** Index (in `elements`) of the element whose own `openapi` this one uses (maybe itself). */
+  readonly openapiOwner?: number;
+  readonly asyncapiOwner?: number;
+  /** String entries of `pages` (and `root`), in order, with their JSON paths. */
+  readonly entries: readonly { readonly value: string; readonly path: string }[];
+  /** Versions, languages and breadcrumbs (ending with this element's title). */
+  readonly placement: PagePlacement;
+}
+
+export interface NavSpecReferences {
+  readonly elements: readonly NavSpecElement[];
+  /** `api.openapi` / `api.asyncapi`: site-wide defaults, inherited by every element. */
+  readonly siteOpenapi: readonly SpecSource[];
+  readonly siteAsyncapi: readonly SpecSource[];
+  /** Malformed `openapi`/`asyncapi` values. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const TITLE_KEYS = ["product", "language", "version", "tab", "dropdown", "anchor", "group", "item"] as const;
+
+interface Inherited {
+  openapi: readonly SpecSource[];
+  asyncapi: readonly SpecSource[];
+  openapiOwner?: number;
+  asyncapiOwner?: number;
+  versions?: string[];
+  languages?: string[];
+  breadcrumbs: string[];
+}
+
+/** List the navigation elements of a parsed docs.json with their API references. */
+export function collectNavSpecReferences(raw: unknown): NavSpecReferences {
+  const doc = isObj(raw) ? raw : {};
+  const diagnostics: Diagnostic[] = [];
+  const elements: NavSpecElement[] = [];
+
+  const sources = (value: unknown, path: string): SpecSource[] | undefined => {
+    if (value === undefined) return undefined;
+    const r = readSpecSources(value);
+    if (!r.ok) {
+      diagnostics.push({ severity: "error", file: "docs.json", path, message: r.message });
+      return undefined;
+    }
+    return [...r.sources];
+  };
+
+  const api = isObj(doc.api) ? doc.api : {};
+  const siteOpenapi = sources(api.openapi, "api.openapi") ?? [];
+  const siteAsyncapi = sources(api.asyncapi, "api.asyncapi") ?? [];
+
+  const visit = (node: Obj, path: string, inherited: Inherited): void => {
+    const index = elements.length;
+    const ownOpenapi = sources(node.openapi, `${path}.openapi`);
+    const ownAsyncapi = sources(node.asyncapi, `${path}.asyncapi`);
+    const title = TITLE_KEYS.map((k) => node[k]).find((v): v is string => typeof v === "string");
+    const next: Inherited = { ...inherited };
+    if (ownOpenapi !== undefined) {
+      next.openapi = ownOpenapi;
+      next.openapiOwner = index;
+    }
+    if (ownAsyncapi !== undefined) {
+      next.asyncapi = ownAsyncapi;
+      next.asyncapiOwner = index;
+    }
+    if (typeof node.version === "string") next.versions = [node.version];
+    if (typeof node.language === "string") next.languages = [node.language];
+    if (title !== undefined && typeof node.version !== "string" && typeof node.language !== "string") {
+      next.breadcrumbs = [...inherited.breadcrumbs, title];
+    }
+    const entries: { value: string; path: string }[] = [];
+    if (typeof node.root === "string") entries.push({ value: node.root, path: `${path}.root` });
+    if (Array.isArray(node.pages)) {
+      node.pages.forEach((p, i) => {
+        if (typeof p === "string") entries.push({ value: p, path: `${path}.pages[${i}]` });
+      });
+    }
+    elements.push({
+      path,
+      ...(title !== undefined ? { title } : {}),
+      ...(ownOpenapi !== undefined ? { ownOpenapi } : {}),
+      ...(ownAsyncapi !== undefined ? { ownAsyncapi } : {}),
+      openapi: next.openapi,
+      asyncapi: next.asyncapi,
+      ...(next.openapiOwner !== undefined ? { openapiOwner: next.openapiOwner } : {}),
+      ...(next.asyncapiOwner !== undefined ? { asyncapiOwner: next.asyncapiOwner } : {}),
+      entries,
+      placement: {
+        ...(next.versions !== undefined ? { versions: next.versions } : {}),
+        ...(next.languages !== undefined ? { languages: next.languages } : {}),
+        breadcrumbs: next.breadcrumbs,
+      },
+    });
+    if (Array.isArray(node.pages)) {
+      node.pages.forEach((p, i) => {
+        if (isObj(p)) visit(p, `${path}.pages[${i}]`, next);
+      });
+    }
+    // At the root only the element kind the platform picks counts (real sites leave stale
+    // keys: spree has both `versions` and an old `tabs`); below it, every kind is walked.
+    const rootKey = path === "navigation" ? ROOT_ELEMENT_ORDER.find((k) => node[k] !== undefined) : undefined;
+    for (const key of [...ROOT_ELEMENT_ORDER, "menu"]) {
+      if (key === "pages" || (rootKey !== undefined && key !== rootKey)) continue;
+      const children = node[key];
+      if (!Array.isArray(children)) continue;
+      children.forEach((c, i) => {
+        if (isObj(c)) visit(c, `${path}.${key}[${i}]`, next);
+      });
+    }
+  };
+
+  const nav = doc.navigation;
+  if (isObj(nav)) {
+    visit(nav, "navigation", { openapi: siteOpenapi, asyncapi: siteAsyncapi, breadcrumbs: [] });
+  }
+  return { elements, siteOpenapi, siteAsyncapi, diagnostics };
+}

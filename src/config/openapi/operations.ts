@@ -1,0 +1,299 @@
+import {
+  type ApiAuth,
+  type ApiContent,
+  type ApiExample,
+  type ApiExtension,
+  type ApiOperation,
+  type ApiParameter,
+  type ApiResponse,
+  HTTP_METHODS,
+  type HttpMethod,
+  type JsonSchema,
+  WEBHOOK,
+} from "./model.js";
+import { pointerSegment, type SchemaProblem } from "./validate-openapi.js";
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v.trim() !== "" ? v : undefined;
+}
+
+/**
+ * Read every operation (and 3.1 webhook) of a dereferenced OpenAPI document. `problems` are
+ * the schema violations found on the raw document; each is attached to the operation it sits
+ * in (a problem on a path item or its shared parameters belongs to all its operations).
+ */
+export function readOperations(doc: Obj, problems: readonly SchemaProblem[]): ApiOperation[] {
+  const docServers = readServers(doc.servers);
+  const schemes = isObj(doc.components) && isObj(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
+  const docSecurity = doc.security;
+  const out: ApiOperation[] = [];
+  const paths = isObj(doc.paths) ? doc.paths : {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isObj(item)) continue;
+    const itemPointer = `/paths/${pointerSegment(path)}`;
+    for (const lower of HTTP_METHODS.map((m) => m.toLowerCase())) {
+      const op = item[lower];
+      if (!isObj(op)) continue;
+      const pointer = `${itemPointer}/${lower}`;
+      out.push(
+        readOperation({
+          kind: "operation",
+          method: lower.toUpperCase(),
+          path,
+          item,
+          op,
+          pointer,
+          problems: problemsIn(problems, itemPointer, pointer),
+          docServers,
+          schemes,
+          docSecurity,
+        }),
+      );
+    }
+  }
+  const webhooks = isObj(doc.webhooks) ? doc.webhooks : {};
+  for (const [name, item] of Object.entries(webhooks)) {
+    if (!isObj(item)) continue;
+    const itemPointer = `/webhooks/${pointerSegment(name)}`;
+    for (const method of HTTP_METHODS) {
+      const op = item[method.toLowerCase()];
+      if (!isObj(op)) continue;
+      const pointer = `${itemPointer}/${method.toLowerCase()}`;
+      out.push(
+        readOperation({
+          kind: "webhook",
+          method: WEBHOOK,
+          webhookMethod: method,
+          path: name,
+          item,
+          op,
+          pointer,
+          problems: problemsIn(problems, itemPointer, pointer),
+          docServers: [],
+          schemes,
+          docSecurity: undefined,
+        }),
+      );
+      break; // one page per webhook: the first method it declares
+    }
+  }
+  return out;
+}
+
+function problemsIn(problems: readonly SchemaProblem[], itemPointer: string, opPointer: string): string[] {
+  const out: string[] = [];
+  for (const p of problems) {
+    const inOp = p.pointer === opPointer || p.pointer.startsWith(`${opPointer}/`);
+    // The path item itself or its shared keys (`parameters`, `servers`), not a sibling operation.
+    const inItem =
+      p.pointer === itemPointer ||
+      (p.pointer.startsWith(`${itemPointer}/`) && !HTTP_METHODS.some((m) => p.pointer.startsWith(`${itemPointer}/${m.toLowerCase()}`)));
+    if (inOp || inItem) out.push(`${p.pointer.slice(opPointer.length) || "(operation)"}: ${p.message}`.replace(/^\//, ""));
+  }
+  return out;
+}
+
+interface OpInput {
+  kind: "operation" | "webhook";
+  method: string;
+  webhookMethod?: HttpMethod;
+  path: string;
+  item: Obj;
+  op: Obj;
+  pointer: string;
+  problems: string[];
+  docServers: string[];
+  schemes: Obj;
+  docSecurity: unknown;
+}
+
+function readOperation(i: OpInput): ApiOperation {
+  const { op, item } = i;
+  const params = mergeParameters(item.parameters, op.parameters);
+  const servers = readServers(op.servers);
+  const itemServers = readServers(item.servers);
+  const extension = readExtension(op);
+  const requestBody = isObj(op.requestBody)
+    ? {
+        required: op.requestBody.required === true,
+        ...(str(op.requestBody.description) !== undefined ? { description: str(op.requestBody.description) as string } : {}),
+        content: readContent(op.requestBody.content),
+      }
+    : undefined;
+  const summary = str(op.summary);
+  const description = str(op.description);
+  const operationId = str(op.operationId);
+  return {
+    kind: i.kind,
+    method: i.method,
+    path: i.path,
+    ...(i.webhookMethod !== undefined ? { webhookMethod: i.webhookMethod } : {}),
+    ...(operationId !== undefined ? { operationId } : {}),
+    ...(summary !== undefined ? { summary: summary.trim() } : {}),
+    ...(description !== undefined ? { description } : {}),
+    tags: Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === "string" && t.trim() !== "") : [],
+    deprecated: op.deprecated === true,
+    parameters: params,
+    ...(requestBody !== undefined ? { requestBody } : {}),
+    responses: readResponses(op.responses),
+    security: readSecurity(op.security !== undefined ? op.security : i.docSecurity, i.schemes),
+    servers: servers.length > 0 ? servers : itemServers.length > 0 ? itemServers : i.docServers,
+    hidden: op["x-hidden"] === true,
+    excluded: op["x-excluded"] === true,
+    ...(extension !== undefined ? { extension } : {}),
+    codeSamples: readCodeSamples(op["x-codeSamples"] ?? op["x-code-samples"]),
+    pointer: i.pointer,
+    problems: i.problems,
+  };
+}
+
+/** Operation parameters override path-item parameters with the same name and location. */
+function mergeParameters(itemParams: unknown, opParams: unknown): ApiParameter[] {
+  const byKey = new Map<string, ApiParameter>();
+  for (const list of [itemParams, opParams]) {
+    if (!Array.isArray(list)) continue;
+    for (const p of list) {
+      const param = readParameter(p);
+      if (param !== undefined) byKey.set(`${param.in}:${param.name}`, param);
+    }
+  }
+  return [...byKey.values()];
+}
+
+function readParameter(p: unknown): ApiParameter | undefined {
+  if (!isObj(p)) return undefined;
+  const name = str(p.name);
+  const where = p.in;
+  if (name === undefined || (where !== "path" && where !== "query" && where !== "header" && where !== "cookie")) return undefined;
+  let schema = isObj(p.schema) ? (p.schema as JsonSchema) : undefined;
+  // `content` instead of `schema` (a JSON-encoded query parameter): use its first media type.
+  if (schema === undefined && isObj(p.content)) {
+    const first = Object.values(p.content)[0];
+    if (isObj(first) && isObj(first.schema)) schema = first.schema as JsonSchema;
+  }
+  const examples = readExamples(p);
+  const description = str(p.description);
+  return {
+    name,
+    in: where,
+    required: where === "path" || p.required === true,
+    deprecated: p.deprecated === true,
+    ...(description !== undefined ? { description } : {}),
+    ...(schema !== undefined ? { schema } : {}),
+    ...(examples[0] !== undefined ? { example: examples[0].value } : {}),
+  };
+}
+
+function readContent(content: unknown): ApiContent[] {
+  if (!isObj(content)) return [];
+  const out: ApiContent[] = [];
+  for (const [mediaType, media] of Object.entries(content)) {
+    if (!isObj(media)) continue;
+    out.push({
+      mediaType,
+      ...(isObj(media.schema) ? { schema: media.schema as JsonSchema } : {}),
+      examples: readExamples(media),
+    });
+  }
+  return out;
+}
+
+/** `example` or `examples` (a map of Example objects) of a media type or parameter. */
+function readExamples(owner: Obj): ApiExample[] {
+  if (owner.example !== undefined) return [{ name: "example", value: owner.example }];
+  if (!isObj(owner.examples)) return [];
+  const out: ApiExample[] = [];
+  for (const [name, ex] of Object.entries(owner.examples)) {
+    if (!isObj(ex) || ex.value === undefined) continue;
+    const summary = str(ex.summary);
+    out.push({ name, ...(summary !== undefined ? { summary } : {}), value: ex.value });
+  }
+  return out;
+}
+
+function readResponses(responses: unknown): ApiResponse[] {
+  if (!isObj(responses)) return [];
+  const out: ApiResponse[] = [];
+  for (const [status, r] of Object.entries(responses)) {
+    if (!isObj(r)) continue;
+    const description = str(r.description);
+    out.push({ status, ...(description !== undefined ? { description } : {}), content: readContent(r.content) });
+  }
+  return out;
+}
+
+function readSecurity(security: unknown, schemes: Obj): ApiAuth[][] {
+  if (!Array.isArray(security)) return [];
+  const out: ApiAuth[][] = [];
+  for (const requirement of security) {
+    if (!isObj(requirement)) continue;
+    const alt: ApiAuth[] = [];
+    for (const name of Object.keys(requirement)) {
+      const s = schemes[name];
+      if (!isObj(s)) continue;
+      const scheme = str(s.scheme);
+      const where = str(s.in);
+      const paramName = str(s.name);
+      const description = str(s.description);
+      alt.push({
+        name,
+        type: str(s.type) ?? "unknown",
+        ...(scheme !== undefined ? { scheme: scheme.toLowerCase() } : {}),
+        ...(where !== undefined ? { in: where } : {}),
+        ...(paramName !== undefined ? { paramName } : {}),
+        ...(description !== undefined ? { description } : {}),
+      });
+    }
+    // `{}` in a security list means "no authentication" is one of the options.
+    out.push(alt);
+  }
+  return out;
+}
+
+/** Server URLs with `{variables}` replaced by their defaults; trailing slashes dropped. */
+export function readServers(servers: unknown): string[] {
+  if (!Array.isArray(servers)) return [];
+  const out: string[] = [];
+  for (const s of servers) {
+    if (!isObj(s)) continue;
+    const url = str(s.url);
+    if (url === undefined) continue;
+    const vars = isObj(s.variables) ? s.variables : {};
+    const filled = url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const v = vars[name];
+      return isObj(v) && (typeof v.default === "string" || typeof v.default === "number") ? String(v.default) : whole;
+    });
+    out.push(filled.length > 1 ? filled.replace(/\/+$/, "") : filled);
+  }
+  return out;
+}
+
+function readExtension(op: Obj): ApiExtension | undefined {
+  const ext = isObj(op["x-svc"]) ? op["x-svc"] : isObj(op["x-mint"]) ? op["x-mint"] : undefined;
+  if (ext === undefined) return undefined;
+  const href = str(ext.href);
+  const content = str(ext.content);
+  return {
+    ...(href !== undefined ? { href } : {}),
+    ...(isObj(ext.metadata) ? { metadata: ext.metadata } : {}),
+    ...(content !== undefined ? { content } : {}),
+  };
+}
+
+function readCodeSamples(v: unknown): ApiOperation["codeSamples"] {
+  if (!Array.isArray(v)) return [];
+  const out: { lang: string; label?: string; source: string }[] = [];
+  for (const s of v) {
+    if (!isObj(s)) continue;
+    const lang = str(s.lang);
+    const source = str(s.source);
+    const label = str(s.label);
+    if (lang !== undefined && source !== undefined) out.push({ lang, source, ...(label !== undefined ? { label } : {}) });
+  }
+  return out;
+}

@@ -1,0 +1,400 @@
+import type { Diagnostic } from "../diagnostic.js";
+import type { AsyncChannel, AsyncSpec } from "../asyncapi/model.js";
+import type { PagePlacement } from "../site-config.js";
+import { toPagePath } from "../site-config.js";
+import { parseOperationEntry } from "./entry.js";
+import type { SpecLoadResult } from "./load-api-spec.js";
+import { matchOperationEntry, resolveSpecName, type MatchContext } from "./match.js";
+import { type ApiOperation, type ApiSpec, operationLabel } from "./model.js";
+import type { NavSpecElement, NavSpecReferences } from "./nav-references.js";
+import { channelPagePath, hrefToPagePath, operationPagePath } from "./slug.js";
+import type { SpecSource } from "./spec-source.js";
+
+/** What a generated page documents. */
+export type ApiPageItem =
+  | { readonly kind: "operation"; readonly spec: ApiSpec; readonly operation: ApiOperation }
+  | { readonly kind: "channel"; readonly spec: AsyncSpec; readonly channel: AsyncChannel };
+
+/** One page to generate. */
+export interface PlannedApiPage {
+  /** `/api-reference/users/create-user` (the file is this plus `.mdx`). */
+  readonly pagePath: string;
+  readonly item: ApiPageItem;
+  /** Where it sits in navigation; undefined for `x-hidden` operations (reachable, not listed). */
+  readonly placement?: PagePlacement;
+}
+
+/** One generated page's place in the navigation tree, in navigation order. */
+export interface ApiNavItem {
+  /** JSON path of the navigation element the page appears under. */
+  readonly element: string;
+  /** JSON path of the entry that selected it; absent for pages generated from a whole spec. */
+  readonly entry?: string;
+  /** For pages generated from a whole spec: the tag group they are listed in. */
+  readonly group?: string;
+  readonly pagePath: string;
+}
+
+/** How one navigation entry resolved (for `check` and `nav`: these entries are not files). */
+export type EntryResolution =
+  | { readonly kind: "api-page"; readonly pagePath: string }
+  /** Skipped (validation errors), unverifiable (spec not loaded) or no `openapi`: reported. */
+  | { readonly kind: "not-generated" }
+  /** Looked like an operation but matched none: a file path, checked by `check`. */
+  | { readonly kind: "file"; readonly reason: string };
+
+/** An MDX page whose front matter `openapi` matched an operation. */
+export interface FrontMatterOperation {
+  readonly pagePath: string;
+  readonly spec: ApiSpec;
+  readonly operation: ApiOperation;
+}
+
+export interface ApiPagePlan {
+  readonly pages: readonly PlannedApiPage[];
+  readonly nav: readonly ApiNavItem[];
+  /** By JSON path of the entry (`navigation.tabs[1].groups[0].pages[3]`). */
+  readonly entries: ReadonlyMap<string, EntryResolution>;
+  readonly frontMatter: ReadonlyMap<string, FrontMatterOperation>;
+  /** Remote specs that were not fetched: their entries are neither generated nor reported. */
+  readonly unverified: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** An MDX page's API reference from front matter. */
+export interface FrontMatterReference {
+  readonly pagePath: string;
+  /** Repository-relative file (`guides/users.mdx`), for messages. */
+  readonly file: string;
+  readonly openapi: string;
+}
+
+export interface PlanInput {
+  readonly refs: NavSpecReferences;
+  /** Load result of every source the plan asks for (see `specSourcesToLoad`). */
+  readonly specs: ReadonlyMap<string, SpecLoadResult>;
+  readonly frontMatter: readonly FrontMatterReference[];
+  /** Whether a page file exists for a page path (`/guides/setup`). */
+  readonly pageExists: (pagePath: string) => boolean;
+}
+
+/** Every spec source the plan needs: referenced by an element, `api.*`, or named in an entry. */
+export function specSourcesToLoad(refs: NavSpecReferences, frontMatter: readonly FrontMatterReference[]): SpecSource[] {
+  const out = new Map<string, SpecSource>();
+  const add = (s: SpecSource): void => {
+    if (!out.has(s.source)) out.set(s.source, s);
+  };
+  refs.siteOpenapi.forEach(add);
+  refs.siteAsyncapi.forEach(add);
+  for (const el of refs.elements) {
+    el.ownOpenapi?.forEach(add);
+    el.ownAsyncapi?.forEach(add);
+  }
+  // A file named in an entry but referenced nowhere else is loaded too (if it is a local path).
+  const named = [
+    ...refs.elements.flatMap((el) => el.entries.map((e) => parseOperationEntry(e.value)?.file)),
+    ...frontMatter.map((f) => parseOperationEntry(f.openapi)?.file),
+  ];
+  for (const file of named) {
+    if (file === undefined || resolveSpecName(file, [...out.keys()]) !== undefined) continue;
+    if (/\.(json|ya?ml)$/i.test(file) && !/^https?:/i.test(file)) add({ source: file.replace(/^(\.\/)+|^\/+/g, ""), remote: false });
+  }
+  return [...out.values()];
+}
+
+/**
+ * Decide every generated API page, where it goes in navigation, and what `check` must say:
+ * the OpenAPI rows of the spec's "Configuration conditions and their outcomes" table, one by
+ * one (README, "API reference" lists each rule with its message).
+ */
+export function planApiPages(input: PlanInput): ApiPagePlan {
+  const { refs, specs } = input;
+  const diagnostics: Diagnostic[] = [];
+  const openapiSpecs = new Map<string, ApiSpec>();
+  const asyncSpecs = new Map<string, AsyncSpec>();
+  const unavailable = new Set<string>();
+  const unverified: string[] = [];
+
+  // Specs: load failures are errors at the first place docs.json names them.
+  const firstRef = firstReferencePaths(refs);
+  for (const [source, result] of specs) {
+    if (result.ok) {
+      if (result.spec.format === "openapi") openapiSpecs.set(source, result.spec);
+      else asyncSpecs.set(source, result.spec);
+      for (const w of result.warnings) diagnostics.push({ severity: "warning", file: source, message: w });
+      if (result.spec.format === "openapi") {
+        for (const op of result.spec.operations) {
+          if (op.problems.length === 0) continue;
+          diagnostics.push({
+            severity: "warning",
+            file: source,
+            path: op.pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).join("."),
+            message: `${operationLabel(op)} skipped: invalid operation (${op.problems.join("; ")})`,
+          });
+        }
+      }
+      continue;
+    }
+    unavailable.add(source);
+    if (result.notFetched === true) {
+      unverified.push(source);
+      continue;
+    }
+    if (result.line !== undefined) {
+      diagnostics.push({ severity: "error", file: source, line: result.line, message: `API spec ${source}: ${result.message}` });
+    } else {
+      const at = firstRef.get(source);
+      diagnostics.push({ severity: "error", file: "docs.json", ...(at !== undefined ? { path: at } : {}), message: `API spec ${source}: ${result.message}` });
+    }
+  }
+
+  const pages = new Map<string, PlannedApiPage>();
+  const opPages = new Map<string, string>(); // operation key -> page path
+  const nav: ApiNavItem[] = [];
+  const entries = new Map<string, EntryResolution>();
+  const explicitSources = new Set<string>();
+  const explicitChannels = new Set<string>();
+
+  const addPage = (pagePath: string, item: ApiPageItem, placement: PagePlacement | undefined): string => {
+    const key = itemKey(item);
+    const existing = opPages.get(key);
+    if (existing !== undefined) return existing;
+    let path = pagePath;
+    // Two operations with one URL: later ones get -1, -2 (as the predecessor platform does).
+    for (let n = 1; pages.has(path); n++) path = `${pagePath}-${n}`;
+    pages.set(path, { pagePath: path, item, ...(placement !== undefined ? { placement } : {}) });
+    opPages.set(key, path);
+    return path;
+  };
+
+  // Pass 1: explicit entries, in navigation order.
+  for (const el of refs.elements) {
+    const defaults = el.openapi.map((s) => s.source);
+    const ctx: MatchContext = { defaults, specs: openapiSpecs, unavailable };
+    for (const entry of el.entries) {
+      const channel = matchChannel(entry.value, el, asyncSpecs);
+      if (channel !== undefined) {
+        explicitChannels.add(channel.spec.source);
+        const dir = directoryFor(el, refs, "asyncapi", channel.spec.source);
+        const pagePath = addPage(channelPagePath(channel.channel, dir), { kind: "channel", ...channel }, el.placement);
+        nav.push({ element: el.path, entry: entry.path, pagePath });
+        entries.set(entry.path, { kind: "api-page", pagePath });
+        continue;
+      }
+      const parsed = parseOperationEntry(entry.value);
+      if (parsed === undefined) continue;
+      const target = parsed.file !== undefined ? resolveSpecName(parsed.file, [...specs.keys()]) : defaults.length === 1 ? defaults[0] : undefined;
+      if (target !== undefined) explicitSources.add(target);
+      const outcome = matchOperationEntry(parsed, ctx);
+      switch (outcome.kind) {
+        case "operation": {
+          const { spec, operation } = outcome;
+          const dir = directoryFor(el, refs, "openapi", spec.source);
+          const pagePath = addPage(operationPagePath(operation, dir), { kind: "operation", spec, operation }, el.placement);
+          nav.push({ element: el.path, entry: entry.path, pagePath });
+          entries.set(entry.path, { kind: "api-page", pagePath });
+          break;
+        }
+        case "invalid":
+        case "unverified":
+          entries.set(entry.path, { kind: "not-generated" });
+          break;
+        case "no-spec":
+          entries.set(entry.path, { kind: "not-generated" });
+          diagnostics.push({
+            severity: "error",
+            file: "docs.json",
+            path: entry.path,
+            message: `"${entry.value}" is an operation entry, but no "openapi" is set on this element or above it: no page is generated`,
+          });
+          break;
+        case "no-match": {
+          entries.set(entry.path, { kind: "file", reason: outcome.reason });
+          const pagePath = toPagePath(entry.value);
+          if (!input.pageExists(pagePath)) {
+            diagnostics.push({
+              severity: "error",
+              file: "docs.json",
+              path: entry.path,
+              message: `"${entry.value}" matches no operation (${outcome.reason}), and as a page path no file ${pagePath.slice(1)}.mdx exists`,
+            });
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  // Pass 2: elements that set their own spec and whose spec no entry references explicitly get
+  // every operation (channel), grouped by first tag; `x-hidden` ones get a page but no place.
+  for (const el of refs.elements) {
+    for (const src of el.ownOpenapi ?? []) {
+      const spec = openapiSpecs.get(src.source);
+      if (spec === undefined || explicitSources.has(src.source)) continue;
+      for (const operation of spec.operations) {
+        if (operation.excluded || operation.problems.length > 0) continue;
+        const group = operation.tags[0];
+        const placement = operation.hidden ? undefined : { ...el.placement, breadcrumbs: [...el.placement.breadcrumbs, ...(group !== undefined ? [group] : [])] };
+        const pagePath = addPage(operationPagePath(operation, src.directory), { kind: "operation", spec, operation }, placement);
+        if (!operation.hidden) nav.push({ element: el.path, ...(group !== undefined ? { group } : {}), pagePath });
+      }
+    }
+    for (const src of el.ownAsyncapi ?? []) {
+      const spec = asyncSpecs.get(src.source);
+      if (spec === undefined || explicitChannels.has(src.source)) continue;
+      for (const channel of spec.channels) {
+        const pagePath = addPage(channelPagePath(channel, src.directory), { kind: "channel", spec, channel }, channel.hidden ? undefined : el.placement);
+        if (!channel.hidden) nav.push({ element: el.path, pagePath });
+      }
+    }
+  }
+
+  // Front matter references: which MDX pages document an operation, and conflicts.
+  const frontMatter = new Map<string, FrontMatterOperation>();
+  const pageDefaults = pageDefaultSpecs(refs, openapiSpecs);
+  for (const ref of input.frontMatter) {
+    const parsed = parseOperationEntry(ref.openapi);
+    if (parsed === undefined) {
+      diagnostics.push({
+        severity: "warning",
+        file: ref.file,
+        message: `front matter openapi "${ref.openapi}" is not an operation reference ("<METHOD> <path>" or "<spec file> <METHOD> <path>")`,
+      });
+      continue;
+    }
+    const defaults = pageDefaults.get(ref.pagePath) ?? [...openapiSpecs.keys(), ...[...unavailable].filter((s) => !asyncSpecs.has(s))];
+    const outcome = matchOperationEntry(parsed, { defaults, specs: openapiSpecs, unavailable });
+    if (outcome.kind === "operation" || outcome.kind === "invalid") {
+      frontMatter.set(ref.pagePath, { pagePath: ref.pagePath, spec: outcome.spec, operation: outcome.operation });
+      continue;
+    }
+    if (outcome.kind === "unverified") continue;
+    const why = outcome.kind === "no-spec" ? "docs.json references no OpenAPI spec" : outcome.reason;
+    diagnostics.push({ severity: "warning", file: ref.file, message: `front matter openapi "${ref.openapi}" does not match an operation: ${why}` });
+  }
+  for (const fm of frontMatter.values()) {
+    const key = itemKey({ kind: "operation", spec: fm.spec, operation: fm.operation });
+    const generated = opPages.get(key);
+    if (generated === undefined) continue;
+    const href = fm.operation.extension?.href;
+    if (href !== undefined) {
+      // `x-svc.href` names the page for the operation: when that is this MDX page, navigation
+      // points at it and nothing is generated; anywhere else, both pages stand by choice.
+      if (hrefToPagePath(href) === fm.pagePath.toLowerCase()) {
+        pages.delete(generated);
+        for (let i = 0; i < nav.length; i++) {
+          const item = nav[i] as ApiNavItem;
+          if (item.pagePath === generated) nav[i] = { ...item, pagePath: fm.pagePath };
+        }
+        for (const [k, v] of entries) if (v.kind === "api-page" && v.pagePath === generated) entries.set(k, { kind: "api-page", pagePath: fm.pagePath });
+      }
+      continue;
+    }
+    const where = nav.find((n) => n.pagePath === generated);
+    diagnostics.push({
+      severity: "error",
+      file: "docs.json",
+      ...(where !== undefined ? { path: where.entry ?? where.element } : {}),
+      message:
+        `${operationLabel(fm.operation)} (${fm.spec.source}) has two pages: the generated ${generated} and ${fm.pagePath.slice(1)}.mdx ` +
+        `(front matter openapi); remove one, or set "x-svc": {"href": ...} on the operation to point its page elsewhere`,
+    });
+  }
+
+  // A real file at a generated page's path wins; say so (its URL would otherwise be ambiguous).
+  for (const [path, page] of pages) {
+    if (!input.pageExists(path)) continue;
+    pages.delete(path);
+    diagnostics.push({
+      severity: "warning",
+      file: `${path.slice(1)}.mdx`,
+      message: `this file takes the path of the generated page for ${itemLabel(page.item)}; the generated page is left out`,
+    });
+  }
+
+  return { pages: [...pages.values()], nav, entries, frontMatter, unverified, diagnostics };
+}
+
+function itemKey(item: ApiPageItem): string {
+  return item.kind === "operation"
+    ? `${item.spec.source}\u0000${operationLabel(item.operation)}`
+    : `${item.spec.source}\u0000channel\u0000${item.channel.id}`;
+}
+
+function itemLabel(item: ApiPageItem): string {
+  return item.kind === "operation" ? `${operationLabel(item.operation)} (${item.spec.source})` : `channel ${item.channel.id} (${item.spec.source})`;
+}
+
+/** The `directory` of the element that declares `source` for this element (own or above). */
+function directoryFor(el: NavSpecElement, refs: NavSpecReferences, key: "openapi" | "asyncapi", source: string): string | undefined {
+  const own = key === "openapi" ? el.openapi : el.asyncapi;
+  const hit = own.find((s) => s.source === source);
+  if (hit !== undefined) return hit.directory;
+  // Named explicitly in the entry: the first place docs.json declares it with a directory.
+  for (const other of refs.elements) {
+    const d = (key === "openapi" ? other.ownOpenapi : other.ownAsyncapi)?.find((s) => s.source === source)?.directory;
+    if (d !== undefined) return d;
+  }
+  return undefined;
+}
+
+function matchChannel(value: string, el: NavSpecElement, asyncSpecs: ReadonlyMap<string, AsyncSpec>): { spec: AsyncSpec; channel: AsyncChannel } | undefined {
+  if (el.asyncapi.length === 0 && asyncSpecs.size === 0) return undefined;
+  const parts = value.trim().split(/\s+/);
+  let candidates: string[];
+  let id: string;
+  if (parts.length === 2) {
+    const named = resolveSpecName(parts[0] as string, [...asyncSpecs.keys()]);
+    if (named === undefined) return undefined;
+    candidates = [named];
+    id = parts[1] as string;
+  } else if (parts.length === 1 && el.asyncapi.length === 1) {
+    candidates = [(el.asyncapi[0] as SpecSource).source];
+    id = parts[0] as string;
+  } else {
+    return undefined;
+  }
+  for (const c of candidates) {
+    const spec = asyncSpecs.get(c);
+    const channel = spec?.channels.find((ch) => ch.id === id);
+    if (spec !== undefined && channel !== undefined) return { spec, channel };
+  }
+  return undefined;
+}
+
+/** The JSON path where docs.json first names each source (for load-failure messages). */
+function firstReferencePaths(refs: NavSpecReferences): Map<string, string> {
+  const out = new Map<string, string>();
+  const note = (sources: readonly SpecSource[] | undefined, path: string): void => {
+    sources?.forEach((s, i) => {
+      if (!out.has(s.source)) out.set(s.source, sources.length > 1 ? `${path}[${i}]` : path);
+    });
+  };
+  for (const el of refs.elements) {
+    note(el.ownOpenapi, `${el.path}.openapi`);
+    note(el.ownAsyncapi, `${el.path}.asyncapi`);
+  }
+  note(refs.siteOpenapi, "api.openapi");
+  note(refs.siteAsyncapi, "api.asyncapi");
+  for (const el of refs.elements) {
+    for (const e of el.entries) {
+      const f = parseOperationEntry(e.value)?.file;
+      if (f !== undefined && !out.has(f.replace(/^(\.\/)+|^\/+/g, ""))) out.set(f.replace(/^(\.\/)+|^\/+/g, ""), e.path);
+    }
+  }
+  return out;
+}
+
+/** For pages listed in navigation: the OpenAPI specs in effect where they are listed. */
+function pageDefaultSpecs(refs: NavSpecReferences, specs: ReadonlyMap<string, ApiSpec>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const el of refs.elements) {
+    if (el.openapi.length === 0) continue;
+    for (const e of el.entries) {
+      if (parseOperationEntry(e.value) !== undefined) continue;
+      const p = toPagePath(e.value);
+      if (!out.has(p)) out.set(p, el.openapi.map((s) => s.source).filter((s) => specs.has(s) || true));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,258 @@
+import { LIMITS } from "../../limits.js";
+import type { AsyncChannel, AsyncSpec } from "../asyncapi/model.js";
+import type { ApiSettings } from "./api-settings.js";
+import { CODE_GENERATORS, exampleRequest } from "./code-examples.js";
+import { exampleValue } from "./example-value.js";
+import type { ApiContent, ApiOperation, ApiParameter, ApiSpec } from "./model.js";
+import { describePlayground, type PlaygroundSettings } from "./playground.js";
+import { type SchemaField, schemaFields } from "./schema-fields.js";
+
+/** A parameter's anchor on its page (`{docs_url}/<page path>#<anchor>`). */
+export interface ParameterAnchor {
+  /** `query`, `path`, `header`, `cookie` or `body`. */
+  readonly in: string;
+  /** Dotted path for nested body fields (`user.email`). */
+  readonly name: string;
+  readonly anchor: string;
+}
+
+/**
+ * Anchors of every parameter of an operation: its name for path, query, header and cookie
+ * parameters and top-level body fields; nested body fields carry their parent path
+ * (`user.address.city`). A body field named like a parameter is `body.<name>`.
+ */
+export function parameterAnchors(op: ApiOperation): ParameterAnchor[] {
+  const out: ParameterAnchor[] = op.parameters.map((p) => ({ in: p.in, name: p.name, anchor: p.name }));
+  const taken = new Set(op.parameters.map((p) => p.name));
+  const body = op.requestBody?.content[0]?.schema;
+  for (const f of schemaFields(body).fields) {
+    const top = f.name.split(".")[0] as string;
+    out.push({ in: "body", name: f.name, anchor: taken.has(top) ? `body.${f.name}` : f.name });
+  }
+  return out;
+}
+
+/** `{docs_url}/<endpoint path>#<anchor>`. */
+export function parameterAnchorUrl(docsUrl: string, pagePath: string, anchor: string): string {
+  return `${docsUrl.replace(/\/+$/, "")}${pagePath}#${anchor}`;
+}
+
+export interface RenderContext {
+  readonly pagePath: string;
+  readonly settings: ApiSettings;
+  readonly playground: PlaygroundSettings;
+  /** Front matter keys taken from `x-svc.metadata` (title, groups, public...). */
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/** The generated MDX of an operation page: front matter, reference, examples. */
+export function renderOperationPage(spec: ApiSpec, op: ApiOperation, ctx: RenderContext): string {
+  const title = metaString(ctx.metadata, "title") ?? op.summary ?? `${op.method} ${op.path}`;
+  const out: string[] = [];
+  const fm: [string, unknown][] = [
+    ["title", title],
+    ...(op.description !== undefined ? ([["description", firstSentence(op.description)]] as [string, unknown][]) : []),
+    ["openapi", `${spec.source} ${op.method} ${op.path}`],
+    ["playground", ctx.playground.display],
+  ];
+  for (const key of ["groups", "public", "noindex"]) if (ctx.metadata?.[key] !== undefined) fm.push([key, ctx.metadata[key]]);
+  out.push("---", ...fm.map(([k, v]) => `${k}: ${JSON.stringify(v)}`), "---", "", `# ${title}`, "");
+
+  const base = op.servers[0];
+  const shownPath = op.kind === "webhook" ? `WEBHOOK ${op.path} (${op.webhookMethod ?? "POST"} to your endpoint)` : `${op.method} ${ctx.playground.fullUrl && base !== undefined ? `${base}${op.path}` : op.path}`;
+  out.push(`\`${shownPath}\``, "");
+  if (op.deprecated) out.push("> **Deprecated.**", "");
+  if (op.description !== undefined) out.push(op.description.trim(), "");
+  if (op.kind === "operation") {
+    if (op.servers.length === 1) out.push(`**Base URL:** \`${op.servers[0]}\``);
+    else if (op.servers.length > 1) out.push(`**Base URLs:** ${op.servers.map((s) => `\`${s}\``).join(", ")}`);
+  }
+  const auth = describeAuth(op);
+  if (auth !== undefined) out.push(`**Authentication:** ${auth}`);
+  out.push(`**Playground:** ${describePlayground(ctx.playground)}`, "");
+
+  const anchors = new Map(parameterAnchors(op).map((a) => [`${a.in}:${a.name}`, a.anchor]));
+  const groups: [ApiParameter["in"], string][] = [
+    ["path", "Path parameters"],
+    ["query", "Query parameters"],
+    ["header", "Headers"],
+    ["cookie", "Cookies"],
+  ];
+  for (const [where, heading] of groups) {
+    const params = op.parameters.filter((p) => p.in === where);
+    if (params.length === 0) continue;
+    out.push(`## ${heading}`, "");
+    for (const p of params) out.push(parameterLine(p, anchors.get(`${p.in}:${p.name}`) ?? p.name));
+    out.push("");
+  }
+
+  if (op.requestBody !== undefined) {
+    out.push("## Request body", "");
+    for (const c of op.requestBody.content) {
+      out.push(`\`${c.mediaType}\`${op.requestBody.required ? " (required)" : ""}`, "");
+      if (op.requestBody.description !== undefined) out.push(op.requestBody.description.trim(), "");
+      out.push(...fieldLines(c, (f) => anchors.get(`body:${f.name}`)), "");
+    }
+  }
+
+  if (op.responses.length > 0) {
+    out.push("## Responses", "");
+    for (const r of op.responses) {
+      out.push(`### ${r.status}${r.description !== undefined ? `: ${oneLine(r.description)}` : ""}`, "");
+      for (const c of r.content) {
+        out.push(`\`${c.mediaType}\``, "");
+        const lines = fieldLines(c, () => undefined);
+        if (lines.length > 0) out.push(...lines, "");
+      }
+    }
+  }
+
+  out.push(...examplesSection(op, ctx.settings));
+  if (op.extension?.content !== undefined) out.push(op.extension.content.trim(), "");
+  out.push("## Source", "", specPointerLine(spec.source, op.pointer), "");
+  return out.join("\n");
+}
+
+function examplesSection(op: ApiOperation, settings: ApiSettings): string[] {
+  const out: string[] = ["## Examples", ""];
+  const request = exampleRequest(op, { prefill: settings.examples.prefill, requiredOnly: settings.examples.requiredOnly });
+  out.push("### Request", "");
+  for (const s of op.codeSamples) out.push(`\`\`\`${fenceOf(s.lang)} ${s.label ?? s.lang}`, s.source.trimEnd(), "```", "");
+  for (const lang of settings.examples.languages) {
+    const g = CODE_GENERATORS[lang];
+    out.push(`\`\`\`${g.fence} ${g.label}`, g.generate(request), "```", "");
+  }
+  const ok = op.responses.find((r) => /^2/.test(r.status) && r.content.length > 0) ?? op.responses.find((r) => r.content.length > 0);
+  const content = ok?.content.find((c) => c.mediaType.includes("json")) ?? ok?.content[0];
+  if (ok !== undefined && content !== undefined) {
+    const value = content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly: false });
+    out.push("### Response", "", `\`\`\`${content.mediaType.includes("json") ? "json" : "text"} ${ok.status}`, clip(typeof value === "string" ? value : JSON.stringify(value, null, 2)), "```", "");
+  }
+  return out;
+}
+
+function fenceOf(lang: string): string {
+  const l = lang.toLowerCase();
+  return l === "curl" || l === "shell" ? "bash" : l.replace(/[^a-z0-9+#-]/g, "");
+}
+
+function clip(s: string): string {
+  return s.length <= LIMITS.api.maxExampleChars ? s : `${s.slice(0, LIMITS.api.maxExampleChars)}\n... (truncated; the full example is in the spec file)`;
+}
+
+function parameterLine(p: ApiParameter, anchor: string): string {
+  const parts = [`- [\`${p.name}\`](#${anchor}) \`${typeLabelOf(p)}\``];
+  if (p.required) parts.push("required");
+  if (p.deprecated) parts.push("deprecated");
+  const notes = schemaFields({ type: "object", properties: { [p.name]: p.schema ?? {} } }).fields[0]?.notes ?? [];
+  let line = parts.join(" ");
+  if (p.description !== undefined) line += `: ${oneLine(p.description)}`;
+  if (notes.length > 0) line += ` (${notes.join("; ")})`;
+  return line;
+}
+
+function typeLabelOf(p: ApiParameter): string {
+  return schemaFields({ type: "object", properties: { x: p.schema ?? {} } }).fields[0]?.type ?? "any";
+}
+
+function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefined): string[] {
+  const { fields, truncated } = schemaFields(c.schema);
+  const lines = fields.map((f) => {
+    const anchor = anchorOf(f);
+    const name = anchor !== undefined ? `[\`${f.name}\`](#${anchor})` : `\`${f.name}\``;
+    let line = `${"  ".repeat(f.depth)}- ${name} \`${f.type}\``;
+    if (f.required) line += " required";
+    if (f.deprecated) line += " deprecated";
+    if (f.description !== undefined) line += `: ${oneLine(f.description)}`;
+    if (f.notes.length > 0) line += ` (${f.notes.join("; ")})`;
+    return line;
+  });
+  if (lines.length === 0 && c.schema !== undefined) {
+    const t = schemaFields({ type: "object", properties: { x: c.schema } }).fields[0];
+    if (t !== undefined) lines.push(`- \`${t.type}\`${t.description !== undefined ? `: ${oneLine(t.description)}` : ""}${t.notes.length > 0 ? ` (${t.notes.join("; ")})` : ""}`);
+  }
+  if (truncated) lines.push("- ... (more fields: see the schema in the spec file)");
+  return lines;
+}
+
+function describeAuth(op: ApiOperation): string | undefined {
+  if (op.security.length === 0) return undefined;
+  const alts = op.security.map((alt) => {
+    if (alt.length === 0) return "none";
+    return alt
+      .map((a) => {
+        if (a.type === "http" && a.scheme === "bearer") return `Bearer token (\`Authorization: Bearer <token>\`)`;
+        if (a.type === "http" && a.scheme === "basic") return `HTTP Basic (\`Authorization: Basic <encoded-value>\`)`;
+        if (a.type === "apiKey") return `API key in ${a.in ?? "header"} \`${a.paramName ?? a.name}\``;
+        if (a.type === "oauth2" || a.type === "openIdConnect") return `OAuth 2 (${a.name}; \`Authorization: Bearer <token>\`)`;
+        return `${a.name} (${a.type})`;
+      })
+      .join(" and ");
+  });
+  return alts.join(", or ");
+}
+
+function specPointerLine(source: string, pointer: string): string {
+  const keys = pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const jq = keys.map((k) => `[${JSON.stringify(k)}]`).join("");
+  if (/^https?:/i.test(source)) return `Generated from ${source} (\`${jq}\`).`;
+  return `Generated from \`/${source}\`: \`jq '.${jq}' /${source}\``;
+}
+
+/** The generated MDX of an AsyncAPI channel page. */
+export function renderChannelPage(spec: AsyncSpec, ch: AsyncChannel, ctx: Omit<RenderContext, "playground" | "settings">): string {
+  const title = ch.title ?? ch.id;
+  const out: string[] = ["---", `title: ${JSON.stringify(title)}`];
+  const desc = ch.summary ?? ch.description;
+  if (desc !== undefined) out.push(`description: ${JSON.stringify(firstSentence(desc))}`);
+  out.push(`asyncapi: ${JSON.stringify(`${spec.source} ${ch.id}`)}`, "---", "", `# ${title}`, "", `Channel \`${ch.address}\``, "");
+  if (ch.summary !== undefined && ch.summary !== ch.description) out.push(ch.summary, "");
+  if (ch.description !== undefined) out.push(ch.description.trim(), "");
+  const servers = spec.servers.filter((s) => ch.servers.length === 0 || ch.servers.includes(s.name));
+  if (servers.length > 0) out.push(`**Servers:** ${servers.map((s) => `\`${s.name}\` (${s.protocol} ${s.url})`).join(", ")}`, "");
+  if (ch.parameters.length > 0) {
+    out.push("## Parameters", "");
+    for (const p of ch.parameters) out.push(`- [\`${p.name}\`](#${p.name})${p.description !== undefined ? `: ${oneLine(p.description)}` : ""}`);
+    out.push("");
+  }
+  if (ch.operations.length > 0) {
+    out.push("## Operations", "");
+    for (const op of ch.operations) {
+      out.push(`### ${op.action.toUpperCase()} ${op.id}`, "");
+      if (op.summary !== undefined) out.push(oneLine(op.summary), "");
+      if (op.description !== undefined) out.push(op.description.trim(), "");
+      if (op.messages.length > 0) out.push(`Messages: ${op.messages.map((m) => `\`${m.name}\``).join(", ")}`, "");
+    }
+  }
+  if (ch.messages.length > 0) {
+    out.push("## Messages", "");
+    for (const m of ch.messages) {
+      out.push(`### ${m.title ?? m.name}`, "");
+      if (m.summary !== undefined) out.push(oneLine(m.summary), "");
+      if (m.description !== undefined) out.push(m.description.trim(), "");
+      if (m.contentType !== undefined) out.push(`\`${m.contentType}\``, "");
+      const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
+      const lines = fieldLines(content, () => undefined);
+      if (lines.length > 0) out.push("Payload:", "", ...lines, "");
+      const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }) : undefined);
+      if (example !== undefined) out.push("```json Example", clip(JSON.stringify(example, null, 2)), "```", "");
+    }
+  }
+  out.push("## Source", "", specPointerLine(spec.source, ch.pointer), "");
+  return out.join("\n");
+}
+
+function metaString(m: Readonly<Record<string, unknown>> | undefined, key: string): string | undefined {
+  const v = m?.[key];
+  return typeof v === "string" && v.trim() !== "" ? v : undefined;
+}
+
+function oneLine(s: string): string {
+  return s.trim().replace(/\s*\n\s*/g, " ");
+}
+
+function firstSentence(s: string): string {
+  const line = oneLine(s);
+  const m = /^(.{20,200}?[.!?])(\s|$)/.exec(line);
+  return m?.[1] ?? (line.length > 200 ? `${line.slice(0, 197)}...` : line);
+}

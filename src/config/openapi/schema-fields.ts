@@ -1,0 +1,122 @@
+import { LIMITS } from "../../limits.js";
+import type { JsonSchema } from "./model.js";
+
+/** One row of a parameter/body/response table: a (possibly nested) field of a schema. */
+export interface SchemaField {
+  /** Dotted path from the top (`user.address.city`); also the field's anchor on the page. */
+  readonly name: string;
+  readonly depth: number;
+  readonly type: string;
+  readonly required: boolean;
+  readonly description?: string;
+  readonly deprecated: boolean;
+  /** Extra facts: `enum: a, b`, `default: 10`, `format: uuid`, `one of: A | B`. */
+  readonly notes: readonly string[];
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Merge `allOf` parts into one schema (properties and required lists unite). */
+export function mergeAllOf(schema: JsonSchema): JsonSchema {
+  if (!Array.isArray(schema.allOf)) return schema;
+  const merged: Obj = { ...schema };
+  delete merged.allOf;
+  const props: Obj = isObj(schema.properties) ? { ...schema.properties } : {};
+  const required = new Set<string>(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  for (const part of schema.allOf) {
+    if (!isObj(part)) continue;
+    const p = mergeAllOf(part);
+    for (const [k, v] of Object.entries(p)) {
+      if (k === "properties" && isObj(v)) Object.assign(props, v);
+      else if (k === "required" && Array.isArray(v)) v.forEach((r) => typeof r === "string" && required.add(r));
+      else if (merged[k] === undefined) merged[k] = v;
+    }
+  }
+  if (Object.keys(props).length > 0) merged.properties = props;
+  if (required.size > 0) merged.required = [...required];
+  return merged;
+}
+
+/** A short type label: `string`, `integer<int64>`, `array of object`, `string | null`. */
+export function typeLabel(schema: JsonSchema | undefined): string {
+  if (schema === undefined) return "any";
+  const s = mergeAllOf(schema);
+  let t: string;
+  if (Array.isArray(s.type)) t = s.type.join(" | ");
+  else if (typeof s.type === "string") t = s.type;
+  else if (isObj(s.properties)) t = "object";
+  else if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) t = "one of";
+  else if (s.const !== undefined) t = typeof s.const;
+  else t = "any";
+  if (t === "array") t = isObj(s.items) ? `array of ${typeLabel(s.items as JsonSchema)}` : "array";
+  if (typeof s.format === "string" && !t.startsWith("array")) t = `${t}<${s.format}>`;
+  if (s.nullable === true) t = `${t} | null`;
+  return t;
+}
+
+/**
+ * Flatten a schema into rows, depth-first. Nested object fields carry their parent path
+ * (`user.email`), array items continue the path of the array (`tags.name`). Bounded by
+ * `LIMITS.api.maxSchemaDepth` and `maxSchemaFields`; circular schemas stop where they loop.
+ */
+export function schemaFields(schema: JsonSchema | undefined, prefix = ""): { fields: SchemaField[]; truncated: boolean } {
+  const fields: SchemaField[] = [];
+  let truncated = false;
+  const seen: unknown[] = [];
+  const walk = (s: JsonSchema, path: string, depth: number): void => {
+    const m = mergeAllOf(s);
+    let obj = m;
+    if (typeLabel(m).startsWith("array") && isObj(m.items)) obj = mergeAllOf(m.items as JsonSchema);
+    const props = isObj(obj.properties) ? obj.properties : undefined;
+    if (props === undefined) return;
+    if (seen.includes(obj)) return;
+    if (depth >= LIMITS.api.maxSchemaDepth) {
+      truncated = true;
+      return;
+    }
+    seen.push(obj);
+    const required = new Set(Array.isArray(obj.required) ? (obj.required as string[]) : []);
+    for (const [name, raw] of Object.entries(props)) {
+      if (!isObj(raw)) continue;
+      if (fields.length >= LIMITS.api.maxSchemaFields) {
+        truncated = true;
+        break;
+      }
+      const child = mergeAllOf(raw);
+      const full = path === "" ? name : `${path}.${name}`;
+      fields.push(row(child, full, depth, required.has(name)));
+      walk(child, full, depth + 1);
+    }
+    seen.pop();
+  };
+  if (schema !== undefined) walk(schema, prefix, 0);
+  return { fields, truncated };
+}
+
+function row(s: JsonSchema, name: string, depth: number, required: boolean): SchemaField {
+  const notes: string[] = [];
+  if (Array.isArray(s.enum)) notes.push(`one of: ${s.enum.map((v) => JSON.stringify(v)).join(", ")}`);
+  if (s.default !== undefined) notes.push(`default: ${JSON.stringify(s.default)}`);
+  if (typeof s.minimum === "number") notes.push(`minimum: ${s.minimum}`);
+  if (typeof s.maximum === "number") notes.push(`maximum: ${s.maximum}`);
+  if (typeof s.maxLength === "number") notes.push(`max length: ${s.maxLength}`);
+  if (typeof s.pattern === "string") notes.push(`pattern: \`${s.pattern}\``);
+  const variants = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : []).filter(isObj);
+  if (variants.length > 0) {
+    const shown = variants.slice(0, LIMITS.api.maxSchemaVariants).map((v) => (typeof v.title === "string" ? v.title : typeLabel(v)));
+    const more = variants.length > shown.length ? ` (+${variants.length - shown.length} more)` : "";
+    notes.push(`one of: ${shown.join(" | ")}${more}`);
+  }
+  if (s.readOnly === true) notes.push("read-only");
+  const description = typeof s.description === "string" && s.description.trim() !== "" ? s.description.trim() : undefined;
+  return {
+    name,
+    depth,
+    type: typeLabel(s),
+    required,
+    ...(description !== undefined ? { description } : {}),
+    deprecated: s.deprecated === true,
+    notes,
+  };
+}

@@ -1,0 +1,50 @@
+import type { ApiOperation } from "./model.js";
+
+/**
+ * URL part from a summary or tag, as the predecessor platform builds it (so links written for
+ * it keep working): `{ } ( ) , . ' /` are removed, then runs of spaces become one hyphen, lower
+ * case (`Checkout / State` -> `checkout-state`). We also drop `? # " \`` (they end or break a URL).
+ */
+export function slugify(text: string): string {
+  return text
+    .replace(/[{}(),.'/?#"`]/g, "")
+    .trim()
+    .replace(/\s+/g, "-")
+    .toLowerCase();
+}
+
+/** The slug of an operation: its summary, else `<method>-<path words>` (`get-users-posts`). */
+export function operationSlug(op: Pick<ApiOperation, "summary" | "method" | "path" | "kind">): string {
+  if (op.summary !== undefined && slugify(op.summary) !== "") return slugify(op.summary);
+  if (op.kind === "webhook") return slugify(`webhook ${op.path}`);
+  const words = op.path.split("/").filter((s) => s !== "" && !/^\{.*\}$/.test(s));
+  return slugify([op.method.toLowerCase(), ...words].join(" "));
+}
+
+/** The default folder of generated pages when docs.json sets no `directory`. */
+export const DEFAULT_API_DIRECTORY = "api-reference";
+
+/**
+ * Page path of a generated operation page: `/<directory>/<first tag>/<slug>` (no tag part when
+ * the operation has no tags). `x-svc.href` (or `x-mint.href`) replaces the whole path.
+ */
+export function operationPagePath(op: ApiOperation, directory: string | undefined): string {
+  if (op.extension?.href !== undefined) return hrefToPagePath(op.extension.href);
+  const dir = (directory ?? DEFAULT_API_DIRECTORY).toLowerCase().replace(/^\/+|\/+$/g, "");
+  const tag = op.tags[0] !== undefined ? slugify(op.tags[0]) : "";
+  return "/" + [dir, tag, operationSlug(op)].filter((s) => s !== "").join("/");
+}
+
+/** `/Reference/Users/` -> `/reference/users`: how an `href` names a page. */
+export function hrefToPagePath(href: string): string {
+  let p = href.trim().toLowerCase();
+  if (!p.startsWith("/")) p = `/${p}`;
+  while (p.length > 1 && p.endsWith("/")) p = p.slice(0, -1);
+  return p.replace(/\.(mdx|md)$/, "");
+}
+
+/** Page path of an AsyncAPI channel page: `/<directory>/<channel title or id>`. */
+export function channelPagePath(channel: { readonly id: string; readonly title?: string }, directory: string | undefined): string {
+  const dir = (directory ?? DEFAULT_API_DIRECTORY).toLowerCase().replace(/^\/+|\/+$/g, "");
+  return `/${dir}/${slugify(channel.title ?? channel.id)}`;
+}

@@ -1,0 +1,187 @@
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { Diagnostic } from "../config/diagnostic.js";
+import { parseFrontMatter } from "../config/frontmatter.js";
+import { readApiSettings, type ApiSettings } from "../config/openapi/api-settings.js";
+import { type FetchLike, loadApiSpec, type SpecLoadResult } from "../config/openapi/load-api-spec.js";
+import { collectNavSpecReferences } from "../config/openapi/nav-references.js";
+import { type ApiPagePlan, type FrontMatterReference, planApiPages, specSourcesToLoad } from "../config/openapi/plan-api-pages.js";
+import { type PlaygroundSettings, resolvePlayground } from "../config/openapi/playground.js";
+import { parameterAnchors, type ParameterAnchor, renderChannelPage, renderOperationPage } from "../config/openapi/render-page.js";
+import { createOpenapiValidator, type OpenapiValidator } from "../config/openapi/validate-openapi.js";
+import { readPageMeta } from "../config/page-meta.js";
+import type { PagePlacement } from "../config/site-config.js";
+import { makeFile, type Page } from "./site.js";
+
+/** What the rest of the service knows about a page that documents an API operation. */
+export interface ApiPageInfo {
+  readonly pagePath: string;
+  /** True for generated pages; false for MDX pages with front matter `openapi`. */
+  readonly generated: boolean;
+  readonly kind: "operation" | "webhook" | "channel";
+  /** Spec source (repository path or URL). */
+  readonly source: string;
+  /** `GET`, `WEBHOOK`; for channels the operations' actions. */
+  readonly method: string;
+  /** Path template, webhook name or channel address. */
+  readonly path: string;
+  /** Base URLs the relay may call for this page (the spec's servers). */
+  readonly servers: readonly string[];
+  readonly playground: PlaygroundSettings;
+  readonly anchors: readonly ParameterAnchor[];
+}
+
+/** API reference state of a site: the plan (for `check`/`nav`), settings, and page facts. */
+export interface SiteApi {
+  readonly settings: ApiSettings;
+  readonly plan: ApiPagePlan;
+  /** Every API page (generated or front matter), by page path. */
+  readonly pages: ReadonlyMap<string, ApiPageInfo>;
+}
+
+/** Kept across reloads so an unchanged spec is not validated again, and schemas compile once. */
+export interface ApiCache {
+  readonly validator: OpenapiValidator;
+  readonly specs: Map<string, { readonly stamp: string; readonly result: SpecLoadResult }>;
+}
+
+export function createApiCache(): ApiCache {
+  return { validator: createOpenapiValidator(), specs: new Map() };
+}
+
+export interface ApiPagesOptions {
+  /** Fetch remote specs named in docs.json with this; unset means they are not fetched. */
+  readonly fetch?: FetchLike;
+  readonly cache?: ApiCache;
+}
+
+export interface ApiPagesResult {
+  readonly pages: readonly Page[];
+  /** Navigation placement of each generated page (merged into `SiteConfig.navPages`). */
+  readonly placements: ReadonlyMap<string, PagePlacement>;
+  readonly api: SiteApi;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly cache: ApiCache;
+}
+
+/**
+ * The seam between the API reference and the site: from the raw docs.json and the pages read
+ * from disk, load the specs, plan, and render generated pages as `Page`s.
+ */
+export async function generateApiPages(root: string, docsJson: unknown, diskPages: ReadonlyMap<string, Page>, options: ApiPagesOptions = {}): Promise<ApiPagesResult> {
+  const cache = options.cache ?? createApiCache();
+  const diagnostics: Diagnostic[] = [];
+  const refs = collectNavSpecReferences(docsJson);
+  diagnostics.push(...refs.diagnostics);
+  const { settings, diagnostics: settingDiagnostics } = readApiSettings(docsJson);
+  diagnostics.push(...settingDiagnostics);
+
+  const frontMatter: FrontMatterReference[] = [];
+  for (const page of diskPages.values()) {
+    if (page.meta.openapi !== undefined) frontMatter.push({ pagePath: page.path, file: page.file.path.slice(1), openapi: page.meta.openapi });
+  }
+  const specs = new Map<string, SpecLoadResult>();
+  for (const src of specSourcesToLoad(refs, frontMatter)) {
+    specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options.fetch));
+  }
+  const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
+  const plan = planApiPages({ refs, specs, frontMatter, pageExists });
+  diagnostics.push(...plan.diagnostics);
+
+  const pages: Page[] = [];
+  const placements = new Map<string, PagePlacement>();
+  const infos = new Map<string, ApiPageInfo>();
+  const mtime = new Date(0);
+  for (const planned of plan.pages) {
+    const item = planned.item;
+    let text: string;
+    let info: ApiPageInfo;
+    if (item.kind === "operation") {
+      const op = item.operation;
+      const metadata = { ...(op.extension?.metadata ?? {}), ...(op.hidden ? { noindex: true } : {}) };
+      const meta = readPageMeta(metadata);
+      const playground = resolvePlayground(settings, meta);
+      text = renderOperationPage(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata });
+      info = {
+        pagePath: planned.pagePath,
+        generated: true,
+        kind: op.kind,
+        source: item.spec.source,
+        method: op.method,
+        path: op.path,
+        servers: op.servers,
+        playground,
+        anchors: parameterAnchors(op),
+      };
+    } else {
+      text = renderChannelPage(item.spec, item.channel, { pagePath: planned.pagePath });
+      const none = resolvePlayground(settings, { playground: "none" });
+      info = {
+        pagePath: planned.pagePath,
+        generated: true,
+        kind: "channel",
+        source: item.spec.source,
+        method: item.channel.operations.map((o) => o.action.toUpperCase()).join(",") || "CHANNEL",
+        path: item.channel.address,
+        servers: [],
+        playground: none,
+        anchors: item.channel.parameters.map((p) => ({ in: "channel", name: p.name, anchor: p.name })),
+      };
+    }
+    const parsed = parseFrontMatter(text);
+    if (!parsed.ok) throw new Error(`generated page ${planned.pagePath} has unreadable front matter: ${parsed.message}`);
+    const meta = readPageMeta(parsed.data);
+    const access = { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };
+    pages.push({
+      file: makeFile(`${planned.pagePath}.mdx`, text, access, mtime),
+      path: planned.pagePath,
+      title: meta.title ?? planned.pagePath,
+      meta,
+      frontMatter: parsed.data,
+      body: parsed.body,
+      bodyLine: parsed.bodyLine,
+      generated: true,
+    });
+    if (planned.placement !== undefined) placements.set(planned.pagePath, planned.placement);
+    infos.set(planned.pagePath, info);
+  }
+  for (const fm of plan.frontMatter.values()) {
+    const page = diskPages.get(fm.pagePath);
+    if (page === undefined) continue;
+    infos.set(fm.pagePath, {
+      pagePath: fm.pagePath,
+      generated: false,
+      kind: fm.operation.kind,
+      source: fm.spec.source,
+      method: fm.operation.method,
+      path: fm.operation.path,
+      servers: fm.operation.servers,
+      playground: resolvePlayground(settings, page.meta),
+      anchors: parameterAnchors(fm.operation),
+    });
+  }
+  return { pages, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
+}
+
+async function loadCached(root: string, source: string, remote: boolean, cache: ApiCache, fetch: FetchLike | undefined): Promise<SpecLoadResult> {
+  if (remote) {
+    // Remote specs are fetched once per process (a reload re-reads local files only).
+    const hit = cache.specs.get(source);
+    if (hit !== undefined && !(hit.result.ok === false && hit.result.notFetched === true && fetch !== undefined)) return hit.result;
+    const result = await loadApiSpec(source, true, { root, validator: cache.validator, ...(fetch !== undefined ? { fetch } : {}) });
+    cache.specs.set(source, { stamp: "remote", result });
+    return result;
+  }
+  let stamp = "missing";
+  try {
+    const st = await stat(join(root, source));
+    stamp = `${st.mtimeMs}:${st.size}`;
+  } catch {
+    // Reported by the loader.
+  }
+  const hit = cache.specs.get(source);
+  if (hit !== undefined && hit.stamp === stamp) return hit.result;
+  const result = await loadApiSpec(source, false, { root, validator: cache.validator });
+  cache.specs.set(source, { stamp, result });
+  return result;
+}
