@@ -90,6 +90,8 @@ function whyNot(entry: OperationEntry, spec: ApiSpec, ctx: MatchContext): string
   if (elsewhere.length > 0) {
     return `${spec.source} has no ${label(entry)}; ${elsewhere[0]} has it: write "${elsewhere[0]} ${label(entry)}"`;
   }
+  const samePath = spec.operations.filter((op) => normalizeOperationPath(op.path) === normalizeOperationPath(entry.path));
+  if (samePath.length > 0) return `${spec.source} has no ${label(entry)} (${entry.path} has ${samePath.map((op) => op.method).join(", ")})`;
   const near = nearest(entry, spec);
   const suggestion = near !== undefined ? ` (did you mean "${operationLabel(near)}"?)` : "";
   return `${spec.source} has no ${label(entry)}${suggestion}`;

@@ -117,7 +117,11 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
 
   // Specs: load failures are errors at the first place docs.json names them.
   const firstRef = firstReferencePaths(refs);
+  const declared = new Set([...refs.siteOpenapi, ...refs.siteAsyncapi, ...refs.elements.flatMap((el) => [...(el.ownOpenapi ?? []), ...(el.ownAsyncapi ?? [])])].map((s) => s.source));
   for (const [source, result] of specs) {
+    // A file named only inside an entry that does not exist is a misspelt name: the entry's
+    // own message says so (with a hint); a second "file not found" would only add noise.
+    if (!result.ok && !declared.has(source) && result.message === "file not found") continue;
     if (result.ok) {
       if (result.spec.format === "openapi") openapiSpecs.set(source, result.spec);
       else asyncSpecs.set(source, result.spec);

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { HTTP_METHODS } from "../../config/openapi/model.js";
+import { LIMITS } from "../../limits.js";
+
+/**
+ * The JSON body of `POST /_svc/api/request` (README, "Playground request relay").
+ * `page` names the API page the request is made from: its spec's servers are the only
+ * allowed targets, and its playground setting decides who may use the relay.
+ */
+export const RelayRequest = z.strictObject({
+  page: z.string().min(1).describe("page path of the API page (`/api-reference/users/create-user`)"),
+  method: z.enum(HTTP_METHODS),
+  url: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//i.test(u), "must be an http or https URL"),
+  headers: z
+    .record(z.string(), z.string())
+    .refine((h) => Object.keys(h).length <= LIMITS.relay.maxHeaders, `at most ${LIMITS.relay.maxHeaders} headers`)
+    .optional(),
+  query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+  /** A string is sent as is; any other JSON value is sent as JSON. */
+  body: z.unknown().optional(),
+  /** `base64` when `body` is a base64 string of binary data (a file upload). */
+  bodyEncoding: z.enum(["utf8", "base64"]).optional(),
+});
+export type RelayRequest = z.infer<typeof RelayRequest>;
+
+/** How the playground shows a response, from its content type (the spec's table). */
+export type RenderKind = "image" | "audio" | "video" | "code";
+
+export function renderKind(contentType: string | undefined): RenderKind {
+  const t = (contentType ?? "").trim().toLowerCase();
+  if (t.startsWith("image/")) return "image";
+  if (t.startsWith("audio/")) return "audio";
+  if (t.startsWith("video/")) return "video";
+  return "code";
+}
+
+/** The JSON the relay answers with when the upstream answered (whatever its status). */
+export interface RelayResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly contentType: string | null;
+  readonly kind: RenderKind;
+  /** Text for `code` responses; base64 for images, audio and video. */
+  readonly body: string;
+  readonly encoding: "utf8" | "base64";
+}

@@ -1,0 +1,277 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP } from "node:net";
+import { Hono } from "hono";
+import { ANONYMOUS, type Reader } from "../../vfs/access.js";
+import type { ApiPageInfo } from "../../vfs/api-pages.js";
+import { playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.js";
+import { LIMITS } from "../../limits.js";
+import { createPrivateRanges, isPrivateAddress, isPrivateHost } from "./address-policy.js";
+import { RelayRequest, type RelayResponse, renderKind } from "./relay-request.js";
+
+/** `dns.lookup` with `all: true`, as the relay calls it (tests map names to loopback). */
+export type LookupAll = (hostname: string) => Promise<readonly LookupAddress[]>;
+
+export interface RelayDeps {
+  /** The API facts of a page of the current site (servers, playground), or undefined. */
+  readonly lookupPage: (pagePath: string) => ApiPageInfo | undefined;
+  /** Who is asking (the bridge's auth); anonymous when not given. */
+  readonly readerOf?: (request: Request) => Reader | Promise<Reader>;
+  /** Whether the site has authentication configured (`playground: auth` needs it). */
+  readonly authConfigured?: boolean;
+  readonly lookup?: LookupAll;
+  /** Override limits (tests use small ones). */
+  readonly limits?: Partial<typeof LIMITS.relay>;
+}
+
+/** A relay refusal: the HTTP status, a stable code and a message for a person. */
+class RelayError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 413 | 502 | 504,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Hop-by-hop and connection headers: never forwarded in either direction. */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length", "expect"]);
+
+/**
+ * The playground relay, `POST /_svc/api/request`, as a Hono app the HTTP bridge mounts at the
+ * root. It is no open proxy: the target must be under a server the page's spec declares;
+ * private and loopback addresses are refused unless that server is itself one (checked on
+ * every address DNS returns, at connect time, so a rebinding name cannot slip through);
+ * redirects are returned, not followed; size and time are bounded (`LIMITS.relay`).
+ */
+export function createRelayApp(deps: RelayDeps): Hono {
+  const limits = { ...LIMITS.relay, ...deps.limits };
+  const ranges = createPrivateRanges();
+  const lookupAll: LookupAll =
+    deps.lookup ??
+    ((hostname) =>
+      new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)))));
+  const app = new Hono();
+
+  app.post(RELAY_PATH, async (c) => {
+    try {
+      const input = await readInput(c.req.raw, limits.maxRequestBytes);
+      const page = deps.lookupPage(input.page);
+      if (page === undefined || page.kind === "channel") {
+        throw new RelayError(404, "unknown_page", `${input.page} is not an API page of this site`);
+      }
+      const reader = deps.readerOf !== undefined ? await deps.readerOf(c.req.raw) : ANONYMOUS;
+      checkPlayground(page, reader, deps.authConfigured === true);
+      const target = buildUrl(input.url, input.query);
+      const server = page.servers.find((s) => underServer(target, s));
+      if (server === undefined) {
+        const declared = page.servers.filter((s) => /^https?:/i.test(s));
+        throw new RelayError(
+          403,
+          "target_not_allowed",
+          declared.length > 0
+            ? `${target.origin}${target.pathname} is not under a server declared for ${input.page} (${declared.join(", ")})`
+            : `the spec declares no absolute server URL for ${input.page}; the relay calls nothing else`,
+        );
+      }
+      const allowPrivate = isPrivateHost(ranges, new URL(server.replace(/\{[^}]+\}/g, "x")).hostname);
+      const host = target.hostname.replace(/^\[|\]$/g, "");
+      if (!allowPrivate && (isIP(host) !== 0 ? isPrivateAddress(ranges, host) : isPrivateHost(ranges, host))) {
+        throw new RelayError(403, "private_address", `${target.hostname} is a private or loopback address; the relay only calls them when the spec's server is one`);
+      }
+      const result = await send(target, input, {
+        timeoutMs: limits.timeoutMs,
+        maxResponseBytes: limits.maxResponseBytes,
+        lookup: async (hostname) => {
+          const addresses = await lookupAll(hostname);
+          if (!allowPrivate) {
+            const bad = addresses.find((a) => isPrivateAddress(ranges, a.address));
+            if (bad !== undefined) throw new RelayError(403, "private_address", `${hostname} resolves to ${bad.address}, a private or loopback address; the relay only calls them when the spec's server is one`);
+          }
+          return addresses;
+        },
+      });
+      return c.json(result, 200);
+    } catch (error) {
+      if (error instanceof RelayError) return c.json({ error: { code: error.code, message: error.message } }, error.status);
+      throw error;
+    }
+  });
+  return app;
+}
+
+async function readInput(request: Request, maxBytes: number): Promise<RelayRequest> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.toLowerCase().includes("application/json")) throw new RelayError(400, "invalid_request", "the body must be JSON (Content-Type: application/json)");
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new RelayError(413, "request_too_large", `the request is over the relay's ${maxBytes}-byte limit`);
+  const bytes = await readLimited(request, maxBytes);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new RelayError(400, "invalid_request", "the body is not valid JSON");
+  }
+  const parsed = RelayRequest.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue !== undefined && issue.path.length > 0 ? `"${issue.path.join(".")}": ` : "";
+    throw new RelayError(400, "invalid_request", `${where}${issue?.message ?? "invalid request"}`);
+  }
+  return parsed.data;
+}
+
+async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new RelayError(413, "request_too_large", `the request is over the relay's ${maxBytes}-byte limit`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+function checkPlayground(page: ApiPageInfo, reader: Reader, authConfigured: boolean): void {
+  if (playgroundVisible(page.playground, reader, authConfigured)) return;
+  if (page.playground.display === "none") throw new RelayError(403, "playground_disabled", `the playground is turned off for ${page.pagePath}`);
+  if (!reader.authenticated) throw new RelayError(401, "sign_in_required", `the playground of ${page.pagePath} is for signed-in readers`);
+  throw new RelayError(403, "playground_forbidden", `the playground of ${page.pagePath} is limited to the groups ${(page.playground.groups ?? []).join(", ")}`);
+}
+
+function buildUrl(url: string, query: RelayRequest["query"]): URL {
+  const u = new URL(url);
+  for (const [k, v] of Object.entries(query ?? {})) {
+    for (const item of Array.isArray(v) ? v : [v]) u.searchParams.append(k, item);
+  }
+  return u;
+}
+
+/** Same scheme, host and port as the server, and a path at or below the server's path.
+ *  `{variables}` left in a server URL match one path segment or host label. */
+export function underServer(target: URL, server: string): boolean {
+  if (!/^https?:\/\//i.test(server)) return false;
+  const pattern = server
+    .replace(/\/+$/, "")
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? "[^/.]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  const href = `${target.protocol}//${target.host}${target.pathname}`;
+  return new RegExp(`^${pattern}(?:/|$)`, "i").test(href) || new RegExp(`^${pattern}$`, "i").test(`${target.protocol}//${target.host}`);
+}
+
+interface SendOptions {
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly lookup: LookupAll;
+}
+
+const TEXTUAL = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|yaml|x-yaml|x-www-form-urlencoded|graphql)\b)/i;
+
+function send(target: URL, input: RelayRequest, opts: SendOptions): Promise<RelayResponse> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(input.headers ?? {})) if (!HOP_BY_HOP.has(k.toLowerCase())) headers[k] = v;
+  let payload: Buffer | undefined;
+  if (input.body !== undefined && input.body !== null && input.method !== "GET" && input.method !== "HEAD") {
+    if (typeof input.body === "string") {
+      payload = input.bodyEncoding === "base64" ? Buffer.from(input.body, "base64") : Buffer.from(input.body, "utf8");
+    } else {
+      payload = Buffer.from(JSON.stringify(input.body), "utf8");
+      if (!Object.keys(headers).some((k) => k.toLowerCase() === "content-type")) headers["content-type"] = "application/json";
+    }
+    headers["content-length"] = String(payload.byteLength);
+  }
+  const request = target.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise<RelayResponse>((resolve, reject) => {
+    let settled = false;
+    const fail = (e: RelayError): void => {
+      if (settled) return;
+      settled = true;
+      reject(e);
+    };
+    const req = request(target, {
+      method: input.method,
+      headers,
+      // Every address is checked when the socket connects, not before: a name that resolved to
+      // a public address a moment ago cannot switch to 127.0.0.1 in between (DNS rebinding).
+      lookup: (hostname, options, callback) => {
+        opts.lookup(hostname).then(
+          (addresses) => {
+            const all = (options as { all?: boolean }).all === true;
+            if (all) (callback as unknown as (e: null, a: readonly LookupAddress[]) => void)(null, addresses);
+            else {
+              const first = addresses[0];
+              if (first === undefined) callback(Object.assign(new Error(`${hostname}: no address`), { code: "ENOTFOUND" }), "", 4);
+              else callback(null, first.address, first.family);
+            }
+          },
+          (error: unknown) => {
+            if (error instanceof RelayError) fail(error);
+            callback(error as NodeJS.ErrnoException, "", 4);
+          },
+        );
+      },
+    });
+    const timer = setTimeout(() => {
+      fail(new RelayError(504, "upstream_timeout", `${target.host} did not answer within ${opts.timeoutMs} ms`));
+      req.destroy();
+    }, opts.timeoutMs);
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      fail(new RelayError(502, "upstream_unreachable", `cannot reach ${target.host}: ${error.code ?? error.message}`));
+    });
+    req.on("response", (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      res.on("data", (chunk: Buffer) => {
+        total += chunk.byteLength;
+        if (total > opts.maxResponseBytes) {
+          clearTimeout(timer);
+          fail(new RelayError(502, "response_too_large", `the response of ${target.host} is over the relay's ${opts.maxResponseBytes}-byte limit`));
+          res.destroy();
+          req.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on("error", () => {
+        clearTimeout(timer);
+        fail(new RelayError(502, "upstream_unreachable", `${target.host} closed the connection mid-response`));
+      });
+      res.on("end", () => {
+        clearTimeout(timer);
+        if (settled) return;
+        settled = true;
+        const contentType = res.headers["content-type"] ?? null;
+        const kind = renderKind(contentType ?? undefined);
+        const body = Buffer.concat(chunks);
+        const text = kind === "code" && (contentType === null || TEXTUAL.test(contentType));
+        const out: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) {
+          if (v === undefined || HOP_BY_HOP.has(k)) continue;
+          out[k] = Array.isArray(v) ? v.join(", ") : v;
+        }
+        resolve({
+          status: res.statusCode ?? 502,
+          statusText: res.statusMessage ?? "",
+          headers: out,
+          contentType,
+          kind,
+          body: text ? body.toString("utf8") : body.toString("base64"),
+          encoding: text ? "utf8" : "base64",
+        });
+      });
+    });
+    if (payload !== undefined) req.end(payload);
+    else req.end();
+  });
+}

@@ -1,0 +1,180 @@
+import { describe, expect, it } from "vitest";
+import { generated, lines, load, usersSpec } from "./helpers.js";
+
+/** One case per OpenAPI row of the spec's "Configuration conditions and their outcomes". */
+describe("OpenAPI configuration conditions", () => {
+  const nav = (pages: unknown[], openapi: unknown = "openapi.json") => ({ navigation: { groups: [{ group: "API", openapi, pages }] } });
+
+  it("a missing spec is an error naming the file and where docs.json names it; the site keeps serving", async () => {
+    const site = await load({ "docs.json": nav(["intro", "GET /users"], "missing.json"), "intro.mdx": "# Intro" });
+    expect(lines(site)).toEqual(["docs.json navigation.groups[0].openapi: API spec missing.json: file not found"]);
+    expect(generated(site)).toEqual([]);
+    expect(site.pages.has("/intro")).toBe(true);
+  });
+
+  it("an invalid spec is an error with the JSON location of the problem", async () => {
+    const site = await load({ "docs.json": nav(["GET /users"]), "openapi.json": { openapi: "3.0.3", paths: {} } });
+    expect(lines(site)).toEqual(['docs.json navigation.groups[0].openapi: API spec openapi.json: invalid OpenAPI 3.0.3 document: (document): "info" is required']);
+    expect(generated(site)).toEqual([]);
+  });
+
+  it("an unparsable spec is an error at its line", async () => {
+    const site = await load({ "docs.json": nav(["GET /users"], "openapi.yaml"), "openapi.yaml": "openapi: 3.0.3\ninfo: [unclosed\n" });
+    expect(lines(site)).toEqual([expect.stringMatching(/^openapi\.yaml:3 API spec openapi\.yaml: cannot parse: /)]);
+  });
+
+  it("Swagger 2.0 is refused with a message to convert it to OpenAPI 3", async () => {
+    const site = await load({ "docs.json": nav(["GET /users"]), "openapi.json": { swagger: "2.0", info: { title: "x", version: "1" }, paths: {} } });
+    expect(lines(site)).toEqual([
+      'docs.json navigation.groups[0].openapi: API spec openapi.json: Swagger 2.0 is not supported: convert it to OpenAPI 3 (for example with swagger2openapi, or "Convert to OpenAPI 3" in editor.swagger.io)',
+    ]);
+  });
+
+  it("front matter with a path differing from the spec (singular vs plural) matches no operation", async () => {
+    const site = await load({
+      "docs.json": nav(["user"]),
+      "openapi.json": usersSpec(),
+      "user.mdx": "---\nopenapi: GET /user\n---\n",
+    });
+    expect(lines(site)).toContain('user.mdx warning: front matter openapi "GET /user" does not match an operation: openapi.json has no GET /user (did you mean "GET /users"?)');
+    expect(site.api?.pages.has("/user")).toBe(false);
+  });
+
+  it("a trailing-slash difference still matches, both ways", async () => {
+    const site = await load({ "docs.json": nav(["GET /users/", "GET /pets"]), "openapi.json": usersSpec() });
+    expect(lines(site)).toEqual([]);
+    expect(generated(site)).toEqual(["/api-reference/pets/list-pets", "/api-reference/users/list-users"]);
+  });
+
+  it("with several specs, an omitted or misspelt file name does not match, with a hint naming the spec that has it", async () => {
+    const site = await load({
+      "docs.json": {
+        navigation: {
+          groups: [
+            { group: "API", openapi: ["openapi.json", "other.json"], pages: ["GET /users", "opnapi.json GET /users", "openapi.json GET /users"] },
+          ],
+        },
+      },
+      "openapi.json": usersSpec(),
+      "other.json": { openapi: "3.1.0", info: { title: "Other", version: "1" }, paths: {} },
+    });
+    expect(lines(site)).toEqual([
+      'docs.json navigation.groups[0].pages[0]: "GET /users" matches no operation (several specs apply here (openapi.json, other.json), so the reference must name one as "<spec file> <METHOD> <path>"; openapi.json has it: write "openapi.json GET /users"), and as a page path no file GET /users.mdx exists',
+      'docs.json navigation.groups[0].pages[1]: "opnapi.json GET /users" matches no operation (no spec "opnapi.json" is referenced in docs.json; openapi.json has GET /users: write "openapi.json GET /users"), and as a page path no file opnapi.json GET /users.mdx exists',
+    ]);
+    expect(generated(site)).toEqual(["/api-reference/users/list-users"]);
+  });
+
+  it("a lowercase method does not match (case-sensitive), and check says why", async () => {
+    const site = await load({ "docs.json": nav(["get /users"]), "openapi.json": usersSpec() });
+    expect(lines(site)).toEqual([
+      'docs.json navigation.groups[0].pages[0]: "get /users" matches no operation (operation matching is case-sensitive: the method must be upper case ("GET /users")), and as a page path no file get /users.mdx exists',
+    ]);
+    expect(generated(site)).toEqual([]);
+  });
+
+  it("an element with operation entries and no openapi of its own or above generates nothing, and says so", async () => {
+    const site = await load({
+      "docs.json": { navigation: { groups: [{ group: "API", pages: ["GET /users"] }, { group: "Ref", openapi: "openapi.json", pages: ["GET /pets"] }] } },
+      "openapi.json": usersSpec(),
+    });
+    expect(lines(site)).toEqual(['docs.json navigation.groups[0].pages[0]: "GET /users" is an operation entry, but no "openapi" is set on this element or above it: no page is generated']);
+    expect(generated(site)).toEqual(["/api-reference/pets/list-pets"]);
+  });
+
+  it("an inherited openapi (from a tab, or api.openapi) is used by child groups", async () => {
+    const site = await load({
+      "docs.json": { api: { openapi: "openapi.json" }, navigation: { tabs: [{ tab: "API", groups: [{ group: "Users", pages: ["GET /users/{id}"] }] }] } },
+      "openapi.json": usersSpec(),
+    });
+    expect(lines(site)).toEqual([]);
+    expect(generated(site)).toEqual(["/api-reference/users/get-user"]);
+    expect(site.config.navPages.get("/api-reference/users/get-user")).toEqual({ breadcrumbs: ["API", "Users"] });
+  });
+
+  it("x-hidden operations get a page but no place in generated navigation", async () => {
+    const spec = usersSpec();
+    (spec.paths as any)["/users"].post["x-hidden"] = true;
+    const site = await load({ "docs.json": nav([]), "openapi.json": spec });
+    expect(lines(site)).toEqual([]);
+    expect(site.api?.plan.nav.map((n) => n.pagePath)).toEqual(["/api-reference/users/list-users", "/api-reference/users/get-user", "/api-reference/pets/list-pets"]);
+    expect(site.pages.get("/api-reference/users/create-user")?.meta.noindex).toBe(true);
+    expect(site.config.navPages.has("/api-reference/users/create-user")).toBe(false);
+  });
+
+  it("operations with validation errors are skipped with a warning; the others are generated", async () => {
+    const spec = usersSpec();
+    delete (spec.paths as any)["/users"].post.responses;
+    const site = await load({ "docs.json": nav([]), "openapi.json": spec });
+    expect(lines(site)).toEqual(['openapi.json paths./users.post: warning: POST /users skipped: invalid operation ((operation): "responses" is required)']);
+    expect(generated(site)).toEqual(["/api-reference/pets/list-pets", "/api-reference/users/get-user", "/api-reference/users/list-users"]);
+  });
+
+  it("when any operation of a spec is referenced explicitly, only referenced operations appear (children included)", async () => {
+    const site = await load({
+      "docs.json": { navigation: { groups: [{ group: "API", openapi: "openapi.json", pages: ["intro", { group: "Pets", pages: ["GET /pets"] }] }] } },
+      "openapi.json": usersSpec(),
+      "intro.mdx": "# Intro",
+    });
+    expect(lines(site)).toEqual([]);
+    expect(generated(site)).toEqual(["/api-reference/pets/list-pets"]);
+    expect(site.api?.plan.nav).toEqual([{ element: "navigation.groups[0].pages[1]", entry: "navigation.groups[0].pages[1].pages[0]", pagePath: "/api-reference/pets/list-pets" }]);
+  });
+
+  it("an MDX page and a navigation entry for the same operation conflict", async () => {
+    const site = await load({
+      "docs.json": nav(["GET /users", "users"]),
+      "openapi.json": usersSpec(),
+      "users.mdx": "---\nopenapi: GET /users\n---\nOur users.",
+    });
+    expect(lines(site)).toEqual([
+      'docs.json navigation.groups[0].pages[0]: GET /users (openapi.json) has two pages: the generated /api-reference/users/list-users and users.mdx (front matter openapi); remove one, or set "x-svc": {"href": ...} on the operation to point its page elsewhere',
+    ]);
+  });
+
+  it("x-svc (or x-mint) href pointing at the MDX page makes it the operation's page: no conflict, nothing generated", async () => {
+    const spec = usersSpec();
+    (spec.paths as any)["/users"].get["x-mint"] = { href: "/users" };
+    const site = await load({ "docs.json": nav(["GET /users", "users"]), "openapi.json": spec, "users.mdx": "---\nopenapi: GET /users\n---\nOur users." });
+    expect(lines(site)).toEqual([]);
+    expect(generated(site)).toEqual([]);
+    expect(site.api?.plan.entries.get("navigation.groups[0].pages[0]")).toEqual({ kind: "api-page", pagePath: "/users" });
+    expect(site.api?.pages.get("/users")?.generated).toBe(false);
+  });
+
+  it("x-svc href pointing elsewhere moves the generated page there", async () => {
+    const spec = usersSpec();
+    (spec.paths as any)["/users"].get["x-svc"] = { href: "/reference/all-users" };
+    const site = await load({ "docs.json": nav(["GET /users", "users"]), "openapi.json": spec, "users.mdx": "---\nopenapi: GET /users\n---\n" });
+    expect(lines(site)).toEqual([]);
+    expect(generated(site)).toEqual(["/reference/all-users"]);
+  });
+
+  it("an entry matching no operation is a file path: fine when the file exists, an error when not", async () => {
+    const ok = await load({ "docs.json": nav(["GET /users/{id}/posts"]), "openapi.json": usersSpec(), "GET /users/{id}/posts.mdx": "# odd but real" });
+    expect(lines(ok)).toEqual([]);
+    expect(ok.api?.plan.entries.get("navigation.groups[0].pages[0]")).toEqual({ kind: "file", reason: "openapi.json has no GET /users/{id}/posts" });
+    const missing = await load({ "docs.json": nav(["DELETE /users"]), "openapi.json": usersSpec() });
+    expect(lines(missing)).toEqual([
+      'docs.json navigation.groups[0].pages[0]: "DELETE /users" matches no operation (openapi.json has no DELETE /users (/users has GET, POST)), and as a page path no file DELETE /users.mdx exists',
+    ]);
+  });
+
+  it("an openapi object with a directory generates every operation into that folder, grouped by tag", async () => {
+    const site = await load({ "docs.json": nav(["intro"], { source: "./openapi.json", directory: "Reference/Store" }), "openapi.json": usersSpec(), "intro.mdx": "# Intro" });
+    expect(lines(site)).toEqual([]);
+    expect(site.api?.plan.nav).toEqual([
+      { element: "navigation.groups[0]", group: "Users", pagePath: "/reference/store/users/list-users" },
+      { element: "navigation.groups[0]", group: "Users", pagePath: "/reference/store/users/create-user" },
+      { element: "navigation.groups[0]", group: "Users", pagePath: "/reference/store/users/get-user" },
+      { element: "navigation.groups[0]", group: "Pets", pagePath: "/reference/store/pets/list-pets" },
+    ]);
+  });
+
+  it("a remote spec is not fetched unless the loader is given a fetch; its entries are neither generated nor errors", async () => {
+    const site = await load({ "docs.json": nav(["GET /users"], "https://api.example.com/openapi.json") });
+    expect(lines(site)).toEqual([]);
+    expect(site.api?.plan.unverified).toEqual(["https://api.example.com/openapi.json"]);
+    expect(site.api?.plan.entries.get("navigation.groups[0].pages[0]")).toEqual({ kind: "not-generated" });
+  });
+});
