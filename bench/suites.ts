@@ -1,4 +1,5 @@
 import type { BenchSuite } from "./bench.js";
+import { openapiSuite } from "./openapi.bench.js";
 
 /** Every benchmark suite `npm run bench` runs, in order. `npm run bench -- NAME` runs one. */
-export const SUITES: readonly BenchSuite[] = [];
+export const SUITES: readonly BenchSuite[] = [openapiSuite];

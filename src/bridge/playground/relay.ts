@@ -22,7 +22,7 @@ export interface RelayDeps {
   readonly authConfigured?: boolean;
   readonly lookup?: LookupAll;
   /** Override limits (tests use small ones). */
-  readonly limits?: Partial<typeof LIMITS.relay>;
+  readonly limits?: { readonly [K in keyof typeof LIMITS.relay]?: number };
 }
 
 /** A relay refusal: the HTTP status, a stable code and a message for a person. */
