@@ -114,7 +114,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
         anchors: parameterAnchors(op),
       };
     } else {
-      text = renderChannelPage(item.spec, item.channel, { pagePath: planned.pagePath });
+      text = renderChannelPage(item.spec, item.channel);
       const none = resolvePlayground(settings, { playground: "none" });
       info = {
         pagePath: planned.pagePath,

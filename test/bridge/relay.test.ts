@@ -104,7 +104,8 @@ afterAll(async () => {
   await new Promise((r) => upstream.close(r));
 });
 
-async function post(body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted whole
+async function post(body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, any> }> {
   const res = await fetch(relayUrl, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
   return { status: res.status, json: await res.json() };
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { generated, lines, load, usersSpec } from "./helpers.js";
 
+/** The operation object of a spec built by \`usersSpec\`, for a test to change. */
+function opOf(spec: Record<string, unknown>, path: string, method: string): Record<string, unknown> {
+  const op = (spec.paths as Record<string, Record<string, Record<string, unknown>> | undefined>)[path]?.[method];
+  if (op === undefined) throw new Error(`no ${method} ${path}`);
+  return op;
+}
+
 /** One case per OpenAPI row of the spec's "Configuration conditions and their outcomes". */
 describe("OpenAPI configuration conditions", () => {
   const nav = (pages: unknown[], openapi: unknown = "openapi.json") => ({ navigation: { groups: [{ group: "API", openapi, pages }] } });
@@ -94,7 +101,7 @@ describe("OpenAPI configuration conditions", () => {
 
   it("x-hidden operations get a page but no place in generated navigation", async () => {
     const spec = usersSpec();
-    (spec.paths as any)["/users"].post["x-hidden"] = true;
+    opOf(spec, "/users", "post")["x-hidden"] = true;
     const site = await load({ "docs.json": nav([]), "openapi.json": spec });
     expect(lines(site)).toEqual([]);
     expect(site.api?.plan.nav.map((n) => n.pagePath)).toEqual(["/api-reference/users/list-users", "/api-reference/users/get-user", "/api-reference/pets/list-pets"]);
@@ -104,7 +111,7 @@ describe("OpenAPI configuration conditions", () => {
 
   it("operations with validation errors are skipped with a warning; the others are generated", async () => {
     const spec = usersSpec();
-    delete (spec.paths as any)["/users"].post.responses;
+    delete opOf(spec, "/users", "post").responses;
     const site = await load({ "docs.json": nav([]), "openapi.json": spec });
     expect(lines(site)).toEqual(['openapi.json paths./users.post: warning: POST /users skipped: invalid operation ((operation): "responses" is required)']);
     expect(generated(site)).toEqual(["/api-reference/pets/list-pets", "/api-reference/users/get-user", "/api-reference/users/list-users"]);
@@ -134,7 +141,7 @@ describe("OpenAPI configuration conditions", () => {
 
   it("x-svc (or x-mint) href pointing at the MDX page makes it the operation's page: no conflict, nothing generated", async () => {
     const spec = usersSpec();
-    (spec.paths as any)["/users"].get["x-mint"] = { href: "/users" };
+    opOf(spec, "/users", "get")["x-mint"] = { href: "/users" };
     const site = await load({ "docs.json": nav(["GET /users", "users"]), "openapi.json": spec, "users.mdx": "---\nopenapi: GET /users\n---\nOur users." });
     expect(lines(site)).toEqual([]);
     expect(generated(site)).toEqual([]);
@@ -144,7 +151,7 @@ describe("OpenAPI configuration conditions", () => {
 
   it("x-svc href pointing elsewhere moves the generated page there", async () => {
     const spec = usersSpec();
-    (spec.paths as any)["/users"].get["x-svc"] = { href: "/reference/all-users" };
+    opOf(spec, "/users", "get")["x-svc"] = { href: "/reference/all-users" };
     const site = await load({ "docs.json": nav(["GET /users", "users"]), "openapi.json": spec, "users.mdx": "---\nopenapi: GET /users\n---\n" });
     expect(lines(site)).toEqual([]);
     expect(generated(site)).toEqual(["/reference/all-users"]);

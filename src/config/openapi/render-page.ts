@@ -200,7 +200,7 @@ function specPointerLine(source: string, pointer: string): string {
 }
 
 /** The generated MDX of an AsyncAPI channel page. */
-export function renderChannelPage(spec: AsyncSpec, ch: AsyncChannel, ctx: Omit<RenderContext, "playground" | "settings">): string {
+export function renderChannelPage(spec: AsyncSpec, ch: AsyncChannel): string {
   const title = ch.title ?? ch.id;
   const out: string[] = ["---", `title: ${JSON.stringify(title)}`];
   const desc = ch.summary ?? ch.description;

@@ -53,6 +53,7 @@ function compile30(): ValidateFunction {
 function compile31(): ValidateFunction {
   // The "legacy" 3.1 schema with `$dynamicRef` replaced by the plain schema definition: ajv
   // does not follow dynamic anchors across these documents (this is what @readme does too).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- patching a known JSON document by key paths
   const schema = structuredClone(SCHEMAS.v31legacy) as Record<string, any>;
   const dyn = schema.$defs.schema;
   if (typeof dyn === "object" && dyn !== null) delete dyn.$dynamicAnchor;
