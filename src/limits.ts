@@ -69,4 +69,44 @@ export const LIMITS = {
     /** Headers forwarded per request; a form has a handful (auth, content type, a few custom). */
     maxHeaders: 50,
   },
+  feedback: {
+    /** Largest request body accepted by the ingestion and PATCH endpoints. The biggest legitimate
+     *  body is code-snippet feedback quoting its snippet (`maxCodeChars`, mostly ASCII) plus a
+     *  comment; 64 KiB holds both with room, and bounds what an anonymous endpoint buffers. */
+    maxBodyBytes: 64 * 1024,
+    /** Feedback text. A widget's textarea answer or an agent's report is a few sentences;
+     *  5,000 characters is several paragraphs, more is a paste, not feedback. */
+    maxCommentChars: 5_000,
+    /** The snippet quoted by code-snippet feedback: code blocks in docs are rarely over a few
+     *  hundred lines; 40,000 characters (~1,000 lines) keeps every real one whole. */
+    maxCodeChars: 40_000,
+    /** Page paths: real ones are under 200 characters; 1,024 leaves room for deep versioned
+     *  and localized paths while refusing garbage. */
+    maxPathChars: 1_024,
+    /** A code block's file name (`app/models/user.rb`): a path, so the same order as a page path
+     *  but bounded tighter; 255 is the common file-name limit of file systems. */
+    maxFilenameChars: 255,
+    /** A code block's language tag (`typescript`, `shell-session`); the longest real tags are
+     *  about 20 characters. */
+    maxLangChars: 64,
+    /** RFC 5321 caps a usable e-mail address at 254 characters. */
+    maxContactChars: 254,
+    /** Spec: the page size is 1 to 100. The default (not given by the spec) is 50: the figure the
+     *  hosted platform's own API documents, big enough to triage a day in one page. */
+    minPageSize: 1,
+    maxPageSize: 100,
+    defaultPageSize: 50,
+    /** Our cursors are 55 characters; anything much longer is not one of ours, and is refused
+     *  before any decoding work. */
+    maxCursorChars: 256,
+    /** Group commit: entries arriving while a commit is in flight are written together in the
+     *  next transaction (one fsync for all). A cap keeps one transaction, and the event-loop pause
+     *  it causes, short (~10 ms at the measured insert rate). */
+    maxEntriesPerCommit: 1_000,
+  },
+  keys: {
+    /** `last_used_at` of an admin key is written at most this often per key: an exact figure is
+     *  not worth an fsync on every authenticated read. */
+    lastUsedResolutionMs: 60_000,
+  },
 } as const;

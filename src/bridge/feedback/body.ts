@@ -1,0 +1,50 @@
+import { ApiError } from "./errors.js";
+
+/**
+ * Read a JSON request body of at most `maxBytes`, never buffering more than that.
+ * Accepted types: `application/json`, and `text/plain` because `navigator.sendBeacon` and
+ * preflight-free `fetch` calls from docs widgets send JSON text under it. A missing type is read
+ * as JSON too; anything else (forms, multipart) is a 415.
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const type = request.headers.get("content-type");
+  if (type !== null && !/^\s*(application\/json|text\/plain)\s*(;|$)/i.test(type)) {
+    throw new ApiError(415, "unsupported_media_type", `send the body as application/json; got Content-Type ${type}`);
+  }
+  const tooLarge = () => new ApiError(413, "payload_too_large", `request body exceeds ${maxBytes} bytes`);
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge();
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body !== null) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  if (size === 0) throw new ApiError(400, "invalid_json", "request body is empty; send a JSON object");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError(400, "invalid_json", "request body is not valid UTF-8");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ApiError(400, "invalid_json", `request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ApiError(400, "invalid_json", "request body must be a JSON object");
+  }
+  return value;
+}

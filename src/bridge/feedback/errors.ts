@@ -1,0 +1,54 @@
+import { InvalidCursorError } from "../../store/feedback/cursor.js";
+import { type FieldIssue, summarizeIssues } from "../../store/feedback/issues.js";
+import { FeedbackNotFoundError, InvalidTransitionError } from "../../store/feedback/store.js";
+
+/**
+ * An HTTP error with the feedback API's body: `{"error": {"code", "message", "param"?}}`.
+ * `param` names the query parameter or body field at fault; validation errors also list every
+ * problem in `details`, so one response names each invalid parameter.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly options: {
+      readonly param?: string;
+      readonly details?: readonly FieldIssue[];
+      readonly headers?: Readonly<Record<string, string>>;
+    } = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  toResponse(extraHeaders: Readonly<Record<string, string>> = {}): Response {
+    const { param, details, headers } = this.options;
+    const error = {
+      code: this.code,
+      message: this.message,
+      ...(param === undefined ? {} : { param }),
+      ...(details === undefined ? {} : { details }),
+    };
+    return Response.json({ error }, { status: this.status, headers: { ...headers, ...extraHeaders } });
+  }
+}
+
+/** 400 for one or more invalid parameters: the first one's code and name, all in the message. */
+export function validationError(issues: readonly FieldIssue[]): ApiError {
+  const first = issues[0]!;
+  return new ApiError(400, first.code, summarizeIssues(issues), { param: first.param, details: issues });
+}
+
+/** Map what a handler threw to the API error it means; undefined for a bug (500). */
+export function toApiError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error instanceof InvalidCursorError) return new ApiError(400, "invalid_cursor", error.message, { param: "cursor" });
+  if (error instanceof FeedbackNotFoundError) return new ApiError(404, "feedback_not_found", error.message);
+  if (error instanceof InvalidTransitionError) return new ApiError(409, "invalid_transition", error.message, { param: "status" });
+  // Another process (the CLI) held the write lock past the busy timeout: worth a retry.
+  if ((error as { code?: unknown } | null)?.code === "SQLITE_BUSY") {
+    return new ApiError(503, "busy", "the feedback database is busy; retry shortly", { headers: { "Retry-After": "1" } });
+  }
+  return undefined;
+}

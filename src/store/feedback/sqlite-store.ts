@@ -1,0 +1,219 @@
+import { join } from "node:path";
+import type { Statement } from "better-sqlite3";
+import { LIMITS } from "../../limits.js";
+import { GroupCommit } from "../group-commit.js";
+import { RandomIds } from "../random-id.js";
+import { type Db, openDatabase } from "../sqlite.js";
+import { createCursorCodec, type CursorCodec, type KeysetPosition } from "./cursor.js";
+import { FEEDBACK_MIGRATIONS } from "./migrations.js";
+import { type FeedbackEntry, type FeedbackRecord, type FeedbackStatus, type NewFeedback, toEntry } from "./model.js";
+import type { FeedbackFilter, FeedbackQuery } from "./query.js";
+import { FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, InvalidTransitionError, type StatusChange } from "./store.js";
+import { canTransition, TRANSITIONS } from "./transitions.js";
+
+/** The feedback database's file name inside the state directory. */
+export const FEEDBACK_DB_FILE = "feedback.db";
+
+/** Open (creating and migrating if needed) `<stateDir>/feedback.db`. */
+export function openFeedbackStore(stateDir: string): SqliteFeedbackStore {
+  return new SqliteFeedbackStore(openDatabase(join(stateDir, FEEDBACK_DB_FILE), FEEDBACK_MIGRATIONS));
+}
+
+interface Row {
+  seq: number;
+  id: string;
+  source: FeedbackRecord["source"];
+  status: FeedbackStatus;
+  created_at: number;
+  path: string;
+  comment: string;
+  helpful: 0 | 1 | null;
+  contact: string | null;
+  code: string | null;
+  filename: string | null;
+  lang: string | null;
+}
+
+const COLUMNS = "seq, id, source, status, created_at, path, comment, helpful, contact, code, filename, lang";
+
+/** New public ids: `fb_` and 20 base32 characters (100 random bits). */
+const ID_CHARS = 20;
+
+/** The FeedbackStore over one SQLite file (WAL, synchronous=FULL; safe across processes). */
+export class SqliteFeedbackStore implements FeedbackStore {
+  private readonly ids = new RandomIds();
+  private readonly codec: CursorCodec;
+  private readonly insertStmt: Statement;
+  private readonly selectById: Statement;
+  private readonly updateStatus: Statement;
+  private readonly listStatements = new Map<string, Statement>();
+  private readonly writes: GroupCommit<NewFeedback, FeedbackEntry>;
+
+  constructor(private readonly db: Db) {
+    const secret = db.prepare("SELECT value FROM meta WHERE key = 'cursor_secret'").pluck().get() as Buffer | undefined;
+    if (secret === undefined) throw new Error("feedback database has no cursor secret (meta.cursor_secret)");
+    this.codec = createCursorCodec(secret);
+    this.insertStmt = db.prepare(
+      `INSERT INTO feedback (id, project_id, source, status, created_at, updated_at, path, comment, helpful, contact, code, filename, lang)
+       VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.selectById = db.prepare(`SELECT ${COLUMNS} FROM feedback WHERE project_id = ? AND id = ?`);
+    this.updateStatus = db.prepare("UPDATE feedback SET status = ?, updated_at = ? WHERE seq = ?");
+    this.writes = new GroupCommit((items) => this.db.transaction(() => items.map((e) => this.insertOne(e)))(), LIMITS.feedback.maxEntriesPerCommit);
+  }
+
+  insert(entry: NewFeedback): Promise<FeedbackEntry> {
+    return this.writes.submit(entry);
+  }
+
+  async insertMany(entries: readonly NewFeedback[]): Promise<number> {
+    this.db.transaction(() => {
+      for (const e of entries) this.insertOne(e);
+    })();
+    return entries.length;
+  }
+
+  async list(query: FeedbackQuery): Promise<FeedbackPage> {
+    const filter: FeedbackFilter = {
+      projectId: query.projectId,
+      ...(query.dateFrom === undefined ? {} : { dateFrom: query.dateFrom }),
+      ...(query.dateTo === undefined ? {} : { dateTo: query.dateTo }),
+      ...(query.source === undefined ? {} : { source: query.source }),
+      ...(query.statuses === undefined ? {} : { statuses: query.statuses }),
+    };
+    const after = query.cursor === undefined ? undefined : this.codec.decode(query.cursor, filter);
+    const want = query.limit + 1;
+    const stmt = this.listStatement(filter, after);
+    const params = {
+      project: filter.projectId,
+      source: filter.source,
+      from: filter.dateFrom,
+      to: filter.dateTo,
+      afterAt: after?.createdAt,
+      afterSeq: after?.seq,
+      limit: want,
+    };
+    let rows: Row[];
+    if (filter.statuses === undefined) {
+      rows = stmt.all(params) as Row[];
+    } else {
+      // One index range per status, merged: an IN list over the status index would need a sort
+      // of every matching row before the LIMIT could apply.
+      rows = filter.statuses.flatMap((status) => stmt.all({ ...params, status }) as Row[]);
+      rows.sort((a, b) => b.created_at - a.created_at || b.seq - a.seq);
+      rows.length = Math.min(rows.length, want);
+    }
+    const hasMore = rows.length > query.limit;
+    const page = hasMore ? rows.slice(0, query.limit) : rows;
+    const last = page[page.length - 1];
+    return {
+      feedback: page.map((r) => toEntry(toRecord(r))),
+      nextCursor: hasMore && last !== undefined ? this.codec.encode({ createdAt: last.created_at, seq: last.seq }, filter) : null,
+      hasMore,
+    };
+  }
+
+  async get(projectId: string, id: string): Promise<FeedbackEntry | undefined> {
+    const row = this.selectById.get(projectId, id) as Row | undefined;
+    return row === undefined ? undefined : toEntry(toRecord(row));
+  }
+
+  async setStatus(projectId: string, id: string, status: FeedbackStatus, now: number): Promise<StatusChange> {
+    // IMMEDIATE takes the write lock before reading, so a concurrent change from another
+    // process (the CLI while the server runs) cannot slip between the check and the update.
+    return this.db
+      .transaction((): StatusChange => {
+        const row = this.selectById.get(projectId, id) as Row | undefined;
+        if (row === undefined) throw new FeedbackNotFoundError(projectId, id);
+        const previous = row.status;
+        if (!canTransition(previous, status)) throw new InvalidTransitionError(previous, status, TRANSITIONS[previous]);
+        if (previous !== status) this.updateStatus.run(status, now, row.seq);
+        return { entry: toEntry(toRecord({ ...row, status })), previous };
+      })
+      .immediate();
+  }
+
+  async close(): Promise<void> {
+    this.writes.flushAll();
+    this.db.close();
+  }
+
+  private insertOne(e: NewFeedback): FeedbackEntry {
+    const id = `fb_${this.ids.base32(ID_CHARS)}`;
+    const helpful = e.source === "thumbs_only" || e.source === "contextual" ? (e.helpful ? 1 : 0) : null;
+    const contact = e.source === "contextual" ? (e.contact ?? null) : null;
+    const snippet = e.source === "code_snippet" ? e : undefined;
+    this.insertStmt.run(
+      id,
+      e.projectId,
+      e.source,
+      e.createdAt,
+      e.createdAt,
+      e.path,
+      e.comment,
+      helpful,
+      contact,
+      snippet?.code ?? null,
+      snippet?.filename ?? null,
+      snippet?.lang ?? null,
+    );
+    return toEntry({
+      id,
+      source: e.source,
+      status: "pending",
+      createdAt: e.createdAt,
+      path: e.path,
+      comment: e.comment,
+      helpful: helpful === null ? null : helpful === 1,
+      contact,
+      code: snippet?.code ?? null,
+      filename: snippet?.filename ?? null,
+      lang: snippet?.lang ?? null,
+    });
+  }
+
+  /**
+   * The statement for one filter shape, naming its index: without statistics SQLite may pick the
+   * time index and filter, which degrades to a scan on deep pages of a rare source.
+   * With a cursor, `dateTo` is left out: the cursor lies below it (it was issued for the same
+   * filter), and a second upper bound would stop SQLite from seeking straight to the cursor.
+   */
+  private listStatement(f: FeedbackFilter, after: KeysetPosition | undefined): Statement {
+    const bySource = f.source !== undefined;
+    const byStatus = f.statuses !== undefined;
+    const key = [bySource, byStatus, f.dateFrom !== undefined, f.dateTo !== undefined && after === undefined, after !== undefined]
+      .map((b) => (b ? "1" : "0"))
+      .join("");
+    let stmt = this.listStatements.get(key);
+    if (stmt === undefined) {
+      const index = bySource && byStatus ? "feedback_by_source_status" : bySource ? "feedback_by_source" : byStatus ? "feedback_by_status" : "feedback_by_time";
+      const where = ["project_id = @project"];
+      if (bySource) where.push("source = @source");
+      if (byStatus) where.push("status = @status");
+      if (f.dateFrom !== undefined) where.push("created_at >= @from");
+      if (after !== undefined) where.push("(created_at, seq) < (@afterAt, @afterSeq)");
+      else if (f.dateTo !== undefined) where.push("created_at < @to");
+      stmt = this.db.prepare(
+        `SELECT ${COLUMNS} FROM feedback INDEXED BY ${index} WHERE ${where.join(" AND ")} ORDER BY created_at DESC, seq DESC LIMIT @limit`,
+      );
+      this.listStatements.set(key, stmt);
+    }
+    return stmt;
+  }
+}
+
+function toRecord(r: Row): FeedbackRecord {
+  return {
+    id: r.id,
+    source: r.source,
+    status: r.status,
+    createdAt: r.created_at,
+    path: r.path,
+    comment: r.comment,
+    helpful: r.helpful === null ? null : r.helpful === 1,
+    contact: r.contact,
+    code: r.code,
+    filename: r.filename,
+    lang: r.lang,
+  };
+}
