@@ -25,6 +25,22 @@ export function withJson<T>(y: Argv<T>) {
   return y.option("json", { type: "boolean", default: false, describe: "Print JSON instead of text" });
 }
 
+/** `--state DIR` and `--project-id ID`: where service state lives and which project it is for.
+ *  Every command that reads or changes state takes both, like `serve`. */
+export function withState<T>(y: Argv<T>) {
+  return y
+    .option("state", {
+      type: "string",
+      describe: "State folder (feedback, API keys)",
+      defaultDescription: "$XDG_STATE_HOME/svc-mcp/<project-id>",
+    })
+    .option("project-id", {
+      type: "string",
+      describe: "Project ID in API paths and the default state folder",
+      defaultDescription: "derived from the docs.json name",
+    });
+}
+
 export function resolveDir(io: CliIO, dir: string | undefined): string {
   return resolve(io.cwd, dir ?? ".");
 }

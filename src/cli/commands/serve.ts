@@ -1,16 +1,21 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { readerWithGroups } from "../../vfs/access.js";
+import { LazyFeedbackStore } from "../../store/feedback/lazy-store.js";
+import { openFeedbackStore } from "../../store/feedback/sqlite-store.js";
+import { createFeedbackTool, SUBMIT_FEEDBACK } from "../../tools/mcp/feedback-tool.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
+import { CORE_TOOLS } from "../../tools/mcp/tools.js";
 import { DocsRuntime } from "../../tools/runtime.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";
-import { parseGroups, resolveDir, withDir, withGroups } from "../options.js";
+import { parseGroups, resolveDir, withDir, withGroups, withState } from "../options.js";
+import { describeProject, resolveProject } from "../project.js";
 
 export const serveCommand = defineCommand({
   command: "serve",
   describe: "Serve the docs as an MCP server over stdio (for an editor or agent)",
   builder: (y) =>
-    withGroups(withDir(y))
+    withState(withGroups(withDir(y)))
       .option("base-url", { type: "string", describe: "{docs_url} used in search result links", defaultDescription: "docs.json canonical URL, else http://localhost:3000" })
       .option("watch", { type: "boolean", default: true, describe: "Reload pages, docs.json and .svcignore on change (--no-watch to turn off)" }),
   run: async (args, io) => {
@@ -18,8 +23,13 @@ export const serveCommand = defineCommand({
     const log = (m: string): void => io.stderr(`svc-mcp: ${m}\n`);
     const runtime = await DocsRuntime.load({ root, log, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     if (args.watch) await runtime.watch();
+    const project = await resolveProject(io, args, runtime.site.config.name);
+    log(describeProject(project));
+    // Opened when an agent first sends feedback: most sessions never do.
+    const feedback = new LazyFeedbackStore(() => openFeedbackStore(project.stateDir));
+    const tools = [...CORE_TOOLS, createFeedbackTool({ store: feedback, projectId: project.id })];
     const reader = readerWithGroups(parseGroups(args.groups));
-    const { server } = createMcpServer({ runtime, reader, endpoint: "stdio" });
+    const { server } = createMcpServer({ runtime, reader, endpoint: "stdio", tools });
     if (io.streams === undefined) throw new CliError("serve needs the process's standard input and output");
     const transport = new StdioServerTransport(io.streams.stdin as never, io.streams.stdout as never);
     const closed = new Promise<void>((resolve) => {
@@ -29,9 +39,10 @@ export const serveCommand = defineCommand({
     });
     await server.connect(transport);
     const names = runtime.names;
-    log(`serving "${runtime.site.config.name}" (${runtime.site.pages.size} pages) over stdio; tools ${names.search}, ${names.filesystem}${args.watch ? "; watching for changes" : ""}`);
+    log(`serving "${runtime.site.config.name}" (${runtime.site.pages.size} pages) over stdio; tools ${names.search}, ${names.filesystem}, ${SUBMIT_FEEDBACK}${args.watch ? "; watching for changes" : ""}`);
     await Promise.race([closed, io.stopSignal]);
     await server.close();
+    await feedback.close();
     await runtime.close();
     return 0;
   },

@@ -1,0 +1,149 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { InvalidCursorError } from "../../store/feedback/cursor.js";
+import { isStatus, STATUSES } from "../../store/feedback/model.js";
+import { type FeedbackQuery, parseFeedbackQuery, type QueryParam } from "../../store/feedback/query.js";
+import { FEEDBACK_DB_FILE, openFeedbackStore } from "../../store/feedback/sqlite-store.js";
+import { FeedbackNotFoundError, type FeedbackPage, InvalidTransitionError } from "../../store/feedback/store.js";
+import { defineCommand } from "../command.js";
+import { csvHeader, csvRow, formatEntries } from "../feedback-format.js";
+import { CliError, type CliIO } from "../io.js";
+import { withDir, withJson, withState } from "../options.js";
+import { type Project, resolveProject } from "../project.js";
+
+const ACTIONS = ["list", "set-status", "export"] as const;
+
+/** The GET's query parameters and the flags that carry them. */
+const FLAGS: Readonly<Record<QueryParam, string>> = {
+  dateFrom: "date-from",
+  dateTo: "date-to",
+  source: "source",
+  status: "status",
+  limit: "limit",
+  cursor: "cursor",
+};
+
+type Args = { [flag: string]: unknown } & { action: (typeof ACTIONS)[number]; id?: string | undefined; status?: string | undefined };
+
+export const feedbackCommand = defineCommand({
+  command: "feedback <action> [id] [new-status]",
+  describe: "Read and triage collected feedback: list, set-status <id> <status>, export --format csv|json",
+  builder: (y) =>
+    withJson(withState(withDir(y)))
+      .positional("action", { choices: ACTIONS, demandOption: true, describe: "list, set-status or export" })
+      .positional("id", { type: "string", describe: "set-status: the entry's id (fb_...)" })
+      .positional("new-status", { type: "string", describe: `set-status: ${STATUSES.join(", ")}` })
+      .option("date-from", { type: "string", describe: "Entries created at or after (ISO 8601, or YYYY-MM-DD = UTC midnight)" })
+      .option("date-to", { type: "string", describe: "Entries created strictly before (exclusive; same forms)" })
+      .option("source", { type: "string", describe: "code_snippet, contextual, agent or thumbs_only" })
+      .option("status", { type: "string", describe: "Comma-separated statuses (pending,in_progress,...)" })
+      .option("limit", { type: "string", describe: "list: entries per page, 1 to 100 (default 50)" })
+      .option("cursor", { type: "string", describe: "list: continue from a previous page's next cursor" })
+      .option("format", { choices: ["csv", "json"] as const, describe: "export: output format (default csv)" }),
+  run: async (args, io) => {
+    const project = await resolveProject(io, args);
+    switch (args.action) {
+      case "list":
+        return list(io, project, args as unknown as Args);
+      case "export":
+        return exportAll(io, project, args as unknown as Args);
+      case "set-status":
+        return setStatus(io, project, args.id, args["new-status"], args.json);
+    }
+  },
+});
+
+async function list(io: CliIO, project: Project, args: Args): Promise<number> {
+  rejectFlags(args, "list", ["format"]);
+  const query = parseFlags(args, project.id);
+  const page = await withStoreIfAny(project, { feedback: [], nextCursor: null, hasMore: false }, (store) => store.list(query));
+  if (args.json === true) {
+    io.stdout(`${JSON.stringify(page, null, 2)}\n`);
+  } else if (page.feedback.length === 0) {
+    io.stdout("No feedback matches.\n");
+  } else {
+    io.stdout(formatEntries(page.feedback));
+    if (page.nextCursor !== null) io.stdout(`More: add --cursor ${page.nextCursor} (with the same filters).\n`);
+  }
+  return 0;
+}
+
+/** Every matching entry, newest first, written page by page (memory stays flat for big exports). */
+async function exportAll(io: CliIO, project: Project, args: Args): Promise<number> {
+  rejectFlags(args, "export", ["limit", "cursor", "json"]);
+  const format = (args.format as "csv" | "json" | undefined) ?? "csv";
+  const first = parseFlags(args, project.id);
+  io.stdout(format === "csv" ? csvHeader() : "[");
+  let count = 0;
+  await withStoreIfAny(project, undefined, async (store) => {
+    let query: FeedbackQuery = { ...first, limit: 100 };
+    for (;;) {
+      const page: FeedbackPage = await store.list(query);
+      for (const entry of page.feedback) {
+        io.stdout(format === "csv" ? csvRow(entry) : `${count === 0 ? "\n" : ",\n"}${JSON.stringify(entry)}`);
+        count++;
+      }
+      if (page.nextCursor === null) return undefined;
+      query = { ...query, cursor: page.nextCursor };
+    }
+  });
+  if (format === "json") io.stdout(count === 0 ? "]\n" : "\n]\n");
+  io.stderr(`Exported ${count} ${count === 1 ? "entry" : "entries"}.\n`);
+  return 0;
+}
+
+async function setStatus(io: CliIO, project: Project, id: string | undefined, status: string | undefined, json: boolean): Promise<number> {
+  if (id === undefined || status === undefined) throw new CliError(`feedback set-status needs an entry id and a status: feedback set-status fb_... ${STATUSES.join("|")}`, 2);
+  if (!isStatus(status)) throw new CliError(`status ${JSON.stringify(status)} is not one of ${STATUSES.join(", ")}`, 2);
+  const store = openFeedbackStore(project.stateDir);
+  try {
+    const { entry, previous } = await store.setStatus(project.id, id, status, Date.now());
+    if (json) io.stdout(`${JSON.stringify(entry, null, 2)}\n`);
+    else io.stdout(previous === status ? `${entry.id} is already ${status}.\n` : `${entry.id}: ${previous} -> ${status}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof FeedbackNotFoundError || error instanceof InvalidTransitionError) throw new CliError(error.message, 1);
+    throw error;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The filter flags through the GET's own validation; problems named by flag. */
+function parseFlags(args: Args, projectId: string): FeedbackQuery {
+  const pairs: [string, string][] = [];
+  for (const [param, flag] of Object.entries(FLAGS)) {
+    const value = args[flag];
+    if (typeof value === "string") pairs.push([param, value]);
+  }
+  const parsed = parseFeedbackQuery(pairs);
+  if (!parsed.ok) {
+    throw new CliError(parsed.issues.map((i) => `--${FLAGS[i.param as QueryParam] ?? i.param}: ${i.message}`).join("\n"), 2);
+  }
+  return { ...parsed.query, projectId };
+}
+
+function rejectFlags(args: Args, action: string, flags: readonly string[]): void {
+  for (const flag of flags) {
+    if (args[flag] !== undefined && args[flag] !== false) throw new CliError(`--${flag} does not apply to feedback ${action}`, 2);
+  }
+  if (args.id !== undefined) throw new CliError(`feedback ${action} takes no positional argument; got ${JSON.stringify(args.id)}`, 2);
+}
+
+/**
+ * Run a read against the project's store; when no feedback was ever stored (no database yet),
+ * answer `empty` instead of creating one: reading must not create state (a typo in --state
+ * would otherwise leave a stray database behind).
+ */
+async function withStoreIfAny<T>(project: Project, empty: T, read: (store: ReturnType<typeof openFeedbackStore>) => Promise<T>): Promise<T> {
+  if (!existsSync(join(project.stateDir, FEEDBACK_DB_FILE))) return empty;
+  const store = openFeedbackStore(project.stateDir);
+  try {
+    return await read(store);
+  } catch (error) {
+    if (error instanceof InvalidCursorError) throw new CliError(`--cursor: ${error.message}`, 2);
+    throw error;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,61 @@
+import { stat } from "node:fs/promises";
+import { loadDocsJson } from "../config/load-docs-json.js";
+import { projectIdFromName, resolveStateDir } from "../store/state-dir.js";
+import { CliError, type CliIO } from "./io.js";
+import { resolveDir } from "./options.js";
+
+/** The project a command works on, and where its state lives. */
+export interface Project {
+  readonly id: string;
+  readonly stateDir: string;
+  /** How the ID was chosen, for the line `serve` prints at start. */
+  readonly from: "--project-id" | "site name";
+}
+
+/** Flags every state-using command shares (`withDir` and `withState`). */
+export interface ProjectArgs {
+  readonly dir?: string | undefined;
+  readonly state?: string | undefined;
+  readonly "project-id"?: string | undefined;
+}
+
+/** `--project-id`: it appears in URLs and names the default state folder, so a safe path segment. */
+const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * Resolve `--project-id` (default: derived from the docs.json `name`, else the folder name) and
+ * the state folder. `serve` passes the name of the site it loaded; other commands read docs.json.
+ */
+export async function resolveProject(io: CliIO, args: ProjectArgs, siteName?: string): Promise<Project> {
+  const flag = args["project-id"];
+  let id: string;
+  let from: Project["from"];
+  if (flag !== undefined) {
+    if (!PROJECT_ID.test(flag)) {
+      throw new CliError(`--project-id must be 1 to 64 letters, digits, "-" or "_", starting with a letter or digit; got ${JSON.stringify(flag)}`, 2);
+    }
+    id = flag;
+    from = "--project-id";
+  } else {
+    id = projectIdFromName(siteName ?? (await siteNameOf(io, args.dir)));
+    from = "site name";
+  }
+  return { id, from, stateDir: resolveStateDir(id, { state: args.state, cwd: io.cwd, env: io.env }) };
+}
+
+/** `project "nimbus-storage" (from the site name; set --project-id to change it); state in /x`. */
+export function describeProject(p: Project): string {
+  const how = p.from === "--project-id" ? "from --project-id" : "from the site name; set --project-id to change it";
+  return `project "${p.id}" (${how}); state in ${p.stateDir}`;
+}
+
+async function siteNameOf(io: CliIO, dir: string | undefined): Promise<string> {
+  const root = resolveDir(io, dir);
+  const info = await stat(root).catch(() => undefined);
+  if (info === undefined || !info.isDirectory()) throw new CliError(`--dir ${root} is not a folder`, 2);
+  const docs = await loadDocsJson(root);
+  if (docs.config === undefined) {
+    throw new CliError(`cannot read the site name from ${root}/docs.json (${docs.diagnostics.map((d) => d.message).join("; ")}); pass --project-id`, 1);
+  }
+  return docs.config.name;
+}
