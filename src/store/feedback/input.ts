@@ -119,11 +119,11 @@ const EXPECTED: Record<string, string> = { boolean: "a boolean (true or false)",
 function toFieldIssues(issue: z.core.$ZodIssue, raw: unknown, fields: readonly string[]): FieldIssue[] {
   const param = issue.path.map(String).join(".");
   const given = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)[param] : undefined;
+  if (issue.code !== "unrecognized_keys" && given === undefined) return [{ code: "missing_parameter", param, message: `${param} is required` }];
   switch (issue.code) {
     case "unrecognized_keys":
       return issue.keys.map((key) => ({ code: "unknown_parameter", param: key, message: `unknown field ${quote(key)}; allowed: ${fields.join(", ")}` }));
     case "invalid_type":
-      if (given === undefined) return [{ code: "missing_parameter", param, message: `${param} is required` }];
       return [{ code: "invalid_parameter", param, message: `${param} must be ${EXPECTED[issue.expected] ?? issue.expected}; got ${quote(given)}` }];
     case "invalid_value":
       return [{ code: "invalid_parameter", param, message: `${param} must be one of ${issue.values.map(String).join(", ")}; got ${quote(given)}` }];

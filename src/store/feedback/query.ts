@@ -51,8 +51,8 @@ export function parseFeedbackQuery(pairs: Iterable<readonly [string, string]>): 
   }
   for (const [name, count] of counts) {
     if (count < 2 || !(QUERY_PARAMS as readonly string[]).includes(name)) continue;
-    const hint = name === "status" ? "; list several statuses in one comma-separated value (status=pending,in_progress)" : "";
-    issues.push({ code: "invalid_parameter", param: name, message: `${name} is given ${count} times; give it once${hint}` });
+    const fix = name === "status" ? "list several statuses in one comma-separated value (status=pending,in_progress)" : "give it once";
+    issues.push({ code: "invalid_parameter", param: name, message: `${name} is given ${count} times; ${fix}` });
     values.delete(name as QueryParam);
   }
 
