@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -17,7 +19,7 @@ describe("svc-mcp serve (stdio)", () => {
     const client = new Client({ name: "stdio-test", version: "1.0.0" });
     await client.connect(transport);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["search_nimbus_storage", "query_docs_filesystem_nimbus_storage"]);
+    expect(tools.map((t) => t.name)).toEqual(["search_nimbus_storage", "query_docs_filesystem_nimbus_storage", "submit_feedback"]);
     const r = await client.callTool({ name: "query_docs_filesystem_nimbus_storage", arguments: { command: "head -3 /quickstart.mdx /index.mdx" } });
     expect((r.content as { text: string }[])[0]?.text).toBe(
       '==> /quickstart.mdx <==\n---\ntitle: "Quickstart"\ndescription: "Create a bucket and upload your first file."\n\n' +
@@ -29,7 +31,11 @@ describe("svc-mcp serve (stdio)", () => {
   });
 
   it("writes nothing but JSON-RPC to stdout, and its logs to stderr", async () => {
-    const child = spawn(process.execPath, [BIN, "serve", "--dir", fixture("demo"), "--no-watch"], { stdio: ["pipe", "pipe", "pipe"] });
+    const stateHome = mkdtempSync(join(tmpdir(), "svc-mcp-state-"));
+    const child = spawn(process.execPath, [BIN, "serve", "--dir", fixture("demo"), "--no-watch"], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, XDG_STATE_HOME: stateHome },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -53,6 +59,12 @@ describe("svc-mcp serve (stdio)", () => {
     for (const m of messages) expect(m.jsonrpc).toBe("2.0");
     expect(messages[1]?.result).toMatchObject({ isError: true, content: [{ type: "text", text: "cat: /nope.mdx: No such file or directory\n[exit code 1]" }] });
     expect(messages[2]?.error).toEqual({ code: -32602, message: "Invalid arguments for search_nimbus_storage: pageSize: must be an integer from 1 to 50 (got 99)" });
-    expect(stderr).toBe('svc-mcp: serving "Nimbus Storage" (9 pages) over stdio; tools search_nimbus_storage, query_docs_filesystem_nimbus_storage\n');
+    expect(stderr).toBe(
+      `svc-mcp: project "nimbus-storage" (from the site name; set --project-id to change it); state in ${stateHome}/svc-mcp/nimbus-storage\n` +
+        'svc-mcp: serving "Nimbus Storage" (9 pages) over stdio; tools search_nimbus_storage, query_docs_filesystem_nimbus_storage, submit_feedback\n',
+    );
+    // No feedback was sent, so no state was created.
+    expect(readdirSync(stateHome)).toEqual([]);
+    rmSync(stateHome, { recursive: true, force: true });
   });
 });
