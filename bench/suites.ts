@@ -1,5 +1,6 @@
 import type { BenchSuite } from "./bench.js";
+import { feedbackSuite } from "./feedback.bench.js";
 import { openapiSuite } from "./openapi.bench.js";
 
 /** Every benchmark suite `npm run bench` runs, in order. `npm run bench -- NAME` runs one. */
-export const SUITES: readonly BenchSuite[] = [openapiSuite];
+export const SUITES: readonly BenchSuite[] = [openapiSuite, feedbackSuite];

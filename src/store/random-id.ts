@@ -18,6 +18,18 @@ export class RandomIds {
     return out;
   }
 
+  /** `n` base32 characters of a non-negative integer, big-endian and zero-padded, so that
+   *  strings of equal length sort like the numbers. */
+  static base32Of(value: number, n: number): string {
+    let out = "";
+    let v = Math.floor(value);
+    for (let i = 0; i < n; i++) {
+      out = BASE32[v % 32]! + out;
+      v = Math.floor(v / 32);
+    }
+    return out;
+  }
+
   /** `n` characters of base62 (no `-` or `_`, so a double-click selects the whole token).
    *  Bytes >= 248 are redrawn so every character is equally likely. */
   base62(n: number): string {

@@ -29,8 +29,8 @@ export interface StatusChange {
  */
 export interface FeedbackStore {
   insert(entry: NewFeedback): Promise<FeedbackEntry>;
-  /** Many entries in one transaction (imports, seeding). */
-  insertMany(entries: readonly NewFeedback[]): Promise<number>;
+  /** Many entries in one transaction (imports, seeding); a generator keeps memory flat. */
+  insertMany(entries: Iterable<NewFeedback>): Promise<number>;
   list(query: FeedbackQuery): Promise<FeedbackPage>;
   get(projectId: string, id: string): Promise<FeedbackEntry | undefined>;
   setStatus(projectId: string, id: string, status: FeedbackStatus, now: number): Promise<StatusChange>;
