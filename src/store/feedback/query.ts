@@ -11,7 +11,7 @@ export interface FeedbackFilter {
   /** Exclusive upper bound: entries strictly before it. */
   readonly dateTo?: number;
   readonly source?: FeedbackSource;
-  /** Sorted, without duplicates; never all four (that is no filter). */
+  /** In STATUSES order, without duplicates; never all four (that is no filter). */
   readonly statuses?: readonly FeedbackStatus[];
 }
 
@@ -109,7 +109,7 @@ export function parseFeedbackQuery(pairs: Iterable<readonly [string, string]>): 
   };
 }
 
-/** `pending, in_progress` -> sorted unique statuses; all four (or none) -> no filter. */
+/** `pending, in_progress` -> unique statuses in STATUSES order; all four (or none) -> no filter. */
 function parseStatusList(text: string | undefined, issues: FieldIssue[]): FeedbackStatus[] | undefined {
   if (text === undefined) return undefined;
   const items = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
