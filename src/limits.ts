@@ -113,4 +113,48 @@ export const LIMITS = {
      *  not worth an fsync on every authenticated read. */
     lastUsedResolutionMs: 60_000,
   },
+  bridge: {
+    /** Largest MCP request body. A tool call is under 10 KB (commands are capped at 8 KB); 1 MiB
+     *  leaves room for a batch and refuses uploads before they are buffered. */
+    maxBodyBytes: 1024 * 1024,
+    /** Largest OAuth request (token form, client registration, login form): real ones are under
+     *  2 KB; 16 KiB bounds what an unauthenticated caller makes us parse. */
+    maxOAuthBodyBytes: 16 * 1024,
+    /** A session unused this long is closed: an agent between questions comes back within
+     *  minutes; an hour keeps its session while bounding memory held by vanished clients. */
+    sessionIdleMs: 60 * 60 * 1000,
+    /** Open sessions at most; beyond this the least recently used one is closed. A session costs
+     *  a few KB, so 10,000 is tens of MB, far above any single docs site's concurrent agents. */
+    maxSessions: 10_000,
+    /** How often idle sessions are swept. */
+    sessionSweepMs: 60 * 1000,
+  },
+  rateLimits: {
+    /** Spec "Limits": every figure is per hour. Windows are clock hours (UTC). */
+    windowMs: 60 * 60 * 1000,
+    /** Spec: per user (IP address), queries to the MCP server: 5,000 requests per hour. */
+    perIp: 5_000,
+    /** Spec: search / query docs filesystem, per documentation site: 10,000 per hour each. */
+    search: 10_000,
+    filesystem: 10_000,
+    /** Spec: the authenticated tools, per documentation site: 5,000 per hour each. */
+    authedSearch: 5_000,
+    authedFilesystem: 5_000,
+  },
+  oauth: {
+    /** Access tokens live an hour: short enough that a leaked one expires soon, long enough that
+     *  an agent refreshes a handful of times a day. */
+    accessTokenTtlSec: 60 * 60,
+    /** Refresh tokens rotate on every use; an unused one lapses after 30 days, so a forgotten
+     *  laptop's login ends by itself. */
+    refreshTokenTtlSec: 30 * 24 * 60 * 60,
+    /** RFC 6749 4.1.2: authorization codes should live at most 10 minutes; one is plenty for a
+     *  redirect that completes in a second. */
+    authCodeTtlSec: 60,
+    /** Redirect URIs per registered client: tools register one or two. */
+    maxRedirectUris: 10,
+    /** Failed sign-ins per account per hour before the login page refuses for the rest of the
+     *  hour: far above a person's typos, far below what guessing a password needs. */
+    maxFailedLoginsPerHour: 20,
+  },
 } as const;

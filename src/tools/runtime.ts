@@ -55,7 +55,8 @@ export class DocsRuntime {
   private stopWatching: StopWatching | undefined;
   private queue: Promise<void> = Promise.resolve();
   private pendingPaths = new Set<string>();
-  readonly authMode: AuthMode;
+  private mode: AuthMode;
+  private namesOf: { site: Site; names: ToolNames } | undefined;
   private readonly log: (message: string) => void;
 
   private constructor(
@@ -63,7 +64,7 @@ export class DocsRuntime {
     private readonly options: RuntimeOptions,
   ) {
     this.loaded = loaded;
-    this.authMode = options.authMode ?? "public";
+    this.mode = options.authMode ?? "public";
     this.log = options.log ?? (() => {});
     this.index.sync(loaded.site);
   }
@@ -78,8 +79,26 @@ export class DocsRuntime {
     return this.loaded.site;
   }
 
+  /** How the site authenticates readers: decides what an anonymous reader (and `/mcp`) sees. */
+  get authMode(): AuthMode {
+    return this.mode;
+  }
+
+  /**
+   * Change the site's auth setting while serving (the HTTP bridge applies `svc-mcp mcp auth`
+   * without a restart). Cached views were built for the old mode, so they are dropped.
+   */
+  setAuthMode(mode: AuthMode): void {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.readers = new Map();
+  }
+
   get names(): ToolNames {
-    return toolNames(this.site.config.name);
+    // Asked on every request by the HTTP bridge: derive once per site snapshot.
+    const site = this.site;
+    if (this.namesOf?.site !== site) this.namesOf = { site, names: toolNames(site.config.name) };
+    return this.namesOf.names;
   }
 
   /** `{docs_url}`: `--base-url`, else docs.json's canonical URL, else localhost. */

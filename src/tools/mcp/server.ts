@@ -1,4 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import {
   CallToolRequestSchema,
   ListResourcesRequestSchema,
@@ -14,15 +15,28 @@ import type { DocsRuntime } from "../runtime.js";
 import { CORE_TOOLS } from "./tools.js";
 import type { DocsTool } from "./tool.js";
 
+/**
+ * Who is reading, per request: the HTTP bridge resolves it from the request's bearer token
+ * (passed to the transport as `authInfo`), so a change to a user's groups or a revoked
+ * credential applies to the very next call of an open session.
+ */
+export type ReaderSource = (authInfo: AuthInfo | undefined) => Reader;
+
 export interface McpServerOptions {
   readonly runtime: DocsRuntime;
   /** Who is reading: decides every file, hit and resource this server shows. */
-  readonly reader: Reader;
+  readonly reader: Reader | ReaderSource;
   /** Tools to offer (default: search and the filesystem shell). */
   readonly tools?: readonly DocsTool[];
   /** Label for the endpoint (`stdio`, `mcp`, `authed`), passed to tools. */
   readonly endpoint?: string;
   readonly version?: string;
+  /**
+   * Send reload diagnostics to the client as log messages (default true). They name files,
+   * restricted ones included, so only a local author's server (stdio) may send them; the HTTP
+   * bridge turns them off.
+   */
+  readonly forwardDiagnostics?: boolean;
 }
 
 export interface DocsMcpServer {
@@ -37,7 +51,10 @@ export interface DocsMcpServer {
  * tool results), and so tool names follow the site name as it changes.
  */
 export function createMcpServer(options: McpServerOptions): DocsMcpServer {
-  const { runtime, reader } = options;
+  const { runtime } = options;
+  const source = options.reader;
+  const readerOf: ReaderSource = typeof source === "function" ? source : () => source;
+  const forwardDiagnostics = options.forwardDiagnostics ?? true;
   const tools = options.tools ?? CORE_TOOLS;
   const keys = new Set<string>();
   for (const t of tools) {
@@ -66,7 +83,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     return { tools: list };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const names = runtime.names;
     const tool = tools.find((t) => t.name(names) === request.params.name);
     if (tool === undefined) {
@@ -76,12 +93,13 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     if (!parsed.success) {
       throw invalidParams(`Invalid arguments for ${request.params.name}: ${describeIssues(parsed.error)}`);
     }
+    const reader = readerOf(extra.authInfo);
     const state = runtime.readerState(reader);
     return tool.run(parsed.data, { runtime, reader, state, endpoint });
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => {
-    const { skills } = runtime.readerState(reader);
+  server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
+    const { skills } = runtime.readerState(readerOf(extra.authInfo));
     return {
       resources: skills.map((s) => ({
         uri: s.uri,
@@ -94,8 +112,8 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     };
   });
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const { skills } = runtime.readerState(reader);
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const { skills } = runtime.readerState(readerOf(extra.authInfo));
     const skill = skills.find((s) => s.uri === request.params.uri);
     if (skill === undefined) {
       // Same answer for a missing and a restricted skill: a restricted one must not be confirmed.
@@ -109,6 +127,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     const ignore = (): void => {};
     void server.sendResourceListChanged().catch(ignore);
     if (change.namesChanged) void server.sendToolListChanged().catch(ignore);
+    if (!forwardDiagnostics) return;
     for (const d of change.diagnostics) {
       void server
         .sendLoggingMessage({ level: d.severity === "error" ? "error" : "warning", logger: "svc-mcp", data: formatDiagnostic(d) })

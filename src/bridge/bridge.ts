@@ -1,0 +1,131 @@
+import { Hono } from "hono";
+import { LIMITS } from "../limits.js";
+import type { StateStore } from "../store/state/state-store.js";
+import type { DocsTool } from "../tools/mcp/tool.js";
+import { CORE_TOOLS } from "../tools/mcp/tools.js";
+import type { DocsRuntime } from "../tools/runtime.js";
+import { handleAuthorize } from "./auth/authorize-endpoint.js";
+import { authorizationServerMetadata, protectedResourceMetadata } from "./auth/metadata.js";
+import { handleRegistration } from "./auth/register-endpoint.js";
+import { handleRevocation } from "./auth/revoke-endpoint.js";
+import { handleTokenRequest } from "./auth/token-endpoint.js";
+import { type BridgeContext, type BridgeDeps, type BridgeEnv, urlsFor } from "./context.js";
+import { OAuthError, oauthErrorResponse } from "./http-errors.js";
+import { McpEndpoint } from "./mcp/mcp-endpoint.js";
+import { errorForPath, originGuard } from "./origin-policy.js";
+import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimits } from "./rate-limit.js";
+import { ipRateLimit } from "./rate-limit-response.js";
+import { PATHS } from "./urls.js";
+import { describeServer } from "./well-known-mcp.js";
+
+/** Routes another module adds to the bridge: a Hono app mounted at `/`, or a function given the app. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Hono app mounts, whatever its environment type.
+export type ExtraRoutes = Hono<any, any, any> | ((app: Hono<BridgeEnv>) => void);
+
+export interface BridgeOptions {
+  readonly runtime: DocsRuntime;
+  readonly state: StateStore;
+  /** Tools offered besides search and the filesystem (e.g. `submit_feedback`). */
+  readonly extraTools?: readonly DocsTool[];
+  /**
+   * Routes served after the MCP and OAuth routes (feedback API, playground relay). They can
+   * never shadow `/mcp`, `/authed/mcp` or `/authed/mcp/oauth/*`: those are matched first.
+   */
+  readonly extraRoutes?: readonly ExtraRoutes[];
+  readonly rateLimits?: RateLimits;
+  /** Milliseconds since the epoch (rate-limit windows, session idle time). */
+  readonly now?: () => number;
+  readonly log?: (message: string) => void;
+  /** The origin clients use (`https://docs.example.com`), for OAuth metadata and token audience. */
+  readonly publicUrl?: string;
+  readonly trustProxy?: boolean;
+  /** Host names the `Host` header may carry (DNS-rebinding protection of a loopback server). */
+  readonly allowedHosts?: readonly string[];
+  readonly version?: string;
+}
+
+export interface Bridge {
+  readonly app: Hono<BridgeEnv>;
+  /** `(Request) => Response`, for tests in-process and for `@hono/node-server`. */
+  readonly fetch: (request: Request, env?: BridgeEnv["Bindings"]) => Promise<Response>;
+  readonly endpoint: McpEndpoint;
+  /** Close every MCP session (the runtime and the state store belong to the caller). */
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * The HTTP bridge: MCP Streamable HTTP at `/mcp` (public) and `/authed/mcp` (OAuth), the OAuth
+ * endpoints under `/authed/mcp/oauth/*`, RFC 9728/8414 discovery and `/.well-known/mcp`, then
+ * any extra routes. Mount more in one line: `createBridge({ ..., extraRoutes: [feedbackApp] })`.
+ */
+export function createBridge(options: BridgeOptions): Bridge {
+  const now = options.now ?? Date.now;
+  const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
+  const deps: BridgeDeps = {
+    runtime: options.runtime,
+    state: options.state,
+    tools: [...CORE_TOOLS, ...(options.extraTools ?? [])],
+    limits,
+    limiter: new FixedWindowLimiter(limits.windowMs, now),
+    loginLimiter: new FixedWindowLimiter(LIMITS.rateLimits.windowMs, now),
+    now,
+    log: options.log ?? (() => {}),
+    publicUrl: options.publicUrl?.replace(/\/+$/, ""),
+    trustProxy: options.trustProxy ?? false,
+    version: options.version ?? "0.1.0",
+  };
+  const endpoint = new McpEndpoint(deps);
+  const app = new Hono<BridgeEnv>();
+
+  const ours = [PATHS.mcp, PATHS.authedMcp, `${PATHS.authedMcp}/*`, "/.well-known/*"];
+  for (const path of ours) app.use(path, ipRateLimit(deps), originGuard(deps, options.allowedHosts));
+
+  app.all(PATHS.mcp, (c) => endpoint.handle("mcp", c));
+  app.all(PATHS.authedMcp, (c) => endpoint.handle("authed", c));
+
+  const post = (handler: (c: BridgeContext) => Promise<Response>) => async (c: BridgeContext) =>
+    c.req.method === "POST" ? handler(c) : methodNotAllowed(c, "POST");
+  app.all(PATHS.token, post((c) => handleTokenRequest(deps, c.req.raw, urlsFor(deps, c))));
+  app.all(PATHS.register, post((c) => handleRegistration(deps, c.req.raw)));
+  app.all(PATHS.revoke, post((c) => handleRevocation(deps, c.req.raw)));
+  app.all(PATHS.authorize, (c) =>
+    c.req.method === "GET" || c.req.method === "POST" ? handleAuthorize(deps, c.req.raw, urlsFor(deps, c)) : methodNotAllowed(c, "GET, POST"),
+  );
+  // Nothing else lives under the OAuth prefix: an unknown path there is ours to answer.
+  app.all(`${PATHS.oauth}/*`, (c) => errorForPath(c.req.path, 404, "not_found", `no OAuth endpoint at ${c.req.path}`));
+
+  const getJson = (body: (c: BridgeContext) => Promise<unknown> | unknown) => async (c: BridgeContext) =>
+    c.req.method === "GET" ? c.json(await body(c), 200, { "Cache-Control": "no-store" }) : methodNotAllowed(c, "GET");
+  const resourceMetadata = getJson((c) => protectedResourceMetadata(urlsFor(deps, c), deps.runtime.site.config.name, deps.runtime.baseUrl));
+  const serverMetadata = getJson((c) => authorizationServerMetadata(urlsFor(deps, c)));
+  app.all(PATHS.protectedResource, resourceMetadata);
+  // Root fallbacks: clients that look for metadata at the origin (MCP 2025-03-26 style) find it too.
+  app.all("/.well-known/oauth-protected-resource", resourceMetadata);
+  app.all(PATHS.authorizationServer, serverMetadata);
+  app.all("/.well-known/oauth-authorization-server", serverMetadata);
+  app.all(PATHS.wellKnownMcp, getJson((c) => describeServer(deps, urlsFor(deps, c))));
+
+  for (const extra of options.extraRoutes ?? []) {
+    if (typeof extra === "function") extra(app);
+    else app.route("/", extra);
+  }
+
+  app.notFound((c) => oauthErrorResponse(404, "not_found", `nothing at ${c.req.method} ${c.req.path}`));
+  app.onError((error, c) => {
+    if (error instanceof OAuthError) return error.toResponse();
+    // A bug, not the caller's mistake: log it, answer 500, keep serving.
+    deps.log(`error: ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
+    return errorForPath(c.req.path, 500, "server_error", "internal error; the server log has the details");
+  });
+
+  return {
+    app,
+    fetch: async (request, env) => app.fetch(request, env ?? {}),
+    endpoint,
+    close: () => endpoint.close(),
+  };
+}
+
+function methodNotAllowed(c: BridgeContext, allow: string): Response {
+  return errorForPath(c.req.path, 405, "method_not_allowed", `${c.req.method} is not allowed here; use ${allow}`, { Allow: allow });
+}

@@ -1,0 +1,244 @@
+import { randomUUID } from "node:crypto";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { LIMITS } from "../../limits.js";
+import { createMcpServer } from "../../tools/mcp/server.js";
+import { ANONYMOUS } from "../../vfs/access.js";
+import { mcpAvailable } from "../access-policy.js";
+import { authenticateBearer, callerOf } from "../auth/bearer.js";
+import { type BridgeContext, type BridgeDeps, urlsFor } from "../context.js";
+import { JSON_RPC, jsonRpcError } from "../http-errors.js";
+import type { Charge } from "../rate-limit.js";
+import { rateLimitedResponse } from "../rate-limit-response.js";
+import { type Endpoint, type Session, SessionTable } from "./sessions.js";
+
+/** A JSON-RPC message as far as the bridge looks at it (the SDK validates the rest). */
+interface Message {
+  readonly jsonrpc: "2.0";
+  readonly id?: string | number;
+  readonly method?: string;
+  readonly params?: { readonly name?: unknown };
+}
+
+const SESSION_HEADER = "mcp-session-id";
+
+/**
+ * MCP Streamable HTTP for `/mcp` (anonymous, public content) and `/authed/mcp` (bearer token,
+ * content of the token's groups). Sessions are stateful: `initialize` opens one (the
+ * `Mcp-Session-Id` response header), later POSTs carry it, GET opens its notification stream,
+ * DELETE ends it. Every request is checked again (availability, token, rate limits), so a
+ * revoked token or a disabled server stops an open session at its next request.
+ */
+export class McpEndpoint {
+  readonly sessions: SessionTable;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly deps: BridgeDeps) {
+    this.sessions = new SessionTable({ maxSessions: LIMITS.bridge.maxSessions, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now });
+    this.sweeper = setInterval(() => void this.sessions.sweep(), LIMITS.bridge.sessionSweepMs);
+    this.sweeper.unref();
+  }
+
+  async handle(endpoint: Endpoint, c: BridgeContext): Promise<Response> {
+    const { deps } = this;
+    const method = c.req.method;
+    if (method !== "POST" && method !== "GET" && method !== "DELETE") {
+      return jsonRpcError(405, JSON_RPC.serverError, `Method ${method} is not allowed: use POST (and GET or DELETE with an Mcp-Session-Id)`, {
+        headers: { Allow: "GET, POST, DELETE" },
+      });
+    }
+
+    const settings = await deps.state.settings();
+    deps.runtime.setAuthMode(settings.authMode);
+    if (!mcpAvailable(settings)) {
+      return jsonRpcError(403, JSON_RPC.serverError, `The MCP server of the ${deps.runtime.site.config.name} documentation is not enabled`, {
+        data: { reason: "mcp_disabled" },
+      });
+    }
+
+    let authInfo: AuthInfo | undefined;
+    let principal = "anonymous";
+    if (endpoint === "authed") {
+      const auth = await authenticateBearer(c.req.header("authorization"), deps.state, urlsFor(deps, c));
+      if (!auth.ok) return auth.response;
+      authInfo = auth.authInfo;
+      principal = auth.caller.principal;
+    }
+
+    const sessionId = c.req.header(SESSION_HEADER);
+    let session: Session | undefined;
+    if (sessionId !== undefined) {
+      session = this.sessions.get(sessionId);
+      // A session of another endpoint or another caller is answered exactly like an unknown one.
+      if (session === undefined || session.endpoint !== endpoint || session.principal !== principal) {
+        return jsonRpcError(404, JSON_RPC.sessionNotFound, "Session not found: it expired or was closed; initialize a new one");
+      }
+    } else if (method === "GET") {
+      return jsonRpcError(405, JSON_RPC.serverError, "GET opens the notification stream of a session: initialize with POST first, then send its Mcp-Session-Id", {
+        headers: { Allow: "POST" },
+      });
+    } else if (method === "DELETE") {
+      return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required");
+    }
+
+    let parsedBody: unknown;
+    if (method === "POST") {
+      const body = await this.readJsonRpc(c);
+      if (body instanceof Response) return body;
+      parsedBody = body.raw;
+      if (session === undefined && !(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
+        return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session)");
+      }
+      const refused = this.chargeTools(endpoint, c.req.path, body.messages);
+      if (refused !== undefined) return refused;
+    }
+
+    if (session === undefined) return this.open(endpoint, principal, c.req.raw, parsedBody, authInfo);
+    const response = await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo });
+    return method === "GET" ? this.trackStream(session, response) : response;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.sessions.closeAll();
+  }
+
+  /** Read, parse and shape-check a POST body; a Response is the error to answer. */
+  private async readJsonRpc(c: BridgeContext): Promise<{ raw: unknown; messages: Message[] } | Response> {
+    const type = c.req.header("content-type");
+    if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
+      return jsonRpcError(415, JSON_RPC.serverError, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    const read = await readRequestBody(c.req.raw, LIMITS.bridge.maxBodyBytes);
+    if (read.tooLarge) {
+      return jsonRpcError(413, JSON_RPC.serverError, `Payload Too Large: the request body must not exceed ${LIMITS.bridge.maxBodyBytes} bytes`);
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(read.text);
+    } catch (error) {
+      return jsonRpcError(400, JSON_RPC.parseError, `Parse error: the body is not valid JSON (${(error as Error).message})`);
+    }
+    const list = Array.isArray(raw) ? raw : [raw];
+    if (list.length === 0) return jsonRpcError(400, JSON_RPC.invalidRequest, "Invalid Request: an empty batch");
+    if (list.length > 100) return jsonRpcError(400, JSON_RPC.invalidRequest, "Invalid Request: a batch must not exceed 100 messages");
+    for (const m of list) {
+      const problem = shapeProblem(m);
+      if (problem !== undefined) return jsonRpcError(400, JSON_RPC.invalidRequest, `Invalid Request: ${problem}`, { id: idOf(m) });
+    }
+    return { raw, messages: list as Message[] };
+  }
+
+  /** Count tool calls against the per-site tool limits; a Response is the 429 to answer. */
+  private chargeTools(endpoint: Endpoint, path: string, messages: readonly Message[]): Response | undefined {
+    const { deps } = this;
+    const names = deps.runtime.names;
+    const charges: { charge: Charge; id: string | number | undefined }[] = [];
+    for (const m of messages) {
+      if (m.method !== "tools/call" || m.id === undefined || typeof m.params?.name !== "string") continue;
+      const name = m.params.name;
+      const tool = deps.tools.find((t) => t.name(names) === name);
+      const limit = tool === undefined ? undefined : deps.limits.tools[tool.key];
+      if (tool === undefined || limit === undefined) continue;
+      charges.push({
+        id: m.id,
+        charge: {
+          key: `tool:${endpoint}:${tool.key}`,
+          limit: endpoint === "authed" ? limit.authed : limit.public,
+          what: `${endpoint === "authed" ? "authenticated " : ""}${tool.key} calls per hour on this documentation site`,
+        },
+      });
+    }
+    if (charges.length === 0) return undefined;
+    const decision = deps.limiter.take(charges.map((x) => x.charge));
+    if (decision.ok) return undefined;
+    return rateLimitedResponse(path, decision, charges.find((x) => x.charge.key === decision.charge.key)?.id ?? null);
+  }
+
+  /** Open a session for an `initialize` request. */
+  private async open(endpoint: Endpoint, principal: string, request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
+    const { deps } = this;
+    const server = createMcpServer({
+      runtime: deps.runtime,
+      // Per request: the caller of the request's own token, never the one that opened the session.
+      reader: endpoint === "authed" ? (info) => callerOf(info)?.reader ?? ANONYMOUS : () => ANONYMOUS,
+      tools: deps.tools,
+      endpoint,
+      version: deps.version,
+      forwardDiagnostics: false,
+    });
+    let session: Session | undefined;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      // One JSON answer per POST: tool calls here never stream progress, and plain JSON is
+      // cheaper for both sides than an SSE stream per call.
+      enableJsonResponse: true,
+      maxRequestBodySize: LIMITS.bridge.maxBodyBytes,
+      onsessioninitialized: (id) => {
+        session = { id, endpoint, principal, transport, server, lastSeen: deps.now(), openStreams: 0 };
+        this.sessions.add(session);
+      },
+    });
+    transport.onclose = () => {
+      if (session !== undefined) this.sessions.forget(session.id);
+      server.close();
+    };
+    await server.server.connect(transport);
+    const response = await transport.handleRequest(request, { parsedBody, authInfo });
+    // The SDK refused the request (bad Accept header...): no session was opened, free the server.
+    if (transport.sessionId === undefined) await server.server.close();
+    return response;
+  }
+
+  /** Count a GET notification stream as activity for as long as it is open. */
+  private trackStream(session: Session, response: Response): Response {
+    if (response.body === null || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) return response;
+    session.openStreams++;
+    let open = true;
+    const end = (): void => {
+      if (!open) return;
+      open = false;
+      session.openStreams--;
+      session.lastSeen = this.deps.now();
+    };
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            end();
+            controller.close();
+          } else {
+            controller.enqueue(value);
+          }
+        } catch (error) {
+          end();
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        end();
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
+}
+
+function shapeProblem(m: unknown): string | undefined {
+  if (typeof m !== "object" || m === null || Array.isArray(m)) return "each message must be a JSON object";
+  const o = m as Record<string, unknown>;
+  if (o.jsonrpc !== "2.0") return 'the "jsonrpc" member must be "2.0"';
+  if ("id" in o && typeof o.id !== "string" && (typeof o.id !== "number" || !Number.isInteger(o.id))) return 'the "id" member must be a string or an integer';
+  if ("method" in o && typeof o.method !== "string") return 'the "method" member must be a string';
+  if (!("method" in o) && !("result" in o) && !("error" in o)) return 'a message needs a "method" (or is a response with "result" or "error")';
+  if ("params" in o && (typeof o.params !== "object" || o.params === null)) return 'the "params" member must be an object';
+  return undefined;
+}
+
+function idOf(m: unknown): string | number | null {
+  const id = typeof m === "object" && m !== null ? (m as { id?: unknown }).id : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}

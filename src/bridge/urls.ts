@@ -1,0 +1,53 @@
+/** The bridge's public paths. `/mcp` and `/authed/mcp` are reserved (spec "MCP server"). */
+export const PATHS = {
+  mcp: "/mcp",
+  authedMcp: "/authed/mcp",
+  oauth: "/authed/mcp/oauth",
+  token: "/authed/mcp/oauth/token",
+  authorize: "/authed/mcp/oauth/authorize",
+  register: "/authed/mcp/oauth/register",
+  revoke: "/authed/mcp/oauth/revoke",
+  /** RFC 9728 3.1: the well-known segment goes between the host and the resource's path. */
+  protectedResource: "/.well-known/oauth-protected-resource/authed/mcp",
+  /** RFC 8414 3.1: likewise for the issuer `/authed/mcp/oauth`. */
+  authorizationServer: "/.well-known/oauth-authorization-server/authed/mcp/oauth",
+  wellKnownMcp: "/.well-known/mcp",
+} as const;
+
+/** The scope every token carries (spec "Token response"). */
+export const MCP_SCOPE = "mcp:search";
+
+/** Absolute URLs for one public origin (`--public-url`, or the origin a request came to). */
+export interface BridgeUrls {
+  readonly origin: string;
+  readonly mcp: string;
+  readonly authedMcp: string;
+  /** RFC 8707 resource indicator of `/authed/mcp` (what tokens are for). */
+  readonly resource: string;
+  readonly issuer: string;
+  readonly token: string;
+  readonly authorize: string;
+  readonly register: string;
+  readonly revoke: string;
+  readonly protectedResourceMetadata: string;
+  readonly authorizationServerMetadata: string;
+  readonly wellKnownMcp: string;
+}
+
+export function bridgeUrls(origin: string): BridgeUrls {
+  const o = origin.replace(/\/+$/, "");
+  return {
+    origin: o,
+    mcp: o + PATHS.mcp,
+    authedMcp: o + PATHS.authedMcp,
+    resource: o + PATHS.authedMcp,
+    issuer: o + PATHS.oauth,
+    token: o + PATHS.token,
+    authorize: o + PATHS.authorize,
+    register: o + PATHS.register,
+    revoke: o + PATHS.revoke,
+    protectedResourceMetadata: o + PATHS.protectedResource,
+    authorizationServerMetadata: o + PATHS.authorizationServer,
+    wellKnownMcp: o + PATHS.wellKnownMcp,
+  };
+}

@@ -1,0 +1,47 @@
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { projectIdFromName } from "../store/state-dir.js";
+import { ANONYMOUS } from "../vfs/access.js";
+import { mcpAvailable } from "./access-policy.js";
+import { connectOptions } from "./connect-options.js";
+import type { BridgeDeps } from "./context.js";
+import type { BridgeUrls } from "./urls.js";
+
+/**
+ * `GET /.well-known/mcp`: what this server is and how to connect, for tools and people that
+ * find the docs site first. Only public facts: tool names, the anonymous reader's resources.
+ */
+export async function describeServer(deps: BridgeDeps, urls: BridgeUrls): Promise<Record<string, unknown>> {
+  const { runtime } = deps;
+  const settings = await deps.state.settings();
+  runtime.setAuthMode(settings.authMode);
+  const config = runtime.site.config;
+  const names = runtime.names;
+  const available = mcpAvailable(settings);
+  const publicUrl = settings.authMode === "public" ? urls.mcp : urls.authedMcp;
+  return {
+    name: "svc-mcp",
+    title: `${config.name} docs`,
+    version: deps.version,
+    ...(config.description !== undefined ? { description: config.description } : {}),
+    documentation: runtime.baseUrl,
+    protocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
+    siteAuth: settings.authMode,
+    available,
+    endpoints: [
+      { url: urls.mcp, transport: "streamable-http", authentication: "none", content: "public pages" },
+      {
+        url: urls.authedMcp,
+        transport: "streamable-http",
+        authentication: "oauth2",
+        content: "pages of the signed-in user's groups (client credentials: every page)",
+        protectedResourceMetadata: urls.protectedResourceMetadata,
+        authorizationServer: urls.issuer,
+        tokenEndpoint: urls.token,
+        scopes: ["mcp:search"],
+      },
+    ],
+    tools: deps.tools.map((t) => ({ name: t.name(names), title: t.title(config.name) })),
+    resources: available ? runtime.readerState(ANONYMOUS).skills.map((s) => ({ uri: s.uri, name: s.name })) : [],
+    connect: Object.fromEntries(connectOptions(publicUrl, projectIdFromName(config.name)).map((o) => [o.id, o.value])),
+  };
+}
