@@ -26,3 +26,24 @@ export function principalOf(subject: Subject | undefined): string {
   if (subject === undefined) return "anonymous";
   return subject.kind === "credential" ? `credential:${subject.clientId}` : `user:${subject.name}`;
 }
+
+/** The rules in force for a setting, in words (`svc-mcp mcp status`, the README's table). */
+export function describeAccess(settings: SiteSettings): { readonly server: string; readonly mcp: string; readonly authed: string } {
+  const server =
+    settings.mcp === "enabled"
+      ? "enabled"
+      : settings.mcp === "disabled"
+        ? "disabled (enable with `svc-mcp mcp enable`)"
+        : settings.authMode === "public"
+          ? "enabled (fully public docs need no enabling)"
+          : "disabled: docs with authentication start disabled (enable with `svc-mcp mcp enable`)";
+  const mcp =
+    settings.authMode === "full"
+      ? "no sign-in; only pages marked `public: true`"
+      : "no sign-in; pages without `groups`, and pages marked `public: true`";
+  const authed =
+    settings.authMode === "full"
+      ? "bearer token required; a person reads ungrouped pages, `public: true` pages and their groups' pages; a client credential reads every page"
+      : "bearer token required; a person reads public pages and their groups' pages; a client credential reads every page";
+  return { server, mcp, authed };
+}

@@ -10,19 +10,34 @@ import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";
 import { parseGroups, resolveDir, withDir, withGroups, withState } from "../options.js";
 import { describeProject, resolveProject } from "../project.js";
+import { serveHttp } from "../serve-http.js";
 
 export const serveCommand = defineCommand({
   command: "serve",
-  describe: "Serve the docs as an MCP server over stdio (for an editor or agent)",
+  describe: "Serve the docs as an MCP server over stdio (for an editor or agent), or over HTTP with --http",
   builder: (y) =>
     withState(withGroups(withDir(y)))
       .option("base-url", { type: "string", describe: "{docs_url} used in search result links", defaultDescription: "docs.json canonical URL, else http://localhost:3000" })
-      .option("watch", { type: "boolean", default: true, describe: "Reload pages, docs.json and .svcignore on change (--no-watch to turn off)" }),
+      .option("watch", { type: "boolean", default: true, describe: "Reload pages, docs.json and .svcignore on change (--no-watch to turn off)" })
+      .option("http", { type: "boolean", default: false, describe: "Serve MCP over HTTP (/mcp, /authed/mcp with OAuth) instead of stdio" })
+      .option("port", { type: "number", default: 3333, describe: "--http: port (0 picks a free one)" })
+      .option("host", { type: "string", default: "127.0.0.1", describe: "--http: address to listen on (0.0.0.0 for every interface)" })
+      .option("public-url", { type: "string", describe: "--http: the origin clients use (https://docs.example.com), for OAuth metadata behind a proxy" })
+      .option("trust-proxy", { type: "boolean", default: false, describe: "--http: take the client IP from X-Forwarded-For (only behind your own proxy)" })
+      .option("rate-limit", { type: "string", array: true, describe: "--http: KEY=N|off per hour; keys ip, search, filesystem, authed-search, authed-filesystem" }),
   run: async (args, io) => {
     const root = resolveDir(io, args.dir);
     const log = (m: string): void => io.stderr(`svc-mcp: ${m}\n`);
+    if (args.http && args.groups !== undefined) throw new CliError("--groups previews pages over stdio; over --http each reader's groups come from their token", 2);
     const runtime = await DocsRuntime.load({ root, log, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     if (args.watch) await runtime.watch();
+    if (args.http) {
+      try {
+        return await serveHttp(args, io, runtime, log);
+      } finally {
+        await runtime.close();
+      }
+    }
     const project = await resolveProject(io, args, runtime.site.config.name);
     log(describeProject(project));
     // Opened when an agent first sends feedback: most sessions never do.

@@ -1,0 +1,65 @@
+import { homedir } from "node:os";
+import type { Argv } from "yargs";
+import { loadDocsJson } from "../../config/load-docs-json.js";
+import { projectIdFromName } from "../../store/state-dir.js";
+import type { AuthMode } from "../../store/state/state-store.js";
+import { readSettings } from "../access-state.js";
+import { defineCommand } from "../command.js";
+import { EDITORS, type EditorId, EditorConfigError, installServer } from "../editor-config.js";
+import { CliError, type CliIO } from "../io.js";
+import { resolveDir, withDir, withState } from "../options.js";
+import { resolveProject } from "../project.js";
+
+/** Where `svc-mcp serve --http` listens by default. */
+export const DEFAULT_HTTP_ORIGIN = "http://127.0.0.1:3333";
+
+/** `/mcp` for public docs; `/authed/mcp` when pages need sign-in (the tool signs people in). */
+export function defaultServerUrl(mode: AuthMode): string {
+  return `${DEFAULT_HTTP_ORIGIN}${mode === "public" ? "/mcp" : "/authed/mcp"}`;
+}
+
+/** `--url U`: the MCP server URL to connect to. */
+export function withUrl<T>(y: Argv<T>) {
+  return y.option("url", {
+    type: "string",
+    describe: "MCP server URL",
+    defaultDescription: `${DEFAULT_HTTP_ORIGIN}/mcp (/authed/mcp when the site has authentication)`,
+  });
+}
+
+/** The docs.json name (the folder name without one). */
+export async function siteNameAt(io: CliIO, dir: string | undefined): Promise<string> {
+  const docs = await loadDocsJson(resolveDir(io, dir));
+  return docs.config?.name ?? "docs";
+}
+
+export const installCommand = defineCommand({
+  command: "install",
+  describe: "Add the docs' MCP server to an editor's config (Cursor, VS Code, Claude Code), keeping what is there",
+  builder: (y) =>
+    withState(withUrl(withDir(y)))
+      .option("editor", { choices: Object.keys(EDITORS) as EditorId[], demandOption: true, describe: "cursor, vscode or claude-code" })
+      .option("global", { type: "boolean", default: false, describe: "Write the user-wide config instead of the current folder's" })
+      .option("name", { type: "string", describe: "Server name in the config", defaultDescription: "derived from the docs.json name" }),
+  run: async (args, io) => {
+    const project = await resolveProject(io, args);
+    const url = args.url ?? defaultServerUrl((await readSettings(project)).authMode);
+    if (!/^https?:\/\//.test(url)) throw new CliError(`--url must be an http(s) URL; got ${JSON.stringify(url)}`, 2);
+    const name = args.name ?? projectIdFromName(await siteNameAt(io, args.dir));
+    const editor = EDITORS[args.editor];
+    const home = io.env.HOME ?? homedir();
+    const file = args.global ? editor.user(home, io.env, process.platform) : editor.project(io.cwd);
+    let result;
+    try {
+      result = installServer(file, editor.key, name, editor.entry(url));
+    } catch (error) {
+      if (error instanceof EditorConfigError) {
+        throw new CliError(`${error.message}. Add this under "${editor.key}" by hand:\n${JSON.stringify({ [name]: editor.entry(url) }, null, 2)}`, 1);
+      }
+      throw error;
+    }
+    const what = { added: "Added", updated: "Updated", unchanged: "Already up to date:" }[result];
+    io.stdout(`${what} MCP server "${name}" (${url}) in ${file} for ${editor.name}.\n`);
+    return 0;
+  },
+});
