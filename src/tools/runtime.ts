@@ -118,11 +118,15 @@ export class DocsRuntime {
     }
     const site = this.site;
     const names = this.names;
-    const ownSkills = [...site.files.keys()].some(isSkillFile);
+    // Whether this reader sees a skill file of the site's own: a reader who sees none gets the
+    // generated one, so an empty list never hints that restricted skills exist.
+    const ownSkills = [...site.files.values()].some((f) => isSkillFile(f.path) && canRead(f.access, reader, this.mode));
     const generated = ownSkills ? undefined : generatedSkill(site, names, names.slug);
     const view = new SiteView(site, reader, this.authMode, generated === undefined ? [] : [generated.file]);
     const shell = new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)));
-    const skills = generated === undefined ? listSkills(view, names.slug) : [generated];
+    // The generated skill is offered only where its file is visible (not to anonymous readers
+    // of a fully authenticated site, who see public pages only).
+    const skills = generated === undefined ? listSkills(view, names.slug) : view.fileAt(generated.file.path) !== undefined ? [generated] : [];
     const state: ReaderState = { view, shell, skills };
     this.readers.set(key, state);
     if (this.readers.size > MAX_CACHED_READERS) {

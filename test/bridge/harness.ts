@@ -1,0 +1,258 @@
+import { createHash, randomBytes } from "node:crypto";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { Readable } from "node:stream";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type Bridge, type BridgeOptions, createBridge } from "../../src/bridge/bridge.js";
+import { listen } from "../../src/bridge/http-server.js";
+import { type RateLimits, parseRateLimits } from "../../src/bridge/rate-limit.js";
+import { type BridgeUrls, bridgeUrls } from "../../src/bridge/urls.js";
+import { main } from "../../src/cli/main.js";
+import { type SqliteStateStore, openStateStore } from "../../src/store/state/sqlite-state-store.js";
+import type { AuthMode, McpToggle } from "../../src/store/state/state-store.js";
+import { DocsRuntime } from "../../src/tools/runtime.js";
+import { fixture } from "../helpers/paths.js";
+
+export const DEMO = fixture("demo");
+export const SEARCH = "search_nimbus_storage";
+export const FS = "query_docs_filesystem_nimbus_storage";
+export const PROTOCOL = "2025-06-18";
+
+export function tempDir(prefix = "svc-mcp-bridge-"): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A clock tests move by hand (token expiry, rate-limit windows). Starts mid-hour. */
+export class TestClock {
+  t = Date.UTC(2030, 0, 15, 10, 30, 0);
+  readonly now = (): number => this.t;
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+/**
+ * The demo site plus what a leak test needs: a skill restricted to `staff`, and a page marked
+ * `public: true`. Every restricted file carries a unique marker string.
+ */
+export const RESTRICTED_SKILL = [
+  "---",
+  "name: oncall",
+  "description: On-call procedures STAFF-SKILL-DESC-5E21",
+  "groups: [staff]",
+  "---",
+  "",
+  "# On-call skill",
+  "",
+  "Marker: STAFF-SKILL-44D1. Page the storage team first.",
+  "",
+].join("\n");
+
+export const PUBLIC_PAGE = ["---", 'title: "Service status"', "public: true", "---", "", "Marker: PUBLIC-STATUS-3C7E. All systems normal.", ""].join("\n");
+
+export function accessRepo(): { dir: string; cleanup: () => void } {
+  const t = tempDir("svc-mcp-access-repo-");
+  cpSync(DEMO, t.dir, { recursive: true });
+  for (const [path, text] of Object.entries({ "internal/skills/oncall/SKILL.md": RESTRICTED_SKILL, "status.mdx": PUBLIC_PAGE })) {
+    mkdirSync(dirname(join(t.dir, path)), { recursive: true });
+    writeFileSync(join(t.dir, path), text);
+  }
+  return t;
+}
+
+export interface HarnessOptions {
+  readonly root?: string;
+  readonly authMode?: AuthMode;
+  readonly mcp?: McpToggle;
+  readonly clock?: TestClock;
+  readonly rateLimits?: readonly string[];
+  readonly bridge?: Partial<BridgeOptions>;
+  readonly watch?: boolean;
+}
+
+export interface Harness {
+  readonly origin: string;
+  readonly urls: BridgeUrls;
+  readonly runtime: DocsRuntime;
+  readonly state: SqliteStateStore;
+  readonly stateDir: string;
+  readonly bridge: Bridge;
+  readonly logs: string[];
+  readonly close: () => Promise<void>;
+}
+
+/** The real bridge on 127.0.0.1:0 over a real SQLite state file in a temp dir. */
+export async function startBridge(options: HarnessOptions = {}): Promise<Harness> {
+  const stateTmp = tempDir("svc-mcp-state-");
+  const stateDir = join(stateTmp.dir, "state");
+  const clock = options.clock;
+  const state = openStateStore(stateDir, clock === undefined ? {} : { now: clock.now });
+  if (options.authMode !== undefined) await state.setAuthMode(options.authMode);
+  if (options.mcp !== undefined) await state.setMcp(options.mcp);
+  const runtime = await DocsRuntime.load({ root: options.root ?? DEMO, baseUrl: "https://docs.nimbus.example" });
+  if (options.watch === true) await runtime.watch();
+  const rateLimits: RateLimits | string = parseRateLimits(options.rateLimits ?? []);
+  if (typeof rateLimits === "string") throw new Error(rateLimits);
+  const logs: string[] = [];
+  const bridge = createBridge({
+    runtime,
+    state,
+    rateLimits,
+    log: (m) => logs.push(m),
+    allowedHosts: ["localhost", "127.0.0.1", "[::1]"],
+    ...(clock !== undefined ? { now: clock.now } : {}),
+    ...options.bridge,
+  });
+  const server = await listen(bridge, { host: "127.0.0.1", port: 0 });
+  return {
+    origin: server.origin,
+    urls: bridgeUrls(server.origin),
+    runtime,
+    state,
+    stateDir,
+    bridge,
+    logs,
+    close: async () => {
+      await server.close();
+      await runtime.close();
+      await state.close();
+      stateTmp.cleanup();
+    },
+  };
+}
+
+/** A real SDK client over Streamable HTTP; `token` is sent as a bearer token. */
+export async function mcpClient(url: string, options: { token?: string; authProvider?: OAuthClientProvider } = {}) {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    ...(options.token !== undefined ? { requestInit: { headers: { Authorization: `Bearer ${options.token}` } } } : {}),
+    ...(options.authProvider !== undefined ? { authProvider: options.authProvider } : {}),
+  });
+  const client = new Client({ name: "bridge-test", version: "1.0.0" });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    /** Text of a tool call's first content block. */
+    text: async (name: string, args: Record<string, unknown>) => {
+      const r = await client.callTool({ name, arguments: args });
+      return (r.content as { text: string }[])[0]?.text ?? "";
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Raw JSON POST; returns status, headers and parsed body. */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text === "" ? undefined : (JSON.parse(text) as unknown), text };
+}
+
+/** Form POST (token, revocation, login). */
+export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(form).toString(),
+    redirect: "manual",
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  if ((res.headers.get("content-type") ?? "").startsWith("application/json")) body = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body, text };
+}
+
+export const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+/** Open a session with raw HTTP; returns the session id. */
+export async function openSession(url: string, headers: Record<string, string> = {}): Promise<string> {
+  const r = await postJson(url, INIT, headers);
+  if (r.status !== 200) throw new Error(`initialize failed: ${r.status} ${r.text}`);
+  const id = r.headers.get("mcp-session-id");
+  if (id === null) throw new Error("no session id");
+  await postJson(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...headers, "mcp-session-id": id, "mcp-protocol-version": PROTOCOL });
+  return id;
+}
+
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+export const LOOPBACK_REDIRECT = "http://127.0.0.1:8976/callback";
+
+/** Register a public client (as an AI tool would) and return its id. */
+export async function registerClient(h: Harness, redirectUris: string[] = [LOOPBACK_REDIRECT], extra: Record<string, unknown> = {}): Promise<string> {
+  const r = await postJson(h.urls.register, { redirect_uris: redirectUris, token_endpoint_auth_method: "none", client_name: "Test tool", ...extra });
+  if (r.status !== 201) throw new Error(`registration failed: ${r.status} ${r.text}`);
+  return (r.body as { client_id: string }).client_id;
+}
+
+/** Sign in on the login page (POST) and return the redirect Location. */
+export async function signIn(h: Harness, params: Record<string, string>, username: string, password: string) {
+  return postForm(h.urls.authorize, { ...params, username, password, action: "login" });
+}
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  token_type: string;
+  scope: string;
+}
+
+/** The whole authorization-code flow by raw HTTP for an account; returns the token response. */
+export async function userTokens(h: Harness, username: string, password: string, clientId?: string): Promise<TokenPair & { clientId: string }> {
+  const client = clientId ?? (await registerClient(h));
+  const { verifier, challenge } = pkce();
+  const params = {
+    response_type: "code",
+    client_id: client,
+    redirect_uri: LOOPBACK_REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "st-1",
+  };
+  const login = await signIn(h, params, username, password);
+  if (login.status !== 302) throw new Error(`sign-in failed: ${login.status} ${login.text}`);
+  const code = new URL(login.headers.get("location") ?? "").searchParams.get("code") ?? "";
+  const r = await postForm(h.urls.token, { grant_type: "authorization_code", code, redirect_uri: LOOPBACK_REDIRECT, client_id: client, code_verifier: verifier });
+  if (r.status !== 200) throw new Error(`token exchange failed: ${r.status} ${r.text}`);
+  return { ...(r.body as TokenPair), clientId: client };
+}
+
+/** Client-credentials tokens for a new credential. */
+export async function credentialTokens(h: Harness, label = "test") {
+  const { info, clientSecret } = await h.state.createCredential(label);
+  const r = await postForm(h.urls.token, { grant_type: "client_credentials", client_id: info.clientId, client_secret: clientSecret });
+  if (r.status !== 200) throw new Error(`token request failed: ${r.status} ${r.text}`);
+  return { ...(r.body as TokenPair), clientId: info.clientId, clientSecret };
+}
+
+/** Run the CLI in-process with captured output. */
+export async function runCli(argv: string[], options: { cwd?: string; env?: Record<string, string>; stdin?: string } = {}) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    cwd: options.cwd ?? DEMO,
+    env: options.env ?? {},
+    stopSignal: new Promise(() => {}),
+    ...(options.stdin !== undefined ? { streams: { stdin: Readable.from([options.stdin]), stdout: process.stdout } } : {}),
+  });
+  return { code, stdout, stderr };
+}

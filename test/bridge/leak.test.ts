@@ -1,0 +1,230 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FS, type Harness, SEARCH, accessRepo, credentialTokens, mcpClient, postJson, startBridge, userTokens } from "./harness.js";
+
+/**
+ * Nothing of a restricted page (path, title, a line) reaches a reader outside its groups:
+ * every output of every command family, search and resources is checked for strings that
+ * exist only in restricted files. Readers: anonymous on /mcp, a staff member, a partner (in
+ * another group), and a client credential, all over real HTTP.
+ */
+
+/** Strings that exist only inside one restricted file (never in a command we type). */
+const CONTENT = {
+  runbook: ["STAFF-ONLY-RUNBOOK-7F3A", "Incident runbook", "Failing storage node", "nimbusctl drain", "on-call engineers"],
+  pricing: ["PARTNER-PRICING-91C2", "Partner pricing", "Volume discounts", "30% off list price"],
+  skill: ["STAFF-SKILL-44D1", "STAFF-SKILL-DESC-5E21", "On-call skill", "Page the storage team first"],
+  draft: ["DRAFT-IGNORED-5B0D", "Draft notes"],
+};
+/** Path words of restricted files: checked in outputs of commands that do not name them. */
+const PATHS = {
+  runbook: ["internal", "runbook"],
+  pricing: ["partner", "pricing"],
+  skill: ["oncall", "skills"],
+  draft: ["drafts", "notes.mdx"],
+};
+
+/** Commands that discover: they name no restricted path, so their output may contain none. */
+const DISCOVERY = [
+  "ls /",
+  "ls -la /",
+  "ls -R /",
+  "ls -1 /*",
+  "echo /* /*/* /*/*/* /*/*/*/*",
+  "for f in /*/*.mdx /*/*/*/*.md; do echo $f; done",
+  "cat /*/*.mdx",
+  "head -n 4 /*.mdx /*/*.mdx",
+  "tail -n 2 /*/*.mdx",
+  "wc -l /*/*.mdx",
+  "grep -r Marker /",
+  "grep -ril storage /",
+  "grep -rn -i -E 'volume|drain|on-call|pricing|runbook|oncall' /",
+  "rg Marker /",
+  "rg -il 'volume|drain|on-call|page the storage team' /",
+  "rg --files /",
+  "rg -n -i 'marker' --glob '*.md' /",
+  "find /",
+  "find / -type f",
+  "find / -type d",
+  "find / -name '*.md*'",
+  "find / -iname skill.md",
+  "tree /",
+  "tree -a /",
+  "sort /*/*.mdx | uniq -c | sort -rn | head -40",
+  "cat /*/*.mdx | grep -c .",
+  "stat /*/*",
+  "du -a /",
+];
+
+/** Commands that name a restricted path: for outsiders they must behave as if it never existed. */
+const PROBES: readonly { cmd: string; file: keyof typeof CONTENT; absent: string }[] = [
+  { cmd: "cat /internal/runbook.mdx", file: "runbook", absent: "cat: /internal/runbook.mdx: No such file or directory\n[exit code 1]" },
+  { cmd: "cat /partners/pricing.mdx", file: "pricing", absent: "cat: /partners/pricing.mdx: No such file or directory\n[exit code 1]" },
+  {
+    cmd: "cat /internal/skills/oncall/SKILL.md",
+    file: "skill",
+    absent: "cat: /internal/skills/oncall/SKILL.md: No such file or directory\n[exit code 1]",
+  },
+  { cmd: "test -e /internal/runbook.mdx && echo PRESENT || echo ABSENT", file: "runbook", absent: "ABSENT\n" },
+  { cmd: "test -d /partners && echo PRESENT || echo ABSENT", file: "pricing", absent: "ABSENT\n" },
+  { cmd: "ls /internal/skills/oncall 2>/dev/null; echo $?", file: "skill", absent: "2\n" },
+  { cmd: "stat /partners/pricing.mdx 2>/dev/null | wc -l", file: "pricing", absent: "0\n" },
+  { cmd: "cat /partners/../internal/runbook.mdx 2>/dev/null | wc -c", file: "runbook", absent: "0\n" },
+];
+
+const SEARCHES = [
+  "storage node drain runbook",
+  "partner volume discounts pricing",
+  "on-call skill page the storage team",
+  "Marker",
+  "STAFF-ONLY-RUNBOOK-7F3A",
+  "incident internal",
+];
+
+type Reader = "anonymous" | "staff" | "partner" | "credential";
+/** What each reader must never see (all of it for anonymous; drafts are ignored for everyone). */
+const HIDDEN: Record<Reader, (keyof typeof CONTENT)[]> = {
+  anonymous: ["runbook", "pricing", "skill", "draft"],
+  partner: ["runbook", "skill", "draft"],
+  staff: ["draft"],
+  credential: ["draft"],
+};
+
+let repo: ReturnType<typeof accessRepo>;
+let h: Harness;
+const tokens: Partial<Record<Reader, string>> = {};
+
+beforeAll(async () => {
+  repo = accessRepo();
+  h = await startBridge({ root: repo.dir, authMode: "partial", mcp: "enabled", watch: true });
+  await h.state.addUser("sam", "sam-password-1", ["staff"]);
+  await h.state.addUser("pat", "pat-password-1", ["partners"]);
+  tokens.staff = (await userTokens(h, "sam", "sam-password-1")).access_token;
+  tokens.partner = (await userTokens(h, "pat", "pat-password-1")).access_token;
+  tokens.credential = (await credentialTokens(h)).access_token;
+});
+afterAll(async () => {
+  await h.close();
+  repo.cleanup();
+});
+
+function connectAs(reader: Reader) {
+  return reader === "anonymous" ? mcpClient(h.urls.mcp) : mcpClient(h.urls.authedMcp, { token: tokens[reader] as string });
+}
+
+/** Every output a reader can obtain, as one string per source. */
+async function collect(reader: Reader) {
+  const c = await connectAs(reader);
+  try {
+    const discovery: string[] = [];
+    discovery.push(JSON.stringify(c.client.getServerVersion()), c.client.getInstructions() ?? "");
+    discovery.push(JSON.stringify(await c.client.listTools()));
+    // What we typed may come back ("No results for ..."): that echo is ours, not a leak.
+    const withoutEcho = (output: unknown, typed: string): string => JSON.stringify(output).split(JSON.stringify(typed).slice(1, -1)).join("<typed>");
+    for (const cmd of DISCOVERY) {
+      const r = await c.client.callTool({ name: FS, arguments: { command: cmd } });
+      discovery.push(`$ ${withoutEcho(r, cmd)}`);
+    }
+    for (const query of SEARCHES) {
+      const r = await c.client.callTool({ name: SEARCH, arguments: { query, pageSize: 50 } });
+      discovery.push(`? ${withoutEcho(r, query)}`);
+    }
+    const { resources } = await c.client.listResources();
+    discovery.push(JSON.stringify(resources));
+    for (const res of resources) discovery.push(JSON.stringify(await c.client.readResource({ uri: res.uri })));
+    const probes = new Map<string, string>();
+    for (const p of PROBES) probes.set(p.cmd, await c.text(FS, { command: p.cmd }));
+    const skillUri = "docs://nimbus_storage/internal/skills/oncall/SKILL.md";
+    let skillRead: string;
+    try {
+      skillRead = JSON.stringify(await c.client.readResource({ uri: skillUri }));
+    } catch (error) {
+      skillRead = (error as Error).message;
+    }
+    return { discovery: discovery.join("\n"), probes, skillRead, resources };
+  } finally {
+    await c.close();
+  }
+}
+
+describe.each(["anonymous", "partner", "staff", "credential"] as const)("reader: %s", (reader) => {
+  let out: Awaited<ReturnType<typeof collect>>;
+  beforeAll(async () => {
+    out = await collect(reader);
+  });
+
+  it("sees no content of a file outside its groups, in any output", () => {
+    for (const file of HIDDEN[reader]) {
+      for (const marker of CONTENT[file]) expect(out.discovery, `${reader} saw "${marker}" (${file})`).not.toContain(marker);
+    }
+  });
+
+  it("sees no path of a file outside its groups in any listing, match, search hit or resource", () => {
+    const lower = out.discovery.toLowerCase();
+    for (const file of HIDDEN[reader]) {
+      for (const word of PATHS[file]) expect(lower, `${reader} saw path word "${word}" (${file})`).not.toContain(word);
+    }
+  });
+
+  it("gets 'no such file' for a restricted path it names, exactly as for a path that never existed", () => {
+    for (const p of PROBES) {
+      if (HIDDEN[reader].includes(p.file)) expect(out.probes.get(p.cmd), p.cmd).toBe(p.absent);
+      else expect(out.probes.get(p.cmd), p.cmd).not.toBe(p.absent);
+    }
+    const expected = HIDDEN[reader].includes("skill")
+      ? "MCP error -32602: Resource not found: docs://nimbus_storage/internal/skills/oncall/SKILL.md"
+      : expect.stringContaining("STAFF-SKILL-44D1");
+    expect(out.skillRead).toEqual(expected);
+  });
+
+  it("does see what its groups allow (so the checks above can fail)", () => {
+    for (const file of ["runbook", "pricing", "skill"] as const) {
+      if (HIDDEN[reader].includes(file)) continue;
+      for (const marker of CONTENT[file]) expect(out.discovery, `${reader} should see "${marker}"`).toContain(marker);
+    }
+    // Public content is there for everyone.
+    expect(out.discovery).toContain("PUBLIC-STATUS-3C7E");
+    expect(out.discovery).toContain("Signed URLs carry an HMAC signature");
+  });
+});
+
+describe("resources by reader", () => {
+  it("lists the restricted skill only to readers in its group", async () => {
+    const uris = async (reader: Reader) => (await collect(reader)).resources.map((r) => r.uri);
+    // Readers who see no skill of the site's own get the generated one: an empty list would
+    // hint that a restricted skill exists.
+    expect(await uris("anonymous")).toEqual(["docs://nimbus_storage/skill.md"]);
+    expect(await uris("partner")).toEqual(["docs://nimbus_storage/skill.md"]);
+    expect(await uris("staff")).toEqual(["docs://nimbus_storage/internal/skills/oncall/SKILL.md"]);
+  });
+});
+
+describe("the authenticated endpoint without a token", () => {
+  it("answers 401 before anything is read", async () => {
+    const r = await postJson(h.urls.authedMcp, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    expect(r.status).toBe(401);
+    expect(r.text).not.toContain("runbook");
+  });
+});
+
+describe("live changes over HTTP", () => {
+  it("notifies resource changes but never sends a restricted file's diagnostics to a session", async () => {
+    const anon = await connectAs("anonymous");
+    const logs: string[] = [];
+    let changed = 0;
+    anon.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(JSON.stringify(n.params)));
+    anon.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changed++);
+    // Open the GET notification stream: the SDK client opens it after initialization.
+    await new Promise((r) => setTimeout(r, 200));
+    // A restricted page breaks (a diagnostic naming it) in the same burst as a public edit.
+    writeFileSync(join(repo.dir, "internal", "runbook.mdx"), '---\ntitle: "Incident runbook\ngroups: [staff]\n---\nbroken front matter\n');
+    writeFileSync(join(repo.dir, "quickstart.mdx"), '---\ntitle: "Quickstart"\n---\n\nEdited.\n');
+    const until = Date.now() + 10_000;
+    while (changed === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    expect(changed).toBeGreaterThan(0);
+    expect(logs).toEqual([]);
+    await anon.close();
+  });
+});
