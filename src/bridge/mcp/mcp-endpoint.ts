@@ -240,5 +240,5 @@ function shapeProblem(m: unknown): string | undefined {
 
 function idOf(m: unknown): string | number | null {
   const id = typeof m === "object" && m !== null ? (m as { id?: unknown }).id : undefined;
-  return typeof id === "string" || typeof id === "number" ? id : null;
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
 }

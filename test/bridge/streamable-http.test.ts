@@ -1,0 +1,236 @@
+import { request } from "node:http";
+import { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../../src/limits.js";
+import { FS, type Harness, INIT, PROTOCOL, openSession, postJson, startBridge } from "./harness.js";
+
+/** MCP Streamable HTTP as the transport spec describes it, and every way a request can be bad. */
+
+let h: Harness;
+/** Routes a sibling module mounts (feedback API, relay): they must never shadow ours. */
+const extra = new Hono();
+extra.all("/mcp", (c) => c.text("shadowed /mcp", 200));
+extra.all("/authed/mcp/oauth/token", (c) => c.text("shadowed token", 200));
+extra.get("/extra/ping", (c) => c.json({ pong: true }));
+
+beforeAll(async () => {
+  h = await startBridge({ bridge: { extraRoutes: [extra, (app) => app.get("/extra/fn", (c) => c.text("fn route"))] } });
+});
+afterAll(() => h.close());
+
+const call = (id: number, command = "ls /") => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: FS, arguments: { command } } });
+/** V8's own message for a JSON text (its wording differs between Node versions). */
+function jsonError(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error("valid JSON");
+}
+const rpcError = (code: number, message: string, id: string | number | null = null) => ({ jsonrpc: "2.0", id, error: { code, message } });
+
+describe("sessions", () => {
+  it("initialize opens a session: 200 JSON with Mcp-Session-Id; calls carry it", async () => {
+    const r = await postJson(h.urls.mcp, INIT);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("application/json");
+    const id = r.headers.get("mcp-session-id");
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.body).toMatchObject({ jsonrpc: "2.0", id: 1, result: { protocolVersion: PROTOCOL, serverInfo: { name: "svc-mcp", title: "Nimbus Storage docs" } } });
+    const note = await postJson(h.urls.mcp, { jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": id as string });
+    expect(note.status).toBe(202);
+    expect(note.text).toBe("");
+    const c = await postJson(h.urls.mcp, call(2), { "mcp-session-id": id as string, "mcp-protocol-version": PROTOCOL });
+    expect(c.status).toBe(200);
+    expect(c.body).toMatchObject({ id: 2, result: { content: [{ type: "text", text: "api\nguides\nindex.mdx\nquickstart.mdx\nskill.md\n" }] } });
+  });
+
+  it("a request without a session (other than initialize) is 400; an unknown session is 404", async () => {
+    expect(await postJson(h.urls.mcp, call(1))).toMatchObject({
+      status: 400,
+      body: rpcError(-32000, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session)"),
+    });
+    expect(await postJson(h.urls.mcp, call(1), { "mcp-session-id": "00000000-0000-0000-0000-000000000000" })).toMatchObject({
+      status: 404,
+      body: rpcError(-32001, "Session not found: it expired or was closed; initialize a new one"),
+    });
+  });
+
+  it("a session opened on /mcp is unknown on /authed/mcp, and needs a token there first", async () => {
+    const id = await openSession(h.urls.mcp);
+    const r = await postJson(h.urls.authedMcp, call(1), { "mcp-session-id": id });
+    expect(r.status).toBe(401);
+  });
+
+  it("DELETE ends a session; later requests get 404", async () => {
+    const id = await openSession(h.urls.mcp);
+    const del = await fetch(h.urls.mcp, { method: "DELETE", headers: { "mcp-session-id": id } });
+    expect(del.status).toBe(200);
+    expect((await postJson(h.urls.mcp, call(3), { "mcp-session-id": id })).status).toBe(404);
+    const noSession = await fetch(h.urls.mcp, { method: "DELETE" });
+    expect(noSession.status).toBe(400);
+    expect(await noSession.json()).toEqual(rpcError(-32000, "Bad Request: Mcp-Session-Id header is required"));
+  });
+
+  it("GET opens the session's SSE notification stream; without a session it is 405", async () => {
+    const id = await openSession(h.urls.mcp);
+    const ctl = new AbortController();
+    const sse = await fetch(h.urls.mcp, { headers: { Accept: "text/event-stream", "mcp-session-id": id, "mcp-protocol-version": PROTOCOL }, signal: ctl.signal });
+    expect(sse.status).toBe(200);
+    expect(sse.headers.get("content-type")).toBe("text/event-stream");
+    expect(h.bridge.endpoint.sessions.get(id)?.openStreams).toBe(1);
+    ctl.abort();
+    await sse.body?.cancel().catch(() => {});
+    const bare = await fetch(h.urls.mcp, { headers: { Accept: "text/event-stream" } });
+    expect(bare.status).toBe(405);
+    expect(bare.headers.get("allow")).toBe("POST");
+    expect(await bare.json()).toEqual(
+      rpcError(-32000, "GET opens the notification stream of a session: initialize with POST first, then send its Mcp-Session-Id"),
+    );
+    const notAccepting = await fetch(h.urls.mcp, { headers: { Accept: "application/json", "mcp-session-id": id } });
+    expect(notAccepting.status).toBe(406);
+  });
+
+  it("other methods are 405 with Allow", async () => {
+    const r = await fetch(h.urls.mcp, { method: "PUT", body: "{}" });
+    expect(r.status).toBe(405);
+    expect(r.headers.get("allow")).toBe("GET, POST, DELETE");
+    expect(await r.json()).toEqual(rpcError(-32000, "Method PUT is not allowed: use POST (and GET or DELETE with an Mcp-Session-Id)"));
+  });
+});
+
+describe("headers", () => {
+  it("refuses a POST that does not accept both JSON and SSE (406)", async () => {
+    const r = await postJson(h.urls.mcp, INIT, { Accept: "application/json" });
+    expect(r).toMatchObject({ status: 406, body: rpcError(-32000, "Not Acceptable: Client must accept both application/json and text/event-stream") });
+    // No session was left behind by the refused initialize.
+    expect(r.headers.get("mcp-session-id")).toBeNull();
+  });
+
+  it("refuses a body that is not application/json (415)", async () => {
+    const r = await postJson(h.urls.mcp, INIT, { "Content-Type": "text/plain" });
+    expect(r).toMatchObject({ status: 415, body: rpcError(-32000, "Unsupported Media Type: Content-Type must be application/json") });
+  });
+
+  it("refuses an unsupported MCP-Protocol-Version after initialization (400)", async () => {
+    const id = await openSession(h.urls.mcp);
+    const r = await postJson(h.urls.mcp, call(1), { "mcp-session-id": id, "mcp-protocol-version": "1999-01-01" });
+    expect(r.status).toBe(400);
+    expect((r.body as { error: { message: string } }).error.message).toMatch(/^Bad Request: Unsupported protocol version: 1999-01-01 \(supported versions: 2025-11-25, /);
+  });
+
+  it("refuses a Host that is not a loopback name (DNS rebinding) and a foreign Origin", async () => {
+    // fetch() may not set Host; a raw request can, as a rebinding browser effectively does.
+    const host = await rawRequest(h.urls.mcp, { Host: "evil.example:80", "Content-Type": "application/json" }, "{}");
+    expect(host.status).toBe(403);
+    expect(JSON.parse(host.body)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32000, message: 'Host "evil.example:80" is not served here', data: { reason: "forbidden_host" } } });
+    const origin = await postJson(h.urls.mcp, INIT, { Origin: "https://evil.example" });
+    expect(origin).toMatchObject({ status: 403, body: { error: { message: "Origin https://evil.example may not call this server" } } });
+  });
+
+  it("answers CORS for allowed origins (loopback, redirect domains)", async () => {
+    await h.state.addRedirectDomain("https://tool.example");
+    const pre = await fetch(h.urls.mcp, { method: "OPTIONS", headers: { Origin: "https://tool.example", "Access-Control-Request-Method": "POST" } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("https://tool.example");
+    expect(pre.headers.get("access-control-allow-headers")).toBe("Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
+    const r = await postJson(h.urls.mcp, INIT, { Origin: "http://localhost:6274" });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("access-control-allow-origin")).toBe("http://localhost:6274");
+    expect(r.headers.get("access-control-expose-headers")).toBe("Mcp-Session-Id, WWW-Authenticate, Retry-After");
+  });
+});
+
+describe("bodies", () => {
+  const cases: [string, string, number, object][] = [
+    ["invalid JSON", "{nope", 400, rpcError(-32700, `Parse error: the body is not valid JSON (${jsonError("{nope")})`)],
+    ["an empty body", "", 400, rpcError(-32700, `Parse error: the body is not valid JSON (${jsonError("")})`)],
+    ["a JSON string", '"hello"', 400, rpcError(-32600, "Invalid Request: each message must be a JSON object")],
+    ["a message without jsonrpc", '{"id":1,"method":"initialize"}', 400, rpcError(-32600, 'Invalid Request: the "jsonrpc" member must be "2.0"', 1)],
+    ["a non-integer id", '{"jsonrpc":"2.0","id":1.5,"method":"x"}', 400, rpcError(-32600, 'Invalid Request: the "id" member must be a string or an integer')],
+    ["a numeric method", '{"jsonrpc":"2.0","id":1,"method":7}', 400, rpcError(-32600, 'Invalid Request: the "method" member must be a string', 1)],
+    ["no method", '{"jsonrpc":"2.0","id":1}', 400, rpcError(-32600, 'Invalid Request: a message needs a "method" (or is a response with "result" or "error")', 1)],
+    ["string params", '{"jsonrpc":"2.0","id":1,"method":"x","params":"p"}', 400, rpcError(-32600, 'Invalid Request: the "params" member must be an object', 1)],
+    ["an empty batch", "[]", 400, rpcError(-32600, "Invalid Request: an empty batch")],
+    ["a batch of 101", JSON.stringify(Array.from({ length: 101 }, (_, i) => call(i))), 400, rpcError(-32600, "Invalid Request: a batch must not exceed 100 messages")],
+  ];
+  it.each(cases)("refuses %s with a JSON-RPC error", async (_name, body, status, expected) => {
+    const id = await openSession(h.urls.mcp);
+    const r = await postJson(h.urls.mcp, body, { "mcp-session-id": id });
+    expect(r.status).toBe(status);
+    expect(r.body).toEqual(expected);
+  });
+
+  it("refuses a body over the limit with 413 before reading it all", async () => {
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "x", params: { pad: "x".repeat(LIMITS.bridge.maxBodyBytes) } });
+    const r = await postJson(h.urls.mcp, big);
+    expect(r).toMatchObject({ status: 413, body: rpcError(-32000, "Payload Too Large: the request body must not exceed 1048576 bytes") });
+  });
+
+  it("survives a burst of garbage and keeps serving", async () => {
+    const junk = ["\u0000\u0001", "[[[[[[", '{"jsonrpc":"2.0","id":{},"method":"tools/call"}', "null", "1e999", '{"jsonrpc":"2.0","method":"tools/call","params":{"name":null}}'];
+    const statuses = await Promise.all(junk.map(async (b) => (await postJson(h.urls.mcp, b)).status));
+    expect(statuses.every((s) => s >= 400 && s < 500)).toBe(true);
+    const id = await openSession(h.urls.mcp);
+    expect((await postJson(h.urls.mcp, call(9), { "mcp-session-id": id })).status).toBe(200);
+    expect(h.logs.filter((l) => l.startsWith("error:"))).toEqual([]);
+  });
+});
+
+describe("routing", () => {
+  it("matches /mcp and the OAuth endpoints before any mounted route; mounted routes still serve", async () => {
+    const init = await postJson(h.urls.mcp, INIT);
+    expect(init.status).toBe(200);
+    const token = await fetch(h.urls.token, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" });
+    expect(token.status).toBe(401);
+    expect(await (await fetch(`${h.origin}/extra/ping`)).json()).toEqual({ pong: true });
+    expect(await (await fetch(`${h.origin}/extra/fn`)).text()).toBe("fn route");
+  });
+
+  it("answers unknown paths with a JSON 404", async () => {
+    const r = await fetch(`${h.origin}/nothing/here`);
+    expect(r.status).toBe(404);
+    expect(await r.json()).toEqual({ error: "not_found", error_description: "nothing at GET /nothing/here" });
+    const o = await fetch(`${h.origin}/authed/mcp/oauth/nope`);
+    expect(o.status).toBe(404);
+    expect(await o.json()).toEqual({ error: "not_found", error_description: "no OAuth endpoint at /authed/mcp/oauth/nope" });
+  });
+
+  it("describes itself at /.well-known/mcp", async () => {
+    const r = await fetch(h.urls.wellKnownMcp);
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      name: "svc-mcp",
+      title: "Nimbus Storage docs",
+      siteAuth: "public",
+      available: true,
+      endpoints: [
+        { url: h.urls.mcp, transport: "streamable-http", authentication: "none" },
+        { url: h.urls.authedMcp, transport: "streamable-http", authentication: "oauth2", protectedResourceMetadata: h.urls.protectedResourceMetadata },
+      ],
+      tools: [
+        { name: "search_nimbus_storage", title: "Search Nimbus Storage" },
+        { name: "query_docs_filesystem_nimbus_storage", title: "Query the Nimbus Storage docs filesystem" },
+      ],
+      resources: [{ uri: "docs://nimbus_storage/skill.md", name: "nimbus_storage" }],
+      connect: {
+        mcp: h.urls.mcp,
+        "add-mcp": `npx add-mcp ${h.urls.mcp}`,
+      },
+    });
+  });
+});
+
+function rawRequest(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", headers }, (res) => {
+      let text = "";
+      res.on("data", (d: Buffer) => (text += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
