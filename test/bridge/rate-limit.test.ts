@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, parseRateLimits } from "../../src/bridge/rate-limit.js";
+import { FS, type Harness, PROTOCOL, SEARCH, TestClock, credentialTokens, openSession, postJson, startBridge } from "./harness.js";
+
+/** The spec's hourly limits, at their exact boundaries, with an injected clock. */
+
+const HOUR = 3_600_000;
+
+describe("the limits table", () => {
+  it("defaults to the spec's figures per hour", () => {
+    expect(DEFAULT_RATE_LIMITS).toEqual({
+      perIp: 5000,
+      tools: { search: { public: 10000, authed: 5000 }, filesystem: { public: 10000, authed: 5000 } },
+      windowMs: HOUR,
+    });
+  });
+
+  it("is configurable with KEY=N|off, and says what is wrong with a bad flag", () => {
+    expect(parseRateLimits(["ip=100", "search=off", "authed-filesystem=7", "submit_feedback=20"])).toEqual({
+      perIp: 100,
+      tools: {
+        search: { public: Number.POSITIVE_INFINITY, authed: 5000 },
+        filesystem: { public: 10000, authed: 7 },
+        submit_feedback: { public: 20, authed: Number.POSITIVE_INFINITY },
+      },
+      windowMs: HOUR,
+    });
+    expect(parseRateLimits(["search"])).toBe('--rate-limit "search": expected KEY=N or KEY=off (e.g. search=20000, authed-search=off, ip=5000)');
+    expect(parseRateLimits(["ip=0"])).toBe("--rate-limit ip=0: the limit must be at least 1 (use off for no limit)");
+  });
+});
+
+describe("fixed windows on the clock hour", () => {
+  const clock = new TestClock();
+  const start = Date.UTC(2030, 0, 1, 12, 0, 0);
+
+  it.each([
+    ["per IP", DEFAULT_RATE_LIMITS.perIp],
+    ["search on /mcp", DEFAULT_RATE_LIMITS.tools.search?.public ?? 0],
+    ["search on /authed/mcp", DEFAULT_RATE_LIMITS.tools.search?.authed ?? 0],
+  ])("%s: exactly the limit is allowed in an hour, one more is refused until the next hour", (_name, limit) => {
+    clock.t = start + 15 * 60 * 1000;
+    const limiter = new FixedWindowLimiter(HOUR, clock.now);
+    const charge = { key: "k", limit, what: "requests" };
+    for (let i = 0; i < limit; i++) expect(limiter.take([charge]).ok).toBe(true);
+    expect(limiter.take([charge])).toEqual({ ok: false, charge, retryAfterSec: 45 * 60, resetAt: start + HOUR });
+    clock.t = start + HOUR - 1;
+    expect(limiter.take([charge])).toEqual({ ok: false, charge, retryAfterSec: 1, resetAt: start + HOUR });
+    clock.t = start + HOUR;
+    expect(limiter.take([charge]).ok).toBe(true);
+  });
+
+  it("charges all counters or none", () => {
+    clock.t = start;
+    const limiter = new FixedWindowLimiter(HOUR, clock.now);
+    const a = { key: "a", limit: 1, what: "a" };
+    const b = { key: "b", limit: 5, what: "b" };
+    expect(limiter.take([a, b]).ok).toBe(true);
+    expect(limiter.take([a, b]).ok).toBe(false);
+    // b was not charged by the refused request: 4 left.
+    for (let i = 0; i < 4; i++) expect(limiter.take([b]).ok).toBe(true);
+    expect(limiter.take([b]).ok).toBe(false);
+    // One request charging a counter twice (a batch) needs two units.
+    const c = { key: "c", limit: 1, what: "c" };
+    expect(limiter.take([c, c]).ok).toBe(false);
+    expect(limiter.take([c]).ok).toBe(true);
+  });
+});
+
+describe("over HTTP", () => {
+  const clock = new TestClock();
+  let h: Harness;
+  let credential = "";
+  beforeAll(async () => {
+    h = await startBridge({ clock, rateLimits: ["ip=off", "search=3", "filesystem=5", "authed-search=2"] });
+    credential = (await credentialTokens(h)).access_token;
+  });
+  afterAll(() => h.close());
+  beforeEach(() => {
+    // Each test starts 20 minutes into a fresh hour.
+    clock.t = (Math.floor(clock.t / HOUR) + 1) * HOUR + 20 * 60 * 1000;
+  });
+
+  const search = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: SEARCH, arguments: { query: "bucket" } } });
+
+  it("answers the call past the limit with 429, Retry-After and a JSON-RPC error carrying its id", async () => {
+    const session = await openSession(h.urls.mcp);
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": PROTOCOL };
+    for (let i = 1; i <= 3; i++) expect((await postJson(h.urls.mcp, search(i), headers)).status).toBe(200);
+    const over = await postJson(h.urls.mcp, search(4), headers);
+    expect(over.status).toBe(429);
+    expect(over.headers.get("retry-after")).toBe("2400");
+    expect(over.body).toEqual({
+      jsonrpc: "2.0",
+      id: 4,
+      error: {
+        code: -32029,
+        message: "Rate limit exceeded: at most 3 search calls per hour on this documentation site. Retry after 2400 seconds.",
+        data: { limit: 3, retryAfter: 2400, reset: new Date(Math.ceil(clock.t / HOUR) * HOUR).toISOString() },
+      },
+    });
+    // Other tools, other methods and the authenticated endpoint have their own counters.
+    const fs = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: FS, arguments: { command: "ls /" } } };
+    expect((await postJson(h.urls.mcp, fs, headers)).status).toBe(200);
+    expect((await postJson(h.urls.mcp, { jsonrpc: "2.0", id: 6, method: "tools/list" }, headers)).status).toBe(200);
+    credential = (await credentialTokens(h)).access_token;
+    const authed = await openSession(h.urls.authedMcp, { Authorization: `Bearer ${credential}` });
+    const authedHeaders = { "mcp-session-id": authed, "mcp-protocol-version": PROTOCOL, Authorization: `Bearer ${credential}` };
+    expect((await postJson(h.urls.authedMcp, search(7), authedHeaders)).status).toBe(200);
+    // The next hour starts fresh.
+    clock.t = Math.ceil(clock.t / HOUR) * HOUR;
+    expect((await postJson(h.urls.mcp, search(8), headers)).status).toBe(200);
+  });
+
+  it("counts a batch's calls one by one", async () => {
+    const session = await openSession(h.urls.mcp);
+    const r = await postJson(h.urls.mcp, [search(1), search(2), search(3), search(4)], { "mcp-session-id": session, "mcp-protocol-version": PROTOCOL });
+    expect(r.status).toBe(429);
+    expect((r.body as { id: number }).id).toBe(1);
+  });
+
+  it("counts correctly under concurrency: exactly the limit succeeds", async () => {
+    credential = (await credentialTokens(h)).access_token;
+    const sessions = await Promise.all(Array.from({ length: 4 }, () => openSession(h.urls.authedMcp, { Authorization: `Bearer ${credential}` })));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        postJson(h.urls.authedMcp, search(i + 1), {
+          "mcp-session-id": sessions[i % 4] as string,
+          "mcp-protocol-version": PROTOCOL,
+          Authorization: `Bearer ${credential}`,
+        }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(38);
+  });
+});
+
+describe("per IP", () => {
+  const clock = new TestClock();
+  let h: Harness;
+  beforeAll(async () => {
+    clock.t = Date.UTC(2030, 5, 1, 9, 59, 0);
+    h = await startBridge({ clock, rateLimits: ["ip=3"] });
+  });
+  afterAll(() => h.close());
+
+  it("limits every request from one address, discovery and OAuth included", async () => {
+    expect((await fetch(h.urls.wellKnownMcp)).status).toBe(200);
+    expect((await fetch(h.urls.protectedResourceMetadata)).status).toBe(200);
+    expect((await postJson(h.urls.register, {})).status).toBe(400);
+    const over = await fetch(h.urls.authorizationServerMetadata);
+    expect(over.status).toBe(429);
+    expect(over.headers.get("retry-after")).toBe("60");
+    expect(await over.json()).toEqual({
+      error: "rate_limited",
+      error_description: "Rate limit exceeded: at most 3 requests per hour from one IP address. Retry after 60 seconds.",
+    });
+    const mcp = await postJson(h.urls.mcp, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    expect(mcp.status).toBe(429);
+    expect((mcp.body as { error: { code: number } }).error.code).toBe(-32029);
+    clock.advance(60_000);
+    expect((await fetch(h.urls.wellKnownMcp)).status).toBe(200);
+  });
+});
