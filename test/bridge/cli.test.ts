@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { REPO } from "../helpers/paths.js";
 import { DEMO, FS, INIT, PROTOCOL, mcpClient, postForm, postJson, runCli, tempDir } from "./harness.js";
 
@@ -293,7 +293,10 @@ describe("svc-mcp serve --http (a real process)", () => {
     const { origin } = await serve();
     const port = new URL(origin).port;
     const run = promisify(execFile);
-    const taken = await run(process.execPath, [BIN, "serve", "--http", "--port", port, "--dir", DEMO, "--no-watch"], { env: { ...process.env, ...env } }).catch((e: { code: number; stderr: string }) => e);
+    const taken = await run(process.execPath, [BIN, "serve", "--http", "--port", port, "--dir", DEMO, "--no-watch"], { env: { ...process.env, ...env } }).then(
+      () => ({ code: 0, stderr: "" }),
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(taken.code).toBe(1);
     expect(taken.stderr.split("\n").filter((l) => l !== "").at(-1)).toBe(`svc-mcp: cannot listen on 127.0.0.1:${port}: port ${port} is already in use`);
     const bad = await runCli(["serve", "--http", "--rate-limit", "search=lots", "--dir", DEMO, "--no-watch"], { env });

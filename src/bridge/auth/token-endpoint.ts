@@ -25,7 +25,7 @@ export async function handleTokenRequest(deps: BridgeDeps, request: Request, url
     grantType === "client_credentials"
       ? await clientCredentials(deps, client, params, urls)
       : grantType === "authorization_code"
-        ? await authorizationCode(deps, client, params, urls)
+        ? await authorizationCode(deps, client, params)
         : await refreshToken(deps, client, params, urls);
   return noStoreJson(200, {
     access_token: tokens.accessToken,
@@ -46,7 +46,7 @@ async function clientCredentials(deps: BridgeDeps, client: AuthenticatedClient, 
   return deps.state.issueTokens({ subject: { kind: "credential", clientId: client.clientId }, clientId: client.clientId, scope, resource });
 }
 
-async function authorizationCode(deps: BridgeDeps, client: AuthenticatedClient, params: OAuthParams, urls: BridgeUrls): Promise<IssuedTokens> {
+async function authorizationCode(deps: BridgeDeps, client: AuthenticatedClient, params: OAuthParams): Promise<IssuedTokens> {
   if (client.kind !== "registered") throw new OAuthError(400, "unauthorized_client", "client credentials use the client_credentials grant, not authorization_code");
   const code = required(params, "code");
   const redirectUri = required(params, "redirect_uri");
