@@ -10,7 +10,7 @@ import { handleRegistration } from "./auth/register-endpoint.js";
 import { handleRevocation } from "./auth/revoke-endpoint.js";
 import { handleTokenRequest } from "./auth/token-endpoint.js";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, urlsFor } from "./context.js";
-import { OAuthError, oauthErrorResponse } from "./http-errors.js";
+import { OAuthError } from "./http-errors.js";
 import { McpEndpoint } from "./mcp/mcp-endpoint.js";
 import { errorForPath, originGuard } from "./origin-policy.js";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimits } from "./rate-limit.js";
@@ -110,7 +110,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     else app.route("/", extra);
   }
 
-  app.notFound((c) => oauthErrorResponse(404, "not_found", `nothing at ${c.req.method} ${c.req.path}`));
+  app.notFound((c) => errorForPath(c.req.path, 404, "not_found", `nothing at ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {
     if (error instanceof OAuthError) return error.toResponse();
     // A bug, not the caller's mistake: log it, answer 500, keep serving.

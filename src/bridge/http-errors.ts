@@ -1,9 +1,11 @@
 /**
- * Error bodies of the bridge, made in one place. Two shapes, by who reads them:
+ * Error bodies of the bridge, made in one place. Three shapes, by who reads them:
  * - MCP endpoints answer JSON-RPC errors (`{jsonrpc, id, error: {code, message, data?}}`), the
  *   shape MCP clients already parse (and the SDK transport itself uses);
- * - OAuth endpoints and everything else answer RFC 6749 bodies (`{error, error_description}`),
- *   which OAuth clients parse; `error` is a stable code, `error_description` says what to do.
+ * - OAuth endpoints (and the bearer challenge of `/authed/mcp`) answer RFC 6749 bodies
+ *   (`{error, error_description}`), which OAuth clients parse;
+ * - everything else answers the project's API shape (`{error: {code, message}}`), as the
+ *   feedback API and the playground relay do.
  */
 
 /** JSON-RPC error codes we answer with. -32000..-32099 are implementation-defined server errors. */
@@ -52,6 +54,11 @@ export function oauthErrorResponse(status: number, code: string, description: st
     // RFC 6749 5.1/5.2: token responses (errors included) must not be cached.
     headers: { "Content-Type": "application/json", "Cache-Control": "no-store", Pragma: "no-cache", ...headers },
   });
+}
+
+/** The project's API error body: `{"error": {"code", "message"}}`. */
+export function apiErrorResponse(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { "Content-Type": "application/json", ...headers } });
 }
 
 /** A JSON success body that must not be cached (token responses, registrations). */

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, urlsFor } from "./context.js";
 import { checkRedirectUri, isLoopbackHost } from "./auth/redirect-domains.js";
-import { jsonRpcError, oauthErrorResponse } from "./http-errors.js";
+import { apiErrorResponse, jsonRpcError, oauthErrorResponse } from "./http-errors.js";
 import { PATHS } from "./urls.js";
 
 const CORS_HEADERS = {
@@ -13,11 +13,12 @@ const CORS_HEADERS = {
 
 /**
  * Errors outside the MCP handler still answer in the shape the path's clients parse: JSON-RPC
- * on the two MCP endpoints, RFC 6749 everywhere else.
+ * on the two MCP endpoints, RFC 6749 under the OAuth prefix, the project's API shape elsewhere.
  */
 export function errorForPath(path: string, status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
   if (path === PATHS.mcp || path === PATHS.authedMcp) return jsonRpcError(status, -32000, message, { data: { reason: code }, headers });
-  return oauthErrorResponse(status, code, message, headers);
+  if (path.startsWith(`${PATHS.oauth}/`)) return oauthErrorResponse(status, code, message, headers);
+  return apiErrorResponse(status, code, message, headers);
 }
 
 /**

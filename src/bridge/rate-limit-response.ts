@@ -1,12 +1,13 @@
 import type { MiddlewareHandler } from "hono";
 import { type BridgeDeps, type BridgeEnv, clientIp } from "./context.js";
-import { JSON_RPC, jsonRpcError, oauthErrorResponse } from "./http-errors.js";
+import { JSON_RPC, apiErrorResponse, jsonRpcError, oauthErrorResponse } from "./http-errors.js";
 import type { RateDecision } from "./rate-limit.js";
 import { PATHS } from "./urls.js";
 
 /**
  * 429 with `Retry-After` (seconds to the next window): a JSON-RPC error on the MCP endpoints
- * (with the request's id when one call was refused), an RFC 6749-shaped body elsewhere.
+ * (with the request's id when one call was refused), RFC 6749-shaped under the OAuth prefix,
+ * the project's API shape elsewhere.
  */
 export function rateLimitedResponse(path: string, decision: Extract<RateDecision, { ok: false }>, id: string | number | null = null): Response {
   const { charge, retryAfterSec } = decision;
@@ -19,7 +20,8 @@ export function rateLimitedResponse(path: string, decision: Extract<RateDecision
       headers,
     });
   }
-  return oauthErrorResponse(429, "rate_limited", message, headers);
+  if (path.startsWith(`${PATHS.oauth}/`)) return oauthErrorResponse(429, "rate_limited", message, headers);
+  return apiErrorResponse(429, "rate_limited", message, headers);
 }
 
 /** The spec's per-user limit: every request to the MCP server (endpoints, OAuth, discovery) per client IP. */

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bearerReaderOf } from "../../src/bridge/auth/bearer.js";
+import { ANONYMOUS } from "../../src/vfs/access.js";
 import {
   type Harness,
   INIT,
@@ -95,6 +97,18 @@ describe("discovery", () => {
     expect(malformed).toMatchObject({ status: 400, body: oauthError("invalid_request", "The Authorization header must be: Bearer <token>") });
     const basic = await postJson(h.urls.authedMcp, INIT, { Authorization: "Basic dTpw" });
     expect(basic.status).toBe(401);
+  });
+});
+
+describe("readers for mounted apps", () => {
+  it("resolves the reader of a request's bearer token (anonymous without a valid one)", async () => {
+    const readerOf = bearerReaderOf(h.state);
+    const t = await userTokens(h, "sam", "sam-password-1");
+    const req = (authorization?: string) => new Request(`${h.origin}/_svc/api/request`, { headers: authorization === undefined ? {} : { authorization } });
+    expect(await readerOf(req(`Bearer ${t.access_token}`))).toEqual({ authenticated: true, groups: new Set(["staff"]), allGroups: false });
+    expect(await readerOf(req())).toBe(ANONYMOUS);
+    expect(await readerOf(req("Bearer mcpat_nope"))).toBe(ANONYMOUS);
+    expect(await readerOf(req("Basic dTpw"))).toBe(ANONYMOUS);
   });
 });
 

@@ -154,9 +154,11 @@ describe("per IP", () => {
     expect(over.status).toBe(429);
     expect(over.headers.get("retry-after")).toBe("60");
     expect(await over.json()).toEqual({
-      error: "rate_limited",
-      error_description: "Rate limit exceeded: at most 3 requests per hour from one IP address. Retry after 60 seconds.",
+      error: { code: "rate_limited", message: "Rate limit exceeded: at most 3 requests per hour from one IP address. Retry after 60 seconds." },
     });
+    const token = await fetch(h.urls.token, { method: "POST" });
+    expect(token.status).toBe(429);
+    expect(((await token.json()) as { error: string }).error).toBe("rate_limited");
     const mcp = await postJson(h.urls.mcp, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
     expect(mcp.status).toBe(429);
     expect((mcp.body as { error: { code: number } }).error.code).toBe(-32029);

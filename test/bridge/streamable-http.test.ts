@@ -168,6 +168,23 @@ describe("bodies", () => {
     expect(r).toMatchObject({ status: 413, body: rpcError(-32000, "Payload Too Large: the request body must not exceed 1048576 bytes") });
   });
 
+  it("stops reading a chunked body (no Content-Length) once it passes the limit", async () => {
+    const r = await new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
+      const req = request(h.urls.mcp, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" } }, (res) => {
+        let text = "";
+        res.on("data", (d: Buffer) => (text += d.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, connection: res.headers.connection }));
+      });
+      req.on("error", reject);
+      const chunk = "x".repeat(64 * 1024);
+      for (let i = 0; i < 17; i++) req.write(chunk);
+      req.end();
+    });
+    expect(r.status).toBe(413);
+    expect(r.connection).toBe("close");
+    expect(JSON.parse(r.body)).toEqual(rpcError(-32000, "Payload Too Large: the request body must not exceed 1048576 bytes"));
+  });
+
   it("survives a burst of garbage and keeps serving", async () => {
     const junk = ["\u0000\u0001", "[[[[[[", '{"jsonrpc":"2.0","id":{},"method":"tools/call"}', "null", "1e999", '{"jsonrpc":"2.0","method":"tools/call","params":{"name":null}}'];
     const statuses = await Promise.all(junk.map(async (b) => (await postJson(h.urls.mcp, b)).status));
@@ -191,7 +208,7 @@ describe("routing", () => {
   it("answers unknown paths with a JSON 404", async () => {
     const r = await fetch(`${h.origin}/nothing/here`);
     expect(r.status).toBe(404);
-    expect(await r.json()).toEqual({ error: "not_found", error_description: "nothing at GET /nothing/here" });
+    expect(await r.json()).toEqual({ error: { code: "not_found", message: "nothing at GET /nothing/here" } });
     const o = await fetch(`${h.origin}/authed/mcp/oauth/nope`);
     expect(o.status).toBe(404);
     expect(await o.json()).toEqual({ error: "not_found", error_description: "no OAuth endpoint at /authed/mcp/oauth/nope" });

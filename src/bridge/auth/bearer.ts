@@ -1,9 +1,9 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { StateStore, Subject } from "../../store/state/state-store.js";
-import type { Reader } from "../../vfs/access.js";
+import { ANONYMOUS, type Reader } from "../../vfs/access.js";
 import { principalOf, readerForSubject } from "../access-policy.js";
 import { oauthErrorResponse } from "../http-errors.js";
-import { type BridgeUrls, MCP_SCOPE } from "../urls.js";
+import { type BridgeUrls, MCP_SCOPE, bridgeUrls } from "../urls.js";
 
 /** Who an authenticated request speaks for; carried to tool handlers as `authInfo.extra`. */
 export interface Caller {
@@ -58,4 +58,17 @@ function challenge(urls: BridgeUrls, error: string | undefined, description: str
   const params = [`Bearer resource_metadata="${urls.protectedResourceMetadata}"`, `scope="${MCP_SCOPE}"`];
   if (error !== undefined) params.push(`error="${error}"`, `error_description="${description.replace(/["\\]/g, "")}"`);
   return oauthErrorResponse(status, error ?? "unauthorized", description, { "WWW-Authenticate": params.join(", ") });
+}
+
+/**
+ * For apps mounted on the bridge (the playground relay): the reader of a request's bearer token,
+ * or the anonymous reader when it has none or it does not verify. Never throws.
+ */
+export function bearerReaderOf(state: StateStore, publicUrl?: string): (request: Request) => Promise<Reader> {
+  return async (request) => {
+    const header = request.headers.get("authorization") ?? undefined;
+    if (header === undefined) return ANONYMOUS;
+    const result = await authenticateBearer(header, state, bridgeUrls(publicUrl ?? new URL(request.url).origin));
+    return result.ok ? result.caller.reader : ANONYMOUS;
+  };
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
@@ -11,6 +10,7 @@ import { type BridgeContext, type BridgeDeps, urlsFor } from "../context.js";
 import { JSON_RPC, jsonRpcError } from "../http-errors.js";
 import type { Charge } from "../rate-limit.js";
 import { rateLimitedResponse } from "../rate-limit-response.js";
+import { readBody } from "../read-body.js";
 import { type Endpoint, type Session, SessionTable } from "./sessions.js";
 
 /** A JSON-RPC message as far as the bridge looks at it (the SDK validates the rest). */
@@ -110,9 +110,11 @@ export class McpEndpoint {
     if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
       return jsonRpcError(415, JSON_RPC.serverError, "Unsupported Media Type: Content-Type must be application/json");
     }
-    const read = await readRequestBody(c.req.raw, LIMITS.bridge.maxBodyBytes);
+    const read = await readBody(c, LIMITS.bridge.maxBodyBytes);
     if (read.tooLarge) {
-      return jsonRpcError(413, JSON_RPC.serverError, `Payload Too Large: the request body must not exceed ${LIMITS.bridge.maxBodyBytes} bytes`);
+      return jsonRpcError(413, JSON_RPC.serverError, `Payload Too Large: the request body must not exceed ${LIMITS.bridge.maxBodyBytes} bytes`, {
+        headers: { Connection: "close" },
+      });
     }
     let raw: unknown;
     try {
