@@ -37,7 +37,19 @@ describe("sessions", () => {
     expect(r.headers.get("content-type")).toBe("application/json");
     const id = r.headers.get("mcp-session-id");
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(r.body).toMatchObject({ jsonrpc: "2.0", id: 1, result: { protocolVersion: PROTOCOL, serverInfo: { name: "svc-mcp", title: "Nimbus Storage docs" } } });
+    expect(r.body).toMatchObject({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        protocolVersion: PROTOCOL,
+        capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {} },
+        serverInfo: { name: "svc-mcp", title: "Nimbus Storage docs" },
+        instructions:
+          "Documentation for Nimbus Storage: Object storage with buckets, signed URLs and webhooks. It covers: Guides, API reference. " +
+          "Use search_nimbus_storage to find pages for a question, then query_docs_filesystem_nimbus_storage to read them " +
+          "(pages are files: /a/b.mdx is the page at https://docs.nimbus.example/a/b). Cite page links in answers.",
+      },
+    });
     const note = await postJson(h.urls.mcp, { jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": id as string });
     expect(note.status).toBe(202);
     expect(note.text).toBe("");

@@ -151,7 +151,8 @@ function instructionsFor(runtime: DocsRuntime): string {
   const names = runtime.names;
   const sections = config.sections.map((s) => s.title).slice(0, 12);
   const lines = [
-    `Documentation for ${config.name}${config.description !== undefined ? `: ${config.description}` : ""}.`,
+    // Descriptions usually end with a period already.
+    `Documentation for ${config.name}${config.description !== undefined ? `: ${config.description.replace(/[.\s]+$/, "")}` : ""}.`,
     sections.length > 0 ? `It covers: ${sections.join(", ")}.` : "",
     config.versions.length > 0 ? `Versions: ${config.versions.join(", ")} (default ${config.defaultVersion ?? config.versions[0]}).` : "",
     `Use ${names.search} to find pages for a question, then ${names.filesystem} to read them (pages are files: /a/b.mdx is the page at ${runtime.baseUrl}/a/b).`,
