@@ -4,7 +4,13 @@ import { createBridge } from "../bridge/bridge.js";
 import { listen } from "../bridge/http-server.js";
 import { parseRateLimits } from "../bridge/rate-limit.js";
 import { bridgeUrls } from "../bridge/urls.js";
+import { bearerReaderOf } from "../bridge/auth/bearer.js";
+import { createFeedbackApp } from "../bridge/feedback/app.js";
+import { createRelayApp } from "../bridge/playground/relay.js";
+import { openFeedbackStore } from "../store/feedback/sqlite-store.js";
+import { openKeyStore } from "../store/keys/key-store.js";
 import { openStateStore } from "../store/state/sqlite-state-store.js";
+import { createFeedbackTool } from "../tools/mcp/feedback-tool.js";
 import type { DocsRuntime } from "../tools/runtime.js";
 import { CliError, type CliIO } from "./io.js";
 import { describeProject, type ProjectArgs, resolveProject } from "./project.js";
@@ -43,11 +49,22 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   const loopback = isLoopbackHost(host) || isLoopbackHost(`[${host}]`);
   // A loopback server answers only to loopback names (and its public name): DNS rebinding defence.
   const allowedHosts = loopback ? ["localhost", "127.0.0.1", "[::1]", ...(publicUrl !== undefined ? [new URL(publicUrl).hostname] : [])] : undefined;
+  const feedback = openFeedbackStore(project.stateDir);
+  const keys = openKeyStore(project.stateDir);
   const bridge = createBridge({
     runtime,
     state,
     rateLimits,
     log,
+    extraTools: [createFeedbackTool({ store: feedback, projectId: project.id })],
+    extraRoutes: [
+      createFeedbackApp({ store: feedback, keys, projects: new Set([project.id]), log }),
+      createRelayApp({
+        lookupPage: (path) => runtime.site.api?.pages.get(path),
+        readerOf: bearerReaderOf(state, publicUrl),
+        authConfigured: async () => (await state.settings()).authMode !== "public",
+      }),
+    ],
     trustProxy: args["trust-proxy"],
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(allowedHosts !== undefined ? { allowedHosts } : {}),
@@ -57,7 +74,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     server = await listen(bridge, { host, port: args.port });
   } catch (error) {
     await bridge.close();
-    await state.close();
+    await Promise.all([state.close(), feedback.close(), keys.close()]);
     throw new CliError((error as Error).message, 1);
   }
   const urls = bridgeUrls(publicUrl ?? server.origin);
@@ -66,9 +83,12 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   log(`MCP (public):        ${urls.mcp}`);
   log(`MCP (authenticated): ${urls.authedMcp}`);
   log(`OAuth token:         ${urls.token}`);
+  log(`Feedback API:        ${server.origin}/v1/analytics/${project.id}/feedback`);
   log(`site auth ${settings.authMode}; MCP server ${mcpAvailable(settings) ? "enabled" : "disabled (svc-mcp mcp enable)"}; ${describeProject(project)}`);
   await io.stopSignal;
   await server.close();
-  await state.close();
+  await bridge.close();
+  // The feedback store commits anything still queued before it closes.
+  await Promise.all([state.close(), feedback.close(), keys.close()]);
   return 0;
 }

@@ -261,6 +261,7 @@ describe("svc-mcp serve --http (a real process)", () => {
       `svc-mcp: MCP (public):        ${origin}/mcp`,
       `svc-mcp: MCP (authenticated): ${origin}/authed/mcp`,
       `svc-mcp: OAuth token:         ${origin}/authed/mcp/oauth/token`,
+      `svc-mcp: Feedback API:        ${origin}/v1/analytics/nimbus-storage/feedback`,
       `svc-mcp: site auth public; MCP server enabled; project "nimbus-storage" (from the site name; set --project-id to change it); state in ${stateDir}`,
     ]);
     const c = await mcpClient(mcpUrl);
@@ -269,6 +270,25 @@ describe("svc-mcp serve --http (a real process)", () => {
     const exited = new Promise<number | null>((resolve) => child?.once("exit", resolve));
     child?.kill("SIGTERM");
     expect(await exited).toBe(0);
+  });
+
+  it("serves the feedback API, submit_feedback and the playground relay on the same socket", async () => {
+    const { mcpUrl, origin } = await serve();
+    const rating = await postJson(`${origin}/v1/feedback/nimbus-storage/rating`, { path: "/quickstart", helpful: false });
+    expect(rating.status).toBe(201);
+    const c = await mcpClient(mcpUrl);
+    expect(await c.text("submit_feedback", { path: "/guides/webhooks", feedback: "The retry schedule is missing the maximum delay." })).toMatch(/^Thank you: feedback on \/guides\/webhooks recorded as fb_\w+ for the docs maintainers\.$/);
+    await c.close();
+    const { key } = JSON.parse((await cli(["keys", "create", "--json"])).stdout) as { key: string };
+    const page = await fetch(`${origin}/v1/analytics/nimbus-storage/feedback?limit=10`, { headers: { Authorization: `Bearer ${key}` } });
+    const body = (await page.json()) as { feedback: { path: string; source: string; comment: string }[]; hasMore: boolean; nextCursor: null };
+    expect(body.feedback.map((e) => [e.source, e.path, e.comment])).toEqual([
+      ["agent", "/guides/webhooks", "The retry schedule is missing the maximum delay."],
+      ["thumbs_only", "/quickstart", "not helpful"],
+    ]);
+    expect([body.hasMore, body.nextCursor]).toEqual([false, null]);
+    const relay = await postJson(`${origin}/_svc/api/request`, { page: "/quickstart", method: "GET", url: "https://api.nimbus.example/v1/buckets" });
+    expect([relay.status, relay.body]).toEqual([404, { error: { code: "unknown_page", message: "/quickstart is not an API page of this site" } }]);
   });
 
   it("sees credentials, users and settings changed by CLI commands while it runs", async () => {

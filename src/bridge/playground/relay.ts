@@ -18,8 +18,9 @@ export interface RelayDeps {
   readonly lookupPage: (pagePath: string) => ApiPageInfo | undefined;
   /** Who is asking (the bridge's auth); anonymous when not given. */
   readonly readerOf?: (request: Request) => Reader | Promise<Reader>;
-  /** Whether the site has authentication configured (`playground: auth` needs it). */
-  readonly authConfigured?: boolean;
+  /** Whether the site has authentication configured (`playground: auth` needs it). A function
+   *  when the setting can change while serving (the bridge reads it from the state store). */
+  readonly authConfigured?: boolean | (() => boolean | Promise<boolean>);
   readonly lookup?: LookupAll;
   /** Override limits (tests use small ones). */
   readonly limits?: { readonly [K in keyof typeof LIMITS.relay]?: number };
@@ -63,7 +64,8 @@ export function createRelayApp(deps: RelayDeps): Hono {
         throw new RelayError(404, "unknown_page", `${input.page} is not an API page of this site`);
       }
       const reader = deps.readerOf !== undefined ? await deps.readerOf(c.req.raw) : ANONYMOUS;
-      checkPlayground(page, reader, deps.authConfigured === true);
+      const authConfigured = typeof deps.authConfigured === "function" ? await deps.authConfigured() : deps.authConfigured === true;
+      checkPlayground(page, reader, authConfigured);
       const target = buildUrl(input.url, input.query);
       const server = page.servers.find((s) => underServer(target, s));
       if (server === undefined) {
