@@ -1,0 +1,68 @@
+import type { NavContext } from "./nav-model.js";
+import type { SpecSource } from "./spec-source.js";
+
+/**
+ * How a navigation entry string is understood. `svc-mcp check` and the navigation builder ask a
+ * `ResolveEntry` hook, so the OpenAPI engine can plug real operation matching in; the default
+ * below decides from the entry's shape alone.
+ */
+
+/** What an entry sits under: the nearest `openapi` / `asyncapi` (own or inherited) of its element. */
+export interface EntryScope {
+  readonly openapi: readonly SpecSource[];
+  readonly asyncapi: readonly SpecSource[];
+  /** JSON path of the entry (`navigation.tabs[1].groups[2].pages[0]`). */
+  readonly path: string;
+}
+
+/** The scope of an entry (or of anything else written under an element with this context). */
+export function entryScope(context: NavContext, path: string): EntryScope {
+  return { openapi: context.openapi?.sources ?? [], asyncapi: context.asyncapi?.sources ?? [], path };
+}
+
+export type EntryResolution =
+  /** An API operation: a generated page, no file needed. `title` names it in `svc-mcp nav`. */
+  | { readonly kind: "operation"; readonly title?: string; readonly spec?: string }
+  /** A page path: the file must exist. `hint` is added to the message when it does not. */
+  | { readonly kind: "file"; readonly hint?: string }
+  /** Written as an operation but matching none: an error (unless a file of that name exists). */
+  | { readonly kind: "unmatched"; readonly hint: string };
+
+export type ResolveEntry = (entry: string, scope: EntryScope) => EntryResolution;
+
+/** HTTP methods an operation entry may name. Matching is case-sensitive, as on the platform. */
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"] as const;
+
+/** `GET /users`, `openapi.yaml GET /users/{id}`, `WEBHOOK /order-created` (uppercase only). */
+const OPERATION_RE = /^(?:(\S+)\s+)?(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|WEBHOOK)\s+(\S+)$/;
+/** The same shape with the method in any case, to explain why a lowercase one does not match. */
+const OPERATION_ANY_CASE_RE = /^(?:(\S+)\s+)?(get|post|put|patch|delete|head|options|trace|webhook)\s+(\/\S*)$/i;
+
+/** The parts of an operation entry, or undefined when the entry is not one (methods are case-sensitive). */
+export function parseOperationEntry(entry: string): { spec?: string; method: string; path: string } | undefined {
+  const m = OPERATION_RE.exec(entry.trim());
+  if (m === null) return undefined;
+  const [, spec, method, path] = m as unknown as [string, string | undefined, string, string];
+  return { ...(spec !== undefined ? { spec } : {}), method, path };
+}
+
+/**
+ * The default hook: an uppercase `METHOD /path` entry under an element with an own or inherited
+ * `openapi` is an operation (trusted without opening the spec); without one it matches nothing;
+ * anything else is a page path. A lowercase method is a page path whose missing file is
+ * explained (matching is case-sensitive).
+ */
+export const defaultResolveEntry: ResolveEntry = (entry, scope) => {
+  const op = parseOperationEntry(entry);
+  if (op !== undefined) {
+    if (scope.openapi.length > 0 || (op.method === "WEBHOOK" && scope.asyncapi.length > 0)) return { kind: "operation" };
+    return { kind: "unmatched", hint: `no "openapi" on this element or above it, so no API page is generated for it` };
+  }
+  const lower = OPERATION_ANY_CASE_RE.exec(entry.trim());
+  if (lower !== null) {
+    const [, spec, method, path] = lower as unknown as [string, string | undefined, string, string];
+    const fixed = `${spec !== undefined ? `${spec} ` : ""}${method.toUpperCase()} ${path}`;
+    return { kind: "file", hint: `an API operation needs an uppercase method: "${fixed}"` };
+  }
+  return { kind: "file" };
+};

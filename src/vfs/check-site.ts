@@ -1,0 +1,92 @@
+import type { Diagnostic } from "../config/diagnostic.js";
+import type { ResolveEntry } from "../config/docs-json/entries.js";
+import { sortDiagnostics } from "../config/docs-json/validate.js";
+import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
+import { frontMatterProblems } from "../config/page-meta.js";
+import { type LoadedSite, type LoadLog, loadSite } from "./load-site.js";
+import { pageFilesOf } from "./page-files.js";
+import { placementOf } from "./site.js";
+
+export interface SiteCheck {
+  /** Every finding, sorted: docs.json and its `$ref`s first, then pages by path. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly errors: number;
+  readonly warnings: number;
+  readonly loaded: LoadedSite;
+  readonly docs: DocsJsonResult;
+}
+
+export interface CheckOptions {
+  /** Decides which navigation entries are API operations (the OpenAPI engine plugs in here). */
+  readonly resolveEntry?: ResolveEntry;
+  readonly log?: LoadLog;
+}
+
+/** Folders whose pages are never navigation pages: `snippets/` holds MDX imported by pages. */
+const NOT_PAGES = /^snippets\//;
+
+/**
+ * `svc-mcp check`: load the repository as the server would, then validate docs.json knowing
+ * which files exist, and warn about pages no reader can reach through the navigation and about
+ * front matter the server cannot read.
+ */
+export async function checkSite(root: string, options: CheckOptions = {}): Promise<SiteCheck> {
+  const loaded = await loadSite(root, options.log);
+  const docs = await loadDocsJson(root, {
+    files: pageFilesOf(loaded),
+    ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
+  });
+  const configFiles = new Set([...docs.files, "docs.json"]);
+  const diagnostics: Diagnostic[] = [
+    ...docs.diagnostics,
+    // The loader's own findings about docs.json repeat ours without positions.
+    ...loaded.site.diagnostics.filter((d) => !configFiles.has(d.file)),
+  ];
+  const config = docs.config;
+  for (const page of loaded.site.pages.values()) {
+    if (page.generated) continue;
+    const rel = page.file.path.slice(1);
+    if (config !== undefined && config.present && !NOT_PAGES.test(rel) && placementOf({ ...loaded.site, config }, page) === undefined) {
+      diagnostics.push({
+        severity: "warning",
+        file: rel,
+        code: "not-in-navigation",
+        message:
+          config.indexing === "all"
+            ? "page is not in the navigation"
+            : `page is not in the navigation, so search leaves it out (seo.indexing "all" includes it)`,
+      });
+    }
+    for (const problem of frontMatterProblems(page.frontMatter)) {
+      const line = frontMatterKeyLine(page.file.text, problem.path.split(/[.[]/)[0] ?? problem.path);
+      diagnostics.push({
+        severity: "warning",
+        file: rel,
+        ...(line !== undefined ? { line } : {}),
+        path: problem.path,
+        code: "front-matter",
+        message: problem.message,
+      });
+    }
+  }
+  const sorted = sortDiagnostics(diagnostics, docs.files);
+  return {
+    diagnostics: sorted,
+    errors: sorted.filter((d) => d.severity === "error").length,
+    warnings: sorted.filter((d) => d.severity === "warning").length,
+    loaded,
+    docs,
+  };
+}
+
+/** 1-based line of a top-level front matter key (`noindex: yes`), for compiler-style output. */
+function frontMatterKeyLine(text: string, key: string): number | undefined {
+  const lines = text.split("\n", 200);
+  if (lines[0]?.trim() !== "---") return undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.trim() === "---") return undefined;
+    if (line.startsWith(`${key}:`) || line.startsWith(`"${key}":`) || line.startsWith(`'${key}':`)) return i + 1;
+  }
+  return undefined;
+}

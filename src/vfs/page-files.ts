@@ -1,0 +1,33 @@
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { PageFiles } from "../config/docs-json/rules/rule.js";
+import type { LoadedSite } from "./load-site.js";
+
+/**
+ * What the docs.json rules may ask about a loaded repository: the file of a page path (`/x` is
+ * also `x/index.mdx`), whether an ignore file left a page out, and whether a file exists.
+ */
+export function pageFilesOf(loaded: LoadedSite): PageFiles {
+  const { site, ignore } = loaded;
+  const pageOf = (pagePath: string) => site.pages.get(pagePath) ?? site.pages.get(pagePath === "/" ? "/index" : `${pagePath}/index`);
+  return {
+    fileOf: (pagePath) => {
+      const page = pageOf(pagePath);
+      return page === undefined || page.generated ? undefined : page.file.path.slice(1);
+    },
+    ignoredFileOf: (pagePath) => {
+      const base = pagePath.slice(1);
+      for (const candidate of [`${base}.mdx`, `${base}.md`, `${base}/index.mdx`, `${base}/index.md`]) {
+        if (ignore.ignores(candidate) && existsSync(join(site.root, candidate))) return candidate;
+      }
+      return undefined;
+    },
+    exists: (relPath) => {
+      try {
+        return statSync(join(site.root, relPath)).isFile();
+      } catch {
+        return false;
+      }
+    },
+  };
+}
