@@ -1,8 +1,10 @@
+import { basename } from "node:path";
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { ResolveEntry } from "../config/docs-json/entries.js";
 import { sortDiagnostics } from "../config/docs-json/validate.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { frontMatterProblems } from "../config/page-meta.js";
+import { readSiteConfig } from "../config/read-site-config.js";
 import { type LoadedSite, type LoadLog, loadSite } from "./load-site.js";
 import { pageFilesOf } from "./page-files.js";
 import { placementOf } from "./site.js";
@@ -42,7 +44,18 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
     // The loader's own findings about docs.json repeat ours without positions.
     ...loaded.site.diagnostics.filter((d) => !configFiles.has(d.file)),
   ];
-  const config = docs.config;
+  // With an invalid docs.json, placements still come from what could be read, so that every
+  // problem is reported at once.
+  const config =
+    docs.config ?? (docs.source?.value !== undefined ? readSiteConfig(docs.source.value, basename(root), docs.model !== undefined ? { model: docs.model } : {}) : undefined);
+  if (config?.present === false) {
+    diagnostics.push({
+      severity: "warning",
+      file: "docs.json",
+      code: "no-docs-json",
+      message: "not found: every page is served and searchable, and there is no navigation",
+    });
+  }
   for (const page of loaded.site.pages.values()) {
     if (page.generated) continue;
     const rel = page.file.path.slice(1);

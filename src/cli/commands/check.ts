@@ -27,7 +27,11 @@ export const checkCommand = defineCommand({
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     } else {
       for (const d of result.diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
-      const what = `${result.docs.config?.present === false ? "no docs.json" : result.docs.files.join(", ")}; ${plural(pages, "page")}`;
+      const refs = result.docs.files.length - 1;
+      const what =
+        result.docs.config?.present === false
+          ? `checked ${plural(pages, "page")} (no docs.json)`
+          : `checked docs.json${refs > 0 ? ` (+${plural(refs, "$ref file")})` : ""} and ${plural(pages, "page")}`;
       const verdict = result.errors === 0 && result.warnings === 0 ? "no problems" : `${plural(result.errors, "error")}, ${plural(result.warnings, "warning")}`;
       io.stdout(`${what}: ${verdict}\n`);
     }

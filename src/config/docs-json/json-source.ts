@@ -271,6 +271,7 @@ class Parser {
     if (offset >= this.text.length) return "end of file";
     const ch = this.text[offset] as string;
     if (ch === "'") return `"'" (strings must use double quotes)`;
+    if (ch === '"') return "'\"'";
     return JSON.stringify(ch);
   }
 }

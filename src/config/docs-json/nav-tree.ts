@@ -149,6 +149,16 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
     !((el.kind === "version" && options.version !== undefined && el.title !== options.version) ||
       (el.kind === "language" && options.language !== undefined && el.title !== options.language));
 
+  // Where each page sits is taken from the whole navigation, whatever the filter.
+  for (const e of model.entries) {
+    if (e.entry.trim() === "" || resolveEntry(e.entry, entryScope(e.context, e.path)).kind === "operation") continue;
+    const page = toPagePath(e.entry);
+    addPage(pages, { page, title: options.titleOf?.(page) ?? titleFromPath(page), file: options.fileOf?.(page) ?? null, breadcrumbs: e.context.breadcrumbs, path: e.path }, e);
+  }
+  /** Pages in the (filtered) tree, with their first listing there: in `--version v2`, a page's
+   *  breadcrumbs are those of its place in v2. */
+  const shown = new Map<string, { breadcrumbs: readonly string[]; path: string }>();
+
   const pageNode = (e: EntryNode): NavPageNode | NavOperationNode => {
     const resolution = resolveEntry(e.entry, entryScope(e.context, e.path));
     if (resolution.kind === "operation") {
@@ -161,10 +171,9 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
       };
     }
     const page = toPagePath(e.entry);
-    const title = options.titleOf?.(page) ?? titleFromPath(page);
-    const file = options.fileOf?.(page) ?? null;
-    addPage(pages, { page, title, file, path: e.path, breadcrumbs: e.context.breadcrumbs }, e);
-    return { kind: "page", page, title, file, path: e.path };
+    if (!shown.has(page)) shown.set(page, { breadcrumbs: e.context.breadcrumbs, path: e.path });
+    const info = pages.get(page)?.page;
+    return { kind: "page", page, title: info?.title ?? titleFromPath(page), file: info?.file ?? null, path: e.path };
   };
 
   const convert = (items: readonly NavItem[]): NavNode[] => {
@@ -246,11 +255,17 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
     drilldown,
     filter: options.version !== undefined || options.language !== undefined ? { version: options.version ?? null, language: options.language ?? null } : null,
     items,
-    pages: [...pages.values()].map(({ page, versions: vs, languages: ls }) => ({
-      ...page,
-      versions: vs === null ? null : [...vs],
-      languages: ls === null ? null : [...ls],
-    })),
+    pages: [...pages.values()]
+      .filter(({ page }) => shown.has(page.page))
+      .map(({ page, versions: vs, languages: ls }) => ({
+        page: page.page,
+        title: page.title,
+        file: page.file,
+        versions: vs === null ? null : [...vs],
+        languages: ls === null ? null : [...ls],
+        breadcrumbs: shown.get(page.page)?.breadcrumbs ?? page.breadcrumbs,
+        path: shown.get(page.page)?.path ?? page.path,
+      })),
   };
 }
 

@@ -27,15 +27,16 @@ export function findingsFromIssues(issues: readonly Issue[], root: unknown): Sch
 function collect(issue: Issue, base: readonly PropertyKey[], root: unknown, out: SchemaFinding[]): void {
   const segments = [...base, ...issue.path];
   const value = valueAt(root, segments);
+  const parent = segments.slice(0, -1);
+  const key = segments.at(-1);
+  if (value === undefined && key !== undefined && typeof key !== "number" && !hasKey(valueAt(root, parent), key) && issue.code !== "invalid_union") {
+    out.push({ path: formatPath(parent), message: `"${String(key)}" is required`, code: "required" });
+    return;
+  }
   switch (issue.code) {
     case "invalid_type": {
-      const parent = segments.slice(0, -1);
-      const key = segments.at(-1);
-      if (value === undefined && key !== undefined && typeof key !== "number" && !hasKey(valueAt(root, parent), key)) {
-        out.push({ path: formatPath(parent), message: `"${String(key)}" is required`, code: "required" });
-        return;
-      }
-      out.push({ path: formatPath(segments), message: `must be ${expected(issue.expected)}; got ${describe(value)}`, code: "type" });
+      const what = segments.length === 0 ? "the top level must be" : "must be";
+      out.push({ path: formatPath(segments), message: `${what} ${expected(issue.expected)}; got ${describe(value)}`, code: "type" });
       return;
     }
     case "invalid_value": {

@@ -1,0 +1,116 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { CORPORA, REPO, SHARED, runCli } from "./cli-io.js";
+
+const exec = promisify(execFile);
+const FIXTURES = join(REPO, "fixtures/docs-json");
+
+describe("svc-mcp check on the shared corpora", () => {
+  const summaries: Record<(typeof CORPORA)[number], string> = {
+    cline: "checked docs.json and 113 pages: 0 errors, 3 warnings",
+    "open-wearables": "checked docs.json and 67 pages: 0 errors, 11 warnings",
+    spree: "checked docs.json and 428 pages: 0 errors, 92 warnings",
+  };
+  for (const corpus of CORPORA) {
+    it(`${corpus}: exit 0, warnings only`, async () => {
+      const run = await runCli(["check", "--dir", join(SHARED, "corpora", corpus)]);
+      const lines = run.stdout.trimEnd().split("\n");
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(lines.at(-1)).toBe(summaries[corpus]);
+      expect(lines.slice(0, -1).filter((l) => !l.includes(": warning: "))).toEqual([]);
+    });
+  }
+
+  it("cline: the three pages on disk that no navigation lists", async () => {
+    const run = await runCli(["check", "--dir", join(SHARED, "corpora/cline")]);
+    expect(run.stdout).toBe(
+      [
+        'core-workflows/task-management.mdx: warning: page is not in the navigation, so search leaves it out (seo.indexing "all" includes it)',
+        'features/auto-compact.mdx: warning: page is not in the navigation, so search leaves it out (seo.indexing "all" includes it)',
+        'provider-config/atomic-chat.mdx: warning: page is not in the navigation, so search leaves it out (seo.indexing "all" includes it)',
+        "checked docs.json and 113 pages: 0 errors, 3 warnings",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("spree: the stale root `tabs` is a warning naming the element used", async () => {
+    const run = await runCli(["check", "--dir", join(SHARED, "corpora/spree")]);
+    expect(run.stdout.split("\n")[0]).toBe('docs.json:162:17 navigation: warning: has several root navigation elements: "versions" is used, "tabs" is ignored');
+  });
+});
+
+describe("svc-mcp check --json", () => {
+  it("prints the same findings for machines", async () => {
+    const run = await runCli(["check", "--json", "--dir", join(FIXTURES, "ref-positions")]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({
+      errors: 3,
+      warnings: 0,
+      files: ["docs.json", "fr/navigation.json"],
+      pages: 2,
+      diagnostics: [
+        {
+          severity: "error",
+          file: "fr/navigation.json",
+          line: 8,
+          column: 9,
+          path: "navigation.languages[1].groups[0].pages[1]",
+          message: 'page "fr/missing" not found: no fr/missing.mdx or fr/missing.md',
+          code: "page-file",
+        },
+        {
+          severity: "error",
+          file: "fr/navigation.json",
+          line: 11,
+          column: 5,
+          path: "navigation.languages[1].groups[1]",
+          message: '"group" is required',
+          code: "required",
+        },
+        {
+          severity: "error",
+          file: "fr/navigation.json",
+          line: 13,
+          column: 9,
+          path: "navigation.languages[1].groups[1].pages[0]",
+          message: 'page "fr/index" is listed twice in language "fr" (first at navigation.languages[1].groups[0].pages[0])',
+          code: "duplicate-page",
+        },
+      ],
+    });
+  });
+
+  it("a clean repository: exit 0 and no findings", async () => {
+    const run = await runCli(["check", "--json", "--dir", join(REPO, "fixtures/nav-demo")]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ errors: 0, warnings: 0, files: ["docs.json"], pages: 9, diagnostics: [] });
+  });
+
+  it("a folder that does not exist is a usage error", async () => {
+    expect(await runCli(["check", "--dir", "no/such/folder"])).toEqual({ code: 1, stdout: "", stderr: "svc-mcp: no such folder: no/such/folder\n" });
+  });
+});
+
+describe("the svc-mcp process", () => {
+  it("check: compiler-style lines on stdout, exit 1", async () => {
+    const dir = join(FIXTURES, "required-group");
+    const error = await exec("node", [join(REPO, "bin/svc-mcp.js"), "check", "--dir", dir]).then(
+      () => undefined,
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(error).toMatchObject({ code: 1, stdout: readFileSync(join(dir, "expected.txt"), "utf8"), stderr: "" });
+  });
+
+  it("nav and check exit 0 on a clean site", async () => {
+    const dir = join(REPO, "fixtures/nav-demo");
+    const nav = await exec("node", [join(REPO, "bin/svc-mcp.js"), "nav", "--dir", dir]);
+    expect(nav.stdout).toBe(readFileSync(join(dir, "expected-nav.txt"), "utf8"));
+    const check = await exec("node", [join(REPO, "bin/svc-mcp.js"), "check", "--dir", dir]);
+    expect(check).toEqual({ stdout: "checked docs.json and 9 pages: no problems\n", stderr: "" });
+  });
+});
