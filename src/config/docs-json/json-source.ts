@@ -48,7 +48,8 @@ export function parseJsonSource(text: string, file: string): JsonParseResult {
   }
 }
 
-const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** A backslash or a control character: the span needs the slow, escape-aware path. */
+const PLAIN_STRING_BREAKER = /[\\\u0000-\u001f]/;
 
 class Parser {
   private i = 0;
@@ -200,6 +201,15 @@ class Parser {
   private parseString(): string {
     const text = this.text;
     const start = this.i;
+    // Fast path: most strings hold no escape; find the closing quote and check the span once.
+    const close = text.indexOf('"', start + 1);
+    if (close !== -1) {
+      const span = text.slice(start + 1, close);
+      if (!PLAIN_STRING_BREAKER.test(span)) {
+        this.i = close + 1;
+        return span;
+      }
+    }
     let k = start + 1;
     let out = "";
     let chunk = k;
@@ -256,7 +266,7 @@ class Parser {
     const text = this.text;
     while (this.i < text.length) {
       const c = text.charCodeAt(this.i);
-      if (WS.has(c)) {
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
         this.i++;
         continue;
       }

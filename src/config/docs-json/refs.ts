@@ -58,118 +58,126 @@ export async function resolveJsonRefs(rootFile: string, read: ReadText): Promise
   };
 }
 
+/** A file as loaded: parsed, or why not (a parse error is reported once, where it is). */
+type Loaded = { readonly source: JsonSource } | { readonly error: string };
+
 class RefResolver {
   readonly positions = new Map<string, Position>();
   readonly keyPositions = new Map<string, Position>();
   readonly files = new Set<string>();
   readonly brokenPaths: string[] = [];
   readonly diagnostics: Diagnostic[] = [];
-  private readonly parsed = new Map<string, JsonSource | null>();
-
-  private rootFile = "";
   rootMissing = false;
+  private readonly loaded = new Map<string, Loaded>();
 
   constructor(private readonly read: ReadText) {}
 
+  /** Load every file reachable through `$ref` first (the only asynchronous part), then resolve
+   *  synchronously: a 100 KB docs.json has thousands of values. */
   async run(rootFile: string): Promise<unknown> {
-    this.rootFile = rootFile;
-    const source = await this.load(rootFile, undefined);
-    if (source === null) return undefined;
-    return this.resolve(source, source.value, "", "", [rootFile]);
+    const root = await this.load(rootFile, true);
+    if (!("source" in root)) return undefined;
+    await this.preload(root.source);
+    return this.resolve(root.source, root.source.value, "", "", [rootFile]);
   }
 
-  /** Read and parse a file once; null (with a diagnostic) when it cannot be. */
-  private async load(file: string, from: { path: string; position: Position | undefined } | undefined): Promise<JsonSource | null> {
-    const cached = this.parsed.get(file);
+  private async load(file: string, isRoot = false): Promise<Loaded> {
+    const cached = this.loaded.get(file);
     if (cached !== undefined) return cached;
     this.files.add(file);
-    let text: string;
+    let result: Loaded;
     try {
-      text = await this.read(file);
+      const text = await this.read(file);
+      const parsed = parseJsonSource(text, file);
+      if (parsed.ok) {
+        result = { source: parsed.source };
+        for (const dup of parsed.source.duplicateKeys) {
+          this.diagnostics.push({
+            severity: "warning",
+            file,
+            line: dup.position.line,
+            column: dup.position.column,
+            path: dup.path,
+            message: "key written twice in one object; the last one wins",
+            code: "duplicate-key",
+          });
+        }
+      } else {
+        const { line, column } = parsed.position;
+        this.diagnostics.push({ severity: "error", file, line, column, message: `invalid JSON: ${parsed.message}`, code: "json" });
+        result = { error: "" };
+      }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (from === undefined && code === "ENOENT") this.rootMissing = true;
+      if (isRoot && code === "ENOENT") this.rootMissing = true;
       const why = code === "ENOENT" || code === "ENOTDIR" ? "file not found" : code === "EISDIR" ? "is a folder, not a file" : (error as Error).message;
-      if (from === undefined) this.diagnostics.push({ severity: "error", file, message: `cannot read: ${why}`, code: "read" });
-      else this.report(from.path, from.position, `cannot read "${file}": ${why}`, "ref");
-      this.parsed.set(file, null);
-      return null;
+      if (isRoot) this.diagnostics.push({ severity: "error", file, message: `cannot read: ${why}`, code: "read" });
+      result = { error: why };
     }
-    const result = parseJsonSource(text, file);
-    if (!result.ok) {
-      const { line, column } = result.position;
-      this.diagnostics.push({ severity: "error", file, line, column, message: `invalid JSON: ${result.message}`, code: "json" });
-      this.parsed.set(file, null);
-      return null;
+    this.loaded.set(file, result);
+    return result;
+  }
+
+  /** Load the files a source refers to, and theirs, each once. */
+  private async preload(source: JsonSource): Promise<void> {
+    const targets: string[] = [];
+    collectRefs(source.value, (ref) => {
+      const target = refTarget(source.file, ref);
+      // Never read outside the repository (the reference is refused when resolved).
+      if (target !== undefined && target !== ".." && !target.startsWith("../")) targets.push(target);
+    });
+    for (const target of targets) {
+      if (this.loaded.has(target)) continue;
+      if (this.files.size >= LIMITS.config.maxRefFiles) return;
+      const loaded = await this.load(target);
+      if ("source" in loaded) await this.preload(loaded.source);
     }
-    for (const dup of result.source.duplicateKeys) {
-      this.diagnostics.push({
-        severity: "warning",
-        file,
-        line: dup.position.line,
-        column: dup.position.column,
-        path: dup.path,
-        message: "key written twice in one object; the last one wins",
-        code: "duplicate-key",
-      });
-    }
-    this.parsed.set(file, result.source);
-    return result.source;
   }
 
   /**
    * Copy `value` (found at `rel` inside `source`) to `path` in the resolved document, recording
    * positions and replacing references. `chain` holds the files being resolved, for cycles.
    */
-  private async resolve(source: JsonSource, value: unknown, rel: string, path: string, chain: readonly string[]): Promise<unknown> {
+  private resolve(source: JsonSource, value: unknown, rel: string, path: string, chain: readonly string[]): unknown {
     const pos = source.positions.get(rel);
     if (pos !== undefined) this.positions.set(path, pos);
     const keyPos = source.keyPositions.get(rel);
     if (keyPos !== undefined && path !== "") this.keyPositions.set(path, keyPos);
     if (Array.isArray(value)) {
-      const out: unknown[] = [];
-      for (let i = 0; i < value.length; i++) {
-        out.push(await this.resolve(source, value[i], childPath(rel, i), childPath(path, i), chain));
-      }
+      const out: unknown[] = new Array(value.length);
+      for (let i = 0; i < value.length; i++) out[i] = this.resolve(source, value[i], childPath(rel, i), childPath(path, i), chain);
       return out;
     }
     if (value === null || typeof value !== "object") return value;
     const obj = value as Record<string, unknown>;
     if (Object.hasOwn(obj, "$ref")) return this.resolveRef(source, obj, rel, path, chain);
     const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(obj)) {
-      setOwn(out, key, await this.resolve(source, child, childPath(rel, key), childPath(path, key), chain));
+    for (const key of Object.keys(obj)) {
+      setOwn(out, key, this.resolve(source, obj[key], childPath(rel, key), childPath(path, key), chain));
     }
     return out;
   }
 
-  private async resolveRef(source: JsonSource, obj: Record<string, unknown>, rel: string, path: string, chain: readonly string[]): Promise<unknown> {
-    const refRel = childPath(rel, "$ref");
+  private resolveRef(source: JsonSource, obj: Record<string, unknown>, rel: string, path: string, chain: readonly string[]): unknown {
     const refPath = childPath(path, "$ref");
-    const refPos = source.positions.get(refRel);
+    const refPos = source.positions.get(childPath(rel, "$ref"));
     const ref = obj.$ref;
-    const broken = (message: string): unknown => {
-      this.report(refPath, refPos, message, "ref");
+    const broken = (message?: string): unknown => {
+      if (message !== undefined) this.report(refPath, refPos, message, "ref");
       this.brokenPaths.push(path);
       return obj;
     };
     if (typeof ref !== "string" || ref.trim() === "") return broken(`"$ref" must be a relative path to a JSON file`);
-    if (/^[a-z][a-z0-9+.-]*:/i.test(ref) || isAbsolute(ref) || ref.startsWith("/")) {
-      return broken(`"$ref" must be a path relative to ${source.file} ("${ref}" is not; URLs are not fetched)`);
-    }
-    const target = posix.normalize(posix.join(posix.dirname(source.file), ref.replace(/\\/g, "/")));
+    const target = refTarget(source.file, ref);
+    if (target === undefined) return broken(`"$ref" must be a path relative to ${source.file} ("${ref}" is not; URLs are not fetched)`);
     if (target === ".." || target.startsWith("../")) return broken(`"$ref" "${ref}" points outside the repository`);
     const cycleAt = chain.indexOf(target);
     if (cycleAt !== -1) return broken(`"$ref" cycle: ${[...chain.slice(cycleAt), target].join(" -> ")}`);
-    if (!this.parsed.has(target) && this.files.size >= LIMITS.config.maxRefFiles) {
-      return broken(`more than ${LIMITS.config.maxRefFiles} files reached through "$ref"; "${ref}" is not read`);
-    }
-    const targetSource = await this.load(target, { path: refPath, position: refPos });
-    if (targetSource === null) {
-      this.brokenPaths.push(path);
-      return obj;
-    }
-    const resolved = await this.resolve(targetSource, targetSource.value, "", path, [...chain, target]);
+    const loaded = this.loaded.get(target);
+    if (loaded === undefined) return broken(`more than ${LIMITS.config.maxRefFiles} files reached through "$ref"; "${ref}" is not read`);
+    // A parse error was reported in the file itself; a read error is reported here.
+    if (!("source" in loaded)) return broken(loaded.error === "" ? undefined : `cannot read "${target}": ${loaded.error}`);
+    const resolved = this.resolve(loaded.source, loaded.source.value, "", path, [...chain, target]);
     const siblings = Object.keys(obj).filter((k) => k !== "$ref");
     if (siblings.length === 0) return resolved;
     if (resolved === null || typeof resolved !== "object" || Array.isArray(resolved)) {
@@ -181,7 +189,7 @@ class RefResolver {
     // are written (in the holding file).
     const merged: Record<string, unknown> = { ...(resolved as Record<string, unknown>) };
     for (const key of siblings) {
-      setOwn(merged, key, await this.resolve(source, obj[key], childPath(rel, key), childPath(path, key), chain));
+      setOwn(merged, key, this.resolve(source, obj[key], childPath(rel, key), childPath(path, key), chain));
     }
     return merged;
   }
@@ -189,12 +197,29 @@ class RefResolver {
   private report(path: string, position: Position | undefined, message: string, code: string, severity: "error" | "warning" = "error"): void {
     this.diagnostics.push({
       severity,
-      file: position?.file ?? this.rootFile,
+      file: position?.file ?? "docs.json",
       ...(position !== undefined ? { line: position.line, column: position.column } : {}),
       path,
       message,
       code,
     });
+  }
+}
+
+/** The repository-relative file a `$ref` names, or undefined when it is not a relative path. */
+function refTarget(holder: string, ref: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(ref) || isAbsolute(ref) || ref.startsWith("/")) return undefined;
+  return posix.normalize(posix.join(posix.dirname(holder), ref.replace(/\\/g, "/")));
+}
+
+/** Every string `$ref` in a value (not resolved). */
+function collectRefs(value: unknown, found: (ref: string) => void): void {
+  if (Array.isArray(value)) {
+    for (const v of value) collectRefs(v, found);
+  } else if (value !== null && typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    if (typeof obj.$ref === "string" && obj.$ref.trim() !== "") found(obj.$ref);
+    for (const key of Object.keys(obj)) collectRefs(obj[key], found);
   }
 }
 
