@@ -19,7 +19,7 @@ export interface Diagnostic {
 
 /**
  * One compiler-style line: `docs.json:12:7 navigation.tabs[0]: "group" is required`, or without
- * a JSON path `guides/a.mdx: warning: page is not in the navigation`. Errors carry no label
+ * a JSON path `guides/a.mdx warning: page is not in the navigation`. Errors carry no label
  * (as in the issue's example); warnings say so.
  */
 export function formatDiagnostic(d: Diagnostic): string {
@@ -27,6 +27,6 @@ export function formatDiagnostic(d: Diagnostic): string {
   if (d.line !== undefined) where += `:${d.line}`;
   if (d.line !== undefined && d.column !== undefined) where += `:${d.column}`;
   const severity = d.severity === "warning" ? "warning: " : "";
-  const path = d.path !== undefined && d.path !== "" ? ` ${d.path}` : "";
-  return `${where}${path}: ${severity}${d.message}`;
+  const path = d.path !== undefined && d.path !== "" ? ` ${d.path}:` : "";
+  return `${where}${path} ${severity}${d.message}`;
 }

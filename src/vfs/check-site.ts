@@ -1,11 +1,12 @@
 import { basename } from "node:path";
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { ResolveEntry } from "../config/docs-json/entries.js";
-import { sortDiagnostics } from "../config/docs-json/validate.js";
+import { locate, sortDiagnostics } from "../config/docs-json/validate.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { frontMatterProblems } from "../config/page-meta.js";
 import { readSiteConfig } from "../config/read-site-config.js";
 import { type LoadedSite, type LoadLog, loadSite } from "./load-site.js";
+import { resolveEntryFromSite } from "./api-entries.js";
 import { pageFilesOf } from "./page-files.js";
 import { placementOf } from "./site.js";
 
@@ -36,14 +37,9 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
   const loaded = await loadSite(root, options.log);
   const docs = await loadDocsJson(root, {
     files: pageFilesOf(loaded),
-    ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
+    resolveEntry: options.resolveEntry ?? resolveEntryFromSite(loaded.site),
   });
-  const configFiles = new Set([...docs.files, "docs.json"]);
-  const diagnostics: Diagnostic[] = [
-    ...docs.diagnostics,
-    // The loader's own findings about docs.json repeat ours without positions.
-    ...loaded.site.diagnostics.filter((d) => !configFiles.has(d.file)),
-  ];
+  const diagnostics: Diagnostic[] = [...docs.diagnostics, ...loaderFindings(loaded, docs)];
   // With an invalid docs.json, placements still come from what could be read, so that every
   // problem is reported at once.
   const config =
@@ -90,6 +86,29 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
     loaded,
     docs,
   };
+}
+
+/**
+ * What the loader found beyond docs.json validation: pages, and the API reference (specs,
+ * operation entries). The loader's own docs.json validation is dropped (it is `docs` again,
+ * without the files); API findings about docs.json get the position of their JSON path, and
+ * are dropped where validation already reported an error at the same path.
+ */
+function loaderFindings(loaded: LoadedSite, docs: DocsJsonResult): Diagnostic[] {
+  const configFiles = new Set([...docs.files, "docs.json"]);
+  const errorPaths = new Set(docs.diagnostics.filter((d) => d.severity === "error" && d.path !== undefined).map((d) => d.path));
+  const out: Diagnostic[] = [];
+  for (const d of loaded.site.diagnostics) {
+    if (!configFiles.has(d.file)) {
+      out.push(d);
+      continue;
+    }
+    if (d.code !== undefined) continue; // docs.json validation, repeated
+    if (d.path !== undefined && errorPaths.has(d.path)) continue;
+    const pos = d.path !== undefined && d.line === undefined && docs.source !== undefined ? locate(docs.source, d.path, "value") : undefined;
+    out.push({ ...d, ...(pos !== undefined ? { file: pos.file, line: pos.line, column: pos.column } : {}), code: d.code ?? "api-reference" });
+  }
+  return out;
 }
 
 /** 1-based line of a top-level front matter key (`noindex: yes`), for compiler-style output. */

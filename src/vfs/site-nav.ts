@@ -1,7 +1,8 @@
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { ResolveEntry } from "../config/docs-json/entries.js";
 import { readNavigation } from "../config/docs-json/nav-model.js";
-import { buildNavTree, type NavTree } from "../config/docs-json/nav-tree.js";
+import { buildNavTree, type GeneratedNavPage, type NavTree } from "../config/docs-json/nav-tree.js";
+import { resolveEntryFromSite } from "./api-entries.js";
 import { type LoadedSite, type LoadLog, loadSite } from "./load-site.js";
 import { pageFilesOf } from "./page-files.js";
 
@@ -28,14 +29,23 @@ export async function siteNavigation(root: string, options: SiteNavigationOption
     return { ok: false, reason: "invalid", diagnostics: configErrors, loaded };
   }
   const files = pageFilesOf(loaded);
+  // Pages the API reference generated from a whole spec, by the element they are listed under.
+  const generated = new Map<string, GeneratedNavPage[]>();
+  for (const item of loaded.site.api?.plan.nav ?? []) {
+    if (item.entry !== undefined) continue;
+    const list = generated.get(item.element) ?? [];
+    list.push({ page: item.pagePath, title: loaded.site.pages.get(item.pagePath)?.title ?? item.pagePath, ...(item.group !== undefined ? { group: item.group } : {}) });
+    generated.set(item.element, list);
+  }
   const pageOf = (p: string) => loaded.site.pages.get(p) ?? loaded.site.pages.get(p === "/" ? "/index" : `${p}/index`);
   const tree = buildNavTree(document, readNavigation(document), {
     titleOf: (p) => pageOf(p)?.meta.title,
     fileOf: (p) => files.fileOf(p),
     fallbackName: config.name,
+    resolveEntry: options.resolveEntry ?? resolveEntryFromSite(loaded.site),
+    generatedUnder: (path) => generated.get(path) ?? [],
     ...(options.version !== undefined ? { version: options.version } : {}),
     ...(options.language !== undefined ? { language: options.language } : {}),
-    ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
   });
   return { ok: true, tree, loaded };
 }

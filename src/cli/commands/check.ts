@@ -15,23 +15,27 @@ export const checkCommand = defineCommand({
   run: async (args, io) => {
     const root = await requireFolder(io, args.dir);
     const result = await checkSite(root);
-    const pages = result.loaded.site.pages.size;
+    const all = [...result.loaded.site.pages.values()];
+    const pages = all.filter((p) => !p.generated).length;
+    const generated = all.length - pages;
     if (args.json) {
       const out = {
         errors: result.errors,
         warnings: result.warnings,
         files: result.docs.files,
         pages,
+        generatedPages: generated,
         diagnostics: result.diagnostics,
       };
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     } else {
       for (const d of result.diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
       const refs = result.docs.files.length - 1;
+      const pageCount = `${plural(pages, "page")}${generated > 0 ? ` (+${generated} generated from API specs)` : ""}`;
       const what =
         result.docs.config?.present === false
-          ? `checked ${plural(pages, "page")} (no docs.json)`
-          : `checked docs.json${refs > 0 ? ` (+${plural(refs, "$ref file")})` : ""} and ${plural(pages, "page")}`;
+          ? `checked ${pageCount} (no docs.json)`
+          : `checked docs.json${refs > 0 ? ` (+${plural(refs, "$ref file")})` : ""} and ${pageCount}`;
       const verdict = result.errors === 0 && result.warnings === 0 ? "no problems" : `${plural(result.errors, "error")}, ${plural(result.warnings, "warning")}`;
       io.stdout(`${what}: ${verdict}\n`);
     }

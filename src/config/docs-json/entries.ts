@@ -21,10 +21,12 @@ export function entryScope(context: NavContext, path: string): EntryScope {
 }
 
 export type EntryResolution =
-  /** An API operation: a generated page, no file needed. `title` names it in `svc-mcp nav`. */
-  | { readonly kind: "operation"; readonly title?: string; readonly spec?: string }
-  /** A page path: the file must exist. `hint` is added to the message when it does not. */
-  | { readonly kind: "file"; readonly hint?: string }
+  /** An API operation, no file needed. `page` is its generated page and `title` names it in
+   *  `svc-mcp nav`, when the API reference knows them. */
+  | { readonly kind: "operation"; readonly title?: string; readonly spec?: string; readonly page?: string }
+  /** A page path: the file must exist. `hint` is added to the message when it does not;
+   *  `reported` says another part (the API reference) already reported a missing file. */
+  | { readonly kind: "file"; readonly hint?: string; readonly reported?: boolean }
   /** Written as an operation but matching none: an error (unless a file of that name exists). */
   | { readonly kind: "unmatched"; readonly hint: string };
 

@@ -33,10 +33,11 @@ function formatNode(node: NavNode, depth: number, lines: string[]): void {
       lines.push(`${pad}${node.title}  ${node.page}${node.file === null ? "  (no file)" : ""}`);
       return;
     case "operation":
-      lines.push(`${pad}${node.title}  [operation${node.spec !== null ? ` in ${node.spec}` : ""}]`);
+      lines.push(`${pad}${node.title}  ${node.page ?? "(no page)"}  [${node.entry ?? "operation"}${node.spec !== null ? ` in ${node.spec}` : ""}]`);
       return;
     case "group": {
       const notes: string[] = [];
+      if (node.generated === true) notes.push("generated from the spec");
       if (node.tag !== null) notes.push(`tag ${node.tag}`);
       if (node.root !== null) notes.push(`root ${node.root}`, `directory ${node.directory ?? "none"}`);
       if (!node.expanded) notes.push("collapsed");

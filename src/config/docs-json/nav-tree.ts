@@ -90,6 +90,8 @@ export interface NavGroupNode {
   /** The page `open-first-page` goes to. */
   readonly firstPage: string | null;
   readonly openapi: readonly string[] | null;
+  /** True for a tag group of pages generated from a whole spec (not written in docs.json). */
+  readonly generated?: boolean;
   readonly items: readonly NavNode[];
 }
 
@@ -105,12 +107,25 @@ export interface NavPageNode {
 
 export interface NavOperationNode {
   readonly kind: "operation";
-  /** As written: `GET /users`, `openapi.yaml GET /users`. */
-  readonly entry: string;
+  /** As written (`GET /users`, `openapi.yaml GET /users`); null for a page generated from a
+   *  whole spec (an element with `openapi` and no entries for it). */
+  readonly entry: string | null;
+  /** The operation's summary when the API reference knows it, else the entry. */
   readonly title: string;
+  /** Its generated page (`/api-reference/users/list-users`), null when none is generated. */
+  readonly page: string | null;
   /** The spec it is looked up in (the nearest `openapi`), null when none. */
   readonly spec: string | null;
+  /** JSON path of the entry, or of the element a whole-spec page is listed under. */
   readonly path: string;
+}
+
+/** A page the API reference generated from a whole spec, listed under an element. */
+export interface GeneratedNavPage {
+  readonly page: string;
+  readonly title: string;
+  /** The tag group it is listed in (the operation's first tag). */
+  readonly group?: string;
 }
 
 export interface NavPage {
@@ -134,6 +149,8 @@ export interface NavTreeOptions {
   readonly fileOf?: (pagePath: string) => string | undefined;
   readonly resolveEntry?: ResolveEntry;
   readonly fallbackName?: string;
+  /** Pages the API reference generated from a whole spec under an element (by its JSON path). */
+  readonly generatedUnder?: (elementPath: string) => readonly GeneratedNavPage[];
   /** Keep only this version's part of the tree (and what sits under no version). */
   readonly version?: string;
   readonly language?: string;
@@ -166,6 +183,7 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
         kind: "operation",
         entry: e.entry,
         title: resolution.title ?? e.entry,
+        page: resolution.page ?? null,
         spec: resolution.spec ?? e.context.openapi?.sources[0]?.source ?? null,
         path: e.path,
       };
@@ -185,12 +203,50 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
     return out;
   };
 
+  /** Whole-spec pages under an element: in tag groups, in the order the API reference lists them. */
+  const generatedNodes = (el: ElementNode): NavNode[] => {
+    const pagesHere = options.generatedUnder?.(el.path) ?? [];
+    const spec = el.context.openapi?.sources[0]?.source ?? null;
+    const op = (g: GeneratedNavPage): NavOperationNode => ({ kind: "operation", entry: null, title: g.title, page: g.page, spec, path: el.path });
+    const out: NavNode[] = [];
+    const groups = new Map<string, NavOperationNode[]>();
+    for (const g of pagesHere) {
+      if (g.group === undefined) {
+        out.push(op(g));
+        continue;
+      }
+      let list = groups.get(g.group);
+      if (list === undefined) {
+        list = [];
+        groups.set(g.group, list);
+        out.push({
+          kind: "group",
+          title: g.group,
+          path: el.path,
+          icon: null,
+          tag: null,
+          root: null,
+          expanded: false,
+          directory: null,
+          onSelect: drilldown === true ? "open-first-page" : drilldown === false ? "toggle" : "theme-default",
+          firstPage: drilldown === true ? g.page : null,
+          openapi: null,
+          generated: true,
+          items: list,
+        });
+      }
+      list.push(op(g));
+    }
+    return out;
+  };
+
   const elementNode = (el: ElementNode): NavNode => {
     const v = el.value;
     const openapi = el.context.openapi !== undefined && el.context.openapi.element === el.path ? el.context.openapi.sources.map((s) => s.source) : null;
     if (el.kind === "group") {
-      const root = el.rootEntry !== undefined ? (pageNode(el.rootEntry) as NavPageNode).page ?? null : null;
-      const items = convert(el.children);
+      const rootNode = el.rootEntry !== undefined ? pageNode(el.rootEntry) : undefined;
+      const root = rootNode === undefined ? null : rootNode.page;
+      const items = [...convert(el.children), ...generatedNodes(el)];
       const firstPage = firstPageOf(items);
       const onSelect = root !== null ? "open-root" : drilldown === true ? "open-first-page" : drilldown === false ? "toggle" : "theme-default";
       return {
@@ -217,7 +273,7 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
       description: typeof v.description === "string" ? v.description : null,
       ...(el.kind === "version" ? { tag: typeof v.tag === "string" ? v.tag : null, default: false } : {}),
       openapi,
-      items: convert(el.children),
+      items: [...convert(el.children), ...generatedNodes(el)],
     };
   };
 
@@ -298,8 +354,10 @@ function addPage(
 
 function firstPageOf(items: readonly NavNode[]): string | null {
   for (const item of items) {
-    if (item.kind === "page") return item.page;
-    if (item.kind === "operation") continue;
+    if (item.kind === "page" || item.kind === "operation") {
+      if (item.page !== null) return item.page;
+      continue;
+    }
     const inner = item.kind === "group" && item.root !== null ? item.root : firstPageOf(item.items);
     if (inner !== null) return inner;
   }

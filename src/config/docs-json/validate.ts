@@ -75,7 +75,7 @@ export function validateDocsJson(resolved: ResolvedJson, options: ValidateOption
 }
 
 /** The position of a path, or of its nearest ancestor that has one. */
-function locate(resolved: ResolvedJson, path: string, at: "key" | "value"): Position | undefined {
+export function locate(resolved: ResolvedJson, path: string, at: "key" | "value"): Position | undefined {
   if (at === "key") {
     const key = resolved.keyPositions.get(path);
     if (key !== undefined) return key;

@@ -7,7 +7,6 @@ import { playgroundDisplayRule } from "./playground-display.js";
 import { reservedPathsRule } from "./reserved-paths.js";
 import type { Rule } from "./rule.js";
 import { rootElementRule } from "./root-element.js";
-import { specFilesRule } from "./spec-files.js";
 import { versionsRule } from "./versions.js";
 
 /** Every docs.json rule beyond the schema, in the order they run. */
@@ -21,5 +20,4 @@ export const RULES: readonly Rule[] = [
   duplicatePagesRule,
   playgroundDisplayRule,
   pageFilesRule,
-  specFilesRule,
 ];

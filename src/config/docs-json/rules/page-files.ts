@@ -17,6 +17,7 @@ export const pageFilesRule: Rule = {
       if (resolution.kind === "operation") continue;
       const pagePath = toPagePath(e.entry);
       if (files.fileOf(pagePath) !== undefined) continue;
+      if (resolution.kind === "file" && resolution.reported === true) continue;
       if (resolution.kind === "unmatched") {
         report({ path: e.path, code: "operation", message: `"${e.entry}" matches no API operation: ${resolution.hint}` });
         continue;
