@@ -1,62 +1,77 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readFile } from "node:fs/promises";
-import { docsJson } from "../src/config/docs-json/schema.js";
 import { formatNavTree } from "../src/config/docs-json/nav-format.js";
+import { docsJson } from "../src/config/docs-json/schema.js";
 import { loadDocsJson } from "../src/config/load-docs-json.js";
 import { checkSite } from "../src/vfs/check-site.js";
-import { loadSite } from "../src/vfs/load-site.js";
+import { loadSite, type LoadSiteOptions } from "../src/vfs/load-site.js";
 import { siteNavigation } from "../src/vfs/site-nav.js";
 import { type BenchRow, type BenchSuite, percentile, timeMany } from "./bench.js";
 
 const SHARED = process.env.SVC_SHARED ?? fileURLToPath(new URL("../../shared", import.meta.url));
-/** The largest shared corpus (428 pages, a 97 KB docs.json with two versions). */
+/** The largest shared corpus: 428 pages, a 97 KB docs.json with two versions, four OpenAPI specs. */
 const CORPUS = join(SHARED, "corpora/spree");
-const RUNS = 15;
 const TARGET_MS = 300;
 
+const p50 = (xs: number[]): number => percentile(xs, 50);
+
+/** `svc-mcp check` and `svc-mcp nav` as the commands run them (load, validate / build, format). */
+async function checkAndNav(runs: number, load: LoadSiteOptions): Promise<{ check: number; nav: number; load: number }> {
+  // Warm up the JIT and the file cache, as a second run of the command would find them.
+  await checkSite(CORPUS, { load });
+  await siteNavigation(CORPUS, { load });
+  const check = await timeMany(runs, async () => {
+    const r = await checkSite(CORPUS, { load });
+    if (r.errors !== 0) throw new Error(`check found ${r.errors} errors on ${CORPUS}`);
+  });
+  const nav = await timeMany(runs, async () => {
+    const r = await siteNavigation(CORPUS, { load });
+    if (!r.ok) throw new Error("nav failed");
+    formatNavTree(r.tree);
+    JSON.stringify(r.tree);
+  });
+  const loadOnly = await timeMany(runs, () => loadSite(CORPUS, () => {}, undefined, load));
+  return { check: p50(check), nav: p50(nav), load: p50(loadOnly) };
+}
+
 /**
- * `svc-mcp check` plus `svc-mcp nav` on the largest shared corpus, each as the command runs it
- * (load the repository, validate / build the tree, format the output), beside the floor they
- * cannot go below: loading the repository alone (`loadSite`). Also docs.json validation alone,
- * beside a bare `JSON.parse` + zod parse with no positions and no rules.
+ * `check` plus `nav` on the largest shared corpus, beside the floor they cannot go below: loading
+ * the repository (`loadSite`) once per command. Measured twice: the docs.json and navigation
+ * work (API reference left out), which is this suite's target, and the commands as shipped,
+ * where loading and validating spree's four OpenAPI specs (706 generated pages) dominates; that
+ * cost is the API reference's (see the `openapi` suite). Also docs.json validation alone, beside
+ * a bare `JSON.parse` + zod parse with no positions, no `$ref`s and no rules.
  */
 export const configBench: BenchSuite = {
   name: "config",
   run: async (log) => {
     log(`corpus: ${CORPUS}`);
-    // Warm up the JIT and the file cache, as a second run of the command would find them.
-    await checkSite(CORPUS);
-    await siteNavigation(CORPUS);
+    const core = await checkAndNav(15, { apiReference: false });
+    log("with the API reference (slow: four OpenAPI specs)...");
+    const full = await checkAndNav(3, {});
+    const docs = await timeMany(30, () => loadDocsJson(CORPUS));
+    const bare = await timeMany(30, async () => docsJson.safeParse(JSON.parse(await readFile(join(CORPUS, "docs.json"), "utf8"))));
 
-    const check = await timeMany(RUNS, async () => {
-      const r = await checkSite(CORPUS);
-      if (r.errors !== 0) throw new Error(`check found ${r.errors} errors on ${CORPUS}`);
-    });
-    const nav = await timeMany(RUNS, async () => {
-      const r = await siteNavigation(CORPUS);
-      if (!r.ok) throw new Error("nav failed");
-      formatNavTree(r.tree);
-      JSON.stringify(r.tree);
-    });
-    const load = await timeMany(RUNS, () => loadSite(CORPUS));
-    const docs = await timeMany(RUNS * 2, () => loadDocsJson(CORPUS));
-    const bare = await timeMany(RUNS * 2, async () => docsJson.safeParse(JSON.parse(await readFile(join(CORPUS, "docs.json"), "utf8"))));
-
-    const p50 = (xs: number[]) => percentile(xs, 50);
-    const both = p50(check) + p50(nav);
-    const loadP50 = p50(load);
+    const coreBoth = core.check + core.nav;
     const rows: BenchRow[] = [
-      { area: "config", metric: "check p50 (spree, 428 pages)", value: p50(check), unit: "ms", baseline: { name: "loadSite alone", value: loadP50 } },
-      { area: "config", metric: "nav p50 (spree, text + JSON)", value: p50(nav), unit: "ms", baseline: { name: "loadSite alone", value: loadP50 } },
+      { area: "config", metric: "check p50 (spree, 428 pages, API reference off)", value: core.check, unit: "ms", baseline: { name: "loadSite alone", value: core.load } },
+      { area: "config", metric: "nav p50 (spree, text + JSON, API reference off)", value: core.nav, unit: "ms", baseline: { name: "loadSite alone", value: core.load } },
       {
         area: "config",
-        metric: "check + nav (spree)",
-        value: both,
+        metric: "check + nav (spree, API reference off)",
+        value: coreBoth,
         unit: "ms",
-        baseline: { name: "2 x loadSite", value: 2 * loadP50 },
+        baseline: { name: "2 x loadSite", value: 2 * core.load },
         target: `<= ${TARGET_MS} ms`,
-        ok: both <= TARGET_MS,
+        ok: coreBoth <= TARGET_MS,
+      },
+      {
+        area: "config",
+        metric: "check + nav (spree, as shipped: + 4 OpenAPI specs, 706 API pages)",
+        value: full.check + full.nav,
+        unit: "ms",
+        baseline: { name: "2 x loadSite", value: 2 * full.load },
       },
       {
         area: "config",

@@ -5,7 +5,7 @@ import { locate, sortDiagnostics } from "../config/docs-json/validate.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { frontMatterProblems } from "../config/page-meta.js";
 import { readSiteConfig } from "../config/read-site-config.js";
-import { type LoadedSite, type LoadLog, loadSite } from "./load-site.js";
+import { type LoadedSite, type LoadLog, type LoadSiteOptions, loadSite } from "./load-site.js";
 import { resolveEntryFromSite } from "./api-entries.js";
 import { pageFilesOf } from "./page-files.js";
 import { placementOf } from "./site.js";
@@ -23,6 +23,7 @@ export interface CheckOptions {
   /** Decides which navigation entries are API operations (the OpenAPI engine plugs in here). */
   readonly resolveEntry?: ResolveEntry;
   readonly log?: LoadLog;
+  readonly load?: LoadSiteOptions;
 }
 
 /** Folders whose pages are never navigation pages: `snippets/` holds MDX imported by pages. */
@@ -34,9 +35,9 @@ const NOT_PAGES = /^snippets\//;
  * front matter the server cannot read.
  */
 export async function checkSite(root: string, options: CheckOptions = {}): Promise<SiteCheck> {
-  const loaded = await loadSite(root, options.log);
+  const loaded = await loadSite(root, options.log, undefined, options.load);
   const docs = await loadDocsJson(root, {
-    files: pageFilesOf(loaded),
+    files: pageFilesOf(loaded.site, loaded.ignore),
     resolveEntry: options.resolveEntry ?? resolveEntryFromSite(loaded.site),
   });
   const diagnostics: Diagnostic[] = [...docs.diagnostics, ...loaderFindings(loaded, docs)];

@@ -1,14 +1,14 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { PageFiles } from "../config/docs-json/rules/rule.js";
-import type { LoadedSite } from "./load-site.js";
+import type { IgnoreRules } from "../config/ignore-rules.js";
+import type { Site } from "./site.js";
 
 /**
  * What the docs.json rules may ask about a loaded repository: the file of a page path (`/x` is
  * also `x/index.mdx`), whether an ignore file left a page out, and whether a file exists.
  */
-export function pageFilesOf(loaded: LoadedSite): PageFiles {
-  const { site, ignore } = loaded;
+export function pageFilesOf(site: Site, ignore?: IgnoreRules): PageFiles {
   const pageOf = (pagePath: string) => site.pages.get(pagePath) ?? site.pages.get(pagePath === "/" ? "/index" : `${pagePath}/index`);
   return {
     fileOf: (pagePath) => {
@@ -16,6 +16,7 @@ export function pageFilesOf(loaded: LoadedSite): PageFiles {
       return page === undefined || page.generated ? undefined : page.file.path.slice(1);
     },
     ignoredFileOf: (pagePath) => {
+      if (ignore === undefined) return undefined;
       const base = pagePath.slice(1);
       for (const candidate of [`${base}.mdx`, `${base}.md`, `${base}/index.mdx`, `${base}/index.md`]) {
         if (ignore.ignores(candidate) && existsSync(join(site.root, candidate))) return candidate;
