@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { ResolveEntry } from "../config/docs-json/entries.js";
+import { listSpecReferences } from "../config/docs-json/spec-references.js";
 import { locate, sortDiagnostics } from "../config/docs-json/validate.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { frontMatterProblems } from "../config/page-meta.js";
@@ -26,6 +27,9 @@ export interface CheckOptions {
   readonly load?: LoadSiteOptions;
 }
 
+/** Codes of the findings `check` adds beyond docs.json validation (listed in the README). */
+export const SITE_CHECK_CODES = ["not-in-navigation", "front-matter", "no-docs-json", "api-reference", "remote-spec"] as const;
+
 /** Folders whose pages are never navigation pages: `snippets/` holds MDX imported by pages. */
 const NOT_PAGES = /^snippets\//;
 
@@ -40,7 +44,7 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
     files: pageFilesOf(loaded.site, loaded.ignore),
     resolveEntry: options.resolveEntry ?? resolveEntryFromSite(loaded.site),
   });
-  const diagnostics: Diagnostic[] = [...docs.diagnostics, ...loaderFindings(loaded, docs)];
+  const diagnostics: Diagnostic[] = [...docs.diagnostics, ...loaderFindings(loaded, docs), ...unverifiedSpecs(loaded, docs)];
   // With an invalid docs.json, placements still come from what could be read, so that every
   // problem is reported at once.
   const config =
@@ -108,6 +112,28 @@ function loaderFindings(loaded: LoadedSite, docs: DocsJsonResult): Diagnostic[] 
     if (d.path !== undefined && errorPaths.has(d.path)) continue;
     const pos = d.path !== undefined && d.line === undefined && docs.source !== undefined ? locate(docs.source, d.path, "value") : undefined;
     out.push({ ...d, ...(pos !== undefined ? { file: pos.file, line: pos.line, column: pos.column } : {}), code: d.code ?? "api-reference" });
+  }
+  return out;
+}
+
+/** A warning per remote spec that was not fetched: its operation entries are not verified. */
+function unverifiedSpecs(loaded: LoadedSite, docs: DocsJsonResult): Diagnostic[] {
+  const unverified = loaded.site.api?.plan.unverified ?? [];
+  if (unverified.length === 0 || docs.source?.value === undefined) return [];
+  const refs = listSpecReferences(docs.source.value, docs.model);
+  const out: Diagnostic[] = [];
+  for (const url of unverified) {
+    const naming = refs.filter((r) => r.sources.some((s) => s.source === url));
+    const first = naming[0]?.sources.find((s) => s.source === url);
+    const pos = first !== undefined ? locate(docs.source, first.path, "value") : undefined;
+    out.push({
+      severity: "warning",
+      file: pos?.file ?? "docs.json",
+      ...(pos !== undefined ? { line: pos.line, column: pos.column } : {}),
+      ...(first !== undefined ? { path: first.path } : {}),
+      code: "remote-spec",
+      message: `${url} is not fetched, so the operation entries that use it are not verified (--fetch-remote fetches it)`,
+    });
   }
   return out;
 }

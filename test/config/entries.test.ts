@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/config/diagnostic.js";
-import { defaultResolveEntry, type ResolveEntry, parseOperationEntry } from "../../src/config/docs-json/entries.js";
+import { defaultResolveEntry, type ResolveEntry } from "../../src/config/docs-json/entries.js";
 import { listSpecReferences } from "../../src/config/docs-json/spec-references.js";
 import { checkSite } from "../../src/vfs/check-site.js";
 import { tempRepo } from "./temp-repo.js";
@@ -8,13 +8,6 @@ import { tempRepo } from "./temp-repo.js";
 const spec = (source: string) => [{ raw: source, source, remote: false, path: "x.openapi" }];
 
 describe("operation entries", () => {
-  it("parses `METHOD /path` and `spec METHOD /path`, uppercase only", () => {
-    expect(parseOperationEntry("GET /users/{id}")).toEqual({ method: "GET", path: "/users/{id}" });
-    expect(parseOperationEntry("  api/openapi.yaml DELETE /users  ")).toEqual({ spec: "api/openapi.yaml", method: "DELETE", path: "/users" });
-    expect(parseOperationEntry("get /users")).toBeUndefined();
-    expect(parseOperationEntry("guides/GET started")).toBeUndefined();
-  });
-
   it("the default hook: an operation under an openapi, unmatched without one, a file otherwise", () => {
     const scope = { openapi: spec("api.yaml"), asyncapi: [], path: "p" };
     const none = { openapi: [], asyncapi: [], path: "p" };
@@ -24,6 +17,9 @@ describe("operation entries", () => {
       hint: 'no "openapi" on this element or above it, so no API page is generated for it',
     });
     expect(defaultResolveEntry("post /users", scope)).toEqual({ kind: "file", hint: 'an API operation needs an uppercase method: "POST /users"' });
+    expect(defaultResolveEntry("api.yaml get /users/{id}", scope)).toEqual({ kind: "file", hint: 'an API operation needs an uppercase method: "api.yaml GET /users/{id}"' });
+    expect(defaultResolveEntry("api.yaml DELETE /users", scope)).toEqual({ kind: "operation" });
+    expect(defaultResolveEntry("guides/GET started", scope)).toEqual({ kind: "file" });
     expect(defaultResolveEntry("guides/setup", scope)).toEqual({ kind: "file" });
   });
 

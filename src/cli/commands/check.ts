@@ -3,7 +3,7 @@ import { formatDiagnostic } from "../../config/diagnostic.js";
 import { checkSite } from "../../vfs/check-site.js";
 import { defineCommand } from "../command.js";
 import { CliError, type CliIO } from "../io.js";
-import { resolveDir, withDir, withJson } from "../options.js";
+import { resolveDir, withDir, withFetchRemote, withJson } from "../options.js";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -11,10 +11,10 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" 
 export const checkCommand = defineCommand({
   command: "check",
   describe: "Validate docs.json (and its $ref files) against the pages on disk; exit 1 on errors",
-  builder: (y) => withJson(withDir(y)),
+  builder: (y) => withFetchRemote(withJson(withDir(y))),
   run: async (args, io) => {
     const root = await requireFolder(io, args.dir);
-    const result = await checkSite(root);
+    const result = await checkSite(root, { load: args["fetch-remote"] ? { fetchRemoteSpecs: fetch } : {} });
     const all = [...result.loaded.site.pages.values()];
     const pages = all.filter((p) => !p.generated).length;
     const generated = all.length - pages;

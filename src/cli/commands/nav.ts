@@ -3,7 +3,7 @@ import { formatNavTree } from "../../config/docs-json/nav-format.js";
 import { siteNavigation } from "../../vfs/site-nav.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";
-import { withDir, withJson } from "../options.js";
+import { withDir, withFetchRemote, withJson } from "../options.js";
 import { requireFolder } from "./check.js";
 
 /** `svc-mcp nav`: the resolved navigation tree (titles, inherited settings, versions, breadcrumbs). */
@@ -11,12 +11,13 @@ export const navCommand = defineCommand({
   command: "nav",
   describe: "Print the resolved navigation: titles, versions, languages, breadcrumbs, inherited settings",
   builder: (y) =>
-    withJson(withDir(y))
+    withFetchRemote(withJson(withDir(y)))
       .option("version", { type: "string", describe: "Show only this version (and what sits under no version)" })
       .option("language", { type: "string", describe: "Show only this language (and what sits under no language)" }),
   run: async (args, io) => {
     const root = await requireFolder(io, args.dir);
     const nav = await siteNavigation(root, {
+      load: args["fetch-remote"] ? { fetchRemoteSpecs: fetch } : {},
       ...(args.version !== undefined ? { version: args.version } : {}),
       ...(args.language !== undefined ? { language: args.language } : {}),
     });

@@ -1,3 +1,4 @@
+import { parseOperationEntry } from "../openapi/entry.js";
 import type { NavContext } from "./nav-model.js";
 import type { SpecSource } from "./spec-source.js";
 
@@ -32,22 +33,6 @@ export type EntryResolution =
 
 export type ResolveEntry = (entry: string, scope: EntryScope) => EntryResolution;
 
-/** HTTP methods an operation entry may name. Matching is case-sensitive, as on the platform. */
-export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"] as const;
-
-/** `GET /users`, `openapi.yaml GET /users/{id}`, `WEBHOOK /order-created` (uppercase only). */
-const OPERATION_RE = /^(?:(\S+)\s+)?(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|WEBHOOK)\s+(\S+)$/;
-/** The same shape with the method in any case, to explain why a lowercase one does not match. */
-const OPERATION_ANY_CASE_RE = /^(?:(\S+)\s+)?(get|post|put|patch|delete|head|options|trace|webhook)\s+(\/\S*)$/i;
-
-/** The parts of an operation entry, or undefined when the entry is not one (methods are case-sensitive). */
-export function parseOperationEntry(entry: string): { spec?: string; method: string; path: string } | undefined {
-  const m = OPERATION_RE.exec(entry.trim());
-  if (m === null) return undefined;
-  const [, spec, method, path] = m as unknown as [string, string | undefined, string, string];
-  return { ...(spec !== undefined ? { spec } : {}), method, path };
-}
-
 /**
  * The default hook: an uppercase `METHOD /path` entry under an element with an own or inherited
  * `openapi` is an operation (trusted without opening the spec); without one it matches nothing;
@@ -56,15 +41,11 @@ export function parseOperationEntry(entry: string): { spec?: string; method: str
  */
 export const defaultResolveEntry: ResolveEntry = (entry, scope) => {
   const op = parseOperationEntry(entry);
-  if (op !== undefined) {
-    if (scope.openapi.length > 0 || (op.method === "WEBHOOK" && scope.asyncapi.length > 0)) return { kind: "operation" };
-    return { kind: "unmatched", hint: `no "openapi" on this element or above it, so no API page is generated for it` };
-  }
-  const lower = OPERATION_ANY_CASE_RE.exec(entry.trim());
-  if (lower !== null) {
-    const [, spec, method, path] = lower as unknown as [string, string | undefined, string, string];
-    const fixed = `${spec !== undefined ? `${spec} ` : ""}${method.toUpperCase()} ${path}`;
+  if (op === undefined) return { kind: "file" };
+  if (op.method !== op.method.toUpperCase()) {
+    const fixed = `${op.file !== undefined ? `${op.file} ` : ""}${op.method.toUpperCase()} ${op.path}`;
     return { kind: "file", hint: `an API operation needs an uppercase method: "${fixed}"` };
   }
-  return { kind: "file" };
+  if (scope.openapi.length > 0 || (op.method === "WEBHOOK" && scope.asyncapi.length > 0)) return { kind: "operation" };
+  return { kind: "unmatched", hint: `no "openapi" on this element or above it, so no API page is generated for it` };
 };

@@ -5,6 +5,9 @@ import type { Diagnostic } from "../diagnostic.js";
 import { childPath } from "./json-path.js";
 import { type JsonSource, type Position, parseJsonSource } from "./json-source.js";
 
+/** Codes of the findings made while reading docs.json and its `$ref`s (listed in the README). */
+export const SOURCE_CODES = ["read", "json", "duplicate-key", "ref", "ref-siblings"] as const;
+
 /** Reads a repository-relative file; rejects with a Node error (`code: "ENOENT"`) when absent. */
 export type ReadText = (relPath: string) => Promise<string>;
 

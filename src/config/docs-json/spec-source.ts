@@ -1,3 +1,4 @@
+import { normalizeSpecPath } from "../openapi/spec-source.js";
 import { childPath } from "./json-path.js";
 
 /** One spec file named by an `openapi` / `asyncapi` value, in a form easy to load. */
@@ -15,13 +16,6 @@ export interface SpecSource {
 }
 
 const URL_RE = /^https?:\/\//i;
-
-/** Normalise a spec path as written: `./api/openapi.yaml` and `/api/openapi.yaml` are `api/openapi.yaml`. */
-export function normalizeSpecPath(raw: string): string {
-  const s = raw.trim();
-  if (URL_RE.test(s)) return s;
-  return s.replace(/^(\.\/)+/, "").replace(/^\/+/, "");
-}
 
 /**
  * The sources an `openapi` / `asyncapi` value names: a string, a `{source, directory}` object, or

@@ -2,12 +2,15 @@ import type { z } from "zod";
 import { formatPath, valueAt } from "./json-path.js";
 import { LANGUAGE_CODES } from "./schema.js";
 
+/** Codes of schema findings (listed in the README). */
+export const SCHEMA_CODES = ["required", "type", "enum", "empty", "schema"] as const;
+
 /** A schema finding in the words `svc-mcp check` prints, at a JSON path. */
 export interface SchemaFinding {
   /** The path the finding is reported at: the object for a missing key, else the value. */
   readonly path: string;
   readonly message: string;
-  readonly code: "required" | "type" | "enum" | "empty" | "schema";
+  readonly code: (typeof SCHEMA_CODES)[number];
 }
 
 type Issue = z.core.$ZodIssue;

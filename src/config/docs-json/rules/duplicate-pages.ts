@@ -1,12 +1,12 @@
 import { toPagePath } from "../../site-config.js";
-import { parseOperationEntry } from "../entries.js";
+import { normalizeOperationPath, parseOperationEntry } from "../../openapi/entry.js";
 import type { EntryNode } from "../nav-model.js";
 import type { Rule } from "./rule.js";
 
 /** The page an entry stands for: `guides/setup/` and `/guides/setup.mdx` are the same page. */
 function pageKey(entry: string): string {
   const op = parseOperationEntry(entry);
-  if (op !== undefined) return `${op.spec ?? ""} ${op.method} ${op.path.replace(/\/+$/, "")}`;
+  if (op !== undefined) return `${op.file ?? ""} ${op.method} ${normalizeOperationPath(op.path)}`;
   const p = toPagePath(entry);
   return p.endsWith("/index") ? p.slice(0, -"/index".length) || "/" : p;
 }

@@ -1,5 +1,5 @@
 import { toPagePath } from "../../site-config.js";
-import { parseOperationEntry } from "../entries.js";
+import { parseOperationEntry } from "../../openapi/entry.js";
 import { childPath } from "../json-path.js";
 import type { Rule } from "./rule.js";
 
