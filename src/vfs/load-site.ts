@@ -78,7 +78,8 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   const generated =
     options.apiReference === false
       ? undefined
-      : await generateApiPages(root, docs.raw ?? {}, pages, {
+      : // An invalid docs.json keeps the last good one for the API reference too.
+        await generateApiPages(root, (docs.config !== undefined ? docs.raw : previous?.site.config.document ?? docs.raw) ?? {}, pages, {
           ...(previous?.apiCache !== undefined ? { cache: previous.apiCache } : {}),
           ...(options.fetchRemoteSpecs !== undefined ? { fetch: options.fetchRemoteSpecs } : {}),
         });
