@@ -33,7 +33,9 @@ function formatNode(node: NavNode, depth: number, lines: string[]): void {
       lines.push(`${pad}${node.title}  ${node.page}${node.file === null ? "  (no file)" : ""}`);
       return;
     case "operation":
-      lines.push(`${pad}${node.title}  ${node.page ?? "(no page)"}  [${node.entry ?? "operation"}${node.spec !== null ? ` in ${node.spec}` : ""}]`);
+      // The entry is shown when the title (the operation's summary) does not already say it.
+      const what = node.entry !== null && node.entry !== node.title ? node.entry : "operation";
+      lines.push(`${pad}${node.title}  ${node.page ?? "(no page)"}  [${what}${node.spec !== null ? ` in ${node.spec}` : ""}]`);
       return;
     case "group": {
       const notes: string[] = [];
