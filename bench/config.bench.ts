@@ -16,22 +16,34 @@ const TARGET_MS = 300;
 
 const p50 = (xs: number[]): number => percentile(xs, 50);
 
-/** `svc-mcp check` and `svc-mcp nav` as the commands run them (load, validate / build, format). */
+/**
+ * `svc-mcp check` and `svc-mcp nav` as the commands run them (load, validate / build, format),
+ * and `loadSite` alone. Interleaved in each round, so that the three see the same machine load.
+ */
 async function checkAndNav(runs: number, load: LoadSiteOptions): Promise<{ check: number; nav: number; load: number }> {
   // Warm up the JIT and the file cache, as a second run of the command would find them.
   await checkSite(CORPUS, { load });
   await siteNavigation(CORPUS, { load });
-  const check = await timeMany(runs, async () => {
-    const r = await checkSite(CORPUS, { load });
-    if (r.errors !== 0) throw new Error(`check found ${r.errors} errors on ${CORPUS}`);
-  });
-  const nav = await timeMany(runs, async () => {
-    const r = await siteNavigation(CORPUS, { load });
-    if (!r.ok) throw new Error("nav failed");
-    formatNavTree(r.tree);
-    JSON.stringify(r.tree);
-  });
-  const loadOnly = await timeMany(runs, () => loadSite(CORPUS, () => {}, undefined, load));
+  const check: number[] = [];
+  const nav: number[] = [];
+  const loadOnly: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    check.push(
+      ...(await timeMany(1, async () => {
+        const r = await checkSite(CORPUS, { load });
+        if (r.errors !== 0) throw new Error(`check found ${r.errors} errors on ${CORPUS}`);
+      })),
+    );
+    nav.push(
+      ...(await timeMany(1, async () => {
+        const r = await siteNavigation(CORPUS, { load });
+        if (!r.ok) throw new Error("nav failed");
+        formatNavTree(r.tree);
+        JSON.stringify(r.tree);
+      })),
+    );
+    loadOnly.push(...(await timeMany(1, () => loadSite(CORPUS, () => {}, undefined, load))));
+  }
   return { check: p50(check), nav: p50(nav), load: p50(loadOnly) };
 }
 
@@ -47,7 +59,7 @@ export const configBench: BenchSuite = {
   name: "config",
   run: async (log) => {
     log(`corpus: ${CORPUS}`);
-    const core = await checkAndNav(15, { apiReference: false });
+    const core = await checkAndNav(21, { apiReference: false });
     log("with the API reference (slow: four OpenAPI specs)...");
     const full = await checkAndNav(3, {});
     const docs = await timeMany(30, () => loadDocsJson(CORPUS));
