@@ -20,13 +20,6 @@ export function formatPath(segments: readonly PropertyKey[]): string {
   return path;
 }
 
-/** Append a path relative to some value (`tabs[0]`, `[2].group`, ``) to the path of that value. */
-export function joinPath(base: string, relative: string): string {
-  if (relative === "") return base;
-  if (base === "" || relative.startsWith("[")) return base + relative;
-  return `${base}.${relative}`;
-}
-
 /** The value at a segment path inside a parsed JSON value, or undefined. */
 export function valueAt(root: unknown, segments: readonly PropertyKey[]): unknown {
   let v: unknown = root;

@@ -13,7 +13,8 @@ export function reservedPathOf(link: string): string | undefined {
   let p = toPagePath(s.replace(/[?#].*$/, ""));
   // `mcp/index` is served at `/mcp`.
   if (p.endsWith("/index")) p = p.slice(0, -"/index".length) || "/";
-  if (p === "/mcp" || p === "/authed/mcp" || p.startsWith("/authed/mcp/")) return p;
+  // The OAuth flow lives under `/authed/mcp/`, so everything below it is taken too.
+  if ((RESERVED_PATHS as readonly string[]).includes(p) || p.startsWith("/authed/mcp/")) return p;
   return undefined;
 }
 
