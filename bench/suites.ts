@@ -1,7 +1,8 @@
 import type { BenchSuite } from "./bench.js";
 import { bridgeSuite } from "./bridge.bench.js";
+import { configBench } from "./config.bench.js";
 import { feedbackSuite } from "./feedback.bench.js";
 import { openapiSuite } from "./openapi.bench.js";
 
 /** Every benchmark suite `npm run bench` runs, in order. `npm run bench -- NAME` runs one. */
-export const SUITES: readonly BenchSuite[] = [openapiSuite, feedbackSuite, bridgeSuite];
+export const SUITES: readonly BenchSuite[] = [openapiSuite, configBench, feedbackSuite, bridgeSuite];

@@ -157,4 +157,13 @@ export const LIMITS = {
      *  hour: far above a person's typos, far below what guessing a password needs. */
     maxFailedLoginsPerHour: 20,
   },
+  config: {
+    /** Largest docs.json (or `$ref`'d JSON file) read. The biggest real ones are ~100 KB (spree);
+     *  megabytes of configuration are a generated mistake, and the file is parsed on every edit. */
+    maxJsonBytes: 5 * 1024 * 1024,
+    /** Files one docs.json may pull in through `$ref`. Real sites split into a handful (one per
+     *  language, redirects); hundreds would mean a reference loop the cycle check cannot see
+     *  (for example through differently spelt paths to the same file). */
+    maxRefFiles: 200,
+  },
 } as const;

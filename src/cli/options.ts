@@ -41,6 +41,15 @@ export function withState<T>(y: Argv<T>) {
     });
 }
 
+/** `--fetch-remote`: fetch API specs that docs.json names by URL (off by default: offline). */
+export function withFetchRemote<T>(y: Argv<T>) {
+  return y.option("fetch-remote", {
+    type: "boolean",
+    default: false,
+    describe: "Fetch API specs docs.json names by URL, to verify their operation entries (default: offline)",
+  });
+}
+
 export function resolveDir(io: CliIO, dir: string | undefined): string {
   return resolve(io.cwd, dir ?? ".");
 }

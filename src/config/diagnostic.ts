@@ -12,9 +12,16 @@ export interface Diagnostic {
   /** JSON path inside a JSON file (`navigation.tabs[0].groups[2]`), when it applies. */
   readonly path?: string;
   readonly message: string;
+  /** Stable identifier of the rule that found it (`required`, `page-file`, ...), for machines
+   *  (`svc-mcp check --json`) and for the README's list of checks. */
+  readonly code?: string;
 }
 
-/** `docs.json:12:7 navigation.tabs[0]: "group" is required` (compiler style, one line). */
+/**
+ * One compiler-style line: `docs.json:12:7 navigation.tabs[0]: "group" is required`, or without
+ * a JSON path `guides/a.mdx warning: page is not in the navigation`. Errors carry no label
+ * (as in the issue's example); warnings say so.
+ */
 export function formatDiagnostic(d: Diagnostic): string {
   let where = d.file;
   if (d.line !== undefined) where += `:${d.line}`;

@@ -1,45 +1,64 @@
-import { readFile } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import type { Diagnostic } from "./diagnostic.js";
+import type { ResolveEntry } from "./docs-json/entries.js";
+import type { NavModel } from "./docs-json/nav-model.js";
+import { fileReader, type ReadText, type ResolvedJson, resolveJsonRefs } from "./docs-json/refs.js";
+import type { PageFiles } from "./docs-json/rules/rule.js";
+import type { DocsJson } from "./docs-json/schema.js";
+import { validateDocsJson } from "./docs-json/validate.js";
 import { readSiteConfig } from "./read-site-config.js";
 import { emptySiteConfig, type SiteConfig } from "./site-config.js";
 
 export const DOCS_JSON = "docs.json";
 
 export interface DocsJsonResult {
-  /** The configuration; undefined when docs.json exists but cannot be read or parsed. */
+  /** The configuration; undefined when docs.json exists but has errors (the caller keeps the
+   *  last good one). */
   readonly config: SiteConfig | undefined;
-  /** The parsed JSON (for readers of parts the flat config leaves out, like the API reference). */
+  /** docs.json as parsed, `$ref`s resolved (also when invalid), for readers of parts the flat
+   *  config leaves out, like the API reference. */
   readonly raw?: unknown;
+  /** Every problem found, at once, with JSON path and position. */
   readonly diagnostics: readonly Diagnostic[];
-  /** Repository-relative files the configuration was read from (docs.json and its `$ref`s),
-   *  so the watcher knows which changes mean "reload the configuration". */
+  /** Repository-relative files the configuration was read from (docs.json and every `$ref`'d
+   *  file, also one that is missing), so the watcher knows which changes mean "reload". */
   readonly files: readonly string[];
+  /** The validated document, when valid. */
+  readonly document?: DocsJson;
+  /** The navigation tree (also when invalid: `svc-mcp nav` and `check` read it). */
+  readonly model?: NavModel;
+  /** docs.json as read, with positions (absent when there is no docs.json). */
+  readonly source?: ResolvedJson;
 }
 
-/** Load docs.json from a repository root. A missing file yields the empty configuration. */
-export async function loadDocsJson(root: string): Promise<DocsJsonResult> {
-  let text: string;
-  try {
-    text = await readFile(join(root, DOCS_JSON), "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-      return { config: emptySiteConfig(basename(root)), diagnostics: [], files: [DOCS_JSON] };
-    }
-    return {
-      config: undefined,
-      diagnostics: [{ severity: "error", file: DOCS_JSON, message: `cannot read: ${(error as Error).message}` }],
-      files: [DOCS_JSON],
-    };
-  }
-  try {
-    const raw: unknown = JSON.parse(text);
-    return { config: readSiteConfig(raw, basename(root)), raw, diagnostics: [], files: [DOCS_JSON] };
-  } catch (error) {
-    return {
-      config: undefined,
-      diagnostics: [{ severity: "error", file: DOCS_JSON, message: `invalid JSON: ${(error as Error).message}` }],
-      files: [DOCS_JSON],
-    };
-  }
+export interface LoadDocsJsonOptions {
+  /** The repository's page files: also run the rules that need them (`svc-mcp check`). */
+  readonly files?: PageFiles;
+  readonly resolveEntry?: ResolveEntry;
+  /** How files are read (tests); default: from `root`, with the size limit. */
+  readonly read?: ReadText;
+}
+
+/**
+ * Load docs.json from a repository root: resolve `$ref`s, validate (schema and rules), and build
+ * the flat configuration. A missing docs.json yields the empty configuration; an invalid one
+ * yields no configuration and every problem.
+ */
+export async function loadDocsJson(root: string, options: LoadDocsJsonOptions = {}): Promise<DocsJsonResult> {
+  const read = options.read ?? fileReader(root);
+  const source = await resolveJsonRefs(DOCS_JSON, read);
+  if (source.rootMissing) return { config: emptySiteConfig(basename(root)), diagnostics: [], files: [DOCS_JSON] };
+
+  const validation = validateDocsJson(source, {
+    ...(options.files !== undefined ? { files: options.files } : {}),
+    ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
+  });
+  const base = { raw: source.value, diagnostics: validation.diagnostics, files: source.files, model: validation.model, source };
+  if (validation.document === undefined) return { ...base, config: undefined };
+  const config = readSiteConfig(source.value, basename(root), {
+    model: validation.model,
+    document: validation.document,
+    ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
+  });
+  return { ...base, config, document: validation.document };
 }

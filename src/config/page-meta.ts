@@ -1,4 +1,21 @@
+import { z } from "zod";
+import { PLAYGROUND_DISPLAYS } from "./docs-json/schema.js";
+import { type SchemaFinding, findingsFromIssues } from "./docs-json/zod-issues.js";
 import type { FrontMatterData } from "./frontmatter.js";
+
+/** The front matter keys the service acts on. Other keys are kept (and ignored). */
+export const pageFrontMatter = z.looseObject({
+  title: z.union([z.string(), z.number()]).optional().describe("Page title (else derived from the file name)"),
+  description: z.string().optional(),
+  noindex: z.boolean().optional().describe("`true` leaves the page out of search (it stays readable)"),
+  openapi: z.string().optional().describe("The operation the page documents: `GET /users` or `spec.yaml GET /users`"),
+  playground: z.enum(PLAYGROUND_DISPLAYS).optional().describe("Playground display for this page (`auth`: signed-in readers, in `groups` when set)"),
+  groups: z
+    .union([z.array(z.string()), z.string()])
+    .optional()
+    .describe("User groups allowed to read the page (a list, or a comma-separated string)"),
+  public: z.boolean().optional().describe("`true` keeps the page readable by anyone"),
+});
 
 /** The front matter keys the service acts on, read leniently from a page's front matter. */
 export interface PageMeta {
@@ -16,17 +33,27 @@ export interface PageMeta {
   readonly public?: boolean;
 }
 
+type Fields = typeof pageFrontMatter.shape;
+
+/** One key checked against its schema; undefined when absent or of the wrong type. */
+function field<K extends keyof Fields>(data: FrontMatterData, key: K): z.output<Fields[K]> | undefined {
+  const r = (pageFrontMatter.shape[key] as z.ZodType).safeParse(data[key]);
+  return r.success ? (r.data as z.output<Fields[K]>) : undefined;
+}
+
 /**
- * Read the typed keys. Wrongly typed values are dropped here rather than failing the page; a
- * restricted page must never become public by accident, so a `groups` value of the wrong type
- * is kept as an (unmatchable) restriction instead of being ignored.
+ * Read the typed keys. Wrongly typed values are dropped here rather than failing the page
+ * (`svc-mcp check` warns about them); a restricted page must never become public by accident,
+ * so a `groups` value of the wrong type is kept as an (unmatchable) restriction instead of being
+ * ignored. The strings `"true"` are accepted for `noindex` and `public`, as YAML authors write them.
  */
 export function readPageMeta(data: FrontMatterData): PageMeta {
-  const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
-  const title = str(data.title) ?? (typeof data.title === "number" ? String(data.title) : undefined);
-  const description = str(data.description);
-  const openapi = str(data.openapi);
-  const playground = str(data.playground);
+  const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v : undefined);
+  const rawTitle = field(data, "title");
+  const title = typeof rawTitle === "number" ? String(rawTitle) : nonEmpty(rawTitle);
+  const description = nonEmpty(field(data, "description"));
+  const openapi = nonEmpty(field(data, "openapi"));
+  const playground = field(data, "playground");
   const groups = readGroups(data.groups);
   return {
     noindex: data.noindex === true || data.noindex === "true",
@@ -39,21 +66,39 @@ export function readPageMeta(data: FrontMatterData): PageMeta {
   };
 }
 
+/** Wrongly typed front matter keys, in the words `svc-mcp check` prints (path = the key). */
+export function frontMatterProblems(data: FrontMatterData): SchemaFinding[] {
+  const r = pageFrontMatter.safeParse(data);
+  if (r.success) return [];
+  return findingsFromIssues(r.error.issues, data).map((f) =>
+    f.path === "groups" || f.path.startsWith("groups[")
+      ? { ...f, message: `${f.message}; the page is readable by no reader until this is fixed` }
+      : f,
+  );
+}
+
 /** A group that no reader can hold: restricts a page whose `groups` value is unreadable. */
 export const UNMATCHABLE_GROUP = "\u0000invalid-groups";
 
 function readGroups(value: unknown): readonly string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === "string") {
-    const parts = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const parsed = pageFrontMatter.shape.groups.safeParse(value);
+  if (!parsed.success || parsed.data === undefined) {
+    // A list with some non-strings keeps the strings (still restricted); anything else
+    // restricts to nobody.
+    if (Array.isArray(value)) {
+      const groups = value.filter((g): g is string => typeof g === "string" && g.trim() !== "").map((g) => g.trim());
+      return groups.length > 0 ? groups : [UNMATCHABLE_GROUP];
+    }
+    return [UNMATCHABLE_GROUP];
+  }
+  if (typeof parsed.data === "string") {
+    const parts = parsed.data.split(",").map((s) => s.trim()).filter((s) => s !== "");
     return parts.length > 0 ? parts : undefined;
   }
-  if (Array.isArray(value)) {
-    const groups = value.filter((g): g is string => typeof g === "string" && g.trim() !== "").map((g) => g.trim());
-    if (groups.length === 0 && value.length === 0) return undefined;
-    return groups.length > 0 ? groups : [UNMATCHABLE_GROUP];
-  }
-  return [UNMATCHABLE_GROUP];
+  const groups = parsed.data.map((g) => g.trim()).filter((g) => g !== "");
+  if (groups.length === 0) return parsed.data.length === 0 ? undefined : [UNMATCHABLE_GROUP];
+  return groups;
 }
 
 /** A title from a page path when front matter has none: `/guides/getting-started` -> "Getting Started". */

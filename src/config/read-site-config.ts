@@ -1,124 +1,71 @@
+import { defaultResolveEntry, entryScope, type ResolveEntry } from "./docs-json/entries.js";
+import { ROOT_ELEMENT_ORDER } from "./docs-json/elements.js";
+import { type ElementNode, type NavItem, type NavModel, readNavigation } from "./docs-json/nav-model.js";
+import type { DocsJson } from "./docs-json/schema.js";
+import { listSpecReferences } from "./docs-json/spec-references.js";
 import { type PagePlacement, type SiteConfig, type SiteSection, type SpecReference, toPagePath } from "./site-config.js";
 
 /**
  * Navigation element kinds that can sit at the root, in the order the platform picks one when a
  * site (wrongly) sets several. Real sites do this: spree has both `versions` and a stale `tabs`.
  */
-export const ROOT_ELEMENT_ORDER = [
-  "products",
-  "languages",
-  "versions",
-  "tabs",
-  "dropdowns",
-  "anchors",
-  "groups",
-  "pages",
-] as const;
+export { ROOT_ELEMENT_ORDER };
 
-/** The title key of each navigation element kind. */
-const TITLE_KEYS = ["product", "language", "version", "tab", "dropdown", "anchor", "group", "item"] as const;
-
-type Json = unknown;
-
-function isObject(v: Json): v is Record<string, Json> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-interface Context {
-  versions?: string[];
-  languages?: string[];
-  breadcrumbs: string[];
+export interface ReadSiteConfigOptions {
+  /** The navigation model, when the caller already read it. */
+  readonly model?: NavModel;
+  /** The validated document, kept on the configuration for the layers that read settings. */
+  readonly document?: DocsJson;
+  readonly resolveEntry?: ResolveEntry;
 }
 
 /**
- * Read the parts of a parsed docs.json the service runs on. Tolerant: whatever is malformed is
- * skipped here (validation and its messages belong to `svc-mcp check`).
+ * The flat configuration the service runs on, from a parsed docs.json (`$ref`s resolved).
+ * Tolerant: malformed parts are skipped (validation and its messages are `validateDocsJson`'s).
  */
-export function readSiteConfig(raw: Json, fallbackName: string): SiteConfig {
-  const doc = isObject(raw) ? raw : {};
+export function readSiteConfig(raw: unknown, fallbackName: string, options: ReadSiteConfigOptions = {}): SiteConfig {
+  const doc = (typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+  const model = options.model ?? readNavigation(doc);
+  const resolveEntry = options.resolveEntry ?? defaultResolveEntry;
   const name = typeof doc.name === "string" && doc.name.trim() !== "" ? doc.name.trim() : fallbackName;
+
   const navPages = new Map<string, PagePlacement>();
-  const specs = new Map<string, SpecReference>();
+  for (const e of model.entries) {
+    if (e.entry.trim() === "") continue;
+    if (resolveEntry(e.entry, entryScope(e.context, e.path)).kind !== "file") continue;
+    const path = toPagePath(e.entry);
+    const prev = navPages.get(path);
+    const version = e.context.version !== undefined ? [e.context.version] : undefined;
+    const language = e.context.language !== undefined ? [e.context.language] : undefined;
+    navPages.set(path, {
+      versions: mergeScope(prev?.versions, version, prev !== undefined),
+      languages: mergeScope(prev?.languages, language, prev !== undefined),
+      breadcrumbs: prev?.breadcrumbs ?? e.context.breadcrumbs,
+    });
+  }
+
   const versions: string[] = [];
   const languages: string[] = [];
-  const sections: SiteSection[] = [];
   let defaultVersion: string | undefined;
-
-  const addSpec = (value: Json): void => {
-    const sources: Json[] = Array.isArray(value) ? value : [value];
-    for (const s of sources) {
-      const source = typeof s === "string" ? s : isObject(s) && typeof s.source === "string" ? s.source : undefined;
-      if (source === undefined || source.trim() === "") continue;
-      const remote = /^https?:\/\//i.test(source);
-      const key = remote ? source : source.replace(/^\.?\//, "");
-      specs.set(key, { source: key, remote });
+  for (const el of model.elements) {
+    if (el.kind === "version" && el.title !== undefined) {
+      if (!versions.includes(el.title)) versions.push(el.title);
+      if (el.value.default === true && defaultVersion === undefined) defaultVersion = el.title;
     }
-  };
-
-  const addPage = (entry: string, ctx: Context): void => {
-    // `GET /users` style operation entries are API pages, not files.
-    if (/^(\S+\s+)?(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|WEBHOOK)\s+\S/i.test(entry)) return;
-    const path = toPagePath(entry);
-    const prev = navPages.get(path);
-    navPages.set(path, {
-      versions: mergeScope(prev?.versions, ctx.versions, prev !== undefined),
-      languages: mergeScope(prev?.languages, ctx.languages, prev !== undefined),
-      breadcrumbs: prev?.breadcrumbs ?? ctx.breadcrumbs,
-    });
-  };
-
-  const walk = (node: Json, ctx: Context): void => {
-    if (Array.isArray(node)) {
-      for (const child of node) walk(child, ctx);
-      return;
-    }
-    if (typeof node === "string") {
-      addPage(node, ctx);
-      return;
-    }
-    if (!isObject(node)) return;
-    if (node.openapi !== undefined) addSpec(node.openapi);
-    if (node.asyncapi !== undefined) addSpec(node.asyncapi);
-    let next = ctx;
-    if (typeof node.version === "string") {
-      next = { ...next, versions: [node.version] };
-      if (!versions.includes(node.version)) versions.push(node.version);
-      if (node.default === true && defaultVersion === undefined) defaultVersion = node.version;
-    }
-    if (typeof node.language === "string") {
-      next = { ...next, languages: [node.language] };
-      if (!languages.includes(node.language)) languages.push(node.language);
-    }
-    const title = TITLE_KEYS.map((k) => node[k]).find((v): v is string => typeof v === "string");
-    if (title !== undefined && typeof node.version !== "string" && typeof node.language !== "string") {
-      next = { ...next, breadcrumbs: [...next.breadcrumbs, title] };
-    }
-    if (typeof node.root === "string") addPage(node.root, next);
-    for (const key of [...ROOT_ELEMENT_ORDER, "menu"]) {
-      if (node[key] !== undefined) walk(node[key], next);
-    }
-  };
-
-  const nav = doc.navigation;
-  if (isObject(nav)) {
-    const rootKey = ROOT_ELEMENT_ORDER.find((k) => nav[k] !== undefined);
-    if (rootKey !== undefined) {
-      const root = nav[rootKey];
-      // Sections: the first level that is not a version or language split.
-      collectSections(root, sections);
-      walk(root, { breadcrumbs: [] });
-    }
-    if (nav.openapi !== undefined) addSpec(nav.openapi);
+    if (el.kind === "language" && el.title !== undefined && !languages.includes(el.title)) languages.push(el.title);
   }
-  if (isObject(doc.api) && doc.api.openapi !== undefined) addSpec(doc.api.openapi);
-  if (isObject(doc.api) && doc.api.asyncapi !== undefined) addSpec(doc.api.asyncapi);
-  if (defaultVersion === undefined) defaultVersion = versions[0];
+  defaultVersion ??= versions[0];
+
+  const specs = new Map<string, SpecReference>();
+  for (const ref of listSpecReferences(doc, model)) {
+    for (const s of ref.sources) if (!specs.has(s.source)) specs.set(s.source, { source: s.source, remote: s.remote });
+  }
 
   const seo = isObject(doc.seo) ? doc.seo : {};
   const metatags = isObject(seo.metatags) ? seo.metatags : {};
   const canonical = typeof metatags.canonical === "string" ? metatags.canonical : undefined;
 
-  const config: SiteConfig = {
+  return {
     name,
     present: true,
     navPages,
@@ -126,12 +73,16 @@ export function readSiteConfig(raw: Json, fallbackName: string): SiteConfig {
     specs: [...specs.values()],
     versions,
     languages,
-    sections,
+    sections: sectionsOf(model.items, resolveEntry),
     ...(typeof doc.description === "string" ? { description: doc.description } : {}),
     ...(defaultVersion !== undefined ? { defaultVersion } : {}),
     ...(canonical !== undefined ? { canonicalUrl: canonical } : {}),
+    ...(options.document !== undefined ? { document: options.document } : {}),
   };
-  return config;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** A page listed in several scopes belongs to the union of them; "all" wins over any list. */
@@ -141,33 +92,31 @@ function mergeScope(prev: readonly string[] | undefined, next: readonly string[]
   return [...new Set([...prev, ...next])];
 }
 
-function collectSections(root: Json, out: SiteSection[]): void {
-  if (!Array.isArray(root)) return;
-  for (const el of root) {
-    if (!isObject(el)) continue;
-    if (typeof el.version === "string" || typeof el.language === "string") {
-      // Sections of the first version/language only: the others repeat them.
-      if (out.length === 0) {
-        const inner = ROOT_ELEMENT_ORDER.map((k) => el[k]).find((v) => v !== undefined);
-        collectSections(inner, out);
-      }
+/** Top-level sections: the first level below the version/language split (of the first one only:
+ *  the others repeat the same sections). */
+function sectionsOf(items: readonly NavItem[], resolveEntry: ResolveEntry): SiteSection[] {
+  const out: SiteSection[] = [];
+  for (const item of items) {
+    if (item.type !== "element") continue;
+    if (item.kind === "version" || item.kind === "language") {
+      if (out.length === 0) out.push(...sectionsOf(item.children, resolveEntry));
       continue;
     }
-    const title = TITLE_KEYS.map((k) => el[k]).find((v): v is string => typeof v === "string");
-    if (title === undefined) continue;
+    if (item.title === undefined) continue;
     const pages: string[] = [];
-    gatherPages(el, pages);
-    out.push({ title, pages });
+    gatherPages(item, pages, resolveEntry);
+    out.push({ title: item.title, pages });
   }
+  return out;
 }
 
-function gatherPages(node: Json, out: string[]): void {
-  if (typeof node === "string") {
-    out.push(toPagePath(node));
-  } else if (Array.isArray(node)) {
-    for (const c of node) gatherPages(c, out);
-  } else if (isObject(node)) {
-    if (typeof node.root === "string") out.push(toPagePath(node.root));
-    for (const key of [...ROOT_ELEMENT_ORDER, "menu"]) if (node[key] !== undefined) gatherPages(node[key], out);
+function gatherPages(el: ElementNode, out: string[], resolveEntry: ResolveEntry): void {
+  const add = (entry: string, path: string): void => {
+    if (entry.trim() !== "" && resolveEntry(entry, entryScope(el.context, path)).kind === "file") out.push(toPagePath(entry));
+  };
+  if (el.rootEntry !== undefined) add(el.rootEntry.entry, el.rootEntry.path);
+  for (const child of el.children) {
+    if (child.type === "entry") add(child.entry, child.path);
+    else gatherPages(child, out, resolveEntry);
   }
 }

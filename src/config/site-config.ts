@@ -1,3 +1,5 @@
+import type { DocsJson } from "./docs-json/schema.js";
+
 /**
  * What the rest of the service needs from docs.json, in one flat, typed value. The full
  * docs.json model (validation, navigation tree, positions) lives in `src/config/docs-json/`;
@@ -50,6 +52,9 @@ export interface SiteConfig {
   /** A canonical site URL from docs.json (`seo.metatags.canonical`), used for links when no
    *  `--base-url` is given. */
   readonly canonicalUrl?: string;
+  /** The validated docs.json (`$ref`s resolved), for settings other layers read (`api.*`,
+   *  `styling`, `interaction`). Absent for a repository without docs.json. */
+  readonly document?: DocsJson;
 }
 
 /** The configuration of a repository without docs.json. */

@@ -30,6 +30,9 @@ export interface LoadSiteOptions {
   /** Fetch remote API specs named in docs.json with this (see README, "API reference").
    *  Unset: remote specs are not fetched and their operation entries stay unverified. */
   readonly fetchRemoteSpecs?: FetchLike;
+  /** `false` leaves the API reference out: no spec is loaded and no page generated (the
+   *  config bench measures docs.json and navigation work with it). Default: included. */
+  readonly apiReference?: boolean;
 }
 
 /** Reports progress and problems; the CLI sends these to stderr (never stdout: stdio is protocol). */
@@ -72,24 +75,28 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
 
   // API reference: generated operation/channel pages join the site like any page (readable,
   // searchable, placed in navigation). A broken spec is a diagnostic; the rest keeps serving.
-  const generated = await generateApiPages(root, docs.raw ?? {}, pages, {
-    ...(previous?.apiCache !== undefined ? { cache: previous.apiCache } : {}),
-    ...(options.fetchRemoteSpecs !== undefined ? { fetch: options.fetchRemoteSpecs } : {}),
-  });
-  diagnostics.push(...generated.diagnostics);
-  for (const page of generated.pages) {
+  const generated =
+    options.apiReference === false
+      ? undefined
+      : // An invalid docs.json keeps the last good one for the API reference too.
+        await generateApiPages(root, (docs.config !== undefined ? docs.raw : previous?.site.config.document ?? docs.raw) ?? {}, pages, {
+          ...(previous?.apiCache !== undefined ? { cache: previous.apiCache } : {}),
+          ...(options.fetchRemoteSpecs !== undefined ? { fetch: options.fetchRemoteSpecs } : {}),
+        });
+  diagnostics.push(...(generated?.diagnostics ?? []));
+  for (const page of generated?.pages ?? []) {
     if (pages.has(page.path)) continue;
     files.set(page.file.path, page.file);
     pages.set(page.path, page);
   }
   const navPages = new Map(config.navPages);
-  for (const [path, placement] of generated.placements) if (!navPages.has(path)) navPages.set(path, placement);
+  for (const [path, placement] of generated?.placements ?? []) if (!navPages.has(path)) navPages.set(path, placement);
   const siteConfig: SiteConfig = { ...config, navPages };
 
   for (const d of diagnostics) log(formatDiagnostic(d));
-  const site: Site = { root, config: siteConfig, files: sortByPath(files), pages: sortByPath(pages), diagnostics, api: generated.api };
+  const site: Site = { root, config: siteConfig, files: sortByPath(files), pages: sortByPath(pages), diagnostics, ...(generated !== undefined ? { api: generated.api } : {}) };
   const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...config.specs.filter((s) => !s.remote).map((s) => s.source)]);
-  return { site, ignore, configFiles, apiCache: generated.cache };
+  return { site, ignore, configFiles, ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
 }
 
 /**

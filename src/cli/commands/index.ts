@@ -1,4 +1,5 @@
 import type { CliCommand } from "../command.js";
+import { checkCommand } from "./check.js";
 import { connectCommand } from "./connect.js";
 import { credentialsCommand } from "./credentials.js";
 import { feedbackCommand } from "./feedback.js";
@@ -6,7 +7,9 @@ import { fsCommand } from "./fs.js";
 import { installCommand } from "./install.js";
 import { keysCommand } from "./keys.js";
 import { mcpCommand } from "./mcp.js";
+import { navCommand } from "./nav.js";
 import { redirectDomainsCommand } from "./redirect-domains.js";
+import { schemaCommand } from "./schema.js";
 import { searchCommand } from "./search.js";
 import { serveCommand } from "./serve.js";
 import { usersCommand } from "./users.js";
@@ -19,6 +22,9 @@ export const COMMANDS: readonly CliCommand[] = [
   serveCommand,
   searchCommand,
   fsCommand,
+  checkCommand,
+  navCommand,
+  schemaCommand,
   feedbackCommand,
   keysCommand,
   mcpCommand,

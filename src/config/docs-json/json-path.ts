@@ -1,0 +1,31 @@
+/**
+ * JSON paths as diagnostics print them: `navigation.tabs[0].groups[2]`, `seo.metatags["og:locale"]`.
+ * The root is the empty string. Paths are plain strings so that positions can be kept in a Map
+ * and looked up from zod issue paths and from the navigation walker alike.
+ */
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+
+/** The path of `key` (an object key or an array index) inside the value at `parent`. */
+export function childPath(parent: string, key: string | number): string {
+  if (typeof key === "number") return `${parent}[${key}]`;
+  if (IDENTIFIER.test(key)) return parent === "" ? key : `${parent}.${key}`;
+  return `${parent}[${JSON.stringify(key)}]`;
+}
+
+/** Format a path given as segments (a zod issue path). */
+export function formatPath(segments: readonly PropertyKey[]): string {
+  let path = "";
+  for (const s of segments) path = childPath(path, typeof s === "number" ? s : String(s));
+  return path;
+}
+
+/** The value at a segment path inside a parsed JSON value, or undefined. */
+export function valueAt(root: unknown, segments: readonly PropertyKey[]): unknown {
+  let v: unknown = root;
+  for (const s of segments) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[s];
+  }
+  return v;
+}

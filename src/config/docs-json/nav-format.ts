@@ -1,0 +1,63 @@
+import type { NavNode, NavTree } from "./nav-tree.js";
+
+/** `svc-mcp nav` as text: a header with the site-wide settings, then the tree, two spaces a level. */
+export function formatNavTree(tree: NavTree): string {
+  const lines: string[] = [tree.name === "" ? "(unnamed site)" : tree.name];
+  if (tree.root !== null) {
+    lines.push(`root: ${tree.root}${tree.ignoredRoots.length > 0 ? ` (ignored: ${tree.ignoredRoots.join(", ")})` : ""}`);
+  }
+  if (tree.versions.length > 0) {
+    lines.push(`versions: ${tree.versions.map((v) => `${v.version}${v.default ? " (default)" : ""}${v.tag !== null ? ` [${v.tag}]` : ""}`).join(", ")}`);
+  }
+  if (tree.languages.length > 0) {
+    lines.push(`languages: ${tree.languages.map((l) => `${l.language}${l.default ? " (default)" : ""}`).join(", ")}`);
+  }
+  if (tree.globalAnchors.length > 0) {
+    lines.push(`global anchors: ${tree.globalAnchors.map((a) => `${a.anchor} -> ${a.href}`).join(", ")}`);
+  }
+  lines.push(`eyebrows: ${tree.eyebrows ?? "theme default"}`);
+  lines.push(`drilldown: ${tree.drilldown === null ? "theme default" : String(tree.drilldown)}`);
+  if (tree.filter !== null) {
+    const parts = [tree.filter.version !== null ? `version ${tree.filter.version}` : "", tree.filter.language !== null ? `language ${tree.filter.language}` : ""];
+    lines.push(`showing: ${parts.filter((p) => p !== "").join(", ")}`);
+  }
+  lines.push("");
+  for (const node of tree.items) formatNode(node, 0, lines);
+  return `${lines.join("\n")}\n`;
+}
+
+function formatNode(node: NavNode, depth: number, lines: string[]): void {
+  const pad = "  ".repeat(depth);
+  switch (node.kind) {
+    case "page":
+      lines.push(`${pad}${node.title}  ${node.page}${node.file === null ? "  (no file)" : ""}`);
+      return;
+    case "operation":
+      // The entry is shown when the title (the operation's summary) does not already say it.
+      const what = node.entry !== null && node.entry !== node.title ? node.entry : "operation";
+      lines.push(`${pad}${node.title}  ${node.page ?? "(no page)"}  [${what}${node.spec !== null ? ` in ${node.spec}` : ""}]`);
+      return;
+    case "group": {
+      const notes: string[] = [];
+      if (node.generated === true) notes.push("generated from the spec");
+      if (node.tag !== null) notes.push(`tag ${node.tag}`);
+      if (node.root !== null) notes.push(`root ${node.root}`, `directory ${node.directory ?? "none"}`);
+      if (!node.expanded) notes.push("collapsed");
+      if (node.onSelect === "open-first-page" && node.firstPage !== null) notes.push(`opens ${node.firstPage}`);
+      if (node.onSelect === "toggle") notes.push("toggles");
+      if (node.openapi !== null) notes.push(`openapi ${node.openapi.join(", ")}`);
+      lines.push(`${pad}group ${node.title}${notes.length > 0 ? `  (${notes.join("; ")})` : ""}`);
+      for (const child of node.items) formatNode(child, depth + 1, lines);
+      return;
+    }
+    default: {
+      const notes: string[] = [];
+      if (node.default === true) notes.push("default");
+      if (node.tag !== undefined && node.tag !== null) notes.push(`tag ${node.tag}`);
+      if (node.href !== null) notes.push(`link ${node.href}`);
+      if (node.openapi !== null) notes.push(`openapi ${node.openapi.join(", ")}`);
+      lines.push(`${pad}${node.kind === "item" ? "menu item" : node.kind} ${node.title}${notes.length > 0 ? `  (${notes.join("; ")})` : ""}`);
+      for (const child of node.items) formatNode(child, depth + 1, lines);
+    }
+  }
+}

@@ -1,0 +1,175 @@
+import { CHILD_KEYS, type ChildKey, ELEMENT_TYPES, type ElementKind, KIND_IN, ROOT_ELEMENT_ORDER, type RootKey } from "./elements.js";
+import { childPath } from "./json-path.js";
+import { type SpecSource, specSources } from "./spec-source.js";
+
+/**
+ * The navigation as a tree of elements and entries, each with what it inherits (version,
+ * language, product, `openapi`, `directory`, breadcrumbs). Built tolerantly from the JSON value so
+ * that validation can run every rule even when parts are malformed; the navigation builder reads
+ * the same tree once the document is valid.
+ */
+
+/** The nearest `openapi` / `asyncapi` of an element: its own, or its closest ancestor's. */
+export interface InheritedSpecs {
+  readonly sources: readonly SpecSource[];
+  /** JSON path of the `openapi` key that set them. */
+  readonly path: string;
+  /** JSON path of the element holding that key (`navigation` for the root). */
+  readonly element: string;
+}
+
+export interface NavContext {
+  readonly product?: string;
+  readonly version?: string;
+  readonly language?: string;
+  readonly openapi?: InheritedSpecs;
+  readonly asyncapi?: InheritedSpecs;
+  /** Effective `directory` value (as written; the schema checks it) and where it was set. */
+  readonly directory?: { readonly value: unknown; readonly path: string };
+  /** Titles of the elements from the outermost down to this one (versions and languages are
+   *  selectors, not sections, and are left out). */
+  readonly breadcrumbs: readonly string[];
+}
+
+export interface ElementNode {
+  readonly type: "element";
+  readonly kind: ElementKind;
+  readonly path: string;
+  readonly value: Readonly<Record<string, unknown>>;
+  /** The title key's value when it is a string. */
+  readonly title: string | undefined;
+  readonly parent: ElementNode | undefined;
+  /** 1 for a group whose parent is not a group (always expanded), 2+ for nested groups, 0 otherwise. */
+  readonly groupDepth: number;
+  /** What this element passes to its children (includes its own settings). */
+  readonly context: NavContext;
+  /** Child arrays present on the element, in `CHILD_KEYS` order. */
+  readonly childKeys: readonly ChildKey[];
+  readonly children: readonly NavItem[];
+  /** The group's `root` page, when it has one. */
+  readonly rootEntry: EntryNode | undefined;
+}
+
+export interface EntryNode {
+  readonly type: "entry";
+  /** As written (`guides/setup`, `GET /users`). */
+  readonly entry: string;
+  readonly path: string;
+  /** `pages` for a page list entry, `root` for a group's root page. */
+  readonly via: "pages" | "root";
+  readonly parent: ElementNode | undefined;
+  readonly context: NavContext;
+}
+
+export type NavItem = ElementNode | EntryNode;
+
+export interface NavModel {
+  /** The `navigation` object, when it is one. */
+  readonly navigation: Readonly<Record<string, unknown>> | undefined;
+  /** Root element keys present, in precedence order; the first is used. */
+  readonly rootKeys: readonly RootKey[];
+  readonly rootKey: RootKey | undefined;
+  /** What the root passes down (navigation-level `openapi`, `directory`). */
+  readonly rootContext: NavContext;
+  /** Children of the chosen root element key. */
+  readonly items: readonly NavItem[];
+  /** Every element and entry under the chosen root, in document order. */
+  readonly elements: readonly ElementNode[];
+  readonly entries: readonly EntryNode[];
+}
+
+type Obj = Record<string, unknown>;
+
+function isObject(v: unknown): v is Obj {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Read the navigation tree of a parsed docs.json (tolerant: malformed parts are skipped). */
+export function readNavigation(doc: unknown): NavModel {
+  const navigation = isObject(doc) && isObject(doc.navigation) ? doc.navigation : undefined;
+  const elements: ElementNode[] = [];
+  const entries: EntryNode[] = [];
+  const rootKeys = navigation === undefined ? [] : ROOT_ELEMENT_ORDER.filter((k) => navigation[k] !== undefined);
+  const rootKey = rootKeys[0];
+  const rootContext = navigation === undefined ? { breadcrumbs: [] } : ownContext(navigation, "navigation", { breadcrumbs: [] }, undefined);
+  const items: NavItem[] = [];
+  if (navigation !== undefined && rootKey !== undefined) {
+    readChildren(navigation[rootKey], rootKey, childPath("navigation", rootKey), undefined, rootContext, items, elements, entries);
+  }
+  return { navigation, rootKeys, rootKey, rootContext, items, elements, entries };
+}
+
+/** The context an element passes down: the parent's, overridden by the element's own settings. */
+function ownContext(value: Obj, path: string, parent: NavContext, kind: ElementKind | undefined): NavContext {
+  const title = kind !== undefined ? value[ELEMENT_TYPES[kind].titleKey] : undefined;
+  const ctx: { -readonly [K in keyof NavContext]: NavContext[K] } = { ...parent };
+  if (typeof title === "string") {
+    if (kind === "version") ctx.version = title;
+    else if (kind === "language") ctx.language = title;
+    else {
+      if (kind === "product") ctx.product = title;
+      ctx.breadcrumbs = [...parent.breadcrumbs, title];
+    }
+  }
+  if (value.openapi !== undefined) {
+    ctx.openapi = { sources: specSources(value.openapi, childPath(path, "openapi")), path: childPath(path, "openapi"), element: path };
+  }
+  if (value.asyncapi !== undefined) {
+    ctx.asyncapi = { sources: specSources(value.asyncapi, childPath(path, "asyncapi")), path: childPath(path, "asyncapi"), element: path };
+  }
+  if (value.directory !== undefined) ctx.directory = { value: value.directory, path: childPath(path, "directory") };
+  return ctx;
+}
+
+function readChildren(
+  array: unknown,
+  key: ChildKey,
+  path: string,
+  parent: ElementNode | undefined,
+  context: NavContext,
+  out: NavItem[],
+  elements: ElementNode[],
+  entries: EntryNode[],
+): void {
+  if (!Array.isArray(array)) return;
+  array.forEach((item, i) => {
+    const itemPath = childPath(path, i);
+    if (typeof item === "string") {
+      // Only `pages` holds page strings; a string elsewhere is a schema error.
+      if (key !== "pages") return;
+      const entry: EntryNode = { type: "entry", entry: item, path: itemPath, via: "pages", parent, context };
+      out.push(entry);
+      entries.push(entry);
+      return;
+    }
+    if (!isObject(item)) return;
+    const node = readElement(item, KIND_IN[key], itemPath, parent, context, elements, entries);
+    out.push(node);
+  });
+}
+
+function readElement(
+  value: Obj,
+  kind: ElementKind,
+  path: string,
+  parent: ElementNode | undefined,
+  parentContext: NavContext,
+  elements: ElementNode[],
+  entries: EntryNode[],
+): ElementNode {
+  const type = ELEMENT_TYPES[kind];
+  const title = typeof value[type.titleKey] === "string" ? (value[type.titleKey] as string) : undefined;
+  const context = ownContext(value, path, parentContext, kind);
+  const childKeys = CHILD_KEYS.filter((k) => value[k] !== undefined);
+  const children: NavItem[] = [];
+  const groupDepth = kind !== "group" ? 0 : parent !== undefined && parent.kind === "group" ? parent.groupDepth + 1 : 1;
+  const node: ElementNode = { type: "element", kind, path, value, title, parent, groupDepth, context, childKeys, children, rootEntry: undefined };
+  elements.push(node);
+  if (typeof value.root === "string") {
+    const rootEntry: EntryNode = { type: "entry", entry: value.root, path: childPath(path, "root"), via: "root", parent: node, context };
+    (node as { rootEntry: EntryNode | undefined }).rootEntry = rootEntry;
+    entries.push(rootEntry);
+  }
+  for (const key of childKeys) readChildren(value[key], key, childPath(path, key), node, context, children, elements, entries);
+  return node;
+}

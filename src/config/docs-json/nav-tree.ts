@@ -1,0 +1,373 @@
+import { titleFromPath } from "../page-meta.js";
+import { toPagePath } from "../site-config.js";
+import type { RootKey } from "./elements.js";
+import { defaultResolveEntry, entryScope, type ResolveEntry } from "./entries.js";
+import type { ElementNode, EntryNode, NavItem, NavModel } from "./nav-model.js";
+import type { Directory, DocsJson } from "./schema.js";
+
+/**
+ * The resolved navigation, as `svc-mcp nav --json` prints it: what a reader of the site sees,
+ * with every inherited setting worked out.
+ */
+export interface NavTree {
+  readonly name: string;
+  /** The root element used, and the ones ignored (a warning in `check`). */
+  readonly root: RootKey | null;
+  readonly ignoredRoots: readonly RootKey[];
+  readonly versions: readonly NavVersion[];
+  /** The first version, unless one sets `default: true`. */
+  readonly defaultVersion: string | null;
+  readonly languages: readonly NavLanguage[];
+  readonly defaultLanguage: string | null;
+  /** `navigation.global.anchors`: shown on every page. */
+  readonly globalAnchors: readonly NavGlobalAnchor[];
+  /** `styling.eyebrows` (`breadcrumbs` shows each page's `breadcrumbs`); null when unset. */
+  readonly eyebrows: "breadcrumbs" | "section" | null;
+  /** `interaction.drilldown`; null when unset (the theme decides). */
+  readonly drilldown: boolean | null;
+  /** The filters applied (`--version`, `--language`), null when none. */
+  readonly filter: { readonly version: string | null; readonly language: string | null } | null;
+  readonly items: readonly NavNode[];
+  /** Every page in the navigation once, with where it sits. */
+  readonly pages: readonly NavPage[];
+}
+
+export interface NavVersion {
+  readonly version: string;
+  readonly default: boolean;
+  readonly tag: string | null;
+}
+
+export interface NavLanguage {
+  readonly language: string;
+  readonly default: boolean;
+  readonly banner: unknown;
+  readonly footer: unknown;
+  readonly navbar: unknown;
+}
+
+export interface NavGlobalAnchor {
+  readonly anchor: string;
+  readonly href: string;
+  readonly icon: unknown;
+  /** True for a link off the site (a URL), false for a path inside it. */
+  readonly external: boolean;
+}
+
+export type NavNode = NavSection | NavGroupNode | NavPageNode | NavOperationNode;
+
+export interface NavSection {
+  readonly kind: "product" | "language" | "version" | "tab" | "dropdown" | "anchor" | "item";
+  readonly title: string;
+  /** JSON path in docs.json. */
+  readonly path: string;
+  readonly icon: unknown;
+  readonly href: string | null;
+  readonly description: string | null;
+  /** Versions: badge label and whether it is the default. */
+  readonly tag?: string | null;
+  readonly default?: boolean;
+  /** Own `openapi` sources (children inherit them). */
+  readonly openapi: readonly string[] | null;
+  readonly items: readonly NavNode[];
+}
+
+export interface NavGroupNode {
+  readonly kind: "group";
+  readonly title: string;
+  readonly path: string;
+  readonly icon: unknown;
+  readonly tag: string | null;
+  /** Page path opened when the group title is selected. */
+  readonly root: string | null;
+  /** Effective: top-level groups always expand; nested ones when `expanded: true`. */
+  readonly expanded: boolean;
+  /** Effective `directory` (inherited, overridable); null for a group without a `root` (no effect). */
+  readonly directory: Directory | null;
+  /** What selecting the group does: `open-root` (it has a root), `open-first-page` (drilldown
+   *  true), `toggle` (drilldown false) or `theme-default` (drilldown unset). */
+  readonly onSelect: "open-root" | "open-first-page" | "toggle" | "theme-default";
+  /** The page `open-first-page` goes to. */
+  readonly firstPage: string | null;
+  readonly openapi: readonly string[] | null;
+  /** True for a tag group of pages generated from a whole spec (not written in docs.json). */
+  readonly generated?: boolean;
+  readonly items: readonly NavNode[];
+}
+
+export interface NavPageNode {
+  readonly kind: "page";
+  /** Page path (`/guides/setup`), the link of the page on the site. */
+  readonly page: string;
+  readonly title: string;
+  /** Repository-relative file, null when none was found (`svc-mcp check` reports it). */
+  readonly file: string | null;
+  readonly path: string;
+}
+
+export interface NavOperationNode {
+  readonly kind: "operation";
+  /** As written (`GET /users`, `openapi.yaml GET /users`); null for a page generated from a
+   *  whole spec (an element with `openapi` and no entries for it). */
+  readonly entry: string | null;
+  /** The operation's summary when the API reference knows it, else the entry. */
+  readonly title: string;
+  /** Its generated page (`/api-reference/users/list-users`), null when none is generated. */
+  readonly page: string | null;
+  /** The spec it is looked up in (the nearest `openapi`), null when none. */
+  readonly spec: string | null;
+  /** JSON path of the entry, or of the element a whole-spec page is listed under. */
+  readonly path: string;
+}
+
+/** A page the API reference generated from a whole spec, listed under an element. */
+export interface GeneratedNavPage {
+  readonly page: string;
+  readonly title: string;
+  /** The tag group it is listed in (the operation's first tag). */
+  readonly group?: string;
+}
+
+export interface NavPage {
+  readonly page: string;
+  readonly title: string;
+  readonly file: string | null;
+  /** Versions the page is listed under; null when it sits under no version (in every version). */
+  readonly versions: readonly string[] | null;
+  /** Languages the page is listed under; null when under none (in every language). */
+  readonly languages: readonly string[] | null;
+  /** Titles of the elements above its first listing, outermost first (for `eyebrows: breadcrumbs`). */
+  readonly breadcrumbs: readonly string[];
+  /** JSON path of its first listing. */
+  readonly path: string;
+}
+
+export interface NavTreeOptions {
+  /** Front matter title of a page, when it has one. */
+  readonly titleOf?: (pagePath: string) => string | undefined;
+  /** The file of a page path. */
+  readonly fileOf?: (pagePath: string) => string | undefined;
+  readonly resolveEntry?: ResolveEntry;
+  readonly fallbackName?: string;
+  /** Pages the API reference generated from a whole spec under an element (by its JSON path). */
+  readonly generatedUnder?: (elementPath: string) => readonly GeneratedNavPage[];
+  /** Keep only this version's part of the tree (and what sits under no version). */
+  readonly version?: string;
+  readonly language?: string;
+}
+
+/** Build the resolved navigation of a valid docs.json. */
+export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOptions = {}): NavTree {
+  const resolveEntry = options.resolveEntry ?? defaultResolveEntry;
+  const drilldown = doc.interaction?.drilldown ?? null;
+  const pages = new Map<string, { page: NavPage; versions: Set<string> | null; languages: Set<string> | null }>();
+
+  const keep = (el: ElementNode): boolean =>
+    !((el.kind === "version" && options.version !== undefined && el.title !== options.version) ||
+      (el.kind === "language" && options.language !== undefined && el.title !== options.language));
+
+  // Where each page sits is taken from the whole navigation, whatever the filter.
+  for (const e of model.entries) {
+    if (e.entry.trim() === "" || resolveEntry(e.entry, entryScope(e.context, e.path)).kind === "operation") continue;
+    const page = toPagePath(e.entry);
+    addPage(pages, { page, title: options.titleOf?.(page) ?? titleFromPath(page), file: options.fileOf?.(page) ?? null, breadcrumbs: e.context.breadcrumbs, path: e.path }, e);
+  }
+  /** Pages in the (filtered) tree, with their first listing there: in `--version v2`, a page's
+   *  breadcrumbs are those of its place in v2. */
+  const shown = new Map<string, { breadcrumbs: readonly string[]; path: string }>();
+
+  const pageNode = (e: EntryNode): NavPageNode | NavOperationNode => {
+    const resolution = resolveEntry(e.entry, entryScope(e.context, e.path));
+    if (resolution.kind === "operation") {
+      return {
+        kind: "operation",
+        entry: e.entry,
+        title: resolution.title ?? e.entry,
+        page: resolution.page ?? null,
+        spec: resolution.spec ?? e.context.openapi?.sources[0]?.source ?? null,
+        path: e.path,
+      };
+    }
+    const page = toPagePath(e.entry);
+    if (!shown.has(page)) shown.set(page, { breadcrumbs: e.context.breadcrumbs, path: e.path });
+    const info = pages.get(page)?.page;
+    return { kind: "page", page, title: info?.title ?? titleFromPath(page), file: info?.file ?? null, path: e.path };
+  };
+
+  const convert = (items: readonly NavItem[]): NavNode[] => {
+    const out: NavNode[] = [];
+    for (const item of items) {
+      if (item.type === "entry") out.push(pageNode(item));
+      else if (keep(item)) out.push(elementNode(item));
+    }
+    return out;
+  };
+
+  /** Whole-spec pages under an element: in tag groups, in the order the API reference lists them. */
+  const generatedNodes = (el: ElementNode): NavNode[] => {
+    const pagesHere = options.generatedUnder?.(el.path) ?? [];
+    const spec = el.context.openapi?.sources[0]?.source ?? null;
+    const op = (g: GeneratedNavPage): NavOperationNode => ({ kind: "operation", entry: null, title: g.title, page: g.page, spec, path: el.path });
+    const out: NavNode[] = [];
+    const groups = new Map<string, NavOperationNode[]>();
+    for (const g of pagesHere) {
+      if (g.group === undefined) {
+        out.push(op(g));
+        continue;
+      }
+      let list = groups.get(g.group);
+      if (list === undefined) {
+        list = [];
+        groups.set(g.group, list);
+        out.push({
+          kind: "group",
+          title: g.group,
+          path: el.path,
+          icon: null,
+          tag: null,
+          root: null,
+          expanded: false,
+          directory: null,
+          onSelect: drilldown === true ? "open-first-page" : drilldown === false ? "toggle" : "theme-default",
+          firstPage: drilldown === true ? g.page : null,
+          openapi: null,
+          generated: true,
+          items: list,
+        });
+      }
+      list.push(op(g));
+    }
+    return out;
+  };
+
+  const elementNode = (el: ElementNode): NavNode => {
+    const v = el.value;
+    const openapi = el.context.openapi !== undefined && el.context.openapi.element === el.path ? el.context.openapi.sources.map((s) => s.source) : null;
+    if (el.kind === "group") {
+      const rootNode = el.rootEntry !== undefined ? pageNode(el.rootEntry) : undefined;
+      const root = rootNode === undefined ? null : rootNode.page;
+      const items = [...convert(el.children), ...generatedNodes(el)];
+      const firstPage = firstPageOf(items);
+      const onSelect = root !== null ? "open-root" : drilldown === true ? "open-first-page" : drilldown === false ? "toggle" : "theme-default";
+      return {
+        kind: "group",
+        title: el.title ?? "",
+        path: el.path,
+        icon: v.icon ?? null,
+        tag: typeof v.tag === "string" ? v.tag : null,
+        root,
+        expanded: el.groupDepth <= 1 || v.expanded === true,
+        directory: root !== null ? ((el.context.directory?.value as Directory | undefined) ?? "none") : null,
+        onSelect,
+        firstPage: onSelect === "open-first-page" ? firstPage : null,
+        openapi,
+        items,
+      };
+    }
+    return {
+      kind: el.kind,
+      title: el.title ?? "",
+      path: el.path,
+      icon: v.icon ?? null,
+      href: typeof v.href === "string" ? v.href : null,
+      description: typeof v.description === "string" ? v.description : null,
+      ...(el.kind === "version" ? { tag: typeof v.tag === "string" ? v.tag : null, default: false } : {}),
+      openapi,
+      items: [...convert(el.children), ...generatedNodes(el)],
+    };
+  };
+
+  const items = convert(model.items);
+
+  const versions: NavVersion[] = [];
+  const languages: NavLanguage[] = [];
+  for (const el of model.elements) {
+    if (el.title === undefined) continue;
+    if (el.kind === "version" && !versions.some((x) => x.version === el.title)) {
+      versions.push({ version: el.title, default: el.value.default === true, tag: typeof el.value.tag === "string" ? el.value.tag : null });
+    }
+    if (el.kind === "language" && !languages.some((x) => x.language === el.title)) {
+      languages.push({ language: el.title, default: el.value.default === true, banner: el.value.banner ?? null, footer: el.value.footer ?? null, navbar: el.value.navbar ?? null });
+    }
+  }
+  const defaultVersion = (versions.find((x) => x.default) ?? versions[0])?.version ?? null;
+  const defaultLanguage = (languages.find((x) => x.default) ?? languages[0])?.language ?? null;
+  const finalVersions = versions.map((x) => ({ ...x, default: x.version === defaultVersion }));
+  const finalLanguages = languages.map((x) => ({ ...x, default: x.language === defaultLanguage }));
+  markDefaults(items, defaultVersion);
+
+  const anchors = doc.navigation.global?.anchors ?? [];
+  const name = typeof doc.name === "string" && doc.name.trim() !== "" ? doc.name.trim() : (options.fallbackName ?? "");
+  return {
+    name,
+    root: model.rootKey ?? null,
+    ignoredRoots: model.rootKeys.slice(1),
+    versions: finalVersions,
+    defaultVersion,
+    languages: finalLanguages,
+    defaultLanguage,
+    globalAnchors: anchors.map((a) => ({ anchor: a.anchor, href: a.href, icon: a.icon ?? null, external: /^[a-z][a-z0-9+.-]*:|^\/\//i.test(a.href) })),
+    eyebrows: doc.styling?.eyebrows ?? null,
+    drilldown,
+    filter: options.version !== undefined || options.language !== undefined ? { version: options.version ?? null, language: options.language ?? null } : null,
+    items,
+    pages: [...pages.values()]
+      .filter(({ page }) => shown.has(page.page))
+      .map(({ page, versions: vs, languages: ls }) => ({
+        page: page.page,
+        title: page.title,
+        file: page.file,
+        versions: vs === null ? null : [...vs],
+        languages: ls === null ? null : [...ls],
+        breadcrumbs: shown.get(page.page)?.breadcrumbs ?? page.breadcrumbs,
+        path: shown.get(page.page)?.path ?? page.path,
+      })),
+  };
+}
+
+/** Record a page listing; a page in several scopes belongs to their union ("every" wins). */
+function addPage(
+  pages: Map<string, { page: NavPage; versions: Set<string> | null; languages: Set<string> | null }>,
+  info: Omit<NavPage, "versions" | "languages">,
+  e: EntryNode,
+): void {
+  const prev = pages.get(info.page);
+  const v = e.context.version;
+  const l = e.context.language;
+  if (prev === undefined) {
+    pages.set(info.page, {
+      page: { ...info, versions: null, languages: null },
+      versions: v === undefined ? null : new Set([v]),
+      languages: l === undefined ? null : new Set([l]),
+    });
+    return;
+  }
+  if (prev.versions !== null) {
+    if (v === undefined) prev.versions = null;
+    else prev.versions.add(v);
+  }
+  if (prev.languages !== null) {
+    if (l === undefined) prev.languages = null;
+    else prev.languages.add(l);
+  }
+}
+
+function firstPageOf(items: readonly NavNode[]): string | null {
+  for (const item of items) {
+    if (item.kind === "page" || item.kind === "operation") {
+      if (item.page !== null) return item.page;
+      continue;
+    }
+    const inner = item.kind === "group" && item.root !== null ? item.root : firstPageOf(item.items);
+    if (inner !== null) return inner;
+  }
+  return null;
+}
+
+function markDefaults(items: NavNode[], defaultVersion: string | null): void {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as NavNode;
+    if (item.kind === "version") items[i] = { ...item, default: item.title === defaultVersion };
+    if (item.kind !== "page" && item.kind !== "operation") markDefaults(item.items as NavNode[], defaultVersion);
+  }
+}

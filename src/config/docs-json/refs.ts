@@ -1,0 +1,236 @@
+import { readFile, stat } from "node:fs/promises";
+import { isAbsolute, join, posix } from "node:path";
+import { LIMITS } from "../../limits.js";
+import type { Diagnostic } from "../diagnostic.js";
+import { childPath } from "./json-path.js";
+import { type JsonSource, type Position, parseJsonSource } from "./json-source.js";
+
+/** Codes of the findings made while reading docs.json and its `$ref`s (listed in the README). */
+export const SOURCE_CODES = ["read", "json", "duplicate-key", "ref", "ref-siblings"] as const;
+
+/** Reads a repository-relative file; rejects with a Node error (`code: "ENOENT"`) when absent. */
+export type ReadText = (relPath: string) => Promise<string>;
+
+/** docs.json with every `$ref` replaced by the JSON it points to, and where each value came from. */
+export interface ResolvedJson {
+  /** Undefined when the root file itself cannot be read or parsed. */
+  readonly value: unknown;
+  /** Position of every value by its path in the resolved document, in the file it was written in. */
+  readonly positions: ReadonlyMap<string, Position>;
+  /** Positions of object keys by path (see `JsonSource.keyPositions`). */
+  readonly keyPositions: ReadonlyMap<string, Position>;
+  /** The root file and every file reached through `$ref` (also those that failed to load, so a
+   *  watcher reloads when one appears), repository-relative, in the order they were met. */
+  readonly files: readonly string[];
+  /** Paths whose `$ref` could not be resolved: findings under them would only repeat the problem. */
+  readonly brokenPaths: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** True when the root file does not exist (a repository without docs.json). */
+  readonly rootMissing: boolean;
+}
+
+/** Read a repository file with the size limit applied (a huge file is refused before reading). */
+export function fileReader(root: string): ReadText {
+  return async (relPath) => {
+    const abs = join(root, relPath);
+    const st = await stat(abs);
+    if (st.size > LIMITS.config.maxJsonBytes) {
+      throw Object.assign(new Error(`${st.size} bytes is over the ${LIMITS.config.maxJsonBytes}-byte limit`), { code: "EFBIG" });
+    }
+    return readFile(abs, "utf8");
+  };
+}
+
+/**
+ * Load a JSON file and resolve its `$ref`s as the docs platform does: `{"$ref": "./fr.json"}` is
+ * replaced by that file's contents, resolved relative to the file holding the reference; sibling
+ * keys are merged over a referenced object (they win) and ignored for any other value; a path
+ * must be relative and stay inside the repository; a reference cycle is an error.
+ */
+export async function resolveJsonRefs(rootFile: string, read: ReadText): Promise<ResolvedJson> {
+  const resolver = new RefResolver(read);
+  const value = await resolver.run(rootFile);
+  return {
+    value,
+    positions: resolver.positions,
+    keyPositions: resolver.keyPositions,
+    files: [...resolver.files],
+    brokenPaths: resolver.brokenPaths,
+    diagnostics: resolver.diagnostics,
+    rootMissing: resolver.rootMissing,
+  };
+}
+
+/** A file as loaded: parsed, or why not (a parse error is reported once, where it is). */
+type Loaded = { readonly source: JsonSource } | { readonly error: string };
+
+class RefResolver {
+  readonly positions = new Map<string, Position>();
+  readonly keyPositions = new Map<string, Position>();
+  readonly files = new Set<string>();
+  readonly brokenPaths: string[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  rootMissing = false;
+  private readonly loaded = new Map<string, Loaded>();
+
+  constructor(private readonly read: ReadText) {}
+
+  /** Load every file reachable through `$ref` first (the only asynchronous part), then resolve
+   *  synchronously: a 100 KB docs.json has thousands of values. */
+  async run(rootFile: string): Promise<unknown> {
+    const root = await this.load(rootFile, true);
+    if (!("source" in root)) return undefined;
+    await this.preload(root.source);
+    return this.resolve(root.source, root.source.value, "", "", [rootFile]);
+  }
+
+  private async load(file: string, isRoot = false): Promise<Loaded> {
+    const cached = this.loaded.get(file);
+    if (cached !== undefined) return cached;
+    this.files.add(file);
+    let result: Loaded;
+    try {
+      const text = await this.read(file);
+      const parsed = parseJsonSource(text, file);
+      if (parsed.ok) {
+        result = { source: parsed.source };
+        for (const dup of parsed.source.duplicateKeys) {
+          this.diagnostics.push({
+            severity: "warning",
+            file,
+            line: dup.position.line,
+            column: dup.position.column,
+            path: dup.path,
+            message: "key written twice in one object; the last one wins",
+            code: "duplicate-key",
+          });
+        }
+      } else {
+        const { line, column } = parsed.position;
+        this.diagnostics.push({ severity: "error", file, line, column, message: `invalid JSON: ${parsed.message}`, code: "json" });
+        result = { error: "" };
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (isRoot && code === "ENOENT") this.rootMissing = true;
+      const why = code === "ENOENT" || code === "ENOTDIR" ? "file not found" : code === "EISDIR" ? "is a folder, not a file" : (error as Error).message;
+      if (isRoot) this.diagnostics.push({ severity: "error", file, message: `cannot read: ${why}`, code: "read" });
+      result = { error: why };
+    }
+    this.loaded.set(file, result);
+    return result;
+  }
+
+  /** Load the files a source refers to, and theirs, each once. */
+  private async preload(source: JsonSource): Promise<void> {
+    const targets: string[] = [];
+    collectRefs(source.value, (ref) => {
+      const target = refTarget(source.file, ref);
+      // Never read outside the repository (the reference is refused when resolved).
+      if (target !== undefined && target !== ".." && !target.startsWith("../")) targets.push(target);
+    });
+    for (const target of targets) {
+      if (this.loaded.has(target)) continue;
+      if (this.files.size >= LIMITS.config.maxRefFiles) return;
+      const loaded = await this.load(target);
+      if ("source" in loaded) await this.preload(loaded.source);
+    }
+  }
+
+  /**
+   * Copy `value` (found at `rel` inside `source`) to `path` in the resolved document, recording
+   * positions and replacing references. `chain` holds the files being resolved, for cycles.
+   */
+  private resolve(source: JsonSource, value: unknown, rel: string, path: string, chain: readonly string[]): unknown {
+    const pos = source.positions.get(rel);
+    if (pos !== undefined) this.positions.set(path, pos);
+    const keyPos = source.keyPositions.get(rel);
+    if (keyPos !== undefined && path !== "") this.keyPositions.set(path, keyPos);
+    if (Array.isArray(value)) {
+      const out: unknown[] = new Array(value.length);
+      for (let i = 0; i < value.length; i++) out[i] = this.resolve(source, value[i], childPath(rel, i), childPath(path, i), chain);
+      return out;
+    }
+    if (value === null || typeof value !== "object") return value;
+    const obj = value as Record<string, unknown>;
+    if (Object.hasOwn(obj, "$ref")) return this.resolveRef(source, obj, rel, path, chain);
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(obj)) {
+      setOwn(out, key, this.resolve(source, obj[key], childPath(rel, key), childPath(path, key), chain));
+    }
+    return out;
+  }
+
+  private resolveRef(source: JsonSource, obj: Record<string, unknown>, rel: string, path: string, chain: readonly string[]): unknown {
+    const refPath = childPath(path, "$ref");
+    const refPos = source.positions.get(childPath(rel, "$ref"));
+    const ref = obj.$ref;
+    const broken = (message?: string): unknown => {
+      if (message !== undefined) this.report(refPath, refPos, message, "ref");
+      this.brokenPaths.push(path);
+      return obj;
+    };
+    if (typeof ref !== "string" || ref.trim() === "") return broken(`"$ref" must be a relative path to a JSON file`);
+    const target = refTarget(source.file, ref);
+    if (target === undefined) return broken(`"$ref" must be a path relative to ${source.file} ("${ref}" is not; URLs are not fetched)`);
+    if (target === ".." || target.startsWith("../")) return broken(`"$ref" "${ref}" points outside the repository`);
+    const cycleAt = chain.indexOf(target);
+    if (cycleAt !== -1) return broken(`"$ref" cycle: ${[...chain.slice(cycleAt), target].join(" -> ")}`);
+    const loaded = this.loaded.get(target);
+    if (loaded === undefined) return broken(`more than ${LIMITS.config.maxRefFiles} files reached through "$ref"; "${ref}" is not read`);
+    // A parse error was reported in the file itself; a read error is reported here.
+    if (!("source" in loaded)) return broken(loaded.error === "" ? undefined : `cannot read "${target}": ${loaded.error}`);
+    const resolved = this.resolve(loaded.source, loaded.source.value, "", path, [...chain, target]);
+    const siblings = Object.keys(obj).filter((k) => k !== "$ref");
+    if (siblings.length === 0) return resolved;
+    if (resolved === null || typeof resolved !== "object" || Array.isArray(resolved)) {
+      const what = Array.isArray(resolved) ? "an array" : resolved === null ? "null" : `a ${typeof resolved}`;
+      this.report(refPath, refPos, `keys beside "$ref" are ignored: "${ref}" holds ${what}, not an object`, "ref-siblings", "warning");
+      return resolved;
+    }
+    // Sibling keys are merged over the referenced object and win; their positions are where they
+    // are written (in the holding file).
+    const merged: Record<string, unknown> = { ...(resolved as Record<string, unknown>) };
+    for (const key of siblings) {
+      setOwn(merged, key, this.resolve(source, obj[key], childPath(rel, key), childPath(path, key), chain));
+    }
+    return merged;
+  }
+
+  private report(path: string, position: Position | undefined, message: string, code: string, severity: "error" | "warning" = "error"): void {
+    this.diagnostics.push({
+      severity,
+      file: position?.file ?? "docs.json",
+      ...(position !== undefined ? { line: position.line, column: position.column } : {}),
+      path,
+      message,
+      code,
+    });
+  }
+}
+
+/** The repository-relative file a `$ref` names, or undefined when it is not a relative path. */
+function refTarget(holder: string, ref: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(ref) || isAbsolute(ref) || ref.startsWith("/")) return undefined;
+  return posix.normalize(posix.join(posix.dirname(holder), ref.replace(/\\/g, "/")));
+}
+
+/** Every string `$ref` in a value (not resolved). */
+function collectRefs(value: unknown, found: (ref: string) => void): void {
+  if (Array.isArray(value)) {
+    for (const v of value) collectRefs(v, found);
+  } else if (value !== null && typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    if (typeof obj.$ref === "string" && obj.$ref.trim() !== "") found(obj.$ref);
+    for (const key of Object.keys(obj)) collectRefs(obj[key], found);
+  }
+}
+
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Paths equal to or below `base`. */
+export function isUnder(path: string, base: string): boolean {
+  return path === base || (path.startsWith(base) && (path[base.length] === "." || path[base.length] === "[")) || base === "";
+}

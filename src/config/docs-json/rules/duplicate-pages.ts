@@ -1,0 +1,44 @@
+import { toPagePath } from "../../site-config.js";
+import { normalizeOperationPath, parseOperationEntry } from "../../openapi/entry.js";
+import type { EntryNode } from "../nav-model.js";
+import type { Rule } from "./rule.js";
+
+/** The page an entry stands for: `guides/setup/` and `/guides/setup.mdx` are the same page. */
+function pageKey(entry: string): string {
+  const op = parseOperationEntry(entry);
+  if (op !== undefined) return `${op.file ?? ""} ${op.method} ${normalizeOperationPath(op.path)}`;
+  const p = toPagePath(entry);
+  return p.endsWith("/index") ? p.slice(0, -"/index".length) || "/" : p;
+}
+
+function scopeOf(e: EntryNode): string {
+  const parts: string[] = [];
+  if (e.context.product !== undefined) parts.push(`product "${e.context.product}"`);
+  if (e.context.version !== undefined) parts.push(`version "${e.context.version}"`);
+  if (e.context.language !== undefined) parts.push(`language "${e.context.language}"`);
+  return parts.join(", ");
+}
+
+/**
+ * A page listed twice in one scope (the same product, version and language: what one reader's
+ * navigation shows) is an error: its breadcrumbs and place would be ambiguous. A group's `root`
+ * is not counted: it may also be listed among the group's pages.
+ */
+export const duplicatePagesRule: Rule = {
+  codes: ["duplicate-page"],
+  check({ model, report }) {
+    const seen = new Map<string, EntryNode>();
+    for (const e of model.entries) {
+      if (e.via !== "pages" || e.entry.trim() === "") continue;
+      const scope = scopeOf(e);
+      const key = `${scope}\u0000${pageKey(e.entry)}`;
+      const first = seen.get(key);
+      if (first === undefined) {
+        seen.set(key, e);
+        continue;
+      }
+      const where = scope === "" ? "" : ` in ${scope}`;
+      report({ path: e.path, code: "duplicate-page", message: `page "${e.entry}" is listed twice${where} (first at ${first.path})` });
+    }
+  },
+};

@@ -1,0 +1,23 @@
+import { childTypesRule } from "./child-types.js";
+import { duplicatePagesRule } from "./duplicate-pages.js";
+import { expandedRule } from "./expanded.js";
+import { groupPagesRule } from "./group-pages.js";
+import { pageFilesRule } from "./page-files.js";
+import { playgroundDisplayRule } from "./playground-display.js";
+import { reservedPathsRule } from "./reserved-paths.js";
+import type { Rule } from "./rule.js";
+import { rootElementRule } from "./root-element.js";
+import { versionsRule } from "./versions.js";
+
+/** Every docs.json rule beyond the schema, in the order they run. */
+export const RULES: readonly Rule[] = [
+  rootElementRule,
+  childTypesRule,
+  groupPagesRule,
+  expandedRule,
+  reservedPathsRule,
+  versionsRule,
+  duplicatePagesRule,
+  playgroundDisplayRule,
+  pageFilesRule,
+];

@@ -1,0 +1,32 @@
+import { toPagePath } from "../../site-config.js";
+import { entryScope } from "../entries.js";
+import type { Rule } from "./rule.js";
+
+/**
+ * Every navigation entry is an API operation or a page whose file exists. Whether an entry is an
+ * operation is the `resolveEntry` hook's call (the OpenAPI engine plugs in there).
+ */
+export const pageFilesRule: Rule = {
+  codes: ["page-file", "operation"],
+  needsFiles: true,
+  check({ model, files, resolveEntry, report }) {
+    if (files === undefined) return;
+    for (const e of model.entries) {
+      if (e.entry.trim() === "") continue; // the schema reports empty entries
+      const resolution = resolveEntry(e.entry, entryScope(e.context, e.path));
+      if (resolution.kind === "operation") continue;
+      const pagePath = toPagePath(e.entry);
+      if (files.fileOf(pagePath) !== undefined) continue;
+      if (resolution.kind === "file" && resolution.reported === true) continue;
+      if (resolution.kind === "unmatched") {
+        report({ path: e.path, code: "operation", message: `"${e.entry}" matches no API operation: ${resolution.hint}` });
+        continue;
+      }
+      const rel = pagePath.slice(1);
+      const ignored = files.ignoredFileOf?.(pagePath);
+      const why = ignored !== undefined ? `${ignored} is excluded by the ignore file (.svcignore or .mintignore)` : `no ${rel}.mdx or ${rel}.md`;
+      const hint = resolution.hint !== undefined ? `; ${resolution.hint}` : "";
+      report({ path: e.path, code: "page-file", message: `page "${e.entry}" not found: ${why}${hint}` });
+    }
+  },
+};

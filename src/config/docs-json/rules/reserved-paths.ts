@@ -1,0 +1,44 @@
+import { toPagePath } from "../../site-config.js";
+import { parseOperationEntry } from "../../openapi/entry.js";
+import { childPath } from "../json-path.js";
+import type { Rule } from "./rule.js";
+
+/** Paths the MCP server answers on; navigation cannot use them. */
+export const RESERVED_PATHS = ["/mcp", "/authed/mcp"] as const;
+
+/** The reserved site path a link or page entry would occupy, or undefined (external links never do). */
+export function reservedPathOf(link: string): string | undefined {
+  const s = link.trim();
+  if (/^[a-z][a-z0-9+.-]*:/i.test(s) || s.startsWith("//")) return undefined;
+  let p = toPagePath(s.replace(/[?#].*$/, ""));
+  // `mcp/index` is served at `/mcp`.
+  if (p.endsWith("/index")) p = p.slice(0, -"/index".length) || "/";
+  // The OAuth flow lives under `/authed/mcp/`, so everything below it is taken too.
+  if ((RESERVED_PATHS as readonly string[]).includes(p) || p.startsWith("/authed/mcp/")) return p;
+  return undefined;
+}
+
+/** `/mcp` and `/authed/mcp` (with the OAuth flow under it) are reserved: no page, link or redirect may use them. */
+export const reservedPathsRule: Rule = {
+  codes: ["reserved-path"],
+  check({ doc, model, report }) {
+    const flag = (path: string, link: unknown): void => {
+      if (typeof link !== "string") return;
+      const reserved = reservedPathOf(link);
+      if (reserved === undefined) return;
+      report({ path, code: "reserved-path", message: `"${reserved}" is reserved for the MCP server; use another path` });
+    };
+    for (const entry of model.entries) {
+      if (parseOperationEntry(entry.entry) === undefined) flag(entry.path, entry.entry);
+    }
+    for (const el of model.elements) flag(childPath(el.path, "href"), el.value.href);
+    const d = doc as { navigation?: { global?: { anchors?: unknown } }; redirects?: unknown } | undefined;
+    const anchors = d?.navigation?.global?.anchors;
+    if (Array.isArray(anchors)) {
+      anchors.forEach((a, i) => flag(`navigation.global.anchors[${i}].href`, (a as { href?: unknown } | null)?.href));
+    }
+    if (Array.isArray(d?.redirects)) {
+      d.redirects.forEach((r, i) => flag(`redirects[${i}].source`, (r as { source?: unknown } | null)?.source));
+    }
+  },
+};

@@ -1,0 +1,151 @@
+import { basename } from "node:path";
+import type { Diagnostic } from "../config/diagnostic.js";
+import type { ResolveEntry } from "../config/docs-json/entries.js";
+import { listSpecReferences } from "../config/docs-json/spec-references.js";
+import { locate, sortDiagnostics } from "../config/docs-json/validate.js";
+import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
+import { frontMatterProblems } from "../config/page-meta.js";
+import { readSiteConfig } from "../config/read-site-config.js";
+import { type LoadedSite, type LoadLog, type LoadSiteOptions, loadSite } from "./load-site.js";
+import { resolveEntryFromSite } from "./api-entries.js";
+import { pageFilesOf } from "./page-files.js";
+import { placementOf } from "./site.js";
+
+export interface SiteCheck {
+  /** Every finding, sorted: docs.json and its `$ref`s first, then pages by path. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly errors: number;
+  readonly warnings: number;
+  readonly loaded: LoadedSite;
+  readonly docs: DocsJsonResult;
+}
+
+export interface CheckOptions {
+  /** Decides which navigation entries are API operations (the OpenAPI engine plugs in here). */
+  readonly resolveEntry?: ResolveEntry;
+  readonly log?: LoadLog;
+  readonly load?: LoadSiteOptions;
+}
+
+/** Codes of the findings `check` adds beyond docs.json validation (listed in the README). */
+export const SITE_CHECK_CODES = ["not-in-navigation", "front-matter", "no-docs-json", "api-reference", "remote-spec"] as const;
+
+/** Folders whose pages are never navigation pages: `snippets/` holds MDX imported by pages. */
+const NOT_PAGES = /^snippets\//;
+
+/**
+ * `svc-mcp check`: load the repository as the server would, then validate docs.json knowing
+ * which files exist, and warn about pages no reader can reach through the navigation and about
+ * front matter the server cannot read.
+ */
+export async function checkSite(root: string, options: CheckOptions = {}): Promise<SiteCheck> {
+  const loaded = await loadSite(root, options.log, undefined, options.load);
+  const docs = await loadDocsJson(root, {
+    files: pageFilesOf(loaded.site, loaded.ignore),
+    resolveEntry: options.resolveEntry ?? resolveEntryFromSite(loaded.site),
+  });
+  const diagnostics: Diagnostic[] = [...docs.diagnostics, ...loaderFindings(loaded, docs), ...unverifiedSpecs(loaded, docs)];
+  // With an invalid docs.json, placements still come from what could be read, so that every
+  // problem is reported at once.
+  const config =
+    docs.config ?? (docs.source?.value !== undefined ? readSiteConfig(docs.source.value, basename(root), docs.model !== undefined ? { model: docs.model } : {}) : undefined);
+  if (config?.present === false) {
+    diagnostics.push({
+      severity: "warning",
+      file: "docs.json",
+      code: "no-docs-json",
+      message: "not found: every page is served and searchable, and there is no navigation",
+    });
+  }
+  for (const page of loaded.site.pages.values()) {
+    if (page.generated) continue;
+    const rel = page.file.path.slice(1);
+    if (config !== undefined && config.present && !NOT_PAGES.test(rel) && placementOf({ ...loaded.site, config }, page) === undefined) {
+      diagnostics.push({
+        severity: "warning",
+        file: rel,
+        code: "not-in-navigation",
+        message:
+          config.indexing === "all"
+            ? "page is not in the navigation"
+            : `page is not in the navigation, so search leaves it out (seo.indexing "all" includes it)`,
+      });
+    }
+    for (const problem of frontMatterProblems(page.frontMatter)) {
+      const line = frontMatterKeyLine(page.file.text, problem.path.split(/[.[]/)[0] ?? problem.path);
+      diagnostics.push({
+        severity: "warning",
+        file: rel,
+        ...(line !== undefined ? { line } : {}),
+        path: problem.path,
+        code: "front-matter",
+        message: problem.message,
+      });
+    }
+  }
+  const sorted = sortDiagnostics(diagnostics, docs.files);
+  return {
+    diagnostics: sorted,
+    errors: sorted.filter((d) => d.severity === "error").length,
+    warnings: sorted.filter((d) => d.severity === "warning").length,
+    loaded,
+    docs,
+  };
+}
+
+/**
+ * What the loader found beyond docs.json validation: pages, and the API reference (specs,
+ * operation entries). The loader's own docs.json validation is dropped (it is `docs` again,
+ * without the files); API findings about docs.json get the position of their JSON path, and
+ * are dropped where validation already reported an error at the same path.
+ */
+function loaderFindings(loaded: LoadedSite, docs: DocsJsonResult): Diagnostic[] {
+  const configFiles = new Set([...docs.files, "docs.json"]);
+  const errorPaths = new Set(docs.diagnostics.filter((d) => d.severity === "error" && d.path !== undefined).map((d) => d.path));
+  const out: Diagnostic[] = [];
+  for (const d of loaded.site.diagnostics) {
+    if (!configFiles.has(d.file)) {
+      out.push(d);
+      continue;
+    }
+    if (d.code !== undefined) continue; // docs.json validation, repeated
+    if (d.path !== undefined && errorPaths.has(d.path)) continue;
+    const pos = d.path !== undefined && d.line === undefined && docs.source !== undefined ? locate(docs.source, d.path, "value") : undefined;
+    out.push({ ...d, ...(pos !== undefined ? { file: pos.file, line: pos.line, column: pos.column } : {}), code: d.code ?? "api-reference" });
+  }
+  return out;
+}
+
+/** A warning per remote spec that was not fetched: its operation entries are not verified. */
+function unverifiedSpecs(loaded: LoadedSite, docs: DocsJsonResult): Diagnostic[] {
+  const unverified = loaded.site.api?.plan.unverified ?? [];
+  if (unverified.length === 0 || docs.source?.value === undefined) return [];
+  const refs = listSpecReferences(docs.source.value, docs.model);
+  const out: Diagnostic[] = [];
+  for (const url of unverified) {
+    const naming = refs.filter((r) => r.sources.some((s) => s.source === url));
+    const first = naming[0]?.sources.find((s) => s.source === url);
+    const pos = first !== undefined ? locate(docs.source, first.path, "value") : undefined;
+    out.push({
+      severity: "warning",
+      file: pos?.file ?? "docs.json",
+      ...(pos !== undefined ? { line: pos.line, column: pos.column } : {}),
+      ...(first !== undefined ? { path: first.path } : {}),
+      code: "remote-spec",
+      message: `${url} is not fetched, so the operation entries that use it are not verified (--fetch-remote fetches it)`,
+    });
+  }
+  return out;
+}
+
+/** 1-based line of a top-level front matter key (`noindex: yes`), for compiler-style output. */
+function frontMatterKeyLine(text: string, key: string): number | undefined {
+  const lines = text.split("\n", 200);
+  if (lines[0]?.trim() !== "---") return undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.trim() === "---") return undefined;
+    if (line.startsWith(`${key}:`) || line.startsWith(`"${key}":`) || line.startsWith(`'${key}':`)) return i + 1;
+  }
+  return undefined;
+}

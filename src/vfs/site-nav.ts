@@ -1,0 +1,58 @@
+import type { Diagnostic } from "../config/diagnostic.js";
+import type { ResolveEntry } from "../config/docs-json/entries.js";
+import { readNavigation } from "../config/docs-json/nav-model.js";
+import { buildNavTree, type GeneratedNavPage, type NavTree } from "../config/docs-json/nav-tree.js";
+import { resolveEntryFromSite } from "./api-entries.js";
+import { type LoadLog, type LoadSiteOptions, loadSite } from "./load-site.js";
+import { pageFilesOf } from "./page-files.js";
+import type { Site } from "./site.js";
+
+export type SiteNavigation =
+  | { readonly ok: true; readonly tree: NavTree }
+  /** No docs.json, or one with errors (`diagnostics` says which). */
+  | { readonly ok: false; readonly reason: "missing" | "invalid"; readonly diagnostics: readonly Diagnostic[] };
+
+export interface SiteNavigationOptions {
+  readonly version?: string;
+  readonly language?: string;
+  readonly resolveEntry?: ResolveEntry;
+  readonly log?: LoadLog;
+  readonly load?: LoadSiteOptions;
+}
+
+/** `svc-mcp nav`: load the repository and resolve its navigation, with page titles from front matter. */
+export async function siteNavigation(root: string, options: SiteNavigationOptions = {}): Promise<SiteNavigation> {
+  const loaded = await loadSite(root, options.log, undefined, options.load);
+  return navigationOfSite(loaded.site, options);
+}
+
+/** The resolved navigation of a loaded site (a running server's, say). */
+export function navigationOfSite(site: Site, options: SiteNavigationOptions = {}): SiteNavigation {
+  const { config } = site;
+  if (!config.present) return { ok: false, reason: "missing", diagnostics: [] };
+  const document = config.document;
+  if (document === undefined) {
+    const configErrors = site.diagnostics.filter((d) => d.severity === "error" && !/\.(mdx?|MDX?)$/.test(d.file));
+    return { ok: false, reason: "invalid", diagnostics: configErrors };
+  }
+  const files = pageFilesOf(site);
+  // Pages the API reference generated from a whole spec, by the element they are listed under.
+  const generated = new Map<string, GeneratedNavPage[]>();
+  for (const item of site.api?.plan.nav ?? []) {
+    if (item.entry !== undefined) continue;
+    const list = generated.get(item.element) ?? [];
+    list.push({ page: item.pagePath, title: site.pages.get(item.pagePath)?.title ?? item.pagePath, ...(item.group !== undefined ? { group: item.group } : {}) });
+    generated.set(item.element, list);
+  }
+  const pageOf = (p: string) => site.pages.get(p) ?? site.pages.get(p === "/" ? "/index" : `${p}/index`);
+  const tree = buildNavTree(document, readNavigation(document), {
+    titleOf: (p) => pageOf(p)?.meta.title,
+    fileOf: (p) => files.fileOf(p),
+    fallbackName: config.name,
+    resolveEntry: options.resolveEntry ?? resolveEntryFromSite(site),
+    generatedUnder: (path) => generated.get(path) ?? [],
+    ...(options.version !== undefined ? { version: options.version } : {}),
+    ...(options.language !== undefined ? { language: options.language } : {}),
+  });
+  return { ok: true, tree };
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { formatDiagnostic } from "../../src/config/diagnostic.js";
+import { loadDocsJson } from "../../src/config/load-docs-json.js";
+import { tempRepo } from "./temp-repo.js";
+
+const page = (title: string) => `---\ntitle: ${title}\n---\n\n# ${title}\n`;
+
+describe("loadDocsJson", () => {
+  it("resolves $refs relative to the file holding them and lists every file read, also a missing one", async () => {
+    const root = tempRepo({
+      "docs.json": {
+        name: "Refs",
+        navigation: { languages: [{ $ref: "i18n/en.json" }, { $ref: "./i18n/fr.json", banner: { content: "Bonjour" } }, { $ref: "i18n/de.json" }] },
+        redirects: { $ref: "config/redirects.json" },
+      },
+      "i18n/en.json": { language: "en", groups: [{ $ref: "../groups/start.json" }] },
+      "i18n/fr.json": { language: "fr", banner: { content: "Salut" }, pages: ["fr/index"] },
+      "groups/start.json": { group: "Start", pages: ["index"] },
+      "config/redirects.json": [{ source: "/old", destination: "/index" }],
+    });
+    const r = await loadDocsJson(root);
+    expect(r.files).toEqual(["docs.json", "i18n/en.json", "groups/start.json", "i18n/fr.json", "i18n/de.json", "config/redirects.json"]);
+    expect(r.diagnostics.map(formatDiagnostic)).toEqual(['docs.json:15:17 navigation.languages[2].$ref: cannot read "i18n/de.json": file not found']);
+    expect(r.config).toBeUndefined();
+    expect(r.source?.value).toEqual({
+      name: "Refs",
+      navigation: {
+        languages: [
+          { language: "en", groups: [{ group: "Start", pages: ["index"] }] },
+          // Sibling keys win over the referenced object's.
+          { language: "fr", banner: { content: "Bonjour" }, pages: ["fr/index"] },
+          { $ref: "i18n/de.json" },
+        ],
+      },
+      redirects: [{ source: "/old", destination: "/index" }],
+    });
+  });
+
+  it("an invalid docs.json gives no configuration and every problem at once", async () => {
+    const root = tempRepo({
+      "docs.json": { navigation: { tabs: [{ groups: [{ pages: ["a"] }] }, { tab: "B", directory: "grid", pages: ["b"], groups: [] }] } },
+    });
+    const r = await loadDocsJson(root);
+    expect(r.config).toBeUndefined();
+    expect(r.files).toEqual(["docs.json"]);
+    expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+      'docs.json:4:7 navigation.tabs[0]: "tab" is required',
+      'docs.json:6:11 navigation.tabs[0].groups[0]: "group" is required',
+      'docs.json:13:7 navigation.tabs[1]: holds both "groups" and "pages"; an element holds one type of child element only',
+      'docs.json:15:22 navigation.tabs[1].directory: must be one of "none", "accordion", "card"; got "grid"',
+    ]);
+  });
+
+  it("without docs.json: the empty configuration, and docs.json is still watched", async () => {
+    const root = tempRepo({ "index.mdx": page("Home") });
+    const r = await loadDocsJson(root);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.files).toEqual(["docs.json"]);
+    expect(r.config).toMatchObject({ present: false, indexing: "all", navPages: new Map() });
+  });
+
+  it("placements: a page under no version is in every version (versions undefined), same for languages", async () => {
+    const root = tempRepo({
+      "docs.json": {
+        name: "Scopes",
+        seo: { indexing: "all" },
+        navigation: {
+          languages: [
+            {
+              language: "en",
+              versions: [
+                { version: "v1", groups: [{ group: "Start", pages: ["shared", "v1/only"] }] },
+                { version: "v2", default: true, tag: "Latest", groups: [{ group: "Start", pages: ["shared", "v2/only"] }] },
+              ],
+            },
+            { language: "fr", groups: [{ group: "Démarrer", pages: ["fr/index", "shared"] }] },
+          ],
+        },
+      },
+    });
+    const r = await loadDocsJson(root);
+    expect(r.diagnostics).toEqual([]);
+    const c = r.config;
+    expect(c?.versions).toEqual(["v1", "v2"]);
+    expect(c?.defaultVersion).toBe("v2");
+    expect(c?.languages).toEqual(["en", "fr"]);
+    expect(c?.indexing).toBe("all");
+    expect(Object.fromEntries(c?.navPages ?? [])).toEqual({
+      "/shared": { versions: undefined, languages: ["en", "fr"], breadcrumbs: ["Start"] },
+      "/v1/only": { versions: ["v1"], languages: ["en"], breadcrumbs: ["Start"] },
+      "/v2/only": { versions: ["v2"], languages: ["en"], breadcrumbs: ["Start"] },
+      "/fr/index": { versions: undefined, languages: ["fr"], breadcrumbs: ["Démarrer"] },
+    });
+    expect(c?.sections).toEqual([{ title: "Start", pages: ["/shared", "/v1/only"] }]);
+    expect(c?.document?.navigation.languages?.[0]?.language).toBe("en");
+  });
+
+  it("operation entries are not pages; specs are listed once, local paths normalised", async () => {
+    const root = tempRepo({
+      "docs.json": {
+        api: { openapi: ["./api/openapi.yaml", "https://example.com/openapi.json"] },
+        navigation: {
+          tabs: [
+            { tab: "Guides", pages: ["index"] },
+            { tab: "API", openapi: "/api/openapi.yaml", groups: [{ group: "Users", pages: ["GET /users", "api/openapi.yaml POST /users", "api/intro"] }] },
+            { tab: "Store", groups: [{ group: "Endpoints", openapi: { source: "store.yaml", directory: "store-api" } }] },
+          ],
+        },
+      },
+    });
+    const r = await loadDocsJson(root);
+    expect(r.diagnostics).toEqual([]);
+    expect([...(r.config?.navPages.keys() ?? [])]).toEqual(["/index", "/api/intro"]);
+    expect(r.config?.specs).toEqual([
+      { source: "api/openapi.yaml", remote: false },
+      { source: "store.yaml", remote: false },
+      { source: "https://example.com/openapi.json", remote: true },
+    ]);
+  });
+});

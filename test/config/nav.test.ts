@@ -1,0 +1,106 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { NavTree } from "../../src/config/docs-json/nav-tree.js";
+import { REPO, SHARED, runCli } from "./cli-io.js";
+
+const DEMO = join(REPO, "fixtures/nav-demo");
+const expected = (name: string): string => readFileSync(join(DEMO, name), "utf8");
+
+describe("svc-mcp nav", () => {
+  it("prints the resolved tree as text", async () => {
+    const run = await runCli(["nav", "--dir", DEMO]);
+    expect(run).toEqual({ code: 0, stdout: expected("expected-nav.txt"), stderr: "" });
+  });
+
+  it("prints the resolved tree as JSON (titles, effective directory/expanded, drilldown, versions, breadcrumbs)", async () => {
+    const run = await runCli(["nav", "--dir", DEMO, "--json"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(expected("expected-nav.json"));
+  });
+
+  it("--version keeps that version and what sits under no version", async () => {
+    const run = await runCli(["nav", "--dir", DEMO, "--version", "v2"]);
+    expect(run).toEqual({ code: 0, stdout: expected("expected-nav-v2.txt"), stderr: "" });
+  });
+
+  it("--language keeps that language", async () => {
+    const run = await runCli(["nav", "--dir", DEMO, "--language", "fr"]);
+    expect(run).toEqual({ code: 0, stdout: expected("expected-nav-fr.txt"), stderr: "" });
+  });
+
+  it("--json --version v2: pages keep every version they are in, and breadcrumbs of their place in v2", async () => {
+    const run = await runCli(["nav", "--dir", DEMO, "--json", "--version", "v2"]);
+    const tree = JSON.parse(run.stdout) as NavTree;
+    expect(tree.filter).toEqual({ version: "v2", language: null });
+    expect(tree.pages.map((p) => [p.page, p.versions, p.languages, p.breadcrumbs])).toEqual([
+      ["/index", ["v1", "v2"], ["en"], ["Guides", "Start"]],
+      ["/guides/overview", ["v2"], ["en"], ["Guides", "Start"]],
+      ["/guides/advanced/index", ["v2"], ["en"], ["Guides", "Start", "Advanced"]],
+      ["/guides/advanced/tuning", ["v2"], ["en"], ["Guides", "Start", "Advanced"]],
+      ["/guides/recipes/first", ["v2"], ["en"], ["Guides", "Start", "Recipes"]],
+      ["/api/intro", ["v2"], ["en"], ["API", "Users", "Endpoints"]],
+      ["/fr/index", null, ["fr"], ["Démarrer"]],
+      ["/changelog", null, ["fr"], ["Démarrer"]],
+    ]);
+  });
+
+  it("refuses an unknown version or language, naming the ones that exist", async () => {
+    expect(await runCli(["nav", "--dir", DEMO, "--version", "v9"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "svc-mcp: --version v9: no such version (the site has v1, v2)\n",
+    });
+    expect(await runCli(["nav", "--dir", DEMO, "--language", "de"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "svc-mcp: --language de: no such language (the site has en, fr)\n",
+    });
+    expect(await runCli(["nav", "--dir", join(REPO, "fixtures/docs-json/warn-not-in-navigation"), "--version", "v1"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "svc-mcp: --version v1: the site has no versions\n",
+    });
+  });
+
+  it("an invalid docs.json prints its errors and exits 1; no docs.json is an error too", async () => {
+    expect(await runCli(["nav", "--dir", join(REPO, "fixtures/docs-json/required-tab")])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: 'docs.json:4:7 navigation.tabs[0]: "tab" is required\nsvc-mcp: docs.json has errors (above); `svc-mcp check` lists every problem\n',
+    });
+    const dir = join(REPO, "fixtures/docs-json/warn-no-docs-json");
+    expect(await runCli(["nav", "--dir", dir])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `svc-mcp: no docs.json in ${dir}: there is no navigation to show\n`,
+    });
+  });
+
+  it("spree: both versions, v5.x the default (set by `default: true`), v6.x tagged beta; the stale tabs ignored", async () => {
+    const run = await runCli(["nav", "--json", "--dir", join(SHARED, "corpora/spree")]);
+    expect(run.code).toBe(0);
+    const tree = JSON.parse(run.stdout) as NavTree;
+    expect(tree.versions).toEqual([
+      { version: "v5.x", default: true, tag: null },
+      { version: "v6.x", default: false, tag: "beta" },
+    ]);
+    expect(tree.defaultVersion).toBe("v5.x");
+    expect([tree.root, tree.ignoredRoots]).toEqual(["versions", ["tabs"]]);
+    expect(tree.items.map((n) => [n.kind, "title" in n ? n.title : "", "default" in n ? n.default : undefined])).toEqual([
+      ["version", "v5.x", true],
+      ["version", "v6.x", false],
+    ]);
+    const byPage = new Map(tree.pages.map((p) => [p.page, p]));
+    // In both versions; only in v6; only in v5.
+    expect(byPage.get("/developer/getting-started/quickstart")?.versions).toEqual(["v5.x", "v6.x"]);
+    expect(byPage.get("/v6/developer/core-concepts/carts")?.versions).toEqual(["v6.x"]);
+    expect(byPage.get("/developer/admin/admin")?.versions).toEqual(["v5.x"]);
+    expect(byPage.get("/developer/getting-started/quickstart")).toMatchObject({
+      title: "Installing Spree",
+      file: "developer/getting-started/quickstart.mdx",
+      breadcrumbs: ["Guides", "Getting Started", "Getting started"],
+    });
+    expect(tree.eyebrows).toBe("breadcrumbs");
+  });
+});

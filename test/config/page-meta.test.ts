@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { UNMATCHABLE_GROUP, frontMatterProblems, readPageMeta, titleFromPath } from "../../src/config/page-meta.js";
+
+describe("readPageMeta", () => {
+  it("reads the typed keys", () => {
+    expect(
+      readPageMeta({ title: "Setup", description: "How to", noindex: true, openapi: "GET /users", playground: "auth", groups: ["admins", " staff "], public: true, theme: "x" }),
+    ).toEqual({ title: "Setup", description: "How to", noindex: true, openapi: "GET /users", playground: "auth", groups: ["admins", "staff"], public: true });
+  });
+
+  it("drops wrongly typed values, but accepts the strings \"true\" and numeric titles", () => {
+    expect(readPageMeta({ title: 2024, description: 3, noindex: "true", openapi: "", playground: "everyone", public: "true" })).toEqual({
+      title: "2024",
+      noindex: true,
+      public: true,
+    });
+    expect(readPageMeta({ title: "  ", noindex: "yes", public: 1 })).toEqual({ noindex: false });
+  });
+
+  it("an unreadable groups value restricts the page instead of opening it", () => {
+    expect(readPageMeta({ groups: "admins, staff" }).groups).toEqual(["admins", "staff"]);
+    expect(readPageMeta({ groups: [] }).groups).toBeUndefined();
+    expect(readPageMeta({ groups: "" }).groups).toBeUndefined();
+    expect(readPageMeta({ groups: [1, "admins"] }).groups).toEqual(["admins"]);
+    for (const bad of [{ admins: true }, 42, true, [1, 2], [" "]]) {
+      expect(readPageMeta({ groups: bad }).groups).toEqual([UNMATCHABLE_GROUP]);
+    }
+  });
+
+  it("frontMatterProblems names each wrongly typed key", () => {
+    expect(frontMatterProblems({ title: "ok", noindex: "yes", groups: 3, playground: "all", extra: { kept: true } })).toEqual([
+      { path: "noindex", message: 'must be true or false; got "yes"', code: "type" },
+      { path: "playground", message: 'must be one of "interactive", "auth", "none", "simple"; got "all"', code: "enum" },
+      { path: "groups", message: "must be an array or a string; got 3; the page is readable by no reader until this is fixed", code: "type" },
+    ]);
+    expect(frontMatterProblems({ title: "ok", anything: [1] })).toEqual([]);
+  });
+
+  it("titleFromPath", () => {
+    expect(titleFromPath("/guides/getting-started")).toBe("Getting Started");
+    expect(titleFromPath("/sdk/index")).toBe("Sdk");
+    expect(titleFromPath("/index")).toBe("Home");
+    expect(titleFromPath("/api/snake_case-name")).toBe("Snake Case Name");
+  });
+});

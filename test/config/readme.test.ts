@@ -1,0 +1,27 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { SOURCE_CODES } from "../../src/config/docs-json/refs.js";
+import { RULES } from "../../src/config/docs-json/rules/index.js";
+import { SCHEMA_CODES } from "../../src/config/docs-json/zod-issues.js";
+import { SITE_CHECK_CODES } from "../../src/vfs/check-site.js";
+import { REPO } from "./cli-io.js";
+
+/** The README is the manual: every check `svc-mcp check` can print is in its table. */
+describe("README, docs.json section", () => {
+  const readme = readFileSync(join(REPO, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## docs.json: check, nav, schema"), readme.indexOf("## Architecture"));
+
+  it("lists every check code", () => {
+    const codes = [...SOURCE_CODES, ...SCHEMA_CODES, ...RULES.flatMap((r) => r.codes), ...SITE_CHECK_CODES];
+    const table = section.slice(section.indexOf("Every check, with its code"), section.indexOf("Decisions where"));
+    const listed = new Set([...table.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]));
+    expect(codes.filter((c) => !listed.has(c))).toEqual([]);
+    expect([...listed].filter((c) => !codes.includes(c as never))).toEqual([]);
+  });
+
+  it("documents every top-level field of nav --json", async () => {
+    const tree = JSON.parse(readFileSync(join(REPO, "fixtures/nav-demo/expected-nav.json"), "utf8")) as Record<string, unknown>;
+    for (const key of Object.keys(tree)) expect([key, section.includes(`\`${key}`)]).toEqual([key, true]);
+  });
+});

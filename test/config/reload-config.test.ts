@@ -1,0 +1,46 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatDiagnostic } from "../../src/config/diagnostic.js";
+import { loadSite, reloadSite } from "../../src/vfs/load-site.js";
+import { tempRepo } from "./temp-repo.js";
+
+const spec = 'openapi: 3.0.3\ninfo: {title: Demo, version: "1"}\npaths:\n  /users:\n    get:\n      summary: List users\n      responses: {"200": {description: OK}}\n';
+
+describe("docs.json split with $ref, reloaded", () => {
+  it("a $ref'd file is a config file; an invalid edit keeps the last good configuration (API pages too) and says why", async () => {
+    const root = tempRepo({
+      "docs.json": { name: "Split", navigation: { $ref: "config/navigation.json" } },
+      "config/navigation.json": { groups: [{ group: "Start", pages: ["index", "guide"] }, { group: "API", openapi: "openapi.yaml", pages: ["GET /users"] }] },
+      "openapi.yaml": spec,
+      "index.mdx": "# Home\n",
+      "guide.mdx": "# Guide\n",
+    });
+    const first = await loadSite(root);
+    expect([...first.configFiles].sort()).toEqual([".mintignore", ".svcignore", "config/navigation.json", "docs.json", "openapi.yaml"]);
+    expect([...first.site.config.navPages.keys()]).toEqual(["/index", "/guide", "/api-reference/list-users"]);
+
+    // The broken edit also drops the API group: the last good configuration keeps its pages.
+    writeFileSync(join(root, "config/navigation.json"), JSON.stringify({ groups: [{ pages: ["index"] }] }, null, 2));
+    const broken = await reloadSite(first, ["config/navigation.json"]);
+    expect(broken.site.diagnostics.map(formatDiagnostic)).toEqual(['config/navigation.json:3:5 navigation.groups[0]: "group" is required']);
+    expect([...broken.site.config.navPages.keys()]).toEqual(["/index", "/guide", "/api-reference/list-users"]);
+    expect(broken.site.pages.has("/api-reference/list-users")).toBe(true);
+
+    writeFileSync(join(root, "config/navigation.json"), JSON.stringify({ groups: [{ group: "Start", pages: ["guide"] }] }));
+    const fixed = await reloadSite(broken, ["config/navigation.json"]);
+    expect(fixed.site.diagnostics).toEqual([]);
+    expect([...fixed.site.config.navPages.keys()]).toEqual(["/guide"]);
+  });
+
+  it("a missing $ref'd file is watched, so creating it reloads the configuration", async () => {
+    const root = tempRepo({ "docs.json": { navigation: { languages: [{ language: "en", pages: ["index"] }, { $ref: "fr.json" }] } }, "index.mdx": "# Home\n" });
+    const first = await loadSite(root);
+    expect(first.configFiles.has("fr.json")).toBe(true);
+    expect(first.site.diagnostics.map(formatDiagnostic)).toEqual(['docs.json:11:17 navigation.languages[1].$ref: cannot read "fr.json": file not found']);
+    writeFileSync(join(root, "fr.json"), JSON.stringify({ language: "fr", pages: ["index"] }));
+    const next = await reloadSite(first, ["fr.json"]);
+    expect(next.site.diagnostics).toEqual([]);
+    expect(next.site.config.languages).toEqual(["en", "fr"]);
+  });
+});
