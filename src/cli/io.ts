@@ -32,8 +32,14 @@ export function processIO(): CliIO {
     process.once("SIGINT", () => resolve());
     process.once("SIGTERM", () => resolve());
   });
+  // `svc-mcp nav | head` closes our stdout early: stop writing instead of crashing on EPIPE.
+  let stdoutOpen = true;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    stdoutOpen = false;
+  });
   return {
-    stdout: (text) => void process.stdout.write(text),
+    stdout: (text) => void (stdoutOpen && process.stdout.write(text)),
     stderr: (text) => void process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,

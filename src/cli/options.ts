@@ -31,7 +31,7 @@ export function withState<T>(y: Argv<T>) {
   return y
     .option("state", {
       type: "string",
-      describe: "State folder (feedback, API keys)",
+      describe: "State folder: credentials, accounts, tokens, settings, feedback, API keys (never inside the docs repo by default)",
       defaultDescription: "$XDG_STATE_HOME/svc-mcp/<project-id>",
     })
     .option("project-id", {
