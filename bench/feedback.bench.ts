@@ -1,10 +1,8 @@
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import Database from "better-sqlite3";
@@ -14,13 +12,14 @@ import { FEEDBACK_DB_FILE, openFeedbackStore } from "../src/store/feedback/sqlit
 import { openKeyStore } from "../src/store/keys/key-store.js";
 import { type BenchRow, type BenchSuite, percentile, timeMany } from "./bench.js";
 import { jsonPost, loadTest } from "./http-load.js";
+import { startServe } from "../test/helpers/serve-http.js";
 
 const ENTRIES = 1_000_000;
 const PROJECT = "bench";
 const T0 = Date.parse("2024-01-01T00:00:00Z");
 /** One year of feedback, ~31 s apart on average. */
 const SPAN_MS = 365 * 24 * 3600 * 1000;
-const SERVER_SCRIPT = fileURLToPath(new URL("../test/feedback/serve-feedback.ts", import.meta.url));
+const DEMO = fileURLToPath(new URL("../fixtures/demo", import.meta.url));
 
 /** Deterministic pseudo-random numbers (mulberry32). */
 function prng(seed: number): () => number {
@@ -156,9 +155,9 @@ export const feedbackSuite: BenchSuite = {
 
       // Ingestion over HTTP: the server in its own process (as deployed); 8 connections with 16
       // pipelined requests each (128 in flight, like a burst of widgets).
-      const child = spawn(process.execPath, ["--import", "tsx", SERVER_SCRIPT, dir, PROJECT], { stdio: ["ignore", "pipe", "inherit"] });
+      const { child, origin } = await startServe(["--dir", DEMO, "--state", dir, "--project-id", PROJECT]);
       try {
-        const [port] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+        const port = new URL(origin).port;
         const load = (total: number) =>
           loadTest({ port: Number(port), request: jsonPost(`/v1/feedback/${PROJECT}/rating`, { path: "/guides/setup", helpful: false }), total, connections: 8, depth: 16, expectStatus: 201 });
         await load(2_000); // warm-up

@@ -1,14 +1,13 @@
-import { execFile, spawn } from "node:child_process";
-import { once } from "node:events";
+import { execFile } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { FeedbackEntry, NewFeedback } from "../../src/store/feedback/model.js";
 import { openFeedbackStore } from "../../src/store/feedback/sqlite-store.js";
 import { REPO, fixture } from "../helpers/paths.js";
+import { startServe } from "../helpers/serve-http.js";
 import { entry, ms, postJson, tempState } from "./harness.js";
 
 const BIN = join(REPO, "bin", "svc-mcp.js");
@@ -203,13 +202,8 @@ describe("spawned: the CLI changes state while a server runs (SQLite WAL across 
   it("keys create, then set-status and export against a live server's database", async () => {
     const exec = promisify(execFile);
     const state = tempState();
-    const server = spawn(process.execPath, ["--import", "tsx", join(REPO, "test", "feedback", "serve-feedback.ts"), state.dir, "nimbus-storage"], {
-      cwd: REPO,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const { child: server, origin: url } = await startServe(["--dir", DEMO, "--state", state.dir]);
     try {
-      const [port] = (await once(createInterface({ input: server.stdout }), "line")) as [string];
-      const url = `http://127.0.0.1:${port}`;
       const { stdout: keyJson } = await exec(process.execPath, [BIN, "keys", "create", "--json", "--dir", DEMO, "--state", state.dir]);
       const { key } = JSON.parse(keyJson) as { key: string };
       const created = await (await postJson(`${url}/v1/feedback/nimbus-storage/rating`, { path: "/quickstart", helpful: false })).json();

@@ -1,22 +1,18 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { openKeyStore } from "../../src/store/keys/key-store.js";
-import { REPO } from "../helpers/paths.js";
+import { fixture } from "../helpers/paths.js";
+import { startServe } from "../helpers/serve-http.js";
 import { postJson, tempState } from "./harness.js";
 
-const SCRIPT = join(REPO, "test", "feedback", "serve-feedback.ts");
 const children: ChildProcess[] = [];
 
-/** Start the feedback server in its own process; resolves with its URL. */
+/** Start `svc-mcp serve --http` (project "docs") in its own process; resolves with its URL. */
 async function startProcess(stateDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, stateDir], { cwd: REPO, stdio: ["ignore", "pipe", "inherit"] });
-  children.push(child);
-  const lines = createInterface({ input: child.stdout! });
-  const [port] = (await once(lines, "line")) as [string];
-  return { child, url: `http://127.0.0.1:${port}` };
+  const server = await startServe(["--dir", fixture("demo"), "--state", stateDir, "--project-id", "docs"]);
+  children.push(server.child);
+  return { child: server.child, url: server.origin };
 }
 
 async function kill9(child: ChildProcess): Promise<void> {
