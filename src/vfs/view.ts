@@ -33,6 +33,26 @@ const FS_MESSAGES = {
 type DirentEntry = Awaited<ReturnType<NonNullable<IFileSystem["readdirWithFileTypes"]>>>[number];
 type ReadFileOptions = Exclude<Parameters<IFileSystem["readFile"]>[1], BufferEncoding | undefined>;
 
+/** What `ls -l`, `stat` and `tree -p` show about one visible file or folder. */
+export interface EntryInfo {
+  readonly kind: "file" | "dir";
+  /** Bytes (a folder reports 4096, one ext4 block, as on the disk copies real tools see). */
+  readonly size: number;
+  readonly mtime: Date;
+  /** Type and permission bits, e.g. 0o100444. */
+  readonly mode: number;
+  /** Hard links: 1 for a file; 2 plus the number of subfolders for a folder. */
+  readonly nlink: number;
+  /** 512-byte blocks allocated, as ext4 rounds a file up to whole 4 KiB blocks. */
+  readonly blocks: number;
+}
+
+/** Owner shown for every entry: the docs belong to no user; root matches a container's disk copy. */
+export const OWNER = { uid: 0, gid: 0, user: "root", group: "root" } as const;
+
+/** Size of a folder, and of the block files are rounded up to. */
+const BLOCK = 4096;
+
 interface DirNode {
   /** Child names, sorted bytewise (as `ls` sorts in the C locale). */
   readonly names: string[];
@@ -79,6 +99,25 @@ export class SiteView implements IFileSystem {
   /** True when `path` (absolute, normalised) is a visible folder. */
   isDir(path: string): boolean {
     return this.dirs.has(path);
+  }
+
+  /** Modification time of a visible file or folder (a folder's is its newest descendant's). */
+  mtimeOf(path: string): Date {
+    return this.byPath.get(path)?.mtime ?? this.dirs.get(path)?.mtime ?? new Date(0);
+  }
+
+  /** Details of a visible file or folder (absolute, normalised path). */
+  info(path: string): EntryInfo | undefined {
+    const file = this.byPath.get(path);
+    if (file !== undefined) {
+      const blocks = Math.ceil(file.size / BLOCK) * (BLOCK / 512);
+      return { kind: "file", size: file.size, mtime: file.mtime, mode: FILE_MODE, nlink: 1, blocks };
+    }
+    const dir = this.dirs.get(path);
+    if (dir === undefined) return undefined;
+    let subdirs = 0;
+    for (const name of dir.names) if (this.dirs.has(join(path, name))) subdirs++;
+    return { kind: "dir", size: BLOCK, mtime: dir.mtime, mode: DIR_MODE, nlink: 2 + subdirs, blocks: BLOCK / 512 };
   }
 
   /** Sorted child names of a visible folder. */

@@ -1,7 +1,38 @@
+import { catCommand } from "./cat.js";
 import type { ShellCommandFactory } from "./command.js";
+import { cutCommand } from "./cut.js";
+import { findCommand } from "./find.js";
+import { egrepCommand, fgrepCommand, grepCommand } from "./grep.js";
+import { headCommand } from "./head.js";
+import { lsCommand } from "./ls.js";
+import { rgCommand } from "./rg.js";
+import { sedCommand } from "./sed.js";
+import { sortCommand } from "./sort.js";
+import { statCommand } from "./stat.js";
+import { tailCommand } from "./tail.js";
+import { treeCommand } from "./tree.js";
+import { uniqCommand } from "./uniq.js";
+import { wcCommand } from "./wc.js";
 
 /**
  * Our implementations that replace just-bash built-ins: the hot commands (fast paths over the
  * view) and the ones whose output must match GNU tools and ripgrep byte for byte.
  */
-export const SHELL_COMMANDS: readonly ShellCommandFactory[] = [];
+export const SHELL_COMMANDS: readonly ShellCommandFactory[] = [
+  rgCommand,
+  grepCommand,
+  egrepCommand,
+  fgrepCommand,
+  lsCommand,
+  treeCommand,
+  catCommand,
+  headCommand,
+  tailCommand,
+  wcCommand,
+  statCommand,
+  findCommand,
+  sortCommand,
+  uniqCommand,
+  cutCommand,
+  sedCommand,
+];

@@ -1,0 +1,120 @@
+import { type CommandIo, docsCommand } from "../lib/command.js";
+import { readInputs, splitLines } from "../lib/inputs.js";
+import { type OptionSpec, parseOptions } from "../lib/options.js";
+import type { ShellCommandFactory } from "./command.js";
+
+const SPECS: readonly OptionSpec[] = [
+  { key: "b", short: "b", long: "bytes", value: true },
+  { key: "c", short: "c", long: "characters", value: true },
+  { key: "f", short: "f", long: "fields", value: true },
+  { key: "d", short: "d", long: "delimiter", value: true },
+  { key: "s", short: "s", long: "only-delimited" },
+  { key: "complement", long: "complement" },
+  { key: "output-delimiter", long: "output-delimiter", value: true },
+  { key: "n", short: "n" },
+  { key: "z", short: "z", long: "zero-terminated" },
+];
+
+const HELP = `Usage: cut OPTION... [FILE]...
+Print selected parts of lines from each FILE to standard output.
+
+  -b, --bytes=LIST        select only these bytes
+  -c, --characters=LIST   select only these characters (bytes, as GNU cut does)
+  -d, --delimiter=DELIM   use DELIM instead of TAB for field delimiter
+  -f, --fields=LIST       select only these fields; also print any line
+                            that contains no delimiter character, unless -s
+      --complement        complement the set of selected bytes, characters or fields
+  -s, --only-delimited    do not print lines not containing delimiters
+      --output-delimiter=STRING  use STRING as the output delimiter
+
+LIST is made up of ranges separated by commas: N, N-, N-M, -M (counted from 1).
+`;
+
+type Range = [number, number];
+
+function parseList(list: string): Range[] | string {
+  const ranges: Range[] = [];
+  for (const part of list.split(/[, ]/)) {
+    const m = /^(\d*)(-?)(\d*)$/.exec(part);
+    if (m === null || part === "" || part === "-") return `invalid field value \u2018${part}\u2019`;
+    const lo = m[1] === "" ? 1 : Number(m[1]);
+    const hi = m[2] === "" ? lo : m[3] === "" ? Number.POSITIVE_INFINITY : Number(m[3]);
+    if (lo === 0 || (m[3] !== "" && Number(m[3]) === 0)) return "fields and positions are numbered from 1";
+    if (hi < lo) return "invalid decreasing range";
+    ranges.push([lo, hi]);
+  }
+  return ranges;
+}
+
+function selected(ranges: readonly Range[], n: number, complement: boolean): boolean {
+  const inside = ranges.some(([lo, hi]) => n >= lo && n <= hi);
+  return complement ? !inside : inside;
+}
+
+function runCut(args: string[], io: CommandIo): number {
+  const parsed = parseOptions(args, SPECS, { abbreviations: true });
+  let mode: "bytes" | "fields" | undefined;
+  let list = "";
+  let delim = "\t";
+  let onlyDelimited = false;
+  let complement = false;
+  let outDelim: string | undefined;
+  const usage = (message: string): number => {
+    io.fail(message);
+    io.out.error("Try 'cut --help' for more information.\n");
+    return 1;
+  };
+  for (const o of parsed.options) {
+    if (o.key === "b" || o.key === "c" || o.key === "f") {
+      if (mode !== undefined) return usage("only one type of list may be specified");
+      mode = o.key === "f" ? "fields" : "bytes";
+      list = o.value;
+    } else if (o.key === "d") {
+      if ([...o.value].length > 1) return usage("the delimiter must be a single character");
+      delim = o.value === "" ? "\0" : o.value;
+    } else if (o.key === "s") onlyDelimited = true;
+    else if (o.key === "complement") complement = true;
+    else if (o.key === "output-delimiter") outDelim = o.value;
+  }
+  if (mode === undefined) return usage("you must specify a list of bytes, characters, or fields");
+  const ranges = parseList(list);
+  if (typeof ranges === "string") return usage(ranges);
+  let status = 0;
+  const out: string[] = [];
+  for (const input of readInputs(io, parsed.operands)) {
+    if (!input.ok) {
+      io.fail(`${input.name}: ${input.reason}`);
+      status = 1;
+      continue;
+    }
+    for (const line of splitLines(input.text)) {
+      if (mode === "fields") {
+        if (!line.includes(delim)) {
+          if (!onlyDelimited) out.push(line);
+          continue;
+        }
+        const fields = line.split(delim);
+        out.push(fields.filter((_f, k) => selected(ranges, k + 1, complement)).join(outDelim ?? delim));
+      } else {
+        // GNU cut counts bytes even for -c.
+        const bytes = Buffer.from(line, "utf8");
+        const pieces: Buffer[] = [];
+        let run: number[] = [];
+        for (let k = 0; k < bytes.length; k++) {
+          if (selected(ranges, k + 1, complement)) {
+            run.push(bytes[k] as number);
+          } else if (run.length > 0) {
+            pieces.push(Buffer.from(run));
+            run = [];
+          }
+        }
+        if (run.length > 0) pieces.push(Buffer.from(run));
+        out.push(outDelim === undefined ? Buffer.concat(pieces).toString("utf8") : pieces.map((p) => p.toString("utf8")).join(outDelim));
+      }
+    }
+  }
+  if (out.length > 0) io.out.write(`${out.join("\n")}\n`);
+  return status;
+}
+
+export const cutCommand: ShellCommandFactory = (view) => docsCommand(view, { name: "cut", help: HELP, run: runCut, usageExitCode: 1 });

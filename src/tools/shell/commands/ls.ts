@@ -1,0 +1,413 @@
+import { type EntryInfo, OWNER, type SiteView, compareBytes } from "../../../vfs/view.js";
+import { type CommandIo, docsCommand } from "../lib/command.js";
+import { ERRNO, joinDisplay, joinPath, lookup } from "../lib/files.js";
+import { fullIsoTime, gnuHumanSize, longIsoTime, lsDate, modeString, quoteName } from "../lib/format.js";
+import { type OptionSpec, parseOptions } from "../lib/options.js";
+import type { ShellCommandFactory } from "./command.js";
+
+const SPECS: readonly OptionSpec[] = [
+  { key: "a", short: "a", long: "all" },
+  { key: "A", short: "A", long: "almost-all" },
+  { key: "l", short: "l" },
+  { key: "1", short: "1" },
+  { key: "d", short: "d", long: "directory" },
+  { key: "R", short: "R", long: "recursive" },
+  { key: "r", short: "r", long: "reverse" },
+  { key: "t", short: "t" },
+  { key: "S", short: "S" },
+  { key: "X", short: "X" },
+  { key: "U", short: "U" },
+  { key: "v", short: "v" },
+  { key: "sort", long: "sort", value: true },
+  { key: "h", short: "h", long: "human-readable" },
+  { key: "F", short: "F", long: "classify" },
+  { key: "p", short: "p" },
+  { key: "s", short: "s", long: "size" },
+  { key: "g", short: "g" },
+  { key: "o", short: "o" },
+  { key: "G", short: "G", long: "no-group" },
+  { key: "n", short: "n", long: "numeric-uid-gid" },
+  { key: "full-time", long: "full-time" },
+  { key: "time-style", long: "time-style", value: true },
+  { key: "color", long: "color", value: true },
+  { key: "group-directories-first", long: "group-directories-first" },
+  { key: "noop", short: "c" },
+  { key: "noop", short: "u" },
+  { key: "noop", short: "N", long: "literal" },
+  { key: "noop", short: "L", long: "dereference" },
+  { key: "noop", short: "H" },
+  { key: "Q", short: "Q", long: "quote-name" },
+  { key: "m", short: "m" },
+  { key: "C", short: "C" },
+  { key: "x", short: "x" },
+  { key: "k", short: "k", long: "kibibytes" },
+];
+
+const HELP = `Usage: ls [OPTION]... [FILE]...
+List information about the FILEs (the current folder "/" by default), sorted by name in byte
+order. One name per line: output is never a terminal here, as with GNU ls piped.
+
+  -a, --all                  do not ignore entries starting with .
+  -A, --almost-all           do not list implied . and ..
+  -d, --directory            list folders themselves, not their contents
+  -F, --classify             append / to folders
+  -p                         append / to folders
+  -h, --human-readable       with -l and -s, print sizes like 1K 234M
+  -l                         use a long listing format (owner root, times in UTC)
+  -g                         like -l, but do not list owner
+  -o                         like -l, but do not list group information
+  -G, --no-group             in a long listing, don't print group names
+  -n, --numeric-uid-gid      like -l, but list numeric user and group IDs
+      --full-time            like -l --time-style=full-iso
+      --time-style=STYLE     full-iso, long-iso, iso or locale
+  -m                         fill width with a comma separated list of entries
+  -Q, --quote-name           enclose entry names in double quotes
+  -R, --recursive            list subfolders recursively
+  -r, --reverse              reverse order while sorting
+  -S                         sort by file size, largest first
+  -t                         sort by time, newest first
+  -X                         sort alphabetically by entry extension
+  -v                         natural sort of (version) numbers within text
+  -U                         do not sort; list entries in folder order (name order here)
+      --group-directories-first  group folders before files
+  -s, --size                 print the allocated size of each file, in blocks
+  -1                         list one file per line (the default here)
+
+Exit status: 0 if OK, 1 if minor problems, 2 if serious trouble (e.g. a missing FILE).
+`;
+
+interface LsSettings {
+  all: boolean;
+  almostAll: boolean;
+  long: boolean;
+  showOwner: boolean;
+  showGroup: boolean;
+  numeric: boolean;
+  directory: boolean;
+  recursive: boolean;
+  reverse: boolean;
+  sort: "name" | "time" | "size" | "extension" | "version" | "none";
+  human: boolean;
+  classify: boolean;
+  blocks: boolean;
+  timeStyle: "locale" | "full-iso" | "long-iso" | "iso";
+  groupDirs: boolean;
+  quote: boolean;
+  commas: boolean;
+}
+
+/** One line's worth: a name as shown and what it points at. */
+interface Item {
+  readonly name: string;
+  readonly path: string;
+  readonly info: EntryInfo;
+}
+
+function naturalCompare(a: string, b: string): number {
+  const re = /(\d+)|(\D+)/g;
+  const pa = a.match(re) ?? [];
+  const pb = b.match(re) ?? [];
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i] as string;
+    const y = pb[i] as string;
+    if (/^\d/.test(x) && /^\d/.test(y)) {
+      const d = Number(x) - Number(y);
+      if (d !== 0) return d;
+      if (x.length !== y.length) return x.length - y.length;
+    } else if (x !== y) return compareBytes(x, y);
+  }
+  return pa.length - pb.length;
+}
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? "" : name.slice(dot);
+}
+
+function sortItems(items: Item[], s: LsSettings): Item[] {
+  const byName = (a: Item, b: Item) => compareBytes(a.name, b.name);
+  const cmp: Record<LsSettings["sort"], (a: Item, b: Item) => number> = {
+    name: byName,
+    none: () => 0,
+    time: (a, b) => b.info.mtime.getTime() - a.info.mtime.getTime() || byName(a, b),
+    size: (a, b) => b.info.size - a.info.size || byName(a, b),
+    extension: (a, b) => compareBytes(extensionOf(a.name), extensionOf(b.name)) || byName(a, b),
+    version: (a, b) => naturalCompare(a.name, b.name) || byName(a, b),
+  };
+  const sorted = [...items].sort(cmp[s.sort]);
+  if (s.reverse && s.sort !== "none") sorted.reverse();
+  if (s.groupDirs) return [...sorted.filter((i) => i.info.kind === "dir"), ...sorted.filter((i) => i.info.kind !== "dir")];
+  return sorted;
+}
+
+function timeText(d: Date, s: LsSettings, now: Date): string {
+  switch (s.timeStyle) {
+    case "full-iso":
+      return fullIsoTime(d);
+    case "long-iso":
+      return longIsoTime(d);
+    case "iso": {
+      const recent = d.getTime() > now.getTime() - (31556952 / 2) * 1000 && d.getTime() <= now.getTime();
+      const iso = longIsoTime(d);
+      return recent ? iso.slice(5) : `${iso.slice(0, 10)} `;
+    }
+    default:
+      return lsDate(d, now);
+  }
+}
+
+/** Print a list of items (one folder's contents, or the file operands) in the chosen format. */
+function printItems(items: readonly Item[], s: LsSettings, io: CommandIo, withTotal: boolean): void {
+  const suffix = (i: Item) => (s.classify && i.info.kind === "dir" ? "/" : "");
+  const shown = (i: Item) => (s.quote ? `"${i.name}"` : i.name) + suffix(i);
+  const sizeText = (n: number) => (s.human ? gnuHumanSize(n) : String(n));
+  const blockText = (i: Item) => (s.human ? gnuHumanSize(i.info.blocks * 512) : String(i.info.blocks / 2));
+  if (withTotal && (s.long || s.blocks)) {
+    const total = items.reduce((sum, i) => sum + i.info.blocks, 0);
+    io.out.write(`total ${s.human ? gnuHumanSize(total * 512) : total / 2}\n`);
+  }
+  if (!s.long) {
+    if (s.commas) {
+      io.out.write(items.length === 0 ? "" : `${wrapCommas(items.map((i) => (s.blocks ? `${blockText(i)} ` : "") + shown(i)))}\n`);
+      return;
+    }
+    const bw = Math.max(0, ...items.map((i) => blockText(i).length));
+    for (const i of items) io.out.write(`${s.blocks ? `${blockText(i).padStart(bw)} ` : ""}${shown(i)}\n`);
+    return;
+  }
+  const now = new Date();
+  const owner = s.numeric ? String(OWNER.uid) : OWNER.user;
+  const group = s.numeric ? String(OWNER.gid) : OWNER.group;
+  const linkW = Math.max(...items.map((i) => String(i.info.nlink).length));
+  const sizeW = Math.max(...items.map((i) => sizeText(i.info.size).length));
+  const blockW = Math.max(...items.map((i) => blockText(i).length));
+  for (const i of items) {
+    let line = s.blocks ? `${blockText(i).padStart(blockW)} ` : "";
+    line += `${modeString(i.info.mode)} ${String(i.info.nlink).padStart(linkW)} `;
+    if (s.showOwner) line += `${owner} `;
+    if (s.showGroup) line += `${group} `;
+    line += `${sizeText(i.info.size).padStart(sizeW)} ${timeText(i.info.mtime, s, now)} ${shown(i)}\n`;
+    if (!io.out.write(line)) return;
+  }
+}
+
+/** `-m`: comma-separated, wrapped at 80 columns as GNU does without a terminal. */
+function wrapCommas(names: readonly string[]): string {
+  let out = "";
+  let col = 0;
+  names.forEach((n, k) => {
+    const last = k === names.length - 1;
+    const piece = last ? n : `${n},`;
+    if (k > 0) {
+      if (col + 1 + piece.length > 80) {
+        out += "\n";
+        col = 0;
+      } else {
+        out += " ";
+        col += 1;
+      }
+    }
+    out += piece;
+    col += piece.length;
+  });
+  return out;
+}
+
+function settingsFrom(io: CommandIo, args: string[]): { s: LsSettings; operands: readonly string[] } | number {
+  const parsed = parseOptions(args, SPECS, { abbreviations: true });
+  const s: LsSettings = {
+    all: false,
+    almostAll: false,
+    long: false,
+    showOwner: true,
+    showGroup: true,
+    numeric: false,
+    directory: false,
+    recursive: false,
+    reverse: false,
+    sort: "name",
+    human: false,
+    classify: false,
+    blocks: false,
+    timeStyle: "locale",
+    groupDirs: false,
+    quote: false,
+    commas: false,
+  };
+  for (const o of parsed.options) {
+    switch (o.key) {
+      case "a":
+        s.all = true;
+        break;
+      case "A":
+        s.almostAll = true;
+        s.all = false;
+        break;
+      case "l":
+        s.long = true;
+        s.commas = false;
+        break;
+      case "g":
+        s.long = true;
+        s.showOwner = false;
+        break;
+      case "o":
+        s.long = true;
+        s.showGroup = false;
+        break;
+      case "G":
+        s.showGroup = false;
+        break;
+      case "n":
+        s.long = true;
+        s.numeric = true;
+        break;
+      case "1":
+      case "C":
+      case "x":
+        s.long = false;
+        s.commas = false;
+        break;
+      case "m":
+        s.commas = true;
+        s.long = false;
+        break;
+      case "d":
+        s.directory = true;
+        break;
+      case "R":
+        s.recursive = true;
+        break;
+      case "r":
+        s.reverse = true;
+        break;
+      case "t":
+        s.sort = "time";
+        break;
+      case "S":
+        s.sort = "size";
+        break;
+      case "X":
+        s.sort = "extension";
+        break;
+      case "v":
+        s.sort = "version";
+        break;
+      case "U":
+        s.sort = "none";
+        break;
+      case "sort": {
+        const map: Record<string, LsSettings["sort"]> = { name: "name", none: "none", time: "time", size: "size", extension: "extension", version: "version" };
+        const v = map[o.value];
+        if (v === undefined) {
+          io.fail(`invalid argument '${o.value}' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'time'\n  - 'size'\n  - 'extension'\n  - 'version'\n  - 'width'`);
+          io.out.error("Try 'ls --help' for more information.\n");
+          return 2;
+        }
+        s.sort = v;
+        break;
+      }
+      case "h":
+        s.human = true;
+        break;
+      case "F":
+      case "p":
+        s.classify = true;
+        break;
+      case "s":
+        s.blocks = true;
+        break;
+      case "full-time":
+        s.long = true;
+        s.timeStyle = "full-iso";
+        break;
+      case "time-style": {
+        const style = o.value.replace(/^posix-/, "");
+        if (style !== "full-iso" && style !== "long-iso" && style !== "iso" && style !== "locale") {
+          io.fail(`invalid argument '${o.value}' for 'time style'`);
+          return 2;
+        }
+        s.timeStyle = style;
+        break;
+      }
+      case "Q":
+        s.quote = true;
+        break;
+      default:
+        break;
+    }
+  }
+  return { s, operands: parsed.operands };
+}
+
+function runLs(args: string[], io: CommandIo): number {
+  const settings = settingsFrom(io, args);
+  if (typeof settings === "number") return settings;
+  const { s } = settings;
+  const operands = settings.operands.length > 0 ? settings.operands : ["."];
+  let status = 0;
+  const files: Item[] = [];
+  const dirs: Item[] = [];
+  for (const operand of operands) {
+    const entry = lookup(io.view, io.cwd, operand);
+    const info = entry.kind === "file" || entry.kind === "dir" ? io.view.info(entry.path) : undefined;
+    if (entry.kind === "device") {
+      files.push({ name: operand, path: entry.path, info: { kind: "file", size: 0, mtime: new Date(0), mode: 0o020666, nlink: 1, blocks: 0 } });
+      continue;
+    }
+    if (info === undefined) {
+      io.fail(`cannot access ${quoteName(operand)}: ${entry.kind === "notdir" ? ERRNO.ENOTDIR : ERRNO.ENOENT}`);
+      status = 2;
+      continue;
+    }
+    const item = { name: operand, path: entry.path, info };
+    if (info.kind === "dir" && !s.directory) dirs.push(item);
+    else files.push(item);
+  }
+  const sortedFiles = sortItems(files, s);
+  if (sortedFiles.length > 0) printItems(sortedFiles, s, io, false);
+  const sortedDirs = sortItems(dirs, { ...s, groupDirs: false });
+  const headers = operands.length > 1 || s.recursive;
+  let first = sortedFiles.length === 0;
+  const listDir = (dir: Item): void => {
+    io.checkTime();
+    if (!first) io.out.write("\n");
+    first = false;
+    if (headers) io.out.write(`${dir.name}:\n`);
+    const items = childItems(io.view, dir, s);
+    printItems(items, s, io, true);
+    if (s.recursive) {
+      for (const child of items) {
+        if (child.info.kind !== "dir" || child.name === "." || child.name === "..") continue;
+        listDir({ name: joinDisplay(dir.name, child.name), path: child.path, info: child.info });
+      }
+    }
+  };
+  for (const d of sortedDirs) {
+    if (io.out.full) break;
+    listDir(d);
+  }
+  return status;
+}
+
+function childItems(view: SiteView, dir: Item, s: LsSettings): Item[] {
+  const items: Item[] = [];
+  for (const name of view.childrenOf(dir.path) ?? []) {
+    if (name.startsWith(".") && !s.all && !s.almostAll) continue;
+    const path = joinPath(dir.path, name);
+    const info = view.info(path);
+    if (info !== undefined) items.push({ name, path, info });
+  }
+  const sorted = sortItems(items, s);
+  if (!s.all) return sorted;
+  const parent = dir.path === "/" ? "/" : dir.path.slice(0, dir.path.lastIndexOf("/")) || "/";
+  const dots: Item[] = [
+    { name: ".", path: dir.path, info: dir.info },
+    { name: "..", path: parent, info: view.info(parent) ?? dir.info },
+  ];
+  // `.` and `..` sort with everything else ("." < ".." < other names in byte order).
+  return sortItems([...dots, ...items], s);
+}
+
+export const lsCommand: ShellCommandFactory = (view) =>
+  docsCommand(view, { name: "ls", help: HELP, run: runLs, usageExitCode: 2 });

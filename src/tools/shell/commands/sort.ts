@@ -1,0 +1,296 @@
+import { compareBytes } from "../../../vfs/view.js";
+import { type CommandIo, docsCommand } from "../lib/command.js";
+import { ERRNO } from "../lib/files.js";
+import { readInputs, splitLines } from "../lib/inputs.js";
+import { type OptionSpec, parseOptions } from "../lib/options.js";
+import type { ShellCommandFactory } from "./command.js";
+
+const SPECS: readonly OptionSpec[] = [
+  { key: "b", short: "b", long: "ignore-leading-blanks" },
+  { key: "d", short: "d", long: "dictionary-order" },
+  { key: "f", short: "f", long: "ignore-case" },
+  { key: "g", short: "g", long: "general-numeric-sort" },
+  { key: "i", short: "i", long: "ignore-nonprinting" },
+  { key: "M", short: "M", long: "month-sort" },
+  { key: "h", short: "h", long: "human-numeric-sort" },
+  { key: "n", short: "n", long: "numeric-sort" },
+  { key: "R", short: "R", long: "random-sort" },
+  { key: "r", short: "r", long: "reverse" },
+  { key: "V", short: "V", long: "version-sort" },
+  { key: "c", short: "c", long: "check" },
+  { key: "C", short: "C" },
+  { key: "k", short: "k", long: "key", value: true },
+  { key: "m", short: "m", long: "merge" },
+  { key: "o", short: "o", long: "output", value: true },
+  { key: "s", short: "s", long: "stable" },
+  { key: "t", short: "t", long: "field-separator", value: true },
+  { key: "u", short: "u", long: "unique" },
+  { key: "z", short: "z", long: "zero-terminated" },
+  { key: "S", short: "S", long: "buffer-size", value: true },
+  { key: "T", short: "T", long: "temporary-directory", value: true },
+  { key: "parallel", long: "parallel", value: true },
+];
+
+const HELP = `Usage: sort [OPTION]... [FILE]...
+Write sorted concatenation of all FILE(s) to standard output, in byte order (LC_ALL=C.UTF-8).
+
+  -b, --ignore-leading-blanks  ignore leading blanks
+  -d, --dictionary-order      consider only blanks and alphanumeric characters
+  -f, --ignore-case           fold lower case to upper case characters
+  -g, --general-numeric-sort  compare according to general numerical value
+  -i, --ignore-nonprinting    consider only printable characters
+  -M, --month-sort            compare (unknown) < 'JAN' < ... < 'DEC'
+  -h, --human-numeric-sort    compare human readable numbers (e.g., 2K 1G)
+  -n, --numeric-sort          compare according to string numerical value
+  -r, --reverse               reverse the result of comparisons
+  -V, --version-sort          natural sort of (version) numbers within text
+  -c, --check                 check for sorted input; do not sort
+  -k, --key=KEYDEF            sort via a key; KEYDEF gives location and type
+  -s, --stable                stabilize sort by disabling last-resort comparison
+  -t, --field-separator=SEP   use SEP instead of non-blank to blank transition
+  -u, --unique                output only the first of an equal run
+`;
+
+interface KeyOptions {
+  b: boolean;
+  d: boolean;
+  f: boolean;
+  g: boolean;
+  i: boolean;
+  M: boolean;
+  h: boolean;
+  n: boolean;
+  r: boolean;
+  V: boolean;
+}
+
+interface Key {
+  startField: number;
+  startChar: number;
+  endField: number; // 0 = end of line
+  endChar: number; // 0 = end of field
+  opts: KeyOptions;
+  /** Options given on the key itself (otherwise the global ones apply). */
+  own: boolean;
+  bStart: boolean;
+  bEnd: boolean;
+}
+
+const BLANK = /[ \t]/;
+const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
+
+/** Field boundaries: with -t, split on SEP; otherwise a field is leading blanks plus non-blanks. */
+function fieldStarts(line: string, sep: string | undefined): Array<[number, number]> {
+  const fields: Array<[number, number]> = [];
+  if (sep !== undefined) {
+    let start = 0;
+    for (;;) {
+      const i = line.indexOf(sep, start);
+      if (i === -1) {
+        fields.push([start, line.length]);
+        return fields;
+      }
+      fields.push([start, i]);
+      start = i + sep.length;
+    }
+  }
+  let i = 0;
+  while (i < line.length) {
+    const start = i;
+    while (i < line.length && BLANK.test(line[i] as string)) i++;
+    while (i < line.length && !BLANK.test(line[i] as string)) i++;
+    fields.push([start, i]);
+  }
+  return fields;
+}
+
+function keyText(line: string, key: Key, sep: string | undefined): string {
+  const fields = fieldStarts(line, sep);
+  const sf = fields[key.startField - 1];
+  if (sf === undefined) return "";
+  let start = sf[0];
+  if (key.bStart) while (start < sf[1] && BLANK.test(line[start] as string)) start++;
+  start = Math.min(start + key.startChar - 1, sf[1] + (sep === undefined ? 0 : 0));
+  let end: number;
+  if (key.endField === 0) end = line.length;
+  else {
+    const ef = fields[key.endField - 1];
+    if (ef === undefined) end = line.length;
+    else if (key.endChar === 0) end = ef[1];
+    else {
+      let s = ef[0];
+      if (key.bEnd) while (s < ef[1] && BLANK.test(line[s] as string)) s++;
+      end = Math.min(s + key.endChar, ef[1]);
+    }
+  }
+  return end <= start ? "" : line.slice(start, end);
+}
+
+/** GNU `-n`: leading blanks, optional minus, digits with an optional fraction; else 0. */
+function numericValue(s: string): number {
+  const m = /^[ \t]*(-?)(\d*)(?:\.(\d*))?/.exec(s);
+  if (m === null || (m[2] === "" && (m[3] ?? "") === "")) return 0;
+  const v = Number(`${m[2] || "0"}.${m[3] ?? ""}`);
+  return m[1] === "-" ? -v : v;
+}
+
+function humanValue(s: string): number {
+  const m = /^[ \t]*(-?\d*(?:\.\d*)?)([KMGTPEZY]?)/.exec(s);
+  if (m === null) return 0;
+  const n = Number(m[1]) || 0;
+  const power = " KMGTPEZY".indexOf(m[2] || " ");
+  return Math.sign(n) * (power * 1e6 + Math.abs(n));
+}
+
+function versionCompare(a: string, b: string): number {
+  const re = /(\d+)|(\D+)/g;
+  const pa = a.match(re) ?? [];
+  const pb = b.match(re) ?? [];
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i] as string;
+    const y = pb[i] as string;
+    if (/^\d/.test(x) && /^\d/.test(y)) {
+      const d = Number(x) - Number(y);
+      if (d !== 0) return d;
+    } else if (x !== y) return compareBytes(x, y);
+  }
+  return pa.length - pb.length;
+}
+
+function compareKey(a: string, b: string, o: KeyOptions): number {
+  let x = a;
+  let y = b;
+  if (o.b) {
+    x = x.replace(/^[ \t]+/, "");
+    y = y.replace(/^[ \t]+/, "");
+  }
+  let r: number;
+  if (o.n) r = Math.sign(numericValue(x) - numericValue(y));
+  else if (o.g) {
+    const nx = Number.parseFloat(x);
+    const ny = Number.parseFloat(y);
+    r = Number.isNaN(nx) ? (Number.isNaN(ny) ? 0 : -1) : Number.isNaN(ny) ? 1 : Math.sign(nx - ny);
+  } else if (o.h) r = Math.sign(humanValue(x) - humanValue(y));
+  else if (o.M) r = MONTHS.indexOf(x.trim().slice(0, 3).toUpperCase()) - MONTHS.indexOf(y.trim().slice(0, 3).toUpperCase());
+  else if (o.V) r = versionCompare(x, y);
+  else {
+    if (o.d) {
+      x = x.replace(/[^\p{L}\p{N} \t]/gu, "");
+      y = y.replace(/[^\p{L}\p{N} \t]/gu, "");
+    }
+    if (o.i) {
+      x = x.replace(/\p{C}/gu, "");
+      y = y.replace(/\p{C}/gu, "");
+    }
+    if (o.f) {
+      x = x.toUpperCase();
+      y = y.toUpperCase();
+    }
+    r = compareBytes(x, y);
+  }
+  return o.r ? -r : r;
+}
+
+function parseKey(spec: string, global: KeyOptions): Key | undefined {
+  const m = /^(\d+)(?:\.(\d+))?([bdfgiMhnrV]*)(?:,(\d+)(?:\.(\d+))?([bdfgiMhnrV]*))?$/.exec(spec);
+  if (m === null || Number(m[1]) === 0) return undefined;
+  const letters = `${m[3] ?? ""}${m[6] ?? ""}`;
+  const opts: KeyOptions = { b: false, d: false, f: false, g: false, i: false, M: false, h: false, n: false, r: false, V: false };
+  for (const c of letters) if (c !== "b") opts[c as keyof KeyOptions] = true;
+  const own = letters.replace(/b/g, "") !== "";
+  return {
+    startField: Number(m[1]),
+    startChar: m[2] === undefined ? 1 : Number(m[2]),
+    endField: m[4] === undefined ? 0 : Number(m[4]),
+    endChar: m[5] === undefined ? 0 : Number(m[5]),
+    opts: own ? opts : { ...global },
+    own,
+    bStart: (m[3] ?? "").includes("b") || (!own && global.b),
+    bEnd: (m[6] ?? "").includes("b") || (!own && global.b),
+  };
+}
+
+function runSort(args: string[], io: CommandIo): number {
+  const parsed = parseOptions(args, SPECS, { abbreviations: true });
+  const global: KeyOptions = { b: false, d: false, f: false, g: false, i: false, M: false, h: false, n: false, r: false, V: false };
+  const keySpecs: string[] = [];
+  let sep: string | undefined;
+  let unique = false;
+  let stable = false;
+  let check: "" | "c" | "C" = "";
+  for (const o of parsed.options) {
+    if (o.key in global) global[o.key as keyof KeyOptions] = true;
+    else if (o.key === "k") keySpecs.push(o.value);
+    else if (o.key === "t") {
+      if (o.value.length !== 1 && o.value !== "\\0") {
+        io.fail(`multi-character tab \u2018${o.value}\u2019`);
+        return 2;
+      }
+      sep = o.value === "\\0" ? "\0" : o.value;
+    } else if (o.key === "u") unique = true;
+    else if (o.key === "s") stable = true;
+    else if (o.key === "c" || o.key === "C") check = o.key;
+    else if (o.key === "R") {
+      io.fail("--random-sort is not supported in the docs shell (its output would differ on every call)");
+      return 2;
+    } else if (o.key === "o") {
+      io.fail(`open failed: ${o.value}: ${ERRNO.EROFS}`);
+      return 2;
+    }
+  }
+  const keys: Key[] = [];
+  for (const spec of keySpecs) {
+    const key = parseKey(spec, global);
+    if (key === undefined) {
+      io.fail(`invalid number at field start: invalid count at start of \u2018${spec}\u2019`);
+      return 2;
+    }
+    keys.push(key);
+  }
+  const lines: string[] = [];
+  for (const input of readInputs(io, parsed.operands)) {
+    if (!input.ok) {
+      io.fail(input.isDir ? `read failed: ${input.name}: ${input.reason}` : `cannot read: ${input.name}: ${input.reason}`);
+      return 2;
+    }
+    lines.push(...splitLines(input.text));
+  }
+  const compare = (a: string, b: string): number => {
+    if (keys.length === 0) {
+      const r = compareKey(a, b, global);
+      if (r !== 0 || stable || unique) return r;
+    } else {
+      for (const key of keys) {
+        const r = compareKey(keyText(a, key, sep), keyText(b, key, sep), key.opts);
+        if (r !== 0) return r;
+      }
+      if (stable || unique) return 0;
+    }
+    // Last resort: whole lines in byte order (reversed with a global -r).
+    const r = compareBytes(a, b);
+    return global.r ? -r : r;
+  };
+  if (check !== "") {
+    for (let i = 1; i < lines.length; i++) {
+      const r = compare(lines[i - 1] as string, lines[i] as string);
+      if (r > 0 || (unique && r === 0)) {
+        if (check === "c") io.fail(`${parsed.operands[0] ?? "-"}:${i + 1}: disorder: ${lines[i]}`);
+        return 1;
+      }
+    }
+    return 0;
+  }
+  io.checkTime();
+  const sorted = lines.map((line, index) => ({ line, index })).sort((x, y) => compare(x.line, y.line) || x.index - y.index);
+  const out: string[] = [];
+  let prev: string | undefined;
+  for (const { line } of sorted) {
+    if (unique && prev !== undefined && compare(prev, line) === 0) continue;
+    out.push(line);
+    prev = line;
+  }
+  if (out.length > 0) io.out.write(`${out.join("\n")}\n`);
+  return 0;
+}
+
+export const sortCommand: ShellCommandFactory = (view) => docsCommand(view, { name: "sort", help: HELP, run: runSort, usageExitCode: 2 });

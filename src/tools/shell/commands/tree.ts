@@ -1,0 +1,443 @@
+import { type EntryInfo, OWNER, type SiteView, compareBytes } from "../../../vfs/view.js";
+import { type CommandIo, docsCommand } from "../lib/command.js";
+import { joinDisplay, joinPath, lookup } from "../lib/files.js";
+import { fnmatchRegex } from "../lib/glob.js";
+import { lsDate, modeString, treeHumanSize } from "../lib/format.js";
+import type { ShellCommandFactory } from "./command.js";
+
+const USAGE = `usage: tree [-acdfghilnpqrstuvxACDFJQNSUX] [-L level [-R]] [-H  baseHREF]
+\t[-T title] [-o filename] [-P pattern] [-I pattern] [--gitignore]
+\t[--gitfile[=]file] [--matchdirs] [--metafirst] [--ignore-case]
+\t[--nolinks] [--hintro[=]file] [--houtro[=]file] [--inodes] [--device]
+\t[--sort[=]<name>] [--dirsfirst] [--filesfirst] [--filelimit #] [--si]
+\t[--du] [--prune] [--charset[=]X] [--timefmt[=]format] [--fromfile]
+\t[--fflinks] [--info] [--infofile[=]file] [--noreport] [--version]
+\t[--help] [--] [directory ...]
+`;
+
+const HELP = `usage: tree [OPTIONS] [directory ...]
+List the contents of folders in a tree-like format (tree 2.1 compatible, read-only docs shell).
+Start with \`tree / -L 2\` to see how the docs are organised.
+
+  -a            All files are listed (including hidden ones).
+  -d            List directories only.
+  -f            Print the full path prefix for each file.
+  -i            Don't print indentation lines.
+  -L level      Descend only level directories deep.
+  -P pattern    List only those files that match the pattern (wildcards, | between patterns).
+  -I pattern    Do not list files that match the given pattern.
+  --ignore-case Ignore case when pattern matching.
+  --matchdirs   Include directory names in -P pattern matching.
+  --prune       Prune empty directories from the output.
+  --filelimit # Do not descend dirs with more than # files in them.
+  --noreport    Turn off file/directory count at end of tree listing.
+  -p            Print the protections for each file.
+  -u / -g       Displays file owner / group.
+  -s            Print the size in bytes of each file.
+  -h            Print the size in a more human readable way.
+  -D            Print the date of last modification (UTC).
+  -F            Appends '/' to directories.
+  -Q            Quote filenames with double quotes.
+  -v / -t / -r / -U   Sort by version / modification time / reversed / not at all.
+  --dirsfirst   List directories before files.  --filesfirst  The opposite.
+  --sort X      Select sort: name, version, size, mtime, none.
+  --charset X   Use charset X for line graphics (ascii or utf-8).
+  -J            Prints out a JSON representation of the tree.
+`;
+
+interface TreeSettings {
+  all: boolean;
+  dirsOnly: boolean;
+  fullPath: boolean;
+  noIndent: boolean;
+  maxLevel: number;
+  include: RegExp[];
+  exclude: RegExp[];
+  matchDirs: boolean;
+  prune: boolean;
+  fileLimit: number;
+  report: boolean;
+  perms: boolean;
+  user: boolean;
+  group: boolean;
+  size: boolean;
+  human: boolean;
+  date: boolean;
+  classify: boolean;
+  quote: boolean;
+  sort: "name" | "version" | "size" | "mtime" | "none";
+  reverse: boolean;
+  dirsFirst: boolean;
+  filesFirst: boolean;
+  ascii: boolean;
+  json: boolean;
+}
+
+interface Node {
+  readonly name: string;
+  readonly path: string;
+  readonly info: EntryInfo;
+  /** Children when the folder was opened (undefined beyond -L or for files). */
+  readonly children?: Node[];
+}
+
+/** tree's own option syntax: clustered letters, values in the next word (`-L 2`, also `-L2`). */
+function parseTree(args: string[], io: CommandIo): { s: TreeSettings; dirs: string[] } | number {
+  const s: TreeSettings = {
+    all: false,
+    dirsOnly: false,
+    fullPath: false,
+    noIndent: false,
+    maxLevel: Number.POSITIVE_INFINITY,
+    include: [],
+    exclude: [],
+    matchDirs: false,
+    prune: false,
+    fileLimit: Number.POSITIVE_INFINITY,
+    report: true,
+    perms: false,
+    user: false,
+    group: false,
+    size: false,
+    human: false,
+    date: false,
+    classify: false,
+    quote: false,
+    sort: "name",
+    reverse: false,
+    dirsFirst: false,
+    filesFirst: false,
+    ascii: false,
+    json: false,
+  };
+  const dirs: string[] = [];
+  const patterns: Array<["P" | "I", string]> = [];
+  let ignoreCase = false;
+  const usage = (message: string): number => {
+    io.out.error(`tree: ${message}\n${USAGE}`);
+    return 1;
+  };
+  let onlyDirs = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (onlyDirs || !arg.startsWith("-") || arg === "-") {
+      dirs.push(arg);
+      continue;
+    }
+    if (arg === "--") {
+      onlyDirs = true;
+      continue;
+    }
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+      const takeValue = (): string | undefined => (eq !== -1 ? arg.slice(eq + 1) : args[++i]);
+      switch (name) {
+        case "noreport":
+          s.report = false;
+          break;
+        case "prune":
+          s.prune = true;
+          break;
+        case "matchdirs":
+          s.matchDirs = true;
+          break;
+        case "ignore-case":
+          ignoreCase = true;
+          break;
+        case "dirsfirst":
+          s.dirsFirst = true;
+          break;
+        case "filesfirst":
+          s.filesFirst = true;
+          break;
+        case "filelimit": {
+          const v = takeValue();
+          if (v === undefined || !/^\d+$/.test(v)) return usage("Missing argument to --filelimit");
+          s.fileLimit = Number(v);
+          break;
+        }
+        case "sort": {
+          const v = takeValue();
+          const map: Record<string, TreeSettings["sort"]> = { name: "name", version: "version", size: "size", mtime: "mtime", ctime: "mtime", none: "none" };
+          if (v === undefined || map[v] === undefined) {
+            io.out.error(`tree: Sort type '${v ?? ""}' not valid, should be one of: name, version, size, mtime, ctime, none\n`);
+            return 1;
+          }
+          s.sort = map[v] as TreeSettings["sort"];
+          break;
+        }
+        case "charset": {
+          const v = takeValue();
+          s.ascii = v !== undefined && /^(ascii|us-ascii|ansi_x3\.4-1968)$/i.test(v);
+          break;
+        }
+        case "version":
+          io.out.write("tree v2.1.0 \u00a9 1996 - 2022 by Steve Baker, Thomas Moore, Francesc Rocher, Florian Sesser, Kyosuke Tokoro\n");
+          return 0;
+        case "si":
+        case "du":
+        case "nolinks":
+        case "fflinks":
+        case "gitignore":
+          break;
+        default:
+          return usage(`Invalid argument \`${arg}'.`);
+      }
+      continue;
+    }
+    for (let k = 1; k < arg.length; k++) {
+      const c = arg[k] as string;
+      const value = (): string | undefined => {
+        if (k + 1 < arg.length) {
+          const v = arg.slice(k + 1);
+          k = arg.length;
+          return v;
+        }
+        return args[++i];
+      };
+      switch (c) {
+        case "a":
+          s.all = true;
+          break;
+        case "d":
+          s.dirsOnly = true;
+          break;
+        case "f":
+          s.fullPath = true;
+          break;
+        case "i":
+          s.noIndent = true;
+          break;
+        case "L": {
+          const v = value();
+          if (v === undefined) return usage("Missing argument to -L option.");
+          if (!/^\d+$/.test(v) || Number(v) < 1) {
+            io.out.error("tree: Invalid level, must be greater than 0.\n");
+            return 1;
+          }
+          s.maxLevel = Number(v);
+          break;
+        }
+        case "P":
+        case "I": {
+          const v = value();
+          if (v === undefined) return usage(`Missing argument to -${c} option.`);
+          patterns.push([c, v]);
+          break;
+        }
+        case "p":
+          s.perms = true;
+          break;
+        case "u":
+          s.user = true;
+          break;
+        case "g":
+          s.group = true;
+          break;
+        case "s":
+          s.size = true;
+          break;
+        case "h":
+          s.human = true;
+          s.size = true;
+          break;
+        case "D":
+          s.date = true;
+          break;
+        case "F":
+          s.classify = true;
+          break;
+        case "Q":
+          s.quote = true;
+          break;
+        case "v":
+          s.sort = "version";
+          break;
+        case "t":
+        case "c":
+          s.sort = "mtime";
+          break;
+        case "r":
+          s.reverse = true;
+          break;
+        case "U":
+          s.sort = "none";
+          break;
+        case "J":
+          s.json = true;
+          break;
+        case "n":
+        case "C":
+        case "l":
+        case "x":
+        case "q":
+        case "N":
+        case "S":
+          break; // colour, links, one file system, printable chars: no effect here
+        default:
+          return usage(`Invalid argument -\`${c}'.`);
+      }
+    }
+  }
+  for (const [kind, pattern] of patterns) {
+    const res = pattern.split("|").map((p) => fnmatchRegex(p, ignoreCase));
+    (kind === "P" ? s.include : s.exclude).push(...res);
+  }
+  return { s, dirs };
+}
+
+function versionCompare(a: string, b: string): number {
+  const re = /(\d+)|(\D+)/g;
+  const pa = a.match(re) ?? [];
+  const pb = b.match(re) ?? [];
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i] as string;
+    const y = pb[i] as string;
+    if (/^\d/.test(x) && /^\d/.test(y)) {
+      if (Number(x) !== Number(y)) return Number(x) - Number(y);
+    } else if (x !== y) return compareBytes(x, y);
+  }
+  return pa.length - pb.length;
+}
+
+function sortNodes(nodes: Node[], s: TreeSettings): Node[] {
+  const byName = (a: Node, b: Node) => compareBytes(a.name, b.name);
+  const cmp =
+    s.sort === "version"
+      ? (a: Node, b: Node) => versionCompare(a.name, b.name) || byName(a, b)
+      : s.sort === "size"
+        ? (a: Node, b: Node) => b.info.size - a.info.size || byName(a, b)
+        : s.sort === "mtime"
+          ? (a: Node, b: Node) => a.info.mtime.getTime() - b.info.mtime.getTime() || byName(a, b)
+          : s.sort === "none"
+            ? () => 0
+            : byName;
+  const out = [...nodes].sort(cmp);
+  if (s.reverse) out.reverse();
+  if (s.dirsFirst) return [...out.filter((n) => n.info.kind === "dir"), ...out.filter((n) => n.info.kind !== "dir")];
+  if (s.filesFirst) return [...out.filter((n) => n.info.kind !== "dir"), ...out.filter((n) => n.info.kind === "dir")];
+  return out;
+}
+
+/** Read a folder's visible children to the depth tree would show, applying -a/-d/-P/-I/--prune. */
+function readTree(view: SiteView, path: string, s: TreeSettings, level: number, io: CommandIo): Node[] {
+  io.checkTime();
+  const names = view.childrenOf(path) ?? [];
+  const nodes: Node[] = [];
+  for (const name of names) {
+    if (!s.all && name.startsWith(".")) continue;
+    const child = joinPath(path, name);
+    const info = view.info(child);
+    if (info === undefined) continue;
+    const isDir = info.kind === "dir";
+    if (s.dirsOnly && !isDir) continue;
+    if (s.exclude.some((re) => re.test(name))) continue;
+    if (s.include.length > 0 && (!isDir || s.matchDirs) && !s.include.some((re) => re.test(name))) {
+      if (!isDir) continue;
+    }
+    if (isDir && level < s.maxLevel && (view.childrenOf(child)?.length ?? 0) <= s.fileLimit) {
+      const children = readTree(view, child, s, level + 1, io);
+      if (s.prune && children.length === 0) continue;
+      nodes.push({ name, path: child, info, children });
+    } else {
+      if (isDir && s.prune && s.include.length > 0) continue;
+      nodes.push({ name, path: child, info });
+    }
+  }
+  return sortNodes(nodes, s);
+}
+
+function meta(node: Node, s: TreeSettings, now: Date): string {
+  const parts: string[] = [];
+  if (s.perms) parts.push(modeString(node.info.mode));
+  if (s.user) parts.push(OWNER.user.padEnd(8));
+  if (s.group) parts.push(OWNER.group.padEnd(8));
+  if (s.size) parts.push(s.human ? treeHumanSize(node.info.size) : String(node.info.size).padStart(11));
+  if (s.date) parts.push(lsDate(node.info.mtime, now));
+  return parts.length === 0 ? "" : `[${parts.join(" ")}]  `;
+}
+
+function shownName(node: Node, display: string, s: TreeSettings): string {
+  const name = s.quote ? `"${display}"` : display;
+  return name + (s.classify && node.info.kind === "dir" ? "/" : "");
+}
+
+function runTree(args: string[], io: CommandIo): number {
+  const parsed = parseTree(args, io);
+  if (typeof parsed === "number") return parsed;
+  const { s } = parsed;
+  const operands = parsed.dirs.length > 0 ? parsed.dirs : ["."];
+  const now = new Date();
+  const [branch, last, pipe, blank] = s.ascii ? ["|-- ", "`-- ", "|   ", "    "] : ["├── ", "└── ", "│\u00a0\u00a0 ", "    "];
+  let dirs = 0;
+  let files = 0;
+  let status = 0;
+  const json: string[] = [];
+
+  const count = (nodes: readonly Node[]): void => {
+    for (const n of nodes) {
+      if (n.info.kind === "dir") dirs++;
+      else files++;
+      if (n.children !== undefined) count(n.children);
+    }
+  };
+
+  const printNodes = (nodes: readonly Node[], indent: string, parentDisplay: string): boolean => {
+    for (let k = 0; k < nodes.length; k++) {
+      const n = nodes[k] as Node;
+      const isLast = k === nodes.length - 1;
+      const display = s.fullPath ? joinDisplay(parentDisplay, n.name) : n.name;
+      const lead = s.noIndent ? "" : indent + (isLast ? last : branch);
+      if (!io.out.write(`${lead}${meta(n, s, now)}${shownName(n, display, s)}\n`)) return false;
+      if (n.children !== undefined && n.children.length > 0) {
+        if (!printNodes(n.children, indent + (isLast ? blank : pipe), joinDisplay(parentDisplay, n.name))) return false;
+      }
+    }
+    return true;
+  };
+
+  const jsonNode = (n: Node, depth: number): string => {
+    const pad = "  ".repeat(depth);
+    const type = n.info.kind === "dir" ? "directory" : "file";
+    const head = `${pad}{"type":"${type}","name":${JSON.stringify(n.name)}`;
+    if (n.children === undefined) return `${head}}`;
+    const inner = n.children.map((c) => jsonNode(c, depth + 1)).join(",\n");
+    return `${head},"contents":[${inner === "" ? "" : `\n${inner}`}\n${pad}]}`;
+  };
+
+  for (const operand of operands) {
+    const entry = lookup(io.view, io.cwd, operand);
+    if (entry.kind !== "dir") {
+      if (entry.kind === "file" || entry.kind === "device") files++;
+      else status = 2;
+      if (s.json) json.push(`  {"type":"${entry.kind === "file" ? "file" : "error"}","name":${JSON.stringify(operand)},"error":"error opening dir"}`);
+      else io.out.write(`${operand}  [error opening dir]\n`);
+      continue;
+    }
+    const info = io.view.info(entry.path) as EntryInfo;
+    const root: Node = { name: operand, path: entry.path, info, children: readTree(io.view, entry.path, s, 1, io) };
+    dirs++;
+    count(root.children ?? []);
+    if (s.json) {
+      json.push(jsonNode(root, 1));
+      continue;
+    }
+    io.out.write(`${meta(root, s, now)}${shownName(root, operand, s)}\n`);
+    if (!printNodes(root.children ?? [], "", operand)) break;
+  }
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  if (s.json) {
+    const report = s.dirsOnly ? `{"type":"report","directories":${dirs}}` : `{"type":"report","directories":${dirs},"files":${files}}`;
+    io.out.write(`[\n${json.join(",\n")}\n,\n  ${report}\n]\n`);
+    return status;
+  }
+  if (s.report) {
+    io.out.write(
+      s.dirsOnly ? `\n${plural(dirs, "directory", "directories")}\n` : `\n${plural(dirs, "directory", "directories")}, ${plural(files, "file", "files")}\n`,
+    );
+  }
+  return status;
+}
+
+export const treeCommand: ShellCommandFactory = (view) => docsCommand(view, { name: "tree", help: HELP, run: runTree });

@@ -1,0 +1,116 @@
+import { type CommandIo, docsCommand } from "../lib/command.js";
+import { readInputs } from "../lib/inputs.js";
+import { type OptionSpec, parseOptions } from "../lib/options.js";
+import type { ShellCommandFactory } from "./command.js";
+
+const SPECS: readonly OptionSpec[] = [
+  { key: "c", short: "c", long: "bytes" },
+  { key: "m", short: "m", long: "chars" },
+  { key: "l", short: "l", long: "lines" },
+  { key: "w", short: "w", long: "words" },
+  { key: "L", short: "L", long: "max-line-length" },
+  { key: "total", long: "total", value: true },
+];
+
+const HELP = `Usage: wc [OPTION]... [FILE]...
+Print newline, word, and byte counts for each FILE, and a total line if more than one FILE is
+specified. A word is a non-zero-length sequence of printable characters delimited by white space.
+
+  -c, --bytes            print the byte counts
+  -m, --chars            print the character counts
+  -l, --lines            print the newline counts
+  -w, --words            print the word counts
+  -L, --max-line-length  print the maximum display width
+      --total=WHEN       when to print a line with total counts: auto, always, only, never
+`;
+
+interface Counts {
+  lines: number;
+  words: number;
+  chars: number;
+  bytes: number;
+  maxLine: number;
+}
+
+const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F300}-\u{1F64F}\u{1F900}-\u{1F9FF}\u{20000}-\u{3FFFD}]/u;
+
+function count(text: string, withMaxLine: boolean): Counts {
+  let lines = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+  const words = text.split(/[ \t\n\v\f\r\u1680\u2000-\u2006\u2008-\u200A\u2028\u2029\u205F\u3000]+/u).filter((w) => w !== "").length;
+  let maxLine = 0;
+  for (const line of withMaxLine ? text.split("\n") : []) {
+    let width = 0;
+    for (const ch of line) {
+      if (ch === "\t") width += 8 - (width % 8);
+      else if (/\p{Mn}|\p{Me}|\p{Cf}/u.test(ch)) continue;
+      else if (/\p{Cc}/u.test(ch)) continue;
+      else width += WIDE.test(ch) ? 2 : 1;
+    }
+    maxLine = Math.max(maxLine, width);
+  }
+  return { lines, words, chars: [...text].length, bytes: Buffer.byteLength(text), maxLine };
+}
+
+function runWc(args: string[], io: CommandIo): number {
+  const parsed = parseOptions(args, SPECS, { abbreviations: true });
+  const want = { l: false, w: false, m: false, c: false, L: false };
+  let totalMode = "auto";
+  for (const o of parsed.options) {
+    if (o.key === "total") {
+      if (!["auto", "always", "only", "never"].includes(o.value)) {
+        io.fail(`invalid argument '${o.value}' for '--total'\nValid arguments are:\n  - 'auto'\n  - 'always'\n  - 'only'\n  - 'never'`);
+        io.out.error("Try 'wc --help' for more information.\n");
+        return 1;
+      }
+      totalMode = o.value;
+    } else want[o.key as keyof typeof want] = true;
+  }
+  if (!want.l && !want.w && !want.m && !want.c && !want.L) {
+    want.l = true;
+    want.w = true;
+    want.c = true;
+  }
+  const kinds = (["l", "w", "m", "c", "L"] as const).filter((k) => want[k]);
+  const inputs = readInputs(io, parsed.operands);
+  // GNU's column width: digits of the summed sizes of regular files, at least 7 when stdin or
+  // a folder is among the inputs; a lone count of a lone input is not padded.
+  let width = 1;
+  if (!(inputs.length === 1 && kinds.length === 1)) {
+    let regular = 0;
+    let min = 1;
+    for (const input of inputs) {
+      if (input.ok && input.regular) regular += Buffer.byteLength(input.text);
+      else if (input.ok || input.isDir) min = 7;
+    }
+    width = Math.max(String(regular).length, min);
+  }
+  const total: Counts = { lines: 0, words: 0, chars: 0, bytes: 0, maxLine: 0 };
+  const row = (c: Counts, name: string | undefined): string => {
+    const values = kinds.map((k) => ({ l: c.lines, w: c.words, m: c.chars, c: c.bytes, L: c.maxLine })[k]);
+    const cols = values.map((v) => String(v).padStart(width)).join(" ");
+    return name === undefined ? `${cols}\n` : `${cols} ${name}\n`;
+  };
+  let status = 0;
+  for (const input of inputs) {
+    io.checkTime();
+    let c: Counts;
+    if (!input.ok) {
+      io.fail(`${input.name}: ${input.reason}`);
+      status = 1;
+      if (!input.isDir) continue;
+      c = { lines: 0, words: 0, chars: 0, bytes: 0, maxLine: 0 };
+    } else c = count(input.text, want.L);
+    total.lines += c.lines;
+    total.words += c.words;
+    total.chars += c.chars;
+    total.bytes += c.bytes;
+    total.maxLine = Math.max(total.maxLine, c.maxLine);
+    if (totalMode !== "only") io.out.write(row(c, parsed.operands.length === 0 ? undefined : input.name));
+  }
+  const showTotal = totalMode === "always" || totalMode === "only" || (totalMode === "auto" && inputs.length > 1);
+  if (showTotal) io.out.write(totalMode === "only" ? row(total, undefined) : row(total, "total"));
+  return status;
+}
+
+export const wcCommand: ShellCommandFactory = (view) => docsCommand(view, { name: "wc", help: HELP, run: runWc, usageExitCode: 1 });

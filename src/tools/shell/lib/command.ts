@@ -1,0 +1,133 @@
+import { type Command, type ResolvedCommandContext, decodeBytesToUtf8 } from "just-bash";
+import { LIMITS } from "../../../limits.js";
+import type { SiteView } from "../../../vfs/view.js";
+import { OptionError } from "./options.js";
+
+/** Output of one command, with a byte budget so a runaway listing stops early. */
+export class Output {
+  private readonly chunks: string[] = [];
+  private readonly errChunks: string[] = [];
+  private size = 0;
+  /** Set once stdout passed the internal budget; commands stop producing. */
+  full = false;
+
+  constructor(private readonly budget: number) {}
+
+  /** Append to stdout; returns false once the budget is spent. */
+  write(s: string): boolean {
+    if (this.full) return false;
+    this.chunks.push(s);
+    // UTF-16 length approximates bytes closely enough for a safety budget.
+    this.size += s.length;
+    if (this.size > this.budget) this.full = true;
+    return !this.full;
+  }
+
+  error(s: string): void {
+    this.errChunks.push(s);
+  }
+
+  get stdout(): string {
+    return this.chunks.join("");
+  }
+
+  get stderr(): string {
+    return this.errChunks.join("");
+  }
+
+  /** True once anything was written to stdout. */
+  get wroteAny(): boolean {
+    return this.chunks.length > 0;
+  }
+}
+
+/** What a docs command runs with: its view, output, stdin, cwd and the shell's budget. */
+export class CommandIo {
+  readonly out: Output;
+
+  constructor(
+    readonly name: string,
+    readonly view: SiteView,
+    readonly ctx: ResolvedCommandContext,
+  ) {
+    this.out = new Output(Math.min(ctx.limits.maxOutputSize, LIMITS.shell.maxInternalOutputBytes));
+  }
+
+  get cwd(): string {
+    return this.ctx.cwd;
+  }
+
+  private stdinText: string | undefined;
+
+  /** Piped input as text. */
+  stdin(): string {
+    this.stdinText ??= decodeBytesToUtf8(this.ctx.stdin);
+    return this.stdinText;
+  }
+
+  /** True when something was piped in (an empty pipe is indistinguishable from none). */
+  get hasStdin(): boolean {
+    return this.stdin() !== "";
+  }
+
+  /** Stop here if the call's time is up (just-bash reports it as exit 124). */
+  checkTime(): void {
+    this.ctx.executionScope?.throwIfAborted(this.name);
+  }
+
+  /** `name: message` on stderr. */
+  fail(message: string): void {
+    this.out.error(`${this.name}: ${message}\n`);
+  }
+}
+
+export interface DocsCommandSpec {
+  readonly name: string;
+  /** `--help` text. */
+  readonly help: string;
+  /** Runs the command; returns the exit code. Option mistakes may be thrown as `OptionError`. */
+  readonly run: (args: string[], io: CommandIo) => number | Promise<number>;
+  /** GNU's `Usage:` line printed after an option mistake (grep has one; ls does not). */
+  readonly usage?: string;
+  /** Exit code for an option mistake (2 for grep, ls and sort; 1 for cat, head, wc). */
+  readonly usageExitCode?: number;
+  /** How an option mistake is reported, when not GNU getopt's way (ripgrep's clap). */
+  readonly usageError?: (error: OptionError, io: CommandIo) => number;
+}
+
+/** Turn a spec into a just-bash command bound to one reader's view. */
+export function docsCommand(view: SiteView, spec: DocsCommandSpec): Command {
+  return {
+    name: spec.name,
+    async execute(args, ctx) {
+      const io = new CommandIo(spec.name, view, ctx);
+      let exitCode: number;
+      if (args.includes("--help") && !args.slice(0, args.indexOf("--help")).includes("--")) {
+        io.out.write(spec.help);
+        exitCode = 0;
+      } else {
+        try {
+          exitCode = await spec.run(args, io);
+        } catch (error) {
+          if (!(error instanceof OptionError)) throw error;
+          exitCode = spec.usageError
+            ? spec.usageError(error, io)
+            : gnuUsageError(error, io, spec.usageExitCode ?? 2, spec.usage);
+        }
+      }
+      if (io.out.full) {
+        io.fail(`output stopped after ${LIMITS.shell.maxInternalOutputBytes} bytes (limit); narrow the command`);
+        if (exitCode === 0) exitCode = 2;
+      }
+      return { stdout: io.out.stdout, stderr: io.out.stderr, exitCode };
+    },
+  };
+}
+
+/** GNU's report of an option mistake: the getopt message and a pointer to `--help`. */
+export function gnuUsageError(error: OptionError, io: CommandIo, exitCode: number, usage?: string): number {
+  io.fail(error.formatGnu());
+  if (usage !== undefined) io.out.error(`Usage: ${usage}\n`);
+  io.out.error(`Try '${io.name} --help' for more information.\n`);
+  return exitCode;
+}

@@ -1,0 +1,88 @@
+/** Formatting shared by ls, stat and tree: permission strings, dates (UTC), human sizes. */
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** `-r--r--r--` / `dr-xr-xr-x` from type and permission bits. */
+export function modeString(mode: number): string {
+  const type = (mode & 0o170000) === 0o040000 ? "d" : (mode & 0o170000) === 0o020000 ? "c" : "-";
+  let s = type;
+  for (const shift of [6, 3, 0]) {
+    const bits = (mode >> shift) & 7;
+    s += `${bits & 4 ? "r" : "-"}${bits & 2 ? "w" : "-"}${bits & 1 ? "x" : "-"}`;
+  }
+  return s;
+}
+
+const pad2 = (n: number): string => String(n).padStart(2, "0");
+
+/** Half a Gregorian year in ms: GNU's "recent" window for `ls -l` dates. */
+const SIX_MONTHS_MS = (31556952 / 2) * 1000;
+
+/**
+ * `ls -l`'s date column (UTC): `Nov 22 01:46` for the past six months, `Nov 22  2025` for
+ * older or future times.
+ */
+export function lsDate(mtime: Date, now: Date): string {
+  const t = mtime.getTime();
+  const recent = t > now.getTime() - SIX_MONTHS_MS && t <= now.getTime();
+  const day = String(mtime.getUTCDate()).padStart(2, " ");
+  const month = MONTHS[mtime.getUTCMonth()] as string;
+  if (recent) return `${month} ${day} ${pad2(mtime.getUTCHours())}:${pad2(mtime.getUTCMinutes())}`;
+  return `${month} ${day}  ${mtime.getUTCFullYear()}`;
+}
+
+/** `2026-11-22 01:46:26.127000000 +0000` (stat, `ls --full-time`). */
+export function fullIsoTime(mtime: Date): string {
+  const ms = mtime.getTime();
+  const nanos = String((((ms % 1000) + 1000) % 1000) * 1_000_000).padStart(9, "0");
+  return `${isoDate(mtime)} ${pad2(mtime.getUTCHours())}:${pad2(mtime.getUTCMinutes())}:${pad2(mtime.getUTCSeconds())}.${nanos} +0000`;
+}
+
+export function isoDate(d: Date): string {
+  return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
+}
+
+/** `ls --time-style=long-iso`: `2026-11-22 01:46`. */
+export function longIsoTime(d: Date): string {
+  return `${isoDate(d)} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
+}
+
+const UNITS = ["K", "M", "G", "T", "P"];
+
+/** GNU `-h` (ls, du, df): powers of 1024, rounded up, one decimal below 10 (`8.0K`, `12K`, `1.2M`). */
+export function gnuHumanSize(bytes: number): string {
+  if (bytes < 1024) return String(bytes);
+  let v = bytes;
+  let unit = -1;
+  do {
+    v /= 1024;
+    unit++;
+  } while (v >= 1024 && unit < UNITS.length - 1);
+  if (v < 10) {
+    const tenths = Math.ceil(v * 10 - 1e-9) / 10;
+    if (tenths < 10) return `${tenths.toFixed(1)}${UNITS[unit]}`;
+    return `10${UNITS[unit]}`;
+  }
+  const whole = Math.ceil(v - 1e-9);
+  if (whole >= 1024 && unit < UNITS.length - 1) return `1.0${UNITS[unit + 1]}`;
+  return `${whole}${UNITS[unit]}`;
+}
+
+/** tree's `-h`: printf rounding, `%3.1f` below 9.95 else `%3.0f`, right-aligned in 4 columns. */
+export function treeHumanSize(bytes: number): string {
+  if (bytes < 1024) return String(bytes).padStart(4, " ");
+  let v = bytes;
+  let unit = -1;
+  do {
+    v /= 1024;
+    unit++;
+  } while (v >= 1024 && unit < UNITS.length - 1);
+  const text = v < 9.95 ? `${v.toFixed(1)}${UNITS[unit]}` : `${Math.round(v)}${UNITS[unit]}`;
+  return text.padStart(4, " ");
+}
+
+/** GNU's quoting of a file name in diagnostics: `'name'`, or `"name"` when it holds a `'`. */
+export function quoteName(name: string): string {
+  if (!name.includes("'")) return `'${name}'`;
+  return `"${name.replace(/(["\\$`])/g, "\\$1")}"`;
+}

@@ -1,0 +1,106 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SiteView } from "../../src/vfs/view.js";
+
+/** What a real command printed, with the temp-dir prefix mapped back to `/`. */
+export interface RealResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+/**
+ * A copy on disk of exactly the files one view shows (same bytes, mtime and mode), for running
+ * the real GNU tools and ripgrep over the same tree the docs shell sees.
+ */
+export class DiskCopy {
+  private constructor(readonly dir: string) {}
+
+  static of(view: SiteView): DiskCopy {
+    // A short, fixed-shape prefix keeps the path mapping unambiguous.
+    const dir = mkdtempSync(join(tmpdir(), "svc-fid-"));
+    const dirs = new Set<string>();
+    for (const file of view.files) {
+      const target = join(dir, file.path);
+      const parent = target.slice(0, target.lastIndexOf("/"));
+      mkdirSync(parent, { recursive: true });
+      writeFileSync(target, file.text);
+      chmodSync(target, 0o444);
+      utimesSync(target, file.mtime, file.mtime);
+      for (let p = file.path; p.lastIndexOf("/") > 0; ) {
+        p = p.slice(0, p.lastIndexOf("/"));
+        dirs.add(p);
+      }
+    }
+    dirs.add("/");
+    // Deepest first, so setting a folder's time is not undone by work in its children.
+    for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+      const target = join(dir, d);
+      chmodSync(target, 0o555);
+      const mtime = view.mtimeOf(d);
+      utimesSync(target, mtime, mtime);
+    }
+    return new DiskCopy(dir);
+  }
+
+  /**
+   * Run a command line under real bash with absolute paths moved into the copy. Words outside
+   * quotes that start with `/` are paths (except /dev/null); quoted text (sed scripts, patterns)
+   * is left alone.
+   */
+  run(command: string, env: Record<string, string> = {}): RealResult {
+    const r = spawnSync("bash", ["-c", this.mapCommand(command)], {
+      cwd: this.dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: this.dir,
+        LC_ALL: "C.UTF-8",
+        TZ: "UTC",
+        TERM: "dumb",
+        ...env,
+      },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { stdout: this.unmap(r.stdout), stderr: this.unmap(r.stderr), exitCode: r.status ?? -1 };
+  }
+
+  mapCommand(command: string): string {
+    let out = "";
+    let quote: "'" | '"' | undefined;
+    for (let i = 0; i < command.length; i++) {
+      const c = command[i] as string;
+      if (quote !== undefined) {
+        if (c === quote) quote = undefined;
+        else if (c === "\\" && quote === '"') {
+          out += c + (command[i + 1] ?? "");
+          i++;
+          continue;
+        }
+        out += c;
+        continue;
+      }
+      if (c === "'" || c === '"') {
+        quote = c;
+        out += c;
+        continue;
+      }
+      const prev = i === 0 ? " " : (command[i - 1] as string);
+      if (c === "/" && /[\s|;&(<>=]/.test(prev) && !command.startsWith("/dev/null", i)) out += this.dir;
+      out += c;
+    }
+    return out;
+  }
+
+  private unmap(text: string): string {
+    return text.split(this.dir).join("");
+  }
+
+  cleanup(): void {
+    spawnSync("chmod", ["-R", "u+w", this.dir]);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
