@@ -32,10 +32,17 @@ export const filesystemTool = defineTool({
     let text = r.stdout;
     if (r.stderr !== "") text += `${text === "" || text.endsWith("\n") ? "" : "\n"}${r.stderr}`;
     if (r.exitCode !== 0) text += `${text === "" || text.endsWith("\n") ? "" : "\n"}[exit code ${r.exitCode}]`;
+    if (r.hint !== undefined) text += `\n${r.hint}`;
     if (text === "") text = "(no output)";
     return {
       content: [{ type: "text", text }],
-      structuredContent: { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, truncated: r.truncated },
+      structuredContent: {
+        stdout: r.stdout,
+        stderr: r.stderr,
+        exitCode: r.exitCode,
+        truncated: r.truncated,
+        ...(r.hint !== undefined ? { hint: r.hint } : {}),
+      },
       ...(r.exitCode !== 0 ? { isError: true } : {}),
     };
   },

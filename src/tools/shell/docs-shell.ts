@@ -1,6 +1,7 @@
 import { Bash, type CommandName, type CustomCommand, getCommandNames } from "just-bash";
 import { LIMITS } from "../../limits.js";
 import type { SiteView } from "../../vfs/view.js";
+import { PathSuggester } from "./did-you-mean.js";
 
 /** What one command line produced. */
 export interface ShellResult {
@@ -9,6 +10,11 @@ export interface ShellResult {
   readonly exitCode: number;
   /** True when output was cut at the output cap (a note saying how to narrow is appended). */
   readonly truncated: boolean;
+  /**
+   * For the tool result, not the command's output (which stays exactly what GNU tools print):
+   * the closest visible paths when the command named paths that do not exist.
+   */
+  readonly hint?: string;
 }
 
 /**
@@ -41,11 +47,13 @@ export function builtinCommandNames(): CommandName[] {
  */
 export class DocsShell {
   private readonly bash: Bash;
+  private readonly suggester: PathSuggester;
 
   constructor(
     readonly view: SiteView,
     commands: readonly CustomCommand[],
   ) {
+    this.suggester = new PathSuggester(view);
     this.bash = new Bash({
       fs: view,
       cwd: "/",
@@ -69,6 +77,13 @@ export class DocsShell {
 
   /** Run one command line at `/`. */
   async run(command: string): Promise<ShellResult> {
+    const result = await this.execute(command);
+    if (result.exitCode === 0) return result;
+    const hint = this.suggester.hintFor(result.stderr, result.stdout);
+    return hint === undefined ? result : { ...result, hint };
+  }
+
+  private async execute(command: string): Promise<ShellResult> {
     if (Buffer.byteLength(command) > LIMITS.shell.maxCommandLength) {
       return finish("", `bash: command too long (over ${LIMITS.shell.maxCommandLength} bytes)\n`, 2);
     }

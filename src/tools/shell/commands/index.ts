@@ -1,10 +1,13 @@
+import { awkCommand } from "./awk.js";
 import { catCommand } from "./cat.js";
 import type { ShellCommandFactory } from "./command.js";
 import { cutCommand } from "./cut.js";
 import { findCommand } from "./find.js";
 import { egrepCommand, fgrepCommand, grepCommand } from "./grep.js";
 import { headCommand } from "./head.js";
+import { jqCommand } from "./jq.js";
 import { lsCommand } from "./ls.js";
+import { READ_ONLY_COMMANDS } from "./read-only.js";
 import { rgCommand } from "./rg.js";
 import { sedCommand } from "./sed.js";
 import { sortCommand } from "./sort.js";
@@ -35,4 +38,7 @@ export const SHELL_COMMANDS: readonly ShellCommandFactory[] = [
   uniqCommand,
   cutCommand,
   sedCommand,
+  awkCommand,
+  jqCommand,
+  ...READ_ONLY_COMMANDS,
 ];
