@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SiteView } from "../../src/vfs/view.js";
@@ -22,26 +22,34 @@ export class DiskCopy {
     // A short, fixed-shape prefix keeps the path mapping unambiguous.
     const dir = mkdtempSync(join(tmpdir(), "svc-fid-"));
     const dirs = new Set<string>();
+    // Times are set with touch: utimes() takes float seconds and would turn .116 into .115999.
+    const touches: string[] = [];
+    const touch = (path: string, mtime: Date) => {
+      const ms = mtime.getTime();
+      const stamp = `@${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, "0")}`;
+      touches.push(`touch -h -d '${stamp}' '${path.replace(/'/g, "'\\''")}'`);
+    };
     for (const file of view.files) {
       const target = join(dir, file.path);
       const parent = target.slice(0, target.lastIndexOf("/"));
       mkdirSync(parent, { recursive: true });
       writeFileSync(target, file.text);
       chmodSync(target, 0o444);
-      utimesSync(target, file.mtime, file.mtime);
+      touch(target, file.mtime);
       for (let p = file.path; p.lastIndexOf("/") > 0; ) {
         p = p.slice(0, p.lastIndexOf("/"));
         dirs.add(p);
       }
     }
     dirs.add("/");
-    // Deepest first, so setting a folder's time is not undone by work in its children.
+    // Deepest first, after the files, so a folder's time is not changed by work inside it.
     for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
       const target = join(dir, d);
       chmodSync(target, 0o555);
-      const mtime = view.mtimeOf(d);
-      utimesSync(target, mtime, mtime);
+      touch(target, view.mtimeOf(d));
     }
+    const r = spawnSync("bash", ["-e"], { input: touches.join("\n"), encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`setting times on the disk copy failed: ${r.stderr}`);
     return new DiskCopy(dir);
   }
 

@@ -410,7 +410,9 @@ function settingsFrom(args: string[], io: CommandIo): RgSettings | number {
         s.lineNumber = false;
         break;
       case "column":
+        // --column implies line numbers (ripgrep's documented behaviour).
         s.column = true;
+        s.lineNumber ??= true;
         break;
       case "no-column":
         s.column = false;
@@ -653,8 +655,11 @@ function runRg(s: RgSettings, io: CommandIo): number {
     }
     if (s.mode === "files-with" || s.mode === "files-without") {
       const hit = s.maxCount > 0 && (s.invert ? selectLines(text, re, true, 1).length > 0 : anyLineMatches(text, re));
-      if (hit) matchedAny = true;
-      if (hit === (s.mode === "files-with")) io.out.write(`${t.display}${nameEnd}`);
+      // ripgrep's exit status follows what it printed: a listed file is a "match".
+      if (hit === (s.mode === "files-with")) {
+        matchedAny = true;
+        io.out.write(`${t.display}${nameEnd}`);
+      }
       continue;
     }
     const selected = selectLines(text, re, s.invert, s.maxCount);
