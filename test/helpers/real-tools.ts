@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,11 +23,16 @@ export class DiskCopy {
     const dir = mkdtempSync(join(tmpdir(), "svc-fid-"));
     const dirs = new Set<string>();
     // Times are set with touch: utimes() takes float seconds and would turn .116 into .115999.
-    const touches: string[] = [];
+    // One touch per distinct time (a checkout has few), files before their folders.
+    const fileTimes = new Map<string, string[]>();
+    const dirTimes = new Map<string, string[]>();
+    let stamps = fileTimes;
     const touch = (path: string, mtime: Date) => {
       const ms = mtime.getTime();
       const stamp = `@${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, "0")}`;
-      touches.push(`touch -h -d '${stamp}' '${path.replace(/'/g, "'\\''")}'`);
+      const list = stamps.get(stamp) ?? [];
+      list.push(`'${path.replace(/'/g, "'\\''")}'`);
+      stamps.set(stamp, list);
     };
     for (const file of view.files) {
       const target = join(dir, file.path);
@@ -42,13 +47,14 @@ export class DiskCopy {
       }
     }
     dirs.add("/");
-    // Deepest first, after the files, so a folder's time is not changed by work inside it.
-    for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+    stamps = dirTimes;
+    for (const d of dirs) {
       const target = join(dir, d);
       chmodSync(target, 0o555);
       touch(target, view.mtimeOf(d));
     }
-    const r = spawnSync("bash", ["-e"], { input: touches.join("\n"), encoding: "utf8" });
+    const script = [...fileTimes, ...dirTimes].map(([stamp, paths]) => `touch -h -d '${stamp}' ${paths.join(" ")}`);
+    const r = spawnSync("bash", ["-e"], { input: script.join("\n"), encoding: "utf8" });
     if (r.status !== 0) throw new Error(`setting times on the disk copy failed: ${r.stderr}`);
     return new DiskCopy(dir);
   }
@@ -58,22 +64,39 @@ export class DiskCopy {
    * quotes that start with `/` are paths (except /dev/null); quoted text (sed scripts, patterns)
    * is left alone.
    */
-  run(command: string, env: Record<string, string> = {}): RealResult {
+  run(command: string): RealResult {
     const r = spawnSync("bash", ["-c", this.mapCommand(command)], {
       cwd: this.dir,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: this.dir,
-        LC_ALL: "C.UTF-8",
-        TZ: "UTC",
-        TERM: "dumb",
-        ...env,
-      },
+      env: this.env(),
       maxBuffer: 64 * 1024 * 1024,
     });
     return { stdout: this.unmap(r.stdout), stderr: this.unmap(r.stderr), exitCode: r.status ?? -1 };
+  }
+
+  /** Like `run`, without blocking (for running many commands concurrently). */
+  runAsync(command: string): Promise<RealResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn("bash", ["-c", this.mapCommand(command)], { cwd: this.dir, stdio: ["ignore", "pipe", "pipe"], env: this.env() });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on("data", (b: Buffer) => out.push(b));
+      child.stderr.on("data", (b: Buffer) => err.push(b));
+      child.on("error", reject);
+      child.on("close", (code) => {
+        resolve({
+          stdout: this.unmap(Buffer.concat(out).toString("utf8")),
+          stderr: this.unmap(Buffer.concat(err).toString("utf8")),
+          exitCode: code ?? -1,
+        });
+      });
+    });
+  }
+
+  /** The real tools run in the C.UTF-8 locale and UTC, as the docs shell reports. */
+  private env(): NodeJS.ProcessEnv {
+    return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.dir, LC_ALL: "C.UTF-8", TZ: "UTC", TERM: "dumb" };
   }
 
   mapCommand(command: string): string {

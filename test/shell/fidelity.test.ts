@@ -14,7 +14,7 @@ import { DocsRuntime } from "../../src/tools/runtime.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import type { DocsShell } from "../../src/tools/shell/docs-shell.js";
 import { CORPORA } from "../helpers/paths.js";
-import { DiskCopy } from "../helpers/real-tools.js";
+import { DiskCopy, type RealResult } from "../helpers/real-tools.js";
 
 interface Case {
   readonly cmd: string;
@@ -229,11 +229,111 @@ const CASES: readonly Case[] = [
   { cmd: "grep -h '^title:' /developer/cli/*.mdx | sort" },
 ];
 
+/** Pattern syntax: GNU BRE/ERE/PCRE in grep, Rust regex and PCRE2 in rg, and their error messages. */
+const PATTERN_CASES: readonly Case[] = [
+  { cmd: "grep -c 'spree' /index.mdx" },
+  { cmd: "grep -c '^#' /index.mdx" },
+  { cmd: "grep -c 'a.c' /index.mdx" },
+  { cmd: "grep -c '[[:digit:]]\\{2,\\}' /index.mdx" },
+  { cmd: "grep -c '\\bthe\\b' /index.mdx" },
+  { cmd: "grep -c '\\<[A-Z][a-z]*\\>' /index.mdx" },
+  { cmd: "grep -c 'x*' /index.mdx" },
+  { cmd: "grep -c '^$' /index.mdx" },
+  { cmd: "grep -c '[^a-z]$' /index.mdx" },
+  { cmd: "grep -c '\\(ab\\|cd\\)' /index.mdx" },
+  { cmd: "grep -c '\\(.\\)\\1' /index.mdx" },
+  { cmd: "grep -c '[]a]' /index.mdx" },
+  { cmd: "grep -c '[a-]' /index.mdx" },
+  { cmd: "grep -c '\\w\\+@\\w\\+' /index.mdx" },
+  { cmd: "grep -c '\\s\\s' /index.mdx" },
+  { cmd: "grep -c '\\S\\+\\.mdx' /index.mdx" },
+  { cmd: "grep -c '\u2014' /index.mdx" },
+  { cmd: "grep -ci 'SPREE COMMERCE' /index.mdx" },
+  { cmd: "grep -c '*a' /index.mdx" },
+  { cmd: "grep -c '^*' /index.mdx" },
+  { cmd: "grep -c 'a\\{2\\}' /index.mdx" },
+  { cmd: "grep -c '[[:space:]]$' /index.mdx" },
+  { cmd: "grep -c '[[:punct:]]\\{3\\}' /index.mdx" },
+  { cmd: "grep -c 'href=\"[^\"]*\"' /index.mdx" },
+  { cmd: "grep -c '.\\{200,\\}' /index.mdx" },
+  { cmd: "grep -E -c '(ab|cd)+' /index.mdx" },
+  { cmd: "grep -E -c 'colou?r' /index.mdx" },
+  { cmd: "grep -E -c '^(title|description):' /index.mdx" },
+  { cmd: "grep -E -c '[0-9]+\\.[0-9]+' /index.mdx" },
+  { cmd: "grep -E -c 'a{,2}b' /index.mdx" },
+  { cmd: "grep -E -c '(a|b){3}' /index.mdx" },
+  { cmd: "grep -E -c 'x{1' /index.mdx" },
+  { cmd: "grep -E -c '\\.mdx?$' /index.mdx" },
+  { cmd: "grep -E -c '\\bAPI\\b' /index.mdx" },
+  { cmd: "grep -E -c '(\\w+) \\1' /index.mdx" },
+  { cmd: "grep -E -c '[[:alpha:]]+-[[:alpha:]]+' /index.mdx" },
+  { cmd: "grep -E -c '<[A-Z][A-Za-z]*' /index.mdx" },
+  { cmd: "grep -E -c 'a|' /index.mdx" },
+  { cmd: "grep -E -c '()' /index.mdx" },
+  { cmd: "grep -P -c '\\d{2,}' /index.mdx" },
+  { cmd: "grep -P -c '(?<=href=\")/[a-z]+' /index.mdx" },
+  { cmd: "grep -P -c 'spree(?!-)' /index.mdx" },
+  { cmd: "grep -F -c '.*' /index.mdx" },
+  { cmd: "grep -F -c -e '{' -e '}' /index.mdx" },
+  { cmd: "grep -w -c 'Spree' /index.mdx" },
+  { cmd: "grep -x -c '' /index.mdx" },
+  { cmd: "grep -c -e spree -e Spree /index.mdx" },
+  { cmd: "grep -o -i 'spree [a-z]*' /index.mdx | sort | uniq -c | sort -rn | head -5" },
+  { cmd: "grep -o '\\b[A-Z]\\{2,\\}\\b' /index.mdx | sort -u | head" },
+  { cmd: "rg -c 'spree' /index.mdx" },
+  { cmd: "rg -c '^#' /index.mdx" },
+  { cmd: "rg -c '\\d+' /index.mdx" },
+  { cmd: "rg -c '\\bthe\\b' /index.mdx" },
+  { cmd: "rg -c '\\w+@\\w+' /index.mdx" },
+  { cmd: "rg -c '\\s\\s' /index.mdx" },
+  { cmd: "rg -c '[^a-z]$' /index.mdx" },
+  { cmd: "rg -c '(ab|cd)+' /index.mdx" },
+  { cmd: "rg -c '(?i)spree commerce' /index.mdx" },
+  { cmd: "rg -c 'a(?i)PI' /index.mdx" },
+  { cmd: "rg -c '(?i:spree) Commerce' /index.mdx" },
+  { cmd: "rg -c '[[:upper:]]{2,}' /index.mdx" },
+  { cmd: "rg -c '\\p{Lu}\\p{Ll}+' /index.mdx" },
+  { cmd: "rg -c '\u2014' /index.mdx" },
+  { cmd: "rg -c 'x{1,2}{3}' /index.mdx" },
+  { cmd: "rg -c '.{200,}' /index.mdx" },
+  { cmd: "rg -c '[\\w-]+\\.mdx' /index.mdx" },
+  { cmd: "rg -c 'href=\"[^\"]*\"' /index.mdx" },
+  { cmd: "rg -c '\\x41' /index.mdx" },
+  { cmd: "rg -c 'a.*?b' /index.mdx" },
+  { cmd: "rg -c '(?x) s p r e e  # comment' /index.mdx" },
+  { cmd: "rg -c '\\bAPI\\b' /index.mdx" },
+  { cmd: "rg -c '\\Bpi\\B' /index.mdx" },
+  { cmd: "rg -c '[a-z&&[^aeiou]]' /index.mdx" },
+  { cmd: "rg -c 'a{' /index.mdx" },
+  { cmd: "rg -c '\\y' /index.mdx" },
+  { cmd: "rg -c '(a)\\1' /index.mdx" },
+  { cmd: "rg -c '[z-a]' /index.mdx" },
+  { cmd: "rg -c '\\p{Foo}' /index.mdx" },
+  { cmd: "rg -c '*a' /index.mdx" },
+  { cmd: "rg -c 'a{2,1}' /index.mdx" },
+  { cmd: "rg -c '(?q)x' /index.mdx" },
+  { cmd: "rg -c '[' /index.mdx" },
+  { cmd: "rg -c ')' /index.mdx" },
+  { cmd: "rg -ow '[A-Z][a-z]+' /index.mdx | sort | uniq -c | sort -rn | head -5" },
+  { cmd: "rg -F -c '.*' /index.mdx" },
+  { cmd: "rg -c -w 'Spree' /index.mdx" },
+  { cmd: "rg -c -x '---' /index.mdx" },
+  { cmd: "rg -P -c '(\\w)\\1' /index.mdx" },
+  { cmd: "rg -c $'spree\\ninit' /index.mdx" },
+  { cmd: "rg" },
+  { cmd: "rg --foo x /index.mdx" },
+  { cmd: "rg -m x y /index.mdx" },
+  { cmd: "rg --sort foo x /index.mdx", rgUnsorted: true },
+  { cmd: "rg -A" },
+];
+
 let runtime: DocsRuntime;
 let shell: DocsShell;
 let disk: DiskCopy;
 let user = "root";
 let group = "root";
+/** Real outputs, computed up front a few at a time. */
+const realResults = new Map<Case, Promise<RealResult>>();
 
 beforeAll(async () => {
   for (const tool of ["rg", "tree", "grep", "sed", "awk", "jq", "find"]) {
@@ -247,6 +347,18 @@ beforeAll(async () => {
   disk = DiskCopy.of(state.view);
   user = execFileSync("id", ["-un"], { encoding: "utf8" }).trim();
   group = execFileSync("id", ["-gn"], { encoding: "utf8" }).trim();
+  // Four real commands at a time: the suite's wall time is mostly process spawning.
+  const queue = [...CASES, ...PATTERN_CASES];
+  const slots: Array<Promise<void>> = [];
+  const settle = new Map<Case, (r: RealResult) => void>();
+  for (const c of queue) realResults.set(c, new Promise((resolve) => settle.set(c, resolve)));
+  for (let k = 0; k < 4; k++) {
+    slots.push(
+      (async () => {
+        for (let c = queue.shift(); c !== undefined; c = queue.shift()) (settle.get(c) as (r: RealResult) => void)(await disk.runAsync(realCommand(c)));
+      })(),
+    );
+  }
 }, 60_000);
 
 afterAll(() => disk?.cleanup());
@@ -271,13 +383,13 @@ function maskStat(text: string): string {
 
 describe("docs shell output equals GNU tools, ripgrep 13 and tree 2.1 on a disk copy of the view", () => {
   it("runs at least 60 commands", () => {
-    expect(CASES.length).toBeGreaterThanOrEqual(60);
+    expect(CASES.length + PATTERN_CASES.length).toBeGreaterThanOrEqual(60);
   });
 
-  for (const c of CASES) {
+  for (const c of [...CASES, ...PATTERN_CASES]) {
     it(c.cmd, async () => {
       const ours = await shell.run(c.cmd);
-      const real = disk.run(realCommand(c));
+      const real = await (realResults.get(c) as Promise<RealResult>);
       const realOut = ownerAsRoot(real.stdout);
       const sortLines = (s: string) => s.split("\n").sort().join("\n");
       const pick = (s: string) => (c.anyOrder ? sortLines(s) : c.statDefault ? maskStat(s) : s);

@@ -100,6 +100,7 @@ const USAGE_BLOCK = `USAGE:
     rg [OPTIONS] --version
 
 For more information try --help
+
 `;
 
 const HELP = `ripgrep 13.0.0 (read-only docs shell)
@@ -145,17 +146,23 @@ OPTIONS:
 `;
 
 /** ripgrep's report of an unknown option (clap 2), with its "Did you mean" line. */
-function clapError(error: OptionError, io: CommandIo): number {
+function clapError(error: OptionError, io: CommandIo, args: readonly string[]): number {
   const names = SPECS.flatMap((s) => (s.long === undefined ? [] : typeof s.long === "string" ? [s.long] : [...s.long]));
   let text: string;
   if (error.kind === "missing-short" || error.kind === "missing-long") {
     const spec = SPECS.find((s) => (error.kind === "missing-short" ? s.short === error.option : error.option === `--${String(s.long)}`));
     const long = spec === undefined ? error.option : typeof spec.long === "string" ? spec.long : (spec.long?.[0] ?? error.option);
-    text = `error: The argument '--${long} <${spec?.placeholder ?? "VALUE"}>' requires a value but none was supplied\n`;
+    const repeatable = ["e", "f", "g", "iglob", "t", "T"].includes(spec?.key ?? "");
+    // clap 2 checks the required PATTERN first when nothing else was given.
+    const onlyThisOption = args.length === 1 && !repeatable;
+    text = onlyThisOption
+      ? "error: The following required arguments were not provided:\n    <PATTERN>\n"
+      : `error: The argument '--${long} <${spec?.placeholder ?? "VALUE"}>${repeatable ? "..." : ""}' requires a value but none was supplied\n`;
   } else if (error.kind === "no-argument") {
     text = `error: Found argument '${error.option}' which wasn't expected, or isn't valid in this context\n`;
   } else {
-    const shown = error.kind === "invalid" ? `-${error.option}` : error.option;
+    // clap reads `---` as `--` followed by junk, and names `--`.
+    const shown = error.kind === "invalid" ? `-${error.option}` : error.option.startsWith("---") ? "--" : error.option;
     text = `error: Found argument '${shown}' which wasn't expected, or isn't valid in this context\n`;
     if (shown.startsWith("--")) {
       const guess = closest(shown.slice(2), names);
@@ -252,7 +259,7 @@ interface RgSettings {
 /** A number argument as clap validates it. */
 function numberArg(value: string, io: CommandIo, name: string): number | undefined {
   if (!/^\d+$/.test(value)) {
-    io.out.error(`error: Invalid value for '--${name} <NUM>': invalid digit found in string\n`);
+    io.out.error(`error: Invalid value for '--${name} <NUM>': invalid digit found in string\n\n`);
     return undefined;
   }
   return Number(value);
@@ -501,7 +508,7 @@ function settingsFrom(args: string[], io: CommandIo): RgSettings | number {
         const v = o.value;
         if (!["path", "none", "modified", "accessed", "created"].includes(v)) {
           io.out.error(
-            `error: '${v}' isn't a valid value for '--${o.key} <SORTBY>'\n\t[possible values: accessed, created, modified, none, path]\n\n${USAGE_BLOCK}`,
+            `error: '${v}' isn't a valid value for '--${o.key} <SORTBY>'\n\t[possible values: accessed, created, modified, none, path]\n\n\n${USAGE_BLOCK}`,
           );
           return 2;
         }

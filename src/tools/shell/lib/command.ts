@@ -92,7 +92,7 @@ export interface DocsCommandSpec {
   /** Exit code for an option mistake (2 for grep, ls and sort; 1 for cat, head, wc). */
   readonly usageExitCode?: number;
   /** How an option mistake is reported, when not GNU getopt's way (ripgrep's clap). */
-  readonly usageError?: (error: OptionError, io: CommandIo) => number;
+  readonly usageError?: (error: OptionError, io: CommandIo, args: readonly string[]) => number;
 }
 
 /** Turn a spec into a just-bash command bound to one reader's view. */
@@ -111,7 +111,7 @@ export function docsCommand(view: SiteView, spec: DocsCommandSpec): Command {
         } catch (error) {
           if (!(error instanceof OptionError)) throw error;
           exitCode = spec.usageError
-            ? spec.usageError(error, io)
+            ? spec.usageError(error, io, args)
             : gnuUsageError(error, io, spec.usageExitCode ?? 2, spec.usage);
         }
       }

@@ -437,6 +437,11 @@ class RustTranslator {
     }
     let body = "";
     let first = true;
+    // Set operations (`[a-z&&[^aeiou]]`, `--`, `~~`): operands are unions, applied left to right.
+    const operands: Array<{ body: string; negated: string[] }> = [];
+    const ops: string[] = [];
+    // Negated nested classes (`[a[^b]]`) cannot join a JS class body; they become look-aheads.
+    let negated: string[] = [];
     for (;;) {
       const c = this.p[this.i];
       if (c === undefined) throw new RustRegexError("unclosed character class", start, start + 1);
@@ -455,12 +460,18 @@ class RustTranslator {
       if (c === "[") {
         // A nested class: union its body into ours.
         const inner = this.charClass();
-        if (inner.startsWith("[^")) throw new RustRegexError("negated nested classes are not supported by this docs shell", start, this.i);
-        body += inner.slice(1, -1);
+        if (inner.startsWith("[^")) negated.push(inner.slice(2, -1));
+        else if (inner.startsWith("[")) body += inner.slice(1, -1);
+        else throw new RustRegexError("nested class set operations are not supported by this docs shell", start, this.i);
         continue;
       }
-      if ((c === "&" && this.p[this.i + 1] === "&") || (c === "-" && this.p[this.i + 1] === "-") || (c === "~" && this.p[this.i + 1] === "~")) {
-        throw new RustRegexError("class set operations are not supported by this docs shell", start, this.i + 2);
+      if ((c === "&" || c === "-" || c === "~") && this.p[this.i + 1] === c) {
+        operands.push({ body, negated });
+        ops.push(c);
+        body = "";
+        negated = [];
+        this.i += 2;
+        continue;
       }
       let lo: number;
       let loSource: string;
@@ -499,6 +510,22 @@ class RustTranslator {
       if (this.foldCase) body += caseFoldedRange(lo, lo);
     }
     this.i++;
+    if (operands.length > 0 || negated.length > 0) {
+      operands.push({ body, negated });
+      // A one-character test built from look-aheads: (?=[A])(?=[B]) is A && B, and so on.
+      const member = (o: { body: string; negated: string[] }): string => {
+        const alternatives = [...(o.body === "" ? [] : [`(?=[${o.body}])`]), ...o.negated.map((n) => `(?![${n}\\n])`)];
+        return alternatives.length === 1 ? (alternatives[0] as string) : `(?:${alternatives.join("|")})`;
+      };
+      let test = member(operands[0] as { body: string; negated: string[] });
+      ops.forEach((op, k) => {
+        const next = member(operands[k + 1] as { body: string; negated: string[] });
+        if (op === "&") test = `${test}${next}`;
+        else if (op === "-") test = `${test}(?!${next})`;
+        else test = `(?:${test}(?!${next})|(?!${test})${next})`;
+      });
+      return negate ? `(?:(?!(?:${test}))[^\\n])` : `(?:${test}[^\\n])`;
+    }
     if (body === "" && !negate) throw new RustRegexError("empty character classes are not allowed", start, this.i);
     return negate ? `[^${body}\\n]` : `[${body}]`;
   }
