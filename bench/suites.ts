@@ -3,6 +3,7 @@ import { bridgeSuite } from "./bridge.bench.js";
 import { configBench } from "./config.bench.js";
 import { feedbackSuite } from "./feedback.bench.js";
 import { openapiSuite } from "./openapi.bench.js";
+import { shellSuite } from "./shell.bench.js";
 
 /** Every benchmark suite `npm run bench` runs, in order. `npm run bench -- NAME` runs one. */
-export const SUITES: readonly BenchSuite[] = [openapiSuite, configBench, feedbackSuite, bridgeSuite];
+export const SUITES: readonly BenchSuite[] = [openapiSuite, configBench, feedbackSuite, bridgeSuite, shellSuite];

@@ -74,7 +74,8 @@ export class PathSuggester {
         const full = levenshtein(missing.toLowerCase(), p.toLowerCase()) / Math.max(missing.length, p.length);
         const b = baseOf(p);
         const last = levenshtein(base.toLowerCase(), b.toLowerCase()) / Math.max(base.length, b.length, 1);
-        const prefix = p.toLowerCase().startsWith(missing.toLowerCase()) ? 0.3 : 0;
+        const stem = missing.toLowerCase().replace(/\.mdx?$/, "");
+        const prefix = stem.length > 1 && p.toLowerCase().startsWith(stem) ? 0.3 : 0;
         return { p, full, last, score: 0.6 * full + 0.4 * last - prefix };
       })
       .filter((c) => c.full <= 0.5 || c.last <= 0.34 || c.score < 0.2)

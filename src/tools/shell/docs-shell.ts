@@ -3,6 +3,9 @@ import { LIMITS } from "../../limits.js";
 import type { SiteView } from "../../vfs/view.js";
 import { PathSuggester } from "./did-you-mean.js";
 
+/** The bounds of one call (LIMITS.shell by default; tests use small ones). */
+export type ShellLimits = { readonly [K in keyof typeof LIMITS.shell]: number };
+
 /** What one command line produced. */
 export interface ShellResult {
   readonly stdout: string;
@@ -52,6 +55,7 @@ export class DocsShell {
   constructor(
     readonly view: SiteView,
     commands: readonly CustomCommand[],
+    private readonly limits: ShellLimits = LIMITS.shell,
   ) {
     this.suggester = new PathSuggester(view);
     this.bash = new Bash({
@@ -64,13 +68,13 @@ export class DocsShell {
       // mode's restrictions on host globals cost us nothing.
       defenseInDepth: true,
       executionLimits: {
-        maxCommandCount: LIMITS.shell.maxCommandCount,
-        maxLoopIterations: LIMITS.shell.maxLoopIterations,
-        maxAwkIterations: LIMITS.shell.maxLoopIterations * 10,
-        maxSedIterations: LIMITS.shell.maxLoopIterations * 10,
-        maxExecutionTimeMs: LIMITS.shell.maxExecutionMs,
-        maxOutputSize: LIMITS.shell.maxInternalOutputBytes,
-        maxSourceBytes: LIMITS.shell.maxCommandLength,
+        maxCommandCount: limits.maxCommandCount,
+        maxLoopIterations: limits.maxLoopIterations,
+        maxAwkIterations: limits.maxLoopIterations * 10,
+        maxSedIterations: limits.maxLoopIterations * 10,
+        maxExecutionTimeMs: limits.maxExecutionMs,
+        maxOutputSize: limits.maxInternalOutputBytes,
+        maxSourceBytes: limits.maxCommandLength,
       },
     });
   }
@@ -84,20 +88,21 @@ export class DocsShell {
   }
 
   private async execute(command: string): Promise<ShellResult> {
-    if (Buffer.byteLength(command) > LIMITS.shell.maxCommandLength) {
-      return finish("", `bash: command too long (over ${LIMITS.shell.maxCommandLength} bytes)\n`, 2);
+    const limits = this.limits;
+    if (Buffer.byteLength(command) > limits.maxCommandLength) {
+      return finish("", `bash: command too long (over ${limits.maxCommandLength} bytes)\n`, 2, limits);
     }
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), LIMITS.shell.maxExecutionMs);
+    const timer = setTimeout(() => controller.abort(), limits.maxExecutionMs);
     try {
       const r = await this.bash.exec(command, { cwd: "/", signal: controller.signal });
-      if (controller.signal.aborted) {
-        return finish(r.stdout, `${r.stderr}bash: command stopped after ${LIMITS.shell.maxExecutionMs} ms (time limit)\n`, 124);
+      if (controller.signal.aborted && r.exitCode !== 124) {
+        return finish(r.stdout, `${r.stderr}bash: command stopped after ${limits.maxExecutionMs} ms (time limit)\n`, 124, limits);
       }
-      return finish(r.stdout, r.stderr, r.exitCode);
+      return finish(r.stdout, r.stderr, r.exitCode, limits);
     } catch (error) {
       // just-bash throws for some failures (a redirect into the read-only filesystem, limits).
-      return finish("", `bash: ${describeThrown(error)}\n`, 1);
+      return finish("", `bash: ${describeThrown(error)}\n`, 1, limits);
     } finally {
       clearTimeout(timer);
     }
@@ -112,8 +117,17 @@ function describeThrown(error: unknown): string {
 }
 
 /** Apply the output cap: stdout first, then stderr, with a note saying how to narrow. */
-function finish(stdout: string, stderr: string, exitCode: number): ShellResult {
-  const cap = LIMITS.shell.maxOutputBytes;
+/**
+ * just-bash words limit errors for its embedder (`..., increase executionLimits.maxCommandCount`);
+ * an agent cannot change limits, so say what it can do instead.
+ */
+function explainLimits(stderr: string): string {
+  return stderr.replace(/, increase executionLimits\.\w+$/gm, " (a limit of the docs shell: do less in one call)");
+}
+
+function finish(stdout: string, rawStderr: string, exitCode: number, limits: ShellLimits): ShellResult {
+  const stderr = explainLimits(rawStderr);
+  const cap = limits.maxOutputBytes;
   const outBytes = Buffer.byteLength(stdout);
   const errBytes = Buffer.byteLength(stderr);
   if (outBytes + errBytes <= cap) return { stdout, stderr, exitCode, truncated: false };
@@ -121,7 +135,7 @@ function finish(stdout: string, stderr: string, exitCode: number): ShellResult {
   const keptOut = truncateBytes(stdout, cap - Buffer.byteLength(keptErr));
   const shown = Buffer.byteLength(keptOut);
   const note =
-    `\n[output truncated: showed ${shown} of ${outBytes} bytes. Narrow the command: pipe into \`head -n 100\`, ` +
+    `${keptOut === "" || keptOut.endsWith("\n") ? "" : "\n"}[output truncated: showed ${shown} of ${outBytes} bytes. Narrow the command: pipe into \`head -n 100\`, ` +
     "search first (`rg -l PATTERN /`), read one section (`sed -n '/^## Setup/,/^## /p' FILE`) or fewer files per call]\n";
   return { stdout: keptOut + note, stderr: keptErr, exitCode, truncated: true };
 }

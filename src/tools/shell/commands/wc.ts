@@ -34,10 +34,38 @@ interface Counts {
 
 const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F300}-\u{1F64F}\u{1F900}-\u{1F9FF}\u{20000}-\u{3FFFD}]/u;
 
-function count(text: string, withMaxLine: boolean): Counts {
+/** Word separators: glibc's iswspace in C.UTF-8 (no-break spaces are not separators). */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0x1680 || (c >= 0x2000 && c <= 0x2006) || (c >= 0x2008 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x205f || c === 0x3000;
+}
+
+function countWords(text: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
+
+/** Code points (surrogate pairs count once). */
+function countChars(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff) n--;
+  }
+  return n;
+}
+
+function count(text: string, want: { w: boolean; m: boolean; L: boolean }): Counts {
+  const withMaxLine = want.L;
   let lines = 0;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
-  const words = text.split(/[ \t\n\v\f\r\u1680\u2000-\u2006\u2008-\u200A\u2028\u2029\u205F\u3000]+/u).filter((w) => w !== "").length;
+  const words = want.w ? countWords(text) : 0;
   let maxLine = 0;
   for (const line of withMaxLine ? text.split("\n") : []) {
     let width = 0;
@@ -49,7 +77,7 @@ function count(text: string, withMaxLine: boolean): Counts {
     }
     maxLine = Math.max(maxLine, width);
   }
-  return { lines, words, chars: [...text].length, bytes: Buffer.byteLength(text), maxLine };
+  return { lines, words, chars: want.m ? countChars(text) : 0, bytes: Buffer.byteLength(text), maxLine };
 }
 
 function runWc(args: string[], io: CommandIo): number {
@@ -100,7 +128,7 @@ function runWc(args: string[], io: CommandIo): number {
       status = 1;
       if (!input.isDir) continue;
       c = { lines: 0, words: 0, chars: 0, bytes: 0, maxLine: 0 };
-    } else c = count(input.text, want.L);
+    } else c = count(input.text, want);
     total.lines += c.lines;
     total.words += c.words;
     total.chars += c.chars;

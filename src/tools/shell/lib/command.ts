@@ -1,4 +1,4 @@
-import { type Command, type ResolvedCommandContext, decodeBytesToUtf8 } from "just-bash";
+import { type Command, type ResolvedCommandContext, bytesOutput, latin1FromBytes, unsafeBytesFromLatin1 } from "just-bash";
 import { LIMITS } from "../../../limits.js";
 import type { SiteView } from "../../../vfs/view.js";
 import { OptionError } from "./options.js";
@@ -59,9 +59,9 @@ export class CommandIo {
 
   private stdinText: string | undefined;
 
-  /** Piped input as text. */
+  /** Piped input as text (decoded natively: just-bash's own decoder loops in JS). */
   stdin(): string {
-    this.stdinText ??= decodeBytesToUtf8(this.ctx.stdin);
+    this.stdinText ??= Buffer.from(latin1FromBytes(this.ctx.stdin), "latin1").toString("utf8");
     return this.stdinText;
   }
 
@@ -119,7 +119,10 @@ export function docsCommand(view: SiteView, spec: DocsCommandSpec): Command {
         io.fail(`output stopped after ${LIMITS.shell.maxInternalOutputBytes} bytes (limit); narrow the command`);
         if (exitCode === 0) exitCode = 2;
       }
-      return { stdout: io.out.stdout, stderr: io.out.stderr, exitCode };
+      // Hand just-bash bytes, encoded natively: its own text-to-bytes step for pipes concatenates
+      // one character per byte in JS and dominated `rg ... | wc -l` on large outputs.
+      const bytes = unsafeBytesFromLatin1(Buffer.from(io.out.stdout, "utf8").toString("latin1"));
+      return { ...bytesOutput(bytes), stderr: io.out.stderr, exitCode };
     },
   };
 }

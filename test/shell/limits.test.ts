@@ -1,0 +1,180 @@
+/**
+ * Every call of the docs shell is bounded: time, output, command length, loops; nothing can be
+ * written, nothing reached over the network, no process controlled. Each bound is a result
+ * with an exact message and exit code, never an exception.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../../src/limits.js";
+import { DocsRuntime } from "../../src/tools/runtime.js";
+import { SHELL_COMMANDS } from "../../src/tools/shell/commands/index.js";
+import { DocsShell, type ShellLimits } from "../../src/tools/shell/docs-shell.js";
+import { ANONYMOUS } from "../../src/vfs/access.js";
+import type { SiteView } from "../../src/vfs/view.js";
+import { fixture } from "../helpers/paths.js";
+
+let view: SiteView;
+let shell: DocsShell;
+
+/** A shell over the demo site with some limits made small enough to hit in a test. */
+function shellWith(limits: Partial<ShellLimits>): DocsShell {
+  return new DocsShell(
+    view,
+    SHELL_COMMANDS.map((make) => make(view)),
+    { ...LIMITS.shell, ...limits },
+  );
+}
+
+beforeAll(async () => {
+  const runtime = await DocsRuntime.load({ root: fixture("demo") });
+  view = runtime.readerState(ANONYMOUS).view;
+  shell = runtime.readerState(ANONYMOUS).shell;
+});
+
+describe("time", () => {
+  it("stops a runaway loop at the deadline with exit 124", async () => {
+    const fast = shellWith({ maxExecutionMs: 200, maxCommandCount: 1e9, maxLoopIterations: 1e9 });
+    const r = await fast.run("while true; do :; done");
+    expect(r).toEqual({ stdout: "", stderr: "bash: execution exceeded execution deadline (200ms)\n", exitCode: 124, truncated: false });
+  });
+
+  it("stops our own commands too (they check the deadline between files)", async () => {
+    const fast = shellWith({ maxExecutionMs: 200, maxCommandCount: 1e9, maxLoopIterations: 1e9 });
+    const started = performance.now();
+    const r = await fast.run("while true; do rg -c zzzz / > /dev/null; grep -r zzzz / > /dev/null; done");
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(r.exitCode).toBe(124);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^bash: (rg|grep|execution) exceeded execution deadline \(200ms\)\n$/);
+  });
+
+  it("stops loops that run too many commands, saying what to do", async () => {
+    const r = await shell.run("while true; do :; done");
+    expect(r).toEqual({
+      stdout: "",
+      stderr: `bash: too many commands executed (>${LIMITS.shell.maxCommandCount}) (a limit of the docs shell: do less in one call)\n`,
+      exitCode: 126,
+      truncated: false,
+    });
+  });
+
+  it("stops runaway recursion", async () => {
+    const r = await shell.run("f(){ f; }; f");
+    expect(r).toEqual({
+      stdout: "",
+      stderr: "bash: f: maximum recursion depth (100) exceeded (a limit of the docs shell: do less in one call)\n",
+      exitCode: 126,
+      truncated: false,
+    });
+  });
+});
+
+describe("output", () => {
+  it("cuts output at the cap, at a line end, with a note saying how to narrow", async () => {
+    const small = shellWith({ maxOutputBytes: 300 });
+    const text = readFileSync(join(fixture("demo"), "guides", "webhooks.mdx"), "utf8");
+    const r = await small.run("cat /guides/webhooks.mdx");
+    const kept = text.slice(0, text.lastIndexOf("\n", 300) + 1);
+    expect(r.truncated).toBe(true);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(
+      `${kept}[output truncated: showed ${Buffer.byteLength(kept)} of ${Buffer.byteLength(text)} bytes. ` +
+        "Narrow the command: pipe into `head -n 100`, search first (`rg -l PATTERN /`), " +
+        "read one section (`sed -n '/^## Setup/,/^## /p' FILE`) or fewer files per call]\n",
+    );
+  });
+
+  it("keeps a pipeline's full intermediate output: only what is shown is capped", async () => {
+    const small = shellWith({ maxOutputBytes: 300 });
+    const r = await small.run("cat /guides/*.mdx /api/*.mdx /index.mdx /quickstart.mdx | wc -l");
+    const total = ["guides/access-control.mdx", "guides/uploading-files.mdx", "guides/webhooks.mdx", "api/authentication.mdx", "api/overview.mdx", "index.mdx", "quickstart.mdx"]
+      .map((f) => readFileSync(join(fixture("demo"), f), "utf8").split("\n").length - 1)
+      .reduce((a, b) => a + b, 0);
+    expect(r).toEqual({ stdout: `${total}\n`, stderr: "", exitCode: 0, truncated: false });
+  });
+
+  it("stops a command producing more than the internal budget (memory bound for pipelines)", async () => {
+    const tiny = shellWith({ maxInternalOutputBytes: 1_000 });
+    const message = "bash: pipeline: total output size exceeded (>1000 bytes) (a limit of the docs shell: do less in one call)\n";
+    expect(await tiny.run("rg -n . /guides")).toEqual({ stdout: "", stderr: message, exitCode: 126, truncated: false });
+    expect(await tiny.run("cat /guides/*.mdx /guides/*.mdx | wc -c")).toEqual({ stdout: "", stderr: message, exitCode: 126, truncated: false });
+  });
+});
+
+describe("command length", () => {
+  it("refuses a command longer than the limit", async () => {
+    const r = await shell.run(`echo ${"x".repeat(LIMITS.shell.maxCommandLength)}`);
+    expect(r).toEqual({ stdout: "", stderr: `bash: command too long (over ${LIMITS.shell.maxCommandLength} bytes)\n`, exitCode: 2, truncated: false });
+  });
+});
+
+describe("no writes", () => {
+  const cases: ReadonlyArray<[string, string, number]> = [
+    ["echo hi > /notes.txt", "bash: /notes.txt: Read-only file system\n", 1],
+    ["echo hi >> /index.mdx", "bash: /index.mdx: Read-only file system\n", 1],
+    ["touch /a.mdx", "touch: cannot touch '/a.mdx': Read-only file system\n", 1],
+    ["mkdir /new /guides", "mkdir: cannot create directory '/new': Read-only file system\nmkdir: cannot create directory '/guides': File exists\n", 1],
+    ["rm /index.mdx", "rm: cannot remove '/index.mdx': Read-only file system\n", 1],
+    ["rm -rf /", "rm: cannot remove '/': Read-only file system\n", 1],
+    ["rm /guides", "rm: cannot remove '/guides': Is a directory\n", 1],
+    ["rmdir /guides", "rmdir: failed to remove '/guides': Read-only file system\n", 1],
+    ["cp /index.mdx /copy.mdx", "cp: cannot create regular file '/copy.mdx': Read-only file system\n", 1],
+    ["mv /index.mdx /moved.mdx", "mv: cannot move '/index.mdx' to '/moved.mdx': Read-only file system\n", 1],
+    ["ln -s /index.mdx /link", "ln: failed to create symbolic link '/link': Read-only file system\n", 1],
+    ["chmod 777 /index.mdx", "chmod: changing permissions of '/index.mdx': Read-only file system\n", 1],
+    ["sed -i 's/a/b/' /index.mdx", "sed: couldn't edit /index.mdx: Read-only file system\n", 4],
+    ["sed 'w /out.txt' /index.mdx", "sed: couldn't open file /out.txt: Read-only file system\n", 4],
+    ["sort -o /sorted.txt /index.mdx", "sort: open failed: /sorted.txt: Read-only file system\n", 2],
+    ["find /guides -name webhooks.mdx -delete", "find: cannot delete \u2018/guides/webhooks.mdx\u2019: Read-only file system\n", 1],
+  ];
+  for (const [command, stderr, exitCode] of cases) {
+    it(command, async () => {
+      const r = await shell.run(command);
+      expect(r).toEqual({ stdout: "", stderr, exitCode, truncated: false });
+    });
+  }
+
+  it("tee still copies its input to stdout", async () => {
+    const r = await shell.run("echo hi | tee /t.txt");
+    expect(r).toEqual({ stdout: "hi\n", stderr: "tee: /t.txt: Read-only file system\n", exitCode: 1, truncated: false });
+  });
+
+  it("changes nothing", async () => {
+    expect((await shell.run("ls -R /")).stdout).toBe(
+      "/:\napi\nguides\nindex.mdx\nquickstart.mdx\nskill.md\n\n/api:\nauthentication.mdx\noverview.mdx\n\n/guides:\naccess-control.mdx\nuploading-files.mdx\nwebhooks.mdx\n",
+    );
+  });
+
+  it("lets /dev/null swallow output", async () => {
+    expect(await shell.run("cat /nope 2>/dev/null; echo done > /dev/null; echo ok")).toEqual({ stdout: "ok\n", stderr: "", exitCode: 0, truncated: false });
+  });
+});
+
+describe("no network, no processes", () => {
+  for (const name of ["curl https://example.com", "wget https://example.com", "sleep 1", "kill 1", "timeout 1 ls", "jobs", "bg", "fg", "nohup ls", "python3 -c 1", "node -e 1", "sqlite3 x.db"]) {
+    it(name, async () => {
+      const command = name.split(" ")[0] as string;
+      const r = await shell.run(name);
+      expect(r.exitCode).toBe(127);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(new RegExp(`^bash: ${command}: command not`));
+    });
+  }
+
+  it("runs `&` in the foreground (there is no job control)", async () => {
+    expect(await shell.run("ls /api & wait")).toEqual({ stdout: "authentication.mdx\noverview.mdx\n", stderr: "", exitCode: 0, truncated: false });
+  });
+});
+
+describe("never an exception", () => {
+  const odd = ["echo $((1/0))", "echo ${x:?unset}", "exec 3>/x", "if then fi", "(((", 'echo "unterminated', "\u0000", "$(printf '\\x00')"];
+  for (const command of odd) {
+    it(JSON.stringify(command), async () => {
+      const r = await shell.run(command);
+      expect(r.exitCode).not.toBe(0);
+      expect(r.stderr).not.toBe("");
+    });
+  }
+});
