@@ -59,6 +59,7 @@ describe("--help", () => {
     mv: "Usage: mv ...",
     ln: "Usage: ln ...",
     chmod: "Usage: chmod ...",
+    split: "Usage: split ...",
     tee: "Usage: tee ...",
   };
 

@@ -127,6 +127,7 @@ describe("no writes", () => {
     ["sed -i 's/a/b/' /index.mdx", "sed: couldn't edit /index.mdx: Read-only file system\n", 4],
     ["sed 'w /out.txt' /index.mdx", "sed: couldn't open file /out.txt: Read-only file system\n", 4],
     ["sort -o /sorted.txt /index.mdx", "sort: open failed: /sorted.txt: Read-only file system\n", 2],
+    ["split -l 2 /index.mdx", "split: cannot open 'xaa' for writing: Read-only file system\n", 1],
     ["find /guides -name webhooks.mdx -delete", "find: cannot delete \u2018/guides/webhooks.mdx\u2019: Read-only file system\n", 1],
   ];
   for (const [command, stderr, exitCode] of cases) {

@@ -78,7 +78,7 @@ export class PathSuggester {
         const prefix = stem.length > 1 && p.toLowerCase().startsWith(stem) ? 0.3 : 0;
         return { p, full, last, score: 0.6 * full + 0.4 * last - prefix };
       })
-      .filter((c) => c.full <= 0.5 || c.last <= 0.34 || c.score < 0.2)
+      .filter((c) => c.full <= 0.34 || c.last <= 0.34 || c.score < 0.2)
       .sort((a, b) => a.score - b.score || a.p.length - b.p.length);
     for (const c of ranked) {
       if (!out.includes(c.p)) out.push(c.p);

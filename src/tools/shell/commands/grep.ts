@@ -1,6 +1,6 @@
 import type { SiteView } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
-import { ERRNO, baseName, joinDisplay, lookup, lookupError, walk } from "../lib/files.js";
+import { ERRNO, baseName, lookup, lookupError, walk } from "../lib/files.js";
 import { fnmatchRegex } from "../lib/glob.js";
 import {
   type SelectedLine,

@@ -31,7 +31,7 @@ function missingOperand(io: CommandIo): number {
   return 1;
 }
 
-type Run = (io: CommandIo, flags: string, operands: string[]) => number;
+type Run = (io: CommandIo, flags: string, operands: string[], args: readonly string[]) => number;
 
 const RUNS: Readonly<Record<string, Run>> = {
   touch: (io, _f, ops) => {
@@ -97,6 +97,22 @@ const RUNS: Readonly<Record<string, Run>> = {
     }
     return 1;
   },
+  split: (io, _f, _ops, args) => {
+    // -l/-b/-C/-n/-a/-d take values; the operands are INPUT and PREFIX.
+    const ops: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] as string;
+      if (/^-[lbCna]$/.test(a)) i++;
+      else if (!a.startsWith("-") || a === "-") ops.push(a);
+    }
+    const input = ops[0] ?? "-";
+    if (input !== "-" && !exists(io, input)) {
+      io.fail(`cannot open '${input}' for reading: ${ERRNO.ENOENT}`);
+      return 1;
+    }
+    io.fail(`cannot open '${ops[1] ?? "x"}aa' for writing: ${ERRNO.EROFS}`);
+    return 1;
+  },
   tee: (io, _f, ops) => {
     // tee still copies its input to stdout; only the files fail.
     io.out.write(io.stdin());
@@ -111,7 +127,7 @@ function readOnlySpec(_view: SiteView, name: string, run: Run) {
     help: `Usage: ${name} ...\nThe docs are a read-only filesystem: ${name} reports "Read-only file system" and changes nothing.\n`,
     run: (args: string[], io: CommandIo) => {
       const { flags, operands } = split(args);
-      return run(io, flags, operands);
+      return run(io, flags, operands, args);
     },
   };
 }

@@ -9,7 +9,7 @@ import {
   printWithContext,
   selectLines,
 } from "../lib/line-search.js";
-import { OptionError, type OptionSpec, parseOptions } from "../lib/options.js";
+import { type OptionError, type OptionSpec, parseOptions } from "../lib/options.js";
 import { RustRegexError, compilePatterns, formatRustError, hasUppercaseLiteral } from "../lib/patterns.js";
 import type { ShellCommandFactory } from "./command.js";
 import { RG_TYPES } from "./rg-types.js";
