@@ -5,6 +5,7 @@ import { fnmatchRegex } from "../lib/glob.js";
 import {
   type SelectedLine,
   anyLineMatches,
+  byteOffsets,
   matchesInLine,
   printWithContext,
   selectLines,
@@ -530,21 +531,6 @@ function writeLines(
   for (const sel of selected) {
     if (!io.out.write(`${prefix(sel.line, true, sel.start)}${text.slice(sel.start, sel.end)}\n`)) return;
   }
-}
-
-/** Byte offset of a character offset (UTF-8), computed incrementally for ascending queries. */
-function byteOffsets(text: string): (offset: number) => number {
-  let lastChar = 0;
-  let lastByte = 0;
-  return (offset) => {
-    if (offset < lastChar) {
-      lastChar = 0;
-      lastByte = 0;
-    }
-    lastByte += Buffer.byteLength(text.slice(lastChar, offset));
-    lastChar = offset;
-    return lastByte;
-  };
 }
 
 export const grepCommand: ShellCommandFactory = (view) => docsCommand(view, grepSpec(view, "grep"));

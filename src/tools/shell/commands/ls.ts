@@ -1,7 +1,7 @@
 import { type EntryInfo, OWNER, type SiteView, compareBytes } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO, joinDisplay, joinPath, lookup } from "../lib/files.js";
-import { fullIsoTime, gnuHumanSize, longIsoTime, lsDate, modeString, quoteName } from "../lib/format.js";
+import { fullIsoTime, gnuHumanSize, longIsoTime, lsDate, modeString, quoteName, versionCompare } from "../lib/format.js";
 import { type OptionSpec, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
@@ -103,22 +103,6 @@ interface Item {
   readonly info: EntryInfo;
 }
 
-function naturalCompare(a: string, b: string): number {
-  const re = /(\d+)|(\D+)/g;
-  const pa = a.match(re) ?? [];
-  const pb = b.match(re) ?? [];
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    const x = pa[i] as string;
-    const y = pb[i] as string;
-    if (/^\d/.test(x) && /^\d/.test(y)) {
-      const d = Number(x) - Number(y);
-      if (d !== 0) return d;
-      if (x.length !== y.length) return x.length - y.length;
-    } else if (x !== y) return compareBytes(x, y);
-  }
-  return pa.length - pb.length;
-}
-
 function extensionOf(name: string): string {
   const dot = name.lastIndexOf(".");
   return dot <= 0 ? "" : name.slice(dot);
@@ -132,7 +116,7 @@ function sortItems(items: Item[], s: LsSettings): Item[] {
     time: (a, b) => b.info.mtime.getTime() - a.info.mtime.getTime() || byName(a, b),
     size: (a, b) => b.info.size - a.info.size || byName(a, b),
     extension: (a, b) => compareBytes(extensionOf(a.name), extensionOf(b.name)) || byName(a, b),
-    version: (a, b) => naturalCompare(a.name, b.name) || byName(a, b),
+    version: (a, b) => versionCompare(a.name, b.name) || byName(a, b),
   };
   const sorted = [...items].sort(cmp[s.sort]);
   if (s.reverse && s.sort !== "none") sorted.reverse();

@@ -5,6 +5,7 @@ import { type IgnoreGlob, fnmatchRegex, gitignoreGlob, globsAllow } from "../lib
 import {
   type SelectedLine,
   anyLineMatches,
+  byteOffsets,
   matchesInLine,
   printWithContext,
   selectLines,
@@ -706,7 +707,7 @@ function printFile(
 ): void {
   const { text } = t;
   const lineNumbers = s.lineNumber ?? false;
-  const offsets = s.byteOffset ? byteOffsetOf(text) : undefined;
+  const offsets = s.byteOffset ? byteOffsets(text) : undefined;
   const prefix = (line: number, isMatch: boolean, start: number, column?: number): string => {
     const sep = isMatch ? ":" : "-";
     let p = "";
@@ -787,20 +788,6 @@ function replaceAll(lineText: string, re: RegExp, replacement: string): string {
   });
   re.lastIndex = 0;
   return lineText.replace(re, js);
-}
-
-function byteOffsetOf(text: string): (offset: number) => number {
-  let lastChar = 0;
-  let lastByte = 0;
-  return (offset) => {
-    if (offset < lastChar) {
-      lastChar = 0;
-      lastByte = 0;
-    }
-    lastByte += Buffer.byteLength(text.slice(lastChar, offset));
-    lastChar = offset;
-    return lastByte;
-  };
 }
 
 function rgSpec(_view: SiteView) {

@@ -1,6 +1,7 @@
 import { compareBytes } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO } from "../lib/files.js";
+import { versionCompare } from "../lib/format.js";
 import { readInputs, splitLines } from "../lib/inputs.js";
 import { type OptionSpec, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
@@ -140,21 +141,6 @@ function humanValue(s: string): number {
   const n = Number(m[1]) || 0;
   const power = " KMGTPEZY".indexOf(m[2] || " ");
   return Math.sign(n) * (power * 1e6 + Math.abs(n));
-}
-
-function versionCompare(a: string, b: string): number {
-  const re = /(\d+)|(\D+)/g;
-  const pa = a.match(re) ?? [];
-  const pb = b.match(re) ?? [];
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    const x = pa[i] as string;
-    const y = pb[i] as string;
-    if (/^\d/.test(x) && /^\d/.test(y)) {
-      const d = Number(x) - Number(y);
-      if (d !== 0) return d;
-    } else if (x !== y) return compareBytes(x, y);
-  }
-  return pa.length - pb.length;
 }
 
 function compareKey(a: string, b: string, o: KeyOptions): number {

@@ -2,7 +2,7 @@ import { type EntryInfo, OWNER, type SiteView, compareBytes } from "../../../vfs
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { joinDisplay, joinPath, lookup } from "../lib/files.js";
 import { fnmatchRegex } from "../lib/glob.js";
-import { lsDate, modeString, treeHumanSize } from "../lib/format.js";
+import { lsDate, modeString, treeHumanSize, versionCompare } from "../lib/format.js";
 import type { ShellCommandFactory } from "./command.js";
 
 const USAGE = `usage: tree [-acdfghilnpqrstuvxACDFJQNSUX] [-L level [-R]] [-H  baseHREF]
@@ -285,20 +285,6 @@ function parseTree(args: string[], io: CommandIo): { s: TreeSettings; dirs: stri
     (kind === "P" ? s.include : s.exclude).push(...res);
   }
   return { s, dirs };
-}
-
-function versionCompare(a: string, b: string): number {
-  const re = /(\d+)|(\D+)/g;
-  const pa = a.match(re) ?? [];
-  const pb = b.match(re) ?? [];
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    const x = pa[i] as string;
-    const y = pb[i] as string;
-    if (/^\d/.test(x) && /^\d/.test(y)) {
-      if (Number(x) !== Number(y)) return Number(x) - Number(y);
-    } else if (x !== y) return compareBytes(x, y);
-  }
-  return pa.length - pb.length;
 }
 
 function sortNodes(nodes: Node[], s: TreeSettings): Node[] {

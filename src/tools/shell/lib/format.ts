@@ -86,3 +86,20 @@ export function quoteName(name: string): string {
   if (!name.includes("'")) return `'${name}'`;
   return `"${name.replace(/(["\\$`])/g, "\\$1")}"`;
 }
+
+/** Natural order of names with numbers in them (`ls -v`, `sort -V`, `tree -v`): `v2` < `v10`. */
+export function versionCompare(a: string, b: string): number {
+  const re = /(\d+)|(\D+)/g;
+  const pa = a.match(re) ?? [];
+  const pb = b.match(re) ?? [];
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i] as string;
+    const y = pb[i] as string;
+    if (/^\d/.test(x) && /^\d/.test(y)) {
+      const d = Number(x) - Number(y);
+      if (d !== 0) return d;
+      if (x.length !== y.length) return x.length - y.length;
+    } else if (x !== y) return x < y ? -1 : 1;
+  }
+  return pa.length - pb.length;
+}

@@ -174,3 +174,18 @@ export function printWithContext(
   }
   for (let n = lastPrinted + 1; n <= Math.min(afterUntil, total); n++) if (!context(n)) return;
 }
+
+/** Byte offset (UTF-8) of character offsets, computed incrementally for ascending queries (`-b`). */
+export function byteOffsets(text: string): (offset: number) => number {
+  let lastChar = 0;
+  let lastByte = 0;
+  return (offset) => {
+    if (offset < lastChar) {
+      lastChar = 0;
+      lastByte = 0;
+    }
+    lastByte += Buffer.byteLength(text.slice(lastChar, offset));
+    lastChar = offset;
+    return lastByte;
+  };
+}
