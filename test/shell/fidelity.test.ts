@@ -7,24 +7,12 @@
  * are compared as sorted lists. ripgrep on the real side runs with `--sort path`, the order our
  * rg always prints in. Everything else is compared byte for byte.
  */
-import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
-import { ANONYMOUS } from "../../src/vfs/access.js";
-import type { DocsShell } from "../../src/tools/shell/docs-shell.js";
+import { expect, it } from "vitest";
+import { type FidelityCase, fidelitySuite } from "../helpers/fidelity.js";
 import { CORPORA } from "../helpers/paths.js";
-import { DiskCopy, type RealResult } from "../helpers/real-tools.js";
 
-interface Case {
-  readonly cmd: string;
-  /** Compare stdout as sorted lines (the real tool prints in directory order). */
-  readonly anyOrder?: boolean;
-  /** Run the real rg without `--sort path` (its errors differ in sorted mode). */
-  readonly rgUnsorted?: boolean;
-  /** Mask what a disk copy cannot share with a virtual filesystem (device, inode, ctime...). */
-  readonly statDefault?: boolean;
-}
+type Case = FidelityCase;
 
 const CASES: readonly Case[] = [
   // ripgrep
@@ -327,78 +315,12 @@ const PATTERN_CASES: readonly Case[] = [
   { cmd: "rg -A" },
 ];
 
-let runtime: DocsRuntime;
-let shell: DocsShell;
-let disk: DiskCopy;
-let user = "root";
-let group = "root";
-/** Real outputs, computed up front a few at a time. */
-const realResults = new Map<Case, Promise<RealResult>>();
-
-beforeAll(async () => {
-  for (const tool of ["rg", "tree", "grep", "sed", "awk", "jq", "find"]) {
-    if (spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0) {
-      throw new Error(`the fidelity suite needs the real ${tool} installed (.ci/run installs ripgrep and tree)`);
-    }
-  }
-  runtime = await DocsRuntime.load({ root: join(CORPORA, "spree") });
-  const state = runtime.readerState(ANONYMOUS);
-  shell = state.shell;
-  disk = DiskCopy.of(state.view);
-  user = execFileSync("id", ["-un"], { encoding: "utf8" }).trim();
-  group = execFileSync("id", ["-gn"], { encoding: "utf8" }).trim();
-  // Four real commands at a time: the suite's wall time is mostly process spawning.
-  const queue = [...CASES, ...PATTERN_CASES];
-  const slots: Array<Promise<void>> = [];
-  const settle = new Map<Case, (r: RealResult) => void>();
-  for (const c of queue) realResults.set(c, new Promise((resolve) => settle.set(c, resolve)));
-  for (let k = 0; k < 4; k++) {
-    slots.push(
-      (async () => {
-        for (let c = queue.shift(); c !== undefined; c = queue.shift()) (settle.get(c) as (r: RealResult) => void)(await disk.runAsync(realCommand(c)));
-      })(),
-    );
-  }
-}, 60_000);
-
-afterAll(() => disk?.cleanup());
-
-/** ripgrep on the real side sorts by path: the order our rg prints in (it never runs threads). */
-function realCommand(c: Case): string {
-  if (c.rgUnsorted === true) return c.cmd;
-  return c.cmd.replace(/(^|[|;&] *)rg /g, "$1rg --sort path ");
-}
-
-/** The owner a disk copy has is whoever runs the tests; the docs shell reports root. */
-function ownerAsRoot(text: string): string {
-  if (user === "root" && group === "root") return text;
-  return text.replace(new RegExp(` ${user} +${group} `, "g"), " root root ").replace(new RegExp(`\\b${user}\\b`, "g"), "root");
-}
-
-function maskStat(text: string): string {
-  return text
-    .replace(/^Device: .*$/m, "Device: <masked>")
-    .replace(/^(Access|Change|Birth|\s+Birth): \d{4}-.*$/gm, "$1: <masked>");
-}
-
-describe("docs shell output equals GNU tools, ripgrep 13 and tree 2.1 on a disk copy of the view", () => {
-  it("runs at least 60 commands", () => {
-    expect(CASES.length + PATTERN_CASES.length).toBeGreaterThanOrEqual(60);
-  });
-
-  for (const c of [...CASES, ...PATTERN_CASES]) {
-    it(c.cmd, async () => {
-      const ours = await shell.run(c.cmd);
-      const real = await (realResults.get(c) as Promise<RealResult>);
-      const realOut = ownerAsRoot(real.stdout);
-      const sortLines = (s: string) => s.split("\n").sort().join("\n");
-      const pick = (s: string) => (c.anyOrder ? sortLines(s) : c.statDefault ? maskStat(s) : s);
-      expect({ stdout: pick(ours.stdout), stderr: ours.stderr, exitCode: ours.exitCode }).toEqual({
-        stdout: pick(realOut),
-        stderr: real.stderr,
-        exitCode: real.exitCode,
-      });
-      expect(ours.truncated).toBe(false);
-    });
-  }
+it("the fidelity suite runs at least 60 commands", () => {
+  expect(CASES.length + PATTERN_CASES.length).toBeGreaterThanOrEqual(60);
 });
+
+fidelitySuite(
+  "docs shell output equals GNU tools, ripgrep 13 and tree 2.1 on a disk copy of the view (spree)",
+  () => join(CORPORA, "spree"),
+  [...CASES, ...PATTERN_CASES],
+);
