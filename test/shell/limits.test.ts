@@ -70,6 +70,35 @@ describe("time", () => {
   });
 });
 
+describe("regexes that backtrack", () => {
+  it("refuses a catastrophic pattern after trying it off the main thread, within the time limit", async () => {
+    const fast = shellWith({ maxExecutionMs: 1_000 });
+    const input = `printf '${"a".repeat(40)}!\\n'`;
+    for (const [command, name] of [
+      [`${input} | rg -c '(a+)+$'`, "rg"],
+      [`${input} | grep -Ec '(a+)+$'`, "grep"],
+      [`${input} | sed -n '/\\(a\\+\\)\\+$/p'`, "sed"],
+    ] as const) {
+      const started = performance.now();
+      const r = await fast.run(command);
+      expect(performance.now() - started).toBeLessThan(1_500);
+      expect(r).toEqual({
+        stdout: "",
+        stderr:
+          `${name}: this pattern takes too long on these files (a repeat inside a repeat, like (\\w+\\s?)+, or several .* in a row ` +
+          "make this regex engine backtrack); simplify it\n",
+        exitCode: name === "sed" ? 1 : 2,
+        truncated: false,
+      });
+    }
+  });
+
+  it("runs such a pattern normally when it is fast on the data", async () => {
+    expect(await shell.run("printf 'xaxb\\naaa\\n' | rg -c '(a+)+$'")).toEqual({ stdout: "1\n", stderr: "", exitCode: 0, truncated: false });
+    expect(await shell.run("rg -c '.*Signed.*access.*object' /index.mdx")).toEqual({ stdout: "1\n", stderr: "", exitCode: 0, truncated: false });
+  });
+});
+
 describe("output", () => {
   it("cuts output at the cap, at a line end, with a note saying how to narrow", async () => {
     const small = shellWith({ maxOutputBytes: 300 });

@@ -363,7 +363,7 @@ export function grepSpec(view: SiteView, name: "grep" | "egrep" | "fgrep") {
     name,
     help: HELP,
     usage: USAGE,
-    run: (args: string[], io: CommandIo): number => {
+    run: async (args: string[], io: CommandIo): Promise<number> => {
       if (name !== "grep") io.out.error(`${name}: warning: ${name} is obsolescent\n`);
       const parsed = parseOptions(args, SPECS, { abbreviations: true, numericKey: "NUM" });
       const settings = settingsFrom(parsed, io, defaultDialect);
@@ -373,7 +373,7 @@ export function grepSpec(view: SiteView, name: "grep" | "egrep" | "fgrep") {
   };
 }
 
-function runGrep(s: GrepSettings, io: CommandIo): number {
+async function runGrep(s: GrepSettings, io: CommandIo): Promise<number> {
   let compiled: ReturnType<typeof compilePatterns>;
   try {
     compiled = compilePatterns(s.patterns, { dialect: s.dialect, ignoreCase: s.ignoreCase, word: s.word, line: s.line });
@@ -455,19 +455,20 @@ function runGrep(s: GrepSettings, io: CommandIo): number {
     return false;
   };
 
-  const targets: Array<{ operand: string; stdin: boolean }> = [];
+  const operandList: Array<{ operand: string; stdin: boolean }> = [];
   if (operands.length === 0) {
-    targets.push(recursive ? { operand: ".", stdin: false } : { operand: "-", stdin: true });
+    operandList.push(recursive ? { operand: ".", stdin: false } : { operand: "-", stdin: true });
   } else {
-    for (const o of operands) targets.push({ operand: o, stdin: o === "-" });
+    for (const o of operands) operandList.push({ operand: o, stdin: o === "-" });
   }
   const implicitDot = operands.length === 0 && recursive;
-  const multiple = targets.length > 1;
+  const multiple = operandList.length > 1;
 
-  for (const t of targets) {
-    if (io.out.full) break;
+  // First the files to search, in order (errors are reported as they are found), then the search.
+  const targets: Array<Target & { named: boolean }> = [];
+  for (const t of operandList) {
     if (t.stdin) {
-      if (searchOne({ display: s.label, text: io.stdin() }, nameFiles(multiple))) break;
+      targets.push({ display: s.label, text: io.stdin(), named: nameFiles(multiple) });
       continue;
     }
     const entry = lookup(io.view, io.cwd, t.operand);
@@ -477,12 +478,11 @@ function runGrep(s: GrepSettings, io: CommandIo): number {
       continue;
     }
     if (entry.kind === "device") {
-      if (searchOne({ display: t.operand, text: "" }, nameFiles(multiple))) break;
+      targets.push({ display: t.operand, text: "", named: nameFiles(multiple) });
       continue;
     }
     if (entry.kind === "file") {
-      if (excludedFile(t.operand, baseName(entry.path), true)) continue;
-      if (searchOne({ display: t.operand, text: entry.text }, nameFiles(multiple))) break;
+      if (!excludedFile(t.operand, baseName(entry.path), true)) targets.push({ display: t.operand, text: entry.text, named: nameFiles(multiple) });
       continue;
     }
     // A folder.
@@ -493,19 +493,19 @@ function runGrep(s: GrepSettings, io: CommandIo): number {
       continue;
     }
     if (s.excludeDir.some((re) => suffixes(t.operand).some((c) => re.test(c))) && !implicitDot) continue;
-    let stopped = false;
     walk(io.view, entry.path, implicitDot ? "" : t.operand, (w) => {
-      if (stopped || io.out.full) return false;
       const base = baseName(w.path);
-      const display = w.display;
       if (w.isDir) return !s.excludeDir.some((re) => re.test(base));
-      if (excludedFile(display, base, false)) return;
+      if (excludedFile(w.display, base, false)) return;
       const file = io.view.fileAt(w.path);
-      if (file === undefined) return;
-      if (searchOne({ display, text: file.text }, nameFiles(true))) stopped = true;
+      if (file !== undefined) targets.push({ display: w.display, text: file.text, named: nameFiles(true) });
       return;
     });
-    if (stopped) break;
+  }
+  if (!(await io.regexIsSafe(regex, targets.map((t) => t.text)))) return 2;
+  for (const t of targets) {
+    if (io.out.full) break;
+    if (searchOne(t, t.named)) break;
   }
   if (s.quiet && selectedAny) return 0;
   if (errors) return 2;

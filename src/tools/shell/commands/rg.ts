@@ -559,7 +559,7 @@ interface Target {
 
 const TYPES = new Map(RG_TYPES.map(([name, globs]) => [name, globs.map((g) => fnmatchRegex(g))]));
 
-function runRg(s: RgSettings, io: CommandIo): number {
+async function runRg(s: RgSettings, io: CommandIo): Promise<number> {
   if (s.mode === "type-list") {
     for (const [name, globs] of RG_TYPES) io.out.write(`${name}: ${globs.join(", ")}\n`);
     return 0;
@@ -650,6 +650,7 @@ function runRg(s: RgSettings, io: CommandIo): number {
     return errors ? 2 : targets.length > 0 ? 0 : 1;
   }
   const re = regex as RegExp;
+  if (!(await io.regexIsSafe(re, targets.map((t) => t.text)))) return 2;
   let matchedAny = false;
   const state = { printedGroup: false };
   let firstFile = true;
@@ -795,7 +796,7 @@ function rgSpec(_view: SiteView) {
     name: "rg",
     help: HELP,
     usageError: clapError,
-    run: (args: string[], io: CommandIo): number => {
+    run: async (args: string[], io: CommandIo): Promise<number> => {
       const settings = settingsFrom(args, io);
       if (typeof settings === "number") return settings;
       return runRg(settings, io);

@@ -169,7 +169,7 @@ function listLine(ps: string, width: number): string {
   return `${out}$\n`;
 }
 
-function runSed(args: string[], io: CommandIo): number {
+async function runSed(args: string[], io: CommandIo): Promise<number> {
   const parsed = parseOptions(args, SPECS, { abbreviations: true });
   let quiet = false;
   let ere = false;
@@ -274,6 +274,13 @@ function runSed(args: string[], io: CommandIo): number {
     }
   }
   if (!separate) streams.push(current);
+  // Patterns that can backtrack badly are tried on the input lines in a worker first.
+  const lineTexts = streams.flat().map((l) => l.text);
+  for (const c of program.commands) {
+    for (const re of [c.a1, c.a2].map((a) => (a?.kind === "regex" ? a.re : null)).concat(c.sub?.re ?? null)) {
+      if (re !== null && !(await io.regexIsSafe(re, lineTexts))) return 1;
+    }
+  }
   const out = new SedOut(io);
   for (const lines of streams) {
     const code = execute(program, lines, quiet, lineLength, out, io);

@@ -2,6 +2,7 @@ import { type Command, type ResolvedCommandContext, bytesOutput, latin1FromBytes
 import { LIMITS } from "../../../limits.js";
 import type { SiteView } from "../../../vfs/view.js";
 import { OptionError } from "./options.js";
+import { isRisky, probeRegex } from "./regex-guard.js";
 
 /** Output of one command, with a byte budget so a runaway listing stops early. */
 export class Output {
@@ -73,6 +74,27 @@ export class CommandIo {
   /** Stop here if the call's time is up (just-bash reports it as exit 124). */
   checkTime(): void {
     this.ctx.executionScope?.throwIfAborted(this.name);
+  }
+
+  /** Milliseconds left of the call's time budget. */
+  remainingMs(): number {
+    return this.ctx.executionScope?.remainingTimeMs() ?? LIMITS.shell.maxExecutionMs;
+  }
+
+  /**
+   * Whether `regex` may run over `texts` on this thread: patterns that can backtrack badly are
+   * first tried in a worker within the remaining time (see regex-guard.ts). On false the
+   * command has already reported why.
+   */
+  async regexIsSafe(regex: RegExp, texts: readonly string[]): Promise<boolean> {
+    if (!isRisky(regex.source)) return true;
+    // The real run costs as much as the probe again: allow the probe half of what is left.
+    if (await probeRegex(regex, texts, this.remainingMs() / 2 - 50)) return true;
+    this.fail(
+      "this pattern takes too long on these files (a repeat inside a repeat, like (\\w+\\s?)+, or several .* in a row " +
+        "make this regex engine backtrack); simplify it",
+    );
+    return false;
   }
 
   /** `name: message` on stderr. */
