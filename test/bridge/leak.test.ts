@@ -65,7 +65,11 @@ const PROBES: readonly { cmd: string; file: keyof typeof CONTENT; absent: string
   {
     cmd: "cat /internal/skills/oncall/SKILL.md",
     file: "skill",
-    absent: "cat: /internal/skills/oncall/SKILL.md: No such file or directory\n[exit code 1]",
+    // The did-you-mean hint is computed from the reader's visible paths only (here the public
+    // generated /skill.md), so it is the same as for a path that never existed.
+    absent:
+      "cat: /internal/skills/oncall/SKILL.md: No such file or directory\n[exit code 1]\n" +
+      "/internal/skills/oncall/SKILL.md does not exist. Did you mean: /skill.md?",
   },
   { cmd: "test -e /internal/runbook.mdx && echo PRESENT || echo ABSENT", file: "runbook", absent: "ABSENT\n" },
   { cmd: "test -d /partners && echo PRESENT || echo ABSENT", file: "pricing", absent: "ABSENT\n" },
