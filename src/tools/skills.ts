@@ -78,7 +78,10 @@ export function generatedSkill(site: Site, names: ToolNames, siteSlug: string): 
     "3. Cite the page links you used.",
     "",
   );
-  const file = makeFile(GENERATED_SKILL_PATH, lines.join("\n"), {}, new Date(0));
+  // Dated like the newest page, so `ls -l` shows a plausible time rather than 1970.
+  let newest = 0;
+  for (const f of site.files.values()) newest = Math.max(newest, f.mtime.getTime());
+  const file = makeFile(GENERATED_SKILL_PATH, lines.join("\n"), {}, new Date(newest));
   return {
     uri: skillUri(siteSlug, GENERATED_SKILL_PATH),
     name: siteSlug,

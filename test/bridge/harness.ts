@@ -2,7 +2,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { Readable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -10,7 +9,6 @@ import { type Bridge, type BridgeOptions, createBridge } from "../../src/bridge/
 import { listen } from "../../src/bridge/http-server.js";
 import { type RateLimits, parseRateLimits } from "../../src/bridge/rate-limit.js";
 import { type BridgeUrls, bridgeUrls } from "../../src/bridge/urls.js";
-import { main } from "../../src/cli/main.js";
 import { type SqliteStateStore, openStateStore } from "../../src/store/state/sqlite-state-store.js";
 import type { AuthMode, McpToggle } from "../../src/store/state/state-store.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
@@ -242,17 +240,4 @@ export async function credentialTokens(h: Harness, label = "test") {
   return { ...(r.body as TokenPair), clientId: info.clientId, clientSecret };
 }
 
-/** Run the CLI in-process with captured output. */
-export async function runCli(argv: string[], options: { cwd?: string; env?: Record<string, string>; stdin?: string } = {}) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    cwd: options.cwd ?? DEMO,
-    env: options.env ?? {},
-    stopSignal: new Promise(() => {}),
-    ...(options.stdin !== undefined ? { streams: { stdin: Readable.from([options.stdin]), stdout: process.stdout } } : {}),
-  });
-  return { code, stdout, stderr };
-}
+export { runCli } from "../helpers/cli.js";

@@ -26,6 +26,7 @@ export const fsCommand = defineCommand({
     const r = await runtime.readerState(reader).shell.run(line);
     io.stdout(r.stdout);
     io.stderr(r.stderr);
+    if (r.hint !== undefined) io.stderr(`svc-mcp: ${r.hint}\n`);
     return r.exitCode;
   },
 });
