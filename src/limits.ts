@@ -29,6 +29,9 @@ export const LIMITS = {
     maxQueryLength: 1_000,
     /** Characters of section text shown per hit: enough to judge relevance, not to replace `cat`. */
     snippetChars: 320,
+    /** Distinct query terms scored. Questions have a handful; a pasted stack trace has hundreds,
+     *  and past a few dozen extra terms only cost time without changing the top results. */
+    maxQueryTerms: 32,
   },
   load: {
     /** Pages larger than this are skipped with a warning: a 5 MB MDX file is generated junk, and

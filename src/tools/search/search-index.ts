@@ -1,20 +1,12 @@
-import MiniSearch, { type SearchResult } from "minisearch";
 import type { PagePlacement } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
 import { isIndexed, type Page, placementOf, type Site } from "../../vfs/site.js";
+import { InvertedIndex } from "./inverted-index.js";
+import { RANKING, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { type Section, splitSections } from "./sections.js";
 import { makeSnippet } from "./snippet.js";
-import { analyzeTerm, tokenize } from "./terms.js";
-
-/** One indexed section of one page. */
-interface SectionDoc {
-  readonly id: number;
-  readonly page: Page;
-  readonly placement: PagePlacement | undefined;
-  readonly section: Section;
-  /** True for the page's first section, which alone carries the page description. */
-  readonly first: boolean;
-}
+import { Analyzer } from "./terms.js";
+import { Vocabulary } from "./vocabulary.js";
 
 /** What a search asks for, beyond the query. */
 export interface SearchRequest {
@@ -23,59 +15,63 @@ export interface SearchRequest {
   readonly scoreThreshold?: number;
   readonly version?: string;
   readonly language?: string;
-  /** The reader's visibility rule: hits on pages it rejects never leave the index. */
+  /** The reader's visibility rule: pages it rejects are never scored, so never leave the index. */
   readonly canRead: (page: Page) => boolean;
 }
 
-/** One search hit: the best-matching section of a page. */
+/** One search hit: a page and its best-matching section. */
 export interface SearchHit {
   readonly page: Page;
   readonly section: Section;
-  /** 0..1; comparable across queries (see `normalizeScores`). */
+  /** 0..1, comparable across queries: see the README section "Search". */
   readonly score: number;
   readonly snippet: string;
 }
 
-/** Field weights: a match in a page title says far more than one in body text. */
-const BOOST = { title: 4, heading: 2.5, description: 1.5, body: 1 } as const;
+/** What the index keeps per indexed page. */
+interface IndexedPage {
+  readonly page: Page;
+  readonly placement: PagePlacement | undefined;
+  readonly id: number;
+  readonly sections: readonly Section[];
+  /** Section ids in the inverted index, parallel to `sections`. */
+  readonly sectionIds: readonly number[];
+}
+
+const EMPTY_SECTION: Section = { heading: "", parents: [], anchor: "", text: "", prose: "", code: "" };
 
 /**
- * A BM25 index of page sections, updated incrementally as pages change (so an edit is
- * searchable within milliseconds instead of after a full rebuild).
+ * The search index of a site: pages split into heading sections, in an inverted index scored
+ * with BM25F at page and section level. `sync` updates it page by page, so an edit is
+ * searchable within milliseconds instead of after a rebuild.
  */
 export class SearchIndex {
-  private readonly mini: MiniSearch<{ id: number }>;
-  private readonly docs = new Map<number, SectionDoc>();
-  /** Section doc IDs of each indexed page, keyed by the Page object (identity = unchanged). */
-  private readonly byPage = new Map<string, { page: Page; placement: PagePlacement | undefined; ids: number[] }>();
-  private nextId = 1;
+  private readonly vocabulary = new Vocabulary();
+  private readonly index = new InvertedIndex(this.vocabulary);
+  private readonly analyzer = new Analyzer(this.vocabulary);
+  private readonly byPath = new Map<string, IndexedPage>();
+  private readonly byId = new Map<number, IndexedPage>();
+  private readonly sectionOf = new Map<number, Section>();
+  private readonly ranking: RankingParams;
 
-  constructor() {
-    this.mini = new MiniSearch<{ id: number }>({
-      idField: "id",
-      fields: ["title", "heading", "description", "body"],
-      storeFields: [],
-      tokenize,
-      processTerm: analyzeTerm,
-      extractField: (doc, field) => {
-        const d = this.docs.get((doc as { id: number }).id);
-        if (d === undefined) return "";
-        if (field === "id") return d.id as unknown as string;
-        return fieldText(d, field);
-      },
-      // Large docs sites rewrite thousands of sections on a config reload; vacuum in the background.
-      autoVacuum: { minDirtCount: 200, minDirtFactor: 0.2, batchSize: 2_000, batchWait: 5 },
-    });
+  /** `ranking` overrides ranking parameters (for tuning and tests; production uses the defaults). */
+  constructor(options: { ranking?: Partial<RankingParams> } = {}) {
+    this.ranking = { ...RANKING, ...options.ranking };
   }
 
   /** Number of indexed sections. */
   get size(): number {
-    return this.docs.size;
+    return this.index.sectionCount;
+  }
+
+  /** Number of indexed pages. */
+  get pageCount(): number {
+    return this.index.pageCount;
   }
 
   /**
-   * Bring the index in line with a site: add new or changed pages, drop removed ones. Pages
-   * whose object and placement are unchanged are left alone.
+   * Bring the index in line with a site: add new or changed pages, drop removed ones. A page
+   * whose object and placement are unchanged is not touched.
    */
   sync(site: Site): { added: number; removed: number } {
     const wanted = new Map<string, { page: Page; placement: PagePlacement | undefined }>();
@@ -84,37 +80,17 @@ export class SearchIndex {
     }
     let added = 0;
     let removed = 0;
-    for (const [path, entry] of this.byPage) {
+    for (const [path, entry] of this.byPath) {
       const next = wanted.get(path);
       if (next !== undefined && next.page === entry.page && samePlacement(next.placement, entry.placement)) {
         wanted.delete(path);
         continue;
       }
-      for (const id of entry.ids) {
-        this.mini.discard(id);
-        this.docs.delete(id);
-      }
-      this.byPage.delete(path);
+      this.remove(entry);
       removed++;
     }
-    for (const [path, { page, placement }] of wanted) {
-      const ids: number[] = [];
-      const docs: { id: number }[] = [];
-      for (const section of splitSections(page.body)) {
-        const id = this.nextId++;
-        this.docs.set(id, { id, page, placement, section, first: ids.length === 0 });
-        ids.push(id);
-        docs.push({ id });
-      }
-      if (ids.length === 0) {
-        // A page with only front matter is still findable by its title.
-        const id = this.nextId++;
-        this.docs.set(id, { id, page, placement, section: { heading: "", parents: [], anchor: "", text: "" }, first: true });
-        ids.push(id);
-        docs.push({ id });
-      }
-      this.mini.addAll(docs);
-      this.byPage.set(path, { page, placement, ids });
+    for (const { page, placement } of wanted.values()) {
+      this.add(page, placement);
       added++;
     }
     return { added, removed };
@@ -123,73 +99,66 @@ export class SearchIndex {
   /** Search: best section per page, filtered by reader, version and language, scores in 0..1. */
   search(req: SearchRequest): SearchHit[] {
     const pageSize = req.pageSize ?? LIMITS.search.defaultPageSize;
-    const query = req.query.trim();
-    if (query === "") return [];
-    const queryTerms = [...new Set(tokenize(query).map(analyzeTerm).filter((t): t is string => typeof t === "string" && t !== ""))];
-    if (queryTerms.length === 0) return [];
-    const filter = (r: SearchResult): boolean => {
-      const d = this.docs.get(r.id as number);
-      return d !== undefined && inScope(d.placement, req.version, req.language) && req.canRead(d.page);
+    const terms = [...new Set(this.analyzer.terms(req.query))].slice(0, LIMITS.search.maxQueryTerms);
+    if (terms.length === 0) return [];
+    const query = resolveTerms(this.index, terms, this.ranking);
+    const accept = (id: number): boolean => {
+      const p = this.byId.get(id);
+      return p !== undefined && inScope(p.placement, req.version, req.language) && req.canRead(p.page);
     };
-    const results = this.mini.search(query, {
-      boost: BOOST,
-      combineWith: "OR",
-      prefix: (term) => term.length >= 3,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-      weights: { fuzzy: 0.45, prefix: 0.6 },
-      filter,
-    });
-    const best = new Map<string, { doc: SectionDoc; raw: number; coverage: number }>();
-    for (const r of results) {
-      const doc = this.docs.get(r.id as number);
-      if (doc === undefined) continue;
-      const coverage = new Set(r.queryTerms).size / queryTerms.length;
-      const prev = best.get(doc.page.path);
-      if (prev === undefined || r.score > prev.raw) best.set(doc.page.path, { doc, raw: r.score, coverage });
-    }
-    const ranked = normalizeScores([...best.values()]);
     const threshold = req.scoreThreshold ?? 0;
-    const hits: SearchHit[] = [];
-    for (const { doc, score } of ranked) {
-      if (score < threshold) continue;
-      hits.push({ page: doc.page, section: doc.section, score, snippet: makeSnippet(doc.section.text || (doc.page.meta.description ?? ""), queryTerms) });
-      if (hits.length >= pageSize) break;
-    }
-    return hits;
+    const ranked = rankPages(this.index, query, accept, this.ranking)
+      .map((r) => ({ ...r, score: round3(r.score), entry: this.byId.get(r.page) as IndexedPage }))
+      .filter((r) => r.score > 0 && r.score >= threshold)
+      .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1))
+      .slice(0, pageSize);
+    const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.term)));
+    return ranked.map(({ entry, section: sid, score }) => {
+      const section = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? entry.sections[0] ?? EMPTY_SECTION;
+      return { page: entry.page, section, score, snippet: snippetOf(entry.page, section, matched, this.analyzer) };
+    });
+  }
+
+  private add(page: Page, placement: PagePlacement | undefined): void {
+    const a = this.analyzer;
+    const sections = splitSections(page.body);
+    const title = [page.title];
+    const sidebar = page.frontMatter.sidebarTitle;
+    if (typeof sidebar === "string" && sidebar !== page.title) title.push(sidebar);
+    const meta = [page.meta.description ?? "", ...keywordsOf(page.frontMatter.keywords)];
+    const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
+    const { page: id, sections: sectionIds } = this.index.addPage(
+      [a.termIds(title.join("\n")), a.termIds(meta.join("\n")), a.termIds(context.join("\n"))],
+      sections.map((s) => [a.termIds([...s.parents, s.heading].join("\n")), a.termIds(s.prose), a.termIds(s.code)]),
+    );
+    const entry: IndexedPage = { page, placement, id, sections, sectionIds };
+    sectionIds.forEach((sid, i) => this.sectionOf.set(sid, sections[i] as Section));
+    this.byPath.set(page.path, entry);
+    this.byId.set(id, entry);
+  }
+
+  private remove(entry: IndexedPage): void {
+    this.index.removePage(entry.id);
+    for (const sid of entry.sectionIds) this.sectionOf.delete(sid);
+    this.byPath.delete(entry.page.path);
+    this.byId.delete(entry.id);
   }
 }
 
-/**
- * Scores in 0..1 that mean the same across queries: the share of the query's terms the page
- * matches (coverage), scaled by how close its BM25 score is to the best hit's. A page that
- * matches every term as strongly as the best hit scores 1; one that matches half the terms
- * at most 0.5, whatever the query.
- */
-function normalizeScores<T extends { raw: number; coverage: number; doc: SectionDoc }>(items: T[]): (T & { score: number })[] {
-  const top = items.reduce((m, x) => Math.max(m, x.raw), 0);
-  return items
-    .map((x) => ({ ...x, score: top > 0 ? round3(Math.min(1, x.coverage) * Math.sqrt(x.raw / top)) : 0 }))
-    .sort((a, b) => b.score - a.score || b.raw - a.raw || (a.doc.page.path < b.doc.page.path ? -1 : 1));
+/** `keywords` front matter: a list of phrases, or one comma-separated string. */
+function keywordsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
+  return [];
+}
+
+/** The snippet of a hit: from the section's text (prose and code), else the page description. */
+function snippetOf(page: Page, section: Section, matched: ReadonlySet<string>, analyzer: Analyzer): string {
+  return makeSnippet(section.text !== "" ? section.text : (page.meta.description ?? ""), matched, analyzer);
 }
 
 function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
-}
-
-function fieldText(d: SectionDoc, field: string): string {
-  switch (field) {
-    case "title":
-      return d.page.title;
-    case "heading":
-      return [...d.section.parents, d.section.heading].join(" ");
-    case "description":
-      // Only the first section carries the page description, so it counts once per page.
-      return d.first ? (d.page.meta.description ?? "") : "";
-    case "body":
-      return d.section.text;
-    default:
-      return "";
-  }
 }
 
 function inScope(p: PagePlacement | undefined, version: string | undefined, language: string | undefined): boolean {

@@ -6,56 +6,85 @@ export interface Section {
   readonly parents: readonly string[];
   /** URL fragment of the heading, as the docs site renders it (`#install-the-cli`), or "". */
   readonly anchor: string;
-  /** Plain text of the section (MDX tags, link targets and markup removed; code kept). */
+  /** Plain text as a reader sees it (MDX tags, link targets and markup removed), code blocks in place. */
   readonly text: string;
+  /** The prose alone (`text` without the code blocks): indexed apart from code. */
+  readonly prose: string;
+  /** The contents of the section's fenced code blocks, one after another. */
+  readonly code: string;
 }
 
-const HEADING_RE = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
-const FENCE_RE = /^\s*(```+|~~~+)/;
+const HEADING_RE = /^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
+const FENCE_RE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 
 /**
  * Split a page body into sections at Markdown headings (outside fenced code). Text before the
- * first heading is a section with an empty heading.
+ * first heading is a section with an empty heading; sections with neither heading nor text are
+ * dropped.
  */
 export function splitSections(body: string): Section[] {
   const lines = body.split(/\r?\n/);
   const sections: Section[] = [];
   const stack: { level: number; text: string }[] = [];
-  let current: { heading: string; parents: string[]; anchor: string; lines: string[] } = {
-    heading: "",
-    parents: [],
-    anchor: "",
-    lines: [],
-  };
   const used = new Map<string, number>();
-  let fence: string | undefined;
+  let heading = "";
+  let parents: string[] = [];
+  let anchor = "";
+  /** The section's lines, as alternating runs of prose and code. */
+  let chunks: { code: boolean; lines: string[] }[] = [];
+  /** The opening fence (its character and length) while inside a code block. */
+  let fence: { char: string; length: number } | undefined;
+  const push = (code: boolean, line: string): void => {
+    const last = chunks.at(-1);
+    if (last !== undefined && last.code === code) last.lines.push(line);
+    else chunks.push({ code, lines: [line] });
+  };
   const flush = (): void => {
-    const text = toPlainText(current.lines.join("\n"));
-    if (text !== "" || current.heading !== "") {
-      sections.push({ heading: current.heading, parents: current.parents, anchor: current.anchor, text });
+    const text: string[] = [];
+    const prose: string[] = [];
+    const code: string[] = [];
+    for (const c of chunks) {
+      const t = c.code ? c.lines.join("\n").trim() : toPlainText(c.lines.join("\n"));
+      if (t === "") continue;
+      text.push(t);
+      (c.code ? code : prose).push(t);
+    }
+    if (text.length > 0 || heading !== "") {
+      sections.push({ heading, parents, anchor, text: text.join("\n"), prose: prose.join("\n"), code: code.join("\n") });
     }
   };
   for (const line of lines) {
     const f = FENCE_RE.exec(line);
     if (f !== null) {
       const marker = f[1] as string;
-      if (fence === undefined) fence = marker[0] as string;
-      else if (marker[0] === fence) fence = undefined;
-      current.lines.push(line);
+      if (fence === undefined) {
+        // A backtick fence's info string cannot contain backticks (CommonMark); that line is inline code.
+        if (!(marker[0] === "`" && (f[2] as string).includes("`"))) {
+          fence = { char: marker[0] as string, length: marker.length };
+          continue;
+        }
+      } else if (marker[0] === fence.char && marker.length >= fence.length && (f[2] as string).trim() === "") {
+        fence = undefined;
+        continue;
+      }
+    }
+    if (fence !== undefined) {
+      push(true, line);
       continue;
     }
-    const h = fence === undefined ? HEADING_RE.exec(line) : null;
+    const h = line.charCodeAt(0) === 35 /* # */ || line.startsWith(" ") ? HEADING_RE.exec(line) : null;
     if (h === null) {
-      current.lines.push(line);
+      push(false, line);
       continue;
     }
     flush();
     const level = (h[1] as string).length;
-    const heading = toPlainText(h[2] as string);
+    heading = toPlainText(h[2] as string);
     while (stack.length > 0 && (stack.at(-1) as { level: number }).level >= level) stack.pop();
-    const parents = stack.map((s) => s.text);
+    parents = stack.map((s) => s.text);
     stack.push({ level, text: heading });
-    current = { heading, parents, anchor: uniqueAnchor(slugify(heading), used), lines: [] };
+    anchor = uniqueAnchor(slugify(heading), used);
+    chunks = [];
   }
   flush();
   return sections;
@@ -78,26 +107,141 @@ function uniqueAnchor(slug: string, used: Map<string, number>): string {
   return n === 0 ? slug : `${slug}-${n}`;
 }
 
+/** Attributes whose values are words a reader sees (a card's title, a parameter's name). */
+const TEXT_ATTRS = new Set(["title", "label", "description", "name", "alt", "path", "query", "body", "header", "field", "tab", "question"]);
+
 /**
- * MDX to searchable text: drop import/export lines and tags (keeping `title="..."`-style
- * attribute text, which names steps, cards and tabs), keep link text, drop emphasis markup.
+ * MDX to searchable text: drop import/export lines, comments and tags (keeping the text of
+ * attributes a reader sees, which name steps, cards, tabs and parameters), keep link and image
+ * text, drop emphasis and table markup.
  */
 export function toPlainText(mdx: string): string {
-  return mdx
-    .replace(/^\s*(import|export)\s.+$/gm, "")
-    .replace(/<!--[\s\S]*?-->/g, " ")
-    .replace(/\{\/\*[\s\S]*?\*\/\}/g, " ")
-    .replace(/<\/?[A-Za-z][\w.-]*((?:\s+[\w:-]+(?:=(?:"[^"]*"|'[^']*'|\{[^}]*\}))?)*)\s*\/?>/g, (_m, attrs: string) => {
-      const texts = [...(attrs ?? "").matchAll(/\b(?:title|label|description|name|alt)=(?:"([^"]*)"|'([^']*)')/g)];
-      return texts.length > 0 ? ` ${texts.map((t) => t[1] ?? t[2]).join(" ")} ` : " ";
-    })
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/(\*\*|__|~~)/g, "")
-    .replace(/^\s*```+.*$/gm, "")
-    .replace(/^\s*[-*+]\s+/gm, "")
-    .replace(/^\s*>\s?/gm, "")
-    .replace(/[ \t]+/g, " ")
+  let s = mdx.includes("import") || mdx.includes("export") ? mdx.replace(/^[ \t]*(?:import|export)[ \t].*$/gm, "") : mdx;
+  s = stripTags(s);
+  // Each rewrite runs only when its marker is present: most sections need few of them, and
+  // indexing time is dominated by scanning text.
+  if (s.includes("](")) s = s.replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, "$1");
+  if (s.includes("][")) s = s.replace(/\[([^\]\n]*)\]\[[^\]\n]*\]/g, "$1");
+  if (s.includes("**") || s.includes("__") || s.includes("~~")) s = s.replace(/\*\*|__|~~/g, "");
+  if (s.includes("`")) s = s.replace(/`+/g, "");
+  if (s.includes("|")) {
+    s = s.replace(/^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*$/gm, "").replace(/[ \t]*\|[ \t]*/g, " ");
+  }
+  s = s.replace(/^[ \t]*(?:[-*+]|\d+\.)[ \t]+/gm, "");
+  if (s.includes(">")) s = s.replace(/^[ \t]*>[ \t]?/gm, "");
+  if (s.includes("&")) s = s.replace(/&(nbsp|amp|lt|gt|quot|#39);/g, (_m, e: string) => ENTITIES[e] ?? " ");
+  return s
+    .replace(/[ \t]{2,}|\t/g, " ")
+    .replace(/ \n|\n /g, "\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
+}
+
+const ENTITIES: Record<string, string> = { nbsp: " ", amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" };
+
+/**
+ * Remove HTML/JSX tags, HTML comments and `{...}` expressions in one linear scan (a regex for
+ * tags with quoted and braced attributes backtracks badly on unclosed tags in big pages).
+ * Visible attribute text is kept in place of the tag.
+ */
+function stripTags(s: string): string {
+  let out = "";
+  let i = 0;
+  const n = s.length;
+  while (i < n) {
+    const next = nextSpecial(s, i);
+    if (next === -1) {
+      out += s.slice(i);
+      break;
+    }
+    out += s.slice(i, next);
+    const ch = s[next] as string;
+    if (ch === "`") {
+      // Inline code is literal in MDX: `{id}` and `Array<string>` are text, not JSX.
+      const run = /^`+/.exec(s.slice(next, next + 16))?.[0] ?? "`";
+      const close = s.indexOf(run, next + run.length);
+      const end = close === -1 || s.slice(next, close).includes("\n\n") ? next + run.length : close + run.length;
+      out += s.slice(next, end);
+      i = end;
+    } else if (s.startsWith("<!--", next)) {
+      const end = s.indexOf("-->", next + 4);
+      out += " ";
+      i = end === -1 ? n : end + 3;
+    } else if (ch === "{") {
+      // A JSX expression or comment: `{/* ... */}`, `{props.x}`.
+      const end = matchBrace(s, next);
+      out += end === -1 ? "{" : " ";
+      i = end === -1 ? next + 1 : end + 1;
+    } else {
+      const c = s.charCodeAt(next + 1);
+      const isTag = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 47; /* letter or / */
+      const end = isTag ? tagEnd(s, next) : -1;
+      if (end === -1) {
+        out += "<";
+        i = next + 1;
+      } else {
+        out += ` ${visibleAttributes(s.slice(next, end + 1))} `;
+        i = end + 1;
+      }
+    }
+  }
+  return out;
+}
+
+/** Position of the next `<`, `{` or backtick at or after `from`, or -1. */
+function nextSpecial(s: string, from: number): number {
+  for (let j = from; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c === 60 || c === 123 || c === 96) return j;
+  }
+  return -1;
+}
+
+/** Index of the `}` closing the `{` at `start`, honouring nesting and quotes; -1 if none. */
+function matchBrace(s: string, start: number): number {
+  let depth = 0;
+  let quote = "";
+  for (let j = start; j < s.length; j++) {
+    const ch = s[j] as string;
+    if (quote !== "") {
+      if (ch === "\\") j++;
+      else if (ch === quote) quote = "";
+      continue;
+    }
+    if (ch === '"' || ch === "'" || ch === "`") quote = ch;
+    else if (ch === "{") depth++;
+    else if (ch === "}" && --depth === 0) return j;
+  }
+  return -1;
+}
+
+/** Index of the `>` ending the tag at `start` (quotes and braces skipped); -1 if unclosed. */
+function tagEnd(s: string, start: number): number {
+  let quote = "";
+  for (let j = start + 1; j < s.length; j++) {
+    const ch = s[j] as string;
+    if (quote !== "") {
+      if (ch === quote) quote = "";
+      continue;
+    }
+    if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === "{") {
+      const end = matchBrace(s, j);
+      if (end === -1) return -1;
+      j = end;
+    } else if (ch === ">") return j;
+    else if (ch === "<") return -1;
+  }
+  return -1;
+}
+
+const ATTR_RE = /([\w:-]+)=(?:"([^"]*)"|'([^']*)')/g;
+
+function visibleAttributes(tag: string): string {
+  if (!tag.includes("=")) return "";
+  const texts: string[] = [];
+  for (const m of tag.matchAll(ATTR_RE)) {
+    if (TEXT_ATTRS.has((m[1] as string).toLowerCase())) texts.push((m[2] ?? m[3]) as string);
+  }
+  return texts.join(" ");
 }

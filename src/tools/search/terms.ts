@@ -1,55 +1,268 @@
+import type { Vocabulary } from "./vocabulary.js";
+
 /**
  * Text analysis shared by indexing and querying: the same tokenizer and term normaliser on
  * both sides, or queries silently miss.
  */
 
-/** Split on anything that is not a letter, digit or an inner `_`/`.`/`-` of an identifier. */
-const TOKEN_RE = /[\p{L}\p{N}]+(?:[_.-][\p{L}\p{N}]+)*/gu;
+/** A letter/digit run, with inner `_`, `.`, `-`, `'` joining identifier and version parts. */
+const TOKEN_SOURCE = "[\\p{L}\\p{N}]+(?:[_.\\-'][\\p{L}\\p{N}]+)*";
+const JOINER_RE = /[_.\-']/;
+const CAMEL_RE = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
-/** Tokens of a text; identifiers like `api_key` or `v2.1` are also split into their parts. */
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(TOKEN_RE)) {
-    const token = m[0];
-    out.push(token);
-    if (/[_.-]/.test(token)) for (const part of token.split(/[_.-]/)) if (part !== "") out.push(part);
-    // camelCase and PascalCase identifiers: `createCart` is also `create` and `cart`.
-    const camel = token.split(/(?<=\p{Ll})(?=\p{Lu})/u);
-    if (camel.length > 1) out.push(...camel);
-  }
-  return out;
-}
-
-/** Words too common in docs to carry meaning. Kept short: "how", "not", "no" are meaningful. */
-const STOP_WORDS = new Set([
-  "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "i", "if", "in", "into",
-  "is", "it", "its", "me", "my", "of", "on", "or", "our", "so", "that", "the", "their", "then", "there", "these",
-  "this", "to", "was", "we", "what", "when", "where", "which", "who", "will", "with", "you", "your",
-]);
-
-/** Lowercase, drop stop words, and reduce inflections (`installing` -> `install`). */
-export function analyzeTerm(term: string): string | null {
-  const t = term.toLowerCase();
-  if (STOP_WORDS.has(t)) return null;
-  return stem(t);
+/** Raw tokens of a text, in order, without compound parts (for positions in snippets). */
+export function words(text: string): RegExpMatchArray[] {
+  return [...text.matchAll(new RegExp(TOKEN_SOURCE, "gu"))];
 }
 
 /**
- * A light English stemmer: plurals and -ing/-ed/-ly. Conservative on purpose: over-stemming
- * merges unrelated API names, which hurts docs search more than a missed inflection.
+ * Tokens of a text, in order. Compound identifiers are kept whole and also split into their
+ * parts: `api_key` gives `api_key`, `api`, `key`; `createCart` gives `createCart`, `create`,
+ * `Cart`; `v2.1` gives `v2.1`, `v2`, `1`. So both `api_key` and "api key" find it.
  */
-export function stem(t: string): string {
-  if (t.length <= 3 || /\d/.test(t)) return t;
-  if (t.endsWith("ies") && t.length > 4) return `${t.slice(0, -3)}y`;
-  if (/(ss|us|is)$/.test(t)) return t;
-  if (/(xes|ches|shes|sses|zes)$/.test(t)) return t.slice(0, -2);
-  if (t.endsWith("s") && !t.endsWith("ss")) t = t.slice(0, -1);
-  if (t.endsWith("ing") && t.length > 5) return undouble(t.slice(0, -3));
-  if (t.endsWith("ed") && t.length > 4) return undouble(t.slice(0, -2));
-  if (t.endsWith("ly") && t.length > 5) return t.slice(0, -2);
-  return t;
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(new RegExp(TOKEN_SOURCE, "gu"))) tokenParts(out, m[0]);
+  return out;
 }
 
-function undouble(t: string): string {
-  return /([bdgmnprt])\1$/.test(t) ? t.slice(0, -1) : t;
+/** Push a token and, for compounds, its parts. */
+function tokenParts(out: string[], token: string): void {
+  out.push(token);
+  if (JOINER_RE.test(token)) {
+    for (const part of token.split(JOINER_RE)) {
+      // `don't` should not also index `t`; single letters carry nothing.
+      if (part.length > 1 || /\d/.test(part)) {
+        out.push(part);
+        camelParts(out, part);
+      }
+    }
+  } else {
+    camelParts(out, token);
+  }
+}
+
+function camelParts(out: string[], token: string): void {
+  // Cheap test first: most words are lowercase or Capitalised and have no inner capital.
+  if (token.length < 4 || !hasInnerCapital(token)) return;
+  const parts = token.split(CAMEL_RE);
+  if (parts.length > 1) for (const p of parts) if (p.length > 1) out.push(p);
+}
+
+function hasInnerCapital(token: string): boolean {
+  for (let i = 1; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || (c > 127 && token[i] !== (token[i] as string).toLowerCase())) return true;
+  }
+  return false;
+}
+
+/**
+ * Words too common in docs and questions to carry meaning: function words and question words
+ * ("how do I ..."). "not", "no" and "without" are kept: they change what an error message or a
+ * question means.
+ */
+const STOP_WORDS = new Set([
+  "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "being", "but",
+  "by", "can", "could", "did", "do", "does", "doing", "done", "for", "from", "had", "has", "have", "having", "he",
+  "her", "here", "him", "his", "how", "i", "i'm", "if", "in", "into", "is", "it", "it's", "its", "just", "let", "me",
+  "might", "must", "my", "of", "on", "or", "our", "ours", "shall", "she", "should", "so", "some", "than", "that",
+  "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "too", "us", "very", "via", "was",
+  "we", "were", "what", "when", "where", "whether", "which", "while", "who", "whom", "whose", "why", "will", "with",
+  "would", "you", "your", "yours",
+]);
+
+/** Whether a lowercase word is a stop word. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+/**
+ * Lowercases, drops stop words and stems, giving terms as strings (queries, snippets) or as
+ * vocabulary ids (indexing). Results are memoised per raw token: a docs site has tens of
+ * thousands of distinct words but millions of tokens, so indexing is mostly one map lookup per
+ * token.
+ */
+export class Analyzer {
+  private readonly single = new Map<string, string | null>();
+  /** Raw token -> term ids, as an open-addressing hash table (see `lookupToken`). */
+  private tableKeys = new Array<string | undefined>(1024);
+  private tableHashes = new Int32Array(1024);
+  private tableValues = new Array<readonly number[] | undefined>(1024);
+  private tableSize = 0;
+  /** Per UTF-16 code unit: 0 unknown, 1 letter or digit, 2 other. */
+  private readonly charClass = new Uint8Array(65536);
+
+  constructor(readonly vocabulary: Vocabulary) {}
+
+  /** The index term of a single token, or null for a stop word. */
+  term(token: string): string | null {
+    const cached = this.single.get(token);
+    if (cached !== undefined) return cached;
+    const lower = token.toLowerCase();
+    const result = STOP_WORDS.has(lower) ? null : stem(lower);
+    // Bounded: a long-running server indexing edit after edit must not grow without limit.
+    if (this.single.size > MAX_CACHED_TOKENS) this.single.clear();
+    this.single.set(token, result);
+    return result;
+  }
+
+  /** Index terms of a text, in order (stop words dropped; compound parts follow the whole). */
+  terms(text: string): string[] {
+    const out: string[] = [];
+    for (const tok of tokenize(text)) {
+      const t = this.term(tok);
+      if (t !== null) out.push(t);
+    }
+    return out;
+  }
+
+  /**
+   * Vocabulary ids of a text's terms, in order: what the index stores. Tokens are the same as
+   * `tokenize` finds, but scanned by hand and looked up without slicing the text, so a known
+   * token costs no allocation (indexing time is mostly this loop).
+   */
+  termIds(text: string): number[] {
+    const out: number[] = [];
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      let w = this.wordCharAt(text, i);
+      if (w === 0) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let h = 0x811c9dc5;
+      for (;;) {
+        for (let k = 0; k < w; k++) h = Math.imul(h ^ text.charCodeAt(i + k), 0x01000193);
+        i += w;
+        if (i >= n) break;
+        w = this.wordCharAt(text, i);
+        if (w !== 0) continue;
+        const c = text.charCodeAt(i);
+        // An inner joiner (`_ . - '`) continues the token only when a word character follows.
+        if ((c === 95 || c === 46 || c === 45 || c === 39) && i + 1 < n && (w = this.wordCharAt(text, i + 1)) !== 0) {
+          h = Math.imul(h ^ c, 0x01000193);
+          i++;
+          continue;
+        }
+        break;
+      }
+      const ids = this.lookupToken(text, start, i, h);
+      for (let k = 0; k < ids.length; k++) out.push(ids[k] as number);
+    }
+    return out;
+  }
+
+  /** 0 if `text[i]` is not a letter or digit, else its length in UTF-16 units (1, or 2 for astral). */
+  private wordCharAt(text: string, i: number): number {
+    const c = text.charCodeAt(i);
+    if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 0;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const cp = text.codePointAt(i) as number;
+      return cp > 0xffff && WORD_CHAR_RE.test(String.fromCodePoint(cp)) ? 2 : 0;
+    }
+    let k = this.charClass[c] as number;
+    if (k === 0) {
+      k = WORD_CHAR_RE.test(String.fromCharCode(c)) ? 1 : 2;
+      this.charClass[c] = k;
+    }
+    return k === 1 ? 1 : 0;
+  }
+
+  /** Term ids of the token `text[start, end)`, from an open-addressing table keyed by its hash. */
+  private lookupToken(text: string, start: number, end: number, hash: number): readonly number[] {
+    const len = end - start;
+    const mask = this.tableKeys.length - 1;
+    let slot = hash & mask;
+    for (;;) {
+      const key = this.tableKeys[slot];
+      if (key === undefined) break;
+      if (this.tableHashes[slot] === hash && key.length === len && text.startsWith(key, start)) return this.tableValues[slot] as readonly number[];
+      slot = (slot + 1) & mask;
+    }
+    const token = text.slice(start, end);
+    const parts: string[] = [];
+    tokenParts(parts, token);
+    const ids: number[] = [];
+    for (const p of parts) {
+      const t = this.term(p);
+      if (t !== null) ids.push(this.vocabulary.id(t));
+    }
+    this.tableKeys[slot] = token;
+    this.tableHashes[slot] = hash;
+    this.tableValues[slot] = ids;
+    if (++this.tableSize * 2 > this.tableKeys.length) this.rehash(this.tableKeys.length > MAX_CACHED_TOKENS ? 1024 : this.tableKeys.length * 2);
+    return ids;
+  }
+
+  private rehash(capacity: number): void {
+    const keys = this.tableKeys;
+    const hashes = this.tableHashes;
+    const values = this.tableValues;
+    this.tableKeys = new Array<string | undefined>(capacity);
+    this.tableHashes = new Int32Array(capacity);
+    this.tableValues = new Array<readonly number[] | undefined>(capacity);
+    this.tableSize = 0;
+    // Past the cap the table starts afresh (a long-running server must not grow without limit).
+    if (capacity === 1024 && keys.length > MAX_CACHED_TOKENS) return;
+    const mask = capacity - 1;
+    for (let s = 0; s < keys.length; s++) {
+      const key = keys[s];
+      if (key === undefined) continue;
+      let slot = (hashes[s] as number) & mask;
+      while (this.tableKeys[slot] !== undefined) slot = (slot + 1) & mask;
+      this.tableKeys[slot] = key;
+      this.tableHashes[slot] = hashes[s] as number;
+      this.tableValues[slot] = values[s];
+      this.tableSize++;
+    }
+  }
+}
+
+const WORD_CHAR_RE = /^[\p{L}\p{N}]$/u;
+
+/** Distinct raw tokens remembered; a large docs site has well under this many. */
+const MAX_CACHED_TOKENS = 500_000;
+
+/**
+ * A light English stemmer for documentation. Inflections (`webhooks`, `configured`,
+ * `installing`) and a few safe derivations (`configuration` -> `configure`, `customization` ->
+ * `customize`, `notification` -> `notify`) meet at one stem. Deliberately weaker than Porter's:
+ * Porter merges `customer` with `customize` and `production` with `product`, and in docs those
+ * are different subjects. Words with digits, or other scripts, are left alone.
+ */
+export function stem(word: string): string {
+  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
+  let w = word;
+  // Plurals and third person.
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("sses")) w = w.slice(0, -2);
+  else if (/(?:xes|ches|shes|zzes)$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !/(?:ss|us|is|ys)$/.test(w)) w = w.slice(0, -1);
+  // Past and progressive.
+  if (w.endsWith("ied") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("ing") && hasVowel(w.slice(0, -3)) && w.length >= 6) w = undouble(w.slice(0, -3));
+  else if (w.endsWith("ed") && !w.endsWith("eed") && hasVowel(w.slice(0, -2)) && w.length >= 5) w = undouble(w.slice(0, -2));
+  else if (w.endsWith("ly") && w.length > 5) w = w.slice(0, -2);
+  // A few derivations that stay on topic.
+  if (/i[sz]ation$/.test(w)) w = `${w.slice(0, -7)}iz`;
+  else if (w.endsWith("ification")) w = `${w.slice(0, -9)}ify`;
+  else if (w.endsWith("ation") && w.length >= 8) w = w.slice(0, -5);
+  else if (w.endsWith("ment") && w.length >= 10) w = w.slice(0, -4);
+  // `configure`, `configured` and `configuration` all end as `configur`; `translate`,
+  // `translating` and `translation` as `transl`.
+  if (w.endsWith("e") && w.length >= 4) w = w.slice(0, -1);
+  if (w.endsWith("at") && w.length >= 5) w = w.slice(0, -2);
+  return w;
+}
+
+function hasVowel(s: string): boolean {
+  return /[aeiouy]/.test(s);
+}
+
+/** `shipp` -> `ship`, but `install` and `process` keep their double letters. */
+function undouble(w: string): string {
+  return /([bdgmnprt])\1$/.test(w) ? w.slice(0, -1) : w;
 }

@@ -1,0 +1,93 @@
+import { join } from "node:path";
+import { SearchIndex } from "../../src/tools/search/search-index.js";
+import { loadSite } from "../../src/vfs/load-site.js";
+import { isIndexed, type Site } from "../../src/vfs/site.js";
+import { plainBm25 } from "./baseline.js";
+import { CUTOFF, type EvalSet, firstRelevantRank, loadEvalSets, missingJudgements, type Question, type Ranker, type Scores, score } from "./eval.js";
+
+/** One engine's scores on one slice of questions. */
+export interface EvalResult {
+  readonly corpus: string;
+  readonly engine: "svc-mcp" | "plain BM25";
+  readonly slice: string;
+  readonly scores: Scores;
+}
+
+/** Rankers for a loaded site: ours (the real SearchIndex) and the plain BM25 baseline. */
+export function rankers(site: Site): { ours: Ranker; baseline: Ranker } {
+  const index = new SearchIndex();
+  index.sync(site);
+  const pages = [...site.pages.values()].filter((p) => isIndexed(site, p));
+  return {
+    ours: (query) => index.search({ query, pageSize: CUTOFF, canRead: () => true }).map((h) => h.page.path),
+    baseline: plainBm25(pages),
+  };
+}
+
+/** Evaluate every question set against its corpus under `corporaDir`. */
+export async function evaluate(corporaDir: string, sets: readonly EvalSet[] = loadEvalSets()): Promise<{ results: EvalResult[]; problems: string[]; perQuestion: Map<string, { q: Question; ours: readonly string[]; baseline: readonly string[] }> }> {
+  const results: EvalResult[] = [];
+  const problems: string[] = [];
+  const perQuestion = new Map<string, { q: Question; ours: readonly string[]; baseline: readonly string[] }>();
+  const all: { q: Question; r: ReturnType<typeof rankers> }[] = [];
+  for (const set of sets) {
+    const { site } = await loadSite(join(corporaDir, set.corpus));
+    problems.push(...missingJudgements(set, site, (p) => isIndexed(site, site.pages.get(p)!)));
+    const r = rankers(site);
+    for (const q of set.questions) {
+      all.push({ q, r });
+      perQuestion.set(q.id, { q, ours: r.ours(q.query).slice(0, CUTOFF), baseline: r.baseline(q.query).slice(0, CUTOFF) });
+    }
+    for (const split of ["dev", "heldout"] as const) {
+      const qs = set.questions.filter((q) => q.split === split);
+      results.push({ corpus: set.corpus, engine: "svc-mcp", slice: split, scores: score(qs, r.ours) });
+      results.push({ corpus: set.corpus, engine: "plain BM25", slice: split, scores: score(qs, r.baseline) });
+    }
+    results.push({ corpus: set.corpus, engine: "svc-mcp", slice: "all", scores: score(set.questions, r.ours) });
+    results.push({ corpus: set.corpus, engine: "plain BM25", slice: "all", scores: score(set.questions, r.baseline) });
+  }
+  const byKind = new Map<string, Question[]>();
+  for (const { q } of all) byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), q]);
+  const cached = (pick: "ours" | "baseline"): Ranker => (query) => {
+    for (const v of perQuestion.values()) if (v.q.query === query) return v[pick];
+    return [];
+  };
+  for (const [kind, qs] of byKind) {
+    results.push({ corpus: "all", engine: "svc-mcp", slice: `kind=${kind}`, scores: score(qs, cached("ours")) });
+    results.push({ corpus: "all", engine: "plain BM25", slice: `kind=${kind}`, scores: score(qs, cached("baseline")) });
+  }
+  for (const split of ["dev", "heldout", "all"]) {
+    const qs = all.map((x) => x.q).filter((q) => split === "all" || q.split === split);
+    results.push({ corpus: "all", engine: "svc-mcp", slice: split, scores: score(qs, cached("ours")) });
+    results.push({ corpus: "all", engine: "plain BM25", slice: split, scores: score(qs, cached("baseline")) });
+  }
+  return { results, problems, perQuestion };
+}
+
+// `npx tsx bench/eval/run-eval.ts [--verbose] [--heldout]`: a tuning aid printing every slice,
+// and with --verbose the rank of each dev question (held-out questions only with --heldout).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const corpora = process.env.SVC_SHARED !== undefined ? join(process.env.SVC_SHARED, "corpora") : new URL("../../../shared/corpora", import.meta.url).pathname;
+  const verbose = process.argv.includes("--verbose");
+  const showHeldout = process.argv.includes("--heldout");
+  const { results, problems, perQuestion } = await evaluate(corpora);
+  for (const p of problems) console.log(`judgement problem: ${p}`);
+  const f = (x: number) => x.toFixed(3);
+  const keys = [...new Set(results.map((r) => `${r.corpus}\t${r.slice}`))];
+  console.log("corpus\tslice\tn\tMRR ours\tMRR base\tR@10 ours\tR@10 base\ttop1 ours\ttop1 base");
+  for (const k of keys) {
+    const [c, s] = k.split("\t");
+    const o = results.find((r) => r.corpus === c && r.slice === s && r.engine === "svc-mcp")!.scores;
+    const b = results.find((r) => r.corpus === c && r.slice === s && r.engine === "plain BM25")!.scores;
+    console.log(`${c}\t${s}\t${o.n}\t${f(o.mrr)}\t${f(b.mrr)}\t${f(o.recall)}\t${f(b.recall)}\t${f(o.top1)}\t${f(b.top1)}`);
+  }
+  if (verbose) {
+    for (const { q, ours, baseline } of perQuestion.values()) {
+      if (q.split === "heldout" && !showHeldout) continue;
+      const ro = firstRelevantRank(ours, q.relevant);
+      const rb = firstRelevantRank(baseline, q.relevant);
+      console.log(`\n${q.id} [${q.kind}] "${q.query}"  ours=${ro ?? "-"} base=${rb ?? "-"}  want ${q.relevant.join(" ")}`);
+      console.log(`   ours: ${ours.slice(0, 5).join("  ")}`);
+    }
+  }
+}

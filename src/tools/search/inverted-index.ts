@@ -1,0 +1,288 @@
+import type { Vocabulary } from "./vocabulary.js";
+
+/**
+ * The data structure under search: an inverted index from terms to the sections and pages
+ * that contain them, with per-field term frequencies and lengths for BM25F. Pages are added
+ * and removed one at a time (an edit re-indexes one page, not the site).
+ *
+ * Two kinds of unit share one term dictionary:
+ * - sections carry the fields `heading`, `body` and `code`;
+ * - pages carry `title`, `meta` (description and keywords) and `context` (navigation
+ *   breadcrumbs and path words), which describe the whole page.
+ */
+
+/** Section fields, in posting order. */
+export const SECTION_FIELD = { heading: 0, body: 1, code: 2 } as const;
+/** Page fields, in posting order. */
+export const PAGE_FIELD = { title: 0, meta: 1, context: 2 } as const;
+export const FIELDS_PER_UNIT = 3;
+
+/** Posting list: unit ids and, interleaved, `FIELDS_PER_UNIT` term frequencies per id. */
+export interface Postings {
+  readonly ids: number[];
+  readonly tf: number[];
+}
+
+export interface TermEntry {
+  readonly id: number;
+  readonly term: string;
+  readonly sections: Postings;
+  readonly pages: Postings;
+  /** Number of live pages containing the term in any field. */
+  df: number;
+}
+
+export interface SectionUnit {
+  readonly page: number;
+  /** Field lengths in terms: heading, body, code. */
+  readonly lengths: readonly number[];
+  /** The section's term ids in reading order (heading, body, code; -1 between fields), for
+   *  proximity: a few bytes per word, and no re-reading text at query time. */
+  readonly sequence: Int32Array;
+}
+
+export interface PageUnit {
+  /** Field lengths in terms: title, meta, context. */
+  readonly lengths: readonly number[];
+  /** Term ids of the title, in order. */
+  readonly title: Int32Array;
+  /** Summed section field lengths: heading, body, code (the page read as one document). */
+  readonly sectionLengths: readonly number[];
+  readonly sections: readonly number[];
+  /** Distinct term ids of the page, to undo its document frequencies on removal. */
+  readonly terms: readonly number[];
+}
+
+/** Term ids of each field of a unit, in field order. */
+export type FieldTerms = readonly (readonly number[])[];
+
+export class InvertedIndex {
+  private readonly entries: (TermEntry | undefined)[] = [];
+  readonly sections = new Map<number, SectionUnit>();
+  readonly pages = new Map<number, PageUnit>();
+  private nextSection = 0;
+  private nextPage = 0;
+  private readonly sectionLengthSum = [0, 0, 0];
+  private readonly pageLengthSum = [0, 0, 0];
+  private readonly pageSectionLengthSum = [0, 0, 0];
+  /** Postings of removed units still in the lists; compacted once they are a third of all. */
+  private dead = 0;
+  private live = 0;
+  /** Terms in sorted order for prefix lookups, rebuilt lazily after new terms arrive. */
+  private sorted: TermEntry[] | undefined;
+  /** Scratch space for counting one unit's terms by id (no allocation per unit). */
+  private counts = new Int32Array(0);
+  private pageMark = new Int32Array(0);
+  private touched: number[] = [];
+
+  constructor(private readonly vocabulary: Vocabulary) {}
+
+  /** Number of live pages. */
+  get pageCount(): number {
+    return this.pages.size;
+  }
+
+  /** Number of live sections. */
+  get sectionCount(): number {
+    return this.sections.size;
+  }
+
+  /** Number of vocabulary ids (some may belong to no live page). */
+  get vocabularySize(): number {
+    return this.vocabulary.size;
+  }
+
+  /** Mean length of a section field over live sections. */
+  avgSectionLength(field: number): number {
+    return this.sections.size === 0 ? 0 : (this.sectionLengthSum[field] as number) / this.sections.size;
+  }
+
+  /** Mean length of a page field over live pages. */
+  avgPageLength(field: number): number {
+    return this.pages.size === 0 ? 0 : (this.pageLengthSum[field] as number) / this.pages.size;
+  }
+
+  /** Mean summed section-field length of a page (the page read as one document). */
+  avgPageSectionLength(field: number): number {
+    return this.pages.size === 0 ? 0 : (this.pageSectionLengthSum[field] as number) / this.pages.size;
+  }
+
+  /** The entry of an exact term, if some live page contains it. */
+  get(term: string): TermEntry | undefined {
+    const id = this.vocabulary.find(term);
+    const e = id === undefined ? undefined : this.entries[id];
+    return e !== undefined && e.df > 0 ? e : undefined;
+  }
+
+  /**
+   * Add a page: its own fields and its sections' fields (term ids). Returns the page id and
+   * the section ids, in order.
+   */
+  addPage(pageFields: FieldTerms, sections: readonly FieldTerms[]): { page: number; sections: number[] } {
+    const pageId = this.nextPage++;
+    const mark = pageId + 1;
+    this.grow();
+    const pageTerms: number[] = [];
+    const sectionIds: number[] = [];
+    const sectionLengths = [0, 0, 0];
+    for (const fields of sections) {
+      const id = this.nextSection++;
+      sectionIds.push(id);
+      const lengths = fields.map((f) => f.length);
+      for (let f = 0; f < FIELDS_PER_UNIT; f++) {
+        sectionLengths[f]! += lengths[f] ?? 0;
+        this.sectionLengthSum[f]! += lengths[f] ?? 0;
+      }
+      this.sections.set(id, { page: pageId, lengths, sequence: sequenceOf(fields) });
+      this.post(fields, id, "sections", mark, pageTerms);
+    }
+    const lengths = pageFields.map((f) => f.length);
+    for (let f = 0; f < FIELDS_PER_UNIT; f++) {
+      this.pageLengthSum[f]! += lengths[f] ?? 0;
+      this.pageSectionLengthSum[f]! += sectionLengths[f] ?? 0;
+    }
+    this.post(pageFields, pageId, "pages", mark, pageTerms);
+    for (const t of pageTerms) (this.entries[t] as TermEntry).df++;
+    this.pages.set(pageId, { lengths, title: Int32Array.from(pageFields[0] ?? []), sectionLengths, sections: sectionIds, terms: pageTerms });
+    return { page: pageId, sections: sectionIds };
+  }
+
+  /** Remove a page and its sections. Their postings become garbage, compacted in bulk. */
+  removePage(pageId: number): void {
+    const page = this.pages.get(pageId);
+    if (page === undefined) return;
+    for (const t of page.terms) (this.entries[t] as TermEntry).df--;
+    for (const id of page.sections) {
+      const s = this.sections.get(id) as SectionUnit;
+      for (let f = 0; f < FIELDS_PER_UNIT; f++) this.sectionLengthSum[f]! -= s.lengths[f] ?? 0;
+      this.sections.delete(id);
+    }
+    for (let f = 0; f < FIELDS_PER_UNIT; f++) {
+      this.pageLengthSum[f]! -= page.lengths[f] ?? 0;
+      this.pageSectionLengthSum[f]! -= page.sectionLengths[f] ?? 0;
+    }
+    this.pages.delete(pageId);
+    // Roughly the postings just orphaned: one per page term, plus repeats across sections.
+    this.dead += page.terms.length + page.sections.length * 8;
+    if (this.dead > this.live / 3) this.compact();
+  }
+
+  hasPage(id: number): boolean {
+    return this.pages.has(id);
+  }
+
+  /** Live terms starting with `prefix` (excluding `prefix` itself), in sorted order, at most `limit`. */
+  withPrefix(prefix: string, limit: number): TermEntry[] {
+    if (this.sorted === undefined) {
+      this.sorted = this.entries.filter((e): e is TermEntry => e !== undefined).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+    }
+    const sorted = this.sorted;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((sorted[mid] as TermEntry).term < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: TermEntry[] = [];
+    for (let i = lo; i < sorted.length && out.length < limit; i++) {
+      const e = sorted[i] as TermEntry;
+      if (!e.term.startsWith(prefix)) break;
+      if (e.term !== prefix && e.df > 0) out.push(e);
+    }
+    return out;
+  }
+
+  /** Every term some live page contains (fuzzy matching must scan them). */
+  *liveTerms(): IterableIterator<TermEntry> {
+    for (const e of this.entries) if (e !== undefined && e.df > 0) yield e;
+  }
+
+  /** Make the scratch arrays cover every vocabulary id. */
+  private grow(): void {
+    const need = this.vocabulary.size;
+    if (this.pageMark.length >= need) return;
+    const size = Math.max(need, this.pageMark.length * 2, 1024);
+    const counts = new Int32Array(size * FIELDS_PER_UNIT);
+    counts.set(this.counts);
+    this.counts = counts;
+    const mark = new Int32Array(size);
+    mark.set(this.pageMark);
+    this.pageMark = mark;
+  }
+
+  private post(fields: FieldTerms, id: number, kind: "sections" | "pages", mark: number, pageTerms: number[]): void {
+    const counts = this.counts;
+    const touched = this.touched;
+    for (let f = 0; f < fields.length; f++) {
+      const terms = fields[f] as readonly number[];
+      for (let i = 0; i < terms.length; i++) {
+        const base = (terms[i] as number) * FIELDS_PER_UNIT;
+        if (counts[base] === 0 && counts[base + 1] === 0 && counts[base + 2] === 0) touched.push(terms[i] as number);
+        counts[base + f]!++;
+      }
+    }
+    for (let i = 0; i < touched.length; i++) {
+      const t = touched[i] as number;
+      let e = this.entries[t];
+      if (e === undefined) {
+        e = { id: t, term: this.vocabulary.term(t), sections: { ids: [], tf: [] }, pages: { ids: [], tf: [] }, df: 0 };
+        this.entries[t] = e;
+        this.sorted = undefined;
+      }
+      const p = e[kind];
+      const base = t * FIELDS_PER_UNIT;
+      p.ids.push(id);
+      p.tf.push(counts[base] as number, counts[base + 1] as number, counts[base + 2] as number);
+      counts[base] = 0;
+      counts[base + 1] = 0;
+      counts[base + 2] = 0;
+      if (this.pageMark[t] !== mark) {
+        this.pageMark[t] = mark;
+        pageTerms.push(t);
+      }
+    }
+    this.live += touched.length;
+    touched.length = 0;
+  }
+
+  /** Drop postings of removed units. */
+  private compact(): void {
+    let live = 0;
+    for (const e of this.entries) {
+      if (e === undefined) continue;
+      live += compactList(e.sections, (id) => this.sections.has(id));
+      live += compactList(e.pages, (id) => this.pages.has(id));
+    }
+    this.live = live;
+    this.dead = 0;
+  }
+}
+
+/** Fields' term ids joined in order, with -1 between fields (no adjacency across them). */
+function sequenceOf(fields: FieldTerms): Int32Array {
+  let n = fields.length - 1;
+  for (const f of fields) n += f.length;
+  const out = new Int32Array(Math.max(0, n));
+  let i = 0;
+  fields.forEach((f, k) => {
+    if (k > 0) out[i++] = -1;
+    out.set(f, i);
+    i += f.length;
+  });
+  return out;
+}
+
+function compactList(p: Postings, alive: (id: number) => boolean): number {
+  let w = 0;
+  for (let r = 0; r < p.ids.length; r++) {
+    const id = p.ids[r] as number;
+    if (!alive(id)) continue;
+    p.ids[w] = id;
+    for (let f = 0; f < FIELDS_PER_UNIT; f++) p.tf[w * FIELDS_PER_UNIT + f] = p.tf[r * FIELDS_PER_UNIT + f] as number;
+    w++;
+  }
+  p.ids.length = w;
+  p.tf.length = w * FIELDS_PER_UNIT;
+  return w;
+}
