@@ -12,7 +12,7 @@ for (const suite of SUITES) {
   rows.push(...(await suite.run((m) => process.stderr.write(`  ${m}\n`))));
 }
 
-const fmt = (v: number): string => (Number.isInteger(v) ? String(v) : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const fmt = (v: number): string => (Number.isInteger(v) ? String(v) : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
 if (json) {
   process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 } else {

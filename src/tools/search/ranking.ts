@@ -178,10 +178,10 @@ export function rankPages(index: InvertedIndex, query: readonly QueryTerm[], acc
         const sid = sp.ids[r] as number;
         const s = index.sections.get(sid) as SectionUnit | undefined;
         if (s === undefined || !isAccepted(s.page)) continue;
-        const base = r * FIELDS_PER_UNIT;
-        const h = sp.tf[base] as number;
-        const b = sp.tf[base + 1] as number;
-        const c = sp.tf[base + 2] as number;
+        const packed = sp.tf[r] as number;
+        const h = packed & 1023;
+        const b = (packed >>> 10) & 1023;
+        const c = packed >>> 20;
         let sv = secAcc.get(sid);
         if (sv === undefined) {
           sv = new Float64Array(n);
@@ -203,10 +203,9 @@ export function rankPages(index: InvertedIndex, query: readonly QueryTerm[], acc
       for (let r = 0; r < pp.ids.length; r++) {
         const pid = pp.ids[r] as number;
         if (!isAccepted(pid)) continue;
-        const base = r * FIELDS_PER_UNIT;
+        const packed = pp.tf[r] as number;
         const inv = pageInvNorms(pid);
-        pageVector(pid)[qi]! +=
-          weight * ((pp.tf[base] as number) * (inv[0] as number) + (pp.tf[base + 1] as number) * (inv[1] as number) + (pp.tf[base + 2] as number) * (inv[2] as number));
+        pageVector(pid)[qi]! += weight * ((packed & 1023) * (inv[0] as number) + ((packed >>> 10) & 1023) * (inv[1] as number) + (packed >>> 20) * (inv[2] as number));
       }
     }
   }

@@ -6,7 +6,7 @@ import { RANKING, type RankingParams, rankPages, resolveTerms } from "./ranking.
 import { type Section, splitSections } from "./sections.js";
 import { makeSnippet } from "./snippet.js";
 import { Analyzer } from "./terms.js";
-import { Vocabulary } from "./vocabulary.js";
+import { IdBuffer, Vocabulary } from "./vocabulary.js";
 
 /** What a search asks for, beyond the query. */
 export interface SearchRequest {
@@ -38,7 +38,7 @@ interface IndexedPage {
   readonly sectionIds: readonly number[];
 }
 
-const EMPTY_SECTION: Section = { heading: "", parents: [], anchor: "", text: "", prose: "", code: "" };
+const EMPTY_SECTION: Section = { heading: "", parents: [], anchor: "", text: "" };
 
 /**
  * The search index of a site: pages split into heading sections, in an inverted index scored
@@ -49,6 +49,7 @@ export class SearchIndex {
   private readonly vocabulary = new Vocabulary();
   private readonly index = new InvertedIndex(this.vocabulary);
   private readonly analyzer = new Analyzer(this.vocabulary);
+  private readonly buffer = new IdBuffer();
   private readonly byPath = new Map<string, IndexedPage>();
   private readonly byId = new Map<number, IndexedPage>();
   private readonly sectionOf = new Map<number, Section>();
@@ -120,21 +121,34 @@ export class SearchIndex {
   }
 
   private add(page: Page, placement: PagePlacement | undefined): void {
-    const a = this.analyzer;
-    const sections = splitSections(page.body);
+    const split = splitSections(page.body);
     const title = [page.title];
     const sidebar = page.frontMatter.sidebarTitle;
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(sidebar);
     const meta = [page.meta.description ?? "", ...keywordsOf(page.frontMatter.keywords)];
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
     const { page: id, sections: sectionIds } = this.index.addPage(
-      [a.termIds(title.join("\n")), a.termIds(meta.join("\n")), a.termIds(context.join("\n"))],
-      sections.map((s) => [a.termIds([...s.parents, s.heading].join("\n")), a.termIds(s.prose), a.termIds(s.code)]),
+      this.sequence(title.join("\n"), meta.join("\n"), context.join("\n")),
+      split.map((s) => this.sequence([...s.parents, s.heading].join("\n"), s.prose, s.code)),
     );
+    // Only what search returns is kept; prose and code were needed for indexing alone.
+    const sections: Section[] = split.map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, text: s.text }));
     const entry: IndexedPage = { page, placement, id, sections, sectionIds };
     sectionIds.forEach((sid, i) => this.sectionOf.set(sid, sections[i] as Section));
     this.byPath.set(page.path, entry);
     this.byId.set(id, entry);
+  }
+
+  /** The term sequence of a unit's three fields. */
+  private sequence(a: string, b: string, c: string): Int32Array {
+    const buf = this.buffer;
+    buf.clear();
+    this.analyzer.appendTermIds(a, buf);
+    buf.push(-1);
+    this.analyzer.appendTermIds(b, buf);
+    buf.push(-1);
+    this.analyzer.appendTermIds(c, buf);
+    return buf.copy();
   }
 
   private remove(entry: IndexedPage): void {

@@ -8,7 +8,11 @@ export interface Section {
   readonly anchor: string;
   /** Plain text as a reader sees it (MDX tags, link targets and markup removed), code blocks in place. */
   readonly text: string;
-  /** The prose alone (`text` without the code blocks): indexed apart from code. */
+}
+
+/** A section as split from a page, with its prose and code apart (indexed as separate fields). */
+export interface SplitSection extends Section {
+  /** The prose alone (`text` without the code blocks). */
   readonly prose: string;
   /** The contents of the section's fenced code blocks, one after another. */
   readonly code: string;
@@ -22,9 +26,9 @@ const FENCE_RE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
  * first heading is a section with an empty heading; sections with neither heading nor text are
  * dropped.
  */
-export function splitSections(body: string): Section[] {
-  const lines = body.split(/\r?\n/);
-  const sections: Section[] = [];
+export function splitSections(body: string): SplitSection[] {
+  const lines = body.includes("\r") ? body.split(/\r?\n/) : body.split("\n");
+  const sections: SplitSection[] = [];
   const stack: { level: number; text: string }[] = [];
   const used = new Map<string, number>();
   let heading = "";
@@ -44,7 +48,7 @@ export function splitSections(body: string): Section[] {
     const prose: string[] = [];
     const code: string[] = [];
     for (const c of chunks) {
-      const t = c.code ? c.lines.join("\n").trim() : toPlainText(c.lines.join("\n"));
+      const t = c.code ? c.lines.join("\n").trim() : inlineToPlainText(c.lines.join("\n"));
       if (t === "") continue;
       text.push(t);
       (c.code ? code : prose).push(t);
@@ -74,7 +78,8 @@ export function splitSections(body: string): Section[] {
     }
     const h = line.charCodeAt(0) === 35 /* # */ || line.startsWith(" ") ? HEADING_RE.exec(line) : null;
     if (h === null) {
-      push(false, line);
+      const clean = cleanLine(line);
+      if (clean !== null) push(false, clean);
       continue;
     }
     flush();
@@ -113,29 +118,67 @@ const TEXT_ATTRS = new Set(["title", "label", "description", "name", "alt", "pat
 /**
  * MDX to searchable text: drop import/export lines, comments and tags (keeping the text of
  * attributes a reader sees, which name steps, cards, tabs and parameters), keep link and image
- * text, drop emphasis and table markup.
+ * text, drop emphasis, list, quote and table markup.
  */
 export function toPlainText(mdx: string): string {
-  let s = mdx.includes("import") || mdx.includes("export") ? mdx.replace(/^[ \t]*(?:import|export)[ \t].*$/gm, "") : mdx;
-  s = stripTags(s);
-  // Each rewrite runs only when its marker is present: most sections need few of them, and
-  // indexing time is dominated by scanning text.
-  if (s.includes("](")) s = s.replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, "$1");
-  if (s.includes("][")) s = s.replace(/\[([^\]\n]*)\]\[[^\]\n]*\]/g, "$1");
-  if (s.includes("**") || s.includes("__") || s.includes("~~")) s = s.replace(/\*\*|__|~~/g, "");
-  if (s.includes("`")) s = s.replace(/`+/g, "");
-  if (s.includes("|")) {
-    s = s.replace(/^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*$/gm, "").replace(/[ \t]*\|[ \t]*/g, " ");
+  const lines: string[] = [];
+  for (const line of mdx.includes("\r") ? mdx.split(/\r?\n/) : mdx.split("\n")) {
+    const clean = cleanLine(line);
+    if (clean !== null) lines.push(clean);
   }
-  s = s.replace(/^[ \t]*(?:[-*+]|\d+\.)[ \t]+/gm, "");
-  if (s.includes(">")) s = s.replace(/^[ \t]*>[ \t]?/gm, "");
-  if (s.includes("&")) s = s.replace(/&(nbsp|amp|lt|gt|quot|#39);/g, (_m, e: string) => ENTITIES[e] ?? " ");
-  return s
-    .replace(/[ \t]{2,}|\t/g, " ")
-    .replace(/ \n|\n /g, "\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+  return inlineToPlainText(lines.join("\n"));
 }
+
+/**
+ * Line-level markup of one prose line: list bullets, quote markers and table pipes go; an
+ * import/export line or a table separator row is dropped entirely (null). Done per line with
+ * character checks: multiline regexes over whole pages cost more than the rest of indexing.
+ */
+export function cleanLine(line: string): string | null {
+  let i = 0;
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+  if (i === line.length) return "";
+  const c = line.charCodeAt(i);
+  if ((c === 105 || c === 101) && /^(?:import|export)[ \t]/.test(line.slice(i, i + 7))) return null;
+  let s = line;
+  if (c === 62 /* > */) s = line.slice(line.charCodeAt(i + 1) === 32 ? i + 2 : i + 1);
+  else if ((c === 45 || c === 42 || c === 43) && (line.charCodeAt(i + 1) === 32 || line.charCodeAt(i + 1) === 9)) s = line.slice(i + 2);
+  else if (c >= 48 && c <= 57) {
+    const m = /^\d+\.[ \t]+/.exec(line.slice(i, i + 12));
+    if (m !== null) s = line.slice(i + m[0].length);
+  }
+  if (s.includes("|")) {
+    if (/^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|?)+[ \t]*$/.test(s) && s.includes("-")) return null;
+    s = s.replace(/[ \t]*\|[ \t]*/g, " ");
+  }
+  return s;
+}
+
+/** Inline markup: tags and expressions, links and images (keeping their text), emphasis and
+ *  backticks, common entities; then runs of spaces and blank lines collapse. */
+export function inlineToPlainText(text: string): string {
+  let s = stripTags(text);
+  s = s.replace(INLINE_RE, (_m: string, linkText?: string, refText?: string, entity?: string) => {
+    if (linkText !== undefined) return linkText;
+    if (refText !== undefined) return refText;
+    if (entity !== undefined) return ENTITIES[entity] ?? " ";
+    return "";
+  });
+  return (
+    s
+      // Only runs of spaces, tabs and blank lines match (a plain newline between words does not).
+      .replace(/[ \t]*\n[ \t]*\n[ \t\n]*|[ \t]+\n[ \t]*|\n[ \t]+|[ \t]{2,}|\t/g, (m: string) => {
+        const first = m.indexOf("\n");
+        if (first === -1) return " ";
+        return m.indexOf("\n", first + 1) === -1 ? "\n" : "\n\n";
+      })
+      .trim()
+  );
+}
+
+/** Inline markup in one pass: links and images (keep their text), reference links, common HTML
+ *  entities, emphasis markers and backticks. */
+const INLINE_RE = /!?\[([^\]\n]*)\]\([^)\n]*\)|\[([^\]\n]*)\]\[[^\]\n]*\]|&(nbsp|amp|lt|gt|quot|#39);|\*\*|__|~~|`+/g;
 
 const ENTITIES: Record<string, string> = { nbsp: " ", amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" };
 

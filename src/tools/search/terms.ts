@@ -1,4 +1,4 @@
-import type { Vocabulary } from "./vocabulary.js";
+import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 
 /**
  * Text analysis shared by indexing and querying: the same tokenizer and term normaliser on
@@ -9,11 +9,6 @@ import type { Vocabulary } from "./vocabulary.js";
 const TOKEN_SOURCE = "[\\p{L}\\p{N}]+(?:[_.\\-'][\\p{L}\\p{N}]+)*";
 const JOINER_RE = /[_.\-']/;
 const CAMEL_RE = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
-
-/** Raw tokens of a text, in order, without compound parts (for positions in snippets). */
-export function words(text: string): RegExpMatchArray[] {
-  return [...text.matchAll(new RegExp(TOKEN_SOURCE, "gu"))];
-}
 
 /**
  * Tokens of a text, in order. Compound identifiers are kept whole and also split into their
@@ -123,11 +118,18 @@ export class Analyzer {
    * token costs no allocation (indexing time is mostly this loop).
    */
   termIds(text: string): number[] {
-    const out: number[] = [];
+    const buf = new IdBuffer();
+    this.appendTermIds(text, buf);
+    return [...buf.copy()];
+  }
+
+  /** Append the vocabulary ids of a text's terms to `out` (see `termIds`). */
+  appendTermIds(text: string, out: IdBuffer): void {
     const n = text.length;
     let i = 0;
     while (i < n) {
-      let w = this.wordCharAt(text, i);
+      const c0 = text.charCodeAt(i);
+      let w = c0 < 128 ? (ASCII_WORD[c0] as number) : this.wordCharAt(text, i);
       if (w === 0) {
         i++;
         continue;
@@ -135,24 +137,28 @@ export class Analyzer {
       const start = i;
       let h = 0x811c9dc5;
       for (;;) {
-        for (let k = 0; k < w; k++) h = Math.imul(h ^ text.charCodeAt(i + k), 0x01000193);
+        if (w === 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+        else h = Math.imul(Math.imul(h ^ text.charCodeAt(i), 0x01000193) ^ text.charCodeAt(i + 1), 0x01000193);
         i += w;
         if (i >= n) break;
-        w = this.wordCharAt(text, i);
-        if (w !== 0) continue;
         const c = text.charCodeAt(i);
+        w = c < 128 ? (ASCII_WORD[c] as number) : this.wordCharAt(text, i);
+        if (w !== 0) continue;
         // An inner joiner (`_ . - '`) continues the token only when a word character follows.
-        if ((c === 95 || c === 46 || c === 45 || c === 39) && i + 1 < n && (w = this.wordCharAt(text, i + 1)) !== 0) {
-          h = Math.imul(h ^ c, 0x01000193);
-          i++;
-          continue;
+        if ((c === 95 || c === 46 || c === 45 || c === 39) && i + 1 < n) {
+          const c2 = text.charCodeAt(i + 1);
+          w = c2 < 128 ? (ASCII_WORD[c2] as number) : this.wordCharAt(text, i + 1);
+          if (w !== 0) {
+            h = Math.imul(h ^ c, 0x01000193);
+            i++;
+            continue;
+          }
         }
         break;
       }
       const ids = this.lookupToken(text, start, i, h);
       for (let k = 0; k < ids.length; k++) out.push(ids[k] as number);
     }
-    return out;
   }
 
   /** 0 if `text[i]` is not a letter or digit, else its length in UTF-16 units (1, or 2 for astral). */
@@ -223,6 +229,9 @@ export class Analyzer {
 
 const WORD_CHAR_RE = /^[\p{L}\p{N}]$/u;
 
+/** ASCII letters and digits (1) and everything else (0), for the scanner's fast path. */
+const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 0));
+
 /** Distinct raw tokens remembered; a large docs site has well under this many. */
 const MAX_CACHED_TOKENS = 500_000;
 
@@ -234,20 +243,20 @@ const MAX_CACHED_TOKENS = 500_000;
  * are different subjects. Words with digits, or other scripts, are left alone.
  */
 export function stem(word: string): string {
-  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
+  if (word.length <= 3 || !isAsciiLower(word)) return word;
   let w = word;
   // Plurals and third person.
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("sses")) w = w.slice(0, -2);
-  else if (/(?:xes|ches|shes|zzes)$/.test(w)) w = w.slice(0, -2);
-  else if (w.endsWith("s") && !/(?:ss|us|is|ys)$/.test(w)) w = w.slice(0, -1);
+  else if (w.endsWith("xes") || w.endsWith("ches") || w.endsWith("shes") || w.endsWith("zzes")) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !(w.endsWith("ss") || w.endsWith("us") || w.endsWith("is") || w.endsWith("ys"))) w = w.slice(0, -1);
   // Past and progressive.
   if (w.endsWith("ied") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("ing") && hasVowel(w.slice(0, -3)) && w.length >= 6) w = undouble(w.slice(0, -3));
   else if (w.endsWith("ed") && !w.endsWith("eed") && hasVowel(w.slice(0, -2)) && w.length >= 5) w = undouble(w.slice(0, -2));
   else if (w.endsWith("ly") && w.length > 5) w = w.slice(0, -2);
   // A few derivations that stay on topic.
-  if (/i[sz]ation$/.test(w)) w = `${w.slice(0, -7)}iz`;
+  if (w.endsWith("ization") || w.endsWith("isation")) w = `${w.slice(0, -7)}iz`;
   else if (w.endsWith("ification")) w = `${w.slice(0, -9)}ify`;
   else if (w.endsWith("ation") && w.length >= 8) w = w.slice(0, -5);
   else if (w.endsWith("ment") && w.length >= 10) w = w.slice(0, -4);
@@ -258,11 +267,21 @@ export function stem(word: string): string {
   return w;
 }
 
+function isAsciiLower(w: string): boolean {
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
+}
+
 function hasVowel(s: string): boolean {
-  return /[aeiouy]/.test(s);
+  for (let i = 0; i < s.length; i++) if ("aeiouy".includes(s[i] as string)) return true;
+  return false;
 }
 
 /** `shipp` -> `ship`, but `install` and `process` keep their double letters. */
 function undouble(w: string): string {
-  return /([bdgmnprt])\1$/.test(w) ? w.slice(0, -1) : w;
+  const last = w[w.length - 1] as string;
+  return w.length > 1 && last === w[w.length - 2] && "bdgmnprt".includes(last) ? w.slice(0, -1) : w;
 }

@@ -30,3 +30,27 @@ export class Vocabulary {
     return this.strings.length;
   }
 }
+
+/** A growable buffer of term ids: analysis appends to it, and units keep an exact-size copy. */
+export class IdBuffer {
+  private data = new Int32Array(4096);
+  length = 0;
+
+  push(id: number): void {
+    if (this.length === this.data.length) {
+      const next = new Int32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = id;
+  }
+
+  /** An exact-size copy of the contents. */
+  copy(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+}

@@ -1,0 +1,188 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import v8 from "node:v8";
+import vm from "node:vm";
+import Fuse from "fuse.js";
+import MiniSearch from "minisearch";
+import { ANONYMOUS } from "../src/vfs/access.js";
+import { SearchIndex } from "../src/tools/search/search-index.js";
+import { DocsRuntime } from "../src/tools/runtime.js";
+import { loadSite } from "../src/vfs/load-site.js";
+import { isIndexed } from "../src/vfs/site.js";
+import { type BenchRow, type BenchSuite, percentile, timeMany } from "./bench.js";
+import { type EvalSet, loadEvalSets } from "./eval/eval.js";
+import { evaluate } from "./eval/run-eval.js";
+
+/** `../shared` beside the repository, or `$SVC_SHARED`. */
+const SHARED = process.env.SVC_SHARED ?? fileURLToPath(new URL("../../shared", import.meta.url));
+const CORPORA = join(SHARED, "corpora");
+const CORPUS = "spree";
+
+/** A forced full garbage collection, so heap figures measure what stays alive. */
+function gcFunction(): () => void {
+  v8.setFlagsFromString("--expose-gc");
+  return vm.runInNewContext("gc") as () => void;
+}
+
+const ms = (v: number): number => Math.round(v * 100) / 100;
+
+/** Load+index time and heap: the whole `DocsRuntime.load` (read, parse, split, index). */
+async function loadAndIndex(log: (m: string) => void): Promise<BenchRow[]> {
+  const root = join(CORPORA, CORPUS);
+  const gc = gcFunction();
+  const runs: number[] = [];
+  let pages = 0;
+  let heap = 0;
+  for (let i = 0; i < 5; i++) {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const t = performance.now();
+    const runtime = await DocsRuntime.load({ root });
+    runs.push(performance.now() - t);
+    // Heap from the first run: later runs start with the previous snapshot's caches still warm.
+    if (i === 0) {
+      gc();
+      heap = process.memoryUsage().heapUsed - before;
+    }
+    pages = runtime.site.pages.size;
+    await runtime.close();
+  }
+  // Baseline: the same pages into MiniSearch with default options (load time included).
+  const base = await timeMany(3, async () => {
+    const { site } = await loadSite(root);
+    const mini = new MiniSearch<{ id: string; title: string; body: string }>({ fields: ["title", "body"] });
+    mini.addAll([...site.pages.values()].filter((p) => isIndexed(site, p)).map((p) => ({ id: p.path, title: p.title, body: p.body })));
+  });
+  const p50 = percentile(runs, 50);
+  const perThousand = (p50 / pages) * 1000;
+  log(`load+index runs (ms): ${runs.map((r) => r.toFixed(0)).join(" ")}`);
+  return [
+    {
+      area: "search",
+      metric: `load+index p50 (${CORPUS}, ${pages} pages)`,
+      value: ms(p50),
+      unit: "ms",
+      baseline: { name: "load + MiniSearch defaults", value: ms(percentile(base, 50)) },
+    },
+    { area: "search", metric: "load+index per 1,000 pages", value: ms(perThousand), unit: "ms", target: "<= 1000 ms", ok: perThousand <= 1000 },
+    { area: "search", metric: `heap after load+index (${CORPUS})`, value: Math.round((heap / 1024 / 1024) * 10) / 10, unit: "MB" },
+  ];
+}
+
+/** Query latency over the eval questions, beside Fuse.js scanning page bodies. */
+async function queryLatency(set: EvalSet, log: (m: string) => void): Promise<BenchRow[]> {
+  const { site } = await loadSite(join(CORPORA, CORPUS));
+  const index = new SearchIndex();
+  index.sync(site);
+  const queries = set.questions.map((q) => q.query);
+  const canRead = () => true;
+  for (const q of queries) index.search({ query: q, canRead }); // warm up
+  const ours = await timeMany(queries.length * 5, (i) => index.search({ query: queries[i % queries.length] as string, canRead }));
+  const pages = [...site.pages.values()].filter((p) => isIndexed(site, p)).map((p) => ({ title: p.title, body: p.body }));
+  // Fuse scans every page per query (about a second each here), so it gets a sample of queries.
+  const fuse = new Fuse(pages, { keys: ["title", "body"], ignoreLocation: true, threshold: 0.4 });
+  const sample = queries.filter((_, i) => i % 7 === 0);
+  const fuseTimes = await timeMany(sample.length, (i) => fuse.search(sample[i] as string, { limit: 10 }));
+  const p50 = percentile(ours, 50);
+  log(`fuse sample: ${sample.length} queries`);
+  return [
+    {
+      area: "search",
+      metric: `search p50 (${CORPUS}, ${queries.length} questions)`,
+      value: ms(p50),
+      unit: "ms",
+      baseline: { name: "Fuse.js over page bodies", value: ms(percentile(fuseTimes, 50)) },
+      target: "<= 5 ms",
+      ok: p50 <= 5,
+    },
+    {
+      area: "search",
+      metric: `search p95 (${CORPUS}, ${queries.length} questions)`,
+      value: ms(percentile(ours, 95)),
+      unit: "ms",
+      baseline: { name: "Fuse.js over page bodies", value: ms(percentile(fuseTimes, 95)) },
+    },
+  ];
+}
+
+/**
+ * Edit-to-searchable latency: a copy of the corpus served with watching on; an edit appends a
+ * unique word to an indexed page, and search is polled until the page comes back for it.
+ */
+async function editLatency(log: (m: string) => void): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), "svc-mcp-bench-"));
+  cpSync(join(CORPORA, CORPUS), dir, { recursive: true });
+  const runtime = await DocsRuntime.load({ root: dir });
+  try {
+    await runtime.watch();
+    const page = [...runtime.site.pages.values()].find((p) => isIndexed(runtime.site, p) && p.path.includes("webhooks"));
+    if (page === undefined) throw new Error("no indexed page to edit");
+    const file = join(dir, page.file.path);
+    const original = readFileSync(file, "utf8");
+    const latencies: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const word = `zebrafish${i}quokka`;
+      const t = performance.now();
+      writeFileSync(file, `${original}\n\nThe ${word} setting.\n`);
+      for (;;) {
+        if (runtime.search(ANONYMOUS, { query: word }).some((h) => h.page.path === page.path)) break;
+        if (performance.now() - t > 5_000) throw new Error(`edit ${i} not searchable after 5 s`);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      latencies.push(performance.now() - t);
+      // Let the watcher settle so edits do not merge into one batch.
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    // Baseline: what re-indexing the whole site on every edit would cost.
+    const rebuild = await timeMany(3, () => new SearchIndex().sync(runtime.site));
+    const p50 = percentile(latencies, 50);
+    log(`edit latencies (ms): ${latencies.map((l) => l.toFixed(0)).join(" ")}`);
+    return [
+      {
+        area: "search",
+        metric: `edit-to-searchable p50 (${CORPUS}, ${latencies.length} edits)`,
+        value: ms(p50),
+        unit: "ms",
+        baseline: { name: "full re-index", value: ms(percentile(rebuild, 50)) },
+        target: "<= 200 ms",
+        ok: p50 <= 200,
+      },
+    ];
+  } finally {
+    await runtime.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** MRR@10 and Recall@10 on the eval questions, ours beside plain BM25. */
+async function quality(): Promise<BenchRow[]> {
+  const { results } = await evaluate(CORPORA);
+  const rows: BenchRow[] = [];
+  for (const corpus of [...new Set(results.map((r) => r.corpus))]) {
+    for (const slice of corpus === "all" ? ["all", "heldout"] : ["all"]) {
+      const ours = results.find((r) => r.corpus === corpus && r.slice === slice && r.engine === "svc-mcp");
+      const base = results.find((r) => r.corpus === corpus && r.slice === slice && r.engine === "plain BM25");
+      if (ours === undefined || base === undefined) continue;
+      const label = `${corpus === "all" ? "all corpora" : corpus}${slice === "heldout" ? " held-out" : ""}, ${ours.scores.n} questions`;
+      rows.push({ area: "search", metric: `MRR@10 (${label})`, value: round3(ours.scores.mrr), unit: "", baseline: { name: "plain BM25", value: round3(base.scores.mrr) } });
+      rows.push({ area: "search", metric: `Recall@10 (${label})`, value: round3(ours.scores.recall), unit: "", baseline: { name: "plain BM25", value: round3(base.scores.recall) } });
+    }
+  }
+  return rows;
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+export const searchSuite: BenchSuite = {
+  name: "search",
+  run: async (log) => {
+    const sets = loadEvalSets();
+    const set = sets.find((s) => s.corpus === CORPUS);
+    if (set === undefined) throw new Error(`no eval set for ${CORPUS}`);
+    return [...(await loadAndIndex(log)), ...(await queryLatency(set, log)), ...(await editLatency(log)), ...(await quality())];
+  },
+};

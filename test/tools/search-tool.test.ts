@@ -1,0 +1,131 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readerWithGroups } from "../../src/vfs/access.js";
+import { DocsRuntime } from "../../src/tools/runtime.js";
+import { connect } from "../helpers/mcp.js";
+
+/** A small versioned, two-language docs repository written for these tests. */
+const FILES: Record<string, string> = {
+  "docs.json": JSON.stringify({
+    name: "Acme",
+    navigation: {
+      versions: [
+        {
+          version: "v1",
+          languages: [
+            { language: "en", groups: [{ group: "Guides", pages: ["v1/en/webhooks"] }] },
+            { language: "es", groups: [{ group: "Guías", pages: ["v1/es/webhooks"] }] },
+          ],
+        },
+        {
+          version: "v2",
+          languages: [
+            { language: "en", groups: [{ group: "Guides", pages: ["v2/en/webhooks", "v2/en/staff"] }] },
+            { language: "es", groups: [{ group: "Guías", pages: ["v2/es/webhooks"] }] },
+          ],
+        },
+      ],
+    },
+  }),
+  "v1/en/webhooks.mdx": "---\ntitle: Webhooks (v1)\n---\n## Signing\n\nVerify the webhook signature with your secret.",
+  "v1/es/webhooks.mdx": "---\ntitle: Webhooks (v1, es)\n---\n## Firma\n\nVerifica la firma del webhook.",
+  "v2/en/webhooks.mdx": "---\ntitle: Webhooks\n---\n## Signing\n\nVerify the webhook signature with your secret.\n\n## Retries\n\nDeliveries are retried.",
+  "v2/es/webhooks.mdx": "---\ntitle: Webhooks (es)\n---\n## Firma\n\nVerifica la firma del webhook.",
+  "v2/en/staff.mdx": "---\ntitle: Webhook incident runbook\ngroups: [staff]\n---\nRotate the webhook secret when it leaks.",
+};
+
+const SEARCH = "search_acme";
+let dir: string;
+let runtime: DocsRuntime;
+let anon: Awaited<ReturnType<typeof connect>>;
+let staff: Awaited<ReturnType<typeof connect>>;
+
+interface Result {
+  title: string;
+  section: string;
+  path: string;
+  file: string;
+  url: string;
+  snippet: string;
+  score: number;
+}
+
+const results = (r: { structuredContent?: unknown }): Result[] => (r.structuredContent as { results: Result[] }).results;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "svc-mcp-search-"));
+  for (const [path, text] of Object.entries(FILES)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  runtime = await DocsRuntime.load({ root: dir, baseUrl: "https://docs.acme.test" });
+  anon = await connect(runtime);
+  staff = await connect(runtime, readerWithGroups(["staff"]));
+});
+
+afterAll(async () => {
+  await anon.close();
+  await staff.close();
+  await runtime.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("search tool through the MCP client", () => {
+  it("filters by version and language", async () => {
+    const paths = async (args: Record<string, unknown>) => results(await anon.call(SEARCH, { query: "webhook", ...args })).map((r) => r.path).sort();
+    expect(await paths({})).toEqual(["/v1/en/webhooks", "/v1/es/webhooks", "/v2/en/webhooks", "/v2/es/webhooks"]);
+    expect(await paths({ version: "v2" })).toEqual(["/v2/en/webhooks", "/v2/es/webhooks"]);
+    expect(await paths({ version: "v2", language: "es" })).toEqual(["/v2/es/webhooks"]);
+    expect(await paths({ version: "v3" })).toEqual([]);
+  });
+
+  it("returns the whole hit: title, section, link to the section, file, snippet, score", async () => {
+    const r = await anon.call(SEARCH, { query: "verify webhook signature", version: "v2", language: "en" });
+    expect(results(r)).toEqual([
+      {
+        title: "Webhooks",
+        section: "Signing",
+        path: "/v2/en/webhooks",
+        file: "/v2/en/webhooks.mdx",
+        url: "https://docs.acme.test/v2/en/webhooks#signing",
+        snippet: "Verify the webhook signature with your secret.",
+        score: results(r)[0]?.score,
+      },
+    ]);
+    expect(anon.text(r)).toBe(
+      `1. Webhooks › Signing\n   https://docs.acme.test/v2/en/webhooks#signing\n   file: /v2/en/webhooks.mdx · score ${results(r)[0]?.score}\n   Verify the webhook signature with your secret.`,
+    );
+  });
+
+  it("applies scoreThreshold exactly and pageSize after it", async () => {
+    const all = results(await anon.call(SEARCH, { query: "webhook signature secret", pageSize: 50 }));
+    expect(all.length).toBe(4);
+    for (const t of [0, ...all.map((r) => r.score), 1]) {
+      expect(results(await anon.call(SEARCH, { query: "webhook signature secret", pageSize: 50, scoreThreshold: t }))).toEqual(all.filter((r) => r.score >= t));
+    }
+    expect(results(await anon.call(SEARCH, { query: "webhook signature secret", pageSize: 2 }))).toEqual(all.slice(0, 2));
+  });
+
+  it("never shows a restricted page to a reader outside its groups", async () => {
+    const a = await anon.call(SEARCH, { query: "webhook incident runbook", pageSize: 50 });
+    expect(JSON.stringify(a)).not.toContain("staff");
+    expect(results(await staff.call(SEARCH, { query: "webhook incident runbook", pageSize: 1 })).map((r) => r.path)).toEqual(["/v2/en/staff"]);
+  });
+
+  it("says how to go on when nothing matches", async () => {
+    const r = await anon.call(SEARCH, { query: "kubernetes helm chart" });
+    expect(r.isError).toBeUndefined();
+    expect(anon.text(r)).toBe(
+      'No results for "kubernetes helm chart". Try other words, fewer terms, or search the files: query_docs_filesystem_acme with `rg -il "term" /`.',
+    );
+    expect(r.structuredContent).toEqual({ results: [] });
+  });
+
+  it("finds an edit as soon as the runtime has applied it", async () => {
+    writeFileSync(join(dir, "v2/en/webhooks.mdx"), `${FILES["v2/en/webhooks.mdx"]}\n\n## Quokka mode\n\nEnable quokka mode for gentle retries.`);
+    await runtime.applyChanges(["v2/en/webhooks.mdx"]);
+    expect(results(await anon.call(SEARCH, { query: "quokka" })).map((r) => [r.path, r.section])).toEqual([["/v2/en/webhooks", "Quokka mode"]]);
+  });
+});

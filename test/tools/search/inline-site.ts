@@ -1,0 +1,44 @@
+import { parseFrontMatter } from "../../../src/config/frontmatter.js";
+import { readPageMeta, titleFromPath } from "../../../src/config/page-meta.js";
+import { readSiteConfig } from "../../../src/config/read-site-config.js";
+import { emptySiteConfig } from "../../../src/config/site-config.js";
+import { makeFile, type Page, pagePathOf, type Site } from "../../../src/vfs/site.js";
+
+/** A page object as the loader builds it, from a path and the file's text. */
+export function makePage(filePath: string, text: string): Page {
+  const parsed = parseFrontMatter(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  const meta = readPageMeta(parsed.data);
+  const path = pagePathOf(filePath);
+  return {
+    file: makeFile(filePath, text, { ...(meta.groups !== undefined ? { groups: meta.groups } : {}) }, new Date(0)),
+    path,
+    title: meta.title ?? titleFromPath(path),
+    meta,
+    frontMatter: parsed.data,
+    body: parsed.body,
+    bodyLine: parsed.bodyLine,
+    generated: false,
+  };
+}
+
+/**
+ * A site snapshot built in memory: `files` maps file paths (`/guides/a.mdx`) to text, `docs` is
+ * docs.json (omit it for a repository without one, where every page is indexed). Pass
+ * `reuse` to keep the Page objects of an earlier snapshot for unchanged files, as the loader does.
+ */
+export function inlineSite(files: Record<string, string>, docs?: unknown, reuse?: Site): Site {
+  const pages = new Map<string, Page>();
+  for (const [path, text] of Object.entries(files)) {
+    const old = reuse?.pages.get(pagePathOf(path));
+    pages.set(pagePathOf(path), old !== undefined && old.file.text === text ? old : makePage(path, text));
+  }
+  const config = docs === undefined ? emptySiteConfig("test") : readSiteConfig(docs, "test");
+  return {
+    root: "/nonexistent",
+    config,
+    files: new Map([...pages.values()].map((p) => [p.file.path, p.file])),
+    pages,
+    diagnostics: [],
+  };
+}

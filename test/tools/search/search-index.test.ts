@@ -1,0 +1,266 @@
+import { describe, expect, it } from "vitest";
+import { type SearchHit, SearchIndex, type SearchRequest } from "../../../src/tools/search/search-index.js";
+import type { Site } from "../../../src/vfs/site.js";
+import { inlineSite } from "./inline-site.js";
+
+const PAGES: Record<string, string> = {
+  "/webhooks.mdx": [
+    "---",
+    "title: Webhooks",
+    "description: Get an HTTP request when something happens in your store.",
+    "---",
+    "Webhooks deliver events to your server.",
+    "",
+    "## Verify signatures",
+    "",
+    "Every delivery carries an HMAC signature header. Compare it in constant time.",
+    "",
+    "## Retries",
+    "",
+    "Failed deliveries are retried with exponential backoff.",
+  ].join("\n"),
+  "/payments.mdx": [
+    "---",
+    "title: Payments",
+    "---",
+    "Accept cards and wallets.",
+    "",
+    "## Refunds",
+    "",
+    "Refund a payment in full or in part. Refunds trigger a webhook.",
+  ].join("\n"),
+  "/api/errors.mdx": [
+    "---",
+    "title: Errors",
+    "---",
+    "Every error has a code.",
+    "",
+    "## Rate limits",
+    "",
+    "A 429 response says: Too many requests. Please retry later.",
+  ].join("\n"),
+};
+
+const ALL = () => true;
+
+function search(index: SearchIndex, query: string, extra: Partial<SearchRequest> = {}): SearchHit[] {
+  return index.search({ query, canRead: ALL, ...extra });
+}
+
+function brief(hits: SearchHit[]): [string, string][] {
+  return hits.map((h) => [h.page.path, h.section.anchor]);
+}
+
+function indexOf(site: Site): SearchIndex {
+  const index = new SearchIndex();
+  index.sync(site);
+  return index;
+}
+
+describe("SearchIndex.search", () => {
+  const index = indexOf(inlineSite(PAGES));
+
+  it("ranks the page about the subject first and points at the best section", () => {
+    expect(brief(search(index, "verify webhook signature"))).toEqual([
+      ["/webhooks", "verify-signatures"],
+      ["/payments", "refunds"],
+    ]);
+  });
+
+  it("matches inflections, typos, and error messages", () => {
+    expect(brief(search(index, "refunding payments"))).toEqual([["/payments", "refunds"]]);
+    expect(brief(search(index, "webhok signatre"))).toEqual([
+      ["/webhooks", "verify-signatures"],
+      ["/payments", "refunds"],
+    ]);
+    expect(brief(search(index, "Too many requests. Please retry later.")).slice(0, 1)).toEqual([["/api/errors", "rate-limits"]]);
+  });
+
+  it("returns the matching section's text as the snippet", () => {
+    const [hit] = search(index, "exponential backoff");
+    expect(hit?.snippet).toBe("Failed deliveries are retried with exponential backoff.");
+    expect(hit?.section.heading).toBe("Retries");
+  });
+
+  it("answers a query of stop words or punctuation with nothing", () => {
+    expect(search(index, "how do I")).toEqual([]);
+    expect(search(index, "?!")).toEqual([]);
+    expect(search(index, "zzzqqq")).toEqual([]);
+  });
+
+  it("respects pageSize", () => {
+    expect(search(index, "webhook", { pageSize: 1 }).map((h) => h.page.path)).toEqual(["/webhooks"]);
+  });
+});
+
+describe("scores", () => {
+  const index = indexOf(inlineSite(PAGES));
+  const queries = ["webhook", "verify webhook signature", "refund", "retry", "too many requests", "cards wallets refunds", "error code", "signature nonexistentword"];
+
+  it("are in 0..1 and sorted best first", () => {
+    for (const q of queries) {
+      const hits = search(index, q, { pageSize: 50 });
+      for (const h of hits) {
+        expect(h.score).toBeGreaterThan(0);
+        expect(h.score).toBeLessThanOrEqual(1);
+      }
+      expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+    }
+  });
+
+  it("filter exactly: a threshold keeps the hits scoring at or above it, and only those", () => {
+    for (const q of queries) {
+      const all = search(index, q, { pageSize: 50 });
+      for (const t of [0, 0.1, 0.25, 0.5, 0.75, 1, ...all.map((h) => h.score)]) {
+        expect(search(index, q, { pageSize: 50, scoreThreshold: t })).toEqual(all.filter((h) => h.score >= t));
+      }
+    }
+  });
+
+  it("mean the share of the query a page answers, not rank against the other hits", () => {
+    const [full] = search(index, "webhook signature");
+    const [partial] = search(index, "webhook signature kubernetes");
+    // The same best page, but it answers less of the second query, so it scores lower.
+    expect(partial?.page.path).toBe(full?.page.path);
+    expect(partial?.score).toBeLessThan(full?.score as number);
+    // A page matching every term beats one matching a subset, and scores well.
+    const hits = search(index, "refund payment");
+    expect(hits[0]?.page.path).toBe("/payments");
+    expect(hits[0]?.score).toBeGreaterThan(0.5);
+  });
+
+  it("do not depend on the other hits: hiding the best hit leaves the others' scores as they were", () => {
+    const all = search(index, "webhook", { pageSize: 50 });
+    expect(all.map((h) => h.page.path)).toEqual(["/webhooks", "/payments"]);
+    const rest = search(index, "webhook", { pageSize: 50, canRead: (p) => p.path !== "/webhooks" });
+    expect(rest).toEqual(all.slice(1));
+  });
+});
+
+describe("what is indexed", () => {
+  const docs = {
+    name: "Test",
+    navigation: {
+      versions: [
+        { version: "v1", groups: [{ group: "Old", pages: ["v1/setup"] }] },
+        { version: "v2", groups: [{ group: "New", pages: ["v2/setup", "shared"] }] },
+      ],
+      global: {},
+    },
+  };
+  const shared = "---\ntitle: Shared setup notes\n---\nSetup tips for every version.";
+  const nav = {
+    name: "Test",
+    navigation: { groups: [{ group: "Docs", pages: ["listed", "hidden", "secret"] }] },
+  };
+
+  it("filters by version; a page in no version is in every version", () => {
+    const site = inlineSite({
+      "/v1/setup.mdx": "---\ntitle: Setup v1\n---\nSetup for version one.",
+      "/v2/setup.mdx": "---\ntitle: Setup v2\n---\nSetup for version two.",
+      "/shared.mdx": shared,
+    }, docs);
+    const index = indexOf(site);
+    const paths = (version?: string) => search(index, "setup", version === undefined ? {} : { version }).map((h) => h.page.path).sort();
+    expect(paths()).toEqual(["/shared", "/v1/setup", "/v2/setup"]);
+    expect(paths("v1")).toEqual(["/v1/setup"]);
+    expect(paths("v2")).toEqual(["/shared", "/v2/setup"]);
+    expect(paths("v3")).toEqual([]);
+    // A page outside navigation (indexed with seo.indexing: all) belongs to no version: it is in all of them.
+    const outside = inlineSite(
+      { "/v1/setup.mdx": "---\ntitle: Setup v1\n---\nx", "/notes.mdx": "---\ntitle: Setup notes\n---\nx" },
+      { name: "Test", seo: { indexing: "all" }, navigation: { versions: [{ version: "v1", pages: ["v1/setup"] }] } },
+    );
+    expect(search(indexOf(outside), "setup", { version: "v9" }).map((h) => h.page.path)).toEqual(["/notes"]);
+    expect(search(indexOf(outside), "setup", { version: "v1" }).map((h) => h.page.path).sort()).toEqual(["/notes", "/v1/setup"]);
+  });
+
+  it("filters by language the same way", () => {
+    const site = inlineSite(
+      { "/en/a.mdx": "---\ntitle: Install\n---\nInstall it.", "/es/a.mdx": "---\ntitle: Install es\n---\nInstall it.", "/b.mdx": "---\ntitle: Install anywhere\n---\nx" },
+      {
+        name: "T",
+        navigation: {
+          languages: [
+            { language: "en", pages: ["en/a"] },
+            { language: "es", pages: ["es/a"] },
+          ],
+        },
+      },
+    );
+    const index = indexOf(site);
+    expect(search(index, "install", { language: "es" }).map((h) => h.page.path)).toEqual(["/es/a"]);
+    expect(search(index, "install").map((h) => h.page.path).sort()).toEqual(["/en/a", "/es/a"]);
+  });
+
+  it("leaves out noindex pages and pages outside navigation, unless seo.indexing is all", () => {
+    const files = {
+      "/listed.mdx": "---\ntitle: Listed\n---\nThe quokka page.",
+      "/hidden.mdx": "---\ntitle: Hidden\nnoindex: true\n---\nA quokka too.",
+      "/orphan.mdx": "---\ntitle: Orphan\n---\nAnother quokka.",
+    };
+    expect(search(indexOf(inlineSite(files, nav)), "quokka").map((h) => h.page.path)).toEqual(["/listed"]);
+    const all = { ...nav, seo: { indexing: "all" } };
+    expect(search(indexOf(inlineSite(files, all)), "quokka").map((h) => h.page.path).sort()).toEqual(["/listed", "/orphan"]);
+  });
+
+  it("scores only pages the reader may read, so restricted pages never leave the index", () => {
+    const files = {
+      "/listed.mdx": "---\ntitle: Listed\n---\nPublic notes.",
+      "/secret.mdx": "---\ntitle: Secret\ngroups: [staff]\n---\nThe quokka runbook.",
+    };
+    const index = indexOf(inlineSite(files, nav));
+    const seen: string[] = [];
+    const canRead = (p: { path: string; meta: { groups?: readonly string[] } }) => {
+      seen.push(p.path);
+      return p.meta.groups === undefined;
+    };
+    expect(index.search({ query: "quokka runbook", canRead })).toEqual([]);
+    expect(seen).toEqual(["/secret"]);
+    expect(index.search({ query: "quokka runbook", canRead: ALL }).map((h) => h.page.path)).toEqual(["/secret"]);
+  });
+});
+
+describe("SearchIndex.sync", () => {
+  it("re-indexes only pages whose object changed, and drops removed ones", () => {
+    const index = new SearchIndex();
+    const first = inlineSite(PAGES);
+    expect(index.sync(first)).toEqual({ added: 3, removed: 0 });
+    expect(index.sync(first)).toEqual({ added: 0, removed: 0 });
+    const edited = inlineSite({ ...PAGES, "/payments.mdx": "---\ntitle: Payments\n---\nNow with quokka support." }, undefined, first);
+    expect(edited.pages.get("/webhooks")).toBe(first.pages.get("/webhooks"));
+    expect(index.sync(edited)).toEqual({ added: 1, removed: 1 });
+    expect(search(index, "quokka").map((h) => h.page.path)).toEqual(["/payments"]);
+    expect(search(index, "refund")).toEqual([]);
+    const { "/api/errors.mdx": _gone, ...rest } = PAGES;
+    const removed = inlineSite({ ...rest, "/payments.mdx": "---\ntitle: Payments\n---\nNow with quokka support." }, undefined, edited);
+    expect(index.sync(removed)).toEqual({ added: 0, removed: 1 });
+    expect(search(index, "429 rate limits")).toEqual([]);
+    expect(index.pageCount).toBe(2);
+  });
+
+  it("re-indexes a page whose navigation placement changed", () => {
+    const files = { "/a.mdx": "---\ntitle: Alpha\n---\nquokka" };
+    const index = new SearchIndex();
+    const one = inlineSite(files, { name: "T", navigation: { versions: [{ version: "v1", pages: ["a"] }] } });
+    index.sync(one);
+    const two = inlineSite(files, { name: "T", navigation: { versions: [{ version: "v2", pages: ["a"] }] } }, one);
+    expect(index.sync(two)).toEqual({ added: 1, removed: 1 });
+    expect(search(index, "quokka", { version: "v1" })).toEqual([]);
+    expect(search(index, "quokka", { version: "v2" }).map((h) => h.page.path)).toEqual(["/a"]);
+  });
+
+  it("stays correct through many edits (postings of removed pages are compacted away)", () => {
+    const index = new SearchIndex();
+    let site = inlineSite(PAGES);
+    index.sync(site);
+    for (let i = 0; i < 60; i++) {
+      site = inlineSite({ ...PAGES, "/payments.mdx": `---\ntitle: Payments\n---\nEdit number${i} of the refunds page.` }, undefined, site);
+      index.sync(site);
+    }
+    expect(search(index, "number59").map((h) => h.page.path)).toEqual(["/payments"]);
+    expect(search(index, "number58")).toEqual([]);
+    expect(search(index, "refunds").map((h) => h.page.path)).toEqual(["/payments"]);
+    expect(index.pageCount).toBe(3);
+  });
+});
