@@ -43,6 +43,8 @@ export interface TermEntry {
 
 export interface SectionUnit {
   readonly page: number;
+  /** Field weight over BM25 length normalisation, per field: filled in by `prepare`. */
+  readonly scale: Float64Array;
   /** Field lengths in terms: heading, body, code. */
   readonly lengths: readonly number[];
   /** The section's term ids in reading order, for proximity: four bytes per word, and no
@@ -53,6 +55,8 @@ export interface SectionUnit {
 export interface PageUnit {
   /** Field lengths in terms: title, meta, context. */
   readonly lengths: readonly number[];
+  /** Weight over length normalisation for the page fields, then the summed section fields. */
+  readonly scale: Float64Array;
   /** Term ids of the title, in order. */
   readonly title: TermSequence;
   /** Summed section field lengths: heading, body, code (the page read as one document). */
@@ -79,10 +83,26 @@ function fieldLengths(seq: TermSequence): number[] {
   return lengths;
 }
 
+/** What `prepare` needs to weigh fields: weights and BM25 `b` per field of each kind. */
+export interface FieldScaling {
+  readonly pageWeights: readonly number[];
+  readonly pageB: readonly number[];
+  readonly sectionWeights: readonly number[];
+  readonly sectionB: readonly number[];
+  readonly pageSectionB: readonly number[];
+}
+
 export class InvertedIndex {
   private readonly entries: (TermEntry | undefined)[] = [];
-  readonly sections = new Map<number, SectionUnit>();
-  readonly pages = new Map<number, PageUnit>();
+  /** Units by id (arrays, not maps: the ranking loop looks one up per posting). */
+  private readonly sectionUnits: (SectionUnit | undefined)[] = [];
+  private readonly pageUnits: (PageUnit | undefined)[] = [];
+  private liveSections = 0;
+  private livePages = 0;
+  /** Bumped on every change; `prepare` recomputes field scales when it moved. */
+  private version = 0;
+  private scaledVersion = -1;
+  private scaledFor: FieldScaling | undefined;
   private nextSection = 0;
   private nextPage = 0;
   private readonly sectionLengthSum = [0, 0, 0];
@@ -102,12 +122,55 @@ export class InvertedIndex {
 
   /** Number of live pages. */
   get pageCount(): number {
-    return this.pages.size;
+    return this.livePages;
   }
 
   /** Number of live sections. */
   get sectionCount(): number {
-    return this.sections.size;
+    return this.liveSections;
+  }
+
+  /** One past the highest section id ever used (sizes per-query scratch arrays). */
+  get sectionCapacity(): number {
+    return this.nextSection;
+  }
+
+  get pageCapacity(): number {
+    return this.nextPage;
+  }
+
+  section(id: number): SectionUnit | undefined {
+    return this.sectionUnits[id];
+  }
+
+  page(id: number): PageUnit | undefined {
+    return this.pageUnits[id];
+  }
+
+  /**
+   * Make every unit's field scales (weight / BM25 length norm) current. Averages move with
+   * every change, so this runs at the first query after one: a pass over units, well under a
+   * millisecond, instead of divisions for every posting of every query.
+   */
+  prepare(f: FieldScaling): void {
+    if (this.scaledVersion === this.version && this.scaledFor === f) return;
+    const norm = (len: number, avg: number, b: number): number => (avg > 0 ? 1 - b + (b * len) / avg : 1);
+    const avgSec = [0, 1, 2].map((k) => this.avgSectionLength(k));
+    const avgPage = [0, 1, 2].map((k) => this.avgPageLength(k));
+    const avgPageSec = [0, 1, 2].map((k) => this.avgPageSectionLength(k));
+    for (const s of this.sectionUnits) {
+      if (s === undefined) continue;
+      for (let k = 0; k < FIELDS_PER_UNIT; k++) s.scale[k] = (f.sectionWeights[k] as number) / norm(s.lengths[k] as number, avgSec[k] as number, f.sectionB[k] as number);
+    }
+    for (const p of this.pageUnits) {
+      if (p === undefined) continue;
+      for (let k = 0; k < FIELDS_PER_UNIT; k++) {
+        p.scale[k] = (f.pageWeights[k] as number) / norm(p.lengths[k] as number, avgPage[k] as number, f.pageB[k] as number);
+        p.scale[FIELDS_PER_UNIT + k] = (f.sectionWeights[k] as number) / norm(p.sectionLengths[k] as number, avgPageSec[k] as number, f.pageSectionB[k] as number);
+      }
+    }
+    this.scaledVersion = this.version;
+    this.scaledFor = f;
   }
 
   /** Number of vocabulary ids (some may belong to no live page). */
@@ -117,17 +180,17 @@ export class InvertedIndex {
 
   /** Mean length of a section field over live sections. */
   avgSectionLength(field: number): number {
-    return this.sections.size === 0 ? 0 : (this.sectionLengthSum[field] as number) / this.sections.size;
+    return this.liveSections === 0 ? 0 : (this.sectionLengthSum[field] as number) / this.liveSections;
   }
 
   /** Mean length of a page field over live pages. */
   avgPageLength(field: number): number {
-    return this.pages.size === 0 ? 0 : (this.pageLengthSum[field] as number) / this.pages.size;
+    return this.livePages === 0 ? 0 : (this.pageLengthSum[field] as number) / this.livePages;
   }
 
   /** Mean summed section-field length of a page (the page read as one document). */
   avgPageSectionLength(field: number): number {
-    return this.pages.size === 0 ? 0 : (this.pageSectionLengthSum[field] as number) / this.pages.size;
+    return this.livePages === 0 ? 0 : (this.pageSectionLengthSum[field] as number) / this.livePages;
   }
 
   /** The entry of an exact term, if some live page contains it. */
@@ -156,7 +219,8 @@ export class InvertedIndex {
         sectionLengths[f]! += lengths[f] as number;
         this.sectionLengthSum[f]! += lengths[f] as number;
       }
-      this.sections.set(id, { page: pageId, lengths, sequence });
+      this.sectionUnits[id] = { page: pageId, scale: new Float64Array(FIELDS_PER_UNIT), lengths, sequence };
+      this.liveSections++;
       this.post(sequence, id, "sections", mark, pageTerms);
     }
     const lengths = fieldLengths(pageFields);
@@ -168,32 +232,33 @@ export class InvertedIndex {
     for (const t of pageTerms) (this.entries[t] as TermEntry).df++;
     const titleEnd = pageFields.indexOf(-1);
     const title = titleEnd === -1 ? pageFields : pageFields.subarray(0, titleEnd);
-    this.pages.set(pageId, { lengths, title, sectionLengths, sections: sectionIds, terms: pageTerms });
+    this.pageUnits[pageId] = { lengths, scale: new Float64Array(2 * FIELDS_PER_UNIT), title, sectionLengths, sections: sectionIds, terms: pageTerms };
+    this.livePages++;
+    this.version++;
     return { page: pageId, sections: sectionIds };
   }
 
   /** Remove a page and its sections. Their postings become garbage, compacted in bulk. */
   removePage(pageId: number): void {
-    const page = this.pages.get(pageId);
+    const page = this.pageUnits[pageId];
     if (page === undefined) return;
     for (const t of page.terms) (this.entries[t] as TermEntry).df--;
     for (const id of page.sections) {
-      const s = this.sections.get(id) as SectionUnit;
+      const s = this.sectionUnits[id] as SectionUnit;
       for (let f = 0; f < FIELDS_PER_UNIT; f++) this.sectionLengthSum[f]! -= s.lengths[f] ?? 0;
-      this.sections.delete(id);
+      this.sectionUnits[id] = undefined;
+      this.liveSections--;
     }
     for (let f = 0; f < FIELDS_PER_UNIT; f++) {
       this.pageLengthSum[f]! -= page.lengths[f] ?? 0;
       this.pageSectionLengthSum[f]! -= page.sectionLengths[f] ?? 0;
     }
-    this.pages.delete(pageId);
+    this.pageUnits[pageId] = undefined;
+    this.livePages--;
+    this.version++;
     // Roughly the postings just orphaned: one per page term, plus repeats across sections.
     this.dead += page.terms.length + page.sections.length * 8;
     if (this.dead > this.live / 3) this.compact();
-  }
-
-  hasPage(id: number): boolean {
-    return this.pages.has(id);
   }
 
   /** Live terms starting with `prefix` (excluding `prefix` itself), in sorted order, at most `limit`. */
@@ -279,8 +344,8 @@ export class InvertedIndex {
     let live = 0;
     for (const e of this.entries) {
       if (e === undefined) continue;
-      live += compactList(e.sections, (id) => this.sections.has(id));
-      live += compactList(e.pages, (id) => this.pages.has(id));
+      live += compactList(e.sections, (id) => this.sectionUnits[id] !== undefined);
+      live += compactList(e.pages, (id) => this.pageUnits[id] !== undefined);
     }
     this.live = live;
     this.dead = 0;

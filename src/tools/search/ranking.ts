@@ -125,87 +125,48 @@ export function resolveTerms(index: InvertedIndex, terms: readonly string[], P: 
  * (see `searchScore` in search-index.ts for why that is comparable across queries).
  * `accept` filters pages before any scoring, so rejected pages never become candidates.
  */
-export function rankPages(index: InvertedIndex, query: readonly QueryTerm[], accept: (page: number) => boolean, P: RankingParams = RANKING): RankedPage[] {
+export function rankPages(
+  index: InvertedIndex,
+  query: readonly QueryTerm[],
+  accept: (page: number) => boolean,
+  P: RankingParams = RANKING,
+  scratch: RankScratch = new RankScratch(),
+): RankedPage[] {
   const n = query.length;
   const idfSum = query.reduce((s, q) => s + q.idf, 0);
   if (n === 0 || idfSum === 0) return [];
-  const { k1, pageWeights: PW, pageB: PB, sectionWeights: SW, sectionB: SB, pageSectionB: PSB } = P;
-  const avgSec = [0, 1, 2].map((f) => index.avgSectionLength(f));
-  const avgPage = [0, 1, 2].map((f) => index.avgPageLength(f));
-  const avgPageSec = [0, 1, 2].map((f) => index.avgPageSectionLength(f));
-  const norm = (len: number, avg: number, b: number): number => (avg > 0 ? 1 - b + (b * len) / avg : 1);
-
-  /** Per page: [n page-field tf~ | n summed section-field tf~]. */
-  const pageAcc = new Map<number, Float64Array>();
-  /** Per section: n section-field tf~. */
-  const secAcc = new Map<number, Float64Array>();
-  const sectionsOfPage = new Map<number, number[]>();
-  const accepted = new Map<number, boolean>();
-  const pageNorms = new Map<number, number[]>();
-  const isAccepted = (page: number): boolean => {
-    let ok = accepted.get(page);
-    if (ok === undefined) {
-      ok = index.hasPage(page) && accept(page);
-      accepted.set(page, ok);
-    }
-    return ok;
-  };
-  const pageVector = (page: number): Float64Array => {
-    let v = pageAcc.get(page);
-    if (v === undefined) {
-      v = new Float64Array(2 * n);
-      pageAcc.set(page, v);
-    }
-    return v;
-  };
-  /** 1/norm for a page's own fields and for its summed section fields, computed once per page. */
-  const pageInvNorms = (page: number): number[] => {
-    let v = pageNorms.get(page);
-    if (v === undefined) {
-      const p = index.pages.get(page) as PageUnit;
-      v = [];
-      for (let f = 0; f < FIELDS_PER_UNIT; f++) v.push((PW[f] as number) / norm(p.lengths[f] as number, avgPage[f] as number, PB[f] as number));
-      for (let f = 0; f < FIELDS_PER_UNIT; f++) v.push((SW[f] as number) / norm(p.sectionLengths[f] as number, avgPageSec[f] as number, PSB[f] as number));
-      pageNorms.set(page, v);
-    }
-    return v;
-  };
+  const k1 = P.k1;
+  index.prepare(P);
+  const acc = scratch.begin(index.sectionCapacity, index.pageCapacity, n);
 
   for (let qi = 0; qi < n; qi++) {
     for (const { entry, weight } of (query[qi] as QueryTerm).matches) {
       const sp = entry.sections;
       for (let r = 0; r < sp.ids.length; r++) {
         const sid = sp.ids[r] as number;
-        const s = index.sections.get(sid) as SectionUnit | undefined;
-        if (s === undefined || !isAccepted(s.page)) continue;
+        const s = index.section(sid);
+        if (s === undefined) continue;
+        const ps = acc.pageSlot(s.page, accept);
+        if (ps < 0) continue;
         const packed = sp.tf[r] as number;
         const h = packed & 1023;
         const b = (packed >>> 10) & 1023;
         const c = packed >>> 20;
-        let sv = secAcc.get(sid);
-        if (sv === undefined) {
-          sv = new Float64Array(n);
-          secAcc.set(sid, sv);
-          const list = sectionsOfPage.get(s.page);
-          if (list === undefined) sectionsOfPage.set(s.page, [sid]);
-          else list.push(sid);
-        }
-        const L = s.lengths;
-        sv[qi]! +=
-          weight *
-          ((h * (SW[0] as number)) / norm(L[0] as number, avgSec[0] as number, SB[0] as number) +
-            (b * (SW[1] as number)) / norm(L[1] as number, avgSec[1] as number, SB[1] as number) +
-            (c * (SW[2] as number)) / norm(L[2] as number, avgSec[2] as number, SB[2] as number));
-        const inv = pageInvNorms(s.page);
-        pageVector(s.page)[n + qi]! += weight * (h * (inv[3] as number) + b * (inv[4] as number) + c * (inv[5] as number));
+        const sc = s.scale;
+        // Take the slot first: it may grow (replace) `acc.sec`.
+        const ss = acc.sectionSlot(sid, ps);
+        acc.sec[ss * n + qi]! += weight * (h * (sc[0] as number) + b * (sc[1] as number) + c * (sc[2] as number));
+        const pc = (index.page(s.page) as PageUnit).scale;
+        acc.page[ps * 2 * n + n + qi]! += weight * (h * (pc[3] as number) + b * (pc[4] as number) + c * (pc[5] as number));
       }
       const pp = entry.pages;
       for (let r = 0; r < pp.ids.length; r++) {
         const pid = pp.ids[r] as number;
-        if (!isAccepted(pid)) continue;
+        const ps = acc.pageSlot(pid, accept);
+        if (ps < 0) continue;
         const packed = pp.tf[r] as number;
-        const inv = pageInvNorms(pid);
-        pageVector(pid)[qi]! += weight * ((packed & 1023) * (inv[0] as number) + ((packed >>> 10) & 1023) * (inv[1] as number) + (packed >>> 20) * (inv[2] as number));
+        const pc = (index.page(pid) as PageUnit).scale;
+        acc.page[ps * 2 * n + qi]! += weight * ((packed & 1023) * (pc[0] as number) + ((packed >>> 10) & 1023) * (pc[1] as number) + (packed >>> 20) * (pc[2] as number));
       }
     }
   }
@@ -244,21 +205,27 @@ export function rankPages(index: InvertedIndex, query: readonly QueryTerm[], acc
   };
 
   const out: RankedPage[] = [];
-  for (const [page, v] of pageAcc) {
+  const pageAcc = acc.page;
+  const secAcc = acc.sec;
+  for (let ps = 0; ps < acc.pages.length; ps++) {
+    if (acc.accepted[ps] !== true) continue;
+    const page = acc.pages[ps] as number;
+    const v = ps * 2 * n;
     let whole = 0;
     let fieldsOnly = 0;
     for (let qi = 0; qi < n; qi++) {
       const w = (query[qi] as QueryTerm).idf;
-      whole += w * sat((v[qi] as number) + (v[n + qi] as number));
-      fieldsOnly += w * sat(v[qi] as number);
+      whole += w * sat((pageAcc[v + qi] as number) + (pageAcc[v + n + qi] as number));
+      fieldsOnly += w * sat(pageAcc[v + qi] as number);
     }
     let best = fieldsOnly;
     let bestSection: number | undefined;
-    for (const sid of sectionsOfPage.get(page) ?? []) {
-      const sv = secAcc.get(sid) as Float64Array;
+    for (let ss = acc.firstSection[ps] as number; ss >= 0; ss = acc.nextSection[ss] as number) {
       let s = 0;
-      for (let qi = 0; qi < n; qi++) s += (query[qi] as QueryTerm).idf * sat((v[qi] as number) + (sv[qi] as number));
-      if (s > best) {
+      for (let qi = 0; qi < n; qi++) s += (query[qi] as QueryTerm).idf * sat((pageAcc[v + qi] as number) + (secAcc[ss * n + qi] as number));
+      const sid = acc.sections[ss] as number;
+      // Ties go to the earlier section (lower id), so the choice does not depend on posting order.
+      if (s > best || (s === best && bestSection !== undefined && sid < bestSection)) {
         best = s;
         bestSection = sid;
       }
@@ -266,7 +233,7 @@ export function rankPages(index: InvertedIndex, query: readonly QueryTerm[], acc
     const base = (P.pageShare * whole + (1 - P.pageShare) * best) / idfSum;
 
     // Title: the idf-weighted share of the query in the title, times the share of the title in the query.
-    const unit = index.pages.get(page) as PageUnit;
+    const unit = index.page(page) as PageUnit;
     const inTitle = new Float64Array(n);
     let titleHits = 0;
     for (let i = 0; i < unit.title.length; i++) {
@@ -283,7 +250,7 @@ export function rankPages(index: InvertedIndex, query: readonly QueryTerm[], acc
     if (n >= 2 && pairSum > 0) {
       pairsFound.fill(0);
       findPairs(unit.title);
-      if (bestSection !== undefined) findPairs((index.sections.get(bestSection) as SectionUnit).sequence);
+      if (bestSection !== undefined) findPairs((index.section(bestSection) as SectionUnit).sequence);
       let found = 0;
       for (let k = 0; k < pairWeights.length; k++) if (pairsFound[k] === 1) found += pairWeights[k] as number;
       score = (1 - P.titleShare - P.proximityShare) * base + P.titleShare * title + P.proximityShare * (found / pairSum);
@@ -292,5 +259,89 @@ export function rankPages(index: InvertedIndex, query: readonly QueryTerm[], acc
     }
     out.push({ page, section: bestSection, score });
   }
+  acc.end();
   return out;
+}
+
+/**
+ * Per-query accumulators, reused across queries so a search allocates almost nothing: touched
+ * pages and sections get dense slots (through id -> slot arrays reset after each query), and
+ * their partial scores live in flat arrays of `n` (sections) or `2n` (pages) numbers per slot.
+ */
+export class RankScratch {
+  private sectionSlots: Int32Array = new Int32Array(0);
+  private pageSlots: Int32Array = new Int32Array(0);
+  /** Per page slot: n page-field tf~ followed by n summed section-field tf~. */
+  page: Float64Array = new Float64Array(0);
+  /** Per section slot: n section-field tf~. */
+  sec: Float64Array = new Float64Array(0);
+  /** Page id per page slot, whether `accept` took it, and section id per section slot. */
+  readonly pages: number[] = [];
+  readonly accepted: boolean[] = [];
+  readonly sections: number[] = [];
+  /** Sections of each page slot as a linked list of section slots. */
+  firstSection: Int32Array = new Int32Array(0);
+  nextSection: Int32Array = new Int32Array(0);
+  private n = 0;
+
+  begin(sectionCapacity: number, pageCapacity: number, n: number): this {
+    if (this.sectionSlots.length < sectionCapacity) this.sectionSlots = grow(this.sectionSlots, sectionCapacity, -1);
+    if (this.pageSlots.length < pageCapacity) this.pageSlots = grow(this.pageSlots, pageCapacity, -1);
+    this.n = n;
+    return this;
+  }
+
+  /** The slot of a page, taking one (and asking `accept`) the first time; -1 if rejected. */
+  pageSlot(page: number, accept: (page: number) => boolean): number {
+    const slot = this.pageSlots[page] as number;
+    if (slot !== -1) return this.accepted[slot] === true ? slot : -1;
+    const next = this.pages.length;
+    this.pageSlots[page] = next;
+    const ok = accept(page);
+    this.pages.push(page);
+    this.accepted.push(ok);
+    const need = (next + 1) * 2 * this.n;
+    if (this.page.length < need) this.page = growFloat(this.page, need);
+    this.page.fill(0, next * 2 * this.n, need);
+    if (this.firstSection.length <= next) this.firstSection = grow(this.firstSection, next + 1, -1);
+    this.firstSection[next] = -1;
+    return ok ? next : -1;
+  }
+
+  /** The slot of a section of the page in slot `pageSlot`, taking one the first time. */
+  sectionSlot(section: number, pageSlot: number): number {
+    const slot = this.sectionSlots[section] as number;
+    if (slot !== -1) return slot;
+    const next = this.sections.length;
+    this.sectionSlots[section] = next;
+    this.sections.push(section);
+    const need = (next + 1) * this.n;
+    if (this.sec.length < need) this.sec = growFloat(this.sec, need);
+    this.sec.fill(0, next * this.n, need);
+    if (this.nextSection.length <= next) this.nextSection = grow(this.nextSection, next + 1, -1);
+    this.nextSection[next] = this.firstSection[pageSlot] as number;
+    this.firstSection[pageSlot] = next;
+    return next;
+  }
+
+  /** Reset the id -> slot arrays for the next query. */
+  end(): void {
+    for (const s of this.sections) this.sectionSlots[s] = -1;
+    for (const p of this.pages) this.pageSlots[p] = -1;
+    this.sections.length = 0;
+    this.pages.length = 0;
+    this.accepted.length = 0;
+  }
+}
+
+function grow(a: Int32Array, min: number, fill: number): Int32Array {
+  const next = new Int32Array(Math.max(min, a.length * 2, 64)).fill(fill);
+  next.set(a);
+  return next;
+}
+
+function growFloat(a: Float64Array, min: number): Float64Array {
+  const next = new Float64Array(Math.max(min, a.length * 2, 256));
+  next.set(a);
+  return next;
 }

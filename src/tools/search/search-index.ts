@@ -2,7 +2,7 @@ import type { PagePlacement } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
 import { isIndexed, type Page, placementOf, type Site } from "../../vfs/site.js";
 import { InvertedIndex } from "./inverted-index.js";
-import { RANKING, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
+import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { type Section, splitSections } from "./sections.js";
 import { makeSnippet } from "./snippet.js";
 import { Analyzer } from "./terms.js";
@@ -54,6 +54,7 @@ export class SearchIndex {
   private readonly byId = new Map<number, IndexedPage>();
   private readonly sectionOf = new Map<number, Section>();
   private readonly ranking: RankingParams;
+  private readonly scratch = new RankScratch();
 
   /** `ranking` overrides ranking parameters (for tuning and tests; production uses the defaults). */
   constructor(options: { ranking?: Partial<RankingParams> } = {}) {
@@ -108,12 +109,12 @@ export class SearchIndex {
       return p !== undefined && inScope(p.placement, req.version, req.language) && req.canRead(p.page);
     };
     const threshold = req.scoreThreshold ?? 0;
-    const ranked = rankPages(this.index, query, accept, this.ranking)
+    const ranked = rankPages(this.index, query, accept, this.ranking, this.scratch)
       .map((r) => ({ ...r, score: round3(r.score), entry: this.byId.get(r.page) as IndexedPage }))
       .filter((r) => r.score > 0 && r.score >= threshold)
       .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1))
       .slice(0, pageSize);
-    const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.term)));
+    const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
     return ranked.map(({ entry, section: sid, score }) => {
       const section = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? entry.sections[0] ?? EMPTY_SECTION;
       return { page: entry.page, section, score, snippet: snippetOf(entry.page, section, matched, this.analyzer) };
@@ -167,7 +168,7 @@ function keywordsOf(value: unknown): string[] {
 }
 
 /** The snippet of a hit: from the section's text (prose and code), else the page description. */
-function snippetOf(page: Page, section: Section, matched: ReadonlySet<string>, analyzer: Analyzer): string {
+function snippetOf(page: Page, section: Section, matched: ReadonlySet<number>, analyzer: Analyzer): string {
   return makeSnippet(section.text !== "" ? section.text : (page.meta.description ?? ""), matched, analyzer);
 }
 

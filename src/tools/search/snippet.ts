@@ -1,34 +1,31 @@
 import { LIMITS } from "../../limits.js";
-import { type Analyzer, tokenize } from "./terms.js";
-
-const WORD_RE = /[\p{L}\p{N}]+(?:[_.\-'][\p{L}\p{N}]+)*/gu;
+import type { Analyzer } from "./terms.js";
 
 /**
  * The part of a text that best shows why it matched: the window of about
  * `LIMITS.search.snippetChars` characters holding the most distinct matched terms (ties go to
  * the earliest), cut at word boundaries, with `…` where text was left out.
  */
-export function makeSnippet(text: string, matched: ReadonlySet<string>, analyzer: Analyzer): string {
+export function makeSnippet(text: string, matched: ReadonlySet<number>, analyzer: Analyzer): string {
   const flat = text.replace(/\s+/g, " ").trim();
   const max = LIMITS.search.snippetChars;
   if (flat.length <= max) return flat;
-  const hits: { at: number; term: string }[] = [];
-  for (const m of flat.matchAll(WORD_RE)) {
-    for (const tok of tokenize(m[0])) {
-      const term = analyzer.term(tok);
-      if (term !== null && matched.has(term)) {
-        hits.push({ at: m.index, term });
+  const hits: { at: number; term: number }[] = [];
+  analyzer.scan(flat, (at, ids) => {
+    for (const id of ids) {
+      if (matched.has(id)) {
+        hits.push({ at, term: id });
         break;
       }
     }
-  }
+  });
   let start = 0;
   let best = 0;
   const span = max * 0.8;
   for (let i = 0; i < hits.length; i++) {
     const from = (hits[i] as { at: number }).at;
-    const terms = new Set<string>();
-    for (let j = i; j < hits.length && (hits[j] as { at: number }).at < from + span; j++) terms.add((hits[j] as { term: string }).term);
+    const terms = new Set<number>();
+    for (let j = i; j < hits.length && (hits[j] as { at: number }).at < from + span; j++) terms.add((hits[j] as { term: number }).term);
     if (terms.size > best) {
       best = terms.size;
       // A little lead-in before the first matched word reads better than starting on it.

@@ -10,6 +10,11 @@ const TOKEN_SOURCE = "[\\p{L}\\p{N}]+(?:[_.\\-'][\\p{L}\\p{N}]+)*";
 const JOINER_RE = /[_.\-']/;
 const CAMEL_RE = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
+/** A fresh matcher of raw tokens (global regexes carry state, so each caller gets its own). */
+export function tokenMatcher(): RegExp {
+  return new RegExp(TOKEN_SOURCE, "gu");
+}
+
 /**
  * Tokens of a text, in order. Compound identifiers are kept whole and also split into their
  * parts: `api_key` gives `api_key`, `api`, `key`; `createCart` gives `createCart`, `create`,
@@ -80,6 +85,7 @@ export function isStopWord(word: string): boolean {
  */
 export class Analyzer {
   private readonly single = new Map<string, string | null>();
+  private readonly tokenCache = new Map<string, readonly string[]>();
   /** Raw token -> term ids, as an open-addressing hash table (see `lookupToken`). */
   private tableKeys = new Array<string | undefined>(1024);
   private tableHashes = new Int32Array(1024);
@@ -100,6 +106,22 @@ export class Analyzer {
     if (this.single.size > MAX_CACHED_TOKENS) this.single.clear();
     this.single.set(token, result);
     return result;
+  }
+
+  /** Index terms of one raw token (the whole, then compound parts), memoised. */
+  tokenTerms(token: string): readonly string[] {
+    const cached = this.tokenCache.get(token);
+    if (cached !== undefined) return cached;
+    const parts: string[] = [];
+    tokenParts(parts, token);
+    const out: string[] = [];
+    for (const p of parts) {
+      const t = this.term(p);
+      if (t !== null) out.push(t);
+    }
+    if (this.tokenCache.size > MAX_CACHED_TOKENS) this.tokenCache.clear();
+    this.tokenCache.set(token, out);
+    return out;
   }
 
   /** Index terms of a text, in order (stop words dropped; compound parts follow the whole). */
@@ -125,6 +147,16 @@ export class Analyzer {
 
   /** Append the vocabulary ids of a text's terms to `out` (see `termIds`). */
   appendTermIds(text: string, out: IdBuffer): void {
+    this.scan(text, (_start, ids) => {
+      for (let k = 0; k < ids.length; k++) out.push(ids[k] as number);
+    });
+  }
+
+  /**
+   * Visit each token of a text with its start offset and term ids, in order: the tokens
+   * `tokenize` finds, scanned by hand and looked up without slicing the text.
+   */
+  scan(text: string, visit: (start: number, ids: readonly number[]) => void): void {
     const n = text.length;
     let i = 0;
     while (i < n) {
@@ -156,8 +188,7 @@ export class Analyzer {
         }
         break;
       }
-      const ids = this.lookupToken(text, start, i, h);
-      for (let k = 0; k < ids.length; k++) out.push(ids[k] as number);
+      visit(start, this.lookupToken(text, start, i, h));
     }
   }
 
