@@ -15,6 +15,7 @@ export interface RankingParams {
   readonly pageSectionB: readonly number[];
   readonly pageShare: number;
   readonly titleShare: number;
+  readonly idfExponent: number;
   readonly proximityShare: number;
   readonly proximityWindow: number;
   readonly prefixWeight: number;
@@ -37,6 +38,9 @@ export const RANKING: RankingParams = {
   pageSectionB: [0.3, 0.5, 0.5],
   /** Share of the score from the whole page (the rest from its best section). */
   pageShare: 0.5,
+  /** Term weights are idf to this power: below 1, one rare word alone counts for less against
+   *  a page matching several of the question's words. */
+  idfExponent: 0.5,
   /** Share of the score from how well the query and the page title name each other. */
   titleShare: 0.15,
   /** Share of the score from query words appearing next to each other (in the title or the
@@ -115,7 +119,7 @@ export function resolveTerms(index: InvertedIndex, terms: readonly string[], P: 
     }
     // The term's rarity: the exact term's, else its most common stand-in's (a lower bound).
     const df = exact !== undefined ? exact.df : Math.max(0, ...matches.map((m) => m.entry.df));
-    return { term, idf: idf(df, n), matches };
+    return { term, idf: idf(df, n) ** P.idfExponent, matches };
   });
 }
 
