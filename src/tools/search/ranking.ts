@@ -19,6 +19,7 @@ export interface RankingParams {
   readonly proximityShare: number;
   readonly proximityWindow: number;
   readonly prefixWeight: number;
+  readonly joinWeight: number;
   readonly minPrefixLength: number;
   readonly maxPrefixExpansions: number;
   readonly fuzzyWeights: readonly number[];
@@ -50,6 +51,9 @@ export const RANKING: RankingParams = {
   proximityWindow: 1,
   /** Weight of a dictionary term that merely starts with the query term (`config` -> `configurable`). */
   prefixWeight: 0.5,
+  /** Weight of a word the docs write as one that the query splits in two ("log in" -> `login`,
+   *  "set up" -> `setup`), credited to both halves. */
+  joinWeight: 0.8,
   /** Query terms shorter than this are not expanded by prefix (`ap` would match half the site). */
   minPrefixLength: 4,
   maxPrefixExpansions: 40,
@@ -90,12 +94,21 @@ function maxEdits(term: string): number {
  * lower weight); and, only for a term the site does not contain at all (a typo), terms within
  * one or two edits.
  */
-export function resolveTerms(index: InvertedIndex, terms: readonly string[], P: RankingParams = RANKING): QueryTerm[] {
+export function resolveTerms(
+  index: InvertedIndex,
+  terms: readonly string[],
+  P: RankingParams = RANKING,
+  joined: ReadonlyMap<string, readonly string[]> = new Map(),
+): QueryTerm[] {
   const n = Math.max(1, index.pageCount);
   return terms.map((term) => {
     const matches: { entry: TermEntry; weight: number; term: string }[] = [];
     const exact = index.get(term);
     if (exact !== undefined) matches.push({ entry: exact, weight: 1, term });
+    for (const j of joined.get(term) ?? []) {
+      const entry = index.get(j);
+      if (entry !== undefined && entry !== exact) matches.push({ entry, weight: P.joinWeight, term: j });
+    }
     if (term.length >= P.minPrefixLength && !/^\d+$/.test(term)) {
       for (const entry of index.withPrefix(term, P.maxPrefixExpansions)) {
         matches.push({ entry, weight: P.prefixWeight * (term.length / entry.term.length), term: entry.term });

@@ -5,7 +5,7 @@ import { InvertedIndex } from "./inverted-index.js";
 import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { type Section, splitSections } from "./sections.js";
 import { makeSnippet } from "./snippet.js";
-import { Analyzer } from "./terms.js";
+import { Analyzer, tokenMatcher } from "./terms.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 
 /** What a search asks for, beyond the query. */
@@ -103,7 +103,7 @@ export class SearchIndex {
     const pageSize = req.pageSize ?? LIMITS.search.defaultPageSize;
     const terms = [...new Set(this.analyzer.terms(req.query))].slice(0, LIMITS.search.maxQueryTerms);
     if (terms.length === 0) return [];
-    const query = resolveTerms(this.index, terms, this.ranking);
+    const query = resolveTerms(this.index, terms, this.ranking, this.joinedWords(req.query));
     const accept = (id: number): boolean => {
       const p = this.byId.get(id);
       return p !== undefined && inScope(p.placement, req.version, req.language) && req.canRead(p.page);
@@ -119,6 +119,27 @@ export class SearchIndex {
       const section = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? entry.sections[0] ?? EMPTY_SECTION;
       return { page: entry.page, section, score, snippet: snippetOf(entry.page, section, matched, this.analyzer) };
     });
+  }
+
+  /**
+   * Words of the query that the docs write as one ("log in" -> `login`, "set up" -> `setup`,
+   * "web hook" -> `webhook`): for each query term, the site's terms formed by joining it with
+   * its neighbour.
+   */
+  private joinedWords(query: string): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    const words = [...query.matchAll(tokenMatcher())].map((m) => m[0]).filter((w) => /^\p{L}+$/u.test(w));
+    for (let i = 0; i + 1 < words.length; i++) {
+      const a = words[i] as string;
+      const b = words[i + 1] as string;
+      const joined = this.analyzer.term(a + b);
+      if (joined === null || this.index.get(joined) === undefined) continue;
+      for (const w of [a, b]) {
+        const t = this.analyzer.term(w);
+        if (t !== null && t !== joined) out.set(t, [...(out.get(t) ?? []), joined]);
+      }
+    }
+    return out;
   }
 
   private add(page: Page, placement: PagePlacement | undefined): void {

@@ -76,6 +76,15 @@ describe("SearchIndex.search", () => {
     expect(brief(search(index, "Too many requests. Please retry later.")).slice(0, 1)).toEqual([["/api/errors", "rate-limits"]]);
   });
 
+  it("finds words the docs write as one when the query splits them", () => {
+    const site = inlineSite({
+      "/sso.mdx": "---\ntitle: Single sign-on\n---\nConfigure the login page and the webhook endpoint during setup.",
+      "/console.mdx": "---\ntitle: Console\n---\nRead the log in the console.",
+    });
+    expect(brief(search(indexOf(site), "log in page"))).toEqual([["/sso", ""], ["/console", ""]]);
+    expect(brief(search(indexOf(site), "web hook set up"))).toEqual([["/sso", ""]]);
+  });
+
   it("returns the matching section's text as the snippet", () => {
     const [hit] = search(index, "exponential backoff");
     expect(hit?.snippet).toBe("Failed deliveries are retried with exponential backoff.");
