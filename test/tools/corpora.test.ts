@@ -21,7 +21,9 @@ describe.each(CASES)("corpus $corpus", ({ corpus, slug, pages, query, expectPath
     expect(tools.map((t) => t.name)).toEqual([`search_${slug}`, `query_docs_filesystem_${slug}`]);
     const s = (await c.call(`search_${slug}`, { query })).structuredContent as { results: { path: string; score: number }[] };
     expect(s.results.length).toBeGreaterThan(3);
-    expect(s.results[0]?.score).toBe(1);
+    // Scores are absolute (see README "Search"): a one-word query about a page's subject scores high.
+    expect(s.results[0]?.score).toBeGreaterThan(0.6);
+    expect(s.results[0]?.score).toBeLessThanOrEqual(1);
     expect(s.results.slice(0, 3).some((r) => expectPath.test(r.path))).toBe(true);
     const tree = await c.call(`query_docs_filesystem_${slug}`, { command: "tree / -L 1" });
     expect(tree.isError).toBeUndefined();

@@ -1,5 +1,5 @@
 import { boundedEditDistance } from "./fuzzy.js";
-import { FIELDS_PER_UNIT, type InvertedIndex, type PageUnit, type SectionUnit, type TermEntry } from "./inverted-index.js";
+import { type InvertedIndex, type PageUnit, type SectionUnit, type TermEntry } from "./inverted-index.js";
 
 /**
  * Ranking parameters, in one place. Field weights say how much one occurrence counts in each
