@@ -20,6 +20,7 @@ export interface RankingParams {
   readonly proximityWindow: number;
   readonly prefixWeight: number;
   readonly joinWeight: number;
+  readonly generatedPageWeight: number;
   readonly minPrefixLength: number;
   readonly maxPrefixExpansions: number;
   readonly fuzzyWeights: readonly number[];
@@ -51,6 +52,10 @@ export const RANKING: RankingParams = {
   proximityWindow: 1,
   /** Weight of a dictionary term that merely starts with the query term (`config` -> `configurable`). */
   prefixWeight: 0.5,
+  /** Score factor for pages generated from an API spec: one per operation, hundreds alike, they
+   *  otherwise crowd out the guide that answers a question in words ("pay sellers a commission"
+   *  matched five commission endpoints before the payouts guide). A strong match still wins. */
+  generatedPageWeight: 0.85,
   /** Weight of a word the docs write as one that the query splits in two ("log in" -> `login`,
    *  "set up" -> `setup`), credited to both halves. */
   joinWeight: 0.8,
@@ -148,6 +153,7 @@ export function rankPages(
   accept: (page: number) => boolean,
   P: RankingParams = RANKING,
   scratch: RankScratch = new RankScratch(),
+  prior: (page: number) => number = () => 1,
 ): RankedPage[] {
   const n = query.length;
   const idfSum = query.reduce((s, q) => s + q.idf, 0);
@@ -274,7 +280,7 @@ export function rankPages(
     } else {
       score = ((1 - P.titleShare - P.proximityShare) * base + P.titleShare * title) / (1 - P.proximityShare);
     }
-    out.push({ page, section: bestSection, score });
+    out.push({ page, section: bestSection, score: score * prior(page) });
   }
   acc.end();
   return out;

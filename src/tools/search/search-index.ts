@@ -109,7 +109,8 @@ export class SearchIndex {
       return p !== undefined && inScope(p.placement, req.version, req.language) && req.canRead(p.page);
     };
     const threshold = req.scoreThreshold ?? 0;
-    const ranked = rankPages(this.index, query, accept, this.ranking, this.scratch)
+    const prior = (id: number): number => ((this.byId.get(id) as IndexedPage).page.generated ? this.ranking.generatedPageWeight : 1);
+    const ranked = rankPages(this.index, query, accept, this.ranking, this.scratch, prior)
       .map((r) => ({ ...r, score: round3(r.score), entry: this.byId.get(r.page) as IndexedPage }))
       .filter((r) => r.score > 0 && r.score >= threshold)
       .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1))
