@@ -117,7 +117,7 @@ async function editLatency(log: (m: string) => void): Promise<BenchRow[]> {
   const runtime = await DocsRuntime.load({ root: dir });
   try {
     await runtime.watch();
-    const page = [...runtime.site.pages.values()].find((p) => isIndexed(runtime.site, p) && p.path.includes("webhooks"));
+    const page = [...runtime.site.pages.values()].find((p) => !p.generated && isIndexed(runtime.site, p) && p.path.includes("webhooks"));
     if (page === undefined) throw new Error("no indexed page to edit");
     const file = join(dir, page.file.path);
     const original = readFileSync(file, "utf8");

@@ -283,9 +283,12 @@ export class InvertedIndex {
     return out;
   }
 
-  /** Every term some live page contains (fuzzy matching must scan them). */
-  *liveTerms(): IterableIterator<TermEntry> {
-    for (const e of this.entries) if (e !== undefined && e.df > 0) yield e;
+  /** Visit every term some live page contains (fuzzy matching must scan them). */
+  forEachLiveTerm(visit: (entry: TermEntry) => void): void {
+    for (let i = 0; i < this.entries.length; i++) {
+      const e = this.entries[i];
+      if (e !== undefined && e.df > 0) visit(e);
+    }
   }
 
   /** Make the scratch arrays cover every vocabulary id. */

@@ -22,6 +22,7 @@ export interface RankingParams {
   readonly joinWeight: number;
   readonly generatedPageWeight: number;
   readonly minPrefixLength: number;
+  readonly prefixMaxDfShare: number;
   readonly maxPrefixExpansions: number;
   readonly fuzzyWeights: readonly number[];
   readonly maxFuzzyExpansions: number;
@@ -62,6 +63,9 @@ export const RANKING: RankingParams = {
   /** Query terms shorter than this are not expanded by prefix (`ap` would match half the site). */
   minPrefixLength: 4,
   maxPrefixExpansions: 40,
+  /** No prefix expansion for a term already on more than this share of pages: its longer forms
+   *  add little to a common word and cost the most postings. */
+  prefixMaxDfShare: 0.1,
   /** Weights of fuzzy matches at one and two edits; only for terms the site does not contain. */
   fuzzyWeights: [1, 0.7, 0.45],
   maxFuzzyExpansions: 8,
@@ -114,7 +118,7 @@ export function resolveTerms(
       const entry = index.get(j);
       if (entry !== undefined && entry !== exact) matches.push({ entry, weight: P.joinWeight, term: j });
     }
-    if (term.length >= P.minPrefixLength && !/^\d+$/.test(term)) {
+    if (term.length >= P.minPrefixLength && !/^\d+$/.test(term) && (exact === undefined || exact.df <= P.prefixMaxDfShare * n)) {
       for (const entry of index.withPrefix(term, P.maxPrefixExpansions)) {
         matches.push({ entry, weight: P.prefixWeight * (term.length / entry.term.length), term: entry.term });
       }
@@ -123,10 +127,11 @@ export function resolveTerms(
       const max = maxEdits(term);
       if (max > 0 && !/\d/.test(term)) {
         const found: { entry: TermEntry; d: number; term: string }[] = [];
-        for (const entry of index.liveTerms()) {
+        index.forEachLiveTerm((entry) => {
+          if (Math.abs(entry.term.length - term.length) > max) return;
           const d = boundedEditDistance(term, entry.term, max);
           if (d <= max) found.push({ entry, d, term: entry.term });
-        }
+        });
         const best = Math.min(...found.map((f) => f.d));
         found
           .filter((f) => f.d === best)
@@ -154,6 +159,7 @@ export function rankPages(
   P: RankingParams = RANKING,
   scratch: RankScratch = new RankScratch(),
   prior: (page: number) => number = () => 1,
+  limit: number = Number.POSITIVE_INFINITY,
 ): RankedPage[] {
   const n = query.length;
   const idfSum = query.reduce((s, q) => s + q.idf, 0);
@@ -196,8 +202,7 @@ export function rankPages(
 
   const sat = (x: number): number => x / (k1 + x);
   // Which query term each matching vocabulary id stands for, and with what weight.
-  const termQuery = new Int16Array(index.vocabularySize).fill(-1);
-  const termWeight = new Float64Array(index.vocabularySize);
+  const { termQuery, termWeight } = acc.termMaps(index.vocabularySize);
   for (let qi = n - 1; qi >= 0; qi--) {
     for (const m of (query[qi] as QueryTerm).matches) {
       termQuery[m.entry.id] = qi;
@@ -209,6 +214,11 @@ export function rankPages(
   const pairSum = pairWeights.reduce((a, b) => a + b, 0);
   const pairsFound = new Uint8Array(Math.max(0, n - 1));
   const lastSeen = new Int32Array(n);
+  const withPairs = n >= 2 && pairSum > 0;
+  // Without word pairs to look for, the proximity share goes to the other parts.
+  const keep = withPairs ? 1 : 1 / (1 - P.proximityShare);
+  const baseShare = (1 - P.titleShare - P.proximityShare) * keep;
+  const titleShare = P.titleShare * keep;
 
   /** Mark query-adjacent pairs of terms found within the window in a term sequence. */
   const findPairs = (seq: Int32Array): void => {
@@ -227,9 +237,15 @@ export function rankPages(
     }
   };
 
-  const out: RankedPage[] = [];
+  // Phase 1, every candidate: the BM25F part, the best section and the title part.
+  const slots = acc.pages.length;
+  const partialOf = new Float64Array(slots);
+  const boundOf = new Float64Array(slots);
+  const sectionOf = new Int32Array(slots);
+  const order: number[] = [];
   const pageAcc = acc.page;
   const secAcc = acc.sec;
+  const inTitle = new Float64Array(n);
   for (let ps = 0; ps < acc.pages.length; ps++) {
     if (acc.accepted[ps] !== true) continue;
     const page = acc.pages[ps] as number;
@@ -257,7 +273,7 @@ export function rankPages(
 
     // Title: the idf-weighted share of the query in the title, times the share of the title in the query.
     const unit = index.page(page) as PageUnit;
-    const inTitle = new Float64Array(n);
+    inTitle.fill(0);
     let titleHits = 0;
     for (let i = 0; i < unit.title.length; i++) {
       const qi = termQuery[unit.title[i] as number] as number;
@@ -268,20 +284,44 @@ export function rankPages(
     let queryInTitle = 0;
     for (let qi = 0; qi < n; qi++) queryInTitle += (query[qi] as QueryTerm).idf * (inTitle[qi] as number);
     const title = unit.title.length === 0 ? 0 : (queryInTitle / idfSum) * (titleHits / unit.title.length);
+    const partial = baseShare * base + titleShare * title;
+    partialOf[ps] = partial;
+    boundOf[ps] = (partial + (withPairs ? P.proximityShare : 0)) * prior(page);
+    sectionOf[ps] = bestSection ?? -1;
+    order.push(ps);
+  }
 
-    let score: number;
-    if (n >= 2 && pairSum > 0) {
+  // Phase 2, best first by an upper bound (proximity at most 1): proximity, which scans the
+  // best section's words, is computed only while a candidate could still reach the top `limit`.
+  order.sort((a, b) => (boundOf[b] as number) - (boundOf[a] as number));
+  const out: RankedPage[] = [];
+  const top: number[] = []; // the best `limit` final scores so far, descending
+  for (const ps of order) {
+    // Scores are shown rounded to 3 decimals: keep near-ties with the last place too.
+    if (top.length >= limit && (boundOf[ps] as number) < (top[limit - 1] as number) - 0.0005) break;
+    const page = acc.pages[ps] as number;
+    const section = sectionOf[ps] as number;
+    let score = partialOf[ps] as number;
+    if (withPairs) {
       pairsFound.fill(0);
-      findPairs(unit.title);
-      if (bestSection !== undefined) findPairs((index.section(bestSection) as SectionUnit).sequence);
+      findPairs((index.page(page) as PageUnit).title);
+      if (section >= 0) findPairs((index.section(section) as SectionUnit).sequence);
       let found = 0;
       for (let k = 0; k < pairWeights.length; k++) if (pairsFound[k] === 1) found += pairWeights[k] as number;
-      score = (1 - P.titleShare - P.proximityShare) * base + P.titleShare * title + P.proximityShare * (found / pairSum);
-    } else {
-      score = ((1 - P.titleShare - P.proximityShare) * base + P.titleShare * title) / (1 - P.proximityShare);
+      score += P.proximityShare * (found / pairSum);
     }
-    out.push({ page, section: bestSection, score: score * prior(page) });
+    score *= prior(page);
+    out.push({ page, section: section >= 0 ? section : undefined, score });
+    let i = Math.min(top.length, limit);
+    top.splice(i, 0, score);
+    while (i > 0 && (top[i - 1] as number) < score) {
+      top[i] = top[i - 1] as number;
+      top[i - 1] = score;
+      i--;
+    }
+    if (top.length > limit) top.length = limit;
   }
+  acc.clearTermMaps(query);
   acc.end();
   return out;
 }
@@ -345,6 +385,24 @@ export class RankScratch {
     this.nextSection[next] = this.firstSection[pageSlot] as number;
     this.firstSection[pageSlot] = next;
     return next;
+  }
+
+  private termQuery: Int16Array = new Int16Array(0);
+  private termWeight: Float64Array = new Float64Array(0);
+
+  /** Term id -> query term index (-1: none) and weight, all -1/0 between queries. */
+  termMaps(vocabularySize: number): { termQuery: Int16Array; termWeight: Float64Array } {
+    if (this.termQuery.length < vocabularySize) {
+      const size = Math.max(vocabularySize, this.termQuery.length * 2, 1024);
+      this.termQuery = new Int16Array(size).fill(-1);
+      this.termWeight = new Float64Array(size);
+    }
+    return { termQuery: this.termQuery, termWeight: this.termWeight };
+  }
+
+  /** Undo `termMaps` entries for the query's matched terms. */
+  clearTermMaps(query: readonly QueryTerm[]): void {
+    for (const q of query) for (const m of q.matches) this.termQuery[m.entry.id] = -1;
   }
 
   /** Reset the id -> slot arrays for the next query. */

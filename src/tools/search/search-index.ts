@@ -110,7 +110,7 @@ export class SearchIndex {
     };
     const threshold = req.scoreThreshold ?? 0;
     const prior = (id: number): number => ((this.byId.get(id) as IndexedPage).page.generated ? this.ranking.generatedPageWeight : 1);
-    const ranked = rankPages(this.index, query, accept, this.ranking, this.scratch, prior)
+    const ranked = rankPages(this.index, query, accept, this.ranking, this.scratch, prior, pageSize)
       .map((r) => ({ ...r, score: round3(r.score), entry: this.byId.get(r.page) as IndexedPage }))
       .filter((r) => r.score > 0 && r.score >= threshold)
       .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1))

@@ -1,6 +1,9 @@
 import { LIMITS } from "../../limits.js";
 import type { Analyzer } from "./terms.js";
 
+/** How much of a section is searched for the snippet window. */
+const SNIPPET_SCAN_CHARS = 16_000;
+
 /**
  * The part of a text that best shows why it matched: the window of about
  * `LIMITS.search.snippetChars` characters holding the most distinct matched terms (ties go to
@@ -11,7 +14,9 @@ export function makeSnippet(text: string, matched: ReadonlySet<number>, analyzer
   const max = LIMITS.search.snippetChars;
   if (flat.length <= max) return flat;
   const hits: { at: number; term: number }[] = [];
-  analyzer.scan(flat, (at, ids) => {
+  // The first matches of a very long section (a generated reference table) are enough to place a
+  // snippet; scanning all of it would cost more than the ranking.
+  analyzer.scan(flat.length > SNIPPET_SCAN_CHARS ? flat.slice(0, SNIPPET_SCAN_CHARS) : flat, (at, ids) => {
     for (const id of ids) {
       if (matched.has(id)) {
         hits.push({ at, term: id });
