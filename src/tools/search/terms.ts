@@ -28,6 +28,10 @@ export function tokenize(text: string): string[] {
 
 /** Push a token and, for compounds, its parts. */
 function tokenParts(out: string[], token: string): void {
+  if (CJK_RE.test(token)) {
+    cjkParts(out, token);
+    return;
+  }
   out.push(token);
   if (JOINER_RE.test(token)) {
     for (const part of token.split(JOINER_RE)) {
@@ -39,6 +43,28 @@ function tokenParts(out: string[], token: string): void {
     }
   } else {
     camelParts(out, token);
+  }
+}
+
+/** Han, kana and Hangul: scripts written without spaces between words. */
+const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+/**
+ * Text in scripts without spaces between words comes as one long token; it is indexed as
+ * overlapping character pairs (the usual approach without a dictionary), so a two-character
+ * word in a query finds the sentences that contain it. Latin parts of the token stay words.
+ */
+function cjkParts(out: string[], token: string): void {
+  for (const m of token.matchAll(CJK_RUN_RE)) {
+    const run = [...m[0]];
+    if (!CJK_RE.test(m[0])) {
+      const rest = m[0].replace(/^[_.\-']+|[_.\-']+$/g, "");
+      if (rest !== "") tokenParts(out, rest);
+      continue;
+    }
+    if (run.length === 1) out.push(run[0] as string);
+    for (let i = 0; i + 1 < run.length; i++) out.push((run[i] as string) + (run[i + 1] as string));
   }
 }
 

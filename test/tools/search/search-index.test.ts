@@ -85,6 +85,15 @@ describe("SearchIndex.search", () => {
     expect(brief(search(indexOf(site), "web hook set up"))).toEqual([["/sso", ""]]);
   });
 
+  it("finds words inside text written without spaces (Chinese, Japanese)", () => {
+    const site = inlineSite({
+      "/zh/webhooks.mdx": "---\ntitle: 网络钩子\n---\n## 验证签名\n\n每次投递都带有签名头。请在服务器上验证签名。",
+      "/ja/setup.mdx": "---\ntitle: セットアップ\n---\nAPIキーを設定してください。",
+    });
+    expect(brief(search(indexOf(site), "验证签名"))).toEqual([["/zh/webhooks", "验证签名"]]);
+    expect(brief(search(indexOf(site), "キー 設定"))).toEqual([["/ja/setup", ""]]);
+  });
+
   it("returns the matching section's text as the snippet", () => {
     const [hit] = search(index, "exponential backoff");
     expect(hit?.snippet).toBe("Failed deliveries are retried with exponential backoff.");

@@ -15,6 +15,13 @@ describe("tokenize", () => {
   });
 });
 
+describe("tokenize, scripts without spaces", () => {
+  it("indexes Chinese, Japanese and Korean as overlapping character pairs", () => {
+    expect(tokenize("配置网络钩子 東京abc テスト 한국어")).toEqual(["配置", "置网", "网络", "络钩", "钩子", "東京", "abc", "テス", "スト", "한국", "국어"]);
+    expect(tokenize("字")).toEqual(["字"]);
+  });
+});
+
 describe("stem", () => {
   it.each([
     ["webhooks", "webhook"],
@@ -60,7 +67,7 @@ describe("Analyzer", () => {
   it("gives the same terms as ids (the index path) as as strings (the query path)", () => {
     const v = new Vocabulary();
     const a = new Analyzer(v);
-    const text = "Configure `api_key` for the CreateCart endpoint — café, 東京, 𝐀bc x.y.z 1.2.3\n## Webhooks don't retry";
+    const text = "Configure `api_key` for the CreateCart endpoint — café, 東京, 𝐀bc x.y.z 1.2.3\n## Webhooks don't retry 配置网络钩子abc_d";
     // Twice: the second pass reads the token cache.
     for (let i = 0; i < 2; i++) expect(a.termIds(text).map((id) => v.term(id))).toEqual(a.terms(text));
   });
