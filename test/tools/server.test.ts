@@ -39,7 +39,7 @@ describe("tools/list", () => {
         },
         pageSize: { description: "Number of results, 1 to 50 (default 10).", type: "integer", minimum: 1, maximum: 50 },
         scoreThreshold: {
-          description: "Only return results scoring at least this (0 to 1; 1 is the best match).",
+          description: "Only return results scoring at least this (0 to 1; 0.5 and above is a strong match).",
           type: "number",
           minimum: 0,
           maximum: 1,

@@ -23,7 +23,7 @@ const input = z
       .min(0, { error: "must be a number from 0 to 1" })
       .max(1, { error: "must be a number from 0 to 1" })
       .optional()
-      .describe("Only return results scoring at least this (0 to 1; 1 is the best match)."),
+      .describe("Only return results scoring at least this (0 to 1; 0.5 and above is a strong match)."),
     version: z.string({ error: "must be a string" }).min(1, { error: "must not be empty" }).optional().describe("Only content of this documentation version (or in every version)."),
     language: z.string({ error: "must be a string" }).min(1, { error: "must not be empty" }).optional().describe("Only content in this language code, such as en, zh, es (or in every language)."),
   })
@@ -36,7 +36,7 @@ export const searchTool = defineTool({
   description: ({ siteName, names }) =>
     `Search the ${siteName} documentation. Returns the best-matching pages, each with its title, link, ` +
     `file path and a snippet of the matching section. Use it first for any question about ${siteName}; then read ` +
-    `the full pages with ${names.filesystem} (e.g. \`cat /path/to/page.mdx\`). Scores are 0 to 1 (1 = best match).`,
+    `the full pages with ${names.filesystem} (e.g. \`cat /path/to/page.mdx\`). Scores are 0 to 1 and mean the same for every query: how much of the query a page answers (0.5 and above is a strong match, under 0.2 a weak one).`,
   input,
   annotations: { ...READ_ONLY_TOOL, title: "Search documentation" },
   run: async (args, ctx) => {
