@@ -55,6 +55,17 @@ async function loadAndIndex(log: (m: string) => void): Promise<BenchRow[]> {
     const mini = new MiniSearch<{ id: string; title: string; body: string }>({ fields: ["title", "body"] });
     mini.addAll([...site.pages.values()].filter((p) => isIndexed(site, p)).map((p) => ({ id: p.path, title: p.title, body: p.body })));
   });
+  // The index's own share of the heap: the same site with and without it.
+  gc();
+  const bare = process.memoryUsage().heapUsed;
+  const { site } = await loadSite(root);
+  gc();
+  const withSite = process.memoryUsage().heapUsed;
+  const index = new SearchIndex();
+  index.sync(site);
+  gc();
+  const indexHeap = process.memoryUsage().heapUsed - withSite;
+  log(`site ${((withSite - bare) / 1048576).toFixed(1)} MB, index ${(indexHeap / 1048576).toFixed(1)} MB (${index.pageCount} pages, ${index.size} sections)`);
   const p50 = percentile(runs, 50);
   const perThousand = (p50 / pages) * 1000;
   log(`load+index runs (ms): ${runs.map((r) => r.toFixed(0)).join(" ")}`);
@@ -68,6 +79,7 @@ async function loadAndIndex(log: (m: string) => void): Promise<BenchRow[]> {
     },
     { area: "search", metric: "load+index per 1,000 pages", value: ms(perThousand), unit: "ms", target: "<= 1000 ms", ok: perThousand <= 1000 },
     { area: "search", metric: `heap after load+index (${CORPUS})`, value: Math.round((heap / 1024 / 1024) * 10) / 10, unit: "MB" },
+    { area: "search", metric: `heap of the search index alone (${CORPUS})`, value: Math.round((indexHeap / 1024 / 1024) * 10) / 10, unit: "MB" },
   ];
 }
 

@@ -95,6 +95,7 @@ export class SearchIndex {
       this.add(page, placement);
       added++;
     }
+    if (added > 0) this.analyzer.releaseCaches();
     return { added, removed };
   }
 

@@ -134,6 +134,19 @@ export class Analyzer {
     return result;
   }
 
+  /**
+   * Forget memoised tokens. Indexing a site fills the caches with every distinct word (megabytes
+   * on a large site); afterwards only edits and snippets use them, and they refill with little.
+   */
+  releaseCaches(): void {
+    this.single.clear();
+    this.tokenCache.clear();
+    this.tableKeys = new Array<string | undefined>(1024);
+    this.tableHashes = new Int32Array(1024);
+    this.tableValues = new Array<readonly number[] | undefined>(1024);
+    this.tableSize = 0;
+  }
+
   /** Index terms of one raw token (the whole, then compound parts), memoised. */
   tokenTerms(token: string): readonly string[] {
     const cached = this.tokenCache.get(token);
@@ -245,7 +258,9 @@ export class Analyzer {
       if (this.tableHashes[slot] === hash && key.length === len && text.startsWith(key, start)) return this.tableValues[slot] as readonly number[];
       slot = (slot + 1) & mask;
     }
-    const token = text.slice(start, end);
+    // A copy, not a slice: a slice keeps the whole text it came from alive for as long as the
+    // cache holds the token (megabytes of page text, long after indexing).
+    const token = ` ${text.slice(start, end)}`.slice(1);
     const parts: string[] = [];
     tokenParts(parts, token);
     const ids: number[] = [];
@@ -289,8 +304,9 @@ const WORD_CHAR_RE = /^[\p{L}\p{N}]$/u;
 /** ASCII letters and digits (1) and everything else (0), for the scanner's fast path. */
 const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 0));
 
-/** Distinct raw tokens remembered; a large docs site has well under this many. */
-const MAX_CACHED_TOKENS = 500_000;
+/** Distinct raw tokens remembered before a cache starts afresh: a large docs site has tens of
+ *  thousands, and a long-running server must not grow without limit. */
+const MAX_CACHED_TOKENS = 200_000;
 
 /**
  * A light English stemmer for documentation. Inflections (`webhooks`, `configured`,
