@@ -3,7 +3,7 @@ import { LIMITS } from "../../limits.js";
 import { isIndexed, type Page, placementOf, type Site } from "../../vfs/site.js";
 import { InvertedIndex } from "./inverted-index.js";
 import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
-import { type Section, splitSections } from "./sections.js";
+import { type Section, sectionText, splitSections } from "./sections.js";
 import { makeSnippet } from "./snippet.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
@@ -33,12 +33,22 @@ interface IndexedPage {
   readonly page: Page;
   readonly placement: PagePlacement | undefined;
   readonly id: number;
-  readonly sections: readonly Section[];
+  readonly sections: readonly StoredSection[];
   /** Section ids in the inverted index, parallel to `sections`. */
   readonly sectionIds: readonly number[];
 }
 
-const EMPTY_SECTION: Section = { heading: "", parents: [], anchor: "", text: "" };
+/** A section as the index keeps it: its text is rebuilt from the page body for the hits only
+ *  (keeping every section's text would double the index's memory). */
+interface StoredSection {
+  readonly heading: string;
+  readonly parents: readonly string[];
+  readonly anchor: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+const EMPTY_SECTION: StoredSection = { heading: "", parents: [], anchor: "", start: 0, end: 0 };
 
 /**
  * The search index of a site: pages split into heading sections, in an inverted index scored
@@ -52,7 +62,7 @@ export class SearchIndex {
   private readonly buffer = new IdBuffer();
   private readonly byPath = new Map<string, IndexedPage>();
   private readonly byId = new Map<number, IndexedPage>();
-  private readonly sectionOf = new Map<number, Section>();
+  private readonly sectionOf = new Map<number, StoredSection>();
   private readonly ranking: RankingParams;
   private readonly scratch = new RankScratch();
 
@@ -118,7 +128,9 @@ export class SearchIndex {
       .slice(0, pageSize);
     const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
     return ranked.map(({ entry, section: sid, score }) => {
-      const section = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? entry.sections[0] ?? EMPTY_SECTION;
+      const stored = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? entry.sections[0] ?? EMPTY_SECTION;
+      const { heading, parents, anchor } = stored;
+      const section: Section = { heading, parents, anchor, text: sectionText(entry.page.body, stored.start, stored.end) };
       return { page: entry.page, section, score, snippet: snippetOf(entry.page, section, matched, this.analyzer) };
     });
   }
@@ -156,9 +168,9 @@ export class SearchIndex {
       split.map((s) => this.sequence([...s.parents, s.heading].join("\n"), s.prose, s.code)),
     );
     // Only what search returns is kept; prose and code were needed for indexing alone.
-    const sections: Section[] = split.map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, text: s.text }));
+    const sections: StoredSection[] = split.map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
     const entry: IndexedPage = { page, placement, id, sections, sectionIds };
-    sectionIds.forEach((sid, i) => this.sectionOf.set(sid, sections[i] as Section));
+    sectionIds.forEach((sid, i) => this.sectionOf.set(sid, sections[i] as StoredSection));
     this.byPath.set(page.path, entry);
     this.byId.set(id, entry);
   }

@@ -16,10 +16,72 @@ export interface SplitSection extends Section {
   readonly prose: string;
   /** The contents of the section's fenced code blocks, one after another. */
   readonly code: string;
+  /** Where the section's lines (after its heading) are in the body, as character offsets of the
+   *  body with line endings normalised to `\n`: `sectionText` rebuilds `text` from them, so an
+   *  index need not keep every section's text. */
+  readonly start: number;
+  readonly end: number;
 }
 
 const HEADING_RE = /^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
 const FENCE_RE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
+
+/** The opening fence of a code block (its character and length). */
+interface Fence {
+  readonly char: string;
+  readonly length: number;
+}
+
+/**
+ * How a line changes the fence state: `marker` is true for a fence line itself (opening or
+ * closing), which belongs to neither prose nor code.
+ */
+function fenceStep(fence: Fence | undefined, line: string): { fence: Fence | undefined; marker: boolean } {
+  const f = FENCE_RE.exec(line);
+  if (f === null) return { fence, marker: false };
+  const marker = f[1] as string;
+  if (fence === undefined) {
+    // A backtick fence's info string cannot contain backticks (CommonMark); that line is inline code.
+    if (marker[0] === "`" && (f[2] as string).includes("`")) return { fence, marker: false };
+    return { fence: { char: marker[0] as string, length: marker.length }, marker: true };
+  }
+  if (marker[0] === fence.char && marker.length >= fence.length && (f[2] as string).trim() === "") return { fence: undefined, marker: true };
+  return { fence, marker: false };
+}
+
+/** A section's lines as alternating runs of prose (cleaned) and code. */
+class Chunks {
+  readonly runs: { code: boolean; lines: string[] }[] = [];
+
+  push(code: boolean, line: string): void {
+    let l = line;
+    if (!code) {
+      const clean = cleanLine(line);
+      if (clean === null) return;
+      l = clean;
+    }
+    const last = this.runs.at(-1);
+    if (last !== undefined && last.code === code) last.lines.push(l);
+    else this.runs.push({ code, lines: [l] });
+  }
+
+  render(): { text: string; prose: string; code: string } {
+    const text: string[] = [];
+    const prose: string[] = [];
+    const code: string[] = [];
+    for (const c of this.runs) {
+      const t = c.code ? c.lines.join("\n").trim() : inlineToPlainText(c.lines.join("\n"));
+      if (t === "") continue;
+      text.push(t);
+      (c.code ? code : prose).push(t);
+    }
+    return { text: text.join("\n"), prose: prose.join("\n"), code: code.join("\n") };
+  }
+}
+
+function normalizeNewlines(body: string): string {
+  return body.includes("\r") ? body.replace(/\r\n?/g, "\n") : body;
+}
 
 /**
  * Split a page body into sections at Markdown headings (outside fenced code). Text before the
@@ -27,72 +89,61 @@ const FENCE_RE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
  * dropped.
  */
 export function splitSections(body: string): SplitSection[] {
-  const lines = body.includes("\r") ? body.split(/\r?\n/) : body.split("\n");
+  const normal = normalizeNewlines(body);
+  const lines = normal.split("\n");
   const sections: SplitSection[] = [];
   const stack: { level: number; text: string }[] = [];
   const used = new Map<string, number>();
   let heading = "";
   let parents: string[] = [];
   let anchor = "";
-  /** The section's lines, as alternating runs of prose and code. */
-  let chunks: { code: boolean; lines: string[] }[] = [];
-  /** The opening fence (its character and length) while inside a code block. */
-  let fence: { char: string; length: number } | undefined;
-  const push = (code: boolean, line: string): void => {
-    const last = chunks.at(-1);
-    if (last !== undefined && last.code === code) last.lines.push(line);
-    else chunks.push({ code, lines: [line] });
-  };
-  const flush = (): void => {
-    const text: string[] = [];
-    const prose: string[] = [];
-    const code: string[] = [];
-    for (const c of chunks) {
-      const t = c.code ? c.lines.join("\n").trim() : inlineToPlainText(c.lines.join("\n"));
-      if (t === "") continue;
-      text.push(t);
-      (c.code ? code : prose).push(t);
-    }
-    if (text.length > 0 || heading !== "") {
-      sections.push({ heading, parents, anchor, text: text.join("\n"), prose: prose.join("\n"), code: code.join("\n") });
-    }
+  let chunks = new Chunks();
+  let fence: Fence | undefined;
+  let pos = 0;
+  let start = 0;
+  const flush = (end: number): void => {
+    const { text, prose, code } = chunks.render();
+    if (text !== "" || heading !== "") sections.push({ heading, parents, anchor, text, prose, code, start, end: Math.max(start, end) });
   };
   for (const line of lines) {
-    const f = FENCE_RE.exec(line);
-    if (f !== null) {
-      const marker = f[1] as string;
-      if (fence === undefined) {
-        // A backtick fence's info string cannot contain backticks (CommonMark); that line is inline code.
-        if (!(marker[0] === "`" && (f[2] as string).includes("`"))) {
-          fence = { char: marker[0] as string, length: marker.length };
-          continue;
-        }
-      } else if (marker[0] === fence.char && marker.length >= fence.length && (f[2] as string).trim() === "") {
-        fence = undefined;
-        continue;
-      }
-    }
+    const lineStart = pos;
+    pos += line.length + 1;
+    const step = fenceStep(fence, line);
+    fence = step.fence;
+    if (step.marker) continue;
     if (fence !== undefined) {
-      push(true, line);
+      chunks.push(true, line);
       continue;
     }
     const h = line.charCodeAt(0) === 35 /* # */ || line.startsWith(" ") ? HEADING_RE.exec(line) : null;
     if (h === null) {
-      const clean = cleanLine(line);
-      if (clean !== null) push(false, clean);
+      chunks.push(false, line);
       continue;
     }
-    flush();
+    flush(lineStart - 1);
     const level = (h[1] as string).length;
     heading = toPlainText(h[2] as string);
     while (stack.length > 0 && (stack.at(-1) as { level: number }).level >= level) stack.pop();
     parents = stack.map((s) => s.text);
     stack.push({ level, text: heading });
     anchor = uniqueAnchor(slugify(heading), used);
-    chunks = [];
+    chunks = new Chunks();
+    start = Math.min(pos, normal.length);
   }
-  flush();
+  flush(normal.length);
   return sections;
+}
+
+/** The `text` of the section of `body` at `[start, end)` (offsets from `splitSections`). */
+export function sectionText(body: string, start: number, end: number): string {
+  const chunks = new Chunks();
+  let fence: Fence | undefined;
+  for (const line of normalizeNewlines(body).slice(start, end).split("\n")) {
+    const step = fenceStep(fence, line);
+    fence = step.fence;
+    if (!step.marker) chunks.push(fence !== undefined, line);
+  }
+  return chunks.render().text;
 }
 
 /** The anchor a docs site gives a heading: lowercase, spaces to dashes, punctuation dropped. */

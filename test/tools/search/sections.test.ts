@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { splitSections, toPlainText } from "../../../src/tools/search/sections.js";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parseFrontMatter } from "../../../src/config/frontmatter.js";
+import { sectionText, splitSections, toPlainText } from "../../../src/tools/search/sections.js";
+import { CORPORA } from "../../helpers/paths.js";
 
 describe("splitSections", () => {
   it("splits at headings outside code, with parents, unique anchors, and code kept apart", () => {
@@ -26,7 +30,7 @@ describe("splitSections", () => {
       "<Card title=\"Second card\" href=\"/y\">Body {/* hidden */} text</Card>",
     ].join("\n");
     expect(splitSections(body)).toEqual([
-      { heading: "", parents: [], anchor: "", text: "Intro with a link and bold.", prose: "Intro with a link and bold.", code: "" },
+      { heading: "", parents: [], anchor: "", text: "Intro with a link and bold.", prose: "Intro with a link and bold.", code: "", start: 0, end: 82 },
       {
         heading: "Install the CLI",
         parents: [],
@@ -34,8 +38,10 @@ describe("splitSections", () => {
         text: "Run this:\n# not a heading\nnpm i -g nimbus",
         prose: "Run this:",
         code: "# not a heading\nnpm i -g nimbus",
+        start: 102,
+        end: 158,
       },
-      { heading: "On macOS new", parents: ["Install the CLI"], anchor: "on-macos-new", text: "Use Homebrew.", prose: "Use Homebrew.", code: "" },
+      { heading: "On macOS new", parents: ["Install the CLI"], anchor: "on-macos-new", text: "Use Homebrew.", prose: "Use Homebrew.", code: "", start: 191, end: 208 },
       {
         heading: "Install the CLI",
         parents: [],
@@ -43,6 +49,8 @@ describe("splitSections", () => {
         text: "Second card Body text",
         prose: "Second card Body text",
         code: "",
+        start: 228,
+        end: 296,
       },
     ]);
   });
@@ -52,6 +60,37 @@ describe("splitSections", () => {
     expect(splitSections(body).map((s) => [s.heading, s.code])).toEqual([
       ["", "```js\n## inside\n```"],
       ["After", ""],
+    ]);
+  });
+});
+
+describe("sectionText", () => {
+  it("rebuilds every section's text from its offsets, on every page of the shared corpora", () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        return statSync(path).isDirectory() ? files(path) : /\.mdx?$/.test(name) ? [path] : [];
+      });
+    let checked = 0;
+    for (const corpus of readdirSync(CORPORA).filter((c) => statSync(join(CORPORA, c)).isDirectory())) {
+      for (const file of files(join(CORPORA, corpus))) {
+        const parsed = parseFrontMatter(readFileSync(file, "utf8"));
+        if (!parsed.ok) continue;
+        for (const s of splitSections(parsed.body)) {
+          expect(sectionText(parsed.body, s.start, s.end), `${file} # ${s.heading}`).toBe(s.text);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it("handles CRLF line endings", () => {
+    const body = "Intro\r\n## A\r\nText of A.\r\n```\r\ncode\r\n```\r\n## B\r\nText of B.";
+    expect(splitSections(body).map((s) => [s.heading, sectionText(body, s.start, s.end)])).toEqual([
+      ["", "Intro"],
+      ["A", "Text of A.\ncode"],
+      ["B", "Text of B."],
     ]);
   });
 });
