@@ -64,7 +64,7 @@ describe("search tool", () => {
     expect(anon.text(r)).toBe(
       "1. Access control › Signed URLs\n" +
         "   https://docs.nimbus.example/guides/access-control#signed-urls\n" +
-        "   file: /guides/access-control.mdx · score 0.563\n" +
+        "   file: /guides/access-control.mdx · score 0.562\n" +
         "   Generate a link that expires: nimbus sign nimbus://my-photos/cat.jpg --expires 1h Signed URLs carry an HMAC signature; changing any query parameter invalidates them.",
     );
   });

@@ -84,16 +84,17 @@ function hasInnerCapital(token: string): boolean {
 }
 
 /**
- * Words too common in docs and questions to carry meaning: function words and question words
- * ("how do I ..."). "not", "no" and "without" are kept: they change what an error message or a
- * question means.
+ * Words too common in docs and questions to carry meaning: function words, question words
+ * ("how do I ...") and the particle "up" ("set up" should find setup pages, not every page
+ * with "settings" and "up"; the join of split words still finds `setup`). "not", "no" and
+ * "without" are kept: they change what an error message or a question means.
  */
 const STOP_WORDS = new Set([
   "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "being", "but",
   "by", "can", "could", "did", "do", "does", "doing", "done", "for", "from", "had", "has", "have", "having", "he",
   "her", "here", "him", "his", "how", "i", "i'm", "if", "in", "into", "is", "it", "it's", "its", "just", "let", "me",
   "might", "must", "my", "of", "on", "or", "our", "ours", "shall", "she", "should", "so", "some", "than", "that",
-  "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "too", "us", "very", "via", "was",
+  "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "too", "up", "us", "very", "via", "was",
   "we", "were", "what", "when", "where", "whether", "which", "while", "who", "whom", "whose", "why", "will", "with",
   "would", "you", "your", "yours",
 ]);
