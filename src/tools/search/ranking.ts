@@ -58,7 +58,7 @@ export const RANKING: RankingParams = {
    *  matched five commission endpoints before the payouts guide). A strong match still wins. */
   generatedPageWeight: 0.85,
   /** Weight of a word the docs write as one that the query splits in two ("log in" -> `login`,
-   *  "set up" -> `setup`), credited to both halves. */
+   *  "web hook" -> `webhook`), credited to each half that is a query term. */
   joinWeight: 0.8,
   /** Query terms shorter than this are not expanded by prefix (`ap` would match half the site). */
   minPrefixLength: 4,
@@ -71,9 +71,10 @@ export const RANKING: RankingParams = {
   maxFuzzyExpansions: 8,
 };
 
-/** One query term with the dictionary terms it matches and its inverse document frequency. */
+/** One query term with the dictionary terms it matches and its weight. */
 export interface QueryTerm {
   readonly term: string;
+  /** The term's weight: its inverse document frequency to the power `idfExponent`. */
   readonly idf: number;
   readonly matches: readonly { readonly entry: TermEntry; readonly weight: number; readonly term: string }[];
 }
