@@ -3,7 +3,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "scratch/", "coverage/", "bin/", "eslint.config.js"] },
+  { ignores: ["node_modules/", "scratch/", "coverage/", "bin/", "scripts/", "dist/", "eslint.config.js"] },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
