@@ -4,7 +4,8 @@ import fg from "fast-glob";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import { parseFrontMatter } from "../config/frontmatter.js";
 import { IGNORE_FILES, compileIgnoreRules, type IgnoreRules } from "../config/ignore-rules.js";
-import { loadDocsJson } from "../config/load-docs-json.js";
+import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
+import { readSiteConfig } from "../config/read-site-config.js";
 import { readPageMeta, titleFromPath } from "../config/page-meta.js";
 import { emptySiteConfig, type SiteConfig } from "../config/site-config.js";
 import { LIMITS } from "../limits.js";
@@ -45,8 +46,12 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
 
   const docs = await loadDocsJson(root);
   diagnostics.push(...docs.diagnostics);
-  // An unreadable docs.json keeps the last good configuration; at first load, serve without one.
-  const config: SiteConfig = docs.config ?? previous?.site.config ?? { ...emptySiteConfig(basename(root)), present: true, indexing: "all" };
+  // An invalid docs.json keeps the last good configuration. At first load there is none: serve
+  // what can be read of it (versions, languages, places in the navigation, the specs), with
+  // every page searchable, so that one mistake does not take the navigation away.
+  // A best-effort configuration is no good state to keep: it is read again from the new file.
+  const lastGood = previous !== undefined && (previous.site.config.document !== undefined || !previous.site.config.present) ? previous.site.config : undefined;
+  const config: SiteConfig = docs.config ?? lastGood ?? firstLoadConfig(docs, basename(root));
 
   const relPaths = await fg(PAGE_GLOB, {
     cwd: root,
@@ -97,6 +102,13 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   const site: Site = { root, config: siteConfig, files: sortByPath(files), pages: sortByPath(pages), diagnostics, ...(generated !== undefined ? { api: generated.api } : {}) };
   const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...config.specs.filter((s) => !s.remote).map((s) => s.source)]);
   return { site, ignore, configFiles, ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
+}
+
+/** The configuration served when the first docs.json read has errors (see `loadSite`). */
+function firstLoadConfig(docs: DocsJsonResult, name: string): SiteConfig {
+  const raw = docs.raw;
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return { ...emptySiteConfig(name), present: true, indexing: "all" };
+  return { ...readSiteConfig(raw, name, docs.model !== undefined ? { model: docs.model } : {}), indexing: "all" };
 }
 
 /**

@@ -29,7 +29,9 @@ export interface ElementType {
 const DIVISION_CHILDREN: readonly ChildKey[] = ["products", "languages", "versions", "tabs", "dropdowns", "anchors", "groups", "pages"];
 
 export const ELEMENT_TYPES: Readonly<Record<ElementKind, ElementType>> = {
-  product: { kind: "product", container: "products", titleKey: "product", label: "a product", children: DIVISION_CHILDREN },
+  // A product may hold a `menu` too: the specification places menus on tabs only, but real sites
+  // (a product whose menu items hold dropdowns of tabs) use it and the platform renders it.
+  product: { kind: "product", container: "products", titleKey: "product", label: "a product", children: [...DIVISION_CHILDREN, "menu"] },
   language: { kind: "language", container: "languages", titleKey: "language", label: "a language", children: DIVISION_CHILDREN },
   version: { kind: "version", container: "versions", titleKey: "version", label: "a version", children: DIVISION_CHILDREN },
   tab: { kind: "tab", container: "tabs", titleKey: "tab", label: "a tab", children: [...DIVISION_CHILDREN, "menu"] },
@@ -38,6 +40,12 @@ export const ELEMENT_TYPES: Readonly<Record<ElementKind, ElementType>> = {
   item: { kind: "item", container: "menu", titleKey: "item", label: "a menu item", children: ["groups", "pages"] },
   group: { kind: "group", container: "groups", titleKey: "group", label: "a group", children: ["pages"] },
 };
+
+/** What a menu item may hold: under a tab, the specification's groups and pages; under a product
+ *  (not in the specification) whatever a product may, as real sites nest dropdowns there. */
+export function menuItemChildren(parentKind: ElementKind | undefined): readonly ChildKey[] {
+  return parentKind === "product" ? DIVISION_CHILDREN : ELEMENT_TYPES.item.children;
+}
 
 /** The kind of object element an array holds (`pages` holds groups besides page strings). */
 export const KIND_IN: Readonly<Record<ChildKey, ElementKind>> = {

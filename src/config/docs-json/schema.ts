@@ -15,6 +15,19 @@ export const LANGUAGE_CODES = [
 ] as const;
 export type LanguageCode = (typeof LANGUAGE_CODES)[number];
 
+/** Codes the docs platform also accepts beyond the specification's list: its own documentation
+ *  names `zh`, `zh-Hans`, `zh-CN`, `zh-TW`, `ja`, `pt` and `da`, and real sites use them (the
+ *  platform's own docs are in `zh`; the specification's search example says `zh`). */
+export const LANGUAGE_ALIASES = ["zh", "zh-Hans", "zh-CN", "zh-TW", "ja", "pt", "da"] as const;
+
+/** Every language code accepted without a word. */
+export const KNOWN_LANGUAGE_CODES: readonly string[] = [...LANGUAGE_CODES, ...LANGUAGE_ALIASES];
+
+/** A BCP 47-shaped code (`el`, `es-419`, `sr-Latn`): accepted with a warning when it is in
+ *  neither list (the platform adds languages over time); anything else (`English`, `EN`) is an
+ *  error. The primary subtag is lower case: codes are matched exactly. */
+export const LANGUAGE_TAG_RE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
+
 export const DIRECTORY_VALUES = ["none", "accordion", "card"] as const;
 export type Directory = (typeof DIRECTORY_VALUES)[number];
 
@@ -100,23 +113,16 @@ const division = z.looseObject({
   },
 });
 
-export const menuItem = z
-  .looseObject({
+/** A menu item. Under a tab it holds only groups, pages and external links (the rule
+ *  `child-types` says so); under a product, real sites nest other elements (dropdowns), so the
+ *  schema knows every child array and checks their shape wherever they are. */
+export const menuItem = division
+  .extend({
     item: z.string().describe("Menu item title"),
-    icon: icon.optional(),
     description: z.string().optional(),
     href: href.optional(),
-    directory: directory.optional(),
-    openapi: specRef.optional(),
-    asyncapi: specRef.optional(),
-    get groups() {
-      return z.array(group).optional();
-    },
-    get pages() {
-      return z.array(z.union([pagePath, group])).optional();
-    },
   })
-  .meta({ id: "menuItem", title: "Menu item", description: "An item of a tab's dropdown menu; holds only groups, pages and external links" });
+  .meta({ id: "menuItem", title: "Menu item", description: "An item of a tab's (or product's) menu; under a tab it holds only groups, pages and external links" });
 
 export const tab = division
   .extend({
@@ -137,7 +143,14 @@ export const dropdown = division
   .meta({ id: "dropdown", title: "Dropdown" });
 
 export const product = division
-  .extend({ product: z.string().describe("Product name"), description: z.string().optional(), href: href.optional() })
+  .extend({
+    product: z.string().describe("Product name"),
+    description: z.string().optional(),
+    href: href.optional(),
+    get menu() {
+      return z.array(menuItem).optional().describe("Menu items of the product (not in the specification; real sites use it)");
+    },
+  })
   .meta({ id: "product", title: "Product" });
 
 export const version = division
@@ -152,7 +165,11 @@ const link = z.looseObject({ label: z.string().optional(), href: href.optional()
 
 export const language = division
   .extend({
-    language: z.enum(LANGUAGE_CODES).describe("Language code"),
+    language: z
+      .string()
+      .refine((code) => KNOWN_LANGUAGE_CODES.includes(code) || LANGUAGE_TAG_RE.test(code), { params: { languageCode: true } })
+      .meta({ examples: [...KNOWN_LANGUAGE_CODES] })
+      .describe("Language code (en, fr, cn, zh, jp, ja, pt-BR, ...)"),
     default: z.boolean().optional().describe("The default language (otherwise the first one is)"),
     banner: z
       .looseObject({ content: z.string().optional(), dismissible: z.boolean().optional() })

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { formatPath, valueAt } from "./json-path.js";
-import { LANGUAGE_CODES } from "./schema.js";
+import { KNOWN_LANGUAGE_CODES } from "./schema.js";
 
 /** Codes of schema findings (listed in the README). */
 export const SCHEMA_CODES = ["required", "type", "enum", "empty", "schema"] as const;
@@ -66,6 +66,14 @@ function collect(issue: Issue, base: readonly PropertyKey[], root: unknown, out:
       out.push({ path: formatPath(segments), message: `must be ${joinOr(names)}; got ${describe(value)}`, code: "type" });
       return;
     }
+    case "custom": {
+      if (issue.params?.languageCode === true) {
+        out.push({ path: formatPath(segments), message: enumMessage(KNOWN_LANGUAGE_CODES, value), code: "enum" });
+        return;
+      }
+      out.push({ path: formatPath(segments), message: issue.message, code: "schema" });
+      return;
+    }
     default:
       out.push({ path: formatPath(segments), message: issue.message, code: "schema" });
   }
@@ -104,26 +112,32 @@ function joinOr(items: readonly string[]): string {
 }
 
 /** Codes authors often write for a supported one. */
-const LANGUAGE_HINTS: Record<string, string> = {
-  ja: "jp",
-  zh: "cn",
-  "zh-CN": "cn",
-  "zh-Hans": "cn",
-  "zh-TW": "zh-Hant",
-  pt: "pt-BR",
+export const LANGUAGE_HINTS: Readonly<Record<string, string>> = {
   "pt-br": "pt-BR",
+  "zh-hant": "zh-Hant",
+  "zh-hans": "zh-Hans",
+  "zh-cn": "zh-CN",
+  "zh-tw": "zh-TW",
   nb: "no",
   ua: "uk",
   kr: "ko",
   iw: "he",
+  gr: "el",
+  se: "sv",
+  dk: "da",
 };
 
+/** The supported code an unknown one most likely means (`EN` -> `en`, `kr` -> `ko`). */
+export function languageHint(value: string): string | undefined {
+  return LANGUAGE_HINTS[value] ?? LANGUAGE_HINTS[value.toLowerCase()] ?? KNOWN_LANGUAGE_CODES.find((c) => c !== value && c.toLowerCase() === value.toLowerCase());
+}
+
 function enumMessage(values: readonly unknown[], value: unknown): string {
-  const isLanguage = values.length === LANGUAGE_CODES.length && LANGUAGE_CODES.every((c, i) => values[i] === c);
+  const isLanguage = values.length === KNOWN_LANGUAGE_CODES.length && KNOWN_LANGUAGE_CODES.every((c, i) => values[i] === c);
   if (isLanguage) {
-    const hint = typeof value === "string" ? (LANGUAGE_HINTS[value] ?? LANGUAGE_CODES.find((c) => c.toLowerCase() === value.toLowerCase())) : undefined;
+    const hint = typeof value === "string" ? languageHint(value) : undefined;
     const suggestion = hint !== undefined ? ` (did you mean "${hint}"?)` : "";
-    return `must be a supported language code (${LANGUAGE_CODES.join(", ")}); got ${describe(value)}${suggestion}`;
+    return `must be a supported language code (${KNOWN_LANGUAGE_CODES.join(", ")}); got ${describe(value)}${suggestion}`;
   }
   const list = values.map((v) => JSON.stringify(v));
   return `must be ${list.length === 1 ? list[0] : `one of ${list.join(", ")}`}; got ${describe(value)}`;

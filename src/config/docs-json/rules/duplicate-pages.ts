@@ -19,10 +19,17 @@ function scopeOf(e: EntryNode): string {
   return parts.join(", ");
 }
 
+/** The array an entry sits in (`...groups[2].pages`). */
+function listOf(e: EntryNode): string {
+  return e.path.slice(0, e.path.lastIndexOf("["));
+}
+
 /**
  * A page listed twice in one scope (the same product, version and language: what one reader's
- * navigation shows) is an error: its breadcrumbs and place would be ambiguous. A group's `root`
- * is not counted: it may also be listed among the group's pages.
+ * navigation shows). Twice in the same list is an error: a slip with no purpose. In two places
+ * (a guide in a "Get started" group and again under "Guides") it is a warning: real sites link a
+ * page from two sections on purpose and the platform shows it in both; its breadcrumbs come from
+ * the first listing. A group's `root` is not counted: it may also be listed among its pages.
  */
 export const duplicatePagesRule: Rule = {
   codes: ["duplicate-page"],
@@ -38,7 +45,16 @@ export const duplicatePagesRule: Rule = {
         continue;
       }
       const where = scope === "" ? "" : ` in ${scope}`;
-      report({ path: e.path, code: "duplicate-page", message: `page "${e.entry}" is listed twice${where} (first at ${first.path})` });
+      if (listOf(first) === listOf(e)) {
+        report({ path: e.path, code: "duplicate-page", message: `page "${e.entry}" is listed twice${where} (first at ${first.path})` });
+      } else {
+        report({
+          path: e.path,
+          code: "duplicate-page",
+          severity: "warning",
+          message: `page "${e.entry}" is listed twice${where} (first at ${first.path}); it shows in both places, with the breadcrumbs of the first`,
+        });
+      }
     }
   },
 };

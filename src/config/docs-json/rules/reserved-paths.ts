@@ -18,7 +18,12 @@ export function reservedPathOf(link: string): string | undefined {
   return undefined;
 }
 
-/** `/mcp` and `/authed/mcp` (with the OAuth flow under it) are reserved: no page, link or redirect may use them. */
+/**
+ * `/mcp` and `/authed/mcp` (with the OAuth flow under it) are reserved: no page or navigation
+ * link may use them. A redirect from one is only a warning: redirects are not navigation
+ * elements, the MCP server answers there first so the redirect never applies, and real sites
+ * keep such redirects from before their docs had an MCP server.
+ */
 export const reservedPathsRule: Rule = {
   codes: ["reserved-path"],
   check({ doc, model, report }) {
@@ -27,6 +32,12 @@ export const reservedPathsRule: Rule = {
       const reserved = reservedPathOf(link);
       if (reserved === undefined) return;
       report({ path, code: "reserved-path", message: `"${reserved}" is reserved for the MCP server; use another path` });
+    };
+    const flagRedirect = (path: string, link: unknown): void => {
+      if (typeof link !== "string") return;
+      const reserved = reservedPathOf(link);
+      if (reserved === undefined) return;
+      report({ path, code: "reserved-path", severity: "warning", message: `"${reserved}" is served by the MCP server, so this redirect never applies` });
     };
     for (const entry of model.entries) {
       if (parseOperationEntry(entry.entry) === undefined) flag(entry.path, entry.entry);
@@ -38,7 +49,7 @@ export const reservedPathsRule: Rule = {
       anchors.forEach((a, i) => flag(`navigation.global.anchors[${i}].href`, (a as { href?: unknown } | null)?.href));
     }
     if (Array.isArray(d?.redirects)) {
-      d.redirects.forEach((r, i) => flag(`redirects[${i}].source`, (r as { source?: unknown } | null)?.source));
+      d.redirects.forEach((r, i) => flagRedirect(`redirects[${i}].source`, (r as { source?: unknown } | null)?.source));
     }
   },
 };
