@@ -23,7 +23,10 @@ const SAFE_OPTIONS = {
 };
 
 /** Split a page into front matter and body. A YAML error is a result, never an exception. */
-export function parseFrontMatter(text: string): FrontMatterResult {
+export function parseFrontMatter(source: string): FrontMatterResult {
+  // A byte order mark (left by some Windows editors) would hide the front matter; the platform
+  // reads past it.
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   // Fast path: most pages start with `---`; pages without front matter skip the parser.
   if (!text.startsWith("---")) return { ok: true, data: {}, body: text, bodyLine: 1 };
   try {
@@ -43,8 +46,21 @@ export function parseFrontMatter(text: string): FrontMatterResult {
     // a 0-based YAML line is the 1-based file line minus one.
     const line = typeof err.mark?.line === "number" ? err.mark.line + 1 : undefined;
     const reason = err.reason ?? firstLine(err.message ?? String(error));
-    return line === undefined ? { ok: false, message: reason } : { ok: false, message: reason, line };
+    const hint = line !== undefined ? colonHint(text, line) : undefined;
+    // The hint replaces js-yaml's reason, which names YAML internals ("explicit mapping pair").
+    const message = hint ?? reason;
+    return line === undefined ? { ok: false, message } : { ok: false, message, line };
   }
+}
+
+/** `title: Setup: the basics` is the most common YAML slip in front matter (YAML reads the
+ *  second ": " as a nested key); js-yaml's message does not say so. */
+function colonHint(text: string, line: number): string | undefined {
+  const src = text.split("\n", line)[line - 1]?.replace(/\r$/, "");
+  if (src === undefined) return undefined;
+  const m = /^(\s*[A-Za-z_][\w-]*):[ \t]+([^'"\s[{|>&*!][^#]*?:[ \t].*)$/.exec(src);
+  if (m === null) return undefined;
+  return `a value holding ": " must be quoted: ${(m[1] as string).trim()}: ${JSON.stringify((m[2] as string).trim())}`;
 }
 
 function countLines(text: string, end: number): number {

@@ -101,6 +101,29 @@ function readGroups(value: unknown): readonly string[] | undefined {
   return groups;
 }
 
+/**
+ * The title a page gives itself in its first line when front matter has none: a `# Heading`
+ * before any other text (blank lines and MDX `import` lines aside), as Markdown pages without
+ * front matter are written. Inline markup (emphasis, code, links) is reduced to its text.
+ */
+export function titleFromBody(body: string): string | undefined {
+  let from = 0;
+  for (let i = 0; i < 50 && from <= body.length; i++) {
+    const nl = body.indexOf("\n", from);
+    const line = (nl === -1 ? body.slice(from) : body.slice(from, nl)).trim();
+    from = nl === -1 ? body.length + 1 : nl + 1;
+    if (line === "" || /^(?:import|export)\s/.test(line)) continue;
+    const m = /^#[ \t]+(.+?)(?:[ \t]+#+)?$/.exec(line);
+    if (m === null) return undefined;
+    const title = (m[1] as string)
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replace(/`+|\*\*|__/g, "")
+      .trim();
+    return title === "" ? undefined : title;
+  }
+  return undefined;
+}
+
 /** A title from a page path when front matter has none: `/guides/getting-started` -> "Getting Started". */
 export function titleFromPath(pagePath: string): string {
   const parts = pagePath.split("/").filter((p) => p !== "");

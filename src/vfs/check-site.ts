@@ -4,6 +4,7 @@ import type { ResolveEntry } from "../config/docs-json/entries.js";
 import { listSpecReferences } from "../config/docs-json/spec-references.js";
 import { locate, sortDiagnostics } from "../config/docs-json/validate.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
+import { parseOperationEntry } from "../config/openapi/entry.js";
 import { frontMatterProblems } from "../config/page-meta.js";
 import { readSiteConfig } from "../config/read-site-config.js";
 import { type LoadedSite, type LoadLog, type LoadSiteOptions, loadSite } from "./load-site.js";
@@ -125,6 +126,11 @@ function unverifiedSpecs(loaded: LoadedSite, docs: DocsJsonResult): Diagnostic[]
   for (const url of unverified) {
     const naming = refs.filter((r) => r.sources.some((s) => s.source === url));
     const first = naming[0]?.sources.find((s) => s.source === url);
+    // An element with operation entries has entries left unchecked; one without any would have
+    // had every operation generated into it, and now has none. `api.openapi` is a default for
+    // entries anywhere (and front matter), so it is about entries.
+    const hasEntries = naming.some((r) => r.element === "api" || r.entries.some((e) => parseOperationEntry(e.entry) !== undefined));
+    const what = hasEntries ? "the operation entries that use it are not verified" : "no API pages are generated from it";
     const pos = first !== undefined ? locate(docs.source, first.path, "value") : undefined;
     out.push({
       severity: "warning",
@@ -132,7 +138,7 @@ function unverifiedSpecs(loaded: LoadedSite, docs: DocsJsonResult): Diagnostic[]
       ...(pos !== undefined ? { line: pos.line, column: pos.column } : {}),
       ...(first !== undefined ? { path: first.path } : {}),
       code: "remote-spec",
-      message: `${url} is not fetched, so the operation entries that use it are not verified (--fetch-remote fetches it)`,
+      message: `${url} is not fetched, so ${what} (--fetch-remote fetches it)`,
     });
   }
   return out;

@@ -6,11 +6,12 @@ import { parseFrontMatter } from "../config/frontmatter.js";
 import { IGNORE_FILES, compileIgnoreRules, type IgnoreRules } from "../config/ignore-rules.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { readSiteConfig } from "../config/read-site-config.js";
-import { readPageMeta, titleFromPath } from "../config/page-meta.js";
+import { readPageMeta, titleFromBody, titleFromPath } from "../config/page-meta.js";
 import { emptySiteConfig, type SiteConfig } from "../config/site-config.js";
 import { LIMITS } from "../limits.js";
 import { type ApiCache, generateApiPages } from "./api-pages.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
+import { SKIPPED } from "./page-files.js";
 import { makeFile, pagePathOf, type Page, type Site, type SiteFile } from "./site.js";
 
 /** Page files: Markdown and MDX. */
@@ -165,7 +166,7 @@ async function readPage(root: string, rel: string, previous: ReadonlyMap<string,
     const st = await stat(abs);
     if (!st.isFile()) return { missing: true };
     if (st.size > LIMITS.load.maxPageBytes) {
-      return { diagnostic: { severity: "warning", file: rel, message: `skipped: ${st.size} bytes is over the ${LIMITS.load.maxPageBytes}-byte page limit` } };
+      return { diagnostic: { severity: "warning", file: rel, message: `${SKIPPED}${st.size} bytes is over the ${LIMITS.load.maxPageBytes}-byte page limit` } };
     }
     const filePath = `/${rel}`;
     const old = previous?.get(pagePathOf(filePath));
@@ -178,7 +179,7 @@ async function readPage(root: string, rel: string, previous: ReadonlyMap<string,
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { missing: true };
-    return { diagnostic: { severity: "warning", file: rel, message: `skipped: cannot read (${(error as Error).message})` } };
+    return { diagnostic: { severity: "warning", file: rel, message: `${SKIPPED}cannot read (${(error as Error).message})` } };
   }
   const parsed = parseFrontMatter(text);
   if (!parsed.ok) {
@@ -187,7 +188,7 @@ async function readPage(root: string, rel: string, previous: ReadonlyMap<string,
         severity: "warning",
         file: rel,
         ...(parsed.line !== undefined ? { line: parsed.line } : {}),
-        message: `skipped: invalid front matter: ${parsed.message}`,
+        message: `${SKIPPED}invalid front matter: ${parsed.message}`,
       },
     };
   }
@@ -201,7 +202,7 @@ async function readPage(root: string, rel: string, previous: ReadonlyMap<string,
   const page: Page = {
     file: makeFile(filePath, text, access, mtime),
     path,
-    title: meta.title ?? titleFromPath(path),
+    title: meta.title ?? titleFromBody(parsed.body) ?? titleFromPath(path),
     meta,
     frontMatter: parsed.data,
     body: parsed.body,

@@ -46,7 +46,8 @@ export function navigationOfSite(site: Site, options: SiteNavigationOptions = {}
   }
   const pageOf = (p: string) => site.pages.get(p) ?? site.pages.get(p === "/" ? "/index" : `${p}/index`);
   const tree = buildNavTree(document, readNavigation(document), {
-    titleOf: (p) => pageOf(p)?.meta.title,
+    // The page's title as search shows it: front matter `title`, else its first-line `# Heading`.
+    titleOf: (p) => pageOf(p)?.title,
     fileOf: (p) => files.fileOf(p),
     fallbackName: config.name,
     resolveEntry: options.resolveEntry ?? resolveEntryFromSite(site),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { UNMATCHABLE_GROUP, frontMatterProblems, readPageMeta, titleFromPath } from "../../src/config/page-meta.js";
+import { parseFrontMatter } from "../../src/config/frontmatter.js";
+import { UNMATCHABLE_GROUP, frontMatterProblems, readPageMeta, titleFromBody, titleFromPath } from "../../src/config/page-meta.js";
 
 describe("readPageMeta", () => {
   it("reads the typed keys", () => {
@@ -41,5 +42,33 @@ describe("readPageMeta", () => {
     expect(titleFromPath("/sdk/index")).toBe("Sdk");
     expect(titleFromPath("/index")).toBe("Home");
     expect(titleFromPath("/api/snake_case-name")).toBe("Snake Case Name");
+  });
+});
+
+describe("titleFromBody", () => {
+  it("is the first-line # heading, markup reduced to text", () => {
+    expect(titleFromBody("\n# The `svc` CLI [guide](/g) #\n\nText")).toBe("The svc CLI guide");
+    expect(titleFromBody("import X from '/snippets/x.mdx';\n\n# After an import\n")).toBe("After an import");
+  });
+
+  it("is nothing when text or a deeper heading comes first", () => {
+    expect(titleFromBody("Intro text.\n\n# Later")).toBeUndefined();
+    expect(titleFromBody("## Section\n")).toBeUndefined();
+    expect(titleFromBody("#hashtag, not a heading")).toBeUndefined();
+    expect(titleFromBody("")).toBeUndefined();
+  });
+});
+
+describe("parseFrontMatter on real-world slips", () => {
+  it("reads front matter after a byte order mark", () => {
+    expect(parseFrontMatter("\uFEFF---\ntitle: With BOM\n---\n\nBody\n")).toEqual({ ok: true, data: { title: "With BOM" }, body: "\nBody\n", bodyLine: 4 });
+  });
+
+  it("says to quote a value holding a colon", () => {
+    expect(parseFrontMatter("---\ndescription: fine\ntitle: Setup: the basics\n---\nBody\n")).toEqual({
+      ok: false,
+      message: 'a value holding ": " must be quoted: title: "Setup: the basics"',
+      line: 3,
+    });
   });
 });

@@ -13,7 +13,11 @@ export function formatNavTree(tree: NavTree): string {
     lines.push(`languages: ${tree.languages.map((l) => `${l.language}${l.default ? " (default)" : ""}`).join(", ")}`);
   }
   if (tree.globalAnchors.length > 0) {
-    lines.push(`global anchors: ${tree.globalAnchors.map((a) => `${a.anchor} -> ${a.href}`).join(", ")}`);
+    const scope = (a: NavTree["globalAnchors"][number]): string => {
+      const on = [a.language, a.version].filter((x) => x !== undefined);
+      return on.length > 0 ? ` (${on.join(", ")})` : "";
+    };
+    lines.push(`global anchors: ${tree.globalAnchors.map((a) => `${a.anchor} -> ${a.href}${scope(a)}`).join(", ")}`);
   }
   lines.push(`eyebrows: ${tree.eyebrows ?? "theme default"}`);
   lines.push(`drilldown: ${tree.drilldown === null ? "theme default" : String(tree.drilldown)}`);

@@ -45,6 +45,9 @@ export interface ElementNode {
   readonly context: NavContext;
   /** Child arrays present on the element, in `CHILD_KEYS` order. */
   readonly childKeys: readonly ChildKey[];
+  /** The key of an array the model does not know (`productGroups`) this element was found in, when
+   *  it was: its pages are navigation, but the nesting rules do not judge a shape they cannot know. */
+  readonly unknownContainer?: string;
   readonly children: readonly NavItem[];
   /** The group's `root` page, when it has one. */
   readonly rootEntry: EntryNode | undefined;
@@ -148,6 +151,14 @@ function readChildren(
   });
 }
 
+/** Kinds tried, in order, on an object in an array the model does not know. */
+const TITLED_KINDS: readonly ElementKind[] = ["product", "language", "version", "tab", "dropdown", "anchor", "group", "item"];
+
+/** The element kind of an object by its title key (`{"group": ...}` is a group), if any. */
+function kindByTitle(value: Obj): ElementKind | undefined {
+  return TITLED_KINDS.find((k) => typeof value[ELEMENT_TYPES[k].titleKey] === "string");
+}
+
 function readElement(
   value: Obj,
   kind: ElementKind,
@@ -156,6 +167,7 @@ function readElement(
   parentContext: NavContext,
   elements: ElementNode[],
   entries: EntryNode[],
+  unknownContainer?: string,
 ): ElementNode {
   const type = ELEMENT_TYPES[kind];
   const title = typeof value[type.titleKey] === "string" ? (value[type.titleKey] as string) : undefined;
@@ -163,7 +175,20 @@ function readElement(
   const childKeys = CHILD_KEYS.filter((k) => value[k] !== undefined);
   const children: NavItem[] = [];
   const groupDepth = kind !== "group" ? 0 : parent !== undefined && parent.kind === "group" ? parent.groupDepth + 1 : 1;
-  const node: ElementNode = { type: "element", kind, path, value, title, parent, groupDepth, context, childKeys, children, rootEntry: undefined };
+  const node: ElementNode = {
+    type: "element",
+    kind,
+    path,
+    value,
+    title,
+    parent,
+    groupDepth,
+    context,
+    childKeys,
+    children,
+    rootEntry: undefined,
+    ...(unknownContainer !== undefined ? { unknownContainer } : {}),
+  };
   elements.push(node);
   if (typeof value.root === "string") {
     const rootEntry: EntryNode = { type: "entry", entry: value.root, path: childPath(path, "root"), via: "root", parent: node, context };
@@ -171,5 +196,18 @@ function readElement(
     entries.push(rootEntry);
   }
   for (const key of childKeys) readChildren(value[key], key, childPath(path, key), node, context, children, elements, entries);
+  // Arrays under keys the model does not know (`productGroups: [{group, products: [...]}]`, a
+  // platform feature the specification does not describe): their titled objects are read as
+  // elements, so the pages inside are navigation (placed, searchable) rather than lost.
+  for (const key of Object.keys(value)) {
+    const array = value[key];
+    if ((CHILD_KEYS as readonly string[]).includes(key) || !Array.isArray(array)) continue;
+    array.forEach((item, i) => {
+      if (!isObject(item)) return;
+      const itemKind = kindByTitle(item);
+      if (itemKind === undefined) return;
+      children.push(readElement(item, itemKind, childPath(childPath(path, key), i), node, context, elements, entries, key));
+    });
+  }
   return node;
 }

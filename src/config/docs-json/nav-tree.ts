@@ -52,6 +52,11 @@ export interface NavGlobalAnchor {
   readonly icon: unknown;
   /** True for a link off the site (a URL), false for a path inside it. */
   readonly external: boolean;
+  /** Set when the anchor is written on a language (`navigation.languages[i].global`): it shows
+   *  on that language's pages only. Absent for `navigation.global`. */
+  readonly language?: string;
+  /** Likewise for an anchor written on a version. */
+  readonly version?: string;
 }
 
 export type NavNode = NavSection | NavGroupNode | NavPageNode | NavOperationNode;
@@ -296,7 +301,24 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
   const finalLanguages = languages.map((x) => ({ ...x, default: x.language === defaultLanguage }));
   markDefaults(items, defaultVersion);
 
-  const anchors = doc.navigation.global?.anchors ?? [];
+  const anchor = (a: { anchor: string; href: string; icon?: unknown }, where: { language?: string; version?: string }): NavGlobalAnchor => ({
+    anchor: a.anchor,
+    href: a.href,
+    icon: a.icon ?? null,
+    external: /^[a-z][a-z0-9+.-]*:|^\/\//i.test(a.href),
+    ...where,
+  });
+  const globalAnchors: NavGlobalAnchor[] = (doc.navigation.global?.anchors ?? []).map((a) => anchor(a, {}));
+  // Real multi-language sites write `global` on each language (or version): those anchors show
+  // on its pages only, and follow the `--language` / `--version` filter.
+  for (const el of model.elements) {
+    if ((el.kind !== "language" && el.kind !== "version") || el.title === undefined || !keep(el)) continue;
+    const own = (el.value.global as { anchors?: unknown } | undefined)?.anchors;
+    if (!Array.isArray(own)) continue;
+    const where = { ...(el.context.language !== undefined ? { language: el.context.language } : {}), ...(el.context.version !== undefined ? { version: el.context.version } : {}) };
+    if (el.parent !== undefined && [...ancestors(el)].some((p) => !keep(p))) continue;
+    for (const a of own as { anchor: string; href: string; icon?: unknown }[]) globalAnchors.push(anchor(a, where));
+  }
   const name = typeof doc.name === "string" && doc.name.trim() !== "" ? doc.name.trim() : (options.fallbackName ?? "");
   return {
     name,
@@ -306,7 +328,7 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
     defaultVersion,
     languages: finalLanguages,
     defaultLanguage,
-    globalAnchors: anchors.map((a) => ({ anchor: a.anchor, href: a.href, icon: a.icon ?? null, external: /^[a-z][a-z0-9+.-]*:|^\/\//i.test(a.href) })),
+    globalAnchors,
     eyebrows: doc.styling?.eyebrows ?? null,
     drilldown,
     filter: options.version !== undefined || options.language !== undefined ? { version: options.version ?? null, language: options.language ?? null } : null,
@@ -323,6 +345,11 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
         path: shown.get(page.page)?.path ?? page.path,
       })),
   };
+}
+
+/** The elements above one, nearest first. */
+function* ancestors(el: ElementNode): Generator<ElementNode> {
+  for (let p = el.parent; p !== undefined; p = p.parent) yield p;
 }
 
 /** Record a page listing; a page in several scopes belongs to their union ("every" wins). */

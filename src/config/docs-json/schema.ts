@@ -153,11 +153,24 @@ export const product = division
   })
   .meta({ id: "product", title: "Product" });
 
+export const globalAnchor = z
+  .looseObject({
+    anchor: z.string().describe("Anchor title"),
+    href: href.describe("External URL or a path inside the site"),
+    icon: icon.optional(),
+  })
+  .meta({ id: "globalAnchor", title: "Global anchor", description: "A link shown on every page" });
+
+/** `global` on the navigation, and (as real multi-language sites write it) on a language or a
+ *  version: links shown on every page of that language or version. */
+const global = z.looseObject({ anchors: z.array(globalAnchor).optional() }).describe("Links that appear on every page");
+
 export const version = division
   .extend({
     version: z.string().describe("Version name shown in the version selector (e.g. `v2.0`)"),
     default: z.boolean().optional().describe("The default version (otherwise the first one is)"),
     tag: z.string().optional().describe("Badge label in the version selector (Latest, Beta, Deprecated, ...)"),
+    global: global.optional(),
   })
   .meta({ id: "version", title: "Version" });
 
@@ -171,6 +184,7 @@ export const language = division
       .meta({ examples: [...KNOWN_LANGUAGE_CODES] })
       .describe("Language code (en, fr, cn, zh, jp, ja, pt-BR, ...)"),
     default: z.boolean().optional().describe("The default language (otherwise the first one is)"),
+    global: global.optional(),
     banner: z
       .looseObject({ content: z.string().optional(), dismissible: z.boolean().optional() })
       .optional()
@@ -190,17 +204,9 @@ export const language = division
   })
   .meta({ id: "language", title: "Language" });
 
-export const globalAnchor = z
-  .looseObject({
-    anchor: z.string().describe("Anchor title"),
-    href: href.describe("External URL or a path inside the site"),
-    icon: icon.optional(),
-  })
-  .meta({ id: "globalAnchor", title: "Global anchor", description: "A link shown on every page" });
-
 export const navigation = division
   .extend({
-    global: z.looseObject({ anchors: z.array(globalAnchor).optional() }).optional().describe("Links that appear on every page"),
+    global: global.optional(),
   })
   .describe("The site navigation: exactly one root element (products, languages, versions, tabs, dropdowns, anchors, groups or pages); other element types nest below it");
 

@@ -24,6 +24,26 @@ export interface SplitSection extends Section {
 }
 
 const HEADING_RE = /^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
+/** Inside an MDX component (`<Tab>`, `<Step>`), headings are indented like the rest of its body:
+ *  MDX has no indented code blocks, so `        ## Install` there is a heading. */
+const INDENTED_HEADING_RE = /^[ \t]+(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
+/** A line opening an MDX component or a `<div>` block (`<Tabs>`, `<Step title="x">`). */
+const JSX_OPEN_RE = /^[ \t]*<(?:[A-Z][\w.]*|div)(?=[\s>/]|$)/;
+/** A line closing one (`</Tabs>`). */
+const JSX_CLOSE_RE = /^[ \t]*<\/(?:[A-Z][\w.]*|div)\s*>/;
+
+/**
+ * How deep a prose line leaves the component nesting: an opening tag line that neither closes
+ * itself (`/>`) nor holds its closing tag adds one, a closing tag line takes one. A heuristic,
+ * used only to accept indented headings, so a miscount never hides a normal heading.
+ */
+function jsxDepthAfter(depth: number, line: string): number {
+  if (JSX_CLOSE_RE.test(line)) return Math.max(0, depth - 1);
+  if (!JSX_OPEN_RE.test(line)) return depth;
+  const t = line.trimEnd();
+  if (t.endsWith("/>") || /<\/(?:[A-Z][\w.]*|div)\s*>\s*$/.test(t)) return depth;
+  return depth + 1;
+}
 const FENCE_RE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 
 /** The opening fence of a code block (its character and length). */
@@ -99,6 +119,7 @@ export function splitSections(body: string): SplitSection[] {
   let anchor = "";
   let chunks = new Chunks();
   let fence: Fence | undefined;
+  let jsxDepth = 0;
   let pos = 0;
   let start = 0;
   const flush = (end: number): void => {
@@ -115,8 +136,11 @@ export function splitSections(body: string): SplitSection[] {
       chunks.push(true, line);
       continue;
     }
-    const h = line.charCodeAt(0) === 35 /* # */ || line.startsWith(" ") ? HEADING_RE.exec(line) : null;
+    const c0 = line.charCodeAt(0);
+    let h = c0 === 35 /* # */ || c0 === 32 ? HEADING_RE.exec(line) : null;
+    if (h === null && jsxDepth > 0 && (c0 === 32 || c0 === 9)) h = INDENTED_HEADING_RE.exec(line);
     if (h === null) {
+      if (c0 === 60 /* < */ || c0 === 32 || c0 === 9) jsxDepth = jsxDepthAfter(jsxDepth, line);
       chunks.push(false, line);
       continue;
     }

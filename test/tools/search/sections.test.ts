@@ -64,6 +64,35 @@ describe("splitSections", () => {
   });
 });
 
+describe("splitSections on MDX component bodies", () => {
+  it("takes indented headings inside components as headings, and indented # lines elsewhere as text", () => {
+    const body = [
+      "<Tabs>",
+      '  <Tab title="npm">',
+      "    <Steps>",
+      '      <Step title="Install">',
+      "        ## Install with npm",
+      "",
+      "        ```bash",
+      "        # a comment, in code",
+      "        npm i nimbus",
+      "        ```",
+      "      </Step>",
+      "    </Steps>",
+      "  </Tab>",
+      "</Tabs>",
+      "",
+      '<Card title="One line" href="/x" />',
+      "",
+      "    # after the components, an indented line is text",
+    ].join("\n");
+    expect(splitSections(body).map((s) => ({ heading: s.heading, text: s.text }))).toEqual([
+      { heading: "", text: "npm\n\nInstall" },
+      { heading: "Install with npm", text: "# a comment, in code\n        npm i nimbus\nOne line\n\n# after the components, an indented line is text" },
+    ]);
+  });
+});
+
 describe("sectionText", () => {
   it("rebuilds every section's text from its offsets, on every page of the shared corpora", () => {
     const files = (dir: string): string[] =>

@@ -19,6 +19,7 @@ export const childTypesRule: Rule = {
       report({ path: "navigation.menu", at: "key", code: "menu-placement", message: `"menu" is only allowed on a tab or a product` });
     }
     for (const el of model.elements) {
+      if (el.unknownContainer !== undefined) continue; // a shape the specification does not describe
       const type = ELEMENT_TYPES[el.kind];
       const children = el.kind === "item" ? menuItemChildren(el.parent?.kind) : type.children;
       const allowed = el.childKeys.filter((k) => children.includes(k));

@@ -24,7 +24,13 @@ export const pageFilesRule: Rule = {
       }
       const rel = pagePath.slice(1);
       const ignored = files.ignoredFileOf?.(pagePath);
-      const why = ignored !== undefined ? `${ignored} is excluded by the ignore file (.svcignore or .mintignore)` : `no ${rel}.mdx or ${rel}.md`;
+      const skipped = ignored === undefined ? files.skippedFileOf?.(pagePath) : undefined;
+      const why =
+        ignored !== undefined
+          ? `${ignored} is excluded by the ignore file (.svcignore or .mintignore)`
+          : skipped !== undefined
+            ? `${skipped.file} is skipped (${skipped.why})`
+            : `no ${rel}.mdx or ${rel}.md`;
       const hint = resolution.hint !== undefined ? `; ${resolution.hint}` : "";
       report({ path: e.path, code: "page-file", message: `page "${e.entry}" not found: ${why}${hint}` });
     }

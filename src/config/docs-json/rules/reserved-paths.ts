@@ -42,7 +42,14 @@ export const reservedPathsRule: Rule = {
     for (const entry of model.entries) {
       if (parseOperationEntry(entry.entry) === undefined) flag(entry.path, entry.entry);
     }
-    for (const el of model.elements) flag(childPath(el.path, "href"), el.value.href);
+    for (const el of model.elements) {
+      flag(childPath(el.path, "href"), el.value.href);
+      // Global anchors written on a language or a version (as multi-language sites do).
+      const own = (el.value.global as { anchors?: unknown } | null | undefined)?.anchors;
+      if ((el.kind === "language" || el.kind === "version") && Array.isArray(own)) {
+        own.forEach((a, i) => flag(`${el.path}.global.anchors[${i}].href`, (a as { href?: unknown } | null)?.href));
+      }
+    }
     const d = doc as { navigation?: { global?: { anchors?: unknown } }; redirects?: unknown } | undefined;
     const anchors = d?.navigation?.global?.anchors;
     if (Array.isArray(anchors)) {

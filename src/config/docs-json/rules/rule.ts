@@ -7,6 +7,8 @@ export interface PageFiles {
   fileOf(pagePath: string): string | undefined;
   /** The file a page path would have if the ignore rules (`.svcignore`) did not leave it out. */
   ignoredFileOf?(pagePath: string): string | undefined;
+  /** The file of a page path that exists but was skipped (invalid front matter, too big), and why. */
+  skippedFileOf?(pagePath: string): { readonly file: string; readonly why: string } | undefined;
   /** Whether a repository-relative file exists (spec files). */
   exists(relPath: string): boolean;
 }

@@ -1,0 +1,223 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "./cli-io.js";
+import { tempRepo } from "./temp-repo.js";
+
+/**
+ * Shapes real, working docs.json files have that the specification does not describe, each
+ * written here as a small pattern (not copied from any site): `check` must not call them errors,
+ * and `nav` / `search` must read them.
+ */
+
+const page = (title: string, text = `About ${title.toLowerCase()}.`): string => `---\ntitle: ${title}\n---\n\n${text}\n`;
+
+describe("navigation shapes beyond the specification", () => {
+  it("a product with a menu whose items hold dropdowns of tabs", async () => {
+    const dir = tempRepo({
+      "docs.json": {
+        name: "Menus",
+        navigation: {
+          products: [
+            {
+              product: "Platform",
+              menu: [
+                { item: "Home", pages: ["index"] },
+                {
+                  item: "Build",
+                  dropdowns: [
+                    { dropdown: "Python", tabs: [{ tab: "Guides", pages: ["py/start"] }] },
+                    { dropdown: "Node", tabs: [{ tab: "Guides", pages: ["node/start"] }] },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      },
+      "index.mdx": page("Home"),
+      "py/start.mdx": page("Python start"),
+      "node/start.mdx": page("Node start"),
+    });
+    expect(await runCli(["check", "--dir", dir])).toEqual({ code: 0, stdout: "checked docs.json and 3 pages: no problems\n", stderr: "" });
+    const nav = await runCli(["nav", "--dir", dir]);
+    expect(nav.stdout).toBe(
+      [
+        "Menus",
+        "root: products",
+        "eyebrows: theme default",
+        "drilldown: theme default",
+        "",
+        "product Platform",
+        "  menu item Home",
+        "    Home  /index",
+        "  menu item Build",
+        "    dropdown Python",
+        "      tab Guides",
+        "        Python start  /py/start",
+        "    dropdown Node",
+        "      tab Guides",
+        "        Node start  /node/start",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("a menu item of a tab still holds only groups, pages and links", async () => {
+    const dir = tempRepo({
+      "docs.json": { navigation: { tabs: [{ tab: "Docs", menu: [{ item: "Build", dropdowns: [{ dropdown: "Py", pages: ["index"] }] }] }] } },
+      "index.mdx": page("Home"),
+    });
+    expect((await runCli(["check", "--dir", dir])).stdout).toBe(
+      [
+        'docs.json:9:13 navigation.tabs[0].menu[0].dropdowns: a menu item holds only groups, pages and external links; "dropdowns" is not allowed',
+        "checked docs.json and 1 page: 1 error, 0 warnings",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("pages inside an array the model does not know are navigation", async () => {
+    const dir = tempRepo({
+      "docs.json": {
+        name: "Products",
+        navigation: {
+          tabs: [
+            {
+              tab: "Docs",
+              groups: [{ group: "Start", pages: ["index"] }],
+              productGroups: [{ group: "Products", products: [{ product: "Cache", groups: [{ group: "Cache", pages: ["cache/intro"] }] }] }],
+            },
+          ],
+        },
+      },
+      "index.mdx": page("Home"),
+      "cache/intro.mdx": page("Cache intro", "Evictions happen at midnight."),
+    });
+    expect(await runCli(["check", "--dir", dir])).toEqual({ code: 0, stdout: "checked docs.json and 2 pages: no problems\n", stderr: "" });
+    const nav = JSON.parse((await runCli(["nav", "--json", "--dir", dir])).stdout) as { pages: unknown[] };
+    expect(nav.pages).toEqual([
+      { page: "/index", title: "Home", file: "index.mdx", versions: null, languages: null, breadcrumbs: ["Docs", "Start"], path: "navigation.tabs[0].groups[0].pages[0]" },
+      {
+        page: "/cache/intro",
+        title: "Cache intro",
+        file: "cache/intro.mdx",
+        versions: null,
+        languages: null,
+        breadcrumbs: ["Docs", "Products", "Cache", "Cache"],
+        path: 'navigation.tabs[0].productGroups[0].products[0].groups[0].pages[0]',
+      },
+    ]);
+    const search = JSON.parse((await runCli(["search", "evictions midnight", "--json", "--dir", dir])).stdout) as { path: string }[];
+    expect(search.map((h) => h.path)).toEqual(["/cache/intro"]);
+  });
+
+  it("global anchors written on each language show on its pages only", async () => {
+    const dir = tempRepo({
+      "docs.json": {
+        navigation: {
+          global: { anchors: [{ anchor: "Status", href: "https://status.example.com" }] },
+          languages: [
+            { language: "en", global: { anchors: [{ anchor: "Blog", href: "https://example.com/blog" }] }, pages: ["index"] },
+            { language: "fr", global: { anchors: [{ anchor: "Blogue", href: "/fr/blog" }] }, pages: ["fr/index", "fr/blog"] },
+          ],
+        },
+      },
+      "index.mdx": page("Home"),
+      "fr/index.mdx": page("Accueil"),
+      "fr/blog.mdx": page("Blogue"),
+    });
+    const all = JSON.parse((await runCli(["nav", "--json", "--dir", dir])).stdout) as { globalAnchors: unknown };
+    expect(all.globalAnchors).toEqual([
+      { anchor: "Status", href: "https://status.example.com", icon: null, external: true },
+      { anchor: "Blog", href: "https://example.com/blog", icon: null, external: true, language: "en" },
+      { anchor: "Blogue", href: "/fr/blog", icon: null, external: false, language: "fr" },
+    ]);
+    const fr = JSON.parse((await runCli(["nav", "--json", "--language", "fr", "--dir", dir])).stdout) as { globalAnchors: unknown };
+    expect(fr.globalAnchors).toEqual([
+      { anchor: "Status", href: "https://status.example.com", icon: null, external: true },
+      { anchor: "Blogue", href: "/fr/blog", icon: null, external: false, language: "fr" },
+    ]);
+    expect((await runCli(["nav", "--dir", dir])).stdout.split("\n")[3]).toBe(
+      "global anchors: Status -> https://status.example.com, Blog -> https://example.com/blog (en), Blogue -> /fr/blog (fr)",
+    );
+  });
+
+  it("a language's global anchor may not point at a reserved path", async () => {
+    const dir = tempRepo({
+      "docs.json": { navigation: { languages: [{ language: "en", global: { anchors: [{ anchor: "MCP", href: "/mcp" }] }, pages: ["index"] }] } },
+      "index.mdx": page("Home"),
+    });
+    expect((await runCli(["check", "--dir", dir])).stdout).toBe(
+      [
+        'docs.json:10:23 navigation.languages[0].global.anchors[0].href: "/mcp" is reserved for the MCP server; use another path',
+        "checked docs.json and 1 page: 1 error, 0 warnings",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
+describe("check messages on real-world slips", () => {
+  it("a group that would generate every operation of an unfetched remote spec says no pages are generated", async () => {
+    const dir = tempRepo({
+      "docs.json": { navigation: { groups: [{ group: "Start", pages: ["index"] }, { group: "REST API", openapi: "https://api.example.com/openapi.json" }] } },
+      "index.mdx": page("Home"),
+    });
+    expect((await runCli(["check", "--dir", dir])).stdout).toBe(
+      [
+        "docs.json:12:20 navigation.groups[1].openapi: warning: https://api.example.com/openapi.json is not fetched, so no API pages are generated from it (--fetch-remote fetches it)",
+        "checked docs.json and 1 page: 0 errors, 1 warning",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("a listed page skipped for its front matter is named as skipped, not missing", async () => {
+    const dir = tempRepo({
+      "docs.json": { navigation: { pages: ["index", "setup"] } },
+      "index.mdx": page("Home"),
+      "setup.mdx": "---\ntitle: Setup: the basics\n---\n\nBody\n",
+    });
+    expect((await runCli(["check", "--dir", dir])).stdout).toBe(
+      [
+        'docs.json:5:7 navigation.pages[1]: page "setup" not found: setup.mdx is skipped (line 2: invalid front matter: a value holding ": " must be quoted: title: "Setup: the basics")',
+        'setup.mdx:2 warning: skipped: invalid front matter: a value holding ": " must be quoted: title: "Setup: the basics"',
+        "checked docs.json and 1 page: 1 error, 1 warning",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("a Markdown page without front matter is titled by its first-line heading", async () => {
+    const dir = tempRepo({
+      "docs.json": { navigation: { pages: ["index", "notes"] } },
+      "index.md": "---\nsummary: front matter without a title\n---\n# The Gateway\n\nIt routes messages.\n",
+      "notes.md": "Plain notes, no heading first.\n\n# Later heading\n",
+    });
+    const nav = await runCli(["nav", "--dir", dir]);
+    expect(nav.stdout.split("\n").slice(-3)).toEqual(["The Gateway  /index", "Notes  /notes", ""]);
+    const hits = JSON.parse((await runCli(["search", "routes messages", "--json", "--dir", dir])).stdout) as { title: string }[];
+    expect(hits.map((h) => h.title)).toEqual(["The Gateway"]);
+  });
+});
+
+describe("a docs.json with errors at start-up", () => {
+  it("still serves its versions: search by version keeps working, every page is searchable", async () => {
+    const dir = tempRepo({
+      "docs.json": {
+        navigation: {
+          versions: [
+            { version: "v1", groups: [{ group: "Guides", directory: "grid", pages: ["v1/rotate-keys"] }] },
+            { version: "v2", groups: [{ group: "Guides", pages: ["v2/rotate-keys"] }] },
+          ],
+        },
+      },
+      "v1/rotate-keys.mdx": page("Rotate keys (v1)", "Rotate signing keys every month."),
+      "v2/rotate-keys.mdx": page("Rotate keys (v2)", "Rotate signing keys every week."),
+      "unlisted.mdx": page("Unlisted", "Rotate signing keys by hand."),
+    });
+    const check = await runCli(["check", "--dir", dir]);
+    expect(check.code).toBe(1);
+    const search = await runCli(["search", "rotate signing keys", "--version", "v2", "--json", "--dir", dir]);
+    expect((JSON.parse(search.stdout) as { path: string }[]).map((h) => h.path).sort()).toEqual(["/unlisted", "/v2/rotate-keys"]);
+  });
+});
