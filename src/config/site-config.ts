@@ -71,9 +71,12 @@ export function emptySiteConfig(name: string): SiteConfig {
   };
 }
 
-/** Normalise a navigation page entry (`guides/setup`, `/guides/setup/`) to a page path. */
+/** Normalise a navigation page entry (`guides/setup`, `/guides/setup/`, `./guides//setup`) to a
+ *  page path. Empty and `.` segments go (the platform resolves them); `..` is kept, so an entry
+ *  pointing outside the docs matches no page. */
 export function toPagePath(entry: string): string {
   let p = entry.trim();
+  if (p.includes("//") || p.includes("./")) p = p.split("/").filter((seg) => seg !== "" && seg !== ".").join("/");
   if (!p.startsWith("/")) p = `/${p}`;
   while (p.length > 1 && p.endsWith("/")) p = p.slice(0, -1);
   return p.replace(/\.(mdx|md)$/i, "");

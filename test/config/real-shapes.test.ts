@@ -200,6 +200,24 @@ describe("check messages on real-world slips", () => {
   });
 });
 
+describe("page entries written loosely", () => {
+  it("./ and doubled slashes name the same page; .. names none", async () => {
+    const dir = tempRepo({
+      "docs.json": { navigation: { groups: [{ group: "A", pages: ["./index", "guides//setup"] }, { group: "B", pages: ["/index/", "../outside"] }] } },
+      "index.mdx": page("Home"),
+      "guides/setup.mdx": page("Setup"),
+    });
+    expect((await runCli(["check", "--dir", dir])).stdout).toBe(
+      [
+        'docs.json:14:11 navigation.groups[1].pages[0]: warning: page "/index/" is listed twice (first at navigation.groups[0].pages[0]); it shows in both places, with the breadcrumbs of the first',
+        'docs.json:15:11 navigation.groups[1].pages[1]: page "../outside" not found: no ../outside.mdx or ../outside.md',
+        "checked docs.json and 2 pages: 1 error, 1 warning",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
 describe("a docs.json with errors at start-up", () => {
   it("still serves its versions: search by version keeps working, every page is searchable", async () => {
     const dir = tempRepo({
