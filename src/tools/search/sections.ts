@@ -69,6 +69,41 @@ function fenceStep(fence: Fence | undefined, line: string): { fence: Fence | und
   return { fence, marker: false };
 }
 
+/** MDX `import` / `export` statements start at column 0 and may span lines
+ *  (`export const Pill = ({ children }) => {` ... `};`): none of it is text a reader sees. */
+const ESM_START_RE = /^(?:import|export)[ \t{*]/;
+
+/** Open brackets left after `line`, starting from `depth` (quotes within the line skipped). */
+function bracketDepth(line: string, depth: number): number {
+  let d = depth;
+  let quote = "";
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i] as string;
+    if (quote !== "") {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = "";
+      continue;
+    }
+    if (ch === '"' || ch === "'" || ch === "`") quote = ch;
+    else if (ch === "(" || ch === "[" || ch === "{") d++;
+    else if (ch === ")" || ch === "]" || ch === "}") d = Math.max(0, d - 1);
+  }
+  return d;
+}
+
+/**
+ * How a prose line moves through an ESM statement: `skip` when the line belongs to one (the
+ * first line is also dropped by `cleanLine`), and the open brackets left after it.
+ */
+function esmStep(depth: number, line: string): { skip: boolean; depth: number } {
+  if (depth > 0) return { skip: true, depth: bracketDepth(line, depth) };
+  if (!ESM_START_RE.test(line)) return { skip: false, depth: 0 };
+  // Only a line that visibly goes on (ends with an opening bracket, `=`, `=>` or `,`) opens a
+  // multi-line statement: a Markdown line that merely starts with "import (" stays one line.
+  const open = bracketDepth(line, 0);
+  return { skip: true, depth: open > 0 && /[{([,=>]\s*$/.test(line) ? open : 0 };
+}
+
 /** A section's lines as alternating runs of prose (cleaned) and code. */
 class Chunks {
   readonly runs: { code: boolean; lines: string[] }[] = [];
@@ -120,6 +155,7 @@ export function splitSections(body: string): SplitSection[] {
   let chunks = new Chunks();
   let fence: Fence | undefined;
   let jsxDepth = 0;
+  let esmDepth = 0;
   let pos = 0;
   let start = 0;
   const flush = (end: number): void => {
@@ -136,6 +172,9 @@ export function splitSections(body: string): SplitSection[] {
       chunks.push(true, line);
       continue;
     }
+    const esm = esmStep(esmDepth, line);
+    esmDepth = esm.depth;
+    if (esm.skip) continue;
     const c0 = line.charCodeAt(0);
     let h = c0 === 35 /* # */ || c0 === 32 ? HEADING_RE.exec(line) : null;
     if (h === null && jsxDepth > 0 && (c0 === 32 || c0 === 9)) h = INDENTED_HEADING_RE.exec(line);
@@ -162,10 +201,18 @@ export function splitSections(body: string): SplitSection[] {
 export function sectionText(body: string, start: number, end: number): string {
   const chunks = new Chunks();
   let fence: Fence | undefined;
+  let esmDepth = 0;
   for (const line of normalizeNewlines(body).slice(start, end).split("\n")) {
     const step = fenceStep(fence, line);
     fence = step.fence;
-    if (!step.marker) chunks.push(fence !== undefined, line);
+    if (step.marker) continue;
+    if (fence !== undefined) {
+      chunks.push(true, line);
+      continue;
+    }
+    const esm = esmStep(esmDepth, line);
+    esmDepth = esm.depth;
+    if (!esm.skip) chunks.push(false, line);
   }
   return chunks.render().text;
 }

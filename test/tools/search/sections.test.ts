@@ -93,6 +93,36 @@ describe("splitSections on MDX component bodies", () => {
   });
 });
 
+describe("splitSections on MDX import/export blocks", () => {
+  it("leaves out multi-line import and export statements, brackets counted across lines", () => {
+    const body = [
+      "import {",
+      "  Card,",
+      "  Tip,",
+      '} from "/snippets/ui.mdx";',
+      "",
+      "export const Pill = ({ children }) => {",
+      '  const colors = { ok: "green" };',
+      "",
+      '  return <span className="pill">{children}</span>;',
+      "};",
+      "",
+      'export const regions = ["us-east-1",',
+      '  "eu-west-1"];',
+      "",
+      "## Regions",
+      "",
+      "Pick the region nearest to you.",
+      "",
+      "export default with an unclosed (paren, read as one line",
+      "Still prose.",
+    ].join("\n");
+    const sections = splitSections(body);
+    expect(sections.map((s) => ({ heading: s.heading, text: s.text }))).toEqual([{ heading: "Regions", text: "Pick the region nearest to you.\n\nStill prose." }]);
+    expect(sections.map((s) => sectionText(body, s.start, s.end))).toEqual(sections.map((s) => s.text));
+  });
+});
+
 describe("sectionText", () => {
   it("rebuilds every section's text from its offsets, on every page of the shared corpora", () => {
     const files = (dir: string): string[] =>
