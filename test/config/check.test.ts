@@ -51,8 +51,8 @@ describe("svc-mcp check --json", () => {
     const run = await runCli(["check", "--json", "--dir", join(FIXTURES, "ref-positions")]);
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toEqual({
-      errors: 2,
-      warnings: 1,
+      errors: 3,
+      warnings: 0,
       files: ["docs.json", "fr/navigation.json"],
       pages: 2,
       generatedPages: 0,
@@ -76,12 +76,13 @@ describe("svc-mcp check --json", () => {
           code: "required",
         },
         {
-          severity: "warning",
+          severity: "error",
           file: "fr/navigation.json",
           line: 13,
           column: 9,
           path: "navigation.languages[1].groups[1].pages[0]",
-          message: 'page "fr/index" is listed twice in language "fr" (first at navigation.languages[1].groups[0].pages[0]); it shows in both places, with the breadcrumbs of the first',
+          message:
+            'page "fr/index" is listed twice in language "fr" (first at navigation.languages[1].groups[0].pages[0]); list it in one place (link to it from the other section\'s pages instead)',
           code: "duplicate-page",
         },
       ],

@@ -209,9 +209,9 @@ describe("page entries written loosely", () => {
     });
     expect((await runCli(["check", "--dir", dir])).stdout).toBe(
       [
-        'docs.json:14:11 navigation.groups[1].pages[0]: warning: page "/index/" is listed twice (first at navigation.groups[0].pages[0]); it shows in both places, with the breadcrumbs of the first',
+        'docs.json:14:11 navigation.groups[1].pages[0]: page "/index/" is listed twice (first at navigation.groups[0].pages[0]); list it in one place (link to it from the other section\'s pages instead)',
         'docs.json:15:11 navigation.groups[1].pages[1]: page "../outside" not found: no ../outside.mdx or ../outside.md',
-        "checked docs.json and 2 pages: 1 error, 1 warning",
+        "checked docs.json and 2 pages: 2 errors, 0 warnings",
         "",
       ].join("\n"),
     );

@@ -15,18 +15,9 @@ export const LANGUAGE_CODES = [
 ] as const;
 export type LanguageCode = (typeof LANGUAGE_CODES)[number];
 
-/** Codes the docs platform also accepts beyond the specification's list: its own documentation
- *  names `zh`, `zh-Hans`, `zh-CN`, `zh-TW`, `ja`, `pt` and `da`, and real sites use them (the
- *  platform's own docs are in `zh`; the specification's search example says `zh`). */
-export const LANGUAGE_ALIASES = ["zh", "zh-Hans", "zh-CN", "zh-TW", "ja", "pt", "da"] as const;
-
-/** Every language code accepted without a word. */
-export const KNOWN_LANGUAGE_CODES: readonly string[] = [...LANGUAGE_CODES, ...LANGUAGE_ALIASES];
-
-/** A BCP 47-shaped code (`el`, `es-419`, `sr-Latn`): accepted with a warning when it is in
- *  neither list (the platform adds languages over time); anything else (`English`, `EN`) is an
- *  error. The primary subtag is lower case: codes are matched exactly. */
-export const LANGUAGE_TAG_RE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
+/** Every language code accepted: exactly the specification's list. Codes real sites also write
+ *  (`zh`, `ja`, `pt`, `en-US`) are errors with a hint naming the supported code they mean. */
+export const KNOWN_LANGUAGE_CODES: readonly string[] = LANGUAGE_CODES;
 
 export const DIRECTORY_VALUES = ["none", "accordion", "card"] as const;
 export type Directory = (typeof DIRECTORY_VALUES)[number];
@@ -180,7 +171,7 @@ export const language = division
   .extend({
     language: z
       .string()
-      .refine((code) => KNOWN_LANGUAGE_CODES.includes(code) || LANGUAGE_TAG_RE.test(code), { params: { languageCode: true } })
+      .refine((code) => KNOWN_LANGUAGE_CODES.includes(code), { params: { languageCode: true } })
       .meta({ examples: [...KNOWN_LANGUAGE_CODES] })
       .describe("Language code (en, fr, cn, zh, jp, ja, pt-BR, ...)"),
     default: z.boolean().optional().describe("The default language (otherwise the first one is)"),

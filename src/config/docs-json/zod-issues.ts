@@ -114,22 +114,35 @@ function joinOr(items: readonly string[]): string {
 /** Codes authors often write for a supported one. */
 export const LANGUAGE_HINTS: Readonly<Record<string, string>> = {
   "pt-br": "pt-BR",
+  pt: "pt-BR",
   "zh-hant": "zh-Hant",
-  "zh-hans": "zh-Hans",
-  "zh-cn": "zh-CN",
-  "zh-tw": "zh-TW",
+  "zh-tw": "zh-Hant",
+  "zh-hk": "zh-Hant",
+  zh: "cn",
+  "zh-hans": "cn",
+  "zh-cn": "cn",
+  ja: "jp",
+  "ja-jp": "jp",
+  "en-us": "en",
+  "en-gb": "en",
   nb: "no",
   ua: "uk",
   kr: "ko",
   iw: "he",
-  gr: "el",
   se: "sv",
-  dk: "da",
 };
 
 /** The supported code an unknown one most likely means (`EN` -> `en`, `kr` -> `ko`). */
 export function languageHint(value: string): string | undefined {
-  return LANGUAGE_HINTS[value] ?? LANGUAGE_HINTS[value.toLowerCase()] ?? KNOWN_LANGUAGE_CODES.find((c) => c !== value && c.toLowerCase() === value.toLowerCase());
+  const lower = value.toLowerCase();
+  const primary = lower.split("-")[0] ?? lower;
+  return (
+    LANGUAGE_HINTS[value] ??
+    LANGUAGE_HINTS[lower] ??
+    KNOWN_LANGUAGE_CODES.find((c) => c !== value && c.toLowerCase() === lower) ??
+    // A regional tag of a supported language (`es-419`, `fr-CA`) means that language.
+    KNOWN_LANGUAGE_CODES.find((c) => c !== value && c === primary)
+  );
 }
 
 function enumMessage(values: readonly unknown[], value: unknown): string {

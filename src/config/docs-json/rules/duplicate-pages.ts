@@ -26,10 +26,9 @@ function listOf(e: EntryNode): string {
 
 /**
  * A page listed twice in one scope (the same product, version and language: what one reader's
- * navigation shows). Twice in the same list is an error: a slip with no purpose. In two places
- * (a guide in a "Get started" group and again under "Guides") it is a warning: real sites link a
- * page from two sections on purpose and the platform shows it in both; its breadcrumbs come from
- * the first listing. A group's `root` is not counted: it may also be listed among its pages.
+ * navigation shows) is an error, as the specification's rules make it: the page's place, and so
+ * its breadcrumbs and its version and language, would be ambiguous. A group's `root` is not
+ * counted: it may also be listed among its pages.
  */
 export const duplicatePagesRule: Rule = {
   codes: ["duplicate-page"],
@@ -45,16 +44,8 @@ export const duplicatePagesRule: Rule = {
         continue;
       }
       const where = scope === "" ? "" : ` in ${scope}`;
-      if (listOf(first) === listOf(e)) {
-        report({ path: e.path, code: "duplicate-page", message: `page "${e.entry}" is listed twice${where} (first at ${first.path})` });
-      } else {
-        report({
-          path: e.path,
-          code: "duplicate-page",
-          severity: "warning",
-          message: `page "${e.entry}" is listed twice${where} (first at ${first.path}); it shows in both places, with the breadcrumbs of the first`,
-        });
-      }
+      const hint = listOf(first) === listOf(e) ? "" : "; list it in one place (link to it from the other section's pages instead)";
+      report({ path: e.path, code: "duplicate-page", message: `page "${e.entry}" is listed twice${where} (first at ${first.path})${hint}` });
     }
   },
 };
