@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../config/diagnostic.js";
 import { type AuthMode, type Reader, canRead, readerKey } from "../vfs/access.js";
-import { type LoadedSite, loadSite, reloadSite } from "../vfs/load-site.js";
+import { type LoadedSite, type LoadSiteOptions, loadSite, reloadSite } from "../vfs/load-site.js";
 import type { Page, Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
 import { type StopWatching, watchRepository } from "../vfs/watch.js";
@@ -19,6 +19,8 @@ export interface RuntimeOptions {
   readonly baseUrl?: string;
   /** Progress and problems (the CLI sends them to stderr). */
   readonly log?: (message: string) => void;
+  /** How the site is loaded (spec cache, remote specs); reloads keep these. */
+  readonly load?: LoadSiteOptions;
 }
 
 /** Everything one reader uses, built once per (site snapshot, reader) and shared by calls. */
@@ -71,7 +73,7 @@ export class DocsRuntime {
 
   /** Load a repository and index it. */
   static async load(options: RuntimeOptions): Promise<DocsRuntime> {
-    const loaded = await loadSite(options.root, options.log);
+    const loaded = await loadSite(options.root, options.log, undefined, options.load);
     return new DocsRuntime(loaded, options);
   }
 

@@ -7,6 +7,7 @@ import { collectNavSpecReferences } from "../config/openapi/nav-references.js";
 import { type ApiPagePlan, type FrontMatterReference, planApiPages, specSourcesToLoad } from "../config/openapi/plan-api-pages.js";
 import { type PlaygroundSettings, resolvePlayground } from "../config/openapi/playground.js";
 import { channelPageParts, frontMatterBlock, operationPageParts, type PageParts, parameterAnchors, type ParameterAnchor } from "../config/openapi/render-page.js";
+import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { createOpenapiValidator, type OpenapiValidator } from "../config/openapi/validate-openapi.js";
 import { readPageMeta } from "../config/page-meta.js";
 import type { PagePlacement } from "../config/site-config.js";
@@ -53,6 +54,10 @@ export interface ApiPagesOptions {
   /** Fetch remote specs named in docs.json with this; unset means they are not fetched. */
   readonly fetch?: FetchLike;
   readonly cache?: ApiCache;
+  /** Parsed specs kept across processes; unset: every spec is parsed. */
+  readonly specCache?: SpecCache;
+  /** Spec files the site has read already (mounted in its filesystem), by repository path. */
+  readonly specFiles?: ReadonlyMap<string, SiteFile>;
 }
 
 export interface ApiPagesResult {
@@ -82,7 +87,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   }
   const specs = new Map<string, SpecLoadResult>();
   for (const src of specSourcesToLoad(refs, frontMatter)) {
-    specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options.fetch));
+    specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options));
   }
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
   const plan = planApiPages({ refs, specs, frontMatter, pageExists });
@@ -149,25 +154,32 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   return { pages, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
 }
 
-async function loadCached(root: string, source: string, remote: boolean, cache: ApiCache, fetch: FetchLike | undefined): Promise<SpecLoadResult> {
+async function loadCached(root: string, source: string, remote: boolean, cache: ApiCache, options: ApiPagesOptions): Promise<SpecLoadResult> {
+  const { fetch } = options;
+  const deps = { root, validator: cache.validator, ...(options.specCache !== undefined ? { cache: options.specCache } : {}) };
   if (remote) {
     // Remote specs are fetched once per process (a reload re-reads local files only).
     const hit = cache.specs.get(source);
     if (hit !== undefined && !(hit.result.ok === false && hit.result.notFetched === true && fetch !== undefined)) return hit.result;
-    const result = await loadApiSpec(source, true, { root, validator: cache.validator, ...(fetch !== undefined ? { fetch } : {}) });
+    const result = await loadApiSpec(source, true, { ...deps, ...(fetch !== undefined ? { fetch } : {}) });
     cache.specs.set(source, { stamp: "remote", result });
     return result;
   }
+  const mounted = options.specFiles?.get(`/${source}`);
   let stamp = "missing";
-  try {
-    const st = await stat(join(root, source));
-    stamp = `${st.mtimeMs}:${st.size}`;
-  } catch {
-    // Reported by the loader.
+  if (mounted !== undefined) {
+    stamp = `${mounted.mtime.getTime()}:${mounted.size}`;
+  } else {
+    try {
+      const st = await stat(join(root, source));
+      stamp = `${st.mtimeMs}:${st.size}`;
+    } catch {
+      // Reported by the loader.
+    }
   }
   const hit = cache.specs.get(source);
   if (hit !== undefined && hit.stamp === stamp) return hit.result;
-  const result = await loadApiSpec(source, false, { root, validator: cache.validator });
+  const result = await loadApiSpec(source, false, deps, mounted?.text);
   cache.specs.set(source, { stamp, result });
   return result;
 }

@@ -16,12 +16,19 @@ import { dereferenceLocal, needsFullResolver } from "./dereference-internal.js";
 export async function dereferenceDocument(
   document: Record<string, unknown>,
   location: { readonly root: string; readonly file?: string },
-): Promise<{ document: Record<string, unknown>; warnings: string[] }> {
+): Promise<Dereferenced> {
   if (!needsFullResolver(document)) {
     const local = dereferenceLocal(document);
-    return { document: local.document, warnings: local.problems.map((p) => unresolvedWarning(p.at, p.message)) };
+    return { document: local.document, warnings: local.problems.map((p) => unresolvedWarning(p.at, p.message)), selfContained: true };
   }
-  return dereferenceWithRefParser(document, location);
+  return { ...(await dereferenceWithRefParser(document, location)), selfContained: false };
+}
+
+export interface Dereferenced {
+  readonly document: Record<string, unknown>;
+  readonly warnings: string[];
+  /** True when nothing outside the document was read (the result depends on its text alone). */
+  readonly selfContained: boolean;
 }
 
 /**
