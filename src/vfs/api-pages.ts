@@ -154,6 +154,14 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   return { pages, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
 }
 
+/**
+ * Fetch and build remote specs into `cache`, so that the next load of the site finds them there
+ * and never waits on the network (`serve` fetches in the background, then reloads).
+ */
+export async function prefetchRemoteSpecs(root: string, urls: readonly string[], cache: ApiCache, options: Pick<ApiPagesOptions, "fetch" | "specCache">): Promise<void> {
+  await Promise.all(urls.map((url) => loadCached(root, url, true, cache, options)));
+}
+
 async function loadCached(root: string, source: string, remote: boolean, cache: ApiCache, options: ApiPagesOptions): Promise<SpecLoadResult> {
   const { fetch } = options;
   const deps = { root, validator: cache.validator, ...(options.specCache !== undefined ? { cache: options.specCache } : {}) };
