@@ -96,6 +96,8 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const pages: Page[] = [];
   const placements = new Map<string, PagePlacement>();
   const infos = new Map<string, ApiPageInfo>();
+  // Most operations carry no `x-svc.metadata`: one playground for all of them.
+  const plainPlayground = resolvePlayground(settings, readPageMeta({}));
   for (const planned of plan.pages) {
     const item = planned.item;
     let parts: PageParts;
@@ -103,7 +105,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     if (item.kind === "operation") {
       const op = item.operation;
       const metadata = { ...(op.extension?.metadata ?? {}), ...(op.hidden ? { noindex: true } : {}) };
-      const playground = resolvePlayground(settings, readPageMeta(metadata));
+      const playground = Object.keys(metadata).length === 0 ? plainPlayground : resolvePlayground(settings, readPageMeta(metadata));
       parts = operationPageParts(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata });
       info = lazyAnchors(
         {
@@ -200,15 +202,14 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
  */
 function generatedPage(pagePath: string, parts: PageParts): Page {
   const frontMatter: Record<string, unknown> = {};
-  for (const [k, v] of parts.frontMatter) frontMatter[k] = v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown);
+  for (const [k, v] of parts.frontMatter) frontMatter[k] = asYamlReadsJson(v);
   const meta = readPageMeta(frontMatter);
   const access: Access = { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };
-  const head = frontMatterBlock(parts.frontMatter);
   let body: string | undefined;
   let text: string | undefined;
   let size: number | undefined;
   const bodyOf = (): string => (body ??= parts.body());
-  const textOf = (): string => (text ??= head + bodyOf());
+  const textOf = (): string => (text ??= frontMatterBlock(parts.frontMatter) + bodyOf());
   const file: SiteFile = {
     path: `${pagePath}.mdx`,
     get text() {
@@ -233,6 +234,12 @@ function generatedPage(pagePath: string, parts: PageParts): Page {
     bodyLine: parts.frontMatter.length + 3,
     generated: true,
   };
+}
+
+/** A value as YAML reads back its JSON text (`NaN` becomes null, `undefined` keys vanish...). */
+function asYamlReadsJson(v: unknown): unknown {
+  if (typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) || v === null) return v;
+  return JSON.parse(JSON.stringify(v) ?? "null") as unknown;
 }
 
 /** Generated pages have no file on disk: the epoch, as `ls -l` shows them. */

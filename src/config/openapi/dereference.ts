@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import $RefParser from "@apidevtools/json-schema-ref-parser";
 import { dereferenceLocal, needsFullResolver } from "./dereference-internal.js";
 
 /**
@@ -43,6 +42,8 @@ export async function dereferenceWithRefParser(
   // The base for relative `$ref`s: the spec file itself (or the root for a fetched spec, whose
   // relative references then resolve inside the repository, never against the remote host).
   const base = location.file !== undefined ? resolve(root, location.file) : resolve(root, "__remote_spec__.json");
+  // Loaded only for the rare spec that needs it: importing the library costs ~60 ms of start-up.
+  const { default: $RefParser } = await import("@apidevtools/json-schema-ref-parser");
   const parser = new $RefParser();
   const confinedFile = {
     order: 1,
