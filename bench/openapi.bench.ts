@@ -41,7 +41,7 @@ export const openapiSuite: BenchSuite = {
       const baseline = await timeMany(5, async () => {
         const p = parseDocument(text);
         if (!p.ok || p.type.kind !== "openapi") throw new Error("discord.json did not parse");
-        const problems = createOpenapiValidator(compileValidator).validate(p.document, p.type.version);
+        const problems = await createOpenapiValidator(compileValidator).validate(p.document, p.type.version);
         const { document } = await dereferenceWithRefParser(p.document, { root, file: "discord.json" });
         const spec = { format: "openapi" as const, source: "discord.json", version: p.type.version, title: "Discord", servers: [], operations: readOperations(document, problems) };
         for (const op of spec.operations) renderOperationPage(spec, op, { pagePath: "/x", settings, playground });

@@ -89,7 +89,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     const read = readAsyncapi(deref.document, source, type.version);
     return done(read.ok ? { ok: true, spec: read.spec, warnings: deref.warnings } : { ok: false, message: read.message }, deref.selfContained);
   }
-  const problems = deps.validator.validate(document, type.version);
+  const problems = await deps.validator.validate(document, type.version);
   const outside = problems.filter((p) => !/^\/(paths|webhooks)\/[^/]+/.test(p.pointer));
   if (outside.length > 0) {
     const shown = outside.slice(0, 5).map((p) => `${pointerToPath(p.pointer)}: ${p.message}`);

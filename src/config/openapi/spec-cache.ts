@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
 import { LIMITS } from "../../limits.js";
@@ -47,20 +47,30 @@ const FORMAT = 1;
 export function openSpecCache(dir: string, options: SpecCacheOptions = {}): SpecCache {
   const folder = join(dir, "specs");
   const maxBytes = options.maxBytes ?? LIMITS.cache.maxBytes;
-  let fingerprint: string | undefined;
+  let fingerprint: string | null | undefined;
   let warned = false;
   const warn = (message: string): void => {
     if (warned) return;
     warned = true;
     options.warn?.(message);
   };
-  const keyOf = (key: SpecCacheKey): string => {
-    fingerprint ??= codeFingerprint();
+  const keyOf = (key: SpecCacheKey): string | undefined => {
+    if (fingerprint === undefined) {
+      try {
+        fingerprint = codeFingerprint();
+      } catch (error) {
+        // Without knowing which code built an entry, no entry can be trusted: no cache.
+        fingerprint = null;
+        warn(`spec cache off: cannot fingerprint the code (${(error as Error).message})`);
+      }
+    }
+    if (fingerprint === null) return undefined;
     return createHash("sha256").update(`${fingerprint}\u0000${key.remote ? "remote" : "local"}\u0000${key.source}\u0000`).update(key.text).digest("hex");
   };
   return {
     get(key) {
       const id = keyOf(key);
+      if (id === undefined) return undefined;
       const file = join(folder, `${id}.bin`);
       let bytes: Buffer;
       try {
@@ -83,6 +93,7 @@ export function openSpecCache(dir: string, options: SpecCacheOptions = {}): Spec
     },
     set(key, result) {
       const id = keyOf(key);
+      if (id === undefined) return;
       const file = join(folder, `${id}.bin`);
       const tmp = join(folder, `.${id}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
       try {
@@ -190,11 +201,13 @@ function removeQuietly(file: string): void {
  * A hash of everything that decides what a cached result holds: the code that parses, validates
  * and reads specs (every file of `src/config/openapi` and `src/config/asyncapi`), package.json (the
  * version and the pinned dependency versions) and V8's serialization format. Reading these ~30
- * files costs about a millisecond, once per process that loads a spec.
+ * files costs about a millisecond, once per process that loads a spec. The sources are there
+ * whether this runs from them or from the esbuild bundle (`bin/svc-mcp.js` runs the bundle only
+ * when it is newer than every source file).
  */
 function codeFingerprint(): string {
   const hash = createHash("sha256").update(`svc-mcp spec cache ${FORMAT}\u0000v8 ${process.versions.v8}\u0000`);
-  const repo = fileURLToPath(new URL("../../../", import.meta.url));
+  const repo = packageRoot();
   const files = [join(repo, "package.json"), ...listFiles(join(repo, "src/config/openapi")), ...listFiles(join(repo, "src/config/asyncapi"))];
   for (const file of files.sort()) {
     hash.update(`${relative(repo, file)}\u0000`);
@@ -205,6 +218,22 @@ function codeFingerprint(): string {
     }
   }
   return hash.digest("hex");
+}
+
+/** The folder of svc-mcp's package.json, above this module (in `src/...` or in `dist/`). */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown };
+      if (pkg.name === "svc-mcp") return dir;
+    } catch {
+      // No package.json here: keep going up.
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("svc-mcp's package.json not found above the code");
+    dir = parent;
+  }
 }
 
 function listFiles(dir: string): string[] {

@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { OpenapiVersion } from "./validators/schemas.js";
 
@@ -11,40 +10,38 @@ export interface SchemaProblem {
 
 /**
  * Validates OpenAPI documents against the official 3.0 and 3.1 schemas. The validators are ajv
- * code generated ahead of time (`validators/openapi-<version>.cjs`, `npm run generate:validators`):
- * compiling a schema at run time cost ~200 ms per version and process; loading the generated
+ * code generated ahead of time (`validators/openapi-<version>.mjs`, `npm run generate:validators`):
+ * compiling a schema at run time cost ~200 ms per version and process; importing the generated
  * code costs ~30 ms, on first use of that version. `@readme/openapi-parser`'s `validate()`
  * compiled on every call (600-900 ms for Discord's spec) and reports no instance paths, which we
  * need to skip only the operations a problem sits in.
  */
 export interface OpenapiValidator {
-  validate(document: unknown, version: OpenapiVersion): SchemaProblem[];
+  validate(document: unknown, version: OpenapiVersion): Promise<SchemaProblem[]>;
 }
 
 /** `load` replaces the generated validators (the bench measures compiling at run time with it). */
-export function createOpenapiValidator(load: (version: OpenapiVersion) => ValidateFunction = loadValidator): OpenapiValidator {
-  const loaded = new Map<OpenapiVersion, ValidateFunction>();
-  const get = (version: OpenapiVersion): ValidateFunction => {
-    let fn = loaded.get(version);
-    if (fn === undefined) {
-      fn = load(version);
-      loaded.set(version, fn);
-    }
-    return fn;
-  };
+export function createOpenapiValidator(load: (version: OpenapiVersion) => ValidateFunction | Promise<ValidateFunction> = loadValidator): OpenapiValidator {
+  const loaded = new Map<OpenapiVersion, ValidateFunction | Promise<ValidateFunction>>();
   return {
-    validate(document, version) {
-      const fn = get(version);
+    async validate(document, version) {
+      let entry = loaded.get(version);
+      if (entry === undefined) {
+        entry = load(version);
+        loaded.set(version, entry);
+      }
+      const fn = await entry;
       if (fn(document)) return [];
       return reduceErrors(fn.errors ?? []);
     },
   };
 }
 
-/** The generated validator of a version (CommonJS, so it loads synchronously when first needed). */
-function loadValidator(version: OpenapiVersion): ValidateFunction {
-  const require = createRequire(import.meta.url);
-  return require(`./validators/openapi-${version}.cjs`) as ValidateFunction;
+/** The generated validator of a version, imported when first needed. */
+async function loadValidator(version: OpenapiVersion): Promise<ValidateFunction> {
+  // Literal paths, so that the esbuild bundle includes both modules.
+  const module = version === "3.0" ? await import("./validators/openapi-3.0.mjs") : await import("./validators/openapi-3.1.mjs");
+  return module.default;
 }
 
 /** ajv messages that only echo a failed `oneOf` between a value and a `$ref`: pure noise. */
