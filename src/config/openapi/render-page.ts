@@ -5,7 +5,7 @@ import { CODE_GENERATORS, exampleRequest } from "./code-examples.js";
 import { exampleValue } from "./example-value.js";
 import type { ApiContent, ApiOperation, ApiParameter, ApiSpec } from "./model.js";
 import { describePlayground, type PlaygroundSettings } from "./playground.js";
-import { type SchemaField, schemaFields } from "./schema-fields.js";
+import { fieldOf, type SchemaField, schemaFields } from "./schema-fields.js";
 
 /** A parameter's anchor on its page (`{docs_url}/<page path>#<anchor>`). */
 export interface ParameterAnchor {
@@ -170,7 +170,7 @@ function parameterLine(p: ApiParameter, anchor: string): string {
   const parts = [`- [\`${p.name}\`](#${anchor}) \`${typeLabelOf(p)}\``];
   if (p.required) parts.push("required");
   if (p.deprecated) parts.push("deprecated");
-  const notes = schemaFields({ type: "object", properties: { [p.name]: p.schema ?? {} } }).fields[0]?.notes ?? [];
+  const notes = fieldOf(p.schema ?? {})?.notes ?? [];
   let line = parts.join(" ");
   if (p.description !== undefined) line += `: ${oneLine(p.description)}`;
   if (notes.length > 0) line += ` (${notes.join("; ")})`;
@@ -178,7 +178,7 @@ function parameterLine(p: ApiParameter, anchor: string): string {
 }
 
 function typeLabelOf(p: ApiParameter): string {
-  return schemaFields({ type: "object", properties: { x: p.schema ?? {} } }).fields[0]?.type ?? "any";
+  return fieldOf(p.schema ?? {})?.type ?? "any";
 }
 
 function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefined): string[] {
@@ -194,7 +194,7 @@ function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefi
     return line;
   });
   if (lines.length === 0 && c.schema !== undefined) {
-    const t = schemaFields({ type: "object", properties: { x: c.schema } }).fields[0];
+    const t = fieldOf(c.schema);
     if (t !== undefined) lines.push(`- \`${t.type}\`${t.description !== undefined ? `: ${oneLine(t.description)}` : ""}${t.notes.length > 0 ? ` (${t.notes.join("; ")})` : ""}`);
   }
   if (truncated) lines.push("- ... (more fields: see the schema in the spec file)");
