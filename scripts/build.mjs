@@ -5,11 +5,13 @@
 import { rmSync } from "node:fs";
 import { build } from "esbuild";
 
+// `node scripts/build.mjs [outdir]`: tests build elsewhere to check the bundle runs.
+const outdir = process.argv[2] ?? "dist";
 // Chunks are content-named: clear out the previous build's.
-rmSync("dist", { recursive: true, force: true });
+rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { cli: "src/cli/main.ts" },
-  outdir: "dist",
+  outdir,
   outExtension: { ".js": ".mjs" },
   bundle: true,
   // Each command is its own chunk (src/cli/commands/index.ts imports them when they run), so
