@@ -1,9 +1,17 @@
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dereferenceDocument, dereferenceWithRefParser } from "../src/config/openapi/dereference.js";
+import { readApiSettings } from "../src/config/openapi/api-settings.js";
+import { readOperations } from "../src/config/openapi/operations.js";
+import { parseDocument } from "../src/config/openapi/parse-document.js";
+import { resolvePlayground } from "../src/config/openapi/playground.js";
+import { renderOperationPage } from "../src/config/openapi/render-page.js";
+import { openSpecCache } from "../src/config/openapi/spec-cache.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSpec } from "../src/config/openapi/load-api-spec.js";
 import { createOpenapiValidator } from "../src/config/openapi/validate-openapi.js";
+import { compileValidator } from "../src/config/openapi/validators/generate.js";
 import { createApiCache, generateApiPages } from "../src/vfs/api-pages.js";
 import { type BenchSuite, percentile, timeMany } from "./bench.js";
 
@@ -11,9 +19,11 @@ const SHARED = process.env.SVC_SHARED ?? fileURLToPath(new URL("../../shared", i
 
 /**
  * Load, validate, dereference and render every page of the 150-path Discord 3.1 spec (242
- * operations), as `loadSite` does for an element whose `openapi` names it. Baseline: the same
- * pipeline recompiling the OpenAPI schema on every load, which is what
- * `@readme/openapi-parser`'s `validate()` does.
+ * operations), as `loadSite` does for an element whose `openapi` names it (pages render when
+ * first read; the bench reads them all). Baseline: the pipeline as it was before, in the same
+ * run: the OpenAPI schema compiled at run time on every load (what `@readme/openapi-parser`'s
+ * `validate()` does), json-schema-ref-parser's dereference, every page rendered. Also with a warm
+ * spec cache, and dereferencing alone beside json-schema-ref-parser.
  */
 export const openapiSuite: BenchSuite = {
   name: "openapi",
@@ -24,24 +34,48 @@ export const openapiSuite: BenchSuite = {
       symlinkSync(join(SHARED, "specs/discord-openapi-3.1.json"), join(root, "discord.json"));
       const docsJson = { navigation: { groups: [{ group: "Discord", openapi: "discord.json" }] } };
       writeFileSync(join(root, "docs.json"), JSON.stringify(docsJson));
-      const { readFileSync } = await import("node:fs");
       const text = readFileSync(join(root, "discord.json"), "utf8");
+      // The pipeline before precompiled validators, the in-place dereferencer and lazy pages.
+      const settings = readApiSettings({}).settings;
+      const playground = resolvePlayground(settings, {});
       const baseline = await timeMany(5, async () => {
-        await buildSpec(text, "discord.json", false, { root, validator: createOpenapiValidator() });
+        const p = parseDocument(text);
+        if (!p.ok || p.type.kind !== "openapi") throw new Error("discord.json did not parse");
+        const problems = await createOpenapiValidator(compileValidator).validate(p.document, p.type.version);
+        const { document } = await dereferenceWithRefParser(p.document, { root, file: "discord.json" });
+        const spec = { format: "openapi" as const, source: "discord.json", version: p.type.version, title: "Discord", servers: [], operations: readOperations(document, problems) };
+        for (const op of spec.operations) renderOperationPage(spec, op, { pagePath: "/x", settings, playground });
       });
       let pages = 0;
-      // Cold: a fresh process state each time (schema compile included).
+      // Pages render when first read: read every one, so that "generate" includes rendering.
+      const renderAll = (r: Awaited<ReturnType<typeof generateApiPages>>): number => r.pages.reduce((n, p) => n + p.file.text.length, 0);
+      // Cold: fresh state each time (validators loaded, no cache of any kind).
       const cold = await timeMany(5, async () => {
         const r = await generateApiPages(root, docsJson, new Map());
+        renderAll(r);
         pages = r.pages.length;
       });
-      // Warm: a reload after the spec changed (validators already compiled).
+      // Warm: a reload after the spec changed (validators already loaded).
       const cache = createApiCache();
       await generateApiPages(root, docsJson, new Map(), { cache });
       const warm = await timeMany(5, async () => {
         cache.specs.clear();
-        await generateApiPages(root, docsJson, new Map(), { cache });
+        renderAll(await generateApiPages(root, docsJson, new Map(), { cache }));
       });
+      // Warm spec cache on disk (a new process, spec unchanged): no parse, validation or dereferencing.
+      const cacheDir = mkdtempSync(join(tmpdir(), "svc-bench-openapi-cache-"));
+      const specCache = openSpecCache(cacheDir);
+      await generateApiPages(root, docsJson, new Map(), { specCache });
+      const cached = await timeMany(5, async () => renderAll(await generateApiPages(root, docsJson, new Map(), { specCache })));
+      rmSync(cacheDir, { recursive: true, force: true });
+      // Dereferencing alone: the in-place pass against json-schema-ref-parser, on fresh parses.
+      const parsed = () => {
+        const p = parseDocument(text);
+        if (!p.ok) throw new Error(p.message);
+        return p.document;
+      };
+      const deref = await timeMany(5, async () => dereferenceDocument(parsed(), { root, file: "discord.json" }));
+      const refParser = await timeMany(5, async () => dereferenceWithRefParser(parsed(), { root, file: "discord.json" }));
       const validateOnly = await timeMany(5, async () => {
         await buildSpec(text, "discord.json", false, { root, validator: cache.validator });
       });
@@ -53,11 +87,13 @@ export const openapiSuite: BenchSuite = {
           metric: `Discord 3.1 (150 paths): load+validate+${pages} pages, cold p50`,
           value: p50(cold),
           unit: "ms",
-          baseline: { name: "schema recompiled per load (readme validate())", value: p50(baseline) },
+          baseline: { name: "schema compiled per load, json-schema-ref-parser, every page rendered", value: p50(baseline) },
           target: "<= 1000 ms",
           ok: p50(cold) <= 1000,
         },
-        { area: "openapi", metric: "same, warm (validators compiled; spec changed)", value: p50(warm), unit: "ms", target: "<= 1000 ms", ok: p50(warm) <= 1000 },
+        { area: "openapi", metric: "same, warm (validators loaded; spec changed)", value: p50(warm), unit: "ms", target: "<= 1000 ms", ok: p50(warm) <= 1000 },
+        { area: "openapi", metric: "same, spec unchanged (warm spec cache, as a new process finds it)", value: p50(cached), unit: "ms", target: "<= 1000 ms", ok: p50(cached) <= 1000 },
+        { area: "openapi", metric: "dereference Discord (parse + in-place pass)", value: p50(deref), unit: "ms", baseline: { name: "parse + json-schema-ref-parser", value: p50(refParser) } },
         { area: "openapi", metric: "parse+validate+dereference only, warm", value: p50(validateOnly), unit: "ms" },
       ];
     } finally {

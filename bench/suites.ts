@@ -2,9 +2,10 @@ import type { BenchSuite } from "./bench.js";
 import { bridgeSuite } from "./bridge.bench.js";
 import { configBench } from "./config.bench.js";
 import { feedbackSuite } from "./feedback.bench.js";
+import { loadSuite } from "./load.bench.js";
 import { openapiSuite } from "./openapi.bench.js";
 import { searchSuite } from "./search.bench.js";
 import { shellSuite } from "./shell.bench.js";
 
 /** Every benchmark suite `npm run bench` runs, in order. `npm run bench -- NAME` runs one. */
-export const SUITES: readonly BenchSuite[] = [searchSuite, openapiSuite, configBench, feedbackSuite, bridgeSuite, shellSuite];
+export const SUITES: readonly BenchSuite[] = [searchSuite, openapiSuite, loadSuite, configBench, feedbackSuite, bridgeSuite, shellSuite];

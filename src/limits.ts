@@ -60,6 +60,12 @@ export const LIMITS = {
     /** Characters of a JSON example printed on a page; a longer example is truncated with a note. */
     maxExampleChars: 4_000,
   },
+  cache: {
+    /** Disk budget of the parsed-spec cache (`$XDG_CACHE_HOME/svc-mcp/specs`). An entry is about
+     *  1.2x its spec (spree's 1.2 MB admin.yaml: 1.4 MB), so this holds a few hundred real specs;
+     *  least recently used entries go first. The cache is disposable: deleting it costs one slow load. */
+    maxBytes: 256 * 1024 * 1024,
+  },
   relay: {
     /** Largest request body the playground relay forwards. Playground requests are typed by
      *  hand in a form; 1 MB leaves room for a pasted JSON document and refuses uploads of dumps. */

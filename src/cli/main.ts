@@ -1,5 +1,5 @@
 import yargs from "yargs";
-import { COMMANDS } from "./commands/index.js";
+import { commandsFor } from "./commands/index.js";
 import { CliError, type CliIO, processIO } from "./io.js";
 
 /** Run the CLI with the given arguments; resolves to the process exit code. */
@@ -21,7 +21,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       if (err !== undefined && err !== null) throw err;
       throw new CliError(`${msg}\nRun with --help for usage.`, 2);
     });
-  for (const cmd of COMMANDS) {
+  for (const cmd of await commandsFor(argv)) {
     y = y.command(
       cmd.command,
       cmd.describe,

@@ -27,8 +27,9 @@ export interface HttpServeArgs extends ProjectArgs {
  * `svc-mcp serve --http`: the bridge on a socket until SIGINT/SIGTERM. The site's auth mode, the
  * MCP toggle, accounts, credentials and redirect domains come from the state store (one source
  * of truth, changed by `svc-mcp mcp|users|credentials|redirect-domains` while this runs).
+ * `onListening` runs once the socket accepts connections (serve starts fetching remote specs then).
  */
-export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRuntime, log: (m: string) => void): Promise<number> {
+export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRuntime, log: (m: string) => void, onListening: () => void = () => {}): Promise<number> {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new CliError(`--port must be an integer from 0 to 65535; got ${args.port}`, 2);
   let publicUrl: string | undefined;
   if (args["public-url"] !== undefined) {
@@ -85,6 +86,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   log(`OAuth token:         ${urls.token}`);
   log(`Feedback API:        ${server.origin}/v1/analytics/${project.id}/feedback`);
   log(`site auth ${settings.authMode}; MCP server ${mcpAvailable(settings) ? "enabled" : "disabled (svc-mcp mcp enable)"}; ${describeProject(project)}`);
+  onListening();
   await io.stopSignal;
   await server.close();
   await bridge.close();

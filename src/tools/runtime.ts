@@ -1,6 +1,8 @@
-import type { Diagnostic } from "../config/diagnostic.js";
+import { type Diagnostic, formatDiagnostic } from "../config/diagnostic.js";
+import type { FetchLike } from "../config/openapi/load-api-spec.js";
+import { prefetchRemoteSpecs } from "../vfs/api-pages.js";
 import { type AuthMode, type Reader, canRead, readerKey } from "../vfs/access.js";
-import { type LoadedSite, loadSite, reloadSite } from "../vfs/load-site.js";
+import { type LoadedSite, type LoadSiteOptions, loadSite, reloadSite } from "../vfs/load-site.js";
 import type { Page, Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
 import { type StopWatching, watchRepository } from "../vfs/watch.js";
@@ -19,6 +21,8 @@ export interface RuntimeOptions {
   readonly baseUrl?: string;
   /** Progress and problems (the CLI sends them to stderr). */
   readonly log?: (message: string) => void;
+  /** How the site is loaded (spec cache, remote specs); reloads keep these. */
+  readonly load?: LoadSiteOptions;
 }
 
 /** Everything one reader uses, built once per (site snapshot, reader) and shared by calls. */
@@ -58,6 +62,9 @@ export class DocsRuntime {
   private mode: AuthMode;
   private namesOf: { site: Site; names: ToolNames } | undefined;
   private readonly log: (message: string) => void;
+  /** Set once remote specs are to be fetched (`fetchRemoteSpecs`). */
+  private remote: { readonly fetch: FetchLike; readonly abort: AbortController; readonly attempted: Set<string> } | undefined;
+  private closed = false;
 
   private constructor(
     loaded: LoadedSite,
@@ -71,7 +78,7 @@ export class DocsRuntime {
 
   /** Load a repository and index it. */
   static async load(options: RuntimeOptions): Promise<DocsRuntime> {
-    const loaded = await loadSite(options.root, options.log);
+    const loaded = await loadSite(options.root, options.log, undefined, options.load);
     return new DocsRuntime(loaded, options);
   }
 
@@ -168,18 +175,88 @@ export class DocsRuntime {
         return;
       }
       if (this.loaded.site === previous) return;
-      this.index.sync(this.site);
-      this.readers = new Map();
-      const diagnostics = this.site.diagnostics.filter((d) => batch.includes(d.file) || d.file === "docs.json");
-      const change: RuntimeChange = {
-        site: this.site,
-        previous,
-        namesChanged: this.names.search !== previousNames.search,
-        diagnostics,
-      };
-      for (const l of this.listeners) l(change);
+      this.publish(previous, previousNames, this.site.diagnostics.filter((d) => batch.includes(d.file) || d.file === "docs.json"));
+      // docs.json may now name a remote spec: fetch it too (in the background).
+      void this.fetchPendingRemote();
     });
     return this.queue;
+  }
+
+  /** After a new snapshot: index it, drop per-reader views, tell subscribers. */
+  private publish(previous: Site, previousNames: ToolNames, diagnostics: readonly Diagnostic[]): void {
+    this.index.sync(this.site);
+    this.readers = new Map();
+    const change: RuntimeChange = { site: this.site, previous, namesChanged: this.names.search !== previousNames.search, diagnostics };
+    for (const l of this.listeners) l(change);
+  }
+
+  /**
+   * Fetch the remote API specs docs.json names (a site is loaded without them, so serving never
+   * waits on the network), then apply their pages as a reload: clients get `list_changed`. Uses
+   * `fetch` with the usual time and size limits (`LIMITS.api`); specs named by later docs.json
+   * edits are fetched too. A failure is a warning on the log, and the rest keeps serving.
+   * Resolves when the pages are applied (or at once when there is nothing to fetch).
+   */
+  fetchRemoteSpecs(fetch: FetchLike): Promise<void> {
+    if (this.remote === undefined) {
+      const abort = new AbortController();
+      // `close()` aborts a download in progress: a slow host must not hold the process open.
+      const guarded: FetchLike = (url, init) => fetch(url, { ...init, signal: AbortSignal.any([init.signal, abort.signal]) });
+      this.remote = { fetch: guarded, abort, attempted: new Set() };
+    }
+    return this.fetchPendingRemote();
+  }
+
+  private async fetchPendingRemote(): Promise<void> {
+    const remote = this.remote;
+    const cache = this.loaded.apiCache;
+    if (remote === undefined || cache === undefined || this.closed) return;
+    const urls = (this.site.api?.plan.unverified ?? []).filter((u) => !remote.attempted.has(u));
+    if (urls.length === 0) return;
+    for (const u of urls) remote.attempted.add(u);
+    this.log(`fetching ${urls.length === 1 ? "a remote API spec" : `${urls.length} remote API specs`} in the background: ${urls.join(", ")}`);
+    try {
+      const specCache = this.loaded.options.specCache;
+      await prefetchRemoteSpecs(this.options.root, urls, cache, { fetch: remote.fetch, ...(specCache !== undefined ? { specCache } : {}) });
+    } catch (error) {
+      this.log(`error: fetching remote API specs failed: ${(error as Error).message}`);
+      return;
+    }
+    if (this.closed) return;
+    this.queue = this.queue
+      .then(() => this.applyRemote(urls))
+      .catch((error: unknown) => this.log(`error: applying remote API specs failed: ${(error as Error).message}`));
+    await this.queue;
+  }
+
+  /** Reload with the fetched specs (now in the API cache) and say what came of each. */
+  private async applyRemote(urls: readonly string[]): Promise<void> {
+    if (this.closed) return;
+    const previous = this.site;
+    const previousNames = this.names;
+    try {
+      // Everything the reload reports was reported at load, except what the new specs bring.
+      this.loaded = await loadSite(this.options.root, () => {}, this.loaded, this.loaded.options);
+    } catch (error) {
+      this.log(`error: reload failed, still serving the previous version: ${(error as Error).message}`);
+      return;
+    }
+    const failed = new Set<string>();
+    for (const url of urls) {
+      const result = this.loaded.apiCache?.specs.get(url)?.result;
+      if (result === undefined) continue;
+      if (result.ok) {
+        const pages = [...(this.site.api?.pages.values() ?? [])].filter((p) => p.generated && p.source === url).length;
+        this.log(`fetched ${url}: ${pages === 1 ? "1 API page" : `${pages} API pages`}`);
+      } else {
+        failed.add(url);
+        this.log(`warning: remote API spec ${url}: ${result.message}; its pages are left out, the rest of the site keeps serving`);
+      }
+    }
+    const before = new Set(previous.diagnostics.map(formatDiagnostic));
+    const fresh = this.site.diagnostics.filter((d) => !before.has(formatDiagnostic(d)) && ![...failed].some((u) => d.message.startsWith(`API spec ${u}: `)));
+    for (const d of fresh) this.log(formatDiagnostic(d));
+    this.publish(previous, previousNames, fresh);
   }
 
   /** Watch the repository and apply changes as they happen. */
@@ -192,8 +269,10 @@ export class DocsRuntime {
     );
   }
 
-  /** Stop watching and wait for a reload in progress. */
+  /** Stop watching, abort remote downloads, and wait for a reload in progress. */
   async close(): Promise<void> {
+    this.closed = true;
+    this.remote?.abort.abort();
     const stop = this.stopWatching;
     this.stopWatching = undefined;
     if (stop !== undefined) await stop();

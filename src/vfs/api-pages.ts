@@ -1,17 +1,18 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic } from "../config/diagnostic.js";
-import { parseFrontMatter } from "../config/frontmatter.js";
 import { readApiSettings, type ApiSettings } from "../config/openapi/api-settings.js";
 import { type FetchLike, loadApiSpec, type SpecLoadResult } from "../config/openapi/load-api-spec.js";
 import { collectNavSpecReferences } from "../config/openapi/nav-references.js";
 import { type ApiPagePlan, type FrontMatterReference, planApiPages, specSourcesToLoad } from "../config/openapi/plan-api-pages.js";
 import { type PlaygroundSettings, resolvePlayground } from "../config/openapi/playground.js";
-import { parameterAnchors, type ParameterAnchor, renderChannelPage, renderOperationPage } from "../config/openapi/render-page.js";
+import { channelPageParts, frontMatterBlock, operationPageParts, type PageParts, parameterAnchors, type ParameterAnchor } from "../config/openapi/render-page.js";
+import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { createOpenapiValidator, type OpenapiValidator } from "../config/openapi/validate-openapi.js";
 import { readPageMeta } from "../config/page-meta.js";
 import type { PagePlacement } from "../config/site-config.js";
-import { makeFile, type Page } from "./site.js";
+import type { Access } from "./access.js";
+import { byteLength, type Page, type SiteFile } from "./site.js";
 
 /** What the rest of the service knows about a page that documents an API operation. */
 export interface ApiPageInfo {
@@ -53,6 +54,10 @@ export interface ApiPagesOptions {
   /** Fetch remote specs named in docs.json with this; unset means they are not fetched. */
   readonly fetch?: FetchLike;
   readonly cache?: ApiCache;
+  /** Parsed specs kept across processes; unset: every spec is parsed. */
+  readonly specCache?: SpecCache;
+  /** Spec files the site has read already (mounted in its filesystem), by repository path. */
+  readonly specFiles?: ReadonlyMap<string, SiteFile>;
 }
 
 export interface ApiPagesResult {
@@ -82,7 +87,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   }
   const specs = new Map<string, SpecLoadResult>();
   for (const src of specSourcesToLoad(refs, frontMatter)) {
-    specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options.fetch));
+    specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options));
   }
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
   const plan = planApiPages({ refs, specs, frontMatter, pageExists });
@@ -91,31 +96,32 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const pages: Page[] = [];
   const placements = new Map<string, PagePlacement>();
   const infos = new Map<string, ApiPageInfo>();
-  const mtime = new Date(0);
+  // Most operations carry no `x-svc.metadata`: one playground for all of them.
+  const plainPlayground = resolvePlayground(settings, readPageMeta({}));
   for (const planned of plan.pages) {
     const item = planned.item;
-    let text: string;
+    let parts: PageParts;
     let info: ApiPageInfo;
     if (item.kind === "operation") {
       const op = item.operation;
       const metadata = { ...(op.extension?.metadata ?? {}), ...(op.hidden ? { noindex: true } : {}) };
-      const meta = readPageMeta(metadata);
-      const playground = resolvePlayground(settings, meta);
-      text = renderOperationPage(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata });
-      info = {
-        pagePath: planned.pagePath,
-        generated: true,
-        kind: op.kind,
-        source: item.spec.source,
-        method: op.method,
-        path: op.path,
-        servers: op.servers,
-        playground,
-        anchors: parameterAnchors(op),
-      };
+      const playground = Object.keys(metadata).length === 0 ? plainPlayground : resolvePlayground(settings, readPageMeta(metadata));
+      parts = operationPageParts(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata });
+      info = lazyAnchors(
+        {
+          pagePath: planned.pagePath,
+          generated: true,
+          kind: op.kind,
+          source: item.spec.source,
+          method: op.method,
+          path: op.path,
+          servers: op.servers,
+          playground,
+        },
+        () => parameterAnchors(op),
+      );
     } else {
-      text = renderChannelPage(item.spec, item.channel);
-      const none = resolvePlayground(settings, { playground: "none" });
+      parts = channelPageParts(item.spec, item.channel);
       info = {
         pagePath: planned.pagePath,
         generated: true,
@@ -124,24 +130,11 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
         method: item.channel.operations.map((o) => o.action.toUpperCase()).join(",") || "CHANNEL",
         path: item.channel.address,
         servers: [],
-        playground: none,
+        playground: resolvePlayground(settings, { playground: "none" }),
         anchors: item.channel.parameters.map((p) => ({ in: "channel", name: p.name, anchor: p.name })),
       };
     }
-    const parsed = parseFrontMatter(text);
-    if (!parsed.ok) throw new Error(`generated page ${planned.pagePath} has unreadable front matter: ${parsed.message}`);
-    const meta = readPageMeta(parsed.data);
-    const access = { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };
-    pages.push({
-      file: makeFile(`${planned.pagePath}.mdx`, text, access, mtime),
-      path: planned.pagePath,
-      title: meta.title ?? planned.pagePath,
-      meta,
-      frontMatter: parsed.data,
-      body: parsed.body,
-      bodyLine: parsed.bodyLine,
-      generated: true,
-    });
+    pages.push(generatedPage(planned.pagePath, parts));
     if (planned.placement !== undefined) placements.set(planned.pagePath, planned.placement);
     infos.set(planned.pagePath, info);
   }
@@ -163,25 +156,102 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   return { pages, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
 }
 
-async function loadCached(root: string, source: string, remote: boolean, cache: ApiCache, fetch: FetchLike | undefined): Promise<SpecLoadResult> {
+/**
+ * Fetch and build remote specs into `cache`, so that the next load of the site finds them there
+ * and never waits on the network (`serve` fetches in the background, then reloads).
+ */
+export async function prefetchRemoteSpecs(root: string, urls: readonly string[], cache: ApiCache, options: Pick<ApiPagesOptions, "fetch" | "specCache">): Promise<void> {
+  await Promise.all(urls.map((url) => loadCached(root, url, true, cache, options)));
+}
+
+async function loadCached(root: string, source: string, remote: boolean, cache: ApiCache, options: ApiPagesOptions): Promise<SpecLoadResult> {
+  const { fetch } = options;
+  const deps = { root, validator: cache.validator, ...(options.specCache !== undefined ? { cache: options.specCache } : {}) };
   if (remote) {
     // Remote specs are fetched once per process (a reload re-reads local files only).
     const hit = cache.specs.get(source);
     if (hit !== undefined && !(hit.result.ok === false && hit.result.notFetched === true && fetch !== undefined)) return hit.result;
-    const result = await loadApiSpec(source, true, { root, validator: cache.validator, ...(fetch !== undefined ? { fetch } : {}) });
+    const result = await loadApiSpec(source, true, { ...deps, ...(fetch !== undefined ? { fetch } : {}) });
     cache.specs.set(source, { stamp: "remote", result });
     return result;
   }
+  const mounted = options.specFiles?.get(`/${source}`);
   let stamp = "missing";
-  try {
-    const st = await stat(join(root, source));
-    stamp = `${st.mtimeMs}:${st.size}`;
-  } catch {
-    // Reported by the loader.
+  if (mounted !== undefined) {
+    stamp = `${mounted.mtime.getTime()}:${mounted.size}`;
+  } else {
+    try {
+      const st = await stat(join(root, source));
+      stamp = `${st.mtimeMs}:${st.size}`;
+    } catch {
+      // Reported by the loader.
+    }
   }
   const hit = cache.specs.get(source);
   if (hit !== undefined && hit.stamp === stamp) return hit.result;
-  const result = await loadApiSpec(source, false, { root, validator: cache.validator });
+  const result = await loadApiSpec(source, false, deps, mounted?.text);
   cache.specs.set(source, { stamp, result });
   return result;
+}
+
+/**
+ * A generated page whose body is rendered when something first reads it (search indexing, the
+ * shell): `check` and `nav` need only titles and front matter, and rendering spree's 706 pages
+ * costs ~250 ms. The front matter is known without rendering: each value is written as JSON, so
+ * what a YAML parser reads back is the JSON value (a test compares with parsing the text).
+ */
+function generatedPage(pagePath: string, parts: PageParts): Page {
+  const frontMatter: Record<string, unknown> = {};
+  for (const [k, v] of parts.frontMatter) frontMatter[k] = asYamlReadsJson(v);
+  const meta = readPageMeta(frontMatter);
+  const access: Access = { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };
+  let body: string | undefined;
+  let text: string | undefined;
+  let size: number | undefined;
+  const bodyOf = (): string => (body ??= parts.body());
+  const textOf = (): string => (text ??= frontMatterBlock(parts.frontMatter) + bodyOf());
+  const file: SiteFile = {
+    path: `${pagePath}.mdx`,
+    get text() {
+      return textOf();
+    },
+    get size() {
+      return (size ??= byteLength(textOf()));
+    },
+    mtime: GENERATED_MTIME,
+    access,
+  };
+  return {
+    file,
+    path: pagePath,
+    title: meta.title ?? pagePath,
+    meta,
+    frontMatter,
+    get body() {
+      return bodyOf();
+    },
+    // The body starts on the line after the closing `---`.
+    bodyLine: parts.frontMatter.length + 3,
+    generated: true,
+  };
+}
+
+/** A value as YAML reads back its JSON text (`NaN` becomes null, `undefined` keys vanish...). */
+function asYamlReadsJson(v: unknown): unknown {
+  if (typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) || v === null) return v;
+  return JSON.parse(JSON.stringify(v) ?? "null") as unknown;
+}
+
+/** Generated pages have no file on disk: the epoch, as `ls -l` shows them. */
+const GENERATED_MTIME = new Date(0);
+
+/** An operation page's facts, with its parameter anchors worked out when first asked for. */
+function lazyAnchors(info: Omit<ApiPageInfo, "anchors">, anchors: () => readonly ParameterAnchor[]): ApiPageInfo {
+  let value: readonly ParameterAnchor[] | undefined;
+  return {
+    ...info,
+    get anchors() {
+      return (value ??= anchors());
+    },
+  };
 }

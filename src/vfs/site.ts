@@ -47,11 +47,14 @@ export interface Site {
   readonly api?: SiteApi;
 }
 
-const encoder = new TextEncoder();
-
 /** Build a file record (computes the byte size once). */
 export function makeFile(path: string, text: string, access: Access, mtime: Date): SiteFile {
-  return { path, text, size: encoder.encode(text).length, mtime, access };
+  return { path, text, size: byteLength(text), mtime, access };
+}
+
+/** UTF-8 byte length of a string. */
+export function byteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
 }
 
 /** `/guides/setup.mdx` -> `/guides/setup`. */

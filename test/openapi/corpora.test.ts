@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
 import { loadApiSpec } from "../../src/config/openapi/load-api-spec.js";
 import { createOpenapiValidator } from "../../src/config/openapi/validate-openapi.js";
 import { formatDiagnostic } from "../../src/config/diagnostic.js";
+import { parseFrontMatter } from "../../src/config/frontmatter.js";
 import { isIndexed } from "../../src/vfs/site.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import { SHARED, lines, load } from "./helpers.js";
@@ -87,6 +89,19 @@ describe("shared corpora", () => {
     expect(page?.title).toBe("Create an Adyen Payment Session");
     expect(page !== undefined && isIndexed(site, page)).toBe(true);
     expect(site.config.navPages.get(page?.path ?? "")?.breadcrumbs).toEqual(["API Reference", "Legacy API v2", "Storefront API", "Adyen"]);
+  });
+
+  it("spree: a generated page, rendered when first read, reads exactly as its text parses (front matter, body, body line, size)", async () => {
+    const { site } = await loadSite(join(SHARED, "corpora/spree"));
+    const gen = [...site.pages.values()].filter((p) => p.generated);
+    expect(gen.length).toBe(706);
+    const differing = gen.filter((page) => {
+      const text = page.file.text;
+      const parsed = parseFrontMatter(text);
+      const expected = parsed.ok ? { data: parsed.data, body: parsed.body, bodyLine: parsed.bodyLine, size: Buffer.byteLength(text) } : parsed;
+      return !isDeepStrictEqual({ data: page.frontMatter, body: page.body, bodyLine: page.bodyLine, size: page.file.size }, expected);
+    });
+    expect(differing.map((p) => p.path)).toEqual([]);
   });
 
   it("open-wearables: a remote spec is not fetched offline, and nothing is reported against its entries", async () => {

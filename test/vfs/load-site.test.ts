@@ -1,5 +1,7 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadSite } from "../../src/vfs/load-site.js";
+import { loadSite, reloadSite } from "../../src/vfs/load-site.js";
 import { makeRepo } from "../helpers/repo.js";
 
 let cleanups: (() => void)[] = [];
@@ -88,5 +90,23 @@ describe("loadSite", () => {
     const { site } = await load({ "a.mdx": "a" });
     expect(site.config.present).toBe(false);
     expect(site.config.indexing).toBe("all");
+  });
+});
+
+describe("reloadSite", () => {
+  it("a docs.json reload loads with the options the site was loaded with (a remote spec added by the edit is fetched)", async () => {
+    const repo = makeRepo({ "docs.json": JSON.stringify({ navigation: { groups: [{ group: "G", pages: ["index"] }] } }), "index.mdx": "# Home\n" });
+    cleanups.push(repo.cleanup);
+    const fetched: string[] = [];
+    const spec = { openapi: "3.1.0", info: { title: "R", version: "1" }, paths: { "/ping": { get: { summary: "Ping", responses: { "200": { description: "OK" } } } } } };
+    const first = await loadSite(repo.dir, () => {}, undefined, {
+      fetchRemoteSpecs: async (url) => {
+        fetched.push(url);
+        return new Response(JSON.stringify(spec));
+      },
+    });
+    writeFileSync(join(repo.dir, "docs.json"), JSON.stringify({ navigation: { groups: [{ group: "G", pages: ["index"] }, { group: "API", openapi: "https://api.example.test/openapi.json" }] } }));
+    const second = await reloadSite(first, ["docs.json"]);
+    expect([fetched, [...second.site.pages.keys()], second.options]).toEqual([["https://api.example.test/openapi.json"], ["/api-reference/ping", "/index"], first.options]);
   });
 });

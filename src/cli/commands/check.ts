@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { formatDiagnostic } from "../../config/diagnostic.js";
 import { checkSite } from "../../vfs/check-site.js";
 import { defineCommand } from "../command.js";
+import { siteLoadOptions } from "../load-options.js";
 import { CliError, type CliIO } from "../io.js";
 import { resolveDir, withDir, withFetchRemote, withJson } from "../options.js";
 
@@ -14,7 +15,7 @@ export const checkCommand = defineCommand({
   builder: (y) => withFetchRemote(withJson(withDir(y))),
   run: async (args, io) => {
     const root = await requireFolder(io, args.dir);
-    const result = await checkSite(root, { load: args["fetch-remote"] ? { fetchRemoteSpecs: fetch } : {} });
+    const result = await checkSite(root, { load: siteLoadOptions(io, root, { fetchRemote: args["fetch-remote"] }) });
     const all = [...result.loaded.site.pages.values()];
     const pages = all.filter((p) => !p.generated).length;
     const generated = all.length - pages;

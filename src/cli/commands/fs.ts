@@ -1,6 +1,7 @@
 import { readerWithGroups } from "../../vfs/access.js";
 import { DocsRuntime } from "../../tools/runtime.js";
 import { defineCommand } from "../command.js";
+import { siteLoadOptions } from "../load-options.js";
 import { CliError } from "../io.js";
 import { parseGroups, resolveDir, withDir, withGroups } from "../options.js";
 
@@ -16,7 +17,7 @@ export const fsCommand = defineCommand({
       .example("$0 fs -- rg -n -C 2 webhook /", "Everything after -- is the command"),
   run: async (args, io) => {
     const root = resolveDir(io, args.dir);
-    const runtime = await DocsRuntime.load({ root, log: (m) => io.stderr(`svc-mcp: ${m}\n`) });
+    const runtime = await DocsRuntime.load({ root, log: (m) => io.stderr(`svc-mcp: ${m}\n`), load: siteLoadOptions(io, root) });
     const reader = readerWithGroups(parseGroups(args.groups));
     // Words after `--` land in `--` or in `_` (after the subcommand's own name), by yargs version.
     const extra = args as { _?: unknown[]; "--"?: unknown[] };

@@ -2,6 +2,7 @@ import { formatDiagnostic } from "../../config/diagnostic.js";
 import { formatNavTree } from "../../config/docs-json/nav-format.js";
 import { siteNavigation } from "../../vfs/site-nav.js";
 import { defineCommand } from "../command.js";
+import { siteLoadOptions } from "../load-options.js";
 import { CliError } from "../io.js";
 import { withDir, withFetchRemote, withJson } from "../options.js";
 import { requireFolder } from "./check.js";
@@ -17,7 +18,7 @@ export const navCommand = defineCommand({
   run: async (args, io) => {
     const root = await requireFolder(io, args.dir);
     const nav = await siteNavigation(root, {
-      load: args["fetch-remote"] ? { fetchRemoteSpecs: fetch } : {},
+      load: siteLoadOptions(io, root, { fetchRemote: args["fetch-remote"] }),
       ...(args.version !== undefined ? { version: args.version } : {}),
       ...(args.language !== undefined ? { language: args.language } : {}),
     });

@@ -3,6 +3,7 @@ import { describeIssues } from "../../tools/mcp/issues.js";
 import { searchTool } from "../../tools/mcp/search-tool.js";
 import { DocsRuntime } from "../../tools/runtime.js";
 import { defineCommand } from "../command.js";
+import { siteLoadOptions } from "../load-options.js";
 import { CliError } from "../io.js";
 import { parseGroups, resolveDir, withDir, withGroups, withJson } from "../options.js";
 
@@ -44,6 +45,7 @@ export const searchCommand = defineCommand({
     const runtime = await DocsRuntime.load({
       root,
       log: (m) => io.stderr(`svc-mcp: ${m}\n`),
+      load: siteLoadOptions(io, root),
       ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}),
     });
     const reader = readerWithGroups(parseGroups(args.groups));

@@ -7,6 +7,7 @@ import { createMcpServer } from "../../tools/mcp/server.js";
 import { CORE_TOOLS } from "../../tools/mcp/tools.js";
 import { DocsRuntime } from "../../tools/runtime.js";
 import { defineCommand } from "../command.js";
+import { siteLoadOptions } from "../load-options.js";
 import { CliError } from "../io.js";
 import { parseGroups, resolveDir, withDir, withGroups, withState } from "../options.js";
 import { describeProject, resolveProject } from "../project.js";
@@ -19,6 +20,11 @@ export const serveCommand = defineCommand({
     withState(withGroups(withDir(y)))
       .option("base-url", { type: "string", describe: "{docs_url} used in search result links", defaultDescription: "docs.json canonical URL, else http://localhost:3000" })
       .option("watch", { type: "boolean", default: true, describe: "Reload pages, docs.json and .svcignore on change (--no-watch to turn off)" })
+      .option("fetch-remote", {
+        type: "boolean",
+        default: true,
+        describe: "Fetch API specs docs.json names by URL, in the background after start-up (--no-fetch-remote to stay offline)",
+      })
       .option("http", { type: "boolean", default: false, describe: "Serve MCP over HTTP (/mcp, /authed/mcp with OAuth) instead of stdio" })
       .option("port", { type: "number", default: 3333, describe: "--http: port (0 picks a free one)" })
       .option("host", { type: "string", default: "127.0.0.1", describe: "--http: address to listen on (0.0.0.0 for every interface)" })
@@ -29,11 +35,15 @@ export const serveCommand = defineCommand({
     const root = resolveDir(io, args.dir);
     const log = (m: string): void => io.stderr(`svc-mcp: ${m}\n`);
     if (args.http && args.groups !== undefined) throw new CliError("--groups previews pages over stdio; over --http each reader's groups come from their token", 2);
-    const runtime = await DocsRuntime.load({ root, log, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    const runtime = await DocsRuntime.load({ root, log, load: siteLoadOptions(io, root), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
+    const fetchRemote = (): void => {
+      if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);
+    };
     if (args.watch) await runtime.watch();
     if (args.http) {
       try {
-        return await serveHttp(args, io, runtime, log);
+        return await serveHttp(args, io, runtime, log, fetchRemote);
       } finally {
         await runtime.close();
       }
@@ -55,6 +65,7 @@ export const serveCommand = defineCommand({
     await server.connect(transport);
     const names = runtime.names;
     log(`serving "${runtime.site.config.name}" (${runtime.site.pages.size} pages) over stdio; tools ${names.search}, ${names.filesystem}, ${SUBMIT_FEEDBACK}${args.watch ? "; watching for changes" : ""}`);
+    fetchRemote();
     await Promise.race([closed, io.stopSignal]);
     await server.close();
     await feedback.close();

@@ -1,15 +1,40 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import $RefParser from "@apidevtools/json-schema-ref-parser";
+import { dereferenceLocal, needsFullResolver } from "./dereference-internal.js";
 
 /**
  * Replace every `$ref` with what it points to, in place. External references to other files
  * are followed only inside the repository (a spec must not read `/etc/passwd` into a page);
  * references over HTTP are never followed (nothing fetches from the network unless docs.json
  * names the URL itself). Circular references become circular objects: renderers bound depth.
+ * A reference that points nowhere is a warning and stays a `$ref` (the field it stands for is
+ * still listed, as `any`). Documents whose references all stay inside them (nearly all) take a
+ * fast path that builds the same object graph in a tenth of the time (`dereference-internal.ts`).
  */
 export async function dereferenceDocument(
+  document: Record<string, unknown>,
+  location: { readonly root: string; readonly file?: string },
+): Promise<Dereferenced> {
+  if (!needsFullResolver(document)) {
+    const local = dereferenceLocal(document);
+    return { document: local.document, warnings: local.problems.map((p) => unresolvedWarning(p.at, p.message)), selfContained: true };
+  }
+  return { ...(await dereferenceWithRefParser(document, location)), selfContained: false };
+}
+
+export interface Dereferenced {
+  readonly document: Record<string, unknown>;
+  readonly warnings: string[];
+  /** True when nothing outside the document was read (the result depends on its text alone). */
+  readonly selfContained: boolean;
+}
+
+/**
+ * The full resolver (json-schema-ref-parser): references to other files of the repository, and
+ * `$id`-scoped schemas. A reference that points nowhere becomes `null` here.
+ */
+export async function dereferenceWithRefParser(
   document: Record<string, unknown>,
   location: { readonly root: string; readonly file?: string },
 ): Promise<{ document: Record<string, unknown>; warnings: string[] }> {
@@ -17,6 +42,8 @@ export async function dereferenceDocument(
   // The base for relative `$ref`s: the spec file itself (or the root for a fetched spec, whose
   // relative references then resolve inside the repository, never against the remote host).
   const base = location.file !== undefined ? resolve(root, location.file) : resolve(root, "__remote_spec__.json");
+  // Loaded only for the rare spec that needs it: importing the library costs ~60 ms of start-up.
+  const { default: $RefParser } = await import("@apidevtools/json-schema-ref-parser");
   const parser = new $RefParser();
   const confinedFile = {
     order: 1,
@@ -41,10 +68,11 @@ export async function dereferenceDocument(
   } catch (error) {
     const group = error as { errors?: { message: string; path?: readonly (string | number)[] }[] };
     if (!Array.isArray(group.errors) || typeof parser.schema !== "object" || parser.schema === null) throw error;
-    const warnings = group.errors.map((e) => {
-      const at = e.path !== undefined && e.path.length > 0 ? ` (at ${e.path.join(".")})` : "";
-      return `unresolved $ref${at}: ${e.message}; left as is`;
-    });
+    const warnings = group.errors.map((e) => unresolvedWarning(e.path ?? [], e.message));
     return { document: parser.schema as Record<string, unknown>, warnings };
   }
+}
+
+function unresolvedWarning(at: readonly (string | number)[], message: string): string {
+  return `unresolved $ref${at.length > 0 ? ` (at ${at.join(".")})` : ""}: ${message}; left as is`;
 }

@@ -3,10 +3,11 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { LIMITS } from "../../limits.js";
 import type { AsyncSpec } from "../asyncapi/model.js";
 import { readAsyncapi } from "../asyncapi/read-asyncapi.js";
-import { dereferenceDocument } from "./dereference.js";
+import { type Dereferenced, dereferenceDocument } from "./dereference.js";
 import type { ApiSpec } from "./model.js";
 import { readOperations, readServers } from "./operations.js";
 import { parseDocument } from "./parse-document.js";
+import type { SpecCache } from "./spec-cache.js";
 import { type OpenapiValidator, pointerToPath } from "./validate-openapi.js";
 
 /** A fetch function (the global `fetch`, or a stand-in in tests). */
@@ -19,6 +20,8 @@ export interface SpecLoaderDeps {
   /** How remote specs are fetched; undefined means they are not fetched (reported as such). */
   readonly fetch?: FetchLike;
   readonly fetchTimeoutMs?: number;
+  /** Results by spec text, kept across processes (see `openSpecCache`); unset: none. */
+  readonly cache?: SpecCache;
 }
 
 export type LoadedApiSpec = ApiSpec | AsyncSpec;
@@ -39,73 +42,88 @@ export type SpecLoadResult =
       readonly notFetched?: boolean;
     };
 
-/** Load, validate and dereference one spec. Every failure is a result with a message. */
-export async function loadApiSpec(source: string, remote: boolean, deps: SpecLoaderDeps): Promise<SpecLoadResult> {
-  const text = remote ? await fetchText(source, deps) : await readLocal(source, deps.root);
+/**
+ * Load, validate and dereference one spec. Every failure is a result with a message. `localText`
+ * is the local file's text when the caller has read it already (the site mounts spec files).
+ */
+export async function loadApiSpec(source: string, remote: boolean, deps: SpecLoaderDeps, localText?: string): Promise<SpecLoadResult> {
+  const text = remote ? await fetchText(source, deps) : await readLocal(source, deps.root, localText);
   if (!text.ok) return text;
   return buildSpec(text.text, source, remote, deps);
 }
 
-/** Parse, validate and dereference spec text (exported for benchmarks and tests). */
-export async function buildSpec(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "validator">): Promise<SpecLoadResult> {
+/**
+ * Parse, validate and dereference spec text (exported for benchmarks and tests), or take the
+ * result from the cache when this text was built before.
+ */
+export async function buildSpec(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "validator" | "cache">): Promise<SpecLoadResult> {
+  const key = { text, source, remote };
+  const hit = deps.cache?.get(key);
+  if (hit !== undefined) return hit;
+  const { result, selfContained } = await buildUncached(text, source, remote, deps);
+  // A spec whose `$ref`s read other files may change while its text does not: not cached.
+  if (selfContained) deps.cache?.set(key, result);
+  return result;
+}
+
+async function buildUncached(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "validator">): Promise<{ result: SpecLoadResult; selfContained: boolean }> {
+  const done = (result: SpecLoadResult, selfContained = true) => ({ result, selfContained });
   const parsed = parseDocument(text);
-  if (!parsed.ok) return parsed.line === undefined ? { ok: false, message: parsed.message } : { ok: false, message: parsed.message, line: parsed.line };
+  if (!parsed.ok) return done(parsed.line === undefined ? { ok: false, message: parsed.message } : { ok: false, message: parsed.message, line: parsed.line });
   const { document, type } = parsed;
-  if (type.kind === "unsupported") return { ok: false, message: type.message };
+  if (type.kind === "unsupported") return done({ ok: false, message: type.message });
   if (type.kind === "swagger") {
-    return {
+    return done({
       ok: false,
       message: `Swagger ${type.raw} is not supported: convert it to OpenAPI 3 (for example with swagger2openapi, or "Convert to OpenAPI 3" in editor.swagger.io)`,
-    };
+    });
   }
   const location = remote ? { root: deps.root } : { root: deps.root, file: source };
   if (type.kind === "asyncapi") {
-    let deref: { document: Record<string, unknown>; warnings: string[] };
+    let deref: Dereferenced;
     try {
       deref = await dereferenceDocument(document, location);
     } catch (error) {
-      return { ok: false, message: `cannot resolve $ref: ${(error as Error).message}` };
+      return done({ ok: false, message: `cannot resolve $ref: ${(error as Error).message}` }, false);
     }
     const read = readAsyncapi(deref.document, source, type.version);
-    return read.ok ? { ok: true, spec: read.spec, warnings: deref.warnings } : { ok: false, message: read.message };
+    return done(read.ok ? { ok: true, spec: read.spec, warnings: deref.warnings } : { ok: false, message: read.message }, deref.selfContained);
   }
-  const problems = deps.validator.validate(document, type.version);
+  const problems = await deps.validator.validate(document, type.version);
   const outside = problems.filter((p) => !/^\/(paths|webhooks)\/[^/]+/.test(p.pointer));
   if (outside.length > 0) {
     const shown = outside.slice(0, 5).map((p) => `${pointerToPath(p.pointer)}: ${p.message}`);
     const more = outside.length > 5 ? ` (and ${outside.length - 5} more)` : "";
-    return { ok: false, message: `invalid OpenAPI ${type.raw} document: ${shown.join("; ")}${more}` };
+    return done({ ok: false, message: `invalid OpenAPI ${type.raw} document: ${shown.join("; ")}${more}` });
   }
-  let resolved: { document: Record<string, unknown>; warnings: string[] };
+  let resolved: Dereferenced;
   try {
     resolved = await dereferenceDocument(document, location);
   } catch (error) {
-    return { ok: false, message: `cannot resolve $ref: ${(error as Error).message}` };
+    return done({ ok: false, message: `cannot resolve $ref: ${(error as Error).message}` }, false);
   }
   const deref = resolved.document;
   const info = (deref.info ?? {}) as Record<string, unknown>;
   const description = typeof info.description === "string" && info.description.trim() !== "" ? info.description : undefined;
-  return {
-    ok: true,
-    spec: {
-      format: "openapi",
-      source,
-      version: type.version,
-      title: typeof info.title === "string" ? info.title : source,
-      ...(description !== undefined ? { description } : {}),
-      servers: readServers(deref.servers),
-      operations: readOperations(deref, problems),
-    },
-    warnings: resolved.warnings,
+  const spec: ApiSpec = {
+    format: "openapi",
+    source,
+    version: type.version,
+    title: typeof info.title === "string" ? info.title : source,
+    ...(description !== undefined ? { description } : {}),
+    servers: readServers(deref.servers),
+    operations: readOperations(deref, problems),
   };
+  return done({ ok: true, spec, warnings: resolved.warnings }, resolved.selfContained);
 }
 
 type TextResult = { ok: true; text: string } | { ok: false; message: string; notFetched?: boolean };
 
-async function readLocal(source: string, root: string): Promise<TextResult> {
+async function readLocal(source: string, root: string, known: string | undefined): Promise<TextResult> {
   const abs = resolve(root, source);
   const rel = relative(resolve(root), abs);
   if (rel.startsWith("..") || isAbsolute(rel)) return { ok: false, message: "the path leaves the repository" };
+  if (known !== undefined) return { ok: true, text: known };
   try {
     const st = await stat(abs);
     if (!st.isFile()) return { ok: false, message: "not a file" };

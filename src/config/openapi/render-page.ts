@@ -5,7 +5,7 @@ import { CODE_GENERATORS, exampleRequest } from "./code-examples.js";
 import { exampleValue } from "./example-value.js";
 import type { ApiContent, ApiOperation, ApiParameter, ApiSpec } from "./model.js";
 import { describePlayground, type PlaygroundSettings } from "./playground.js";
-import { type SchemaField, schemaFields } from "./schema-fields.js";
+import { fieldOf, type SchemaField, schemaFields } from "./schema-fields.js";
 
 /** A parameter's anchor on its page (`{docs_url}/<page path>#<anchor>`). */
 export interface ParameterAnchor {
@@ -45,10 +45,32 @@ export interface RenderContext {
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
+/** A generated page in two parts: front matter (key, JSON value) pairs and the Markdown body. */
+export interface PageParts {
+  readonly frontMatter: readonly (readonly [string, unknown])[];
+  /** Renders the body (everything after the front matter); pages are rendered when first read. */
+  readonly body: () => string;
+}
+
+/** The page's text: front matter as YAML (each value written as JSON, which YAML reads back as is), then the body. */
+export function pageText(frontMatter: PageParts["frontMatter"], body: string): string {
+  return `${frontMatterBlock(frontMatter)}${body}`;
+}
+
+/** `---`, one `key: <JSON>` line per entry, `---`, each line ended by a newline. */
+export function frontMatterBlock(frontMatter: PageParts["frontMatter"]): string {
+  return `---\n${frontMatter.map(([k, v]) => `${k}: ${JSON.stringify(v)}\n`).join("")}---\n`;
+}
+
 /** The generated MDX of an operation page: front matter, reference, examples. */
 export function renderOperationPage(spec: ApiSpec, op: ApiOperation, ctx: RenderContext): string {
+  const parts = operationPageParts(spec, op, ctx);
+  return pageText(parts.frontMatter, parts.body());
+}
+
+/** An operation page's front matter, and a function that renders its body. */
+export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderContext): PageParts {
   const title = metaString(ctx.metadata, "title") ?? op.summary ?? `${op.method} ${op.path}`;
-  const out: string[] = [];
   const fm: [string, unknown][] = [
     ["title", title],
     ...(op.description !== undefined ? ([["description", firstSentence(op.description)]] as [string, unknown][]) : []),
@@ -56,7 +78,11 @@ export function renderOperationPage(spec: ApiSpec, op: ApiOperation, ctx: Render
     ["playground", ctx.playground.display],
   ];
   for (const key of ["groups", "public", "noindex"]) if (ctx.metadata?.[key] !== undefined) fm.push([key, ctx.metadata[key]]);
-  out.push("---", ...fm.map(([k, v]) => `${k}: ${JSON.stringify(v)}`), "---", "", `# ${title}`, "");
+  return { frontMatter: fm, body: () => renderOperationBody(spec, op, ctx, title) };
+}
+
+function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext, title: string): string {
+  const out: string[] = ["", `# ${title}`, ""];
 
   const base = op.servers[0];
   const shownPath = op.kind === "webhook" ? `WEBHOOK ${op.path} (${op.webhookMethod ?? "POST"} to your endpoint)` : `${op.method} ${ctx.playground.fullUrl && base !== undefined ? `${base}${op.path}` : op.path}`;
@@ -144,7 +170,7 @@ function parameterLine(p: ApiParameter, anchor: string): string {
   const parts = [`- [\`${p.name}\`](#${anchor}) \`${typeLabelOf(p)}\``];
   if (p.required) parts.push("required");
   if (p.deprecated) parts.push("deprecated");
-  const notes = schemaFields({ type: "object", properties: { [p.name]: p.schema ?? {} } }).fields[0]?.notes ?? [];
+  const notes = fieldOf(p.schema ?? {})?.notes ?? [];
   let line = parts.join(" ");
   if (p.description !== undefined) line += `: ${oneLine(p.description)}`;
   if (notes.length > 0) line += ` (${notes.join("; ")})`;
@@ -152,7 +178,7 @@ function parameterLine(p: ApiParameter, anchor: string): string {
 }
 
 function typeLabelOf(p: ApiParameter): string {
-  return schemaFields({ type: "object", properties: { x: p.schema ?? {} } }).fields[0]?.type ?? "any";
+  return fieldOf(p.schema ?? {})?.type ?? "any";
 }
 
 function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefined): string[] {
@@ -168,7 +194,7 @@ function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefi
     return line;
   });
   if (lines.length === 0 && c.schema !== undefined) {
-    const t = schemaFields({ type: "object", properties: { x: c.schema } }).fields[0];
+    const t = fieldOf(c.schema);
     if (t !== undefined) lines.push(`- \`${t.type}\`${t.description !== undefined ? `: ${oneLine(t.description)}` : ""}${t.notes.length > 0 ? ` (${t.notes.join("; ")})` : ""}`);
   }
   if (truncated) lines.push("- ... (more fields: see the schema in the spec file)");
@@ -201,11 +227,22 @@ function specPointerLine(source: string, pointer: string): string {
 
 /** The generated MDX of an AsyncAPI channel page. */
 export function renderChannelPage(spec: AsyncSpec, ch: AsyncChannel): string {
+  const parts = channelPageParts(spec, ch);
+  return pageText(parts.frontMatter, parts.body());
+}
+
+/** A channel page's front matter, and a function that renders its body. */
+export function channelPageParts(spec: AsyncSpec, ch: AsyncChannel): PageParts {
   const title = ch.title ?? ch.id;
-  const out: string[] = ["---", `title: ${JSON.stringify(title)}`];
+  const fm: [string, unknown][] = [["title", title]];
   const desc = ch.summary ?? ch.description;
-  if (desc !== undefined) out.push(`description: ${JSON.stringify(firstSentence(desc))}`);
-  out.push(`asyncapi: ${JSON.stringify(`${spec.source} ${ch.id}`)}`, "---", "", `# ${title}`, "", `Channel \`${ch.address}\``, "");
+  if (desc !== undefined) fm.push(["description", firstSentence(desc)]);
+  fm.push(["asyncapi", `${spec.source} ${ch.id}`]);
+  return { frontMatter: fm, body: () => renderChannelBody(spec, ch, title) };
+}
+
+function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string): string {
+  const out: string[] = ["", `# ${title}`, "", `Channel \`${ch.address}\``, ""];
   if (ch.summary !== undefined && ch.summary !== ch.description) out.push(ch.summary, "");
   if (ch.description !== undefined) out.push(ch.description.trim(), "");
   const servers = spec.servers.filter((s) => ch.servers.length === 0 || ch.servers.includes(s.name));

