@@ -4,7 +4,21 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   // Generated code (ajv standalone validators): checked by a staleness test, not by hand.
-  { ignores: ["node_modules/", "scratch/", "coverage/", "bin/", "scripts/", "dist/", "eslint.config.js", "src/config/openapi/validators/*.mjs", "src/config/openapi/validators/*.d.mts"] },
+  // worker-boot.mjs is plain JavaScript by necessity (it registers tsx for the shell worker).
+  {
+    ignores: [
+      "node_modules/",
+      "scratch/",
+      "coverage/",
+      "bin/",
+      "scripts/",
+      "dist/",
+      "eslint.config.js",
+      "src/config/openapi/validators/*.mjs",
+      "src/config/openapi/validators/*.d.mts",
+      "src/tools/shell/worker-boot.mjs",
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

@@ -10,7 +10,9 @@ const outdir = process.argv[2] ?? "dist";
 // Chunks are content-named: clear out the previous build's.
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { cli: "src/cli/main.ts" },
+  // The shell worker (src/tools/shell/shell-host.ts) is started from shell-worker.mjs, next to
+  // the CLI bundle and its chunks.
+  entryPoints: { cli: "src/cli/main.ts", "shell-worker": "src/tools/shell/shell-worker.ts" },
   outdir,
   outExtension: { ".js": ".mjs" },
   bundle: true,

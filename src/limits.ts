@@ -20,6 +20,17 @@ export const LIMITS = {
      *  memory for `cat` of everything piped into `wc`. */
     maxInternalOutputBytes: 16 * 1024 * 1024,
   },
+  shellWorker: {
+    /** Past a command's own time limit, how long the shell worker may stay silent before the
+     *  host takes it for stuck in synchronous code (a pathological regex) and replaces it. */
+    stuckGraceMs: 2_000,
+    /** Heap of the shell worker: it holds one copy of the docs' text (tens of MB for thousands
+     *  of pages); a command that allocates without bound ends the worker, not the server. */
+    maxHeapMb: 1_024,
+    /** Tries of one call when the worker dies under it: once more on a fresh worker (the
+     *  death may have been another call's doing), then an error result. */
+    maxAttempts: 2,
+  },
   search: {
     /** Spec: pageSize is 1..50, default 10. */
     minPageSize: 1,

@@ -7,8 +7,9 @@ import type { Page, Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
 import { type StopWatching, watchRepository } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
-import { DocsShell } from "./shell/docs-shell.js";
+import { DocsShell, type Shell } from "./shell/docs-shell.js";
 import { SHELL_COMMANDS } from "./shell/commands/index.js";
+import { ShellHost } from "./shell/shell-host.js";
 import { generatedSkill, isSkillFile, listSkills, type Skill } from "./skills.js";
 import { type ToolNames, toolNames } from "./tool-names.js";
 
@@ -23,12 +24,18 @@ export interface RuntimeOptions {
   readonly log?: (message: string) => void;
   /** How the site is loaded (spec cache, remote specs); reloads keep these. */
   readonly load?: LoadSiteOptions;
+  /**
+   * Run shell commands in a worker thread (see `ShellHost`): for servers with many concurrent
+   * clients (the HTTP bridge). Off, commands run in this thread, which suits one agent (stdio)
+   * and one-shot commands (`svc-mcp fs`).
+   */
+  readonly shellWorker?: boolean;
 }
 
 /** Everything one reader uses, built once per (site snapshot, reader) and shared by calls. */
 export interface ReaderState {
   readonly view: SiteView;
-  readonly shell: DocsShell;
+  readonly shell: Shell;
   readonly skills: readonly Skill[];
 }
 
@@ -65,6 +72,7 @@ export class DocsRuntime {
   /** Set once remote specs are to be fetched (`fetchRemoteSpecs`). */
   private remote: { readonly fetch: FetchLike; readonly abort: AbortController; readonly attempted: Set<string> } | undefined;
   private closed = false;
+  private readonly shellHost: ShellHost | undefined;
 
   private constructor(
     loaded: LoadedSite,
@@ -74,6 +82,10 @@ export class DocsRuntime {
     this.mode = options.authMode ?? "public";
     this.log = options.log ?? (() => {});
     this.index.sync(loaded.site);
+    if (options.shellWorker === true) {
+      this.shellHost = new ShellHost({ log: this.log });
+      this.shellHost.start();
+    }
   }
 
   /** Load a repository and index it. */
@@ -130,7 +142,7 @@ export class DocsRuntime {
     const ownSkills = [...site.files.values()].some((f) => isSkillFile(f.path) && canRead(f.access, reader, this.mode));
     const generated = ownSkills ? undefined : generatedSkill(site, names, names.slug);
     const view = new SiteView(site, reader, this.authMode, generated === undefined ? [] : [generated.file]);
-    const shell = new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)));
+    const shell = this.shellHost !== undefined ? this.shellHost.shellFor(site, view) : new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)));
     // The generated skill is offered only where its file is visible (not to anonymous readers
     // of a fully authenticated site, who see public pages only).
     const skills = generated === undefined ? listSkills(view, names.slug) : view.fileAt(generated.file.path) !== undefined ? [generated] : [];
@@ -277,5 +289,6 @@ export class DocsRuntime {
     this.stopWatching = undefined;
     if (stop !== undefined) await stop();
     await this.queue;
+    await this.shellHost?.close();
   }
 }

@@ -73,7 +73,8 @@ export class SiteView implements IFileSystem {
   private readonly dirs: ReadonlyMap<string, DirNode>;
 
   constructor(
-    readonly site: Site,
+    /** Only files and pages are read: the shell worker builds views over a bare file table. */
+    readonly site: Pick<Site, "files" | "pages">,
     readonly reader: Reader,
     readonly mode: AuthMode,
     extraFiles: readonly SiteFile[] = [],

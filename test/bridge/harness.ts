@@ -91,7 +91,8 @@ export async function startBridge(options: HarnessOptions = {}): Promise<Harness
   const state = openStateStore(stateDir, clock === undefined ? {} : { now: clock.now });
   if (options.authMode !== undefined) await state.setAuthMode(options.authMode);
   if (options.mcp !== undefined) await state.setMcp(options.mcp);
-  const runtime = await DocsRuntime.load({ root: options.root ?? DEMO, baseUrl: "https://docs.nimbus.example" });
+  // As `serve --http` runs it: filesystem commands in the shell worker.
+  const runtime = await DocsRuntime.load({ root: options.root ?? DEMO, baseUrl: "https://docs.nimbus.example", shellWorker: true });
   if (options.watch === true) await runtime.watch();
   const rateLimits: RateLimits | string = parseRateLimits(options.rateLimits ?? []);
   if (typeof rateLimits === "string") throw new Error(rateLimits);

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/tools/runtime.js";
-import type { DocsShell } from "../../src/tools/shell/docs-shell.js";
+import type { Shell } from "../../src/tools/shell/docs-shell.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import { DiskCopy, type RealResult } from "./real-tools.js";
 
@@ -32,7 +32,7 @@ function maskStat(text: string): string {
  * stderr and exit code must be equal.
  */
 export function fidelitySuite(title: string, root: () => string, cases: readonly FidelityCase[]): void {
-  let shell: DocsShell;
+  let shell: Shell;
   let disk: DiskCopy | undefined;
   let user = "root";
   let group = "root";

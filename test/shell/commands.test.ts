@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { SHELL_COMMANDS } from "../../src/tools/shell/commands/index.js";
-import type { DocsShell } from "../../src/tools/shell/docs-shell.js";
+import type { Shell } from "../../src/tools/shell/docs-shell.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import type { SiteView } from "../../src/vfs/view.js";
 import { connect } from "../helpers/mcp.js";
@@ -16,7 +16,7 @@ import { REPO, fixture } from "../helpers/paths.js";
 const FS = "query_docs_filesystem_nimbus_storage";
 
 let runtime: DocsRuntime;
-let shell: DocsShell;
+let shell: Shell;
 let view: SiteView;
 let client: Awaited<ReturnType<typeof connect>>;
 

@@ -9,13 +9,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/limits.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { SHELL_COMMANDS } from "../../src/tools/shell/commands/index.js";
-import { DocsShell, type ShellLimits } from "../../src/tools/shell/docs-shell.js";
+import { DocsShell, type Shell, type ShellLimits } from "../../src/tools/shell/docs-shell.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import type { SiteView } from "../../src/vfs/view.js";
 import { fixture } from "../helpers/paths.js";
 
 let view: SiteView;
-let shell: DocsShell;
+let shell: Shell;
 
 /** A shell over the demo site with some limits made small enough to hit in a test. */
 function shellWith(limits: Partial<ShellLimits>): DocsShell {

@@ -4,12 +4,12 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/tools/runtime.js";
-import type { DocsShell } from "../../src/tools/shell/docs-shell.js";
+import type { Shell } from "../../src/tools/shell/docs-shell.js";
 import { ANONYMOUS, readerWithGroups } from "../../src/vfs/access.js";
 import { fixture } from "../helpers/paths.js";
 
-let anon: DocsShell;
-let staff: DocsShell;
+let anon: Shell;
+let staff: Shell;
 
 beforeAll(async () => {
   const runtime = await DocsRuntime.load({ root: fixture("demo") });

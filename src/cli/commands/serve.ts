@@ -30,12 +30,19 @@ export const serveCommand = defineCommand({
       .option("host", { type: "string", default: "127.0.0.1", describe: "--http: address to listen on (0.0.0.0 for every interface)" })
       .option("public-url", { type: "string", describe: "--http: the origin clients use (https://docs.example.com), for OAuth metadata behind a proxy" })
       .option("trust-proxy", { type: "boolean", default: false, describe: "--http: take the client IP from X-Forwarded-For (only behind your own proxy)" })
+      .option("shell-worker", {
+        type: "boolean",
+        describe: "Run filesystem-tool commands in a worker thread, beside the server's own (--no-shell-worker to run them inline)",
+        defaultDescription: "on with --http, off over stdio",
+      })
       .option("rate-limit", { type: "string", array: true, describe: "--http: KEY=N|off per hour; keys ip, search, filesystem, authed-search, authed-filesystem" }),
   run: async (args, io) => {
     const root = resolveDir(io, args.dir);
     const log = (m: string): void => io.stderr(`svc-mcp: ${m}\n`);
     if (args.http && args.groups !== undefined) throw new CliError("--groups previews pages over stdio; over --http each reader's groups come from their token", 2);
-    const runtime = await DocsRuntime.load({ root, log, load: siteLoadOptions(io, root), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    // Many clients at once (HTTP) is what the worker is for; one agent over stdio does not need it.
+    const shellWorker = args["shell-worker"] ?? args.http;
+    const runtime = await DocsRuntime.load({ root, log, shellWorker, load: siteLoadOptions(io, root), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const fetchRemote = (): void => {
       if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);

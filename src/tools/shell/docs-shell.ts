@@ -20,6 +20,11 @@ export interface ShellResult {
   readonly hint?: string;
 }
 
+/** Runs one command line for one reader: `DocsShell` in this thread, or `WorkerShell` in the shell worker. */
+export interface Shell {
+  run(command: string): Promise<ShellResult>;
+}
+
 /**
  * just-bash built-ins we leave out: they write, reach the network, run code, or wait. Writes
  * that remain possible (`>`, `cp`, `rm`, ...) fail against the read-only view with EROFS.
@@ -48,7 +53,7 @@ export function builtinCommandNames(): CommandName[] {
  * A read-only shell over one reader's view. Stateless per call: each `run` starts at `/` with
  * a fresh environment. Never throws for a user's command: every failure is a result.
  */
-export class DocsShell {
+export class DocsShell implements Shell {
   private readonly bash: Bash;
   private readonly suggester: PathSuggester;
 
@@ -97,7 +102,7 @@ export class DocsShell {
     try {
       const r = await this.bash.exec(command, { cwd: "/", signal: controller.signal });
       if (controller.signal.aborted && r.exitCode !== 124) {
-        return finish(r.stdout, `${r.stderr}bash: command stopped after ${limits.maxExecutionMs} ms (time limit)\n`, 124, limits);
+        return finish(r.stdout, `${r.stderr}${timeLimitMessage(limits.maxExecutionMs)}`, 124, limits);
       }
       return finish(r.stdout, r.stderr, r.exitCode, limits);
     } catch (error) {
@@ -107,6 +112,11 @@ export class DocsShell {
       clearTimeout(timer);
     }
   }
+}
+
+/** What a command stopped at the time limit prints last (also used when the shell worker had to be stopped). */
+export function timeLimitMessage(maxExecutionMs: number): string {
+  return `bash: command stopped after ${maxExecutionMs} ms (time limit)\n`;
 }
 
 function describeThrown(error: unknown): string {

@@ -1,0 +1,99 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { DefenseInDepthBox } from "just-bash";
+import { ALL_ACCESS } from "../../vfs/access.js";
+import type { SiteFile } from "../../vfs/site.js";
+import { SiteView } from "../../vfs/view.js";
+import { SHELL_COMMANDS } from "./commands/index.js";
+import { DocsShell, type ShellResult } from "./docs-shell.js";
+import type { FromWorker, ShellWorkerData, ToWorker } from "./shell-host.js";
+
+/**
+ * The shell worker (see `ShellHost`): runs docs-shell commands off the main thread. It holds
+ * file tables of site snapshots and one `DocsShell` per registered reader view, both as the
+ * main thread sends them, and answers every `run` with a `result` (or `missing` when it has no
+ * such view, and the host registers it again).
+ */
+
+/** Snapshots kept: the current one and a few before it, for calls that were already on their way. */
+const MAX_SITES = 3;
+/** Reader views kept (the runtime caches 256 readers per snapshot; a view evicted here is re-sent). */
+const MAX_VIEWS = 512;
+
+const port = parentPort;
+if (port === null) throw new Error("shell-worker runs as a worker thread (see ShellHost)");
+
+// just-bash's defence-in-depth patches ~60 globals when its first execution starts and restores
+// them when its last one ends: ~1-2 ms per call when calls do not overlap. This thread runs
+// nothing but the shell, so it keeps the protection on for its whole life instead; every call
+// still runs in its own sandboxed context.
+DefenseInDepthBox.getInstance(true).activate();
+
+const { limits } = workerData as ShellWorkerData;
+const sites = new Map<number, ReadonlyMap<string, SiteFile>>();
+const views = new Map<number, DocsShell>();
+
+function post(message: FromWorker): void {
+  port?.postMessage(message);
+}
+
+/** Keep at most `max` entries, dropping the least recently used (Map order). */
+function trim<K, V>(map: Map<K, V>, max: number): void {
+  while (map.size > max) {
+    const oldest = map.keys().next();
+    if (oldest.done === true) return;
+    map.delete(oldest.value);
+  }
+}
+
+function registerView(sid: number, vid: number, paths: readonly string[], extra: readonly SiteFile[]): void {
+  const files = sites.get(sid);
+  if (files === undefined) return;
+  const visible = new Map<string, SiteFile>();
+  for (const path of paths) {
+    const file = files.get(path);
+    // A view naming a file its snapshot lacks is not registered: the run answers `missing`,
+    // and the host sends the snapshot again.
+    if (file === undefined) return;
+    visible.set(path, file);
+  }
+  for (const file of extra) visible.set(file.path, file);
+  // The main thread decided what this reader sees; here every listed file is visible.
+  const view = new SiteView({ files: visible, pages: new Map() }, ALL_ACCESS, "public");
+  views.set(vid, new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), limits));
+  trim(views, MAX_VIEWS);
+}
+
+async function run(id: number, vid: number, command: string): Promise<void> {
+  const shell = views.get(vid);
+  if (shell === undefined) {
+    post({ t: "missing", id });
+    return;
+  }
+  views.delete(vid);
+  views.set(vid, shell);
+  let result: ShellResult;
+  try {
+    result = await shell.run(command);
+  } catch (error) {
+    // DocsShell turns every failure of a command into a result; this is a bug of ours.
+    result = { stdout: "", stderr: `bash: internal error: ${(error as Error).message}\n`, exitCode: 1, truncated: false };
+  }
+  post({ t: "result", id, result });
+}
+
+port.on("message", (message: ToWorker) => {
+  switch (message.t) {
+    case "site":
+      sites.set(message.sid, new Map(message.files.map((f) => [f.path, f])));
+      trim(sites, MAX_SITES);
+      break;
+    case "view":
+      registerView(message.sid, message.vid, message.paths, message.extra);
+      break;
+    case "run":
+      void run(message.id, message.vid, message.command);
+      break;
+  }
+});
+
+post({ t: "ready" });
