@@ -4,7 +4,8 @@ import { Agent, request } from "node:http";
  * Load generator for `bench/bridge.bench.ts`, run as its own process so that on a 2-core
  * machine the client's work does not share an event loop with the server's. Opens one MCP
  * session per client over keep-alive connections, then sends tool calls back to back for the
- * given time. Prints `{ calls, errors, seconds, latencies }` as JSON on stdout.
+ * given time. Prints `{ calls, errors, seconds, latencies, allCalls }` as JSON on stdout
+ * (`allCalls` counts the warm-up too, for CPU time per call).
  *
  * argv: url clients seconds warmupSeconds toolName argumentsJson [bearerToken]
  */
@@ -52,25 +53,26 @@ const args = JSON.parse(argsJson) as Record<string, unknown>;
 const latencies: number[] = [];
 let calls = 0;
 let errors = 0;
+let allCalls = 0;
 const sessions = await Promise.all(Array.from({ length: clients }, () => openSession()));
 const start = performance.now();
 const measureFrom = start + warmup * 1000;
 const end = measureFrom + seconds * 1000;
 await Promise.all(
-  sessions.map(async (headers, w) => {
+  sessions.map(async (headers) => {
     let id = 0;
     while (performance.now() < end) {
       const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: toolName, arguments: args } });
       const t0 = performance.now();
       const r = await post(body, headers);
       const t1 = performance.now();
+      allCalls++;
       if (t0 < measureFrom) continue;
       if (r.status !== 200 || r.text.includes('"isError":true')) errors++;
       calls++;
       latencies.push(t1 - t0);
-      void w;
     }
   }),
 );
 agent.destroy();
-process.stdout.write(`${JSON.stringify({ calls, errors, seconds, latencies })}\n`);
+process.stdout.write(`${JSON.stringify({ calls, errors, seconds, latencies, allCalls })}\n`);
