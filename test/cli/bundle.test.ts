@@ -1,11 +1,14 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../config/cli-io.js";
-import { REPO } from "../helpers/paths.js";
+import { REPO, fixture } from "../helpers/paths.js";
 
 const run = promisify(execFile);
 const SHARED = process.env.SVC_SHARED ?? join(REPO, "..", "shared");
@@ -43,5 +46,30 @@ describe("the esbuild bundle", () => {
       { code: fromSources.code, stdout: fromSources.stdout },
       { code: fromSources.code, stdout: fromSources.stdout },
     ]);
+  });
+
+  it("serves --http with filesystem commands in its shell worker (dist/shell-worker.mjs)", async () => {
+    const state = mkdtempSync(join(tmpdir(), "svc-bundle-state-"));
+    const script = `const { main } = await import(${JSON.stringify(join(OUT, "cli.mjs"))}); process.exitCode = await main(process.argv.slice(1));`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script, "serve", "--http", "--port", "0", "--no-watch", "--dir", fixture("demo"), "--state", state], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stderr }).on("line", (line) => {
+          const m = /MCP \(public\): +(\S+)$/.exec(line);
+          if (m !== null) resolve(m[1] as string);
+        });
+        child.once("exit", (code) => reject(new Error(`serve exited with ${code}`)));
+      });
+      const client = new Client({ name: "bundle-test", version: "1" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(origin)));
+      const result = await client.callTool({ name: "query_docs_filesystem_nimbus_storage", arguments: { command: "wc -c /guides/webhooks.mdx" } });
+      expect(result.content).toEqual([{ type: "text", text: "489 /guides/webhooks.mdx\n" }]);
+      await client.close();
+    } finally {
+      child.kill("SIGINT");
+      rmSync(state, { recursive: true, force: true });
+    }
   });
 });

@@ -221,6 +221,7 @@ export class ShellHost {
     const { file, entry } = workerEntry();
     const worker = new Worker(file, {
       workerData: { entry, limits: this.limits } satisfies ShellWorkerData,
+      execArgv: workerExecArgv(process.execArgv),
       stdout: true,
       stderr: true,
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? LIMITS.shellWorker.maxHeapMb },
@@ -242,6 +243,15 @@ export class ShellHost {
     this.worker = worker;
     return worker;
   }
+}
+
+/**
+ * The parent's Node options, less those a worker refuses: a CLI started as
+ * `node --input-type=module -e ...` (how embedders and our bundle test start it) would otherwise
+ * hand `--input-type` to the worker, which fails to start with ERR_WORKER_INVALID_EXEC_ARGV.
+ */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  return execArgv.filter((arg) => !arg.startsWith("--input-type"));
 }
 
 function failure(why: string): ShellResult {
