@@ -43,6 +43,9 @@ export const LIMITS = {
     /** Distinct query terms scored. Questions have a handful; a pasted stack trace has hundreds,
      *  and past a few dozen extra terms only cost time without changing the top results. */
     maxQueryTerms: 32,
+    /** Snippet text inlined into one page for indexing (see `includes.ts`): a page shows a few
+     *  snippets of a few KB; a snippet that includes itself through others must stay bounded. */
+    maxInlinedBytes: 256 * 1024,
   },
   load: {
     /** Pages larger than this are skipped with a warning: a 5 MB MDX file is generated junk, and

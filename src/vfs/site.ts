@@ -77,6 +77,9 @@ export function placementOf(site: Site, page: Page): PagePlacement | undefined {
  */
 export function isIndexed(site: Site, page: Page): boolean {
   if (page.meta.noindex) return false;
+  // `snippets/` holds MDX that pages import (search inlines it where it is used); a file there is
+  // a page only when navigation lists it.
+  if (page.path.startsWith("/snippets/")) return placementOf(site, page) !== undefined;
   if (site.config.indexing === "all" || !site.config.present) return true;
   return page.generated || placementOf(site, page) !== undefined;
 }

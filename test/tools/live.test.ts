@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -59,6 +59,23 @@ describe("live reload", () => {
       const r = (await c.call(SEARCH, { query: "frobnicator" })).structuredContent as { results: { path: string }[] };
       return r.results[0]?.path === "/quickstart";
     });
+    await c.close();
+  });
+
+  it("searches a snippet's text on the pages that import it, and follows edits of the snippet alone", async () => {
+    const c = await connect(runtime);
+    mkdirSync(join(tmp.dir, "snippets"));
+    writeFileSync(join(tmp.dir, "snippets", "limits.mdx"), "Buckets hold at most 5 TB per object (glorp).\n");
+    writeFileSync(join(tmp.dir, "quickstart.mdx"), "---\ntitle: Quickstart\n---\nimport Limits from '/snippets/limits.mdx';\n\n## Limits\n\n<Limits />\n");
+    const paths = async (query: string): Promise<string[]> =>
+      ((await c.call(SEARCH, { query })).structuredContent as { results: { path: string }[] }).results.map((r) => r.path);
+    await eventually(async () => (await paths("glorp")).length > 0);
+    expect(await paths("glorp")).toEqual(["/quickstart"]);
+    writeFileSync(join(tmp.dir, "snippets", "limits.mdx"), "Buckets hold at most 50 TB per object (snarf).\n");
+    await eventually(async () => (await paths("snarf")).length > 0);
+    expect({ snarf: await paths("snarf"), glorp: await paths("glorp") }).toEqual({ snarf: ["/quickstart"], glorp: [] });
+    // The filesystem shows files as written.
+    expect(c.text(await c.call(FS, { command: "grep -rl snarf /" }))).toBe("/snippets/limits.mdx\n");
     await c.close();
   });
 

@@ -1,10 +1,11 @@
 import type { PagePlacement } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
-import { isIndexed, type Page, placementOf, type Site } from "../../vfs/site.js";
+import { isIndexed, type Page, placementOf, type Site, type SiteFile } from "../../vfs/site.js";
 import { InvertedIndex } from "./inverted-index.js";
 import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { type Section, sectionText, splitSections } from "./sections.js";
 import { makeSnippet } from "./snippet.js";
+import { type Expanded, expandIncludes, isCurrent } from "./includes.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 
@@ -32,6 +33,8 @@ export interface SearchHit {
 interface IndexedPage {
   readonly page: Page;
   readonly placement: PagePlacement | undefined;
+  /** The body with its snippets inlined, when it imports MDX (`includes.ts`); else `page.body`. */
+  readonly expanded: Expanded | undefined;
   readonly id: number;
   readonly sections: readonly StoredSection[];
   /** Section ids in the inverted index, parallel to `sections`. */
@@ -90,11 +93,13 @@ export class SearchIndex {
     for (const page of site.pages.values()) {
       if (isIndexed(site, page)) wanted.set(page.path, { page, placement: placementOf(site, page) });
     }
+    const fileAt = (path: string): SiteFile | undefined => site.files.get(path);
     let added = 0;
     let removed = 0;
     for (const [path, entry] of this.byPath) {
       const next = wanted.get(path);
-      if (next !== undefined && next.page === entry.page && samePlacement(next.placement, entry.placement)) {
+      // A page is unchanged when its object, its place and the snippets it inlines all are.
+      if (next !== undefined && next.page === entry.page && samePlacement(next.placement, entry.placement) && snippetsCurrent(entry, fileAt)) {
         wanted.delete(path);
         continue;
       }
@@ -102,7 +107,7 @@ export class SearchIndex {
       removed++;
     }
     for (const { page, placement } of wanted.values()) {
-      this.add(page, placement);
+      this.add(page, placement, expandIncludes(page, fileAt));
       added++;
     }
     if (added > 0) this.analyzer.releaseCaches();
@@ -130,7 +135,7 @@ export class SearchIndex {
     return ranked.map(({ entry, section: sid, score }) => {
       const stored = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? entry.sections[0] ?? EMPTY_SECTION;
       const { heading, parents, anchor } = stored;
-      const section: Section = { heading, parents, anchor, text: sectionText(entry.page.body, stored.start, stored.end) };
+      const section: Section = { heading, parents, anchor, text: sectionText(entry.expanded?.body ?? entry.page.body, stored.start, stored.end) };
       return { page: entry.page, section, score, snippet: snippetOf(entry.page, section, matched, this.analyzer) };
     });
   }
@@ -156,8 +161,8 @@ export class SearchIndex {
     return out;
   }
 
-  private add(page: Page, placement: PagePlacement | undefined): void {
-    const split = splitSections(page.body);
+  private add(page: Page, placement: PagePlacement | undefined, expanded: Expanded | undefined): void {
+    const split = splitSections(expanded?.body ?? page.body);
     const title = [page.title];
     const sidebar = page.frontMatter.sidebarTitle;
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(sidebar);
@@ -169,7 +174,7 @@ export class SearchIndex {
     );
     // Only what search returns is kept; prose and code were needed for indexing alone.
     const sections: StoredSection[] = split.map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
-    const entry: IndexedPage = { page, placement, id, sections, sectionIds };
+    const entry: IndexedPage = { page, placement, expanded, id, sections, sectionIds };
     sectionIds.forEach((sid, i) => this.sectionOf.set(sid, sections[i] as StoredSection));
     this.byPath.set(page.path, entry);
     this.byId.set(id, entry);
@@ -215,6 +220,11 @@ function inScope(p: PagePlacement | undefined, version: string | undefined, lang
   if (version !== undefined && p?.versions !== undefined && !p.versions.includes(version)) return false;
   if (language !== undefined && p?.languages !== undefined && !p.languages.includes(language)) return false;
   return true;
+}
+
+/** Whether the snippets a page inlined are still the site's, and those it missed still missing. */
+function snippetsCurrent(entry: IndexedPage, fileAt: (path: string) => SiteFile | undefined): boolean {
+  return entry.expanded === undefined || isCurrent(entry.expanded, fileAt);
 }
 
 function samePlacement(a: PagePlacement | undefined, b: PagePlacement | undefined): boolean {

@@ -1,0 +1,113 @@
+import { posix } from "node:path";
+import { LIMITS } from "../../limits.js";
+import type { Page, SiteFile } from "../../vfs/site.js";
+
+/**
+ * Reusable MDX snippets, inlined for search. A page that writes
+ *
+ *     import Auth from '/snippets/auth.mdx';
+ *     <Auth product="Cloud" />
+ *
+ * shows the snippet's text where `<Auth />` stands, so a reader finds it on that page; the
+ * snippet file alone is not a page. Search indexes the page with each such use replaced by the
+ * snippet's body (front matter dropped, `{product}` filled from the tag's string attributes,
+ * nested snippets inlined too). The filesystem keeps the files as written: `cat` shows the
+ * `<Auth />` tag, and `/snippets/auth.mdx` is a file of its own.
+ *
+ * Only default imports of `.md`/`.mdx` files are inlined: named imports (`import { Since } from
+ * '/snippets/since.mdx'`) are components defined in code, whose output is not text we know.
+ */
+
+/** Where the files an expansion used came from: the index re-expands when one of them changes. */
+export interface Expanded {
+  readonly body: string;
+  /** The snippet files inlined (each once), to tell whether an expansion is still current. */
+  readonly uses: readonly SiteFile[];
+  /** Imported paths no file answered (yet): when one appears, the page is expanded again. */
+  readonly missing: readonly string[];
+}
+
+/** `import Name from '<path>.mdx'` (single or double quotes, optional `;`), at column 0. */
+const DEFAULT_IMPORT_RE = /^import[ \t]+([A-Z][\w$]*)[ \t]+from[ \t]+(['"])([^'"\n]+\.mdx?)\2[ \t]*;?[ \t]*$/gm;
+
+/** Attributes of a tag written as strings: `name="x"`, `name='x'`, `name={"x"}`, `name={'x'}`. */
+const ATTRIBUTE_RE = /([A-Za-z_][\w-]*)=(?:"([^"]*)"|'([^']*)'|\{"([^"]*)"\}|\{'([^']*)'\})/g;
+
+/**
+ * The body of `page` with its snippet uses inlined, or `undefined` when it imports no MDX (most
+ * pages: the caller keeps using `page.body`). `fileAt` looks a file up by its absolute path.
+ */
+export function expandIncludes(page: Page, fileAt: (path: string) => SiteFile | undefined): Expanded | undefined {
+  if (!importsMdx(page.body)) return undefined;
+  const uses = new Map<string, SiteFile>();
+  const missing = new Set<string>();
+  const body = expand(page.body, posix.dirname(page.file.path), fileAt, { uses, missing }, [page.file.path], 0);
+  return { body, uses: [...uses.values()], missing: [...missing] };
+}
+
+/** Whether a body imports an MDX file at all (cheap; `expandIncludes` tells which resolve). */
+export function importsMdx(body: string): boolean {
+  return MDX_IMPORT_RE.test(body);
+}
+
+const MDX_IMPORT_RE = /^import[ \t][^\n]*\.mdx?['"]/m;
+
+/** Whether every file an expansion used is still the one the site holds. */
+export function isCurrent(expanded: Expanded, fileAt: (path: string) => SiteFile | undefined): boolean {
+  return expanded.uses.every((file) => fileAt(file.path) === file) && expanded.missing.every((path) => fileAt(path) === undefined);
+}
+
+function expand(
+  body: string,
+  dir: string,
+  fileAt: (path: string) => SiteFile | undefined,
+  seen: { readonly uses: Map<string, SiteFile>; readonly missing: Set<string> },
+  chain: readonly string[],
+  size: number,
+): string {
+  const imports = new Map<string, SiteFile>();
+  for (const m of body.matchAll(DEFAULT_IMPORT_RE)) {
+    const path = m[1] !== undefined && m[3] !== undefined ? resolveImport(dir, m[3]) : undefined;
+    if (path === undefined) continue;
+    const file = fileAt(path);
+    // A missing file, or one already being inlined above (a cycle), stays a tag: search skips it.
+    if (file === undefined) seen.missing.add(path);
+    else if (!chain.includes(file.path)) imports.set(m[1] as string, file);
+  }
+  if (imports.size === 0) return body;
+  const names = [...imports.keys()].map((n) => n.replace(/\$/g, "\\$")).join("|");
+  // `<Name ... />`, or `<Name ...>` ... `</Name>` (the children are dropped: a snippet that uses
+  // them is rare, and its own text is what a reader sees).
+  const useRe = new RegExp(`<(${names})((?:\\s[^<>]*?)?)(?:/>|>[\\s\\S]*?</\\1\\s*>)`, "g");
+  let budget = LIMITS.search.maxInlinedBytes - size;
+  return body.replace(useRe, (tag: string, name: string, attrs: string) => {
+    const file = imports.get(name);
+    if (file === undefined || budget <= 0) return tag;
+    seen.uses.set(file.path, file);
+    const props = new Map<string, string>();
+    for (const a of attrs.matchAll(ATTRIBUTE_RE)) props.set(a[1] as string, a[2] ?? a[3] ?? a[4] ?? a[5] ?? "");
+    const own = fillProps(stripFrontMatter(file.text), props);
+    const inner = expand(own, posix.dirname(file.path), fileAt, seen, [...chain, file.path], LIMITS.search.maxInlinedBytes - budget);
+    const text = inner.length > budget ? inner.slice(0, budget) : inner;
+    budget -= text.length;
+    // On lines of their own, so the snippet's headings and paragraphs stay headings and paragraphs.
+    return `\n${text.trim()}\n`;
+  });
+}
+
+/** An import path as a file of the site: `/snippets/a.mdx` from the root, `./a.mdx` from the page's folder. */
+function resolveImport(dir: string, spec: string): string | undefined {
+  if (/^[a-z][\w+.-]*:/i.test(spec)) return undefined;
+  return spec.startsWith("/") ? posix.normalize(spec) : posix.join(dir, spec);
+}
+
+function stripFrontMatter(text: string): string {
+  const m = /^\uFEFF?---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  return m === null ? text : text.slice(m[0].length);
+}
+
+/** `{name}` in a snippet's text becomes the tag's `name="..."` value; other braces stay. */
+function fillProps(text: string, props: ReadonlyMap<string, string>): string {
+  if (props.size === 0) return text;
+  return text.replace(/\{([A-Za-z_][\w]*)\}/g, (whole, name: string) => props.get(name) ?? whole);
+}

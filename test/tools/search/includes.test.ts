@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { expandIncludes } from "../../../src/tools/search/includes.js";
+import { SearchIndex } from "../../../src/tools/search/search-index.js";
+import type { Site } from "../../../src/vfs/site.js";
+import { inlineSite } from "./inline-site.js";
+
+const FILES: Record<string, string> = {
+  "/guides/auth.mdx": [
+    "---",
+    "title: Authentication",
+    "---",
+    "import ApiKeys from '/snippets/api-keys.mdx';",
+    'import Rotate from "../snippets/rotate.mdx"',
+    "import { Since } from '/snippets/since.mdx';",
+    "import Missing from '/snippets/missing.mdx';",
+    "",
+    "Every request is authenticated.",
+    "",
+    '<ApiKeys product="Nimbus Cloud" />',
+    "",
+    "<Rotate>ignored children</Rotate>",
+    "",
+    "<Since version=\"2.1\" /> <Missing />",
+  ].join("\n"),
+  "/snippets/api-keys.mdx": ["---", "title: not a page", "---", "## API keys", "", "Create a key for {product} in the zanzibar console.", "", "<Nested />", "import Nested from './nested.mdx'"].join("\n"),
+  "/snippets/nested.mdx": "Keys never expire unless revoked (quokka).\n\n<Loop />\nimport Loop from '/snippets/api-keys.mdx'\n",
+  "/snippets/rotate.mdx": "Rotate keys every 90 days with the wombat tool.\n",
+  "/snippets/since.mdx": "export const Since = ({ version }) => <span>Since {version}</span>;\n",
+  "/guides/plain.mdx": "---\ntitle: Plain\n---\nNo snippets here about zanzibar.\n",
+};
+
+const DOCS = { name: "Test", navigation: { pages: ["guides/auth", "guides/plain"] } };
+
+function search(site: Site, index: SearchIndex, query: string): { path: string; section: string; snippet: string }[] {
+  void site;
+  return index.search({ query, canRead: () => true }).map((h) => ({ path: h.page.path, section: h.section.heading, snippet: h.snippet }));
+}
+
+describe("snippets imported by pages", () => {
+  it("inlines default-imported MDX snippets where they are used, with props, nested, cycles cut", () => {
+    const site = inlineSite(FILES, DOCS);
+    const page = site.pages.get("/guides/auth");
+    const expanded = page === undefined ? undefined : expandIncludes(page, (p) => site.files.get(p));
+    expect(expanded?.body).toBe(
+      [
+        "import ApiKeys from '/snippets/api-keys.mdx';",
+        'import Rotate from "../snippets/rotate.mdx"',
+        "import { Since } from '/snippets/since.mdx';",
+        "import Missing from '/snippets/missing.mdx';",
+        "",
+        "Every request is authenticated.",
+        "",
+        "",
+        "## API keys",
+        "",
+        "Create a key for Nimbus Cloud in the zanzibar console.",
+        "",
+        "",
+        "Keys never expire unless revoked (quokka).",
+        "",
+        "<Loop />",
+        "import Loop from '/snippets/api-keys.mdx'",
+        "",
+        "import Nested from './nested.mdx'",
+        "",
+        "",
+        "",
+        "Rotate keys every 90 days with the wombat tool.",
+        "",
+        "",
+        '<Since version="2.1" /> <Missing />',
+      ].join("\n"),
+    );
+    expect(expanded?.uses.map((f) => f.path)).toEqual(["/snippets/api-keys.mdx", "/snippets/nested.mdx", "/snippets/rotate.mdx"]);
+    expect(expanded?.missing).toEqual(["/snippets/missing.mdx"]);
+    const plain = site.pages.get("/guides/plain");
+    expect(plain === undefined ? "no page" : expandIncludes(plain, (p) => site.files.get(p))).toBeUndefined();
+  });
+
+  it("finds a page by its snippets' text, under the snippet's heading, and never the snippet file itself", () => {
+    const site = inlineSite(FILES, { ...DOCS, seo: { indexing: "all" } });
+    const index = new SearchIndex();
+    index.sync(site);
+    expect(search(site, index, "zanzibar console")).toEqual([
+      { path: "/guides/auth", section: "API keys", snippet: "Create a key for Nimbus Cloud in the zanzibar console. Keys never expire unless revoked (quokka). Rotate keys every 90 days with the wombat tool." },
+      { path: "/guides/plain", section: "", snippet: "No snippets here about zanzibar." },
+    ]);
+    expect(search(site, index, "wombat").map((h) => h.path)).toEqual(["/guides/auth"]);
+    expect(search(site, index, "quokka").map((h) => h.path)).toEqual(["/guides/auth"]);
+  });
+
+  it("re-indexes the pages that use a snippet when only the snippet changes", () => {
+    const before = inlineSite(FILES, DOCS);
+    const index = new SearchIndex();
+    index.sync(before);
+    const after = inlineSite({ ...FILES, "/snippets/rotate.mdx": "Rotate keys every 30 days with the numbat tool.\n" }, DOCS, before);
+    expect(after.pages.get("/guides/auth")).toBe(before.pages.get("/guides/auth"));
+    expect(index.sync(after)).toEqual({ added: 1, removed: 1 });
+    expect(search(after, index, "numbat").map((h) => h.path)).toEqual(["/guides/auth"]);
+    expect(search(after, index, "wombat")).toEqual([]);
+    expect(index.sync(after)).toEqual({ added: 0, removed: 0 });
+  });
+
+  it("re-indexes a page when a snippet it imports appears", () => {
+    const { "/snippets/rotate.mdx": _gone, ...without } = FILES;
+    const before = inlineSite(without, DOCS);
+    const index = new SearchIndex();
+    index.sync(before);
+    expect(search(before, index, "wombat")).toEqual([]);
+    const after = inlineSite(FILES, DOCS, before);
+    expect(index.sync(after)).toEqual({ added: 1, removed: 1 });
+    expect(search(after, index, "wombat").map((h) => h.path)).toEqual(["/guides/auth"]);
+  });
+});
