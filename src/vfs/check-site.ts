@@ -1,4 +1,5 @@
-import { basename } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { ResolveEntry } from "../config/docs-json/entries.js";
 import { listSpecReferences } from "../config/docs-json/spec-references.js";
@@ -55,7 +56,11 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
       severity: "warning",
       file: "docs.json",
       code: "no-docs-json",
-      message: "not found: every page is served and searchable, and there is no navigation",
+      // Older repositories hold `mint.json`, the format docs.json replaced: its shape differs
+      // (navigation is a list of groups), so it is not read; the platform's CLI converts it.
+      message: existsSync(join(root, "mint.json"))
+        ? "not found: every page is served and searchable, and there is no navigation (mint.json, the format before docs.json, is not read: convert it with `npx mint upgrade`)"
+        : "not found: every page is served and searchable, and there is no navigation",
     });
   }
   for (const page of loaded.site.pages.values()) {
