@@ -8,6 +8,10 @@ export const pageFrontMatter = z.looseObject({
   title: z.union([z.string(), z.number()]).optional().describe("Page title (else derived from the file name)"),
   description: z.string().optional(),
   noindex: z.boolean().optional().describe("`true` leaves the page out of search (it stays readable)"),
+  hidden: z
+    .boolean()
+    .optional()
+    .describe("`true` leaves the page out of the navigation readers see, and out of search unless `seo.indexing` is `all` (it stays readable)"),
   openapi: z.string().optional().describe("The operation the page documents: `GET /users` or `spec.yaml GET /users`"),
   playground: z.enum(PLAYGROUND_DISPLAYS).optional().describe("Playground display for this page (`auth`: signed-in readers, in `groups` when set)"),
   groups: z
@@ -23,6 +27,8 @@ export interface PageMeta {
   readonly description?: string;
   /** `noindex: true` leaves the page out of search (it stays readable in the filesystem). */
   readonly noindex: boolean;
+  /** `hidden: true`: not shown in navigation, and left out of search unless `seo.indexing: all`. */
+  readonly hidden: boolean;
   /** `openapi: "GET /users"` or `"spec.yaml GET /users"`: the page documents that operation. */
   readonly openapi?: string;
   /** `playground: auth | interactive | none`. */
@@ -45,7 +51,7 @@ function field<K extends keyof Fields>(data: FrontMatterData, key: K): z.output<
  * Read the typed keys. Wrongly typed values are dropped here rather than failing the page
  * (`svc-mcp check` warns about them); a restricted page must never become public by accident,
  * so a `groups` value of the wrong type is kept as an (unmatchable) restriction instead of being
- * ignored. The strings `"true"` are accepted for `noindex` and `public`, as YAML authors write them.
+ * ignored. The strings `"true"` are accepted for `noindex`, `hidden` and `public`, as YAML authors write them.
  */
 export function readPageMeta(data: FrontMatterData): PageMeta {
   const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v : undefined);
@@ -57,6 +63,7 @@ export function readPageMeta(data: FrontMatterData): PageMeta {
   const groups = readGroups(data.groups);
   return {
     noindex: data.noindex === true || data.noindex === "true",
+    hidden: data.hidden === true || data.hidden === "true",
     ...(title !== undefined ? { title } : {}),
     ...(description !== undefined ? { description } : {}),
     ...(openapi !== undefined ? { openapi } : {}),

@@ -37,10 +37,15 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
     const prev = navPages.get(path);
     const version = e.context.version !== undefined ? [e.context.version] : undefined;
     const language = e.context.language !== undefined ? [e.context.language] : undefined;
+    // Hidden only when hidden in every listing (a page listed in a visible place is visible).
+    const hidden = e.context.hidden === true && (prev === undefined || prev.hidden === true);
+    const unsearchable = e.context.unsearchable === true && (prev === undefined || prev.unsearchable === true);
     navPages.set(path, {
       versions: mergeScope(prev?.versions, version, prev !== undefined),
       languages: mergeScope(prev?.languages, language, prev !== undefined),
       breadcrumbs: prev?.breadcrumbs ?? e.context.breadcrumbs,
+      ...(hidden ? { hidden: true } : {}),
+      ...(unsearchable ? { unsearchable: true } : {}),
     });
   }
 
@@ -93,11 +98,12 @@ function mergeScope(prev: readonly string[] | undefined, next: readonly string[]
 }
 
 /** Top-level sections: the first level below the version/language split (of the first one only:
- *  the others repeat the same sections). */
+ *  the others repeat the same sections). Hidden elements are left out: readers are not shown
+ *  them, so the generated skill and the server instructions do not advertise them. */
 function sectionsOf(items: readonly NavItem[], resolveEntry: ResolveEntry): SiteSection[] {
   const out: SiteSection[] = [];
   for (const item of items) {
-    if (item.type !== "element") continue;
+    if (item.type !== "element" || item.context.hidden === true) continue;
     if (item.kind === "version" || item.kind === "language") {
       if (out.length === 0) out.push(...sectionsOf(item.children, resolveEntry));
       continue;
@@ -117,6 +123,6 @@ function gatherPages(el: ElementNode, out: string[], resolveEntry: ResolveEntry)
   if (el.rootEntry !== undefined) add(el.rootEntry.entry, el.rootEntry.path);
   for (const child of el.children) {
     if (child.type === "entry") add(child.entry, child.path);
-    else gatherPages(child, out, resolveEntry);
+    else if (child.context.hidden !== true) gatherPages(child, out, resolveEntry);
   }
 }

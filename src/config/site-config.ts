@@ -14,6 +14,12 @@ export interface PagePlacement {
   readonly languages?: readonly string[];
   /** Titles of the navigation elements above the page, outermost first (tab, group, ...). */
   readonly breadcrumbs: readonly string[];
+  /** Every listing of the page is under an element with `hidden: true`: readers' navigation
+   *  does not show it (it stays readable by URL). */
+  readonly hidden?: true;
+  /** Every listing is under a hidden element without `searchable: true`: search leaves the page
+   *  out unless `seo.indexing` is `all`. A page also listed in a visible place is searchable. */
+  readonly unsearchable?: true;
 }
 
 /** One top-level section of the site (a tab, anchor or group), for the generated skill. */

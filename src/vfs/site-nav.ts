@@ -49,6 +49,7 @@ export function navigationOfSite(site: Site, options: SiteNavigationOptions = {}
     // The page's title as search shows it: front matter `title`, else its first-line `# Heading`.
     titleOf: (p) => pageOf(p)?.title,
     fileOf: (p) => files.fileOf(p),
+    hiddenPage: (p) => pageOf(p)?.meta.hidden === true,
     fallbackName: config.name,
     resolveEntry: options.resolveEntry ?? resolveEntryFromSite(site),
     generatedUnder: (path) => generated.get(path) ?? [],

@@ -72,8 +72,11 @@ export function placementOf(site: Site, page: Page): PagePlacement | undefined {
 }
 
 /**
- * Whether search indexes a page: not `noindex`, and listed in navigation unless `seo.indexing`
- * is `all` (a repository without docs.json has no navigation, so everything is indexed).
+ * Whether search indexes a page: not `noindex`; and, unless `seo.indexing` is `all` (or there is
+ * no docs.json, so no navigation), listed in navigation somewhere a reader sees it: not hidden by
+ * its own `hidden: true`, nor listed only under hidden elements (as the predecessor platform
+ * keeps hidden pages out of its search and assistant). A generated API page without a place
+ * (`x-hidden` ones are `noindex`) stays indexed, as before.
  */
 export function isIndexed(site: Site, page: Page): boolean {
   if (page.meta.noindex) return false;
@@ -81,7 +84,10 @@ export function isIndexed(site: Site, page: Page): boolean {
   // a page only when navigation lists it.
   if (page.path.startsWith("/snippets/")) return placementOf(site, page) !== undefined;
   if (site.config.indexing === "all" || !site.config.present) return true;
-  return page.generated || placementOf(site, page) !== undefined;
+  if (page.meta.hidden) return false;
+  const placement = placementOf(site, page);
+  if (placement === undefined) return page.generated;
+  return placement.unsearchable !== true;
 }
 
 /** The public link of a page: `{docs_url}/guides/setup`; `index` pages link to their folder. */

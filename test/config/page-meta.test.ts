@@ -5,17 +5,18 @@ import { UNMATCHABLE_GROUP, frontMatterProblems, readPageMeta, titleFromBody, ti
 describe("readPageMeta", () => {
   it("reads the typed keys", () => {
     expect(
-      readPageMeta({ title: "Setup", description: "How to", noindex: true, openapi: "GET /users", playground: "auth", groups: ["admins", " staff "], public: true, theme: "x" }),
-    ).toEqual({ title: "Setup", description: "How to", noindex: true, openapi: "GET /users", playground: "auth", groups: ["admins", "staff"], public: true });
+      readPageMeta({ title: "Setup", description: "How to", noindex: true, openapi: "GET /users", playground: "auth", groups: ["admins", " staff "], public: true, hidden: true, theme: "x" }),
+    ).toEqual({ title: "Setup", description: "How to", noindex: true, hidden: true, openapi: "GET /users", playground: "auth", groups: ["admins", "staff"], public: true });
   });
 
   it("drops wrongly typed values, but accepts the strings \"true\" and numeric titles", () => {
-    expect(readPageMeta({ title: 2024, description: 3, noindex: "true", openapi: "", playground: "everyone", public: "true" })).toEqual({
+    expect(readPageMeta({ title: 2024, description: 3, noindex: "true", openapi: "", playground: "everyone", public: "true", hidden: "true" })).toEqual({
       title: "2024",
       noindex: true,
+      hidden: true,
       public: true,
     });
-    expect(readPageMeta({ title: "  ", noindex: "yes", public: 1 })).toEqual({ noindex: false });
+    expect(readPageMeta({ title: "  ", noindex: "yes", public: 1, hidden: 1 })).toEqual({ noindex: false, hidden: false });
   });
 
   it("an unreadable groups value restricts the page instead of opening it", () => {

@@ -7,10 +7,10 @@ export function formatNavTree(tree: NavTree): string {
     lines.push(`root: ${tree.root}${tree.ignoredRoots.length > 0 ? ` (ignored: ${tree.ignoredRoots.join(", ")})` : ""}`);
   }
   if (tree.versions.length > 0) {
-    lines.push(`versions: ${tree.versions.map((v) => `${v.version}${v.default ? " (default)" : ""}${v.tag !== null ? ` [${v.tag}]` : ""}`).join(", ")}`);
+    lines.push(`versions: ${tree.versions.map((v) => `${v.version}${v.default ? " (default)" : ""}${v.tag !== null ? ` [${v.tag}]` : ""}${v.hidden === true ? " (hidden)" : ""}`).join(", ")}`);
   }
   if (tree.languages.length > 0) {
-    lines.push(`languages: ${tree.languages.map((l) => `${l.language}${l.default ? " (default)" : ""}`).join(", ")}`);
+    lines.push(`languages: ${tree.languages.map((l) => `${l.language}${l.default ? " (default)" : ""}${l.hidden === true ? " (hidden)" : ""}`).join(", ")}`);
   }
   if (tree.globalAnchors.length > 0) {
     const scope = (a: NavTree["globalAnchors"][number]): string => {
@@ -34,7 +34,7 @@ function formatNode(node: NavNode, depth: number, lines: string[]): void {
   const pad = "  ".repeat(depth);
   switch (node.kind) {
     case "page":
-      lines.push(`${pad}${node.title}  ${node.page}${node.file === null ? "  (no file)" : ""}`);
+      lines.push(`${pad}${node.title}  ${node.page}${node.file === null ? "  (no file)" : ""}${node.hidden === true ? "  (hidden)" : ""}`);
       return;
     case "operation":
       // The entry is shown when the title (the operation's summary) does not already say it.
@@ -44,6 +44,7 @@ function formatNode(node: NavNode, depth: number, lines: string[]): void {
     case "group": {
       const notes: string[] = [];
       if (node.generated === true) notes.push("generated from the spec");
+      if (node.hidden === true) notes.push(hiddenNote(node));
       if (node.tag !== null) notes.push(`tag ${node.tag}`);
       if (node.root !== null) notes.push(`root ${node.root}`, `directory ${node.directory ?? "none"}`);
       if (!node.expanded) notes.push("collapsed");
@@ -57,6 +58,7 @@ function formatNode(node: NavNode, depth: number, lines: string[]): void {
     default: {
       const notes: string[] = [];
       if (node.default === true) notes.push("default");
+      if (node.hidden === true) notes.push(hiddenNote(node));
       if (node.tag !== undefined && node.tag !== null) notes.push(`tag ${node.tag}`);
       if (node.href !== null) notes.push(`link ${node.href}`);
       if (node.openapi !== null) notes.push(`openapi ${node.openapi.join(", ")}`);
@@ -64,4 +66,10 @@ function formatNode(node: NavNode, depth: number, lines: string[]): void {
       for (const child of node.items) formatNode(child, depth + 1, lines);
     }
   }
+}
+
+/** How a hidden element is marked: hidden elements are shown (an author reads `nav` to see the
+ *  whole configuration), marked, with whether search keeps their pages. */
+function hiddenNote(node: { readonly searchable?: true }): string {
+  return node.searchable === true ? "hidden, searchable" : "hidden";
 }

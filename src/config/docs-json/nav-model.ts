@@ -29,6 +29,12 @@ export interface NavContext {
   /** Titles of the elements from the outermost down to this one (versions and languages are
    *  selectors, not sections, and are left out). */
   readonly breadcrumbs: readonly string[];
+  /** Under an element with `hidden: true` (this one or an ancestor): readers' navigation does not
+   *  show it. */
+  readonly hidden?: true;
+  /** Under a hidden element that does not set `searchable: true`: search leaves its pages out
+   *  (unless `seo.indexing: "all"`). */
+  readonly unsearchable?: true;
 }
 
 export interface ElementNode {
@@ -121,6 +127,13 @@ function ownContext(value: Obj, path: string, parent: NavContext, kind: ElementK
     ctx.asyncapi = { sources: specSources(value.asyncapi, childPath(path, "asyncapi")), path: childPath(path, "asyncapi"), element: path };
   }
   if (value.directory !== undefined) ctx.directory = { value: value.directory, path: childPath(path, "directory") };
+  // `hidden` hides the element's whole subtree; `searchable` (the predecessor's opt-in on tabs
+  // and groups, honoured on any element) keeps that subtree's pages in search. A hidden element
+  // inside a searchable one decides for its own subtree.
+  if (kind !== undefined && value.hidden === true) {
+    ctx.hidden = true;
+    if (value.searchable !== true) ctx.unsearchable = true;
+  }
   return ctx;
 }
 

@@ -36,6 +36,8 @@ export interface NavVersion {
   readonly version: string;
   readonly default: boolean;
   readonly tag: string | null;
+  /** Set (true) when the version has `hidden: true`: not in the version selector. */
+  readonly hidden?: true;
 }
 
 export interface NavLanguage {
@@ -44,6 +46,8 @@ export interface NavLanguage {
   readonly banner: unknown;
   readonly footer: unknown;
   readonly navbar: unknown;
+  /** Set (true) when the language has `hidden: true`: not in the language selector. */
+  readonly hidden?: true;
 }
 
 export interface NavGlobalAnchor {
@@ -74,6 +78,11 @@ export interface NavSection {
   readonly default?: boolean;
   /** Own `openapi` sources (children inherit them). */
   readonly openapi: readonly string[] | null;
+  /** Set (true) when the element has `hidden: true`: readers do not see it or anything under
+   *  it, and search leaves the pages under it out unless `searchable` (or `seo.indexing: all`). */
+  readonly hidden?: true;
+  /** Set (true) with `hidden` when the element sets `searchable: true`. */
+  readonly searchable?: true;
   readonly items: readonly NavNode[];
 }
 
@@ -97,6 +106,9 @@ export interface NavGroupNode {
   readonly openapi: readonly string[] | null;
   /** True for a tag group of pages generated from a whole spec (not written in docs.json). */
   readonly generated?: boolean;
+  /** As on a section. */
+  readonly hidden?: true;
+  readonly searchable?: true;
   readonly items: readonly NavNode[];
 }
 
@@ -107,6 +119,8 @@ export interface NavPageNode {
   readonly title: string;
   /** Repository-relative file, null when none was found (`svc-mcp check` reports it). */
   readonly file: string | null;
+  /** Set (true) when the page's front matter says `hidden: true`. */
+  readonly hidden?: true;
   readonly path: string;
 }
 
@@ -145,6 +159,12 @@ export interface NavPage {
   readonly breadcrumbs: readonly string[];
   /** JSON path of its first listing. */
   readonly path: string;
+  /** Set (true) when readers' navigation shows the page nowhere: its front matter says
+   *  `hidden: true`, or every listing is under a hidden element. */
+  readonly hidden?: true;
+  /** Set (true) with `hidden` when search keeps the page all the same: a listing is under a
+   *  hidden element with `searchable: true` (front matter `hidden` is never searchable). */
+  readonly searchable?: true;
 }
 
 export interface NavTreeOptions {
@@ -156,6 +176,8 @@ export interface NavTreeOptions {
   readonly fallbackName?: string;
   /** Pages the API reference generated from a whole spec under an element (by its JSON path). */
   readonly generatedUnder?: (elementPath: string) => readonly GeneratedNavPage[];
+  /** Whether a page's front matter says `hidden: true`. */
+  readonly hiddenPage?: (pagePath: string) => boolean;
   /** Keep only this version's part of the tree (and what sits under no version). */
   readonly version?: string;
   readonly language?: string;
@@ -165,7 +187,7 @@ export interface NavTreeOptions {
 export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOptions = {}): NavTree {
   const resolveEntry = options.resolveEntry ?? defaultResolveEntry;
   const drilldown = doc.interaction?.drilldown ?? null;
-  const pages = new Map<string, { page: NavPage; versions: Set<string> | null; languages: Set<string> | null }>();
+  const pages = new Map<string, PageListing>();
 
   const keep = (el: ElementNode): boolean =>
     !((el.kind === "version" && options.version !== undefined && el.title !== options.version) ||
@@ -196,7 +218,8 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
     const page = toPagePath(e.entry);
     if (!shown.has(page)) shown.set(page, { breadcrumbs: e.context.breadcrumbs, path: e.path });
     const info = pages.get(page)?.page;
-    return { kind: "page", page, title: info?.title ?? titleFromPath(page), file: info?.file ?? null, path: e.path };
+    const hidden = options.hiddenPage?.(page) === true;
+    return { kind: "page", page, title: info?.title ?? titleFromPath(page), file: info?.file ?? null, path: e.path, ...(hidden ? { hidden } : {}) };
   };
 
   const convert = (items: readonly NavItem[]): NavNode[] => {
@@ -266,6 +289,7 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
         onSelect,
         firstPage: onSelect === "open-first-page" ? firstPage : null,
         openapi,
+        ...hiddenOf(el),
         items,
       };
     }
@@ -278,6 +302,7 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
       description: typeof v.description === "string" ? v.description : null,
       ...(el.kind === "version" ? { tag: typeof v.tag === "string" ? v.tag : null, default: false } : {}),
       openapi,
+      ...hiddenOf(el),
       items: [...convert(el.children), ...generatedNodes(el)],
     };
   };
@@ -289,10 +314,17 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
   for (const el of model.elements) {
     if (el.title === undefined) continue;
     if (el.kind === "version" && !versions.some((x) => x.version === el.title)) {
-      versions.push({ version: el.title, default: el.value.default === true, tag: typeof el.value.tag === "string" ? el.value.tag : null });
+      versions.push({ version: el.title, default: el.value.default === true, tag: typeof el.value.tag === "string" ? el.value.tag : null, ...(el.value.hidden === true ? { hidden: true as const } : {}) });
     }
     if (el.kind === "language" && !languages.some((x) => x.language === el.title)) {
-      languages.push({ language: el.title, default: el.value.default === true, banner: el.value.banner ?? null, footer: el.value.footer ?? null, navbar: el.value.navbar ?? null });
+      languages.push({
+        language: el.title,
+        default: el.value.default === true,
+        banner: el.value.banner ?? null,
+        footer: el.value.footer ?? null,
+        navbar: el.value.navbar ?? null,
+        ...(el.value.hidden === true ? { hidden: true as const } : {}),
+      });
     }
   }
   const defaultVersion = (versions.find((x) => x.default) ?? versions[0])?.version ?? null;
@@ -335,7 +367,7 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
     items,
     pages: [...pages.values()]
       .filter(({ page }) => shown.has(page.page))
-      .map(({ page, versions: vs, languages: ls }) => ({
+      .map(({ page, versions: vs, languages: ls, hidden, unsearchable }) => ({
         page: page.page,
         title: page.title,
         file: page.file,
@@ -343,6 +375,7 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
         languages: ls === null ? null : [...ls],
         breadcrumbs: shown.get(page.page)?.breadcrumbs ?? page.breadcrumbs,
         path: shown.get(page.page)?.path ?? page.path,
+        ...hiddenPageFlags(hidden, unsearchable, options.hiddenPage?.(page.page) === true),
       })),
   };
 }
@@ -352,12 +385,33 @@ function* ancestors(el: ElementNode): Generator<ElementNode> {
   for (let p = el.parent; p !== undefined; p = p.parent) yield p;
 }
 
-/** Record a page listing; a page in several scopes belongs to their union ("every" wins). */
-function addPage(
-  pages: Map<string, { page: NavPage; versions: Set<string> | null; languages: Set<string> | null }>,
-  info: Omit<NavPage, "versions" | "languages">,
-  e: EntryNode,
-): void {
+/** `hidden` / `searchable` of an element node, when it sets `hidden: true`. */
+function hiddenOf(el: ElementNode): { hidden?: true; searchable?: true } {
+  if (el.value.hidden !== true) return {};
+  return el.value.searchable === true ? { hidden: true, searchable: true } : { hidden: true };
+}
+
+/** `hidden` / `searchable` of a page in `pages[]`. */
+function hiddenPageFlags(listedHidden: boolean, unsearchable: boolean, ownHidden: boolean): { hidden?: true; searchable?: true } {
+  if (ownHidden) return { hidden: true };
+  if (!listedHidden) return {};
+  return unsearchable ? { hidden: true } : { hidden: true, searchable: true };
+}
+
+/** Where a page is listed, gathered over the whole navigation. */
+interface PageListing {
+  page: NavPage;
+  versions: Set<string> | null;
+  languages: Set<string> | null;
+  /** Every listing so far is under a hidden element. */
+  hidden: boolean;
+  /** Every listing so far is under a hidden element without `searchable: true`. */
+  unsearchable: boolean;
+}
+
+/** Record a page listing; a page in several scopes belongs to their union ("every" wins), and
+ *  is hidden only when hidden in every listing. */
+function addPage(pages: Map<string, PageListing>, info: Omit<NavPage, "versions" | "languages">, e: EntryNode): void {
   const prev = pages.get(info.page);
   const v = e.context.version;
   const l = e.context.language;
@@ -366,9 +420,13 @@ function addPage(
       page: { ...info, versions: null, languages: null },
       versions: v === undefined ? null : new Set([v]),
       languages: l === undefined ? null : new Set([l]),
+      hidden: e.context.hidden === true,
+      unsearchable: e.context.unsearchable === true,
     });
     return;
   }
+  prev.hidden &&= e.context.hidden === true;
+  prev.unsearchable &&= e.context.unsearchable === true;
   if (prev.versions !== null) {
     if (v === undefined) prev.versions = null;
     else prev.versions.add(v);

@@ -3,7 +3,7 @@ import { z } from "zod";
 /**
  * The docs.json model: one zod schema from which the TypeScript types, the structural validation
  * and the JSON Schema (`svc-mcp schema`) all come. Every object is loose: keys the specification
- * does not describe (theme, colors, fonts, redirects, `hidden`, ...) are kept and never rejected.
+ * does not describe (theme, colors, fonts, redirects, ...) are kept and never rejected.
  * Rules that need more than one value at a time (one root element, one child type per level,
  * reserved paths, duplicates, files on disk) live in `rules/`.
  */
@@ -48,6 +48,10 @@ export type SpecRef = z.infer<typeof specRef>;
 
 const href = z.string().describe("Link: an external URL, or a path inside the site");
 
+/** `hidden` and `searchable`, on every navigation element (not on the navigation itself). */
+const hidden = z.boolean().describe("`true` leaves this element and everything under it out of the navigation readers see, and its pages out of search (unless `searchable` or `seo.indexing: \"all\"`); the pages stay readable by URL");
+const searchable = z.boolean().describe("With `hidden: true`: keep the pages under this element in search");
+
 /** A page entry that is a string: a page path (`guides/setup`) or an operation (`GET /users`,
  *  `spec.yaml GET /users`). The other kind of entry is a nested group. */
 const pagePath = z
@@ -66,6 +70,8 @@ export const group = z
     root: z.string().min(1).optional().describe("Page that opens when the group title is selected"),
     expanded: z.boolean().optional().describe("Nested groups only: `true` expands the group by default; top-level groups always expand"),
     directory: directory.optional(),
+    hidden: hidden.optional(),
+    searchable: searchable.optional(),
     openapi: specRef.optional(),
     asyncapi: specRef.optional(),
   })
@@ -75,6 +81,8 @@ export type NavGroup = z.infer<typeof group>;
 /** Fields every division element (product, version, language, tab, dropdown, anchor) may hold. */
 const division = z.looseObject({
   icon: icon.optional(),
+  hidden: hidden.optional(),
+  searchable: searchable.optional(),
   directory: directory.optional(),
   openapi: specRef.optional(),
   asyncapi: specRef.optional(),
@@ -196,6 +204,7 @@ export const language = division
   .meta({ id: "language", title: "Language" });
 
 export const navigation = division
+  .omit({ hidden: true, searchable: true })
   .extend({
     global: global.optional(),
   })

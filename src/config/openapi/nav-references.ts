@@ -49,6 +49,9 @@ interface Inherited {
   versions?: string[];
   languages?: string[];
   breadcrumbs: string[];
+  /** Under a `hidden: true` element; `unsearchable` when no `searchable: true` keeps it in search. */
+  hidden?: true;
+  unsearchable?: true;
 }
 
 /** List the navigation elements of a parsed docs.json with their API references. */
@@ -85,6 +88,11 @@ export function collectNavSpecReferences(raw: unknown): NavSpecReferences {
       next.asyncapi = ownAsyncapi;
       next.asyncapiOwner = index;
     }
+    // As the navigation model reads it (`ownContext` in docs-json/nav-model.ts).
+    if (path !== "navigation" && node.hidden === true) {
+      next.hidden = true;
+      if (node.searchable !== true) next.unsearchable = true;
+    }
     if (typeof node.version === "string") next.versions = [node.version];
     if (typeof node.language === "string") next.languages = [node.language];
     if (title !== undefined && typeof node.version !== "string" && typeof node.language !== "string") {
@@ -111,6 +119,8 @@ export function collectNavSpecReferences(raw: unknown): NavSpecReferences {
         ...(next.versions !== undefined ? { versions: next.versions } : {}),
         ...(next.languages !== undefined ? { languages: next.languages } : {}),
         breadcrumbs: next.breadcrumbs,
+        ...(next.hidden !== undefined ? { hidden: true } : {}),
+        ...(next.unsearchable !== undefined ? { unsearchable: true } : {}),
       },
     });
     if (Array.isArray(node.pages)) {

@@ -233,6 +233,7 @@ function samePlacement(a: PagePlacement | undefined, b: PagePlacement | undefine
   return (
     String(a.versions) === String(b.versions) &&
     String(a.languages) === String(b.languages) &&
+    a.hidden === b.hidden &&
     a.breadcrumbs.join("\u0000") === b.breadcrumbs.join("\u0000")
   );
 }
