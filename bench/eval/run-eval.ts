@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { SearchIndex } from "../../src/tools/search/search-index.js";
+import { type SearchHit, SearchIndex } from "../../src/tools/search/search-index.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import { isIndexed, type Site } from "../../src/vfs/site.js";
 import { plainBm25 } from "./baseline.js";
@@ -13,13 +13,22 @@ export interface EvalResult {
   readonly scores: Scores;
 }
 
+/**
+ * The pages a result list shows an agent, in order: each hit's page, then the same page in other
+ * versions folded into it (the tool prints their links under the hit). They take places within
+ * the cutoff like any hit, so folding is credited only for what it really shows.
+ */
+export function hitPaths(hits: readonly SearchHit[]): string[] {
+  return hits.flatMap((h) => [h.page.path, ...h.otherVersions.map((t) => t.page.path)]);
+}
+
 /** Rankers for a loaded site: ours (the real SearchIndex) and the plain BM25 baseline. */
 export function rankers(site: Site): { ours: Ranker; baseline: Ranker } {
   const index = new SearchIndex();
   index.sync(site);
   const pages = [...site.pages.values()].filter((p) => isIndexed(site, p));
   return {
-    ours: (query) => index.search({ query, pageSize: CUTOFF, canRead: () => true }).map((h) => h.page.path),
+    ours: (query) => hitPaths(index.search({ query, pageSize: CUTOFF, canRead: () => true })),
     baseline: plainBm25(pages),
   };
 }

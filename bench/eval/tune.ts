@@ -3,6 +3,7 @@ import { RANKING, type RankingParams } from "../../src/tools/search/ranking.js";
 import { SearchIndex } from "../../src/tools/search/search-index.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import { CUTOFF, loadEvalSets, score } from "./eval.js";
+import { hitPaths } from "./run-eval.js";
 
 // `npx tsx bench/eval/tune.ts '<json list of partial RankingParams>' [--heldout]`: a tuning aid
 // scoring parameter variants on the dev questions (held-out ones only with --heldout, to check
@@ -24,7 +25,7 @@ for (const v of variants) {
   const parts = indexes.map(({ set, index }) => {
     (index as unknown as { ranking: RankingParams }).ranking = params;
     const qs = set.questions.filter((q) => split === undefined || q.split === split);
-    return { n: qs.length, s: score(qs, (q) => index.search({ query: q, pageSize: CUTOFF, canRead: () => true }).map((h) => h.page.path)) };
+    return { n: qs.length, s: score(qs, (q) => hitPaths(index.search({ query: q, pageSize: CUTOFF, canRead: () => true }))) };
   });
   const n = parts.reduce((a, p) => a + p.n, 0);
   const mrr = parts.reduce((a, p) => a + p.s.mrr * p.n, 0) / n;

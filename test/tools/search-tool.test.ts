@@ -50,6 +50,9 @@ interface Result {
   url: string;
   snippet: string;
   score: number;
+  versions?: string[];
+  languages?: string[];
+  otherVersions?: { versions: string[]; path: string; url: string; score: number }[];
 }
 
 const results = (r: { structuredContent?: unknown }): Result[] => (r.structuredContent as { results: Result[] }).results;
@@ -75,10 +78,20 @@ afterAll(async () => {
 describe("search tool through the MCP client", () => {
   it("filters by version and language", async () => {
     const paths = async (args: Record<string, unknown>) => results(await anon.call(SEARCH, { query: "webhook", ...args })).map((r) => r.path).sort();
-    expect(await paths({})).toEqual(["/v1/en/webhooks", "/v1/es/webhooks", "/v2/en/webhooks", "/v2/es/webhooks"]);
+    // Unfiltered, each page is one result with its other version folded in. v1 is the default,
+    // but the English v2 page matches "webhook" clearly better (its title is the word alone), so
+    // it shows; the Spanish pages score alike, so v1's shows.
+    const unfiltered = results(await anon.call(SEARCH, { query: "webhook" }));
+    expect(unfiltered.map((r) => [r.path, r.versions, r.languages, r.otherVersions?.map((o) => [o.path, o.versions])])).toEqual([
+      ["/v2/en/webhooks", ["v2"], ["en"], [["/v1/en/webhooks", ["v1"]]]],
+      ["/v1/es/webhooks", ["v1"], ["es"], [["/v2/es/webhooks", ["v2"]]]],
+    ]);
     expect(await paths({ version: "v2" })).toEqual(["/v2/en/webhooks", "/v2/es/webhooks"]);
     expect(await paths({ version: "v2", language: "es" })).toEqual(["/v2/es/webhooks"]);
-    expect(await paths({ version: "v3" })).toEqual([]);
+    await expect(anon.call(SEARCH, { query: "webhook", version: "v3" })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Invalid arguments for search_acme: version: not a version of this site; use one of v1, v2 (got "v3")',
+    });
   });
 
   it("returns the whole hit: title, section, link to the section, file, snippet, score", async () => {
@@ -92,16 +105,42 @@ describe("search tool through the MCP client", () => {
         url: "https://docs.acme.test/v2/en/webhooks#signing",
         snippet: "Verify the webhook signature with your secret.",
         score: results(r)[0]?.score,
+        versions: ["v2"],
+        languages: ["en"],
       },
     ]);
     expect(anon.text(r)).toBe(
-      `1. Webhooks › Signing\n   https://docs.acme.test/v2/en/webhooks#signing\n   file: /v2/en/webhooks.mdx · score ${results(r)[0]?.score}\n   Verify the webhook signature with your secret.`,
+      `1. Webhooks › Signing\n   https://docs.acme.test/v2/en/webhooks#signing\n   file: /v2/en/webhooks.mdx · score ${results(r)[0]?.score} · version v2 · language en\n   Verify the webhook signature with your secret.`,
+    );
+  });
+
+  it("unfiltered, names the result's version and language and links its other versions", async () => {
+    const r = await anon.call(SEARCH, { query: "verify webhook signature", language: "en" });
+    const [first] = results(r);
+    const other = first?.otherVersions?.[0];
+    expect(results(r)).toEqual([
+      {
+        title: "Webhooks (v1)",
+        section: "Signing",
+        path: "/v1/en/webhooks",
+        file: "/v1/en/webhooks.mdx",
+        url: "https://docs.acme.test/v1/en/webhooks#signing",
+        snippet: "Verify the webhook signature with your secret.",
+        score: first?.score,
+        versions: ["v1"],
+        languages: ["en"],
+        otherVersions: [{ versions: ["v2"], path: "/v2/en/webhooks", url: "https://docs.acme.test/v2/en/webhooks", score: other?.score }],
+      },
+    ]);
+    expect(anon.text(r)).toBe(
+      `1. Webhooks (v1) › Signing\n   https://docs.acme.test/v1/en/webhooks#signing\n   file: /v1/en/webhooks.mdx · score ${first?.score} · version v1 · language en\n` +
+        `   also in v2: https://docs.acme.test/v2/en/webhooks\n   Verify the webhook signature with your secret.`,
     );
   });
 
   it("applies scoreThreshold exactly and pageSize after it", async () => {
     const all = results(await anon.call(SEARCH, { query: "webhook signature secret", pageSize: 50 }));
-    expect(all.length).toBe(4);
+    expect(all.length).toBe(2);
     for (const t of [0, ...all.map((r) => r.score), 1]) {
       expect(results(await anon.call(SEARCH, { query: "webhook signature secret", pageSize: 50, scoreThreshold: t }))).toEqual(all.filter((r) => r.score >= t));
     }

@@ -6,6 +6,7 @@ import { navigationOfSite } from "../../src/vfs/site-nav.js";
 import { connect } from "../helpers/mcp.js";
 import { CORPORA } from "../helpers/paths.js";
 import { makeRepo } from "../helpers/repo.js";
+import { runCli } from "../config/cli-io.js";
 
 /**
  * The search tool's `version` and `language` filters, through the SDK client: a page's versions
@@ -59,10 +60,12 @@ afterAll(async () => {
   repo.cleanup();
 });
 
+/** Every page a search shows: each result's, and the other versions folded into it. */
 async function paths(args: Record<string, unknown>): Promise<string[]> {
   const r = await mcp.call("search_versions_demo", { query: "widgets", pageSize: 50, ...args });
   expect(r.isError).toBeFalsy();
-  return (r.structuredContent as { results: { path: string }[] }).results.map((x) => x.path).sort();
+  const results = (r.structuredContent as { results: { path: string; otherVersions?: { path: string }[] }[] }).results;
+  return results.flatMap((x) => [x.path, ...(x.otherVersions ?? []).map((o) => o.path)]).sort();
 }
 
 describe("search through the MCP client, filtered by version and language", () => {
@@ -78,8 +81,44 @@ describe("search through the MCP client, filtered by version and language", () =
     expect(await paths({ version: "v2" })).toEqual(["/extras/widgets", "/fr/extras/widgets", "/notes/widgets", "/shared/glossary", "/v2/widgets"]);
   });
 
-  it("a version no page has: only the version-less pages", async () => {
-    expect(await paths({ version: "v9" })).toEqual(["/extras/widgets", "/fr/extras/widgets", "/notes/widgets"]);
+  it("without a filter, the same page in v1 and v2 is one result: the default version's, naming the other", async () => {
+    const r = await mcp.call("search_versions_demo", { query: "widgets in v1 v2", pageSize: 50 });
+    const widgets = (r.structuredContent as { results: Record<string, unknown>[] }).results.find((x) => x.path === "/v2/widgets");
+    expect(widgets).toEqual({
+      title: "Widgets in v2",
+      section: "Widgets in v2",
+      path: "/v2/widgets",
+      file: "/v2/widgets.mdx",
+      url: "https://docs.example.com/v2/widgets#widgets-in-v2",
+      snippet: "All about widgets and their gears.",
+      score: widgets?.score,
+      versions: ["v2"],
+      otherVersions: [{ versions: ["v1"], path: "/v1/widgets", url: "https://docs.example.com/v1/widgets", score: (widgets?.otherVersions as { score: number }[] | undefined)?.[0]?.score }],
+    });
+  });
+
+  it("names of versions and languages are taken in near forms: V2, 2, FR", async () => {
+    expect(await paths({ version: "V2" })).toEqual(await paths({ version: "v2" }));
+    expect(await paths({ version: "2" })).toEqual(await paths({ version: "v2" }));
+    expect(await paths({ language: "FR" })).toEqual(await paths({ language: "fr" }));
+    expect(await paths({ language: "fr-CA" })).toEqual(await paths({ language: "fr" }));
+  });
+
+  it("an unknown version or language is an InvalidParams error naming the argument and the values that exist", async () => {
+    await expect(mcp.call("search_versions_demo", { query: "widgets", version: "v9" })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Invalid arguments for search_versions_demo: version: not a version of this site; use one of v1, v2 (got "v9")',
+    });
+    await expect(mcp.call("search_versions_demo", { query: "widgets", language: "de" })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Invalid arguments for search_versions_demo: language: not a language of this site; use one of en, fr (got "de")',
+    });
+    await expect(mcp.call("search_versions_demo", { query: "widgets", version: "v3", language: "zh" })).rejects.toMatchObject({
+      code: -32602,
+      message:
+        'MCP error -32602: Invalid arguments for search_versions_demo: version: not a version of this site; use one of v1, v2 (got "v3"); ' +
+        'language: not a language of this site; use one of en, fr (got "zh")',
+    });
   });
 
   it("language fr: fr pages and the language-less ones", async () => {
@@ -107,6 +146,31 @@ describe("spree through the MCP client", () => {
     await client.close();
   });
 
+  it("takes v6 for v6.x, and refuses v7 naming spree's versions", async () => {
+    const a = await client.call("search_spree_commerce", { query: "returns", version: "v6" });
+    const b = await client.call("search_spree_commerce", { query: "returns", version: "v6.x" });
+    expect(a.structuredContent).toEqual(b.structuredContent);
+    await expect(client.call("search_spree_commerce", { query: "returns", version: "v7" })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Invalid arguments for search_spree_commerce: version: not a version of this site; use one of v5.x, v6.x (got "v7")',
+    });
+  });
+
+  it("unfiltered, a v5.x page and its v6 copy are one result, shown as the default v5.x one", async () => {
+    const r = await client.call("search_spree_commerce", { query: "Spree::Config settings", pageSize: 3 });
+    const results = (r.structuredContent as { results: { path: string; versions?: string[]; otherVersions?: { path: string; versions: string[] }[] }[] }).results;
+    expect(results[0]).toMatchObject({
+      path: "/developer/customization/configuration",
+      versions: ["v5.x"],
+      otherVersions: [{ path: "/v6/developer/customization/configuration", versions: ["v6.x"] }],
+    });
+    expect(client.text(r)).toContain(
+      "   file: /developer/customization/configuration.mdx · score " +
+        `${(results[0] as unknown as { score: number }).score} · version v5.x\n` +
+        "   also in v6.x: https://spreecommerce.org/docs/v6/developer/customization/configuration\n",
+    );
+  });
+
   for (const version of ["v5.x", "v6.x"]) {
     it(`version ${version}: every result is placed in ${version} by the navigation`, async () => {
       const inVersion = new Set(tree.pages.filter((p) => p.versions === null || p.versions.includes(version)).map((p) => p.page));
@@ -123,4 +187,50 @@ describe("spree through the MCP client", () => {
       }
     });
   }
+});
+
+describe("a site that declares no versions or languages", () => {
+  let plain: ReturnType<typeof makeRepo>;
+  let rt: DocsRuntime;
+  let client: Awaited<ReturnType<typeof connect>>;
+  beforeAll(async () => {
+    plain = makeRepo({ "docs.json": JSON.stringify({ name: "Plain", navigation: { pages: ["a", "b"] } }), "a.mdx": page("Widgets A"), "b.mdx": page("Widgets B") });
+    rt = await DocsRuntime.load({ root: plain.dir });
+    client = await connect(rt);
+  });
+  afterAll(async () => {
+    await client.close();
+    plain.cleanup();
+  });
+
+  it("has all its content in every version and language: the filters keep everything", async () => {
+    const all = await client.call("search_plain", { query: "widgets" });
+    expect((all.structuredContent as { results: unknown[] }).results.length).toBe(2);
+    expect((await client.call("search_plain", { query: "widgets", version: "v2", language: "en" })).structuredContent).toEqual(all.structuredContent);
+  });
+});
+
+describe("svc-mcp search --version / --language", () => {
+  it("an unknown one exits 2 naming the option and the values that exist", async () => {
+    expect(await runCli(["search", "widgets", "--dir", repo.dir, "--version", "v9", "--language", "de"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'svc-mcp: --version: not a version of this site; use one of v1, v2 (got "v9"); --language: not a language of this site; use one of en, fr (got "de")\n',
+    });
+  });
+
+  it("--json carries each result's versions, languages and folded versions", async () => {
+    const run = await runCli(["search", "widgets in v1 v2", "--dir", repo.dir, "--json", "--page-size", "1"]);
+    expect(run.code).toBe(0);
+    const [hit] = JSON.parse(run.stdout) as { path: string; score: number; otherVersions: { score: number }[] }[];
+    expect(hit).toEqual({
+      title: "Widgets in v2",
+      path: "/v2/widgets",
+      url: "http://localhost:3000/v2/widgets#widgets-in-v2",
+      snippet: "All about widgets and their gears.",
+      score: hit?.score,
+      versions: ["v2"],
+      otherVersions: [{ versions: ["v1"], path: "/v1/widgets", url: "http://localhost:3000/v1/widgets", score: hit?.otherVersions[0]?.score }],
+    });
+  });
 });

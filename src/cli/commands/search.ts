@@ -1,18 +1,22 @@
 import { readerWithGroups } from "../../vfs/access.js";
 import { describeIssues } from "../../tools/mcp/issues.js";
-import { searchTool } from "../../tools/mcp/search-tool.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { type SearchResult, searchTool } from "../../tools/mcp/search-tool.js";
 import { DocsRuntime } from "../../tools/runtime.js";
 import { defineCommand } from "../command.js";
 import { siteLoadOptions } from "../load-options.js";
 import { CliError } from "../io.js";
 import { parseGroups, resolveDir, withDir, withGroups, withJson } from "../options.js";
 
-interface SearchResultJson {
-  title: string;
-  path: string;
-  url: string;
-  snippet: string;
-  score: number;
+/** `--json`: the tool's results without `section` and `file` (the URL and path say them). */
+type SearchResultJson = Pick<SearchResult, "title" | "path" | "url" | "snippet" | "score" | "versions" | "languages" | "otherVersions">;
+
+/** The tool's messages name its arguments; the CLI's user wrote options. */
+function optionNames(message: string): string {
+  return message
+    .replace(/\bpageSize\b/g, "--page-size")
+    .replace(/\bscoreThreshold\b/g, "--score-threshold")
+    .replace(/(^|; )(version|language):/g, "$1--$2:");
 }
 
 export const searchCommand = defineCommand({
@@ -39,7 +43,7 @@ export const searchCommand = defineCommand({
       { reportInput: true },
     );
     if (!parsed.success) {
-      throw new CliError(describeIssues(parsed.error).replace("pageSize", "--page-size").replace("scoreThreshold", "--score-threshold"), 2);
+      throw new CliError(optionNames(describeIssues(parsed.error)), 2);
     }
     const root = resolveDir(io, args.dir);
     const runtime = await DocsRuntime.load({
@@ -49,10 +53,28 @@ export const searchCommand = defineCommand({
       ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}),
     });
     const reader = readerWithGroups(parseGroups(args.groups));
-    const result = await searchTool.run(parsed.data as never, { runtime, reader, state: runtime.readerState(reader), endpoint: "cli" });
-    const results = (result.structuredContent as { results: (SearchResultJson & Record<string, unknown>)[] }).results;
+    let result;
+    try {
+      result = await searchTool.run(parsed.data as never, { runtime, reader, state: runtime.readerState(reader), endpoint: "cli" });
+    } catch (error) {
+      // An argument only the site can judge (an unknown --version): the tool's InvalidParams.
+      if ((error as { code?: unknown }).code !== ErrorCode.InvalidParams) throw error;
+      throw new CliError(optionNames((error as Error).message.replace(/^Invalid arguments for \S+: /, "")), 2);
+    } finally {
+      await runtime.close();
+    }
+    const results = (result.structuredContent as { results: SearchResult[] }).results;
     if (args.json) {
-      const out: SearchResultJson[] = results.map((r) => ({ title: r.title, path: r.path, url: r.url, snippet: r.snippet, score: r.score }));
+      const out: SearchResultJson[] = results.map((r) => ({
+        title: r.title,
+        path: r.path,
+        url: r.url,
+        snippet: r.snippet,
+        score: r.score,
+        ...(r.versions !== undefined ? { versions: r.versions } : {}),
+        ...(r.languages !== undefined ? { languages: r.languages } : {}),
+        ...(r.otherVersions !== undefined ? { otherVersions: r.otherVersions } : {}),
+      }));
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     } else {
       const first = result.content[0];

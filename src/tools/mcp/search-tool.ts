@@ -1,7 +1,43 @@
 import { z } from "zod";
 import { LIMITS } from "../../limits.js";
+import type { PagePlacement } from "../../config/site-config.js";
 import { pageUrl } from "../../vfs/site.js";
+import { resolveLanguage, resolveVersion } from "../search/scope.js";
+import { invalidParams } from "./issues.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
+
+/** One result as the tool returns it (`structuredContent.results[]`). */
+export interface SearchResult {
+  title: string;
+  section: string;
+  path: string;
+  file: string;
+  url: string;
+  snippet: string;
+  score: number;
+  /** Versions navigation lists the page under; absent when under none (so in every version). */
+  versions?: string[];
+  /** Likewise for languages. */
+  languages?: string[];
+  /** The same page in other versions, folded into this result (unfiltered searches only). */
+  otherVersions?: { versions: string[]; path: string; url: string; score: number }[];
+}
+
+/** `versions`/`languages` of a placement, as result fields (absent when in every one). */
+function scopeFields(placement: PagePlacement | undefined): Pick<SearchResult, "versions" | "languages"> {
+  return {
+    ...(placement?.versions !== undefined ? { versions: [...placement.versions] } : {}),
+    ...(placement?.languages !== undefined ? { languages: [...placement.languages] } : {}),
+  };
+}
+
+/** ` · version v5.x · language fr`: what tells a result apart from its copies in other versions. */
+function scopeMarker(r: Pick<SearchResult, "versions" | "languages">): string {
+  const parts: string[] = [];
+  if (r.versions !== undefined) parts.push(`${r.versions.length === 1 ? "version" : "versions"} ${r.versions.join(", ")}`);
+  if (r.languages !== undefined) parts.push(`${r.languages.length === 1 ? "language" : "languages"} ${r.languages.join(", ")}`);
+  return parts.map((p) => ` · ${p}`).join("");
+}
 
 const input = z
   .object({
@@ -36,21 +72,33 @@ export const searchTool = defineTool({
   description: ({ siteName, names }) =>
     `Search the ${siteName} documentation. Returns the best-matching pages, each with its title, link, ` +
     `file path and a snippet of the matching section. Use it first for any question about ${siteName}; then read ` +
-    `the full pages with ${names.filesystem} (e.g. \`cat /path/to/page.mdx\`). Scores are 0 to 1 and mean the same for every query: how much of the query a page answers (0.5 and above is a strong match, under 0.2 a weak one).`,
+    `the full pages with ${names.filesystem} (e.g. \`cat /path/to/page.mdx\`). On a versioned or multilingual site each result names ` +
+    `its version(s) and language; without a version filter, the same page in other versions is one result (its other versions listed under it). Scores are 0 to 1 and mean the same for every query: how much of the query a page answers (0.5 and above is a strong match, under 0.2 a weak one).`,
   input,
   annotations: { ...READ_ONLY_TOOL, title: "Search documentation" },
   run: async (args, ctx) => {
     const { runtime, reader } = ctx;
+    const { config } = runtime.site;
+    // Checked against the site (not the schema): an unknown version would otherwise quietly
+    // return only the pages that are in every version.
+    const version = args.version !== undefined ? resolveVersion(args.version, config.versions) : undefined;
+    const language = args.language !== undefined ? resolveLanguage(args.language, config.languages) : undefined;
+    const problems = [
+      ...(version !== undefined && !version.ok ? [`version: ${version.message}`] : []),
+      ...(language !== undefined && !language.ok ? [`language: ${language.message}`] : []),
+    ];
+    if (problems.length > 0) throw invalidParams(`Invalid arguments for ${runtime.names.search}: ${problems.join("; ")}`);
     const hits = runtime.search(reader, {
       query: args.query,
       ...(args.pageSize !== undefined ? { pageSize: args.pageSize } : {}),
       ...(args.scoreThreshold !== undefined ? { scoreThreshold: args.scoreThreshold } : {}),
-      ...(args.version !== undefined ? { version: args.version } : {}),
-      ...(args.language !== undefined ? { language: args.language } : {}),
+      ...(version?.ok === true && version.value !== undefined ? { version: version.value } : {}),
+      ...(language?.ok === true && language.value !== undefined ? { language: language.value } : {}),
     });
     const base = runtime.baseUrl;
-    const results = hits.map((h) => {
+    const results = hits.map((h): SearchResult => {
       const url = pageUrl(base, h.page.path) + (h.section.anchor !== "" ? `#${h.section.anchor}` : "");
+      const others = h.otherVersions.map((t) => ({ versions: [...(t.placement?.versions ?? [])], path: t.page.path, url: pageUrl(base, t.page.path), score: t.score }));
       return {
         title: h.page.title,
         section: h.section.heading,
@@ -59,6 +107,8 @@ export const searchTool = defineTool({
         url,
         snippet: h.snippet,
         score: h.score,
+        ...scopeFields(h.placement),
+        ...(others.length > 0 ? { otherVersions: others } : {}),
       };
     });
     const text =
@@ -68,7 +118,9 @@ export const searchTool = defineTool({
             .map(
               (r, i) =>
                 `${i + 1}. ${r.title}${r.section !== "" && r.section !== r.title ? ` › ${r.section}` : ""}\n` +
-                `   ${r.url}\n   file: ${r.file} · score ${r.score}\n   ${r.snippet}`,
+                `   ${r.url}\n   file: ${r.file} · score ${r.score}${scopeMarker(r)}\n` +
+                (r.otherVersions ?? []).map((o) => `   also in ${o.versions.join(", ")}: ${o.url}\n`).join("") +
+                `   ${r.snippet}`,
             )
             .join("\n\n");
     return { content: [{ type: "text", text }], structuredContent: { results } };

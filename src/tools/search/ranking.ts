@@ -26,6 +26,7 @@ export interface RankingParams {
   readonly maxPrefixExpansions: number;
   readonly fuzzyWeights: readonly number[];
   readonly maxFuzzyExpansions: number;
+  readonly versionTwinTolerance: number;
 }
 
 export const RANKING: RankingParams = {
@@ -69,6 +70,11 @@ export const RANKING: RankingParams = {
   /** Weights of fuzzy matches at one and two edits; only for terms the site does not contain. */
   fuzzyWeights: [1, 0.7, 0.45],
   maxFuzzyExpansions: 8,
+  /** Unfiltered, the same page in several versions is one hit, shown as the default version's
+   *  page when it scores within this of the best of them (near-duplicates score within a few
+   *  hundredths); a page whose other version answers the query clearly better is shown as that
+   *  one, so a strong match is never hidden behind a weak default one. */
+  versionTwinTolerance: 0.05,
 };
 
 /** One query term with the dictionary terms it matches and its weight. */

@@ -6,6 +6,7 @@ import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } fro
 import { type Section, sectionText, splitSections } from "./sections.js";
 import { makeSnippet } from "./snippet.js";
 import { type Expanded, expandIncludes, isCurrent } from "./includes.js";
+import { foldVersionTwins } from "./version-twins.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 
@@ -27,6 +28,17 @@ export interface SearchHit {
   /** 0..1, comparable across queries: see the README section "Search". */
   readonly score: number;
   readonly snippet: string;
+  /** Where navigation lists the page (its versions and languages), if anywhere. */
+  readonly placement: PagePlacement | undefined;
+  /** The same page in other versions, folded into this hit (see `foldVersionTwins`): best first. */
+  readonly otherVersions: readonly VersionTwin[];
+}
+
+/** A page folded into a hit as the same page in another version. */
+export interface VersionTwin {
+  readonly page: Page;
+  readonly placement: PagePlacement | undefined;
+  readonly score: number;
 }
 
 /** What the index keeps per indexed page. */
@@ -68,10 +80,16 @@ export class SearchIndex {
   private readonly sectionOf = new Map<number, StoredSection>();
   private readonly ranking: RankingParams;
   private readonly scratch = new RankScratch();
+  /** The site's default version (set by `sync`); undefined for a site without versions. */
+  private defaultVersion: string | undefined;
 
-  /** `ranking` overrides ranking parameters (for tuning and tests; production uses the defaults). */
-  constructor(options: { ranking?: Partial<RankingParams> } = {}) {
+  private readonly foldVersions: boolean;
+
+  /** `ranking` overrides ranking parameters (for tuning and tests; production uses the defaults);
+   *  `foldVersions: false` keeps version twins apart (for the bench's comparison). */
+  constructor(options: { ranking?: Partial<RankingParams>; foldVersions?: boolean } = {}) {
     this.ranking = { ...RANKING, ...options.ranking };
+    this.foldVersions = options.foldVersions ?? true;
   }
 
   /** Number of indexed sections. */
@@ -89,6 +107,7 @@ export class SearchIndex {
    * whose object and placement are unchanged is not touched.
    */
   sync(site: Site): { added: number; removed: number } {
+    this.defaultVersion = site.config.versions.length > 0 ? (site.config.defaultVersion ?? site.config.versions[0]) : undefined;
     const wanted = new Map<string, { page: Page; placement: PagePlacement | undefined }>();
     for (const page of site.pages.values()) {
       if (isIndexed(site, page)) wanted.set(page.path, { page, placement: placementOf(site, page) });
@@ -126,17 +145,32 @@ export class SearchIndex {
     };
     const threshold = req.scoreThreshold ?? 0;
     const prior = (id: number): number => ((this.byId.get(id) as IndexedPage).page.generated ? this.ranking.generatedPageWeight : 1);
-    const ranked = rankPages(this.index, query, accept, this.ranking, this.scratch, prior, pageSize)
-      .map((r) => ({ ...r, score: round3(r.score), entry: this.byId.get(r.page) as IndexedPage }))
-      .filter((r) => r.score > 0 && r.score >= threshold)
-      .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1))
+    // Without a version filter on a versioned site, the same page in several versions is one
+    // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
+    const fold = this.foldVersions && req.version === undefined && this.defaultVersion !== undefined;
+    const limit = fold ? Math.max(pageSize * 2, LIMITS.search.minTwinCandidates) : pageSize;
+    const ranked = rankPages(this.index, query, accept, this.ranking, this.scratch, prior, limit)
+      .map((r) => ({ section: r.section, score: round3(r.score), entry: this.byId.get(r.page) as IndexedPage }))
+      .filter((r) => r.score > 0)
+      .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1));
+    // The threshold applies to each result's own score, after folding: a result is the same
+    // with or without it (its twins may score lower; they are shown as its other versions).
+    const hits = (fold ? foldVersionTwins(ranked, this.defaultVersion as string, this.ranking.versionTwinTolerance) : ranked.map((r) => ({ ...r, twins: [] })))
+      .filter((r) => r.score >= threshold)
       .slice(0, pageSize);
     const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
-    return ranked.map(({ entry, section: sid, score }) => {
+    return hits.map(({ entry, section: sid, score, twins }) => {
       const stored = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? entry.sections[0] ?? EMPTY_SECTION;
       const { heading, parents, anchor } = stored;
       const section: Section = { heading, parents, anchor, text: sectionText(entry.expanded?.body ?? entry.page.body, stored.start, stored.end) };
-      return { page: entry.page, section, score, snippet: snippetOf(entry.page, section, matched, this.analyzer) };
+      return {
+        page: entry.page,
+        section,
+        score,
+        snippet: snippetOf(entry.page, section, matched, this.analyzer),
+        placement: entry.placement,
+        otherVersions: twins.map((t) => ({ page: t.entry.page, placement: t.entry.placement, score: t.score })),
+      };
     });
   }
 

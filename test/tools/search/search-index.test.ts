@@ -179,7 +179,9 @@ describe("what is indexed", () => {
       "/shared.mdx": shared,
     }, docs);
     const index = indexOf(site);
-    const paths = (version?: string) => search(index, "setup", version === undefined ? {} : { version }).map((h) => h.page.path).sort();
+    // Unfiltered, /v1/setup and /v2/setup are one hit (the same page in two versions): count both.
+    const paths = (version?: string) =>
+      search(index, "setup", version === undefined ? {} : { version }).flatMap((h) => [h.page.path, ...h.otherVersions.map((t) => t.page.path)]).sort();
     expect(paths()).toEqual(["/shared", "/v1/setup", "/v2/setup"]);
     expect(paths("v1")).toEqual(["/v1/setup"]);
     expect(paths("v2")).toEqual(["/shared", "/v2/setup"]);
@@ -280,5 +282,99 @@ describe("SearchIndex.sync", () => {
     expect(search(index, "number58")).toEqual([]);
     expect(search(index, "refunds").map((h) => h.page.path)).toEqual(["/payments"]);
     expect(index.pageCount).toBe(3);
+  });
+});
+
+describe("the same page in several versions", () => {
+  const body = (title: string, text: string) => `---\ntitle: ${title}\n---\n${text}`;
+  const versioned = (extra: Record<string, unknown> = {}) => ({
+    name: "T",
+    navigation: {
+      versions: [
+        { version: "v5.x", default: true, groups: [{ group: "G", pages: ["guides/orders", "guides/carts", "both", "guides/refunds"] }] },
+        { version: "v6.x", groups: [{ group: "G", pages: ["v6/guides/orders", "v6/guides/carts", "both", "v6/payments/refunds"] }] },
+      ],
+      ...extra,
+    },
+  });
+  const files = {
+    "/guides/orders.mdx": body("Orders", "An order moves from cart to complete through checkout states."),
+    "/v6/guides/orders.mdx": body("Orders", "An order moves from cart to complete through checkout states, with fulfillments."),
+    "/guides/carts.mdx": body("Carts", "A cart holds line items."),
+    "/v6/guides/carts.mdx": body("Carts", "A cart holds line items. Checkout states of a cart: address, delivery, payment, complete. Checkout states again."),
+    "/both.mdx": body("Checkout states glossary", "Every checkout state, in every version."),
+    // Moved in v6, same title and text: the same page.
+    "/guides/refunds.mdx": body("Refunds", "Refund a complete order after checkout states end."),
+    "/v6/payments/refunds.mdx": body("Refunds", "Refund a complete order after checkout states end."),
+  };
+  const fold = (hits: SearchHit[]) => hits.map((h) => [h.page.path, h.otherVersions.map((t) => t.page.path)]);
+
+  it("unfiltered, one hit: the default version's page, with the others folded into it", () => {
+    const index = indexOf(inlineSite(files, versioned()));
+    const hits = search(index, "order cart complete checkout states", { pageSize: 50 });
+    expect(fold(hits)).toEqual([
+      // Same path once `v6` is dropped; or the same title and body (refunds).
+      ["/guides/orders", ["/v6/guides/orders"]],
+      // The v6 cart page answers clearly better (by more than 0.05): it is the hit.
+      ["/v6/guides/carts", ["/guides/carts"]],
+      ["/guides/refunds", ["/v6/payments/refunds"]],
+      ["/both", []],
+    ]);
+    expect(hits.map((h) => h.placement?.versions)).toEqual([["v5.x"], ["v6.x"], ["v5.x"], ["v5.x", "v6.x"]]);
+    // Each keeps its own score; the list stays sorted.
+    const scores = hits.map((h) => h.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it("a version filter shows that version's pages, unfolded", () => {
+    const index = indexOf(inlineSite(files, versioned()));
+    expect(fold(search(index, "order cart complete checkout states", { version: "v6.x", pageSize: 50 })).map(([p]) => p).sort()).toEqual([
+      "/both",
+      "/v6/guides/carts",
+      "/v6/guides/orders",
+      "/v6/payments/refunds",
+    ]);
+  });
+
+  it("pages in different languages, or in overlapping versions, are not folded", () => {
+    const langs = {
+      name: "T",
+      navigation: {
+        versions: [
+          { version: "v1", languages: [{ language: "en", pages: ["v1/en/a"] }, { language: "fr", pages: ["v1/fr/a"] }] },
+          { version: "v2", languages: [{ language: "en", pages: ["v2/en/a"] }, { language: "fr", pages: ["v2/fr/a"] }] },
+        ],
+      },
+    };
+    const page = body("Webhooks", "Verify the webhook signature.");
+    const index = indexOf(inlineSite({ "/v1/en/a.mdx": page, "/v1/fr/a.mdx": page, "/v2/en/a.mdx": page, "/v2/fr/a.mdx": page }, langs));
+    expect(fold(search(index, "webhook signature", { pageSize: 50 }))).toEqual([
+      ["/v1/en/a", ["/v2/en/a"]],
+      ["/v1/fr/a", ["/v2/fr/a"]],
+    ]);
+    // `/common` is in v1 and v2: it overlaps `/v1/a`'s version, so it stays its own hit.
+    const overlap = {
+      name: "T",
+      navigation: { versions: [{ version: "v1", pages: ["v1/a", "common"] }, { version: "v2", pages: ["v2/a", "common"] }] },
+    };
+    const twice = indexOf(inlineSite({ "/v1/a.mdx": page, "/v2/a.mdx": page, "/common.mdx": page }, overlap));
+    expect(fold(search(twice, "webhook signature", { pageSize: 50 }))).toEqual([
+      ["/common", []],
+      ["/v1/a", ["/v2/a"]],
+    ]);
+  });
+
+  it("scoreThreshold applies to each hit's own score, as if filtering the unthresholded list", () => {
+    const index = indexOf(inlineSite(files, versioned()));
+    const all = search(index, "order cart complete checkout states", { pageSize: 50 });
+    for (const t of [0, ...all.map((h) => h.score), 1]) {
+      expect(search(index, "order cart complete checkout states", { pageSize: 50, scoreThreshold: t })).toEqual(all.filter((h) => h.score >= t));
+    }
+  });
+
+  it("folds nothing on a site without versions", () => {
+    const index = indexOf(inlineSite(files, { name: "T", navigation: { pages: Object.keys(files).map((f) => f.slice(1, -4)) } }));
+    expect(search(index, "order cart complete checkout states", { pageSize: 50 }).every((h) => h.otherVersions.length === 0)).toBe(true);
+    expect(search(index, "order cart complete checkout states", { pageSize: 50 }).length).toBe(7);
   });
 });
