@@ -6,7 +6,7 @@ import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } fro
 import { type Section, sectionText, splitSections } from "./sections.js";
 import { makeSnippet } from "./snippet.js";
 import { type Expanded, expandIncludes, isCurrent } from "./includes.js";
-import { foldVersionTwins } from "./version-twins.js";
+import { foldVersionTwins, twinKeys } from "./version-twins.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 
@@ -51,6 +51,8 @@ interface IndexedPage {
   readonly sections: readonly StoredSection[];
   /** Section ids in the inverted index, parallel to `sections`. */
   readonly sectionIds: readonly number[];
+  /** What tells the same page in another version (`twinKeys`); undefined under no version. */
+  readonly twinKeys: readonly string[] | undefined;
 }
 
 /** A section as the index keeps it: its text is rebuilt from the page body for the hits only
@@ -208,7 +210,7 @@ export class SearchIndex {
     );
     // Only what search returns is kept; prose and code were needed for indexing alone.
     const sections: StoredSection[] = split.map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
-    const entry: IndexedPage = { page, placement, expanded, id, sections, sectionIds };
+    const entry: IndexedPage = { page, placement, expanded, id, sections, sectionIds, twinKeys: twinKeys(page, placement) };
     sectionIds.forEach((sid, i) => this.sectionOf.set(sid, sections[i] as StoredSection));
     this.byPath.set(page.path, entry);
     this.byId.set(id, entry);

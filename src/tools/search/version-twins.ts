@@ -3,8 +3,29 @@ import type { Page } from "../../vfs/site.js";
 
 /** A ranked candidate before it becomes a hit. */
 export interface Candidate {
-  readonly entry: { readonly page: Page; readonly placement: PagePlacement | undefined };
+  readonly entry: { readonly placement: PagePlacement | undefined; readonly twinKeys: readonly string[] | undefined };
   readonly score: number;
+}
+
+/**
+ * What makes two pages the same page in different versions (see `foldVersionTwins`), computed
+ * once when a page is indexed: its path without segments naming its versions, and its title and
+ * text (by a hash: comparing bodies per query would cost more than ranking), each with its
+ * languages. Undefined for a page under no version.
+ */
+export function twinKeys(page: Page, placement: PagePlacement | undefined): readonly string[] | undefined {
+  const versions = placement?.versions;
+  if (versions === undefined) return undefined;
+  const languages = String(placement?.languages);
+  return [`p\u0000${languages}\u0000${versionFreePath(page.path, versions)}`, `t\u0000${languages}\u0000${page.title}\u0000${page.body.length}\u0000${hash(page.body)}`];
+}
+
+/** 32-bit FNV-1a of a string's UTF-16 units: equal texts, equal hashes; a collision also needs
+ *  the same title, length and languages to fold two pages. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /**
@@ -23,12 +44,11 @@ export function foldVersionTwins<C extends Candidate>(ranked: readonly C[], defa
   const byKey = new Map<string, C[][]>();
   for (const c of ranked) {
     const versions = c.entry.placement?.versions;
-    if (versions === undefined) {
+    const keys = c.entry.twinKeys;
+    if (versions === undefined || keys === undefined) {
       groupOf.set(c, [c]);
       continue;
     }
-    const languages = String(c.entry.placement?.languages);
-    const keys = [`p\u0000${languages}\u0000${versionFreePath(c.entry.page.path, versions)}`, `t\u0000${languages}\u0000${c.entry.page.title}\u0000${c.entry.page.body}`];
     const disjoint = (g: C[]): boolean => g.every((m) => !(m.entry.placement?.versions ?? []).some((v) => versions.includes(v)));
     let group = keys.flatMap((k) => byKey.get(k) ?? []).find(disjoint);
     if (group === undefined) {
