@@ -3,7 +3,8 @@ import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO, baseName, joinDisplay, joinPath, lookup } from "../lib/files.js";
 import { modeString } from "../lib/format.js";
 import { fnmatchRegex } from "../lib/glob.js";
-import { PosixRegexError, compilePatterns } from "../lib/patterns.js";
+import { PosixRegexError } from "../lib/patterns.js";
+import { translatePosix } from "../lib/regex-posix.js";
 import type { ShellCommandFactory } from "./command.js";
 
 const HELP = `Usage: find [-H] [-L] [-P] [path...] [expression]
@@ -12,7 +13,8 @@ Entries are visited depth-first with each folder's entries in name (byte) order.
 
 Options:     -maxdepth N  -mindepth N  -depth  (-follow -xdev -noleaf: accepted)
 Tests:       -name GLOB  -iname GLOB  -path GLOB  -ipath GLOB  -wholename GLOB
-             -regex RE  -iregex RE (the whole path, GNU extended syntax)
+             -regex RE  -iregex RE (the whole path; emacs syntax as GNU find:
+             \\(a\\|b\\), +, ?)  -regextype posix-extended|posix-basic|emacs|...
              -type f|d  -size [+-]N[ckMG]  -empty  -newer FILE
              -mtime [+-]N  -mmin [+-]N  -true  -false  -readable
 Actions:     -print  -print0  -printf FORMAT  -ls  -prune  -quit
@@ -56,6 +58,37 @@ interface ExecNode {
 }
 
 class FindError extends Error {}
+
+/**
+ * `-regextype` names and their syntax: emacs (findutils' default: `\(a\|b\)`, `+`, `?`, no
+ * intervals), POSIX extended, or POSIX basic. The awk dialects are extended syntax.
+ */
+const REGEX_TYPES: ReadonlyMap<string, "emacs" | "ere" | "bre"> = new Map([
+  ["findutils-default", "emacs"],
+  ["ed", "bre"],
+  ["emacs", "emacs"],
+  ["gnu-awk", "ere"],
+  ["grep", "bre"],
+  ["posix-awk", "ere"],
+  ["awk", "ere"],
+  ["posix-basic", "bre"],
+  ["posix-egrep", "ere"],
+  ["egrep", "ere"],
+  ["posix-extended", "ere"],
+  ["posix-minimal-basic", "bre"],
+  ["sed", "bre"],
+]);
+
+/** `-regex`: the pattern must match the whole path (GNU find checks the match length). */
+function compileFindRegex(source: string, syntax: "emacs" | "ere" | "bre", ignoreCase: boolean): RegExp {
+  try {
+    const t = translatePosix(source, syntax === "ere", 0, { sed: false, emacs: syntax === "emacs", glibc: true });
+    return new RegExp(`^(?:${t.source})$`, ignoreCase ? "iu" : "u");
+  } catch (error) {
+    const message = error instanceof PosixRegexError ? error.message : `unsupported regular expression in this docs shell (${String(error)})`;
+    throw new FindError(`failed to compile regular expression '${source}': ${message}`);
+  }
+}
 
 /** A numeric argument with GNU's `+N` (more than), `-N` (less than), `N` (exactly). */
 function compareNumber(arg: string, option: string): (v: number) => boolean {
@@ -206,6 +239,8 @@ class Parser {
   minDepth = 0;
   depthFirst = false;
   hasAction = false;
+  /** Set by `-regextype`, for the `-regex` tests after it. */
+  private regexType: "emacs" | "ere" | "bre" = "emacs";
 
   constructor(
     private readonly args: readonly string[],
@@ -297,18 +332,18 @@ class Parser {
       }
       case "-regex":
       case "-iregex": {
-        const source = this.value(t);
-        let compiled: RegExp;
-        try {
-          compiled = compilePatterns([source], { dialect: "ere", ignoreCase: t === "-iregex", word: false, line: true }).regex;
-        } catch (error) {
-          if (error instanceof PosixRegexError) throw new FindError(error.message);
-          throw error;
+        const compiled = compileFindRegex(this.value(t), this.regexType, t === "-iregex");
+        return this.test(t, (c) => compiled.test(c.display));
+      }
+      case "-regextype": {
+        const name = this.value(t);
+        const syntax = REGEX_TYPES.get(name);
+        if (syntax === undefined) {
+          const valid = [...REGEX_TYPES.keys()].map((k) => `\u2018${k}\u2019`).join(", ");
+          throw new FindError(`Unknown regular expression type \u2018${name}\u2019; valid types are ${valid}.`);
         }
-        return this.test(t, (c) => {
-          compiled.lastIndex = 0;
-          return compiled.test(c.display);
-        });
+        this.regexType = syntax;
+        return this.test(t, () => true);
       }
       case "-type": {
         const v = this.value(t);

@@ -1,7 +1,7 @@
 import { type EntryInfo, OWNER, type SiteView, compareBytes } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO, joinDisplay, joinPath, lookup } from "../lib/files.js";
-import { fullIsoTime, gnuHumanSize, longIsoTime, lsDate, modeString, quoteName, versionCompare } from "../lib/format.js";
+import { fullIsoTime, gnuHumanSize, inodeOf, layoutColumns, longIsoTime, lsDate, modeString, quoteName, versionCompare } from "../lib/format.js";
 import { type OptionSpec, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
@@ -40,8 +40,23 @@ const SPECS: readonly OptionSpec[] = [
   { key: "m", short: "m" },
   { key: "C", short: "C" },
   { key: "x", short: "x" },
+  { key: "format", long: "format", value: true },
+  { key: "w", short: "w", long: "width", value: true },
+  { key: "T", short: "T", long: "tabsize", value: true },
+  { key: "i", short: "i", long: "inode" },
   { key: "k", short: "k", long: "kibibytes" },
 ];
+
+/** `--format=WORD` values and the layout each selects. */
+const FORMATS: Readonly<Record<string, LsSettings["format"] | "long">> = {
+  across: "across",
+  commas: "commas",
+  horizontal: "across",
+  long: "long",
+  "single-column": "one",
+  verbose: "long",
+  vertical: "vertical",
+};
 
 const HELP = `Usage: ls [OPTION]... [FILE]...
 List information about the FILEs (the current folder "/" by default), sorted by name in byte
@@ -61,6 +76,13 @@ order. One name per line: output is never a terminal here, as with GNU ls piped.
       --full-time            like -l --time-style=full-iso
       --time-style=STYLE     full-iso, long-iso, iso or locale
   -m                         fill width with a comma separated list of entries
+  -C                         list entries by columns (80 columns wide, tabs between)
+  -x                         list entries by lines instead of by columns
+      --format=WORD          across -x, commas -m, horizontal -x, long -l,
+                               single-column -1, verbose -l, vertical -C
+  -w, --width=COLS           line width for -C, -x and -m (0: no limit; default 80)
+  -T, --tabsize=COLS         tab stops every COLS columns (default 8; 0: spaces only)
+  -i, --inode                print the index number of each file (stable per path)
   -Q, --quote-name           enclose entry names in double quotes
   -R, --recursive            list subfolders recursively
   -r, --reverse              reverse order while sorting
@@ -71,7 +93,7 @@ order. One name per line: output is never a terminal here, as with GNU ls piped.
   -U                         do not sort; list entries in folder order (name order here)
       --group-directories-first  group folders before files
   -s, --size                 print the allocated size of each file, in blocks
-  -1                         list one file per line (the default here)
+  -1                         list one file per line (the default: output is not a terminal)
 
 Exit status: 0 if OK, 1 if minor problems, 2 if serious trouble (e.g. a missing FILE).
 `;
@@ -93,7 +115,12 @@ interface LsSettings {
   timeStyle: "locale" | "full-iso" | "long-iso" | "iso";
   groupDirs: boolean;
   quote: boolean;
-  commas: boolean;
+  /** Layout without -l: one per line (GNU's default when not a terminal), -C, -x or -m. */
+  format: "one" | "vertical" | "across" | "commas";
+  inode: boolean;
+  /** Line width for -C, -x, -m (0: unlimited). */
+  width: number;
+  tabSize: number;
 }
 
 /** One line's worth: a name as shown and what it points at. */
@@ -151,12 +178,15 @@ function printItems(items: readonly Item[], s: LsSettings, io: CommandIo, withTo
     io.out.write(`total ${s.human ? gnuHumanSize(total * 512) : total / 2}\n`);
   }
   if (!s.long) {
-    if (s.commas) {
-      io.out.write(items.length === 0 ? "" : `${wrapCommas(items.map((i) => (s.blocks ? `${blockText(i)} ` : "") + shown(i)))}\n`);
-      return;
-    }
-    const bw = Math.max(0, ...items.map((i) => blockText(i).length));
-    for (const i of items) io.out.write(`${s.blocks ? `${blockText(i).padStart(bw)} ` : ""}${shown(i)}\n`);
+    const blockW = s.format === "commas" ? 0 : Math.max(0, ...items.map((i) => blockText(i).length));
+    const inodeW = s.format === "commas" ? 0 : Math.max(0, ...items.map((i) => String(inodeOf(i.path)).length));
+    const cells = items.map(
+      (i) => `${s.inode ? `${String(inodeOf(i.path)).padStart(inodeW)} ` : ""}${s.blocks ? `${blockText(i).padStart(blockW)} ` : ""}${shown(i)}`,
+    );
+    const width = s.width === 0 ? Number.MAX_SAFE_INTEGER : s.width;
+    if (s.format === "commas") io.out.write(cells.length === 0 ? "" : `${wrapCommas(cells, width)}\n`);
+    else if (s.format === "one") for (const c of cells) io.out.write(`${c}\n`);
+    else io.out.write(layoutColumns(cells, s.format === "vertical", width, s.tabSize));
     return;
   }
   const now = new Date();
@@ -165,8 +195,10 @@ function printItems(items: readonly Item[], s: LsSettings, io: CommandIo, withTo
   const linkW = Math.max(...items.map((i) => String(i.info.nlink).length));
   const sizeW = Math.max(...items.map((i) => sizeText(i.info.size).length));
   const blockW = Math.max(...items.map((i) => blockText(i).length));
+  const inodeW = Math.max(...items.map((i) => String(inodeOf(i.path)).length));
   for (const i of items) {
-    let line = s.blocks ? `${blockText(i).padStart(blockW)} ` : "";
+    let line = s.inode ? `${String(inodeOf(i.path)).padStart(inodeW)} ` : "";
+    line += s.blocks ? `${blockText(i).padStart(blockW)} ` : "";
     line += `${modeString(i.info.mode)} ${String(i.info.nlink).padStart(linkW)} `;
     if (s.showOwner) line += `${owner} `;
     if (s.showGroup) line += `${group} `;
@@ -175,15 +207,15 @@ function printItems(items: readonly Item[], s: LsSettings, io: CommandIo, withTo
   }
 }
 
-/** `-m`: comma-separated, wrapped at 80 columns as GNU does without a terminal. */
-function wrapCommas(names: readonly string[]): string {
+/** `-m`: comma-separated, wrapped at the line width (80 without a terminal) as GNU does. */
+function wrapCommas(names: readonly string[], width: number): string {
   let out = "";
   let col = 0;
   names.forEach((n, k) => {
     const last = k === names.length - 1;
     const piece = last ? n : `${n},`;
     if (k > 0) {
-      if (col + 1 + piece.length > 80) {
+      if (col + 1 + piece.length > width) {
         out += "\n";
         col = 0;
       } else {
@@ -195,6 +227,11 @@ function wrapCommas(names: readonly string[]): string {
     col += piece.length;
   });
   return out;
+}
+
+/** argmatch's list of valid arguments (GNU quotes them with \u2018 \u2019 in a UTF-8 locale). */
+function choices(names: readonly string[]): string {
+  return names.map((n) => `\n  - \u2018${n}\u2019`).join("");
 }
 
 function settingsFrom(io: CommandIo, args: string[]): { s: LsSettings; operands: readonly string[] } | number {
@@ -216,7 +253,10 @@ function settingsFrom(io: CommandIo, args: string[]): { s: LsSettings; operands:
     timeStyle: "locale",
     groupDirs: false,
     quote: false,
-    commas: false,
+    format: "one",
+    inode: false,
+    width: 80,
+    tabSize: 8,
   };
   for (const o of parsed.options) {
     switch (o.key) {
@@ -229,7 +269,6 @@ function settingsFrom(io: CommandIo, args: string[]): { s: LsSettings; operands:
         break;
       case "l":
         s.long = true;
-        s.commas = false;
         break;
       case "g":
         s.long = true;
@@ -247,14 +286,48 @@ function settingsFrom(io: CommandIo, args: string[]): { s: LsSettings; operands:
         s.numeric = true;
         break;
       case "1":
+        s.long = false;
+        s.format = "one";
+        break;
       case "C":
+        s.long = false;
+        s.format = "vertical";
+        break;
       case "x":
         s.long = false;
-        s.commas = false;
+        s.format = "across";
         break;
       case "m":
-        s.commas = true;
         s.long = false;
+        s.format = "commas";
+        break;
+      case "format": {
+        const f = FORMATS[o.value];
+        if (f === undefined) {
+          const valid = choices(["verbose\u2019, \u2018long", "commas", "horizontal\u2019, \u2018across", "vertical", "single-column"]);
+          io.fail(`invalid argument \u2018${o.value}\u2019 for \u2018--format\u2019\nValid arguments are:${valid}`);
+          io.out.error("Try 'ls --help' for more information.\n");
+          return 1;
+        }
+        s.long = f === "long";
+        if (f !== "long") s.format = f;
+        break;
+      }
+      case "w":
+      case "T": {
+        if (!/^\d+$/.test(o.value)) {
+          io.fail(`${o.key === "w" ? "invalid line width" : "invalid tab size"}: \u2018${o.value}\u2019`);
+          return 2;
+        }
+        if (o.key === "w") s.width = Number(o.value);
+        else s.tabSize = Number(o.value);
+        break;
+      }
+      case "i":
+        s.inode = true;
+        break;
+      case "group-directories-first":
+        s.groupDirs = true;
         break;
       case "d":
         s.directory = true;
@@ -284,9 +357,9 @@ function settingsFrom(io: CommandIo, args: string[]): { s: LsSettings; operands:
         const map: Record<string, LsSettings["sort"]> = { name: "name", none: "none", time: "time", size: "size", extension: "extension", version: "version" };
         const v = map[o.value];
         if (v === undefined) {
-          io.fail(`invalid argument '${o.value}' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'time'\n  - 'size'\n  - 'extension'\n  - 'version'\n  - 'width'`);
+          io.fail(`invalid argument \u2018${o.value}\u2019 for \u2018--sort\u2019\nValid arguments are:${choices(["none", "time", "size", "extension", "version", "width"])}`);
           io.out.error("Try 'ls --help' for more information.\n");
-          return 2;
+          return 1;
         }
         s.sort = v;
         break;

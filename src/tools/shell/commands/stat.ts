@@ -1,7 +1,7 @@
 import { type EntryInfo, OWNER } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO, lookup } from "../lib/files.js";
-import { fullIsoTime, modeString, quoteName } from "../lib/format.js";
+import { fullIsoTime, inodeOf, modeString, quoteName } from "../lib/format.js";
 import { type OptionSpec, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
@@ -27,13 +27,6 @@ FORMAT sequences: %a %A %b %B %d %D %f %F %g %G %h %i %n %N %o %s %u %U %w %W %x
 The docs are a read-only snapshot: every entry belongs to root (uid 0), access, change and
 birth times equal the modification time (UTC), device is 0 and inode numbers are stable per path.
 `;
-
-/** A stable inode number per path (FNV-1a), so repeated calls agree. */
-function inodeOf(path: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 16777619) >>> 0;
-  return (h % 9_000_000) + 1_000_000;
-}
 
 function typeName(info: EntryInfo): string {
   if ((info.mode & 0o170000) === 0o020000) return "character special file";

@@ -103,3 +103,81 @@ export function versionCompare(a: string, b: string): number {
   }
   return pa.length - pb.length;
 }
+
+/** A stable inode number per path (FNV-1a), so repeated calls (stat, ls -i, find -ls) agree. */
+export function inodeOf(path: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 16777619) >>> 0;
+  return (h % 9_000_000) + 1_000_000;
+}
+
+const ZERO_WIDTH = /[\p{Mn}\p{Me}\u200B-\u200F\u2060\uFEFF]/u;
+const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F300}-\u{1F64F}\u{1F900}-\u{1F9FF}\u{20000}-\u{3FFFD}]/u;
+
+/** Terminal columns a name takes (wcwidth: East Asian wide characters 2, combining marks 0). */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) width += ZERO_WIDTH.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
+  return width;
+}
+
+/**
+ * GNU ls's column layouts (`-C` down the columns, `-x` across), for a line of `lineWidth`
+ * columns and tab stops every `tabSize` (0: spaces only): the most columns that fit, each as
+ * wide as its widest cell plus two, padded with tabs where a tab reaches the next column.
+ */
+export function layoutColumns(cells: readonly string[], byColumns: boolean, lineWidth: number, tabSize: number): string {
+  const n = cells.length;
+  if (n === 0) return "";
+  const widths = cells.map(displayWidth);
+  const MIN_COLUMN_WIDTH = 3; // one character and two of separation
+  const maxCols = Math.max(1, Math.min(n, Math.floor(lineWidth / MIN_COLUMN_WIDTH) || 1));
+  let chosen: number[] = [0];
+  let cols = 1;
+  // As ls.c's calculate_columns: try every column count, keep the largest whose line fits.
+  for (let c = maxCols; c >= 1; c--) {
+    const rows = Math.ceil(n / c);
+    const colWidths = new Array<number>(c).fill(MIN_COLUMN_WIDTH);
+    for (let k = 0; k < n; k++) {
+      const col = byColumns ? Math.floor(k / rows) : k % c;
+      if (col >= c) continue;
+      const w = (widths[k] as number) + (col === c - 1 ? 0 : 2);
+      if (w > (colWidths[col] as number)) colWidths[col] = w;
+    }
+    const lineLen = colWidths.reduce((a, b) => a + b, 0);
+    if (lineLen < lineWidth || c === 1) {
+      chosen = colWidths;
+      cols = c;
+      break;
+    }
+  }
+  const rows = Math.ceil(n / cols);
+  const indent = (from: number, to: number): string => {
+    let s = "";
+    while (from < to) {
+      if (tabSize !== 0 && Math.floor(to / tabSize) > Math.floor((from + 1) / tabSize)) {
+        s += "\t";
+        from += tabSize - (from % tabSize);
+      } else {
+        s += " ";
+        from += 1;
+      }
+    }
+    return s;
+  };
+  let out = "";
+  for (let r = 0; r < rows; r++) {
+    let pos = 0;
+    for (let col = 0; col < cols; col++) {
+      const k = byColumns ? col * rows + r : r * cols + col;
+      if (k >= n) break;
+      out += cells[k] as string;
+      const next = byColumns ? (col + 1) * rows + r : k + 1;
+      if (col === cols - 1 || next >= n || (!byColumns && next >= (r + 1) * cols)) break;
+      out += indent(pos + (widths[k] as number), pos + (chosen[col] as number));
+      pos += chosen[col] as number;
+    }
+    out += "\n";
+  }
+  return out;
+}

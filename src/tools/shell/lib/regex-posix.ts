@@ -56,6 +56,16 @@ export interface PosixMode {
   readonly sed: boolean;
   /** sed's `M` flag: `^`/`$` also match around embedded newlines. */
   readonly multiline?: boolean;
+  /**
+   * GNU's emacs syntax (find's default `-regex` dialect, RE_SYNTAX_EMACS): groups and
+   * alternation are `\(\)` and `\|` as in a BRE, but `+` and `?` are operators (`\+`, `\?`
+   * literal), there are no intervals (`{` and `\{` are literal) and no `[:class:]` names.
+   * Use with `ere = false`.
+   */
+  readonly emacs?: boolean;
+  /** The pattern goes to glibc's regcomp alone (find), not first through gnulib's dfa as in
+   *  grep and sed: no dfa-only diagnostics, and glibc's wording where the two differ. */
+  readonly glibc?: boolean;
 }
 
 const GREP_MODE: PosixMode = { sed: false };
@@ -94,6 +104,7 @@ class PosixTranslator {
   private readonly end: string;
   private readonly any: string;
   private readonly nl: string;
+  private readonly emacs: boolean;
 
   constructor(
     private readonly p: string,
@@ -106,6 +117,7 @@ class PosixTranslator {
     this.end = lines ? LINE_END : "$";
     this.any = mode.sed ? "[\\s\\S]" : "[^\\n]";
     this.nl = mode.sed ? "" : "\\n";
+    this.emacs = mode.emacs === true;
   }
 
   run(): PosixTranslation {
@@ -117,6 +129,7 @@ class PosixTranslator {
       else if (c === ".") this.atom(this.any, 1);
       else if (c === "*") this.star();
       else if (this.ere && (c === "+" || c === "?")) this.quantifier(c, 1, c);
+      else if (this.emacs && (c === "+" || c === "?")) this.emacsOperator(c);
       else if (this.ere && c === "{") this.braceInterval(1);
       else if (this.ere && c === "(") this.openGroup(1);
       else if (this.ere && c === ")") {
@@ -212,6 +225,12 @@ class PosixTranslator {
       return;
     }
     this.quantifier("*", 1, "*");
+  }
+
+  /** Emacs `+`/`?`: an operator after an atom, an ordinary character where nothing precedes. */
+  private emacsOperator(c: string): void {
+    if (this.atomStart < 0 || this.atExpressionStart()) this.atom(`\\${c}`, 1);
+    else this.quantifier(c, 1, c);
   }
 
   private quantifier(q: string, consumed: number, name: string): void {
@@ -326,6 +345,8 @@ class PosixTranslator {
         return this.closeGroup(2);
       }
       if (c === "|") return this.alternate(2);
+      // Emacs syntax has no intervals, and `\+`/`\?` are the literal characters.
+      if (this.emacs && (c === "{" || c === "+" || c === "?")) return this.atom(`\\${c}`, 2);
       if (c === "{") return this.braceInterval(2);
       if (c === "}") return this.atom("\\}", 2);
       if (c === "+" || c === "?") {
@@ -384,12 +405,14 @@ class PosixTranslator {
     let body = "";
     let first = true;
     let prev: number | undefined; // last single code point, for ranges
+    // glibc reports a `[` that ends the pattern as a bad pattern, not as an unmatched bracket.
+    if (this.mode.glibc === true && k >= p.length) throw new PosixRegexError("Invalid regular expression");
     for (;;) {
       if (k >= p.length) throw new PosixRegexError("Unmatched [, [^, [:, [., or [=");
       const c = p[k] as string;
       if (c === "]" && !first) break;
       first = false;
-      if (c === "[" && (p[k + 1] === ":" || p[k + 1] === "." || p[k + 1] === "=")) {
+      if (c === "[" && ((p[k + 1] === ":" && !this.emacs) || p[k + 1] === "." || p[k + 1] === "=")) {
         const kind = p[k + 1] as string;
         const end = p.indexOf(`${kind}]`, k + 2);
         if (end === -1) throw new PosixRegexError("Unmatched [, [^, [:, [., or [=");
@@ -432,7 +455,7 @@ class PosixTranslator {
     }
     if (!negate && body === "") throw new PosixRegexError("Unmatched [, [^, [:, [., or [=");
     // `[:alpha:]` (a bracket of `:`, letters, `:`) is the classic mistake grep rejects.
-    if (/^\[:[a-z]+:\]$/.test(p.slice(start, k + 1))) {
+    if (this.mode.glibc !== true && /^\[:[a-z]+:\]$/.test(p.slice(start, k + 1))) {
       throw new PosixRegexError("character class syntax is [[:space:]], not [:space:]");
     }
     this.atom(negate ? `[^${body}${this.nl}]` : `[${body}]`, k + 1 - this.i);
