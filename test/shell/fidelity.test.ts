@@ -129,6 +129,10 @@ const CASES: readonly Case[] = [
   { cmd: "tree -J -L 1 /developer/sdk" },
   { cmd: "tree --noreport -i /developer/cli" },
   { cmd: "tree /developer/cli /developer/getting-started" },
+  { cmd: "tree -d -L 1 /developer/sdk /developer/cli" },
+  { cmd: "tree -d /developer/cli" },
+  { cmd: "tree -J -d /developer/cli" },
+  { cmd: "tree -J -d -L 2 /developer/sdk" },
   // ls
   { cmd: "ls /" },
   { cmd: "ls /developer/cli" },
@@ -251,6 +255,19 @@ const CASES: readonly Case[] = [
   { cmd: "cat /developer/cli/*.mdx | grep -c spree" },
   { cmd: "for f in /developer/cli/*.mdx; do head -2 \"$f\"; done" },
   { cmd: "grep -h '^title:' /developer/cli/*.mdx | sort" },
+  // a glob ending in `/` matches folders only and keeps the slash
+  { cmd: "ls -d /developer/*/" },
+  { cmd: "echo /developer/c*/" },
+  { cmd: "echo /*/" },
+  { cmd: "ls /developer/sdk/*/" },
+  { cmd: "cat /developer/sdk/*/" },
+  { cmd: "for d in /developer/sdk/*/; do echo \"$d\"; done" },
+  { cmd: "cd /developer && echo */ | wc -w" },
+  { cmd: "cd /developer/sdk && ls -d */ && echo *" },
+  { cmd: "echo /nomatch*/ /developer/sdk/*s/" },
+  { cmd: "for d in /developer/sdk/*/; do for e in \"$d\"*/; do echo \"$e\"; done; done" },
+  { cmd: "d=/developer/sdk; ls -d $d/*/ | wc -l" },
+  { cmd: "find /developer/sdk/*/ -maxdepth 0" },
 ];
 
 /** Pattern syntax: GNU BRE/ERE/PCRE in grep, Rust regex and PCRE2 in rg, and their error messages. */

@@ -1,6 +1,7 @@
 import { Bash, type CommandName, type CustomCommand, getCommandNames } from "just-bash";
 import { LIMITS } from "../../limits.js";
 import type { SiteView } from "../../vfs/view.js";
+import { dirGlobPlugin } from "./dir-globs.js";
 import { PathSuggester } from "./did-you-mean.js";
 
 /** The bounds of one call (LIMITS.shell by default; tests use small ones). */
@@ -82,6 +83,7 @@ export class DocsShell implements Shell {
         maxSourceBytes: limits.maxCommandLength,
       },
     });
+    this.bash.registerTransformPlugin(dirGlobPlugin);
   }
 
   /** Run one command line at `/`. */

@@ -387,7 +387,8 @@ function runTree(args: string[], io: CommandIo): number {
     const pad = "  ".repeat(depth);
     const type = n.info.kind === "dir" ? "directory" : "file";
     const head = `${pad}{"type":"${type}","name":${JSON.stringify(n.name)}`;
-    if (n.children === undefined) return `${head}}`;
+    // tree prints no "contents" for a folder it shows nothing in (-d on a folder of files).
+    if (n.children === undefined || n.children.length === 0) return `${head}}`;
     const inner = n.children.map((c) => jsonNode(c, depth + 1)).join(",\n");
     return `${head},"contents":[${inner === "" ? "" : `\n${inner}`}\n${pad}]}`;
   };
@@ -403,7 +404,8 @@ function runTree(args: string[], io: CommandIo): number {
     }
     const info = io.view.info(entry.path) as EntryInfo;
     const root: Node = { name: operand, path: entry.path, info, children: readTree(io.view, entry.path, s, 1, io) };
-    dirs++;
+    // tree 2.1 counts a starting folder with -d only when it shows subfolders under it.
+    if (!s.dirsOnly || (root.children?.length ?? 0) > 0) dirs++;
     count(root.children ?? []);
     if (s.json) {
       json.push(jsonNode(root, 1));
