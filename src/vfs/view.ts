@@ -127,16 +127,22 @@ export class SiteView implements IFileSystem {
   }
 
   async readFile(path: string, _options?: ReadFileOptions | BufferEncoding): Promise<string> {
-    return this.requireFile(path, "open").text;
+    return this.readText(path);
   }
 
   async readFileBuffer(path: string): Promise<Uint8Array> {
-    return new TextEncoder().encode(this.requireFile(path, "open").text);
+    return new TextEncoder().encode(this.readText(path));
+  }
+
+  /** A file's text; `/dev/null` reads as empty (`cmd < /dev/null`). */
+  private readText(path: string): string {
+    if (normalize(path) === DEV_NULL) return "";
+    return this.requireFile(path, "open").text;
   }
 
   async readFileBytes(path: string): Promise<never> {
     // ByteString is latin1-shaped: one char per byte of the UTF-8 encoding.
-    const bytes = new TextEncoder().encode(this.requireFile(path, "open").text);
+    const bytes = new TextEncoder().encode(this.readText(path));
     let out = "";
     for (let i = 0; i < bytes.length; i += 0x8000) {
       out += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -146,7 +152,7 @@ export class SiteView implements IFileSystem {
 
   async exists(path: string): Promise<boolean> {
     const p = normalize(path);
-    return this.byPath.has(p) || this.dirs.has(p);
+    return this.byPath.has(p) || this.dirs.has(p) || p === DEV_NULL;
   }
 
   async stat(path: string): Promise<FsStat> {
@@ -159,6 +165,7 @@ export class SiteView implements IFileSystem {
     if (dir !== undefined) {
       return { isFile: false, isDirectory: true, isSymbolicLink: false, mode: DIR_MODE, size: 4096, mtime: dir.mtime };
     }
+    if (p === DEV_NULL) return { isFile: false, isDirectory: false, isSymbolicLink: false, mode: 0o020666, size: 0, mtime: new Date(0) };
     throw new FsError(this.parentIsFile(p) ? "ENOTDIR" : "ENOENT", "stat", path);
   }
 

@@ -1,10 +1,11 @@
 import { type EntryInfo, OWNER } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO, baseName, joinDisplay, joinPath, lookup } from "../lib/files.js";
-import { modeString } from "../lib/format.js";
+import { inodeOf, modeString } from "../lib/format.js";
 import { fnmatchRegex } from "../lib/glob.js";
 import { PosixRegexError } from "../lib/patterns.js";
 import { translatePosix } from "../lib/regex-posix.js";
+import { commandNotFound, runSubcommand } from "../lib/subcommand.js";
 import type { ShellCommandFactory } from "./command.js";
 
 const HELP = `Usage: find [-H] [-L] [-P] [path...] [expression]
@@ -40,8 +41,11 @@ interface Env {
   readonly io: CommandIo;
   prune: boolean;
   quit: boolean;
-  /** Paths collected by `-exec ... {} +`, per exec node. */
-  readonly batches: Map<ExecNode, string[]>;
+  /**
+   * Paths collected by `-exec ... {} +` per exec node, with the folder they run in. GNU runs an
+   * `-execdir ... +` batch as soon as the walk moves to another folder.
+   */
+  readonly batches: Map<ExecNode, { dir: string; names: string[] }>;
   status: number;
 }
 
@@ -55,6 +59,8 @@ interface ExecNode {
   readonly op: "exec";
   readonly command: readonly string[];
   readonly batch: boolean;
+  /** `-execdir`: run in the entry's folder, naming it `./NAME`. */
+  readonly inDir: boolean;
 }
 
 class FindError extends Error {}
@@ -225,11 +231,6 @@ function printfText(format: string, c: Ctx): string {
     out += width.startsWith("-") ? v.padEnd(w) : v.padStart(w);
   }
   return out;
-}
-
-/** Shell-quote a word for a command line passed to just-bash (`-exec`). */
-function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /** Recursive-descent parser for find's expression language. */
@@ -430,7 +431,7 @@ class Parser {
           t,
           (c, env) =>
             env.io.out.write(
-              `${String(0).padStart(9)} ${String(c.info.blocks / 2).padStart(6)} ${modeString(c.info.mode)} ${String(c.info.nlink).padStart(3)} ${OWNER.user.padEnd(8)} ${OWNER.group.padEnd(8)} ${String(c.info.size).padStart(8)} ${ctimeText(c.info.mtime).slice(4, 10)} ${pad(c.info.mtime.getUTCHours())}:${pad(c.info.mtime.getUTCMinutes())} ${c.display}\n`,
+              `${String(inodeOf(c.path)).padStart(9)} ${String(c.info.blocks / 2).padStart(6)} ${modeString(c.info.mode)} ${String(c.info.nlink).padStart(3)} ${OWNER.user.padEnd(8)} ${OWNER.group.padEnd(8)} ${String(c.info.size).padStart(8)} ${ctimeText(c.info.mtime).slice(4, 10)} ${pad(c.info.mtime.getUTCHours())}:${pad(c.info.mtime.getUTCMinutes())} ${c.display}\n`,
             ) || true,
           true,
         );
@@ -478,7 +479,7 @@ class Parser {
         }
         if (command.length === 0) throw new FindError(`missing argument to \`${t}'`);
         this.hasAction = true;
-        return { op: "exec", command, batch };
+        return { op: "exec", command, batch, inDir: t === "-execdir" || t === "-okdir" };
       }
       default:
         if (t.startsWith("-")) throw new FindError(`unknown predicate \`${t}'`);
@@ -501,23 +502,43 @@ async function evaluate(node: Node, c: Ctx, env: Env): Promise<boolean> {
     case "test":
       return node.test(c, env);
     case "exec": {
+      const { dir, name } = execTarget(node, c);
       if (node.batch) {
-        const list = env.batches.get(node) ?? [];
-        list.push(c.display);
-        env.batches.set(node, list);
+        const pending = env.batches.get(node);
+        if (pending !== undefined && pending.dir === dir) pending.names.push(name);
+        else {
+          if (pending !== undefined) await flushBatch(node, pending, env);
+          env.batches.set(node, { dir, names: [name] });
+        }
         return true;
       }
-      return runExec(node.command.map((w) => w.replaceAll("{}", c.display)), env);
+      return runExec(node.command.map((w) => w.replaceAll("{}", name)), dir, env);
     }
   }
 }
 
-async function runExec(words: readonly string[], env: Env): Promise<boolean> {
-  const exec = env.io.ctx.exec;
-  if (exec === undefined) throw new FindError("-exec is not available here");
-  const r = await exec(words.map(quote).join(" "), { cwd: env.io.cwd, signal: env.io.ctx.signal });
+async function flushBatch(node: ExecNode, batch: { dir: string; names: readonly string[] }, env: Env): Promise<void> {
+  const words: string[] = [];
+  for (const w of node.command) {
+    if (w === "{}") words.push(...batch.names);
+    else words.push(w);
+  }
+  if (!(await runExec(words, batch.dir, env))) env.status = 1;
+}
+
+/** Where an exec runs and what `{}` is: the path as printed, or for -execdir `./NAME` in its folder. */
+function execTarget(node: ExecNode, c: Ctx): { dir: string; name: string } {
+  if (!node.inDir) return { dir: "", name: c.display };
+  if (c.path === "/") return { dir: "/", name: "/" };
+  const slash = c.path.lastIndexOf("/");
+  return { dir: slash === 0 ? "/" : c.path.slice(0, slash), name: `./${c.path.slice(slash + 1)}` };
+}
+
+async function runExec(words: readonly string[], dir: string, env: Env): Promise<boolean> {
+  const r = await runSubcommand(env.io, words, dir === "" ? undefined : dir);
   env.io.out.write(r.stdout);
-  if (r.stderr !== "") env.io.out.error(r.stderr);
+  if (commandNotFound(r)) env.io.fail(`\u2018${words[0] ?? ""}\u2019: ${ERRNO.ENOENT}`);
+  else if (r.stderr !== "") env.io.out.error(r.stderr);
   return r.exitCode === 0;
 }
 
@@ -585,15 +606,7 @@ async function runFind(args: string[], io: CommandIo): Promise<number> {
     await visit(entry.path, start, start, 0);
     if (env.quit) break;
   }
-  for (const [node, list] of env.batches) {
-    if (list.length === 0) continue;
-    const words: string[] = [];
-    for (const w of node.command) {
-      if (w === "{}") words.push(...list);
-      else words.push(w);
-    }
-    if (!(await runExec(words, env))) env.status = 1;
-  }
+  for (const [node, batch] of env.batches) await flushBatch(node, batch, env);
   return env.status;
 }
 

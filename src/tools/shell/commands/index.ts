@@ -2,12 +2,14 @@ import { awkCommand } from "./awk.js";
 import { catCommand } from "./cat.js";
 import type { ShellCommandFactory } from "./command.js";
 import { cutCommand } from "./cut.js";
+import { duCommand } from "./du.js";
 import { findCommand } from "./find.js";
 import { egrepCommand, fgrepCommand, grepCommand } from "./grep.js";
 import { headCommand } from "./head.js";
 import { jqCommand } from "./jq.js";
 import { lsCommand } from "./ls.js";
 import { READ_ONLY_COMMANDS } from "./read-only.js";
+import { realpathCommand } from "./realpath.js";
 import { rgCommand } from "./rg.js";
 import { sedCommand } from "./sed.js";
 import { sortCommand } from "./sort.js";
@@ -16,6 +18,7 @@ import { tailCommand } from "./tail.js";
 import { treeCommand } from "./tree.js";
 import { uniqCommand } from "./uniq.js";
 import { wcCommand } from "./wc.js";
+import { xargsCommand } from "./xargs.js";
 
 /**
  * Our implementations that replace just-bash built-ins: the hot commands (fast paths over the
@@ -40,5 +43,8 @@ export const SHELL_COMMANDS: readonly ShellCommandFactory[] = [
   sedCommand,
   awkCommand,
   jqCommand,
+  xargsCommand,
+  realpathCommand,
+  duCommand,
   ...READ_ONLY_COMMANDS,
 ];
