@@ -16,10 +16,31 @@ function isPhantom(text: string, index: number): boolean {
   return index === text.length && (text.length === 0 || text.charCodeAt(text.length - 1) === 10);
 }
 
+/**
+ * True when `index` falls between the two halves of a surrogate pair. V8 tries such positions
+ * even with the `u` flag, and assertions that only look around (`\B`, `(?<!x)`) can hold
+ * there: a match in the middle of an emoji is never a real one.
+ */
+function midPair(text: string, index: number): boolean {
+  if (index === 0 || index >= text.length) return false;
+  const lo = text.charCodeAt(index);
+  const hi = text.charCodeAt(index - 1);
+  return lo >= 0xdc00 && lo <= 0xdfff && hi >= 0xd800 && hi <= 0xdbff;
+}
+
+/** The next match at or after `regex.lastIndex` that does not start inside a surrogate pair. */
+function nextMatch(text: string, regex: RegExp): RegExpExecArray | null {
+  for (;;) {
+    const m = regex.exec(text);
+    if (m === null || !midPair(text, m.index)) return m;
+    regex.lastIndex = m.index + 1;
+  }
+}
+
 /** Whether any line matches (`-l`, `-q`): one regex call. */
 export function anyLineMatches(text: string, regex: RegExp): boolean {
   regex.lastIndex = 0;
-  const m = regex.exec(text);
+  const m = nextMatch(text, regex);
   return m !== null && !isPhantom(text, m.index);
 }
 
@@ -74,7 +95,7 @@ export function forEachMatchingLine(
   let line = 1;
   let counted = 0; // newlines counted up to here
   while (regex.lastIndex <= text.length) {
-    const m = regex.exec(text);
+    const m = nextMatch(text, regex);
     if (m === null || isPhantom(text, m.index)) return;
     const start = m.index === 0 ? 0 : text.lastIndexOf("\n", m.index - 1) + 1;
     let end = text.indexOf("\n", m.index);
@@ -92,7 +113,7 @@ export function matchesInLine(lineText: string, regex: RegExp): Array<[number, n
   const out: Array<[number, number]> = [];
   regex.lastIndex = 0;
   while (regex.lastIndex <= lineText.length) {
-    const m = regex.exec(lineText);
+    const m = nextMatch(lineText, regex);
     if (m === null) break;
     const end = m.index + m[0].length;
     if (end > m.index) out.push([m.index, end]);

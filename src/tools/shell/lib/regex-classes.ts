@@ -13,9 +13,13 @@ export const GNU_WORD_BODY = "\\p{L}\\p{N}_";
 /** Rust regex's Unicode `\w` (class body). */
 export const RUST_WORD_BODY = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}";
 
-/** Line anchors that work on a whole buffer without the `m` flag (which would treat `\r` as a line end). */
-export const LINE_START = "(?<![^\\n])";
-export const LINE_END = "(?![^\\n])";
+/**
+ * Line anchors that work on a whole buffer without the `m` flag (which would treat `\r` as a line
+ * end). Written as positive assertions: V8 tries positions inside a surrogate pair, where a
+ * negative `(?<![^\n])(?![^\n])` holds, so `^$` matched in the middle of every emoji.
+ */
+export const LINE_START = "(?:^|(?<=\\n))";
+export const LINE_END = "(?:$|(?=\\n))";
 
 /** Word-boundary assertions over a word class body. */
 export function wordAssertions(word: string) {
