@@ -6,11 +6,19 @@ import type { ShellCommandFactory } from "./command.js";
  * differences from gawk corrected on the way in:
  * - a one-character field separator other than space is literal in awk (`-F'|'`), while
  *   just-bash compiles it as a regex (where `|` is an empty alternation that fails);
- * - a bare `length` (no parentheses) means `length($0)`; just-bash misparses `length > 200`.
+ * - a bare `length` (no parentheses) means `length($0)`; just-bash misparses `length > 200`;
+ * - `-v OFS=...` (and the other special variables) and `VAR=value` operands before the first
+ *   file: just-bash ignores the first and opens the second as a file. Both become assignments
+ *   in BEGIN blocks: `-v` ones before the program's own BEGIN, operands after it (when awk
+ *   makes them).
  */
 export function awkArguments(args: readonly string[]): string[] {
   const out: string[] = [];
   let programSeen = false;
+  let programIndex = -1;
+  const before: string[] = [];
+  const after: string[] = [];
+  let fileSeen = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (!programSeen && (a === "-F" || (a.startsWith("-F") && a.length > 2))) {
@@ -18,9 +26,16 @@ export function awkArguments(args: readonly string[]): string[] {
       out.push("-F", literalSeparator(fs));
       continue;
     }
-    if (!programSeen && (a === "-v" || a === "-f")) {
+    if (!programSeen && (a === "-v" || (a.startsWith("-v") && a.length > 2))) {
+      const assignment = a === "-v" ? (args[++i] ?? "") : a.slice(2);
+      const special = /^(OFS|ORS|FS|RS|SUBSEP|OFMT|CONVFMT)=/.exec(assignment);
+      if (special !== null) before.push(beginAssignment(assignment));
+      else out.push("-v", assignment);
+      continue;
+    }
+    if (!programSeen && a === "-f") {
       out.push(a, args[++i] ?? "");
-      if (a === "-f") programSeen = true;
+      programSeen = true;
       continue;
     }
     if (!programSeen && a.startsWith("-") && a !== "-" && a !== "--") {
@@ -33,12 +48,29 @@ export function awkArguments(args: readonly string[]): string[] {
     }
     if (!programSeen) {
       programSeen = true;
+      programIndex = out.length;
       out.push(bareLength(a));
       continue;
     }
+    if (!fileSeen && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
+      after.push(beginAssignment(a));
+      continue;
+    }
+    fileSeen = true;
     out.push(a);
   }
+  if (programIndex !== -1 && (before.length > 0 || after.length > 0)) {
+    out[programIndex] = `${before.join("")}${out[programIndex] as string}\n${after.join("")}`;
+  }
   return out;
+}
+
+/** `NAME=value` as a BEGIN block; the value's escapes (`\t`) mean what they mean in `-v`. */
+function beginAssignment(assignment: string): string {
+  const eq = assignment.indexOf("=");
+  let value = assignment.slice(eq + 1).replace(/"/g, '\\"').replace(/\n/g, "\\n");
+  if (/(^|[^\\])(\\\\)*\\$/.test(value)) value += "\\"; // a trailing lone backslash is literal
+  return `BEGIN { ${assignment.slice(0, eq)} = "${value}" }\n`;
 }
 
 /** `|` -> `[|]`: a single character (not space, not `\t`-style escapes) is taken literally. */

@@ -18,6 +18,8 @@ import { tailCommand } from "./tail.js";
 import { treeCommand } from "./tree.js";
 import { uniqCommand } from "./uniq.js";
 import { wcCommand } from "./wc.js";
+import { whichCommand } from "./which.js";
+import { pasteCommand, trCommand } from "./wrapped.js";
 import { xargsCommand } from "./xargs.js";
 
 /**
@@ -44,6 +46,9 @@ export const SHELL_COMMANDS: readonly ShellCommandFactory[] = [
   awkCommand,
   jqCommand,
   xargsCommand,
+  whichCommand,
+  pasteCommand,
+  trCommand,
   realpathCommand,
   duCommand,
   ...READ_ONLY_COMMANDS,
