@@ -16,14 +16,16 @@ Options:     -maxdepth N  -mindepth N  -depth  (-follow -xdev -noleaf: accepted)
 Tests:       -name GLOB  -iname GLOB  -path GLOB  -ipath GLOB  -wholename GLOB
              -regex RE  -iregex RE (the whole path; emacs syntax as GNU find:
              \\(a\\|b\\), +, ?)  -regextype posix-extended|posix-basic|emacs|...
-             -type f|d  -size [+-]N[ckMG]  -empty  -newer FILE
-             -mtime [+-]N  -mmin [+-]N  -true  -false  -readable
+             -type f|d  -xtype f|d  -size [+-]N[ckMG]  -empty  -newer FILE
+             -newermt DATE  -newerXY REF  -mtime/-atime/-ctime [+-]N  -mmin/-amin/-cmin [+-]N
+             -perm [-/]MODE  -user NAME  -group NAME  -uid N  -gid N  -links N  -inum N
+             -samefile FILE  -nouser  -nogroup  -lname GLOB  -true  -false  -readable
 Actions:     -print  -print0  -printf FORMAT  -ls  -prune  -quit
              -exec COMMAND {} ;  -exec COMMAND {} +  (-delete fails: read-only)
 Operators:   ( EXPR )  ! EXPR  -not EXPR  EXPR -a EXPR  EXPR -o EXPR  EXPR , EXPR
 
--printf directives: %p %P %f %h %s %k %d %y %m %M %n %u %g %t %TY %Tm %Td %TH %TM %TS %%
-and escapes \\n \\t \\0. Times are UTC.
+-printf directives: %p %P %f %h %s %k %d %y %m %M %n %u %g %i %t %a %c %TY %Tm %Td %TH %TM %TS %%
+and escapes \\n \\t \\0. Times are UTC; access and change times equal the modification time.
 `;
 
 /** An entry being tested. */
@@ -84,6 +86,38 @@ const REGEX_TYPES: ReadonlyMap<string, "emacs" | "ere" | "bre"> = new Map([
   ["posix-minimal-basic", "bre"],
   ["sed", "bre"],
 ]);
+
+/** `-perm`'s mode: octal (`644`) or symbolic (`u+r,g=rx`), as bits. Undefined when invalid. */
+function parseMode(text: string): number | undefined {
+  if (/^[0-7]+$/.test(text)) return Number.parseInt(text, 8) & 0o7777;
+  let mode = 0;
+  for (const clause of text.split(",")) {
+    const m = /^([ugoa]*)([-+=])([rwxXst]*)$/.exec(clause);
+    if (m === null) return undefined;
+    const who = m[1] === "" || (m[1] as string).includes("a") ? "ugo" : (m[1] as string);
+    let bits = 0;
+    for (const w of who) {
+      const shift = w === "u" ? 6 : w === "g" ? 3 : 0;
+      for (const p of m[3] as string) {
+        if (p === "r") bits |= 4 << shift;
+        else if (p === "w") bits |= 2 << shift;
+        else if (p === "x" || p === "X") bits |= 1 << shift;
+        else if (p === "s") bits |= w === "u" ? 0o4000 : w === "g" ? 0o2000 : 0;
+        else if (p === "t") bits |= 0o1000;
+      }
+    }
+    if (m[2] === "-") mode &= ~bits;
+    else mode |= bits;
+  }
+  return mode;
+}
+
+/** A date for `-newermt` (ISO forms; a time without a zone is UTC, the docs shell's zone). */
+function parseDate(text: string): number | undefined {
+  const iso = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/.test(text) ? `${text.replace(" ", "T")}${text.length > 10 ? "Z" : ""}` : text;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? undefined : ms;
+}
 
 /** `-regex`: the pattern must match the whole path (GNU find checks the match length). */
 function compileFindRegex(source: string, syntax: "emacs" | "ere" | "bre", ignoreCase: boolean): RegExp {
@@ -214,7 +248,12 @@ function printfText(format: string, c: Ctx): string {
         v = String(OWNER.gid);
         break;
       case "t":
+      case "a":
+      case "c":
         v = ctimeText(c.info.mtime);
+        break;
+      case "i":
+        v = String(inodeOf(c.path));
         break;
       case "T":
       case "A":
@@ -316,6 +355,23 @@ class Parser {
     return { op: "test", name, test, action };
   }
 
+  /** `-newerXY REF`: every time of an entry is its modification time; Y = t takes a date. */
+  private newerXY(t: string): Node {
+    const ref = this.value(t);
+    let time: number;
+    if (t.endsWith("t")) {
+      const parsed = parseDate(ref);
+      if (parsed === undefined) throw new FindError(`I cannot figure out how to interpret \u2018${ref}\u2019 as a date or time`);
+      time = parsed;
+    } else {
+      const entry = lookup(this.io.view, this.io.cwd, ref);
+      const info = entry.kind === "file" || entry.kind === "dir" ? this.io.view.info(entry.path) : undefined;
+      if (info === undefined) throw new FindError(`\u2018${ref}\u2019: ${ERRNO.ENOENT}`);
+      time = info.mtime.getTime();
+    }
+    return this.test(t, (c) => c.info.mtime.getTime() > time);
+  }
+
   private primary(): Node {
     const t = this.args[this.i] as string;
     switch (t) {
@@ -346,6 +402,7 @@ class Parser {
         this.regexType = syntax;
         return this.test(t, () => true);
       }
+      case "-xtype":
       case "-type": {
         const v = this.value(t);
         const kinds = v.split(",");
@@ -388,6 +445,8 @@ class Parser {
       case "-empty":
         this.i++;
         return this.test(t, (c) => (c.info.kind === "dir" ? (this.io.view.childrenOf(c.path)?.length ?? 0) === 0 : c.info.size === 0));
+      case "-anewer":
+      case "-cnewer":
       case "-newer": {
         const ref = this.value(t);
         const entry = lookup(this.io.view, this.io.cwd, ref);
@@ -396,9 +455,14 @@ class Parser {
         return this.test(t, (c) => c.info.mtime.getTime() > info.mtime.getTime());
       }
       case "-mtime":
-      case "-mmin": {
+      case "-atime":
+      case "-ctime":
+      case "-mmin":
+      case "-amin":
+      case "-cmin": {
+        // Access and change times equal the modification time in the docs shell.
         const cmp = compareNumber(this.value(t), t);
-        const unit = t === "-mtime" ? 86_400_000 : 60_000;
+        const unit = t.endsWith("time") ? 86_400_000 : 60_000;
         const now = Date.now();
         return this.test(t, (c) => cmp(Math.floor((now - c.info.mtime.getTime()) / unit)));
       }
@@ -406,6 +470,55 @@ class Parser {
       case "-readable":
         this.i++;
         return this.test(t, () => true);
+      case "-nouser":
+      case "-nogroup":
+        this.i++;
+        return this.test(t, () => false);
+      case "-user":
+      case "-group": {
+        const v = this.value(t);
+        const known = t === "-user" ? [OWNER.user, String(OWNER.uid)] : [OWNER.group, String(OWNER.gid)];
+        if (!known.includes(v) && !/^\d+$/.test(v)) {
+          throw new FindError(t === "-user" ? `\u2018${v}\u2019 is not the name of a known user` : `\u2018${v}\u2019 is not the name of an existing group`);
+        }
+        return this.test(t, () => known.includes(v));
+      }
+      case "-uid":
+      case "-gid": {
+        const cmp = compareNumber(this.value(t), t);
+        return this.test(t, () => cmp(t === "-uid" ? OWNER.uid : OWNER.gid));
+      }
+      case "-links": {
+        const cmp = compareNumber(this.value(t), t);
+        return this.test(t, (c) => cmp(c.info.nlink));
+      }
+      case "-inum": {
+        const cmp = compareNumber(this.value(t), t);
+        return this.test(t, (c) => cmp(inodeOf(c.path)));
+      }
+      case "-perm": {
+        const v = this.value(t);
+        const kind = v.startsWith("-") ? "all" : v.startsWith("/") ? "any" : "exact";
+        const mode = parseMode(kind === "exact" ? v : v.slice(1));
+        if (mode === undefined) throw new FindError(`invalid mode \u2018${v}\u2019`);
+        return this.test(t, (c) => {
+          const bits = c.info.mode & 0o7777;
+          if (kind === "exact") return bits === mode;
+          if (kind === "all") return (bits & mode) === mode;
+          return mode === 0 || (bits & mode) !== 0;
+        });
+      }
+      case "-samefile": {
+        const ref = this.value(t);
+        const entry = lookup(this.io.view, this.io.cwd, ref);
+        if (entry.kind !== "file" && entry.kind !== "dir") throw new FindError(`\u2018${ref}\u2019: ${ERRNO.ENOENT}`);
+        return this.test(t, (c) => c.path === entry.path);
+      }
+      case "-lname":
+      case "-ilname": {
+        this.value(t);
+        return this.test(t, () => false); // the docs hold no symbolic links
+      }
       case "-false":
       case "-writable":
       case "-executable":
@@ -482,6 +595,8 @@ class Parser {
         return { op: "exec", command, batch, inDir: t === "-execdir" || t === "-okdir" };
       }
       default:
+        if (/^-newer[aBcm][aBcmt]$/.test(t)) return this.newerXY(t);
+        if (t.startsWith("-newer") && t.length === 8) throw new FindError(`invalid predicate \`${t}'`);
         if (t.startsWith("-")) throw new FindError(`unknown predicate \`${t}'`);
         throw new FindError(`paths must precede expression: \`${t}'`);
     }
