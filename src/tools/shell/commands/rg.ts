@@ -68,6 +68,8 @@ const SPECS: readonly (OptionSpec & { readonly placeholder?: string })[] = [
   { key: "t", short: "t", long: "type", value: true, placeholder: "TYPE" },
   { key: "T", short: "T", long: "type-not", value: true, placeholder: "TYPE" },
   { key: "type-list", long: "type-list" },
+  { key: "type-add", long: "type-add", value: true, placeholder: "TYPE_SPEC" },
+  { key: "type-clear", long: "type-clear", value: true, placeholder: "TYPE" },
   { key: "files", long: "files" },
   { key: "hidden", short: "." , long: "hidden" },
   { key: "no-hidden", long: "no-hidden" },
@@ -78,6 +80,7 @@ const SPECS: readonly (OptionSpec & { readonly placeholder?: string })[] = [
   { key: "color", long: ["color", "colour"], value: true, placeholder: "WHEN" },
   { key: "no-messages", long: "no-messages" },
   { key: "V", short: "V", long: "version" },
+  { key: "h", short: "h" },
   // Accepted without effect: the docs have no ignore files, links, archives or encodings.
   ...["no-ignore", "no-ignore-vcs", "no-ignore-parent", "no-ignore-dot", "no-ignore-global", "no-ignore-exclude", "no-ignore-files", "no-require-git", "follow", "no-follow", "search-zip", "text", "no-text", "binary", "no-binary", "line-buffered", "block-buffered", "no-config", "crlf", "no-crlf", "mmap", "no-mmap", "one-file-system", "stats", "no-unicode", "unicode", "no-pcre2-unicode", "ignore-case-literal", "auto-hybrid-regex"].map(
     (l) => ({ key: "noop", long: l }),
@@ -139,6 +142,7 @@ OPTIONS:
   -M, --max-columns NUM      omit lines longer than NUM bytes
   -g, --glob GLOB            include (or !exclude) files by gitignore-style glob; --iglob ignores case
   -t, --type TYPE            only files of TYPE (see --type-list); -T, --type-not TYPE excludes
+      --type-add NAME:GLOB   add a glob to file type NAME for this search; --type-clear NAME
       --files                list the files that would be searched
       --hidden               search hidden files and folders
   -d, --max-depth NUM        descend at most NUM folders
@@ -250,6 +254,8 @@ interface RgSettings {
   globs: IgnoreGlob[];
   types: string[];
   typesNot: string[];
+  /** `--type-add NAME:GLOB` and `--type-clear NAME`, in order. */
+  typeEdits: Array<{ readonly name: string; readonly glob?: string }>;
   hidden: boolean;
   maxDepth: number;
   sort: "path" | "none" | "modified" | "rpath" | "rmodified";
@@ -299,6 +305,7 @@ function settingsFrom(args: string[], io: CommandIo): RgSettings | number {
     globs: [],
     types: [],
     typesNot: [],
+    typeEdits: [],
     hidden: false,
     maxDepth: Number.POSITIVE_INFINITY,
     sort: "path",
@@ -483,6 +490,18 @@ function settingsFrom(args: string[], io: CommandIo): RgSettings | number {
       case "T":
         s.typesNot.push(o.value);
         break;
+      case "type-add": {
+        const colon = o.value.indexOf(":");
+        if (colon <= 0) {
+          io.out.error(`rg: invalid definition (format is type:glob, e.g., html:*.html): ${o.value}\n`);
+          return 2;
+        }
+        s.typeEdits.push({ name: o.value.slice(0, colon), glob: o.value.slice(colon + 1) });
+        break;
+      }
+      case "type-clear":
+        s.typeEdits.push({ name: o.value });
+        break;
       case "type-list":
         s.mode = "type-list";
         break;
@@ -523,6 +542,10 @@ function settingsFrom(args: string[], io: CommandIo): RgSettings | number {
       case "V":
         io.out.write("ripgrep 13.0.0\n-SIMD -AVX (compiled)\n+SIMD +AVX (runtime)\n");
         return 0;
+      case "h":
+        // ripgrep's -h is its short help: ours is short already.
+        io.out.write(HELP);
+        return 0;
       default:
         break;
     }
@@ -557,11 +580,27 @@ interface Target {
   readonly mtime: number;
 }
 
-const TYPES = new Map(RG_TYPES.map(([name, globs]) => [name, globs.map((g) => fnmatchRegex(g))]));
+const BUILTIN_TYPES: ReadonlyMap<string, readonly string[]> = new Map(RG_TYPES);
+const TYPE_MATCHERS = new Map(RG_TYPES.map(([name, globs]) => [name, globs.map((g) => fnmatchRegex(g))]));
 
 async function runRg(s: RgSettings, io: CommandIo): Promise<number> {
+  // The built-in type table, with this call's --type-add / --type-clear applied.
+  let typeGlobs = BUILTIN_TYPES;
+  let TYPES = TYPE_MATCHERS;
+  if (s.typeEdits.length > 0) {
+    const edited = new Map([...BUILTIN_TYPES].map(([n, g]) => [n, [...g]]));
+    for (const e of s.typeEdits) {
+      if (e.glob === undefined) edited.delete(e.name);
+      else edited.set(e.name, [...(edited.get(e.name) ?? []), e.glob]);
+    }
+    typeGlobs = edited;
+    TYPES = new Map([...edited].map(([n, g]) => [n, g.map((x) => fnmatchRegex(x))]));
+  }
   if (s.mode === "type-list") {
-    for (const [name, globs] of RG_TYPES) io.out.write(`${name}: ${globs.join(", ")}\n`);
+    for (const name of [...typeGlobs.keys()].sort()) {
+      const globs = [...(typeGlobs.get(name) ?? [])].sort();
+      if (globs.length > 0) io.out.write(`${name}: ${globs.join(", ")}\n`);
+    }
     return 0;
   }
   for (const t of [...s.types, ...s.typesNot]) {
@@ -731,9 +770,9 @@ function printFile(
   };
   const omitted = (lineText: string, isMatch: boolean): string | undefined => {
     if (s.maxColumns === 0 || Buffer.byteLength(lineText) <= s.maxColumns) return undefined;
-    if (!isMatch) return "[Omitted long context line]";
-    const n = s.invert ? 0 : matchesInLine(lineText, re).length;
-    return `[Omitted long line with ${n} matches]`;
+    // ripgrep 13's wording; the preview keeps the first NUM characters.
+    if (s.maxColumnsPreview) return `${[...lineText].slice(0, s.maxColumns).join("")} [... omitted end of long line]`;
+    return isMatch ? "[Omitted long matching line]" : "[Omitted long context line]";
   };
 
   if (s.only || s.vimgrep) {
