@@ -85,6 +85,9 @@ const SPECS: readonly (OptionSpec & { readonly placeholder?: string })[] = [
   ...["no-ignore", "no-ignore-vcs", "no-ignore-parent", "no-ignore-dot", "no-ignore-global", "no-ignore-exclude", "no-ignore-files", "no-require-git", "follow", "no-follow", "search-zip", "text", "no-text", "binary", "no-binary", "line-buffered", "block-buffered", "no-config", "crlf", "no-crlf", "mmap", "no-mmap", "one-file-system", "stats", "no-unicode", "unicode", "no-pcre2-unicode", "ignore-case-literal", "auto-hybrid-regex"].map(
     (l) => ({ key: "noop", long: l }),
   ),
+  // Accepted without effect, with a value: size limits and colours do not apply here.
+  ...["max-filesize", "regex-size-limit", "dfa-size-limit", "colors", "ignore-file"].map((l) => ({ key: "noop", long: l, value: true, placeholder: "VALUE" })),
+  { key: "unsupported", long: ["json", "pre", "pre-glob", "null-data", "multiline-dotall", "field-match-separator", "field-context-separator", "path-separator", "debug", "trace", "pcre2-version"] },
   { key: "noop", short: "L" },
   { key: "noop", short: "a" },
   { key: "noop", short: "z" },
@@ -372,6 +375,9 @@ function settingsFrom(args: string[], io: CommandIo): RgSettings | number {
         break;
       case "U":
         io.out.error("rg: multiline search (-U) is not supported by this docs shell; search line by line, e.g. with -A/-B/-C context\n");
+        return 2;
+      case "unsupported":
+        io.out.error(`rg: ${o.name} is not supported by this docs shell; use the default output, -n, --vimgrep or -l\n`);
         return 2;
       case "l":
         s.mode = "files-with";
