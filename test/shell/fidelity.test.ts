@@ -289,6 +289,9 @@ const CASES: readonly Case[] = [
   { cmd: "echo '{\"a\":[1,2,{\"b\":\"c\"}]}' | jq '.a | length'" },
   { cmd: "echo '{\"a\":[1,2,{\"b\":\"c\"}]}' | jq -r '.a[2].b'" },
   { cmd: "echo '[{\"n\":\"x\",\"v\":1},{\"n\":\"y\",\"v\":2}]' | jq -c 'map(select(.v > 1))'" },
+  { cmd: "jq . /nope.json" },
+  { cmd: "echo '{\"a\":1}' | jq .a /nope.json -" },
+  { cmd: "echo '{}' | jq '.[' 2>/dev/null; echo $?" },
   // xargs and find -exec: commands run in the docs shell
   { cmd: "rg -l spree_cli /developer | xargs wc -l" },
   { cmd: "find /developer/cli -name '*.mdx' | xargs grep -c spree | sort" },
@@ -345,6 +348,8 @@ const CASES: readonly Case[] = [
   { cmd: "for d in /developer/sdk/*/; do for e in \"$d\"*/; do echo \"$e\"; done; done" },
   { cmd: "d=/developer/sdk; ls -d $d/*/ | wc -l" },
   { cmd: "find /developer/sdk/*/ -maxdepth 0" },
+  { cmd: "a=(/developer/sdk/*/ x); echo ${#a[@]} \"${a[0]}\"" },
+  { cmd: "echo \"$(ls -d /developer/sdk/*/)\"" },
 ];
 
 /** Pattern syntax: GNU BRE/ERE/PCRE in grep, Rust regex and PCRE2 in rg, and their error messages. */

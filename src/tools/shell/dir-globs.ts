@@ -91,7 +91,10 @@ function rewrite(node: unknown, counter: { n: number }): void {
     const pipeline = node as { commands: CommandNode[] };
     pipeline.commands = pipeline.commands.map((c) => {
       rewrite(c, counter);
-      if (c.type === "SimpleCommand") return wrapCommand(c, [c.args], counter);
+      if (c.type === "SimpleCommand") {
+        const arrays = c.assignments.flatMap((a) => (a.array === null ? [] : [a.array]));
+        return wrapCommand(c, [c.args, ...arrays], counter);
+      }
       if (c.type === "For" && c.words !== null) return wrapCommand(c, [c.words], counter);
       return c;
     });

@@ -1,15 +1,79 @@
-import type { Command } from "just-bash";
+import type { Command, CommandContext } from "just-bash";
 import type { ShellCommandFactory } from "./command.js";
 
 /** The jq version we report: the one whose output our fidelity suite compares against. */
 const JQ_VERSION = "jq-1.6";
 
-/** jq is just-bash's; this adds `--version`, which it lacks. */
+/** Options that take one value, and those that take two (`--arg NAME VALUE`). */
+const ONE_VALUE = new Set(["--indent", "-f", "--from-file", "-L"]);
+const TWO_VALUES = new Set(["--arg", "--argjson", "--slurpfile", "--rawfile"]);
+
+/** The FILE operands of a jq command line (after the filter, unless -f names it). */
+export function jqFiles(args: readonly string[]): number[] {
+  const files: number[] = [];
+  let filterSeen = false;
+  let rest = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (!rest && (a === "--args" || a === "--jsonargs")) {
+      rest = true; // positional values, not files
+      continue;
+    }
+    if (!rest && a === "--") continue;
+    if (!rest && a.startsWith("-") && a !== "-") {
+      if (a === "-f" || a === "--from-file") filterSeen = true;
+      if (ONE_VALUE.has(a)) i++;
+      else if (TWO_VALUES.has(a)) i += 2;
+      continue;
+    }
+    if (!filterSeen) filterSeen = true;
+    else if (!rest) files.push(i);
+  }
+  return files;
+}
+
+/**
+ * jq is just-bash's, corrected where its messages and statuses differ from jq's: `--version`,
+ * a missing FILE (reported, and the other files still read), and a filter that does not
+ * compile (exit 3, as jq).
+ */
 export const jqCommand: ShellCommandFactory = (): Command => ({
   name: "jq",
-  async execute(args, ctx) {
+  async execute(args: string[], ctx: CommandContext) {
     if (args.length === 1 && args[0] === "--version") return { stdout: `${JQ_VERSION}\n`, stderr: "", exitCode: 0 };
     if (ctx.origCommand === undefined) return { stdout: "", stderr: "jq: not available\n", exitCode: 127 };
-    return ctx.origCommand(args);
+    let missing = "";
+    const kept: string[] = [];
+    const fileIndexes = new Set(jqFiles(args));
+    let keptFiles = 0;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] as string;
+      if (!fileIndexes.has(i)) {
+        kept.push(a);
+        continue;
+      }
+      if (a !== "-" && !(await ctx.fs.exists(ctx.fs.resolvePath(ctx.cwd, a)))) {
+        missing += `jq: error: Could not open file ${a}: No such file or directory\n`;
+        continue;
+      }
+      kept.push(a);
+      keptFiles++;
+    }
+    // Every FILE missing: jq reads none (not stdin) and fails with 2.
+    if (missing !== "" && keptFiles === 0) {
+      return { stdout: "", stderr: missing, exitCode: 2 };
+    }
+    const r = await ctx.origCommand(kept);
+    let { stderr, exitCode } = r;
+    const compile = /^jq: parse error: (Unexpected (?:token|end)[^\n]*)\n/.exec(stderr);
+    if (compile !== null && exitCode === 5) {
+      stderr = `jq: error: syntax error, ${compile[1] as string}\njq: 1 compile error\n`;
+      exitCode = 3;
+    }
+    if (missing !== "") {
+      stderr = missing + stderr;
+      if (exitCode === 0) exitCode = 2;
+    }
+    return { ...r, stderr, exitCode };
   },
 });
