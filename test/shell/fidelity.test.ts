@@ -349,7 +349,7 @@ const CASES: readonly Case[] = [
   { cmd: "d=/developer/sdk; ls -d $d/*/ | wc -l" },
   { cmd: "find /developer/sdk/*/ -maxdepth 0" },
   { cmd: "a=(/developer/sdk/*/ x); echo ${#a[@]} \"${a[0]}\"" },
-  { cmd: "echo \"$(ls -d /developer/sdk/*/)\"" },
+  { cmd: "x=$(ls -d /developer/sdk/*/); echo \"$x\"" },
 ];
 
 /** Pattern syntax: GNU BRE/ERE/PCRE in grep, Rust regex and PCRE2 in rg, and their error messages. */
