@@ -106,24 +106,19 @@ export interface IgnoreGlob {
   readonly regex: RegExp;
 }
 
-/** Parse a ripgrep/gitignore glob. */
-export function gitignoreGlob(glob: string, ignoreCase = false): IgnoreGlob {
-  let g = glob;
-  let negated = false;
-  if (g.startsWith("!")) {
-    negated = true;
-    g = g.slice(1);
-  }
-  let dirOnly = false;
-  if (g.endsWith("/") && g.length > 1) {
-    dirOnly = true;
-    g = g.slice(0, -1);
-  }
-  const basenameOnly = !g.includes("/");
-  if (g.startsWith("/")) g = g.slice(1);
-  if (g.startsWith("**/")) g = g.slice(3);
+/** The regex source of a glob body (what follows `!`, a leading slash and a leading globstar). */
+function gitignoreBody(g: string): string {
   let src = "";
   for (let i = 0; i < g.length; ) {
+    if (g[i] === "{") {
+      // `{a,b}` alternates, as ripgrep's globset (not nested).
+      const close = g.indexOf("}", i + 1);
+      if (close !== -1 && !g.slice(i + 1, close).includes("{")) {
+        src += `(?:${g.slice(i + 1, close).split(",").map(gitignoreBody).join("|")})`;
+        i = close + 1;
+        continue;
+      }
+    }
     if (g.startsWith("/**/", i)) {
       src += "(?:/|/.*/)";
       i += 4;
@@ -156,6 +151,26 @@ export function gitignoreGlob(glob: string, ignoreCase = false): IgnoreGlob {
       i++;
     }
   }
+  return src;
+}
+
+/** Parse a ripgrep/gitignore glob. */
+export function gitignoreGlob(glob: string, ignoreCase = false): IgnoreGlob {
+  let g = glob;
+  let negated = false;
+  if (g.startsWith("!")) {
+    negated = true;
+    g = g.slice(1);
+  }
+  let dirOnly = false;
+  if (g.endsWith("/") && g.length > 1) {
+    dirOnly = true;
+    g = g.slice(0, -1);
+  }
+  const basenameOnly = !g.includes("/");
+  if (g.startsWith("/")) g = g.slice(1);
+  if (g.startsWith("**/")) g = g.slice(3);
+  const src = gitignoreBody(g);
   // A glob without a slash may match at any depth; one with a slash is anchored at the root.
   const prefix = basenameOnly || glob.replace(/^!/, "").startsWith("**/") ? "(?:^|.*/)" : "^";
   return { negated, dirOnly, basenameOnly, regex: new RegExp(`${prefix}${src}$`, ignoreCase ? "isu" : "su") };
