@@ -3,6 +3,7 @@ import { LIMITS } from "../../limits.js";
 import type { SiteView } from "../../vfs/view.js";
 import { dirGlobPlugin } from "./dir-globs.js";
 import { PathSuggester } from "./did-you-mean.js";
+import { mergeStderrPlugin } from "./merge-stderr.js";
 
 /** The bounds of one call (LIMITS.shell by default; tests use small ones). */
 export type ShellLimits = { readonly [K in keyof typeof LIMITS.shell]: number };
@@ -84,6 +85,7 @@ export class DocsShell implements Shell {
       },
     });
     this.bash.registerTransformPlugin(dirGlobPlugin);
+    this.bash.registerTransformPlugin(mergeStderrPlugin(new Set(commands.map((c) => c.name))));
   }
 
   /** Run one command line at `/`. */

@@ -80,8 +80,9 @@ function runCut(args: string[], io: CommandIo): number {
   const ranges = parseList(list);
   if (typeof ranges === "string") return usage(ranges);
   let status = 0;
-  const out: string[] = [];
   for (const input of readInputs(io, parsed.operands)) {
+    // Written per input, so that an error for a later input comes after (under `2>&1`).
+    const out: string[] = [];
     if (!input.ok) {
       io.fail(`${input.name}: ${input.reason}`);
       status = 1;
@@ -112,8 +113,8 @@ function runCut(args: string[], io: CommandIo): number {
         out.push(outDelim === undefined ? Buffer.concat(pieces).toString("utf8") : pieces.map((p) => p.toString("utf8")).join(outDelim));
       }
     }
+    if (out.length > 0 && !io.out.write(`${out.join("\n")}\n`)) break;
   }
-  if (out.length > 0) io.out.write(`${out.join("\n")}\n`);
   return status;
 }
 

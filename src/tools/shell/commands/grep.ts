@@ -464,8 +464,13 @@ async function runGrep(s: GrepSettings, io: CommandIo): Promise<number> {
   const implicitDot = operands.length === 0 && recursive;
   const multiple = operandList.length > 1;
 
-  // First the files to search, in order (errors are reported as they are found), then the search.
-  const targets: Array<Target & { named: boolean }> = [];
+  // First the files to search, in order, then the search. A missing operand is a target that
+  // reports its error when its turn comes (in order with the output under `2>&1`).
+  const targets: Array<Target & { named: boolean; error?: string }> = [];
+  const failed = (message: string) => {
+    errors = true;
+    if (!s.noMessages) targets.push({ display: "", text: "", named: false, error: message });
+  };
   for (const t of operandList) {
     if (t.stdin) {
       targets.push({ display: s.label, text: io.stdin(), named: nameFiles(multiple) });
@@ -473,8 +478,7 @@ async function runGrep(s: GrepSettings, io: CommandIo): Promise<number> {
     }
     const entry = lookup(io.view, io.cwd, t.operand);
     if (entry.kind === "missing" || entry.kind === "notdir") {
-      errors = true;
-      if (!s.noMessages) io.fail(`${t.operand}: ${lookupError(entry)}`);
+      failed(`${t.operand}: ${lookupError(entry)}`);
       continue;
     }
     if (entry.kind === "device") {
@@ -488,8 +492,7 @@ async function runGrep(s: GrepSettings, io: CommandIo): Promise<number> {
     // A folder.
     if (s.directories === "skip") continue;
     if (!recursive) {
-      errors = true;
-      if (!s.noMessages) io.fail(`${t.operand}: ${ERRNO.EISDIR}`);
+      failed(`${t.operand}: ${ERRNO.EISDIR}`);
       continue;
     }
     if (s.excludeDir.some((re) => suffixes(t.operand).some((c) => re.test(c))) && !implicitDot) continue;
@@ -505,7 +508,8 @@ async function runGrep(s: GrepSettings, io: CommandIo): Promise<number> {
   if (!(await io.regexIsSafe(regex, targets.map((t) => t.text)))) return 2;
   for (const t of targets) {
     if (io.out.full) break;
-    if (searchOne(t, t.named)) break;
+    if (t.error !== undefined) io.fail(t.error);
+    else if (searchOne(t, t.named)) break;
   }
   if (s.quiet && selectedAny) return 0;
   if (errors) return 2;

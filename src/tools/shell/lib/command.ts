@@ -1,6 +1,7 @@
 import { type Command, type ResolvedCommandContext, bytesOutput, latin1FromBytes, unsafeBytesFromLatin1 } from "just-bash";
 import { LIMITS } from "../../../limits.js";
 import type { SiteView } from "../../../vfs/view.js";
+import { MERGE_STDERR_ENV } from "../merge-stderr.js";
 import { OptionError } from "./options.js";
 import { isRisky, probeRegex } from "./regex-guard.js";
 
@@ -12,7 +13,11 @@ export class Output {
   /** Set once stdout passed the internal budget; commands stop producing. */
   full = false;
 
-  constructor(private readonly budget: number) {}
+  /** `mergeErrors`: stderr goes where stdout goes (`2>&1`), so errors are written in order among the output. */
+  constructor(
+    private readonly budget: number,
+    readonly mergeErrors = false,
+  ) {}
 
   /** Append to stdout; returns false once the budget is spent. */
   write(s: string): boolean {
@@ -25,7 +30,8 @@ export class Output {
   }
 
   error(s: string): void {
-    this.errChunks.push(s);
+    if (this.mergeErrors) this.chunks.push(s);
+    else this.errChunks.push(s);
   }
 
   get stdout(): string {
@@ -51,7 +57,7 @@ export class CommandIo {
     readonly view: SiteView,
     readonly ctx: ResolvedCommandContext,
   ) {
-    this.out = new Output(Math.min(ctx.limits.maxOutputSize, LIMITS.shell.maxInternalOutputBytes));
+    this.out = new Output(Math.min(ctx.limits.maxOutputSize, LIMITS.shell.maxInternalOutputBytes), ctx.env.get(MERGE_STDERR_ENV) === "1");
   }
 
   get cwd(): string {

@@ -1,3 +1,4 @@
+import { MERGE_STDERR_ENV } from "../merge-stderr.js";
 import type { CommandIo } from "./command.js";
 
 /** What a command run from inside another (`xargs`, `find -exec`) produced. */
@@ -21,7 +22,9 @@ export async function runSubcommand(io: CommandIo, words: readonly string[], cwd
   const exec = io.ctx.exec;
   if (exec === undefined) return { stdout: "", stderr: `${io.name}: running commands is not available here\n`, exitCode: 126 };
   const [name, ...args] = words;
-  const r = await exec(shellQuote(name ?? ""), { cwd, signal: io.ctx.signal, args, stdin: "" });
+  // Under `2>&1` the command's errors stay in order with its output, as the caller's do.
+  const env = io.out.mergeErrors ? { [MERGE_STDERR_ENV]: "1" } : undefined;
+  const r = await exec(shellQuote(name ?? ""), { cwd, signal: io.ctx.signal, args, stdin: "", ...(env === undefined ? {} : { env }) });
   return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode };
 }
 
