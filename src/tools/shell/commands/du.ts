@@ -127,7 +127,7 @@ function runDu(args: string[], io: CommandIo): number {
   };
 
   for (const operand of operands) {
-    const entry = lookup(io.view, io.cwd, operand);
+    const entry = lookup(io.view, io.cwd, operand, io.piped);
     if (entry.kind !== "file" && entry.kind !== "dir") {
       if (entry.kind === "device") {
         io.out.write(`${show(0)}\t${operand}${s.end}`);

@@ -364,7 +364,7 @@ class Parser {
       if (parsed === undefined) throw new FindError(`I cannot figure out how to interpret \u2018${ref}\u2019 as a date or time`);
       time = parsed;
     } else {
-      const entry = lookup(this.io.view, this.io.cwd, ref);
+      const entry = lookup(this.io.view, this.io.cwd, ref, this.io.piped);
       const info = entry.kind === "file" || entry.kind === "dir" ? this.io.view.info(entry.path) : undefined;
       if (info === undefined) throw new FindError(`\u2018${ref}\u2019: ${ERRNO.ENOENT}`);
       time = info.mtime.getTime();
@@ -449,7 +449,7 @@ class Parser {
       case "-cnewer":
       case "-newer": {
         const ref = this.value(t);
-        const entry = lookup(this.io.view, this.io.cwd, ref);
+        const entry = lookup(this.io.view, this.io.cwd, ref, this.io.piped);
         const info = entry.kind === "file" || entry.kind === "dir" ? this.io.view.info(entry.path) : undefined;
         if (info === undefined) throw new FindError(`\u2018${ref}\u2019: ${ERRNO.ENOENT}`);
         return this.test(t, (c) => c.info.mtime.getTime() > info.mtime.getTime());
@@ -510,7 +510,7 @@ class Parser {
       }
       case "-samefile": {
         const ref = this.value(t);
-        const entry = lookup(this.io.view, this.io.cwd, ref);
+        const entry = lookup(this.io.view, this.io.cwd, ref, this.io.piped);
         if (entry.kind !== "file" && entry.kind !== "dir") throw new FindError(`\u2018${ref}\u2019: ${ERRNO.ENOENT}`);
         return this.test(t, (c) => c.path === entry.path);
       }
@@ -711,7 +711,7 @@ async function runFind(args: string[], io: CommandIo): Promise<number> {
   };
 
   for (const start of starts) {
-    const entry = lookup(io.view, io.cwd, start);
+    const entry = lookup(io.view, io.cwd, start, io.piped);
     if (entry.kind === "missing" || entry.kind === "notdir") {
       io.fail(`\u2018${start}\u2019: ${entry.kind === "notdir" ? ERRNO.ENOTDIR : ERRNO.ENOENT}`);
       env.status = 1;

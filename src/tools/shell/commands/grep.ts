@@ -206,7 +206,7 @@ function settingsFrom(parsed: ParsedArgs, io: CommandIo, defaultDialect: Dialect
         explicitPatterns = true;
         break;
       case "f": {
-        const entry = lookup(io.view, io.cwd, o.value);
+        const entry = lookup(io.view, io.cwd, o.value, io.piped);
         if (entry.kind !== "file" && entry.kind !== "device") {
           io.fail(`${o.value}: ${entry.kind === "dir" ? ERRNO.EISDIR : lookupError(entry)}`);
           return 2;
@@ -476,7 +476,7 @@ async function runGrep(s: GrepSettings, io: CommandIo): Promise<number> {
       targets.push({ display: s.label, text: io.stdin(), named: nameFiles(multiple) });
       continue;
     }
-    const entry = lookup(io.view, io.cwd, t.operand);
+    const entry = lookup(io.view, io.cwd, t.operand, io.piped);
     if (entry.kind === "missing" || entry.kind === "notdir") {
       failed(`${t.operand}: ${lookupError(entry)}`);
       continue;

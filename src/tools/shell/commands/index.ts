@@ -2,6 +2,7 @@ import { awkCommand } from "./awk.js";
 import { catCommand } from "./cat.js";
 import type { ShellCommandFactory } from "./command.js";
 import { cutCommand } from "./cut.js";
+import { diffCommand } from "./diff.js";
 import { duCommand } from "./du.js";
 import { findCommand } from "./find.js";
 import { egrepCommand, fgrepCommand, grepCommand } from "./grep.js";
@@ -51,5 +52,6 @@ export const SHELL_COMMANDS: readonly ShellCommandFactory[] = [
   trCommand,
   realpathCommand,
   duCommand,
+  diffCommand,
   ...READ_ONLY_COMMANDS,
 ];

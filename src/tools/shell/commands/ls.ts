@@ -406,7 +406,7 @@ function runLs(args: string[], io: CommandIo): number {
   const files: Item[] = [];
   const dirs: Item[] = [];
   for (const operand of operands) {
-    const entry = lookup(io.view, io.cwd, operand);
+    const entry = lookup(io.view, io.cwd, operand, io.piped);
     const info = entry.kind === "file" || entry.kind === "dir" ? io.view.info(entry.path) : undefined;
     if (entry.kind === "device") {
       files.push({ name: operand, path: entry.path, info: { kind: "file", size: 0, mtime: new Date(0), mode: 0o020666, nlink: 1, blocks: 0 } });

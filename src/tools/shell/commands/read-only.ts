@@ -21,7 +21,7 @@ function split(args: readonly string[]): { flags: string; operands: string[] } {
 }
 
 function exists(io: CommandIo, operand: string): "file" | "dir" | false {
-  const e = lookup(io.view, io.cwd, operand);
+  const e = lookup(io.view, io.cwd, operand, io.piped);
   return e.kind === "file" || e.kind === "device" ? "file" : e.kind === "dir" ? "dir" : false;
 }
 

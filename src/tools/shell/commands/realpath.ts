@@ -53,7 +53,7 @@ function runRealpath(args: string[], io: CommandIo): number {
   let status = 0;
   for (const operand of parsed.operands) {
     const path = normalize(resolvePath(io.cwd, operand));
-    const entry = lookup(io.view, io.cwd, operand);
+    const entry = lookup(io.view, io.cwd, operand, io.piped);
     let error: string | undefined;
     if (!missingOk) {
       if (entry.kind === "notdir") error = ERRNO.ENOTDIR;

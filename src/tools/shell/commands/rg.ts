@@ -325,7 +325,7 @@ function settingsFrom(args: string[], io: CommandIo): RgSettings | number {
         explicitPatterns = true;
         break;
       case "f": {
-        const entry = o.value === "-" ? { kind: "stdin" as const } : lookup(io.view, io.cwd, o.value);
+        const entry = o.value === "-" ? { kind: "stdin" as const } : lookup(io.view, io.cwd, o.value, io.piped);
         let text: string;
         if (entry.kind === "stdin") text = io.stdin();
         else if (entry.kind === "file") text = entry.text;
@@ -653,7 +653,7 @@ async function runRg(s: RgSettings, io: CommandIo): Promise<number> {
   const paths = s.paths.length > 0 ? s.paths : useStdin ? [] : ["./"];
   const implicit = s.paths.length === 0;
   for (const operand of paths) {
-    const entry = lookup(io.view, io.cwd, operand);
+    const entry = lookup(io.view, io.cwd, operand, io.piped);
     if (entry.kind === "missing" || entry.kind === "notdir") {
       errors = true;
       if (!s.noMessages) io.out.error(`${operand}: ${entry.kind === "notdir" ? "Not a directory (os error 20)" : "No such file or directory (os error 2)"}\n`);

@@ -185,7 +185,7 @@ async function runSed(args: string[], io: CommandIo): Promise<number> {
         scripts.push(o.value);
         break;
       case "f": {
-        const entry = lookup(io.view, io.cwd, o.value);
+        const entry = lookup(io.view, io.cwd, o.value, io.piped);
         if (entry.kind !== "file") {
           io.fail(`couldn't open file ${o.value}: ${entry.kind === "dir" ? ERRNO.EISDIR : ERRNO.ENOENT}`);
           return 1;
@@ -248,7 +248,7 @@ async function runSed(args: string[], io: CommandIo): Promise<number> {
     let text: string;
     if (name === "-") text = io.stdin();
     else {
-      const entry = lookup(io.view, io.cwd, name);
+      const entry = lookup(io.view, io.cwd, name, io.piped);
       if (entry.kind === "dir") {
         io.fail(`read error on ${name}: ${ERRNO.EISDIR}`);
         status = 2;
@@ -529,7 +529,7 @@ function execute(program: SedProgram, lines: readonly Line[], quiet: boolean, li
           pc = commands.length;
           break;
         case "r": {
-          const entry = lookup(io.view, io.cwd, c.file as string);
+          const entry = lookup(io.view, io.cwd, c.file as string, io.piped);
           if (entry.kind === "file" && entry.text !== "") st.appendQueue.push(entry.text.endsWith("\n") ? entry.text : `${entry.text}\n`);
           else if (c.file === "/dev/stdin" || c.file === "-") st.appendQueue.push(io.stdin());
           break;

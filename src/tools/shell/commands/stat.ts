@@ -165,7 +165,7 @@ function runStat(args: string[], io: CommandIo): number {
   }
   let status = 0;
   for (const operand of parsed.operands) {
-    const entry = lookup(io.view, io.cwd, operand);
+    const entry = lookup(io.view, io.cwd, operand, io.piped);
     const info: EntryInfo | undefined =
       entry.kind === "device"
         ? { kind: "file", size: 0, mtime: new Date(0), mode: 0o020666, nlink: 1, blocks: 0 }

@@ -394,7 +394,7 @@ function runTree(args: string[], io: CommandIo): number {
   };
 
   for (const operand of operands) {
-    const entry = lookup(io.view, io.cwd, operand);
+    const entry = lookup(io.view, io.cwd, operand, io.piped);
     if (entry.kind !== "dir") {
       if (entry.kind === "file" || entry.kind === "device") files++;
       else status = 2;

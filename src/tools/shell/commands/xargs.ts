@@ -229,7 +229,7 @@ async function runXargs(args: string[], io: CommandIo): Promise<number> {
 
   let input: string;
   if (argFile !== undefined) {
-    const entry = lookup(io.view, io.cwd, argFile);
+    const entry = lookup(io.view, io.cwd, argFile, io.piped);
     if (entry.kind !== "file" && entry.kind !== "device") {
       io.fail(`Cannot open input file \u2018${argFile}\u2019: ${entry.kind === "dir" ? ERRNO.EISDIR : ERRNO.ENOENT}`);
       return 1;

@@ -64,6 +64,9 @@ export class CommandIo {
     return this.ctx.cwd;
   }
 
+  /** Texts of the `<(cmd)` arguments (`/dev/fd/63`...), read before the command runs. */
+  readonly piped = new Map<string, string>();
+
   private stdinText: string | undefined;
 
   /** Piped input as text (decoded natively: just-bash's own decoder loops in JS). */
@@ -129,6 +132,15 @@ export function docsCommand(view: SiteView, spec: DocsCommandSpec): Command {
     name: spec.name,
     async execute(args, ctx) {
       const io = new CommandIo(spec.name, view, ctx);
+      for (const a of args) {
+        const m = /\/dev\/fd\/\d+$/.exec(a);
+        if (m === null || io.piped.has(m[0])) continue;
+        try {
+          io.piped.set(m[0], await ctx.fs.readFile(m[0]));
+        } catch {
+          // not a live process substitution: the command reports the missing file itself
+        }
+      }
       let exitCode: number;
       if (args.includes("--help") && !args.slice(0, args.indexOf("--help")).includes("--")) {
         io.out.write(spec.help);

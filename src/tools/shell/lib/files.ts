@@ -25,12 +25,15 @@ export function resolvePath(cwd: string, operand: string): string {
 }
 
 /**
- * Look an operand up in the view. A trailing slash on a file (`/a.mdx/`) is ENOTDIR, as on
+ * Look an operand up in the view (and in `piped`, the process substitutions of this command). A trailing slash on a file (`/a.mdx/`) is ENOTDIR, as on
  * Linux; a path through a file (`/a.mdx/b`) too.
  */
-export function lookup(view: SiteView, cwd: string, operand: string): Entry {
+export function lookup(view: SiteView, cwd: string, operand: string, piped?: ReadonlyMap<string, string>): Entry {
   const path = resolvePath(cwd, operand);
   if (path === DEV_NULL) return { kind: "device", path };
+  // `<(cmd)`: just-bash holds the output at /dev/fd/N outside the view.
+  const substituted = piped?.get(path);
+  if (substituted !== undefined) return { kind: "file", path, text: substituted };
   const file = view.fileAt(path);
   if (file !== undefined) {
     if (operand.endsWith("/")) return { kind: "notdir", path };

@@ -14,7 +14,7 @@ export function readInputs(io: CommandIo, operands: readonly string[]): Input[] 
   const names = operands.length === 0 ? ["-"] : operands;
   return names.map((name): Input => {
     if (name === "-") return { ok: true, name, text: io.stdin(), regular: false };
-    const entry = lookup(io.view, io.cwd, name);
+    const entry = lookup(io.view, io.cwd, name, io.piped);
     switch (entry.kind) {
       case "file":
         return { ok: true, name, text: entry.text, regular: true };
