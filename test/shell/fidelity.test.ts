@@ -97,6 +97,10 @@ const CASES: readonly Case[] = [
   { cmd: "grep -E -c '\\<(order|orders)\\>' /developer/core-concepts/orders.mdx" },
   { cmd: "grep -rl spree . | sort | head -3" },
   { cmd: "grep -q spree /index.mdx && echo found" },
+  { cmd: "grep -T -n spree /developer/cli/admin-api.mdx | head -2" },
+  { cmd: "grep -T spree /developer/cli/admin-api.mdx /index.mdx | head -2" },
+  { cmd: "grep -Tb spree /developer/cli/admin-api.mdx | head -1" },
+  { cmd: "grep -nT -A1 spree /developer/cli/admin-api.mdx | head -3" },
   // find
   { cmd: "find /developer/sdk", anyOrder: true },
   { cmd: 'find /developer -name "*.mdx" -path "*cli*"', anyOrder: true },
@@ -165,6 +169,11 @@ const CASES: readonly Case[] = [
   { cmd: "tree -d /developer/cli" },
   { cmd: "tree -J -d /developer/cli" },
   { cmd: "tree -J -d -L 2 /developer/sdk" },
+  { cmd: "tree --filelimit 3 /developer/sdk" },
+  { cmd: "tree --filelimit 6 /developer/sdk" },
+  { cmd: "tree --filelimit 6 -L 1 /developer/sdk" },
+  { cmd: "tree -C -L 1 /developer/sdk" },
+  { cmd: "tree -C -F -f /developer/cli" },
   // ls
   { cmd: "ls /" },
   { cmd: "ls /developer/cli" },

@@ -36,6 +36,7 @@ const SPECS: readonly OptionSpec[] = [
   { key: "q", short: "q", long: ["quiet", "silent"] },
   { key: "s", short: "s", long: "no-messages" },
   { key: "b", short: "b", long: "byte-offset" },
+  { key: "T", short: "T", long: "initial-tab" },
   { key: "H", short: "H", long: "with-filename" },
   { key: "h", short: "h", long: "no-filename" },
   { key: "label", long: "label", value: true },
@@ -91,6 +92,7 @@ Output control:
   -n, --line-number         print line number with output lines
   -H, --with-filename       print file name with output lines
   -h, --no-filename         suppress the file name prefix on output
+  -T, --initial-tab         make tabs line up (if needed)
       --label=LABEL         use LABEL as the standard input file name prefix
   -o, --only-matching       show only nonempty parts of lines that match
   -q, --quiet, --silent     suppress all normal output
@@ -132,6 +134,8 @@ interface GrepSettings {
   quiet: boolean;
   noMessages: boolean;
   byteOffset: boolean;
+  /** -T: numbers padded to 4 columns and a tab before the line text. */
+  initialTab: boolean;
   withFilename: boolean | undefined;
   label: string;
   lineNumber: boolean;
@@ -172,6 +176,7 @@ function settingsFrom(parsed: ParsedArgs, io: CommandIo, defaultDialect: Dialect
     quiet: false,
     noMessages: false,
     byteOffset: false,
+    initialTab: false,
     withFilename: undefined,
     label: "(standard input)",
     lineNumber: false,
@@ -264,6 +269,9 @@ function settingsFrom(parsed: ParsedArgs, io: CommandIo, defaultDialect: Dialect
         break;
       case "b":
         s.byteOffset = true;
+        break;
+      case "T":
+        s.initialTab = true;
         break;
       case "H":
         s.withFilename = true;
@@ -433,9 +441,10 @@ async function runGrep(s: GrepSettings, io: CommandIo): Promise<number> {
       const sep = isMatch ? ":" : "-";
       let p = "";
       if (named) p += `${display}${s.nullAfterName ? "\0" : sep}`;
-      if (s.lineNumber) p += `${line}${sep}`;
-      if (withOffsets !== undefined) p += `${withOffsets(start)}${sep}`;
-      return p;
+      const num = (n: number) => (s.initialTab ? String(n).padStart(4) : String(n));
+      if (s.lineNumber) p += `${num(line)}${sep}`;
+      if (withOffsets !== undefined) p += `${num(withOffsets(start))}${sep}`;
+      return s.initialTab && p !== "" ? `${p}\t` : p;
     };
     if (s.only) {
       if (s.invert) return false; // -v -o selects lines but prints no matched parts

@@ -46,6 +46,10 @@ Start with \`tree / -L 2\` to see how the docs are organised.
 `;
 
 interface TreeSettings {
+  /** -C: colour names as tree does with no LS_COLORS (folders bold blue). */
+  color: boolean;
+  /** Set when `--filelimit` kept a folder below a starting one closed (tree then exits 2). */
+  closedBelow: boolean;
   all: boolean;
   dirsOnly: boolean;
   fullPath: boolean;
@@ -79,6 +83,13 @@ interface Node {
   readonly info: EntryInfo;
   /** Children when the folder was opened (undefined beyond -L or for files). */
   readonly children?: Node[];
+  /** `--filelimit`: the folder was not opened because it holds this many entries. */
+  readonly overLimit?: number;
+}
+
+/** What tree prints after a folder `--filelimit` kept closed. */
+function limitNote(node: Node): string {
+  return node.overLimit === undefined ? "" : `  [${node.overLimit} entries exceeds filelimit, not opening dir]`;
 }
 
 /** tree's own option syntax: clustered letters, values in the next word (`-L 2`, also `-L2`). */
@@ -102,6 +113,8 @@ function parseTree(args: string[], io: CommandIo): { s: TreeSettings; dirs: stri
     human: false,
     date: false,
     classify: false,
+    color: false,
+    closedBelow: false,
     quote: false,
     sort: "name",
     reverse: false,
@@ -267,8 +280,10 @@ function parseTree(args: string[], io: CommandIo): { s: TreeSettings; dirs: stri
         case "J":
           s.json = true;
           break;
-        case "n":
         case "C":
+          s.color = true;
+          break;
+        case "n":
         case "l":
         case "x":
         case "q":
@@ -322,7 +337,11 @@ function readTree(view: SiteView, path: string, s: TreeSettings, level: number, 
     if (s.include.length > 0 && (!isDir || s.matchDirs) && !s.include.some((re) => re.test(name))) {
       if (!isDir) continue;
     }
-    if (isDir && level < s.maxLevel && (view.childrenOf(child)?.length ?? 0) <= s.fileLimit) {
+    const entries = view.childrenOf(child)?.length ?? 0;
+    if (isDir && level < s.maxLevel && entries > s.fileLimit) {
+      nodes.push({ name, path: child, info, overLimit: entries });
+      s.closedBelow = true;
+    } else if (isDir && level < s.maxLevel) {
       const children = readTree(view, child, s, level + 1, io);
       if (s.prune && children.length === 0) continue;
       nodes.push({ name, path: child, info, children });
@@ -345,7 +364,8 @@ function meta(node: Node, s: TreeSettings, now: Date): string {
 }
 
 function shownName(node: Node, display: string, s: TreeSettings): string {
-  const name = s.quote ? `"${display}"` : display;
+  const quoted = s.quote ? `"${display}"` : display;
+  const name = s.color ? `\x1b[${node.info.kind === "dir" ? "01;34" : "00"}m${quoted}\x1b[0m` : quoted;
   return name + (s.classify && node.info.kind === "dir" ? "/" : "");
 }
 
@@ -375,7 +395,7 @@ function runTree(args: string[], io: CommandIo): number {
       const isLast = k === nodes.length - 1;
       const display = s.fullPath ? joinDisplay(parentDisplay, n.name) : n.name;
       const lead = s.noIndent ? "" : indent + (isLast ? last : branch);
-      if (!io.out.write(`${lead}${meta(n, s, now)}${shownName(n, display, s)}\n`)) return false;
+      if (!io.out.write(`${lead}${meta(n, s, now)}${shownName(n, display, s)}${limitNote(n)}\n`)) return false;
       if (n.children !== undefined && n.children.length > 0) {
         if (!printNodes(n.children, indent + (isLast ? blank : pipe), joinDisplay(parentDisplay, n.name))) return false;
       }
@@ -403,7 +423,11 @@ function runTree(args: string[], io: CommandIo): number {
       continue;
     }
     const info = io.view.info(entry.path) as EntryInfo;
-    const root: Node = { name: operand, path: entry.path, info, children: readTree(io.view, entry.path, s, 1, io) };
+    const rootEntries = io.view.childrenOf(entry.path)?.length ?? 0;
+    const root: Node =
+      rootEntries > s.fileLimit
+        ? { name: operand, path: entry.path, info, children: [], overLimit: rootEntries }
+        : { name: operand, path: entry.path, info, children: readTree(io.view, entry.path, s, 1, io) };
     // tree 2.1 counts a starting folder with -d only when it shows subfolders under it.
     if (!s.dirsOnly || (root.children?.length ?? 0) > 0) dirs++;
     count(root.children ?? []);
@@ -411,7 +435,7 @@ function runTree(args: string[], io: CommandIo): number {
       json.push(jsonNode(root, 1));
       continue;
     }
-    io.out.write(`${meta(root, s, now)}${shownName(root, operand, s)}\n`);
+    io.out.write(`${meta(root, s, now)}${shownName(root, operand, s)}${limitNote(root)}\n`);
     if (!printNodes(root.children ?? [], "", operand)) break;
   }
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -420,6 +444,7 @@ function runTree(args: string[], io: CommandIo): number {
     io.out.write(`[\n${json.join(",\n")}\n,\n  ${report}\n]\n`);
     return status;
   }
+  if (s.closedBelow) status = 2;
   if (s.report) {
     io.out.write(
       s.dirsOnly ? `\n${plural(dirs, "directory", "directories")}\n` : `\n${plural(dirs, "directory", "directories")}, ${plural(files, "file", "files")}\n`,
