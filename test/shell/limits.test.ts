@@ -177,6 +177,18 @@ describe("no writes", () => {
     );
   });
 
+  it("reports a redirection it cannot open as bash does, and the command line goes on", async () => {
+    expect(
+      await shell.run("echo a; echo b > /out.txt; echo s=$?; f=/x; ls > \"$f.txt\"; echo t=$?; for i in 1; do echo $i; done > /guides; echo b > /nope/o; g=/dev/null; echo c > $g; echo end"),
+    ).toEqual({
+      stdout: "a\ns=1\nt=1\nend\n",
+      stderr:
+        "bash: /out.txt: Read-only file system\nbash: /x.txt: Read-only file system\nbash: /guides: Is a directory\nbash: /nope/o: No such file or directory\n",
+      exitCode: 0,
+      truncated: false,
+    });
+  });
+
   it("lets /dev/null swallow output", async () => {
     expect(await shell.run("cat /nope 2>/dev/null; echo done > /dev/null; echo ok")).toEqual({ stdout: "ok\n", stderr: "", exitCode: 0, truncated: false });
   });

@@ -4,6 +4,7 @@ import type { SiteView } from "../../vfs/view.js";
 import { dirGlobPlugin } from "./dir-globs.js";
 import { PathSuggester } from "./did-you-mean.js";
 import { mergeStderrPlugin } from "./merge-stderr.js";
+import { refusedWriteCommand, writeRedirectPlugin } from "./write-redirects.js";
 
 /** The bounds of one call (LIMITS.shell by default; tests use small ones). */
 export type ShellLimits = { readonly [K in keyof typeof LIMITS.shell]: number };
@@ -70,7 +71,7 @@ export class DocsShell implements Shell {
       cwd: "/",
       env: { HOME: "/", PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8", TERM: "dumb" },
       commands: builtinCommandNames(),
-      customCommands: [...commands],
+      customCommands: [...commands, refusedWriteCommand(view)],
       // Keep just-bash's defence-in-depth on: our filesystem is our own implementation, so the
       // mode's restrictions on host globals cost us nothing.
       defenseInDepth: true,
@@ -84,6 +85,7 @@ export class DocsShell implements Shell {
         maxSourceBytes: limits.maxCommandLength,
       },
     });
+    this.bash.registerTransformPlugin(writeRedirectPlugin);
     this.bash.registerTransformPlugin(dirGlobPlugin);
     this.bash.registerTransformPlugin(mergeStderrPlugin(new Set(commands.map((c) => c.name))));
   }
