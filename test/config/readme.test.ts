@@ -10,7 +10,8 @@ import { REPO } from "./cli-io.js";
 /** The README is the manual: every check `svc-mcp check` can print is in its table. */
 describe("README, docs.json section", () => {
   const readme = readFileSync(join(REPO, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## docs.json: check, nav, schema"), readme.indexOf("## Architecture"));
+  const start = readme.indexOf("## docs.json: check, nav, schema");
+  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
 
   it("lists every check code", () => {
     const codes = [...SOURCE_CODES, ...SCHEMA_CODES, ...RULES.flatMap((r) => r.codes), ...SITE_CHECK_CODES];
