@@ -1,4 +1,4 @@
-import type { Vocabulary } from "./vocabulary.js";
+import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 
 /**
  * The data structure under search: an inverted index from terms to the sections and pages
@@ -20,8 +20,18 @@ export const FIELDS_PER_UNIT = 3;
  * halves the work of building the index.
  */
 export interface Postings {
-  readonly ids: number[];
-  readonly tf: number[];
+  ids: number[];
+  tf: number[];
+}
+
+/**
+ * Postings waiting to join their lists (see `InvertedIndex.commit`): unit ids and packed
+ * frequencies by term, in the order they were added.
+ */
+class StagedPostings {
+  readonly term = new IdBuffer();
+  readonly unit = new IdBuffer();
+  readonly tf = new IdBuffer();
 }
 
 /** Frequencies above this count the same: BM25 saturates long before. */
@@ -117,6 +127,8 @@ export class InvertedIndex {
   private counts = new Int32Array(0);
   private pageMark = new Int32Array(0);
   private touched: number[] = [];
+  /** Postings added since the last `commit`, by kind (undefined: none). */
+  private staged: { sections: StagedPostings; pages: StagedPostings } | undefined;
 
   constructor(private readonly vocabulary: Vocabulary) {}
 
@@ -153,6 +165,7 @@ export class InvertedIndex {
    * millisecond, instead of divisions for every posting of every query.
    */
   prepare(f: FieldScaling): void {
+    this.commit();
     if (this.scaledVersion === this.version && this.scaledFor === f) return;
     const norm = (len: number, avg: number, b: number): number => (avg > 0 ? 1 - b + (b * len) / avg : 1);
     const avgSec = [0, 1, 2].map((k) => this.avgSectionLength(k));
@@ -195,6 +208,7 @@ export class InvertedIndex {
 
   /** The entry of an exact term, if some live page contains it. */
   get(term: string): TermEntry | undefined {
+    this.commit();
     const id = this.vocabulary.find(term);
     const e = id === undefined ? undefined : this.entries[id];
     return e !== undefined && e.df > 0 ? e : undefined;
@@ -263,6 +277,7 @@ export class InvertedIndex {
 
   /** Live terms starting with `prefix` (excluding `prefix` itself), in sorted order, at most `limit`. */
   withPrefix(prefix: string, limit: number): TermEntry[] {
+    this.commit();
     if (this.sorted === undefined) {
       this.sorted = this.entries.filter((e): e is TermEntry => e !== undefined).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
     }
@@ -285,6 +300,7 @@ export class InvertedIndex {
 
   /** Visit every term some live page contains (fuzzy matching must scan them). */
   forEachLiveTerm(visit: (entry: TermEntry) => void): void {
+    this.commit();
     for (let i = 0; i < this.entries.length; i++) {
       const e = this.entries[i];
       if (e !== undefined && e.df > 0) visit(e);
@@ -318,6 +334,8 @@ export class InvertedIndex {
       if (counts[base] === 0 && counts[base + 1] === 0 && counts[base + 2] === 0) touched.push(t);
       counts[base + f]!++;
     }
+    this.staged ??= { sections: new StagedPostings(), pages: new StagedPostings() };
+    const staged = this.staged[kind];
     for (let i = 0; i < touched.length; i++) {
       const t = touched[i] as number;
       let e = this.entries[t];
@@ -326,10 +344,10 @@ export class InvertedIndex {
         this.entries[t] = e;
         this.sorted = undefined;
       }
-      const p = e[kind];
       const base = t * FIELDS_PER_UNIT;
-      p.ids.push(id);
-      p.tf.push(packTf(counts[base] as number, counts[base + 1] as number, counts[base + 2] as number));
+      staged.term.push(t);
+      staged.unit.push(id);
+      staged.tf.push(packTf(counts[base] as number, counts[base + 1] as number, counts[base + 2] as number));
       counts[base] = 0;
       counts[base + 1] = 0;
       counts[base + 2] = 0;
@@ -342,8 +360,49 @@ export class InvertedIndex {
     touched.length = 0;
   }
 
+  /**
+   * Move staged postings into their lists, in the order they were added. Adding a site's pages
+   * stages their postings, and the lists are then made at their final size at once: pushing
+   * posting by posting grew every list step by step, most of what indexing allocated (and left
+   * room for 16 postings in each of the many lists that hold one or two). Every read of the
+   * lists commits first.
+   */
+  private commit(): void {
+    const staged = this.staged;
+    if (staged === undefined) return;
+    this.staged = undefined;
+    const pending = new Int32Array(this.vocabulary.size);
+    const cursor = new Int32Array(this.vocabulary.size);
+    for (const kind of ["sections", "pages"] as const) {
+      const { term, unit, tf } = staged[kind];
+      for (let i = 0; i < term.length; i++) pending[term.get(i)]!++;
+      for (let i = 0; i < term.length; i++) {
+        const t = term.get(i);
+        const p = (this.entries[t] as TermEntry)[kind];
+        const count = pending[t] as number;
+        if (count > 0) {
+          // First posting of this term in the batch: size its list for all of them.
+          const have = p.ids.length;
+          if (have === 0) {
+            p.ids = listOfLength(count);
+            p.tf = listOfLength(count);
+          } else {
+            grow(p.ids, count);
+            grow(p.tf, count);
+          }
+          cursor[t] = have;
+          pending[t] = 0;
+        }
+        const at = cursor[t]!++;
+        p.ids[at] = unit.get(i);
+        p.tf[at] = tf.get(i);
+      }
+    }
+  }
+
   /** Drop postings of removed units. */
   private compact(): void {
+    this.commit();
     let live = 0;
     for (const e of this.entries) {
       if (e === undefined) continue;
@@ -353,6 +412,23 @@ export class InvertedIndex {
     this.live = live;
     this.dead = 0;
   }
+}
+
+/** Lists up to this long are allocated at their size; V8 makes longer `new Array(n)` slow
+ *  dictionaries, so those grow by pushing (the rare term in tens of thousands of units). */
+const PREALLOCATED_LIST = 16_384;
+
+/** A list of `n` numbers, to be filled in. */
+function listOfLength(n: number): number[] {
+  if (n <= PREALLOCATED_LIST) return new Array<number>(n);
+  const list: number[] = [];
+  grow(list, n);
+  return list;
+}
+
+/** Lengthen a list by `n` (pushing: setting a larger `length` can turn it into a dictionary). */
+function grow(list: number[], n: number): void {
+  for (let k = 0; k < n; k++) list.push(0);
 }
 
 function compactList(p: Postings, alive: (id: number) => boolean): number {

@@ -45,6 +45,11 @@ export class IdBuffer {
     this.data[this.length++] = id;
   }
 
+  /** The id at `i` (below `length`). */
+  get(i: number): number {
+    return this.data[i] as number;
+  }
+
   /** An exact-size copy of the contents. */
   copy(): Int32Array {
     return this.data.slice(0, this.length);
