@@ -48,6 +48,8 @@ describe("a page outside the reader's groups", () => {
       ["rg Marker /partners", "/partners: No such file or directory (os error 2)\n", 2],
       ["grep -r Marker /internal", "grep: /internal: No such file or directory\n", 2],
       ["wc -l < /internal/runbook.mdx", "bash: /internal/runbook.mdx: No such file or directory\n", 1],
+      // docs.json names every page, restricted ones included: it is not mounted for anyone.
+      ["cat /docs.json", "cat: /docs.json: No such file or directory\n", 1],
     ] as const) {
       expect(await anon.run(command)).toEqual({ stdout: "", stderr, exitCode, truncated: false });
     }
