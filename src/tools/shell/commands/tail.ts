@@ -1,6 +1,6 @@
 import { type CommandIo, docsCommand } from "../lib/command.js";
-import { type Count, byteLength, fromLine, lastLines, parseCount, sliceBytes } from "../lib/counts.js";
-import { readInputs } from "../lib/inputs.js";
+import { type Count, byteLength, fromLine, lastLines, sliceBytes } from "../lib/counts.js";
+import { printSlices, readSliceOptions } from "../lib/head-tail.js";
 import { type OptionSpec, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
@@ -41,54 +41,17 @@ function runTail(args: string[], io: CommandIo): number {
     rest = args.slice(1);
   }
   const parsed = parseOptions(rest, SPECS, { abbreviations: true });
-  let mode: "lines" | "bytes" = obsolete?.endsWith("c") || obsolete?.endsWith("b") ? "bytes" : "lines";
+  const mode: "lines" | "bytes" = obsolete?.endsWith("c") || obsolete?.endsWith("b") ? "bytes" : "lines";
   if (obsolete !== undefined && parsed.operands.length > 1) {
     io.fail(`option used in invalid context -- ${obsolete.slice(1).replace(/[lcb]$/, "")}`);
     return 1;
   }
-  let headers: boolean | undefined;
-  for (const o of parsed.options) {
-    if (o.key === "n" || o.key === "c") {
-      const c = parseCount(o.value);
-      if (c === undefined) {
-        io.fail(`invalid number of ${o.key === "n" ? "lines" : "bytes"}: \u2018${o.value}\u2019`);
-        return 1;
-      }
-      mode = o.key === "n" ? "lines" : "bytes";
-      count = c;
-    } else if (o.key === "q") headers = false;
-    else if (o.key === "v") headers = true;
-  }
-  const inputs = readInputs(io, parsed.operands);
-  const showHeaders = headers ?? inputs.length > 1;
-  let status = 0;
-  let firstOut = true;
-  for (const input of inputs) {
-    io.checkTime();
-    if (!input.ok && !input.isDir) {
-      io.fail(`cannot open '${input.name}' for reading: ${input.reason}`);
-      status = 1;
-      continue;
-    }
-    if (showHeaders) {
-      io.out.write(`${firstOut ? "" : "\n"}==> ${input.name === "-" ? "standard input" : input.name} <==\n`);
-    }
-    firstOut = false;
-    if (!input.ok) {
-      io.fail(`error reading '${input.name}': ${input.reason}`);
-      status = 1;
-      continue;
-    }
-    const { text } = input;
-    let shown: string;
-    if (mode === "lines") shown = count.sign === "+" ? fromLine(text, count.value) : lastLines(text, count.value);
-    else {
-      const total = byteLength(text);
-      shown = count.sign === "+" ? sliceBytes(text, Math.max(0, count.value - 1)) : sliceBytes(text, Math.max(0, total - count.value));
-    }
-    if (!io.out.write(shown)) break;
-  }
-  return status;
+  const slice = readSliceOptions(parsed.options, io, { mode, count, headers: undefined }, "allowed");
+  if (typeof slice === "number") return slice;
+  return printSlices(io, parsed.operands, slice.headers, (text) => {
+    if (slice.mode === "lines") return slice.count.sign === "+" ? fromLine(text, slice.count.value) : lastLines(text, slice.count.value);
+    return slice.count.sign === "+" ? sliceBytes(text, Math.max(0, slice.count.value - 1)) : sliceBytes(text, Math.max(0, byteLength(text) - slice.count.value));
+  });
 }
 
 export const tailCommand: ShellCommandFactory = (view) => docsCommand(view, { name: "tail", help: HELP, run: runTail, usageExitCode: 1 });
