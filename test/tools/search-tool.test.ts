@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SearchResult } from "../../src/tools/mcp/search-tool.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { connect } from "../helpers/mcp.js";
@@ -42,20 +43,7 @@ let runtime: DocsRuntime;
 let anon: Awaited<ReturnType<typeof connect>>;
 let staff: Awaited<ReturnType<typeof connect>>;
 
-interface Result {
-  title: string;
-  section: string;
-  path: string;
-  file: string;
-  url: string;
-  snippet: string;
-  score: number;
-  versions?: string[];
-  languages?: string[];
-  otherVersions?: { versions: string[]; path: string; url: string; score: number }[];
-}
-
-const results = (r: { structuredContent?: unknown }): Result[] => (r.structuredContent as { results: Result[] }).results;
+const results = (r: { structuredContent?: unknown }): SearchResult[] => (r.structuredContent as { results: SearchResult[] }).results;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "svc-mcp-search-"));

@@ -1,4 +1,5 @@
 import { type CommandNode, type ScriptNode, type StatementNode, type TransformPlugin, type WordNode, parse } from "just-bash";
+import { forEachPipeline } from "./lib/pipelines.js";
 
 // bash expands a glob that ends in `/` (`ls -d /guides/*/`, `for d in */`) to folders only,
 // each with the slash kept. just-bash's globbing drops the trailing slash and matches files
@@ -79,18 +80,11 @@ function wrapCommand(command: CommandNode, lists: WordNode[][], counter: { n: nu
   return { type: "Group", body, redirections: [] };
 }
 
-/** Rewrite every command of a script (commands nest in loops, groups, functions...). */
-function rewrite(node: unknown, counter: { n: number }): void {
-  if (Array.isArray(node)) {
-    for (const item of node) rewrite(item, counter);
-    return;
-  }
-  if (node === null || typeof node !== "object") return;
-  const record = node as Record<string, unknown>;
-  if (record.type === "Pipeline") {
-    const pipeline = node as { commands: CommandNode[] };
+/** Rewrite every command of a script that has a word ending in a folder glob. */
+function rewrite(ast: ScriptNode): void {
+  const counter = { n: 0 };
+  forEachPipeline(ast, (pipeline) => {
     pipeline.commands = pipeline.commands.map((c) => {
-      rewrite(c, counter);
       if (c.type === "SimpleCommand") {
         const arrays = c.assignments.flatMap((a) => (a.array === null ? [] : [a.array]));
         return wrapCommand(c, [c.args, ...arrays], counter);
@@ -98,16 +92,14 @@ function rewrite(node: unknown, counter: { n: number }): void {
       if (c.type === "For" && c.words !== null) return wrapCommand(c, [c.words], counter);
       return c;
     });
-    return;
-  }
-  for (const value of Object.values(record)) rewrite(value, counter);
+  });
 }
 
 /** The just-bash transform plugin (register once per `Bash`). */
 export const dirGlobPlugin: TransformPlugin = {
   name: "dir-globs",
   transform({ ast }: { ast: ScriptNode }) {
-    rewrite(ast, { n: 0 });
+    rewrite(ast);
     return { ast };
   },
 };

@@ -1,4 +1,5 @@
-import type { CommandNode, ScriptNode, SimpleCommandNode, TransformPlugin } from "just-bash";
+import type { ScriptNode, SimpleCommandNode, TransformPlugin } from "just-bash";
+import { forEachPipeline } from "./lib/pipelines.js";
 
 /**
  * With `2>&1` (or `|&`, `&>`), the real tools' error lines land among their output lines in the
@@ -39,23 +40,15 @@ function mark(command: SimpleCommandNode): void {
   command.assignments.push({ type: "Assignment", name: MERGE_STDERR_ENV, value: { type: "Word", parts: [{ type: "Literal", value: "1" }] }, append: false, array: null });
 }
 
-function visit(node: unknown, ours: ReadonlySet<string>): void {
-  if (Array.isArray(node)) {
-    for (const item of node) visit(item, ours);
-    return;
-  }
-  if (node === null || typeof node !== "object") return;
-  const record = node as Record<string, unknown>;
-  if (record.type === "Pipeline") {
-    const pipeline = node as { commands: CommandNode[]; pipeStderr?: boolean[] };
+function markMerged(ast: ScriptNode, ours: ReadonlySet<string>): void {
+  forEachPipeline(ast, (pipeline) => {
     pipeline.commands.forEach((c, k) => {
       if (c.type !== "SimpleCommand") return;
       const name = c.name?.parts.length === 1 && c.name.parts[0]?.type === "Literal" ? c.name.parts[0].value : undefined;
       if (name === undefined || !ours.has(name)) return;
       if (pipeline.pipeStderr?.[k] === true || stderrFollowsStdout(c.redirections)) mark(c);
     });
-  }
-  for (const value of Object.values(record)) visit(value, ours);
+  });
 }
 
 /** The transform plugin, for the commands named in `ours` (register once per `Bash`). */
@@ -63,7 +56,7 @@ export function mergeStderrPlugin(ours: ReadonlySet<string>): TransformPlugin {
   return {
     name: "merge-stderr",
     transform({ ast }: { ast: ScriptNode }) {
-      visit(ast, ours);
+      markMerged(ast, ours);
       return { ast };
     },
   };

@@ -1,5 +1,6 @@
 import type { CommandNode, ScriptNode, SimpleCommandNode, TransformPlugin } from "just-bash";
 import { type CommandIo, docsCommand } from "./lib/command.js";
+import { forEachPipeline } from "./lib/pipelines.js";
 import { ERRNO, lookup, resolvePath } from "./lib/files.js";
 import type { SiteView } from "../../vfs/view.js";
 import type { Command } from "just-bash";
@@ -44,40 +45,31 @@ function pipelineOf(command: CommandNode) {
   return { type: "Pipeline" as const, commands: [command], negated: false };
 }
 
-function visit(node: unknown, checked: WeakSet<object>): void {
-  if (Array.isArray(node)) {
-    for (const item of node) visit(item, checked);
-    return;
-  }
-  if (node === null || typeof node !== "object") return;
-  const record = node as Record<string, unknown>;
-  if (record.type === "Pipeline") {
-    const pipeline = node as { commands: CommandNode[] };
+function guardWrites(ast: ScriptNode): void {
+  forEachPipeline(ast, (pipeline) => {
     pipeline.commands = pipeline.commands.map((c) => {
       // Compound commands (`for ...; done > out`, `{ ...; } > out`) carry redirections too.
       const redirections = (c as { redirections?: Redirection[] }).redirections;
-      if (redirections === undefined || checked.has(c)) return c;
+      if (redirections === undefined) return c;
       for (const r of redirections) {
         const target = writeTarget(r);
         if (target === undefined) continue;
         if (target !== "dynamic") return refused(target.text);
         if (r.target.type !== "Word") continue;
         const check: SimpleCommandNode = { type: "SimpleCommand", assignments: [], name: { type: "Word", parts: [{ type: "Literal", value: REFUSED_WRITE }] }, args: [r.target], redirections: [] };
-        checked.add(c);
         const body = [{ type: "Statement" as const, pipelines: [pipelineOf(check), pipelineOf(c)], operators: ["&&" as const], background: false }];
         return { type: "Group", body, redirections: [] } as CommandNode;
       }
       return c;
     });
-  }
-  for (const value of Object.values(record)) visit(value, checked);
+  });
 }
 
 /** The transform plugin (register once per `Bash`). */
 export const writeRedirectPlugin: TransformPlugin = {
   name: "write-redirects",
   transform({ ast }: { ast: ScriptNode }) {
-    visit(ast, new WeakSet());
+    guardWrites(ast);
     return { ast };
   },
 };
