@@ -49,15 +49,21 @@ export function longIsoTime(d: Date): string {
 
 const UNITS = ["K", "M", "G", "T", "P"];
 
-/** GNU `-h` (ls, du, df): powers of 1024, rounded up, one decimal below 10 (`8.0K`, `12K`, `1.2M`). */
-export function gnuHumanSize(bytes: number): string {
-  if (bytes < 1024) return String(bytes);
+/** A size of 1024 bytes or more in its largest unit below 1024: `[value, index into UNITS]`. */
+function scaled(bytes: number): [number, number] {
   let v = bytes;
   let unit = -1;
   do {
     v /= 1024;
     unit++;
   } while (v >= 1024 && unit < UNITS.length - 1);
+  return [v, unit];
+}
+
+/** GNU `-h` (ls, du, df): powers of 1024, rounded up, one decimal below 10 (`8.0K`, `12K`, `1.2M`). */
+export function gnuHumanSize(bytes: number): string {
+  if (bytes < 1024) return String(bytes);
+  const [v, unit] = scaled(bytes);
   if (v < 10) {
     const tenths = Math.ceil(v * 10 - 1e-9) / 10;
     if (tenths < 10) return `${tenths.toFixed(1)}${UNITS[unit]}`;
@@ -71,12 +77,7 @@ export function gnuHumanSize(bytes: number): string {
 /** tree's `-h`: printf rounding, `%3.1f` below 9.95 else `%3.0f`, right-aligned in 4 columns. */
 export function treeHumanSize(bytes: number): string {
   if (bytes < 1024) return String(bytes).padStart(4, " ");
-  let v = bytes;
-  let unit = -1;
-  do {
-    v /= 1024;
-    unit++;
-  } while (v >= 1024 && unit < UNITS.length - 1);
+  const [v, unit] = scaled(bytes);
   const text = v < 9.95 ? `${v.toFixed(1)}${UNITS[unit]}` : `${Math.round(v)}${UNITS[unit]}`;
   return text.padStart(4, " ");
 }
