@@ -80,12 +80,12 @@ export function placementOf(site: Site, page: Page): PagePlacement | undefined {
  */
 export function isIndexed(site: Site, page: Page): boolean {
   if (page.meta.noindex) return false;
+  const placement = placementOf(site, page);
   // `snippets/` holds MDX that pages import (search inlines it where it is used); a file there is
-  // a page only when navigation lists it.
-  if (page.path.startsWith("/snippets/")) return placementOf(site, page) !== undefined;
+  // a page only when navigation lists it, and then like any other.
+  if (placement === undefined && page.path.startsWith("/snippets/")) return false;
   if (site.config.indexing === "all" || !site.config.present) return true;
   if (page.meta.hidden) return false;
-  const placement = placementOf(site, page);
   if (placement === undefined) return page.generated;
   return placement.unsearchable !== true;
 }
