@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DocsRuntime } from "../src/tools/runtime.js";
-import { ANONYMOUS } from "../src/vfs/access.js";
+import { localContext } from "../src/vfs/request-context.js";
 import { type ServeProcess, startServe } from "../test/helpers/serve-http.js";
 import { type BenchRow, type BenchSuite, percentile } from "./bench.js";
 
@@ -106,7 +106,7 @@ async function accessToken(origin: string, stateDir: string): Promise<string> {
 /** The same `cat` straight through the docs shell, 32 calls in flight, for `seconds`. */
 async function inProcessCat(seconds: number): Promise<number> {
   const runtime = await DocsRuntime.load({ root: DEMO });
-  const shell = runtime.readerState(ANONYMOUS).shell;
+  const shell = runtime.readerState(localContext()).shell;
   for (let i = 0; i < 300; i++) await shell.run(CAT);
   const start = performance.now();
   let calls = 0;

@@ -6,7 +6,8 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import Fuse from "fuse.js";
 import MiniSearch from "minisearch";
-import { ANONYMOUS } from "../src/vfs/access.js";
+import type { Access } from "../src/vfs/access.js";
+import { localContext, mayRead } from "../src/vfs/request-context.js";
 import { SearchIndex } from "../src/tools/search/search-index.js";
 import { DocsRuntime } from "../src/tools/runtime.js";
 import { loadSite } from "../src/vfs/load-site.js";
@@ -141,6 +142,55 @@ async function queryLatency(set: EvalSet, log: (m: string) => void): Promise<Ben
 }
 
 /**
+ * Query latency for a reader who may not read part of the site: spree with every tenth indexed
+ * page restricted to a group, searched anonymously (its own statistics, see docs/search.md),
+ * beside a reader of everything on the same index, in alternation.
+ */
+async function restrictedReaderLatency(set: EvalSet, log: (m: string) => void): Promise<BenchRow[]> {
+  const { site } = await loadSite(join(CORPORA, CORPUS));
+  const pages = new Map(site.pages);
+  let indexed = 0;
+  let restricted = 0;
+  for (const [path, page] of site.pages) {
+    if (!isIndexed(site, page) || indexed++ % 10 !== 0) continue;
+    pages.set(path, { ...page, file: { ...page.file, access: { groups: ["staff"] } } });
+    restricted++;
+  }
+  const index = new SearchIndex();
+  index.sync({ ...site, pages });
+  const queries = set.questions.map((q) => q.query);
+  const context = localContext();
+  const anonymous = (access: Access) => mayRead(context, access);
+  const everything = () => true;
+  for (let i = 0; i < 3; i++) for (const q of queries) index.search({ query: q, canRead: anonymous });
+  gcFunction()();
+  const mine: number[] = [];
+  const all: number[] = [];
+  // Each query by both readers: the second run of a query finds its postings in the CPU caches,
+  // so each reader goes first on every other query, and the turns swap every round.
+  await timeMany(queries.length * 6, (i) => {
+    const query = queries[i % queries.length] as string;
+    const first = (i + Math.floor(i / queries.length)) % 2 === 0;
+    const order: [(access: Access) => boolean, number[]][] = first ? [[anonymous, mine], [everything, all]] : [[everything, all], [anonymous, mine]];
+    for (const [read, times] of order) {
+      const t = performance.now();
+      index.search({ query, canRead: read });
+      times.push(performance.now() - t);
+    }
+  });
+  log(`restricted: ${restricted} of ${indexed} indexed pages in a group`);
+  return [
+    {
+      area: "search",
+      metric: `search p50, reader outside a group (spree, 1 in 10 pages restricted)`,
+      value: ms(percentile(mine, 50)),
+      unit: "ms",
+      baseline: { name: "reader of everything, same index", value: ms(percentile(all, 50)) },
+    },
+  ];
+}
+
+/**
  * Edit-to-searchable latency: a copy of the corpus served with watching on; an edit appends a
  * unique word to an indexed page, and search is polled until the page comes back for it.
  */
@@ -160,7 +210,7 @@ async function editLatency(log: (m: string) => void): Promise<BenchRow[]> {
       const t = performance.now();
       writeFileSync(file, `${original}\n\nThe ${word} setting.\n`);
       for (;;) {
-        if (runtime.search(ANONYMOUS, { query: word }).some((h) => h.page.path === page.path)) break;
+        if (runtime.search(localContext(), { query: word }).some((h) => h.page.path === page.path)) break;
         if (performance.now() - t > 5_000) throw new Error(`edit ${i} not searchable after 5 s`);
         await new Promise((r) => setTimeout(r, 2));
       }
@@ -216,6 +266,12 @@ export const searchSuite: BenchSuite = {
     const sets = loadEvalSets();
     const set = sets.find((s) => s.corpus === CORPUS);
     if (set === undefined) throw new Error(`no eval set for ${CORPUS}`);
-    return [...(await loadAndIndex(log)), ...(await queryLatency(set, log)), ...(await editLatency(log)), ...(await quality())];
+    return [
+      ...(await loadAndIndex(log)),
+      ...(await queryLatency(set, log)),
+      ...(await restrictedReaderLatency(set, log)),
+      ...(await editLatency(log)),
+      ...(await quality()),
+    ];
   },
 };

@@ -3,9 +3,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Bash, InMemoryFs } from "just-bash";
 import { DocsRuntime } from "../src/tools/runtime.js";
-import { ANONYMOUS } from "../src/vfs/access.js";
+import { localContext } from "../src/vfs/request-context.js";
 import { DiskCopy } from "../test/helpers/real-tools.js";
 import { type BenchRow, type BenchSuite, percentile, timeMany } from "./bench.js";
+import { shellPoolRows } from "./shell-pool.js";
 
 const SHARED = process.env.SVC_SHARED ?? fileURLToPath(new URL("../../shared", import.meta.url));
 const CORPUS = join(SHARED, "corpora", "spree");
@@ -31,14 +32,14 @@ function spawnMs(dir: string, command: string, args: readonly string[]): number 
  * The docs shell on spree: our commands, stock just-bash (a `Bash` over an InMemoryFs of the
  * same files) and the native tools on a disk copy. Native figures are a process's wall time
  * minus an empty spawn (`true`), so they compare the work, not Node's spawn cost; the raw wall
- * time is in the metric name.
+ * time is in the metric name. Then the shell pool's figures (bench/shell-pool.ts).
  */
 export const shellSuite: BenchSuite = {
   name: "shell",
   run: async (log) => {
     const runtime = await DocsRuntime.load({ root: CORPUS });
-    const view = runtime.readerState(ANONYMOUS).view;
-    const shell = runtime.readerState(ANONYMOUS).shell;
+    const view = runtime.readerState(localContext()).view;
+    const shell = runtime.readerState(localContext()).shell;
     const files: Record<string, string> = {};
     for (const f of view.files) files[f.path] = f.text;
     const stock = new Bash({ fs: new InMemoryFs(files), cwd: "/" });
@@ -85,8 +86,10 @@ export const shellSuite: BenchSuite = {
           ...(c.target !== undefined ? { target: `<= ${c.target}x native`, ok: ours <= c.target * native } : {}),
         });
       }
+      rows.push(...(await shellPoolRows(runtime, log)));
     } finally {
       disk.cleanup();
+      await runtime.close();
     }
     return rows;
   },

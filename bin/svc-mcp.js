@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Entry point. Runs the bundle in dist/ (built by `npm install`) when it is at least as new as
-// every source file; otherwise registers tsx and runs the TypeScript sources as they are, so a
-// checkout without a build, or with sources edited since, always runs the current code.
+// Entry point. Runs the bundle in dist/ (shipped in the npm package; built by `npm install` in a
+// checkout) when it is at least as new as every source file; otherwise registers tsx and runs the
+// TypeScript sources as they are, so a checkout without a build, or with sources edited since,
+// always runs the current code. An installed package has no src/: it always runs the bundle.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,10 +23,18 @@ function newest(dir) {
 
 let main;
 if (existsSync(bundle) && statSync(bundle).mtimeMs >= newest(sources)) {
-  process.setSourceMapsEnabled(true);
+  // Source maps are not turned on here: Node reads every chunk's map as it loads it (~50 ms of
+  // a ~0.5 s start). In a checkout, `node --enable-source-maps bin/svc-mcp.js` maps stack traces.
   ({ main } = await import(bundle));
 } else {
-  const { register } = await import("tsx/esm/api");
+  let register;
+  try {
+    ({ register } = await import("tsx/esm/api"));
+  } catch {
+    // tsx is a development dependency: a checkout installed with --omit=dev has no way to run src/.
+    process.stderr.write(`svc-mcp: ${existsSync(bundle) ? "dist/ is older than src/" : "dist/ is missing"} and tsx is not installed: run \`npm install\` (or \`npm run build\`) in ${root}\n`);
+    process.exit(1);
+  }
   register();
   ({ main } = await import("../src/cli/main.ts"));
 }

@@ -21,15 +21,27 @@ export const LIMITS = {
     maxInternalOutputBytes: 16 * 1024 * 1024,
   },
   shellWorker: {
-    /** Past a command's own time limit, how long the shell worker may stay silent before the
-     *  host takes it for stuck in synchronous code (a pathological regex) and replaces it. */
-    stuckGraceMs: 2_000,
-    /** Heap of the shell worker: it holds one copy of the docs' text (tens of MB for thousands
-     *  of pages); a command that allocates without bound ends the worker, not the server. */
+    /** Past a command's own time limit, how long a shell worker may stay silent before the host
+     *  takes it for stuck in synchronous code (a pathological regex, a tight loop in a command)
+     *  and replaces it. A command stopped at its limit answers within milliseconds; 500 ms leaves
+     *  room for a garbage collection or a loaded machine and keeps the worst case at 5.5 s. */
+    stuckGraceMs: 500,
+    /** Heap of each shell worker: it holds one copy of the docs' text (tens of MB for thousands
+     *  of pages); a command that allocates without bound ends its worker, not the server. */
     maxHeapMb: 1_024,
-    /** Tries of one call when the worker dies under it: once more on a fresh worker (the
-     *  death may have been another call's doing), then an error result. */
-    maxAttempts: 2,
+    /** The pool's size is cores x `workersPerCore`, within `minWorkers..maxWorkers`
+     *  (`shellPoolSize`). A call holds its worker until it ends (synchronous code cannot be
+     *  pre-empted, only ended at its limit plus grace), so there are twice as many workers as
+     *  cores: half can be held by slow calls while the rest still get a core each. */
+    workersPerCore: 2,
+    /** On 2 cores (or 1), three runaway calls from three callers still leave a worker free. */
+    minWorkers: 4,
+    /** Each worker holds a copy of the site's text; 16 commands of milliseconds at once is far
+     *  more than the per-hour rate limits let callers ask for. */
+    maxWorkers: 16,
+    /** Calls one caller may have waiting for a worker. An agent sends a handful at once; more is
+     *  a flood, refused at once rather than held for minutes behind the caller's own calls. */
+    maxQueuedPerCaller: 32,
   },
   search: {
     /** Spec: pageSize is 1..50, default 10. */
@@ -51,6 +63,14 @@ export const LIMITS = {
      *  this, so that a short page finds the same twins a long one does; ranking 20 pages instead
      *  of 10 costs a few hundredths of a millisecond. */
     minTwinCandidates: 20,
+    /** Variants indexed per page for readers who may read only some of the files it inlines
+     *  (`variants.ts`): one per distinct outcome, two for a page with one restricted snippet.
+     *  Past this many (a page inlining many snippets under many different rules), readers who
+     *  match none of them get the page with no restricted snippet: less, never more. */
+    maxPageVariants: 16,
+    /** Reader classes whose statistics are kept (`reader-classes.ts`): each costs a few hundred
+     *  KB on a site of a thousand pages, and sites have a handful of group combinations. */
+    maxReaderClasses: 16,
   },
   load: {
     /** Pages larger than this are skipped with a warning: a 5 MB MDX file is generated junk, and
@@ -168,6 +188,21 @@ export const LIMITS = {
     /** Spec: the authenticated tools, per documentation site: 5,000 per hour each. */
     authedSearch: 5_000,
     authedFilesystem: 5_000,
+    /** Feedback entries one IP address may add per hour (anonymous ingestion). A reader rates a
+     *  page or leaves a comment a few times an hour; 100 leaves room for an office behind one
+     *  address, while a script can no longer fill the database (the per-IP request limit alone
+     *  would let it add 5,000 entries an hour). */
+    feedbackEntries: 100,
+    /** Bytes of feedback (the stored submission's JSON) one IP address may add per hour. A rating
+     *  is ~60 bytes and a comment well under 1 KB; 1 MiB is 100 generous entries, or a dozen
+     *  code-snippet reports quoting long snippets, and bounds disk growth per address to
+     *  24 MiB a day where entries alone would allow 100 x 64 KiB. */
+    feedbackBytes: 1024 * 1024,
+    /** Playground relay requests one IP address may send per hour. A person trying endpoints
+     *  sends one every few seconds at the most, and not for an hour; each relayed request can
+     *  hold an upstream connection 30 s and pull 10 MB, so 300 bounds what one address can
+     *  make this server send to an API (and fetch from it) at 3 GB an hour. */
+    relay: 300,
   },
   oauth: {
     /** Access tokens live an hour: short enough that a leaked one expires soon, long enough that
@@ -184,6 +219,21 @@ export const LIMITS = {
     /** Failed sign-ins per account per hour before the login page refuses for the rest of the
      *  hour: far above a person's typos, far below what guessing a password needs. */
     maxFailedLoginsPerHour: 20,
+    /** Largest client metadata document read (CIMD). The draft suggests 5 KB: a document names a
+     *  client, a few URLs and redirect URIs; anything bigger is not one, or is meant to tire us. */
+    maxMetadataDocumentBytes: 5 * 1024,
+    /** Time to fetch a metadata document, connect to last byte. A person waits on the sign-in
+     *  page meanwhile; a static JSON file answers in well under a second from anywhere. */
+    metadataDocumentTimeoutMs: 5_000,
+    /** How long a document is reused when its answer says nothing about caching: short, so a
+     *  client that fixes its redirect URIs is not refused for long. */
+    metadataDocumentDefaultTtlMs: 5 * 60 * 1000,
+    /** Longest a document is reused whatever its `Cache-Control` says (SEP-991 recommends at
+     *  most 24 hours), so a client that changed hands is read again within a day. */
+    metadataDocumentMaxTtlMs: 24 * 60 * 60 * 1000,
+    /** Documents kept in memory (least recently used go first): each is at most 5 KB, so the
+     *  cache stays under 5 MB however many clients an attacker names. */
+    metadataDocumentCacheEntries: 1_000,
   },
   config: {
     /** Largest docs.json (or `$ref`'d JSON file) read. The biggest real ones are ~100 KB (spree);

@@ -27,7 +27,7 @@ export function principalOf(subject: Subject | undefined): string {
   return subject.kind === "credential" ? `credential:${subject.clientId}` : `user:${subject.name}`;
 }
 
-/** The rules in force for a setting, in words (`svc-mcp mcp status`, the README's table). */
+/** The rules in force for a setting, in words (`svc-mcp mcp status`, docs/bridge.md's table). */
 export function describeAccess(settings: SiteSettings): { readonly server: string; readonly mcp: string; readonly authed: string } {
   const server =
     settings.mcp === "enabled"

@@ -1,26 +1,40 @@
 import { Hono } from "hono";
-import { LIMITS } from "../limits.js";
 import type { StateStore } from "../store/state/state-store.js";
 import type { DocsTool } from "../tools/mcp/tool.js";
 import { CORE_TOOLS } from "../tools/mcp/tools.js";
 import type { DocsRuntime } from "../tools/runtime.js";
 import { handleAuthorize } from "./auth/authorize-endpoint.js";
+import { clientDirectory } from "./auth/client-directory.js";
+import { type DocumentFetchOptions, documentFetcher } from "./auth/metadata-document-fetch.js";
+import { MetadataDocumentClients } from "./auth/metadata-documents.js";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./auth/metadata.js";
+import { OAuthError } from "./auth/oauth-errors.js";
 import { handleRegistration } from "./auth/register-endpoint.js";
 import { handleRevocation } from "./auth/revoke-endpoint.js";
 import { handleTokenRequest } from "./auth/token-endpoint.js";
+import { type ClientBudget, clientBudget } from "./client-budget.js";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, urlsFor } from "./context.js";
-import { OAuthError } from "./http-errors.js";
+import { ABORTED_MESSAGE, isClientAbort } from "./http-errors.js";
 import { McpEndpoint } from "./mcp/mcp-endpoint.js";
 import { errorForPath, originGuard } from "./origin-policy.js";
-import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimits } from "./rate-limit.js";
+import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimiter, type RateLimits } from "./rate-limit.js";
 import { ipRateLimit } from "./rate-limit-response.js";
 import { PATHS } from "./urls.js";
 import { describeServer } from "./well-known-mcp.js";
+import { VERSION } from "../version.js";
 
-/** Routes another module adds to the bridge: a Hono app mounted at `/`, or a function given the app. */
+/** What the bridge lends the routes mounted on it. */
+export interface BridgeServices {
+  /** The per-IP budgets (`feedback`, `feedback-bytes`, `relay`) on the bridge's counters. */
+  readonly budget: ClientBudget;
+}
+
+/**
+ * Routes another module adds to the bridge: a Hono app mounted at `/`, or a function given the
+ * app and the bridge's services. Either way every request to them counts against the per-IP limit.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Hono app mounts, whatever its environment type.
-export type ExtraRoutes = Hono<any, any, any> | ((app: Hono<BridgeEnv>) => void);
+export type ExtraRoutes = Hono<any, any, any> | ((app: Hono<BridgeEnv>, services: BridgeServices) => void);
 
 export interface BridgeOptions {
   readonly runtime: DocsRuntime;
@@ -33,6 +47,8 @@ export interface BridgeOptions {
    */
   readonly extraRoutes?: readonly ExtraRoutes[];
   readonly rateLimits?: RateLimits;
+  /** Where the hourly counters live; an in-process `FixedWindowLimiter` when not given. */
+  readonly limiter?: RateLimiter;
   /** Milliseconds since the epoch (rate-limit windows, session idle time). */
   readonly now?: () => number;
   readonly log?: (message: string) => void;
@@ -42,6 +58,12 @@ export interface BridgeOptions {
   /** Host names the `Host` header may carry (DNS-rebinding protection of a loopback server). */
   readonly allowedHosts?: readonly string[];
   readonly version?: string;
+  /**
+   * How client metadata documents are fetched (DNS, the TLS connection, time and size limits).
+   * Tests only: no command-line option reaches it, so the address policy and the system's
+   * certificate trust cannot be loosened by configuration.
+   */
+  readonly clientMetadata?: Omit<DocumentFetchOptions, "userAgent">;
 }
 
 export interface Bridge {
@@ -61,24 +83,32 @@ export interface Bridge {
 export function createBridge(options: BridgeOptions): Bridge {
   const now = options.now ?? Date.now;
   const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
+  const version = options.version ?? VERSION;
+  const documents = new MetadataDocumentClients({
+    fetch: documentFetcher({ ...options.clientMetadata, userAgent: `svc-mcp/${version}` }),
+    remember: (clientId, metadata) => options.state.rememberDocumentClient(clientId, metadata),
+    now,
+  });
   const deps: BridgeDeps = {
     runtime: options.runtime,
     state: options.state,
+    clients: clientDirectory(options.state, documents),
     tools: [...CORE_TOOLS, ...(options.extraTools ?? [])],
     limits,
-    limiter: new FixedWindowLimiter(limits.windowMs, now),
-    loginLimiter: new FixedWindowLimiter(LIMITS.rateLimits.windowMs, now),
+    limiter: options.limiter ?? new FixedWindowLimiter(limits.windowMs, now),
     now,
     log: options.log ?? (() => {}),
     publicUrl: options.publicUrl?.replace(/\/+$/, ""),
     trustProxy: options.trustProxy ?? false,
-    version: options.version ?? "0.1.0",
+    version,
   };
   const endpoint = new McpEndpoint(deps);
   const app = new Hono<BridgeEnv>();
 
+  // Registered first, so it runs before every route, mounted ones and unknown paths included.
+  app.use("*", ipRateLimit(deps));
   const ours = [PATHS.mcp, PATHS.authedMcp, `${PATHS.authedMcp}/*`, "/.well-known/*"];
-  for (const path of ours) app.use(path, ipRateLimit(deps), originGuard(deps, options.allowedHosts));
+  for (const path of ours) app.use(path, originGuard(deps, options.allowedHosts));
 
   app.all(PATHS.mcp, (c) => endpoint.handle("mcp", c));
   app.all(PATHS.authedMcp, (c) => endpoint.handle("authed", c));
@@ -105,14 +135,16 @@ export function createBridge(options: BridgeOptions): Bridge {
   app.all("/.well-known/oauth-authorization-server", serverMetadata);
   app.all(PATHS.wellKnownMcp, getJson((c) => describeServer(deps, urlsFor(deps, c))));
 
+  const services: BridgeServices = { budget: clientBudget(deps) };
   for (const extra of options.extraRoutes ?? []) {
-    if (typeof extra === "function") extra(app);
+    if (typeof extra === "function") extra(app, services);
     else app.route("/", extra);
   }
 
   app.notFound((c) => errorForPath(c.req.path, 404, "not_found", `nothing at ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {
     if (error instanceof OAuthError) return error.toResponse();
+    if (isClientAbort(error)) return errorForPath(c.req.path, 400, "request_aborted", ABORTED_MESSAGE);
     // A bug, not the caller's mistake: log it, answer 500, keep serving.
     deps.log(`error: ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
     return errorForPath(c.req.path, 500, "server_error", "internal error; the server log has the details");

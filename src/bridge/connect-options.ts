@@ -14,7 +14,8 @@ export const MENU_EDITORS = ["Cursor", "VS Code"] as const;
 export function connectOptions(url: string, serverName: string): ConnectOption[] {
   return [
     { id: "mcp", label: "Copy the MCP server URL", value: url },
-    { id: "add-mcp", label: "Copy the add-mcp install command", value: `npx add-mcp ${url}` },
+    // Named: add-mcp would otherwise name the server after the URL's host (`127` for 127.0.0.1).
+    { id: "add-mcp", label: "Copy the add-mcp install command", value: `npx add-mcp ${url} --name ${serverName}` },
     { id: "install-editor-1", label: `Install in ${MENU_EDITORS[0]}`, value: cursorInstallLink(url, serverName) },
     { id: "install-editor-2", label: `Install in ${MENU_EDITORS[1]}`, value: vscodeInstallLink(url, serverName) },
   ];

@@ -2,19 +2,21 @@ import type { Context } from "hono";
 import type { StateStore } from "../store/state/state-store.js";
 import type { DocsTool } from "../tools/mcp/tool.js";
 import type { DocsRuntime } from "../tools/runtime.js";
-import type { FixedWindowLimiter, RateLimits } from "./rate-limit.js";
+import type { ClientDirectory } from "./auth/client-directory.js";
+import type { RateLimiter, RateLimits } from "./rate-limit.js";
 import { type BridgeUrls, bridgeUrls } from "./urls.js";
 
 /** What every bridge handler works with, built once by `createBridge`. */
 export interface BridgeDeps {
   readonly runtime: DocsRuntime;
   readonly state: StateStore;
+  /** OAuth clients: registered ones (in `state`) and those metadata documents describe. */
+  readonly clients: ClientDirectory;
   /** Every tool the MCP endpoints offer (the core tools plus added ones). */
   readonly tools: readonly DocsTool[];
   readonly limits: RateLimits;
-  readonly limiter: FixedWindowLimiter;
-  /** Failed sign-ins per account (`LIMITS.oauth.maxFailedLoginsPerHour`). */
-  readonly loginLimiter: FixedWindowLimiter;
+  /** Every hourly counter: per IP, per tool, per-IP budgets, failed sign-ins per account. */
+  readonly limiter: RateLimiter;
   readonly now: () => number;
   readonly log: (message: string) => void;
   /** `--public-url`: the origin clients reach us at (behind a proxy). Else each request's own. */
@@ -41,11 +43,12 @@ export function urlsFor(deps: BridgeDeps, c: BridgeContext): BridgeUrls {
  * the last address in `X-Forwarded-For` (the one our own proxy appended; earlier ones are
  * whatever the client claimed).
  */
-export function clientIp(deps: BridgeDeps, c: BridgeContext): string {
+export function clientIp(deps: Pick<BridgeDeps, "trustProxy">, c: Context): string {
   if (deps.trustProxy) {
     const forwarded = c.req.header("x-forwarded-for");
     const last = forwarded?.split(",").at(-1)?.trim();
     if (last !== undefined && last !== "") return last;
   }
-  return c.env?.incoming?.socket?.remoteAddress ?? "unknown";
+  // Apps mounted on the bridge have their own environment type; the Node binding is the same.
+  return (c.env as BridgeEnv["Bindings"] | undefined)?.incoming?.socket?.remoteAddress ?? "unknown";
 }

@@ -31,23 +31,49 @@ export function jsonRpcError(
   });
 }
 
-/** An RFC 6749-shaped error; thrown by handlers and turned into a response by the app. */
-export class OAuthError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly description: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(description);
-    this.name = "OAuthError";
-  }
-
-  toResponse(): Response {
-    return oauthErrorResponse(this.status, this.code, this.description, this.headers);
-  }
+/** A JSON-RPC message id as JSON-RPC allows it (a string or an integer); null when it has none. */
+export function jsonRpcIdOf(m: unknown): string | number | null {
+  const id = typeof m === "object" && m !== null ? (m as { id?: unknown }).id : undefined;
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
 }
 
+export interface JsonRpcErrorObject {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/**
+ * A refusal of a whole parsed JSON-RPC body. A single message gets one error object with its id;
+ * a batch gets an array (JSON-RPC 2.0 section 6) with one error per message that needs an
+ * answer: `errorOf(message)` when it has its own (an invalid member), else `error` for each
+ * request with an id (notifications are never answered). A batch in which nothing needs an
+ * answer still gets one error object: the HTTP status needs a body to explain it.
+ */
+export function jsonRpcRefusal(
+  status: number,
+  body: unknown,
+  error: JsonRpcErrorObject,
+  options: { errorOf?: (message: unknown) => JsonRpcErrorObject | undefined; headers?: Record<string, string> } = {},
+): Response {
+  const headers = { "Content-Type": "application/json", ...options.headers };
+  const one = (m: unknown, e: JsonRpcErrorObject) => ({ jsonrpc: "2.0", id: jsonRpcIdOf(m), error: e });
+  if (!Array.isArray(body)) return new Response(JSON.stringify(one(body, options.errorOf?.(body) ?? error)), { status, headers });
+  const answers: unknown[] = [];
+  for (const m of body) {
+    const own = options.errorOf?.(m);
+    if (own !== undefined) answers.push(one(m, own));
+    else if (isRequest(m)) answers.push(one(m, error));
+  }
+  return new Response(JSON.stringify(answers.length > 0 ? answers : one(undefined, error)), { status, headers });
+}
+
+/** A request (a method and an id), as opposed to a notification or a response. */
+function isRequest(m: unknown): boolean {
+  return typeof m === "object" && m !== null && typeof (m as { method?: unknown }).method === "string" && jsonRpcIdOf(m) !== null;
+}
+
+/** An RFC 6749-shaped body (`{error, error_description}`, `no-store`); typed OAuth errors are `auth/oauth-errors.ts`. */
 export function oauthErrorResponse(status: number, code: string, description: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ error: code, error_description: description }), {
     status,
@@ -55,6 +81,18 @@ export function oauthErrorResponse(status: number, code: string, description: st
     headers: { "Content-Type": "application/json", "Cache-Control": "no-store", Pragma: "no-cache", ...headers },
   });
 }
+
+/**
+ * Whether a handler failed because the client went away mid-request (Node ends the body stream
+ * with `aborted`, code ECONNRESET): the client's doing, not a bug, so it is answered as a 400
+ * (which nobody will read) and not logged as an error.
+ */
+export function isClientAbort(error: unknown): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === "ECONNRESET";
+}
+
+/** The message of the 400 for a request whose client went away before its body ended. */
+export const ABORTED_MESSAGE = "the request ended before its body did";
 
 /** The project's API error body: `{"error": {"code", "message"}}`. */
 export function apiErrorResponse(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {

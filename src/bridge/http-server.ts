@@ -1,7 +1,8 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { createServer, maxHeaderSize, STATUS_CODES } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { getRequestListener, RequestError } from "@hono/node-server";
 import type { Bridge } from "./bridge.js";
+import { apiErrorResponse } from "./http-errors.js";
 
 export interface RunningServer {
   /** `http://host:port` as bound (the real port when 0 was asked for). */
@@ -14,12 +15,14 @@ export interface RunningServer {
 /** Serve a bridge on a real socket. Rejects with a clear message when the port is taken. */
 export function listen(bridge: Bridge, options: { host: string; port: number }): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: bridge.app.fetch, hostname: options.host, port: options.port }) as Server;
+    const server = createServer(getRequestListener(bridge.app.fetch, { hostname: options.host, errorHandler: answerUnreadableRequest }));
     const onError = (error: NodeJS.ErrnoException): void => {
       const why = error.code === "EADDRINUSE" ? `port ${options.port} is already in use` : error.code === "EACCES" ? `no permission to listen on port ${options.port}` : error.message;
       reject(new Error(`cannot listen on ${options.host}:${options.port}: ${why}`));
     };
+    server.on("clientError", answerClientError);
     server.once("error", onError);
+    server.listen(options.port, options.host);
     server.once("listening", () => {
       server.off("error", onError);
       const { port } = server.address() as AddressInfo;
@@ -38,4 +41,39 @@ export function listen(bridge: Bridge, options: { host: string; port: number }):
       });
     });
   });
+}
+
+/**
+ * A request Node's HTTP parser refuses before any route sees it (headers over `maxHeaderSize`,
+ * a malformed request line or header, bytes that are not HTTP) gets the project's JSON error
+ * body like every other 4xx, instead of Node's bare status line; the connection is closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  // As Node's own handler does: while an answer on this connection has started (a notification
+  // stream), writing another would corrupt it, so such a connection is only closed.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent: boolean } | null })._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "headers_too_large", `the request headers are over ${maxHeaderSize} bytes`]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "request_timeout", "the request did not arrive in time"]
+        : [400, "bad_request", `the request is not valid HTTP/1.1 (${error.code ?? "unparsable"})`];
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * A request that parsed as HTTP but cannot become a web `Request` (a `Host` that is no host
+ * name, an unusable absolute URL) gets a JSON 400 naming why, where the adapter would answer an
+ * empty 400. Anything else reaching here is a bug the app did not catch: a JSON 500.
+ */
+function answerUnreadableRequest(error: unknown): Response {
+  if (error instanceof RequestError) return apiErrorResponse(400, "bad_request", `the request cannot be read: ${error.message}`);
+  return apiErrorResponse(500, "server_error", "internal error");
 }

@@ -1,36 +1,61 @@
 import type { MiddlewareHandler } from "hono";
-import { type BridgeDeps, type BridgeEnv, clientIp } from "./context.js";
-import { JSON_RPC, apiErrorResponse, jsonRpcError, oauthErrorResponse } from "./http-errors.js";
+import { LIMITS } from "../limits.js";
+import { type BridgeContext, type BridgeDeps, type BridgeEnv, clientIp } from "./context.js";
+import { JSON_RPC, apiErrorResponse, jsonRpcRefusal, oauthErrorResponse } from "./http-errors.js";
 import type { RateDecision } from "./rate-limit.js";
+import { readBody } from "./read-body.js";
 import { PATHS } from "./urls.js";
 
+export type RateRefusal = Extract<RateDecision, { ok: false }>;
+
+/** The words of every 429: what is limited, to how much, and when to come back. */
+export function rateLimitMessage(decision: RateRefusal): string {
+  return `Rate limit exceeded: at most ${decision.charge.limit} ${decision.charge.what}. Retry after ${decision.retryAfterSec} seconds.`;
+}
+
 /**
- * 429 with `Retry-After` (seconds to the next window): a JSON-RPC error on the MCP endpoints
- * (with the request's id when one call was refused), RFC 6749-shaped under the OAuth prefix,
- * the project's API shape elsewhere.
+ * 429 with `Retry-After` (seconds to the next window): on the MCP endpoints a JSON-RPC error
+ * answering the refused body (`body`: the parsed request; a batch gets one error per request),
+ * RFC 6749-shaped under the OAuth prefix, the project's API shape elsewhere.
  */
-export function rateLimitedResponse(path: string, decision: Extract<RateDecision, { ok: false }>, id: string | number | null = null): Response {
-  const { charge, retryAfterSec } = decision;
-  const message = `Rate limit exceeded: at most ${charge.limit} ${charge.what}. Retry after ${retryAfterSec} seconds.`;
-  const headers = { "Retry-After": String(retryAfterSec) };
+export function rateLimitedResponse(path: string, decision: RateRefusal, body?: unknown): Response {
+  const message = rateLimitMessage(decision);
+  const headers = { "Retry-After": String(decision.retryAfterSec) };
   if (path === PATHS.mcp || path === PATHS.authedMcp) {
-    return jsonRpcError(429, JSON_RPC.rateLimited, message, {
-      id,
-      data: { limit: charge.limit, retryAfter: retryAfterSec, reset: new Date(decision.resetAt).toISOString() },
-      headers,
-    });
+    const data = { limit: decision.charge.limit, retryAfter: decision.retryAfterSec, reset: new Date(decision.resetAt).toISOString() };
+    return jsonRpcRefusal(429, body, { code: JSON_RPC.rateLimited, message, data }, { headers });
   }
   if (path.startsWith(`${PATHS.oauth}/`)) return oauthErrorResponse(429, "rate_limited", message, headers);
   return apiErrorResponse(429, "rate_limited", message, headers);
 }
 
-/** The spec's per-user limit: every request to the MCP server (endpoints, OAuth, discovery) per client IP. */
+/**
+ * The spec's per-user limit, on every request the bridge serves (MCP endpoints, OAuth,
+ * discovery, mounted apps, unknown paths) per client IP: a route added later is limited too.
+ */
 export function ipRateLimit(deps: BridgeDeps): MiddlewareHandler<BridgeEnv> {
   return async (c, next) => {
     const ip = clientIp(deps, c);
-    const decision = deps.limiter.take([{ key: `ip:${ip}`, limit: deps.limits.perIp, what: "requests per hour from one IP address" }]);
-    if (!decision.ok) return rateLimitedResponse(c.req.path, decision);
+    const decision = await deps.limiter.take([{ key: `ip:${ip}`, limit: deps.limits.perIp, what: "requests per hour from one IP address" }]);
+    if (!decision.ok) return rateLimitedResponse(c.req.path, decision, await refusedMessages(c));
     await next();
     return undefined;
   };
+}
+
+/**
+ * The JSON-RPC messages of a refused MCP POST, so that the 429 answers each request of a batch
+ * with its id. Reading costs no more than serving would have (the same 1 MiB bound); a body
+ * that is not JSON is answered with one error, as an unreadable body always is.
+ */
+async function refusedMessages(c: BridgeContext): Promise<unknown> {
+  if (c.req.method !== "POST" || (c.req.path !== PATHS.mcp && c.req.path !== PATHS.authedMcp)) return undefined;
+  if (!/^application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? "")) return undefined;
+  const read = await readBody(c, LIMITS.bridge.maxBodyBytes);
+  if (read.tooLarge) return undefined;
+  try {
+    return JSON.parse(read.text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,17 +1,32 @@
 import { LIMITS } from "../limits.js";
 
 /**
- * Hourly limits (spec "Limits"): requests per client IP, and calls per tool per site, with
- * lower figures for the authenticated endpoint. `Infinity` means no limit.
+ * Hourly limits (spec "Limits"): requests per client IP, calls per tool per site (lower figures
+ * for the authenticated endpoint), and per-IP budgets of the apps mounted on the bridge.
+ * `Infinity` means no limit.
  */
 export interface RateLimits {
   readonly perIp: number;
   /** By tool key (`search`, `filesystem`, or an added tool's key). Tools not listed are only
    *  counted against the per-IP limit. */
   readonly tools: Readonly<Record<string, { readonly public: number; readonly authed: number }>>;
+  /** Per client IP, for what anonymous callers can make the server store or send elsewhere. */
+  readonly clients: Readonly<Record<ClientBudgetKey, number>>;
   /** Window length; the spec's figures are per hour. */
   readonly windowMs: number;
 }
+
+/**
+ * The per-IP budgets, by `--rate-limit` key: feedback entries and their bytes (what one address
+ * can add to the feedback database), and playground relay requests (what one address can make
+ * the server send to an API). Each says what it counts, for the 429 message.
+ */
+export const CLIENT_BUDGETS = {
+  feedback: { limit: LIMITS.rateLimits.feedbackEntries, what: "feedback entries per hour from one IP address" },
+  "feedback-bytes": { limit: LIMITS.rateLimits.feedbackBytes, what: "bytes of feedback per hour from one IP address" },
+  relay: { limit: LIMITS.rateLimits.relay, what: "playground relay requests per hour from one IP address" },
+} as const;
+export type ClientBudgetKey = keyof typeof CLIENT_BUDGETS;
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   perIp: LIMITS.rateLimits.perIp,
@@ -19,16 +34,18 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
     search: { public: LIMITS.rateLimits.search, authed: LIMITS.rateLimits.authedSearch },
     filesystem: { public: LIMITS.rateLimits.filesystem, authed: LIMITS.rateLimits.authedFilesystem },
   },
+  clients: { feedback: CLIENT_BUDGETS.feedback.limit, "feedback-bytes": CLIENT_BUDGETS["feedback-bytes"].limit, relay: CLIENT_BUDGETS.relay.limit },
   windowMs: LIMITS.rateLimits.windowMs,
 };
 
 /**
- * `--rate-limit KEY=N` flags over the defaults. Keys: `ip`, a tool key (`search`, `filesystem`)
- * for `/mcp`, `authed-<tool key>` for `/authed/mcp`; N is a positive integer or `off`.
- * Returns an error message for a bad flag.
+ * `--rate-limit KEY=N` flags over the defaults. Keys: `ip`, the per-IP budgets (`feedback`,
+ * `feedback-bytes`, `relay`), a tool key (`search`, `filesystem`) for `/mcp`, `authed-<tool key>`
+ * for `/authed/mcp`; N is a positive integer or `off`. Returns an error message for a bad flag.
  */
 export function parseRateLimits(flags: readonly string[], base: RateLimits = DEFAULT_RATE_LIMITS): RateLimits | string {
   let perIp = base.perIp;
+  const clients = { ...base.clients };
   const tools: Record<string, { public: number; authed: number }> = {};
   for (const [k, v] of Object.entries(base.tools)) tools[k] = { ...v };
   for (const flag of flags) {
@@ -41,12 +58,16 @@ export function parseRateLimits(flags: readonly string[], base: RateLimits = DEF
       perIp = value;
       continue;
     }
+    if (Object.hasOwn(CLIENT_BUDGETS, key)) {
+      clients[key as ClientBudgetKey] = value;
+      continue;
+    }
     const authed = key.startsWith("authed-");
     const tool = authed ? key.slice("authed-".length) : key;
     const current = tools[tool] ?? { public: Number.POSITIVE_INFINITY, authed: Number.POSITIVE_INFINITY };
     tools[tool] = authed ? { ...current, authed: value } : { ...current, public: value };
   }
-  return { perIp, tools, windowMs: base.windowMs };
+  return { perIp, tools, clients, windowMs: base.windowMs };
 }
 
 /** One counter to charge: `key` names it (`ip:1.2.3.4`, `tool:public:search`). */
@@ -55,6 +76,8 @@ export interface Charge {
   readonly limit: number;
   /** Words for the error: "requests from your IP address", "search calls on this site". */
   readonly what: string;
+  /** Units this charge takes (bytes of a feedback entry); 1 when not given. */
+  readonly units?: number;
 }
 
 export type RateDecision =
@@ -62,12 +85,25 @@ export type RateDecision =
   | { readonly ok: false; readonly charge: Charge; readonly retryAfterSec: number; readonly resetAt: number };
 
 /**
+ * Where the counters live. Today one process's memory (`FixedWindowLimiter`); a deployment of
+ * several instances will keep them in the state database, so the interface is asynchronous and
+ * each call must be atomic there too (one transaction, or one conditional UPDATE per key).
+ */
+export interface RateLimiter {
+  /** Charge every entry, or none when any counter would pass its limit (the first such is named). */
+  take(charges: readonly Charge[]): Promise<RateDecision>;
+  /** Give back units taken in the current window (a sign-in that turned out to succeed). */
+  refund(charges: readonly Charge[]): Promise<void>;
+}
+
+/**
  * Fixed windows aligned to the clock (each UTC hour): at most `limit` units per key per window.
  * Exact at the boundaries, O(1) memory per active key, and all keys roll over together, so the
- * whole table is dropped when a new window starts. `take` is synchronous, so concurrent
- * requests on the event loop can never both take the last unit.
+ * whole table is dropped when a new window starts. The work of `take` happens synchronously
+ * before its promise settles, so concurrent requests on the event loop can never both take the
+ * last unit.
  */
-export class FixedWindowLimiter {
+export class FixedWindowLimiter implements RateLimiter {
   private window = Number.NaN;
   private counts = new Map<string, number>();
 
@@ -76,38 +112,46 @@ export class FixedWindowLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Whether one more unit would pass `charge`'s limit, without charging it. */
-  check(charge: Charge): RateDecision {
+  take(charges: readonly Charge[]): Promise<RateDecision> {
     const now = this.now();
-    const window = Math.floor(now / this.windowMs);
-    const resetAt = (window + 1) * this.windowMs;
-    const used = window === this.window ? (this.counts.get(charge.key) ?? 0) : 0;
-    if (used < charge.limit) return { ok: true };
-    return { ok: false, charge, retryAfterSec: Math.max(1, Math.ceil((resetAt - now) / 1000)), resetAt };
-  }
-
-  /** Charge one unit per entry (all of them, or none when any counter would pass its limit). */
-  take(charges: readonly Charge[]): RateDecision {
-    const now = this.now();
-    const window = Math.floor(now / this.windowMs);
-    if (window !== this.window) {
-      this.window = window;
-      this.counts = new Map();
-    }
-    const resetAt = (window + 1) * this.windowMs;
-    // A batch may charge one counter several times (two searches in one request).
-    const needed = new Map<string, { charge: Charge; units: number }>();
-    for (const c of charges) {
-      if (c.limit === Number.POSITIVE_INFINITY) continue;
-      const n = needed.get(c.key);
-      needed.set(c.key, { charge: c, units: (n?.units ?? 0) + 1 });
-    }
+    this.roll(now);
+    const resetAt = (this.window + 1) * this.windowMs;
+    const needed = unitsByKey(charges);
     for (const { charge, units } of needed.values()) {
       if ((this.counts.get(charge.key) ?? 0) + units > charge.limit) {
-        return { ok: false, charge, retryAfterSec: Math.max(1, Math.ceil((resetAt - now) / 1000)), resetAt };
+        return Promise.resolve({ ok: false, charge, retryAfterSec: Math.max(1, Math.ceil((resetAt - now) / 1000)), resetAt });
       }
     }
     for (const [key, { units }] of needed) this.counts.set(key, (this.counts.get(key) ?? 0) + units);
-    return { ok: true };
+    return Promise.resolve({ ok: true });
   }
+
+  refund(charges: readonly Charge[]): Promise<void> {
+    // A unit taken in an earlier window was dropped with it: nothing to give back.
+    this.roll(this.now());
+    for (const [key, { units }] of unitsByKey(charges)) {
+      const left = (this.counts.get(key) ?? 0) - units;
+      if (left > 0) this.counts.set(key, left);
+      else this.counts.delete(key);
+    }
+    return Promise.resolve();
+  }
+
+  private roll(now: number): void {
+    const window = Math.floor(now / this.windowMs);
+    if (window === this.window) return;
+    this.window = window;
+    this.counts = new Map();
+  }
+}
+
+/** Units per counter: a batch may charge one counter several times (two searches in one request). */
+function unitsByKey(charges: readonly Charge[]): Map<string, { charge: Charge; units: number }> {
+  const needed = new Map<string, { charge: Charge; units: number }>();
+  for (const c of charges) {
+    if (c.limit === Number.POSITIVE_INFINITY) continue;
+    const n = needed.get(c.key);
+    needed.set(c.key, { charge: c, units: (n?.units ?? 0) + (c.units ?? 1) });
+  }
+  return needed;
 }

@@ -4,7 +4,10 @@ import { ANONYMOUS } from "../vfs/access.js";
 import { mcpAvailable } from "./access-policy.js";
 import { connectOptions } from "./connect-options.js";
 import type { BridgeDeps } from "./context.js";
+import { bridgeContext } from "./request-context.js";
+import { toolText } from "../tools/mcp/server.js";
 import type { BridgeUrls } from "./urls.js";
+import { siteTitle } from "../tools/tool-names.js";
 
 /**
  * `GET /.well-known/mcp`: what this server is and how to connect, for tools and people that
@@ -13,14 +16,16 @@ import type { BridgeUrls } from "./urls.js";
 export async function describeServer(deps: BridgeDeps, urls: BridgeUrls): Promise<Record<string, unknown>> {
   const { runtime } = deps;
   const settings = await deps.state.settings();
-  runtime.setAuthMode(settings.authMode);
+  // What an anonymous visitor is shown, under the auth setting read for this request.
+  const state = runtime.readerState(bridgeContext(settings, ANONYMOUS, deps.now));
+  const text = toolText(runtime, state);
   const config = runtime.site.config;
   const names = runtime.names;
   const available = mcpAvailable(settings);
   const publicUrl = settings.authMode === "public" ? urls.mcp : urls.authedMcp;
   return {
     name: "svc-mcp",
-    title: `${config.name} docs`,
+    title: siteTitle(config.name),
     version: deps.version,
     ...(config.description !== undefined ? { description: config.description } : {}),
     documentation: runtime.baseUrl,
@@ -40,8 +45,8 @@ export async function describeServer(deps: BridgeDeps, urls: BridgeUrls): Promis
         scopes: ["mcp:search"],
       },
     ],
-    tools: deps.tools.map((t) => ({ name: t.name(names), title: t.title(config.name) })),
-    resources: available ? runtime.readerState(ANONYMOUS).skills.map((s) => ({ uri: s.uri, name: s.name })) : [],
+    tools: deps.tools.map((t) => ({ name: t.name(names), title: t.title(text) })),
+    resources: available ? state.skills.map((s) => ({ uri: s.uri, name: s.name })) : [],
     connect: Object.fromEntries(connectOptions(publicUrl, projectIdFromName(config.name)).map((o) => [o.id, o.value])),
   };
 }

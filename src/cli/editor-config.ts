@@ -1,28 +1,41 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { xdgBaseDir } from "../store/xdg.js";
 
-/** Editors `svc-mcp install` writes to, and how each stores a remote MCP server. */
+/** How an editor starts a local MCP server: a command it runs, talking over stdin/stdout. */
+export interface StdioCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/**
+ * Editors `svc-mcp install` writes to, and how each stores an MCP server: one it starts itself
+ * (stdio) or one it reaches over HTTP.
+ */
 export const EDITORS = {
   cursor: {
     name: "Cursor",
     project: (dir: string) => join(dir, ".cursor", "mcp.json"),
     user: (home: string) => join(home, ".cursor", "mcp.json"),
     key: "mcpServers",
-    entry: (url: string) => ({ url }),
+    http: (url: string) => ({ url }),
+    stdio: (c: StdioCommand) => ({ command: c.command, args: [...c.args] }),
   },
   vscode: {
     name: "VS Code",
     project: (dir: string) => join(dir, ".vscode", "mcp.json"),
     user: (home: string, env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform) => join(vscodeUserDir(home, env, platform), "mcp.json"),
     key: "servers",
-    entry: (url: string) => ({ type: "http", url }),
+    http: (url: string) => ({ type: "http", url }),
+    stdio: (c: StdioCommand) => ({ type: "stdio", command: c.command, args: [...c.args] }),
   },
   "claude-code": {
     name: "Claude Code",
     project: (dir: string) => join(dir, ".mcp.json"),
     user: (home: string) => join(home, ".claude.json"),
     key: "mcpServers",
-    entry: (url: string) => ({ type: "http", url }),
+    http: (url: string) => ({ type: "http", url }),
+    stdio: (c: StdioCommand) => ({ type: "stdio", command: c.command, args: [...c.args] }),
   },
 } as const;
 
@@ -31,7 +44,7 @@ export type EditorId = keyof typeof EDITORS;
 function vscodeUserDir(home: string, env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform): string {
   if (platform === "darwin") return join(home, "Library", "Application Support", "Code", "User");
   if (platform === "win32") return join(env.APPDATA ?? join(home, "AppData", "Roaming"), "Code", "User");
-  return join(env.XDG_CONFIG_HOME ?? join(home, ".config"), "Code", "User");
+  return join(xdgBaseDir(env, "XDG_CONFIG_HOME") ?? join(home, ".config"), "Code", "User");
 }
 
 export type InstallResult = "added" | "updated" | "unchanged";

@@ -9,6 +9,8 @@ export interface CliIO {
   readonly stderr: (text: string) => void;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The terminal's width when stdout is one (help is wrapped to it). */
+  readonly columns?: number | undefined;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); long-running commands await it. */
   readonly stopSignal: Promise<void>;
   /** The raw streams, for the stdio MCP transport (absent when run in-process by tests). */
@@ -43,6 +45,7 @@ export function processIO(): CliIO {
     stderr: (text) => void process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
+    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     stopSignal,
     streams: { stdin: process.stdin, stdout: process.stdout },
   };

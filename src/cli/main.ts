@@ -1,12 +1,33 @@
-import yargs from "yargs";
+import { createRequire } from "node:module";
+import type { Argv } from "yargs";
+import { LoadStoppedError } from "../config/load-stopped.js";
+import { SqliteUnavailableError } from "../store/sqlite.js";
+import { VERSION } from "../version.js";
 import { commandsFor } from "./commands/index.js";
 import { CliError, type CliIO, processIO } from "./io.js";
+import { checkFolderOptions } from "./options.js";
+
+/** Help is wrapped at the terminal's width, but no wider than this: long lines are hard to read. */
+const MAX_HELP_WIDTH = 100;
+/** Help width when stdout is not a terminal (a pipe, a file, a test). */
+const DEFAULT_HELP_WIDTH = 80;
+
+/**
+ * yargs through its CommonJS build: the ESM build's help layout (cliui) wraps text at a column
+ * count, splitting words (`search tool d` / `oes`); the CommonJS one wraps between words.
+ */
+const yargsOf = createRequire(import.meta.url)("yargs/yargs") as (args: string[]) => Argv;
 
 /** Run the CLI with the given arguments; resolves to the process exit code. */
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  if (argv.length === 1 && argv[0] === "--version") {
+    io.stdout(`${VERSION}\n`);
+    return 0;
+  }
   let result: Promise<number> | undefined;
+  let running: string | undefined;
   let helpText = "";
-  let y = yargs([...argv])
+  let y = yargsOf([...argv])
     .scriptName("svc-mcp")
     .usage("$0 <command> [options]\n\nServe a documentation repository as an MCP server.")
     .strict()
@@ -14,8 +35,10 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .recommendCommands()
     .help()
     .alias("help", "h")
+    // Not yargs' .version(): that option is global, and `nav`/`search` have a `--version` of their own.
     .version(false)
-    .wrap(Math.min(100, process.stdout.columns ?? 100))
+    .option("version", { type: "boolean", global: false, describe: "Show the version number" })
+    .wrap(Math.min(MAX_HELP_WIDTH, io.columns ?? DEFAULT_HELP_WIDTH))
     .exitProcess(false)
     .fail((msg, err) => {
       if (err !== undefined && err !== null) throw err;
@@ -27,7 +50,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       cmd.describe,
       (b) => cmd.builder(b),
       (args) => {
-        result = cmd.run(args as never, io);
+        running = cmd.command.split(" ")[0];
+        result = checkFolderOptions(io, args as { dir?: unknown; state?: unknown }).then(() => cmd.run(args as never, io));
       },
     );
   }
@@ -36,16 +60,38 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       helpText = output;
     });
     if (result === undefined) {
-      // --help (or a bare command group): yargs produced text, no command ran.
+      // --help, --version (or a bare command group): yargs produced text, no command ran.
       if (helpText !== "") io.stdout(helpText.endsWith("\n") ? helpText : `${helpText}\n`);
       return 0;
     }
     return await result;
   } catch (error) {
+    if (error instanceof SqliteUnavailableError) {
+      io.stderr(`svc-mcp: ${sqliteMissing(running ?? "this command", error)}\n`);
+      return 1;
+    }
     if (error instanceof CliError) {
       io.stderr(`svc-mcp: ${error.message}\n`);
       return error.exitCode;
     }
+    // The repository cannot be served safely (an unreadable ignore file): nothing is served.
+    if (error instanceof LoadStoppedError) {
+      io.stderr(`svc-mcp: ${error.message}\n`);
+      return 2;
+    }
     throw error;
   }
+}
+
+/** What a state command needs when better-sqlite3 (an optional dependency) is not there. */
+function sqliteMissing(command: string, error: SqliteUnavailableError): string {
+  const what = command === "serve" ? "serve --http" : command;
+  return (
+    `${what} keeps its state in SQLite, and the SQLite module (better-sqlite3, an optional dependency) is not installed or could not load: ${error.reason}\n` +
+    "Install it where svc-mcp is installed: npm install better-sqlite3 (for a global svc-mcp: npm install -g better-sqlite3). " +
+    "npm fetches a prebuilt binary for this platform or builds one with Python 3, make and a C++ compiler; " +
+    "npm 12 runs that step only for packages you allow (npm approve-scripts better-sqlite3, or --allow-scripts=better-sqlite3).\n" +
+    "Without it, serve over stdio, search, fs, check, nav and schema work; serve --http and the commands that keep state " +
+    "(feedback, keys, mcp, users, credentials, redirect-domains) do not."
+  );
 }

@@ -1,6 +1,7 @@
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import type { CliIO } from "./io.js";
+import { CliError, type CliIO } from "./io.js";
 
 /** `--dir`: the docs repository (default: the current folder). Shared by every command. */
 export function withDir<T>(y: Argv<T>) {
@@ -57,4 +58,26 @@ export function resolveDir(io: CliIO, dir: string | undefined): string {
 export function parseGroups(groups: string | undefined): string[] {
   if (groups === undefined) return [];
   return groups.split(",").map((g) => g.trim()).filter((g) => g !== "");
+}
+
+/**
+ * `--dir` and `--state` must name existing folders, for every command: a typo in an editor's
+ * config would otherwise serve an empty site that looks like a working server, and a typo in
+ * `--state` would start a second, empty state beside the real one. (The default state folder is
+ * created when first needed; a folder named on the command line is the user's to create.)
+ */
+export async function checkFolderOptions(io: CliIO, args: { readonly dir?: unknown; readonly state?: unknown }): Promise<void> {
+  for (const flag of ["dir", "state"] as const) {
+    const value = args[flag];
+    if (typeof value !== "string") continue;
+    let isFolder: boolean;
+    try {
+      isFolder = (await stat(resolve(io.cwd, value))).isDirectory();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw new CliError(`--${flag} ${value}: ${(error as Error).message}`, 2);
+      throw new CliError(`--${flag} ${value}: no such folder${flag === "state" ? " (create it first, or leave --state out for the default state folder)" : ""}`, 2);
+    }
+    if (!isFolder) throw new CliError(`--${flag} ${value}: not a folder`, 2);
+  }
 }

@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import { loadDocsJson } from "../config/load-docs-json.js";
 import { projectIdFromName, resolveStateDir } from "../store/state-dir.js";
 import { CliError, type CliIO } from "./io.js";
@@ -51,8 +50,6 @@ export function describeProject(p: Project): string {
 
 async function siteNameOf(io: CliIO, dir: string | undefined): Promise<string> {
   const root = resolveDir(io, dir);
-  const info = await stat(root).catch(() => undefined);
-  if (info === undefined || !info.isDirectory()) throw new CliError(`--dir ${root} is not a folder`, 2);
   const docs = await loadDocsJson(root);
   if (docs.config === undefined) {
     throw new CliError(`cannot read the site name from ${root}/docs.json (${docs.diagnostics.map((d) => d.message).join("; ")}); pass --project-id`, 1);

@@ -1,17 +1,20 @@
 import { mcpAvailable } from "../bridge/access-policy.js";
 import { isLoopbackHost } from "../bridge/auth/redirect-domains.js";
-import { createBridge } from "../bridge/bridge.js";
+import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
 import { listen } from "../bridge/http-server.js";
 import { parseRateLimits } from "../bridge/rate-limit.js";
 import { bridgeUrls } from "../bridge/urls.js";
-import { bearerReaderOf } from "../bridge/auth/bearer.js";
+import { bearerContextOf } from "../bridge/request-context.js";
 import { createFeedbackApp } from "../bridge/feedback/app.js";
 import { createRelayApp } from "../bridge/playground/relay.js";
+import type { FeedbackStore } from "../store/feedback/store.js";
 import { openFeedbackStore } from "../store/feedback/sqlite-store.js";
-import { openKeyStore } from "../store/keys/key-store.js";
+import { type AdminKeyStore, openKeyStore } from "../store/keys/key-store.js";
 import { openStateStore } from "../store/state/sqlite-state-store.js";
+import type { StateStore } from "../store/state/state-store.js";
 import { createFeedbackTool } from "../tools/mcp/feedback-tool.js";
 import type { DocsRuntime } from "../tools/runtime.js";
+import { plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
 import { describeProject, type ProjectArgs, resolveProject } from "./project.js";
 
@@ -45,7 +48,6 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   const project = await resolveProject(io, args, runtime.site.config.name);
   const state = openStateStore(project.stateDir);
   const settings = await state.settings();
-  runtime.setAuthMode(settings.authMode);
   const host = args.host.replace(/^\[(.*)\]$/, "$1");
   const loopback = isLoopbackHost(host) || isLoopbackHost(`[${host}]`);
   // A loopback server answers only to loopback names (and its public name): DNS rebinding defence.
@@ -58,14 +60,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     rateLimits,
     log,
     extraTools: [createFeedbackTool({ store: feedback, projectId: project.id })],
-    extraRoutes: [
-      createFeedbackApp({ store: feedback, keys, projects: new Set([project.id]), log }),
-      createRelayApp({
-        lookupPage: (path) => runtime.site.api?.pages.get(path),
-        readerOf: bearerReaderOf(state, publicUrl),
-        authConfigured: async () => (await state.settings()).authMode !== "public",
-      }),
-    ],
+    extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log }),
     trustProxy: args["trust-proxy"],
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(allowedHosts !== undefined ? { allowedHosts } : {}),
@@ -80,7 +75,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   }
   const urls = bridgeUrls(publicUrl ?? server.origin);
   const names = runtime.names;
-  log(`serving "${runtime.site.config.name}" (${runtime.site.pages.size} pages) over HTTP on ${server.origin}; tools ${names.search}, ${names.filesystem}`);
+  log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over HTTP on ${server.origin}; tools ${names.search}, ${names.filesystem}`);
   log(`MCP (public):        ${urls.mcp}`);
   log(`MCP (authenticated): ${urls.authedMcp}`);
   log(`OAuth token:         ${urls.token}`);
@@ -93,4 +88,35 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   // The feedback store commits anything still queued before it closes.
   await Promise.all([state.close(), feedback.close(), keys.close()]);
   return 0;
+}
+
+export interface SiteRoutesDeps {
+  readonly runtime: DocsRuntime;
+  readonly state: StateStore;
+  readonly feedback: FeedbackStore;
+  readonly keys: AdminKeyStore;
+  readonly projectId: string;
+  readonly publicUrl: string | undefined;
+  readonly log: (message: string) => void;
+}
+
+/**
+ * What `serve --http` mounts beside MCP and OAuth: the feedback API and the playground relay,
+ * each charging its per-IP budget on the bridge's counters. The relay builds each request's
+ * context (its bearer token's reader, the auth setting read for it), like the MCP endpoints.
+ */
+export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
+  const { runtime, state, feedback, keys, projectId, publicUrl, log } = deps;
+  return [
+    (app, { budget }) => app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), log, budget })),
+    (app, { budget }) =>
+      app.route(
+        "/",
+        createRelayApp({
+          lookupPage: (path, context) => runtime.apiPage(path, context),
+          contextOf: bearerContextOf(state, publicUrl),
+          budget,
+        }),
+      ),
+  ];
 }

@@ -13,7 +13,7 @@ export interface Diagnostic {
   readonly path?: string;
   readonly message: string;
   /** Stable identifier of the rule that found it (`required`, `page-file`, ...), for machines
-   *  (`svc-mcp check --json`) and for the README's list of checks. */
+   *  (`svc-mcp check --json`) and for the list of checks in docs/docs-json.md. */
   readonly code?: string;
 }
 

@@ -1,4 +1,6 @@
 import ignore, { type Ignore } from "ignore";
+import { readInsideRoot } from "./inside-root.js";
+import { LoadStoppedError } from "./load-stopped.js";
 
 /** Ignore files read from the repository root, in order. `.mintignore` is the predecessor's name. */
 export const IGNORE_FILES = [".svcignore", ".mintignore"] as const;
@@ -32,4 +34,21 @@ export function compileIgnoreRules(texts: readonly string[]): IgnoreRules {
     ignores: (relPath) => relPath !== "" && ig.ignores(relPath),
     patterns,
   };
+}
+
+/**
+ * Read the root's ignore files and compile them. An absent file is the normal case; one that
+ * exists but cannot be read (permission denied, a folder, a link outside the root or to nowhere)
+ * stops the load: taken as absent, it would serve every file it excludes.
+ */
+export function loadIgnoreRules(root: string): IgnoreRules {
+  const texts: string[] = [];
+  for (const name of IGNORE_FILES) {
+    const read = readInsideRoot(root, name);
+    if (read.ok) texts.push(read.text);
+    else if (read.reason !== "missing") {
+      throw new LoadStoppedError(`cannot read ${name}: ${read.message}; the files it excludes would be served, so nothing is (make it readable, or remove it)`);
+    }
+  }
+  return compileIgnoreRules(texts);
 }

@@ -4,7 +4,7 @@ import type { ResolveEntry } from "./docs-json/entries.js";
 import type { NavModel } from "./docs-json/nav-model.js";
 import { fileReader, type ReadText, type ResolvedJson, resolveJsonRefs } from "./docs-json/refs.js";
 import type { PageFiles } from "./docs-json/rules/rule.js";
-import type { DocsJson } from "./docs-json/schema.js";
+import type { ReadableDocsJson } from "./docs-json/readable.js";
 import { validateDocsJson } from "./docs-json/validate.js";
 import { readSiteConfig } from "./read-site-config.js";
 import { emptySiteConfig, type SiteConfig } from "./site-config.js";
@@ -12,8 +12,9 @@ import { emptySiteConfig, type SiteConfig } from "./site-config.js";
 export const DOCS_JSON = "docs.json";
 
 export interface DocsJsonResult {
-  /** The configuration; undefined when docs.json exists but has errors (the caller keeps the
-   *  last good one). */
+  /** The configuration, read from what can be read of docs.json (a problem in one element costs
+   *  that element only); undefined when docs.json exists but cannot be read as a whole (it does
+   *  not parse, or leaves no navigation): the caller keeps the last good configuration. */
   readonly config: SiteConfig | undefined;
   /** docs.json as parsed, `$ref`s resolved (also when invalid), for readers of parts the flat
    *  config leaves out, like the API reference. */
@@ -23,9 +24,11 @@ export interface DocsJsonResult {
   /** Repository-relative files the configuration was read from (docs.json and every `$ref`'d
    *  file, also one that is missing), so the watcher knows which changes mean "reload". */
   readonly files: readonly string[];
-  /** The validated document, when valid. */
-  readonly document?: DocsJson;
-  /** The navigation tree (also when invalid: `svc-mcp nav` and `check` read it). */
+  /** The real files of those read through a link inside the root (watched as config files too). */
+  readonly linkTargets: readonly string[];
+  /** docs.json as the service reads it (see `Validation.document`), when it can be read. */
+  readonly document?: ReadableDocsJson;
+  /** The navigation tree: of `document`, else of docs.json as written (`check` reads it). */
   readonly model?: NavModel;
   /** docs.json as read, with positions (absent when there is no docs.json). */
   readonly source?: ResolvedJson;
@@ -41,21 +44,21 @@ export interface LoadDocsJsonOptions {
 
 /**
  * Load docs.json from a repository root: resolve `$ref`s, validate (schema and rules), and build
- * the flat configuration. A missing docs.json yields the empty configuration; an invalid one
- * yields no configuration and every problem.
+ * the flat configuration from what can be read. A missing docs.json yields the empty
+ * configuration; one that cannot be read as a whole yields no configuration and every problem.
  */
 export async function loadDocsJson(root: string, options: LoadDocsJsonOptions = {}): Promise<DocsJsonResult> {
   const read = options.read ?? fileReader(root);
   const source = await resolveJsonRefs(DOCS_JSON, read);
-  if (source.rootMissing) return { config: emptySiteConfig(basename(root)), diagnostics: [], files: [DOCS_JSON] };
+  if (source.rootMissing) return { config: emptySiteConfig(basename(root)), diagnostics: [], files: [DOCS_JSON], linkTargets: [] };
 
   const validation = validateDocsJson(source, {
     ...(options.files !== undefined ? { files: options.files } : {}),
     ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
   });
-  const base = { raw: source.value, diagnostics: validation.diagnostics, files: source.files, model: validation.model, source };
+  const base = { raw: source.value, diagnostics: validation.diagnostics, files: source.files, linkTargets: source.linkTargets, model: validation.model, source };
   if (validation.document === undefined) return { ...base, config: undefined };
-  const config = readSiteConfig(source.value, basename(root), {
+  const config = readSiteConfig(validation.document, basename(root), {
     model: validation.model,
     document: validation.document,
     ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),

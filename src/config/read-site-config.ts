@@ -1,7 +1,7 @@
 import { defaultResolveEntry, entryScope, type ResolveEntry } from "./docs-json/entries.js";
 import { ROOT_ELEMENT_ORDER } from "./docs-json/elements.js";
 import { type ElementNode, type NavItem, type NavModel, readNavigation } from "./docs-json/nav-model.js";
-import type { DocsJson } from "./docs-json/schema.js";
+import type { ReadableDocsJson } from "./docs-json/readable.js";
 import { listSpecReferences } from "./docs-json/spec-references.js";
 import { type PagePlacement, type SiteConfig, type SiteSection, type SpecReference, toPagePath } from "./site-config.js";
 
@@ -15,7 +15,7 @@ export interface ReadSiteConfigOptions {
   /** The navigation model, when the caller already read it. */
   readonly model?: NavModel;
   /** The validated document, kept on the configuration for the layers that read settings. */
-  readonly document?: DocsJson;
+  readonly document?: ReadableDocsJson;
   readonly resolveEntry?: ResolveEntry;
 }
 
@@ -60,6 +60,8 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
     if (el.kind === "language" && el.title !== undefined && !languages.includes(el.title)) languages.push(el.title);
   }
   defaultVersion ??= versions[0];
+  const hiddenVersions = versions.filter((v) => everyHidden(model.elements, "version", v));
+  const hiddenLanguages = languages.filter((l) => everyHidden(model.elements, "language", l));
 
   const specs = new Map<string, SpecReference>();
   for (const ref of listSpecReferences(doc, model)) {
@@ -78,12 +80,19 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
     specs: [...specs.values()],
     versions,
     languages,
+    hiddenVersions,
+    hiddenLanguages,
     sections: sectionsOf(model.items, resolveEntry),
     ...(typeof doc.description === "string" ? { description: doc.description } : {}),
     ...(defaultVersion !== undefined ? { defaultVersion } : {}),
     ...(canonical !== undefined ? { canonicalUrl: canonical } : {}),
     ...(options.document !== undefined ? { document: options.document } : {}),
   };
+}
+
+/** Whether every element of this kind and title is hidden (itself or under a hidden ancestor). */
+function everyHidden(elements: readonly ElementNode[], kind: "version" | "language", title: string): boolean {
+  return elements.filter((el) => el.kind === kind && el.title === title).every((el) => el.context.hidden === true);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -111,7 +120,7 @@ function sectionsOf(items: readonly NavItem[], resolveEntry: ResolveEntry): Site
     if (item.title === undefined) continue;
     const pages: string[] = [];
     gatherPages(item, pages, resolveEntry);
-    out.push({ title: item.title, pages });
+    out.push({ title: item.title, path: item.path, pages });
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import type { DocsJson } from "./docs-json/schema.js";
+import type { ReadableDocsJson } from "./docs-json/readable.js";
 
 /**
  * What the rest of the service needs from docs.json, in one flat, typed value. The full
@@ -25,7 +25,11 @@ export interface PagePlacement {
 /** One top-level section of the site (a tab, anchor or group), for the generated skill. */
 export interface SiteSection {
   readonly title: string;
-  /** Page paths in the section, in navigation order (`/guides/setup`). */
+  /** JSON path of its navigation element (`navigation.tabs[1]`). */
+  readonly path: string;
+  /** Page paths in the section, in navigation order (`/guides/setup`); once the site is loaded,
+   *  the API pages generated under it too. A reader is shown the section only if they may read
+   *  one of them (or it has none: a link). */
   readonly pages: readonly string[];
 }
 
@@ -35,6 +39,8 @@ export interface SpecReference {
   readonly source: string;
   /** True when `source` is an http(s) URL (never fetched unless the user asks). */
   readonly remote: boolean;
+  /** Named only in page front matter (`openapi: "/api/openapi.json GET /x"`), not in docs.json. */
+  readonly frontMatter?: true;
 }
 
 export interface SiteConfig {
@@ -47,12 +53,18 @@ export interface SiteConfig {
   readonly navPages: ReadonlyMap<string, PagePlacement>;
   /** `seo.indexing: all` indexes pages outside navigation too. */
   readonly indexing: "navigable" | "all";
-  /** OpenAPI/AsyncAPI files referenced anywhere in docs.json. */
+  /** OpenAPI/AsyncAPI files referenced anywhere in docs.json; once the site is loaded, also the
+   *  files page front matter names (`frontMatter: true`). */
   readonly specs: readonly SpecReference[];
   /** Declared versions, in order; `defaultVersion` is the first unless one sets `default: true`. */
   readonly versions: readonly string[];
   readonly defaultVersion?: string;
   readonly languages: readonly string[];
+  /** Versions with `hidden: true` (every element of that name, or an ancestor): not offered to
+   *  readers in lists (instructions, skill, error messages), still accepted as a search filter. */
+  readonly hiddenVersions: readonly string[];
+  /** Likewise for languages. */
+  readonly hiddenLanguages: readonly string[];
   /** Top-level sections, for the generated skill and server instructions. */
   readonly sections: readonly SiteSection[];
   /** A canonical site URL from docs.json (`seo.metatags.canonical`), used for links when no
@@ -60,7 +72,7 @@ export interface SiteConfig {
   readonly canonicalUrl?: string;
   /** The validated docs.json (`$ref`s resolved), for settings other layers read (`api.*`,
    *  `styling`, `interaction`). Absent for a repository without docs.json. */
-  readonly document?: DocsJson;
+  readonly document?: ReadableDocsJson;
 }
 
 /** The configuration of a repository without docs.json. */
@@ -73,6 +85,8 @@ export function emptySiteConfig(name: string): SiteConfig {
     specs: [],
     versions: [],
     languages: [],
+    hiddenVersions: [],
+    hiddenLanguages: [],
     sections: [],
   };
 }

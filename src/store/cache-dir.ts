@@ -1,15 +1,15 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { xdgBaseDir } from "./xdg.js";
 
 /**
  * Where svc-mcp keeps disposable caches (parsed API specs): `$XDG_CACHE_HOME/svc-mcp`, default
  * `~/.cache/svc-mcp`. Undefined means no cache: `SVC_MCP_CACHE=off`, no usable `XDG_CACHE_HOME`
- * or `HOME` in the environment (a relative `XDG_CACHE_HOME` is ignored, as the XDG spec says), or
+ * or `HOME` in the environment (an empty or relative `XDG_CACHE_HOME` is ignored, see `xdgBaseDir`), or
  * a folder inside the docs repository, where cache files would end up committed with the docs.
  */
 export function resolveCacheDir(env: Readonly<Record<string, string | undefined>>, docsRoot?: string): string | undefined {
   if (env.SVC_MCP_CACHE === "off") return undefined;
-  const xdg = env.XDG_CACHE_HOME;
-  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : env.HOME !== undefined && isAbsolute(env.HOME) ? join(env.HOME, ".cache") : undefined;
+  const base = xdgBaseDir(env, "XDG_CACHE_HOME") ?? (env.HOME !== undefined && isAbsolute(env.HOME) ? join(env.HOME, ".cache") : undefined);
   if (base === undefined) return undefined;
   const dir = join(base, "svc-mcp");
   if (docsRoot !== undefined) {

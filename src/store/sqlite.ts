@@ -1,8 +1,59 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 
-export type Db = Database.Database;
+export type Db = BetterSqlite3.Database;
+type Driver = typeof BetterSqlite3;
+
+/**
+ * better-sqlite3 is an optional dependency: it is native, and where npm finds no prebuilt binary
+ * it compiles one (a minute, and only with Python, make and a C++ compiler). Serving over stdio,
+ * search, fs, check, nav and schema keep no state, so they must work without it: the module is
+ * loaded when a store is first opened, never at import, and its absence is this typed error,
+ * which the CLI turns into a message saying what the command needs.
+ */
+export class SqliteUnavailableError extends Error {
+  constructor(readonly reason: string) {
+    super(`the SQLite module (better-sqlite3) is not installed or could not load: ${reason}`);
+    this.name = "SqliteUnavailableError";
+  }
+}
+
+/**
+ * Load the driver with `load` (Node's `require`) and open an in-memory database: the native
+ * addon is only loaded at the first `new Database`, so a package whose binary is missing or built
+ * for another Node fails here, not halfway through a command.
+ */
+export function loadSqliteDriver(load: (id: string) => unknown): Driver {
+  try {
+    const driver = load("better-sqlite3") as Driver;
+    new driver(":memory:").close();
+    return driver;
+  } catch (error) {
+    // bindings' "Could not locate the bindings file" lists every path it tried: keep the first line.
+    throw new SqliteUnavailableError(((error as Error).message ?? String(error)).split("\n")[0] ?? "");
+  }
+}
+
+let driver: Driver | undefined;
+
+/** The driver, loaded once per process (Node caches the module itself too). */
+function sqlite(): Driver {
+  driver ??= loadSqliteDriver(createRequire(import.meta.url));
+  return driver;
+}
+
+/** Whether a store can be opened here (loads the driver: a few milliseconds). */
+export function sqliteAvailable(): boolean {
+  try {
+    sqlite();
+    return true;
+  } catch (error) {
+    if (error instanceof SqliteUnavailableError) return false;
+    throw error;
+  }
+}
 
 /** One schema change. Migrations run in order, each once, inside a transaction. */
 export interface Migration {
@@ -19,6 +70,8 @@ export interface Migration {
  * - Pending migrations are applied; a database newer than this code is refused.
  */
 export function openDatabase(file: string, migrations: readonly Migration[]): Db {
+  // Before anything is created: without the driver, no empty state file is left behind.
+  const Database = sqlite();
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   // Create the file ourselves so it never exists with a wider mode, even for an instant.
   closeSync(openSync(file, "a", 0o600));

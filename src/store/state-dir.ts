@@ -1,9 +1,10 @@
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { homeDir, xdgBaseDir } from "./xdg.js";
 
 /**
  * Where service state (credentials, tokens, feedback) lives: `--state DIR` when given, else
- * `$XDG_STATE_HOME/svc-mcp/<projectId>` (default `~/.local/state/svc-mcp/<projectId>`).
+ * `$XDG_STATE_HOME/svc-mcp/<projectId>` (default `~/.local/state/svc-mcp/<projectId>`; an empty or
+ * relative `XDG_STATE_HOME` is ignored, see `xdgBaseDir`).
  * Never inside the docs repository by default: state holds secret hashes and must not be
  * committed with the docs.
  */
@@ -12,7 +13,7 @@ export function resolveStateDir(
   options: { state?: string | undefined; cwd: string; env: Readonly<Record<string, string | undefined>> },
 ): string {
   if (options.state !== undefined && options.state !== "") return resolve(options.cwd, options.state);
-  const base = options.env.XDG_STATE_HOME ?? join(options.env.HOME ?? homedir(), ".local", "state");
+  const base = xdgBaseDir(options.env, "XDG_STATE_HOME") ?? join(homeDir(options.env), ".local", "state");
   return join(base, "svc-mcp", projectId);
 }
 

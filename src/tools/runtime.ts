@@ -1,23 +1,25 @@
 import { type Diagnostic, formatDiagnostic } from "../config/diagnostic.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
+import { failedSpecOf } from "../config/openapi/plan-api-pages.js";
 import { prefetchRemoteSpecs } from "../vfs/api-pages.js";
-import { type AuthMode, type Reader, canRead, readerKey } from "../vfs/access.js";
+import type { Access } from "../vfs/access.js";
+import type { ApiPageInfo } from "../vfs/api-pages.js";
 import { type LoadedSite, type LoadSiteOptions, loadSite, reloadSite } from "../vfs/load-site.js";
-import type { Page, Site } from "../vfs/site.js";
+import { readablePage, type SiteOutline, siteOutline } from "../vfs/outline.js";
+import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-context.js";
+import type { Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
 import { type StopWatching, watchRepository } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
 import { DocsShell, type Shell } from "./shell/docs-shell.js";
 import { SHELL_COMMANDS } from "./shell/commands/index.js";
-import { ShellHost } from "./shell/shell-host.js";
+import { ShellHost, type ShellHostOptions } from "./shell/shell-host.js";
 import { generatedSkill, isSkillFile, listSkills, type Skill } from "./skills.js";
 import { type ToolNames, toolNames } from "./tool-names.js";
 
 export interface RuntimeOptions {
   /** Repository folder on disk. */
   readonly root: string;
-  /** How the site authenticates readers; decides what anonymous readers see. */
-  readonly authMode?: AuthMode;
   /** `{docs_url}` for links in search hits; defaults to the site's canonical URL or localhost. */
   readonly baseUrl?: string;
   /** Progress and problems (the CLI sends them to stderr). */
@@ -25,18 +27,20 @@ export interface RuntimeOptions {
   /** How the site is loaded (spec cache, remote specs); reloads keep these. */
   readonly load?: LoadSiteOptions;
   /**
-   * Run shell commands in a worker thread (see `ShellHost`): for servers with many concurrent
-   * clients (the HTTP bridge). Off, commands run in this thread, which suits one agent (stdio)
-   * and one-shot commands (`svc-mcp fs`).
+   * Run shell commands in a pool of worker threads (see `ShellHost`; options to size it): for
+   * servers with many concurrent clients (the HTTP bridge). Off, commands run in this thread,
+   * which suits one agent (stdio) and one-shot commands (`svc-mcp fs`).
    */
-  readonly shellWorker?: boolean;
+  readonly shellWorker?: boolean | ShellHostOptions;
 }
 
-/** Everything one reader uses, built once per (site snapshot, reader) and shared by calls. */
+/** Everything one reader uses, built once per (site snapshot, auth setting, reader) and shared by calls. */
 export interface ReaderState {
   readonly view: SiteView;
   readonly shell: Shell;
   readonly skills: readonly Skill[];
+  /** The sections, versions and languages this reader may be told about. */
+  readonly outline: SiteOutline;
 }
 
 /** What changed in a reload, for servers to notify their clients. */
@@ -51,7 +55,7 @@ export interface RuntimeChange {
 /** Fallback `{docs_url}` when neither `--base-url` nor docs.json gives one: `mint dev`'s address. */
 export const DEFAULT_BASE_URL = "http://localhost:3000";
 
-/** Readers with distinct group sets get distinct views; keep the most recent ones. */
+/** Readers with distinct group sets (and auth settings) get distinct views; keep the most recent ones. */
 const MAX_CACHED_READERS = 256;
 
 /**
@@ -61,12 +65,14 @@ const MAX_CACHED_READERS = 256;
 export class DocsRuntime {
   private loaded: LoadedSite;
   private readonly index = new SearchIndex();
+  /** Per-reader state by (snapshot, auth setting, reader key): see `readerState`. */
   private readers = new Map<string, ReaderState>();
+  /** Bumped by every new site snapshot; part of every per-reader cache key. */
+  private snapshot = 0;
   private readonly listeners = new Set<(change: RuntimeChange) => void>();
   private stopWatching: StopWatching | undefined;
   private queue: Promise<void> = Promise.resolve();
   private pendingPaths = new Set<string>();
-  private mode: AuthMode;
   private namesOf: { site: Site; names: ToolNames } | undefined;
   private readonly log: (message: string) => void;
   /** Set once remote specs are to be fetched (`fetchRemoteSpecs`). */
@@ -79,11 +85,10 @@ export class DocsRuntime {
     private readonly options: RuntimeOptions,
   ) {
     this.loaded = loaded;
-    this.mode = options.authMode ?? "public";
     this.log = options.log ?? (() => {});
     this.index.sync(loaded.site);
-    if (options.shellWorker === true) {
-      this.shellHost = new ShellHost({ log: this.log });
+    if (options.shellWorker !== undefined && options.shellWorker !== false) {
+      this.shellHost = new ShellHost({ log: this.log, ...(options.shellWorker === true ? {} : options.shellWorker) });
       this.shellHost.start();
     }
   }
@@ -98,21 +103,6 @@ export class DocsRuntime {
     return this.loaded.site;
   }
 
-  /** How the site authenticates readers: decides what an anonymous reader (and `/mcp`) sees. */
-  get authMode(): AuthMode {
-    return this.mode;
-  }
-
-  /**
-   * Change the site's auth setting while serving (the HTTP bridge applies `svc-mcp mcp auth`
-   * without a restart). Cached views were built for the old mode, so they are dropped.
-   */
-  setAuthMode(mode: AuthMode): void {
-    if (mode === this.mode) return;
-    this.mode = mode;
-    this.readers = new Map();
-  }
-
   get names(): ToolNames {
     // Asked on every request by the HTTP bridge: derive once per site snapshot.
     const site = this.site;
@@ -125,9 +115,13 @@ export class DocsRuntime {
     return (this.options.baseUrl ?? this.site.config.canonicalUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
   }
 
-  /** The view, shell and skills for a reader (cached per snapshot). */
-  readerState(reader: Reader): ReaderState {
-    const key = readerKey(reader);
+  /**
+   * The view, shell, skills and outline of a request's reader. Nothing here depends on who asked
+   * before: the state is cached by the snapshot, the auth setting the request read and the
+   * reader's key, so two requests with different settings in flight each get their own.
+   */
+  readerState(context: RequestContext): ReaderState {
+    const key = `${this.snapshot}|${visibilityKey(context)}`;
     const cached = this.readers.get(key);
     if (cached !== undefined) {
       // Refresh recency for the LRU.
@@ -137,16 +131,24 @@ export class DocsRuntime {
     }
     const site = this.site;
     const names = this.names;
+    const outline = siteOutline(site.config, readablePage(site, context));
     // Whether this reader sees a skill file of the site's own: a reader who sees none gets the
-    // generated one, so an empty list never hints that restricted skills exist.
-    const ownSkills = [...site.files.values()].some((f) => isSkillFile(f.path) && canRead(f.access, reader, this.mode));
-    const generated = ownSkills ? undefined : generatedSkill(site, names, names.slug);
-    const view = new SiteView(site, reader, this.authMode, generated === undefined ? [] : [generated.file]);
+    // generated one, so an empty list never hints that restricted skills exist. It is dated like
+    // their newest file (a restricted file's time is not theirs to see).
+    let ownSkills = false;
+    let newest = 0;
+    for (const f of site.files.values()) {
+      if (!mayRead(context, f.access)) continue;
+      newest = Math.max(newest, f.mtime.getTime());
+      if (isSkillFile(f.path)) ownSkills = true;
+    }
+    const generated = ownSkills ? undefined : generatedSkill(site, names, outline, new Date(newest));
+    const view = new SiteView(site, context.reader, context.authMode, generated === undefined ? [] : [generated.file]);
     const shell = this.shellHost !== undefined ? this.shellHost.shellFor(site, view) : new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)));
     // The generated skill is offered only where its file is visible (not to anonymous readers
     // of a fully authenticated site, who see public pages only).
     const skills = generated === undefined ? listSkills(view, names.slug) : view.fileAt(generated.file.path) !== undefined ? [generated] : [];
-    const state: ReaderState = { view, shell, skills };
+    const state: ReaderState = { view, shell, skills, outline };
     this.readers.set(key, state);
     if (this.readers.size > MAX_CACHED_READERS) {
       const oldest = this.readers.keys().next().value;
@@ -155,10 +157,19 @@ export class DocsRuntime {
     return state;
   }
 
-  /** Search as a reader: hits on pages the reader may not read are never returned. */
-  search(reader: Reader, request: Omit<SearchRequest, "canRead">): SearchHit[] {
-    const mode = this.authMode;
-    return this.index.search({ ...request, canRead: (page: Page) => canRead(page.file.access, reader, mode) });
+  /** Search as a request's reader: hits on pages the reader may not read are never returned. */
+  search(context: RequestContext, request: Omit<SearchRequest, "canRead">): SearchHit[] {
+    return this.index.search({ ...request, canRead: (access: Access) => mayRead(context, access) });
+  }
+
+  /**
+   * The API facts (servers, playground) of a page the request may read; undefined for a page
+   * that does not exist and for one it may not read alike (the playground relay's lookup).
+   */
+  apiPage(pagePath: string, context: RequestContext): ApiPageInfo | undefined {
+    const page = this.site.pages.get(pagePath);
+    if (page === undefined || !mayRead(context, page.file.access)) return undefined;
+    return this.site.api?.pages.get(pagePath);
   }
 
   /** Subscribe to reloads; returns the unsubscribe function. */
@@ -197,6 +208,7 @@ export class DocsRuntime {
   /** After a new snapshot: index it, drop per-reader views, tell subscribers. */
   private publish(previous: Site, previousNames: ToolNames, diagnostics: readonly Diagnostic[]): void {
     this.index.sync(this.site);
+    this.snapshot++;
     this.readers = new Map();
     const change: RuntimeChange = { site: this.site, previous, namesChanged: this.names.search !== previousNames.search, diagnostics };
     for (const l of this.listeners) l(change);
@@ -266,7 +278,7 @@ export class DocsRuntime {
       }
     }
     const before = new Set(previous.diagnostics.map(formatDiagnostic));
-    const fresh = this.site.diagnostics.filter((d) => !before.has(formatDiagnostic(d)) && ![...failed].some((u) => d.message.startsWith(`API spec ${u}: `)));
+    const fresh = this.site.diagnostics.filter((d) => !before.has(formatDiagnostic(d)) && !failed.has(failedSpecOf(d) ?? ""));
     for (const d of fresh) this.log(formatDiagnostic(d));
     this.publish(previous, previousNames, fresh);
   }

@@ -1,6 +1,8 @@
 import type { Site, SiteFile } from "../vfs/site.js";
 import { makeFile, pagePathOf } from "../vfs/site.js";
+import type { SiteOutline } from "../vfs/outline.js";
 import type { SiteView } from "../vfs/view.js";
+import { versionList } from "./instructions.js";
 import type { ToolNames } from "./tool-names.js";
 
 /** A skill file exposed as an MCP resource. */
@@ -48,23 +50,24 @@ export function listSkills(view: SiteView, siteSlug: string): Skill[] {
 
 /**
  * The skill a site without any skill file gets: what the site covers (its top navigation
- * sections) and how to use the two tools on it. Public: it names sections, never pages.
+ * sections) and how to use the two tools on it. Written for one reader: it names only the
+ * sections and versions in their outline, never pages; `mtime` is the newest of their files.
  */
-export function generatedSkill(site: Site, names: ToolNames, siteSlug: string): Skill {
+export function generatedSkill(site: Site, names: ToolNames, outline: SiteOutline, mtime: Date): Skill {
   const lines: string[] = [];
   const name = site.config.name;
   lines.push("---");
-  lines.push(`name: ${siteSlug}`);
+  lines.push(`name: ${names.slug}`);
   lines.push(`description: Answer questions about ${name} from its documentation, using the ${names.search} and ${names.filesystem} tools.`);
   lines.push("---", "", `# ${name} documentation`, "");
   if (site.config.description !== undefined) lines.push(site.config.description, "");
-  if (site.config.sections.length > 0) {
+  if (outline.sections.length > 0) {
     lines.push("## What the documentation covers", "");
-    for (const s of site.config.sections) lines.push(`- ${s.title}`);
+    for (const title of outline.sections) lines.push(`- ${title}`);
     lines.push("");
   }
-  if (site.config.versions.length > 0) {
-    lines.push(`Versions: ${site.config.versions.join(", ")} (default ${site.config.defaultVersion ?? site.config.versions[0]}). Pass \`version\` to ${names.search} to search one.`, "");
+  if (outline.versions.length > 0) {
+    lines.push(`Versions: ${versionList(outline)}. Pass \`version\` to ${names.search} to search one.`, "");
   }
   lines.push(
     "## How to work with these docs",
@@ -78,13 +81,10 @@ export function generatedSkill(site: Site, names: ToolNames, siteSlug: string): 
     "3. Cite the page links you used.",
     "",
   );
-  // Dated like the newest page, so `ls -l` shows a plausible time rather than 1970.
-  let newest = 0;
-  for (const f of site.files.values()) newest = Math.max(newest, f.mtime.getTime());
-  const file = makeFile(GENERATED_SKILL_PATH, lines.join("\n"), {}, new Date(newest));
+  const file = makeFile(GENERATED_SKILL_PATH, lines.join("\n"), {}, mtime);
   return {
-    uri: skillUri(siteSlug, GENERATED_SKILL_PATH),
-    name: siteSlug,
+    uri: skillUri(names.slug, GENERATED_SKILL_PATH),
+    name: names.slug,
     description: `How to use the ${name} documentation tools (generated)`,
     file,
     generated: true,

@@ -29,3 +29,12 @@ export function toolNames(siteName: string): ToolNames {
   if (slug === "") slug = "docs";
   return { slug, search: `search_${slug}`, filesystem: `query_docs_filesystem_${slug}` };
 }
+
+/**
+ * The site's title for people and clients: `Nimbus Storage docs`, but `Dify Docs` and `Spree
+ * Commerce documentation` as they are (not "Dify Docs docs").
+ */
+export function siteTitle(siteName: string): string {
+  const name = siteName.trim();
+  return /\b(docs?|documentation)$/i.test(name) ? name : `${name} docs`;
+}

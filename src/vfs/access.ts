@@ -65,3 +65,17 @@ export function readerKey(reader: Reader): string {
   const groups = [...reader.groups].sort().join(",");
   return `${reader.authenticated ? "a" : "-"}:${groups}`;
 }
+
+/**
+ * Whether every reader who may read `outer` may also read `inner`, whatever the site's mode: what
+ * a page may show of another file's content (an MDX page showing the operation it documents).
+ */
+export function readersCover(outer: Access, inner: Access): boolean {
+  if (inner.public === true) return true;
+  if (inner.groups !== undefined && inner.groups.length > 0) {
+    const groups = outer.groups ?? [];
+    return outer.public !== true && groups.length > 0 && groups.every((g) => inner.groups?.includes(g) === true);
+  }
+  // A page without rules needs sign-in on a fully authenticated site; a public one does not.
+  return outer.public !== true;
+}

@@ -1,17 +1,17 @@
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
 import type { Diagnostic } from "../config/diagnostic.js";
+import { readInsideRoot } from "../config/inside-root.js";
 import { readApiSettings, type ApiSettings } from "../config/openapi/api-settings.js";
 import { type FetchLike, loadApiSpec, type SpecLoadResult } from "../config/openapi/load-api-spec.js";
 import { collectNavSpecReferences } from "../config/openapi/nav-references.js";
-import { type ApiPagePlan, type FrontMatterReference, planApiPages, specSourcesToLoad } from "../config/openapi/plan-api-pages.js";
+import { API_CODES } from "../config/openapi/api-codes.js";
+import { type ApiPagePlan, type FrontMatterOperation, type FrontMatterReference, planApiPages, specSourcesToLoad } from "../config/openapi/plan-api-pages.js";
 import { type PlaygroundSettings, resolvePlayground } from "../config/openapi/playground.js";
-import { channelPageParts, frontMatterBlock, operationPageParts, type PageParts, parameterAnchors, type ParameterAnchor } from "../config/openapi/render-page.js";
+import { channelPageParts, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext } from "../config/openapi/render-page.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { createOpenapiValidator, type OpenapiValidator } from "../config/openapi/validate-openapi.js";
 import { readPageMeta } from "../config/page-meta.js";
 import type { PagePlacement } from "../config/site-config.js";
-import type { Access } from "./access.js";
+import { type Access, readersCover } from "./access.js";
 import { byteLength, type Page, type SiteFile } from "./site.js";
 
 /** What the rest of the service knows about a page that documents an API operation. */
@@ -43,7 +43,9 @@ export interface SiteApi {
 /** Kept across reloads so an unchanged spec is not validated again, and schemas compile once. */
 export interface ApiCache {
   readonly validator: OpenapiValidator;
-  readonly specs: Map<string, { readonly stamp: string; readonly result: SpecLoadResult }>;
+  /** By source: where it was read from and its text (not its time and size: an edit that keeps the
+   *  size within one timestamp tick would otherwise serve the old spec). */
+  readonly specs: Map<string, { readonly stamp: string; readonly text?: string; readonly result: SpecLoadResult }>;
 }
 
 export function createApiCache(): ApiCache {
@@ -58,10 +60,16 @@ export interface ApiPagesOptions {
   readonly specCache?: SpecCache;
   /** Spec files the site has read already (mounted in its filesystem), by repository path. */
   readonly specFiles?: ReadonlyMap<string, SiteFile>;
+  /** The file each page's front matter `openapi` names, where it was found (`frontMatterSpecFile`),
+   *  by page path. */
+  readonly frontMatterSpecs?: ReadonlyMap<string, string>;
 }
 
 export interface ApiPagesResult {
   readonly pages: readonly Page[];
+  /** MDX pages that document an operation (front matter `openapi`), with its reference shown
+   *  after the prose (`documentedPage`): they replace the pages read from disk. */
+  readonly documented: readonly Page[];
   /** Navigation placement of each generated page (merged into `SiteConfig.navPages`). */
   readonly placements: ReadonlyMap<string, PagePlacement>;
   readonly api: SiteApi;
@@ -83,7 +91,9 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
 
   const frontMatter: FrontMatterReference[] = [];
   for (const page of diskPages.values()) {
-    if (page.meta.openapi !== undefined) frontMatter.push({ pagePath: page.path, file: page.file.path.slice(1), openapi: page.meta.openapi });
+    if (page.meta.openapi === undefined) continue;
+    const spec = options.frontMatterSpecs?.get(page.path);
+    frontMatter.push({ pagePath: page.path, file: page.file.path.slice(1), openapi: page.meta.openapi, ...(spec !== undefined ? { spec } : {}) });
   }
   const specs = new Map<string, SpecLoadResult>();
   for (const src of specSourcesToLoad(refs, frontMatter)) {
@@ -138,9 +148,14 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     if (planned.placement !== undefined) placements.set(planned.pagePath, planned.placement);
     infos.set(planned.pagePath, info);
   }
+  const documented: Page[] = [];
   for (const fm of plan.frontMatter.values()) {
     const page = diskPages.get(fm.pagePath);
     if (page === undefined) continue;
+    const playground = resolvePlayground(settings, page.meta);
+    const shown = documentedPage(page, fm, { pagePath: fm.pagePath, settings, playground }, options.specFiles?.get(`/${fm.spec.source}`)?.mtime);
+    if (shown !== undefined) documented.push(shown);
+    else diagnostics.push({ severity: "warning", file: page.file.path.slice(1), message: `front matter openapi "${page.meta.openapi ?? ""}" documents an operation restricted to groups that not every reader of this page is in: its reference is not shown on the page`, code: API_CODES.frontMatter });
     infos.set(fm.pagePath, {
       pagePath: fm.pagePath,
       generated: false,
@@ -149,11 +164,54 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       method: fm.operation.method,
       path: fm.operation.path,
       servers: fm.operation.servers,
-      playground: resolvePlayground(settings, page.meta),
+      playground,
       anchors: parameterAnchors(fm.operation),
     });
   }
-  return { pages, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
+  return { pages, documented, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
+}
+
+/**
+ * An MDX page that documents an operation (front matter `openapi`), as the shell and search see
+ * it: the author's file, then the operation's reference (`operationReference`), as the hosted
+ * platform shows it after the prose. The file is the author's bytes plus the rendered part (its
+ * size counts both; its time is the later of the page's and the spec's); the part is rendered
+ * when first read. Undefined when the operation is restricted (`x-svc` metadata) to readers the
+ * page's own rule does not keep to: its reference is then not shown.
+ */
+function documentedPage(page: Page, fm: FrontMatterOperation, ctx: RenderContext, specTime: Date | undefined): Page | undefined {
+  const authored = page.authored ?? page;
+  const opMeta = readPageMeta(fm.operation.extension?.metadata ?? {});
+  const opAccess: Access = { ...(opMeta.groups !== undefined ? { groups: opMeta.groups } : {}), ...(opMeta.public === true ? { public: true } : {}) };
+  if (!readersCover(authored.file.access, opAccess)) return undefined;
+  let reference: string | undefined;
+  let size: number | undefined;
+  const referenceOf = (): string => (reference ??= operationReference(fm.spec, fm.operation, ctx));
+  const mtime = specTime !== undefined && specTime > authored.file.mtime ? specTime : authored.file.mtime;
+  const file: SiteFile = {
+    path: authored.file.path,
+    get text() {
+      return `${authored.file.text}${separator(authored.file.text)}${referenceOf()}`;
+    },
+    get size() {
+      return (size ??= authored.file.size + byteLength(`${separator(authored.file.text)}${referenceOf()}`));
+    },
+    mtime,
+    access: authored.file.access,
+  };
+  return {
+    ...authored,
+    file,
+    get body() {
+      return `${authored.body}${separator(authored.body)}${referenceOf()}`;
+    },
+    authored,
+  };
+}
+
+/** A newline before the appended part when the author's text does not end with one. */
+function separator(text: string): string {
+  return text === "" || text.endsWith("\n") ? "" : "\n";
 }
 
 /**
@@ -177,20 +235,23 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
   }
   const mounted = options.specFiles?.get(`/${source}`);
   let stamp = "missing";
+  let text = mounted?.text;
   if (mounted !== undefined) {
-    stamp = `${mounted.mtime.getTime()}:${mounted.size}`;
+    stamp = "mounted";
   } else {
-    try {
-      const st = await stat(join(root, source));
-      stamp = `${st.mtimeMs}:${st.size}`;
-    } catch {
-      // Reported by the loader.
+    // The real path too: a link moved to another file with the same text is a change.
+    // Anything that is not read is "missing" for the cache; the loader says why.
+    const read = readInsideRoot(root, source);
+    if (read.ok) {
+      stamp = read.real;
+      text = read.text;
     }
   }
   const hit = cache.specs.get(source);
-  if (hit !== undefined && hit.stamp === stamp) return hit.result;
+  // Same text: a string compare, O(1) when the reused file keeps its string.
+  if (hit !== undefined && hit.stamp === stamp && hit.text === text) return hit.result;
   const result = await loadApiSpec(source, false, deps, mounted?.text);
-  cache.specs.set(source, { stamp, result });
+  cache.specs.set(source, { stamp, ...(text !== undefined ? { text } : {}), result });
   return result;
 }
 

@@ -1,13 +1,15 @@
-import { existsSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { ResolveEntry } from "../config/docs-json/entries.js";
+import { readNavigation } from "../config/docs-json/nav-model.js";
 import { listSpecReferences } from "../config/docs-json/spec-references.js";
-import { locate, sortDiagnostics } from "../config/docs-json/validate.js";
+import { locate, sortDiagnostics, VALIDATION_CODES } from "../config/docs-json/validate.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { parseOperationEntry } from "../config/openapi/entry.js";
+import { isFileInsideRoot } from "../config/inside-root.js";
 import { frontMatterProblems } from "../config/page-meta.js";
 import { readSiteConfig } from "../config/read-site-config.js";
+import { toPagePath } from "../config/site-config.js";
 import { type LoadedSite, type LoadLog, type LoadSiteOptions, loadSite } from "./load-site.js";
 import { resolveEntryFromSite } from "./api-entries.js";
 import { pageFilesOf } from "./page-files.js";
@@ -29,8 +31,8 @@ export interface CheckOptions {
   readonly load?: LoadSiteOptions;
 }
 
-/** Codes of the findings `check` adds beyond docs.json validation (listed in the README). */
-export const SITE_CHECK_CODES = ["not-in-navigation", "front-matter", "no-docs-json", "api-reference", "remote-spec"] as const;
+/** Codes of the findings `check` adds beyond docs.json validation (listed in docs/docs-json.md). */
+export const SITE_CHECK_CODES = ["not-in-navigation", "front-matter", "no-docs-json", "remote-spec"] as const;
 
 /** Folders whose pages are never navigation pages: `snippets/` holds MDX imported by pages. */
 const NOT_PAGES = /^snippets\//;
@@ -47,8 +49,8 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
     resolveEntry: options.resolveEntry ?? resolveEntryFromSite(loaded.site),
   });
   const diagnostics: Diagnostic[] = [...docs.diagnostics, ...loaderFindings(loaded, docs), ...unverifiedSpecs(loaded, docs)];
-  // With an invalid docs.json, placements still come from what could be read, so that every
-  // problem is reported at once.
+  // With a docs.json that cannot be read as a whole, placements still come from what could be
+  // read, so that every problem is reported at once.
   const config =
     docs.config ?? (docs.source?.value !== undefined ? readSiteConfig(docs.source.value, basename(root), docs.model !== undefined ? { model: docs.model } : {}) : undefined);
   if (config?.present === false) {
@@ -58,23 +60,24 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
       code: "no-docs-json",
       // Older repositories hold `mint.json`, the format docs.json replaced: its shape differs
       // (navigation is a list of groups), so it is not read; the platform's CLI converts it.
-      message: existsSync(join(root, "mint.json"))
+      message: isFileInsideRoot(root, "mint.json")
         ? "not found: every page is served and searchable, and there is no navigation (mint.json, the format before docs.json, is not read: convert it with `npx mint upgrade`)"
         : "not found: every page is served and searchable, and there is no navigation",
     });
   }
+  // Pages docs.json lists in a part that cannot be read (reported above) are not in the
+  // navigation as read: say why.
+  const written = new Set(docs.source?.value !== undefined ? readNavigation(docs.source.value).entries.map((e) => toPagePath(e.entry)) : []);
   for (const page of loaded.site.pages.values()) {
     if (page.generated) continue;
     const rel = page.file.path.slice(1);
     if (config !== undefined && config.present && !NOT_PAGES.test(rel) && placementOf({ ...loaded.site, config }, page) === undefined) {
+      const where = written.has(page.path) || written.has(`${page.path}/index`) ? "listed only in a part of docs.json that cannot be read (above)" : "not in the navigation";
       diagnostics.push({
         severity: "warning",
         file: rel,
         code: "not-in-navigation",
-        message:
-          config.indexing === "all"
-            ? "page is not in the navigation"
-            : `page is not in the navigation, so search leaves it out (seo.indexing "all" includes it)`,
+        message: config.indexing === "all" ? `page is ${where}` : `page is ${where}, so search leaves it out (seo.indexing "all" includes it)`,
       });
     }
     for (const problem of frontMatterProblems(page.frontMatter)) {
@@ -114,10 +117,10 @@ function loaderFindings(loaded: LoadedSite, docs: DocsJsonResult): Diagnostic[] 
       out.push(d);
       continue;
     }
-    if (d.code !== undefined) continue; // docs.json validation, repeated
+    if (d.code !== undefined && VALIDATION_CODES.has(d.code)) continue; // docs.json validation, repeated
     if (d.path !== undefined && errorPaths.has(d.path)) continue;
     const pos = d.path !== undefined && d.line === undefined && docs.source !== undefined ? locate(docs.source, d.path, "value") : undefined;
-    out.push({ ...d, ...(pos !== undefined ? { file: pos.file, line: pos.line, column: pos.column } : {}), code: d.code ?? "api-reference" });
+    out.push({ ...d, ...(pos !== undefined ? { file: pos.file, line: pos.line, column: pos.column } : {}) });
   }
   return out;
 }

@@ -1,30 +1,38 @@
-import { readFileSync, statSync } from "node:fs";
-import { basename, isAbsolute, join, relative, resolve } from "node:path";
-import fg from "fast-glob";
+import { basename } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import { parseFrontMatter } from "../config/frontmatter.js";
-import { IGNORE_FILES, compileIgnoreRules, type IgnoreRules } from "../config/ignore-rules.js";
+import { IGNORE_FILES, type IgnoreRules, loadIgnoreRules } from "../config/ignore-rules.js";
+import { folderLink, listInsideRoot, OUTSIDE_MESSAGE, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { readSiteConfig } from "../config/read-site-config.js";
 import { readPageMeta, titleFromBody, titleFromPath } from "../config/page-meta.js";
-import { emptySiteConfig, type SiteConfig } from "../config/site-config.js";
+import { emptySiteConfig, type PagePlacement, type SiteConfig, type SiteSection } from "../config/site-config.js";
+import type { ApiNavItem } from "../config/openapi/plan-api-pages.js";
 import { LIMITS } from "../limits.js";
 import { type ApiCache, generateApiPages } from "./api-pages.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
-import { SKIPPED } from "./page-files.js";
+import { parseOperationEntry } from "../config/openapi/entry.js";
+import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
+import { LOAD_CODES, SKIPPED } from "./page-files.js";
+import { siteVariants } from "./site-variants.js";
 import { makeFile, pagePathOf, type Page, type Site, type SiteFile } from "./site.js";
 
-/** Page files: Markdown and MDX. */
-export const PAGE_GLOB = "**/*.{md,mdx,MD,MDX}";
+/** Page files: Markdown and MDX (the names a walk of the repository lists). */
+const PAGE_FILE = /\.(md|mdx|MD|MDX)$/;
+/** What a changed path must look like to be re-read as a page. */
 const PAGE_RE = /\.(md|mdx)$/i;
 
 /** Everything needed to load a site and to reload it incrementally. */
 export interface LoadedSite {
   readonly site: Site;
   readonly ignore: IgnoreRules;
-  /** Repo-relative files whose change means a full reload (docs.json, `$ref`s, ignore files, specs). */
+  /** Repo-relative files whose change means a full reload (docs.json, `$ref`s, ignore files, specs;
+   *  and the real files of those read through a link). */
   readonly configFiles: ReadonlySet<string>;
+  /** Pages read through a link inside the root: the link paths by real path, so that an edit of
+   *  the real file reloads them too. */
+  readonly links: ReadonlyMap<string, readonly string[]>;
   /** Compiled validators and loaded specs, reused by the next load while a spec is unchanged. */
   readonly apiCache?: ApiCache;
   /** The options it was loaded with; a reload uses them again. */
@@ -32,7 +40,7 @@ export interface LoadedSite {
 }
 
 export interface LoadSiteOptions {
-  /** Fetch remote API specs named in docs.json with this (see README, "API reference").
+  /** Fetch remote API specs named in docs.json with this (see docs/api-reference.md).
    *  Unset: remote specs are not fetched and their operation entries stay unverified. */
   readonly fetchRemoteSpecs?: FetchLike;
   /** `false` leaves the API reference out: no spec is loaded and no page generated (the
@@ -45,46 +53,60 @@ export interface LoadSiteOptions {
 /** Reports progress and problems; the CLI sends these to stderr (never stdout: stdio is protocol). */
 export type LoadLog = (message: string) => void;
 
-/** Load a docs repository from disk into an immutable snapshot. Never throws for a bad file. */
+/**
+ * Load a docs repository from disk into an immutable snapshot. Never throws for a bad file, with
+ * one exception: an ignore file that exists but cannot be read stops the load (`LoadStoppedError`),
+ * because loading without it would serve what it excludes.
+ */
 export async function loadSite(root: string, log: LoadLog = () => {}, previous?: LoadedSite, options: LoadSiteOptions = {}): Promise<LoadedSite> {
   const diagnostics: Diagnostic[] = [];
-  const ignore = compileIgnoreRules(readIgnoreTexts(root));
+  const ignore = loadIgnoreRules(root);
 
   const docs = await loadDocsJson(root);
   diagnostics.push(...docs.diagnostics);
-  // An invalid docs.json keeps the last good configuration. At first load there is none: serve
-  // what can be read of it (versions, languages, places in the navigation, the specs), with
-  // every page searchable, so that one mistake does not take the navigation away.
-  // A best-effort configuration is no good state to keep: it is read again from the new file.
+  // A problem in one element costs that element only: the configuration is read from the rest
+  // (`docs.config`), on a reload too, so the rest of an edit applies. Only a docs.json that cannot
+  // be read as a whole (it does not parse, or leaves no navigation) keeps the last good
+  // configuration. At first load there is none: serve what can be read of it (versions,
+  // languages, places in the navigation, the specs), with every page searchable. That
+  // best-effort configuration is no good state to keep: it is read again from the new file.
   const lastGood = previous !== undefined && (previous.site.config.document !== undefined || !previous.site.config.present) ? previous.site.config : undefined;
   const config: SiteConfig = docs.config ?? lastGood ?? firstLoadConfig(docs, basename(root));
 
-  const relPaths = fg.sync(PAGE_GLOB, {
-    cwd: root,
-    dot: false,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    ignore: ["**/node_modules/**"],
-  });
-  const kept = relPaths.filter((p) => !ignore.ignores(p)).sort();
+  const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel));
+  for (const { folder, message } of listing.unlisted) diagnostics.push({ severity: "warning", file: folder, message: `${SKIPPED}cannot list the folder (${message})`, code: LOAD_CODES.pageSkipped });
+  const linkedPages = pageLinks(root, listing.links, ignore, diagnostics);
+  const kept = [...listing.files, ...linkedPages].filter((p) => !ignore.ignores(p)).sort();
   if (kept.length > 500) log(`loading ${kept.length} pages from ${root}`);
 
   const files = new Map<string, SiteFile>();
   const pages = new Map<string, Page>();
+  const links = new Map<string, string[]>();
   const previousPages = previous?.site.pages;
-  // Synchronous reads: fast-glob has listed the files, and reading them one after the other
-  // (~18 ms for spree's 428) beats a stat and a read per file through the thread pool (~60 ms).
+  // Synchronous reads, one after the other (~18 ms for spree's 428 files), beat a stat and a read
+  // per file through the thread pool (~60 ms).
   for (const rel of kept) {
-    const result = readPage(root, rel, previousPages);
+    const result = readPage(root, rel, previousPages, ignore);
     if (result.diagnostic !== undefined) diagnostics.push(result.diagnostic);
     if (result.page !== undefined) addPage(files, pages, result.page, diagnostics);
+    if (result.real !== undefined) addLink(links, result.real, rel);
   }
 
+  // Specs named only in page front matter (`openapi: "/api-reference/openapi-ja.json GET /x"`)
+  // are mounted, watched and pruned per reader like the ones docs.json names.
+  const frontMatterSpecs = frontMatterSpecsOf(root, pages, ignore);
+  const specs = [...config.specs.filter((s) => s.frontMatter !== true)];
+  for (const source of new Set(frontMatterSpecs.values())) {
+    if (!specs.some((s) => s.source === source)) specs.push({ source, remote: false, frontMatter: true });
+  }
   const specFiles = new Map<string, SiteFile>();
-  for (const spec of config.specs) {
+  const linkTargets = new Set<string>(docs.linkTargets);
+  for (const spec of specs) {
     if (spec.remote || ignore.ignores(spec.source)) continue;
-    const file = readSpecFile(root, spec.source, diagnostics);
-    if (file !== undefined) specFiles.set(file.path, file);
+    const file = readSpecFile(root, spec.source, diagnostics, ignore);
+    if (file === undefined) continue;
+    specFiles.set(file.file.path, file.file);
+    if (file.real !== spec.source) linkTargets.add(file.real);
   }
   for (const [path, file] of specFiles) files.set(path, file);
 
@@ -93,12 +115,13 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   const generated =
     options.apiReference === false
       ? undefined
-      : // An invalid docs.json keeps the last good one for the API reference too.
-        await generateApiPages(root, (docs.config !== undefined ? docs.raw : previous?.site.config.document ?? docs.raw) ?? {}, pages, {
+      : // What can be read of docs.json; when nothing can, the last good one, as for the rest.
+        await generateApiPages(root, docs.document ?? previous?.site.config.document ?? docs.raw ?? {}, pages, {
           ...(previous?.apiCache !== undefined ? { cache: previous.apiCache } : {}),
           ...(options.fetchRemoteSpecs !== undefined ? { fetch: options.fetchRemoteSpecs } : {}),
           ...(options.specCache !== undefined ? { specCache: options.specCache } : {}),
           specFiles,
+          frontMatterSpecs,
         });
   diagnostics.push(...(generated?.diagnostics ?? []));
   for (const page of generated?.pages ?? []) {
@@ -106,14 +129,44 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
     files.set(page.file.path, page.file);
     pages.set(page.path, page);
   }
+  for (const page of generated?.documented ?? []) {
+    files.set(page.file.path, page.file);
+    pages.set(page.path, page);
+  }
   const navPages = new Map(config.navPages);
   for (const [path, placement] of generated?.placements ?? []) if (!navPages.has(path)) navPages.set(path, placement);
-  const siteConfig: SiteConfig = { ...config, navPages };
+  const sections = generated === undefined ? config.sections : withApiPages(config.sections, generated.api.plan.nav, navPages);
+  const siteConfig: SiteConfig = { ...config, navPages, sections, specs };
 
-  for (const d of diagnostics) log(formatDiagnostic(d));
-  const site: Site = { root, config: siteConfig, files: sortByPath(files), pages: sortByPath(pages), diagnostics, ...(generated !== undefined ? { api: generated.api } : {}) };
-  const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...config.specs.filter((s) => !s.remote).map((s) => s.source)]);
-  return { site, ignore, configFiles, options, ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
+  // The diagnostics are not logged here: they are in `site.diagnostics`, and how many lines a
+  // user wants (all for `check`, a count for `serve`, `search` and `fs`) is the caller's choice.
+  const snapshot = { root, config: siteConfig, files: sortByPath(files), pages: sortByPath(pages), diagnostics, ...(generated !== undefined ? { api: generated.api } : {}) };
+  const site: Site = { ...snapshot, variants: siteVariants(snapshot, generated?.cache, previous?.site) };
+  const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...specs.filter((s) => !s.remote).map((s) => s.source), ...linkTargets]);
+  return { site, ignore, configFiles, links, options, ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
+}
+
+/**
+ * Sections with the API pages generated under them, so a section of API pages is shown to the
+ * readers who may read one of them (its `pages` list only file entries). Pages that navigation
+ * hides are left out, as `sectionsOf` leaves hidden elements out. Idempotent: a reload that keeps
+ * the last good configuration passes sections that already have them.
+ */
+function withApiPages(sections: readonly SiteSection[], nav: readonly ApiNavItem[], placements: ReadonlyMap<string, PagePlacement>): SiteSection[] {
+  return sections.map((section) => {
+    const listed = (item: ApiNavItem): boolean => {
+      const placement = placements.get(item.pagePath);
+      return placement !== undefined && placement.hidden !== true;
+    };
+    const under = nav.filter((item) => isUnder(item.element, section.path) && listed(item));
+    if (under.length === 0) return section;
+    return { ...section, pages: [...new Set([...section.pages, ...under.map((item) => item.pagePath)])] };
+  });
+}
+
+/** Whether a JSON path is `parent` or inside it (`navigation.tabs[1].groups[0]` is in `navigation.tabs[1]`). */
+function isUnder(path: string, parent: string): boolean {
+  return path === parent || path.startsWith(`${parent}.`) || path.startsWith(`${parent}[`);
 }
 
 /** The configuration served when the first docs.json read has errors (see `loadSite`). */
@@ -129,69 +182,94 @@ function firstLoadConfig(docs: DocsJsonResult, name: string): SiteConfig {
  * longer parses keeps its last good version.
  */
 export async function reloadSite(prev: LoadedSite, changed: readonly string[], log: LoadLog = () => {}): Promise<LoadedSite> {
-  if (changed.some((p) => prev.configFiles.has(p))) return loadSite(prev.site.root, log, prev, prev.options);
+  if (changed.some((p) => prev.configFiles.has(p))) {
+    const next = await loadSite(prev.site.root, log, forgetting(prev, changed), prev.options);
+    // An edit to docs.json is worth a line for each problem it brought, not one per known problem.
+    const known = new Set(prev.site.diagnostics.map(formatDiagnostic));
+    for (const d of next.site.diagnostics) if (!known.has(formatDiagnostic(d))) log(formatDiagnostic(d));
+    return next;
+  }
   const files = new Map(prev.site.files);
   const pages = new Map(prev.site.pages);
-  const diagnostics: Diagnostic[] = prev.site.diagnostics.filter((d) => !changed.includes(d.file));
-  // A removed or renamed folder arrives as one path: expand it to the pages it held.
+  // A removed or renamed folder arrives as one path: expand it to the pages it held. A changed
+  // file also changes the pages that are links to it.
   const expanded = new Set<string>();
   for (const rel of changed) {
     if (PAGE_RE.test(rel)) expanded.add(rel);
+    for (const link of prev.links.get(rel) ?? []) expanded.add(link);
     const prefix = `/${rel}/`;
     for (const path of prev.site.files.keys()) if (path.startsWith(prefix) && PAGE_RE.test(path)) expanded.add(path.slice(1));
   }
+  const links = new Map([...prev.links].map(([real, paths]) => [real, paths.filter((p) => !expanded.has(p))]));
+  const diagnostics: Diagnostic[] = prev.site.diagnostics.filter((d) => !changed.includes(d.file) && !expanded.has(d.file));
   for (const rel of expanded) {
     const filePath = `/${rel}`;
     const pagePath = pagePathOf(filePath);
     const existing = files.get(filePath);
     if (prev.ignore.ignores(rel)) continue;
-    const result = readPage(prev.site.root, rel, undefined);
-    if (result.missing === true) {
-      if (existing !== undefined) {
-        files.delete(filePath);
-        if (pages.get(pagePath)?.file === existing) pages.delete(pagePath);
-      }
-      continue;
+    const result = readPage(prev.site.root, rel, undefined, prev.ignore);
+    if (result.real !== undefined) addLink(links, result.real, rel);
+    // A page that can no longer be served is removed: gone, unreadable, or now a link outside the
+    // root or into what the ignore rules exclude (only a page that no longer parses keeps its
+    // last good version: that is an edit in progress, not a withdrawal).
+    if ((result.missing === true || result.closed === true) && existing !== undefined) {
+      files.delete(filePath);
+      if (pages.get(pagePath)?.file === existing) pages.delete(pagePath);
     }
     if (result.diagnostic !== undefined) {
       diagnostics.push(result.diagnostic);
-      log(formatDiagnostic(result.diagnostic) + (existing !== undefined ? " (keeping the last good version)" : ""));
+      log(formatDiagnostic(result.diagnostic) + (existing !== undefined && result.closed !== true ? " (keeping the last good version)" : ""));
+    }
+    // A page that documents an operation (front matter `openapi`), before or after the edit,
+    // takes the API reference with it (its spec, its shown reference, conflicts): load again,
+    // reusing every unchanged page and spec.
+    if (result.page?.meta.openapi !== undefined || prev.site.pages.get(pagePath)?.meta.openapi !== undefined) {
+      return loadSite(prev.site.root, log, forgetting(prev, [...changed, ...expanded]), prev.options);
     }
     if (result.page !== undefined) addPage(files, pages, result.page, diagnostics);
   }
-  const site: Site = { ...prev.site, files: sortByPath(files), pages: sortByPath(pages), diagnostics };
-  return { ...prev, site };
+  const snapshot = { ...prev.site, files: sortByPath(files), pages: sortByPath(pages), diagnostics };
+  const site: Site = { ...snapshot, variants: siteVariants(snapshot, prev.apiCache, prev.site) };
+  return { ...prev, site, links };
+}
+
+/**
+ * The previous load without the pages the watcher reported changed, so the full load reads them
+ * again: its reuse test (same time and size) cannot see an edit that keeps the size within one
+ * timestamp tick, and the watcher has already said these changed.
+ */
+function forgetting(prev: LoadedSite, changed: readonly string[]): LoadedSite {
+  const gone = new Set(changed.flatMap((rel) => [rel, ...(prev.links.get(rel) ?? [])]).map((rel) => `/${rel}`));
+  const pages = new Map([...prev.site.pages].filter(([, page]) => !gone.has((page.authored ?? page).file.path)));
+  return { ...prev, site: { ...prev.site, pages } };
 }
 
 interface ReadResult {
   page?: Page;
   diagnostic?: Diagnostic;
   missing?: boolean;
+  /** Not served for a reason that must not keep an older version serving (see `reloadSite`). */
+  closed?: boolean;
+  /** The real path of the file, when the page is a link to it. */
+  real?: string;
 }
 
-function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page> | undefined): ReadResult {
-  const abs = join(root, rel);
-  let text: string;
-  let mtime: Date;
-  try {
-    const st = statSync(abs);
-    if (!st.isFile()) return { missing: true };
-    if (st.size > LIMITS.load.maxPageBytes) {
-      return { diagnostic: { severity: "warning", file: rel, message: `${SKIPPED}${st.size} bytes is over the ${LIMITS.load.maxPageBytes}-byte page limit` } };
-    }
-    const filePath = `/${rel}`;
-    const old = previous?.get(pagePathOf(filePath));
+function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page> | undefined, ignore: IgnoreRules): ReadResult {
+  const filePath = `/${rel}`;
+  const shown = previous?.get(pagePathOf(filePath));
+  // A page shown with the operation it documents is the authored page plus that part.
+  const old = shown?.authored ?? shown;
+  if (old !== undefined && old.file.path === filePath) {
     // Unchanged since the last load: reuse the parsed page (keeps search-index diffs cheap).
-    if (old !== undefined && old.file.path === filePath && old.file.mtime.getTime() === new Date(st.mtimeMs).getTime() && old.file.size === st.size) {
-      return { page: old };
+    const st = statInsideRoot(root, rel, { ignore });
+    if (st.ok && st.kind === "file" && old.file.mtime.getTime() === new Date(st.mtimeMs).getTime() && old.file.size === st.size) {
+      return { page: old, ...(st.real !== rel ? { real: st.real } : {}) };
     }
-    text = readFileSync(abs, "utf8");
-    mtime = new Date(st.mtimeMs);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { missing: true };
-    return { diagnostic: { severity: "warning", file: rel, message: `${SKIPPED}cannot read (${(error as Error).message})` } };
   }
+  const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxPageBytes, ignore });
+  if (!read.ok) return unreadPage(rel, read);
+  const text = read.text;
+  const real = read.real !== rel ? { real: read.real } : {};
   const parsed = parseFrontMatter(text);
   if (!parsed.ok) {
     return {
@@ -200,18 +278,19 @@ function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page>
         file: rel,
         ...(parsed.line !== undefined ? { line: parsed.line } : {}),
         message: `${SKIPPED}invalid front matter: ${parsed.message}`,
+        code: LOAD_CODES.pageSkipped,
       },
+      ...real,
     };
   }
   const meta = readPageMeta(parsed.data);
-  const filePath = `/${rel}`;
   const path = pagePathOf(filePath);
   const access = {
     ...(meta.groups !== undefined ? { groups: meta.groups } : {}),
     ...(meta.public === true ? { public: true } : {}),
   };
   const page: Page = {
-    file: makeFile(filePath, text, access, mtime),
+    file: makeFile(filePath, text, access, new Date(read.mtimeMs)),
     path,
     title: meta.title ?? titleFromBody(parsed.body) ?? titleFromPath(path),
     meta,
@@ -220,7 +299,60 @@ function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page>
     bodyLine: parsed.bodyLine,
     generated: false,
   };
-  return { page };
+  return { page, ...real };
+}
+
+/** Why a page file is not served, as the loader reports it. */
+function unreadPage(rel: string, refusal: Refusal): ReadResult {
+  const skipped = (message: string, code: string = LOAD_CODES.pageSkipped): ReadResult => ({
+    diagnostic: { severity: "warning", file: rel, message: `${SKIPPED}${message}`, code },
+    closed: true,
+  });
+  switch (refusal.reason) {
+    case "missing":
+    case "not-file":
+      return { missing: true };
+    case "too-large":
+      return { diagnostic: { severity: "warning", file: rel, message: `${SKIPPED}${refusal.size} bytes is over the ${LIMITS.load.maxPageBytes}-byte page limit`, code: LOAD_CODES.pageSkipped } };
+    case "outside":
+    case "leaves":
+    case "excluded":
+      return skipped(refusal.message, refusalCode(refusal));
+    case "unreadable":
+      return skipped(`cannot read (${refusal.message})`);
+  }
+}
+
+/**
+ * The links the walk met, sorted out: a link named as a page file is read as a page (at the
+ * link's path) when it leads to a file inside the root, and reported otherwise (`readPage`). A
+ * folder link is not followed, inside the root or not (its pages are served at their real path;
+ * following would list them twice, and a link to a parent folder would loop), and is reported.
+ * Other links (an image, a spec, a `$ref`'d file) are reported where something names them.
+ */
+function pageLinks(root: string, links: readonly string[], ignore: IgnoreRules, diagnostics: Diagnostic[]): string[] {
+  const out: string[] = [];
+  for (const rel of links) {
+    if (ignore.ignores(rel)) continue;
+    if (PAGE_FILE.test(rel)) {
+      out.push(rel);
+      continue;
+    }
+    const folder = folderLink(root, rel);
+    if (folder === undefined) continue;
+    diagnostics.push(
+      folder.inside
+        ? { severity: "warning", file: rel, message: `folder link not followed: its pages are served at their own path (${folder.real === "" ? "." : folder.real}/)`, code: "link" }
+        : { severity: "warning", file: rel, message: `${SKIPPED}${OUTSIDE_MESSAGE}`, code: "outside-link" },
+    );
+  }
+  return out;
+}
+
+function addLink(links: Map<string, string[]>, real: string, rel: string): void {
+  const paths = links.get(real);
+  if (paths === undefined) links.set(real, [rel]);
+  else if (!paths.includes(rel)) paths.push(rel);
 }
 
 /** Add a page; `a.mdx` wins over `a.md` for the same page path (the platform prefers MDX). */
@@ -234,6 +366,7 @@ function addPage(files: Map<string, SiteFile>, pages: Map<string, Page>, page: P
       severity: "warning",
       file: dropped.file.path.slice(1),
       message: `two files for page ${page.path}: ${kept.file.path.slice(1)} is the page, ${dropped.file.path.slice(1)} is only readable as a file`,
+      code: LOAD_CODES.pageTwoFiles,
     });
     pages.set(page.path, kept);
     return;
@@ -241,37 +374,54 @@ function addPage(files: Map<string, SiteFile>, pages: Map<string, Page>, page: P
   pages.set(page.path, page);
 }
 
-function readSpecFile(root: string, rel: string, diagnostics: Diagnostic[]): SiteFile | undefined {
-  // `openapi: "../../etc/passwd"` must not mount a file from outside the repository (the API
-  // reference loader reports "the path leaves the repository" at the docs.json key).
-  const inside = relative(resolve(root), resolve(root, rel));
-  if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) return undefined;
-  try {
-    const abs = join(root, rel);
-    const st = statSync(abs);
-    if (st.size > LIMITS.load.maxSpecBytes) {
-      diagnostics.push({ severity: "warning", file: rel, message: `not mounted: ${st.size} bytes is over the ${LIMITS.load.maxSpecBytes}-byte spec limit` });
-      return undefined;
-    }
-    return makeFile(`/${rel}`, readFileSync(abs, "utf8"), {}, new Date(st.mtimeMs));
-  } catch (error) {
-    // A missing spec is reported by the API reference loader, at the place docs.json names it.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    diagnostics.push({ severity: "error", file: "docs.json", message: `API spec ${rel}: ${(error as Error).message}` });
-    return undefined;
+/**
+ * The spec file each page's front matter `openapi` names (`frontMatterSpecFile`), by page path:
+ * only files inside the real root count (`statInsideRoot`, as for every read); the repository's
+ * spec-like files are listed (the same walk as pages) only when a name is found nowhere else.
+ */
+function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, ignore: IgnoreRules): Map<string, string> {
+  const out = new Map<string, string>();
+  let listed: string[] | undefined;
+  const lookup: SpecFileLookup = {
+    exists: (rel) => {
+      const st = statInsideRoot(root, rel, { ignore });
+      // A link leading outside is found (never read): the API reference reports the link.
+      return st.ok ? st.kind === "file" : st.reason === "outside";
+    },
+    specFiles: () => (listed ??= listInsideRoot(root, (rel) => SPEC_FILE.test(rel)).files.filter((rel) => !ignore.ignores(rel)).sort()),
+  };
+  for (const page of pages.values()) {
+    const file = page.meta.openapi !== undefined ? parseOperationEntry(page.meta.openapi)?.file : undefined;
+    if (file === undefined) continue;
+    const spec = frontMatterSpecFile(file, page.file.path.slice(1), lookup);
+    if (spec !== undefined) out.set(page.path, spec);
   }
+  return out;
 }
 
-function readIgnoreTexts(root: string): string[] {
-  const texts: string[] = [];
-  for (const name of IGNORE_FILES) {
-    try {
-      texts.push(readFileSync(join(root, name), "utf8"));
-    } catch {
-      // An absent ignore file is the normal case.
-    }
+/** Files that may hold an API description. */
+const SPEC_FILE = /\.(json|ya?ml)$/i;
+
+/** A spec file docs.json or front matter names, to mount; undefined when it is not (the reason is reported). */
+function readSpecFile(root: string, rel: string, diagnostics: Diagnostic[], ignore: IgnoreRules): { file: SiteFile; real: string } | undefined {
+  const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes, ignore });
+  if (read.ok) return { file: makeFile(`/${rel}`, read.text, {}, new Date(read.mtimeMs)), real: read.real };
+  switch (read.reason) {
+    case "missing":
+    case "outside":
+    case "leaves":
+      // Reported by the API reference loader, at the place docs.json names the spec.
+      return undefined;
+    case "too-large":
+      diagnostics.push({ severity: "warning", file: rel, message: `not mounted: ${read.size} bytes is over the ${LIMITS.load.maxSpecBytes}-byte spec limit`, code: LOAD_CODES.specSize });
+      return undefined;
+    case "excluded":
+      diagnostics.push({ severity: "warning", file: rel, message: `not mounted: ${read.message}`, code: "link" });
+      return undefined;
+    default:
+      diagnostics.push({ severity: "error", file: "docs.json", message: `API spec ${rel}: ${read.message}`, code: LOAD_CODES.specRead });
+      return undefined;
   }
-  return texts;
 }
 
 function sortByPath<V>(map: Map<string, V>): Map<string, V> {

@@ -1,11 +1,23 @@
-import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import type { Diagnostic } from "../config/diagnostic.js";
 import type { PageFiles } from "../config/docs-json/rules/rule.js";
 import type { IgnoreRules } from "../config/ignore-rules.js";
+import { isFileInsideRoot, LINK_CODES } from "../config/inside-root.js";
 import type { Site } from "./site.js";
 
 /** How the loader's message about a page file it could not serve starts (see `readPage`). */
 export const SKIPPED = "skipped: ";
+
+/** Codes of the loader's own findings (`svc-mcp check --json`; listed in docs/docs-json.md). */
+export const LOAD_CODES = {
+  /** A page file that is not served: too big, unreadable, invalid front matter. */
+  pageSkipped: "page-skipped",
+  /** `a.md` beside `a.mdx`: the MDX file is the page. */
+  pageTwoFiles: "page-two-files",
+  /** A spec file over the size limit, not mounted. */
+  specSize: "spec-size",
+  /** A spec file that cannot be read. */
+  specRead: "spec-read",
+} as const;
 
 /**
  * What the docs.json rules may ask about a loaded repository: the file of a page path (`/x` is
@@ -22,24 +34,24 @@ export function pageFilesOf(site: Site, ignore?: IgnoreRules): PageFiles {
       if (ignore === undefined) return undefined;
       const base = pagePath.slice(1);
       for (const candidate of [`${base}.mdx`, `${base}.md`, `${base}/index.mdx`, `${base}/index.md`]) {
-        if (ignore.ignores(candidate) && existsSync(join(site.root, candidate))) return candidate;
+        if (ignore.ignores(candidate) && isFileInsideRoot(site.root, candidate)) return candidate;
       }
       return undefined;
     },
     skippedFileOf: (pagePath) => {
       const base = pagePath.slice(1);
       const candidates = [`${base}.mdx`, `${base}.md`, `${base}/index.mdx`, `${base}/index.md`];
-      const d = site.diagnostics.find((x) => candidates.includes(x.file) && x.message.startsWith(SKIPPED));
-      if (d === undefined) return undefined;
-      const why = d.message.slice(SKIPPED.length);
-      return { file: d.file, why: d.line !== undefined ? `line ${d.line}: ${why}` : why };
-    },
-    exists: (relPath) => {
-      try {
-        return statSync(join(site.root, relPath)).isFile();
-      } catch {
-        return false;
+      // The loader's own skip, or a link it did not follow to this file.
+      const isLink = (x: Diagnostic): boolean => x.code !== undefined && (LINK_CODES as readonly string[]).includes(x.code);
+      const d = site.diagnostics.find((x) => candidates.includes(x.file) && (x.code === LOAD_CODES.pageSkipped || (isLink(x) && x.message.startsWith(SKIPPED))));
+      if (d !== undefined) {
+        const why = d.message.slice(SKIPPED.length);
+        return { file: d.file, why: d.line !== undefined ? `line ${d.line}: ${why}` : why };
       }
+      // A page under a folder link, which the load does not follow.
+      const folder = site.diagnostics.find((x) => x.code !== undefined && (LINK_CODES as readonly string[]).includes(x.code) && base.startsWith(`${x.file}/`));
+      return folder === undefined ? undefined : { file: folder.file, why: folder.message.startsWith(SKIPPED) ? folder.message.slice(SKIPPED.length) : folder.message };
     },
+    exists: (relPath) => isFileInsideRoot(site.root, relPath),
   };
 }

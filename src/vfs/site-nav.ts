@@ -1,15 +1,20 @@
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { ResolveEntry } from "../config/docs-json/entries.js";
 import { readNavigation } from "../config/docs-json/nav-model.js";
+import { findLanguage } from "../config/languages.js";
+import { filterNavTree } from "../config/docs-json/nav-filter.js";
 import { buildNavTree, type GeneratedNavPage, type NavTree } from "../config/docs-json/nav-tree.js";
 import { resolveEntryFromSite } from "./api-entries.js";
 import { type LoadLog, type LoadSiteOptions, loadSite } from "./load-site.js";
+import { readablePage, siteOutline } from "./outline.js";
 import { pageFilesOf } from "./page-files.js";
+import type { RequestContext } from "./request-context.js";
 import type { Site } from "./site.js";
 
 export type SiteNavigation =
-  | { readonly ok: true; readonly tree: NavTree }
-  /** No docs.json, or one with errors (`diagnostics` says which). */
+  /** `errors`: docs.json's errors; the parts they name are read as far as they can be. */
+  | { readonly ok: true; readonly tree: NavTree; readonly errors: readonly Diagnostic[] }
+  /** No docs.json, or one that cannot be read as a whole (`diagnostics` says why). */
   | { readonly ok: false; readonly reason: "missing" | "invalid"; readonly diagnostics: readonly Diagnostic[] };
 
 export interface SiteNavigationOptions {
@@ -18,6 +23,9 @@ export interface SiteNavigationOptions {
   readonly resolveEntry?: ResolveEntry;
   readonly log?: LoadLog;
   readonly load?: LoadSiteOptions;
+  /** Show only what this request's reader may see (`nav --groups`); unset: everything (the
+   *  author's view). */
+  readonly context?: RequestContext;
 }
 
 /** `svc-mcp nav`: load the repository and resolve its navigation, with page titles from front matter. */
@@ -31,10 +39,8 @@ export function navigationOfSite(site: Site, options: SiteNavigationOptions = {}
   const { config } = site;
   if (!config.present) return { ok: false, reason: "missing", diagnostics: [] };
   const document = config.document;
-  if (document === undefined) {
-    const configErrors = site.diagnostics.filter((d) => d.severity === "error" && !/\.(mdx?|MDX?)$/.test(d.file));
-    return { ok: false, reason: "invalid", diagnostics: configErrors };
-  }
+  const configErrors = site.diagnostics.filter((d) => d.severity === "error" && !/\.(mdx?|MDX?)$/.test(d.file));
+  if (document === undefined) return { ok: false, reason: "invalid", diagnostics: configErrors };
   const files = pageFilesOf(site);
   // Pages the API reference generated from a whole spec, by the element they are listed under.
   const generated = new Map<string, GeneratedNavPage[]>();
@@ -54,7 +60,12 @@ export function navigationOfSite(site: Site, options: SiteNavigationOptions = {}
     resolveEntry: options.resolveEntry ?? resolveEntryFromSite(site),
     generatedUnder: (path) => generated.get(path) ?? [],
     ...(options.version !== undefined ? { version: options.version } : {}),
-    ...(options.language !== undefined ? { language: options.language } : {}),
+    // `--language cn` shows a site's `zh` (one language table for every argument).
+    ...(options.language !== undefined ? { language: findLanguage(options.language, config.languages) ?? options.language } : {}),
   });
-  return { ok: true, tree };
+  if (options.context === undefined) return { ok: true, tree, errors: configErrors };
+  const readable = readablePage(site, options.context);
+  const outline = siteOutline(config, readable);
+  const exists = (p: string): boolean => pageOf(p) !== undefined;
+  return { ok: true, tree: filterNavTree(tree, { readable, exists, versions: outline.knownVersions, languages: outline.knownLanguages }), errors: configErrors };
 }

@@ -4,6 +4,7 @@ import type { PageMeta } from "../config/page-meta.js";
 import type { PagePlacement, SiteConfig } from "../config/site-config.js";
 import type { Access } from "./access.js";
 import type { SiteApi } from "./api-pages.js";
+import type { FileVariants } from "./file-variants.js";
 
 /** One file of the virtual filesystem. Immutable: a change makes a new object. */
 export interface SiteFile {
@@ -30,6 +31,9 @@ export interface Page {
   readonly bodyLine: number;
   /** True for pages generated from an OpenAPI/AsyncAPI spec (no file on disk). */
   readonly generated: boolean;
+  /** For an MDX page shown with the operation it documents (front matter `openapi`): the page
+   *  as read from disk, before the operation's reference was appended. */
+  readonly authored?: Page;
 }
 
 /** An immutable snapshot of a loaded docs repository. A reload produces a new Site. */
@@ -45,6 +49,8 @@ export interface Site {
   readonly diagnostics: readonly Diagnostic[];
   /** API reference state (generated pages' facts, the plan for `check`/`nav`, playground). */
   readonly api?: SiteApi;
+  /** Files whose bytes depend on the reader (restricted parts inside), by path; see `SiteView`. */
+  readonly variants?: ReadonlyMap<string, FileVariants>;
 }
 
 /** Build a file record (computes the byte size once). */

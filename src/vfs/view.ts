@@ -73,21 +73,37 @@ export class SiteView implements IFileSystem {
   private readonly dirs: ReadonlyMap<string, DirNode>;
 
   constructor(
-    /** Only files and pages are read: the shell worker builds views over a bare file table. */
-    readonly site: Pick<Site, "files" | "pages">,
+    /** Only files, pages and variants are read: the shell worker builds views over a bare file table. */
+    readonly site: Pick<Site, "files" | "pages" | "variants">,
     readonly reader: Reader,
     readonly mode: AuthMode,
     extraFiles: readonly SiteFile[] = [],
   ) {
     const visible = new Map<string, SiteFile>();
+    // A file with restricted parts is this reader's variant of it (the same object for every
+    // reader of the same access class), so every command, size and listing sees that.
+    const variantPages = new Map<SiteFile, Page>();
     for (const f of [...site.files.values(), ...extraFiles]) {
-      if (canRead(f.access, reader, mode)) visible.set(f.path, f);
+      if (!canRead(f.access, reader, mode)) continue;
+      const variants = site.variants?.get(f.path);
+      if (variants === undefined || variants.file !== f) {
+        visible.set(f.path, f);
+        continue;
+      }
+      const mine = variants.forReader(reader, mode);
+      if (mine === undefined) continue;
+      visible.set(f.path, mine.file);
+      if (mine.page !== undefined) variantPages.set(mine.file, mine.page);
     }
     const sorted = [...visible.values()].sort((a, b) => compareBytes(a.path, b.path));
     this.files = sorted;
     this.byPath = new Map(sorted.map((f) => [f.path, f]));
     const pages = new Map<string, Page>();
-    for (const [path, page] of site.pages) if (this.byPath.get(page.file.path) === page.file) pages.set(path, page);
+    for (const [path, page] of site.pages) {
+      const file = this.byPath.get(page.file.path);
+      const mine = file === page.file ? page : file !== undefined ? variantPages.get(file) : undefined;
+      if (mine?.path === path) pages.set(path, mine);
+    }
     this.pages = pages;
     this.dirs = buildDirs(sorted);
   }

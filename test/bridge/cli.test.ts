@@ -158,7 +158,7 @@ describe("svc-mcp connect", () => {
       code: 0,
       stdout:
         "mcp               https://docs.nimbus.example/mcp\n" +
-        "add-mcp           npx add-mcp https://docs.nimbus.example/mcp\n" +
+        "add-mcp           npx add-mcp https://docs.nimbus.example/mcp --name nimbus-storage\n" +
         `install-editor-1  cursor://anysphere.cursor-deeplink/mcp/install?name=nimbus-storage&config=${encodeURIComponent(cursorConfig)}\n` +
         `install-editor-2  vscode:mcp/install?${vscode}\n`,
       stderr: "Connect an AI tool to the Nimbus Storage docs (install-editor-1: Cursor, install-editor-2: VS Code):\n",
@@ -180,30 +180,49 @@ describe("svc-mcp install", () => {
   const install = (argv: string[]) => runCli([...argv, "--dir", DEMO], { cwd: project.dir, env });
   const read = (path: string) => JSON.parse(readFileSync(join(project.dir, path), "utf8")) as unknown;
 
-  it("adds the server to Cursor's config, keeping the servers already there", async () => {
+  it("adds the server to Cursor's config as a command it starts (stdio), keeping the servers already there", async () => {
     mkdirSync(join(project.dir, ".cursor"));
     writeFileSync(join(project.dir, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { other: { command: "other-mcp" } }, extra: true }));
-    const r = await install(["install", "--editor", "cursor", "--url", "https://docs.nimbus.example/mcp"]);
-    expect(r).toEqual({
+    expect(await install(["install", "--editor", "cursor"])).toEqual({
+      code: 0,
+      stdout: `Added MCP server "nimbus-storage" (stdio: npx -y svc-mcp serve --dir ${DEMO}) in ${join(project.dir, ".cursor", "mcp.json")} for Cursor.\n`,
+      stderr: "Cursor starts the server itself when it needs the docs (npx -y fetches svc-mcp once if it is not installed).\n",
+    });
+    expect(read(".cursor/mcp.json")).toEqual({
+      mcpServers: { other: { command: "other-mcp" }, "nimbus-storage": { command: "npx", args: ["-y", "svc-mcp", "serve", "--dir", DEMO] } },
+      extra: true,
+    });
+    expect((await install(["install", "--editor", "cursor"])).stdout).toContain("Already up to date:");
+  });
+
+  it("--http (or --url) writes the HTTP form, and says the server must be running", async () => {
+    expect(await install(["install", "--editor", "cursor", "--url", "https://docs.nimbus.example/mcp"])).toEqual({
       code: 0,
       stdout: `Added MCP server "nimbus-storage" (https://docs.nimbus.example/mcp) in ${join(project.dir, ".cursor", "mcp.json")} for Cursor.\n`,
-      stderr: "",
+      stderr: `Cursor reaches https://docs.nimbus.example/mcp only while \`svc-mcp serve --http\` is running there (for these docs: svc-mcp serve --http --dir ${DEMO}).\n`,
     });
-    expect(read(".cursor/mcp.json")).toEqual({ mcpServers: { other: { command: "other-mcp" }, "nimbus-storage": { url: "https://docs.nimbus.example/mcp" } }, extra: true });
+    expect(read(".cursor/mcp.json")).toEqual({ mcpServers: { "nimbus-storage": { url: "https://docs.nimbus.example/mcp" } } });
     expect((await install(["install", "--editor", "cursor", "--url", "https://docs.nimbus.example/mcp"])).stdout).toContain("Already up to date:");
     expect((await install(["install", "--editor", "cursor", "--url", "https://docs.nimbus.example/authed/mcp"])).stdout).toContain("Updated MCP server");
+    // Back to the stdio form: the entry is replaced, not merged.
+    expect((await install(["install", "--editor", "cursor"])).stdout).toContain("Updated MCP server");
+    expect(read(".cursor/mcp.json")).toEqual({ mcpServers: { "nimbus-storage": { command: "npx", args: ["-y", "svc-mcp", "serve", "--dir", DEMO] } } });
   });
 
   it("writes VS Code's servers and Claude Code's .mcp.json in their own shapes", async () => {
     await install(["install", "--editor", "vscode"]);
+    expect(read(".vscode/mcp.json")).toEqual({ servers: { "nimbus-storage": { type: "stdio", command: "npx", args: ["-y", "svc-mcp", "serve", "--dir", DEMO] } } });
+    await install(["install", "--editor", "vscode", "--http"]);
     expect(read(".vscode/mcp.json")).toEqual({ servers: { "nimbus-storage": { type: "http", url: "http://127.0.0.1:3333/mcp" } } });
     await install(["install", "--editor", "claude-code", "--name", "docs"]);
+    expect(read(".mcp.json")).toEqual({ mcpServers: { docs: { type: "stdio", command: "npx", args: ["-y", "svc-mcp", "serve", "--dir", DEMO] } } });
+    await install(["install", "--editor", "claude-code", "--name", "docs", "--http"]);
     expect(read(".mcp.json")).toEqual({ mcpServers: { docs: { type: "http", url: "http://127.0.0.1:3333/mcp" } } });
   });
 
   it("writes the user-wide config with --global", async () => {
     writeFileSync(join(home.dir, ".claude.json"), JSON.stringify({ numStartups: 3, mcpServers: {} }));
-    await install(["install", "--editor", "claude-code", "--global"]);
+    await install(["install", "--editor", "claude-code", "--global", "--http"]);
     expect(JSON.parse(readFileSync(join(home.dir, ".claude.json"), "utf8"))).toEqual({
       numStartups: 3,
       mcpServers: { "nimbus-storage": { type: "http", url: "http://127.0.0.1:3333/mcp" } },
@@ -214,7 +233,7 @@ describe("svc-mcp install", () => {
     mkdirSync(join(project.dir, ".vscode"));
     const original = '{\n  // my servers\n  "servers": {}\n}\n';
     writeFileSync(join(project.dir, ".vscode", "mcp.json"), original);
-    const r = await install(["install", "--editor", "vscode"]);
+    const r = await install(["install", "--editor", "vscode", "--http"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`svc-mcp: ${join(project.dir, ".vscode", "mcp.json")} is not plain JSON (`);
     expect(r.stderr).toContain('it was left unchanged. Add this under "servers" by hand:\n{\n  "nimbus-storage": {\n    "type": "http",\n    "url": "http://127.0.0.1:3333/mcp"\n  }\n}\n');
@@ -241,16 +260,17 @@ describe("svc-mcp serve --http (a real process)", () => {
     const lines: string[] = [];
     const rl = createInterface({ input: child.stderr });
     const ready = new Promise<string>((resolve, reject) => {
+      let url: string | undefined;
       rl.on("line", (l) => {
         lines.push(l);
         const m = /^svc-mcp: MCP \(public\): +(\S+)$/.exec(l);
-        if (m !== null) resolve(m[1] as string);
+        if (m !== null) url = m[1];
+        // The last start-up line: the server is ready once it is printed.
+        if (url !== undefined && l.includes("site auth")) resolve(url);
       });
       child?.once("exit", (code) => reject(new Error(`exited ${code}: ${lines.join("\n")}`)));
     });
     const mcpUrl = await ready;
-    // Wait for the last start-up line too.
-    while (!lines.some((l) => l.includes("site auth"))) await new Promise((r) => setTimeout(r, 10));
     return { mcpUrl, origin: mcpUrl.replace(/\/mcp$/, ""), lines };
   }
 

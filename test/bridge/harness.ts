@@ -4,14 +4,21 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Bridge, type BridgeOptions, createBridge } from "../../src/bridge/bridge.js";
 import { listen } from "../../src/bridge/http-server.js";
 import { type RateLimits, parseRateLimits } from "../../src/bridge/rate-limit.js";
 import { type BridgeUrls, bridgeUrls } from "../../src/bridge/urls.js";
+import { siteRoutes } from "../../src/cli/serve-http.js";
+import { type SqliteFeedbackStore, openFeedbackStore } from "../../src/store/feedback/sqlite-store.js";
+import { openKeyStore } from "../../src/store/keys/key-store.js";
 import { type SqliteStateStore, openStateStore } from "../../src/store/state/sqlite-state-store.js";
+import type { ScryptCost } from "../../src/store/state/secrets.js";
 import type { AuthMode, McpToggle } from "../../src/store/state/state-store.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
+import type { ShellHostOptions } from "../../src/tools/shell/shell-host.js";
 import { fixture } from "../helpers/paths.js";
 
 export const DEMO = fixture("demo");
@@ -70,6 +77,10 @@ export interface HarnessOptions {
   readonly rateLimits?: readonly string[];
   readonly bridge?: Partial<BridgeOptions>;
   readonly watch?: boolean;
+  /** Mount the feedback API (project `docs`) and the playground relay as `serve --http` does. */
+  readonly apps?: boolean;
+  /** The shell worker pool's options (default: as `serve --http` sizes it). */
+  readonly shell?: ShellHostOptions;
 }
 
 export interface Harness {
@@ -80,30 +91,49 @@ export interface Harness {
   readonly stateDir: string;
   readonly bridge: Bridge;
   readonly logs: string[];
+  /** With `apps`: the feedback database the mounted feedback API writes. */
+  readonly feedback: SqliteFeedbackStore | undefined;
   readonly close: () => Promise<void>;
 }
+
+/**
+ * scrypt at 1/32 of the production cost (1 MiB, about a millisecond): the same algorithm and
+ * stored format, but the lockout test's 20 wrong passwords take milliseconds, not seconds.
+ */
+export const TEST_PASSWORD_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
+
+/** DNS for tests: no name resolves (a metadata document URL is refused as unresolvable). */
+export const noNetwork = async (hostname: string): Promise<never> => {
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+};
 
 /** The real bridge on 127.0.0.1:0 over a real SQLite state file in a temp dir. */
 export async function startBridge(options: HarnessOptions = {}): Promise<Harness> {
   const stateTmp = tempDir("svc-mcp-state-");
   const stateDir = join(stateTmp.dir, "state");
   const clock = options.clock;
-  const state = openStateStore(stateDir, clock === undefined ? {} : { now: clock.now });
+  const state = openStateStore(stateDir, { passwordCost: TEST_PASSWORD_COST, ...(clock === undefined ? {} : { now: clock.now }) });
   if (options.authMode !== undefined) await state.setAuthMode(options.authMode);
   if (options.mcp !== undefined) await state.setMcp(options.mcp);
   // As `serve --http` runs it: filesystem commands in the shell worker.
-  const runtime = await DocsRuntime.load({ root: options.root ?? DEMO, baseUrl: "https://docs.nimbus.example", shellWorker: true });
+  const runtime = await DocsRuntime.load({ root: options.root ?? DEMO, baseUrl: "https://docs.nimbus.example", shellWorker: options.shell ?? true });
   if (options.watch === true) await runtime.watch();
   const rateLimits: RateLimits | string = parseRateLimits(options.rateLimits ?? []);
   if (typeof rateLimits === "string") throw new Error(rateLimits);
   const logs: string[] = [];
+  const log = (m: string): void => void logs.push(m);
+  const feedback = options.apps === true ? openFeedbackStore(stateDir) : undefined;
+  const keys = options.apps === true ? openKeyStore(stateDir) : undefined;
   const bridge = createBridge({
     runtime,
     state,
     rateLimits,
-    log: (m) => logs.push(m),
+    log,
+    ...(feedback !== undefined && keys !== undefined ? { extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: "docs", publicUrl: undefined, log }) } : {}),
     allowedHosts: ["localhost", "127.0.0.1", "[::1]"],
     ...(clock !== undefined ? { now: clock.now } : {}),
+    // Tests talk only to loopback: a client_id URL resolves nowhere unless a test maps it.
+    clientMetadata: { lookup: noNetwork },
     ...options.bridge,
   });
   const server = await listen(bridge, { host: "127.0.0.1", port: 0 });
@@ -115,20 +145,22 @@ export async function startBridge(options: HarnessOptions = {}): Promise<Harness
     stateDir,
     bridge,
     logs,
+    feedback,
     close: async () => {
       await server.close();
       await runtime.close();
-      await state.close();
+      await Promise.all([state.close(), feedback?.close(), keys?.close()]);
       stateTmp.cleanup();
     },
   };
 }
 
 /** A real SDK client over Streamable HTTP; `token` is sent as a bearer token. */
-export async function mcpClient(url: string, options: { token?: string; authProvider?: OAuthClientProvider } = {}) {
+export async function mcpClient(url: string, options: { token?: string; authProvider?: OAuthClientProvider; fetch?: FetchLike } = {}) {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     ...(options.token !== undefined ? { requestInit: { headers: { Authorization: `Bearer ${options.token}` } } } : {}),
     ...(options.authProvider !== undefined ? { authProvider: options.authProvider } : {}),
+    ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
   });
   const client = new Client({ name: "bridge-test", version: "1.0.0" });
   await client.connect(transport);
@@ -192,6 +224,56 @@ export function pkce(): { verifier: string; challenge: string } {
 }
 
 export const LOOPBACK_REDIRECT = "http://127.0.0.1:8976/callback";
+
+/** An AI tool's side of the authorization-code flow: it stores what the SDK hands it. */
+export class ToolProvider implements OAuthClientProvider {
+  info: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = "";
+  authorizationUrl: URL | undefined;
+  readonly stateValue = "state-123";
+
+  /** With `clientMetadataUrl` the tool names itself by its metadata document (CIMD) instead of registering. */
+  constructor(readonly clientMetadataUrl?: string) {}
+
+  get redirectUrl(): string {
+    return LOOPBACK_REDIRECT;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      redirect_uris: [LOOPBACK_REDIRECT],
+      client_name: "SDK test tool",
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+    };
+  }
+  state(): string {
+    return this.stateValue;
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed): void {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens): void {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL): void {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+  codeVerifier(): string {
+    return this.verifier;
+  }
+}
+
 
 /** Register a public client (as an AI tool would) and return its id. */
 export async function registerClient(h: Harness, redirectUris: string[] = [LOOPBACK_REDIRECT], extra: Record<string, unknown> = {}): Promise<string> {

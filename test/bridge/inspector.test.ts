@@ -1,23 +1,20 @@
 import { execFile } from "node:child_process";
-import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO } from "../helpers/paths.js";
-import { type Harness, credentialTokens, startBridge } from "./harness.js";
+import { DEMO, type Harness, credentialTokens, startBridge } from "./harness.js";
 
 /**
- * Smoke test with the official MCP Inspector CLI. `@modelcontextprotocol/inspector-cli` (a pinned
- * devDependency) is the program `npx @modelcontextprotocol/inspector --cli` runs; its launcher
- * takes the same arguments.
+ * Smoke test with the official MCP Inspector CLI, through `npm run inspector`
+ * (scripts/inspector.mjs runs the pinned `@modelcontextprotocol/inspector-cli`, the program
+ * `npx @modelcontextprotocol/inspector --cli` runs, with the same arguments). It runs from the
+ * temp folder: on its own the inspector CLI fails wherever the working folder's parent has no
+ * package.json.
  */
-const launcher = createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector-cli/build/cli.js");
 const exec = promisify(execFile);
-/**
- * The standalone inspector-cli finds its own package.json by testing `../package.json` against
- * the working directory (an upstream quirk): run it from a folder whose parent has one.
- */
-const run = (args: string[]) => exec(process.execPath, [launcher, ...args], { timeout: 60_000, cwd: join(REPO, "test") });
+const run = (args: string[]) => exec(process.execPath, [join(REPO, "scripts", "inspector.mjs"), ...args], { timeout: 60_000, cwd: tmpdir() });
 
 let h: Harness;
 beforeAll(async () => {
@@ -30,6 +27,12 @@ describe("MCP Inspector CLI", () => {
     const { stdout } = await run(["--cli", h.urls.mcp, "--method", "tools/list"]);
     const { tools } = JSON.parse(stdout) as { tools: { name: string; annotations: object }[] };
     expect(tools.map((t) => t.name)).toEqual(["search_nimbus_storage", "query_docs_filesystem_nimbus_storage"]);
+  });
+
+  it("lists the tools of a stdio server it starts (svc-mcp serve)", async () => {
+    const { stdout } = await run(["--cli", process.execPath, join(REPO, "bin", "svc-mcp.js"), "serve", "--dir", DEMO, "--no-watch", "--method", "tools/list"]);
+    const { tools } = JSON.parse(stdout) as { tools: { name: string }[] };
+    expect(tools.map((t) => t.name)).toEqual(["search_nimbus_storage", "query_docs_filesystem_nimbus_storage", "submit_feedback"]);
   });
 
   it("calls a tool on /authed/mcp with a bearer token", async () => {

@@ -215,19 +215,25 @@ describe("the authenticated endpoint without a token", () => {
 
 describe("live changes over HTTP", () => {
   it("notifies resource changes but never sends a restricted file's diagnostics to a session", async () => {
-    const anon = await connectAs("anonymous");
+    // Notifications travel on the GET stream the SDK client opens after initialization: edit
+    // the files once the server has answered that GET (it holds the stream from then on).
+    let streamOpened!: () => void;
+    const opened = new Promise<void>((resolve) => (streamOpened = resolve));
+    const anon = await mcpClient(h.urls.mcp, {
+      fetch: async (url, init) => {
+        const res = await fetch(url, init);
+        if (init?.method === "GET" && res.ok) streamOpened();
+        return res;
+      },
+    });
     const logs: string[] = [];
-    let changed = 0;
     anon.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(JSON.stringify(n.params)));
-    anon.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changed++);
-    // Open the GET notification stream: the SDK client opens it after initialization.
-    await new Promise((r) => setTimeout(r, 200));
+    const changed = new Promise<void>((resolve) => anon.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
+    await opened;
     // A restricted page breaks (a diagnostic naming it) in the same burst as a public edit.
     writeFileSync(join(repo.dir, "internal", "runbook.mdx"), '---\ntitle: "Incident runbook\ngroups: [staff]\n---\nbroken front matter\n');
     writeFileSync(join(repo.dir, "quickstart.mdx"), '---\ntitle: "Quickstart"\n---\n\nEdited.\n');
-    const until = Date.now() + 10_000;
-    while (changed === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-    expect(changed).toBeGreaterThan(0);
+    await changed;
     expect(logs).toEqual([]);
     await anon.close();
   });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bearerReaderOf } from "../../src/bridge/auth/bearer.js";
+import { createBridge } from "../../src/bridge/bridge.js";
+import { listen } from "../../src/bridge/http-server.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import {
   type Harness,
@@ -74,6 +76,7 @@ describe("discovery", () => {
       revocation_endpoint_auth_methods_supported: methods,
       code_challenge_methods_supported: ["S256"],
       authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
     });
     const post = await fetch(h.urls.authorizationServerMetadata, { method: "POST" });
     expect(post.status).toBe(405);
@@ -170,7 +173,7 @@ describe("token endpoint: client credentials", () => {
       "an unsupported grant",
       () => postForm(h.urls.token, { grant_type: "password", username: "sam", password: "x" }),
       400,
-      oauthError("unsupported_grant_type", 'grant_type "password" is not supported; use client_credentials, authorization_code or refresh_token'),
+      oauthError("unsupported_grant_type", 'grant_type "password" is not supported; use authorization_code, refresh_token or client_credentials'),
       null,
     ],
     [
@@ -394,6 +397,8 @@ describe("client registration (RFC 7591)", () => {
       token_endpoint_auth_method: "none",
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
+      // Not declared: a loopback callback shows a native application (OpenID Connect Registration).
+      application_type: "native",
       client_name: "Tool",
     });
   });
@@ -423,6 +428,42 @@ describe("client registration (RFC 7591)", () => {
   it.each(cases)("refuses %s", async (_name, body, error, description) => {
     const r = await postJson(h.urls.register, body);
     expect(r).toMatchObject({ status: 400, body: oauthError(error, description) });
+  });
+
+  it("holds redirect URIs to the declared application_type, and records the type the URIs show when none is declared", async () => {
+    await runCli(["redirect-domains", "add", "app.example", "--state", h.stateDir]);
+    await runCli(["redirect-domains", "add", "myagent://", "--state", h.stateDir]);
+    const register = async (body: Record<string, unknown>) => {
+      const r = await postJson(h.urls.register, { token_endpoint_auth_method: "none", ...body });
+      return r.status === 201 ? { status: 201, application_type: (r.body as { application_type?: string }).application_type } : { status: r.status, body: r.body };
+    };
+    const web = "https://app.example/oauth/cb";
+    const custom = "myagent://oauth/cb";
+    expect(await register({ redirect_uris: [web], application_type: "web" })).toEqual({ status: 201, application_type: "web" });
+    expect(await register({ redirect_uris: [LOOPBACK_REDIRECT, custom], application_type: "native" })).toEqual({ status: 201, application_type: "native" });
+    expect(await register({ redirect_uris: [web, LOOPBACK_REDIRECT], application_type: "web" })).toEqual({
+      status: 400,
+      body: oauthError(
+        "invalid_redirect_uri",
+        `redirect_uris.1: a web application's redirect URI must be https on a host that is not loopback ("${LOOPBACK_REDIRECT}"); register loopback and custom-scheme callbacks with application_type "native"`,
+      ),
+    });
+    expect(await register({ redirect_uris: ["http://localhost:3000/cb"], application_type: "web" })).toMatchObject({ status: 400, body: { error: "invalid_redirect_uri" } });
+    expect(await register({ redirect_uris: [custom, web], application_type: "native" })).toEqual({
+      status: 400,
+      body: oauthError(
+        "invalid_redirect_uri",
+        `redirect_uris.1: a native application's redirect URI must be a loopback URL or a custom scheme ("${web}"); register https callbacks with application_type "web"`,
+      ),
+    });
+    expect(await register({ redirect_uris: [web], application_type: "desktop" })).toEqual({
+      status: 400,
+      body: oauthError("invalid_client_metadata", 'application_type: must be "web" or "native"'),
+    });
+    // Not declared: what the URIs show, and nothing for a mix (accepted, as before the rule).
+    expect(await register({ redirect_uris: [web] })).toEqual({ status: 201, application_type: "web" });
+    expect(await register({ redirect_uris: [custom, "http://[::1]:9/cb"] })).toEqual({ status: 201, application_type: "native" });
+    expect(await register({ redirect_uris: [web, LOOPBACK_REDIRECT] })).toEqual({ status: 201, application_type: undefined });
   });
 
   it("accepts a web tool once its domain is listed, and a custom scheme written in full", async () => {
@@ -542,6 +583,49 @@ describe("authorization endpoint and login page", () => {
     expect(locked.text).toContain("Too many failed sign-ins for this account. Try again in 30 minutes.");
     clock.advance(30 * 60 * 1000);
     expect((await signIn(h, base(), "LOCK", "lock-password-1")).status).toBe(302);
+  });
+
+  it("charges each attempt before the password check: of 60 concurrent wrong passwords, exactly 20 are checked", async () => {
+    await h.state.addUser("race", "race-password-1", []);
+    // The same store, counting the password checks the bridge asks of it.
+    let checked = 0;
+    const state = new Proxy(h.state, {
+      get(target, key) {
+        if (key === "verifyUser") {
+          return (name: string, password: string) => {
+            checked++;
+            return target.verifyUser(name, password);
+          };
+        }
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const bridge = createBridge({ runtime: h.runtime, state, now: clock.now });
+    const server = await listen(bridge, { host: "127.0.0.1", port: 0 });
+    try {
+      const authorize = `${server.origin}/authed/mcp/oauth/authorize`;
+      const attempt = (password: string) => postForm(authorize, { ...base(), username: "race", password, action: "login" });
+      const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => attempt(`wrong-${i}`)));
+      const count = (status: number, text: string) => answers.filter((a) => a.status === status && a.text.includes(text)).length;
+      expect([count(401, "Wrong user name or password."), count(429, "Too many failed sign-ins for this account. Try again in 60 minutes.")]).toEqual([20, 40]);
+      expect(checked).toBe(20);
+      // Locked: the right password is not even checked until the next hour.
+      expect((await attempt("race-password-1")).status).toBe(429);
+      expect(checked).toBe(20);
+      clock.advance(60 * 60 * 1000);
+      expect((await attempt("race-password-1")).status).toBe(302);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("counts only failures: a successful sign-in gives back the attempt it took", async () => {
+    await h.state.addUser("mixed", "mixed-password-1", []);
+    for (let i = 0; i < 19; i++) expect((await signIn(h, base(), "mixed", `wrong-${i}`)).status).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await signIn(h, base(), "mixed", "mixed-password-1")).status).toBe(302);
+    expect((await signIn(h, base(), "mixed", "wrong-19")).status).toBe(401);
+    expect((await signIn(h, base(), "mixed", "mixed-password-1")).status).toBe(429);
   });
 
   it("sends a custom-scheme tool back to its scheme", async () => {

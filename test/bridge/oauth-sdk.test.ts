@@ -1,10 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
-import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FS, type Harness, LOOPBACK_REDIRECT, TestClock, postForm, startBridge } from "./harness.js";
+import { FS, type Harness, LOOPBACK_REDIRECT, TestClock, ToolProvider, mcpClient, postForm, startBridge } from "./harness.js";
 
 /** Both OAuth flows driven by the MCP SDK client's own OAuth support, against the real server. */
 
@@ -16,52 +16,6 @@ beforeAll(async () => {
   await h.state.addUser("sam", "sam-password-1", ["staff"]);
 });
 afterAll(() => h.close());
-
-/** An AI tool's side of the authorization-code flow: it stores what the SDK hands it. */
-class ToolProvider implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  authorizationUrl: URL | undefined;
-  readonly stateValue = "state-123";
-
-  get redirectUrl(): string {
-    return LOOPBACK_REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      redirect_uris: [LOOPBACK_REDIRECT],
-      client_name: "SDK test tool",
-      token_endpoint_auth_method: "none",
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-    };
-  }
-  state(): string {
-    return this.stateValue;
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL): void {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
-  }
-}
 
 describe("authorization code with PKCE (a person signs in)", () => {
   it("discovers, registers, signs in on the login page, returns to the tool, refreshes", async () => {
@@ -88,6 +42,8 @@ describe("authorization code with PKCE (a person signs in)", () => {
     const html = await page.text();
     expect(html).toContain("<h1>Sign in to Nimbus Storage docs</h1>");
     expect(html).toContain("<strong>SDK test tool</strong> wants to read the documentation as you. After signing in you return to <strong>127.0.0.1:8976</strong>.");
+    // Any program on the computer can listen on a loopback port and call itself anything.
+    expect(html).toContain('<p class="notice">It returns to a program on this computer (127.0.0.1:8976). Continue only if you started this sign-in yourself.</p>');
 
     // The person submits the form; the browser follows the redirect back to the tool.
     const login = await postForm(h.urls.authorize, { ...Object.fromEntries(url.searchParams), username: "Sam", password: "sam-password-1", action: "login" });
@@ -128,6 +84,13 @@ describe("client credentials (a machine)", () => {
     const r = await client.callTool({ name: FS, arguments: { command: "cat /internal/runbook.mdx | grep Marker" } });
     expect((r.content as { text: string }[])[0]?.text).toBe("Marker: STAFF-ONLY-RUNBOOK-7F3A. Drain the node with `nimbusctl drain <node>` and page the\n");
     expect(provider.tokens()).toMatchObject({ token_type: "Bearer", scope: "mcp:search", expires_in: 3600 });
+    // The grant is an MCP extension (SEP-1046): the authenticated endpoint says it implements it.
+    expect(client.getServerCapabilities()).toEqual({
+      tools: { listChanged: true },
+      resources: { listChanged: true },
+      logging: {},
+      extensions: { "io.modelcontextprotocol/oauth-client-credentials": {} },
+    });
 
     // Deleting the credential ends its access at the next request, mid-session: the token is
     // refused, and the SDK's attempt to get a new one is refused too.
@@ -140,5 +103,13 @@ describe("client credentials (a machine)", () => {
     const again = await postForm(h.urls.token, { grant_type: "client_credentials", client_id: info.clientId, client_secret: clientSecret });
     expect(again).toMatchObject({ status: 401, body: { error: "invalid_client", error_description: "unknown client_id or wrong client_secret" } });
     await client.close();
+  });
+});
+
+describe("capabilities", () => {
+  it("names no authorization extension on the public endpoint, which takes no token", async () => {
+    const { client, close } = await mcpClient(h.urls.mcp);
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: { listChanged: true }, logging: {} });
+    await close();
   });
 });

@@ -7,22 +7,24 @@ import { FS, type Harness, PROTOCOL, SEARCH, TestClock, credentialTokens, openSe
 const HOUR = 3_600_000;
 
 describe("the limits table", () => {
-  it("defaults to the spec's figures per hour", () => {
+  it("defaults to the spec's figures per hour, and the per-IP budgets of feedback and the relay", () => {
     expect(DEFAULT_RATE_LIMITS).toEqual({
       perIp: 5000,
       tools: { search: { public: 10000, authed: 5000 }, filesystem: { public: 10000, authed: 5000 } },
+      clients: { feedback: 100, "feedback-bytes": 1048576, relay: 300 },
       windowMs: HOUR,
     });
   });
 
   it("is configurable with KEY=N|off, and says what is wrong with a bad flag", () => {
-    expect(parseRateLimits(["ip=100", "search=off", "authed-filesystem=7", "submit_feedback=20"])).toEqual({
+    expect(parseRateLimits(["ip=100", "search=off", "authed-filesystem=7", "submit_feedback=20", "feedback=5", "feedback-bytes=off", "relay=9"])).toEqual({
       perIp: 100,
       tools: {
         search: { public: Number.POSITIVE_INFINITY, authed: 5000 },
         filesystem: { public: 10000, authed: 7 },
         submit_feedback: { public: 20, authed: Number.POSITIVE_INFINITY },
       },
+      clients: { feedback: 5, "feedback-bytes": Number.POSITIVE_INFINITY, relay: 9 },
       windowMs: HOUR,
     });
     expect(parseRateLimits(["search"])).toBe('--rate-limit "search": expected KEY=N or KEY=off (e.g. search=20000, authed-search=off, ip=5000)');
@@ -38,32 +40,32 @@ describe("fixed windows on the clock hour", () => {
     ["per IP", DEFAULT_RATE_LIMITS.perIp],
     ["search on /mcp", DEFAULT_RATE_LIMITS.tools.search?.public ?? 0],
     ["search on /authed/mcp", DEFAULT_RATE_LIMITS.tools.search?.authed ?? 0],
-  ])("%s: exactly the limit is allowed in an hour, one more is refused until the next hour", (_name, limit) => {
+  ])("%s: exactly the limit is allowed in an hour, one more is refused until the next hour", async (_name, limit) => {
     clock.t = start + 15 * 60 * 1000;
     const limiter = new FixedWindowLimiter(HOUR, clock.now);
     const charge = { key: "k", limit, what: "requests" };
-    for (let i = 0; i < limit; i++) expect(limiter.take([charge]).ok).toBe(true);
-    expect(limiter.take([charge])).toEqual({ ok: false, charge, retryAfterSec: 45 * 60, resetAt: start + HOUR });
+    for (let i = 0; i < limit; i++) expect((await limiter.take([charge])).ok).toBe(true);
+    expect(await limiter.take([charge])).toEqual({ ok: false, charge, retryAfterSec: 45 * 60, resetAt: start + HOUR });
     clock.t = start + HOUR - 1;
-    expect(limiter.take([charge])).toEqual({ ok: false, charge, retryAfterSec: 1, resetAt: start + HOUR });
+    expect(await limiter.take([charge])).toEqual({ ok: false, charge, retryAfterSec: 1, resetAt: start + HOUR });
     clock.t = start + HOUR;
-    expect(limiter.take([charge]).ok).toBe(true);
+    expect((await limiter.take([charge])).ok).toBe(true);
   });
 
-  it("charges all counters or none", () => {
+  it("charges all counters or none", async () => {
     clock.t = start;
     const limiter = new FixedWindowLimiter(HOUR, clock.now);
     const a = { key: "a", limit: 1, what: "a" };
     const b = { key: "b", limit: 5, what: "b" };
-    expect(limiter.take([a, b]).ok).toBe(true);
-    expect(limiter.take([a, b]).ok).toBe(false);
+    expect((await limiter.take([a, b])).ok).toBe(true);
+    expect((await limiter.take([a, b])).ok).toBe(false);
     // b was not charged by the refused request: 4 left.
-    for (let i = 0; i < 4; i++) expect(limiter.take([b]).ok).toBe(true);
-    expect(limiter.take([b]).ok).toBe(false);
+    for (let i = 0; i < 4; i++) expect((await limiter.take([b])).ok).toBe(true);
+    expect((await limiter.take([b])).ok).toBe(false);
     // One request charging a counter twice (a batch) needs two units.
     const c = { key: "c", limit: 1, what: "c" };
-    expect(limiter.take([c, c]).ok).toBe(false);
-    expect(limiter.take([c]).ok).toBe(true);
+    expect((await limiter.take([c, c])).ok).toBe(false);
+    expect((await limiter.take([c])).ok).toBe(true);
   });
 });
 
@@ -112,11 +114,20 @@ describe("over HTTP", () => {
     expect((await postJson(h.urls.mcp, search(8), headers)).status).toBe(200);
   });
 
-  it("counts a batch's calls one by one", async () => {
+  it("counts a batch's calls one by one, and answers a refused batch with an array: one error per request", async () => {
     const session = await openSession(h.urls.mcp);
-    const r = await postJson(h.urls.mcp, [search(1), search(2), search(3), search(4)], { "mcp-session-id": session, "mcp-protocol-version": PROTOCOL });
+    const batch = [search(1), { jsonrpc: "2.0", method: "notifications/progress", params: {} }, search(2), { jsonrpc: "2.0", id: "list", method: "tools/list" }, search(3), search(4)];
+    const r = await postJson(h.urls.mcp, batch, { "mcp-session-id": session, "mcp-protocol-version": PROTOCOL });
     expect(r.status).toBe(429);
-    expect((r.body as { id: number }).id).toBe(1);
+    expect(r.headers.get("retry-after")).toBe("2400");
+    const error = {
+      code: -32029,
+      message: "Rate limit exceeded: at most 3 search calls per hour on this documentation site. Retry after 2400 seconds.",
+      data: { limit: 3, retryAfter: 2400, reset: new Date(Math.ceil(clock.t / HOUR) * HOUR).toISOString() },
+    };
+    // The notification gets no answer (JSON-RPC 2.0 section 6); nothing in the batch was run.
+    expect(r.body).toEqual([1, 2, "list", 3, 4].map((id) => ({ jsonrpc: "2.0", id, error })));
+    expect((await postJson(h.urls.mcp, [search(5), search(6), search(7)], { "mcp-session-id": session, "mcp-protocol-version": PROTOCOL })).status).toBe(200);
   });
 
   it("counts correctly under concurrency: exactly the limit succeeds", async () => {
@@ -164,5 +175,22 @@ describe("per IP", () => {
     expect((mcp.body as { error: { code: number } }).error.code).toBe(-32029);
     clock.advance(60_000);
     expect((await fetch(h.urls.wellKnownMcp)).status).toBe(200);
+  });
+
+  it("answers a refused MCP request with its id, and a refused batch with one error per request", async () => {
+    // The start of the next hour (the test above ends at the hour).
+    clock.advance(60 * 60_000);
+    for (let i = 0; i < 3; i++) expect((await fetch(h.urls.wellKnownMcp)).status).toBe(200);
+    const error = {
+      code: -32029,
+      message: "Rate limit exceeded: at most 3 requests per hour from one IP address. Retry after 3600 seconds.",
+      data: { limit: 3, retryAfter: 3600, reset: new Date((Math.floor(clock.t / HOUR) + 1) * HOUR).toISOString() },
+    };
+    const one = await postJson(h.urls.mcp, { jsonrpc: "2.0", id: 7, method: "ping" });
+    expect([one.status, one.headers.get("retry-after"), one.body]).toEqual([429, "3600", { jsonrpc: "2.0", id: 7, error }]);
+    const batch = await postJson(h.urls.mcp, [{ jsonrpc: "2.0", id: 8, method: "ping" }, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: "nine", method: "tools/list" }]);
+    expect([batch.status, batch.body]).toEqual([429, [{ jsonrpc: "2.0", id: 8, error }, { jsonrpc: "2.0", id: "nine", error }]]);
+    // Not JSON: one error with no id, as for any unreadable body.
+    expect((await postJson(h.urls.mcp, "{nope")).body).toEqual({ jsonrpc: "2.0", id: null, error });
   });
 });

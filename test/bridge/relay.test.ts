@@ -3,9 +3,10 @@ import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRelayApp } from "../../src/bridge/playground/relay.js";
+import { DocsRuntime } from "../../src/tools/runtime.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
-import type { Site } from "../../src/vfs/site.js";
-import { load } from "../openapi/helpers.js";
+import { requestContext } from "../../src/vfs/request-context.js";
+import { writeRepo } from "../openapi/helpers.js";
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
 const MP3 = Buffer.from("494433030000000000", "hex");
@@ -15,7 +16,7 @@ let upstream: Server;
 let upstreamPort: number;
 let relay: ServerType;
 let relayUrl: string;
-let site: Site;
+let runtime: DocsRuntime;
 const seen: { method: string; url: string; headers: Record<string, unknown>; body: string }[] = [];
 
 function listen(server: Server): Promise<number> {
@@ -28,7 +29,8 @@ beforeAll(async () => {
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
-      const path = (req.url ?? "").split("?")[0];
+      // Decoded, as most servers route: `/%76%31/users` is `/v1/users`.
+      const path = decodeURIComponent((req.url ?? "").split("?")[0] ?? "");
       if (path === "/v1/users") {
         res.writeHead(201, { "content-type": "application/json", "x-request-id": "r1" });
         res.end(JSON.stringify({ id: "u1", echo: body === "" ? null : JSON.parse(body) }));
@@ -54,13 +56,14 @@ beforeAll(async () => {
   });
   upstreamPort = await listen(upstream);
   const op = (summary: string) => ({ summary, tags: ["T"], responses: { "200": { description: "OK" } } });
-  site = await load({
+  const root = writeRepo({
     "docs.json": {
       navigation: {
         groups: [
           { group: "Local", openapi: "local.json", pages: ["GET /users", "GET /avatar.png", "GET /hello.mp3", "GET /clip.mp4", "GET /big", "GET /slow"] },
           { group: "Public", openapi: "public.json", pages: ["GET /users"] },
           { group: "Members", openapi: "members.json", pages: ["auth"] },
+          { group: "Odd", openapi: "odd.json", pages: ["GET /ping", "GET /hosts"] },
         ],
       },
     },
@@ -85,14 +88,23 @@ beforeAll(async () => {
     },
     "members.json": { openapi: "3.0.3", info: { title: "M", version: "1" }, servers: [{ url: `http://127.0.0.1:${upstreamPort}/v1` }], paths: { "/users": { post: op("Member create") } } },
     "auth.mdx": "---\nopenapi: POST /users\nplayground: auth\ngroups: [staff]\npublic: true\n---\n",
+    // Servers with variables in the port, a host label and the whole host.
+    "odd.json": {
+      openapi: "3.0.3",
+      info: { title: "Odd", version: "1" },
+      servers: [{ url: "http://localhost:{port}/v1" }, { url: "https://{tenant}.api.example.test/v{version}" }, { url: "https://{host}/base" }],
+      paths: { "/ping": { get: op("Ping") }, "/hosts": { get: op("Hosts") } },
+    },
+    // An operation page only staff may read: to everyone else it does not exist.
+    "vault.mdx": "---\nopenapi: members.json POST /users\ngroups: [staff]\n---\n",
   });
+  runtime = await DocsRuntime.load({ root });
   const app = createRelayApp({
-    lookupPage: (p) => site.api?.pages.get(p),
+    lookupPage: (p, context) => runtime.apiPage(p, context),
     // api.example.test "resolves" to loopback: a public-looking name that must still be refused.
     lookup: async () => [{ address: "127.0.0.1", family: 4 }],
-    readerOf: (req) => readerWithGroups((req.headers.get("x-test-groups") ?? "").split(",").filter((g) => g !== "")),
-    authConfigured: true,
-    limits: { maxResponseBytes: 4096, timeoutMs: 500, maxRequestBytes: 2048 },
+    contextOf: (req) => requestContext(readerWithGroups((req.headers.get("x-test-groups") ?? "").split(",").filter((g) => g !== "")), "partial"),
+    limits: { maxResponseBytes: 4096, timeoutMs: 500, maxRequestBytes: 256 * 1024 },
   });
   relay = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise<void>((resolve) => relay.once("listening", () => resolve()));
@@ -102,6 +114,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((r) => relay.close(r));
   await new Promise((r) => upstream.close(r));
+  await runtime.close();
 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted whole
@@ -158,7 +171,12 @@ describe("POST /_svc/api/request", () => {
     const r = await post({ page: "/api-reference/t/public-users", method: "GET", url: "https://api.example.test/v1/users" });
     expect(r).toEqual({
       status: 403,
-      json: { error: { code: "private_address", message: "api.example.test resolves to 127.0.0.1, a private or loopback address; the relay only calls them when the spec's server is one" } },
+      json: {
+        error: {
+          code: "private_address",
+          message: "api.example.test resolves to 127.0.0.1, a loopback address; the relay calls loopback, private and other special-purpose addresses only when the spec's server is one",
+        },
+      },
     });
   });
 
@@ -176,9 +194,9 @@ describe("POST /_svc/api/request", () => {
       json: { error: { code: "invalid_request", message: expect.stringMatching(/^"method": /) } },
     });
     expect(await post("{nope")).toEqual({ status: 400, json: { error: { code: "invalid_request", message: "the body is not valid JSON" } } });
-    expect(await post({ page: "/x", method: "GET", url: local("/users"), body: "y".repeat(3000) })).toEqual({
+    expect(await post({ page: "/x", method: "GET", url: local("/users"), body: "y".repeat(300_000) })).toEqual({
       status: 413,
-      json: { error: { code: "request_too_large", message: "the request is over the relay's 2048-byte limit" } },
+      json: { error: { code: "request_too_large", message: "the request is over the relay's 262144-byte limit" } },
     });
     expect(await post({ page: "/intro", method: "GET", url: local("/users") })).toEqual({ status: 404, json: { error: { code: "unknown_page", message: "/intro is not an API page of this site" } } });
   });
@@ -188,6 +206,113 @@ describe("POST /_svc/api/request", () => {
     expect(await post(body)).toEqual({ status: 401, json: { error: { code: "sign_in_required", message: "the playground of /auth is for signed-in readers" } } });
     expect(await post(body, { "x-test-groups": "sales" })).toEqual({ status: 403, json: { error: { code: "playground_forbidden", message: "the playground of /auth is limited to the groups staff" } } });
     expect((await post(body, { "x-test-groups": "staff" })).json.status).toBe(201);
+  });
+
+  it.each([
+    ["a CR/LF in a value", { "X-Note": "a\r\nX-Injected: 1" }, '"headers.X-Note": header X-Note: the value holds U+000D; a value is one line of Latin-1 text (no CR, LF or other control characters, nothing past U+00FF)'],
+    ["a space in a name", { "X Note": "a" }, `"headers.X Note": header name "X Note" is not a token (letters, digits and !#$%&'*+-.^_\`|~ only)`],
+    ["a colon in a name", { "X-Note:": "a" }, `"headers.X-Note:": header name "X-Note:" is not a token (letters, digits and !#$%&'*+-.^_\`|~ only)`],
+    ["an empty name", { "": "a" }, `"headers.": header name "" is not a token (letters, digits and !#$%&'*+-.^_\`|~ only)`],
+    ["a value past Latin-1", { "X-Name": "Zoë 日本" }, '"headers.X-Name": header X-Name: the value holds U+65E5; a value is one line of Latin-1 text (no CR, LF or other control characters, nothing past U+00FF)'],
+    ["a lone surrogate", { "X-Name": "a\ud800" }, '"headers.X-Name": header X-Name: the value holds U+D800; a value is one line of Latin-1 text (no CR, LF or other control characters, nothing past U+00FF)'],
+    ["a NUL", { "X-Name": "a\u0000b" }, '"headers.X-Name": header X-Name: the value holds U+0000; a value is one line of Latin-1 text (no CR, LF or other control characters, nothing past U+00FF)'],
+  ])("refuses a header HTTP cannot carry (%s) with 400 invalid_request naming it", async (_what, headers, message) => {
+    const before = seen.length;
+    expect(await post({ page: "/api-reference/t/list-users", method: "GET", url: local("/users"), headers })).toEqual({ status: 400, json: { error: { code: "invalid_request", message } } });
+    expect(seen.length).toBe(before);
+  });
+
+  it("forwards Latin-1 and tab in header values as HTTP carries them", async () => {
+    const r = await post({ page: "/api-reference/t/list-users", method: "GET", url: local("/users"), headers: { "X-Name": "Zoë\tÅ" } });
+    expect(r.status).toBe(200);
+    expect(Buffer.from(seen.at(-1)?.headers["x-name"] as string, "latin1").toString("latin1")).toBe("Zoë\tÅ");
+  });
+
+  it("matches the server's path case-sensitively, host and scheme case-insensitively, in one normal form", async () => {
+    const refused = (shown: string) => ({
+      status: 403,
+      json: { error: { code: "target_not_allowed", message: `${shown} is not under a server declared for /api-reference/t/list-users (http://127.0.0.1:${upstreamPort}/v1)` } },
+    });
+    const at = (url: string) => post({ page: "/api-reference/t/list-users", method: "GET", url });
+    expect(await at(`http://127.0.0.1:${upstreamPort}/V1/users`)).toEqual(refused(`http://127.0.0.1:${upstreamPort}/V1/users`));
+    // Dot segments are resolved before the comparison, as the request will be sent.
+    expect(await at(`http://127.0.0.1:${upstreamPort}/v1/../admin`)).toEqual(refused(`http://127.0.0.1:${upstreamPort}/admin`));
+    expect(await at(`http://127.0.0.1:${upstreamPort}/v1/%2e%2e/admin`)).toEqual(refused(`http://127.0.0.1:${upstreamPort}/admin`));
+    expect(await at(`http://127.0.0.1:${upstreamPort}//v1/users`)).toEqual(refused(`http://127.0.0.1:${upstreamPort}//v1/users`));
+    expect(await at(`http://127.0.0.1:${upstreamPort}/v1%2Fusers`)).toEqual(refused(`http://127.0.0.1:${upstreamPort}/v1%2Fusers`));
+    // The same place spelt otherwise: upper-case scheme and host, an escaped unreserved character,
+    // the address in decimal, a backslash (read as "/").
+    for (const url of [
+      `HTTP://127.0.0.1:${upstreamPort}/v1/users`,
+      `http://127.0.0.1:${upstreamPort}/%76%31/users`,
+      `http://2130706433:${upstreamPort}/v1/users`,
+      `http://0x7f.0.0.1:${upstreamPort}/v1/users`,
+      `http://127.0.0.1:${upstreamPort}/v1\\users`,
+    ]) {
+      expect([url, (await at(url)).json.status]).toEqual([url, 201]);
+    }
+  });
+
+  it.each([
+    ["an escaped slash before ..", "/v1/a%2F..%2F..%2Fadmin"],
+    ["an escaped backslash", "/v1/a%5C..%5Cadmin"],
+    ["a double-escaped slash", "/v1/a%252F..%252Fadmin"],
+    ["a ;-parameter on ..", "/v1/..;/admin"],
+    ["an escaped ..;", "/v1/%2e%2e;x/admin"],
+  ])("refuses a path that hides a dot segment (%s)", async (_what, path) => {
+    const r = await post({ page: "/api-reference/t/list-users", method: "GET", url: `http://127.0.0.1:${upstreamPort}${path}` });
+    expect(r).toEqual({
+      status: 403,
+      json: {
+        error: {
+          code: "target_not_allowed",
+          message: `http://127.0.0.1:${upstreamPort}${new URL(path, "http://x").pathname} hides a "." or ".." segment in percent-escapes or ";" parameters, which the API could resolve out of its server's path`,
+        },
+      },
+    });
+  });
+
+  it("matches servers with variables in the port, a host label and the whole host", async () => {
+    const at = (url: string) => post({ page: "/api-reference/t/ping", method: "GET", url });
+    // `http://localhost:{port}/v1`: any port of localhost, and localhost is allowed since the server is local.
+    expect((await at(`http://localhost:${upstreamPort}/v1/users`)).json.status).toBe(201);
+    expect((await at(`http://LOCALHOST:${upstreamPort}/v1/users`)).json.status).toBe(201);
+    // `https://{tenant}.api.example.test/v{version}`: a public server; its name resolves to loopback here.
+    expect(await at("https://acme.api.example.test/v2/users")).toEqual({
+      status: 403,
+      json: {
+        error: {
+          code: "private_address",
+          message: "acme.api.example.test resolves to 127.0.0.1, a loopback address; the relay calls loopback, private and other special-purpose addresses only when the spec's server is one",
+        },
+      },
+    });
+    const declared = "(http://localhost:{port}/v1, https://{tenant}.api.example.test/v{version}, https://{host}/base)";
+    const notUnder = (shown: string) => ({ status: 403, json: { error: { code: "target_not_allowed", message: `${shown} is not under a server declared for /api-reference/t/ping ${declared}` } } });
+    expect(await at("https://a.b.api.example.test/v2/users")).toEqual(notUnder("https://a.b.api.example.test/v2/users"));
+    expect(await at("https://acme.api.example.test/V2/users")).toEqual(notUnder("https://acme.api.example.test/V2/users"));
+    // `https://{host}/base`: one label, so never an IP address; a local name is refused by name.
+    expect(await at("https://localhost/base/x")).toEqual({
+      status: 403,
+      json: { error: { code: "private_address", message: "localhost is a local name; the relay calls loopback, private and other special-purpose addresses only when the spec's server is one" } },
+    });
+    expect(await at("https://2130706433/base/x")).toEqual(notUnder("https://127.0.0.1/base/x"));
+    expect(await at("https://[::1]/base/x")).toEqual(notUnder("https://[::1]/base/x"));
+  });
+
+  it("refuses a JSON body nested deeper than it can be sent (400, not 500)", async () => {
+    const deep = `{"page":"/api-reference/t/list-users","method":"POST","url":"${local("/users")}","body":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    const res = await fetch(relayUrl, { method: "POST", headers: { "content-type": "application/json" }, body: deep });
+    expect([res.status, await res.json()]).toEqual([400, { error: { code: "invalid_request", message: '"body": nested too deeply to send as JSON; send it as a string' } }]);
+  });
+
+  it("answers a page the caller may not read exactly as one that does not exist, before any playground rule", async () => {
+    const body = (page: string) => ({ page, method: "POST", url: local("/users"), body: {} });
+    const missing = { status: 404, json: { error: { code: "unknown_page", message: "/nowhere is not an API page of this site" } } };
+    expect(await post(body("/nowhere"))).toEqual(missing);
+    expect(await post(body("/vault"))).toEqual({ status: 404, json: { error: { code: "unknown_page", message: "/vault is not an API page of this site" } } });
+    expect(await post(body("/vault"), { "x-test-groups": "sales" })).toEqual({ status: 404, json: { error: { code: "unknown_page", message: "/vault is not an API page of this site" } } });
+    expect((await post(body("/vault"), { "x-test-groups": "staff" })).json.status).toBe(201);
   });
 
   it("only POST is served: a reverse proxy that allows only GET breaks the playground", async () => {

@@ -1,9 +1,10 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStateStore, type SqliteStateStore } from "../../src/store/state/sqlite-state-store.js";
 import type { StateStore } from "../../src/store/state/state-store.js";
-import { TestClock, tempDir } from "./harness.js";
+import { TEST_PASSWORD_COST, TestClock, tempDir } from "./harness.js";
 
 /**
  * The state store's contract, written against the interface so a PostgreSQL implementation can
@@ -132,6 +133,26 @@ function contract(name: string, open: (dir: string, clock: TestClock) => StateSt
       expect((await s.verifyAccessToken(b.accessToken)).ok).toBe(false);
       expect(await s.revokeToken("mcpat_unknown", info.clientId)).toBe("unknown");
     });
+
+    it("keeps a metadata document's client under its URL, updating its metadata, never with a secret", async () => {
+      const id = "https://client.example/oauth/client.json";
+      const first = await s.rememberDocumentClient(id, { ...meta, client_name: "Agent" });
+      expect(first).toEqual({ clientId: id, metadata: { ...meta, client_name: "Agent" }, createdAt: clock.t });
+      clock.advance(1000);
+      const second = await s.rememberDocumentClient(id, { ...meta, client_name: "Agent 2" });
+      expect(second).toEqual({ clientId: id, metadata: { ...meta, client_name: "Agent 2" }, createdAt: first.createdAt });
+      expect(await s.client(id)).toEqual(second);
+      expect(await s.verifyClientSecret(id, "")).toBe(false);
+      // Its codes and grants refer to it like a registered client's.
+      await s.addUser("sam", "password-1", []);
+      const code = await s.createAuthCode({ clientId: id, userName: "sam", redirectUri: "http://localhost/cb", codeChallenge: "c", scope: "mcp:search", resource: "r" });
+      expect(await s.redeemAuthCode(code)).toMatchObject({ ok: true, request: { clientId: id } });
+      const t = await s.issueTokens({ subject: { kind: "user", name: "sam", groups: [] }, clientId: id, scope: "mcp:search", resource: "r" });
+      expect(await s.verifyAccessToken(t.accessToken)).toMatchObject({ ok: true, clientId: id });
+      // A registered client's id is never a URL: one cannot be replaced through this.
+      const { client } = await s.registerClient(meta);
+      await expect(s.rememberDocumentClient(client.clientId, meta)).rejects.toThrow(`not a metadata document URL: ${client.clientId}`);
+    });
   });
 }
 
@@ -157,6 +178,23 @@ describe("the SQLite file", () => {
       }
     }
     await s.close();
+    tmp.cleanup();
+  });
+
+  it("hashes passwords with scrypt at N = 2^15, or at the cost it is given (tests)", async () => {
+    const tmp = tempDir();
+    const stores = { production: openStateStore(join(tmp.dir, "a")), test: openStateStore(join(tmp.dir, "b"), { passwordCost: TEST_PASSWORD_COST }) };
+    const prefixes: string[] = [];
+    for (const [name, s] of Object.entries(stores)) {
+      await s.addUser("sam", "a-memorable-password", []);
+      expect(await s.verifyUser("sam", "a-memorable-password"), name).toMatchObject({ name: "sam" });
+      expect(await s.verifyUser("sam", "a-wrong-password"), name).toBeUndefined();
+      await s.close();
+      const db = new Database(join(tmp.dir, name === "production" ? "a" : "b", "access.db"), { readonly: true });
+      prefixes.push((db.prepare("SELECT password_hash FROM users").pluck().get() as string).split("$").slice(0, 4).join("$"));
+      db.close();
+    }
+    expect(prefixes).toEqual(["scrypt$32768$8$1", "scrypt$1024$8$1"]);
     tmp.cleanup();
   });
 

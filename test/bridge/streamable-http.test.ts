@@ -174,6 +174,22 @@ describe("bodies", () => {
     expect(r.body).toEqual(expected);
   });
 
+  it("answers a batch with an invalid message with an array: that message's error, and each request saying why it was not run", async () => {
+    const id = await openSession(h.urls.mcp);
+    const batch = [call(1), { jsonrpc: "2.0", method: "notifications/progress", params: {} }, { jsonrpc: "1.0", id: 2, method: "ping" }, 7, { jsonrpc: "2.0", id: "s", method: "ping" }];
+    const r = await postJson(h.urls.mcp, batch, { "mcp-session-id": id, "mcp-protocol-version": PROTOCOL });
+    const notRun = "Invalid Request: the batch was not processed because its message at index 2 is invalid";
+    expect([r.status, r.body]).toEqual([
+      400,
+      [
+        rpcError(-32600, notRun, 1),
+        rpcError(-32600, 'Invalid Request: the "jsonrpc" member must be "2.0"', 2),
+        rpcError(-32600, "Invalid Request: each message must be a JSON object"),
+        rpcError(-32600, notRun, "s"),
+      ],
+    ]);
+  });
+
   it("refuses a body over the limit with 413 before reading it all", async () => {
     const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "x", params: { pad: "x".repeat(LIMITS.bridge.maxBodyBytes) } });
     const r = await postJson(h.urls.mcp, big);
@@ -246,7 +262,7 @@ describe("routing", () => {
       resources: [{ uri: "docs://nimbus_storage/skill.md", name: "nimbus_storage" }],
       connect: {
         mcp: h.urls.mcp,
-        "add-mcp": `npx add-mcp ${h.urls.mcp}`,
+        "add-mcp": `npx add-mcp ${h.urls.mcp} --name nimbus-storage`,
       },
     });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { COMMANDS, commandsFor } from "../../src/cli/commands/index.js";
-import { runCli } from "../config/cli-io.js";
+import { runCli } from "../helpers/cli.js";
 
 describe("the command table (commands load lazily)", () => {
   it("each entry's name is the first word of the command it loads", async () => {

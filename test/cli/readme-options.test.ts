@@ -2,14 +2,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../../src/cli/commands/index.js";
-import { REPO, runCli } from "../config/cli-io.js";
+import { runCli } from "../helpers/cli.js";
+import { REPO } from "../helpers/paths.js";
 
 /**
- * The README is the manual: every command and every option `--help` shows is in it. A boolean
+ * The manual: every command and every option `--help` shows is in docs/cli.md. A boolean
  * documented by its negation (`--no-watch`) counts for the option (`--watch`).
  */
-describe("README, CLI", () => {
-  const readme = readFileSync(join(REPO, "README.md"), "utf8");
+describe("docs/cli.md", () => {
+  const readme = readFileSync(join(REPO, "docs/cli.md"), "utf8");
 
   it.each(COMMANDS.map((c) => c.name))("documents `svc-mcp %s` and each of its options", async (name) => {
     const help = await runCli([name, "--help"]);

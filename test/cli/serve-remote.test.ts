@@ -66,7 +66,7 @@ describe("svc-mcp serve fetches remote specs in the background", () => {
     expect(await searchPaths(client, "zephyrine")).toEqual([PAGE]);
     await client.close();
     expect(stderr.split("\n").slice(1)).toEqual([
-      'svc-mcp: serving "Weather" (1 pages) over stdio; tools search_weather, query_docs_filesystem_weather, submit_feedback',
+      'svc-mcp: serving "Weather" (1 page) over stdio; tools search_weather, query_docs_filesystem_weather, submit_feedback',
       `svc-mcp: fetching a remote API spec in the background: ${specUrl}`,
       `svc-mcp: fetched ${specUrl}: 1 API page`,
       "",

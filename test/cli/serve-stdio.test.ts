@@ -38,15 +38,19 @@ describe("svc-mcp serve (stdio)", () => {
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    let answered!: () => void;
+    const threeAnswers = new Promise<void>((resolve) => (answered = resolve));
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      if (stdout.split("\n").filter((l) => l !== "").length >= 3) answered();
+    });
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const send = (msg: object): void => void child.stdin.write(`${JSON.stringify(msg)}\n`);
     send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "query_docs_filesystem_nimbus_storage", arguments: { command: "cat /nope.mdx" } } });
     send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "search_nimbus_storage", arguments: { query: "x", pageSize: 99 } } });
-    const until = Date.now() + 10_000;
-    while (stdout.split("\n").filter((l) => l !== "").length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await threeAnswers;
     child.stdin.end();
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     expect(code).toBe(0);

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO, runCli } from "./cli-io.js";
+import { runCli } from "../helpers/cli.js";
+import { REPO } from "../helpers/paths.js";
 
 /**
  * One broken docs.json per rule under `fixtures/docs-json/<rule>/`, each with the exact output of

@@ -5,19 +5,21 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { CORPORA, REPO, SHARED, runCli } from "./cli-io.js";
+import { runCli } from "../helpers/cli.js";
+import { REPO, SHARED } from "../helpers/paths.js";
+import { REAL_SITES, describeShared } from "../helpers/shared.js";
 import { tempRepo } from "./temp-repo.js";
 
 const exec = promisify(execFile);
 const FIXTURES = join(REPO, "fixtures/docs-json");
 
-describe("svc-mcp check on the shared corpora", () => {
-  const summaries: Record<(typeof CORPORA)[number], string> = {
+describeShared("svc-mcp check on the shared corpora", () => {
+  const summaries: Record<(typeof REAL_SITES)[number], string> = {
     cline: "checked docs.json and 113 pages: 0 errors, 3 warnings",
     "open-wearables": "checked docs.json and 67 pages: 0 errors, 12 warnings",
     spree: "checked docs.json and 428 pages (+706 generated from API specs): 0 errors, 93 warnings",
   };
-  for (const corpus of CORPORA) {
+  for (const corpus of REAL_SITES) {
     it(`${corpus}: exit 0, warnings only`, async () => {
       const run = await runCli(["check", "--dir", join(SHARED, "corpora", corpus)]);
       const lines = run.stdout.trimEnd().split("\n");
@@ -51,8 +53,8 @@ describe("svc-mcp check --json", () => {
     const run = await runCli(["check", "--json", "--dir", join(FIXTURES, "ref-positions")]);
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toEqual({
-      errors: 3,
-      warnings: 0,
+      errors: 2,
+      warnings: 1,
       files: ["docs.json", "fr/navigation.json"],
       pages: 2,
       generatedPages: 0,
@@ -76,13 +78,13 @@ describe("svc-mcp check --json", () => {
           code: "required",
         },
         {
-          severity: "error",
+          severity: "warning",
           file: "fr/navigation.json",
           line: 13,
           column: 9,
           path: "navigation.languages[1].groups[1].pages[0]",
           message:
-            'page "fr/index" is listed twice in language "fr" (first at navigation.languages[1].groups[0].pages[0]); list it in one place (link to it from the other section\'s pages instead)',
+            'page "fr/index" is listed twice in language "fr" (first at navigation.languages[1].groups[0].pages[0]); both listings show it, and it is placed (breadcrumbs) where it is first listed',
           code: "duplicate-page",
         },
       ],
@@ -96,7 +98,7 @@ describe("svc-mcp check --json", () => {
   });
 
   it("a folder that does not exist is a usage error", async () => {
-    expect(await runCli(["check", "--dir", "no/such/folder"])).toEqual({ code: 1, stdout: "", stderr: "svc-mcp: no such folder: no/such/folder\n" });
+    expect(await runCli(["check", "--dir", "no/such/folder"])).toEqual({ code: 2, stdout: "", stderr: "svc-mcp: --dir no/such/folder: no such folder\n" });
   });
 });
 

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseJsonSource } from "../../src/config/docs-json/json-source.js";
-import { CORPORA, SHARED } from "./cli-io.js";
+import { SHARED } from "../helpers/paths.js";
+import { REAL_SITES, itShared } from "../helpers/shared.js";
 
 const parse = (text: string) => parseJsonSource(text, "docs.json");
 
@@ -23,8 +24,8 @@ describe("parseJsonSource", () => {
     expect(r.source.keyPositions.get('["c d"]')).toEqual({ file: "docs.json", line: 3, column: 2 });
   });
 
-  it("gives the same values as JSON.parse on the real docs.json files", () => {
-    for (const corpus of CORPORA) {
+  itShared("gives the same values as JSON.parse on the real docs.json files", () => {
+    for (const corpus of REAL_SITES) {
       const text = readFileSync(join(SHARED, "corpora", corpus, "docs.json"), "utf8");
       const r = parse(text);
       expect(r.ok && r.source.value).toEqual(JSON.parse(text));

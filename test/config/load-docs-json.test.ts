@@ -21,7 +21,9 @@ describe("loadDocsJson", () => {
     const r = await loadDocsJson(root);
     expect(r.files).toEqual(["docs.json", "i18n/en.json", "groups/start.json", "i18n/fr.json", "i18n/de.json", "config/redirects.json"]);
     expect(r.diagnostics.map(formatDiagnostic)).toEqual(['docs.json:15:17 navigation.languages[2].$ref: cannot read "i18n/de.json": file not found']);
-    expect(r.config).toBeUndefined();
+    // The language whose file is missing is left out; the others serve.
+    expect(r.config?.languages).toEqual(["en", "fr"]);
+    expect([...(r.config?.navPages.keys() ?? [])]).toEqual(["/index", "/fr/index"]);
     expect(r.source?.value).toEqual({
       name: "Refs",
       navigation: {
@@ -36,19 +38,45 @@ describe("loadDocsJson", () => {
     });
   });
 
-  it("an invalid docs.json gives no configuration and every problem at once", async () => {
+  it("a problem in one element costs that element only: every problem at once, the rest read", async () => {
     const root = tempRepo({
-      "docs.json": { navigation: { tabs: [{ groups: [{ pages: ["a"] }] }, { tab: "B", directory: "grid", pages: ["b"], groups: [] }] } },
+      "docs.json": {
+        navigation: {
+          tabs: [
+            { groups: [{ pages: ["a"] }] },
+            { tab: "B", directory: "grid", hidden: "yes", pages: ["b", 7], groups: [{ group: "G", pages: ["c"] }] },
+            { tab: "C", pages: ["d"] },
+          ],
+        },
+      },
     });
     const r = await loadDocsJson(root);
-    expect(r.config).toBeUndefined();
     expect(r.files).toEqual(["docs.json"]);
     expect(r.diagnostics.map(formatDiagnostic)).toEqual([
       'docs.json:4:7 navigation.tabs[0]: "tab" is required',
       'docs.json:6:11 navigation.tabs[0].groups[0]: "group" is required',
-      'docs.json:13:7 navigation.tabs[1]: holds both "groups" and "pages"; an element holds one type of child element only',
+      'docs.json:13:7 navigation.tabs[1]: warning: holds both "pages" and "groups"; the specification allows one type of child element per level (all are read, in the order written)',
       'docs.json:15:22 navigation.tabs[1].directory: must be one of "none", "accordion", "card"; got "grid"',
+      'docs.json:16:19 navigation.tabs[1].hidden: must be true or false; got "yes"',
+      'docs.json:19:11 navigation.tabs[1].pages[1]: must be a string or an object; got 7',
     ]);
+    // The untitled tab is left out with its pages; tab B loses its unreadable settings and entry
+    // (hidden is not read as true); the rest is as written. JSON paths stay those of the file.
+    expect(Object.fromEntries(r.config?.navPages ?? [])).toEqual({
+      "/b": { breadcrumbs: ["B"] },
+      "/c": { breadcrumbs: ["B", "G"] },
+      "/d": { breadcrumbs: ["C"] },
+    });
+    expect(r.config?.sections.map((s) => s.path)).toEqual(["navigation.tabs[1]", "navigation.tabs[2]"]);
+    expect(r.source?.value).toMatchObject({ navigation: { tabs: [{}, { directory: "grid", hidden: "yes" }, {}] } });
+  });
+
+  it("a docs.json that cannot be read as a whole gives no configuration: no navigation to read", async () => {
+    for (const docsJson of [{ name: "No nav" }, { navigation: [] }, { navigation: { tabs: {} } }, "7"]) {
+      const r = await loadDocsJson(tempRepo({ "docs.json": docsJson }));
+      expect(r.config).toBeUndefined();
+      expect(r.document).toBeUndefined();
+    }
   });
 
   it("without docs.json: the empty configuration, and docs.json is still watched", async () => {
@@ -91,8 +119,8 @@ describe("loadDocsJson", () => {
       "/v2/only": { versions: ["v2"], languages: ["en"], breadcrumbs: ["Start"] },
       "/fr/index": { versions: undefined, languages: ["fr"], breadcrumbs: ["Démarrer"] },
     });
-    expect(c?.sections).toEqual([{ title: "Start", pages: ["/shared", "/v1/only"] }]);
-    expect(c?.document?.navigation.languages?.[0]?.language).toBe("en");
+    expect(c?.sections).toEqual([{ title: "Start", path: "navigation.languages[0].versions[0].groups[0]", pages: ["/shared", "/v1/only"] }]);
+    expect((c?.document?.navigation as { languages: { language: string }[] }).languages[0]?.language).toBe("en");
   });
 
   it("operation entries are not pages; specs are listed once, local paths normalised", async () => {

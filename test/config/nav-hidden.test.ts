@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { NavTree } from "../../src/config/docs-json/nav-tree.js";
 import { makeRepo } from "../helpers/repo.js";
-import { REPO, runCli } from "./cli-io.js";
+import { runCli } from "../helpers/cli.js";
+import { REPO } from "../helpers/paths.js";
 
 /**
  * `hidden: true` on navigation elements and in page front matter: `svc-mcp nav` shows hidden

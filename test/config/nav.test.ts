@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { NavTree } from "../../src/config/docs-json/nav-tree.js";
-import { REPO, SHARED, runCli } from "./cli-io.js";
+import { runCli } from "../helpers/cli.js";
+import { REPO, SHARED } from "../helpers/paths.js";
+import { itShared } from "../helpers/shared.js";
 
 const DEMO = join(REPO, "fixtures/nav-demo");
 const expected = (name: string): string => readFileSync(join(DEMO, name), "utf8");
@@ -63,11 +65,21 @@ describe("svc-mcp nav", () => {
     });
   });
 
-  it("an invalid docs.json prints its errors and exits 1; no docs.json is an error too", async () => {
-    expect(await runCli(["nav", "--dir", join(REPO, "fixtures/docs-json/required-tab")])).toEqual({
+  it("a docs.json with an element that cannot be read shows the rest and says what is wrong on stderr", async () => {
+    expect(await runCli(["nav", "--dir", join(REPO, "fixtures/docs-json/required-version")])).toEqual({
+      code: 0,
+      stdout: "required-version\nroot: versions\nversions: v1 (default)\neyebrows: theme default\ndrilldown: theme default\n\nversion v1  (default)\n  Index  /index\n",
+      stderr:
+        'docs.json:10:7 navigation.versions[1]: "version" is required\n' +
+        "svc-mcp: docs.json has errors (above): what they name is shown as far as it can be read; `svc-mcp check` lists every problem\n",
+    });
+  });
+
+  it("a docs.json that cannot be read prints its errors and exits 1; no docs.json is an error too", async () => {
+    expect(await runCli(["nav", "--dir", join(REPO, "fixtures/docs-json/navigation-missing")])).toEqual({
       code: 1,
       stdout: "",
-      stderr: 'docs.json:4:7 navigation.tabs[0]: "tab" is required\nsvc-mcp: docs.json has errors (above); `svc-mcp check` lists every problem\n',
+      stderr: 'docs.json:1:1 "navigation" is required\nsvc-mcp: docs.json cannot be read (above); `svc-mcp check` lists every problem\n',
     });
     const dir = join(REPO, "fixtures/docs-json/warn-no-docs-json");
     expect(await runCli(["nav", "--dir", dir])).toEqual({
@@ -77,7 +89,7 @@ describe("svc-mcp nav", () => {
     });
   });
 
-  it("spree: both versions, v5.x the default (set by `default: true`), v6.x tagged beta; the stale tabs ignored", async () => {
+  itShared("spree: both versions, v5.x the default (set by `default: true`), v6.x tagged beta; the stale tabs ignored", async () => {
     const run = await runCli(["nav", "--json", "--dir", join(SHARED, "corpora/spree")]);
     expect(run.code).toBe(0);
     const tree = JSON.parse(run.stdout) as NavTree;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runCli } from "./cli-io.js";
+import { runCli } from "../helpers/cli.js";
 import { tempRepo } from "./temp-repo.js";
 
 /**
@@ -61,18 +61,21 @@ describe("navigation shapes beyond the specification", () => {
     );
   });
 
-  it("a menu item of a tab still holds only groups, pages and links", async () => {
+  it("a menu item of a tab holds only groups, pages and links by the specification: a warning, and what it holds is read", async () => {
     const dir = tempRepo({
       "docs.json": { navigation: { tabs: [{ tab: "Docs", menu: [{ item: "Build", dropdowns: [{ dropdown: "Py", pages: ["index"] }] }] }] } },
       "index.mdx": page("Home"),
     });
-    expect((await runCli(["check", "--dir", dir])).stdout).toBe(
-      [
-        'docs.json:9:13 navigation.tabs[0].menu[0].dropdowns: a menu item holds only groups, pages and external links; "dropdowns" is not allowed',
-        "checked docs.json and 1 page: 1 error, 0 warnings",
+    expect(await runCli(["check", "--dir", dir])).toEqual({
+      code: 0,
+      stdout: [
+        'docs.json:9:13 navigation.tabs[0].menu[0].dropdowns: warning: a menu item holds only groups, pages and external links; "dropdowns" is read all the same',
+        "checked docs.json and 1 page: 0 errors, 1 warning",
         "",
       ].join("\n"),
-    );
+      stderr: "",
+    });
+    expect((await runCli(["nav", "--dir", dir])).stdout.split("\n").slice(5)).toEqual(["tab Docs", "  menu item Build", "    dropdown Py", "      Home  /index", ""]);
   });
 
   it("pages inside an array the model does not know are navigation", async () => {
@@ -209,9 +212,9 @@ describe("page entries written loosely", () => {
     });
     expect((await runCli(["check", "--dir", dir])).stdout).toBe(
       [
-        'docs.json:14:11 navigation.groups[1].pages[0]: page "/index/" is listed twice (first at navigation.groups[0].pages[0]); list it in one place (link to it from the other section\'s pages instead)',
+        'docs.json:14:11 navigation.groups[1].pages[0]: warning: page "/index/" is listed twice (first at navigation.groups[0].pages[0]); both listings show it, and it is placed (breadcrumbs) where it is first listed',
         'docs.json:15:11 navigation.groups[1].pages[1]: page "../outside" not found: no ../outside.mdx or ../outside.md',
-        "checked docs.json and 2 pages: 2 errors, 0 warnings",
+        "checked docs.json and 2 pages: 1 error, 1 warning",
         "",
       ].join("\n"),
     );
@@ -219,23 +222,93 @@ describe("page entries written loosely", () => {
 });
 
 describe("a docs.json with errors at start-up", () => {
-  it("still serves its versions: search by version keeps working, every page is searchable", async () => {
+  const pages = {
+    "v1/rotate-keys.mdx": page("Rotate keys (v1)", "Rotate signing keys every month."),
+    "v2/rotate-keys.mdx": page("Rotate keys (v2)", "Rotate signing keys every week."),
+    "unlisted.mdx": page("Unlisted", "Rotate signing keys by hand."),
+  };
+  const hits = async (dir: string, ...args: string[]) =>
+    (JSON.parse((await runCli(["search", "rotate signing keys", ...args, "--json", "--dir", dir])).stdout) as { path: string }[]).map((h) => h.path).sort();
+
+  it("an element that cannot be read costs only itself: versions serve, and a page outside navigation stays out of search", async () => {
     const dir = tempRepo({
       "docs.json": {
         navigation: {
           versions: [
             { version: "v1", groups: [{ group: "Guides", directory: "grid", pages: ["v1/rotate-keys"] }] },
-            { version: "v2", groups: [{ group: "Guides", pages: ["v2/rotate-keys"] }] },
+            { version: "v2", groups: [{ group: "Guides", pages: ["v2/rotate-keys", 42] }] },
           ],
         },
       },
-      "v1/rotate-keys.mdx": page("Rotate keys (v1)", "Rotate signing keys every month."),
-      "v2/rotate-keys.mdx": page("Rotate keys (v2)", "Rotate signing keys every week."),
-      "unlisted.mdx": page("Unlisted", "Rotate signing keys by hand."),
+      ...pages,
     });
     const check = await runCli(["check", "--dir", dir]);
     expect(check.code).toBe(1);
-    const search = await runCli(["search", "rotate signing keys", "--version", "v2", "--json", "--dir", dir]);
-    expect((JSON.parse(search.stdout) as { path: string }[]).map((h) => h.path).sort()).toEqual(["/unlisted", "/v2/rotate-keys"]);
+    expect(await hits(dir, "--version", "v2")).toEqual(["/v2/rotate-keys"]);
+    expect(await hits(dir, "--version", "v1")).toEqual(["/v1/rotate-keys"]);
+  });
+
+  it("one that leaves no navigation to read still serves its pages, every one searchable", async () => {
+    const dir = tempRepo({ "docs.json": { navigation: { versions: { v1: ["v1/rotate-keys"] } } }, ...pages });
+    expect((await runCli(["check", "--dir", dir])).stdout.split("\n")[0]).toBe("docs.json:3:17 navigation.versions: must be an array; got an object");
+    expect(await hits(dir)).toEqual(["/unlisted", "/v1/rotate-keys", "/v2/rotate-keys"]);
+  });
+});
+
+describe("one unreadable element and one unknown language code", () => {
+  it("cost only themselves: hidden marks, navigation-based indexing and language filters hold for the rest", async () => {
+    const dir = tempRepo({
+      "docs.json": {
+        navigation: {
+          languages: [
+            { language: "en", groups: [{ group: "Keys", pages: ["en/rotate-keys"] }, { group: "Internal", hidden: true, pages: ["en/rotate-internal"] }] },
+            { language: "xx", groups: [{ group: "Keys", pages: ["xx/rotate-keys"] }] },
+            { language: "fr", groups: [{ group: "Clés", pages: ["fr/rotate-keys"] }, { pages: ["fr/orphan"] }] },
+          ],
+        },
+      },
+      "en/rotate-keys.mdx": page("Rotate keys", "Rotate signing keys every week."),
+      "en/rotate-internal.mdx": page("Rotate keys internally", "Rotate signing keys by script."),
+      "xx/rotate-keys.mdx": page("Rotate keys (xx)", "Rotate signing keys, xx."),
+      "fr/rotate-keys.mdx": page("Tourner les clés", "Rotate signing keys chaque semaine."),
+      "fr/orphan.mdx": page("Orpheline", "Rotate signing keys, orphan."),
+      "unlisted.mdx": page("Unlisted", "Rotate signing keys by hand."),
+    });
+    const check = await runCli(["check", "--dir", dir]);
+    expect(check.stdout).toBe(
+      [
+        'docs.json:23:21 navigation.languages[1].language: must be a supported language code (ar, ca, cs, cn, zh-Hant, nl, en, fi, fr, de, he, hi, hu, id, it, jp, ko, lv, no, pl, pt-BR, ro, ru, es, sv, tr, uk, uz, vi; the platform also takes zh, zh-Hans, zh-CN, ja, ja-JP, pt, fr-CA); got "xx"',
+        'docs.json:42:11 navigation.languages[2].groups[1]: "group" is required',
+        'fr/orphan.mdx warning: page is listed only in a part of docs.json that cannot be read (above), so search leaves it out (seo.indexing "all" includes it)',
+        'unlisted.mdx warning: page is not in the navigation, so search leaves it out (seo.indexing "all" includes it)',
+        "checked docs.json and 6 pages: 2 errors, 2 warnings",
+        "",
+      ].join("\n"),
+    );
+    const hits = async (...args: string[]) =>
+      (JSON.parse((await runCli(["search", "rotate signing keys", ...args, "--json", "--dir", dir])).stdout) as { path: string }[]).map((h) => h.path).sort();
+    expect(await hits()).toEqual(["/en/rotate-keys", "/fr/rotate-keys", "/xx/rotate-keys"]);
+    expect(await hits("--language", "fr")).toEqual(["/fr/rotate-keys"]);
+    expect(await hits("--language", "XX")).toEqual(["/xx/rotate-keys"]);
+    const nav = await runCli(["nav", "--dir", dir]);
+    expect(nav.stdout.split("\n").slice(1)).toEqual([
+      "root: languages",
+      "languages: en (default), xx, fr",
+      "eyebrows: theme default",
+      "drilldown: theme default",
+      "",
+      "language en",
+      "  group Keys",
+      "    Rotate keys  /en/rotate-keys",
+      "  group Internal  (hidden)",
+      "    Rotate keys internally  /en/rotate-internal",
+      "language xx",
+      "  group Keys",
+      "    Rotate keys (xx)  /xx/rotate-keys",
+      "language fr",
+      "  group Clés",
+      "    Tourner les clés  /fr/rotate-keys",
+      "",
+    ]);
   });
 });

@@ -8,7 +8,7 @@ import { tempRepo } from "./temp-repo.js";
 const spec = 'openapi: 3.0.3\ninfo: {title: Demo, version: "1"}\npaths:\n  /users:\n    get:\n      summary: List users\n      responses: {"200": {description: OK}}\n';
 
 describe("docs.json split with $ref, reloaded", () => {
-  it("a $ref'd file is a config file; an invalid edit keeps the last good configuration (API pages too) and says why", async () => {
+  it("a $ref'd file is a config file; an edit with a problem in one element applies the rest; one that leaves nothing to read keeps the last good configuration", async () => {
     const root = tempRepo({
       "docs.json": { name: "Split", navigation: { $ref: "config/navigation.json" } },
       "config/navigation.json": { groups: [{ group: "Start", pages: ["index", "guide"] }, { group: "API", openapi: "openapi.yaml", pages: ["GET /users"] }] },
@@ -20,12 +20,20 @@ describe("docs.json split with $ref, reloaded", () => {
     expect([...first.configFiles].sort()).toEqual([".mintignore", ".svcignore", "config/navigation.json", "docs.json", "openapi.yaml"]);
     expect([...first.site.config.navPages.keys()]).toEqual(["/index", "/guide", "/api-reference/list-users"]);
 
-    // The broken edit also drops the API group: the last good configuration keeps its pages.
-    writeFileSync(join(root, "config/navigation.json"), JSON.stringify({ groups: [{ pages: ["index"] }] }, null, 2));
-    const broken = await reloadSite(first, ["config/navigation.json"]);
-    expect(broken.site.diagnostics.map(formatDiagnostic)).toEqual(['config/navigation.json:3:5 navigation.groups[0]: "group" is required']);
-    expect([...broken.site.config.navPages.keys()]).toEqual(["/index", "/guide", "/api-reference/list-users"]);
-    expect(broken.site.pages.has("/api-reference/list-users")).toBe(true);
+    // One group cannot be read (no title): it is left out; the rest of the edit applies (the API
+    // group is gone, a group is added, hidden).
+    writeFileSync(join(root, "config/navigation.json"), JSON.stringify({ groups: [{ pages: ["index"] }, { group: "More", hidden: true, pages: ["guide"] }] }, null, 2));
+    const partial = await reloadSite(first, ["config/navigation.json"]);
+    expect(partial.site.diagnostics.map(formatDiagnostic)).toEqual(['config/navigation.json:3:5 navigation.groups[0]: "group" is required']);
+    expect(Object.fromEntries(partial.site.config.navPages)).toEqual({ "/guide": { breadcrumbs: ["More"], hidden: true, unsearchable: true } });
+    expect(partial.site.pages.has("/api-reference/list-users")).toBe(false);
+
+    // A file that does not parse leaves no navigation to read: the last good configuration (the
+    // one just applied) keeps serving.
+    writeFileSync(join(root, "config/navigation.json"), '{ "groups": [ ');
+    const broken = await reloadSite(partial, ["config/navigation.json"]);
+    expect(broken.site.diagnostics.map(formatDiagnostic)).toEqual(['config/navigation.json:1:15 invalid JSON: unexpected end of file (expected a value)']);
+    expect(broken.site.config.navPages).toEqual(partial.site.config.navPages);
 
     writeFileSync(join(root, "config/navigation.json"), JSON.stringify({ groups: [{ group: "Start", pages: ["guide"] }] }));
     const fixed = await reloadSite(broken, ["config/navigation.json"]);

@@ -3,9 +3,9 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import type { FeedbackEntry, NewFeedback } from "../../src/store/feedback/model.js";
 import { openFeedbackStore } from "../../src/store/feedback/sqlite-store.js";
+import { runCli } from "../helpers/cli.js";
 import { REPO, fixture } from "../helpers/paths.js";
 import { startServe } from "../helpers/serve-http.js";
 import { entry, ms, postJson, tempState } from "./harness.js";
@@ -13,19 +13,8 @@ import { entry, ms, postJson, tempState } from "./harness.js";
 const BIN = join(REPO, "bin", "svc-mcp.js");
 const DEMO = fixture("demo");
 
-/** Run the CLI in-process with captured output; state under `stateHome` unless --state is given. */
-async function run(argv: string[], stateHome: string) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    cwd: DEMO,
-    env: { XDG_STATE_HOME: stateHome, HOME: stateHome },
-    stopSignal: new Promise(() => {}),
-  });
-  return { code, stdout, stderr };
-}
+/** The CLI in the demo site, with state under `stateHome` unless --state is given. */
+const run = (argv: string[], stateHome: string) => runCli(argv, { cwd: DEMO, env: { XDG_STATE_HOME: stateHome, HOME: stateHome } });
 
 let home: ReturnType<typeof tempState>;
 let stateDir: string;
@@ -96,7 +85,7 @@ describe("svc-mcp keys", () => {
     expect(await run(["keys", "list", "--dir", "/nonexistent/docs"], home.dir)).toEqual({
       code: 2,
       stdout: "",
-      stderr: "svc-mcp: --dir /nonexistent/docs is not a folder\n",
+      stderr: "svc-mcp: --dir /nonexistent/docs: no such folder\n",
     });
   });
 });

@@ -1,13 +1,23 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SHARED } from "./paths.js";
 
 /**
  * Every test run gets its own cache folder: spawned `svc-mcp` processes (which inherit the
  * environment) and in-process commands given `process.env` cache parsed specs there, never in
  * the user's `~/.cache/svc-mcp`. Tests about the cache itself make their own folders.
+ *
+ * Without `../shared` the tests that read it are skipped (see shared.ts), said here once; under
+ * CI=true that is an error: CI must run every test.
  */
 export default function setup(): () => void {
+  if (!existsSync(join(SHARED, "corpora"))) {
+    if (process.env.CI === "true") {
+      throw new Error(`CI=true and the shared corpora are missing (${SHARED}): clone them beside the repository or set SVC_SHARED`);
+    }
+    process.stdout.write(`svc-mcp tests: ${SHARED} not found: the tests that read the shared corpora and specs are skipped (set SVC_SHARED to run them)\n`);
+  }
   const dir = mkdtempSync(join(tmpdir(), "svc-test-cache-"));
   process.env.XDG_CACHE_HOME = dir;
   return () => rmSync(dir, { recursive: true, force: true });

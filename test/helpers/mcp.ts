@@ -2,13 +2,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ANONYMOUS, type Reader } from "../../src/vfs/access.js";
+import { localContext, type RequestContext } from "../../src/vfs/request-context.js";
 import { createMcpServer } from "../../src/tools/mcp/server.js";
 import type { DocsTool } from "../../src/tools/mcp/tool.js";
 import type { DocsRuntime } from "../../src/tools/runtime.js";
 
-/** A real SDK client connected in memory to a docs server for `reader`. */
-export async function connect(runtime: DocsRuntime, reader: Reader = ANONYMOUS, tools?: readonly DocsTool[]) {
-  const { server, close } = createMcpServer({ runtime, reader, ...(tools !== undefined ? { tools } : {}) });
+/** A real SDK client connected in memory to a docs server for `reader` (a local preview's context) or a whole request context. */
+export async function connect(runtime: DocsRuntime, reader: Reader | RequestContext = ANONYMOUS, tools?: readonly DocsTool[]) {
+  const context = "reader" in reader ? reader : localContext(reader);
+  const { server, close } = createMcpServer({ runtime, context, ...(tools !== undefined ? { tools } : {}) });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "test-client", version: "1.0.0" });
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);

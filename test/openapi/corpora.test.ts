@@ -9,12 +9,14 @@ import { formatDiagnostic } from "../../src/config/diagnostic.js";
 import { parseFrontMatter } from "../../src/config/frontmatter.js";
 import { isIndexed } from "../../src/vfs/site.js";
 import { loadSite } from "../../src/vfs/load-site.js";
-import { SHARED, lines, load } from "./helpers.js";
+import { SHARED } from "../helpers/paths.js";
+import { describeShared } from "../helpers/shared.js";
+import { lines, load } from "./helpers.js";
 
 const validator = createOpenapiValidator();
 const specs = join(SHARED, "specs");
 
-describe("shared specs", () => {
+describeShared("shared specs", () => {
   it.each([
     ["discord-openapi-3.1.json", "3.1", 242],
     ["mem0-openapi-3.0.1.json", "3.0", 55],
@@ -66,7 +68,7 @@ describe("shared specs", () => {
   });
 });
 
-describe("shared corpora", () => {
+describeShared("shared corpora", () => {
   it("spree: every {source, directory} spec generates into its folder, and every link the pages make to an operation page resolves", async () => {
     const root = join(SHARED, "corpora/spree");
     const { site } = await loadSite(root);
@@ -130,7 +132,9 @@ describe("shared corpora", () => {
     // The other entries match nothing in this small stand-in spec: reported as errors.
     expect(site.diagnostics.filter((d) => d.severity === "error").length).toBeGreaterThan(10);
   });
+});
 
+describe("remote specs", () => {
   it("an unreachable remote spec is an error naming it; the site keeps serving", async () => {
     const site = (await loadSite(
       (await import("./helpers.js")).writeRepo({ "docs.json": { navigation: { groups: [{ group: "API", openapi: "https://api.example.test/openapi.json", pages: ["intro"] }] } }, "intro.mdx": "# Hi" }),

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { dereferenceDocument, dereferenceWithRefParser } from "../../src/config/openapi/dereference.js";
 import { dereferenceLocal, needsFullResolver } from "../../src/config/openapi/dereference-internal.js";
 import { parseDocument } from "../../src/config/openapi/parse-document.js";
-import { SHARED } from "./helpers.js";
+import { SHARED } from "../helpers/paths.js";
+import { itShared } from "../helpers/shared.js";
 
 type Obj = Record<string, unknown>;
 
@@ -35,7 +36,7 @@ function graphDifference(a: unknown, b: unknown, path = "", map = new Map<object
 async function both(doc: Obj): Promise<{ fast: Obj; full: Obj; fastWarnings: string[]; fullWarnings: string[] }> {
   const full = await dereferenceWithRefParser(structuredClone(doc), { root: "/nonexistent" });
   const fast = await dereferenceDocument(structuredClone(doc), { root: "/nonexistent" });
-  return { fast: fast.document, full: full.document, fastWarnings: fast.warnings, fullWarnings: full.warnings };
+  return { fast: fast.document, full: full.document, fastWarnings: fast.warnings.map((w) => w.message), fullWarnings: full.warnings.map((w) => w.message) };
 }
 
 const schema = (extra: Obj = {}): Obj => ({ openapi: "3.0.3", info: { title: "t", version: "1" }, paths: {}, ...extra });
@@ -100,7 +101,7 @@ describe("the fast dereferencer builds the graph json-schema-ref-parser builds",
     expect([r.fastWarnings, r.fullWarnings]).toEqual([[], []]);
   });
 
-  it.each([
+  itShared.each([
     ["corpora/spree", "api-reference/admin.yaml"],
     ["corpora/spree", "api-reference/platform.yaml"],
     ["corpora/spree", "api-reference/storefront.yaml"],

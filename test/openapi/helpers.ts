@@ -1,12 +1,9 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { formatDiagnostic } from "../../src/config/diagnostic.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import type { Site } from "../../src/vfs/site.js";
-
-export const SHARED = process.env.SVC_SHARED ?? fileURLToPath(new URL("../../../shared", import.meta.url));
 
 /** Write a small docs repository into a temp dir: `{ "docs.json": {...}, "a.mdx": "..." }`. */
 export function writeRepo(files: Record<string, unknown>): string {

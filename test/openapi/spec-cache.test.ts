@@ -7,7 +7,9 @@ import { openSpecCache, type SpecCache, type SpecCacheKey } from "../../src/conf
 import { resolveCacheDir } from "../../src/store/cache-dir.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import type { Site } from "../../src/vfs/site.js";
-import { SHARED, lines, usersSpec, writeRepo } from "./helpers.js";
+import { SHARED } from "../helpers/paths.js";
+import { itShared } from "../helpers/shared.js";
+import { lines, usersSpec, writeRepo } from "./helpers.js";
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), "svc-spec-cache-"));
 
@@ -40,7 +42,7 @@ function apiSnapshot(site: Site): unknown {
 const entries = (dir: string): string[] => readdirSync(join(dir, "specs")).filter((f) => f.endsWith(".bin"));
 
 describe("parsed-spec cache", () => {
-  it("spree: loads from a cold cache and then from the warm one read exactly as without a cache", async () => {
+  itShared("spree: loads from a cold cache and then from the warm one read exactly as without a cache", async () => {
     const root = join(SHARED, "corpora/spree");
     const dir = tempDir();
     const plain = apiSnapshot((await loadSite(root)).site);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { SHELL_COMMANDS } from "../../src/tools/shell/commands/index.js";
 import type { Shell } from "../../src/tools/shell/docs-shell.js";
-import { ANONYMOUS } from "../../src/vfs/access.js";
+import { localContext } from "../../src/vfs/request-context.js";
 import type { SiteView } from "../../src/vfs/view.js";
 import { connect } from "../helpers/mcp.js";
 import { REPO, fixture } from "../helpers/paths.js";
@@ -22,8 +22,8 @@ let client: Awaited<ReturnType<typeof connect>>;
 
 beforeAll(async () => {
   runtime = await DocsRuntime.load({ root: fixture("demo") });
-  shell = runtime.readerState(ANONYMOUS).shell;
-  view = runtime.readerState(ANONYMOUS).view;
+  shell = runtime.readerState(localContext()).shell;
+  view = runtime.readerState(localContext()).view;
   client = await connect(runtime);
 });
 afterAll(async () => client.close());
@@ -164,10 +164,9 @@ describe("the filesystem tool through an MCP client", () => {
   });
 });
 
-describe("README", () => {
+describe("docs/shell.md", () => {
   it("lists exactly the commands the registry implements", () => {
-    const readme = readFileSync(join(REPO, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## The docs shell"));
+    const section = readFileSync(join(REPO, "docs/shell.md"), "utf8");
     const listed = /Our own implementations: (.*)\./.exec(section)?.[1]?.match(/`([a-z]+)`/g)?.map((m) => m.slice(1, -1)) ?? [];
     expect(listed.sort()).toEqual(ourCommands().sort());
   });

@@ -81,4 +81,4 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "sort -k2 /tabs.mdx" },
 ];
 
-fidelitySuite("docs shell output equals the real tools on edge-case files", () => root, CASES);
+fidelitySuite("docs shell output equals the real tools on edge-case files", "edge", () => root, CASES);

@@ -1,16 +1,17 @@
 /**
  * Shell fidelity: every command runs through the docs shell and through the real GNU tools,
  * ripgrep 13 and tree 2.1 over a copy on disk of exactly the files the view shows (same bytes,
- * mtimes and modes), and the outputs must be identical: stdout, stderr and exit code.
+ * mtimes and modes), and the outputs must be identical: stdout, stderr and exit code. The real
+ * tools' outputs are recorded in test/shell/recorded/ (and compared live where they are
+ * installed); the corpus is fixtures/spree-subset, a part of the spree docs kept in the repository.
  *
  * Where the real tool's order depends on the directory order on disk (`find`, `grep -r`), lines
  * are compared as sorted lists. ripgrep on the real side runs with `--sort path`, the order our
  * rg always prints in. Everything else is compared byte for byte.
  */
-import { join } from "node:path";
 import { expect, it } from "vitest";
 import { type FidelityCase, fidelitySuite } from "../helpers/fidelity.js";
-import { CORPORA } from "../helpers/paths.js";
+import { fixture } from "../helpers/paths.js";
 
 type Case = FidelityCase;
 
@@ -498,7 +499,8 @@ it("the fidelity suite runs at least 60 commands", () => {
 });
 
 fidelitySuite(
-  "docs shell output equals GNU tools, ripgrep 13 and tree 2.1 on a disk copy of the view (spree)",
-  () => join(CORPORA, "spree"),
+  "docs shell output equals GNU tools, ripgrep 13 and tree 2.1 on a disk copy of the view (spree subset)",
+  "spree-subset",
+  () => fixture("spree-subset"),
   [...CASES, ...PATTERN_CASES],
 );

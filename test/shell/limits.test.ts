@@ -10,7 +10,7 @@ import { LIMITS } from "../../src/limits.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { SHELL_COMMANDS } from "../../src/tools/shell/commands/index.js";
 import { DocsShell, type Shell, type ShellLimits } from "../../src/tools/shell/docs-shell.js";
-import { ANONYMOUS } from "../../src/vfs/access.js";
+import { localContext } from "../../src/vfs/request-context.js";
 import type { SiteView } from "../../src/vfs/view.js";
 import { fixture } from "../helpers/paths.js";
 
@@ -28,8 +28,8 @@ function shellWith(limits: Partial<ShellLimits>): DocsShell {
 
 beforeAll(async () => {
   const runtime = await DocsRuntime.load({ root: fixture("demo") });
-  view = runtime.readerState(ANONYMOUS).view;
-  shell = runtime.readerState(ANONYMOUS).shell;
+  view = runtime.readerState(localContext()).view;
+  shell = runtime.readerState(localContext()).shell;
 });
 
 describe("time", () => {
@@ -41,9 +41,8 @@ describe("time", () => {
 
   it("stops our own commands too (they check the deadline between files)", async () => {
     const fast = shellWith({ maxExecutionMs: 200, maxCommandCount: 1e9, maxLoopIterations: 1e9 });
-    const started = performance.now();
+    // How soon after the deadline it stops is measured by `npm run bench -- shell`.
     const r = await fast.run("while true; do rg -c zzzz / > /dev/null; grep -r zzzz / > /dev/null; done");
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(r.exitCode).toBe(124);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^bash: (rg|grep|execution) exceeded execution deadline \(200ms\)\n$/);
@@ -71,23 +70,28 @@ describe("time", () => {
 });
 
 describe("regexes that backtrack", () => {
-  it("refuses a catastrophic pattern after trying it off the main thread, within the time limit", async () => {
+  it("refuses a catastrophic pattern after trying it off the main thread (how soon: npm run bench -- shell)", async () => {
     const fast = shellWith({ maxExecutionMs: 1_000 });
     const input = `printf '${"a".repeat(40)}!\\n'`;
     for (const [command, name] of [
       [`${input} | rg -c '(a+)+$'`, "rg"],
       [`${input} | grep -Ec '(a+)+$'`, "grep"],
       [`${input} | sed -n '/\\(a\\+\\)\\+$/p'`, "sed"],
+      // Alternatives that match the same text, under a repeat: each repetition may take either.
+      [`${input} | rg -c '(\\w|\\w)+#'`, "rg"],
+      [`${input} | grep -Ec '(a|a)*$'`, "grep"],
+      [`${input} | sed -n 's/\\(a\\|a\\)*$/x/p'`, "sed"],
+      // find -regex tests whole paths; a nested repeat backtracks on every path it does not match.
+      ["find / -regex '\\(.*\\)*%'", "find"],
+      ["find / -regextype posix-extended -iregex '(.|.)*%'", "find"],
     ] as const) {
-      const started = performance.now();
       const r = await fast.run(command);
-      expect(performance.now() - started).toBeLessThan(1_500);
       expect(r).toEqual({
         stdout: "",
         stderr:
-          `${name}: this pattern takes too long on these files (a repeat inside a repeat, like (\\w+\\s?)+, or several .* in a row ` +
-          "make this regex engine backtrack); simplify it\n",
-        exitCode: name === "sed" ? 1 : 2,
+          `${name}: this pattern takes too long on these files (a repeat inside a repeat like (\\w+\\s?)+, alternatives that match the same text ` +
+          "like (\\w|\\w)+, or several .* in a row make this regex engine backtrack); simplify it\n",
+        exitCode: name === "sed" || name === "find" ? 1 : 2,
         truncated: false,
       });
     }
@@ -96,6 +100,27 @@ describe("regexes that backtrack", () => {
   it("runs such a pattern normally when it is fast on the data", async () => {
     expect(await shell.run("printf 'xaxb\\naaa\\n' | rg -c '(a+)+$'")).toEqual({ stdout: "1\n", stderr: "", exitCode: 0, truncated: false });
     expect(await shell.run("rg -c '.*Signed.*access.*object' /index.mdx")).toEqual({ stdout: "1\n", stderr: "", exitCode: 0, truncated: false });
+    expect(await shell.run("printf 'abab\\nxc\\n' | grep -Ec '(a|ab)*c'")).toEqual({ stdout: "1\n", stderr: "", exitCode: 0, truncated: false });
+    expect(await shell.run("find /guides -regex '\\(/[a-z]*\\)*\\.mdx'")).toEqual({
+      stdout: "/guides/webhooks.mdx\n",
+      stderr: "",
+      exitCode: 0,
+      truncated: false,
+    });
+  });
+
+  it("matches globs with many stars in linear time (as a regex, each star tries every split)", async () => {
+    const glob = "*?*?*?*?*?*?*?*?*?*?*?*?z";
+    expect(await shell.run(`find / -name '${glob}'; find / -path '${glob}'; ls /guides | grep -c .`)).toEqual({ stdout: "3\n", stderr: "", exitCode: 0, truncated: false });
+    expect(await shell.run(`rg -l -g '${glob}' Webhook /; echo $?`)).toEqual({ stdout: "1\n", stderr: "", exitCode: 0, truncated: false });
+    expect(await shell.run(`grep -rl --include='${glob}' Webhook /; tree -P '${glob}' /guides`)).toEqual({ stdout: "/guides\n\n0 directories, 0 files\n", stderr: "", exitCode: 0, truncated: false });
+    // Same answer as GNU find on the fixture's files.
+    expect(await shell.run("find /guides -name '*?*?*?*?*?*s*' | sort")).toEqual({
+      stdout: "/guides\n/guides/access-control.mdx\n/guides/uploading-files.mdx\n/guides/webhooks.mdx\n",
+      stderr: "",
+      exitCode: 0,
+      truncated: false,
+    });
   });
 });
 

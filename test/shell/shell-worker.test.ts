@@ -1,16 +1,21 @@
 /**
- * The shell worker (`ShellHost`, used by `serve --http`): the same answers as the in-thread
- * shell for every reader, the current snapshot after a reload, and a server that survives a
- * command stuck in synchronous code or one that exhausts the worker's memory.
+ * The shell worker pool (`ShellHost`, used by `serve --http`): the same answers as the in-thread
+ * shell for every reader, the current snapshot after a reload, a server that survives a command
+ * stuck in synchronous code or one that exhausts its worker's memory, and callers who cannot
+ * hold each other's commands up.
  */
 import { cpSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/limits.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
-import { ShellHost } from "../../src/tools/shell/shell-host.js";
+import { ShellHost, type ToWorker, shellPoolSize, workersPerCaller } from "../../src/tools/shell/shell-host.js";
 import { ALL_ACCESS, ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
+import { localContext } from "../../src/vfs/request-context.js";
+import { makeFile, type SiteFile } from "../../src/vfs/site.js";
+import { SiteView } from "../../src/vfs/view.js";
 import { fixture } from "../helpers/paths.js";
 
 const READERS: readonly [string, Reader][] = [
@@ -63,17 +68,17 @@ afterAll(async () => {
 describe("commands in the shell worker", () => {
   for (const [name, reader] of READERS) {
     it(`answer byte for byte what the in-thread shell answers (${name})`, async () => {
-      const expected = await Promise.all(COMMANDS.map((c) => inline.readerState(reader).shell.run(c)));
-      // All at once: the worker runs calls concurrently and answers each its own result.
-      const actual = await Promise.all(COMMANDS.map((c) => worker.readerState(reader).shell.run(c)));
+      const expected = await Promise.all(COMMANDS.map((c) => inline.readerState(localContext(reader)).shell.run(c)));
+      // All at once: the pool runs them on its workers and answers each its own result.
+      const actual = await Promise.all(COMMANDS.map((c) => worker.readerState(localContext(reader)).shell.run(c)));
       for (let i = 0; i < COMMANDS.length; i++) expect({ command: COMMANDS[i], ...actual[i] }).toEqual({ command: COMMANDS[i], ...expected[i] });
     });
   }
 
   it("see only the reader's files", async () => {
-    expect((await worker.readerState(ANONYMOUS).shell.run("rg -l Marker /")).stdout).toBe("");
-    expect((await worker.readerState(readerWithGroups(["partners"])).shell.run("rg -l Marker /")).stdout).toBe("/partners/pricing.mdx\n");
-    expect((await worker.readerState(readerWithGroups(["staff"])).shell.run("rg -l Marker /")).stdout).toBe("/internal/runbook.mdx\n/partners/pricing.mdx\n");
+    expect((await worker.readerState(localContext()).shell.run("rg -l Marker /")).stdout).toBe("");
+    expect((await worker.readerState(localContext(readerWithGroups(["partners"]))).shell.run("rg -l Marker /")).stdout).toBe("/partners/pricing.mdx\n");
+    expect((await worker.readerState(localContext(readerWithGroups(["staff"]))).shell.run("rg -l Marker /")).stdout).toBe("/internal/runbook.mdx\n/partners/pricing.mdx\n");
   });
 });
 
@@ -93,12 +98,12 @@ describe("a reload", () => {
   });
 
   it("is what the next command sees", async () => {
-    const before = runtime.readerState(ANONYMOUS).shell;
+    const before = runtime.readerState(localContext()).shell;
     expect((await before.run("wc -l /quickstart.mdx")).exitCode).toBe(0);
     writeFileSync(join(dir, "guides", "retries.mdx"), "---\ntitle: Retries\n---\n\nRetry with backoff.\n");
     unlinkSync(join(dir, "quickstart.mdx"));
     await runtime.applyChanges(["guides/retries.mdx", "quickstart.mdx"]);
-    const after = runtime.readerState(ANONYMOUS).shell;
+    const after = runtime.readerState(localContext()).shell;
     expect(await after.run("tail -1 /guides/retries.mdx; cat /quickstart.mdx")).toEqual({
       stdout: "Retry with backoff.\n",
       stderr: "cat: /quickstart.mdx: No such file or directory\n",
@@ -110,27 +115,56 @@ describe("a reload", () => {
   });
 });
 
+/** A command stuck in synchronous code until it is stopped (with `maxLoopIterations: 1e12`). */
+const AWK_LOOP = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
+
 describe("a worker in trouble", () => {
-  const view = () => inline.readerState(ANONYMOUS).view;
+  const view = () => inline.readerState(localContext()).view;
   const webhooks = { stdout: "489 /guides/webhooks.mdx\n", stderr: "", exitCode: 0, truncated: false };
 
-  it("stuck in synchronous code: the call ends at its time limit, the others run on a fresh worker", async () => {
+  it("stuck in synchronous code: the call ends at its time limit with its worker, the others run on other workers", async () => {
     const logs: string[] = [];
-    // Loops bounded only by time: a loop the shell itself cannot interrupt (it never yields).
-    const limits = { ...LIMITS.shell, maxExecutionMs: 300, maxLoopIterations: 1e12 };
-    const host = new ShellHost({ log: (m) => logs.push(m), limits, stuckGraceMs: 300 });
+    // Loops bounded only by time: a loop the shell itself cannot interrupt (it never yields). The
+    // limit leaves a loaded machine room to start workers and run the other calls within it.
+    const limits = { ...LIMITS.shell, maxExecutionMs: 2_000, maxLoopIterations: 1e12 };
+    const host = new ShellHost({ log: (m) => logs.push(m), limits, stuckGraceMs: 300, workers: 2 });
     try {
       const shell = host.shellFor(inline.site, view());
       expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
-      const loop = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
-      const [stuck, other] = await Promise.all([shell.run(loop), shell.run("wc -c /guides/webhooks.mdx")]);
-      expect(stuck).toEqual({ stdout: "", stderr: "bash: command stopped after 300 ms (time limit)\n", exitCode: 124, truncated: false });
+      // awk loads on first use (an await the deadline could win on a busy machine): load it on
+      // the worker the loop will take (the first idle one), so the loop is all that runs there.
+      expect(await shell.run("awk 'BEGIN { print 1 }'")).toEqual({ stdout: "1\n", stderr: "", exitCode: 0, truncated: false });
+      const [stuck, other] = await Promise.all([shell.run(AWK_LOOP, "a"), shell.run("wc -c /guides/webhooks.mdx", "b")]);
+      expect(stuck).toEqual({ stdout: "", stderr: "bash: command stopped after 2000 ms (time limit)\n", exitCode: 124, truncated: false });
       expect(other).toEqual(webhooks);
       expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
       expect(logs).toEqual([
-        `warning: a docs-shell command ran past its time limit without yielding; restarting the shell worker (${JSON.stringify(loop)})`,
+        `warning: a docs-shell command ran past its time limit without yielding; restarting its shell worker (${JSON.stringify(AWK_LOOP)})`,
       ]);
     } finally {
+      await host.close();
+    }
+  });
+
+  it("a call that ended with the time-limit status (124): the next call gets a fresh worker (the command may run on in the old one)", async () => {
+    const host = new ShellHost({ workers: 1 });
+    // Which worker each command is posted to, observed (not changed).
+    const ranOn: Worker[] = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: ToWorker, ...rest: []) {
+      if (message.t === "run") ranOn.push(this);
+      post.call(this, message, ...rest);
+    };
+    try {
+      const shell = host.shellFor(inline.site, view());
+      expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
+      // What the shell answers for a command it stopped at its limit; `exit 124` gives it at once.
+      expect(await shell.run("exit 124")).toEqual({ stdout: "", stderr: "", exitCode: 124, truncated: false });
+      expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
+      expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
+      expect([ranOn[1] === ranOn[0], ranOn[2] === ranOn[1], ranOn[3] === ranOn[2]]).toEqual([true, false, true]);
+    } finally {
+      Worker.prototype.postMessage = post;
       await host.close();
     }
   });
@@ -141,16 +175,37 @@ describe("a worker in trouble", () => {
     const host = new ShellHost({ log: (m) => logs.push(m), limits, maxHeapMb: 32 });
     try {
       const shell = host.shellFor(inline.site, view());
-      const [hog, other] = await Promise.all([shell.run("seq 1 100000000 | wc -l"), shell.run("wc -c /guides/webhooks.mdx")]);
+      const [hog, other] = await Promise.all([shell.run("seq 1 100000000 | wc -l", "a"), shell.run("wc -c /guides/webhooks.mdx", "b")]);
       expect(hog).toEqual({ stdout: "", stderr: "bash: out of memory: this command needs more than the docs shell's 32 MB; narrow it\n", exitCode: 1, truncated: false });
       expect(other).toEqual(webhooks);
-      // Tried on a second worker before giving up: the first death may have been another call's doing.
-      expect(logs).toEqual([
-        "warning: the shell worker failed: Worker terminated due to reaching memory limit: JS heap out of memory",
-        "warning: the shell worker failed: Worker terminated due to reaching memory limit: JS heap out of memory",
-      ]);
+      // One worker, one call: the call that ran out of memory is the one that fails, once.
+      expect(logs).toEqual(["warning: a shell worker failed: Worker terminated due to reaching memory limit: JS heap out of memory"]);
       expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
     } finally {
+      await host.close();
+    }
+  });
+
+  it("many readers sharing one variant of a big file: the worker gets its text once, not once per reader", async () => {
+    // 80 readers (distinct group sets, so distinct views) of one access class share a 3 MB
+    // variant of a file. What the host posts to the worker is observed, not changed.
+    const big = makeFile("/api/spec.yaml", `${"x".repeat(99)}\n`.repeat(30_000), {}, new Date(0));
+    const site = { files: new Map([["/index.mdx", inline.site.files.get("/index.mdx") as SiteFile]]), pages: new Map() };
+    let sent = 0;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: ToWorker, ...rest: []) {
+      if (message.t === "view") for (const e of message.extra) sent += e.file?.size ?? 0;
+      // (A host that sends files themselves, as before ids, is counted too.)
+      if (message.t === "view") for (const e of message.extra as unknown[]) sent += (e as Partial<SiteFile>).size ?? 0;
+      post.call(this, message, ...rest);
+    };
+    const host = new ShellHost();
+    try {
+      const shells = Array.from({ length: 80 }, (_, i) => host.shellFor(inline.site, new SiteView(site, readerWithGroups([`g${i}`]), "public", [big])));
+      for (const shell of shells) expect(await shell.run("wc -l /api/spec.yaml")).toEqual({ stdout: "30000 /api/spec.yaml\n", stderr: "", exitCode: 0, truncated: false });
+      expect(sent).toBe(big.size);
+    } finally {
+      Worker.prototype.postMessage = post;
       await host.close();
     }
   });
@@ -163,5 +218,78 @@ describe("a worker in trouble", () => {
     const closed = { stdout: "", stderr: "bash: the docs shell was shut down\n", exitCode: 1, truncated: false };
     expect(await running).toEqual(closed);
     expect(await shell.run("ls")).toEqual(closed);
+  });
+});
+
+describe("the pool", () => {
+  const view = () => inline.readerState(localContext()).view;
+  const ls = () => inline.readerState(localContext()).shell.run("ls /");
+  const shutDown = { stdout: "", stderr: "bash: the docs shell was shut down\n", exitCode: 1, truncated: false };
+  /** Runaways that would run for a minute: only shutting the pool down ends them in a test. */
+  const runawayLimits = { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12 };
+
+  it("has twice as many workers as cores, at least 4 and at most 16; a caller holds at most half", () => {
+    expect([1, 2, 3, 4, 8, 9, 64].map(shellPoolSize)).toEqual([4, 4, 6, 8, 16, 16, 16]);
+    expect([1, 2, 4, 5, 16].map(workersPerCaller)).toEqual([1, 1, 2, 2, 8]);
+  });
+
+  for (const [what, callers] of [
+    ["one caller", ["attacker", "attacker", "attacker"]],
+    ["three callers", ["attacker-1", "attacker-2", "attacker-3"]],
+  ] as const) {
+    it(`runs another reader's ls / to completion while three runaway commands of ${what} are in flight (the pool of a 2-core machine)`, async () => {
+      const host = new ShellHost({ limits: runawayLimits, workers: shellPoolSize(2) });
+      const events: string[] = [];
+      try {
+        const shell = host.shellFor(inline.site, view());
+        // Every worker loaded first, so the runaways (which burn a core each) run only briefly.
+        await Promise.all(Array.from({ length: host.size }, (_, k) => shell.run("ls /", `warm-${k}`)));
+        const runaways = callers.map((caller, k) =>
+          shell.run(AWK_LOOP, caller).then((r) => {
+            events.push(`runaway ${k + 1} ended`);
+            return r;
+          }),
+        );
+        const victim = await host.shellFor(inline.site, view()).run("ls /", "victim");
+        events.push("victim answered");
+        expect(victim).toEqual(await ls());
+        expect(events).toEqual(["victim answered"]);
+        await host.close();
+        expect(await Promise.all(runaways)).toEqual([shutDown, shutDown, shutDown]);
+      } finally {
+        await host.close();
+      }
+    });
+  }
+
+  it("serves a newcomer before the calls another caller queued earlier", async () => {
+    const host = new ShellHost({ workers: 1 });
+    const order: string[] = [];
+    try {
+      const shell = host.shellFor(inline.site, view());
+      const track = (name: string, caller: string) => shell.run("ls /", caller).then(() => order.push(name));
+      await Promise.all([track("a1", "a"), track("a2", "a"), track("a3", "a"), track("b1", "b")]);
+      expect(order).toEqual(["a1", "b1", "a2", "a3"]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("refuses a caller's call past its waiting cap at once; other callers' calls go on", async () => {
+    const host = new ShellHost({ workers: 1, maxQueuedPerCaller: 2 });
+    try {
+      const shell = host.shellFor(inline.site, view());
+      const results = await Promise.all([shell.run("ls /", "a"), shell.run("ls /", "a"), shell.run("ls /", "a"), shell.run("ls /", "a"), shell.run("ls /", "b")]);
+      const ok = await ls();
+      expect(results).toEqual([
+        ok,
+        ok,
+        ok,
+        { stdout: "", stderr: "bash: too many commands of this client waiting (at most 2; a limit of the docs shell: wait for their results)\n", exitCode: 126, truncated: false },
+        ok,
+      ]);
+    } finally {
+      await host.close();
+    }
   });
 });

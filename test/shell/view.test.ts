@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import type { Shell } from "../../src/tools/shell/docs-shell.js";
-import { ANONYMOUS, readerWithGroups } from "../../src/vfs/access.js";
+import { readerWithGroups } from "../../src/vfs/access.js";
+import { localContext } from "../../src/vfs/request-context.js";
 import { fixture } from "../helpers/paths.js";
 
 let anon: Shell;
@@ -13,8 +14,8 @@ let staff: Shell;
 
 beforeAll(async () => {
   const runtime = await DocsRuntime.load({ root: fixture("demo") });
-  anon = runtime.readerState(ANONYMOUS).shell;
-  staff = runtime.readerState(readerWithGroups(["staff"])).shell;
+  anon = runtime.readerState(localContext()).shell;
+  staff = runtime.readerState(localContext(readerWithGroups(["staff"]))).shell;
 });
 
 describe("a page outside the reader's groups", () => {

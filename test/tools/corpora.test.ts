@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { connect } from "../helpers/mcp.js";
 import { CORPORA } from "../helpers/paths.js";
+import { describeShared } from "../helpers/shared.js";
 
 /** Every real repository in ../shared/corpora loads and serves sensible answers. */
 const CASES = [
@@ -11,7 +12,7 @@ const CASES = [
   { corpus: "open-wearables", slug: "open_wearables", pages: 66, query: "garmin", expectPath: /garmin/ },
 ] as const;
 
-describe.each(CASES)("corpus $corpus", ({ corpus, slug, pages, query, expectPath }) => {
+describeShared.each(CASES)("corpus $corpus", ({ corpus, slug, pages, query, expectPath }) => {
   it("loads, lists tools, searches and runs shell commands", async () => {
     const logs: string[] = [];
     const runtime = await DocsRuntime.load({ root: join(CORPORA, corpus), log: (m) => logs.push(m) });

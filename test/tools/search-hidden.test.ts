@@ -55,7 +55,7 @@ describe("hidden navigation and search", () => {
   });
 
   it("the site's sections (generated skill, server instructions) leave hidden elements out", () => {
-    expect(site.runtime.site.config.sections).toEqual([{ title: "Guides", pages: ["/index", "/guides/install", "/guides/draft"] }]);
+    expect(site.runtime.site.config.sections).toEqual([{ title: "Guides", path: "navigation.versions[0].tabs[0]", pages: ["/index", "/guides/install", "/guides/draft"] }]);
   });
 });
 

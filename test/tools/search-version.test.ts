@@ -6,7 +6,8 @@ import { navigationOfSite } from "../../src/vfs/site-nav.js";
 import { connect } from "../helpers/mcp.js";
 import { CORPORA } from "../helpers/paths.js";
 import { makeRepo } from "../helpers/repo.js";
-import { runCli } from "../config/cli-io.js";
+import { runCli } from "../helpers/cli.js";
+import { describeShared } from "../helpers/shared.js";
 
 /**
  * The search tool's `version` and `language` filters, through the SDK client: a page's versions
@@ -130,7 +131,7 @@ describe("search through the MCP client, filtered by version and language", () =
   });
 });
 
-describe("spree through the MCP client", () => {
+describeShared("spree through the MCP client", () => {
   let spree: DocsRuntime;
   let client: Awaited<ReturnType<typeof connect>>;
   let tree: NavTree;

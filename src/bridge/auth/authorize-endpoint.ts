@@ -1,11 +1,12 @@
 import { LIMITS } from "../../limits.js";
 import type { RegisteredClient } from "../../store/state/state-store.js";
 import type { BridgeDeps } from "../context.js";
-import { OAuthError } from "../http-errors.js";
 import type { BridgeUrls } from "../urls.js";
 import { checkResource, grantedScope } from "./client-auth.js";
 import { type OAuthParams, parseParams, readForm } from "./form.js";
 import { errorPage, loginPage } from "./login-page.js";
+import { namesMetadataDocument } from "./metadata-documents.js";
+import { AccessDeniedError, InvalidClientError, InvalidRequestError, OAuthError, UnsupportedResponseTypeError } from "./oauth-errors.js";
 import { checkRedirectUri, isLoopbackHost } from "./redirect-domains.js";
 
 /** RFC 7636 4.2: an S256 challenge is 43 base64url characters. */
@@ -42,25 +43,25 @@ export async function handleAuthorize(deps: BridgeDeps, request: Request, urls: 
   if (checked instanceof Response) return checked;
   const { client, redirectUri } = checked;
   const returnTo = new URL(redirectUri).host || redirectUri;
-  const pageInput = { siteName, clientName: client.metadata.client_name, returnTo, params };
+  const pageInput = { siteName, clientName: client.metadata.client_name, returnTo, params, notice: notice(client, redirectUri) };
 
   if (request.method !== "POST") return loginPage(200, pageInput);
-  if (params.get("action") === "deny") return redirect(checked, urls, { error: "access_denied", error_description: "the person cancelled the sign-in" });
+  if (params.get("action") === "deny") return redirect(checked, urls, new AccessDeniedError("the person cancelled the sign-in"));
 
   const username = params.get("username")?.trim() ?? "";
   const password = params.get("password") ?? "";
   if (username === "" || password === "") return loginPage(400, { ...pageInput, username, error: "Enter your user name and password." });
+  // Every attempt takes a unit before the password is checked, and a success gives it back: the
+  // limit counts failures, yet concurrent guesses cannot all pass a check made before any failed.
   const charge = { key: `login:${username.toLowerCase()}`, limit: LIMITS.oauth.maxFailedLoginsPerHour, what: "failed sign-ins per hour" };
-  const blocked = deps.loginLimiter.check(charge);
-  if (!blocked.ok) {
-    const minutes = Math.ceil(blocked.retryAfterSec / 60);
+  const attempt = await deps.limiter.take([charge]);
+  if (!attempt.ok) {
+    const minutes = Math.ceil(attempt.retryAfterSec / 60);
     return loginPage(429, { ...pageInput, username, error: `Too many failed sign-ins for this account. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` });
   }
   const user = await deps.state.verifyUser(username, password);
-  if (user === undefined) {
-    deps.loginLimiter.take([charge]);
-    return loginPage(401, { ...pageInput, username, error: "Wrong user name or password." });
-  }
+  if (user === undefined) return loginPage(401, { ...pageInput, username, error: "Wrong user name or password." });
+  await deps.limiter.refund([charge]);
   const code = await deps.state.createAuthCode({
     clientId: client.clientId,
     userName: user.name,
@@ -73,12 +74,31 @@ export async function handleAuthorize(deps: BridgeDeps, request: Request, urls: 
   return redirect(checked, urls, { code });
 }
 
+/**
+ * What the person should weigh before signing in (MCP "Client ID Metadata Document Security":
+ * the redirect URI's host is shown, and loopback ones get a warning, since any program on the
+ * computer can listen there and claim any name): undefined when there is nothing to add.
+ */
+function notice(client: RegisteredClient, redirectUri: string): string | undefined {
+  const url = new URL(redirectUri);
+  const local = (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname);
+  const from = namesMetadataDocument(client.clientId) ? ` Its description comes from ${new URL(client.clientId).host}.` : "";
+  if (!local) return from === "" ? undefined : from.trim();
+  return `It returns to a program on this computer (${url.host}).${from} Continue only if you started this sign-in yourself.`;
+}
+
 async function validate(deps: BridgeDeps, params: OAuthParams, urls: BridgeUrls): Promise<ValidRequest | Response> {
   const siteName = deps.runtime.site.config.name;
   const fail = (message: string): Response => errorPage(400, siteName, message);
   const clientId = params.get("client_id");
   if (clientId === undefined) return fail("The sign-in link is incomplete: client_id is missing.");
-  const client = await deps.state.client(clientId);
+  let client: RegisteredClient | undefined;
+  try {
+    client = await deps.clients.find(clientId);
+  } catch (error) {
+    if (error instanceof InvalidClientError) return fail(`This tool cannot sign in: ${error.description}.`);
+    throw error;
+  }
   if (client === undefined) return fail("The tool is not registered here (unknown client_id). It must register again.");
   const registered = client.metadata.redirect_uris;
   const requested = params.get("redirect_uri");
@@ -90,22 +110,20 @@ async function validate(deps: BridgeDeps, params: OAuthParams, urls: BridgeUrls)
   if (!allowed.ok) return fail(`This tool cannot sign in: ${allowed.error}. The documentation owner can add the domain.`);
 
   const base = { client, redirectUri, state: params.get("state") };
-  const back = (error: string, description: string): Response => redirect(base, urls, { error, error_description: description });
-  if (params.get("response_type") !== "code") return back("unsupported_response_type", "response_type must be code");
-  const challenge = params.get("code_challenge");
-  if (challenge === undefined) return back("invalid_request", "code_challenge is required (PKCE with S256)");
-  if (params.get("code_challenge_method") !== "S256") return back("invalid_request", "code_challenge_method must be S256");
-  if (!CHALLENGE_RE.test(challenge)) return back("invalid_request", "code_challenge must be 43 base64url characters (S256)");
-  let scope: string;
-  let resource: string;
   try {
-    scope = grantedScope(params.get("scope"));
-    resource = checkResource(params.get("resource"), urls.resource);
+    if (params.get("response_type") !== "code") throw new UnsupportedResponseTypeError("response_type must be code");
+    const challenge = params.get("code_challenge");
+    if (challenge === undefined) throw new InvalidRequestError("code_challenge is required (PKCE with S256)");
+    if (params.get("code_challenge_method") !== "S256") throw new InvalidRequestError("code_challenge_method must be S256");
+    if (!CHALLENGE_RE.test(challenge)) throw new InvalidRequestError("code_challenge must be 43 base64url characters (S256)");
+    const scope = grantedScope(params.get("scope"));
+    const resource = checkResource(params.get("resource"), urls.resource);
+    return { ...base, codeChallenge: challenge, scope, resource };
   } catch (error) {
-    if (error instanceof OAuthError) return back(error.code, error.description);
+    // The client and its redirect URI are sound: the tool hears of the error (RFC 6749 4.1.2.1).
+    if (error instanceof OAuthError) return redirect(base, urls, error);
     throw error;
   }
-  return { ...base, codeChallenge: challenge, scope, resource };
 }
 
 /**
@@ -126,9 +144,13 @@ function sameRedirectUri(registered: string, requested: string): boolean {
   }
 }
 
-/** 302 back to the tool with `params`, its `state`, and `iss` (RFC 9207, mix-up defence). */
-function redirect(to: { redirectUri: string; state: string | undefined }, urls: BridgeUrls, params: Record<string, string>): Response {
+/**
+ * 302 back to the tool with a code or an error (`error`, `error_description`), its `state`, and
+ * `iss` (RFC 9207, the mix-up defence; on errors too, as MCP asks).
+ */
+function redirect(to: { redirectUri: string; state: string | undefined }, urls: BridgeUrls, outcome: { code: string } | OAuthError): Response {
   const target = new URL(to.redirectUri);
+  const params = outcome instanceof OAuthError ? outcome.toResponseObject() : outcome;
   for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
   if (to.state !== undefined) target.searchParams.set("state", to.state);
   target.searchParams.set("iss", urls.issuer);

@@ -1,9 +1,9 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import type { StateStore, Subject } from "../../store/state/state-store.js";
+import type { AccessCheck, StateStore, Subject } from "../../store/state/state-store.js";
 import { ANONYMOUS, type Reader } from "../../vfs/access.js";
 import { principalOf, readerForSubject } from "../access-policy.js";
-import { oauthErrorResponse } from "../http-errors.js";
-import { type BridgeUrls, MCP_SCOPE, bridgeUrls } from "../urls.js";
+import { type BridgeUrls, bridgeUrls } from "../urls.js";
+import { InvalidRequestError, InvalidTokenError, type OAuthError, bearerChallenge } from "./oauth-errors.js";
 
 /** Who an authenticated request speaks for; carried to tool handlers as `authInfo.extra`. */
 export interface Caller {
@@ -12,52 +12,55 @@ export interface Caller {
   readonly principal: string;
 }
 
+/** A bearer check's outcome: whom the token speaks for, or why not (`undefined`: no credentials at all). */
+export type BearerVerification =
+  | { readonly ok: true; readonly authInfo: AuthInfo; readonly caller: Caller }
+  | { readonly ok: false; readonly error: OAuthError | undefined };
+
 export type BearerResult = { readonly ok: true; readonly authInfo: AuthInfo; readonly caller: Caller } | { readonly ok: false; readonly response: Response };
 
 /**
- * RFC 6750 bearer authentication of an `/authed/mcp` request. Failures are 401 with a
- * `WWW-Authenticate` challenge naming the RFC 9728 metadata, so an MCP client can discover
- * where to sign in; a request without credentials gets no error code (RFC 6750 3.1).
+ * RFC 6750 bearer verification of an `/authed/mcp` request: the header's form, then the token
+ * (`check`, the state store's lookup), then its audience (RFC 8707: a token issued for another
+ * resource, such as another origin of this server, is not ours). It answers nothing itself:
+ * `bearerChallenge` turns its error into the 400/401 with `WWW-Authenticate`.
  */
-export async function authenticateBearer(header: string | undefined, state: StateStore, urls: BridgeUrls): Promise<BearerResult> {
-  const match = header === undefined ? null : /^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)[ ]*$/i.exec(header);
-  if (header === undefined || !/^Bearer(\s|$)/i.test(header)) {
-    return { ok: false, response: challenge(urls, undefined, "This endpoint requires an access token: Authorization: Bearer <token>") };
-  }
-  if (match === null) {
-    return { ok: false, response: challenge(urls, "invalid_request", "The Authorization header must be: Bearer <token>", 400) };
-  }
+export async function verifyBearer(header: string | undefined, check: (token: string) => Promise<AccessCheck>, resource: string): Promise<BearerVerification> {
+  if (header === undefined || !/^Bearer(\s|$)/i.test(header)) return { ok: false, error: undefined };
+  const match = /^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)[ ]*$/i.exec(header);
+  if (match === null) return { ok: false, error: new InvalidRequestError("The Authorization header must be: Bearer <token>") };
   const token = match[1] as string;
-  const check = await state.verifyAccessToken(token);
-  if (!check.ok) {
-    const why = check.reason === "expired" ? "The access token expired; use the refresh token to get a new one" : "The access token is invalid or was revoked";
-    return { ok: false, response: challenge(urls, "invalid_token", why) };
+  const found = await check(token);
+  if (!found.ok) {
+    const why = found.reason === "expired" ? "The access token expired; use the refresh token to get a new one" : "The access token is invalid or was revoked";
+    return { ok: false, error: new InvalidTokenError(why) };
   }
-  if (check.resource !== urls.resource) {
-    // RFC 8707: a token issued for another resource (another origin of this server) is not ours.
-    return { ok: false, response: challenge(urls, "invalid_token", `The access token was issued for ${check.resource}, not ${urls.resource}`) };
-  }
-  const caller: Caller = { subject: check.subject, reader: readerForSubject(check.subject), principal: principalOf(check.subject) };
+  if (found.resource !== resource) return { ok: false, error: new InvalidTokenError(`The access token was issued for ${found.resource}, not ${resource}`) };
+  const caller: Caller = { subject: found.subject, reader: readerForSubject(found.subject), principal: principalOf(found.subject) };
   const authInfo: AuthInfo = {
     token,
-    clientId: check.clientId,
-    scopes: check.scope.split(" "),
-    expiresAt: check.expiresAt,
-    resource: new URL(check.resource),
+    clientId: found.clientId,
+    scopes: found.scope.split(" "),
+    expiresAt: found.expiresAt,
+    resource: new URL(found.resource),
     extra: { caller },
   };
   return { ok: true, authInfo, caller };
 }
 
+/**
+ * Authenticate an `/authed/mcp` request: `verifyBearer` against the state store, its failures
+ * answered with a challenge naming the RFC 9728 metadata, so an MCP client can discover where
+ * to sign in.
+ */
+export async function authenticateBearer(header: string | undefined, state: StateStore, urls: BridgeUrls): Promise<BearerResult> {
+  const verified = await verifyBearer(header, (token) => state.verifyAccessToken(token), urls.resource);
+  return verified.ok ? verified : { ok: false, response: bearerChallenge(verified.error, urls) };
+}
+
 /** The caller a transport handed to a request handler (see `createMcpServer`'s reader source). */
 export function callerOf(authInfo: AuthInfo | undefined): Caller | undefined {
   return authInfo?.extra?.caller as Caller | undefined;
-}
-
-function challenge(urls: BridgeUrls, error: string | undefined, description: string, status = 401): Response {
-  const params = [`Bearer resource_metadata="${urls.protectedResourceMetadata}"`, `scope="${MCP_SCOPE}"`];
-  if (error !== undefined) params.push(`error="${error}"`, `error_description="${description.replace(/["\\]/g, "")}"`);
-  return oauthErrorResponse(status, error ?? "unauthorized", description, { "WWW-Authenticate": params.join(", ") });
 }
 
 /**

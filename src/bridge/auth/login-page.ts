@@ -1,3 +1,5 @@
+import { siteTitle } from "../../tools/tool-names.js";
+
 /** Escape text for HTML content and attribute values. */
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] as string);
@@ -28,6 +30,7 @@ const STYLE = `
   button { flex: 1; padding: 9px; font-size: 15px; border-radius: 6px; border: 1px solid #c5cad3; background: #fff; cursor: pointer; }
   button.primary { background: #1f5fd6; border-color: #1f5fd6; color: #fff; }
   .error { color: #b42318; background: #fef3f2; padding: 8px 10px; border-radius: 6px; }
+  .notice { color: #7a4d00; background: #fff8e6; padding: 8px 10px; border-radius: 6px; }
 `;
 
 function page(status: number, title: string, body: string): Response {
@@ -45,6 +48,8 @@ export interface LoginPageInput {
   readonly params: ReadonlyMap<string, string>;
   readonly username?: string;
   readonly error?: string;
+  /** What the person should weigh before signing in (a loopback callback, where the tool's description comes from). */
+  readonly notice?: string | undefined;
 }
 
 /** The sign-in form of the authorization endpoint. */
@@ -55,8 +60,9 @@ export function loginPage(status: number, input: LoginPageInput): Response {
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
     .join("");
   const body = `
-    <h1>Sign in to ${escapeHtml(input.siteName)} docs</h1>
+    <h1>Sign in to ${escapeHtml(siteTitle(input.siteName))}</h1>
     <p>${tool} wants to read the documentation as you. After signing in you return to <strong>${escapeHtml(input.returnTo)}</strong>.</p>
+    ${input.notice !== undefined ? `<p class="notice">${escapeHtml(input.notice)}</p>` : ""}
     ${input.error !== undefined ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ""}
     <form method="post" autocomplete="on">
       ${hidden}
@@ -70,10 +76,10 @@ export function loginPage(status: number, input: LoginPageInput): Response {
         <button type="submit" name="action" value="deny" formnovalidate>Cancel</button>
       </div>
     </form>`;
-  return page(status, `Sign in to ${input.siteName} docs`, body);
+  return page(status, `Sign in to ${siteTitle(input.siteName)}`, body);
 }
 
 /** An error the person must see (never redirected: the redirect target itself is in doubt). */
 export function errorPage(status: number, siteName: string, message: string): Response {
-  return page(status, "Sign-in error", `<h1>Cannot sign in to ${escapeHtml(siteName)} docs</h1><p class="error" role="alert">${escapeHtml(message)}</p>`);
+  return page(status, "Sign-in error", `<h1>Cannot sign in to ${escapeHtml(siteTitle(siteName))}</h1><p class="error" role="alert">${escapeHtml(message)}</p>`);
 }

@@ -1,4 +1,5 @@
 import { MCP_SCOPE, type BridgeUrls } from "../urls.js";
+import { GRANTS } from "./grants.js";
 
 /** RFC 9728 protected resource metadata of `/authed/mcp`. */
 export function protectedResourceMetadata(urls: BridgeUrls, siteName: string, docsUrl: string): Record<string, unknown> {
@@ -12,22 +13,24 @@ export function protectedResourceMetadata(urls: BridgeUrls, siteName: string, do
   };
 }
 
-/** RFC 8414 authorization server metadata of `/authed/mcp/oauth`. */
+/**
+ * RFC 8414 authorization server metadata of `/authed/mcp/oauth`. The grants table says which
+ * grants there are and what each adds (the authorization endpoint, PKCE, `iss`); client ID
+ * metadata documents are accepted (MCP 2025-11-25 "Client Registration"), and dynamic
+ * registration stays for clients that predate them.
+ */
 export function authorizationServerMetadata(urls: BridgeUrls): Record<string, unknown> {
   const authMethods = ["client_secret_basic", "client_secret_post", "none"];
   return {
     issuer: urls.issuer,
-    authorization_endpoint: urls.authorize,
     token_endpoint: urls.token,
     registration_endpoint: urls.register,
     revocation_endpoint: urls.revoke,
     scopes_supported: [MCP_SCOPE],
-    response_types_supported: ["code"],
-    response_modes_supported: ["query"],
-    grant_types_supported: ["authorization_code", "refresh_token", "client_credentials"],
+    grant_types_supported: GRANTS.map((g) => g.name),
     token_endpoint_auth_methods_supported: authMethods,
     revocation_endpoint_auth_methods_supported: authMethods,
-    code_challenge_methods_supported: ["S256"],
-    authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: true,
+    ...GRANTS.reduce<Record<string, unknown>>((all, g) => ({ ...all, ...g.serverMetadata(urls) }), {}),
   };
 }

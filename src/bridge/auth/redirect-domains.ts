@@ -65,6 +65,31 @@ export function normalizeRedirectDomain(input: string): Checked<string> {
  * normalized form). The error says why not, in words a tool's developer can act on.
  */
 export function checkRedirectUri(redirectUri: string, entries: readonly string[]): Checked<URL> {
+  const form = checkRedirectUriForm(redirectUri);
+  if (!form.ok) return form;
+  const url = form.value;
+  const protocol = url.protocol.slice(0, -1).toLowerCase();
+  if ((protocol === "http" || protocol === "https") && isLoopbackHost(url.hostname)) return form;
+  const host = url.hostname.toLowerCase();
+  for (const entry of entries) {
+    const e = parseEntry(entry);
+    if (e === undefined || e.protocol !== protocol) continue;
+    if (protocol === "https") {
+      if (e.hostname === host && (e.port === "" || e.port === (url.port === "" ? "443" : url.port))) return form;
+    } else if (e.host === "" || e.host === url.host.toLowerCase()) {
+      return form;
+    }
+  }
+  const what = protocol === "https" ? `domain ${url.host}` : `callback ${protocol}://${url.host}`;
+  return { ok: false, error: `redirect URI "${redirectUri}": ${what} is not on this documentation's list of redirect domains` };
+}
+
+/**
+ * The rules every redirect URI follows whatever the list says: an absolute URL, no blocked
+ * scheme, no fragment, no user info, `http://` only for loopback. A client metadata document's
+ * URIs are checked by these when it is read; the list applies to the one a sign-in uses.
+ */
+export function checkRedirectUriForm(redirectUri: string): Checked<URL> {
   let url: URL;
   try {
     url = new URL(redirectUri);
@@ -78,22 +103,10 @@ export function checkRedirectUri(redirectUri: string, entries: readonly string[]
   // RFC 6749 3.1.2: the redirection endpoint URI MUST NOT include a fragment.
   if (redirectUri.includes("#")) return { ok: false, error: `redirect URI "${redirectUri}" must not contain a fragment` };
   if (url.username !== "" || url.password !== "") return { ok: false, error: `redirect URI "${redirectUri}" must not contain a user name or password` };
-  if ((protocol === "http" || protocol === "https") && isLoopbackHost(url.hostname)) return { ok: true, value: url };
-  if (protocol === "http") {
+  if (protocol === "http" && !isLoopbackHost(url.hostname)) {
     return { ok: false, error: `redirect URI "${redirectUri}" uses http://, which is allowed only for loopback addresses` };
   }
-  const host = url.hostname.toLowerCase();
-  for (const entry of entries) {
-    const e = parseEntry(entry);
-    if (e === undefined || e.protocol !== protocol) continue;
-    if (protocol === "https") {
-      if (e.hostname === host && (e.port === "" || e.port === (url.port === "" ? "443" : url.port))) return { ok: true, value: url };
-    } else if (e.host === "" || e.host === url.host.toLowerCase()) {
-      return { ok: true, value: url };
-    }
-  }
-  const what = protocol === "https" ? `domain ${url.host}` : `callback ${protocol}://${url.host}`;
-  return { ok: false, error: `redirect URI "${redirectUri}": ${what} is not on this documentation's list of redirect domains` };
+  return { ok: true, value: url };
 }
 
 function parseEntry(entry: string): { protocol: string; host: string; hostname: string; port: string } | undefined {

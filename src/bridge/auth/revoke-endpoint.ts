@@ -1,7 +1,7 @@
 import type { BridgeDeps } from "../context.js";
-import { OAuthError } from "../http-errors.js";
 import { authenticateClient } from "./client-auth.js";
 import { readForm, required } from "./form.js";
+import { UnauthorizedClientError } from "./oauth-errors.js";
 
 /**
  * `POST /authed/mcp/oauth/revoke` (RFC 7009): a client ends a token it holds. A refresh token
@@ -10,9 +10,9 @@ import { readForm, required } from "./form.js";
  */
 export async function handleRevocation(deps: BridgeDeps, request: Request): Promise<Response> {
   const params = await readForm(request);
-  const client = await authenticateClient(request.headers.get("authorization") ?? undefined, params, deps.state);
+  const client = await authenticateClient(request.headers.get("authorization") ?? undefined, params, deps);
   const token = required(params, "token");
   const result = await deps.state.revokeToken(token, client.clientId);
-  if (result === "wrong_client") throw new OAuthError(400, "unauthorized_client", "the token was issued to another client");
+  if (result === "wrong_client") throw new UnauthorizedClientError("the token was issued to another client");
   return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
 }

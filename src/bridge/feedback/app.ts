@@ -4,6 +4,9 @@ import { type Parsed, parseCodeSnippet, parseContextual, parseRating, parseStatu
 import { parseFeedbackQuery } from "../../store/feedback/query.js";
 import { FeedbackNotFoundError, type FeedbackStore } from "../../store/feedback/store.js";
 import type { AdminKeyStore } from "../../store/keys/key-store.js";
+import type { ClientBudget } from "../client-budget.js";
+import { ABORTED_MESSAGE, isClientAbort } from "../http-errors.js";
+import { rateLimitMessage } from "../rate-limit-response.js";
 import { requireAdminKey } from "./auth.js";
 import { readJsonBody } from "./body.js";
 import { ApiError, toApiError, validationError } from "./errors.js";
@@ -21,11 +24,14 @@ export interface FeedbackAppDeps {
   readonly clock?: () => number;
   /** Where unexpected errors are reported (stderr in the CLI). */
   readonly log?: (message: string) => void;
+  /** The per-IP `feedback` and `feedback-bytes` budgets (the bridge lends one); without it,
+   *  ingestion counts nothing beyond the bridge's per-IP request limit. */
+  readonly budget?: ClientBudget;
 }
 
 /**
  * Ingestion endpoints, one per widget, each with its body parser. Paths are under
- * `/v1/feedback/{projectId}/`; the bodies are documented in the README ("Feedback analytics").
+ * `/v1/feedback/{projectId}/`; the bodies are documented in docs/feedback.md.
  */
 export const INGESTION_ROUTES: readonly { readonly path: string; readonly parse: (raw: unknown) => Parsed }[] = [
   { path: "rating", parse: parseRating },
@@ -57,6 +63,7 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
     const api = toApiError(error);
     const cors = c.req.path.startsWith("/v1/feedback/") ? CORS : {};
     if (api !== undefined) return api.toResponse(cors);
+    if (isClientAbort(error)) return new ApiError(400, "request_aborted", ABORTED_MESSAGE).toResponse(cors);
     log(`feedback API: ${c.req.method} ${c.req.path} failed: ${(error as Error).stack ?? String(error)}`);
     return new ApiError(500, "internal_error", "internal error; the server log has the details").toResponse(cors);
   });
@@ -82,6 +89,12 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
       requireProject(projectId);
       const parsed = route.parse(await readJsonBody(c.req.raw, LIMITS.feedback.maxBodyBytes));
       if (!parsed.ok) throw validationError(parsed.issues);
+      if (deps.budget !== undefined) {
+        // Counted after validation: the budgets bound what is stored, entries and bytes.
+        const bytes = Buffer.byteLength(JSON.stringify(parsed.value), "utf8");
+        const decision = await deps.budget.take(c, { feedback: 1, "feedback-bytes": bytes });
+        if (!decision.ok) throw new ApiError(429, "rate_limited", rateLimitMessage(decision), { headers: { "Retry-After": String(decision.retryAfterSec) } });
+      }
       const entry = await store.insert({ ...parsed.value, projectId, createdAt: clock() });
       return Response.json(entry, { status: 201, headers: CORS });
     });

@@ -5,12 +5,14 @@ import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
 import { ANONYMOUS } from "../../vfs/access.js";
 import { mcpAvailable } from "../access-policy.js";
-import { authenticateBearer, callerOf } from "../auth/bearer.js";
-import { type BridgeContext, type BridgeDeps, urlsFor } from "../context.js";
-import { JSON_RPC, jsonRpcError } from "../http-errors.js";
+import { authenticateBearer } from "../auth/bearer.js";
+import { grantExtensions } from "../auth/grants.js";
+import { type BridgeContext, type BridgeDeps, clientIp, urlsFor } from "../context.js";
+import { JSON_RPC, jsonRpcError, jsonRpcRefusal } from "../http-errors.js";
 import type { Charge } from "../rate-limit.js";
 import { rateLimitedResponse } from "../rate-limit-response.js";
 import { readBody } from "../read-body.js";
+import { authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../request-context.js";
 import { type Endpoint, type Session, SessionTable } from "./sessions.js";
 
 /** A JSON-RPC message as far as the bridge looks at it (the SDK validates the rest). */
@@ -50,20 +52,22 @@ export class McpEndpoint {
     }
 
     const settings = await deps.state.settings();
-    deps.runtime.setAuthMode(settings.authMode);
     if (!mcpAvailable(settings)) {
       return jsonRpcError(403, JSON_RPC.serverError, `The MCP server of the ${deps.runtime.site.config.name} documentation is not enabled`, {
         data: { reason: "mcp_disabled" },
       });
     }
 
-    let authInfo: AuthInfo | undefined;
+    let authInfo: AuthInfo;
     let principal = "anonymous";
     if (endpoint === "authed") {
       const auth = await authenticateBearer(c.req.header("authorization"), deps.state, urlsFor(deps, c));
       if (!auth.ok) return auth.response;
-      authInfo = auth.authInfo;
       principal = auth.caller.principal;
+      authInfo = authInfoWithContext(bridgeContext(settings, auth.caller.reader, deps.now, principal), auth.authInfo);
+    } else {
+      // An anonymous caller is its address: its many sessions share one fair share of the shell.
+      authInfo = authInfoWithContext(bridgeContext(settings, ANONYMOUS, deps.now, `ip:${clientIp(deps, c)}`));
     }
 
     const sessionId = c.req.header(SESSION_HEADER);
@@ -90,7 +94,7 @@ export class McpEndpoint {
       if (session === undefined && !(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
         return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session)");
       }
-      const refused = this.chargeTools(endpoint, c.req.path, body.messages);
+      const refused = await this.chargeTools(endpoint, c.req.path, body);
       if (refused !== undefined) return refused;
     }
 
@@ -125,50 +129,58 @@ export class McpEndpoint {
     const list = Array.isArray(raw) ? raw : [raw];
     if (list.length === 0) return jsonRpcError(400, JSON_RPC.invalidRequest, "Invalid Request: an empty batch");
     if (list.length > 100) return jsonRpcError(400, JSON_RPC.invalidRequest, "Invalid Request: a batch must not exceed 100 messages");
-    for (const m of list) {
-      const problem = shapeProblem(m);
-      if (problem !== undefined) return jsonRpcError(400, JSON_RPC.invalidRequest, `Invalid Request: ${problem}`, { id: idOf(m) });
+    const bad = list.findIndex((m) => shapeProblem(m) !== undefined);
+    if (bad !== -1) {
+      // The SDK takes a batch whole: one invalid message refuses it, and every request in it says so.
+      const refused = { code: JSON_RPC.invalidRequest, message: `Invalid Request: the batch was not processed because its message at index ${bad} is invalid` };
+      return jsonRpcRefusal(400, raw, refused, {
+        errorOf: (m) => {
+          const problem = shapeProblem(m);
+          return problem === undefined ? undefined : { code: JSON_RPC.invalidRequest, message: `Invalid Request: ${problem}` };
+        },
+      });
     }
     return { raw, messages: list as Message[] };
   }
 
   /** Count tool calls against the per-site tool limits; a Response is the 429 to answer. */
-  private chargeTools(endpoint: Endpoint, path: string, messages: readonly Message[]): Response | undefined {
+  private async chargeTools(endpoint: Endpoint, path: string, body: { raw: unknown; messages: readonly Message[] }): Promise<Response | undefined> {
     const { deps } = this;
     const names = deps.runtime.names;
-    const charges: { charge: Charge; id: string | number | undefined }[] = [];
-    for (const m of messages) {
+    const charges: Charge[] = [];
+    for (const m of body.messages) {
       if (m.method !== "tools/call" || m.id === undefined || typeof m.params?.name !== "string") continue;
       const name = m.params.name;
       const tool = deps.tools.find((t) => t.name(names) === name);
       const limit = tool === undefined ? undefined : deps.limits.tools[tool.key];
       if (tool === undefined || limit === undefined) continue;
       charges.push({
-        id: m.id,
-        charge: {
-          key: `tool:${endpoint}:${tool.key}`,
-          limit: endpoint === "authed" ? limit.authed : limit.public,
-          what: `${endpoint === "authed" ? "authenticated " : ""}${tool.key} calls per hour on this documentation site`,
-        },
+        key: `tool:${endpoint}:${tool.key}`,
+        limit: endpoint === "authed" ? limit.authed : limit.public,
+        what: `${endpoint === "authed" ? "authenticated " : ""}${tool.key} calls per hour on this documentation site`,
       });
     }
     if (charges.length === 0) return undefined;
-    const decision = deps.limiter.take(charges.map((x) => x.charge));
-    if (decision.ok) return undefined;
-    return rateLimitedResponse(path, decision, charges.find((x) => x.charge.key === decision.charge.key)?.id ?? null);
+    // All or none: a batch is refused whole, and each request in it is answered with the 429.
+    const decision = await deps.limiter.take(charges);
+    return decision.ok ? undefined : rateLimitedResponse(path, decision, body.raw);
   }
 
   /** Open a session for an `initialize` request. */
-  private async open(endpoint: Endpoint, principal: string, request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
+  private async open(endpoint: Endpoint, principal: string, request: Request, parsedBody: unknown, authInfo: AuthInfo): Promise<Response> {
     const { deps } = this;
     const server = createMcpServer({
       runtime: deps.runtime,
-      // Per request: the caller of the request's own token, never the one that opened the session.
-      reader: endpoint === "authed" ? (info) => callerOf(info)?.reader ?? ANONYMOUS : () => ANONYMOUS,
+      // The initialize request's context writes the instructions; every later request brings its
+      // own (its token's caller, the auth setting read for it), never the opening one's.
+      context: contextFromAuthInfo(authInfo),
+      contextOf: contextFromAuthInfo,
       tools: deps.tools,
       endpoint,
       version: deps.version,
       forwardDiagnostics: false,
+      // The token endpoint's client-credentials grant is an MCP extension (SEP-1046): say so where it applies.
+      ...(endpoint === "authed" ? { extensions: grantExtensions() } : {}),
     });
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -238,9 +250,4 @@ function shapeProblem(m: unknown): string | undefined {
   if (!("method" in o) && !("result" in o) && !("error" in o)) return 'a message needs a "method" (or is a response with "result" or "error")';
   if ("params" in o && (typeof o.params !== "object" || o.params === null)) return 'the "params" member must be an object';
   return undefined;
-}
-
-function idOf(m: unknown): string | number | null {
-  const id = typeof m === "object" && m !== null ? (m as { id?: unknown }).id : undefined;
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
 }

@@ -3,24 +3,29 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { Hono } from "hono";
-import { ANONYMOUS, type Reader } from "../../vfs/access.js";
+import type { Reader } from "../../vfs/access.js";
 import type { ApiPageInfo } from "../../vfs/api-pages.js";
+import { localContext, type RequestContext } from "../../vfs/request-context.js";
 import { playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.js";
 import { LIMITS } from "../../limits.js";
-import { createPrivateRanges, isPrivateAddress, isPrivateHost } from "./address-policy.js";
+import type { ClientBudget } from "../client-budget.js";
+import { rateLimitedResponse } from "../rate-limit-response.js";
+import { isLocalHost, specialAddress } from "./address-policy.js";
 import { RelayRequest, type RelayResponse, renderKind } from "./relay-request.js";
+import { compileServer, hidesDotSegment, underServer } from "./server-match.js";
 
 /** `dns.lookup` with `all: true`, as the relay calls it (tests map names to loopback). */
 export type LookupAll = (hostname: string) => Promise<readonly LookupAddress[]>;
 
 export interface RelayDeps {
-  /** The API facts of a page of the current site (servers, playground), or undefined. */
-  readonly lookupPage: (pagePath: string) => ApiPageInfo | undefined;
-  /** Who is asking (the bridge's auth); anonymous when not given. */
-  readonly readerOf?: (request: Request) => Reader | Promise<Reader>;
-  /** Whether the site has authentication configured (`playground: auth` needs it). A function
-   *  when the setting can change while serving (the bridge reads it from the state store). */
-  readonly authConfigured?: boolean | (() => boolean | Promise<boolean>);
+  /** The API facts (servers, playground) of a page of the current site that the request may
+   *  read; undefined for a page that does not exist and for one it may not read alike. */
+  readonly lookupPage: (pagePath: string, context: RequestContext) => ApiPageInfo | undefined;
+  /** The request's context (who asks, the site's auth setting read for it); anonymous on a
+   *  public site when not given. */
+  readonly contextOf?: (request: Request) => RequestContext | Promise<RequestContext>;
+  /** The per-IP `relay` budget (the bridge lends one); without it the relay counts nothing. */
+  readonly budget?: ClientBudget;
   readonly lookup?: LookupAll;
   /** Override limits (tests use small ones). */
   readonly limits?: { readonly [K in keyof typeof LIMITS.relay]?: number };
@@ -40,16 +45,20 @@ class RelayError extends Error {
 /** Hop-by-hop and connection headers: never forwarded in either direction. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length", "expect"]);
 
+const LOCAL_RULE = "the relay calls loopback, private and other special-purpose addresses only when the spec's server is one";
+
 /**
  * The playground relay, `POST /_svc/api/request`, as a Hono app the HTTP bridge mounts at the
- * root. It is no open proxy: the target must be under a server the page's spec declares;
- * private and loopback addresses are refused unless that server is itself one (checked on
- * every address DNS returns, at connect time, so a rebinding name cannot slip through);
- * redirects are returned, not followed; size and time are bounded (`LIMITS.relay`).
+ * root. It serves only pages the caller may read: any other page is answered exactly as one that
+ * does not exist, before its playground rule could say more. It is no open proxy: the target
+ * must be under a server the page's spec declares; special-purpose addresses (loopback, private,
+ * link-local...) are refused unless that server is itself one (checked on every address DNS
+ * returns, at connect time, so a rebinding name cannot slip through); redirects are returned,
+ * not followed; size and time are bounded (`LIMITS.relay`), and so is how often one address
+ * may call it (the `relay` budget).
  */
 export function createRelayApp(deps: RelayDeps): Hono {
   const limits = { ...LIMITS.relay, ...deps.limits };
-  const ranges = createPrivateRanges();
   const lookupAll: LookupAll =
     deps.lookup ??
     ((hostname) =>
@@ -57,40 +66,36 @@ export function createRelayApp(deps: RelayDeps): Hono {
   const app = new Hono();
 
   app.post(RELAY_PATH, async (c) => {
+    if (deps.budget !== undefined) {
+      const decision = await deps.budget.take(c, { relay: 1 });
+      if (!decision.ok) return rateLimitedResponse(c.req.path, decision);
+    }
     try {
       const input = await readInput(c.req.raw, limits.maxRequestBytes);
-      const page = deps.lookupPage(input.page);
+      const context = deps.contextOf !== undefined ? await deps.contextOf(c.req.raw) : localContext();
+      const page = deps.lookupPage(input.page, context);
       if (page === undefined || page.kind === "channel") {
         throw new RelayError(404, "unknown_page", `${input.page} is not an API page of this site`);
       }
-      const reader = deps.readerOf !== undefined ? await deps.readerOf(c.req.raw) : ANONYMOUS;
-      const authConfigured = typeof deps.authConfigured === "function" ? await deps.authConfigured() : deps.authConfigured === true;
-      checkPlayground(page, reader, authConfigured);
+      // `playground: auth` needs authentication configured: on a public site, nobody has it.
+      checkPlayground(page, context.reader, context.authMode !== "public");
       const target = buildUrl(input.url, input.query);
-      const server = page.servers.find((s) => underServer(target, s));
-      if (server === undefined) {
-        const declared = page.servers.filter((s) => /^https?:/i.test(s));
-        throw new RelayError(
-          403,
-          "target_not_allowed",
-          declared.length > 0
-            ? `${target.origin}${target.pathname} is not under a server declared for ${input.page} (${declared.join(", ")})`
-            : `the spec declares no absolute server URL for ${input.page}; the relay calls nothing else`,
-        );
-      }
-      const allowPrivate = isPrivateHost(ranges, new URL(server.replace(/\{[^}]+\}/g, "x")).hostname);
-      const host = target.hostname.replace(/^\[|\]$/g, "");
-      if (!allowPrivate && (isIP(host) !== 0 ? isPrivateAddress(ranges, host) : isPrivateHost(ranges, host))) {
-        throw new RelayError(403, "private_address", `${target.hostname} is a private or loopback address; the relay only calls them when the spec's server is one`);
+      const server = targetServer(page, target, input.page);
+      const allowLocal = server.literalHost !== undefined && isLocalHost(server.literalHost);
+      if (!allowLocal) {
+        const why = isIP(target.hostname.replace(/^\[|\]$/g, "")) !== 0 ? specialAddress(target.hostname) : isLocalHost(target.hostname) ? "a local name" : undefined;
+        if (why !== undefined) throw new RelayError(403, "private_address", `${target.hostname} is ${why}; ${LOCAL_RULE}`);
       }
       const result = await send(target, input, {
         timeoutMs: limits.timeoutMs,
         maxResponseBytes: limits.maxResponseBytes,
         lookup: async (hostname) => {
           const addresses = await lookupAll(hostname);
-          if (!allowPrivate) {
-            const bad = addresses.find((a) => isPrivateAddress(ranges, a.address));
-            if (bad !== undefined) throw new RelayError(403, "private_address", `${hostname} resolves to ${bad.address}, a private or loopback address; the relay only calls them when the spec's server is one`);
+          if (!allowLocal) {
+            for (const a of addresses) {
+              const why = specialAddress(a.address);
+              if (why !== undefined) throw new RelayError(403, "private_address", `${hostname} resolves to ${a.address}, ${why}; ${LOCAL_RULE}`);
+            }
           }
           return addresses;
         },
@@ -102,6 +107,21 @@ export function createRelayApp(deps: RelayDeps): Hono {
     }
   });
   return app;
+}
+
+/** The declared server `target` lies under; refuses targets under none, or hiding dot segments. */
+function targetServer(page: ApiPageInfo, target: URL, pagePath: string): NonNullable<ReturnType<typeof compileServer>> {
+  const declared = page.servers.filter((s) => /^https?:/i.test(s));
+  const where = `${target.origin}${target.pathname}`;
+  if (declared.length === 0) throw new RelayError(403, "target_not_allowed", `the spec declares no absolute server URL for ${pagePath}; the relay calls nothing else`);
+  if (hidesDotSegment(target.pathname)) {
+    throw new RelayError(403, "target_not_allowed", `${where} hides a "." or ".." segment in percent-escapes or ";" parameters, which the API could resolve out of its server's path`);
+  }
+  for (const s of declared) {
+    const server = compileServer(s);
+    if (server !== undefined && underServer(target, server)) return server;
+  }
+  throw new RelayError(403, "target_not_allowed", `${where} is not under a server declared for ${pagePath} (${declared.join(", ")})`);
 }
 
 async function readInput(request: Request, maxBytes: number): Promise<RelayRequest> {
@@ -158,19 +178,6 @@ function buildUrl(url: string, query: RelayRequest["query"]): URL {
   return u;
 }
 
-/** Same scheme, host and port as the server, and a path at or below the server's path.
- *  `{variables}` left in a server URL match one path segment or host label. */
-export function underServer(target: URL, server: string): boolean {
-  if (!/^https?:\/\//i.test(server)) return false;
-  const pattern = server
-    .replace(/\/+$/, "")
-    .split(/(\{[^}]+\})/)
-    .map((part) => (/^\{[^}]+\}$/.test(part) ? "[^/.]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-    .join("");
-  const href = `${target.protocol}//${target.host}${target.pathname}`;
-  return new RegExp(`^${pattern}(?:/|$)`, "i").test(href) || new RegExp(`^${pattern}$`, "i").test(`${target.protocol}//${target.host}`);
-}
-
 interface SendOptions {
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
@@ -179,19 +186,31 @@ interface SendOptions {
 
 const TEXTUAL = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|yaml|x-yaml|x-www-form-urlencoded|graphql)\b)/i;
 
-function send(target: URL, input: RelayRequest, opts: SendOptions): Promise<RelayResponse> {
+/** The upstream request body and headers: a string as is (or base64-decoded), other JSON values as JSON. */
+function outgoing(input: RelayRequest): { headers: Record<string, string>; payload: Buffer | undefined } {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(input.headers ?? {})) if (!HOP_BY_HOP.has(k.toLowerCase())) headers[k] = v;
-  let payload: Buffer | undefined;
-  if (input.body !== undefined && input.body !== null && input.method !== "GET" && input.method !== "HEAD") {
-    if (typeof input.body === "string") {
-      payload = input.bodyEncoding === "base64" ? Buffer.from(input.body, "base64") : Buffer.from(input.body, "utf8");
-    } else {
-      payload = Buffer.from(JSON.stringify(input.body), "utf8");
-      if (!Object.keys(headers).some((k) => k.toLowerCase() === "content-type")) headers["content-type"] = "application/json";
+  if (input.body === undefined || input.body === null || input.method === "GET" || input.method === "HEAD") return { headers, payload: undefined };
+  let payload: Buffer;
+  if (typeof input.body === "string") {
+    payload = input.bodyEncoding === "base64" ? Buffer.from(input.body, "base64") : Buffer.from(input.body, "utf8");
+  } else {
+    let json: string;
+    try {
+      json = JSON.stringify(input.body);
+    } catch {
+      // JSON.parse reads any depth the size limit allows; JSON.stringify recurses and runs out of stack.
+      throw new RelayError(400, "invalid_request", `"body": nested too deeply to send as JSON; send it as a string`);
     }
-    headers["content-length"] = String(payload.byteLength);
+    payload = Buffer.from(json, "utf8");
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === "content-type")) headers["content-type"] = "application/json";
   }
+  headers["content-length"] = String(payload.byteLength);
+  return { headers, payload };
+}
+
+function send(target: URL, input: RelayRequest, opts: SendOptions): Promise<RelayResponse> {
+  const { headers, payload } = outgoing(input);
   const request = target.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise<RelayResponse>((resolve, reject) => {
     let settled = false;

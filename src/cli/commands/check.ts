@@ -1,12 +1,10 @@
-import { stat } from "node:fs/promises";
 import { formatDiagnostic } from "../../config/diagnostic.js";
 import { checkSite } from "../../vfs/check-site.js";
 import { defineCommand } from "../command.js";
+import { plural } from "../diagnostics-summary.js";
 import { siteLoadOptions } from "../load-options.js";
-import { CliError, type CliIO } from "../io.js";
 import { resolveDir, withDir, withFetchRemote, withJson } from "../options.js";
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** `svc-mcp check`: every problem of docs.json and the pages at once; exit 1 on errors. */
 export const checkCommand = defineCommand({
@@ -14,7 +12,7 @@ export const checkCommand = defineCommand({
   describe: "Validate docs.json (and its $ref files) against the pages on disk; exit 1 on errors",
   builder: (y) => withFetchRemote(withJson(withDir(y))),
   run: async (args, io) => {
-    const root = await requireFolder(io, args.dir);
+    const root = resolveDir(io, args.dir);
     const result = await checkSite(root, { load: siteLoadOptions(io, root, { fetchRemote: args["fetch-remote"] }) });
     const all = [...result.loaded.site.pages.values()];
     const pages = all.filter((p) => !p.generated).length;
@@ -43,11 +41,3 @@ export const checkCommand = defineCommand({
     return result.errors > 0 ? 1 : 0;
   },
 });
-
-/** The `--dir` folder, which must exist. */
-export async function requireFolder(io: CliIO, dir: string | undefined): Promise<string> {
-  const root = resolveDir(io, dir);
-  const st = await stat(root).catch(() => undefined);
-  if (st === undefined || !st.isDirectory()) throw new CliError(`no such folder: ${dir ?? "."}`);
-  return root;
-}

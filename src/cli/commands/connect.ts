@@ -1,5 +1,6 @@
 import { connectOptions, MENU_EDITORS } from "../../bridge/connect-options.js";
 import { projectIdFromName } from "../../store/state-dir.js";
+import { siteTitle } from "../../tools/tool-names.js";
 import { readSettings } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";
@@ -22,7 +23,7 @@ export const connectCommand = defineCommand({
       io.stdout(`${JSON.stringify(Object.fromEntries(options.map((o) => [o.id, o.value])), null, 2)}\n`);
       return 0;
     }
-    io.stderr(`Connect an AI tool to the ${siteName} docs (install-editor-1: ${MENU_EDITORS[0]}, install-editor-2: ${MENU_EDITORS[1]}):\n`);
+    io.stderr(`Connect an AI tool to the ${siteTitle(siteName)} (install-editor-1: ${MENU_EDITORS[0]}, install-editor-2: ${MENU_EDITORS[1]}):\n`);
     io.stdout(formatTable(options.map((o) => [o.id, o.value])));
     return 0;
   },

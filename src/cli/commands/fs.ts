@@ -1,9 +1,9 @@
 import { readerWithGroups } from "../../vfs/access.js";
-import { DocsRuntime } from "../../tools/runtime.js";
+import { localContext } from "../../vfs/request-context.js";
 import { defineCommand } from "../command.js";
-import { siteLoadOptions } from "../load-options.js";
+import { loadDocs } from "../load-docs.js";
 import { CliError } from "../io.js";
-import { parseGroups, resolveDir, withDir, withGroups } from "../options.js";
+import { parseGroups, withDir, withGroups } from "../options.js";
 
 export const fsCommand = defineCommand({
   command: "fs [command..]",
@@ -16,15 +16,14 @@ export const fsCommand = defineCommand({
       .example("$0 fs 'tree / -L 2'", "Show the top of the docs tree")
       .example("$0 fs -- rg -n -C 2 webhook /", "Everything after -- is the command"),
   run: async (args, io) => {
-    const root = resolveDir(io, args.dir);
-    const runtime = await DocsRuntime.load({ root, log: (m) => io.stderr(`svc-mcp: ${m}\n`), load: siteLoadOptions(io, root) });
-    const reader = readerWithGroups(parseGroups(args.groups));
+    const runtime = await loadDocs(io, args.dir);
+    const context = localContext(readerWithGroups(parseGroups(args.groups)));
     // Words after `--` land in `--` or in `_` (after the subcommand's own name), by yargs version.
     const extra = args as { _?: unknown[]; "--"?: unknown[] };
     const words = [...((args.command as string[] | undefined) ?? []), ...(extra["--"] ?? []), ...(extra._ ?? []).slice(1)];
     if (words.length === 0) throw new CliError("give a command to run, e.g. svc-mcp fs 'tree / -L 2'", 2);
     const line = words.map(String).join(" ");
-    const r = await runtime.readerState(reader).shell.run(line);
+    const r = await runtime.readerState(context).shell.run(line);
     io.stdout(r.stdout);
     io.stderr(r.stderr);
     if (r.hint !== undefined) io.stderr(`svc-mcp: ${r.hint}\n`);

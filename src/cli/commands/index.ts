@@ -9,7 +9,7 @@ export interface CommandEntry {
 
 /**
  * Every `svc-mcp` subcommand, in the order `--help` lists them. Adding a command means adding
- * its file under `commands/` and one line here (and its section in the README).
+ * its file under `commands/` and one line here (and its row in docs/cli.md).
  *
  * Loaded lazily: importing every command (the MCP SDK, Hono, SQLite, the shell) costs ~1 s of
  * start-up through tsx, which `svc-mcp check` or `nav` would pay for nothing.

@@ -1,11 +1,11 @@
-import { homedir } from "node:os";
 import type { Argv } from "yargs";
 import { loadDocsJson } from "../../config/load-docs-json.js";
 import { projectIdFromName } from "../../store/state-dir.js";
+import { homeDir } from "../../store/xdg.js";
 import type { AuthMode } from "../../store/state/state-store.js";
 import { readSettings } from "../access-state.js";
 import { defineCommand } from "../command.js";
-import { EDITORS, type EditorId, EditorConfigError, installServer } from "../editor-config.js";
+import { EDITORS, type EditorId, EditorConfigError, installServer, type StdioCommand } from "../editor-config.js";
 import { CliError, type CliIO } from "../io.js";
 import { resolveDir, withDir, withState } from "../options.js";
 import { resolveProject } from "../project.js";
@@ -33,33 +33,54 @@ export async function siteNameAt(io: CliIO, dir: string | undefined): Promise<st
   return docs.config?.name ?? "docs";
 }
 
+/** How `install` tells an editor to start the server itself: `npx -y svc-mcp serve --dir <abs>`. */
+export function stdioCommand(root: string): StdioCommand {
+  return { command: "npx", args: ["-y", "svc-mcp", "serve", "--dir", root] };
+}
+
 export const installCommand = defineCommand({
   command: "install",
-  describe: "Add the docs' MCP server to an editor's config (Cursor, VS Code, Claude Code), keeping what is there",
+  describe: "Add the docs' MCP server to an editor's config (Cursor, VS Code, Claude Code), keeping what is there: started by the editor (stdio), or over HTTP with --http",
   builder: (y) =>
     withState(withUrl(withDir(y)))
       .option("editor", { choices: Object.keys(EDITORS) as EditorId[], demandOption: true, describe: "cursor, vscode or claude-code" })
+      .option("http", {
+        type: "boolean",
+        default: false,
+        describe: "Connect to a running `svc-mcp serve --http` (at --url) instead of having the editor start `npx -y svc-mcp serve --dir <folder>`; --url implies it",
+      })
       .option("global", { type: "boolean", default: false, describe: "Write the user-wide config instead of the current folder's" })
       .option("name", { type: "string", describe: "Server name in the config", defaultDescription: "derived from the docs.json name" }),
   run: async (args, io) => {
-    const project = await resolveProject(io, args);
-    const url = args.url ?? defaultServerUrl((await readSettings(project)).authMode);
-    if (!/^https?:\/\//.test(url)) throw new CliError(`--url must be an http(s) URL; got ${JSON.stringify(url)}`, 2);
+    const http = args.http || args.url !== undefined;
+    const root = resolveDir(io, args.dir);
+    let url: string | undefined;
+    if (http) {
+      url = args.url ?? defaultServerUrl((await readSettings(await resolveProject(io, args))).authMode);
+      if (!/^https?:\/\//.test(url)) throw new CliError(`--url must be an http(s) URL; got ${JSON.stringify(url)}`, 2);
+    }
     const name = args.name ?? projectIdFromName(await siteNameAt(io, args.dir));
     const editor = EDITORS[args.editor];
-    const home = io.env.HOME ?? homedir();
-    const file = args.global ? editor.user(home, io.env, process.platform) : editor.project(io.cwd);
+    const command = stdioCommand(root);
+    const entry = url !== undefined ? editor.http(url) : editor.stdio(command);
+    const file = args.global ? editor.user(homeDir(io.env), io.env, process.platform) : editor.project(io.cwd);
     let result;
     try {
-      result = installServer(file, editor.key, name, editor.entry(url));
+      result = installServer(file, editor.key, name, entry);
     } catch (error) {
       if (error instanceof EditorConfigError) {
-        throw new CliError(`${error.message}. Add this under "${editor.key}" by hand:\n${JSON.stringify({ [name]: editor.entry(url) }, null, 2)}`, 1);
+        throw new CliError(`${error.message}. Add this under "${editor.key}" by hand:\n${JSON.stringify({ [name]: entry }, null, 2)}`, 1);
       }
       throw error;
     }
     const what = { added: "Added", updated: "Updated", unchanged: "Already up to date:" }[result];
-    io.stdout(`${what} MCP server "${name}" (${url}) in ${file} for ${editor.name}.\n`);
+    const how = url ?? `stdio: ${[command.command, ...command.args].join(" ")}`;
+    io.stdout(`${what} MCP server "${name}" (${how}) in ${file} for ${editor.name}.\n`);
+    io.stderr(
+      url !== undefined
+        ? `${editor.name} reaches ${url} only while \`svc-mcp serve --http\` is running there (for these docs: svc-mcp serve --http --dir ${root}).\n`
+        : `${editor.name} starts the server itself when it needs the docs (npx -y fetches svc-mcp once if it is not installed).\n`,
+    );
     return 0;
   },
 });

@@ -1,12 +1,12 @@
 import { readerWithGroups } from "../../vfs/access.js";
+import { localContext } from "../../vfs/request-context.js";
 import { describeIssues } from "../../tools/mcp/issues.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { type SearchResult, searchTool } from "../../tools/mcp/search-tool.js";
-import { DocsRuntime } from "../../tools/runtime.js";
 import { defineCommand } from "../command.js";
-import { siteLoadOptions } from "../load-options.js";
+import { loadDocs } from "../load-docs.js";
 import { CliError } from "../io.js";
-import { parseGroups, resolveDir, withDir, withGroups, withJson } from "../options.js";
+import { parseGroups, withDir, withGroups, withJson } from "../options.js";
 
 /** `--json`: the tool's results without `section` and `file` (the URL and path say them). */
 type SearchResultJson = Pick<SearchResult, "title" | "path" | "url" | "snippet" | "score" | "versions" | "languages" | "otherVersions">;
@@ -45,17 +45,11 @@ export const searchCommand = defineCommand({
     if (!parsed.success) {
       throw new CliError(optionNames(describeIssues(parsed.error)), 2);
     }
-    const root = resolveDir(io, args.dir);
-    const runtime = await DocsRuntime.load({
-      root,
-      log: (m) => io.stderr(`svc-mcp: ${m}\n`),
-      load: siteLoadOptions(io, root),
-      ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}),
-    });
-    const reader = readerWithGroups(parseGroups(args.groups));
+    const runtime = await loadDocs(io, args.dir, args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {});
+    const context = localContext(readerWithGroups(parseGroups(args.groups)));
     let result;
     try {
-      result = await searchTool.run(parsed.data as never, { runtime, reader, state: runtime.readerState(reader), endpoint: "cli" });
+      result = await searchTool.run(parsed.data as never, { runtime, request: context, state: runtime.readerState(context), endpoint: "cli" });
     } catch (error) {
       // An argument only the site can judge (an unknown --version): the tool's InvalidParams.
       if ((error as { code?: unknown }).code !== ErrorCode.InvalidParams) throw error;

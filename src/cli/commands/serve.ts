@@ -1,15 +1,17 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { readerWithGroups } from "../../vfs/access.js";
+import { localContext } from "../../vfs/request-context.js";
 import { LazyFeedbackStore } from "../../store/feedback/lazy-store.js";
 import { openFeedbackStore } from "../../store/feedback/sqlite-store.js";
+import { sqliteAvailable } from "../../store/sqlite.js";
 import { createFeedbackTool, SUBMIT_FEEDBACK } from "../../tools/mcp/feedback-tool.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
 import { CORE_TOOLS } from "../../tools/mcp/tools.js";
-import { DocsRuntime } from "../../tools/runtime.js";
 import { defineCommand } from "../command.js";
-import { siteLoadOptions } from "../load-options.js";
+import { plural } from "../diagnostics-summary.js";
+import { loadDocs, stderrLog } from "../load-docs.js";
 import { CliError } from "../io.js";
-import { parseGroups, resolveDir, withDir, withGroups, withState } from "../options.js";
+import { parseGroups, withDir, withGroups, withState } from "../options.js";
 import { describeProject, resolveProject } from "../project.js";
 import { serveHttp } from "../serve-http.js";
 
@@ -32,17 +34,16 @@ export const serveCommand = defineCommand({
       .option("trust-proxy", { type: "boolean", default: false, describe: "--http: take the client IP from X-Forwarded-For (only behind your own proxy)" })
       .option("shell-worker", {
         type: "boolean",
-        describe: "Run filesystem-tool commands in a worker thread, beside the server's own (--no-shell-worker to run them inline)",
+        describe: "Run filesystem-tool commands in a pool of worker threads shared fairly between callers (--no-shell-worker to run them inline)",
         defaultDescription: "on with --http, off over stdio",
       })
       .option("rate-limit", { type: "string", array: true, describe: "--http: KEY=N|off per hour; keys ip, search, filesystem, authed-search, authed-filesystem" }),
   run: async (args, io) => {
-    const root = resolveDir(io, args.dir);
-    const log = (m: string): void => io.stderr(`svc-mcp: ${m}\n`);
+    const log = stderrLog(io);
     if (args.http && args.groups !== undefined) throw new CliError("--groups previews pages over stdio; over --http each reader's groups come from their token", 2);
     // Many clients at once (HTTP) is what the worker is for; one agent over stdio does not need it.
     const shellWorker = args["shell-worker"] ?? args.http;
-    const runtime = await DocsRuntime.load({ root, log, shellWorker, load: siteLoadOptions(io, root), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    const runtime = await loadDocs(io, args.dir, { shellWorker, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const fetchRemote = (): void => {
       if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);
@@ -57,11 +58,14 @@ export const serveCommand = defineCommand({
     }
     const project = await resolveProject(io, args, runtime.site.config.name);
     log(describeProject(project));
-    // Opened when an agent first sends feedback: most sessions never do.
-    const feedback = new LazyFeedbackStore(() => openFeedbackStore(project.stateDir));
-    const tools = [...CORE_TOOLS, createFeedbackTool({ store: feedback, projectId: project.id })];
-    const reader = readerWithGroups(parseGroups(args.groups));
-    const { server } = createMcpServer({ runtime, reader, endpoint: "stdio", tools });
+    // Opened when an agent first sends feedback: most sessions never do. Feedback is kept in
+    // SQLite, an optional dependency: without it the tool is left out rather than offered broken.
+    const feedback = sqliteAvailable() ? new LazyFeedbackStore(() => openFeedbackStore(project.stateDir)) : undefined;
+    if (feedback === undefined) log(`${SUBMIT_FEEDBACK} is left out: feedback is kept in SQLite, and the SQLite module (better-sqlite3) is not installed`);
+    const tools = [...CORE_TOOLS, ...(feedback !== undefined ? [createFeedbackTool({ store: feedback, projectId: project.id })] : [])];
+    // The author's local preview: their `--groups`, the auth setting does not apply (docs/bridge.md).
+    const context = localContext(readerWithGroups(parseGroups(args.groups)));
+    const { server } = createMcpServer({ runtime, context, endpoint: "stdio", tools });
     if (io.streams === undefined) throw new CliError("serve needs the process's standard input and output");
     const transport = new StdioServerTransport(io.streams.stdin as never, io.streams.stdout as never);
     const closed = new Promise<void>((resolve) => {
@@ -71,11 +75,12 @@ export const serveCommand = defineCommand({
     });
     await server.connect(transport);
     const names = runtime.names;
-    log(`serving "${runtime.site.config.name}" (${runtime.site.pages.size} pages) over stdio; tools ${names.search}, ${names.filesystem}, ${SUBMIT_FEEDBACK}${args.watch ? "; watching for changes" : ""}`);
+    const toolList = [names.search, names.filesystem, ...(feedback !== undefined ? [SUBMIT_FEEDBACK] : [])].join(", ");
+    log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);
     fetchRemote();
     await Promise.race([closed, io.stopSignal]);
     await server.close();
-    await feedback.close();
+    await feedback?.close();
     await runtime.close();
     return 0;
   },

@@ -1,4 +1,4 @@
-import type { ApiExample, JsonSchema } from "../openapi/model.js";
+import type { ApiExample, ApiExtension, JsonSchema } from "../openapi/model.js";
 
 /** A message an AsyncAPI channel carries. */
 export interface AsyncMessage {
@@ -36,6 +36,8 @@ export interface AsyncChannel {
   /** Server names the channel is limited to (all servers when empty). */
   readonly servers: readonly string[];
   readonly hidden: boolean;
+  /** `x-svc` (or `x-mint`): `metadata` gives the page's front matter (`title`, `groups`, `public`...). */
+  readonly extension?: ApiExtension;
   /** JSON pointer of the channel in its spec. */
   readonly pointer: string;
 }

@@ -1,4 +1,5 @@
 import type { ApiExample, JsonSchema } from "../openapi/model.js";
+import { readExtension } from "../openapi/operations.js";
 import { pointerSegment } from "../openapi/validate-openapi.js";
 import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncServer, AsyncSpec } from "./model.js";
 
@@ -123,6 +124,7 @@ function channel(
   const title = str(ch.title);
   const summary = str(ch.summary);
   const description = str(ch.description);
+  const extension = readExtension(ch);
   const parameters = isObj(ch.parameters)
     ? Object.entries(ch.parameters).map(([name, p]) => {
         const d = isObj(p) ? str(p.description) : undefined;
@@ -141,6 +143,7 @@ function channel(
     messages,
     servers,
     hidden: ch["x-hidden"] === true,
+    ...(extension !== undefined ? { extension } : {}),
     pointer,
   };
 }

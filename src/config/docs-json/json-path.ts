@@ -29,3 +29,31 @@ export function valueAt(root: unknown, segments: readonly PropertyKey[]): unknow
   }
   return v;
 }
+
+/** The segments of a path as `childPath` writes it (`a.b[2]["og:x"]` -> `a`, `b`, 2, `og:x`). */
+export function parsePath(path: string): PropertyKey[] {
+  const out: PropertyKey[] = [];
+  let i = 0;
+  while (i < path.length) {
+    if (path[i] === "[") {
+      if (path[i + 1] === '"') {
+        // A JSON string: find its closing quote (escaped quotes are skipped).
+        let j = i + 2;
+        while (j < path.length && path[j] !== '"') j += path[j] === "\\" ? 2 : 1;
+        out.push(JSON.parse(path.slice(i + 1, j + 1)) as string);
+        i = j + 2;
+      } else {
+        const j = path.indexOf("]", i);
+        out.push(Number(path.slice(i + 1, j)));
+        i = j + 1;
+      }
+      continue;
+    }
+    if (path[i] === ".") i++;
+    let j = i;
+    while (j < path.length && path[j] !== "." && path[j] !== "[") j++;
+    out.push(path.slice(i, j));
+    i = j;
+  }
+  return out;
+}

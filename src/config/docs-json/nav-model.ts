@@ -6,7 +6,7 @@ import { type SpecSource, specSources } from "./spec-source.js";
  * The navigation as a tree of elements and entries, each with what it inherits (version,
  * language, product, `openapi`, `directory`, breadcrumbs). Built tolerantly from the JSON value so
  * that validation can run every rule even when parts are malformed; the navigation builder reads
- * the same tree once the document is valid.
+ * the same tree from the document as it can be read (`Validation.document`).
  */
 
 /** The nearest `openapi` / `asyncapi` of an element: its own, or its closest ancestor's. */
@@ -49,7 +49,8 @@ export interface ElementNode {
   readonly groupDepth: number;
   /** What this element passes to its children (includes its own settings). */
   readonly context: NavContext;
-  /** Child arrays present on the element, in `CHILD_KEYS` order. */
+  /** Child arrays present on the element, in the order docs.json writes them (an element with
+   *  several kinds, as stagehand's dropdowns hold `pages` and `groups`, shows them in that order). */
   readonly childKeys: readonly ChildKey[];
   /** The key of an array the model does not know (`productGroups`) this element was found in, when
    *  it was: its pages are navigation, but the nesting rules do not judge a shape they cannot know. */
@@ -185,7 +186,7 @@ function readElement(
   const type = ELEMENT_TYPES[kind];
   const title = typeof value[type.titleKey] === "string" ? (value[type.titleKey] as string) : undefined;
   const context = ownContext(value, path, parentContext, kind);
-  const childKeys = CHILD_KEYS.filter((k) => value[k] !== undefined);
+  const childKeys = Object.keys(value).filter((k): k is ChildKey => (CHILD_KEYS as readonly string[]).includes(k) && value[k] !== undefined);
   const children: NavItem[] = [];
   const groupDepth = kind !== "group" ? 0 : parent !== undefined && parent.kind === "group" ? parent.groupDepth + 1 : 1;
   const node: ElementNode = {

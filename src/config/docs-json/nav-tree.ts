@@ -3,7 +3,8 @@ import { toPagePath } from "../site-config.js";
 import type { RootKey } from "./elements.js";
 import { defaultResolveEntry, entryScope, type ResolveEntry } from "./entries.js";
 import type { ElementNode, EntryNode, NavItem, NavModel } from "./nav-model.js";
-import type { Directory, DocsJson } from "./schema.js";
+import type { ReadableDocsJson } from "./readable.js";
+import type { Directory } from "./schema.js";
 
 /**
  * The resolved navigation, as `svc-mcp nav --json` prints it: what a reader of the site sees,
@@ -183,28 +184,94 @@ export interface NavTreeOptions {
   readonly language?: string;
 }
 
-/** Build the resolved navigation of a valid docs.json. */
-export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOptions = {}): NavTree {
-  const resolveEntry = options.resolveEntry ?? defaultResolveEntry;
-  const drilldown = doc.interaction?.drilldown ?? null;
-  const pages = new Map<string, PageListing>();
-
+/** Build the resolved navigation of docs.json as it can be read (see `ReadableDocsJson`): where
+ *  each page sits, then the tree (filtered), the selectors, the global anchors, the pages. */
+export function buildNavTree(doc: ReadableDocsJson, model: NavModel, options: NavTreeOptions = {}): NavTree {
+  const settings = readSettings(doc, options.fallbackName ?? "");
   const keep = (el: ElementNode): boolean =>
     !((el.kind === "version" && options.version !== undefined && el.title !== options.version) ||
       (el.kind === "language" && options.language !== undefined && el.title !== options.language));
+  const pages = pageListings(model, options);
+  const converter = new TreeConverter(options, settings.drilldown, pages, keep);
+  const items = converter.convert(model.items);
+  const { versions, defaultVersion, languages, defaultLanguage } = selectorsOf(model);
+  markDefaults(items, defaultVersion);
+  return {
+    name: settings.name,
+    root: model.rootKey ?? null,
+    ignoredRoots: model.rootKeys.slice(1),
+    versions,
+    defaultVersion,
+    languages,
+    defaultLanguage,
+    globalAnchors: globalAnchorsOf(settings.anchors, model, keep),
+    eyebrows: settings.eyebrows,
+    drilldown: settings.drilldown,
+    filter: options.version !== undefined || options.language !== undefined ? { version: options.version ?? null, language: options.language ?? null } : null,
+    items,
+    pages: shownPages(pages, converter.shown, options),
+  };
+}
 
-  // Where each page sits is taken from the whole navigation, whatever the filter.
+/** The site-wide settings `nav` shows, each read on its own (a wrong one is left out by then). */
+function readSettings(doc: ReadableDocsJson, fallbackName: string): { name: string; drilldown: boolean | null; eyebrows: NavTree["eyebrows"]; anchors: AnchorValue[] } {
+  const obj = (v: unknown): Readonly<Record<string, unknown>> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+  const drilldown = obj(doc.interaction).drilldown;
+  const eyebrows = obj(doc.styling).eyebrows;
+  const anchors = obj(obj(doc.navigation).global).anchors;
+  return {
+    name: typeof doc.name === "string" && doc.name.trim() !== "" ? doc.name.trim() : fallbackName,
+    drilldown: typeof drilldown === "boolean" ? drilldown : null,
+    eyebrows: eyebrows === "breadcrumbs" || eyebrows === "section" ? eyebrows : null,
+    anchors: Array.isArray(anchors) ? anchors.filter(isAnchor) : [],
+  };
+}
+
+type AnchorValue = { anchor: string; href: string; icon?: unknown };
+
+function isAnchor(v: unknown): v is AnchorValue {
+  return typeof v === "object" && v !== null && typeof (v as AnchorValue).anchor === "string" && typeof (v as AnchorValue).href === "string";
+}
+
+/** Where each page sits, taken from the whole navigation whatever the filter. */
+function pageListings(model: NavModel, options: NavTreeOptions): Map<string, PageListing> {
+  const resolveEntry = options.resolveEntry ?? defaultResolveEntry;
+  const pages = new Map<string, PageListing>();
   for (const e of model.entries) {
     if (e.entry.trim() === "" || resolveEntry(e.entry, entryScope(e.context, e.path)).kind === "operation") continue;
     const page = toPagePath(e.entry);
     addPage(pages, { page, title: options.titleOf?.(page) ?? titleFromPath(page), file: options.fileOf?.(page) ?? null, breadcrumbs: e.context.breadcrumbs, path: e.path }, e);
   }
+  return pages;
+}
+
+/** Model items to tree nodes, the filter applied; records the pages the filtered tree shows. */
+class TreeConverter {
   /** Pages in the (filtered) tree, with their first listing there: in `--version v2`, a page's
    *  breadcrumbs are those of its place in v2. */
-  const shown = new Map<string, { breadcrumbs: readonly string[]; path: string }>();
+  readonly shown = new Map<string, { breadcrumbs: readonly string[]; path: string }>();
+  private readonly resolveEntry: ResolveEntry;
 
-  const pageNode = (e: EntryNode): NavPageNode | NavOperationNode => {
-    const resolution = resolveEntry(e.entry, entryScope(e.context, e.path));
+  constructor(
+    private readonly options: NavTreeOptions,
+    private readonly drilldown: boolean | null,
+    private readonly pages: ReadonlyMap<string, PageListing>,
+    private readonly keep: (el: ElementNode) => boolean,
+  ) {
+    this.resolveEntry = options.resolveEntry ?? defaultResolveEntry;
+  }
+
+  convert(items: readonly NavItem[]): NavNode[] {
+    const out: NavNode[] = [];
+    for (const item of items) {
+      if (item.type === "entry") out.push(this.pageNode(item));
+      else if (this.keep(item)) out.push(this.elementNode(item));
+    }
+    return out;
+  }
+
+  private pageNode(e: EntryNode): NavPageNode | NavOperationNode {
+    const resolution = this.resolveEntry(e.entry, entryScope(e.context, e.path));
     if (resolution.kind === "operation") {
       return {
         kind: "operation",
@@ -216,29 +283,24 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
       };
     }
     const page = toPagePath(e.entry);
-    if (!shown.has(page)) shown.set(page, { breadcrumbs: e.context.breadcrumbs, path: e.path });
-    const info = pages.get(page)?.page;
-    const hidden = options.hiddenPage?.(page) === true;
+    if (!this.shown.has(page)) this.shown.set(page, { breadcrumbs: e.context.breadcrumbs, path: e.path });
+    const info = this.pages.get(page)?.page;
+    const hidden = this.options.hiddenPage?.(page) === true;
     return { kind: "page", page, title: info?.title ?? titleFromPath(page), file: info?.file ?? null, path: e.path, ...(hidden ? { hidden } : {}) };
-  };
+  }
 
-  const convert = (items: readonly NavItem[]): NavNode[] => {
-    const out: NavNode[] = [];
-    for (const item of items) {
-      if (item.type === "entry") out.push(pageNode(item));
-      else if (keep(item)) out.push(elementNode(item));
-    }
-    return out;
-  };
+  private onSelect(root: string | null): NavGroupNode["onSelect"] {
+    if (root !== null) return "open-root";
+    return this.drilldown === true ? "open-first-page" : this.drilldown === false ? "toggle" : "theme-default";
+  }
 
   /** Whole-spec pages under an element: in tag groups, in the order the API reference lists them. */
-  const generatedNodes = (el: ElementNode): NavNode[] => {
-    const pagesHere = options.generatedUnder?.(el.path) ?? [];
+  private generatedNodes(el: ElementNode): NavNode[] {
     const spec = el.context.openapi?.sources[0]?.source ?? null;
     const op = (g: GeneratedNavPage): NavOperationNode => ({ kind: "operation", entry: null, title: g.title, page: g.page, spec, path: el.path });
     const out: NavNode[] = [];
     const groups = new Map<string, NavOperationNode[]>();
-    for (const g of pagesHere) {
+    for (const g of this.options.generatedUnder?.(el.path) ?? []) {
       if (g.group === undefined) {
         out.push(op(g));
         continue;
@@ -247,6 +309,7 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
       if (list === undefined) {
         list = [];
         groups.set(g.group, list);
+        const onSelect = this.onSelect(null);
         out.push({
           kind: "group",
           title: g.group,
@@ -256,8 +319,8 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
           root: null,
           expanded: false,
           directory: null,
-          onSelect: drilldown === true ? "open-first-page" : drilldown === false ? "toggle" : "theme-default",
-          firstPage: drilldown === true ? g.page : null,
+          onSelect,
+          firstPage: onSelect === "open-first-page" ? g.page : null,
           openapi: null,
           generated: true,
           items: list,
@@ -266,17 +329,17 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
       list.push(op(g));
     }
     return out;
-  };
+  }
 
-  const elementNode = (el: ElementNode): NavNode => {
+  private elementNode(el: ElementNode): NavNode {
     const v = el.value;
     const openapi = el.context.openapi !== undefined && el.context.openapi.element === el.path ? el.context.openapi.sources.map((s) => s.source) : null;
+    const items = (): NavNode[] => [...this.convert(el.children), ...this.generatedNodes(el)];
     if (el.kind === "group") {
-      const rootNode = el.rootEntry !== undefined ? pageNode(el.rootEntry) : undefined;
+      const rootNode = el.rootEntry !== undefined ? this.pageNode(el.rootEntry) : undefined;
       const root = rootNode === undefined ? null : rootNode.page;
-      const items = [...convert(el.children), ...generatedNodes(el)];
-      const firstPage = firstPageOf(items);
-      const onSelect = root !== null ? "open-root" : drilldown === true ? "open-first-page" : drilldown === false ? "toggle" : "theme-default";
+      const children = items();
+      const onSelect = this.onSelect(root);
       return {
         kind: "group",
         title: el.title ?? "",
@@ -287,10 +350,10 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
         expanded: el.groupDepth <= 1 || v.expanded === true,
         directory: root !== null ? ((el.context.directory?.value as Directory | undefined) ?? "none") : null,
         onSelect,
-        firstPage: onSelect === "open-first-page" ? firstPage : null,
+        firstPage: onSelect === "open-first-page" ? firstPageOf(children) : null,
         openapi,
         ...hiddenOf(el),
-        items,
+        items: children,
       };
     }
     return {
@@ -303,81 +366,71 @@ export function buildNavTree(doc: DocsJson, model: NavModel, options: NavTreeOpt
       ...(el.kind === "version" ? { tag: typeof v.tag === "string" ? v.tag : null, default: false } : {}),
       openapi,
       ...hiddenOf(el),
-      items: [...convert(el.children), ...generatedNodes(el)],
+      items: items(),
     };
-  };
+  }
+}
 
-  const items = convert(model.items);
-
+/** Every version and language in docs.json (whatever the filter), with the defaults. */
+function selectorsOf(model: NavModel): { versions: NavVersion[]; defaultVersion: string | null; languages: NavLanguage[]; defaultLanguage: string | null } {
   const versions: NavVersion[] = [];
   const languages: NavLanguage[] = [];
   for (const el of model.elements) {
     if (el.title === undefined) continue;
+    const hidden = el.value.hidden === true ? { hidden: true as const } : {};
     if (el.kind === "version" && !versions.some((x) => x.version === el.title)) {
-      versions.push({ version: el.title, default: el.value.default === true, tag: typeof el.value.tag === "string" ? el.value.tag : null, ...(el.value.hidden === true ? { hidden: true as const } : {}) });
+      versions.push({ version: el.title, default: el.value.default === true, tag: typeof el.value.tag === "string" ? el.value.tag : null, ...hidden });
     }
     if (el.kind === "language" && !languages.some((x) => x.language === el.title)) {
-      languages.push({
-        language: el.title,
-        default: el.value.default === true,
-        banner: el.value.banner ?? null,
-        footer: el.value.footer ?? null,
-        navbar: el.value.navbar ?? null,
-        ...(el.value.hidden === true ? { hidden: true as const } : {}),
-      });
+      languages.push({ language: el.title, default: el.value.default === true, banner: el.value.banner ?? null, footer: el.value.footer ?? null, navbar: el.value.navbar ?? null, ...hidden });
     }
   }
   const defaultVersion = (versions.find((x) => x.default) ?? versions[0])?.version ?? null;
   const defaultLanguage = (languages.find((x) => x.default) ?? languages[0])?.language ?? null;
-  const finalVersions = versions.map((x) => ({ ...x, default: x.version === defaultVersion }));
-  const finalLanguages = languages.map((x) => ({ ...x, default: x.language === defaultLanguage }));
-  markDefaults(items, defaultVersion);
+  return {
+    versions: versions.map((x) => ({ ...x, default: x.version === defaultVersion })),
+    defaultVersion,
+    languages: languages.map((x) => ({ ...x, default: x.language === defaultLanguage })),
+    defaultLanguage,
+  };
+}
 
-  const anchor = (a: { anchor: string; href: string; icon?: unknown }, where: { language?: string; version?: string }): NavGlobalAnchor => ({
+/** `navigation.global.anchors`, then the anchors real multi-language sites write in a
+ *  language's (or version's) own `global`: those show on its pages only, and follow the filter. */
+function globalAnchorsOf(siteAnchors: readonly AnchorValue[], model: NavModel, keep: (el: ElementNode) => boolean): NavGlobalAnchor[] {
+  const anchor = (a: AnchorValue, where: { language?: string; version?: string }): NavGlobalAnchor => ({
     anchor: a.anchor,
     href: a.href,
     icon: a.icon ?? null,
     external: /^[a-z][a-z0-9+.-]*:|^\/\//i.test(a.href),
     ...where,
   });
-  const globalAnchors: NavGlobalAnchor[] = (doc.navigation.global?.anchors ?? []).map((a) => anchor(a, {}));
-  // Real multi-language sites write `global` on each language (or version): those anchors show
-  // on its pages only, and follow the `--language` / `--version` filter.
+  const out = siteAnchors.map((a) => anchor(a, {}));
   for (const el of model.elements) {
     if ((el.kind !== "language" && el.kind !== "version") || el.title === undefined || !keep(el)) continue;
     const own = (el.value.global as { anchors?: unknown } | undefined)?.anchors;
     if (!Array.isArray(own)) continue;
     const where = { ...(el.context.language !== undefined ? { language: el.context.language } : {}), ...(el.context.version !== undefined ? { version: el.context.version } : {}) };
     if (el.parent !== undefined && [...ancestors(el)].some((p) => !keep(p))) continue;
-    for (const a of own as { anchor: string; href: string; icon?: unknown }[]) globalAnchors.push(anchor(a, where));
+    for (const a of own) if (isAnchor(a)) out.push(anchor(a, where));
   }
-  const name = typeof doc.name === "string" && doc.name.trim() !== "" ? doc.name.trim() : (options.fallbackName ?? "");
-  return {
-    name,
-    root: model.rootKey ?? null,
-    ignoredRoots: model.rootKeys.slice(1),
-    versions: finalVersions,
-    defaultVersion,
-    languages: finalLanguages,
-    defaultLanguage,
-    globalAnchors,
-    eyebrows: doc.styling?.eyebrows ?? null,
-    drilldown,
-    filter: options.version !== undefined || options.language !== undefined ? { version: options.version ?? null, language: options.language ?? null } : null,
-    items,
-    pages: [...pages.values()]
-      .filter(({ page }) => shown.has(page.page))
-      .map(({ page, versions: vs, languages: ls, hidden, unsearchable }) => ({
-        page: page.page,
-        title: page.title,
-        file: page.file,
-        versions: vs === null ? null : [...vs],
-        languages: ls === null ? null : [...ls],
-        breadcrumbs: shown.get(page.page)?.breadcrumbs ?? page.breadcrumbs,
-        path: shown.get(page.page)?.path ?? page.path,
-        ...hiddenPageFlags(hidden, unsearchable, options.hiddenPage?.(page.page) === true),
-      })),
-  };
+  return out;
+}
+
+/** `pages[]`: every page the (filtered) tree shows, once, with where docs.json lists it. */
+function shownPages(pages: ReadonlyMap<string, PageListing>, shown: ReadonlyMap<string, { breadcrumbs: readonly string[]; path: string }>, options: NavTreeOptions): NavPage[] {
+  return [...pages.values()]
+    .filter(({ page }) => shown.has(page.page))
+    .map(({ page, versions: vs, languages: ls, hidden, unsearchable }) => ({
+      page: page.page,
+      title: page.title,
+      file: page.file,
+      versions: vs === null ? null : [...vs],
+      languages: ls === null ? null : [...ls],
+      breadcrumbs: shown.get(page.page)?.breadcrumbs ?? page.breadcrumbs,
+      path: shown.get(page.page)?.path ?? page.path,
+      ...hiddenPageFlags(hidden, unsearchable, options.hiddenPage?.(page.page) === true),
+    }));
 }
 
 /** The elements above one, nearest first. */
@@ -437,7 +490,8 @@ function addPage(pages: Map<string, PageListing>, info: Omit<NavPage, "versions"
   }
 }
 
-function firstPageOf(items: readonly NavNode[]): string | null {
+/** The page a group opens when it has no root: its first page, operation or group root. */
+export function firstPageOf(items: readonly NavNode[]): string | null {
   for (const item of items) {
     if (item.kind === "page" || item.kind === "operation") {
       if (item.page !== null) return item.page;

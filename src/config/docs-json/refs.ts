@@ -1,15 +1,15 @@
-import { readFile, stat } from "node:fs/promises";
-import { isAbsolute, join, posix } from "node:path";
+import { isAbsolute, posix } from "node:path";
 import { LIMITS } from "../../limits.js";
 import type { Diagnostic } from "../diagnostic.js";
+import { type InsideFile, readInsideRoot, type Refusal, refusalCode } from "../inside-root.js";
 import { childPath } from "./json-path.js";
 import { type JsonSource, type Position, parseJsonSource } from "./json-source.js";
 
-/** Codes of the findings made while reading docs.json and its `$ref`s (listed in the README). */
+/** Codes of the findings made while reading docs.json and its `$ref`s (listed in docs/docs-json.md). */
 export const SOURCE_CODES = ["read", "json", "duplicate-key", "ref", "ref-siblings"] as const;
 
-/** Reads a repository-relative file; rejects with a Node error (`code: "ENOENT"`) when absent. */
-export type ReadText = (relPath: string) => Promise<string>;
+/** Reads a repository-relative file, or says why not (see `readInsideRoot`). */
+export type ReadText = (relPath: string) => InsideFile | Refusal;
 
 /** docs.json with every `$ref` replaced by the JSON it points to, and where each value came from. */
 export interface ResolvedJson {
@@ -22,6 +22,8 @@ export interface ResolvedJson {
   /** The root file and every file reached through `$ref` (also those that failed to load, so a
    *  watcher reloads when one appears), repository-relative, in the order they were met. */
   readonly files: readonly string[];
+  /** The real files of those read through a link inside the root (their edits are edits too). */
+  readonly linkTargets: readonly string[];
   /** Paths whose `$ref` could not be resolved: findings under them would only repeat the problem. */
   readonly brokenPaths: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
@@ -29,16 +31,10 @@ export interface ResolvedJson {
   readonly rootMissing: boolean;
 }
 
-/** Read a repository file with the size limit applied (a huge file is refused before reading). */
+/** Read a repository file with the size limit applied (a huge file is refused before reading),
+ *  never outside the root. */
 export function fileReader(root: string): ReadText {
-  return async (relPath) => {
-    const abs = join(root, relPath);
-    const st = await stat(abs);
-    if (st.size > LIMITS.config.maxJsonBytes) {
-      throw Object.assign(new Error(`${st.size} bytes is over the ${LIMITS.config.maxJsonBytes}-byte limit`), { code: "EFBIG" });
-    }
-    return readFile(abs, "utf8");
-  };
+  return (relPath) => readInsideRoot(root, relPath, { maxBytes: LIMITS.config.maxJsonBytes });
 }
 
 /**
@@ -49,25 +45,28 @@ export function fileReader(root: string): ReadText {
  */
 export async function resolveJsonRefs(rootFile: string, read: ReadText): Promise<ResolvedJson> {
   const resolver = new RefResolver(read);
-  const value = await resolver.run(rootFile);
+  const value = resolver.run(rootFile);
   return {
     value,
     positions: resolver.positions,
     keyPositions: resolver.keyPositions,
     files: [...resolver.files],
+    linkTargets: [...resolver.linkTargets],
     brokenPaths: resolver.brokenPaths,
     diagnostics: resolver.diagnostics,
     rootMissing: resolver.rootMissing,
   };
 }
 
-/** A file as loaded: parsed, or why not (a parse error is reported once, where it is). */
-type Loaded = { readonly source: JsonSource } | { readonly error: string };
+/** A file as loaded: parsed, or why not (a parse error is reported once, where it is), with the
+ *  code of the finding at a reference to it. */
+type Loaded = { readonly source: JsonSource } | { readonly error: string; readonly code?: string };
 
 class RefResolver {
   readonly positions = new Map<string, Position>();
   readonly keyPositions = new Map<string, Position>();
   readonly files = new Set<string>();
+  readonly linkTargets = new Set<string>();
   readonly brokenPaths: string[] = [];
   readonly diagnostics: Diagnostic[] = [];
   rootMissing = false;
@@ -75,23 +74,24 @@ class RefResolver {
 
   constructor(private readonly read: ReadText) {}
 
-  /** Load every file reachable through `$ref` first (the only asynchronous part), then resolve
-   *  synchronously: a 100 KB docs.json has thousands of values. */
-  async run(rootFile: string): Promise<unknown> {
-    const root = await this.load(rootFile, true);
+  /** Load every file reachable through `$ref` first, then resolve: a 100 KB docs.json has
+   *  thousands of values. */
+  run(rootFile: string): unknown {
+    const root = this.load(rootFile, true);
     if (!("source" in root)) return undefined;
-    await this.preload(root.source);
+    this.preload(root.source);
     return this.resolve(root.source, root.source.value, "", "", [rootFile]);
   }
 
-  private async load(file: string, isRoot = false): Promise<Loaded> {
+  private load(file: string, isRoot = false): Loaded {
     const cached = this.loaded.get(file);
     if (cached !== undefined) return cached;
     this.files.add(file);
     let result: Loaded;
-    try {
-      const text = await this.read(file);
-      const parsed = parseJsonSource(text, file);
+    const read = this.read(file);
+    if (read.ok) {
+      if (read.real !== file) this.linkTargets.add(read.real);
+      const parsed = parseJsonSource(read.text, file);
       if (parsed.ok) {
         result = { source: parsed.source };
         for (const dup of parsed.source.duplicateKeys) {
@@ -110,19 +110,18 @@ class RefResolver {
         this.diagnostics.push({ severity: "error", file, line, column, message: `invalid JSON: ${parsed.message}`, code: "json" });
         result = { error: "" };
       }
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (isRoot && code === "ENOENT") this.rootMissing = true;
-      const why = code === "ENOENT" || code === "ENOTDIR" ? "file not found" : code === "EISDIR" ? "is a folder, not a file" : (error as Error).message;
-      if (isRoot) this.diagnostics.push({ severity: "error", file, message: `cannot read: ${why}`, code: "read" });
-      result = { error: why };
+    } else {
+      if (isRoot && read.reason === "missing") this.rootMissing = true;
+      const code = refusalCode(read);
+      if (isRoot) this.diagnostics.push({ severity: "error", file, message: `cannot read: ${read.message}`, code: code ?? "read" });
+      result = { error: read.message, ...(code !== undefined ? { code } : {}) };
     }
     this.loaded.set(file, result);
     return result;
   }
 
   /** Load the files a source refers to, and theirs, each once. */
-  private async preload(source: JsonSource): Promise<void> {
+  private preload(source: JsonSource): void {
     const targets: string[] = [];
     collectRefs(source.value, (ref) => {
       const target = refTarget(source.file, ref);
@@ -132,8 +131,8 @@ class RefResolver {
     for (const target of targets) {
       if (this.loaded.has(target)) continue;
       if (this.files.size >= LIMITS.config.maxRefFiles) return;
-      const loaded = await this.load(target);
-      if ("source" in loaded) await this.preload(loaded.source);
+      const loaded = this.load(target);
+      if ("source" in loaded) this.preload(loaded.source);
     }
   }
 
@@ -165,8 +164,8 @@ class RefResolver {
     const refPath = childPath(path, "$ref");
     const refPos = source.positions.get(childPath(rel, "$ref"));
     const ref = obj.$ref;
-    const broken = (message?: string): unknown => {
-      if (message !== undefined) this.report(refPath, refPos, message, "ref");
+    const broken = (message?: string, code = "ref"): unknown => {
+      if (message !== undefined) this.report(refPath, refPos, message, code);
       this.brokenPaths.push(path);
       return obj;
     };
@@ -179,7 +178,7 @@ class RefResolver {
     const loaded = this.loaded.get(target);
     if (loaded === undefined) return broken(`more than ${LIMITS.config.maxRefFiles} files reached through "$ref"; "${ref}" is not read`);
     // A parse error was reported in the file itself; a read error is reported here.
-    if (!("source" in loaded)) return broken(loaded.error === "" ? undefined : `cannot read "${target}": ${loaded.error}`);
+    if (!("source" in loaded)) return broken(loaded.error === "" ? undefined : `cannot read "${target}": ${loaded.error}`, loaded.code);
     const resolved = this.resolve(loaded.source, loaded.source.value, "", path, [...chain, target]);
     const siblings = Object.keys(obj).filter((k) => k !== "$ref");
     if (siblings.length === 0) return resolved;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGES, codesOf } from "../languages.js";
 
 /**
  * The docs.json model: one zod schema from which the TypeScript types, the structural validation
@@ -7,17 +8,6 @@ import { z } from "zod";
  * Rules that need more than one value at a time (one root element, one child type per level,
  * reserved paths, duplicates, files on disk) live in `rules/`.
  */
-
-/** Language codes the platform supports for `navigation.languages[].language`. */
-export const LANGUAGE_CODES = [
-  "ar", "ca", "cs", "cn", "zh-Hant", "nl", "en", "fi", "fr", "de", "he", "hi", "hu", "id", "it",
-  "jp", "ko", "lv", "no", "pl", "pt-BR", "ro", "ru", "es", "sv", "tr", "uk", "uz", "vi",
-] as const;
-export type LanguageCode = (typeof LANGUAGE_CODES)[number];
-
-/** Every language code accepted: exactly the specification's list. Codes real sites also write
- *  (`zh`, `ja`, `pt`, `en-US`) are errors with a hint naming the supported code they mean. */
-export const KNOWN_LANGUAGE_CODES: readonly string[] = LANGUAGE_CODES;
 
 export const DIRECTORY_VALUES = ["none", "accordion", "card"] as const;
 export type Directory = (typeof DIRECTORY_VALUES)[number];
@@ -177,11 +167,12 @@ const link = z.looseObject({ label: z.string().optional(), href: href.optional()
 
 export const language = division
   .extend({
+    // Any string is read (a code the language table does not know is `check`'s error, rule
+    // `language-code`, and the language is still served under the code as written).
     language: z
       .string()
-      .refine((code) => KNOWN_LANGUAGE_CODES.includes(code), { params: { languageCode: true } })
-      .meta({ examples: [...KNOWN_LANGUAGE_CODES] })
-      .describe("Language code (en, fr, cn, zh, jp, ja, pt-BR, ...)"),
+      .meta({ examples: LANGUAGES.flatMap(codesOf) })
+      .describe("Language code: the specification's (en, fr, cn, jp, pt-BR, zh-Hant, ...) or one the platform also takes (zh, zh-Hans, ja, pt, fr-CA, ...)"),
     default: z.boolean().optional().describe("The default language (otherwise the first one is)"),
     global: global.optional(),
     banner: z

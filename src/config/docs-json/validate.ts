@@ -1,12 +1,21 @@
 import type { Diagnostic } from "../diagnostic.js";
+import { LINK_CODES } from "../inside-root.js";
 import { defaultResolveEntry, type ResolveEntry } from "./entries.js";
 import type { Position } from "./json-source.js";
+import { ELEMENT_TYPES } from "./elements.js";
+import { parsePath } from "./json-path.js";
 import { type NavModel, readNavigation } from "./nav-model.js";
 import { isUnder, type ResolvedJson } from "./refs.js";
 import { RULES } from "./rules/index.js";
 import type { Finding, PageFiles, Rule } from "./rules/rule.js";
-import { type DocsJson, docsJson } from "./schema.js";
-import { findingsFromIssues } from "./zod-issues.js";
+import { type ReadableDocsJson, withoutValues } from "./readable.js";
+import { docsJson } from "./schema.js";
+import { SCHEMA_CODES, findingsFromIssues } from "./zod-issues.js";
+import { SOURCE_CODES } from "./refs.js";
+
+/** Every code docs.json validation reports with (reading, `$ref`s and the links they meet, the
+ *  schema, the rules). */
+export const VALIDATION_CODES: ReadonlySet<string> = new Set<string>([...SOURCE_CODES, ...LINK_CODES, ...SCHEMA_CODES, ...RULES.flatMap((r) => r.codes)]);
 
 export interface ValidateOptions {
   /** The repository's page files: enables the rules that need them (`svc-mcp check`). */
@@ -17,9 +26,15 @@ export interface ValidateOptions {
 }
 
 export interface Validation {
-  /** The typed document, when the configuration has no error. Errors only the repository's
-   *  files reveal (a page without a file) do not count: the configuration is still usable. */
-  readonly document: DocsJson | undefined;
+  /**
+   * docs.json as the service reads it: every value the schema refuses (and every `$ref` that could
+   * not be resolved) left out, the rest as written. Undefined when docs.json cannot be read as a
+   * whole: it does not parse, is not an object, or leaves no navigation to read (no `navigation`
+   * object, no root element that can be read). Rule findings never take a part out: they are
+   * about values that can be read (see docs/docs-json.md, "What a problem costs").
+   */
+  readonly document: ReadableDocsJson | undefined;
+  /** The navigation of `document` (of the value as written when there is none). */
   readonly model: NavModel;
   /** Every finding, sorted by file (in the order files were read) and position. */
   readonly diagnostics: readonly Diagnostic[];
@@ -33,19 +48,16 @@ export interface Validation {
  */
 export function validateDocsJson(resolved: ResolvedJson, options: ValidateOptions = {}): Validation {
   const diagnostics: Diagnostic[] = [...resolved.diagnostics];
-  const model = readNavigation(resolved.value);
-  if (resolved.value === undefined) return { document: undefined, model, diagnostics: sortDiagnostics(diagnostics, resolved.files) };
+  const written = readNavigation(resolved.value);
+  if (resolved.value === undefined) return { document: undefined, model: written, diagnostics: sortDiagnostics(diagnostics, resolved.files) };
 
   const seen = new Set<string>();
-  let configErrors = 0;
-  let fromFiles = false;
   const report = (f: Finding): void => {
     if (resolved.brokenPaths.some((b) => isUnder(f.path, b))) return;
     const pos = locate(resolved, f.path, f.at ?? "value");
     const key = `${f.path}\u0000${f.message}`;
     if (seen.has(key)) return;
     seen.add(key);
-    if ((f.severity ?? "error") === "error" && !fromFiles) configErrors++;
     diagnostics.push({
       severity: f.severity ?? "error",
       file: pos?.file ?? resolved.files[0] ?? "docs.json",
@@ -56,22 +68,53 @@ export function validateDocsJson(resolved: ResolvedJson, options: ValidateOption
     });
   };
 
-  configErrors += resolved.diagnostics.filter((d) => d.severity === "error").length;
+  // What the schema refuses is left out of what is read: the value at the finding's path (the
+  // object that lacks a required key, else the value itself), with everything under it.
+  const unreadable = [...resolved.brokenPaths];
   const parsed = docsJson.safeParse(resolved.value);
   if (!parsed.success) {
-    for (const f of findingsFromIssues(parsed.error.issues, resolved.value)) report(f);
+    for (const f of findingsFromIssues(parsed.error.issues, resolved.value)) {
+      report(f);
+      unreadable.push(unreadablePart(f.path));
+    }
   }
-  const ctx = { doc: resolved.value, model, files: options.files, resolveEntry: options.resolveEntry ?? defaultResolveEntry, report };
+  // Rules judge the navigation as written, so that a part left out is still checked.
+  const ctx = { doc: resolved.value, model: written, files: options.files, resolveEntry: options.resolveEntry ?? defaultResolveEntry, report };
   for (const rule of options.rules ?? RULES) {
     if (rule.needsFiles === true && options.files === undefined) continue;
-    fromFiles = rule.needsFiles === true;
     rule.check(ctx);
   }
+  const readable = readableDocument(resolved.value, unreadable, written);
   return {
-    document: configErrors === 0 && parsed.success ? parsed.data : undefined,
-    model,
+    document: readable?.document,
+    model: readable?.model ?? written,
     diagnostics: sortDiagnostics(diagnostics, resolved.files),
   };
+}
+
+/** What a schema finding leaves out: the value, or the object it belongs to when the object
+ *  cannot be read without it (an element's title, a spec object's `source`, a global anchor's
+ *  `anchor` or `href`: a `tab: 7` leaves the tab out, as a missing `tab` does). */
+function unreadablePart(path: string): string {
+  const segments = parsePath(path);
+  const key = segments.at(-1);
+  if (typeof key !== "string") return path;
+  const inNavigation = segments[0] === "navigation";
+  const isTitle = inNavigation && Object.values(ELEMENT_TYPES).some((t) => t.titleKey === key);
+  const isSource = key === "source" && segments.some((s) => s === "openapi" || s === "asyncapi");
+  const isAnchorLink = (key === "anchor" || key === "href") && segments.at(-3) === "anchors" && segments.at(-4) === "global";
+  return isTitle || isSource || isAnchorLink ? parentPath(path) : path;
+}
+
+/** The document without its unreadable parts, and its navigation; undefined when that leaves
+ *  no object, or no navigation with a root element. */
+function readableDocument(value: unknown, unreadable: readonly string[], written: NavModel): { document: ReadableDocsJson; model: NavModel } | undefined {
+  const document = unreadable.length === 0 ? value : withoutValues(value, unreadable);
+  if (document === null || typeof document !== "object" || Array.isArray(document)) return undefined;
+  // Nothing left out (the usual case): the navigation as written is the one read.
+  const model = unreadable.length === 0 ? written : readNavigation(document);
+  if (model.rootKey === undefined) return undefined;
+  return { document: document as ReadableDocsJson, model };
 }
 
 /** The position of a path, or of its nearest ancestor that has one. */

@@ -1,8 +1,7 @@
 import type { z } from "zod";
 import { formatPath, valueAt } from "./json-path.js";
-import { KNOWN_LANGUAGE_CODES } from "./schema.js";
 
-/** Codes of schema findings (listed in the README). */
+/** Codes of schema findings (listed in docs/docs-json.md). */
 export const SCHEMA_CODES = ["required", "type", "enum", "empty", "schema"] as const;
 
 /** A schema finding in the words `svc-mcp check` prints, at a JSON path. */
@@ -66,14 +65,6 @@ function collect(issue: Issue, base: readonly PropertyKey[], root: unknown, out:
       out.push({ path: formatPath(segments), message: `must be ${joinOr(names)}; got ${describe(value)}`, code: "type" });
       return;
     }
-    case "custom": {
-      if (issue.params?.languageCode === true) {
-        out.push({ path: formatPath(segments), message: enumMessage(KNOWN_LANGUAGE_CODES, value), code: "enum" });
-        return;
-      }
-      out.push({ path: formatPath(segments), message: issue.message, code: "schema" });
-      return;
-    }
     default:
       out.push({ path: formatPath(segments), message: issue.message, code: "schema" });
   }
@@ -111,47 +102,7 @@ function joinOr(items: readonly string[]): string {
   return `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
 }
 
-/** Codes authors often write for a supported one. */
-export const LANGUAGE_HINTS: Readonly<Record<string, string>> = {
-  "pt-br": "pt-BR",
-  pt: "pt-BR",
-  "zh-hant": "zh-Hant",
-  "zh-tw": "zh-Hant",
-  "zh-hk": "zh-Hant",
-  zh: "cn",
-  "zh-hans": "cn",
-  "zh-cn": "cn",
-  ja: "jp",
-  "ja-jp": "jp",
-  "en-us": "en",
-  "en-gb": "en",
-  nb: "no",
-  ua: "uk",
-  kr: "ko",
-  iw: "he",
-  se: "sv",
-};
-
-/** The supported code an unknown one most likely means (`EN` -> `en`, `kr` -> `ko`). */
-export function languageHint(value: string): string | undefined {
-  const lower = value.toLowerCase();
-  const primary = lower.split("-")[0] ?? lower;
-  return (
-    LANGUAGE_HINTS[value] ??
-    LANGUAGE_HINTS[lower] ??
-    KNOWN_LANGUAGE_CODES.find((c) => c !== value && c.toLowerCase() === lower) ??
-    // A regional tag of a supported language (`es-419`, `fr-CA`) means that language.
-    KNOWN_LANGUAGE_CODES.find((c) => c !== value && c === primary)
-  );
-}
-
 function enumMessage(values: readonly unknown[], value: unknown): string {
-  const isLanguage = values.length === KNOWN_LANGUAGE_CODES.length && KNOWN_LANGUAGE_CODES.every((c, i) => values[i] === c);
-  if (isLanguage) {
-    const hint = typeof value === "string" ? languageHint(value) : undefined;
-    const suggestion = hint !== undefined ? ` (did you mean "${hint}"?)` : "";
-    return `must be a supported language code (${KNOWN_LANGUAGE_CODES.join(", ")}); got ${describe(value)}${suggestion}`;
-  }
   const list = values.map((v) => JSON.stringify(v));
   return `must be ${list.length === 1 ? list[0] : `one of ${list.join(", ")}`}; got ${describe(value)}`;
 }

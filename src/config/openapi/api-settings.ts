@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Diagnostic } from "../diagnostic.js";
+import { API_CODES } from "./api-codes.js";
 
 /** Code example languages we generate, and the names docs.json may use for them. */
 export const EXAMPLE_LANGUAGES = ["curl", "python", "javascript", "node", "go", "ruby", "php"] as const;
@@ -77,7 +78,7 @@ export function readApiSettings(docsJson: unknown): { settings: ApiSettings; dia
   const parsed = ApiBlock.safeParse(api);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      diagnostics.push({ severity: "error", file: "docs.json", path: ["api", ...issue.path.map(String)].join(".").replace(/\.(\d+)(?=\.|$)/g, "[$1]"), message: issue.message });
+      diagnostics.push({ severity: "error", file: "docs.json", path: ["api", ...issue.path.map(String)].join(".").replace(/\.(\d+)(?=\.|$)/g, "[$1]"), message: issue.message, code: API_CODES.settings });
     }
     return { settings: DEFAULT_API_SETTINGS, diagnostics };
   }
@@ -92,6 +93,7 @@ export function readApiSettings(docsJson: unknown): { settings: ApiSettings; dia
         file: "docs.json",
         path: `api.examples.languages[${i}]`,
         message: `no code examples are generated for "${name}" (supported: ${Object.keys(LANGUAGE_ALIASES).join(", ")})`,
+        code: API_CODES.settings,
       });
     } else if (!languages.includes(lang)) {
       languages.push(lang);

@@ -4,7 +4,7 @@
  * gives (a reference becomes the very object it points to, so cycles become circular objects and
  * repeated references share one object; a reference with sibling keys becomes a new object that
  * merges them), in one in-place pass instead of that library's crawl, which costs 10x more on
- * real specs (spree's four: ~290 ms against ~30 ms; README, "API reference", measurements).
+ * real specs (spree's four: ~290 ms against ~30 ms; docs/api-reference.md, measurements).
  *
  * Documents it does not handle are left to the full resolver (`needsFullResolver`): references to
  * other files or URLs, and documents where `$id` changes what a `#/...` pointer is relative to.

@@ -1,11 +1,13 @@
-import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LIMITS } from "../../limits.js";
+import { readInsideRoot, refusalCode } from "../inside-root.js";
 import { dereferenceLocal, needsFullResolver } from "./dereference-internal.js";
 
 /**
  * Replace every `$ref` with what it points to, in place. External references to other files
- * are followed only inside the repository (a spec must not read `/etc/passwd` into a page);
+ * are followed only inside the repository, links included (a spec must not read `/etc/passwd`
+ * into a page: every file is read with `readInsideRoot`);
  * references over HTTP are never followed (nothing fetches from the network unless docs.json
  * names the URL itself). Circular references become circular objects: renderers bound depth.
  * A reference that points nowhere is a warning and stays a `$ref` (the field it stands for is
@@ -18,14 +20,20 @@ export async function dereferenceDocument(
 ): Promise<Dereferenced> {
   if (!needsFullResolver(document)) {
     const local = dereferenceLocal(document);
-    return { document: local.document, warnings: local.problems.map((p) => unresolvedWarning(p.at, p.message)), selfContained: true };
+    return { document: local.document, warnings: local.problems.map((p) => unresolved(p.at, p.message)), selfContained: true };
   }
   return { ...(await dereferenceWithRefParser(document, location)), selfContained: false };
 }
 
+/** A reference left unresolved, for `check`; `code` when it is not the API reference's own. */
+export interface SpecWarning {
+  readonly message: string;
+  readonly code?: string;
+}
+
 export interface Dereferenced {
   readonly document: Record<string, unknown>;
-  readonly warnings: string[];
+  readonly warnings: SpecWarning[];
   /** True when nothing outside the document was read (the result depends on its text alone). */
   readonly selfContained: boolean;
 }
@@ -37,22 +45,26 @@ export interface Dereferenced {
 export async function dereferenceWithRefParser(
   document: Record<string, unknown>,
   location: { readonly root: string; readonly file?: string },
-): Promise<{ document: Record<string, unknown>; warnings: string[] }> {
+): Promise<{ document: Record<string, unknown>; warnings: SpecWarning[] }> {
   const root = resolve(location.root);
   // The base for relative `$ref`s: the spec file itself (or the root for a fetched spec, whose
   // relative references then resolve inside the repository, never against the remote host).
   const base = location.file !== undefined ? resolve(root, location.file) : resolve(root, "__remote_spec__.json");
   // Loaded only for the rare spec that needs it: importing the library costs ~60 ms of start-up.
-  const { default: $RefParser } = await import("@apidevtools/json-schema-ref-parser");
+  const { default: $RefParser, ResolverError } = await import("@apidevtools/json-schema-ref-parser");
   const parser = new $RefParser();
   const confinedFile = {
     order: 1,
     canRead: (file: { url: string }) => /^file:/i.test(file.url) || isAbsolute(file.url) || !/^[a-z][a-z0-9+.-]*:/i.test(file.url),
-    read: async (file: { url: string }) => {
+    read: (file: { url: string }) => {
       const path = /^file:/i.test(file.url) ? fileURLToPath(file.url) : resolve(file.url);
       const rel = relative(root, path);
-      if (rel.startsWith("..") || isAbsolute(rel)) throw new Error(`$ref to ${file.url} leaves the repository`);
-      return readFile(path);
+      // Thrown as the library's own error type, so that its message (and code, as `ioErrorCode`)
+      // reaches the warning instead of a generic "Error reading file".
+      if (rel.startsWith("..") || isAbsolute(rel)) throw new ResolverError(new Error(`$ref to ${file.url} leaves the repository`), file.url);
+      const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes });
+      if (read.ok) return read.text;
+      throw new ResolverError(Object.assign(new Error(`$ref to ${rel}: ${read.message}`), { code: refusalCode(read, read.errno ?? read.reason) }), file.url);
     },
   };
   const options = {
@@ -66,13 +78,13 @@ export async function dereferenceWithRefParser(
     const result = await parser.dereference(base, document, options as never);
     return { document: result as Record<string, unknown>, warnings: [] };
   } catch (error) {
-    const group = error as { errors?: { message: string; path?: readonly (string | number)[] }[] };
+    const group = error as { errors?: { message: string; path?: readonly (string | number)[]; ioErrorCode?: string }[] };
     if (!Array.isArray(group.errors) || typeof parser.schema !== "object" || parser.schema === null) throw error;
-    const warnings = group.errors.map((e) => unresolvedWarning(e.path ?? [], e.message));
+    const warnings = group.errors.map((e) => unresolved(e.path ?? [], e.message, e.ioErrorCode === "outside-link" ? "outside-link" : undefined));
     return { document: parser.schema as Record<string, unknown>, warnings };
   }
 }
 
-function unresolvedWarning(at: readonly (string | number)[], message: string): string {
-  return `unresolved $ref${at.length > 0 ? ` (at ${at.join(".")})` : ""}: ${message}; left as is`;
+function unresolved(at: readonly (string | number)[], message: string, code?: string): SpecWarning {
+  return { message: `unresolved $ref${at.length > 0 ? ` (at ${at.join(".")})` : ""}: ${message}; left as is`, ...(code !== undefined ? { code } : {}) };
 }

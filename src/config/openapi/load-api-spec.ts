@@ -1,9 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve } from "node:path";
 import { LIMITS } from "../../limits.js";
 import type { AsyncSpec } from "../asyncapi/model.js";
 import { readAsyncapi } from "../asyncapi/read-asyncapi.js";
-import { type Dereferenced, dereferenceDocument } from "./dereference.js";
+import { readInsideRoot, refusalCode } from "../inside-root.js";
+import { type Dereferenced, dereferenceDocument, type SpecWarning } from "./dereference.js";
 import type { ApiSpec } from "./model.js";
 import { readOperations, readServers } from "./operations.js";
 import { parseDocument } from "./parse-document.js";
@@ -31,7 +30,7 @@ export type SpecLoadResult =
       readonly ok: true;
       readonly spec: LoadedApiSpec;
       /** Problems that leave the spec usable (a dangling `$ref`): warnings in `check`. */
-      readonly warnings: readonly string[];
+      readonly warnings: readonly SpecWarning[];
     }
   | {
       readonly ok: false;
@@ -40,14 +39,17 @@ export type SpecLoadResult =
       readonly line?: number;
       /** A remote spec that was not fetched because fetching is off: not a problem of the spec. */
       readonly notFetched?: boolean;
+      /** The code of the finding, when it is not the API reference's own (`outside-link`). */
+      readonly code?: string;
     };
 
 /**
  * Load, validate and dereference one spec. Every failure is a result with a message. `localText`
- * is the local file's text when the caller has read it already (the site mounts spec files).
+ * is the local file's text when the caller has read it already, inside the root (the site mounts
+ * spec files).
  */
 export async function loadApiSpec(source: string, remote: boolean, deps: SpecLoaderDeps, localText?: string): Promise<SpecLoadResult> {
-  const text = remote ? await fetchText(source, deps) : await readLocal(source, deps.root, localText);
+  const text = remote ? await fetchText(source, deps) : localText !== undefined ? ({ ok: true, text: localText } as const) : readLocal(source, deps.root);
   if (!text.ok) return text;
   return buildSpec(text.text, source, remote, deps);
 }
@@ -117,24 +119,15 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   return done({ ok: true, spec, warnings: resolved.warnings }, resolved.selfContained);
 }
 
-type TextResult = { ok: true; text: string } | { ok: false; message: string; notFetched?: boolean };
+type TextResult = { ok: true; text: string } | { ok: false; message: string; notFetched?: boolean; code?: string };
 
-async function readLocal(source: string, root: string, known: string | undefined): Promise<TextResult> {
-  const abs = resolve(root, source);
-  const rel = relative(resolve(root), abs);
-  if (rel.startsWith("..") || isAbsolute(rel)) return { ok: false, message: "the path leaves the repository" };
-  if (known !== undefined) return { ok: true, text: known };
-  try {
-    const st = await stat(abs);
-    if (!st.isFile()) return { ok: false, message: "not a file" };
-    if (st.size > LIMITS.load.maxSpecBytes) {
-      return { ok: false, message: `${st.size} bytes is over the ${LIMITS.load.maxSpecBytes}-byte spec limit` };
-    }
-    return { ok: true, text: await readFile(abs, "utf8") };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, message: code === "ENOENT" || code === "ENOTDIR" ? "file not found" : (error as Error).message };
-  }
+/** A spec file of the repository (never outside it: see `readInsideRoot`). */
+function readLocal(source: string, root: string): TextResult {
+  const read = readInsideRoot(root, source, { maxBytes: LIMITS.load.maxSpecBytes });
+  if (read.ok) return { ok: true, text: read.text };
+  const code = refusalCode(read);
+  const message = read.reason === "too-large" ? `${read.size} bytes is over the ${LIMITS.load.maxSpecBytes}-byte spec limit` : read.reason === "not-file" ? "not a file" : read.message;
+  return { ok: false, message, ...(code !== undefined ? { code } : {}) };
 }
 
 async function fetchText(url: string, deps: SpecLoaderDeps): Promise<TextResult> {

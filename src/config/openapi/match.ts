@@ -12,6 +12,9 @@ export interface MatchContext {
   /** Sources referenced but not loaded (a remote spec not fetched, or one that failed):
    *  entries against them cannot be verified and are not reported again. */
   readonly unavailable: ReadonlySet<string>;
+  /** Where a named spec file is looked for, for the message when it is not there (default:
+   *  `referenced in docs.json`; front matter: found in the repository). */
+  readonly lookedUp?: string;
 }
 
 export type MatchOutcome =
@@ -25,7 +28,7 @@ export type MatchOutcome =
   /** No operation: the entry is a file path. `reason` says why it did not match. */
   | { readonly kind: "no-match"; readonly reason: string };
 
-/** Match one operation entry, exactly per the spec's rules (see README, "Operation matching"). */
+/** Match one operation entry, exactly per the spec's rules (see docs/api-reference.md, "Operation matching"). */
 export function matchOperationEntry(entry: OperationEntry, ctx: MatchContext): MatchOutcome {
   let candidates: string[];
   if (entry.file !== undefined) {
@@ -33,7 +36,7 @@ export function matchOperationEntry(entry: OperationEntry, ctx: MatchContext): M
     if (named === undefined) {
       const where = specsWith(entry, ctx);
       const hint = where.length > 0 ? `; ${where[0]} has ${label(entry)}: write "${where[0]} ${label(entry)}"` : "";
-      return { kind: "no-match", reason: `no spec "${entry.file}" is referenced in docs.json${hint}` };
+      return { kind: "no-match", reason: `no spec "${entry.file}" is ${ctx.lookedUp ?? "referenced in docs.json"}${hint}` };
     }
     candidates = [named];
   } else {

@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../diagnostic.js";
+import { API_CODES } from "./api-codes.js";
 import { ROOT_ELEMENT_ORDER } from "../read-site-config.js";
 import type { PagePlacement } from "../site-config.js";
 import { readSpecSources, type SpecSource } from "./spec-source.js";
@@ -64,7 +65,7 @@ export function collectNavSpecReferences(raw: unknown): NavSpecReferences {
     if (value === undefined) return undefined;
     const r = readSpecSources(value);
     if (!r.ok) {
-      diagnostics.push({ severity: "error", file: "docs.json", path, message: r.message });
+      diagnostics.push({ severity: "error", file: "docs.json", path, message: r.message, code: API_CODES.specReference });
       return undefined;
     }
     return [...r.sources];

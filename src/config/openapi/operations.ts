@@ -12,6 +12,7 @@ import {
   WEBHOOK,
 } from "./model.js";
 import { pointerSegment, type SchemaProblem } from "./validate-openapi.js";
+import { UNMATCHABLE_GROUP } from "../page-meta.js";
 
 type Obj = Record<string, unknown>;
 
@@ -273,14 +274,26 @@ export function readServers(servers: unknown): string[] {
   return out;
 }
 
-function readExtension(op: Obj): ApiExtension | undefined {
-  const ext = isObj(op["x-svc"]) ? op["x-svc"] : isObj(op["x-mint"]) ? op["x-mint"] : undefined;
-  if (ext === undefined) return undefined;
+/**
+ * `x-svc` (or the predecessor's `x-mint`; both are read, `x-svc` winning key by key) of an
+ * operation or an AsyncAPI channel. Fails
+ * closed: an extension, or its `metadata`, that is there but not an object may have been meant
+ * to restrict the operation, so it restricts it to no reader (as an unreadable `groups` value
+ * does on a page) instead of being ignored and leaving it public.
+ */
+export function readExtension(op: Obj): ApiExtension | undefined {
+  const present = [op["x-mint"], op["x-svc"]].filter((e) => e !== undefined && e !== null);
+  if (present.length === 0) return undefined;
+  const objects = present.filter(isObj);
+  const unreadable = objects.length < present.length || objects.some((e) => e.metadata !== undefined && e.metadata !== null && !isObj(e.metadata));
+  const ext: Obj = Object.assign({}, ...objects);
+  const metadata: Obj = Object.assign({}, ...objects.map((e) => (isObj(e.metadata) ? e.metadata : {})));
+  if (unreadable) metadata.groups = [UNMATCHABLE_GROUP];
   const href = str(ext.href);
   const content = str(ext.content);
   return {
     ...(href !== undefined ? { href } : {}),
-    ...(isObj(ext.metadata) ? { metadata: ext.metadata } : {}),
+    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
     ...(content !== undefined ? { content } : {}),
   };
 }

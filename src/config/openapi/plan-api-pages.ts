@@ -2,6 +2,7 @@ import type { Diagnostic } from "../diagnostic.js";
 import type { AsyncChannel, AsyncSpec } from "../asyncapi/model.js";
 import type { PagePlacement } from "../site-config.js";
 import { toPagePath } from "../site-config.js";
+import { API_CODES } from "./api-codes.js";
 import { parseOperationEntry } from "./entry.js";
 import type { SpecLoadResult } from "./load-api-spec.js";
 import { matchOperationEntry, resolveSpecName, type MatchContext } from "./match.js";
@@ -67,6 +68,9 @@ export interface FrontMatterReference {
   /** Repository-relative file (`guides/users.mdx`), for messages. */
   readonly file: string;
   readonly openapi: string;
+  /** The repository file the reference's spec name was found at (`frontMatterSpecFile`), when
+   *  it names one and it was found; the plan loads and matches against it. */
+  readonly spec?: string;
 }
 
 export interface PlanInput {
@@ -90,11 +94,9 @@ export function specSourcesToLoad(refs: NavSpecReferences, frontMatter: readonly
     el.ownOpenapi?.forEach(add);
     el.ownAsyncapi?.forEach(add);
   }
-  // A file named in an entry but referenced nowhere else is loaded too (if it is a local path).
-  const named = [
-    ...refs.elements.flatMap((el) => el.entries.map((e) => parseOperationEntry(e.value)?.file)),
-    ...frontMatter.map((f) => parseOperationEntry(f.openapi)?.file),
-  ];
+  // A file named in an entry but referenced nowhere else is loaded too (if it is a local path);
+  // from front matter, the file it was found at (a name found nowhere is the page's warning).
+  const named = [...refs.elements.flatMap((el) => el.entries.map((e) => parseOperationEntry(e.value)?.file)), ...frontMatter.map((f) => f.spec)];
   for (const file of named) {
     if (file === undefined || resolveSpecName(file, [...out.keys()]) !== undefined) continue;
     if (/\.(json|ya?ml)$/i.test(file) && !/^https?:/i.test(file)) add({ source: file.replace(/^(\.\/)+|^\/+/g, ""), remote: false });
@@ -105,196 +107,247 @@ export function specSourcesToLoad(refs: NavSpecReferences, frontMatter: readonly
 /**
  * Decide every generated API page, where it goes in navigation, and what `check` must say:
  * the OpenAPI rows of the spec's "Configuration conditions and their outcomes" table, one by
- * one (README, "API reference" lists each rule with its message).
+ * one (docs/api-reference.md lists each rule with its message). In phases: the loaded specs,
+ * explicit entries (in navigation order), whole specs, front matter references, then the two
+ * conflicts (an MDX page and a generated page for one operation; a real file at a generated path).
  */
 export function planApiPages(input: PlanInput): ApiPagePlan {
-  const { refs, specs } = input;
-  const diagnostics: Diagnostic[] = [];
-  const openapiSpecs = new Map<string, ApiSpec>();
-  const asyncSpecs = new Map<string, AsyncSpec>();
-  const unavailable = new Set<string>();
-  const unverified: string[] = [];
+  const specs = loadedSpecs(input);
+  const table = new PageTable();
+  const diagnostics: Diagnostic[] = [...specs.diagnostics];
+  const explicit = planExplicitEntries(input, specs, table, diagnostics);
+  planWholeSpecs(input.refs, specs, table, explicit);
+  const frontMatter = planFrontMatter(input, specs, diagnostics);
+  resolveFrontMatterConflicts(frontMatter, table, explicit, diagnostics);
+  leaveOutTakenPaths(input, table, diagnostics);
+  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, unverified: specs.unverified, diagnostics };
+}
 
-  // Specs: load failures are errors at the first place docs.json names them.
+/** The specs the plan works with, by source, and what loading them found. */
+interface LoadedSpecs {
+  readonly openapi: Map<string, ApiSpec>;
+  readonly asyncapi: Map<string, AsyncSpec>;
+  /** Sources referenced but not loaded: entries against them are neither matched nor refuted. */
+  readonly unavailable: Set<string>;
+  /** Remote specs that were not fetched. */
+  readonly unverified: string[];
+  readonly diagnostics: Diagnostic[];
+}
+
+const SPEC_FAILURE = "API spec ";
+
+/** The source a finding says could not be loaded (`API spec <source>: <why>`), else undefined:
+ *  the words and their reader kept in one place, behind the finding's code. */
+export function failedSpecOf(d: Diagnostic): string | undefined {
+  if (d.code !== API_CODES.spec || !d.message.startsWith(SPEC_FAILURE)) return undefined;
+  const end = d.message.indexOf(": ", SPEC_FAILURE.length);
+  return end === -1 ? undefined : d.message.slice(SPEC_FAILURE.length, end);
+}
+
+/** Phase 1. Load failures are errors at the first place docs.json names the spec; an invalid
+ *  operation is skipped with a warning at the spec. */
+function loadedSpecs(input: PlanInput): LoadedSpecs {
+  const { refs } = input;
+  const out: LoadedSpecs = { openapi: new Map(), asyncapi: new Map(), unavailable: new Set(), unverified: [], diagnostics: [] };
   const firstRef = firstReferencePaths(refs);
   const declared = new Set([...refs.siteOpenapi, ...refs.siteAsyncapi, ...refs.elements.flatMap((el) => [...(el.ownOpenapi ?? []), ...(el.ownAsyncapi ?? [])])].map((s) => s.source));
-  for (const [source, result] of specs) {
+  for (const [source, result] of input.specs) {
     // A file named only inside an entry that does not exist is a misspelt name: the entry's
     // own message says so (with a hint); a second "file not found" would only add noise.
     if (!result.ok && !declared.has(source) && result.message === "file not found") continue;
     if (result.ok) {
-      if (result.spec.format === "openapi") openapiSpecs.set(source, result.spec);
-      else asyncSpecs.set(source, result.spec);
-      for (const w of result.warnings) diagnostics.push({ severity: "warning", file: source, message: w });
+      if (result.spec.format === "openapi") out.openapi.set(source, result.spec);
+      else out.asyncapi.set(source, result.spec);
+      for (const w of result.warnings) out.diagnostics.push({ severity: "warning", file: source, message: w.message, code: w.code ?? API_CODES.specWarning });
       if (result.spec.format === "openapi") {
         for (const op of result.spec.operations) {
           if (op.problems.length === 0) continue;
-          diagnostics.push({
+          out.diagnostics.push({
             severity: "warning",
             file: source,
             path: op.pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).join("."),
             message: `${operationLabel(op)} skipped: invalid operation (${op.problems.join("; ")})`,
+            code: API_CODES.operationSkipped,
           });
         }
       }
       continue;
     }
-    unavailable.add(source);
+    out.unavailable.add(source);
     if (result.notFetched === true) {
-      unverified.push(source);
+      out.unverified.push(source);
       continue;
     }
-    if (result.line !== undefined) {
-      diagnostics.push({ severity: "error", file: source, line: result.line, message: `API spec ${source}: ${result.message}` });
+    const message = `${SPEC_FAILURE}${source}: ${result.message}`;
+    if (result.code !== undefined) {
+      // A link that leads outside the root: the link is what to fix.
+      out.diagnostics.push({ severity: "error", file: source, message: result.message, code: result.code });
+    } else if (result.line !== undefined) {
+      out.diagnostics.push({ severity: "error", file: source, line: result.line, message, code: API_CODES.spec });
     } else {
       const at = firstRef.get(source);
-      diagnostics.push({ severity: "error", file: "docs.json", ...(at !== undefined ? { path: at } : {}), message: `API spec ${source}: ${result.message}` });
+      out.diagnostics.push({ severity: "error", file: "docs.json", ...(at !== undefined ? { path: at } : {}), message, code: API_CODES.spec });
     }
   }
+  return out;
+}
 
-  const pages = new Map<string, PlannedApiPage>();
-  const opPages = new Map<string, string>(); // operation key -> page path
-  const nav: ApiNavItem[] = [];
-  const entries = new Map<string, EntryResolution>();
-  const explicitSources = new Set<string>();
-  const explicitChannels = new Set<string>();
+/** Generated pages by path, each operation (channel) once. */
+class PageTable {
+  readonly pages = new Map<string, PlannedApiPage>();
+  /** Operation key -> page path. */
+  readonly byItem = new Map<string, string>();
 
-  const addPage = (pagePath: string, item: ApiPageItem, placement: PagePlacement | undefined): string => {
+  /** The page of an item: the one it has already, else a new one at `pagePath` (two operations
+   *  with one URL: later ones get -1, -2, as the predecessor platform does). */
+  add(pagePath: string, item: ApiPageItem, placement: PagePlacement | undefined): string {
     const key = itemKey(item);
-    const existing = opPages.get(key);
+    const existing = this.byItem.get(key);
     if (existing !== undefined) return existing;
     let path = pagePath;
-    // Two operations with one URL: later ones get -1, -2 (as the predecessor platform does).
-    for (let n = 1; pages.has(path); n++) path = `${pagePath}-${n}`;
-    pages.set(path, { pagePath: path, item, ...(placement !== undefined ? { placement } : {}) });
-    opPages.set(key, path);
+    for (let n = 1; this.pages.has(path); n++) path = `${pagePath}-${n}`;
+    this.pages.set(path, { pagePath: path, item, ...(placement !== undefined ? { placement } : {}) });
+    this.byItem.set(key, path);
     return path;
-  };
+  }
+}
 
-  // Pass 1: explicit entries, in navigation order.
-  for (const el of refs.elements) {
+/** What explicit entries decided: navigation items, entry resolutions, and the specs (channels'
+ *  specs) some entry names, which get no whole-spec pages. */
+interface ExplicitEntries {
+  readonly nav: ApiNavItem[];
+  readonly entries: Map<string, EntryResolution>;
+  readonly sources: Set<string>;
+  readonly channels: Set<string>;
+}
+
+/** Phase 2: explicit entries, in navigation order. */
+function planExplicitEntries(input: PlanInput, specs: LoadedSpecs, table: PageTable, diagnostics: Diagnostic[]): ExplicitEntries {
+  const out: ExplicitEntries = { nav: [], entries: new Map(), sources: new Set(), channels: new Set() };
+  const place = (el: NavSpecElement, entryPath: string, pagePath: string): void => {
+    out.nav.push({ element: el.path, entry: entryPath, pagePath });
+    out.entries.set(entryPath, { kind: "api-page", pagePath });
+  };
+  for (const el of input.refs.elements) {
     const defaults = el.openapi.map((s) => s.source);
-    const ctx: MatchContext = { defaults, specs: openapiSpecs, unavailable };
+    const ctx: MatchContext = { defaults, specs: specs.openapi, unavailable: specs.unavailable };
     for (const entry of el.entries) {
-      const channel = matchChannel(entry.value, el, asyncSpecs);
+      const channel = matchChannel(entry.value, el, specs.asyncapi);
       if (channel !== undefined) {
-        explicitChannels.add(channel.spec.source);
-        const dir = directoryFor(el, refs, "asyncapi", channel.spec.source);
-        const pagePath = addPage(channelPagePath(channel.channel, dir), { kind: "channel", ...channel }, el.placement);
-        nav.push({ element: el.path, entry: entry.path, pagePath });
-        entries.set(entry.path, { kind: "api-page", pagePath });
+        out.channels.add(channel.spec.source);
+        const dir = directoryFor(el, input.refs, "asyncapi", channel.spec.source);
+        place(el, entry.path, table.add(channelPagePath(channel.channel, dir), { kind: "channel", ...channel }, el.placement));
         continue;
       }
       const parsed = parseOperationEntry(entry.value);
       if (parsed === undefined) continue;
-      const target = parsed.file !== undefined ? resolveSpecName(parsed.file, [...specs.keys()]) : defaults.length === 1 ? defaults[0] : undefined;
-      if (target !== undefined) explicitSources.add(target);
+      const target = parsed.file !== undefined ? resolveSpecName(parsed.file, [...input.specs.keys()]) : defaults.length === 1 ? defaults[0] : undefined;
+      if (target !== undefined) out.sources.add(target);
       const outcome = matchOperationEntry(parsed, ctx);
-      switch (outcome.kind) {
-        case "operation": {
-          const { spec, operation } = outcome;
-          const dir = directoryFor(el, refs, "openapi", spec.source);
-          const pagePath = addPage(operationPagePath(operation, dir), { kind: "operation", spec, operation }, el.placement);
-          nav.push({ element: el.path, entry: entry.path, pagePath });
-          entries.set(entry.path, { kind: "api-page", pagePath });
-          break;
-        }
-        case "invalid":
-        case "unverified":
-          entries.set(entry.path, { kind: "not-generated" });
-          break;
-        case "no-spec":
-          entries.set(entry.path, { kind: "not-generated" });
-          diagnostics.push({
-            severity: "error",
-            file: "docs.json",
-            path: entry.path,
-            message: `"${entry.value}" is an operation entry, but no "openapi" is set on this element or above it: no page is generated`,
-          });
-          break;
-        case "no-match": {
-          entries.set(entry.path, { kind: "file", reason: outcome.reason });
-          const pagePath = toPagePath(entry.value);
-          if (!input.pageExists(pagePath)) {
-            diagnostics.push({
-              severity: "error",
-              file: "docs.json",
-              path: entry.path,
-              message: `"${entry.value}" matches no operation (${outcome.reason}), and as a page path no file ${pagePath.slice(1)}.mdx exists`,
-            });
-          }
-          break;
-        }
+      if (outcome.kind === "operation") {
+        const { spec, operation } = outcome;
+        const dir = directoryFor(el, input.refs, "openapi", spec.source);
+        place(el, entry.path, table.add(operationPagePath(operation, dir), { kind: "operation", spec, operation }, el.placement));
+      } else if (outcome.kind === "no-match") {
+        out.entries.set(entry.path, { kind: "file", reason: outcome.reason });
+        const pagePath = toPagePath(entry.value);
+        if (input.pageExists(pagePath)) continue;
+        diagnostics.push({
+          severity: "error",
+          file: "docs.json",
+          path: entry.path,
+          message: `"${entry.value}" matches no operation (${outcome.reason}), and as a page path no file ${pagePath.slice(1)}.mdx exists`,
+          code: API_CODES.unmatched,
+        });
+      } else {
+        out.entries.set(entry.path, { kind: "not-generated" });
+        if (outcome.kind !== "no-spec") continue;
+        diagnostics.push({
+          severity: "error",
+          file: "docs.json",
+          path: entry.path,
+          message: `"${entry.value}" is an operation entry, but no "openapi" is set on this element or above it: no page is generated`,
+          code: API_CODES.noSpec,
+        });
       }
     }
   }
+  return out;
+}
 
-  // Pass 2: elements that set their own spec and whose spec no entry references explicitly get
-  // every operation (channel), grouped by first tag; `x-hidden` ones get a page but no place.
+/** Phase 3: elements that set their own spec and whose spec no entry references explicitly get
+ *  every operation (channel), grouped by first tag; `x-hidden` ones get a page but no place. */
+function planWholeSpecs(refs: NavSpecReferences, specs: LoadedSpecs, table: PageTable, explicit: ExplicitEntries): void {
   for (const el of refs.elements) {
     for (const src of el.ownOpenapi ?? []) {
-      const spec = openapiSpecs.get(src.source);
-      if (spec === undefined || explicitSources.has(src.source)) continue;
+      const spec = specs.openapi.get(src.source);
+      if (spec === undefined || explicit.sources.has(src.source)) continue;
       for (const operation of spec.operations) {
         if (operation.excluded || operation.problems.length > 0) continue;
         const group = operation.tags[0];
         const placement = operation.hidden ? undefined : { ...el.placement, breadcrumbs: [...el.placement.breadcrumbs, ...(group !== undefined ? [group] : [])] };
-        const pagePath = addPage(operationPagePath(operation, src.directory), { kind: "operation", spec, operation }, placement);
-        if (!operation.hidden) nav.push({ element: el.path, ...(group !== undefined ? { group } : {}), pagePath });
+        const pagePath = table.add(operationPagePath(operation, src.directory), { kind: "operation", spec, operation }, placement);
+        if (!operation.hidden) explicit.nav.push({ element: el.path, ...(group !== undefined ? { group } : {}), pagePath });
       }
     }
     for (const src of el.ownAsyncapi ?? []) {
-      const spec = asyncSpecs.get(src.source);
-      if (spec === undefined || explicitChannels.has(src.source)) continue;
+      const spec = specs.asyncapi.get(src.source);
+      if (spec === undefined || explicit.channels.has(src.source)) continue;
       for (const channel of spec.channels) {
-        const pagePath = addPage(channelPagePath(channel, src.directory), { kind: "channel", spec, channel }, channel.hidden ? undefined : el.placement);
-        if (!channel.hidden) nav.push({ element: el.path, pagePath });
+        const pagePath = table.add(channelPagePath(channel, src.directory), { kind: "channel", spec, channel }, channel.hidden ? undefined : el.placement);
+        if (!channel.hidden) explicit.nav.push({ element: el.path, pagePath });
       }
     }
   }
+}
 
-  // Front matter references: which MDX pages document an operation, and conflicts.
+/** Phase 4: which MDX pages document an operation through front matter `openapi`. A reference
+ *  naming a spec file uses the file it was resolved to (`FrontMatterReference.spec`). */
+function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diagnostic[]): Map<string, FrontMatterOperation> {
   const frontMatter = new Map<string, FrontMatterOperation>();
-  const pageDefaults = pageDefaultSpecs(refs, openapiSpecs);
+  const pageDefaults = pageDefaultSpecs(input.refs, specs.openapi);
+  const warn = (file: string, message: string): void => void diagnostics.push({ severity: "warning", file, message, code: API_CODES.frontMatter });
   for (const ref of input.frontMatter) {
-    const parsed = parseOperationEntry(ref.openapi);
-    if (parsed === undefined) {
-      diagnostics.push({
-        severity: "warning",
-        file: ref.file,
-        message: `front matter openapi "${ref.openapi}" is not an operation reference ("<METHOD> <path>" or "<spec file> <METHOD> <path>")`,
-      });
+    const written = parseOperationEntry(ref.openapi);
+    if (written === undefined) {
+      warn(ref.file, `front matter openapi "${ref.openapi}" is not an operation reference ("<METHOD> <path>" or "<spec file> <METHOD> <path>")`);
       continue;
     }
-    const defaults = pageDefaults.get(ref.pagePath) ?? [...openapiSpecs.keys(), ...[...unavailable].filter((s) => !asyncSpecs.has(s))];
-    const outcome = matchOperationEntry(parsed, { defaults, specs: openapiSpecs, unavailable });
+    const parsed = written.file !== undefined && ref.spec !== undefined ? { ...written, file: ref.spec } : written;
+    const defaults = pageDefaults.get(ref.pagePath) ?? [...specs.openapi.keys(), ...[...specs.unavailable].filter((s) => !specs.asyncapi.has(s))];
+    const lookedUp = "found in the repository (from its root, then this page's folder)";
+    const outcome = matchOperationEntry(parsed, { defaults, specs: specs.openapi, unavailable: specs.unavailable, lookedUp });
     if (outcome.kind === "operation" || outcome.kind === "invalid") {
       frontMatter.set(ref.pagePath, { pagePath: ref.pagePath, spec: outcome.spec, operation: outcome.operation });
       continue;
     }
     if (outcome.kind === "unverified") continue;
     const why = outcome.kind === "no-spec" ? "docs.json references no OpenAPI spec" : outcome.reason;
-    diagnostics.push({ severity: "warning", file: ref.file, message: `front matter openapi "${ref.openapi}" does not match an operation: ${why}` });
+    warn(ref.file, `front matter openapi "${ref.openapi}" does not match an operation: ${why}`);
   }
+  return frontMatter;
+}
+
+/** Phase 5: an MDX page and a generated page for one operation. `x-svc.href` names the
+ *  operation's page: when that is the MDX page, navigation points at it and nothing is
+ *  generated; anywhere else, both pages stand by choice. Otherwise it is an error. */
+function resolveFrontMatterConflicts(frontMatter: ReadonlyMap<string, FrontMatterOperation>, table: PageTable, explicit: ExplicitEntries, diagnostics: Diagnostic[]): void {
   for (const fm of frontMatter.values()) {
-    const key = itemKey({ kind: "operation", spec: fm.spec, operation: fm.operation });
-    const generated = opPages.get(key);
+    const generated = table.byItem.get(itemKey({ kind: "operation", spec: fm.spec, operation: fm.operation }));
     if (generated === undefined) continue;
     const href = fm.operation.extension?.href;
     if (href !== undefined) {
-      // `x-svc.href` names the page for the operation: when that is this MDX page, navigation
-      // points at it and nothing is generated; anywhere else, both pages stand by choice.
-      if (hrefToPagePath(href) === fm.pagePath.toLowerCase()) {
-        pages.delete(generated);
-        for (let i = 0; i < nav.length; i++) {
-          const item = nav[i] as ApiNavItem;
-          if (item.pagePath === generated) nav[i] = { ...item, pagePath: fm.pagePath };
-        }
-        for (const [k, v] of entries) if (v.kind === "api-page" && v.pagePath === generated) entries.set(k, { kind: "api-page", pagePath: fm.pagePath });
+      if (hrefToPagePath(href) !== fm.pagePath.toLowerCase()) continue;
+      table.pages.delete(generated);
+      const { nav, entries } = explicit;
+      for (let i = 0; i < nav.length; i++) {
+        const item = nav[i] as ApiNavItem;
+        if (item.pagePath === generated) nav[i] = { ...item, pagePath: fm.pagePath };
       }
+      for (const [k, v] of entries) if (v.kind === "api-page" && v.pagePath === generated) entries.set(k, { kind: "api-page", pagePath: fm.pagePath });
       continue;
     }
-    const where = nav.find((n) => n.pagePath === generated);
+    const where = explicit.nav.find((n) => n.pagePath === generated);
     diagnostics.push({
       severity: "error",
       file: "docs.json",
@@ -302,21 +355,23 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
       message:
         `${operationLabel(fm.operation)} (${fm.spec.source}) has two pages: the generated ${generated} and ${fm.pagePath.slice(1)}.mdx ` +
         `(front matter openapi); remove one, or set "x-svc": {"href": ...} on the operation to point its page elsewhere`,
+      code: API_CODES.twoPages,
     });
   }
+}
 
-  // A real file at a generated page's path wins; say so (its URL would otherwise be ambiguous).
-  for (const [path, page] of pages) {
+/** Phase 6: a real file at a generated page's path wins; say so (its URL would otherwise be ambiguous). */
+function leaveOutTakenPaths(input: PlanInput, table: PageTable, diagnostics: Diagnostic[]): void {
+  for (const [path, page] of table.pages) {
     if (!input.pageExists(path)) continue;
-    pages.delete(path);
+    table.pages.delete(path);
     diagnostics.push({
       severity: "warning",
       file: `${path.slice(1)}.mdx`,
       message: `this file takes the path of the generated page for ${itemLabel(page.item)}; the generated page is left out`,
+      code: API_CODES.pageTaken,
     });
   }
-
-  return { pages: [...pages.values()], nav, entries, frontMatter, unverified, diagnostics };
 }
 
 function itemKey(item: ApiPageItem): string {

@@ -68,6 +68,9 @@ export function renderOperationPage(spec: ApiSpec, op: ApiOperation, ctx: Render
   return pageText(parts.frontMatter, parts.body());
 }
 
+/** `x-svc.metadata` keys that become the generated page's front matter: who reads it, whether search does. */
+const ACCESS_KEYS = ["groups", "public", "noindex"] as const;
+
 /** An operation page's front matter, and a function that renders its body. */
 export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderContext): PageParts {
   const title = metaString(ctx.metadata, "title") ?? op.summary ?? `${op.method} ${op.path}`;
@@ -77,12 +80,21 @@ export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderC
     ["openapi", `${spec.source} ${op.method} ${op.path}`],
     ["playground", ctx.playground.display],
   ];
-  for (const key of ["groups", "public", "noindex"]) if (ctx.metadata?.[key] !== undefined) fm.push([key, ctx.metadata[key]]);
+  for (const key of ACCESS_KEYS) if (ctx.metadata?.[key] !== undefined) fm.push([key, ctx.metadata[key]]);
   return { frontMatter: fm, body: () => renderOperationBody(spec, op, ctx, title) };
 }
 
-function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext, title: string): string {
-  const out: string[] = ["", `# ${title}`, ""];
+/**
+ * The reference of the operation an MDX page documents through front matter `openapi`, to follow
+ * the author's prose as the hosted platform shows it: a rule, then what a generated page holds
+ * below its title (endpoint, parameters, request body, responses, examples, the `jq` line).
+ */
+export function operationReference(spec: ApiSpec, op: ApiOperation, ctx: RenderContext): string {
+  return `\n---\n${renderOperationBody(spec, op, ctx, undefined)}`;
+}
+
+function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext, title: string | undefined): string {
+  const out: string[] = title !== undefined ? ["", `# ${title}`, ""] : [""];
 
   const base = op.servers[0];
   const shownPath = op.kind === "webhook" ? `WEBHOOK ${op.path} (${op.webhookMethod ?? "POST"} to your endpoint)` : `${op.method} ${ctx.playground.fullUrl && base !== undefined ? `${base}${op.path}` : op.path}`;
@@ -233,11 +245,13 @@ export function renderChannelPage(spec: AsyncSpec, ch: AsyncChannel): string {
 
 /** A channel page's front matter, and a function that renders its body. */
 export function channelPageParts(spec: AsyncSpec, ch: AsyncChannel): PageParts {
-  const title = ch.title ?? ch.id;
+  const metadata = ch.extension?.metadata;
+  const title = metaString(metadata, "title") ?? ch.title ?? ch.id;
   const fm: [string, unknown][] = [["title", title]];
   const desc = ch.summary ?? ch.description;
   if (desc !== undefined) fm.push(["description", firstSentence(desc)]);
   fm.push(["asyncapi", `${spec.source} ${ch.id}`]);
+  for (const key of ACCESS_KEYS) if (metadata?.[key] !== undefined) fm.push([key, metadata[key]]);
   return { frontMatter: fm, body: () => renderChannelBody(spec, ch, title) };
 }
 

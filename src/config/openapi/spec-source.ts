@@ -5,7 +5,7 @@
 export interface SpecSource {
   /** Repository-relative path without a leading `./` or `/` (`api/openapi.yaml`), or a URL. */
   readonly source: string;
-  /** True for an http(s) URL: fetched only when the caller allows it (see README). */
+  /** True for an http(s) URL: fetched only when the caller allows it (see docs/api-reference.md). */
   readonly remote: boolean;
   /** `{source, directory}`: the folder generated pages go into (`api-reference/store-api`). */
   readonly directory?: string;

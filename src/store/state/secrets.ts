@@ -33,11 +33,19 @@ export function secretMatches(secret: string, expected: Buffer): boolean {
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/** scrypt's cost parameters: CPU/memory cost `N` (a power of two), block size `r`, parallelism `p`. */
+export interface ScryptCost {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+
 /**
  * scrypt cost for passwords: N = 2^15, r = 8, p = 1 uses 32 MiB and ~50-100 ms per check; the
  * parameters are stored with each hash so they can be raised later without breaking old ones.
  */
-const SCRYPT = { N: 2 ** 15, r: 8, p: 1, keyLength: 32, saltLength: 16 } as const;
+export const PASSWORD_COST: ScryptCost = { N: 2 ** 15, r: 8, p: 1 };
+const SCRYPT = { keyLength: 32, saltLength: 16 } as const;
 
 function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keyLength: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -46,11 +54,14 @@ function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: nu
   });
 }
 
-/** `scrypt$N$r$p$<salt b64>$<key b64>`: a password hash that carries its own parameters. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * `scrypt$N$r$p$<salt b64>$<key b64>`: a password hash that carries its own parameters. `cost`
+ * is lowered only by tests (a sign-in lockout test checks 20 wrong passwords).
+ */
+export async function hashPassword(password: string, cost: ScryptCost = PASSWORD_COST): Promise<string> {
   const salt = randomBytes(SCRYPT.saltLength);
-  const key = await scryptAsync(password, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p, SCRYPT.keyLength);
-  return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64"), key.toString("base64")].join("$");
+  const key = await scryptAsync(password, salt, cost.N, cost.r, cost.p, SCRYPT.keyLength);
+  return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
 /** Whether `password` matches a stored scrypt hash (constant-time compare). */

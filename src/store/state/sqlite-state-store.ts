@@ -3,7 +3,7 @@ import type { Statement } from "better-sqlite3";
 import { LIMITS } from "../../limits.js";
 import { type Db, openDatabase } from "../sqlite.js";
 import { STATE_MIGRATIONS } from "./migrations.js";
-import { hashPassword, hashSecret, randomToken, secretMatches, verifyPassword } from "./secrets.js";
+import { PASSWORD_COST, type ScryptCost, hashPassword, hashSecret, randomToken, secretMatches, verifyPassword } from "./secrets.js";
 import {
   AUTH_MODES,
   type AccessCheck,
@@ -42,6 +42,8 @@ export interface StateStoreOptions {
   readonly accessTokenTtlSec?: number;
   readonly refreshTokenTtlSec?: number;
   readonly authCodeTtlSec?: number;
+  /** scrypt cost of new password hashes (default `PASSWORD_COST`); tests lower it to stay fast. */
+  readonly passwordCost?: ScryptCost;
 }
 
 /** Used tokens and codes are kept this long past expiry, then swept (they only serve reuse detection). */
@@ -83,6 +85,7 @@ export class SqliteStateStore implements StateStore {
   private readonly accessTtlMs: number;
   private readonly refreshTtlMs: number;
   private readonly codeTtlMs: number;
+  private readonly passwordCost: ScryptCost;
   private readonly q: ReturnType<typeof prepareStatements>;
   /** Hash of a password nobody has: checked for unknown accounts so timing reveals nothing. */
   private dummyHash: Promise<string> | undefined;
@@ -95,6 +98,7 @@ export class SqliteStateStore implements StateStore {
     this.accessTtlMs = (options.accessTokenTtlSec ?? LIMITS.oauth.accessTokenTtlSec) * 1000;
     this.refreshTtlMs = (options.refreshTokenTtlSec ?? LIMITS.oauth.refreshTokenTtlSec) * 1000;
     this.codeTtlMs = (options.authCodeTtlSec ?? LIMITS.oauth.authCodeTtlSec) * 1000;
+    this.passwordCost = options.passwordCost ?? PASSWORD_COST;
     this.q = prepareStatements(db);
   }
 
@@ -171,7 +175,7 @@ export class SqliteStateStore implements StateStore {
   async addUser(name: string, password: string, groups: readonly string[]): Promise<UserInfo> {
     const key = name.toLowerCase();
     if (this.q.user.get(key) !== undefined) throw new StateConflictError(`user "${key}" already exists`);
-    const hash = await hashPassword(password);
+    const hash = await hashPassword(password, this.passwordCost);
     const createdAt = this.now();
     const sorted = [...new Set(groups)].sort();
     try {
@@ -206,7 +210,7 @@ export class SqliteStateStore implements StateStore {
       | { name: string; password_hash: string; groups_json: string; created_at: number }
       | undefined;
     if (row === undefined) {
-      this.dummyHash ??= hashPassword(randomToken("", 24));
+      this.dummyHash ??= hashPassword(randomToken("", 24), this.passwordCost);
       await verifyPassword(password, await this.dummyHash);
       return undefined;
     }
@@ -228,6 +232,13 @@ export class SqliteStateStore implements StateStore {
     const row = this.q.client.get(clientId) as { client_id: string; metadata_json: string; created_at: number } | undefined;
     if (row === undefined) return undefined;
     return { clientId: row.client_id, metadata: JSON.parse(row.metadata_json) as ClientMetadata, createdAt: row.created_at };
+  }
+
+  async rememberDocumentClient(clientId: string, metadata: ClientMetadata): Promise<RegisteredClient> {
+    // A registered client's id is `mcpd_...`: a URL can never replace one (nor gain a secret).
+    if (!clientId.startsWith("https://")) throw new Error(`not a metadata document URL: ${clientId}`);
+    const row = this.q.rememberDocumentClient.get(clientId, JSON.stringify(metadata), this.now()) as { created_at: number };
+    return { clientId, metadata, createdAt: row.created_at };
   }
 
   async verifyClientSecret(clientId: string, clientSecret: string): Promise<boolean> {
@@ -398,6 +409,9 @@ function prepareStatements(db: Db) {
     removeUser: p("DELETE FROM users WHERE name = ?"),
     addClient: p("INSERT INTO clients (client_id, secret_hash, metadata_json, created_at) VALUES (?, ?, ?, ?)"),
     client: p("SELECT client_id, secret_hash, metadata_json, created_at FROM clients WHERE client_id = ?"),
+    rememberDocumentClient: p(
+      "INSERT INTO clients (client_id, secret_hash, metadata_json, created_at) VALUES (?, NULL, ?, ?) ON CONFLICT (client_id) DO UPDATE SET metadata_json = excluded.metadata_json RETURNING created_at",
+    ),
     addGrant: p(
       "INSERT INTO grants (client_id, credential_id, registered_client_id, user_name, scope, resource, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ),

@@ -82,12 +82,14 @@ export interface UserStore {
   verifyUser(name: string, password: string): Promise<UserInfo | undefined>;
 }
 
-/** RFC 7591 client metadata we keep (validated by the registration endpoint). */
+/** RFC 7591 client metadata we keep (validated by the registration endpoint, or read from a metadata document). */
 export interface ClientMetadata {
   readonly redirect_uris: readonly string[];
   readonly token_endpoint_auth_method: "none" | "client_secret_basic" | "client_secret_post";
   readonly grant_types: readonly string[];
   readonly response_types: readonly string[];
+  /** OpenID Connect Registration 1.0: `web` or `native` (declared, or what the redirect URIs show). */
+  readonly application_type?: "web" | "native";
   readonly client_name?: string;
   readonly client_uri?: string;
   readonly logo_uri?: string;
@@ -109,6 +111,12 @@ export interface OAuthClientStore {
   client(clientId: string): Promise<RegisteredClient | undefined>;
   /** Whether `clientSecret` is the registered client's secret (constant-time). */
   verifyClientSecret(clientId: string, clientSecret: string): Promise<boolean>;
+  /**
+   * Keep the client a metadata document describes (CIMD: `clientId` is the document's https
+   * URL), inserting it or replacing its metadata, never with a secret: its codes and grants
+   * refer to it like a registered client's. Its `createdAt` is when it was first kept.
+   */
+  rememberDocumentClient(clientId: string, metadata: ClientMetadata): Promise<RegisteredClient>;
 }
 
 /** Whom a token speaks for. */

@@ -5,6 +5,7 @@ import { FeedbackInputError } from "../../store/feedback/issues.js";
 import type { FeedbackStore } from "../../store/feedback/store.js";
 import { invalidParams } from "./issues.js";
 import { type DocsTool, defineTool } from "./tool.js";
+import { siteTitle } from "../tool-names.js";
 
 /** The spec's name for the tool (not site-suffixed: agents and docs refer to it by this name). */
 export const SUBMIT_FEEDBACK = "submit_feedback";
@@ -12,7 +13,7 @@ export const SUBMIT_FEEDBACK = "submit_feedback";
 export interface FeedbackToolDeps {
   readonly store: FeedbackStore;
   readonly projectId: string;
-  /** Milliseconds since the epoch; default `Date.now`. */
+  /** Milliseconds since the epoch; default the request's clock. */
   readonly clock?: () => number;
 }
 
@@ -33,21 +34,20 @@ const input = z.strictObject({
  * `GET /v1/analytics/{projectId}/feedback` or `svc-mcp feedback list`.
  */
 export function createFeedbackTool(deps: FeedbackToolDeps): DocsTool {
-  const clock = deps.clock ?? Date.now;
   return defineTool({
     key: "submit_feedback",
     name: () => SUBMIT_FEEDBACK,
-    title: (site) => `Send feedback on the ${site} docs`,
+    title: ({ siteName }) => `Send feedback on the ${siteTitle(siteName)}`,
     description: ({ siteName }) =>
       `Report a problem with a page of the ${siteName} documentation to its maintainers: wrong or outdated ` +
       "content, a broken example, something missing or unclear. Use it after you found the docs lacking while " +
       "answering; say what is wrong and what would fix it. Not for questions (search the docs instead).",
     input,
     annotations: { title: "Send documentation feedback", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async (args) => {
+    run: async (args, ctx) => {
       let entry;
       try {
-        entry = await submitAgentFeedback(deps.store, deps.projectId, args, clock());
+        entry = await submitAgentFeedback(deps.store, deps.projectId, args, (deps.clock ?? ctx.request.clock)());
       } catch (error) {
         if (error instanceof FeedbackInputError) throw invalidParams(`Invalid arguments for ${SUBMIT_FEEDBACK}: ${error.message}`);
         throw error;

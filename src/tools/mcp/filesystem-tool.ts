@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "../../limits.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
+import { siteTitle } from "../tool-names.js";
 
 const input = z
   .object({
@@ -15,7 +16,7 @@ const input = z
 export const filesystemTool = defineTool({
   key: "filesystem",
   name: (n) => n.filesystem,
-  title: (site) => `Query the ${site} docs filesystem`,
+  title: ({ siteName }) => `Query the ${siteTitle(siteName)} filesystem`,
   description: ({ siteName, names }) =>
     `Read and navigate the ${siteName} documentation as a read-only filesystem with shell commands. ` +
     "Every page is a file: the page at link /guides/setup is /guides/setup.mdx (or .md). " +
@@ -28,7 +29,7 @@ export const filesystemTool = defineTool({
   input,
   annotations: { ...READ_ONLY_TOOL, title: "Query docs filesystem" },
   run: async (args, ctx) => {
-    const r = await ctx.state.shell.run(args.command);
+    const r = await ctx.state.shell.run(args.command, ctx.request.caller);
     let text = r.stdout;
     if (r.stderr !== "") text += `${text === "" || text.endsWith("\n") ? "" : "\n"}${r.stderr}`;
     if (r.exitCode !== 0) text += `${text === "" || text.endsWith("\n") ? "" : "\n"}[exit code ${r.exitCode}]`;

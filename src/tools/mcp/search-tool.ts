@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { LIMITS } from "../../limits.js";
 import type { PagePlacement } from "../../config/site-config.js";
+import type { SiteOutline } from "../../vfs/outline.js";
 import { pageUrl } from "../../vfs/site.js";
+import { versionList } from "../instructions.js";
 import { resolveLanguage, resolveVersion } from "../search/scope.js";
 import { invalidParams } from "./issues.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
@@ -39,6 +41,15 @@ function scopeMarker(r: Pick<SearchResult, "versions" | "languages">): string {
   return parts.map((p) => ` · ${p}`).join("");
 }
 
+/** ` Filter values: versions v2, v1 (default v2); languages en, fr.`: the reader's, for `version` and `language`. */
+function filterValues(outline: SiteOutline): string {
+  const parts = [
+    ...(outline.versions.length > 0 ? [`versions ${versionList(outline)}`] : []),
+    ...(outline.languages.length > 0 ? [`languages ${outline.languages.join(", ")}`] : []),
+  ];
+  return parts.length > 0 ? ` Filter values: ${parts.join("; ")}.` : "";
+}
+
 const input = z
   .object({
     query: z
@@ -68,27 +79,28 @@ const input = z
 export const searchTool = defineTool({
   key: "search",
   name: (n) => n.search,
-  title: (site) => `Search ${site}`,
-  description: ({ siteName, names }) =>
+  title: ({ siteName }) => `Search ${siteName}`,
+  description: ({ siteName, names, outline }) =>
     `Search the ${siteName} documentation. Returns the best-matching pages, each with its title, link, ` +
     `file path and a snippet of the matching section. Use it first for any question about ${siteName}; then read ` +
     `the full pages with ${names.filesystem} (e.g. \`cat /path/to/page.mdx\`). On a versioned or multilingual site each result names ` +
-    `its version(s) and language; without a version filter, the same page in other versions is one result (its other versions listed under it). Scores are 0 to 1 and mean the same for every query: how much of the query a page answers (0.5 and above is a strong match, under 0.2 a weak one).`,
+    `its version(s) and language; without a version filter, the same page in other versions is one result (its other versions listed under it). Scores are 0 to 1 and mean the same for every query: how much of the query a page answers (0.5 and above is a strong match, under 0.2 a weak one).` +
+    filterValues(outline),
   input,
   annotations: { ...READ_ONLY_TOOL, title: "Search documentation" },
   run: async (args, ctx) => {
-    const { runtime, reader } = ctx;
-    const { config } = runtime.site;
-    // Checked against the site (not the schema): an unknown version would otherwise quietly
-    // return only the pages that are in every version.
-    const version = args.version !== undefined ? resolveVersion(args.version, config.versions) : undefined;
-    const language = args.language !== undefined ? resolveLanguage(args.language, config.languages) : undefined;
+    const { runtime, request, state } = ctx;
+    const { outline } = state;
+    // Checked against what the reader sees of the site (not the schema): an unknown version would
+    // otherwise quietly return only the pages that are in every version.
+    const version = args.version !== undefined ? resolveVersion(args.version, { known: outline.knownVersions, listed: outline.versions }) : undefined;
+    const language = args.language !== undefined ? resolveLanguage(args.language, { known: outline.knownLanguages, listed: outline.languages }) : undefined;
     const problems = [
       ...(version !== undefined && !version.ok ? [`version: ${version.message}`] : []),
       ...(language !== undefined && !language.ok ? [`language: ${language.message}`] : []),
     ];
     if (problems.length > 0) throw invalidParams(`Invalid arguments for ${runtime.names.search}: ${problems.join("; ")}`);
-    const hits = runtime.search(reader, {
+    const hits = runtime.search(request, {
       query: args.query,
       ...(args.pageSize !== undefined ? { pageSize: args.pageSize } : {}),
       ...(args.scoreThreshold !== undefined ? { scoreThreshold: args.scoreThreshold } : {}),

@@ -1,31 +1,43 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import {
   CallToolRequestSchema,
+  CallToolResultSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { describeIssues, invalidParams } from "./issues.js";
+import { CheckedServer } from "./checked-server.js";
+import { describeIssues, inputText, invalidParams } from "./issues.js";
 import { formatDiagnostic } from "../../config/diagnostic.js";
-import type { Reader } from "../../vfs/access.js";
-import type { DocsRuntime } from "../runtime.js";
+import { readablePage, type SiteOutline, siteOutline } from "../../vfs/outline.js";
+import type { RequestContext } from "../../vfs/request-context.js";
+import { serverInstructions } from "../instructions.js";
+import type { DocsRuntime, ReaderState } from "../runtime.js";
 import { CORE_TOOLS } from "./tools.js";
-import type { DocsTool } from "./tool.js";
+import type { DocsTool, ToolText } from "./tool.js";
+import { VERSION } from "../../version.js";
+import { siteTitle } from "../tool-names.js";
 
 /**
- * Who is reading, per request: the HTTP bridge resolves it from the request's bearer token
- * (passed to the transport as `authInfo`), so a change to a user's groups or a revoked
- * credential applies to the very next call of an open session.
+ * The context of one request, from what its transport handed over: the HTTP bridge builds a
+ * context per HTTP request (reader from the bearer token, the auth setting read then) and passes
+ * it in `authInfo`, the one per-request channel of the SDK's transports.
  */
-export type ReaderSource = (authInfo: AuthInfo | undefined) => Reader;
+export type ContextSource = (authInfo: AuthInfo | undefined) => RequestContext;
 
 export interface McpServerOptions {
   readonly runtime: DocsRuntime;
-  /** Who is reading: decides every file, hit and resource this server shows. */
-  readonly reader: Reader | ReaderSource;
+  /**
+   * The context of the request that opens the session: its reader and auth setting decide the
+   * instructions `initialize` answers with (they are sent once), and, without `contextOf`, every
+   * later request's (stdio: one local reader for the whole session).
+   */
+  readonly context: RequestContext;
+  /** Each request's own context: a change of groups or auth setting applies at the next request. */
+  readonly contextOf?: ContextSource;
   /** Tools to offer (default: search and the filesystem shell). */
   readonly tools?: readonly DocsTool[];
   /** Label for the endpoint (`stdio`, `mcp`, `authed`), passed to tools. */
@@ -37,6 +49,8 @@ export interface McpServerOptions {
    * bridge turns them off.
    */
   readonly forwardDiagnostics?: boolean;
+  /** `capabilities.extensions` (SEP-2133): the extensions this endpoint implements, by identifier. */
+  readonly extensions?: Readonly<Record<string, object>>;
 }
 
 export interface DocsMcpServer {
@@ -45,15 +59,21 @@ export interface DocsMcpServer {
   readonly close: () => void;
 }
 
+/** `tools/call` as we check it: `arguments` is the tool's to judge, so an array is named (`must be an object`). */
+const CallToolRequest = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+});
+
 /**
- * An MCP server for one reader over the live runtime. Built on the low-level `Server` so a bad
- * argument is a JSON-RPC InvalidParams error naming the argument (McpServer turns those into
- * tool results), and so tool names follow the site name as it changes.
+ * An MCP server over the live runtime. Built on the low-level `Server` so a bad argument is a
+ * JSON-RPC InvalidParams error naming the argument (McpServer turns those into tool results),
+ * and so tool names follow the site name as it changes. Every handler works from its request's
+ * context: what a request reads, lists and is told is its reader's, never another's.
  */
 export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   const { runtime } = options;
-  const source = options.reader;
-  const readerOf: ReaderSource = typeof source === "function" ? source : () => source;
+  const opening = options.context;
+  const contextOf: ContextSource = options.contextOf ?? (() => opening);
   const forwardDiagnostics = options.forwardDiagnostics ?? true;
   const tools = options.tools ?? CORE_TOOLS;
   const keys = new Set<string>();
@@ -62,44 +82,62 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     keys.add(t.key);
   }
   const endpoint = options.endpoint ?? "stdio";
-  const server = new Server(
-    { name: "svc-mcp", title: `${runtime.site.config.name} docs`, version: options.version ?? "0.1.0" },
+  const openingState = runtime.readerState(opening);
+  const server = new CheckedServer(
+    { name: "svc-mcp", title: siteTitle(runtime.site.config.name), version: options.version ?? VERSION },
     {
-      capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {} },
-      instructions: instructionsFor(runtime),
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { listChanged: true },
+        logging: {},
+        ...(options.extensions !== undefined ? { extensions: { ...options.extensions } } : {}),
+      },
+      instructions: serverInstructions(runtime.site, runtime.names, runtime.baseUrl, openingState.outline),
     },
   );
+  /** The request's context and its reader's state. */
+  const readerOf = (authInfo: AuthInfo | undefined): { request: RequestContext; state: ReaderState } => {
+    const request = contextOf(authInfo);
+    return { request, state: runtime.readerState(request) };
+  };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const names = runtime.names;
-    const siteName = runtime.site.config.name;
+  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+    refuseCursor("tools/list", request.params?.cursor);
+    const text = toolText(runtime, readerOf(extra.authInfo).state);
     const list: Tool[] = tools.map((t) => ({
-      name: t.name(names),
-      title: t.title(siteName),
-      description: t.description({ siteName, names }),
+      name: t.name(text.names),
+      title: t.title(text),
+      description: t.description(text),
       inputSchema: toInputSchema(t),
       annotations: t.annotations,
     }));
     return { tools: list };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(CallToolRequest, async (request, extra) => {
     const names = runtime.names;
-    const tool = tools.find((t) => t.name(names) === request.params.name);
+    const { name } = request.params;
+    const tool = tools.find((t) => t.name(names) === name);
     if (tool === undefined) {
-      throw invalidParams(`Unknown tool "${request.params.name}". Available: ${tools.map((t) => t.name(names)).join(", ")}`);
+      throw invalidParams(`Unknown tool "${name}". Available: ${tools.map((t) => t.name(names)).join(", ")}`);
     }
-    const parsed = tool.input.safeParse(request.params.arguments ?? {}, { reportInput: true });
+    // Absent is no arguments; anything but an object (null, an array, a string) is named.
+    const args = request.params.arguments === undefined ? {} : request.params.arguments;
+    if (typeof args !== "object" || args === null || Array.isArray(args)) {
+      throw invalidParams(`Invalid arguments for ${name}: arguments: must be an object (got ${inputText(args)})`);
+    }
+    const parsed = tool.input.safeParse(args, { reportInput: true });
     if (!parsed.success) {
-      throw invalidParams(`Invalid arguments for ${request.params.name}: ${describeIssues(parsed.error)}`);
+      throw invalidParams(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
     }
-    const reader = readerOf(extra.authInfo);
-    const state = runtime.readerState(reader);
-    return tool.run(parsed.data, { runtime, reader, state, endpoint });
+    const { request: context, state } = readerOf(extra.authInfo);
+    // What `Server` would have checked (see CheckedServer): a malformed result is our bug.
+    return CallToolResultSchema.parse(await tool.run(parsed.data, { runtime, request: context, state, endpoint }));
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
-    const { skills } = runtime.readerState(readerOf(extra.authInfo));
+  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+    refuseCursor("resources/list", request.params?.cursor);
+    const { skills } = readerOf(extra.authInfo).state;
     return {
       resources: skills.map((s) => ({
         uri: s.uri,
@@ -113,7 +151,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   });
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const { skills } = runtime.readerState(readerOf(extra.authInfo));
+    const { skills } = readerOf(extra.authInfo).state;
     const skill = skills.find((s) => s.uri === request.params.uri);
     if (skill === undefined) {
       // Same answer for a missing and a restricted skill: a restricted one must not be confirmed.
@@ -122,11 +160,16 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     return { contents: [{ uri: skill.uri, mimeType: "text/markdown", text: skill.file.text }] };
   });
 
+  // Tool descriptions name the reader's versions and languages, which a reload can change.
+  const filtersOf = (outline: SiteOutline): string => JSON.stringify([outline.versions, outline.defaultVersion, outline.languages]);
+  let filters = filtersOf(openingState.outline);
   const unsubscribe = runtime.onChange((change) => {
     // Notifications are best-effort: a client that went away must not break the reload.
     const ignore = (): void => {};
     void server.sendResourceListChanged().catch(ignore);
-    if (change.namesChanged) void server.sendToolListChanged().catch(ignore);
+    const now = filtersOf(siteOutline(change.site.config, readablePage(change.site, opening)));
+    if (change.namesChanged || now !== filters) void server.sendToolListChanged().catch(ignore);
+    filters = now;
     if (!forwardDiagnostics) return;
     for (const d of change.diagnostics) {
       void server
@@ -138,25 +181,22 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   return { server, close: unsubscribe };
 }
 
+/** What tool titles and descriptions are written from, for one reader. */
+export function toolText(runtime: DocsRuntime, state: ReaderState): ToolText {
+  return { siteName: runtime.site.config.name, names: runtime.names, outline: state.outline };
+}
+
+/**
+ * Lists are one page: we never hand out a cursor, so any cursor is one we did not give
+ * (the specification asks for InvalidParams).
+ */
+function refuseCursor(method: string, cursor: string | undefined): void {
+  if (cursor !== undefined) throw invalidParams(`Invalid params for ${method}: cursor: not a cursor of this server (it lists everything at once and gives none) (got ${inputText(cursor)})`);
+}
+
 /** JSON Schema of a tool's input, from its zod schema (draft 2020-12 as MCP expects). */
 function toInputSchema(tool: DocsTool): Tool["inputSchema"] {
   const schema = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
   delete schema.$schema;
   return schema as Tool["inputSchema"];
-}
-
-/** Server instructions: what the site covers and how to use the tools. */
-function instructionsFor(runtime: DocsRuntime): string {
-  const { config } = runtime.site;
-  const names = runtime.names;
-  const sections = config.sections.map((s) => s.title).slice(0, 12);
-  const lines = [
-    // Descriptions usually end with a period already.
-    `Documentation for ${config.name}${config.description !== undefined ? `: ${config.description.replace(/[.\s]+$/, "")}` : ""}.`,
-    sections.length > 0 ? `It covers: ${sections.join(", ")}.` : "",
-    config.versions.length > 0 ? `Versions: ${config.versions.join(", ")} (default ${config.defaultVersion ?? config.versions[0]}).` : "",
-    `Use ${names.search} to find pages for a question, then ${names.filesystem} to read them (pages are files: /a/b.mdx is the page at ${runtime.baseUrl}/a/b).`,
-    "Cite page links in answers.",
-  ];
-  return lines.filter((l) => l !== "").join(" ");
 }

@@ -1,16 +1,27 @@
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { Reader } from "../../vfs/access.js";
+import type { SiteOutline } from "../../vfs/outline.js";
+import type { RequestContext } from "../../vfs/request-context.js";
 import type { ReaderState, DocsRuntime } from "../runtime.js";
 import type { ToolNames } from "../tool-names.js";
 
-/** What a tool call can use: the live runtime and the caller's reader and view. */
+/** What a tool call can use: the live runtime, the request's context and its reader's state. */
 export interface ToolContext {
   readonly runtime: DocsRuntime;
-  readonly reader: Reader;
+  /** Who calls, under which auth setting, with which clock: every access decision takes it. */
+  readonly request: RequestContext;
+  /** The view, shell, skills and outline of `request`'s reader. */
   readonly state: ReaderState;
   /** Where the call came from, for tools that record it (`stdio`, `mcp`, `authed`). */
   readonly endpoint: string;
+}
+
+/** What a tool's title and description may name: the site, its tool names, and the reader's outline. */
+export interface ToolText {
+  readonly siteName: string;
+  readonly names: ToolNames;
+  /** The sections, versions and languages of the reader the text is written for. */
+  readonly outline: SiteOutline;
 }
 
 /**
@@ -21,8 +32,9 @@ export interface DocsTool<S extends z.ZodObject = z.ZodObject> {
   /** Stable key (names may change with the site name). */
   readonly key: string;
   readonly name: (names: ToolNames) => string;
-  readonly title: (siteName: string) => string;
-  readonly description: (ctx: { siteName: string; names: ToolNames }) => string;
+  /** Written per reader (`tools/list` answers each request with its reader's text). */
+  readonly title: (text: ToolText) => string;
+  readonly description: (text: ToolText) => string;
   readonly input: S;
   readonly annotations: ToolAnnotations;
   readonly run: (args: z.infer<S>, ctx: ToolContext) => Promise<CallToolResult>;

@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { type MdxImport, mdxImports, removeImports } from "../../config/mdx-imports.js";
 import { LIMITS } from "../../limits.js";
 import type { Page, SiteFile } from "../../vfs/site.js";
 
@@ -16,12 +17,18 @@ import type { Page, SiteFile } from "../../vfs/site.js";
  *
  * Only default imports of `.md`/`.mdx` files are inlined: named imports (`import { Since } from
  * '/snippets/since.mdx'`) are components defined in code, whose output is not text we know.
+ *
+ * An import of a file the reader may not read (`include` refuses it) is left out as the reader's
+ * own view of the file leaves it out (`removeImports`, the shell's rule): the statement and every
+ * tag that uses it, children and attributes included; so what search holds of a page for a
+ * reader is what that reader can `cat`, with the snippets it may read inlined.
  */
 
 /** Where the files an expansion used came from: the index re-expands when one of them changes. */
 export interface Expanded {
   readonly body: string;
-  /** The snippet files inlined (each once), to tell whether an expansion is still current. */
+  /** The imported files whose tags the text uses, inlined or not (each once), to tell whether
+   *  an expansion is still current. */
   readonly uses: readonly SiteFile[];
   /** Imported paths no file answered (yet): when one appears, the page is expanded again. */
   readonly missing: readonly string[];
@@ -36,63 +43,111 @@ const ATTRIBUTE_RE = /([A-Za-z_][\w-]*)=(?:"([^"]*)"|'([^']*)'|\{"([^"]*)"\}|\{'
 /**
  * The body of `page` with its snippet uses inlined, or `undefined` when it imports no MDX (most
  * pages: the caller keeps using `page.body`). `fileAt` looks a file up by its absolute path.
+ * `include` is asked about each imported file the body (or an inlined snippet) uses, in
+ * reading order: a file it refuses is left out with its uses, and the snippets it would have
+ * brought in are not reached (see `variants.ts`).
  */
-export function expandIncludes(page: Page, fileAt: (path: string) => SiteFile | undefined): Expanded | undefined {
+export function expandIncludes(page: Page, fileAt: (path: string) => SiteFile | undefined, include: (file: SiteFile) => boolean = () => true): Expanded | undefined {
   if (!importsMdx(page.body)) return undefined;
   const uses = new Map<string, SiteFile>();
   const missing = new Set<string>();
-  const body = expand(page.body, posix.dirname(page.file.path), fileAt, { uses, missing }, [page.file.path], 0);
+  const body = expand(page.body, posix.dirname(page.file.path), { fileAt, include }, { uses, missing }, [page.file.path], 0);
   return { body, uses: [...uses.values()], missing: [...missing] };
 }
 
-/** Whether a body imports an MDX file at all (cheap; `expandIncludes` tells which resolve). */
-export function importsMdx(body: string): boolean {
-  return MDX_IMPORT_RE.test(body);
+/** How `expand` finds the files a body imports, and which of them it may inline. */
+interface Resolver {
+  readonly fileAt: (path: string) => SiteFile | undefined;
+  readonly include: (file: SiteFile) => boolean;
 }
 
-const MDX_IMPORT_RE = /^import[ \t][^\n]*\.mdx?['"]/m;
+/** Whether a body imports an MDX file at all, by any kind of statement (`expandIncludes` tells which resolve). */
+export function importsMdx(body: string): boolean {
+  return QUICK_IMPORT_RE.test(body) && mdxImports(body).some((s) => MDX_SOURCE_RE.test(s.source));
+}
+
+/** A line starting an import or export: most pages have none, and skip the parse. */
+const QUICK_IMPORT_RE = /^(?:import|export)\b/m;
+const MDX_SOURCE_RE = /\.mdx?$/i;
 
 /** Whether every file an expansion used is still the one the site holds. */
-export function isCurrent(expanded: Expanded, fileAt: (path: string) => SiteFile | undefined): boolean {
+export function isCurrent(expanded: Pick<Expanded, "uses" | "missing">, fileAt: (path: string) => SiteFile | undefined): boolean {
   return expanded.uses.every((file) => fileAt(file.path) === file) && expanded.missing.every((path) => fileAt(path) === undefined);
 }
 
 function expand(
   body: string,
   dir: string,
-  fileAt: (path: string) => SiteFile | undefined,
+  files: Resolver,
   seen: { readonly uses: Map<string, SiteFile>; readonly missing: Set<string> },
   chain: readonly string[],
   size: number,
 ): string {
+  const text = withoutRefused(body, dir, files, seen, chain);
   const imports = new Map<string, SiteFile>();
-  for (const m of body.matchAll(DEFAULT_IMPORT_RE)) {
+  for (const m of text.matchAll(DEFAULT_IMPORT_RE)) {
     const path = m[1] !== undefined && m[3] !== undefined ? resolveImport(dir, m[3]) : undefined;
     if (path === undefined) continue;
-    const file = fileAt(path);
+    const file = files.fileAt(path);
     // A missing file, or one already being inlined above (a cycle), stays a tag: search skips it.
     if (file === undefined) seen.missing.add(path);
     else if (!chain.includes(file.path)) imports.set(m[1] as string, file);
   }
-  if (imports.size === 0) return body;
+  // What MDX would not read as an import (a statement in a code sample) was not removed above;
+  // it must not be inlined either when `include` refuses its file (asked again: same answer).
+  for (const [name, file] of imports) {
+    if (!text.includes(`<${name}`)) continue;
+    seen.uses.set(file.path, file);
+    if (!files.include(file)) imports.delete(name);
+  }
+  if (imports.size === 0) return text;
   const names = [...imports.keys()].map((n) => n.replace(/\$/g, "\\$")).join("|");
   // `<Name ... />`, or `<Name ...>` ... `</Name>` (the children are dropped: a snippet that uses
   // them is rare, and its own text is what a reader sees).
   const useRe = new RegExp(`<(${names})((?:\\s[^<>]*?)?)(?:/>|>[\\s\\S]*?</\\1\\s*>)`, "g");
   let budget = LIMITS.search.maxInlinedBytes - size;
-  return body.replace(useRe, (tag: string, name: string, attrs: string) => {
+  return text.replace(useRe, (tag: string, name: string, attrs: string) => {
     const file = imports.get(name);
     if (file === undefined || budget <= 0) return tag;
     seen.uses.set(file.path, file);
     const props = new Map<string, string>();
     for (const a of attrs.matchAll(ATTRIBUTE_RE)) props.set(a[1] as string, a[2] ?? a[3] ?? a[4] ?? a[5] ?? "");
     const own = fillProps(stripFrontMatter(file.text), props);
-    const inner = expand(own, posix.dirname(file.path), fileAt, seen, [...chain, file.path], LIMITS.search.maxInlinedBytes - budget);
+    const inner = expand(own, posix.dirname(file.path), files, seen, [...chain, file.path], LIMITS.search.maxInlinedBytes - budget);
     const text = inner.length > budget ? inner.slice(0, budget) : inner;
     budget -= text.length;
     // On lines of their own, so the snippet's headings and paragraphs stay headings and paragraphs.
     return `\n${text.trim()}\n`;
   });
+}
+
+/**
+ * `body` without the imports of files `include` refuses, and without the tags that use them. It
+ * is asked only about files whose names the body uses as tags (an unused import changes no text
+ * search keeps, so it adds no variant), and not about the files being inlined above (a cycle).
+ * Every file asked about, named imports included, is one the expansion depends on: a change to
+ * its rule changes the text (`isCurrent`).
+ */
+function withoutRefused(
+  body: string,
+  dir: string,
+  files: Resolver,
+  seen: { readonly uses: Map<string, SiteFile>; readonly missing: Set<string> },
+  chain: readonly string[],
+): string {
+  if (!QUICK_IMPORT_RE.test(body)) return body;
+  const refused: MdxImport[] = [];
+  for (const statement of mdxImports(body)) {
+    if (!MDX_SOURCE_RE.test(statement.source) || !statement.names.some((n) => body.includes(`<${n}`))) continue;
+    const path = resolveImport(dir, statement.source);
+    if (path === undefined) continue;
+    const file = files.fileAt(path);
+    if (file === undefined) seen.missing.add(path);
+    if (file === undefined || chain.includes(file.path)) continue;
+    seen.uses.set(file.path, file);
+    if (!files.include(file)) refused.push(statement);
+  }
+  return refused.length === 0 ? body : removeImports(body, refused);
 }
 
 /** An import path as a file of the site: `/snippets/a.mdx` from the root, `./a.mdx` from the page's folder. */

@@ -1,3 +1,4 @@
+import { Totals } from "./totals.js";
 import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 
 /**
@@ -47,14 +48,12 @@ export interface TermEntry {
   readonly term: string;
   readonly sections: Postings;
   readonly pages: Postings;
-  /** Number of live pages containing the term in any field. */
+  /** Number of counted pages (see `PageUnit.counted`) containing the term in any field. */
   df: number;
 }
 
 export interface SectionUnit {
   readonly page: number;
-  /** Field weight over BM25 length normalisation, per field: filled in by `prepare`. */
-  readonly scale: Float64Array;
   /** Field lengths in terms: heading, body, code. */
   readonly lengths: readonly number[];
   /** The section's term ids in reading order, for proximity: four bytes per word, and no
@@ -65,8 +64,10 @@ export interface SectionUnit {
 export interface PageUnit {
   /** Field lengths in terms: title, meta, context. */
   readonly lengths: readonly number[];
-  /** Weight over length normalisation for the page fields, then the summed section fields. */
-  readonly scale: Float64Array;
+  /** Whether the unit counts in the index's own statistics (`df`, `totals`): those are the
+   *  statistics of a reader who may read everything, and a page indexed in several variants
+   *  for readers who may read less (see `variants.ts`) counts only in its full one. */
+  readonly counted: boolean;
   /** Term ids of the title, in order. */
   readonly title: TermSequence;
   /** Summed section field lengths: heading, body, code (the page read as one document). */
@@ -93,31 +94,17 @@ function fieldLengths(seq: TermSequence): number[] {
   return lengths;
 }
 
-/** What `prepare` needs to weigh fields: weights and BM25 `b` per field of each kind. */
-export interface FieldScaling {
-  readonly pageWeights: readonly number[];
-  readonly pageB: readonly number[];
-  readonly sectionWeights: readonly number[];
-  readonly sectionB: readonly number[];
-  readonly pageSectionB: readonly number[];
-}
-
 export class InvertedIndex {
   private readonly entries: (TermEntry | undefined)[] = [];
   /** Units by id (arrays, not maps: the ranking loop looks one up per posting). */
   private readonly sectionUnits: (SectionUnit | undefined)[] = [];
   private readonly pageUnits: (PageUnit | undefined)[] = [];
-  private liveSections = 0;
-  private livePages = 0;
-  /** Bumped on every change; `prepare` recomputes field scales when it moved. */
-  private version = 0;
-  private scaledVersion = -1;
-  private scaledFor: FieldScaling | undefined;
+  /** Counted pages and sections, and their field lengths. */
+  readonly totals = new Totals();
+  /** Bumped on every change: field scales computed before it are stale. */
+  private changes = 0;
   private nextSection = 0;
   private nextPage = 0;
-  private readonly sectionLengthSum = [0, 0, 0];
-  private readonly pageLengthSum = [0, 0, 0];
-  private readonly pageSectionLengthSum = [0, 0, 0];
   /** Postings of removed units still in the lists; compacted once they are a third of all. */
   private dead = 0;
   private live = 0;
@@ -132,14 +119,14 @@ export class InvertedIndex {
 
   constructor(private readonly vocabulary: Vocabulary) {}
 
-  /** Number of live pages. */
+  /** Number of counted pages. */
   get pageCount(): number {
-    return this.livePages;
+    return this.totals.pages;
   }
 
-  /** Number of live sections. */
+  /** Number of counted sections. */
   get sectionCount(): number {
-    return this.liveSections;
+    return this.totals.sections;
   }
 
   /** One past the highest section id ever used (sizes per-query scratch arrays). */
@@ -151,6 +138,11 @@ export class InvertedIndex {
     return this.nextPage;
   }
 
+  /** Moves on every change (statistics derived from the index compare it to know they are stale). */
+  get version(): number {
+    return this.changes;
+  }
+
   section(id: number): SectionUnit | undefined {
     return this.sectionUnits[id];
   }
@@ -159,31 +151,9 @@ export class InvertedIndex {
     return this.pageUnits[id];
   }
 
-  /**
-   * Make every unit's field scales (weight / BM25 length norm) current. Averages move with
-   * every change, so this runs at the first query after one: a pass over units, well under a
-   * millisecond, instead of divisions for every posting of every query.
-   */
-  prepare(f: FieldScaling): void {
-    this.commit();
-    if (this.scaledVersion === this.version && this.scaledFor === f) return;
-    const norm = (len: number, avg: number, b: number): number => (avg > 0 ? 1 - b + (b * len) / avg : 1);
-    const avgSec = [0, 1, 2].map((k) => this.avgSectionLength(k));
-    const avgPage = [0, 1, 2].map((k) => this.avgPageLength(k));
-    const avgPageSec = [0, 1, 2].map((k) => this.avgPageSectionLength(k));
-    for (const s of this.sectionUnits) {
-      if (s === undefined) continue;
-      for (let k = 0; k < FIELDS_PER_UNIT; k++) s.scale[k] = (f.sectionWeights[k] as number) / norm(s.lengths[k] as number, avgSec[k] as number, f.sectionB[k] as number);
-    }
-    for (const p of this.pageUnits) {
-      if (p === undefined) continue;
-      for (let k = 0; k < FIELDS_PER_UNIT; k++) {
-        p.scale[k] = (f.pageWeights[k] as number) / norm(p.lengths[k] as number, avgPage[k] as number, f.pageB[k] as number);
-        p.scale[FIELDS_PER_UNIT + k] = (f.sectionWeights[k] as number) / norm(p.sectionLengths[k] as number, avgPageSec[k] as number, f.pageSectionB[k] as number);
-      }
-    }
-    this.scaledVersion = this.version;
-    this.scaledFor = f;
+  /** The sections of a page unit. */
+  sectionsOf(page: PageUnit): SectionUnit[] {
+    return page.sections.map((id) => this.sectionUnits[id] as SectionUnit);
   }
 
   /** Number of vocabulary ids (some may belong to no live page). */
@@ -191,64 +161,46 @@ export class InvertedIndex {
     return this.vocabulary.size;
   }
 
-  /** Mean length of a section field over live sections. */
-  avgSectionLength(field: number): number {
-    return this.liveSections === 0 ? 0 : (this.sectionLengthSum[field] as number) / this.liveSections;
-  }
-
-  /** Mean length of a page field over live pages. */
-  avgPageLength(field: number): number {
-    return this.livePages === 0 ? 0 : (this.pageLengthSum[field] as number) / this.livePages;
-  }
-
-  /** Mean summed section-field length of a page (the page read as one document). */
-  avgPageSectionLength(field: number): number {
-    return this.livePages === 0 ? 0 : (this.pageSectionLengthSum[field] as number) / this.livePages;
-  }
-
-  /** The entry of an exact term, if some live page contains it. */
-  get(term: string): TermEntry | undefined {
+  /** The entry of an exact term, if any unit ever held it: whether a reader's pages still do is
+   *  for its statistics to say (`IndexStatistics.df`). */
+  entry(term: string): TermEntry | undefined {
     this.commit();
     const id = this.vocabulary.find(term);
-    const e = id === undefined ? undefined : this.entries[id];
-    return e !== undefined && e.df > 0 ? e : undefined;
+    return id === undefined ? undefined : this.entries[id];
   }
 
   /**
    * Add a page: its own fields and its sections' fields (term ids). Returns the page id and
-   * the section ids, in order.
+   * the section ids, in order. `counted`: whether it counts in the index's own statistics.
    */
-  addPage(pageFields: TermSequence, sections: readonly TermSequence[]): { page: number; sections: number[] } {
+  addPage(pageFields: TermSequence, sections: readonly TermSequence[], counted = true): { page: number; sections: number[] } {
     const pageId = this.nextPage++;
     const mark = pageId + 1;
     this.grow();
     const pageTerms: number[] = [];
     const sectionIds: number[] = [];
+    const sectionUnits: SectionUnit[] = [];
     const sectionLengths = [0, 0, 0];
     for (const sequence of sections) {
       const id = this.nextSection++;
       sectionIds.push(id);
       const lengths = fieldLengths(sequence);
-      for (let f = 0; f < FIELDS_PER_UNIT; f++) {
-        sectionLengths[f]! += lengths[f] as number;
-        this.sectionLengthSum[f]! += lengths[f] as number;
-      }
-      this.sectionUnits[id] = { page: pageId, scale: new Float64Array(FIELDS_PER_UNIT), lengths, sequence };
-      this.liveSections++;
+      for (let f = 0; f < FIELDS_PER_UNIT; f++) sectionLengths[f]! += lengths[f] as number;
+      const unit: SectionUnit = { page: pageId, lengths, sequence };
+      this.sectionUnits[id] = unit;
+      sectionUnits.push(unit);
       this.post(sequence, id, "sections", mark, pageTerms);
     }
-    const lengths = fieldLengths(pageFields);
-    for (let f = 0; f < FIELDS_PER_UNIT; f++) {
-      this.pageLengthSum[f]! += lengths[f] ?? 0;
-      this.pageSectionLengthSum[f]! += sectionLengths[f] ?? 0;
-    }
     this.post(pageFields, pageId, "pages", mark, pageTerms);
-    for (const t of pageTerms) (this.entries[t] as TermEntry).df++;
     const titleEnd = pageFields.indexOf(-1);
     const title = titleEnd === -1 ? pageFields : pageFields.subarray(0, titleEnd);
-    this.pageUnits[pageId] = { lengths, scale: new Float64Array(2 * FIELDS_PER_UNIT), title, sectionLengths, sections: sectionIds, terms: pageTerms };
-    this.livePages++;
-    this.version++;
+    const unit: PageUnit = { lengths: fieldLengths(pageFields), counted, title, sectionLengths, sections: sectionIds, terms: pageTerms };
+    this.pageUnits[pageId] = unit;
+    if (counted) {
+      for (const t of pageTerms) (this.entries[t] as TermEntry).df++;
+      this.totals.add(unit, sectionUnits, 1);
+    }
+    this.changes++;
     return { page: pageId, sections: sectionIds };
   }
 
@@ -256,27 +208,21 @@ export class InvertedIndex {
   removePage(pageId: number): void {
     const page = this.pageUnits[pageId];
     if (page === undefined) return;
-    for (const t of page.terms) (this.entries[t] as TermEntry).df--;
-    for (const id of page.sections) {
-      const s = this.sectionUnits[id] as SectionUnit;
-      for (let f = 0; f < FIELDS_PER_UNIT; f++) this.sectionLengthSum[f]! -= s.lengths[f] ?? 0;
-      this.sectionUnits[id] = undefined;
-      this.liveSections--;
+    if (page.counted) {
+      for (const t of page.terms) (this.entries[t] as TermEntry).df--;
+      this.totals.add(page, this.sectionsOf(page), -1);
     }
-    for (let f = 0; f < FIELDS_PER_UNIT; f++) {
-      this.pageLengthSum[f]! -= page.lengths[f] ?? 0;
-      this.pageSectionLengthSum[f]! -= page.sectionLengths[f] ?? 0;
-    }
+    for (const id of page.sections) this.sectionUnits[id] = undefined;
     this.pageUnits[pageId] = undefined;
-    this.livePages--;
-    this.version++;
+    this.changes++;
     // Roughly the postings just orphaned: one per page term, plus repeats across sections.
     this.dead += page.terms.length + page.sections.length * 8;
     if (this.dead > this.live / 3) this.compact();
   }
 
-  /** Live terms starting with `prefix` (excluding `prefix` itself), in sorted order, at most `limit`. */
-  withPrefix(prefix: string, limit: number): TermEntry[] {
+  /** Terms starting with `prefix` (excluding `prefix` itself) that `live` keeps, in sorted
+   *  order, at most `limit`. */
+  withPrefix(prefix: string, limit: number, live: (entry: TermEntry) => boolean): TermEntry[] {
     this.commit();
     if (this.sorted === undefined) {
       this.sorted = this.entries.filter((e): e is TermEntry => e !== undefined).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
@@ -293,17 +239,17 @@ export class InvertedIndex {
     for (let i = lo; i < sorted.length && out.length < limit; i++) {
       const e = sorted[i] as TermEntry;
       if (!e.term.startsWith(prefix)) break;
-      if (e.term !== prefix && e.df > 0) out.push(e);
+      if (e.term !== prefix && live(e)) out.push(e);
     }
     return out;
   }
 
-  /** Visit every term some live page contains (fuzzy matching must scan them). */
-  forEachLiveTerm(visit: (entry: TermEntry) => void): void {
+  /** Visit every term entry (fuzzy matching must scan them; the caller keeps the live ones). */
+  forEachTerm(visit: (entry: TermEntry) => void): void {
     this.commit();
     for (let i = 0; i < this.entries.length; i++) {
       const e = this.entries[i];
-      if (e !== undefined && e.df > 0) visit(e);
+      if (e !== undefined) visit(e);
     }
   }
 

@@ -1,5 +1,6 @@
 import { boundedEditDistance } from "./fuzzy.js";
-import { type InvertedIndex, type PageUnit, type SectionUnit, type TermEntry } from "./inverted-index.js";
+import { FIELDS_PER_UNIT, type InvertedIndex, type PageUnit, type SectionUnit, type TermEntry } from "./inverted-index.js";
+import type { IndexStatistics } from "./statistics.js";
 
 /**
  * Ranking parameters, in one place. Field weights say how much one occurrence counts in each
@@ -106,49 +107,60 @@ function maxEdits(term: string): number {
 }
 
 /**
- * Resolve query terms against the dictionary: the exact term; terms it is a prefix of (at a
- * lower weight); and, only for a term the site does not contain at all (a typo), terms within
- * one or two edits.
+ * Resolve query terms against the dictionary as `stats` sees it (a term only in pages the
+ * reader may not read does not exist for it): the exact term; terms it is a prefix of (at a
+ * lower weight); and, only for a term the reader's pages do not contain at all (a typo), terms
+ * within one or two edits.
  */
 export function resolveTerms(
   index: InvertedIndex,
+  stats: IndexStatistics,
   terms: readonly string[],
   P: RankingParams = RANKING,
   joined: ReadonlyMap<string, readonly string[]> = new Map(),
 ): QueryTerm[] {
-  const n = Math.max(1, index.pageCount);
+  const n = Math.max(1, stats.pageCount);
+  const live = (entry: TermEntry): boolean => stats.df(entry) > 0;
+  const find = (term: string): TermEntry | undefined => {
+    const entry = index.entry(term);
+    return entry !== undefined && live(entry) ? entry : undefined;
+  };
   return terms.map((term) => {
     const matches: { entry: TermEntry; weight: number; term: string }[] = [];
-    const exact = index.get(term);
+    const exact = find(term);
     if (exact !== undefined) matches.push({ entry: exact, weight: 1, term });
     for (const j of joined.get(term) ?? []) {
-      const entry = index.get(j);
+      const entry = find(j);
       if (entry !== undefined && entry !== exact) matches.push({ entry, weight: P.joinWeight, term: j });
     }
-    if (term.length >= P.minPrefixLength && !/^\d+$/.test(term) && (exact === undefined || exact.df <= P.prefixMaxDfShare * n)) {
-      for (const entry of index.withPrefix(term, P.maxPrefixExpansions)) {
+    if (term.length >= P.minPrefixLength && !/^\d+$/.test(term) && (exact === undefined || stats.df(exact) <= P.prefixMaxDfShare * n)) {
+      for (const entry of index.withPrefix(term, P.maxPrefixExpansions, live)) {
         matches.push({ entry, weight: P.prefixWeight * (term.length / entry.term.length), term: entry.term });
       }
     }
     if (matches.length === 0) {
       const max = maxEdits(term);
       if (max > 0 && !/\d/.test(term)) {
-        const found: { entry: TermEntry; d: number; term: string }[] = [];
-        index.forEachLiveTerm((entry) => {
+        const found: { entry: TermEntry; d: number; df: number; term: string }[] = [];
+        index.forEachTerm((entry) => {
           if (Math.abs(entry.term.length - term.length) > max) return;
+          const df = stats.df(entry);
+          if (df <= 0) return;
           const d = boundedEditDistance(term, entry.term, max);
-          if (d <= max) found.push({ entry, d, term: entry.term });
+          if (d <= max) found.push({ entry, d, df, term: entry.term });
         });
         const best = Math.min(...found.map((f) => f.d));
+        // Ties by the term itself, not by the order terms entered the index (which pages the
+        // reader may not read took part in).
         found
           .filter((f) => f.d === best)
-          .sort((a, b) => b.entry.df - a.entry.df)
+          .sort((a, b) => b.df - a.df || (a.term < b.term ? -1 : 1))
           .slice(0, P.maxFuzzyExpansions)
           .forEach((f) => matches.push({ entry: f.entry, weight: P.fuzzyWeights[f.d] as number, term: f.term }));
       }
     }
     // The term's rarity: the exact term's, else its most common stand-in's (a lower bound).
-    const df = exact !== undefined ? exact.df : Math.max(0, ...matches.map((m) => m.entry.df));
+    const df = exact !== undefined ? stats.df(exact) : Math.max(0, ...matches.map((m) => stats.df(m.entry)));
     return { term, idf: idf(df, n) ** P.idfExponent, matches };
   });
 }
@@ -161,6 +173,7 @@ export function resolveTerms(
  */
 export function rankPages(
   index: InvertedIndex,
+  stats: IndexStatistics,
   query: readonly QueryTerm[],
   accept: (page: number) => boolean,
   P: RankingParams = RANKING,
@@ -172,7 +185,7 @@ export function rankPages(
   const idfSum = query.reduce((s, q) => s + q.idf, 0);
   if (n === 0 || idfSum === 0) return [];
   const k1 = P.k1;
-  index.prepare(P);
+  const { section: secScale, page: pageScale } = stats.scales(P);
   const acc = scratch.begin(index.sectionCapacity, index.pageCapacity, n);
 
   for (let qi = 0; qi < n; qi++) {
@@ -188,12 +201,12 @@ export function rankPages(
         const h = packed & 1023;
         const b = (packed >>> 10) & 1023;
         const c = packed >>> 20;
-        const sc = s.scale;
+        const so = sid * FIELDS_PER_UNIT;
         // Take the slot first: it may grow (replace) `acc.sec`.
         const ss = acc.sectionSlot(sid, ps);
-        acc.sec[ss * n + qi]! += weight * (h * (sc[0] as number) + b * (sc[1] as number) + c * (sc[2] as number));
-        const pc = (index.page(s.page) as PageUnit).scale;
-        acc.page[ps * 2 * n + n + qi]! += weight * (h * (pc[3] as number) + b * (pc[4] as number) + c * (pc[5] as number));
+        acc.sec[ss * n + qi]! += weight * (h * (secScale[so] as number) + b * (secScale[so + 1] as number) + c * (secScale[so + 2] as number));
+        const po = s.page * 2 * FIELDS_PER_UNIT;
+        acc.page[ps * 2 * n + n + qi]! += weight * (h * (pageScale[po + 3] as number) + b * (pageScale[po + 4] as number) + c * (pageScale[po + 5] as number));
       }
       const pp = entry.pages;
       for (let r = 0; r < pp.ids.length; r++) {
@@ -201,8 +214,8 @@ export function rankPages(
         const ps = acc.pageSlot(pid, accept);
         if (ps < 0) continue;
         const packed = pp.tf[r] as number;
-        const pc = (index.page(pid) as PageUnit).scale;
-        acc.page[ps * 2 * n + qi]! += weight * ((packed & 1023) * (pc[0] as number) + ((packed >>> 10) & 1023) * (pc[1] as number) + (packed >>> 20) * (pc[2] as number));
+        const po = pid * 2 * FIELDS_PER_UNIT;
+        acc.page[ps * 2 * n + qi]! += weight * ((packed & 1023) * (pageScale[po] as number) + ((packed >>> 10) & 1023) * (pageScale[po + 1] as number) + (packed >>> 20) * (pageScale[po + 2] as number));
       }
     }
   }

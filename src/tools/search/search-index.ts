@@ -1,13 +1,18 @@
 import type { PagePlacement } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
+import type { Access } from "../../vfs/access.js";
 import { isIndexed, type Page, placementOf, type Site, type SiteFile } from "../../vfs/site.js";
+import { AccessTable } from "./access-table.js";
+import { type Expanded, isCurrent } from "./includes.js";
 import { InvertedIndex } from "./inverted-index.js";
 import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
+import { ReaderClasses } from "./reader-classes.js";
 import { type Section, sectionText, splitSections } from "./sections.js";
 import { makeSnippet } from "./snippet.js";
-import { type Expanded, expandIncludes, isCurrent } from "./includes.js";
-import { foldVersionTwins, twinKeys } from "./version-twins.js";
+import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
+import { type Condition, pageVariants, pickVariant } from "./variants.js";
+import { foldVersionTwins, twinKeys } from "./version-twins.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 
 /** What a search asks for, beyond the query. */
@@ -17,15 +22,19 @@ export interface SearchRequest {
   readonly scoreThreshold?: number;
   readonly version?: string;
   readonly language?: string;
-  /** The reader's visibility rule: pages it rejects are never scored, so never leave the index. */
-  readonly canRead: (page: Page) => boolean;
+  /**
+   * The reader's visibility rule, asked about access rules (`canRead` of `vfs/access.ts` bound to
+   * a reader): pages it rejects are never scored, text inlined from files it rejects is not part
+   * of the pages it gets, and its statistics count only what it accepts.
+   */
+  readonly canRead: (access: Access) => boolean;
 }
 
 /** One search hit: a page and its best-matching section. */
 export interface SearchHit {
   readonly page: Page;
   readonly section: Section;
-  /** 0..1, comparable across queries: see the README section "Search". */
+  /** 0..1, comparable across queries: see docs/search.md. */
   readonly score: number;
   readonly snippet: string;
   /** Where navigation lists the page (its versions and languages), if anywhere. */
@@ -45,14 +54,34 @@ export interface VersionTwin {
 interface IndexedPage {
   readonly page: Page;
   readonly placement: PagePlacement | undefined;
+  /** The id of the page's access rule (`AccessTable`). */
+  readonly rule: number;
+  /** The page as readers with different rights to the files it inlines read it (`variants.ts`);
+   *  the first is the whole page. Most pages have one. */
+  readonly variants: readonly IndexedVariant[];
+  /** Each variant's condition, for `pickVariant`. */
+  readonly conditions: readonly (Condition | undefined)[];
+  /** The files the variants inlined or left out, and imports no file answered (`isCurrent`). */
+  readonly inlined: Pick<Expanded, "uses" | "missing">;
+  /** What tells the same page in another version (`twinKeys`); undefined under no version. */
+  readonly twinKeys: readonly string[] | undefined;
+}
+
+/** One variant of a page, as indexed. */
+interface IndexedVariant {
   /** The body with its snippets inlined, when it imports MDX (`includes.ts`); else `page.body`. */
   readonly expanded: Expanded | undefined;
+  /** Its page unit in the inverted index. */
   readonly id: number;
   readonly sections: readonly StoredSection[];
   /** Section ids in the inverted index, parallel to `sections`. */
   readonly sectionIds: readonly number[];
-  /** What tells the same page in another version (`twinKeys`); undefined under no version. */
-  readonly twinKeys: readonly string[] | undefined;
+}
+
+/** What a page unit id stands for: a page, and which of its variants. */
+interface UnitOf {
+  readonly entry: IndexedPage;
+  readonly variant: number;
 }
 
 /** A section as the index keeps it: its text is rebuilt from the page body for the hits only
@@ -78,8 +107,15 @@ export class SearchIndex {
   private readonly analyzer = new Analyzer(this.vocabulary);
   private readonly buffer = new IdBuffer();
   private readonly byPath = new Map<string, IndexedPage>();
-  private readonly byId = new Map<number, IndexedPage>();
+  private readonly byId = new Map<number, UnitOf>();
   private readonly sectionOf = new Map<number, StoredSection>();
+  private readonly rules = new AccessTable();
+  /** Statistics of a reader who may read everything, and of each class that may read less. */
+  private readonly base = new BaseStatistics(this.index);
+  private readonly classes = new ReaderClasses(this.index, this.rules, (id, readable) => {
+    const unit = this.byId.get(id);
+    return unit !== undefined && variantFor(unit.entry, readable) === unit.variant;
+  });
   private readonly ranking: RankingParams;
   private readonly scratch = new RankScratch();
   /** The site's default version (set by `sync`); undefined for a site without versions. */
@@ -120,7 +156,7 @@ export class SearchIndex {
     for (const [path, entry] of this.byPath) {
       const next = wanted.get(path);
       // A page is unchanged when its object, its place and the snippets it inlines all are.
-      if (next !== undefined && next.page === entry.page && samePlacement(next.placement, entry.placement) && snippetsCurrent(entry, fileAt)) {
+      if (next !== undefined && next.page === entry.page && samePlacement(next.placement, entry.placement) && isCurrent(entry.inlined, fileAt)) {
         wanted.delete(path);
         continue;
       }
@@ -128,7 +164,7 @@ export class SearchIndex {
       removed++;
     }
     for (const { page, placement } of wanted.values()) {
-      this.add(page, placement, expandIncludes(page, fileAt));
+      this.add(page, placement, fileAt);
       added++;
     }
     if (added > 0) this.analyzer.releaseCaches();
@@ -140,19 +176,27 @@ export class SearchIndex {
     const pageSize = req.pageSize ?? LIMITS.search.defaultPageSize;
     const terms = [...new Set(this.analyzer.terms(req.query))].slice(0, LIMITS.search.maxQueryTerms);
     if (terms.length === 0) return [];
-    const query = resolveTerms(this.index, terms, this.ranking, this.joinedWords(req.query));
+    const readerClass = this.rules.classOf(req.canRead);
+    const stats: IndexStatistics = readerClass === undefined ? this.base : this.classes.statistics(readerClass);
+    const readable = readerClass?.readable;
+    const query = resolveTerms(this.index, stats, terms, this.ranking, this.joinedWords(req.query, stats));
     const accept = (id: number): boolean => {
-      const p = this.byId.get(id);
-      return p !== undefined && inScope(p.placement, req.version, req.language) && req.canRead(p.page);
+      const unit = this.byId.get(id);
+      if (unit === undefined) return false;
+      const { entry } = unit;
+      return inScope(entry.placement, req.version, req.language) && req.canRead(entry.page.file.access) && variantFor(entry, readable) === unit.variant;
     };
     const threshold = req.scoreThreshold ?? 0;
-    const prior = (id: number): number => ((this.byId.get(id) as IndexedPage).page.generated ? this.ranking.generatedPageWeight : 1);
+    const prior = (id: number): number => ((this.byId.get(id) as UnitOf).entry.page.generated ? this.ranking.generatedPageWeight : 1);
     // Without a version filter on a versioned site, the same page in several versions is one
     // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
     const fold = this.foldVersions && req.version === undefined && this.defaultVersion !== undefined;
     const limit = fold ? Math.max(pageSize * 2, LIMITS.search.minTwinCandidates) : pageSize;
-    const ranked = rankPages(this.index, query, accept, this.ranking, this.scratch, prior, limit)
-      .map((r) => ({ section: r.section, score: round3(r.score), entry: this.byId.get(r.page) as IndexedPage }))
+    const ranked = rankPages(this.index, stats, query, accept, this.ranking, this.scratch, prior, limit)
+      .map((r) => {
+        const { entry, variant } = this.byId.get(r.page) as UnitOf;
+        return { section: r.section, score: round3(r.score), entry, variant: entry.variants[variant] as IndexedVariant };
+      })
       .filter((r) => r.score > 0)
       .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1));
     // The threshold applies to each result's own score, after folding: a result is the same
@@ -161,10 +205,10 @@ export class SearchIndex {
       .filter((r) => r.score >= threshold)
       .slice(0, pageSize);
     const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
-    return hits.map(({ entry, section: sid, score, twins }) => {
-      const stored = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? entry.sections[0] ?? EMPTY_SECTION;
+    return hits.map(({ entry, variant, section: sid, score, twins }) => {
+      const stored = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? variant.sections[0] ?? EMPTY_SECTION;
       const { heading, parents, anchor } = stored;
-      const section: Section = { heading, parents, anchor, text: sectionText(entry.expanded?.body ?? entry.page.body, stored.start, stored.end) };
+      const section: Section = { heading, parents, anchor, text: sectionText(variant.expanded?.body ?? entry.page.body, stored.start, stored.end) };
       return {
         page: entry.page,
         section,
@@ -181,14 +225,15 @@ export class SearchIndex {
    * "web hook" -> `webhook`): for each query term, the site's terms formed by joining it with
    * its neighbour.
    */
-  private joinedWords(query: string): Map<string, string[]> {
+  private joinedWords(query: string, stats: IndexStatistics): Map<string, string[]> {
     const out = new Map<string, string[]>();
     const words = [...query.matchAll(tokenMatcher())].map((m) => m[0]).filter((w) => /^\p{L}+$/u.test(w));
     for (let i = 0; i + 1 < words.length; i++) {
       const a = words[i] as string;
       const b = words[i + 1] as string;
       const joined = this.analyzer.term(a + b);
-      if (joined === null || this.index.get(joined) === undefined) continue;
+      const entry = joined === null ? undefined : this.index.entry(joined);
+      if (joined === null || entry === undefined || stats.df(entry) <= 0) continue;
       for (const w of [a, b]) {
         const t = this.analyzer.term(w);
         if (t !== null && t !== joined) out.set(t, [...(out.get(t) ?? []), joined]);
@@ -197,23 +242,41 @@ export class SearchIndex {
     return out;
   }
 
-  private add(page: Page, placement: PagePlacement | undefined, expanded: Expanded | undefined): void {
-    const split = splitSections(expanded?.body ?? page.body);
+  /** Index a page: each of its variants is a page unit, the first counted in the base statistics. */
+  private add(page: Page, placement: PagePlacement | undefined, fileAt: (path: string) => SiteFile | undefined): void {
+    const { variants, uses, missing } = pageVariants(page, fileAt);
     const title = [page.title];
     const sidebar = page.frontMatter.sidebarTitle;
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(sidebar);
     const meta = [page.meta.description ?? "", ...keywordsOf(page.frontMatter.keywords)];
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
-    const { page: id, sections: sectionIds } = this.index.addPage(
-      this.sequence(title.join("\n"), meta.join("\n"), context.join("\n")),
-      split.map((s) => this.sequence([...s.parents, s.heading].join("\n"), s.prose, s.code)),
-    );
-    // Only what search returns is kept; prose and code were needed for indexing alone.
-    const sections: StoredSection[] = split.map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
-    const entry: IndexedPage = { page, placement, expanded, id, sections, sectionIds, twinKeys: twinKeys(page, placement) };
-    sectionIds.forEach((sid, i) => this.sectionOf.set(sid, sections[i] as StoredSection));
+    const pageFields = this.sequence(title.join("\n"), meta.join("\n"), context.join("\n"));
+    const indexed = variants.map(({ expanded }, i): IndexedVariant => {
+      const split = splitSections(expanded?.body ?? page.body);
+      const { page: id, sections: sectionIds } = this.index.addPage(
+        pageFields,
+        split.map((s) => this.sequence([...s.parents, s.heading].join("\n"), s.prose, s.code)),
+        i === 0,
+      );
+      // Only what search returns is kept; prose and code were needed for indexing alone.
+      const sections: StoredSection[] = split.map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
+      sectionIds.forEach((sid, k) => this.sectionOf.set(sid, sections[k] as StoredSection));
+      return { expanded, id, sections, sectionIds };
+    });
+    const entry: IndexedPage = {
+      page,
+      placement,
+      rule: this.rules.id(page.file.access),
+      variants: indexed,
+      conditions: variants.map((v) => v.condition?.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable }))),
+      inlined: { uses, missing },
+      twinKeys: twinKeys(page, placement),
+    };
     this.byPath.set(page.path, entry);
-    this.byId.set(id, entry);
+    indexed.forEach((v, variant) => {
+      this.byId.set(v.id, { entry, variant });
+      this.classes.track(v.id, 1);
+    });
   }
 
   /** The term sequence of a unit's three fields. */
@@ -229,11 +292,24 @@ export class SearchIndex {
   }
 
   private remove(entry: IndexedPage): void {
-    this.index.removePage(entry.id);
-    for (const sid of entry.sectionIds) this.sectionOf.delete(sid);
+    for (const v of entry.variants) {
+      this.classes.track(v.id, -1);
+      this.index.removePage(v.id);
+      for (const sid of v.sectionIds) this.sectionOf.delete(sid);
+      this.byId.delete(v.id);
+    }
     this.byPath.delete(entry.page.path);
-    this.byId.delete(entry.id);
   }
+}
+
+/**
+ * The variant of a page a reader with these rule flags gets (undefined: it may read every rule,
+ * so the whole page), or -1 when it may not read the page.
+ */
+function variantFor(entry: IndexedPage, readable: Uint8Array | undefined): number {
+  if (readable === undefined) return 0;
+  if (readable[entry.rule] !== 1) return -1;
+  return entry.variants.length === 1 ? 0 : pickVariant(entry.conditions, readable);
 }
 
 /** `keywords` front matter: a list of phrases, or one comma-separated string. */
@@ -256,11 +332,6 @@ function inScope(p: PagePlacement | undefined, version: string | undefined, lang
   if (version !== undefined && p?.versions !== undefined && !p.versions.includes(version)) return false;
   if (language !== undefined && p?.languages !== undefined && !p.languages.includes(language)) return false;
   return true;
-}
-
-/** Whether the snippets a page inlined are still the site's, and those it missed still missing. */
-function snippetsCurrent(entry: IndexedPage, fileAt: (path: string) => SiteFile | undefined): boolean {
-  return entry.expanded === undefined || isCurrent(entry.expanded, fileAt);
 }
 
 function samePlacement(a: PagePlacement | undefined, b: PagePlacement | undefined): boolean {

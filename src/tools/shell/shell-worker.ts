@@ -5,7 +5,7 @@ import type { SiteFile } from "../../vfs/site.js";
 import { SiteView } from "../../vfs/view.js";
 import { SHELL_COMMANDS } from "./commands/index.js";
 import { DocsShell, type ShellResult } from "./docs-shell.js";
-import type { FromWorker, ShellWorkerData, ToWorker } from "./shell-host.js";
+import type { ExtraFile, FromWorker, ShellWorkerData, ToWorker } from "./shell-host.js";
 
 /**
  * The shell worker (see `ShellHost`): runs docs-shell commands off the main thread. It holds
@@ -18,6 +18,8 @@ import type { FromWorker, ShellWorkerData, ToWorker } from "./shell-host.js";
 const MAX_SITES = 3;
 /** Reader views kept (the runtime caches 256 readers per snapshot; a view evicted here is re-sent). */
 const MAX_VIEWS = 512;
+/** Files views share that are not a snapshot's own (readers' variants): one per access class and file. */
+const MAX_EXTRAS = 1024;
 
 const port = parentPort;
 if (port === null) throw new Error("shell-worker runs as a worker thread (see ShellHost)");
@@ -31,6 +33,7 @@ DefenseInDepthBox.getInstance(true).activate();
 const { limits } = workerData as ShellWorkerData;
 const sites = new Map<number, ReadonlyMap<string, SiteFile>>();
 const views = new Map<number, DocsShell>();
+const extras = new Map<number, SiteFile>();
 
 function post(message: FromWorker): void {
   port?.postMessage(message);
@@ -45,7 +48,7 @@ function trim<K, V>(map: Map<K, V>, max: number): void {
   }
 }
 
-function registerView(sid: number, vid: number, paths: readonly string[], extra: readonly SiteFile[]): void {
+function registerView(sid: number, vid: number, paths: readonly string[], extra: readonly ExtraFile[]): void {
   const files = sites.get(sid);
   if (files === undefined) return;
   const visible = new Map<string, SiteFile>();
@@ -56,7 +59,15 @@ function registerView(sid: number, vid: number, paths: readonly string[], extra:
     if (file === undefined) return;
     visible.set(path, file);
   }
-  for (const file of extra) visible.set(file.path, file);
+  for (const e of extra) {
+    const file = e.file ?? extras.get(e.id);
+    // Dropped here (the table is bounded): the run answers `missing` and the host sends it again.
+    if (file === undefined) return;
+    extras.delete(e.id);
+    extras.set(e.id, file);
+    visible.set(file.path, file);
+  }
+  trim(extras, MAX_EXTRAS);
   // The main thread decided what this reader sees; here every listed file is visible.
   const view = new SiteView({ files: visible, pages: new Map() }, ALL_ACCESS, "public");
   views.set(vid, new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), limits));

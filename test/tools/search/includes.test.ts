@@ -71,7 +71,8 @@ describe("snippets imported by pages", () => {
         '<Since version="2.1" /> <Missing />',
       ].join("\n"),
     );
-    expect(expanded?.uses.map((f) => f.path)).toEqual(["/snippets/api-keys.mdx", "/snippets/nested.mdx", "/snippets/rotate.mdx"]);
+    // Every file whose tag is used counts, named imports too (their rule decides whether the tag stays).
+    expect(expanded?.uses.map((f) => f.path)).toEqual(["/snippets/api-keys.mdx", "/snippets/rotate.mdx", "/snippets/since.mdx", "/snippets/nested.mdx"]);
     expect(expanded?.missing).toEqual(["/snippets/missing.mdx"]);
     const plain = site.pages.get("/guides/plain");
     expect(plain === undefined ? "no page" : expandIncludes(plain, (p) => site.files.get(p))).toBeUndefined();

@@ -11,7 +11,7 @@ export function makePage(filePath: string, text: string): Page {
   const meta = readPageMeta(parsed.data);
   const path = pagePathOf(filePath);
   return {
-    file: makeFile(filePath, text, { ...(meta.groups !== undefined ? { groups: meta.groups } : {}) }, new Date(0)),
+    file: makeFile(filePath, text, { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) }, new Date(0)),
     path,
     title: meta.title ?? titleFromPath(path),
     meta,

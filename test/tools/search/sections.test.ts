@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { parseFrontMatter } from "../../../src/config/frontmatter.js";
 import { sectionText, splitSections, toPlainText } from "../../../src/tools/search/sections.js";
 import { CORPORA } from "../../helpers/paths.js";
+import { itShared } from "../../helpers/shared.js";
 
 describe("splitSections", () => {
   it("splits at headings outside code, with parents, unique anchors, and code kept apart", () => {
@@ -124,7 +125,7 @@ describe("splitSections on MDX import/export blocks", () => {
 });
 
 describe("sectionText", () => {
-  it("rebuilds every section's text from its offsets, on every page of the shared corpora", () => {
+  itShared("rebuilds every section's text from its offsets, on every page of the shared corpora", () => {
     const files = (dir: string): string[] =>
       readdirSync(dir).flatMap((name) => {
         const path = join(dir, name);

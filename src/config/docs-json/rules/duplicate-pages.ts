@@ -4,10 +4,13 @@ import type { EntryNode } from "../nav-model.js";
 import type { Rule } from "./rule.js";
 
 /** The page an entry stands for: `guides/setup/` and `/guides/setup.mdx` are the same page. */
-function pageKey(entry: string): string {
-  const op = parseOperationEntry(entry);
-  if (op !== undefined) return `${op.file ?? ""} ${op.method} ${normalizeOperationPath(op.path)}`;
-  const p = toPagePath(entry);
+function pageKey(e: EntryNode): string {
+  const op = parseOperationEntry(e.entry);
+  // An operation's page goes in its spec's `directory`: the same operation listed under two
+  // specs' directories (stagehand lists its API once per SDK dropdown) is two pages.
+  const dirs = e.context.openapi?.sources.map((s) => s.directory ?? "").join(",") ?? "";
+  if (op !== undefined) return `${op.file ?? ""} ${op.method} ${normalizeOperationPath(op.path)} ${dirs}`;
+  const p = toPagePath(e.entry);
   return p.endsWith("/index") ? p.slice(0, -"/index".length) || "/" : p;
 }
 
@@ -26,9 +29,10 @@ function listOf(e: EntryNode): string {
 
 /**
  * A page listed twice in one scope (the same product, version and language: what one reader's
- * navigation shows) is an error, as the specification's rules make it: the page's place, and so
- * its breadcrumbs and its version and language, would be ambiguous. A group's `root` is not
- * counted: it may also be listed among its pages.
+ * navigation shows). The platform shows both listings (stagehand lists each SDK's overview in its
+ * dropdown and again in the dropdown's first group), so this is a warning: the page is one page,
+ * placed (breadcrumbs, eyebrow) where it is first listed. A group's `root` is not counted: it may
+ * also be listed among its pages.
  */
 export const duplicatePagesRule: Rule = {
   codes: ["duplicate-page"],
@@ -37,15 +41,15 @@ export const duplicatePagesRule: Rule = {
     for (const e of model.entries) {
       if (e.via !== "pages" || e.entry.trim() === "") continue;
       const scope = scopeOf(e);
-      const key = `${scope}\u0000${pageKey(e.entry)}`;
+      const key = `${scope}\u0000${pageKey(e)}`;
       const first = seen.get(key);
       if (first === undefined) {
         seen.set(key, e);
         continue;
       }
       const where = scope === "" ? "" : ` in ${scope}`;
-      const hint = listOf(first) === listOf(e) ? "" : "; list it in one place (link to it from the other section's pages instead)";
-      report({ path: e.path, code: "duplicate-page", message: `page "${e.entry}" is listed twice${where} (first at ${first.path})${hint}` });
+      const also = listOf(first) === listOf(e) ? "" : "; both listings show it, and it is placed (breadcrumbs) where it is first listed";
+      report({ path: e.path, code: "duplicate-page", severity: "warning", message: `page "${e.entry}" is listed twice${where} (first at ${first.path})${also}` });
     }
   },
 };

@@ -2,6 +2,7 @@ import { childTypesRule } from "./child-types.js";
 import { duplicatePagesRule } from "./duplicate-pages.js";
 import { expandedRule } from "./expanded.js";
 import { groupPagesRule } from "./group-pages.js";
+import { languageCodesRule } from "./language-codes.js";
 import { pageFilesRule } from "./page-files.js";
 import { playgroundDisplayRule } from "./playground-display.js";
 import { reservedPathsRule } from "./reserved-paths.js";
@@ -17,6 +18,7 @@ export const RULES: readonly Rule[] = [
   expandedRule,
   reservedPathsRule,
   versionsRule,
+  languageCodesRule,
   duplicatePagesRule,
   playgroundDisplayRule,
   pageFilesRule,

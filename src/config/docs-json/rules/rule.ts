@@ -17,7 +17,7 @@ export interface Finding {
   /** JSON path the finding is about; its position is looked up (the key's, with `at: "key"`). */
   readonly path: string;
   readonly message: string;
-  /** Rule identifier, as listed in the README. */
+  /** Rule identifier, as listed in docs/docs-json.md. */
   readonly code: string;
   readonly severity?: "error" | "warning";
   readonly at?: "key" | "value";

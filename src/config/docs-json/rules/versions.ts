@@ -1,3 +1,4 @@
+import { sameLanguage } from "../../languages.js";
 import { childPath } from "../json-path.js";
 import type { ElementNode } from "../nav-model.js";
 import type { Rule } from "./rule.js";
@@ -15,7 +16,12 @@ function siblingsOf(elements: readonly ElementNode[], kind: ElementNode["kind"])
   return [...byArray.values()];
 }
 
-/** At most one `default: true` among sibling versions; no version or language twice in one list. */
+/**
+ * At most one `default: true` among sibling versions; no version or language twice in one list
+ * (two codes of one language, `zh` and `cn`, count as one). Each is a warning: the platform shows
+ * the site, the first default is the default, and a version or language listed twice is one
+ * version or language whose pages are those of both listings.
+ */
 export const versionsRule: Rule = {
   codes: ["default-version", "duplicate-version", "duplicate-language"],
   check({ model, report }) {
@@ -23,21 +29,28 @@ export const versionsRule: Rule = {
       const first = versions.find((v) => v.value.default === true);
       for (const v of versions) {
         if (v.value.default === true && v !== first && first !== undefined) {
-          report({ path: childPath(v.path, "default"), code: "default-version", message: `only one version can be the default; ${first.path} already sets "default": true` });
+          report({
+            path: childPath(v.path, "default"),
+            code: "default-version",
+            severity: "warning",
+            message: `only one version can be the default; ${first.path} already sets "default": true, and is the default`,
+          });
         }
       }
     }
     for (const kind of ["version", "language"] as const) {
+      const same = kind === "language" ? sameLanguage : (a: string, b: string) => a === b;
       for (const list of siblingsOf(model.elements, kind)) {
-        const seen = new Map<string, ElementNode>();
+        const seen: ElementNode[] = [];
         for (const el of list) {
           if (el.title === undefined) continue;
-          const before = seen.get(el.title);
+          const before = seen.find((s) => same(s.title as string, el.title as string));
           if (before === undefined) {
-            seen.set(el.title, el);
+            seen.push(el);
             continue;
           }
-          report({ path: childPath(el.path, kind), code: `duplicate-${kind}`, message: `${kind} "${el.title}" is listed twice (first at ${before.path})` });
+          const what = before.title === el.title ? `${kind} "${el.title}" is listed twice` : `language "${el.title}" is the same language as "${before.title}"`;
+          report({ path: childPath(el.path, kind), code: `duplicate-${kind}`, severity: "warning", message: `${what} (first at ${before.path})` });
         }
       }
     }

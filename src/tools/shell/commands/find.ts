@@ -1,7 +1,7 @@
 import { type EntryInfo, OWNER } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO, baseName, joinDisplay, joinPath, lookup } from "../lib/files.js";
-import { inodeOf, modeString } from "../lib/format.js";
+import { inodeOf, lsDate, modeString } from "../lib/format.js";
 import { fnmatchRegex } from "../lib/glob.js";
 import { PosixRegexError } from "../lib/patterns.js";
 import { translatePosix } from "../lib/regex-posix.js";
@@ -281,6 +281,8 @@ class Parser {
   hasAction = false;
   /** Set by `-regextype`, for the `-regex` tests after it. */
   private regexType: "emacs" | "ere" | "bre" = "emacs";
+  /** The `-regex` and `-iregex` patterns, for the backtracking guard before the walk. */
+  readonly regexes: RegExp[] = [];
 
   constructor(
     private readonly args: readonly string[],
@@ -390,6 +392,7 @@ class Parser {
       case "-regex":
       case "-iregex": {
         const compiled = compileFindRegex(this.value(t), this.regexType, t === "-iregex");
+        this.regexes.push(compiled);
         return this.test(t, (c) => compiled.test(c.display));
       }
       case "-regextype": {
@@ -544,7 +547,7 @@ class Parser {
           t,
           (c, env) =>
             env.io.out.write(
-              `${String(inodeOf(c.path)).padStart(9)} ${String(c.info.blocks / 2).padStart(6)} ${modeString(c.info.mode)} ${String(c.info.nlink).padStart(3)} ${OWNER.user.padEnd(8)} ${OWNER.group.padEnd(8)} ${String(c.info.size).padStart(8)} ${ctimeText(c.info.mtime).slice(4, 10)} ${pad(c.info.mtime.getUTCHours())}:${pad(c.info.mtime.getUTCMinutes())} ${c.display}\n`,
+              `${String(inodeOf(c.path)).padStart(9)} ${String(c.info.blocks / 2).padStart(6)} ${modeString(c.info.mode)} ${String(c.info.nlink).padStart(3)} ${OWNER.user.padEnd(8)} ${OWNER.group.padEnd(8)} ${String(c.info.size).padStart(8)} ${lsDate(c.info.mtime, new Date())} ${c.display}\n`,
             ) || true,
           true,
         );
@@ -690,6 +693,10 @@ async function runFind(args: string[], io: CommandIo): Promise<number> {
         : { op: "and", left: expr, right: { op: "test", name: "-print", test: (c, env) => env.io.out.write(`${c.display}\n`) || true, action: true } };
   const env: Env = { io, prune: false, quit: false, batches: new Map(), status: 0 };
   const starts = paths.length > 0 ? paths : ["."];
+  // A pattern that can backtrack badly is tried first on every path the walk may test.
+  for (const re of parser.regexes) {
+    if (!(await io.regexIsSafe(re, () => walkDisplays(io, starts)))) return 1;
+  }
 
   const visit = async (path: string, display: string, start: string, depth: number): Promise<void> => {
     if (env.quit || io.out.full) return;
@@ -723,6 +730,20 @@ async function runFind(args: string[], io: CommandIo): Promise<number> {
   }
   for (const [node, batch] of env.batches) await flushBatch(node, batch, env);
   return env.status;
+}
+
+/** Every path a walk from `starts` prints, as printed (what `-regex` is tested on). */
+function walkDisplays(io: CommandIo, starts: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (path: string, display: string): void => {
+    out.push(display);
+    for (const name of io.view.childrenOf(path) ?? []) walk(joinPath(path, name), joinDisplay(display, name));
+  };
+  for (const start of starts) {
+    const entry = lookup(io.view, io.cwd, start, io.piped);
+    if (entry.kind === "file" || entry.kind === "dir") walk(entry.path, start);
+  }
+  return out;
 }
 
 export const findCommand: ShellCommandFactory = (view) => docsCommand(view, { name: "find", help: HELP, run: runFind, usageExitCode: 1 });

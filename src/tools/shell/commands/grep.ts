@@ -1,7 +1,7 @@
 import type { SiteView } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO, baseName, lookup, lookupError, walk } from "../lib/files.js";
-import { fnmatchRegex } from "../lib/glob.js";
+import { type GlobMatcher, fnmatchRegex } from "../lib/glob.js";
 import {
   type SelectedLine,
   anyLineMatches,
@@ -144,9 +144,9 @@ interface GrepSettings {
   after: number;
   separator: string | null;
   directories: "read" | "recurse" | "skip";
-  include: RegExp[];
-  exclude: RegExp[];
-  excludeDir: RegExp[];
+  include: GlobMatcher[];
+  exclude: GlobMatcher[];
+  excludeDir: GlobMatcher[];
   /** FILE operands (after the pattern operand, when no -e/-f gave patterns). */
   operands: string[];
 }

@@ -1,7 +1,7 @@
 import { type EntryInfo, OWNER, type SiteView, compareBytes } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { joinDisplay, joinPath, lookup } from "../lib/files.js";
-import { fnmatchRegex } from "../lib/glob.js";
+import { type GlobMatcher, fnmatchRegex } from "../lib/glob.js";
 import { lsDate, modeString, treeHumanSize, versionCompare } from "../lib/format.js";
 import type { ShellCommandFactory } from "./command.js";
 
@@ -55,8 +55,8 @@ interface TreeSettings {
   fullPath: boolean;
   noIndent: boolean;
   maxLevel: number;
-  include: RegExp[];
-  exclude: RegExp[];
+  include: GlobMatcher[];
+  exclude: GlobMatcher[];
   matchDirs: boolean;
   prune: boolean;
   fileLimit: number;
@@ -428,8 +428,9 @@ function runTree(args: string[], io: CommandIo): number {
       rootEntries > s.fileLimit
         ? { name: operand, path: entry.path, info, children: [], overLimit: rootEntries }
         : { name: operand, path: entry.path, info, children: readTree(io.view, entry.path, s, 1, io) };
-    // tree 2.1 counts a starting folder with -d only when it shows subfolders under it.
-    if (!s.dirsOnly || (root.children?.length ?? 0) > 0) dirs++;
+    // tree 2.1 counts a starting folder only when it shows something under it (with -d:
+    // subfolders; with -P or -I matching nothing: nothing, so "0 directories").
+    if ((root.children?.length ?? 0) > 0 || root.overLimit !== undefined) dirs++;
     count(root.children ?? []);
     if (s.json) {
       json.push(jsonNode(root, 1));

@@ -3,7 +3,8 @@ import { LIMITS } from "../../../limits.js";
 import type { SiteView } from "../../../vfs/view.js";
 import { MERGE_STDERR_ENV } from "../merge-stderr.js";
 import { OptionError } from "./options.js";
-import { isRisky, probeRegex } from "./regex-guard.js";
+import { probeRegex } from "./regex-guard.js";
+import { isRisky } from "./regex-shape.js";
 
 /** Output of one command, with a byte budget so a runaway listing stops early. */
 export class Output {
@@ -95,13 +96,13 @@ export class CommandIo {
    * first tried in a worker within the remaining time (see regex-guard.ts). On false the
    * command has already reported why.
    */
-  async regexIsSafe(regex: RegExp, texts: readonly string[]): Promise<boolean> {
+  async regexIsSafe(regex: RegExp, texts: readonly string[] | (() => readonly string[])): Promise<boolean> {
     if (!isRisky(regex.source)) return true;
     // The real run costs as much as the probe again: allow the probe half of what is left.
-    if (await probeRegex(regex, texts, this.remainingMs() / 2 - 50)) return true;
+    if (await probeRegex(regex, typeof texts === "function" ? texts() : texts, this.remainingMs() / 2 - 50)) return true;
     this.fail(
-      "this pattern takes too long on these files (a repeat inside a repeat, like (\\w+\\s?)+, or several .* in a row " +
-        "make this regex engine backtrack); simplify it",
+      "this pattern takes too long on these files (a repeat inside a repeat like (\\w+\\s?)+, alternatives that match the same text " +
+        "like (\\w|\\w)+, or several .* in a row make this regex engine backtrack); simplify it",
     );
     return false;
   }

@@ -64,37 +64,169 @@ function escapeChar(c: string): string {
 }
 
 /**
+ * A glob as the pieces it matches: one character of a class, a run of them (`*`), or one of
+ * several alternatives (`{a,b}`). Both the regex and the linear matcher are built from it.
+ */
+type Piece =
+  | { readonly t: "one"; readonly src: string }
+  | { readonly t: "star"; readonly src: string }
+  | { readonly t: "alt"; readonly options: readonly (readonly Piece[])[] };
+
+function toSource(pieces: readonly Piece[]): string {
+  let src = "";
+  for (const p of pieces) {
+    if (p.t === "one") src += p.src;
+    else if (p.t === "star") src += `${p.src}*`;
+    else src += `(?:${p.options.map(toSource).join("|")})`;
+  }
+  return src;
+}
+
+function countStars(pieces: readonly Piece[]): number {
+  let n = 0;
+  for (const p of pieces) n += p.t === "star" ? 1 : p.t === "alt" ? Math.max(0, ...p.options.map(countStars)) : 0;
+  return n;
+}
+
+/** What a glob is matched with: a regex, or a `LinearGlob` for globs with many stars. */
+export interface GlobMatcher {
+  test(s: string): boolean;
+}
+
+/**
+ * Globs with more stars than this are matched by `LinearGlob`: as a regex, each star may take
+ * any length, so `*?*?*?*?*?*?z` tries exponentially many splits of a name it does not match
+ * (measured: seconds per file on a real site). Up to two stars a regex is at worst quadratic
+ * on a path, and faster.
+ */
+const MAX_REGEX_STARS = 2;
+
+/**
+ * A glob matched in time linear in the text (times the glob's length): the regex's pieces run
+ * as a Thompson NFA, every live position advanced together one character at a time, so no
+ * split is ever tried twice. Each piece's character test is the regex's own class, compiled
+ * alone: the same answer as the regex, character for character.
+ */
+class LinearGlob implements GlobMatcher {
+  /** The program: a character test then the next instruction, a fork, or the end. */
+  private readonly code: ({ op: "char"; test: RegExp; next: number } | { op: "fork"; a: number; b: number } | { op: "match" })[] = [];
+  /** Per instruction, the answers of its character test so far. */
+  private readonly memo: Map<string, boolean>[] = [];
+  private readonly start: number;
+
+  constructor(
+    pieces: readonly Piece[],
+    private readonly flags: string,
+  ) {
+    this.start = this.compile(pieces, -1);
+  }
+
+  /** Compile `pieces` so that they continue at `next` (-1: the end); returns the entry. */
+  private compile(pieces: readonly Piece[], next: number): number {
+    let entry = next === -1 ? this.emit({ op: "match" }) : next;
+    for (let k = pieces.length - 1; k >= 0; k--) {
+      const p = pieces[k] as Piece;
+      if (p.t === "one") entry = this.emit({ op: "char", test: this.charTest(p.src), next: entry });
+      else if (p.t === "star") {
+        const fork = this.emit({ op: "fork", a: -1, b: entry });
+        const step = this.emit({ op: "char", test: this.charTest(p.src), next: fork });
+        (this.code[fork] as { a: number }).a = step;
+        entry = fork;
+      } else {
+        const after = entry;
+        const entries = p.options.map((o) => this.compile(o, after));
+        entry = entries.reduceRight((b, a) => this.emit({ op: "fork", a, b }));
+      }
+    }
+    return entry;
+  }
+
+  private emit(instruction: LinearGlob["code"][number]): number {
+    this.code.push(instruction);
+    this.memo.push(new Map());
+    return this.code.length - 1;
+  }
+
+  private charTest(src: string): RegExp {
+    return new RegExp(`^(?:${src})$`, this.flags);
+  }
+
+  /** Add `pc` and what it reaches without reading a character. */
+  private add(set: Set<number>, pc: number): void {
+    if (set.has(pc)) return;
+    set.add(pc);
+    const ins = this.code[pc];
+    if (ins?.op === "fork") {
+      this.add(set, ins.a);
+      this.add(set, ins.b);
+    }
+  }
+
+  test(s: string): boolean {
+    let live = new Set<number>();
+    this.add(live, this.start);
+    for (const ch of s) {
+      const next = new Set<number>();
+      for (const pc of live) {
+        const ins = this.code[pc];
+        if (ins?.op !== "char") continue;
+        const memo = this.memo[pc] as Map<string, boolean>;
+        let ok = memo.get(ch);
+        if (ok === undefined) {
+          ok = ins.test.test(ch);
+          memo.set(ch, ok);
+        }
+        if (ok) this.add(next, ins.next);
+      }
+      if (next.size === 0) return false;
+      live = next;
+    }
+    for (const pc of live) if (this.code[pc]?.op === "match") return true;
+    return false;
+  }
+}
+
+/** Which matcher a glob gets: by its stars (`auto`), or one of them (tests compare the two). */
+export type GlobEngine = "auto" | "regex" | "linear";
+
+/** The matcher of a whole-string glob: its regex, or a `LinearGlob` when it has many stars. */
+function matcher(engine: GlobEngine, pieces: readonly Piece[], regexSource: string, flags: string, full: readonly Piece[] = pieces): GlobMatcher {
+  const linear = engine === "auto" ? countStars(pieces) > MAX_REGEX_STARS : engine === "linear";
+  return linear ? new LinearGlob(full, flags) : new RegExp(regexSource, flags);
+}
+
+/**
  * fnmatch(3) without flags: `*` and `?` match any character including `/`, `[...]` sets with
  * `!` or `^` negation, `\` escapes. A leading `.` needs no special care (no FNM_PERIOD).
  */
-export function fnmatchRegex(glob: string, ignoreCase = false): RegExp {
-  let src = "";
+export function fnmatchRegex(glob: string, ignoreCase = false, engine: GlobEngine = "auto"): GlobMatcher {
+  const pieces: Piece[] = [];
   for (let i = 0; i < glob.length; ) {
     const c = glob[i] as string;
     if (c === "*") {
-      src += "[\\s\\S]*";
+      pieces.push({ t: "star", src: "[\\s\\S]" });
       i++;
     } else if (c === "?") {
-      src += "[\\s\\S]";
+      pieces.push({ t: "one", src: "[\\s\\S]" });
       i++;
     } else if (c === "[") {
       const set = bracketSet(glob, i + 1);
       if (set === null) {
-        src += "\\[";
+        pieces.push({ t: "one", src: "\\[" });
         i++;
       } else {
-        src += set[0];
+        pieces.push({ t: "one", src: set[0] });
         i = set[1];
       }
     } else if (c === "\\" && i + 1 < glob.length) {
-      src += escapeChar(glob[i + 1] as string);
+      pieces.push({ t: "one", src: escapeChar(glob[i + 1] as string) });
       i += 2;
     } else {
-      src += escapeChar(c);
+      pieces.push({ t: "one", src: escapeChar(c) });
       i++;
     }
   }
-  return new RegExp(`^${src}$`, ignoreCase ? "iu" : "u");
+  return matcher(engine, pieces, `^${toSource(pieces)}$`, ignoreCase ? "iu" : "u");
 }
 
 /** A ripgrep `-g` glob: gitignore semantics (`!` negates, `/` anchors, `**` spans folders). */
@@ -103,59 +235,62 @@ export interface IgnoreGlob {
   readonly dirOnly: boolean;
   /** Matched against the basename when the glob has no `/`, else against the relative path. */
   readonly basenameOnly: boolean;
-  readonly regex: RegExp;
+  readonly regex: GlobMatcher;
 }
 
-/** The regex source of a glob body (what follows `!`, a leading slash and a leading globstar). */
-function gitignoreBody(g: string): string {
-  let src = "";
+const ANY_RUN: Piece = { t: "star", src: "." };
+const SLASH: Piece = { t: "one", src: "/" };
+
+/** The pieces of a glob body (what follows `!`, a leading slash and a leading globstar). */
+function gitignoreBody(g: string): Piece[] {
+  const pieces: Piece[] = [];
   for (let i = 0; i < g.length; ) {
     if (g[i] === "{") {
       // `{a,b}` alternates, as ripgrep's globset (not nested).
       const close = g.indexOf("}", i + 1);
       if (close !== -1 && !g.slice(i + 1, close).includes("{")) {
-        src += `(?:${g.slice(i + 1, close).split(",").map(gitignoreBody).join("|")})`;
+        pieces.push({ t: "alt", options: g.slice(i + 1, close).split(",").map(gitignoreBody) });
         i = close + 1;
         continue;
       }
     }
     if (g.startsWith("/**/", i)) {
-      src += "(?:/|/.*/)";
+      pieces.push({ t: "alt", options: [[SLASH], [SLASH, ANY_RUN, SLASH]] });
       i += 4;
     } else if (g.startsWith("/**", i) && i + 3 === g.length) {
-      src += "/.*";
+      pieces.push(SLASH, ANY_RUN);
       i += 3;
     } else if (g.startsWith("**", i)) {
-      src += ".*";
+      pieces.push(ANY_RUN);
       i += 2;
     } else if (g[i] === "*") {
-      src += "[^/]*";
+      pieces.push({ t: "star", src: "[^/]" });
       i++;
     } else if (g[i] === "?") {
-      src += "[^/]";
+      pieces.push({ t: "one", src: "[^/]" });
       i++;
     } else if (g[i] === "[") {
       const set = bracketSet(g, i + 1);
       if (set === null) {
-        src += "\\[";
+        pieces.push({ t: "one", src: "\\[" });
         i++;
       } else {
-        src += set[0];
+        pieces.push({ t: "one", src: set[0] });
         i = set[1];
       }
     } else if (g[i] === "\\" && i + 1 < g.length) {
-      src += escapeChar(g[i + 1] as string);
+      pieces.push({ t: "one", src: escapeChar(g[i + 1] as string) });
       i += 2;
     } else {
-      src += escapeChar(g[i] as string);
+      pieces.push({ t: "one", src: escapeChar(g[i] as string) });
       i++;
     }
   }
-  return src;
+  return pieces;
 }
 
 /** Parse a ripgrep/gitignore glob. */
-export function gitignoreGlob(glob: string, ignoreCase = false): IgnoreGlob {
+export function gitignoreGlob(glob: string, ignoreCase = false, engine: GlobEngine = "auto"): IgnoreGlob {
   let g = glob;
   let negated = false;
   if (g.startsWith("!")) {
@@ -170,10 +305,13 @@ export function gitignoreGlob(glob: string, ignoreCase = false): IgnoreGlob {
   const basenameOnly = !g.includes("/");
   if (g.startsWith("/")) g = g.slice(1);
   if (g.startsWith("**/")) g = g.slice(3);
-  const src = gitignoreBody(g);
+  const body = gitignoreBody(g);
   // A glob without a slash may match at any depth; one with a slash is anchored at the root.
-  const prefix = basenameOnly || glob.replace(/^!/, "").startsWith("**/") ? "(?:^|.*/)" : "^";
-  return { negated, dirOnly, basenameOnly, regex: new RegExp(`${prefix}${src}$`, ignoreCase ? "isu" : "su") };
+  const anyDepth = basenameOnly || glob.replace(/^!/, "").startsWith("**/");
+  const prefix = anyDepth ? "(?:^|.*/)" : "^";
+  // The linear matcher matches the whole path: "at any depth" is an optional `.*/` before the body.
+  const full: Piece[] = anyDepth ? [{ t: "alt", options: [[], [ANY_RUN, SLASH]] }, ...body] : body;
+  return { negated, dirOnly, basenameOnly, regex: matcher(engine, body, `${prefix}${toSource(body)}$`, ignoreCase ? "isu" : "su", full) };
 }
 
 /**

@@ -1,0 +1,28 @@
+import type { Context } from "hono";
+import { type BridgeDeps, clientIp } from "./context.js";
+import { CLIENT_BUDGETS, type ClientBudgetKey, type RateDecision } from "./rate-limit.js";
+
+/**
+ * The per-IP budgets an app mounted on the bridge charges (`feedback`, `feedback-bytes`,
+ * `relay`): the bridge hands one to each app, bound to its counters and to how it finds the
+ * client's address (`--trust-proxy`). The per-IP request limit is charged by the bridge itself.
+ */
+export interface ClientBudget {
+  /** Charge the request's client `units` of each named budget: all of them, or none. */
+  take(c: Context, units: Partial<Record<ClientBudgetKey, number>>): Promise<RateDecision>;
+}
+
+export function clientBudget(deps: Pick<BridgeDeps, "limiter" | "limits" | "trustProxy">): ClientBudget {
+  return {
+    take: (c, units) => {
+      const ip = clientIp(deps, c);
+      const charges = (Object.entries(units) as [ClientBudgetKey, number][]).map(([key, n]) => ({
+        key: `${key}:${ip}`,
+        limit: deps.limits.clients[key],
+        what: CLIENT_BUDGETS[key].what,
+        units: n,
+      }));
+      return deps.limiter.take(charges);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { Diagnostic } from "../config/diagnostic.js";
+
+/** `1 page`, `2 pages`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** A word as the shell reads it back: quoted only when it has to be. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * One line for what loading the docs found, instead of a line per finding before every `fs` or
+ * `search` answer (13 to 33 on real sites): `12 warnings in docs.json; run \`svc-mcp check\` for
+ * details`. `dir` is the `--dir` the user gave, repeated in the suggested command.
+ */
+export function diagnosticsSummary(diagnostics: readonly Diagnostic[], dir: string | undefined): string | undefined {
+  if (diagnostics.length === 0) return undefined;
+  const errors = diagnostics.filter((d) => d.severity === "error").length;
+  const warnings = diagnostics.length - errors;
+  const counts = [errors > 0 ? plural(errors, "error") : "", warnings > 0 ? plural(warnings, "warning") : ""].filter((c) => c !== "").join(" and ");
+  const files = [...new Set(diagnostics.map((d) => d.file))];
+  const where =
+    files.length === 1 ? files[0] : files.includes("docs.json") ? `docs.json and ${plural(files.length - 1, "other file")}` : plural(files.length, "file");
+  const check = dir === undefined || dir === "." ? "svc-mcp check" : `svc-mcp check --dir ${shellWord(dir)}`;
+  // "for details", not "to see them": check also checks what loading does not (pages outside
+  // the navigation, ...), so its count can be higher.
+  return `${counts} in ${where}; run \`${check}\` for details`;
+}

@@ -1,0 +1,24 @@
+import { DocsRuntime, type RuntimeOptions } from "../tools/runtime.js";
+import { diagnosticsSummary } from "./diagnostics-summary.js";
+import type { CliIO } from "./io.js";
+import { siteLoadOptions } from "./load-options.js";
+import { resolveDir } from "./options.js";
+
+/** The CLI's log: `svc-mcp: <message>` lines on stderr (stdout is the answer, or the protocol). */
+export function stderrLog(io: CliIO): (message: string) => void {
+  return (message) => io.stderr(`svc-mcp: ${message}\n`);
+}
+
+/**
+ * Load the docs for a command that answers from them (`serve`, `search`, `fs`). What the load
+ * found wrong is one line with the command that lists it (`check`), not a line per finding.
+ * (Kept apart from load-options.ts: `check` and `nav` import that, and must not load the runtime.)
+ */
+export async function loadDocs(io: CliIO, dir: string | undefined, options: Omit<RuntimeOptions, "root" | "log" | "load"> = {}): Promise<DocsRuntime> {
+  const root = resolveDir(io, dir);
+  const log = stderrLog(io);
+  const runtime = await DocsRuntime.load({ ...options, root, log, load: siteLoadOptions(io, root) });
+  const summary = diagnosticsSummary(runtime.site.diagnostics, dir);
+  if (summary !== undefined) log(summary);
+  return runtime;
+}

@@ -1,0 +1,265 @@
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import { isAbsolute, join, posix, relative, sep } from "node:path";
+import type { IgnoreRules } from "./ignore-rules.js";
+
+/*
+ * The one way anything under the docs root is read or looked at: pages, snippets and skills (found
+ * by `listInsideRoot`), docs.json and its `$ref`s, API specs and the files their `$ref`s name, the
+ * ignore files. Nothing outside the real path of the root is read, whatever links lead there: a
+ * path is resolved (`realpath`: links at any depth, chains, `../..`), compared with the real path
+ * of the root, and the file is then opened at the path that was checked, without following a link
+ * in its last part, and the opened file's own path is checked again (`/proc/self/fd`), so that a
+ * link swapped in between the check and the read is refused instead of followed.
+ * Links that stay inside the root are followed (docs/repository.md says why, and what happens to
+ * folder links).
+ */
+
+/** Why a repository path was not read. */
+export type RefusalReason =
+  /** Nothing at that path (not even a link). */
+  | "missing"
+  /** A link (at any depth) leads outside the real path of the root. */
+  | "outside"
+  /** The path itself leaves the root (`../x`, `/etc/x`). */
+  | "leaves"
+  /** A link inside the root to a file the ignore rules exclude. */
+  | "excluded"
+  /** A folder, a device, a socket or a pipe. */
+  | "not-file"
+  | "too-large"
+  /** Permission denied, a link that leads nowhere or loops, the file changed while being read... */
+  | "unreadable";
+
+export interface Refusal {
+  readonly ok: false;
+  readonly reason: RefusalReason;
+  /** Says why, to follow `cannot read <file>: ` (never names a path outside the root). */
+  readonly message: string;
+  /** The file's size, for `too-large`. */
+  readonly size?: number;
+  /** The system's error code (`EACCES`, `ELOOP`...), when there is one. */
+  readonly errno?: string;
+}
+
+/** Where a repository path really is, and what is there. */
+export interface InsideEntry {
+  readonly ok: true;
+  readonly kind: "file" | "folder" | "other";
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** Repository-relative real path (`/`-separated); differs from the path asked for when a link was followed. */
+  readonly real: string;
+}
+
+export interface InsideFile extends Omit<InsideEntry, "kind"> {
+  readonly text: string;
+}
+
+export interface InsideReadOptions {
+  /** Larger files are refused (`too-large`) before being read. */
+  readonly maxBytes?: number;
+  /** A link is not a way into what these rules exclude: when a link was followed, the real path
+   *  must not be ignored either (the path asked for is the caller's to check). */
+  readonly ignore?: IgnoreRules;
+}
+
+/** Codes of the findings about links (listed in docs/docs-json.md): one leading outside the root,
+ *  and the others (a folder link not followed, a link into what the ignore rules exclude). */
+export const LINK_CODES = ["outside-link", "link"] as const;
+
+/** The code of a finding about a refusal: a link's code when a link is why, else `otherwise`. */
+export function refusalCode(refusal: Refusal, otherwise?: string): string | undefined {
+  return refusal.reason === "outside" ? "outside-link" : refusal.reason === "excluded" ? "link" : otherwise;
+}
+
+/** The message of a refusal because a link leads outside; diagnostics add where it was met. */
+export const OUTSIDE_MESSAGE = "the link leads outside the repository, so it is not read";
+
+/** The real path of a docs root (it may itself be a link: its target is the root). */
+export function realRoot(root: string): string {
+  return realpathSync.native(root);
+}
+
+/** Read a repository file as UTF-8, refusing anything that is not a regular file inside the root. */
+export function readInsideRoot(root: string, rel: string, options: InsideReadOptions = {}): InsideFile | Refusal {
+  const located = locate(root, rel, options.ignore);
+  if (!located.ok) return located;
+  const { abs, realRel } = located;
+  let fd: number;
+  try {
+    // O_NOFOLLOW: the last part is no link now either; O_NONBLOCK: a pipe does not hang the load.
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    return refusalOf(error as NodeJS.ErrnoException);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return notFile(st);
+    if (!openedInside(fd, abs, st)) return { ok: false, reason: "unreadable", message: "the file changed while it was being read" };
+    if (options.maxBytes !== undefined && st.size > options.maxBytes) {
+      return { ok: false, reason: "too-large", size: st.size, message: `${st.size} bytes is over the ${options.maxBytes}-byte limit` };
+    }
+    return { ok: true, text: readFileSync(fd, "utf8"), size: st.size, mtimeMs: st.mtimeMs, real: realRel };
+  } catch (error) {
+    return refusalOf(error as NodeJS.ErrnoException);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What is at a repository path (following links that stay inside the root), without reading it. */
+export function statInsideRoot(root: string, rel: string, options: Pick<InsideReadOptions, "ignore"> = {}): InsideEntry | Refusal {
+  const located = locate(root, rel, options.ignore);
+  if (!located.ok) return located;
+  try {
+    const st = statSync(located.abs);
+    return { ok: true, kind: st.isFile() ? "file" : st.isDirectory() ? "folder" : "other", size: st.size, mtimeMs: st.mtimeMs, real: located.realRel };
+  } catch (error) {
+    return refusalOf(error as NodeJS.ErrnoException);
+  }
+}
+
+/** Whether a file (not a folder) is at a repository path, inside the root. */
+export function isFileInsideRoot(root: string, rel: string): boolean {
+  const st = statInsideRoot(root, rel);
+  return st.ok && st.kind === "file";
+}
+
+/**
+ * Whether a link met by `listInsideRoot` leads to a folder, and whether inside the root (with its
+ * real path then). Only the kind of an outside target is looked at, never what it holds.
+ */
+export function folderLink(root: string, rel: string): { readonly inside: true; readonly real: string } | { readonly inside: false } | undefined {
+  const st = statInsideRoot(root, rel);
+  if (st.ok) return st.kind === "folder" ? { inside: true, real: st.real } : undefined;
+  if (st.reason !== "outside") return undefined;
+  try {
+    return statSync(join(root, rel)).isDirectory() ? { inside: false } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The repository's files as found by walking its real folders, never through a link. */
+export interface RootListing {
+  /** Regular files whose path `match` accepted, repository-relative. */
+  readonly files: readonly string[];
+  /** Every link met (to a file or a folder, inside the root or not): the caller decides. */
+  readonly links: readonly string[];
+  /** Folders that could not be listed, with why: what they hold is not served. */
+  readonly unlisted: readonly { readonly folder: string; readonly message: string }[];
+}
+
+/**
+ * Walk the root's real folder: dot-entries (`.git`, `.github`, `.env.mdx`) and `node_modules` are
+ * never entered nor listed (they are never served), links are listed but not followed.
+ */
+export function listInsideRoot(root: string, match: (rel: string) => boolean): RootListing {
+  const files: string[] = [];
+  const links: string[] = [];
+  const unlisted: { folder: string; message: string }[] = [];
+  const walk = (abs: string, rel: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch (error) {
+      unlisted.push({ folder: rel === "" ? "." : rel, message: refusalOf(error as NodeJS.ErrnoException).message });
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) walk(join(abs, entry.name), childRel);
+      else if (entry.isSymbolicLink()) links.push(childRel);
+      else if (entry.isFile() && match(childRel)) files.push(childRel);
+    }
+  };
+  let base: string;
+  try {
+    base = realRoot(root);
+  } catch (error) {
+    return { files, links, unlisted: [{ folder: ".", message: refusalOf(error as NodeJS.ErrnoException).message }] };
+  }
+  walk(base, "");
+  return { files, links, unlisted };
+}
+
+type Located = { readonly ok: true; readonly abs: string; readonly realRel: string } | Refusal;
+
+/** Resolve `rel` under the root to its real path, or refuse. */
+function locate(root: string, rel: string, ignore: IgnoreRules | undefined): Located {
+  const normal = posix.normalize(rel.replace(/\\/g, "/"));
+  if (isAbsolute(rel) || normal === ".." || normal.startsWith("../")) return { ok: false, reason: "leaves", message: "the path leaves the repository" };
+  let base: string;
+  let abs: string;
+  try {
+    base = realRoot(root);
+    abs = realpathSync.native(join(base, normal));
+  } catch (error) {
+    const err = error as NodeJS.ErrnoException;
+    // realpath says ENOENT for a link that leads nowhere as for a path with nothing at it.
+    if (err.code === "ENOENT" && isLink(root, normal)) return { ok: false, reason: "unreadable", errno: "ENOENT", message: "the link leads nowhere" };
+    return refusalOf(err);
+  }
+  const realRel = relative(base, abs);
+  if (realRel.startsWith("..") || isAbsolute(realRel)) return { ok: false, reason: "outside", message: OUTSIDE_MESSAGE };
+  const real = realRel.split(sep).join("/");
+  if (ignore !== undefined && real !== normal && real !== "" && ignore.ignores(real)) {
+    return { ok: false, reason: "excluded", message: `the link leads to ${real}, which the ignore rules exclude` };
+  }
+  return { ok: true, abs, realRel: real };
+}
+
+/** Whether something (a link, possibly dangling) is at `rel`. */
+function isLink(root: string, rel: string): boolean {
+  try {
+    return lstatSync(join(root, rel)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the opened file is still the one at the checked path, inside the root. Linux names an
+ * open file's real path in `/proc/self/fd` (what was opened, whatever happened to the path since);
+ * elsewhere, the path is resolved again and must still lead to this same file.
+ */
+function openedInside(fd: number, abs: string, st: Stats): boolean {
+  let opened: string;
+  try {
+    opened = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    try {
+      const again = statSync(abs);
+      return realpathSync.native(abs) === abs && again.dev === st.dev && again.ino === st.ino;
+    } catch {
+      return false;
+    }
+  }
+  return opened === abs;
+}
+
+function notFile(st: Stats): Refusal {
+  return { ok: false, reason: "not-file", message: st.isDirectory() ? "is a folder, not a file" : "not a regular file" };
+}
+
+/** A system error as a refusal, worded for people. */
+function refusalOf(error: NodeJS.ErrnoException): Refusal {
+  const code = error.code;
+  const errno = code !== undefined ? { errno: code } : {};
+  switch (code) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return { ok: false, reason: "missing", ...errno, message: "file not found" };
+    case "EISDIR":
+      return { ok: false, reason: "not-file", ...errno, message: "is a folder, not a file" };
+    case "EACCES":
+    case "EPERM":
+      return { ok: false, reason: "unreadable", ...errno, message: "permission denied" };
+    case "ELOOP":
+      // Also what O_NOFOLLOW says when the last part became a link after the check.
+      return { ok: false, reason: "unreadable", ...errno, message: "the link loops, or changed while being read" };
+    default:
+      return { ok: false, reason: "unreadable", ...errno, message: error.message };
+  }
+}

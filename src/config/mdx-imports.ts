@@ -1,0 +1,227 @@
+/**
+ * ESM `import` (and `export ... from`) statements of an MDX page, and removing some of them
+ * with every use of the names they bind. A page that imports a file some readers may not read
+ * is shown to them without the statement and without the tags that use it (`<Secret />`,
+ * `<Secret>...</Secret>`, `<Secret.Part />`), so the file's path and component name never reach
+ * them. Statements count where MDX reads them: in an ESM block (a paragraph whose first line
+ * starts with `import` or `export`), outside the front matter and fenced code blocks (an
+ * `import` line shown in a code sample is text); a block may hold several statements, on one
+ * line or over several. Tags are removed outside fenced code too; a statement or tag alone on
+ * its line takes the line with it.
+ */
+
+/** One statement that loads another module. */
+export interface MdxImport {
+  /** The statement (its line too, when nothing else is written on it). */
+  readonly start: number;
+  readonly end: number;
+  /** The module path as written (`/snippets/secret.mdx`). */
+  readonly source: string;
+  /** Names it binds in the page: `Secret`, `{ A as B }` -> `B`, `* as NS` -> `NS`. */
+  readonly names: readonly string[];
+}
+
+/**
+ * In an ESM block: `import X from '...'`, `import { A, B as C } from "..."` (over several lines
+ * too), `export ... from '...'`, or `import '...'` (for its side effects), with its `;`.
+ */
+const STATEMENT_RE = /\b(?:(import|export)\s+(?:type\s+)?([\w$*{},\s]*?)\s*\bfrom\s*(['"])([^'"\n]+)\3|import\s*(['"])([^'"\n]+)\5)[ \t]*;?/g;
+const ESM_START_RE = /^(?:import|export)\b/;
+/** A code fence opening or closing line (CommonMark: three or more backticks or tildes). */
+const FENCE_RE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/** The import statements of a page's text, in order. */
+export function mdxImports(text: string): MdxImport[] {
+  if (!/^(?:import|export)\b/m.test(text)) return [];
+  const out: MdxImport[] = [];
+  for (const block of esmBlocks(text)) {
+    STATEMENT_RE.lastIndex = block.start;
+    for (let m = STATEMENT_RE.exec(text); m !== null && m.index < block.end; m = STATEMENT_RE.exec(text)) {
+      const [whole, keyword, bindings, , from, , bare] = m as unknown as [string, string | undefined, string | undefined, string, string | undefined, string, string | undefined];
+      const source = from ?? bare ?? "";
+      const names = keyword === "import" && bindings !== undefined ? boundNames(bindings) : [];
+      // A `//` comment after the statement is about it: it goes too.
+      let end = m.index + whole.length;
+      if (/^[ \t]*\/\//.test(text.slice(end, lineEnd(text, end)))) end = lineEnd(text, end);
+      out.push({ ...wholeLines(text, m.index, end), source, names });
+    }
+  }
+  return out;
+}
+
+/** `text` without `imports` and without the tags that use the names they bind. */
+export function removeImports(text: string, imports: readonly MdxImport[]): string {
+  if (imports.length === 0) return text;
+  const cuts: { start: number; end: number }[] = imports.map((i) => ({ start: i.start, end: i.end }));
+  const names = [...new Set(imports.flatMap((i) => i.names))];
+  if (names.length > 0) cuts.push(...tagUses(text, names));
+  cuts.sort((a, b) => a.start - b.start);
+  let out = "";
+  let at = 0;
+  for (const c of cuts) {
+    if (c.start < at) {
+      at = Math.max(at, c.end);
+      continue;
+    }
+    out += text.slice(at, c.start);
+    at = c.end;
+  }
+  return out + text.slice(at);
+}
+
+/** ESM blocks: from a prose line starting with `import`/`export` to the next blank line. */
+function esmBlocks(text: string): { start: number; end: number }[] {
+  const { prose } = layout(text);
+  const out: { start: number; end: number }[] = [];
+  for (let i = 0; i < prose.length; i++) {
+    const start = prose[i] as number;
+    if (!ESM_START_RE.test(text.slice(start, start + 7))) continue;
+    let j = i;
+    // The block goes on over the following lines up to a blank one (or a fence).
+    while (j + 1 < prose.length && isNextLine(text, prose[j] as number, prose[j + 1] as number) && text.slice(prose[j + 1], lineEnd(text, prose[j + 1] as number)).trim() !== "") j++;
+    out.push({ start, end: lineEnd(text, prose[j] as number) });
+    i = j;
+  }
+  return out;
+}
+
+function lineEnd(text: string, start: number): number {
+  const nl = text.indexOf("\n", start);
+  return nl === -1 ? text.length : nl;
+}
+
+function isNextLine(text: string, line: number, next: number): boolean {
+  return lineEnd(text, line) + 1 === next;
+}
+
+/** `A`, `A, { B as C }`, `* as NS`, `{ default as D }` -> the local names. */
+function boundNames(bindings: string): string[] {
+  const out: string[] = [];
+  const braces = /\{([^}]*)\}/.exec(bindings);
+  const outside = braces === null ? bindings : bindings.replace(braces[0], "");
+  for (const part of outside.split(",")) {
+    const m = /(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s*$/.exec(part.trim());
+    if (m !== null) out.push(m[1] as string);
+  }
+  for (const part of braces?.[1]?.split(",") ?? []) {
+    const m = /([A-Za-z_$][\w$]*)\s*$/.exec(part.trim());
+    if (m !== null) out.push(m[1] as string);
+  }
+  return out;
+}
+
+/** Starts of the lines MDX reads as prose (after the front matter, outside fences), and the fenced ranges. */
+function layout(text: string): { prose: number[]; fenced: { start: number; end: number }[] } {
+  const prose: number[] = [];
+  const fenced: { start: number; end: number }[] = [];
+  let start = frontMatterEnd(text);
+  let open: { char: string; length: number; start: number } | undefined;
+  while (start < text.length) {
+    const nl = text.indexOf("\n", start);
+    const end = nl === -1 ? text.length : nl;
+    const f = FENCE_RE.exec(text.slice(start, end).replace(/\r$/, ""));
+    if (f !== null) {
+      const marker = f[1] as string;
+      if (open === undefined) open = { char: marker[0] as string, length: marker.length, start };
+      else if (marker[0] === open.char && marker.length >= open.length && (f[2] as string).trim() === "") {
+        fenced.push({ start: open.start, end });
+        open = undefined;
+      }
+    } else if (open === undefined) prose.push(start);
+    start = end + 1;
+  }
+  if (open !== undefined) fenced.push({ start: open.start, end: text.length });
+  return { prose, fenced };
+}
+
+function frontMatterEnd(text: string): number {
+  const m = /^\uFEFF?---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  return m === null ? 0 : m[0].length;
+}
+
+/**
+ * Where the page uses one of `names` as a tag: `<Name ... />`, or `<Name ...>` through its
+ * matching `</Name>` (nested ones counted). An element alone on its lines takes the lines.
+ */
+function tagUses(text: string, names: readonly string[]): { start: number; end: number }[] {
+  const { fenced } = layout(text);
+  const inFence = (i: number): boolean => fenced.some((r) => i >= r.start && i < r.end);
+  const alternation = names.map((n) => n.replace(/\$/g, "\\$")).join("|");
+  const openRe = new RegExp(`<(${alternation})(?:\\.[\\w$.]+)?(?=[\\s/>])`, "g");
+  const out: { start: number; end: number }[] = [];
+  let from = frontMatterEnd(text);
+  for (;;) {
+    openRe.lastIndex = from;
+    const m = openRe.exec(text);
+    if (m === null) break;
+    if (inFence(m.index)) {
+      from = m.index + 1;
+      continue;
+    }
+    const end = elementEnd(text, m.index, m[1] as string);
+    out.push(wholeLines(text, m.index, end));
+    from = end;
+  }
+  return out;
+}
+
+/** End of the element whose opening tag starts at `start` (only the opening tag when it never closes). */
+function elementEnd(text: string, start: number, name: string): number {
+  const open = tagEnd(text, start);
+  if (open.selfClosing) return open.end;
+  const escaped = name.replace(/\$/g, "\\$");
+  const re = new RegExp(`<(/?)${escaped}(?:\\.[\\w$.]+)?(?=[\\s/>])`, "g");
+  re.lastIndex = open.end;
+  let depth = 1;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (m[1] === "/") {
+      const close = text.indexOf(">", m.index);
+      if (close === -1) break;
+      if (--depth === 0) return close + 1;
+      re.lastIndex = close + 1;
+    } else {
+      const inner = tagEnd(text, m.index);
+      if (!inner.selfClosing) depth++;
+      re.lastIndex = inner.end;
+    }
+  }
+  return open.end;
+}
+
+/** The end of the tag at `start` (attributes with quotes and `{...}` expressions skipped). */
+function tagEnd(text: string, start: number): { end: number; selfClosing: boolean } {
+  let depth = 0;
+  let quote = "";
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== "") {
+      if (c === "\\" && depth > 0) i++;
+      else if (c === quote) quote = "";
+    } else if (c === '"' || c === "'" || (c === "`" && depth > 0)) quote = c;
+    else if (c === "{") depth++;
+    else if (c === "}") depth = Math.max(0, depth - 1);
+    else if (depth === 0 && c === ">") return { end: i + 1, selfClosing: text[i - 1] === "/" };
+  }
+  return { end: text.length, selfClosing: true };
+}
+
+/**
+ * Widen `[start, end)` to its whole lines when nothing else is written on them (and to the blank
+ * line after, when one is before: a paragraph of its own leaves no double gap); within a line,
+ * take one of the spaces around it.
+ */
+function wholeLines(text: string, start: number, end: number): { start: number; end: number } {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const nl = text.indexOf("\n", end);
+  const lineEnd = nl === -1 ? text.length : nl;
+  if (text.slice(lineStart, start).trim() !== "" || text.slice(end, lineEnd).trim() !== "") {
+    return { start, end: text[start - 1] === " " && text[end] === " " ? end + 1 : end };
+  }
+  let after = nl === -1 ? text.length : nl + 1;
+  const blankBefore = lineStart === 0 || /\n[ \t\r]*\n$/.test(text.slice(Math.max(0, lineStart - 64), lineStart));
+  const next = /^[ \t\r]*(?:\n|$)/.exec(text.slice(after));
+  if (blankBefore && next !== null && after < text.length) after += next[0].length;
+  // The page's last lines: the blank line before goes too, so the page does not end in a gap.
+  else if (blankBefore && after === text.length && lineStart > 0) return { start: text.lastIndexOf("\n", lineStart - 2) + 1, end: after };
+  return { start: lineStart, end: after };
+}

@@ -1,0 +1,29 @@
+/**
+ * Codes of the API reference's findings, for machines (`svc-mcp check --json`) and for code that
+ * must tell one finding from another without reading its words (the runtime's report on fetched
+ * remote specs). docs/docs-json.md lists each with its message.
+ */
+export const API_CODES = {
+  /** `API spec <source>: <why>`: a spec that cannot be read, parsed or validated. */
+  spec: "api-spec",
+  /** A spec's own warnings (a dangling `$ref`, an unknown version field...). */
+  specWarning: "api-spec-warning",
+  /** `<operation> skipped: invalid operation (...)`. */
+  operationSkipped: "api-operation-skipped",
+  /** An operation entry under no `openapi`. */
+  noSpec: "api-no-spec",
+  /** An operation entry that matches no operation and names no file. */
+  unmatched: "api-unmatched",
+  /** Front matter `openapi` that is not a reference, matches nothing, or cannot be shown. */
+  frontMatter: "api-front-matter",
+  /** One operation with a generated page and an MDX page. */
+  twoPages: "api-two-pages",
+  /** A real file at a generated page's path. */
+  pageTaken: "api-page-taken",
+  /** A malformed `openapi` / `asyncapi` value (reported by the schema first). */
+  specReference: "api-spec-reference",
+  /** `api.*` settings: an unknown example language, a wrong value. */
+  settings: "api-settings",
+} as const;
+
+export type ApiCode = (typeof API_CODES)[keyof typeof API_CODES];

@@ -1,0 +1,34 @@
+import { posix } from "node:path";
+import { normalizeSpecPath } from "./spec-source.js";
+
+/** What `frontMatterSpecFile` may ask about the repository. */
+export interface SpecFileLookup {
+  /** Whether a repository-relative file exists (and is not left out by the ignore rules). */
+  exists(rel: string): boolean;
+  /** Every spec-like file of the repository (`.json`, `.yaml`, `.yml`), repository-relative;
+   *  asked only when a name is found nowhere else. */
+  specFiles(): readonly string[];
+}
+
+/**
+ * The repository file a front matter `openapi` reference names, as the hosted platform finds it:
+ * `/api-reference/openapi-ja.json` from the repository root; a name without a leading `/` from
+ * the page's folder first, then from the root; failing those, the one spec file in the
+ * repository whose path ends with the name (`/analytics.openapi.json` for
+ * `api/analytics.openapi.json`). Undefined for a URL (never fetched from front matter), a path
+ * leaving the repository, or a name that finds no file or several.
+ */
+export function frontMatterSpecFile(written: string, pageFile: string, lookup: SpecFileLookup): string | undefined {
+  const name = normalizeSpecPath(written);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(name) || name === "") return undefined;
+  const candidates = written.trim().startsWith("/") ? [name] : [posix.join(posix.dirname(pageFile), written.trim()), name];
+  for (const c of candidates) {
+    const rel = posix.normalize(c);
+    if (rel === ".." || rel.startsWith("../") || rel.startsWith("/")) continue;
+    if (lookup.exists(rel)) return rel;
+  }
+  const clean = posix.normalize(name);
+  if (clean === ".." || clean.startsWith("../")) return undefined;
+  const bySuffix = lookup.specFiles().filter((f) => f === clean || f.endsWith(`/${clean}`));
+  return bySuffix.length === 1 ? bySuffix[0] : undefined;
+}

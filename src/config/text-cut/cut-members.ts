@@ -1,0 +1,97 @@
+import { yamlRoot } from "./block-source.js";
+import { flowCollection } from "./flow-source.js";
+import { type SourceCollection, type SourceMember, type TextEdit, UnsupportedSource } from "./source-nodes.js";
+
+/** A member's place in a document: keys and indices from the root. */
+export type Segments = readonly (string | number)[];
+
+/**
+ * Cut members out of a JSON or YAML text, keeping everything else as written: each of
+ * `deletions` names a member (a mapping key, or a sequence index, all from the original text).
+ * A collection that loses every member is written empty (`{}`, `[]`). The text is JSON when it
+ * starts with `{` (as the spec parser decides). Throws `UnsupportedSource` for what it cannot
+ * follow; callers check the result parses to what they expect and write the value otherwise.
+ */
+export function cutMembers(text: string, deletions: readonly Segments[]): string {
+  if (deletions.length === 0) return text;
+  const body = text.trimStart();
+  const root = body.startsWith("{") ? flowCollection(text, text.length - body.length, false) : yamlRoot(text);
+  const byParent = new Map<string, { parent: Segments; keys: Set<string | number> }>();
+  for (const d of deletions) {
+    if (d.length === 0) throw new UnsupportedSource("cannot delete the document");
+    const parent = d.slice(0, -1);
+    const id = JSON.stringify(parent);
+    let entry = byParent.get(id);
+    if (entry === undefined) {
+      entry = { parent, keys: new Set() };
+      byParent.set(id, entry);
+    }
+    entry.keys.add(d[d.length - 1] as string | number);
+  }
+  const edits: TextEdit[] = [];
+  for (const { parent, keys } of byParent.values()) edits.push(...removeMembers(text, locate(root, parent), keys));
+  return applyEdits(text, edits);
+}
+
+/** The collection at `segments`: a mapping key's last occurrence wins, as parsers read it. */
+function locate(root: SourceCollection, segments: Segments): SourceCollection {
+  let node = root;
+  for (const seg of segments) {
+    const member = node.kind === "map" ? node.members.findLast((m) => m.key === String(seg)) : node.members[Number(seg)];
+    if (member === undefined) throw new UnsupportedSource(`no member ${JSON.stringify(seg)}`);
+    node = member.value();
+  }
+  return node;
+}
+
+function removeMembers(text: string, node: SourceCollection, keys: ReadonlySet<string | number>): TextEdit[] {
+  const gone = node.members.map((m) => (node.kind === "map" ? keys.has(String(m.key)) : keys.has(Number(m.key))));
+  if (gone.every(Boolean)) return [...node.empty()];
+  const edits: TextEdit[] = [];
+  const members = node.members;
+  if (node.style === "block") {
+    members.forEach((m, i) => {
+      if (gone[i] !== true) return;
+      if (!m.cuttable) throw new UnsupportedSource(`cannot cut ${JSON.stringify(m.key)} alone`);
+      edits.push({ start: m.start, end: m.end, text: "" });
+    });
+    return edits;
+  }
+  // Flow: a run of removed members goes with the separator after it, or, at the end without a
+  // trailing comma, with the separator before it, so `{"a": 1, "b": 2}` loses `"b"` as `{"a": 1}`.
+  for (let i = 0; i < members.length; i++) {
+    if (gone[i] !== true) continue;
+    let j = i;
+    while (j + 1 < members.length && gone[j + 1] === true) j++;
+    const first = members[i] as SourceMember;
+    const last = members[j] as SourceMember;
+    const next = members[j + 1];
+    const prev = members[i - 1] as SourceMember;
+    if (next !== undefined) edits.push({ start: first.start, end: next.start, text: "" });
+    else if (last.separatorEnd !== undefined) edits.push({ ...ownLines(text, first.start, last.separatorEnd), text: "" });
+    else edits.push({ start: prev.end, end: last.end, text: "" });
+    i = j;
+  }
+  return edits;
+}
+
+/** `[start, end)` widened to whole lines when nothing else is written on them. */
+function ownLines(text: string, start: number, end: number): { start: number; end: number } {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const nl = text.indexOf("\n", end);
+  const lineEnd = nl === -1 ? text.length : nl;
+  if (text.slice(lineStart, start).trim() !== "" || text.slice(end, lineEnd).trim() !== "") return { start, end };
+  return { start: lineStart, end: nl === -1 ? text.length : nl + 1 };
+}
+
+function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
+  let out = "";
+  let at = 0;
+  for (const e of sorted) {
+    if (e.start < at) throw new UnsupportedSource("overlapping cuts");
+    out += text.slice(at, e.start) + e.text;
+    at = e.end;
+  }
+  return out + text.slice(at);
+}

@@ -1,0 +1,111 @@
+import { LIMITS } from "../../limits.js";
+import type { Access } from "../../vfs/access.js";
+import type { Page, SiteFile } from "../../vfs/site.js";
+import { accessKey } from "../../vfs/file-variants.js";
+import { type Expanded, expandIncludes, importsMdx } from "./includes.js";
+
+/**
+ * A page as readers with different rights see it. Inlined text keeps the access of the file it
+ * came from (`includes.ts`): a reader who may not read an imported snippet gets the page without
+ * it, in its words, sections, anchors, snippets and scores; a snippet inside a restricted one is
+ * reached only through it. So a page that inlines files with rules other than its own is indexed
+ * once per distinct outcome, each variant with the condition that picks it.
+ *
+ * The outcomes are the leaves of a decision tree: expanding asks, file by file in reading order,
+ * whether the reader may read the file's rule; the answers given so far decide which files are
+ * reached next. Each leaf records the rules it asked about and the answers (its condition);
+ * leaves are disjoint and cover every reader, and a rule a leaf never asked about (a snippet
+ * inside one left out) does not split it. Files with the page's own rule are always inlined: a
+ * reader of the page may read them.
+ */
+
+/** Whether a reader may read a rule: one answer of the decision tree. */
+interface Answer {
+  readonly access: Access;
+  readonly readable: boolean;
+}
+
+/** One way a page reads: its inlined body and the answers that lead to it. */
+export interface Variant {
+  /** The body with what this variant inlines, or undefined when the page imports no MDX. */
+  readonly expanded: Expanded | undefined;
+  /** The rules asked about and the answer each needs; undefined for the fallback variant. */
+  readonly condition: readonly Answer[] | undefined;
+}
+
+/** A page's variants: the first is what a reader of everything sees (its condition all true). */
+export interface PageVariants {
+  readonly variants: readonly Variant[];
+  /** Every file any variant inlined or left out, and imports no file answered: the page is
+   *  expanded again when one of them changes. */
+  readonly uses: readonly SiteFile[];
+  readonly missing: readonly string[];
+}
+
+/**
+ * The variants of a page. Past `LIMITS.search.maxPageVariants` leaves, the last variant is the
+ * page with no file of another rule inlined, with no condition: it is what a reader matching no
+ * other variant gets (less than it may read, never more).
+ */
+export function pageVariants(page: Page, fileAt: (path: string) => SiteFile | undefined): PageVariants {
+  // Most pages import no MDX: one variant, the page as written.
+  if (!importsMdx(page.body)) return { variants: [{ expanded: undefined, condition: [] }], uses: [], missing: [] };
+  const own = accessKey(page.file.access);
+  const uses = new Map<string, SiteFile>();
+  const missing = new Set<string>();
+  const run = (answer: (key: string, access: Access) => boolean): Expanded | undefined => {
+    const expanded = expandIncludes(page, fileAt, (file) => {
+      const key = accessKey(file.access);
+      return key === own || answer(key, file.access);
+    });
+    for (const f of expanded?.uses ?? []) uses.set(f.path, f);
+    for (const p of expanded?.missing ?? []) missing.add(p);
+    return expanded;
+  };
+  const variants: Variant[] = [];
+  // Depth first: a run answers "yes" to every rule not fixed yet and records the ones it asked;
+  // each of those, answered "no" after the same earlier answers, is a branch still to explore.
+  const pending: Map<string, Answer>[] = [new Map()];
+  while (pending.length > 0) {
+    const fixed = pending.pop() as Map<string, Answer>;
+    const asked = new Map(fixed);
+    const fresh: [string, Access][] = [];
+    const expanded = run((key, access) => {
+      const known = asked.get(key);
+      if (known !== undefined) return known.readable;
+      asked.set(key, { access, readable: true });
+      fresh.push([key, access]);
+      return true;
+    });
+    if (variants.length === LIMITS.search.maxPageVariants - 1 && (pending.length > 0 || fresh.length > 0)) {
+      variants.push({ expanded: run(() => false), condition: undefined });
+      break;
+    }
+    variants.push({ expanded, condition: [...asked.values()] });
+    for (let i = fresh.length - 1; i >= 0; i--) {
+      const branch = new Map(fixed);
+      fresh.forEach(([key, access], j) => {
+        if (j <= i) branch.set(key, { access, readable: j < i });
+      });
+      pending.push(branch);
+    }
+  }
+  return { variants, uses: [...uses.values()], missing: [...missing] };
+}
+
+/** A variant's condition as the index keeps it: rule ids (`AccessTable`) and the answer each needs. */
+export type Condition = readonly { readonly rule: number; readonly readable: boolean }[];
+
+/**
+ * Which variant a reader gets, from one flag per rule id (1: it may read the rule): the first
+ * whose condition holds, else the fallback (the variant without a condition).
+ */
+export function pickVariant(conditions: readonly (Condition | undefined)[], readable: Uint8Array): number {
+  for (let i = 0; i < conditions.length; i++) {
+    const condition = conditions[i];
+    if (condition === undefined) return i;
+    if (condition.every((c) => (readable[c.rule] === 1) === c.readable)) return i;
+  }
+  // Unreachable: the leaves of the tree cover every reader, or the last one is the fallback.
+  return -1;
+}

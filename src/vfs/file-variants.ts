@@ -1,0 +1,110 @@
+import { type Access, type AuthMode, type Reader, canRead } from "./access.js";
+import { byteLength, type Page, type SiteFile } from "./site.js";
+
+/**
+ * A file whose bytes depend on who reads it: parts of it have access rules of their own (an
+ * API operation restricted to some groups, an imported restricted snippet). Each reader sees
+ * the file without the parts they may not read.
+ *
+ * Readers are grouped by *access class*: the outcome of `canRead` on each of the file's rules.
+ * Readers with the same outcome share one variant, built when the first of them reads it and
+ * kept for the life of the site snapshot (never one copy per reader); a reader who may read
+ * every part gets the file itself, byte for byte.
+ */
+export class FileVariants {
+  private readonly cache = new Map<string, { file: SiteFile; page: Page | undefined }>();
+
+  constructor(
+    /** The file as written. */
+    readonly file: SiteFile,
+    /** Distinct rules, each deciding some parts. */
+    readonly rules: readonly Access[],
+    /** The text for readers who may read the parts of `rules[i]` exactly where `allowed[i]`. */
+    private readonly render: (allowed: readonly boolean[]) => string | undefined,
+    /** The page the file is, if it is one. */
+    readonly page?: Page,
+    /** What the rules were derived from, to reuse this (and its built variants) in the next snapshot. */
+    readonly signature: string = "",
+    /** Outcomes for which the file is not shown at all (its parts cannot be told apart). */
+    private readonly hidden?: (allowed: readonly boolean[]) => boolean,
+  ) {}
+
+  /**
+   * What `reader` sees: the file itself, its variant for the reader's class, or nothing. A
+   * variant's text is built when first read (a view lists and globs without reading); the
+   * shell worker reads it when the view is sent there.
+   */
+  forReader(reader: Reader, mode: AuthMode): { file: SiteFile; page: Page | undefined } | undefined {
+    const allowed = this.rules.map((r) => canRead(r, reader, mode));
+    if (allowed.every(Boolean)) return { file: this.file, page: this.page };
+    if (this.hidden?.(allowed) === true) return undefined;
+    const key = allowed.map((a) => (a ? "1" : "0")).join("");
+    let variant = this.cache.get(key);
+    if (variant === undefined) {
+      variant = this.build(allowed);
+      this.cache.set(key, variant);
+    }
+    return variant;
+  }
+
+  private build(allowed: readonly boolean[]): { file: SiteFile; page: Page | undefined } {
+    const source = this.file;
+    let text: string | undefined;
+    let size: number | undefined;
+    // A variant that cannot be built reads as empty: `hidden` has said which ones are not shown.
+    const textOf = (): string => (text ??= this.render(allowed) ?? "");
+    const file: SiteFile = {
+      path: source.path,
+      get text() {
+        return textOf();
+      },
+      get size() {
+        return (size ??= byteLength(textOf()));
+      },
+      mtime: source.mtime,
+      access: source.access,
+    };
+    const page = this.page;
+    if (page === undefined) return { file, page: undefined };
+    // The parts are in the body: the front matter, and so the body's first line, are the page's.
+    const bodyStart = source.text.length - page.body.length;
+    return {
+      file,
+      page: {
+        ...page,
+        file,
+        get body() {
+          return textOf().slice(bodyStart);
+        },
+      },
+    };
+  }
+}
+
+/** A stable text for a list of rules (`groups` order kept: it is what the author wrote). */
+export function accessKey(access: Access): string {
+  return JSON.stringify([access.groups ?? null, access.public === true]);
+}
+
+/** The distinct rules among `accesses`, and each one's index there. */
+export function distinctRules(accesses: readonly Access[]): { rules: Access[]; index: number[] } {
+  const keys = new Map<string, number>();
+  const rules: Access[] = [];
+  const index = accesses.map((a) => {
+    const key = accessKey(a);
+    let i = keys.get(key);
+    if (i === undefined) {
+      i = rules.length;
+      keys.set(key, i);
+      rules.push(a);
+    }
+    return i;
+  });
+  return { rules, index };
+}
+
+/** The previous snapshot's variants of the same file and rules (with the variants built so far), if any. */
+export function reuse(previous: FileVariants | undefined, file: SiteFile, signature: string): FileVariants | undefined {
+  return previous !== undefined && previous.file === file && previous.signature === signature ? previous : undefined;
+}
+

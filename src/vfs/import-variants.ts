@@ -1,0 +1,50 @@
+import { posix } from "node:path";
+import { type MdxImport, mdxImports, removeImports } from "../config/mdx-imports.js";
+import type { Access } from "./access.js";
+import { accessKey, distinctRules, FileVariants, reuse } from "./file-variants.js";
+import { pagePathOf, type Site, type SiteFile } from "./site.js";
+
+/** Files MDX imports can name as text (a `.jsx` component is code, and not in the site). */
+const MDX_FILE_RE = /\.mdx?$/i;
+
+/**
+ * A page (or snippet, or skill) that imports a file some of its readers may not read (a
+ * restricted snippet or page) is, for those readers, the page without that import statement
+ * and without the tags that use it (see `removeImports`). The imported file's own rule decides;
+ * an import of a file every reader of the page may read (`public: true`, or the same rule as the
+ * page) needs no variant. An import of a file that is not in the site (ignored, missing) stays
+ * as written: there is nothing of it to keep from anyone.
+ */
+export function importVariants(site: Pick<Site, "files" | "pages">, previous: ReadonlyMap<string, FileVariants> | undefined): FileVariants[] {
+  const generated = new Set<SiteFile>();
+  for (const page of site.pages.values()) if (page.generated) generated.add(page.file);
+  const out: FileVariants[] = [];
+  for (const file of site.files.values()) {
+    // Generated pages import nothing, and their text is rendered only when read.
+    if (!MDX_FILE_RE.test(file.path) || generated.has(file)) continue;
+    const restricted: { statement: MdxImport; access: Access }[] = [];
+    for (const statement of mdxImports(file.text)) {
+      const target = importedFile(site, file.path, statement.source);
+      if (target === undefined || target === file || target.access.public === true || accessKey(target.access) === accessKey(file.access)) continue;
+      restricted.push({ statement, access: target.access });
+    }
+    if (restricted.length === 0) continue;
+    const { rules, index } = distinctRules(restricted.map((r) => r.access));
+    const signature = JSON.stringify(restricted.map((r) => [r.statement.start, accessKey(r.access)]));
+    const page = site.pages.get(pagePathOf(file.path));
+    const render = (allowed: readonly boolean[]): string =>
+      removeImports(
+        file.text,
+        restricted.filter((_, i) => allowed[index[i] as number] !== true).map((r) => r.statement),
+      );
+    out.push(reuse(previous?.get(file.path), file, signature) ?? new FileVariants(file, rules, render, page?.file === file ? page : undefined, signature));
+  }
+  return out;
+}
+
+/** The site file an import names: `/snippets/a.mdx` from the docs root, `./a.mdx` from the page's folder. */
+function importedFile(site: Pick<Site, "files">, from: string, source: string): SiteFile | undefined {
+  if (!MDX_FILE_RE.test(source) || /^[a-z][\w+.-]*:/i.test(source)) return undefined;
+  const path = source.startsWith("/") ? posix.normalize(source) : posix.join(posix.dirname(from), source);
+  return site.files.get(path);
+}

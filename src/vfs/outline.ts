@@ -1,0 +1,69 @@
+import type { SiteConfig } from "../config/site-config.js";
+import { type RequestContext, mayRead } from "./request-context.js";
+import type { Site } from "./site.js";
+
+/**
+ * What one reader may see of the site's structure: the site-level names that outputs list
+ * (server instructions, the generated skill, tool descriptions, error messages). A section,
+ * version or language is the reader's only if they may read a page under it, so a section of
+ * restricted pages is never named to a reader outside its groups; one with no page at all (a
+ * link) restricts nothing and is kept.
+ */
+export interface SiteOutline {
+  /** Titles of the top-level sections, in navigation order. */
+  readonly sections: readonly string[];
+  /** Versions to list, in docs.json order (`hidden: true` ones are left out). */
+  readonly versions: readonly string[];
+  /** The version readers land on: the site's default when listed, else the first listed. */
+  readonly defaultVersion: string | undefined;
+  /** Versions a `version` argument may name: the listed ones and the reader's hidden ones. */
+  readonly knownVersions: readonly string[];
+  /** Languages to list, in docs.json order (`hidden: true` ones are left out). */
+  readonly languages: readonly string[];
+  /** Languages a `language` argument may name: the listed ones and the reader's hidden ones. */
+  readonly knownLanguages: readonly string[];
+}
+
+/** Whether a navigation page path (`/guides`, `/guides/setup`) is a page this request may read. */
+export function readablePage(site: Pick<Site, "pages">, context: RequestContext): (pagePath: string) => boolean {
+  return (p) => {
+    const page = site.pages.get(p) ?? site.pages.get(p === "/" ? "/index" : `${p}/index`);
+    return page !== undefined && mayRead(context, page.file.access);
+  };
+}
+
+/** The outline of the site as a reader sees it: `readable` says which page paths they may read. */
+export function siteOutline(config: SiteConfig, readable: (pagePath: string) => boolean): SiteOutline {
+  // Per version (language): whether navigation lists any page under it, and a readable one.
+  const versions = new Map<string, { listed: boolean; readable: boolean }>();
+  const languages = new Map<string, { listed: boolean; readable: boolean }>();
+  const mark = (table: Map<string, { listed: boolean; readable: boolean }>, names: readonly string[] | undefined, ok: () => boolean): void => {
+    for (const name of names ?? []) {
+      const entry = table.get(name) ?? { listed: false, readable: false };
+      entry.listed = true;
+      if (!entry.readable && ok()) entry.readable = true;
+      table.set(name, entry);
+    }
+  };
+  for (const [path, placement] of config.navPages) {
+    const ok = (): boolean => readable(path);
+    mark(versions, placement.versions, ok);
+    mark(languages, placement.languages, ok);
+  }
+  const visible = (table: Map<string, { listed: boolean; readable: boolean }>) => (name: string): boolean => {
+    const entry = table.get(name);
+    return entry === undefined || !entry.listed || entry.readable;
+  };
+  const knownVersions = config.versions.filter(visible(versions));
+  const knownLanguages = config.languages.filter(visible(languages));
+  const listedVersions = knownVersions.filter((v) => !config.hiddenVersions.includes(v));
+  const defaultVersion = config.defaultVersion !== undefined && listedVersions.includes(config.defaultVersion) ? config.defaultVersion : listedVersions[0];
+  return {
+    sections: config.sections.filter((s) => s.pages.length === 0 || s.pages.some(readable)).map((s) => s.title),
+    versions: listedVersions,
+    defaultVersion,
+    knownVersions,
+    languages: knownLanguages.filter((l) => !config.hiddenLanguages.includes(l)),
+    knownLanguages,
+  };
+}

@@ -1,0 +1,76 @@
+import type { SpecLoadResult } from "../config/openapi/load-api-spec.js";
+import { parseDocument } from "../config/openapi/parse-document.js";
+import type { Segments } from "../config/openapi/prune-spec.js";
+import { prunedSpecText } from "../config/openapi/pruned-spec-text.js";
+import { mayHaveMetadata, metadataParts, metadataPartsOfText } from "../config/openapi/restricted-parts.js";
+import { readPageMeta, UNMATCHABLE_GROUP } from "../config/page-meta.js";
+import type { Access } from "./access.js";
+import { accessKey, distinctRules, FileVariants, reuse } from "./file-variants.js";
+import type { Site, SiteFile } from "./site.js";
+
+/**
+ * A mounted spec file is each reader's own spec: operations, webhooks and channels whose page
+ * they may not read are not in it (nor what only those used, see `pruneSpec`). A part's rule
+ * is its page's: `x-svc`/`x-mint` `metadata.groups`, and the rule of an MDX page that documents
+ * it through front matter `openapi` (a reader must pass both). A spec with no restricted part
+ * has no variants: everyone reads the file as written.
+ *
+ * Fail closed: a spec the API reference could not load is read here as written; one that cannot
+ * be parsed but mentions `x-svc`/`x-mint` is shown to all-access readers only (what it restricts
+ * cannot be told apart); a variant that cannot be built reads as empty.
+ */
+export function specVariants(site: Pick<Site, "files" | "pages" | "api" | "config">, results: ReadonlyMap<string, SpecLoadResult>, previous: ReadonlyMap<string, FileVariants> | undefined): FileVariants[] {
+  const out: FileVariants[] = [];
+  for (const spec of site.config.specs) {
+    if (spec.remote) continue;
+    const file = site.files.get(`/${spec.source}`);
+    if (file === undefined) continue;
+    const variants = fileVariants(site, file, results.get(spec.source), previous?.get(file.path));
+    if (variants !== undefined) out.push(variants);
+  }
+  return out;
+}
+
+function fileVariants(site: Pick<Site, "pages" | "api">, file: SiteFile, result: SpecLoadResult | undefined, previous: FileVariants | undefined): FileVariants | undefined {
+  const parts: { part: Segments; access: Access }[] = [];
+  const ownParts = result?.ok === true ? metadataParts(result.spec) : mayHaveMetadata(file.text) ? metadataPartsOfText(file.text) : [];
+  if (ownParts === undefined) {
+    const nobody: Access = { groups: [UNMATCHABLE_GROUP] };
+    return reuse(previous, file, "unreadable") ?? new FileVariants(file, [nobody], () => undefined, undefined, "unreadable", () => true);
+  }
+  for (const { part, metadata } of ownParts) {
+    // As the part's page decides: `public: true` is readable by anyone, `groups` by those groups.
+    const meta = readPageMeta(metadata);
+    if (meta.groups !== undefined && meta.public !== true) parts.push({ part, access: { groups: meta.groups } });
+  }
+  const source = file.path.slice(1);
+  for (const fm of site.api?.plan.frontMatter.values() ?? []) {
+    if (fm.spec.source !== source) continue;
+    const access = site.pages.get(fm.pagePath)?.file.access;
+    if (access?.groups === undefined || access.public === true) continue;
+    const op = fm.operation;
+    parts.push({ part: op.kind === "webhook" ? ["webhooks", op.path] : ["paths", op.path, op.method.toLowerCase()], access: { groups: access.groups } });
+  }
+  if (parts.length === 0) return undefined;
+  const { rules, index } = distinctRules(parts.map((p) => p.access));
+  const signature = JSON.stringify(parts.map((p) => [p.part, accessKey(p.access)]));
+  const hit = reuse(previous, file, signature);
+  if (hit !== undefined) return hit;
+  let document: Record<string, unknown> | undefined;
+  const render = (allowed: readonly boolean[]): string | undefined => {
+    if (document === undefined) {
+      const parsed = parseDocument(file.text);
+      if (!parsed.ok) return undefined;
+      document = parsed.document;
+    }
+    const removed = parts.filter((_, i) => allowed[index[i] as number] !== true).map((p) => p.part);
+    try {
+      return prunedSpecText(file.text, document, removed);
+    } catch {
+      // A document this cannot prune (a cycle through YAML aliases...) is not shown half-pruned:
+      // the variant reads as empty.
+      return undefined;
+    }
+  };
+  return new FileVariants(file, rules, render, undefined, signature);
+}

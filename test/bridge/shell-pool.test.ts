@@ -1,0 +1,49 @@
+/**
+ * The shell pool behind `serve --http` shares its workers by caller: a token's principal, or an
+ * anonymous client's address (all its sessions together). One caller's runaway commands never
+ * hold another caller's call, and one caller's waiting calls are capped.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../../src/limits.js";
+import { FS, type Harness, credentialTokens, mcpClient, startBridge } from "./harness.js";
+
+/** Stuck in synchronous code until its worker is stopped (loops bounded only by time). */
+const RUNAWAY = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
+
+let h: Harness;
+let closed = false;
+
+beforeAll(async () => {
+  // Two workers: one caller holds at most one, and may have one call waiting.
+  h = await startBridge({ shell: { workers: 2, maxQueuedPerCaller: 1, limits: { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12 } } });
+});
+
+afterAll(async () => {
+  if (!closed) await h?.close();
+});
+
+describe("callers of the shell pool", () => {
+  it("are anonymous clients by address and token holders by principal; one's runaways never hold the other", async () => {
+    const anonymous = [await mcpClient(h.urls.mcp), await mcpClient(h.urls.mcp)];
+    const credential = await mcpClient(h.urls.authedMcp, { token: (await credentialTokens(h)).access_token });
+    // Both workers loaded first, so the runaway (which burns a core) runs only briefly.
+    await Promise.all([anonymous[0]?.text(FS, { command: "ls /" }), credential.text(FS, { command: "ls /" })]);
+    const events: string[] = [];
+    // Three runaways from two sessions of one anonymous client: one runs, one waits, one is refused.
+    const runaways = [anonymous[0], anonymous[1], anonymous[0]].map((c, k) =>
+      c?.text(FS, { command: RUNAWAY }).then((text) => {
+        events.push(`runaway ${k + 1} answered`);
+        return text;
+      }),
+    );
+    const first = await Promise.race(runaways);
+    expect(first).toBe("bash: too many commands of this client waiting (at most 1; a limit of the docs shell: wait for their results)\n[exit code 126]");
+    expect(await credential.text(FS, { command: "ls /" })).toBe("api\nguides\nindex.mdx\ninternal\npartners\nquickstart.mdx\nskill.md\n");
+    events.push("credential answered");
+    // The refused one answered, then the other caller's call; the two runaways are still running.
+    expect(events).toEqual([expect.stringMatching(/^runaway [123] answered$/), "credential answered"]);
+    closed = true;
+    await h.close();
+    await Promise.allSettled(runaways);
+  });
+});

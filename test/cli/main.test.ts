@@ -1,0 +1,127 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { COMMANDS } from "../../src/cli/commands/index.js";
+import { runCli } from "../helpers/cli.js";
+import { REPO, fixture } from "../helpers/paths.js";
+import { makeRepo } from "../helpers/repo.js";
+
+const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
+
+describe("svc-mcp --version", () => {
+  it("prints the package's version alone", async () => {
+    expect(await runCli(["--version"])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+  });
+
+  it("is listed by --help, and leaves the --version of nav and search theirs", async () => {
+    expect((await runCli(["--help"])).stdout).toContain("      --version  Show the version number");
+    expect((await runCli(["nav", "--dir", fixture("nav-demo"), "--version", "v2"])).code).toBe(0);
+    expect(await runCli(["check", "--version"])).toEqual({ code: 2, stdout: "", stderr: "svc-mcp: Unknown argument: version\nRun with --help for usage.\n" });
+  });
+});
+
+describe("help text", () => {
+  it("is wrapped at the terminal's width between words", async () => {
+    expect(await runCli(["fs", "--help"], { columns: 60 })).toEqual({
+      code: 0,
+      stdout: [
+        "svc-mcp fs [command..]",
+        "",
+        "Run a command in the read-only docs shell, as the filesystem",
+        "tool does",
+        "",
+        "Positionals:",
+        '  command  Command line, e.g. "rg -il webhook /" (quote it)',
+        "                                       [array] [default: []]",
+        "",
+        "Options:",
+        "  -h, --help    Show help                          [boolean]",
+        "      --dir     Docs repository folder (holds docs.json and",
+        "                the pages)",
+        "                      [string] [default: the current folder]",
+        "      --groups  Comma-separated user groups the local reader",
+        "                belongs to (default: public content only)",
+        "                                                    [string]",
+        "",
+        "Examples:",
+        "  svc-mcp fs 'tree / -L 2'        Show the top of the docs",
+        "                                  tree",
+        "  svc-mcp fs -- rg -n -C 2        Everything after -- is the",
+        "  webhook /                       command",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+  });
+
+  it("never splits a word, at any width, for any command (80 columns when not a terminal, 100 at most)", async () => {
+    // Words, and the [type] tags yargs sets in the right column (at 50 columns a tag can touch
+    // the text before it: `one)[number]`).
+    const words = (text: string): Set<string> => new Set(text.split(/\s+|(?=\[)/));
+    for (const argv of [["--help"], ...COMMANDS.map((c) => [c.name, "--help"])]) {
+      const wide = await runCli(argv, { columns: 500 });
+      const piped = await runCli(argv);
+      const narrow = await runCli(argv, { columns: 50 });
+      const longest = (text: string): number => Math.max(...text.split("\n").map((l) => l.length));
+      expect([argv[0], longest(wide.stdout) <= 100, longest(piped.stdout) <= 80, longest(narrow.stdout) <= 50]).toEqual([argv[0], true, true, true]);
+      // A split word leaves pieces that the wide layout does not have.
+      const whole = words(wide.stdout);
+      expect([argv[0], [...words(narrow.stdout)].filter((w) => !whole.has(w))]).toEqual([argv[0], []]);
+    }
+  });
+});
+
+/**
+ * The smallest valid command line of each command that takes `--dir` (every one but `schema`).
+ * `state`: it also takes `--state`.
+ */
+const MINIMAL: Record<string, { argv: string[]; state: boolean }> = {
+  serve: { argv: ["serve"], state: true },
+  search: { argv: ["search", "bucket"], state: false },
+  fs: { argv: ["fs", "ls /"], state: false },
+  check: { argv: ["check"], state: false },
+  nav: { argv: ["nav"], state: false },
+  feedback: { argv: ["feedback", "list"], state: true },
+  keys: { argv: ["keys", "list"], state: true },
+  mcp: { argv: ["mcp", "status"], state: true },
+  users: { argv: ["users", "list"], state: true },
+  credentials: { argv: ["credentials", "list"], state: true },
+  "redirect-domains": { argv: ["redirect-domains", "list"], state: true },
+  connect: { argv: ["connect"], state: true },
+  install: { argv: ["install", "--editor", "cursor"], state: true },
+};
+
+describe("--dir and --state must name folders, for every command", () => {
+  it("lists every command but schema", () => {
+    expect(Object.keys(MINIMAL)).toEqual(COMMANDS.map((c) => c.name).filter((n) => n !== "schema"));
+  });
+
+  it.each(Object.entries(MINIMAL))("%s: a missing folder or a file is a message and exit 2", async (_name, { argv, state }) => {
+    const home = makeRepo({});
+    const env = { HOME: home.dir };
+    try {
+      const file = fixture("demo/index.mdx");
+      const runs = [
+        await runCli([...argv, "--dir", "no/such/docs"], { env }),
+        await runCli([...argv, "--dir", file], { env }),
+        ...(state ? [await runCli([...argv, "--state", "no/such/state"], { env }), await runCli([...argv, "--state", file], { env })] : []),
+        ...(argv[0] === "serve" ? [await runCli([...argv, "--http", "--dir", "no/such/docs"], { env })] : []),
+      ];
+      expect(runs).toEqual([
+        { code: 2, stdout: "", stderr: "svc-mcp: --dir no/such/docs: no such folder\n" },
+        { code: 2, stdout: "", stderr: `svc-mcp: --dir ${file}: not a folder\n` },
+        ...(state
+          ? [
+              { code: 2, stdout: "", stderr: "svc-mcp: --state no/such/state: no such folder (create it first, or leave --state out for the default state folder)\n" },
+              { code: 2, stdout: "", stderr: `svc-mcp: --state ${file}: not a folder\n` },
+            ]
+          : []),
+        ...(argv[0] === "serve" ? [{ code: 2, stdout: "", stderr: "svc-mcp: --dir no/such/docs: no such folder\n" }] : []),
+      ]);
+      // Nothing was created: no state folder, no editor config.
+      expect([existsSync(join(home.dir, ".local")), existsSync(join(fixture("demo"), ".cursor"))]).toEqual([false, false]);
+    } finally {
+      home.cleanup();
+    }
+  });
+});

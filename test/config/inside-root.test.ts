@@ -1,0 +1,127 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { compileIgnoreRules } from "../../src/config/ignore-rules.js";
+import { isFileInsideRoot, listInsideRoot, OUTSIDE_MESSAGE, readInsideRoot, statInsideRoot } from "../../src/config/inside-root.js";
+import { tempRepo } from "./temp-repo.js";
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A folder outside every repository, holding what no read may return. */
+function outside(): string {
+  const dir = mkdtempSync(join(tmpdir(), "svc-outside-"));
+  made.push(dir);
+  writeFileSync(join(dir, "secret.json"), '{"secret": "OUTSIDE"}\n');
+  mkdirSync(join(dir, "folder"));
+  writeFileSync(join(dir, "folder", "spec.json"), '{"secret": "OUTSIDE"}\n');
+  return dir;
+}
+
+const T = new Date("2024-05-01T12:00:00Z");
+const OUTSIDE = { ok: false, reason: "outside", message: OUTSIDE_MESSAGE };
+
+describe("readInsideRoot", () => {
+  it("reads a file of the repository, with its size, time and real path", () => {
+    const root = tempRepo({ "api/spec.json": '{"a": 1}\n' });
+    utimesSync(join(root, "api/spec.json"), T, T);
+    expect(readInsideRoot(root, "api/spec.json")).toEqual({ ok: true, text: '{"a": 1}\n', size: 9, mtimeMs: T.getTime(), real: "api/spec.json" });
+  });
+
+  it("refuses a link outside the root, whatever its shape: absolute, relative with ../.., a chain, a folder link on the way", () => {
+    const out = outside();
+    const root = tempRepo({ "index.mdx": "# Home\n", "sub/deeper/keep.txt": "" });
+    symlinkSync(join(out, "secret.json"), join(root, "absolute.json"));
+    // Relative, from two folders down: as many ../ as it takes to reach /, then down again.
+    symlinkSync(`../../${"../".repeat(20)}${out.slice(1)}/secret.json`, join(root, "sub/deeper/relative.json"));
+    symlinkSync("absolute.json", join(root, "chain-1.json"));
+    symlinkSync("chain-1.json", join(root, "chain-2.json"));
+    symlinkSync(join(out, "folder"), join(root, "api"));
+    symlinkSync("..", join(root, "sub/up"));
+    const results = ["absolute.json", "sub/deeper/relative.json", "chain-2.json", "api/spec.json", "sub/up/absolute.json"].map((rel) => readInsideRoot(root, rel));
+    expect(results).toEqual([OUTSIDE, OUTSIDE, OUTSIDE, OUTSIDE, OUTSIDE]);
+    expect([statInsideRoot(root, "api/spec.json"), isFileInsideRoot(root, "absolute.json")]).toEqual([OUTSIDE, false]);
+  });
+
+  it("refuses a path that leaves the root by itself", () => {
+    const root = tempRepo({ "a.json": "{}" });
+    const leaves = { ok: false, reason: "leaves", message: "the path leaves the repository" };
+    expect(["../a.json", "/etc/passwd", "x/../../a.json"].map((rel) => readInsideRoot(root, rel))).toEqual([leaves, leaves, leaves]);
+  });
+
+  it("follows a link inside the root, and says where it led; a link into what the ignore rules exclude is refused", () => {
+    const root = tempRepo({ "specs/v2/openapi.json": "{}\n", "drafts/spec.json": "{}\n" });
+    symlinkSync("specs/v2/openapi.json", join(root, "openapi.json"));
+    symlinkSync("specs", join(root, "pub"));
+    symlinkSync("drafts/spec.json", join(root, "draft.json"));
+    const ignore = compileIgnoreRules(["drafts/\n"]);
+    const real = (rel: string, options = {}) => {
+      const r = readInsideRoot(root, rel, options);
+      return r.ok ? r.real : r;
+    };
+    expect([real("openapi.json"), real("pub/v2/openapi.json"), real("draft.json"), real("draft.json", { ignore }), real("drafts/spec.json", { ignore })]).toEqual([
+      "specs/v2/openapi.json",
+      "specs/v2/openapi.json",
+      "drafts/spec.json",
+      { ok: false, reason: "excluded", message: "the link leads to drafts/spec.json, which the ignore rules exclude" },
+      // Named directly, the path is the caller's to check against the rules.
+      "drafts/spec.json",
+    ]);
+  });
+
+  it("works when the root is itself a link", () => {
+    const real = tempRepo({ "a.json": "{}\n" });
+    const holder = mkdtempSync(join(tmpdir(), "svc-root-link-"));
+    made.push(holder);
+    symlinkSync(real, join(holder, "docs"));
+    symlinkSync(join(real, "a.json"), join(real, "b.json"));
+    expect([readInsideRoot(join(holder, "docs"), "b.json").ok, listInsideRoot(join(holder, "docs"), () => true)]).toEqual([true, { files: ["a.json"], links: ["b.json"], unlisted: [] }]);
+  });
+
+  it("says why anything else is not read: missing, a link to nowhere, a loop, a folder, a pipe (without waiting on it), too large", () => {
+    const root = tempRepo({ "folder/a.json": "{}", "big.json": "x".repeat(100) });
+    symlinkSync("nowhere.json", join(root, "dangling.json"));
+    symlinkSync("loop-b.json", join(root, "loop-a.json"));
+    symlinkSync("loop-a.json", join(root, "loop-b.json"));
+    execFileSync("mkfifo", [join(root, "pipe.json")]);
+    const why = (rel: string) => readInsideRoot(root, rel, { maxBytes: 10 });
+    expect(["missing.json", "folder/missing/x.json", "dangling.json", "loop-a.json", "folder", "pipe.json", "big.json"].map(why)).toEqual([
+      { ok: false, reason: "missing", errno: "ENOENT", message: "file not found" },
+      { ok: false, reason: "missing", errno: "ENOENT", message: "file not found" },
+      { ok: false, reason: "unreadable", errno: "ENOENT", message: "the link leads nowhere" },
+      { ok: false, reason: "unreadable", errno: "ELOOP", message: "the link loops, or changed while being read" },
+      { ok: false, reason: "not-file", message: "is a folder, not a file" },
+      { ok: false, reason: "not-file", message: "not a regular file" },
+      { ok: false, reason: "too-large", size: 100, message: "100 bytes is over the 10-byte limit" },
+    ]);
+  });
+});
+
+describe("listInsideRoot", () => {
+  it("walks the real folders: matching files, every link (never entered), no dot-entries or node_modules", () => {
+    const out = outside();
+    const root = tempRepo({
+      "index.mdx": "",
+      "guides/a.mdx": "",
+      "guides/image.png": "",
+      ".git/x.mdx": "",
+      ".hidden.mdx": "",
+      "node_modules/p/readme.md": "",
+      "real/b.mdx": "",
+    });
+    symlinkSync(join(out, "folder"), join(root, "guides/outside"));
+    symlinkSync("real", join(root, "inner"));
+    symlinkSync("real/b.mdx", join(root, "alias.mdx"));
+    symlinkSync("..", join(root, "real/up"));
+    const listing = listInsideRoot(root, (rel) => rel.endsWith(".mdx"));
+    expect({ files: [...listing.files].sort(), links: [...listing.links].sort(), unlisted: listing.unlisted }).toEqual({
+      files: ["guides/a.mdx", "index.mdx", "real/b.mdx"],
+      links: ["alias.mdx", "guides/outside", "inner", "real/up"],
+      unlisted: [],
+    });
+  });
+});

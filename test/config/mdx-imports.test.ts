@@ -1,0 +1,85 @@
+/** Import statements of MDX pages, and a page without some of them and the tags using them. */
+import { describe, expect, it } from "vitest";
+import { mdxImports, removeImports } from "../../src/config/mdx-imports.js";
+
+const page = (lines: readonly string[]): string => `${lines.join("\n")}\n`;
+
+describe("mdxImports", () => {
+  it("reads every statement form MDX accepts, at the start of a line outside front matter and code fences", () => {
+    const text = page([
+      "---",
+      "title: import X from '/front.mdx'",
+      "---",
+      "import A from '/snippets/a.mdx';",
+      'import B, { C as D, default as E } from "../b.mdx"',
+      "import {",
+      "  F,",
+      "  G as H,",
+      "} from './f.mdx'",
+      "import * as NS from '/ns.mdx'",
+      "import '/side.mdx'",
+      "export { default as R } from '/re.mdx'",
+      "export const x = 1",
+      "",
+      "```mdx",
+      "import Z from '/in-a-fence.mdx'",
+      "```",
+      "  import Y from '/indented.mdx'",
+    ]);
+    expect(mdxImports(text).map((i) => [i.source, i.names])).toEqual([
+      ["/snippets/a.mdx", ["A"]],
+      ["../b.mdx", ["B", "D", "E"]],
+      ["./f.mdx", ["F", "H"]],
+      ["/ns.mdx", ["NS"]],
+      ["/side.mdx", []],
+      ["/re.mdx", []],
+    ]);
+  });
+});
+
+describe("removeImports", () => {
+  it("drops the statements and every tag using their names: self-closing, nested, members, inline; not inside code fences", () => {
+    const text = page([
+      "import Secret from '/s.mdx'",
+      "import Kept from '/k.mdx'",
+      "",
+      "# Title",
+      "",
+      '<Secret attr="a > b" expr={{ x: "}" }} />',
+      "",
+      "<Secret>",
+      "  <Secret>inner</Secret>",
+      "  <Secret.Part />",
+      "</Secret>",
+      "",
+      "Text with <Secret /> inline and <SecretSauce /> kept.",
+      "",
+      "<Kept />",
+      "",
+      "```",
+      "<Secret />",
+      "```",
+    ]);
+    const secret = mdxImports(text).filter((i) => i.source === "/s.mdx");
+    expect(removeImports(text, secret)).toBe(page(["import Kept from '/k.mdx'", "", "# Title", "", "Text with inline and <SecretSauce /> kept.", "", "<Kept />", "", "```", "<Secret />", "```"]));
+  });
+
+  it("finds every statement of an ESM block: several on a line, trailing comments, a block over lines", () => {
+    const text = page([
+      "import A from './a.mdx'; import Secret from '/s.mdx' // the secret",
+      "import B from './b.mdx'",
+      "import { X }",
+      "  from '/s.mdx'",
+      "",
+      "<A /><Secret /><X />",
+    ]);
+    const secret = mdxImports(text).filter((i) => i.source === "/s.mdx");
+    expect(secret.map((i) => i.names)).toEqual([["Secret"], ["X"]]);
+    expect(removeImports(text, secret)).toBe(page(["import A from './a.mdx'; ", "import B from './b.mdx'", "", "<A />"]));
+  });
+
+  it("leaves the text as it is when nothing is removed", () => {
+    const text = page(["import A from '/a.mdx'", "<A />"]);
+    expect(removeImports(text, [])).toBe(text);
+  });
+});

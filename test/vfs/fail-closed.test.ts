@@ -1,0 +1,173 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DocsRuntime } from "../../src/tools/runtime.js";
+import { readerWithGroups } from "../../src/vfs/access.js";
+import { runCli } from "../helpers/cli.js";
+import { connect } from "../helpers/mcp.js";
+import { REPO } from "../helpers/paths.js";
+
+/**
+ * Fail closed: what cannot be read is never taken as "nothing there" when "nothing there" would
+ * open access. An ignore file that exists but cannot be read stops the load; a restriction that
+ * cannot be read restricts to no reader.
+ */
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function repo(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "svc-fail-closed-"));
+  made.push(dir);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}
+
+const SITE = { "index.mdx": "# Home\n", "secret/plan.mdx": "# Plan\n\nEXCLUDED\n" };
+const stopped = (name: string, why: string) => `svc-mcp: cannot read ${name}: ${why}; the files it excludes would be served, so nothing is (make it readable, or remove it)\n`;
+
+describe("an ignore file that exists but cannot be read stops the load (exit 2, nothing served)", () => {
+  const cases: [string, (dir: string) => void, string][] = [
+    [".svcignore is a folder", (dir) => mkdirSync(join(dir, ".svcignore")), stopped(".svcignore", "is a folder, not a file")],
+    [".mintignore links outside the repository", (dir) => symlinkSync(join(REPO, "package.json"), join(dir, ".mintignore")), stopped(".mintignore", "the link leads outside the repository, so it is not read")],
+    [".svcignore links to nowhere", (dir) => symlinkSync("gone", join(dir, ".svcignore")), stopped(".svcignore", "the link leads nowhere")],
+    [".svcignore is a link loop", (dir) => symlinkSync(".svcignore", join(dir, ".svcignore")), stopped(".svcignore", "the link loops, or changed while being read")],
+  ];
+  it.each(cases)("%s", async (_name, make, message) => {
+    const dir = repo(SITE);
+    make(dir);
+    const env = { SVC_MCP_CACHE: "off" };
+    const runs = [await runCli(["fs", "--dir", dir, "ls /"], { env }), await runCli(["search", "--dir", dir, "plan"], { env }), await runCli(["check", "--dir", dir], { env })];
+    expect(runs).toEqual([0, 1, 2].map(() => ({ code: 2, stdout: "", stderr: message })));
+  });
+
+  /** `svc-mcp fs --dir DIR 'ls /'` in a process of its own, stopped if it hangs. */
+  function fsProcess(dir: string, options: { unprivileged?: boolean } = {}) {
+    const run = spawnSync(process.execPath, [join(REPO, "bin/svc-mcp.js"), "fs", "--dir", dir, "ls /"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, HOME: dir, SVC_MCP_CACHE: "off" },
+      timeout: 60_000,
+      // SIGKILL: the CLI answers SIGTERM by stopping gracefully, which a process blocked on a read never gets to.
+      killSignal: "SIGKILL",
+      ...(options.unprivileged === true ? { uid: 65534, gid: 65534 } : {}),
+    });
+    return [run.status, run.signal, run.stdout, run.stderr];
+  }
+
+  it("permission denied (run as an unprivileged user when the tests run as root, who may read anything)", () => {
+    const dir = repo({ ...SITE, ".svcignore": "secret/\n" });
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, ".svcignore"), 0o000);
+    expect(fsProcess(dir, { unprivileged: process.getuid?.() === 0 })).toEqual([2, null, "", stopped(".svcignore", "permission denied")]);
+  });
+
+  it("a pipe, without waiting on it (in a process of its own: reading a pipe would block the tests)", () => {
+    const dir = repo(SITE);
+    execFileSync("mkfifo", [join(dir, ".svcignore")]);
+    expect(fsProcess(dir)).toEqual([2, null, "", stopped(".svcignore", "not a regular file")]);
+  });
+
+  it("an absent ignore file is the normal case; one that links inside the repository is read", async () => {
+    const absent = repo(SITE);
+    const linked = repo({ ...SITE, "config/ignore": "secret/\n" });
+    symlinkSync("config/ignore", join(linked, ".svcignore"));
+    const env = { SVC_MCP_CACHE: "off" };
+    expect([await runCli(["fs", "--dir", absent, "find / -type f"], { env }), await runCli(["fs", "--dir", linked, "find / -type f"], { env })]).toEqual([
+      { code: 0, stdout: "/index.mdx\n/secret/plan.mdx\n/skill.md\n", stderr: "" },
+      { code: 0, stdout: "/index.mdx\n/skill.md\n", stderr: "" },
+    ]);
+  });
+
+  it("on a live reload, the last good state keeps serving and the problem is reported", async () => {
+    const dir = repo({ ...SITE, ".svcignore": "secret/\n" });
+    const logs: string[] = [];
+    const runtime = await DocsRuntime.load({ root: dir, log: (m) => logs.push(m) });
+    try {
+      const before = runtime.site;
+      unlinkSync(join(dir, ".svcignore"));
+      mkdirSync(join(dir, ".svcignore"));
+      await runtime.applyChanges([".svcignore"]);
+      const c = await connect(runtime);
+      expect([runtime.site === before, c.text(await c.call("query_docs_filesystem_" + runtime.names.slug, { command: "find / -type f" })), logs]).toEqual([
+        true,
+        "/index.mdx\n/skill.md\n",
+        [`error: reload failed, still serving the previous version: ${stopped(".svcignore", "is a folder, not a file").slice("svc-mcp: ".length, -1)}`],
+      ]);
+      await c.close();
+    } finally {
+      await runtime.close();
+    }
+  });
+});
+
+describe("a restriction that cannot be read restricts to no reader", () => {
+  const spec = `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /vault:
+    get:
+      summary: VAULTA operation
+      x-svc: {metadata: "groups: [staff]"}
+      responses: {"200": {description: OK}}
+  /keys:
+    get:
+      summary: VAULTB operation
+      x-mint: staff
+      responses: {"200": {description: OK}}
+  /merged:
+    get:
+      summary: VAULTC operation
+      x-mint: {metadata: {groups: [staff]}}
+      x-svc: {href: /merged-page}
+      responses: {"200": {description: OK}}
+  /open:
+    get:
+      summary: Open operation
+      responses: {"200": {description: OK}}
+`;
+  it("page groups that are not a list of names, and an x-svc/x-mint extension or metadata that is not an object", async () => {
+    const dir = repo({
+      "docs.json": JSON.stringify({ name: "Closed", navigation: { groups: [{ group: "G", pages: ["index", "odd"] }, { group: "API", openapi: "openapi.yaml" }] } }),
+      "index.mdx": "# Home\n",
+      "odd.mdx": "---\ngroups: { staff: true }\n---\n\nVAULTD text\n",
+      "openapi.yaml": spec,
+    });
+    const runtime = await DocsRuntime.load({ root: dir });
+    try {
+      const seen: unknown[] = [];
+      for (const reader of [undefined, readerWithGroups(["staff"])]) {
+        const c = await connect(runtime, reader);
+        seen.push(c.text(await c.call("query_docs_filesystem_closed", { command: "find / -name '*.mdx' | sort" })));
+        for (const query of ["VAULTA", "VAULTB", "VAULTC", "VAULTD"]) {
+          seen.push(((await c.call("search_closed", { query })).structuredContent as { results: { path: string }[] }).results.map((r) => r.path));
+        }
+        await c.close();
+      }
+      // x-mint's groups still restrict when x-svc is set beside it: to staff, who reads that page.
+      // For staff, VAULTA, VAULTB and VAULTD are words of no page it may read, so search corrects
+      // them as typos of VAULTC (docs/search.md: statistics come from what the reader may read).
+      expect(seen).toEqual([
+        "/api-reference/open-operation.mdx\n/index.mdx\n",
+        [],
+        [],
+        [],
+        [],
+        "/api-reference/open-operation.mdx\n/index.mdx\n/merged-page.mdx\n",
+        ["/merged-page"],
+        ["/merged-page"],
+        ["/merged-page"],
+        ["/merged-page"],
+      ]);
+      expect([...runtime.site.pages.keys()]).toEqual(["/api-reference/open-operation", "/api-reference/vaulta-operation", "/api-reference/vaultb-operation", "/index", "/merged-page", "/odd"]);
+    } finally {
+      await runtime.close();
+    }
+  });
+});
