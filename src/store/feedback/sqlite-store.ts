@@ -10,6 +10,7 @@ import { type FeedbackEntry, type FeedbackRecord, type FeedbackStatus, type NewF
 import type { FeedbackFilter, FeedbackQuery } from "./query.js";
 import { FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, InvalidTransitionError, type StatusChange } from "./store.js";
 import { canTransition, TRANSITIONS } from "./transitions.js";
+import { newEntry, newFeedbackId } from "./new-entry.js";
 
 /** The feedback database's file name inside the state directory. */
 export const FEEDBACK_DB_FILE = "feedback.db";
@@ -37,16 +38,6 @@ interface Row {
 }
 
 const COLUMNS = "seq, id, source, status, created_at, path, comment, helpful, contact, code, filename, lang";
-
-/**
- * New public ids: `fb_`, the creation time (10 base32 characters, milliseconds) and 10 random
- * base32 characters (50 bits). The time prefix makes ids sort by creation and, above all, makes
- * the unique index append-only: random ids scatter inserts over the whole index, which at a
- * million rows doubled the bulk seeding time by spilling cache pages. The time is public in
- * `createdAt` anyway; the random half keeps ids unguessable.
- */
-const TIME_CHARS = 10;
-const RANDOM_CHARS = 10;
 
 /** The FeedbackStore over one SQLite file (WAL, synchronous=FULL; safe across processes). */
 export class SqliteFeedbackStore implements FeedbackStore {
@@ -153,7 +144,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
 
   /** Write one row; returns its new id. Bulk paths call only this (no result objects). */
   private insertRow(e: NewFeedback): string {
-    const id = `fb_${RandomIds.base32Of(Math.max(0, e.createdAt), TIME_CHARS)}${this.ids.base32(RANDOM_CHARS)}`;
+    const id = newFeedbackId(e.createdAt, this.ids);
     const snippet = e.source === "code_snippet" ? e : undefined;
     this.insertStmt.run(
       id,
@@ -200,24 +191,6 @@ export class SqliteFeedbackStore implements FeedbackStore {
     }
     return stmt;
   }
-}
-
-/** The entry a new row holds (what the insert wrote; no read back). */
-function newEntry(e: NewFeedback, id: string): FeedbackEntry {
-  const snippet = e.source === "code_snippet" ? e : undefined;
-  return toEntry({
-    id,
-    source: e.source,
-    status: "pending",
-    createdAt: e.createdAt,
-    path: e.path,
-    comment: e.comment,
-    helpful: e.source === "thumbs_only" || e.source === "contextual" ? e.helpful : null,
-    contact: e.source === "contextual" ? (e.contact ?? null) : null,
-    code: snippet?.code ?? null,
-    filename: snippet?.filename ?? null,
-    lang: snippet?.lang ?? null,
-  });
 }
 
 function toRecord(r: Row): FeedbackRecord {
