@@ -34,7 +34,7 @@ export function withState<T>(y: Argv<T>) {
     .option("state", {
       type: "string",
       describe:
-        "Where credentials, accounts, tokens, settings, feedback and API keys live: a folder (SQLite files; never inside the docs repo by default) or postgres://user@host:5432/db (shared by several servers)",
+        "Where credentials, accounts, tokens, settings, feedback and API keys live: a folder (never inside the docs repo by default) or a postgres:// URL (shared by several servers)",
       defaultDescription: "$SVC_STATE_URL, else $XDG_STATE_HOME/svc-mcp/<project-id>",
     })
     .option("project-id", {
