@@ -11,7 +11,7 @@ import { jqCommand } from "./jq.js";
 import { lsCommand } from "./ls.js";
 import { READ_ONLY_COMMANDS } from "./read-only.js";
 import { realpathCommand } from "./realpath.js";
-import { rgCommand } from "./rg.js";
+import { rgCommand } from "./rg/rg.js";
 import { sedCommand } from "./sed.js";
 import { sortCommand } from "./sort.js";
 import { statCommand } from "./stat.js";
