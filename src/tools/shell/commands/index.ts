@@ -5,7 +5,7 @@ import { cutCommand } from "./cut.js";
 import { diffCommand } from "./diff.js";
 import { duCommand } from "./du.js";
 import { findCommand } from "./find.js";
-import { egrepCommand, fgrepCommand, grepCommand } from "./grep.js";
+import { egrepCommand, fgrepCommand, grepCommand } from "./grep/grep.js";
 import { headCommand } from "./head.js";
 import { jqCommand } from "./jq.js";
 import { lsCommand } from "./ls.js";
