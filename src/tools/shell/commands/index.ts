@@ -8,7 +8,7 @@ import { findCommand } from "./find.js";
 import { egrepCommand, fgrepCommand, grepCommand } from "./grep/grep.js";
 import { headCommand } from "./head.js";
 import { jqCommand } from "./jq.js";
-import { lsCommand } from "./ls.js";
+import { lsCommand } from "./ls/ls.js";
 import { READ_ONLY_COMMANDS } from "./read-only.js";
 import { realpathCommand } from "./realpath.js";
 import { rgCommand } from "./rg/rg.js";
