@@ -195,4 +195,5 @@ function drawChart(): void {
   chartBox.dataset.points = String(xs.length);
 }
 
+keyForm.dataset.readyAt = String(Math.round(performance.now()));
 keyForm.dataset.ready = "true";

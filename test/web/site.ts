@@ -16,8 +16,8 @@ export interface Received {
   readonly body: string;
 }
 
-/** A local API on 127.0.0.1 answering JSON, PNG, MP3 and MP4; it records every request. */
-export async function startTestApi(): Promise<{ server: Server; origin: string; received: Received[]; close: () => Promise<void> }> {
+/** A local API on 127.0.0.1 answering JSON, PNG (`png`), MP3 and MP4; it records every request. */
+export async function startTestApi(png: Buffer = PNG): Promise<{ server: Server; origin: string; received: Received[]; close: () => Promise<void> }> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     let body = "";
@@ -35,7 +35,7 @@ export async function startTestApi(): Promise<{ server: Server; origin: string; 
       const path = (req.url ?? "").split("?")[0] ?? "";
       if (/^\/v1\/pets\/[^/]+\/photo$/.test(path)) {
         res.writeHead(200, { "content-type": "image/png" });
-        res.end(PNG);
+        res.end(png);
       } else if (/^\/v1\/pets\/[^/]+\/bark$/.test(path)) {
         res.writeHead(200, { "content-type": "audio/mpeg" });
         res.end(MP3);
