@@ -118,7 +118,9 @@ export const feedbackSuite: BenchSuite = {
       const p50 = (v: number[]) => percentile(v, 50);
       // The dashboard's chart figures: every entry of the year, and one month of them.
       const summary = async (query: string) => {
-        const res = await fetch(`${base}-summary?${query}`, { headers });
+        // A fresh connection: the store timings above blocked long enough for the server to
+        // close the idle keep-alive socket the client would reuse (ECONNRESET).
+        const res = await fetch(`${base}-summary?${query}`, { headers: { ...headers, connection: "close" } });
         if (res.status !== 200) throw new Error(`GET summary ${query}: ${res.status} ${await res.text()}`);
         return res.json();
       };

@@ -81,6 +81,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   log(`MCP (authenticated): ${urls.authedMcp}`);
   log(`OAuth token:         ${urls.token}`);
   log(`Feedback API:        ${server.origin}/v1/analytics/${project.id}/feedback`);
+  log(`Feedback dashboard:  ${server.origin}/_svc/dashboard`);
   log(`site auth ${settings.authMode}; MCP server ${mcpAvailable(settings) ? "enabled" : "disabled (svc-mcp mcp enable)"}; ${describeProject(project)}`);
   onListening();
   await io.stopSignal;

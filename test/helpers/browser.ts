@@ -29,6 +29,8 @@ export interface TestBrowser {
   readonly browser: BrowserContext;
   /** Every URL any page of this browser requested, in order. */
   readonly requests: string[];
+  /** Console messages about something the Content-Security-Policy refused. */
+  readonly refused: string[];
   newPage(): Promise<Page>;
   close(): Promise<void>;
 }
@@ -42,9 +44,14 @@ export async function launchBrowser(): Promise<TestBrowser> {
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   const requests: string[] = [];
   context.on("request", (r: Request) => void requests.push(r.url()));
+  const refused: string[] = [];
+  context.on("console", (m) => {
+    if (/Content Security Policy|Refused to/.test(m.text())) refused.push(m.text());
+  });
   return {
     browser: context,
     requests,
+    refused,
     newPage: () => context.newPage(),
     close: async () => {
       await context.close();

@@ -210,6 +210,8 @@ describeBrowser("API pages in a real browser", () => {
   it("no request left 127.0.0.1: pages, scripts, styles, relay and API calls alike", () => {
     expect(b.requests.length).toBeGreaterThan(20);
     expect(offMachine(b.requests)).toEqual([]);
+    // And the pages did nothing their Content-Security-Policy had to refuse.
+    expect(b.refused).toEqual([]);
     const origins = new Set(b.requests.filter((u) => u.startsWith("http")).map((u) => new URL(u).origin));
     expect([...origins].sort()).toEqual([h.origin, direct.origin, api.origin].sort());
   });
@@ -235,6 +237,26 @@ describe("API pages over HTTP", () => {
     expect([...html.matchAll(/(?:src|href)="([^"#]+)"/g)].map((m) => m[1]).filter((u) => !u!.startsWith("/"))).toEqual([]);
     const script = await fetch(`${h.origin}/_svc/assets/playground.js`);
     expect([script.status, script.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"]);
+  });
+
+  it("prefills only required parameters with api.examples.defaults: required, and nothing without prefill", async () => {
+    const values = async (site: Harness, path: string) => {
+      const html = await (await fetch(`${site.origin}${path}`, { headers: { accept: "text/html" } })).text();
+      const inputs = [...html.matchAll(/<input name="([^"]+)" data-in="[^"]+" value="([^"]*)"/g)].map((m) => [m[1], m[2]]);
+      const body = /<textarea name="body"[^>]*>([^<]*)<\/textarea>/.exec(html)?.[1];
+      return { inputs, ...(body !== undefined ? { body: body.replace(/&quot;/g, '"') } : {}) };
+    };
+    const required = await startBridge({ root: petsRepo(api.origin, { examples: { languages: ["curl"], prefill: true, defaults: "required" } }), apps: true });
+    const none = await startBridge({ root: petsRepo(api.origin, { examples: { languages: ["curl"] } }), apps: true });
+    try {
+      expect(await values(required, PAGE.get)).toEqual({ inputs: [["petId", "rex"], ["species", ""], ["X-Trace", ""]] });
+      expect(await values(required, PAGE.adopt)).toEqual({ inputs: [], body: JSON.stringify({ name: "Rex" }, null, 2) });
+      expect(await values(none, PAGE.get)).toEqual({ inputs: [["petId", ""], ["species", ""], ["X-Trace", ""]] });
+      expect(await values(none, PAGE.adopt)).toEqual({ inputs: [], body: "" });
+    } finally {
+      await required.close();
+      await none.close();
+    }
   });
 
   it("without Accept: text/html a page path answers as before (the MCP and API clients' JSON 404)", async () => {

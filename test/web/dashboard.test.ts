@@ -135,6 +135,8 @@ describeBrowser("the feedback dashboard in a real browser", () => {
   it("no request left 127.0.0.1", () => {
     expect(b.requests.length).toBeGreaterThan(10);
     expect(offMachine(b.requests)).toEqual([]);
+    // And the pages did nothing their Content-Security-Policy had to refuse.
+    expect(b.refused).toEqual([]);
   });
 });
 
