@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CHROMIUM } from "./browser-path.js";
 import { SHARED } from "./paths.js";
 import { PG_ADMIN_URL, probePostgres } from "./postgres.js";
 
@@ -25,6 +26,11 @@ export default async function setup(): Promise<() => void> {
     if (process.env.CI === "true") throw new Error(`CI=true and ${pgProblem}`);
     process.stdout.write(`svc-mcp tests: ${pgProblem}: the PostgreSQL tests are skipped\n`);
     process.env.SVC_TEST_PG_UNREACHABLE = pgProblem;
+  }
+  // The browser tests (test/web) drive Debian's chromium; outside CI they skip without it.
+  if (!existsSync(CHROMIUM)) {
+    if (process.env.CI === "true") throw new Error(`CI=true and ${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
+    process.stdout.write(`svc-mcp tests: ${CHROMIUM} not found: the browser tests are skipped (apt-get install -y chromium)\n`);
   }
   const dir = mkdtempSync(join(tmpdir(), "svc-test-cache-"));
   process.env.XDG_CACHE_HOME = dir;

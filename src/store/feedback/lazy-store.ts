@@ -18,6 +18,7 @@ export class LazyFeedbackStore implements FeedbackStore {
   insertMany: FeedbackStore["insertMany"] = async (entries) => (await this.opened()).insertMany(entries);
   list: FeedbackStore["list"] = async (query) => (await this.opened()).list(query);
   get: FeedbackStore["get"] = async (projectId, id) => (await this.opened()).get(projectId, id);
+  summary: FeedbackStore["summary"] = async (filter) => (await this.opened()).summary(filter);
   setStatus: FeedbackStore["setStatus"] = async (projectId, id, status, now) => (await this.opened()).setStatus(projectId, id, status, now);
 
   async close(): Promise<void> {

@@ -2,7 +2,9 @@ import { createCursorCodec, type CursorCodec } from "../feedback/cursor.js";
 import { type FeedbackEntry, type FeedbackRecord, type FeedbackStatus, type NewFeedback, toEntry } from "../feedback/model.js";
 import { newEntry, newFeedbackId } from "../feedback/new-entry.js";
 import type { FeedbackFilter, FeedbackQuery } from "../feedback/query.js";
-import { FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, InvalidTransitionError, type StatusChange } from "../feedback/store.js";
+import { FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, type FeedbackSummary, InvalidTransitionError, type StatusChange } from "../feedback/store.js";
+import { type SummaryGroup, summaryOf } from "../feedback/summary.js";
+import { LIMITS } from "../../limits.js";
 import { canTransition, TRANSITIONS } from "../feedback/transitions.js";
 import { RandomIds } from "../random-id.js";
 import type { PgDb, PgQueryable } from "./db.js";
@@ -105,6 +107,29 @@ export class PgFeedbackStore implements FeedbackStore {
       nextCursor: hasMore && last !== undefined ? this.codec.encode({ createdAt: last.created_at, seq: last.seq }, filter) : null,
       hasMore,
     };
+  }
+
+  /** Same figures as the SQLite store's (`summaryOf`), grouped by the database. */
+  async summary(filter: FeedbackFilter): Promise<FeedbackSummary> {
+    const params: unknown[] = [filter.projectId];
+    const where = ["project_id = $1"];
+    const add = (sql: string, value: unknown) => where.push(sql.replace("?", `$${params.push(value)}`));
+    if (filter.source !== undefined) add("source = ?", filter.source);
+    if (filter.dateFrom !== undefined) add("created_at >= ?", filter.dateFrom);
+    if (filter.dateTo !== undefined) add("created_at < ?", filter.dateTo);
+    if (filter.statuses !== undefined) add("status = ANY(?)", filter.statuses);
+    const cond = where.join(" AND ");
+    const [groups, negative] = await Promise.all([
+      this.db.query<SummaryGroup>(
+        `SELECT created_at / 86400000 AS day, source, status, COUNT(*) AS n FROM feedback WHERE ${cond} GROUP BY day, source, status ORDER BY day`,
+        params,
+      ),
+      this.db.query<{ path: string; count: number }>(
+        `SELECT path, COUNT(*) AS count FROM feedback WHERE ${cond} AND helpful = false GROUP BY path ORDER BY count DESC, path COLLATE "C" LIMIT ${LIMITS.feedback.summaryPages}`,
+        params,
+      ),
+    ]);
+    return summaryOf(groups.rows, negative.rows);
   }
 
   async get(projectId: string, id: string): Promise<FeedbackEntry | undefined> {
