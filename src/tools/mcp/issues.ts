@@ -1,4 +1,4 @@
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 
 /** `pageSize: must be an integer from 1 to 50 (got 0); scoreThreshold: ...`. */
@@ -56,5 +56,5 @@ function typeName(expected: string): string {
  * "MCP error -32602:", and clients prefix it again, so the user would read the code twice.)
  */
 export function invalidParams(message: string): Error & { code: number } {
-  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
+  return Object.assign(new Error(message), { code: ProtocolErrorCode.InvalidParams as number });
 }
