@@ -2,6 +2,7 @@ import {
   CallToolRequestSchema,
   InitializeRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
@@ -26,6 +27,7 @@ const CHECKED: Readonly<Record<string, z.ZodType>> = {
   "tools/list": ListToolsRequestSchema,
   "tools/call": CallToolRequest,
   "resources/list": ListResourcesRequestSchema,
+  "resources/templates/list": ListResourceTemplatesRequestSchema,
   "resources/read": ReadResourceRequestSchema,
 };
 

@@ -90,7 +90,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
         ...(options.extensions !== undefined ? { extensions: { ...options.extensions } } : {}),
       },
       instructions: serverInstructions(runtime.site, runtime.names, runtime.baseUrl, openingState.outline),
-      cacheHints: { "tools/list": CACHE_HINT, "resources/list": CACHE_HINT, "resources/read": CACHE_HINT, "server/discover": CACHE_HINT },
+      cacheHints: { "tools/list": CACHE_HINT, "resources/list": CACHE_HINT, "resources/templates/list": CACHE_HINT, "resources/read": CACHE_HINT, "server/discover": CACHE_HINT },
     },
   );
   /** The request's context and its reader's state. */
@@ -143,6 +143,12 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
         size: s.file.size,
       })),
     };
+  });
+
+  // We serve no templated resources; a client that asks is told so with an empty list.
+  server.setRequestHandler("resources/templates/list", async (request) => {
+    refuseCursor("resources/templates/list", request.params?.cursor);
+    return { resourceTemplates: [] };
   });
 
   server.setRequestHandler("resources/read", async (request, ctx) => {
