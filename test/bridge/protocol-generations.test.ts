@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STATELESS_PROTOCOL_VERSIONS } from "../../src/tools/mcp/protocol-versions.js";
 import { FS, type Harness, INIT, SEARCH, accessRepo, postJson, startBridge, userTokens } from "./harness.js";
 
 /**
@@ -106,7 +107,7 @@ describe("2026-07-28 by raw HTTP", () => {
     const discover = await postJson(h.urls.mcp, { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope } }, { ...headers, "Mcp-Method": "server/discover" });
     expect(discover.status).toBe(200);
     expect(discover.headers.get("mcp-session-id")).toBeNull();
-    expect((discover.body as { result: { supportedVersions: string[] } }).result.supportedVersions).toContain("2026-07-28");
+    expect((discover.body as { result: { supportedVersions: string[] } }).result.supportedVersions).toEqual(STATELESS_PROTOCOL_VERSIONS);
     const list = await postJson(h.urls.mcp, { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope } }, { ...headers, "Mcp-Method": "tools/list" });
     expect(list.body).toMatchObject({ result: { resultType: "complete", ttlMs: 60000, cacheScope: "private" } });
   });
