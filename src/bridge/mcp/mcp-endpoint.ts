@@ -38,8 +38,9 @@ const NO_BATCHES_FROM = "2025-06-18";
  *   `subscriptions/listen` is its notification stream.
  * The SDK's classification (`isLegacyRequest`) tells them apart, and one factory
  * (`createMcpServer`) builds the server of both. Every request is checked again (availability,
- * token, rate limits), so a revoked token or a disabled server stops a session or a listen at
- * its next request.
+ * token, rate limits), so a revoked token or a disabled server stops a session at its next
+ * request (an open `subscriptions/listen` stream carries only list_changed notifications, which
+ * name nothing a reader may not see).
  */
 export class McpEndpoint {
   readonly sessions: SessionTable;
