@@ -202,12 +202,12 @@ function everyCommand(r: Random): string[] {
   return out;
 }
 
-/** `count` command lines from `seed`: one per shell command first, then drawn families. */
+/** `count` distinct command lines from `seed`: one per shell command first, then drawn families. */
 export function generateCommands(seed: number, count: number): string[] {
   const r = seededRandom(seed);
-  const out = everyCommand(r);
-  while (out.length < count) out.push(pick(r, FAMILIES)(r).replace(/ {2,}/g, " "));
-  return out;
+  const out = new Set(everyCommand(r));
+  for (let tries = 0; out.size < count && tries < count * 20; tries++) out.add(pick(r, FAMILIES)(r).replace(/ {2,}/g, " "));
+  return [...out];
 }
 
 /** Search words: restricted and public words, marker names, fragments of paths. */
