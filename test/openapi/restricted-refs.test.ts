@@ -12,6 +12,7 @@ import { pruneSpec } from "../../src/config/openapi/prune-spec.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { ALL_ACCESS, ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
+import { startBridge, userTokens } from "../bridge/harness.js";
 import { writeRepo } from "./helpers.js";
 
 const doc = (lines: readonly string[]): Record<string, unknown> => loadYaml(`${lines.join("\n")}\n`) as Record<string, unknown>;
@@ -132,6 +133,27 @@ describe("a site whose specs point into restricted parts", () => {
     expect(await run(ANONYMOUS, "grep -c AUDITWORD /events.yaml")).toBe("0\n");
     expect(await run(readerWithGroups(["partners"]), "grep -c AUDITWORD /events.yaml")).toBe("0\n");
     expect(await run(readerWithGroups(["staff"]), "grep -c AUDITWORD /events.yaml")).toBe("1\n");
+  });
+
+  it("the pages for people (HTML) show the same: no crossing $ref's text, no operation restricted on its own", async () => {
+    const h = await startBridge({ root, authMode: "partial", apps: true });
+    try {
+      await h.state.addUser("sam", "sam-password-1", ["staff"]);
+      const staff = (await userTokens(h, "sam", "sam-password-1")).access_token;
+      for (const token of [undefined, staff]) {
+        const get = async (path: string): Promise<string> => {
+          const res = await fetch(`${h.origin}${path}`, { headers: { accept: "text/html", ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) } });
+          expect(res.status).toBe(200);
+          return res.text();
+        };
+        const channel = await get("/api-reference/orders");
+        expect([channel.includes("onOrder"), channel.includes("AUDITWORD"), channel.includes("audit")]).toEqual([true, false, false]);
+        const orders = await get("/api-reference/list-orders");
+        expect([orders.includes("List orders"), orders.includes("VAULTWORD"), orders.includes("409")]).toEqual([true, false, false]);
+      }
+    } finally {
+      await h.close();
+    }
   });
 
   it("an operation whose rule cannot be read is restricted to no reader but all-access ones", async () => {

@@ -21,7 +21,7 @@ import { GUESSED_RESOURCES, RELAY_PAGES, type SearchCall, generateCommands, gene
  * draws command lines over every shell command, search calls with version and language
  * filters, resource reads; four readers (anonymous, `staff`, `partners`, a client credential)
  * run them all in-process, and a sample over the real HTTP bridge with real OAuth tokens, with
- * `/.well-known/mcp` and the playground relay. No marker may reach a reader outside its group;
+ * `/.well-known/mcp`, the API pages as HTML and the playground relay. No marker may reach a reader outside its group;
  * each must reach some reader inside it (so the check can fail).
  */
 
@@ -188,7 +188,7 @@ describe(`generated leak test ${HOW}`, () => {
     expect(ledger.outputs - before).toBeGreaterThan(COMMANDS + searches.length);
   });
 
-  it("runs a sample of the same over the real HTTP bridge with real tokens, with /.well-known/mcp and the relay", { timeout: 180_000 }, async () => {
+  it("runs a sample of the same over the real HTTP bridge with real tokens, with /.well-known/mcp, the API pages as HTML and the relay", { timeout: 180_000 }, async () => {
     const step = Math.floor(commands.length / HTTP_SAMPLE);
     const sample = commands.filter((_, i) => i % step === 0);
     for (const reader of NAMES) {
@@ -203,6 +203,9 @@ describe(`generated leak test ${HOW}`, () => {
       const wellKnown = await fetch(h.urls.wellKnownMcp, { headers: auth });
       ledger.record({ reader, typed: "", text: `${wellKnown.status} ${await wellKnown.text()}`, via: "http" });
       for (const page of RELAY_PAGES) {
+        // The API page as HTML (the pages for people), and through the playground relay.
+        const html = await fetch(`${h.origin}${page}`, { headers: { accept: "text/html", ...auth } });
+        ledger.record({ reader, typed: page, text: `${html.status} ${await html.text()}`, via: "http" });
         for (const method of ["GET", "POST"]) {
           const body = JSON.stringify({ page, method, url: `http://127.0.0.1:9/v1${page.includes("vault") ? "/leakmarker_path_staff/1" : "/orders"}` });
           const res = await fetch(`${h.origin}${RELAY_PATH}`, { method: "POST", headers: { "content-type": "application/json", ...auth }, body });

@@ -267,7 +267,7 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string): st
     for (const p of ch.parameters) out.push(`- [\`${p.name}\`](#${p.name})${p.description !== undefined ? `: ${oneLine(p.description)}` : ""}`);
     out.push("");
   }
-  const operations = ch.operations.filter((op) => operationOnChannelPage(ch, op));
+  const operations = channelPageOperations(ch);
   if (operations.length > 0) {
     out.push("## Operations", "");
     for (const op of operations) {
@@ -303,11 +303,15 @@ function restrictedTo(metadata: Readonly<Record<string, unknown>> | undefined): 
 }
 
 /**
- * Whether a channel's page shows one of its operations. The page is one file for every reader
- * of the channel, so an operation restricted on its own (`x-svc.metadata.groups` on the
- * operation) is shown only when every reader of the page may read it; otherwise it stays in the
- * spec file, which each reader reads without what they may not (`pruneSpec`).
+ * The operations a channel's page shows, as MDX and as HTML alike. The page is one file for
+ * every reader of the channel, so an operation restricted on its own (`x-svc.metadata.groups` on
+ * the operation) is shown only when every reader of the page may read it; otherwise it stays in
+ * the spec file, which each reader reads without what they may not (`pruneSpec`).
  */
+export function channelPageOperations(ch: AsyncChannel): AsyncOperation[] {
+  return ch.operations.filter((op) => operationOnChannelPage(ch, op));
+}
+
 function operationOnChannelPage(ch: AsyncChannel, op: AsyncOperation): boolean {
   const own = restrictedTo(op.extension?.metadata);
   if (own === undefined) return true;
