@@ -2,7 +2,7 @@ import { mcpAvailable } from "../bridge/access-policy.js";
 import { isLoopbackHost } from "../bridge/auth/redirect-domains.js";
 import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
 import { listen } from "../bridge/http-server.js";
-import { parseRateLimits } from "../bridge/rate-limit.js";
+import { parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/rate-limit.js";
 import { bridgeUrls } from "../bridge/urls.js";
 import { bearerContextOf } from "../bridge/request-context.js";
 import { createFeedbackApp } from "../bridge/feedback/app.js";
@@ -18,6 +18,18 @@ import { plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
 import { describeProject, type ProjectArgs, resolveProject } from "./project.js";
 
+/** What a worker of `serve --http --workers N` is given by its primary. */
+export interface WorkerRole {
+  /** The counters all workers share (held by the primary). */
+  readonly limiter: RateLimiter;
+  /** Signs MCP session ids, so that any worker continues a session another opened. */
+  readonly sessionKey: Buffer;
+  /** The start-up lines, printed once by the primary when every worker listens. */
+  readonly announce: (lines: readonly string[]) => void;
+  /** Resolves when the primary asks this worker to drain and stop. */
+  readonly stop: Promise<void>;
+}
+
 export interface HttpServeArgs extends ProjectArgs {
   readonly port: number;
   readonly host: string;
@@ -26,13 +38,8 @@ export interface HttpServeArgs extends ProjectArgs {
   readonly "rate-limit"?: readonly string[] | undefined;
 }
 
-/**
- * `svc-mcp serve --http`: the bridge on a socket until SIGINT/SIGTERM. The site's auth mode, the
- * MCP toggle, accounts, credentials and redirect domains come from the state store (one source
- * of truth, changed by `svc-mcp mcp|users|credentials|redirect-domains` while this runs).
- * `onListening` runs once the socket accepts connections (serve starts fetching remote specs then).
- */
-export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRuntime, log: (m: string) => void, onListening: () => void = () => {}): Promise<number> {
+/** `--port`, `--public-url` and `--rate-limit` checked: a mistake is a CliError before anything starts. */
+export function httpSettings(args: HttpServeArgs): { publicUrl: string | undefined; rateLimits: RateLimits } {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new CliError(`--port must be an integer from 0 to 65535; got ${args.port}`, 2);
   let publicUrl: string | undefined;
   if (args["public-url"] !== undefined) {
@@ -44,7 +51,17 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   }
   const rateLimits = parseRateLimits(args["rate-limit"] ?? []);
   if (typeof rateLimits === "string") throw new CliError(rateLimits, 2);
+  return { publicUrl, rateLimits };
+}
 
+/**
+ * `svc-mcp serve --http`: the bridge on a socket until SIGINT/SIGTERM. The site's auth mode, the
+ * MCP toggle, accounts, credentials and redirect domains come from the state store (one source
+ * of truth, changed by `svc-mcp mcp|users|credentials|redirect-domains` while this runs).
+ * `onListening` runs once the socket accepts connections (serve starts fetching remote specs then).
+ */
+export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRuntime, log: (m: string) => void, onListening: () => void = () => {}, worker?: WorkerRole): Promise<number> {
+  const { publicUrl, rateLimits } = httpSettings(args);
   const project = await resolveProject(io, args, runtime.site.config.name);
   const state = openStateStore(project.stateDir);
   const settings = await state.settings();
@@ -62,6 +79,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     extraTools: [createFeedbackTool({ store: feedback, projectId: project.id })],
     extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log }),
     trustProxy: args["trust-proxy"],
+    ...(worker !== undefined ? { limiter: worker.limiter, sessionKey: worker.sessionKey } : {}),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(allowedHosts !== undefined ? { allowedHosts } : {}),
   });
@@ -75,14 +93,20 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   }
   const urls = bridgeUrls(publicUrl ?? server.origin);
   const names = runtime.names;
-  log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over HTTP on ${server.origin}; tools ${names.search}, ${names.filesystem}`);
-  log(`MCP (public):        ${urls.mcp}`);
-  log(`MCP (authenticated): ${urls.authedMcp}`);
-  log(`OAuth token:         ${urls.token}`);
-  log(`Feedback API:        ${server.origin}/v1/analytics/${project.id}/feedback`);
-  log(`site auth ${settings.authMode}; MCP server ${mcpAvailable(settings) ? "enabled" : "disabled (svc-mcp mcp enable)"}; ${describeProject(project)}`);
+  const lines = [
+    `serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over HTTP on ${server.origin}; tools ${names.search}, ${names.filesystem}`,
+    `MCP (public):        ${urls.mcp}`,
+    `MCP (authenticated): ${urls.authedMcp}`,
+    `OAuth token:         ${urls.token}`,
+    `Feedback API:        ${server.origin}/v1/analytics/${project.id}/feedback`,
+    `site auth ${settings.authMode}; MCP server ${mcpAvailable(settings) ? "enabled" : "disabled (svc-mcp mcp enable)"}; ${describeProject(project)}`,
+  ];
+  if (worker !== undefined) worker.announce(lines);
+  else for (const line of lines) log(line);
   onListening();
-  await io.stopSignal;
+  await (worker !== undefined ? Promise.race([io.stopSignal, worker.stop]) : io.stopSignal);
+  const inFlight = server.inFlight();
+  if (inFlight > 0) log(`stopping: finishing ${plural(inFlight, "request")} in flight`);
   await server.close();
   await bridge.close();
   // The feedback store commits anything still queued before it closes.

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
 import { ANONYMOUS } from "../../vfs/access.js";
@@ -13,6 +13,7 @@ import type { Charge } from "../rate-limit.js";
 import { rateLimitedResponse } from "../rate-limit-response.js";
 import { readBody } from "../read-body.js";
 import { authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../request-context.js";
+import { SessionIds } from "./session-ids.js";
 import { type Endpoint, type Session, SessionTable } from "./sessions.js";
 
 /** A JSON-RPC message as far as the bridge looks at it (the SDK validates the rest). */
@@ -35,8 +36,14 @@ const SESSION_HEADER = "mcp-session-id";
 export class McpEndpoint {
   readonly sessions: SessionTable;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly ids: SessionIds;
 
-  constructor(private readonly deps: BridgeDeps) {
+  /** `sessionKey`: shared by the processes that serve one site (`--workers`), so any of them resumes a session another opened. */
+  constructor(
+    private readonly deps: BridgeDeps,
+    sessionKey?: Buffer,
+  ) {
+    this.ids = new SessionIds(sessionKey);
     this.sessions = new SessionTable({ maxSessions: LIMITS.bridge.maxSessions, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now });
     this.sweeper = setInterval(() => void this.sessions.sweep(), LIMITS.bridge.sessionSweepMs);
     this.sweeper.unref();
@@ -74,6 +81,8 @@ export class McpEndpoint {
     let session: Session | undefined;
     if (sessionId !== undefined) {
       session = this.sessions.get(sessionId);
+      // Opened by a sibling worker for this same caller: continue it here.
+      if (session === undefined && this.ids.resumable(sessionId, endpoint, principal)) session = await this.resume(sessionId, endpoint, principal, c.req.raw, authInfo);
       // A session of another endpoint or another caller is answered exactly like an unknown one.
       if (session === undefined || session.endpoint !== endpoint || session.principal !== principal) {
         return jsonRpcError(404, JSON_RPC.sessionNotFound, "Session not found: it expired or was closed; initialize a new one");
@@ -168,6 +177,38 @@ export class McpEndpoint {
 
   /** Open a session for an `initialize` request. */
   private async open(endpoint: Endpoint, principal: string, request: Request, parsedBody: unknown, authInfo: AuthInfo): Promise<Response> {
+    const { server, transport } = await this.connect(endpoint, principal, authInfo, this.ids.mint(endpoint, principal));
+    const response = await transport.handleRequest(request, { parsedBody, authInfo });
+    // The SDK refused the request (bad Accept header...): no session was opened, free the server.
+    if (transport.sessionId === undefined) await server.server.close();
+    return response;
+  }
+
+  /**
+   * Take up a session a sibling worker opened (its id is signed for this endpoint and caller):
+   * a server and transport are made here and initialized the way the client's own `initialize`
+   * did, at the protocol version its request names. The tools keep no per-session state, so
+   * the client sees the same session.
+   */
+  private async resume(id: string, endpoint: Endpoint, principal: string, request: Request, authInfo: AuthInfo): Promise<Session | undefined> {
+    const { server, transport } = await this.connect(endpoint, principal, authInfo, id);
+    const protocolVersion = request.headers.get("mcp-protocol-version") ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+    const initialize = new Request(request.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "",
+    });
+    const body = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "resumed-session", version: "0" } } };
+    await transport.handleRequest(initialize, { parsedBody: body, authInfo });
+    if (transport.sessionId !== id) {
+      await server.server.close();
+      return undefined;
+    }
+    return this.sessions.get(id);
+  }
+
+  /** A server and its transport for session `id`; the session joins the table once initialized. */
+  private async connect(endpoint: Endpoint, principal: string, authInfo: AuthInfo, id: string) {
     const { deps } = this;
     const server = createMcpServer({
       runtime: deps.runtime,
@@ -184,7 +225,7 @@ export class McpEndpoint {
     });
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => id,
       // One JSON answer per POST: tool calls here never stream progress, and plain JSON is
       // cheaper for both sides than an SSE stream per call.
       enableJsonResponse: true,
@@ -199,10 +240,7 @@ export class McpEndpoint {
       server.close();
     };
     await server.server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody, authInfo });
-    // The SDK refused the request (bad Accept header...): no session was opened, free the server.
-    if (transport.sessionId === undefined) await server.server.close();
-    return response;
+    return { server, transport };
   }
 
   /** Count a GET notification stream as activity for as long as it is open. */

@@ -161,7 +161,7 @@ export class SqliteStateStore implements StateStore {
       // Cascades to the credential's grants and tokens: they stop working at the next request.
       this.q.deleteCredential.run(clientId);
       return { clientId: row.client_id, label: row.label, createdAt: row.created_at };
-    })();
+    }).immediate();
   }
 
   async verifyCredential(clientId: string, clientSecret: string): Promise<CredentialInfo | undefined> {
@@ -265,7 +265,7 @@ export class SqliteStateStore implements StateStore {
       const grantId = Number(info.lastInsertRowid);
       if (grant.fromCode !== undefined) this.q.bindCode.run(grantId, hashSecret(grant.fromCode));
       return this.addTokenPair(grantId, grant.scope, now);
-    })();
+    }).immediate();
   }
 
   async createAuthCode(request: AuthCodeRequest): Promise<string> {
@@ -306,7 +306,7 @@ export class SqliteStateStore implements StateStore {
           resource: row.resource,
         },
       };
-    })();
+    }).immediate();
   }
 
   async refresh(refreshToken: string, clientId: string): Promise<RefreshResult> {
@@ -326,7 +326,7 @@ export class SqliteStateStore implements StateStore {
       const subject = subjectOf(row);
       if (subject === undefined) return { ok: false, reason: "unknown" };
       return { ok: true, tokens: this.addTokenPair(row.grant_id, row.scope, now), subject };
-    })();
+    }).immediate();
   }
 
   async verifyAccessToken(accessToken: string): Promise<AccessCheck> {
@@ -356,7 +356,7 @@ export class SqliteStateStore implements StateStore {
       if (row.kind === "refresh") this.q.deleteGrant.run(row.grant_id);
       else this.q.deleteToken.run(hash);
       return "revoked" as const;
-    })();
+    }).immediate();
   }
 
   async close(): Promise<void> {
