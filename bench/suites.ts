@@ -8,6 +8,7 @@ import { packageSuite } from "./package.bench.js";
 import { searchSuite } from "./search.bench.js";
 import { shellSuite } from "./shell.bench.js";
 import { variantsSuite } from "./variants.bench.js";
+import { workersSuite } from "./workers.bench.js";
 
 /** Every benchmark suite `npm run bench` runs, in order. `npm run bench -- NAME` runs one. */
-export const SUITES: readonly BenchSuite[] = [searchSuite, openapiSuite, loadSuite, variantsSuite, configBench, feedbackSuite, bridgeSuite, shellSuite, packageSuite];
+export const SUITES: readonly BenchSuite[] = [searchSuite, openapiSuite, loadSuite, variantsSuite, configBench, feedbackSuite, bridgeSuite, workersSuite, shellSuite, packageSuite];

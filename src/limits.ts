@@ -184,6 +184,10 @@ export const LIMITS = {
      *  The slowest call is a shell command at its 5 s limit plus the worker's grace; 10 s lets it
      *  finish on a loaded machine, and is within the 30 s a container runtime waits. */
     drainMs: 10_000,
+    /** An idle keep-alive connection is closed after this. Node's 5 s default is shorter than a
+     *  load balancer's idle timeout (60 s on AWS, Google and nginx's upstream default is similar),
+     *  and the balancer then races our close with its next request (a 502 for its client). */
+    keepAliveMs: 65_000,
   },
   serve: {
     /** `serve --http --workers N` at most: each worker holds the site and its index (tens to

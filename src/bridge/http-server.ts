@@ -41,6 +41,10 @@ export function listen(bridge: Bridge, options: { host: string; port: number }):
         if (pending() === 0) drained();
       });
     });
+    // Longer than a load balancer's idle timeout (60 s on the common ones): the balancer, not
+    // this server, closes an idle connection, so it never sends a request onto one being closed.
+    server.keepAliveTimeout = LIMITS.bridge.keepAliveMs;
+    server.headersTimeout = LIMITS.bridge.keepAliveMs + 1_000;
     server.on("clientError", answerClientError);
     server.once("error", onError);
     server.listen(options.port, options.host);
