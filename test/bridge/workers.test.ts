@@ -1,7 +1,9 @@
 import { once } from "node:events";
 import { connect } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseWorkers } from "../../src/cli/serve-workers.js";
 import { openKeyStore } from "../../src/store/keys/key-store.js";
+import { runCli } from "../helpers/cli.js";
 import { type Answer, type Connection, connectionTo, startWorkers, stopProcess, type WorkersProcess } from "../helpers/workers.js";
 import { DEMO, PROTOCOL, SEARCH, tempDir } from "./harness.js";
 
@@ -185,5 +187,22 @@ describe("serve --http --workers 2", { timeout: 180_000 }, () => {
     const listed = await fetch(`${s.origin}/v1/analytics/docs/feedback?limit=100`, { headers: { authorization: `Bearer ${key}` } });
     const stored = new Map(((await listed.json()) as { feedback: { id: string }[] }).feedback.map((e) => [e.id, e]));
     for (const e of acknowledged) expect(stored.get(e.id)).toEqual(e);
+  });
+});
+
+describe("--workers", () => {
+  it("takes an integer from 1 to 64, or auto (one per core)", () => {
+    expect([parseWorkers("1"), parseWorkers("2"), parseWorkers("64"), parseWorkers("auto", 6), parseWorkers(undefined)]).toEqual([1, 2, 64, 6, 1]);
+  });
+
+  it.each([
+    [["serve", "--http", "--workers", "0"], '--workers must be an integer from 1 to 64, or auto (one per core); got "0"'],
+    [["serve", "--http", "--workers", "65"], '--workers must be an integer from 1 to 64, or auto (one per core); got "65"'],
+    [["serve", "--http", "--workers", "two"], '--workers must be an integer from 1 to 64, or auto (one per core); got "two"'],
+    [["serve", "--http", "--workers", "1.5"], '--workers must be an integer from 1 to 64, or auto (one per core); got "1.5"'],
+    [["serve", "--workers", "2"], "--workers is for --http: over stdio one process serves one client"],
+    [["serve", "--http", "--workers", "2", "--port", "70000"], "--port must be an integer from 0 to 65535; got 70000"],
+  ])("%j is a usage error (exit 2) before any process starts", async (argv, message) => {
+    expect(await runCli(argv)).toEqual({ code: 2, stdout: "", stderr: `svc-mcp: ${message}\n` });
   });
 });
