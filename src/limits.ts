@@ -19,6 +19,10 @@ export const LIMITS = {
     /** Internal buffer for one command's output before the tool-level cap truncates it. Bounds
      *  memory for `cat` of everything piped into `wc`. */
     maxInternalOutputBytes: 16 * 1024 * 1024,
+    /** When output is cut to `maxOutputBytes`, stderr keeps at most this much of it: the error
+     *  lines an agent needs (a few hundred bytes) come first, and the rest of the cap goes to
+     *  stdout, the part that answers the question. */
+    maxStderrBytesWhenTruncated: 2_000,
   },
   shellWorker: {
     /** Past a command's own time limit, how long a shell worker may stay silent before the host
@@ -122,6 +126,9 @@ export const LIMITS = {
     maxHeaders: 50,
   },
   feedback: {
+    /** Pages listed in the summary's "most negative feedback": a dashboard's top ten; the rest
+     *  are a filter away in the entries table. */
+    summaryPages: 10,
     /** Largest request body accepted by the ingestion and PATCH endpoints. The biggest legitimate
      *  body is code-snippet feedback quoting its snippet (`maxCodeChars`, mostly ASCII) plus a
      *  comment; 64 KiB holds both with room, and bounds what an anonymous endpoint buffers. */
@@ -161,6 +168,9 @@ export const LIMITS = {
     cacheKiB: 64 * 1024,
   },
   keys: {
+    /** Labels of admin keys and client credentials: read by people in `keys list` and
+     *  `credentials list`, one line each, so short. */
+    maxLabelChars: 100,
     /** `last_used_at` of an admin key is written at most this often per key: an exact figure is
      *  not worth an fsync on every authenticated read. */
     lastUsedResolutionMs: 60_000,
@@ -180,6 +190,9 @@ export const LIMITS = {
     maxSessions: 10_000,
     /** How often idle sessions are swept. */
     sessionSweepMs: 60 * 1000,
+    /** JSON-RPC messages in one batch POST. Clients send one message, or a handful at start-up;
+     *  100 bounds the work one request can queue. */
+    maxBatchMessages: 100,
     /** On SIGTERM, how long answers already started may take before their connections are cut.
      *  The slowest call is a shell command at its 5 s limit plus the worker's grace; 10 s lets it
      *  finish on a loaded machine, and is within the 30 s a container runtime waits. */
@@ -257,6 +270,20 @@ export const LIMITS = {
     /** Documents kept in memory (least recently used go first): each is at most 5 KB, so the
      *  cache stays under 5 MB however many clients an attacker names. */
     metadataDocumentCacheEntries: 1_000,
+  },
+  web: {
+    /** A site sign-in (the session cookie of the API pages) lasts 12 hours: a working day of
+     *  trying endpoints, and a cookie left on a shared computer ends by the next morning. */
+    sessionTtlMs: 12 * 60 * 60 * 1000,
+    /** Sessions kept in memory at once (the oldest go first): each is a hash and a name, so
+     *  10,000 stay under a few MB however many sign-ins a password sprayer manages. */
+    maxSessions: 10_000,
+  },
+  sqlite: {
+    /** How long a write waits for another connection's lock before failing with SQLITE_BUSY.
+     *  Writes are single-row or one group commit of ~10 ms; 5 s covers a checkpoint on a slow
+     *  disk without letting a stuck process hang a request for long. */
+    busyTimeoutMs: 5_000,
   },
   config: {
     /** Largest docs.json (or `$ref`'d JSON file) read. The biggest real ones are ~100 KB (spree);

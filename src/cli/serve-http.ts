@@ -4,9 +4,10 @@ import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
 import { listen } from "../bridge/http-server.js";
 import { parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/rate-limit.js";
 import { bridgeUrls } from "../bridge/urls.js";
-import { bearerContextOf } from "../bridge/request-context.js";
 import { createFeedbackApp } from "../bridge/feedback/app.js";
 import { createRelayApp } from "../bridge/playground/relay.js";
+import { localSiteSessions, type SiteSessionStore, SiteSessions } from "../bridge/web/site-sessions.js";
+import { createWebApp, siteContextOf } from "../bridge/web/web-app.js";
 import type { FeedbackStore } from "../store/feedback/store.js";
 import { openFeedbackStore } from "../store/feedback/sqlite-store.js";
 import { type AdminKeyStore, openKeyStore } from "../store/keys/key-store.js";
@@ -26,7 +27,9 @@ export interface WorkerRole {
   readonly sessionKey: Buffer;
   /** The start-up lines, printed once by the primary when every worker listens. */
   readonly announce: (lines: readonly string[]) => void;
-  /** Resolves when the primary asks this worker to drain and stop. */
+  /** Site sign-ins, kept by the primary for all workers. */
+  readonly siteSessions: SiteSessionStore;
+  /** Resolves when the primary is gone (the worker then stops). */
   readonly stop: Promise<void>;
 }
 
@@ -77,7 +80,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     rateLimits,
     log,
     extraTools: [createFeedbackTool({ store: feedback, projectId: project.id })],
-    extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log }),
+    extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions }),
     trustProxy: args["trust-proxy"],
     ...(worker !== undefined ? { limiter: worker.limiter, sessionKey: worker.sessionKey } : {}),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
@@ -99,6 +102,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     `MCP (authenticated): ${urls.authedMcp}`,
     `OAuth token:         ${urls.token}`,
     `Feedback API:        ${server.origin}/v1/analytics/${project.id}/feedback`,
+    `Feedback dashboard:  ${server.origin}/_svc/dashboard`,
     `site auth ${settings.authMode}; MCP server ${mcpAvailable(settings) ? "enabled" : "disabled (svc-mcp mcp enable)"}; ${describeProject(project)}`,
   ];
   if (worker !== undefined) worker.announce(lines);
@@ -122,15 +126,19 @@ export interface SiteRoutesDeps {
   readonly projectId: string;
   readonly publicUrl: string | undefined;
   readonly log: (message: string) => void;
+  /** Site sign-ins kept elsewhere (the primary of `--workers`); this process's own when absent. */
+  readonly sessions?: SiteSessionStore | undefined;
 }
 
 /**
- * What `serve --http` mounts beside MCP and OAuth: the feedback API and the playground relay,
+ * What `serve --http` mounts beside MCP and OAuth: the feedback API, the playground relay and the pages for people (API pages, sign-in, dashboard),
  * each charging its per-IP budget on the bridge's counters. The relay builds each request's
  * context (its bearer token's reader, the auth setting read for it), like the MCP endpoints.
  */
 export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
   const { runtime, state, feedback, keys, projectId, publicUrl, log } = deps;
+  // Site sign-ins (the pages' session cookie), shared by the pages and the relay.
+  const sessions = deps.sessions ?? localSiteSessions(new SiteSessions());
   return [
     (app, { budget }) => app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), log, budget })),
     (app, { budget }) =>
@@ -138,9 +146,11 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
         "/",
         createRelayApp({
           lookupPage: (path, context) => runtime.apiPage(path, context),
-          contextOf: bearerContextOf(state, publicUrl),
+          contextOf: siteContextOf(state, sessions, publicUrl),
           budget,
         }),
       ),
+    // Last: its catch-all answers only `Accept: text/html` requests for API pages.
+    (app, { limiter }) => app.route("/", createWebApp({ runtime, state, sessions, limiter, projectId, publicUrl, log })),
   ];
 }

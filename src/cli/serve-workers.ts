@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { FixedWindowLimiter } from "../bridge/rate-limit.js";
 import { answerLimiterRequest, type LimiterReply, RemoteLimiter } from "../bridge/shared-limiter.js";
+import { answerSiteSessionRequest, RemoteSiteSessions, SiteSessions } from "../bridge/web/site-sessions.js";
 import { LIMITS } from "../limits.js";
 import { plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
@@ -45,6 +46,7 @@ export async function workerRole(): Promise<WorkerRole> {
   return {
     limiter: new RemoteLimiter(async (request) => (await rpc.ask({ t: "limiter", ...request })) as LimiterReply),
     sessionKey: Buffer.from(hello.sessionKey, "base64"),
+    siteSessions: new RemoteSiteSessions((request) => rpc.ask({ t: "site-session", ...request })),
     announce: (lines) => rpc.tell({ t: "ready", lines }),
     stop,
   };
@@ -53,7 +55,8 @@ export async function workerRole(): Promise<WorkerRole> {
 /**
  * `serve --http --workers N` in the primary: N worker processes (node:cluster) share the port;
  * the primary loads no docs and serves no request. It holds the rate-limit counters for all
- * workers (exact: every take is decided here in turn), hands each worker the key that signs
+ * workers (exact: every take is decided here in turn) and the site sign-ins (a cookie one worker
+ * set signs in on all), hands each worker the key that signs
  * session ids, prints the start-up lines once every worker listens, starts a worker in place of
  * one that exits, and on SIGINT/SIGTERM tells every worker to drain and waits for them.
  *
@@ -64,6 +67,7 @@ export async function workerRole(): Promise<WorkerRole> {
 export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO, log: (message: string) => void): Promise<number> {
   const { rateLimits } = httpSettings(args);
   const limiter = new FixedWindowLimiter(rateLimits.windowMs);
+  const siteSessions = new SiteSessions();
   const hello: Hello = { sessionKey: randomBytes(32).toString("base64") };
   const ready = new Set<Worker>();
   const live = new Set<Worker>();
@@ -91,7 +95,8 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
     const worker = cluster.fork({ [WORKER_ENV]: "1" });
     live.add(worker);
     new Rpc<never, WorkerNews, never>(worker, {
-      handle: async (ask: WorkerAsk) => (ask.t === "hello" ? hello : answerLimiterRequest(limiter, ask)),
+      handle: async (ask: WorkerAsk) =>
+        ask.t === "hello" ? hello : ask.t === "limiter" ? answerLimiterRequest(limiter, ask) : answerSiteSessionRequest(siteSessions, ask),
       onNews: (news: WorkerNews) => {
         ready.add(worker);
         failedStarts = 0;

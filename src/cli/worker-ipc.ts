@@ -1,12 +1,14 @@
 import type { LimiterRequest } from "../bridge/shared-limiter.js";
+import type { SiteSessionRequest } from "../bridge/web/site-sessions.js";
 
 /**
  * The messages between the primary of `serve --http --workers N` and its workers, over the
- * IPC channel node:cluster opens. A worker asks (`hello`, the rate-limit counters) and is
+ * IPC channel node:cluster opens. A worker asks (`hello`, the rate-limit counters, the site
+ * sign-ins) and is
  * answered, and tells the primary when it is serving (`ready`). The primary stops a worker with
  * SIGTERM, the signal a worker stops on when run alone.
  */
-export type WorkerAsk = { readonly t: "hello" } | ({ readonly t: "limiter" } & LimiterRequest);
+export type WorkerAsk = { readonly t: "hello" } | ({ readonly t: "limiter" } & LimiterRequest) | ({ readonly t: "site-session" } & SiteSessionRequest);
 /** What every worker is given at start: the key that signs MCP session ids (any worker resumes them). */
 export interface Hello {
   readonly sessionKey: string;

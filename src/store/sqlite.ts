@@ -1,3 +1,4 @@
+import { LIMITS } from "../limits.js";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
@@ -83,7 +84,7 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
   const db = new Database(file);
   // First: processes opening one file at once (`--workers`) wait for each other's locks,
   // switching to WAL included, instead of failing with SQLITE_BUSY.
-  db.pragma("busy_timeout = 5000");
+  db.pragma(`busy_timeout = ${LIMITS.sqlite.busyTimeoutMs}`);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");

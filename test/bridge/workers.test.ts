@@ -1,7 +1,12 @@
 import { once } from "node:events";
 import { connect } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EventEmitter } from "node:events";
+import { FixedWindowLimiter } from "../../src/bridge/rate-limit.js";
+import { answerLimiterRequest, type LimiterReply, RemoteLimiter } from "../../src/bridge/shared-limiter.js";
+import { answerSiteSessionRequest, RemoteSiteSessions, SiteSessions } from "../../src/bridge/web/site-sessions.js";
 import { parseWorkers } from "../../src/cli/serve-workers.js";
+import { type Port, Rpc, type WorkerAsk } from "../../src/cli/worker-ipc.js";
 import { openKeyStore } from "../../src/store/keys/key-store.js";
 import { runCli } from "../helpers/cli.js";
 import { type Answer, type Connection, connectionTo, startWorkers, stopProcess, type WorkersProcess } from "../helpers/workers.js";
@@ -204,5 +209,57 @@ describe("--workers", () => {
     [["serve", "--http", "--workers", "2", "--port", "70000"], "--port must be an integer from 0 to 65535; got 70000"],
   ])("%j is a usage error (exit 2) before any process starts", async (argv, message) => {
     expect(await runCli(argv)).toEqual({ code: 2, stdout: "", stderr: `svc-mcp: ${message}\n` });
+  });
+});
+
+/** Two ends of a channel in one process, delivering asynchronously like IPC (a JSON copy). */
+function channel(): [Port, Port] {
+  const a = new EventEmitter();
+  const b = new EventEmitter();
+  const port = (self: EventEmitter, other: EventEmitter): Port => ({
+    send: (m) => setImmediate(() => other.emit("message", JSON.parse(JSON.stringify(m)))),
+    on: (event, listener) => self.on(event, listener),
+  });
+  return [port(a, b), port(b, a)];
+}
+
+describe("what the primary keeps for its workers, over the channel", () => {
+  /** A primary holding one limiter and one sign-in table, and `n` workers asking it. */
+  function primaryWith(n: number) {
+    const limiter = new FixedWindowLimiter(3_600_000, () => Date.UTC(2030, 0, 1, 10, 30));
+    const sessions = new SiteSessions();
+    return Array.from({ length: n }, () => {
+      const [primaryEnd, workerEnd] = channel();
+      new Rpc<never, never, never>(primaryEnd, {
+        handle: async (ask: WorkerAsk) => (ask.t === "limiter" ? answerLimiterRequest(limiter, ask) : ask.t === "site-session" ? answerSiteSessionRequest(sessions, ask) : undefined),
+      });
+      const rpc = new Rpc<WorkerAsk, never, never>(workerEnd, {});
+      return {
+        limiter: new RemoteLimiter(async (r) => (await rpc.ask({ t: "limiter", ...r })) as LimiterReply),
+        sessions: new RemoteSiteSessions((r) => rpc.ask({ t: "site-session", ...r })),
+      };
+    });
+  }
+
+  it("counters: N units pass across workers taking at once, the N+1th is refused on each", async () => {
+    const workers = primaryWith(3);
+    const charge = { key: "tool:mcp:search", limit: 5, what: "search calls per hour on this documentation site" };
+    const decisions = await Promise.all(workers.flatMap((w) => [w.limiter.take([charge]), w.limiter.take([charge])]));
+    expect(decisions.filter((d) => d.ok)).toHaveLength(5);
+    expect(decisions.filter((d) => !d.ok)).toEqual([{ ok: false, charge, retryAfterSec: 1800, resetAt: Date.UTC(2030, 0, 1, 11) }]);
+    await workers[0]?.limiter.refund([charge]);
+    expect(await workers[2]?.limiter.take([charge])).toEqual({ ok: true });
+    // Limits off never leave the worker (nothing to decide).
+    expect(await workers[1]?.limiter.take([{ ...charge, limit: Number.POSITIVE_INFINITY }])).toEqual({ ok: true });
+  });
+
+  it("site sign-ins: a cookie one worker set signs in on another; signing out on a third ends it on all", async () => {
+    const [a, b, c] = primaryWith(3) as [ReturnType<typeof primaryWith>[number], ReturnType<typeof primaryWith>[number], ReturnType<typeof primaryWith>[number]];
+    const token = await a.sessions.create("sam");
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect([await b.sessions.user(token), await c.sessions.user(token)]).toEqual(["sam", "sam"]);
+    expect([await b.sessions.user(undefined), await b.sessions.user("not a token"), await b.sessions.user("x".repeat(43))]).toEqual([undefined, undefined, undefined]);
+    await c.sessions.end(token);
+    expect([await a.sessions.user(token), await b.sessions.user(token)]).toEqual([undefined, undefined]);
   });
 });
