@@ -17,7 +17,7 @@ const LOAD = fileURLToPath(new URL("./bridge-load.ts", import.meta.url));
 const SECONDS = Number(process.env.BENCH_BRIDGE_SECONDS ?? 5);
 const SEARCH = JSON.stringify({ query: "signed url expires" });
 const CAT = "cat /guides/webhooks.mdx";
-const NO_LIMITS = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
+export const NO_LIMITS = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
 
 export interface LoadResult {
   readonly callsPerSec: number;
@@ -43,14 +43,14 @@ export function cpuMs(pid: number | undefined): number {
   }
 }
 
-/** Run the load generator in its own process against `url` (served by process `serverPid`). */
-export function load(url: string, clients: number, tool: string, args: string, options: { token?: string; serverPid?: number; serverPids?: readonly number[] } = {}): Promise<LoadResult> {
+/** Run the load generator in its own process against `url` (served by process `serverPid`, or `serverPids`), in `protocol` (default 2025-06-18, a session per client). */
+export function load(url: string, clients: number, tool: string, args: string, options: { token?: string; serverPid?: number; serverPids?: readonly number[]; protocol?: string } = {}): Promise<LoadResult> {
   // Several processes (--workers): their CPU adds up.
   const pids = options.serverPids ?? [options.serverPid];
   const cpu = (): number => pids.reduce((sum: number, pid) => sum + cpuMs(pid), 0);
   return new Promise((resolve, reject) => {
     const cpuBefore = cpu();
-    const child = spawn(process.execPath, ["--import", "tsx", LOAD, url, String(clients), String(SECONDS), "1", tool, args, options.token ?? ""], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", LOAD, url, String(clients), String(SECONDS), "1", tool, args, options.token ?? "", options.protocol ?? ""], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.on("exit", (code) => {
@@ -88,7 +88,7 @@ async function serve(stateDir: string, extra: readonly string[] = []): Promise<S
   return startServe(["--dir", DEMO, "--state", stateDir, ...NO_LIMITS, ...extra]);
 }
 
-async function stop(server: ServeProcess): Promise<void> {
+export async function stop(server: ServeProcess): Promise<void> {
   const exited = new Promise((r) => server.child.once("exit", r));
   server.child.kill("SIGINT");
   await exited;
