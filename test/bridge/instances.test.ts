@@ -27,12 +27,17 @@ afterAll(async () => {
 const url = (): string => (db as { url: string }).url;
 const cli = (argv: string[]) => runCli([...argv, "--dir", DEMO, "--state", url(), "--project-id", "docs"]);
 
-/** Two instances on the database, started at once (they migrate once between them). */
+/**
+ * Two instances on the database, started at once (they migrate once between them), behind one
+ * public name as deployed (tokens are issued for that name's resource, whichever instance issues them).
+ */
 async function twoInstances(extra: readonly string[] = []): Promise<[ServeProcess, ServeProcess]> {
-  const args = ["--dir", DEMO, "--state", url(), "--project-id", "docs", ...extra];
+  const args = ["--dir", DEMO, "--state", url(), "--project-id", "docs", "--public-url", "https://docs.example.com", ...extra];
   const both = await Promise.all([startServe(args), startServe(args)]);
   running.push(...both);
-  return both;
+  // The printed URLs name the public origin; requests go to each instance's own socket.
+  const own = (s: ServeProcess): ServeProcess => ({ ...s, origin: /over HTTP on (\S+);/.exec(s.lines.join("\n"))?.[1] as string });
+  return [own(both[0]), own(both[1])];
 }
 
 async function post(origin: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
@@ -78,7 +83,7 @@ describePostgres("instances on one PostgreSQL database", () => {
     }
   });
 
-  it("a token revoked at one instance is refused by the other; a removed user's and a revoked admin key's too", { timeout: 180_000 }, async () => {
+  it("a token revoked at one instance is refused by the other; an admin key revoked by the CLI is refused by both", { timeout: 180_000 }, async () => {
     const [a, b] = await twoInstances();
     const { clientId, clientSecret } = JSON.parse((await cli(["credentials", "create", "--label", "revoke", "--json"])).stdout) as { clientId: string; clientSecret: string };
     const token = await accessToken(b.origin, clientId, clientSecret);
