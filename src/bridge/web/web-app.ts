@@ -144,8 +144,8 @@ function readableApiPage(runtime: DocsRuntime, urlPath: string, context: Request
     const item = items.get(candidate);
     if (item === undefined) return undefined;
     // A front-matter page shows the operation only where its reference was attached (the
-    // operation's own rule covers every reader of the page).
-    if (!("kind" in item) && page.authored === undefined) return undefined;
+    // operation's own rule covers every reader of the page): the same decision as the relay's.
+    if (api.pages.get(candidate) === undefined) return undefined;
     return { page, item };
   }
   return undefined;
