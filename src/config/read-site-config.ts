@@ -3,6 +3,7 @@ import { ROOT_ELEMENT_ORDER } from "./docs-json/elements.js";
 import { type ElementNode, type NavItem, type NavModel, readNavigation } from "./docs-json/nav-model.js";
 import type { ReadableDocsJson } from "./docs-json/readable.js";
 import { listSpecReferences } from "./docs-json/spec-references.js";
+import { versionPaths } from "./version-paths.js";
 import { type PagePlacement, type SiteConfig, type SiteSection, type SpecReference, toPagePath } from "./site-config.js";
 
 /**
@@ -37,12 +38,14 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
     const prev = navPages.get(path);
     const version = e.context.version !== undefined ? [e.context.version] : undefined;
     const language = e.context.language !== undefined ? [e.context.language] : undefined;
+    const product = e.context.product !== undefined ? [e.context.product] : undefined;
     // Hidden only when hidden in every listing (a page listed in a visible place is visible).
     const hidden = e.context.hidden === true && (prev === undefined || prev.hidden === true);
     const unsearchable = e.context.unsearchable === true && (prev === undefined || prev.unsearchable === true);
     navPages.set(path, {
       versions: mergeScope(prev?.versions, version, prev !== undefined),
       languages: mergeScope(prev?.languages, language, prev !== undefined),
+      ...optionalScope("products", mergeScope(prev?.products, product, prev !== undefined)),
       breadcrumbs: prev?.breadcrumbs ?? e.context.breadcrumbs,
       ...(hidden ? { hidden: true } : {}),
       ...(unsearchable ? { unsearchable: true } : {}),
@@ -52,14 +55,17 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
   const versions: string[] = [];
   const languages: string[] = [];
   let defaultVersion: string | undefined;
+  const versionTags = new Map<string, string>();
   for (const el of model.elements) {
     if (el.kind === "version" && el.title !== undefined) {
       if (!versions.includes(el.title)) versions.push(el.title);
+      if (typeof el.value.tag === "string" && el.value.tag.trim() !== "" && !versionTags.has(el.title)) versionTags.set(el.title, el.value.tag.trim());
       if (el.value.default === true && defaultVersion === undefined) defaultVersion = el.title;
     }
     if (el.kind === "language" && el.title !== undefined && !languages.includes(el.title)) languages.push(el.title);
   }
   defaultVersion ??= versions[0];
+  const paths = versionPaths(navPages, versions);
   const hiddenVersions = versions.filter((v) => everyHidden(model.elements, "version", v));
   const hiddenLanguages = languages.filter((l) => everyHidden(model.elements, "language", l));
 
@@ -85,9 +91,17 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
     sections: sectionsOf(model.items, resolveEntry),
     ...(typeof doc.description === "string" ? { description: doc.description } : {}),
     ...(defaultVersion !== undefined ? { defaultVersion } : {}),
+    ...(versionTags.size > 0 ? { versionTags } : {}),
+    ...(paths.size > 0 ? { versionPaths: paths } : {}),
     ...(canonical !== undefined ? { canonicalUrl: canonical } : {}),
     ...(options.document !== undefined ? { document: options.document } : {}),
   };
+}
+
+/** `{ products: [...] }`, or nothing for a page under no product (most sites have none, and
+ *  placements are compared and printed whole). */
+function optionalScope(key: "products", value: string[] | undefined): { products?: string[] } {
+  return value === undefined ? {} : { [key]: value };
 }
 
 /** Whether every element of this kind and title is hidden (itself or under a hidden ancestor). */

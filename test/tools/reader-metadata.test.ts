@@ -160,7 +160,7 @@ describe.each(READERS)("what the %s reader is told about the site", (name, reade
         (e: Error) => e.message,
       );
     const staffLike = expected.languages.includes("fr");
-    const noVersion = (got: string) => `MCP error -32602: Invalid arguments for search_atlas: version: not a version of this site; use one of ${expected.versions.replace(/ \(default v2\)$/, "")} (got "${got}")`;
+    const noVersion = (got: string) => `MCP error -32602: Invalid arguments for search_atlas: version: not a version of this site; use one of ${expected.versions.replace(/ \(default v2\)$/, "").replace("v3-preview", "v3-preview (also v3)")}, latest (got "${got}")`;
     const noLanguage = (got: string) => `MCP error -32602: Invalid arguments for search_atlas: language: not a language of this site; use one of ${expected.languages} (got "${got}")`;
     expect(await error({ version: "v9" })).toBe(noVersion("v9"));
     expect(await error({ version: "v3-preview" })).toBe(staffLike ? "ok" : noVersion("v3-preview"));
