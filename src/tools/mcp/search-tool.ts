@@ -5,6 +5,7 @@ import type { SiteOutline } from "../../vfs/outline.js";
 import { pageUrl } from "../../vfs/site.js";
 import { versionList } from "../instructions.js";
 import { resolveLanguage, resolveVersion } from "../search/scope.js";
+import { readerTitle } from "../search/search-index.js";
 import { invalidParams } from "./issues.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
 
@@ -122,7 +123,7 @@ export const searchTool = defineTool({
         score: t.score,
       }));
       return {
-        title: h.page.title,
+        title: readerTitle(h.page),
         section: h.section.heading,
         path: h.page.path,
         file: h.page.file.path,

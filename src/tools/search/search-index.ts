@@ -7,7 +7,7 @@ import { type Expanded, isCurrent } from "./includes.js";
 import { InvertedIndex } from "./inverted-index.js";
 import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
-import { type Section, sectionText, splitSections } from "./sections.js";
+import { type Section, sectionText, splitSections, toPlainText } from "./sections.js";
 import { makeSnippet } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
@@ -208,7 +208,7 @@ export class SearchIndex {
       .map((r) => {
         const { entry, variant } = this.byId.get(r.page) as UnitOf;
         const v = entry.variants[variant] as IndexedVariant;
-        const twin = fold ? twinInfo(entry.page.path, entry.page.title, entry.placement, v.sketch, this.twins) : undefined;
+        const twin = fold ? twinInfo(entry.page.path, readerTitle(entry.page), entry.placement, v.sketch, this.twins) : undefined;
         return { section: r.section, score: round3(r.score), entry, variant: v, twin };
       })
       .filter((r) => r.score > 0)
@@ -267,10 +267,11 @@ export class SearchIndex {
   /** Index a page: each of its variants is a page unit, the first counted in the base statistics. */
   private add(page: Page, placement: PagePlacement | undefined, fileAt: (path: string) => SiteFile | undefined): void {
     const { variants, uses, missing } = pageVariants(page, fileAt);
-    const title = [page.title];
+    // Titles and descriptions as readers see them (`&#x5F;meta` is `_meta`, `<Tag />` is not text).
+    const title = [readerTitle(page)];
     const sidebar = page.frontMatter.sidebarTitle;
-    if (typeof sidebar === "string" && sidebar !== page.title) title.push(sidebar);
-    const meta = [page.meta.description ?? "", ...keywordsOf(page.frontMatter.keywords)];
+    if (typeof sidebar === "string" && sidebar !== page.title) title.push(toPlainText(sidebar));
+    const meta = [toPlainText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
     const pageFields = this.sequence(title.join("\n"), meta.join("\n"), context.join("\n"));
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
@@ -339,7 +340,12 @@ function keywordsOf(value: unknown): string[] {
 
 /** The snippet of a hit: from the section's text (prose and code), else the page description. */
 function snippetOf(page: Page, section: Section, matched: ReadonlySet<number>, analyzer: Analyzer): string {
-  return makeSnippet(section.text !== "" ? section.text : (page.meta.description ?? ""), matched, analyzer);
+  return makeSnippet(section.text !== "" ? section.text : toPlainText(page.meta.description ?? ""), matched, analyzer);
+}
+
+/** A page's title as readers see it: character references decoded, MDX markup dropped. */
+export function readerTitle(page: Page): string {
+  return page.title.includes("&") || page.title.includes("<") || page.title.includes("{") ? toPlainText(page.title) : page.title;
 }
 
 /** Term sequences one after another, -1 between them. */

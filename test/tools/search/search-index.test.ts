@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type SearchHit, SearchIndex, type SearchRequest } from "../../../src/tools/search/search-index.js";
+import { readerTitle, type SearchHit, SearchIndex, type SearchRequest } from "../../../src/tools/search/search-index.js";
 import type { Access } from "../../../src/vfs/access.js";
 import type { Site } from "../../../src/vfs/site.js";
 import { inlineSite } from "./inline-site.js";
@@ -93,6 +93,28 @@ describe("SearchIndex.search", () => {
     });
     expect(brief(search(indexOf(site), "验证签名"))).toEqual([["/zh/webhooks", "验证签名"]]);
     expect(brief(search(indexOf(site), "キー 設定"))).toEqual([["/ja/setup", ""]]);
+  });
+
+  it("indexes and shows text as readers see it: character references decoded, MDX markup gone", () => {
+    const site = inlineSite({
+      "/files.mdx": [
+        "---",
+        "title: Files &amp; folders",
+        "description: Where &#x5F;meta files go.",
+        "---",
+        "## The &#x5F;meta file",
+        "",
+        '<Note title="Heads&#x20;up">Use &lt;Card&gt; &amp; friends,&nbsp;not <Badge>raw</Badge> HTML.</Note>',
+      ].join("\n"),
+    });
+    const idx = indexOf(site);
+    const shown = (hits: SearchHit[]) => hits.map((h) => ({ title: readerTitle(h.page), section: h.section.heading, anchor: h.section.anchor, text: h.section.text, snippet: h.snippet }));
+    expect(shown(search(idx, "_meta"))).toEqual([
+      { title: "Files & folders", section: "The _meta file", anchor: "the-_meta-file", text: "Heads up Use <Card> & friends, not raw HTML.", snippet: "Heads up Use <Card> & friends, not raw HTML." },
+    ]);
+    expect(search(idx, "x5F")).toEqual([]);
+    expect(search(idx, "nbsp amp")).toEqual([]);
+    expect(brief(search(idx, "folders"))).toEqual([["/files", "the-_meta-file"]]);
   });
 
   it("returns the matching section's text as the snippet", () => {
