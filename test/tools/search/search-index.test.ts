@@ -95,6 +95,21 @@ describe("SearchIndex.search", () => {
     expect(brief(search(indexOf(site), "キー 設定"))).toEqual([["/ja/setup", ""]]);
   });
 
+  it("an unspaced Chinese query finds what the spaced one finds, with the same scores", () => {
+    const site = inlineSite({
+      "/zh/kb.mdx": "---\ntitle: 创建即用型知识库\n---\n上传文档后，智能体即可检索。",
+      "/zh/models.mdx": "---\ntitle: 模型配置\n---\n选择模型并填写密钥。",
+      "/zh/memory.mdx": "---\ntitle: 记忆\n---\n智能体会记住对话。知识来自上传的文档。",
+    });
+    const idx = indexOf(site);
+    const scored = (q: string) => search(idx, q).map((h) => [h.page.path, h.score]);
+    expect(scored("创建知识库")).toEqual([
+      ["/zh/kb", 0.626],
+      ["/zh/memory", 0.086],
+    ]);
+    expect(scored("创建 知识库")).toEqual(scored("创建知识库"));
+  });
+
   it("indexes and shows text as readers see it: character references decoded, MDX markup gone", () => {
     const site = inlineSite({
       "/files.mdx": [
