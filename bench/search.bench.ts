@@ -239,10 +239,31 @@ async function editLatency(log: (m: string) => void): Promise<BenchRow[]> {
   }
 }
 
-/** MRR@10 and Recall@10 on the eval questions, ours beside plain BM25. */
+/** The multilingual and versioned sites of issue 11, evaluated together as well as one by one. */
+const REAL_SITES = ["cowagent", "alltick", "stagehand"];
+
+/** MRR@10 and Recall@10 on the eval questions, ours beside plain BM25, and the distinct pages an
+ *  unfiltered top 10 shows (version copies counted once). */
 async function quality(): Promise<BenchRow[]> {
-  const { results } = await evaluate(CORPORA);
+  const { results, distinct } = await evaluate(CORPORA);
   const rows: BenchRow[] = [];
+  const pooled = (engine: string, pick: (s: { mrr: number; recall: number }) => number): { value: number; n: number } => {
+    const parts = results.filter((r) => REAL_SITES.includes(r.corpus) && r.slice === "all" && r.engine === engine);
+    const n = parts.reduce((a, r) => a + r.scores.n, 0);
+    return { value: n === 0 ? 0 : parts.reduce((a, r) => a + pick(r.scores) * r.scores.n, 0) / n, n };
+  };
+  for (const [metric, pick] of [
+    ["MRR@10", (x: { mrr: number }) => x.mrr],
+    ["Recall@10", (x: { recall: number }) => x.recall],
+  ] as const) {
+    const ours = pooled("svc-mcp", pick);
+    const base = pooled("plain BM25", pick);
+    if (ours.n > 0) rows.push({ area: "search", metric: `${metric} (${REAL_SITES.join(" + ")}, ${ours.n} questions)`, value: round3(ours.value), unit: "", baseline: { name: "plain BM25", value: round3(base.value) } });
+  }
+  for (const d of distinct.filter((x) => x.engine === "svc-mcp")) {
+    const base = distinct.find((x) => x.corpus === d.corpus && x.engine === "plain BM25");
+    rows.push({ area: "search", metric: `distinct pages in unfiltered top 10, fewest (${d.corpus})`, value: d.min, unit: "", ...(base !== undefined ? { baseline: { name: "plain BM25", value: base.min } } : {}) });
+  }
   for (const corpus of [...new Set(results.map((r) => r.corpus))]) {
     for (const slice of corpus === "all" ? ["all", "heldout"] : ["all"]) {
       const ours = results.find((r) => r.corpus === corpus && r.slice === slice && r.engine === "svc-mcp");
