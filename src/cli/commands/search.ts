@@ -2,7 +2,8 @@ import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
 import { describeIssues } from "../../tools/mcp/issues.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import { type SearchResult, searchTool } from "../../tools/mcp/search-tool.js";
+import { LIMITS } from "../../limits.js";
+import { PAGE_SIZE_RANGE, type SearchResult, searchTool } from "../../tools/mcp/search-tool.js";
 import { defineCommand } from "../command.js";
 import { loadDocs } from "../load-docs.js";
 import { CliError } from "../io.js";
@@ -25,7 +26,7 @@ export const searchCommand = defineCommand({
   builder: (y) =>
     withJson(withGroups(withDir(y)))
       .positional("query", { type: "string", demandOption: true, describe: "What to look for" })
-      .option("page-size", { type: "number", describe: "Number of results, 1 to 50 (default 10)" })
+      .option("page-size", { type: "number", describe: `Number of results, ${PAGE_SIZE_RANGE} (default ${LIMITS.search.defaultPageSize})` })
       .option("score-threshold", { type: "number", describe: "Minimum score, 0 to 1" })
       .option("version", { type: "string", describe: "Only this documentation version (and version-less pages)" })
       .option("language", { type: "string", describe: "Only this language code (and language-less pages)" })

@@ -55,6 +55,10 @@ function filterValues(outline: SiteOutline): string {
   return parts.length > 0 ? ` Filter values: ${parts.join("; ")}.` : "";
 }
 
+/** The accepted page sizes, as the tool and the CLI describe them. */
+export const PAGE_SIZE_RANGE = `${LIMITS.search.minPageSize} to ${LIMITS.search.maxPageSize}`;
+const PAGE_SIZE_ERROR = `must be an integer from ${PAGE_SIZE_RANGE}`;
+
 const input = z
   .object({
     query: z
@@ -64,12 +68,12 @@ const input = z
       .max(LIMITS.search.maxQueryLength, { error: `must be at most ${LIMITS.search.maxQueryLength} characters` })
       .describe("What to look for, in plain words or exact terms (an API name, an error message)."),
     pageSize: z
-      .number({ error: "must be an integer from 1 to 50" })
-      .int({ error: "must be an integer from 1 to 50" })
-      .min(LIMITS.search.minPageSize, { error: "must be an integer from 1 to 50" })
-      .max(LIMITS.search.maxPageSize, { error: "must be an integer from 1 to 50" })
+      .number({ error: PAGE_SIZE_ERROR })
+      .int({ error: PAGE_SIZE_ERROR })
+      .min(LIMITS.search.minPageSize, { error: PAGE_SIZE_ERROR })
+      .max(LIMITS.search.maxPageSize, { error: PAGE_SIZE_ERROR })
       .optional()
-      .describe(`Number of results, 1 to 50 (default ${LIMITS.search.defaultPageSize}).`),
+      .describe(`Number of results, ${PAGE_SIZE_RANGE} (default ${LIMITS.search.defaultPageSize}).`),
     scoreThreshold: z
       .number({ error: "must be a number from 0 to 1" })
       .min(0, { error: "must be a number from 0 to 1" })
