@@ -4,6 +4,7 @@ import type { Access } from "../../vfs/access.js";
 import { isIndexed, type Page, placementOf, type Site, type SiteFile } from "../../vfs/site.js";
 import { AccessTable } from "./access-table.js";
 import { type Expanded, isCurrent } from "./includes.js";
+import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { InvertedIndex } from "./inverted-index.js";
 import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
@@ -273,10 +274,10 @@ export class SearchIndex {
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(toPlainText(sidebar));
     const meta = [toPlainText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
-    const pageFields = this.sequence(title.join("\n"), meta.join("\n"), context.join("\n"));
+    const pageFields = this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
       const split = splitSections(expanded?.body ?? page.body);
-      const sequences = split.map((s) => this.sequence([...s.parents, s.heading].join("\n"), s.prose, s.code));
+      const sequences = split.map((s) => this.sequence(inSchemaOrder(SECTION_FIELDS, { heading: [...s.parents, s.heading].join("\n"), body: s.prose, code: s.code })));
       const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0);
       // Only what search returns is kept; prose and code were needed for indexing alone.
       const sections: StoredSection[] = split.map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
@@ -298,15 +299,14 @@ export class SearchIndex {
     });
   }
 
-  /** The term sequence of a unit's three fields. */
-  private sequence(a: string, b: string, c: string): Int32Array {
+  /** The term sequence of a unit's fields (in schema order), -1 between them. */
+  private sequence(fields: readonly string[]): Int32Array {
     const buf = this.buffer;
     buf.clear();
-    this.analyzer.appendTermIds(a, buf);
-    buf.push(-1);
-    this.analyzer.appendTermIds(b, buf);
-    buf.push(-1);
-    this.analyzer.appendTermIds(c, buf);
+    fields.forEach((text, i) => {
+      if (i > 0) buf.push(-1);
+      this.analyzer.appendTermIds(text, buf);
+    });
     return buf.copy();
   }
 
