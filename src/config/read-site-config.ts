@@ -120,21 +120,38 @@ function mergeScope(prev: readonly string[] | undefined, next: readonly string[]
   return [...new Set([...prev, ...next])];
 }
 
-/** Top-level sections: the first level below the version/language split (of the first one only:
- *  the others repeat the same sections). Hidden elements are left out: readers are not shown
- *  them, so the generated skill and the server instructions do not advertise them. */
+/**
+ * Top-level sections: the first level below the version/language split. Every version counts,
+ * not only the first: versions mostly repeat the same sections, but one may have its own
+ * (stagehand's v3 has dropdowns where v4 has groups), and a reader who may read only a later
+ * version's pages must still be shown its sections. Sections of the same title are one, with the
+ * pages of each version (titles compared case-insensitively); the default version's come first, in its order. Languages translate
+ * the same sections, so only the default language's (else the first's) are listed. Hidden
+ * elements are left out: readers are not shown them, so the generated skill and the server
+ * instructions do not advertise them.
+ */
 function sectionsOf(items: readonly NavItem[], resolveEntry: ResolveEntry): SiteSection[] {
   const out: SiteSection[] = [];
+  const branches: ElementNode[] = [];
   for (const item of items) {
     if (item.type !== "element" || item.context.hidden === true) continue;
     if (item.kind === "version" || item.kind === "language") {
-      if (out.length === 0) out.push(...sectionsOf(item.children, resolveEntry));
+      branches.push(item);
       continue;
     }
     if (item.title === undefined) continue;
     const pages: string[] = [];
     gatherPages(item, pages, resolveEntry);
     out.push({ title: item.title, path: item.path, pages });
+  }
+  const byDefault = [...branches.filter((b) => b.value.default === true), ...branches.filter((b) => b.value.default !== true)];
+  const language = byDefault.find((b) => b.kind === "language");
+  for (const branch of byDefault.filter((b) => b.kind === "version" || b === language)) {
+    for (const section of sectionsOf(branch.children, resolveEntry)) {
+      const at = out.findIndex((s) => s.title.toLowerCase() === section.title.toLowerCase());
+      if (at === -1) out.push(section);
+      else out[at] = { ...(out[at] as SiteSection), pages: [...new Set([...(out[at] as SiteSection).pages, ...section.pages])] };
+    }
   }
   return out;
 }
