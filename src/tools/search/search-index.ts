@@ -157,7 +157,9 @@ export class SearchIndex {
     this.branched = this.defaultVersion !== undefined || [...config.navPages.values()].some((p) => p.products !== undefined);
     this.versionWords = config.versions.map((version) => {
       const segment = config.versionPaths?.get(version)?.segment;
-      return { version, words: new Set([versionKey(version), ...(segment !== undefined ? [versionKey(segment)] : [])]) };
+      // The label, its `v` form (`v6` for `v6.x`) and the path segment; not a bare number (a
+      // query's "6 items" names no version).
+      return { version, words: new Set([version.toLowerCase(), `v${versionKey(version)}`, ...(segment !== undefined ? [segment.toLowerCase()] : [])]) };
     });
     const wanted = new Map<string, { page: Page; placement: PagePlacement | undefined }>();
     for (const page of site.pages.values()) {
@@ -238,7 +240,7 @@ export class SearchIndex {
   /** The one version the query's words name (`v3`, `2025-06-18`), shown first among copies. */
   private namedVersion(query: string): string | undefined {
     if (this.versionWords.length === 0) return undefined;
-    const words = new Set([...query.matchAll(tokenMatcher())].map((m) => versionKey(m[0])));
+    const words = new Set([...query.matchAll(tokenMatcher())].map((m) => m[0].toLowerCase()));
     const named = this.versionWords.filter((v) => [...v.words].some((w) => words.has(w)));
     return named.length === 1 ? (named[0] as { version: string }).version : undefined;
   }
