@@ -5,9 +5,9 @@ import { IdBuffer, type Vocabulary } from "./vocabulary.js";
  * both sides, or queries silently miss.
  */
 
-/** A letter/digit run, with inner `_`, `.`, `-`, `'` joining identifier and version parts. */
-const TOKEN_SOURCE = "[\\p{L}\\p{N}]+(?:[_.\\-'][\\p{L}\\p{N}]+)*";
-const JOINER_RE = /[_.\-']/;
+/** A letter/digit run, with inner `_`, `.`, `-`, `'`, `/` joining identifier, version and path parts (`tools/call`). */
+const TOKEN_SOURCE = "[\\p{L}\\p{N}]+(?:[_.\\-'/][\\p{L}\\p{N}]+)*";
+const JOINER_RE = /[_.\-'/]/;
 const CAMEL_RE = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
 /** A fresh matcher of raw tokens (global regexes carry state, so each caller gets its own). */

@@ -132,6 +132,29 @@ describe("SearchIndex.search", () => {
     expect(brief(search(idx, "folders"))).toEqual([["/files", "the-_meta-file"]]);
   });
 
+  it("matches exact identifiers above pages holding their words apart", () => {
+    const site = inlineSite({
+      "/tools.mdx": "---\ntitle: Tools\n---\nClients invoke a tool with tools/call; the result may carry structuredContent.",
+      "/calls.mdx": "---\ntitle: Calls\n---\nList the tools first, then call one. Structured content is described below.",
+      "/errors.mdx": "---\ntitle: Errors\n---\nA call fails with MISSING_REQUIRED_CLIENT_CAPABILITY when the client lacks a capability it requires.",
+    });
+    const idx = indexOf(site);
+    const scored = (q: string) => search(idx, q).map((h) => [h.page.path, h.score]);
+    expect(scored("tools/call")).toEqual([
+      ["/tools", 0.292],
+      ["/calls", 0.221],
+      ["/errors", 0.052],
+    ]);
+    expect(scored("structuredContent")).toEqual([
+      ["/tools", 0.406],
+      ["/calls", 0.243],
+    ]);
+    expect(scored("MISSING_REQUIRED_CLIENT_CAPABILITY")).toEqual([
+      ["/errors", 0.484],
+      ["/tools", 0.052],
+    ]);
+  });
+
   it("returns the matching section's text as the snippet", () => {
     const [hit] = search(index, "exponential backoff");
     expect(hit?.snippet).toBe("Failed deliveries are retried with exponential backoff.");

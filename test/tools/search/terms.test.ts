@@ -10,6 +10,12 @@ describe("tokenize", () => {
     ]);
   });
 
+  it("keeps paths and protocol method names whole too (tools/call), beside their parts", () => {
+    expect(tokenize("send tools/call with structuredContent, not /v1/orders/")).toEqual([
+      "send", "tools/call", "tools", "call", "with", "structuredContent", "structured", "Content", "not", "v1/orders", "v1", "orders",
+    ]);
+  });
+
   it("splits on punctuation, keeps letters of any script and drops lone joiners", () => {
     expect(tokenize("Spree::Stock::Splitter → café 東京 a.-b --flag")).toEqual(["Spree", "Stock", "Splitter", "café", "東京", "a", "b", "flag"]);
   });
