@@ -8,7 +8,8 @@ import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { InvertedIndex } from "./inverted-index.js";
 import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
-import { type Section, sectionText, splitSections, toPlainText } from "./sections.js";
+import { decodeHTML } from "entities";
+import { type Section, sectionText, splitSections } from "./sections.js";
 import { makeSnippet } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
@@ -270,11 +271,11 @@ export class SearchIndex {
   /** Index a page: each of its variants is a page unit, the first counted in the base statistics. */
   private add(page: Page, placement: PagePlacement | undefined, fileAt: (path: string) => SiteFile | undefined): void {
     const { variants, uses, missing } = pageVariants(page, fileAt);
-    // Titles and descriptions as readers see them (`&#x5F;meta` is `_meta`, `<Tag />` is not text).
+    // Titles and descriptions as readers see them (`&#x5F;meta` is `_meta`).
     const title = [readerTitle(page)];
     const sidebar = page.frontMatter.sidebarTitle;
-    if (typeof sidebar === "string" && sidebar !== page.title) title.push(toPlainText(sidebar));
-    const meta = [toPlainText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
+    if (typeof sidebar === "string" && sidebar !== page.title) title.push(readerText(sidebar));
+    const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
     const pageFields = this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
@@ -342,12 +343,18 @@ function keywordsOf(value: unknown): string[] {
 
 /** The snippet of a hit: from the section's text (prose and code), else the page description. */
 function snippetOf(page: Page, section: Section, matched: ReadonlySet<number>, analyzer: Analyzer): string {
-  return makeSnippet(section.text !== "" ? section.text : toPlainText(page.meta.description ?? ""), matched, analyzer);
+  return makeSnippet(section.text !== "" ? section.text : readerText(page.meta.description ?? ""), matched, analyzer);
 }
 
-/** A page's title as readers see it: character references decoded, MDX markup dropped. */
+/** A page's title as readers see it: character references decoded (`Files &amp; folders` is
+ *  `Files & folders`). Front matter is not MDX, so `Array<string>` in a title stays as written. */
 export function readerTitle(page: Page): string {
-  return page.title.includes("&") || page.title.includes("<") || page.title.includes("{") ? toPlainText(page.title) : page.title;
+  return readerText(page.title);
+}
+
+/** Front matter text (a title, a description) with its character references decoded. */
+function readerText(text: string): string {
+  return text.includes("&") ? decodeHTML(text).replaceAll("\u00a0", " ") : text;
 }
 
 /** Term sequences one after another, -1 between them. */
