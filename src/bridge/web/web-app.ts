@@ -113,8 +113,9 @@ export function createWebApp(deps: WebAppDeps): Hono {
     if (!(c.req.header("accept") ?? "").includes("text/html")) return next();
     const context = await contextOf(c.req.raw);
     const found = readableApiPage(runtime, c.req.path, context);
-    // Unknown, not an API page, or not this reader's to read: all fall through to the same 404.
-    if (found === undefined) return next();
+    // Unknown, not an API page, or not this reader's to read: one and the same 404 page, which
+    // offers an anonymous reader the sign-in (whatever the path: it says nothing about it).
+    if (found === undefined) return notFoundPage(runtime.site.config.name, c.req.path, !context.reader.authenticated && context.authMode !== "public");
     const signedIn = context.reader.authenticated ? await signedInName(state, sessions, c.req.raw) : undefined;
     return renderPage(runtime, found, context, c.req.path, signedIn);
   });
@@ -198,6 +199,12 @@ function renderPage(runtime: DocsRuntime, found: FoundPage, context: RequestCont
   // `proxy: false`: the browser calls the API itself, so the policy lets it connect there.
   const connect = view.kind === "form" && playground.transport === "direct" ? op.servers.filter((s) => /^https?:\/\//i.test(s)).map((s) => new URL(s).origin) : [];
   return htmlResponse(page.title, `${header}<main>${authored}${article}</main>${data}`, { styles: ["pages.css"], scripts, connect });
+}
+
+function notFoundPage(siteName: string, urlPath: string, offerSignIn: boolean): Response {
+  const signIn = offerSignIn ? `<p>If the page is for signed-in readers, <a href="${WEB_PATHS.login}?return=${encodeURIComponent(urlPath)}" data-testid="not-found-sign-in">sign in</a> first.</p>` : "";
+  const body = `<header class="top"><span class="site">${esc(siteName)}</span></header><main><h1>Page not found</h1><p>There is no page at <code>${esc(urlPath)}</code>.</p>${signIn}</main>`;
+  return htmlResponse("Page not found", body, { styles: ["pages.css"], status: 404 });
 }
 
 function headerHtml(siteName: string, urlPath: string, signedIn: string | undefined, authConfigured: boolean): string {
