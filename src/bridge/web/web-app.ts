@@ -65,6 +65,7 @@ export function createWebApp(deps: WebAppDeps): Hono {
   const { runtime, state, sessions } = deps;
   const assets = deps.assets ?? webAssets();
   const contextOf = siteContextOf(state, sessions, deps.publicUrl);
+  const itemsOf = pageItems();
   const secure = (request: Request): boolean => (deps.publicUrl ?? request.url).startsWith("https:");
   const app = new Hono();
 
@@ -112,7 +113,7 @@ export function createWebApp(deps: WebAppDeps): Hono {
   app.get("*", async (c, next) => {
     if (!(c.req.header("accept") ?? "").includes("text/html")) return next();
     const context = await contextOf(c.req.raw);
-    const found = readableApiPage(runtime, c.req.path, context);
+    const found = readableApiPage(runtime, itemsOf, c.req.path, context);
     // Unknown, not an API page, or not this reader's to read: one and the same 404 page, which
     // offers an anonymous reader the sign-in (whatever the path: it says nothing about it).
     if (found === undefined) return notFoundPage(runtime.site.config.name, c.req.path, !context.reader.authenticated && context.authMode !== "public");
@@ -128,7 +129,7 @@ interface FoundPage {
 }
 
 /** The API page at a URL path that this request may read, with what it documents. */
-function readableApiPage(runtime: DocsRuntime, urlPath: string, context: RequestContext): FoundPage | undefined {
+function readableApiPage(runtime: DocsRuntime, itemsOf: PageItems, urlPath: string, context: RequestContext): FoundPage | undefined {
   let path: string;
   try {
     path = decodeURIComponent(urlPath).replace(/\/+$/, "");
@@ -152,17 +153,21 @@ function readableApiPage(runtime: DocsRuntime, urlPath: string, context: Request
   return undefined;
 }
 
-const itemsByPlan = new WeakMap<ApiPagePlan, Map<string, ApiPageItem | FrontMatterOperation>>();
-/** Page path -> what it documents, once per loaded plan. */
-function itemsOf(plan: ApiPagePlan): Map<string, ApiPageItem | FrontMatterOperation> {
-  let map = itemsByPlan.get(plan);
-  if (map === undefined) {
-    map = new Map<string, ApiPageItem | FrontMatterOperation>();
-    for (const p of plan.pages) map.set(p.pagePath, p.item);
-    for (const [path, fm] of plan.frontMatter) map.set(path, fm);
-    itemsByPlan.set(plan, map);
-  }
-  return map;
+type PageItems = (plan: ApiPagePlan) => ReadonlyMap<string, ApiPageItem | FrontMatterOperation>;
+
+/** Page path -> what it documents, built once per loaded plan (a reload brings a new plan). */
+function pageItems(): PageItems {
+  const byPlan = new WeakMap<ApiPagePlan, Map<string, ApiPageItem | FrontMatterOperation>>();
+  return (plan) => {
+    let map = byPlan.get(plan);
+    if (map === undefined) {
+      map = new Map<string, ApiPageItem | FrontMatterOperation>();
+      for (const p of plan.pages) map.set(p.pagePath, p.item);
+      for (const [path, fm] of plan.frontMatter) map.set(path, fm);
+      byPlan.set(plan, map);
+    }
+    return map;
+  };
 }
 
 async function signedInName(state: StateStore, sessions: SiteSessions, request: Request): Promise<string | undefined> {
