@@ -72,7 +72,8 @@ describe("odd params, method by method", () => {
     ["resources/read", { uri: 5 }, invalid("Invalid params for resources/read: uri: must be a string (got 5)")],
     ["resources/read", {}, invalid("Invalid params for resources/read: uri: is required")],
     ["resources/read", undefined, invalid("Invalid params for resources/read: params: is required")],
-    ["resources/templates/list", {}, { code: -32601, message: "Method not found" }],
+    ["resources/templates/list", { cursor: 5 }, invalid("Invalid params for resources/templates/list: cursor: must be a string (got 5)")],
+    ["prompts/list", {}, { code: -32601, message: "Method not found" }],
   ])("%s %j", async (method, params, error) => {
     const answer = await send(method, params);
     expect(answer).toEqual({ jsonrpc: "2.0", id: (answer as { id: number }).id, error });

@@ -1,7 +1,6 @@
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
-import { describeIssues } from "../../tools/mcp/issues.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { describeIssues, INVALID_PARAMS } from "../../tools/mcp/issues.js";
 import { LIMITS } from "../../limits.js";
 import { PAGE_SIZE_RANGE, type SearchResult, searchTool } from "../../tools/mcp/search-tool.js";
 import { defineCommand } from "../command.js";
@@ -53,7 +52,7 @@ export const searchCommand = defineCommand({
       result = await searchTool.run(parsed.data as never, { runtime, request: context, state: runtime.readerState(context), endpoint: "cli" });
     } catch (error) {
       // An argument only the site can judge (an unknown --version): the tool's InvalidParams.
-      if ((error as { code?: unknown }).code !== ErrorCode.InvalidParams) throw error;
+      if ((error as { code?: unknown }).code !== INVALID_PARAMS) throw error;
       throw new CliError(optionNames((error as Error).message.replace(/^Invalid arguments for \S+: /, "")), 2);
     } finally {
       await runtime.close();

@@ -1,4 +1,4 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
 import { LazyFeedbackStore } from "../../store/feedback/lazy-store.js";
@@ -65,21 +65,24 @@ export const serveCommand = defineCommand({
     const tools = [...CORE_TOOLS, ...(feedback !== undefined ? [createFeedbackTool({ store: feedback, projectId: project.id })] : [])];
     // The author's local preview: their `--groups`, the auth setting does not apply (docs/bridge.md).
     const context = localContext(readerWithGroups(parseGroups(args.groups)));
-    const { server } = createMcpServer({ runtime, context, endpoint: "stdio", tools });
     if (io.streams === undefined) throw new CliError("serve needs the process's standard input and output");
     const transport = new StdioServerTransport(io.streams.stdin as never, io.streams.stdout as never);
     const closed = new Promise<void>((resolve) => {
       // The client closing our stdin is the normal way a stdio server is stopped.
       io.streams?.stdin.once("end", () => resolve());
-      transport.onclose = () => resolve();
     });
-    await server.connect(transport);
+    // The SDK's stdio entry takes both generations: a 2025 `initialize` or a 2026-07-28 request
+    // (or `server/discover`) opens the connection, and one server from the factory serves it.
+    const connection = serveStdio(() => createMcpServer({ runtime, context, endpoint: "stdio", tools }).server, {
+      transport,
+      onerror: (error) => log(`MCP: ${error.message}`),
+    });
     const names = runtime.names;
     const toolList = [names.search, names.filesystem, ...(feedback !== undefined ? [SUBMIT_FEEDBACK] : [])].join(", ");
     log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);
     fetchRemote();
     await Promise.race([closed, io.stopSignal]);
-    await server.close();
+    await connection.close();
     await feedback?.close();
     await runtime.close();
     return 0;

@@ -1,13 +1,5 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import {
-  CallToolRequestSchema,
-  CallToolResultSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { AuthInfo, Server, ServerCapabilities, ServerContext, Tool } from "@modelcontextprotocol/server";
+import { ResourceNotFoundError } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { CheckedServer } from "./checked-server.js";
 import { describeIssues, inputText, invalidParams } from "./issues.js";
@@ -50,7 +42,14 @@ export interface McpServerOptions {
    */
   readonly forwardDiagnostics?: boolean;
   /** `capabilities.extensions` (SEP-2133): the extensions this endpoint implements, by identifier. */
-  readonly extensions?: Readonly<Record<string, object>>;
+  readonly extensions?: NonNullable<ServerCapabilities["extensions"]>;
+  /**
+   * Send this instance's own list_changed notifications on site changes (default true): a
+   * connection (stdio) or a 2025 session lives long enough to hear them. An instance that
+   * answers one 2026-07-28 HTTP request does not; there the bridge publishes changes to the
+   * `subscriptions/listen` streams once for all (see McpEndpoint).
+   */
+  readonly live?: boolean;
 }
 
 export interface DocsMcpServer {
@@ -59,10 +58,8 @@ export interface DocsMcpServer {
   readonly close: () => void;
 }
 
-/** `tools/call` as we check it: `arguments` is the tool's to judge, so an array is named (`must be an object`). */
-const CallToolRequest = CallToolRequestSchema.extend({
-  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
-});
+/** What a 2026-07-28 client may cache a list or a skill for: a reload changes them, and list_changed says so. */
+const CACHE_HINT = { ttlMs: 60_000, cacheScope: "private" } as const;
 
 /**
  * An MCP server over the live runtime. Built on the low-level `Server` so a bad argument is a
@@ -93,17 +90,18 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
         ...(options.extensions !== undefined ? { extensions: { ...options.extensions } } : {}),
       },
       instructions: serverInstructions(runtime.site, runtime.names, runtime.baseUrl, openingState.outline),
+      cacheHints: { "tools/list": CACHE_HINT, "resources/list": CACHE_HINT, "resources/templates/list": CACHE_HINT, "resources/read": CACHE_HINT, "server/discover": CACHE_HINT },
     },
   );
   /** The request's context and its reader's state. */
-  const readerOf = (authInfo: AuthInfo | undefined): { request: RequestContext; state: ReaderState } => {
-    const request = contextOf(authInfo);
+  const readerOf = (ctx: ServerContext): { request: RequestContext; state: ReaderState } => {
+    const request = contextOf(ctx.http?.authInfo);
     return { request, state: runtime.readerState(request) };
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+  server.setRequestHandler("tools/list", async (request, ctx) => {
     refuseCursor("tools/list", request.params?.cursor);
-    const text = toolText(runtime, readerOf(extra.authInfo).state);
+    const text = toolText(runtime, readerOf(ctx).state);
     const list: Tool[] = tools.map((t) => ({
       name: t.name(text.names),
       title: t.title(text),
@@ -114,30 +112,27 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     return { tools: list };
   });
 
-  server.setRequestHandler(CallToolRequest, async (request, extra) => {
+  server.setRequestHandler("tools/call", async (request, ctx) => {
     const names = runtime.names;
     const { name } = request.params;
     const tool = tools.find((t) => t.name(names) === name);
     if (tool === undefined) {
       throw invalidParams(`Unknown tool "${name}". Available: ${tools.map((t) => t.name(names)).join(", ")}`);
     }
-    // Absent is no arguments; anything but an object (null, an array, a string) is named.
-    const args = request.params.arguments === undefined ? {} : request.params.arguments;
-    if (typeof args !== "object" || args === null || Array.isArray(args)) {
-      throw invalidParams(`Invalid arguments for ${name}: arguments: must be an object (got ${inputText(args)})`);
-    }
+    // Absent is no arguments (CheckedServer has named anything but an object).
+    const args = request.params.arguments ?? {};
     const parsed = tool.input.safeParse(args, { reportInput: true });
     if (!parsed.success) {
       throw invalidParams(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
     }
-    const { request: context, state } = readerOf(extra.authInfo);
-    // What `Server` would have checked (see CheckedServer): a malformed result is our bug.
-    return CallToolResultSchema.parse(await tool.run(parsed.data, { runtime, request: context, state, endpoint }));
+    const { request: context, state } = readerOf(ctx);
+    // `Server` checks the result against the protocol's schema: a malformed one is our bug.
+    return tool.run(parsed.data, { runtime, request: context, state, endpoint });
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+  server.setRequestHandler("resources/list", async (request, ctx) => {
     refuseCursor("resources/list", request.params?.cursor);
-    const { skills } = readerOf(extra.authInfo).state;
+    const { skills } = readerOf(ctx).state;
     return {
       resources: skills.map((s) => ({
         uri: s.uri,
@@ -150,12 +145,19 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     };
   });
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const { skills } = readerOf(extra.authInfo).state;
+  // We serve no templated resources; a client that asks is told so with an empty list.
+  server.setRequestHandler("resources/templates/list", async (request) => {
+    refuseCursor("resources/templates/list", request.params?.cursor);
+    return { resourceTemplates: [] };
+  });
+
+  server.setRequestHandler("resources/read", async (request, ctx) => {
+    const { skills } = readerOf(ctx).state;
     const skill = skills.find((s) => s.uri === request.params.uri);
     if (skill === undefined) {
       // Same answer for a missing and a restricted skill: a restricted one must not be confirmed.
-      throw invalidParams(`Resource not found: ${request.params.uri}`);
+      // -32602 with the uri in `data`, as 2026-07-28 asks (2025 clients read the same code).
+      throw new ResourceNotFoundError(request.params.uri);
     }
     return { contents: [{ uri: skill.uri, mimeType: "text/markdown", text: skill.file.text }] };
   });
@@ -163,6 +165,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   // Tool descriptions name the reader's versions and languages, which a reload can change.
   const filtersOf = (outline: SiteOutline): string => JSON.stringify([outline.versions, outline.defaultVersion, outline.languages]);
   let filters = filtersOf(openingState.outline);
+  if (options.live === false) return { server, close: () => {} };
   const unsubscribe = runtime.onChange((change) => {
     // Notifications are best-effort: a client that went away must not break the reload.
     const ignore = (): void => {};
