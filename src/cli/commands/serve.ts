@@ -2,8 +2,6 @@ import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/s
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
 import { LazyFeedbackStore } from "../../store/feedback/lazy-store.js";
-import { openFeedbackStore } from "../../store/feedback/sqlite-store.js";
-import { sqliteAvailable } from "../../store/sqlite.js";
 import { createFeedbackTool, SUBMIT_FEEDBACK } from "../../tools/mcp/feedback-tool.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
 import { CORE_TOOLS } from "../../tools/mcp/tools.js";
@@ -12,7 +10,7 @@ import { plural } from "../diagnostics-summary.js";
 import { loadDocs, stderrLog } from "../load-docs.js";
 import { CliError } from "../io.js";
 import { parseGroups, withDir, withGroups, withState } from "../options.js";
-import { describeProject, resolveProject } from "../project.js";
+import { describeProject, projectStores, resolveProject } from "../project.js";
 import { serveHttp } from "../serve-http.js";
 
 export const serveCommand = defineCommand({
@@ -58,10 +56,12 @@ export const serveCommand = defineCommand({
     }
     const project = await resolveProject(io, args, runtime.site.config.name);
     log(describeProject(project));
-    // Opened when an agent first sends feedback: most sessions never do. Feedback is kept in
-    // SQLite, an optional dependency: without it the tool is left out rather than offered broken.
-    const feedback = sqliteAvailable() ? new LazyFeedbackStore(() => openFeedbackStore(project.stateDir)) : undefined;
-    if (feedback === undefined) log(`${SUBMIT_FEEDBACK} is left out: feedback is kept in SQLite, and the SQLite module (better-sqlite3) is not installed`);
+    // Opened when an agent first sends feedback: most sessions never do. Where the store's driver
+    // is missing (SQLite is an optional dependency) the tool is left out rather than offered broken.
+    const stores = projectStores(project);
+    const unavailable = stores.feedbackUnavailable();
+    const feedback = unavailable === undefined ? new LazyFeedbackStore(() => stores.feedback()) : undefined;
+    if (unavailable !== undefined) log(`${SUBMIT_FEEDBACK} is left out: ${unavailable}`);
     const tools = [...CORE_TOOLS, ...(feedback !== undefined ? [createFeedbackTool({ store: feedback, projectId: project.id })] : [])];
     // The author's local preview: their `--groups`, the auth setting does not apply (docs/bridge.md).
     const context = localContext(readerWithGroups(parseGroups(args.groups)));
@@ -83,7 +83,7 @@ export const serveCommand = defineCommand({
     fetchRemote();
     await Promise.race([closed, io.stopSignal]);
     await connection.close();
-    await feedback?.close();
+    await stores.close();
     await runtime.close();
     return 0;
   },
