@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startBridge, userTokens } from "../bridge/harness.js";
 import { FixedWindowLimiter } from "../../src/bridge/rate-limit.js";
-import { SiteSessions } from "../../src/bridge/web/site-sessions.js";
+import { localSiteSessions, SiteSessions } from "../../src/bridge/web/site-sessions.js";
 import { createWebApp } from "../../src/bridge/web/web-app.js";
 import { describeBrowser, launchBrowser, offMachine, type Page, type TestBrowser } from "../helpers/browser.js";
 import { petsRepo, startTestApi } from "./site.js";
@@ -291,7 +291,7 @@ describe("API pages over HTTP", () => {
   });
 
   it("over https (--public-url https://...) the session cookie is Secure too", async () => {
-    const app = createWebApp({ runtime: h.runtime, state: h.state, sessions: new SiteSessions(), limiter: new FixedWindowLimiter(3_600_000), projectId: "docs", publicUrl: "https://docs.example.com" });
+    const app = createWebApp({ runtime: h.runtime, state: h.state, sessions: localSiteSessions(new SiteSessions()), limiter: new FixedWindowLimiter(3_600_000), projectId: "docs", publicUrl: "https://docs.example.com" });
     const res = await app.fetch(
       new Request("http://127.0.0.1/_svc/login", {
         method: "POST",
