@@ -39,8 +39,8 @@ export type ExtraRoutes = Hono<any, any, any> | ((app: Hono<BridgeEnv>, services
 export interface BridgeOptions {
   readonly runtime: DocsRuntime;
   readonly state: StateStore;
-  /** Tools offered besides search and the filesystem (e.g. `submit_feedback`). */
-  readonly extraTools?: readonly DocsTool[];
+  /** The tools the MCP endpoints offer, in order (default the core tools; `docsTools` adds those with stores). */
+  readonly tools?: readonly DocsTool[];
   /**
    * Routes served after the MCP and OAuth routes (feedback API, playground relay). They can
    * never shadow `/mcp`, `/authed/mcp` or `/authed/mcp/oauth/*`: those are matched first.
@@ -93,7 +93,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     runtime: options.runtime,
     state: options.state,
     clients: clientDirectory(options.state, documents),
-    tools: [...CORE_TOOLS, ...(options.extraTools ?? [])],
+    tools: options.tools ?? CORE_TOOLS,
     limits,
     limiter: options.limiter ?? new FixedWindowLimiter(limits.windowMs, now),
     now,

@@ -12,7 +12,7 @@ import { openFeedbackStore } from "../store/feedback/sqlite-store.js";
 import { type AdminKeyStore, openKeyStore } from "../store/keys/key-store.js";
 import { openStateStore } from "../store/state/sqlite-state-store.js";
 import type { StateStore } from "../store/state/state-store.js";
-import { createFeedbackTool } from "../tools/mcp/feedback-tool.js";
+import { docsTools } from "../tools/mcp/tools.js";
 import type { DocsRuntime } from "../tools/runtime.js";
 import { plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
@@ -54,12 +54,13 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   const allowedHosts = loopback ? ["localhost", "127.0.0.1", "[::1]", ...(publicUrl !== undefined ? [new URL(publicUrl).hostname] : [])] : undefined;
   const feedback = openFeedbackStore(project.stateDir);
   const keys = openKeyStore(project.stateDir);
+  const tools = docsTools({ feedback: { store: feedback, projectId: project.id } });
   const bridge = createBridge({
     runtime,
     state,
     rateLimits,
     log,
-    extraTools: [createFeedbackTool({ store: feedback, projectId: project.id })],
+    tools,
     extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log }),
     trustProxy: args["trust-proxy"],
     ...(publicUrl !== undefined ? { publicUrl } : {}),
@@ -74,8 +75,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     throw new CliError((error as Error).message, 1);
   }
   const urls = bridgeUrls(publicUrl ?? server.origin);
-  const names = runtime.names;
-  log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over HTTP on ${server.origin}; tools ${names.search}, ${names.filesystem}`);
+  log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over HTTP on ${server.origin}; tools ${tools.map((t) => t.name(runtime.names)).join(", ")}`);
   log(`MCP (public):        ${urls.mcp}`);
   log(`MCP (authenticated): ${urls.authedMcp}`);
   log(`OAuth token:         ${urls.token}`);

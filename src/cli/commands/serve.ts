@@ -4,9 +4,9 @@ import { localContext } from "../../vfs/request-context.js";
 import { LazyFeedbackStore } from "../../store/feedback/lazy-store.js";
 import { openFeedbackStore } from "../../store/feedback/sqlite-store.js";
 import { sqliteAvailable } from "../../store/sqlite.js";
-import { createFeedbackTool, SUBMIT_FEEDBACK } from "../../tools/mcp/feedback-tool.js";
+import { SUBMIT_FEEDBACK } from "../../tools/mcp/feedback-tool.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
-import { CORE_TOOLS } from "../../tools/mcp/tools.js";
+import { docsTools } from "../../tools/mcp/tools.js";
 import { defineCommand } from "../command.js";
 import { plural } from "../diagnostics-summary.js";
 import { loadDocs, stderrLog } from "../load-docs.js";
@@ -62,7 +62,7 @@ export const serveCommand = defineCommand({
     // SQLite, an optional dependency: without it the tool is left out rather than offered broken.
     const feedback = sqliteAvailable() ? new LazyFeedbackStore(() => openFeedbackStore(project.stateDir)) : undefined;
     if (feedback === undefined) log(`${SUBMIT_FEEDBACK} is left out: feedback is kept in SQLite, and the SQLite module (better-sqlite3) is not installed`);
-    const tools = [...CORE_TOOLS, ...(feedback !== undefined ? [createFeedbackTool({ store: feedback, projectId: project.id })] : [])];
+    const tools = docsTools(feedback !== undefined ? { feedback: { store: feedback, projectId: project.id } } : {});
     // The author's local preview: their `--groups`, the auth setting does not apply (docs/bridge.md).
     const context = localContext(readerWithGroups(parseGroups(args.groups)));
     const { server } = createMcpServer({ runtime, context, endpoint: "stdio", tools });
@@ -74,8 +74,7 @@ export const serveCommand = defineCommand({
       transport.onclose = () => resolve();
     });
     await server.connect(transport);
-    const names = runtime.names;
-    const toolList = [names.search, names.filesystem, ...(feedback !== undefined ? [SUBMIT_FEEDBACK] : [])].join(", ");
+    const toolList = tools.map((t) => t.name(runtime.names)).join(", ");
     log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);
     fetchRemote();
     await Promise.race([closed, io.stopSignal]);

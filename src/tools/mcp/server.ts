@@ -1,16 +1,10 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import {
-  CallToolRequestSchema,
-  CallToolResultSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { CheckedServer } from "./checked-server.js";
-import { describeIssues, inputText, invalidParams } from "./issues.js";
+import { inputText, invalidParams } from "./issues.js";
+import { callTool, listTools } from "./tool-calls.js";
 import { formatDiagnostic } from "../../config/diagnostic.js";
 import { readablePage, type SiteOutline, siteOutline } from "../../vfs/outline.js";
 import type { RequestContext } from "../../vfs/request-context.js";
@@ -65,9 +59,9 @@ const CallToolRequest = CallToolRequestSchema.extend({
 });
 
 /**
- * An MCP server over the live runtime. Built on the low-level `Server` so a bad argument is a
- * JSON-RPC InvalidParams error naming the argument (McpServer turns those into tool results),
- * and so tool names follow the site name as it changes. Every handler works from its request's
+ * An MCP server over the live runtime. Built on the low-level `Server` so odd params are
+ * InvalidParams errors naming the member, a bad tool argument a tool error result naming the
+ * argument (`tool-calls.ts`), and tool names follow the site name as it changes. Every handler works from its request's
  * context: what a request reads, lists and is told is its reader's, never another's.
  */
 export function createMcpServer(options: McpServerOptions): DocsMcpServer {
@@ -103,36 +97,12 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
 
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
     refuseCursor("tools/list", request.params?.cursor);
-    const text = toolText(runtime, readerOf(extra.authInfo).state);
-    const list: Tool[] = tools.map((t) => ({
-      name: t.name(text.names),
-      title: t.title(text),
-      description: t.description(text),
-      inputSchema: toInputSchema(t),
-      annotations: t.annotations,
-    }));
-    return { tools: list };
+    return { tools: listTools(tools, toolText(runtime, readerOf(extra.authInfo).state)) };
   });
 
   server.setRequestHandler(CallToolRequest, async (request, extra) => {
-    const names = runtime.names;
-    const { name } = request.params;
-    const tool = tools.find((t) => t.name(names) === name);
-    if (tool === undefined) {
-      throw invalidParams(`Unknown tool "${name}". Available: ${tools.map((t) => t.name(names)).join(", ")}`);
-    }
-    // Absent is no arguments; anything but an object (null, an array, a string) is named.
-    const args = request.params.arguments === undefined ? {} : request.params.arguments;
-    if (typeof args !== "object" || args === null || Array.isArray(args)) {
-      throw invalidParams(`Invalid arguments for ${name}: arguments: must be an object (got ${inputText(args)})`);
-    }
-    const parsed = tool.input.safeParse(args, { reportInput: true });
-    if (!parsed.success) {
-      throw invalidParams(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
-    }
     const { request: context, state } = readerOf(extra.authInfo);
-    // What `Server` would have checked (see CheckedServer): a malformed result is our bug.
-    return CallToolResultSchema.parse(await tool.run(parsed.data, { runtime, request: context, state, endpoint }));
+    return callTool(tools, runtime.names, request.params.name, request.params.arguments, { runtime, request: context, state, endpoint });
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
@@ -192,11 +162,4 @@ export function toolText(runtime: DocsRuntime, state: ReaderState): ToolText {
  */
 function refuseCursor(method: string, cursor: string | undefined): void {
   if (cursor !== undefined) throw invalidParams(`Invalid params for ${method}: cursor: not a cursor of this server (it lists everything at once and gives none) (got ${inputText(cursor)})`);
-}
-
-/** JSON Schema of a tool's input, from its zod schema (draft 2020-12 as MCP expects). */
-function toInputSchema(tool: DocsTool): Tool["inputSchema"] {
-  const schema = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema as Tool["inputSchema"];
 }
