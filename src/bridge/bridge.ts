@@ -21,6 +21,7 @@ import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimiter, type RateLim
 import { ipRateLimit } from "./rate-limit-response.js";
 import { PATHS } from "./urls.js";
 import { describeServer } from "./well-known-mcp.js";
+import { mountDiscovery } from "./discovery/routes.js";
 import { VERSION } from "../version.js";
 
 /** What the bridge lends the routes mounted on it. */
@@ -107,7 +108,7 @@ export function createBridge(options: BridgeOptions): Bridge {
 
   // Registered first, so it runs before every route, mounted ones and unknown paths included.
   app.use("*", ipRateLimit(deps));
-  const ours = [PATHS.mcp, PATHS.authedMcp, `${PATHS.authedMcp}/*`, "/.well-known/*"];
+  const ours = [PATHS.mcp, PATHS.serverCard, PATHS.authedMcp, `${PATHS.authedMcp}/*`, "/.well-known/*"];
   for (const path of ours) app.use(path, originGuard(deps, options.allowedHosts));
 
   app.all(PATHS.mcp, (c) => endpoint.handle("mcp", c));
@@ -134,6 +135,7 @@ export function createBridge(options: BridgeOptions): Bridge {
   app.all(PATHS.authorizationServer, serverMetadata);
   app.all("/.well-known/oauth-authorization-server", serverMetadata);
   app.all(PATHS.wellKnownMcp, getJson((c) => describeServer(deps, urlsFor(deps, c))));
+  mountDiscovery(app, deps);
 
   const services: BridgeServices = { budget: clientBudget(deps) };
   for (const extra of options.extraRoutes ?? []) {
