@@ -19,6 +19,10 @@ export const LIMITS = {
     /** Internal buffer for one command's output before the tool-level cap truncates it. Bounds
      *  memory for `cat` of everything piped into `wc`. */
     maxInternalOutputBytes: 16 * 1024 * 1024,
+    /** When output is cut to `maxOutputBytes`, stderr keeps at most this much of it: the error
+     *  lines an agent needs (a few hundred bytes) come first, and the rest of the cap goes to
+     *  stdout, the part that answers the question. */
+    maxStderrBytesWhenTruncated: 2_000,
   },
   shellWorker: {
     /** Past a command's own time limit, how long a shell worker may stay silent before the host
@@ -157,6 +161,9 @@ export const LIMITS = {
     cacheKiB: 64 * 1024,
   },
   keys: {
+    /** Labels of admin keys and client credentials: read by people in `keys list` and
+     *  `credentials list`, one line each, so short. */
+    maxLabelChars: 100,
     /** `last_used_at` of an admin key is written at most this often per key: an exact figure is
      *  not worth an fsync on every authenticated read. */
     lastUsedResolutionMs: 60_000,
@@ -176,6 +183,9 @@ export const LIMITS = {
     maxSessions: 10_000,
     /** How often idle sessions are swept. */
     sessionSweepMs: 60 * 1000,
+    /** JSON-RPC messages in one batch POST. Clients send one message, or a handful at start-up;
+     *  100 bounds the work one request can queue. */
+    maxBatchMessages: 100,
   },
   rateLimits: {
     /** Spec "Limits": every figure is per hour. Windows are clock hours (UTC). */
@@ -234,6 +244,12 @@ export const LIMITS = {
     /** Documents kept in memory (least recently used go first): each is at most 5 KB, so the
      *  cache stays under 5 MB however many clients an attacker names. */
     metadataDocumentCacheEntries: 1_000,
+  },
+  sqlite: {
+    /** How long a write waits for another connection's lock before failing with SQLITE_BUSY.
+     *  Writes are single-row or one group commit of ~10 ms; 5 s covers a checkpoint on a slow
+     *  disk without letting a stuck process hang a request for long. */
+    busyTimeoutMs: 5_000,
   },
   config: {
     /** Largest docs.json (or `$ref`'d JSON file) read. The biggest real ones are ~100 KB (spree);

@@ -1,3 +1,4 @@
+import { LIMITS } from "../limits.js";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
@@ -80,7 +81,7 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
-  db.pragma("busy_timeout = 5000");
+  db.pragma(`busy_timeout = ${LIMITS.sqlite.busyTimeoutMs}`);
   for (const companion of [`${file}-wal`, `${file}-shm`]) {
     try {
       chmodSync(companion, 0o600);

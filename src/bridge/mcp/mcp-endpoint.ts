@@ -128,7 +128,9 @@ export class McpEndpoint {
     }
     const list = Array.isArray(raw) ? raw : [raw];
     if (list.length === 0) return jsonRpcError(400, JSON_RPC.invalidRequest, "Invalid Request: an empty batch");
-    if (list.length > 100) return jsonRpcError(400, JSON_RPC.invalidRequest, "Invalid Request: a batch must not exceed 100 messages");
+    if (list.length > LIMITS.bridge.maxBatchMessages) {
+      return jsonRpcError(400, JSON_RPC.invalidRequest, `Invalid Request: a batch must not exceed ${LIMITS.bridge.maxBatchMessages} messages`);
+    }
     const bad = list.findIndex((m) => shapeProblem(m) !== undefined);
     if (bad !== -1) {
       // The SDK takes a batch whole: one invalid message refuses it, and every request in it says so.

@@ -1,3 +1,4 @@
+import { LIMITS } from "../../limits.js";
 import { withAccessState } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";
@@ -5,9 +6,6 @@ import { withDir, withJson, withState } from "../options.js";
 import { formatTable } from "../table.js";
 
 const ACTIONS = ["create", "list", "delete"] as const;
-
-/** Labels are read in `credentials list`: one line, short. */
-const MAX_LABEL = 100;
 
 export const credentialsCommand = defineCommand({
   command: "credentials <action> [id]",
@@ -22,8 +20,8 @@ export const credentialsCommand = defineCommand({
     if (args.action === "delete" && args.id === undefined) throw new CliError("credentials delete needs the client ID (see `svc-mcp credentials list`)", 2);
     if (args.action !== "create" && args.label !== undefined) throw new CliError("--label is for credentials create", 2);
     const label = (args.label ?? "").trim();
-    if (args.action === "create" && (label === "" || label.length > MAX_LABEL || /[\u0000-\u001f\u007f]/.test(label))) {
-      throw new CliError(`credentials create needs --label: one line of 1 to ${MAX_LABEL} characters saying what the credential is for`, 2);
+    if (args.action === "create" && (label === "" || label.length > LIMITS.keys.maxLabelChars || /[\u0000-\u001f\u007f]/.test(label))) {
+      throw new CliError(`credentials create needs --label: one line of 1 to ${LIMITS.keys.maxLabelChars} characters saying what the credential is for`, 2);
     }
     return withAccessState(io, args, async (state) => {
       switch (args.action) {

@@ -1,3 +1,4 @@
+import { LIMITS } from "../../limits.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidCursorError } from "../../store/feedback/cursor.js";
@@ -37,7 +38,7 @@ export const feedbackCommand = defineCommand({
       .option("date-to", { type: "string", describe: "Entries created strictly before (exclusive; same forms)" })
       .option("source", { type: "string", describe: "code_snippet, contextual, agent or thumbs_only" })
       .option("status", { type: "string", describe: "Comma-separated statuses (pending,in_progress,...)" })
-      .option("limit", { type: "string", describe: "list: entries per page, 1 to 100 (default 50)" })
+      .option("limit", { type: "string", describe: `list: entries per page, ${LIMITS.feedback.minPageSize} to ${LIMITS.feedback.maxPageSize} (default ${LIMITS.feedback.defaultPageSize})` })
       .option("cursor", { type: "string", describe: "list: continue from a previous page's next cursor" })
       .option("format", { choices: ["csv", "json"] as const, describe: "export: output format (default csv)" }),
   run: async (args, io) => {
@@ -76,7 +77,8 @@ async function exportAll(io: CliIO, project: Project, args: Args): Promise<numbe
   io.stdout(format === "csv" ? csvHeader() : "[");
   let count = 0;
   await withStoreIfAny(project, undefined, async (store) => {
-    let query: FeedbackQuery = { ...first, limit: 100 };
+    // The largest page the store serves: fewest round trips, memory still bounded by the page.
+    let query: FeedbackQuery = { ...first, limit: LIMITS.feedback.maxPageSize };
     for (;;) {
       const page: FeedbackPage = await store.list(query);
       for (const entry of page.feedback) {

@@ -1,3 +1,4 @@
+import { LIMITS } from "../../limits.js";
 import { openKeyStore, KeyNotFoundError, type AdminKeyInfo } from "../../store/keys/key-store.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";
@@ -6,9 +7,6 @@ import { describeProject, resolveProject } from "../project.js";
 import { formatTable } from "../table.js";
 
 const ACTIONS = ["create", "list", "revoke"] as const;
-
-/** Labels are for people reading `keys list`; one line, short. */
-const MAX_LABEL = 100;
 
 export const keysCommand = defineCommand({
   command: "keys <action> [key]",
@@ -27,8 +25,8 @@ export const keysCommand = defineCommand({
       switch (args.action) {
         case "create": {
           const label = (args.label ?? "").trim();
-          if (label.length > MAX_LABEL || /[\u0000-\u001f\u007f]/.test(label)) {
-            throw new CliError(`--label must be one line of at most ${MAX_LABEL} characters`, 2);
+          if (label.length > LIMITS.keys.maxLabelChars || /[\u0000-\u001f\u007f]/.test(label)) {
+            throw new CliError(`--label must be one line of at most ${LIMITS.keys.maxLabelChars} characters`, 2);
           }
           const { key, info } = await keys.create(label, Date.now());
           // The key alone on stdout (`KEY=$(svc-mcp keys create)` works); the advice on stderr.

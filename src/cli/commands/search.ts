@@ -1,7 +1,7 @@
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
 import { type ArgumentIssue, describeArgumentIssues, parseInput } from "../../tools/use-cases/outcome.js";
-import { type SearchResult, searchDocs, searchInput, searchText } from "../../tools/use-cases/search-docs.js";
+import { PAGE_SIZE_RANGE, type SearchResult, searchDocs, searchInput, searchText } from "../../tools/use-cases/search-docs.js";
 import { LIMITS } from "../../limits.js";
 import { defineCommand } from "../command.js";
 import { loadDocs } from "../load-docs.js";
@@ -30,10 +30,7 @@ export const searchCommand = defineCommand({
   builder: (y) =>
     withJson(withGroups(withDir(y)))
       .positional("query", { type: "string", demandOption: true, describe: "What to look for" })
-      .option("page-size", {
-        type: "number",
-        describe: `Number of results, ${LIMITS.search.minPageSize} to ${LIMITS.search.maxPageSize} (default ${LIMITS.search.defaultPageSize})`,
-      })
+      .option("page-size", { type: "number", describe: `Number of results, ${PAGE_SIZE_RANGE} (default ${LIMITS.search.defaultPageSize})` })
       .option("score-threshold", { type: "number", describe: "Minimum score, 0 to 1" })
       .option("version", { type: "string", describe: "Only this documentation version (and version-less pages)" })
       .option("language", { type: "string", describe: "Only this language code (and language-less pages)" })

@@ -163,7 +163,7 @@ function finish(stdout: string, rawStderr: string, exitCode: number, limits: She
   const outBytes = Buffer.byteLength(stdout);
   const errBytes = Buffer.byteLength(stderr);
   if (outBytes + errBytes <= cap) return { stdout, stderr, exitCode, truncated: false };
-  const keptErr = truncateBytes(stderr, Math.min(errBytes, 2_000));
+  const keptErr = truncateBytes(stderr, Math.min(errBytes, LIMITS.shell.maxStderrBytesWhenTruncated));
   const keptOut = truncateBytes(stdout, cap - Buffer.byteLength(keptErr));
   const shown = Buffer.byteLength(keptOut);
   const note =

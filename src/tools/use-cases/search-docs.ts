@@ -9,7 +9,9 @@ import type { ToolNames } from "../tool-names.js";
 import { type DocsContext, readerStateOf } from "./docs-context.js";
 import { type ArgumentIssue, type Outcome, failure, success } from "./outcome.js";
 
-const PAGE_SIZE = `must be an integer from ${LIMITS.search.minPageSize} to ${LIMITS.search.maxPageSize}`;
+/** The accepted page sizes, as the tool and the CLI describe them. */
+export const PAGE_SIZE_RANGE = `${LIMITS.search.minPageSize} to ${LIMITS.search.maxPageSize}`;
+const PAGE_SIZE = `must be an integer from ${PAGE_SIZE_RANGE}`;
 
 /** What a search asks for: the search tool's arguments, `svc-mcp search`'s options. */
 export const searchInput = z
@@ -26,7 +28,7 @@ export const searchInput = z
       .min(LIMITS.search.minPageSize, { error: PAGE_SIZE })
       .max(LIMITS.search.maxPageSize, { error: PAGE_SIZE })
       .optional()
-      .describe(`Number of results, ${LIMITS.search.minPageSize} to ${LIMITS.search.maxPageSize} (default ${LIMITS.search.defaultPageSize}).`),
+      .describe(`Number of results, ${PAGE_SIZE_RANGE} (default ${LIMITS.search.defaultPageSize}).`),
     scoreThreshold: z
       .number({ error: "must be a number from 0 to 1" })
       .min(0, { error: "must be a number from 0 to 1" })

@@ -165,3 +165,32 @@ export function has(parsed: ParsedArgs, key: string): boolean {
 export function allValues(parsed: ParsedArgs, key: string): string[] {
   return parsed.options.filter((o) => o.key === key).map((o) => o.value);
 }
+
+/**
+ * One row of a command's option table: how the option is written (`OptionSpec`) and what it does
+ * to the command's typed settings. A table is read once by `parseOptions` (spelling) and once by
+ * `applyOptions` (meaning), so an option is declared in one place instead of a spec list plus a
+ * switch. Rows without `apply` are accepted without effect; a key's one row with `apply` gives
+ * the meaning to every row of that key (`-y` is `-i`).
+ */
+export interface OptionRow<S, C = unknown> extends OptionSpec {
+  /** Apply the option; a number stops the command with that exit status (its message written). */
+  readonly apply?: (settings: S, value: string, context: C, option: ParsedOption) => number | void;
+}
+
+/** Apply parsed options to `settings` in command-line order; an exit status if one stops it. */
+export function applyOptions<S, C>(parsed: ParsedArgs, rows: readonly OptionRow<S, C>[], settings: S, context: C): number | undefined {
+  const byKey = new Map<string, OptionRow<S, C>>();
+  for (const row of rows) {
+    if (row.apply === undefined) continue;
+    // A table bug, not a user's mistake: two meanings for one key would depend on row order.
+    if (byKey.has(row.key)) throw new Error(`option table: two rows apply key ${row.key}`);
+    byKey.set(row.key, row);
+  }
+  for (const option of parsed.options) {
+    const status = byKey.get(option.key)?.apply?.(settings, option.value, context, option);
+    if (typeof status === "number") return status;
+  }
+  return undefined;
+}
+

@@ -1,0 +1,176 @@
+import type { CommandIo } from "../../lib/command.js";
+import { ERRNO, baseName, lookup, lookupError, walk } from "../../lib/files.js";
+import { type SelectedLine, anyLineMatches, byteOffsets, matchesInLine, printWithContext, selectLines } from "../../lib/line-search.js";
+import { PosixRegexError, RustRegexError, compilePatterns } from "../../lib/patterns.js";
+import type { GrepSettings } from "./options.js";
+
+/** One thing to search: a file's text (or stdin), with the name grep prints. */
+interface Target {
+  readonly display: string;
+  readonly text: string;
+  /** Whether lines are prefixed with the name. */
+  readonly named: boolean;
+  /** An operand that could not be read: its message, written when its turn comes. */
+  readonly error?: string;
+}
+
+/** What searching has found so far, across files. */
+interface Progress {
+  selectedAny: boolean;
+  /** Context output: whether a group was printed (the next one is preceded by `--`). */
+  readonly state: { printedGroup: boolean };
+}
+
+/** The patterns as one regex (warnings written), or undefined with grep's message written. */
+function compileGrep(s: GrepSettings, io: CommandIo): RegExp | undefined {
+  try {
+    const compiled = compilePatterns(s.patterns, { dialect: s.dialect, ignoreCase: s.ignoreCase, word: s.word, line: s.line });
+    for (const w of compiled.warnings) io.fail(`warning: ${w}`);
+    return compiled.regex;
+  } catch (error) {
+    if (error instanceof PosixRegexError || error instanceof RustRegexError) {
+      io.fail(error.message);
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** Every suffix of a path that starts a component (`a/b/c.md`, `b/c.md`, `c.md`). */
+function suffixes(path: string): string[] {
+  const out = [path];
+  for (let i = path.indexOf("/"); i !== -1; i = path.indexOf("/", i + 1)) {
+    if (i + 1 < path.length) out.push(path.slice(i + 1));
+  }
+  return out;
+}
+
+/** --include / --exclude: a command-line file is matched by any suffix, a walked one by its name. */
+function excludedFile(s: GrepSettings, display: string, base: string, commandLine: boolean): boolean {
+  const candidates = commandLine ? suffixes(display) : [base];
+  if (s.exclude.some((re) => candidates.some((c) => re.test(c)))) return true;
+  return s.include.length > 0 && !s.include.some((re) => candidates.some((c) => re.test(c)));
+}
+
+/**
+ * First the files to search, in order, then the search. A missing operand is a target that
+ * reports its error when its turn comes (in order with the output under `2>&1`).
+ */
+function collectTargets(s: GrepSettings, io: CommandIo): { targets: Target[]; errors: boolean } {
+  const recursive = s.directories === "recurse";
+  const operands = s.operands.length > 0 ? s.operands : [recursive ? "." : "-"];
+  const stdinOperand = (o: string) => o === "-" && (s.operands.length > 0 || !recursive);
+  const implicitDot = s.operands.length === 0 && recursive;
+  // grep names files when there are several operands, or when -r descends into a folder.
+  const named = s.withFilename ?? operands.length > 1;
+  const targets: Target[] = [];
+  let errors = false;
+  const failed = (message: string) => {
+    errors = true;
+    if (!s.noMessages) targets.push({ display: "", text: "", named: false, error: message });
+  };
+  for (const operand of operands) {
+    if (stdinOperand(operand)) {
+      targets.push({ display: s.label, text: io.stdin(), named });
+      continue;
+    }
+    const entry = lookup(io.view, io.cwd, operand, io.piped);
+    if (entry.kind === "missing" || entry.kind === "notdir") failed(`${operand}: ${lookupError(entry)}`);
+    else if (entry.kind === "device") targets.push({ display: operand, text: "", named });
+    else if (entry.kind === "file") {
+      if (!excludedFile(s, operand, baseName(entry.path), true)) targets.push({ display: operand, text: entry.text, named });
+    } else if (s.directories === "skip") continue;
+    else if (!recursive) failed(`${operand}: ${ERRNO.EISDIR}`);
+    else if (!s.excludeDir.some((re) => suffixes(operand).some((c) => re.test(c))) || implicitDot) {
+      walk(io.view, entry.path, implicitDot ? "" : operand, (w) => {
+        const base = baseName(w.path);
+        if (w.isDir) return !s.excludeDir.some((re) => re.test(base));
+        if (excludedFile(s, w.display, base, false)) return;
+        const file = io.view.fileAt(w.path);
+        if (file !== undefined) targets.push({ display: w.display, text: file.text, named: s.withFilename ?? true });
+        return;
+      });
+    }
+  }
+  return { targets, errors };
+}
+
+/** The prefix of a printed line: name, line number, byte offset, as the options ask. */
+function linePrefix(s: GrepSettings, target: Target): (line: number, isMatch: boolean, start: number) => string {
+  const withOffsets = s.byteOffset ? byteOffsets(target.text) : undefined;
+  const num = (n: number) => (s.initialTab ? String(n).padStart(4) : String(n));
+  return (line, isMatch, start) => {
+    const sep = isMatch ? ":" : "-";
+    let p = "";
+    if (target.named) p += `${target.display}${s.nullAfterName ? "\0" : sep}`;
+    if (s.lineNumber) p += `${num(line)}${sep}`;
+    if (withOffsets !== undefined) p += `${num(withOffsets(start))}${sep}`;
+    return s.initialTab && p !== "" ? `${p}\t` : p;
+  };
+}
+
+/** Search one file; returns true when grep should stop everything (-q matched, output full). */
+function searchOne(s: GrepSettings, target: Target, regex: RegExp, io: CommandIo, progress: Progress): boolean {
+  io.checkTime();
+  const { text, display } = target;
+  if (s.quiet || s.listMatching || s.listMissing) {
+    const hit = s.maxCount > 0 && (s.invert ? selectLines(text, regex, true, 1).length > 0 : anyLineMatches(text, regex));
+    if (hit) progress.selectedAny = true;
+    if (s.quiet) return hit;
+    if (hit === s.listMatching) io.out.write(`${display}${s.nullAfterName ? "\0" : "\n"}`);
+    return false;
+  }
+  const selected = selectLines(text, regex, s.invert, s.maxCount);
+  if (selected.length > 0) progress.selectedAny = true;
+  if (s.count) {
+    io.out.write(target.named ? `${display}${s.nullAfterName ? "\0" : ":"}${selected.length}\n` : `${selected.length}\n`);
+    return false;
+  }
+  if (selected.length === 0) return false;
+  const prefix = linePrefix(s, target);
+  if (s.only) {
+    if (s.invert) return false; // -v -o selects lines but prints no matched parts
+    for (const sel of selected) {
+      const lineText = text.slice(sel.start, sel.end);
+      for (const [a, b] of matchesInLine(lineText, regex)) {
+        if (!io.out.write(`${prefix(sel.line, true, sel.start + a)}${lineText.slice(a, b)}\n`)) return true;
+      }
+    }
+    return false;
+  }
+  if (s.before === 0 && s.after === 0) {
+    writeLines(text, selected, prefix, io);
+    return false;
+  }
+  printWithContext(text, selected, { before: s.before, after: s.after, separator: s.separator }, prefix, (x) => io.out.write(x), progress.state);
+  return false;
+}
+
+/** Plain selected lines, no context: the hot path. */
+function writeLines(
+  text: string,
+  selected: readonly SelectedLine[],
+  prefix: (line: number, isMatch: boolean, start: number) => string,
+  io: CommandIo,
+): void {
+  for (const sel of selected) {
+    if (!io.out.write(`${prefix(sel.line, true, sel.start)}${text.slice(sel.start, sel.end)}\n`)) return;
+  }
+}
+
+/** One grep call over the view: files in name order, folders depth-first; the exit status. */
+export async function runGrep(s: GrepSettings, io: CommandIo): Promise<number> {
+  const regex = compileGrep(s, io);
+  if (regex === undefined) return 2;
+  const { targets, errors } = collectTargets(s, io);
+  if (!(await io.regexIsSafe(regex, targets.map((t) => t.text)))) return 2;
+  const progress: Progress = { selectedAny: false, state: { printedGroup: false } };
+  for (const t of targets) {
+    if (io.out.full) break;
+    if (t.error !== undefined) io.fail(t.error);
+    else if (searchOne(s, t, regex, io, progress)) break;
+  }
+  if (s.quiet && progress.selectedAny) return 0;
+  if (errors) return 2;
+  return progress.selectedAny ? 0 : 1;
+}
