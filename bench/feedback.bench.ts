@@ -116,6 +116,18 @@ export const feedbackSuite: BenchSuite = {
       const offsetDeep = await timeMany(30, () => offsetStmt.all(PROJECT, walked));
 
       const p50 = (v: number[]) => percentile(v, 50);
+      // The dashboard's chart figures: every entry of the year, and one month of them.
+      const summary = async (query: string) => {
+        // A fresh connection: the store timings above blocked long enough for the server to
+        // close the idle keep-alive socket the client would reuse (ECONNRESET).
+        const res = await fetch(`${base}-summary?${query}`, { headers: { ...headers, connection: "close" } });
+        if (res.status !== 200) throw new Error(`GET summary ${query}: ${res.status} ${await res.text()}`);
+        return res.json();
+      };
+      const summaryYear = await timeMany(5, () => summary(""));
+      const summaryMonth = await timeMany(20, () => summary("dateFrom=2024-03-01&dateTo=2024-04-01"));
+      rows.push({ area: "feedback", metric: "GET summary p50 (dashboard chart, all 1M entries)", value: p50(summaryYear), unit: "ms" });
+      rows.push({ area: "feedback", metric: "GET summary p50 (dashboard chart, one month)", value: p50(summaryMonth), unit: "ms" });
       rows.push({ area: "feedback", metric: "GET first page p50 (1M entries, HTTP)", value: p50(first), unit: "ms", target: "<= 5 ms", ok: p50(first) <= 5 });
       rows.push({ area: "feedback", metric: "GET first page p95 (1M entries, HTTP)", value: percentile(first, 95), unit: "ms" });
       rows.push({ area: "feedback", metric: "GET first page, source+status+dates p50", value: p50(firstFiltered), unit: "ms", target: "<= 5 ms", ok: p50(firstFiltered) <= 5 });

@@ -5,6 +5,7 @@
 // or older than them, so a stale bundle never runs in a checkout.
 import { rmSync } from "node:fs";
 import { build } from "esbuild";
+import { buildWeb } from "./web-build.mjs";
 
 // `--prepare`: npm runs `prepare` after `prepack` when packing; one build is enough.
 const lifecycle = process.env.npm_command;
@@ -37,3 +38,5 @@ await build({
   sourcesContent: false,
   logLevel: "warning",
 });
+// The pages' scripts and styles, beside the CLI chunks (src/bridge/web/assets.ts finds them there).
+await buildWeb(`${outdir}/web`);

@@ -122,6 +122,9 @@ export const LIMITS = {
     maxHeaders: 50,
   },
   feedback: {
+    /** Pages listed in the summary's "most negative feedback": a dashboard's top ten; the rest
+     *  are a filter away in the entries table. */
+    summaryPages: 10,
     /** Largest request body accepted by the ingestion and PATCH endpoints. The biggest legitimate
      *  body is code-snippet feedback quoting its snippet (`maxCodeChars`, mostly ASCII) plus a
      *  comment; 64 KiB holds both with room, and bounds what an anonymous endpoint buffers. */
@@ -244,6 +247,14 @@ export const LIMITS = {
     /** Documents kept in memory (least recently used go first): each is at most 5 KB, so the
      *  cache stays under 5 MB however many clients an attacker names. */
     metadataDocumentCacheEntries: 1_000,
+  },
+  web: {
+    /** A site sign-in (the session cookie of the API pages) lasts 12 hours: a working day of
+     *  trying endpoints, and a cookie left on a shared computer ends by the next morning. */
+    sessionTtlMs: 12 * 60 * 60 * 1000,
+    /** Sessions kept in memory at once (the oldest go first): each is a hash and a name, so
+     *  10,000 stay under a few MB however many sign-ins a password sprayer manages. */
+    maxSessions: 10_000,
   },
   sqlite: {
     /** How long a write waits for another connection's lock before failing with SQLITE_BUSY.

@@ -28,6 +28,8 @@ import { VERSION } from "../version.js";
 export interface BridgeServices {
   /** The per-IP budgets (`feedback`, `feedback-bytes`, `relay`) on the bridge's counters. */
   readonly budget: ClientBudget;
+  /** The bridge's hourly counters (the site sign-in charges failed attempts per account on them). */
+  readonly limiter: RateLimiter;
 }
 
 /**
@@ -137,7 +139,7 @@ export function createBridge(options: BridgeOptions): Bridge {
   app.all(PATHS.wellKnownMcp, getJson((c) => describeServer(deps, urlsFor(deps, c))));
   mountDiscovery(app, deps);
 
-  const services: BridgeServices = { budget: clientBudget(deps) };
+  const services: BridgeServices = { budget: clientBudget(deps), limiter: deps.limiter };
   for (const extra of options.extraRoutes ?? []) {
     if (typeof extra === "function") extra(app, services);
     else app.route("/", extra);

@@ -4,9 +4,10 @@ import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
 import { listen } from "../bridge/http-server.js";
 import { parseRateLimits } from "../bridge/rate-limit.js";
 import { bridgeUrls } from "../bridge/urls.js";
-import { bearerContextOf } from "../bridge/request-context.js";
 import { createFeedbackApp } from "../bridge/feedback/app.js";
 import { createRelayApp } from "../bridge/playground/relay.js";
+import { SiteSessions } from "../bridge/web/site-sessions.js";
+import { createWebApp, siteContextOf } from "../bridge/web/web-app.js";
 import type { FeedbackStore } from "../store/feedback/store.js";
 import { openFeedbackStore } from "../store/feedback/sqlite-store.js";
 import { type AdminKeyStore, openKeyStore } from "../store/keys/key-store.js";
@@ -80,6 +81,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   log(`MCP (authenticated): ${urls.authedMcp}`);
   log(`OAuth token:         ${urls.token}`);
   log(`Feedback API:        ${server.origin}/v1/analytics/${project.id}/feedback`);
+  log(`Feedback dashboard:  ${server.origin}/_svc/dashboard`);
   log(`site auth ${settings.authMode}; MCP server ${mcpAvailable(settings) ? "enabled" : "disabled (svc-mcp mcp enable)"}; ${describeProject(project)}`);
   onListening();
   await io.stopSignal;
@@ -101,12 +103,14 @@ export interface SiteRoutesDeps {
 }
 
 /**
- * What `serve --http` mounts beside MCP and OAuth: the feedback API and the playground relay,
+ * What `serve --http` mounts beside MCP and OAuth: the feedback API, the playground relay and the pages for people (API pages, sign-in, dashboard),
  * each charging its per-IP budget on the bridge's counters. The relay builds each request's
  * context (its bearer token's reader, the auth setting read for it), like the MCP endpoints.
  */
 export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
   const { runtime, state, feedback, keys, projectId, publicUrl, log } = deps;
+  // Site sign-ins (the pages' session cookie), shared by the pages and the relay.
+  const sessions = new SiteSessions();
   return [
     (app, { budget }) => app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), log, budget })),
     (app, { budget }) =>
@@ -114,9 +118,11 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
         "/",
         createRelayApp({
           lookupPage: (path, context) => runtime.apiPage(path, context),
-          contextOf: bearerContextOf(state, publicUrl),
+          contextOf: siteContextOf(state, sessions, publicUrl),
           budget,
         }),
       ),
+    // Last: its catch-all answers only `Accept: text/html` requests for API pages.
+    (app, { limiter }) => app.route("/", createWebApp({ runtime, state, sessions, limiter, projectId, publicUrl, log })),
   ];
 }

@@ -282,6 +282,7 @@ describe("svc-mcp serve --http (a real process)", () => {
       `svc-mcp: MCP (authenticated): ${origin}/authed/mcp`,
       `svc-mcp: OAuth token:         ${origin}/authed/mcp/oauth/token`,
       `svc-mcp: Feedback API:        ${origin}/v1/analytics/nimbus-storage/feedback`,
+      `svc-mcp: Feedback dashboard:  ${origin}/_svc/dashboard`,
       `svc-mcp: site auth public; MCP server enabled; project "nimbus-storage" (from the site name; set --project-id to change it); state in ${stateDir}`,
     ]);
     const c = await mcpClient(mcpUrl);

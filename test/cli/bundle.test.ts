@@ -2,7 +2,7 @@ import { execFile, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -66,6 +66,12 @@ describe("the esbuild bundle", () => {
       const result = await client.callTool({ name: "query_docs_filesystem_nimbus_storage", arguments: { command: "wc -c /guides/webhooks.mdx" } });
       expect(result.content).toEqual([{ type: "text", text: "489 /guides/webhooks.mdx\n" }]);
       await client.close();
+      // The pages' assets come from dist/web/, as built beside the chunks.
+      const base = new URL(origin).origin;
+      for (const name of ["playground.js", "dashboard.js", "dashboard.css", "pages.css"]) {
+        const res = await fetch(`${base}/_svc/assets/${name}`);
+        expect([name, res.status, await res.text()]).toEqual([name, 200, readFileSync(join(OUT, "web", name), "utf8")]);
+      }
     } finally {
       child.kill("SIGINT");
       rmSync(state, { recursive: true, force: true });

@@ -45,8 +45,8 @@ describe("the npm package", () => {
   it("ships the bundle, the entry point, README and LICENSE, nothing else", () => {
     expect([...new Set(pkg.files.map((f) => f.split("/")[0]))]).toEqual(["LICENSE", "README.md", "bin", "dist", "package.json"]);
     expect(pkg.files.filter((f) => f.startsWith("bin/"))).toEqual(["bin/svc-mcp.js"]);
-    // The bundle's chunks; not their source maps (the sources are not shipped either).
-    expect(pkg.files.filter((f) => f.startsWith("dist/") && !f.endsWith(".mjs"))).toEqual([]);
+    // The bundle's chunks and the pages' assets; not their source maps (the sources are not shipped either).
+    expect(pkg.files.filter((f) => f.startsWith("dist/") && !f.endsWith(".mjs")).sort()).toEqual(["dist/web/dashboard.css", "dist/web/dashboard.js", "dist/web/pages.css", "dist/web/playground.js"]);
     expect(["dist/cli.mjs", "dist/shell-worker.mjs"].filter((f) => !pkg.files.includes(f))).toEqual([]);
   });
 

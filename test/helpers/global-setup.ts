@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CHROMIUM } from "./browser-path.js";
 import { SHARED } from "./paths.js";
 
 /**
@@ -17,6 +18,11 @@ export default function setup(): () => void {
       throw new Error(`CI=true and the shared corpora are missing (${SHARED}): clone them beside the repository or set SVC_SHARED`);
     }
     process.stdout.write(`svc-mcp tests: ${SHARED} not found: the tests that read the shared corpora and specs are skipped (set SVC_SHARED to run them)\n`);
+  }
+  // The browser tests (test/web) drive Debian's chromium; outside CI they skip without it.
+  if (!existsSync(CHROMIUM)) {
+    if (process.env.CI === "true") throw new Error(`CI=true and ${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
+    process.stdout.write(`svc-mcp tests: ${CHROMIUM} not found: the browser tests are skipped (apt-get install -y chromium)\n`);
   }
   const dir = mkdtempSync(join(tmpdir(), "svc-test-cache-"));
   process.env.XDG_CACHE_HOME = dir;

@@ -83,3 +83,33 @@ export function loginPage(status: number, input: LoginPageInput): Response {
 export function errorPage(status: number, siteName: string, message: string): Response {
   return page(status, "Sign-in error", `<h1>Cannot sign in to ${escapeHtml(siteTitle(siteName))}</h1><p class="error" role="alert">${escapeHtml(message)}</p>`);
 }
+
+export interface SiteSignInInput {
+  readonly siteName: string;
+  /** The page to go back to after signing in (a path on this site). */
+  readonly returnTo: string;
+  readonly username?: string;
+  readonly error?: string;
+}
+
+/**
+ * The sign-in form of the site's pages (the API pages' playground): the same accounts and page
+ * as the MCP sign-in, posting to `/_svc/login`; success sets the site's session cookie.
+ */
+export function siteSignInPage(status: number, input: SiteSignInInput): Response {
+  const body = `
+    <h1>Sign in to ${escapeHtml(siteTitle(input.siteName))}</h1>
+    <p>Sign in to use the API playground as yourself. Afterwards you return to <strong>${escapeHtml(input.returnTo)}</strong>.</p>
+    ${input.error !== undefined ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ""}
+    <form method="post" autocomplete="on">
+      <input type="hidden" name="return" value="${escapeHtml(input.returnTo)}">
+      <label for="username">User name</label>
+      <input type="text" id="username" name="username" value="${escapeHtml(input.username ?? "")}" autocomplete="username" required autofocus>
+      <label for="password">Password</label>
+      <input type="password" id="password" name="password" autocomplete="current-password" required>
+      <div class="actions">
+        <button type="submit" class="primary">Sign in</button>
+      </div>
+    </form>`;
+  return page(status, `Sign in to ${siteTitle(input.siteName)}`, body);
+}

@@ -111,6 +111,17 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
   });
   app.all("/v1/analytics/:projectId/feedback", methodNotAllowed("GET"));
 
+  // Aggregates for the dashboard's chart: the list's filters (limit and cursor have no meaning here).
+  app.get("/v1/analytics/:projectId/feedback-summary", async (c) => {
+    const projectId = c.req.param("projectId");
+    await requireAdmin(c.req.raw, projectId);
+    const parsed = parseFeedbackQuery(new URL(c.req.url).searchParams);
+    if (!parsed.ok) throw validationError(parsed.issues);
+    const { limit: _limit, cursor: _cursor, ...filter } = parsed.query;
+    return Response.json(await store.summary({ ...filter, projectId }), { headers: { "Cache-Control": "no-store" } });
+  });
+  app.all("/v1/analytics/:projectId/feedback-summary", methodNotAllowed("GET"));
+
   app.get("/v1/analytics/:projectId/feedback/:id", async (c) => {
     const projectId = c.req.param("projectId");
     await requireAdmin(c.req.raw, projectId);

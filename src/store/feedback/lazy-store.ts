@@ -18,6 +18,7 @@ export class LazyFeedbackStore implements FeedbackStore {
   insertMany: FeedbackStore["insertMany"] = (entries) => this.opened().insertMany(entries);
   list: FeedbackStore["list"] = (query) => this.opened().list(query);
   get: FeedbackStore["get"] = (projectId, id) => this.opened().get(projectId, id);
+  summary: FeedbackStore["summary"] = (filter) => this.opened().summary(filter);
   setStatus: FeedbackStore["setStatus"] = (projectId, id, status, now) => this.opened().setStatus(projectId, id, status, now);
 
   async close(): Promise<void> {

@@ -6,9 +6,9 @@ import { RandomIds } from "../random-id.js";
 import { type Db, openDatabase } from "../sqlite.js";
 import { createCursorCodec, type CursorCodec, type KeysetPosition } from "./cursor.js";
 import { FEEDBACK_MIGRATIONS } from "./migrations.js";
-import { type FeedbackEntry, type FeedbackRecord, type FeedbackStatus, type NewFeedback, toEntry } from "./model.js";
+import { type FeedbackEntry, type FeedbackRecord, type FeedbackSource, type FeedbackStatus, type NewFeedback, SOURCES, STATUSES, toEntry } from "./model.js";
 import type { FeedbackFilter, FeedbackQuery } from "./query.js";
-import { FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, InvalidTransitionError, type StatusChange } from "./store.js";
+import { type FeedbackDay, FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, type FeedbackSummary, InvalidTransitionError, type StatusChange } from "./store.js";
 import { canTransition, TRANSITIONS } from "./transitions.js";
 
 /** The feedback database's file name inside the state directory. */
@@ -126,6 +126,58 @@ export class SqliteFeedbackStore implements FeedbackStore {
     };
   }
 
+  /**
+   * One pass over the filtered entries, grouped by day, source and status, and one over their
+   * negative votes grouped by page. It reads every selected row (no index answers a GROUP BY
+   * day): ~0.3 s per million entries, fine for a dashboard a person opens, and the date filter
+   * narrows it.
+   */
+  async summary(filter: FeedbackFilter): Promise<FeedbackSummary> {
+    const where = ["project_id = @project"];
+    const params: Record<string, unknown> = { project: filter.projectId };
+    if (filter.source !== undefined) {
+      where.push("source = @source");
+      params.source = filter.source;
+    }
+    if (filter.dateFrom !== undefined) {
+      where.push("created_at >= @from");
+      params.from = filter.dateFrom;
+    }
+    if (filter.dateTo !== undefined) {
+      where.push("created_at < @to");
+      params.to = filter.dateTo;
+    }
+    if (filter.statuses !== undefined) {
+      where.push(`status IN (${filter.statuses.map((_, i) => `@status${i}`).join(", ")})`);
+      filter.statuses.forEach((s, i) => (params[`status${i}`] = s));
+    }
+    const cond = where.join(" AND ");
+    const groups = this.db.prepare(`SELECT created_at / 86400000 AS day, source, status, COUNT(*) AS n FROM feedback WHERE ${cond} GROUP BY day, source, status ORDER BY day`).all(params) as {
+      day: number;
+      source: FeedbackSource;
+      status: FeedbackStatus;
+      n: number;
+    }[];
+    const days = new Map<number, { total: number; bySource: Record<FeedbackSource, number>; byStatus: Record<FeedbackStatus, number> }>();
+    let total = 0;
+    for (const g of groups) {
+      let d = days.get(g.day);
+      if (d === undefined) {
+        d = { total: 0, bySource: zeroes(SOURCES), byStatus: zeroes(STATUSES) };
+        days.set(g.day, d);
+      }
+      d.total += g.n;
+      d.bySource[g.source] += g.n;
+      d.byStatus[g.status] += g.n;
+      total += g.n;
+    }
+    const negative = this.db
+      .prepare(`SELECT path, COUNT(*) AS count FROM feedback WHERE ${cond} AND helpful = 0 GROUP BY path ORDER BY count DESC, path LIMIT ${LIMITS.feedback.summaryPages}`)
+      .all(params) as { path: string; count: number }[];
+    const dayList: FeedbackDay[] = [...days].map(([day, d]) => ({ date: new Date(day * 86_400_000).toISOString().slice(0, 10), ...d }));
+    return { total, days: dayList, negativePages: negative };
+  }
+
   async get(projectId: string, id: string): Promise<FeedbackEntry | undefined> {
     const row = this.selectById.get(projectId, id) as Row | undefined;
     return row === undefined ? undefined : toEntry(toRecord(row));
@@ -234,4 +286,8 @@ function toRecord(r: Row): FeedbackRecord {
     filename: r.filename,
     lang: r.lang,
   };
+}
+
+function zeroes<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 }

@@ -1,5 +1,5 @@
-import type { FeedbackEntry, FeedbackStatus, NewFeedback } from "./model.js";
-import type { FeedbackQuery } from "./query.js";
+import type { FeedbackEntry, FeedbackSource, FeedbackStatus, NewFeedback } from "./model.js";
+import type { FeedbackFilter, FeedbackQuery } from "./query.js";
 
 /** One page of entries, newest first, as the API serves it. */
 export interface FeedbackPage {
@@ -7,6 +7,24 @@ export interface FeedbackPage {
   /** Opaque; null exactly when `hasMore` is false. */
   readonly nextCursor: string | null;
   readonly hasMore: boolean;
+}
+
+/** Entries of one UTC day, counted by source and by status (the dashboard's chart). */
+export interface FeedbackDay {
+  /** `2024-05-01` */
+  readonly date: string;
+  readonly total: number;
+  readonly bySource: Readonly<Record<FeedbackSource, number>>;
+  readonly byStatus: Readonly<Record<FeedbackStatus, number>>;
+}
+
+/** Aggregate figures of the entries a filter selects (`GET /v1/analytics/{projectId}/feedback-summary`). */
+export interface FeedbackSummary {
+  readonly total: number;
+  /** Days with at least one entry, oldest first. */
+  readonly days: readonly FeedbackDay[];
+  /** Pages with the most "not helpful" votes (ratings and contextual feedback), most first, then by path. */
+  readonly negativePages: readonly { readonly path: string; readonly count: number }[];
 }
 
 /** Result of a status change. */
@@ -33,6 +51,8 @@ export interface FeedbackStore {
   insertMany(entries: Iterable<NewFeedback>): Promise<number>;
   list(query: FeedbackQuery): Promise<FeedbackPage>;
   get(projectId: string, id: string): Promise<FeedbackEntry | undefined>;
+  /** Counts per day by source and status, and the pages with most negative votes. */
+  summary(filter: FeedbackFilter): Promise<FeedbackSummary>;
   setStatus(projectId: string, id: string, status: FeedbackStatus, now: number): Promise<StatusChange>;
   close(): Promise<void>;
 }

@@ -1,0 +1,243 @@
+import type { AsyncChannel, AsyncSpec } from "../../config/asyncapi/model.js";
+import type { ApiSettings } from "../../config/openapi/api-settings.js";
+import { CODE_GENERATORS, exampleRequest } from "../../config/openapi/code-examples.js";
+import { exampleValue } from "../../config/openapi/example-value.js";
+import type { ApiAuth, ApiContent, ApiOperation, ApiParameter, ApiSpec } from "../../config/openapi/model.js";
+import { describePlayground, type PlaygroundSettings, RELAY_PATH } from "../../config/openapi/playground.js";
+import { parameterAnchors } from "../../config/openapi/render-page.js";
+import { fieldOf, type SchemaField, schemaFields } from "../../config/openapi/schema-fields.js";
+import { escapeHtml as esc } from "../auth/login-page.js";
+
+/** What the playground script reads from the page (`<script type="application/json" id="svc-operation">`). */
+export interface PlaygroundData {
+  readonly page: string;
+  readonly method: string;
+  readonly path: string;
+  /** `proxy`: through `POST /_svc/api/request`; `direct`: the browser calls the API. */
+  readonly transport: "proxy" | "direct";
+  readonly relay: string;
+  readonly bodyType?: string;
+}
+
+/** How the playground appears to this reader: the form, a sign-in invitation, or a notice. */
+export type PlaygroundView = { readonly kind: "form" } | { readonly kind: "sign-in"; readonly href: string } | { readonly kind: "notice"; readonly text: string };
+
+export interface OperationHtmlInput {
+  readonly spec: ApiSpec;
+  readonly op: ApiOperation;
+  readonly pagePath: string;
+  readonly title: string;
+  readonly settings: ApiSettings;
+  readonly playground: PlaygroundSettings;
+  readonly view: PlaygroundView;
+}
+
+/**
+ * An operation as HTML: endpoint, description, parameters (each with its anchor as `id`),
+ * request body, responses, code examples in `api.examples.languages`, and the playground as
+ * this reader may use it. Every text from the spec is escaped: descriptions are shown as text,
+ * never as markup, so a spec cannot put a script or a remote image on the page.
+ */
+export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1): string {
+  const { op, playground } = input;
+  const base = op.servers[0];
+  const shownPath = op.kind === "webhook" ? op.path : playground.fullUrl && base !== undefined ? `${base}${op.path}` : op.path;
+  const method = op.kind === "webhook" ? `WEBHOOK ${op.webhookMethod ?? "POST"}` : op.method;
+  const out: string[] = [`<article class="operation">`, `<h${headingLevel}>${esc(input.title)}</h${headingLevel}>`];
+  out.push(`<p class="endpoint"><span class="method m-${esc(op.method.toLowerCase())}">${esc(method)}</span> <code data-testid="endpoint">${esc(shownPath)}</code></p>`);
+  if (op.deprecated) out.push(`<p class="deprecated">Deprecated.</p>`);
+  if (op.description !== undefined) out.push(`<div class="description">${prose(op.description)}</div>`);
+  if (op.kind === "operation" && op.servers.length > 0) out.push(`<p class="meta">Base URL${op.servers.length > 1 ? "s" : ""}: ${op.servers.map((s) => `<code>${esc(s)}</code>`).join(", ")}</p>`);
+  out.push(`<p class="meta">Playground: ${esc(describePlayground(playground))}</p>`);
+  if (op.kind === "operation") out.push(playgroundHtml(input));
+
+  const anchors = new Map(parameterAnchors(op).map((a) => [`${a.in}:${a.name}`, a.anchor]));
+  const groups: [ApiParameter["in"], string][] = [
+    ["path", "Path parameters"],
+    ["query", "Query parameters"],
+    ["header", "Headers"],
+    ["cookie", "Cookies"],
+  ];
+  for (const [where, heading] of groups) {
+    const params = op.parameters.filter((p) => p.in === where);
+    if (params.length === 0) continue;
+    out.push(`<h2>${heading}</h2>`, `<dl class="fields">`);
+    for (const p of params) {
+      const f = fieldOf(p.schema ?? {});
+      out.push(fieldHtml(p.name, anchors.get(`${p.in}:${p.name}`), f?.type ?? "any", p.required, p.deprecated, p.description, f?.notes ?? [], 0));
+    }
+    out.push(`</dl>`);
+  }
+  if (op.requestBody !== undefined) {
+    out.push(`<h2>Request body</h2>`);
+    if (op.requestBody.description !== undefined) out.push(prose(op.requestBody.description));
+    for (const c of op.requestBody.content) {
+      out.push(`<p class="media"><code>${esc(c.mediaType)}</code>${op.requestBody.required ? " required" : ""}</p>`, contentHtml(c, (f) => anchors.get(`body:${f.name}`)));
+    }
+  }
+  if (op.responses.length > 0) {
+    out.push(`<h2>Responses</h2>`);
+    for (const r of op.responses) {
+      out.push(`<h3 class="status">${esc(r.status)}${r.description !== undefined ? ` <span>${esc(oneLine(r.description))}</span>` : ""}</h3>`);
+      for (const c of r.content) out.push(`<p class="media"><code>${esc(c.mediaType)}</code></p>`, contentHtml(c, () => undefined));
+    }
+  }
+  out.push(examplesHtml(op, input.settings));
+  if (op.extension?.content !== undefined) out.push(prose(op.extension.content));
+  out.push(`</article>`);
+  return out.join("\n");
+}
+
+/** The data the playground script needs, as a JSON script block (`<` escaped: it cannot end the block). */
+export function playgroundDataHtml(data: PlaygroundData): string {
+  return `<script type="application/json" id="svc-operation">${JSON.stringify(data).replace(/</g, "\\u003c")}</script>`;
+}
+
+export function playgroundData(op: ApiOperation, pagePath: string, playground: PlaygroundSettings): PlaygroundData {
+  const bodyType = op.requestBody?.content[0]?.mediaType;
+  return { page: pagePath, method: op.method, path: op.path, transport: playground.transport, relay: RELAY_PATH, ...(bodyType !== undefined ? { bodyType } : {}) };
+}
+
+/**
+ * The playground form: server, credentials of the first security alternative, path, query and
+ * header parameters and the body, prefilled per `api.examples` (`prefill`: the spec's examples;
+ * `defaults: required`: required parameters only), then Send and the answer area.
+ */
+function playgroundHtml(input: OperationHtmlInput): string {
+  const { op, view } = input;
+  if (view.kind === "sign-in") return `<section class="playground" id="try-it"><h2>Try it</h2><p>The playground of this page is for signed-in readers. <a href="${esc(view.href)}" data-testid="playground-sign-in">Sign in</a> to use it.</p></section>`;
+  if (view.kind === "notice") return `<section class="playground" id="try-it"><h2>Try it</h2><p class="notice">${esc(view.text)}</p></section>`;
+  const { prefill, requiredOnly } = input.settings.examples;
+  const servers = op.servers.filter((s) => /^https?:\/\//i.test(s));
+  const out: string[] = [`<section class="playground" id="try-it"><h2>Try it</h2>`, `<form id="playground-form" novalidate>`];
+  out.push(`<label class="row"><span>Server</span><select name="server" data-testid="playground-server">${servers.map((s) => `<option value="${esc(s)}">${esc(s)}</option>`).join("")}</select></label>`);
+  const auth = op.security.find((alt) => alt.length > 0) ?? [];
+  for (const a of auth) out.push(credentialInput(a));
+  for (const p of op.parameters) {
+    if (p.in === "cookie") continue; // a page's script cannot set cookies for another origin
+    const filled = prefill && !(requiredOnly && !p.required) ? (p.example !== undefined ? p.example : exampleValue(p.schema, { prefill: true, requiredOnly })) : undefined;
+    // A type placeholder (`<string>`) is no value to send: the field stays empty, its type shown as the hint.
+    const value = filled === undefined || isPlaceholder(filled) ? "" : typeof filled === "string" ? filled : JSON.stringify(filled);
+    const type = fieldOf(p.schema ?? {})?.type ?? "string";
+    out.push(
+      `<label class="row"><span>${esc(p.name)} <small>${esc(p.in)}${p.required ? ", required" : ""}</small></span><input name="${esc(p.name)}" data-in="${esc(p.in)}" value="${esc(value)}" placeholder="${esc(type)}"${p.required ? " required" : ""} data-testid="param-${esc(p.name)}"></label>`,
+    );
+  }
+  const content = op.requestBody?.content[0];
+  if (content !== undefined) {
+    const bodyValue = prefill && !(requiredOnly && op.requestBody?.required !== true) ? (content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly })) : undefined;
+    const skeleton = exampleValue(content.schema, { prefill: false, requiredOnly });
+    const text = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
+    out.push(
+      `<label class="row body"><span>Body <small>${esc(content.mediaType)}</small></span><textarea name="body" rows="8" data-testid="playground-body" placeholder="${esc(text(skeleton))}">${bodyValue === undefined ? "" : esc(text(bodyValue))}</textarea></label>`,
+    );
+  }
+  out.push(`<button type="submit" class="primary" data-testid="playground-send">Send</button>`, `</form>`);
+  out.push(`<div class="response" data-testid="playground-response" aria-live="polite"></div></section>`);
+  return out.join("\n");
+}
+
+/** An input for one security scheme: the script turns it into the header or query parameter it names. */
+function credentialInput(a: ApiAuth): string {
+  const [kind, label, where, name] =
+    a.type === "http" && a.scheme === "basic"
+      ? ["basic", "user:password", "header", "Authorization"]
+      : a.type === "apiKey"
+        ? ["apiKey", "API key", a.in ?? "header", a.paramName ?? a.name]
+        : ["bearer", "Bearer token", "header", "Authorization"];
+  return `<label class="row"><span>${esc(a.name)} <small>${esc(label)}</small></span><input name="auth:${esc(a.name)}" data-auth="${kind}" data-where="${esc(where)}" data-key="${esc(name)}" type="password" autocomplete="off" data-testid="auth-${esc(a.name)}"></label>`;
+}
+
+function contentHtml(c: ApiContent, anchorOf: (f: SchemaField) => string | undefined): string {
+  const { fields, truncated } = schemaFields(c.schema);
+  if (fields.length === 0) {
+    const t = c.schema !== undefined ? fieldOf(c.schema) : undefined;
+    return t === undefined ? "" : `<p class="type"><code>${esc(t.type)}</code>${t.description !== undefined ? ` ${esc(oneLine(t.description))}` : ""}</p>`;
+  }
+  const rows = fields.map((f) => fieldHtml(f.name, anchorOf(f), f.type, f.required, f.deprecated, f.description, f.notes, f.depth));
+  if (truncated) rows.push(`<div class="field"><dd>More fields: see the schema in the spec file.</dd></div>`);
+  return `<dl class="fields">${rows.join("\n")}</dl>`;
+}
+
+function fieldHtml(name: string, anchor: string | undefined, type: string, required: boolean, deprecated: boolean, description: string | undefined, notes: readonly string[], depth: number): string {
+  const id = anchor !== undefined ? ` id="${esc(anchor)}"` : "";
+  const shown = anchor !== undefined ? `<a href="#${esc(anchor)}">${esc(name)}</a>` : esc(name);
+  const flags = `${required ? ` <span class="required">required</span>` : ""}${deprecated ? ` <span class="deprecated">deprecated</span>` : ""}`;
+  const extra = notes.length > 0 ? `<dd class="notes">${esc(notes.join("; "))}</dd>` : "";
+  return `<div class="field depth-${Math.min(depth, 6)}"${id}><dt><code>${shown}</code> <span class="type">${esc(type)}</span>${flags}</dt>${description !== undefined ? `<dd>${esc(oneLine(description))}</dd>` : ""}${extra}</div>`;
+}
+
+function examplesHtml(op: ApiOperation, settings: ApiSettings): string {
+  const request = exampleRequest(op, { prefill: settings.examples.prefill, requiredOnly: settings.examples.requiredOnly });
+  const out: string[] = [`<h2>Examples</h2>`];
+  for (const s of op.codeSamples) out.push(codeBlock(s.label ?? s.lang, s.source.trimEnd()));
+  for (const lang of settings.examples.languages) {
+    const g = CODE_GENERATORS[lang];
+    out.push(codeBlock(g.label, g.generate(request), lang));
+  }
+  const ok = op.responses.find((r) => /^2/.test(r.status) && r.content.length > 0) ?? op.responses.find((r) => r.content.length > 0);
+  const content = ok?.content.find((c) => c.mediaType.includes("json")) ?? ok?.content[0];
+  if (ok !== undefined && content !== undefined) {
+    const value = content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly: false });
+    out.push(codeBlock(`Response ${ok.status}`, typeof value === "string" ? value : JSON.stringify(value, null, 2)));
+  }
+  return out.join("\n");
+}
+
+function codeBlock(label: string, code: string, lang?: string): string {
+  return `<figure class="code"${lang !== undefined ? ` data-lang="${esc(lang)}"` : ""}><figcaption>${esc(label)}</figcaption><pre><code>${esc(code)}</code></pre></figure>`;
+}
+
+/** An AsyncAPI channel as HTML: address, servers, parameters (anchored), operations and messages. */
+export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string): string {
+  const out: string[] = [`<article class="operation">`, `<h1>${esc(title)}</h1>`, `<p class="endpoint"><span class="method m-channel">CHANNEL</span> <code data-testid="endpoint">${esc(ch.address)}</code></p>`];
+  if (ch.summary !== undefined && ch.summary !== ch.description) out.push(prose(ch.summary));
+  if (ch.description !== undefined) out.push(prose(ch.description));
+  const servers = spec.servers.filter((s) => ch.servers.length === 0 || ch.servers.includes(s.name));
+  if (servers.length > 0) out.push(`<p class="meta">Servers: ${servers.map((s) => `<code>${esc(s.name)}</code> (${esc(s.protocol)} ${esc(s.url)})`).join(", ")}</p>`);
+  if (ch.parameters.length > 0) {
+    out.push(`<h2>Parameters</h2>`, `<dl class="fields">`);
+    for (const p of ch.parameters) out.push(fieldHtml(p.name, p.name, fieldOf(p.schema ?? {})?.type ?? "string", true, false, p.description, [], 0));
+    out.push(`</dl>`);
+  }
+  if (ch.operations.length > 0) {
+    out.push(`<h2>Operations</h2>`);
+    for (const op of ch.operations) {
+      out.push(`<h3><span class="method m-${esc(op.action.toLowerCase())}">${esc(op.action.toUpperCase())}</span> ${esc(op.id)}</h3>`);
+      if (op.summary !== undefined) out.push(prose(op.summary));
+      if (op.description !== undefined) out.push(prose(op.description));
+      if (op.messages.length > 0) out.push(`<p class="meta">Messages: ${op.messages.map((m) => `<code>${esc(m.name)}</code>`).join(", ")}</p>`);
+    }
+  }
+  if (ch.messages.length > 0) {
+    out.push(`<h2>Messages</h2>`);
+    for (const m of ch.messages) {
+      out.push(`<h3>${esc(m.title ?? m.name)}</h3>`);
+      if (m.summary !== undefined) out.push(prose(m.summary));
+      if (m.description !== undefined) out.push(prose(m.description));
+      const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
+      out.push(`<p class="media"><code>${esc(content.mediaType)}</code></p>`, contentHtml(content, () => undefined));
+      const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }) : undefined);
+      if (example !== undefined) out.push(codeBlock("Example", JSON.stringify(example, null, 2)));
+    }
+  }
+  out.push(`</article>`);
+  return out.join("\n");
+}
+
+/** Markdown text shown as plain paragraphs (escaped; blank lines separate paragraphs). */
+export function prose(text: string): string {
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .map((p) => `<p>${esc(p.trim())}</p>`)
+    .join("\n");
+}
+
+function isPlaceholder(v: unknown): boolean {
+  return typeof v === "string" && /^<[\w-]+>$/.test(v);
+}
+
+function oneLine(s: string): string {
+  return s.trim().replace(/\s*\n\s*/g, " ");
+}

@@ -1,0 +1,199 @@
+/**
+ * The feedback dashboard (browser code, bundled into /_svc/assets/dashboard.js with uPlot). The
+ * admin API key lives only in this module's memory: never in storage or a cookie, gone with the
+ * tab. Every figure comes from the analytics API, called with the key.
+ */
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+
+const SOURCES = ["code_snippet", "contextual", "agent", "thumbs_only"] as const;
+const STATUSES = ["pending", "in_progress", "resolved", "dismissed"] as const;
+const COLORS = ["#1f5fd6", "#1f7a4d", "#a05a00", "#b42318"];
+/** Entries per page of the table. */
+const PAGE_SIZE = 20;
+
+interface Entry {
+  readonly id: string;
+  readonly source: string;
+  readonly status: string;
+  readonly path: string;
+  readonly comment: string;
+  readonly createdAt: string;
+}
+interface Day {
+  readonly date: string;
+  readonly bySource: Record<string, number>;
+  readonly byStatus: Record<string, number>;
+}
+interface Summary {
+  readonly total: number;
+  readonly days: readonly Day[];
+  readonly negativePages: readonly { path: string; count: number }[];
+}
+
+const root = document.getElementById("dashboard") as HTMLElement;
+const project = root.dataset.project ?? "";
+const keyForm = document.getElementById("key-form") as HTMLFormElement;
+const keyInput = document.getElementById("admin-key") as HTMLInputElement;
+const errorBox = document.getElementById("dashboard-error") as HTMLElement;
+const dataBox = document.getElementById("dashboard-data") as HTMLElement;
+const filters = document.getElementById("filters") as HTMLFormElement;
+const chartBox = document.getElementById("feedback-chart") as HTMLElement;
+const negative = document.getElementById("negative-pages") as HTMLElement;
+const rows = document.getElementById("entries") as HTMLElement;
+const more = document.getElementById("more") as HTMLButtonElement;
+
+let key: string | undefined;
+let cursor: string | null = null;
+let summary: Summary | undefined;
+let chart: uPlot | undefined;
+
+class ApiFailure extends Error {}
+
+async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(`/v1/analytics/${encodeURIComponent(project)}/${path}`, {
+    ...init,
+    headers: { ...(init.headers as Record<string, string> | undefined), Authorization: `Bearer ${key ?? ""}` },
+    credentials: "omit",
+  });
+  const body = (await res.json()) as T & { error?: { message?: string } };
+  if (!res.ok) throw new ApiFailure(body.error?.message ?? `${res.status} ${res.statusText}`);
+  return body;
+}
+
+function showError(message: string | undefined): void {
+  errorBox.textContent = message ?? "";
+  errorBox.hidden = message === undefined;
+}
+
+keyForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  key = keyInput.value.trim();
+  void (async () => {
+    try {
+      // The key is checked before anything is shown: a wrong one leaves the page empty.
+      await api("feedback?limit=1");
+      keyInput.value = "";
+      showError(undefined);
+      dataBox.hidden = false;
+      await reload();
+    } catch (error) {
+      key = undefined;
+      dataBox.hidden = true;
+      rows.replaceChildren();
+      negative.replaceChildren();
+      chart?.destroy();
+      chart = undefined;
+      showError((error as Error).message);
+    }
+  })();
+});
+
+filters.addEventListener("submit", (event) => {
+  event.preventDefault();
+  void reload().catch((error: Error) => showError(error.message));
+});
+for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="by"]')) radio.addEventListener("change", () => drawChart());
+more.addEventListener("click", () => void loadPage().catch((error: Error) => showError(error.message)));
+
+/** The filters as API query parameters; the "To" date is inclusive on the page, exclusive in the API. */
+function query(): URLSearchParams {
+  const q = new URLSearchParams();
+  const data = new FormData(filters);
+  const from = String(data.get("dateFrom") ?? "");
+  const to = String(data.get("dateTo") ?? "");
+  if (from !== "") q.set("dateFrom", from);
+  if (to !== "") q.set("dateTo", new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10));
+  for (const name of ["source", "status"]) {
+    const v = String(data.get(name) ?? "");
+    if (v !== "") q.set(name, v);
+  }
+  return q;
+}
+
+async function reload(): Promise<void> {
+  summary = await api<Summary>(`feedback-summary?${query().toString()}`);
+  drawChart();
+  negative.replaceChildren(
+    ...summary.negativePages.map((p) => {
+      const li = document.createElement("li");
+      li.textContent = `${p.path} (${p.count})`;
+      return li;
+    }),
+  );
+  rows.replaceChildren();
+  cursor = null;
+  await loadPage();
+  showError(undefined);
+}
+
+async function loadPage(): Promise<void> {
+  const q = query();
+  q.set("limit", String(PAGE_SIZE));
+  if (cursor !== null) q.set("cursor", cursor);
+  const page = await api<{ feedback: Entry[]; nextCursor: string | null; hasMore: boolean }>(`feedback?${q.toString()}`);
+  for (const e of page.feedback) rows.append(row(e));
+  cursor = page.nextCursor;
+  more.hidden = !page.hasMore;
+}
+
+function row(e: Entry): HTMLTableRowElement {
+  const tr = document.createElement("tr");
+  tr.dataset.testid = "feedback-row";
+  tr.setAttribute("data-testid", "feedback-row");
+  tr.dataset.id = e.id;
+  for (const text of [e.createdAt.slice(0, 16).replace("T", " "), e.source, e.path, e.comment]) {
+    const td = document.createElement("td");
+    td.textContent = text;
+    tr.append(td);
+  }
+  const td = document.createElement("td");
+  const select = document.createElement("select");
+  select.setAttribute("data-testid", "feedback-status");
+  select.setAttribute("aria-label", `Status of ${e.id}`);
+  for (const s of STATUSES) select.append(new Option(s, s, false, s === e.status));
+  let current = e.status;
+  select.addEventListener("change", () => {
+    const wanted = select.value;
+    void api<Entry>(`feedback/${encodeURIComponent(e.id)}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ status: wanted }) }).then(
+      (updated) => {
+        current = updated.status;
+        select.dataset.saved = current;
+        showError(undefined);
+      },
+      (error: Error) => {
+        select.value = current;
+        showError(error.message);
+      },
+    );
+  });
+  td.append(select);
+  tr.append(td);
+  return tr;
+}
+
+function drawChart(): void {
+  if (summary === undefined) return;
+  const by = document.querySelector<HTMLInputElement>('input[name="by"]:checked')?.value === "status" ? "status" : "source";
+  const keys: readonly string[] = by === "source" ? SOURCES : STATUSES;
+  const xs = summary.days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000);
+  const series = keys.map((k) => summary!.days.map((d) => (by === "source" ? d.bySource[k] : d.byStatus[k]) ?? 0));
+  chart?.destroy();
+  const width = Math.max(320, chartBox.clientWidth || 860);
+  chart = new uPlot(
+    {
+      width,
+      height: 260,
+      series: [{}, ...keys.map((k, i) => ({ label: k, stroke: COLORS[i % COLORS.length] as string, width: 2, points: { show: true } }))],
+      axes: [{}, { label: "entries" }],
+      scales: { x: { time: true } },
+    },
+    [xs, ...series],
+    chartBox,
+  );
+  chartBox.dataset.series = keys.join(",");
+  chartBox.dataset.points = String(xs.length);
+}
+
+keyForm.dataset.readyAt = String(Math.round(performance.now()));
+keyForm.dataset.ready = "true";
