@@ -17,9 +17,9 @@ const LOAD = fileURLToPath(new URL("./bridge-load.ts", import.meta.url));
 const SECONDS = Number(process.env.BENCH_BRIDGE_SECONDS ?? 5);
 const SEARCH = JSON.stringify({ query: "signed url expires" });
 const CAT = "cat /guides/webhooks.mdx";
-const NO_LIMITS = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
+export const NO_LIMITS = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
 
-interface LoadResult {
+export interface LoadResult {
   readonly callsPerSec: number;
   readonly p50: number;
   readonly p99: number;
@@ -43,11 +43,11 @@ function cpuMs(pid: number | undefined): number {
   }
 }
 
-/** Run the load generator in its own process against `url` (served by process `serverPid`). */
-function load(url: string, clients: number, tool: string, args: string, options: { token?: string; serverPid?: number } = {}): Promise<LoadResult> {
+/** Run the load generator in its own process against `url` (served by process `serverPid`), in `protocol` (default 2025-06-18, a session per client). */
+export function load(url: string, clients: number, tool: string, args: string, options: { token?: string; serverPid?: number; protocol?: string } = {}): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const cpuBefore = cpuMs(options.serverPid);
-    const child = spawn(process.execPath, ["--import", "tsx", LOAD, url, String(clients), String(SECONDS), "1", tool, args, options.token ?? ""], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", LOAD, url, String(clients), String(SECONDS), "1", tool, args, options.token ?? "", options.protocol ?? ""], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.on("exit", (code) => {
@@ -85,7 +85,7 @@ async function serve(stateDir: string, extra: readonly string[] = []): Promise<S
   return startServe(["--dir", DEMO, "--state", stateDir, ...NO_LIMITS, ...extra]);
 }
 
-async function stop(server: ServeProcess): Promise<void> {
+export async function stop(server: ServeProcess): Promise<void> {
   const exited = new Promise((r) => server.child.once("exit", r));
   server.child.kill("SIGINT");
   await exited;
@@ -123,7 +123,7 @@ async function inProcessCat(seconds: number): Promise<number> {
   return rate;
 }
 
-const ms = (r: LoadResult): string =>
+export const ms = (r: LoadResult): string =>
   `${r.callsPerSec.toFixed(0)} calls/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, server CPU ${r.cpuMsPerCall.toFixed(3)} ms/call, ${r.errors} errors`;
 
 /**

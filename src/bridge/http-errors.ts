@@ -12,6 +12,7 @@
 export const JSON_RPC = {
   parseError: -32700,
   invalidRequest: -32600,
+  invalidParams: -32602,
   serverError: -32000,
   sessionNotFound: -32001,
   rateLimited: -32029,

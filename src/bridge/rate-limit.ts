@@ -1,4 +1,5 @@
 import { LIMITS } from "../limits.js";
+import type { WindowCounters } from "../store/counters.js";
 
 /**
  * Hourly limits (spec "Limits"): requests per client IP, calls per tool per site (lower figures
@@ -142,6 +143,37 @@ export class FixedWindowLimiter implements RateLimiter {
     if (window === this.window) return;
     this.window = window;
     this.counts = new Map();
+  }
+}
+
+/**
+ * Fixed windows like `FixedWindowLimiter`, with the counters kept by the state store (shared by
+ * every process and instance on it). Atomicity is the store's: `take` charges every counter or
+ * none, and of concurrent takes exactly as many pass as the limits allow.
+ */
+export class CountersLimiter implements RateLimiter {
+  constructor(
+    private readonly counters: WindowCounters,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async take(charges: readonly Charge[]): Promise<RateDecision> {
+    const now = this.now();
+    const window = Math.floor(now / this.windowMs);
+    const needed = [...unitsByKey(charges).values()];
+    const refused = await this.counters.take(
+      window,
+      needed.map(({ charge, units }) => ({ key: charge.key, units, limit: charge.limit })),
+    );
+    if (refused < 0) return { ok: true };
+    const resetAt = (window + 1) * this.windowMs;
+    return { ok: false, charge: needed[refused]!.charge, retryAfterSec: Math.max(1, Math.ceil((resetAt - now) / 1000)), resetAt };
+  }
+
+  async refund(charges: readonly Charge[]): Promise<void> {
+    const window = Math.floor(this.now() / this.windowMs);
+    await this.counters.refund(window, [...unitsByKey(charges).entries()].map(([key, { units }]) => ({ key, units })));
   }
 }
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
+import { readRequestBody } from "@modelcontextprotocol/server";
 import type { BridgeContext } from "./context.js";
 
 export type BodyRead = { readonly tooLarge: true } | { readonly tooLarge: false; readonly text: string };

@@ -1,4 +1,4 @@
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { SiteSettings, StateStore } from "../store/state/state-store.js";
 import type { Reader } from "../vfs/access.js";
 import { type RequestContext, requestContext } from "../vfs/request-context.js";

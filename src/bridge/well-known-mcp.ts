@@ -1,5 +1,5 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { projectIdFromName } from "../store/state-dir.js";
+import { SERVED_PROTOCOL_VERSIONS } from "../tools/mcp/protocol-versions.js";
 import { ANONYMOUS } from "../vfs/access.js";
 import { mcpAvailable } from "./access-policy.js";
 import { connectOptions } from "./connect-options.js";
@@ -29,7 +29,7 @@ export async function describeServer(deps: BridgeDeps, urls: BridgeUrls): Promis
     version: deps.version,
     ...(config.description !== undefined ? { description: config.description } : {}),
     documentation: runtime.baseUrl,
-    protocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
+    protocolVersions: SERVED_PROTOCOL_VERSIONS,
     siteAuth: settings.authMode,
     available,
     endpoints: [

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Argv } from "yargs";
 import { LoadStoppedError } from "../config/load-stopped.js";
-import { SqliteUnavailableError } from "../store/sqlite.js";
+import { StoreUnavailableError } from "../store/errors.js";
 import { VERSION } from "../version.js";
 import { commandsFor } from "./commands/index.js";
 import { CliError, type CliIO, processIO } from "./io.js";
@@ -66,8 +66,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     }
     return await result;
   } catch (error) {
-    if (error instanceof SqliteUnavailableError) {
-      io.stderr(`svc-mcp: ${sqliteMissing(running ?? "this command", error)}\n`);
+    if (error instanceof StoreUnavailableError) {
+      io.stderr(`svc-mcp: ${error.explain(running ?? "this command")}\n`);
       return 1;
     }
     if (error instanceof CliError) {
@@ -81,17 +81,4 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     }
     throw error;
   }
-}
-
-/** What a state command needs when better-sqlite3 (an optional dependency) is not there. */
-function sqliteMissing(command: string, error: SqliteUnavailableError): string {
-  const what = command === "serve" ? "serve --http" : command;
-  return (
-    `${what} keeps its state in SQLite, and the SQLite module (better-sqlite3, an optional dependency) is not installed or could not load: ${error.reason}\n` +
-    "Install it where svc-mcp is installed: npm install better-sqlite3 (for a global svc-mcp: npm install -g better-sqlite3). " +
-    "npm fetches a prebuilt binary for this platform or builds one with Python 3, make and a C++ compiler; " +
-    "npm 12 runs that step only for packages you allow (npm approve-scripts better-sqlite3, or --allow-scripts=better-sqlite3).\n" +
-    "Without it, serve over stdio, search, fs, check, nav and schema work; serve --http and the commands that keep state " +
-    "(feedback, keys, mcp, users, credentials, redirect-domains) do not."
-  );
 }

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
+import { checkStateOption, redactUrl } from "../store/location.js";
 import { CliError, type CliIO } from "./io.js";
 
 /** `--dir`: the docs repository (default: the current folder). Shared by every command. */
@@ -26,14 +27,15 @@ export function withJson<T>(y: Argv<T>) {
   return y.option("json", { type: "boolean", default: false, describe: "Print JSON instead of text" });
 }
 
-/** `--state DIR` and `--project-id ID`: where service state lives and which project it is for.
+/** `--state DIR|URL` and `--project-id ID`: where service state lives and which project it is for.
  *  Every command that reads or changes state takes both, like `serve`. */
 export function withState<T>(y: Argv<T>) {
   return y
     .option("state", {
       type: "string",
-      describe: "State folder: credentials, accounts, tokens, settings, feedback, API keys (never inside the docs repo by default)",
-      defaultDescription: "$XDG_STATE_HOME/svc-mcp/<project-id>",
+      describe:
+        "Where credentials, accounts, tokens, settings, feedback and API keys live: a folder (never inside the docs repo by default) or a postgres:// URL (shared by several servers)",
+      defaultDescription: "$SVC_STATE_URL, else $XDG_STATE_HOME/svc-mcp/<project-id>",
     })
     .option("project-id", {
       type: "string",
@@ -61,13 +63,12 @@ export function parseGroups(groups: string | undefined): string[] {
 }
 
 /**
- * `--dir` and `--state` must name existing folders, for every command: a typo in an editor's
- * config would otherwise serve an empty site that looks like a working server, and a typo in
- * `--state` would start a second, empty state beside the real one. (The default state folder is
- * created when first needed; a folder named on the command line is the user's to create.)
+ * `--dir` must name an existing folder, for every command: a typo in an editor's config would
+ * otherwise serve an empty site that looks like a working server. `--state` must be an existing
+ * folder or a supported database URL (`checkStateOption`).
  */
 export async function checkFolderOptions(io: CliIO, args: { readonly dir?: unknown; readonly state?: unknown }): Promise<void> {
-  for (const flag of ["dir", "state"] as const) {
+  for (const flag of ["dir"] as const) {
     const value = args[flag];
     if (typeof value !== "string") continue;
     let isFolder: boolean;
@@ -76,8 +77,12 @@ export async function checkFolderOptions(io: CliIO, args: { readonly dir?: unkno
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== "ENOENT" && code !== "ENOTDIR") throw new CliError(`--${flag} ${value}: ${(error as Error).message}`, 2);
-      throw new CliError(`--${flag} ${value}: no such folder${flag === "state" ? " (create it first, or leave --state out for the default state folder)" : ""}`, 2);
+      throw new CliError(`--${flag} ${value}: no such folder`, 2);
     }
     if (!isFolder) throw new CliError(`--${flag} ${value}: not a folder`, 2);
+  }
+  if (typeof args.state === "string") {
+    const problem = await checkStateOption(args.state, io.cwd);
+    if (problem !== undefined) throw new CliError(`--state ${redactUrl(args.state)}: ${problem}`, 2);
   }
 }

@@ -1,12 +1,16 @@
 import { loadDocsJson } from "../config/load-docs-json.js";
-import { projectIdFromName, resolveStateDir } from "../store/state-dir.js";
+import { StateLocationError } from "../store/errors.js";
+import { resolveStateLocation, type StateLocation } from "../store/location.js";
+import { projectIdFromName } from "../store/state-dir.js";
+import { openStores, type OpenStoresOptions, type Stores } from "../store/stores.js";
 import { CliError, type CliIO } from "./io.js";
 import { resolveDir } from "./options.js";
 
 /** The project a command works on, and where its state lives. */
 export interface Project {
   readonly id: string;
-  readonly stateDir: string;
+  /** Where its state lives (`--state`, `SVC_STATE_URL`, or the default folder). */
+  readonly state: StateLocation;
   /** How the ID was chosen, for the line `serve` prints at start. */
   readonly from: "--project-id" | "site name";
 }
@@ -39,13 +43,23 @@ export async function resolveProject(io: CliIO, args: ProjectArgs, siteName?: st
     id = projectIdFromName(siteName ?? (await siteNameOf(io, args.dir)));
     from = "site name";
   }
-  return { id, from, stateDir: resolveStateDir(id, { state: args.state, cwd: io.cwd, env: io.env }) };
+  try {
+    return { id, from, state: resolveStateLocation(id, { state: args.state, cwd: io.cwd, env: io.env }) };
+  } catch (error) {
+    if (error instanceof StateLocationError) throw new CliError(error.message, 2);
+    throw error;
+  }
 }
 
 /** `project "nimbus-storage" (from the site name; set --project-id to change it); state in /x`. */
 export function describeProject(p: Project): string {
   const how = p.from === "--project-id" ? "from --project-id" : "from the site name; set --project-id to change it";
-  return `project "${p.id}" (${how}); state in ${p.stateDir}`;
+  return `project "${p.id}" (${how}); state in ${p.state.label}`;
+}
+
+/** The project's stores (opened as used); the caller closes them. */
+export function projectStores(p: Project, options: OpenStoresOptions = {}): Stores {
+  return openStores(p.state, options);
 }
 
 async function siteNameOf(io: CliIO, dir: string | undefined): Promise<string> {

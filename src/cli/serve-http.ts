@@ -2,22 +2,20 @@ import { mcpAvailable } from "../bridge/access-policy.js";
 import { isLoopbackHost } from "../bridge/auth/redirect-domains.js";
 import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
 import { listen } from "../bridge/http-server.js";
-import { parseRateLimits } from "../bridge/rate-limit.js";
+import { CountersLimiter, parseRateLimits } from "../bridge/rate-limit.js";
 import { bridgeUrls } from "../bridge/urls.js";
 import { createFeedbackApp } from "../bridge/feedback/app.js";
 import { createRelayApp } from "../bridge/playground/relay.js";
 import { SiteSessions } from "../bridge/web/site-sessions.js";
 import { createWebApp, siteContextOf } from "../bridge/web/web-app.js";
 import type { FeedbackStore } from "../store/feedback/store.js";
-import { openFeedbackStore } from "../store/feedback/sqlite-store.js";
-import { type AdminKeyStore, openKeyStore } from "../store/keys/key-store.js";
-import { openStateStore } from "../store/state/sqlite-state-store.js";
+import type { AdminKeyStore } from "../store/keys/key-store.js";
 import type { StateStore } from "../store/state/state-store.js";
 import { docsTools } from "../tools/mcp/tools.js";
 import type { DocsRuntime } from "../tools/runtime.js";
 import { plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
-import { describeProject, type ProjectArgs, resolveProject } from "./project.js";
+import { describeProject, type ProjectArgs, projectStores, resolveProject } from "./project.js";
 
 export interface HttpServeArgs extends ProjectArgs {
   readonly port: number;
@@ -47,19 +45,26 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   if (typeof rateLimits === "string") throw new CliError(rateLimits, 2);
 
   const project = await resolveProject(io, args, runtime.site.config.name);
-  const state = openStateStore(project.stateDir);
+  const stores = projectStores(project);
+  let state: StateStore, feedback: FeedbackStore, keys: AdminKeyStore, counters;
+  try {
+    [state, feedback, keys, counters] = await Promise.all([stores.state(), stores.feedback(), stores.keys(), stores.counters()]);
+  } catch (error) {
+    await stores.close();
+    throw error;
+  }
   const settings = await state.settings();
   const host = args.host.replace(/^\[(.*)\]$/, "$1");
   const loopback = isLoopbackHost(host) || isLoopbackHost(`[${host}]`);
   // A loopback server answers only to loopback names (and its public name): DNS rebinding defence.
   const allowedHosts = loopback ? ["localhost", "127.0.0.1", "[::1]", ...(publicUrl !== undefined ? [new URL(publicUrl).hostname] : [])] : undefined;
-  const feedback = openFeedbackStore(project.stateDir);
-  const keys = openKeyStore(project.stateDir);
   const tools = docsTools({ feedback: { store: feedback, projectId: project.id } });
   const bridge = createBridge({
     runtime,
     state,
     rateLimits,
+    // Shared state shares the counters too: the limits hold across every process and instance.
+    ...(counters !== undefined ? { limiter: new CountersLimiter(counters, rateLimits.windowMs) } : {}),
     log,
     tools,
     extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log }),
@@ -72,7 +77,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     server = await listen(bridge, { host, port: args.port });
   } catch (error) {
     await bridge.close();
-    await Promise.all([state.close(), feedback.close(), keys.close()]);
+    await stores.close();
     throw new CliError((error as Error).message, 1);
   }
   const urls = bridgeUrls(publicUrl ?? server.origin);
@@ -88,7 +93,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   await server.close();
   await bridge.close();
   // The feedback store commits anything still queued before it closes.
-  await Promise.all([state.close(), feedback.close(), keys.close()]);
+  await stores.close();
   return 0;
 }
 

@@ -3,6 +3,7 @@ import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
+import { StoreUnavailableError } from "./errors.js";
 
 export type Db = BetterSqlite3.Database;
 type Driver = typeof BetterSqlite3;
@@ -14,10 +15,23 @@ type Driver = typeof BetterSqlite3;
  * loaded when a store is first opened, never at import, and its absence is this typed error,
  * which the CLI turns into a message saying what the command needs.
  */
-export class SqliteUnavailableError extends Error {
+export class SqliteUnavailableError extends StoreUnavailableError {
   constructor(readonly reason: string) {
     super(`the SQLite module (better-sqlite3) is not installed or could not load: ${reason}`);
     this.name = "SqliteUnavailableError";
+  }
+
+  /** What a state command needs when better-sqlite3 (an optional dependency) is not there. */
+  explain(command: string): string {
+    const what = command === "serve" ? "serve --http" : command;
+    return (
+      `${what} keeps its state in SQLite, and the SQLite module (better-sqlite3, an optional dependency) is not installed or could not load: ${this.reason}\n` +
+      "Install it where svc-mcp is installed: npm install better-sqlite3 (for a global svc-mcp: npm install -g better-sqlite3). " +
+      "npm fetches a prebuilt binary for this platform or builds one with Python 3, make and a C++ compiler; " +
+      "npm 12 runs that step only for packages you allow (npm approve-scripts better-sqlite3, or --allow-scripts=better-sqlite3).\n" +
+      "Without it, serve over stdio, search, fs, check, nav and schema work; serve --http and the commands that keep state " +
+      "(feedback, keys, mcp, users, credentials, redirect-domains) do not; or keep the state in PostgreSQL (--state postgres://...)."
+    );
   }
 }
 

@@ -25,6 +25,8 @@ export const DEMO = fixture("demo");
 export const SEARCH = "search_nimbus_storage";
 export const FS = "query_docs_filesystem_nimbus_storage";
 export const PROTOCOL = "2025-06-18";
+/** The last revision with JSON-RPC batches (2025-06-18 removed them): tests that send batches open sessions of it. */
+export const BATCH_PROTOCOL = "2025-03-26";
 
 export function tempDir(prefix = "svc-mcp-bridge-"): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -208,13 +210,13 @@ export const INIT = {
   params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
 };
 
-/** Open a session with raw HTTP; returns the session id. */
-export async function openSession(url: string, headers: Record<string, string> = {}): Promise<string> {
-  const r = await postJson(url, INIT, headers);
+/** Open a session with raw HTTP (at `protocol`, default PROTOCOL); returns the session id. */
+export async function openSession(url: string, headers: Record<string, string> = {}, protocol = PROTOCOL): Promise<string> {
+  const r = await postJson(url, { ...INIT, params: { ...INIT.params, protocolVersion: protocol } }, headers);
   if (r.status !== 200) throw new Error(`initialize failed: ${r.status} ${r.text}`);
   const id = r.headers.get("mcp-session-id");
   if (id === null) throw new Error("no session id");
-  await postJson(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...headers, "mcp-session-id": id, "mcp-protocol-version": PROTOCOL });
+  await postJson(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...headers, "mcp-session-id": id, "mcp-protocol-version": protocol });
   return id;
 }
 

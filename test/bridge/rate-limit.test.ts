@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, parseRateLimits } from "../../src/bridge/rate-limit.js";
-import { FS, type Harness, PROTOCOL, SEARCH, TestClock, credentialTokens, openSession, postJson, startBridge } from "./harness.js";
+import { BATCH_PROTOCOL, FS, type Harness, PROTOCOL, SEARCH, TestClock, credentialTokens, openSession, postJson, startBridge } from "./harness.js";
 
 /** The spec's hourly limits, at their exact boundaries, with an injected clock. */
 
@@ -115,9 +115,9 @@ describe("over HTTP", () => {
   });
 
   it("counts a batch's calls one by one, and answers a refused batch with an array: one error per request", async () => {
-    const session = await openSession(h.urls.mcp);
+    const session = await openSession(h.urls.mcp, {}, BATCH_PROTOCOL);
     const batch = [search(1), { jsonrpc: "2.0", method: "notifications/progress", params: {} }, search(2), { jsonrpc: "2.0", id: "list", method: "tools/list" }, search(3), search(4)];
-    const r = await postJson(h.urls.mcp, batch, { "mcp-session-id": session, "mcp-protocol-version": PROTOCOL });
+    const r = await postJson(h.urls.mcp, batch, { "mcp-session-id": session, "mcp-protocol-version": BATCH_PROTOCOL });
     expect(r.status).toBe(429);
     expect(r.headers.get("retry-after")).toBe("2400");
     const error = {

@@ -8,7 +8,7 @@ import type { SiteSettings, StateStore } from "../../src/store/state/state-store
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import { requestContext } from "../../src/vfs/request-context.js";
-import { accessRepo, FS, openSession, PROTOCOL, postJson, tempDir } from "./harness.js";
+import { accessRepo, BATCH_PROTOCOL, FS, openSession, postJson, tempDir } from "./harness.js";
 
 /**
  * One context per request: a request is served under the auth setting it read, whatever another
@@ -117,12 +117,12 @@ afterAll(async () => {
 describe("each request is served under the auth setting it read", () => {
   it("two MCP requests interleave across a change of the setting; each sees exactly its own setting's content", async () => {
     await state.setAuthMode("partial");
-    const a = await openSession(mcpUrl);
-    const b = await openSession(mcpUrl);
-    const held = heldPost(mcpUrl, { "mcp-session-id": a, "mcp-protocol-version": PROTOCOL }, [FIND, RESOURCES]);
+    const a = await openSession(mcpUrl, {}, BATCH_PROTOCOL);
+    const b = await openSession(mcpUrl, {}, BATCH_PROTOCOL);
+    const held = heldPost(mcpUrl, { "mcp-session-id": a, "mcp-protocol-version": BATCH_PROTOCOL }, [FIND, RESOURCES]);
     expect((await watched.next()).authMode).toBe("partial");
     await state.setAuthMode("full");
-    const other = await postJson(mcpUrl, [FIND, RESOURCES], { "mcp-session-id": b, "mcp-protocol-version": PROTOCOL });
+    const other = await postJson(mcpUrl, [FIND, RESOURCES], { "mcp-session-id": b, "mcp-protocol-version": BATCH_PROTOCOL });
     held.send();
     const first = await held.response;
     expect([first.status, seen(first.body)]).toEqual([200, PARTIAL]);
@@ -131,8 +131,8 @@ describe("each request is served under the auth setting it read", () => {
 
   it("the other way round, and with /.well-known/mcp in between: a read of the setting changes nothing shared", async () => {
     await state.setAuthMode("full");
-    const a = await openSession(mcpUrl);
-    const held = heldPost(mcpUrl, { "mcp-session-id": a, "mcp-protocol-version": PROTOCOL }, [FIND, RESOURCES]);
+    const a = await openSession(mcpUrl, {}, BATCH_PROTOCOL);
+    const held = heldPost(mcpUrl, { "mcp-session-id": a, "mcp-protocol-version": BATCH_PROTOCOL }, [FIND, RESOURCES]);
     expect((await watched.next()).authMode).toBe("full");
     await state.setAuthMode("partial");
     const wellKnown = (await (await fetch(`${server.origin}/.well-known/mcp`)).json()) as { siteAuth: string; resources: { uri: string }[] };

@@ -4,25 +4,26 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStateStore, type SqliteStateStore } from "../../src/store/state/sqlite-state-store.js";
 import type { StateStore } from "../../src/store/state/state-store.js";
+import { parseStateLocation } from "../../src/store/location.js";
+import { openStores } from "../../src/store/stores.js";
+import { describePostgres, freshDatabase } from "../helpers/postgres.js";
 import { TEST_PASSWORD_COST, TestClock, tempDir } from "./harness.js";
 
 /**
  * The state store's contract, written against the interface so a PostgreSQL implementation can
  * run the same suite; here it runs on the embedded SQLite file.
  */
-function contract(name: string, open: (dir: string, clock: TestClock) => StateStore) {
-  describe(name, () => {
-    let tmp: ReturnType<typeof tempDir>;
+function contract(name: string, open: (clock: TestClock) => Promise<{ store: StateStore; cleanup: () => Promise<void> }>, describeIt: (name: string, fn: () => void) => void = describe) {
+  describeIt(name, () => {
     let clock: TestClock;
     let s: StateStore;
-    beforeEach(() => {
-      tmp = tempDir();
+    let cleanup: () => Promise<void>;
+    beforeEach(async () => {
       clock = new TestClock();
-      s = open(tmp.dir, clock);
+      ({ store: s, cleanup } = await open(clock));
     });
     afterEach(async () => {
-      await s.close();
-      tmp.cleanup();
+      await cleanup();
     });
 
     it("starts public with no MCP choice, and keeps what is set", async () => {
@@ -158,9 +159,37 @@ function contract(name: string, open: (dir: string, clock: TestClock) => StateSt
 
 const meta = { redirect_uris: ["http://localhost/cb"], token_endpoint_auth_method: "none" as const, grant_types: ["authorization_code"], response_types: ["code"] };
 
-contract("SqliteStateStore", (dir, clock) => openStateStore(join(dir, "state"), { now: clock.now }));
+contract("StateStore contract: SQLite", async (clock) => {
+  const tmp = tempDir();
+  const store = openStateStore(join(tmp.dir, "state"), { now: clock.now });
+  return { store, cleanup: async () => (await store.close(), tmp.cleanup()) };
+});
+
+contract(
+  "StateStore contract: PostgreSQL",
+  async (clock) => {
+    const db = await freshDatabase();
+    const stores = openStores(parseStateLocation(db.url, "/"), { state: { now: clock.now } });
+    return { store: await stores.state(), cleanup: async () => (await stores.close(), await db.drop()) };
+  },
+  describePostgres,
+);
 
 describe("the SQLite file", () => {
+  it("an unknown auth mode fails closed (full), with one warning", async () => {
+    const tmp = tempDir();
+    const warnings: string[] = [];
+    const store = openStateStore(join(tmp.dir, "state"), { warn: (m) => warnings.push(m) });
+    const db = new Database(join(tmp.dir, "state", "access.db"));
+    db.prepare("INSERT INTO settings (key, value) VALUES ('auth_mode', 'everyone')").run();
+    db.close();
+    expect(await store.settings()).toEqual({ authMode: "full", mcp: undefined });
+    expect(await store.settings()).toEqual({ authMode: "full", mcp: undefined });
+    expect(warnings).toEqual(['unknown auth mode "everyone" in the state database: treated as "full" (sign-in required) until `svc-mcp mcp auth` sets one']);
+    await store.close();
+    tmp.cleanup();
+  });
+
   it("is created 0600 in a 0700 folder and holds no secret in the clear", async () => {
     const tmp = tempDir();
     const dir = join(tmp.dir, "state");

@@ -61,7 +61,7 @@ describe("sessions", () => {
   it("a request without a session (other than initialize) is 400; an unknown session is 404", async () => {
     expect(await postJson(h.urls.mcp, call(1))).toMatchObject({
       status: 400,
-      body: rpcError(-32000, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session)"),
+      body: rpcError(-32000, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session, or use protocol version 2026-07-28, which needs none)"),
     });
     expect(await postJson(h.urls.mcp, call(1), { "mcp-session-id": "00000000-0000-0000-0000-000000000000" })).toMatchObject({
       status: 404,

@@ -100,7 +100,7 @@ describe("the npm package", () => {
         "npm fetches a prebuilt binary for this platform or builds one with Python 3, make and a C++ compiler; " +
         "npm 12 runs that step only for packages you allow (npm approve-scripts better-sqlite3, or --allow-scripts=better-sqlite3).\n" +
         "Without it, serve over stdio, search, fs, check, nav and schema work; serve --http and the commands that keep state " +
-        "(feedback, keys, mcp, users, credentials, redirect-domains) do not.\n",
+        "(feedback, keys, mcp, users, credentials, redirect-domains) do not; or keep the state in PostgreSQL (--state postgres://...).\n",
     });
     expect(existsSync(join(home.dir, "state"))).toBe(false);
   });

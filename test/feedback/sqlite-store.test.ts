@@ -15,7 +15,7 @@ describeFeedbackStore("SQLite", async () => {
 
 describeFeedbackStore("SQLite, opened lazily", async () => {
   const state = tempState();
-  const store = new LazyFeedbackStore(() => openFeedbackStore(state.dir));
+  const store = new LazyFeedbackStore(async () => openFeedbackStore(state.dir));
   return { store, cleanup: async () => (await store.close(), state.cleanup()) };
 });
 

@@ -70,6 +70,36 @@ export function describeFeedbackStore(name: string, open: () => Promise<{ store:
       expect((await store.get("docs", e.id))?.status).toBe("resolved");
     });
 
+    it("summary counts the filtered entries by day, source and status, and ranks the most downvoted pages", async () => {
+      const day1 = ms("2024-05-01T10:00:00Z");
+      const day2 = ms("2024-05-02T23:59:59Z");
+      await store.insert(entry({ source: "thumbs_only", helpful: false, path: "/b", comment: "", createdAt: day1 } as NewFeedback));
+      await store.insert(entry({ source: "thumbs_only", helpful: false, path: "/a", comment: "", createdAt: day1 + 1 } as NewFeedback));
+      await store.insert(entry({ source: "contextual", helpful: false, path: "/b", comment: "no", createdAt: day2 } as NewFeedback));
+      await store.insert(entry({ source: "contextual", helpful: true, path: "/c", comment: "yes", createdAt: day2 } as NewFeedback));
+      const resolved = await store.insert(entry({ createdAt: day2 }));
+      await store.setStatus("docs", resolved.id, "resolved", day2);
+      await store.insert(entry({ projectId: "other", createdAt: day2 }));
+      const zero = { code_snippet: 0, contextual: 0, agent: 0, thumbs_only: 0 };
+      const none = { pending: 0, in_progress: 0, resolved: 0, dismissed: 0 };
+      expect(await store.summary({ projectId: "docs" })).toEqual({
+        total: 5,
+        days: [
+          { date: "2024-05-01", total: 2, bySource: { ...zero, thumbs_only: 2 }, byStatus: { ...none, pending: 2 } },
+          { date: "2024-05-02", total: 3, bySource: { ...zero, contextual: 2, agent: 1 }, byStatus: { ...none, pending: 2, resolved: 1 } },
+        ],
+        negativePages: [
+          { path: "/b", count: 2 },
+          { path: "/a", count: 1 },
+        ],
+      });
+      expect(await store.summary({ projectId: "docs", source: "contextual", statuses: ["pending"], dateFrom: ms("2024-05-02T00:00:00Z") })).toEqual({
+        total: 2,
+        days: [{ date: "2024-05-02", total: 2, bySource: { ...zero, contextual: 2 }, byStatus: { ...none, pending: 2 } }],
+        negativePages: [{ path: "/b", count: 1 }],
+      });
+    });
+
     it("list rejects a cursor it did not issue for the query", async () => {
       for (let i = 0; i < 3; i++) await store.insert(entry({ createdAt: i }));
       const page = await store.list({ projectId: "docs", limit: 1 });

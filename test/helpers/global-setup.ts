@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHROMIUM } from "./browser-path.js";
 import { SHARED } from "./paths.js";
+import { PG_ADMIN_URL, probePostgres } from "./postgres.js";
 
 /**
  * Every test run gets its own cache folder: spawned `svc-mcp` processes (which inherit the
@@ -10,14 +11,21 @@ import { SHARED } from "./paths.js";
  * the user's `~/.cache/svc-mcp`. Tests about the cache itself make their own folders.
  *
  * Without `../shared` the tests that read it are skipped (see shared.ts), said here once; under
- * CI=true that is an error: CI must run every test.
+ * CI=true that is an error: CI must run every test. The same for the PostgreSQL server the
+ * state-store tests use (postgres.ts): its absence skips them with one line, or fails under CI.
  */
-export default function setup(): () => void {
+export default async function setup(): Promise<() => void> {
   if (!existsSync(join(SHARED, "corpora"))) {
     if (process.env.CI === "true") {
       throw new Error(`CI=true and the shared corpora are missing (${SHARED}): clone them beside the repository or set SVC_SHARED`);
     }
     process.stdout.write(`svc-mcp tests: ${SHARED} not found: the tests that read the shared corpora and specs are skipped (set SVC_SHARED to run them)\n`);
+  }
+  const pgProblem = await probePostgres(PG_ADMIN_URL);
+  if (pgProblem !== undefined) {
+    if (process.env.CI === "true") throw new Error(`CI=true and ${pgProblem}`);
+    process.stdout.write(`svc-mcp tests: ${pgProblem}: the PostgreSQL tests are skipped\n`);
+    process.env.SVC_TEST_PG_UNREACHABLE = pgProblem;
   }
   // The browser tests (test/web) drive Debian's chromium; outside CI they skip without it.
   if (!existsSync(CHROMIUM)) {

@@ -45,7 +45,10 @@ beforeAll(async () => {
 afterAll(async () => close());
 
 const invalid = (message: string) => ({ error: { code: -32602, message } });
-/** SEP-1303: arguments that fail validation are a tool result the model reads, not a protocol error. */
+/**
+ * SEP-1303: argument values that fail validation are a tool result the model reads, not a
+ * protocol error. `arguments` that is no object at all is a malformed request: -32602.
+ */
 const toolError = (text: string) => ({ result: { content: [{ type: "text", text }], isError: true } });
 const SEARCH = "search_nimbus_storage";
 const LEVELS = '"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"';
@@ -59,12 +62,12 @@ describe("odd params, method by method", () => {
     ["tools/list", { cursor: 5 }, invalid("Invalid params for tools/list: cursor: must be a string (got 5)")],
     ["tools/list", { cursor: null }, invalid("Invalid params for tools/list: cursor: must be a string (got null)")],
     ["tools/list", { cursor: "abc" }, invalid('Invalid params for tools/list: cursor: not a cursor of this server (it lists everything at once and gives none) (got "abc")')],
-    ["tools/call", { name: SEARCH, arguments: [] }, toolError(`Invalid arguments for ${SEARCH}: arguments: must be an object (got an array)`)],
-    ["tools/call", { name: SEARCH, arguments: ["query", "x"] }, toolError(`Invalid arguments for ${SEARCH}: arguments: must be an object (got an array)`)],
-    ["tools/call", { name: SEARCH, arguments: "query=x" }, toolError(`Invalid arguments for ${SEARCH}: arguments: must be an object (got "query=x")`)],
-    ["tools/call", { name: SEARCH, arguments: 5 }, toolError(`Invalid arguments for ${SEARCH}: arguments: must be an object (got 5)`)],
-    ["tools/call", { name: SEARCH, arguments: true }, toolError(`Invalid arguments for ${SEARCH}: arguments: must be an object (got true)`)],
-    ["tools/call", { name: SEARCH, arguments: null }, toolError(`Invalid arguments for ${SEARCH}: arguments: must be an object (got null)`)],
+    ["tools/call", { name: SEARCH, arguments: [] }, invalid(`Invalid arguments for ${SEARCH}: arguments: must be an object (got an array)`)],
+    ["tools/call", { name: SEARCH, arguments: ["query", "x"] }, invalid(`Invalid arguments for ${SEARCH}: arguments: must be an object (got an array)`)],
+    ["tools/call", { name: SEARCH, arguments: "query=x" }, invalid(`Invalid arguments for ${SEARCH}: arguments: must be an object (got "query=x")`)],
+    ["tools/call", { name: SEARCH, arguments: 5 }, invalid(`Invalid arguments for ${SEARCH}: arguments: must be an object (got 5)`)],
+    ["tools/call", { name: SEARCH, arguments: true }, invalid(`Invalid arguments for ${SEARCH}: arguments: must be an object (got true)`)],
+    ["tools/call", { name: SEARCH, arguments: null }, invalid(`Invalid arguments for ${SEARCH}: arguments: must be an object (got null)`)],
     ["tools/call", { name: SEARCH }, toolError(`Invalid arguments for ${SEARCH}: query: is required`)],
     ["tools/call", { name: 5, arguments: {} }, invalid("Invalid params for tools/call: name: must be a string (got 5)")],
     ["tools/call", {}, invalid("Invalid params for tools/call: name: is required")],
@@ -76,7 +79,8 @@ describe("odd params, method by method", () => {
     ["resources/read", {}, invalid("Invalid params for resources/read: uri: is required")],
     ["resources/read", undefined, invalid("Invalid params for resources/read: params: is required")],
     ["tools/call", { name: "search_elsewhere", arguments: { query: "x" } }, invalid('Unknown tool "search_elsewhere". Available: search_nimbus_storage, query_docs_filesystem_nimbus_storage')],
-    ["resources/templates/list", {}, { error: { code: -32601, message: "Method not found" } }],
+    ["resources/templates/list", { cursor: 5 }, invalid("Invalid params for resources/templates/list: cursor: must be a string (got 5)")],
+    ["prompts/list", {}, { error: { code: -32601, message: "Method not found" } }],
   ])("%s %j", async (method, params, answered) => {
     const answer = await send(method, params);
     expect(answer).toEqual({ jsonrpc: "2.0", id: (answer as { id: number }).id, ...answered });

@@ -1,4 +1,4 @@
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { AccessCheck, StateStore, Subject } from "../../store/state/state-store.js";
 import { ANONYMOUS, type Reader } from "../../vfs/access.js";
 import { principalOf, readerForSubject } from "../access-policy.js";

@@ -1,4 +1,4 @@
-import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
+import { readRequestBody } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import { InvalidRequestError, RequestTooLargeError } from "./oauth-errors.js";
 

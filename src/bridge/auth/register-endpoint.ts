@@ -1,4 +1,4 @@
-import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
+import { readRequestBody } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import type { ClientMetadata } from "../../store/state/state-store.js";
 import type { BridgeDeps } from "../context.js";

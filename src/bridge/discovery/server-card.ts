@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
-import { SUPPORTED_PROTOCOL_VERSIONS, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/server";
+import { SERVED_PROTOCOL_VERSIONS } from "../../tools/mcp/protocol-versions.js";
 import { projectIdFromName } from "../../store/state-dir.js";
 import { toolText } from "../../tools/mcp/server.js";
 import { listTools } from "../../tools/mcp/tool-calls.js";
@@ -66,7 +67,7 @@ export function serverCard(deps: BridgeDeps, urls: BridgeUrls, endpoint: Endpoin
         ...(authed
           ? { headers: [{ name: "Authorization", description: "An OAuth 2.1 bearer token from this server's authorization server (see its protected resource metadata).", isRequired: true, isSecret: true }] }
           : {}),
-        supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
+        supportedProtocolVersions: SERVED_PROTOCOL_VERSIONS,
       },
     ],
     tools: listTools(deps.tools, toolText(runtime, readerStateOf({ runtime, request: context }))),

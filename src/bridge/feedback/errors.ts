@@ -1,3 +1,4 @@
+import { isTransientStoreError } from "../../store/errors.js";
 import { InvalidCursorError } from "../../store/feedback/cursor.js";
 import { type FieldIssue, summarizeIssues } from "../../store/feedback/issues.js";
 import { FeedbackNotFoundError, InvalidTransitionError } from "../../store/feedback/store.js";
@@ -46,8 +47,8 @@ export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof InvalidCursorError) return new ApiError(400, "invalid_cursor", error.message, { param: "cursor" });
   if (error instanceof FeedbackNotFoundError) return new ApiError(404, "feedback_not_found", error.message);
   if (error instanceof InvalidTransitionError) return new ApiError(409, "invalid_transition", error.message, { param: "status" });
-  // Another process (the CLI) held the write lock past the busy timeout: worth a retry.
-  if ((error as { code?: unknown } | null)?.code === "SQLITE_BUSY") {
+  // Another process (the CLI) held a lock past the wait, or the database is briefly away: worth a retry.
+  if (isTransientStoreError(error)) {
     return new ApiError(503, "busy", "the feedback database is busy; retry shortly", { headers: { "Retry-After": "1" } });
   }
   return undefined;

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { type AuthInfo, createMcpHandler, isLegacyRequest, type McpHttpHandler, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
 import { ANONYMOUS } from "../../vfs/access.js";
@@ -13,6 +12,7 @@ import type { Charge } from "../rate-limit.js";
 import { rateLimitedResponse } from "../rate-limit-response.js";
 import { readBody } from "../read-body.js";
 import { authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../request-context.js";
+import { inputText } from "../../tools/mcp/issues.js";
 import { type Endpoint, type Session, SessionTable } from "./sessions.js";
 
 /** A JSON-RPC message as far as the bridge looks at it (the SDK validates the rest). */
@@ -25,21 +25,45 @@ interface Message {
 
 const SESSION_HEADER = "mcp-session-id";
 
+/** The first revision without JSON-RPC batches: a session that negotiated it or later refuses them. */
+const NO_BATCHES_FROM = "2025-06-18";
+
 /**
  * MCP Streamable HTTP for `/mcp` (anonymous, public content) and `/authed/mcp` (bearer token,
- * content of the token's groups). Sessions are stateful: `initialize` opens one (the
- * `Mcp-Session-Id` response header), later POSTs carry it, GET opens its notification stream,
- * DELETE ends it. Every request is checked again (availability, token, rate limits), so a
- * revoked token or a disabled server stops an open session at its next request.
+ * content of the token's groups), in both protocol generations (docs/protocol.md):
+ * - 2025 revisions are sessions: `initialize` opens one (the `Mcp-Session-Id` response header),
+ *   later POSTs carry it, GET opens its notification stream, DELETE ends it.
+ * - 2026-07-28 is stateless: each POST carries its version and capabilities in `_meta`, and the
+ *   SDK's `createMcpHandler` answers it with a server built for that one request;
+ *   `subscriptions/listen` is its notification stream.
+ * The SDK's classification (`isLegacyRequest`) tells them apart, and one factory
+ * (`createMcpServer`) builds the server of both. Every request is checked again (availability,
+ * token, rate limits), so a revoked token or a disabled server stops a session at its next
+ * request (an open `subscriptions/listen` stream carries only list_changed notifications, which
+ * name nothing a reader may not see).
  */
 export class McpEndpoint {
   readonly sessions: SessionTable;
   private readonly sweeper: NodeJS.Timeout;
+  /** The 2026-07-28 handler of each endpoint (they differ in the extensions they offer). */
+  private readonly modern: Readonly<Record<Endpoint, McpHttpHandler>>;
+  private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: BridgeDeps) {
     this.sessions = new SessionTable({ maxSessions: LIMITS.bridge.maxSessions, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now });
     this.sweeper = setInterval(() => void this.sessions.sweep(), LIMITS.bridge.sessionSweepMs);
     this.sweeper.unref();
+    this.modern = { mcp: this.modernHandler("mcp"), authed: this.modernHandler("authed") };
+    // A 2025 session's server hears site changes itself; the 2026-07-28 servers live for one
+    // request, so changes go to the open `subscriptions/listen` streams from here. Tool
+    // descriptions name the versions and languages a reload can change: tools are announced
+    // on every change, as a session's server does when its reader's outline changes.
+    this.unsubscribe = deps.runtime.onChange(() => {
+      for (const handler of Object.values(this.modern)) {
+        handler.notify.resourcesChanged();
+        handler.notify.toolsChanged();
+      }
+    });
   }
 
   async handle(endpoint: Endpoint, c: BridgeContext): Promise<Response> {
@@ -71,19 +95,33 @@ export class McpEndpoint {
     }
 
     const sessionId = c.req.header(SESSION_HEADER);
-    let session: Session | undefined;
-    if (sessionId !== undefined) {
-      session = this.sessions.get(sessionId);
-      // A session of another endpoint or another caller is answered exactly like an unknown one.
-      if (session === undefined || session.endpoint !== endpoint || session.principal !== principal) {
-        return jsonRpcError(404, JSON_RPC.sessionNotFound, "Session not found: it expired or was closed; initialize a new one");
-      }
-    } else if (method === "GET") {
+    if (sessionId === undefined && method === "GET") {
       return jsonRpcError(405, JSON_RPC.serverError, "GET opens the notification stream of a session: initialize with POST first, then send its Mcp-Session-Id", {
         headers: { Allow: "POST" },
       });
-    } else if (method === "DELETE") {
-      return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required");
+    }
+    if (sessionId === undefined && method === "DELETE") return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required");
+    // A 2026-07-28 request never carries a session; without one, the body tells the generation.
+    if (sessionId === undefined) {
+      const body = await this.readJsonRpc(c);
+      if (body instanceof Response) return body;
+      if (!(await isLegacyRequest(c.req.raw, body.raw, { maxRequestBodySize: LIMITS.bridge.maxBodyBytes }))) {
+        const refused = await this.chargeTools(endpoint, c.req.path, body);
+        if (refused !== undefined) return refused;
+        return this.modern[endpoint].fetch(c.req.raw, { authInfo, parsedBody: body.raw });
+      }
+      if (!(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
+        return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session, or use protocol version 2026-07-28, which needs none)");
+      }
+      const refused = await this.chargeTools(endpoint, c.req.path, body);
+      if (refused !== undefined) return refused;
+      return this.open(endpoint, principal, c.req.raw, body.raw, authInfo);
+    }
+
+    const session = this.sessions.get(sessionId);
+    // A session of another endpoint or another caller is answered exactly like an unknown one.
+    if (session === undefined || session.endpoint !== endpoint || session.principal !== principal) {
+      return jsonRpcError(404, JSON_RPC.sessionNotFound, "Session not found: it expired or was closed; initialize a new one");
     }
 
     let parsedBody: unknown;
@@ -91,20 +129,25 @@ export class McpEndpoint {
       const body = await this.readJsonRpc(c);
       if (body instanceof Response) return body;
       parsedBody = body.raw;
-      if (session === undefined && !(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
-        return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session)");
+      const version = session.server.server.getNegotiatedProtocolVersion();
+      if (Array.isArray(body.raw) && version !== undefined && version >= NO_BATCHES_FROM) {
+        return jsonRpcRefusal(400, body.raw, {
+          code: JSON_RPC.invalidRequest,
+          message: `Invalid Request: JSON-RPC batches were removed in protocol version ${NO_BATCHES_FROM}, and this session uses ${version}; send one message per request`,
+        });
       }
       const refused = await this.chargeTools(endpoint, c.req.path, body);
       if (refused !== undefined) return refused;
     }
 
-    if (session === undefined) return this.open(endpoint, principal, c.req.raw, parsedBody, authInfo);
     const response = await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo });
     return method === "GET" ? this.trackStream(session, response) : response;
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
+    this.unsubscribe();
+    await Promise.all(Object.values(this.modern).map((h) => h.close()));
     await this.sessions.closeAll();
   }
 
@@ -142,6 +185,17 @@ export class McpEndpoint {
         },
       });
     }
+    const odd = list.findIndex((m) => paramsProblem(m) !== undefined);
+    if (odd !== -1) {
+      // The SDK's transports would call these unparseable (-32700); they are a request's params, named.
+      const refused = { code: JSON_RPC.invalidParams, message: `Invalid params: ${paramsProblem(list[odd]) as string}` };
+      return jsonRpcRefusal(400, raw, refused, {
+        errorOf: (m) => {
+          const problem = paramsProblem(m);
+          return problem === undefined ? undefined : { code: JSON_RPC.invalidParams, message: `Invalid params: ${problem}` };
+        },
+      });
+    }
     return { raw, messages: list as Message[] };
   }
 
@@ -166,6 +220,27 @@ export class McpEndpoint {
     // All or none: a batch is refused whole, and each request in it is answered with the 429.
     const decision = await deps.limiter.take(charges);
     return decision.ok ? undefined : rateLimitedResponse(path, decision, body.raw);
+  }
+
+  /** The 2026-07-28 handler of an endpoint: a server per request, from the one factory both generations share. */
+  private modernHandler(endpoint: Endpoint): McpHttpHandler {
+    const { deps } = this;
+    return createMcpHandler(
+      ({ authInfo }) =>
+        createMcpServer({
+          runtime: deps.runtime,
+          context: contextFromAuthInfo(authInfo),
+          contextOf: contextFromAuthInfo,
+          tools: deps.tools,
+          endpoint,
+          version: deps.version,
+          forwardDiagnostics: false,
+          live: false,
+          ...(endpoint === "authed" ? { extensions: grantExtensions() } : {}),
+        }).server,
+      // 2025 traffic is ours to route (sessions, above). Answers are plain JSON: no handler of ours sends anything before its result.
+      { legacy: "reject", maxRequestBodySize: LIMITS.bridge.maxBodyBytes },
+    );
   }
 
   /** Open a session for an `initialize` request. */
@@ -241,6 +316,16 @@ export class McpEndpoint {
     });
     return new Response(body, { status: response.status, headers: response.headers });
   }
+}
+
+/** What is wrong with a well-formed message's `params` (an array, a `_meta` that is no object), named by member. */
+function paramsProblem(m: unknown): string | undefined {
+  const params = (m as { params?: unknown }).params;
+  if (params === undefined) return undefined;
+  if (Array.isArray(params)) return `params: must be an object (got ${inputText(params)})`;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (meta !== undefined && (typeof meta !== "object" || meta === null || Array.isArray(meta))) return `params._meta: must be an object (got ${inputText(meta)})`;
+  return undefined;
 }
 
 function shapeProblem(m: unknown): string | undefined {

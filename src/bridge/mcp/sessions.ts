@@ -1,4 +1,4 @@
-import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { DocsMcpServer } from "../../tools/mcp/server.js";
 
 /** Which endpoint a session was opened on: a session never crosses from one to the other. */

@@ -1,16 +1,13 @@
 import { LIMITS } from "../../limits.js";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { InvalidCursorError } from "../../store/feedback/cursor.js";
 import { isStatus, STATUSES } from "../../store/feedback/model.js";
 import { type FeedbackQuery, parseFeedbackQuery, type QueryParam } from "../../store/feedback/query.js";
-import { FEEDBACK_DB_FILE, openFeedbackStore } from "../../store/feedback/sqlite-store.js";
-import { FeedbackNotFoundError, type FeedbackPage, InvalidTransitionError } from "../../store/feedback/store.js";
+import { FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, InvalidTransitionError } from "../../store/feedback/store.js";
 import { defineCommand } from "../command.js";
 import { csvHeader, csvRow, formatEntries } from "../feedback-format.js";
 import { CliError, type CliIO } from "../io.js";
 import { withDir, withJson, withState } from "../options.js";
-import { type Project, resolveProject } from "../project.js";
+import { type Project, projectStores, resolveProject } from "../project.js";
 
 const ACTIONS = ["list", "set-status", "export"] as const;
 
@@ -97,8 +94,9 @@ async function exportAll(io: CliIO, project: Project, args: Args): Promise<numbe
 async function setStatus(io: CliIO, project: Project, id: string | undefined, status: string | undefined, json: boolean): Promise<number> {
   if (id === undefined || status === undefined) throw new CliError(`feedback set-status needs an entry id and a status: feedback set-status fb_... ${STATUSES.join("|")}`, 2);
   if (!isStatus(status)) throw new CliError(`status ${JSON.stringify(status)} is not one of ${STATUSES.join(", ")}`, 2);
-  const store = openFeedbackStore(project.stateDir);
+  const stores = projectStores(project);
   try {
+    const store = await stores.feedback();
     const { entry, previous } = await store.setStatus(project.id, id, status, Date.now());
     if (json) io.stdout(`${JSON.stringify(entry, null, 2)}\n`);
     else io.stdout(previous === status ? `${entry.id} is already ${status}.\n` : `${entry.id}: ${previous} -> ${status}\n`);
@@ -107,7 +105,7 @@ async function setStatus(io: CliIO, project: Project, id: string | undefined, st
     if (error instanceof FeedbackNotFoundError || error instanceof InvalidTransitionError) throw new CliError(error.message, 1);
     throw error;
   } finally {
-    await store.close();
+    await stores.close();
   }
 }
 
@@ -137,15 +135,15 @@ function rejectFlags(args: Args, action: string, flags: readonly string[]): void
  * answer `empty` instead of creating one: reading must not create state (a typo in --state
  * would otherwise leave a stray database behind).
  */
-async function withStoreIfAny<T>(project: Project, empty: T, read: (store: ReturnType<typeof openFeedbackStore>) => Promise<T>): Promise<T> {
-  if (!existsSync(join(project.stateDir, FEEDBACK_DB_FILE))) return empty;
-  const store = openFeedbackStore(project.stateDir);
+async function withStoreIfAny<T>(project: Project, empty: T, read: (store: FeedbackStore) => Promise<T>): Promise<T> {
+  const stores = projectStores(project);
   try {
-    return await read(store);
+    if (!stores.has("feedback")) return empty;
+    return await read(await stores.feedback());
   } catch (error) {
     if (error instanceof InvalidCursorError) throw new CliError(`--cursor: ${error.message}`, 2);
     throw error;
   } finally {
-    await store.close();
+    await stores.close();
   }
 }

@@ -1,9 +1,9 @@
 import { LIMITS } from "../../limits.js";
-import { openKeyStore, KeyNotFoundError, type AdminKeyInfo } from "../../store/keys/key-store.js";
+import { KeyNotFoundError, type AdminKeyInfo } from "../../store/keys/key-store.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";
 import { withDir, withJson, withState } from "../options.js";
-import { describeProject, resolveProject } from "../project.js";
+import { describeProject, projectStores, resolveProject } from "../project.js";
 import { formatTable } from "../table.js";
 
 const ACTIONS = ["create", "list", "revoke"] as const;
@@ -20,8 +20,9 @@ export const keysCommand = defineCommand({
     if (args.action !== "revoke" && args.key !== undefined) throw new CliError(`keys ${args.action} takes no argument; got ${JSON.stringify(args.key)}`, 2);
     if (args.action !== "create" && args.label !== undefined) throw new CliError("--label is for keys create", 2);
     const project = await resolveProject(io, args);
-    const keys = openKeyStore(project.stateDir);
+    const stores = projectStores(project);
     try {
+      const keys = await stores.keys();
       switch (args.action) {
         case "create": {
           const label = (args.label ?? "").trim();
@@ -52,7 +53,7 @@ export const keysCommand = defineCommand({
       if (error instanceof KeyNotFoundError) throw new CliError(error.message, 1);
       throw error;
     } finally {
-      await keys.close();
+      await stores.close();
     }
   },
 });

@@ -26,7 +26,7 @@ export const mcpCommand = defineCommand({
       if (args.action === "auth" && args.mode !== undefined) await state.setAuthMode(args.mode as AuthMode);
       const settings = await state.settings();
       if (args.json) {
-        io.stdout(`${JSON.stringify({ authMode: settings.authMode, mcp: mcpAvailable(settings) ? "enabled" : "disabled", toggle: settings.mcp ?? null, stateDir: project.stateDir })}\n`);
+        io.stdout(`${JSON.stringify({ authMode: settings.authMode, mcp: mcpAvailable(settings) ? "enabled" : "disabled", toggle: settings.mcp ?? null, stateDir: project.state.label })}\n`);
         return 0;
       }
       const changed = {

@@ -1,9 +1,7 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
 import { LazyFeedbackStore } from "../../store/feedback/lazy-store.js";
-import { openFeedbackStore } from "../../store/feedback/sqlite-store.js";
-import { sqliteAvailable } from "../../store/sqlite.js";
 import { SUBMIT_FEEDBACK } from "../../tools/mcp/feedback-tool.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
 import { docsTools } from "../../tools/mcp/tools.js";
@@ -12,7 +10,7 @@ import { plural } from "../diagnostics-summary.js";
 import { loadDocs, stderrLog } from "../load-docs.js";
 import { CliError } from "../io.js";
 import { parseGroups, withDir, withGroups, withState } from "../options.js";
-import { describeProject, resolveProject } from "../project.js";
+import { describeProject, projectStores, resolveProject } from "../project.js";
 import { serveHttp } from "../serve-http.js";
 
 export const serveCommand = defineCommand({
@@ -58,28 +56,33 @@ export const serveCommand = defineCommand({
     }
     const project = await resolveProject(io, args, runtime.site.config.name);
     log(describeProject(project));
-    // Opened when an agent first sends feedback: most sessions never do. Feedback is kept in
-    // SQLite, an optional dependency: without it the tool is left out rather than offered broken.
-    const feedback = sqliteAvailable() ? new LazyFeedbackStore(() => openFeedbackStore(project.stateDir)) : undefined;
-    if (feedback === undefined) log(`${SUBMIT_FEEDBACK} is left out: feedback is kept in SQLite, and the SQLite module (better-sqlite3) is not installed`);
+    // Opened when an agent first sends feedback: most sessions never do. Where the store's driver
+    // is missing (SQLite is an optional dependency) the tool is left out rather than offered broken.
+    const stores = projectStores(project);
+    const unavailable = stores.feedbackUnavailable();
+    const feedback = unavailable === undefined ? new LazyFeedbackStore(() => stores.feedback()) : undefined;
+    if (unavailable !== undefined) log(`${SUBMIT_FEEDBACK} is left out: ${unavailable}`);
     const tools = docsTools(feedback !== undefined ? { feedback: { store: feedback, projectId: project.id } } : {});
     // The author's local preview: their `--groups`, the auth setting does not apply (docs/bridge.md).
     const context = localContext(readerWithGroups(parseGroups(args.groups)));
-    const { server } = createMcpServer({ runtime, context, endpoint: "stdio", tools });
     if (io.streams === undefined) throw new CliError("serve needs the process's standard input and output");
     const transport = new StdioServerTransport(io.streams.stdin as never, io.streams.stdout as never);
     const closed = new Promise<void>((resolve) => {
       // The client closing our stdin is the normal way a stdio server is stopped.
       io.streams?.stdin.once("end", () => resolve());
-      transport.onclose = () => resolve();
     });
-    await server.connect(transport);
+    // The SDK's stdio entry takes both generations: a 2025 `initialize` or a 2026-07-28 request
+    // (or `server/discover`) opens the connection, and one server from the factory serves it.
+    const connection = serveStdio(() => createMcpServer({ runtime, context, endpoint: "stdio", tools }).server, {
+      transport,
+      onerror: (error) => log(`MCP: ${error.message}`),
+    });
     const toolList = tools.map((t) => t.name(runtime.names)).join(", ");
     log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);
     fetchRemote();
     await Promise.race([closed, io.stopSignal]);
-    await server.close();
-    await feedback?.close();
+    await connection.close();
+    await stores.close();
     await runtime.close();
     return 0;
   },

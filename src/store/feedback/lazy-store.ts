@@ -5,24 +5,25 @@ import type { FeedbackStore } from "./store.js";
  * sessions never call it; they should not create a state folder and database just by starting.
  */
 export class LazyFeedbackStore implements FeedbackStore {
-  private store: FeedbackStore | undefined;
+  private store: Promise<FeedbackStore> | undefined;
 
-  constructor(private readonly open: () => FeedbackStore) {}
+  constructor(private readonly open: () => Promise<FeedbackStore>) {}
 
-  private opened(): FeedbackStore {
+  private opened(): Promise<FeedbackStore> {
     this.store ??= this.open();
     return this.store;
   }
 
-  insert: FeedbackStore["insert"] = (entry) => this.opened().insert(entry);
-  insertMany: FeedbackStore["insertMany"] = (entries) => this.opened().insertMany(entries);
-  list: FeedbackStore["list"] = (query) => this.opened().list(query);
-  get: FeedbackStore["get"] = (projectId, id) => this.opened().get(projectId, id);
-  summary: FeedbackStore["summary"] = (filter) => this.opened().summary(filter);
-  setStatus: FeedbackStore["setStatus"] = (projectId, id, status, now) => this.opened().setStatus(projectId, id, status, now);
+  insert: FeedbackStore["insert"] = async (entry) => (await this.opened()).insert(entry);
+  insertMany: FeedbackStore["insertMany"] = async (entries) => (await this.opened()).insertMany(entries);
+  list: FeedbackStore["list"] = async (query) => (await this.opened()).list(query);
+  get: FeedbackStore["get"] = async (projectId, id) => (await this.opened()).get(projectId, id);
+  summary: FeedbackStore["summary"] = async (filter) => (await this.opened()).summary(filter);
+  setStatus: FeedbackStore["setStatus"] = async (projectId, id, status, now) => (await this.opened()).setStatus(projectId, id, status, now);
 
   async close(): Promise<void> {
-    await this.store?.close();
+    const store = this.store;
     this.store = undefined;
+    await (await store?.catch(() => undefined))?.close();
   }
 }

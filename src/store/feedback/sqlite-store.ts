@@ -6,10 +6,12 @@ import { RandomIds } from "../random-id.js";
 import { type Db, openDatabase } from "../sqlite.js";
 import { createCursorCodec, type CursorCodec, type KeysetPosition } from "./cursor.js";
 import { FEEDBACK_MIGRATIONS } from "./migrations.js";
-import { type FeedbackEntry, type FeedbackRecord, type FeedbackSource, type FeedbackStatus, type NewFeedback, SOURCES, STATUSES, toEntry } from "./model.js";
+import { type FeedbackEntry, type FeedbackRecord, type FeedbackSource, type FeedbackStatus, type NewFeedback, toEntry } from "./model.js";
 import type { FeedbackFilter, FeedbackQuery } from "./query.js";
-import { type FeedbackDay, FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, type FeedbackSummary, InvalidTransitionError, type StatusChange } from "./store.js";
+import { FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, type FeedbackSummary, InvalidTransitionError, type StatusChange } from "./store.js";
 import { canTransition, TRANSITIONS } from "./transitions.js";
+import { newEntry, newFeedbackId } from "./new-entry.js";
+import { summaryOf } from "./summary.js";
 
 /** The feedback database's file name inside the state directory. */
 export const FEEDBACK_DB_FILE = "feedback.db";
@@ -37,16 +39,6 @@ interface Row {
 }
 
 const COLUMNS = "seq, id, source, status, created_at, path, comment, helpful, contact, code, filename, lang";
-
-/**
- * New public ids: `fb_`, the creation time (10 base32 characters, milliseconds) and 10 random
- * base32 characters (50 bits). The time prefix makes ids sort by creation and, above all, makes
- * the unique index append-only: random ids scatter inserts over the whole index, which at a
- * million rows doubled the bulk seeding time by spilling cache pages. The time is public in
- * `createdAt` anyway; the random half keeps ids unguessable.
- */
-const TIME_CHARS = 10;
-const RANDOM_CHARS = 10;
 
 /** The FeedbackStore over one SQLite file (WAL, synchronous=FULL; safe across processes). */
 export class SqliteFeedbackStore implements FeedbackStore {
@@ -158,24 +150,10 @@ export class SqliteFeedbackStore implements FeedbackStore {
       status: FeedbackStatus;
       n: number;
     }[];
-    const days = new Map<number, { total: number; bySource: Record<FeedbackSource, number>; byStatus: Record<FeedbackStatus, number> }>();
-    let total = 0;
-    for (const g of groups) {
-      let d = days.get(g.day);
-      if (d === undefined) {
-        d = { total: 0, bySource: zeroes(SOURCES), byStatus: zeroes(STATUSES) };
-        days.set(g.day, d);
-      }
-      d.total += g.n;
-      d.bySource[g.source] += g.n;
-      d.byStatus[g.status] += g.n;
-      total += g.n;
-    }
     const negative = this.db
       .prepare(`SELECT path, COUNT(*) AS count FROM feedback WHERE ${cond} AND helpful = 0 GROUP BY path ORDER BY count DESC, path LIMIT ${LIMITS.feedback.summaryPages}`)
       .all(params) as { path: string; count: number }[];
-    const dayList: FeedbackDay[] = [...days].map(([day, d]) => ({ date: new Date(day * 86_400_000).toISOString().slice(0, 10), ...d }));
-    return { total, days: dayList, negativePages: negative };
+    return summaryOf(groups, negative);
   }
 
   async get(projectId: string, id: string): Promise<FeedbackEntry | undefined> {
@@ -205,7 +183,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
 
   /** Write one row; returns its new id. Bulk paths call only this (no result objects). */
   private insertRow(e: NewFeedback): string {
-    const id = `fb_${RandomIds.base32Of(Math.max(0, e.createdAt), TIME_CHARS)}${this.ids.base32(RANDOM_CHARS)}`;
+    const id = newFeedbackId(e.createdAt, this.ids);
     const snippet = e.source === "code_snippet" ? e : undefined;
     this.insertStmt.run(
       id,
@@ -254,24 +232,6 @@ export class SqliteFeedbackStore implements FeedbackStore {
   }
 }
 
-/** The entry a new row holds (what the insert wrote; no read back). */
-function newEntry(e: NewFeedback, id: string): FeedbackEntry {
-  const snippet = e.source === "code_snippet" ? e : undefined;
-  return toEntry({
-    id,
-    source: e.source,
-    status: "pending",
-    createdAt: e.createdAt,
-    path: e.path,
-    comment: e.comment,
-    helpful: e.source === "thumbs_only" || e.source === "contextual" ? e.helpful : null,
-    contact: e.source === "contextual" ? (e.contact ?? null) : null,
-    code: snippet?.code ?? null,
-    filename: snippet?.filename ?? null,
-    lang: snippet?.lang ?? null,
-  });
-}
-
 function toRecord(r: Row): FeedbackRecord {
   return {
     id: r.id,
@@ -288,6 +248,3 @@ function toRecord(r: Row): FeedbackRecord {
   };
 }
 
-function zeroes<K extends string>(keys: readonly K[]): Record<K, number> {
-  return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
-}

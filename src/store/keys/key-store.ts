@@ -61,7 +61,8 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-interface Row {
+/** An `admin_keys` row, as both backends store it. */
+export interface KeyRow {
   id: string;
   hash: Buffer;
   label: string;
@@ -90,22 +91,22 @@ export class SqliteKeyStore implements AdminKeyStore {
   async create(label: string, now: number): Promise<{ key: string; info: AdminKeyInfo }> {
     const { key, id } = generateKey(this.random);
     this.db.prepare("INSERT INTO admin_keys (id, hash, label, created_at) VALUES (?, ?, ?, ?)").run(id, hashKey(key), label, now);
-    return { key, info: toInfo(this.byId.get(id) as Row) };
+    return { key, info: toKeyInfo(this.byId.get(id) as KeyRow) };
   }
 
   async list(): Promise<AdminKeyInfo[]> {
-    return (this.db.prepare("SELECT * FROM admin_keys ORDER BY created_at DESC, id").all() as Row[]).map(toInfo);
+    return (this.db.prepare("SELECT * FROM admin_keys ORDER BY created_at DESC, id").all() as KeyRow[]).map(toKeyInfo);
   }
 
   async revoke(idOrKey: string, now: number): Promise<{ info: AdminKeyInfo; alreadyRevoked: boolean }> {
     const id = keyIdOf(idOrKey) ?? idOrKey;
     return this.db
       .transaction(() => {
-        const row = this.byId.get(id) as Row | undefined;
+        const row = this.byId.get(id) as KeyRow | undefined;
         if (row === undefined) throw new KeyNotFoundError(idOrKey);
-        if (row.revoked_at !== null) return { info: toInfo(row), alreadyRevoked: true };
+        if (row.revoked_at !== null) return { info: toKeyInfo(row), alreadyRevoked: true };
         this.db.prepare("UPDATE admin_keys SET revoked_at = ? WHERE id = ?").run(now, id);
-        return { info: toInfo({ ...row, revoked_at: now }), alreadyRevoked: false };
+        return { info: toKeyInfo({ ...row, revoked_at: now }), alreadyRevoked: false };
       })
       .immediate();
   }
@@ -113,15 +114,15 @@ export class SqliteKeyStore implements AdminKeyStore {
   async verify(key: string, now: number): Promise<KeyCheck> {
     const id = keyIdOf(key);
     if (id === undefined) return { ok: false, reason: "malformed" };
-    const row = this.byId.get(id) as Row | undefined;
+    const row = this.byId.get(id) as KeyRow | undefined;
     const match = timingSafeEqual(hashKey(key), row?.hash ?? this.decoy);
     if (row === undefined || !match) return { ok: false, reason: "unknown" };
     if (row.revoked_at !== null) return { ok: false, reason: "revoked" };
     if (row.last_used_at === null || now - row.last_used_at >= LIMITS.keys.lastUsedResolutionMs) {
       this.touch.run(now, id);
-      return { ok: true, key: toInfo({ ...row, last_used_at: now }) };
+      return { ok: true, key: toKeyInfo({ ...row, last_used_at: now }) };
     }
-    return { ok: true, key: toInfo(row) };
+    return { ok: true, key: toKeyInfo(row) };
   }
 
   async close(): Promise<void> {
@@ -129,7 +130,8 @@ export class SqliteKeyStore implements AdminKeyStore {
   }
 }
 
-function toInfo(r: Row): AdminKeyInfo {
+/** What `keys list` shows of a row. */
+export function toKeyInfo(r: KeyRow): AdminKeyInfo {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return { id: r.id, label: r.label, createdAt: new Date(r.created_at).toISOString(), lastUsedAt: iso(r.last_used_at), revokedAt: iso(r.revoked_at) };
 }

@@ -3,17 +3,17 @@ import type { Statement } from "better-sqlite3";
 import { LIMITS } from "../../limits.js";
 import { type Db, openDatabase } from "../sqlite.js";
 import { STATE_MIGRATIONS } from "./migrations.js";
+import { SWEEP_GRACE_MS, type StateStoreOptions, TOKEN_PREFIX, type TokenRow, parseGroups, readSettings, subjectOf, warnOnce } from "./common.js";
 import { PASSWORD_COST, type ScryptCost, hashPassword, hashSecret, randomToken, secretMatches, verifyPassword } from "./secrets.js";
 import {
-  AUTH_MODES,
   type AccessCheck,
-  type AuthCodeRequest,
   type AuthMode,
+  type McpToggle,
+  type AuthCodeRequest,
   type ClientMetadata,
   type CodeRedemption,
   type CredentialInfo,
   type IssuedTokens,
-  type McpToggle,
   type RefreshResult,
   type RegisteredClient,
   type SiteSettings,
@@ -23,44 +23,10 @@ import {
   type UserInfo,
 } from "./state-store.js";
 
+export { TOKEN_PREFIX, type StateStoreOptions } from "./common.js";
+
 /** The state database's file name inside the state directory. */
 export const STATE_DB_FILE = "access.db";
-
-/** Prefixes of what we hand out, so a leaked string says what it is. */
-export const TOKEN_PREFIX = {
-  credentialId: "mcpc_",
-  clientId: "mcpd_",
-  clientSecret: "mcps_",
-  accessToken: "mcpat_",
-  refreshToken: "mcprt_",
-  authCode: "mcpac_",
-} as const;
-
-export interface StateStoreOptions {
-  /** Milliseconds since the epoch (injectable so tests can expire tokens exactly). */
-  readonly now?: () => number;
-  readonly accessTokenTtlSec?: number;
-  readonly refreshTokenTtlSec?: number;
-  readonly authCodeTtlSec?: number;
-  /** scrypt cost of new password hashes (default `PASSWORD_COST`); tests lower it to stay fast. */
-  readonly passwordCost?: ScryptCost;
-}
-
-/** Used tokens and codes are kept this long past expiry, then swept (they only serve reuse detection). */
-const SWEEP_GRACE_MS = 24 * 60 * 60 * 1000;
-
-interface TokenRow {
-  grant_id: number;
-  kind: "access" | "refresh";
-  expires_at: number;
-  used_at: number | null;
-  client_id: string;
-  credential_id: string | null;
-  user_name: string | null;
-  scope: string;
-  resource: string;
-  groups_json: string | null;
-}
 
 interface CodeRow {
   client_id: string;
@@ -86,6 +52,7 @@ export class SqliteStateStore implements StateStore {
   private readonly refreshTtlMs: number;
   private readonly codeTtlMs: number;
   private readonly passwordCost: ScryptCost;
+  private readonly warn: (message: string) => void;
   private readonly q: ReturnType<typeof prepareStatements>;
   /** Hash of a password nobody has: checked for unknown accounts so timing reveals nothing. */
   private dummyHash: Promise<string> | undefined;
@@ -99,19 +66,14 @@ export class SqliteStateStore implements StateStore {
     this.refreshTtlMs = (options.refreshTokenTtlSec ?? LIMITS.oauth.refreshTokenTtlSec) * 1000;
     this.codeTtlMs = (options.authCodeTtlSec ?? LIMITS.oauth.authCodeTtlSec) * 1000;
     this.passwordCost = options.passwordCost ?? PASSWORD_COST;
+    this.warn = warnOnce(options.warn);
     this.q = prepareStatements(db);
   }
 
   // Settings -------------------------------------------------------------------------------
 
   async settings(): Promise<SiteSettings> {
-    let authMode: AuthMode = "public";
-    let mcp: McpToggle | undefined;
-    for (const row of this.q.settings.all() as { key: string; value: string }[]) {
-      if (row.key === "auth_mode" && (AUTH_MODES as readonly string[]).includes(row.value)) authMode = row.value as AuthMode;
-      if (row.key === "mcp" && (row.value === "enabled" || row.value === "disabled")) mcp = row.value;
-    }
-    return { authMode, mcp };
+    return readSettings(this.q.settings.all() as { key: string; value: string }[], this.warn);
   }
 
   async setAuthMode(mode: AuthMode): Promise<void> {
@@ -377,17 +339,6 @@ export class SqliteStateStore implements StateStore {
     this.q.sweepCodes.run(now - SWEEP_GRACE_MS);
     this.q.sweepGrants.run(now - SWEEP_GRACE_MS);
   }
-}
-
-function subjectOf(row: TokenRow): Subject | undefined {
-  if (row.credential_id !== null) return { kind: "credential", clientId: row.credential_id };
-  if (row.user_name !== null && row.groups_json !== null) return { kind: "user", name: row.user_name, groups: parseGroups(row.groups_json) };
-  return undefined;
-}
-
-function parseGroups(json: string): string[] {
-  const value: unknown = JSON.parse(json);
-  return Array.isArray(value) ? value.filter((g): g is string => typeof g === "string") : [];
 }
 
 /** Every statement the store runs, prepared once. */

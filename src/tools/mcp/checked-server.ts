@@ -1,45 +1,69 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { type AnyObjectSchema, type SchemaOutput, getLiteralValue, getObjectShape } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { Notification, Request, Result, ServerNotification, ServerRequest, ServerResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+} from "@modelcontextprotocol/core";
+import { type JSONRPCRequest, type Result, Server, type ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { describeParamsIssues, invalidParams } from "./issues.js";
+import { describeParamsIssues, inputText, invalidParams } from "./issues.js";
 
-/** What `Server` (with its default type parameters) hands a handler besides the request. */
-type Extra = RequestHandlerExtra<ServerRequest | Request, ServerNotification | Notification>;
+/** `tools/call` as we check it: `arguments` is the tool's to judge, so an array is named (`must be an object`). */
+const CallToolRequest = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+});
 
 /**
- * The SDK's low-level `Server`, with every request's `params` checked before its handler runs:
- * odd input (a number for `cursor`, an array for `arguments`, an unknown log level) is an
- * InvalidParams error naming the member (`Invalid params for tools/list: cursor: must be a
- * string (got 5)`), where the SDK answers -32603 with a raw zod dump. This covers the SDK's own
- * handlers too (`initialize`, `logging/setLevel`): its constructors register them through this
- * method. A `task` the server does not support is InvalidParams too.
- *
- * Handlers are installed with `Protocol`'s method, past `Server`'s: for `tools/call` that one
- * checks the request against the SDK's schema before anything of ours runs (so an array
- * `arguments` could never be named), and checks results for tasks, which we do not offer.
+ * The request schemas our checks apply, by method (the SDK registers `initialize` and
+ * `logging/setLevel` itself; 2026-07-28's `server/discover` and `subscriptions/listen` take no
+ * params of their own beyond `_meta`, which the SDK checks as the request envelope).
+ */
+const CHECKED: Readonly<Record<string, z.ZodType>> = {
+  initialize: InitializeRequestSchema,
+  "logging/setLevel": SetLevelRequestSchema,
+  "tools/list": ListToolsRequestSchema,
+  "tools/call": CallToolRequest,
+  "resources/list": ListResourcesRequestSchema,
+  "resources/templates/list": ListResourceTemplatesRequestSchema,
+  "resources/read": ReadResourceRequestSchema,
+};
+
+type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/**
+ * The SDK's low-level `Server`, with every request's `params` checked before anything of the
+ * SDK's runs: odd input (a number for `cursor`, an array for `arguments`, an unknown log level)
+ * is an InvalidParams error naming the member (`Invalid params for tools/list: cursor: must be a
+ * string (got 5)`), where the SDK answers with its schema's messages, written for programmers
+ * (or -32603 for a handler registered by method). `_wrapHandler` is the SDK's hook around every
+ * stored handler, its own (`initialize`, `logging/setLevel`) included; the check goes outside
+ * the SDK's wrapper, so `tools/call`'s own request check never sees an argument we name better.
+ * A `task` the server does not support is InvalidParams too.
  */
 export class CheckedServer extends Server {
-  override setRequestHandler<T extends AnyObjectSchema>(schema: T, handler: (request: SchemaOutput<T>, extra: Extra) => ServerResult | Result | Promise<ServerResult | Result>): void {
-    const literal = getObjectShape(schema)?.method;
-    const method = literal !== undefined ? getLiteralValue(literal) : undefined;
-    if (typeof method !== "string") throw new Error("a request schema needs a method literal");
-    const loose = z.looseObject({ method: z.literal(method) });
-    const check = schema as unknown as z.ZodType<SchemaOutput<T>>;
-    Protocol.prototype.setRequestHandler.call(this, loose, (request: unknown, extra: Extra) => {
-      const parsed = check.safeParse(request, { reportInput: true });
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    const inner = super._wrapHandler(method, handler);
+    // Looked up from a constant table: `Server`'s constructor registers its handlers (and so
+    // calls this) before any field of a subclass exists.
+    const schema = CHECKED[method];
+    if (schema === undefined) return inner;
+    return async (request, ctx) => {
+      const parsed = schema.safeParse(request, { reportInput: true });
       if (!parsed.success) throw invalidParams(`Invalid params for ${method}: ${describeParamsIssues(parsed.error)}`);
-      return handler(parsed.data, extra);
-    });
+      const params = (request.params ?? {}) as Record<string, unknown>;
+      if (params.task !== undefined) throw invalidParams(`Invalid params for ${method}: task: this server does not run requests as tasks`);
+      if (method === "tools/call") refuseNonObjectArguments(params);
+      return inner(request, ctx);
+    };
   }
+}
 
-  /** A request that asks to run as a task (`params.task`) is the caller's mistake here, not ours. */
-  protected override assertTaskHandlerCapability(method: string): void {
-    try {
-      super.assertTaskHandlerCapability(method);
-    } catch {
-      throw invalidParams(`Invalid params for ${method}: task: this server does not run requests as tasks`);
-    }
-  }
+/** Absent is no arguments; anything but an object (null, an array, a string) is named before the SDK's own check, which would say less. */
+function refuseNonObjectArguments(params: Record<string, unknown>): void {
+  const args = params.arguments;
+  if (args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))) return;
+  throw invalidParams(`Invalid arguments for ${String(params.name)}: arguments: must be an object (got ${inputText(args)})`);
 }

@@ -1,4 +1,3 @@
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { inputText } from "../use-cases/outcome.js";
 
@@ -42,10 +41,13 @@ function typeName(expected: string): string {
   return `${/^[aeiou]/.test(name) ? "an" : "a"} ${name}`;
 }
 
+/** JSON-RPC 2.0's InvalidParams code (kept here so `svc-mcp search`, which reuses these messages, never loads the MCP SDK). */
+export const INVALID_PARAMS = -32602;
+
 /**
  * A JSON-RPC InvalidParams error with a clean message. (`McpError` prefixes its message with
  * "MCP error -32602:", and clients prefix it again, so the user would read the code twice.)
  */
 export function invalidParams(message: string): Error & { code: number } {
-  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
+  return Object.assign(new Error(message), { code: INVALID_PARAMS });
 }

@@ -1,7 +1,5 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { AuthInfo, Server, ServerCapabilities, ServerContext } from "@modelcontextprotocol/server";
+import { ResourceNotFoundError } from "@modelcontextprotocol/server";
 import { CheckedServer } from "./checked-server.js";
 import { inputText, invalidParams } from "./issues.js";
 import { callTool, listTools } from "./tool-calls.js";
@@ -44,7 +42,14 @@ export interface McpServerOptions {
    */
   readonly forwardDiagnostics?: boolean;
   /** `capabilities.extensions` (SEP-2133): the extensions this endpoint implements, by identifier. */
-  readonly extensions?: Readonly<Record<string, object>>;
+  readonly extensions?: NonNullable<ServerCapabilities["extensions"]>;
+  /**
+   * Send this instance's own list_changed notifications on site changes (default true): a
+   * connection (stdio) or a 2025 session lives long enough to hear them. An instance that
+   * answers one 2026-07-28 HTTP request does not; there the bridge publishes changes to the
+   * `subscriptions/listen` streams once for all (see McpEndpoint).
+   */
+  readonly live?: boolean;
 }
 
 export interface DocsMcpServer {
@@ -53,10 +58,8 @@ export interface DocsMcpServer {
   readonly close: () => void;
 }
 
-/** `tools/call` as we check it: `arguments` is the tool's to judge, so an array is named (`must be an object`). */
-const CallToolRequest = CallToolRequestSchema.extend({
-  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
-});
+/** What a 2026-07-28 client may cache a list or a skill for: a reload changes them, and list_changed says so. */
+const CACHE_HINT = { ttlMs: 60_000, cacheScope: "private" } as const;
 
 /**
  * An MCP server over the live runtime. Built on the low-level `Server` so odd params are
@@ -87,27 +90,29 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
         ...(options.extensions !== undefined ? { extensions: { ...options.extensions } } : {}),
       },
       instructions: serverInstructions(runtime.site, runtime.names, runtime.baseUrl, openingState.outline),
+      cacheHints: { "tools/list": CACHE_HINT, "resources/list": CACHE_HINT, "resources/templates/list": CACHE_HINT, "resources/read": CACHE_HINT, "server/discover": CACHE_HINT },
     },
   );
   /** The request's context and its reader's state. */
-  const readerOf = (authInfo: AuthInfo | undefined): { request: RequestContext; state: ReaderState } => {
-    const request = contextOf(authInfo);
+  const readerOf = (ctx: ServerContext): { request: RequestContext; state: ReaderState } => {
+    const request = contextOf(ctx.http?.authInfo);
     return { request, state: runtime.readerState(request) };
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+  server.setRequestHandler("tools/list", async (request, ctx) => {
     refuseCursor("tools/list", request.params?.cursor);
-    return { tools: listTools(tools, toolText(runtime, readerOf(extra.authInfo).state)) };
+    return { tools: listTools(tools, toolText(runtime, readerOf(ctx).state)) };
   });
 
-  server.setRequestHandler(CallToolRequest, async (request, extra) => {
-    const { request: context, state } = readerOf(extra.authInfo);
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    const { request: context, state } = readerOf(ctx);
+    // `Server` checks the result against the protocol's schema: a malformed one is our bug.
     return callTool(tools, runtime.names, request.params.name, request.params.arguments, { runtime, request: context, state, endpoint });
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+  server.setRequestHandler("resources/list", async (request, ctx) => {
     refuseCursor("resources/list", request.params?.cursor);
-    const { skills } = readerOf(extra.authInfo).state;
+    const { skills } = readerOf(ctx).state;
     return {
       resources: skills.map((s) => ({
         uri: s.uri,
@@ -120,12 +125,19 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     };
   });
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const { skills } = readerOf(extra.authInfo).state;
+  // We serve no templated resources; a client that asks is told so with an empty list.
+  server.setRequestHandler("resources/templates/list", async (request) => {
+    refuseCursor("resources/templates/list", request.params?.cursor);
+    return { resourceTemplates: [] };
+  });
+
+  server.setRequestHandler("resources/read", async (request, ctx) => {
+    const { skills } = readerOf(ctx).state;
     const skill = skills.find((s) => s.uri === request.params.uri);
     if (skill === undefined) {
       // Same answer for a missing and a restricted skill: a restricted one must not be confirmed.
-      throw invalidParams(`Resource not found: ${request.params.uri}`);
+      // -32602 with the uri in `data`, as 2026-07-28 asks (2025 clients read the same code).
+      throw new ResourceNotFoundError(request.params.uri);
     }
     return { contents: [{ uri: skill.uri, mimeType: "text/markdown", text: skill.file.text }] };
   });
@@ -133,6 +145,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   // Tool descriptions name the reader's versions and languages, which a reload can change.
   const filtersOf = (outline: SiteOutline): string => JSON.stringify([outline.versions, outline.defaultVersion, outline.languages]);
   let filters = filtersOf(openingState.outline);
+  if (options.live === false) return { server, close: () => {} };
   const unsubscribe = runtime.onChange((change) => {
     // Notifications are best-effort: a client that went away must not break the reload.
     const ignore = (): void => {};

@@ -1,4 +1,4 @@
-import { CallToolResultSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { describeArgumentIssues, inputText, parseInput, type ArgumentIssue } from "../use-cases/outcome.js";
 import type { ToolNames } from "../tool-names.js";
@@ -35,8 +35,8 @@ export async function callTool(tools: readonly DocsTool[], names: ToolNames, nam
   if (!parsed.ok) return argumentError(name, parsed.issues);
   const ran = await tool.run(parsed.value, ctx);
   if (!ran.ok) return argumentError(name, ran.issues);
-  // What the SDK's `Server` would have checked: a malformed result is our bug.
-  return CallToolResultSchema.parse(ran.value);
+  // `Server` checks the result against the protocol's schema: a malformed one is our bug.
+  return ran.value;
 }
 
 /** `Invalid arguments for search_x: pageSize: must be an integer from 1 to 50 (got 0)`, as a tool error. */

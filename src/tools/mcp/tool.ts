@@ -1,4 +1,4 @@
-import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { SiteOutline } from "../../vfs/outline.js";
 import type { RequestContext } from "../../vfs/request-context.js";

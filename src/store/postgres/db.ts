@@ -1,0 +1,115 @@
+import type { Pool, PoolClient, QueryResultRow } from "pg";
+import { StoreUnavailableError } from "../errors.js";
+import { redactUrl } from "../location.js";
+import { POSTGRES_MIGRATIONS, type PgMigration } from "./migrations.js";
+
+/** What the stores run queries through: the pool, or one client inside a transaction. */
+export interface PgQueryable {
+  query<R extends QueryResultRow>(sql: string, params?: readonly unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+/** int8 (OID 20): our times are milliseconds since the epoch, far inside a double's exact range. */
+const INT8_OID = 20;
+
+/**
+ * A connection pool to the state database. `pg` is imported when a store is first opened, never
+ * at start-up (serving over stdio never needs it).
+ */
+export class PgDb implements PgQueryable {
+  private constructor(
+    private readonly pool: Pool,
+    readonly label: string,
+  ) {}
+
+  /** Connect and bring the schema up to date (once, whichever process gets there first). */
+  static async open(url: string, migrations: readonly PgMigration[] = POSTGRES_MIGRATIONS): Promise<PgDb> {
+    const { default: pg } = await import("pg");
+    const types = {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === INT8_OID && format !== "binary" ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+    };
+    const pool = new pg.Pool({ connectionString: url, types, max: 10, connectionTimeoutMillis: 10_000 });
+    // An idle client whose server went away: log nothing here, the next query reports it.
+    pool.on("error", () => {});
+    const db = new PgDb(pool, redactUrl(url));
+    try {
+      await migrate(db, migrations);
+    } catch (error) {
+      await pool.end();
+      if (isConnectionError(error)) throw new PostgresUnreachableError(db.label, (error as Error).message);
+      throw error;
+    }
+    return db;
+  }
+
+  query<R extends QueryResultRow>(sql: string, params: readonly unknown[] = []): Promise<{ rows: R[]; rowCount: number | null }> {
+    return this.pool.query<R>(sql, params as unknown[]);
+  }
+
+  /** Run `fn` in one transaction on one connection; rolled back when it throws. */
+  async transaction<T>(fn: (q: PgQueryable) => Promise<T>): Promise<T> {
+    const client: PoolClient = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const result = await fn(client as PgQueryable);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+/** The state database cannot be reached (refused, unknown host, authentication, no database). */
+export class PostgresUnreachableError extends StoreUnavailableError {
+  constructor(
+    readonly label: string,
+    readonly reason: string,
+  ) {
+    super(`cannot open the PostgreSQL state database ${label}: ${reason}`);
+    this.name = "PostgresUnreachableError";
+  }
+
+  explain(): string {
+    return this.message;
+  }
+}
+
+/** Errors that mean "no usable server there", as opposed to a bug in a query. */
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return error instanceof Error && /timeout|terminated|connect/i.test(error.message);
+  // Node's socket errors, and SQLSTATE classes 08 (connection), 28 (authorization), 3D000 (no such database).
+  return /^E[A-Z]+$/.test(code) || code.startsWith("08") || code.startsWith("28") || code === "3D000";
+}
+
+/**
+ * Any advisory lock id, the same in every process: the first instance to start migrates, the
+ * others wait on the lock, then find the schema current and apply nothing.
+ */
+const MIGRATION_LOCK = 0x5356434d4350; // "SVCMCP"
+
+/** Apply the migrations the database has not had, in one transaction under the lock. */
+async function migrate(db: PgDb, migrations: readonly PgMigration[]): Promise<void> {
+  const latest = migrations.reduce((m, x) => Math.max(m, x.version), 0);
+  await db.transaction(async (q) => {
+    await q.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await q.query("CREATE TABLE IF NOT EXISTS svc_mcp_schema (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)");
+    const { rows } = await q.query<{ version: number | null }>("SELECT max(version) AS version FROM svc_mcp_schema");
+    const current = rows[0]?.version ?? 0;
+    if (current > latest) {
+      throw new Error(`database schema version ${current} is newer than this svc-mcp supports (${latest}); upgrade svc-mcp`);
+    }
+    for (const m of [...migrations].filter((x) => x.version > current).sort((a, b) => a.version - b.version)) {
+      await q.query(m.sql);
+      await q.query("INSERT INTO svc_mcp_schema (version, applied_at) VALUES ($1, $2)", [m.version, Date.now()]);
+    }
+  });
+}

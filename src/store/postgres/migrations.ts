@@ -1,0 +1,166 @@
+/** One schema change, applied once, in order, in the migration transaction (`db.ts`). */
+export interface PgMigration {
+  /** 1, 2, 3...: recorded in `svc_mcp_schema` once applied. */
+  readonly version: number;
+  readonly sql: string;
+}
+
+/**
+ * The PostgreSQL schema: the same tables as the SQLite files (`access.db`, `feedback.db`,
+ * `keys.db`) in one database, plus the shared rate-limit counters. Append new versions; never
+ * edit a released one. Secrets are only ever hashes (`*_hash`, `hash`); times are milliseconds
+ * since the epoch (BIGINT), like the SQLite files.
+ */
+export const POSTGRES_MIGRATIONS: readonly PgMigration[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+
+      CREATE TABLE redirect_domains (
+        entry TEXT PRIMARY KEY,
+        created_at BIGINT NOT NULL
+      );
+
+      CREATE TABLE credentials (
+        client_id TEXT PRIMARY KEY,
+        label TEXT NOT NULL,
+        secret_hash BYTEA NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+
+      CREATE TABLE users (
+        name TEXT PRIMARY KEY,
+        password_hash TEXT NOT NULL,
+        groups_json TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+
+      CREATE TABLE clients (
+        client_id TEXT PRIMARY KEY,
+        secret_hash BYTEA,
+        metadata_json TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+
+      CREATE TABLE grants (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        client_id TEXT NOT NULL,
+        credential_id TEXT REFERENCES credentials(client_id) ON DELETE CASCADE,
+        registered_client_id TEXT REFERENCES clients(client_id) ON DELETE CASCADE,
+        user_name TEXT REFERENCES users(name) ON DELETE CASCADE,
+        scope TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        CHECK ((credential_id IS NULL) <> (user_name IS NULL))
+      );
+      CREATE INDEX grants_by_credential ON grants(credential_id);
+      CREATE INDEX grants_by_user ON grants(user_name);
+      CREATE INDEX grants_by_client ON grants(registered_client_id);
+
+      CREATE TABLE tokens (
+        hash BYTEA PRIMARY KEY,
+        grant_id BIGINT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
+        expires_at BIGINT NOT NULL,
+        used_at BIGINT
+      );
+      CREATE INDEX tokens_by_grant ON tokens(grant_id);
+      CREATE INDEX tokens_by_expiry ON tokens(expires_at);
+
+      CREATE TABLE auth_codes (
+        hash BYTEA PRIMARY KEY,
+        client_id TEXT NOT NULL REFERENCES clients(client_id) ON DELETE CASCADE,
+        user_name TEXT NOT NULL REFERENCES users(name) ON DELETE CASCADE,
+        redirect_uri TEXT NOT NULL,
+        code_challenge TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        used_at BIGINT,
+        grant_id BIGINT REFERENCES grants(id) ON DELETE SET NULL
+      );
+      CREATE INDEX codes_by_grant ON auth_codes(grant_id);
+      CREATE INDEX codes_by_expiry ON auth_codes(expires_at);
+
+      CREATE TABLE admin_keys (
+        id TEXT PRIMARY KEY,
+        hash BYTEA NOT NULL,
+        label TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        last_used_at BIGINT,
+        revoked_at BIGINT
+      );
+
+      -- The feedback cursor HMAC key: random, made by the server (gen_random_uuid draws from
+      -- the OS CSPRNG), so every instance signs and checks cursors with the same key.
+      CREATE TABLE feedback_meta (
+        key TEXT PRIMARY KEY,
+        value BYTEA NOT NULL
+      );
+      INSERT INTO feedback_meta (key, value)
+        VALUES ('cursor_secret', sha256(convert_to(gen_random_uuid()::text || gen_random_uuid()::text, 'UTF8')));
+
+      CREATE TABLE feedback (
+        seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('code_snippet', 'contextual', 'agent', 'thumbs_only')),
+        status TEXT NOT NULL CHECK (status IN ('pending', 'in_progress', 'resolved', 'dismissed')),
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        path TEXT NOT NULL,
+        comment TEXT NOT NULL,
+        helpful BOOLEAN,
+        contact TEXT,
+        code TEXT,
+        filename TEXT,
+        lang TEXT
+      );
+      CREATE INDEX feedback_by_time ON feedback (project_id, created_at DESC, seq DESC);
+      CREATE INDEX feedback_by_source ON feedback (project_id, source, created_at DESC, seq DESC);
+      CREATE INDEX feedback_by_status ON feedback (project_id, status, created_at DESC, seq DESC);
+      CREATE INDEX feedback_by_source_status ON feedback (project_id, source, status, created_at DESC, seq DESC);
+
+      -- Hourly rate-limit counters shared by every instance (window = floor(ms / window length)).
+      CREATE TABLE rate_counters (
+        window_index BIGINT NOT NULL,
+        key TEXT NOT NULL,
+        count BIGINT NOT NULL,
+        PRIMARY KEY (window_index, key)
+      );
+
+      -- Charge every counter or none, in one round trip. Each upsert adds only while the sum
+      -- stays within its limit; the row lock it takes makes concurrent charges of one counter
+      -- wait for each other, so across all instances exactly "limit" units pass. A refusal
+      -- raises inside the inner block, which rolls back the counters already charged.
+      -- Returns 0 when all were charged, else the 1-based position of the first refused.
+      CREATE FUNCTION svc_mcp_take(p_window BIGINT, p_keys TEXT[], p_units BIGINT[], p_limits BIGINT[]) RETURNS INTEGER
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        i INTEGER;
+        refused INTEGER := 0;
+      BEGIN
+        BEGIN
+          FOR i IN 1 .. coalesce(array_length(p_keys, 1), 0) LOOP
+            INSERT INTO rate_counters AS c (window_index, key, count)
+              SELECT p_window, p_keys[i], p_units[i] WHERE p_units[i] <= p_limits[i]
+              ON CONFLICT (window_index, key) DO UPDATE SET count = c.count + excluded.count
+              WHERE c.count + excluded.count <= p_limits[i];
+            IF NOT FOUND THEN
+              refused := i;
+              RAISE EXCEPTION 'svc_mcp_take refused' USING ERRCODE = 'SM001';
+            END IF;
+          END LOOP;
+        EXCEPTION WHEN SQLSTATE 'SM001' THEN
+          RETURN refused;
+        END;
+        RETURN 0;
+      END
+      $$;
+    `,
+  },
+];

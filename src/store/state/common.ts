@@ -1,0 +1,85 @@
+import { AUTH_MODES, type AuthMode, type McpToggle, type SiteSettings, type Subject } from "./state-store.js";
+import type { ScryptCost } from "./secrets.js";
+
+/** Prefixes of what we hand out, so a leaked string says what it is. */
+export const TOKEN_PREFIX = {
+  credentialId: "mcpc_",
+  clientId: "mcpd_",
+  clientSecret: "mcps_",
+  accessToken: "mcpat_",
+  refreshToken: "mcprt_",
+  authCode: "mcpac_",
+} as const;
+
+export interface StateStoreOptions {
+  /** Milliseconds since the epoch (injectable so tests can expire tokens exactly). */
+  readonly now?: () => number;
+  readonly accessTokenTtlSec?: number;
+  readonly refreshTokenTtlSec?: number;
+  readonly authCodeTtlSec?: number;
+  /** scrypt cost of new password hashes (default `PASSWORD_COST`); tests lower it to stay fast. */
+  readonly passwordCost?: ScryptCost;
+  /** Where a warning about the stored state goes (default: stderr, once per message). */
+  readonly warn?: (message: string) => void;
+}
+
+/** Each distinct warning once per store: settings are read on every request. */
+export function warnOnce(warn: ((message: string) => void) | undefined): (message: string) => void {
+  const seen = new Set<string>();
+  const write = warn ?? ((m: string) => process.stderr.write(`svc-mcp: warning: ${m}\n`));
+  return (m) => {
+    if (seen.has(m)) return;
+    seen.add(m);
+    write(m);
+  };
+}
+
+/** Used tokens and codes are kept this long past expiry, then swept (they only serve reuse detection). */
+export const SWEEP_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** A token's row joined with its grant and the account's current groups. */
+export interface TokenRow {
+  grant_id: number;
+  kind: "access" | "refresh";
+  expires_at: number;
+  used_at: number | null;
+  client_id: string;
+  credential_id: string | null;
+  user_name: string | null;
+  scope: string;
+  resource: string;
+  groups_json: string | null;
+}
+
+/**
+ * Settings from their rows. An `auth_mode` this version does not know (written by a newer
+ * svc-mcp, or by hand) fails closed: `full`, so nothing is served to anyone unauthenticated,
+ * with a warning; falling back to `public` would publish every restricted page.
+ */
+export function readSettings(rows: readonly { key: string; value: string }[], warn: (message: string) => void): SiteSettings {
+  let authMode: AuthMode = "public";
+  let mcp: McpToggle | undefined;
+  for (const row of rows) {
+    if (row.key === "auth_mode") {
+      if ((AUTH_MODES as readonly string[]).includes(row.value)) authMode = row.value as AuthMode;
+      else {
+        warn(`unknown auth mode ${JSON.stringify(row.value)} in the state database: treated as "full" (sign-in required) until \`svc-mcp mcp auth\` sets one`);
+        authMode = "full";
+      }
+    }
+    if (row.key === "mcp" && (row.value === "enabled" || row.value === "disabled")) mcp = row.value;
+  }
+  return { authMode, mcp };
+}
+
+export function subjectOf(row: TokenRow): Subject | undefined {
+  if (row.credential_id !== null) return { kind: "credential", clientId: row.credential_id };
+  if (row.user_name !== null && row.groups_json !== null) return { kind: "user", name: row.user_name, groups: parseGroups(row.groups_json) };
+  return undefined;
+}
+
+export function parseGroups(json: string): string[] {
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value.filter((g): g is string => typeof g === "string") : [];
+}
+

@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { CountersLimiter } from "../../src/bridge/rate-limit.js";
+import type { WindowCounters } from "../../src/store/counters.js";
+import { parseStateLocation } from "../../src/store/location.js";
+import { openStores, type Stores } from "../../src/store/stores.js";
+import { describePostgres, freshDatabase, queryDatabase } from "../helpers/postgres.js";
+
+describePostgres("PostgreSQL state", () => {
+  let db: { url: string; drop: () => Promise<void> };
+  const opened: Stores[] = [];
+  const open = (): Stores => {
+    const stores = openStores(parseStateLocation(db.url, "/"));
+    opened.push(stores);
+    return stores;
+  };
+  beforeEach(async () => {
+    db = await freshDatabase();
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((s) => s.close()));
+    await db.drop();
+  });
+
+  it("four instances starting at once migrate once, and all see the same state", async () => {
+    const instances = [open(), open(), open(), open()];
+    const states = await Promise.all(instances.map((s) => s.state()));
+    expect(await queryDatabase(db.url, "SELECT version FROM svc_mcp_schema ORDER BY version")).toEqual([{ version: 1 }]);
+    await states[0]!.setAuthMode("partial");
+    expect(await Promise.all(states.map(async (s) => (await s.settings()).authMode))).toEqual(["partial", "partial", "partial", "partial"]);
+  });
+
+  it("refuses a database whose schema is newer than this version", async () => {
+    await open().state();
+    await queryDatabase(db.url, "INSERT INTO svc_mcp_schema (version, applied_at) VALUES (99, 0)");
+    await expect(open().state()).rejects.toThrow("database schema version 99 is newer than this svc-mcp supports (1); upgrade svc-mcp");
+  });
+
+  it("an unknown auth mode in the database fails closed (full), with one warning", async () => {
+    const warnings: string[] = [];
+    const stores = openStores(parseStateLocation(db.url, "/"), { state: { warn: (m) => warnings.push(m) } });
+    opened.push(stores);
+    const state = await stores.state();
+    await queryDatabase(db.url, "INSERT INTO settings (key, value) VALUES ('auth_mode', 'everyone')");
+    expect(await state.settings()).toEqual({ authMode: "full", mcp: undefined });
+    expect(await state.settings()).toEqual({ authMode: "full", mcp: undefined });
+    expect(warnings).toEqual(['unknown auth mode "everyone" in the state database: treated as "full" (sign-in required) until `svc-mcp mcp auth` sets one']);
+  });
+
+  it("stores secrets only as hashes", async () => {
+    const stores = open();
+    const state = await stores.state();
+    const { clientSecret } = await state.createCredential("ci");
+    const { key } = await (await stores.keys()).create("k", 0);
+    const dump = JSON.stringify(await queryDatabase(db.url, "SELECT * FROM credentials")) + JSON.stringify(await queryDatabase(db.url, "SELECT * FROM admin_keys"));
+    expect(dump).not.toContain(clientSecret);
+    expect(dump).not.toContain(key.slice(16));
+  });
+
+  it("rate counters are exact across instances: of 60 concurrent calls on two instances, 25 pass", async () => {
+    const [a, b] = [(await open().counters())!, (await open().counters())!];
+    const charge = [{ key: "tool:search", units: 1, limit: 25 }];
+    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? a : b).take(7, charge)));
+    expect(results.filter((r) => r === -1).length).toBe(25);
+    expect(results.filter((r) => r === 0).length).toBe(35);
+    expect(await queryDatabase(db.url, "SELECT window_index::int, key, count::int FROM rate_counters")).toEqual([{ window_index: 7, key: "tool:search", count: 25 }]);
+  });
+
+  it("charges every counter or none, names the first refused, refunds, and starts afresh in a new window", async () => {
+    const counters: WindowCounters = (await open().counters())!;
+    const both = [
+      { key: "ip:1", units: 1, limit: 5 },
+      { key: "tool:search", units: 1, limit: 1 },
+    ];
+    expect(await counters.take(1, both)).toBe(-1);
+    expect(await counters.take(1, both)).toBe(1);
+    expect(await counters.take(1, [{ key: "ip:1", units: 10, limit: 5 }])).toBe(0);
+    const rows = () => queryDatabase(db.url, "SELECT window_index::int, key, count::int FROM rate_counters ORDER BY key");
+    expect(await rows()).toEqual([
+      { window_index: 1, key: "ip:1", count: 1 },
+      { window_index: 1, key: "tool:search", count: 1 },
+    ]);
+    await counters.refund(1, [{ key: "tool:search", units: 1 }]);
+    expect(await counters.take(1, both)).toBe(-1);
+    await counters.refund(1, [{ key: "ip:1", units: 9 }]);
+    expect(await counters.take(2, both)).toBe(-1);
+    expect(await rows()).toEqual([
+      { window_index: 2, key: "ip:1", count: 1 },
+      { window_index: 2, key: "tool:search", count: 1 },
+    ]);
+  });
+
+  it("the bridge's limiter on shared counters: the sign-in lockout holds across instances", async () => {
+    const hour = 3_600_000;
+    const clock = () => 5 * hour + 1_000;
+    const [a, b] = [new CountersLimiter((await open().counters())!, hour, clock), new CountersLimiter((await open().counters())!, hour, clock)];
+    const attempt = { key: "signin:alice", limit: 3, what: "sign-in attempts" };
+    const decisions = await Promise.all([a, b, a, b, a].map((l) => l.take([attempt])));
+    expect(decisions.filter((d) => d.ok).length).toBe(3);
+    expect(decisions.find((d) => !d.ok)).toEqual({ ok: false, charge: attempt, retryAfterSec: 3599, resetAt: 6 * hour });
+    await b.refund([attempt]);
+    expect(await a.take([attempt])).toEqual({ ok: true });
+    expect((await b.take([attempt])).ok).toBe(false);
+  });
+});
