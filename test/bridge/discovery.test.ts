@@ -11,7 +11,7 @@ import { type Harness, RESTRICTED_SKILL, accessRepo, mcpClient, startBridge, use
 let repo: ReturnType<typeof accessRepo>;
 let h: Harness;
 let staff: string;
-const VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+const VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
 
 beforeAll(async () => {
   repo = accessRepo();
