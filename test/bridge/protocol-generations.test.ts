@@ -85,10 +85,13 @@ describe.each(ERAS)("protocol %s over HTTP", (era) => {
   it("tells an open client that the resources changed after an edit", async () => {
     const client = await connect(era, h.urls.mcp);
     const heard = next(client, "notifications/resources/list_changed");
+    const tools = era === "2026-07-28" ? next(client, "notifications/tools/list_changed") : undefined;
     const subscription = era === "2026-07-28" ? await client.listen({ resourcesListChanged: true, toolsListChanged: true }) : undefined;
     if (era === "2025-11-25") await waitForGetStream((client.transport as StreamableHTTPClientTransport).sessionId as string);
     writeFileSync(join(repo.dir, "quickstart.mdx"), `---\ntitle: "Quickstart"\n---\n\nEdited for ${era}.\n`);
     expect(await heard).toBe("notifications/resources/list_changed");
+    // On a listen stream every change announces tools too (descriptions follow the site).
+    if (tools !== undefined) expect(await tools).toBe("notifications/tools/list_changed");
     await subscription?.close();
     await client.close();
   });
@@ -110,6 +113,36 @@ describe("2026-07-28 by raw HTTP", () => {
     expect((discover.body as { result: { supportedVersions: string[] } }).result.supportedVersions).toEqual(STATELESS_PROTOCOL_VERSIONS);
     const list = await postJson(h.urls.mcp, { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope } }, { ...headers, "Mcp-Method": "tools/list" });
     expect(list.body).toMatchObject({ result: { resultType: "complete", ttlMs: 60000, cacheScope: "private" } });
+  });
+
+  it("answers odd 2026-07-28 requests with the SDK's 4xx and JSON-RPC errors, never a 5xx", async () => {
+    const rpc = (method: string, meta: object = envelope) => ({ jsonrpc: "2.0", id: 1, method, params: { _meta: meta } });
+    const headers = { "MCP-Protocol-Version": "2026-07-28" };
+    const answers = [
+      await postJson(h.urls.mcp, rpc("tools/list"), { ...headers, "Mcp-Method": "tools/call" }),
+      await postJson(h.urls.mcp, rpc("tools/list", { ...envelope, "io.modelcontextprotocol/protocolVersion": "2027-01-01" }), { "MCP-Protocol-Version": "2027-01-01", "Mcp-Method": "tools/list" }),
+      await postJson(h.urls.mcp, rpc("ping"), { ...headers, "Mcp-Method": "ping" }),
+      await postJson(h.urls.mcp, [rpc("tools/list"), { ...rpc("tools/list"), id: 2 }], headers),
+    ].map((r) => [r.status, (r.body as { error: { code: number; message: string } }).error]);
+    expect(answers).toEqual([
+      [
+        400,
+        {
+          code: -32020,
+          message: "Bad Request: the request headers and body disagree: the body names method tools/list but the Mcp-Method header names tools/call",
+          data: { mismatch: { header: "tools/call", body: "the body names method tools/list but the Mcp-Method header names tools/call" } },
+        },
+      ],
+      [400, { code: -32022, message: "Unsupported protocol version: 2027-01-01", data: { supported: ["2026-07-28"], requested: "2027-01-01" } }],
+      [404, { code: -32601, message: "Method not found" }],
+      [400, { code: -32600, message: "Bad Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later" }],
+    ]);
+  });
+
+  it("asks for a token on /authed/mcp before anything else, as for a session", async () => {
+    const r = await postJson(h.urls.authedMcp, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope } }, { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list" });
+    expect(r.status).toBe(401);
+    expect(r.headers.get("www-authenticate")).toMatch(/^Bearer /);
   });
 
   it("refuses params that are no object, naming the member, in either generation", async () => {

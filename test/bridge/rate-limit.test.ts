@@ -114,6 +114,15 @@ describe("over HTTP", () => {
     expect((await postJson(h.urls.mcp, search(8), headers)).status).toBe(200);
   });
 
+  it("counts 2026-07-28 calls (no session) against the same hourly limit", async () => {
+    const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+    const headers = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": SEARCH };
+    const call = (id: number) => ({ ...search(id), params: { ...search(id).params, _meta } });
+    for (let i = 1; i <= 3; i++) expect((await postJson(h.urls.mcp, call(i), headers)).status).toBe(200);
+    const over = await postJson(h.urls.mcp, call(4), headers);
+    expect([over.status, over.headers.get("retry-after"), (over.body as { id: number; error: { code: number } }).error.code]).toEqual([429, "2400", -32029]);
+  });
+
   it("counts a batch's calls one by one, and answers a refused batch with an array: one error per request", async () => {
     const session = await openSession(h.urls.mcp, {}, BATCH_PROTOCOL);
     const batch = [search(1), { jsonrpc: "2.0", method: "notifications/progress", params: {} }, search(2), { jsonrpc: "2.0", id: "list", method: "tools/list" }, search(3), search(4)];

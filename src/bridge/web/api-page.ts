@@ -4,7 +4,7 @@ import { CODE_GENERATORS, exampleRequest } from "../../config/openapi/code-examp
 import { exampleValue } from "../../config/openapi/example-value.js";
 import type { ApiAuth, ApiContent, ApiOperation, ApiParameter, ApiSpec } from "../../config/openapi/model.js";
 import { describePlayground, type PlaygroundSettings, RELAY_PATH } from "../../config/openapi/playground.js";
-import { parameterAnchors } from "../../config/openapi/render-page.js";
+import { channelPageOperations, parameterAnchors } from "../../config/openapi/render-page.js";
 import { fieldOf, type SchemaField, schemaFields } from "../../config/openapi/schema-fields.js";
 import { escapeHtml as esc } from "../auth/login-page.js";
 
@@ -200,9 +200,10 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string): s
     for (const p of ch.parameters) out.push(fieldHtml(p.name, p.name, fieldOf(p.schema ?? {})?.type ?? "string", true, false, p.description, [], 0));
     out.push(`</dl>`);
   }
-  if (ch.operations.length > 0) {
+  const operations = channelPageOperations(ch);
+  if (operations.length > 0) {
     out.push(`<h2>Operations</h2>`);
-    for (const op of ch.operations) {
+    for (const op of operations) {
       out.push(`<h3><span class="method m-${esc(op.action.toLowerCase())}">${esc(op.action.toUpperCase())}</span> ${esc(op.id)}</h3>`);
       if (op.summary !== undefined) out.push(prose(op.summary));
       if (op.description !== undefined) out.push(prose(op.description));

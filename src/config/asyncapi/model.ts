@@ -19,6 +19,11 @@ export interface AsyncOperation {
   readonly summary?: string;
   readonly description?: string;
   readonly messages: readonly AsyncMessage[];
+  /**
+   * `x-svc` (or `x-mint`) on the operation: its `metadata.groups` restricts the operation (its
+   * channel's page leaves it out; the mounted spec keeps it for those groups only).
+   */
+  readonly extension?: ApiExtension;
 }
 
 /** A channel: one generated page, listing its operations and messages. */

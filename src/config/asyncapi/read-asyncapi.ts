@@ -109,7 +109,15 @@ function readMessageMap(messages: unknown): AsyncMessage[] {
 function operation(id: string, action: string, op: Obj, messages: AsyncMessage[]): AsyncOperation {
   const summary = str(op.summary);
   const description = str(op.description);
-  return { id, action, ...(summary !== undefined ? { summary } : {}), ...(description !== undefined ? { description } : {}), messages };
+  const extension = readExtension(op);
+  return {
+    id,
+    action,
+    ...(summary !== undefined ? { summary } : {}),
+    ...(description !== undefined ? { description } : {}),
+    messages,
+    ...(extension !== undefined ? { extension } : {}),
+  };
 }
 
 function channel(

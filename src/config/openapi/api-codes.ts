@@ -8,6 +8,10 @@ export const API_CODES = {
   spec: "api-spec",
   /** A spec's own warnings (a dangling `$ref`, an unknown version field...). */
   specWarning: "api-spec-warning",
+  /** A `$ref` outside a restricted part that points into it: left out of the pages. */
+  restrictedRef: "api-restricted-ref",
+  /** An `x-svc`/`x-mint` rule (`metadata.groups`) that cannot be read: the part is restricted to no reader. */
+  unreadableRule: "api-unreadable-rule",
   /** `<operation> skipped: invalid operation (...)`. */
   operationSkipped: "api-operation-skipped",
   /** An operation entry under no `openapi`. */

@@ -3,6 +3,7 @@ import type { AsyncSpec } from "../asyncapi/model.js";
 import { readAsyncapi } from "../asyncapi/read-asyncapi.js";
 import { readInsideRoot, refusalCode } from "../inside-root.js";
 import { type Dereferenced, dereferenceDocument, type SpecWarning } from "./dereference.js";
+import { cutRefsIntoRestricted } from "./restricted-refs.js";
 import type { ApiSpec } from "./model.js";
 import { readOperations, readServers } from "./operations.js";
 import { parseDocument } from "./parse-document.js";
@@ -81,15 +82,17 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     });
   }
   const location = remote ? { root: deps.root } : { root: deps.root, file: source };
+  // Pages are built from the document without `$ref`s that cross into restricted parts.
+  const cut = cutRefsIntoRestricted(document, type.kind);
   if (type.kind === "asyncapi") {
     let deref: Dereferenced;
     try {
-      deref = await dereferenceDocument(document, location);
+      deref = await dereferenceDocument(cut.document, location);
     } catch (error) {
       return done({ ok: false, message: `cannot resolve $ref: ${(error as Error).message}` }, false);
     }
     const read = readAsyncapi(deref.document, source, type.version);
-    return done(read.ok ? { ok: true, spec: read.spec, warnings: deref.warnings } : { ok: false, message: read.message }, deref.selfContained);
+    return done(read.ok ? { ok: true, spec: read.spec, warnings: [...cut.warnings, ...deref.warnings] } : { ok: false, message: read.message }, deref.selfContained);
   }
   const problems = await deps.validator.validate(document, type.version);
   const outside = problems.filter((p) => !/^\/(paths|webhooks)\/[^/]+/.test(p.pointer));
@@ -100,7 +103,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   }
   let resolved: Dereferenced;
   try {
-    resolved = await dereferenceDocument(document, location);
+    resolved = await dereferenceDocument(cut.document, location);
   } catch (error) {
     return done({ ok: false, message: `cannot resolve $ref: ${(error as Error).message}` }, false);
   }
@@ -116,7 +119,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     servers: readServers(deref.servers),
     operations: readOperations(deref, problems),
   };
-  return done({ ok: true, spec, warnings: resolved.warnings }, resolved.selfContained);
+  return done({ ok: true, spec, warnings: [...cut.warnings, ...resolved.warnings] }, resolved.selfContained);
 }
 
 type TextResult = { ok: true; text: string } | { ok: false; message: string; notFetched?: boolean; code?: string };

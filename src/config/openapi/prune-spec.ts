@@ -43,6 +43,7 @@ export function pruneSpec(doc: Obj, parts: readonly Segments[]): SpecPrune {
   const p = new Pruner(doc);
   for (const part of parts) p.removePart(part);
   p.removeLinks();
+  p.removeRefsIntoRemoved();
   p.removeUnreachableUnits();
   p.removeUnusedTags();
   return p.finish();
@@ -124,6 +125,12 @@ class Pruner {
       else this.delete([...item.where, method]);
       return;
     }
+    if (this.asyncapi && ((kind === "operations" && part.length === 2) || (kind === "channels" && part.length === 3)) && typeof name === "string") {
+      // An AsyncAPI operation restricted on its own (3.x `operations.<id>`, 2.x a channel's
+      // `publish`/`subscribe`): it goes where it is written; its channel stays.
+      this.delete(part);
+      return;
+    }
     if ((kind === "webhooks" || kind === "channels") && part.length === 2 && typeof name === "string") {
       if (kind === "webhooks") {
         const item = this.follow(this.at(["webhooks", name]), ["webhooks", name]).value;
@@ -196,6 +203,20 @@ class Pruner {
     };
     visit(this.doc);
     for (const f of found) this.delete(f);
+  }
+
+  /**
+   * A kept `$ref` into a removed member (a public operation's response written as a pointer
+   * into a restricted one's) would dangle and name the removed path: the member holding it goes.
+   * Repeated, as a `$ref` may point at a holder just removed.
+   */
+  removeRefsIntoRemoved(): void {
+    for (let round = 0; round < 8 && this.deleted.size > 0; round++) {
+      const holders = refsInto(this.doc, [...this.deleted.values()], this.deletedValues);
+      const before = this.deleted.size;
+      for (const h of holders) this.delete(h);
+      if (this.deleted.size === before) return;
+    }
   }
 
   /** Components reachable from removed parts and from nothing kept. */
@@ -306,6 +327,38 @@ class Pruner {
     const deletions = outermost([...this.deleted.values()]);
     return { deletions, value: applyDeletions(this.doc, deletions) as Obj };
   }
+}
+
+/**
+ * Where, outside `skip` (the values of `parts`, or more), an object holds a `$ref` into one of
+ * `parts`: the holders' locations, outermost first. Each object is visited once (YAML aliases
+ * and shared objects are read where first met).
+ */
+export function refsInto(doc: Obj, parts: readonly Segments[], skip: ReadonlySet<unknown>): Segments[] {
+  const targets = parts.map((p) => p.map(String));
+  const inside = (ref: readonly string[]): boolean => targets.some((t) => t.length <= ref.length && t.every((s, i) => s === ref[i]));
+  const out: Segments[] = [];
+  const seen = new Set<object>();
+  const where: (string | number)[] = [];
+  const visit = (node: unknown): void => {
+    if (typeof node !== "object" || node === null || seen.has(node) || skip.has(node)) return;
+    seen.add(node);
+    if (!Array.isArray(node) && typeof (node as Obj).$ref === "string") {
+      const ref = refSegments((node as Obj).$ref as string);
+      if (ref !== undefined && where.length > 0 && inside(ref)) {
+        out.push([...where]);
+        return;
+      }
+    }
+    const entries: [string | number, unknown][] = Array.isArray(node) ? node.map((v, i) => [i, v]) : Object.entries(node);
+    for (const [k, v] of entries) {
+      where.push(k);
+      visit(v);
+      where.pop();
+    }
+  };
+  visit(doc);
+  return out;
 }
 
 /** Visit every object (not array) in `values`, each once, not entering what `skip` says. */

@@ -1,5 +1,6 @@
 import { LIMITS } from "../../limits.js";
-import type { AsyncChannel, AsyncSpec } from "../asyncapi/model.js";
+import type { AsyncChannel, AsyncOperation, AsyncSpec } from "../asyncapi/model.js";
+import { readPageMeta } from "../page-meta.js";
 import type { ApiSettings } from "./api-settings.js";
 import { CODE_GENERATORS, exampleRequest } from "./code-examples.js";
 import { exampleValue } from "./example-value.js";
@@ -266,9 +267,10 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string): st
     for (const p of ch.parameters) out.push(`- [\`${p.name}\`](#${p.name})${p.description !== undefined ? `: ${oneLine(p.description)}` : ""}`);
     out.push("");
   }
-  if (ch.operations.length > 0) {
+  const operations = channelPageOperations(ch);
+  if (operations.length > 0) {
     out.push("## Operations", "");
-    for (const op of ch.operations) {
+    for (const op of operations) {
       out.push(`### ${op.action.toUpperCase()} ${op.id}`, "");
       if (op.summary !== undefined) out.push(oneLine(op.summary), "");
       if (op.description !== undefined) out.push(op.description.trim(), "");
@@ -291,6 +293,30 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string): st
   }
   out.push("## Source", "", specPointerLine(spec.source, ch.pointer), "");
   return out.join("\n");
+}
+
+/** Groups an `x-svc.metadata` restricts to; undefined when it restricts nothing (`public: true`, no `groups`). */
+function restrictedTo(metadata: Readonly<Record<string, unknown>> | undefined): readonly string[] | undefined {
+  if (metadata === undefined) return undefined;
+  const meta = readPageMeta(metadata);
+  return meta.public === true ? undefined : meta.groups;
+}
+
+/**
+ * The operations a channel's page shows, as MDX and as HTML alike. The page is one file for
+ * every reader of the channel, so an operation restricted on its own (`x-svc.metadata.groups` on
+ * the operation) is shown only when every reader of the page may read it; otherwise it stays in
+ * the spec file, which each reader reads without what they may not (`pruneSpec`).
+ */
+export function channelPageOperations(ch: AsyncChannel): AsyncOperation[] {
+  return ch.operations.filter((op) => operationOnChannelPage(ch, op));
+}
+
+function operationOnChannelPage(ch: AsyncChannel, op: AsyncOperation): boolean {
+  const own = restrictedTo(op.extension?.metadata);
+  if (own === undefined) return true;
+  const page = restrictedTo(ch.extension?.metadata);
+  return page !== undefined && page.length > 0 && page.every((g) => own.includes(g));
 }
 
 function metaString(m: Readonly<Record<string, unknown>> | undefined, key: string): string | undefined {

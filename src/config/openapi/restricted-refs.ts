@@ -1,0 +1,94 @@
+import { pageFrontMatter, readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.js";
+import { API_CODES } from "./api-codes.js";
+import type { SpecWarning } from "./dereference.js";
+import { applyDeletions, refSegments, refsInto, type Segments } from "./prune-spec.js";
+import { type MetadataPart, metadataPartsOfDocument } from "./restricted-parts.js";
+
+/**
+ * What a spec's restricted parts (`x-svc`/`x-mint` `metadata.groups` on an operation, webhook or
+ * AsyncAPI channel or operation) mean before the spec is dereferenced, for the pages generated
+ * from it. Text written inside a restricted part belongs to that part's readers, and the pages
+ * of other parts are one file for all of their readers: a `$ref` from outside a restricted part
+ * into it (a public operation's response written as a pointer into a restricted one's) would
+ * copy restricted text into a page other readers read, so it is left out of the pages, with a
+ * warning. The mounted spec file leaves it out too, for the readers who may not read the part
+ * (`pruneSpec`).
+ */
+export function cutRefsIntoRestricted(document: Record<string, unknown>, kind: "openapi" | "asyncapi"): { document: Record<string, unknown>; warnings: SpecWarning[] } {
+  if (!mentionsExtension(document)) return { document, warnings: [] };
+  const parts = metadataPartsOfDocument(document, kind);
+  const warnings = parts.flatMap(unreadableRule);
+  const restricted = parts.filter((p) => restricts(p.metadata)).map((p) => p.part);
+  if (restricted.length === 0) return { document, warnings };
+  if (kind === "asyncapi") restricted.push(...operationsOn(document, restricted));
+  const skip = new Set(restricted.map((p) => valueAt(document, p)));
+  const holders = refsInto(document, restricted, skip);
+  if (holders.length === 0) return { document, warnings };
+  for (const h of holders) {
+    const ref = (valueAt(document, h) as { $ref: string }).$ref;
+    warnings.push({
+      message: `$ref at ${h.join(".")} points into ${ref}, a part restricted by x-svc metadata.groups: left out of the pages (their readers may not read it)`,
+      code: API_CODES.restrictedRef,
+    });
+  }
+  return { document: applyDeletions(document, holders) as Record<string, unknown>, warnings };
+}
+
+/** Whether a part's `metadata` restricts it (as its page's front matter would). */
+function restricts(metadata: Readonly<Record<string, unknown>>): boolean {
+  const meta = readPageMeta(metadata);
+  return meta.groups !== undefined && meta.public !== true;
+}
+
+/**
+ * A rule that cannot be read restricts its part to no reader (fail closed, as on a page); the
+ * author hears why.
+ */
+function unreadableRule(p: MetadataPart): SpecWarning[] {
+  const groups = p.metadata.groups;
+  const unreadable = Array.isArray(groups) && groups.includes(UNMATCHABLE_GROUP) ? true : groups !== undefined && !pageFrontMatter.shape.groups.safeParse(groups).success;
+  if (!unreadable) return [];
+  return [
+    {
+      message: `x-svc metadata.groups of ${p.part.join(".")} cannot be read (an x-svc/x-mint object whose metadata.groups is a list of group names or a comma-separated string): the part is restricted to no reader until it is fixed`,
+      code: API_CODES.unreadableRule,
+    },
+  ];
+}
+
+/** AsyncAPI 3 operations on a restricted channel (`channel: {$ref: "#/channels/<id>"}`): they are part of it. */
+function operationsOn(document: Record<string, unknown>, restricted: readonly Segments[]): Segments[] {
+  const channels = new Set(restricted.filter((p) => p[0] === "channels" && p.length === 2).map((p) => String(p[1])));
+  const ops = document.operations;
+  if (channels.size === 0 || typeof ops !== "object" || ops === null) return [];
+  const out: Segments[] = [];
+  for (const [id, op] of Object.entries(ops)) {
+    const ref = (op as { channel?: { $ref?: unknown } } | null)?.channel?.$ref;
+    const target = typeof ref === "string" ? refSegments(ref) : undefined;
+    if (target?.length === 2 && target[0] === "channels" && channels.has(target[1] as string)) out.push(["operations", id]);
+  }
+  return out;
+}
+
+function mentionsExtension(document: Record<string, unknown>): boolean {
+  // Most specs restrict nothing: a cheap look before walking the document.
+  const stack: unknown[] = [document];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (!Array.isArray(node) && ("x-svc" in node || "x-mint" in node)) return true;
+    for (const v of Object.values(node)) if (typeof v === "object" && v !== null) stack.push(v);
+  }
+  return false;
+}
+
+function valueAt(document: unknown, segments: Segments): unknown {
+  let node = document;
+  for (const s of segments) {
+    if (typeof node !== "object" || node === null) return undefined;
+    node = (node as Record<string, unknown>)[String(s)];
+  }
+  return node;
+}
