@@ -32,7 +32,7 @@ export interface LoadResult {
 }
 
 /** CPU time (user + system, all threads) a process has used so far, in ms; NaN off Linux. */
-function cpuMs(pid: number | undefined): number {
+export function cpuMs(pid: number | undefined): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -43,10 +43,13 @@ function cpuMs(pid: number | undefined): number {
   }
 }
 
-/** Run the load generator in its own process against `url` (served by process `serverPid`), in `protocol` (default 2025-06-18, a session per client). */
-export function load(url: string, clients: number, tool: string, args: string, options: { token?: string; serverPid?: number; protocol?: string } = {}): Promise<LoadResult> {
+/** Run the load generator in its own process against `url` (served by process `serverPid`, or `serverPids`), in `protocol` (default 2025-06-18, a session per client). */
+export function load(url: string, clients: number, tool: string, args: string, options: { token?: string; serverPid?: number; serverPids?: readonly number[]; protocol?: string } = {}): Promise<LoadResult> {
+  // Several processes (--workers): their CPU adds up.
+  const pids = options.serverPids ?? [options.serverPid];
+  const cpu = (): number => pids.reduce((sum: number, pid) => sum + cpuMs(pid), 0);
   return new Promise((resolve, reject) => {
-    const cpuBefore = cpuMs(options.serverPid);
+    const cpuBefore = cpu();
     const child = spawn(process.execPath, ["--import", "tsx", LOAD, url, String(clients), String(SECONDS), "1", tool, args, options.token ?? "", options.protocol ?? ""], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -58,7 +61,7 @@ export function load(url: string, clients: number, tool: string, args: string, o
         p50: percentile(r.latencies, 50),
         p99: percentile(r.latencies, 99),
         errors: r.errors,
-        cpuMsPerCall: (cpuMs(options.serverPid) - cpuBefore) / r.allCalls,
+        cpuMsPerCall: (cpu() - cpuBefore) / r.allCalls,
       });
     });
   });
@@ -68,7 +71,7 @@ export function load(url: string, clients: number, tool: string, args: string, o
  * The ceiling of this machine and load generator: a bare `node:http` server answering every
  * POST with a canned tool result of the same size (no MCP, no search). Same client, same run.
  */
-async function cannedServer(body: string): Promise<{ url: string; server: Server }> {
+export async function cannedServer(body: string): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     req.resume();
     req.on("end", () => {

@@ -11,6 +11,7 @@ import { protocolSuite } from "./protocol.bench.js";
 import { searchSuite } from "./search.bench.js";
 import { shellSuite } from "./shell.bench.js";
 import { variantsSuite } from "./variants.bench.js";
+import { workersSuite } from "./workers.bench.js";
 
 /** Every benchmark suite `npm run bench` runs, in order. `npm run bench -- NAME` runs one. */
-export const SUITES: readonly BenchSuite[] = [searchSuite, openapiSuite, loadSuite, variantsSuite, configBench, feedbackSuite, bridgeSuite, protocolSuite, pagesSuite, rateLimitSuite, shellSuite, packageSuite];
+export const SUITES: readonly BenchSuite[] = [searchSuite, openapiSuite, loadSuite, variantsSuite, configBench, feedbackSuite, bridgeSuite, workersSuite, protocolSuite, pagesSuite, rateLimitSuite, shellSuite, packageSuite];

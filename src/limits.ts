@@ -46,6 +46,10 @@ export const LIMITS = {
     /** Calls one caller may have waiting for a worker. An agent sends a handful at once; more is
      *  a flood, refused at once rather than held for minutes behind the caller's own calls. */
     maxQueuedPerCaller: 32,
+    /** A shell worker idle this long is stopped (one stays warm): a burst can start the whole
+     *  pool, each worker holds a copy of the site's text, and `--workers N` has N pools. A
+     *  minute keeps the pool through an agent's run of calls; restarting one costs ~100 ms. */
+    idleMs: 60_000,
   },
   search: {
     /** Spec: pageSize is 1..50, default 10. */
@@ -189,6 +193,25 @@ export const LIMITS = {
     /** JSON-RPC messages in one batch POST. Clients send one message, or a handful at start-up;
      *  100 bounds the work one request can queue. */
     maxBatchMessages: 100,
+    /** On SIGTERM, how long answers already started may take before their connections are cut.
+     *  The slowest call is a shell command at its 5 s limit plus the worker's grace; 10 s lets it
+     *  finish on a loaded machine, and is within the 30 s a container runtime waits. */
+    drainMs: 10_000,
+    /** An idle keep-alive connection is closed after this. Node's 5 s default is shorter than a
+     *  load balancer's idle timeout (60 s on AWS, Google and nginx's upstream default is similar),
+     *  and the balancer then races our close with its next request (a 502 for its client). */
+    keepAliveMs: 65_000,
+  },
+  serve: {
+    /** `serve --http --workers N` at most: each worker holds the site and its index (tens to
+     *  hundreds of MB on a large site); past the cores, more workers only share them. */
+    maxWorkers: 64,
+    /** Replacement workers in a row that may exit before they serve: past this the start is
+     *  broken (the docs folder went away, memory is short), and restarting in a loop hides it. */
+    maxFailedStarts: 3,
+    /** On stop, past the drain time, how long a worker may take to close its stores and exit
+     *  before the primary ends it. */
+    stopMarginMs: 5_000,
   },
   rateLimits: {
     /** Spec "Limits": every figure is per hour. Windows are clock hours (UTC). */

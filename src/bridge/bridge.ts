@@ -62,6 +62,11 @@ export interface BridgeOptions {
   readonly allowedHosts?: readonly string[];
   readonly version?: string;
   /**
+   * A key shared by the processes serving this site (`serve --http --workers N`): MCP session ids
+   * are signed with it, and a session opened by one process continues on any other.
+   */
+  readonly sessionKey?: Buffer;
+  /**
    * How client metadata documents are fetched (DNS, the TLS connection, time and size limits).
    * Tests only: no command-line option reaches it, so the address policy and the system's
    * certificate trust cannot be loosened by configuration.
@@ -105,7 +110,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     trustProxy: options.trustProxy ?? false,
     version,
   };
-  const endpoint = new McpEndpoint(deps);
+  const endpoint = new McpEndpoint(deps, options.sessionKey);
   const app = new Hono<BridgeEnv>();
 
   // Registered first, so it runs before every route, mounted ones and unknown paths included.

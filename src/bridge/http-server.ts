@@ -1,4 +1,5 @@
-import { createServer, maxHeaderSize, STATUS_CODES } from "node:http";
+import { createServer, maxHeaderSize, type ServerResponse, STATUS_CODES } from "node:http";
+import { LIMITS } from "../limits.js";
 import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import type { Bridge } from "./bridge.js";
@@ -8,7 +9,13 @@ export interface RunningServer {
   /** `http://host:port` as bound (the real port when 0 was asked for). */
   readonly origin: string;
   readonly port: number;
-  /** Stop accepting, end open streams and sessions, and wait until the socket is closed. */
+  /** Requests being answered now (open notification streams among them). */
+  readonly inFlight: () => number;
+  /**
+   * Drain and stop: accept no more connections, let the requests being answered finish (up to
+   * `LIMITS.bridge.drainMs`), then end open notification streams and sessions, and wait until
+   * the socket is closed.
+   */
   readonly close: () => Promise<void>;
 }
 
@@ -20,6 +27,24 @@ export function listen(bridge: Bridge, options: { host: string; port: number }):
       const why = error.code === "EADDRINUSE" ? `port ${options.port} is already in use` : error.code === "EACCES" ? `no permission to listen on port ${options.port}` : error.message;
       reject(new Error(`cannot listen on ${options.host}:${options.port}: ${why}`));
     };
+    const active = new Set<ServerResponse>();
+    let drained: (() => void) | undefined;
+    // Answers still to come; an open notification stream never ends by itself, so it is not waited for.
+    const pending = (): number => [...active].filter((res) => !(res.headersSent && String(res.getHeader("content-type") ?? "").startsWith("text/event-stream"))).length;
+    server.on("request", (_req, res: ServerResponse) => {
+      active.add(res);
+      res.once("close", () => {
+        active.delete(res);
+        if (drained === undefined) return;
+        // While draining, a connection whose answer is done is closed rather than kept alive.
+        server.closeIdleConnections();
+        if (pending() === 0) drained();
+      });
+    });
+    // Longer than a load balancer's idle timeout (60 s on the common ones): the balancer, not
+    // this server, closes an idle connection, so it never sends a request onto one being closed.
+    server.keepAliveTimeout = LIMITS.bridge.keepAliveMs;
+    server.headersTimeout = LIMITS.bridge.keepAliveMs + 1_000;
     server.on("clientError", answerClientError);
     server.once("error", onError);
     server.listen(options.port, options.host);
@@ -30,13 +55,23 @@ export function listen(bridge: Bridge, options: { host: string; port: number }):
       resolve({
         origin: `http://${host}:${port}`,
         port,
+        inFlight: () => active.size,
         close: async () => {
+          const closed = new Promise<void>((done) => server.close(() => done()));
+          server.closeIdleConnections();
+          if (pending() > 0) {
+            await new Promise<void>((done) => {
+              const deadline = setTimeout(done, LIMITS.bridge.drainMs);
+              drained = () => {
+                clearTimeout(deadline);
+                done();
+              };
+            });
+          }
           await bridge.close();
-          await new Promise<void>((done) => {
-            server.close(() => done());
-            // Notification streams never end by themselves.
-            server.closeAllConnections();
-          });
+          // Notification streams never end by themselves; past the deadline, neither do stuck answers.
+          server.closeAllConnections();
+          await closed;
         },
       });
     });

@@ -1,8 +1,8 @@
 import type { Diagnostic } from "../config/diagnostic.js";
 
 /** `1 page`, `2 pages`. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+export function plural(n: number, word: string, words = `${word}s`): string {
+  return `${n} ${n === 1 ? word : words}`;
 }
 
 /** A word as the shell reads it back: quoted only when it has to be. */

@@ -2,11 +2,11 @@ import { mcpAvailable } from "../bridge/access-policy.js";
 import { isLoopbackHost } from "../bridge/auth/redirect-domains.js";
 import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
 import { listen } from "../bridge/http-server.js";
-import { CountersLimiter, parseRateLimits } from "../bridge/rate-limit.js";
+import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/rate-limit.js";
 import { bridgeUrls } from "../bridge/urls.js";
 import { createFeedbackApp } from "../bridge/feedback/app.js";
 import { createRelayApp } from "../bridge/playground/relay.js";
-import { SiteSessions } from "../bridge/web/site-sessions.js";
+import { localSiteSessions, type SiteSessionStore, SiteSessions } from "../bridge/web/site-sessions.js";
 import { createWebApp, siteContextOf } from "../bridge/web/web-app.js";
 import type { FeedbackStore } from "../store/feedback/store.js";
 import type { AdminKeyStore } from "../store/keys/key-store.js";
@@ -17,6 +17,20 @@ import { plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
 import { describeProject, type ProjectArgs, projectStores, resolveProject } from "./project.js";
 
+/** What a worker of `serve --http --workers N` is given by its primary. */
+export interface WorkerRole {
+  /** The counters all workers share (held by the primary). */
+  readonly limiter: RateLimiter;
+  /** Signs MCP session ids, so that any worker continues a session another opened. */
+  readonly sessionKey: Buffer;
+  /** The start-up lines, printed once by the primary when every worker listens. */
+  readonly announce: (lines: readonly string[]) => void;
+  /** Site sign-ins, kept by the primary for all workers. */
+  readonly siteSessions: SiteSessionStore;
+  /** Resolves when the primary is gone (the worker then stops). */
+  readonly stop: Promise<void>;
+}
+
 export interface HttpServeArgs extends ProjectArgs {
   readonly port: number;
   readonly host: string;
@@ -25,13 +39,8 @@ export interface HttpServeArgs extends ProjectArgs {
   readonly "rate-limit"?: readonly string[] | undefined;
 }
 
-/**
- * `svc-mcp serve --http`: the bridge on a socket until SIGINT/SIGTERM. The site's auth mode, the
- * MCP toggle, accounts, credentials and redirect domains come from the state store (one source
- * of truth, changed by `svc-mcp mcp|users|credentials|redirect-domains` while this runs).
- * `onListening` runs once the socket accepts connections (serve starts fetching remote specs then).
- */
-export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRuntime, log: (m: string) => void, onListening: () => void = () => {}): Promise<number> {
+/** `--port`, `--public-url` and `--rate-limit` checked: a mistake is a CliError before anything starts. */
+export function httpSettings(args: HttpServeArgs): { publicUrl: string | undefined; rateLimits: RateLimits } {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new CliError(`--port must be an integer from 0 to 65535; got ${args.port}`, 2);
   let publicUrl: string | undefined;
   if (args["public-url"] !== undefined) {
@@ -43,7 +52,17 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   }
   const rateLimits = parseRateLimits(args["rate-limit"] ?? []);
   if (typeof rateLimits === "string") throw new CliError(rateLimits, 2);
+  return { publicUrl, rateLimits };
+}
 
+/**
+ * `svc-mcp serve --http`: the bridge on a socket until SIGINT/SIGTERM. The site's auth mode, the
+ * MCP toggle, accounts, credentials and redirect domains come from the state store (one source
+ * of truth, changed by `svc-mcp mcp|users|credentials|redirect-domains` while this runs).
+ * `onListening` runs once the socket accepts connections (serve starts fetching remote specs then).
+ */
+export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRuntime, log: (m: string) => void, onListening: () => void = () => {}, worker?: WorkerRole): Promise<number> {
+  const { publicUrl, rateLimits } = httpSettings(args);
   const project = await resolveProject(io, args, runtime.site.config.name);
   const stores = projectStores(project);
   let state: StateStore, feedback: FeedbackStore, keys: AdminKeyStore, counters;
@@ -64,11 +83,13 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     state,
     rateLimits,
     // Shared state shares the counters too: the limits hold across every process and instance.
-    ...(counters !== undefined ? { limiter: new CountersLimiter(counters, rateLimits.windowMs) } : {}),
+    // Else a worker of --workers counts through its primary; a lone process counts itself.
+    ...(counters !== undefined ? { limiter: new CountersLimiter(counters, rateLimits.windowMs) } : worker !== undefined ? { limiter: worker.limiter } : {}),
     log,
     tools,
-    extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log }),
+    extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions }),
     trustProxy: args["trust-proxy"],
+    ...(worker !== undefined ? { sessionKey: worker.sessionKey } : {}),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(allowedHosts !== undefined ? { allowedHosts } : {}),
   });
@@ -81,15 +102,21 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     throw new CliError((error as Error).message, 1);
   }
   const urls = bridgeUrls(publicUrl ?? server.origin);
-  log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over HTTP on ${server.origin}; tools ${tools.map((t) => t.name(runtime.names)).join(", ")}`);
-  log(`MCP (public):        ${urls.mcp}`);
-  log(`MCP (authenticated): ${urls.authedMcp}`);
-  log(`OAuth token:         ${urls.token}`);
-  log(`Feedback API:        ${server.origin}/v1/analytics/${project.id}/feedback`);
-  log(`Feedback dashboard:  ${server.origin}/_svc/dashboard`);
-  log(`site auth ${settings.authMode}; MCP server ${mcpAvailable(settings) ? "enabled" : "disabled (svc-mcp mcp enable)"}; ${describeProject(project)}`);
+  const lines = [
+    `serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over HTTP on ${server.origin}; tools ${tools.map((t) => t.name(runtime.names)).join(", ")}`,
+    `MCP (public):        ${urls.mcp}`,
+    `MCP (authenticated): ${urls.authedMcp}`,
+    `OAuth token:         ${urls.token}`,
+    `Feedback API:        ${server.origin}/v1/analytics/${project.id}/feedback`,
+    `Feedback dashboard:  ${server.origin}/_svc/dashboard`,
+    `site auth ${settings.authMode}; MCP server ${mcpAvailable(settings) ? "enabled" : "disabled (svc-mcp mcp enable)"}; ${describeProject(project)}`,
+  ];
+  if (worker !== undefined) worker.announce(lines);
+  else for (const line of lines) log(line);
   onListening();
-  await io.stopSignal;
+  await (worker !== undefined ? Promise.race([io.stopSignal, worker.stop]) : io.stopSignal);
+  const inFlight = server.inFlight();
+  if (inFlight > 0) log(`stopping: finishing ${plural(inFlight, "request")} in flight`);
   await server.close();
   await bridge.close();
   // The feedback store commits anything still queued before it closes.
@@ -105,6 +132,8 @@ export interface SiteRoutesDeps {
   readonly projectId: string;
   readonly publicUrl: string | undefined;
   readonly log: (message: string) => void;
+  /** Site sign-ins kept elsewhere (the primary of `--workers`); this process's own when absent. */
+  readonly sessions?: SiteSessionStore | undefined;
 }
 
 /**
@@ -115,7 +144,7 @@ export interface SiteRoutesDeps {
 export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
   const { runtime, state, feedback, keys, projectId, publicUrl, log } = deps;
   // Site sign-ins (the pages' session cookie), shared by the pages and the relay.
-  const sessions = new SiteSessions();
+  const sessions = deps.sessions ?? localSiteSessions(new SiteSessions());
   return [
     (app, { budget }) => app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), log, budget })),
     (app, { budget }) =>

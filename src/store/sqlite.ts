@@ -83,6 +83,10 @@ export interface Migration {
  * - WAL lets readers proceed while a writer commits; `synchronous = FULL` makes a committed
  *   transaction survive a crash or power loss (a 2xx means the row is on disk).
  * - Pending migrations are applied; a database newer than this code is refused.
+ * - Several processes may share the file (`serve --http --workers N`, a CLI command beside a
+ *   server): the stores' write transactions are IMMEDIATE, so one that reads before it writes
+ *   waits for the write lock (`busy_timeout`) instead of failing with SQLITE_BUSY when another
+ *   process committed between its read and its write.
  */
 export function openDatabase(file: string, migrations: readonly Migration[]): Db {
   // Before anything is created: without the driver, no empty state file is left behind.
@@ -92,10 +96,12 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
   closeSync(openSync(file, "a", 0o600));
   chmodSync(file, 0o600);
   const db = new Database(file);
+  // First: processes opening one file at once (`--workers`) wait for each other's locks,
+  // switching to WAL included, instead of failing with SQLITE_BUSY.
+  db.pragma(`busy_timeout = ${LIMITS.sqlite.busyTimeoutMs}`);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
-  db.pragma(`busy_timeout = ${LIMITS.sqlite.busyTimeoutMs}`);
   for (const companion of [`${file}-wal`, `${file}-shm`]) {
     try {
       chmodSync(companion, 0o600);
@@ -107,18 +113,22 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
   return db;
 }
 
-/** Apply the migrations newer than the database's `user_version`. */
+/**
+ * Apply the migrations newer than the database's `user_version`. The version is read and the
+ * migrations applied in one IMMEDIATE transaction: processes opening one file at once (the
+ * workers of `serve --http --workers N`) take turns, and the second finds nothing left to do.
+ */
 export function migrate(db: Db, migrations: readonly Migration[]): void {
-  const current = db.pragma("user_version", { simple: true }) as number;
   const latest = migrations.reduce((m, x) => Math.max(m, x.version), 0);
-  if (current > latest) {
-    throw new Error(`database schema version ${current} is newer than this svc-mcp supports (${latest}); upgrade svc-mcp`);
-  }
-  const pending = [...migrations].filter((m) => m.version > current).sort((a, b) => a.version - b.version);
-  for (const m of pending) {
-    db.transaction(() => {
+  db.transaction(() => {
+    const current = db.pragma("user_version", { simple: true }) as number;
+    if (current > latest) {
+      throw new Error(`database schema version ${current} is newer than this svc-mcp supports (${latest}); upgrade svc-mcp`);
+    }
+    const pending = [...migrations].filter((m) => m.version > current).sort((a, b) => a.version - b.version);
+    for (const m of pending) {
       db.exec(m.sql);
       db.pragma(`user_version = ${m.version}`);
-    })();
-  }
+    }
+  }).immediate();
 }

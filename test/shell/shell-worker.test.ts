@@ -118,6 +118,30 @@ describe("a reload", () => {
 /** A command stuck in synchronous code until it is stopped (with `maxLoopIterations: 1e12`). */
 const AWK_LOOP = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
 
+describe("idle workers", () => {
+  it("are stopped after idleMs, all but one, which serves the next call", async () => {
+    let now = 1_000_000;
+    const host = new ShellHost({ workers: 4, idleMs: 60_000, now: () => now });
+    try {
+      const shell = host.shellFor(inline.site, inline.readerState(localContext()).view);
+      const wc = { stdout: "489 /guides/webhooks.mdx\n", stderr: "", exitCode: 0, truncated: false };
+      // Two callers, two calls each at once: the whole pool of four starts.
+      const calls = ["a", "a", "b", "b"].map((caller) => shell.run("wc -c /guides/webhooks.mdx", caller));
+      expect(await Promise.all(calls)).toEqual([wc, wc, wc, wc]);
+      expect(host.workers).toBe(4);
+      now += 59_999;
+      expect(host.retireIdle()).toBe(0);
+      now += 1;
+      expect(host.retireIdle()).toBe(3);
+      expect(host.workers).toBe(1);
+      expect(host.retireIdle()).toBe(0);
+      expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(wc);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 describe("a worker in trouble", () => {
   const view = () => inline.readerState(localContext()).view;
   const webhooks = { stdout: "489 /guides/webhooks.mdx\n", stderr: "", exitCode: 0, truncated: false };

@@ -1,31 +1,81 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { connect } from "../helpers/mcp.js";
 import { copyToTemp, fixture } from "../helpers/paths.js";
 
-/** Poll until `check` passes (file events are asynchronous); fails after `ms`. */
-async function eventually(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 let tmp: { dir: string; cleanup: () => void };
 let runtime: DocsRuntime;
 let logs: string[];
+/** Called after each log line. */
+let logged: Set<() => void>;
 
 beforeEach(async () => {
   tmp = copyToTemp(fixture("demo"));
   logs = [];
-  runtime = await DocsRuntime.load({ root: tmp.dir, log: (m) => logs.push(m) });
+  logged = new Set();
+  runtime = await DocsRuntime.load({
+    root: tmp.dir,
+    log: (m) => {
+      logs.push(m);
+      for (const l of logged) l();
+    },
+  });
   await runtime.watch();
 });
+
+/**
+ * Resolves once `check` holds, checked now and after each reload the file watcher causes (its
+ * events are asynchronous, and one write may take more than one reload). A change that never
+ * comes fails the test at its timeout.
+ */
+function afterReloads(check: () => Promise<boolean> | boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let chain = Promise.resolve();
+    let done = false;
+    const attempt = (): void => {
+      chain = chain
+        .then(async () => {
+          if (done || !(await check())) return;
+          done = true;
+          stop();
+          resolve();
+        })
+        .catch((error: unknown) => {
+          stop();
+          reject(error as Error);
+        });
+    };
+    const stop = runtime.onChange(attempt);
+    attempt();
+  });
+}
+
+/** Resolves once a log line matches (a kept last-good version is logged, not reloaded). */
+function untilLogged(match: (line: string) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      if (!logs.some(match)) return;
+      logged.delete(check);
+      resolve();
+    };
+    logged.add(check);
+    check();
+  });
+}
+
+/** Resolves at the first notification of `schema` the client receives; counts them all. */
+function notifications<T extends Parameters<Client["setNotificationHandler"]>[0]>(client: Client, schema: T, seen: (n: unknown) => void = () => {}): Promise<void> {
+  return new Promise((resolve) =>
+    client.setNotificationHandler(schema, (n) => {
+      seen(n);
+      resolve();
+    }),
+  );
+}
 afterEach(async () => {
   await runtime.close();
   tmp.cleanup();
@@ -37,25 +87,22 @@ const SEARCH = "search_nimbus_storage";
 describe("live reload", () => {
   it("makes a new page readable and searchable, and notifies clients", async () => {
     const c = await connect(runtime);
-    let resourceChanges = 0;
-    c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-      resourceChanges++;
-    });
+    const resourcesChanged = notifications(c.client, ResourceListChangedNotificationSchema);
     writeFileSync(join(tmp.dir, "guides", "lifecycle.mdx"), "---\ntitle: Lifecycle rules\n---\n\n## Expiry\n\nObjects older than 30 days move to cold storage (zorblax).\n");
-    await eventually(async () => c.text(await c.call(FS, { command: "ls /guides" })).includes("lifecycle.mdx"));
+    await afterReloads(async () => c.text(await c.call(FS, { command: "ls /guides" })).includes("lifecycle.mdx"));
     expect(c.text(await c.call(FS, { command: "cat /guides/lifecycle.mdx" }))).toBe(
       "---\ntitle: Lifecycle rules\n---\n\n## Expiry\n\nObjects older than 30 days move to cold storage (zorblax).\n",
     );
     // Not in navigation: readable, but not indexed (seo.indexing is not "all").
     expect((await c.call(SEARCH, { query: "zorblax" })).structuredContent).toEqual({ results: [] });
-    await eventually(() => resourceChanges > 0);
+    await resourcesChanged;
     await c.close();
   });
 
   it("reflects an edit to a page in search within the same reload", async () => {
     const c = await connect(runtime);
     writeFileSync(join(tmp.dir, "quickstart.mdx"), "---\ntitle: Quickstart\n---\n\n## Install\n\nRun the frobnicator installer.\n");
-    await eventually(async () => {
+    await afterReloads(async () => {
       const r = (await c.call(SEARCH, { query: "frobnicator" })).structuredContent as { results: { path: string }[] };
       return r.results[0]?.path === "/quickstart";
     });
@@ -69,10 +116,10 @@ describe("live reload", () => {
     writeFileSync(join(tmp.dir, "quickstart.mdx"), "---\ntitle: Quickstart\n---\nimport Limits from '/snippets/limits.mdx';\n\n## Limits\n\n<Limits />\n");
     const paths = async (query: string): Promise<string[]> =>
       ((await c.call(SEARCH, { query })).structuredContent as { results: { path: string }[] }).results.map((r) => r.path);
-    await eventually(async () => (await paths("glorp")).length > 0);
+    await afterReloads(async () => (await paths("glorp")).length > 0);
     expect(await paths("glorp")).toEqual(["/quickstart"]);
     writeFileSync(join(tmp.dir, "snippets", "limits.mdx"), "Buckets hold at most 50 TB per object (snarf).\n");
-    await eventually(async () => (await paths("snarf")).length > 0);
+    await afterReloads(async () => (await paths("snarf")).length > 0);
     expect({ snarf: await paths("snarf"), glorp: await paths("glorp") }).toEqual({ snarf: ["/quickstart"], glorp: [] });
     // The filesystem shows files as written.
     expect(c.text(await c.call(FS, { command: "grep -rl snarf /" }))).toBe("/snippets/limits.mdx\n");
@@ -82,7 +129,7 @@ describe("live reload", () => {
   it("removes a deleted page from the filesystem and search", async () => {
     const c = await connect(runtime);
     rmSync(join(tmp.dir, "guides", "webhooks.mdx"));
-    await eventually(async () => !c.text(await c.call(FS, { command: "ls /guides" })).includes("webhooks.mdx"));
+    await afterReloads(async () => !c.text(await c.call(FS, { command: "ls /guides" })).includes("webhooks.mdx"));
     const r = (await c.call(SEARCH, { query: "webhook signature retries" })).structuredContent as { results: { path: string }[] };
     expect(r.results.map((x) => x.path)).not.toContain("/guides/webhooks");
     await c.close();
@@ -92,7 +139,7 @@ describe("live reload", () => {
     const c = await connect(runtime);
     const before = c.text(await c.call(FS, { command: "cat /quickstart.mdx" }));
     writeFileSync(join(tmp.dir, "quickstart.mdx"), "---\ntitle: [unclosed\n---\n\nbroken\n");
-    await eventually(() => logs.some((l) => l.includes("quickstart.mdx")));
+    await untilLogged((l) => l.includes("quickstart.mdx"));
     expect(logs.at(-1)).toBe("quickstart.mdx:3 warning: skipped: invalid front matter: unexpected end of the stream within a flow collection (keeping the last good version)");
     expect(c.text(await c.call(FS, { command: "cat /quickstart.mdx" }))).toBe(before);
     await c.close();
@@ -101,29 +148,27 @@ describe("live reload", () => {
   it("applies a .svcignore change", async () => {
     const c = await connect(runtime);
     writeFileSync(join(tmp.dir, ".svcignore"), "drafts/\nguides/webhooks.mdx\n");
-    await eventually(async () => !c.text(await c.call(FS, { command: "ls /guides" })).includes("webhooks.mdx"));
+    await afterReloads(async () => !c.text(await c.call(FS, { command: "ls /guides" })).includes("webhooks.mdx"));
     writeFileSync(join(tmp.dir, ".svcignore"), "");
-    await eventually(async () => c.text(await c.call(FS, { command: "ls /" })).includes("drafts"));
+    await afterReloads(async () => c.text(await c.call(FS, { command: "ls /" })).includes("drafts"));
     await c.close();
   });
 
   it("renames tools when docs.json renames the site, and keeps serving through an invalid docs.json", async () => {
     const c = await connect(runtime);
-    let toolChanges = 0;
     const messages: string[] = [];
-    c.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      toolChanges++;
-    });
-    c.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-      messages.push(`${n.params.level}: ${String(n.params.data)}`);
+    const toolsChanged = notifications(c.client, ToolListChangedNotificationSchema);
+    const logMessage = notifications(c.client, LoggingMessageNotificationSchema, (n) => {
+      const { params } = n as { params: { level: string; data: unknown } };
+      messages.push(`${params.level}: ${String(params.data)}`);
     });
     const path = join(tmp.dir, "docs.json");
     writeFileSync(path, '{ "name": "Nimbus", "navigation": ');
-    await eventually(() => messages.length > 0);
+    await logMessage;
     expect(messages[0]).toMatch(/^error: docs\.json/);
     expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual([SEARCH, FS]);
     writeFileSync(path, JSON.stringify({ name: "Cirrus", navigation: { pages: ["index"] } }));
-    await eventually(() => toolChanges > 0);
+    await toolsChanged;
     expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual(["search_cirrus", "query_docs_filesystem_cirrus"]);
     await c.close();
   });

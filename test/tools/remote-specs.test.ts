@@ -22,12 +22,17 @@ let origin: string;
 /** Requests the spec server received, and requests it holds open (`/slow.json`). */
 let received: string[];
 let held: ServerResponse[];
+/** Resolves when the spec server receives its first request. */
+let firstRequest: Promise<void>;
 
 beforeEach(async () => {
   received = [];
   held = [];
+  let requested = () => {};
+  firstRequest = new Promise((resolve) => (requested = resolve));
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     received.push(req.url ?? "");
+    requested();
     if (req.url === "/openapi.json") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(SPEC));
     if (req.url === "/slow.json") return void held.push(res);
     res.writeHead(500).end("boom");
@@ -74,7 +79,12 @@ describe("remote API specs while serving", () => {
     const c = await connect(runtime);
     cleanups.push(() => c.close());
     let changes = 0;
-    c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changes++);
+    const notified = new Promise<void>((resolve) =>
+      c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+        changes++;
+        resolve();
+      }),
+    );
     const f = recordingFetch();
     await runtime.fetchRemoteSpecs(f.fetch);
     expect(f.urls).toEqual([url]);
@@ -85,7 +95,7 @@ describe("remote API specs while serving", () => {
       `---\ntitle: "Ping the service"\ndescription: "Answers pong (quaxle)."\nopenapi: "${url} GET /ping"\n`,
     );
     // Notifications travel asynchronously; the reload has sent one.
-    for (let i = 0; i < 100 && changes === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await notified;
     expect(changes).toBe(1);
     // Fetched once: a later call finds nothing left to fetch.
     await runtime.fetchRemoteSpecs(f.fetch);
@@ -109,7 +119,7 @@ describe("remote API specs while serving", () => {
     const url = `${origin}/slow.json`;
     const { runtime, logs } = await start(url);
     const fetching = runtime.fetchRemoteSpecs(fetch);
-    for (let i = 0; i < 200 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await firstRequest;
     expect(received).toEqual(["/slow.json"]);
     await runtime.close();
     await fetching;
@@ -122,8 +132,16 @@ describe("remote API specs while serving", () => {
     expect(logs).toEqual([]);
     const url = `${origin}/openapi.json`;
     writeFileSync(join(dir, "docs.json"), JSON.stringify({ name: "Remote", navigation: { groups: [{ group: "Guides", pages: ["index"] }, { group: "API", openapi: url }] } }));
+    // The spec is fetched after the docs.json reload, and its pages arrive as a reload of their own.
+    const arrived = new Promise<void>((resolve) => {
+      const stop = runtime.onChange((change) => {
+        if (!change.site.pages.has("/api-reference/health/ping-the-service")) return;
+        stop();
+        resolve();
+      });
+    });
     await runtime.applyChanges(["docs.json"]);
-    for (let i = 0; i < 300 && !runtime.site.pages.has("/api-reference/health/ping-the-service"); i++) await new Promise((r) => setTimeout(r, 10));
+    await arrived;
     expect([[...runtime.site.pages.keys()], logs]).toEqual([
       ["/api-reference/health/ping-the-service", "/index"],
       [`fetching a remote API spec in the background: ${url}`, `fetched ${url}: 1 API page`],

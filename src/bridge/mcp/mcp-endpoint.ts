@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { type AuthInfo, createMcpHandler, isLegacyRequest, type McpHttpHandler, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
@@ -13,6 +12,7 @@ import { rateLimitedResponse } from "../rate-limit-response.js";
 import { readBody } from "../read-body.js";
 import { authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../request-context.js";
 import { inputText } from "../../tools/mcp/issues.js";
+import { SessionIds } from "./session-ids.js";
 import { type Endpoint, type Session, SessionTable } from "./sessions.js";
 
 /** A JSON-RPC message as far as the bridge looks at it (the SDK validates the rest). */
@@ -27,6 +27,9 @@ const SESSION_HEADER = "mcp-session-id";
 
 /** The first revision without JSON-RPC batches: a session that negotiated it or later refuses them. */
 const NO_BATCHES_FROM = "2025-06-18";
+
+/** A resumed session's version when its request names none: the spec's assumption for a request without the header. */
+const RESUMED_PROTOCOL_VERSION = "2025-03-26";
 
 /**
  * MCP Streamable HTTP for `/mcp` (anonymous, public content) and `/authed/mcp` (bearer token,
@@ -48,8 +51,14 @@ export class McpEndpoint {
   /** The 2026-07-28 handler of each endpoint (they differ in the extensions they offer). */
   private readonly modern: Readonly<Record<Endpoint, McpHttpHandler>>;
   private readonly unsubscribe: () => void;
+  private readonly ids: SessionIds;
 
-  constructor(private readonly deps: BridgeDeps) {
+  /** `sessionKey`: shared by the processes that serve one site (`--workers`), so any of them resumes a session another opened. */
+  constructor(
+    private readonly deps: BridgeDeps,
+    sessionKey?: Buffer,
+  ) {
+    this.ids = new SessionIds(sessionKey);
     this.sessions = new SessionTable({ maxSessions: LIMITS.bridge.maxSessions, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now });
     this.sweeper = setInterval(() => void this.sessions.sweep(), LIMITS.bridge.sessionSweepMs);
     this.sweeper.unref();
@@ -118,7 +127,9 @@ export class McpEndpoint {
       return this.open(endpoint, principal, c.req.raw, body.raw, authInfo);
     }
 
-    const session = this.sessions.get(sessionId);
+    let session = this.sessions.get(sessionId);
+    // Opened by a sibling worker for this same caller: continue it here.
+    if (session === undefined && this.ids.resumable(sessionId, endpoint, principal)) session = await this.resume(sessionId, endpoint, principal, c.req.raw, authInfo);
     // A session of another endpoint or another caller is answered exactly like an unknown one.
     if (session === undefined || session.endpoint !== endpoint || session.principal !== principal) {
       return jsonRpcError(404, JSON_RPC.sessionNotFound, "Session not found: it expired or was closed; initialize a new one");
@@ -245,6 +256,38 @@ export class McpEndpoint {
 
   /** Open a session for an `initialize` request. */
   private async open(endpoint: Endpoint, principal: string, request: Request, parsedBody: unknown, authInfo: AuthInfo): Promise<Response> {
+    const { server, transport } = await this.connect(endpoint, principal, authInfo, this.ids.mint(endpoint, principal));
+    const response = await transport.handleRequest(request, { parsedBody, authInfo });
+    // The SDK refused the request (bad Accept header...): no session was opened, free the server.
+    if (transport.sessionId === undefined) await server.server.close();
+    return response;
+  }
+
+  /**
+   * Take up a session a sibling worker opened (its id is signed for this endpoint and caller):
+   * a server and transport are made here and initialized the way the client's own `initialize`
+   * did, at the protocol version its request names. The tools keep no per-session state, so
+   * the client sees the same session.
+   */
+  private async resume(id: string, endpoint: Endpoint, principal: string, request: Request, authInfo: AuthInfo): Promise<Session | undefined> {
+    const { server, transport } = await this.connect(endpoint, principal, authInfo, id);
+    const protocolVersion = request.headers.get("mcp-protocol-version") ?? RESUMED_PROTOCOL_VERSION;
+    const initialize = new Request(request.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "",
+    });
+    const body = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "resumed-session", version: "0" } } };
+    await transport.handleRequest(initialize, { parsedBody: body, authInfo });
+    if (transport.sessionId !== id) {
+      await server.server.close();
+      return undefined;
+    }
+    return this.sessions.get(id);
+  }
+
+  /** A server and its transport for session `id`; the session joins the table once initialized. */
+  private async connect(endpoint: Endpoint, principal: string, authInfo: AuthInfo, id: string) {
     const { deps } = this;
     const server = createMcpServer({
       runtime: deps.runtime,
@@ -261,7 +304,7 @@ export class McpEndpoint {
     });
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => id,
       // One JSON answer per POST: tool calls here never stream progress, and plain JSON is
       // cheaper for both sides than an SSE stream per call.
       enableJsonResponse: true,
@@ -276,10 +319,7 @@ export class McpEndpoint {
       server.close();
     };
     await server.server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody, authInfo });
-    // The SDK refused the request (bad Accept header...): no session was opened, free the server.
-    if (transport.sessionId === undefined) await server.server.close();
-    return response;
+    return { server, transport };
   }
 
   /** Count a GET notification stream as activity for as long as it is open. */

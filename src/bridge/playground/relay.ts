@@ -10,7 +10,7 @@ import { playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.j
 import { LIMITS } from "../../limits.js";
 import type { ClientBudget } from "../client-budget.js";
 import { rateLimitedResponse } from "../rate-limit-response.js";
-import { isLocalHost, specialAddress } from "./address-policy.js";
+import { isLocalHost, specialAddress } from "../address-policy.js";
 import { RelayRequest, type RelayResponse, renderKind } from "./relay-request.js";
 import { compileServer, hidesDotSegment, underServer } from "./server-match.js";
 

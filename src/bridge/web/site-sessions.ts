@@ -30,7 +30,7 @@ export class SiteSessions {
 
   /** The user a cookie's token signs in, or undefined (unknown, expired or malformed). */
   user(token: string | undefined): string | undefined {
-    if (token === undefined || !/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+    if (token === undefined || !TOKEN_SHAPE.test(token)) return undefined;
     const key = hash(token);
     const found = this.sessions.get(key);
     if (found === undefined) return undefined;
@@ -46,6 +46,62 @@ export class SiteSessions {
     if (token !== undefined) this.sessions.delete(hash(token));
   }
 }
+
+/**
+ * Site sign-ins as the pages use them. Asynchronous: one process keeps them in memory
+ * (`localSiteSessions`), and the workers of `serve --http --workers N` ask their primary, which
+ * keeps them for all (`RemoteSiteSessions`), so a cookie set by one worker signs in on every one.
+ */
+export interface SiteSessionStore {
+  create(user: string): Promise<string>;
+  user(token: string | undefined): Promise<string | undefined>;
+  end(token: string | undefined): Promise<void>;
+}
+
+/** Sign-ins kept by this process. */
+export function localSiteSessions(sessions: SiteSessions): SiteSessionStore {
+  return {
+    create: async (user) => sessions.create(user),
+    user: async (token) => sessions.user(token),
+    end: async (token) => sessions.end(token),
+  };
+}
+
+/** What a worker asks the process that keeps the sign-ins. */
+export type SiteSessionRequest =
+  | { readonly op: "create"; readonly user: string }
+  | { readonly op: "user"; readonly token: string | undefined }
+  | { readonly op: "end"; readonly token: string | undefined };
+
+/** Sign-ins kept by another process (the primary of `--workers`), asked with `request`. */
+export class RemoteSiteSessions implements SiteSessionStore {
+  constructor(private readonly request: (message: SiteSessionRequest) => Promise<unknown>) {}
+
+  async create(user: string): Promise<string> {
+    return (await this.request({ op: "create", user })) as string;
+  }
+
+  async user(token: string | undefined): Promise<string | undefined> {
+    // A malformed cookie is refused here, without asking (its value goes nowhere).
+    if (token === undefined || !TOKEN_SHAPE.test(token)) return undefined;
+    return ((await this.request({ op: "user", token })) as string | null) ?? undefined;
+  }
+
+  async end(token: string | undefined): Promise<void> {
+    if (token !== undefined) await this.request({ op: "end", token });
+  }
+}
+
+/** The keeper's side: answer one worker's request (null for "no such session": IPC carries no undefined). */
+export function answerSiteSessionRequest(sessions: SiteSessions, message: SiteSessionRequest): string | null {
+  if (message.op === "create") return sessions.create(message.user);
+  if (message.op === "user") return sessions.user(message.token) ?? null;
+  sessions.end(message.token);
+  return null;
+}
+
+/** A session token: 32 random bytes in base64url. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /** Lookups go by the token's hash: the map never holds a token, and a hash compare leaks nothing useful. */
 function hash(token: string): string {

@@ -17,7 +17,7 @@ import { channelHtml, operationHtml, type PlaygroundView, playgroundData, playgr
 import { ASSET_TYPES, ASSETS_PATH, type WebAssets, webAssets } from "./assets.js";
 import { dashboardHtml } from "./dashboard-page.js";
 import { htmlResponse } from "./html.js";
-import type { SiteSessions} from "./site-sessions.js";
+import type { SiteSessionStore } from "./site-sessions.js";
 import { cookieValue, SESSION_COOKIE, sessionCookie } from "./site-sessions.js";
 
 /** Paths of the pages for people (besides the API pages at their own paths). */
@@ -26,7 +26,7 @@ export const WEB_PATHS = { login: "/_svc/login", logout: "/_svc/logout", dashboa
 export interface WebAppDeps {
   readonly runtime: DocsRuntime;
   readonly state: StateStore;
-  readonly sessions: SiteSessions;
+  readonly sessions: SiteSessionStore;
   /** The bridge's counters: failed sign-ins per account, as on the MCP sign-in page. */
   readonly limiter: RateLimiter;
   /** The feedback project the dashboard shows. */
@@ -41,7 +41,7 @@ export interface WebAppDeps {
  * person signed in on `/_svc/login`, with their groups as the state store has them now), else
  * of a bearer token, else anonymous; and the site's auth setting read for this request.
  */
-export function siteContextOf(state: StateStore, sessions: SiteSessions, publicUrl: string | undefined): (request: Request) => Promise<RequestContext> {
+export function siteContextOf(state: StateStore, sessions: SiteSessionStore, publicUrl: string | undefined): (request: Request) => Promise<RequestContext> {
   const bearer = bearerReaderOf(state, publicUrl);
   return async (request) => {
     const [reader, settings] = await Promise.all([sessionReader(state, sessions, request).then((r) => r ?? bearer(request)), state.settings()]);
@@ -49,8 +49,8 @@ export function siteContextOf(state: StateStore, sessions: SiteSessions, publicU
   };
 }
 
-async function sessionReader(state: StateStore, sessions: SiteSessions, request: Request): Promise<Reader | undefined> {
-  const name = sessions.user(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+async function sessionReader(state: StateStore, sessions: SiteSessionStore, request: Request): Promise<Reader | undefined> {
+  const name = await sessions.user(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
   if (name === undefined) return undefined;
   const user = await state.user(name);
   // A removed account's session reads as anonymous from the next request on.
@@ -100,10 +100,10 @@ export function createWebApp(deps: WebAppDeps): Hono {
     if (user === undefined) return siteSignInPage(401, { siteName, returnTo, username, error: "Wrong user name or password." });
     await deps.limiter.refund([charge]);
     deps.log?.(`signed in ${user.name} on the site`);
-    return new Response(null, { status: 303, headers: { Location: returnTo, "Set-Cookie": sessionCookie(sessions.create(user.name), secure(c.req.raw)), "Cache-Control": "no-store" } });
+    return new Response(null, { status: 303, headers: { Location: returnTo, "Set-Cookie": sessionCookie(await sessions.create(user.name), secure(c.req.raw)), "Cache-Control": "no-store" } });
   });
-  app.post(WEB_PATHS.logout, (c) => {
-    sessions.end(cookieValue(c.req.header("cookie"), SESSION_COOKIE));
+  app.post(WEB_PATHS.logout, async (c) => {
+    await sessions.end(cookieValue(c.req.header("cookie"), SESSION_COOKIE));
     return new Response(null, { status: 303, headers: { Location: returnPath(c.req.query("return")), "Set-Cookie": sessionCookie("", secure(c.req.raw), 0), "Cache-Control": "no-store" } });
   });
 
@@ -164,8 +164,8 @@ function itemsOf(plan: ApiPagePlan): Map<string, ApiPageItem | FrontMatterOperat
   return map;
 }
 
-async function signedInName(state: StateStore, sessions: SiteSessions, request: Request): Promise<string | undefined> {
-  const name = sessions.user(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+async function signedInName(state: StateStore, sessions: SiteSessionStore, request: Request): Promise<string | undefined> {
+  const name = await sessions.user(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
   return name !== undefined && (await state.user(name)) !== undefined ? name : undefined;
 }
 

@@ -12,6 +12,7 @@ import { CliError } from "../io.js";
 import { parseGroups, withDir, withGroups, withState } from "../options.js";
 import { describeProject, projectStores, resolveProject } from "../project.js";
 import { serveHttp } from "../serve-http.js";
+import { isHttpWorker, parseWorkers, serveWorkers, workerRole } from "../serve-workers.js";
 
 export const serveCommand = defineCommand({
   command: "serve",
@@ -35,10 +36,23 @@ export const serveCommand = defineCommand({
         describe: "Run filesystem-tool commands in a pool of worker threads shared fairly between callers (--no-shell-worker to run them inline)",
         defaultDescription: "on with --http, off over stdio",
       })
+      .option("workers", {
+        type: "string",
+        default: "1",
+        describe: "--http: worker processes sharing the port (an integer, or auto for one per core); they share rate limits and sessions",
+      })
       .option("rate-limit", { type: "string", array: true, describe: "--http: KEY=N|off per hour; keys ip, search, filesystem, authed-search, authed-filesystem" }),
-  run: async (args, io) => {
-    const log = stderrLog(io);
+  run: async (args, given) => {
+    let io = given;
     if (args.http && args.groups !== undefined) throw new CliError("--groups previews pages over stdio; over --http each reader's groups come from their token", 2);
+    const workers = parseWorkers(args.workers);
+    if (!args.http && workers !== 1) throw new CliError("--workers is for --http: over stdio one process serves one client", 2);
+    const worker = args.http && isHttpWorker(io);
+    // The primary of several workers loads no docs: it starts the workers and holds what they share.
+    if (args.http && workers > 1 && !worker) return serveWorkers(args, workers, io, stderrLog(io));
+    // A worker's lines name it: N processes write to one stderr.
+    if (worker) io = { ...given, stderr: (text) => given.stderr(text.replace(/^svc-mcp: /gm, `svc-mcp: worker ${process.pid}: `)) };
+    const log = stderrLog(io);
     // Many clients at once (HTTP) is what the worker is for; one agent over stdio does not need it.
     const shellWorker = args["shell-worker"] ?? args.http;
     const runtime = await loadDocs(io, args.dir, { shellWorker, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
@@ -49,7 +63,7 @@ export const serveCommand = defineCommand({
     if (args.watch) await runtime.watch();
     if (args.http) {
       try {
-        return await serveHttp(args, io, runtime, log, fetchRemote);
+        return await serveHttp(args, io, runtime, log, fetchRemote, worker ? await workerRole() : undefined);
       } finally {
         await runtime.close();
       }

@@ -60,7 +60,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
     );
     this.selectById = db.prepare(`SELECT ${COLUMNS} FROM feedback WHERE project_id = ? AND id = ?`);
     this.updateStatus = db.prepare("UPDATE feedback SET status = ?, updated_at = ? WHERE seq = ?");
-    this.writes = new GroupCommit((items) => this.db.transaction(() => items.map((e) => newEntry(e, this.insertRow(e))))(), LIMITS.feedback.maxEntriesPerCommit);
+    this.writes = new GroupCommit((items) => this.db.transaction(() => items.map((e) => newEntry(e, this.insertRow(e)))).immediate(), LIMITS.feedback.maxEntriesPerCommit);
   }
 
   insert(entry: NewFeedback): Promise<FeedbackEntry> {
@@ -75,7 +75,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
         count++;
       }
       return count;
-    })();
+    }).immediate();
   }
 
   async list(query: FeedbackQuery): Promise<FeedbackPage> {

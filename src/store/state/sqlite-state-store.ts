@@ -123,7 +123,7 @@ export class SqliteStateStore implements StateStore {
       // Cascades to the credential's grants and tokens: they stop working at the next request.
       this.q.deleteCredential.run(clientId);
       return { clientId: row.client_id, label: row.label, createdAt: row.created_at };
-    })();
+    }).immediate();
   }
 
   async verifyCredential(clientId: string, clientSecret: string): Promise<CredentialInfo | undefined> {
@@ -227,7 +227,7 @@ export class SqliteStateStore implements StateStore {
       const grantId = Number(info.lastInsertRowid);
       if (grant.fromCode !== undefined) this.q.bindCode.run(grantId, hashSecret(grant.fromCode));
       return this.addTokenPair(grantId, grant.scope, now);
-    })();
+    }).immediate();
   }
 
   async createAuthCode(request: AuthCodeRequest): Promise<string> {
@@ -268,7 +268,7 @@ export class SqliteStateStore implements StateStore {
           resource: row.resource,
         },
       };
-    })();
+    }).immediate();
   }
 
   async refresh(refreshToken: string, clientId: string): Promise<RefreshResult> {
@@ -288,7 +288,7 @@ export class SqliteStateStore implements StateStore {
       const subject = subjectOf(row);
       if (subject === undefined) return { ok: false, reason: "unknown" };
       return { ok: true, tokens: this.addTokenPair(row.grant_id, row.scope, now), subject };
-    })();
+    }).immediate();
   }
 
   async verifyAccessToken(accessToken: string): Promise<AccessCheck> {
@@ -318,7 +318,7 @@ export class SqliteStateStore implements StateStore {
       if (row.kind === "refresh") this.q.deleteGrant.run(row.grant_id);
       else this.q.deleteToken.run(hash);
       return "revoked" as const;
-    })();
+    }).immediate();
   }
 
   async close(): Promise<void> {

@@ -73,6 +73,8 @@ interface Slot {
   readonly extrasSent: Set<number>;
   /** Why it failed, from its `error` event (its `exit` follows). */
   failed: Error | undefined;
+  /** When its last call ended (or it started): idle long enough, it is stopped. */
+  idleSince: number;
 }
 
 export interface ShellHostOptions {
@@ -86,6 +88,10 @@ export interface ShellHostOptions {
   readonly workers?: number;
   /** Calls one caller may have waiting (default `LIMITS.shellWorker.maxQueuedPerCaller`). */
   readonly maxQueuedPerCaller?: number;
+  /** A worker idle this long is stopped, all but one (default `LIMITS.shellWorker.idleMs`). */
+  readonly idleMs?: number;
+  /** Milliseconds (idle time); tests move it by hand. */
+  readonly now?: () => number;
 }
 
 /** Workers of the shell pool on a machine with `cores` cores (docs/shell.md, "The worker pool"). */
@@ -112,7 +118,7 @@ export function workersPerCaller(poolSize: number): number {
  * a time; calls wait in per-caller queues served in turn (`FairQueue`), one caller holds at most
  * half the workers, and a call past its time limit plus a short grace is ended with its worker,
  * which a fresh one replaces. Workers start as calls need them, one spare kept warm, up to the
- * pool's size.
+ * pool's size, and stop after a minute idle, all but one (`retireIdle`).
  *
  * Each worker gets a site snapshot's file table once and each reader's view as the list of
  * paths the main thread decided that reader sees; a call then sends only its command.
@@ -133,6 +139,9 @@ export class ShellHost {
   private readonly log: (message: string) => void;
   private readonly limits: ShellLimits;
   private readonly deadlineMs: number;
+  private readonly idleMs: number;
+  private readonly now: () => number;
+  private readonly idleSweep: NodeJS.Timeout;
   /** Workers at most. */
   readonly size: number;
 
@@ -142,6 +151,30 @@ export class ShellHost {
     this.deadlineMs = this.limits.maxExecutionMs + (options.stuckGraceMs ?? LIMITS.shellWorker.stuckGraceMs);
     this.size = Math.max(1, options.workers ?? shellPoolSize(availableParallelism()));
     this.queue = new FairQueue(options.maxQueuedPerCaller ?? LIMITS.shellWorker.maxQueuedPerCaller, workersPerCaller(this.size));
+    this.idleMs = options.idleMs ?? LIMITS.shellWorker.idleMs;
+    this.now = options.now ?? Date.now;
+    this.idleSweep = setInterval(() => this.retireIdle(), this.idleMs);
+    this.idleSweep.unref();
+  }
+
+  /** Workers running now, busy or idle. */
+  get workers(): number {
+    return this.slots.length;
+  }
+
+  /**
+   * Stop the workers idle for `idleMs`, all but one: a burst may have started the whole pool,
+   * and each worker holds a copy of the site's text (with `--workers N`, N pools of it). One stays
+   * warm so the next call does not wait for a worker to load. Returns how many were stopped.
+   */
+  retireIdle(): number {
+    const cutoff = this.now() - this.idleMs;
+    const idle = this.slots.filter((s) => s.call === undefined && s.ready);
+    const old = idle.filter((s) => s.idleSince <= cutoff);
+    // Keep one idle worker: a recent one if there is one, else the last of the old ones.
+    const retire = old.length === idle.length ? old.slice(1) : old;
+    for (const slot of retire) this.retire(slot);
+    return retire.length;
   }
 
   /** Start a worker now (loading takes a moment) instead of at the first command. */
@@ -177,6 +210,7 @@ export class ShellHost {
   /** Stop every worker; calls running or waiting get an error result. */
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.idleSweep);
     for (const p of this.queue.drain()) p.resolve(failure("the docs shell was shut down"));
     const slots = this.slots.splice(0);
     for (const slot of slots) {
@@ -287,6 +321,7 @@ export class ShellHost {
     clearTimeout(slot.timer);
     slot.timer = undefined;
     slot.call = undefined;
+    slot.idleSince = this.now();
     slot.worker.unref();
     if (p !== undefined) this.answer(p, result);
     else this.pump();
@@ -344,7 +379,7 @@ export class ShellHost {
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? LIMITS.shellWorker.maxHeapMb },
     });
     worker.unref();
-    const slot: Slot = { worker, ready: false, call: undefined, timer: undefined, sitesSent: new Set(), viewsSent: new Set(), extrasSent: new Set(), failed: undefined };
+    const slot: Slot = { worker, ready: false, call: undefined, timer: undefined, sitesSent: new Set(), viewsSent: new Set(), extrasSent: new Set(), failed: undefined, idleSince: this.now() };
     // Never on our stdout (stdio mode): whatever the worker prints is a log line.
     for (const stream of [worker.stdout, worker.stderr] as Readable[]) {
       createInterface({ input: stream }).on("line", (line) => this.log(`shell worker: ${line}`));

@@ -1,19 +1,31 @@
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { readInputs } from "../lib/inputs.js";
-import { type OptionSpec, parseOptions } from "../lib/options.js";
+import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
-const SPECS: readonly OptionSpec[] = [
-  { key: "A", short: "A", long: "show-all" },
-  { key: "b", short: "b", long: "number-nonblank" },
-  { key: "e", short: "e" },
-  { key: "E", short: "E", long: "show-ends" },
-  { key: "n", short: "n", long: "number" },
-  { key: "s", short: "s", long: "squeeze-blank" },
-  { key: "t", short: "t" },
-  { key: "T", short: "T", long: "show-tabs" },
+/** What cat shows besides the text, read from its command line. */
+interface CatSettings {
+  numberAll: boolean;
+  numberNonBlank: boolean;
+  ends: boolean;
+  tabs: boolean;
+  nonprinting: boolean;
+  squeeze: boolean;
+}
+
+/** Every option cat accepts, as GNU coreutils spells it, with what it does to the settings. */
+const CAT_OPTIONS: readonly OptionRow<CatSettings>[] = [
+  { key: "A", short: "A", long: "show-all", apply: (s) => void (s.nonprinting = s.ends = s.tabs = true) },
+  { key: "b", short: "b", long: "number-nonblank", apply: (s) => void (s.numberNonBlank = true) },
+  { key: "e", short: "e", apply: (s) => void (s.nonprinting = s.ends = true) },
+  { key: "E", short: "E", long: "show-ends", apply: (s) => void (s.ends = true) },
+  { key: "n", short: "n", long: "number", apply: (s) => void (s.numberAll = true) },
+  { key: "s", short: "s", long: "squeeze-blank", apply: (s) => void (s.squeeze = true) },
+  { key: "t", short: "t", apply: (s) => void (s.nonprinting = s.tabs = true) },
+  { key: "T", short: "T", long: "show-tabs", apply: (s) => void (s.tabs = true) },
+  // Unbuffered output: no effect on what is printed.
   { key: "u", short: "u" },
-  { key: "v", short: "v", long: "show-nonprinting" },
+  { key: "v", short: "v", long: "show-nonprinting", apply: (s) => void (s.nonprinting = true) },
 ];
 
 const HELP = `Usage: cat [OPTION]... [FILE]...
@@ -50,31 +62,10 @@ function showNonprinting(line: string, tabs: boolean): string {
 }
 
 function runCat(args: string[], io: CommandIo): number {
-  const parsed = parseOptions(args, SPECS, { abbreviations: true });
-  let numberAll = false;
-  let numberNonBlank = false;
-  let ends = false;
-  let tabs = false;
-  let nonprinting = false;
-  let squeeze = false;
-  for (const o of parsed.options) {
-    if (o.key === "A") {
-      nonprinting = true;
-      ends = true;
-      tabs = true;
-    } else if (o.key === "b") numberNonBlank = true;
-    else if (o.key === "e") {
-      nonprinting = true;
-      ends = true;
-    } else if (o.key === "E") ends = true;
-    else if (o.key === "n") numberAll = true;
-    else if (o.key === "s") squeeze = true;
-    else if (o.key === "t") {
-      nonprinting = true;
-      tabs = true;
-    } else if (o.key === "T") tabs = true;
-    else if (o.key === "v") nonprinting = true;
-  }
+  const parsed = parseOptions(args, CAT_OPTIONS, { abbreviations: true });
+  const settings: CatSettings = { numberAll: false, numberNonBlank: false, ends: false, tabs: false, nonprinting: false, squeeze: false };
+  applyOptions(parsed, CAT_OPTIONS, settings, undefined);
+  const { numberAll, numberNonBlank, ends, tabs, nonprinting, squeeze } = settings;
   const plain = !numberAll && !numberNonBlank && !ends && !tabs && !nonprinting && !squeeze;
   let status = 0;
   let lineNo = 0;

@@ -1,16 +1,56 @@
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { readInputs, splitLines } from "../lib/inputs.js";
-import { type OptionSpec, parseOptions } from "../lib/options.js";
+import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
-const SPECS: readonly OptionSpec[] = [
-  { key: "b", short: "b", long: "bytes", value: true },
-  { key: "c", short: "c", long: "characters", value: true },
-  { key: "f", short: "f", long: "fields", value: true },
-  { key: "d", short: "d", long: "delimiter", value: true },
-  { key: "s", short: "s", long: "only-delimited" },
-  { key: "complement", long: "complement" },
-  { key: "output-delimiter", long: "output-delimiter", value: true },
+/** What one cut call selects, read from its command line. */
+interface CutSettings {
+  mode: "bytes" | "fields" | undefined;
+  list: string;
+  delim: string;
+  onlyDelimited: boolean;
+  complement: boolean;
+  outDelim: string | undefined;
+}
+
+/** cut's complaint about its command line, then where to read more; exit status 1. */
+function usage(io: CommandIo, message: string): number {
+  io.fail(message);
+  io.out.error("Try 'cut --help' for more information.\n");
+  return 1;
+}
+
+/** -b, -c, -f: the one list of what to select. */
+function listOf(mode: "bytes" | "fields"): OptionRow<CutSettings, CommandIo>["apply"] {
+  return (s, value, io) => {
+    if (s.mode !== undefined) return usage(io, "only one type of list may be specified");
+    s.mode = mode;
+    s.list = value;
+    return undefined;
+  };
+}
+
+/** Every option cut accepts, as GNU coreutils spells it, with what it does to the settings. */
+const CUT_OPTIONS: readonly OptionRow<CutSettings, CommandIo>[] = [
+  { key: "b", short: "b", long: "bytes", value: true, apply: listOf("bytes") },
+  // GNU cut counts bytes even for -c.
+  { key: "c", short: "c", long: "characters", value: true, apply: listOf("bytes") },
+  { key: "f", short: "f", long: "fields", value: true, apply: listOf("fields") },
+  {
+    key: "d",
+    short: "d",
+    long: "delimiter",
+    value: true,
+    apply: (s, v, io) => {
+      if ([...v].length > 1) return usage(io, "the delimiter must be a single character");
+      s.delim = v === "" ? "\0" : v;
+      return undefined;
+    },
+  },
+  { key: "s", short: "s", long: "only-delimited", apply: (s) => void (s.onlyDelimited = true) },
+  { key: "complement", long: "complement", apply: (s) => void (s.complement = true) },
+  { key: "output-delimiter", long: "output-delimiter", value: true, apply: (s, v) => void (s.outDelim = v) },
+  // -n (do not split characters) has nothing to do when -c counts bytes; NUL-terminated lines are not docs.
   { key: "n", short: "n" },
   { key: "z", short: "z", long: "zero-terminated" },
 ];
@@ -52,33 +92,14 @@ function selected(ranges: readonly Range[], n: number, complement: boolean): boo
 }
 
 function runCut(args: string[], io: CommandIo): number {
-  const parsed = parseOptions(args, SPECS, { abbreviations: true });
-  let mode: "bytes" | "fields" | undefined;
-  let list = "";
-  let delim = "\t";
-  let onlyDelimited = false;
-  let complement = false;
-  let outDelim: string | undefined;
-  const usage = (message: string): number => {
-    io.fail(message);
-    io.out.error("Try 'cut --help' for more information.\n");
-    return 1;
-  };
-  for (const o of parsed.options) {
-    if (o.key === "b" || o.key === "c" || o.key === "f") {
-      if (mode !== undefined) return usage("only one type of list may be specified");
-      mode = o.key === "f" ? "fields" : "bytes";
-      list = o.value;
-    } else if (o.key === "d") {
-      if ([...o.value].length > 1) return usage("the delimiter must be a single character");
-      delim = o.value === "" ? "\0" : o.value;
-    } else if (o.key === "s") onlyDelimited = true;
-    else if (o.key === "complement") complement = true;
-    else if (o.key === "output-delimiter") outDelim = o.value;
-  }
-  if (mode === undefined) return usage("you must specify a list of bytes, characters, or fields");
+  const parsed = parseOptions(args, CUT_OPTIONS, { abbreviations: true });
+  const settings: CutSettings = { mode: undefined, list: "", delim: "\t", onlyDelimited: false, complement: false, outDelim: undefined };
+  const stopped = applyOptions(parsed, CUT_OPTIONS, settings, io);
+  if (stopped !== undefined) return stopped;
+  const { mode, list, delim, onlyDelimited, complement, outDelim } = settings;
+  if (mode === undefined) return usage(io, "you must specify a list of bytes, characters, or fields");
   const ranges = parseList(list);
-  if (typeof ranges === "string") return usage(ranges);
+  if (typeof ranges === "string") return usage(io, ranges);
   let status = 0;
   for (const input of readInputs(io, parsed.operands)) {
     // Written per input, so that an error for a later input comes after (under `2>&1`).

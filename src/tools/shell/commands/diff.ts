@@ -2,17 +2,43 @@ import type { Command, CommandContext } from "just-bash";
 import type { SiteView } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO, lookup } from "../lib/files.js";
-import { type OptionSpec, parseOptions } from "../lib/options.js";
+import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
-const SPECS: readonly OptionSpec[] = [
-  { key: "u", short: "u" },
-  { key: "U", short: "U", long: "unified", value: true },
-  { key: "q", short: "q", long: "brief" },
-  { key: "s", short: "s", long: "report-identical-files" },
-  { key: "i", short: "i", long: "ignore-case" },
-  { key: "w", short: "w", long: "ignore-all-space" },
-  { key: "b", short: "b", long: "ignore-space-change" },
+/** How one diff call compares and reports, read from its command line. */
+interface DiffSettings {
+  /** Lines of unified context; undefined for GNU's normal format. */
+  context: number | undefined;
+  brief: boolean;
+  reportSame: boolean;
+  ignoreCase: boolean;
+  whitespace: "all" | "change" | undefined;
+}
+
+/** Every option diff accepts here, as GNU diffutils spells it, with what it does to the settings. */
+const DIFF_OPTIONS: readonly OptionRow<DiffSettings, CommandIo>[] = [
+  { key: "u", short: "u", apply: (s) => void (s.context = 3) },
+  {
+    key: "U",
+    short: "U",
+    long: "unified",
+    value: true,
+    apply: (s, v, io) => {
+      if (!/^\d+$/.test(v)) {
+        io.fail(`invalid context length '${v}'`);
+        io.out.error("Try 'diff --help' for more information.\n");
+        return 2;
+      }
+      s.context = Number(v);
+      return undefined;
+    },
+  },
+  { key: "q", short: "q", long: "brief", apply: (s) => void (s.brief = true) },
+  { key: "s", short: "s", long: "report-identical-files", apply: (s) => void (s.reportSame = true) },
+  { key: "i", short: "i", long: "ignore-case", apply: (s) => void (s.ignoreCase = true) },
+  { key: "w", short: "w", long: "ignore-all-space", apply: (s) => void (s.whitespace = "all") },
+  { key: "b", short: "b", long: "ignore-space-change", apply: (s) => void (s.whitespace ??= "change") },
+  // Text is all there is; no colour, no links.
   { key: "a", short: "a", long: "text" },
   { key: "noop", long: ["color", "no-dereference"] },
 ];
@@ -381,27 +407,11 @@ function sideOf(name: string, text: string, mtime: Date): Side {
 }
 
 async function runDiff(args: string[], io: CommandIo, delegate: () => Promise<number>): Promise<number> {
-  const parsed = parseOptions(args, SPECS, { abbreviations: true });
-  let context: number | undefined;
-  let brief = false;
-  let reportSame = false;
-  let ignoreCase = false;
-  let whitespace: "all" | "change" | undefined;
-  for (const o of parsed.options) {
-    if (o.key === "u") context = 3;
-    else if (o.key === "U") {
-      if (!/^\d+$/.test(o.value)) {
-        io.fail(`invalid context length '${o.value}'`);
-        io.out.error("Try 'diff --help' for more information.\n");
-        return 2;
-      }
-      context = Number(o.value);
-    } else if (o.key === "q") brief = true;
-    else if (o.key === "s") reportSame = true;
-    else if (o.key === "i") ignoreCase = true;
-    else if (o.key === "w") whitespace = "all";
-    else if (o.key === "b") whitespace ??= "change";
-  }
+  const parsed = parseOptions(args, DIFF_OPTIONS, { abbreviations: true });
+  const settings: DiffSettings = { context: undefined, brief: false, reportSame: false, ignoreCase: false, whitespace: undefined };
+  const stopped = applyOptions(parsed, DIFF_OPTIONS, settings, io);
+  if (stopped !== undefined) return stopped;
+  const { context, brief, reportSame, ignoreCase, whitespace } = settings;
   if (parsed.operands.length !== 2) {
     io.fail(parsed.operands.length < 2 ? `missing operand after '${parsed.operands[0] ?? "diff"}'` : `extra operand '${parsed.operands[2] ?? ""}'`);
     io.out.error("diff: Try 'diff --help' for more information.\n");

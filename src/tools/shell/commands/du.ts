@@ -1,24 +1,8 @@
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO, joinDisplay, joinPath, lookup } from "../lib/files.js";
 import { gnuHumanSize } from "../lib/format.js";
-import { type OptionSpec, parseOptions } from "../lib/options.js";
+import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
-
-const SPECS: readonly OptionSpec[] = [
-  { key: "a", short: "a", long: "all" },
-  { key: "s", short: "s", long: "summarize" },
-  { key: "c", short: "c", long: "total" },
-  { key: "h", short: "h", long: "human-readable" },
-  { key: "d", short: "d", long: "max-depth", value: true },
-  { key: "b", short: "b", long: "bytes" },
-  { key: "apparent", long: "apparent-size" },
-  { key: "k", short: "k" },
-  { key: "m", short: "m" },
-  { key: "0", short: "0", long: "null" },
-  { key: "noop", short: "x", long: "one-file-system" },
-  { key: "noop", short: "L", long: "dereference" },
-  { key: "noop", short: "P", long: "no-dereference" },
-];
 
 const HELP = `Usage: du [OPTION]... [FILE]...
 Summarize disk usage of each FILE, recursively for folders (GNU coreutils 9.1 compatible:
@@ -48,54 +32,60 @@ interface DuSettings {
   end: string;
 }
 
+/** A block size option: sizes in units of `unit` bytes, never human-readable. */
+function blockSize(unit: number): OptionRow<DuSettings, CommandIo>["apply"] {
+  return (s) => {
+    s.unit = unit;
+    s.human = false;
+  };
+}
+
+/** Every option du accepts, as GNU coreutils spells it, with what it does to the settings. */
+const DU_OPTIONS: readonly OptionRow<DuSettings, CommandIo>[] = [
+  { key: "a", short: "a", long: "all", apply: (s) => void (s.all = true) },
+  { key: "s", short: "s", long: "summarize", apply: (s) => void (s.summarize = true) },
+  { key: "c", short: "c", long: "total", apply: (s) => void (s.total = true) },
+  { key: "h", short: "h", long: "human-readable", apply: (s) => void (s.human = true) },
+  {
+    key: "d",
+    short: "d",
+    long: "max-depth",
+    value: true,
+    apply: (s, v, io) => {
+      if (!/^\d+$/.test(v)) {
+        io.fail(`invalid maximum depth \u2018${v}\u2019`);
+        io.out.error("Try 'du --help' for more information.\n");
+        return 1;
+      }
+      s.maxDepth = Number(v);
+      return undefined;
+    },
+  },
+  {
+    key: "b",
+    short: "b",
+    long: "bytes",
+    apply: (s) => {
+      s.apparent = true;
+      s.unit = 1;
+      s.human = false;
+    },
+  },
+  { key: "apparent", long: "apparent-size", apply: (s) => void (s.apparent = true) },
+  { key: "k", short: "k", apply: blockSize(1024) },
+  { key: "m", short: "m", apply: blockSize(1024 * 1024) },
+  { key: "0", short: "0", long: "null", apply: (s) => void (s.end = "\0") },
+  // No links to follow or file systems to stay on.
+  { key: "noop", short: "x", long: "one-file-system" },
+  { key: "noop", short: "L", long: "dereference" },
+  { key: "noop", short: "P", long: "no-dereference" },
+];
+
 function runDu(args: string[], io: CommandIo): number {
-  const parsed = parseOptions(args, SPECS, { abbreviations: true });
+  const parsed = parseOptions(args, DU_OPTIONS, { abbreviations: true });
   const s: DuSettings = { all: false, summarize: false, total: false, human: false, maxDepth: Infinity, apparent: false, unit: 1024, end: "\n" };
-  for (const o of parsed.options) {
-    switch (o.key) {
-      case "a":
-        s.all = true;
-        break;
-      case "s":
-        s.summarize = true;
-        break;
-      case "c":
-        s.total = true;
-        break;
-      case "h":
-        s.human = true;
-        break;
-      case "d":
-        if (!/^\d+$/.test(o.value)) {
-          io.fail(`invalid maximum depth \u2018${o.value}\u2019`);
-          io.out.error("Try 'du --help' for more information.\n");
-          return 1;
-        }
-        s.maxDepth = Number(o.value);
-        break;
-      case "b":
-        s.apparent = true;
-        s.unit = 1;
-        s.human = false;
-        break;
-      case "apparent":
-        s.apparent = true;
-        break;
-      case "k":
-        s.unit = 1024;
-        s.human = false;
-        break;
-      case "m":
-        s.unit = 1024 * 1024;
-        s.human = false;
-        break;
-      case "0":
-        s.end = "\0";
-        break;
-      default:
-        break;
-    }
-  }
+  const stopped = applyOptions(parsed, DU_OPTIONS, s, io);
+  if (stopped !== undefined) return stopped;
   if (s.summarize && s.all) {
     io.fail("cannot both summarize and show all entries");
     io.out.error("Try 'du --help' for more information.\n");

@@ -3,29 +3,71 @@ import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO } from "../lib/files.js";
 import { versionCompare } from "../lib/format.js";
 import { readInputs, splitLines } from "../lib/inputs.js";
-import { type OptionSpec, parseOptions } from "../lib/options.js";
+import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
-const SPECS: readonly OptionSpec[] = [
-  { key: "b", short: "b", long: "ignore-leading-blanks" },
-  { key: "d", short: "d", long: "dictionary-order" },
-  { key: "f", short: "f", long: "ignore-case" },
-  { key: "g", short: "g", long: "general-numeric-sort" },
-  { key: "i", short: "i", long: "ignore-nonprinting" },
-  { key: "M", short: "M", long: "month-sort" },
-  { key: "h", short: "h", long: "human-numeric-sort" },
-  { key: "n", short: "n", long: "numeric-sort" },
-  { key: "R", short: "R", long: "random-sort" },
-  { key: "r", short: "r", long: "reverse" },
-  { key: "V", short: "V", long: "version-sort" },
-  { key: "c", short: "c", long: "check" },
-  { key: "C", short: "C" },
-  { key: "k", short: "k", long: "key", value: true },
+/** What one sort call does, read from its command line. */
+interface SortSettings {
+  /** Ordering options given outside -k: the default for every key, and the whole line's order. */
+  global: KeyOptions;
+  keySpecs: string[];
+  sep: string | undefined;
+  unique: boolean;
+  stable: boolean;
+  check: "" | "c" | "C";
+}
+
+type SortRow = OptionRow<SortSettings, CommandIo>;
+
+/** An ordering option (-n, -r, ...): it also applies to the keys that name none. */
+function ordering(key: keyof KeyOptions, short: string, long: string): SortRow {
+  return { key, short, long, apply: (s) => void (s.global[key] = true) };
+}
+
+/** Stop: the docs shell cannot do what the option asks (exit status 2, as sort's errors). */
+function refused(message: (value: string) => string): SortRow["apply"] {
+  return (_s, value, io) => {
+    io.fail(message(value));
+    return 2;
+  };
+}
+
+/** Every option sort accepts, as GNU coreutils spells it, with what it does to the settings. */
+const SORT_OPTIONS: readonly SortRow[] = [
+  ordering("b", "b", "ignore-leading-blanks"),
+  ordering("d", "d", "dictionary-order"),
+  ordering("f", "f", "ignore-case"),
+  ordering("g", "g", "general-numeric-sort"),
+  ordering("i", "i", "ignore-nonprinting"),
+  ordering("M", "M", "month-sort"),
+  ordering("h", "h", "human-numeric-sort"),
+  ordering("n", "n", "numeric-sort"),
+  { key: "R", short: "R", long: "random-sort", apply: refused(() => "--random-sort is not supported in the docs shell (its output would differ on every call)") },
+  ordering("r", "r", "reverse"),
+  ordering("V", "V", "version-sort"),
+  { key: "c", short: "c", long: "check", apply: (s) => void (s.check = "c") },
+  { key: "C", short: "C", apply: (s) => void (s.check = "C") },
+  { key: "k", short: "k", long: "key", value: true, apply: (s, v) => void s.keySpecs.push(v) },
   { key: "m", short: "m", long: "merge" },
-  { key: "o", short: "o", long: "output", value: true },
-  { key: "s", short: "s", long: "stable" },
-  { key: "t", short: "t", long: "field-separator", value: true },
-  { key: "u", short: "u", long: "unique" },
+  { key: "o", short: "o", long: "output", value: true, apply: refused((v) => `open failed: ${v}: ${ERRNO.EROFS}`) },
+  { key: "s", short: "s", long: "stable", apply: (s) => void (s.stable = true) },
+  {
+    key: "t",
+    short: "t",
+    long: "field-separator",
+    value: true,
+    apply: (s, v, io) => {
+      if (v.length !== 1 && v !== "\\0") {
+        io.fail(`multi-character tab \u2018${v}\u2019`);
+        return 2;
+      }
+      s.sep = v === "\\0" ? "\0" : v;
+      return undefined;
+    },
+  },
+  { key: "u", short: "u", long: "unique", apply: (s) => void (s.unique = true) },
+  // No effect here: NUL-terminated lines are not docs, and memory, temporary files and threads
+  // are the shell's to manage.
   { key: "z", short: "z", long: "zero-terminated" },
   { key: "S", short: "S", long: "buffer-size", value: true },
   { key: "T", short: "T", long: "temporary-directory", value: true },
@@ -197,33 +239,18 @@ function parseKey(spec: string, global: KeyOptions): Key | undefined {
 }
 
 function runSort(args: string[], io: CommandIo): number {
-  const parsed = parseOptions(args, SPECS, { abbreviations: true });
-  const global: KeyOptions = { b: false, d: false, f: false, g: false, i: false, M: false, h: false, n: false, r: false, V: false };
-  const keySpecs: string[] = [];
-  let sep: string | undefined;
-  let unique = false;
-  let stable = false;
-  let check: "" | "c" | "C" = "";
-  for (const o of parsed.options) {
-    if (o.key in global) global[o.key as keyof KeyOptions] = true;
-    else if (o.key === "k") keySpecs.push(o.value);
-    else if (o.key === "t") {
-      if (o.value.length !== 1 && o.value !== "\\0") {
-        io.fail(`multi-character tab \u2018${o.value}\u2019`);
-        return 2;
-      }
-      sep = o.value === "\\0" ? "\0" : o.value;
-    } else if (o.key === "u") unique = true;
-    else if (o.key === "s") stable = true;
-    else if (o.key === "c" || o.key === "C") check = o.key;
-    else if (o.key === "R") {
-      io.fail("--random-sort is not supported in the docs shell (its output would differ on every call)");
-      return 2;
-    } else if (o.key === "o") {
-      io.fail(`open failed: ${o.value}: ${ERRNO.EROFS}`);
-      return 2;
-    }
-  }
+  const parsed = parseOptions(args, SORT_OPTIONS, { abbreviations: true });
+  const settings: SortSettings = {
+    global: { b: false, d: false, f: false, g: false, i: false, M: false, h: false, n: false, r: false, V: false },
+    keySpecs: [],
+    sep: undefined,
+    unique: false,
+    stable: false,
+    check: "",
+  };
+  const stopped = applyOptions(parsed, SORT_OPTIONS, settings, io);
+  if (stopped !== undefined) return stopped;
+  const { global, keySpecs, sep, unique, stable, check } = settings;
   const keys: Key[] = [];
   for (const spec of keySpecs) {
     const key = parseKey(spec, global);

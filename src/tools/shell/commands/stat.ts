@@ -2,16 +2,8 @@ import { type EntryInfo, OWNER } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO, lookup } from "../lib/files.js";
 import { fullIsoTime, inodeOf, modeString, quoteName } from "../lib/format.js";
-import { type OptionSpec, parseOptions } from "../lib/options.js";
+import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
-
-const SPECS: readonly OptionSpec[] = [
-  { key: "c", short: "c", long: "format", value: true },
-  { key: "printf", long: "printf", value: true },
-  { key: "t", short: "t", long: "terse" },
-  { key: "L", short: "L", long: "dereference" },
-  { key: "f", short: "f", long: "file-system" },
-];
 
 const HELP = `Usage: stat [OPTION]... FILE...
 Display file status (GNU coreutils stat compatible, read-only docs shell).
@@ -140,24 +132,55 @@ function defaultFormat(name: string, path: string, info: EntryInfo): string {
   );
 }
 
-function runStat(args: string[], io: CommandIo): number {
-  const parsed = parseOptions(args, SPECS, { abbreviations: true });
-  let format: string | undefined;
-  let newline = true;
-  let terse = false;
-  for (const o of parsed.options) {
-    if (o.key === "c") {
-      format = o.value;
-      newline = true;
-    } else if (o.key === "printf") {
-      format = unescape(o.value);
-      newline = false;
-    } else if (o.key === "t") terse = true;
-    else if (o.key === "f") {
+/** What stat prints, read from its command line. */
+interface StatSettings {
+  format: string | undefined;
+  /** --format ends each entry with a newline; --printf does not. */
+  newline: boolean;
+  terse: boolean;
+}
+
+/** Every option stat accepts, as GNU coreutils spells it, with what it does to the settings. */
+const STAT_OPTIONS: readonly OptionRow<StatSettings, CommandIo>[] = [
+  {
+    key: "c",
+    short: "c",
+    long: "format",
+    value: true,
+    apply: (s, v) => {
+      s.format = v;
+      s.newline = true;
+    },
+  },
+  {
+    key: "printf",
+    long: "printf",
+    value: true,
+    apply: (s, v) => {
+      s.format = unescape(v);
+      s.newline = false;
+    },
+  },
+  { key: "t", short: "t", long: "terse", apply: (s) => void (s.terse = true) },
+  // There are no links to follow.
+  { key: "L", short: "L", long: "dereference" },
+  {
+    key: "f",
+    short: "f",
+    long: "file-system",
+    apply: (_s, _v, io) => {
       io.fail("--file-system is not supported: the docs are a virtual read-only filesystem");
       return 1;
-    }
-  }
+    },
+  },
+];
+
+function runStat(args: string[], io: CommandIo): number {
+  const parsed = parseOptions(args, STAT_OPTIONS, { abbreviations: true });
+  const settings: StatSettings = { format: undefined, newline: true, terse: false };
+  const stopped = applyOptions(parsed, STAT_OPTIONS, settings, io);
+  if (stopped !== undefined) return stopped;
+  const { format, newline, terse } = settings;
   if (parsed.operands.length === 0) {
     io.fail("missing operand");
     io.out.error("Try 'stat --help' for more information.\n");

@@ -1,20 +1,8 @@
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO } from "../lib/files.js";
 import { readInputs, splitLines } from "../lib/inputs.js";
-import { type OptionSpec, parseOptions } from "../lib/options.js";
+import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
-
-const SPECS: readonly OptionSpec[] = [
-  { key: "c", short: "c", long: "count" },
-  { key: "d", short: "d", long: "repeated" },
-  { key: "D", short: "D", long: "all-repeated" },
-  { key: "u", short: "u", long: "unique" },
-  { key: "i", short: "i", long: "ignore-case" },
-  { key: "f", short: "f", long: "skip-fields", value: true },
-  { key: "s", short: "s", long: "skip-chars", value: true },
-  { key: "w", short: "w", long: "check-chars", value: true },
-  { key: "z", short: "z", long: "zero-terminated" },
-];
 
 const HELP = `Usage: uniq [OPTION]... [INPUT [OUTPUT]]
 Filter adjacent matching lines from INPUT (or standard input), writing to standard output.
@@ -30,60 +18,58 @@ Sort first to count every distinct line: sort FILE | uniq -c | sort -rn
   -w, --check-chars=N   compare no more than N characters in lines
 `;
 
-function runUniq(args: string[], io: CommandIo): number {
-  const parsed = parseOptions(args, SPECS, { abbreviations: true });
-  let count = false;
-  let repeated = false;
-  let allRepeated = false;
-  let unique = false;
-  let ignoreCase = false;
-  let skipFields = 0;
-  let skipChars = 0;
-  let checkChars = Number.POSITIVE_INFINITY;
-  for (const o of parsed.options) {
-    const n = (what: string): number | undefined => {
-      if (/^\d+$/.test(o.value)) return Number(o.value);
-      io.fail(`${o.value}: invalid number of ${what}`);
-      return undefined;
-    };
-    switch (o.key) {
-      case "c":
-        count = true;
-        break;
-      case "d":
-        repeated = true;
-        break;
-      case "D":
-        allRepeated = true;
-        break;
-      case "u":
-        unique = true;
-        break;
-      case "i":
-        ignoreCase = true;
-        break;
-      case "f": {
-        const v = n("fields to skip");
-        if (v === undefined) return 1;
-        skipFields = v;
-        break;
-      }
-      case "s": {
-        const v = n("bytes to skip");
-        if (v === undefined) return 1;
-        skipChars = v;
-        break;
-      }
-      case "w": {
-        const v = n("bytes to compare");
-        if (v === undefined) return 1;
-        checkChars = v;
-        break;
-      }
-      default:
-        break;
+/** What one uniq call does, read from its command line. */
+interface UniqSettings {
+  count: boolean;
+  repeated: boolean;
+  allRepeated: boolean;
+  unique: boolean;
+  ignoreCase: boolean;
+  skipFields: number;
+  skipChars: number;
+  checkChars: number;
+}
+
+/** A count option: sets it, or GNU's message (naming `what`) and exit status 1. */
+function countInto(what: string, set: (s: UniqSettings, n: number) => void): OptionRow<UniqSettings, CommandIo>["apply"] {
+  return (s, value, io) => {
+    if (!/^\d+$/.test(value)) {
+      io.fail(`${value}: invalid number of ${what}`);
+      return 1;
     }
-  }
+    set(s, Number(value));
+    return undefined;
+  };
+}
+
+/** Every option uniq accepts, as GNU coreutils spells it, with what it does to the settings. */
+const UNIQ_OPTIONS: readonly OptionRow<UniqSettings, CommandIo>[] = [
+  { key: "c", short: "c", long: "count", apply: (s) => void (s.count = true) },
+  { key: "d", short: "d", long: "repeated", apply: (s) => void (s.repeated = true) },
+  { key: "D", short: "D", long: "all-repeated", apply: (s) => void (s.allRepeated = true) },
+  { key: "u", short: "u", long: "unique", apply: (s) => void (s.unique = true) },
+  { key: "i", short: "i", long: "ignore-case", apply: (s) => void (s.ignoreCase = true) },
+  { key: "f", short: "f", long: "skip-fields", value: true, apply: countInto("fields to skip", (s, n) => (s.skipFields = n)) },
+  { key: "s", short: "s", long: "skip-chars", value: true, apply: countInto("bytes to skip", (s, n) => (s.skipChars = n)) },
+  { key: "w", short: "w", long: "check-chars", value: true, apply: countInto("bytes to compare", (s, n) => (s.checkChars = n)) },
+  { key: "z", short: "z", long: "zero-terminated" },
+];
+
+function runUniq(args: string[], io: CommandIo): number {
+  const parsed = parseOptions(args, UNIQ_OPTIONS, { abbreviations: true });
+  const settings: UniqSettings = {
+    count: false,
+    repeated: false,
+    allRepeated: false,
+    unique: false,
+    ignoreCase: false,
+    skipFields: 0,
+    skipChars: 0,
+    checkChars: Number.POSITIVE_INFINITY,
+  };
+  const stopped = applyOptions(parsed, UNIQ_OPTIONS, settings, io);
+  if (stopped !== undefined) return stopped;
+  const { count, repeated, allRepeated, unique, ignoreCase, skipFields, skipChars, checkChars } = settings;
   if (parsed.operands.length > 2) {
     io.fail(`extra operand \u2018${parsed.operands[2]}\u2019`);
     io.out.error("Try 'uniq --help' for more information.\n");

@@ -1,15 +1,40 @@
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { readInputs } from "../lib/inputs.js";
-import { type OptionSpec, parseOptions } from "../lib/options.js";
+import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
-const SPECS: readonly OptionSpec[] = [
-  { key: "c", short: "c", long: "bytes" },
-  { key: "m", short: "m", long: "chars" },
-  { key: "l", short: "l", long: "lines" },
-  { key: "w", short: "w", long: "words" },
-  { key: "L", short: "L", long: "max-line-length" },
-  { key: "total", long: "total", value: true },
+/** What wc counts and when it prints a total, read from its command line. */
+interface WcSettings {
+  want: { l: boolean; w: boolean; m: boolean; c: boolean; L: boolean };
+  totalMode: string;
+}
+
+/** A count to print. */
+function countRow(key: keyof WcSettings["want"], short: string, long: string): OptionRow<WcSettings, CommandIo> {
+  return { key, short, long, apply: (s) => void (s.want[key] = true) };
+}
+
+/** Every option wc accepts, as GNU coreutils spells it, with what it does to the settings. */
+const WC_OPTIONS: readonly OptionRow<WcSettings, CommandIo>[] = [
+  countRow("c", "c", "bytes"),
+  countRow("m", "m", "chars"),
+  countRow("l", "l", "lines"),
+  countRow("w", "w", "words"),
+  countRow("L", "L", "max-line-length"),
+  {
+    key: "total",
+    long: "total",
+    value: true,
+    apply: (s, v, io) => {
+      if (!["auto", "always", "only", "never"].includes(v)) {
+        io.fail(`invalid argument '${v}' for '--total'\nValid arguments are:\n  - 'auto'\n  - 'always'\n  - 'only'\n  - 'never'`);
+        io.out.error("Try 'wc --help' for more information.\n");
+        return 1;
+      }
+      s.totalMode = v;
+      return undefined;
+    },
+  },
 ];
 
 const HELP = `Usage: wc [OPTION]... [FILE]...
@@ -81,19 +106,11 @@ function count(text: string, want: { w: boolean; m: boolean; L: boolean }): Coun
 }
 
 function runWc(args: string[], io: CommandIo): number {
-  const parsed = parseOptions(args, SPECS, { abbreviations: true });
-  const want = { l: false, w: false, m: false, c: false, L: false };
-  let totalMode = "auto";
-  for (const o of parsed.options) {
-    if (o.key === "total") {
-      if (!["auto", "always", "only", "never"].includes(o.value)) {
-        io.fail(`invalid argument '${o.value}' for '--total'\nValid arguments are:\n  - 'auto'\n  - 'always'\n  - 'only'\n  - 'never'`);
-        io.out.error("Try 'wc --help' for more information.\n");
-        return 1;
-      }
-      totalMode = o.value;
-    } else want[o.key as keyof typeof want] = true;
-  }
+  const parsed = parseOptions(args, WC_OPTIONS, { abbreviations: true });
+  const settings: WcSettings = { want: { l: false, w: false, m: false, c: false, L: false }, totalMode: "auto" };
+  const stopped = applyOptions(parsed, WC_OPTIONS, settings, io);
+  if (stopped !== undefined) return stopped;
+  const { want, totalMode } = settings;
   if (!want.l && !want.w && !want.m && !want.c && !want.L) {
     want.l = true;
     want.w = true;

@@ -1,26 +1,8 @@
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO, lookup } from "../lib/files.js";
-import { type OptionSpec, parseOptions } from "../lib/options.js";
+import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import { commandNotFound, runSubcommand, shellQuote } from "../lib/subcommand.js";
 import type { ShellCommandFactory } from "./command.js";
-
-const SPECS: readonly OptionSpec[] = [
-  { key: "0", short: "0", long: "null" },
-  { key: "d", short: "d", long: "delimiter", value: true },
-  { key: "I", short: "I", value: true },
-  { key: "replace", long: "replace" },
-  { key: "i", short: "i" },
-  { key: "n", short: "n", long: "max-args", value: true },
-  { key: "L", short: "L", long: "max-lines", value: true },
-  { key: "r", short: "r", long: "no-run-if-empty" },
-  { key: "t", short: "t", long: "verbose" },
-  { key: "P", short: "P", long: "max-procs", value: true },
-  { key: "a", short: "a", long: "arg-file", value: true },
-  { key: "E", short: "E", value: true },
-  { key: "s", short: "s", long: "max-chars", value: true },
-  { key: "x", short: "x", long: "exit" },
-  { key: "o", short: "o", long: "open-tty" },
-];
 
 const HELP = `Usage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...
 Run COMMAND with arguments INITIAL-ARGS and more arguments read from input
@@ -128,6 +110,114 @@ function positive(value: string, option: string): number {
   return Number(value);
 }
 
+/** What one xargs call does, read from its options. */
+interface XargsSettings {
+  delimiter: string | undefined;
+  /** -I / -i: the string replaced in the command by each input line. */
+  replace: string | undefined;
+  perLine: number | undefined;
+  perCommand: number | undefined;
+  noEmpty: boolean;
+  trace: boolean;
+  argFile: string | undefined;
+  eof: string | undefined;
+  maxChars: number;
+  exitOnSize: boolean;
+}
+
+/** `-I R`, `-i`, `--replace`: one command per input line. */
+function replaceWith(replace: (value: string) => string) {
+  return (s: XargsSettings, value: string) => {
+    s.replace = replace(value);
+    s.perLine = 1;
+    s.perCommand = undefined;
+  };
+}
+
+/** Every option xargs accepts, as GNU findutils spells it; a mistake throws an XargsError. */
+const XARGS_OPTIONS: readonly OptionRow<XargsSettings>[] = [
+  { key: "0", short: "0", long: "null", apply: (s) => void (s.delimiter = "\0") },
+  { key: "d", short: "d", long: "delimiter", value: true, apply: (s, v) => void (s.delimiter = delimiterOf(v)) },
+  { key: "I", short: "I", value: true, apply: replaceWith((v) => v) },
+  { key: "replace", long: "replace", apply: replaceWith(() => "{}") },
+  { key: "i", short: "i", apply: replaceWith(() => "{}") },
+  {
+    key: "n",
+    short: "n",
+    long: "max-args",
+    value: true,
+    apply: (s, v) => {
+      s.perCommand = positive(v, "n");
+      if (s.replace === undefined) s.perLine = undefined;
+    },
+  },
+  {
+    key: "L",
+    short: "L",
+    long: "max-lines",
+    value: true,
+    apply: (s, v) => {
+      s.perLine = positive(v, "L");
+      s.perCommand = undefined;
+    },
+  },
+  { key: "r", short: "r", long: "no-run-if-empty", apply: (s) => void (s.noEmpty = true) },
+  { key: "t", short: "t", long: "verbose", apply: (s) => void (s.trace = true) },
+  {
+    key: "P",
+    short: "P",
+    long: "max-procs",
+    value: true,
+    apply: (_s, v) => {
+      if (!/^\d+$/.test(v)) throw new XargsError(`invalid number "${v}" for -P option\nTry 'xargs --help' for more information.`);
+    },
+  },
+  { key: "a", short: "a", long: "arg-file", value: true, apply: (s, v) => void (s.argFile = v) },
+  { key: "E", short: "E", value: true, apply: (s, v) => void (s.eof = v) },
+  { key: "s", short: "s", long: "max-chars", value: true, apply: (s, v) => void (s.maxChars = positive(v, "s")) },
+  { key: "x", short: "x", long: "exit", apply: (s) => void (s.exitOnSize = true) },
+  // There is no terminal to open.
+  { key: "o", short: "o", long: "open-tty" },
+];
+
+/** Short options that take a value, and long ones (for finding where the command starts). */
+const VALUE_SHORT = new Set(XARGS_OPTIONS.filter((r) => r.value === true && r.short !== undefined).map((r) => r.short as string));
+const VALUE_LONG = XARGS_OPTIONS.filter((r) => r.value === true && typeof r.long === "string").map((r) => r.long as string);
+
+/** xargs's options as settings and the command (words after the options), or an XargsError. */
+function xargsSettings(args: readonly string[]): { s: XargsSettings; command: string[] } {
+  // Options end at the command: `xargs grep -l x` gives `-l` to grep.
+  const optionWords = commandStart(args);
+  const parsed = parseOptions(args.slice(0, optionWords), XARGS_OPTIONS, { abbreviations: true, permute: false });
+  const s: XargsSettings = {
+    delimiter: undefined,
+    replace: undefined,
+    perLine: undefined,
+    perCommand: undefined,
+    noEmpty: false,
+    trace: false,
+    argFile: undefined,
+    eof: undefined,
+    maxChars: DEFAULT_MAX_CHARS,
+    exitOnSize: false,
+  };
+  applyOptions(parsed, XARGS_OPTIONS, s, undefined);
+  const command = [...parsed.operands, ...args.slice(optionWords)];
+  if (command.length === 0) command.push("echo");
+  return { s, command };
+}
+
+/** The input text: -a's file or stdin; undefined with GNU's message when the file cannot be read. */
+function readInput(s: XargsSettings, io: CommandIo): string | undefined {
+  if (s.argFile === undefined) return io.stdin();
+  const entry = lookup(io.view, io.cwd, s.argFile, io.piped);
+  if (entry.kind !== "file" && entry.kind !== "device") {
+    io.fail(`Cannot open input file \u2018${s.argFile}\u2019: ${entry.kind === "dir" ? ERRNO.EISDIR : ERRNO.ENOENT}`);
+    return undefined;
+  }
+  return entry.kind === "file" ? entry.text : "";
+}
+
 /** Group items into command lines: -I (one per line), -L (lines), -n (items), -s (size). */
 function batches(items: readonly Item[], perLine: number | undefined, perCommand: number | undefined, maxChars: number, base: number): Item[][] {
   const out: Item[][] = [];
@@ -157,104 +247,35 @@ function batches(items: readonly Item[], perLine: number | undefined, perCommand
 }
 
 async function runXargs(args: string[], io: CommandIo): Promise<number> {
-  // Options end at the command: `xargs grep -l x` gives `-l` to grep.
-  const optionWords = commandStart(args);
-  const parsed = parseOptions(args.slice(0, optionWords), SPECS, { abbreviations: true, permute: false });
-  const command = [...parsed.operands, ...args.slice(optionWords)];
-  let delimiter: string | undefined;
-  let replace: string | undefined;
-  let perLine: number | undefined;
-  let perCommand: number | undefined;
-  let noEmpty = false;
-  let trace = false;
-  let argFile: string | undefined;
-  let eof: string | undefined;
-  let maxChars = DEFAULT_MAX_CHARS;
-  let exitOnSize = false;
-  try {
-    for (const o of parsed.options) {
-      switch (o.key) {
-        case "0":
-          delimiter = "\0";
-          break;
-        case "d":
-          delimiter = delimiterOf(o.value);
-          break;
-        case "I":
-        case "i":
-        case "replace":
-          replace = o.key === "I" ? o.value : "{}";
-          perLine = 1;
-          perCommand = undefined;
-          break;
-        case "n":
-          perCommand = positive(o.value, "n");
-          if (replace === undefined) perLine = undefined;
-          break;
-        case "L":
-          perLine = positive(o.value, "L");
-          perCommand = undefined;
-          break;
-        case "r":
-          noEmpty = true;
-          break;
-        case "t":
-          trace = true;
-          break;
-        case "a":
-          argFile = o.value;
-          break;
-        case "E":
-          eof = o.value;
-          break;
-        case "s":
-          maxChars = positive(o.value, "s");
-          break;
-        case "P":
-          if (!/^\d+$/.test(o.value)) throw new XargsError(`invalid number "${o.value}" for -P option\nTry 'xargs --help' for more information.`);
-          break;
-        case "x":
-          exitOnSize = true;
-          break;
-        default:
-          break; // -o: there is no terminal
-      }
-    }
-  } catch (error) {
-    if (!(error instanceof XargsError)) throw error;
-    io.fail(error.message);
-    return 1;
-  }
-  if (command.length === 0) command.push("echo");
-
-  let input: string;
-  if (argFile !== undefined) {
-    const entry = lookup(io.view, io.cwd, argFile, io.piped);
-    if (entry.kind !== "file" && entry.kind !== "device") {
-      io.fail(`Cannot open input file \u2018${argFile}\u2019: ${entry.kind === "dir" ? ERRNO.EISDIR : ERRNO.ENOENT}`);
-      return 1;
-    }
-    input = entry.kind === "file" ? entry.text : "";
-  } else input = io.stdin();
-
+  let settings: { s: XargsSettings; command: string[] };
   let items: Item[];
   try {
+    settings = xargsSettings(args);
+    const input = readInput(settings.s, io);
+    if (input === undefined) return 1;
+    const { delimiter, eof, replace } = settings.s;
     items = delimiter !== undefined ? splitDelimited(input, delimiter) : splitQuoted(input, eof, replace !== undefined);
   } catch (error) {
     if (!(error instanceof XargsError)) throw error;
     io.fail(error.message);
     return 1;
   }
+  const { s, command } = settings;
   // The command's own words count against -s, as in GNU xargs.
   const base = command.reduce((n, w) => n + Buffer.byteLength(w) + 1, 0);
-  if (exitOnSize && items.some((item) => base + Buffer.byteLength(item.word) + 1 > maxChars)) {
+  if (s.exitOnSize && items.some((item) => base + Buffer.byteLength(item.word) + 1 > s.maxChars)) {
     io.fail("argument line too long");
     return 1;
   }
-  const groups = batches(items, perLine, perCommand, maxChars, base);
+  const groups = batches(items, s.perLine, s.perCommand, s.maxChars, base);
   // GNU xargs runs the command once even on empty input, unless -r.
-  if (groups.length === 0 && !noEmpty && replace === undefined) groups.push([]);
+  if (groups.length === 0 && !s.noEmpty && s.replace === undefined) groups.push([]);
+  return runGroups(s, command, groups, io);
+}
 
+/** Run the command once per group; GNU's exit status for what the runs returned. */
+async function runGroups(s: XargsSettings, command: readonly string[], groups: readonly Item[][], io: CommandIo): Promise<number> {
+  const replace = s.replace;
   let status = 0;
   for (const group of groups) {
     io.checkTime();
@@ -262,7 +283,7 @@ async function runXargs(args: string[], io: CommandIo): Promise<number> {
       replace !== undefined
         ? command.map((w) => w.replaceAll(replace, group.map((i) => i.word).join(" ")))
         : [...command, ...group.map((i) => i.word)];
-    if (trace) io.out.error(`${words.map(traceQuote).join(" ")}\n`);
+    if (s.trace) io.out.error(`${words.map(traceQuote).join(" ")}\n`);
     const r = await runSubcommand(io, words);
     io.out.write(r.stdout);
     if (commandNotFound(r)) {
@@ -286,8 +307,6 @@ function traceQuote(word: string): string {
   return word === "" ? "''" : shellQuote(word);
 }
 
-const VALUE_SHORT = new Set(["d", "I", "n", "L", "P", "a", "E", "s"]);
-
 /** Index of the first word of the command: options (and their values) come before it. */
 function commandStart(args: readonly string[]): number {
   let k = 0;
@@ -297,7 +316,7 @@ function commandStart(args: readonly string[]): number {
     if (!a.startsWith("-") || a === "-") return k;
     if (a.startsWith("--")) {
       const name = a.slice(2).split("=")[0] as string;
-      const needs = ["delimiter", "max-args", "max-lines", "max-procs", "arg-file", "max-chars"].some((l) => l.startsWith(name) && name.length > 0);
+      const needs = VALUE_LONG.some((l) => l.startsWith(name) && name.length > 0);
       k += needs && !a.includes("=") ? 2 : 1;
       continue;
     }

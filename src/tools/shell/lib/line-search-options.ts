@@ -11,6 +11,14 @@ export interface LineSearchFlags {
   lineNumber: boolean | undefined;
 }
 
+/** The patterns of a pattern file (`-f`): one per line, none for an empty file. */
+export function patternLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  return lines;
+}
+
 /** Options spelt and meaning the same in GNU grep and ripgrep; each command adds its own rows. */
 export const LINE_SEARCH_ROWS: readonly OptionRow<LineSearchFlags>[] = [
   { key: "v", short: "v", long: "invert-match", apply: (s) => void (s.invert = true) },

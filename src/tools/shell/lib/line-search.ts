@@ -85,6 +85,11 @@ export function selectLines(text: string, regex: RegExp, invert: boolean, max = 
   return out;
 }
 
+/** Whether a file has a line -l / -L / -q would count: a match, or with -v a line without one. */
+export function hasSelectedLine(text: string, regex: RegExp, invert: boolean, maxCount: number): boolean {
+  return maxCount > 0 && (invert ? selectLines(text, regex, true, 1).length > 0 : anyLineMatches(text, regex));
+}
+
 /** Call `visit(start, end, lineNo)` for each line with a match; stop when it returns false. */
 export function forEachMatchingLine(
   text: string,

@@ -1,7 +1,7 @@
 import type { CommandIo } from "../../lib/command.js";
 import { ERRNO, lookup, lookupError } from "../../lib/files.js";
 import { type GlobMatcher, fnmatchRegex } from "../../lib/glob.js";
-import { LINE_SEARCH_ROWS, type LineSearchFlags } from "../../lib/line-search-options.js";
+import { LINE_SEARCH_ROWS, type LineSearchFlags, patternLines } from "../../lib/line-search-options.js";
 import { type OptionRow, applyOptions, parseOptions } from "../../lib/options.js";
 import type { Dialect } from "../../lib/patterns.js";
 import { GREP_VERSION, USAGE } from "./help.js";
@@ -63,9 +63,7 @@ function patternsFromFile(s: Draft, value: string, io: CommandIo): number | unde
     return 2;
   }
   const text = entry.kind === "file" ? entry.text : "";
-  const lines = text.split("\n");
-  if (text.endsWith("\n")) lines.pop();
-  if (text !== "") s.patterns.push(...lines);
+  s.patterns.push(...patternLines(text));
   s.explicitPatterns = true;
   return undefined;
 }

@@ -1,6 +1,6 @@
 import type { CommandIo } from "../../lib/command.js";
 import { ERRNO, baseName, lookup, lookupError, walk } from "../../lib/files.js";
-import { type SelectedLine, anyLineMatches, byteOffsets, matchesInLine, printWithContext, selectLines } from "../../lib/line-search.js";
+import { type SelectedLine, byteOffsets, hasSelectedLine, matchesInLine, printWithContext, selectLines } from "../../lib/line-search.js";
 import { PosixRegexError, RustRegexError, compilePatterns } from "../../lib/patterns.js";
 import type { GrepSettings } from "./options.js";
 
@@ -114,7 +114,7 @@ function searchOne(s: GrepSettings, target: Target, regex: RegExp, io: CommandIo
   io.checkTime();
   const { text, display } = target;
   if (s.quiet || s.listMatching || s.listMissing) {
-    const hit = s.maxCount > 0 && (s.invert ? selectLines(text, regex, true, 1).length > 0 : anyLineMatches(text, regex));
+    const hit = hasSelectedLine(text, regex, s.invert, s.maxCount);
     if (hit) progress.selectedAny = true;
     if (s.quiet) return hit;
     if (hit === s.listMatching) io.out.write(`${display}${s.nullAfterName ? "\0" : "\n"}`);

@@ -1,7 +1,7 @@
 import type { CommandIo } from "../../lib/command.js";
 import { lookup } from "../../lib/files.js";
 import { type IgnoreGlob, gitignoreGlob } from "../../lib/glob.js";
-import { LINE_SEARCH_ROWS, type LineSearchFlags } from "../../lib/line-search-options.js";
+import { LINE_SEARCH_ROWS, type LineSearchFlags, patternLines } from "../../lib/line-search-options.js";
 import { type OptionRow, applyOptions, parseOptions } from "../../lib/options.js";
 import { HELP, RG_VERSION, USAGE_BLOCK } from "./help.js";
 
@@ -76,9 +76,7 @@ function patternsFromFile(s: Draft, value: string, io: CommandIo): number | unde
     io.out.error(`${value}: No such file or directory (os error 2)\n`);
     return 2;
   }
-  const lines = text.split("\n");
-  if (text.endsWith("\n")) lines.pop();
-  if (text !== "") s.patterns.push(...lines);
+  s.patterns.push(...patternLines(text));
   s.explicitPatterns = true;
   return undefined;
 }

@@ -1,7 +1,7 @@
 import type { CommandIo } from "../../lib/command.js";
 import { baseName, lookup, walk } from "../../lib/files.js";
 import { type GlobMatcher, fnmatchRegex, globsAllow } from "../../lib/glob.js";
-import { anyLineMatches, matchesInLine, selectLines } from "../../lib/line-search.js";
+import { hasSelectedLine, matchesInLine, selectLines } from "../../lib/line-search.js";
 import { RustRegexError, compilePatterns, formatRustError, hasUppercaseLiteral } from "../../lib/patterns.js";
 import { RG_TYPES } from "./file-types.js";
 import type { RgSettings } from "./options.js";
@@ -115,11 +115,6 @@ function collectTargets(s: RgSettings, io: CommandIo, typeAllows: (base: string)
   return { list, searchedDir, errors, operands: paths.length };
 }
 
-/** Whether a file has a selected line (a match, or with -v a line without one). */
-function hasSelected(s: RgSettings, text: string, re: RegExp): boolean {
-  return s.maxCount > 0 && (s.invert ? selectLines(text, re, true, 1).length > 0 : anyLineMatches(text, re));
-}
-
 /** Search the targets and print what the mode asks for; the exit status. */
 function searchTargets(s: RgSettings, targets: Targets, re: RegExp, io: CommandIo): number {
   const named = s.withFilename ?? (targets.searchedDir || targets.operands > 1);
@@ -132,12 +127,12 @@ function searchTargets(s: RgSettings, targets: Targets, re: RegExp, io: CommandI
     if (io.out.full) break;
     const { text } = t;
     if (s.quiet) {
-      if (hasSelected(s, text, re)) return 0;
+      if (hasSelectedLine(text, re, s.invert, s.maxCount)) return 0;
       continue;
     }
     if (s.mode === "files-with" || s.mode === "files-without") {
       // ripgrep's exit status follows what it printed: a listed file is a "match".
-      if (hasSelected(s, text, re) === (s.mode === "files-with")) {
+      if (hasSelectedLine(text, re, s.invert, s.maxCount) === (s.mode === "files-with")) {
         matchedAny = true;
         io.out.write(`${t.display}${nameEnd}`);
       }

@@ -1,20 +1,11 @@
-import { type EntryInfo, OWNER, type SiteView, compareBytes } from "../../../vfs/view.js";
-import { type CommandIo, docsCommand } from "../lib/command.js";
-import { joinDisplay, joinPath, lookup } from "../lib/files.js";
-import { type GlobMatcher, fnmatchRegex } from "../lib/glob.js";
-import { lsDate, modeString, treeHumanSize, versionCompare } from "../lib/format.js";
-import type { ShellCommandFactory } from "./command.js";
+import { type EntryInfo, OWNER, type SiteView, compareBytes } from "../../../../vfs/view.js";
+import { type CommandIo, docsCommand } from "../../lib/command.js";
+import { joinDisplay, joinPath, lookup } from "../../lib/files.js";
+import { lsDate, modeString, treeHumanSize, versionCompare } from "../../lib/format.js";
+import type { ShellCommandFactory } from "../command.js";
+import { type TreeSettings, treeSettings } from "./options.js";
 
-const USAGE = `usage: tree [-acdfghilnpqrstuvxACDFJQNSUX] [-L level [-R]] [-H  baseHREF]
-\t[-T title] [-o filename] [-P pattern] [-I pattern] [--gitignore]
-\t[--gitfile[=]file] [--matchdirs] [--metafirst] [--ignore-case]
-\t[--nolinks] [--hintro[=]file] [--houtro[=]file] [--inodes] [--device]
-\t[--sort[=]<name>] [--dirsfirst] [--filesfirst] [--filelimit #] [--si]
-\t[--du] [--prune] [--charset[=]X] [--timefmt[=]format] [--fromfile]
-\t[--fflinks] [--info] [--infofile[=]file] [--noreport] [--version]
-\t[--help] [--] [directory ...]
-`;
-
+/** `tree --help`. */
 const HELP = `usage: tree [OPTIONS] [directory ...]
 List the contents of folders in a tree-like format (tree 2.1 compatible, read-only docs shell).
 Start with \`tree / -L 2\` to see how the docs are organised.
@@ -45,38 +36,6 @@ Start with \`tree / -L 2\` to see how the docs are organised.
   -J            Prints out a JSON representation of the tree.
 `;
 
-interface TreeSettings {
-  /** -C: colour names as tree does with no LS_COLORS (folders bold blue). */
-  color: boolean;
-  /** Set when `--filelimit` kept a folder below a starting one closed (tree then exits 2). */
-  closedBelow: boolean;
-  all: boolean;
-  dirsOnly: boolean;
-  fullPath: boolean;
-  noIndent: boolean;
-  maxLevel: number;
-  include: GlobMatcher[];
-  exclude: GlobMatcher[];
-  matchDirs: boolean;
-  prune: boolean;
-  fileLimit: number;
-  report: boolean;
-  perms: boolean;
-  user: boolean;
-  group: boolean;
-  size: boolean;
-  human: boolean;
-  date: boolean;
-  classify: boolean;
-  quote: boolean;
-  sort: "name" | "version" | "size" | "mtime" | "none";
-  reverse: boolean;
-  dirsFirst: boolean;
-  filesFirst: boolean;
-  ascii: boolean;
-  json: boolean;
-}
-
 interface Node {
   readonly name: string;
   readonly path: string;
@@ -90,216 +49,6 @@ interface Node {
 /** What tree prints after a folder `--filelimit` kept closed. */
 function limitNote(node: Node): string {
   return node.overLimit === undefined ? "" : `  [${node.overLimit} entries exceeds filelimit, not opening dir]`;
-}
-
-/** tree's own option syntax: clustered letters, values in the next word (`-L 2`, also `-L2`). */
-function parseTree(args: string[], io: CommandIo): { s: TreeSettings; dirs: string[] } | number {
-  const s: TreeSettings = {
-    all: false,
-    dirsOnly: false,
-    fullPath: false,
-    noIndent: false,
-    maxLevel: Number.POSITIVE_INFINITY,
-    include: [],
-    exclude: [],
-    matchDirs: false,
-    prune: false,
-    fileLimit: Number.POSITIVE_INFINITY,
-    report: true,
-    perms: false,
-    user: false,
-    group: false,
-    size: false,
-    human: false,
-    date: false,
-    classify: false,
-    color: false,
-    closedBelow: false,
-    quote: false,
-    sort: "name",
-    reverse: false,
-    dirsFirst: false,
-    filesFirst: false,
-    ascii: false,
-    json: false,
-  };
-  const dirs: string[] = [];
-  const patterns: Array<["P" | "I", string]> = [];
-  let ignoreCase = false;
-  const usage = (message: string): number => {
-    io.out.error(`tree: ${message}\n${USAGE}`);
-    return 1;
-  };
-  let onlyDirs = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (onlyDirs || !arg.startsWith("-") || arg === "-") {
-      dirs.push(arg);
-      continue;
-    }
-    if (arg === "--") {
-      onlyDirs = true;
-      continue;
-    }
-    if (arg.startsWith("--")) {
-      const eq = arg.indexOf("=");
-      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-      const takeValue = (): string | undefined => (eq !== -1 ? arg.slice(eq + 1) : args[++i]);
-      switch (name) {
-        case "noreport":
-          s.report = false;
-          break;
-        case "prune":
-          s.prune = true;
-          break;
-        case "matchdirs":
-          s.matchDirs = true;
-          break;
-        case "ignore-case":
-          ignoreCase = true;
-          break;
-        case "dirsfirst":
-          s.dirsFirst = true;
-          break;
-        case "filesfirst":
-          s.filesFirst = true;
-          break;
-        case "filelimit": {
-          const v = takeValue();
-          if (v === undefined || !/^\d+$/.test(v)) return usage("Missing argument to --filelimit");
-          s.fileLimit = Number(v);
-          break;
-        }
-        case "sort": {
-          const v = takeValue();
-          const map: Record<string, TreeSettings["sort"]> = { name: "name", version: "version", size: "size", mtime: "mtime", ctime: "mtime", none: "none" };
-          if (v === undefined || map[v] === undefined) {
-            io.out.error(`tree: Sort type '${v ?? ""}' not valid, should be one of: name, version, size, mtime, ctime, none\n`);
-            return 1;
-          }
-          s.sort = map[v] as TreeSettings["sort"];
-          break;
-        }
-        case "charset": {
-          const v = takeValue();
-          s.ascii = v !== undefined && /^(ascii|us-ascii|ansi_x3\.4-1968)$/i.test(v);
-          break;
-        }
-        case "version":
-          io.out.write("tree v2.1.0 \u00a9 1996 - 2022 by Steve Baker, Thomas Moore, Francesc Rocher, Florian Sesser, Kyosuke Tokoro\n");
-          return 0;
-        case "si":
-        case "du":
-        case "nolinks":
-        case "fflinks":
-        case "gitignore":
-          break;
-        default:
-          return usage(`Invalid argument \`${arg}'.`);
-      }
-      continue;
-    }
-    for (let k = 1; k < arg.length; k++) {
-      const c = arg[k] as string;
-      const value = (): string | undefined => {
-        if (k + 1 < arg.length) {
-          const v = arg.slice(k + 1);
-          k = arg.length;
-          return v;
-        }
-        return args[++i];
-      };
-      switch (c) {
-        case "a":
-          s.all = true;
-          break;
-        case "d":
-          s.dirsOnly = true;
-          break;
-        case "f":
-          s.fullPath = true;
-          break;
-        case "i":
-          s.noIndent = true;
-          break;
-        case "L": {
-          const v = value();
-          if (v === undefined) return usage("Missing argument to -L option.");
-          if (!/^\d+$/.test(v) || Number(v) < 1) {
-            io.out.error("tree: Invalid level, must be greater than 0.\n");
-            return 1;
-          }
-          s.maxLevel = Number(v);
-          break;
-        }
-        case "P":
-        case "I": {
-          const v = value();
-          if (v === undefined) return usage(`Missing argument to -${c} option.`);
-          patterns.push([c, v]);
-          break;
-        }
-        case "p":
-          s.perms = true;
-          break;
-        case "u":
-          s.user = true;
-          break;
-        case "g":
-          s.group = true;
-          break;
-        case "s":
-          s.size = true;
-          break;
-        case "h":
-          s.human = true;
-          s.size = true;
-          break;
-        case "D":
-          s.date = true;
-          break;
-        case "F":
-          s.classify = true;
-          break;
-        case "Q":
-          s.quote = true;
-          break;
-        case "v":
-          s.sort = "version";
-          break;
-        case "t":
-        case "c":
-          s.sort = "mtime";
-          break;
-        case "r":
-          s.reverse = true;
-          break;
-        case "U":
-          s.sort = "none";
-          break;
-        case "J":
-          s.json = true;
-          break;
-        case "C":
-          s.color = true;
-          break;
-        case "n":
-        case "l":
-        case "x":
-        case "q":
-        case "N":
-        case "S":
-          break; // colour, links, one file system, printable chars: no effect here
-        default:
-          return usage(`Invalid argument -\`${c}'.`);
-      }
-    }
-  }
-  for (const [kind, pattern] of patterns) {
-    const res = pattern.split("|").map((p) => fnmatchRegex(p, ignoreCase));
-    (kind === "P" ? s.include : s.exclude).push(...res);
-  }
-  return { s, dirs };
 }
 
 function sortNodes(nodes: Node[], s: TreeSettings): Node[] {
@@ -370,7 +119,7 @@ function shownName(node: Node, display: string, s: TreeSettings): string {
 }
 
 function runTree(args: string[], io: CommandIo): number {
-  const parsed = parseTree(args, io);
+  const parsed = treeSettings(args, io);
   if (typeof parsed === "number") return parsed;
   const { s } = parsed;
   const operands = parsed.dirs.length > 0 ? parsed.dirs : ["."];

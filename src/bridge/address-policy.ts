@@ -2,8 +2,9 @@ import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 
 /**
- * Which addresses the relay may call: global unicast only, unless the spec itself declares a
- * local server. `ipaddr.js` knows the IANA special-purpose registries (loopback, private,
+ * Which addresses the server may call on someone else's behalf (the playground relay, and the
+ * sign-in's fetch of a client metadata document): global unicast only, unless the spec itself
+ * declares a local server for the relay. `ipaddr.js` knows the IANA special-purpose registries (loopback, private,
  * link-local with cloud metadata at 169.254.169.254, CGNAT, multicast, documentation,
  * benchmarking, unique-local, site-local, ...); anything it does not call `unicast` is refused.
  * The IPv6 forms that carry an IPv4 address (mapped, translated, NAT64, 6to4, Teredo) are judged

@@ -1,4 +1,4 @@
-import { PosixRegexError, sedEscape, translatePosix } from "./regex-posix.js";
+import { PosixRegexError, sedEscape, translatePosix } from "../../lib/regex-posix.js";
 
 /** A sed script mistake, with GNU's wording and position (`-e expression #1, char 5: ...`). */
 export class SedScriptError extends Error {

@@ -1,0 +1,135 @@
+import cluster, { type Worker } from "node:cluster";
+import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
+import { FixedWindowLimiter } from "../bridge/rate-limit.js";
+import { answerLimiterRequest, type LimiterReply, RemoteLimiter } from "../bridge/shared-limiter.js";
+import { answerSiteSessionRequest, RemoteSiteSessions, SiteSessions } from "../bridge/web/site-sessions.js";
+import { LIMITS } from "../limits.js";
+import { plural } from "./diagnostics-summary.js";
+import { CliError, type CliIO } from "./io.js";
+import { type HttpServeArgs, httpSettings, type WorkerRole } from "./serve-http.js";
+import { type Hello, type Port, Rpc, type WorkerAsk, type WorkerNews } from "./worker-ipc.js";
+
+/** The environment variable that marks a process as a worker of `serve --http --workers N`. */
+const WORKER_ENV = "SVC_MCP_HTTP_WORKER";
+
+/** `--workers`: a positive integer, or `auto` for one per core. */
+export function parseWorkers(value: string | number | undefined, cores: number = availableParallelism()): number {
+  if (value === undefined) return 1;
+  if (value === "auto") return cores;
+  const n = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1 || n > LIMITS.serve.maxWorkers) {
+    throw new CliError(`--workers must be an integer from 1 to ${LIMITS.serve.maxWorkers}, or auto (one per core); got ${JSON.stringify(value)}`, 2);
+  }
+  return n;
+}
+
+/** Whether this process is a worker its primary started (it then serves one share of the port). */
+export function isHttpWorker(io: CliIO): boolean {
+  return cluster.isWorker && io.env[WORKER_ENV] === "1";
+}
+
+/**
+ * A worker's side of the channel: the primary's counters, the session key, and the primary's
+ * `stop`. A worker whose primary is gone (killed with -9) stops too: nobody would replace it,
+ * and its counters are gone.
+ */
+export async function workerRole(): Promise<WorkerRole> {
+  let stopped!: () => void;
+  const stop = new Promise<void>((resolve) => (stopped = resolve));
+  const rpc = new Rpc<WorkerAsk, never, WorkerNews>(process as unknown as Port, {});
+  process.once("disconnect", () => {
+    rpc.fail("the primary process is gone");
+    stopped();
+  });
+  const hello = (await rpc.ask({ t: "hello" })) as Hello;
+  return {
+    limiter: new RemoteLimiter(async (request) => (await rpc.ask({ t: "limiter", ...request })) as LimiterReply),
+    sessionKey: Buffer.from(hello.sessionKey, "base64"),
+    siteSessions: new RemoteSiteSessions((request) => rpc.ask({ t: "site-session", ...request })),
+    announce: (lines) => rpc.tell({ t: "ready", lines }),
+    stop,
+  };
+}
+
+/**
+ * `serve --http --workers N` in the primary: N worker processes (node:cluster) share the port;
+ * the primary loads no docs and serves no request. It holds the rate-limit counters for all
+ * workers (exact: every take is decided here in turn) and the site sign-ins (a cookie one worker
+ * set signs in on all), hands each worker the key that signs
+ * session ids, prints the start-up lines once every worker listens, starts a worker in place of
+ * one that exits, and on SIGINT/SIGTERM tells every worker to drain and waits for them.
+ *
+ * Each worker watches the docs itself: it must rebuild its own index anyway, and the primary then
+ * never loads the site (it stays small and never pauses for a reload while it hands out
+ * connections and answers counters).
+ */
+export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO, log: (message: string) => void): Promise<number> {
+  const { rateLimits } = httpSettings(args);
+  const limiter = new FixedWindowLimiter(rateLimits.windowMs);
+  const siteSessions = new SiteSessions();
+  const hello: Hello = { sessionKey: randomBytes(32).toString("base64") };
+  const ready = new Set<Worker>();
+  const live = new Set<Worker>();
+  let announced = false;
+  let stopping = false;
+  let exitCode = 0;
+  /** Replacements in a row that exited before they listened: a broken start, not a crash to repair. */
+  let failedStarts = 0;
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+
+  // SIGTERM to each worker: its own stop signal, whether it is still loading or serving; it drains.
+  const stopAll = (): void => {
+    if (stopping) return;
+    stopping = true;
+    if (live.size === 0) finish();
+    for (const w of live) w.process.kill("SIGTERM");
+    // A worker that does not stop within the drain time and a margin is ended.
+    setTimeout(() => {
+      for (const w of live) w.process.kill("SIGKILL");
+    }, LIMITS.bridge.drainMs + LIMITS.serve.stopMarginMs).unref();
+  };
+
+  const start = (): void => {
+    const worker = cluster.fork({ [WORKER_ENV]: "1" });
+    live.add(worker);
+    new Rpc<never, WorkerNews, never>(worker, {
+      handle: async (ask: WorkerAsk) =>
+        ask.t === "hello" ? hello : ask.t === "limiter" ? answerLimiterRequest(limiter, ask) : answerSiteSessionRequest(siteSessions, ask),
+      onNews: (news: WorkerNews) => {
+        ready.add(worker);
+        failedStarts = 0;
+        if (!announced && ready.size === count) {
+          announced = true;
+          for (const line of news.lines) log(line);
+          log(`${plural(count, "worker process", "worker processes")} on one port (pids ${[...ready].map((w) => w.process.pid).join(", ")})`);
+        } else if (announced) {
+          log(`worker process ${worker.process.pid} is serving`);
+        }
+      },
+    });
+    worker.on("exit", (code, signal) => {
+      live.delete(worker);
+      const wasReady = ready.delete(worker);
+      if (!stopping) {
+        const how = signal !== null ? `signal ${signal}` : `code ${code}`;
+        if (wasReady || (announced && ++failedStarts < LIMITS.serve.maxFailedStarts)) {
+          log(`warning: worker process ${worker.process.pid} exited with ${how}; starting another`);
+          start();
+          return;
+        }
+        // It could not start (a bad --dir, a port in use): its own error is on stderr already.
+        log(`a worker process exited with ${how} before it was serving; stopping`);
+        exitCode = code !== null && code !== 0 ? code : 1;
+        stopAll();
+      }
+      if (stopping && live.size === 0) finish();
+    });
+  };
+
+  for (let i = 0; i < count; i++) start();
+  void io.stopSignal.then(stopAll);
+  await finished;
+  return exitCode;
+}

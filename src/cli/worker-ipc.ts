@@ -1,0 +1,83 @@
+import type { LimiterRequest } from "../bridge/shared-limiter.js";
+import type { SiteSessionRequest } from "../bridge/web/site-sessions.js";
+
+/**
+ * The messages between the primary of `serve --http --workers N` and its workers, over the
+ * IPC channel node:cluster opens. A worker asks (`hello`, the rate-limit counters, the site
+ * sign-ins) and is
+ * answered, and tells the primary when it is serving (`ready`). The primary stops a worker with
+ * SIGTERM, the signal a worker stops on when run alone.
+ */
+export type WorkerAsk = { readonly t: "hello" } | ({ readonly t: "limiter" } & LimiterRequest) | ({ readonly t: "site-session" } & SiteSessionRequest);
+/** What every worker is given at start: the key that signs MCP session ids (any worker resumes them). */
+export interface Hello {
+  readonly sessionKey: string;
+}
+export type WorkerNews = { readonly t: "ready"; readonly lines: readonly string[] };
+
+/** One end of the channel: a cluster `Worker` in the primary, `process` in a worker. */
+export interface Port {
+  send(message: unknown): unknown;
+  on(event: "message", listener: (message: unknown) => void): unknown;
+}
+
+type Envelope =
+  | { readonly svc: "ask"; readonly id: number; readonly body: unknown }
+  | { readonly svc: "answer"; readonly id: number; readonly body?: unknown; readonly error?: string }
+  | { readonly svc: "news"; readonly body: unknown };
+
+function isEnvelope(m: unknown): m is Envelope {
+  return typeof m === "object" && m !== null && "svc" in m;
+}
+
+/**
+ * Requests with answers over a `Port`, matched by id. `handle` answers the other side's asks
+ * (a throw becomes an error on the asking side); `onNews` receives what it is told.
+ */
+export class Rpc<Ask, In, Out> {
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (body: unknown) => void; reject: (error: Error) => void }>();
+
+  constructor(
+    private readonly port: Port,
+    handlers: { readonly handle?: (ask: never) => Promise<unknown>; readonly onNews?: (news: In) => void },
+  ) {
+    port.on("message", (m) => {
+      if (!isEnvelope(m)) return;
+      if (m.svc === "news") handlers.onNews?.(m.body as In);
+      else if (m.svc === "answer") this.settle(m);
+      else if (handlers.handle !== undefined) {
+        handlers.handle(m.body as never).then(
+          (body) => this.port.send({ svc: "answer", id: m.id, body } satisfies Envelope),
+          (error: unknown) => this.port.send({ svc: "answer", id: m.id, error: (error as Error).message ?? String(error) } satisfies Envelope),
+        );
+      }
+    });
+  }
+
+  ask(body: Ask): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.port.send({ svc: "ask", id, body } satisfies Envelope);
+    });
+  }
+
+  tell(body: Out): void {
+    this.port.send({ svc: "news", body } satisfies Envelope);
+  }
+
+  /** The other side is gone: every ask still waiting fails with `why`. */
+  fail(why: string): void {
+    for (const w of this.waiting.values()) w.reject(new Error(why));
+    this.waiting.clear();
+  }
+
+  private settle(m: Extract<Envelope, { svc: "answer" }>): void {
+    const w = this.waiting.get(m.id);
+    if (w === undefined) return;
+    this.waiting.delete(m.id);
+    if (m.error !== undefined) w.reject(new Error(m.error));
+    else w.resolve(m.body);
+  }
+}
