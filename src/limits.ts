@@ -190,6 +190,10 @@ export const LIMITS = {
     maxSessions: 10_000,
     /** How often idle sessions are swept. */
     sessionSweepMs: 60 * 1000,
+    /** Open 2026-07-28 `subscriptions/listen` streams per endpoint (the SDK refuses more with
+     *  -32603). An editor holds one per server; each is an open response and a listener, a few
+     *  KB, so the sessions' bound serves here too. */
+    maxListenStreams: 10_000,
     /** JSON-RPC messages in one batch POST. Clients send one message, or a handful at start-up;
      *  100 bounds the work one request can queue. */
     maxBatchMessages: 100,

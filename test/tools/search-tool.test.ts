@@ -76,7 +76,7 @@ describe("search tool through the MCP client", () => {
     ]);
     expect(await paths({ version: "v2" })).toEqual(["/v2/en/webhooks", "/v2/es/webhooks"]);
     expect(await paths({ version: "v2", language: "es" })).toEqual(["/v2/es/webhooks"]);
-    expect(await anon.call(SEARCH, { query: "webhook", version: "v3" })).toEqual(argumentError('Invalid arguments for search_acme: version: not a version of this site; use one of v1, v2 (got "v3")'));
+    expect(await anon.call(SEARCH, { query: "webhook", version: "v3" })).toEqual(argumentError('Invalid arguments for search_acme: version: not a version of this site; use one of v1, v2, latest (got "v3")'));
   });
 
   it("returns the whole hit: title, section, link to the section, file, snippet, score", async () => {

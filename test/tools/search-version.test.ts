@@ -94,7 +94,8 @@ describe("search through the MCP client, filtered by version and language", () =
       snippet: "All about widgets and their gears.",
       score: widgets?.score,
       versions: ["v2"],
-      otherVersions: [{ versions: ["v1"], path: "/v1/widgets", url: "https://docs.example.com/v1/widgets", score: (widgets?.otherVersions as { score: number }[] | undefined)?.[0]?.score }],
+      products: ["Core"],
+      otherVersions: [{ versions: ["v1"], products: ["Core"], path: "/v1/widgets", url: "https://docs.example.com/v1/widgets", score: (widgets?.otherVersions as { score: number }[] | undefined)?.[0]?.score }],
     });
   });
 
@@ -106,9 +107,9 @@ describe("search through the MCP client, filtered by version and language", () =
   });
 
   it("an unknown version or language is an error result naming the argument and the values that exist", async () => {
-    expect(await mcp.call("search_versions_demo", { query: "widgets", version: "v9" })).toEqual(argumentError('Invalid arguments for search_versions_demo: version: not a version of this site; use one of v1, v2 (got "v9")'));
+    expect(await mcp.call("search_versions_demo", { query: "widgets", version: "v9" })).toEqual(argumentError('Invalid arguments for search_versions_demo: version: not a version of this site; use one of v1, v2, latest (got "v9")'));
     expect(await mcp.call("search_versions_demo", { query: "widgets", language: "de" })).toEqual(argumentError('Invalid arguments for search_versions_demo: language: not a language of this site; use one of en, fr (got "de")'));
-    expect(await mcp.call("search_versions_demo", { query: "widgets", version: "v3", language: "zh" })).toEqual(argumentError('Invalid arguments for search_versions_demo: version: not a version of this site; use one of v1, v2 (got "v3"); ' +
+    expect(await mcp.call("search_versions_demo", { query: "widgets", version: "v3", language: "zh" })).toEqual(argumentError('Invalid arguments for search_versions_demo: version: not a version of this site; use one of v1, v2, latest (got "v3"); ' +
         'language: not a language of this site; use one of en, fr (got "zh")'));
   });
 
@@ -141,7 +142,7 @@ describeShared("spree through the MCP client", () => {
     const a = await client.call("search_spree_commerce", { query: "returns", version: "v6" });
     const b = await client.call("search_spree_commerce", { query: "returns", version: "v6.x" });
     expect(a.structuredContent).toEqual(b.structuredContent);
-    expect(await client.call("search_spree_commerce", { query: "returns", version: "v7" })).toEqual(argumentError('Invalid arguments for search_spree_commerce: version: not a version of this site; use one of v5.x, v6.x (got "v7")'));
+    expect(await client.call("search_spree_commerce", { query: "returns", version: "v7" })).toEqual(argumentError('Invalid arguments for search_spree_commerce: version: not a version of this site; use one of v5.x, v6.x, latest (got "v7")'));
   });
 
   it("unfiltered, a v5.x page and its v6 copy are one result, shown as the default v5.x one", async () => {
@@ -203,7 +204,7 @@ describe("svc-mcp search --version / --language", () => {
     expect(await runCli(["search", "widgets", "--dir", repo.dir, "--version", "v9", "--language", "de"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: 'svc-mcp: --version: not a version of this site; use one of v1, v2 (got "v9"); --language: not a language of this site; use one of en, fr (got "de")\n',
+      stderr: 'svc-mcp: --version: not a version of this site; use one of v1, v2, latest (got "v9"); --language: not a language of this site; use one of en, fr (got "de")\n',
     });
   });
 
@@ -218,7 +219,8 @@ describe("svc-mcp search --version / --language", () => {
       snippet: "All about widgets and their gears.",
       score: hit?.score,
       versions: ["v2"],
-      otherVersions: [{ versions: ["v1"], path: "/v1/widgets", url: "http://localhost:3000/v1/widgets", score: hit?.otherVersions[0]?.score }],
+      products: ["Core"],
+      otherVersions: [{ versions: ["v1"], products: ["Core"], path: "/v1/widgets", url: "http://localhost:3000/v1/widgets", score: hit?.otherVersions[0]?.score }],
     });
   });
 });

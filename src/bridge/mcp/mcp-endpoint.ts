@@ -250,7 +250,7 @@ export class McpEndpoint {
           ...(endpoint === "authed" ? { extensions: grantExtensions() } : {}),
         }).server,
       // 2025 traffic is ours to route (sessions, above). Answers are plain JSON: no handler of ours sends anything before its result.
-      { legacy: "reject", maxRequestBodySize: LIMITS.bridge.maxBodyBytes },
+      { legacy: "reject", maxRequestBodySize: LIMITS.bridge.maxBodyBytes, maxSubscriptions: LIMITS.bridge.maxListenStreams },
     );
   }
 

@@ -9,7 +9,7 @@ import { CliError } from "../io.js";
 import { parseGroups, withDir, withGroups, withJson } from "../options.js";
 
 /** `--json`: the tool's results without `section` and `file` (the URL and path say them). */
-type SearchResultJson = Pick<SearchResult, "title" | "path" | "url" | "snippet" | "score" | "versions" | "languages" | "otherVersions">;
+type SearchResultJson = Pick<SearchResult, "title" | "path" | "url" | "snippet" | "score" | "versions" | "languages" | "products" | "otherVersions">;
 
 /** The option that sets each argument of the search use case (`query` is the positional). */
 const OPTION_OF: Readonly<Record<string, string>> = {
@@ -64,6 +64,8 @@ export const searchCommand = defineCommand({
         score: r.score,
         ...(r.versions !== undefined ? { versions: r.versions } : {}),
         ...(r.languages !== undefined ? { languages: r.languages } : {}),
+        ...(r.products !== undefined ? { products: r.products } : {}),
+        ...(r.products !== undefined ? { products: r.products } : {}),
         ...(r.otherVersions !== undefined ? { otherVersions: r.otherVersions } : {}),
       }));
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);

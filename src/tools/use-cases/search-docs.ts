@@ -5,6 +5,7 @@ import type { SiteOutline } from "../../vfs/outline.js";
 import { pageUrl } from "../../vfs/site.js";
 import { versionList } from "../instructions.js";
 import { resolveLanguage, resolveVersion } from "../search/scope.js";
+import { readerTitle } from "../search/search-index.js";
 import type { ToolNames } from "../tool-names.js";
 import { type DocsContext, readerStateOf } from "./docs-context.js";
 import { type ArgumentIssue, type Outcome, failure, success } from "./outcome.js";
@@ -44,6 +45,7 @@ export type SearchInput = z.infer<typeof searchInput>;
 
 const otherVersion = z.object({
   versions: z.array(z.string()).describe("The versions navigation lists this copy under."),
+  products: z.array(z.string()).optional().describe("The products (Cloud / Self-host editions) it is under, where the site has products."),
   path: z.string().describe("Its page path."),
   url: z.string().describe("Its link on the docs site."),
   score: z.number().describe("Its own score, 0 to 1."),
@@ -60,6 +62,7 @@ export const searchResultSchema = z.object({
   score: z.number().describe("0 to 1, the same scale for every query: 0.5 and above is a strong match."),
   versions: z.array(z.string()).optional().describe("Versions navigation lists the page under; absent when under none (so in every version)."),
   languages: z.array(z.string()).optional().describe("Likewise for languages."),
+  products: z.array(z.string()).optional().describe("Likewise for products (Cloud / Self-host editions)."),
   otherVersions: z.array(otherVersion).optional().describe("The same page in other versions (\"also in\"), folded into this result; unfiltered searches only."),
 });
 
@@ -77,7 +80,7 @@ export function searchDocs(context: DocsContext, input: SearchInput): Outcome<Se
   const { runtime, request } = context;
   const { outline } = readerStateOf(context);
   // Checked against what the reader sees of the site, which the schema cannot know.
-  const version = input.version !== undefined ? resolveVersion(input.version, { known: outline.knownVersions, listed: outline.versions }) : undefined;
+  const version = input.version !== undefined ? resolveVersion(input.version, { known: outline.knownVersions, listed: outline.versions, segments: outline.versionSegments, latest: outline.latestVersion }) : undefined;
   const language = input.language !== undefined ? resolveLanguage(input.language, { known: outline.knownLanguages, listed: outline.languages }) : undefined;
   const issues: ArgumentIssue[] = [
     ...(version !== undefined && !version.ok ? [{ argument: "version", message: version.message }] : []),
@@ -95,9 +98,15 @@ export function searchDocs(context: DocsContext, input: SearchInput): Outcome<Se
   return success(
     hits.map((h): SearchResult => {
       const url = pageUrl(base, h.page.path) + (h.section.anchor !== "" ? `#${h.section.anchor}` : "");
-      const others = h.otherVersions.map((t) => ({ versions: [...(t.placement?.versions ?? [])], path: t.page.path, url: pageUrl(base, t.page.path), score: t.score }));
+      const others = h.otherVersions.map((t) => ({
+        versions: [...(t.placement?.versions ?? [])],
+        ...(t.placement?.products !== undefined ? { products: [...t.placement.products] } : {}),
+        path: t.page.path,
+        url: pageUrl(base, t.page.path),
+        score: t.score,
+      }));
       return {
-        title: h.page.title,
+        title: readerTitle(h.page),
         section: h.section.heading,
         path: h.page.path,
         file: h.page.file.path,
@@ -122,7 +131,7 @@ export function searchText(results: readonly SearchResult[], query: string, name
       (r, i) =>
         `${i + 1}. ${r.title}${r.section !== "" && r.section !== r.title ? ` › ${r.section}` : ""}\n` +
         `   ${r.url}\n   file: ${r.file} · score ${r.score}${scopeMarker(r)}\n` +
-        (r.otherVersions ?? []).map((o) => `   also in ${o.versions.join(", ")}: ${o.url}\n`).join("") +
+        (r.otherVersions ?? []).map((o) => `   also in ${[...(o.products ?? []), ...o.versions].join(", ")}: ${o.url}\n`).join("") +
         `   ${r.snippet}`,
     )
     .join("\n\n");
@@ -138,16 +147,18 @@ export function filterValues(outline: SiteOutline): string {
 }
 
 /** `versions`/`languages` of a placement, as result fields (absent when in every one). */
-function scopeFields(placement: PagePlacement | undefined): Pick<SearchResult, "versions" | "languages"> {
+function scopeFields(placement: PagePlacement | undefined): Pick<SearchResult, "versions" | "languages" | "products"> {
   return {
     ...(placement?.versions !== undefined ? { versions: [...placement.versions] } : {}),
     ...(placement?.languages !== undefined ? { languages: [...placement.languages] } : {}),
+    ...(placement?.products !== undefined ? { products: [...placement.products] } : {}),
   };
 }
 
 /** ` · version v5.x · language fr`: what tells a result apart from its copies in other versions. */
-function scopeMarker(r: Pick<SearchResult, "versions" | "languages">): string {
+function scopeMarker(r: Pick<SearchResult, "versions" | "languages" | "products">): string {
   const parts: string[] = [];
+  if (r.products !== undefined) parts.push(`${r.products.length === 1 ? "product" : "products"} ${r.products.join(", ")}`);
   if (r.versions !== undefined) parts.push(`${r.versions.length === 1 ? "version" : "versions"} ${r.versions.join(", ")}`);
   if (r.languages !== undefined) parts.push(`${r.languages.length === 1 ? "language" : "languages"} ${r.languages.join(", ")}`);
   return parts.map((p) => ` · ${p}`).join("");
