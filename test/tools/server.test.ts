@@ -64,7 +64,7 @@ describe("tools/list", () => {
     ]);
     expect((await staff.client.listTools()).tools.map((t) => t.name)).toEqual([SEARCH, FS]);
     const result = first.tools[0]?.outputSchema?.properties?.results as { items: { properties: object; required: string[] } };
-    expect(Object.keys(result.items.properties)).toEqual(["title", "section", "path", "file", "url", "snippet", "score", "versions", "languages", "otherVersions"]);
+    expect(Object.keys(result.items.properties)).toEqual(["title", "section", "path", "file", "url", "snippet", "score", "versions", "languages", "products", "otherVersions"]);
     expect(result.items.required).toEqual(["title", "section", "path", "file", "url", "snippet", "score"]);
     expect(Object.keys(first.tools[1]?.outputSchema?.properties ?? {})).toEqual(["stdout", "stderr", "exitCode", "truncated", "hint"]);
   });

@@ -64,7 +64,7 @@ describe("searchDocs", () => {
       // (A site without languages takes any language filter: every page is in every language.)
       expect(searchDocs({ runtime: versioned, request: localContext() }, { query: "widgets", version: "v3", language: "fr" })).toEqual({
         ok: false,
-        issues: [{ argument: "version", message: 'not a version of this site; use one of v1, v2 (got "v3")' }],
+        issues: [{ argument: "version", message: 'not a version of this site; use one of v1, v2, latest (got "v3")' }],
       });
     } finally {
       await versioned.close();
