@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { type BridgeDeps, clientIp } from "./context.js";
-import { CLIENT_BUDGETS, type ClientBudgetKey, type RateDecision } from "./rate-limit.js";
+import { type Charge, CLIENT_BUDGETS, type ClientBudgetKey, type RateDecision } from "./rate-limit.js";
 
 /**
  * The per-IP budgets an app mounted on the bridge charges (`feedback`, `feedback-bytes`,
@@ -14,15 +14,18 @@ export interface ClientBudget {
 
 export function clientBudget(deps: Pick<BridgeDeps, "limiter" | "limits" | "trustProxy">): ClientBudget {
   return {
-    take: (c, units) => {
-      const ip = clientIp(deps, c);
-      const charges = (Object.entries(units) as [ClientBudgetKey, number][]).map(([key, n]) => ({
-        key: `${key}:${ip}`,
-        limit: deps.limits.clients[key],
-        what: CLIENT_BUDGETS[key].what,
-        units: n,
-      }));
-      return deps.limiter.take(charges);
-    },
+    take: (c, units) => deps.limiter.take(clientCharges(deps, c, units)),
   };
+}
+
+/** The counters `units` of the per-IP budgets take for the request's client (also charged by
+ *  MCP tools that store what callers send, beside the per-site tool limits). */
+export function clientCharges(deps: Pick<BridgeDeps, "limits" | "trustProxy">, c: Context, units: Partial<Record<ClientBudgetKey, number>>): Charge[] {
+  const ip = clientIp(deps, c);
+  return (Object.entries(units) as [ClientBudgetKey, number][]).map(([key, n]) => ({
+    key: `${key}:${ip}`,
+    limit: deps.limits.clients[key],
+    what: CLIENT_BUDGETS[key].what,
+    units: n,
+  }));
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Harness, TestClock, startBridge } from "./harness.js";
+import { type Harness, PROTOCOL, TestClock, openSession, postJson, startBridge } from "./harness.js";
 
 /**
  * Feedback ingestion and the playground relay, mounted on the bridge as `serve --http` mounts
@@ -65,6 +65,51 @@ describe("feedback ingestion", () => {
     // A small entry still fits in what is left.
     expect((await rating(4)).status).toBe(201);
     expect(await stored()).toBe(3);
+  });
+});
+
+describe("submit_feedback over MCP: the same budgets as the feedback routes", () => {
+  const call = (id: number, feedback: string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "submit_feedback", arguments: { path: `/page-${id}`, feedback } } });
+  async function session() {
+    const id = await openSession(`${h?.origin}/mcp`);
+    return (body: unknown) => postJson(`${h?.origin}/mcp`, body, { "mcp-session-id": id, "mcp-protocol-version": PROTOCOL });
+  }
+  /** The JSON-RPC 429 the bridge answers a call past a budget with (as past a tool limit). */
+  const refused = (id: number, limit: number, what: string) => ({
+    status: 429,
+    retryAfter: "2400",
+    body: {
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32029, message: `Rate limit exceeded: at most ${limit} ${what}. Retry after 2400 seconds.`, data: { limit, retryAfter: 2400, reset: new Date(Math.ceil(clock.t / HOUR) * HOUR).toISOString() } },
+    },
+  });
+  const answer = async (r: Promise<{ status: number; headers: Headers; body: unknown }>) => {
+    const { status, headers, body } = await r;
+    return { status, retryAfter: headers.get("retry-after"), body };
+  };
+
+  it("counts entries (feedback=N) with the HTTP routes, only for calls that store something", async () => {
+    h = await startBridge({ clock, apps: true, feedbackTool: true, rateLimits: ["feedback=2"] });
+    const send = await session();
+    // Refused by the tool (blank feedback): nothing stored, nothing counted.
+    expect((await send(call(1, " "))).status).toBe(200);
+    expect((await send(call(2, "The example is outdated."))).status).toBe(200);
+    expect((await rating(3)).status).toBe(201);
+    expect(await answer(send(call(4, "The example is outdated.")))).toEqual(refused(4, 2, "feedback entries per hour from one IP address"));
+    expect(await stored()).toBe(2);
+    clock.advance(HOUR);
+    expect((await send(call(5, "The example is outdated."))).status).toBe(200);
+  });
+
+  it("counts bytes (feedback-bytes=N) as the HTTP routes store them", async () => {
+    // Stored as JSON, each entry below is 948 bytes: two fit in 2000, a third does not.
+    h = await startBridge({ clock, apps: true, feedbackTool: true, rateLimits: ["feedback-bytes=2000"] });
+    const send = await session();
+    expect((await send(call(1, "x".repeat(900)))).status).toBe(200);
+    expect((await send(call(2, "x".repeat(900)))).status).toBe(200);
+    expect(await answer(send(call(3, "x".repeat(900))))).toEqual(refused(3, 2000, "bytes of feedback per hour from one IP address"));
+    expect(await stored()).toBe(2);
   });
 });
 

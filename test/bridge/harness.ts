@@ -17,6 +17,7 @@ import { openKeyStore } from "../../src/store/keys/key-store.js";
 import { type SqliteStateStore, openStateStore } from "../../src/store/state/sqlite-state-store.js";
 import type { ScryptCost } from "../../src/store/state/secrets.js";
 import type { AuthMode, McpToggle } from "../../src/store/state/state-store.js";
+import { docsTools } from "../../src/tools/mcp/tools.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import type { ShellHostOptions } from "../../src/tools/shell/shell-host.js";
 import { fixture } from "../helpers/paths.js";
@@ -81,6 +82,8 @@ export interface HarnessOptions {
   readonly watch?: boolean;
   /** Mount the feedback API (project `docs`) and the playground relay as `serve --http` does. */
   readonly apps?: boolean;
+  /** With `apps`: offer `submit_feedback` too, into the same database, as `serve --http` does. */
+  readonly feedbackTool?: boolean;
   /** The shell worker pool's options (default: as `serve --http` sizes it). */
   readonly shell?: ShellHostOptions;
 }
@@ -132,6 +135,7 @@ export async function startBridge(options: HarnessOptions = {}): Promise<Harness
     rateLimits,
     log,
     ...(feedback !== undefined && keys !== undefined ? { extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: "docs", publicUrl: undefined, log }) } : {}),
+    ...(feedback !== undefined && options.feedbackTool === true ? { tools: docsTools({ feedback: { store: feedback, projectId: "docs" } }) } : {}),
     allowedHosts: ["localhost", "127.0.0.1", "[::1]"],
     ...(clock !== undefined ? { now: clock.now } : {}),
     // Tests talk only to loopback: a client_id URL resolves nowhere unless a test maps it.

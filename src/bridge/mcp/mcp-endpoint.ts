@@ -5,6 +5,7 @@ import { ANONYMOUS } from "../../vfs/access.js";
 import { mcpAvailable } from "../access-policy.js";
 import { authenticateBearer } from "../auth/bearer.js";
 import { grantExtensions } from "../auth/grants.js";
+import { clientCharges } from "../client-budget.js";
 import { type BridgeContext, type BridgeDeps, clientIp, urlsFor } from "../context.js";
 import { JSON_RPC, jsonRpcError, jsonRpcRefusal } from "../http-errors.js";
 import type { Charge } from "../rate-limit.js";
@@ -12,6 +13,7 @@ import { rateLimitedResponse } from "../rate-limit-response.js";
 import { readBody } from "../read-body.js";
 import { authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../request-context.js";
 import { inputText } from "../../tools/mcp/issues.js";
+import { CLIENT_CHARGES } from "./client-charges.js";
 import { SessionIds } from "./session-ids.js";
 import { type Endpoint, type Session, SessionTable } from "./sessions.js";
 
@@ -20,7 +22,7 @@ interface Message {
   readonly jsonrpc: "2.0";
   readonly id?: string | number;
   readonly method?: string;
-  readonly params?: { readonly name?: unknown };
+  readonly params?: { readonly name?: unknown; readonly arguments?: unknown };
 }
 
 const SESSION_HEADER = "mcp-session-id";
@@ -115,14 +117,14 @@ export class McpEndpoint {
       const body = await this.readJsonRpc(c);
       if (body instanceof Response) return body;
       if (!(await isLegacyRequest(c.req.raw, body.raw, { maxRequestBodySize: LIMITS.bridge.maxBodyBytes }))) {
-        const refused = await this.chargeTools(endpoint, c.req.path, body);
+        const refused = await this.chargeTools(endpoint, c, body);
         if (refused !== undefined) return refused;
         return this.modern[endpoint].fetch(c.req.raw, { authInfo, parsedBody: body.raw });
       }
       if (!(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
         return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session, or use protocol version 2026-07-28, which needs none)");
       }
-      const refused = await this.chargeTools(endpoint, c.req.path, body);
+      const refused = await this.chargeTools(endpoint, c, body);
       if (refused !== undefined) return refused;
       return this.open(endpoint, principal, c.req.raw, body.raw, authInfo);
     }
@@ -147,7 +149,7 @@ export class McpEndpoint {
           message: `Invalid Request: JSON-RPC batches were removed in protocol version ${NO_BATCHES_FROM}, and this session uses ${version}; send one message per request`,
         });
       }
-      const refused = await this.chargeTools(endpoint, c.req.path, body);
+      const refused = await this.chargeTools(endpoint, c, body);
       if (refused !== undefined) return refused;
     }
 
@@ -210,8 +212,11 @@ export class McpEndpoint {
     return { raw, messages: list as Message[] };
   }
 
-  /** Count tool calls against the per-site tool limits; a Response is the 429 to answer. */
-  private async chargeTools(endpoint: Endpoint, path: string, body: { raw: unknown; messages: readonly Message[] }): Promise<Response | undefined> {
+  /**
+   * Count tool calls against the per-site tool limits, and what a tool stores against the
+   * caller's per-IP budgets (`CLIENT_CHARGES`); a Response is the 429 to answer.
+   */
+  private async chargeTools(endpoint: Endpoint, c: BridgeContext, body: { raw: unknown; messages: readonly Message[] }): Promise<Response | undefined> {
     const { deps } = this;
     const names = deps.runtime.names;
     const charges: Charge[] = [];
@@ -219,6 +224,8 @@ export class McpEndpoint {
       if (m.method !== "tools/call" || m.id === undefined || typeof m.params?.name !== "string") continue;
       const name = m.params.name;
       const tool = deps.tools.find((t) => t.name(names) === name);
+      const units = tool === undefined ? undefined : CLIENT_CHARGES[tool.key]?.(m.params.arguments);
+      if (units !== undefined) charges.push(...clientCharges(deps, c, units));
       const limit = tool === undefined ? undefined : deps.limits.tools[tool.key];
       if (tool === undefined || limit === undefined) continue;
       charges.push({
@@ -230,7 +237,7 @@ export class McpEndpoint {
     if (charges.length === 0) return undefined;
     // All or none: a batch is refused whole, and each request in it is answered with the 429.
     const decision = await deps.limiter.take(charges);
-    return decision.ok ? undefined : rateLimitedResponse(path, decision, body.raw);
+    return decision.ok ? undefined : rateLimitedResponse(c.req.path, decision, body.raw);
   }
 
   /** The 2026-07-28 handler of an endpoint: a server per request, from the one factory both generations share. */

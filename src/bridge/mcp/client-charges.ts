@@ -1,0 +1,15 @@
+import { parseAgentFeedback } from "../../store/feedback/input.js";
+import type { ClientBudgetKey } from "../rate-limit.js";
+
+/**
+ * MCP tools that store what a caller sends, by tool key: the per-IP budgets a call takes, the
+ * same as the HTTP route that stores the same data (`submit_feedback` as `POST /v1/feedback/...`:
+ * one entry and its bytes), so no way in escapes them. Counted only for arguments that validate,
+ * as the route counts after validation: a call the tool refuses stores nothing.
+ */
+export const CLIENT_CHARGES: Readonly<Record<string, (args: unknown) => Partial<Record<ClientBudgetKey, number>> | undefined>> = {
+  submit_feedback: (args) => {
+    const parsed = parseAgentFeedback(args);
+    return parsed.ok ? { feedback: 1, "feedback-bytes": Buffer.byteLength(JSON.stringify(parsed.value), "utf8") } : undefined;
+  },
+};
