@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SHARED } from "../test/helpers/paths.js";
+import { freshDatabase, probePostgres } from "../test/helpers/postgres.js";
 import { startServe } from "../test/helpers/serve-http.js";
 import { startWorkers, stopProcess } from "../test/helpers/workers.js";
 import type { BenchRow, BenchSuite } from "./bench.js";
@@ -80,6 +81,26 @@ export const workersSuite: BenchSuite = {
         { area: "workers", metric: "spree search server CPU per call, 1 worker", value: one.cpuMsPerCall, unit: "ms" },
         { area: "workers", metric: "spree search server CPU per call, 2 workers (primary included)", value: two.cpuMsPerCall, unit: "ms" },
       );
+      // The same with state in PostgreSQL (counters there: a round trip per limited call).
+      const unreachable = await probePostgres();
+      if (unreachable === undefined) {
+        const db = await freshDatabase();
+        try {
+          const pgOne = await measure(1, COUNTED, ["--state", db.url]);
+          log(`PostgreSQL state, 1 worker, limits counted in the database: ${ms(pgOne)}`);
+          const pgTwo = await measure(2, COUNTED, ["--state", db.url]);
+          log(`PostgreSQL state, 2 workers, limits counted in the database: ${ms(pgTwo)}`);
+          rows.push(
+            { area: "workers", metric: "spree search calls/s, 1 worker, PostgreSQL state (counted there)", value: Math.round(pgOne.callsPerSec), unit: "calls/s" },
+            { area: "workers", metric: "spree search calls/s, 2 workers, PostgreSQL state (counted there)", value: Math.round(pgTwo.callsPerSec), unit: "calls/s", baseline: { name: "SQLite state, counted by the primary", value: Math.round(twoCounted.callsPerSec) } },
+            { area: "workers", metric: "spree search p99, 2 workers, PostgreSQL state", value: pgTwo.p99, unit: "ms", baseline: { name: "SQLite state, counted by the primary", value: twoCounted.p99 } },
+          );
+        } finally {
+          await db.drop();
+        }
+      } else {
+        log(`PostgreSQL rows skipped: ${unreachable}`);
+      }
       const errors = [one, two, twoCounted].reduce((n, r) => n + r.errors, 0);
       if (errors > 0) log(`warning: ${errors} failed calls`);
     } finally {

@@ -19,6 +19,12 @@ const QuestionSchema = z
     split: z.enum(["dev", "heldout"]),
     /** Every indexed page path that answers the question. */
     relevant: z.array(z.string().startsWith("/")).min(1),
+    /** Written in Chinese or Japanese (else English). */
+    script: z.enum(["zh", "ja"]).optional(),
+    /** Chinese or Japanese written without spaces between words. */
+    unspaced: z.literal(true).optional(),
+    /** Names a version (`v3`, `2.0.6`) or an SDK (Python, Go). */
+    names: z.enum(["version", "sdk"]).optional(),
   })
   .strict();
 

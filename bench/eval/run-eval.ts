@@ -22,20 +22,48 @@ export function hitPaths(hits: readonly SearchHit[]): string[] {
   return hits.flatMap((h) => [h.page.path, ...h.otherVersions.map((t) => t.page.path)]);
 }
 
-/** Rankers for a loaded site: ours (the real SearchIndex) and the plain BM25 baseline. */
-export function rankers(site: Site): { ours: Ranker; baseline: Ranker } {
+/** Rankers for a loaded site: ours (the real SearchIndex) and the plain BM25 baseline; `oursHits`
+ *  lists only each hit's own page (what distinct-page counts are taken over). */
+export function rankers(site: Site): { ours: Ranker; oursHits: Ranker; baseline: Ranker } {
   const index = new SearchIndex();
   index.sync(site);
   const pages = [...site.pages.values()].filter((p) => isIndexed(site, p));
   return {
     ours: (query) => hitPaths(index.search({ query, pageSize: CUTOFF, canRead: () => true })),
+    oursHits: (query) => index.search({ query, pageSize: CUTOFF, canRead: () => true }).map((h) => h.page.path),
     baseline: plainBm25(pages),
   };
 }
 
+/**
+ * How many different pages a top 10 shows: copies of one page in several versions (the same
+ * path under each version's segment, `versionPaths`) count once. A reader of a versioned site
+ * gains nothing from the third copy of a page.
+ */
+export function distinctPages(site: Site, ranked: readonly string[]): number {
+  const prefixes = [...(site.config.versionPaths?.values() ?? [])].map((v) => v.prefix);
+  const canonical = (path: string): string => {
+    const prefix = prefixes.find((p) => path.startsWith(`${p}/`));
+    return prefix === undefined ? path : `*${path.slice(prefix.length)}`;
+  };
+  return new Set(ranked.slice(0, CUTOFF).map(canonical)).size;
+}
+
+/** Distinct pages in the unfiltered top 10 over a corpus's questions: the fewest and the mean. */
+export interface Distinct {
+  readonly corpus: string;
+  readonly engine: "svc-mcp" | "plain BM25";
+  readonly min: number;
+  readonly mean: number;
+}
+
 /** Evaluate every question set against its corpus under `corporaDir`. */
-export async function evaluate(corporaDir: string, sets: readonly EvalSet[] = loadEvalSets()): Promise<{ results: EvalResult[]; problems: string[]; perQuestion: Map<string, { q: Question; ours: readonly string[]; baseline: readonly string[] }> }> {
+export async function evaluate(
+  corporaDir: string,
+  sets: readonly EvalSet[] = loadEvalSets(),
+): Promise<{ results: EvalResult[]; distinct: Distinct[]; problems: string[]; perQuestion: Map<string, { q: Question; ours: readonly string[]; baseline: readonly string[] }> }> {
   const results: EvalResult[] = [];
+  const distinct: Distinct[] = [];
   const problems: string[] = [];
   const perQuestion = new Map<string, { q: Question; ours: readonly string[]; baseline: readonly string[] }>();
   const all: { q: Question; r: ReturnType<typeof rankers> }[] = [];
@@ -52,6 +80,13 @@ export async function evaluate(corporaDir: string, sets: readonly EvalSet[] = lo
       results.push({ corpus: set.corpus, engine: "svc-mcp", slice: split, scores: score(qs, r.ours) });
       results.push({ corpus: set.corpus, engine: "plain BM25", slice: split, scores: score(qs, r.baseline) });
     }
+    for (const [engine, rank] of [
+      ["svc-mcp", r.oursHits],
+      ["plain BM25", r.baseline],
+    ] as const) {
+      const counts = set.questions.map((q) => distinctPages(site, rank(q.query)));
+      distinct.push({ corpus: set.corpus, engine, min: Math.min(...counts), mean: counts.reduce((a, b) => a + b, 0) / counts.length });
+    }
     results.push({ corpus: set.corpus, engine: "svc-mcp", slice: "all", scores: score(set.questions, r.ours) });
     results.push({ corpus: set.corpus, engine: "plain BM25", slice: "all", scores: score(set.questions, r.baseline) });
   }
@@ -61,6 +96,12 @@ export async function evaluate(corporaDir: string, sets: readonly EvalSet[] = lo
     for (const v of perQuestion.values()) if (v.q.query === query) return v[pick];
     return [];
   };
+  // Slices of the multilingual and versioned sets: Chinese/Japanese, unspaced, naming a version or SDK.
+  for (const q of all.map((x) => x.q)) {
+    if (q.script !== undefined) byKind.set("script=zh/ja", [...(byKind.get("script=zh/ja") ?? []), q]);
+    if (q.unspaced === true) byKind.set("unspaced", [...(byKind.get("unspaced") ?? []), q]);
+    if (q.names !== undefined) byKind.set("names version/SDK", [...(byKind.get("names version/SDK") ?? []), q]);
+  }
   for (const [kind, qs] of byKind) {
     results.push({ corpus: "all", engine: "svc-mcp", slice: `kind=${kind}`, scores: score(qs, cached("ours")) });
     results.push({ corpus: "all", engine: "plain BM25", slice: `kind=${kind}`, scores: score(qs, cached("baseline")) });
@@ -70,7 +111,7 @@ export async function evaluate(corporaDir: string, sets: readonly EvalSet[] = lo
     results.push({ corpus: "all", engine: "svc-mcp", slice: split, scores: score(qs, cached("ours")) });
     results.push({ corpus: "all", engine: "plain BM25", slice: split, scores: score(qs, cached("baseline")) });
   }
-  return { results, problems, perQuestion };
+  return { results, distinct, problems, perQuestion };
 }
 
 // `npx tsx bench/eval/run-eval.ts [--verbose] [--heldout]`: a tuning aid printing every slice,
@@ -79,7 +120,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const corpora = process.env.SVC_SHARED !== undefined ? join(process.env.SVC_SHARED, "corpora") : new URL("../../../shared/corpora", import.meta.url).pathname;
   const verbose = process.argv.includes("--verbose");
   const showHeldout = process.argv.includes("--heldout");
-  const { results, problems, perQuestion } = await evaluate(corpora);
+  const { results, distinct, problems, perQuestion } = await evaluate(corpora);
   for (const p of problems) console.log(`judgement problem: ${p}`);
   const f = (x: number) => x.toFixed(3);
   const keys = [...new Set(results.map((r) => `${r.corpus}\t${r.slice}`))];
@@ -90,6 +131,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const b = results.find((r) => r.corpus === c && r.slice === s && r.engine === "plain BM25")!.scores;
     console.log(`${c}\t${s}\t${o.n}\t${f(o.mrr)}\t${f(b.mrr)}\t${f(o.recall)}\t${f(b.recall)}\t${f(o.top1)}\t${f(b.top1)}`);
   }
+  console.log("\ncorpus\tengine\tdistinct pages in top 10: min\tmean");
+  for (const d of distinct) console.log(`${d.corpus}\t${d.engine}\t${d.min}\t${d.mean.toFixed(1)}`);
   if (verbose) {
     for (const { q, ours, baseline } of perQuestion.values()) {
       if (q.split === "heldout" && !showHeldout) continue;

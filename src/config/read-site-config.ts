@@ -3,6 +3,7 @@ import { ROOT_ELEMENT_ORDER } from "./docs-json/elements.js";
 import { type ElementNode, type NavItem, type NavModel, readNavigation } from "./docs-json/nav-model.js";
 import type { ReadableDocsJson } from "./docs-json/readable.js";
 import { listSpecReferences } from "./docs-json/spec-references.js";
+import { versionPaths } from "./version-paths.js";
 import { type PagePlacement, type SiteConfig, type SiteSection, type SpecReference, toPagePath } from "./site-config.js";
 
 /**
@@ -37,12 +38,14 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
     const prev = navPages.get(path);
     const version = e.context.version !== undefined ? [e.context.version] : undefined;
     const language = e.context.language !== undefined ? [e.context.language] : undefined;
+    const product = e.context.product !== undefined ? [e.context.product] : undefined;
     // Hidden only when hidden in every listing (a page listed in a visible place is visible).
     const hidden = e.context.hidden === true && (prev === undefined || prev.hidden === true);
     const unsearchable = e.context.unsearchable === true && (prev === undefined || prev.unsearchable === true);
     navPages.set(path, {
       versions: mergeScope(prev?.versions, version, prev !== undefined),
       languages: mergeScope(prev?.languages, language, prev !== undefined),
+      ...optionalScope("products", mergeScope(prev?.products, product, prev !== undefined)),
       breadcrumbs: prev?.breadcrumbs ?? e.context.breadcrumbs,
       ...(hidden ? { hidden: true } : {}),
       ...(unsearchable ? { unsearchable: true } : {}),
@@ -52,14 +55,17 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
   const versions: string[] = [];
   const languages: string[] = [];
   let defaultVersion: string | undefined;
+  const versionTags = new Map<string, string>();
   for (const el of model.elements) {
     if (el.kind === "version" && el.title !== undefined) {
       if (!versions.includes(el.title)) versions.push(el.title);
+      if (typeof el.value.tag === "string" && el.value.tag.trim() !== "" && !versionTags.has(el.title)) versionTags.set(el.title, el.value.tag.trim());
       if (el.value.default === true && defaultVersion === undefined) defaultVersion = el.title;
     }
     if (el.kind === "language" && el.title !== undefined && !languages.includes(el.title)) languages.push(el.title);
   }
   defaultVersion ??= versions[0];
+  const paths = versionPaths(navPages, versions);
   const hiddenVersions = versions.filter((v) => everyHidden(model.elements, "version", v));
   const hiddenLanguages = languages.filter((l) => everyHidden(model.elements, "language", l));
 
@@ -85,9 +91,17 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
     sections: sectionsOf(model.items, resolveEntry),
     ...(typeof doc.description === "string" ? { description: doc.description } : {}),
     ...(defaultVersion !== undefined ? { defaultVersion } : {}),
+    ...(versionTags.size > 0 ? { versionTags } : {}),
+    ...(paths.size > 0 ? { versionPaths: paths } : {}),
     ...(canonical !== undefined ? { canonicalUrl: canonical } : {}),
     ...(options.document !== undefined ? { document: options.document } : {}),
   };
+}
+
+/** `{ products: [...] }`, or nothing for a page under no product (most sites have none, and
+ *  placements are compared and printed whole). */
+function optionalScope(key: "products", value: string[] | undefined): { products?: string[] } {
+  return value === undefined ? {} : { [key]: value };
 }
 
 /** Whether every element of this kind and title is hidden (itself or under a hidden ancestor). */
@@ -106,21 +120,38 @@ function mergeScope(prev: readonly string[] | undefined, next: readonly string[]
   return [...new Set([...prev, ...next])];
 }
 
-/** Top-level sections: the first level below the version/language split (of the first one only:
- *  the others repeat the same sections). Hidden elements are left out: readers are not shown
- *  them, so the generated skill and the server instructions do not advertise them. */
+/**
+ * Top-level sections: the first level below the version/language split. Every version counts,
+ * not only the first: versions mostly repeat the same sections, but one may have its own
+ * (stagehand's v3 has dropdowns where v4 has groups), and a reader who may read only a later
+ * version's pages must still be shown its sections. Sections of the same title are one, with the
+ * pages of each version (titles compared case-insensitively); the default version's come first, in its order. Languages translate
+ * the same sections, so only the default language's (else the first's) are listed. Hidden
+ * elements are left out: readers are not shown them, so the generated skill and the server
+ * instructions do not advertise them.
+ */
 function sectionsOf(items: readonly NavItem[], resolveEntry: ResolveEntry): SiteSection[] {
   const out: SiteSection[] = [];
+  const branches: ElementNode[] = [];
   for (const item of items) {
     if (item.type !== "element" || item.context.hidden === true) continue;
     if (item.kind === "version" || item.kind === "language") {
-      if (out.length === 0) out.push(...sectionsOf(item.children, resolveEntry));
+      branches.push(item);
       continue;
     }
     if (item.title === undefined) continue;
     const pages: string[] = [];
     gatherPages(item, pages, resolveEntry);
     out.push({ title: item.title, path: item.path, pages });
+  }
+  const byDefault = [...branches.filter((b) => b.value.default === true), ...branches.filter((b) => b.value.default !== true)];
+  const language = byDefault.find((b) => b.kind === "language");
+  for (const branch of byDefault.filter((b) => b.kind === "version" || b === language)) {
+    for (const section of sectionsOf(branch.children, resolveEntry)) {
+      const at = out.findIndex((s) => s.title.toLowerCase() === section.title.toLowerCase());
+      if (at === -1) out.push(section);
+      else out[at] = { ...(out[at] as SiteSection), pages: [...new Set([...(out[at] as SiteSection).pages, ...section.pages])] };
+    }
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import type { ReadableDocsJson } from "./docs-json/readable.js";
+import type { VersionPath } from "./version-paths.js";
 
 /**
  * What the rest of the service needs from docs.json, in one flat, typed value. The full
@@ -12,6 +13,9 @@ export interface PagePlacement {
   readonly versions?: readonly string[];
   /** Languages the page is listed under; undefined when it sits under no language (all). */
   readonly languages?: readonly string[];
+  /** Products the page is listed under; undefined when under none (Cloud / Self-host twins are
+   *  told apart by it in search). */
+  readonly products?: readonly string[];
   /** Titles of the navigation elements above the page, outermost first (tab, group, ...). */
   readonly breadcrumbs: readonly string[];
   /** Every listing of the page is under an element with `hidden: true`: readers' navigation
@@ -59,6 +63,11 @@ export interface SiteConfig {
   /** Declared versions, in order; `defaultVersion` is the first unless one sets `default: true`. */
   readonly versions: readonly string[];
   readonly defaultVersion?: string;
+  /** Version badges (`tag`: Latest, Recommended, Beta...), by version; absent when none is set. */
+  readonly versionTags?: ReadonlyMap<string, string>;
+  /** Where each version's pages live (`versionPaths`): the `version` argument accepts the
+   *  segment, search folds copies by it. Absent when versions follow no path scheme. */
+  readonly versionPaths?: ReadonlyMap<string, VersionPath>;
   readonly languages: readonly string[];
   /** Versions with `hidden: true` (every element of that name, or an ancestor): not offered to
    *  readers in lists (instructions, skill, error messages), still accepted as a search filter. */

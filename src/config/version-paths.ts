@@ -16,14 +16,20 @@ export interface VersionPath {
  * more than half its pages, and no two versions have the same one. Versions without pages of their
  * own, and sites where no such depth exists (one version, or versions whose pages do not follow
  * a path scheme), get no entry. For the search side: a page under a version's prefix and one
- * under another's with the same rest are the same page in two versions.
+ * under another's with the same rest are the same page in two versions. `scopeOf` reads another
+ * kind of branch the same way (products: `/cloud/...`, `/self-host/...`).
  */
-export function versionPaths(navPages: ReadonlyMap<string, PagePlacement>, versions: readonly string[]): Map<string, VersionPath> {
+export function versionPaths(
+  navPages: ReadonlyMap<string, PagePlacement>,
+  versions: readonly string[],
+  scopeOf: (placement: PagePlacement) => readonly string[] | undefined = (p) => p.versions,
+): Map<string, VersionPath> {
   const byVersion = new Map<string, string[][]>();
   for (const [path, placement] of navPages) {
     // A page in several versions (or in all) says nothing about where one version lives.
-    if (placement.versions?.length !== 1) continue;
-    const v = placement.versions[0] as string;
+    const scope = scopeOf(placement);
+    if (scope?.length !== 1) continue;
+    const v = scope[0] as string;
     const list = byVersion.get(v) ?? [];
     list.push(path.split("/").filter((s) => s !== ""));
     byVersion.set(v, list);

@@ -18,6 +18,10 @@ export interface SiteOutline {
   readonly defaultVersion: string | undefined;
   /** Versions a `version` argument may name: the listed ones and the reader's hidden ones. */
   readonly knownVersions: readonly string[];
+  /** Each known version's path segment (`v3`, `2025-06-18`), where navigation shows one. */
+  readonly versionSegments: ReadonlyMap<string, string>;
+  /** What `latest` names: the known version tagged Latest or Recommended, else the default. */
+  readonly latestVersion: string | undefined;
   /** Languages to list, in docs.json order (`hidden: true` ones are left out). */
   readonly languages: readonly string[];
   /** Languages a `language` argument may name: the listed ones and the reader's hidden ones. */
@@ -58,11 +62,19 @@ export function siteOutline(config: SiteConfig, readable: (pagePath: string) => 
   const knownLanguages = config.languages.filter(visible(languages));
   const listedVersions = knownVersions.filter((v) => !config.hiddenVersions.includes(v));
   const defaultVersion = config.defaultVersion !== undefined && listedVersions.includes(config.defaultVersion) ? config.defaultVersion : listedVersions[0];
+  const versionSegments = new Map<string, string>();
+  for (const v of knownVersions) {
+    const segment = config.versionPaths?.get(v)?.segment;
+    if (segment !== undefined) versionSegments.set(v, segment);
+  }
+  const tagged = knownVersions.find((v) => /^(latest|recommended)$/i.test(config.versionTags?.get(v) ?? ""));
   return {
     sections: config.sections.filter((s) => s.pages.length === 0 || s.pages.some(readable)).map((s) => s.title),
     versions: listedVersions,
     defaultVersion,
     knownVersions,
+    versionSegments,
+    latestVersion: tagged ?? defaultVersion,
     languages: knownLanguages.filter((l) => !config.hiddenLanguages.includes(l)),
     knownLanguages,
   };

@@ -119,7 +119,16 @@ describe("loadDocsJson", () => {
       "/v2/only": { versions: ["v2"], languages: ["en"], breadcrumbs: ["Start"] },
       "/fr/index": { versions: undefined, languages: ["fr"], breadcrumbs: ["Démarrer"] },
     });
-    expect(c?.sections).toEqual([{ title: "Start", path: "navigation.languages[0].versions[0].groups[0]", pages: ["/shared", "/v1/only"] }]);
+    // Every version's sections, the default's first (one "Start" with the pages of both); the
+    // default language's only (fr's "Démarrer" translates it).
+    expect(c?.sections).toEqual([{ title: "Start", path: "navigation.languages[0].versions[1].groups[0]", pages: ["/shared", "/v2/only", "/v1/only"] }]);
+    expect(c?.versionTags).toEqual(new Map([["v2", "Latest"]]));
+    expect(c?.versionPaths).toEqual(
+      new Map([
+        ["v1", { segment: "v1", prefix: "/v1" }],
+        ["v2", { segment: "v2", prefix: "/v2" }],
+      ]),
+    );
     expect((c?.document?.navigation as { languages: { language: string }[] }).languages[0]?.language).toBe("en");
   });
 

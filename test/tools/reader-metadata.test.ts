@@ -103,12 +103,12 @@ const SEARCH_DESCRIPTION =
   "On a versioned or multilingual site each result names its version(s) and language; without a version filter, the same page in other versions is one result (its other versions listed under it). " +
   "Scores are 0 to 1 and mean the same for every query: how much of the query a page answers (0.5 and above is a strong match, under 0.2 a weak one).";
 
-/** What each reader is told: exactly the sections, versions and languages with a page they may read. */
+/** What each reader is told: exactly the sections, versions and languages with a page they may read (the sections of every version, so v3-preview's Preview for the readers of it). */
 const EXPECTED: Record<string, { sections: string[]; versions: string; languages: string }> = {
   anonymous: { sections: ["Guides", "Status"], versions: "v2", languages: "en" },
-  staff: { sections: ["Guides", "Internal", "Status"], versions: "v2, v3-preview (default v2)", languages: "en, fr" },
+  staff: { sections: ["Guides", "Internal", "Status", "Preview"], versions: "v2, v3-preview (default v2)", languages: "en, fr" },
   partners: { sections: ["Guides", "Partners", "Status"], versions: "v2", languages: "en" },
-  "all access": { sections: ["Guides", "Internal", "Partners", "Status"], versions: "v2, v3-preview (default v2)", languages: "en, fr" },
+  "all access": { sections: ["Guides", "Internal", "Partners", "Status", "Preview"], versions: "v2, v3-preview (default v2)", languages: "en, fr" },
 };
 
 describe.each(READERS)("what the %s reader is told about the site", (name, reader) => {
@@ -160,7 +160,7 @@ describe.each(READERS)("what the %s reader is told about the site", (name, reade
         (e: Error) => e.message,
       );
     const staffLike = expected.languages.includes("fr");
-    const noVersion = (got: string) => `MCP error -32602: Invalid arguments for search_atlas: version: not a version of this site; use one of ${expected.versions.replace(/ \(default v2\)$/, "")} (got "${got}")`;
+    const noVersion = (got: string) => `MCP error -32602: Invalid arguments for search_atlas: version: not a version of this site; use one of ${expected.versions.replace(/ \(default v2\)$/, "").replace("v3-preview", "v3-preview (also v3)")}, latest (got "${got}")`;
     const noLanguage = (got: string) => `MCP error -32602: Invalid arguments for search_atlas: language: not a language of this site; use one of ${expected.languages} (got "${got}")`;
     expect(await error({ version: "v9" })).toBe(noVersion("v9"));
     expect(await error({ version: "v3-preview" })).toBe(staffLike ? "ok" : noVersion("v3-preview"));

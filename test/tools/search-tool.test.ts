@@ -78,7 +78,7 @@ describe("search tool through the MCP client", () => {
     expect(await paths({ version: "v2", language: "es" })).toEqual(["/v2/es/webhooks"]);
     await expect(anon.call(SEARCH, { query: "webhook", version: "v3" })).rejects.toMatchObject({
       code: -32602,
-      message: 'MCP error -32602: Invalid arguments for search_acme: version: not a version of this site; use one of v1, v2 (got "v3")',
+      message: 'MCP error -32602: Invalid arguments for search_acme: version: not a version of this site; use one of v1, v2, latest (got "v3")',
     });
   });
 

@@ -94,7 +94,8 @@ describe("search through the MCP client, filtered by version and language", () =
       snippet: "All about widgets and their gears.",
       score: widgets?.score,
       versions: ["v2"],
-      otherVersions: [{ versions: ["v1"], path: "/v1/widgets", url: "https://docs.example.com/v1/widgets", score: (widgets?.otherVersions as { score: number }[] | undefined)?.[0]?.score }],
+      products: ["Core"],
+      otherVersions: [{ versions: ["v1"], products: ["Core"], path: "/v1/widgets", url: "https://docs.example.com/v1/widgets", score: (widgets?.otherVersions as { score: number }[] | undefined)?.[0]?.score }],
     });
   });
 
@@ -108,7 +109,7 @@ describe("search through the MCP client, filtered by version and language", () =
   it("an unknown version or language is an InvalidParams error naming the argument and the values that exist", async () => {
     await expect(mcp.call("search_versions_demo", { query: "widgets", version: "v9" })).rejects.toMatchObject({
       code: -32602,
-      message: 'MCP error -32602: Invalid arguments for search_versions_demo: version: not a version of this site; use one of v1, v2 (got "v9")',
+      message: 'MCP error -32602: Invalid arguments for search_versions_demo: version: not a version of this site; use one of v1, v2, latest (got "v9")',
     });
     await expect(mcp.call("search_versions_demo", { query: "widgets", language: "de" })).rejects.toMatchObject({
       code: -32602,
@@ -117,7 +118,7 @@ describe("search through the MCP client, filtered by version and language", () =
     await expect(mcp.call("search_versions_demo", { query: "widgets", version: "v3", language: "zh" })).rejects.toMatchObject({
       code: -32602,
       message:
-        'MCP error -32602: Invalid arguments for search_versions_demo: version: not a version of this site; use one of v1, v2 (got "v3"); ' +
+        'MCP error -32602: Invalid arguments for search_versions_demo: version: not a version of this site; use one of v1, v2, latest (got "v3"); ' +
         'language: not a language of this site; use one of en, fr (got "zh")',
     });
   });
@@ -153,7 +154,7 @@ describeShared("spree through the MCP client", () => {
     expect(a.structuredContent).toEqual(b.structuredContent);
     await expect(client.call("search_spree_commerce", { query: "returns", version: "v7" })).rejects.toMatchObject({
       code: -32602,
-      message: 'MCP error -32602: Invalid arguments for search_spree_commerce: version: not a version of this site; use one of v5.x, v6.x (got "v7")',
+      message: 'MCP error -32602: Invalid arguments for search_spree_commerce: version: not a version of this site; use one of v5.x, v6.x, latest (got "v7")',
     });
   });
 
@@ -216,7 +217,7 @@ describe("svc-mcp search --version / --language", () => {
     expect(await runCli(["search", "widgets", "--dir", repo.dir, "--version", "v9", "--language", "de"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: 'svc-mcp: --version: not a version of this site; use one of v1, v2 (got "v9"); --language: not a language of this site; use one of en, fr (got "de")\n',
+      stderr: 'svc-mcp: --version: not a version of this site; use one of v1, v2, latest (got "v9"); --language: not a language of this site; use one of en, fr (got "de")\n',
     });
   });
 
@@ -231,7 +232,8 @@ describe("svc-mcp search --version / --language", () => {
       snippet: "All about widgets and their gears.",
       score: hit?.score,
       versions: ["v2"],
-      otherVersions: [{ versions: ["v1"], path: "/v1/widgets", url: "http://localhost:3000/v1/widgets", score: hit?.otherVersions[0]?.score }],
+      products: ["Core"],
+      otherVersions: [{ versions: ["v1"], products: ["Core"], path: "/v1/widgets", url: "http://localhost:3000/v1/widgets", score: hit?.otherVersions[0]?.score }],
     });
   });
 });

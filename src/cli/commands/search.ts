@@ -9,7 +9,7 @@ import { CliError } from "../io.js";
 import { parseGroups, withDir, withGroups, withJson } from "../options.js";
 
 /** `--json`: the tool's results without `section` and `file` (the URL and path say them). */
-type SearchResultJson = Pick<SearchResult, "title" | "path" | "url" | "snippet" | "score" | "versions" | "languages" | "otherVersions">;
+type SearchResultJson = Pick<SearchResult, "title" | "path" | "url" | "snippet" | "score" | "versions" | "languages" | "products" | "otherVersions">;
 
 /** The tool's messages name its arguments; the CLI's user wrote options. */
 function optionNames(message: string): string {
@@ -67,6 +67,7 @@ export const searchCommand = defineCommand({
         score: r.score,
         ...(r.versions !== undefined ? { versions: r.versions } : {}),
         ...(r.languages !== undefined ? { languages: r.languages } : {}),
+        ...(r.products !== undefined ? { products: r.products } : {}),
         ...(r.otherVersions !== undefined ? { otherVersions: r.otherVersions } : {}),
       }));
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);

@@ -5,6 +5,7 @@ import type { SiteOutline } from "../../vfs/outline.js";
 import { pageUrl } from "../../vfs/site.js";
 import { versionList } from "../instructions.js";
 import { resolveLanguage, resolveVersion } from "../search/scope.js";
+import { readerTitle } from "../search/search-index.js";
 import { invalidParams } from "./issues.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
 
@@ -21,21 +22,25 @@ export interface SearchResult {
   versions?: string[];
   /** Likewise for languages. */
   languages?: string[];
-  /** The same page in other versions, folded into this result (unfiltered searches only). */
-  otherVersions?: { versions: string[]; path: string; url: string; score: number }[];
+  /** Likewise for products (Cloud / Self-host editions). */
+  products?: string[];
+  /** The same page in other versions (or products), folded into this result (unfiltered searches only). */
+  otherVersions?: ({ versions: string[]; path: string; url: string; score: number } & Pick<SearchResult, "products">)[];
 }
 
 /** `versions`/`languages` of a placement, as result fields (absent when in every one). */
-function scopeFields(placement: PagePlacement | undefined): Pick<SearchResult, "versions" | "languages"> {
+function scopeFields(placement: PagePlacement | undefined): Pick<SearchResult, "versions" | "languages" | "products"> {
   return {
     ...(placement?.versions !== undefined ? { versions: [...placement.versions] } : {}),
     ...(placement?.languages !== undefined ? { languages: [...placement.languages] } : {}),
+    ...(placement?.products !== undefined ? { products: [...placement.products] } : {}),
   };
 }
 
 /** ` · version v5.x · language fr`: what tells a result apart from its copies in other versions. */
-function scopeMarker(r: Pick<SearchResult, "versions" | "languages">): string {
+function scopeMarker(r: Pick<SearchResult, "versions" | "languages" | "products">): string {
   const parts: string[] = [];
+  if (r.products !== undefined) parts.push(`${r.products.length === 1 ? "product" : "products"} ${r.products.join(", ")}`);
   if (r.versions !== undefined) parts.push(`${r.versions.length === 1 ? "version" : "versions"} ${r.versions.join(", ")}`);
   if (r.languages !== undefined) parts.push(`${r.languages.length === 1 ? "language" : "languages"} ${r.languages.join(", ")}`);
   return parts.map((p) => ` · ${p}`).join("");
@@ -97,7 +102,7 @@ export const searchTool = defineTool({
     const { outline } = state;
     // Checked against what the reader sees of the site (not the schema): an unknown version would
     // otherwise quietly return only the pages that are in every version.
-    const version = args.version !== undefined ? resolveVersion(args.version, { known: outline.knownVersions, listed: outline.versions }) : undefined;
+    const version = args.version !== undefined ? resolveVersion(args.version, { known: outline.knownVersions, listed: outline.versions, segments: outline.versionSegments, latest: outline.latestVersion }) : undefined;
     const language = args.language !== undefined ? resolveLanguage(args.language, { known: outline.knownLanguages, listed: outline.languages }) : undefined;
     const problems = [
       ...(version !== undefined && !version.ok ? [`version: ${version.message}`] : []),
@@ -114,9 +119,15 @@ export const searchTool = defineTool({
     const base = runtime.baseUrl;
     const results = hits.map((h): SearchResult => {
       const url = pageUrl(base, h.page.path) + (h.section.anchor !== "" ? `#${h.section.anchor}` : "");
-      const others = h.otherVersions.map((t) => ({ versions: [...(t.placement?.versions ?? [])], path: t.page.path, url: pageUrl(base, t.page.path), score: t.score }));
+      const others = h.otherVersions.map((t) => ({
+        versions: [...(t.placement?.versions ?? [])],
+        ...(t.placement?.products !== undefined ? { products: [...t.placement.products] } : {}),
+        path: t.page.path,
+        url: pageUrl(base, t.page.path),
+        score: t.score,
+      }));
       return {
-        title: h.page.title,
+        title: readerTitle(h.page),
         section: h.section.heading,
         path: h.page.path,
         file: h.page.file.path,
@@ -135,7 +146,7 @@ export const searchTool = defineTool({
               (r, i) =>
                 `${i + 1}. ${r.title}${r.section !== "" && r.section !== r.title ? ` › ${r.section}` : ""}\n` +
                 `   ${r.url}\n   file: ${r.file} · score ${r.score}${scopeMarker(r)}\n` +
-                (r.otherVersions ?? []).map((o) => `   also in ${o.versions.join(", ")}: ${o.url}\n`).join("") +
+                (r.otherVersions ?? []).map((o) => `   also in ${[...(o.products ?? []), ...o.versions].join(", ")}: ${o.url}\n`).join("") +
                 `   ${r.snippet}`,
             )
             .join("\n\n");

@@ -1,3 +1,5 @@
+import { FIELDS_PER_UNIT } from "./fields.js";
+import { packTf } from "./postings-codec.js";
 import { Totals } from "./totals.js";
 import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 
@@ -12,13 +14,13 @@ import { IdBuffer, type Vocabulary } from "./vocabulary.js";
  *   breadcrumbs and path words), which describe the whole page.
  */
 
-/** Fields per unit: heading, body, code for a section; title, meta, context for a page. */
-export const FIELDS_PER_UNIT = 3;
+/** Fields per unit (the schema's, `fields.ts`): heading, body, code for a section; title, meta,
+ *  context for a page. */
+export { FIELDS_PER_UNIT };
 
 /**
- * Posting list: unit ids and, parallel, the unit's term frequencies in its three fields packed
- * into one small integer (10 bits each; see `packTf`). One number instead of three per posting
- * halves the work of building the index.
+ * Posting list: unit ids and, parallel, the unit's term frequencies in its fields packed into
+ * one small integer (`postings-codec.ts` owns the format).
  */
 export interface Postings {
   ids: number[];
@@ -33,14 +35,6 @@ class StagedPostings {
   readonly term = new IdBuffer();
   readonly unit = new IdBuffer();
   readonly tf = new IdBuffer();
-}
-
-/** Frequencies above this count the same: BM25 saturates long before. */
-const MAX_TF = 1023;
-
-/** Three field frequencies in one SMI. */
-function packTf(a: number, b: number, c: number): number {
-  return Math.min(a, MAX_TF) | (Math.min(b, MAX_TF) << 10) | (Math.min(c, MAX_TF) << 20);
 }
 
 export interface TermEntry {

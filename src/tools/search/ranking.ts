@@ -1,5 +1,7 @@
 import { boundedEditDistance } from "./fuzzy.js";
+import { PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { FIELDS_PER_UNIT, type InvertedIndex, type PageUnit, type SectionUnit, type TermEntry } from "./inverted-index.js";
+import { weightedTf } from "./postings-codec.js";
 import type { IndexStatistics } from "./statistics.js";
 
 /**
@@ -33,14 +35,12 @@ export interface RankingParams {
 export const RANKING: RankingParams = {
   /** BM25 term-frequency saturation. */
   k1: 1.2,
-  /** Page fields: title, meta (description, keywords), context (breadcrumbs, path). */
-  pageWeights: [3, 1.5, 0.75],
-  pageB: [0.3, 0.5, 0.3],
-  /** Section fields: heading (with parent headings), body, code. */
-  sectionWeights: [2, 1, 0.5],
-  sectionB: [0.3, 0.75, 0.5],
-  /** The same section fields summed over a page: pages differ in length far more than sections. */
-  pageSectionB: [0.3, 0.5, 0.5],
+  /** Field weights and `b`, in schema order, from the field schema (`fields.ts`). */
+  pageWeights: PAGE_FIELDS.map((f) => f.weight),
+  pageB: PAGE_FIELDS.map((f) => f.b),
+  sectionWeights: SECTION_FIELDS.map((f) => f.weight),
+  sectionB: SECTION_FIELDS.map((f) => f.b),
+  pageSectionB: SECTION_FIELDS.map((f) => f.pageB),
   /** Share of the score from the whole page (the rest from its best section). */
   pageShare: 0.5,
   /** Term weights are idf to this power: below 1, one rare word alone counts for less against
@@ -168,8 +168,10 @@ export function resolveTerms(
 /**
  * Score pages for resolved query terms. A page's score blends BM25F over the whole page with
  * BM25F over its best section, each expressed as the IDF-weighted mean of per-term saturations
- * (see `searchScore` in search-index.ts for why that is comparable across queries).
- * `accept` filters pages before any scoring, so rejected pages never become candidates.
+ * (see docs/search.md for why that is comparable across queries). `accept` filters pages before
+ * any scoring, so rejected pages never become candidates. Three phases: `accumulate` the
+ * field-weighted frequencies from the postings, `scoreCandidates` (BM25F, best section, title),
+ * then `finishTop` (proximity, only for candidates that can still reach the top `limit`).
  */
 export function rankPages(
   index: InvertedIndex,
@@ -184,10 +186,21 @@ export function rankPages(
   const n = query.length;
   const idfSum = query.reduce((s, q) => s + q.idf, 0);
   if (n === 0 || idfSum === 0) return [];
-  const k1 = P.k1;
-  const { section: secScale, page: pageScale } = stats.scales(P);
   const acc = scratch.begin(index.sectionCapacity, index.pageCapacity, n);
+  accumulate(index, stats.scales(P), query, accept, acc);
+  const shape = queryShape(query, acc.termMaps(index.vocabularySize), P, idfSum);
+  const candidates = scoreCandidates(index, query, acc, shape, P, prior);
+  const out = finishTop(index, acc, candidates, shape, P, prior, limit);
+  acc.clearTermMaps(query);
+  acc.end();
+  return out;
+}
 
+/** Phase 1: for every posting of every matched term, add its field-weighted frequency to its
+ *  section's and page's accumulators (pages `accept` rejects take no slot). */
+function accumulate(index: InvertedIndex, scales: { section: Float64Array; page: Float64Array }, query: readonly QueryTerm[], accept: (page: number) => boolean, acc: RankScratch): void {
+  const n = query.length;
+  const { section: secScale, page: pageScale } = scales;
   for (let qi = 0; qi < n; qi++) {
     for (const { entry, weight } of (query[qi] as QueryTerm).matches) {
       const sp = entry.sections;
@@ -198,31 +211,41 @@ export function rankPages(
         const ps = acc.pageSlot(s.page, accept);
         if (ps < 0) continue;
         const packed = sp.tf[r] as number;
-        const h = packed & 1023;
-        const b = (packed >>> 10) & 1023;
-        const c = packed >>> 20;
-        const so = sid * FIELDS_PER_UNIT;
         // Take the slot first: it may grow (replace) `acc.sec`.
         const ss = acc.sectionSlot(sid, ps);
-        acc.sec[ss * n + qi]! += weight * (h * (secScale[so] as number) + b * (secScale[so + 1] as number) + c * (secScale[so + 2] as number));
-        const po = s.page * 2 * FIELDS_PER_UNIT;
-        acc.page[ps * 2 * n + n + qi]! += weight * (h * (pageScale[po + 3] as number) + b * (pageScale[po + 4] as number) + c * (pageScale[po + 5] as number));
+        acc.sec[ss * n + qi]! += weight * weightedTf(packed, secScale, sid * FIELDS_PER_UNIT);
+        // The same frequencies counted in the page's summed section fields.
+        acc.page[ps * 2 * n + n + qi]! += weight * weightedTf(packed, pageScale, s.page * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
       }
       const pp = entry.pages;
       for (let r = 0; r < pp.ids.length; r++) {
         const pid = pp.ids[r] as number;
         const ps = acc.pageSlot(pid, accept);
         if (ps < 0) continue;
-        const packed = pp.tf[r] as number;
-        const po = pid * 2 * FIELDS_PER_UNIT;
-        acc.page[ps * 2 * n + qi]! += weight * ((packed & 1023) * (pageScale[po] as number) + ((packed >>> 10) & 1023) * (pageScale[po + 1] as number) + (packed >>> 20) * (pageScale[po + 2] as number));
+        acc.page[ps * 2 * n + qi]! += weight * weightedTf(pp.tf[r] as number, pageScale, pid * 2 * FIELDS_PER_UNIT);
       }
     }
   }
+}
 
-  const sat = (x: number): number => x / (k1 + x);
-  // Which query term each matching vocabulary id stands for, and with what weight.
-  const { termQuery, termWeight } = acc.termMaps(index.vocabularySize);
+/** What the scoring phases need to know about the query beyond its terms. */
+interface QueryShape {
+  readonly idfSum: number;
+  /** Vocabulary id -> query term index (-1: none), and the match's weight. */
+  readonly termQuery: Int16Array;
+  readonly termWeight: Float64Array;
+  /** Weight of each pair of consecutive query terms (mean of their idfs), and their sum. */
+  readonly pairWeights: readonly number[];
+  readonly pairSum: number;
+  readonly withPairs: boolean;
+  /** Shares of the BM25F and title parts (the proximity share goes to them without pairs). */
+  readonly baseShare: number;
+  readonly titleShare: number;
+}
+
+function queryShape(query: readonly QueryTerm[], maps: { termQuery: Int16Array; termWeight: Float64Array }, P: RankingParams, idfSum: number): QueryShape {
+  const n = query.length;
+  const { termQuery, termWeight } = maps;
   for (let qi = n - 1; qi >= 0; qi--) {
     for (const m of (query[qi] as QueryTerm).matches) {
       termQuery[m.entry.id] = qi;
@@ -232,41 +255,30 @@ export function rankPages(
   const pairWeights: number[] = [];
   for (let qi = 0; qi + 1 < n; qi++) pairWeights.push(((query[qi] as QueryTerm).idf + (query[qi + 1] as QueryTerm).idf) / 2);
   const pairSum = pairWeights.reduce((a, b) => a + b, 0);
-  const pairsFound = new Uint8Array(Math.max(0, n - 1));
-  const lastSeen = new Int32Array(n);
   const withPairs = n >= 2 && pairSum > 0;
-  // Without word pairs to look for, the proximity share goes to the other parts.
   const keep = withPairs ? 1 : 1 / (1 - P.proximityShare);
-  const baseShare = (1 - P.titleShare - P.proximityShare) * keep;
-  const titleShare = P.titleShare * keep;
+  return { idfSum, termQuery, termWeight, pairWeights, pairSum, withPairs, baseShare: (1 - P.titleShare - P.proximityShare) * keep, titleShare: P.titleShare * keep };
+}
 
-  /** Mark query-adjacent pairs of terms found within the window in a term sequence. */
-  const findPairs = (seq: Int32Array): void => {
-    lastSeen.fill(-1_000_000);
-    for (let p = 0; p < seq.length; p++) {
-      const t = seq[p] as number;
-      if (t < 0) {
-        lastSeen.fill(-1_000_000);
-        continue;
-      }
-      const qi = termQuery[t] as number;
-      if (qi < 0) continue;
-      if (qi > 0 && p - (lastSeen[qi - 1] as number) <= P.proximityWindow) pairsFound[qi - 1] = 1;
-      if (qi + 1 < n && p - (lastSeen[qi + 1] as number) <= P.proximityWindow) pairsFound[qi] = 1;
-      lastSeen[qi] = p;
-    }
-  };
+/** Candidates after phase 2: per page slot, the score without proximity, an upper bound of the
+ *  final score, the best section (-1: page fields only), and the slots best bound first. */
+interface Candidates {
+  readonly partial: Float64Array;
+  readonly bound: Float64Array;
+  readonly section: Int32Array;
+  readonly order: number[];
+}
 
-  // Phase 1, every candidate: the BM25F part, the best section and the title part.
+/** Phase 2, every accepted page: the BM25F part (whole page and best section) and the title part. */
+function scoreCandidates(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number): Candidates {
+  const n = query.length;
+  const sat = (x: number): number => x / (P.k1 + x);
   const slots = acc.pages.length;
-  const partialOf = new Float64Array(slots);
-  const boundOf = new Float64Array(slots);
-  const sectionOf = new Int32Array(slots);
-  const order: number[] = [];
+  const out: Candidates = { partial: new Float64Array(slots), bound: new Float64Array(slots), section: new Int32Array(slots), order: [] };
   const pageAcc = acc.page;
   const secAcc = acc.sec;
   const inTitle = new Float64Array(n);
-  for (let ps = 0; ps < acc.pages.length; ps++) {
+  for (let ps = 0; ps < slots; ps++) {
     if (acc.accepted[ps] !== true) continue;
     const page = acc.pages[ps] as number;
     const v = ps * 2 * n;
@@ -289,61 +301,114 @@ export function rankPages(
         bestSection = sid;
       }
     }
-    const base = (P.pageShare * whole + (1 - P.pageShare) * best) / idfSum;
-
-    // Title: the idf-weighted share of the query in the title, times the share of the title in the query.
-    const unit = index.page(page) as PageUnit;
-    inTitle.fill(0);
-    let titleHits = 0;
-    for (let i = 0; i < unit.title.length; i++) {
-      const qi = termQuery[unit.title[i] as number] as number;
-      if (qi < 0) continue;
-      titleHits++;
-      inTitle[qi] = Math.max(inTitle[qi] as number, termWeight[unit.title[i] as number] as number);
-    }
-    let queryInTitle = 0;
-    for (let qi = 0; qi < n; qi++) queryInTitle += (query[qi] as QueryTerm).idf * (inTitle[qi] as number);
-    const title = unit.title.length === 0 ? 0 : (queryInTitle / idfSum) * (titleHits / unit.title.length);
-    const partial = baseShare * base + titleShare * title;
-    partialOf[ps] = partial;
-    boundOf[ps] = (partial + (withPairs ? P.proximityShare : 0)) * prior(page);
-    sectionOf[ps] = bestSection ?? -1;
-    order.push(ps);
+    const base = (P.pageShare * whole + (1 - P.pageShare) * best) / shape.idfSum;
+    const partial = shape.baseShare * base + shape.titleShare * titlePart(index.page(page) as PageUnit, query, shape, inTitle);
+    out.partial[ps] = partial;
+    out.bound[ps] = (partial + (shape.withPairs ? P.proximityShare : 0)) * prior(page);
+    out.section[ps] = bestSection ?? -1;
+    out.order.push(ps);
   }
+  return out;
+}
 
-  // Phase 2, best first by an upper bound (proximity at most 1): proximity, which scans the
-  // best section's words, is computed only while a candidate could still reach the top `limit`.
-  order.sort((a, b) => (boundOf[b] as number) - (boundOf[a] as number));
+/** The idf-weighted share of the query in the page title, times the share of the title in the query. */
+function titlePart(unit: PageUnit, query: readonly QueryTerm[], shape: QueryShape, inTitle: Float64Array): number {
+  if (unit.title.length === 0) return 0;
+  inTitle.fill(0);
+  let titleHits = 0;
+  for (let i = 0; i < unit.title.length; i++) {
+    const t = unit.title[i] as number;
+    const qi = shape.termQuery[t] as number;
+    if (qi < 0) continue;
+    titleHits++;
+    inTitle[qi] = Math.max(inTitle[qi] as number, shape.termWeight[t] as number);
+  }
+  let queryInTitle = 0;
+  for (let qi = 0; qi < query.length; qi++) queryInTitle += (query[qi] as QueryTerm).idf * (inTitle[qi] as number);
+  return (queryInTitle / shape.idfSum) * (titleHits / unit.title.length);
+}
+
+/**
+ * Phase 3, best first by the upper bound (proximity at most 1): proximity, which scans the best
+ * section's words, is computed only while a candidate could still reach the top `limit`.
+ */
+function finishTop(index: InvertedIndex, acc: RankScratch, c: Candidates, shape: QueryShape, P: RankingParams, prior: (page: number) => number, limit: number): RankedPage[] {
+  c.order.sort((a, b) => (c.bound[b] as number) - (c.bound[a] as number));
+  const pairs = new PairFinder(shape, P.proximityWindow);
   const out: RankedPage[] = [];
   const top: number[] = []; // the best `limit` final scores so far, descending
-  for (const ps of order) {
+  for (const ps of c.order) {
     // Scores are shown rounded to 3 decimals: keep near-ties with the last place too.
-    if (top.length >= limit && (boundOf[ps] as number) < (top[limit - 1] as number) - 0.0005) break;
+    if (top.length >= limit && (c.bound[ps] as number) < (top[limit - 1] as number) - 0.0005) break;
     const page = acc.pages[ps] as number;
-    const section = sectionOf[ps] as number;
-    let score = partialOf[ps] as number;
-    if (withPairs) {
-      pairsFound.fill(0);
-      findPairs((index.page(page) as PageUnit).title);
-      if (section >= 0) findPairs((index.section(section) as SectionUnit).sequence);
-      let found = 0;
-      for (let k = 0; k < pairWeights.length; k++) if (pairsFound[k] === 1) found += pairWeights[k] as number;
-      score += P.proximityShare * (found / pairSum);
+    const section = c.section[ps] as number;
+    let score = c.partial[ps] as number;
+    if (shape.withPairs) {
+      pairs.reset();
+      pairs.scan((index.page(page) as PageUnit).title);
+      if (section >= 0) pairs.scan((index.section(section) as SectionUnit).sequence);
+      score += P.proximityShare * (pairs.found() / shape.pairSum);
     }
     score *= prior(page);
     out.push({ page, section: section >= 0 ? section : undefined, score });
-    let i = Math.min(top.length, limit);
-    top.splice(i, 0, score);
-    while (i > 0 && (top[i - 1] as number) < score) {
-      top[i] = top[i - 1] as number;
-      top[i - 1] = score;
-      i--;
-    }
-    if (top.length > limit) top.length = limit;
+    insertDescending(top, score, limit);
   }
-  acc.clearTermMaps(query);
-  acc.end();
   return out;
+}
+
+/** Keep `top` the best `limit` scores, descending, after adding `score`. */
+function insertDescending(top: number[], score: number, limit: number): void {
+  let i = Math.min(top.length, limit);
+  top.splice(i, 0, score);
+  while (i > 0 && (top[i - 1] as number) < score) {
+    top[i] = top[i - 1] as number;
+    top[i - 1] = score;
+    i--;
+  }
+  if (top.length > limit) top.length = limit;
+}
+
+/** Which pairs of consecutive query terms occur within the window in term sequences. */
+class PairFinder {
+  private readonly found_: Uint8Array;
+  private readonly lastSeen: Int32Array;
+  constructor(
+    private readonly shape: QueryShape,
+    private readonly window: number,
+  ) {
+    this.found_ = new Uint8Array(shape.pairWeights.length);
+    this.lastSeen = new Int32Array(shape.pairWeights.length + 1);
+  }
+
+  reset(): void {
+    this.found_.fill(0);
+  }
+
+  /** Mark query-adjacent pairs of terms found within the window in a term sequence. */
+  scan(seq: Int32Array): void {
+    const n = this.lastSeen.length;
+    const { termQuery } = this.shape;
+    this.lastSeen.fill(-1_000_000);
+    for (let p = 0; p < seq.length; p++) {
+      const t = seq[p] as number;
+      if (t < 0) {
+        this.lastSeen.fill(-1_000_000);
+        continue;
+      }
+      const qi = termQuery[t] as number;
+      if (qi < 0) continue;
+      if (qi > 0 && p - (this.lastSeen[qi - 1] as number) <= this.window) this.found_[qi - 1] = 1;
+      if (qi + 1 < n && p - (this.lastSeen[qi + 1] as number) <= this.window) this.found_[qi] = 1;
+      this.lastSeen[qi] = p;
+    }
+  }
+
+  /** The summed weights of the pairs found. */
+  found(): number {
+    let sum = 0;
+    for (let k = 0; k < this.found_.length; k++) if (this.found_[k] === 1) sum += this.shape.pairWeights[k] as number;
+    return sum;
+  }
 }
 
 /**

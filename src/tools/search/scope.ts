@@ -23,16 +23,44 @@ export interface ScopeNames {
   readonly listed: readonly string[];
 }
 
-/** The known version `arg` names, or a message for the `version` argument. */
-export function resolveVersion(arg: string, versions: ScopeNames): ScopeResolution {
-  const { known } = versions;
+/** What a `version` argument may name a version by, beyond its label. */
+export interface VersionNames extends ScopeNames {
+  /** Each version's path segment (`2025-06-18` for `Version 2025-06-18 (latest)`). */
+  readonly segments: ReadonlyMap<string, string>;
+  /** The version `latest` names (the one tagged Latest/Recommended, else the default). */
+  readonly latest: string | undefined;
+}
+
+/**
+ * The known version `arg` names, or a message for the `version` argument listing the accepted
+ * forms. In order: the label as written; its case variant; `latest`; the path segment the
+ * version's pages live under (`v3`, `2025-06-18`), in any case; a near form (`V6`, `6` for
+ * `v6.x`); the label's core (`2025-06-18` for `Version 2025-06-18 (latest)`). A form two
+ * versions share names neither.
+ */
+export function resolveVersion(arg: string, versions: VersionNames): ScopeResolution {
+  const { known, segments } = versions;
   if (known.length === 0) return { ok: true, value: undefined };
+  const lower = arg.trim().toLowerCase();
   const found =
     known.find((v) => v === arg) ??
-    unique(known.filter((v) => v.toLowerCase() === arg.trim().toLowerCase())) ??
-    unique(known.filter((v) => versionKey(v) === versionKey(arg)));
+    unique(known.filter((v) => v.toLowerCase() === lower)) ??
+    (lower === "latest" ? versions.latest : undefined) ??
+    unique(known.filter((v) => segments.get(v)?.toLowerCase() === lower)) ??
+    unique(known.filter((v) => versionKey(v) === versionKey(arg))) ??
+    unique(known.filter((v) => labelCore(v) === labelCore(arg)));
   if (found !== undefined) return { ok: true, value: found };
-  return { ok: false, message: `not a version of this site${useOneOf(versions.listed)} (got ${JSON.stringify(arg)})` };
+  const forms = versions.listed.map((v) => {
+    const segment = segments.get(v);
+    return segment !== undefined && segment.toLowerCase() !== v.toLowerCase() ? `${v} (also ${segment})` : v;
+  });
+  const latest = versions.latest !== undefined && known.every((v) => v.toLowerCase() !== "latest") ? ["latest"] : [];
+  return { ok: false, message: `not a version of this site${useOneOf([...forms, ...latest])} (got ${JSON.stringify(arg)})` };
+}
+
+/** A label without a leading "version" and parenthesised notes: `Version 2025-06-18 (latest)` -> `2025-06-18`. */
+function labelCore(label: string): string {
+  return versionKey(label.replace(/\([^)]*\)/g, " ").replace(/^\s*version\b/i, ""));
 }
 
 /** The known language `arg` names: the code, a case variant, another code of the same language

@@ -4,15 +4,17 @@ import type { Access } from "../../vfs/access.js";
 import { isIndexed, type Page, placementOf, type Site, type SiteFile } from "../../vfs/site.js";
 import { AccessTable } from "./access-table.js";
 import { type Expanded, isCurrent } from "./includes.js";
+import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { InvertedIndex } from "./inverted-index.js";
 import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
+import { decodeHTML } from "entities";
 import { type Section, sectionText, splitSections } from "./sections.js";
 import { makeSnippet } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
 import { type Condition, pageVariants, pickVariant } from "./variants.js";
-import { foldVersionTwins, twinKeys } from "./version-twins.js";
+import { foldVersionTwins, sketchOf, twinInfo, type TwinRules, twinRules, versionKey } from "./version-twins.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 
 /** What a search asks for, beyond the query. */
@@ -63,8 +65,6 @@ interface IndexedPage {
   readonly conditions: readonly (Condition | undefined)[];
   /** The files the variants inlined or left out, and imports no file answered (`isCurrent`). */
   readonly inlined: Pick<Expanded, "uses" | "missing">;
-  /** What tells the same page in another version (`twinKeys`); undefined under no version. */
-  readonly twinKeys: readonly string[] | undefined;
 }
 
 /** One variant of a page, as indexed. */
@@ -76,6 +76,8 @@ interface IndexedVariant {
   readonly sections: readonly StoredSection[];
   /** Section ids in the inverted index, parallel to `sections`. */
   readonly sectionIds: readonly number[];
+  /** A sketch of its text, to tell near-identical copies in other versions (`sketchOf`). */
+  readonly sketch: Uint32Array;
 }
 
 /** What a page unit id stands for: a page, and which of its variants. */
@@ -120,6 +122,11 @@ export class SearchIndex {
   private readonly scratch = new RankScratch();
   /** The site's default version (set by `sync`); undefined for a site without versions. */
   private defaultVersion: string | undefined;
+  /** Where versions' and products' pages live (set by `sync`), and whether the site has either. */
+  private twins: TwinRules = { versions: new Map(), products: new Map() };
+  private branched = false;
+  /** Each version with the words a query may name it by (`v3`, `2025-06-18`), set by `sync`. */
+  private versionWords: { readonly version: string; readonly words: ReadonlySet<string> }[] = [];
 
   private readonly foldVersions: boolean;
 
@@ -145,7 +152,16 @@ export class SearchIndex {
    * whose object and placement are unchanged is not touched.
    */
   sync(site: Site): { added: number; removed: number } {
-    this.defaultVersion = site.config.versions.length > 0 ? (site.config.defaultVersion ?? site.config.versions[0]) : undefined;
+    const { config } = site;
+    this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
+    this.twins = twinRules(config);
+    this.branched = this.defaultVersion !== undefined || [...config.navPages.values()].some((p) => p.products !== undefined);
+    this.versionWords = config.versions.map((version) => {
+      const segment = config.versionPaths?.get(version)?.segment;
+      // The label, its `v` form (`v6` for `v6.x`) and the path segment; not a bare number (a
+      // query's "6 items" names no version).
+      return { version, words: new Set([version.toLowerCase(), `v${versionKey(version)}`, ...(segment !== undefined ? [segment.toLowerCase()] : [])]) };
+    });
     const wanted = new Map<string, { page: Page; placement: PagePlacement | undefined }>();
     for (const page of site.pages.values()) {
       if (isIndexed(site, page)) wanted.set(page.path, { page, placement: placementOf(site, page) });
@@ -190,18 +206,20 @@ export class SearchIndex {
     const prior = (id: number): number => ((this.byId.get(id) as UnitOf).entry.page.generated ? this.ranking.generatedPageWeight : 1);
     // Without a version filter on a versioned site, the same page in several versions is one
     // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
-    const fold = this.foldVersions && req.version === undefined && this.defaultVersion !== undefined;
+    const fold = this.foldVersions && req.version === undefined && this.branched;
     const limit = fold ? Math.max(pageSize * 2, LIMITS.search.minTwinCandidates) : pageSize;
     const ranked = rankPages(this.index, stats, query, accept, this.ranking, this.scratch, prior, limit)
       .map((r) => {
         const { entry, variant } = this.byId.get(r.page) as UnitOf;
-        return { section: r.section, score: round3(r.score), entry, variant: entry.variants[variant] as IndexedVariant };
+        const v = entry.variants[variant] as IndexedVariant;
+        const twin = fold ? twinInfo(entry.page.path, readerTitle(entry.page), entry.placement, v.sketch, this.twins) : undefined;
+        return { section: r.section, score: round3(r.score), entry, variant: v, twin };
       })
       .filter((r) => r.score > 0)
       .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1));
     // The threshold applies to each result's own score, after folding: a result is the same
     // with or without it (its twins may score lower; they are shown as its other versions).
-    const hits = (fold ? foldVersionTwins(ranked, this.defaultVersion as string, this.ranking.versionTwinTolerance) : ranked.map((r) => ({ ...r, twins: [] })))
+    const hits = (fold ? foldVersionTwins(ranked, this.namedVersion(req.query) ?? this.defaultVersion, this.ranking.versionTwinTolerance) : ranked.map((r) => ({ ...r, twins: [] })))
       .filter((r) => r.score >= threshold)
       .slice(0, pageSize);
     const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
@@ -218,6 +236,14 @@ export class SearchIndex {
         otherVersions: twins.map((t) => ({ page: t.entry.page, placement: t.entry.placement, score: t.score })),
       };
     });
+  }
+
+  /** The one version the query's words name (`v3`, `2025-06-18`), shown first among copies. */
+  private namedVersion(query: string): string | undefined {
+    if (this.versionWords.length === 0) return undefined;
+    const words = new Set([...query.matchAll(tokenMatcher())].map((m) => m[0].toLowerCase()));
+    const named = this.versionWords.filter((v) => [...v.words].some((w) => words.has(w)));
+    return named.length === 1 ? (named[0] as { version: string }).version : undefined;
   }
 
   /**
@@ -245,23 +271,21 @@ export class SearchIndex {
   /** Index a page: each of its variants is a page unit, the first counted in the base statistics. */
   private add(page: Page, placement: PagePlacement | undefined, fileAt: (path: string) => SiteFile | undefined): void {
     const { variants, uses, missing } = pageVariants(page, fileAt);
-    const title = [page.title];
+    // Titles and descriptions as readers see them (`&#x5F;meta` is `_meta`).
+    const title = [readerTitle(page)];
     const sidebar = page.frontMatter.sidebarTitle;
-    if (typeof sidebar === "string" && sidebar !== page.title) title.push(sidebar);
-    const meta = [page.meta.description ?? "", ...keywordsOf(page.frontMatter.keywords)];
+    if (typeof sidebar === "string" && sidebar !== page.title) title.push(readerText(sidebar));
+    const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
-    const pageFields = this.sequence(title.join("\n"), meta.join("\n"), context.join("\n"));
+    const pageFields = this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
       const split = splitSections(expanded?.body ?? page.body);
-      const { page: id, sections: sectionIds } = this.index.addPage(
-        pageFields,
-        split.map((s) => this.sequence([...s.parents, s.heading].join("\n"), s.prose, s.code)),
-        i === 0,
-      );
+      const sequences = split.map((s) => this.sequence(inSchemaOrder(SECTION_FIELDS, { heading: [...s.parents, s.heading].join("\n"), body: s.prose, code: s.code })));
+      const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0);
       // Only what search returns is kept; prose and code were needed for indexing alone.
       const sections: StoredSection[] = split.map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
       sectionIds.forEach((sid, k) => this.sectionOf.set(sid, sections[k] as StoredSection));
-      return { expanded, id, sections, sectionIds };
+      return { expanded, id, sections, sectionIds, sketch: sketchOf(concat(sequences)) };
     });
     const entry: IndexedPage = {
       page,
@@ -270,7 +294,6 @@ export class SearchIndex {
       variants: indexed,
       conditions: variants.map((v) => v.condition?.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable }))),
       inlined: { uses, missing },
-      twinKeys: twinKeys(page, placement),
     };
     this.byPath.set(page.path, entry);
     indexed.forEach((v, variant) => {
@@ -279,15 +302,14 @@ export class SearchIndex {
     });
   }
 
-  /** The term sequence of a unit's three fields. */
-  private sequence(a: string, b: string, c: string): Int32Array {
+  /** The term sequence of a unit's fields (in schema order), -1 between them. */
+  private sequence(fields: readonly string[]): Int32Array {
     const buf = this.buffer;
     buf.clear();
-    this.analyzer.appendTermIds(a, buf);
-    buf.push(-1);
-    this.analyzer.appendTermIds(b, buf);
-    buf.push(-1);
-    this.analyzer.appendTermIds(c, buf);
+    fields.forEach((text, i) => {
+      if (i > 0) buf.push(-1);
+      this.analyzer.appendTermIds(text, buf);
+    });
     return buf.copy();
   }
 
@@ -321,7 +343,30 @@ function keywordsOf(value: unknown): string[] {
 
 /** The snippet of a hit: from the section's text (prose and code), else the page description. */
 function snippetOf(page: Page, section: Section, matched: ReadonlySet<number>, analyzer: Analyzer): string {
-  return makeSnippet(section.text !== "" ? section.text : (page.meta.description ?? ""), matched, analyzer);
+  return makeSnippet(section.text !== "" ? section.text : readerText(page.meta.description ?? ""), matched, analyzer);
+}
+
+/** A page's title as readers see it: character references decoded (`Files &amp; folders` is
+ *  `Files & folders`). Front matter is not MDX, so `Array<string>` in a title stays as written. */
+export function readerTitle(page: Page): string {
+  return readerText(page.title);
+}
+
+/** Front matter text (a title, a description) with its character references decoded. */
+function readerText(text: string): string {
+  return text.includes("&") ? decodeHTML(text).replaceAll("\u00a0", " ") : text;
+}
+
+/** Term sequences one after another, -1 between them. */
+function concat(sequences: readonly Int32Array[]): Int32Array {
+  const out = new Int32Array(sequences.reduce((n, s) => n + s.length + 1, 0));
+  let at = 0;
+  for (const s of sequences) {
+    out.set(s, at);
+    out[at + s.length] = -1;
+    at += s.length + 1;
+  }
+  return out;
 }
 
 function round3(x: number): number {
@@ -340,6 +385,7 @@ function samePlacement(a: PagePlacement | undefined, b: PagePlacement | undefine
   return (
     String(a.versions) === String(b.versions) &&
     String(a.languages) === String(b.languages) &&
+    String(a.products) === String(b.products) &&
     a.hidden === b.hidden &&
     a.breadcrumbs.join("\u0000") === b.breadcrumbs.join("\u0000")
   );

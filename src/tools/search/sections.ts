@@ -1,3 +1,5 @@
+import { decodeHTML } from "entities";
+
 /** A heading-level chunk of a page: the unit search indexes and returns. */
 export interface Section {
   /** Heading text ("" for the text before the first heading). */
@@ -285,15 +287,15 @@ export function inlineToPlainText(text: string): string {
   if (s.includes("](")) s = s.replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, "$1");
   if (s.includes("][")) s = s.replace(/\[([^\]\n]*)\]\[[^\]\n]*\]/g, "$1");
   if (s.includes("`") || s.includes("**") || s.includes("__") || s.includes("~~")) s = s.replace(/`+|\*\*|__|~~/g, "");
-  if (s.includes("&")) s = s.replace(/&(nbsp|amp|lt|gt|quot|#39);/g, (_m, e: string) => ENTITIES[e] ?? " ");
+  // Character references as a reader sees them (`&#x5F;meta` is `_meta`, `&nbsp;` a space):
+  // after the tags are gone, so a decoded `&lt;Tag&gt;` stays text.
+  if (s.includes("&")) s = decodeHTML(s).replaceAll("\u00a0", " ");
   return s
     .replace(/[ \t]{2,}|\t/g, " ")
     .replace(/ +\n *|\n +/g, "\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }
-
-const ENTITIES: Record<string, string> = { nbsp: " ", amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" };
 
 /**
  * Remove HTML/JSX tags, HTML comments and `{...}` expressions in one linear scan (a regex for

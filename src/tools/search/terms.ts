@@ -5,9 +5,9 @@ import { IdBuffer, type Vocabulary } from "./vocabulary.js";
  * both sides, or queries silently miss.
  */
 
-/** A letter/digit run, with inner `_`, `.`, `-`, `'` joining identifier and version parts. */
-const TOKEN_SOURCE = "[\\p{L}\\p{N}]+(?:[_.\\-'][\\p{L}\\p{N}]+)*";
-const JOINER_RE = /[_.\-']/;
+/** A letter/digit run, with inner `_`, `.`, `-`, `'`, `/` joining identifier, version and path parts (`tools/call`). */
+const TOKEN_SOURCE = "[\\p{L}\\p{N}]+(?:[_.\\-'/][\\p{L}\\p{N}]+)*";
+const JOINER_RE = /[_.\-'/]/;
 const CAMEL_RE = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
 /** A fresh matcher of raw tokens (global regexes carry state, so each caller gets its own). */
@@ -47,24 +47,43 @@ function tokenParts(out: string[], token: string): void {
 }
 
 /** Han, kana and Hangul: scripts written without spaces between words. */
-const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+// The prolonged sound mark ー (and its half-width form) is Script=Common but part of katakana words (ナレッジベース).
+const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\uff70]/u;
+const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\uff70]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\uff70]+/gu;
 
 /**
- * Text in scripts without spaces between words comes as one long token; it is indexed as
- * overlapping character pairs (the usual approach without a dictionary), so a two-character
- * word in a query finds the sentences that contain it. Latin parts of the token stay words.
+ * ICU's word segmenter (built into Node; dictionary-based for Chinese and Japanese, the same
+ * dictionary whatever the locale). Stateless once made, so one serves every analyzer.
+ */
+const SEGMENTER = new Intl.Segmenter("zh", { granularity: "word" });
+const HIRAGANA_RE = /^\p{Script=Hiragana}$/u;
+
+/**
+ * Text in scripts without spaces between words comes as one long token; it is split into words
+ * with `Intl.Segmenter`, on both sides, so 创建知识库 gives 创建, 知识, 库 as 创建 知识库 does and
+ * finds the page titled 创建即用型知识库 (创建, 即, 用, 型, 知识, 库). A word of three or more
+ * characters is also indexed as its character pairs, as a compound's parts: the segmenter does
+ * not always cut a word the same way in a query and in a sentence (知识库 / 知识 库), and Korean
+ * words carry their particles (베이스를). Single hiragana are particles (を, て) and go. Latin
+ * parts of the token stay words.
  */
 function cjkParts(out: string[], token: string): void {
   for (const m of token.matchAll(CJK_RUN_RE)) {
-    const run = [...m[0]];
     if (!CJK_RE.test(m[0])) {
       const rest = m[0].replace(/^[_.\-']+|[_.\-']+$/g, "");
       if (rest !== "") tokenParts(out, rest);
       continue;
     }
-    if (run.length === 1) out.push(run[0] as string);
-    for (let i = 0; i + 1 < run.length; i++) out.push((run[i] as string) + (run[i + 1] as string));
+    for (const seg of SEGMENTER.segment(m[0])) {
+      if (seg.isWordLike !== true) continue;
+      const word = [...seg.segment];
+      if (word.length === 1) {
+        if (!HIRAGANA_RE.test(seg.segment)) out.push(seg.segment);
+        continue;
+      }
+      out.push(seg.segment);
+      if (word.length >= 3) for (let i = 0; i + 1 < word.length; i++) out.push((word[i] as string) + (word[i + 1] as string));
+    }
   }
 }
 

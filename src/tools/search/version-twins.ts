@@ -1,70 +1,188 @@
-import type { PagePlacement } from "../../config/site-config.js";
-import type { Page } from "../../vfs/site.js";
-
-/** A ranked candidate before it becomes a hit. */
-export interface Candidate {
-  readonly entry: { readonly placement: PagePlacement | undefined; readonly twinKeys: readonly string[] | undefined };
-  readonly score: number;
-}
+import type { PagePlacement, SiteConfig } from "../../config/site-config.js";
+import { type VersionPath, versionPaths } from "../../config/version-paths.js";
 
 /**
- * What makes two pages the same page in different versions (see `foldVersionTwins`), computed
- * once when a page is indexed: its path without segments naming its versions, and its title and
- * text (by a hash: comparing bodies per query would cost more than ranking), each with its
- * languages. Undefined for a page under no version.
+ * The same page in several versions (or products), folded into one hit. Versioned sites copy
+ * pages per version (`/v4/basics/act`, `/v3/basics/act`; `/docs/2025-06-18/x`,
+ * `/docs/2025-03-26/x`), products copy them per edition (Cloud / Self-host): unfiltered, the
+ * copies match alike and fill the results with near-duplicates an agent cannot tell apart.
  */
-export function twinKeys(page: Page, placement: PagePlacement | undefined): readonly string[] | undefined {
-  const versions = placement?.versions;
-  if (versions === undefined) return undefined;
-  const languages = String(placement?.languages);
-  return [`p\u0000${languages}\u0000${versionFreePath(page.path, versions)}`, `t\u0000${languages}\u0000${page.title}\u0000${page.body.length}\u0000${hash(page.body)}`];
+
+/** Where each version's and product's pages live, derived from navigation once per site. */
+export interface TwinRules {
+  readonly versions: ReadonlyMap<string, VersionPath>;
+  readonly products: ReadonlyMap<string, VersionPath>;
 }
 
-/** 32-bit FNV-1a of a string's UTF-16 units: equal texts, equal hashes; a collision also needs
- *  the same title, length and languages to fold two pages. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+/** The site's twin rules: path segments of versions and products (`versionPaths`). */
+export function twinRules(config: SiteConfig): TwinRules {
+  const products = new Set<string>();
+  for (const p of config.navPages.values()) for (const name of p.products ?? []) products.add(name);
+  return {
+    versions: config.versionPaths ?? new Map(),
+    products: versionPaths(config.navPages, [...products], (p) => p.products),
+  };
+}
+
+/** What tells a page unit's twins, computed once when the unit is indexed. */
+export interface TwinInfo {
+  /** Its path with the segment naming its version (product) dropped, with its languages:
+   *  equal keys are the same page. */
+  readonly keys: readonly string[];
+  /** Title and languages: twins by text need equal ones. */
+  readonly titleKey: string;
+  /** A bottom-k sketch of the unit's word triples (sorted ascending), for near-identical text. */
+  readonly sketch: Uint32Array;
+}
+
+/** How many of the smallest word-triple hashes a sketch keeps: enough to tell 0.6 Jaccard from
+ *  0.9 within a few hundredths, small enough to compare 20 candidates pairwise per query. */
+const SKETCH_SIZE = 48;
+/** Share of word triples two same-titled pages must share to be one page (estimated Jaccard):
+ *  copies differing in versioned links and a few edits share ~0.8-1, distinct pages far less. */
+export const TWIN_SIMILARITY = 0.6;
+
+/**
+ * The twin information of a page unit under a version or product, or undefined under neither
+ * (a page in every version has no twin). `sketch` is the unit's `sketchOf`; the rest is made
+ * per query from the current rules, so a navigation change needs no re-indexing.
+ */
+export function twinInfo(path: string, title: string, placement: PagePlacement | undefined, sketch: Uint32Array, rules: TwinRules): TwinInfo | undefined {
+  if (placement?.versions === undefined && placement?.products === undefined) return undefined;
+  const languages = String(placement.languages);
+  const keys: string[] = [];
+  const add = (kind: string, rest: string | undefined): void => {
+    if (rest === undefined) return;
+    const key = `${kind}\u0000${languages}\u0000${rest}`;
+    if (!keys.includes(key)) keys.push(key);
+  };
+  for (const [kind, names, paths] of [
+    ["v", placement.versions, rules.versions],
+    ["p", placement.products, rules.products],
+  ] as const) {
+    if (names === undefined) continue;
+    for (const name of names) add(kind, withoutPrefix(path, paths.get(name)));
+    // Label-named segments too (`/v6/...` in `v6.x`): a site whose versions share no path
+    // scheme (spree: v5.x at the root, v6.x under `/v6`) still has them.
+    if (kind === "v") add(kind, withoutNamedSegments(path, names));
+  }
+  return { keys, titleKey: `${languages}\u0000${title}`, sketch };
+}
+
+/** The rest of a path after a version's prefix (`/v3/basics/act` -> `/basics/act`), or
+ *  undefined when it is not under it. */
+function withoutPrefix(path: string, at: VersionPath | undefined): string | undefined {
+  if (at === undefined || !path.startsWith(`${at.prefix}/`)) return undefined;
+  const shared = at.prefix.slice(0, at.prefix.length - at.segment.length);
+  return `${shared}\u0000${path.slice(at.prefix.length)}`;
+}
+
+/** A page path without the segments that name one of its versions (`/v6/a/b` in v6.x -> `/a/b`). */
+function withoutNamedSegments(path: string, versions: readonly string[]): string {
+  const keys = new Set(versions.map(versionKey));
+  return `\u0001${path
+    .split("/")
+    .filter((seg) => seg === "" || !keys.has(versionKey(seg)))
+    .join("/")}`;
+}
+
+/** The SKETCH_SIZE smallest distinct hashes of a unit's consecutive term triples (`terms`: its
+ *  indexed term ids in order, -1 between fields). */
+export function sketchOf(terms: Int32Array): Uint32Array {
+  const hashes: number[] = [];
+  for (let i = 0; i + 2 < terms.length; i++) {
+    const a = terms[i] as number;
+    const b = terms[i + 1] as number;
+    const c = terms[i + 2] as number;
+    if (a < 0 || b < 0 || c < 0) continue;
+    hashes.push(mix(Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)));
+  }
+  const sorted = Uint32Array.from(new Set(hashes)).sort();
+  return sorted.slice(0, SKETCH_SIZE);
+}
+
+/** A 32-bit finaliser (murmur3's): spreads the triple's bits so the smallest hashes are a fair sample. */
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return h >>> 0;
 }
 
+/** Estimated Jaccard similarity of two sketches: the share of the union's smallest hashes in both. */
+export function similarity(a: Uint32Array, b: Uint32Array): number {
+  if (a.length === 0 || b.length === 0) return a.length === b.length ? 1 : 0;
+  let i = 0;
+  let j = 0;
+  let both = 0;
+  let seen = 0;
+  while (seen < SKETCH_SIZE && (i < a.length || j < b.length)) {
+    const x = i < a.length ? (a[i] as number) : Number.POSITIVE_INFINITY;
+    const y = j < b.length ? (b[j] as number) : Number.POSITIVE_INFINITY;
+    if (x === y) {
+      both++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+    seen++;
+  }
+  return both / seen;
+}
+
+/** A ranked candidate before it becomes a hit. */
+export interface Candidate {
+  readonly entry: { readonly placement: PagePlacement | undefined };
+  readonly twin: TwinInfo | undefined;
+  readonly score: number;
+}
+
+/** Whether two placements are in different branches: disjoint versions, or disjoint products. */
+function apart(a: PagePlacement | undefined, b: PagePlacement | undefined): boolean {
+  const disjoint = (x: readonly string[] | undefined, y: readonly string[] | undefined): boolean => x !== undefined && y !== undefined && !x.some((v) => y.includes(v));
+  return disjoint(a?.versions, b?.versions) || disjoint(a?.products, b?.products);
+}
+
+/** Whether two candidates are the same page in two branches. */
+function twins(a: Candidate, b: Candidate): boolean {
+  const ta = a.twin;
+  const tb = b.twin;
+  if (ta === undefined || tb === undefined || !apart(a.entry.placement, b.entry.placement)) return false;
+  if (ta.keys.some((k) => tb.keys.includes(k))) return true;
+  return ta.titleKey === tb.titleKey && similarity(ta.sketch, tb.sketch) >= TWIN_SIMILARITY;
+}
+
 /**
- * Fold the same page in several versions into one hit. Versioned sites copy pages per version
- * (`/developer/orders` in v5.x, `/v6/developer/orders` in v6.x): unfiltered, both match alike
- * and fill the results with near-duplicates an agent cannot tell apart. Two candidates are the
- * same page when their paths are equal once segments naming their own version are dropped
- * (`v6` for `v6.x`), or when they have the same title and body; and only when their versions
- * do not overlap and their languages are the same. A group is one hit, at its own rank and
- * score, carrying the others as `otherVersions`: the default version's page when it scores within
- * `tolerance` of the group's best, else the best. `ranked` is sorted best first; so is the result.
+ * Fold twins among ranked candidates into one hit each. Two candidates are the same page when
+ * they sit in different versions (products) and their paths are equal once each one's own
+ * version segment is dropped (the segment navigation shows the version's pages under, or one
+ * naming the version: `v6` for `v6.x`), or when they have the same title and near-identical text;
+ * and only with equal languages. A group is one hit, at its own rank and score, carrying the
+ * others as its twins: the page in `preferred` (the version the query names, else the default
+ * one) when it scores within `tolerance` of the group's best, else the best. A candidate joins
+ * the first group it is a twin of whose members are all apart from it. `ranked` is sorted best
+ * first; so is the result.
  */
-export function foldVersionTwins<C extends Candidate>(ranked: readonly C[], defaultVersion: string, tolerance: number): (C & { twins: C[] })[] {
+export function foldVersionTwins<C extends Candidate>(ranked: readonly C[], preferred: string | undefined, tolerance: number): (C & { twins: C[] })[] {
   const groups: C[][] = [];
   const groupOf = new Map<C, C[]>();
-  const byKey = new Map<string, C[][]>();
   for (const c of ranked) {
-    const versions = c.entry.placement?.versions;
-    const keys = c.entry.twinKeys;
-    if (versions === undefined || keys === undefined) {
-      groupOf.set(c, [c]);
-      continue;
-    }
-    const disjoint = (g: C[]): boolean => g.every((m) => !(m.entry.placement?.versions ?? []).some((v) => versions.includes(v)));
-    let group = keys.flatMap((k) => byKey.get(k) ?? []).find(disjoint);
+    let group = c.twin === undefined ? undefined : groups.find((g) => g.some((m) => twins(m, c)) && g.every((m) => apart(m.entry.placement, c.entry.placement)));
     if (group === undefined) {
       group = [];
       groups.push(group);
     }
     group.push(c);
     groupOf.set(c, group);
-    for (const k of keys) byKey.set(k, [...(byKey.get(k) ?? []), group]);
   }
   const out: (C & { twins: C[] })[] = [];
   for (const c of ranked) {
     const group = groupOf.get(c) as C[];
     const best = group[0] as C;
-    const inDefault = group.find((m) => m.entry.placement?.versions?.includes(defaultVersion) === true);
-    const representative = inDefault !== undefined && inDefault.score >= best.score - tolerance ? inDefault : best;
+    const inPreferred = preferred === undefined ? undefined : group.find((m) => m.entry.placement?.versions?.includes(preferred) === true);
+    const representative = inPreferred !== undefined && inPreferred.score >= best.score - tolerance ? inPreferred : best;
     if (representative === c) out.push({ ...c, twins: group.filter((m) => m !== c) });
   }
   return out;
@@ -73,13 +191,4 @@ export function foldVersionTwins<C extends Candidate>(ranked: readonly C[], defa
 /** `v6`, `V6.x`, `6.x` and `6` name one version: case, a leading `v` and a trailing `.x` aside. */
 export function versionKey(v: string): string {
   return v.trim().toLowerCase().replace(/^v(?=\d)/, "").replace(/\.(x|\*)$/, "");
-}
-
-/** A page path without the segments that name one of its versions (`/v6/a/b` in v6.x -> `/a/b`). */
-function versionFreePath(path: string, versions: readonly string[]): string {
-  const keys = new Set(versions.map(versionKey));
-  return path
-    .split("/")
-    .filter((seg) => seg === "" || !keys.has(versionKey(seg)))
-    .join("/");
 }

@@ -5,6 +5,7 @@ import { type Access, ALL_ACCESS, ANONYMOUS, type AuthMode, canRead, type Reader
 import type { Site } from "../../../src/vfs/site.js";
 import { siteVariants } from "../../../src/vfs/site-variants.js";
 import { SiteView } from "../../../src/vfs/view.js";
+import { propertyParams } from "../../helpers/property.js";
 import { inlineSite } from "./inline-site.js";
 
 /**
@@ -196,7 +197,7 @@ describe("search as a reader equals search on the site as it reads it", () => {
           for (const [, reader] of READERS) expectSameAsOwnSite(index, spec, reader, mode, requests, own);
         }
       }),
-      { numRuns: 100 },
+      propertyParams(100),
     );
     expect(COVERED.withHiddenFiles).toBeGreaterThan(COVERED.requests / 10);
   });
@@ -218,7 +219,7 @@ describe("search as a reader equals search on the site as it reads it", () => {
         const own = new Map<string, SearchIndex>();
         for (const [, reader] of READERS) expectSameAsOwnSite(index, after, reader, "partial", requests, own);
       }),
-      { numRuns: 60 },
+      propertyParams(60),
     );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type SearchHit, SearchIndex, type SearchRequest } from "../../../src/tools/search/search-index.js";
+import { readerTitle, type SearchHit, SearchIndex, type SearchRequest } from "../../../src/tools/search/search-index.js";
 import type { Access } from "../../../src/vfs/access.js";
 import type { Site } from "../../../src/vfs/site.js";
 import { inlineSite } from "./inline-site.js";
@@ -93,6 +93,66 @@ describe("SearchIndex.search", () => {
     });
     expect(brief(search(indexOf(site), "验证签名"))).toEqual([["/zh/webhooks", "验证签名"]]);
     expect(brief(search(indexOf(site), "キー 設定"))).toEqual([["/ja/setup", ""]]);
+  });
+
+  it("an unspaced Chinese query finds what the spaced one finds, with the same scores", () => {
+    const site = inlineSite({
+      "/zh/kb.mdx": "---\ntitle: 创建即用型知识库\n---\n上传文档后，智能体即可检索。",
+      "/zh/models.mdx": "---\ntitle: 模型配置\n---\n选择模型并填写密钥。",
+      "/zh/memory.mdx": "---\ntitle: 记忆\n---\n智能体会记住对话。知识来自上传的文档。",
+    });
+    const idx = indexOf(site);
+    const scored = (q: string) => search(idx, q).map((h) => [h.page.path, h.score]);
+    expect(scored("创建知识库")).toEqual([
+      ["/zh/kb", 0.626],
+      ["/zh/memory", 0.086],
+    ]);
+    expect(scored("创建 知识库")).toEqual(scored("创建知识库"));
+  });
+
+  it("indexes and shows text as readers see it: character references decoded, MDX markup gone", () => {
+    const site = inlineSite({
+      "/files.mdx": [
+        "---",
+        "title: Files &amp; folders",
+        "description: Where &#x5F;meta files go.",
+        "---",
+        "## The &#x5F;meta file",
+        "",
+        '<Note title="Heads&#x20;up">Use &lt;Card&gt; &amp; friends,&nbsp;not <Badge>raw</Badge> HTML.</Note>',
+      ].join("\n"),
+    });
+    const idx = indexOf(site);
+    const shown = (hits: SearchHit[]) => hits.map((h) => ({ title: readerTitle(h.page), section: h.section.heading, anchor: h.section.anchor, text: h.section.text, snippet: h.snippet }));
+    expect(shown(search(idx, "_meta"))).toEqual([
+      { title: "Files & folders", section: "The _meta file", anchor: "the-_meta-file", text: "Heads up Use <Card> & friends, not raw HTML.", snippet: "Heads up Use <Card> & friends, not raw HTML." },
+    ]);
+    expect(search(idx, "x5F")).toEqual([]);
+    expect(search(idx, "nbsp amp")).toEqual([]);
+    expect(brief(search(idx, "folders"))).toEqual([["/files", "the-_meta-file"]]);
+  });
+
+  it("matches exact identifiers above pages holding their words apart", () => {
+    const site = inlineSite({
+      "/tools.mdx": "---\ntitle: Tools\n---\nClients invoke a tool with tools/call; the result may carry structuredContent.",
+      "/calls.mdx": "---\ntitle: Calls\n---\nList the tools first, then call one. Structured content is described below.",
+      "/errors.mdx": "---\ntitle: Errors\n---\nA call fails with MISSING_REQUIRED_CLIENT_CAPABILITY when the client lacks a capability it requires.",
+    });
+    const idx = indexOf(site);
+    const scored = (q: string) => search(idx, q).map((h) => [h.page.path, h.score]);
+    expect(scored("tools/call")).toEqual([
+      ["/tools", 0.292],
+      ["/calls", 0.221],
+      ["/errors", 0.052],
+    ]);
+    expect(scored("structuredContent")).toEqual([
+      ["/tools", 0.406],
+      ["/calls", 0.243],
+    ]);
+    expect(scored("MISSING_REQUIRED_CLIENT_CAPABILITY")).toEqual([
+      ["/errors", 0.484],
+      ["/tools", 0.052],
+    ]);
   });
 
   it("returns the matching section's text as the snippet", () => {

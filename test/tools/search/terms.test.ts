@@ -10,15 +10,32 @@ describe("tokenize", () => {
     ]);
   });
 
+  it("keeps paths and protocol method names whole too (tools/call), beside their parts", () => {
+    expect(tokenize("send tools/call with structuredContent, not /v1/orders/")).toEqual([
+      "send", "tools/call", "tools", "call", "with", "structuredContent", "structured", "Content", "not", "v1/orders", "v1", "orders",
+    ]);
+  });
+
   it("splits on punctuation, keeps letters of any script and drops lone joiners", () => {
     expect(tokenize("Spree::Stock::Splitter → café 東京 a.-b --flag")).toEqual(["Spree", "Stock", "Splitter", "café", "東京", "a", "b", "flag"]);
   });
 });
 
 describe("tokenize, scripts without spaces", () => {
-  it("indexes Chinese, Japanese and Korean as overlapping character pairs", () => {
-    expect(tokenize("配置网络钩子 東京abc テスト 한국어")).toEqual(["配置", "置网", "网络", "络钩", "钩子", "東京", "abc", "テス", "スト", "한국", "국어"]);
+  it("splits Chinese, Japanese and Korean into words (Intl.Segmenter), longer words also into character pairs", () => {
+    expect(tokenize("配置网络钩子 東京abc テスト 한국어")).toEqual(["配置", "网络", "钩子", "東京", "abc", "テスト", "テス", "スト", "한국어", "한국", "국어"]);
     expect(tokenize("字")).toEqual(["字"]);
+  });
+
+  it("cuts an unspaced query as it cuts the spaced one and the sentence", () => {
+    expect(tokenize("创建知识库")).toEqual(["创建", "知识", "库"]);
+    expect(tokenize("创建 知识库")).toEqual(["创建", "知识", "库"]);
+    expect(tokenize("创建即用型知识库")).toEqual(["创建", "即", "用", "型", "知识", "库"]);
+  });
+
+  it("keeps katakana words whole across the prolonged sound mark, and drops single hiragana particles", () => {
+    expect(tokenize("ナレッジベースを作成する")).toEqual(["ナレッジベース", "ナレ", "レッ", "ッジ", "ジベ", "ベー", "ース", "作成", "する"]);
+    expect(tokenize("APIキーを設定してください")).toEqual(["API", "キー", "設定", "くだ", "さい"]);
   });
 });
 

@@ -1,0 +1,120 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { FIELDS_PER_UNIT } from "../../../src/tools/search/fields.js";
+import { InvertedIndex, type TermEntry } from "../../../src/tools/search/inverted-index.js";
+import { fieldTf, MAX_TF, packTf } from "../../../src/tools/search/postings-codec.js";
+import { SearchIndex } from "../../../src/tools/search/search-index.js";
+import { Vocabulary } from "../../../src/tools/search/vocabulary.js";
+import { propertyParams } from "../../helpers/property.js";
+import { inlineSite } from "./inline-site.js";
+
+/**
+ * Invariants of the generic index under any sequence of adds and removes (fast-check): the
+ * codec round-trips, document frequencies and totals equal a recount of the live units, every
+ * live unit's postings hold its per-field frequencies, and an index updated page by page
+ * answers exactly as one built from scratch.
+ */
+
+describe("postings codec", () => {
+  it("packs and unpacks each field's frequency, capped at MAX_TF", () => {
+    fc.assert(
+      fc.property(fc.nat(5000), fc.nat(5000), fc.nat(5000), (a, b, c) => {
+        const packed = packTf(a, b, c);
+        expect([fieldTf(packed, 0), fieldTf(packed, 1), fieldTf(packed, 2)]).toEqual([a, b, c].map((x) => Math.min(x, MAX_TF)));
+        expect(Number.isSafeInteger(packed) && packed >= 0 && packed < 2 ** 30).toBe(true);
+      }),
+      propertyParams(200),
+    );
+  });
+});
+
+/** A unit's fields as term ids (vocabulary of 12 terms), as `sequence` makes them. */
+const fields = fc.array(fc.array(fc.nat(11), { maxLength: 6 }), { minLength: FIELDS_PER_UNIT, maxLength: FIELDS_PER_UNIT });
+const page = fc.record({ own: fields, sections: fc.array(fields, { maxLength: 3 }), counted: fc.boolean() });
+/** An operation: add a page, or remove the k-th live one. */
+const op = fc.oneof(page.map((p) => ({ add: p })), fc.nat(20).map((k) => ({ remove: k })));
+
+function sequenceOf(f: number[][]): Int32Array {
+  return Int32Array.from(f.flatMap((ids, i) => (i === 0 ? ids : [-1, ...ids])));
+}
+
+describe("inverted index under adds and removes", () => {
+  it("keeps df, totals and postings equal to a recount of the live pages", () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        const vocabulary = new Vocabulary();
+        for (let t = 0; t < 12; t++) vocabulary.id(`t${t}`);
+        const index = new InvertedIndex(vocabulary);
+        const live = new Map<number, { own: number[][]; sections: number[][][]; counted: boolean; sectionIds: number[] }>();
+        for (const o of ops) {
+          if ("add" in o) {
+            const { page: id, sections } = index.addPage(sequenceOf(o.add.own), o.add.sections.map(sequenceOf), o.add.counted);
+            live.set(id, { ...o.add, sectionIds: sections });
+          } else if (live.size > 0) {
+            const id = [...live.keys()][o.remove % live.size] as number;
+            index.removePage(id);
+            live.delete(id);
+          }
+        }
+        const counted = [...live.values()].filter((p) => p.counted);
+        expect(index.pageCount).toBe(counted.length);
+        expect(index.sectionCount).toBe(counted.reduce((n, p) => n + p.sections.length, 0));
+        for (let t = 0; t < 12; t++) {
+          const has = (p: { own: number[][]; sections: number[][][] }) => [p.own, ...p.sections].some((f) => f.some((ids) => ids.includes(t)));
+          const entry = index.entry(`t${t}`);
+          expect([t, entry?.df ?? 0]).toEqual([t, counted.filter(has).length]);
+          for (const [id, p] of live) {
+            expectPosting(entry, "pages", id, p.own, t);
+            p.sections.forEach((s, k) => expectPosting(entry, "sections", p.sectionIds[k] as number, s, t));
+          }
+        }
+      }),
+      propertyParams(150),
+    );
+  });
+});
+
+/** The unit's posting for term `t`: present with its per-field frequencies exactly when it has the term. */
+function expectPosting(entry: TermEntry | undefined, kind: "pages" | "sections", unit: number, f: number[][], t: number): void {
+  const want = f.map((ids) => ids.filter((x) => x === t).length);
+  const list = entry?.[kind];
+  const at = list === undefined ? -1 : list.ids.indexOf(unit);
+  const got = at === -1 ? [0, 0, 0] : [0, 1, 2].map((k) => fieldTf(list?.tf[at] as number, k));
+  expect([kind, unit, t, got]).toEqual([kind, unit, t, want]);
+}
+
+const WORDS = ["webhook", "order", "refund", "payment", "setup", "token", "cart", "知识库", "创建", "キー"];
+const text = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((w) => w.join(" "));
+const file = fc.record({ title: text, intro: text, heading: text, body: text });
+const siteFiles = fc.array(fc.option(file, { freq: 3 }), { minLength: 6, maxLength: 6 }).map((slots) => {
+  const out: Record<string, string> = {};
+  slots.forEach((f, i) => {
+    if (f !== null) out[`/${i % 2 === 0 ? "v1" : "v2"}/p${i >> 1}.mdx`] = `---\ntitle: ${f.title}\n---\n${f.intro}\n\n## ${f.heading}\n\n${f.body}\n`;
+  });
+  return out;
+});
+const docs = { navigation: { versions: [{ version: "v1", pages: ["v1/p0", "v1/p1", "v1/p2"] }, { version: "v2", pages: ["v2/p0", "v2/p1", "v2/p2"] }] } };
+
+describe("SearchIndex.sync", () => {
+  it("answers after any sequence of updates exactly as an index built from the final site", () => {
+    fc.assert(
+      fc.property(fc.array(siteFiles, { minLength: 2, maxLength: 4 }), fc.array(fc.constantFrom(...WORDS, "web hook", "refunds order"), { minLength: 1, maxLength: 3 }), (sites, queries) => {
+        const updated = new SearchIndex();
+        let site = inlineSite(sites[0] as Record<string, string>, docs);
+        updated.sync(site);
+        for (const files of sites.slice(1)) {
+          site = inlineSite(files, docs, site);
+          updated.sync(site);
+        }
+        const fresh = new SearchIndex();
+        fresh.sync(site);
+        for (const query of queries) {
+          const shown = (i: SearchIndex) =>
+            i.search({ query, canRead: () => true, pageSize: 10 }).map((h) => ({ path: h.page.path, anchor: h.section.anchor, score: h.score, snippet: h.snippet, also: h.otherVersions.map((t) => t.page.path) }));
+          expect(shown(updated)).toEqual(shown(fresh));
+        }
+      }),
+      propertyParams(60),
+    );
+  });
+});
