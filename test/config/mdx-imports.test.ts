@@ -35,9 +35,40 @@ describe("mdxImports", () => {
       ["/re.mdx", []],
     ]);
   });
+
+  it("reads statements with comments between their parts, names in any script, and escapes in the path (decoded)", () => {
+    const text = page([
+      'import Secret /* x */ from "/snippets/secret.mdx"',
+      'import Sécret from "/snippets/secret.mdx"',
+      'import Other from "/snippets/secr\\u0065t.mdx"',
+      "import { A as B, // why",
+      "  C } from '/snippets/\\x61.mdx';",
+      'import Secr\\u0065t2 from "/snippets/s\\u{65}.mdx"',
+    ]);
+    expect(mdxImports(text).map((i) => [i.source, i.names])).toEqual([
+      ["/snippets/secret.mdx", ["Secret"]],
+      ["/snippets/secret.mdx", ["Sécret"]],
+      ["/snippets/secret.mdx", ["Other"]],
+      ["/snippets/a.mdx", ["B", "C"]],
+      ["/snippets/se.mdx", ["Secret2"]],
+    ]);
+  });
 });
 
 describe("removeImports", () => {
+  it("removes, with the import, exports that pass its name on, and the tags using their names", () => {
+    const text = page([
+      'import Secret from "/snippets/secret.mdx"',
+      "export const Alias = Secret",
+      "export const Twice = { inner: Alias }",
+      "export const Other = 1",
+      "",
+      "<Alias />",
+      "Kept text with <Twice.inner />",
+    ]);
+    expect(removeImports(text, mdxImports(text))).toBe(page(["export const Other = 1", "", "Kept text with "]));
+  });
+
   it("drops the statements and every tag using their names: self-closing, nested, members, inline; not inside code fences", () => {
     const text = page([
       "import Secret from '/s.mdx'",
