@@ -21,6 +21,7 @@ import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimiter, type RateLim
 import { ipRateLimit } from "./rate-limit-response.js";
 import { PATHS } from "./urls.js";
 import { describeServer } from "./well-known-mcp.js";
+import { mountDiscovery } from "./discovery/routes.js";
 import { VERSION } from "../version.js";
 
 /** What the bridge lends the routes mounted on it. */
@@ -41,8 +42,8 @@ export type ExtraRoutes = Hono<any, any, any> | ((app: Hono<BridgeEnv>, services
 export interface BridgeOptions {
   readonly runtime: DocsRuntime;
   readonly state: StateStore;
-  /** Tools offered besides search and the filesystem (e.g. `submit_feedback`). */
-  readonly extraTools?: readonly DocsTool[];
+  /** The tools the MCP endpoints offer, in order (default the core tools; `docsTools` adds those with stores). */
+  readonly tools?: readonly DocsTool[];
   /**
    * Routes served after the MCP and OAuth routes (feedback API, playground relay). They can
    * never shadow `/mcp`, `/authed/mcp` or `/authed/mcp/oauth/*`: those are matched first.
@@ -100,7 +101,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     runtime: options.runtime,
     state: options.state,
     clients: clientDirectory(options.state, documents),
-    tools: [...CORE_TOOLS, ...(options.extraTools ?? [])],
+    tools: options.tools ?? CORE_TOOLS,
     limits,
     limiter: options.limiter ?? new FixedWindowLimiter(limits.windowMs, now),
     now,
@@ -114,7 +115,7 @@ export function createBridge(options: BridgeOptions): Bridge {
 
   // Registered first, so it runs before every route, mounted ones and unknown paths included.
   app.use("*", ipRateLimit(deps));
-  const ours = [PATHS.mcp, PATHS.authedMcp, `${PATHS.authedMcp}/*`, "/.well-known/*"];
+  const ours = [PATHS.mcp, PATHS.serverCard, PATHS.authedMcp, `${PATHS.authedMcp}/*`, "/.well-known/*"];
   for (const path of ours) app.use(path, originGuard(deps, options.allowedHosts));
 
   app.all(PATHS.mcp, (c) => endpoint.handle("mcp", c));
@@ -141,6 +142,7 @@ export function createBridge(options: BridgeOptions): Bridge {
   app.all(PATHS.authorizationServer, serverMetadata);
   app.all("/.well-known/oauth-authorization-server", serverMetadata);
   app.all(PATHS.wellKnownMcp, getJson((c) => describeServer(deps, urlsFor(deps, c))));
+  mountDiscovery(app, deps);
 
   const services: BridgeServices = { budget: clientBudget(deps), limiter: deps.limiter };
   for (const extra of options.extraRoutes ?? []) {

@@ -12,6 +12,15 @@ export const PATHS = {
   /** RFC 8414 3.1: likewise for the issuer `/authed/mcp/oauth`. */
   authorizationServer: "/.well-known/oauth-authorization-server/authed/mcp/oauth",
   wellKnownMcp: "/.well-known/mcp",
+  /** Server cards (the MCP server-card extension reserves `<streamable-http-url>/server-card`). */
+  serverCard: "/mcp/server-card",
+  authedServerCard: "/authed/mcp/server-card",
+  /** The MCP catalog of the site's server cards, and the same document as an AI catalog. */
+  mcpCatalog: "/.well-known/mcp/catalog.json",
+  aiCatalog: "/.well-known/ai-catalog.json",
+  /** Agent Skills discovery (0.2.0): the index, and each skill at `<prefix>/<name>/SKILL.md`. */
+  agentSkills: "/.well-known/agent-skills",
+  agentSkillsIndex: "/.well-known/agent-skills/index.json",
 } as const;
 
 /** The scope every token carries (spec "Token response"). */
@@ -32,6 +41,12 @@ export interface BridgeUrls {
   readonly protectedResourceMetadata: string;
   readonly authorizationServerMetadata: string;
   readonly wellKnownMcp: string;
+  readonly serverCard: string;
+  readonly authedServerCard: string;
+  readonly mcpCatalog: string;
+  readonly agentSkillsIndex: string;
+  /** `<origin>/.well-known/agent-skills/<name>/SKILL.md`. */
+  readonly agentSkill: (name: string) => string;
 }
 
 export function bridgeUrls(origin: string): BridgeUrls {
@@ -49,5 +64,10 @@ export function bridgeUrls(origin: string): BridgeUrls {
     protectedResourceMetadata: o + PATHS.protectedResource,
     authorizationServerMetadata: o + PATHS.authorizationServer,
     wellKnownMcp: o + PATHS.wellKnownMcp,
+    serverCard: o + PATHS.serverCard,
+    authedServerCard: o + PATHS.authedServerCard,
+    mcpCatalog: o + PATHS.mcpCatalog,
+    agentSkillsIndex: o + PATHS.agentSkillsIndex,
+    agentSkill: (name) => `${o}${PATHS.agentSkills}/${name}/SKILL.md`,
   };
 }

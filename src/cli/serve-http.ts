@@ -11,7 +11,7 @@ import { createWebApp, siteContextOf } from "../bridge/web/web-app.js";
 import type { FeedbackStore } from "../store/feedback/store.js";
 import type { AdminKeyStore } from "../store/keys/key-store.js";
 import type { StateStore } from "../store/state/state-store.js";
-import { createFeedbackTool } from "../tools/mcp/feedback-tool.js";
+import { docsTools } from "../tools/mcp/tools.js";
 import type { DocsRuntime } from "../tools/runtime.js";
 import { plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
@@ -77,6 +77,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   const loopback = isLoopbackHost(host) || isLoopbackHost(`[${host}]`);
   // A loopback server answers only to loopback names (and its public name): DNS rebinding defence.
   const allowedHosts = loopback ? ["localhost", "127.0.0.1", "[::1]", ...(publicUrl !== undefined ? [new URL(publicUrl).hostname] : [])] : undefined;
+  const tools = docsTools({ feedback: { store: feedback, projectId: project.id } });
   const bridge = createBridge({
     runtime,
     state,
@@ -85,7 +86,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     // Else a worker of --workers counts through its primary; a lone process counts itself.
     ...(counters !== undefined ? { limiter: new CountersLimiter(counters, rateLimits.windowMs) } : worker !== undefined ? { limiter: worker.limiter } : {}),
     log,
-    extraTools: [createFeedbackTool({ store: feedback, projectId: project.id })],
+    tools,
     extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions }),
     trustProxy: args["trust-proxy"],
     ...(worker !== undefined ? { sessionKey: worker.sessionKey } : {}),
@@ -101,9 +102,8 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     throw new CliError((error as Error).message, 1);
   }
   const urls = bridgeUrls(publicUrl ?? server.origin);
-  const names = runtime.names;
   const lines = [
-    `serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over HTTP on ${server.origin}; tools ${names.search}, ${names.filesystem}`,
+    `serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over HTTP on ${server.origin}; tools ${tools.map((t) => t.name(runtime.names)).join(", ")}`,
     `MCP (public):        ${urls.mcp}`,
     `MCP (authenticated): ${urls.authedMcp}`,
     `OAuth token:         ${urls.token}`,

@@ -14,7 +14,10 @@ export interface Diagnostic {
   readonly message: string;
   /** Stable identifier of the rule that found it (`required`, `page-file`, ...), for machines
    *  (`svc-mcp check --json`) and for the list of checks in docs/docs-json.md. */
-  readonly code?: string;
+  readonly code: string;
+  /** For a spec that could not be loaded (`api-spec`), the spec's source as docs.json names it:
+   *  the finding may sit at docs.json, where the source is only in the message's words. */
+  readonly spec?: string;
 }
 
 /**

@@ -164,7 +164,9 @@ export class DocsRuntime {
 
   /**
    * The API facts (servers, playground) of a page the request may read; undefined for a page
-   * that does not exist and for one it may not read alike (the playground relay's lookup).
+   * that does not exist and for one it may not read alike (the playground relay's lookup). A
+   * front-matter page whose operation is restricted beyond the page's own rule has none: its
+   * reference is not shown (`readersCover`), so it is no API page for anyone.
    */
   apiPage(pagePath: string, context: RequestContext): ApiPageInfo | undefined {
     const page = this.site.pages.get(pagePath);

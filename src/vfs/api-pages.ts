@@ -157,8 +157,14 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     if (page === undefined) continue;
     const playground = resolvePlayground(settings, page.meta);
     const shown = documentedPage(page, fm, { pagePath: fm.pagePath, settings, playground }, options.specFiles?.get(`/${fm.spec.source}`)?.mtime);
-    if (shown !== undefined) documented.push(shown);
-    else diagnostics.push({ severity: "warning", file: page.file.path.slice(1), message: `front matter openapi "${page.meta.openapi ?? ""}" documents an operation restricted to groups that not every reader of this page is in: its reference is not shown on the page`, code: API_CODES.frontMatter });
+    if (shown === undefined) {
+      // One decision for everything that resolves a page to its operation (the shell, search,
+      // HTML pages, the playground relay): without the reference the page is no API page, so
+      // nothing answers for its operation (servers, playground) in its name.
+      diagnostics.push({ severity: "warning", file: page.file.path.slice(1), message: `front matter openapi "${page.meta.openapi ?? ""}" documents an operation restricted to groups that not every reader of this page is in: its reference is not shown on the page`, code: API_CODES.frontMatter });
+      continue;
+    }
+    documented.push(shown);
     infos.set(fm.pagePath, {
       pagePath: fm.pagePath,
       generated: false,

@@ -17,6 +17,7 @@ import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/fron
 import { LOAD_CODES, SKIPPED } from "./page-files.js";
 import { siteVariants } from "./site-variants.js";
 import { makeFile, pagePathOf, type Page, type Site, type SiteFile } from "./site.js";
+import type { Access } from "./access.js";
 
 /** Page files: Markdown and MDX (the names a walk of the repository lists). */
 const PAGE_FILE = /\.(md|mdx|MD|MDX)$/;
@@ -103,7 +104,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   const linkTargets = new Set<string>(docs.linkTargets);
   for (const spec of specs) {
     if (spec.remote || ignore.ignores(spec.source)) continue;
-    const file = readSpecFile(root, spec.source, diagnostics, ignore);
+    const file = readSpecFile(root, spec.source, spec.frontMatter === true ? namingPagesAccess(spec.source, frontMatterSpecs, pages) : {}, diagnostics, ignore);
     if (file === undefined) continue;
     specFiles.set(file.file.path, file.file);
     if (file.real !== spec.source) linkTargets.add(file.real);
@@ -404,9 +405,27 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
 const SPEC_FILE = /\.(json|ya?ml)$/i;
 
 /** A spec file docs.json or front matter names, to mount; undefined when it is not (the reason is reported). */
-function readSpecFile(root: string, rel: string, diagnostics: Diagnostic[], ignore: IgnoreRules): { file: SiteFile; real: string } | undefined {
+/**
+ * Who may read a spec mounted only because page front matter names it: the readers of one of
+ * those pages. Decided from the pages alone, so a spec that cannot be loaded (and so cannot be
+ * pruned part by part) is no more readable than the pages that name it.
+ */
+function namingPagesAccess(source: string, frontMatterSpecs: ReadonlyMap<string, string>, pages: ReadonlyMap<string, Page>): Access {
+  const groups = new Set<string>();
+  for (const [pagePath, named] of frontMatterSpecs) {
+    if (named !== source) continue;
+    const access = pages.get(pagePath)?.file.access;
+    if (access === undefined) continue;
+    // A page anyone (or any signed-in reader on a full site) may read: the spec is as open.
+    if (access.public === true || access.groups === undefined || access.groups.length === 0) return {};
+    for (const g of access.groups) groups.add(g);
+  }
+  return { groups: [...groups].sort() };
+}
+
+function readSpecFile(root: string, rel: string, access: Access, diagnostics: Diagnostic[], ignore: IgnoreRules): { file: SiteFile; real: string } | undefined {
   const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes, ignore });
-  if (read.ok) return { file: makeFile(`/${rel}`, read.text, {}, new Date(read.mtimeMs)), real: read.real };
+  if (read.ok) return { file: makeFile(`/${rel}`, read.text, access, new Date(read.mtimeMs)), real: read.real };
   switch (read.reason) {
     case "missing":
     case "outside":

@@ -277,7 +277,7 @@ describe("svc-mcp serve --http (a real process)", () => {
   it("prints its URLs on stderr, serves MCP, and stops on SIGTERM with exit 0", async () => {
     const { mcpUrl, origin, lines } = await serve();
     expect(lines).toEqual([
-      expect.stringMatching(/^svc-mcp: serving "Nimbus Storage" \(9 pages\) over HTTP on http:\/\/127\.0\.0\.1:\d+; tools search_nimbus_storage, query_docs_filesystem_nimbus_storage$/),
+      expect.stringMatching(/^svc-mcp: serving "Nimbus Storage" \(9 pages\) over HTTP on http:\/\/127\.0\.0\.1:\d+; tools search_nimbus_storage, query_docs_filesystem_nimbus_storage, submit_feedback$/),
       `svc-mcp: MCP (public):        ${origin}/mcp`,
       `svc-mcp: MCP (authenticated): ${origin}/authed/mcp`,
       `svc-mcp: OAuth token:         ${origin}/authed/mcp/oauth/token`,

@@ -138,6 +138,15 @@ async function collect(reader: Reader) {
     const { resources } = await c.client.listResources();
     discovery.push(JSON.stringify(resources));
     for (const res of resources) discovery.push(JSON.stringify(await c.client.readResource({ uri: res.uri })));
+    // Discovery over plain HTTP, with the reader's token where it has one: cards, catalog, skills.
+    const headers: Record<string, string> = reader === "anonymous" ? {} : { Authorization: `Bearer ${tokens[reader] as string}` };
+    // (The index's own words, its `skills` key, schema and `/.well-known/agent-skills/` path, are
+    // ours: they say nothing of the site's files.)
+    const ours = (text: string): string => text.split("/.well-known/agent-skills/").join("<discovery>/");
+    for (const url of [h.urls.serverCard, h.urls.authedServerCard, h.urls.mcpCatalog]) discovery.push(await (await fetch(url, { headers })).text());
+    const index = (await (await fetch(h.urls.agentSkillsIndex, { headers })).json()) as { skills: { url: string }[] };
+    discovery.push(ours(JSON.stringify(index.skills)));
+    for (const skill of index.skills) discovery.push(await (await fetch(skill.url, { headers })).text());
     const probes = new Map<string, string>();
     for (const p of PROBES) probes.set(p.cmd, await c.text(FS, { command: p.cmd }));
     const skillUri = "docs://nimbus_storage/internal/skills/oncall/SKILL.md";

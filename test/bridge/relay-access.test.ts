@@ -35,14 +35,30 @@ beforeAll(async () => {
       name: "Vault Docs",
       navigation: {
         groups: [
-          { group: "Start", pages: ["index", "ledger"] },
+          { group: "Start", pages: ["index", "ledger", "admin", "partners"] },
           { group: "API", openapi: "vault.json", pages: ["GET /open", "GET /vault", "POST /vault", "GET /mint"] },
         ],
       },
     },
     "index.mdx": "---\ntitle: Home\n---\n\nWelcome.\n",
     // A hand-written API page restricted by its own front matter.
-    "ledger.mdx": "---\ntitle: Ledger\nopenapi: GET /ledger\ngroups: [finance]\n---\n",
+    "ledger.mdx": "---\ntitle: Ledger\nopenapi: vault.json GET /ledger\ngroups: [finance]\n---\n",
+    // Pages whose own rule does not keep to the operation's (x-svc metadata.groups [staff]): the
+    // reference is not shown, so the relay must not answer for the operation either.
+    "admin.mdx": '---\ntitle: Admin\nopenapi: "api/internal.yaml GET /admin"\n---\n',
+    "partners.mdx": '---\ntitle: Partners\nopenapi: "api/internal.yaml GET /admin"\ngroups: [partners]\n---\n',
+    "api/internal.yaml": [
+      "openapi: 3.0.3",
+      "info: {title: Internal, version: '1'}",
+      "servers: [{url: 'https://public-api.example.com'}]",
+      "paths:",
+      "  /admin:",
+      "    get:",
+      `      servers: [{url: 'http://127.0.0.1:${upstreamPort}/SECRETHOST-staff'}]`,
+      "      x-svc: {metadata: {groups: [staff]}}",
+      "      responses: {'200': {description: OK}}",
+      "",
+    ].join("\n"),
     "vault.json": {
       openapi: "3.0.3",
       info: { title: "Vault", version: "1" },
@@ -110,6 +126,20 @@ describe("the relay answers a page the caller may not read as one that does not 
     const allowed = pagePath === "/ledger" ? credential : staff;
     const ok = await relay(request, allowed);
     expect([ok.status, (ok.body as { status: number; body: string }).status, (ok.body as { body: string }).body]).toEqual([200, 200, JSON.stringify({ reached: `/v1${path}` })]);
+  });
+
+  it.each([
+    ["an open page documenting a staff operation", "/admin"],
+    ["a partners page documenting a staff operation", "/partners"],
+  ])("%s: unknown_page for every caller, the operation's server never named nor called", async (_what, pagePath) => {
+    const missing = await relay({ page: `${pagePath}-missing`, method: "GET", url: "https://example.org/" });
+    for (const target of ["https://example.org/", `http://127.0.0.1:${upstreamPort}/SECRETHOST-staff/admin`]) {
+      for (const token of [undefined, sales, staff, credential]) {
+        const refused = await relay({ page: pagePath, method: "GET", url: target }, token);
+        expect({ status: refused.status, body: refused.body }).toEqual(unknownPage(pagePath));
+        expect(refused.headers).toEqual(missing.headers);
+      }
+    }
   });
 
   it("applies the page's playground rule only to readers of the page", async () => {

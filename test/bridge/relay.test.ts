@@ -86,8 +86,9 @@ beforeAll(async () => {
       servers: [{ url: "https://api.example.test/v1" }],
       paths: { "/users": { get: op("Public users") } },
     },
-    "members.json": { openapi: "3.0.3", info: { title: "M", version: "1" }, servers: [{ url: `http://127.0.0.1:${upstreamPort}/v1` }], paths: { "/users": { post: op("Member create") } } },
-    "auth.mdx": "---\nopenapi: POST /users\nplayground: auth\ngroups: [staff]\npublic: true\n---\n",
+    "members.json": { openapi: "3.0.3", info: { title: "M", version: "1" }, servers: [{ url: `http://127.0.0.1:${upstreamPort}/v1` }], paths: { "/users": { post: { ...op("Member create"), "x-svc": { metadata: { public: true } } } } } },
+    // A public page (its groups limit only its playground) may document only a public operation.
+    "auth.mdx": "---\nopenapi: members.json POST /users\nplayground: auth\ngroups: [staff]\npublic: true\n---\n",
     // Servers with variables in the port, a host label and the whole host.
     "odd.json": {
       openapi: "3.0.3",

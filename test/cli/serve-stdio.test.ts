@@ -62,7 +62,10 @@ describe("svc-mcp serve (stdio)", () => {
       .sort((a, b) => a.id - b.id);
     for (const m of messages) expect(m.jsonrpc).toBe("2.0");
     expect(messages[1]?.result).toMatchObject({ isError: true, content: [{ type: "text", text: "cat: /nope.mdx: No such file or directory\n[exit code 1]" }] });
-    expect(messages[2]?.error).toEqual({ code: -32602, message: "Invalid arguments for search_nimbus_storage: pageSize: must be an integer from 1 to 50 (got 99)" });
+    expect(messages[2]?.result).toEqual({
+      content: [{ type: "text", text: "Invalid arguments for search_nimbus_storage: pageSize: must be an integer from 1 to 50 (got 99)" }],
+      isError: true,
+    });
     expect(stderr).toBe(
       `svc-mcp: project "nimbus-storage" (from the site name; set --project-id to change it); state in ${stateHome}/svc-mcp/nimbus-storage\n` +
         'svc-mcp: serving "Nimbus Storage" (9 pages) over stdio; tools search_nimbus_storage, query_docs_filesystem_nimbus_storage, submit_feedback\n',

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFeedbackTool } from "../../src/tools/mcp/feedback-tool.js";
 import { CORE_TOOLS } from "../../src/tools/mcp/tools.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
-import { connect } from "../helpers/mcp.js";
+import { argumentError, connect } from "../helpers/mcp.js";
 import { REPO, fixture } from "../helpers/paths.js";
 import { type FeedbackServer, ms, startFeedbackServer, tempState } from "./harness.js";
 
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 describe("submit_feedback through the SDK client", () => {
-  it("is listed with its input schema, as a tool that writes", async () => {
+  it("is listed with its input and output schemas, as a tool that writes", async () => {
     const { tools } = await mcp.client.listTools();
     const tool = tools.find((t) => t.name === "submit_feedback");
     expect(tool).toEqual({
@@ -48,6 +48,17 @@ describe("submit_feedback through the SDK client", () => {
           feedback: { type: "string", description: "What is wrong, missing or unclear on that page, and what would fix it (at most 5000 characters)." },
         },
         required: ["path", "feedback"],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: "object",
+        properties: {
+          id: { type: "string", description: "The entry's id." },
+          path: { type: "string", description: "The page path it was stored under." },
+          status: { type: "string", description: "Its review status: `pending` until the docs team reads it." },
+          createdAt: { type: "string", description: "When it was recorded (ISO 8601, UTC)." },
+        },
+        required: ["id", "path", "status", "createdAt"],
         additionalProperties: false,
       },
       annotations: { title: "Send documentation feedback", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -71,19 +82,16 @@ describe("submit_feedback through the SDK client", () => {
     });
   });
 
-  it("bad arguments are InvalidParams errors naming the argument, and store nothing", async () => {
+  it("bad arguments are error results naming the argument (SEP-1303), and store nothing", async () => {
     const reject = (args: Record<string, unknown>) => mcp.client.callTool({ name: "submit_feedback", arguments: args });
-    await expect(reject({ path: "/a" })).rejects.toMatchObject({ code: -32602, message: "MCP error -32602: Invalid arguments for submit_feedback: feedback: is required" });
-    await expect(reject({ path: "/a", feedback: "   " })).rejects.toMatchObject({
-      code: -32602,
-      message: "MCP error -32602: Invalid arguments for submit_feedback: feedback must not be empty",
-    });
-    await expect(reject({ path: "https://docs.example.com/a", feedback: "x".repeat(5001) })).rejects.toMatchObject({
-      code: -32602,
-      message:
-        "MCP error -32602: Invalid arguments for submit_feedback: 2 invalid parameters: path must be a page path such as /guides/setup, not a URL; " +
-        'got "https://docs.example.com/a"; feedback must be at most 5000 characters',
-    });
+    expect(await reject({ path: "/a" })).toEqual(argumentError("Invalid arguments for submit_feedback: feedback: is required"));
+    expect(await reject({ path: "/a", feedback: "   " })).toEqual(argumentError("Invalid arguments for submit_feedback: feedback must not be empty"));
+    expect(await reject({ path: "https://docs.example.com/a", feedback: "x".repeat(5001) })).toEqual(
+      argumentError(
+        "Invalid arguments for submit_feedback: path must be a page path such as /guides/setup, not a URL; " +
+          'got "https://docs.example.com/a"; feedback must be at most 5000 characters',
+      ),
+    );
     const page = await (await srv.api("/v1/analytics/nimbus-storage/feedback?source=agent")).json();
     expect(page.feedback).toHaveLength(1);
   });

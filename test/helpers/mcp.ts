@@ -26,3 +26,8 @@ export async function connect(runtime: DocsRuntime, reader: Reader | RequestCont
     },
   };
 }
+
+/** The result of a tool call whose arguments failed validation (SEP-1303): an error result naming them. */
+export function argumentError(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}

@@ -166,3 +166,42 @@ describe("specs named only in front matter", () => {
     expect(edited.site.api?.pages.has("/guides/events")).toBe(false);
   });
 });
+
+describe("a spec named only by restricted pages' front matter", () => {
+  const swagger = "swagger: '2.0'\ninfo: {title: Hidden, version: '1'}\npaths:\n  /hidden:\n    get: {responses: {'200': {description: OK}}}\n";
+  // The last column: the file the load error is reported against (on stderr, for the author).
+  const variants: [string, string, string][] = [
+    ["Swagger 2.0", swagger, "docs.json"],
+    ["missing info", "openapi: 3.0.3\npaths:\n  /hidden:\n    get: {responses: {'200': {description: OK}}}\n", "docs.json"],
+    ["a YAML syntax error", "openapi: 3.0.3\npaths: [\n  /hidden\n", "other/hidden.yaml"],
+  ];
+  it.each(variants)("%s: readable only by readers of a page that names it", async (_what, text, errorFile) => {
+    const root = writeRepo({
+      "docs.json": { name: "Hidden", navigation: { pages: ["index", "internal/b", "internal/c"] } },
+      "index.mdx": "# Home\n",
+      "internal/b.mdx": '---\ntitle: B\ngroups: [staff]\nopenapi: "other/hidden.yaml GET /hidden"\n---\n',
+      "internal/c.mdx": '---\ntitle: C\ngroups: [ops]\nopenapi: "other/hidden.yaml GET /hidden"\n---\n',
+      "other/hidden.yaml": text,
+    });
+    const fs = async (groups: string) => {
+      const r = await runCli(["fs", "--dir", root, ...(groups !== "" ? ["--groups", groups] : []), "cat /other/hidden.yaml; ls /"]);
+      return { stdout: r.stdout, stderr: r.stderr.replace(root, "ROOT") };
+    };
+    const note = `svc-mcp: 1 error in ${errorFile}; run \`svc-mcp check --dir ROOT\` for details\n`;
+    const missing = { stdout: "index.mdx\nskill.md\n", stderr: `${note}cat: /other/hidden.yaml: No such file or directory\n` };
+    expect(await fs("")).toEqual(missing);
+    expect(await fs("sales")).toEqual(missing);
+    expect(await fs("staff")).toEqual({ stdout: `${text}index.mdx\ninternal\nother\nskill.md\n`, stderr: note });
+    expect(await fs("ops")).toEqual({ stdout: `${text}index.mdx\ninternal\nother\nskill.md\n`, stderr: note });
+  });
+
+  it("is as open as the most open page that names it", async () => {
+    const root = writeRepo({
+      "docs.json": { name: "Open", navigation: { pages: ["b", "c"] } },
+      "b.mdx": '---\ntitle: B\ngroups: [staff]\nopenapi: "hidden.yaml GET /hidden"\n---\n',
+      "c.mdx": '---\ntitle: C\nopenapi: "hidden.yaml GET /hidden"\n---\n',
+      "hidden.yaml": swagger,
+    });
+    expect((await runCli(["fs", "--dir", root, "cat /hidden.yaml"])).stdout).toBe(swagger);
+  });
+});

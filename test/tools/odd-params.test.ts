@@ -9,7 +9,8 @@ import { fixture } from "../helpers/paths.js";
 /**
  * Finding 10 of the security review, and its class: odd input to any method is the caller's
  * mistake, answered InvalidParams (-32602) with a message naming the member, never the SDK's
- * -32603 with a raw zod dump. Raw JSON-RPC over an in-memory transport, so nothing in between
+ * -32603 with a raw zod dump; a tool's arguments are the model's to correct, so their problems
+ * are an error result (SEP-1303) with the same message. Raw JSON-RPC over an in-memory transport, so nothing in between
  * (the SDK client) cleans the input up first.
  */
 
@@ -43,7 +44,12 @@ beforeAll(async () => {
 });
 afterAll(async () => close());
 
-const invalid = (message: string) => ({ code: -32602, message });
+const invalid = (message: string) => ({ error: { code: -32602, message } });
+/**
+ * SEP-1303: argument values that fail validation are a tool result the model reads, not a
+ * protocol error. `arguments` that is no object at all is a malformed request: -32602.
+ */
+const toolError = (text: string) => ({ result: { content: [{ type: "text", text }], isError: true } });
 const SEARCH = "search_nimbus_storage";
 const LEVELS = '"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"';
 
@@ -62,7 +68,7 @@ describe("odd params, method by method", () => {
     ["tools/call", { name: SEARCH, arguments: 5 }, invalid(`Invalid arguments for ${SEARCH}: arguments: must be an object (got 5)`)],
     ["tools/call", { name: SEARCH, arguments: true }, invalid(`Invalid arguments for ${SEARCH}: arguments: must be an object (got true)`)],
     ["tools/call", { name: SEARCH, arguments: null }, invalid(`Invalid arguments for ${SEARCH}: arguments: must be an object (got null)`)],
-    ["tools/call", { name: SEARCH }, invalid(`Invalid arguments for ${SEARCH}: query: is required`)],
+    ["tools/call", { name: SEARCH }, toolError(`Invalid arguments for ${SEARCH}: query: is required`)],
     ["tools/call", { name: 5, arguments: {} }, invalid("Invalid params for tools/call: name: must be a string (got 5)")],
     ["tools/call", {}, invalid("Invalid params for tools/call: name: is required")],
     ["tools/call", undefined, invalid("Invalid params for tools/call: params: is required")],
@@ -72,11 +78,12 @@ describe("odd params, method by method", () => {
     ["resources/read", { uri: 5 }, invalid("Invalid params for resources/read: uri: must be a string (got 5)")],
     ["resources/read", {}, invalid("Invalid params for resources/read: uri: is required")],
     ["resources/read", undefined, invalid("Invalid params for resources/read: params: is required")],
+    ["tools/call", { name: "search_elsewhere", arguments: { query: "x" } }, invalid('Unknown tool "search_elsewhere". Available: search_nimbus_storage, query_docs_filesystem_nimbus_storage')],
     ["resources/templates/list", { cursor: 5 }, invalid("Invalid params for resources/templates/list: cursor: must be a string (got 5)")],
-    ["prompts/list", {}, { code: -32601, message: "Method not found" }],
-  ])("%s %j", async (method, params, error) => {
+    ["prompts/list", {}, { error: { code: -32601, message: "Method not found" } }],
+  ])("%s %j", async (method, params, answered) => {
     const answer = await send(method, params);
-    expect(answer).toEqual({ jsonrpc: "2.0", id: (answer as { id: number }).id, error });
+    expect(answer).toEqual({ jsonrpc: "2.0", id: (answer as { id: number }).id, ...answered });
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
-import { connect } from "../helpers/mcp.js";
+import { argumentError, connect } from "../helpers/mcp.js";
 import { fixture } from "../helpers/paths.js";
 
 const SEARCH = "search_nimbus_storage";
@@ -55,12 +55,40 @@ describe("tools/list", () => {
       additionalProperties: false,
     });
   });
+
+  it("gives each tool a title and an output schema, in the same order every time", async () => {
+    const first = await anon.client.listTools();
+    expect(first.tools.map((t) => [t.name, t.title, t.annotations?.title])).toEqual([
+      [SEARCH, "Search Nimbus Storage", "Search documentation"],
+      [FS, "Query the Nimbus Storage docs filesystem", "Query docs filesystem"],
+    ]);
+    expect((await staff.client.listTools()).tools.map((t) => t.name)).toEqual([SEARCH, FS]);
+    const result = first.tools[0]?.outputSchema?.properties?.results as { items: { properties: object; required: string[] } };
+    expect(Object.keys(result.items.properties)).toEqual(["title", "section", "path", "file", "url", "snippet", "score", "versions", "languages", "products", "otherVersions"]);
+    expect(result.items.required).toEqual(["title", "section", "path", "file", "url", "snippet", "score"]);
+    expect(Object.keys(first.tools[1]?.outputSchema?.properties ?? {})).toEqual(["stdout", "stderr", "exitCode", "truncated", "hint"]);
+  });
 });
 
 describe("search tool", () => {
   it("returns titled snippets with links to the matching section", async () => {
     const r = await anon.call(SEARCH, { query: "signed url expires", pageSize: 1 });
     expect(r.isError).toBeUndefined();
+    // The same hit as structured content (the SDK client checked it against the output schema).
+    expect(r.structuredContent).toEqual({
+      results: [
+        {
+          title: "Access control",
+          section: "Signed URLs",
+          path: "/guides/access-control",
+          file: "/guides/access-control.mdx",
+          url: "https://docs.nimbus.example/guides/access-control#signed-urls",
+          snippet:
+            "Generate a link that expires: nimbus sign nimbus://my-photos/cat.jpg --expires 1h Signed URLs carry an HMAC signature; changing any query parameter invalidates them.",
+          score: 0.568,
+        },
+      ],
+    });
     expect(anon.text(r)).toBe(
       "1. Access control › Signed URLs\n" +
         "   https://docs.nimbus.example/guides/access-control#signed-urls\n" +
@@ -86,11 +114,8 @@ describe("search tool", () => {
     [{ query: "" }, 'query: must not be empty (got "")'],
     [{}, "query: is required"],
     [{ query: "x", limit: 3 }, 'unknown argument "limit"'],
-  ])("rejects %j with an InvalidParams error naming the argument", async (args, message) => {
-    await expect(anon.call(SEARCH, args)).rejects.toMatchObject({
-      code: -32602,
-      message: `MCP error -32602: Invalid arguments for ${SEARCH}: ${message}`,
-    });
+  ])("answers %j with an error result naming the argument (SEP-1303)", async (args, message) => {
+    expect(await anon.call(SEARCH, args)).toEqual(argumentError(`Invalid arguments for ${SEARCH}: ${message}`));
   });
 });
 

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startBridge } from "../bridge/harness.js";
+import { type Harness, startBridge, userTokens } from "../bridge/harness.js";
+import { FixedWindowLimiter } from "../../src/bridge/rate-limit.js";
+import { localSiteSessions, SiteSessions } from "../../src/bridge/web/site-sessions.js";
+import { createWebApp } from "../../src/bridge/web/web-app.js";
 import { describeBrowser, launchBrowser, offMachine, type Page, type TestBrowser } from "../helpers/browser.js";
 import { petsRepo, startTestApi } from "./site.js";
 
@@ -40,6 +43,10 @@ afterAll(async () => {
   await direct?.close();
   await api?.close();
 });
+
+async function bearerFor(name: string, password: string): Promise<string> {
+  return (await userTokens(h, name, password)).access_token;
+}
 
 async function open(page: Page, origin: string, path: string): Promise<void> {
   const res = await page.goto(`${origin}${path}`);
@@ -218,14 +225,23 @@ describeBrowser("API pages in a real browser", () => {
 });
 
 describe("API pages over HTTP", () => {
-  it("a page the reader may not read answers exactly as a page that does not exist", async () => {
+  it("a page the reader may not read answers exactly as a page that does not exist: a 404 page offering the sign-in", async () => {
     const get = async (path: string) => {
       const res = await fetch(`${h.origin}${path}`, { headers: { accept: "text/html" } });
-      return { status: res.status, type: res.headers.get("content-type"), body: (await res.text()).replace(path, "<path>") };
+      const headers: Record<string, string> = {};
+      res.headers.forEach((v, k) => {
+        if (k !== "date" && k !== "content-length") headers[k] = v;
+      });
+      return { status: res.status, headers, body: (await res.text()).replaceAll(path, "<path>").replaceAll(encodeURIComponent(path), "<path>") };
     };
     const missing = await get(`${PAGE.vault}-missing`);
-    expect(missing.status).toBe(404);
+    expect([missing.status, missing.headers["content-type"]]).toEqual([404, "text/html; charset=utf-8"]);
+    expect(missing.body).toContain('<h1>Page not found</h1><p>There is no page at <code><path></code>.</p><p>If the page is for signed-in readers, <a href="/_svc/login?return=<path>" data-testid="not-found-sign-in">sign in</a> first.</p>');
     expect(await get(PAGE.vault)).toEqual(missing);
+    // A reader in another group gets the same page, without the sign-in (they are signed in).
+    const sue = await bearerFor("sue", "sue-password-1");
+    const other = await fetch(`${h.origin}${PAGE.vault}`, { headers: { accept: "text/html", authorization: `Bearer ${sue}` } });
+    expect([other.status, (await other.text()).includes("not-found-sign-in")]).toEqual([404, false]);
   });
 
   it("serves its pages with a strict Content-Security-Policy and its scripts from this server", async () => {
@@ -257,6 +273,33 @@ describe("API pages over HTTP", () => {
       await required.close();
       await none.close();
     }
+  });
+
+  it("signing in goes back only to a path on this site, and sets the session cookie's flags", async () => {
+    const login = async (returnTo: string, origin = h.origin) => {
+      const res = await fetch(`${origin}/_svc/login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ return: returnTo, username: "sam", password: "sam-password-1" }).toString(),
+      });
+      return [res.status, res.headers.get("location"), res.headers.get("set-cookie")?.replace(/svc_session=[A-Za-z0-9_-]{43}/, "svc_session=<token>")];
+    };
+    const cookie = "svc_session=<token>; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax";
+    expect(await login(PAGE.kennel)).toEqual([303, PAGE.kennel, cookie]);
+    for (const elsewhere of ["//evil.example/x", "/\\evil.example", "https://evil.example/", "kennel"]) expect(await login(elsewhere)).toEqual([303, "/", cookie]);
+  });
+
+  it("over https (--public-url https://...) the session cookie is Secure too", async () => {
+    const app = createWebApp({ runtime: h.runtime, state: h.state, sessions: localSiteSessions(new SiteSessions()), limiter: new FixedWindowLimiter(3_600_000), projectId: "docs", publicUrl: "https://docs.example.com" });
+    const res = await app.fetch(
+      new Request("http://127.0.0.1/_svc/login", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ return: "/", username: "sam", password: "sam-password-1" }).toString(),
+      }),
+    );
+    expect(res.headers.get("set-cookie")?.replace(/svc_session=[A-Za-z0-9_-]{43}/, "svc_session=<token>")).toBe("svc_session=<token>; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax; Secure");
   });
 
   it("without Accept: text/html a page path answers as before (the MCP and API clients' JSON 404)", async () => {

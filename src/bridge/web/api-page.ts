@@ -152,7 +152,9 @@ function contentHtml(c: ApiContent, anchorOf: (f: SchemaField) => string | undef
   const { fields, truncated } = schemaFields(c.schema);
   if (fields.length === 0) {
     const t = c.schema !== undefined ? fieldOf(c.schema) : undefined;
-    return t === undefined ? "" : `<p class="type"><code>${esc(t.type)}</code>${t.description !== undefined ? ` ${esc(oneLine(t.description))}` : ""}</p>`;
+    if (t === undefined) return "";
+    const notes = t.notes.length > 0 ? ` <span class="notes">(${esc(t.notes.join("; "))})</span>` : "";
+    return `<p class="type"><code>${esc(t.type)}</code>${t.description !== undefined ? ` ${esc(oneLine(t.description))}` : ""}${notes}</p>`;
   }
   const rows = fields.map((f) => fieldHtml(f.name, anchorOf(f), f.type, f.required, f.deprecated, f.description, f.notes, f.depth));
   if (truncated) rows.push(`<div class="field"><dd>More fields: see the schema in the spec file.</dd></div>`);

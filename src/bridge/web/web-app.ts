@@ -65,6 +65,7 @@ export function createWebApp(deps: WebAppDeps): Hono {
   const { runtime, state, sessions } = deps;
   const assets = deps.assets ?? webAssets();
   const contextOf = siteContextOf(state, sessions, deps.publicUrl);
+  const itemsOf = pageItems();
   const secure = (request: Request): boolean => (deps.publicUrl ?? request.url).startsWith("https:");
   const app = new Hono();
 
@@ -112,9 +113,10 @@ export function createWebApp(deps: WebAppDeps): Hono {
   app.get("*", async (c, next) => {
     if (!(c.req.header("accept") ?? "").includes("text/html")) return next();
     const context = await contextOf(c.req.raw);
-    const found = readableApiPage(runtime, c.req.path, context);
-    // Unknown, not an API page, or not this reader's to read: all fall through to the same 404.
-    if (found === undefined) return next();
+    const found = readableApiPage(runtime, itemsOf, c.req.path, context);
+    // Unknown, not an API page, or not this reader's to read: one and the same 404 page, which
+    // offers an anonymous reader the sign-in (whatever the path: it says nothing about it).
+    if (found === undefined) return notFoundPage(runtime.site.config.name, c.req.path, !context.reader.authenticated && context.authMode !== "public");
     const signedIn = context.reader.authenticated ? await signedInName(state, sessions, c.req.raw) : undefined;
     return renderPage(runtime, found, context, c.req.path, signedIn);
   });
@@ -127,7 +129,7 @@ interface FoundPage {
 }
 
 /** The API page at a URL path that this request may read, with what it documents. */
-function readableApiPage(runtime: DocsRuntime, urlPath: string, context: RequestContext): FoundPage | undefined {
+function readableApiPage(runtime: DocsRuntime, itemsOf: PageItems, urlPath: string, context: RequestContext): FoundPage | undefined {
   let path: string;
   try {
     path = decodeURIComponent(urlPath).replace(/\/+$/, "");
@@ -144,24 +146,28 @@ function readableApiPage(runtime: DocsRuntime, urlPath: string, context: Request
     const item = items.get(candidate);
     if (item === undefined) return undefined;
     // A front-matter page shows the operation only where its reference was attached (the
-    // operation's own rule covers every reader of the page).
-    if (!("kind" in item) && page.authored === undefined) return undefined;
+    // operation's own rule covers every reader of the page): the same decision as the relay's.
+    if (api.pages.get(candidate) === undefined) return undefined;
     return { page, item };
   }
   return undefined;
 }
 
-const itemsByPlan = new WeakMap<ApiPagePlan, Map<string, ApiPageItem | FrontMatterOperation>>();
-/** Page path -> what it documents, once per loaded plan. */
-function itemsOf(plan: ApiPagePlan): Map<string, ApiPageItem | FrontMatterOperation> {
-  let map = itemsByPlan.get(plan);
-  if (map === undefined) {
-    map = new Map<string, ApiPageItem | FrontMatterOperation>();
-    for (const p of plan.pages) map.set(p.pagePath, p.item);
-    for (const [path, fm] of plan.frontMatter) map.set(path, fm);
-    itemsByPlan.set(plan, map);
-  }
-  return map;
+type PageItems = (plan: ApiPagePlan) => ReadonlyMap<string, ApiPageItem | FrontMatterOperation>;
+
+/** Page path -> what it documents, built once per loaded plan (a reload brings a new plan). */
+function pageItems(): PageItems {
+  const byPlan = new WeakMap<ApiPagePlan, Map<string, ApiPageItem | FrontMatterOperation>>();
+  return (plan) => {
+    let map = byPlan.get(plan);
+    if (map === undefined) {
+      map = new Map<string, ApiPageItem | FrontMatterOperation>();
+      for (const p of plan.pages) map.set(p.pagePath, p.item);
+      for (const [path, fm] of plan.frontMatter) map.set(path, fm);
+      byPlan.set(plan, map);
+    }
+    return map;
+  };
 }
 
 async function signedInName(state: StateStore, sessions: SiteSessionStore, request: Request): Promise<string | undefined> {
@@ -198,6 +204,12 @@ function renderPage(runtime: DocsRuntime, found: FoundPage, context: RequestCont
   // `proxy: false`: the browser calls the API itself, so the policy lets it connect there.
   const connect = view.kind === "form" && playground.transport === "direct" ? op.servers.filter((s) => /^https?:\/\//i.test(s)).map((s) => new URL(s).origin) : [];
   return htmlResponse(page.title, `${header}<main>${authored}${article}</main>${data}`, { styles: ["pages.css"], scripts, connect });
+}
+
+function notFoundPage(siteName: string, urlPath: string, offerSignIn: boolean): Response {
+  const signIn = offerSignIn ? `<p>If the page is for signed-in readers, <a href="${WEB_PATHS.login}?return=${encodeURIComponent(urlPath)}" data-testid="not-found-sign-in">sign in</a> first.</p>` : "";
+  const body = `<header class="top"><span class="site">${esc(siteName)}</span></header><main><h1>Page not found</h1><p>There is no page at <code>${esc(urlPath)}</code>.</p>${signIn}</main>`;
+  return htmlResponse("Page not found", body, { styles: ["pages.css"], status: 404 });
 }
 
 function headerHtml(siteName: string, urlPath: string, signedIn: string | undefined, authConfigured: boolean): string {

@@ -1,5 +1,7 @@
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
+import { describeArgumentIssues, parseInput } from "../../tools/use-cases/outcome.js";
+import { runShell, shellInput } from "../../tools/use-cases/run-shell.js";
 import { defineCommand } from "../command.js";
 import { loadDocs } from "../load-docs.js";
 import { CliError } from "../io.js";
@@ -16,14 +18,19 @@ export const fsCommand = defineCommand({
       .example("$0 fs 'tree / -L 2'", "Show the top of the docs tree")
       .example("$0 fs -- rg -n -C 2 webhook /", "Everything after -- is the command"),
   run: async (args, io) => {
-    const runtime = await loadDocs(io, args.dir);
-    const context = localContext(readerWithGroups(parseGroups(args.groups)));
     // Words after `--` land in `--` or in `_` (after the subcommand's own name), by yargs version.
     const extra = args as { _?: unknown[]; "--"?: unknown[] };
     const words = [...((args.command as string[] | undefined) ?? []), ...(extra["--"] ?? []), ...(extra._ ?? []).slice(1)];
     if (words.length === 0) throw new CliError("give a command to run, e.g. svc-mcp fs 'tree / -L 2'", 2);
-    const line = words.map(String).join(" ");
-    const r = await runtime.readerState(context).shell.run(line);
+    const input = parseInput(shellInput, { command: words.map(String).join(" ") });
+    if (!input.ok) throw new CliError(describeArgumentIssues(input.issues), 2);
+    const runtime = await loadDocs(io, args.dir);
+    let r;
+    try {
+      r = await runShell({ runtime, request: localContext(readerWithGroups(parseGroups(args.groups))) }, input.value);
+    } finally {
+      await runtime.close();
+    }
     io.stdout(r.stdout);
     io.stderr(r.stderr);
     if (r.hint !== undefined) io.stderr(`svc-mcp: ${r.hint}\n`);

@@ -1,8 +1,8 @@
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
-import { describeIssues, INVALID_PARAMS } from "../../tools/mcp/issues.js";
+import { type ArgumentIssue, describeArgumentIssues, parseInput } from "../../tools/use-cases/outcome.js";
+import { PAGE_SIZE_RANGE, type SearchResult, searchDocs, searchInput, searchText } from "../../tools/use-cases/search-docs.js";
 import { LIMITS } from "../../limits.js";
-import { PAGE_SIZE_RANGE, type SearchResult, searchTool } from "../../tools/mcp/search-tool.js";
 import { defineCommand } from "../command.js";
 import { loadDocs } from "../load-docs.js";
 import { CliError } from "../io.js";
@@ -11,12 +11,17 @@ import { parseGroups, withDir, withGroups, withJson } from "../options.js";
 /** `--json`: the tool's results without `section` and `file` (the URL and path say them). */
 type SearchResultJson = Pick<SearchResult, "title" | "path" | "url" | "snippet" | "score" | "versions" | "languages" | "products" | "otherVersions">;
 
-/** The tool's messages name its arguments; the CLI's user wrote options. */
-function optionNames(message: string): string {
-  return message
-    .replace(/\bpageSize\b/g, "--page-size")
-    .replace(/\bscoreThreshold\b/g, "--score-threshold")
-    .replace(/(^|; )(version|language):/g, "$1--$2:");
+/** The option that sets each argument of the search use case (`query` is the positional). */
+const OPTION_OF: Readonly<Record<string, string>> = {
+  pageSize: "--page-size",
+  scoreThreshold: "--score-threshold",
+  version: "--version",
+  language: "--language",
+};
+
+/** A usage error naming the options the user wrote, not the use case's argument names. */
+function usageError(issues: readonly ArgumentIssue[]): CliError {
+  return new CliError(describeArgumentIssues(issues, (argument) => OPTION_OF[argument] ?? argument), 2);
 }
 
 export const searchCommand = defineCommand({
@@ -31,33 +36,25 @@ export const searchCommand = defineCommand({
       .option("language", { type: "string", describe: "Only this language code (and language-less pages)" })
       .option("base-url", { type: "string", describe: "{docs_url} used in result links" }),
   run: async (args, io) => {
-    // Same validation and messages as the MCP tool.
-    const parsed = searchTool.input.safeParse(
-      {
-        query: args.query,
-        ...(args["page-size"] !== undefined ? { pageSize: args["page-size"] } : {}),
-        ...(args["score-threshold"] !== undefined ? { scoreThreshold: args["score-threshold"] } : {}),
-        ...(args.version !== undefined ? { version: args.version } : {}),
-        ...(args.language !== undefined ? { language: args.language } : {}),
-      },
-      { reportInput: true },
-    );
-    if (!parsed.success) {
-      throw new CliError(optionNames(describeIssues(parsed.error)), 2);
-    }
+    // Checked before the docs are loaded: a mistyped option answers at once.
+    const input = parseInput(searchInput, {
+      query: args.query,
+      ...(args["page-size"] !== undefined ? { pageSize: args["page-size"] } : {}),
+      ...(args["score-threshold"] !== undefined ? { scoreThreshold: args["score-threshold"] } : {}),
+      ...(args.version !== undefined ? { version: args.version } : {}),
+      ...(args.language !== undefined ? { language: args.language } : {}),
+    });
+    if (!input.ok) throw usageError(input.issues);
     const runtime = await loadDocs(io, args.dir, args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {});
-    const context = localContext(readerWithGroups(parseGroups(args.groups)));
-    let result;
+    let found;
     try {
-      result = await searchTool.run(parsed.data as never, { runtime, request: context, state: runtime.readerState(context), endpoint: "cli" });
-    } catch (error) {
-      // An argument only the site can judge (an unknown --version): the tool's InvalidParams.
-      if ((error as { code?: unknown }).code !== INVALID_PARAMS) throw error;
-      throw new CliError(optionNames((error as Error).message.replace(/^Invalid arguments for \S+: /, "")), 2);
+      found = searchDocs({ runtime, request: localContext(readerWithGroups(parseGroups(args.groups))) }, input.value);
     } finally {
       await runtime.close();
     }
-    const results = (result.structuredContent as { results: SearchResult[] }).results;
+    // An argument only the site can judge (an unknown --version).
+    if (!found.ok) throw usageError(found.issues);
+    const results = found.value;
     if (args.json) {
       const out: SearchResultJson[] = results.map((r) => ({
         title: r.title,
@@ -68,12 +65,12 @@ export const searchCommand = defineCommand({
         ...(r.versions !== undefined ? { versions: r.versions } : {}),
         ...(r.languages !== undefined ? { languages: r.languages } : {}),
         ...(r.products !== undefined ? { products: r.products } : {}),
+        ...(r.products !== undefined ? { products: r.products } : {}),
         ...(r.otherVersions !== undefined ? { otherVersions: r.otherVersions } : {}),
       }));
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     } else {
-      const first = result.content[0];
-      io.stdout(`${first !== undefined && first.type === "text" ? first.text : ""}\n`);
+      io.stdout(`${searchText(results, input.value.query, runtime.names)}\n`);
     }
     return 0;
   },

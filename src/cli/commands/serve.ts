@@ -2,9 +2,9 @@ import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/s
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
 import { LazyFeedbackStore } from "../../store/feedback/lazy-store.js";
-import { createFeedbackTool, SUBMIT_FEEDBACK } from "../../tools/mcp/feedback-tool.js";
+import { SUBMIT_FEEDBACK } from "../../tools/mcp/feedback-tool.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
-import { CORE_TOOLS } from "../../tools/mcp/tools.js";
+import { docsTools } from "../../tools/mcp/tools.js";
 import { defineCommand } from "../command.js";
 import { plural } from "../diagnostics-summary.js";
 import { loadDocs, stderrLog } from "../load-docs.js";
@@ -76,7 +76,7 @@ export const serveCommand = defineCommand({
     const unavailable = stores.feedbackUnavailable();
     const feedback = unavailable === undefined ? new LazyFeedbackStore(() => stores.feedback()) : undefined;
     if (unavailable !== undefined) log(`${SUBMIT_FEEDBACK} is left out: ${unavailable}`);
-    const tools = [...CORE_TOOLS, ...(feedback !== undefined ? [createFeedbackTool({ store: feedback, projectId: project.id })] : [])];
+    const tools = docsTools(feedback !== undefined ? { feedback: { store: feedback, projectId: project.id } } : {});
     // The author's local preview: their `--groups`, the auth setting does not apply (docs/bridge.md).
     const context = localContext(readerWithGroups(parseGroups(args.groups)));
     if (io.streams === undefined) throw new CliError("serve needs the process's standard input and output");
@@ -91,8 +91,7 @@ export const serveCommand = defineCommand({
       transport,
       onerror: (error) => log(`MCP: ${error.message}`),
     });
-    const names = runtime.names;
-    const toolList = [names.search, names.filesystem, ...(feedback !== undefined ? [SUBMIT_FEEDBACK] : [])].join(", ");
+    const toolList = tools.map((t) => t.name(runtime.names)).join(", ");
     log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);
     fetchRemote();
     await Promise.race([closed, io.stopSignal]);

@@ -134,14 +134,9 @@ interface LoadedSpecs {
   readonly diagnostics: Diagnostic[];
 }
 
-const SPEC_FAILURE = "API spec ";
-
-/** The source a finding says could not be loaded (`API spec <source>: <why>`), else undefined:
- *  the words and their reader kept in one place, behind the finding's code. */
+/** The source a finding says could not be loaded (its `spec`), else undefined. */
 export function failedSpecOf(d: Diagnostic): string | undefined {
-  if (d.code !== API_CODES.spec || !d.message.startsWith(SPEC_FAILURE)) return undefined;
-  const end = d.message.indexOf(": ", SPEC_FAILURE.length);
-  return end === -1 ? undefined : d.message.slice(SPEC_FAILURE.length, end);
+  return d.code === API_CODES.spec ? d.spec : undefined;
 }
 
 /** Phase 1. Load failures are errors at the first place docs.json names the spec; an invalid
@@ -178,15 +173,15 @@ function loadedSpecs(input: PlanInput): LoadedSpecs {
       out.unverified.push(source);
       continue;
     }
-    const message = `${SPEC_FAILURE}${source}: ${result.message}`;
+    const message = `API spec ${source}: ${result.message}`;
     if (result.code !== undefined) {
       // A link that leads outside the root: the link is what to fix.
       out.diagnostics.push({ severity: "error", file: source, message: result.message, code: result.code });
     } else if (result.line !== undefined) {
-      out.diagnostics.push({ severity: "error", file: source, line: result.line, message, code: API_CODES.spec });
+      out.diagnostics.push({ severity: "error", file: source, line: result.line, message, code: API_CODES.spec, spec: source });
     } else {
       const at = firstRef.get(source);
-      out.diagnostics.push({ severity: "error", file: "docs.json", ...(at !== undefined ? { path: at } : {}), message, code: API_CODES.spec });
+      out.diagnostics.push({ severity: "error", file: "docs.json", ...(at !== undefined ? { path: at } : {}), message, code: API_CODES.spec, spec: source });
     }
   }
   return out;

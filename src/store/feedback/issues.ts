@@ -1,22 +1,14 @@
 /**
  * A problem with one input parameter (query parameter, body field, tool argument, CLI flag),
  * reported together with every other problem in the same input. The HTTP layer turns these into
- * `400 {"error": {"code", "message", "param"}}`, the MCP tool into InvalidParams, the CLI into a
- * usage error.
+ * `400 {"error": {"code", "message", "param"}}`, the MCP tool into an error result naming them, the CLI
+ * into a usage error.
  */
 export interface FieldIssue {
   readonly code: "missing_parameter" | "invalid_parameter" | "unknown_parameter";
   /** The parameter's name as the caller wrote it (`limit`, `contact`). */
   readonly param: string;
   readonly message: string;
-}
-
-/** Input that failed validation; `issues` has one entry per bad parameter (never empty). */
-export class FeedbackInputError extends Error {
-  constructor(readonly issues: readonly FieldIssue[]) {
-    super(summarizeIssues(issues));
-    this.name = "FeedbackInputError";
-  }
 }
 
 /** One message naming every problem: the single message, or `N problems: a; b`. */

@@ -1,18 +1,10 @@
-import { z } from "zod";
 import { LIMITS } from "../../limits.js";
+import { success } from "../use-cases/outcome.js";
+import { runShell, shellInput, shellOutput, shellText } from "../use-cases/run-shell.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
 import { siteTitle } from "../tool-names.js";
 
-const input = z
-  .object({
-    command: z
-      .string({ error: "must be a string" })
-      .min(1, { error: "must not be empty" })
-      .max(LIMITS.shell.maxCommandLength, { error: `must be at most ${LIMITS.shell.maxCommandLength} characters` })
-      .describe("A shell command line, run read-only at / (e.g. `rg -il webhook /`, `head -60 /a.mdx /b.mdx`)."),
-  })
-  .strict();
-
+/** The filesystem tool: an adapter over `runShell`; a failing command is an error result with its exit code. */
 export const filesystemTool = defineTool({
   key: "filesystem",
   name: (n) => n.filesystem,
@@ -26,17 +18,13 @@ export const filesystemTool = defineTool({
     "Commands: rg, grep, find, tree, ls, cat, head, tail, stat, wc, sort, uniq, cut, sed, awk, jq, yq and more, with pipes, &&, ||, ; and globs; each takes --help. " +
     `Each call starts fresh at / (cd does not persist). Output is capped at about ${Math.round(LIMITS.shell.maxOutputBytes / 1000)} KB. ` +
     `Nothing can be written. For questions in plain words, ${names.search} is faster.`,
-  input,
+  input: shellInput,
+  output: shellOutput,
   annotations: { ...READ_ONLY_TOOL, title: "Query docs filesystem" },
   run: async (args, ctx) => {
-    const r = await ctx.state.shell.run(args.command, ctx.request.caller);
-    let text = r.stdout;
-    if (r.stderr !== "") text += `${text === "" || text.endsWith("\n") ? "" : "\n"}${r.stderr}`;
-    if (r.exitCode !== 0) text += `${text === "" || text.endsWith("\n") ? "" : "\n"}[exit code ${r.exitCode}]`;
-    if (r.hint !== undefined) text += `\n${r.hint}`;
-    if (text === "") text = "(no output)";
-    return {
-      content: [{ type: "text", text }],
+    const r = await runShell(ctx, args);
+    return success({
+      content: [{ type: "text", text: shellText(r) }],
       structuredContent: {
         stdout: r.stdout,
         stderr: r.stderr,
@@ -45,6 +33,6 @@ export const filesystemTool = defineTool({
         ...(r.hint !== undefined ? { hint: r.hint } : {}),
       },
       ...(r.exitCode !== 0 ? { isError: true } : {}),
-    };
+    });
   },
 });

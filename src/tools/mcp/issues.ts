@@ -1,9 +1,7 @@
 import type { z } from "zod";
+import { inputText } from "../use-cases/outcome.js";
 
-/** `pageSize: must be an integer from 1 to 50 (got 0); scoreThreshold: ...`. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => describeIssue(issue, issue.path, "arguments")).join("; ");
-}
+export { inputText };
 
 /**
  * `cursor: must be a string (got 5)`: the issues of a request's `params`, for the SDK's own
@@ -35,13 +33,6 @@ function describeIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], wh
 
 function pathText(path: readonly PropertyKey[], whole: string): string {
   return path.length > 0 ? path.map(String).join(".") : whole;
-}
-
-/** What a caller sent, in a message: a value as JSON, a container by its kind (it may be large). */
-export function inputText(input: unknown): string {
-  if (Array.isArray(input)) return "an array";
-  if (input !== null && typeof input === "object") return "an object";
-  return JSON.stringify(input) ?? String(input);
 }
 
 /** `an object` for zod's `record`/`object`, `a string`, `an array`... */

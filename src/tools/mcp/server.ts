@@ -1,8 +1,8 @@
-import type { AuthInfo, Server, ServerCapabilities, ServerContext, Tool } from "@modelcontextprotocol/server";
+import type { AuthInfo, Server, ServerCapabilities, ServerContext } from "@modelcontextprotocol/server";
 import { ResourceNotFoundError } from "@modelcontextprotocol/server";
-import { z } from "zod";
 import { CheckedServer } from "./checked-server.js";
-import { describeIssues, inputText, invalidParams } from "./issues.js";
+import { inputText, invalidParams } from "./issues.js";
+import { callTool, listTools } from "./tool-calls.js";
 import { formatDiagnostic } from "../../config/diagnostic.js";
 import { readablePage, type SiteOutline, siteOutline } from "../../vfs/outline.js";
 import type { RequestContext } from "../../vfs/request-context.js";
@@ -62,9 +62,9 @@ export interface DocsMcpServer {
 const CACHE_HINT = { ttlMs: 60_000, cacheScope: "private" } as const;
 
 /**
- * An MCP server over the live runtime. Built on the low-level `Server` so a bad argument is a
- * JSON-RPC InvalidParams error naming the argument (McpServer turns those into tool results),
- * and so tool names follow the site name as it changes. Every handler works from its request's
+ * An MCP server over the live runtime. Built on the low-level `Server` so odd params are
+ * InvalidParams errors naming the member, a bad tool argument a tool error result naming the
+ * argument (`tool-calls.ts`), and tool names follow the site name as it changes. Every handler works from its request's
  * context: what a request reads, lists and is told is its reader's, never another's.
  */
 export function createMcpServer(options: McpServerOptions): DocsMcpServer {
@@ -101,33 +101,13 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
 
   server.setRequestHandler("tools/list", async (request, ctx) => {
     refuseCursor("tools/list", request.params?.cursor);
-    const text = toolText(runtime, readerOf(ctx).state);
-    const list: Tool[] = tools.map((t) => ({
-      name: t.name(text.names),
-      title: t.title(text),
-      description: t.description(text),
-      inputSchema: toInputSchema(t),
-      annotations: t.annotations,
-    }));
-    return { tools: list };
+    return { tools: listTools(tools, toolText(runtime, readerOf(ctx).state)) };
   });
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
-    const names = runtime.names;
-    const { name } = request.params;
-    const tool = tools.find((t) => t.name(names) === name);
-    if (tool === undefined) {
-      throw invalidParams(`Unknown tool "${name}". Available: ${tools.map((t) => t.name(names)).join(", ")}`);
-    }
-    // Absent is no arguments (CheckedServer has named anything but an object).
-    const args = request.params.arguments ?? {};
-    const parsed = tool.input.safeParse(args, { reportInput: true });
-    if (!parsed.success) {
-      throw invalidParams(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
-    }
     const { request: context, state } = readerOf(ctx);
     // `Server` checks the result against the protocol's schema: a malformed one is our bug.
-    return tool.run(parsed.data, { runtime, request: context, state, endpoint });
+    return callTool(tools, runtime.names, request.params.name, request.params.arguments, { runtime, request: context, state, endpoint });
   });
 
   server.setRequestHandler("resources/list", async (request, ctx) => {
@@ -195,11 +175,4 @@ export function toolText(runtime: DocsRuntime, state: ReaderState): ToolText {
  */
 function refuseCursor(method: string, cursor: string | undefined): void {
   if (cursor !== undefined) throw invalidParams(`Invalid params for ${method}: cursor: not a cursor of this server (it lists everything at once and gives none) (got ${inputText(cursor)})`);
-}
-
-/** JSON Schema of a tool's input, from its zod schema (draft 2020-12 as MCP expects). */
-function toInputSchema(tool: DocsTool): Tool["inputSchema"] {
-  const schema = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema as Tool["inputSchema"];
 }

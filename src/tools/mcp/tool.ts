@@ -4,6 +4,7 @@ import type { SiteOutline } from "../../vfs/outline.js";
 import type { RequestContext } from "../../vfs/request-context.js";
 import type { ReaderState, DocsRuntime } from "../runtime.js";
 import type { ToolNames } from "../tool-names.js";
+import type { Outcome } from "../use-cases/outcome.js";
 
 /** What a tool call can use: the live runtime, the request's context and its reader's state. */
 export interface ToolContext {
@@ -25,8 +26,9 @@ export interface ToolText {
 }
 
 /**
- * One MCP tool, defined in its own file and listed in a registry table. Its input schema is
- * a zod object: the JSON Schema clients see and the validation of every call come from it.
+ * One MCP tool, defined in its own file and listed in a registry table: an adapter over a use
+ * case (`../use-cases/`). Its input schema is a zod object: the JSON Schema clients see and the
+ * validation of every call come from it; likewise `output` for `structuredContent`.
  */
 export interface DocsTool<S extends z.ZodObject = z.ZodObject> {
   /** Stable key (names may change with the site name). */
@@ -36,8 +38,14 @@ export interface DocsTool<S extends z.ZodObject = z.ZodObject> {
   readonly title: (text: ToolText) => string;
   readonly description: (text: ToolText) => string;
   readonly input: S;
+  /** The shape of `structuredContent` of a successful call (`outputSchema` in `tools/list`). */
+  readonly output: z.ZodObject;
   readonly annotations: ToolAnnotations;
-  readonly run: (args: z.infer<S>, ctx: ToolContext) => Promise<CallToolResult>;
+  /**
+   * The call's result, or the arguments the use case found wrong where the schema could not (an
+   * unknown version): the server answers those as an error result naming them (SEP-1303).
+   */
+  readonly run: (args: z.infer<S>, ctx: ToolContext) => Promise<Outcome<CallToolResult>>;
 }
 
 /** Identity helper that keeps a tool's argument type while storing tools in one table. */

@@ -1,0 +1,63 @@
+import type { Hono } from "hono";
+import { publishedSkills } from "../../tools/use-cases/published-skills.js";
+import { ANONYMOUS } from "../../vfs/access.js";
+import type { RequestContext } from "../../vfs/request-context.js";
+import { mcpAvailable } from "../access-policy.js";
+import { type BridgeContext, type BridgeDeps, type BridgeEnv, urlsFor } from "../context.js";
+import { errorForPath } from "../origin-policy.js";
+import { bearerContextOf, bridgeContext } from "../request-context.js";
+import { PATHS } from "../urls.js";
+import { agentSkillsIndex } from "./agent-skills.js";
+import { serverCatalog } from "./catalog.js";
+import { SERVER_CARD_TYPE, serverCard } from "./server-card.js";
+
+/**
+ * Each answer is one reader's (a bearer token's, else anonymous) under the auth setting read for
+ * the request: a change of groups or setting shows at once, so nothing may keep a copy.
+ */
+const NO_STORE = { "Cache-Control": "no-store" };
+
+/**
+ * Discovery before connecting: a server card per MCP endpoint (`/mcp/server-card`,
+ * `/authed/mcp/server-card`), the catalog naming them, and the Agent Skills index with each
+ * skill's `SKILL.md`. What a card and the skills show is the request's reader's: a valid bearer
+ * token's groups, else an anonymous reader's. Everything answers GET and HEAD only.
+ */
+export function mountDiscovery(app: Hono<BridgeEnv>, deps: BridgeDeps): void {
+  const readerContext = bearerContextOf(deps.state, deps.publicUrl, deps.now);
+  const get = (handler: (c: BridgeContext) => Promise<Response>) => async (c: BridgeContext) =>
+    c.req.method === "GET" || c.req.method === "HEAD"
+      ? handler(c)
+      : errorForPath(c.req.path, 405, "method_not_allowed", `${c.req.method} is not allowed here; use GET`, { Allow: "GET, HEAD" });
+  const disabled = (c: BridgeContext): Response =>
+    errorForPath(c.req.path, 403, "mcp_disabled", `The MCP server of the ${deps.runtime.site.config.name} documentation is not enabled`);
+
+  const card = (endpoint: "mcp" | "authed", contextOf: (c: BridgeContext) => Promise<RequestContext>) =>
+    get(async (c) => {
+      const context = await contextOf(c);
+      if (!mcpAvailable(await deps.state.settings())) return disabled(c);
+      const body = serverCard(deps, urlsFor(deps, c), endpoint, context);
+      return new Response(JSON.stringify(body), { headers: { "Content-Type": SERVER_CARD_TYPE, ...NO_STORE } });
+    });
+  // `/mcp` is anonymous whatever the request carries; `/authed/mcp`'s card is its token's reader's.
+  app.all(PATHS.serverCard, card("mcp", async () => bridgeContext(await deps.state.settings(), ANONYMOUS, deps.now)));
+  app.all(PATHS.authedServerCard, card("authed", (c) => readerContext(c.req.raw)));
+
+  const catalog = get(async (c) => c.json(serverCatalog(deps, urlsFor(deps, c), mcpAvailable(await deps.state.settings())), 200, NO_STORE));
+  app.all(PATHS.mcpCatalog, catalog);
+  app.all(PATHS.aiCatalog, catalog);
+
+  // Skills are MCP resources: a disabled server lists none, as `/.well-known/mcp` does.
+  const skillsOf = async (c: BridgeContext) => {
+    const context = await readerContext(c.req.raw);
+    return mcpAvailable(await deps.state.settings()) ? publishedSkills({ runtime: deps.runtime, request: context }) : [];
+  };
+  app.all(PATHS.agentSkillsIndex, get(async (c) => c.json(agentSkillsIndex(await skillsOf(c), urlsFor(deps, c)), 200, NO_STORE)));
+  app.all(`${PATHS.agentSkills}/:name/SKILL.md`, get(async (c) => {
+    const name = c.req.param("name");
+    const skill = (await skillsOf(c)).find((s) => s.name === name);
+    // A restricted skill is answered exactly like one that does not exist.
+    if (skill === undefined) return errorForPath(c.req.path, 404, "not_found", `no skill named ${JSON.stringify(name)}; see ${PATHS.agentSkillsIndex}`);
+    return new Response(skill.text, { headers: { "Content-Type": "text/markdown; charset=utf-8", ...NO_STORE } });
+  }));
+}

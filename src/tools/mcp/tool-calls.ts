@@ -1,0 +1,52 @@
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { describeArgumentIssues, inputText, parseInput, type ArgumentIssue } from "../use-cases/outcome.js";
+import type { ToolNames } from "../tool-names.js";
+import { invalidParams } from "./issues.js";
+import type { DocsTool, ToolContext, ToolText } from "./tool.js";
+
+/** `tools/list`: every tool, in the table's order (so every list is the same), written for one reader. */
+export function listTools(tools: readonly DocsTool[], text: ToolText): Tool[] {
+  return tools.map((t) => ({
+    name: t.name(text.names),
+    title: t.title(text),
+    description: t.description(text),
+    inputSchema: jsonSchema(t.input, "input"),
+    outputSchema: jsonSchema(t.output, "output"),
+    annotations: t.annotations,
+  }));
+}
+
+/**
+ * `tools/call`. An unknown tool is the client's protocol error (InvalidParams, with the tools
+ * there are). Arguments that fail validation, by the schema or by the use case (an unknown
+ * version), are a tool result with `isError: true` naming each argument and why (SEP-1303): the
+ * model reads it and can correct its call, where a protocol error would reach only the client.
+ */
+export async function callTool(tools: readonly DocsTool[], names: ToolNames, name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+  const tool = tools.find((t) => t.name(names) === name);
+  if (tool === undefined) throw invalidParams(`Unknown tool "${name}". Available: ${tools.map((t) => t.name(names)).join(", ")}`);
+  // Absent is no arguments; anything but an object (null, an array, a string) is named.
+  const given = args === undefined ? {} : args;
+  const parsed =
+    typeof given !== "object" || given === null || Array.isArray(given)
+      ? { ok: false as const, issues: [{ message: `arguments: must be an object (got ${inputText(given)})` }] }
+      : parseInput(tool.input, given);
+  if (!parsed.ok) return argumentError(name, parsed.issues);
+  const ran = await tool.run(parsed.value, ctx);
+  if (!ran.ok) return argumentError(name, ran.issues);
+  // `Server` checks the result against the protocol's schema: a malformed one is our bug.
+  return ran.value;
+}
+
+/** `Invalid arguments for search_x: pageSize: must be an integer from 1 to 50 (got 0)`, as a tool error. */
+function argumentError(name: string, issues: readonly ArgumentIssue[]): CallToolResult {
+  return { content: [{ type: "text", text: `Invalid arguments for ${name}: ${describeArgumentIssues(issues)}` }], isError: true };
+}
+
+/** JSON Schema of a tool's input or output, from its zod schema (draft 2020-12 as MCP expects). */
+function jsonSchema(schema: z.ZodObject, io: "input" | "output"): Tool["inputSchema"] {
+  const out = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+  delete out.$schema;
+  return out as Tool["inputSchema"];
+}

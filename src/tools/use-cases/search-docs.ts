@@ -1,0 +1,165 @@
+import { z } from "zod";
+import { LIMITS } from "../../limits.js";
+import type { PagePlacement } from "../../config/site-config.js";
+import type { SiteOutline } from "../../vfs/outline.js";
+import { pageUrl } from "../../vfs/site.js";
+import { versionList } from "../instructions.js";
+import { resolveLanguage, resolveVersion } from "../search/scope.js";
+import { readerTitle } from "../search/search-index.js";
+import type { ToolNames } from "../tool-names.js";
+import { type DocsContext, readerStateOf } from "./docs-context.js";
+import { type ArgumentIssue, type Outcome, failure, success } from "./outcome.js";
+
+/** The accepted page sizes, as the tool and the CLI describe them. */
+export const PAGE_SIZE_RANGE = `${LIMITS.search.minPageSize} to ${LIMITS.search.maxPageSize}`;
+const PAGE_SIZE = `must be an integer from ${PAGE_SIZE_RANGE}`;
+
+/** What a search asks for: the search tool's arguments, `svc-mcp search`'s options. */
+export const searchInput = z
+  .object({
+    query: z
+      .string({ error: "must be a string" })
+      .trim()
+      .min(1, { error: "must not be empty" })
+      .max(LIMITS.search.maxQueryLength, { error: `must be at most ${LIMITS.search.maxQueryLength} characters` })
+      .describe("What to look for, in plain words or exact terms (an API name, an error message)."),
+    pageSize: z
+      .number({ error: PAGE_SIZE })
+      .int({ error: PAGE_SIZE })
+      .min(LIMITS.search.minPageSize, { error: PAGE_SIZE })
+      .max(LIMITS.search.maxPageSize, { error: PAGE_SIZE })
+      .optional()
+      .describe(`Number of results, ${PAGE_SIZE_RANGE} (default ${LIMITS.search.defaultPageSize}).`),
+    scoreThreshold: z
+      .number({ error: "must be a number from 0 to 1" })
+      .min(0, { error: "must be a number from 0 to 1" })
+      .max(1, { error: "must be a number from 0 to 1" })
+      .optional()
+      .describe("Only return results scoring at least this (0 to 1; 0.5 and above is a strong match)."),
+    version: z.string({ error: "must be a string" }).min(1, { error: "must not be empty" }).optional().describe("Only content of this documentation version (or in every version)."),
+    language: z.string({ error: "must be a string" }).min(1, { error: "must not be empty" }).optional().describe("Only content in this language code, such as en, zh, es (or in every language)."),
+  })
+  .strict();
+
+export type SearchInput = z.infer<typeof searchInput>;
+
+const otherVersion = z.object({
+  versions: z.array(z.string()).describe("The versions navigation lists this copy under."),
+  products: z.array(z.string()).optional().describe("The products (Cloud / Self-host editions) it is under, where the site has products."),
+  path: z.string().describe("Its page path."),
+  url: z.string().describe("Its link on the docs site."),
+  score: z.number().describe("Its own score, 0 to 1."),
+});
+
+/** One result, as the search tool's `structuredContent.results[]` and `svc-mcp search --json` give it. */
+export const searchResultSchema = z.object({
+  title: z.string().describe("The page's title."),
+  section: z.string().describe("The heading of the best-matching section (empty for the page's opening)."),
+  path: z.string().describe("The page's path on the docs site (/guides/setup)."),
+  file: z.string().describe("The page's file in the docs filesystem (/guides/setup.mdx)."),
+  url: z.string().describe("Link to the matching section on the docs site."),
+  snippet: z.string().describe("Text of the matching section."),
+  score: z.number().describe("0 to 1, the same scale for every query: 0.5 and above is a strong match."),
+  versions: z.array(z.string()).optional().describe("Versions navigation lists the page under; absent when under none (so in every version)."),
+  languages: z.array(z.string()).optional().describe("Likewise for languages."),
+  products: z.array(z.string()).optional().describe("Likewise for products (Cloud / Self-host editions)."),
+  otherVersions: z.array(otherVersion).optional().describe("The same page in other versions (\"also in\"), folded into this result; unfiltered searches only."),
+});
+
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+/** The search tool's `structuredContent`. */
+export const searchOutput = z.object({ results: z.array(searchResultSchema).describe("Best first.") });
+
+/**
+ * Search the docs as the context's reader: the best-matching sections of the pages they may
+ * read, best first. A `version` or `language` the reader's site does not have is an issue (it
+ * would otherwise quietly return only the pages that are in every version).
+ */
+export function searchDocs(context: DocsContext, input: SearchInput): Outcome<SearchResult[]> {
+  const { runtime, request } = context;
+  const { outline } = readerStateOf(context);
+  // Checked against what the reader sees of the site, which the schema cannot know.
+  const version = input.version !== undefined ? resolveVersion(input.version, { known: outline.knownVersions, listed: outline.versions, segments: outline.versionSegments, latest: outline.latestVersion }) : undefined;
+  const language = input.language !== undefined ? resolveLanguage(input.language, { known: outline.knownLanguages, listed: outline.languages }) : undefined;
+  const issues: ArgumentIssue[] = [
+    ...(version !== undefined && !version.ok ? [{ argument: "version", message: version.message }] : []),
+    ...(language !== undefined && !language.ok ? [{ argument: "language", message: language.message }] : []),
+  ];
+  if (issues.length > 0) return failure(issues);
+  const hits = runtime.search(request, {
+    query: input.query,
+    ...(input.pageSize !== undefined ? { pageSize: input.pageSize } : {}),
+    ...(input.scoreThreshold !== undefined ? { scoreThreshold: input.scoreThreshold } : {}),
+    ...(version?.ok === true && version.value !== undefined ? { version: version.value } : {}),
+    ...(language?.ok === true && language.value !== undefined ? { language: language.value } : {}),
+  });
+  const base = runtime.baseUrl;
+  return success(
+    hits.map((h): SearchResult => {
+      const url = pageUrl(base, h.page.path) + (h.section.anchor !== "" ? `#${h.section.anchor}` : "");
+      const others = h.otherVersions.map((t) => ({
+        versions: [...(t.placement?.versions ?? [])],
+        ...(t.placement?.products !== undefined ? { products: [...t.placement.products] } : {}),
+        path: t.page.path,
+        url: pageUrl(base, t.page.path),
+        score: t.score,
+      }));
+      return {
+        title: readerTitle(h.page),
+        section: h.section.heading,
+        path: h.page.path,
+        file: h.page.file.path,
+        url,
+        snippet: h.snippet,
+        score: h.score,
+        ...scopeFields(h.placement),
+        ...(others.length > 0 ? { otherVersions: others } : {}),
+      };
+    }),
+  );
+}
+
+/**
+ * The results as text for a model or a terminal: numbered, each with its link, file, score,
+ * scope and snippet; no results say what to try next (`names.filesystem` with `rg`).
+ */
+export function searchText(results: readonly SearchResult[], query: string, names: ToolNames): string {
+  if (results.length === 0) return `No results for "${query}". Try other words, fewer terms, or search the files: ${names.filesystem} with \`rg -il "term" /\`.`;
+  return results
+    .map(
+      (r, i) =>
+        `${i + 1}. ${r.title}${r.section !== "" && r.section !== r.title ? ` › ${r.section}` : ""}\n` +
+        `   ${r.url}\n   file: ${r.file} · score ${r.score}${scopeMarker(r)}\n` +
+        (r.otherVersions ?? []).map((o) => `   also in ${[...(o.products ?? []), ...o.versions].join(", ")}: ${o.url}\n`).join("") +
+        `   ${r.snippet}`,
+    )
+    .join("\n\n");
+}
+
+/** ` Filter values: versions v2, v1 (default v2); languages en, fr.`: the reader's, for `version` and `language`. */
+export function filterValues(outline: SiteOutline): string {
+  const parts = [
+    ...(outline.versions.length > 0 ? [`versions ${versionList(outline)}`] : []),
+    ...(outline.languages.length > 0 ? [`languages ${outline.languages.join(", ")}`] : []),
+  ];
+  return parts.length > 0 ? ` Filter values: ${parts.join("; ")}.` : "";
+}
+
+/** `versions`/`languages` of a placement, as result fields (absent when in every one). */
+function scopeFields(placement: PagePlacement | undefined): Pick<SearchResult, "versions" | "languages" | "products"> {
+  return {
+    ...(placement?.versions !== undefined ? { versions: [...placement.versions] } : {}),
+    ...(placement?.languages !== undefined ? { languages: [...placement.languages] } : {}),
+    ...(placement?.products !== undefined ? { products: [...placement.products] } : {}),
+  };
+}
+
+/** ` · version v5.x · language fr`: what tells a result apart from its copies in other versions. */
+function scopeMarker(r: Pick<SearchResult, "versions" | "languages" | "products">): string {
+  const parts: string[] = [];
+  if (r.products !== undefined) parts.push(`${r.products.length === 1 ? "product" : "products"} ${r.products.join(", ")}`);
+  if (r.versions !== undefined) parts.push(`${r.versions.length === 1 ? "version" : "versions"} ${r.versions.join(", ")}`);
+  if (r.languages !== undefined) parts.push(`${r.languages.length === 1 ? "language" : "languages"} ${r.languages.join(", ")}`);
+  return parts.map((p) => ` · ${p}`).join("");
+}

@@ -1,0 +1,174 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverName } from "../../src/bridge/discovery/server-card.js";
+import { bridgeUrls } from "../../src/bridge/urls.js";
+import { type Harness, RESTRICTED_SKILL, accessRepo, mcpClient, startBridge, userTokens } from "./harness.js";
+
+/**
+ * Discovery before connecting, over real HTTP: the server cards of both endpoints, the catalog
+ * naming them, and the Agent Skills index with each SKILL.md, each as the request's reader sees it.
+ */
+let repo: ReturnType<typeof accessRepo>;
+let h: Harness;
+let staff: string;
+const VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+
+beforeAll(async () => {
+  repo = accessRepo();
+  h = await startBridge({ root: repo.dir, authMode: "partial", mcp: "enabled" });
+  await h.state.addUser("sam", "sam-password-1", ["staff"]);
+  staff = (await userTokens(h, "sam", "sam-password-1")).access_token;
+});
+afterAll(async () => {
+  await h.close();
+  repo.cleanup();
+});
+
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+describe("server cards", () => {
+  it("describe /mcp with the tools exactly as tools/list gives them to its reader", async () => {
+    const r = await fetch(h.urls.serverCard);
+    expect([r.status, r.headers.get("content-type"), r.headers.get("cache-control")]).toEqual([200, "application/mcp-server-card+json", "no-store"]);
+    const card = (await r.json()) as Record<string, unknown>;
+    const client = await mcpClient(h.urls.mcp);
+    const { tools } = await client.client.listTools();
+    await client.close();
+    expect(card).toEqual({
+      $schema: "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+      name: "127.0.0.1/nimbus-storage",
+      version: "0.1.0",
+      description: "Object storage with buckets, signed URLs and webhooks.",
+      title: "Nimbus Storage docs",
+      websiteUrl: "https://docs.nimbus.example",
+      remotes: [{ type: "streamable-http", url: h.urls.mcp, supportedProtocolVersions: VERSIONS }],
+      tools,
+    });
+    expect(tools.map((t) => t.name)).toEqual(["search_nimbus_storage", "query_docs_filesystem_nimbus_storage"]);
+  });
+
+  it("describe /authed/mcp with its authorization header, for the token's reader", async () => {
+    const card = (await (await fetch(h.urls.authedServerCard, { headers: bearer(staff) })).json()) as Record<string, unknown>;
+    const client = await mcpClient(h.urls.authedMcp, { token: staff });
+    const { tools } = await client.client.listTools();
+    await client.close();
+    expect(card).toMatchObject({
+      name: "127.0.0.1/nimbus-storage-authed",
+      title: "Nimbus Storage docs (signed in)",
+      remotes: [
+        {
+          type: "streamable-http",
+          url: h.urls.authedMcp,
+          headers: [
+            {
+              name: "Authorization",
+              description: "An OAuth 2.1 bearer token from this server's authorization server (see its protected resource metadata).",
+              isRequired: true,
+              isSecret: true,
+            },
+          ],
+          supportedProtocolVersions: VERSIONS,
+        },
+      ],
+      tools,
+    });
+  });
+});
+
+describe("server names", () => {
+  it("reverse the public host's name, keep an address as it is", () => {
+    expect(serverName(bridgeUrls("https://docs.nimbus.example"), "Nimbus Storage", "mcp")).toBe("example.nimbus.docs/nimbus-storage");
+    expect(serverName(bridgeUrls("http://[::1]:3333"), "Nimbus Storage", "authed")).toBe("--1/nimbus-storage-authed");
+  });
+});
+
+describe("the catalog", () => {
+  it("names both cards, at /.well-known/mcp/catalog.json and /.well-known/ai-catalog.json", async () => {
+    const expected = {
+      specVersion: "1.0",
+      entries: [
+        { identifier: "urn:air:127.0.0.1:mcp:nimbus-storage", displayName: "Nimbus Storage docs", type: "application/mcp-server-card+json", url: h.urls.serverCard },
+        {
+          identifier: "urn:air:127.0.0.1:mcp:nimbus-storage-authed",
+          displayName: "Nimbus Storage docs (signed in)",
+          type: "application/mcp-server-card+json",
+          url: h.urls.authedServerCard,
+        },
+      ],
+    };
+    expect(await (await fetch(h.urls.mcpCatalog)).json()).toEqual(expected);
+    expect(await (await fetch(`${h.origin}/.well-known/ai-catalog.json`)).json()).toEqual(expected);
+  });
+});
+
+describe("agent skills", () => {
+  it("lists an anonymous reader's skills with the digest of what each URL serves; a restricted skill never appears", async () => {
+    const index = (await (await fetch(h.urls.agentSkillsIndex)).json()) as { skills: { url: string; digest: string }[] };
+    const generated = await (await fetch(h.urls.agentSkill("nimbus-storage"))).text();
+    expect(index).toEqual({
+      $schema: "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
+      skills: [
+        {
+          name: "nimbus-storage",
+          type: "skill-md",
+          description: "How to use the Nimbus Storage documentation tools (generated)",
+          url: h.urls.agentSkill("nimbus-storage"),
+          digest: `sha256:${sha256(generated)}`,
+        },
+      ],
+    });
+    expect(generated).toContain("name: nimbus_storage\n");
+    // The restricted skill's file is answered exactly like a skill that never existed.
+    const restricted = await fetch(h.urls.agentSkill("oncall"));
+    const missing = await fetch(h.urls.agentSkill("nope"));
+    expect([restricted.status, await restricted.json()]).toEqual([
+      404,
+      { error: { code: "not_found", message: 'no skill named "oncall"; see /.well-known/agent-skills/index.json' } },
+    ]);
+    expect([missing.status, await missing.json()]).toEqual([404, { error: { code: "not_found", message: 'no skill named "nope"; see /.well-known/agent-skills/index.json' } }]);
+  });
+
+  it("lists the restricted skill to a reader of its group, with its exact text", async () => {
+    const index = await (await fetch(h.urls.agentSkillsIndex, { headers: bearer(staff) })).json();
+    expect(index).toEqual({
+      $schema: "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
+      skills: [
+        {
+          name: "oncall",
+          type: "skill-md",
+          description: "On-call procedures STAFF-SKILL-DESC-5E21",
+          url: h.urls.agentSkill("oncall"),
+          digest: `sha256:${sha256(RESTRICTED_SKILL)}`,
+        },
+      ],
+    });
+    const r = await fetch(h.urls.agentSkill("oncall"), { headers: bearer(staff) });
+    expect([r.status, r.headers.get("content-type"), await r.text()]).toEqual([200, "text/markdown; charset=utf-8", RESTRICTED_SKILL]);
+  });
+});
+
+describe("a disabled server, and other methods", () => {
+  it("publishes no card, no catalog entry and no skill while the MCP server is off", async () => {
+    await h.state.setMcp("disabled");
+    try {
+      const r = await fetch(h.urls.serverCard);
+      expect([r.status, await r.json()]).toEqual([403, { error: { code: "mcp_disabled", message: "The MCP server of the Nimbus Storage documentation is not enabled" } }]);
+      expect(await (await fetch(h.urls.mcpCatalog)).json()).toEqual({ specVersion: "1.0", entries: [] });
+      expect(await (await fetch(h.urls.agentSkillsIndex, { headers: bearer(staff) })).json()).toEqual({
+        $schema: "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
+        skills: [],
+      });
+    } finally {
+      await h.state.setMcp("enabled");
+    }
+  });
+
+  it("answers GET and HEAD only", async () => {
+    for (const url of [h.urls.serverCard, h.urls.authedServerCard, h.urls.mcpCatalog, h.urls.agentSkillsIndex]) {
+      const r = await fetch(url, { method: "POST" });
+      expect([url, r.status, r.headers.get("allow"), await r.json()]).toEqual([url, 405, "GET, HEAD", { error: { code: "method_not_allowed", message: "POST is not allowed here; use GET" } }]);
+    }
+    expect((await fetch(h.urls.serverCard, { method: "HEAD" })).status).toBe(200);
+  });
+});

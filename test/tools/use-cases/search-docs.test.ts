@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DocsRuntime } from "../../../src/tools/runtime.js";
+import { parseInput } from "../../../src/tools/use-cases/outcome.js";
+import { searchDocs, searchInput, searchText } from "../../../src/tools/use-cases/search-docs.js";
+import { ANONYMOUS, readerWithGroups } from "../../../src/vfs/access.js";
+import { localContext, requestContext } from "../../../src/vfs/request-context.js";
+import { fixture } from "../../helpers/paths.js";
+import { makeRepo } from "../../helpers/repo.js";
+
+/** The search use case driven directly: no MCP server, no HTTP, the context built by hand. */
+let runtime: DocsRuntime;
+beforeAll(async () => {
+  runtime = await DocsRuntime.load({ root: fixture("demo"), baseUrl: "https://docs.nimbus.example" });
+});
+afterAll(async () => runtime.close());
+
+describe("searchDocs", () => {
+  it("answers the context's reader with typed results, and the same text the tool shows", () => {
+    const found = searchDocs({ runtime, request: localContext() }, { query: "signed url expires", pageSize: 1 });
+    expect(found).toEqual({
+      ok: true,
+      value: [
+        {
+          title: "Access control",
+          section: "Signed URLs",
+          path: "/guides/access-control",
+          file: "/guides/access-control.mdx",
+          url: "https://docs.nimbus.example/guides/access-control#signed-urls",
+          snippet:
+            "Generate a link that expires: nimbus sign nimbus://my-photos/cat.jpg --expires 1h Signed URLs carry an HMAC signature; changing any query parameter invalidates them.",
+          score: 0.568,
+        },
+      ],
+    });
+    if (!found.ok) return;
+    expect(searchText(found.value, "signed url expires", runtime.names)).toBe(
+      "1. Access control › Signed URLs\n" +
+        "   https://docs.nimbus.example/guides/access-control#signed-urls\n" +
+        "   file: /guides/access-control.mdx · score 0.568\n" +
+        "   Generate a link that expires: nimbus sign nimbus://my-photos/cat.jpg --expires 1h Signed URLs carry an HMAC signature; changing any query parameter invalidates them.",
+    );
+    expect(searchText([], "zzz", runtime.names)).toBe('No results for "zzz". Try other words, fewer terms, or search the files: query_docs_filesystem_nimbus_storage with `rg -il "term" /`.');
+  });
+
+  it("reads as the reader and under the auth setting the context carries", () => {
+    const paths = (request: ReturnType<typeof localContext>) => {
+      const found = searchDocs({ runtime, request }, { query: "storage node drain runbook", pageSize: 50 });
+      return found.ok ? found.value.map((r) => r.path) : found.issues;
+    };
+    expect(paths(localContext())).not.toContain("/internal/runbook");
+    expect(paths(localContext(readerWithGroups(["staff"])))[0]).toBe("/internal/runbook");
+    // A fully authenticated site shows an anonymous reader nothing but its public pages.
+    expect(paths(requestContext(ANONYMOUS, "full"))).toEqual([]);
+  });
+
+  it("names the arguments the site refutes, and the schema's issues by argument", async () => {
+    const repo = makeRepo({
+      "docs.json": JSON.stringify({ name: "Two", navigation: { versions: [{ version: "v1", pages: ["v1/a"] }, { version: "v2", pages: ["v2/a"] }] } }),
+      "v1/a.mdx": "# A\n\nOld widgets.",
+      "v2/a.mdx": "# A\n\nNew widgets.",
+    });
+    const versioned = await DocsRuntime.load({ root: repo.dir });
+    try {
+      // (A site without languages takes any language filter: every page is in every language.)
+      expect(searchDocs({ runtime: versioned, request: localContext() }, { query: "widgets", version: "v3", language: "fr" })).toEqual({
+        ok: false,
+        issues: [{ argument: "version", message: 'not a version of this site; use one of v1, v2, latest (got "v3")' }],
+      });
+    } finally {
+      await versioned.close();
+      repo.cleanup();
+    }
+    expect(parseInput(searchInput, { query: " ", pageSize: 0, limit: 1 })).toEqual({
+      ok: false,
+      issues: [
+        { argument: "query", message: 'must not be empty (got "")' },
+        { argument: "pageSize", message: "must be an integer from 1 to 50 (got 0)" },
+        { message: 'unknown argument "limit"' },
+      ],
+    });
+  });
+});
