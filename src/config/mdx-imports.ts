@@ -67,6 +67,9 @@ export function mdxImports(text: string): MdxImport[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
+/** An import statement naming a module: `from` or the leading `import`, then a string. */
+const UNREAD_SOURCE_RE = /(?:^import|(?<![\p{ID_Continue}$])from)(?:\s|\/\*[\s\S]*?\*\/)*["']/u;
+
 /** Keywords an import statement may hold besides the names it binds. */
 const IMPORT_WORDS = new Set(["import", "from", "as", "type", "typeof", "defer", "source", "with", "assert", "default"]);
 
@@ -83,6 +86,9 @@ function unreadStatements(text: string, block: { start: number; end: number }, r
     if (read.some((r) => start >= r.start && start < r.end)) return;
     let end = i + 1 < starts.length ? (starts[i + 1] as number) - 1 : block.end;
     for (const r of read) if (r.start > start && r.start < end) end = r.start;
+    // Prose in a `.md` page may start with the word (`import twice and...`): only what names a
+    // module as a string (`from "..."`, `import "..."`) can name a file.
+    if (!UNREAD_SOURCE_RE.test(text.slice(start, end))) return;
     const written = text.slice(start, end).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\])*'/g, " ");
     const names = [...new Set(decodeEscapes(written).match(/[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*/gu) ?? [])].filter((n) => !IMPORT_WORDS.has(n));
     out.push({ ...wholeLines(text, start, end), source: "", names, unread: true });
