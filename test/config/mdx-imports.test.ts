@@ -60,6 +60,8 @@ describe("mdxImports", () => {
       ['import A from "/a.mdx"\n', "/a.mdx", ["A"], undefined],
       ['import { "the secret" as Secret, Other } from "/snippets/secret.mdx"\n', "", ["Secret", "Other"], true],
     ]);
+    // Prose of a `.md` page starting with the word names no module: no statement.
+    expect(mdxImports(page(["import twice, and it's done", "from then on"]))).toEqual([]);
   });
 });
 
