@@ -19,6 +19,10 @@ export interface MdxImport {
   readonly source: string;
   /** Names it binds in the page: `Secret`, `{ A as B }` -> `B`, `* as NS` -> `NS`. */
   readonly names: readonly string[];
+  /** An `import` statement the matcher could not read: `source` is empty, and the file it names
+   *  could be any; `names` are the names written in it (a guess). Callers remove it for readers
+   *  who may not read every file it could name (fail closed). */
+  readonly unread?: true;
 }
 
 /** Space between tokens: white space and comments, block or line. */
@@ -47,6 +51,7 @@ export function mdxImports(text: string): MdxImport[] {
   if (!/^(?:import|export)\b/m.test(text)) return [];
   const out: MdxImport[] = [];
   for (const block of esmBlocks(text)) {
+    const read: MdxImport[] = [];
     STATEMENT_RE.lastIndex = block.start;
     for (let m = STATEMENT_RE.exec(text); m !== null && m.index < block.end; m = STATEMENT_RE.exec(text)) {
       const [whole, keyword, bindings, double, single, bareDouble, bareSingle] = m as unknown as [string, ...(string | undefined)[]];
@@ -55,9 +60,39 @@ export function mdxImports(text: string): MdxImport[] {
       // A `//` comment after the statement is about it: it goes too.
       let end = m.index + whole.length;
       if (/^[ \t]*\/\//.test(text.slice(end, lineEnd(text, end)))) end = lineEnd(text, end);
-      out.push({ ...wholeLines(text, m.index, end), source, names });
+      read.push({ ...wholeLines(text, m.index, end), source, names });
     }
+    out.push(...read, ...unreadStatements(text, block, read));
   }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** An import statement naming a module: `from` or the leading `import`, then a string. */
+const UNREAD_SOURCE_RE = /(?:^import|(?<![\p{ID_Continue}$])from)(?:\s|\/\*[\s\S]*?\*\/)*["']/u;
+
+/** Keywords an import statement may hold besides the names it binds. */
+const IMPORT_WORDS = new Set(["import", "from", "as", "type", "typeof", "defer", "source", "with", "assert", "default"]);
+
+/**
+ * Lines of an ESM block that start an `import` no statement read covers: each is an unread
+ * statement up to the next line starting a statement (or the next one read, or the block's end).
+ */
+function unreadStatements(text: string, block: { start: number; end: number }, read: readonly MdxImport[]): MdxImport[] {
+  const starts: number[] = [];
+  for (let at = block.start; at < block.end; at = lineEnd(text, at) + 1) if (ESM_START_RE.test(text.slice(at, at + 7))) starts.push(at);
+  const out: MdxImport[] = [];
+  starts.forEach((start, i) => {
+    if (!/^import(?![\p{ID_Continue}$])/u.test(text.slice(start, start + 7))) return;
+    if (read.some((r) => start >= r.start && start < r.end)) return;
+    let end = i + 1 < starts.length ? (starts[i + 1] as number) - 1 : block.end;
+    for (const r of read) if (r.start > start && r.start < end) end = r.start;
+    // Prose in a `.md` page may start with the word (`import twice and...`): only what names a
+    // module as a string (`from "..."`, `import "..."`) can name a file.
+    if (!UNREAD_SOURCE_RE.test(text.slice(start, end))) return;
+    const written = text.slice(start, end).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\])*'/g, " ");
+    const names = [...new Set(decodeEscapes(written).match(/[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*/gu) ?? [])].filter((n) => !IMPORT_WORDS.has(n));
+    out.push({ ...wholeLines(text, start, end), source: "", names, unread: true });
+  });
   return out;
 }
 

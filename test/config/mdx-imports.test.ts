@@ -53,6 +53,16 @@ describe("mdxImports", () => {
       ["/snippets/se.mdx", ["Secret2"]],
     ]);
   });
+
+  it("returns a statement it cannot read as unread, with the names written in it, up to the next statement", () => {
+    const text = page(['import A from "/a.mdx"', 'import { "the secret" as Secret, Other } from "/snippets/secret.mdx"', "export const x = 1"]);
+    expect(mdxImports(text).map((i) => [text.slice(i.start, i.end), i.source, i.names, i.unread])).toEqual([
+      ['import A from "/a.mdx"\n', "/a.mdx", ["A"], undefined],
+      ['import { "the secret" as Secret, Other } from "/snippets/secret.mdx"\n', "", ["Secret", "Other"], true],
+    ]);
+    // Prose of a `.md` page starting with the word names no module: no statement.
+    expect(mdxImports(page(["import twice, and it's done", "from then on"]))).toEqual([]);
+  });
 });
 
 describe("removeImports", () => {
