@@ -119,11 +119,17 @@ describe("the version argument", () => {
   });
 
   it("refuses anything else, listing the accepted forms", async () => {
-    await expect(protocol.call("search_protocol", { query: "tools", version: "2024-11-05" })).rejects.toMatchObject({
-      code: -32602,
-      message:
-        "MCP error -32602: Invalid arguments for search_protocol: version: not a version of this site; use one of Version 2025-06-18 (latest) (also 2025-06-18), " +
-        'Version 2025-03-26 (also 2025-03-26), Draft, latest (got "2024-11-05")',
+    // An argument the model can correct is a tool result with isError (SEP-1303), not a protocol error.
+    expect(await protocol.call("search_protocol", { query: "tools", version: "2024-11-05" })).toEqual({
+      content: [
+        {
+          type: "text",
+          text:
+            "Invalid arguments for search_protocol: version: not a version of this site; use one of Version 2025-06-18 (latest) (also 2025-06-18), " +
+            'Version 2025-03-26 (also 2025-03-26), Draft, latest (got "2024-11-05")',
+        },
+      ],
+      isError: true,
     });
   });
 });
