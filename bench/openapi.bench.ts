@@ -14,6 +14,10 @@ import { createOpenapiValidator } from "../src/config/openapi/validate-openapi.j
 import { compileValidator } from "../src/config/openapi/validators/generate.js";
 import { createApiCache, generateApiPages } from "../src/vfs/api-pages.js";
 import { type BenchSuite, percentile, timeMany } from "./bench.js";
+import { compileIgnoreRules } from "../src/config/ignore-rules.js";
+
+/** The bench corpora have no ignore files. */
+const NO_RULES = compileIgnoreRules([]);
 
 const SHARED = process.env.SVC_SHARED ?? fileURLToPath(new URL("../../shared", import.meta.url));
 
@@ -42,7 +46,7 @@ export const openapiSuite: BenchSuite = {
         const p = parseDocument(text);
         if (!p.ok || p.type.kind !== "openapi") throw new Error("discord.json did not parse");
         const problems = await createOpenapiValidator(compileValidator).validate(p.document, p.type.version);
-        const { document } = await dereferenceWithRefParser(p.document, { root, file: "discord.json" });
+        const { document } = await dereferenceWithRefParser(p.document, { root, ignore: NO_RULES, file: "discord.json" });
         const spec = { format: "openapi" as const, source: "discord.json", version: p.type.version, title: "Discord", servers: [], operations: readOperations(document, problems) };
         for (const op of spec.operations) renderOperationPage(spec, op, { pagePath: "/x", settings, playground });
       });
@@ -51,22 +55,22 @@ export const openapiSuite: BenchSuite = {
       const renderAll = (r: Awaited<ReturnType<typeof generateApiPages>>): number => r.pages.reduce((n, p) => n + p.file.text.length, 0);
       // Cold: fresh state each time (validators loaded, no cache of any kind).
       const cold = await timeMany(5, async () => {
-        const r = await generateApiPages(root, docsJson, new Map());
+        const r = await generateApiPages(root, docsJson, new Map(), { ignore: NO_RULES });
         renderAll(r);
         pages = r.pages.length;
       });
       // Warm: a reload after the spec changed (validators already loaded).
       const cache = createApiCache();
-      await generateApiPages(root, docsJson, new Map(), { cache });
+      await generateApiPages(root, docsJson, new Map(), { ignore: NO_RULES, cache });
       const warm = await timeMany(5, async () => {
         cache.specs.clear();
-        renderAll(await generateApiPages(root, docsJson, new Map(), { cache }));
+        renderAll(await generateApiPages(root, docsJson, new Map(), { ignore: NO_RULES, cache }));
       });
       // Warm spec cache on disk (a new process, spec unchanged): no parse, validation or dereferencing.
       const cacheDir = mkdtempSync(join(tmpdir(), "svc-bench-openapi-cache-"));
       const specCache = openSpecCache(cacheDir);
-      await generateApiPages(root, docsJson, new Map(), { specCache });
-      const cached = await timeMany(5, async () => renderAll(await generateApiPages(root, docsJson, new Map(), { specCache })));
+      await generateApiPages(root, docsJson, new Map(), { ignore: NO_RULES, specCache });
+      const cached = await timeMany(5, async () => renderAll(await generateApiPages(root, docsJson, new Map(), { ignore: NO_RULES, specCache })));
       rmSync(cacheDir, { recursive: true, force: true });
       // Dereferencing alone: the in-place pass against json-schema-ref-parser, on fresh parses.
       const parsed = () => {
@@ -74,10 +78,10 @@ export const openapiSuite: BenchSuite = {
         if (!p.ok) throw new Error(p.message);
         return p.document;
       };
-      const deref = await timeMany(5, async () => dereferenceDocument(parsed(), { root, file: "discord.json" }));
-      const refParser = await timeMany(5, async () => dereferenceWithRefParser(parsed(), { root, file: "discord.json" }));
+      const deref = await timeMany(5, async () => dereferenceDocument(parsed(), { root, ignore: NO_RULES, file: "discord.json" }));
+      const refParser = await timeMany(5, async () => dereferenceWithRefParser(parsed(), { root, ignore: NO_RULES, file: "discord.json" }));
       const validateOnly = await timeMany(5, async () => {
-        await buildSpec(text, "discord.json", false, { root, validator: cache.validator });
+        await buildSpec(text, "discord.json", false, { root, ignore: NO_RULES, validator: cache.validator });
       });
       log(`${pages} pages generated from discord.json`);
       const p50 = (v: number[]) => percentile(v, 50);

@@ -1,5 +1,5 @@
 import ignore, { type Ignore } from "ignore";
-import { readInsideRoot } from "./inside-root.js";
+import { NO_IGNORE_RULES, readInsideRoot } from "./inside-root.js";
 import { LoadStoppedError } from "./load-stopped.js";
 
 /** Ignore files read from the repository root, in order. `.mintignore` is the predecessor's name. */
@@ -44,7 +44,7 @@ export function compileIgnoreRules(texts: readonly string[]): IgnoreRules {
 export function loadIgnoreRules(root: string): IgnoreRules {
   const texts: string[] = [];
   for (const name of IGNORE_FILES) {
-    const read = readInsideRoot(root, name);
+    const read = readInsideRoot(root, name, { ignore: NO_IGNORE_RULES });
     if (read.ok) texts.push(read.text);
     else if (read.reason !== "missing") {
       throw new LoadStoppedError(`cannot read ${name}: ${read.message}; the files it excludes would be served, so nothing is (make it readable, or remove it)`);

@@ -58,10 +58,18 @@ export interface InsideFile extends Omit<InsideEntry, "kind"> {
 export interface InsideReadOptions {
   /** Larger files are refused (`too-large`) before being read. */
   readonly maxBytes?: number;
-  /** A link is not a way into what these rules exclude: when a link was followed, the real path
-   *  must not be ignored either (the path asked for is the caller's to check). */
-  readonly ignore?: IgnoreRules;
+  /** Required, so that no reader forgets them: a path these rules exclude is refused as missing
+   *  (`the ignore rules exclude it`), and so is a link whose real path they exclude (`excluded`).
+   *  `NO_IGNORE_RULES` only where the file is not served whatever happens (the ignore files
+   *  themselves, docs.json, a check that an excluded file exists in order to say so). */
+  readonly ignore: IgnoreRules | typeof NO_IGNORE_RULES;
 }
+
+/** Read without applying ignore rules (see `InsideReadOptions.ignore`). */
+export const NO_IGNORE_RULES = null;
+
+/** The message of a refusal because the ignore rules exclude the path asked for. */
+export const IGNORED_MESSAGE = "the ignore rules exclude it";
 
 /** Codes of the findings about links (listed in docs/docs-json.md): one leading outside the root,
  *  and the others (a folder link not followed, a link into what the ignore rules exclude). */
@@ -81,7 +89,7 @@ export function realRoot(root: string): string {
 }
 
 /** Read a repository file as UTF-8, refusing anything that is not a regular file inside the root. */
-export function readInsideRoot(root: string, rel: string, options: InsideReadOptions = {}): InsideFile | Refusal {
+export function readInsideRoot(root: string, rel: string, options: InsideReadOptions): InsideFile | Refusal {
   const located = locate(root, rel, options.ignore);
   if (!located.ok) return located;
   const { abs, realRel } = located;
@@ -108,7 +116,7 @@ export function readInsideRoot(root: string, rel: string, options: InsideReadOpt
 }
 
 /** What is at a repository path (following links that stay inside the root), without reading it. */
-export function statInsideRoot(root: string, rel: string, options: Pick<InsideReadOptions, "ignore"> = {}): InsideEntry | Refusal {
+export function statInsideRoot(root: string, rel: string, options: Pick<InsideReadOptions, "ignore">): InsideEntry | Refusal {
   const located = locate(root, rel, options.ignore);
   if (!located.ok) return located;
   try {
@@ -120,8 +128,8 @@ export function statInsideRoot(root: string, rel: string, options: Pick<InsideRe
 }
 
 /** Whether a file (not a folder) is at a repository path, inside the root. */
-export function isFileInsideRoot(root: string, rel: string): boolean {
-  const st = statInsideRoot(root, rel);
+export function isFileInsideRoot(root: string, rel: string, ignore: InsideReadOptions["ignore"]): boolean {
+  const st = statInsideRoot(root, rel, { ignore });
   return st.ok && st.kind === "file";
 }
 
@@ -130,7 +138,8 @@ export function isFileInsideRoot(root: string, rel: string): boolean {
  * real path then). Only the kind of an outside target is looked at, never what it holds.
  */
 export function folderLink(root: string, rel: string): { readonly inside: true; readonly real: string } | { readonly inside: false } | undefined {
-  const st = statInsideRoot(root, rel);
+  // The listing applies the rules to what it finds through the link.
+  const st = statInsideRoot(root, rel, { ignore: NO_IGNORE_RULES });
   if (st.ok) return st.kind === "folder" ? { inside: true, real: st.real } : undefined;
   if (st.reason !== "outside") return undefined;
   try {
@@ -187,9 +196,10 @@ export function listInsideRoot(root: string, match: (rel: string) => boolean): R
 type Located = { readonly ok: true; readonly abs: string; readonly realRel: string } | Refusal;
 
 /** Resolve `rel` under the root to its real path, or refuse. */
-function locate(root: string, rel: string, ignore: IgnoreRules | undefined): Located {
+function locate(root: string, rel: string, ignore: IgnoreRules | null): Located {
   const normal = posix.normalize(rel.replace(/\\/g, "/"));
   if (isAbsolute(rel) || normal === ".." || normal.startsWith("../")) return { ok: false, reason: "leaves", message: "the path leaves the repository" };
+  if (ignore !== null && normal !== "." && ignore.ignores(normal)) return { ok: false, reason: "missing", message: IGNORED_MESSAGE };
   let base: string;
   let abs: string;
   try {
@@ -204,7 +214,7 @@ function locate(root: string, rel: string, ignore: IgnoreRules | undefined): Loc
   const realRel = relative(base, abs);
   if (realRel.startsWith("..") || isAbsolute(realRel)) return { ok: false, reason: "outside", message: OUTSIDE_MESSAGE };
   const real = realRel.split(sep).join("/");
-  if (ignore !== undefined && real !== normal && real !== "" && ignore.ignores(real)) {
+  if (ignore !== null && real !== normal && real !== "" && ignore.ignores(real)) {
     return { ok: false, reason: "excluded", message: `the link leads to ${real}, which the ignore rules exclude` };
   }
   return { ok: true, abs, realRel: real };

@@ -8,6 +8,7 @@ import type { ReadableDocsJson } from "./docs-json/readable.js";
 import { validateDocsJson } from "./docs-json/validate.js";
 import { readSiteConfig } from "./read-site-config.js";
 import { emptySiteConfig, type SiteConfig } from "./site-config.js";
+import { type IgnoreRules, loadIgnoreRules } from "./ignore-rules.js";
 
 export const DOCS_JSON = "docs.json";
 
@@ -38,7 +39,9 @@ export interface LoadDocsJsonOptions {
   /** The repository's page files: also run the rules that need them (`svc-mcp check`). */
   readonly files?: PageFiles;
   readonly resolveEntry?: ResolveEntry;
-  /** How files are read (tests); default: from `root`, with the size limit. */
+  /** The repository's ignore rules, when the caller has them; default: read from `root`. */
+  readonly ignore?: IgnoreRules;
+  /** How files are read (tests); default: from `root`, with the size limit and the ignore rules. */
   readonly read?: ReadText;
 }
 
@@ -48,7 +51,7 @@ export interface LoadDocsJsonOptions {
  * configuration; one that cannot be read as a whole yields no configuration and every problem.
  */
 export async function loadDocsJson(root: string, options: LoadDocsJsonOptions = {}): Promise<DocsJsonResult> {
-  const read = options.read ?? fileReader(root);
+  const read = options.read ?? fileReader(root, options.ignore ?? loadIgnoreRules(root));
   const source = await resolveJsonRefs(DOCS_JSON, read);
   if (source.rootMissing) return { config: emptySiteConfig(basename(root)), diagnostics: [], files: [DOCS_JSON], linkTargets: [] };
 

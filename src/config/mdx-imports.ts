@@ -19,13 +19,29 @@ export interface MdxImport {
   readonly source: string;
   /** Names it binds in the page: `Secret`, `{ A as B }` -> `B`, `* as NS` -> `NS`. */
   readonly names: readonly string[];
+  /** An `import` statement the matcher could not read: `source` is empty, and the file it names
+   *  could be any; `names` are the names written in it (a guess). Callers remove it for readers
+   *  who may not read every file it could name (fail closed). */
+  readonly unread?: true;
 }
+
+/** Space between tokens: white space and comments, block or line. */
+const GAP = String.raw`(?:\s|/\*[\s\S]*?\*/|//[^\n]*(?:\n|$))*`;
+/** A string literal, escapes included (`"/snippets/secr\u0065t.mdx"`): decoded by `decodeString`. */
+const STRING = String.raw`(?:"((?:\\[\s\S]|[^"\\\n])*)"|'((?:\\[\s\S]|[^'\\\n])*)')`;
+/** What may stand between `import` and `from`: names (any script, escapes too), `*`, braces,
+ *  commas, `as`, space and comments. */
+const BINDINGS = String.raw`(?:[\p{ID_Continue}$\u200c\u200d*{},\s\\]|/\*[\s\S]*?\*/|//[^\n]*\n)*?`;
 
 /**
  * In an ESM block: `import X from '...'`, `import { A, B as C } from "..."` (over several lines
- * too), `export ... from '...'`, or `import '...'` (for its side effects), with its `;`.
+ * too), `export ... from '...'`, or `import '...'` (for its side effects), with its `;`; comments
+ * may stand between the parts.
  */
-const STATEMENT_RE = /\b(?:(import|export)\s+(?:type\s+)?([\w$*{},\s]*?)\s*\bfrom\s*(['"])([^'"\n]+)\3|import\s*(['"])([^'"\n]+)\5)[ \t]*;?/g;
+const STATEMENT_RE = new RegExp(
+  String.raw`(?<![\p{ID_Continue}$])(?:(import|export)${GAP}(?:type\s+)?(${BINDINGS})${GAP}(?<![\p{ID_Continue}$])from${GAP}${STRING}|import${GAP}${STRING})[ \t]*;?`,
+  "gu",
+);
 const ESM_START_RE = /^(?:import|export)\b/;
 /** A code fence opening or closing line (CommonMark: three or more backticks or tildes). */
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
@@ -35,17 +51,48 @@ export function mdxImports(text: string): MdxImport[] {
   if (!/^(?:import|export)\b/m.test(text)) return [];
   const out: MdxImport[] = [];
   for (const block of esmBlocks(text)) {
+    const read: MdxImport[] = [];
     STATEMENT_RE.lastIndex = block.start;
     for (let m = STATEMENT_RE.exec(text); m !== null && m.index < block.end; m = STATEMENT_RE.exec(text)) {
-      const [whole, keyword, bindings, , from, , bare] = m as unknown as [string, string | undefined, string | undefined, string, string | undefined, string, string | undefined];
-      const source = from ?? bare ?? "";
+      const [whole, keyword, bindings, double, single, bareDouble, bareSingle] = m as unknown as [string, ...(string | undefined)[]];
+      const source = decodeString(double ?? single ?? bareDouble ?? bareSingle ?? "");
       const names = keyword === "import" && bindings !== undefined ? boundNames(bindings) : [];
       // A `//` comment after the statement is about it: it goes too.
       let end = m.index + whole.length;
       if (/^[ \t]*\/\//.test(text.slice(end, lineEnd(text, end)))) end = lineEnd(text, end);
-      out.push({ ...wholeLines(text, m.index, end), source, names });
+      read.push({ ...wholeLines(text, m.index, end), source, names });
     }
+    out.push(...read, ...unreadStatements(text, block, read));
   }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** An import statement naming a module: `from` or the leading `import`, then a string. */
+const UNREAD_SOURCE_RE = /(?:^import|(?<![\p{ID_Continue}$])from)(?:\s|\/\*[\s\S]*?\*\/)*["']/u;
+
+/** Keywords an import statement may hold besides the names it binds. */
+const IMPORT_WORDS = new Set(["import", "from", "as", "type", "typeof", "defer", "source", "with", "assert", "default"]);
+
+/**
+ * Lines of an ESM block that start an `import` no statement read covers: each is an unread
+ * statement up to the next line starting a statement (or the next one read, or the block's end).
+ */
+function unreadStatements(text: string, block: { start: number; end: number }, read: readonly MdxImport[]): MdxImport[] {
+  const starts: number[] = [];
+  for (let at = block.start; at < block.end; at = lineEnd(text, at) + 1) if (ESM_START_RE.test(text.slice(at, at + 7))) starts.push(at);
+  const out: MdxImport[] = [];
+  starts.forEach((start, i) => {
+    if (!/^import(?![\p{ID_Continue}$])/u.test(text.slice(start, start + 7))) return;
+    if (read.some((r) => start >= r.start && start < r.end)) return;
+    let end = i + 1 < starts.length ? (starts[i + 1] as number) - 1 : block.end;
+    for (const r of read) if (r.start > start && r.start < end) end = r.start;
+    // Prose in a `.md` page may start with the word (`import twice and...`): only what names a
+    // module as a string (`from "..."`, `import "..."`) can name a file.
+    if (!UNREAD_SOURCE_RE.test(text.slice(start, end))) return;
+    const written = text.slice(start, end).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\])*'/g, " ");
+    const names = [...new Set(decodeEscapes(written).match(/[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*/gu) ?? [])].filter((n) => !IMPORT_WORDS.has(n));
+    out.push({ ...wholeLines(text, start, end), source: "", names, unread: true });
+  });
   return out;
 }
 
@@ -54,7 +101,10 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
   if (imports.length === 0) return text;
   const cuts: { start: number; end: number }[] = imports.map((i) => ({ start: i.start, end: i.end }));
   const names = [...new Set(imports.flatMap((i) => i.names))];
-  if (names.length > 0) cuts.push(...tagUses(text, names));
+  if (names.length > 0) {
+    cuts.push(...aliasExports(text, names));
+    cuts.push(...tagUses(text, names));
+  }
   cuts.sort((a, b) => a.start - b.start);
   let out = "";
   let at = 0;
@@ -67,6 +117,42 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
     at = c.end;
   }
   return out + text.slice(at);
+}
+
+/** `export const|let|var|function|class Name` at the start of a statement in an ESM block. */
+const EXPORT_DECLARATION_RE = /^export\s+(?:const|let|var|function\*?|class)\s+([\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*)/u;
+
+/**
+ * Exports of the ESM blocks that use one of `names` (`export const Alias = Secret`): they go
+ * with the import, or the name would stay on the page; what they declare goes too (adding
+ * their names to `names`), and so on. A statement runs to the next line that starts one.
+ */
+function aliasExports(text: string, names: string[]): { start: number; end: number }[] {
+  const statements: { start: number; end: number; declared: string | undefined }[] = [];
+  for (const block of esmBlocks(text)) {
+    const starts: number[] = [];
+    for (let at = block.start; at < block.end; at = lineEnd(text, at) + 1) if (ESM_START_RE.test(text.slice(at, at + 7))) starts.push(at);
+    starts.forEach((start, i) => {
+      const end = i + 1 < starts.length ? (starts[i + 1] as number) - 1 : block.end;
+      statements.push({ start, end, declared: EXPORT_DECLARATION_RE.exec(text.slice(start, end))?.[1] });
+    });
+  }
+  const out: { start: number; end: number }[] = [];
+  const uses = (body: string, name: string): boolean => new RegExp(`(?<![\\p{ID_Continue}$])${name.replace(/\$/g, "\\$")}(?![\\p{ID_Continue}$])`, "u").test(body);
+  const taken = new Set<number>();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const st of statements) {
+      if (st.declared === undefined || taken.has(st.start)) continue;
+      const body = text.slice(st.start, st.end);
+      if (!names.some((n) => n !== st.declared && uses(body, n))) continue;
+      taken.add(st.start);
+      out.push(wholeLines(text, st.start, st.end));
+      if (!names.includes(st.declared)) names.push(st.declared);
+      grew = true;
+    }
+  }
+  return out;
 }
 
 /** ESM blocks: from a prose line starting with `import`/`export` to the next blank line. */
@@ -94,20 +180,45 @@ function isNextLine(text: string, line: number, next: number): boolean {
   return lineEnd(text, line) + 1 === next;
 }
 
+/** A name as JavaScript reads it (any script; `\u` escapes decoded separately). */
+const NAME_RE = /(?:\*\s+as\s+)?([\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*)\s*$/u;
+
 /** `A`, `A, { B as C }`, `* as NS`, `{ default as D }` -> the local names. */
-function boundNames(bindings: string): string[] {
+function boundNames(written: string): string[] {
+  const bindings = decodeEscapes(written.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " "));
   const out: string[] = [];
   const braces = /\{([^}]*)\}/.exec(bindings);
   const outside = braces === null ? bindings : bindings.replace(braces[0], "");
   for (const part of outside.split(",")) {
-    const m = /(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s*$/.exec(part.trim());
+    const m = NAME_RE.exec(part.trim());
     if (m !== null) out.push(m[1] as string);
   }
   for (const part of braces?.[1]?.split(",") ?? []) {
-    const m = /([A-Za-z_$][\w$]*)\s*$/.exec(part.trim());
+    const m = NAME_RE.exec(part.trim());
     if (m !== null) out.push(m[1] as string);
   }
   return out;
+}
+
+/** A string literal's value: its escapes decoded, as JavaScript reads them (`\u0065` is `e`). */
+function decodeString(raw: string): string {
+  return decodeEscapes(raw);
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", v: "\v", "0": "\0" };
+
+function decodeEscapes(raw: string): string {
+  if (!raw.includes("\\")) return raw;
+  return raw.replace(/\\(?:u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(\r\n|[\s\S]))/g, (_, braced?: string, four?: string, two?: string, other?: string) => {
+    const hex = braced ?? four ?? two;
+    if (hex !== undefined) {
+      const code = Number.parseInt(hex, 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : "";
+    }
+    // A line continuation stands for nothing; any other escaped character for itself.
+    if (other === "\n" || other === "\r\n" || other === "\r" || other === "\u2028" || other === "\u2029") return "";
+    return SIMPLE_ESCAPES[other as string] ?? (other as string);
+  });
 }
 
 /** Starts of the lines MDX reads as prose (after the front matter, outside fences), and the fenced ranges. */

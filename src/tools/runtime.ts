@@ -243,7 +243,7 @@ export class DocsRuntime {
     this.log(`fetching ${urls.length === 1 ? "a remote API spec" : `${urls.length} remote API specs`} in the background: ${urls.join(", ")}`);
     try {
       const specCache = this.loaded.options.specCache;
-      await prefetchRemoteSpecs(this.options.root, urls, cache, { fetch: remote.fetch, ...(specCache !== undefined ? { specCache } : {}) });
+      await prefetchRemoteSpecs(this.options.root, urls, cache, { ignore: this.loaded.ignore, fetch: remote.fetch, ...(specCache !== undefined ? { specCache } : {}) });
     } catch (error) {
       this.log(`error: fetching remote API specs failed: ${(error as Error).message}`);
       return;

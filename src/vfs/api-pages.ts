@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../config/diagnostic.js";
+import type { IgnoreRules } from "../config/ignore-rules.js";
 import { readInsideRoot } from "../config/inside-root.js";
 import { readApiSettings, type ApiSettings } from "../config/openapi/api-settings.js";
 import { type FetchLike, loadApiSpec, type SpecLoadResult } from "../config/openapi/load-api-spec.js";
@@ -53,6 +54,8 @@ export function createApiCache(): ApiCache {
 }
 
 export interface ApiPagesOptions {
+  /** The repository's ignore rules: a spec, or a file a `$ref` names, that they exclude is not read. */
+  readonly ignore: IgnoreRules;
   /** Fetch remote specs named in docs.json with this; unset means they are not fetched. */
   readonly fetch?: FetchLike;
   readonly cache?: ApiCache;
@@ -81,7 +84,7 @@ export interface ApiPagesResult {
  * The seam between the API reference and the site: from the raw docs.json and the pages read
  * from disk, load the specs, plan, and render generated pages as `Page`s.
  */
-export async function generateApiPages(root: string, docsJson: unknown, diskPages: ReadonlyMap<string, Page>, options: ApiPagesOptions = {}): Promise<ApiPagesResult> {
+export async function generateApiPages(root: string, docsJson: unknown, diskPages: ReadonlyMap<string, Page>, options: ApiPagesOptions): Promise<ApiPagesResult> {
   const cache = options.cache ?? createApiCache();
   const diagnostics: Diagnostic[] = [];
   const refs = collectNavSpecReferences(docsJson);
@@ -224,13 +227,13 @@ function separator(text: string): string {
  * Fetch and build remote specs into `cache`, so that the next load of the site finds them there
  * and never waits on the network (`serve` fetches in the background, then reloads).
  */
-export async function prefetchRemoteSpecs(root: string, urls: readonly string[], cache: ApiCache, options: Pick<ApiPagesOptions, "fetch" | "specCache">): Promise<void> {
+export async function prefetchRemoteSpecs(root: string, urls: readonly string[], cache: ApiCache, options: Pick<ApiPagesOptions, "ignore" | "fetch" | "specCache">): Promise<void> {
   await Promise.all(urls.map((url) => loadCached(root, url, true, cache, options)));
 }
 
 async function loadCached(root: string, source: string, remote: boolean, cache: ApiCache, options: ApiPagesOptions): Promise<SpecLoadResult> {
   const { fetch } = options;
-  const deps = { root, validator: cache.validator, ...(options.specCache !== undefined ? { cache: options.specCache } : {}) };
+  const deps = { root, ignore: options.ignore, validator: cache.validator, ...(options.specCache !== undefined ? { cache: options.specCache } : {}) };
   if (remote) {
     // Remote specs are fetched once per process (a reload re-reads local files only).
     const hit = cache.specs.get(source);
@@ -247,7 +250,7 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
   } else {
     // The real path too: a link moved to another file with the same text is a change.
     // Anything that is not read is "missing" for the cache; the loader says why.
-    const read = readInsideRoot(root, source);
+    const read = readInsideRoot(root, source, { ignore: options.ignore });
     if (read.ok) {
       stamp = read.real;
       text = read.text;

@@ -6,7 +6,7 @@ import { listSpecReferences } from "../config/docs-json/spec-references.js";
 import { locate, sortDiagnostics, VALIDATION_CODES } from "../config/docs-json/validate.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { parseOperationEntry } from "../config/openapi/entry.js";
-import { isFileInsideRoot } from "../config/inside-root.js";
+import { isFileInsideRoot, NO_IGNORE_RULES } from "../config/inside-root.js";
 import { frontMatterProblems } from "../config/page-meta.js";
 import { readSiteConfig } from "../config/read-site-config.js";
 import { toPagePath } from "../config/site-config.js";
@@ -45,6 +45,7 @@ const NOT_PAGES = /^snippets\//;
 export async function checkSite(root: string, options: CheckOptions = {}): Promise<SiteCheck> {
   const loaded = await loadSite(root, options.log, undefined, options.load);
   const docs = await loadDocsJson(root, {
+    ignore: loaded.ignore,
     files: pageFilesOf(loaded.site, loaded.ignore),
     resolveEntry: options.resolveEntry ?? resolveEntryFromSite(loaded.site),
   });
@@ -60,7 +61,7 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
       code: "no-docs-json",
       // Older repositories hold `mint.json`, the format docs.json replaced: its shape differs
       // (navigation is a list of groups), so it is not read; the platform's CLI converts it.
-      message: isFileInsideRoot(root, "mint.json")
+      message: isFileInsideRoot(root, "mint.json", NO_IGNORE_RULES)
         ? "not found: every page is served and searchable, and there is no navigation (mint.json, the format before docs.json, is not read: convert it with `npx mint upgrade`)"
         : "not found: every page is served and searchable, and there is no navigation",
     });

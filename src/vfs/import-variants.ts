@@ -24,6 +24,12 @@ export function importVariants(site: Pick<Site, "files" | "pages">, previous: Re
     if (!MDX_FILE_RE.test(file.path) || generated.has(file)) continue;
     const restricted: { statement: MdxImport; access: Access }[] = [];
     for (const statement of mdxImports(file.text)) {
+      if (statement.unread === true) {
+        // Fail closed: it could name any file, so it is one entry per rule a file could need,
+        // and removed for a reader who fails any of them.
+        for (const access of mdxRules(site, file)) restricted.push({ statement, access });
+        continue;
+      }
       const target = importedFile(site, file.path, statement.source);
       if (target === undefined || target === file || target.access.public === true || accessKey(target.access) === accessKey(file.access)) continue;
       restricted.push({ statement, access: target.access });
@@ -33,13 +39,20 @@ export function importVariants(site: Pick<Site, "files" | "pages">, previous: Re
     const signature = JSON.stringify(restricted.map((r) => [r.statement.start, accessKey(r.access)]));
     const page = site.pages.get(pagePathOf(file.path));
     const render = (allowed: readonly boolean[]): string =>
-      removeImports(
-        file.text,
-        restricted.filter((_, i) => allowed[index[i] as number] !== true).map((r) => r.statement),
-      );
+      removeImports(file.text, [...new Set(restricted.filter((_, i) => allowed[index[i] as number] !== true).map((r) => r.statement))]);
     out.push(reuse(previous?.get(file.path), file, signature) ?? new FileVariants(file, rules, render, page?.file === file ? page : undefined, signature));
   }
   return out;
+}
+
+/** The rules of the site's MDX files that not every reader of `file` may read (see `importVariants`). */
+function mdxRules(site: Pick<Site, "files">, file: SiteFile): Access[] {
+  const out = new Map<string, Access>();
+  for (const other of site.files.values()) {
+    if (other === file || !MDX_FILE_RE.test(other.path) || other.access.public === true || accessKey(other.access) === accessKey(file.access)) continue;
+    out.set(accessKey(other.access), other.access);
+  }
+  return [...out.values()];
 }
 
 /** The site file an import names: `/snippets/a.mdx` from the docs root, `./a.mdx` from the page's folder. */

@@ -63,7 +63,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   const diagnostics: Diagnostic[] = [];
   const ignore = loadIgnoreRules(root);
 
-  const docs = await loadDocsJson(root);
+  const docs = await loadDocsJson(root, { ignore });
   diagnostics.push(...docs.diagnostics);
   // A problem in one element costs that element only: the configuration is read from the rest
   // (`docs.config`), on a reload too, so the rest of an edit applies. Only a docs.json that cannot
@@ -121,6 +121,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
           ...(previous?.apiCache !== undefined ? { cache: previous.apiCache } : {}),
           ...(options.fetchRemoteSpecs !== undefined ? { fetch: options.fetchRemoteSpecs } : {}),
           ...(options.specCache !== undefined ? { specCache: options.specCache } : {}),
+          ignore,
           specFiles,
           frontMatterSpecs,
         });

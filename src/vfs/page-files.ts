@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { PageFiles } from "../config/docs-json/rules/rule.js";
 import type { IgnoreRules } from "../config/ignore-rules.js";
-import { isFileInsideRoot, LINK_CODES } from "../config/inside-root.js";
+import { isFileInsideRoot, LINK_CODES, NO_IGNORE_RULES } from "../config/inside-root.js";
 import type { Site } from "./site.js";
 
 /** How the loader's message about a page file it could not serve starts (see `readPage`). */
@@ -34,7 +34,8 @@ export function pageFilesOf(site: Site, ignore?: IgnoreRules): PageFiles {
       if (ignore === undefined) return undefined;
       const base = pagePath.slice(1);
       for (const candidate of [`${base}.mdx`, `${base}.md`, `${base}/index.mdx`, `${base}/index.md`]) {
-        if (ignore.ignores(candidate) && isFileInsideRoot(site.root, candidate)) return candidate;
+        // Whether the excluded file is there, to say so: it is not read.
+        if (ignore.ignores(candidate) && isFileInsideRoot(site.root, candidate, NO_IGNORE_RULES)) return candidate;
       }
       return undefined;
     },
@@ -52,6 +53,6 @@ export function pageFilesOf(site: Site, ignore?: IgnoreRules): PageFiles {
       const folder = site.diagnostics.find((x) => x.code !== undefined && (LINK_CODES as readonly string[]).includes(x.code) && base.startsWith(`${x.file}/`));
       return folder === undefined ? undefined : { file: folder.file, why: folder.message.startsWith(SKIPPED) ? folder.message.slice(SKIPPED.length) : folder.message };
     },
-    exists: (relPath) => isFileInsideRoot(site.root, relPath),
+    exists: (relPath) => isFileInsideRoot(site.root, relPath, NO_IGNORE_RULES),
   };
 }

@@ -23,13 +23,14 @@ function outside(): string {
 }
 
 const T = new Date("2024-05-01T12:00:00Z");
+const NONE = { ignore: null };
 const OUTSIDE = { ok: false, reason: "outside", message: OUTSIDE_MESSAGE };
 
 describe("readInsideRoot", () => {
   it("reads a file of the repository, with its size, time and real path", () => {
     const root = tempRepo({ "api/spec.json": '{"a": 1}\n' });
     utimesSync(join(root, "api/spec.json"), T, T);
-    expect(readInsideRoot(root, "api/spec.json")).toEqual({ ok: true, text: '{"a": 1}\n', size: 9, mtimeMs: T.getTime(), real: "api/spec.json" });
+    expect(readInsideRoot(root, "api/spec.json", NONE)).toEqual({ ok: true, text: '{"a": 1}\n', size: 9, mtimeMs: T.getTime(), real: "api/spec.json" });
   });
 
   it("refuses a link outside the root, whatever its shape: absolute, relative with ../.., a chain, a folder link on the way", () => {
@@ -42,15 +43,15 @@ describe("readInsideRoot", () => {
     symlinkSync("chain-1.json", join(root, "chain-2.json"));
     symlinkSync(join(out, "folder"), join(root, "api"));
     symlinkSync("..", join(root, "sub/up"));
-    const results = ["absolute.json", "sub/deeper/relative.json", "chain-2.json", "api/spec.json", "sub/up/absolute.json"].map((rel) => readInsideRoot(root, rel));
+    const results = ["absolute.json", "sub/deeper/relative.json", "chain-2.json", "api/spec.json", "sub/up/absolute.json"].map((rel) => readInsideRoot(root, rel, NONE));
     expect(results).toEqual([OUTSIDE, OUTSIDE, OUTSIDE, OUTSIDE, OUTSIDE]);
-    expect([statInsideRoot(root, "api/spec.json"), isFileInsideRoot(root, "absolute.json")]).toEqual([OUTSIDE, false]);
+    expect([statInsideRoot(root, "api/spec.json", NONE), isFileInsideRoot(root, "absolute.json", null)]).toEqual([OUTSIDE, false]);
   });
 
   it("refuses a path that leaves the root by itself", () => {
     const root = tempRepo({ "a.json": "{}" });
     const leaves = { ok: false, reason: "leaves", message: "the path leaves the repository" };
-    expect(["../a.json", "/etc/passwd", "x/../../a.json"].map((rel) => readInsideRoot(root, rel))).toEqual([leaves, leaves, leaves]);
+    expect(["../a.json", "/etc/passwd", "x/../../a.json"].map((rel) => readInsideRoot(root, rel, NONE))).toEqual([leaves, leaves, leaves]);
   });
 
   it("follows a link inside the root, and says where it led; a link into what the ignore rules exclude is refused", () => {
@@ -59,7 +60,7 @@ describe("readInsideRoot", () => {
     symlinkSync("specs", join(root, "pub"));
     symlinkSync("drafts/spec.json", join(root, "draft.json"));
     const ignore = compileIgnoreRules(["drafts/\n"]);
-    const real = (rel: string, options = {}) => {
+    const real = (rel: string, options: { ignore: typeof ignore | null } = NONE) => {
       const r = readInsideRoot(root, rel, options);
       return r.ok ? r.real : r;
     };
@@ -68,8 +69,8 @@ describe("readInsideRoot", () => {
       "specs/v2/openapi.json",
       "drafts/spec.json",
       { ok: false, reason: "excluded", message: "the link leads to drafts/spec.json, which the ignore rules exclude" },
-      // Named directly, the path is the caller's to check against the rules.
-      "drafts/spec.json",
+      // Named directly: refused like a missing file.
+      { ok: false, reason: "missing", message: "the ignore rules exclude it" },
     ]);
   });
 
@@ -79,7 +80,7 @@ describe("readInsideRoot", () => {
     made.push(holder);
     symlinkSync(real, join(holder, "docs"));
     symlinkSync(join(real, "a.json"), join(real, "b.json"));
-    expect([readInsideRoot(join(holder, "docs"), "b.json").ok, listInsideRoot(join(holder, "docs"), () => true)]).toEqual([true, { files: ["a.json"], links: ["b.json"], unlisted: [] }]);
+    expect([readInsideRoot(join(holder, "docs"), "b.json", NONE).ok, listInsideRoot(join(holder, "docs"), () => true)]).toEqual([true, { files: ["a.json"], links: ["b.json"], unlisted: [] }]);
   });
 
   it("says why anything else is not read: missing, a link to nowhere, a loop, a folder, a pipe (without waiting on it), too large", () => {
@@ -88,7 +89,7 @@ describe("readInsideRoot", () => {
     symlinkSync("loop-b.json", join(root, "loop-a.json"));
     symlinkSync("loop-a.json", join(root, "loop-b.json"));
     execFileSync("mkfifo", [join(root, "pipe.json")]);
-    const why = (rel: string) => readInsideRoot(root, rel, { maxBytes: 10 });
+    const why = (rel: string) => readInsideRoot(root, rel, { maxBytes: 10, ignore: null });
     expect(["missing.json", "folder/missing/x.json", "dangling.json", "loop-a.json", "folder", "pipe.json", "big.json"].map(why)).toEqual([
       { ok: false, reason: "missing", errno: "ENOENT", message: "file not found" },
       { ok: false, reason: "missing", errno: "ENOENT", message: "file not found" },

@@ -35,9 +35,50 @@ describe("mdxImports", () => {
       ["/re.mdx", []],
     ]);
   });
+
+  it("reads statements with comments between their parts, names in any script, and escapes in the path (decoded)", () => {
+    const text = page([
+      'import Secret /* x */ from "/snippets/secret.mdx"',
+      'import Sécret from "/snippets/secret.mdx"',
+      'import Other from "/snippets/secr\\u0065t.mdx"',
+      "import { A as B, // why",
+      "  C } from '/snippets/\\x61.mdx';",
+      'import Secr\\u0065t2 from "/snippets/s\\u{65}.mdx"',
+    ]);
+    expect(mdxImports(text).map((i) => [i.source, i.names])).toEqual([
+      ["/snippets/secret.mdx", ["Secret"]],
+      ["/snippets/secret.mdx", ["Sécret"]],
+      ["/snippets/secret.mdx", ["Other"]],
+      ["/snippets/a.mdx", ["B", "C"]],
+      ["/snippets/se.mdx", ["Secret2"]],
+    ]);
+  });
+
+  it("returns a statement it cannot read as unread, with the names written in it, up to the next statement", () => {
+    const text = page(['import A from "/a.mdx"', 'import { "the secret" as Secret, Other } from "/snippets/secret.mdx"', "export const x = 1"]);
+    expect(mdxImports(text).map((i) => [text.slice(i.start, i.end), i.source, i.names, i.unread])).toEqual([
+      ['import A from "/a.mdx"\n', "/a.mdx", ["A"], undefined],
+      ['import { "the secret" as Secret, Other } from "/snippets/secret.mdx"\n', "", ["Secret", "Other"], true],
+    ]);
+    // Prose of a `.md` page starting with the word names no module: no statement.
+    expect(mdxImports(page(["import twice, and it's done", "from then on"]))).toEqual([]);
+  });
 });
 
 describe("removeImports", () => {
+  it("removes, with the import, exports that pass its name on, and the tags using their names", () => {
+    const text = page([
+      'import Secret from "/snippets/secret.mdx"',
+      "export const Alias = Secret",
+      "export const Twice = { inner: Alias }",
+      "export const Other = 1",
+      "",
+      "<Alias />",
+      "Kept text with <Twice.inner />",
+    ]);
+    expect(removeImports(text, mdxImports(text))).toBe(page(["export const Other = 1", "", "Kept text with "]));
+  });
+
   it("drops the statements and every tag using their names: self-closing, nested, members, inline; not inside code fences", () => {
     const text = page([
       "import Secret from '/s.mdx'",

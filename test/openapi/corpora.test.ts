@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
+import { compileIgnoreRules } from "../../src/config/ignore-rules.js";
 import { loadApiSpec } from "../../src/config/openapi/load-api-spec.js";
 import { createOpenapiValidator } from "../../src/config/openapi/validate-openapi.js";
 import { formatDiagnostic } from "../../src/config/diagnostic.js";
@@ -25,7 +26,7 @@ describeShared("shared specs", () => {
     ["oai-v3.0-uspto.yaml", "3.0", 3],
     ["oai-v3.1-webhook-example.yaml", "3.1", 1],
   ])("%s loads, validates and dereferences (%s, %i operations, none invalid)", async (file, version, count) => {
-    const r = await loadApiSpec(file, false, { root: specs, validator });
+    const r = await loadApiSpec(file, false, { root: specs, ignore: compileIgnoreRules([]), validator });
     if (!r.ok) throw new Error(r.message);
     expect(r.spec.format).toBe("openapi");
     if (r.spec.format !== "openapi") return;
@@ -33,19 +34,19 @@ describeShared("shared specs", () => {
   });
 
   it.each(["oai-v2.0-petstore.yaml", "oai-v2.0-uspto.yaml".replace("uspto", "uber")])("%s (Swagger 2.0) is refused with the convert-to-3 message", async (file) => {
-    expect(await loadApiSpec(file, false, { root: specs, validator })).toEqual({
+    expect(await loadApiSpec(file, false, { root: specs, ignore: compileIgnoreRules([]), validator })).toEqual({
       ok: false,
       message: 'Swagger 2.0 is not supported: convert it to OpenAPI 3 (for example with swagger2openapi, or "Convert to OpenAPI 3" in editor.swagger.io)',
     });
   });
 
   it("the 3.1 webhook example becomes a WEBHOOK page", async () => {
-    const r = await loadApiSpec("oai-v3.1-webhook-example.yaml", false, { root: specs, validator });
+    const r = await loadApiSpec("oai-v3.1-webhook-example.yaml", false, { root: specs, ignore: compileIgnoreRules([]), validator });
     expect(r.ok && r.spec.format === "openapi" ? r.spec.operations.map((o) => [o.method, o.path, o.webhookMethod]) : r).toEqual([["WEBHOOK", "newPet", "POST"]]);
   });
 
   it("AsyncAPI 3 channels with their operations", async () => {
-    const r = await loadApiSpec("asyncapi-3.1-streetlights-kafka.yml", false, { root: specs, validator });
+    const r = await loadApiSpec("asyncapi-3.1-streetlights-kafka.yml", false, { root: specs, ignore: compileIgnoreRules([]), validator });
     if (!r.ok || r.spec.format !== "asyncapi") throw new Error("not loaded");
     expect(r.spec.channels.map((c) => [c.id, c.address, c.operations.map((o) => `${o.action} ${o.id}`), c.messages.map((m) => m.name)])).toEqual([
       ["lightingMeasured", "smartylighting.streetlights.1.0.event.{streetlightId}.lighting.measured", ["receive receiveLightMeasurement"], ["lightMeasured"]],

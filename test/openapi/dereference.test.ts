@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compileIgnoreRules } from "../../src/config/ignore-rules.js";
 import { dereferenceDocument, dereferenceWithRefParser } from "../../src/config/openapi/dereference.js";
 import { dereferenceLocal, needsFullResolver } from "../../src/config/openapi/dereference-internal.js";
 import { parseDocument } from "../../src/config/openapi/parse-document.js";
@@ -34,8 +35,8 @@ function graphDifference(a: unknown, b: unknown, path = "", map = new Map<object
 
 /** Both dereferencers on two fresh copies of one document (they work in place). */
 async function both(doc: Obj): Promise<{ fast: Obj; full: Obj; fastWarnings: string[]; fullWarnings: string[] }> {
-  const full = await dereferenceWithRefParser(structuredClone(doc), { root: "/nonexistent" });
-  const fast = await dereferenceDocument(structuredClone(doc), { root: "/nonexistent" });
+  const full = await dereferenceWithRefParser(structuredClone(doc), { root: "/nonexistent", ignore: compileIgnoreRules([]) });
+  const fast = await dereferenceDocument(structuredClone(doc), { root: "/nonexistent", ignore: compileIgnoreRules([]) });
   return { fast: fast.document, full: full.document, fastWarnings: fast.warnings.map((w) => w.message), fullWarnings: full.warnings.map((w) => w.message) };
 }
 

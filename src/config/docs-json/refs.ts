@@ -1,7 +1,8 @@
 import { isAbsolute, posix } from "node:path";
 import { LIMITS } from "../../limits.js";
 import type { Diagnostic } from "../diagnostic.js";
-import { type InsideFile, readInsideRoot, type Refusal, refusalCode } from "../inside-root.js";
+import type { IgnoreRules } from "../ignore-rules.js";
+import { type InsideFile, NO_IGNORE_RULES, readInsideRoot, type Refusal, refusalCode } from "../inside-root.js";
 import { childPath } from "./json-path.js";
 import { type JsonSource, type Position, parseJsonSource } from "./json-source.js";
 
@@ -32,9 +33,10 @@ export interface ResolvedJson {
 }
 
 /** Read a repository file with the size limit applied (a huge file is refused before reading),
- *  never outside the root. */
-export function fileReader(root: string): ReadText {
-  return (relPath) => readInsideRoot(root, relPath, { maxBytes: LIMITS.config.maxJsonBytes });
+ *  never outside the root, and a file the ignore rules exclude is refused like a missing one
+ *  (docs.json itself excepted: it is the configuration, never served as a page). */
+export function fileReader(root: string, ignore: IgnoreRules): ReadText {
+  return (relPath) => readInsideRoot(root, relPath, { maxBytes: LIMITS.config.maxJsonBytes, ignore: relPath === "docs.json" ? NO_IGNORE_RULES : ignore });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LIMITS } from "../../limits.js";
+import type { IgnoreRules } from "../ignore-rules.js";
 import { readInsideRoot, refusalCode } from "../inside-root.js";
 import { dereferenceLocal, needsFullResolver } from "./dereference-internal.js";
 
@@ -16,13 +17,21 @@ import { dereferenceLocal, needsFullResolver } from "./dereference-internal.js";
  */
 export async function dereferenceDocument(
   document: Record<string, unknown>,
-  location: { readonly root: string; readonly file?: string },
+  location: SpecLocation,
 ): Promise<Dereferenced> {
   if (!needsFullResolver(document)) {
     const local = dereferenceLocal(document);
     return { document: local.document, warnings: local.problems.map((p) => unresolved(p.at, p.message)), selfContained: true };
   }
   return { ...(await dereferenceWithRefParser(document, location)), selfContained: false };
+}
+
+/** Where a spec is: the repository (its root, and the ignore rules every file read through a
+ *  `$ref` must pass) and the spec file, when it is one of the repository's. */
+export interface SpecLocation {
+  readonly root: string;
+  readonly ignore: IgnoreRules;
+  readonly file?: string;
 }
 
 /** A reference left unresolved, for `check`; `code` when it is not the API reference's own. */
@@ -44,7 +53,7 @@ export interface Dereferenced {
  */
 export async function dereferenceWithRefParser(
   document: Record<string, unknown>,
-  location: { readonly root: string; readonly file?: string },
+  location: SpecLocation,
 ): Promise<{ document: Record<string, unknown>; warnings: SpecWarning[] }> {
   const root = resolve(location.root);
   // The base for relative `$ref`s: the spec file itself (or the root for a fetched spec, whose
@@ -62,7 +71,7 @@ export async function dereferenceWithRefParser(
       // Thrown as the library's own error type, so that its message (and code, as `ioErrorCode`)
       // reaches the warning instead of a generic "Error reading file".
       if (rel.startsWith("..") || isAbsolute(rel)) throw new ResolverError(new Error(`$ref to ${file.url} leaves the repository`), file.url);
-      const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes });
+      const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes, ignore: location.ignore });
       if (read.ok) return read.text;
       throw new ResolverError(Object.assign(new Error(`$ref to ${rel}: ${read.message}`), { code: refusalCode(read, read.errno ?? read.reason) }), file.url);
     },

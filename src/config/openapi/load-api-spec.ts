@@ -1,6 +1,7 @@
 import { LIMITS } from "../../limits.js";
 import type { AsyncSpec } from "../asyncapi/model.js";
 import { readAsyncapi } from "../asyncapi/read-asyncapi.js";
+import type { IgnoreRules } from "../ignore-rules.js";
 import { readInsideRoot, refusalCode } from "../inside-root.js";
 import { type Dereferenced, dereferenceDocument, type SpecWarning } from "./dereference.js";
 import { cutRefsIntoRestricted } from "./restricted-refs.js";
@@ -16,6 +17,8 @@ export type FetchLike = (url: string, init: { signal: AbortSignal; headers: Reco
 export interface SpecLoaderDeps {
   /** Repository root: local sources resolve against it and may not leave it. */
   readonly root: string;
+  /** The repository's ignore rules: a spec or a `$ref` into a file they exclude is refused as missing. */
+  readonly ignore: IgnoreRules;
   readonly validator: OpenapiValidator;
   /** How remote specs are fetched; undefined means they are not fetched (reported as such). */
   readonly fetch?: FetchLike;
@@ -50,7 +53,7 @@ export type SpecLoadResult =
  * spec files).
  */
 export async function loadApiSpec(source: string, remote: boolean, deps: SpecLoaderDeps, localText?: string): Promise<SpecLoadResult> {
-  const text = remote ? await fetchText(source, deps) : localText !== undefined ? ({ ok: true, text: localText } as const) : readLocal(source, deps.root);
+  const text = remote ? await fetchText(source, deps) : localText !== undefined ? ({ ok: true, text: localText } as const) : readLocal(source, deps.root, deps.ignore);
   if (!text.ok) return text;
   return buildSpec(text.text, source, remote, deps);
 }
@@ -59,7 +62,7 @@ export async function loadApiSpec(source: string, remote: boolean, deps: SpecLoa
  * Parse, validate and dereference spec text (exported for benchmarks and tests), or take the
  * result from the cache when this text was built before.
  */
-export async function buildSpec(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "validator" | "cache">): Promise<SpecLoadResult> {
+export async function buildSpec(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "ignore" | "validator" | "cache">): Promise<SpecLoadResult> {
   const key = { text, source, remote };
   const hit = deps.cache?.get(key);
   if (hit !== undefined) return hit;
@@ -69,7 +72,7 @@ export async function buildSpec(text: string, source: string, remote: boolean, d
   return result;
 }
 
-async function buildUncached(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "validator">): Promise<{ result: SpecLoadResult; selfContained: boolean }> {
+async function buildUncached(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "ignore" | "validator">): Promise<{ result: SpecLoadResult; selfContained: boolean }> {
   const done = (result: SpecLoadResult, selfContained = true) => ({ result, selfContained });
   const parsed = parseDocument(text);
   if (!parsed.ok) return done(parsed.line === undefined ? { ok: false, message: parsed.message } : { ok: false, message: parsed.message, line: parsed.line });
@@ -81,7 +84,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
       message: `Swagger ${type.raw} is not supported: convert it to OpenAPI 3 (for example with swagger2openapi, or "Convert to OpenAPI 3" in editor.swagger.io)`,
     });
   }
-  const location = remote ? { root: deps.root } : { root: deps.root, file: source };
+  const location = remote ? { root: deps.root, ignore: deps.ignore } : { root: deps.root, ignore: deps.ignore, file: source };
   // Pages are built from the document without `$ref`s that cross into restricted parts.
   const cut = cutRefsIntoRestricted(document, type.kind);
   if (type.kind === "asyncapi") {
@@ -125,8 +128,8 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
 type TextResult = { ok: true; text: string } | { ok: false; message: string; notFetched?: boolean; code?: string };
 
 /** A spec file of the repository (never outside it: see `readInsideRoot`). */
-function readLocal(source: string, root: string): TextResult {
-  const read = readInsideRoot(root, source, { maxBytes: LIMITS.load.maxSpecBytes });
+function readLocal(source: string, root: string, ignore: IgnoreRules): TextResult {
+  const read = readInsideRoot(root, source, { maxBytes: LIMITS.load.maxSpecBytes, ignore });
   if (read.ok) return { ok: true, text: read.text };
   const code = refusalCode(read);
   const message = read.reason === "too-large" ? `${read.size} bytes is over the ${LIMITS.load.maxSpecBytes}-byte spec limit` : read.reason === "not-file" ? "not a file" : read.message;

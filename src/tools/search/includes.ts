@@ -63,7 +63,7 @@ interface Resolver {
 
 /** Whether a body imports an MDX file at all, by any kind of statement (`expandIncludes` tells which resolve). */
 export function importsMdx(body: string): boolean {
-  return QUICK_IMPORT_RE.test(body) && mdxImports(body).some((s) => MDX_SOURCE_RE.test(s.source));
+  return QUICK_IMPORT_RE.test(body) && mdxImports(body).some((s) => s.unread === true || MDX_SOURCE_RE.test(s.source));
 }
 
 /** A line starting an import or export: most pages have none, and skip the parse. */
@@ -138,6 +138,12 @@ function withoutRefused(
   if (!QUICK_IMPORT_RE.test(body)) return body;
   const refused: MdxImport[] = [];
   for (const statement of mdxImports(body)) {
+    // One the matcher cannot read could name any file: left out of search for every reader
+    // (fail closed; the statement itself is no text a reader searches for).
+    if (statement.unread === true) {
+      refused.push(statement);
+      continue;
+    }
     if (!MDX_SOURCE_RE.test(statement.source) || !statement.names.some((n) => body.includes(`<${n}`))) continue;
     const path = resolveImport(dir, statement.source);
     if (path === undefined) continue;
