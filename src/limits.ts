@@ -79,6 +79,9 @@ export const LIMITS = {
     /** Reader classes whose statistics are kept (`reader-classes.ts`): each costs a few hundred
      *  KB on a site of a thousand pages, and sites have a handful of group combinations. */
     maxReaderClasses: 16,
+    /** Section texts kept for hits (`search-index.ts`): a hit's text is rebuilt from its page's
+     *  body otherwise; a few thousand sections are a few MB, and popular answers repeat. */
+    cachedSectionTexts: 4_096,
   },
   load: {
     /** Pages larger than this are skipped with a warning: a 5 MB MDX file is generated junk, and

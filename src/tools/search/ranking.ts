@@ -169,9 +169,11 @@ export function resolveTerms(
  * Score pages for resolved query terms. A page's score blends BM25F over the whole page with
  * BM25F over its best section, each expressed as the IDF-weighted mean of per-term saturations
  * (see docs/search.md for why that is comparable across queries). `accept` filters pages before
- * any scoring, so rejected pages never become candidates. Three phases: `accumulate` the
- * field-weighted frequencies from the postings, `scoreCandidates` (BM25F, best section, title),
- * then `finishTop` (proximity, only for candidates that can still reach the top `limit`).
+ * any scoring, so rejected pages never become candidates. Phases: `accumulate` the
+ * field-weighted frequencies from the postings (common terms only into pages that can still
+ * reach the top `limit`, see `skippable`), `scoreCandidates` (BM25F, best section, title), then
+ * `finishTop` (proximity, only for candidates that can still reach the top `limit`). `prior`
+ * must be at most 1.
  */
 export function rankPages(
   index: InvertedIndex,
@@ -187,8 +189,21 @@ export function rankPages(
   const idfSum = query.reduce((s, q) => s + q.idf, 0);
   if (n === 0 || idfSum === 0) return [];
   const acc = scratch.begin(index.sectionCapacity, index.pageCapacity, n);
-  accumulate(index, stats.scales(P), query, accept, acc);
   const shape = queryShape(query, acc.termMaps(index.vocabularySize), P, idfSum);
+  const scales = stats.scales(P);
+  const common = skippable(query, shape, P, limit);
+  const rare = query.map((_, qi) => qi).filter((qi) => !common.includes(qi));
+  accumulate(index, scales, query, rare, accept, acc, true);
+  // The common terms' postings reach only pages already taken when no page holding common terms
+  // alone can reach the top `limit` (its score is at most `reach`); otherwise the least common
+  // of them join the rare ones until that holds (or none is left).
+  if (common.length > 0) {
+    const floor = lowerBoundOfTop(index, query, acc, shape, P, prior, limit);
+    while (common.length > 0 && reach(common, query, shape, P) >= floor - TIE_MARGIN) {
+      accumulate(index, scales, query, [common.pop() as number], accept, acc, true);
+    }
+    accumulate(index, scales, query, common, accept, acc, false);
+  }
   const candidates = scoreCandidates(index, query, acc, shape, P, prior);
   const out = finishTop(index, acc, candidates, shape, P, prior, limit);
   acc.clearTermMaps(query);
@@ -196,19 +211,91 @@ export function rankPages(
   return out;
 }
 
-/** Phase 1: for every posting of every matched term, add its field-weighted frequency to its
- *  section's and page's accumulators (pages `accept` rejects take no slot). */
-function accumulate(index: InvertedIndex, scales: { section: Float64Array; page: Float64Array }, query: readonly QueryTerm[], accept: (page: number) => boolean, acc: RankScratch): void {
+/** Scores are shown rounded to 3 decimals: near-ties with the last place are kept. */
+const TIE_MARGIN = 0.0005;
+
+/**
+ * The most a page can score (before `prior`, at most 1) whose only matches are the query terms
+ * `terms`: their idf share of the BM25F and title parts, and all of the proximity share (the
+ * bound `finishTop` uses, so a page skipped here is one it would skip too).
+ */
+function reach(terms: readonly number[], query: readonly QueryTerm[], shape: QueryShape, P: RankingParams): number {
+  const share = terms.reduce((s, qi) => s + (query[qi] as QueryTerm).idf, 0) / shape.idfSum;
+  return (shape.baseShare + shape.titleShare) * share + (shape.withPairs ? P.proximityShare : 0);
+}
+
+/**
+ * Query terms, most common last, whose postings may be read only for pages the other terms
+ * made candidates: the longest run of the most common terms that could not lift a page that has
+ * nothing else into a plausible top `limit` (half the scale; the measured floor decides). None
+ * without a limit, or for a one-term query.
+ */
+function skippable(query: readonly QueryTerm[], shape: QueryShape, P: RankingParams, limit: number): number[] {
+  if (!Number.isFinite(limit) || query.length < 2) return [];
+  const byRarity = query.map((_, qi) => qi).sort((a, b) => (query[b] as QueryTerm).idf - (query[a] as QueryTerm).idf || a - b);
+  const out: number[] = [];
+  // Most common first, while they stay under the plausible score of a top result.
+  for (let k = byRarity.length - 1; k > 0; k--) {
+    const next = [...out, byRarity[k] as number];
+    if (reach(next, query, shape, P) >= 0.5) break;
+    out.push(byRarity[k] as number);
+  }
+  // Least common of the skippable last: it is the first to join the rare terms.
+  return out;
+}
+
+/**
+ * A lower bound of the `limit`-th best final score, from the candidates taken so far: each
+ * one's score counting only the frequencies accumulated yet, its best section taken as none
+ * (every term weighs the same or more once all are in, and a section only raises the score).
+ * 0 with fewer candidates than `limit`.
+ */
+function lowerBoundOfTop(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, limit: number): number {
+  const n = query.length;
+  const sat = (x: number): number => x / (P.k1 + x);
+  const scores: number[] = [];
+  const inTitle = new Float64Array(n);
+  for (let ps = 0; ps < acc.pages.length; ps++) {
+    if (acc.accepted[ps] !== true) continue;
+    const page = acc.pages[ps] as number;
+    const v = ps * 2 * n;
+    let whole = 0;
+    let fieldsOnly = 0;
+    for (let qi = 0; qi < n; qi++) {
+      const w = (query[qi] as QueryTerm).idf;
+      whole += w * sat((acc.page[v + qi] as number) + (acc.page[v + n + qi] as number));
+      fieldsOnly += w * sat(acc.page[v + qi] as number);
+    }
+    const base = (P.pageShare * whole + (1 - P.pageShare) * fieldsOnly) / shape.idfSum;
+    scores.push((shape.baseShare * base + shape.titleShare * titlePart(index.page(page) as PageUnit, query, shape, inTitle)) * prior(page));
+  }
+  if (scores.length < limit) return 0;
+  scores.sort((a, b) => b - a);
+  return scores[limit - 1] as number;
+}
+
+/** Phase 1: for every posting of the query terms `terms`, add its field-weighted frequency to
+ *  its section's and page's accumulators. With `take`, a page not seen yet takes a slot (pages
+ *  `accept` rejects take none); without, only pages that hold one already count. */
+function accumulate(
+  index: InvertedIndex,
+  scales: { section: Float64Array; page: Float64Array },
+  query: readonly QueryTerm[],
+  terms: readonly number[],
+  accept: (page: number) => boolean,
+  acc: RankScratch,
+  take: boolean,
+): void {
   const n = query.length;
   const { section: secScale, page: pageScale } = scales;
-  for (let qi = 0; qi < n; qi++) {
+  for (const qi of terms) {
     for (const { entry, weight } of (query[qi] as QueryTerm).matches) {
       const sp = entry.sections;
       for (let r = 0; r < sp.ids.length; r++) {
         const sid = sp.ids[r] as number;
         const s = index.section(sid);
         if (s === undefined) continue;
-        const ps = acc.pageSlot(s.page, accept);
+        const ps = take ? acc.pageSlot(s.page, accept) : acc.heldSlot(s.page);
         if (ps < 0) continue;
         const packed = sp.tf[r] as number;
         // Take the slot first: it may grow (replace) `acc.sec`.
@@ -220,7 +307,7 @@ function accumulate(index: InvertedIndex, scales: { section: Float64Array; page:
       const pp = entry.pages;
       for (let r = 0; r < pp.ids.length; r++) {
         const pid = pp.ids[r] as number;
-        const ps = acc.pageSlot(pid, accept);
+        const ps = take ? acc.pageSlot(pid, accept) : acc.heldSlot(pid);
         if (ps < 0) continue;
         acc.page[ps * 2 * n + qi]! += weight * weightedTf(pp.tf[r] as number, pageScale, pid * 2 * FIELDS_PER_UNIT);
       }
@@ -333,13 +420,14 @@ function titlePart(unit: PageUnit, query: readonly QueryTerm[], shape: QueryShap
  * section's words, is computed only while a candidate could still reach the top `limit`.
  */
 function finishTop(index: InvertedIndex, acc: RankScratch, c: Candidates, shape: QueryShape, P: RankingParams, prior: (page: number) => number, limit: number): RankedPage[] {
-  c.order.sort((a, b) => (c.bound[b] as number) - (c.bound[a] as number));
+  // Equal bounds in page order: which of them is scored before the cut must not depend on the
+  // order pages took their slots in (it differs with the order terms are accumulated).
+  c.order.sort((a, b) => (c.bound[b] as number) - (c.bound[a] as number) || (acc.pages[a] as number) - (acc.pages[b] as number));
   const pairs = new PairFinder(shape, P.proximityWindow);
   const out: RankedPage[] = [];
   const top: number[] = []; // the best `limit` final scores so far, descending
   for (const ps of c.order) {
-    // Scores are shown rounded to 3 decimals: keep near-ties with the last place too.
-    if (top.length >= limit && (c.bound[ps] as number) < (top[limit - 1] as number) - 0.0005) break;
+    if (top.length >= limit && (c.bound[ps] as number) < (top[limit - 1] as number) - TIE_MARGIN) break;
     const page = acc.pages[ps] as number;
     const section = c.section[ps] as number;
     let score = c.partial[ps] as number;
@@ -454,6 +542,12 @@ export class RankScratch {
     if (this.firstSection.length <= next) this.firstSection = grow(this.firstSection, next + 1, -1);
     this.firstSection[next] = -1;
     return ok ? next : -1;
+  }
+
+  /** The slot of a page that took one and was accepted, else -1 (never asks `accept`). */
+  heldSlot(page: number): number {
+    const slot = this.pageSlots[page] as number;
+    return slot !== -1 && this.accepted[slot] === true ? slot : -1;
   }
 
   /** The slot of a section of the page in slot `pageSlot`, taking one the first time. */
