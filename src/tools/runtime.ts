@@ -32,6 +32,8 @@ export interface RuntimeOptions {
    * which suits one agent (stdio) and one-shot commands (`svc-mcp fs`).
    */
   readonly shellWorker?: boolean | ShellHostOptions;
+  /** Searches whose hits are kept for a repeat (0: none); `LIMITS.search.cachedResults` by default. */
+  readonly searchCache?: number;
 }
 
 /** Everything one reader uses, built once per (site snapshot, auth setting, reader) and shared by calls. */
@@ -64,7 +66,7 @@ const MAX_CACHED_READERS = 256;
  */
 export class DocsRuntime {
   private loaded: LoadedSite;
-  private readonly index = new SearchIndex();
+  private readonly index: SearchIndex;
   /** Per-reader state by (snapshot, auth setting, reader key): see `readerState`. */
   private readers = new Map<string, ReaderState>();
   /** Bumped by every new site snapshot; part of every per-reader cache key. */
@@ -86,6 +88,7 @@ export class DocsRuntime {
   ) {
     this.loaded = loaded;
     this.log = options.log ?? (() => {});
+    this.index = new SearchIndex(options.searchCache !== undefined ? { cachedResults: options.searchCache } : {});
     this.index.sync(loaded.site);
     if (options.shellWorker !== undefined && options.shellWorker !== false) {
       this.shellHost = new ShellHost({ log: this.log, ...(options.shellWorker === true ? {} : options.shellWorker) });
@@ -158,7 +161,7 @@ export class DocsRuntime {
   }
 
   /** Search as a request's reader: hits on pages the reader may not read are never returned. */
-  search(context: RequestContext, request: Omit<SearchRequest, "canRead">): SearchHit[] {
+  search(context: RequestContext, request: Omit<SearchRequest, "canRead">): readonly SearchHit[] {
     return this.index.search({ ...request, canRead: (access: Access) => mayRead(context, access) });
   }
 

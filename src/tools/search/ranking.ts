@@ -30,6 +30,7 @@ export interface RankingParams {
   readonly fuzzyWeights: readonly number[];
   readonly maxFuzzyExpansions: number;
   readonly versionTwinTolerance: number;
+  readonly commonTermsReach: number;
 }
 
 export const RANKING: RankingParams = {
@@ -76,6 +77,10 @@ export const RANKING: RankingParams = {
    *  hundredths); a page whose other version answers the query clearly better is shown as that
    *  one, so a strong match is never hidden behind a weak default one. */
   versionTwinTolerance: 0.05,
+  /** The most common query terms are read only for pages the others made candidates while a page
+   *  holding them alone could score at most this (then the top's actual floor decides, see
+   *  `skippable`); 0 reads every term's postings for every page. Changes speed, never results. */
+  commonTermsReach: 0.5,
 };
 
 /** One query term with the dictionary terms it matches and its weight. */
@@ -227,8 +232,8 @@ function reach(terms: readonly number[], query: readonly QueryTerm[], shape: Que
 /**
  * Query terms, most common last, whose postings may be read only for pages the other terms
  * made candidates: the longest run of the most common terms that could not lift a page that has
- * nothing else into a plausible top `limit` (half the scale; the measured floor decides). None
- * without a limit, or for a one-term query.
+ * nothing else into a plausible top `limit` (`commonTermsReach`; the measured floor decides).
+ * None without a limit, or for a one-term query.
  */
 function skippable(query: readonly QueryTerm[], shape: QueryShape, P: RankingParams, limit: number): number[] {
   if (!Number.isFinite(limit) || query.length < 2) return [];
@@ -237,7 +242,7 @@ function skippable(query: readonly QueryTerm[], shape: QueryShape, P: RankingPar
   // Most common first, while they stay under the plausible score of a top result.
   for (let k = byRarity.length - 1; k > 0; k--) {
     const next = [...out, byRarity[k] as number];
-    if (reach(next, query, shape, P) >= 0.5) break;
+    if (reach(next, query, shape, P) >= P.commonTermsReach) break;
     out.push(byRarity[k] as number);
   }
   // Least common of the skippable last: it is the first to join the rare terms.

@@ -2,7 +2,7 @@ import type { PagePlacement } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
 import { isIndexed, type Page, placementOf, type Site, type SiteFile } from "../../vfs/site.js";
-import { AccessTable } from "./access-table.js";
+import { AccessTable, type ReaderClass } from "./access-table.js";
 import { type Expanded, isCurrent } from "./includes.js";
 import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { InvertedIndex } from "./inverted-index.js";
@@ -136,12 +136,17 @@ export class SearchIndex {
   private versionWords: { readonly version: string; readonly words: ReadonlySet<string> }[] = [];
 
   private readonly foldVersions: boolean;
+  /** Recent searches' hits by request and reader class, until the next `sync` (undefined: off). */
+  private readonly results: Lru<string, readonly SearchHit[]> | undefined;
 
   /** `ranking` overrides ranking parameters (for tuning and tests; production uses the defaults);
-   *  `foldVersions: false` keeps version twins apart (for the bench's comparison). */
-  constructor(options: { ranking?: Partial<RankingParams>; foldVersions?: boolean } = {}) {
+   *  `foldVersions: false` keeps version twins apart (for the bench's comparison); `cachedResults`
+   *  is how many searches' hits are kept for a repeat of the same request (0: none). */
+  constructor(options: { ranking?: Partial<RankingParams>; foldVersions?: boolean; cachedResults?: number } = {}) {
     this.ranking = { ...RANKING, ...options.ranking };
     this.foldVersions = options.foldVersions ?? true;
+    const cached = options.cachedResults ?? LIMITS.search.cachedResults;
+    this.results = cached > 0 ? new Lru(cached) : undefined;
   }
 
   /** Number of indexed sections. */
@@ -160,6 +165,8 @@ export class SearchIndex {
    */
   sync(site: Site): { added: number; removed: number } {
     const { config } = site;
+    // Any change (pages, navigation, versions, access rules) may change any result.
+    this.results?.clear();
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
     this.twins = twinRules(config);
     this.twinInfos.clear();
@@ -195,12 +202,27 @@ export class SearchIndex {
     return { added, removed };
   }
 
-  /** Search: best section per page, filtered by reader, version and language, scores in 0..1. */
-  search(req: SearchRequest): SearchHit[] {
+  /**
+   * Search: best section per page, filtered by reader, version and language, scores in 0..1. A
+   * repeat of a recent request by a reader of the same class (the same flags over every access
+   * rule in the index, so the same pages, variants and statistics) gets the same hits back.
+   */
+  search(req: SearchRequest): readonly SearchHit[] {
+    const readerClass = this.rules.classOf(req.canRead);
+    if (this.results === undefined) return this.rank(req, readerClass);
+    const key = JSON.stringify([req.query, req.pageSize ?? null, req.scoreThreshold ?? null, req.version ?? null, req.language ?? null, readerClass?.key ?? null]);
+    let hits = this.results.get(key);
+    if (hits === undefined) {
+      hits = Object.freeze(this.rank(req, readerClass));
+      this.results.set(key, hits);
+    }
+    return hits;
+  }
+
+  private rank(req: SearchRequest, readerClass: ReaderClass | undefined): SearchHit[] {
     const pageSize = req.pageSize ?? LIMITS.search.defaultPageSize;
     const terms = [...new Set(this.analyzer.terms(req.query))].slice(0, LIMITS.search.maxQueryTerms);
     if (terms.length === 0) return [];
-    const readerClass = this.rules.classOf(req.canRead);
     const stats: IndexStatistics = readerClass === undefined ? this.base : this.classes.statistics(readerClass);
     const readable = readerClass?.readable;
     const query = resolveTerms(this.index, stats, terms, this.ranking, this.joinedWords(req.query, stats));
