@@ -74,8 +74,10 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
     throw new ApiError(405, "method_not_allowed", `this endpoint accepts ${allow}`, { headers: { Allow: allow } });
   };
 
-  /** The use cases' context for this request: the clock dates what is stored. */
-  const review = (projectId: string): ReviewContext => ({ request: requestContext(ANONYMOUS, "public", clock), projectId, store });
+  // The use cases' context for a request. These routes read no docs, so the reader is anonymous
+  // (an admin key opens the analytics routes, checked above them); the clock dates what is stored.
+  const request = () => requestContext(ANONYMOUS, "public", clock);
+  const review = (projectId: string): ReviewContext => ({ request: request(), projectId, store });
 
   for (const widget of Object.keys(FEEDBACK_WIDGETS) as FeedbackWidget[]) {
     const path = `/v1/feedback/:projectId/${widget}`;
@@ -93,7 +95,7 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
               const decision = await budget.take(c, { feedback: entries, "feedback-bytes": bytes });
               return decision.ok ? undefined : { kind: "rate_limited", message: rateLimitMessage(decision), retryAfterSec: decision.retryAfterSec };
             };
-      const context = { request: requestContext(ANONYMOUS, "public", clock), store, projectId, ...(admit === undefined ? {} : { admit }) };
+      const context = { request: request(), store, projectId, ...(admit === undefined ? {} : { admit }) };
       return Response.json(answer(await ingestFeedback(context, widget, body)), { status: 201, headers: CORS });
     });
     app.all(path, methodNotAllowed("POST, OPTIONS"));

@@ -1,12 +1,13 @@
 import { LIMITS } from "../../limits.js";
 import { type AdminKeyInfo, KeyNotFoundError } from "../../store/keys/key-store.js";
 import { type Refusal, type StateOutcome, invalid, refused, success } from "./outcome.js";
-import { type StateContext, isOneLine } from "./state-context.js";
+import { isOneLineLabel } from "./label.js";
+import type { StateContext } from "./state-context.js";
 
 /** A new admin API key for the feedback API, dated by the context's clock; the key text exists only in this answer. */
 export async function createAdminKey(context: StateContext, label: string | undefined): Promise<StateOutcome<{ readonly key: string; readonly info: AdminKeyInfo }>> {
   const text = (label ?? "").trim();
-  if (!isOneLine(text, LIMITS.keys.maxLabelChars)) return invalid([{ argument: "label", message: `must be one line of at most ${LIMITS.keys.maxLabelChars} characters` }]);
+  if (!isOneLineLabel(text, LIMITS.keys.maxLabelChars)) return invalid([{ argument: "label", message: `must be one line of at most ${LIMITS.keys.maxLabelChars} characters` }]);
   return success(await (await context.stores.keys()).create(text, context.request.clock()));
 }
 

@@ -1,7 +1,8 @@
 import { LIMITS } from "../../limits.js";
 import type { CredentialInfo } from "../../store/state/state-store.js";
 import { type Refusal, type StateOutcome, invalid, refused, success } from "./outcome.js";
-import { type StateContext, isOneLine } from "./state-context.js";
+import { isOneLineLabel } from "./label.js";
+import type { StateContext } from "./state-context.js";
 
 /** A new client credential for `/authed/mcp`; its secret exists outside the store only in this answer. */
 export async function createCredential(
@@ -9,7 +10,7 @@ export async function createCredential(
   label: string | undefined,
 ): Promise<StateOutcome<{ readonly info: CredentialInfo; readonly clientSecret: string }>> {
   const text = (label ?? "").trim();
-  if (text === "" || !isOneLine(text, LIMITS.keys.maxLabelChars)) {
+  if (text === "" || !isOneLineLabel(text, LIMITS.keys.maxLabelChars)) {
     return invalid([{ argument: "label", message: `one line of 1 to ${LIMITS.keys.maxLabelChars} characters saying what the credential is for` }]);
   }
   return success(await (await context.stores.state()).createCredential(text));

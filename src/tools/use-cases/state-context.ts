@@ -11,8 +11,3 @@ export interface StateContext {
   readonly request: RequestContext;
   readonly stores: Pick<Stores, "state" | "keys">;
 }
-
-/** One line of 1 to `max` characters, without control characters (labels people read in lists). */
-export function isOneLine(text: string, max: number): boolean {
-  return text.length <= max && !/[\u0000-\u001f\u007f]/.test(text);
-}
