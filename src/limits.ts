@@ -88,6 +88,10 @@ export const LIMITS = {
     maxSpecBytes: 20 * 1024 * 1024,
     /** Files changed within this window are reloaded together (editors write in bursts). */
     watchDebounceMs: 40,
+    /** The search index is built after start-up in slices of this much time, with requests
+     *  answered between them (`DocsRuntime`): long enough that the pauses cost nothing (a few
+     *  microseconds each), short enough that `tools/list` during the build waits no longer. */
+    indexSliceMs: 10,
   },
   api: {
     /** Remote spec download budget. Specs are fetched only because docs.json names a URL; a slow

@@ -1,3 +1,4 @@
+import { LIMITS } from "../limits.js";
 import { type Diagnostic, formatDiagnostic } from "../config/diagnostic.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import { failedSpecOf } from "../config/openapi/plan-api-pages.js";
@@ -32,6 +33,9 @@ export interface RuntimeOptions {
    * which suits one agent (stdio) and one-shot commands (`svc-mcp fs`).
    */
   readonly shellWorker?: boolean | ShellHostOptions;
+  /** Length of a slice of the initial index build (default `LIMITS.load.indexSliceMs`; tests
+   *  pass 0 to pause after every page, so that requests meet an index still being built). */
+  readonly indexSliceMs?: number;
 }
 
 /** Everything one reader uses, built once per (site snapshot, auth setting, reader) and shared by calls. */
@@ -71,7 +75,12 @@ export class DocsRuntime {
   private snapshot = 0;
   private readonly listeners = new Set<(change: RuntimeChange) => void>();
   private stopWatching: StopWatching | undefined;
-  private queue: Promise<void> = Promise.resolve();
+  /** Reloads, one after another; the first waits for the initial index (`indexed`). */
+  private queue: Promise<void>;
+  /** Settles when the initial index is complete: every search waits for it. */
+  private readonly indexed: Promise<void>;
+  /** False while the initial index is incomplete, and for good when `close` stopped its build. */
+  private indexComplete = false;
   private pendingPaths = new Set<string>();
   private namesOf: { site: Site; names: ToolNames } | undefined;
   private readonly log: (message: string) => void;
@@ -86,17 +95,51 @@ export class DocsRuntime {
   ) {
     this.loaded = loaded;
     this.log = options.log ?? (() => {});
-    this.index.sync(loaded.site);
+    // The index is built after `load` returns, so that a server answers `initialize` and
+    // `tools/list` (which need the site, not the index) while it builds: more than half of the
+    // start-up of a site of a thousand pages. Searches and reloads wait for it.
+    this.indexed = this.buildIndex(loaded.site);
+    // A failed build fails each search (a tool error), not the process; reloads still apply.
+    this.queue = this.indexed.catch((error: unknown) => this.log(`error: building the search index failed: ${(error as Error).message}`));
     if (options.shellWorker !== undefined && options.shellWorker !== false) {
       this.shellHost = new ShellHost({ log: this.log, ...(options.shellWorker === true ? {} : options.shellWorker) });
       this.shellHost.start();
     }
   }
 
-  /** Load a repository and index it. */
+  /** Load a repository; its search index is built in the background (see `whenIndexed`). */
   static async load(options: RuntimeOptions): Promise<DocsRuntime> {
     const loaded = await loadSite(options.root, options.log, undefined, options.load);
     return new DocsRuntime(loaded, options);
+  }
+
+  /**
+   * Index the first snapshot in slices of `LIMITS.load.indexSliceMs`, yielding to the event loop
+   * between them (`setImmediate` runs after pending I/O: a request that arrived is read and
+   * answered first). Stops early when the runtime is closed (a one-shot command that never
+   * searched); nothing searches a closed runtime.
+   */
+  private async buildIndex(site: Site): Promise<void> {
+    const steps = this.index.syncSteps(site);
+    const sliceMs = this.options.indexSliceMs ?? LIMITS.load.indexSliceMs;
+    let sliceStart = performance.now();
+    while (steps.next().done !== true) {
+      if (performance.now() - sliceStart < sliceMs) continue;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.closed) return;
+      sliceStart = performance.now();
+    }
+    this.indexComplete = true;
+  }
+
+  /** Resolves when the initial search index is complete (searches wait for it themselves). */
+  whenIndexed(): Promise<void> {
+    return this.indexed;
+  }
+
+  /** Whether the initial search index is complete. */
+  get indexReady(): boolean {
+    return this.indexComplete;
   }
 
   get site(): Site {
@@ -157,8 +200,14 @@ export class DocsRuntime {
     return state;
   }
 
-  /** Search as a request's reader: hits on pages the reader may not read are never returned. */
-  search(context: RequestContext, request: Omit<SearchRequest, "canRead">): SearchHit[] {
+  /**
+   * Search as a request's reader: hits on pages the reader may not read are never returned.
+   * Waits for the initial index; after it, `sync` on reload runs in one go, so a search never
+   * sees an index half way through an update.
+   */
+  async search(context: RequestContext, request: Omit<SearchRequest, "canRead">): Promise<SearchHit[]> {
+    await this.indexed;
+    if (!this.indexComplete) throw new Error("the docs runtime was closed before its search index was built");
     return this.index.search({ ...request, canRead: (access: Access) => mayRead(context, access) });
   }
 

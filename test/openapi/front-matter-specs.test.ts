@@ -134,8 +134,8 @@ describe("specs named only in front matter", () => {
     expect(await sh("tail -n +6 /guides/relative.mdx")).toBe(`What the events are for.\n${EVENTS_REFERENCE}`);
   });
 
-  it("search finds the page by what only its reference says", () => {
-    const hits = runtime.search(localContext(), { query: "cursorToken previous page ended" });
+  it("search finds the page by what only its reference says", async () => {
+    const hits = await runtime.search(localContext(), { query: "cursorToken previous page ended" });
     expect(hits.map((h) => h.page.path)).toEqual(["/guides/events", "/guides/relative"]);
   });
 

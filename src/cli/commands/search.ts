@@ -48,7 +48,7 @@ export const searchCommand = defineCommand({
     const runtime = await loadDocs(io, args.dir, args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {});
     let found;
     try {
-      found = searchDocs({ runtime, request: localContext(readerWithGroups(parseGroups(args.groups))) }, input.value);
+      found = await searchDocs({ runtime, request: localContext(readerWithGroups(parseGroups(args.groups))) }, input.value);
     } finally {
       await runtime.close();
     }

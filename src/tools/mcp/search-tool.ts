@@ -19,7 +19,7 @@ export const searchTool = defineTool({
   output: searchOutput,
   annotations: { ...READ_ONLY_TOOL, title: "Search documentation" },
   run: async (args, ctx) => {
-    const found = searchDocs(ctx, args);
+    const found = await searchDocs(ctx, args);
     if (!found.ok) return found;
     const results = found.value;
     return success({ content: [{ type: "text", text: searchText(results, args.query, ctx.runtime.names) }], structuredContent: { results } });

@@ -152,6 +152,18 @@ export class SearchIndex {
    * whose object and placement are unchanged is not touched.
    */
   sync(site: Site): { added: number; removed: number } {
+    const steps = this.syncSteps(site);
+    let step = steps.next();
+    while (step.done !== true) step = steps.next();
+    return step.value;
+  }
+
+  /**
+   * `sync` a page at a time: it pauses after each page it adds, so that a caller can build a
+   * large index in slices and answer requests between them (start-up, see `DocsRuntime`). The
+   * index is incomplete until the generator is done: nothing may search it before then.
+   */
+  *syncSteps(site: Site): Generator<void, { added: number; removed: number }> {
     const { config } = site;
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
     this.twins = twinRules(config);
@@ -182,6 +194,7 @@ export class SearchIndex {
     for (const { page, placement } of wanted.values()) {
       this.add(page, placement, fileAt);
       added++;
+      yield;
     }
     if (added > 0) this.analyzer.releaseCaches();
     return { added, removed };

@@ -76,7 +76,7 @@ export const searchOutput = z.object({ results: z.array(searchResultSchema).desc
  * read, best first. A `version` or `language` the reader's site does not have is an issue (it
  * would otherwise quietly return only the pages that are in every version).
  */
-export function searchDocs(context: DocsContext, input: SearchInput): Outcome<SearchResult[]> {
+export async function searchDocs(context: DocsContext, input: SearchInput): Promise<Outcome<SearchResult[]>> {
   const { runtime, request } = context;
   const { outline } = readerStateOf(context);
   // Checked against what the reader sees of the site, which the schema cannot know.
@@ -87,7 +87,7 @@ export function searchDocs(context: DocsContext, input: SearchInput): Outcome<Se
     ...(language !== undefined && !language.ok ? [{ argument: "language", message: language.message }] : []),
   ];
   if (issues.length > 0) return failure(issues);
-  const hits = runtime.search(request, {
+  const hits = await runtime.search(request, {
     query: input.query,
     ...(input.pageSize !== undefined ? { pageSize: input.pageSize } : {}),
     ...(input.scoreThreshold !== undefined ? { scoreThreshold: input.scoreThreshold } : {}),

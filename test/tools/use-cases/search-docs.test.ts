@@ -15,8 +15,8 @@ beforeAll(async () => {
 afterAll(async () => runtime.close());
 
 describe("searchDocs", () => {
-  it("answers the context's reader with typed results, and the same text the tool shows", () => {
-    const found = searchDocs({ runtime, request: localContext() }, { query: "signed url expires", pageSize: 1 });
+  it("answers the context's reader with typed results, and the same text the tool shows", async () => {
+    const found = await searchDocs({ runtime, request: localContext() }, { query: "signed url expires", pageSize: 1 });
     expect(found).toEqual({
       ok: true,
       value: [
@@ -42,15 +42,15 @@ describe("searchDocs", () => {
     expect(searchText([], "zzz", runtime.names)).toBe('No results for "zzz". Try other words, fewer terms, or search the files: query_docs_filesystem_nimbus_storage with `rg -il "term" /`.');
   });
 
-  it("reads as the reader and under the auth setting the context carries", () => {
-    const paths = (request: ReturnType<typeof localContext>) => {
-      const found = searchDocs({ runtime, request }, { query: "storage node drain runbook", pageSize: 50 });
+  it("reads as the reader and under the auth setting the context carries", async () => {
+    const paths = async (request: ReturnType<typeof localContext>) => {
+      const found = await searchDocs({ runtime, request }, { query: "storage node drain runbook", pageSize: 50 });
       return found.ok ? found.value.map((r) => r.path) : found.issues;
     };
-    expect(paths(localContext())).not.toContain("/internal/runbook");
-    expect(paths(localContext(readerWithGroups(["staff"])))[0]).toBe("/internal/runbook");
+    expect(await paths(localContext())).not.toContain("/internal/runbook");
+    expect((await paths(localContext(readerWithGroups(["staff"]))))[0]).toBe("/internal/runbook");
     // A fully authenticated site shows an anonymous reader nothing but its public pages.
-    expect(paths(requestContext(ANONYMOUS, "full"))).toEqual([]);
+    expect(await paths(requestContext(ANONYMOUS, "full"))).toEqual([]);
   });
 
   it("names the arguments the site refutes, and the schema's issues by argument", async () => {
@@ -62,7 +62,7 @@ describe("searchDocs", () => {
     const versioned = await DocsRuntime.load({ root: repo.dir });
     try {
       // (A site without languages takes any language filter: every page is in every language.)
-      expect(searchDocs({ runtime: versioned, request: localContext() }, { query: "widgets", version: "v3", language: "fr" })).toEqual({
+      expect(await searchDocs({ runtime: versioned, request: localContext() }, { query: "widgets", version: "v3", language: "fr" })).toEqual({
         ok: false,
         issues: [{ argument: "version", message: 'not a version of this site; use one of v1, v2, latest (got "v3")' }],
       });
