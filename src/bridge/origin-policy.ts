@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, urlsFor } from "./context.js";
-import { checkRedirectUri, isLoopbackHost } from "./auth/redirect-domains.js";
+import { checkRedirectUri, isLoopbackHost } from "../store/state/redirect-domains.js";
 import { apiErrorResponse, jsonRpcError, oauthErrorResponse } from "./http-errors.js";
 import { PATHS } from "./urls.js";
 

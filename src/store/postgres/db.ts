@@ -85,6 +85,8 @@ export class PostgresUnreachableError extends StoreUnavailableError {
 /** Errors that mean "no usable server there", as opposed to a bug in a query. */
 function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
+  // pg's own failures (a connection timeout, a connection ended under a query) carry no code:
+  // their words are all the driver gives.
   if (typeof code !== "string") return error instanceof Error && /timeout|terminated|connect/i.test(error.message);
   // Node's socket errors, and SQLSTATE classes 08 (connection), 28 (authorization), 3D000 (no such database).
   return /^E[A-Z]+$/.test(code) || code.startsWith("08") || code.startsWith("28") || code === "3D000";
