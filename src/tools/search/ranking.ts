@@ -202,7 +202,7 @@ export function rankPages(
   const common = P.boundPruning ? skippable(query, shape, P, limit) : [];
   accumulatePages(index, scales, query, query.map((_, qi) => qi).filter((qi) => !common.includes(qi)), accept, acc, true);
   if (common.length > 0) {
-    const floor = floorOfTop(bounds(index, query, acc, shape, P, prior).lower, acc.pages.length, limit);
+    const floor = floorOfTop(bounds(index, query, acc, shape, P, prior, false).lower, acc.pages.length, limit);
     while (common.length > 0 && reach(common, query, shape, P) >= floor - TIE_MARGIN) {
       accumulatePages(index, scales, query, [common.pop() as number], accept, acc, true);
     }
@@ -270,9 +270,17 @@ function accumulatePages(
  * Per page slot, bounds of its final score from the page-level accumulators: at least its score
  * with no section counted on its own (`lower`), at most its score with its best section scored
  * at the bound of `accumulatePages` and every proximity pair found (`upper`); -1 for slots
- * `accept` rejected.
+ * `accept` rejected. Without `withUpper`, only `lower` is set.
  */
-function bounds(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number): { lower: Float64Array; upper: Float64Array } {
+function bounds(
+  index: InvertedIndex,
+  query: readonly QueryTerm[],
+  acc: RankScratch,
+  shape: QueryShape,
+  P: RankingParams,
+  prior: (page: number) => number,
+  withUpper = true,
+): { lower: Float64Array; upper: Float64Array } {
   const n = query.length;
   const { lower, upper } = acc.boundArrays();
   const inTitle = new Float64Array(n);
@@ -297,15 +305,20 @@ function bounds(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScra
       const w = idfs[qi] as number;
       const fields = pageAcc[v + qi] as number;
       const all = fields + (pageAcc[v + n + qi] as number);
-      const one = fields + (pageAcc[v + 2 * n + qi] as number);
       whole += (w * all) / (k1 + all);
       fieldsOnly += (w * fields) / (k1 + fields);
-      sectionBound += (w * one) / (k1 + one);
+      if (withUpper) {
+        const one = fields + (pageAcc[v + 2 * n + qi] as number);
+        sectionBound += (w * one) / (k1 + one);
+      }
     }
     const page = acc.pages[ps] as number;
-    const title = titleShare * titlePart(index.page(page) as PageUnit, query, shape, inTitle);
+    // A title term of the query is a page-field posting: no page-field frequency, no title part
+    // (and no read of the page's title, a cache miss per page on a large site).
+    const title = fieldsOnly > 0 ? titleShare * titlePart(index.page(page) as PageUnit, query, shape, inTitle) : 0;
     const weight = prior(page);
     lower[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * fieldsOnly)) / idfSum + title) * weight;
+    if (!withUpper) continue;
     const best = fieldsOnly > sectionBound ? fieldsOnly : sectionBound;
     upper[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * best)) / idfSum + title + pairs) * weight;
   }
@@ -479,7 +492,8 @@ interface Candidates {
 function scoreCandidates(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, plausible: readonly number[]): Candidates {
   const n = query.length;
   const slots = acc.pages.length;
-  const out: Candidates = { partial: new Float64Array(slots), bound: new Float64Array(slots), section: new Int32Array(slots), order: [] };
+  // Per slot, from the scratch (as large as the candidates: reused, not allocated per query).
+  const out: Candidates = { ...acc.candidateArrays(slots), order: [] };
   const pageAcc = acc.page;
   const secAcc = acc.sec;
   const inTitle = new Float64Array(n);
@@ -670,6 +684,21 @@ export class RankScratch {
   private plausible: Uint8Array = new Uint8Array(0);
   private lower: Float64Array = new Float64Array(0);
   private upper: Float64Array = new Float64Array(0);
+
+  private partial: Float64Array = new Float64Array(0);
+  private bound: Float64Array = new Float64Array(0);
+  private section: Int32Array = new Int32Array(0);
+
+  /** Three arrays of at least `slots` entries, for `scoreCandidates` (only the plausible slots' are set and read). */
+  candidateArrays(slots: number): { partial: Float64Array; bound: Float64Array; section: Int32Array } {
+    if (this.partial.length < slots) {
+      const size = Math.max(slots, this.partial.length * 2, 256);
+      this.partial = new Float64Array(size);
+      this.bound = new Float64Array(size);
+      this.section = new Int32Array(size);
+    }
+    return { partial: this.partial, bound: this.bound, section: this.section };
+  }
 
   /** Two arrays of one number per page slot taken, for `bounds`. */
   boundArrays(): { lower: Float64Array; upper: Float64Array } {

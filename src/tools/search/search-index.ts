@@ -112,6 +112,10 @@ export class SearchIndex {
   private readonly byPath = new Map<string, IndexedPage>();
   /** Page units by id (an array: ranking asks for one per candidate page). */
   private readonly byId: (UnitOf | undefined)[] = [];
+  /** Each page unit's score factor (`RankingParams.generatedPageWeight` for generated pages), by
+   *  id: one flat array, read for every candidate page (a lookup through the page object costs
+   *  a cache miss per page on a large site). */
+  private priors = new Float64Array(1024);
   /** Twin information per indexed variant, for the current twin rules (cleared by `sync`). */
   private readonly twinInfos = new Map<IndexedVariant, TwinInfo | undefined>();
   /** Text of recently returned sections by section id (ids are never reused): rebuilding it
@@ -246,7 +250,8 @@ export class SearchIndex {
       return inScope(entry.placement, req.version, req.language) && req.canRead(entry.page.file.access) && variantFor(entry, readable) === unit.variant;
     };
     const threshold = req.scoreThreshold ?? 0;
-    const prior = (id: number): number => ((this.byId[id] as UnitOf).entry.page.generated ? this.ranking.generatedPageWeight : 1);
+    const priors = this.priors;
+    const prior = (id: number): number => priors[id] as number;
     // Without a version filter on a versioned site, the same page in several versions is one
     // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
     const fold = this.foldVersions && req.version === undefined && this.branched;
@@ -280,6 +285,15 @@ export class SearchIndex {
         otherVersions: twins.map((t) => ({ page: t.entry.page, placement: t.entry.placement, score: t.score })),
       };
     });
+  }
+
+  private setPrior(id: number, value: number): void {
+    if (id >= this.priors.length) {
+      const grown = new Float64Array(Math.max(id + 1, this.priors.length * 2));
+      grown.set(this.priors);
+      this.priors = grown;
+    }
+    this.priors[id] = value;
   }
 
   /** A variant's twin information under the current rules, made at its first fold. */
@@ -361,6 +375,7 @@ export class SearchIndex {
     this.byPath.set(page.path, entry);
     indexed.forEach((v, variant) => {
       this.byId[v.id] = { entry, variant };
+      this.setPrior(v.id, page.generated ? this.ranking.generatedPageWeight : 1);
       this.classes.track(v.id, 1);
     });
   }
