@@ -12,6 +12,7 @@ import { FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, type Feed
 import { canTransition, TRANSITIONS } from "./transitions.js";
 import { newEntry, newFeedbackId } from "./new-entry.js";
 import { summaryOf } from "./summary.js";
+import { filterOf, pageOf } from "./page.js";
 
 /** The feedback database's file name inside the state directory. */
 export const FEEDBACK_DB_FILE = "feedback.db";
@@ -79,13 +80,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
   }
 
   async list(query: FeedbackQuery): Promise<FeedbackPage> {
-    const filter: FeedbackFilter = {
-      projectId: query.projectId,
-      ...(query.dateFrom === undefined ? {} : { dateFrom: query.dateFrom }),
-      ...(query.dateTo === undefined ? {} : { dateTo: query.dateTo }),
-      ...(query.source === undefined ? {} : { source: query.source }),
-      ...(query.statuses === undefined ? {} : { statuses: query.statuses }),
-    };
+    const filter = filterOf(query);
     const after = query.cursor === undefined ? undefined : this.codec.decode(query.cursor, filter);
     const want = query.limit + 1;
     const stmt = this.listStatement(filter, after);
@@ -108,14 +103,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
       rows.sort((a, b) => b.created_at - a.created_at || b.seq - a.seq);
       rows.length = Math.min(rows.length, want);
     }
-    const hasMore = rows.length > query.limit;
-    const page = hasMore ? rows.slice(0, query.limit) : rows;
-    const last = page[page.length - 1];
-    return {
-      feedback: page.map((r) => toEntry(toRecord(r))),
-      nextCursor: hasMore && last !== undefined ? this.codec.encode({ createdAt: last.created_at, seq: last.seq }, filter) : null,
-      hasMore,
-    };
+    return pageOf(rows, query.limit, filter, this.codec, (r) => toEntry(toRecord(r)));
   }
 
   /**

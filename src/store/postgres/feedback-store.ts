@@ -8,6 +8,7 @@ import { LIMITS } from "../../limits.js";
 import { canTransition, TRANSITIONS } from "../feedback/transitions.js";
 import { RandomIds } from "../random-id.js";
 import type { PgDb, PgQueryable } from "./db.js";
+import { filterOf, pageOf } from "../feedback/page.js";
 
 interface Row {
   seq: number;
@@ -76,13 +77,7 @@ export class PgFeedbackStore implements FeedbackStore {
   }
 
   async list(query: FeedbackQuery): Promise<FeedbackPage> {
-    const filter: FeedbackFilter = {
-      projectId: query.projectId,
-      ...(query.dateFrom === undefined ? {} : { dateFrom: query.dateFrom }),
-      ...(query.dateTo === undefined ? {} : { dateTo: query.dateTo }),
-      ...(query.source === undefined ? {} : { source: query.source }),
-      ...(query.statuses === undefined ? {} : { statuses: query.statuses }),
-    };
+    const filter = filterOf(query);
     const after = query.cursor === undefined ? undefined : this.codec.decode(query.cursor, filter);
     const params: unknown[] = [filter.projectId];
     const where = ["project_id = $1"];
@@ -99,14 +94,7 @@ export class PgFeedbackStore implements FeedbackStore {
       `SELECT ${COLUMNS} FROM feedback WHERE ${where.join(" AND ")} ORDER BY created_at DESC, seq DESC LIMIT $${params.length}`,
       params,
     );
-    const hasMore = rows.length > query.limit;
-    const page = hasMore ? rows.slice(0, query.limit) : rows;
-    const last = page[page.length - 1];
-    return {
-      feedback: page.map((r) => toEntry(toRecord(r))),
-      nextCursor: hasMore && last !== undefined ? this.codec.encode({ createdAt: last.created_at, seq: last.seq }, filter) : null,
-      hasMore,
-    };
+    return pageOf(rows, query.limit, filter, this.codec, (r) => toEntry(toRecord(r)));
   }
 
   /** Same figures as the SQLite store's (`summaryOf`), grouped by the database. */
