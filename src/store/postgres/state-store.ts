@@ -1,18 +1,5 @@
 import { LIMITS } from "../../limits.js";
-import {
-  type CodeRow,
-  SWEEP_GRACE_MS,
-  type StateStoreOptions,
-  TOKEN_PREFIX,
-  type TokenRow,
-  type UserRow,
-  codeRequestOf,
-  readSettings,
-  subjectOf,
-  userInfoOf,
-  verifiedUser,
-  warnOnce,
-} from "../state/common.js";
+import { type CodeRow, SWEEP_GRACE_MS, type StateStoreOptions, TOKEN_PREFIX, type TokenRow, type UserRow, codeRequestOf, readSettings, subjectOf, userInfoOf, verifiedUser, warnOnce } from "../state/common.js";
 import { PASSWORD_COST, type ScryptCost, hashPassword, hashSecret, randomToken, secretMatches } from "../state/secrets.js";
 import {
   type AccessCheck,

@@ -3,20 +3,7 @@ import type { Statement } from "better-sqlite3";
 import { LIMITS } from "../../limits.js";
 import { type Db, openDatabase } from "../sqlite.js";
 import { STATE_MIGRATIONS } from "./migrations.js";
-import {
-  type CodeRow,
-  SWEEP_GRACE_MS,
-  type StateStoreOptions,
-  TOKEN_PREFIX,
-  type TokenRow,
-  type UserRow,
-  codeRequestOf,
-  readSettings,
-  subjectOf,
-  userInfoOf,
-  verifiedUser,
-  warnOnce,
-} from "./common.js";
+import { type CodeRow, SWEEP_GRACE_MS, type StateStoreOptions, TOKEN_PREFIX, type TokenRow, type UserRow, codeRequestOf, readSettings, subjectOf, userInfoOf, verifiedUser, warnOnce } from "./common.js";
 import { PASSWORD_COST, type ScryptCost, hashPassword, hashSecret, randomToken, secretMatches } from "./secrets.js";
 import {
   type AccessCheck,
