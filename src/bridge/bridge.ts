@@ -21,6 +21,7 @@ import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimiter, type RateLim
 import { ipRateLimit } from "./rate-limit-response.js";
 import { PATHS } from "./urls.js";
 import { describeServer } from "./well-known-mcp.js";
+import { DISCOVERY_CORS_HEADERS, DISCOVERY_PREFLIGHT_HEADERS, isDiscoveryDocument } from "./discovery/public-cors.js";
 import { mountDiscovery } from "./discovery/routes.js";
 import { VERSION } from "../version.js";
 
@@ -116,7 +117,8 @@ export function createBridge(options: BridgeOptions): Bridge {
   // Registered first, so it runs before every route, mounted ones and unknown paths included.
   app.use("*", ipRateLimit(deps));
   const ours = [PATHS.mcp, PATHS.serverCard, PATHS.authedMcp, `${PATHS.authedMcp}/*`, "/.well-known/*"];
-  for (const path of ours) app.use(path, originGuard(deps, options.allowedHosts));
+  const discovery = { is: isDiscoveryDocument, headers: DISCOVERY_CORS_HEADERS, preflight: DISCOVERY_PREFLIGHT_HEADERS };
+  for (const path of ours) app.use(path, originGuard(deps, options.allowedHosts, discovery));
 
   app.all(PATHS.mcp, (c) => endpoint.handle("mcp", c));
   app.all(PATHS.authedMcp, (c) => endpoint.handle("authed", c));
