@@ -1,9 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe } from "vitest";
-import { NODE22 } from "./node22.js";
+import { NODE22, node22Problem } from "./node22.js";
 
 /**
  * The official MCP conformance suite, as devDependencies: `@modelcontextprotocol/conformance`
@@ -29,9 +28,8 @@ export function findSuite(pkg: SuitePackage): Suite | string {
   } catch {
     return `${pkg} is not installed`;
   }
-  if (!existsSync(NODE22)) return "tools/node22's node package (Node >= 22, which the suite needs) is not installed";
-  const major = Number(/^v(\d+)/.exec(execFileSync(NODE22, ["--version"], { encoding: "utf8" }))?.[1] ?? 0);
-  if (major < 22) return `tools/node22 holds Node ${major}; the suite needs 22 or later`;
+  const problem = node22Problem("the suite");
+  if (problem !== undefined) return problem;
   const { bin } = JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> | string };
   const entry = typeof bin === "string" ? bin : Object.values(bin)[0];
   if (entry === undefined) return `${pkg} names no executable`;
@@ -39,14 +37,15 @@ export function findSuite(pkg: SuitePackage): Suite | string {
 }
 
 /**
- * `describe` for a suite run: skipped with the reason where the suite cannot be had, except
- * under CI=true, where it runs (and fails saying why) so CI never passes with it skipped.
+ * `describe` for a suite run (or another Node 22 tool found as a Suite: MCP Inspector): skipped
+ * with the reason where it cannot be had, except under CI=true, where it runs (and fails saying
+ * why) so CI never passes with it skipped.
  */
 export function describeSuite(found: Suite | string, name: string, body: (suite: Suite) => void): void {
   const missing = typeof found === "string" ? found : undefined;
   const skip = missing !== undefined && process.env.CI !== "true";
   describe.skipIf(skip)(`${name}${skip ? ` (skipped: ${missing})` : ""}`, () => {
-    if (missing !== undefined) throw new Error(`the conformance suite cannot run: ${missing}`);
+    if (missing !== undefined) throw new Error(`${name} cannot run: ${missing}`);
     body(found as Suite);
   });
 }
