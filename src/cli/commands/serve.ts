@@ -55,15 +55,22 @@ export const serveCommand = defineCommand({
     const log = stderrLog(io);
     // Many clients at once (HTTP) is what the worker is for; one agent over stdio does not need it.
     const shellWorker = args["shell-worker"] ?? args.http;
-    const runtime = await loadDocs(io, args.dir, { shellWorker, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    // Over stdio the search index is built once serving (`afterStart`): an editor starts the
+    // server for a session and waits for `tools/list`, which does not need it, and the watcher's
+    // scan and the stores' opening run before without its slices. Over HTTP it is built in one
+    // go with the load, as before: a long-running server is started once (and its workers'
+    // drain on SIGTERM is unchanged).
+    const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY } : { indexLater: true };
+    const runtime = await loadDocs(io, args.dir, { shellWorker, ...indexing, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
-    const fetchRemote = (): void => {
+    const afterStart = (): void => {
+      void runtime.whenIndexed();
       if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);
     };
     if (args.watch) await runtime.watch();
     if (args.http) {
       try {
-        return await serveHttp(args, io, runtime, log, fetchRemote, worker ? await workerRole() : undefined);
+        return await serveHttp(args, io, runtime, log, afterStart, worker ? await workerRole() : undefined);
       } finally {
         await runtime.close();
       }
@@ -93,7 +100,7 @@ export const serveCommand = defineCommand({
     });
     const toolList = tools.map((t) => t.name(runtime.names)).join(", ");
     log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);
-    fetchRemote();
+    afterStart();
     await Promise.race([closed, io.stopSignal]);
     await connection.close();
     await stores.close();
