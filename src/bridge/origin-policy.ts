@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, urlsFor } from "./context.js";
-import { checkRedirectUri, isLoopbackHost } from "./auth/redirect-domains.js";
+import { checkRedirectUri, isLoopbackHost } from "../store/state/redirect-domains.js";
 import { apiErrorResponse, jsonRpcError, oauthErrorResponse } from "./http-errors.js";
 import { PATHS } from "./urls.js";
 
@@ -21,19 +21,35 @@ export function errorForPath(path: string, status: number, code: string, message
   return apiErrorResponse(status, code, message, headers);
 }
 
+/** Paths any origin may read (the Host check still applies), and the CORS headers they answer with. */
+export interface PublicDocuments {
+  readonly is: (path: string) => boolean;
+  /** On every answer. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The answer to an `OPTIONS` preflight (204). */
+  readonly preflight: Readonly<Record<string, string>>;
+}
+
 /**
  * DNS-rebinding and cross-origin protection (MCP transport spec: servers must validate
  * `Origin`). With `allowedHosts` (a server bound to loopback) the `Host` header must name one
  * of them. A browser `Origin` must be loopback, the public origin, the request's own origin,
  * or an https origin on the redirect-domain list (web-based AI tools); those get CORS headers.
+ * `publicDocuments` (the discovery documents) are readable from any origin instead.
  */
-export function originGuard(deps: BridgeDeps, allowedHosts: readonly string[] | undefined): MiddlewareHandler<BridgeEnv> {
+export function originGuard(deps: BridgeDeps, allowedHosts: readonly string[] | undefined, publicDocuments?: PublicDocuments): MiddlewareHandler<BridgeEnv> {
   const hosts = allowedHosts === undefined ? undefined : new Set(allowedHosts.map((h) => h.toLowerCase()));
   return async (c, next) => {
     const path = c.req.path;
     if (hosts !== undefined) {
       const host = hostnameOf(c.req.header("host") ?? "");
       if (!hosts.has(host)) return errorForPath(path, 403, "forbidden_host", `Host ${JSON.stringify(c.req.header("host") ?? "")} is not served here`);
+    }
+    if (publicDocuments?.is(path) === true) {
+      if (c.req.method === "OPTIONS") return new Response(null, { status: 204, headers: publicDocuments.preflight });
+      await next();
+      for (const [name, value] of Object.entries(publicDocuments.headers)) c.res.headers.set(name, value);
+      return undefined;
     }
     const origin = c.req.header("origin");
     if (origin !== undefined) {

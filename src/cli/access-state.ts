@@ -1,19 +1,38 @@
-import type { SiteSettings, StateStore } from "../store/state/state-store.js";
+import type { SiteSettings } from "../store/state/state-store.js";
+import type { Refusal, StateOutcome } from "../tools/use-cases/outcome.js";
+import type { StateContext } from "../tools/use-cases/state-context.js";
+import { localContext } from "../vfs/request-context.js";
+import { CliError, type CliIO } from "./io.js";
 import { type Project, type ProjectArgs, projectStores, resolveProject } from "./project.js";
-import type { CliIO } from "./io.js";
 
 /**
- * Run `fn` with the project's access state (settings, redirect domains, credentials, accounts,
- * tokens), closing it afterwards. Safe while servers run: they read current rows on every request.
+ * Run `fn` with the context of a state command (the owner on their machine, the project's
+ * stores, opened as the use case reaches them), closing the stores afterwards. Safe while
+ * servers run: they read current rows on every request.
  */
-export async function withAccessState<T>(io: CliIO, args: ProjectArgs, fn: (state: StateStore, project: Project) => Promise<T>): Promise<T> {
+export async function withStateContext<T>(io: CliIO, args: ProjectArgs, fn: (context: StateContext, project: Project) => Promise<T>): Promise<T> {
   const project = await resolveProject(io, args);
   const stores = projectStores(project);
   try {
-    return await fn(await stores.state(), project);
+    return await fn({ request: localContext(), stores }, project);
   } finally {
     await stores.close();
   }
+}
+
+/**
+ * A state use case's value, or the CLI error it means: its issues in the command's words
+ * (`usage`; exit 2, a mistake in the command line), its refusal by its message and `hint`
+ * (exit 1: the command was right, the state says no).
+ */
+export function commandValue<T, R extends Refusal, I extends { readonly message: string }>(
+  outcome: StateOutcome<T, R, I>,
+  usage: (issues: readonly I[]) => string = (issues) => issues.map((i) => i.message).join("; "),
+  hint = "",
+): T {
+  if (outcome.ok) return outcome.value;
+  if ("issues" in outcome) throw new CliError(usage(outcome.issues), 2);
+  throw new CliError(`${outcome.refusal.message}${hint}`, 1);
 }
 
 /** The stored settings without creating a state file (read-only commands leave no trace). */

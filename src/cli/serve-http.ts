@@ -1,5 +1,5 @@
 import { mcpAvailable } from "../bridge/access-policy.js";
-import { isLoopbackHost } from "../bridge/auth/redirect-domains.js";
+import { isLoopbackHost } from "../store/state/redirect-domains.js";
 import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
 import { listen } from "../bridge/http-server.js";
 import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/rate-limit.js";

@@ -18,6 +18,10 @@ export interface Diagnostic {
   /** For a spec that could not be loaded (`api-spec`), the spec's source as docs.json names it:
    *  the finding may sit at docs.json, where the source is only in the message's words. */
   readonly spec?: string;
+  /** For a file or folder the loader does not serve (a page it cannot read, a link it does not
+   *  follow), why: the words after `skipped: ` in the message, so callers that say why a page is
+   *  missing (`check`'s "page not found" findings) never take the message apart. */
+  readonly skipped?: string;
 }
 
 /**

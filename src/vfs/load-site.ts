@@ -14,7 +14,7 @@ import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { parseOperationEntry } from "../config/openapi/entry.js";
 import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
-import { LOAD_CODES, SKIPPED } from "./page-files.js";
+import { LOAD_CODES } from "./page-files.js";
 import { siteVariants } from "./site-variants.js";
 import { makeFile, pagePathOf, type Page, type Site, type SiteFile } from "./site.js";
 import type { Access } from "./access.js";
@@ -75,7 +75,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   const config: SiteConfig = docs.config ?? lastGood ?? firstLoadConfig(docs, basename(root));
 
   const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel));
-  for (const { folder, message } of listing.unlisted) diagnostics.push({ severity: "warning", file: folder, message: `${SKIPPED}cannot list the folder (${message})`, code: LOAD_CODES.pageSkipped });
+  for (const { folder, message } of listing.unlisted) diagnostics.push(skippedFinding(folder, `cannot list the folder (${message})`));
   const linkedPages = pageLinks(root, listing.links, ignore, diagnostics);
   const kept = [...listing.files, ...linkedPages].filter((p) => !ignore.ignores(p)).sort();
   if (kept.length > 500) log(`loading ${kept.length} pages from ${root}`);
@@ -274,16 +274,7 @@ function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page>
   const real = read.real !== rel ? { real: read.real } : {};
   const parsed = parseFrontMatter(text);
   if (!parsed.ok) {
-    return {
-      diagnostic: {
-        severity: "warning",
-        file: rel,
-        ...(parsed.line !== undefined ? { line: parsed.line } : {}),
-        message: `${SKIPPED}invalid front matter: ${parsed.message}`,
-        code: LOAD_CODES.pageSkipped,
-      },
-      ...real,
-    };
+    return { diagnostic: skippedFinding(rel, `invalid front matter: ${parsed.message}`, LOAD_CODES.pageSkipped, parsed.line), ...real };
   }
   const meta = readPageMeta(parsed.data);
   const path = pagePathOf(filePath);
@@ -304,18 +295,23 @@ function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page>
   return { page, ...real };
 }
 
+/**
+ * The warning that a file or folder is not served: `skipped: <why>`, with `why` kept apart so
+ * whoever explains a missing page reads it there, never out of the message.
+ */
+function skippedFinding(file: string, why: string, code: string = LOAD_CODES.pageSkipped, line?: number): Diagnostic {
+  return { severity: "warning", file, ...(line !== undefined ? { line } : {}), message: `skipped: ${why}`, code, skipped: why };
+}
+
 /** Why a page file is not served, as the loader reports it. */
 function unreadPage(rel: string, refusal: Refusal): ReadResult {
-  const skipped = (message: string, code: string = LOAD_CODES.pageSkipped): ReadResult => ({
-    diagnostic: { severity: "warning", file: rel, message: `${SKIPPED}${message}`, code },
-    closed: true,
-  });
+  const skipped = (why: string, code: string = LOAD_CODES.pageSkipped): ReadResult => ({ diagnostic: skippedFinding(rel, why, code), closed: true });
   switch (refusal.reason) {
     case "missing":
     case "not-file":
       return { missing: true };
     case "too-large":
-      return { diagnostic: { severity: "warning", file: rel, message: `${SKIPPED}${refusal.size} bytes is over the ${LIMITS.load.maxPageBytes}-byte page limit`, code: LOAD_CODES.pageSkipped } };
+      return { diagnostic: skippedFinding(rel, `${refusal.size} bytes is over the ${LIMITS.load.maxPageBytes}-byte page limit`) };
     case "outside":
     case "leaves":
     case "excluded":
@@ -345,7 +341,7 @@ function pageLinks(root: string, links: readonly string[], ignore: IgnoreRules, 
     diagnostics.push(
       folder.inside
         ? { severity: "warning", file: rel, message: `folder link not followed: its pages are served at their own path (${folder.real === "" ? "." : folder.real}/)`, code: "link" }
-        : { severity: "warning", file: rel, message: `${SKIPPED}${OUTSIDE_MESSAGE}`, code: "outside-link" },
+        : skippedFinding(rel, OUTSIDE_MESSAGE, "outside-link"),
     );
   }
   return out;

@@ -4,9 +4,6 @@ import type { IgnoreRules } from "../config/ignore-rules.js";
 import { isFileInsideRoot, LINK_CODES, NO_IGNORE_RULES } from "../config/inside-root.js";
 import type { Site } from "./site.js";
 
-/** How the loader's message about a page file it could not serve starts (see `readPage`). */
-export const SKIPPED = "skipped: ";
-
 /** Codes of the loader's own findings (`svc-mcp check --json`; listed in docs/docs-json.md). */
 export const LOAD_CODES = {
   /** A page file that is not served: too big, unreadable, invalid front matter. */
@@ -43,15 +40,12 @@ export function pageFilesOf(site: Site, ignore?: IgnoreRules): PageFiles {
       const base = pagePath.slice(1);
       const candidates = [`${base}.mdx`, `${base}.md`, `${base}/index.mdx`, `${base}/index.md`];
       // The loader's own skip, or a link it did not follow to this file.
-      const isLink = (x: Diagnostic): boolean => x.code !== undefined && (LINK_CODES as readonly string[]).includes(x.code);
-      const d = site.diagnostics.find((x) => candidates.includes(x.file) && (x.code === LOAD_CODES.pageSkipped || (isLink(x) && x.message.startsWith(SKIPPED))));
-      if (d !== undefined) {
-        const why = d.message.slice(SKIPPED.length);
-        return { file: d.file, why: d.line !== undefined ? `line ${d.line}: ${why}` : why };
-      }
+      const d = site.diagnostics.find((x) => candidates.includes(x.file) && x.skipped !== undefined);
+      if (d?.skipped !== undefined) return { file: d.file, why: d.line !== undefined ? `line ${d.line}: ${d.skipped}` : d.skipped };
       // A page under a folder link, which the load does not follow.
-      const folder = site.diagnostics.find((x) => x.code !== undefined && (LINK_CODES as readonly string[]).includes(x.code) && base.startsWith(`${x.file}/`));
-      return folder === undefined ? undefined : { file: folder.file, why: folder.message.startsWith(SKIPPED) ? folder.message.slice(SKIPPED.length) : folder.message };
+      const isLink = (x: Diagnostic): boolean => (LINK_CODES as readonly string[]).includes(x.code);
+      const folder = site.diagnostics.find((x) => isLink(x) && base.startsWith(`${x.file}/`));
+      return folder === undefined ? undefined : { file: folder.file, why: folder.skipped ?? folder.message };
     },
     exists: (relPath) => isFileInsideRoot(site.root, relPath, NO_IGNORE_RULES),
   };

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -242,6 +242,9 @@ describe("live changes over HTTP", () => {
     // A restricted page breaks (a diagnostic naming it) in the same burst as a public edit.
     writeFileSync(join(repo.dir, "internal", "runbook.mdx"), '---\ntitle: "Incident runbook\ngroups: [staff]\n---\nbroken front matter\n');
     writeFileSync(join(repo.dir, "quickstart.mdx"), '---\ntitle: "Quickstart"\n---\n\nEdited.\n');
+    // A new public skill changes this reader's resource list: the change it is told of (a page edit alone tells nobody).
+    mkdirSync(join(repo.dir, "skills", "leak-check"), { recursive: true });
+    writeFileSync(join(repo.dir, "skills", "leak-check", "SKILL.md"), "---\nname: leak-check\ndescription: Public\n---\n\n# Public\n");
     await changed;
     expect(logs).toEqual([]);
     await anon.close();

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -82,16 +82,15 @@ describe.each(ERAS)("protocol %s over HTTP", (era) => {
     await client.close();
   });
 
-  it("tells an open client that the resources changed after an edit", async () => {
+  it("tells an open client that the resources changed after a new skill", async () => {
     const client = await connect(era, h.urls.mcp);
     const heard = next(client, "notifications/resources/list_changed");
-    const tools = era === "2026-07-28" ? next(client, "notifications/tools/list_changed") : undefined;
     const subscription = era === "2026-07-28" ? await client.listen({ resourcesListChanged: true, toolsListChanged: true }) : undefined;
     if (era === "2025-11-25") await waitForGetStream((client.transport as StreamableHTTPClientTransport).sessionId as string);
-    writeFileSync(join(repo.dir, "quickstart.mdx"), `---\ntitle: "Quickstart"\n---\n\nEdited for ${era}.\n`);
+    // Through the file watcher, as an author's edit arrives (test/bridge/list-changed.test.ts has who is told what).
+    mkdirSync(join(repo.dir, "skills", `generations-${era}`), { recursive: true });
+    writeFileSync(join(repo.dir, "skills", `generations-${era}`, "SKILL.md"), `---\nname: generations-${era}\ndescription: A new skill\n---\n\n# New\n`);
     expect(await heard).toBe("notifications/resources/list_changed");
-    // On a listen stream every change announces tools too (descriptions follow the site).
-    if (tools !== undefined) expect(await tools).toBe("notifications/tools/list_changed");
     await subscription?.close();
     await client.close();
   });

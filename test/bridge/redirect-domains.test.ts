@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkRedirectUri, normalizeRedirectDomain } from "../../src/bridge/auth/redirect-domains.js";
+import { checkRedirectUri, normalizeRedirectDomain } from "../../src/store/state/redirect-domains.js";
 
 /** Spec "Authentication" 6, rule by rule. */
 

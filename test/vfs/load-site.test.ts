@@ -49,6 +49,17 @@ describe("loadSite", () => {
     const { site, findings } = await load({ "ok.mdx": "fine", "bad.mdx": "---\ntitle: [x\n---\nbody\n" });
     expect([...site.pages.keys()]).toEqual(["/ok"]);
     expect(findings).toEqual(["bad.mdx:3 warning: skipped: invalid front matter: unexpected end of the stream within a flow collection"]);
+    // Why it is skipped is a field of its own: whoever explains the missing page reads it there.
+    expect(site.diagnostics).toEqual([
+      {
+        severity: "warning",
+        file: "bad.mdx",
+        line: 3,
+        message: "skipped: invalid front matter: unexpected end of the stream within a flow collection",
+        code: "page-skipped",
+        skipped: "invalid front matter: unexpected end of the stream within a flow collection",
+      },
+    ]);
   });
 
   it("never evaluates JavaScript front matter", async () => {

@@ -7,7 +7,7 @@ import { type OAuthParams, parseParams, readForm } from "./form.js";
 import { errorPage, loginPage } from "./login-page.js";
 import { namesMetadataDocument } from "./metadata-documents.js";
 import { AccessDeniedError, InvalidClientError, InvalidRequestError, OAuthError, UnsupportedResponseTypeError } from "./oauth-errors.js";
-import { checkRedirectUri, isLoopbackHost } from "./redirect-domains.js";
+import { checkRedirectUri, isLoopbackHost } from "../../store/state/redirect-domains.js";
 
 /** RFC 7636 4.2: an S256 challenge is 43 base64url characters. */
 const CHALLENGE_RE = /^[A-Za-z0-9_-]{43}$/;

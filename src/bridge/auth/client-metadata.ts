@@ -3,7 +3,7 @@ import { LIMITS } from "../../limits.js";
 import { MCP_SCOPE } from "../urls.js";
 import { REGISTRABLE_GRANT_TYPES } from "./grants.js";
 import { InvalidClientMetadataError, InvalidRedirectUriError, type OAuthError } from "./oauth-errors.js";
-import { isLoopbackHost } from "./redirect-domains.js";
+import { isLoopbackHost } from "../../store/state/redirect-domains.js";
 
 /**
  * RFC 7591 2 client metadata, as both ways a client describes itself send it: a registration

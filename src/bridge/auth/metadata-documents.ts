@@ -3,7 +3,7 @@ import type { ClientMetadata, RegisteredClient } from "../../store/state/state-s
 import { descriptiveMembers, metadataDocumentSchema } from "./client-metadata.js";
 import { DocumentFetchError, type DocumentFetcher } from "./metadata-document-fetch.js";
 import { InvalidClientError } from "./oauth-errors.js";
-import { checkRedirectUriForm } from "./redirect-domains.js";
+import { checkRedirectUriForm } from "../../store/state/redirect-domains.js";
 
 /**
  * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document-00; MCP

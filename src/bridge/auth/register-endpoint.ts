@@ -5,7 +5,7 @@ import type { BridgeDeps } from "../context.js";
 import { noStoreJson } from "../http-errors.js";
 import { applicationType, descriptiveMembers, metadataIssue, registrationSchema } from "./client-metadata.js";
 import { InvalidClientMetadataError, InvalidRedirectUriError, RequestTooLargeError } from "./oauth-errors.js";
-import { checkRedirectUri } from "./redirect-domains.js";
+import { checkRedirectUri } from "../../store/state/redirect-domains.js";
 
 /**
  * `POST /authed/mcp/oauth/register`: RFC 7591 dynamic client registration, kept for AI tools

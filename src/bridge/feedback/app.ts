@@ -1,14 +1,18 @@
 import { Hono } from "hono";
 import { LIMITS } from "../../limits.js";
-import { type Parsed, parseCodeSnippet, parseContextual, parseRating, parseStatusChange } from "../../store/feedback/input.js";
-import { parseFeedbackQuery } from "../../store/feedback/query.js";
-import { FeedbackNotFoundError, type FeedbackStore } from "../../store/feedback/store.js";
+import { parseStatusChange } from "../../store/feedback/input.js";
+import type { FeedbackStore } from "../../store/feedback/store.js";
 import type { AdminKeyStore } from "../../store/keys/key-store.js";
 import type { ClientBudget } from "../client-budget.js";
 import { ABORTED_MESSAGE, isClientAbort } from "../http-errors.js";
 import { rateLimitMessage } from "../rate-limit-response.js";
 import { requireAdminKey } from "./auth.js";
 import { readJsonBody } from "./body.js";
+import { type Admission, FEEDBACK_WIDGETS, type FeedbackWidget, ingestFeedback } from "../../tools/use-cases/ingest-feedback.js";
+import { type ReviewContext, changeFeedbackStatus, getFeedback, listFeedback, summarizeFeedback } from "../../tools/use-cases/review-feedback.js";
+import { ANONYMOUS } from "../../vfs/access.js";
+import { requestContext } from "../../vfs/request-context.js";
+import { answer } from "./answer.js";
 import { ApiError, toApiError, validationError } from "./errors.js";
 
 /** Which project IDs this server serves (a `Set<string>` is one). */
@@ -28,16 +32,6 @@ export interface FeedbackAppDeps {
    *  ingestion counts nothing beyond the bridge's per-IP request limit. */
   readonly budget?: ClientBudget;
 }
-
-/**
- * Ingestion endpoints, one per widget, each with its body parser. Paths are under
- * `/v1/feedback/{projectId}/`; the bodies are documented in docs/feedback.md.
- */
-export const INGESTION_ROUTES: readonly { readonly path: string; readonly parse: (raw: unknown) => Parsed }[] = [
-  { path: "rating", parse: parseRating },
-  { path: "contextual", parse: parseContextual },
-  { path: "code-snippet", parse: parseCodeSnippet },
-];
 
 /** Widgets run on the docs site's origin, which may differ from the bridge's: allow any. */
 const CORS = {
@@ -80,23 +74,29 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
     throw new ApiError(405, "method_not_allowed", `this endpoint accepts ${allow}`, { headers: { Allow: allow } });
   };
 
-  for (const route of INGESTION_ROUTES) {
-    const path = `/v1/feedback/:projectId/${route.path}`;
+  // The use cases' context for a request. These routes read no docs, so the reader is anonymous
+  // (an admin key opens the analytics routes, checked above them); the clock dates what is stored.
+  const request = () => requestContext(ANONYMOUS, "public", clock);
+  const review = (projectId: string): ReviewContext => ({ request: request(), projectId, store });
+
+  for (const widget of Object.keys(FEEDBACK_WIDGETS) as FeedbackWidget[]) {
+    const path = `/v1/feedback/:projectId/${widget}`;
     app.options(path, () => new Response(null, { status: 204, headers: CORS }));
     app.post(path, async (c) => {
       // Declared in the route pattern above; the template-built path hides that from the types.
       const projectId = c.req.param("projectId") ?? "";
       requireProject(projectId);
-      const parsed = route.parse(await readJsonBody(c.req.raw, LIMITS.feedback.maxBodyBytes));
-      if (!parsed.ok) throw validationError(parsed.issues);
-      if (deps.budget !== undefined) {
-        // Counted after validation: the budgets bound what is stored, entries and bytes.
-        const bytes = Buffer.byteLength(JSON.stringify(parsed.value), "utf8");
-        const decision = await deps.budget.take(c, { feedback: 1, "feedback-bytes": bytes });
-        if (!decision.ok) throw new ApiError(429, "rate_limited", rateLimitMessage(decision), { headers: { "Retry-After": String(decision.retryAfterSec) } });
-      }
-      const entry = await store.insert({ ...parsed.value, projectId, createdAt: clock() });
-      return Response.json(entry, { status: 201, headers: CORS });
+      const body = await readJsonBody(c.req.raw, LIMITS.feedback.maxBodyBytes);
+      const budget = deps.budget;
+      const admit: Admission | undefined =
+        budget === undefined
+          ? undefined
+          : async ({ entries, bytes }) => {
+              const decision = await budget.take(c, { feedback: entries, "feedback-bytes": bytes });
+              return decision.ok ? undefined : { kind: "rate_limited", message: rateLimitMessage(decision), retryAfterSec: decision.retryAfterSec };
+            };
+      const context = { request: request(), store, projectId, ...(admit === undefined ? {} : { admit }) };
+      return Response.json(answer(await ingestFeedback(context, widget, body)), { status: 201, headers: CORS });
     });
     app.all(path, methodNotAllowed("POST, OPTIONS"));
   }
@@ -104,9 +104,7 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
   app.get("/v1/analytics/:projectId/feedback", async (c) => {
     const projectId = c.req.param("projectId");
     await requireAdmin(c.req.raw, projectId);
-    const parsed = parseFeedbackQuery(new URL(c.req.url).searchParams);
-    if (!parsed.ok) throw validationError(parsed.issues);
-    const page = await store.list({ ...parsed.query, projectId });
+    const page = answer(await listFeedback(review(projectId), new URL(c.req.url).searchParams));
     return Response.json(page, { headers: { "Cache-Control": "no-store" } });
   });
   app.all("/v1/analytics/:projectId/feedback", methodNotAllowed("GET"));
@@ -115,19 +113,15 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
   app.get("/v1/analytics/:projectId/feedback-summary", async (c) => {
     const projectId = c.req.param("projectId");
     await requireAdmin(c.req.raw, projectId);
-    const parsed = parseFeedbackQuery(new URL(c.req.url).searchParams);
-    if (!parsed.ok) throw validationError(parsed.issues);
-    const { limit: _limit, cursor: _cursor, ...filter } = parsed.query;
-    return Response.json(await store.summary({ ...filter, projectId }), { headers: { "Cache-Control": "no-store" } });
+    const summary = answer(await summarizeFeedback(review(projectId), new URL(c.req.url).searchParams));
+    return Response.json(summary, { headers: { "Cache-Control": "no-store" } });
   });
   app.all("/v1/analytics/:projectId/feedback-summary", methodNotAllowed("GET"));
 
   app.get("/v1/analytics/:projectId/feedback/:id", async (c) => {
     const projectId = c.req.param("projectId");
     await requireAdmin(c.req.raw, projectId);
-    const id = c.req.param("id");
-    const entry = await store.get(projectId, id);
-    if (entry === undefined) throw new FeedbackNotFoundError(projectId, id);
+    const entry = answer(await getFeedback(review(projectId), c.req.param("id")));
     return Response.json(entry, { headers: { "Cache-Control": "no-store" } });
   });
   app.patch("/v1/analytics/:projectId/feedback/:id", async (c) => {
@@ -135,7 +129,7 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
     await requireAdmin(c.req.raw, projectId);
     const parsed = parseStatusChange(await readJsonBody(c.req.raw, LIMITS.feedback.maxBodyBytes));
     if (!parsed.ok) throw validationError(parsed.issues);
-    const change = await store.setStatus(projectId, c.req.param("id"), parsed.value, clock());
+    const change = answer(await changeFeedbackStatus(review(projectId), c.req.param("id"), parsed.value));
     return Response.json(change.entry);
   });
   app.all("/v1/analytics/:projectId/feedback/:id", methodNotAllowed("GET, PATCH"));

@@ -1,7 +1,5 @@
 import { isTransientStoreError } from "../../store/errors.js";
-import { InvalidCursorError } from "../../store/feedback/cursor.js";
 import { type FieldIssue, summarizeIssues } from "../../store/feedback/issues.js";
-import { FeedbackNotFoundError, InvalidTransitionError } from "../../store/feedback/store.js";
 
 /**
  * An HTTP error with the feedback API's body: `{"error": {"code", "message", "param"?}}`.
@@ -41,12 +39,12 @@ export function validationError(issues: readonly FieldIssue[]): ApiError {
   return new ApiError(400, first.code, summarizeIssues(issues), { param: first.param, details: issues });
 }
 
-/** Map what a handler threw to the API error it means; undefined for a bug (500). */
+/**
+ * Map what a handler threw to the API error it means; undefined for a bug (500). The use cases'
+ * refusals are answered by `answer`; here only what can fail under any of them.
+ */
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  if (error instanceof InvalidCursorError) return new ApiError(400, "invalid_cursor", error.message, { param: "cursor" });
-  if (error instanceof FeedbackNotFoundError) return new ApiError(404, "feedback_not_found", error.message);
-  if (error instanceof InvalidTransitionError) return new ApiError(409, "invalid_transition", error.message, { param: "status" });
   // Another process (the CLI) held a lock past the wait, or the database is briefly away: worth a retry.
   if (isTransientStoreError(error)) {
     return new ApiError(503, "busy", "the feedback database is busy; retry shortly", { headers: { "Retry-After": "1" } });

@@ -1,4 +1,4 @@
-import { type AuthInfo, createMcpHandler, isLegacyRequest, type McpHttpHandler, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { type AuthInfo, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
 import { ANONYMOUS } from "../../vfs/access.js";
@@ -14,6 +14,9 @@ import { readBody } from "../read-body.js";
 import { authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../request-context.js";
 import { inputText } from "../../tools/mcp/issues.js";
 import { CLIENT_CHARGES } from "./client-charges.js";
+import { closableStream } from "./closable-stream.js";
+import { ListenBus } from "./listen-bus.js";
+import { type ListKind, NotificationStreams, type StreamOpening } from "./notification-streams.js";
 import { SessionIds } from "./session-ids.js";
 import { type Endpoint, type Session, SessionTable } from "./sessions.js";
 
@@ -44,8 +47,9 @@ const RESUMED_PROTOCOL_VERSION = "2025-03-26";
  * The SDK's classification (`isLegacyRequest`) tells them apart, and one factory
  * (`createMcpServer`) builds the server of both. Every request is checked again (availability,
  * token, rate limits), so a revoked token or a disabled server stops a session at its next
- * request (an open `subscriptions/listen` stream carries only list_changed notifications, which
- * name nothing a reader may not see).
+ * request. Open notification streams (a session's GET stream, `subscriptions/listen`) are told
+ * of a site change only for the lists their own reader sees changed, and are closed when their
+ * token no longer holds (`NotificationStreams`).
  */
 export class McpEndpoint {
   readonly sessions: SessionTable;
@@ -54,6 +58,9 @@ export class McpEndpoint {
   private readonly modern: Readonly<Record<Endpoint, McpHttpHandler>>;
   private readonly unsubscribe: () => void;
   private readonly ids: SessionIds;
+  /** The open list_changed streams of both generations, told per reader (`NotificationStreams`). */
+  readonly streams: NotificationStreams;
+  private readonly listenBus: ListenBus;
 
   /** `sessionKey`: shared by the processes that serve one site (`--workers`), so any of them resumes a session another opened. */
   constructor(
@@ -62,19 +69,15 @@ export class McpEndpoint {
   ) {
     this.ids = new SessionIds(sessionKey);
     this.sessions = new SessionTable({ maxSessions: LIMITS.bridge.maxSessions, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now });
-    this.sweeper = setInterval(() => void this.sessions.sweep(), LIMITS.bridge.sessionSweepMs);
+    this.streams = new NotificationStreams(deps);
+    this.listenBus = new ListenBus(this.streams);
+    // Between changes too, a stream whose token was revoked or expired is closed.
+    this.sweeper = setInterval(() => void Promise.all([this.sessions.sweep(), this.streams.recheck()]), LIMITS.bridge.sessionSweepMs);
     this.sweeper.unref();
     this.modern = { mcp: this.modernHandler("mcp"), authed: this.modernHandler("authed") };
-    // A 2025 session's server hears site changes itself; the 2026-07-28 servers live for one
-    // request, so changes go to the open `subscriptions/listen` streams from here. Tool
-    // descriptions name the versions and languages a reload can change: tools are announced
-    // on every change, as a session's server does when its reader's outline changes.
-    this.unsubscribe = deps.runtime.onChange(() => {
-      for (const handler of Object.values(this.modern)) {
-        handler.notify.resourcesChanged();
-        handler.notify.toolsChanged();
-      }
-    });
+    // Site changes are announced here for both generations, on each open stream as its own
+    // reader's lists changed (a 2025 session's GET stream, a 2026-07-28 listen stream).
+    this.unsubscribe = deps.runtime.onChange(() => void this.streams.announce());
   }
 
   async handle(endpoint: Endpoint, c: BridgeContext): Promise<Response> {
@@ -116,10 +119,13 @@ export class McpEndpoint {
     if (sessionId === undefined) {
       const body = await this.readJsonRpc(c);
       if (body instanceof Response) return body;
-      if (!(await isLegacyRequest(c.req.raw, body.raw, { maxRequestBodySize: LIMITS.bridge.maxBodyBytes }))) {
+      if (claimsModernRevision(body.raw) || !(await isLegacyRequest(c.req.raw, body.raw, { maxRequestBodySize: LIMITS.bridge.maxBodyBytes }))) {
         const refused = await this.chargeTools(endpoint, c, body);
         if (refused !== undefined) return refused;
-        return this.modern[endpoint].fetch(c.req.raw, { authInfo, parsedBody: body.raw });
+        const serve = (): Promise<Response> => this.modern[endpoint].fetch(c.req.raw, { authInfo, parsedBody: body.raw });
+        if (body.messages[0]?.method !== "subscriptions/listen") return serve();
+        const opening = { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: contextFromAuthInfo(authInfo) };
+        return this.listenBus.serve(opening, serve);
       }
       if (!(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
         return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session, or use protocol version 2026-07-28, which needs none)");
@@ -154,12 +160,14 @@ export class McpEndpoint {
     }
 
     const response = await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo });
-    return method === "GET" ? this.trackStream(session, response) : response;
+    if (method !== "GET") return response;
+    return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: contextFromAuthInfo(authInfo) }, response);
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     this.unsubscribe();
+    this.streams.closeAll();
     await Promise.all(Object.values(this.modern).map((h) => h.close()));
     await this.sessions.closeAll();
   }
@@ -257,7 +265,8 @@ export class McpEndpoint {
           ...(endpoint === "authed" ? { extensions: grantExtensions() } : {}),
         }).server,
       // 2025 traffic is ours to route (sessions, above). Answers are plain JSON: no handler of ours sends anything before its result.
-      { legacy: "reject", maxRequestBodySize: LIMITS.bridge.maxBodyBytes, maxSubscriptions: LIMITS.bridge.maxListenStreams },
+      // Listen streams are subscribed per reader (`ListenBus`).
+      { legacy: "reject", maxRequestBodySize: LIMITS.bridge.maxBodyBytes, maxSubscriptions: LIMITS.bridge.maxListenStreams, bus: this.listenBus },
     );
   }
 
@@ -306,6 +315,8 @@ export class McpEndpoint {
       endpoint,
       version: deps.version,
       forwardDiagnostics: false,
+      // Changes are announced by `NotificationStreams`, per reader, on the session's GET stream.
+      live: false,
       // The token endpoint's client-credentials grant is an MCP extension (SEP-1046): say so where it applies.
       ...(endpoint === "authed" ? { extensions: grantExtensions() } : {}),
     });
@@ -329,40 +340,41 @@ export class McpEndpoint {
     return { server, transport };
   }
 
-  /** Count a GET notification stream as activity for as long as it is open. */
-  private trackStream(session: Session, response: Response): Response {
+  /**
+   * A session's GET stream: counted as activity for as long as it is open, and told of list
+   * changes by `NotificationStreams` (as its reader's lists change; closed when its token stops
+   * holding, and the client reconnects with its current one).
+   */
+  private followGetStream(session: Session, opening: StreamOpening, response: Response): Response {
     if (response.body === null || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) return response;
     session.openStreams++;
-    let open = true;
-    const end = (): void => {
-      if (!open) return;
-      open = false;
+    // Ends later than `stream` is set: the stream is read only after this returns.
+    const closable = closableStream(response, () => {
       session.openStreams--;
       session.lastSeen = this.deps.now();
-    };
-    const reader = response.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
-            end();
-            controller.close();
-          } else {
-            controller.enqueue(value);
-          }
-        } catch (error) {
-          end();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        end();
-        return reader.cancel(reason);
-      },
+      this.streams.delete(stream);
     });
-    return new Response(body, { status: response.status, headers: response.headers });
+    const server = session.server.server;
+    // Best-effort: a stream that went away must not break the announcement to the others.
+    const notify = (kind: ListKind): void => void (kind === "tools" ? server.sendToolListChanged() : server.sendResourceListChanged()).catch(() => {});
+    const stream = this.streams.add(opening, notify, closable.close);
+    return closable.response;
   }
+}
+
+/**
+ * Whether a message is the SDK's to answer in the 2026-07-28 generation without asking it: one
+ * request or notification (no batch, no `initialize`, no response) whose `params._meta` carries
+ * the protocol-version claim. The SDK's `isLegacyRequest` says "not legacy" for every such
+ * message (answered, or refused, by the modern path), by the same rule; asking it costs a second
+ * classification of the body on every 2026-07-28 call, since the handler classifies it again.
+ */
+function claimsModernRevision(body: unknown): boolean {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const m = body as Record<string, unknown>;
+  if (typeof m.method !== "string" || m.method === "initialize" || "result" in m || "error" in m) return false;
+  const meta = (m.params as { _meta?: unknown } | undefined)?._meta;
+  return typeof meta === "object" && meta !== null && !Array.isArray(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /** What is wrong with a well-formed message's `params` (an array, a `_meta` that is no object), named by member. */

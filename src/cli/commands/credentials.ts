@@ -1,5 +1,5 @@
-import { LIMITS } from "../../limits.js";
-import { withAccessState } from "../access-state.js";
+import { createCredential, deleteCredential, listCredentials } from "../../tools/use-cases/client-credentials.js";
+import { commandValue, withStateContext } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";
 import { withDir, withJson, withState } from "../options.js";
@@ -19,14 +19,10 @@ export const credentialsCommand = defineCommand({
     if (args.action !== "delete" && args.id !== undefined) throw new CliError(`credentials ${args.action} takes no argument; got ${JSON.stringify(args.id)}`, 2);
     if (args.action === "delete" && args.id === undefined) throw new CliError("credentials delete needs the client ID (see `svc-mcp credentials list`)", 2);
     if (args.action !== "create" && args.label !== undefined) throw new CliError("--label is for credentials create", 2);
-    const label = (args.label ?? "").trim();
-    if (args.action === "create" && (label === "" || label.length > LIMITS.keys.maxLabelChars || /[\u0000-\u001f\u007f]/.test(label))) {
-      throw new CliError(`credentials create needs --label: one line of 1 to ${LIMITS.keys.maxLabelChars} characters saying what the credential is for`, 2);
-    }
-    return withAccessState(io, args, async (state) => {
+    return withStateContext(io, args, async (context) => {
       switch (args.action) {
         case "create": {
-          const { info, clientSecret } = await state.createCredential(label);
+          const { info, clientSecret } = commandValue(await createCredential(context, args.label), ([i]) => `credentials create needs --label: ${i!.message}`);
           if (args.json) {
             io.stdout(`${JSON.stringify({ label: info.label, clientId: info.clientId, clientSecret })}\n`);
           } else {
@@ -39,7 +35,7 @@ export const credentialsCommand = defineCommand({
           return 0;
         }
         case "list": {
-          const list = await state.credentials();
+          const list = commandValue(await listCredentials(context));
           if (args.json) {
             io.stdout(`${JSON.stringify(list.map((c) => ({ label: c.label, clientId: c.clientId, createdAt: new Date(c.createdAt).toISOString() })), null, 2)}\n`);
           } else if (list.length === 0) {
@@ -50,9 +46,7 @@ export const credentialsCommand = defineCommand({
           return 0;
         }
         case "delete": {
-          const id = args.id as string;
-          const deleted = await state.deleteCredential(id);
-          if (deleted === undefined) throw new CliError(`no client credential ${JSON.stringify(id)}; see \`svc-mcp credentials list\``, 1);
+          const deleted = commandValue(await deleteCredential(context, args.id as string), undefined, "; see `svc-mcp credentials list`");
           if (args.json) io.stdout(`${JSON.stringify({ label: deleted.label, clientId: deleted.clientId })}\n`);
           else io.stdout(`Deleted client credential ${deleted.clientId} ("${deleted.label}"): its tokens stopped working. This cannot be undone.\n`);
           return 0;

@@ -1,8 +1,10 @@
 import { LIMITS } from "../../limits.js";
-import { InvalidCursorError } from "../../store/feedback/cursor.js";
+import type { FieldIssue } from "../../store/feedback/issues.js";
 import { isStatus, STATUSES } from "../../store/feedback/model.js";
-import { type FeedbackQuery, parseFeedbackQuery, type QueryParam } from "../../store/feedback/query.js";
-import { FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, InvalidTransitionError } from "../../store/feedback/store.js";
+import type { QueryParam } from "../../store/feedback/query.js";
+import { type ReviewContext, changeFeedbackStatus, exportFeedback, listFeedback } from "../../tools/use-cases/review-feedback.js";
+import { localContext } from "../../vfs/request-context.js";
+import { commandValue } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { csvHeader, csvRow, formatEntries } from "../feedback-format.js";
 import { CliError, type CliIO } from "../io.js";
@@ -53,8 +55,12 @@ export const feedbackCommand = defineCommand({
 
 async function list(io: CliIO, project: Project, args: Args): Promise<number> {
   rejectFlags(args, "list", ["format"]);
-  const query = parseFlags(args, project.id);
-  const page = await withStoreIfAny(project, { feedback: [], nextCursor: null, hasMore: false }, (store) => store.list(query));
+  const page = await withReview(project, "read", async (context) => {
+    const listed = await listFeedback(context, flagPairs(args));
+    // A cursor from elsewhere is a mistake in the command line, named by its flag.
+    if (!listed.ok && "refusal" in listed) throw new CliError(`--cursor: ${listed.refusal.message}`, 2);
+    return commandValue(listed, usage);
+  });
   if (args.json === true) {
     io.stdout(`${JSON.stringify(page, null, 2)}\n`);
   } else if (page.feedback.length === 0) {
@@ -66,24 +72,17 @@ async function list(io: CliIO, project: Project, args: Args): Promise<number> {
   return 0;
 }
 
-/** Every matching entry, newest first, written page by page (memory stays flat for big exports). */
+/** Every matching entry, newest first, written as the use case reads them page by page. */
 async function exportAll(io: CliIO, project: Project, args: Args): Promise<number> {
   rejectFlags(args, "export", ["limit", "cursor", "json"]);
   const format = (args.format as "csv" | "json" | undefined) ?? "csv";
-  const first = parseFlags(args, project.id);
-  io.stdout(format === "csv" ? csvHeader() : "[");
   let count = 0;
-  await withStoreIfAny(project, undefined, async (store) => {
-    // The largest page the store serves: fewest round trips, memory still bounded by the page.
-    let query: FeedbackQuery = { ...first, limit: LIMITS.feedback.maxPageSize };
-    for (;;) {
-      const page: FeedbackPage = await store.list(query);
-      for (const entry of page.feedback) {
-        io.stdout(format === "csv" ? csvRow(entry) : `${count === 0 ? "\n" : ",\n"}${JSON.stringify(entry)}`);
-        count++;
-      }
-      if (page.nextCursor === null) return undefined;
-      query = { ...query, cursor: page.nextCursor };
+  await withReview(project, "read", async (context) => {
+    const entries = commandValue(exportFeedback(context, flagPairs(args)), usage);
+    io.stdout(format === "csv" ? csvHeader() : "[");
+    for await (const entry of entries) {
+      io.stdout(format === "csv" ? csvRow(entry) : `${count === 0 ? "\n" : ",\n"}${JSON.stringify(entry)}`);
+      count++;
     }
   });
   if (format === "json") io.stdout(count === 0 ? "]\n" : "\n]\n");
@@ -94,33 +93,25 @@ async function exportAll(io: CliIO, project: Project, args: Args): Promise<numbe
 async function setStatus(io: CliIO, project: Project, id: string | undefined, status: string | undefined, json: boolean): Promise<number> {
   if (id === undefined || status === undefined) throw new CliError(`feedback set-status needs an entry id and a status: feedback set-status fb_... ${STATUSES.join("|")}`, 2);
   if (!isStatus(status)) throw new CliError(`status ${JSON.stringify(status)} is not one of ${STATUSES.join(", ")}`, 2);
-  const stores = projectStores(project);
-  try {
-    const store = await stores.feedback();
-    const { entry, previous } = await store.setStatus(project.id, id, status, Date.now());
-    if (json) io.stdout(`${JSON.stringify(entry, null, 2)}\n`);
-    else io.stdout(previous === status ? `${entry.id} is already ${status}.\n` : `${entry.id}: ${previous} -> ${status}\n`);
-    return 0;
-  } catch (error) {
-    if (error instanceof FeedbackNotFoundError || error instanceof InvalidTransitionError) throw new CliError(error.message, 1);
-    throw error;
-  } finally {
-    await stores.close();
-  }
+  const { entry, previous } = await withReview(project, "write", async (context) => commandValue(await changeFeedbackStatus(context, id, status)));
+  if (json) io.stdout(`${JSON.stringify(entry, null, 2)}\n`);
+  else io.stdout(previous === status ? `${entry.id} is already ${status}.\n` : `${entry.id}: ${previous} -> ${status}\n`);
+  return 0;
 }
 
-/** The filter flags through the GET's own validation; problems named by flag. */
-function parseFlags(args: Args, projectId: string): FeedbackQuery {
+/** The filter flags as the GET's query parameters, for the use case's one validation. */
+function flagPairs(args: Args): [string, string][] {
   const pairs: [string, string][] = [];
   for (const [param, flag] of Object.entries(FLAGS)) {
     const value = args[flag];
     if (typeof value === "string") pairs.push([param, value]);
   }
-  const parsed = parseFeedbackQuery(pairs);
-  if (!parsed.ok) {
-    throw new CliError(parsed.issues.map((i) => `--${FLAGS[i.param as QueryParam] ?? i.param}: ${i.message}`).join("\n"), 2);
-  }
-  return { ...parsed.query, projectId };
+  return pairs;
+}
+
+/** The use case's issues named by flag, one per line. */
+function usage(issues: readonly FieldIssue[]): string {
+  return issues.map((i) => `--${FLAGS[i.param as QueryParam] ?? i.param}: ${i.message}`).join("\n");
 }
 
 function rejectFlags(args: Args, action: string, flags: readonly string[]): void {
@@ -131,18 +122,15 @@ function rejectFlags(args: Args, action: string, flags: readonly string[]): void
 }
 
 /**
- * Run a read against the project's store; when no feedback was ever stored (no database yet),
- * answer `empty` instead of creating one: reading must not create state (a typo in --state
- * would otherwise leave a stray database behind).
+ * Run a use case with the project's feedback store, closing it afterwards. A read where no
+ * feedback was ever stored (no database yet) gets no store, and the use case answers empty:
+ * reading must not create state (a typo in --state would otherwise leave a stray database).
  */
-async function withStoreIfAny<T>(project: Project, empty: T, read: (store: FeedbackStore) => Promise<T>): Promise<T> {
+async function withReview<T>(project: Project, use: "read" | "write", run: (context: ReviewContext) => Promise<T>): Promise<T> {
   const stores = projectStores(project);
   try {
-    if (!stores.has("feedback")) return empty;
-    return await read(await stores.feedback());
-  } catch (error) {
-    if (error instanceof InvalidCursorError) throw new CliError(`--cursor: ${error.message}`, 2);
-    throw error;
+    const store = use === "read" && !stores.has("feedback") ? undefined : await stores.feedback();
+    return await run({ request: localContext(), projectId: project.id, store });
   } finally {
     await stores.close();
   }

@@ -1,9 +1,10 @@
-import { LIMITS } from "../../limits.js";
-import { KeyNotFoundError, type AdminKeyInfo } from "../../store/keys/key-store.js";
+import type { AdminKeyInfo } from "../../store/keys/key-store.js";
+import { createAdminKey, listAdminKeys, revokeAdminKey } from "../../tools/use-cases/admin-keys.js";
+import { commandValue, withStateContext } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";
 import { withDir, withJson, withState } from "../options.js";
-import { describeProject, projectStores, resolveProject } from "../project.js";
+import { describeProject } from "../project.js";
 import { formatTable } from "../table.js";
 
 const ACTIONS = ["create", "list", "revoke"] as const;
@@ -19,42 +20,30 @@ export const keysCommand = defineCommand({
   run: async (args, io) => {
     if (args.action !== "revoke" && args.key !== undefined) throw new CliError(`keys ${args.action} takes no argument; got ${JSON.stringify(args.key)}`, 2);
     if (args.action !== "create" && args.label !== undefined) throw new CliError("--label is for keys create", 2);
-    const project = await resolveProject(io, args);
-    const stores = projectStores(project);
-    try {
-      const keys = await stores.keys();
+    return withStateContext(io, args, async (context, project) => {
       switch (args.action) {
         case "create": {
-          const label = (args.label ?? "").trim();
-          if (label.length > LIMITS.keys.maxLabelChars || /[\u0000-\u001f\u007f]/.test(label)) {
-            throw new CliError(`--label must be one line of at most ${LIMITS.keys.maxLabelChars} characters`, 2);
-          }
-          const { key, info } = await keys.create(label, Date.now());
+          const { key, info } = commandValue(await createAdminKey(context, args.label), ([i]) => `--${i!.argument} ${i!.message}`);
           // The key alone on stdout (`KEY=$(svc-mcp keys create)` works); the advice on stderr.
           io.stdout(args.json ? `${JSON.stringify({ key })}\n` : `${key}\n`);
           io.stderr(`Created API key ${info.id} for ${describeProject(project)}.\nCopy it now: it is shown only once. Use it as Authorization: Bearer <key>.\n`);
           return 0;
         }
         case "list": {
-          const list = await keys.list();
+          const list = commandValue(await listAdminKeys(context));
           if (args.json) io.stdout(`${JSON.stringify(list, null, 2)}\n`);
           else io.stdout(formatKeys(list));
           return 0;
         }
         case "revoke": {
           if (args.key === undefined) throw new CliError("keys revoke needs the key's id (see `svc-mcp keys list`)", 2);
-          const { info, alreadyRevoked } = await keys.revoke(args.key, Date.now());
+          const { info, alreadyRevoked } = commandValue(await revokeAdminKey(context, args.key));
           if (args.json) io.stdout(`${JSON.stringify(info)}\n`);
           else io.stdout(alreadyRevoked ? `API key ${info.id} was already revoked (${info.revokedAt}).\n` : `Revoked API key ${info.id}.\n`);
           return 0;
         }
       }
-    } catch (error) {
-      if (error instanceof KeyNotFoundError) throw new CliError(error.message, 1);
-      throw error;
-    } finally {
-      await stores.close();
-    }
+    });
   },
 });
 

@@ -1,6 +1,7 @@
 import { describeAccess, mcpAvailable } from "../../bridge/access-policy.js";
-import { AUTH_MODES, type AuthMode, type SiteSettings } from "../../store/state/state-store.js";
-import { withAccessState } from "../access-state.js";
+import type { SiteSettings } from "../../store/state/state-store.js";
+import { type SettingsChange, siteSettings } from "../../tools/use-cases/site-settings.js";
+import { commandValue, withStateContext } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";
 import { withDir, withJson, withState } from "../options.js";
@@ -17,14 +18,14 @@ export const mcpCommand = defineCommand({
       .positional("mode", { type: "string", describe: "auth: public, partial or full (omit to print the current one)" }),
   run: async (args, io) => {
     if (args.action !== "auth" && args.mode !== undefined) throw new CliError(`mcp ${args.action} takes no argument; got ${JSON.stringify(args.mode)}`, 2);
-    if (args.mode !== undefined && !(AUTH_MODES as readonly string[]).includes(args.mode)) {
-      throw new CliError(`mcp auth: the mode must be public, partial or full; got ${JSON.stringify(args.mode)}`, 2);
-    }
-    return withAccessState(io, args, async (state, project) => {
-      if (args.action === "enable") await state.setMcp("enabled");
-      if (args.action === "disable") await state.setMcp("disabled");
-      if (args.action === "auth" && args.mode !== undefined) await state.setAuthMode(args.mode as AuthMode);
-      const settings = await state.settings();
+    const change: SettingsChange | undefined = {
+      enable: { mcp: "enabled" } as const,
+      disable: { mcp: "disabled" } as const,
+      auth: args.mode !== undefined ? { authMode: args.mode } : undefined,
+      status: undefined,
+    }[args.action];
+    return withStateContext(io, args, async (context, project) => {
+      const settings = commandValue(await siteSettings(context, change), ([i]) => `mcp auth: the ${i!.argument} ${i!.message}`);
       if (args.json) {
         io.stdout(`${JSON.stringify({ authMode: settings.authMode, mcp: mcpAvailable(settings) ? "enabled" : "disabled", toggle: settings.mcp ?? null, stateDir: project.state.label })}\n`);
         return 0;

@@ -1,5 +1,6 @@
-import { normalizeRedirectDomain } from "../../bridge/auth/redirect-domains.js";
-import { withAccessState } from "../access-state.js";
+import type { ArgumentIssue } from "../../tools/use-cases/outcome.js";
+import { addRedirectDomain, listRedirectDomains, removeRedirectDomain } from "../../tools/use-cases/redirect-domains.js";
+import { commandValue, withStateContext } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";
 import { withDir, withJson, withState } from "../options.js";
@@ -16,28 +17,21 @@ export const redirectDomainsCommand = defineCommand({
   run: async (args, io) => {
     if (args.action === "list" && args.entry !== undefined) throw new CliError(`redirect-domains list takes no argument; got ${JSON.stringify(args.entry)}`, 2);
     if (args.action !== "list" && args.entry === undefined) throw new CliError(`redirect-domains ${args.action} needs a domain, e.g. tool.example.com or myapp://callback`, 2);
-    let entry: string | undefined;
-    let note: string | undefined;
-    if (args.entry !== undefined) {
-      const checked = normalizeRedirectDomain(args.entry);
-      if (!checked.ok) throw new CliError(`redirect-domains ${args.action}: ${checked.error}`, 2);
-      entry = checked.value;
-      note = checked.note;
-    }
-    return withAccessState(io, args, async (state) => {
-      if (args.action === "list" || entry === undefined) {
-        const entries = await state.redirectDomains();
+    const usage = ([i]: readonly ArgumentIssue[]) => `redirect-domains ${args.action}: ${i!.message}`;
+    return withStateContext(io, args, async (context) => {
+      if (args.action === "list" || args.entry === undefined) {
+        const entries = commandValue(await listRedirectDomains(context));
         if (args.json) io.stdout(`${JSON.stringify(entries)}\n`);
         else io.stdout(entries.map((e) => `${e}\n`).join(""));
         if (!args.json) io.stderr(`${entries.length === 0 ? "No redirect domains. " : ""}Always trusted: localhost, 127.0.0.1 and [::1] (http or https, any port).\n`);
         return 0;
       }
       if (args.action === "add") {
-        const added = await state.addRedirectDomain(entry);
-        io.stdout(added ? `Added redirect domain ${entry}${note !== undefined ? ` (${note})` : ""}.\n` : `${entry} is already listed.\n`);
+        const { entry, changed, note } = commandValue(await addRedirectDomain(context, args.entry), usage);
+        io.stdout(changed ? `Added redirect domain ${entry}${note !== undefined ? ` (${note})` : ""}.\n` : `${entry} is already listed.\n`);
         return 0;
       }
-      if (!(await state.removeRedirectDomain(entry))) throw new CliError(`${entry} is not on the list; see \`svc-mcp redirect-domains list\``, 1);
+      const { entry } = commandValue(await removeRedirectDomain(context, args.entry), usage, "; see `svc-mcp redirect-domains list`");
       io.stdout(`Removed redirect domain ${entry}: tools returning there can no longer complete sign-in.\n`);
       return 0;
     });

@@ -5,6 +5,7 @@ import { LazyFeedbackStore } from "../../store/feedback/lazy-store.js";
 import { SUBMIT_FEEDBACK } from "../../tools/mcp/feedback-tool.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
 import { docsTools } from "../../tools/mcp/tools.js";
+import { LIMITS } from "../../limits.js";
 import { defineCommand } from "../command.js";
 import { plural } from "../diagnostics-summary.js";
 import { loadDocs, stderrLog } from "../load-docs.js";
@@ -41,6 +42,11 @@ export const serveCommand = defineCommand({
         default: "1",
         describe: "--http: worker processes sharing the port (an integer, or auto for one per core); they share rate limits and sessions",
       })
+      .option("search-cache", {
+        type: "number",
+        default: LIMITS.search.cachedResults,
+        describe: "Searches whose results are kept for a repeat of the same question by the same kind of reader, until the docs change (0 to keep none)",
+      })
       .option("rate-limit", { type: "string", array: true, describe: "--http: KEY=N|off per hour; keys ip, search, filesystem, authed-search, authed-filesystem" }),
   run: async (args, given) => {
     let io = given;
@@ -55,13 +61,15 @@ export const serveCommand = defineCommand({
     const log = stderrLog(io);
     // Many clients at once (HTTP) is what the worker is for; one agent over stdio does not need it.
     const shellWorker = args["shell-worker"] ?? args.http;
+    const searchCache = args["search-cache"];
+    if (!Number.isInteger(searchCache) || searchCache < 0) throw new CliError(`--search-cache must be a whole number of searches (0 to keep none), got ${String(searchCache)}`, 2);
     // Over stdio the search index is built once serving (`afterStart`): an editor starts the
     // server for a session and waits for `tools/list`, which does not need it, and the watcher's
     // scan and the stores' opening run before without its slices. Over HTTP it is built in one
     // go with the load, as before: a long-running server is started once (and its workers'
     // drain on SIGTERM is unchanged).
     const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY } : { indexLater: true };
-    const runtime = await loadDocs(io, args.dir, { shellWorker, ...indexing, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    const runtime = await loadDocs(io, args.dir, { shellWorker, searchCache, ...indexing, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const afterStart = (): void => {
       void runtime.whenIndexed();

@@ -1,6 +1,6 @@
-import { randomToken } from "../../store/state/secrets.js";
-import { StateConflictError } from "../../store/state/state-store.js";
-import { withAccessState } from "../access-state.js";
+import type { ArgumentIssue } from "../../tools/use-cases/outcome.js";
+import { addAccount, listAccounts, removeAccount } from "../../tools/use-cases/user-accounts.js";
+import { commandValue, withStateContext } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError, type CliIO } from "../io.js";
 import { parseGroups, withDir, withJson, withState } from "../options.js";
@@ -8,10 +8,8 @@ import { formatTable } from "../table.js";
 
 const ACTIONS = ["add", "remove", "list"] as const;
 
-/** Names people type on the login page: letters, digits and . _ @ + - (an e-mail address fits). */
-const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/;
-/** Shortest password accepted; a generated one is 20 random characters. */
-const MIN_PASSWORD = 8;
+/** The use case's issues as this command says them: `user name must be ...`, `the password must be ...`. */
+const usage = ([issue]: readonly ArgumentIssue[]): string => `${issue!.argument === "password" ? "the password" : "user name"} ${issue!.message}`;
 
 export const usersCommand = defineCommand({
   command: "users <action> [name]",
@@ -26,18 +24,10 @@ export const usersCommand = defineCommand({
     if (args.action === "list" && args.name !== undefined) throw new CliError(`users list takes no argument; got ${JSON.stringify(args.name)}`, 2);
     if (args.action !== "list" && args.name === undefined) throw new CliError(`users ${args.action} needs a user name`, 2);
     if (args.action !== "add" && (args.groups !== undefined || args["password-stdin"])) throw new CliError("--groups and --password-stdin are for users add", 2);
-    if (args.name !== undefined && !NAME_RE.test(args.name)) {
-      throw new CliError(`user name must be 1 to 64 letters, digits or . _ @ + -, starting with a letter or digit; got ${JSON.stringify(args.name)}`, 2);
-    }
     const groups = parseGroups(args.groups);
-    let password: string | undefined;
-    if (args.action === "add" && args["password-stdin"]) {
-      password = await readPassword(io);
-      if (password.length < MIN_PASSWORD) throw new CliError(`the password must be at least ${MIN_PASSWORD} characters`, 2);
-    }
-    return withAccessState(io, args, async (state) => {
+    return withStateContext(io, args, async (context) => {
       if (args.action === "list" || args.name === undefined) {
-        const users = await state.users();
+        const users = commandValue(await listAccounts(context));
         if (args.json) {
           io.stdout(`${JSON.stringify(users.map((u) => ({ name: u.name, groups: u.groups, createdAt: new Date(u.createdAt).toISOString() })), null, 2)}\n`);
         } else if (users.length === 0) {
@@ -48,25 +38,19 @@ export const usersCommand = defineCommand({
         return 0;
       }
       if (args.action === "remove") {
-        if (!(await state.removeUser(args.name))) throw new CliError(`no user "${args.name.toLowerCase()}"; see \`svc-mcp users list\``, 1);
-        io.stdout(`Removed user ${args.name.toLowerCase()}; their tokens stopped working.\n`);
+        const removed = commandValue(await removeAccount(context, args.name), usage, "; see `svc-mcp users list`");
+        io.stdout(`Removed user ${removed}; their tokens stopped working.\n`);
         return 0;
       }
-      const generated = password === undefined;
-      const secret = password ?? randomToken("", 20);
-      try {
-        const user = await state.addUser(args.name, secret, groups);
-        if (args.json) {
-          io.stdout(`${JSON.stringify({ name: user.name, groups: user.groups, ...(generated ? { password: secret } : {}) })}\n`);
-        } else {
-          io.stdout(`Added user ${user.name} (groups: ${user.groups.join(", ") || "none"}).\n`);
-          if (generated) io.stdout(`Password: ${secret}\n`);
-        }
-        if (generated) io.stderr("The password is shown only once; pass --password-stdin to choose one instead.\n");
-      } catch (error) {
-        if (error instanceof StateConflictError) throw new CliError(`${error.message}; remove it first to change its password or groups`, 1);
-        throw error;
+      const account = { name: args.name, groups, ...(args["password-stdin"] ? { password: () => readPassword(io) } : {}) };
+      const { user, generatedPassword } = commandValue(await addAccount(context, account), usage, "; remove it first to change its password or groups");
+      if (args.json) {
+        io.stdout(`${JSON.stringify({ name: user.name, groups: user.groups, ...(generatedPassword !== undefined ? { password: generatedPassword } : {}) })}\n`);
+      } else {
+        io.stdout(`Added user ${user.name} (groups: ${user.groups.join(", ") || "none"}).\n`);
+        if (generatedPassword !== undefined) io.stdout(`Password: ${generatedPassword}\n`);
       }
+      if (generatedPassword !== undefined) io.stderr("The password is shown only once; pass --password-stdin to choose one instead.\n");
       return 0;
     });
   },

@@ -45,6 +45,8 @@ export type SpecLoadResult =
       readonly notFetched?: boolean;
       /** The code of the finding, when it is not the API reference's own (`outside-link`). */
       readonly code?: string;
+      /** A local spec file that is not there (`file not found`): a misspelt name, maybe. */
+      readonly missing?: boolean;
     };
 
 /**
@@ -125,7 +127,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   return done({ ok: true, spec, warnings: [...cut.warnings, ...resolved.warnings] }, resolved.selfContained);
 }
 
-type TextResult = { ok: true; text: string } | { ok: false; message: string; notFetched?: boolean; code?: string };
+type TextResult = { ok: true; text: string } | { ok: false; message: string; notFetched?: boolean; code?: string; missing?: boolean };
 
 /** A spec file of the repository (never outside it: see `readInsideRoot`). */
 function readLocal(source: string, root: string, ignore: IgnoreRules): TextResult {
@@ -133,7 +135,7 @@ function readLocal(source: string, root: string, ignore: IgnoreRules): TextResul
   if (read.ok) return { ok: true, text: read.text };
   const code = refusalCode(read);
   const message = read.reason === "too-large" ? `${read.size} bytes is over the ${LIMITS.load.maxSpecBytes}-byte spec limit` : read.reason === "not-file" ? "not a file" : read.message;
-  return { ok: false, message, ...(code !== undefined ? { code } : {}) };
+  return { ok: false, message, ...(code !== undefined ? { code } : {}), ...(read.reason === "missing" ? { missing: true } : {}) };
 }
 
 async function fetchText(url: string, deps: SpecLoaderDeps): Promise<TextResult> {

@@ -149,7 +149,7 @@ function loadedSpecs(input: PlanInput): LoadedSpecs {
   for (const [source, result] of input.specs) {
     // A file named only inside an entry that does not exist is a misspelt name: the entry's
     // own message says so (with a hint); a second "file not found" would only add noise.
-    if (!result.ok && !declared.has(source) && result.message === "file not found") continue;
+    if (!result.ok && !declared.has(source) && result.missing === true) continue;
     if (result.ok) {
       if (result.spec.format === "openapi") out.openapi.set(source, result.spec);
       else out.asyncapi.set(source, result.spec);

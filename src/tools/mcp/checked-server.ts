@@ -34,14 +34,16 @@ const CHECKED: Readonly<Record<string, z.ZodType>> = {
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
 /**
- * The SDK's low-level `Server`, with every request's `params` checked before anything of the
- * SDK's runs: odd input (a number for `cursor`, an array for `arguments`, an unknown log level)
- * is an InvalidParams error naming the member (`Invalid params for tools/list: cursor: must be a
- * string (got 5)`), where the SDK answers with its schema's messages, written for programmers
- * (or -32603 for a handler registered by method). `_wrapHandler` is the SDK's hook around every
- * stored handler, its own (`initialize`, `logging/setLevel`) included; the check goes outside
- * the SDK's wrapper, so `tools/call`'s own request check never sees an argument we name better.
- * A `task` the server does not support is InvalidParams too.
+ * The SDK's low-level `Server`, with odd `params` named: a number for `cursor`, an array for
+ * `arguments`, an unknown log level is an InvalidParams error naming the member (`Invalid params
+ * for tools/list: cursor: must be a string (got 5)`), where the SDK answers with its schema's
+ * messages, written for programmers (or -32603 for a handler registered by method).
+ * `_wrapHandler` is the SDK's hook around every stored handler, its own (`initialize`,
+ * `logging/setLevel`) included. The SDK checks every request against its schema before the
+ * handler runs; our schema (the same protocol schema, with `arguments` left to the tool) is
+ * consulted only when the request failed, to say what is wrong: a well-formed request is
+ * checked once, not twice (this is on the path of every call). A non-object `arguments` and a
+ * `task` the server does not support are named before the SDK looks.
  */
 export class CheckedServer extends Server {
   protected override _wrapHandler(method: string, handler: Handler): Handler {
@@ -51,14 +53,26 @@ export class CheckedServer extends Server {
     const schema = CHECKED[method];
     if (schema === undefined) return inner;
     return async (request, ctx) => {
-      const parsed = schema.safeParse(request, { reportInput: true });
-      if (!parsed.success) throw invalidParams(`Invalid params for ${method}: ${describeParamsIssues(parsed.error)}`);
       const params = (request.params ?? {}) as Record<string, unknown>;
-      if (params.task !== undefined) throw invalidParams(`Invalid params for ${method}: task: this server does not run requests as tasks`);
-      if (method === "tools/call") refuseNonObjectArguments(params);
-      return inner(request, ctx);
+      if (isObject(params)) {
+        // A well-formed task request is refused by name; a malformed `task` is the schema's to describe.
+        if (isObject(params.task)) throw invalidParams(`Invalid params for ${method}: task: this server does not run requests as tasks`);
+        if (method === "tools/call") refuseNonObjectArguments(params);
+      }
+      try {
+        return await inner(request, ctx);
+      } catch (error) {
+        // The SDK refused the request (or a handler failed): if the request is malformed, say how.
+        const parsed = schema.safeParse(request, { reportInput: true });
+        if (!parsed.success) throw invalidParams(`Invalid params for ${method}: ${describeParamsIssues(parsed.error)}`);
+        throw error;
+      }
     };
   }
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Absent is no arguments; anything but an object (null, an array, a string) is named before the SDK's own check, which would say less. */

@@ -2,6 +2,7 @@ import type { AuthInfo, Server, ServerCapabilities, ServerContext } from "@model
 import { ResourceNotFoundError } from "@modelcontextprotocol/server";
 import { CheckedServer } from "./checked-server.js";
 import { inputText, invalidParams } from "./issues.js";
+import { listResources, toolText } from "./reader-lists.js";
 import { callTool, listTools } from "./tool-calls.js";
 import { formatDiagnostic } from "../../config/diagnostic.js";
 import { readablePage, type SiteOutline, siteOutline } from "../../vfs/outline.js";
@@ -9,7 +10,7 @@ import type { RequestContext } from "../../vfs/request-context.js";
 import { serverInstructions } from "../instructions.js";
 import type { DocsRuntime, ReaderState } from "../runtime.js";
 import { CORE_TOOLS } from "./tools.js";
-import type { DocsTool, ToolText } from "./tool.js";
+import type { DocsTool } from "./tool.js";
 import { VERSION } from "../../version.js";
 import { siteTitle } from "../tool-names.js";
 
@@ -44,10 +45,11 @@ export interface McpServerOptions {
   /** `capabilities.extensions` (SEP-2133): the extensions this endpoint implements, by identifier. */
   readonly extensions?: NonNullable<ServerCapabilities["extensions"]>;
   /**
-   * Send this instance's own list_changed notifications on site changes (default true): a
-   * connection (stdio) or a 2025 session lives long enough to hear them. An instance that
-   * answers one 2026-07-28 HTTP request does not; there the bridge publishes changes to the
-   * `subscriptions/listen` streams once for all (see McpEndpoint).
+   * Send this instance's own list_changed notifications on site changes (default true): a stdio
+   * connection lives long enough to hear them (resources on every change, tools when the
+   * opening reader's names or filters change). Over HTTP the bridge announces changes itself,
+   * on each open stream as its own reader's lists changed, after checking its token again
+   * (`NotificationStreams`), in both generations.
    */
   readonly live?: boolean;
 }
@@ -112,17 +114,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
 
   server.setRequestHandler("resources/list", async (request, ctx) => {
     refuseCursor("resources/list", request.params?.cursor);
-    const { skills } = readerOf(ctx).state;
-    return {
-      resources: skills.map((s) => ({
-        uri: s.uri,
-        name: s.name,
-        title: s.name,
-        description: s.description,
-        mimeType: "text/markdown",
-        size: s.file.size,
-      })),
-    };
+    return { resources: listResources(readerOf(ctx).state) };
   });
 
   // We serve no templated resources; a client that asks is told so with an empty list.
@@ -164,11 +156,6 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   return { server, close: unsubscribe };
 }
 
-/** What tool titles and descriptions are written from, for one reader. */
-export function toolText(runtime: DocsRuntime, state: ReaderState): ToolText {
-  return { siteName: runtime.site.config.name, names: runtime.names, outline: state.outline };
-}
-
 /**
  * Lists are one page: we never hand out a cursor, so any cursor is one we did not give
  * (the specification asks for InvalidParams).
@@ -176,3 +163,5 @@ export function toolText(runtime: DocsRuntime, state: ReaderState): ToolText {
 function refuseCursor(method: string, cursor: string | undefined): void {
   if (cursor !== undefined) throw invalidParams(`Invalid params for ${method}: cursor: not a cursor of this server (it lists everything at once and gives none) (got ${inputText(cursor)})`);
 }
+
+export { toolText };

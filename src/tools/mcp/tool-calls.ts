@@ -44,9 +44,20 @@ function argumentError(name: string, issues: readonly ArgumentIssue[]): CallTool
   return { content: [{ type: "text", text: `Invalid arguments for ${name}: ${describeArgumentIssues(issues)}` }], isError: true };
 }
 
-/** JSON Schema of a tool's input or output, from its zod schema (draft 2020-12 as MCP expects). */
+/** JSON Schemas already written, by zod schema and direction: a tool's schemas never change, and every `tools/list` names them. */
+const SCHEMAS = { input: new WeakMap<z.ZodObject, Tool["inputSchema"]>(), output: new WeakMap<z.ZodObject, Tool["inputSchema"]>() };
+
+/**
+ * JSON Schema of a tool's input or output, from its zod schema (draft 2020-12 as MCP expects).
+ * Written once per schema; each list gets its own copy, so nothing downstream shares it.
+ */
 function jsonSchema(schema: z.ZodObject, io: "input" | "output"): Tool["inputSchema"] {
-  const out = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
-  delete out.$schema;
-  return out as Tool["inputSchema"];
+  let written = SCHEMAS[io].get(schema);
+  if (written === undefined) {
+    const out = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+    delete out.$schema;
+    written = out as Tool["inputSchema"];
+    SCHEMAS[io].set(schema, written);
+  }
+  return structuredClone(written);
 }

@@ -13,7 +13,7 @@ export interface ArgumentIssue {
 /** What a use case answers: its value, or the caller's mistakes (never empty), each named. */
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly ArgumentIssue[] };
 
-export function success<T>(value: T): Outcome<T> {
+export function success<T>(value: T): Success<T> {
   return { ok: true, value };
 }
 
@@ -57,4 +57,40 @@ export function inputText(input: unknown): string {
   if (Array.isArray(input)) return "an array";
   if (input !== null && typeof input === "object") return "an object";
   return JSON.stringify(input) ?? String(input);
+}
+
+/**
+ * A refusal decided by what is stored rather than by the input's form: no such entry, a change
+ * the entry's status forbids, a name already taken, a budget spent. `kind` names it, so each
+ * adapter answers in its own terms (an HTTP status and code, a CLI exit code); `message` says it
+ * in the words every adapter prints.
+ */
+export interface Refusal<K extends string = string> {
+  readonly kind: K;
+  readonly message: string;
+}
+
+/**
+ * What a use case over stored state answers (feedback, keys, accounts, settings): its value, the
+ * input's problems (every one, each naming its field), or one refusal of the kinds `R` lists. A
+ * use case that cannot refuse leaves `R` out, and its callers never see a `refusal`. Issues are
+ * `ArgumentIssue`s unless the use case serves the feedback API, whose `FieldIssue`s (store/feedback) carry the
+ * code and parameter its 400 answers name.
+ */
+export type StateOutcome<T, R extends Refusal = never, I = ArgumentIssue> =
+  | Success<T>
+  | Invalid<I>
+  | ([R] extends [never] ? never : { readonly ok: false; readonly refusal: R });
+
+export type Success<T> = { readonly ok: true; readonly value: T };
+export type Invalid<I = ArgumentIssue> = { readonly ok: false; readonly issues: readonly I[] };
+
+/** The input's problems (never empty), as a `StateOutcome`. */
+export function invalid<I = ArgumentIssue>(issues: readonly I[]): Invalid<I> {
+  return { ok: false, issues };
+}
+
+/** One refusal, as a `StateOutcome`. */
+export function refused<R extends Refusal>(refusal: R): { readonly ok: false; readonly refusal: R } {
+  return { ok: false, refusal };
 }

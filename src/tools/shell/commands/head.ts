@@ -1,15 +1,8 @@
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { allButLastLines, byteLength, firstLines, sliceBytes } from "../lib/counts.js";
-import { printSlices, readSliceOptions } from "../lib/head-tail.js";
-import { type OptionSpec, parseOptions } from "../lib/options.js";
+import { SLICE_OPTIONS, printSlices, readSliceOptions } from "../lib/head-tail.js";
+import { parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
-
-const SPECS: readonly OptionSpec[] = [
-  { key: "n", short: "n", long: "lines", value: true },
-  { key: "c", short: "c", long: "bytes", value: true },
-  { key: "q", short: "q", long: ["quiet", "silent"] },
-  { key: "v", short: "v", long: "verbose" },
-];
 
 const HELP = `Usage: head [OPTION]... [FILE]...
 Print the first 10 lines of each FILE to standard output.
@@ -28,8 +21,8 @@ NUM may have a multiplier suffix: b 512, kB 1000, K 1024, MB 1000*1000, M 1024*1
 `;
 
 function runHead(args: string[], io: CommandIo): number {
-  const parsed = parseOptions(args, SPECS, { abbreviations: true, numericKey: "n" });
-  const request = readSliceOptions(parsed.options, io, { mode: "lines", count: { value: 10, sign: "" }, headers: undefined }, "refused");
+  const parsed = parseOptions(args, SLICE_OPTIONS, { abbreviations: true, numericKey: "n" });
+  const request = readSliceOptions(parsed, SLICE_OPTIONS, { mode: "lines", count: { value: 10, sign: "" }, headers: undefined }, { io, plus: "refused" });
   if (typeof request === "number") return request;
   const { mode, count } = request;
   return printSlices(io, parsed.operands, request.headers, (text) => {

@@ -1,18 +1,32 @@
 import { normalize } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO, lookup, resolvePath } from "../lib/files.js";
-import { type OptionSpec, has, lastValue, parseOptions } from "../lib/options.js";
+import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
-const SPECS: readonly OptionSpec[] = [
-  { key: "e", short: "e", long: "canonicalize-existing" },
-  { key: "m", short: "m", long: "canonicalize-missing" },
+/** What one realpath call does, read from its command line. */
+interface RealpathSettings {
+  /** -e: every component must exist. */
+  existing: boolean;
+  /** -m: no component need exist. */
+  missingOk: boolean;
+  quiet: boolean;
+  /** What ends each line: NUL under -z. */
+  end: string;
+  /** --relative-to, as written (resolved against the working folder). */
+  relativeTo: string | undefined;
+}
+
+/** Without symbolic links in the docs, -s, -L and -P change nothing: accepted, without a row's `apply`. */
+const OPTIONS: readonly OptionRow<RealpathSettings>[] = [
+  { key: "e", short: "e", long: "canonicalize-existing", apply: (s) => void (s.existing = true) },
+  { key: "m", short: "m", long: "canonicalize-missing", apply: (s) => void (s.missingOk = true) },
   { key: "s", short: "s", long: ["strip", "no-symlinks"] },
   { key: "L", short: "L", long: "logical" },
   { key: "P", short: "P", long: "physical" },
-  { key: "q", short: "q", long: "quiet" },
-  { key: "z", short: "z", long: "zero" },
-  { key: "relative-to", long: "relative-to", value: true },
+  { key: "q", short: "q", long: "quiet", apply: (s) => void (s.quiet = true) },
+  { key: "z", short: "z", long: "zero", apply: (s) => void (s.end = "\0") },
+  { key: "relative-to", long: "relative-to", value: true, apply: (s, value) => void (s.relativeTo = value) },
 ];
 
 const HELP = `Usage: realpath [OPTION]... FILE...
@@ -38,18 +52,16 @@ function relative(from: string, to: string): string {
 }
 
 function runRealpath(args: string[], io: CommandIo): number {
-  const parsed = parseOptions(args, SPECS, { abbreviations: true });
+  const parsed = parseOptions(args, OPTIONS, { abbreviations: true });
   if (parsed.operands.length === 0) {
     io.fail("missing operand");
     io.out.error("Try 'realpath --help' for more information.\n");
     return 1;
   }
-  const existing = has(parsed, "e");
-  const missingOk = has(parsed, "m");
-  const quiet = has(parsed, "q");
-  const end = has(parsed, "z") ? "\0" : "\n";
-  const base = lastValue(parsed, "relative-to");
-  const baseDir = base === undefined ? undefined : normalize(resolvePath(io.cwd, base));
+  const settings: RealpathSettings = { existing: false, missingOk: false, quiet: false, end: "\n", relativeTo: undefined };
+  applyOptions(parsed, OPTIONS, settings, undefined);
+  const { existing, missingOk, quiet, end, relativeTo } = settings;
+  const baseDir = relativeTo === undefined ? undefined : normalize(resolvePath(io.cwd, relativeTo));
   let status = 0;
   for (const operand of parsed.operands) {
     const path = normalize(resolvePath(io.cwd, operand));

@@ -1,17 +1,11 @@
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { type Count, byteLength, fromLine, lastLines, sliceBytes } from "../lib/counts.js";
-import { printSlices, readSliceOptions } from "../lib/head-tail.js";
-import { type OptionSpec, parseOptions } from "../lib/options.js";
+import { SLICE_OPTIONS, printSlices, readSliceOptions } from "../lib/head-tail.js";
+import { parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
-const SPECS: readonly OptionSpec[] = [
-  { key: "n", short: "n", long: "lines", value: true },
-  { key: "c", short: "c", long: "bytes", value: true },
-  { key: "q", short: "q", long: ["quiet", "silent"] },
-  { key: "v", short: "v", long: "verbose" },
-  { key: "f", short: "f", long: "follow" },
-  { key: "f", short: "F" },
-];
+/** head's options, and `-f`/`-F`, accepted without effect: the docs do not change during a call. */
+const TAIL_OPTIONS = [...SLICE_OPTIONS, { key: "f", short: "f", long: "follow" }, { key: "f", short: "F" }];
 
 const HELP = `Usage: tail [OPTION]... [FILE]...
 Print the last 10 lines of each FILE to standard output.
@@ -40,13 +34,13 @@ function runTail(args: string[], io: CommandIo): number {
     count = { value: first.endsWith("b") ? n * 512 : n, sign: first.startsWith("+") ? "+" : "" };
     rest = args.slice(1);
   }
-  const parsed = parseOptions(rest, SPECS, { abbreviations: true });
+  const parsed = parseOptions(rest, TAIL_OPTIONS, { abbreviations: true });
   const mode: "lines" | "bytes" = obsolete?.endsWith("c") || obsolete?.endsWith("b") ? "bytes" : "lines";
   if (obsolete !== undefined && parsed.operands.length > 1) {
     io.fail(`option used in invalid context -- ${obsolete.slice(1).replace(/[lcb]$/, "")}`);
     return 1;
   }
-  const slice = readSliceOptions(parsed.options, io, { mode, count, headers: undefined }, "allowed");
+  const slice = readSliceOptions(parsed, TAIL_OPTIONS, { mode, count, headers: undefined }, { io, plus: "allowed" });
   if (typeof slice === "number") return slice;
   return printSlices(io, parsed.operands, slice.headers, (text) => {
     if (slice.mode === "lines") return slice.count.sign === "+" ? fromLine(text, slice.count.value) : lastLines(text, slice.count.value);

@@ -1,35 +1,50 @@
 import type { CommandIo } from "./command.js";
 import { type Count, parseCount } from "./counts.js";
 import { readInputs } from "./inputs.js";
-import type { ParsedOption } from "./options.js";
+import { type OptionRow, type ParsedArgs, applyOptions } from "./options.js";
 
 /** What `head` and `tail` print: how much of each input, and whether with headers. */
 export interface SliceRequest {
-  readonly mode: "lines" | "bytes";
-  readonly count: Count;
+  mode: "lines" | "bytes";
+  count: Count;
   /** `-q` false, `-v` true; undefined: headers when there are several inputs. */
-  readonly headers: boolean | undefined;
+  headers: boolean | undefined;
 }
 
-/**
- * Read the options `head` and `tail` share: `-n`/`-c NUM` (the last one wins), `-q`, `-v`.
- * `head` refuses a `+NUM`; tail reads it as "from line NUM". Returns the exit status on a bad count.
- */
-export function readSliceOptions(options: readonly ParsedOption[], io: CommandIo, start: SliceRequest, plus: "refused" | "allowed"): SliceRequest | number {
-  let { mode, count, headers } = start;
-  for (const o of options) {
-    if (o.key === "n" || o.key === "c") {
-      const c = parseCount(o.value);
-      if (c === undefined || (plus === "refused" && c.sign === "+")) {
-        io.fail(`invalid number of ${o.key === "n" ? "lines" : "bytes"}: \u2018${o.value}\u2019`);
-        return 1;
-      }
-      mode = o.key === "n" ? "lines" : "bytes";
-      count = c;
-    } else if (o.key === "q") headers = false;
-    else if (o.key === "v") headers = true;
-  }
-  return { mode, count, headers };
+/** Where a slice option's mistake is told, and whether a `+NUM` count is one (head) or not (tail: "from NUM"). */
+export interface SliceContext {
+  readonly io: CommandIo;
+  readonly plus: "refused" | "allowed";
+}
+
+type SliceRow = OptionRow<SliceRequest, SliceContext>;
+
+/** `-n`/`-c NUM`: the last one wins, as in GNU; a bad count stops the command with status 1. */
+function countOf(mode: SliceRequest["mode"]): SliceRow["apply"] {
+  return (s, value, { io, plus }) => {
+    const c = parseCount(value);
+    if (c === undefined || (plus === "refused" && c.sign === "+")) {
+      io.fail(`invalid number of ${mode}: \u2018${value}\u2019`);
+      return 1;
+    }
+    s.mode = mode;
+    s.count = c;
+    return undefined;
+  };
+}
+
+/** The options `head` and `tail` share (`tail` adds `-f`); `head`'s `-NUM` arrives as `n`. */
+export const SLICE_OPTIONS: readonly SliceRow[] = [
+  { key: "n", short: "n", long: "lines", value: true, apply: countOf("lines") },
+  { key: "c", short: "c", long: "bytes", value: true, apply: countOf("bytes") },
+  { key: "q", short: "q", long: ["quiet", "silent"], apply: (s) => void (s.headers = false) },
+  { key: "v", short: "v", long: "verbose", apply: (s) => void (s.headers = true) },
+];
+
+/** Apply the slice options of `parsed` to `start`; the exit status when one stops the command. */
+export function readSliceOptions(parsed: ParsedArgs, rows: readonly SliceRow[], start: SliceRequest, context: SliceContext): SliceRequest | number {
+  const settings = { ...start };
+  return applyOptions(parsed, rows, settings, context) ?? settings;
 }
 
 /**

@@ -89,10 +89,9 @@ export function formatRustError(pattern: string, error: RustRegexError): string 
   if (error.start < 0) {
     return `${error.message}\n\nConsider enabling multiline mode with the --multiline flag (or -U for short).\nWhen multiline mode is enabled, new line characters can be matched.\n`;
   }
-  const [headline, ...hint] = error.message.split("\n\n");
   const caretStart = [...pattern].slice(0, error.start).length;
   const caretLen = Math.max(1, error.end - error.start);
   const carets = `${" ".repeat(caretStart)}${"^".repeat(caretLen)}`;
-  const tail = hint.length > 0 ? `\n\n${hint.join("\n\n")}` : "";
-  return `regex parse error:\n    ${pattern}\n    ${carets}\nerror: ${headline}${tail}\n`;
+  const tail = error.hint !== undefined ? `\n\n${error.hint}` : "";
+  return `regex parse error:\n    ${pattern}\n    ${carets}\nerror: ${error.headline}${tail}\n`;
 }

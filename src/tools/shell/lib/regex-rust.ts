@@ -18,13 +18,19 @@ import {
 export class RustRegexError extends Error {
   override readonly name = "RustRegexError";
   constructor(
-    message: string,
+    /** ripgrep's one-line error (`unclosed group`). */
+    readonly headline: string,
     readonly start: number,
     readonly end: number,
+    /** The advice ripgrep prints under it, when it has some (use --pcre2). */
+    readonly hint?: string,
   ) {
-    super(message);
+    super(hint === undefined ? headline : `${headline}\n\n${hint}`);
   }
 }
+
+/** ripgrep's advice for what only its PCRE2 engine matches. */
+const PCRE2_HINT = "Consider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around.";
 
 export interface RustTranslation {
   readonly source: string;
@@ -238,11 +244,7 @@ class RustTranslator {
       if (rest.startsWith("=") || rest.startsWith("!") || rest.startsWith("<=") || rest.startsWith("<!")) {
         if (!this.dialect.pcre) {
           const len = rest.startsWith("<") ? 4 : 3;
-          throw new RustRegexError(
-            "look-around, including look-ahead and look-behind, is not supported\n\nConsider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around.",
-            start,
-            start + len,
-          );
+          throw new RustRegexError("look-around, including look-ahead and look-behind, is not supported", start, start + len, PCRE2_HINT);
         }
         const len = rest.startsWith("<") ? 3 : 2;
         open = `(?${rest.slice(0, len)}`;
@@ -364,11 +366,7 @@ class RustTranslator {
     }
     if (c >= "0" && c <= "9") {
       if (!this.dialect.pcre) {
-        throw new RustRegexError(
-          "backreferences are not supported\n\nConsider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around.",
-          start,
-          this.i,
-        );
+        throw new RustRegexError("backreferences are not supported", start, this.i, PCRE2_HINT);
       }
       return { source: `\\${Number(c) + this.groupOffset}`, repeatable: true };
     }

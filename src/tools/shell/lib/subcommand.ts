@@ -28,7 +28,10 @@ export async function runSubcommand(io: CommandIo, words: readonly string[], cwd
   return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode };
 }
 
-/** The shell could not find the command (a host program, or a name it does not have). */
+/**
+ * The shell could not find the command (a host program, or a name it does not have). just-bash
+ * says so only in words, with exit 127 (as bash does): its result has no code to read instead.
+ */
 export function commandNotFound(r: SubcommandResult): boolean {
   return r.exitCode === 127 && /^bash: [^\n]*: command not [^\n]*\n$/.test(r.stderr);
 }
