@@ -66,8 +66,8 @@ export const serveCommand = defineCommand({
     // Over stdio the search index is built once serving (`afterStart`): an editor starts the
     // server for a session and waits for `tools/list`, which does not need it, and the watcher's
     // scan and the stores' opening run before without its slices. Over HTTP it is built in one
-    // go with the load, as before: a long-running server is started once (and its workers'
-    // drain on SIGTERM is unchanged).
+    // go with the load, as before: a long-running server is started once, and with the build in
+    // slices the workers' SIGTERM drain lost a request being received (docs/search.md, "Start-up").
     const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY } : { indexLater: true };
     const runtime = await loadDocs(io, args.dir, { shellWorker, searchCache, ...indexing, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
