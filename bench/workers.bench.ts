@@ -54,6 +54,13 @@ export const workersSuite: BenchSuite = {
       log(`2 workers, limits off: ${ms(two)}`);
       const twoCounted = await measure(2, COUNTED, stateArgs);
       log(`2 workers, limits counted by the primary: ${ms(twoCounted)}`);
+      // Every call ranked again (the bench repeats one question, which the result cache answers):
+      // what a stream of new questions costs.
+      const uncached = [...stateArgs, "--search-cache", "0"];
+      const oneRanked = await measure(1, OFF, uncached);
+      log(`1 worker, limits off, --search-cache 0: ${ms(oneRanked)}`);
+      const twoRanked = await measure(2, OFF, uncached);
+      log(`2 workers, limits off, --search-cache 0: ${ms(twoRanked)}`);
       const canned2 = { name: "node:http canned answer", value: Math.round(ceiling.callsPerSec) };
       rows.push(
         { area: "workers", metric: "spree search calls/s, 32 clients, 1 worker", value: Math.round(one.callsPerSec), unit: "calls/s", baseline: canned2 },
@@ -78,6 +85,9 @@ export const workersSuite: BenchSuite = {
         },
         { area: "workers", metric: "spree search calls/s, 2 workers, limits counted by the primary", value: Math.round(twoCounted.callsPerSec), unit: "calls/s", baseline: { name: "limits off", value: Math.round(two.callsPerSec) } },
         { area: "workers", metric: "spree search p99, 2 workers, limits counted by the primary", value: twoCounted.p99, unit: "ms", baseline: { name: "limits off", value: two.p99 } },
+        { area: "workers", metric: "spree search calls/s, 1 worker, every search ranked (--search-cache 0)", value: Math.round(oneRanked.callsPerSec), unit: "calls/s", baseline: { name: "result cache on", value: Math.round(one.callsPerSec) } },
+        { area: "workers", metric: "spree search calls/s, 2 workers, every search ranked (--search-cache 0)", value: Math.round(twoRanked.callsPerSec), unit: "calls/s", baseline: { name: "result cache on", value: Math.round(two.callsPerSec) } },
+        { area: "workers", metric: "spree search p99, 2 workers, every search ranked (--search-cache 0)", value: twoRanked.p99, unit: "ms", baseline: { name: "result cache on", value: two.p99 } },
         { area: "workers", metric: "spree search server CPU per call, 1 worker", value: one.cpuMsPerCall, unit: "ms" },
         { area: "workers", metric: "spree search server CPU per call, 2 workers (primary included)", value: two.cpuMsPerCall, unit: "ms" },
       );
@@ -101,7 +111,7 @@ export const workersSuite: BenchSuite = {
       } else {
         log(`PostgreSQL rows skipped: ${unreachable}`);
       }
-      const errors = [one, two, twoCounted].reduce((n, r) => n + r.errors, 0);
+      const errors = [one, two, twoCounted, oneRanked, twoRanked].reduce((n, r) => n + r.errors, 0);
       if (errors > 0) log(`warning: ${errors} failed calls`);
     } finally {
       rmSync(state, { recursive: true, force: true });

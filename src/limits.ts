@@ -79,6 +79,13 @@ export const LIMITS = {
     /** Reader classes whose statistics are kept (`reader-classes.ts`): each costs a few hundred
      *  KB on a site of a thousand pages, and sites have a handful of group combinations. */
     maxReaderClasses: 16,
+    /** Section texts kept for hits (`search-index.ts`): a hit's text is rebuilt from its page's
+     *  body otherwise; a few thousand sections are a few MB, and popular answers repeat. */
+    cachedSectionTexts: 4_096,
+    /** Searches whose hits are kept for a repeat of the same request by the same class of reader
+     *  (`search-index.ts`), until the site changes: agents ask the popular questions again and
+     *  again. Ten hits are a few KB, so this is a few MB at most. */
+    cachedResults: 1_000,
   },
   load: {
     /** Pages larger than this are skipped with a warning: a 5 MB MDX file is generated junk, and

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { isTransientStoreError } from "../store/errors.js";
 import type { StateStore } from "../store/state/state-store.js";
 import type { DocsTool } from "../tools/mcp/tool.js";
 import { CORE_TOOLS } from "../tools/mcp/tools.js";
@@ -156,6 +157,12 @@ export function createBridge(options: BridgeOptions): Bridge {
   app.onError((error, c) => {
     if (error instanceof OAuthError) return error.toResponse();
     if (isClientAbort(error)) return errorForPath(c.req.path, 400, "request_aborted", ABORTED_MESSAGE);
+    // The state database busy or away for a moment (a lock held past the wait, a restart, a lost
+    // connection): the request may succeed when retried, so a 503 saying so, not a 500.
+    if (isTransientStoreError(error)) {
+      deps.log(`warning: ${c.req.method} ${c.req.path}: the state database is unavailable (${(error as { code?: string }).code ?? "unknown"}); answered 503`);
+      return errorForPath(c.req.path, 503, "state_unavailable", "the state database is busy or unreachable; retry shortly", { "Retry-After": "1" });
+    }
     // A bug, not the caller's mistake: log it, answer 500, keep serving.
     deps.log(`error: ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
     return errorForPath(c.req.path, 500, "server_error", "internal error; the server log has the details");

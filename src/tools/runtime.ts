@@ -33,6 +33,8 @@ export interface RuntimeOptions {
    * which suits one agent (stdio) and one-shot commands (`svc-mcp fs`).
    */
   readonly shellWorker?: boolean | ShellHostOptions;
+  /** Searches whose hits are kept for a repeat (0: none); `LIMITS.search.cachedResults` by default. */
+  readonly searchCache?: number;
   /** Length of a slice of the initial index build (default `LIMITS.load.indexSliceMs`; tests
    *  pass 0 to pause after every page, so that requests meet an index still being built). */
   readonly indexSliceMs?: number;
@@ -68,7 +70,7 @@ const MAX_CACHED_READERS = 256;
  */
 export class DocsRuntime {
   private loaded: LoadedSite;
-  private readonly index = new SearchIndex();
+  private readonly index: SearchIndex;
   /** Per-reader state by (snapshot, auth setting, reader key): see `readerState`. */
   private readers = new Map<string, ReaderState>();
   /** Bumped by every new site snapshot; part of every per-reader cache key. */
@@ -95,6 +97,7 @@ export class DocsRuntime {
   ) {
     this.loaded = loaded;
     this.log = options.log ?? (() => {});
+    this.index = new SearchIndex(options.searchCache !== undefined ? { cachedResults: options.searchCache } : {});
     // The index is built after `load` returns, so that a server answers `initialize` and
     // `tools/list` (which need the site, not the index) while it builds: more than half of the
     // start-up of a site of a thousand pages. Searches and reloads wait for it.
@@ -205,7 +208,7 @@ export class DocsRuntime {
    * Waits for the initial index; after it, `sync` on reload runs in one go, so a search never
    * sees an index half way through an update.
    */
-  async search(context: RequestContext, request: Omit<SearchRequest, "canRead">): Promise<SearchHit[]> {
+  async search(context: RequestContext, request: Omit<SearchRequest, "canRead">): Promise<readonly SearchHit[]> {
     await this.indexed;
     if (!this.indexComplete) throw new Error("the docs runtime was closed before its search index was built");
     return this.index.search({ ...request, canRead: (access: Access) => mayRead(context, access) });

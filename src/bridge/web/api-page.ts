@@ -2,9 +2,9 @@ import type { AsyncChannel, AsyncSpec } from "../../config/asyncapi/model.js";
 import type { ApiSettings } from "../../config/openapi/api-settings.js";
 import { CODE_GENERATORS, exampleRequest } from "../../config/openapi/code-examples.js";
 import { exampleValue } from "../../config/openapi/example-value.js";
-import type { ApiAuth, ApiContent, ApiOperation, ApiParameter, ApiSpec } from "../../config/openapi/model.js";
+import type { ApiAuth, ApiContent, ApiOperation, ApiSpec } from "../../config/openapi/model.js";
 import { describePlayground, type PlaygroundSettings, RELAY_PATH } from "../../config/openapi/playground.js";
-import { channelPageOperations, parameterAnchors } from "../../config/openapi/render-page.js";
+import { PARAMETER_GROUPS, channelPageOperations, parameterAnchors } from "../../config/openapi/render-page.js";
 import { fieldOf, type SchemaField, schemaFields } from "../../config/openapi/schema-fields.js";
 import { escapeHtml as esc } from "../auth/login-page.js";
 
@@ -52,13 +52,7 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
   if (op.kind === "operation") out.push(playgroundHtml(input));
 
   const anchors = new Map(parameterAnchors(op).map((a) => [`${a.in}:${a.name}`, a.anchor]));
-  const groups: [ApiParameter["in"], string][] = [
-    ["path", "Path parameters"],
-    ["query", "Query parameters"],
-    ["header", "Headers"],
-    ["cookie", "Cookies"],
-  ];
-  for (const [where, heading] of groups) {
+  for (const [where, heading] of PARAMETER_GROUPS) {
     const params = op.parameters.filter((p) => p.in === where);
     if (params.length === 0) continue;
     out.push(`<h2>${heading}</h2>`, `<dl class="fields">`);

@@ -5,6 +5,7 @@ import { LazyFeedbackStore } from "../../store/feedback/lazy-store.js";
 import { SUBMIT_FEEDBACK } from "../../tools/mcp/feedback-tool.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
 import { docsTools } from "../../tools/mcp/tools.js";
+import { LIMITS } from "../../limits.js";
 import { defineCommand } from "../command.js";
 import { plural } from "../diagnostics-summary.js";
 import { loadDocs, stderrLog } from "../load-docs.js";
@@ -41,6 +42,11 @@ export const serveCommand = defineCommand({
         default: "1",
         describe: "--http: worker processes sharing the port (an integer, or auto for one per core); they share rate limits and sessions",
       })
+      .option("search-cache", {
+        type: "number",
+        default: LIMITS.search.cachedResults,
+        describe: "Searches whose results are kept for a repeat of the same question by the same kind of reader, until the docs change (0 to keep none)",
+      })
       .option("rate-limit", { type: "string", array: true, describe: "--http: KEY=N|off per hour; keys ip, search, filesystem, authed-search, authed-filesystem" }),
   run: async (args, given) => {
     let io = given;
@@ -55,7 +61,9 @@ export const serveCommand = defineCommand({
     const log = stderrLog(io);
     // Many clients at once (HTTP) is what the worker is for; one agent over stdio does not need it.
     const shellWorker = args["shell-worker"] ?? args.http;
-    const runtime = await loadDocs(io, args.dir, { shellWorker, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    const searchCache = args["search-cache"];
+    if (!Number.isInteger(searchCache) || searchCache < 0) throw new CliError(`--search-cache must be a whole number of searches (0 to keep none), got ${String(searchCache)}`, 2);
+    const runtime = await loadDocs(io, args.dir, { shellWorker, searchCache, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const fetchRemote = (): void => {
       if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);

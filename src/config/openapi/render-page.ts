@@ -17,6 +17,14 @@ export interface ParameterAnchor {
   readonly anchor: string;
 }
 
+/** The sections an operation's parameters are shown in, in order, with their headings (text and HTML pages alike). */
+export const PARAMETER_GROUPS: readonly (readonly [ApiParameter["in"], string])[] = [
+  ["path", "Path parameters"],
+  ["query", "Query parameters"],
+  ["header", "Headers"],
+  ["cookie", "Cookies"],
+];
+
 /**
  * Anchors of every parameter of an operation: its name for path, query, header and cookie
  * parameters and top-level body fields; nested body fields carry their parent path
@@ -111,13 +119,7 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
   out.push(`**Playground:** ${describePlayground(ctx.playground)}`, "");
 
   const anchors = new Map(parameterAnchors(op).map((a) => [`${a.in}:${a.name}`, a.anchor]));
-  const groups: [ApiParameter["in"], string][] = [
-    ["path", "Path parameters"],
-    ["query", "Query parameters"],
-    ["header", "Headers"],
-    ["cookie", "Cookies"],
-  ];
-  for (const [where, heading] of groups) {
+  for (const [where, heading] of PARAMETER_GROUPS) {
     const params = op.parameters.filter((p) => p.in === where);
     if (params.length === 0) continue;
     out.push(`## ${heading}`, "");

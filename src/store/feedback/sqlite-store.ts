@@ -6,12 +6,14 @@ import { RandomIds } from "../random-id.js";
 import { type Db, openDatabase } from "../sqlite.js";
 import { createCursorCodec, type CursorCodec, type KeysetPosition } from "./cursor.js";
 import { FEEDBACK_MIGRATIONS } from "./migrations.js";
-import { type FeedbackEntry, type FeedbackRecord, type FeedbackSource, type FeedbackStatus, type NewFeedback, toEntry } from "./model.js";
+import { type FeedbackEntry, type FeedbackSource, type FeedbackStatus, type NewFeedback, toEntry } from "./model.js";
 import type { FeedbackFilter, FeedbackQuery } from "./query.js";
 import { FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, type FeedbackSummary, InvalidTransitionError, type StatusChange } from "./store.js";
 import { canTransition, TRANSITIONS } from "./transitions.js";
 import { newEntry, newFeedbackId } from "./new-entry.js";
 import { summaryOf } from "./summary.js";
+import { filterOf, pageOf } from "./page.js";
+import { FEEDBACK_COLUMNS, type FeedbackRow as Row, recordOf } from "./row.js";
 
 /** The feedback database's file name inside the state directory. */
 export const FEEDBACK_DB_FILE = "feedback.db";
@@ -22,23 +24,6 @@ export function openFeedbackStore(stateDir: string): SqliteFeedbackStore {
   db.pragma(`cache_size = -${LIMITS.feedback.cacheKiB}`);
   return new SqliteFeedbackStore(db);
 }
-
-interface Row {
-  seq: number;
-  id: string;
-  source: FeedbackRecord["source"];
-  status: FeedbackStatus;
-  created_at: number;
-  path: string;
-  comment: string;
-  helpful: 0 | 1 | null;
-  contact: string | null;
-  code: string | null;
-  filename: string | null;
-  lang: string | null;
-}
-
-const COLUMNS = "seq, id, source, status, created_at, path, comment, helpful, contact, code, filename, lang";
 
 /** The FeedbackStore over one SQLite file (WAL, synchronous=FULL; safe across processes). */
 export class SqliteFeedbackStore implements FeedbackStore {
@@ -58,7 +43,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
       `INSERT INTO feedback (id, project_id, source, status, created_at, updated_at, path, comment, helpful, contact, code, filename, lang)
        VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.selectById = db.prepare(`SELECT ${COLUMNS} FROM feedback WHERE project_id = ? AND id = ?`);
+    this.selectById = db.prepare(`SELECT ${FEEDBACK_COLUMNS} FROM feedback WHERE project_id = ? AND id = ?`);
     this.updateStatus = db.prepare("UPDATE feedback SET status = ?, updated_at = ? WHERE seq = ?");
     this.writes = new GroupCommit((items) => this.db.transaction(() => items.map((e) => newEntry(e, this.insertRow(e)))).immediate(), LIMITS.feedback.maxEntriesPerCommit);
   }
@@ -79,13 +64,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
   }
 
   async list(query: FeedbackQuery): Promise<FeedbackPage> {
-    const filter: FeedbackFilter = {
-      projectId: query.projectId,
-      ...(query.dateFrom === undefined ? {} : { dateFrom: query.dateFrom }),
-      ...(query.dateTo === undefined ? {} : { dateTo: query.dateTo }),
-      ...(query.source === undefined ? {} : { source: query.source }),
-      ...(query.statuses === undefined ? {} : { statuses: query.statuses }),
-    };
+    const filter = filterOf(query);
     const after = query.cursor === undefined ? undefined : this.codec.decode(query.cursor, filter);
     const want = query.limit + 1;
     const stmt = this.listStatement(filter, after);
@@ -108,14 +87,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
       rows.sort((a, b) => b.created_at - a.created_at || b.seq - a.seq);
       rows.length = Math.min(rows.length, want);
     }
-    const hasMore = rows.length > query.limit;
-    const page = hasMore ? rows.slice(0, query.limit) : rows;
-    const last = page[page.length - 1];
-    return {
-      feedback: page.map((r) => toEntry(toRecord(r))),
-      nextCursor: hasMore && last !== undefined ? this.codec.encode({ createdAt: last.created_at, seq: last.seq }, filter) : null,
-      hasMore,
-    };
+    return pageOf(rows, query.limit, filter, this.codec, (r) => toEntry(recordOf(r)));
   }
 
   /**
@@ -158,7 +130,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
 
   async get(projectId: string, id: string): Promise<FeedbackEntry | undefined> {
     const row = this.selectById.get(projectId, id) as Row | undefined;
-    return row === undefined ? undefined : toEntry(toRecord(row));
+    return row === undefined ? undefined : toEntry(recordOf(row));
   }
 
   async setStatus(projectId: string, id: string, status: FeedbackStatus, now: number): Promise<StatusChange> {
@@ -171,7 +143,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
         const previous = row.status;
         if (!canTransition(previous, status)) throw new InvalidTransitionError(previous, status, TRANSITIONS[previous]);
         if (previous !== status) this.updateStatus.run(status, now, row.seq);
-        return { entry: toEntry(toRecord({ ...row, status })), previous };
+        return { entry: toEntry(recordOf({ ...row, status })), previous };
       })
       .immediate();
   }
@@ -224,27 +196,11 @@ export class SqliteFeedbackStore implements FeedbackStore {
       if (after !== undefined) where.push("(created_at, seq) < (@afterAt, @afterSeq)");
       else if (f.dateTo !== undefined) where.push("created_at < @to");
       stmt = this.db.prepare(
-        `SELECT ${COLUMNS} FROM feedback INDEXED BY ${index} WHERE ${where.join(" AND ")} ORDER BY created_at DESC, seq DESC LIMIT @limit`,
+        `SELECT ${FEEDBACK_COLUMNS} FROM feedback INDEXED BY ${index} WHERE ${where.join(" AND ")} ORDER BY created_at DESC, seq DESC LIMIT @limit`,
       );
       this.listStatements.set(key, stmt);
     }
     return stmt;
   }
-}
-
-function toRecord(r: Row): FeedbackRecord {
-  return {
-    id: r.id,
-    source: r.source,
-    status: r.status,
-    createdAt: r.created_at,
-    path: r.path,
-    comment: r.comment,
-    helpful: r.helpful === null ? null : r.helpful === 1,
-    contact: r.contact,
-    code: r.code,
-    filename: r.filename,
-    lang: r.lang,
-  };
 }
 

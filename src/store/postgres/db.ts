@@ -1,5 +1,5 @@
 import type { Pool, PoolClient, QueryResultRow } from "pg";
-import { StoreUnavailableError } from "../errors.js";
+import { StoreConnectionLost, StoreUnavailableError } from "../errors.js";
 import { redactUrl } from "../location.js";
 import { POSTGRES_MIGRATIONS, type PgMigration } from "./migrations.js";
 
@@ -42,13 +42,32 @@ export class PgDb implements PgQueryable {
     return db;
   }
 
-  query<R extends QueryResultRow>(sql: string, params: readonly unknown[] = []): Promise<{ rows: R[]; rowCount: number | null }> {
-    return this.pool.query<R>(sql, params as unknown[]);
+  async query<R extends QueryResultRow>(sql: string, params: readonly unknown[] = []): Promise<{ rows: R[]; rowCount: number | null }> {
+    try {
+      return await this.pool.query<R>(sql, params as unknown[]);
+    } catch (error) {
+      throw asLostConnection(error);
+    }
   }
 
   /** Run `fn` in one transaction on one connection; rolled back when it throws. */
   async transaction<T>(fn: (q: PgQueryable) => Promise<T>): Promise<T> {
-    const client: PoolClient = await this.pool.connect();
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw asLostConnection(error);
+    }
+    try {
+      return await this.inTransaction(client, fn);
+    } catch (error) {
+      throw asLostConnection(error);
+    } finally {
+      client.release();
+    }
+  }
+
+  private async inTransaction<T>(client: PoolClient, fn: (q: PgQueryable) => Promise<T>): Promise<T> {
     try {
       await client.query("BEGIN");
       const result = await fn(client as PgQueryable);
@@ -57,8 +76,6 @@ export class PgDb implements PgQueryable {
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
       throw error;
-    } finally {
-      client.release();
     }
   }
 
@@ -80,6 +97,17 @@ export class PostgresUnreachableError extends StoreUnavailableError {
   explain(): string {
     return this.message;
   }
+}
+
+/**
+ * A connection lost under a query, or none to be had, as the store-neutral `StoreConnectionLost`
+ * (a 503 and a retry for the bridge); SQLSTATE errors keep their code (`isTransientStoreError`
+ * reads it), and anything else is left as it is.
+ */
+function asLostConnection(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && !/^E[A-Z]+$/.test(code)) return error;
+  return isConnectionError(error) ? new StoreConnectionLost((error as Error).message, { cause: error }) : error;
 }
 
 /** Errors that mean "no usable server there", as opposed to a bug in a query. */

@@ -1,5 +1,5 @@
 import { createCursorCodec, type CursorCodec } from "../feedback/cursor.js";
-import { type FeedbackEntry, type FeedbackRecord, type FeedbackStatus, type NewFeedback, toEntry } from "../feedback/model.js";
+import { type FeedbackEntry, type FeedbackStatus, type NewFeedback, toEntry } from "../feedback/model.js";
 import { newEntry, newFeedbackId } from "../feedback/new-entry.js";
 import type { FeedbackFilter, FeedbackQuery } from "../feedback/query.js";
 import { FeedbackNotFoundError, type FeedbackPage, type FeedbackStore, type FeedbackSummary, InvalidTransitionError, type StatusChange } from "../feedback/store.js";
@@ -8,23 +8,9 @@ import { LIMITS } from "../../limits.js";
 import { canTransition, TRANSITIONS } from "../feedback/transitions.js";
 import { RandomIds } from "../random-id.js";
 import type { PgDb, PgQueryable } from "./db.js";
+import { filterOf, pageOf } from "../feedback/page.js";
+import { FEEDBACK_COLUMNS, type FeedbackRow as Row, recordOf } from "../feedback/row.js";
 
-interface Row {
-  seq: number;
-  id: string;
-  source: FeedbackRecord["source"];
-  status: FeedbackStatus;
-  created_at: number;
-  path: string;
-  comment: string;
-  helpful: boolean | null;
-  contact: string | null;
-  code: string | null;
-  filename: string | null;
-  lang: string | null;
-}
-
-const COLUMNS = "seq, id, source, status, created_at, path, comment, helpful, contact, code, filename, lang";
 const INSERT_COLUMNS = "(id, project_id, source, status, created_at, updated_at, path, comment, helpful, contact, code, filename, lang)";
 /** Rows per INSERT in `insertMany`: 13 parameters each, under PostgreSQL's 65,535 per statement. */
 const ROWS_PER_INSERT = 1_000;
@@ -76,13 +62,7 @@ export class PgFeedbackStore implements FeedbackStore {
   }
 
   async list(query: FeedbackQuery): Promise<FeedbackPage> {
-    const filter: FeedbackFilter = {
-      projectId: query.projectId,
-      ...(query.dateFrom === undefined ? {} : { dateFrom: query.dateFrom }),
-      ...(query.dateTo === undefined ? {} : { dateTo: query.dateTo }),
-      ...(query.source === undefined ? {} : { source: query.source }),
-      ...(query.statuses === undefined ? {} : { statuses: query.statuses }),
-    };
+    const filter = filterOf(query);
     const after = query.cursor === undefined ? undefined : this.codec.decode(query.cursor, filter);
     const params: unknown[] = [filter.projectId];
     const where = ["project_id = $1"];
@@ -96,17 +76,10 @@ export class PgFeedbackStore implements FeedbackStore {
     if (after !== undefined) add("(created_at, seq) < (?, ?)", after.createdAt, after.seq);
     params.push(query.limit + 1);
     const { rows } = await this.db.query<Row>(
-      `SELECT ${COLUMNS} FROM feedback WHERE ${where.join(" AND ")} ORDER BY created_at DESC, seq DESC LIMIT $${params.length}`,
+      `SELECT ${FEEDBACK_COLUMNS} FROM feedback WHERE ${where.join(" AND ")} ORDER BY created_at DESC, seq DESC LIMIT $${params.length}`,
       params,
     );
-    const hasMore = rows.length > query.limit;
-    const page = hasMore ? rows.slice(0, query.limit) : rows;
-    const last = page[page.length - 1];
-    return {
-      feedback: page.map((r) => toEntry(toRecord(r))),
-      nextCursor: hasMore && last !== undefined ? this.codec.encode({ createdAt: last.created_at, seq: last.seq }, filter) : null,
-      hasMore,
-    };
+    return pageOf(rows, query.limit, filter, this.codec, (r) => toEntry(recordOf(r)));
   }
 
   /** Same figures as the SQLite store's (`summaryOf`), grouped by the database. */
@@ -133,20 +106,20 @@ export class PgFeedbackStore implements FeedbackStore {
   }
 
   async get(projectId: string, id: string): Promise<FeedbackEntry | undefined> {
-    const { rows } = await this.db.query<Row>(`SELECT ${COLUMNS} FROM feedback WHERE project_id = $1 AND id = $2`, [projectId, id]);
-    return rows[0] === undefined ? undefined : toEntry(toRecord(rows[0]));
+    const { rows } = await this.db.query<Row>(`SELECT ${FEEDBACK_COLUMNS} FROM feedback WHERE project_id = $1 AND id = $2`, [projectId, id]);
+    return rows[0] === undefined ? undefined : toEntry(recordOf(rows[0]));
   }
 
   async setStatus(projectId: string, id: string, status: FeedbackStatus, now: number): Promise<StatusChange> {
     // FOR UPDATE: a concurrent change from another instance waits, then sees this one's status.
     return this.db.transaction(async (q): Promise<StatusChange> => {
-      const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM feedback WHERE project_id = $1 AND id = $2 FOR UPDATE`, [projectId, id]);
+      const { rows } = await q.query<Row>(`SELECT ${FEEDBACK_COLUMNS} FROM feedback WHERE project_id = $1 AND id = $2 FOR UPDATE`, [projectId, id]);
       const row = rows[0];
       if (row === undefined) throw new FeedbackNotFoundError(projectId, id);
       const previous = row.status;
       if (!canTransition(previous, status)) throw new InvalidTransitionError(previous, status, TRANSITIONS[previous]);
       if (previous !== status) await q.query("UPDATE feedback SET status = $1, updated_at = $2 WHERE seq = $3", [status, now, row.seq]);
-      return { entry: toEntry(toRecord({ ...row, status })), previous };
+      return { entry: toEntry(recordOf({ ...row, status })), previous };
     });
   }
 
@@ -181,18 +154,3 @@ function rowValues(id: string, e: NewFeedback): unknown[] {
   ];
 }
 
-function toRecord(r: Row): FeedbackRecord {
-  return {
-    id: r.id,
-    source: r.source,
-    status: r.status,
-    createdAt: r.created_at,
-    path: r.path,
-    comment: r.comment,
-    helpful: r.helpful,
-    contact: r.contact,
-    code: r.code,
-    filename: r.filename,
-    lang: r.lang,
-  };
-}

@@ -1,6 +1,6 @@
 import { LIMITS } from "../../limits.js";
-import { SWEEP_GRACE_MS, type StateStoreOptions, TOKEN_PREFIX, type TokenRow, parseGroups, readSettings, subjectOf, warnOnce } from "../state/common.js";
-import { PASSWORD_COST, type ScryptCost, hashPassword, hashSecret, randomToken, secretMatches, verifyPassword } from "../state/secrets.js";
+import { type CodeRow, SWEEP_GRACE_MS, type StateStoreOptions, TOKEN_PREFIX, type TokenRow, type UserRow, codeRequestOf, readSettings, subjectOf, userInfoOf, verifiedUser, warnOnce } from "../state/common.js";
+import { PASSWORD_COST, type ScryptCost, hashPassword, hashSecret, randomToken, secretMatches } from "../state/secrets.js";
 import {
   type AccessCheck,
   type AuthCodeRequest,
@@ -19,18 +19,6 @@ import {
   type UserInfo,
 } from "../state/state-store.js";
 import type { PgDb, PgQueryable } from "./db.js";
-
-interface CodeRow {
-  client_id: string;
-  user_name: string;
-  redirect_uri: string;
-  code_challenge: string;
-  scope: string;
-  resource: string;
-  expires_at: number;
-  used_at: number | null;
-  grant_id: number | null;
-}
 
 /** SQLSTATE unique_violation. */
 const UNIQUE_VIOLATION = "23505";
@@ -173,30 +161,24 @@ export class PgStateStore implements StateStore {
   }
 
   async users(): Promise<UserInfo[]> {
-    const { rows } = await this.db.query<{ name: string; groups_json: string; created_at: number }>(
+    const { rows } = await this.db.query<UserRow>(
       'SELECT name, groups_json, created_at FROM users ORDER BY name COLLATE "C"',
     );
-    return rows.map((r) => ({ name: r.name, groups: parseGroups(r.groups_json), createdAt: r.created_at }));
+    return rows.map(userInfoOf);
   }
 
   async user(name: string): Promise<UserInfo | undefined> {
     const row = await this.userRow(name);
-    return row === undefined ? undefined : { name: row.name, groups: parseGroups(row.groups_json), createdAt: row.created_at };
+    return row === undefined ? undefined : userInfoOf(row);
   }
 
   async verifyUser(name: string, password: string): Promise<UserInfo | undefined> {
     const row = await this.userRow(name);
-    if (row === undefined) {
-      this.dummyHash ??= hashPassword(randomToken("", 24), this.passwordCost);
-      await verifyPassword(password, await this.dummyHash);
-      return undefined;
-    }
-    if (!(await verifyPassword(password, row.password_hash))) return undefined;
-    return { name: row.name, groups: parseGroups(row.groups_json), createdAt: row.created_at };
+    return verifiedUser(row, password, () => (this.dummyHash ??= hashPassword(randomToken("", 24), this.passwordCost)));
   }
 
   private async userRow(name: string) {
-    const { rows } = await this.db.query<{ name: string; password_hash: string; groups_json: string; created_at: number }>(
+    const { rows } = await this.db.query<UserRow & { password_hash: string }>(
       "SELECT name, password_hash, groups_json, created_at FROM users WHERE name = $1",
       [name.toLowerCase()],
     );
@@ -299,14 +281,7 @@ export class PgStateStore implements StateStore {
       await q.query("UPDATE auth_codes SET used_at = $1 WHERE hash = $2", [now, hash]);
       return {
         ok: true,
-        request: {
-          clientId: row.client_id,
-          userName: row.user_name,
-          redirectUri: row.redirect_uri,
-          codeChallenge: row.code_challenge,
-          scope: row.scope,
-          resource: row.resource,
-        },
+        request: codeRequestOf(row),
       };
     });
   }

@@ -1,5 +1,5 @@
-import { AUTH_MODES, type AuthMode, type McpToggle, type SiteSettings, type Subject } from "./state-store.js";
-import type { ScryptCost } from "./secrets.js";
+import { AUTH_MODES, type AuthCodeRequest, type AuthMode, type McpToggle, type SiteSettings, type Subject, type UserInfo } from "./state-store.js";
+import { type ScryptCost, verifyPassword } from "./secrets.js";
 
 /** Prefixes of what we hand out, so a leaked string says what it is. */
 export const TOKEN_PREFIX = {
@@ -83,3 +83,52 @@ export function parseGroups(json: string): string[] {
   return Array.isArray(value) ? value.filter((g): g is string => typeof g === "string") : [];
 }
 
+
+/** An `auth_codes` row, as both engines store it. */
+export interface CodeRow {
+  client_id: string;
+  user_name: string;
+  redirect_uri: string;
+  code_challenge: string;
+  scope: string;
+  resource: string;
+  expires_at: number;
+  used_at: number | null;
+  grant_id: number | null;
+}
+
+/** The sign-in request a code's row remembers, for the token endpoint. */
+export function codeRequestOf(row: CodeRow): AuthCodeRequest {
+  return {
+    clientId: row.client_id,
+    userName: row.user_name,
+    redirectUri: row.redirect_uri,
+    codeChallenge: row.code_challenge,
+    scope: row.scope,
+    resource: row.resource,
+  };
+}
+
+/** A `users` row (without its password hash where a query leaves it out). */
+export interface UserRow {
+  name: string;
+  groups_json: string;
+  created_at: number;
+}
+
+export function userInfoOf(row: UserRow): UserInfo {
+  return { name: row.name, groups: parseGroups(row.groups_json), createdAt: row.created_at };
+}
+
+/**
+ * The account when `password` is its own. Without an account, a dummy hash is checked all the
+ * same (`dummyHash`, made once per store), so a name that does not exist costs what a wrong
+ * password costs and timing tells no one which names are taken.
+ */
+export async function verifiedUser(row: (UserRow & { password_hash: string }) | undefined, password: string, dummyHash: () => Promise<string>): Promise<UserInfo | undefined> {
+  if (row === undefined) {
+    await verifyPassword(password, await dummyHash());
+    return undefined;
+  }
+  return (await verifyPassword(password, row.password_hash)) ? userInfoOf(row) : undefined;
+}

@@ -3,8 +3,8 @@ import type { Statement } from "better-sqlite3";
 import { LIMITS } from "../../limits.js";
 import { type Db, openDatabase } from "../sqlite.js";
 import { STATE_MIGRATIONS } from "./migrations.js";
-import { SWEEP_GRACE_MS, type StateStoreOptions, TOKEN_PREFIX, type TokenRow, parseGroups, readSettings, subjectOf, warnOnce } from "./common.js";
-import { PASSWORD_COST, type ScryptCost, hashPassword, hashSecret, randomToken, secretMatches, verifyPassword } from "./secrets.js";
+import { type CodeRow, SWEEP_GRACE_MS, type StateStoreOptions, TOKEN_PREFIX, type TokenRow, type UserRow, codeRequestOf, readSettings, subjectOf, userInfoOf, verifiedUser, warnOnce } from "./common.js";
+import { PASSWORD_COST, type ScryptCost, hashPassword, hashSecret, randomToken, secretMatches } from "./secrets.js";
 import {
   type AccessCheck,
   type AuthMode,
@@ -27,18 +27,6 @@ export { TOKEN_PREFIX, type StateStoreOptions } from "./common.js";
 
 /** The state database's file name inside the state directory. */
 export const STATE_DB_FILE = "access.db";
-
-interface CodeRow {
-  client_id: string;
-  user_name: string;
-  redirect_uri: string;
-  code_challenge: string;
-  scope: string;
-  resource: string;
-  expires_at: number;
-  used_at: number | null;
-  grant_id: number | null;
-}
 
 /** Open (creating if needed, mode 0600) `<stateDir>/access.db`. */
 export function openStateStore(stateDir: string, options: StateStoreOptions = {}): SqliteStateStore {
@@ -155,29 +143,17 @@ export class SqliteStateStore implements StateStore {
   }
 
   async users(): Promise<UserInfo[]> {
-    return (this.q.users.all() as { name: string; groups_json: string; created_at: number }[]).map((r) => ({
-      name: r.name,
-      groups: parseGroups(r.groups_json),
-      createdAt: r.created_at,
-    }));
+    return (this.q.users.all() as UserRow[]).map(userInfoOf);
   }
 
   async user(name: string): Promise<UserInfo | undefined> {
-    const row = this.q.user.get(name.toLowerCase()) as { name: string; groups_json: string; created_at: number } | undefined;
-    return row === undefined ? undefined : { name: row.name, groups: parseGroups(row.groups_json), createdAt: row.created_at };
+    const row = this.q.user.get(name.toLowerCase()) as UserRow | undefined;
+    return row === undefined ? undefined : userInfoOf(row);
   }
 
   async verifyUser(name: string, password: string): Promise<UserInfo | undefined> {
-    const row = this.q.user.get(name.toLowerCase()) as
-      | { name: string; password_hash: string; groups_json: string; created_at: number }
-      | undefined;
-    if (row === undefined) {
-      this.dummyHash ??= hashPassword(randomToken("", 24), this.passwordCost);
-      await verifyPassword(password, await this.dummyHash);
-      return undefined;
-    }
-    if (!(await verifyPassword(password, row.password_hash))) return undefined;
-    return { name: row.name, groups: parseGroups(row.groups_json), createdAt: row.created_at };
+    const row = this.q.user.get(name.toLowerCase()) as (UserRow & { password_hash: string }) | undefined;
+    return verifiedUser(row, password, () => (this.dummyHash ??= hashPassword(randomToken("", 24), this.passwordCost)));
   }
 
   // Registered clients ---------------------------------------------------------------------
@@ -259,14 +235,7 @@ export class SqliteStateStore implements StateStore {
       this.q.useCode.run(now, hash);
       return {
         ok: true,
-        request: {
-          clientId: row.client_id,
-          userName: row.user_name,
-          redirectUri: row.redirect_uri,
-          codeChallenge: row.code_challenge,
-          scope: row.scope,
-          resource: row.resource,
-        },
+        request: codeRequestOf(row),
       };
     }).immediate();
   }

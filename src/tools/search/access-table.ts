@@ -1,6 +1,12 @@
 import type { Access } from "../../vfs/access.js";
 import { accessKey } from "../../vfs/file-variants.js";
 
+/** What a reader may read in the index: one flag per rule (1: readable), and their key. */
+export interface ReaderClass {
+  readonly readable: Uint8Array;
+  readonly key: string;
+}
+
 /**
  * The distinct access rules of what the index holds (pages and the files they inline), each
  * with a small id. What a reader may read in the index is then one flag per rule: readers with
@@ -31,7 +37,7 @@ export class AccessTable {
    * One flag per rule (1: `canRead` accepts it) and their key, or undefined when the reader may
    * read every rule (the common case, answered without allocating).
    */
-  classOf(canRead: (access: Access) => boolean): { readonly readable: Uint8Array; readonly key: string } | undefined {
+  classOf(canRead: (access: Access) => boolean): ReaderClass | undefined {
     let first = -1;
     for (let i = 0; i < this.rules.length; i++) {
       if (!canRead(this.rules[i] as Access)) {

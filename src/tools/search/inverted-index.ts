@@ -1,5 +1,6 @@
 import { FIELDS_PER_UNIT } from "./fields.js";
-import { packTf } from "./postings-codec.js";
+import { MAX_TF, TF_BITS } from "./postings-codec.js";
+import { packTf, packWideTf } from "./postings-codec.js";
 import { Totals } from "./totals.js";
 import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 
@@ -35,6 +36,27 @@ class StagedPostings {
   readonly term = new IdBuffer();
   readonly unit = new IdBuffer();
   readonly tf = new IdBuffer();
+  /** Wide frequencies (`pageSections`), which do not fit an id buffer's 32 bits. */
+  readonly wide = new WideBuffer();
+}
+
+/** A growable list of doubles, read back by index like `IdBuffer`. */
+class WideBuffer {
+  private data = new Float64Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const next = new Float64Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = value;
+  }
+
+  get(i: number): number {
+    return this.data[i] as number;
+  }
 }
 
 export interface TermEntry {
@@ -42,6 +64,10 @@ export interface TermEntry {
   readonly term: string;
   readonly sections: Postings;
   readonly pages: Postings;
+  /** Per page: the term's frequencies summed over the page's sections (`packWideTf`), so that
+   *  ranking can score whole pages from one posting per page and read section postings only for
+   *  the few pages that may reach the top. */
+  readonly pageSections: Postings;
   /** Number of counted pages (see `PageUnit.counted`) containing the term in any field. */
   df: number;
 }
@@ -109,7 +135,10 @@ export class InvertedIndex {
   private pageMark = new Int32Array(0);
   private touched: number[] = [];
   /** Postings added since the last `commit`, by kind (undefined: none). */
-  private staged: { sections: StagedPostings; pages: StagedPostings } | undefined;
+  private staged: { sections: StagedPostings; pages: StagedPostings; pageSections: StagedPostings } | undefined;
+  /** Scratch for one page's section frequencies summed by term (see `TermEntry.pageSections`). */
+  private sums = new Float64Array(0);
+  private summed: number[] = [];
 
   constructor(private readonly vocabulary: Vocabulary) {}
 
@@ -185,6 +214,7 @@ export class InvertedIndex {
       sectionUnits.push(unit);
       this.post(sequence, id, "sections", mark, pageTerms);
     }
+    this.postSums(pageId);
     this.post(pageFields, pageId, "pages", mark, pageTerms);
     const titleEnd = pageFields.indexOf(-1);
     const title = titleEnd === -1 ? pageFields : pageFields.subarray(0, titleEnd);
@@ -209,8 +239,9 @@ export class InvertedIndex {
     for (const id of page.sections) this.sectionUnits[id] = undefined;
     this.pageUnits[pageId] = undefined;
     this.changes++;
-    // Roughly the postings just orphaned: one per page term, plus repeats across sections.
-    this.dead += page.terms.length + page.sections.length * 8;
+    // Roughly the postings just orphaned: two per page term (its fields, its sections' sums),
+    // plus repeats across sections.
+    this.dead += 2 * page.terms.length + page.sections.length * 8;
     if (this.dead > this.live / 3) this.compact();
   }
 
@@ -255,6 +286,9 @@ export class InvertedIndex {
     const counts = new Int32Array(size * FIELDS_PER_UNIT);
     counts.set(this.counts);
     this.counts = counts;
+    const sums = new Float64Array(size * FIELDS_PER_UNIT);
+    sums.set(this.sums);
+    this.sums = sums;
     const mark = new Int32Array(size);
     mark.set(this.pageMark);
     this.pageMark = mark;
@@ -274,20 +308,29 @@ export class InvertedIndex {
       if (counts[base] === 0 && counts[base + 1] === 0 && counts[base + 2] === 0) touched.push(t);
       counts[base + f]!++;
     }
-    this.staged ??= { sections: new StagedPostings(), pages: new StagedPostings() };
+    this.staged ??= { sections: new StagedPostings(), pages: new StagedPostings(), pageSections: new StagedPostings() };
     const staged = this.staged[kind];
+    const sums = this.sums;
     for (let i = 0; i < touched.length; i++) {
       const t = touched[i] as number;
       let e = this.entries[t];
       if (e === undefined) {
-        e = { id: t, term: this.vocabulary.term(t), sections: { ids: [], tf: [] }, pages: { ids: [], tf: [] }, df: 0 };
+        e = { id: t, term: this.vocabulary.term(t), sections: { ids: [], tf: [] }, pages: { ids: [], tf: [] }, pageSections: { ids: [], tf: [] }, df: 0 };
         this.entries[t] = e;
         this.sorted = undefined;
       }
       const base = t * FIELDS_PER_UNIT;
+      const packed = packTf(counts[base] as number, counts[base + 1] as number, counts[base + 2] as number);
       staged.term.push(t);
       staged.unit.push(id);
-      staged.tf.push(packTf(counts[base] as number, counts[base + 1] as number, counts[base + 2] as number));
+      staged.tf.push(packed);
+      if (kind === "sections") {
+        // The page's sums add the section's frequencies as its posting holds them (capped).
+        if (sums[base] === 0 && sums[base + 1] === 0 && sums[base + 2] === 0) this.summed.push(t);
+        sums[base]! += packed & MAX_TF;
+        sums[base + 1]! += (packed >>> TF_BITS) & MAX_TF;
+        sums[base + 2]! += packed >>> (2 * TF_BITS);
+      }
       counts[base] = 0;
       counts[base + 1] = 0;
       counts[base + 2] = 0;
@@ -298,6 +341,24 @@ export class InvertedIndex {
     }
     this.live += touched.length;
     touched.length = 0;
+  }
+
+  /** Stage a page's summed section postings (`TermEntry.pageSections`) and clear the sums. */
+  private postSums(pageId: number): void {
+    this.staged ??= { sections: new StagedPostings(), pages: new StagedPostings(), pageSections: new StagedPostings() };
+    const staged = this.staged.pageSections;
+    const sums = this.sums;
+    for (const t of this.summed) {
+      const base = t * FIELDS_PER_UNIT;
+      staged.term.push(t);
+      staged.unit.push(pageId);
+      staged.wide.push(packWideTf(sums[base] as number, sums[base + 1] as number, sums[base + 2] as number));
+      sums[base] = 0;
+      sums[base + 1] = 0;
+      sums[base + 2] = 0;
+    }
+    this.live += this.summed.length;
+    this.summed.length = 0;
   }
 
   /**
@@ -313,8 +374,9 @@ export class InvertedIndex {
     this.staged = undefined;
     const pending = new Int32Array(this.vocabulary.size);
     const cursor = new Int32Array(this.vocabulary.size);
-    for (const kind of ["sections", "pages"] as const) {
-      const { term, unit, tf } = staged[kind];
+    for (const kind of ["sections", "pages", "pageSections"] as const) {
+      const { term, unit } = staged[kind];
+      const tf = kind === "pageSections" ? staged[kind].wide : staged[kind].tf;
       for (let i = 0; i < term.length; i++) pending[term.get(i)]!++;
       for (let i = 0; i < term.length; i++) {
         const t = term.get(i);
@@ -348,6 +410,7 @@ export class InvertedIndex {
       if (e === undefined) continue;
       live += compactList(e.sections, (id) => this.sectionUnits[id] !== undefined);
       live += compactList(e.pages, (id) => this.pageUnits[id] !== undefined);
+      live += compactList(e.pageSections, (id) => this.pageUnits[id] !== undefined);
     }
     this.live = live;
     this.dead = 0;

@@ -34,3 +34,29 @@ export function weightedTf(packed: number, scale: Float64Array, offset: number):
     (packed >>> (2 * TF_BITS)) * (scale[offset + 2] as number)
   );
 }
+
+/**
+ * A page's frequencies summed over its sections can pass `MAX_TF`: three fields of 17 bits each
+ * in one double (exact up to 2^53), read through `weightedWideTf` (and `wideFieldTf`).
+ */
+const WIDE = 2 ** 17;
+const WIDE_MAX = WIDE - 1;
+
+/** Pack three summed field frequencies (capped at 2^17 - 1, far past BM25's saturation). */
+export function packWideTf(a: number, b: number, c: number): number {
+  return Math.min(a, WIDE_MAX) + Math.min(b, WIDE_MAX) * WIDE + Math.min(c, WIDE_MAX) * WIDE * WIDE;
+}
+
+/** The summed frequency in field `field` of a wide packed value. */
+export function wideFieldTf(packed: number, field: number): number {
+  return Math.floor(packed / WIDE ** field) % WIDE;
+}
+
+/** `weightedTf` of a wide packed value. */
+export function weightedWideTf(packed: number, scale: Float64Array, offset: number): number {
+  const c = Math.floor(packed / (WIDE * WIDE));
+  const rest = packed - c * WIDE * WIDE;
+  const b = Math.floor(rest / WIDE);
+  const a = rest - b * WIDE;
+  return a * (scale[offset] as number) + b * (scale[offset + 1] as number) + c * (scale[offset + 2] as number);
+}

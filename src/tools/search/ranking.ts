@@ -1,8 +1,8 @@
 import { boundedEditDistance } from "./fuzzy.js";
 import { PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { FIELDS_PER_UNIT, type InvertedIndex, type PageUnit, type SectionUnit, type TermEntry } from "./inverted-index.js";
-import { weightedTf } from "./postings-codec.js";
-import type { IndexStatistics } from "./statistics.js";
+import { weightedTf, weightedWideTf } from "./postings-codec.js";
+import type { IndexStatistics, UnitScales } from "./statistics.js";
 
 /**
  * Ranking parameters, in one place. Field weights say how much one occurrence counts in each
@@ -30,6 +30,7 @@ export interface RankingParams {
   readonly fuzzyWeights: readonly number[];
   readonly maxFuzzyExpansions: number;
   readonly versionTwinTolerance: number;
+  readonly boundPruning: boolean;
 }
 
 export const RANKING: RankingParams = {
@@ -76,6 +77,9 @@ export const RANKING: RankingParams = {
    *  hundredths); a page whose other version answers the query clearly better is shown as that
    *  one, so a strong match is never hidden behind a weak default one. */
   versionTwinTolerance: 0.05,
+  /** Read section postings only for pages whose upper bound can reach the top (`plausiblePages`);
+   *  false reads them for every candidate (the bench's baseline). The results are the same. */
+  boundPruning: true,
 };
 
 /** One query term with the dictionary terms it matches and its weight. */
@@ -169,9 +173,13 @@ export function resolveTerms(
  * Score pages for resolved query terms. A page's score blends BM25F over the whole page with
  * BM25F over its best section, each expressed as the IDF-weighted mean of per-term saturations
  * (see docs/search.md for why that is comparable across queries). `accept` filters pages before
- * any scoring, so rejected pages never become candidates. Three phases: `accumulate` the
- * field-weighted frequencies from the postings, `scoreCandidates` (BM25F, best section, title),
- * then `finishTop` (proximity, only for candidates that can still reach the top `limit`).
+ * any scoring, so rejected pages never become candidates. Phases: `accumulatePages` (one
+ * posting per page and term: its fields and its sections' sums), `plausiblePages` (those whose
+ * upper bound can reach the top `limit`, against a lower bound of it), `accumulateSections`
+ * (section postings of those pages only), `scoreCandidates` (BM25F, best section, title), then
+ * `finishTop` (proximity, only while a candidate can still reach the top `limit`). The pages
+ * left out in the second phase are those `finishTop` would cut, so the result is the same as
+ * scoring every page. `prior` must be at most 1.
  */
 export function rankPages(
   index: InvertedIndex,
@@ -187,45 +195,256 @@ export function rankPages(
   const idfSum = query.reduce((s, q) => s + q.idf, 0);
   if (n === 0 || idfSum === 0) return [];
   const acc = scratch.begin(index.sectionCapacity, index.pageCapacity, n);
-  accumulate(index, stats.scales(P), query, accept, acc);
   const shape = queryShape(query, acc.termMaps(index.vocabularySize), P, idfSum);
-  const candidates = scoreCandidates(index, query, acc, shape, P, prior);
+  const scales = stats.scales(P);
+  // The most common terms (`skippable`) count only for pages the others made candidates, as long
+  // as a page holding them alone could not reach the top; else they join the others one by one.
+  const common = P.boundPruning ? skippable(query, shape, P, limit) : [];
+  accumulatePages(index, scales, query, query.map((_, qi) => qi).filter((qi) => !common.includes(qi)), accept, acc, true);
+  if (common.length > 0) {
+    const floor = floorOfTop(bounds(index, query, acc, shape, P, prior, false).lower, acc.pages.length, limit);
+    while (common.length > 0 && reach(common, query, shape, P) >= floor - TIE_MARGIN) {
+      accumulatePages(index, scales, query, [common.pop() as number], accept, acc, true);
+    }
+    accumulatePages(index, scales, query, common, accept, acc, false);
+  }
+  const plausible = plausiblePages(index, query, acc, shape, P, prior, limit);
+  accumulateSections(index, scales, query, plausible, acc);
+  const candidates = scoreCandidates(index, query, acc, shape, P, prior, plausible);
   const out = finishTop(index, acc, candidates, shape, P, prior, limit);
   acc.clearTermMaps(query);
   acc.end();
   return out;
 }
 
-/** Phase 1: for every posting of every matched term, add its field-weighted frequency to its
- *  section's and page's accumulators (pages `accept` rejects take no slot). */
-function accumulate(index: InvertedIndex, scales: { section: Float64Array; page: Float64Array }, query: readonly QueryTerm[], accept: (page: number) => boolean, acc: RankScratch): void {
+/** Scores are shown rounded to 3 decimals: near-ties with the last place are kept. */
+const TIE_MARGIN = 0.0005;
+
+/** BM25 saturation of a field-weighted frequency. */
+function saturate(x: number, k1: number): number {
+  return x / (k1 + x);
+}
+
+/**
+ * Phase 1: for every page posting of every matched term, add the field-weighted frequencies of
+ * the page's own fields, of its sections summed (as one document), and a bound of any one of
+ * its sections' (the sums under the page's largest section scales) to the page's accumulators.
+ * With `take`, a page not seen yet takes a slot (pages `accept` rejects take none); without,
+ * only pages that hold one already count.
+ */
+function accumulatePages(
+  index: InvertedIndex,
+  scales: UnitScales,
+  query: readonly QueryTerm[],
+  terms: readonly number[],
+  accept: (page: number) => boolean,
+  acc: RankScratch,
+  take: boolean,
+): void {
   const n = query.length;
-  const { section: secScale, page: pageScale } = scales;
-  for (let qi = 0; qi < n; qi++) {
+  const { page: pageScale, sectionMax } = scales;
+  for (const qi of terms) {
     for (const { entry, weight } of (query[qi] as QueryTerm).matches) {
-      const sp = entry.sections;
-      for (let r = 0; r < sp.ids.length; r++) {
-        const sid = sp.ids[r] as number;
-        const s = index.section(sid);
-        if (s === undefined) continue;
-        const ps = acc.pageSlot(s.page, accept);
-        if (ps < 0) continue;
-        const packed = sp.tf[r] as number;
-        // Take the slot first: it may grow (replace) `acc.sec`.
-        const ss = acc.sectionSlot(sid, ps);
-        acc.sec[ss * n + qi]! += weight * weightedTf(packed, secScale, sid * FIELDS_PER_UNIT);
-        // The same frequencies counted in the page's summed section fields.
-        acc.page[ps * 2 * n + n + qi]! += weight * weightedTf(packed, pageScale, s.page * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
-      }
       const pp = entry.pages;
       for (let r = 0; r < pp.ids.length; r++) {
         const pid = pp.ids[r] as number;
-        const ps = acc.pageSlot(pid, accept);
+        const ps = take ? acc.pageSlot(pid, accept) : acc.heldSlot(pid);
         if (ps < 0) continue;
-        acc.page[ps * 2 * n + qi]! += weight * weightedTf(pp.tf[r] as number, pageScale, pid * 2 * FIELDS_PER_UNIT);
+        acc.page[ps * 3 * n + qi]! += weight * weightedTf(pp.tf[r] as number, pageScale, pid * 2 * FIELDS_PER_UNIT);
+      }
+      const sp = entry.pageSections;
+      for (let r = 0; r < sp.ids.length; r++) {
+        const pid = sp.ids[r] as number;
+        if (index.page(pid) === undefined) continue;
+        const ps = take ? acc.pageSlot(pid, accept) : acc.heldSlot(pid);
+        if (ps < 0) continue;
+        const packed = sp.tf[r] as number;
+        acc.page[ps * 3 * n + n + qi]! += weight * weightedWideTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
+        acc.page[ps * 3 * n + 2 * n + qi]! += weight * weightedWideTf(packed, sectionMax, pid * FIELDS_PER_UNIT);
       }
     }
   }
+}
+
+/**
+ * Per page slot, bounds of its final score from the page-level accumulators: at least its score
+ * with no section counted on its own (`lower`), at most its score with its best section scored
+ * at the bound of `accumulatePages` and every proximity pair found (`upper`); -1 for slots
+ * `accept` rejected. Without `withUpper`, only `lower` is set.
+ */
+function bounds(
+  index: InvertedIndex,
+  query: readonly QueryTerm[],
+  acc: RankScratch,
+  shape: QueryShape,
+  P: RankingParams,
+  prior: (page: number) => number,
+  withUpper = true,
+): { lower: Float64Array; upper: Float64Array } {
+  const n = query.length;
+  const { lower, upper } = acc.boundArrays();
+  const inTitle = new Float64Array(n);
+  const idfs = Float64Array.from(query, (q) => q.idf);
+  const pageAcc = acc.page;
+  const { k1, pageShare } = P;
+  const { baseShare, titleShare, idfSum } = shape;
+  const pairs = shape.withPairs ? P.proximityShare : 0;
+  const slots = acc.pages.length;
+  // Hot at 10,000 pages (one pass per candidate page): saturation inlined, fields hoisted.
+  for (let ps = 0; ps < slots; ps++) {
+    if (acc.accepted[ps] !== true) {
+      lower[ps] = -1;
+      upper[ps] = -1;
+      continue;
+    }
+    const v = ps * 3 * n;
+    let whole = 0;
+    let fieldsOnly = 0;
+    let sectionBound = 0;
+    for (let qi = 0; qi < n; qi++) {
+      const w = idfs[qi] as number;
+      const fields = pageAcc[v + qi] as number;
+      const all = fields + (pageAcc[v + n + qi] as number);
+      whole += (w * all) / (k1 + all);
+      fieldsOnly += (w * fields) / (k1 + fields);
+      if (withUpper) {
+        const one = fields + (pageAcc[v + 2 * n + qi] as number);
+        sectionBound += (w * one) / (k1 + one);
+      }
+    }
+    const page = acc.pages[ps] as number;
+    // A title term of the query is a page-field posting: no page-field frequency, no title part
+    // (and no read of the page's title, a cache miss per page on a large site).
+    const title = fieldsOnly > 0 ? titleShare * titlePart(index.page(page) as PageUnit, query, shape, inTitle) : 0;
+    const weight = prior(page);
+    lower[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * fieldsOnly)) / idfSum + title) * weight;
+    if (!withUpper) continue;
+    const best = fieldsOnly > sectionBound ? fieldsOnly : sectionBound;
+    upper[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * best)) / idfSum + title + pairs) * weight;
+  }
+  return { lower, upper };
+}
+
+/** The `limit`-th largest of `values[0..count)` (0 when there are fewer, or no limit): a lower
+ *  bound of the top's last score when `values` are lower bounds. A min-heap of `limit` values. */
+function floorOfTop(values: Float64Array, count: number, limit: number): number {
+  if (!Number.isFinite(limit) || limit < 1) return 0;
+  const heap: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const x = values[i] as number;
+    if (heap.length < limit) {
+      heap.push(x);
+      for (let c = heap.length - 1; c > 0; ) {
+        const parent = (c - 1) >> 1;
+        if ((heap[parent] as number) <= (heap[c] as number)) break;
+        [heap[parent], heap[c]] = [heap[c] as number, heap[parent] as number];
+        c = parent;
+      }
+    } else if (x > (heap[0] as number)) {
+      heap[0] = x;
+      for (let c = 0; ; ) {
+        const l = 2 * c + 1;
+        const r = l + 1;
+        let m = c;
+        if (l < heap.length && (heap[l] as number) < (heap[m] as number)) m = l;
+        if (r < heap.length && (heap[r] as number) < (heap[m] as number)) m = r;
+        if (m === c) break;
+        [heap[m], heap[c]] = [heap[c] as number, heap[m] as number];
+        c = m;
+      }
+    }
+  }
+  return heap.length < limit ? 0 : Math.max(0, heap[0] as number);
+}
+
+/**
+ * Phase 2: the accepted page slots that can still reach the top `limit`: those whose upper
+ * bound is not below the `limit`-th best lower bound. A page left out is one `finishTop` would
+ * cut (its own bound there is no larger), so leaving it out changes nothing.
+ */
+function plausiblePages(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, limit: number): number[] {
+  const { lower, upper } = bounds(index, query, acc, shape, P, prior);
+  const floor = P.boundPruning ? floorOfTop(lower, acc.pages.length, limit) : 0;
+  const out: number[] = [];
+  for (let ps = 0; ps < acc.pages.length; ps++) if ((upper[ps] as number) >= 0 && (upper[ps] as number) >= floor - TIE_MARGIN) out.push(ps);
+  return out;
+}
+
+/**
+ * The most a page can score (before `prior`, at most 1) whose only matches are the query terms
+ * `terms`: their idf share of the BM25F and title parts, and all of the proximity share.
+ */
+function reach(terms: readonly number[], query: readonly QueryTerm[], shape: QueryShape, P: RankingParams): number {
+  const share = terms.reduce((s, qi) => s + (query[qi] as QueryTerm).idf, 0) / shape.idfSum;
+  return (shape.baseShare + shape.titleShare) * share + (shape.withPairs ? P.proximityShare : 0);
+}
+
+/**
+ * Query terms, most common first, whose postings may be read only for pages the other terms
+ * made candidates: the longest run of the most common terms that could not lift a page that has
+ * nothing else above half the scale (the measured floor of the top then decides). None without
+ * a limit, or for a one-term query.
+ */
+function skippable(query: readonly QueryTerm[], shape: QueryShape, P: RankingParams, limit: number): number[] {
+  if (!Number.isFinite(limit) || query.length < 2) return [];
+  const byRarity = query.map((_, qi) => qi).sort((a, b) => (query[b] as QueryTerm).idf - (query[a] as QueryTerm).idf || a - b);
+  const out: number[] = [];
+  for (let k = byRarity.length - 1; k > 0; k--) {
+    if (reach([...out, byRarity[k] as number], query, shape, P) >= 0.5) break;
+    out.push(byRarity[k] as number);
+  }
+  return out;
+}
+
+/**
+ * Phase 3: the section postings of the plausible pages. A page's sections have consecutive ids
+ * and posting lists are in id order, so a page's postings in a long list are found by binary
+ * search; a list shorter than that would take is read through, skipping other pages.
+ */
+function accumulateSections(index: InvertedIndex, scales: UnitScales, query: readonly QueryTerm[], plausible: readonly number[], acc: RankScratch): void {
+  const n = query.length;
+  const secScale = scales.section;
+  const wanted = acc.markPlausible(plausible);
+  const searchCost = plausible.length * 16;
+  for (let qi = 0; qi < n; qi++) {
+    for (const { entry, weight } of (query[qi] as QueryTerm).matches) {
+      const { ids, tf } = entry.sections;
+      if (ids.length <= searchCost) {
+        for (let r = 0; r < ids.length; r++) {
+          const sid = ids[r] as number;
+          const s = index.section(sid);
+          if (s === undefined) continue;
+          const ps = acc.heldSlot(s.page);
+          if (ps < 0 || wanted[ps] !== 1) continue;
+          const ss = acc.sectionSlot(sid, ps);
+          acc.sec[ss * n + qi]! += weight * weightedTf(tf[r] as number, secScale, sid * FIELDS_PER_UNIT);
+        }
+        continue;
+      }
+      for (const ps of plausible) {
+        const unit = index.page(acc.pages[ps] as number) as PageUnit;
+        if (unit.sections.length === 0) continue;
+        const last = unit.sections[unit.sections.length - 1] as number;
+        for (let r = firstAtLeast(ids, unit.sections[0] as number); r < ids.length && (ids[r] as number) <= last; r++) {
+          const sid = ids[r] as number;
+          const ss = acc.sectionSlot(sid, ps);
+          acc.sec[ss * n + qi]! += weight * weightedTf(tf[r] as number, secScale, sid * FIELDS_PER_UNIT);
+        }
+      }
+    }
+  }
+}
+
+/** The first index of a sorted list holding a value >= `value`. */
+function firstAtLeast(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** What the scoring phases need to know about the query beyond its terms. */
@@ -269,31 +488,30 @@ interface Candidates {
   readonly order: number[];
 }
 
-/** Phase 2, every accepted page: the BM25F part (whole page and best section) and the title part. */
-function scoreCandidates(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number): Candidates {
+/** Phase 4, the plausible pages: the BM25F part (whole page and best section) and the title part. */
+function scoreCandidates(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, plausible: readonly number[]): Candidates {
   const n = query.length;
-  const sat = (x: number): number => x / (P.k1 + x);
   const slots = acc.pages.length;
-  const out: Candidates = { partial: new Float64Array(slots), bound: new Float64Array(slots), section: new Int32Array(slots), order: [] };
+  // Per slot, from the scratch (as large as the candidates: reused, not allocated per query).
+  const out: Candidates = { ...acc.candidateArrays(slots), order: [] };
   const pageAcc = acc.page;
   const secAcc = acc.sec;
   const inTitle = new Float64Array(n);
-  for (let ps = 0; ps < slots; ps++) {
-    if (acc.accepted[ps] !== true) continue;
+  for (const ps of plausible) {
     const page = acc.pages[ps] as number;
-    const v = ps * 2 * n;
+    const v = ps * 3 * n;
     let whole = 0;
     let fieldsOnly = 0;
     for (let qi = 0; qi < n; qi++) {
       const w = (query[qi] as QueryTerm).idf;
-      whole += w * sat((pageAcc[v + qi] as number) + (pageAcc[v + n + qi] as number));
-      fieldsOnly += w * sat(pageAcc[v + qi] as number);
+      whole += w * saturate((pageAcc[v + qi] as number) + (pageAcc[v + n + qi] as number), P.k1);
+      fieldsOnly += w * saturate(pageAcc[v + qi] as number, P.k1);
     }
     let best = fieldsOnly;
     let bestSection: number | undefined;
     for (let ss = acc.firstSection[ps] as number; ss >= 0; ss = acc.nextSection[ss] as number) {
       let s = 0;
-      for (let qi = 0; qi < n; qi++) s += (query[qi] as QueryTerm).idf * sat((pageAcc[v + qi] as number) + (secAcc[ss * n + qi] as number));
+      for (let qi = 0; qi < n; qi++) s += (query[qi] as QueryTerm).idf * saturate((pageAcc[v + qi] as number) + (secAcc[ss * n + qi] as number), P.k1);
       const sid = acc.sections[ss] as number;
       // Ties go to the earlier section (lower id), so the choice does not depend on posting order.
       if (s > best || (s === best && bestSection !== undefined && sid < bestSection)) {
@@ -333,13 +551,14 @@ function titlePart(unit: PageUnit, query: readonly QueryTerm[], shape: QueryShap
  * section's words, is computed only while a candidate could still reach the top `limit`.
  */
 function finishTop(index: InvertedIndex, acc: RankScratch, c: Candidates, shape: QueryShape, P: RankingParams, prior: (page: number) => number, limit: number): RankedPage[] {
-  c.order.sort((a, b) => (c.bound[b] as number) - (c.bound[a] as number));
+  // Equal bounds in page order: which of them is scored before the cut must not depend on the
+  // order pages took their slots in (it differs with the order terms are accumulated).
+  c.order.sort((a, b) => (c.bound[b] as number) - (c.bound[a] as number) || (acc.pages[a] as number) - (acc.pages[b] as number));
   const pairs = new PairFinder(shape, P.proximityWindow);
   const out: RankedPage[] = [];
   const top: number[] = []; // the best `limit` final scores so far, descending
   for (const ps of c.order) {
-    // Scores are shown rounded to 3 decimals: keep near-ties with the last place too.
-    if (top.length >= limit && (c.bound[ps] as number) < (top[limit - 1] as number) - 0.0005) break;
+    if (top.length >= limit && (c.bound[ps] as number) < (top[limit - 1] as number) - TIE_MARGIN) break;
     const page = acc.pages[ps] as number;
     const section = c.section[ps] as number;
     let score = c.partial[ps] as number;
@@ -419,7 +638,7 @@ class PairFinder {
 export class RankScratch {
   private sectionSlots: Int32Array = new Int32Array(0);
   private pageSlots: Int32Array = new Int32Array(0);
-  /** Per page slot: n page-field tf~ followed by n summed section-field tf~. */
+  /** Per page slot: n page-field tf~, n summed section-field tf~, n bounds of one section's tf~. */
   page: Float64Array = new Float64Array(0);
   /** Per section slot: n section-field tf~. */
   sec: Float64Array = new Float64Array(0);
@@ -448,12 +667,55 @@ export class RankScratch {
     const ok = accept(page);
     this.pages.push(page);
     this.accepted.push(ok);
-    const need = (next + 1) * 2 * this.n;
+    const need = (next + 1) * 3 * this.n;
     if (this.page.length < need) this.page = growFloat(this.page, need);
-    this.page.fill(0, next * 2 * this.n, need);
+    this.page.fill(0, next * 3 * this.n, need);
     if (this.firstSection.length <= next) this.firstSection = grow(this.firstSection, next + 1, -1);
     this.firstSection[next] = -1;
     return ok ? next : -1;
+  }
+
+  /** The slot of a page that took one and was accepted, else -1 (never asks `accept`). */
+  heldSlot(page: number): number {
+    const slot = this.pageSlots[page] as number;
+    return slot !== -1 && this.accepted[slot] === true ? slot : -1;
+  }
+
+  private plausible: Uint8Array = new Uint8Array(0);
+  private lower: Float64Array = new Float64Array(0);
+  private upper: Float64Array = new Float64Array(0);
+
+  private partial: Float64Array = new Float64Array(0);
+  private bound: Float64Array = new Float64Array(0);
+  private section: Int32Array = new Int32Array(0);
+
+  /** Three arrays of at least `slots` entries, for `scoreCandidates` (only the plausible slots' are set and read). */
+  candidateArrays(slots: number): { partial: Float64Array; bound: Float64Array; section: Int32Array } {
+    if (this.partial.length < slots) {
+      const size = Math.max(slots, this.partial.length * 2, 256);
+      this.partial = new Float64Array(size);
+      this.bound = new Float64Array(size);
+      this.section = new Int32Array(size);
+    }
+    return { partial: this.partial, bound: this.bound, section: this.section };
+  }
+
+  /** Two arrays of one number per page slot taken, for `bounds`. */
+  boundArrays(): { lower: Float64Array; upper: Float64Array } {
+    if (this.lower.length < this.pages.length) {
+      const size = Math.max(this.pages.length, this.lower.length * 2, 256);
+      this.lower = new Float64Array(size);
+      this.upper = new Float64Array(size);
+    }
+    return { lower: this.lower, upper: this.upper };
+  }
+
+  /** One flag per page slot: 1 for the slots listed. */
+  markPlausible(slots: readonly number[]): Uint8Array {
+    if (this.plausible.length < this.pages.length) this.plausible = new Uint8Array(Math.max(this.pages.length, this.plausible.length * 2, 64));
+    this.plausible.fill(0, 0, this.pages.length);
+    for (const ps of slots) this.plausible[ps] = 1;
+    return this.plausible;
   }
 
   /** The slot of a section of the page in slot `pageSlot`, taking one the first time. */

@@ -2,7 +2,7 @@ import type { PagePlacement } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
 import { isIndexed, type Page, placementOf, type Site, type SiteFile } from "../../vfs/site.js";
-import { AccessTable } from "./access-table.js";
+import { AccessTable, type ReaderClass } from "./access-table.js";
 import { type Expanded, isCurrent } from "./includes.js";
 import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { InvertedIndex } from "./inverted-index.js";
@@ -10,12 +10,13 @@ import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } fro
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { type Section, sectionText, splitSections } from "./sections.js";
-import { makeSnippet } from "./snippet.js";
+import { makeSnippet, type SnippetSource, snippetSource } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
 import { type Condition, pageVariants, pickVariant } from "./variants.js";
-import { foldVersionTwins, sketchOf, twinInfo, type TwinRules, twinRules, versionKey } from "./version-twins.js";
+import { foldVersionTwins, sketchOf, type TwinInfo, twinInfo, type TwinRules, twinRules, versionKey } from "./version-twins.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
+import { Lru } from "./lru.js";
 
 /** What a search asks for, beyond the query. */
 export interface SearchRequest {
@@ -109,13 +110,23 @@ export class SearchIndex {
   private readonly analyzer = new Analyzer(this.vocabulary);
   private readonly buffer = new IdBuffer();
   private readonly byPath = new Map<string, IndexedPage>();
-  private readonly byId = new Map<number, UnitOf>();
+  /** Page units by id (an array: ranking asks for one per candidate page). */
+  private readonly byId: (UnitOf | undefined)[] = [];
+  /** Each page unit's score factor (`RankingParams.generatedPageWeight` for generated pages), by
+   *  id: one flat array, read for every candidate page (a lookup through the page object costs
+   *  a cache miss per page on a large site). */
+  private priors = new Float64Array(1024);
+  /** Twin information per indexed variant, for the current twin rules (cleared by `sync`). */
+  private readonly twinInfos = new Map<IndexedVariant, TwinInfo | undefined>();
+  /** Text of recently returned sections by section id (ids are never reused): rebuilding it
+   *  from the page body is most of the cost of a hit. */
+  private readonly sectionTexts = new Lru<number, { readonly text: string; snippet?: SnippetSource }>(LIMITS.search.cachedSectionTexts);
   private readonly sectionOf = new Map<number, StoredSection>();
   private readonly rules = new AccessTable();
   /** Statistics of a reader who may read everything, and of each class that may read less. */
   private readonly base = new BaseStatistics(this.index);
   private readonly classes = new ReaderClasses(this.index, this.rules, (id, readable) => {
-    const unit = this.byId.get(id);
+    const unit = this.byId[id];
     return unit !== undefined && variantFor(unit.entry, readable) === unit.variant;
   });
   private readonly ranking: RankingParams;
@@ -129,12 +140,17 @@ export class SearchIndex {
   private versionWords: { readonly version: string; readonly words: ReadonlySet<string> }[] = [];
 
   private readonly foldVersions: boolean;
+  /** Recent searches' hits by request and reader class, until the next `sync` (undefined: off). */
+  private readonly results: Lru<string, readonly SearchHit[]> | undefined;
 
   /** `ranking` overrides ranking parameters (for tuning and tests; production uses the defaults);
-   *  `foldVersions: false` keeps version twins apart (for the bench's comparison). */
-  constructor(options: { ranking?: Partial<RankingParams>; foldVersions?: boolean } = {}) {
+   *  `foldVersions: false` keeps version twins apart (for the bench's comparison); `cachedResults`
+   *  is how many searches' hits are kept for a repeat of the same request (0: none). */
+  constructor(options: { ranking?: Partial<RankingParams>; foldVersions?: boolean; cachedResults?: number } = {}) {
     this.ranking = { ...RANKING, ...options.ranking };
     this.foldVersions = options.foldVersions ?? true;
+    const cached = options.cachedResults ?? LIMITS.search.cachedResults;
+    this.results = cached > 0 ? new Lru(cached) : undefined;
   }
 
   /** Number of indexed sections. */
@@ -165,8 +181,11 @@ export class SearchIndex {
    */
   *syncSteps(site: Site): Generator<void, { added: number; removed: number }> {
     const { config } = site;
+    // Any change (pages, navigation, versions, access rules) may change any result.
+    this.results?.clear();
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
     this.twins = twinRules(config);
+    this.twinInfos.clear();
     this.branched = this.defaultVersion !== undefined || [...config.navPages.values()].some((p) => p.products !== undefined);
     this.versionWords = config.versions.map((version) => {
       const segment = config.versionPaths?.get(version)?.segment;
@@ -200,32 +219,48 @@ export class SearchIndex {
     return { added, removed };
   }
 
-  /** Search: best section per page, filtered by reader, version and language, scores in 0..1. */
-  search(req: SearchRequest): SearchHit[] {
+  /**
+   * Search: best section per page, filtered by reader, version and language, scores in 0..1. A
+   * repeat of a recent request by a reader of the same class (the same flags over every access
+   * rule in the index, so the same pages, variants and statistics) gets the same hits back.
+   */
+  search(req: SearchRequest): readonly SearchHit[] {
+    const readerClass = this.rules.classOf(req.canRead);
+    if (this.results === undefined) return this.rank(req, readerClass);
+    const key = JSON.stringify([req.query, req.pageSize ?? null, req.scoreThreshold ?? null, req.version ?? null, req.language ?? null, readerClass?.key ?? null]);
+    let hits = this.results.get(key);
+    if (hits === undefined) {
+      hits = Object.freeze(this.rank(req, readerClass));
+      this.results.set(key, hits);
+    }
+    return hits;
+  }
+
+  private rank(req: SearchRequest, readerClass: ReaderClass | undefined): SearchHit[] {
     const pageSize = req.pageSize ?? LIMITS.search.defaultPageSize;
     const terms = [...new Set(this.analyzer.terms(req.query))].slice(0, LIMITS.search.maxQueryTerms);
     if (terms.length === 0) return [];
-    const readerClass = this.rules.classOf(req.canRead);
     const stats: IndexStatistics = readerClass === undefined ? this.base : this.classes.statistics(readerClass);
     const readable = readerClass?.readable;
     const query = resolveTerms(this.index, stats, terms, this.ranking, this.joinedWords(req.query, stats));
     const accept = (id: number): boolean => {
-      const unit = this.byId.get(id);
+      const unit = this.byId[id];
       if (unit === undefined) return false;
       const { entry } = unit;
       return inScope(entry.placement, req.version, req.language) && req.canRead(entry.page.file.access) && variantFor(entry, readable) === unit.variant;
     };
     const threshold = req.scoreThreshold ?? 0;
-    const prior = (id: number): number => ((this.byId.get(id) as UnitOf).entry.page.generated ? this.ranking.generatedPageWeight : 1);
+    const priors = this.priors;
+    const prior = (id: number): number => priors[id] as number;
     // Without a version filter on a versioned site, the same page in several versions is one
     // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
     const fold = this.foldVersions && req.version === undefined && this.branched;
     const limit = fold ? Math.max(pageSize * 2, LIMITS.search.minTwinCandidates) : pageSize;
     const ranked = rankPages(this.index, stats, query, accept, this.ranking, this.scratch, prior, limit)
       .map((r) => {
-        const { entry, variant } = this.byId.get(r.page) as UnitOf;
+        const { entry, variant } = this.byId[r.page] as UnitOf;
         const v = entry.variants[variant] as IndexedVariant;
-        const twin = fold ? twinInfo(entry.page.path, readerTitle(entry.page), entry.placement, v.sketch, this.twins) : undefined;
+        const twin = fold ? this.twinOf(entry, v) : undefined;
         return { section: r.section, score: round3(r.score), entry, variant: v, twin };
       })
       .filter((r) => r.score > 0)
@@ -239,16 +274,45 @@ export class SearchIndex {
     return hits.map(({ entry, variant, section: sid, score, twins }) => {
       const stored = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? variant.sections[0] ?? EMPTY_SECTION;
       const { heading, parents, anchor } = stored;
-      const section: Section = { heading, parents, anchor, text: sectionText(variant.expanded?.body ?? entry.page.body, stored.start, stored.end) };
+      const text = this.textOf(sid ?? -1 - variant.id, variant.expanded?.body ?? entry.page.body, stored);
+      const section: Section = { heading, parents, anchor, text: text.text };
       return {
         page: entry.page,
         section,
         score,
-        snippet: snippetOf(entry.page, section, matched, this.analyzer),
+        snippet: makeSnippet(text.text !== "" ? (text.snippet ??= snippetSource(text.text, this.analyzer)) : snippetSource(readerText(entry.page.meta.description ?? ""), this.analyzer), matched),
         placement: entry.placement,
         otherVersions: twins.map((t) => ({ page: t.entry.page, placement: t.entry.placement, score: t.score })),
       };
     });
+  }
+
+  private setPrior(id: number, value: number): void {
+    if (id >= this.priors.length) {
+      const grown = new Float64Array(Math.max(id + 1, this.priors.length * 2));
+      grown.set(this.priors);
+      this.priors = grown;
+    }
+    this.priors[id] = value;
+  }
+
+  /** A variant's twin information under the current rules, made at its first fold. */
+  private twinOf(entry: IndexedPage, variant: IndexedVariant): TwinInfo | undefined {
+    if (this.twinInfos.has(variant)) return this.twinInfos.get(variant);
+    const info = twinInfo(entry.page.path, readerTitle(entry.page), entry.placement, variant.sketch, this.twins);
+    this.twinInfos.set(variant, info);
+    return info;
+  }
+
+  /** A section's text, and its snippet source once made (`key`: its id, or a negative key for
+   *  a page with no matched section). */
+  private textOf(key: number, body: string, stored: StoredSection): { readonly text: string; snippet?: SnippetSource } {
+    let text = this.sectionTexts.get(key);
+    if (text === undefined) {
+      text = { text: sectionText(body, stored.start, stored.end) };
+      this.sectionTexts.set(key, text);
+    }
+    return text;
   }
 
   /** The one version the query's words name (`v3`, `2025-06-18`), shown first among copies. */
@@ -310,7 +374,8 @@ export class SearchIndex {
     };
     this.byPath.set(page.path, entry);
     indexed.forEach((v, variant) => {
-      this.byId.set(v.id, { entry, variant });
+      this.byId[v.id] = { entry, variant };
+      this.setPrior(v.id, page.generated ? this.ranking.generatedPageWeight : 1);
       this.classes.track(v.id, 1);
     });
   }
@@ -331,7 +396,8 @@ export class SearchIndex {
       this.classes.track(v.id, -1);
       this.index.removePage(v.id);
       for (const sid of v.sectionIds) this.sectionOf.delete(sid);
-      this.byId.delete(v.id);
+      this.twinInfos.delete(v);
+      this.byId[v.id] = undefined;
     }
     this.byPath.delete(entry.page.path);
   }
@@ -352,11 +418,6 @@ function keywordsOf(value: unknown): string[] {
   if (typeof value === "string") return [value];
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
   return [];
-}
-
-/** The snippet of a hit: from the section's text (prose and code), else the page description. */
-function snippetOf(page: Page, section: Section, matched: ReadonlySet<number>, analyzer: Analyzer): string {
-  return makeSnippet(section.text !== "" ? section.text : readerText(page.meta.description ?? ""), matched, analyzer);
 }
 
 /** A page's title as readers see it: character references decoded (`Files &amp; folders` is

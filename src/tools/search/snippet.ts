@@ -5,25 +5,54 @@ import type { Analyzer } from "./terms.js";
 const SNIPPET_SCAN_CHARS = 16_000;
 
 /**
+ * A text prepared for snippets: whitespace folded, and the start and term ids of its tokens (of
+ * its first `SNIPPET_SCAN_CHARS`), so a section returned by many queries is tokenized once.
+ * Tokens with several ids (`tools/call` is `tools/call`, `tools` and `call`) repeat their start.
+ */
+export interface SnippetSource {
+  readonly flat: string;
+  readonly at: Int32Array;
+  readonly ids: Int32Array;
+}
+
+/** Prepare a text for `makeSnippet`. */
+export function snippetSource(text: string, analyzer: Analyzer): SnippetSource {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= LIMITS.search.snippetChars) return { flat, at: new Int32Array(0), ids: new Int32Array(0) };
+  const at: number[] = [];
+  const ids: number[] = [];
+  // The first matches of a very long section (a generated reference table) are enough to place a
+  // snippet; scanning all of it would cost more than the ranking.
+  analyzer.scan(flat.length > SNIPPET_SCAN_CHARS ? flat.slice(0, SNIPPET_SCAN_CHARS) : flat, (start, termIds) => {
+    for (const id of termIds) {
+      at.push(start);
+      ids.push(id);
+    }
+  });
+  return { flat, at: Int32Array.from(at), ids: Int32Array.from(ids) };
+}
+
+/**
  * The part of a text that best shows why it matched: the window of about
  * `LIMITS.search.snippetChars` characters holding the most distinct matched terms (ties go to
  * the earliest), cut at word boundaries, with `…` where text was left out.
  */
-export function makeSnippet(text: string, matched: ReadonlySet<number>, analyzer: Analyzer): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+export function makeSnippet(source: SnippetSource, matched: ReadonlySet<number>): string {
+  const { flat } = source;
   const max = LIMITS.search.snippetChars;
   if (flat.length <= max) return flat;
+  // A token's first matched id only.
   const hits: { at: number; term: number }[] = [];
-  // The first matches of a very long section (a generated reference table) are enough to place a
-  // snippet; scanning all of it would cost more than the ranking.
-  analyzer.scan(flat.length > SNIPPET_SCAN_CHARS ? flat.slice(0, SNIPPET_SCAN_CHARS) : flat, (at, ids) => {
-    for (const id of ids) {
-      if (matched.has(id)) {
-        hits.push({ at, term: id });
-        break;
-      }
+  let taken = -1;
+  for (let k = 0; k < source.at.length; k++) {
+    const at = source.at[k] as number;
+    if (at === taken) continue;
+    const id = source.ids[k] as number;
+    if (matched.has(id)) {
+      hits.push({ at, term: id });
+      taken = at;
     }
-  });
+  }
   let start = 0;
   let best = 0;
   const span = max * 0.8;

@@ -35,6 +35,9 @@ export interface FieldScaling {
 export interface UnitScales {
   readonly section: Float64Array;
   readonly page: Float64Array;
+  /** `sectionMax[3 id + k]`: the largest scale of field k among page `id`'s sections, which
+   *  bounds what any one of them can score from the page's summed frequencies. */
+  readonly sectionMax: Float64Array;
 }
 
 /** The statistics of a reader who may read everything: the index's own counts. */
@@ -107,7 +110,7 @@ export class ReaderStatistics implements IndexStatistics {
 class ScaleMemo {
   private version = -1;
   private scaledFor: FieldScaling | undefined;
-  private value: UnitScales = { section: new Float64Array(0), page: new Float64Array(0) };
+  private value: UnitScales = { section: new Float64Array(0), page: new Float64Array(0), sectionMax: new Float64Array(0) };
 
   get(index: InvertedIndex, parts: readonly Totals[], f: FieldScaling): UnitScales {
     if (this.version === index.version && this.scaledFor === f) return this.value;
@@ -122,6 +125,7 @@ function computeScales(index: InvertedIndex, avg: Averages, f: FieldScaling, pre
   const norm = (len: number, mean: number, b: number): number => (mean > 0 ? 1 - b + (b * len) / mean : 1);
   const section = atLeast(previous.section, index.sectionCapacity * FIELDS_PER_UNIT);
   const page = atLeast(previous.page, index.pageCapacity * 2 * FIELDS_PER_UNIT);
+  const sectionMax = atLeast(previous.sectionMax, index.pageCapacity * FIELDS_PER_UNIT);
   for (let id = 0; id < index.sectionCapacity; id++) {
     const s = index.section(id);
     if (s === undefined) continue;
@@ -136,9 +140,12 @@ function computeScales(index: InvertedIndex, avg: Averages, f: FieldScaling, pre
     for (let k = 0; k < FIELDS_PER_UNIT; k++) {
       page[o + k] = (f.pageWeights[k] as number) / norm(p.lengths[k] as number, avg.page[k] as number, f.pageB[k] as number);
       page[o + FIELDS_PER_UNIT + k] = (f.sectionWeights[k] as number) / norm(p.sectionLengths[k] as number, avg.pageSection[k] as number, f.pageSectionB[k] as number);
+      let max = 0;
+      for (const sid of p.sections) max = Math.max(max, section[sid * FIELDS_PER_UNIT + k] as number);
+      sectionMax[id * FIELDS_PER_UNIT + k] = max;
     }
   }
-  return { section, page };
+  return { section, page, sectionMax };
 }
 
 /** `array` if it holds `n` numbers, else a new one with room for edits to come (each adds units,

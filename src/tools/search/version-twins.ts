@@ -168,14 +168,37 @@ function twins(a: Candidate, b: Candidate): boolean {
 export function foldVersionTwins<C extends Candidate>(ranked: readonly C[], preferred: string | undefined, tolerance: number): (C & { twins: C[] })[] {
   const groups: C[][] = [];
   const groupOf = new Map<C, C[]>();
+  // Groups by the keys and titles of their members: a candidate's twins can only be in groups
+  // that share one with it, so each candidate looks at a few groups, not all (a common word can
+  // rank a thousand candidates). Each list is in creation order, as is their merge.
+  const byKey = new Map<string, C[][]>();
+  const byTitle = new Map<string, C[][]>();
+  const order = new Map<C[], number>();
+  const file = (map: Map<string, C[][]>, key: string, group: C[]): void => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [group]);
+    else if (list[list.length - 1] !== group && !list.includes(group)) list.push(group);
+  };
   for (const c of ranked) {
-    let group = c.twin === undefined ? undefined : groups.find((g) => g.some((m) => twins(m, c)) && g.every((m) => apart(m.entry.placement, c.entry.placement)));
+    let group: C[] | undefined;
+    const twin = c.twin;
+    if (twin !== undefined) {
+      const near = new Set<C[]>([...twin.keys.flatMap((k) => byKey.get(k) ?? []), ...(byTitle.get(twin.titleKey) ?? [])]);
+      group = [...near]
+        .sort((a, b) => (order.get(a) as number) - (order.get(b) as number))
+        .find((g) => g.some((m) => twins(m, c)) && g.every((m) => apart(m.entry.placement, c.entry.placement)));
+    }
     if (group === undefined) {
       group = [];
+      order.set(group, groups.length);
       groups.push(group);
     }
     group.push(c);
     groupOf.set(c, group);
+    if (twin !== undefined) {
+      for (const k of twin.keys) file(byKey, k, group);
+      file(byTitle, twin.titleKey, group);
+    }
   }
   const out: (C & { twins: C[] })[] = [];
   for (const c of ranked) {

@@ -15,7 +15,7 @@ function indexOf(site: Site): SearchIndex {
 }
 
 const groups = (...g: string[]) => (a: Access) => canRead(a, readerWithGroups(g), "public");
-const brief = (hits: SearchHit[]) => hits.map((h) => [h.page.path, h.section.heading, h.snippet]);
+const brief = (hits: readonly SearchHit[]) => hits.map((h) => [h.page.path, h.section.heading, h.snippet]);
 
 describe("page variants", () => {
   const variantsOf = (files: Record<string, string>, page: string) => {

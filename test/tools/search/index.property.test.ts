@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FIELDS_PER_UNIT } from "../../../src/tools/search/fields.js";
 import { InvertedIndex, type TermEntry } from "../../../src/tools/search/inverted-index.js";
-import { fieldTf, MAX_TF, packTf } from "../../../src/tools/search/postings-codec.js";
+import { fieldTf, MAX_TF, packTf, packWideTf, wideFieldTf } from "../../../src/tools/search/postings-codec.js";
 import { SearchIndex } from "../../../src/tools/search/search-index.js";
 import { Vocabulary } from "../../../src/tools/search/vocabulary.js";
 import { propertyParams } from "../../helpers/property.js";
@@ -22,6 +22,17 @@ describe("postings codec", () => {
         const packed = packTf(a, b, c);
         expect([fieldTf(packed, 0), fieldTf(packed, 1), fieldTf(packed, 2)]).toEqual([a, b, c].map((x) => Math.min(x, MAX_TF)));
         expect(Number.isSafeInteger(packed) && packed >= 0 && packed < 2 ** 30).toBe(true);
+      }),
+      propertyParams(200),
+    );
+  });
+
+  it("packs and unpacks a page's summed frequencies, capped at 2^17 - 1", () => {
+    fc.assert(
+      fc.property(fc.nat(200_000), fc.nat(200_000), fc.nat(200_000), (a, b, c) => {
+        const packed = packWideTf(a, b, c);
+        expect([wideFieldTf(packed, 0), wideFieldTf(packed, 1), wideFieldTf(packed, 2)]).toEqual([a, b, c].map((x) => Math.min(x, 2 ** 17 - 1)));
+        expect(Number.isSafeInteger(packed)).toBe(true);
       }),
       propertyParams(200),
     );
@@ -66,6 +77,7 @@ describe("inverted index under adds and removes", () => {
           for (const [id, p] of live) {
             expectPosting(entry, "pages", id, p.own, t);
             p.sections.forEach((s, k) => expectPosting(entry, "sections", p.sectionIds[k] as number, s, t));
+            expectSums(entry, id, p.sections, t);
           }
         }
       }),
@@ -81,6 +93,16 @@ function expectPosting(entry: TermEntry | undefined, kind: "pages" | "sections",
   const at = list === undefined ? -1 : list.ids.indexOf(unit);
   const got = at === -1 ? [0, 0, 0] : [0, 1, 2].map((k) => fieldTf(list?.tf[at] as number, k));
   expect([kind, unit, t, got]).toEqual([kind, unit, t, want]);
+}
+
+/** The page's summed section posting for term `t`: present exactly when a section has the term,
+ *  holding per field the sum of its sections' (capped) frequencies. */
+function expectSums(entry: TermEntry | undefined, page: number, sections: number[][][], t: number): void {
+  const want = [0, 1, 2].map((k) => sections.reduce((sum, f) => sum + Math.min(MAX_TF, (f[k] as number[]).filter((x) => x === t).length), 0));
+  const list = entry?.pageSections;
+  const at = list === undefined ? -1 : list.ids.indexOf(page);
+  const got = at === -1 ? [0, 0, 0] : [0, 1, 2].map((k) => wideFieldTf(list?.tf[at] as number, k));
+  expect(["pageSections", page, t, got]).toEqual(["pageSections", page, t, want]);
 }
 
 const WORDS = ["webhook", "order", "refund", "payment", "setup", "token", "cart", "知识库", "创建", "キー"];
@@ -115,6 +137,33 @@ describe("SearchIndex.sync", () => {
         }
       }),
       propertyParams(60),
+    );
+  });
+});
+
+/** Sites of 8 to 30 pages over a few words, no versions: enough pages for the top to be cut. */
+const manyPages = fc.array(file, { minLength: 8, maxLength: 30 }).map((files) => {
+  const out: Record<string, string> = {};
+  files.forEach((f, i) => {
+    out[`/p${i}.mdx`] = `---\ntitle: ${f.title}\n---\n${f.intro}\n\n## ${f.heading}\n\n${f.body}\n\n## ${f.title}\n\n${f.intro} ${f.body}\n`;
+  });
+  return out;
+});
+
+describe("ranking with bounds", () => {
+  it("returns exactly what scoring every candidate page's sections returns", () => {
+    fc.assert(
+      fc.property(manyPages, fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 5 }), (files, words, pageSize) => {
+        const site = inlineSite(files);
+        const pruned = new SearchIndex({ cachedResults: 0 });
+        const every = new SearchIndex({ cachedResults: 0, ranking: { boundPruning: false } });
+        pruned.sync(site);
+        every.sync(site);
+        const query = words.join(" ");
+        const shown = (i: SearchIndex) => i.search({ query, canRead: () => true, pageSize }).map((h) => ({ path: h.page.path, anchor: h.section.anchor, score: h.score, snippet: h.snippet }));
+        expect(shown(pruned)).toEqual(shown(every));
+      }),
+      propertyParams(150),
     );
   });
 });

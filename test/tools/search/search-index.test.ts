@@ -44,11 +44,11 @@ const PAGES: Record<string, string> = {
 
 const ALL = () => true;
 
-function search(index: SearchIndex, query: string, extra: Partial<SearchRequest> = {}): SearchHit[] {
+function search(index: SearchIndex, query: string, extra: Partial<SearchRequest> = {}): readonly SearchHit[] {
   return index.search({ query, canRead: ALL, ...extra });
 }
 
-function brief(hits: SearchHit[]): [string, string][] {
+function brief(hits: readonly SearchHit[]): [string, string][] {
   return hits.map((h) => [h.page.path, h.section.anchor]);
 }
 
@@ -123,7 +123,7 @@ describe("SearchIndex.search", () => {
       ].join("\n"),
     });
     const idx = indexOf(site);
-    const shown = (hits: SearchHit[]) => hits.map((h) => ({ title: readerTitle(h.page), section: h.section.heading, anchor: h.section.anchor, text: h.section.text, snippet: h.snippet }));
+    const shown = (hits: readonly SearchHit[]) => hits.map((h) => ({ title: readerTitle(h.page), section: h.section.heading, anchor: h.section.anchor, text: h.section.text, snippet: h.snippet }));
     expect(shown(search(idx, "_meta"))).toEqual([
       { title: "Files & folders", section: "The _meta file", anchor: "the-_meta-file", text: "Heads up Use <Card> & friends, not raw HTML.", snippet: "Heads up Use <Card> & friends, not raw HTML." },
     ]);
@@ -367,7 +367,7 @@ describe("the same page in several versions", () => {
     "/guides/refunds.mdx": body("Refunds", "Refund a complete order after checkout states end."),
     "/v6/payments/refunds.mdx": body("Refunds", "Refund a complete order after checkout states end."),
   };
-  const fold = (hits: SearchHit[]) => hits.map((h) => [h.page.path, h.otherVersions.map((t) => t.page.path)]);
+  const fold = (hits: readonly SearchHit[]) => hits.map((h) => [h.page.path, h.otherVersions.map((t) => t.page.path)]);
 
   it("unfiltered, one hit: the default version's page, with the others folded into it", () => {
     const index = indexOf(inlineSite(files, versioned()));

@@ -196,6 +196,19 @@ function matcher(engine: GlobEngine, pieces: readonly Piece[], regexSource: stri
 }
 
 /**
+ * The piece at `i` that is no wildcard, and where the next one starts: a `[...]` set (a `[`
+ * that opens none is itself), an escaped character, or the character as it is.
+ */
+function setOrLiteral(glob: string, i: number): [Piece, number] {
+  if (glob[i] === "[") {
+    const set = bracketSet(glob, i + 1);
+    return set === null ? [{ t: "one", src: "\\[" }, i + 1] : [{ t: "one", src: set[0] }, set[1]];
+  }
+  if (glob[i] === "\\" && i + 1 < glob.length) return [{ t: "one", src: escapeChar(glob[i + 1] as string) }, i + 2];
+  return [{ t: "one", src: escapeChar(glob[i] as string) }, i + 1];
+}
+
+/**
  * fnmatch(3) without flags: `*` and `?` match any character including `/`, `[...]` sets with
  * `!` or `^` negation, `\` escapes. A leading `.` needs no special care (no FNM_PERIOD).
  */
@@ -209,21 +222,10 @@ export function fnmatchRegex(glob: string, ignoreCase = false, engine: GlobEngin
     } else if (c === "?") {
       pieces.push({ t: "one", src: "[\\s\\S]" });
       i++;
-    } else if (c === "[") {
-      const set = bracketSet(glob, i + 1);
-      if (set === null) {
-        pieces.push({ t: "one", src: "\\[" });
-        i++;
-      } else {
-        pieces.push({ t: "one", src: set[0] });
-        i = set[1];
-      }
-    } else if (c === "\\" && i + 1 < glob.length) {
-      pieces.push({ t: "one", src: escapeChar(glob[i + 1] as string) });
-      i += 2;
     } else {
-      pieces.push({ t: "one", src: escapeChar(c) });
-      i++;
+      const [piece, next] = setOrLiteral(glob, i);
+      pieces.push(piece);
+      i = next;
     }
   }
   return matcher(engine, pieces, `^${toSource(pieces)}$`, ignoreCase ? "iu" : "u");
@@ -269,21 +271,10 @@ function gitignoreBody(g: string): Piece[] {
     } else if (g[i] === "?") {
       pieces.push({ t: "one", src: "[^/]" });
       i++;
-    } else if (g[i] === "[") {
-      const set = bracketSet(g, i + 1);
-      if (set === null) {
-        pieces.push({ t: "one", src: "\\[" });
-        i++;
-      } else {
-        pieces.push({ t: "one", src: set[0] });
-        i = set[1];
-      }
-    } else if (g[i] === "\\" && i + 1 < g.length) {
-      pieces.push({ t: "one", src: escapeChar(g[i + 1] as string) });
-      i += 2;
     } else {
-      pieces.push({ t: "one", src: escapeChar(g[i] as string) });
-      i++;
+      const [piece, next] = setOrLiteral(g, i);
+      pieces.push(piece);
+      i = next;
     }
   }
   return pieces;

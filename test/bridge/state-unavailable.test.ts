@@ -1,0 +1,117 @@
+import { createServer, type Server, type Socket, connect } from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { describePostgres, freshDatabase } from "../helpers/postgres.js";
+import { type ServeProcess, startServe } from "../helpers/serve-http.js";
+import { stopProcess } from "../helpers/workers.js";
+import { DEMO, PROTOCOL } from "./harness.js";
+
+/**
+ * The state database going away while a server runs (a restart, a failover, a network cut) is
+ * a 503 with `Retry-After` and a JSON body saying so, never a 500, on every endpoint that needs
+ * it (tokens, `/authed/mcp`, and `/mcp` too: its rate limits are counted there); the server
+ * keeps running and answers as before once the database is back. The cut is a TCP relay between the server and
+ * PostgreSQL that the test closes and reopens on the same port.
+ */
+
+/** A TCP relay to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored. */
+class Relay {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async open(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(this.target.port, this.target.host);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on("close", () => this.sockets.delete(s));
+        s.on("error", () => {});
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
+  }
+}
+
+let db: { url: string; drop: () => Promise<void> } | undefined;
+let relay: Relay | undefined;
+let serve: ServeProcess | undefined;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  const real = new URL(db.url);
+  relay = new Relay({ host: real.hostname, port: Number(real.port || 5432) });
+  await relay.open();
+});
+afterAll(async () => {
+  if (serve !== undefined) await stopProcess(serve.child);
+  await relay?.cut();
+  await db?.drop();
+});
+
+describePostgres("the state database unavailable while serving", () => {
+  it("answers 503 with Retry-After on the token endpoint, /authed/mcp and /mcp, then serves again when it is back", { timeout: 120_000 }, async () => {
+    const url = new URL((db as { url: string }).url);
+    url.port = String((relay as Relay).port);
+    const state = ["--state", url.toString(), "--project-id", "docs"];
+    serve = await startServe(["--dir", DEMO, ...state]);
+    const created = await runCli(["credentials", "create", "--label", "cut", "--json", "--dir", DEMO, ...state]);
+    const { clientId, clientSecret } = JSON.parse(created.stdout) as { clientId: string; clientSecret: string };
+    const token = (): Promise<Response> =>
+      fetch(`${serve?.origin}/authed/mcp/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }),
+      });
+    const first = await token();
+    expect(first.status).toBe(200);
+    const bearer = `Bearer ${((await first.json()) as { access_token: string }).access_token}`;
+    const initialize = (): Promise<Response> =>
+      fetch(`${serve?.origin}/authed/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: bearer },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+      });
+    expect((await initialize()).status).toBe(200);
+
+    await (relay as Relay).cut();
+    const refused = await token();
+    expect([refused.status, refused.headers.get("retry-after"), await refused.json()]).toEqual([
+      503,
+      "1",
+      { error: "state_unavailable", error_description: "the state database is busy or unreachable; retry shortly" },
+    ]);
+    const mcp = await initialize();
+    expect([mcp.status, mcp.headers.get("retry-after"), await mcp.json()]).toEqual([
+      503,
+      "1",
+      { jsonrpc: "2.0", id: null, error: { code: -32000, message: "the state database is busy or unreachable; retry shortly", data: { reason: "state_unavailable" } } },
+    ]);
+    // The public endpoint's rate limits are counted in the database too: refused alike, rather
+    // than served uncounted (the limits stay exact across instances).
+    const open = await fetch(`${serve.origin}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+    });
+    expect([open.status, open.headers.get("retry-after")]).toEqual([503, "1"]);
+
+    await (relay as Relay).open();
+    expect((await token()).status).toBe(200);
+    expect((await initialize()).status).toBe(200);
+    expect(serve.lines.filter((l) => l.includes("answered 503")).length).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -1,0 +1,33 @@
+import { join } from "node:path";
+import { expect } from "vitest";
+import { loadEvalSets } from "../../../bench/eval/eval.js";
+import { SearchIndex } from "../../../src/tools/search/search-index.js";
+import { loadSite } from "../../../src/vfs/load-site.js";
+import { SHARED } from "../../helpers/paths.js";
+import { describeShared, itShared } from "../../helpers/shared.js";
+
+/**
+ * On real sites, ranking that reads section postings only for pages whose bound can reach the
+ * top returns exactly what scoring every candidate page returns: every eval question, at the
+ * default page size and at 3 (a small top cuts the most pages), unfiltered (versions fold).
+ */
+describeShared("ranking with bounds on real sites", () => {
+  for (const corpus of ["spree", "stagehand"]) {
+    itShared(`${corpus}: the same hits for every eval question`, async () => {
+      const { site } = await loadSite(join(SHARED, "corpora", corpus));
+      const pruned = new SearchIndex({ cachedResults: 0 });
+      const every = new SearchIndex({ cachedResults: 0, ranking: { boundPruning: false } });
+      pruned.sync(site);
+      every.sync(site);
+      const set = loadEvalSets().find((s) => s.corpus === corpus);
+      const queries = set?.questions.map((q) => q.query) ?? [];
+      expect(queries.length).toBeGreaterThan(30);
+      for (const pageSize of [10, 3]) {
+        for (const query of queries) {
+          const shown = (i: SearchIndex) => i.search({ query, canRead: () => true, pageSize }).map((h) => [h.page.path, h.section.anchor, h.score, h.otherVersions.map((t) => t.page.path)]);
+          expect([query, pageSize, shown(pruned)]).toEqual([query, pageSize, shown(every)]);
+        }
+      }
+    }, 60_000);
+  }
+});
