@@ -130,6 +130,8 @@ export class InvertedIndex {
   private live = 0;
   /** Terms in sorted order for prefix lookups, rebuilt lazily after new terms arrive. */
   private sorted: TermEntry[] | undefined;
+  /** Terms by length with their letter masks, for fuzzy lookups; rebuilt likewise. */
+  private byLength: TermsOfLength[] | undefined;
   /** Scratch space for counting one unit's terms by id (no allocation per unit). */
   private counts = new Int32Array(0);
   private pageMark = new Int32Array(0);
@@ -269,12 +271,22 @@ export class InvertedIndex {
     return out;
   }
 
-  /** Visit every term entry (fuzzy matching must scan them; the caller keeps the live ones). */
-  forEachTerm(visit: (entry: TermEntry) => void): void {
+  /**
+   * Visit every term entry that could be within `maxEdits` edits of `term` (fuzzy matching; the
+   * caller measures the distance and keeps the live ones): its length differs by at most
+   * `maxEdits`, and its letters by at most two per edit (an edit changes which of 32 letter
+   * classes a word holds in two places at most), so most of the dictionary is skipped unread.
+   */
+  forEachTermNear(term: string, maxEdits: number, visit: (entry: TermEntry) => void): void {
     this.commit();
-    for (let i = 0; i < this.entries.length; i++) {
-      const e = this.entries[i];
-      if (e !== undefined) visit(e);
+    this.byLength ??= groupByLength(this.entries);
+    const mask = letterMask(term);
+    for (let len = Math.max(1, term.length - maxEdits); len <= term.length + maxEdits; len++) {
+      const group = this.byLength[len];
+      if (group === undefined) continue;
+      for (let i = 0; i < group.entries.length; i++) {
+        if (popcount((group.masks[i] as number) ^ mask) <= 2 * maxEdits) visit(group.entries[i] as TermEntry);
+      }
     }
   }
 
@@ -318,6 +330,7 @@ export class InvertedIndex {
         e = { id: t, term: this.vocabulary.term(t), sections: { ids: [], tf: [] }, pages: { ids: [], tf: [] }, pageSections: { ids: [], tf: [] }, df: 0 };
         this.entries[t] = e;
         this.sorted = undefined;
+        this.byLength = undefined;
       }
       const base = t * FIELDS_PER_UNIT;
       const packed = packTf(counts[base] as number, counts[base + 1] as number, counts[base + 2] as number);
@@ -415,6 +428,35 @@ export class InvertedIndex {
     this.live = live;
     this.dead = 0;
   }
+}
+
+/** The terms of one length, and each one's `letterMask`. */
+interface TermsOfLength {
+  readonly entries: TermEntry[];
+  readonly masks: Int32Array;
+}
+
+function groupByLength(entries: readonly (TermEntry | undefined)[]): TermsOfLength[] {
+  const lists: TermEntry[][] = [];
+  for (const e of entries) if (e !== undefined) (lists[e.term.length] ??= []).push(e);
+  const out: TermsOfLength[] = [];
+  lists.forEach((list, len) => {
+    out[len] = { entries: list, masks: Int32Array.from(list, (e) => letterMask(e.term)) };
+  });
+  return out;
+}
+
+/** Which of 32 classes (code unit mod 32) a word's letters fall in, one bit each. */
+function letterMask(word: string): number {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) & 31);
+  return mask;
+}
+
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** Lists up to this long are allocated at their size; V8 makes longer `new Array(n)` slow

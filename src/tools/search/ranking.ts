@@ -146,8 +146,7 @@ export function resolveTerms(
       const max = maxEdits(term);
       if (max > 0 && !/\d/.test(term)) {
         const found: { entry: TermEntry; d: number; df: number; term: string }[] = [];
-        index.forEachTerm((entry) => {
-          if (Math.abs(entry.term.length - term.length) > max) return;
+        index.forEachTermNear(term, max, (entry) => {
           const df = stats.df(entry);
           if (df <= 0) return;
           const d = boundedEditDistance(term, entry.term, max);

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FIELDS_PER_UNIT } from "../../../src/tools/search/fields.js";
+import { boundedEditDistance } from "../../../src/tools/search/fuzzy.js";
 import { InvertedIndex, type TermEntry } from "../../../src/tools/search/inverted-index.js";
 import { fieldTf, MAX_TF, packTf, packWideTf, wideFieldTf } from "../../../src/tools/search/postings-codec.js";
 import { SearchIndex } from "../../../src/tools/search/search-index.js";
@@ -164,6 +165,25 @@ describe("ranking with bounds", () => {
         expect(shown(pruned)).toEqual(shown(every));
       }),
       propertyParams(150),
+    );
+  });
+});
+
+describe("fuzzy candidates", () => {
+  it("forEachTermNear visits every term within the edit distance (the rest may be skipped)", () => {
+    const word = fc.string({ unit: fc.constantFrom(..."abcdeklmnopstxyz_é"), minLength: 1, maxLength: 10 });
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 40 }), word, fc.integer({ min: 1, max: 2 }), (terms, query, max) => {
+        const vocabulary = new Vocabulary();
+        const index = new InvertedIndex(vocabulary);
+        for (const t of terms) vocabulary.id(t);
+        index.addPage(Int32Array.from(terms.map((t) => vocabulary.id(t))), []);
+        const visited = new Set<string>();
+        index.forEachTermNear(query, max, (e) => visited.add(e.term));
+        const within = terms.filter((t) => boundedEditDistance(query, t, max) <= max);
+        expect(within.filter((t) => !visited.has(t))).toEqual([]);
+      }),
+      propertyParams(300),
     );
   });
 });
