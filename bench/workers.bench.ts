@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SHARED } from "../test/helpers/paths.js";
@@ -15,6 +16,33 @@ const CLIENTS = 32;
 const COUNTED = ["ip", "search"].flatMap((k) => ["--rate-limit", `${k}=1000000000`]);
 const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
 
+/**
+ * Wait until every worker has built its search index: a server answers as soon as it has loaded
+ * the site and builds the index in the background (searches wait for it), which would otherwise
+ * land in the measurement. Searches on fresh connections, which the primary hands to the workers
+ * in turn, until a round of them all answers; each waits for its worker's index.
+ */
+async function untilIndexed(url: string, tool: string, workers: number): Promise<void> {
+  const call = (): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: tool, arguments: { query: "warm up" }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} } },
+      });
+      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": tool, "content-length": String(Buffer.byteLength(body)) };
+      const req = request(url, { method: "POST", headers, agent: false }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  const statuses = await Promise.all(Array.from({ length: workers * 4 }, call));
+  if (statuses.some((s) => s !== 200)) throw new Error(`warm-up searches answered ${statuses.join(", ")}`);
+}
+
 /** One server as deployed on spree: `workers` processes, load from another process. */
 async function measure(workers: number, limits: readonly string[], stateArgs: readonly string[]): Promise<LoadResult & { searchTool: string }> {
   // Offline: a remote spec fetched during the run would reload and re-index mid-measurement.
@@ -24,6 +52,7 @@ async function measure(workers: number, limits: readonly string[], stateArgs: re
   try {
     const pids = [server.child.pid as number, ...(many?.pids ?? [])];
     const tool = /tools (\S+),/.exec(server.lines.join("\n"))?.[1] ?? "search";
+    await untilIndexed(`${server.origin}/mcp`, tool, workers);
     const r = await load(`${server.origin}/mcp`, CLIENTS, tool, SEARCH, { serverPids: pids });
     return { ...r, searchTool: tool };
   } finally {

@@ -205,6 +205,13 @@ export const LIMITS = {
      *  -32603). An editor holds one per server; each is an open response and a listener, a few
      *  KB, so the sessions' bound serves here too. */
     maxListenStreams: 10_000,
+    /** Idle 2026-07-28 servers kept for the next request, per reader key (auth setting and
+     *  groups) and endpoint: enough for 32 clients calling at once (a server serves one request
+     *  at a time), a few KB each. */
+    pooledServersPerReader: 64,
+    /** Reader keys with idle servers kept: the anonymous reader and the site's group sets; one
+     *  more reader past this gets a server per request, as without the pool. */
+    pooledReaders: 256,
     /** JSON-RPC messages in one batch POST. Clients send one message, or a handful at start-up;
      *  100 bounds the work one request can queue. */
     maxBatchMessages: 100,

@@ -38,6 +38,13 @@ export interface RuntimeOptions {
   /** Length of a slice of the initial index build (default `LIMITS.load.indexSliceMs`; tests
    *  pass 0 to pause after every page, so that requests meet an index still being built). */
   readonly indexSliceMs?: number;
+  /**
+   * Build the search index when `whenIndexed()` or a search first asks, not as soon as the site
+   * is loaded: a server passes it and asks once it is serving, so that what it does before (the
+   * watcher's first scan, opening its stores: chains of I/O, each step waiting for the event
+   * loop) does not wait behind index slices.
+   */
+  readonly indexLater?: boolean;
 }
 
 /** Everything one reader uses, built once per (site snapshot, auth setting, reader) and shared by calls. */
@@ -77,10 +84,10 @@ export class DocsRuntime {
   private snapshot = 0;
   private readonly listeners = new Set<(change: RuntimeChange) => void>();
   private stopWatching: StopWatching | undefined;
-  /** Reloads, one after another; the first waits for the initial index (`indexed`). */
-  private queue: Promise<void>;
-  /** Settles when the initial index is complete: every search waits for it. */
-  private readonly indexed: Promise<void>;
+  /** Reloads and the initial index build, one after another. */
+  private queue: Promise<void> = Promise.resolve();
+  /** The initial index build once started (`whenIndexed`): every search waits for it. */
+  private indexing: Promise<void> | undefined;
   /** False while the initial index is incomplete, and for good when `close` stopped its build. */
   private indexComplete = false;
   private pendingPaths = new Set<string>();
@@ -101,9 +108,7 @@ export class DocsRuntime {
     // The index is built after `load` returns, so that a server answers `initialize` and
     // `tools/list` (which need the site, not the index) while it builds: more than half of the
     // start-up of a site of a thousand pages. Searches and reloads wait for it.
-    this.indexed = this.buildIndex(loaded.site);
-    // A failed build fails each search (a tool error), not the process; reloads still apply.
-    this.queue = this.indexed.catch((error: unknown) => this.log(`error: building the search index failed: ${(error as Error).message}`));
+    if (options.indexLater !== true) void this.whenIndexed();
     if (options.shellWorker !== undefined && options.shellWorker !== false) {
       this.shellHost = new ShellHost({ log: this.log, ...(options.shellWorker === true ? {} : options.shellWorker) });
       this.shellHost.start();
@@ -122,8 +127,10 @@ export class DocsRuntime {
    * answered first). Stops early when the runtime is closed (a one-shot command that never
    * searched); nothing searches a closed runtime.
    */
-  private async buildIndex(site: Site): Promise<void> {
-    const steps = this.index.syncSteps(site);
+  private async buildIndex(): Promise<void> {
+    if (this.closed) return;
+    // The snapshot of now: reloads before the build (`indexLater`) only replaced the site.
+    const steps = this.index.syncSteps(this.site);
     const sliceMs = this.options.indexSliceMs ?? LIMITS.load.indexSliceMs;
     let sliceStart = performance.now();
     while (steps.next().done !== true) {
@@ -135,9 +142,19 @@ export class DocsRuntime {
     this.indexComplete = true;
   }
 
-  /** Resolves when the initial search index is complete (searches wait for it themselves). */
+  /**
+   * Resolves when the initial search index is complete, starting its build if it has not
+   * started (`indexLater`); searches wait for it themselves. It is built after the reloads
+   * already queued, and reloads queued after it wait for it.
+   */
   whenIndexed(): Promise<void> {
-    return this.indexed;
+    if (this.indexing === undefined) {
+      const build = this.queue.then(() => this.buildIndex());
+      this.indexing = build;
+      // A failed build fails each search (a tool error), not the process; reloads still apply.
+      this.queue = build.catch((error: unknown) => this.log(`error: building the search index failed: ${(error as Error).message}`));
+    }
+    return this.indexing;
   }
 
   /** Whether the initial search index is complete. */
@@ -209,7 +226,7 @@ export class DocsRuntime {
    * sees an index half way through an update.
    */
   async search(context: RequestContext, request: Omit<SearchRequest, "canRead">): Promise<readonly SearchHit[]> {
-    await this.indexed;
+    await this.whenIndexed();
     if (!this.indexComplete) throw new Error("the docs runtime was closed before its search index was built");
     return this.index.search({ ...request, canRead: (access: Access) => mayRead(context, access) });
   }
@@ -261,7 +278,8 @@ export class DocsRuntime {
 
   /** After a new snapshot: index it, drop per-reader views, tell subscribers. */
   private publish(previous: Site, previousNames: ToolNames, diagnostics: readonly Diagnostic[]): void {
-    this.index.sync(this.site);
+    // Before the initial build has started there is nothing to update: it indexes the new site.
+    if (this.indexing !== undefined) this.index.sync(this.site);
     this.snapshot++;
     this.readers = new Map();
     const change: RuntimeChange = { site: this.site, previous, namesChanged: this.names.search !== previousNames.search, diagnostics };

@@ -85,6 +85,26 @@ describe("the index built after start-up", () => {
     }
   });
 
+  it("with indexLater nothing is indexed until asked; a change before that is in the index it builds", async () => {
+    const tmp = copyToTemp(fixture("demo"));
+    try {
+      const runtime = await load({ ...SLICED, root: tmp.dir, indexLater: true });
+      writeFileSync(join(tmp.dir, "quickstart.mdx"), "---\ntitle: Quickstart\n---\n\nFlamingo pipelines start here.\n");
+      await runtime.applyChanges(["quickstart.mdx"]);
+      expect(runtime.indexReady).toBe(false);
+      // The search starts the build, and waits for it.
+      const hits = await runtime.search(localContext(), { query: "flamingo pipelines" });
+      expect(runtime.indexReady).toBe(true);
+      expect(hits.map((h) => ({ path: h.page.path, score: h.score, snippet: h.snippet }))).toEqual([
+        { path: "/quickstart", score: 0.56, snippet: "Flamingo pipelines start here." },
+      ]);
+      const signed = await runtime.search(localContext(), { query: "signed url expires" });
+      expect(signed.map((h) => ({ path: h.page.path, score: h.score }))).toEqual(await builtInOneGo(tmp.dir, "signed url expires"));
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
   it("closing stops the build; a search after that is refused rather than answered from part of the index", async () => {
     const runtime = await load(SLICED);
     await runtime.close();

@@ -1,7 +1,8 @@
-import { type AuthInfo, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { type AuthInfo, type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
 import { ANONYMOUS } from "../../vfs/access.js";
+import type { RequestContext } from "../../vfs/request-context.js";
 import { mcpAvailable } from "../access-policy.js";
 import { authenticateBearer } from "../auth/bearer.js";
 import { grantExtensions } from "../auth/grants.js";
@@ -17,6 +18,7 @@ import { CLIENT_CHARGES } from "./client-charges.js";
 import { closableStream } from "./closable-stream.js";
 import { ListenBus } from "./listen-bus.js";
 import { type ListKind, NotificationStreams, type StreamOpening } from "./notification-streams.js";
+import { ServerPool } from "./server-pool.js";
 import { SessionIds } from "./session-ids.js";
 import { type Endpoint, type Session, SessionTable } from "./sessions.js";
 
@@ -61,6 +63,8 @@ export class McpEndpoint {
   /** The open list_changed streams of both generations, told per reader (`NotificationStreams`). */
   readonly streams: NotificationStreams;
   private readonly listenBus: ListenBus;
+  /** Idle 2026-07-28 servers, used again (`ServerPool`). */
+  readonly servers: ServerPool;
 
   /** `sessionKey`: shared by the processes that serve one site (`--workers`), so any of them resumes a session another opened. */
   constructor(
@@ -71,6 +75,7 @@ export class McpEndpoint {
     this.sessions = new SessionTable({ maxSessions: LIMITS.bridge.maxSessions, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now });
     this.streams = new NotificationStreams(deps);
     this.listenBus = new ListenBus(this.streams);
+    this.servers = new ServerPool(deps.runtime, (endpoint, context) => this.modernServer(endpoint, context));
     // Between changes too, a stream whose token was revoked or expired is closed.
     this.sweeper = setInterval(() => void Promise.all([this.sessions.sweep(), this.streams.recheck()]), LIMITS.bridge.sessionSweepMs);
     this.sweeper.unref();
@@ -248,26 +253,30 @@ export class McpEndpoint {
     return decision.ok ? undefined : rateLimitedResponse(c.req.path, decision, body.raw);
   }
 
-  /** The 2026-07-28 handler of an endpoint: a server per request, from the one factory both generations share. */
+  /** The 2026-07-28 handler of an endpoint: a server per request (used again after it answered: `ServerPool`), from the one factory both generations share. */
   private modernHandler(endpoint: Endpoint): McpHttpHandler {
-    const { deps } = this;
     return createMcpHandler(
-      ({ authInfo }) =>
-        createMcpServer({
-          runtime: deps.runtime,
-          context: contextFromAuthInfo(authInfo),
-          contextOf: contextFromAuthInfo,
-          tools: deps.tools,
-          endpoint,
-          version: deps.version,
-          forwardDiagnostics: false,
-          live: false,
-          ...(endpoint === "authed" ? { extensions: grantExtensions() } : {}),
-        }).server,
-      // 2025 traffic is ours to route (sessions, above). Answers are plain JSON: no handler of ours sends anything before its result.
-      // Listen streams are subscribed per reader (`ListenBus`).
+      ({ authInfo }) => this.servers.acquire(endpoint, contextFromAuthInfo(authInfo)),
+      // 2025 traffic is ours to route (sessions, above). Answers are plain JSON: no handler of
+      // ours sends anything before its result. Listen streams are subscribed per reader (`ListenBus`).
       { legacy: "reject", maxRequestBodySize: LIMITS.bridge.maxBodyBytes, maxSubscriptions: LIMITS.bridge.maxListenStreams, bus: this.listenBus },
     );
+  }
+
+  /** A new 2026-07-28 server for `context`'s reader on `endpoint` (each request's own context reaches its handlers). */
+  private modernServer(endpoint: Endpoint, context: RequestContext): Server {
+    const { deps } = this;
+    return createMcpServer({
+      runtime: deps.runtime,
+      context,
+      contextOf: contextFromAuthInfo,
+      tools: deps.tools,
+      endpoint,
+      version: deps.version,
+      forwardDiagnostics: false,
+      live: false,
+      ...(endpoint === "authed" ? { extensions: grantExtensions() } : {}),
+    }).server;
   }
 
   /** Open a session for an `initialize` request. */

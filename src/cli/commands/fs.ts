@@ -24,7 +24,8 @@ export const fsCommand = defineCommand({
     if (words.length === 0) throw new CliError("give a command to run, e.g. svc-mcp fs 'tree / -L 2'", 2);
     const input = parseInput(shellInput, { command: words.map(String).join(" ") });
     if (!input.ok) throw new CliError(describeArgumentIssues(input.issues), 2);
-    const runtime = await loadDocs(io, args.dir);
+    // One command, no search: the search index is never built.
+    const runtime = await loadDocs(io, args.dir, { indexLater: true });
     let r;
     try {
       r = await runShell({ runtime, request: localContext(readerWithGroups(parseGroups(args.groups))) }, input.value);

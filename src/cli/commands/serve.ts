@@ -63,15 +63,22 @@ export const serveCommand = defineCommand({
     const shellWorker = args["shell-worker"] ?? args.http;
     const searchCache = args["search-cache"];
     if (!Number.isInteger(searchCache) || searchCache < 0) throw new CliError(`--search-cache must be a whole number of searches (0 to keep none), got ${String(searchCache)}`, 2);
-    const runtime = await loadDocs(io, args.dir, { shellWorker, searchCache, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    // Over stdio the search index is built once serving (`afterStart`): an editor starts the
+    // server for a session and waits for `tools/list`, which does not need it, and the watcher's
+    // scan and the stores' opening run before without its slices. Over HTTP it is built in one
+    // go with the load, as before: a long-running server is started once, and with the build in
+    // slices the workers' SIGTERM drain lost a request being received (docs/search.md, "Start-up").
+    const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY } : { indexLater: true };
+    const runtime = await loadDocs(io, args.dir, { shellWorker, searchCache, ...indexing, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
-    const fetchRemote = (): void => {
+    const afterStart = (): void => {
+      void runtime.whenIndexed();
       if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);
     };
     if (args.watch) await runtime.watch();
     if (args.http) {
       try {
-        return await serveHttp(args, io, runtime, log, fetchRemote, worker ? await workerRole() : undefined);
+        return await serveHttp(args, io, runtime, log, afterStart, worker ? await workerRole() : undefined);
       } finally {
         await runtime.close();
       }
@@ -101,7 +108,7 @@ export const serveCommand = defineCommand({
     });
     const toolList = tools.map((t) => t.name(runtime.names)).join(", ");
     log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);
-    fetchRemote();
+    afterStart();
     await Promise.race([closed, io.stopSignal]);
     await connection.close();
     await stores.close();

@@ -36,7 +36,9 @@ export class PgDb implements PgQueryable {
       await migrate(db, migrations);
     } catch (error) {
       await pool.end();
-      if (isConnectionError(error)) throw new PostgresUnreachableError(db.label, (error as Error).message);
+      // Migrations run through `query`, which reports a lost connection as StoreConnectionLost.
+      const cause = error instanceof StoreConnectionLost ? error.cause : error;
+      if (isConnectionError(cause)) throw new PostgresUnreachableError(db.label, (cause as Error).message);
       throw error;
     }
     return db;

@@ -36,28 +36,11 @@ class StagedPostings {
   readonly term = new IdBuffer();
   readonly unit = new IdBuffer();
   readonly tf = new IdBuffer();
-  /** Wide frequencies (`pageSections`), which do not fit an id buffer's 32 bits. */
-  readonly wide = new WideBuffer();
+  /** Wide frequencies (`pageSections`), which do not fit an id buffer's 32 bits: a plain array
+   *  of doubles (V8 keeps it unboxed). */
+  readonly wide: number[] = [];
 }
 
-/** A growable list of doubles, read back by index like `IdBuffer`. */
-class WideBuffer {
-  private data = new Float64Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = value;
-  }
-
-  get(i: number): number {
-    return this.data[i] as number;
-  }
-}
 
 export interface TermEntry {
   readonly id: number;
@@ -389,7 +372,8 @@ export class InvertedIndex {
     const cursor = new Int32Array(this.vocabulary.size);
     for (const kind of ["sections", "pages", "pageSections"] as const) {
       const { term, unit } = staged[kind];
-      const tf = kind === "pageSections" ? staged[kind].wide : staged[kind].tf;
+      const { tf, wide } = staged[kind];
+      const valueAt = kind === "pageSections" ? (i: number) => wide[i] as number : (i: number) => tf.get(i);
       for (let i = 0; i < term.length; i++) pending[term.get(i)]!++;
       for (let i = 0; i < term.length; i++) {
         const t = term.get(i);
@@ -410,7 +394,7 @@ export class InvertedIndex {
         }
         const at = cursor[t]!++;
         p.ids[at] = unit.get(i);
-        p.tf[at] = tf.get(i);
+        p.tf[at] = valueAt(i);
       }
     }
   }
