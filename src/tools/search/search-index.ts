@@ -1,4 +1,4 @@
-import type { PagePlacement } from "../../config/site-config.js";
+import type { PagePlacement, SiteConfig } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
 import { isIndexed, type Page, placementOf, type Site, type SiteFile } from "../../vfs/site.js";
@@ -81,6 +81,23 @@ interface IndexedVariant {
   readonly sketch: Uint32Array;
 }
 
+/** A reader class's view of the site's branches (`SearchIndex.branchesFor`). */
+interface ReaderBranches {
+  readonly twins: TwinRules;
+  /** Each version the reader has pages in, with the words a query may name it by. */
+  readonly versionWords: readonly { readonly version: string; readonly words: ReadonlySet<string> }[];
+  /** Twin information per indexed variant under these rules. */
+  readonly twinInfos: Map<IndexedVariant, TwinInfo | undefined>;
+}
+
+/** The one version the query's words name (`v3`, `2025-06-18`), shown first among copies. */
+function namedVersion(query: string, versionWords: ReaderBranches["versionWords"]): string | undefined {
+  if (versionWords.length === 0) return undefined;
+  const words = new Set([...query.matchAll(tokenMatcher())].map((m) => m[0].toLowerCase()));
+  const named = versionWords.filter((v) => [...v.words].some((w) => words.has(w)));
+  return named.length === 1 ? (named[0] as { version: string }).version : undefined;
+}
+
 /** What a page unit id stands for: a page, and which of its variants. */
 interface UnitOf {
   readonly entry: IndexedPage;
@@ -116,8 +133,7 @@ export class SearchIndex {
    *  id: one flat array, read for every candidate page (a lookup through the page object costs
    *  a cache miss per page on a large site). */
   private priors = new Float64Array(1024);
-  /** Twin information per indexed variant, for the current twin rules (cleared by `sync`). */
-  private readonly twinInfos = new Map<IndexedVariant, TwinInfo | undefined>();
+
   /** Text of recently returned sections by section id (ids are never reused): rebuilding it
    *  from the page body is most of the cost of a hit. */
   private readonly sectionTexts = new Lru<number, { readonly text: string; snippet?: SnippetSource }>(LIMITS.search.cachedSectionTexts);
@@ -133,11 +149,13 @@ export class SearchIndex {
   private readonly scratch = new RankScratch();
   /** The site's default version (set by `sync`); undefined for a site without versions. */
   private defaultVersion: string | undefined;
-  /** Where versions' and products' pages live (set by `sync`), and whether the site has either. */
-  private twins: TwinRules = { versions: new Map(), products: new Map() };
+  /** Whether the site has versions or products (set by `sync`). */
   private branched = false;
-  /** Each version with the words a query may name it by (`v3`, `2025-06-18`), set by `sync`. */
-  private versionWords: { readonly version: string; readonly words: ReadonlySet<string> }[] = [];
+  /** Navigation and versions (set by `sync`), and each navigation page's access rule id. */
+  private navConfig: Pick<SiteConfig, "navPages" | "versions"> = { navPages: new Map(), versions: [] };
+  private navRules = new Map<string, number>();
+  /** Each reader class's versions and twin rules (`branchesFor`), until the next `sync`. */
+  private readonly branches = new Map<string, ReaderBranches>();
 
   private readonly foldVersions: boolean;
   /** Recent searches' hits by request and reader class, until the next `sync` (undefined: off). */
@@ -184,15 +202,11 @@ export class SearchIndex {
     // Any change (pages, navigation, versions, access rules) may change any result.
     this.results?.clear();
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
-    this.twins = twinRules(config);
-    this.twinInfos.clear();
+    this.navConfig = config;
+    // Each navigation page's access rule, for readers' own twin rules (`branchesFor`).
+    this.navRules = new Map([...config.navPages.keys()].map((path) => [path, this.rules.id(site.pages.get(path)?.file.access ?? {})]));
+    this.branches.clear();
     this.branched = this.defaultVersion !== undefined || [...config.navPages.values()].some((p) => p.products !== undefined);
-    this.versionWords = config.versions.map((version) => {
-      const segment = config.versionPaths?.get(version)?.segment;
-      // The label, its `v` form (`v6` for `v6.x`) and the path segment; not a bare number (a
-      // query's "6 items" names no version).
-      return { version, words: new Set([version.toLowerCase(), `v${versionKey(version)}`, ...(segment !== undefined ? [segment.toLowerCase()] : [])]) };
-    });
     const wanted = new Map<string, { page: Page; placement: PagePlacement | undefined }>();
     for (const page of site.pages.values()) {
       if (isIndexed(site, page)) wanted.set(page.path, { page, placement: placementOf(site, page) });
@@ -256,18 +270,19 @@ export class SearchIndex {
     // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
     const fold = this.foldVersions && req.version === undefined && this.branched;
     const limit = fold ? Math.max(pageSize * 2, LIMITS.search.minTwinCandidates) : pageSize;
+    const branches = fold ? this.branchesFor(readerClass) : undefined;
     const ranked = rankPages(this.index, stats, query, accept, this.ranking, this.scratch, prior, limit)
       .map((r) => {
         const { entry, variant } = this.byId[r.page] as UnitOf;
         const v = entry.variants[variant] as IndexedVariant;
-        const twin = fold ? this.twinOf(entry, v) : undefined;
+        const twin = branches !== undefined ? this.twinOf(entry, v, branches) : undefined;
         return { section: r.section, score: round3(r.score), entry, variant: v, twin };
       })
       .filter((r) => r.score > 0)
       .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1));
     // The threshold applies to each result's own score, after folding: a result is the same
     // with or without it (its twins may score lower; they are shown as its other versions).
-    const hits = (fold ? foldVersionTwins(ranked, this.namedVersion(req.query) ?? this.defaultVersion, this.ranking.versionTwinTolerance) : ranked.map((r) => ({ ...r, twins: [] })))
+    const hits = (branches !== undefined ? foldVersionTwins(ranked, namedVersion(req.query, branches.versionWords) ?? this.defaultVersion, this.ranking.versionTwinTolerance) : ranked.map((r) => ({ ...r, twins: [] })))
       .filter((r) => r.score >= threshold)
       .slice(0, pageSize);
     const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
@@ -296,12 +311,42 @@ export class SearchIndex {
     this.priors[id] = value;
   }
 
-  /** A variant's twin information under the current rules, made at its first fold. */
-  private twinOf(entry: IndexedPage, variant: IndexedVariant): TwinInfo | undefined {
-    if (this.twinInfos.has(variant)) return this.twinInfos.get(variant);
-    const info = twinInfo(entry.page.path, readerTitle(entry.page), entry.placement, variant.sketch, this.twins);
-    this.twinInfos.set(variant, info);
+  /** A variant's twin information under a reader's rules, made at its first fold. */
+  private twinOf(entry: IndexedPage, variant: IndexedVariant, branches: ReaderBranches): TwinInfo | undefined {
+    if (branches.twinInfos.has(variant)) return branches.twinInfos.get(variant);
+    const info = twinInfo(entry.page.path, readerTitle(entry.page), entry.placement, variant.sketch, branches.twins);
+    branches.twinInfos.set(variant, info);
     return info;
+  }
+
+  /**
+   * A reader class's versions and twin rules, from the navigation pages it may read: a version
+   * holding no page it may read is not one a query can name for it, and where such pages sit
+   * does not move the path segments its pages fold by (either would tell them apart from made-up
+   * ones). Readers of everything share one, as do readers of the same class.
+   */
+  private branchesFor(readerClass: ReaderClass | undefined): ReaderBranches {
+    const key = readerClass?.key ?? "*";
+    let branches = this.branches.get(key);
+    if (branches !== undefined) return branches;
+    const readable = readerClass?.readable;
+    const visible = (path: string): boolean => readable === undefined || readable[this.navRules.get(path) ?? -1] === 1;
+    const twins = twinRules(this.navConfig, visible);
+    const present = new Set<string>();
+    for (const [path, placement] of this.navConfig.navPages) if (visible(path)) for (const v of placement.versions ?? []) present.add(v);
+    const versionWords = this.navConfig.versions
+      .filter((version) => present.has(version))
+      .map((version) => {
+        const segment = twins.versions.get(version)?.segment;
+        // The label, its `v` form (`v6` for `v6.x`) and the path segment; not a bare number (a
+        // query's "6 items" names no version).
+        return { version, words: new Set([version.toLowerCase(), `v${versionKey(version)}`, ...(segment !== undefined ? [segment.toLowerCase()] : [])]) };
+      });
+    branches = { twins, versionWords, twinInfos: new Map() };
+    // Few classes search a versioned site; bounded all the same.
+    if (this.branches.size >= LIMITS.search.maxReaderClasses) this.branches.delete(this.branches.keys().next().value as string);
+    this.branches.set(key, branches);
+    return branches;
   }
 
   /** A section's text, and its snippet source once made (`key`: its id, or a negative key for
@@ -313,14 +358,6 @@ export class SearchIndex {
       this.sectionTexts.set(key, text);
     }
     return text;
-  }
-
-  /** The one version the query's words name (`v3`, `2025-06-18`), shown first among copies. */
-  private namedVersion(query: string): string | undefined {
-    if (this.versionWords.length === 0) return undefined;
-    const words = new Set([...query.matchAll(tokenMatcher())].map((m) => m[0].toLowerCase()));
-    const named = this.versionWords.filter((v) => [...v.words].some((w) => words.has(w)));
-    return named.length === 1 ? (named[0] as { version: string }).version : undefined;
   }
 
   /**
@@ -396,7 +433,6 @@ export class SearchIndex {
       this.classes.track(v.id, -1);
       this.index.removePage(v.id);
       for (const sid of v.sectionIds) this.sectionOf.delete(sid);
-      this.twinInfos.delete(v);
       this.byId[v.id] = undefined;
     }
     this.byPath.delete(entry.page.path);

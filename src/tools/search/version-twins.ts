@@ -14,13 +14,18 @@ export interface TwinRules {
   readonly products: ReadonlyMap<string, VersionPath>;
 }
 
-/** The site's twin rules: path segments of versions and products (`versionPaths`). */
-export function twinRules(config: SiteConfig): TwinRules {
+/**
+ * The twin rules of a reader: path segments of versions and products (`versionPaths`), derived
+ * from the navigation pages `visible` keeps (the reader's): where restricted pages sit must not
+ * change how the pages a reader may read fold (it would tell that they exist).
+ */
+export function twinRules(config: Pick<SiteConfig, "navPages" | "versions">, visible: (path: string) => boolean = () => true): TwinRules {
+  const navPages = new Map([...config.navPages].filter(([path]) => visible(path)));
   const products = new Set<string>();
-  for (const p of config.navPages.values()) for (const name of p.products ?? []) products.add(name);
+  for (const p of navPages.values()) for (const name of p.products ?? []) products.add(name);
   return {
-    versions: config.versionPaths ?? new Map(),
-    products: versionPaths(config.navPages, [...products], (p) => p.products),
+    versions: versionPaths(navPages, config.versions),
+    products: versionPaths(navPages, [...products], (p) => p.products),
   };
 }
 
