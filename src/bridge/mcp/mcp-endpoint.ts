@@ -265,8 +265,16 @@ export class McpEndpoint {
 
   /** A new 2026-07-28 server for `context`'s reader on `endpoint` (each request's own context reaches its handlers). */
   private modernServer(endpoint: Endpoint, context: RequestContext): Server {
+    return createMcpServer(this.serverOptions(endpoint, context)).server;
+  }
+
+  /**
+   * A server's options on `endpoint`, opened by `context` (for a session, the `initialize`
+   * request's: it writes the instructions; every later request brings its own).
+   */
+  private serverOptions(endpoint: Endpoint, context: RequestContext): Parameters<typeof createMcpServer>[0] {
     const { deps } = this;
-    return createMcpServer({
+    return {
       runtime: deps.runtime,
       context,
       contextOf: contextFromAuthInfo,
@@ -274,9 +282,11 @@ export class McpEndpoint {
       endpoint,
       version: deps.version,
       forwardDiagnostics: false,
+      // Changes are announced by `NotificationStreams` and the listen bus, per reader.
       live: false,
+      // The token endpoint's client-credentials grant is an MCP extension (SEP-1046): say so where it applies.
       ...(endpoint === "authed" ? { extensions: grantExtensions() } : {}),
-    }).server;
+    };
   }
 
   /** Open a session for an `initialize` request. */
@@ -313,22 +323,7 @@ export class McpEndpoint {
 
   /** A server and its transport for session `id`; the session joins the table once initialized. */
   private async connect(endpoint: Endpoint, principal: string, authInfo: AuthInfo, id: string) {
-    const { deps } = this;
-    const server = createMcpServer({
-      runtime: deps.runtime,
-      // The initialize request's context writes the instructions; every later request brings its
-      // own (its token's caller, the auth setting read for it), never the opening one's.
-      context: contextFromAuthInfo(authInfo),
-      contextOf: contextFromAuthInfo,
-      tools: deps.tools,
-      endpoint,
-      version: deps.version,
-      forwardDiagnostics: false,
-      // Changes are announced by `NotificationStreams`, per reader, on the session's GET stream.
-      live: false,
-      // The token endpoint's client-credentials grant is an MCP extension (SEP-1046): say so where it applies.
-      ...(endpoint === "authed" ? { extensions: grantExtensions() } : {}),
-    });
+    const server = createMcpServer(this.serverOptions(endpoint, contextFromAuthInfo(authInfo)));
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
@@ -337,7 +332,7 @@ export class McpEndpoint {
       enableJsonResponse: true,
       maxRequestBodySize: LIMITS.bridge.maxBodyBytes,
       onsessioninitialized: (id) => {
-        session = { id, endpoint, principal, transport, server, lastSeen: deps.now(), openStreams: 0 };
+        session = { id, endpoint, principal, transport, server, lastSeen: this.deps.now(), openStreams: 0 };
         this.sessions.add(session);
       },
     });

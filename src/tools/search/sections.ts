@@ -155,35 +155,24 @@ export function splitSections(body: string): SplitSection[] {
   let parents: string[] = [];
   let anchor = "";
   let chunks = new Chunks();
-  let fence: Fence | undefined;
   let jsxDepth = 0;
-  let esmDepth = 0;
-  let pos = 0;
   let start = 0;
   const flush = (end: number): void => {
     const { text, prose, code } = chunks.render();
     if (text !== "" || heading !== "") sections.push({ heading, parents, anchor, text, prose, code, start, end: Math.max(start, end) });
   };
-  for (const line of lines) {
-    const lineStart = pos;
-    pos += line.length + 1;
-    const step = fenceStep(fence, line);
-    fence = step.fence;
-    if (step.marker) continue;
-    if (fence !== undefined) {
+  forEachContentLine(lines, (line, code, lineStart) => {
+    if (code) {
       chunks.push(true, line);
-      continue;
+      return;
     }
-    const esm = esmStep(esmDepth, line);
-    esmDepth = esm.depth;
-    if (esm.skip) continue;
     const c0 = line.charCodeAt(0);
     let h = c0 === 35 /* # */ || c0 === 32 ? HEADING_RE.exec(line) : null;
     if (h === null && jsxDepth > 0 && (c0 === 32 || c0 === 9)) h = INDENTED_HEADING_RE.exec(line);
     if (h === null) {
       if (c0 === 60 /* < */ || c0 === 32 || c0 === 9) jsxDepth = jsxDepthAfter(jsxDepth, line);
       chunks.push(false, line);
-      continue;
+      return;
     }
     flush(lineStart - 1);
     const level = (h[1] as string).length;
@@ -193,8 +182,8 @@ export function splitSections(body: string): SplitSection[] {
     stack.push({ level, text: heading });
     anchor = uniqueAnchor(slugify(heading), used);
     chunks = new Chunks();
-    start = Math.min(pos, normal.length);
-  }
+    start = Math.min(lineStart + line.length + 1, normal.length);
+  });
   flush(normal.length);
   return sections;
 }
@@ -202,21 +191,32 @@ export function splitSections(body: string): SplitSection[] {
 /** The `text` of the section of `body` at `[start, end)` (offsets from `splitSections`). */
 export function sectionText(body: string, start: number, end: number): string {
   const chunks = new Chunks();
+  forEachContentLine(normalizeNewlines(body).slice(start, end).split("\n"), (line, code) => chunks.push(code, line));
+  return chunks.render().text;
+}
+
+/**
+ * Visit the content lines of MDX text: fence markers and ESM (`import`/`export` blocks) left
+ * out, `code` for lines inside a fence, `offset` where the line starts (lines joined by `\n`).
+ */
+function forEachContentLine(lines: readonly string[], visit: (line: string, code: boolean, offset: number) => void): void {
   let fence: Fence | undefined;
   let esmDepth = 0;
-  for (const line of normalizeNewlines(body).slice(start, end).split("\n")) {
+  let pos = 0;
+  for (const line of lines) {
+    const offset = pos;
+    pos += line.length + 1;
     const step = fenceStep(fence, line);
     fence = step.fence;
     if (step.marker) continue;
     if (fence !== undefined) {
-      chunks.push(true, line);
+      visit(line, true, offset);
       continue;
     }
     const esm = esmStep(esmDepth, line);
     esmDepth = esm.depth;
-    if (!esm.skip) chunks.push(false, line);
+    if (!esm.skip) visit(line, false, offset);
   }
-  return chunks.render().text;
 }
 
 /** The anchor a docs site gives a heading: lowercase, spaces to dashes, punctuation dropped. */
