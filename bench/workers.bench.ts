@@ -8,10 +8,13 @@ import { startServe } from "../test/helpers/serve-http.js";
 import { startWorkers, stopProcess } from "../test/helpers/workers.js";
 import type { BenchRow, BenchSuite } from "./bench.js";
 import { cannedServer, type LoadResult, load, ms } from "./bridge.bench.js";
+import { type WrkResult, wrkLoad, wrkMissing } from "./wrk-load.js";
 
 const SPREE = join(SHARED, "corpora", "spree");
 const SEARCH = JSON.stringify({ query: "payment methods" });
 const CLIENTS = 32;
+/** Seconds of wrk load per measurement (`BENCH_BRIDGE_SECONDS`, as the Node client's). */
+const SECONDS = Number(process.env.BENCH_BRIDGE_SECONDS ?? 10);
 /** Limits counted on every call but never reached: the cost of the shared counters is measured. */
 const COUNTED = ["ip", "search"].flatMap((k) => ["--rate-limit", `${k}=1000000000`]);
 const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
@@ -55,6 +58,20 @@ async function measure(workers: number, limits: readonly string[], stateArgs: re
     await untilIndexed(`${server.origin}/mcp`, tool, workers);
     const r = await load(`${server.origin}/mcp`, CLIENTS, tool, SEARCH, { serverPids: pids });
     return { ...r, searchTool: tool };
+  } finally {
+    await stopProcess(server.child);
+  }
+}
+
+/** The same server, load from wrk (`bench/wrk-load.ts`) instead of the Node client. */
+async function measureWrk(workers: number, limits: readonly string[], stateArgs: readonly string[]): Promise<WrkResult> {
+  const args = ["--dir", SPREE, "--no-fetch-remote", ...stateArgs, ...limits];
+  const many = workers === 1 ? undefined : await startWorkers([...args, "--workers", String(workers)]);
+  const server = many ?? (await startServe(args));
+  try {
+    const tool = /tools (\S+),/.exec(server.lines.join("\n"))?.[1] ?? "search";
+    await untilIndexed(`${server.origin}/mcp`, tool, workers);
+    return await wrkLoad(`${server.origin}/mcp`, CLIENTS, SECONDS, tool, SEARCH);
   } finally {
     await stopProcess(server.child);
   }
@@ -139,6 +156,36 @@ export const workersSuite: BenchSuite = {
         }
       } else {
         log(`PostgreSQL rows skipped: ${unreachable}`);
+      }
+      // The same with wrk as the load generator, where it is installed.
+      const noWrk = wrkMissing();
+      if (noWrk === undefined) {
+        const wrkOne = await measureWrk(1, OFF, stateArgs);
+        log(`wrk, 1 worker, limits off: ${Math.round(wrkOne.callsPerSec)} calls/s, p99 ${wrkOne.p99} ms, ${wrkOne.errors} errors`);
+        const wrkTwo = await measureWrk(2, OFF, stateArgs);
+        log(`wrk, 2 workers, limits off: ${Math.round(wrkTwo.callsPerSec)} calls/s, p99 ${wrkTwo.p99} ms, ${wrkTwo.errors} errors`);
+        const wrkCounted = await measureWrk(2, COUNTED, stateArgs);
+        log(`wrk, 2 workers, limits counted by the primary: ${Math.round(wrkCounted.callsPerSec)} calls/s, p99 ${wrkCounted.p99} ms, ${wrkCounted.errors} errors`);
+        rows.push(
+          { area: "workers", metric: "spree search calls/s, 32 wrk connections, 1 worker", value: Math.round(wrkOne.callsPerSec), unit: "calls/s" },
+          {
+            area: "workers",
+            metric: "spree search calls/s, 32 wrk connections, 2 workers",
+            value: Math.round(wrkTwo.callsPerSec),
+            unit: "calls/s",
+            baseline: { name: "1 worker", value: Math.round(wrkOne.callsPerSec) },
+            target: ">= 1500",
+            ok: wrkTwo.callsPerSec >= 1500,
+          },
+          { area: "workers", metric: "spree search p99, 32 wrk connections, 2 workers", value: wrkTwo.p99, unit: "ms", baseline: { name: "1 worker", value: wrkOne.p99 }, target: "<= 50", ok: wrkTwo.p99 <= 50 },
+          { area: "workers", metric: "spree search speed-up with wrk, 1 -> 2 workers", value: wrkTwo.callsPerSec / wrkOne.callsPerSec, unit: "x", target: ">= 1.7", ok: wrkTwo.callsPerSec / wrkOne.callsPerSec >= 1.7 },
+          { area: "workers", metric: "spree search calls/s, 32 wrk connections, 2 workers, limits counted by the primary", value: Math.round(wrkCounted.callsPerSec), unit: "calls/s", baseline: { name: "limits off", value: Math.round(wrkTwo.callsPerSec) } },
+          { area: "workers", metric: "spree search p99, 32 wrk connections, 2 workers, limits counted by the primary", value: wrkCounted.p99, unit: "ms", baseline: { name: "limits off", value: wrkTwo.p99 } },
+        );
+        const wrkErrors = wrkOne.errors + wrkTwo.errors + wrkCounted.errors;
+        if (wrkErrors > 0) log(`warning: ${wrkErrors} non-200 answers under wrk`);
+      } else {
+        log(`wrk rows skipped: ${noWrk}`);
       }
       const errors = [one, two, twoCounted, oneRanked, twoRanked].reduce((n, r) => n + r.errors, 0);
       if (errors > 0) log(`warning: ${errors} failed calls`);

@@ -1,0 +1,63 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * Load from wrk (Debian's `wrk`, written in C): on a 2-core machine the load generator shares
+ * the cores with the server, and a Node client spends about as much CPU per call as the server
+ * does on a cached search, so it caps what two workers can show. wrk costs a fraction of that.
+ * One MCP session (2025-11-25) is opened first; wrk's connections all send `tools/call` in it
+ * (a session may be used from several connections; with workers, any worker takes it up).
+ */
+
+/** Whether wrk is installed (the rows that need it are skipped, with a line saying so, if not). */
+export function wrkMissing(): string | undefined {
+  return spawnSync("wrk", ["--version"]).error === undefined ? undefined : "wrk is not installed (apt-get install -y wrk)";
+}
+
+export interface WrkResult {
+  readonly callsPerSec: number;
+  readonly p99: number;
+  /** Answers other than 200 (wrk's "Non-2xx or 3xx responses"). */
+  readonly errors: number;
+}
+
+const PROTOCOL = "2025-11-25";
+
+/** `connections` keep-alive connections calling `tool` with `args` for `seconds` (after a 2 s warm-up). */
+export async function wrkLoad(url: string, connections: number, seconds: number, tool: string, args: string): Promise<WrkResult> {
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const init = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: "bench-wrk", version: "1" } } }),
+  });
+  const session = init.headers.get("mcp-session-id");
+  if (init.status !== 200 || session === null) throw new Error(`initialize: ${init.status} ${await init.text()}`);
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: JSON.parse(args) as unknown } });
+  const sessionHeaders = { ...headers, "mcp-session-id": session, "mcp-protocol-version": PROTOCOL };
+  // The call must succeed before it is repeated: a tool error is also a 200.
+  const probe = await fetch(url, { method: "POST", headers: sessionHeaders, body });
+  const text = await probe.text();
+  if (probe.status !== 200 || text.includes('"isError":true') || text.includes('"error":{')) throw new Error(`tools/call: ${probe.status} ${text.slice(0, 300)}`);
+  const dir = mkdtempSync(join(tmpdir(), "svc-bench-wrk-"));
+  try {
+    const script = join(dir, "post.lua");
+    writeFileSync(
+      script,
+      [`wrk.method = "POST"`, `wrk.body = ${JSON.stringify(body)}`, ...Object.entries(sessionHeaders).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`), ""].join("\n"),
+    );
+    const run = (s: number, latency: boolean): string =>
+      execFileSync("wrk", ["-t1", `-c${connections}`, `-d${s}s`, ...(latency ? ["--latency"] : []), "-s", script, url], { encoding: "utf8" });
+    run(2, false);
+    const out = run(seconds, true);
+    const rate = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
+    const p99 = /99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
+    if (rate === undefined || p99 === null) throw new Error(`unreadable wrk output:\n${out}`);
+    const scale = p99[2] === "us" ? 0.001 : p99[2] === "s" ? 1000 : 1;
+    return { callsPerSec: Number(rate), p99: Math.round(Number(p99[1]) * scale * 100) / 100, errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
