@@ -245,8 +245,10 @@ function layout(text: string): { prose: number[]; fenced: { start: number; end: 
   return { prose, fenced };
 }
 
-function frontMatterEnd(text: string): number {
-  const m = /^\uFEFF?---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+/** Where the text after a file's front matter starts (0 without one); an empty block
+ *  (`---` straight after `---`) is front matter too. */
+export function frontMatterEnd(text: string): number {
+  const m = /^\uFEFF?---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text);
   return m === null ? 0 : m[0].length;
 }
 

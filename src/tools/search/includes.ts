@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { type MdxImport, mdxImports, removeImports } from "../../config/mdx-imports.js";
+import { frontMatterEnd, type MdxImport, mdxImports, removeImports } from "../../config/mdx-imports.js";
 import { LIMITS } from "../../limits.js";
 import type { Page, SiteFile } from "../../vfs/site.js";
 
@@ -163,8 +163,7 @@ function resolveImport(dir: string, spec: string): string | undefined {
 }
 
 function stripFrontMatter(text: string): string {
-  const m = /^\uFEFF?---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  return m === null ? text : text.slice(m[0].length);
+  return text.slice(frontMatterEnd(text));
 }
 
 /** `{name}` in a snippet's text becomes the tag's `name="..."` value; other braces stay. */

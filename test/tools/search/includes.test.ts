@@ -113,3 +113,18 @@ describe("snippets imported by pages", () => {
     expect(search(after, index, "wombat").map((h) => h.path)).toEqual(["/guides/auth"]);
   });
 });
+
+describe("snippets with an empty front matter block", () => {
+  it("inline their text without the block's two `---` lines (found by the adversary: `--- ---` in snippets)", () => {
+    const site = inlineSite(
+      {
+        "/index.mdx": '---\ntitle: Home\n---\nimport S from "/snippets/s.mdx";\n\nIntro words.\n\n<S />\n',
+        "/snippets/s.mdx": "---\n---\nSnippet kestrel text.\n",
+      },
+      { name: "FM", navigation: { pages: ["index"] } },
+    );
+    const index = new SearchIndex();
+    index.sync(site);
+    expect(search(site, index, "kestrel")).toEqual([{ path: "/index", section: "", snippet: "Intro words. Snippet kestrel text." }]);
+  });
+});
