@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
+import { cpuMs } from "./cpu-time.js";
 
 /**
  * Load generator for `bench/bridge.bench.ts` and `bench/protocol.bench.ts`, run as its own
@@ -101,18 +101,6 @@ async function drive(group: readonly LoadClient[], measureFrom: number, end: num
       }
     }),
   );
-}
-
-/** CPU time (user + system) process `pid` has used, in ms (Linux `/proc`); NaN elsewhere. */
-function cpuMs(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // utime and stime, fields 14 and 15 of proc(5), in clock ticks (USER_HZ, 100 on Linux).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 function percentile(values: number[], p: number): number {

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { DocsRuntime } from "../src/tools/runtime.js";
 import { localContext } from "../src/vfs/request-context.js";
 import { type ServeProcess, startServe } from "../test/helpers/serve-http.js";
+import { cpuMs } from "./cpu-time.js";
 import { type BenchRow, type BenchSuite, percentile } from "./bench.js";
 
 const DEMO = fileURLToPath(new URL("../fixtures/demo", import.meta.url));
@@ -29,18 +30,6 @@ export interface LoadResult {
    * throughput follows what other processes leave us; CPU per call is the server's own cost.
    */
   readonly cpuMsPerCall: number;
-}
-
-/** CPU time (user + system, all threads) a process has used so far, in ms; NaN off Linux. */
-export function cpuMs(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime, fields 14 and 15 of proc(5), in clock ticks (USER_HZ, 100 on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** Run the load generator in its own process against `url` (served by process `serverPid`, or `serverPids`), in `protocol` (default 2025-06-18, a session per client). */
