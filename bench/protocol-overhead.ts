@@ -11,6 +11,12 @@ import { DocsRuntime } from "../src/tools/runtime.js";
 import { localContext } from "../src/vfs/request-context.js";
 
 const ARGS = { query: "checkout payment methods" };
+/**
+ * A generation name for 2026-07-28 served the SDK's way, by a server it builds for each request
+ * (`createMcpHandler`), where the bridge answers plain tool calls directly (`DirectToolCalls`):
+ * the measurement behind that choice.
+ */
+export const STATELESS_VIA_SDK_SERVER = "2026-07-28 via the SDK's per-request server";
 const CLIENT = { name: "bench", version: "1" };
 /** The Node binding `@hono/node-server` passes: the per-IP limit reads the peer address from it. */
 const ENV = { incoming: { socket: { remoteAddress: "127.0.0.1" } } };
@@ -32,19 +38,23 @@ export async function mcpOverheadPerCall(root: string, generations: readonly str
   const answer = await searchTool.run(ARGS as never, { runtime, request: context, state: runtime.readerState(context), endpoint: "bench" });
   const canned = defineTool({ ...searchTool, run: async () => answer });
   const limits = parseRateLimits(["ip=off", "search=off"]) as RateLimits;
-  const bridge = createBridge({ runtime, state, rateLimits: limits, tools: [canned, ...CORE_TOOLS.filter((t) => t.key !== "search")] });
+  const tools = [canned, ...CORE_TOOLS.filter((t) => t.key !== "search")];
+  const bridge = createBridge({ runtime, state, rateLimits: limits, tools });
+  const sdkBridge = createBridge({ runtime, state, rateLimits: limits, tools, directToolCalls: false });
   const tool = runtime.names.search;
-  const post = async (body: unknown, headers: Record<string, string>): Promise<{ status: number; session: string | null; text: string }> => {
+  const post = async (body: unknown, headers: Record<string, string>, via = bridge): Promise<{ status: number; session: string | null; text: string }> => {
     const request = new Request("http://127.0.0.1/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
       body: JSON.stringify(body),
     });
-    const res = await bridge.fetch(request, ENV);
+    const res = await via.fetch(request, ENV);
     return { status: res.status, session: res.headers.get("mcp-session-id"), text: await res.text() };
   };
   /** One round of one generation: µs per call. */
-  const round = async (protocol: string): Promise<number> => {
+  const round = async (generation: string): Promise<number> => {
+    const via = generation === STATELESS_VIA_SDK_SERVER ? sdkBridge : bridge;
+    const protocol = generation === STATELESS_VIA_SDK_SERVER ? "2026-07-28" : generation;
     const stateless = protocol >= "2026-07-28";
     let headers: Record<string, string>;
     if (stateless) {
@@ -59,7 +69,7 @@ export async function mcpOverheadPerCall(root: string, generations: readonly str
       ? { _meta: { "io.modelcontextprotocol/protocolVersion": protocol, "io.modelcontextprotocol/clientInfo": CLIENT, "io.modelcontextprotocol/clientCapabilities": {} } }
       : {};
     const call = async (id: number): Promise<void> => {
-      const r = await post({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: ARGS, ...envelope } }, headers);
+      const r = await post({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: ARGS, ...envelope } }, headers, via);
       if (r.status !== 200 || !r.text.includes('"structuredContent"')) throw new Error(`tools/call (${protocol}): ${r.status} ${r.text.slice(0, 300)}`);
     };
     // Warm-up: the first calls of a generation compile its paths.
@@ -80,7 +90,7 @@ export async function mcpOverheadPerCall(root: string, generations: readonly str
     }
     return out;
   } finally {
-    await bridge.close();
+    await Promise.all([bridge.close(), sdkBridge.close()]);
     await runtime.close();
     await state.close();
     rmSync(stateDir, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { type ServeProcess, startServe } from "../test/helpers/serve-http.js";
 import type { BenchRow, BenchSuite } from "./bench.js";
 import { type Slice, loadAlternating } from "./alternating-load.js";
 import { NO_LIMITS, stop } from "./bridge.bench.js";
-import { mcpOverheadPerCall } from "./protocol-overhead.js";
+import { STATELESS_VIA_SDK_SERVER, mcpOverheadPerCall } from "./protocol-overhead.js";
 
 const SPREE = join(CORPORA, "spree");
 const SEARCH = JSON.stringify({ query: "checkout payment methods" });
@@ -22,7 +22,7 @@ const SESSIONS_0618 = "2025-06-18";
 const SESSIONS_1125 = "2025-11-25";
 const STATELESS = "2026-07-28";
 const GENERATIONS = [SESSIONS_0618, SESSIONS_1125, STATELESS] as const;
-const LABEL: Record<string, string> = { [SESSIONS_0618]: "2025-06-18 sessions", [SESSIONS_1125]: "2025-11-25 sessions", [STATELESS]: "2026-07-28 stateless" };
+const LABEL: Record<string, string> = { [SESSIONS_0618]: "2025-06-18 sessions", [SESSIONS_1125]: "2025-11-25 sessions", [STATELESS]: "2026-07-28 stateless", [STATELESS_VIA_SDK_SERVER]: STATELESS_VIA_SDK_SERVER };
 
 /** The search tool's name on the served site, asked of the server itself (a 2026-07-28 `tools/list`, no session). */
 async function searchToolName(origin: string): Promise<string> {
@@ -102,8 +102,8 @@ export const protocolSuite: BenchSuite = {
     log(`stateless/sessions calls/s, median of the rounds' ratios: ${ratio(SESSIONS_0618).toFixed(3)} (2025-06-18), ${ratio(SESSIONS_1125).toFixed(3)} (2025-11-25)`);
     log(`sessions/stateless server CPU per call, median of the rounds' ratios: ${cpuRatio(SESSIONS_0618).toFixed(3)} (2025-06-18), ${cpuRatio(SESSIONS_1125).toFixed(3)} (2025-11-25)`);
 
-    const overhead = await mcpOverheadPerCall(SPREE, GENERATIONS, OVERHEAD_ROUNDS, OVERHEAD_CALLS);
-    for (const g of GENERATIONS) log(`MCP overhead per call (in process, canned search answer, CPU), ${LABEL[g]}: median ${median(overhead[g] ?? []).toFixed(0)} µs (rounds ${spread(overhead[g] ?? [])})`);
+    const overhead = await mcpOverheadPerCall(SPREE, [...GENERATIONS, STATELESS_VIA_SDK_SERVER], OVERHEAD_ROUNDS, OVERHEAD_CALLS);
+    for (const g of [...GENERATIONS, STATELESS_VIA_SDK_SERVER]) log(`MCP overhead per call (in process, canned search answer, CPU), ${LABEL[g]}: median ${median(overhead[g] ?? []).toFixed(0)} µs (rounds ${spread(overhead[g] ?? [])})`);
 
     const baseline = { name: LABEL[SESSIONS_1125] as string, value: Math.round(median(rate(SESSIONS_1125))) };
     // The target: stateless at least as fast as each session revision, round by round.
@@ -117,6 +117,8 @@ export const protocolSuite: BenchSuite = {
       { area: "protocol", metric: `search p99, spree, ${CLIENTS} clients, 2026-07-28 stateless (median)`, value: round1(median(of(STATELESS).map((x) => x.p99))), unit: "ms", baseline: { name: baseline.name, value: round1(median(of(SESSIONS_1125).map((x) => x.p99))) } },
       { area: "protocol", metric: "MCP overhead per tools/call apart from the search, 2025-06-18 sessions (in process, CPU, median)", value: overheadOf(SESSIONS_0618), unit: "µs", baseline: { name: baseline.name, value: overheadOf(SESSIONS_1125) } },
       { area: "protocol", metric: "MCP overhead per tools/call apart from the search, 2026-07-28 stateless (in process, CPU, median)", value: overheadOf(STATELESS), unit: "µs", baseline: { name: baseline.name, value: overheadOf(SESSIONS_1125) } },
+      // Why plain 2026-07-28 tool calls skip the SDK's per-request server (DirectToolCalls).
+      { area: "protocol", metric: "MCP overhead per tools/call, 2026-07-28 through the SDK's per-request server (in process, CPU, median)", value: overheadOf(STATELESS_VIA_SDK_SERVER), unit: "µs", baseline: { name: "answered directly", value: overheadOf(STATELESS) } },
     ];
     return rows;
   },

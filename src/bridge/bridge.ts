@@ -74,6 +74,12 @@ export interface BridgeOptions {
    * certificate trust cannot be loosened by configuration.
    */
   readonly clientMetadata?: Omit<DocumentFetchOptions, "userAgent">;
+  /**
+   * Answer plain 2026-07-28 tool calls from the tool directly (default true), not through a
+   * server the SDK builds per request (`DirectToolCalls`). Tests and the bench turn it off to
+   * compare the two paths; no command-line option reaches it.
+   */
+  readonly directToolCalls?: boolean;
 }
 
 export interface Bridge {
@@ -112,7 +118,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     trustProxy: options.trustProxy ?? false,
     version,
   };
-  const endpoint = new McpEndpoint(deps, options.sessionKey);
+  const endpoint = new McpEndpoint(deps, options.sessionKey, options.directToolCalls ?? true);
   const app = new Hono<BridgeEnv>();
 
   // Registered first, so it runs before every route, mounted ones and unknown paths included.

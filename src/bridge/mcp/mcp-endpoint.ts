@@ -15,6 +15,7 @@ import { readBody } from "../read-body.js";
 import { authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../request-context.js";
 import { inputText } from "../../tools/mcp/issues.js";
 import { CLIENT_CHARGES } from "./client-charges.js";
+import { DirectToolCalls } from "./direct-tool-call.js";
 import { closableStream } from "./closable-stream.js";
 import { ListenBus } from "./listen-bus.js";
 import { type ListKind, NotificationStreams, type StreamOpening } from "./notification-streams.js";
@@ -44,7 +45,8 @@ const RESUMED_PROTOCOL_VERSION = "2025-03-26";
  * - 2025 revisions are sessions: `initialize` opens one (the `Mcp-Session-Id` response header),
  *   later POSTs carry it, GET opens its notification stream, DELETE ends it.
  * - 2026-07-28 is stateless: each POST carries its version and capabilities in `_meta`, and the
- *   SDK's `createMcpHandler` answers it with a server built for that one request;
+ *   SDK's `createMcpHandler` answers it with a server built for that one request, except a
+ *   plain tool call, which the tool answers directly (`DirectToolCalls`);
  *   `subscriptions/listen` is its notification stream.
  * The SDK's classification (`isLegacyRequest`) tells them apart, and one factory
  * (`createMcpServer`) builds the server of both. Every request is checked again (availability,
@@ -65,12 +67,16 @@ export class McpEndpoint {
   private readonly listenBus: ListenBus;
   /** Idle 2026-07-28 servers, used again (`ServerPool`). */
   readonly servers: ServerPool;
+  /** Plain 2026-07-28 tool calls, answered without a server per request; undefined when turned off. */
+  private readonly direct: DirectToolCalls | undefined;
 
   /** `sessionKey`: shared by the processes that serve one site (`--workers`), so any of them resumes a session another opened. */
   constructor(
     private readonly deps: BridgeDeps,
     sessionKey?: Buffer,
+    directToolCalls = true,
   ) {
+    this.direct = directToolCalls ? new DirectToolCalls(deps) : undefined;
     this.ids = new SessionIds(sessionKey);
     this.sessions = new SessionTable({ maxSessions: LIMITS.bridge.maxSessions, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now });
     this.streams = new NotificationStreams(deps);
@@ -127,6 +133,10 @@ export class McpEndpoint {
       if (claimsModernRevision(body.raw) || !(await isLegacyRequest(c.req.raw, body.raw, { maxRequestBodySize: LIMITS.bridge.maxBodyBytes }))) {
         const refused = await this.chargeTools(endpoint, c, body);
         if (refused !== undefined) return refused;
+        if (this.direct !== undefined && body.messages[0]?.method === "tools/call") {
+          const answered = await this.direct.answer(endpoint, c.req.raw, body.raw, contextFromAuthInfo(authInfo));
+          if (answered !== undefined) return answered;
+        }
         const serve = (): Promise<Response> => this.modern[endpoint].fetch(c.req.raw, { authInfo, parsedBody: body.raw });
         if (body.messages[0]?.method !== "subscriptions/listen") return serve();
         const opening = { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: contextFromAuthInfo(authInfo) };

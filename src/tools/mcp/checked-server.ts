@@ -46,6 +46,22 @@ type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
  * `task` the server does not support are named before the SDK looks.
  */
 export class CheckedServer extends Server {
+  /**
+   * The SDK's close makes a "Connection closed" error for requests still waiting on the
+   * client, whether or not any are. A 2026-07-28 server closes after every exchange, and none
+   * of ours ever waits on the client (no sampling, no elicitation): capturing that error's
+   * stack was the largest single cost of a stateless call (bench `protocol`).
+   */
+  protected override _onclose(): void {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super._onclose();
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const inner = super._wrapHandler(method, handler);
     // Looked up from a constant table: `Server`'s constructor registers its handlers (and so

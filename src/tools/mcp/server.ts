@@ -83,7 +83,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   const endpoint = options.endpoint ?? "stdio";
   const openingState = runtime.readerState(opening);
   const server = new CheckedServer(
-    { name: "svc-mcp", title: siteTitle(runtime.site.config.name), version: options.version ?? VERSION },
+    serverIdentity(runtime, options.version),
     {
       capabilities: {
         tools: { listChanged: true },
@@ -154,6 +154,11 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   });
   server.onclose = () => unsubscribe();
   return { server, close: unsubscribe };
+}
+
+/** The server's name, title (the site's) and version: `initialize`'s `serverInfo`, and `_meta` of every 2026-07-28 result. */
+export function serverIdentity(runtime: DocsRuntime, version: string = VERSION): { name: string; title: string; version: string } {
+  return { name: "svc-mcp", title: siteTitle(runtime.site.config.name), version };
 }
 
 /**

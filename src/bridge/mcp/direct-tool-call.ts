@@ -1,0 +1,102 @@
+import { type CallToolResult, classifyInboundRequest, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY } from "@modelcontextprotocol/server";
+import { callTool } from "../../tools/mcp/tool-calls.js";
+import { STATELESS_PROTOCOL_VERSIONS } from "../../tools/mcp/protocol-versions.js";
+import { serverIdentity } from "../../tools/mcp/server.js";
+import type { DocsTool } from "../../tools/mcp/tool.js";
+import type { RequestContext } from "../../vfs/request-context.js";
+import type { BridgeDeps } from "../context.js";
+import type { Endpoint } from "./sessions.js";
+
+/** A 2026-07-28 `tools/call` this module answers: its id, tool and arguments. */
+interface DirectCall {
+  readonly id: string | number;
+  readonly tool: DocsTool;
+  readonly name: string;
+  readonly args: Record<string, unknown> | undefined;
+}
+
+/** The `_meta` keys a plain call carries: the per-request envelope, nothing the SDK would act on. */
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
+
+/** The `params` members of a plain call: a task, retry material (`inputResponses`, `requestState`) or anything else is the SDK's. */
+const CALL_KEYS: ReadonlySet<string> = new Set(["name", "arguments", "_meta"]);
+
+/**
+ * A 2026-07-28 `tools/call` answered by the tool's use case directly, without a server built
+ * for the request. The SDK's stateless path (`createMcpHandler`) connects a server to a
+ * one-exchange transport, dispatches, and closes it again for every request; on search calls
+ * that cost half as much again as the search over a 2025 session (bench `protocol`), and tool
+ * calls are nearly all the traffic. Only a call the SDK would serve exactly so is taken here:
+ * one request, valid envelope and standard headers (the SDK's own `classifyInboundRequest`
+ * judges them), one of our tools by name, arguments absent or an object, no task, no retry
+ * material. Anything else (and every other method) goes through the SDK as before. The answer
+ * is the SDK's, byte for byte: the tool's result, `resultType`, the server's identity in
+ * `_meta` (test/bridge/direct-tool-call.test.ts compares the two paths).
+ */
+export class DirectToolCalls {
+  constructor(private readonly deps: BridgeDeps) {}
+
+  /** The answer to `body`, or undefined when the SDK must serve it. */
+  async answer(endpoint: Endpoint, request: Request, body: unknown, context: RequestContext): Promise<Response | undefined> {
+    const call = this.plainCall(request, body);
+    if (call === undefined) return undefined;
+    const { deps } = this;
+    const state = deps.runtime.readerState(context);
+    let message: unknown;
+    try {
+      const result = await callTool([call.tool], deps.runtime.names, call.name, call.args, { runtime: deps.runtime, request: context, state, endpoint });
+      message = { result: encodeResult(result, serverIdentity(deps.runtime, deps.version)), jsonrpc: "2.0", id: call.id };
+    } catch (error) {
+      // As the SDK answers a handler that threw: the error's own code (else -32603), its message, its data.
+      const e = error as { code?: unknown; message?: string; data?: unknown };
+      const code = Number.isSafeInteger(e.code) ? (e.code as number) : -32603;
+      message = { jsonrpc: "2.0", id: call.id, error: { code, message: e.message ?? "Internal error", ...(e.data !== undefined ? { data: e.data } : {}) } };
+    }
+    return Response.json(message, { status: 200, headers: { "Content-Type": "application/json" } });
+  }
+
+  private plainCall(request: Request, body: unknown): DirectCall | undefined {
+    if (!isPlainObject(body) || body.method !== "tools/call" || !("id" in body)) return undefined;
+    const params = body.params;
+    if (!isPlainObject(params) || !Object.keys(params).every((k) => CALL_KEYS.has(k))) return undefined;
+    const { name, arguments: args, _meta: meta } = params;
+    if (typeof name !== "string" || (args !== undefined && !isPlainObject(args))) return undefined;
+    if (!isPlainObject(meta) || !Object.keys(meta).every((k) => ENVELOPE_KEYS.has(k))) return undefined;
+    const names = this.deps.runtime.names;
+    const tool = this.deps.tools.find((t) => t.name(names) === name);
+    if (tool === undefined) return undefined;
+    const headers = request.headers;
+    const protocolVersionHeader = headers.get("mcp-protocol-version") ?? undefined;
+    const mcpMethodHeader = headers.get("mcp-method") ?? undefined;
+    const mcpNameHeader = headers.get("mcp-name") ?? undefined;
+    // The standard headers the SDK requires of a request: present, and naming what the body names.
+    if (protocolVersionHeader === undefined || mcpMethodHeader === undefined || (mcpNameHeader === undefined || stripOws(mcpNameHeader) !== name)) return undefined;
+    const route = classifyInboundRequest({ httpMethod: "POST", protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body });
+    if (route.kind !== "modern" || route.messageKind !== "request") return undefined;
+    const revision = route.classification.revision;
+    if (revision === undefined || !STATELESS_PROTOCOL_VERSIONS.includes(revision)) return undefined;
+    return { id: body.id as string | number, tool, name, args: args as Record<string, unknown> | undefined };
+  }
+}
+
+/**
+ * A tool result as the SDK's 2026-07-28 encoding writes it: `resultType: "complete"` after the
+ * result's own members, then the server's identity in `_meta` (kept where the result has its own).
+ */
+function encodeResult(result: CallToolResult, identity: Record<string, unknown>): Record<string, unknown> {
+  const typed = result.resultType === undefined ? { ...result, resultType: "complete" } : { ...result };
+  const meta = typed._meta;
+  if (meta === undefined) return { ...typed, _meta: { [SERVER_INFO_META_KEY]: identity } };
+  if (!isPlainObject(meta) || meta[SERVER_INFO_META_KEY] !== undefined) return typed;
+  return { ...typed, _meta: { ...meta, [SERVER_INFO_META_KEY]: identity } };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A header value without the optional whitespace HTTP allows around it (spaces and tabs), as the SDK reads it. */
+function stripOws(value: string): string {
+  return value.replace(/^[ \t]+|[ \t]+$/g, "");
+}
