@@ -77,7 +77,7 @@ export const RANKING: RankingParams = {
    *  hundredths); a page whose other version answers the query clearly better is shown as that
    *  one, so a strong match is never hidden behind a weak default one. */
   versionTwinTolerance: 0.05,
-  /** Read section postings only for pages whose upper bound can reach the top (`plausiblePages`);
+  /** Read section postings only for pages whose upper bound can reach the top (`scoreBestFirst`);
    *  false reads them for every candidate (the bench's baseline). The results are the same. */
   boundPruning: true,
 };
@@ -173,12 +173,12 @@ export function resolveTerms(
  * BM25F over its best section, each expressed as the IDF-weighted mean of per-term saturations
  * (see docs/search.md for why that is comparable across queries). `accept` filters pages before
  * any scoring, so rejected pages never become candidates. Phases: `accumulatePages` (one
- * posting per page and term: its fields and its sections' sums), `plausiblePages` (those whose
- * upper bound can reach the top `limit`, against a lower bound of it), `accumulateSections`
- * (section postings of those pages only), `scoreCandidates` (BM25F, best section, title), then
- * `finishTop` (proximity, only while a candidate can still reach the top `limit`). The pages
- * left out in the second phase are those `finishTop` would cut, so the result is the same as
- * scoring every page. `prior` must be at most 1.
+ * posting per page and term: its fields and its sections' sums), `scoreBestFirst` (pages by
+ * their upper bound, best first: each one's section postings, its BM25F and title parts, until
+ * no page left can reach the top `limit` against a lower bound of it), then `finishTop`
+ * (proximity, only while a candidate can still reach the top `limit`). The pages left out in
+ * the second phase are those `finishTop` would cut, so the result is the same as scoring every
+ * page. `prior` must be at most 1.
  */
 export function rankPages(
   index: InvertedIndex,
@@ -193,7 +193,7 @@ export function rankPages(
   const n = query.length;
   const idfSum = query.reduce((s, q) => s + q.idf, 0);
   if (n === 0 || idfSum === 0) return [];
-  const acc = scratch.begin(index.sectionCapacity, index.pageCapacity, n);
+  const acc = scratch.begin(index.sectionCapacity, index.pageCapacity, query);
   const shape = queryShape(query, acc.termMaps(index.vocabularySize), P, idfSum);
   const scales = stats.scales(P);
   // The most common terms (`skippable`) count only for pages the others made candidates, as long
@@ -207,9 +207,7 @@ export function rankPages(
     }
     accumulatePages(index, scales, query, common, accept, acc, false);
   }
-  const plausible = plausiblePages(index, query, acc, shape, P, prior, limit);
-  accumulateSections(index, scales, query, plausible, acc);
-  const candidates = scoreCandidates(index, query, acc, shape, P, prior, plausible);
+  const candidates = scoreBestFirst(index, scales, query, acc, shape, P, prior, limit);
   const out = finishTop(index, acc, candidates, shape, P, prior, limit);
   acc.clearTermMaps(query);
   acc.end();
@@ -243,7 +241,10 @@ function accumulatePages(
   const n = query.length;
   const { page: pageScale, sectionMax } = scales;
   for (const qi of terms) {
-    for (const { entry, weight } of (query[qi] as QueryTerm).matches) {
+    const matches = (query[qi] as QueryTerm).matches;
+    for (let mi = 0; mi < matches.length; mi++) {
+      const { entry, weight } = matches[mi] as QueryTerm["matches"][number];
+      const match = (acc.matchBase[qi] as number) + mi;
       const pp = entry.pages;
       for (let r = 0; r < pp.ids.length; r++) {
         const pid = pp.ids[r] as number;
@@ -260,6 +261,8 @@ function accumulatePages(
         const packed = sp.tf[r] as number;
         acc.page[ps * 3 * n + n + qi]! += weight * weightedWideTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
         acc.page[ps * 3 * n + 2 * n + qi]! += weight * weightedWideTf(packed, sectionMax, pid * FIELDS_PER_UNIT);
+        // Where the page's section postings of this term are, should its sections be read.
+        acc.notePosting(ps, match, r);
       }
     }
   }
@@ -328,10 +331,53 @@ function bounds(
  *  bound of the top's last score when `values` are lower bounds. A min-heap of `limit` values. */
 function floorOfTop(values: Float64Array, count: number, limit: number): number {
   if (!Number.isFinite(limit) || limit < 1) return 0;
-  const heap: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const x = values[i] as number;
-    if (heap.length < limit) {
+  const top = new TopScores(limit);
+  let floor = 0;
+  for (let i = 0; i < count; i++) floor = top.add(values[i] as number);
+  return floor;
+}
+
+/**
+ * Phase 2, best first by the upper bound of `bounds`: each page's section postings, and its
+ * score without proximity (`scorePage`), while its bound can reach the top `limit`. The floor
+ * of the top is the `limit`-th best of lower bounds of final scores, each of a different page:
+ * those of `bounds` for every page, raised by the exact score without proximity (never above
+ * the final one) of each page scored. A page whose upper bound is below the floor is one
+ * `finishTop` would cut (its own bound there is no larger, and the `limit` pages the floor
+ * stands for come before it), so leaving it unscored changes nothing. Without `boundPruning`,
+ * every candidate page is scored.
+ */
+function scoreBestFirst(index: InvertedIndex, scales: UnitScales, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, limit: number): Candidates {
+  const { lower, upper } = bounds(index, query, acc, shape, P, prior);
+  const slots = acc.pages.length;
+  const out: Candidates = { ...acc.candidateArrays(slots), order: [] };
+  const prune = P.boundPruning && Number.isFinite(limit) && limit >= 1;
+  let floor = prune ? floorOfTop(lower, slots, limit) : 0;
+  const queue: number[] = [];
+  for (let ps = 0; ps < slots; ps++) if ((upper[ps] as number) >= 0 && (upper[ps] as number) >= floor - TIE_MARGIN) queue.push(ps);
+  if (prune) queue.sort((a, b) => (upper[b] as number) - (upper[a] as number));
+  const scored = prune ? new TopScores(limit) : undefined;
+  const inTitle = new Float64Array(query.length);
+  for (const ps of queue) {
+    if ((upper[ps] as number) < floor - TIE_MARGIN) break;
+    accumulateSectionsOf(ps, query, scales, acc);
+    scorePage(index, query, acc, shape, P, prior, ps, out, inTitle);
+    if (scored === undefined) continue;
+    const atLeast = scored.add((out.partial[ps] as number) * prior(acc.pages[ps] as number));
+    if (atLeast > floor) floor = atLeast;
+  }
+  return out;
+}
+
+/** The `limit` best of the scores added, as a min-heap: `add` returns the `limit`-th best so far
+ *  (0 while there are fewer). */
+class TopScores {
+  private readonly heap: number[] = [];
+  constructor(private readonly limit: number) {}
+
+  add(x: number): number {
+    const heap = this.heap;
+    if (heap.length < this.limit) {
       heap.push(x);
       for (let c = heap.length - 1; c > 0; ) {
         const parent = (c - 1) >> 1;
@@ -352,21 +398,8 @@ function floorOfTop(values: Float64Array, count: number, limit: number): number 
         c = m;
       }
     }
+    return heap.length < this.limit ? 0 : Math.max(0, heap[0] as number);
   }
-  return heap.length < limit ? 0 : Math.max(0, heap[0] as number);
-}
-
-/**
- * Phase 2: the accepted page slots that can still reach the top `limit`: those whose upper
- * bound is not below the `limit`-th best lower bound. A page left out is one `finishTop` would
- * cut (its own bound there is no larger), so leaving it out changes nothing.
- */
-function plausiblePages(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, limit: number): number[] {
-  const { lower, upper } = bounds(index, query, acc, shape, P, prior);
-  const floor = P.boundPruning ? floorOfTop(lower, acc.pages.length, limit) : 0;
-  const out: number[] = [];
-  for (let ps = 0; ps < acc.pages.length; ps++) if ((upper[ps] as number) >= 0 && (upper[ps] as number) >= floor - TIE_MARGIN) out.push(ps);
-  return out;
 }
 
 /**
@@ -396,54 +429,28 @@ function skippable(query: readonly QueryTerm[], shape: QueryShape, P: RankingPar
 }
 
 /**
- * Phase 3: the section postings of the plausible pages. A page's sections have consecutive ids
- * and posting lists are in id order, so a page's postings in a long list are found by binary
- * search; a list shorter than that would take is read through, skipping other pages.
+ * The section postings of one page: for each of its summed postings `accumulatePages` noted,
+ * the run of the term's section postings that are the page's (`PageSectionPostings.first`),
+ * added per section in the order of the query's matches (the sums are the same, to the bit,
+ * whatever order pages are scored in).
  */
-function accumulateSections(index: InvertedIndex, scales: UnitScales, query: readonly QueryTerm[], plausible: readonly number[], acc: RankScratch): void {
+function accumulateSectionsOf(ps: number, query: readonly QueryTerm[], scales: UnitScales, acc: RankScratch): void {
   const n = query.length;
   const secScale = scales.section;
-  const wanted = acc.markPlausible(plausible);
-  const searchCost = plausible.length * 16;
-  for (let qi = 0; qi < n; qi++) {
-    for (const { entry, weight } of (query[qi] as QueryTerm).matches) {
-      const { ids, tf } = entry.sections;
-      if (ids.length <= searchCost) {
-        for (let r = 0; r < ids.length; r++) {
-          const sid = ids[r] as number;
-          const s = index.section(sid);
-          if (s === undefined) continue;
-          const ps = acc.heldSlot(s.page);
-          if (ps < 0 || wanted[ps] !== 1) continue;
-          const ss = acc.sectionSlot(sid, ps);
-          acc.sec[ss * n + qi]! += weight * weightedTf(tf[r] as number, secScale, sid * FIELDS_PER_UNIT);
-        }
-        continue;
-      }
-      for (const ps of plausible) {
-        const unit = index.page(acc.pages[ps] as number) as PageUnit;
-        if (unit.sections.length === 0) continue;
-        const last = unit.sections[unit.sections.length - 1] as number;
-        for (let r = firstAtLeast(ids, unit.sections[0] as number); r < ids.length && (ids[r] as number) <= last; r++) {
-          const sid = ids[r] as number;
-          const ss = acc.sectionSlot(sid, ps);
-          acc.sec[ss * n + qi]! += weight * weightedTf(tf[r] as number, secScale, sid * FIELDS_PER_UNIT);
-        }
-      }
+  for (let k = acc.firstPosting[ps] as number; k >= 0; k = acc.nextPosting[k] as number) {
+    const match = acc.postingMatch[k] as number;
+    const qi = acc.matchQuery[match] as number;
+    const { entry, weight } = acc.matches[match] as QueryTerm["matches"][number];
+    const r = acc.postingRank[k] as number;
+    const { ids, tf } = entry.sections;
+    const first = entry.pageSections.first;
+    const end = r + 1 < first.length ? (first[r + 1] as number) : ids.length;
+    for (let j = first[r] as number; j < end; j++) {
+      const sid = ids[j] as number;
+      const ss = acc.sectionSlot(sid, ps);
+      acc.sec[ss * n + qi]! += weight * weightedTf(tf[j] as number, secScale, sid * FIELDS_PER_UNIT);
     }
   }
-}
-
-/** The first index of a sorted list holding a value >= `value`. */
-function firstAtLeast(list: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((list[mid] as number) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** What the scoring phases need to know about the query beyond its terms. */
@@ -478,8 +485,8 @@ function queryShape(query: readonly QueryTerm[], maps: { termQuery: Int16Array; 
   return { idfSum, termQuery, termWeight, pairWeights, pairSum, withPairs, baseShare: (1 - P.titleShare - P.proximityShare) * keep, titleShare: P.titleShare * keep };
 }
 
-/** Candidates after phase 2: per page slot, the score without proximity, an upper bound of the
- *  final score, the best section (-1: page fields only), and the slots best bound first. */
+/** Candidates after phase 2: per page slot scored, the score without proximity, an upper bound of
+ *  the final score, the best section (-1: page fields only); and the slots scored. */
 interface Candidates {
   readonly partial: Float64Array;
   readonly bound: Float64Array;
@@ -487,45 +494,38 @@ interface Candidates {
   readonly order: number[];
 }
 
-/** Phase 4, the plausible pages: the BM25F part (whole page and best section) and the title part. */
-function scoreCandidates(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, plausible: readonly number[]): Candidates {
+/** One page slot's BM25F part (whole page and best section) and title part, into `out`. */
+function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, ps: number, out: Candidates, inTitle: Float64Array): void {
   const n = query.length;
-  const slots = acc.pages.length;
-  // Per slot, from the scratch (as large as the candidates: reused, not allocated per query).
-  const out: Candidates = { ...acc.candidateArrays(slots), order: [] };
   const pageAcc = acc.page;
   const secAcc = acc.sec;
-  const inTitle = new Float64Array(n);
-  for (const ps of plausible) {
-    const page = acc.pages[ps] as number;
-    const v = ps * 3 * n;
-    let whole = 0;
-    let fieldsOnly = 0;
-    for (let qi = 0; qi < n; qi++) {
-      const w = (query[qi] as QueryTerm).idf;
-      whole += w * saturate((pageAcc[v + qi] as number) + (pageAcc[v + n + qi] as number), P.k1);
-      fieldsOnly += w * saturate(pageAcc[v + qi] as number, P.k1);
-    }
-    let best = fieldsOnly;
-    let bestSection: number | undefined;
-    for (let ss = acc.firstSection[ps] as number; ss >= 0; ss = acc.nextSection[ss] as number) {
-      let s = 0;
-      for (let qi = 0; qi < n; qi++) s += (query[qi] as QueryTerm).idf * saturate((pageAcc[v + qi] as number) + (secAcc[ss * n + qi] as number), P.k1);
-      const sid = acc.sections[ss] as number;
-      // Ties go to the earlier section (lower id), so the choice does not depend on posting order.
-      if (s > best || (s === best && bestSection !== undefined && sid < bestSection)) {
-        best = s;
-        bestSection = sid;
-      }
-    }
-    const base = (P.pageShare * whole + (1 - P.pageShare) * best) / shape.idfSum;
-    const partial = shape.baseShare * base + shape.titleShare * titlePart(index.page(page) as PageUnit, query, shape, inTitle);
-    out.partial[ps] = partial;
-    out.bound[ps] = (partial + (shape.withPairs ? P.proximityShare : 0)) * prior(page);
-    out.section[ps] = bestSection ?? -1;
-    out.order.push(ps);
+  const page = acc.pages[ps] as number;
+  const v = ps * 3 * n;
+  let whole = 0;
+  let fieldsOnly = 0;
+  for (let qi = 0; qi < n; qi++) {
+    const w = (query[qi] as QueryTerm).idf;
+    whole += w * saturate((pageAcc[v + qi] as number) + (pageAcc[v + n + qi] as number), P.k1);
+    fieldsOnly += w * saturate(pageAcc[v + qi] as number, P.k1);
   }
-  return out;
+  let best = fieldsOnly;
+  let bestSection: number | undefined;
+  for (let ss = acc.firstSection[ps] as number; ss >= 0; ss = acc.nextSection[ss] as number) {
+    let s = 0;
+    for (let qi = 0; qi < n; qi++) s += (query[qi] as QueryTerm).idf * saturate((pageAcc[v + qi] as number) + (secAcc[ss * n + qi] as number), P.k1);
+    const sid = acc.sections[ss] as number;
+    // Ties go to the earlier section (lower id), so the choice does not depend on posting order.
+    if (s > best || (s === best && bestSection !== undefined && sid < bestSection)) {
+      best = s;
+      bestSection = sid;
+    }
+  }
+  const base = (P.pageShare * whole + (1 - P.pageShare) * best) / shape.idfSum;
+  const partial = shape.baseShare * base + shape.titleShare * titlePart(index.page(page) as PageUnit, query, shape, inTitle);
+  out.partial[ps] = partial;
+  out.bound[ps] = (partial + (shape.withPairs ? P.proximityShare : 0)) * prior(page);
+  out.section[ps] = bestSection ?? -1;
+  out.order.push(ps);
 }
 
 /** The idf-weighted share of the query in the page title, times the share of the title in the query. */
@@ -648,12 +648,35 @@ export class RankScratch {
   /** Sections of each page slot as a linked list of section slots. */
   firstSection: Int32Array = new Int32Array(0);
   nextSection: Int32Array = new Int32Array(0);
+  /** The query's matches in one list (query term by query term), the query term of each, and
+   *  where each query term's start. */
+  readonly matches: QueryTerm["matches"][number][] = [];
+  readonly matchQuery: number[] = [];
+  readonly matchBase: number[] = [];
+  /** Summed postings of each page slot (`notePosting`) as a linked list: match and rank of each. */
+  firstPosting: Int32Array = new Int32Array(0);
+  lastPosting: Int32Array = new Int32Array(0);
+  nextPosting: Int32Array = new Int32Array(0);
+  postingMatch: Int32Array = new Int32Array(0);
+  postingRank: Int32Array = new Int32Array(0);
+  private postings = 0;
   private n = 0;
 
-  begin(sectionCapacity: number, pageCapacity: number, n: number): this {
+  begin(sectionCapacity: number, pageCapacity: number, query: readonly QueryTerm[]): this {
     if (this.sectionSlots.length < sectionCapacity) this.sectionSlots = grow(this.sectionSlots, sectionCapacity, -1);
     if (this.pageSlots.length < pageCapacity) this.pageSlots = grow(this.pageSlots, pageCapacity, -1);
-    this.n = n;
+    this.n = query.length;
+    this.postings = 0;
+    this.matches.length = 0;
+    this.matchQuery.length = 0;
+    this.matchBase.length = 0;
+    query.forEach((q, qi) => {
+      this.matchBase.push(this.matches.length);
+      for (const m of q.matches) {
+        this.matches.push(m);
+        this.matchQuery.push(qi);
+      }
+    });
     return this;
   }
 
@@ -669,8 +692,14 @@ export class RankScratch {
     const need = (next + 1) * 3 * this.n;
     if (this.page.length < need) this.page = growFloat(this.page, need);
     this.page.fill(0, next * 3 * this.n, need);
-    if (this.firstSection.length <= next) this.firstSection = grow(this.firstSection, next + 1, -1);
+    if (this.firstSection.length <= next) {
+      this.firstSection = grow(this.firstSection, next + 1, -1);
+      this.firstPosting = grow(this.firstPosting, next + 1, -1);
+      this.lastPosting = grow(this.lastPosting, next + 1, -1);
+    }
     this.firstSection[next] = -1;
+    this.firstPosting[next] = -1;
+    this.lastPosting[next] = -1;
     return ok ? next : -1;
   }
 
@@ -680,7 +709,6 @@ export class RankScratch {
     return slot !== -1 && this.accepted[slot] === true ? slot : -1;
   }
 
-  private plausible: Uint8Array = new Uint8Array(0);
   private lower: Float64Array = new Float64Array(0);
   private upper: Float64Array = new Float64Array(0);
 
@@ -688,7 +716,7 @@ export class RankScratch {
   private bound: Float64Array = new Float64Array(0);
   private section: Int32Array = new Int32Array(0);
 
-  /** Three arrays of at least `slots` entries, for `scoreCandidates` (only the plausible slots' are set and read). */
+  /** Three arrays of at least `slots` entries, for `scoreBestFirst` (only the scored slots' are set and read). */
   candidateArrays(slots: number): { partial: Float64Array; bound: Float64Array; section: Int32Array } {
     if (this.partial.length < slots) {
       const size = Math.max(slots, this.partial.length * 2, 256);
@@ -709,12 +737,22 @@ export class RankScratch {
     return { lower: this.lower, upper: this.upper };
   }
 
-  /** One flag per page slot: 1 for the slots listed. */
-  markPlausible(slots: readonly number[]): Uint8Array {
-    if (this.plausible.length < this.pages.length) this.plausible = new Uint8Array(Math.max(this.pages.length, this.plausible.length * 2, 64));
-    this.plausible.fill(0, 0, this.pages.length);
-    for (const ps of slots) this.plausible[ps] = 1;
-    return this.plausible;
+  /** Note that page slot `ps` has the summed posting at `rank` of match `match` (`matches`), in
+   *  the order they come: `accumulateSectionsOf` reads the page's section postings from them. */
+  notePosting(ps: number, match: number, rank: number): void {
+    const k = this.postings++;
+    if (this.nextPosting.length <= k) {
+      this.nextPosting = grow(this.nextPosting, k + 1, -1);
+      this.postingMatch = grow(this.postingMatch, k + 1, 0);
+      this.postingRank = grow(this.postingRank, k + 1, 0);
+    }
+    this.nextPosting[k] = -1;
+    this.postingMatch[k] = match;
+    this.postingRank[k] = rank;
+    const last = this.lastPosting[ps] as number;
+    if (last < 0) this.firstPosting[ps] = k;
+    else this.nextPosting[last] = k;
+    this.lastPosting[ps] = k;
   }
 
   /** The slot of a section of the page in slot `pageSlot`, taking one the first time. */
