@@ -171,8 +171,8 @@ export function resolveTerms(
 /**
  * Score pages for resolved query terms. A page's score blends BM25F over the whole page with
  * BM25F over its best section, each expressed as the IDF-weighted mean of per-term saturations
- * (see docs/search.md for why that is comparable across queries). `accept` filters pages before
- * any scoring, so rejected pages never become candidates. Phases: `accumulatePages` (one
+ * (see docs/search.md for why that is comparable across queries). `accepted` flags the page
+ * units that may be scored (1), live ones only: the others never become candidates. Phases: `accumulatePages` (one
  * posting per page and term: its fields and its sections' sums), `scoreBestFirst` (pages by
  * their upper bound, best first: each one's section postings, its BM25F and title parts, until
  * no page left can reach the top `limit` against a lower bound of it), then `finishTop`
@@ -184,7 +184,7 @@ export function rankPages(
   index: InvertedIndex,
   stats: IndexStatistics,
   query: readonly QueryTerm[],
-  accept: (page: number) => boolean,
+  accepted: Uint8Array,
   P: RankingParams = RANKING,
   scratch: RankScratch = new RankScratch(),
   prior: (page: number) => number = () => 1,
@@ -199,13 +199,13 @@ export function rankPages(
   // The most common terms (`skippable`) count only for pages the others made candidates, as long
   // as a page holding them alone could not reach the top; else they join the others one by one.
   const common = P.boundPruning ? skippable(query, shape, P, limit) : [];
-  accumulatePages(index, scales, query, query.map((_, qi) => qi).filter((qi) => !common.includes(qi)), accept, acc, true);
+  accumulatePages(scales, query, query.map((_, qi) => qi).filter((qi) => !common.includes(qi)), accepted, acc, true);
   if (common.length > 0) {
     const floor = floorOfTop(bounds(index, query, acc, shape, P, prior, false).lower, acc.pages.length, limit);
     while (common.length > 0 && reach(common, query, shape, P) >= floor - TIE_MARGIN) {
-      accumulatePages(index, scales, query, [common.pop() as number], accept, acc, true);
+      accumulatePages(scales, query, [common.pop() as number], accepted, acc, true);
     }
-    accumulatePages(index, scales, query, common, accept, acc, false);
+    accumulatePages(scales, query, common, accepted, acc, false);
   }
   const candidates = scoreBestFirst(index, scales, query, acc, shape, P, prior, limit);
   const out = finishTop(index, acc, candidates, shape, P, prior, limit);
@@ -226,15 +226,14 @@ function saturate(x: number, k1: number): number {
  * Phase 1: for every page posting of every matched term, add the field-weighted frequencies of
  * the page's own fields, of its sections summed (as one document), and a bound of any one of
  * its sections' (the sums under the page's largest section scales) to the page's accumulators.
- * With `take`, a page not seen yet takes a slot (pages `accept` rejects take none); without,
+ * With `take`, a page not seen yet takes a slot (pages not `accepted` take none); without,
  * only pages that hold one already count.
  */
 function accumulatePages(
-  index: InvertedIndex,
   scales: UnitScales,
   query: readonly QueryTerm[],
   terms: readonly number[],
-  accept: (page: number) => boolean,
+  accepted: Uint8Array,
   acc: RankScratch,
   take: boolean,
 ): void {
@@ -248,15 +247,14 @@ function accumulatePages(
       const pp = entry.pages;
       for (let r = 0; r < pp.ids.length; r++) {
         const pid = pp.ids[r] as number;
-        const ps = take ? acc.pageSlot(pid, accept) : acc.heldSlot(pid);
+        const ps = take ? acc.pageSlot(pid, accepted) : acc.heldSlot(pid);
         if (ps < 0) continue;
         acc.page[ps * 3 * n + qi]! += weight * weightedTf(pp.tf[r] as number, pageScale, pid * 2 * FIELDS_PER_UNIT);
       }
       const sp = entry.pageSections;
       for (let r = 0; r < sp.ids.length; r++) {
         const pid = sp.ids[r] as number;
-        if (index.page(pid) === undefined) continue;
-        const ps = take ? acc.pageSlot(pid, accept) : acc.heldSlot(pid);
+        const ps = take ? acc.pageSlot(pid, accepted) : acc.heldSlot(pid);
         if (ps < 0) continue;
         const packed = sp.tf[r] as number;
         acc.page[ps * 3 * n + n + qi]! += weight * weightedWideTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
@@ -271,8 +269,8 @@ function accumulatePages(
 /**
  * Per page slot, bounds of its final score from the page-level accumulators: at least its score
  * with no section counted on its own (`lower`), at most its score with its best section scored
- * at the bound of `accumulatePages` and every proximity pair found (`upper`); -1 for slots
- * `accept` rejected. Without `withUpper`, only `lower` is set.
+ * at the bound of `accumulatePages` and every proximity pair found (`upper`). Without
+ * `withUpper`, only `lower` is set.
  */
 function bounds(
   index: InvertedIndex,
@@ -294,11 +292,6 @@ function bounds(
   const slots = acc.pages.length;
   // Hot at 10,000 pages (one pass per candidate page): saturation inlined, fields hoisted.
   for (let ps = 0; ps < slots; ps++) {
-    if (acc.accepted[ps] !== true) {
-      lower[ps] = -1;
-      upper[ps] = -1;
-      continue;
-    }
     const v = ps * 3 * n;
     let whole = 0;
     let fieldsOnly = 0;
@@ -354,7 +347,7 @@ function scoreBestFirst(index: InvertedIndex, scales: UnitScales, query: readonl
   const prune = P.boundPruning && Number.isFinite(limit) && limit >= 1;
   let floor = prune ? floorOfTop(lower, slots, limit) : 0;
   const queue: number[] = [];
-  for (let ps = 0; ps < slots; ps++) if ((upper[ps] as number) >= 0 && (upper[ps] as number) >= floor - TIE_MARGIN) queue.push(ps);
+  for (let ps = 0; ps < slots; ps++) if ((upper[ps] as number) >= floor - TIE_MARGIN) queue.push(ps);
   if (prune) queue.sort((a, b) => (upper[b] as number) - (upper[a] as number));
   const scored = prune ? new TopScores(limit) : undefined;
   const inTitle = new Float64Array(query.length);
@@ -641,9 +634,8 @@ export class RankScratch {
   page: Float64Array = new Float64Array(0);
   /** Per section slot: n section-field tf~. */
   sec: Float64Array = new Float64Array(0);
-  /** Page id per page slot, whether `accept` took it, and section id per section slot. */
+  /** Page id per page slot (accepted pages only), and section id per section slot. */
   readonly pages: number[] = [];
-  readonly accepted: boolean[] = [];
   readonly sections: number[] = [];
   /** Sections of each page slot as a linked list of section slots. */
   firstSection: Int32Array = new Int32Array(0);
@@ -680,15 +672,14 @@ export class RankScratch {
     return this;
   }
 
-  /** The slot of a page, taking one (and asking `accept`) the first time; -1 if rejected. */
-  pageSlot(page: number, accept: (page: number) => boolean): number {
+  /** The slot of a page, taking one the first time; -1 if not `accepted`. */
+  pageSlot(page: number, accepted: Uint8Array): number {
     const slot = this.pageSlots[page] as number;
-    if (slot !== -1) return this.accepted[slot] === true ? slot : -1;
+    if (slot !== -1) return slot;
+    if (accepted[page] !== 1) return -1;
     const next = this.pages.length;
     this.pageSlots[page] = next;
-    const ok = accept(page);
     this.pages.push(page);
-    this.accepted.push(ok);
     const need = (next + 1) * 3 * this.n;
     if (this.page.length < need) this.page = growFloat(this.page, need);
     this.page.fill(0, next * 3 * this.n, need);
@@ -700,13 +691,12 @@ export class RankScratch {
     this.firstSection[next] = -1;
     this.firstPosting[next] = -1;
     this.lastPosting[next] = -1;
-    return ok ? next : -1;
+    return next;
   }
 
-  /** The slot of a page that took one and was accepted, else -1 (never asks `accept`). */
+  /** The slot of a page that took one, else -1. */
   heldSlot(page: number): number {
-    const slot = this.pageSlots[page] as number;
-    return slot !== -1 && this.accepted[slot] === true ? slot : -1;
+    return this.pageSlots[page] as number;
   }
 
   private lower: Float64Array = new Float64Array(0);
@@ -795,7 +785,6 @@ export class RankScratch {
     for (const p of this.pages) this.pageSlots[p] = -1;
     this.sections.length = 0;
     this.pages.length = 0;
-    this.accepted.length = 0;
   }
 }
 

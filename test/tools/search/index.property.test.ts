@@ -138,6 +138,8 @@ describe("SearchIndex.sync", () => {
         let site = inlineSite(sites[0] as Record<string, string>, docs);
         updated.sync(site);
         for (const files of sites.slice(1)) {
+          // A search between updates: nothing it keeps (hits, the pages it may score) may outlive them.
+          for (const query of queries) updated.search({ query, canRead: () => true, pageSize: 10 });
           site = inlineSite(files, docs, site);
           updated.sync(site);
         }
