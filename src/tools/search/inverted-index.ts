@@ -116,6 +116,8 @@ export class InvertedIndex {
   /** Units by id (arrays, not maps: the ranking loop looks one up per posting). */
   private readonly sectionUnits: (SectionUnit | undefined)[] = [];
   private readonly pageUnits: (PageUnit | undefined)[] = [];
+  /** Title lengths by page id (`titleLength`). */
+  private titleLengths = new Int32Array(0);
   /** Counted pages and sections, and their field lengths. */
   readonly totals = new Totals();
   /** Bumped on every change: field scales computed before it are stale. */
@@ -175,6 +177,12 @@ export class InvertedIndex {
     return this.pageUnits[id];
   }
 
+  /** The number of words in a page unit's title, from a flat array (ranking asks it of every
+   *  candidate page, where the unit itself would cost a cache miss). */
+  titleLength(id: number): number {
+    return this.titleLengths[id] as number;
+  }
+
   /** The sections of a page unit. */
   sectionsOf(page: PageUnit): SectionUnit[] {
     return page.sections.map((id) => this.sectionUnits[id] as SectionUnit);
@@ -221,6 +229,12 @@ export class InvertedIndex {
     const title = titleEnd === -1 ? pageFields : pageFields.subarray(0, titleEnd);
     const unit: PageUnit = { lengths: fieldLengths(pageFields), counted, title, sectionLengths, sections: sectionIds, terms: pageTerms };
     this.pageUnits[pageId] = unit;
+    if (pageId >= this.titleLengths.length) {
+      const grown = new Int32Array(Math.max(pageId + 1, this.titleLengths.length * 2, 1024));
+      grown.set(this.titleLengths);
+      this.titleLengths = grown;
+    }
+    this.titleLengths[pageId] = title.length;
     if (counted) {
       for (const t of pageTerms) (this.entries[t] as TermEntry).df++;
       this.totals.add(unit, sectionUnits, 1);

@@ -1,7 +1,7 @@
 import { boundedEditDistance } from "./fuzzy.js";
 import { PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { FIELDS_PER_UNIT, type InvertedIndex, type PageUnit, type SectionUnit, type TermEntry } from "./inverted-index.js";
-import { weightedTf, weightedWideTf } from "./postings-codec.js";
+import { MAX_TF, weightedTf, weightedWideTf } from "./postings-codec.js";
 import type { IndexStatistics, UnitScales } from "./statistics.js";
 
 /**
@@ -195,6 +195,7 @@ export function rankPages(
   if (n === 0 || idfSum === 0) return [];
   const acc = scratch.begin(index.sectionCapacity, index.pageCapacity, query);
   const shape = queryShape(query, acc.termMaps(index.vocabularySize), P, idfSum);
+  acc.markTitleMatches(shape.termQuery);
   const scales = stats.scales(P);
   // The most common terms (`skippable`) count only for pages the others made candidates, as long
   // as a page holding them alone could not reach the top; else they join the others one by one.
@@ -238,18 +239,28 @@ function accumulatePages(
   take: boolean,
 ): void {
   const n = query.length;
+  const width = acc.width;
   const { page: pageScale, sectionMax } = scales;
   for (const qi of terms) {
     const matches = (query[qi] as QueryTerm).matches;
     for (let mi = 0; mi < matches.length; mi++) {
       const { entry, weight } = matches[mi] as QueryTerm["matches"][number];
       const match = (acc.matchBase[qi] as number) + mi;
+      const forTitle = acc.titleMatch[match] === 1;
       const pp = entry.pages;
       for (let r = 0; r < pp.ids.length; r++) {
         const pid = pp.ids[r] as number;
         const ps = take ? acc.pageSlot(pid, accepted) : acc.heldSlot(pid);
         if (ps < 0) continue;
-        acc.page[ps * 3 * n + qi]! += weight * weightedTf(pp.tf[r] as number, pageScale, pid * 2 * FIELDS_PER_UNIT);
+        const packed = pp.tf[r] as number;
+        const v = ps * width;
+        acc.page[v + qi]! += weight * weightedTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT);
+        // The title part's counts (`titlePart`), from the title field's frequency.
+        const inTitle = packed & MAX_TF;
+        if (forTitle && inTitle > 0) {
+          if (weight > (acc.page[v + 3 * n + qi] as number)) acc.page[v + 3 * n + qi] = weight;
+          acc.page[v + 4 * n]! += inTitle;
+        }
       }
       const sp = entry.pageSections;
       for (let r = 0; r < sp.ids.length; r++) {
@@ -257,8 +268,8 @@ function accumulatePages(
         const ps = take ? acc.pageSlot(pid, accepted) : acc.heldSlot(pid);
         if (ps < 0) continue;
         const packed = sp.tf[r] as number;
-        acc.page[ps * 3 * n + n + qi]! += weight * weightedWideTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
-        acc.page[ps * 3 * n + 2 * n + qi]! += weight * weightedWideTf(packed, sectionMax, pid * FIELDS_PER_UNIT);
+        acc.page[ps * width + n + qi]! += weight * weightedWideTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
+        acc.page[ps * width + 2 * n + qi]! += weight * weightedWideTf(packed, sectionMax, pid * FIELDS_PER_UNIT);
         // Where the page's section postings of this term are, should its sections be read.
         acc.notePosting(ps, match, r);
       }
@@ -283,7 +294,6 @@ function bounds(
 ): { lower: Float64Array; upper: Float64Array } {
   const n = query.length;
   const { lower, upper } = acc.boundArrays();
-  const inTitle = new Float64Array(n);
   const idfs = Float64Array.from(query, (q) => q.idf);
   const pageAcc = acc.page;
   const { k1, pageShare } = P;
@@ -292,7 +302,7 @@ function bounds(
   const slots = acc.pages.length;
   // Hot at 10,000 pages (one pass per candidate page): saturation inlined, fields hoisted.
   for (let ps = 0; ps < slots; ps++) {
-    const v = ps * 3 * n;
+    const v = ps * acc.width;
     let whole = 0;
     let fieldsOnly = 0;
     let sectionBound = 0;
@@ -308,9 +318,8 @@ function bounds(
       }
     }
     const page = acc.pages[ps] as number;
-    // A title term of the query is a page-field posting: no page-field frequency, no title part
-    // (and no read of the page's title, a cache miss per page on a large site).
-    const title = fieldsOnly > 0 ? titleShare * titlePart(index.page(page) as PageUnit, query, shape, inTitle) : 0;
+    // A title term of the query is a page-field posting: no page-field frequency, no title part.
+    const title = fieldsOnly > 0 ? titleShare * titlePart(index, acc, ps, query, shape) : 0;
     const weight = prior(page);
     lower[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * fieldsOnly)) / idfSum + title) * weight;
     if (!withUpper) continue;
@@ -350,11 +359,10 @@ function scoreBestFirst(index: InvertedIndex, scales: UnitScales, query: readonl
   for (let ps = 0; ps < slots; ps++) if ((upper[ps] as number) >= floor - TIE_MARGIN) queue.push(ps);
   if (prune) queue.sort((a, b) => (upper[b] as number) - (upper[a] as number));
   const scored = prune ? new TopScores(limit) : undefined;
-  const inTitle = new Float64Array(query.length);
   for (const ps of queue) {
     if ((upper[ps] as number) < floor - TIE_MARGIN) break;
     accumulateSectionsOf(ps, query, scales, acc);
-    scorePage(index, query, acc, shape, P, prior, ps, out, inTitle);
+    scorePage(index, query, acc, shape, P, prior, ps, out);
     if (scored === undefined) continue;
     const atLeast = scored.add((out.partial[ps] as number) * prior(acc.pages[ps] as number));
     if (atLeast > floor) floor = atLeast;
@@ -488,12 +496,12 @@ interface Candidates {
 }
 
 /** One page slot's BM25F part (whole page and best section) and title part, into `out`. */
-function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, ps: number, out: Candidates, inTitle: Float64Array): void {
+function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, ps: number, out: Candidates): void {
   const n = query.length;
   const pageAcc = acc.page;
   const secAcc = acc.sec;
   const page = acc.pages[ps] as number;
-  const v = ps * 3 * n;
+  const v = ps * acc.width;
   let whole = 0;
   let fieldsOnly = 0;
   for (let qi = 0; qi < n; qi++) {
@@ -514,20 +522,39 @@ function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankS
     }
   }
   const base = (P.pageShare * whole + (1 - P.pageShare) * best) / shape.idfSum;
-  const partial = shape.baseShare * base + shape.titleShare * titlePart(index.page(page) as PageUnit, query, shape, inTitle);
+  const partial = shape.baseShare * base + shape.titleShare * titlePart(index, acc, ps, query, shape);
   out.partial[ps] = partial;
   out.bound[ps] = (partial + (shape.withPairs ? P.proximityShare : 0)) * prior(page);
   out.section[ps] = bestSection ?? -1;
   out.order.push(ps);
 }
 
-/** The idf-weighted share of the query in the page title, times the share of the title in the query. */
-function titlePart(unit: PageUnit, query: readonly QueryTerm[], shape: QueryShape, inTitle: Float64Array): number {
-  if (unit.title.length === 0) return 0;
-  inTitle.fill(0);
+/**
+ * The idf-weighted share of the query in the title of the page in slot `ps`, times the share of
+ * the title in the query: from the counts `accumulatePages` took from the title field's
+ * frequencies (each title word a query term matches, counted once, for the first query term it
+ * matches, at that match's weight: what `termQuery` and `termWeight` say of it), so the title
+ * itself is not read (a cache miss per candidate page on a large site). A title longer than
+ * `MAX_TF` words, whose frequencies may be capped, is read.
+ */
+function titlePart(index: InvertedIndex, acc: RankScratch, ps: number, query: readonly QueryTerm[], shape: QueryShape): number {
+  const page = acc.pages[ps] as number;
+  const length = index.titleLength(page);
+  if (length === 0) return 0;
+  if (length > MAX_TF) return titleOf((index.page(page) as PageUnit).title, query, shape);
+  const n = query.length;
+  const v = ps * acc.width;
+  let queryInTitle = 0;
+  for (let qi = 0; qi < n; qi++) queryInTitle += (query[qi] as QueryTerm).idf * (acc.page[v + 3 * n + qi] as number);
+  return (queryInTitle / shape.idfSum) * ((acc.page[v + 4 * n] as number) / length);
+}
+
+/** `titlePart` read from the title's words. */
+function titleOf(title: Int32Array, query: readonly QueryTerm[], shape: QueryShape): number {
+  const inTitle = new Float64Array(query.length);
   let titleHits = 0;
-  for (let i = 0; i < unit.title.length; i++) {
-    const t = unit.title[i] as number;
+  for (let i = 0; i < title.length; i++) {
+    const t = title[i] as number;
     const qi = shape.termQuery[t] as number;
     if (qi < 0) continue;
     titleHits++;
@@ -535,7 +562,7 @@ function titlePart(unit: PageUnit, query: readonly QueryTerm[], shape: QueryShap
   }
   let queryInTitle = 0;
   for (let qi = 0; qi < query.length; qi++) queryInTitle += (query[qi] as QueryTerm).idf * (inTitle[qi] as number);
-  return (queryInTitle / shape.idfSum) * (titleHits / unit.title.length);
+  return (queryInTitle / shape.idfSum) * (titleHits / title.length);
 }
 
 /**
@@ -630,8 +657,10 @@ class PairFinder {
 export class RankScratch {
   private sectionSlots: Int32Array = new Int32Array(0);
   private pageSlots: Int32Array = new Int32Array(0);
-  /** Per page slot: n page-field tf~, n summed section-field tf~, n bounds of one section's tf~. */
+  /** Per page slot (`width` numbers): n page-field tf~, n summed section-field tf~, n bounds of
+   *  one section's tf~, n weights of the query terms in the title, the title words matched. */
   page: Float64Array = new Float64Array(0);
+  width = 0;
   /** Per section slot: n section-field tf~. */
   sec: Float64Array = new Float64Array(0);
   /** Page id per page slot (accepted pages only), and section id per section slot. */
@@ -645,6 +674,9 @@ export class RankScratch {
   readonly matches: QueryTerm["matches"][number][] = [];
   readonly matchQuery: number[] = [];
   readonly matchBase: number[] = [];
+  /** Per match, 1 if its page postings count title words for `titlePart`: the match of its term
+   *  that `termQuery` and `termWeight` speak of (the last one of the first query term holding it). */
+  readonly titleMatch: number[] = [];
   /** Summed postings of each page slot (`notePosting`) as a linked list: match and rank of each. */
   firstPosting: Int32Array = new Int32Array(0);
   lastPosting: Int32Array = new Int32Array(0);
@@ -658,6 +690,7 @@ export class RankScratch {
     if (this.sectionSlots.length < sectionCapacity) this.sectionSlots = grow(this.sectionSlots, sectionCapacity, -1);
     if (this.pageSlots.length < pageCapacity) this.pageSlots = grow(this.pageSlots, pageCapacity, -1);
     this.n = query.length;
+    this.width = 4 * query.length + 1;
     this.postings = 0;
     this.matches.length = 0;
     this.matchQuery.length = 0;
@@ -680,9 +713,9 @@ export class RankScratch {
     const next = this.pages.length;
     this.pageSlots[page] = next;
     this.pages.push(page);
-    const need = (next + 1) * 3 * this.n;
+    const need = (next + 1) * this.width;
     if (this.page.length < need) this.page = growFloat(this.page, need);
-    this.page.fill(0, next * 3 * this.n, need);
+    this.page.fill(0, next * this.width, need);
     if (this.firstSection.length <= next) {
       this.firstSection = grow(this.firstSection, next + 1, -1);
       this.firstPosting = grow(this.firstPosting, next + 1, -1);
@@ -725,6 +758,19 @@ export class RankScratch {
       this.upper = new Float64Array(size);
     }
     return { lower: this.lower, upper: this.upper };
+  }
+
+  /** Set `titleMatch` once `termQuery` maps the query's terms. */
+  markTitleMatches(termQuery: Int16Array): void {
+    const { matches, matchQuery, titleMatch } = this;
+    titleMatch.length = 0;
+    for (let mi = 0; mi < matches.length; mi++) {
+      const qi = matchQuery[mi] as number;
+      const id = (matches[mi] as QueryTerm["matches"][number]).entry.id;
+      let last = termQuery[id] === qi;
+      for (let later = mi + 1; last && later < matches.length && matchQuery[later] === qi; later++) if ((matches[later] as QueryTerm["matches"][number]).entry.id === id) last = false;
+      titleMatch.push(last ? 1 : 0);
+    }
   }
 
   /** Note that page slot `ps` has the summed posting at `rank` of match `match` (`matches`), in
