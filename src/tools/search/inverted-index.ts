@@ -39,20 +39,6 @@ class StagedPostings {
   /** Wide frequencies (`pageSections`), which do not fit an id buffer's 32 bits: a plain array
    *  of doubles (V8 keeps it unboxed). */
   readonly wide: number[] = [];
-  /** How many of the page's sections hold the term (`pageSections`: where the next page's
-   *  section postings start, see `PageSectionPostings.first`). */
-  readonly count = new IdBuffer();
-}
-
-/**
- * A term's postings of whole pages' summed section frequencies, and where each page's own
- * section postings start in the term's `sections` list: a page's sections have consecutive ids
- * and both lists are in id order, so the page's section postings are `sections[first[r] ..
- * first[r + 1])` (the list's end after the last). Ranking reads the section postings of the few
- * pages that may reach the top this way, without searching the term's (long) section list.
- */
-export interface PageSectionPostings extends Postings {
-  first: number[];
 }
 
 
@@ -64,7 +50,7 @@ export interface TermEntry {
   /** Per page: the term's frequencies summed over the page's sections (`packWideTf`), so that
    *  ranking can score whole pages from one posting per page and read section postings only for
    *  the few pages that may reach the top. */
-  readonly pageSections: PageSectionPostings;
+  readonly pageSections: Postings;
   /** Number of counted pages (see `PageUnit.counted`) containing the term in any field. */
   df: number;
 }
@@ -137,10 +123,8 @@ export class InvertedIndex {
   private touched: number[] = [];
   /** Postings added since the last `commit`, by kind (undefined: none). */
   private staged: { sections: StagedPostings; pages: StagedPostings; pageSections: StagedPostings } | undefined;
-  /** Scratch for one page's section frequencies summed by term (see `TermEntry.pageSections`),
-   *  and how many of its sections hold each term. */
+  /** Scratch for one page's section frequencies summed by term (see `TermEntry.pageSections`). */
   private sums = new Float64Array(0);
-  private sectionsWith = new Int32Array(0);
   private summed: number[] = [];
 
   constructor(private readonly vocabulary: Vocabulary) {}
@@ -314,9 +298,6 @@ export class InvertedIndex {
     const sums = new Float64Array(size * FIELDS_PER_UNIT);
     sums.set(this.sums);
     this.sums = sums;
-    const sectionsWith = new Int32Array(size);
-    sectionsWith.set(this.sectionsWith);
-    this.sectionsWith = sectionsWith;
     const mark = new Int32Array(size);
     mark.set(this.pageMark);
     this.pageMark = mark;
@@ -343,7 +324,7 @@ export class InvertedIndex {
       const t = touched[i] as number;
       let e = this.entries[t];
       if (e === undefined) {
-        e = { id: t, term: this.vocabulary.term(t), sections: { ids: [], tf: [] }, pages: { ids: [], tf: [] }, pageSections: { ids: [], tf: [], first: [] }, df: 0 };
+        e = { id: t, term: this.vocabulary.term(t), sections: { ids: [], tf: [] }, pages: { ids: [], tf: [] }, pageSections: { ids: [], tf: [] }, df: 0 };
         this.entries[t] = e;
         this.sorted = undefined;
         this.byLength = undefined;
@@ -359,7 +340,6 @@ export class InvertedIndex {
         sums[base]! += packed & MAX_TF;
         sums[base + 1]! += (packed >>> TF_BITS) & MAX_TF;
         sums[base + 2]! += packed >>> (2 * TF_BITS);
-        this.sectionsWith[t]!++;
       }
       counts[base] = 0;
       counts[base + 1] = 0;
@@ -383,8 +363,6 @@ export class InvertedIndex {
       staged.term.push(t);
       staged.unit.push(pageId);
       staged.wide.push(packWideTf(sums[base] as number, sums[base + 1] as number, sums[base + 2] as number));
-      staged.count.push(this.sectionsWith[t] as number);
-      this.sectionsWith[t] = 0;
       sums[base] = 0;
       sums[base + 1] = 0;
       sums[base + 2] = 0;
@@ -406,56 +384,32 @@ export class InvertedIndex {
     this.staged = undefined;
     const pending = new Int32Array(this.vocabulary.size);
     const cursor = new Int32Array(this.vocabulary.size);
-    // Per term, where the batch's section postings start in its list, then where the next
-    // page's do: the batch's summed postings are in the same page order as its sections'.
-    const firstSection = new Int32Array(this.vocabulary.size);
     for (const kind of ["sections", "pages", "pageSections"] as const) {
       const { term, unit } = staged[kind];
-      const { tf, wide, count } = staged[kind];
+      const { tf, wide } = staged[kind];
       const valueAt = kind === "pageSections" ? (i: number) => wide[i] as number : (i: number) => tf.get(i);
       for (let i = 0; i < term.length; i++) pending[term.get(i)]!++;
       for (let i = 0; i < term.length; i++) {
         const t = term.get(i);
-        const entry = this.entries[t] as TermEntry;
-        const p = entry[kind];
-        const batch = pending[t] as number;
-        if (batch > 0) {
+        const p = (this.entries[t] as TermEntry)[kind];
+        const count = pending[t] as number;
+        if (count > 0) {
           // First posting of this term in the batch: size its list for all of them.
           const have = p.ids.length;
           if (have === 0) {
-            p.ids = listOfLength(batch);
-            p.tf = listOfLength(batch);
-            if (kind === "pageSections") entry.pageSections.first = listOfLength(batch);
+            p.ids = listOfLength(count);
+            p.tf = listOfLength(count);
           } else {
-            grow(p.ids, batch);
-            grow(p.tf, batch);
-            if (kind === "pageSections") grow(entry.pageSections.first, batch);
+            grow(p.ids, count);
+            grow(p.tf, count);
           }
-          if (kind === "sections") firstSection[t] = have;
           cursor[t] = have;
           pending[t] = 0;
         }
         const at = cursor[t]!++;
         p.ids[at] = unit.get(i);
         p.tf[at] = valueAt(i);
-        if (kind === "pageSections") {
-          entry.pageSections.first[at] = firstSection[t] as number;
-          firstSection[t]! += count.get(i);
-        }
       }
-    }
-  }
-
-  /** Set where each page's section postings start in a term's compacted lists (`PageSectionPostings.first`). */
-  private locateSections(e: TermEntry): void {
-    const { ids, first } = e.pageSections;
-    const sections = e.sections.ids;
-    first.length = ids.length;
-    let at = 0;
-    for (let r = 0; r < ids.length; r++) {
-      first[r] = at;
-      const page = ids[r] as number;
-      while (at < sections.length && (this.sectionUnits[sections[at] as number] as SectionUnit).page === page) at++;
     }
   }
 
@@ -468,7 +422,6 @@ export class InvertedIndex {
       live += compactList(e.sections, (id) => this.sectionUnits[id] !== undefined);
       live += compactList(e.pages, (id) => this.pageUnits[id] !== undefined);
       live += compactList(e.pageSections, (id) => this.pageUnits[id] !== undefined);
-      this.locateSections(e);
     }
     this.live = live;
     this.dead = 0;

@@ -247,6 +247,7 @@ function accumulatePages(
       const { entry, weight } = matches[mi] as QueryTerm["matches"][number];
       const match = (acc.matchBase[qi] as number) + mi;
       const forTitle = acc.titleMatch[match] === 1;
+      const sectionBit = match < SECTION_BITS ? 1 << match : 0;
       const pp = entry.pages;
       for (let r = 0; r < pp.ids.length; r++) {
         const pid = pp.ids[r] as number;
@@ -270,8 +271,7 @@ function accumulatePages(
         const packed = sp.tf[r] as number;
         acc.page[ps * width + n + qi]! += weight * weightedWideTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
         acc.page[ps * width + 2 * n + qi]! += weight * weightedWideTf(packed, sectionMax, pid * FIELDS_PER_UNIT);
-        // Where the page's section postings of this term are, should its sections be read.
-        acc.notePosting(ps, match, r);
+        acc.withSections[ps]! |= sectionBit;
       }
     }
   }
@@ -361,7 +361,7 @@ function scoreBestFirst(index: InvertedIndex, scales: UnitScales, query: readonl
   const scored = prune ? new TopScores(limit) : undefined;
   for (const ps of queue) {
     if ((upper[ps] as number) < floor - TIE_MARGIN) break;
-    accumulateSectionsOf(ps, query, scales, acc);
+    accumulateSectionsOf(index, ps, query, scales, acc);
     scorePage(index, query, acc, shape, P, prior, ps, out);
     if (scored === undefined) continue;
     const atLeast = scored.add((out.partial[ps] as number) * prior(acc.pages[ps] as number));
@@ -430,28 +430,45 @@ function skippable(query: readonly QueryTerm[], shape: QueryShape, P: RankingPar
 }
 
 /**
- * The section postings of one page: for each of its summed postings `accumulatePages` noted,
- * the run of the term's section postings that are the page's (`PageSectionPostings.first`),
- * added per section in the order of the query's matches (the sums are the same, to the bit,
- * whatever order pages are scored in).
+ * The section postings of one page: a page's sections have consecutive ids, so they are found by
+ * binary search in each matched term's list, for the terms that reached the page's sections in
+ * `accumulatePages` only. Added per section in the order of the query's matches: the sums are the
+ * same, to the bit, whatever order pages are scored in.
  */
-function accumulateSectionsOf(ps: number, query: readonly QueryTerm[], scales: UnitScales, acc: RankScratch): void {
+function accumulateSectionsOf(index: InvertedIndex, ps: number, query: readonly QueryTerm[], scales: UnitScales, acc: RankScratch): void {
   const n = query.length;
   const secScale = scales.section;
-  for (let k = acc.firstPosting[ps] as number; k >= 0; k = acc.nextPosting[k] as number) {
-    const match = acc.postingMatch[k] as number;
+  const unit = index.page(acc.pages[ps] as number) as PageUnit;
+  if (unit.sections.length === 0) return;
+  const from = unit.sections[0] as number;
+  const to = unit.sections[unit.sections.length - 1] as number;
+  const reached = acc.withSections[ps] as number;
+  for (let match = 0; match < acc.matches.length; match++) {
+    if (match < SECTION_BITS && (reached & (1 << match)) === 0) continue;
     const qi = acc.matchQuery[match] as number;
     const { entry, weight } = acc.matches[match] as QueryTerm["matches"][number];
-    const r = acc.postingRank[k] as number;
     const { ids, tf } = entry.sections;
-    const first = entry.pageSections.first;
-    const end = r + 1 < first.length ? (first[r + 1] as number) : ids.length;
-    for (let j = first[r] as number; j < end; j++) {
+    for (let j = firstAtLeast(ids, from); j < ids.length && (ids[j] as number) <= to; j++) {
       const sid = ids[j] as number;
       const ss = acc.sectionSlot(sid, ps);
       acc.sec[ss * n + qi]! += weight * weightedTf(tf[j] as number, secScale, sid * FIELDS_PER_UNIT);
     }
   }
+}
+
+/** Matches whose reach of a page's sections is noted per page slot (`RankScratch.withSections`). */
+const SECTION_BITS = 31;
+
+/** The first index of a sorted list holding a value >= `value`. */
+function firstAtLeast(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** What the scoring phases need to know about the query beyond its terms. */
@@ -677,13 +694,9 @@ export class RankScratch {
   /** Per match, 1 if its page postings count title words for `titlePart`: the match of its term
    *  that `termQuery` and `termWeight` speak of (the last one of the first query term holding it). */
   readonly titleMatch: number[] = [];
-  /** Summed postings of each page slot (`notePosting`) as a linked list: match and rank of each. */
-  firstPosting: Int32Array = new Int32Array(0);
-  lastPosting: Int32Array = new Int32Array(0);
-  nextPosting: Int32Array = new Int32Array(0);
-  postingMatch: Int32Array = new Int32Array(0);
-  postingRank: Int32Array = new Int32Array(0);
-  private postings = 0;
+  /** Per page slot, which of the query's first 31 matches (`matches`) have its sections (bit k
+   *  for match k; later matches are not told apart). */
+  withSections: Int32Array = new Int32Array(0);
   private n = 0;
 
   begin(sectionCapacity: number, pageCapacity: number, query: readonly QueryTerm[]): this {
@@ -691,7 +704,6 @@ export class RankScratch {
     if (this.pageSlots.length < pageCapacity) this.pageSlots = grow(this.pageSlots, pageCapacity, -1);
     this.n = query.length;
     this.width = 4 * query.length + 1;
-    this.postings = 0;
     this.matches.length = 0;
     this.matchQuery.length = 0;
     this.matchBase.length = 0;
@@ -718,12 +730,10 @@ export class RankScratch {
     this.page.fill(0, next * this.width, need);
     if (this.firstSection.length <= next) {
       this.firstSection = grow(this.firstSection, next + 1, -1);
-      this.firstPosting = grow(this.firstPosting, next + 1, -1);
-      this.lastPosting = grow(this.lastPosting, next + 1, -1);
+      this.withSections = grow(this.withSections, next + 1, 0);
     }
     this.firstSection[next] = -1;
-    this.firstPosting[next] = -1;
-    this.lastPosting[next] = -1;
+    this.withSections[next] = 0;
     return next;
   }
 
@@ -771,24 +781,6 @@ export class RankScratch {
       for (let later = mi + 1; last && later < matches.length && matchQuery[later] === qi; later++) if ((matches[later] as QueryTerm["matches"][number]).entry.id === id) last = false;
       titleMatch.push(last ? 1 : 0);
     }
-  }
-
-  /** Note that page slot `ps` has the summed posting at `rank` of match `match` (`matches`), in
-   *  the order they come: `accumulateSectionsOf` reads the page's section postings from them. */
-  notePosting(ps: number, match: number, rank: number): void {
-    const k = this.postings++;
-    if (this.nextPosting.length <= k) {
-      this.nextPosting = grow(this.nextPosting, k + 1, -1);
-      this.postingMatch = grow(this.postingMatch, k + 1, 0);
-      this.postingRank = grow(this.postingRank, k + 1, 0);
-    }
-    this.nextPosting[k] = -1;
-    this.postingMatch[k] = match;
-    this.postingRank[k] = rank;
-    const last = this.lastPosting[ps] as number;
-    if (last < 0) this.firstPosting[ps] = k;
-    else this.nextPosting[last] = k;
-    this.lastPosting[ps] = k;
   }
 
   /** The slot of a section of the page in slot `pageSlot`, taking one the first time. */

@@ -79,7 +79,6 @@ describe("inverted index under adds and removes", () => {
             expectPosting(entry, "pages", id, p.own, t);
             p.sections.forEach((s, k) => expectPosting(entry, "sections", p.sectionIds[k] as number, s, t));
             expectSums(entry, id, p.sections, t);
-            expectSectionRun(entry, id, p.sectionIds);
           }
         }
       }),
@@ -105,17 +104,6 @@ function expectSums(entry: TermEntry | undefined, page: number, sections: number
   const at = list === undefined ? -1 : list.ids.indexOf(page);
   const got = at === -1 ? [0, 0, 0] : [0, 1, 2].map((k) => wideFieldTf(list?.tf[at] as number, k));
   expect(["pageSections", page, t, got]).toEqual(["pageSections", page, t, want]);
-}
-
-/** Where the page's summed posting says its section postings are (`first`): exactly the
- *  postings in the term's section list of the page's own sections. */
-function expectSectionRun(entry: TermEntry | undefined, page: number, sectionIds: number[]): void {
-  const sums = entry?.pageSections;
-  const at = sums === undefined ? -1 : sums.ids.indexOf(page);
-  const sections = entry?.sections.ids ?? [];
-  const want = sections.filter((id) => sectionIds.includes(id));
-  const got = at === -1 ? [] : sections.slice(sums?.first[at], at + 1 < (sums?.first.length ?? 0) ? sums?.first[at + 1] : sections.length);
-  expect(["section run", page, entry?.term, got]).toEqual(["section run", page, entry?.term, want]);
 }
 
 const WORDS = ["webhook", "order", "refund", "payment", "setup", "token", "cart", "知识库", "创建", "キー"];
