@@ -52,11 +52,16 @@ export function wideFieldTf(packed: number, field: number): number {
   return Math.floor(packed / WIDE ** field) % WIDE;
 }
 
+/** 1 / WIDE and 1 / WIDE^2: multiplying by a power of two is exact, as dividing is, and several
+ *  times faster (this runs twice per summed posting per query). */
+const PER_WIDE = 2 ** -17;
+const PER_WIDE2 = 2 ** -34;
+
 /** `weightedTf` of a wide packed value. */
 export function weightedWideTf(packed: number, scale: Float64Array, offset: number): number {
-  const c = Math.floor(packed / (WIDE * WIDE));
+  const c = Math.floor(packed * PER_WIDE2);
   const rest = packed - c * WIDE * WIDE;
-  const b = Math.floor(rest / WIDE);
+  const b = Math.floor(rest * PER_WIDE);
   const a = rest - b * WIDE;
   return a * (scale[offset] as number) + b * (scale[offset + 1] as number) + c * (scale[offset + 2] as number);
 }
