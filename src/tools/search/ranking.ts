@@ -1,6 +1,7 @@
 import { boundedEditDistance } from "./fuzzy.js";
 import { PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { FIELDS_PER_UNIT, type InvertedIndex, type PageUnit, type SectionUnit, type TermEntry } from "./inverted-index.js";
+import { LargestFirst, TopScores } from "./heaps.js";
 import { MAX_TF, weightedTf, weightedWideTf } from "./postings-codec.js";
 import type { IndexStatistics, UnitScales } from "./statistics.js";
 
@@ -355,11 +356,10 @@ function scoreBestFirst(index: InvertedIndex, scales: UnitScales, query: readonl
   const out: Candidates = { ...acc.candidateArrays(slots), order: [] };
   const prune = P.boundPruning && Number.isFinite(limit) && limit >= 1;
   let floor = prune ? floorOfTop(lower, slots, limit) : 0;
-  const queue: number[] = [];
-  for (let ps = 0; ps < slots; ps++) if ((upper[ps] as number) >= floor - TIE_MARGIN) queue.push(ps);
-  if (prune) queue.sort((a, b) => (upper[b] as number) - (upper[a] as number));
+  const queue = acc.queue;
+  queue.fill(upper, slots, floor - TIE_MARGIN);
   const scored = prune ? new TopScores(limit) : undefined;
-  for (const ps of queue) {
+  for (let ps = queue.take(); ps >= 0; ps = queue.take()) {
     if ((upper[ps] as number) < floor - TIE_MARGIN) break;
     accumulateSectionsOf(index, ps, query, scales, acc);
     scorePage(index, query, acc, shape, P, prior, ps, out);
@@ -368,39 +368,6 @@ function scoreBestFirst(index: InvertedIndex, scales: UnitScales, query: readonl
     if (atLeast > floor) floor = atLeast;
   }
   return out;
-}
-
-/** The `limit` best of the scores added, as a min-heap: `add` returns the `limit`-th best so far
- *  (0 while there are fewer). */
-class TopScores {
-  private readonly heap: number[] = [];
-  constructor(private readonly limit: number) {}
-
-  add(x: number): number {
-    const heap = this.heap;
-    if (heap.length < this.limit) {
-      heap.push(x);
-      for (let c = heap.length - 1; c > 0; ) {
-        const parent = (c - 1) >> 1;
-        if ((heap[parent] as number) <= (heap[c] as number)) break;
-        [heap[parent], heap[c]] = [heap[c] as number, heap[parent] as number];
-        c = parent;
-      }
-    } else if (x > (heap[0] as number)) {
-      heap[0] = x;
-      for (let c = 0; ; ) {
-        const l = 2 * c + 1;
-        const r = l + 1;
-        let m = c;
-        if (l < heap.length && (heap[l] as number) < (heap[m] as number)) m = l;
-        if (r < heap.length && (heap[r] as number) < (heap[m] as number)) m = r;
-        if (m === c) break;
-        [heap[m], heap[c]] = [heap[c] as number, heap[m] as number];
-        c = m;
-      }
-    }
-    return heap.length < this.limit ? 0 : Math.max(0, heap[0] as number);
-  }
 }
 
 /**
@@ -742,6 +709,8 @@ export class RankScratch {
     return this.pageSlots[page] as number;
   }
 
+  /** Page slots best upper bound first, for `scoreBestFirst`. */
+  readonly queue = new LargestFirst();
   private lower: Float64Array = new Float64Array(0);
   private upper: Float64Array = new Float64Array(0);
 

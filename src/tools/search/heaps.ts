@@ -1,0 +1,88 @@
+/**
+ * The two orders ranking needs over candidate pages without sorting them all: the `limit`-th best
+ * of many scores (`TopScores`), and pages best first when only the first few are usually taken
+ * (`LargestFirst`).
+ */
+
+/** The `limit` best of the numbers added, as a min-heap: `add` returns the `limit`-th best so far
+ *  (0 while there are fewer, and never below 0). */
+export class TopScores {
+  private readonly heap: number[] = [];
+  constructor(private readonly limit: number) {}
+
+  add(x: number): number {
+    const heap = this.heap;
+    if (heap.length < this.limit) {
+      heap.push(x);
+      for (let c = heap.length - 1; c > 0; ) {
+        const parent = (c - 1) >> 1;
+        if ((heap[parent] as number) <= (heap[c] as number)) break;
+        [heap[parent], heap[c]] = [heap[c] as number, heap[parent] as number];
+        c = parent;
+      }
+    } else if (x > (heap[0] as number)) {
+      heap[0] = x;
+      for (let c = 0; ; ) {
+        const l = 2 * c + 1;
+        const r = l + 1;
+        let m = c;
+        if (l < heap.length && (heap[l] as number) < (heap[m] as number)) m = l;
+        if (r < heap.length && (heap[r] as number) < (heap[m] as number)) m = r;
+        if (m === c) break;
+        [heap[m], heap[c]] = [heap[c] as number, heap[m] as number];
+        c = m;
+      }
+    }
+    return heap.length < this.limit ? 0 : Math.max(0, heap[0] as number);
+  }
+}
+
+/**
+ * Ids taken largest key first: a binary max-heap made in one pass over the ids (`fill`), so that
+ * taking the best few hundred of many costs less than sorting them all. Reused across queries:
+ * it allocates only to grow.
+ */
+export class LargestFirst {
+  private ids = new Int32Array(256);
+  private size = 0;
+  private key: Float64Array = new Float64Array(0);
+
+  /** Start over with the ids `0..count` whose key is at least `min`. */
+  fill(key: Float64Array, count: number, min: number): void {
+    this.key = key;
+    if (this.ids.length < count) this.ids = new Int32Array(Math.max(count, this.ids.length * 2));
+    let size = 0;
+    for (let id = 0; id < count; id++) if ((key[id] as number) >= min) this.ids[size++] = id;
+    this.size = size;
+    for (let i = (size >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
+  /** The id with the largest key left (-1 when none is), taken out. */
+  take(): number {
+    if (this.size === 0) return -1;
+    const top = this.ids[0] as number;
+    this.size--;
+    if (this.size > 0) {
+      this.ids[0] = this.ids[this.size] as number;
+      this.siftDown(0);
+    }
+    return top;
+  }
+
+  private siftDown(at: number): void {
+    const { ids, key, size } = this;
+    const id = ids[at] as number;
+    const k = key[id] as number;
+    let i = at;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) break;
+      const r = l + 1;
+      const c = r < size && (key[ids[r] as number] as number) > (key[ids[l] as number] as number) ? r : l;
+      if ((key[ids[c] as number] as number) <= k) break;
+      ids[i] = ids[c] as number;
+      i = c;
+    }
+    ids[i] = id;
+  }
+}
