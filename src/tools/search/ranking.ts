@@ -173,13 +173,13 @@ export function resolveTerms(
  * Score pages for resolved query terms. A page's score blends BM25F over the whole page with
  * BM25F over its best section, each expressed as the IDF-weighted mean of per-term saturations
  * (see docs/search.md for why that is comparable across queries). `accepted` flags the page
- * units that may be scored (1), live ones only: the others never become candidates. Phases: `accumulatePages` (one
- * posting per page and term: its fields and its sections' sums), `scoreBestFirst` (pages by
- * their upper bound, best first: each one's section postings, its BM25F and title parts, until
- * no page left can reach the top `limit` against a lower bound of it), then `finishTop`
- * (proximity, only while a candidate can still reach the top `limit`). The pages left out in
- * the second phase are those `finishTop` would cut, so the result is the same as scoring every
- * page. `prior` must be at most 1.
+ * units that may be scored (1; live ones only): the others never become candidates. Phases:
+ * `accumulatePages` (one posting per page and term: its fields and its sections' sums),
+ * `scoreBestFirst` (pages by their upper bound, best first: each one's section postings, its
+ * BM25F and title parts, until no page left can reach the top `limit` against a lower bound of
+ * it), then `finishTop` (proximity, only while a candidate can still reach the top `limit`).
+ * The pages left out in the second phase are those `finishTop` would cut, so the result is the
+ * same as scoring every page. `prior` must be at most 1.
  */
 export function rankPages(
   index: InvertedIndex,
