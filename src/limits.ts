@@ -86,9 +86,10 @@ export const LIMITS = {
      *  (`search-index.ts`), until the site changes: agents ask the popular questions again and
      *  again. Ten hits are a few KB, so this is a few MB at most. */
     cachedResults: 1_000,
-    /** Kinds of search (reader class, version, language) whose scored pages are kept as one flag
-     *  per page (`search-index.ts`), until the site changes: a byte per page each, 10 KB on a site
-     *  of 10,000 pages; a kind not kept costs a pass over the pages (~1 ms at 10,000). */
+    /** Kinds of search (reader class, version, language) whose scorable pages are kept as one
+     *  flag per page (`search-index.ts`), until the site changes: a byte per page each, 10 KB on a
+     *  site of 10,000 pages; a kind not kept costs a pass over the pages at its next search
+     *  (~0.5 ms at 10,000 pages, 0.02 ms on spree's 1,100). */
     cachedScopes: 64,
   },
   load: {
