@@ -15,7 +15,7 @@ import { localContext, mayRead } from "../src/vfs/request-context.js";
 import { SearchIndex } from "../src/tools/search/search-index.js";
 import { DocsRuntime } from "../src/tools/runtime.js";
 import { loadSite } from "../src/vfs/load-site.js";
-import { isIndexed } from "../src/vfs/site.js";
+import { isIndexed, type Site } from "../src/vfs/site.js";
 import { type BenchRow, type BenchSuite, percentile, timeMany } from "./bench.js";
 import { type EvalSet, loadEvalSets } from "./eval/eval.js";
 import { evaluate } from "./eval/run-eval.js";
@@ -23,6 +23,8 @@ import { evaluate } from "./eval/run-eval.js";
 /** `../shared` beside the repository, or `$SVC_SHARED`. */
 const SHARED = process.env.SVC_SHARED ?? fileURLToPath(new URL("../../shared", import.meta.url));
 const CORPORA = join(SHARED, "corpora");
+/** The shared corpora (`$SVC_SHARED/corpora`), for the scripts beside this suite. */
+export const CORPORA_DIR = CORPORA;
 const CORPUS = "spree";
 
 /** A forced full garbage collection, so heap figures measure what stays alive. */
@@ -305,11 +307,9 @@ async function mcpLatency(set: EvalSet): Promise<BenchRow[]> {
   }
 }
 
-/**
- * Search p50 on 10,000 pages: spree's indexed pages nine times over under other folders (each
- * copy with its own words, so postings grow as on a bigger site, not just repeat), in process.
- */
-async function tenThousandPages(set: EvalSet, log: (m: string) => void): Promise<BenchRow[]> {
+/** Spree's indexed pages nine times over under other folders (each copy with its own words, so
+ *  postings grow as on a bigger site, not just repeat): 10,000 pages. */
+export async function tenThousandPageSite(): Promise<Site> {
   const { site } = await loadSite(join(CORPORA, CORPUS));
   const base = [...site.pages.values()].filter((p) => isIndexed(site, p));
   const pages = new Map<string, (typeof base)[number]>();
@@ -320,7 +320,15 @@ async function tenThousandPages(set: EvalSet, log: (m: string) => void): Promise
       pages.set(path, copy === 0 ? p : { ...p, path, body: `${p.body}\n\nEdition ${copy} notes: variant${copy} ${p.title.split(" ")[0] ?? ""}${copy}.` });
     }
   }
-  const big = { ...site, pages, config: { ...site.config, indexing: "all" as const } };
+  return { ...site, pages, config: { ...site.config, indexing: "all" } };
+}
+
+/**
+ * Search p50 on 10,000 pages: spree's indexed pages nine times over under other folders (each
+ * copy with its own words, so postings grow as on a bigger site, not just repeat), in process.
+ */
+async function tenThousandPages(set: EvalSet, log: (m: string) => void): Promise<BenchRow[]> {
+  const big = await tenThousandPageSite();
   const index = new SearchIndex({ cachedResults: 0 });
   index.sync(big);
   log(`10k-page index: ${index.pageCount} pages`);

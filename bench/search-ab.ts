@@ -1,0 +1,70 @@
+import { join, resolve } from "node:path";
+import { loadSite } from "../src/vfs/load-site.js";
+import { SearchIndex } from "../src/tools/search/search-index.js";
+import type { Site } from "../src/vfs/site.js";
+import { percentile } from "./bench.js";
+import { loadEvalSets } from "./eval/eval.js";
+import { CORPORA_DIR, tenThousandPageSite } from "./search.bench.js";
+
+/**
+ * Search latency of this checkout against another one (a second worktree at another commit, its
+ * `node_modules` linked), in one process: both indexes built over the same site, then each of
+ * spree's eval questions searched by each in turn, the one going first alternating, so that
+ * warm-up, garbage collection and the machine's load fall on both alike. On spree and on the
+ * bench's 10,000-page site, no result cache.
+ *
+ *   npx tsx bench/search-ab.ts ../other-worktree [rounds] [--other-first]
+ *
+ * The index built second searches 5-10% faster whichever code it runs (the same code on both
+ * sides shows it), so run it both ways (`--other-first` builds the other checkout's first) and
+ * read the pair.
+ */
+
+interface Searcher {
+  sync(site: Site): unknown;
+  search(req: { query: string; canRead: () => boolean }): unknown;
+}
+
+const args = process.argv.slice(2);
+const other = args.find((a) => !a.startsWith("--") && !/^\d+$/.test(a));
+if (other === undefined) throw new Error("usage: npx tsx bench/search-ab.ts <other checkout> [rounds] [--other-first]");
+const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
+const otherFirst = args.includes("--other-first");
+const { SearchIndex: OtherIndex } = (await import(resolve(other, "src/tools/search/search-index.ts"))) as { SearchIndex: new (o: { cachedResults: number }) => Searcher };
+
+const queries = loadEvalSets()
+  .find((s) => s.corpus === "spree")
+  ?.questions.map((q) => q.query);
+if (queries === undefined) throw new Error("no eval set for spree");
+const canRead = (): boolean => true;
+const sites: [string, Site][] = [
+  ["10,000 pages", await tenThousandPageSite()],
+  ["spree", (await loadSite(join(CORPORA_DIR, "spree"))).site],
+];
+
+for (const [name, site] of sites) {
+  const sides: [string, Searcher][] = [
+    [`other (${other})`, new OtherIndex({ cachedResults: 0 })],
+    ["this checkout", new SearchIndex({ cachedResults: 0 })],
+  ];
+  for (const [, index] of otherFirst ? sides : [...sides].reverse()) index.sync(site);
+  for (let i = 0; i < 3; i++) for (const query of queries) for (const [, index] of sides) index.search({ query, canRead });
+  const times = sides.map(() => queries.map((): number[] => []));
+  for (let round = 0; round < rounds; round++) {
+    queries.forEach((query, q) => {
+      const first = (q + round) % 2;
+      for (const s of [first, 1 - first]) {
+        const t = performance.now();
+        (sides[s] as [string, Searcher])[1].search({ query, canRead });
+        (times[s] as number[][])[q]?.push(performance.now() - t);
+      }
+    });
+  }
+  sides.forEach(([label], s) => {
+    const perQuery = times[s] as number[][];
+    const all = perQuery.flat();
+    const fastest = perQuery.map((v) => Math.min(...v));
+    const mean = all.reduce((a, b) => a + b, 0) / all.length;
+    console.log(`${name}, ${label}: p50 ${percentile(all, 50).toFixed(3)} ms, each question's fastest (median) ${percentile(fastest, 50).toFixed(3)} ms, mean ${mean.toFixed(3)} ms`);
+  });
+}
