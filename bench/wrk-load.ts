@@ -8,7 +8,8 @@ import { join } from "node:path";
  * the cores with the server, and a Node client spends about as much CPU per call as the server
  * does on a cached search, so it caps what two workers can show. wrk costs a fraction of that.
  * One MCP session (2025-11-25) is opened first; wrk's connections all send `tools/call` in it
- * (a session may be used from several connections; with workers, any worker takes it up).
+ * (a session may be used from several connections; with workers, any worker takes it up), each
+ * request with an id of its own (wrk's one thread counts them).
  */
 
 /** Whether wrk is installed (the rows that need it are skipped, with a line saying so, if not). */
@@ -44,9 +45,22 @@ export async function wrkLoad(url: string, connections: number, seconds: number,
   const dir = mkdtempSync(join(tmpdir(), "svc-bench-wrk-"));
   try {
     const script = join(dir, "post.lua");
+    // Each request its own JSON-RPC id, as a client must within a session: with one id repeated
+    // by 32 connections at once, a session's answers wait on each other (the same call took
+    // 2.5 times the server CPU and half the rate, with rate limits counted).
+    const [head, tail] = body.split('"id":1,') as [string, string];
     writeFileSync(
       script,
-      [`wrk.method = "POST"`, `wrk.body = ${JSON.stringify(body)}`, ...Object.entries(sessionHeaders).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`), ""].join("\n"),
+      [
+        `wrk.method = "POST"`,
+        ...Object.entries(sessionHeaders).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+        "local n = 0",
+        "request = function()",
+        "  n = n + 1",
+        `  return wrk.format(nil, nil, nil, ${JSON.stringify(head + '"id":')} .. n .. ${JSON.stringify("," + tail)})`,
+        "end",
+        "",
+      ].join("\n"),
     );
     const run = (s: number, latency: boolean): string =>
       execFileSync("wrk", ["-t1", `-c${connections}`, `-d${s}s`, ...(latency ? ["--latency"] : []), "-s", script, url], { encoding: "utf8" });
