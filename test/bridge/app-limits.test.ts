@@ -102,6 +102,16 @@ describe("submit_feedback over MCP: the same budgets as the feedback routes", ()
     expect((await send(call(5, "The example is outdated."))).status).toBe(200);
   });
 
+  it("counts a call whose arguments carry a \"__proto__\" member like any other (the tool never sees the member)", async () => {
+    h = await startBridge({ clock, apps: true, feedbackTool: true, rateLimits: ["feedback=1"] });
+    const send = await session();
+    const sneaky = (id: number) => ({ ...call(id, "x"), params: { name: "submit_feedback", arguments: JSON.parse(`{"__proto__":{},"path":"/page-${id}","feedback":"Uncounted?"}`) as unknown } });
+    expect(JSON.stringify(sneaky(1))).toContain('"__proto__":{}');
+    expect((await send(sneaky(1))).status).toBe(200);
+    expect(await answer(send(sneaky(2)))).toEqual(refused(2, 1, "feedback entries per hour from one IP address"));
+    expect(await stored()).toBe(1);
+  });
+
   it("counts bytes (feedback-bytes=N) as the HTTP routes store them", async () => {
     // Stored as JSON, each entry below is 948 bytes: two fit in 2000, a third does not.
     h = await startBridge({ clock, apps: true, feedbackTool: true, rateLimits: ["feedback-bytes=2000"] });

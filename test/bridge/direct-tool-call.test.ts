@@ -85,6 +85,8 @@ describe("2026-07-28 tool calls answered directly", () => {
       toolCall(FS, { command: "rg -l STAFF /" }),
       toolCall(FEEDBACK, { path: "/quickstart", feedback: "The install step misses the Windows command." }),
       toolCall(FEEDBACK, { path: "/internal/runbook", feedback: "Stale." }, "pat"),
+      // A `"__proto__"` member (kept by JSON.parse, dropped by the SDK's schemas) is left out before either path reads the call.
+      toolCall(SEARCH, JSON.parse('{"query":"replication","__proto__":{"pageSize":0}}')),
     ];
     const got = await answers(plain);
     expect(got.direct).toEqual(got.sdk);
@@ -93,6 +95,7 @@ describe("2026-07-28 tool calls answered directly", () => {
     expect(got.direct[1]).toContain("STAFF-ONLY-RUNBOOK-7F3A");
     expect(got.direct[7]).toContain("STAFF-ONLY-RUNBOOK-7F3A");
     for (const i of [2, 3, 8, 9, 11]) expect(got.direct[i]).not.toContain("STAFF-ONLY-RUNBOOK-7F3A");
+    expect(got.direct[12]).toBe(got.direct[0]);
     expect(got.direct[0]).toContain('"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"svc-mcp","title":"Nimbus Storage docs","version":');
     // The SDK's bridge built servers for these calls; the direct one built none.
     expect(direct.bridge.endpoint.servers.size).toBe(0);

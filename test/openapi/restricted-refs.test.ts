@@ -163,3 +163,52 @@ describe("a site whose specs point into restricted parts", () => {
     expect(await run(ALL_ACCESS, "grep -rl BROKENWORD /")).toBe("/api-reference/broken-brokenword.mdx\n/store.yaml\n");
   });
 });
+
+describe("a part marked public pointing into one that is not", () => {
+  const SPEC = [
+    "openapi: 3.0.3",
+    "info: { title: Store, version: '1' }",
+    "paths:",
+    "  /orders:",
+    "    get:",
+    "      summary: List orders",
+    "      x-svc: { metadata: { public: true } }",
+    "      responses:",
+    "        '200': { description: Orders }",
+    "        '409': { $ref: '#/paths/~1vault/get/responses/200' }",
+    "        '410': { $ref: '#/paths/~1status/get/responses/200' }",
+    "  /vault:",
+    "    get:",
+    "      summary: Open vault",
+    "      responses:",
+    "        '200': { description: SIGNEDINWORD the vault }",
+    "  /status:",
+    "    get:",
+    "      summary: Status",
+    "      x-svc: { metadata: { public: true } }",
+    "      responses:",
+    "        '200': { description: STATUSWORD all good }",
+    "",
+  ].join("\n");
+  let root: string;
+  let runtime: DocsRuntime;
+
+  beforeAll(async () => {
+    root = writeRepo({ "docs.json": { name: "Refs", navigation: { groups: [{ group: "API", openapi: "store.yaml" }] } }, "store.yaml": SPEC });
+    runtime = await DocsRuntime.load({ root });
+  });
+  afterAll(async () => {
+    await runtime.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("leaves the $ref out of the public part's page, whatever the auth setting (anonymous readers read that page where sign-in is required), and says so", async () => {
+    expect(runtime.site.diagnostics.map((d) => `${d.file} ${d.code ?? ""}: ${d.message}`)).toEqual([
+      "store.yaml api-restricted-ref: $ref at paths./orders.get.responses.409 points into #/paths/~1vault/get/responses/200, a part not marked public: left out of the pages of the public part (where signing in is required, its anonymous readers may not read it)",
+    ]);
+    const run = async (command: string): Promise<string> => (await runtime.readerState(localContext(ALL_ACCESS)).shell.run(command)).stdout;
+    // The page is one file for all its readers: the text is gone from it, a public part's copy stays.
+    expect(await run("grep -n '^###' /api-reference/list-orders.mdx")).toBe("16:### 200: Orders\n18:### 410: STATUSWORD all good\n22:### Request\n");
+    expect(await run("grep -rl SIGNEDINWORD /")).toBe("/api-reference/open-vault.mdx\n/store.yaml\n");
+  });
+});

@@ -201,7 +201,7 @@ export class McpEndpoint {
     }
     let raw: unknown;
     try {
-      raw = JSON.parse(read.text);
+      raw = parseMessages(read.text);
     } catch (error) {
       return jsonRpcError(400, JSON_RPC.parseError, `Parse error: the body is not valid JSON (${(error as Error).message})`);
     }
@@ -389,6 +389,19 @@ function claimsModernRevision(body: unknown): boolean {
   if (typeof m.method !== "string" || m.method === "initialize" || "result" in m || "error" in m) return false;
   const meta = (m.params as { _meta?: unknown } | undefined)?._meta;
   return typeof meta === "object" && meta !== null && !Array.isArray(meta) && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+/**
+ * The body as every reader of it sees the same object. `JSON.parse` keeps a `"__proto__"` member
+ * as an own property, where the SDK's schemas (and any object spread) drop it: a tool would run
+ * on arguments without it while the bridge judged, and charged budgets for, arguments with it
+ * (a feedback call with `"__proto__": {}` escaped the feedback budgets). Such members are left
+ * out here, before anything reads the body; the check for them is skipped on bodies that cannot
+ * hold one (no `__proto__` and no escape that could spell it).
+ */
+function parseMessages(text: string): unknown {
+  if (!text.includes("__proto__") && !text.includes("\\u")) return JSON.parse(text);
+  return JSON.parse(text, (key, value: unknown) => (key === "__proto__" ? undefined : value));
 }
 
 /** What is wrong with a well-formed message's `params` (an array, a `_meta` that is no object), named by member. */

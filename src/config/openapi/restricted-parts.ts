@@ -79,4 +79,30 @@ export function metadataPartsOfDocument(document: Record<string, unknown>, kind:
   return out;
 }
 
+/**
+ * Every part of a document as written, with its `metadata` where it has one: the parts a rule
+ * can open (`public: true`) as well as those it restricts.
+ */
+export function everyPartOfDocument(document: Record<string, unknown>, kind: "openapi" | "asyncapi"): { readonly part: Segments; readonly metadata?: Readonly<Record<string, unknown>> }[] {
+  const out: { part: Segments; metadata?: Readonly<Record<string, unknown>> }[] = [];
+  const add = (part: Segments, value: unknown): void => {
+    const metadata = isObj(value) ? readExtension(value)?.metadata : undefined;
+    out.push(metadata === undefined ? { part } : { part, metadata });
+  };
+  if (kind === "openapi") {
+    for (const op of readOperations(document, [])) {
+      const part: Segments = op.kind === "webhook" ? ["webhooks", op.path] : ["paths", op.path, op.method.toLowerCase()];
+      out.push(op.extension?.metadata === undefined ? { part } : { part, metadata: op.extension.metadata });
+    }
+    return out;
+  }
+  const v2 = String(document.asyncapi).startsWith("2");
+  for (const [id, ch] of Object.entries(isObj(document.channels) ? document.channels : {})) {
+    add(["channels", id], ch);
+    if (v2 && isObj(ch)) for (const action of ["publish", "subscribe"]) if (isObj(ch[action])) add(["channels", id, action], ch[action]);
+  }
+  if (!v2) for (const [id, op] of Object.entries(isObj(document.operations) ? document.operations : {})) add(["operations", id], op);
+  return out;
+}
+
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

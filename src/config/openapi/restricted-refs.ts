@@ -2,7 +2,7 @@ import { pageFrontMatter, readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.j
 import { API_CODES } from "./api-codes.js";
 import type { SpecWarning } from "./dereference.js";
 import { applyDeletions, refSegments, refsInto, type Segments } from "./prune-spec.js";
-import { type MetadataPart, metadataPartsOfDocument } from "./restricted-parts.js";
+import { everyPartOfDocument, type MetadataPart, metadataPartsOfDocument } from "./restricted-parts.js";
 
 /**
  * What a spec's restricted parts (`x-svc`/`x-mint` `metadata.groups` on an operation, webhook or
@@ -13,17 +13,22 @@ import { type MetadataPart, metadataPartsOfDocument } from "./restricted-parts.j
  * copy restricted text into a page other readers read, so it is left out of the pages, with a
  * warning. The mounted spec file leaves it out too, for the readers who may not read the part
  * (`pruneSpec`).
+ *
+ * The same holds for a part marked `public: true` pointing into one that is not: where signing
+ * in is required (`auth: full`), the public part's page is read by anonymous readers and the
+ * other part's text is not theirs. The spec is read once for every auth setting, which can
+ * change without a reload, so such a `$ref` is left out of the public part's page whatever the
+ * setting is (a part of a site that never requires sign-in loses a copy its readers could also
+ * read on the other part's page).
  */
 export function cutRefsIntoRestricted(document: Record<string, unknown>, kind: "openapi" | "asyncapi"): { document: Record<string, unknown>; warnings: SpecWarning[] } {
   if (!mentionsExtension(document)) return { document, warnings: [] };
   const parts = metadataPartsOfDocument(document, kind);
   const warnings = parts.flatMap(unreadableRule);
   const restricted = parts.filter((p) => restricts(p.metadata)).map((p) => p.part);
-  if (restricted.length === 0) return { document, warnings };
   if (kind === "asyncapi") restricted.push(...operationsOn(document, restricted));
   const skip = new Set(restricted.map((p) => valueAt(document, p)));
-  const holders = refsInto(document, restricted, skip);
-  if (holders.length === 0) return { document, warnings };
+  const holders = restricted.length === 0 ? [] : refsInto(document, restricted, skip);
   for (const h of holders) {
     const ref = (valueAt(document, h) as { $ref: string }).$ref;
     warnings.push({
@@ -31,7 +36,34 @@ export function cutRefsIntoRestricted(document: Record<string, unknown>, kind: "
       code: API_CODES.restrictedRef,
     });
   }
-  return { document: applyDeletions(document, holders) as Record<string, unknown>, warnings };
+  const fromPublic = refsFromPublicParts(document, kind, skip).filter((h) => !holders.some((o) => o.length <= h.length && o.every((s, i) => s === h[i])));
+  for (const h of fromPublic) {
+    const ref = (valueAt(document, h) as { $ref: string }).$ref;
+    warnings.push({
+      message: `$ref at ${h.join(".")} points into ${ref}, a part not marked public: left out of the pages of the public part (where signing in is required, its anonymous readers may not read it)`,
+      code: API_CODES.restrictedRef,
+    });
+  }
+  const cut = [...holders, ...fromPublic];
+  if (cut.length === 0) return { document, warnings };
+  return { document: applyDeletions(document, cut) as Record<string, unknown>, warnings };
+}
+
+/** `$ref`s inside a part marked `public: true` into a part that is not (`skip`: restricted parts, not entered). */
+function refsFromPublicParts(document: Record<string, unknown>, kind: "openapi" | "asyncapi", skip: ReadonlySet<unknown>): Segments[] {
+  const all = everyPartOfDocument(document, kind);
+  const isPublic = (p: { metadata?: Readonly<Record<string, unknown>> }): boolean => p.metadata !== undefined && readPageMeta(p.metadata).public === true;
+  const open = all.filter(isPublic);
+  const closed = all.filter((p) => !isPublic(p)).map((p) => p.part);
+  if (open.length === 0 || closed.length === 0) return [];
+  const out: Segments[] = [];
+  for (const p of open) {
+    const value = valueAt(document, p.part);
+    if (typeof value !== "object" || value === null || skip.has(value)) continue;
+    const within = closed.filter((c) => !p.part.every((s, i) => s === c[i]) || c.length <= p.part.length);
+    for (const h of refsInto(value as Record<string, unknown>, within, skip)) out.push([...p.part, ...h]);
+  }
+  return out;
 }
 
 /** Whether a part's `metadata` restricts it (as its page's front matter would). */
