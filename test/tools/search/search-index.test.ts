@@ -438,3 +438,27 @@ describe("the same page in several versions", () => {
     expect(search(index, "order cart complete checkout states", { pageSize: 50 }).length).toBe(7);
   });
 });
+
+describe("titles longer than the page postings count", () => {
+  // Over 1,023 words a title's frequencies may be capped in the page postings: its share of a
+  // score is read from the title's own words instead.
+  const filler = (prefix: string, n: number): string => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(" ");
+  const site = inlineSite({
+    "/long-with.mdx": `---\ntitle: Gateway ${filler("alpha", 1100)}\n---\nSet up the gateway.`,
+    "/long-without.mdx": `---\ntitle: ${filler("beta", 1101)}\n---\nSet up the gateway.`,
+    "/short.mdx": "---\ntitle: Gateway\n---\nSet up the gateway.",
+    "/repeated.mdx": `---\ntitle: ${Array.from({ length: 1100 }, () => "gateway").join(" ")}\n---\nSet up the gateway.`,
+  });
+
+  it("still count the query words they hold, as every other title does, with or without bound pruning", () => {
+    const pruned = indexOf(site);
+    const every = new SearchIndex({ ranking: { boundPruning: false } });
+    every.sync(site);
+    const hits = search(pruned, "gateway");
+    // A title of nothing but the query word ranks first, however long; a long title holding the
+    // word once above one without it (read as zero, the two would rank by their bodies alone).
+    expect(hits.map((h) => h.page.path)).toEqual(["/repeated", "/short", "/long-with", "/long-without"]);
+    expect((hits[2]?.score ?? 0) > (hits[3]?.score ?? 0)).toBe(true);
+    expect(hits.map((h) => [h.page.path, h.score])).toEqual(search(every, "gateway").map((h) => [h.page.path, h.score]));
+  });
+});
