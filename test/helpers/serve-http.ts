@@ -14,10 +14,10 @@ export interface ServeProcess {
 
 /**
  * Start `svc-mcp serve --http` on a free loopback port and wait until it has printed its URLs.
- * `args` are extra flags (`--dir`, `--state`, `--project-id`, ...).
+ * `args` are extra flags (`--dir`, `--state`, `--project-id`, ...); `nodeArgs` are node's own.
  */
-export async function startServe(args: readonly string[], env: Record<string, string> = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [join(REPO, "bin", "svc-mcp.js"), "serve", "--http", "--port", "0", "--no-watch", ...args], {
+export async function startServe(args: readonly string[], env: Record<string, string> = {}, nodeArgs: readonly string[] = []): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, join(REPO, "bin", "svc-mcp.js"), "serve", "--http", "--port", "0", "--no-watch", ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

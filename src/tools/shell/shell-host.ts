@@ -7,6 +7,7 @@ import type { Site, SiteFile } from "../../vfs/site.js";
 import type { SiteView } from "../../vfs/view.js";
 import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./docs-shell.js";
 import { FairQueue } from "./fair-queue.js";
+import { workerExecArgv } from "./worker-exec-argv.js";
 
 /** Messages to the shell worker. Ordered: a `site` or `view` sent before a `run` is there for it. */
 export type ToWorker =
@@ -393,15 +394,6 @@ export class ShellHost {
     this.slots.push(slot);
     return slot;
   }
-}
-
-/**
- * The parent's Node options, less those a worker refuses: a CLI started as
- * `node --input-type=module -e ...` (how embedders and our bundle test start it) would otherwise
- * hand `--input-type` to the worker, which fails to start with ERR_WORKER_INVALID_EXEC_ARGV.
- */
-export function workerExecArgv(execArgv: readonly string[]): string[] {
-  return execArgv.filter((arg) => !arg.startsWith("--input-type"));
 }
 
 function failure(why: string): ShellResult {
