@@ -24,7 +24,7 @@ describePostgres("PostgreSQL state", () => {
   it("four instances starting at once migrate once, and all see the same state", async () => {
     const instances = [open(), open(), open(), open()];
     const states = await Promise.all(instances.map((s) => s.state()));
-    expect(await queryDatabase(db.url, "SELECT version FROM svc_mcp_schema ORDER BY version")).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(await queryDatabase(db.url, "SELECT version FROM svc_mcp_schema ORDER BY version")).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     await states[0]!.setAuthMode("partial");
     expect(await Promise.all(states.map(async (s) => (await s.settings()).authMode))).toEqual(["partial", "partial", "partial", "partial"]);
   });
@@ -32,7 +32,7 @@ describePostgres("PostgreSQL state", () => {
   it("refuses a database whose schema is newer than this version", async () => {
     await open().state();
     await queryDatabase(db.url, "INSERT INTO svc_mcp_schema (version, applied_at) VALUES (99, 0)");
-    await expect(open().state()).rejects.toThrow("database schema version 99 is newer than this svc-mcp supports (2); upgrade svc-mcp");
+    await expect(open().state()).rejects.toThrow("database schema version 99 is newer than this svc-mcp supports (3); upgrade svc-mcp");
   });
 
   it("an unknown auth mode in the database fails closed (full), with one warning", async () => {
@@ -87,6 +87,58 @@ describePostgres("PostgreSQL state", () => {
       { window_index: 2, key: "ip:1", count: 1 },
       { window_index: 2, key: "tool:search", count: 1 },
     ]);
+  });
+
+  it("takes that arrive while one is in the database go together, each decided in turn, all or nothing", async () => {
+    const counters: WindowCounters = (await open().counters())!;
+    // The first take goes alone; the five submitted while it is in flight go as one batch.
+    const results = await Promise.all([
+      counters.take(1, [{ key: "q", units: 1, limit: 1 }]),
+      counters.take(1, [
+        { key: "a", units: 2, limit: 3 },
+        { key: "b", units: 1, limit: 1 },
+      ]),
+      // b is full: refused at b, and its unit of a is given back before the next request...
+      counters.take(1, [
+        { key: "a", units: 1, limit: 3 },
+        { key: "b", units: 1, limit: 1 },
+      ]),
+      // ...which therefore finds room in a.
+      counters.take(1, [{ key: "a", units: 1, limit: 3 }]),
+      counters.take(1, [{ key: "c", units: 5, limit: 4 }]),
+      // Named by its place in the caller's list, whatever the key order: a is now full.
+      counters.take(1, [
+        { key: "z", units: 1, limit: 1 },
+        { key: "a", units: 1, limit: 3 },
+      ]),
+    ]);
+    expect(results).toEqual([-1, -1, 1, -1, 0, 1]);
+    expect(await queryDatabase(db.url, "SELECT key, count::int FROM rate_counters WHERE count > 0 ORDER BY key")).toEqual([
+      { key: "a", count: 3 },
+      { key: "b", count: 1 },
+      { key: "q", count: 1 },
+    ]);
+  });
+
+  it("batches from two instances charging overlapping counters in any order neither deadlock nor overcount", async () => {
+    const [a, b] = [(await open().counters())!, (await open().counters())!];
+    let seed = 7;
+    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const takes = Array.from({ length: 300 }, () => {
+      const first = next(5);
+      const second = (first + 1 + next(4)) % 5;
+      return [first, second].map((k) => ({ key: `k${k}`, units: 1 + next(2), limit: 60 }));
+    });
+    const results = await Promise.all(takes.map((charges, i) => (i % 2 === 0 ? a : b).take(3, charges)));
+    const expected = new Map<string, number>();
+    takes.forEach((charges, i) => {
+      if (results[i] === -1) for (const c of charges) expected.set(c.key, (expected.get(c.key) ?? 0) + c.units);
+    });
+    const rows = await queryDatabase(db.url, "SELECT key, count::int FROM rate_counters ORDER BY key");
+    expect(rows).toEqual([...expected].sort(([x], [y]) => (x < y ? -1 : 1)).map(([key, count]) => ({ key, count })));
+    expect(Math.max(...rows.map((r) => r.count as number))).toBeLessThanOrEqual(60);
+    // Demand is three times the limits: most takes are refused, against full counters.
+    expect(results.filter((r) => r !== -1).length).toBeGreaterThan(150);
   });
 
   it("the bridge's limiter on shared counters: the sign-in lockout holds across instances", async () => {

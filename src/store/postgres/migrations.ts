@@ -171,4 +171,74 @@ export const POSTGRES_MIGRATIONS: readonly PgMigration[] = [
     // Measured with 32 calls in flight: see docs/measurements.md, "Rate-limit counters".
     sql: "ALTER TABLE rate_counters SET UNLOGGED;",
   },
+  {
+    version: 3,
+    // The charges of many requests in one round trip and one transaction (`counters.ts` sends
+    // those that arrive while the previous batch is in the database): under load every search
+    // call charges the one site-wide search counter, and one request per transaction made the
+    // instances queue on that row's lock (2 workers served fewer calls than 1). Every counter of
+    // the batch is locked first, in key order (two batches never deadlock), then the requests are
+    // decided in turn, each all or nothing as in svc_mcp_take, and the new counts written once.
+    // p_request numbers the requests 1..n, each one's charges together and in key order;
+    // returns, per request, 0 when all were charged, else the 1-based position of the refused.
+    sql: `
+      CREATE FUNCTION svc_mcp_take_many(p_window BIGINT, p_request INTEGER[], p_keys TEXT[], p_units BIGINT[], p_limits BIGINT[]) RETURNS INTEGER[]
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        n INTEGER := coalesce(array_length(p_keys, 1), 0);
+        ks TEXT[];
+        counts BIGINT[];
+        before BIGINT[];
+        refused INTEGER[];
+        i INTEGER := 1;
+        j INTEGER;
+        x INTEGER;
+        first INTEGER;
+        bad INTEGER;
+        pos INTEGER;
+      BEGIN
+        IF n = 0 THEN
+          RETURN '{}';
+        END IF;
+        WITH locked AS (
+          INSERT INTO rate_counters AS c (window_index, key, count)
+            SELECT p_window, d.key, 0 FROM (SELECT DISTINCT unnest(p_keys) AS key) d ORDER BY d.key
+            ON CONFLICT (window_index, key) DO UPDATE SET count = c.count
+            RETURNING c.key, c.count
+        )
+        SELECT array_agg(l.key ORDER BY l.key), array_agg(l.count ORDER BY l.key) INTO ks, counts FROM locked l;
+        before := counts;
+        refused := array_fill(0, ARRAY[p_request[n]]);
+        WHILE i <= n LOOP
+          first := i;
+          bad := 0;
+          j := i;
+          WHILE j <= n AND p_request[j] = p_request[first] LOOP
+            IF bad = 0 THEN
+              pos := array_position(ks, p_keys[j]);
+              IF counts[pos] + p_units[j] <= p_limits[j] THEN
+                counts[pos] := counts[pos] + p_units[j];
+              ELSE
+                bad := j - first + 1;
+              END IF;
+            END IF;
+            j := j + 1;
+          END LOOP;
+          IF bad > 0 THEN
+            FOR x IN first .. first + bad - 2 LOOP
+              pos := array_position(ks, p_keys[x]);
+              counts[pos] := counts[pos] - p_units[x];
+            END LOOP;
+            refused[p_request[first]] := bad;
+          END IF;
+          i := j;
+        END LOOP;
+        UPDATE rate_counters c SET count = u.count
+          FROM unnest(ks, counts, before) AS u(key, count, before)
+          WHERE c.window_index = p_window AND c.key = u.key AND u.count <> u.before;
+        RETURN refused;
+      END
+      $$;
+    `,
+  },
 ];

@@ -18,7 +18,11 @@ import {
   type Subject,
   type UserInfo,
 } from "../state/state-store.js";
+import { BatchInFlight } from "../batch-in-flight.js";
 import type { PgDb, PgQueryable } from "./db.js";
+
+/** Settings reads answered by one query (they are the same query). */
+const SETTINGS_BATCH = 4096;
 
 /** SQLSTATE unique_violation. */
 const UNIQUE_VIOLATION = "23505";
@@ -59,9 +63,19 @@ export class PgStateStore implements StateStore {
 
   // Settings -------------------------------------------------------------------------------
 
-  async settings(): Promise<SiteSettings> {
+  /**
+   * Every request reads the settings. Reads that arrive while one is in the database wait for the
+   * next, which answers them all: each still sees every change committed before it arrived, in
+   * one round trip per batch rather than one per request.
+   */
+  private readonly settingsReads = new BatchInFlight<void, SiteSettings>(async (batch) => {
     const { rows } = await this.db.query<{ key: string; value: string }>("SELECT key, value FROM settings");
-    return readSettings(rows, this.warn);
+    const settings = Object.freeze(readSettings(rows, this.warn));
+    return batch.map(() => settings);
+  }, SETTINGS_BATCH);
+
+  settings(): Promise<SiteSettings> {
+    return this.settingsReads.submit();
   }
 
   async setAuthMode(mode: AuthMode): Promise<void> {
