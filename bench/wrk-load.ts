@@ -2,14 +2,16 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { cpuMs } from "./cpu-time.js";
 
 /**
  * Load from wrk (Debian's `wrk`, written in C): on a 2-core machine the load generator shares
  * the cores with the server, and a Node client spends about as much CPU per call as the server
  * does on a cached search, so it caps what two workers can show. wrk costs a fraction of that.
- * One MCP session (2025-11-25) is opened first; wrk's connections all send `tools/call` in it
- * (a session may be used from several connections; with workers, any worker takes it up), each
- * request with an id of its own (wrk's one thread counts them).
+ * In the 2025 generation one MCP session (2025-11-25) is opened first and wrk's connections all
+ * send `tools/call` in it (a session may be used from several connections; with workers, any
+ * worker takes it up); 2026-07-28 calls are stateless. Each request has an id of its own (wrk's
+ * one thread counts them).
  */
 
 /** Whether wrk is installed (the rows that need it are skipped, with a line saying so, if not). */
@@ -22,22 +24,44 @@ export interface WrkResult {
   readonly p99: number;
   /** Answers other than 200 (wrk's "Non-2xx or 3xx responses"). */
   readonly errors: number;
+  /** CPU of the server's processes (`serverPids`, all threads) per call in the measured run, in ms. */
+  readonly cpuMsPerCall: number;
 }
 
-const PROTOCOL = "2025-11-25";
+/** The 2025 generation opens a session for wrk's connections to share; 2026-07-28 has none. */
+export type WrkProtocol = "2025-11-25" | "2026-07-28";
 
-/** `connections` keep-alive connections calling `tool` with `args` for `seconds` (after a 2 s warm-up). */
-export async function wrkLoad(url: string, connections: number, seconds: number, tool: string, args: string): Promise<WrkResult> {
+/** Headers and body of one `tools/call` (id 1) in `protocol`, ready to repeat. */
+async function callTemplate(url: string, protocol: WrkProtocol, tool: string, args: string): Promise<{ headers: Record<string, string>; body: string }> {
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  if (protocol === "2026-07-28") {
+    const _meta = { "io.modelcontextprotocol/protocolVersion": protocol, "io.modelcontextprotocol/clientInfo": { name: "bench-wrk", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: JSON.parse(args) as unknown, _meta } });
+    return { headers: { ...headers, "mcp-protocol-version": protocol, "mcp-method": "tools/call", "mcp-name": tool }, body };
+  }
   const init = await fetch(url, {
     method: "POST",
     headers,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: "bench-wrk", version: "1" } } }),
+    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: protocol, capabilities: {}, clientInfo: { name: "bench-wrk", version: "1" } } }),
   });
   const session = init.headers.get("mcp-session-id");
   if (init.status !== 200 || session === null) throw new Error(`initialize: ${init.status} ${await init.text()}`);
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: JSON.parse(args) as unknown } });
-  const sessionHeaders = { ...headers, "mcp-session-id": session, "mcp-protocol-version": PROTOCOL };
+  return { headers: { ...headers, "mcp-session-id": session, "mcp-protocol-version": protocol }, body };
+}
+
+/** `connections` keep-alive connections calling `tool` with `args` for `seconds` (after a 2 s warm-up). */
+export async function wrkLoad(
+  url: string,
+  connections: number,
+  seconds: number,
+  tool: string,
+  args: string,
+  options: { protocol?: WrkProtocol; serverPids?: readonly number[] } = {},
+): Promise<WrkResult> {
+  const protocol = options.protocol ?? "2025-11-25";
+  const serverCpu = (): number => (options.serverPids ?? []).reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const { headers: sessionHeaders, body } = await callTemplate(url, protocol, tool, args);
   // The call must succeed before it is repeated: a tool error is also a 200.
   const probe = await fetch(url, { method: "POST", headers: sessionHeaders, body });
   const text = await probe.text();
@@ -65,12 +89,20 @@ export async function wrkLoad(url: string, connections: number, seconds: number,
     const run = (s: number, latency: boolean): string =>
       execFileSync("wrk", ["-t1", `-c${connections}`, `-d${s}s`, ...(latency ? ["--latency"] : []), "-s", script, url], { encoding: "utf8" });
     run(2, false);
+    const cpuBefore = serverCpu();
     const out = run(seconds, true);
+    const cpu = serverCpu() - cpuBefore;
     const rate = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
     const p99 = /99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
     if (rate === undefined || p99 === null) throw new Error(`unreadable wrk output:\n${out}`);
     const scale = p99[2] === "us" ? 0.001 : p99[2] === "s" ? 1000 : 1;
-    return { callsPerSec: Number(rate), p99: Math.round(Number(p99[1]) * scale * 100) / 100, errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) };
+    const calls = Number(/(\d+) requests in/.exec(out)?.[1] ?? Number.NaN);
+    return {
+      callsPerSec: Number(rate),
+      p99: Math.round(Number(p99[1]) * scale * 100) / 100,
+      errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
+      cpuMsPerCall: Math.round((cpu / calls) * 1000) / 1000,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

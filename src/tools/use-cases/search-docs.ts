@@ -5,7 +5,7 @@ import type { SiteOutline } from "../../vfs/outline.js";
 import { pageUrl } from "../../vfs/site.js";
 import { versionList } from "../instructions.js";
 import { resolveLanguage, resolveVersion } from "../search/scope.js";
-import { readerTitle } from "../search/search-index.js";
+import { type SearchHit, readerTitle } from "../search/search-index.js";
 import type { ToolNames } from "../tool-names.js";
 import { type DocsContext, readerStateOf } from "./docs-context.js";
 import { type ArgumentIssue, type Outcome, failure, success } from "./outcome.js";
@@ -76,7 +76,7 @@ export const searchOutput = z.object({ results: z.array(searchResultSchema).desc
  * read, best first. A `version` or `language` the reader's site does not have is an issue (it
  * would otherwise quietly return only the pages that are in every version).
  */
-export async function searchDocs(context: DocsContext, input: SearchInput): Promise<Outcome<SearchResult[]>> {
+export async function searchDocs(context: DocsContext, input: SearchInput): Promise<Outcome<readonly SearchResult[]>> {
   const { runtime, request } = context;
   const { outline } = readerStateOf(context);
   // Checked against what the reader sees of the site, which the schema cannot know.
@@ -94,8 +94,20 @@ export async function searchDocs(context: DocsContext, input: SearchInput): Prom
     ...(version?.ok === true && version.value !== undefined ? { version: version.value } : {}),
     ...(language?.ok === true && language.value !== undefined ? { language: language.value } : {}),
   });
-  const base = runtime.baseUrl;
-  return success(
+  return success(resultsOf(hits, runtime.baseUrl));
+}
+
+/**
+ * Results written once per list of hits: the index answers a repeated search with the same frozen
+ * list until its next sync, and a server under load answers the same few questions over and over
+ * (writing them was a sixth of what a cached search allocated). Frozen, as they are shared.
+ */
+const WRITTEN = new WeakMap<readonly SearchHit[], { readonly base: string; readonly results: readonly SearchResult[] }>();
+
+function resultsOf(hits: readonly SearchHit[], base: string): readonly SearchResult[] {
+  const known = WRITTEN.get(hits);
+  if (known !== undefined && known.base === base) return known.results;
+  const results = deepFreeze(
     hits.map((h): SearchResult => {
       const url = pageUrl(base, h.page.path) + (h.section.anchor !== "" ? `#${h.section.anchor}` : "");
       const others = h.otherVersions.map((t) => ({
@@ -118,13 +130,26 @@ export async function searchDocs(context: DocsContext, input: SearchInput): Prom
       };
     }),
   );
+  WRITTEN.set(hits, { base, results });
+  return results;
 }
+
+/** The text of a list of results, once per list, query and tool names (see `WRITTEN`). */
+const TEXTS = new WeakMap<readonly SearchResult[], { readonly query: string; readonly names: ToolNames; readonly text: string }>();
 
 /**
  * The results as text for a model or a terminal: numbered, each with its link, file, score,
  * scope and snippet; no results say what to try next (`names.filesystem` with `rg`).
  */
 export function searchText(results: readonly SearchResult[], query: string, names: ToolNames): string {
+  const known = TEXTS.get(results);
+  if (known !== undefined && known.query === query && known.names === names) return known.text;
+  const text = writeText(results, query, names);
+  TEXTS.set(results, { query, names, text });
+  return text;
+}
+
+function writeText(results: readonly SearchResult[], query: string, names: ToolNames): string {
   if (results.length === 0) return `No results for "${query}". Try other words, fewer terms, or search the files: ${names.filesystem} with \`rg -il "term" /\`.`;
   return results
     .map(
@@ -162,4 +187,13 @@ function scopeMarker(r: Pick<SearchResult, "versions" | "languages" | "products"
   if (r.versions !== undefined) parts.push(`${r.versions.length === 1 ? "version" : "versions"} ${r.versions.join(", ")}`);
   if (r.languages !== undefined) parts.push(`${r.languages.length === 1 ? "language" : "languages"} ${r.languages.join(", ")}`);
   return parts.map((p) => ` · ${p}`).join("");
+}
+
+/** Freeze a plain value and everything in it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }

@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../../src/tools/runtime.js";
 import { parseInput } from "../../../src/tools/use-cases/outcome.js";
@@ -40,6 +42,42 @@ describe("searchDocs", () => {
         "   Generate a link that expires: nimbus sign nimbus://my-photos/cat.jpg --expires 1h Signed URLs carry an HMAC signature; changing any query parameter invalidates them.",
     );
     expect(searchText([], "zzz", runtime.names)).toBe('No results for "zzz". Try other words, fewer terms, or search the files: query_docs_filesystem_nimbus_storage with `rg -il "term" /`.');
+  });
+
+  it("writes a repeated search's results and text once, frozen, with the query each call asked", async () => {
+    const ask = async (query: string) => {
+      const found = await searchDocs({ runtime, request: localContext() }, { query, pageSize: 2 });
+      if (!found.ok) throw new Error("refused");
+      return found.value;
+    };
+    const first = await ask("multipart upload");
+    const again = await ask("multipart upload");
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first[0])).toBe(true);
+    expect(() => (first as { title: string }[]).push({ title: "x" })).toThrow(TypeError);
+    expect(searchText(again, "multipart upload", runtime.names)).toBe(searchText(first, "multipart upload", runtime.names));
+    // An empty list's text names the query it was asked with, whichever list object carries it.
+    const none = await ask("zzzqqq");
+    expect(searchText(none, "zzzqqq", runtime.names)).toBe('No results for "zzzqqq". Try other words, fewer terms, or search the files: query_docs_filesystem_nimbus_storage with `rg -il "term" /`.');
+    expect(searchText(none, "qqqzzz", runtime.names)).toBe('No results for "qqqzzz". Try other words, fewer terms, or search the files: query_docs_filesystem_nimbus_storage with `rg -il "term" /`.');
+  });
+
+  it("writes a page's new text after an edit (a reload starts new result lists)", async () => {
+    const repo = makeRepo({ "docs.json": JSON.stringify({ name: "Edit", navigation: { pages: ["a"] } }), "a.mdx": "# A\n\nOld widgets glow." });
+    const edited = await DocsRuntime.load({ root: repo.dir, baseUrl: "https://e.example" });
+    try {
+      const snippet = async () => {
+        const found = await searchDocs({ runtime: edited, request: localContext() }, { query: "widgets" });
+        return found.ok ? found.value.map((r) => r.snippet) : found.issues;
+      };
+      expect(await snippet()).toEqual(["Old widgets glow."]);
+      writeFileSync(join(repo.dir, "a.mdx"), "# A\n\nNew widgets hum.");
+      await edited.applyChanges(["a.mdx"]);
+      expect(await snippet()).toEqual(["New widgets hum."]);
+    } finally {
+      await edited.close();
+      repo.cleanup();
+    }
   });
 
   it("reads as the reader and under the auth setting the context carries", async () => {
