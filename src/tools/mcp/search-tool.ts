@@ -1,5 +1,7 @@
 import { type SearchResult, filterValues, searchDocs, searchInput, searchOutput, searchText } from "../use-cases/search-docs.js";
 import { success } from "../use-cases/outcome.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { ToolNames } from "../tool-names.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
 
 export type { SearchResult };
@@ -21,7 +23,24 @@ export const searchTool = defineTool({
   run: async (args, ctx) => {
     const found = await searchDocs(ctx, args);
     if (!found.ok) return found;
-    const results = found.value;
-    return success({ content: [{ type: "text", text: searchText(results, args.query, ctx.runtime.names) }], structuredContent: { results } });
+    return success(answerOf(found.value, args.query, ctx.runtime.names));
   },
 });
+
+/**
+ * The tool's answer, once per shared list of results (`searchDocs` returns the same frozen list
+ * for a repeated search), query and tool names; frozen too, so the bridge may write it once
+ * (`direct-tool-call.ts`).
+ */
+const ANSWERS = new WeakMap<readonly SearchResult[], { readonly query: string; readonly names: ToolNames; readonly answer: CallToolResult }>();
+
+function answerOf(results: readonly SearchResult[], query: string, names: ToolNames): CallToolResult {
+  const known = ANSWERS.get(results);
+  if (known !== undefined && known.query === query && known.names === names) return known.answer;
+  const answer = Object.freeze({
+    content: Object.freeze([Object.freeze({ type: "text" as const, text: searchText(results, query, names) })]),
+    structuredContent: Object.freeze({ results }),
+  }) as CallToolResult;
+  if (Object.isFrozen(results)) ANSWERS.set(results, { query, names, answer });
+  return answer;
+}
