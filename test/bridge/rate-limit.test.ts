@@ -123,6 +123,22 @@ describe("over HTTP", () => {
     expect([over.status, over.headers.get("retry-after"), (over.body as { id: number; error: { code: number } }).error.code]).toEqual([429, "2400", -32029]);
   });
 
+  it("gives back what a request refused whole (400) was charged: only calls that ran count", async () => {
+    const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+    const headers = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": SEARCH };
+    const call = (id: number) => ({ ...search(id), params: { ...search(id).params, _meta } });
+    const refused = [
+      // A batch, which 2026-07-28 does not take; a name header that disagrees with the body; a method header missing.
+      await postJson(h.urls.mcp, [call(1), call(2)], headers),
+      await postJson(h.urls.mcp, call(3), { ...headers, "Mcp-Name": FS }),
+      await postJson(h.urls.mcp, call(4), { "MCP-Protocol-Version": "2026-07-28", "Mcp-Name": SEARCH }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([400, 400, 400]);
+    // The whole hourly limit (3) is still there.
+    for (let i = 7; i <= 9; i++) expect((await postJson(h.urls.mcp, call(i), headers)).status).toBe(200);
+    expect((await postJson(h.urls.mcp, call(10), headers)).status).toBe(429);
+  });
+
   it("counts a batch's calls one by one, and answers a refused batch with an array: one error per request", async () => {
     const session = await openSession(h.urls.mcp, {}, BATCH_PROTOCOL);
     const batch = [search(1), { jsonrpc: "2.0", method: "notifications/progress", params: {} }, search(2), { jsonrpc: "2.0", id: "list", method: "tools/list" }, search(3), search(4)];

@@ -131,13 +131,13 @@ export class McpEndpoint {
       const body = await this.readJsonRpc(c);
       if (body instanceof Response) return body;
       if (claimsModernRevision(body.raw) || !(await isLegacyRequest(c.req.raw, body.raw, { maxRequestBodySize: LIMITS.bridge.maxBodyBytes }))) {
-        const refused = await this.chargeTools(endpoint, c, body);
-        if (refused !== undefined) return refused;
+        const charged = await this.chargeTools(endpoint, c, body);
+        if (charged instanceof Response) return charged;
         if (this.direct !== undefined && body.messages[0]?.method === "tools/call") {
           const answered = await this.direct.answer(endpoint, c.req.raw, body.raw, contextFromAuthInfo(authInfo));
           if (answered !== undefined) return answered;
         }
-        const serve = (): Promise<Response> => this.modern[endpoint].fetch(c.req.raw, { authInfo, parsedBody: body.raw });
+        const serve = async (): Promise<Response> => this.settle(await this.modern[endpoint].fetch(c.req.raw, { authInfo, parsedBody: body.raw }), charged);
         if (body.messages[0]?.method !== "subscriptions/listen") return serve();
         const opening = { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: contextFromAuthInfo(authInfo) };
         return this.listenBus.serve(opening, serve);
@@ -145,9 +145,9 @@ export class McpEndpoint {
       if (!(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
         return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session, or use protocol version 2026-07-28, which needs none)");
       }
-      const refused = await this.chargeTools(endpoint, c, body);
-      if (refused !== undefined) return refused;
-      return this.open(endpoint, principal, c.req.raw, body.raw, authInfo);
+      const charged = await this.chargeTools(endpoint, c, body);
+      if (charged instanceof Response) return charged;
+      return this.settle(await this.open(endpoint, principal, c.req.raw, body.raw, authInfo), charged);
     }
 
     let session = this.sessions.get(sessionId);
@@ -159,6 +159,7 @@ export class McpEndpoint {
     }
 
     let parsedBody: unknown;
+    let charged: readonly Charge[] = [];
     if (method === "POST") {
       const body = await this.readJsonRpc(c);
       if (body instanceof Response) return body;
@@ -170,11 +171,12 @@ export class McpEndpoint {
           message: `Invalid Request: JSON-RPC batches were removed in protocol version ${NO_BATCHES_FROM}, and this session uses ${version}; send one message per request`,
         });
       }
-      const refused = await this.chargeTools(endpoint, c, body);
-      if (refused !== undefined) return refused;
+      const taken = await this.chargeTools(endpoint, c, body);
+      if (taken instanceof Response) return taken;
+      charged = taken;
     }
 
-    const response = await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo });
+    const response = await this.settle(await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo }), charged);
     if (method !== "GET") return response;
     return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: contextFromAuthInfo(authInfo) }, response);
   }
@@ -237,9 +239,9 @@ export class McpEndpoint {
 
   /**
    * Count tool calls against the per-site tool limits, and what a tool stores against the
-   * caller's per-IP budgets (`CLIENT_CHARGES`); a Response is the 429 to answer.
+   * caller's per-IP budgets (`CLIENT_CHARGES`): what was charged, or the 429 to answer.
    */
-  private async chargeTools(endpoint: Endpoint, c: BridgeContext, body: { raw: unknown; messages: readonly Message[] }): Promise<Response | undefined> {
+  private async chargeTools(endpoint: Endpoint, c: BridgeContext, body: { raw: unknown; messages: readonly Message[] }): Promise<Response | readonly Charge[]> {
     const { deps } = this;
     const names = deps.runtime.names;
     const charges: Charge[] = [];
@@ -257,10 +259,22 @@ export class McpEndpoint {
         what: `${endpoint === "authed" ? "authenticated " : ""}${tool.key} calls per hour on this documentation site`,
       });
     }
-    if (charges.length === 0) return undefined;
+    if (charges.length === 0) return charges;
     // All or none: a batch is refused whole, and each request in it is answered with the 429.
     const decision = await deps.limiter.take(charges);
-    return decision.ok ? undefined : rateLimitedResponse(c.req.path, decision, body.raw);
+    return decision.ok ? charges : rateLimitedResponse(c.req.path, decision, body.raw);
+  }
+
+  /**
+   * Give back what a request was charged when the SDK refused it whole without running a tool
+   * (an error status: headers that disagree with the body, a batch the revision does not take,
+   * an unsupported version...): only calls that ran count against the limits, or a client could
+   * spend the site's hourly search budget with requests that search nothing. A refund that fails
+   * (the database away) leaves the count high, never low.
+   */
+  private async settle(response: Response, charged: readonly Charge[]): Promise<Response> {
+    if (charged.length > 0 && response.status >= 400) await this.deps.limiter.refund(charged).catch(() => {});
+    return response;
   }
 
   /** The 2026-07-28 handler of an endpoint: a server per request (used again after it answered: `ServerPool`), from the one factory both generations share. */
