@@ -312,6 +312,19 @@ export const LIMITS = {
      *  disk without letting a stuck process hang a request for long. */
     busyTimeoutMs: 5_000,
   },
+  postgres: {
+    /** How long a query's answer is waited for before the request gets 503 and its connection is
+     *  dropped: a server that stops answering on a connection (a host gone silent, a network
+     *  cut that resets nothing) would otherwise hang every request queued behind it for good.
+     *  Our queries take milliseconds; a `?query_timeout=` on the state URL overrides it. */
+    queryTimeoutMs: 10_000,
+    /** How long a statement waits for a lock (a counter row another transaction holds, a table
+     *  someone locked by hand) before failing with 55P03, a 503 (`?lock_timeout=`). */
+    lockTimeoutMs: 5_000,
+    /** A connection left idle inside a transaction (its client died mid-way) is ended by the
+     *  server after this, releasing the rows it locked (`?idle_in_transaction_session_timeout=`). */
+    idleInTransactionMs: 60_000,
+  },
   config: {
     /** Largest docs.json (or `$ref`'d JSON file) read. The biggest real ones are ~100 KB (spree);
      *  megabytes of configuration are a generated mistake, and the file is parsed on every edit. */

@@ -1,7 +1,6 @@
-import { createServer, type Server, type Socket, connect } from "node:net";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { Relay } from "../helpers/pg-relay.js";
 import { describePostgres, freshDatabase } from "../helpers/postgres.js";
 import { type ServeProcess, startServe } from "../helpers/serve-http.js";
 import { stopProcess } from "../helpers/workers.js";
@@ -14,37 +13,6 @@ import { DEMO, PROTOCOL } from "./harness.js";
  * keeps running and answers as before once the database is back. The cut is a TCP relay between the server and
  * PostgreSQL that the test closes and reopens on the same port.
  */
-
-/** A TCP relay to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored. */
-class Relay {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async open(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on("close", () => this.sockets.delete(s));
-        s.on("error", () => {});
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
-  }
-}
 
 let db: { url: string; drop: () => Promise<void> } | undefined;
 let relay: Relay | undefined;
@@ -113,5 +81,40 @@ describePostgres("the state database unavailable while serving", () => {
     expect((await token()).status).toBe(200);
     expect((await initialize()).status).toBe(200);
     expect(serve.lines.filter((l) => l.includes("answered 503")).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("gives up on a connection that stops answering: 503 after the query timeout, then serves on a new one", { timeout: 60_000 }, async () => {
+    if (serve !== undefined) await stopProcess(serve.child);
+    await (relay as Relay).cut();
+    await (relay as Relay).open();
+    const url = new URL((db as { url: string }).url);
+    url.port = String((relay as Relay).port);
+    // The URL's own parameters set the wait (default 10 s), so the test need not wait that long.
+    url.searchParams.set("query_timeout", "1000");
+    serve = await startServe(["--dir", DEMO, "--state", url.toString(), "--project-id", "docs", "--rate-limit", "search=100"]);
+    const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+    const search = (): Promise<Response> =>
+      fetch(`${serve?.origin}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "search_nimbus_storage" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_nimbus_storage", arguments: { query: "bucket" }, _meta } }),
+      });
+    expect((await search()).status).toBe(200);
+    // Every connection the server holds goes silent. The request waiting on one is answered 503
+    // after the timeout rather than left hanging, and the silent connection is dropped; the next
+    // request may find another silent one idle in the pool (one per connection the server had
+    // open), until the pool holds none and requests are served on new connections.
+    (relay as Relay).freeze();
+    const answers: [number, string | null][] = [];
+    for (let i = 0; i < 11; i++) {
+      const r = await search();
+      answers.push([r.status, r.headers.get("retry-after")]);
+      if (r.status === 200) break;
+    }
+    expect(answers[0]).toEqual([503, "1"]);
+    expect(answers.at(-1)).toEqual([200, null]);
+    expect(answers.slice(0, -1).every(([status, retry]) => status === 503 && retry === "1")).toBe(true);
+    const after = await Promise.all([search(), search(), search()]);
+    expect(after.map((r) => r.status)).toEqual([200, 200, 200]);
   });
 });

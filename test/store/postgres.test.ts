@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { CountersLimiter } from "../../src/bridge/rate-limit.js";
+import { LIMITS } from "../../src/limits.js";
 import type { WindowCounters } from "../../src/store/counters.js";
+import { StoreConnectionLost } from "../../src/store/errors.js";
 import { parseStateLocation } from "../../src/store/location.js";
 import { openStores, type Stores } from "../../src/store/stores.js";
+import { Relay } from "../helpers/pg-relay.js";
 import { describePostgres, freshDatabase, queryDatabase } from "../helpers/postgres.js";
 
 describePostgres("PostgreSQL state", () => {
@@ -139,6 +142,30 @@ describePostgres("PostgreSQL state", () => {
     expect(Math.max(...rows.map((r) => r.count as number))).toBeLessThanOrEqual(60);
     // Demand is three times the limits: most takes are refused, against full counters.
     expect(results.filter((r) => r !== -1).length).toBeGreaterThan(150);
+  });
+
+  it("drops a connection that stops answering after the query timeout, and serves on a new one", async () => {
+    const real = new URL(db.url);
+    const relay = new Relay({ host: real.hostname, port: Number(real.port || 5432) });
+    await relay.open();
+    const saved = LIMITS.postgres.queryTimeoutMs;
+    // The default (no ?query_timeout= on the URL), shortened so the test need not wait 10 s.
+    (LIMITS.postgres as { queryTimeoutMs: number }).queryTimeoutMs = 300;
+    try {
+      const url = new URL(db.url);
+      url.port = String(relay.port);
+      const stores = openStores(parseStateLocation(url.toString(), "/"));
+      opened.push(stores);
+      const state = await stores.state();
+      expect((await state.settings()).authMode).toBe("public");
+      relay.freeze();
+      await expect(state.settings()).rejects.toThrow(StoreConnectionLost);
+      // The silent connection left the pool: the next read opens a new one.
+      expect((await state.settings()).authMode).toBe("public");
+    } finally {
+      (LIMITS.postgres as { queryTimeoutMs: number }).queryTimeoutMs = saved;
+      await relay.cut();
+    }
   });
 
   it("the bridge's limiter on shared counters: the sign-in lockout holds across instances", async () => {

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient, QueryResultRow } from "pg";
+import { LIMITS } from "../../limits.js";
 import { StoreConnectionLost, StoreUnavailableError } from "../errors.js";
 import { redactUrl } from "../location.js";
 import { POSTGRES_MIGRATIONS, type PgMigration } from "./migrations.js";
@@ -28,7 +29,17 @@ export class PgDb implements PgQueryable {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
         oid === INT8_OID && format !== "binary" ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
     };
-    const pool = new pg.Pool({ connectionString: url, types, max: 10, connectionTimeoutMillis: 10_000 });
+    // Parameters on the URL (`?query_timeout=1000`) take precedence over these (pg's rule).
+    const pool = new pg.Pool({
+      connectionString: url,
+      types,
+      max: 10,
+      connectionTimeoutMillis: 10_000,
+      query_timeout: LIMITS.postgres.queryTimeoutMs,
+      lock_timeout: LIMITS.postgres.lockTimeoutMs,
+      idle_in_transaction_session_timeout: LIMITS.postgres.idleInTransactionMs,
+      keepAlive: true,
+    });
     // An idle client whose server went away: log nothing here, the next query reports it.
     pool.on("error", () => {});
     const db = new PgDb(pool, redactUrl(url));
@@ -60,12 +71,17 @@ export class PgDb implements PgQueryable {
     } catch (error) {
       throw asLostConnection(error);
     }
+    // A connection that lost its server (or stopped answering) is dropped from the pool, not
+    // handed to the next request.
+    let broken: Error | undefined;
     try {
       return await this.inTransaction(client, fn);
     } catch (error) {
-      throw asLostConnection(error);
+      const lost = asLostConnection(error);
+      if (lost instanceof StoreConnectionLost) broken = lost;
+      throw lost;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 
@@ -132,6 +148,8 @@ const MIGRATION_LOCK = 0x5356434d4350; // "SVCMCP"
 async function migrate(db: PgDb, migrations: readonly PgMigration[]): Promise<void> {
   const latest = migrations.reduce((m, x) => Math.max(m, x.version), 0);
   await db.transaction(async (q) => {
+    // Another instance migrating may hold the lock for as long as its migration takes.
+    await q.query("SET LOCAL lock_timeout = 0");
     await q.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     await q.query("CREATE TABLE IF NOT EXISTS svc_mcp_schema (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)");
     const { rows } = await q.query<{ version: number | null }>("SELECT max(version) AS version FROM svc_mcp_schema");
