@@ -29,6 +29,11 @@ export interface WorkerRole {
   readonly siteSessions: SiteSessionStore;
   /** Resolves when the primary is gone (the worker then stops). */
   readonly stop: Promise<void>;
+  /**
+   * Close the channel to the primary once stopped: it keeps a worker's event loop alive, and a
+   * worker that drained but stayed would be killed at the end of the drain time.
+   */
+  readonly leave: () => void;
 }
 
 export interface HttpServeArgs extends ProjectArgs {
@@ -121,6 +126,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   await bridge.close();
   // The feedback store commits anything still queued before it closes.
   await stores.close();
+  worker?.leave();
   return 0;
 }
 

@@ -49,6 +49,9 @@ export async function workerRole(): Promise<WorkerRole> {
     siteSessions: new RemoteSiteSessions((request) => rpc.ask({ t: "site-session", ...request })),
     announce: (lines) => rpc.tell({ t: "ready", lines }),
     stop,
+    leave: () => {
+      if (process.connected) process.disconnect();
+    },
   };
 }
 
@@ -87,7 +90,10 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
     for (const w of live) w.process.kill("SIGTERM");
     // A worker that does not stop within the drain time and a margin is ended.
     setTimeout(() => {
-      for (const w of live) w.process.kill("SIGKILL");
+      for (const w of live) {
+        log(`worker process ${w.process.pid} did not stop within ${(LIMITS.bridge.drainMs + LIMITS.serve.stopMarginMs) / 1000} s; killing it`);
+        w.process.kill("SIGKILL");
+      }
     }, LIMITS.bridge.drainMs + LIMITS.serve.stopMarginMs).unref();
   };
 
@@ -110,6 +116,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
       },
     });
     worker.on("exit", (code, signal) => {
+      const duringStop = stopping;
       live.delete(worker);
       const wasReady = ready.delete(worker);
       if (!stopping) {
@@ -123,6 +130,11 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
         log(`a worker process exited with ${how} before it was serving; stopping`);
         exitCode = code !== null && code !== 0 ? code : 1;
         stopAll();
+      }
+      // A worker that had to be killed, or failed, while stopping makes the stop a failure.
+      if (duringStop && (signal !== null || code !== 0)) {
+        log(`worker process ${worker.process.pid} exited with ${signal !== null ? `signal ${signal}` : `code ${code}`} while stopping`);
+        if (exitCode === 0) exitCode = 1;
       }
       if (stopping && live.size === 0) finish();
     });
