@@ -134,6 +134,16 @@ describe("over HTTP", () => {
       await postJson(h.urls.mcp, call(4), { "MCP-Protocol-Version": "2026-07-28", "Mcp-Name": SEARCH }),
     ];
     expect(refused.map((r) => r.status)).toEqual([400, 400, 400]);
+    // Calls no path runs, answered with an error in a 200: a task (this server runs none) and
+    // arguments that are not an object.
+    const task = await postJson(h.urls.mcp, { ...call(5), params: { ...call(5).params, task: { ttl: 1000 } } }, headers);
+    const array = await postJson(h.urls.mcp, { ...call(6), params: { ...call(6).params, arguments: ["bucket"] } }, headers);
+    expect([task.status, task.body, array.status, array.body]).toEqual([
+      200,
+      { jsonrpc: "2.0", id: 5, error: { code: -32602, message: "Invalid params for tools/call: task: this server does not run requests as tasks" } },
+      200,
+      { jsonrpc: "2.0", id: 6, error: { code: -32602, message: `Invalid arguments for ${SEARCH}: arguments: must be an object (got an array)` } },
+    ]);
     // The whole hourly limit (3) is still there.
     for (let i = 7; i <= 9; i++) expect((await postJson(h.urls.mcp, call(i), headers)).status).toBe(200);
     expect((await postJson(h.urls.mcp, call(10), headers)).status).toBe(429);

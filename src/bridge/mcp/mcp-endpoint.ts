@@ -246,7 +246,7 @@ export class McpEndpoint {
     const names = deps.runtime.names;
     const charges: Charge[] = [];
     for (const m of body.messages) {
-      if (m.method !== "tools/call" || m.id === undefined || typeof m.params?.name !== "string") continue;
+      if (m.method !== "tools/call" || m.id === undefined || typeof m.params?.name !== "string" || !runsATool(m.params)) continue;
       const name = m.params.name;
       const tool = deps.tools.find((t) => t.name(names) === name);
       const units = tool === undefined ? undefined : CLIENT_CHARGES[tool.key]?.(m.params.arguments);
@@ -269,11 +269,12 @@ export class McpEndpoint {
    * Give back what a request was charged when the SDK refused it whole without running a tool
    * (an error status: headers that disagree with the body, a batch the revision does not take,
    * an unsupported version...): only calls that ran count against the limits, or a client could
-   * spend the site's hourly search budget with requests that search nothing. A refund that fails
-   * (the database away) leaves the count high, never low.
+   * spend the site's hourly search budget with requests that search nothing. Not a 499 (the
+   * client hung up: the tool ran on) nor a 5xx. A refund that fails (the database away) leaves
+   * the count high, never low.
    */
   private async settle(response: Response, charged: readonly Charge[]): Promise<Response> {
-    if (charged.length > 0 && response.status >= 400) await this.deps.limiter.refund(charged).catch(() => {});
+    if (charged.length > 0 && refusedWhole(response.status)) await this.deps.limiter.refund(charged).catch(() => {});
     return response;
   }
 
@@ -437,4 +438,19 @@ function shapeProblem(m: unknown): string | undefined {
   if (!("method" in o) && !("result" in o) && !("error" in o)) return 'a message needs a "method" (or is a response with "result" or "error")';
   if ("params" in o && (typeof o.params !== "object" || o.params === null)) return 'the "params" member must be an object';
   return undefined;
+}
+
+/** The SDK's answers to a request it refused whole, before any tool ran (not 499: the client left a running tool). */
+function refusedWhole(status: number): boolean {
+  return status >= 400 && status < 499 && status !== 429;
+}
+
+/**
+ * Whether a `tools/call` can run its tool: every path refuses a task (this server runs none) and
+ * arguments that are not an object, answering with an error and running nothing, so such calls
+ * are not counted.
+ */
+function runsATool(params: Record<string, unknown>): boolean {
+  const args = params.arguments;
+  return params.task === undefined && (args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args)));
 }
