@@ -9,7 +9,7 @@ export interface RunningServer {
   /** `http://host:port` as bound (the real port when 0 was asked for). */
   readonly origin: string;
   readonly port: number;
-  /** Requests being answered now (open notification streams among them). */
+  /** Requests being answered now (open notification streams not counted: they never end by themselves). */
   readonly inFlight: () => number;
   /**
    * Drain and stop: accept no more connections, let the requests being answered finish (up to
@@ -28,11 +28,20 @@ export function listen(bridge: Bridge, options: { host: string; port: number }):
       reject(new Error(`cannot listen on ${options.host}:${options.port}: ${why}`));
     };
     const active = new Set<ServerResponse>();
+    /** Answers that are event streams (sessions' GET, `subscriptions/listen`): they never end by themselves. */
+    const streams = new WeakSet<ServerResponse>();
     let drained: (() => void) | undefined;
-    // Answers still to come; an open notification stream never ends by itself, so it is not waited for.
-    const pending = (): number => [...active].filter((res) => !(res.headersSent && String(res.getHeader("content-type") ?? "").startsWith("text/event-stream"))).length;
+    // Answers still to come; an open notification stream is not waited for.
+    const pending = (): number => [...active].filter((res) => !streams.has(res)).length;
     server.on("request", (_req, res: ServerResponse) => {
       active.add(res);
+      // The content type is read as the head is written: @hono/node-server passes the headers to
+      // writeHead directly, so `getHeader` never sees them.
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+        if (isEventStream(res, args)) streams.add(res);
+        return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+      } as typeof res.writeHead;
       res.once("close", () => {
         active.delete(res);
         if (drained === undefined) return;
@@ -55,7 +64,7 @@ export function listen(bridge: Bridge, options: { host: string; port: number }):
       resolve({
         origin: `http://${host}:${port}`,
         port,
-        inFlight: () => active.size,
+        inFlight: pending,
         close: async () => {
           const closed = new Promise<void>((done) => server.close(() => done()));
           server.closeIdleConnections();
@@ -76,6 +85,20 @@ export function listen(bridge: Bridge, options: { host: string; port: number }):
       });
     });
   });
+}
+
+/** Whether a head being written (`writeHead(status[, reason][, headers])`) is an event stream's. */
+function isEventStream(res: ServerResponse, args: readonly unknown[]): boolean {
+  const given = args.find((a) => typeof a === "object" && a !== null) as Record<string, unknown> | unknown[] | undefined;
+  let type: unknown = res.getHeader("content-type");
+  if (Array.isArray(given)) {
+    // Raw pairs: [name, value, name, value...] or [[name, value]...].
+    const flat = given.flat() as unknown[];
+    for (let i = 0; i + 1 < flat.length; i += 2) if (String(flat[i]).toLowerCase() === "content-type") type = flat[i + 1];
+  } else if (given !== undefined) {
+    for (const [name, value] of Object.entries(given)) if (name.toLowerCase() === "content-type") type = value;
+  }
+  return String(type ?? "").startsWith("text/event-stream");
 }
 
 /**

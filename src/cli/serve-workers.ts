@@ -131,8 +131,10 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
         exitCode = code !== null && code !== 0 ? code : 1;
         stopAll();
       }
-      // A worker that had to be killed, or failed, while stopping makes the stop a failure.
-      if (duringStop && (signal !== null || code !== 0)) {
+      // A worker that had to be killed, or failed, while stopping makes the stop a failure. One
+      // still starting may die of the stop signal itself, before it could set its handler.
+      const stoppedByUs = !wasReady && (signal === "SIGTERM" || signal === "SIGINT");
+      if (duringStop && !stoppedByUs && (signal !== null || code !== 0)) {
         log(`worker process ${worker.process.pid} exited with ${signal !== null ? `signal ${signal}` : `code ${code}`} while stopping`);
         if (exitCode === 0) exitCode = 1;
       }

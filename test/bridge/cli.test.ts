@@ -293,6 +293,26 @@ describe("svc-mcp serve --http (a real process)", () => {
     expect(await exited).toBe(0);
   });
 
+  it("stops on SIGTERM at once with a notification stream open: the stream ends, nothing waits for it", async () => {
+    const { mcpUrl, lines } = await serve();
+    const opened = await fetch(mcpUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(INIT),
+    });
+    const session = opened.headers.get("mcp-session-id") as string;
+    await opened.text();
+    const stream = await fetch(mcpUrl, { headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": PROTOCOL } });
+    expect([stream.status, stream.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
+    const ended = stream.text();
+    const exited = new Promise<number | null>((resolve) => child?.once("exit", resolve));
+    child?.kill("SIGTERM");
+    await ended;
+    expect(await exited).toBe(0);
+    // Not counted as a request to finish (which would wait out the drain time before closing it).
+    expect(lines.filter((l) => l.includes("stopping"))).toEqual([]);
+  });
+
   it("serves the feedback API, submit_feedback and the playground relay on the same socket", async () => {
     const { mcpUrl, origin } = await serve();
     const rating = await postJson(`${origin}/v1/feedback/nimbus-storage/rating`, { path: "/quickstart", helpful: false });
