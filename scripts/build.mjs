@@ -3,19 +3,49 @@
 // starts in ~0.45 s where the sources through tsx take ~0.9 s (tsx transforms and resolves every
 // module on a loader thread); bin/svc-mcp.js falls back to the sources whenever dist/ is missing
 // or older than them, so a stale bundle never runs in a checkout.
-import { rmSync } from "node:fs";
+//
+// The bundle is self-contained: every library the CLI runs is in it, so the npm package declares
+// no runtime dependencies (they are devDependencies, present when building) and installs in
+// seconds without running anything. Only native addons stay outside: better-sqlite3 (an optional
+// dependency, loaded by src/store/sqlite.ts from where npm put it) and the optional native
+// modules some libraries try and do without (pg-native, zstd, lzma).
+import { createHash } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { bundledRequires, leaveOutJustBashChunks } from "./bundle-plugins.mjs";
 import { buildWeb } from "./web-build.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/**
+ * Stands for the bundle's fingerprint while it is built; replaced by the SHA-256 of all chunks
+ * once they are known (same length, so chunk names and source map columns stay right). The spec
+ * cache (src/config/openapi/spec-cache.ts) keys its entries by it: code that changed anywhere in
+ * the bundle never reads an entry an older build wrote.
+ */
+const FINGERPRINT_PLACEHOLDER = "svc-mcp-bundle-fingerprint-placeholder-".padEnd(64, "0");
+
+/** Packages the bundle leaves to Node's own resolution at run time (see the header). */
+export const EXTERNAL = ["better-sqlite3", "pg-native", "@mongodb-js/zstd", "node-liblzma"];
+
+const BANNER = [
+  'import { createRequire as __svcCreateRequire } from "node:module";',
+  'import { fileURLToPath as __svcFileURLToPath } from "node:url";',
+  "const require = __svcCreateRequire(import.meta.url);",
+  "const __filename = __svcFileURLToPath(import.meta.url);",
+  'const __dirname = __svcFileURLToPath(new URL(".", import.meta.url));',
+].join("\n");
 
 // `--prepare`: npm runs `prepare` after `prepack` when packing; one build is enough.
 const lifecycle = process.env.npm_command;
 if (process.argv.includes("--prepare") && (lifecycle === "pack" || lifecycle === "publish")) process.exit(0);
 
 // `node scripts/build.mjs [outdir]`: tests build elsewhere to check the bundle runs.
-const outdir = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "dist";
-// Chunks are content-named: clear out the previous build's.
-rmSync(outdir, { recursive: true, force: true });
-await build({
+const outdir = resolve(process.argv.slice(2).find((a) => !a.startsWith("--")) ?? join(root, "dist"));
+const result = await build({
+  absWorkingDir: root,
   // The shell worker (src/tools/shell/shell-host.ts) is started from shell-worker.mjs, next to
   // the CLI bundle and its chunks.
   entryPoints: { cli: "src/cli/main.ts", "shell-worker": "src/tools/shell/shell-worker.ts" },
@@ -29,14 +59,35 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  // Dependencies stay in node_modules: native addons (better-sqlite3) and packages that locate
-  // their own files (just-bash's workers) must load from where npm put them.
-  packages: "external",
+  external: EXTERNAL,
+  // CommonJS libraries in an ES module bundle: their `require` of a Node built-in or of an
+  // external package needs Node's `require` (esbuild renames modules' own `require` bindings),
+  // and some read `__dirname` (yargs looks for its translations there, finds none beside the
+  // bundle, and speaks English).
+  banner: { js: BANNER },
+  define: { SVC_BUNDLE_FINGERPRINT: JSON.stringify(FINGERPRINT_PLACEHOLDER) },
+  plugins: [leaveOutJustBashChunks(), bundledRequires(root)],
+  // Library licence comments stay out of the chunks; the libraries' licences are listed in
+  // docs/dependencies.md.
+  legalComments: "none",
   // For `node --enable-source-maps` in a checkout (stack traces name src/ files and lines). The
   // npm package ships neither the maps nor the sources (with them, the maps were 2.6 MB).
   sourcemap: "linked",
   sourcesContent: false,
+  write: false,
   logLevel: "warning",
 });
+
+const chunks = result.outputFiles.filter((f) => f.path.endsWith(".mjs")).sort((a, b) => (a.path < b.path ? -1 : 1));
+const fingerprint = createHash("sha256");
+for (const f of chunks) fingerprint.update(`${f.path.slice(outdir.length)}\u0000`).update(f.contents);
+const digest = fingerprint.digest("hex");
+
+// Chunks are content-named: clear out the previous build's, then write this one.
+rmSync(outdir, { recursive: true, force: true });
+for (const f of result.outputFiles) {
+  mkdirSync(dirname(f.path), { recursive: true });
+  writeFileSync(f.path, f.path.endsWith(".mjs") ? f.text.split(FINGERPRINT_PLACEHOLDER).join(digest) : f.contents);
+}
 // The pages' scripts and styles, beside the CLI chunks (src/bridge/web/assets.ts finds them there).
-await buildWeb(`${outdir}/web`);
+await buildWeb(join(outdir, "web"));

@@ -1,12 +1,8 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { type ParseError, applyEdits, modify, parse, printParseErrorCode } from "jsonc-parser";
+import type { StdioServer } from "../bridge/connect-options.js";
 import { xdgBaseDir } from "../store/xdg.js";
-
-/** How an editor starts a local MCP server: a command it runs, talking over stdin/stdout. */
-export interface StdioCommand {
-  readonly command: string;
-  readonly args: readonly string[];
-}
 
 /**
  * Editors `svc-mcp install` writes to, and how each stores an MCP server: one it starts itself
@@ -19,7 +15,7 @@ export const EDITORS = {
     user: (home: string) => join(home, ".cursor", "mcp.json"),
     key: "mcpServers",
     http: (url: string) => ({ url }),
-    stdio: (c: StdioCommand) => ({ command: c.command, args: [...c.args] }),
+    stdio: (c: StdioServer) => ({ command: c.command, args: [...c.args] }),
   },
   vscode: {
     name: "VS Code",
@@ -27,7 +23,7 @@ export const EDITORS = {
     user: (home: string, env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform) => join(vscodeUserDir(home, env, platform), "mcp.json"),
     key: "servers",
     http: (url: string) => ({ type: "http", url }),
-    stdio: (c: StdioCommand) => ({ type: "stdio", command: c.command, args: [...c.args] }),
+    stdio: (c: StdioServer) => ({ type: "stdio", command: c.command, args: [...c.args] }),
   },
   "claude-code": {
     name: "Claude Code",
@@ -35,7 +31,7 @@ export const EDITORS = {
     user: (home: string) => join(home, ".claude.json"),
     key: "mcpServers",
     http: (url: string) => ({ type: "http", url }),
-    stdio: (c: StdioCommand) => ({ type: "stdio", command: c.command, args: [...c.args] }),
+    stdio: (c: StdioServer) => ({ type: "stdio", command: c.command, args: [...c.args] }),
   },
 } as const;
 
@@ -49,12 +45,14 @@ function vscodeUserDir(home: string, env: Readonly<Record<string, string | undef
 
 export type InstallResult = "added" | "updated" | "unchanged";
 
-/** A config file we will not rewrite (unparsable, or not an object where we write). */
+/** A config file we will not edit (unparsable, or not an object where we write). */
 export class EditorConfigError extends Error {}
 
 /**
- * Put one server entry into an editor's JSON config, keeping everything else as it is. A file
- * that does not parse as plain JSON is left alone (rewriting it would drop its comments).
+ * Put one server entry into an editor's JSON config, keeping everything else as it is, comments
+ * and layout included: VS Code's and Cursor's mcp.json are JSON with comments (JSONC), so the
+ * file is parsed and edited as JSONC (jsonc-parser's `modify`, which changes only the entry's
+ * text). A file that does not parse is left alone.
  */
 export function installServer(file: string, key: string, name: string, entry: Record<string, unknown>): InstallResult {
   let text: string | undefined;
@@ -63,24 +61,39 @@ export function installServer(file: string, key: string, name: string, entry: Re
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new EditorConfigError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  let config: Record<string, unknown> = {};
-  if (text !== undefined && text.trim() !== "") {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new EditorConfigError(`${file} is not plain JSON (${(error as Error).message}); it was left unchanged`);
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new EditorConfigError(`${file} does not hold a JSON object; it was left unchanged`);
-    config = parsed as Record<string, unknown>;
-  }
-  const servers = config[key] ?? {};
+  const empty = text === undefined || text.trim() === "";
+  const source = empty ? "{}" : (text as string);
+  const errors: ParseError[] = [];
+  const config: unknown = parse(source, errors, { allowTrailingComma: true });
+  const [first] = errors;
+  if (first !== undefined) throw new EditorConfigError(`${file} is not JSON (with comments): ${printParseErrorCode(first.error)} at ${position(source, first.offset)}; it was left unchanged`);
+  if (typeof config !== "object" || config === null || Array.isArray(config)) throw new EditorConfigError(`${file} does not hold a JSON object; it was left unchanged`);
+  const servers = (config as Record<string, unknown>)[key] ?? {};
   if (typeof servers !== "object" || servers === null || Array.isArray(servers)) throw new EditorConfigError(`"${key}" in ${file} is not an object; it was left unchanged`);
   const existing = (servers as Record<string, unknown>)[name];
   if (JSON.stringify(existing) === JSON.stringify(entry)) return "unchanged";
-  config[key] = { ...(servers as Record<string, unknown>), [name]: entry };
-  writeAtomically(file, `${JSON.stringify(config, null, 2)}\n`);
+  const indent = indentOf(source);
+  // A new entry goes first: jsonc-parser reformats the line it inserts after and would move a
+  // comment that ends the last entry's line onto the new one; inserted first, every existing line
+  // stays as it was.
+  const edits = modify(source, [key, name], entry, { getInsertionIndex: () => 0, formattingOptions: { insertSpaces: indent !== "\t", tabSize: indent === "\t" ? 1 : indent.length, eol: source.includes("\r\n") ? "\r\n" : "\n" } });
+  const updated = applyEdits(source, edits);
+  writeAtomically(file, empty || !updated.endsWith("\n") ? `${updated}\n` : updated);
   return existing === undefined ? "added" : "updated";
+}
+
+/** The indentation the file uses (its first indented line's), two spaces when it has none. */
+function indentOf(text: string): string {
+  const m = /\n([ \t]+)\S/.exec(text);
+  if (m === null) return "  ";
+  const lead = m[1] as string;
+  return lead.startsWith("\t") ? "\t" : lead;
+}
+
+/** `line L, column C` (1-based) of an offset, for a parse error's message. */
+function position(text: string, offset: number): string {
+  const before = text.slice(0, offset).split("\n");
+  return `line ${before.length}, column ${(before.at(-1) ?? "").length + 1}`;
 }
 
 /** Write via a temp file and rename, keeping the old file's mode: a crash never leaves half a config. */

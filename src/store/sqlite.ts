@@ -9,8 +9,9 @@ export type Db = BetterSqlite3.Database;
 type Driver = typeof BetterSqlite3;
 
 /**
- * better-sqlite3 is an optional dependency: it is native, and where npm finds no prebuilt binary
- * it compiles one (a minute, and only with Python, make and a C++ compiler). Serving over stdio,
+ * better-sqlite3 is an optional peer dependency, which npm does not install with svc-mcp: it is
+ * native, and where npm finds no prebuilt binary it compiles one (a minute, and only with Python,
+ * make and a C++ compiler), so the package installs in seconds without it. Serving over stdio,
  * search, fs, check, nav and schema keep no state, so they must work without it: the module is
  * loaded when a store is first opened, never at import, and its absence is this typed error,
  * which the CLI turns into a message saying what the command needs.
@@ -21,12 +22,12 @@ export class SqliteUnavailableError extends StoreUnavailableError {
     this.name = "SqliteUnavailableError";
   }
 
-  /** What a state command needs when better-sqlite3 (an optional dependency) is not there. */
+  /** What a state command needs when better-sqlite3 is not there. */
   explain(command: string): string {
     const what = command === "serve" ? "serve --http" : command;
     return (
-      `${what} keeps its state in SQLite, and the SQLite module (better-sqlite3, an optional dependency) is not installed or could not load: ${this.reason}\n` +
-      "Install it where svc-mcp is installed: npm install better-sqlite3 (for a global svc-mcp: npm install -g better-sqlite3). " +
+      `${what} keeps its state in SQLite, and the SQLite module (better-sqlite3, which svc-mcp does not install because it is native) is not installed or could not load: ${this.reason}\n` +
+      "Install it where svc-mcp is installed: npm install better-sqlite3@12 (for a global svc-mcp: npm install -g better-sqlite3@12). " +
       "npm fetches a prebuilt binary for this platform or builds one with Python 3, make and a C++ compiler; " +
       "npm 12 runs that step only for packages you allow (npm approve-scripts better-sqlite3, or --allow-scripts=better-sqlite3).\n" +
       "Without it, serve over stdio, search, fs, check, nav and schema work; serve --http and the commands that keep state " +

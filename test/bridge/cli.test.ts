@@ -185,11 +185,11 @@ describe("svc-mcp install", () => {
     writeFileSync(join(project.dir, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { other: { command: "other-mcp" } }, extra: true }));
     expect(await install(["install", "--editor", "cursor"])).toEqual({
       code: 0,
-      stdout: `Added MCP server "nimbus-storage" (stdio: npx -y svc-mcp serve --dir ${DEMO}) in ${join(project.dir, ".cursor", "mcp.json")} for Cursor.\n`,
-      stderr: "Cursor starts the server itself when it needs the docs (npx -y fetches svc-mcp once if it is not installed).\n",
+      stdout: `Added MCP server "nimbus-storage" (stdio: ${process.execPath} ${BIN} serve --dir ${DEMO}) in ${join(project.dir, ".cursor", "mcp.json")} for Cursor.\n`,
+      stderr: `Cursor starts the server itself when it needs the docs, with this installation (${process.execPath} ${BIN}); run install again after moving it or removing that Node.\n`,
     });
     expect(read(".cursor/mcp.json")).toEqual({
-      mcpServers: { other: { command: "other-mcp" }, "nimbus-storage": { command: "npx", args: ["-y", "svc-mcp", "serve", "--dir", DEMO] } },
+      mcpServers: { other: { command: "other-mcp" }, "nimbus-storage": { command: process.execPath, args: [BIN, "serve", "--dir", DEMO] } },
       extra: true,
     });
     expect((await install(["install", "--editor", "cursor"])).stdout).toContain("Already up to date:");
@@ -206,16 +206,16 @@ describe("svc-mcp install", () => {
     expect((await install(["install", "--editor", "cursor", "--url", "https://docs.nimbus.example/authed/mcp"])).stdout).toContain("Updated MCP server");
     // Back to the stdio form: the entry is replaced, not merged.
     expect((await install(["install", "--editor", "cursor"])).stdout).toContain("Updated MCP server");
-    expect(read(".cursor/mcp.json")).toEqual({ mcpServers: { "nimbus-storage": { command: "npx", args: ["-y", "svc-mcp", "serve", "--dir", DEMO] } } });
+    expect(read(".cursor/mcp.json")).toEqual({ mcpServers: { "nimbus-storage": { command: process.execPath, args: [BIN, "serve", "--dir", DEMO] } } });
   });
 
   it("writes VS Code's servers and Claude Code's .mcp.json in their own shapes", async () => {
     await install(["install", "--editor", "vscode"]);
-    expect(read(".vscode/mcp.json")).toEqual({ servers: { "nimbus-storage": { type: "stdio", command: "npx", args: ["-y", "svc-mcp", "serve", "--dir", DEMO] } } });
+    expect(read(".vscode/mcp.json")).toEqual({ servers: { "nimbus-storage": { type: "stdio", command: process.execPath, args: [BIN, "serve", "--dir", DEMO] } } });
     await install(["install", "--editor", "vscode", "--http"]);
     expect(read(".vscode/mcp.json")).toEqual({ servers: { "nimbus-storage": { type: "http", url: "http://127.0.0.1:3333/mcp" } } });
     await install(["install", "--editor", "claude-code", "--name", "docs"]);
-    expect(read(".mcp.json")).toEqual({ mcpServers: { docs: { type: "stdio", command: "npx", args: ["-y", "svc-mcp", "serve", "--dir", DEMO] } } });
+    expect(read(".mcp.json")).toEqual({ mcpServers: { docs: { type: "stdio", command: process.execPath, args: [BIN, "serve", "--dir", DEMO] } } });
     await install(["install", "--editor", "claude-code", "--name", "docs", "--http"]);
     expect(read(".mcp.json")).toEqual({ mcpServers: { docs: { type: "http", url: "http://127.0.0.1:3333/mcp" } } });
   });
@@ -231,12 +231,16 @@ describe("svc-mcp install", () => {
 
   it("leaves a file it cannot parse unchanged and says what to add", async () => {
     mkdirSync(join(project.dir, ".vscode"));
-    const original = '{\n  // my servers\n  "servers": {}\n}\n';
+    const original = '{\n  // my servers\n  "servers": {}\n';
     writeFileSync(join(project.dir, ".vscode", "mcp.json"), original);
     const r = await install(["install", "--editor", "vscode", "--http"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`svc-mcp: ${join(project.dir, ".vscode", "mcp.json")} is not plain JSON (`);
-    expect(r.stderr).toContain('it was left unchanged. Add this under "servers" by hand:\n{\n  "nimbus-storage": {\n    "type": "http",\n    "url": "http://127.0.0.1:3333/mcp"\n  }\n}\n');
+    expect(r).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        `svc-mcp: ${join(project.dir, ".vscode", "mcp.json")} is not JSON (with comments): CloseBraceExpected at line 4, column 1; it was left unchanged. ` +
+        'Add this under "servers" by hand:\n{\n  "nimbus-storage": {\n    "type": "http",\n    "url": "http://127.0.0.1:3333/mcp"\n  }\n}\n',
+    });
     expect(readFileSync(join(project.dir, ".vscode", "mcp.json"), "utf8")).toBe(original);
   });
 

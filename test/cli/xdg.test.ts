@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveCacheDir } from "../../src/store/cache-dir.js";
 import { resolveStateDir } from "../../src/store/state-dir.js";
 import { runCli } from "../helpers/cli.js";
-import { fixture } from "../helpers/paths.js";
+import { REPO, fixture } from "../helpers/paths.js";
 import { makeRepo } from "../helpers/repo.js";
 
 /**
@@ -45,7 +45,7 @@ describe("XDG_STATE_HOME, XDG_CACHE_HOME and XDG_CONFIG_HOME that are empty or r
   it.runIf(process.platform === "linux")("VS Code's user config is found under $HOME/.config", async () => {
     for (const value of ["", "config"]) {
       const r = await runCli(["install", "--editor", "vscode", "--global", "--dir", fixture("demo")], { cwd: cwd.dir, env: { HOME: home.dir, XDG_CONFIG_HOME: value } });
-      expect(r.stdout).toBe(`Added MCP server "nimbus-storage" (stdio: npx -y svc-mcp serve --dir ${fixture("demo")}) in ${join(home.dir, ".config", "Code", "User", "mcp.json")} for VS Code.\n`);
+      expect(r.stdout).toBe(`Added MCP server "nimbus-storage" (stdio: ${process.execPath} ${join(REPO, "bin", "svc-mcp.js")} serve --dir ${fixture("demo")}) in ${join(home.dir, ".config", "Code", "User", "mcp.json")} for VS Code.\n`);
       expect(readdirSync(cwd.dir)).toEqual([]);
       rmSync(join(home.dir, ".config"), { recursive: true });
     }

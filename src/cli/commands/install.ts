@@ -5,8 +5,10 @@ import { homeDir } from "../../store/xdg.js";
 import type { AuthMode } from "../../store/state/state-store.js";
 import { readSettings } from "../access-state.js";
 import { defineCommand } from "../command.js";
-import { EDITORS, type EditorId, EditorConfigError, installServer, type StdioCommand } from "../editor-config.js";
+import { commandLine } from "../../bridge/connect-options.js";
+import { EDITORS, type EditorId, EditorConfigError, installServer } from "../editor-config.js";
 import { CliError, type CliIO } from "../io.js";
+import { describeLaunch, launchCommand } from "../launch-command.js";
 import { resolveDir, withDir, withState } from "../options.js";
 import { resolveProject } from "../project.js";
 
@@ -33,21 +35,25 @@ export async function siteNameAt(io: CliIO, dir: string | undefined): Promise<st
   return docs.config?.name ?? "docs";
 }
 
-/** How `install` tells an editor to start the server itself: `npx -y svc-mcp serve --dir <abs>`. */
-export function stdioCommand(root: string): StdioCommand {
-  return { command: "npx", args: ["-y", "svc-mcp", "serve", "--dir", root] };
+/** `--npx`: write the pinned npx form instead of this installation's command. */
+export function withNpx<T>(y: Argv<T>) {
+  return y.option("npx", {
+    type: "boolean",
+    default: false,
+    describe: "Start the server with `npx -y svc-mcp@<this version>` (it must be published on the npm registry) instead of this installation",
+  });
 }
 
 export const installCommand = defineCommand({
   command: "install",
   describe: "Add the docs' MCP server to an editor's config (Cursor, VS Code, Claude Code), keeping what is there: started by the editor (stdio), or over HTTP with --http",
   builder: (y) =>
-    withState(withUrl(withDir(y)))
+    withNpx(withState(withUrl(withDir(y))))
       .option("editor", { choices: Object.keys(EDITORS) as EditorId[], demandOption: true, describe: "cursor, vscode or claude-code" })
       .option("http", {
         type: "boolean",
         default: false,
-        describe: "Connect to a running `svc-mcp serve --http` (at --url) instead of having the editor start `npx -y svc-mcp serve --dir <folder>`; --url implies it",
+        describe: "Connect to a running `svc-mcp serve --http` (at --url) instead of having the editor start `svc-mcp serve --dir <folder>`; --url implies it",
       })
       .option("global", { type: "boolean", default: false, describe: "Write the user-wide config instead of the current folder's" })
       .option("name", { type: "string", describe: "Server name in the config", defaultDescription: "derived from the docs.json name" }),
@@ -61,8 +67,8 @@ export const installCommand = defineCommand({
     }
     const name = args.name ?? projectIdFromName(await siteNameAt(io, args.dir));
     const editor = EDITORS[args.editor];
-    const command = stdioCommand(root);
-    const entry = url !== undefined ? editor.http(url) : editor.stdio(command);
+    const launch = launchCommand(root, { npx: args.npx, env: io.env });
+    const entry = url !== undefined ? editor.http(url) : editor.stdio(launch);
     const file = args.global ? editor.user(homeDir(io.env), io.env, process.platform) : editor.project(io.cwd);
     let result;
     try {
@@ -74,12 +80,12 @@ export const installCommand = defineCommand({
       throw error;
     }
     const what = { added: "Added", updated: "Updated", unchanged: "Already up to date:" }[result];
-    const how = url ?? `stdio: ${[command.command, ...command.args].join(" ")}`;
+    const how = url ?? `stdio: ${commandLine(launch)}`;
     io.stdout(`${what} MCP server "${name}" (${how}) in ${file} for ${editor.name}.\n`);
     io.stderr(
       url !== undefined
         ? `${editor.name} reaches ${url} only while \`svc-mcp serve --http\` is running there (for these docs: svc-mcp serve --http --dir ${root}).\n`
-        : `${editor.name} starts the server itself when it needs the docs (npx -y fetches svc-mcp once if it is not installed).\n`,
+        : `${editor.name} starts the server itself when it needs the docs, with ${describeLaunch(launch)}.\n`,
     );
     return 0;
   },

@@ -86,7 +86,7 @@ export const serveCommand = defineCommand({
     const project = await resolveProject(io, args, runtime.site.config.name);
     log(describeProject(project));
     // Opened when an agent first sends feedback: most sessions never do. Where the store's driver
-    // is missing (SQLite is an optional dependency) the tool is left out rather than offered broken.
+    // is missing (better-sqlite3 is an optional peer dependency) the tool is left out rather than offered broken.
     const stores = projectStores(project);
     const unavailable = stores.feedbackUnavailable();
     const feedback = unavailable === undefined ? new LazyFeedbackStore(() => stores.feedback()) : undefined;

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { LIMITS } from "../../limits.js";
+import { packageRoot } from "../../package-root.js";
 import type { SpecLoadResult } from "./load-api-spec.js";
 import type { ApiOperation } from "./model.js";
 
@@ -38,8 +38,8 @@ const FORMAT = 1;
 /**
  * A spec cache in a folder (`<cache dir>/specs`, see `resolveCacheDir`): one file per entry,
  * named by the SHA-256 of the spec text, its source, and a fingerprint of the code that builds
- * results (this module's folder, the AsyncAPI reader, package.json with the dependency versions,
- * the V8 serialization version), so an upgrade never reads an old entry. Entries are written
+ * results (`codeFingerprint`: the bundle, or the sources that build results, and the V8
+ * serialization version), so an upgrade never reads an old entry. Entries are written
  * whole (temp file, then rename), mode 0600 in a 0700 folder; a corrupt, foreign or unreadable
  * entry is ignored and removed. The least recently used entries go when the folder passes
  * `LIMITS.cache.maxBytes`.
@@ -198,16 +198,23 @@ function removeQuietly(file: string): void {
 }
 
 /**
- * A hash of everything that decides what a cached result holds: the code that parses, validates
- * and reads specs (every file of `src/config/openapi` and `src/config/asyncapi`), package.json (the
- * version and the pinned dependency versions) and V8's serialization format. Reading these ~30
- * files costs about a millisecond, once per process that loads a spec. The sources are there
- * whether this runs from them or from the esbuild bundle (`bin/svc-mcp.js` runs the bundle only
- * when it is newer than every source file).
+ * The esbuild bundle's fingerprint: the SHA-256 of all its chunks, written into them by
+ * scripts/build.mjs. Not defined when the TypeScript sources run (tsx, vitest).
+ */
+declare const SVC_BUNDLE_FINGERPRINT: string | undefined;
+
+/**
+ * A hash of everything that decides what a cached result holds, and V8's serialization format.
+ * In the bundle (an installed package, or a checkout's fresh dist/): the fingerprint of the whole
+ * bundle, so any change to the code that runs starts a new cache. From the sources: the code that
+ * parses, validates and reads specs (every file of `src/config/openapi` and `src/config/asyncapi`)
+ * and package.json (the version and the pinned dependency versions); reading these ~30 files
+ * costs about a millisecond, once per process that loads a spec.
  */
 function codeFingerprint(): string {
   const hash = createHash("sha256").update(`svc-mcp spec cache ${FORMAT}\u0000v8 ${process.versions.v8}\u0000`);
-  const repo = packageRoot();
+  if (typeof SVC_BUNDLE_FINGERPRINT === "string") return hash.update(`bundle ${SVC_BUNDLE_FINGERPRINT}`).digest("hex");
+  const repo = packageRoot(import.meta.url);
   const files = [join(repo, "package.json"), ...listFiles(join(repo, "src/config/openapi")), ...listFiles(join(repo, "src/config/asyncapi"))];
   for (const file of files.sort()) {
     hash.update(`${relative(repo, file)}\u0000`);
@@ -218,22 +225,6 @@ function codeFingerprint(): string {
     }
   }
   return hash.digest("hex");
-}
-
-/** The folder of svc-mcp's package.json, above this module (in `src/...` or in `dist/`). */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown };
-      if (pkg.name === "svc-mcp") return dir;
-    } catch {
-      // No package.json here: keep going up.
-    }
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("svc-mcp's package.json not found above the code");
-    dir = parent;
-  }
 }
 
 function listFiles(dir: string): string[] {
