@@ -14,7 +14,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { bundledRequires, leaveOutJustBashChunks } from "./bundle-plugins.mjs";
+import { EXTERNAL, bundledRequires, leaveOutJustBashChunks } from "./bundle-plugins.mjs";
 import { buildWeb } from "./web-build.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -27,8 +27,14 @@ const root = fileURLToPath(new URL("..", import.meta.url));
  */
 const FINGERPRINT_PLACEHOLDER = "svc-mcp-bundle-fingerprint-placeholder-".padEnd(64, "0");
 
-/** Packages the bundle leaves to Node's own resolution at run time (see the header). */
-export const EXTERNAL = ["better-sqlite3", "pg-native", "@mongodb-js/zstd", "node-liblzma"];
+/**
+ * Packages whose `main` esbuild cannot bundle whole, mapped to an entry it can: jsonc-parser's
+ * `main` is a UMD build that loads its parts through a `require` passed as an argument, which
+ * esbuild leaves to run time (the chunk then asks Node for `./impl/format` and fails); its ES
+ * module build imports them. The bundle test loads every chunk with no node_modules in reach,
+ * which catches another such package.
+ */
+const ENTRIES = { "jsonc-parser": "jsonc-parser/lib/esm/main.js" };
 
 const BANNER = [
   'import { createRequire as __svcCreateRequire } from "node:module";',
@@ -60,6 +66,7 @@ const result = await build({
   format: "esm",
   target: "node20",
   external: EXTERNAL,
+  alias: ENTRIES,
   // CommonJS libraries in an ES module bundle: their `require` of a Node built-in or of an
   // external package needs Node's `require` (esbuild renames modules' own `require` bindings),
   // and some read `__dirname` (yargs looks for its translations there, finds none beside the

@@ -1,8 +1,17 @@
-// esbuild plugins of the CLI bundle (scripts/build.mjs). The bundle holds every library the CLI
-// runs, so the npm package has no runtime dependencies to install; these plugins cover the two
-// places where bundling a library as it is would either miss code or pull in code nothing runs.
+// What the CLI bundle (scripts/build.mjs) leaves out, and esbuild plugins. The bundle holds every
+// library the CLI runs, so the npm package has no runtime dependencies to install; the plugins
+// cover the two places where bundling a library as it is would either miss code or pull in code
+// nothing runs. test/cli/bundle.test.ts reads these lists.
 import { readFile } from "node:fs/promises";
 import { relative, sep } from "node:path";
+
+/**
+ * Packages the bundle leaves to Node's own resolution at run time: native addons, which cannot be
+ * bundled and are optional. better-sqlite3 is an optional peer dependency (src/store/sqlite.ts
+ * says what to install when it is missing); pg's pg-native, just-bash's zstd and lzma are loaded
+ * only on request, in a try, and we never request them.
+ */
+export const EXTERNAL = ["better-sqlite3", "pg-native", "@mongodb-js/zstd", "node-liblzma"];
 
 /**
  * just-bash's prebuilt bundle loads each command from a chunk of its own when the command first

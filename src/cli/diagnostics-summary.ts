@@ -5,6 +5,21 @@ export function plural(n: number, word: string, words = `${word}s`): string {
   return `${n} ${n === 1 ? word : words}`;
 }
 
+/**
+ * `75 pages, +84 generated from API specs`: the pages from files, then those generated from API
+ * specs, as `check` counts them (a log that said "loading 862 pages" then "serving 1108 pages"
+ * left the reader to guess where the rest came from).
+ */
+export function pagesSummary(pages: Iterable<{ readonly generated: boolean }>): string {
+  let files = 0;
+  let generated = 0;
+  for (const page of pages) {
+    if (page.generated) generated++;
+    else files++;
+  }
+  return `${plural(files, "page")}${generated > 0 ? `, +${generated} generated from API specs` : ""}`;
+}
+
 /** A word as the shell reads it back: quoted only when it has to be. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;

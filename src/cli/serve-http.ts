@@ -13,7 +13,7 @@ import type { AdminKeyStore } from "../store/keys/key-store.js";
 import type { StateStore } from "../store/state/state-store.js";
 import { docsTools } from "../tools/mcp/tools.js";
 import type { DocsRuntime } from "../tools/runtime.js";
-import { plural } from "./diagnostics-summary.js";
+import { pagesSummary, plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
 import { describeProject, type ProjectArgs, projectStores, resolveProject } from "./project.js";
 
@@ -108,7 +108,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   }
   const urls = bridgeUrls(publicUrl ?? server.origin);
   const lines = [
-    `serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over HTTP on ${server.origin}; tools ${tools.map((t) => t.name(runtime.names)).join(", ")}`,
+    `serving "${runtime.site.config.name}" (${pagesSummary(runtime.site.pages.values())}) over HTTP on ${server.origin}; tools ${tools.map((t) => t.name(runtime.names)).join(", ")}`,
     `MCP (public):        ${urls.mcp}`,
     `MCP (authenticated): ${urls.authedMcp}`,
     `OAuth token:         ${urls.token}`,

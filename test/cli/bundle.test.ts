@@ -2,11 +2,14 @@ import { execFile, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtinCommandNames } from "../../src/tools/shell/docs-shell.js";
 import { runCli } from "../helpers/cli.js";
 import { REPO, fixture } from "../helpers/paths.js";
 
@@ -76,5 +79,55 @@ describe("the esbuild bundle", () => {
       child.kill("SIGINT");
       rmSync(state, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the bundle is self-contained", () => {
+  const bundlePlugins = () => import(pathToFileURL(join(REPO, "scripts", "bundle-plugins.mjs")).href) as Promise<{ EXTERNAL: string[]; LEFT_OUT_JUST_BASH_CHUNKS: string[] }>;
+
+  it("the package declares no runtime dependencies: every library is in the bundle", () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as Record<string, unknown>;
+    expect([pkg.dependencies, pkg.optionalDependencies, pkg.peerDependencies]).toEqual([undefined, undefined, { "better-sqlite3": "^12.9.0" }]);
+  });
+
+  it("imports nothing but Node's modules and the optional native ones", async () => {
+    const { EXTERNAL } = await bundlePlugins();
+    const imported = new Set<string>();
+    for (const file of readdirSync(OUT).filter((f) => f.endsWith(".mjs"))) {
+      const text = readFileSync(join(OUT, file), "utf8");
+      for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^"'\n;]*?\bfrom\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/g)) imported.add((m[1] ?? m[2]) as string);
+    }
+    expect([...imported].filter((s) => !isBuiltin(s) && !s.startsWith("./") && !EXTERNAL.includes(s)).sort()).toEqual([]);
+  });
+
+  it("every chunk loads where no node_modules is in reach (only the left-out just-bash chunks refuse)", async () => {
+    const { LEFT_OUT_JUST_BASH_CHUNKS } = await bundlePlugins();
+    const alone = mkdtempSync(join(tmpdir(), "svc-bundle-alone-"));
+    try {
+      cpSync(OUT, alone, { recursive: true });
+      // The shell worker's entry expects to run in a worker thread (the serve test runs it there).
+      const chunks = readdirSync(alone).filter((f) => f.endsWith(".mjs") && f !== "shell-worker.mjs");
+      const script = `const out = {}; for (const f of ${JSON.stringify(chunks)}) { try { await import("./" + f); } catch (e) { out[f] = String(e.message).split("\\n")[0]; } } console.log(JSON.stringify(out));`;
+      const r = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: alone, env: { PATH: process.env.PATH ?? "" }, maxBuffer: 16 << 20 });
+      const failed = JSON.parse(r.stdout) as Record<string, string>;
+      const expected = Object.fromEntries(
+        Object.keys(failed)
+          .filter((f) => LEFT_OUT_JUST_BASH_CHUNKS.some((n) => f.startsWith(`${n}-`)))
+          .map((f) => [f, `just-bash's ${LEFT_OUT_JUST_BASH_CHUNKS.find((n) => f.startsWith(`${n}-`))} is not part of svc-mcp's bundle (the docs shell does not offer it)`]),
+      );
+      expect(failed).toEqual(expected);
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
+  });
+
+  it("no command the docs shell offers loads a just-bash chunk the bundle leaves out", async () => {
+    const { LEFT_OUT_JUST_BASH_CHUNKS } = await bundlePlugins();
+    const index = readFileSync(join(REPO, "node_modules", "just-bash", "dist", "bundle", "index.js"), "utf8");
+    const chunkOf = new Map([...index.matchAll(/\{name:"([^"]+)",load:async\(\)=>\(await import\("\.\/chunks\/([a-z0-9-]+?)-[A-Z0-9]+\.js"\)\)/g)].map((m) => [m[1] as string, m[2] as string]));
+    expect(chunkOf.size).toBeGreaterThan(80);
+    expect(builtinCommandNames().filter((n) => LEFT_OUT_JUST_BASH_CHUNKS.includes(chunkOf.get(n) ?? ""))).toEqual([]);
+    // And the commands it leaves out are ones the shell does not offer.
+    expect([...chunkOf].filter(([, chunk]) => LEFT_OUT_JUST_BASH_CHUNKS.includes(chunk)).map(([name]) => name)).toEqual(["html-to-markdown", "gzip", "gunzip", "zcat", "tar", "sqlite3", "python3", "python", "js-exec", "node", "curl"]);
   });
 });

@@ -1,31 +1,49 @@
-import { execFile } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, statSync, symlinkSync, unlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type InstalledPackage, packAndInstall } from "../helpers/installed-package.js";
+import { runCli } from "../helpers/cli.js";
+import { type InstalledPackage, NPM_ENV, packAndInstall } from "../helpers/installed-package.js";
+import { REPO } from "../helpers/paths.js";
 import { makeRepo } from "../helpers/repo.js";
 
 /**
- * The npm package as a user gets it: `npm pack` (which builds the bundle), then `npm install`
- * of the tarball into an empty project, without optional dependencies (no better-sqlite3: what
- * a machine where the native module could not be built gets). Then the installed `svc-mcp`.
+ * The npm package as a user gets it: `npm pack` (which builds the bundle), then
+ * `npm install -g` of the tarball into an empty prefix, offline: no dependencies, nothing to
+ * compile. Then every command of the installed `svc-mcp`, first without better-sqlite3 (which npm
+ * never installs with it), then with it installed beside the package as the message says.
  */
 const exec = promisify(execFile);
-const ONE_PAGE = {
-  "docs.json": JSON.stringify({ name: "Acme", navigation: { pages: ["index"] } }),
+const SPEC = `openapi: 3.0.3
+info: {title: Acme API, version: "1"}
+paths:
+  /buckets:
+    get:
+      summary: List buckets
+      responses: {"200": {description: OK}}
+`;
+const SITE = {
+  "docs.json": JSON.stringify({ name: "Acme", navigation: { groups: [{ group: "Guides", pages: ["index"] }, { group: "API", openapi: "openapi.yaml" }] } }),
   "index.mdx": "---\ntitle: Welcome\n---\n\nAcme stores files in buckets.\n",
+  "openapi.yaml": SPEC,
 };
+const TOOLS = ["search_acme", "query_docs_filesystem_acme"];
 
 let pkg: InstalledPackage;
 let site: ReturnType<typeof makeRepo>;
 let home: ReturnType<typeof makeRepo>;
+let env: Record<string, string>;
 beforeAll(async () => {
-  pkg = await packAndInstall({ omitOptional: true });
-  site = makeRepo(ONE_PAGE);
+  pkg = await packAndInstall();
+  site = makeRepo(SITE);
   home = makeRepo({});
+  // PATH: this Node (the bin's `#!/usr/bin/env node`) and the prefix's bin, as after a global install.
+  env = { HOME: home.dir, XDG_STATE_HOME: join(home.dir, "state"), XDG_CACHE_HOME: join(home.dir, "cache"), PATH: `${join(pkg.prefix, "bin")}:${join(process.execPath, "..")}:/usr/bin:/bin` };
 }, 300_000);
 afterAll(() => {
   pkg?.cleanup();
@@ -33,79 +51,212 @@ afterAll(() => {
   home?.cleanup();
 });
 
-/** Run the installed `svc-mcp`; never throws, resolves to what it printed and its exit code. */
-async function svcMcp(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return exec(pkg.bin, args, { cwd: pkg.dir, env: { ...process.env, HOME: home.dir, XDG_STATE_HOME: join(home.dir, "state") } }).then(
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the installed `svc-mcp` (the link in the prefix's bin); never throws. */
+async function svcMcp(args: string[], cwd = home.dir): Promise<Run> {
+  return exec(pkg.bin, args, { cwd, env, maxBuffer: 64 << 20 }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    (e: Run) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
 }
 
-describe("the npm package", () => {
-  it("ships the bundle, the entry point, README and LICENSE, nothing else", () => {
+/** The same command run from the checkout's sources, in-process. */
+async function fromSources(args: string[]): Promise<Run> {
+  return runCli(args, { cwd: home.dir, env: { ...env, SVC_MCP_CACHE: "off" } });
+}
+
+/** `du -sb`: bytes of everything under `dir`. */
+function bytesUnder(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return total;
+}
+
+async function listTools(transport: StdioClientTransport | StreamableHTTPClientTransport): Promise<string[]> {
+  const client = new Client({ name: "package-test", version: "1" });
+  await client.connect(transport);
+  try {
+    return (await client.listTools()).tools.map((t) => t.name);
+  } finally {
+    await client.close();
+  }
+}
+
+describe("npm install -g of the packed tarball", () => {
+  it("prints nothing but its summary, installs one package (no dependencies), under 15 MB", () => {
+    expect(pkg.installOutput.stderr).toBe("");
+    expect(pkg.installOutput.stdout).toMatch(/^\nadded 1 package in [\d.]+m?s\n$/);
+    expect(readdirSync(join(pkg.prefix, "lib", "node_modules"))).toEqual(["svc-mcp"]);
+    expect(existsSync(join(pkg.root, "node_modules"))).toBe(false);
+    expect(bytesUnder(pkg.prefix)).toBeLessThan(15 << 20);
+  });
+
+  it("ships the bundle, the entry point, README, LICENSE and an installer's package.json, nothing else", () => {
     expect([...new Set(pkg.files.map((f) => f.split("/")[0]))]).toEqual(["LICENSE", "README.md", "bin", "dist", "package.json"]);
     expect(pkg.files.filter((f) => f.startsWith("bin/"))).toEqual(["bin/svc-mcp.js"]);
     // The bundle's chunks and the pages' assets; not their source maps (the sources are not shipped either).
     expect(pkg.files.filter((f) => f.startsWith("dist/") && !f.endsWith(".mjs")).sort()).toEqual(["dist/web/dashboard.css", "dist/web/dashboard.js", "dist/web/pages.css", "dist/web/playground.js"]);
     expect(["dist/cli.mjs", "dist/shell-worker.mjs"].filter((f) => !pkg.files.includes(f))).toEqual([]);
+    // No scripts (npm would list `prepare` as an unreviewed install script), no dependencies.
+    const manifest = JSON.parse(readFileSync(join(pkg.root, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(Object.keys(manifest).filter((k) => !k.startsWith("_"))).toEqual(["name", "version", "description", "type", "license", "bin", "files", "engines", "peerDependencies", "peerDependenciesMeta"]);
+    expect([manifest.peerDependencies, manifest.peerDependenciesMeta]).toEqual([{ "better-sqlite3": "^12.9.0" }, { "better-sqlite3": { optional: true } }]);
+    // The checkout's package.json is untouched by the pack (prepack strips a copy's, postpack restores it).
+    expect(Object.keys(JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as object)).toContain("devDependencies");
   });
+});
 
-  it("installs without tsx, esbuild or TypeScript (tsx runs a checkout's sources only), and here without better-sqlite3", () => {
-    const installed = readdirSync(join(pkg.dir, "node_modules"));
-    expect(["tsx", "esbuild", "typescript", "better-sqlite3"].filter((p) => installed.includes(p))).toEqual([]);
-    expect(existsSync(join(pkg.dir, "node_modules", "svc-mcp", "dist", "cli.mjs"))).toBe(true);
-  });
-
-  it("svc-mcp --version", async () => {
+describe("the installed svc-mcp, without better-sqlite3", () => {
+  it("--version and --help", async () => {
     expect(await svcMcp(["--version"])).toEqual({ code: 0, stdout: "0.1.0\n", stderr: "" });
+    expect(await svcMcp(["--help"])).toEqual(await fromSources(["--help"]));
   });
 
-  it("svc-mcp check", async () => {
-    expect(await svcMcp(["check", "--dir", site.dir])).toEqual({ code: 0, stdout: "checked docs.json and 1 page: no problems\n", stderr: "" });
+  it("check, nav, schema, search and fs print what the sources print, with nothing on stderr", async () => {
+    for (const args of [["check"], ["nav"], ["schema"], ["search", "buckets"], ["fs", "find / -type f | sort"]]) {
+      const argv = [...args, ...(args[0] === "schema" ? [] : ["--dir", site.dir])];
+      const [installed, sources] = [await svcMcp(argv), await fromSources(argv)];
+      expect([args[0], installed]).toEqual([args[0], { ...sources, stderr: "" }]);
+    }
   });
 
-  it("svc-mcp serve answers initialize and tools/list over stdio, without the feedback tool when SQLite is missing", async () => {
-    const transport = new StdioClientTransport({
-      command: pkg.bin,
-      args: ["serve", "--dir", site.dir, "--no-watch"],
-      env: { ...(process.env as Record<string, string>), XDG_STATE_HOME: join(home.dir, "state") },
-      stderr: "pipe",
-    });
+  it("keeps a spec cache that a second run reads (a hit: the entry is read and touched, not written again)", async () => {
+    const specs = join(home.dir, "cache", "svc-mcp", "specs");
+    const first = await svcMcp(["check", "--dir", site.dir]);
+    const entries = readdirSync(specs).filter((f) => f.endsWith(".bin"));
+    expect([first, entries.length]).toEqual([{ code: 0, stdout: "checked docs.json and 1 page (+1 generated from API specs): no problems\n", stderr: "" }, 1]);
+    const entry = join(specs, entries[0] as string);
+    const inode = statSync(entry).ino;
+    utimesSync(entry, 0, 0);
+    expect(await svcMcp(["check", "--dir", site.dir])).toEqual(first);
+    // A miss would parse the spec again and write a new file (a new inode); a hit reads this one
+    // and marks it used (its time moves off 1970).
+    expect([readdirSync(specs).filter((f) => f.endsWith(".bin")), statSync(entry).ino, statSync(entry).mtimeMs > 0]).toEqual([entries, inode, true]);
+  });
+
+  it("serve answers an MCP client over stdio, saying (not warning) that the feedback tool needs SQLite", async () => {
+    const transport = new StdioClientTransport({ command: pkg.bin, args: ["serve", "--dir", site.dir, "--no-watch"], env, stderr: "pipe" });
     let stderr = "";
     transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-    const client = new Client({ name: "package-test", version: "1" });
-    try {
-      await client.connect(transport);
-      expect(client.getServerVersion()).toEqual({ name: "svc-mcp", title: "Acme docs", version: "0.1.0" });
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["search_acme", "query_docs_filesystem_acme"]);
-      const r = await client.callTool({ name: "search_acme", arguments: { query: "buckets" } });
-      expect((r.structuredContent as { results: { path: string }[] }).results.map((x) => x.path)).toEqual(["/index"]);
-    } finally {
-      await client.close();
-    }
+    expect(await listTools(transport)).toEqual(TOOLS);
     expect(stderr).toBe(
       `svc-mcp: project "acme" (from the site name; set --project-id to change it); state in ${join(home.dir, "state", "svc-mcp", "acme")}\n` +
         "svc-mcp: submit_feedback is left out: feedback is kept in SQLite, and the SQLite module (better-sqlite3) is not installed\n" +
-        'svc-mcp: serving "Acme" (1 page) over stdio; tools search_acme, query_docs_filesystem_acme\n',
+        'svc-mcp: serving "Acme" (1 page, +1 generated from API specs) over stdio; tools search_acme, query_docs_filesystem_acme\n',
     );
   });
 
-  it("a state command says what it needs when better-sqlite3 is missing, and creates nothing", async () => {
-    expect(await svcMcp(["users", "list", "--dir", site.dir])).toEqual({
-      code: 1,
-      stdout: "",
-      stderr:
-        "svc-mcp: users keeps its state in SQLite, and the SQLite module (better-sqlite3, an optional dependency) is not installed or could not load: Cannot find module 'better-sqlite3'\n" +
-        "Install it where svc-mcp is installed: npm install better-sqlite3 (for a global svc-mcp: npm install -g better-sqlite3). " +
-        "npm fetches a prebuilt binary for this platform or builds one with Python 3, make and a C++ compiler; " +
-        "npm 12 runs that step only for packages you allow (npm approve-scripts better-sqlite3, or --allow-scripts=better-sqlite3).\n" +
-        "Without it, serve over stdio, search, fs, check, nav and schema work; serve --http and the commands that keep state " +
-        "(feedback, keys, mcp, users, credentials, redirect-domains) do not; or keep the state in PostgreSQL (--state postgres://...).\n",
-    });
+  it("a state command says what it needs, and creates nothing", async () => {
+    // Reading feedback that was never kept needs no database: there is none.
+    expect(await svcMcp(["feedback", "list", "--dir", site.dir])).toEqual({ code: 0, stdout: "No feedback matches.\n", stderr: "" });
+    for (const args of [["users", "list"], ["keys", "list"], ["credentials", "list"], ["redirect-domains", "list"], ["mcp", "status"], ["serve", "--http", "--port", "0"]]) {
+      const r = await svcMcp([...args, "--dir", site.dir]);
+      const what = args[0] === "serve" ? "serve --http" : args[0];
+      expect([args[0], r.code, r.stdout, r.stderr.split("\n")[0]]).toEqual([
+        args[0],
+        1,
+        "",
+        `svc-mcp: ${what} keeps its state in SQLite, and the SQLite module (better-sqlite3, which svc-mcp does not install because it is native) is not installed or could not load: Cannot find module 'better-sqlite3'`,
+      ]);
+    }
     expect(existsSync(join(home.dir, "state"))).toBe(false);
   });
 
-  it("a --dir that does not exist is a message and exit 2, not a stack trace", async () => {
-    expect(await svcMcp(["serve", "--dir", "no/such/docs"])).toEqual({ code: 2, stdout: "", stderr: "svc-mcp: --dir no/such/docs: no such folder\n" });
+  it("install writes `svc-mcp` (the one on PATH is this installation), and that command serves an MCP client", async () => {
+    const project = makeRepo({});
+    try {
+      expect(await svcMcp(["install", "--editor", "cursor", "--dir", site.dir], project.dir)).toEqual({
+        code: 0,
+        stdout: `Added MCP server "acme" (stdio: svc-mcp serve --dir ${site.dir}) in ${join(project.dir, ".cursor", "mcp.json")} for Cursor.\n`,
+        stderr: `Cursor starts the server itself when it needs the docs, with the svc-mcp on its PATH (this installation, ${join(pkg.root, "bin", "svc-mcp.js")}).\n`,
+      });
+      const { command, args } = (JSON.parse(readFileSync(join(project.dir, ".cursor", "mcp.json"), "utf8")) as { mcpServers: { acme: { command: string; args: string[] } } }).mcpServers.acme;
+      expect(await listTools(new StdioClientTransport({ command, args: [...args, "--no-watch"], env, stderr: "ignore" }))).toEqual(TOOLS);
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it("connect --stdio prints this installation's command", async () => {
+    const r = await svcMcp(["connect", "--stdio", "--json", "--dir", site.dir]);
+    expect([r.code, r.stderr, (JSON.parse(r.stdout) as Record<string, string>).mcp]).toEqual([0, "", `svc-mcp serve --dir ${site.dir}`]);
+  });
+
+  it("npx --package <tarball> svc-mcp serve answers an MCP client (offline: nothing to fetch)", async () => {
+    const transport = new StdioClientTransport({
+      command: "npx",
+      args: ["--offline", "--yes", "--package", pkg.tarball, "svc-mcp", "serve", "--dir", site.dir, "--no-watch"],
+      env: { ...env, ...NPM_ENV, npm_config_cache: pkg.npmCache },
+      cwd: home.dir,
+      stderr: "ignore",
+    });
+    expect(await listTools(transport)).toEqual(TOOLS);
   });
 });
+
+describe("the installed svc-mcp with better-sqlite3 installed beside it (npm install -g better-sqlite3@12)", () => {
+  // The checkout's build, linked where `npm install -g` would put it: compiling it again here
+  // would take a minute and a compiler.
+  const beside = () => join(pkg.prefix, "lib", "node_modules", "better-sqlite3");
+  beforeAll(() => symlinkSync(join(REPO, "node_modules", "better-sqlite3"), beside()));
+  afterAll(() => unlinkSync(beside()));
+
+  it("runs the state commands", async () => {
+    const runs: [string, Run][] = [];
+    for (const args of [
+      ["users", "add", "sam", "--password-stdin"],
+      ["users", "list"],
+      ["keys", "list"],
+      ["credentials", "list"],
+      ["redirect-domains", "list"],
+      ["mcp", "status"],
+      ["feedback", "list"],
+    ]) {
+      runs.push([args.join(" "), args.includes("--password-stdin") ? await withStdin(args, "correct horse battery staple\n") : await svcMcp([...args, "--dir", site.dir])]);
+    }
+    for (const [what, r] of runs) expect([what, r.code, /warn/i.test(r.stderr)]).toEqual([what, 0, false]);
+    expect(runs[1]?.[1].stdout).toContain("sam");
+  });
+
+  it("serve --http answers an MCP client, with the feedback tool", async () => {
+    const child = spawn(pkg.bin, ["serve", "--http", "--port", "0", "--no-watch", "--dir", site.dir], { env, stdio: ["ignore", "ignore", "pipe"] });
+    try {
+      const url = await urlOf(child);
+      expect(await listTools(new StreamableHTTPClientTransport(new URL(url)))).toEqual([...TOOLS, "submit_feedback"]);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+});
+
+function withStdin(args: string[], input: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(pkg.bin, [...args, "--dir", site.dir], { env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** The public MCP URL `serve --http` prints on stderr. */
+function urlOf(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const lines: string[] = [];
+    createInterface({ input: child.stderr! }).on("line", (line) => {
+      lines.push(line);
+      const m = /MCP \(public\): +(\S+)$/.exec(line);
+      if (m !== null) resolve(m[1] as string);
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited with ${code}:\n${lines.join("\n")}`)));
+  });
+}

@@ -7,7 +7,7 @@ import { createMcpServer } from "../../tools/mcp/server.js";
 import { docsTools } from "../../tools/mcp/tools.js";
 import { LIMITS } from "../../limits.js";
 import { defineCommand } from "../command.js";
-import { plural } from "../diagnostics-summary.js";
+import { pagesSummary } from "../diagnostics-summary.js";
 import { loadDocs, stderrLog } from "../load-docs.js";
 import { CliError } from "../io.js";
 import { parseGroups, withDir, withGroups, withState } from "../options.js";
@@ -107,7 +107,7 @@ export const serveCommand = defineCommand({
       onerror: (error) => log(`MCP: ${error.message}`),
     });
     const toolList = tools.map((t) => t.name(runtime.names)).join(", ");
-    log(`serving "${runtime.site.config.name}" (${plural(runtime.site.pages.size, "page")}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);
+    log(`serving "${runtime.site.config.name}" (${pagesSummary(runtime.site.pages.values())}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);
     afterStart();
     await Promise.race([closed, io.stopSignal]);
     await connection.close();
