@@ -48,24 +48,34 @@ describe("an ignore file that exists but cannot be read stops the load (exit 2, 
     expect(runs).toEqual([0, 1, 2].map(() => ({ code: 2, stdout: "", stderr: message })));
   });
 
-  /** `svc-mcp fs --dir DIR 'ls /'` in a process of its own, stopped if it hangs. */
-  function fsProcess(dir: string, options: { unprivileged?: boolean } = {}) {
-    const run = spawnSync(process.execPath, [join(REPO, "bin/svc-mcp.js"), "fs", "--dir", dir, "ls /"], {
+  /**
+   * `svc-mcp fs --dir DIR 'ls /'` in a process of its own, stopped if it hangs. `denied`: with
+   * file permissions enforced. Root may read anything (the DAC override capabilities), so as
+   * root the process runs without them (setpriv drops them from its bounding and inheritable
+   * sets): still root, still the owner of the checkout and of the temp folders wherever they are
+   * and whatever the folders above them allow, but a file mode of 000 now refuses it. Switching
+   * to an unprivileged user instead would depend on that user reaching the checkout, which a
+   * clone in a private folder (`mktemp -d`, /root) does not allow.
+   */
+  function fsProcess(dir: string, options: { denied?: boolean } = {}) {
+    const cli = [process.execPath, join(REPO, "bin/svc-mcp.js"), "fs", "--dir", dir, "ls /"];
+    const dropDacOverride = ["--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search", "--"];
+    const [command, ...args] = options.denied === true && process.getuid?.() === 0 ? ["setpriv", ...dropDacOverride, ...cli] : cli;
+    const run = spawnSync(command as string, args, {
       encoding: "utf8",
       env: { PATH: process.env.PATH, HOME: dir, SVC_MCP_CACHE: "off" },
       timeout: 60_000,
       // SIGKILL: the CLI answers SIGTERM by stopping gracefully, which a process blocked on a read never gets to.
       killSignal: "SIGKILL",
-      ...(options.unprivileged === true ? { uid: 65534, gid: 65534 } : {}),
     });
+    if (run.error !== undefined) throw run.error;
     return [run.status, run.signal, run.stdout, run.stderr];
   }
 
-  it("permission denied (run as an unprivileged user when the tests run as root, who may read anything)", () => {
+  it("permission denied (as root: without the capabilities that let root read anything)", () => {
     const dir = repo({ ...SITE, ".svcignore": "secret/\n" });
-    chmodSync(dir, 0o755);
     chmodSync(join(dir, ".svcignore"), 0o000);
-    expect(fsProcess(dir, { unprivileged: process.getuid?.() === 0 })).toEqual([2, null, "", stopped(".svcignore", "permission denied")]);
+    expect(fsProcess(dir, { denied: true })).toEqual([2, null, "", stopped(".svcignore", "permission denied")]);
   });
 
   it("a pipe, without waiting on it (in a process of its own: reading a pipe would block the tests)", () => {
