@@ -11,6 +11,8 @@ const STATUSES = ["pending", "in_progress", "resolved", "dismissed"] as const;
 const COLORS = ["#1f5fd6", "#1f7a4d", "#a05a00", "#b42318"];
 /** Entries per page of the table. */
 const PAGE_SIZE = 20;
+/** A day in uPlot's time unit (seconds). */
+const DAY_SECONDS = 86_400;
 
 interface Entry {
   readonly id: string;
@@ -35,6 +37,8 @@ const root = document.getElementById("dashboard") as HTMLElement;
 const project = root.dataset.project ?? "";
 const keyForm = document.getElementById("key-form") as HTMLFormElement;
 const keyInput = document.getElementById("admin-key") as HTMLInputElement;
+const signedIn = document.getElementById("signed-in") as HTMLElement;
+const signOut = document.getElementById("sign-out") as HTMLButtonElement;
 const errorBox = document.getElementById("dashboard-error") as HTMLElement;
 const dataBox = document.getElementById("dashboard-data") as HTMLElement;
 const filters = document.getElementById("filters") as HTMLFormElement;
@@ -75,19 +79,39 @@ keyForm.addEventListener("submit", (event) => {
       await api("feedback?limit=1");
       keyInput.value = "";
       showError(undefined);
-      dataBox.hidden = false;
+      showSignedIn(true);
       await reload();
     } catch (error) {
-      key = undefined;
-      dataBox.hidden = true;
-      rows.replaceChildren();
-      negative.replaceChildren();
-      chart?.destroy();
-      chart = undefined;
+      forget();
       showError((error as Error).message);
     }
   })();
 });
+
+// Signing out forgets the key (it was only ever in this variable) and everything it showed.
+signOut.addEventListener("click", () => {
+  forget();
+  showError(undefined);
+  keyInput.focus();
+});
+
+/** Signed in: the data and the sign-out; signed out: the key form alone. */
+function showSignedIn(yes: boolean): void {
+  keyForm.hidden = yes;
+  signedIn.hidden = !yes;
+  dataBox.hidden = !yes;
+}
+
+function forget(): void {
+  key = undefined;
+  summary = undefined;
+  cursor = null;
+  showSignedIn(false);
+  rows.replaceChildren();
+  negative.replaceChildren();
+  chart?.destroy();
+  chart = undefined;
+}
 
 filters.addEventListener("submit", (event) => {
   event.preventDefault();
@@ -176,6 +200,7 @@ function drawChart(): void {
   if (summary === undefined) return;
   const by = document.querySelector<HTMLInputElement>('input[name="by"]:checked')?.value === "status" ? "status" : "source";
   const keys: readonly string[] = by === "source" ? SOURCES : STATUSES;
+  // uPlot's time scale counts seconds (not JavaScript's milliseconds): each day at its UTC midnight.
   const xs = summary.days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000);
   const series = keys.map((k) => summary!.days.map((d) => (by === "source" ? d.bySource[k] : d.byStatus[k]) ?? 0));
   chart?.destroy();
@@ -186,13 +211,24 @@ function drawChart(): void {
       height: 260,
       series: [{}, ...keys.map((k, i) => ({ label: k, stroke: COLORS[i % COLORS.length] as string, width: 2, points: { show: true } }))],
       axes: [{}, { label: "entries" }],
-      scales: { x: { time: true } },
+      // From half a day before the first day to half a day after the last, from the data itself:
+      // for a single day uPlot widens the range by the magnitude of the value (years of seconds).
+      scales: { x: { time: true, range: (_u, min, max) => (xs.length === 0 ? [min, max] : [(xs[0] as number) - DAY_SECONDS / 2, (xs.at(-1) as number) + DAY_SECONDS / 2]) } },
+      // The days are UTC days (the API counts them so): label them in UTC, not the browser's zone.
+      tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), "Etc/UTC"),
+      hooks: { setScale: [(u, scale) => scale === "x" && showRange(u)] },
     },
     [xs, ...series],
     chartBox,
   );
   chartBox.dataset.series = keys.join(",");
   chartBox.dataset.points = String(xs.length);
+}
+
+/** What the time axis spans, on the chart's element (for a test to compare with the entries' dates). */
+function showRange(u: uPlot): void {
+  const { min, max } = u.scales.x ?? {};
+  if (min !== undefined && max !== undefined) chartBox.dataset.xRange = `${new Date(min * 1000).toISOString()}/${new Date(max * 1000).toISOString()}`;
 }
 
 keyForm.dataset.readyAt = String(Math.round(performance.now()));

@@ -214,6 +214,17 @@ describeBrowser("API pages in a real browser", () => {
     expect(await page.$eval('[data-testid="response-body"]', (e) => (e as HTMLImageElement).src.slice(0, 5))).toBe("blob:");
   });
 
+  it("the site's icon (/favicon.ico, which browsers ask for on their own) is an image the browser decodes", async () => {
+    await open(page, h.origin, PAGE.get);
+    const size = await page.evaluate(async () => {
+      const img = new Image();
+      img.src = "/favicon.ico";
+      await img.decode();
+      return [img.naturalWidth, img.naturalHeight];
+    });
+    expect(size).toEqual([32, 32]);
+  });
+
   it("no request left 127.0.0.1: pages, scripts, styles, relay and API calls alike", () => {
     expect(b.requests.length).toBeGreaterThan(20);
     expect(offMachine(b.requests)).toEqual([]);
@@ -300,6 +311,21 @@ describe("API pages over HTTP", () => {
       }),
     );
     expect(res.headers.get("set-cookie")?.replace(/svc_session=[A-Za-z0-9_-]{43}/, "svc_session=<token>")).toBe("svc_session=<token>; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax; Secure");
+  });
+
+  it("/favicon.ico is an icon browsers may keep a day, never a 404", async () => {
+    for (const method of ["GET", "HEAD"]) {
+      const res = await fetch(`${h.origin}/favicon.ico`, { method });
+      const body = Buffer.from(await res.arrayBuffer());
+      expect([method, res.status, res.headers.get("content-type"), res.headers.get("cache-control"), body.subarray(0, 4).toString("hex"), method === "GET" ? body.subarray(22, 26).toString("latin1") : ""]).toEqual([
+        method,
+        200,
+        "image/x-icon",
+        "public, max-age=86400",
+        method === "GET" ? "00000100" : "",
+        method === "GET" ? "\x89PNG" : "",
+      ]);
+    }
   });
 
   it("without Accept: text/html a page path answers as before (the MCP and API clients' JSON 404)", async () => {

@@ -84,6 +84,10 @@ describeBrowser("the feedback dashboard in a real browser", () => {
     const chart = page.locator('[data-testid="feedback-chart"]');
     expect(await chart.locator("canvas").count()).toBe(1);
     expect([await chart.getAttribute("data-series"), await chart.getAttribute("data-points")]).toEqual(["code_snippet,contextual,agent,thumbs_only", "3"]);
+    // The time axis spans the entries' days (May 1 to 3, 2024), half a day either side.
+    expect(await chart.getAttribute("data-x-range")).toBe("2024-04-30T12:00:00.000Z/2024-05-03T12:00:00.000Z");
+    // Signed in: the key form gives way to the signed-in state and its sign-out.
+    expect([await page.isHidden("#key-form"), await page.textContent('[data-testid="dashboard-signed-in"]')]).toEqual([true, "Signed in with an admin API key (kept in this tab only). Sign out"]);
     await page.check('input[name="by"][value="status"]');
     expect(await chart.getAttribute("data-series")).toBe("pending,in_progress,resolved,dismissed");
     expect(await page.$$eval('[data-testid="negative-pages"] li', (els) => els.map((e) => e.textContent))).toEqual(["/guides/a (9)", "/guides/b (4)"]);
@@ -117,6 +121,8 @@ describeBrowser("the feedback dashboard in a real browser", () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="feedback-row"]').length === 15);
     expect(new Set((await rowCells(page, 0)).map((d) => d.slice(0, 10)))).toEqual(new Set(["2024-05-02"]));
     expect(await page.getAttribute('[data-testid="feedback-chart"]', "data-points")).toBe("1");
+    // One day: the axis is that day, not years around it.
+    expect(await page.getAttribute('[data-testid="feedback-chart"]', "data-x-range")).toBe("2024-05-01T12:00:00.000Z/2024-05-02T12:00:00.000Z");
   });
 
   it("changes an entry's status, and shows a refused change as an error, keeping the saved status", async () => {
@@ -130,6 +136,17 @@ describeBrowser("the feedback dashboard in a real browser", () => {
     expect(await error.innerText()).toBe("cannot change status from resolved to dismissed; from resolved it can change to pending or in_progress");
     expect(await select.inputValue()).toBe("resolved");
     expect((await h.feedback!.get("docs", id))?.status).toBe("resolved");
+  });
+
+  it("signs out: the key is forgotten, the data gone, the key form back", async () => {
+    await page.click('[data-testid="dashboard-sign-out"]');
+    expect([await page.isVisible("#key-form"), await page.isHidden('[data-testid="dashboard-signed-in"]'), await page.isHidden("#dashboard-data")]).toEqual([true, true, true]);
+    expect([await page.$$('[data-testid="feedback-row"]'), await page.$$('[data-testid="feedback-chart"] canvas')]).toEqual([[], []]);
+    // Signed out means the next request carries no key: the dashboard asks for one again.
+    await page.fill('[data-testid="dashboard-key"]', key);
+    await page.press('[data-testid="dashboard-key"]', "Enter");
+    await page.waitForSelector('[data-testid="feedback-row"]');
+    expect(await page.isHidden("#key-form")).toBe(true);
   });
 
   it("no request left 127.0.0.1", () => {

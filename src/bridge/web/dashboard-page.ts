@@ -18,6 +18,7 @@ export function dashboardHtml(siteName: string, projectId: string): Response {
     <input id="admin-key" type="password" autocomplete="off" placeholder="svc_..." data-testid="dashboard-key">
     <button type="submit" class="primary">Sign in</button>
   </form>
+  <p class="signed-in" id="signed-in" data-testid="dashboard-signed-in" hidden>Signed in with an admin API key (kept in this tab only). <button type="button" id="sign-out" data-testid="dashboard-sign-out">Sign out</button></p>
   <p class="error" role="alert" id="dashboard-error" data-testid="dashboard-error" hidden></p>
   <div id="dashboard-data" hidden>
     <form id="filters" class="filters">

@@ -16,6 +16,7 @@ import { bridgeContext } from "../request-context.js";
 import { channelHtml, operationHtml, type PlaygroundView, playgroundData, playgroundDataHtml, prose } from "./api-page.js";
 import { ASSET_TYPES, ASSETS_PATH, type WebAssets, webAssets } from "./assets.js";
 import { dashboardHtml } from "./dashboard-page.js";
+import { FAVICON_PATH, faviconResponse } from "./favicon.js";
 import { htmlResponse } from "./html.js";
 import type { SiteSessionStore } from "./site-sessions.js";
 import { cookieValue, SESSION_COOKIE, sessionCookie } from "./site-sessions.js";
@@ -75,6 +76,8 @@ export function createWebApp(deps: WebAppDeps): Hono {
     if (text === undefined) return next();
     return new Response(text, { headers: { "Content-Type": ASSET_TYPES[name] as string, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" } });
   });
+
+  app.get(FAVICON_PATH, () => faviconResponse());
 
   app.get(WEB_PATHS.login, (c) => siteSignInPage(200, { siteName: runtime.site.config.name, returnTo: returnPath(c.req.query("return")) }));
   app.post(WEB_PATHS.login, async (c) => {
