@@ -72,6 +72,11 @@ describe("the command an editor config gets", () => {
       stderr: "VS Code starts the server itself when it needs the docs, with npx, which runs svc-mcp 0.1.0 from npm's cache or downloads that version from the npm registry (it must be published there).\n",
     });
     expect(JSON.parse(read(".vscode/mcp.json"))).toEqual({ servers: { "nimbus-storage": { type: "stdio", command: "npx", args: ["-y", "svc-mcp@0.1.0", "serve", "--dir", DEMO] } } });
+    expect(await install(["--editor", "vscode", "--npx", "--http"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "svc-mcp: --npx says which command the editor starts; with --http or --url the editor starts nothing, it connects to the URL\n",
+    });
   });
 
   it("starts a server an MCP client (the official SDK) can list the tools of", async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { type InstalledPackage, NPM_ENV, packAndInstall } from "../helpers/installed-package.js";
 import { REPO } from "../helpers/paths.js";
+import { freshDatabase, itPostgres } from "../helpers/postgres.js";
 import { makeRepo } from "../helpers/repo.js";
 
 /**
@@ -167,6 +168,18 @@ describe("the installed svc-mcp, without better-sqlite3", () => {
       ]);
     }
     expect(existsSync(join(home.dir, "state"))).toBe(false);
+  });
+
+  itPostgres("keeps its state in PostgreSQL without any native module (pg is in the bundle)", async () => {
+    const db = await freshDatabase();
+    try {
+      const added = await withStdin(["users", "add", "sam", "--password-stdin", "--state", db.url], "correct horse battery staple\n");
+      expect([added.code, /warn/i.test(added.stderr)]).toEqual([0, false]);
+      const listed = await svcMcp(["users", "list", "--state", db.url, "--dir", site.dir]);
+      expect([listed.code, listed.stdout.includes("sam"), listed.stderr]).toEqual([0, true, ""]);
+    } finally {
+      await db.drop();
+    }
   });
 
   it("install writes `svc-mcp` (the one on PATH is this installation), and that command serves an MCP client", async () => {

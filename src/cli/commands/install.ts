@@ -59,6 +59,7 @@ export const installCommand = defineCommand({
       .option("name", { type: "string", describe: "Server name in the config", defaultDescription: "derived from the docs.json name" }),
   run: async (args, io) => {
     const http = args.http || args.url !== undefined;
+    if (http && args.npx) throw new CliError("--npx says which command the editor starts; with --http or --url the editor starts nothing, it connects to the URL", 2);
     const root = resolveDir(io, args.dir);
     let url: string | undefined;
     if (http) {
