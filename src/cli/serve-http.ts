@@ -162,7 +162,7 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
           budget,
         }),
       ),
-    // Last: its catch-all answers only `Accept: text/html` requests for API pages.
-    (app, { limiter }) => app.route("/", createWebApp({ runtime, state, sessions, limiter, projectId, publicUrl, log })),
+    // Last: its catch-all answers the repository's media, and pages for `Accept: text/html`.
+    (app, { limiter, limits, clientIp }) => app.route("/", createWebApp({ runtime, state, sessions, limiter, limits, clientIp, projectId, publicUrl, log })),
   ];
 }

@@ -1,9 +1,15 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { playgroundVisible } from "../../config/openapi/playground.js";
 import type { ApiPageItem, ApiPagePlan, FrontMatterOperation } from "../../config/openapi/plan-api-pages.js";
 import { LIMITS } from "../../limits.js";
 import type { StateStore } from "../../store/state/state-store.js";
+import type { PagePlace } from "../../tools/preview/page-place.js";
+import { Navigations } from "../../tools/preview/navigations.js";
+import { PageRenders } from "../../tools/preview/render-cache.js";
+import type { TocEntry } from "../../tools/render/render-mdx.js";
 import type { DocsRuntime } from "../../tools/runtime.js";
+import type { DocsContext } from "../../tools/use-cases/docs-context.js";
+import { firstPage, type PreviewCaches, previewContent, previewFrame, readablePageAt } from "../../tools/use-cases/preview-page.js";
 import { ANONYMOUS, type Reader } from "../../vfs/access.js";
 import { mayRead, type RequestContext } from "../../vfs/request-context.js";
 import type { Page } from "../../vfs/site.js";
@@ -11,14 +17,17 @@ import { bearerReaderOf } from "../auth/bearer.js";
 import { readForm } from "../auth/form.js";
 import { escapeHtml as esc, siteSignInPage } from "../auth/login-page.js";
 import { OAuthError } from "../auth/oauth-errors.js";
-import type { RateLimiter } from "../rate-limit.js";
+import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from "../rate-limit.js";
+import { clientIp } from "../context.js";
 import { bridgeContext } from "../request-context.js";
 import { channelHtml, operationHtml, type PlaygroundView, playgroundData, playgroundDataHtml, prose } from "./api-page.js";
 import { ASSET_TYPES, ASSETS_PATH, type WebAssets, webAssets } from "./assets.js";
 import { dashboardHtml } from "./dashboard-page.js";
-import { htmlResponse } from "./html.js";
 import type { SiteSessionStore } from "./site-sessions.js";
 import { cookieValue, SESSION_COOKIE, sessionCookie } from "./site-sessions.js";
+import { type FrameReader, type PreviewData, previewPage, type SignInLinks } from "./preview/page-frame.js";
+import { mountPreviewApi } from "./preview/preview-api.js";
+import { siteMedia } from "./preview/site-media.js";
 
 /** Paths of the pages for people (besides the API pages at their own paths). */
 export const WEB_PATHS = { login: "/_svc/login", logout: "/_svc/logout", dashboard: "/_svc/dashboard" } as const;
@@ -32,8 +41,14 @@ export interface WebAppDeps {
   /** The feedback project the dashboard shows. */
   readonly projectId: string;
   readonly publicUrl: string | undefined;
+  /** The limits in force (the preview's calls charge the tools' limits); the defaults when absent. */
+  readonly limits?: RateLimits;
+  /** Who a request's client is, for a fair share of the shell; the socket's address when absent. */
+  readonly clientIp?: (c: Context) => string;
   readonly assets?: WebAssets;
   readonly log?: (message: string) => void;
+  /** What the preview keeps between requests (rendered pages, readers' navigation); new ones when absent. */
+  readonly caches?: PreviewCaches;
 }
 
 /**
@@ -110,15 +125,33 @@ export function createWebApp(deps: WebAppDeps): Hono {
 
   app.get(WEB_PATHS.dashboard, () => dashboardHtml(runtime.site.config.name, deps.projectId));
 
+  const caches: PreviewCaches = deps.caches ?? { renders: new PageRenders(), navigations: new Navigations() };
+  mountPreviewApi(app, { runtime, contextOf, limiter: deps.limiter, limits: deps.limits ?? DEFAULT_RATE_LIMITS, clientIp: deps.clientIp ?? ((c) => clientIp({ trustProxy: false }, c)) });
+
   app.get("*", async (c, next) => {
-    if (!(c.req.header("accept") ?? "").includes("text/html")) return next();
+    const accept = c.req.header("accept") ?? "";
     const context = await contextOf(c.req.raw);
+    // An image or video of the repository (`/images/logo.png`), whatever the browser accepts.
+    const media = siteMedia(runtime, c.req.path, context);
+    if (media !== undefined) return media;
+    if (!accept.includes("text/html")) return next();
+    const docs = { runtime, request: context };
+    const reader: FrameReader = {
+      signedIn: context.reader.authenticated ? await signedInName(state, sessions, c.req.raw) : undefined,
+      signInOffered: !context.reader.authenticated && context.authMode !== "public",
+    };
     const found = readableApiPage(runtime, itemsOf, c.req.path, context);
-    // Unknown, not an API page, or not this reader's to read: one and the same 404 page, which
-    // offers an anonymous reader the sign-in (whatever the path: it says nothing about it).
-    if (found === undefined) return notFoundPage(runtime.site.config.name, c.req.path, !context.reader.authenticated && context.authMode !== "public");
-    const signedIn = context.reader.authenticated ? await signedInName(state, sessions, c.req.raw) : undefined;
-    return renderPage(runtime, found, context, c.req.path, signedIn);
+    if (found !== undefined) return apiPage(runtime, caches, found, docs, c.req.path, reader);
+    const page = readablePageAt(docs, c.req.path);
+    if (page !== undefined) return mdxPage(runtime, caches, page, docs, c.req.path, reader);
+    if (c.req.path === "/") {
+      // A site without an `index` page opens on the first page of its navigation.
+      const first = firstPage(docs, caches);
+      if (first !== undefined && first !== "/") return new Response(null, { status: 302, headers: { Location: first, "Cache-Control": "no-store", Vary: "Cookie, Authorization" } });
+    }
+    // Unknown, or not this reader's to read: one and the same 404 page, which offers an
+    // anonymous reader the sign-in (whatever the path: it says nothing about it).
+    return notFoundPage(runtime, caches, docs, c.req.path, reader);
   });
   return app;
 }
@@ -175,18 +208,56 @@ async function signedInName(state: StateStore, sessions: SiteSessionStore, reque
   return name !== undefined && (await state.user(name)) !== undefined ? name : undefined;
 }
 
-function renderPage(runtime: DocsRuntime, found: FoundPage, context: RequestContext, urlPath: string, signedIn: string | undefined): Response {
+const LINKS: SignInLinks = { login: WEB_PATHS.login, logout: WEB_PATHS.logout };
+
+/** The version and language a page is in (its divisions' current choices), for the search box. */
+function scopeOf(place: PagePlace | undefined): Pick<PreviewData, "version" | "language"> {
+  const current = (kind: string): string | undefined => place?.switchers.find((s) => s.kind === kind)?.options.find((o) => o.current)?.title;
+  const version = current("version");
+  const language = current("language");
+  return { ...(version !== undefined ? { version } : {}), ...(language !== undefined ? { language } : {}) };
+}
+
+/** A page's title and description above its content (a body that opens with its own `# Title` keeps that one). */
+function pageHead(page: Page, body: string): string {
+  const ownTitle = /^\s*#[ \t]/.test(body);
+  const description = page.meta.description;
+  return `${ownTitle ? "" : `<h1>${esc(page.title)}</h1>`}${description !== undefined && description !== "" ? `<p class="description">${esc(description)}</p>` : ""}`;
+}
+
+function mdxPage(runtime: DocsRuntime, caches: PreviewCaches, page: Page, docs: DocsContext, urlPath: string, reader: FrameReader): Response {
+  const { place } = previewFrame(docs, caches, page.path);
+  const rendered = previewContent(docs, caches, page);
+  const problem = rendered.problem;
+  const notice =
+    problem !== undefined
+      ? `<p class="notice" data-testid="mdx-problem">This page is not valid MDX${problem.line !== undefined ? ` (line ${problem.line + page.bodyLine - 1}${problem.column !== undefined ? `:${problem.column}` : ""})` : ""}: ${esc(problem.message)}. It is shown as Markdown, without its components; <code>svc-mcp check</code> lists it.</p>`
+      : "";
+  const main = `<article class="page">${pageHead(page, page.body)}${notice}<div class="prose">${rendered.html}</div></article>`;
+  return previewPage({
+    siteName: runtime.site.config.name,
+    title: page.title,
+    urlPath,
+    place,
+    reader,
+    links: LINKS,
+    main,
+    toc: rendered.toc,
+    data: { page: page.path, file: page.file.path, ...scopeOf(place) },
+  });
+}
+
+function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found: FoundPage, docs: DocsContext, urlPath: string, reader: FrameReader): Response {
   const { page, item } = found;
-  const siteName = runtime.site.config.name;
+  const context = docs.request;
+  const { place } = previewFrame(docs, caches, page.path);
+  const frame = { siteName: runtime.site.config.name, title: page.title, urlPath, place, reader, links: LINKS, data: { page: page.path, file: page.file.path, ...scopeOf(place) } };
   const info = runtime.site.api?.pages.get(page.path);
   const authConfigured = context.authMode !== "public";
-  const header = headerHtml(siteName, urlPath, signedIn, authConfigured);
-  if ("kind" in item && item.kind === "channel") {
-    return htmlResponse(page.title, `${header}<main>${channelHtml(item.spec, item.channel, page.title)}</main>`, { styles: ["pages.css"] });
-  }
+  if ("kind" in item && item.kind === "channel") return previewPage({ ...frame, main: channelHtml(item.spec, item.channel, page.title) });
   const { spec, operation: op } = item;
   const settings = runtime.site.api?.settings;
-  if (info === undefined || settings === undefined) return htmlResponse(page.title, `${header}<main>${prose(page.body)}</main>`, { styles: ["pages.css"] });
+  if (info === undefined || settings === undefined) return previewPage({ ...frame, main: `<article class="page"><h1>${esc(page.title)}</h1>${prose(page.body)}</article>` });
   const playground = info.playground;
   let view: PlaygroundView;
   if (playgroundVisible(playground, context.reader, authConfigured)) view = { kind: "form" };
@@ -197,30 +268,38 @@ function renderPage(runtime: DocsRuntime, found: FoundPage, context: RequestCont
 
   const generated = "kind" in item;
   // A front-matter page: the author's prose first, then the operation (as the hosted platform shows it).
-  const authored = generated ? "" : `<section class="prose" data-testid="page-prose"><h1>${esc(page.title)}</h1>${prose(page.authored?.body ?? "")}</section>`;
+  let authored = "";
+  let toc: readonly TocEntry[] = [];
+  if (!generated) {
+    const own = page.authored ?? page;
+    const rendered = previewContent(docs, caches, own);
+    toc = rendered.toc;
+    authored = `<section class="prose" data-testid="page-prose">${pageHead(page, own.body)}${rendered.html}</section>`;
+  }
   const article = operationHtml({ spec, op, pagePath: page.path, title: generated ? page.title : `${op.method} ${op.path}`, settings, playground, view }, generated ? 1 : 2);
   const scripts = view.kind === "form" ? ["playground.js"] : [];
   const data = view.kind === "form" ? playgroundDataHtml(playgroundData(op, page.path, playground)) : "";
   // `proxy: false`: the browser calls the API itself, so the policy lets it connect there.
   const connect = view.kind === "form" && playground.transport === "direct" ? op.servers.filter((s) => /^https?:\/\//i.test(s)).map((s) => new URL(s).origin) : [];
-  return htmlResponse(page.title, `${header}<main>${authored}${article}</main>${data}`, { styles: ["pages.css"], scripts, connect });
+  return previewPage({ ...frame, main: `${authored}${article}`, toc, extra: data, options: { scripts, connect } });
 }
 
-function notFoundPage(siteName: string, urlPath: string, offerSignIn: boolean): Response {
-  const signIn = offerSignIn ? `<p>If the page is for signed-in readers, <a href="${WEB_PATHS.login}?return=${encodeURIComponent(urlPath)}" data-testid="not-found-sign-in">sign in</a> first.</p>` : "";
-  const body = `<header class="top"><span class="site">${esc(siteName)}</span></header><main><h1>Page not found</h1><p>There is no page at <code>${esc(urlPath)}</code>.</p>${signIn}</main>`;
-  return htmlResponse("Page not found", body, { styles: ["pages.css"], status: 404 });
-}
-
-function headerHtml(siteName: string, urlPath: string, signedIn: string | undefined, authConfigured: boolean): string {
-  const back = encodeURIComponent(urlPath);
-  const who =
-    signedIn !== undefined
-      ? `<form method="post" action="${WEB_PATHS.logout}?return=${back}" class="who">Signed in as <strong data-testid="signed-in-as">${esc(signedIn)}</strong> <button type="submit">Sign out</button></form>`
-      : authConfigured
-        ? `<a class="who" href="${WEB_PATHS.login}?return=${back}" data-testid="sign-in">Sign in</a>`
-        : "";
-  return `<header class="top"><span class="site">${esc(siteName)}</span>${who}</header>`;
+function notFoundPage(runtime: DocsRuntime, caches: PreviewCaches, docs: DocsContext, urlPath: string, reader: FrameReader): Response {
+  const signIn = reader.signInOffered ? `<p>If the page is for signed-in readers, <a href="${WEB_PATHS.login}?return=${encodeURIComponent(urlPath)}" data-testid="not-found-sign-in">sign in</a> first.</p>` : "";
+  const { place } = previewFrame(docs, caches, undefined);
+  return previewPage({
+    siteName: runtime.site.config.name,
+    title: "Page not found",
+    urlPath,
+    place,
+    reader,
+    links: LINKS,
+    main: `<article class="page"><h1>Page not found</h1><p>There is no page at <code>${esc(urlPath)}</code>.</p>${signIn}</article>`,
+    data: {},
+    status: 404,
+    // Its body names the path asked for: no digest (live reload tells it by its status).
+    digest: false,
+  });
 }
 
 /** Where to go after signing in or out: a path on this site, never another origin (`//evil`, `/\evil`). */
