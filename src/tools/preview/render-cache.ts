@@ -1,3 +1,4 @@
+import { mdxImports } from "../../config/mdx-imports.js";
 import { LIMITS } from "../../limits.js";
 import type { Page, SiteFile } from "../../vfs/site.js";
 import type { SiteView } from "../../vfs/view.js";
@@ -20,7 +21,26 @@ interface Entry {
  */
 export function readerPageText(view: SiteView, page: Page): { text: string; uses: readonly SiteFile[]; missing: readonly string[] } {
   const expanded = expandIncludes(page, (path) => view.fileAt(path));
-  return { text: expanded?.body ?? page.body, uses: expanded?.uses ?? [], missing: expanded?.missing ?? [] };
+  if (expanded === undefined) return { text: page.body, uses: [], missing: [] };
+  return { text: withoutImports(expanded.body), uses: expanded.uses, missing: expanded.missing };
+}
+
+/**
+ * The text without its import statements: an inlined snippet brings its own, which may now stand
+ * inside a component (`<ResponseField>`), where MDX reads no ESM; the page's own are never
+ * shown either. Blanked rather than cut, so that line numbers stay those of the text.
+ */
+function withoutImports(text: string): string {
+  const statements = mdxImports(text);
+  if (statements.length === 0) return text;
+  let out = "";
+  let at = 0;
+  for (const s of statements) {
+    if (s.start < at) continue;
+    out += text.slice(at, s.start) + text.slice(s.start, s.end).replace(/[^\n]/g, "");
+    at = s.end;
+  }
+  return out + text.slice(at);
 }
 
 /**
