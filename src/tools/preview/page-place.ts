@@ -145,19 +145,27 @@ function sectionLink(section: NavSection, current: boolean, from: NavSection, pa
 
 /**
  * The page of `to` that is `page` in another division: the same path once each division's own
- * first folder is set aside (`/zh/intro` for `/intro`, `/v3/act` for `/v4/act`).
+ * first folder is set aside (`/zh/intro` for `/intro`, `/v3/act` for `/v4/act`); failing that,
+ * the same path under another first folder, or with one added or taken away.
  */
 function equivalentPage(from: readonly string[], to: readonly string[], page: string): string | undefined {
-  const key = (path: string, prefix: string): string => (prefix !== "" && path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : path);
-  const fromPrefix = commonFolder(from);
+  const key = (path: string, prefix: string): string => (prefix === "" ? path : path === prefix ? "/" : path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : path);
+  // A path without its first folder (`/v4/act` -> `/act`); none for a path of one part.
+  const tail = (path: string): string | undefined => (/^\/[^/]+\/./.test(path) ? path.replace(/^\/[^/]+/, "") : undefined);
+  const wanted = key(page, commonFolder(from));
   const toPrefix = commonFolder(to);
-  const wanted = key(page, fromPrefix);
-  return to.find((p) => key(normalize(p), toPrefix) === wanted);
+  const targets = to.map(normalize);
+  return (
+    targets.find((p) => key(p, toPrefix) === wanted) ??
+    targets.find((p) => tail(p) !== undefined && tail(p) === tail(page)) ??
+    targets.find((p) => tail(p) === page || p === tail(page))
+  );
 }
 
 /** The first folder every page of a division shares (`/zh`), or "". */
 function commonFolder(pages: readonly string[]): string {
-  const first = pages.map((p) => /^\/[^/]+(?=\/)/.exec(normalize(p))?.[0]);
+  // `/fr` is the folder of `/fr/index` (written `/fr`) as much as of `/fr/setup`.
+  const first = pages.map((p) => /^\/[^/]+(?=\/|$)/.exec(normalize(p))?.[0]);
   const f = first[0];
   return f !== undefined && first.every((x) => x === f) ? f : "";
 }
