@@ -6,7 +6,7 @@ import type { StateStore } from "../../store/state/state-store.js";
 import type { PagePlace } from "../../tools/preview/page-place.js";
 import { Navigations } from "../../tools/preview/navigations.js";
 import { PageRenders } from "../../tools/preview/render-cache.js";
-import type { TocEntry } from "../../tools/render/render-mdx.js";
+import type { RenderedMdx, TocEntry } from "../../tools/render/render-mdx.js";
 import type { DocsRuntime } from "../../tools/runtime.js";
 import type { DocsContext } from "../../tools/use-cases/docs-context.js";
 import { firstPage, type PreviewCaches, previewContent, previewFrame, readablePageAt } from "../../tools/use-cases/preview-page.js";
@@ -225,15 +225,18 @@ function pageHead(page: Page, body: string): string {
   return `${ownTitle ? "" : `<h1>${esc(page.title)}</h1>`}${description !== undefined && description !== "" ? `<p class="description">${esc(description)}</p>` : ""}`;
 }
 
+/** Why a page shows as Markdown: the text is not valid MDX (line in the file, and the parser's reason). */
+function problemNotice(page: Page, rendered: RenderedMdx): string {
+  const problem = rendered.problem;
+  if (problem === undefined) return "";
+  const where = problem.line !== undefined ? ` (line ${problem.line + page.bodyLine - 1}${problem.column !== undefined ? `:${problem.column}` : ""})` : "";
+  return `<p class="notice" data-testid="mdx-problem">This page is not valid MDX${where}: ${esc(problem.message)}. It is shown as Markdown, without its components.</p>`;
+}
+
 function mdxPage(runtime: DocsRuntime, caches: PreviewCaches, page: Page, docs: DocsContext, urlPath: string, reader: FrameReader): Response {
   const { place } = previewFrame(docs, caches, page.path);
   const rendered = previewContent(docs, caches, page);
-  const problem = rendered.problem;
-  const notice =
-    problem !== undefined
-      ? `<p class="notice" data-testid="mdx-problem">This page is not valid MDX${problem.line !== undefined ? ` (line ${problem.line + page.bodyLine - 1}${problem.column !== undefined ? `:${problem.column}` : ""})` : ""}: ${esc(problem.message)}. It is shown as Markdown, without its components; <code>svc-mcp check</code> lists it.</p>`
-      : "";
-  const main = `<article class="page">${pageHead(page, page.body)}${notice}<div class="prose">${rendered.html}</div></article>`;
+  const main = `<article class="page">${pageHead(page, page.body)}${problemNotice(page, rendered)}<div class="prose">${rendered.html}</div></article>`;
   return previewPage({
     siteName: runtime.site.config.name,
     title: page.title,
@@ -274,7 +277,7 @@ function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found: FoundPage, 
     const own = page.authored ?? page;
     const rendered = previewContent(docs, caches, own);
     toc = rendered.toc;
-    authored = `<section class="prose" data-testid="page-prose">${pageHead(page, own.body)}${rendered.html}</section>`;
+    authored = `<section class="prose" data-testid="page-prose">${pageHead(page, own.body)}${problemNotice(own, rendered)}${rendered.html}</section>`;
   }
   const article = operationHtml({ spec, op, pagePath: page.path, title: generated ? page.title : `${op.method} ${op.path}`, settings, playground, view }, generated ? 1 : 2);
   const scripts = view.kind === "form" ? ["playground.js"] : [];

@@ -30,7 +30,10 @@ export async function checkDocs(context: RepositoryContext): Promise<CheckReport
   const all = [...site.pages.values()];
   const pages = all.filter((p) => !p.generated).length;
   // How each page renders in the preview: MDX it cannot read, components it does not know.
-  const rendering = all.filter((p) => !p.generated).flatMap((p) => renderFindings(p.file.path.slice(1), p.body, p.bodyLine, (path) => site.files.has(path)));
+  const rendering = all
+    .filter((p) => !p.generated)
+    .map((p) => p.authored ?? p)
+    .flatMap((p) => renderFindings(p.file.path.slice(1), p.body, p.bodyLine, (path) => site.files.has(path)));
   const diagnostics = rendering.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...rendering], result.docs.files);
   return {
     diagnostics,

@@ -7,3 +7,6 @@ export const frame = block(({ node, children }) => {
   const caption = stringAttribute(node, "caption");
   return el("figure", { className: ["frame"], dataComponent: "Frame" }, [...children(), ...(caption !== undefined ? [el("figcaption", {}, [text(caption)])] : [])]);
 });
+
+/** `<Panel>`: content the hosted platform shows beside the page; here an aside in the page's flow. */
+export const panel = block(({ children }) => el("aside", { className: ["panel"], dataComponent: "Panel" }, children()));

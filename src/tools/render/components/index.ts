@@ -4,7 +4,7 @@ import { card, cardGrid } from "./cards.js";
 import { codeGroup } from "./code-group.js";
 import type { ComponentDefinition } from "./component.js";
 import { paramField, responseField } from "./fields.js";
-import { frame } from "./frame.js";
+import { frame, panel } from "./frame.js";
 import { badge, icon, tooltip } from "./inline.js";
 import { step, steps } from "./steps.js";
 import { tab, tabs } from "./tabs.js";
@@ -30,6 +30,7 @@ export const COMPONENTS: Readonly<Record<string, ComponentDefinition>> = {
   AccordionGroup: accordionGroup,
   Expandable: expandable,
   Frame: frame,
+  Panel: panel,
   ParamField: paramField,
   ResponseField: responseField,
   Update: update,
