@@ -193,7 +193,9 @@ function localMedia(root: HastRoot, dir: string): void {
         if (!src.startsWith("/")) node.properties["src"] = posix.join(dir, src);
       }
       if (node.tagName === "a" && typeof node.properties["href"] === "string" && isRemote(node.properties["href"])) node.properties["rel"] = ["noreferrer"];
-      if (typeof node.properties["id"] === "string" && node.properties["id"].startsWith("svc-")) node.properties["id"] = `user-content-${node.properties["id"]}`;
+      // Ids the pages' own scripts look up (`svc-*`, the playground's form) stay theirs.
+      const id = node.properties["id"];
+      if (typeof id === "string" && (id.startsWith("svc-") || id === "playground-form")) node.properties["id"] = `user-content-${id}`;
       visit(node.children as ElementContent[]);
     }
   };
