@@ -5,9 +5,10 @@ import { el, text } from "./hast.js";
 /**
  * Fenced code, highlighted on the server by lowlight (highlight.js grammars of the 37 common
  * languages, bundled): the page gets plain `<span class="hljs-...">` and a style sheet of ours,
- * and no highlighter runs in the browser or is fetched from anywhere.
+ * and no highlighter runs in the browser or is fetched from anywhere. Made on first use: a
+ * process that renders no page (a stdio server, `check`) never registers the grammars.
  */
-const LOWLIGHT = createLowlight(common);
+let lowlight: ReturnType<typeof createLowlight> | undefined;
 
 /** Names sites write that the common grammars know under another name. */
 const ALIASES: Readonly<Record<string, string>> = { mdx: "markdown", vue: "xml", svelte: "xml", html: "xml", dockerfile: "bash", env: "ini", jsonc: "json", json5: "json" };
@@ -35,7 +36,10 @@ export function codeBlock(value: string, lang: string | null | undefined, meta: 
   const grammar = ALIASES[language] ?? language;
   const title = codeTitle(meta);
   let code: ElementContent[] = [text(value)];
-  if (grammar !== "" && LOWLIGHT.registered(grammar)) code = LOWLIGHT.highlight(grammar, value).children as ElementContent[];
+  if (grammar !== "") {
+    lowlight ??= createLowlight(common);
+    if (lowlight.registered(grammar)) code = lowlight.highlight(grammar, value).children as ElementContent[];
+  }
   const className = ["hljs", ...(language !== "" ? [`language-${language}`] : [])];
   return el("figure", { className: ["code-block"], ...(language !== "" ? { dataLang: language } : {}), ...(title !== undefined ? { dataTitle: title } : {}) }, [
     ...(title !== undefined ? [el("figcaption", {}, [text(title)])] : []),
