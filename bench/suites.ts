@@ -7,6 +7,7 @@ import { openapiSuite } from "./openapi.bench.js";
 import { packageSuite } from "./package.bench.js";
 import { rateLimitSuite } from "./rate-limit.bench.js";
 import { pagesSuite } from "./pages.bench.js";
+import { previewSuite } from "./preview.bench.js";
 import { protocolSuite } from "./protocol.bench.js";
 import { searchSuite } from "./search.bench.js";
 import { shellSuite } from "./shell.bench.js";
@@ -14,4 +15,4 @@ import { variantsSuite } from "./variants.bench.js";
 import { workersSuite } from "./workers.bench.js";
 
 /** Every benchmark suite `npm run bench` runs, in order. `npm run bench -- NAME` runs one. */
-export const SUITES: readonly BenchSuite[] = [searchSuite, openapiSuite, loadSuite, variantsSuite, configBench, feedbackSuite, bridgeSuite, workersSuite, protocolSuite, pagesSuite, rateLimitSuite, shellSuite, packageSuite];
+export const SUITES: readonly BenchSuite[] = [searchSuite, openapiSuite, loadSuite, variantsSuite, configBench, feedbackSuite, bridgeSuite, workersSuite, protocolSuite, pagesSuite, previewSuite, rateLimitSuite, shellSuite, packageSuite];

@@ -306,6 +306,29 @@ export const LIMITS = {
      *  10,000 stay under a few MB however many sign-ins a password sprayer manages. */
     maxSessions: 10_000,
   },
+  preview: {
+    /** Rendered pages kept for a repeat (`PageRenders`). A page's HTML is tens of KB (the longest
+     *  real pages a few hundred); 200 cover every page an author moves between while editing, in
+     *  a few MB, and rendering a page again costs tens of milliseconds, not seconds. */
+    renderedPages: 200,
+    /** Readers' navigation trees kept (one per reader class and snapshot): a handful of classes
+     *  read a site; a tree of a thousand pages is a few hundred KB. */
+    navigationTrees: 32,
+    /** Live-reload streams open at once per process: an open tab holds one; past this the oldest
+     *  is ended (the tab reconnects), so tabs left open cannot hold the server's memory. */
+    maxReloadStreams: 1_000,
+    /** A comment line on each live-reload stream this often: proxies and load balancers close a
+     *  connection idle for 60 s, and a dead client is noticed when the write fails. */
+    reloadHeartbeatMs: 25_000,
+    /** Page weight budget, checked by a test: the preview's script and style sheets (minified,
+     *  before compression), which every page loads. Pages are read on laptops over loopback, but
+     *  the same pages are served by `serve --http` to readers on slow links. */
+    maxScriptBytes: 24_000,
+    maxStyleBytes: 24_000,
+    /** Largest image or video the preview serves from the repository: screenshots and short
+     *  clips are a few MB; a larger file is a download, not part of a page. */
+    maxMediaBytes: 50 * 1024 * 1024,
+  },
   sqlite: {
     /** How long a write waits for another connection's lock before failing with SQLITE_BUSY.
      *  Writes are single-row or one group commit of ~10 ms; 5 s covers a checkpoint on a slow

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { isTransientStoreError } from "../store/errors.js";
 import type { StateStore } from "../store/state/state-store.js";
 import type { DocsTool } from "../tools/mcp/tool.js";
@@ -14,7 +14,7 @@ import { handleRegistration } from "./auth/register-endpoint.js";
 import { handleRevocation } from "./auth/revoke-endpoint.js";
 import { handleTokenRequest } from "./auth/token-endpoint.js";
 import { type ClientBudget, clientBudget } from "./client-budget.js";
-import { type BridgeContext, type BridgeDeps, type BridgeEnv, urlsFor } from "./context.js";
+import { type BridgeContext, type BridgeDeps, type BridgeEnv, clientIp, urlsFor } from "./context.js";
 import { ABORTED_MESSAGE, isClientAbort } from "./http-errors.js";
 import { McpEndpoint } from "./mcp/mcp-endpoint.js";
 import { errorForPath, originGuard } from "./origin-policy.js";
@@ -32,6 +32,10 @@ export interface BridgeServices {
   readonly budget: ClientBudget;
   /** The bridge's hourly counters (the site sign-in charges failed attempts per account on them). */
   readonly limiter: RateLimiter;
+  /** The limits in force (the preview's search box and shell charge the tools' per-site limits). */
+  readonly limits: RateLimits;
+  /** Who a request's client is (its address, `--trust-proxy` applied): callers share the shell fairly. */
+  readonly clientIp: (c: Context) => string;
 }
 
 /**
@@ -153,7 +157,7 @@ export function createBridge(options: BridgeOptions): Bridge {
   app.all(PATHS.wellKnownMcp, getJson((c) => describeServer(deps, urlsFor(deps, c))));
   mountDiscovery(app, deps);
 
-  const services: BridgeServices = { budget: clientBudget(deps), limiter: deps.limiter };
+  const services: BridgeServices = { budget: clientBudget(deps), limiter: deps.limiter, limits, clientIp: (c) => clientIp(deps, c) };
   for (const extra of options.extraRoutes ?? []) {
     if (typeof extra === "function") extra(app, services);
     else app.route("/", extra);

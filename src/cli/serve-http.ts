@@ -64,9 +64,10 @@ export function httpSettings(args: HttpServeArgs): { publicUrl: string | undefin
  * `svc-mcp serve --http`: the bridge on a socket until SIGINT/SIGTERM. The site's auth mode, the
  * MCP toggle, accounts, credentials and redirect domains come from the state store (one source
  * of truth, changed by `svc-mcp mcp|users|credentials|redirect-domains` while this runs).
- * `onListening` runs once the socket accepts connections (serve starts fetching remote specs then).
+ * `onListening` runs once the socket accepts connections, with the origin clients use (serve starts
+ * fetching remote specs then; preview opens the browser).
  */
-export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRuntime, log: (m: string) => void, onListening: () => void = () => {}, worker?: WorkerRole): Promise<number> {
+export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRuntime, log: (m: string) => void, onListening: (origin: string) => void = () => {}, worker?: WorkerRole): Promise<number> {
   const { publicUrl, rateLimits } = httpSettings(args);
   const project = await resolveProject(io, args, runtime.site.config.name);
   const stores = projectStores(project);
@@ -118,7 +119,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   ];
   if (worker !== undefined) worker.announce(lines);
   else for (const line of lines) log(line);
-  onListening();
+  onListening(publicUrl ?? server.origin);
   await (worker !== undefined ? Promise.race([io.stopSignal, worker.stop]) : io.stopSignal);
   const inFlight = server.inFlight();
   if (inFlight > 0) log(`stopping: finishing ${plural(inFlight, "request")} in flight`);
@@ -162,7 +163,7 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
           budget,
         }),
       ),
-    // Last: its catch-all answers only `Accept: text/html` requests for API pages.
-    (app, { limiter }) => app.route("/", createWebApp({ runtime, state, sessions, limiter, projectId, publicUrl, log })),
+    // Last: its catch-all answers the repository's media, and pages for `Accept: text/html`.
+    (app, { limiter, limits, clientIp }) => app.route("/", createWebApp({ runtime, state, sessions, limiter, limits, clientIp, projectId, publicUrl, log })),
   ];
 }

@@ -90,6 +90,22 @@ export function realRoot(root: string): string {
 
 /** Read a repository file as UTF-8, refusing anything that is not a regular file inside the root. */
 export function readInsideRoot(root: string, rel: string, options: InsideReadOptions): InsideFile | Refusal {
+  const read = readOpened(root, rel, options, (fd) => readFileSync(fd, "utf8"));
+  if (!read.ok) return read;
+  const { content: text, ...entry } = read;
+  return { ...entry, text };
+}
+
+/** A repository file's bytes (an image the preview shows), under the same checks as `readInsideRoot`. */
+export function readBytesInsideRoot(root: string, rel: string, options: InsideReadOptions): (Omit<InsideFile, "text"> & { readonly bytes: Buffer }) | Refusal {
+  const read = readOpened(root, rel, options, (fd) => readFileSync(fd));
+  if (!read.ok) return read;
+  const { content: bytes, ...entry } = read;
+  return { ...entry, bytes };
+}
+
+/** Open a file at a checked path inside the root (never following a link in its last part), check it again, and read it. */
+function readOpened<T>(root: string, rel: string, options: InsideReadOptions, read: (fd: number) => T): (Omit<InsideFile, "text"> & { readonly ok: true; readonly content: T }) | Refusal {
   const located = locate(root, rel, options.ignore);
   if (!located.ok) return located;
   const { abs, realRel } = located;
@@ -107,7 +123,7 @@ export function readInsideRoot(root: string, rel: string, options: InsideReadOpt
     if (options.maxBytes !== undefined && st.size > options.maxBytes) {
       return { ok: false, reason: "too-large", size: st.size, message: `${st.size} bytes is over the ${options.maxBytes}-byte limit` };
     }
-    return { ok: true, text: readFileSync(fd, "utf8"), size: st.size, mtimeMs: st.mtimeMs, real: realRel };
+    return { ok: true, content: read(fd), size: st.size, mtimeMs: st.mtimeMs, real: realRel };
   } catch (error) {
     return refusalOf(error as NodeJS.ErrnoException);
   } finally {

@@ -1,5 +1,6 @@
 import { LIMITS } from "../limits.js";
 import { type Diagnostic, formatDiagnostic } from "../config/diagnostic.js";
+import type { IgnoreRules } from "../config/ignore-rules.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import { failedSpecOf } from "../config/openapi/plan-api-pages.js";
 import { prefetchRemoteSpecs } from "../vfs/api-pages.js";
@@ -164,6 +165,11 @@ export class DocsRuntime {
 
   get site(): Site {
     return this.loaded.site;
+  }
+
+  /** The ignore rules of the current snapshot (what the preview may serve of the repository's other files). */
+  get ignore(): IgnoreRules {
+    return this.loaded.ignore;
   }
 
   get names(): ToolNames {

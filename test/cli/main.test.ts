@@ -77,6 +77,7 @@ describe("help text", () => {
  */
 const MINIMAL: Record<string, { argv: string[]; state: boolean }> = {
   serve: { argv: ["serve"], state: true },
+  preview: { argv: ["preview", "--no-open", "--port", "0"], state: true },
   search: { argv: ["search", "bucket"], state: false },
   fs: { argv: ["fs", "ls /"], state: false },
   check: { argv: ["check"], state: false },

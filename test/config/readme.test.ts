@@ -6,6 +6,7 @@ import { LINK_CODES } from "../../src/config/inside-root.js";
 import { RULES } from "../../src/config/docs-json/rules/index.js";
 import { SCHEMA_CODES } from "../../src/config/docs-json/zod-issues.js";
 import { API_CODES } from "../../src/config/openapi/api-codes.js";
+import { RENDER_CODES } from "../../src/tools/render/component-findings.js";
 import { SITE_CHECK_CODES } from "../../src/vfs/check-site.js";
 import { LOAD_CODES } from "../../src/vfs/page-files.js";
 import { REPO } from "../helpers/paths.js";
@@ -15,7 +16,7 @@ describe("docs/docs-json.md", () => {
   const section = readFileSync(join(REPO, "docs/docs-json.md"), "utf8");
 
   it("lists every check code", () => {
-    const codes = [...SOURCE_CODES, ...SCHEMA_CODES, ...RULES.flatMap((r) => r.codes), ...SITE_CHECK_CODES, ...LINK_CODES, ...Object.values(API_CODES), ...Object.values(LOAD_CODES)];
+    const codes = [...SOURCE_CODES, ...SCHEMA_CODES, ...RULES.flatMap((r) => r.codes), ...SITE_CHECK_CODES, ...RENDER_CODES, ...LINK_CODES, ...Object.values(API_CODES), ...Object.values(LOAD_CODES)];
     const table = section.slice(section.indexOf("Every check, with its code"), section.indexOf("Decisions where"));
     const listed = new Set([...table.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]));
     expect(codes.filter((c) => !listed.has(c))).toEqual([]);

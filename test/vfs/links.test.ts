@@ -112,10 +112,12 @@ const CHECK = [
   "api/inside.yaml warning: unresolved $ref (at paths./users.get.responses.200.content.application/json.schema): $ref to api/schema.yaml: the link leads outside the repository, so it is not read; left as is",
   "api/outside.yaml the link leads outside the repository, so it is not read",
   "folder warning: skipped: the link leads outside the repository, so it is not read",
+  // The preview shows the snippet's tag as its children: its file is not served.
+  "index.mdx:9:1 warning: <Outside> comes from /snippets/outside.mdx, which the site does not serve (missing, ignored or unreadable): it shows the element's children",
   "page.mdx warning: skipped: the link leads outside the repository, so it is not read",
   "skills/out/SKILL.md warning: skipped: the link leads outside the repository, so it is not read",
   "snippets/outside.mdx warning: skipped: the link leads outside the repository, so it is not read",
-  "checked docs.json (+1 $ref file) and 3 pages (+1 generated from API specs): 5 errors, 5 warnings",
+  "checked docs.json (+1 $ref file) and 3 pages (+1 generated from API specs): 5 errors, 6 warnings",
   "",
 ].join("\n");
 
@@ -161,6 +163,7 @@ describe("files behind links that lead outside the repository", () => {
       "api/inside.yaml outside-link",
       "api/outside.yaml outside-link",
       "folder outside-link",
+      "index.mdx unknown-component",
       "page.mdx outside-link",
       "skills/out/SKILL.md outside-link",
       "snippets/outside.mdx outside-link",

@@ -89,10 +89,12 @@ describeBrowser("API pages in a real browser", () => {
     expect(await page.innerText("h1")).toBe("Get a pet");
     expect(await page.innerText(".endpoint")).toBe(`GET ${api.origin}/v1/pets/{petId}`);
     expect(await page.innerText("article .description")).toBe("Returns one pet by its id.");
-    expect(await page.$$eval(".field[id]", (els) => els.map((e) => e.id))).toEqual(["petId", "species", "X-Trace"]);
+    expect(await page.$$eval(".field[id]", (els) => els.map((e) => e.id))).toEqual(["petId", "species", "X-Trace", "response-id", "response-name"]);
+    // Each also answers to the hosted platform's anchor (`#query-species`).
+    expect(await page.$$eval(".field > .alias", (els) => els.map((e) => e.id))).toEqual(["path-petId", "query-species", "header-X-Trace"]);
     // The link `{docs_url}/<page>#species` lands on the parameter.
     expect(await page.evaluate(() => document.querySelector(":target")?.id)).toBe("species");
-    expect(await page.innerText("#species")).toBe('species string\nFilter by species.\none of: "dog", "cat"');
+    expect(await page.innerText("#species")).toBe('species string\n\nFilter by species.\n\none of: "dog", "cat"');
     expect(await page.$$eval("figure.code figcaption", (els) => els.map((e) => e.textContent))).toEqual(["cURL", "Python", "Response 200"]);
     expect(await page.$$eval("h2", (els) => els.map((e) => e.textContent))).toEqual(["Try it", "Path parameters", "Query parameters", "Headers", "Responses", "Examples"]);
   });
@@ -130,10 +132,17 @@ describeBrowser("API pages in a real browser", () => {
 
   it("a front-matter page shows the author's prose first, then the operation; nested body fields anchor with their parent path", async () => {
     await open(page, h.origin, `${PAGE.adopt}#owner.email`);
-    expect(await page.$$eval("main > *", (els) => els.map((e) => e.tagName.toLowerCase() + (e.className !== "" ? `.${e.className}` : "")))).toEqual(["section.prose", "article.operation"]);
+    expect(await page.$$eval("main > *", (els) => els.map((e) => e.tagName.toLowerCase() + (e.className !== "" ? `.${e.className}` : "")))).toEqual(["p.eyebrow", "section.prose", "article.operation", "nav.pager"]);
     expect(await page.innerText('[data-testid="page-prose"]')).toBe("Adopting a pet\n\nADOPT-PROSE-17 Fill in the form below to adopt.");
     expect(await page.$$eval(".field[id]", (els) => els.map((e) => e.id))).toEqual(["name", "owner", "owner.email"]);
     expect(await page.evaluate(() => document.querySelector(":target")?.id)).toBe("owner.email");
+    // Nested fields are folded under their parent; a link to one opens the fold.
+    expect(await page.isVisible("#owner\\.email")).toBe(true);
+    await page.goto(`${h.origin}${PAGE.adopt}`);
+    expect(await page.isVisible("#owner\\.email")).toBe(false);
+    await page.goto(`${h.origin}${PAGE.adopt}#body-owner-email`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect([await page.evaluate(() => document.querySelector(":target")?.parentElement?.id), await page.isVisible("#owner\\.email")]).toEqual(["owner.email", true]);
     expect(JSON.parse(await page.inputValue('[data-testid="playground-body"]'))).toEqual({ name: "Rex", owner: { email: "user@example.com" } });
     const before = api.received.length;
     expect(await send(page, { "playground-body": '{"name":"Bo"}' })).toEqual({ tag: "pre", status: "201 Created" });

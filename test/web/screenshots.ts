@@ -6,11 +6,14 @@ import { openKeyStore } from "../../src/store/keys/key-store.js";
 import { startBridge } from "../bridge/harness.js";
 import { launchBrowser } from "../helpers/browser.js";
 import { REPO } from "../helpers/paths.js";
+import { previewRepo } from "./preview-site.js";
 import { petsRepo, startTestApi } from "./site.js";
 
 /**
- * `npm run screenshots`: the README's pictures (docs/images/), taken in headless Chromium from the
- * pets test site: an API page with an image answer, and the dashboard over a month of feedback.
+ * `npm run screenshots`: the README's pictures (docs/images/), taken in headless Chromium: a guide
+ * page of the preview's test site with its navigation, the same page with the agent panel open,
+ * an API page of the pets test site with an image answer, and the dashboard over a month of
+ * feedback.
  */
 
 /** A width x height RGB PNG: a soft diagonal gradient with a circle, so the answer is visibly an image. */
@@ -43,6 +46,23 @@ function picture(width: number, height: number): Buffer {
 
 const out = join(REPO, "docs", "images");
 mkdirSync(out, { recursive: true });
+const site = await startBridge({ root: previewRepo(), authMode: "partial", mcp: "enabled", apps: true });
+const shots = await launchBrowser();
+try {
+  const page = await shots.newPage();
+  await page.setViewportSize({ width: 1280, height: 820 });
+  await page.goto(`${site.origin}/components`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.screenshot({ path: join(out, "preview-page.png"), fullPage: false });
+  await page.goto(`${site.origin}/components?agent`);
+  await page.waitForSelector('[data-testid="agent-sections"]');
+  await page.screenshot({ path: join(out, "preview-agent.png"), fullPage: false });
+  process.stdout.write(`wrote ${join(out, "preview-page.png")} and ${join(out, "preview-agent.png")}\n`);
+} finally {
+  await shots.close();
+  await site.close();
+}
+
 const api = await startTestApi(picture(320, 200));
 const h = await startBridge({ root: petsRepo(api.origin), apps: true });
 const browser = await launchBrowser();

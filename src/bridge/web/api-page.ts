@@ -6,6 +6,8 @@ import type { ApiAuth, ApiContent, ApiOperation, ApiSpec } from "../../config/op
 import { describePlayground, type PlaygroundSettings, RELAY_PATH } from "../../config/openapi/playground.js";
 import { PARAMETER_GROUPS, channelPageOperations, parameterAnchors } from "../../config/openapi/render-page.js";
 import { fieldOf, type SchemaField, schemaFields } from "../../config/openapi/schema-fields.js";
+import { fieldAnchor } from "../../tools/render/components/fields.js";
+import { renderMarkdown } from "../../tools/render/render-mdx.js";
 import { escapeHtml as esc } from "../auth/login-page.js";
 
 /** What the playground script reads from the page (`<script type="application/json" id="svc-operation">`). */
@@ -35,8 +37,8 @@ export interface OperationHtmlInput {
 /**
  * An operation as HTML: endpoint, description, parameters (each with its anchor as `id`),
  * request body, responses, code examples in `api.examples.languages`, and the playground as
- * this reader may use it. Every text from the spec is escaped: descriptions are shown as text,
- * never as markup, so a spec cannot put a script or a remote image on the page.
+ * this reader may use it. Descriptions are Markdown, rendered and sanitised (`renderMarkdown`:
+ * no raw HTML, no script, remote images as links); every other text from the spec is escaped.
  */
 export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1): string {
   const { op, playground } = input;
@@ -58,7 +60,7 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
     out.push(`<h2>${heading}</h2>`, `<dl class="fields">`);
     for (const p of params) {
       const f = fieldOf(p.schema ?? {});
-      out.push(fieldHtml(p.name, anchors.get(`${p.in}:${p.name}`), f?.type ?? "any", p.required, p.deprecated, p.description, f?.notes ?? [], 0));
+      out.push(fieldHtml({ name: p.name, type: f?.type ?? "any", required: p.required, deprecated: p.deprecated, ...(p.description !== undefined ? { description: p.description } : {}), notes: f?.notes ?? [] }, where, anchors.get(`${p.in}:${p.name}`), ""));
     }
     out.push(`</dl>`);
   }
@@ -66,14 +68,16 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
     out.push(`<h2>Request body</h2>`);
     if (op.requestBody.description !== undefined) out.push(prose(op.requestBody.description));
     for (const c of op.requestBody.content) {
-      out.push(`<p class="media"><code>${esc(c.mediaType)}</code>${op.requestBody.required ? " required" : ""}</p>`, contentHtml(c, (f) => anchors.get(`body:${f.name}`)));
+      out.push(`<p class="media"><code>${esc(c.mediaType)}</code>${op.requestBody.required ? " required" : ""}</p>`, contentHtml(c, "body", (f) => anchors.get(`body:${f.name}`)));
     }
   }
   if (op.responses.length > 0) {
     out.push(`<h2>Responses</h2>`);
     for (const r of op.responses) {
       out.push(`<h3 class="status">${esc(r.status)}${r.description !== undefined ? ` <span>${esc(oneLine(r.description))}</span>` : ""}</h3>`);
-      for (const c of r.content) out.push(`<p class="media"><code>${esc(c.mediaType)}</code></p>`, contentHtml(c, () => undefined));
+      // Anchors of the first answer's fields only (`#response-id`): several answers share names.
+      const location = r === op.responses[0] ? "response" : `response-${r.status}`;
+      for (const c of r.content) out.push(`<p class="media"><code>${esc(c.mediaType)}</code></p>`, contentHtml(c, location, () => undefined));
     }
   }
   out.push(examplesHtml(op, input.settings));
@@ -142,7 +146,7 @@ function credentialInput(a: ApiAuth): string {
   return `<label class="row"><span>${esc(a.name)} <small>${esc(label)}</small></span><input name="auth:${esc(a.name)}" data-auth="${kind}" data-where="${esc(where)}" data-key="${esc(name)}" type="password" autocomplete="off" data-testid="auth-${esc(a.name)}"></label>`;
 }
 
-function contentHtml(c: ApiContent, anchorOf: (f: SchemaField) => string | undefined): string {
+function contentHtml(c: ApiContent, location: string, anchorOf: (f: SchemaField) => string | undefined): string {
   const { fields, truncated } = schemaFields(c.schema);
   if (fields.length === 0) {
     const t = c.schema !== undefined ? fieldOf(c.schema) : undefined;
@@ -150,17 +154,45 @@ function contentHtml(c: ApiContent, anchorOf: (f: SchemaField) => string | undef
     const notes = t.notes.length > 0 ? ` <span class="notes">(${esc(t.notes.join("; "))})</span>` : "";
     return `<p class="type"><code>${esc(t.type)}</code>${t.description !== undefined ? ` ${esc(oneLine(t.description))}` : ""}${notes}</p>`;
   }
-  const rows = fields.map((f) => fieldHtml(f.name, anchorOf(f), f.type, f.required, f.deprecated, f.description, f.notes, f.depth));
-  if (truncated) rows.push(`<div class="field"><dd>More fields: see the schema in the spec file.</dd></div>`);
-  return `<dl class="fields">${rows.join("\n")}</dl>`;
+  const more = truncated ? `<div class="field"><dd>More fields: see the schema in the spec file.</dd></div>` : "";
+  return `<dl class="fields">${fieldTree(fields, 0, fields.length, location, anchorOf)}${more}</dl>`;
 }
 
-function fieldHtml(name: string, anchor: string | undefined, type: string, required: boolean, deprecated: boolean, description: string | undefined, notes: readonly string[], depth: number): string {
-  const id = anchor !== undefined ? ` id="${esc(anchor)}"` : "";
-  const shown = anchor !== undefined ? `<a href="#${esc(anchor)}">${esc(name)}</a>` : esc(name);
-  const flags = `${required ? ` <span class="required">required</span>` : ""}${deprecated ? ` <span class="deprecated">deprecated</span>` : ""}`;
-  const extra = notes.length > 0 ? `<dd class="notes">${esc(notes.join("; "))}</dd>` : "";
-  return `<div class="field depth-${Math.min(depth, 6)}"${id}><dt><code>${shown}</code> <span class="type">${esc(type)}</span>${flags}</dt>${description !== undefined ? `<dd>${esc(oneLine(description))}</dd>` : ""}${extra}</div>`;
+/**
+ * Fields `[from, to)` of a pre-order list at one depth, each with its nested fields folded
+ * under it (`<details>`): a deep response schema is a short list to open, not a page of rows.
+ */
+function fieldTree(fields: readonly SchemaField[], from: number, to: number, location: string, anchorOf: (f: SchemaField) => string | undefined): string {
+  const out: string[] = [];
+  let i = from;
+  while (i < to) {
+    const f = fields[i] as SchemaField;
+    let end = i + 1;
+    while (end < to && (fields[end] as SchemaField).depth > f.depth) end++;
+    const count = fields.slice(i + 1, end).filter((c) => c.depth === f.depth + 1).length;
+    const children = end > i + 1 ? `<details class="schema-children"><summary>${count === 1 ? "1 property" : `${count} properties`}</summary><dl class="fields">${fieldTree(fields, i + 1, end, location, anchorOf)}</dl></details>` : "";
+    out.push(fieldHtml(f, location, anchorOf(f), children));
+    i = end;
+  }
+  return out.join("\n");
+}
+
+/**
+ * One field: its name (a link to itself), type, flags, description (Markdown, sanitised) and
+ * notes, then its nested fields. It carries two anchors: the one the generated MDX links to (its
+ * name or dotted path, as `id`), and the hosted platform's (`body-user-email`, an empty element
+ * inside), so a link of either form lands on it.
+ */
+function fieldHtml(f: Pick<SchemaField, "name" | "type" | "required" | "deprecated" | "description" | "notes">, location: string, anchor: string | undefined, children: string): string {
+  const alias = fieldAnchor(location, f.name);
+  const own = anchor ?? alias;
+  const id = ` id="${esc(own)}"`;
+  const aliasHtml = alias !== own ? `<span class="alias" id="${esc(alias)}"></span>` : "";
+  const shown = `<a href="#${esc(own)}">${esc(f.name.split(".").at(-1) ?? f.name)}</a>`;
+  const flags = `${f.required ? ` <span class="required">required</span>` : ""}${f.deprecated ? ` <span class="deprecated">deprecated</span>` : ""}`;
+  const extra = f.notes.length > 0 ? `<dd class="notes">${esc(f.notes.join("; "))}</dd>` : "";
+  const description = f.description !== undefined ? `<dd class="description">${renderMarkdown(f.description)}</dd>` : "";
+  return `<div class="field"${id}>${aliasHtml}<dt><code>${shown}</code> <span class="type">${esc(f.type)}</span>${flags}</dt>${description}${extra}${children}</div>`;
 }
 
 function examplesHtml(op: ApiOperation, settings: ApiSettings): string {
@@ -193,7 +225,7 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string): s
   if (servers.length > 0) out.push(`<p class="meta">Servers: ${servers.map((s) => `<code>${esc(s.name)}</code> (${esc(s.protocol)} ${esc(s.url)})`).join(", ")}</p>`);
   if (ch.parameters.length > 0) {
     out.push(`<h2>Parameters</h2>`, `<dl class="fields">`);
-    for (const p of ch.parameters) out.push(fieldHtml(p.name, p.name, fieldOf(p.schema ?? {})?.type ?? "string", true, false, p.description, [], 0));
+    for (const p of ch.parameters) out.push(fieldHtml({ name: p.name, type: fieldOf(p.schema ?? {})?.type ?? "string", required: true, deprecated: false, ...(p.description !== undefined ? { description: p.description } : {}), notes: [] }, "path", p.name, ""));
     out.push(`</dl>`);
   }
   const operations = channelPageOperations(ch);
@@ -213,7 +245,7 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string): s
       if (m.summary !== undefined) out.push(prose(m.summary));
       if (m.description !== undefined) out.push(prose(m.description));
       const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
-      out.push(`<p class="media"><code>${esc(content.mediaType)}</code></p>`, contentHtml(content, () => undefined));
+      out.push(`<p class="media"><code>${esc(content.mediaType)}</code></p>`, contentHtml(content, "payload", () => undefined));
       const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }) : undefined);
       if (example !== undefined) out.push(codeBlock("Example", JSON.stringify(example, null, 2)));
     }
@@ -222,13 +254,9 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string): s
   return out.join("\n");
 }
 
-/** Markdown text shown as plain paragraphs (escaped; blank lines separate paragraphs). */
+/** Markdown text of a spec (a description) as sanitised HTML: links, code, lists and tables, never a script or raw HTML. */
 export function prose(text: string): string {
-  return text
-    .trim()
-    .split(/\n\s*\n/)
-    .map((p) => `<p>${esc(p.trim())}</p>`)
-    .join("\n");
+  return renderMarkdown(text.trim());
 }
 
 function isPlaceholder(v: unknown): boolean {

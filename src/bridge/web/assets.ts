@@ -8,6 +8,8 @@ export const ASSET_TYPES: Readonly<Record<string, string>> = {
   "dashboard.js": "text/javascript; charset=utf-8",
   "dashboard.css": "text/css; charset=utf-8",
   "pages.css": "text/css; charset=utf-8",
+  "preview.js": "text/javascript; charset=utf-8",
+  "site.css": "text/css; charset=utf-8",
 };
 
 /** Where the pages load assets from (`/_svc/assets/playground.js`). */

@@ -8,6 +8,8 @@ export interface HtmlOptions {
   /** Origins the page's script may call besides this one (the API, with `proxy: false`). */
   readonly connect?: readonly string[];
   readonly status?: number;
+  /** `<meta name content>` pairs (the preview's digest of the page, for live reload). */
+  readonly meta?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -33,7 +35,8 @@ export function contentSecurityPolicy(connect: readonly string[] = []): string {
 export function htmlResponse(title: string, body: string, options: HtmlOptions = {}): Response {
   const styles = (options.styles ?? []).map((s) => `<link rel="stylesheet" href="${ASSETS_PATH}/${esc(s)}">`).join("");
   const scripts = (options.scripts ?? []).map((s) => `<script type="module" src="${ASSETS_PATH}/${esc(s)}"></script>`).join("");
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>${styles}${scripts}</head><body>${body}</body></html>`;
+  const meta = Object.entries(options.meta ?? {}).map(([name, content]) => `<meta name="${esc(name)}" content="${esc(content)}">`).join("");
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${meta}<title>${esc(title)}</title>${styles}${scripts}</head><body>${body}</body></html>`;
   return new Response(html, {
     status: options.status ?? 200,
     headers: {

@@ -1,25 +1,30 @@
-import { Hono } from "hono";
-import { playgroundVisible } from "../../config/openapi/playground.js";
-import type { ApiPageItem, ApiPagePlan, FrontMatterOperation } from "../../config/openapi/plan-api-pages.js";
+import { type Context, Hono } from "hono";
 import { LIMITS } from "../../limits.js";
 import type { StateStore } from "../../store/state/state-store.js";
 import type { DocsRuntime } from "../../tools/runtime.js";
+import { firstPage, type PreviewCaches, readablePageAt } from "../../tools/use-cases/preview-page.js";
 import { ANONYMOUS, type Reader } from "../../vfs/access.js";
-import { mayRead, type RequestContext } from "../../vfs/request-context.js";
-import type { Page } from "../../vfs/site.js";
+import type { RequestContext } from "../../vfs/request-context.js";
 import { bearerReaderOf } from "../auth/bearer.js";
 import { readForm } from "../auth/form.js";
-import { escapeHtml as esc, siteSignInPage } from "../auth/login-page.js";
+import { siteSignInPage } from "../auth/login-page.js";
 import { OAuthError } from "../auth/oauth-errors.js";
-import type { RateLimiter } from "../rate-limit.js";
+import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from "../rate-limit.js";
+import { clientIp } from "../context.js";
 import { bridgeContext } from "../request-context.js";
-import { channelHtml, operationHtml, type PlaygroundView, playgroundData, playgroundDataHtml, prose } from "./api-page.js";
 import { ASSET_TYPES, ASSETS_PATH, type WebAssets, webAssets } from "./assets.js";
 import { dashboardHtml } from "./dashboard-page.js";
 import { FAVICON_PATH, faviconResponse } from "./favicon.js";
-import { htmlResponse } from "./html.js";
 import type { SiteSessionStore } from "./site-sessions.js";
 import { cookieValue, SESSION_COOKIE, sessionCookie } from "./site-sessions.js";
+import type { FrameReader, SignInLinks } from "./preview/page-frame.js";
+import { mountPreviewApi } from "./preview/preview-api.js";
+import type * as PageRoutesModule from "./preview/page-routes.js";
+import type { PageItems } from "./preview/page-routes.js";
+import { siteMedia } from "./preview/site-media.js";
+
+/** The module of the preview's pages, loaded with the first page asked for (see `loadPages`). */
+type PageRoutes = typeof PageRoutesModule;
 
 /** Paths of the pages for people (besides the API pages at their own paths). */
 export const WEB_PATHS = { login: "/_svc/login", logout: "/_svc/logout", dashboard: "/_svc/dashboard" } as const;
@@ -33,8 +38,14 @@ export interface WebAppDeps {
   /** The feedback project the dashboard shows. */
   readonly projectId: string;
   readonly publicUrl: string | undefined;
+  /** The limits in force (the preview's calls charge the tools' limits); the defaults when absent. */
+  readonly limits?: RateLimits;
+  /** Who a request's client is, for a fair share of the shell; the socket's address when absent. */
+  readonly clientIp?: (c: Context) => string;
   readonly assets?: WebAssets;
   readonly log?: (message: string) => void;
+  /** What the preview keeps between requests (rendered pages, readers' navigation); new ones when absent. */
+  readonly caches?: PreviewCaches;
 }
 
 /**
@@ -66,7 +77,6 @@ export function createWebApp(deps: WebAppDeps): Hono {
   const { runtime, state, sessions } = deps;
   const assets = deps.assets ?? webAssets();
   const contextOf = siteContextOf(state, sessions, deps.publicUrl);
-  const itemsOf = pageItems();
   const secure = (request: Request): boolean => (deps.publicUrl ?? request.url).startsWith("https:");
   const app = new Hono();
 
@@ -113,117 +123,50 @@ export function createWebApp(deps: WebAppDeps): Hono {
 
   app.get(WEB_PATHS.dashboard, () => dashboardHtml(runtime.site.config.name, deps.projectId));
 
+  // The pages' module (the MDX parser, the highlighter) is loaded with the first page asked for.
+  let pages: Promise<{ routes: PageRoutes; caches: PreviewCaches; itemsOf: PageItems }> | undefined;
+  const loadPages = () =>
+    (pages ??= import("./preview/page-routes.js").then((routes) => ({ routes, caches: deps.caches ?? routes.newCaches(), itemsOf: routes.pageItems() })).catch((error: unknown) => {
+      pages = undefined;
+      throw error;
+    }));
+  mountPreviewApi(app, { runtime, contextOf, limiter: deps.limiter, limits: deps.limits ?? DEFAULT_RATE_LIMITS, clientIp: deps.clientIp ?? ((c) => clientIp({ trustProxy: false }, c)) });
+
   app.get("*", async (c, next) => {
-    if (!(c.req.header("accept") ?? "").includes("text/html")) return next();
+    const accept = c.req.header("accept") ?? "";
     const context = await contextOf(c.req.raw);
-    const found = readableApiPage(runtime, itemsOf, c.req.path, context);
-    // Unknown, not an API page, or not this reader's to read: one and the same 404 page, which
-    // offers an anonymous reader the sign-in (whatever the path: it says nothing about it).
-    if (found === undefined) return notFoundPage(runtime.site.config.name, c.req.path, !context.reader.authenticated && context.authMode !== "public");
-    const signedIn = context.reader.authenticated ? await signedInName(state, sessions, c.req.raw) : undefined;
-    return renderPage(runtime, found, context, c.req.path, signedIn);
+    // An image or video of the repository (`/images/logo.png`), whatever the browser accepts.
+    const media = siteMedia(runtime, c.req.path, context);
+    if (media !== undefined) return media;
+    if (!accept.includes("text/html")) return next();
+    const docs = { runtime, request: context };
+    const reader: FrameReader = {
+      signedIn: context.reader.authenticated ? await signedInName(state, sessions, c.req.raw) : undefined,
+      signInOffered: !context.reader.authenticated && context.authMode !== "public",
+    };
+    const { routes, caches, itemsOf } = await loadPages();
+    const found = routes.readableApiPage(runtime, itemsOf, c.req.path, context);
+    if (found !== undefined) return routes.apiPage(runtime, caches, found, docs, c.req.path, reader, LINKS);
+    const page = readablePageAt(docs, c.req.path);
+    if (page !== undefined) return routes.mdxPage(runtime, caches, page, docs, c.req.path, reader, LINKS);
+    if (c.req.path === "/") {
+      // A site without an `index` page opens on the first page of its navigation.
+      const first = firstPage(docs, caches);
+      if (first !== undefined && first !== "/") return new Response(null, { status: 302, headers: { Location: first, "Cache-Control": "no-store", Vary: "Cookie, Authorization" } });
+    }
+    // Unknown, or not this reader's to read: one and the same 404 page, which offers an
+    // anonymous reader the sign-in (whatever the path: it says nothing about it).
+    return routes.notFoundPage(runtime, caches, docs, c.req.path, reader, LINKS);
   });
   return app;
 }
 
-interface FoundPage {
-  readonly page: Page;
-  readonly item: ApiPageItem | FrontMatterOperation;
-}
-
-/** The API page at a URL path that this request may read, with what it documents. */
-function readableApiPage(runtime: DocsRuntime, itemsOf: PageItems, urlPath: string, context: RequestContext): FoundPage | undefined {
-  let path: string;
-  try {
-    path = decodeURIComponent(urlPath).replace(/\/+$/, "");
-  } catch {
-    return undefined;
-  }
-  const site = runtime.site;
-  const api = site.api;
-  if (api === undefined) return undefined;
-  for (const candidate of path === "" ? ["/index"] : [path, `${path}/index`]) {
-    const page = site.pages.get(candidate);
-    if (page === undefined || !mayRead(context, page.file.access)) continue;
-    const items = itemsOf(api.plan);
-    const item = items.get(candidate);
-    if (item === undefined) return undefined;
-    // A front-matter page shows the operation only where its reference was attached (the
-    // operation's own rule covers every reader of the page): the same decision as the relay's.
-    if (api.pages.get(candidate) === undefined) return undefined;
-    return { page, item };
-  }
-  return undefined;
-}
-
-type PageItems = (plan: ApiPagePlan) => ReadonlyMap<string, ApiPageItem | FrontMatterOperation>;
-
-/** Page path -> what it documents, built once per loaded plan (a reload brings a new plan). */
-function pageItems(): PageItems {
-  const byPlan = new WeakMap<ApiPagePlan, Map<string, ApiPageItem | FrontMatterOperation>>();
-  return (plan) => {
-    let map = byPlan.get(plan);
-    if (map === undefined) {
-      map = new Map<string, ApiPageItem | FrontMatterOperation>();
-      for (const p of plan.pages) map.set(p.pagePath, p.item);
-      for (const [path, fm] of plan.frontMatter) map.set(path, fm);
-      byPlan.set(plan, map);
-    }
-    return map;
-  };
-}
+/** Where the pages sign readers in and out. */
+const LINKS: SignInLinks = { login: WEB_PATHS.login, logout: WEB_PATHS.logout };
 
 async function signedInName(state: StateStore, sessions: SiteSessionStore, request: Request): Promise<string | undefined> {
   const name = await sessions.user(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
   return name !== undefined && (await state.user(name)) !== undefined ? name : undefined;
-}
-
-function renderPage(runtime: DocsRuntime, found: FoundPage, context: RequestContext, urlPath: string, signedIn: string | undefined): Response {
-  const { page, item } = found;
-  const siteName = runtime.site.config.name;
-  const info = runtime.site.api?.pages.get(page.path);
-  const authConfigured = context.authMode !== "public";
-  const header = headerHtml(siteName, urlPath, signedIn, authConfigured);
-  if ("kind" in item && item.kind === "channel") {
-    return htmlResponse(page.title, `${header}<main>${channelHtml(item.spec, item.channel, page.title)}</main>`, { styles: ["pages.css"] });
-  }
-  const { spec, operation: op } = item;
-  const settings = runtime.site.api?.settings;
-  if (info === undefined || settings === undefined) return htmlResponse(page.title, `${header}<main>${prose(page.body)}</main>`, { styles: ["pages.css"] });
-  const playground = info.playground;
-  let view: PlaygroundView;
-  if (playgroundVisible(playground, context.reader, authConfigured)) view = { kind: "form" };
-  else if (playground.display === "none") view = { kind: "notice", text: "The playground is turned off for this page." };
-  else if (!context.reader.authenticated && authConfigured) view = { kind: "sign-in", href: `${WEB_PATHS.login}?return=${encodeURIComponent(urlPath)}` };
-  else if (!context.reader.authenticated) view = { kind: "notice", text: "The playground of this page is for signed-in readers, and this site has no sign-in." };
-  else view = { kind: "notice", text: `The playground of this page is limited to the groups ${(playground.groups ?? []).join(", ")}.` };
-
-  const generated = "kind" in item;
-  // A front-matter page: the author's prose first, then the operation (as the hosted platform shows it).
-  const authored = generated ? "" : `<section class="prose" data-testid="page-prose"><h1>${esc(page.title)}</h1>${prose(page.authored?.body ?? "")}</section>`;
-  const article = operationHtml({ spec, op, pagePath: page.path, title: generated ? page.title : `${op.method} ${op.path}`, settings, playground, view }, generated ? 1 : 2);
-  const scripts = view.kind === "form" ? ["playground.js"] : [];
-  const data = view.kind === "form" ? playgroundDataHtml(playgroundData(op, page.path, playground)) : "";
-  // `proxy: false`: the browser calls the API itself, so the policy lets it connect there.
-  const connect = view.kind === "form" && playground.transport === "direct" ? op.servers.filter((s) => /^https?:\/\//i.test(s)).map((s) => new URL(s).origin) : [];
-  return htmlResponse(page.title, `${header}<main>${authored}${article}</main>${data}`, { styles: ["pages.css"], scripts, connect });
-}
-
-function notFoundPage(siteName: string, urlPath: string, offerSignIn: boolean): Response {
-  const signIn = offerSignIn ? `<p>If the page is for signed-in readers, <a href="${WEB_PATHS.login}?return=${encodeURIComponent(urlPath)}" data-testid="not-found-sign-in">sign in</a> first.</p>` : "";
-  const body = `<header class="top"><span class="site">${esc(siteName)}</span></header><main><h1>Page not found</h1><p>There is no page at <code>${esc(urlPath)}</code>.</p>${signIn}</main>`;
-  return htmlResponse("Page not found", body, { styles: ["pages.css"], status: 404 });
-}
-
-function headerHtml(siteName: string, urlPath: string, signedIn: string | undefined, authConfigured: boolean): string {
-  const back = encodeURIComponent(urlPath);
-  const who =
-    signedIn !== undefined
-      ? `<form method="post" action="${WEB_PATHS.logout}?return=${back}" class="who">Signed in as <strong data-testid="signed-in-as">${esc(signedIn)}</strong> <button type="submit">Sign out</button></form>`
-      : authConfigured
-        ? `<a class="who" href="${WEB_PATHS.login}?return=${back}" data-testid="sign-in">Sign in</a>`
-        : "";
-  return `<header class="top"><span class="site">${esc(siteName)}</span>${who}</header>`;
 }
 
 /** Where to go after signing in or out: a path on this site, never another origin (`//evil`, `/\evil`). */

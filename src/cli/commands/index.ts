@@ -16,6 +16,7 @@ export interface CommandEntry {
  */
 export const COMMANDS: readonly CommandEntry[] = [
   { name: "serve", load: async () => (await import("./serve.js")).serveCommand },
+  { name: "preview", load: async () => (await import("./preview.js")).previewCommand },
   { name: "search", load: async () => (await import("./search.js")).searchCommand },
   { name: "fs", load: async () => (await import("./fs.js")).fsCommand },
   { name: "check", load: async () => (await import("./check.js")).checkCommand },

@@ -1,5 +1,7 @@
 import type { Diagnostic } from "../../config/diagnostic.js";
+import { sortDiagnostics } from "../../config/docs-json/validate.js";
 import { checkSite } from "../../vfs/check-site.js";
+import { renderFindings } from "../render/component-findings.js";
 import type { RepositoryContext } from "./repository-context.js";
 
 /** What `check` found: every finding (sorted, each with its code) and what was checked. */
@@ -18,17 +20,25 @@ export interface CheckReport {
 
 /**
  * Check a repository as its author sees it: docs.json (and its `$ref`s) against the pages on
- * disk, the pages' front matter, the API specs. Never an argument issue: a problem of the
+ * disk, the pages' front matter, the API specs, and what the preview cannot render of each page
+ * (`renderFindings`). Never an argument issue: a problem of the
  * repository is a finding, and the verdict is `errors === 0`.
  */
 export async function checkDocs(context: RepositoryContext): Promise<CheckReport> {
   const result = await checkSite(context.root, context.load !== undefined ? { load: context.load } : {});
-  const all = [...result.loaded.site.pages.values()];
+  const site = result.loaded.site;
+  const all = [...site.pages.values()];
   const pages = all.filter((p) => !p.generated).length;
+  // How each page renders in the preview: MDX it cannot read, components it does not know.
+  const rendering = all
+    .filter((p) => !p.generated)
+    .map((p) => p.authored ?? p)
+    .flatMap((p) => renderFindings(p.file.path.slice(1), p.body, p.bodyLine, (path) => site.files.has(path)));
+  const diagnostics = rendering.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...rendering], result.docs.files);
   return {
-    diagnostics: result.diagnostics,
+    diagnostics,
     errors: result.errors,
-    warnings: result.warnings,
+    warnings: result.warnings + rendering.length,
     files: result.docs.files,
     docsJson: result.docs.config?.present !== false,
     pages,

@@ -1,0 +1,170 @@
+import { playgroundVisible } from "../../../config/openapi/playground.js";
+import type { ApiPageItem, ApiPagePlan, FrontMatterOperation } from "../../../config/openapi/plan-api-pages.js";
+import { Navigations } from "../../../tools/preview/navigations.js";
+import type { PagePlace } from "../../../tools/preview/page-place.js";
+import { PageRenders } from "../../../tools/preview/render-cache.js";
+import type { RenderedMdx, TocEntry } from "../../../tools/render/render-mdx.js";
+import type { DocsRuntime } from "../../../tools/runtime.js";
+import type { DocsContext } from "../../../tools/use-cases/docs-context.js";
+import { type PreviewCaches, previewContent, previewFrame } from "../../../tools/use-cases/preview-page.js";
+import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
+import type { Page } from "../../../vfs/site.js";
+import { escapeHtml as esc } from "../../auth/login-page.js";
+import { channelHtml, operationHtml, type PlaygroundView, playgroundData, playgroundDataHtml, prose } from "../api-page.js";
+import { type FrameReader, type PreviewData, previewPage, type SignInLinks } from "./page-frame.js";
+
+/**
+ * The preview's pages as HTML: an MDX page, an API page, or the 404 page, each in the frame.
+ * Loaded when the first page is asked for (`web-app.ts`): it brings the MDX parser and the
+ * highlighter, which a server that serves no page (MCP alone) never needs to load.
+ */
+
+export interface FoundPage {
+  readonly page: Page;
+  readonly item: ApiPageItem | FrontMatterOperation;
+}
+
+/** The API page at a URL path that this request may read, with what it documents. */
+export function readableApiPage(runtime: DocsRuntime, itemsOf: PageItems, urlPath: string, context: RequestContext): FoundPage | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(urlPath).replace(/\/+$/, "");
+  } catch {
+    return undefined;
+  }
+  const site = runtime.site;
+  const api = site.api;
+  if (api === undefined) return undefined;
+  for (const candidate of path === "" ? ["/index"] : [path, `${path}/index`]) {
+    const page = site.pages.get(candidate);
+    if (page === undefined || !mayRead(context, page.file.access)) continue;
+    const items = itemsOf(api.plan);
+    const item = items.get(candidate);
+    if (item === undefined) return undefined;
+    // A front-matter page shows the operation only where its reference was attached (the
+    // operation's own rule covers every reader of the page): the same decision as the relay's.
+    if (api.pages.get(candidate) === undefined) return undefined;
+    return { page, item };
+  }
+  return undefined;
+}
+
+export type PageItems = (plan: ApiPagePlan) => ReadonlyMap<string, ApiPageItem | FrontMatterOperation>;
+
+/** Page path -> what it documents, built once per loaded plan (a reload brings a new plan). */
+export function pageItems(): PageItems {
+  const byPlan = new WeakMap<ApiPagePlan, Map<string, ApiPageItem | FrontMatterOperation>>();
+  return (plan) => {
+    let map = byPlan.get(plan);
+    if (map === undefined) {
+      map = new Map<string, ApiPageItem | FrontMatterOperation>();
+      for (const p of plan.pages) map.set(p.pagePath, p.item);
+      for (const [path, fm] of plan.frontMatter) map.set(path, fm);
+      byPlan.set(plan, map);
+    }
+    return map;
+  };
+}
+
+
+
+/** The version and language a page is in (its divisions' current choices), for the search box. */
+function scopeOf(place: PagePlace | undefined): Pick<PreviewData, "version" | "language"> {
+  const current = (kind: string): string | undefined => place?.switchers.find((s) => s.kind === kind)?.options.find((o) => o.current)?.title;
+  const version = current("version");
+  const language = current("language");
+  return { ...(version !== undefined ? { version } : {}), ...(language !== undefined ? { language } : {}) };
+}
+
+/** A page's title and description above its content (a body that opens with its own `# Title` keeps that one). */
+function pageHead(page: Page, body: string): string {
+  const ownTitle = /^\s*#[ \t]/.test(body);
+  const description = page.meta.description;
+  return `${ownTitle ? "" : `<h1>${esc(page.title)}</h1>`}${description !== undefined && description !== "" ? `<p class="description">${esc(description)}</p>` : ""}`;
+}
+
+/** Why a page shows as Markdown: the text is not valid MDX (line in the file, and the parser's reason). */
+function problemNotice(page: Page, rendered: RenderedMdx): string {
+  const problem = rendered.problem;
+  if (problem === undefined) return "";
+  const where = problem.line !== undefined ? ` (line ${problem.line + page.bodyLine - 1}${problem.column !== undefined ? `:${problem.column}` : ""})` : "";
+  return `<p class="notice" data-testid="mdx-problem">This page is not valid MDX${where}: ${esc(problem.message)}. It is shown as Markdown, without its components.</p>`;
+}
+
+export function mdxPage(runtime: DocsRuntime, caches: PreviewCaches, page: Page, docs: DocsContext, urlPath: string, reader: FrameReader, links: SignInLinks): Response {
+  const { place } = previewFrame(docs, caches, page.path);
+  const rendered = previewContent(docs, caches, page);
+  const main = `<article class="page">${pageHead(page, page.body)}${problemNotice(page, rendered)}<div class="prose">${rendered.html}</div></article>`;
+  return previewPage({
+    siteName: runtime.site.config.name,
+    title: page.title,
+    urlPath,
+    place,
+    reader,
+    links,
+    main,
+    toc: rendered.toc,
+    data: { page: page.path, file: page.file.path, ...scopeOf(place) },
+  });
+}
+
+export function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found: FoundPage, docs: DocsContext, urlPath: string, reader: FrameReader, links: SignInLinks): Response {
+  const { page, item } = found;
+  const context = docs.request;
+  const { place } = previewFrame(docs, caches, page.path);
+  const frame = { siteName: runtime.site.config.name, title: page.title, urlPath, place, reader, links, data: { page: page.path, file: page.file.path, ...scopeOf(place) } };
+  const info = runtime.site.api?.pages.get(page.path);
+  const authConfigured = context.authMode !== "public";
+  if ("kind" in item && item.kind === "channel") return previewPage({ ...frame, main: channelHtml(item.spec, item.channel, page.title) });
+  const { spec, operation: op } = item;
+  const settings = runtime.site.api?.settings;
+  if (info === undefined || settings === undefined) return previewPage({ ...frame, main: `<article class="page"><h1>${esc(page.title)}</h1>${prose(page.body)}</article>` });
+  const playground = info.playground;
+  let view: PlaygroundView;
+  if (playgroundVisible(playground, context.reader, authConfigured)) view = { kind: "form" };
+  else if (playground.display === "none") view = { kind: "notice", text: "The playground is turned off for this page." };
+  else if (!context.reader.authenticated && authConfigured) view = { kind: "sign-in", href: `${links.login}?return=${encodeURIComponent(urlPath)}` };
+  else if (!context.reader.authenticated) view = { kind: "notice", text: "The playground of this page is for signed-in readers, and this site has no sign-in." };
+  else view = { kind: "notice", text: `The playground of this page is limited to the groups ${(playground.groups ?? []).join(", ")}.` };
+
+  const generated = "kind" in item;
+  // A front-matter page: the author's prose first, then the operation (as the hosted platform shows it).
+  let authored = "";
+  let toc: readonly TocEntry[] = [];
+  if (!generated) {
+    const own = page.authored ?? page;
+    const rendered = previewContent(docs, caches, own);
+    toc = rendered.toc;
+    authored = `<section class="prose" data-testid="page-prose">${pageHead(page, own.body)}${problemNotice(own, rendered)}${rendered.html}</section>`;
+  }
+  const article = operationHtml({ spec, op, pagePath: page.path, title: generated ? page.title : `${op.method} ${op.path}`, settings, playground, view }, generated ? 1 : 2);
+  const scripts = view.kind === "form" ? ["playground.js"] : [];
+  const data = view.kind === "form" ? playgroundDataHtml(playgroundData(op, page.path, playground)) : "";
+  // `proxy: false`: the browser calls the API itself, so the policy lets it connect there.
+  const connect = view.kind === "form" && playground.transport === "direct" ? op.servers.filter((s) => /^https?:\/\//i.test(s)).map((s) => new URL(s).origin) : [];
+  return previewPage({ ...frame, main: `${authored}${article}`, toc, extra: data, options: { scripts, connect } });
+}
+
+export function notFoundPage(runtime: DocsRuntime, caches: PreviewCaches, docs: DocsContext, urlPath: string, reader: FrameReader, links: SignInLinks): Response {
+  const signIn = reader.signInOffered ? `<p>If the page is for signed-in readers, <a href="${links.login}?return=${encodeURIComponent(urlPath)}" data-testid="not-found-sign-in">sign in</a> first.</p>` : "";
+  const { place } = previewFrame(docs, caches, undefined);
+  return previewPage({
+    siteName: runtime.site.config.name,
+    title: "Page not found",
+    urlPath,
+    place,
+    reader,
+    links,
+    main: `<article class="page"><h1>Page not found</h1><p>There is no page at <code>${esc(urlPath)}</code>.</p>${signIn}</article>`,
+    data: {},
+    status: 404,
+    // Its body names the path asked for: no digest (live reload tells it by its status).
+    digest: false,
+  });
+}
+
+
+/** New caches for the preview's pages (rendered pages, readers' navigation). */
+export function newCaches(): PreviewCaches {
+  return { renders: new PageRenders(), navigations: new Navigations() };
+}

@@ -1,0 +1,113 @@
+import type { Context, Hono } from "hono";
+import { LIMITS } from "../../../limits.js";
+import type { DocsRuntime } from "../../../tools/runtime.js";
+import { agentView } from "../../../tools/use-cases/agent-view.js";
+import { describeArgumentIssues, parseInput } from "../../../tools/use-cases/outcome.js";
+import { readablePageAt } from "../../../tools/use-cases/preview-page.js";
+import { runShell, shellInput, shellText } from "../../../tools/use-cases/run-shell.js";
+import { searchDocs, searchInput, searchText } from "../../../tools/use-cases/search-docs.js";
+import { pageUrl } from "../../../vfs/site.js";
+import { requestContext, type RequestContext } from "../../../vfs/request-context.js";
+import { ApiError } from "../../feedback/errors.js";
+import { readJsonBody } from "../../feedback/body.js";
+import { apiErrorResponse } from "../../http-errors.js";
+import type { RateLimiter, RateLimits } from "../../rate-limit.js";
+import { rateLimitedResponse } from "../../rate-limit-response.js";
+import { ReloadStreams } from "./live-reload.js";
+
+/** The preview's calls: its search box, the agent panel, and live reload. */
+export const PREVIEW_PATHS = {
+  search: "/_svc/preview/search",
+  agent: "/_svc/preview/agent",
+  shell: "/_svc/preview/shell",
+  events: "/_svc/preview/events",
+} as const;
+
+export interface PreviewApiDeps {
+  readonly runtime: DocsRuntime;
+  /** The request's reader (site session cookie, else bearer token, else anonymous) and site rules. */
+  readonly contextOf: (request: Request) => Promise<RequestContext>;
+  readonly limiter: RateLimiter;
+  readonly limits: RateLimits;
+  readonly clientIp: (c: Context) => string;
+}
+
+/** JSON answers: never cached, never read by another site's page (`same-origin`). */
+const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Cross-Origin-Resource-Policy": "same-origin" };
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+}
+
+/**
+ * Mount the preview's calls. Each runs the same use case as the MCP tool, as the request's reader:
+ * the search box `searchDocs`, the shell box `runShell`, the agent panel `agentView`; each
+ * counts against the same per-site limit as the tool (`search`, `filesystem`), so a page is no
+ * way around them. Returns the live-reload streams (to end them when the server stops).
+ */
+export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams {
+  const { runtime } = deps;
+  const reloads = new ReloadStreams(runtime);
+  const docsContext = async (c: Context) => {
+    const request = await deps.contextOf(c.req.raw);
+    // The client's address decides its fair share of the shell pool, as on the MCP endpoint.
+    return { runtime, request: requestContext(request.reader, request.authMode, request.clock, request.caller ?? deps.clientIp(c)) };
+  };
+  const charge = async (c: Context, tool: "search" | "filesystem"): Promise<Response | undefined> => {
+    const limit = deps.limits.tools[tool];
+    if (limit === undefined) return undefined;
+    const decision = await deps.limiter.take([{ key: `tool:public:${tool}`, limit: limit.public, what: `${tool} calls per hour on this documentation site` }]);
+    return decision.ok ? undefined : rateLimitedResponse(c.req.path, decision);
+  };
+
+  app.get(PREVIEW_PATHS.search, async (c) => {
+    const q = c.req.query();
+    const pageSize = q["pageSize"];
+    const input = parseInput(searchInput, {
+      query: q["query"] ?? "",
+      ...(q["version"] !== undefined && q["version"] !== "" ? { version: q["version"] } : {}),
+      ...(q["language"] !== undefined && q["language"] !== "" ? { language: q["language"] } : {}),
+      ...(pageSize !== undefined ? { pageSize: /^\d+$/.test(pageSize) ? Number(pageSize) : pageSize } : {}),
+    });
+    if (!input.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(input.issues));
+    const refused = await charge(c, "search");
+    if (refused !== undefined) return refused;
+    const outcome = await searchDocs(await docsContext(c), input.value);
+    if (!outcome.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(outcome.issues));
+    // Links on this server: the page's path and the section's anchor (the tool's links name the public site).
+    const results = outcome.value.map((r) => ({ ...r, href: `${pageUrl("", r.path) || "/"}${new URL(r.url).hash}` }));
+    // `text`: what the MCP tool answers, for the agent panel's box.
+    return json({ results, text: searchText(outcome.value, input.value.query, runtime.names) });
+  });
+
+  app.get(PREVIEW_PATHS.agent, async (c) => {
+    const context = await docsContext(c);
+    const page = readablePageAt(context, c.req.query("page") ?? "");
+    // A page the reader may not read answers exactly as one that does not exist.
+    if (page === undefined) return apiErrorResponse(404, "not_found", "no such page");
+    const refused = await charge(c, "filesystem");
+    if (refused !== undefined) return refused;
+    return json(await agentView(context, page));
+  });
+
+  app.post(PREVIEW_PATHS.shell, async (c) => {
+    // JSON only: another site's page cannot send it without asking first (CORS), and is refused.
+    if (!/^\s*application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? "")) return apiErrorResponse(415, "unsupported_media_type", "send the body as application/json");
+    let body: unknown;
+    try {
+      body = await readJsonBody(c.req.raw, LIMITS.shell.maxCommandLength * 2);
+    } catch (error) {
+      if (error instanceof ApiError) return apiErrorResponse(error.status, error.code, error.message);
+      throw error;
+    }
+    const input = parseInput(shellInput, body);
+    if (!input.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(input.issues));
+    const refused = await charge(c, "filesystem");
+    if (refused !== undefined) return refused;
+    const result = await runShell(await docsContext(c), input.value);
+    return json({ ...result, text: shellText(result) });
+  });
+
+  app.get(PREVIEW_PATHS.events, () => reloads.stream());
+  return reloads;
+}

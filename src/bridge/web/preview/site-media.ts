@@ -1,0 +1,53 @@
+import { readBytesInsideRoot } from "../../../config/inside-root.js";
+import { LIMITS } from "../../../limits.js";
+import type { DocsRuntime } from "../../../tools/runtime.js";
+import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
+
+/** The media types the preview serves from the repository, by extension: images, audio, video, PDF. */
+export const MEDIA_TYPES: Readonly<Record<string, string>> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  avif: "image/avif",
+  svg: "image/svg+xml",
+  ico: "image/x-icon",
+  mp4: "video/mp4",
+  webm: "video/webm",
+  mp3: "audio/mpeg",
+  wav: "audio/wav",
+  ogg: "audio/ogg",
+  pdf: "application/pdf",
+};
+
+/**
+ * An image (or other medium) of the repository at its path (`/images/logo.png`), as pages link
+ * to them. Only those types, only files inside the docs root that the ignore rules keep
+ * (`readBytesInsideRoot`: no link leads out), and only to a reader who may read a page without
+ * rules (on a fully authenticated site, a signed-in one): a medium carries no front matter.
+ * Sent with a policy that runs nothing (an SVG opened on its own cannot run a script).
+ * Undefined when the path is no such file (the caller answers as for any missing page).
+ */
+export function siteMedia(runtime: DocsRuntime, urlPath: string, context: RequestContext): Response | undefined {
+  const ext = /\.([a-z0-9]+)$/i.exec(urlPath)?.[1]?.toLowerCase();
+  const type = ext !== undefined ? MEDIA_TYPES[ext] : undefined;
+  if (type === undefined || !mayRead(context, {})) return undefined;
+  let rel: string;
+  try {
+    rel = decodeURIComponent(urlPath).replace(/^\/+/, "");
+  } catch {
+    return undefined;
+  }
+  const read = readBytesInsideRoot(runtime.site.root, rel, { ignore: runtime.ignore, maxBytes: LIMITS.preview.maxMediaBytes });
+  if (!read.ok) return undefined;
+  return new Response(new Uint8Array(read.bytes), {
+    headers: {
+      "Content-Type": type,
+      "Content-Length": String(read.bytes.length),
+      "Cache-Control": "no-cache",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    },
+  });
+}

@@ -1,0 +1,86 @@
+import type { Root } from "mdast";
+import remarkGfm from "remark-gfm";
+import remarkMdx from "remark-mdx";
+import remarkParse from "remark-parse";
+import { unified } from "unified";
+import { VFileMessage } from "vfile-message";
+
+/** Why a page could not be read as MDX (it is then read as Markdown). */
+export interface ParseProblem {
+  readonly message: string;
+  /** 1-based, in the text parsed. */
+  readonly line?: number;
+  readonly column?: number;
+}
+
+export interface ParsedMdx {
+  readonly tree: Root;
+  /** The text parsed (custom heading ids escaped: `escapeHeadingIds`); positions point into it. */
+  readonly text: string;
+  /** Set when the text is not valid MDX: `tree` is then its reading as Markdown (no components). */
+  readonly problem?: ParseProblem;
+}
+
+/** MDX as the hosted platform reads pages (GitHub-flavoured Markdown, JSX, expressions, ESM). */
+const MDX = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).freeze();
+/** CommonMark with GitHub's extensions: what a page that is not valid MDX, and an API description, is read as. */
+const MARKDOWN = unified().use(remarkParse).use(remarkGfm).freeze();
+
+/**
+ * Parse a page's MDX. Text that MDX refuses (an unclosed tag, a brace that opens no expression)
+ * is read as Markdown instead, with the reason: the page still renders, and `check` says why its
+ * components show as text.
+ */
+export function parseMdx(source: string): ParsedMdx {
+  const text = escapeHeadingIds(source);
+  try {
+    return { tree: MDX.parse(text), text };
+  } catch (error) {
+    if (!(error instanceof VFileMessage)) throw error;
+    return {
+      tree: MARKDOWN.parse(text),
+      text,
+      problem: { message: error.reason, ...(error.line !== undefined ? { line: error.line } : {}), ...(error.column !== undefined ? { column: error.column } : {}) },
+    };
+  }
+}
+
+/** Parse Markdown (API descriptions): no JSX, no expressions, raw HTML kept as `html` nodes for the renderer to drop. */
+export function parseMarkdown(source: string): Root {
+  return MARKDOWN.parse(source);
+}
+
+/** `## Title {#custom-id}` at the end of a heading line, outside fenced code. */
+const HEADING_ID_RE = /^( {0,3}#{1,6}[ \t].*?)[ \t]*\{#([^{}\s]+)\}[ \t]*$/;
+const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Custom heading ids (`## Workspace {#workspace}`), which sites write and MDX would read as an
+ * expression (and fail): the braces are escaped, and the heading's renderer takes the id from
+ * the text (`headingId`).
+ */
+export function escapeHeadingIds(text: string): string {
+  if (!text.includes("{#")) return text;
+  let fence: string | undefined;
+  return text
+    .split("\n")
+    .map((line) => {
+      const f = FENCE_RE.exec(line);
+      if (f !== null) {
+        const marker = f[1] as string;
+        if (fence === undefined) fence = marker;
+        else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+        return line;
+      }
+      if (fence !== undefined) return line;
+      const m = HEADING_ID_RE.exec(line);
+      return m === null ? line : `${m[1] as string} \\{#${m[2] as string}\\}`;
+    })
+    .join("\n");
+}
+
+/** A heading's text without its custom id, and the id (`Workspace {#workspace}`). */
+export function headingId(text: string): { text: string; id?: string } {
+  const m = /^(.*?)[ \t]*\{#([^{}\s]+)\}$/.exec(text);
+  return m === null ? { text } : { text: m[1] as string, id: m[2] as string };
+}

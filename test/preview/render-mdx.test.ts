@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { renderFindings } from "../../src/tools/render/component-findings.js";
+import { renderMarkdown, renderMdx } from "../../src/tools/render/render-mdx.js";
+
+const html = (source: string): string => renderMdx(source, { filePath: "/guides/page.mdx" }).html;
+
+/** MDX to HTML without running any of it: each component as static HTML, and what is refused. */
+describe("renderMdx", () => {
+  it("renders callouts, cards, steps, accordions, frames, fields, updates, tooltips and badges as static HTML", () => {
+    expect(html("<Tip>Use **this**.</Tip>")).toBe('<div class="callout callout-tip" role="note" data-component="Tip"><div class="callout-label">Tip</div><div class="callout-body">Use <strong>this</strong>.</div></div>');
+    expect(html('<CardGroup cols={3}>\n<Card title="A" href="/a">One</Card>\n</CardGroup>')).toBe(
+      '<div class="card-grid cols-3" data-component="CardGroup"><a class="card" href="/a" data-component="Card"><div class="card-title">A</div><div class="card-body">One</div></a></div>',
+    );
+    expect(html('<Steps>\n<Step title="Go">Now</Step>\n</Steps>')).toBe(
+      '<ol class="steps" data-component="Steps"><li class="step" data-component="Step"><div class="step-title">Go</div><div class="step-body">Now</div></li></ol>',
+    );
+    expect(html('<Accordion title="Why" defaultOpen>Because</Accordion>')).toBe(
+      '<details class="accordion" data-component="Accordion" open><summary>Why</summary><div class="accordion-body">Because</div></details>',
+    );
+    expect(html('<Frame caption="A shot">![x](shot.png)</Frame>')).toBe('<figure class="frame" data-component="Frame"><img src="/guides/shot.png" alt="x"><figcaption>A shot</figcaption></figure>');
+    expect(html('<ResponseField name="data.id" type="string" required default="x">The id.</ResponseField>')).toBe(
+      '<div class="field" id="response-data-id" data-component="ResponseField"><div class="field-head"><a class="field-name" href="#response-data-id"><code>data.id</code></a><span class="field-type">string</span><span class="field-required">required</span><span class="field-default">default: x</span></div><div class="field-body">The id.</div></div>',
+    );
+    expect(html('<Update label="2024-05" description="v2">New.</Update>')).toBe(
+      '<section class="update" data-component="Update"><div class="update-label">2024-05<div class="update-description">v2</div></div><div class="update-body">New.</div></section>',
+    );
+    expect(html('A <Tooltip tip="Application programming interface">API</Tooltip> and <Badge>beta</Badge>.')).toBe(
+      '<p>A <span class="tooltip" title="Application programming interface" tabindex="0" data-component="Tooltip">API</span> and <span class="badge" data-component="Badge">beta</span>.</p>',
+    );
+  });
+
+  it("writes tabs and code groups with their buttons, the first panel shown", () => {
+    expect(html('<Tabs>\n<Tab title="A">one</Tab>\n<Tab title="B">two</Tab>\n</Tabs>')).toBe(
+      '<div class="tabs" data-tabs="" data-component="Tabs"><div class="tab-list" role="tablist"><button type="button" role="tab" class="tab" aria-selected="true" data-index="0">A</button><button type="button" role="tab" class="tab" aria-selected="false" data-index="1">B</button></div><div class="tab-panel" role="tabpanel" data-title="A" data-component="Tab" data-index="0">one</div><div class="tab-panel" role="tabpanel" data-title="B" data-component="Tab" data-index="1" hidden>two</div></div>',
+    );
+    expect(html("<CodeGroup>\n```js index.js\nlet a\n```\n```py\nb\n```\n</CodeGroup>")).toBe(
+      '<div class="code-group" data-tabs="" data-component="CodeGroup"><div class="tab-list" role="tablist"><button type="button" role="tab" class="tab" aria-selected="true" data-index="0">index.js</button><button type="button" role="tab" class="tab" aria-selected="false" data-index="1">py</button></div><figure class="code-block" data-lang="js" data-title="index.js" data-index="0"><pre><code class="hljs language-js"><span class="hljs-keyword">let</span> a</code></pre></figure><figure class="code-block" data-lang="py" data-index="1" hidden><pre><code class="hljs language-py">b</code></pre></figure></div>',
+    );
+  });
+
+  it("gives headings the ids search links to, and keeps a custom id", () => {
+    const r = renderMdx("## Set `up` the [CLI](/cli)\n\n## Set up the CLI\n\n### Done {#finished}\n", { filePath: "/a.mdx" });
+    expect(r.toc).toEqual([
+      { depth: 2, text: "Set up the CLI", id: "set-up-the-cli" },
+      { depth: 2, text: "Set up the CLI", id: "set-up-the-cli-1" },
+      { depth: 3, text: "Done", id: "finished" },
+    ]);
+  });
+
+  it("shows an unknown component as its children and lists it", () => {
+    const r = renderMdx("<Since version=\"2\">\n\nNew in 2.\n\n</Since>\n", { filePath: "/a.mdx" });
+    expect([r.html, r.unknown]).toEqual(["<p>New in 2.</p>", [{ name: "Since", line: 1, column: 1 }]]);
+  });
+
+  it("never runs code: scripts, styles and frames go, handlers and javascript: URLs are dropped, expressions shown as written", () => {
+    expect(html('<script>alert(1)</script>\n\n<style>{"p{}"}</style>\n\nText')).toBe("\n\n<p>Text</p>");
+    expect(html('<div onClick={() => alert(1)} className="x" style={{ color: "red" }}>hi</div>')).toBe('<div class="x">hi</div>');
+    expect(html('<a href="javascript:alert(1)">a</a> [b](javascript:alert(2)) [c](https://ok.example)')).toBe('<p><a>a</a> <a>b</a> <a href="https://ok.example" rel="noreferrer">c</a></p>');
+    expect(html('{alert(1)} and {"text"} and {/* a comment */}')).toBe('<p><code class="expression" title="An expression: the preview does not run code">{alert(1)}</code> and text and </p>');
+    expect(html('<iframe src="https://video.example/embed/1" title="Demo"></iframe>')).toBe('<p class="embed">Embedded page (not loaded in the preview): <a href="https://video.example/embed/1" rel="noreferrer">Demo</a></p>');
+    expect(html("![far](https://cdn.example/a.png)")).toBe('<p><a class="remote-media" href="https://cdn.example/a.png" rel="noreferrer">Image from elsewhere (not loaded in the preview): far</a></p>');
+  });
+
+  it("reads text MDX refuses as Markdown, and says why", () => {
+    const r = renderMdx("# Title\n\nA brace { opens nothing\n", { filePath: "/a.mdx" });
+    expect([r.html, r.problem?.line]).toEqual(['<h1 id="title">Title<a class="heading-anchor" href="#title" aria-hidden="true" tabindex="-1">#</a></h1>\n<p>A brace { opens nothing</p>', 3]);
+  });
+});
+
+describe("renderMarkdown (API descriptions)", () => {
+  it("renders links, code and lists, and drops raw HTML", () => {
+    expect(renderMarkdown("Use `id` from [users](/users).\n\n- a\n\n<img src=x onerror=alert(1)>")).toBe('<p>Use <code>id</code> from <a href="/users">users</a>.</p>\n<ul>\n<li>a</li>\n</ul>');
+  });
+});
+
+describe("renderFindings (check)", () => {
+  it("lists components the preview does not know and where they come from; code is not read", () => {
+    const body = ["import Auth from '/snippets/auth.mdx';", "import { Since } from '/snippets/since.jsx';", "export const Pill = () => null;", "", "<Auth />", "<Since />", "<Pill />", "<Pill />", "<Mystery>x</Mystery>", "<Note>ok</Note>", "`<Inline />` and", "```jsx", "<Fenced />", "```", ""].join("\n");
+    expect(renderFindings("guides/a.mdx", body, 4, (p) => p === "/snippets/auth.mdx").map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`)).toEqual([
+      "9:1 unknown-component <Since> comes from /snippets/since.jsx, code the preview does not run: it shows the element's children",
+      "10:1 unknown-component <Pill> (used 2 times) is defined in this page's code, which the preview does not run: it shows the element's children",
+      "12:1 unknown-component <Mystery> is not a component the preview knows: it shows the element's children",
+    ]);
+  });
+});
