@@ -201,15 +201,25 @@ export const LIMITS = {
     /** A session unused this long is closed: an agent between questions comes back within
      *  minutes; an hour keeps its session while bounding memory held by vanished clients. */
     sessionIdleMs: 60 * 60 * 1000,
-    /** Open sessions at most; beyond this the least recently used one is closed. A session costs
-     *  a few KB, so 10,000 is tens of MB, far above any single docs site's concurrent agents. */
+    /** Open sessions at most, on each endpoint (`/mcp` and `/authed/mcp` apart, so anonymous
+     *  callers never push out a signed-in reader's session); beyond this the least recently used
+     *  session of the caller holding the most is closed. A session costs a few KB, so 10,000 is
+     *  tens of MB, far above any single docs site's concurrent agents. */
     maxSessions: 10_000,
+    /** Open sessions of one caller (an address, an IPv6 /64, a token) on one endpoint; past it the
+     *  caller's own oldest is closed. An agent holds one; 1,000 leaves room for an office behind
+     *  one NAT address, and a flood from one address stops at its own sessions. */
+    maxSessionsPerCaller: 1_000,
     /** How often idle sessions are swept. */
     sessionSweepMs: 60 * 1000,
-    /** Open 2026-07-28 `subscriptions/listen` streams per endpoint (the SDK refuses more with
-     *  -32603). An editor holds one per server; each is an open response and a listener, a few
-     *  KB, so the sessions' bound serves here too. */
+    /** Open 2026-07-28 `subscriptions/listen` streams per endpoint; one more is answered 503 with
+     *  Retry-After. An editor holds one per server; each is an open response and a listener, a
+     *  few KB, so the sessions' bound serves here too. */
     maxListenStreams: 10_000,
+    /** Open listen streams of one caller (an address, an IPv6 /64, a token) on one endpoint; one
+     *  more is answered 429. An editor holds one per server: 64 serves a team behind one NAT
+     *  address, and it takes 157 addresses to fill the endpoint's 10,000. */
+    maxListenStreamsPerCaller: 64,
     /** Idle 2026-07-28 servers kept for the next request, per reader key (auth setting and
      *  groups) and endpoint: enough for 32 clients calling at once (a server serves one request
      *  at a time), a few KB each. */
@@ -220,10 +230,19 @@ export const LIMITS = {
     /** JSON-RPC messages in one batch POST. Clients send one message, or a handful at start-up;
      *  100 bounds the work one request can queue. */
     maxBatchMessages: 100,
+    /** State faults (a full disk, the database away) are logged once per episode: a failure after
+     *  this long without one opens a new episode (and a new log line). A minute covers a burst of
+     *  requests failing together, while a fault that comes back later is reported again. */
+    faultQuietMs: 60_000,
+    /** Within an episode, a line with the count of refused requests this often: enough to see it
+     *  lasting, never a line per request. */
+    faultReminderMs: 10 * 60_000,
     /** On SIGTERM, how long answers already started may take before their connections are cut.
-     *  The slowest call is a shell command at its 5 s limit plus the worker's grace; 10 s lets it
-     *  finish on a loaded machine, and is within the 30 s a container runtime waits. */
-    drainMs: 10_000,
+     *  The slowest call is a shell command at its 5 s limit plus the worker's 0.5 s grace; 8 s
+     *  lets it finish on a loaded machine and leaves 2 s of the 10 s a stop is documented to take
+     *  for closing sessions, stores and shell workers (0.6 s measured at load average 13); well
+     *  within the 30 s a container runtime waits. */
+    drainMs: 8_000,
     /** An idle keep-alive connection is closed after this. Node's 5 s default is shorter than a
      *  load balancer's idle timeout (60 s on AWS, Google and nginx's upstream default is similar),
      *  and the balancer then races our close with its next request (a 502 for its client). */

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
-import { isTransientStoreError } from "../store/errors.js";
+import { stateFault } from "../store/errors.js";
+import { FAULT_ANSWERS, FaultLog } from "./fault-log.js";
 import type { StateStore } from "../store/state/state-store.js";
 import type { DocsTool } from "../tools/mcp/tool.js";
 import { CORE_TOOLS } from "../tools/mcp/tools.js";
@@ -16,7 +17,7 @@ import { handleTokenRequest } from "./auth/token-endpoint.js";
 import { type ClientBudget, clientBudget } from "./client-budget.js";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, clientIp, urlsFor } from "./context.js";
 import { ABORTED_MESSAGE, isClientAbort } from "./http-errors.js";
-import { McpEndpoint } from "./mcp/mcp-endpoint.js";
+import { type HoldLimits, McpEndpoint } from "./mcp/mcp-endpoint.js";
 import { errorForPath, originGuard } from "./origin-policy.js";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimiter, type RateLimits } from "./rate-limit.js";
 import { ipRateLimit } from "./rate-limit-response.js";
@@ -36,6 +37,8 @@ export interface BridgeServices {
   readonly limits: RateLimits;
   /** Who a request's client is (its address, `--trust-proxy` applied): callers share the shell fairly. */
   readonly clientIp: (c: Context) => string;
+  /** The log of state faults, one line per episode, shared by every route. */
+  readonly faults: FaultLog;
 }
 
 /**
@@ -84,6 +87,8 @@ export interface BridgeOptions {
    * compare the two paths; no command-line option reaches it.
    */
   readonly directToolCalls?: boolean;
+  /** Bounds on what MCP callers hold at once (sessions, listen streams); `LIMITS.bridge` when not given. Tests use small ones. */
+  readonly holdLimits?: Partial<HoldLimits>;
 }
 
 export interface Bridge {
@@ -122,7 +127,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     trustProxy: options.trustProxy ?? false,
     version,
   };
-  const endpoint = new McpEndpoint(deps, options.sessionKey, options.directToolCalls ?? true);
+  const endpoint = new McpEndpoint(deps, options.sessionKey, options.directToolCalls ?? true, options.holdLimits);
   const app = new Hono<BridgeEnv>();
 
   // Registered first, so it runs before every route, mounted ones and unknown paths included.
@@ -157,7 +162,8 @@ export function createBridge(options: BridgeOptions): Bridge {
   app.all(PATHS.wellKnownMcp, getJson((c) => describeServer(deps, urlsFor(deps, c))));
   mountDiscovery(app, deps);
 
-  const services: BridgeServices = { budget: clientBudget(deps), limiter: deps.limiter, limits, clientIp: (c) => clientIp(deps, c) };
+  const faults = new FaultLog(deps.log, now);
+  const services: BridgeServices = { budget: clientBudget(deps), limiter: deps.limiter, limits, clientIp: (c) => clientIp(deps, c), faults };
   for (const extra of options.extraRoutes ?? []) {
     if (typeof extra === "function") extra(app, services);
     else app.route("/", extra);
@@ -168,10 +174,13 @@ export function createBridge(options: BridgeOptions): Bridge {
     if (error instanceof OAuthError) return error.toResponse();
     if (isClientAbort(error)) return errorForPath(c.req.path, 400, "request_aborted", ABORTED_MESSAGE);
     // The state database busy or away for a moment (a lock held past the wait, a restart, a lost
-    // connection): the request may succeed when retried, so a 503 saying so, not a 500.
-    if (isTransientStoreError(error)) {
-      deps.log(`warning: ${c.req.method} ${c.req.path}: the state database is unavailable (${(error as { code?: string }).code ?? "unknown"}); answered 503`);
-      return errorForPath(c.req.path, 503, "state_unavailable", "the state database is busy or unreachable; retry shortly", { "Retry-After": "1" });
+    // connection), or its storage full: the request may succeed when retried, so a 503 saying
+    // so, not a 500; logged once per episode (`FaultLog`), not per request.
+    const fault = stateFault(error);
+    if (fault !== undefined) {
+      faults.report(fault.kind, fault.code);
+      const answer = FAULT_ANSWERS[fault.kind];
+      return errorForPath(c.req.path, 503, "state_unavailable", answer.message, { "Retry-After": String(answer.retryAfterSec) });
     }
     // A bug, not the caller's mistake: log it, answer 500, keep serving.
     deps.log(`error: ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);

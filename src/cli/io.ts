@@ -11,7 +11,9 @@ export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The terminal's width when stdout is one (help is wrapped to it). */
   readonly columns?: number | undefined;
-  /** Resolves when the process is asked to stop (SIGINT/SIGTERM); long-running commands await it. */
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM); long-running commands await it.
+   *  Reading it takes the signals over from their default (ending the process at once): read it
+   *  once there is something to drain, not before a long load. Wrappers must keep it a getter. */
   readonly stopSignal: Promise<void>;
   /** The raw streams, for the stdio MCP transport (absent when run in-process by tests). */
   readonly streams?: { readonly stdin: NodeJS.ReadableStream; readonly stdout: NodeJS.WritableStream };
@@ -30,10 +32,15 @@ export class CliError extends Error {
 
 /** The IO of the real process. */
 export function processIO(): CliIO {
-  const stopSignal = new Promise<void>((resolve) => {
-    process.once("SIGINT", () => resolve());
-    process.once("SIGTERM", () => resolve());
-  });
+  // The handlers are installed when a command first asks for the signal, once it has something
+  // to drain (a server listening): before that, SIGINT or SIGTERM ends the process at once, as
+  // by default, so Ctrl-C while a large site loads stops it there, not after the load.
+  let stopSignal: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopSignal ??= new Promise<void>((resolve) => {
+      process.once("SIGINT", () => resolve());
+      process.once("SIGTERM", () => resolve());
+    }));
   // `svc-mcp nav | head` closes our stdout early: stop writing instead of crashing on EPIPE.
   let stdoutOpen = true;
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -46,7 +53,9 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     env: process.env,
     columns: process.stdout.isTTY ? process.stdout.columns : undefined,
-    stopSignal,
+    get stopSignal() {
+      return stop();
+    },
     streams: { stdin: process.stdin, stdout: process.stdout },
   };
 }

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Argv } from "yargs";
 import { LoadStoppedError } from "../config/load-stopped.js";
-import { StoreUnavailableError } from "../store/errors.js";
+import { StateFolderError, StoreUnavailableError } from "../store/errors.js";
 import { VERSION } from "../version.js";
 import { commandsFor } from "./commands/index.js";
 import { CliError, type CliIO, processIO } from "./io.js";
@@ -73,6 +73,11 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     if (error instanceof CliError) {
       io.stderr(`svc-mcp: ${error.message}\n`);
       return error.exitCode;
+    }
+    // The state folder cannot be written (read-only, no permission, full): a usage problem, exit 2.
+    if (error instanceof StateFolderError) {
+      io.stderr(`svc-mcp: ${error.message}\n`);
+      return 2;
     }
     // The repository cannot be served safely (an unreadable ignore file): nothing is served.
     if (error instanceof LoadStoppedError) {

@@ -69,6 +69,10 @@ export function httpSettings(args: HttpServeArgs): { publicUrl: string | undefin
  */
 export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRuntime, log: (m: string) => void, onListening: (origin: string) => void = () => {}, worker?: WorkerRole): Promise<number> {
   const { publicUrl, rateLimits } = httpSettings(args);
+  // From here a stop drains: the signals are taken over (they ended the process during the load).
+  const stopSignal = worker !== undefined ? Promise.race([io.stopSignal, worker.stop]) : io.stopSignal;
+  let stopping = false;
+  void stopSignal.then(() => (stopping = true));
   const project = await resolveProject(io, args, runtime.site.config.name);
   const stores = projectStores(project);
   let state: StateStore, feedback: FeedbackStore, keys: AdminKeyStore, counters;
@@ -117,10 +121,13 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     `Feedback dashboard:  ${server.origin}/_svc/dashboard`,
     `site auth ${settings.authMode}; MCP server ${mcpAvailable(settings) ? "enabled" : "disabled (svc-mcp mcp enable)"}; ${describeProject(project)}`,
   ];
-  if (worker !== undefined) worker.announce(lines);
-  else for (const line of lines) log(line);
-  onListening(publicUrl ?? server.origin);
-  await (worker !== undefined ? Promise.race([io.stopSignal, worker.stop]) : io.stopSignal);
+  // Asked to stop while opening the stores or the socket: no banner for a server that is going away.
+  if (!stopping) {
+    if (worker !== undefined) worker.announce(lines);
+    else for (const line of lines) log(line);
+    onListening(publicUrl ?? server.origin);
+  }
+  await stopSignal;
   const inFlight = server.inFlight();
   if (inFlight > 0) log(`stopping: finishing ${plural(inFlight, "request")} in flight`);
   await server.close();
@@ -153,7 +160,7 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
   // Site sign-ins (the pages' session cookie), shared by the pages and the relay.
   const sessions = deps.sessions ?? localSiteSessions(new SiteSessions());
   return [
-    (app, { budget }) => app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), log, budget })),
+    (app, { budget, faults }) => app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), log, budget, faults })),
     (app, { budget }) =>
       app.route(
         "/",

@@ -44,3 +44,62 @@ export function isTransientStoreError(error: unknown): boolean {
     code === "ECONNREFUSED"
   );
 }
+
+/** What kind of fault of the state storage an error is, if any (see `stateFault`). */
+export type StateFaultKind = "unavailable" | "full";
+
+/**
+ * The state storage failing under a request, by kind: `unavailable` (busy or unreachable for a
+ * moment, `isTransientStoreError`) or `full` (no room to write: the disk or a quota is full, or
+ * the file system stopped taking writes: SQLite's SQLITE_FULL and I/O errors, ENOSPC, EDQUOT,
+ * EROFS, PostgreSQL's disk_full 53100). Both are a 503 with Retry-After, not a 500: retrying
+ * later can succeed, and the request was not at fault. Undefined for anything else (a bug).
+ */
+export function stateFault(error: unknown): { readonly kind: StateFaultKind; readonly code: string } | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return undefined;
+  if (isTransientStoreError(error)) return { kind: "unavailable", code };
+  if (FULL_CODES.has(code) || code.startsWith("SQLITE_IOERR") || code.startsWith("SQLITE_READONLY")) return { kind: "full", code };
+  return undefined;
+}
+
+const FULL_CODES = new Set(["SQLITE_FULL", "ENOSPC", "EDQUOT", "EROFS", "53100"]);
+
+/** Why a state folder cannot be used, in words, by error code. */
+const FOLDER_PROBLEMS: Readonly<Record<string, string>> = {
+  EROFS: "the file system is read-only",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  ENOSPC: "the disk is full",
+  EDQUOT: "the disk quota is used up",
+  SQLITE_FULL: "the disk is full",
+  ENOTDIR: "a part of the path is not a folder",
+  SQLITE_CANTOPEN: "its database files cannot be opened",
+  SQLITE_READONLY: "its database files are read-only",
+  SQLITE_NOTADB: "a file in it is not a database",
+  SQLITE_CORRUPT: "a database in it is damaged",
+};
+
+/**
+ * The SQLite state folder cannot be opened or written at start (a read-only file system, no
+ * permission, a full disk): one line naming the folder and why, and the CLI exits 2, instead of a
+ * stack trace. The code is the system's (`EROFS`) or SQLite's.
+ */
+export class StateFolderError extends Error {
+  constructor(
+    readonly folder: string,
+    readonly code: string,
+    why: string,
+  ) {
+    super(`cannot use the state folder ${folder}: ${why} (${code}); give another with --state, or make it writable`);
+    this.name = "StateFolderError";
+  }
+
+  /** The error as a `StateFolderError` when it is one of the folder problems above, else undefined. */
+  static of(folder: string, error: unknown): StateFolderError | undefined {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code !== "string") return undefined;
+    const why = FOLDER_PROBLEMS[code] ?? (code.startsWith("SQLITE_READONLY") ? FOLDER_PROBLEMS.SQLITE_READONLY : code.startsWith("SQLITE_IOERR") ? "it cannot be written" : undefined);
+    return why === undefined ? undefined : new StateFolderError(folder, code, why);
+  }
+}

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { WindowCounters } from "./counters.js";
+import { StateFolderError } from "./errors.js";
 import { FEEDBACK_DB_FILE, openFeedbackStore } from "./feedback/sqlite-store.js";
 import type { FeedbackStore } from "./feedback/store.js";
 import { type AdminKeyStore, openKeyStore } from "./keys/key-store.js";
@@ -58,9 +59,19 @@ function once<T>(open: () => Promise<T> | T): { get: () => Promise<T>; opened: (
 
 /** Three SQLite files in a folder (`access.db`, `feedback.db`, `keys.db`). */
 function sqliteStores(dir: string, options: OpenStoresOptions): Stores {
-  const state = once(() => openStateStore(dir, options.state));
-  const feedback = once(() => openFeedbackStore(dir));
-  const keys = once(() => openKeyStore(dir));
+  // A folder that cannot be written (read-only, no permission, full) is one clear line, not a stack.
+  const guarded =
+    <T>(open: () => T) =>
+    (): T => {
+      try {
+        return open();
+      } catch (error) {
+        throw StateFolderError.of(dir, error) ?? error;
+      }
+    };
+  const state = once(guarded(() => openStateStore(dir, options.state)));
+  const feedback = once(guarded(() => openFeedbackStore(dir)));
+  const keys = once(guarded(() => openKeyStore(dir)));
   return {
     label: dir,
     state: state.get,

@@ -72,7 +72,19 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   // languages, places in the navigation, the specs), with every page searchable. That
   // best-effort configuration is no good state to keep: it is read again from the new file.
   const lastGood = previous !== undefined && (previous.site.config.document !== undefined || !previous.site.config.present) ? previous.site.config : undefined;
-  const config: SiteConfig = docs.config ?? lastGood ?? firstLoadConfig(docs, basename(root));
+  let config: SiteConfig = docs.config ?? lastGood ?? firstLoadConfig(docs, basename(root));
+  // A docs.json that goes away while serving (a checkout, an `rm` then `cp` deploy) is a broken
+  // one, not a site without one: serving the folder unconfigured would rename the tools and drop
+  // the navigation under every client. Keep what was served; `reloadSite` logs the finding once.
+  if (previous?.site.config.present === true && docs.config?.present === false) {
+    config = previous.site.config;
+    diagnostics.push({
+      severity: "error",
+      file: "docs.json",
+      code: LOAD_CODES.docsJsonMissing,
+      message: `docs.json is missing; still serving the last good configuration (${config.name}); put it back, or restart to serve this folder without one`,
+    });
+  }
 
   const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel));
   for (const { folder, message } of listing.unlisted) diagnostics.push(skippedFinding(folder, `cannot list the folder (${message})`));

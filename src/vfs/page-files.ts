@@ -14,6 +14,8 @@ export const LOAD_CODES = {
   specSize: "spec-size",
   /** A spec file that cannot be read. */
   specRead: "spec-read",
+  /** docs.json gone while serving: the last good configuration keeps serving. */
+  docsJsonMissing: "docs-json-missing",
 } as const;
 
 /**

@@ -14,7 +14,7 @@ import { DEMO, type Harness, credentialTokens, startBridge } from "./harness.js"
  * package.json.
  */
 const exec = promisify(execFile);
-const run = (args: string[]) => exec(process.execPath, [join(REPO, "scripts", "inspector.mjs"), ...args], { timeout: 60_000, cwd: tmpdir() });
+const run = (args: string[]) => exec(process.execPath, [join(REPO, "scripts", "inspector.mjs"), ...args], { timeout: 300_000, cwd: tmpdir() });
 
 let h: Harness;
 beforeAll(async () => {

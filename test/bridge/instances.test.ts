@@ -66,7 +66,7 @@ async function accessToken(origin: string, clientId: string, clientSecret: strin
 }
 
 describePostgres("instances on one PostgreSQL database", () => {
-  it("a token minted by one is accepted by the other; deleting its credential stops it on both at the next request", { timeout: 180_000 }, async () => {
+  it("a token minted by one is accepted by the other; deleting its credential stops it on both at the next request", async () => {
     const [a, b] = await twoInstances();
     const created = await cli(["credentials", "create", "--label", "across", "--json"]);
     const { clientId, clientSecret } = JSON.parse(created.stdout) as { clientId: string; clientSecret: string };
@@ -83,7 +83,7 @@ describePostgres("instances on one PostgreSQL database", () => {
     }
   });
 
-  it("a token revoked at one instance is refused by the other; an admin key revoked by the CLI is refused by both", { timeout: 180_000 }, async () => {
+  it("a token revoked at one instance is refused by the other; an admin key revoked by the CLI is refused by both", async () => {
     const [a, b] = await twoInstances();
     const { clientId, clientSecret } = JSON.parse((await cli(["credentials", "create", "--label", "revoke", "--json"])).stdout) as { clientId: string; clientSecret: string };
     const token = await accessToken(b.origin, clientId, clientSecret);
@@ -103,7 +103,7 @@ describePostgres("instances on one PostgreSQL database", () => {
     expect([(await list(a.origin)).status, (await list(b.origin)).status]).toEqual([401, 401]);
   });
 
-  it("search limits are exact across instances: N calls pass, the N+1th is refused on both", { timeout: 180_000 }, async () => {
+  it("search limits are exact across instances: N calls pass, the N+1th is refused on both", async () => {
     const [a, b] = await twoInstances(["--rate-limit", "ip=off", "--rate-limit", "search=4"]);
     const sa = await session(a.origin, "/mcp");
     const sb = await session(b.origin, "/mcp");
@@ -118,7 +118,7 @@ describePostgres("instances on one PostgreSQL database", () => {
     }
   });
 
-  it("feedback taken by one is listed by the other; a 2025 session opened on one is unknown to the other (sticky routing)", { timeout: 180_000 }, async () => {
+  it("feedback taken by one is listed by the other; a 2025 session opened on one is unknown to the other (sticky routing)", async () => {
     const [a, b] = await twoInstances();
     const taken = await post(a.origin, "/v1/feedback/docs/contextual", { path: "/across", helpful: false, comment: "taken by a" });
     expect(taken.status).toBe(201);
@@ -133,7 +133,7 @@ describePostgres("instances on one PostgreSQL database", () => {
     expect(await r.json()).toEqual({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found: it expired or was closed; initialize a new one" }, id: null });
   });
 
-  it("an instance killed with SIGKILL during feedback ingestion loses no acknowledged entry", { timeout: 180_000 }, async () => {
+  it("an instance killed with SIGKILL during feedback ingestion loses no acknowledged entry", async () => {
     const [a, b] = await twoInstances(["--rate-limit", "ip=off", "--rate-limit", "feedback=off", "--rate-limit", "feedback-bytes=off"]);
     const acknowledged: { id: string }[] = [];
     const burst = Array.from({ length: 60 }, (_, i) =>

@@ -315,18 +315,18 @@ describe("refusals", () => {
     ["a loopback address", "https://127.0.0.1/agent.json", "cannot fetch it: 127.0.0.1 is a loopback address; documents are fetched only from public addresses"],
     ["a private IPv6 address", "https://[fd00::1]/agent.json", "cannot fetch it: [fd00::1] is a unique-local address; documents are fetched only from public addresses"],
     ["localhost", "https://localhost/agent.json", "cannot fetch it: localhost is a local name; documents are fetched only from public addresses"],
-    ["a name of a private address", "https://intranet.test/agent.json", "cannot fetch it: intranet.test resolves to 10.1.2.3, a private address; documents are fetched only from public addresses"],
+    ["a name of a private address", "https://intranet.test/agent.json", "cannot fetch it: intranet.test does not resolve to a public address; documents are fetched only from public addresses"],
     [
       "a name with one loopback address among public ones",
       "https://rebind.test/agent.json",
-      "cannot fetch it: rebind.test resolves to 127.0.0.1, a loopback address; documents are fetched only from public addresses",
+      "cannot fetch it: rebind.test does not resolve to a public address; documents are fetched only from public addresses",
     ],
     [
       "a name of cloud metadata in IPv6 form",
       "https://mapped.test/agent.json",
-      "cannot fetch it: mapped.test resolves to ::ffff:169.254.169.254, the IPv4-mapped form of 169.254.169.254, a link-local address; documents are fetched only from public addresses",
+      "cannot fetch it: mapped.test does not resolve to a public address; documents are fetched only from public addresses",
     ],
-    ["a name that does not resolve", "https://nowhere.test/agent.json", "cannot fetch it: cannot resolve nowhere.test (ENOTFOUND)"],
+    ["a name that does not resolve", "https://nowhere.test/agent.json", "cannot fetch it: nowhere.test does not resolve to a public address; documents are fetched only from public addresses"],
   ];
   it.each(urlCases)("refuses %s", async (_name, id, reason) => {
     expect(await authorize(id)).toEqual(refused(id, reason));
@@ -374,6 +374,7 @@ describe("refusals", () => {
     ["the client_credentials grant", { grant_types: ["client_credentials"] }, "grant_types.0: only authorization_code and refresh_token are allowed"],
     ["an http redirect URI off loopback", { redirect_uris: ["http://tool.example/cb"] }, 'redirect URI "http://tool.example/cb" uses http://, which is allowed only for loopback addresses'],
     ["a javascript: redirect URI", { redirect_uris: [LOOPBACK_REDIRECT, "javascript:alert(1)"] }, "javascript: redirect URIs are always refused"],
+    ["a lax loopback redirect URI", { redirect_uris: ["http://0x7f000001/cb"] }, 'redirect URI "http://0x7f000001/cb" is not written in its standard form; write it as http://127.0.0.1/cb'],
     ["another scope", { scope: "admin" }, "scope: the only scope is mcp:search"],
   ];
   it.each(documentCases)("refuses a document with %s", async (_name, extra, reason) => {

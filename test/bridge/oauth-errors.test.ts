@@ -419,6 +419,26 @@ describe("client registration (RFC 7591)", () => {
     ],
     ["a javascript: URI", { redirect_uris: ["javascript:alert(1)"] }, "invalid_redirect_uri", "javascript: redirect URIs are always refused"],
     ["an http non-loopback URI", { redirect_uris: ["http://tool.example/cb"] }, "invalid_redirect_uri", 'redirect URI "http://tool.example/cb" uses http://, which is allowed only for loopback addresses'],
+    // Lax spellings a URL parser repairs into a loopback URI: only the canonical form is accepted (issue 25).
+    ...(
+      [
+        ["http:/127.0.0.1/cb", "http://127.0.0.1/cb"],
+        ["http://0x7f000001/cb", "http://127.0.0.1/cb"],
+        ["http://127.0.0.1\\@evil.example/cb", "http://127.0.0.1/@evil.example/cb"],
+        ["http://127.1:3000/cb", "http://127.0.0.1:3000/cb"],
+        ["http://[0:0:0:0:0:0:0:1]/cb", "http://[::1]/cb"],
+        ["HTTP://LOCALHOST/cb", "http://localhost/cb"],
+        ["http://127.0.0.1:80/cb", "http://127.0.0.1/cb"],
+        ["http://127.0.0.1/a/../cb", "http://127.0.0.1/cb"],
+        ["http://127.0.0.1\\tab/cb", "http://127.0.0.1/tab/cb"],
+        [" http://127.0.0.1/cb", "http://127.0.0.1/cb"],
+      ] as const
+    ).map(([uri, canonical]): [string, unknown, string, string] => [
+      `the lax loopback URI ${uri}`,
+      { redirect_uris: [uri] },
+      "invalid_redirect_uri",
+      `redirect URI ${JSON.stringify(uri)} is not written in its standard form; write it as ${canonical}`,
+    ]),
     ["the client_credentials grant", { redirect_uris: [LOOPBACK_REDIRECT], grant_types: ["client_credentials"] }, "invalid_client_metadata", "grant_types.0: only authorization_code and refresh_token are allowed"],
     ["an unknown auth method", { redirect_uris: [LOOPBACK_REDIRECT], token_endpoint_auth_method: "private_key_jwt" }, "invalid_client_metadata", "token_endpoint_auth_method: must be none, client_secret_basic or client_secret_post"],
     ["another scope", { redirect_uris: [LOOPBACK_REDIRECT], scope: "admin" }, "invalid_client_metadata", "scope: the only scope is mcp:search"],

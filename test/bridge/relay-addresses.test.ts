@@ -125,16 +125,16 @@ describe("the relay refuses every special-purpose address a name resolves to", (
     return { status: res.status, body: (await res.json()) as unknown };
   };
 
-  it.each(REFUSED)("%s: %s", async (address, words) => {
+  it.each(REFUSED)("%s: %s", async (address, _words) => {
     resolved = [address];
-    expect(await relay()).toEqual({ status: 403, body: { error: { code: "private_address", message: `api.example.test resolves to ${address}, ${words}; ${RULE}` } } });
+    expect(await relay()).toEqual({ status: 403, body: { error: { code: "private_address", message: `api.example.test does not resolve to a public address; ${RULE}` } } });
   });
 
   it("refuses a name when any of its addresses is special, even after a public one", async () => {
     resolved = ["93.184.216.34", "::ffff:10.0.0.1"];
     expect(await relay()).toEqual({
       status: 403,
-      body: { error: { code: "private_address", message: `api.example.test resolves to ::ffff:10.0.0.1, the IPv4-mapped form of 10.0.0.1, a private address; ${RULE}` } },
+      body: { error: { code: "private_address", message: `api.example.test does not resolve to a public address; ${RULE}` } },
     });
   });
 });

@@ -175,7 +175,7 @@ describe("POST /_svc/api/request", () => {
       json: {
         error: {
           code: "private_address",
-          message: "api.example.test resolves to 127.0.0.1, a loopback address; the relay calls loopback, private and other special-purpose addresses only when the spec's server is one",
+          message: "api.example.test does not resolve to a public address; the relay calls loopback, private and other special-purpose addresses only when the spec's server is one",
         },
       },
     });
@@ -284,7 +284,7 @@ describe("POST /_svc/api/request", () => {
       json: {
         error: {
           code: "private_address",
-          message: "acme.api.example.test resolves to 127.0.0.1, a loopback address; the relay calls loopback, private and other special-purpose addresses only when the spec's server is one",
+          message: "acme.api.example.test does not resolve to a public address; the relay calls loopback, private and other special-purpose addresses only when the spec's server is one",
         },
       },
     });

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describePostgres("the state database unavailable while serving", () => {
-  it("answers 503 with Retry-After on the token endpoint, /authed/mcp and /mcp, then serves again when it is back", { timeout: 120_000 }, async () => {
+  it("answers 503 with Retry-After on the token endpoint, /authed/mcp and /mcp, then serves again when it is back", async () => {
     const url = new URL((db as { url: string }).url);
     url.port = String((relay as Relay).port);
     const state = ["--state", url.toString(), "--project-id", "docs"];
@@ -80,10 +80,13 @@ describePostgres("the state database unavailable while serving", () => {
     await (relay as Relay).open();
     expect((await token()).status).toBe(200);
     expect((await initialize()).status).toBe(200);
-    expect(serve.lines.filter((l) => l.includes("answered 503")).length).toBeGreaterThanOrEqual(2);
+    // Three requests refused while it was away: one log line for the episode, not one each.
+    expect(serve.lines.filter((l) => l.includes("answering 503"))).toEqual([
+      expect.stringMatching(/^svc-mcp: warning: the state database is unavailable \(\w+\): answering 503 with Retry-After until it clears; later failures of this kind are counted, not logged$/),
+    ]);
   });
 
-  it("gives up on a connection that stops answering: 503 after the query timeout, then serves on a new one", { timeout: 60_000 }, async () => {
+  it("gives up on a connection that stops answering: 503 after the query timeout, then serves on a new one", async () => {
     if (serve !== undefined) await stopProcess(serve.child);
     await (relay as Relay).cut();
     await (relay as Relay).open();

@@ -63,7 +63,7 @@ function expectRefused(r: Answer): void {
 }
 
 // Three processes start per test: on a loaded 2-core machine that alone can take tens of seconds.
-describe("serve --http --workers 2", { timeout: 180_000 }, () => {
+describe("serve --http --workers 2", () => {
   it("runs two worker processes on one port; N search calls pass across them and the N+1th is refused on each", async () => {
     const s = await start(LIMITED);
     expect(s.pids).toHaveLength(2);

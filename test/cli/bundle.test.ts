@@ -21,7 +21,7 @@ let cacheHome: string;
 beforeAll(async () => {
   await run(process.execPath, [join(REPO, "scripts", "build.mjs"), OUT], { cwd: REPO });
   cacheHome = mkdtempSync(join(tmpdir(), "svc-bundle-cache-"));
-}, 120_000);
+});
 afterAll(() => {
   rmSync(OUT, { recursive: true, force: true });
   rmSync(cacheHome, { recursive: true, force: true });

@@ -45,7 +45,7 @@ beforeAll(async () => {
   home = makeRepo({});
   // PATH: this Node (the bin's `#!/usr/bin/env node`) and the prefix's bin, as after a global install.
   env = { HOME: home.dir, XDG_STATE_HOME: join(home.dir, "state"), XDG_CACHE_HOME: join(home.dir, "cache"), PATH: `${join(pkg.prefix, "bin")}:${join(process.execPath, "..")}:/usr/bin:/bin` };
-}, 300_000);
+});
 afterAll(() => {
   pkg?.cleanup();
   site?.cleanup();

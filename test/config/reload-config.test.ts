@@ -1,7 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/config/diagnostic.js";
+import { DocsRuntime } from "../../src/tools/runtime.js";
 import { loadSite, reloadSite } from "../../src/vfs/load-site.js";
 import { tempRepo } from "./temp-repo.js";
 
@@ -50,5 +51,39 @@ describe("docs.json split with $ref, reloaded", () => {
     const next = await reloadSite(first, ["fr.json"]);
     expect(next.site.diagnostics).toEqual([]);
     expect(next.site.config.languages).toEqual(["en", "fr"]);
+  });
+});
+
+describe("docs.json deleted while serving (a checkout, an rm-then-cp deploy)", () => {
+  it("is a broken docs.json, not a site without one: the last good configuration keeps serving, the tools keep their names, and it is logged once", async () => {
+    const root = tempRepo({ "docs.json": { name: "Owl Docs", navigation: { groups: [{ group: "Start", pages: ["index"] }] } }, "index.mdx": "# Home\n" });
+    const logs: string[] = [];
+    const runtime = await DocsRuntime.load({ root, log: (m) => void logs.push(m) });
+    try {
+      expect(runtime.names.search).toBe("search_owl");
+      rmSync(join(root, "docs.json"));
+      await runtime.applyChanges(["docs.json"]);
+      const missing = "docs.json docs.json is missing; still serving the last good configuration (Owl Docs); put it back, or restart to serve this folder without one";
+      expect([runtime.names.search, runtime.site.config.name, [...runtime.site.config.navPages.keys()]]).toEqual(["search_owl", "Owl Docs", ["/index"]]);
+      expect(logs).toEqual([missing]);
+      expect(runtime.site.diagnostics.map(formatDiagnostic)).toEqual([missing]);
+      // A page edit meanwhile does not log it again.
+      writeFileSync(join(root, "index.mdx"), "# Home again\n");
+      await runtime.applyChanges(["index.mdx"]);
+      expect(logs).toEqual([missing]);
+      // The new file, when it comes, is read as usual.
+      writeFileSync(join(root, "docs.json"), JSON.stringify({ name: "Owl Handbook", navigation: { groups: [{ group: "Start", pages: ["index"] }] } }));
+      await runtime.applyChanges(["docs.json"]);
+      expect([runtime.names.search, runtime.site.diagnostics]).toEqual(["search_owl_handbook", []]);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it("a folder that never had a docs.json still serves without one", async () => {
+    const root = tempRepo({ "index.mdx": "# Home\n" });
+    const first = await loadSite(root);
+    const next = await reloadSite(first, ["docs.json"]);
+    expect([next.site.config.present, next.site.diagnostics]).toEqual([false, []]);
   });
 });

@@ -79,11 +79,13 @@ const WEBHOOKS = {
 describeSuite(findInspector(), "MCP Inspector 2.12", ({ cli, node }) => {
   /** One inspector CLI run, `--format json`: its `result`, or the exit code and stderr when it fails. */
   async function inspect(era: Era, target: Target, method: readonly string[]): Promise<unknown> {
-    const args = [cli, "--cli", ...target.url, "--protocol-era", era, "--format", "json", ...method, ...target.command];
+    // `--connect-timeout`: the inspector gives a server 30 s to answer `initialize`; a server
+    // started through tsx on a loaded machine takes longer. A hang detector, not a speed check.
+    const args = [cli, "--cli", ...target.url, "--protocol-era", era, "--format", "json", "--connect-timeout", "300000", ...method, ...target.command];
     // HOME in a temp folder: the inspector keeps a catalog and client storage under ~/.mcp-inspector.
     const env = { ...process.env, HOME: join(temp, "home") };
     return new Promise((resolve) => {
-      execFile(node, args, { env, cwd: temp, timeout: 100_000 }, (error, stdout, stderr) => {
+      execFile(node, args, { env, cwd: temp, timeout: 300_000 }, (error, stdout, stderr) => {
         if (error !== null) resolve({ code: error.code, signal: error.signal, stderr });
         else resolve((JSON.parse(stdout) as { result: unknown }).result);
       });
@@ -102,17 +104,17 @@ describeSuite(findInspector(), "MCP Inspector 2.12", ({ cli, node }) => {
       it.concurrent(`${era} era over ${transport}: lists the tools`, async () => {
         const result = (await inspect(era, target(), ["--method", "tools/list"])) as { tools?: { name: string }[] };
         expect(result.tools?.map((t) => t.name) ?? result).toEqual(TOOLS);
-      }, 120_000);
+      });
 
       it.concurrent(`${era} era over ${transport}: calls the search tool`, async () => {
         const result = await inspect(era, target(), ["--method", "tools/call", "--tool-name", SEARCH, "--tool-arg", "query=webhooks"]);
         expect(result).toEqual(inEra(era, WEBHOOKS));
-      }, 120_000);
+      });
 
       it.concurrent(`${era} era over ${transport}: calls the filesystem tool`, async () => {
         const result = await inspect(era, target(), ["--method", "tools/call", "--tool-name", FS, "--tool-arg", "command=ls /"]);
         expect(result).toEqual(inEra(era, { content: [{ type: "text", text: LS_ROOT }], structuredContent: { stdout: LS_ROOT, stderr: "", exitCode: 0, truncated: false } }));
-      }, 120_000);
+      });
     }
   }
 });

@@ -39,10 +39,15 @@ afterAll(async () => {
   await srv.close();
 });
 
-/** Post ratings and contextual feedback over HTTP until `stop()` is called; count them. */
-function writer(): { stop: () => Promise<number> } {
+/**
+ * Post ratings and contextual feedback over HTTP until `stop()` is called; count them.
+ * `more(n)` resolves once n more have been stored: the walk waits on it between pages, so the
+ * entries arrive during the walk by construction, however fast either side runs.
+ */
+function writer(): { stop: () => Promise<number>; more: (n: number) => Promise<void> } {
   let running = true;
   let count = 0;
+  let waiting: { at: number; resolve: () => void } | undefined;
   const lanes = Array.from({ length: 3 }, async (_, lane) => {
     while (running) {
       const res =
@@ -51,9 +56,14 @@ function writer(): { stop: () => Promise<number> } {
           : await postJson(`${srv.url}/v1/feedback/docs/rating`, { path: "/concurrent", helpful: true });
       expect(res.status).toBe(201);
       count++;
+      if (waiting !== undefined && count >= waiting.at) {
+        waiting.resolve();
+        waiting = undefined;
+      }
     }
   });
   return {
+    more: (n) => new Promise<void>((resolve) => (waiting = { at: count + n, resolve })),
     stop: async () => {
       running = false;
       await Promise.all(lanes);
@@ -63,7 +73,7 @@ function writer(): { stop: () => Promise<number> } {
 }
 
 /** Every page of a query, following nextCursor. */
-async function walk(query: string): Promise<FeedbackEntry[]> {
+async function walk(query: string, w: ReturnType<typeof writer>): Promise<FeedbackEntry[]> {
   const seen: FeedbackEntry[] = [];
   let cursor: string | null = null;
   let pages = 0;
@@ -76,8 +86,8 @@ async function walk(query: string): Promise<FeedbackEntry[]> {
     seen.push(...body.feedback);
     cursor = body.nextCursor;
     pages++;
-    // Give the writer room between pages.
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    // Entries arrive between pages (an event, not a pause).
+    await w.more(2);
   } while (cursor !== null);
   expect(pages).toBeGreaterThan(10);
   return seen;
@@ -98,7 +108,7 @@ function countIds(entries: readonly FeedbackEntry[]): Map<string, number> {
 describe("keyset pagination while entries arrive", () => {
   it("sees each of 1,200 entries exactly once, and nothing twice", async () => {
     const w = writer();
-    const seen = await walk("limit=25");
+    const seen = await walk("limit=25", w);
     const inserted = await w.stop();
 
     const counts = countIds(seen);
@@ -126,7 +136,7 @@ describe("keyset pagination while entries arrive", () => {
     expect(expected.size).toBeGreaterThan(50);
 
     const w = writer();
-    const seen = await walk(`limit=4&source=thumbs_only&status=pending&dateFrom=${dateFrom}&dateTo=${dateTo}`);
+    const seen = await walk(`limit=4&source=thumbs_only&status=pending&dateFrom=${dateFrom}&dateTo=${dateTo}`, w);
     await w.stop();
     const counts = countIds(seen);
     expect([...counts.values()].filter((n) => n > 1)).toEqual([]);

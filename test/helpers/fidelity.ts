@@ -113,7 +113,7 @@ export function fidelitySuite(title: string, name: string, source: () => string,
         }
       })();
     }
-  }, 60_000);
+  });
 
   afterAll(async () => {
     if (RECORDING && live.size > 0) {

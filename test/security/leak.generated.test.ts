@@ -174,7 +174,7 @@ async function exercise(
 describe(`generated leak test ${HOW}`, () => {
   // One test per reader: each is ~6 s of CPU on an idle machine; the time limits leave room for
   // a machine shared with other work (they catch a hang, they do not measure).
-  it.each(NAMES)(`runs ${COMMANDS} command lines, 150 searches and every metadata request as %s, in-process`, { timeout: 300_000 }, async (reader) => {
+  it.each(NAMES)(`runs ${COMMANDS} command lines, 150 searches and every metadata request as %s, in-process`, async (reader) => {
     const before = ledger.outputs;
     const context = requestContext(READERS[reader], "partial");
     const c = await connect(runtime, context);
@@ -188,7 +188,7 @@ describe(`generated leak test ${HOW}`, () => {
     expect(ledger.outputs - before).toBeGreaterThan(COMMANDS + searches.length);
   });
 
-  it("runs a sample of the same over the real HTTP bridge with real tokens, with /.well-known/mcp, the API pages as HTML and the relay", { timeout: 180_000 }, async () => {
+  it("runs a sample of the same over the real HTTP bridge with real tokens, with /.well-known/mcp, the API pages as HTML and the relay", async () => {
     const step = Math.floor(commands.length / HTTP_SAMPLE);
     const sample = commands.filter((_, i) => i % step === 0);
     for (const reader of NAMES) {

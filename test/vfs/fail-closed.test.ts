@@ -64,7 +64,8 @@ describe("an ignore file that exists but cannot be read stops the load (exit 2, 
     const run = spawnSync(command as string, args, {
       encoding: "utf8",
       env: { PATH: process.env.PATH, HOME: dir, SVC_MCP_CACHE: "off" },
-      timeout: 60_000,
+      // A hang detector (the test is that it does not hang), far past a loaded machine's load time.
+      timeout: 300_000,
       // SIGKILL: the CLI answers SIGTERM by stopping gracefully, which a process blocked on a read never gets to.
       killSignal: "SIGKILL",
     });

@@ -111,16 +111,16 @@ function opened(socket: TLSSocket, signal: AbortSignal): Promise<TLSSocket> {
 /** Every address of `hostname`, refused whole if any one is not a public address. */
 async function resolve(lookup: LookupAll, hostname: string): Promise<readonly LookupAddress[]> {
   if (isIP(hostname) !== 0) return [{ address: hostname, family: isIP(hostname) }];
+  // Anyone may name a client_id URL, so the answer must not map the server's network: what an
+  // internal name resolves to, or even whether it exists, reads the same as a private address.
+  const refused = new DocumentFetchError(`${hostname} does not resolve to a public address; documents are fetched only from public addresses`);
   let addresses: readonly LookupAddress[];
   try {
     addresses = await lookup(hostname);
-  } catch (error) {
-    throw new DocumentFetchError(`cannot resolve ${hostname} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  } catch {
+    throw refused;
   }
-  for (const a of addresses) {
-    const why = specialAddress(a.address);
-    if (why !== undefined) throw new DocumentFetchError(`${hostname} resolves to ${a.address}, ${why}; documents are fetched only from public addresses`);
-  }
+  if (addresses.length === 0 || addresses.some((a) => specialAddress(a.address) !== undefined)) throw refused;
   return addresses;
 }
 

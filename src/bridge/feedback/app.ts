@@ -14,6 +14,7 @@ import { ANONYMOUS } from "../../vfs/access.js";
 import { requestContext } from "../../vfs/request-context.js";
 import { answer } from "./answer.js";
 import { ApiError, toApiError, validationError } from "./errors.js";
+import { FaultLog } from "../fault-log.js";
 
 /** Which project IDs this server serves (a `Set<string>` is one). */
 export interface ProjectDirectory {
@@ -31,6 +32,8 @@ export interface FeedbackAppDeps {
   /** The per-IP `feedback` and `feedback-bytes` budgets (the bridge lends one); without it,
    *  ingestion counts nothing beyond the bridge's per-IP request limit. */
   readonly budget?: ClientBudget;
+  /** The bridge's log of state faults (one line per episode); else one of its own. */
+  readonly faults?: FaultLog;
 }
 
 /** Widgets run on the docs site's origin, which may differ from the bridge's: allow any. */
@@ -53,8 +56,9 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
   const log = deps.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const app = new Hono();
 
+  const faults = deps.faults ?? new FaultLog(log, clock);
   app.onError((error, c) => {
-    const api = toApiError(error);
+    const api = toApiError(error, faults);
     const cors = c.req.path.startsWith("/v1/feedback/") ? CORS : {};
     if (api !== undefined) return api.toResponse(cors);
     if (isClientAbort(error)) return new ApiError(400, "request_aborted", ABORTED_MESSAGE).toResponse(cors);

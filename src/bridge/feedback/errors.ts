@@ -1,4 +1,5 @@
-import { isTransientStoreError } from "../../store/errors.js";
+import { stateFault } from "../../store/errors.js";
+import { FAULT_ANSWERS, type FaultLog } from "../fault-log.js";
 import { type FieldIssue, summarizeIssues } from "../../store/feedback/issues.js";
 
 /**
@@ -43,11 +44,15 @@ export function validationError(issues: readonly FieldIssue[]): ApiError {
  * Map what a handler threw to the API error it means; undefined for a bug (500). The use cases'
  * refusals are answered by `answer`; here only what can fail under any of them.
  */
-export function toApiError(error: unknown): ApiError | undefined {
+export function toApiError(error: unknown, faults?: FaultLog): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  // Another process (the CLI) held a lock past the wait, or the database is briefly away: worth a retry.
-  if (isTransientStoreError(error)) {
-    return new ApiError(503, "busy", "the feedback database is busy; retry shortly", { headers: { "Retry-After": "1" } });
+  // Another process (the CLI) held a lock past the wait, the database is briefly away, or its
+  // storage is full: worth a retry, answered as every other route of the bridge answers it.
+  const fault = stateFault(error);
+  if (fault !== undefined) {
+    faults?.report(fault.kind, fault.code);
+    const answer = FAULT_ANSWERS[fault.kind];
+    return new ApiError(503, "state_unavailable", answer.message, { headers: { "Retry-After": String(answer.retryAfterSec) } });
   }
   return undefined;
 }

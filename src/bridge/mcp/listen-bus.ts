@@ -25,14 +25,31 @@ export class ListenBus implements ServerEventBus {
 
   constructor(private readonly streams: NotificationStreams) {}
 
-  /** Serve a `subscriptions/listen` request (`handle`: the SDK's handler), for `opening`'s reader. */
-  async serve(opening: StreamOpening, handle: () => Promise<Response>): Promise<Response> {
+  /**
+   * Serve a `subscriptions/listen` request (`handle`: the SDK's handler), for `opening`'s reader.
+   * `ended` is called once, when the stream ends or at once when none opened.
+   */
+  async serve(opening: StreamOpening, handle: () => Promise<Response>, ended: () => void = () => {}): Promise<Response> {
     const pending: PendingListen = { opening, stream: undefined };
-    const response = await this.pending.run(pending, handle);
+    let response: Response;
+    try {
+      response = await this.pending.run(pending, handle);
+    } catch (error) {
+      if (pending.stream !== undefined) this.streams.delete(pending.stream);
+      ended();
+      throw error;
+    }
     const stream = pending.stream;
-    // Refused (too many streams, a bad filter) or ended at once (a filter of nothing we send).
-    if (stream === undefined || response.body === null) return response;
-    const closable = closableStream(response, () => this.streams.delete(stream));
+    // Refused (a bad filter) or ended at once (a filter of nothing we send).
+    if (stream === undefined || response.body === null) {
+      if (stream !== undefined) this.streams.delete(stream);
+      ended();
+      return response;
+    }
+    const closable = closableStream(response, () => {
+      this.streams.delete(stream);
+      ended();
+    });
     stream.close = closable.close;
     return closable.response;
   }

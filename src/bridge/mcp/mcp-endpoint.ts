@@ -18,6 +18,8 @@ import { CLIENT_CHARGES } from "./client-charges.js";
 import { DirectToolCalls } from "./direct-tool-call.js";
 import { closableStream } from "./closable-stream.js";
 import { ListenBus } from "./listen-bus.js";
+import { type ListenRefusal, ListenQuota } from "./listen-quota.js";
+import { callerAddress } from "../caller-address.js";
 import { type ListKind, NotificationStreams, type StreamOpening } from "./notification-streams.js";
 import { ServerPool } from "./server-pool.js";
 import { SessionIds } from "./session-ids.js";
@@ -38,6 +40,14 @@ const NO_BATCHES_FROM = "2025-06-18";
 
 /** A resumed session's version when its request names none: the spec's assumption for a request without the header. */
 const RESUMED_PROTOCOL_VERSION = "2025-03-26";
+
+/** What MCP callers may hold at once (`LIMITS.bridge`): sessions and listen streams, per endpoint and per caller. */
+export interface HoldLimits {
+  readonly maxSessions: number;
+  readonly maxSessionsPerCaller: number;
+  readonly maxListenStreams: number;
+  readonly maxListenStreamsPerCaller: number;
+}
 
 /**
  * MCP Streamable HTTP for `/mcp` (anonymous, public content) and `/authed/mcp` (bearer token,
@@ -69,16 +79,23 @@ export class McpEndpoint {
   readonly servers: ServerPool;
   /** Plain 2026-07-28 tool calls, answered without a server per request; undefined when turned off. */
   private readonly direct: DirectToolCalls | undefined;
+  /** Open listen streams per endpoint and per caller. */
+  private readonly listenQuota: ListenQuota;
+  private readonly maxListenStreams: number;
 
   /** `sessionKey`: shared by the processes that serve one site (`--workers`), so any of them resumes a session another opened. */
   constructor(
     private readonly deps: BridgeDeps,
     sessionKey?: Buffer,
     directToolCalls = true,
+    holdLimits: Partial<HoldLimits> = {},
   ) {
+    const hold: HoldLimits = { ...LIMITS.bridge, ...holdLimits };
     this.direct = directToolCalls ? new DirectToolCalls(deps) : undefined;
     this.ids = new SessionIds(sessionKey);
-    this.sessions = new SessionTable({ maxSessions: LIMITS.bridge.maxSessions, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now });
+    this.sessions = new SessionTable({ maxSessions: hold.maxSessions, maxSessionsPerCaller: hold.maxSessionsPerCaller, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now });
+    this.listenQuota = new ListenQuota({ maxStreams: hold.maxListenStreams, maxStreamsPerCaller: hold.maxListenStreamsPerCaller });
+    this.maxListenStreams = hold.maxListenStreams;
     this.streams = new NotificationStreams(deps);
     this.listenBus = new ListenBus(this.streams);
     this.servers = new ServerPool(deps.runtime, (endpoint, context) => this.modernServer(endpoint, context));
@@ -109,10 +126,13 @@ export class McpEndpoint {
 
     let authInfo: AuthInfo;
     let principal = "anonymous";
+    // Whose bounds what this request opens counts against: the token's principal, or the address.
+    let owner = `address:${callerAddress(clientIp(deps, c))}`;
     if (endpoint === "authed") {
       const auth = await authenticateBearer(c.req.header("authorization"), deps.state, urlsFor(deps, c));
       if (!auth.ok) return auth.response;
       principal = auth.caller.principal;
+      owner = principal;
       authInfo = authInfoWithContext(bridgeContext(settings, auth.caller.reader, deps.now, principal), auth.authInfo);
     } else {
       // An anonymous caller is its address: its many sessions share one fair share of the shell.
@@ -139,20 +159,22 @@ export class McpEndpoint {
         }
         const serve = async (): Promise<Response> => this.settle(await this.modern[endpoint].fetch(c.req.raw, { authInfo, parsedBody: body.raw }), charged);
         if (body.messages[0]?.method !== "subscriptions/listen") return serve();
+        const refusal = this.listenQuota.reserve(endpoint, owner);
+        if (refusal !== undefined) return this.settle(listenRefused(refusal, body.raw), charged);
         const opening = { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: contextFromAuthInfo(authInfo) };
-        return this.listenBus.serve(opening, serve);
+        return this.listenBus.serve(opening, serve, () => this.listenQuota.release(endpoint, owner));
       }
       if (!(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
         return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session, or use protocol version 2026-07-28, which needs none)");
       }
       const charged = await this.chargeTools(endpoint, c, body);
       if (charged instanceof Response) return charged;
-      return this.settle(await this.open(endpoint, principal, c.req.raw, body.raw, authInfo), charged);
+      return this.settle(await this.open(endpoint, principal, owner, c.req.raw, body.raw, authInfo), charged);
     }
 
     let session = this.sessions.get(sessionId);
     // Opened by a sibling worker for this same caller: continue it here.
-    if (session === undefined && this.ids.resumable(sessionId, endpoint, principal)) session = await this.resume(sessionId, endpoint, principal, c.req.raw, authInfo);
+    if (session === undefined && this.ids.resumable(sessionId, endpoint, principal)) session = await this.resume(sessionId, endpoint, principal, owner, c.req.raw, authInfo);
     // A session of another endpoint or another caller is answered exactly like an unknown one.
     if (session === undefined || session.endpoint !== endpoint || session.principal !== principal) {
       return jsonRpcError(404, JSON_RPC.sessionNotFound, "Session not found: it expired or was closed; initialize a new one");
@@ -179,6 +201,11 @@ export class McpEndpoint {
     const response = await this.settle(await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo }), charged);
     if (method !== "GET") return response;
     return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: contextFromAuthInfo(authInfo) }, response);
+  }
+
+  /** Open (or opening) `subscriptions/listen` streams on `endpoint`. */
+  listenStreams(endpoint: Endpoint): number {
+    return this.listenQuota.size(endpoint);
   }
 
   async close(): Promise<void> {
@@ -284,7 +311,8 @@ export class McpEndpoint {
       ({ authInfo }) => this.servers.acquire(endpoint, contextFromAuthInfo(authInfo)),
       // 2025 traffic is ours to route (sessions, above). Answers are plain JSON: no handler of
       // ours sends anything before its result. Listen streams are subscribed per reader (`ListenBus`).
-      { legacy: "reject", maxRequestBodySize: LIMITS.bridge.maxBodyBytes, maxSubscriptions: LIMITS.bridge.maxListenStreams, bus: this.listenBus },
+      // `ListenQuota` refuses past our bounds first, naming them; the SDK's own cap stays as a backstop.
+      { legacy: "reject", maxRequestBodySize: LIMITS.bridge.maxBodyBytes, maxSubscriptions: this.maxListenStreams, bus: this.listenBus },
     );
   }
 
@@ -315,8 +343,8 @@ export class McpEndpoint {
   }
 
   /** Open a session for an `initialize` request. */
-  private async open(endpoint: Endpoint, principal: string, request: Request, parsedBody: unknown, authInfo: AuthInfo): Promise<Response> {
-    const { server, transport } = await this.connect(endpoint, principal, authInfo, this.ids.mint(endpoint, principal));
+  private async open(endpoint: Endpoint, principal: string, owner: string, request: Request, parsedBody: unknown, authInfo: AuthInfo): Promise<Response> {
+    const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, this.ids.mint(endpoint, principal));
     const response = await transport.handleRequest(request, { parsedBody, authInfo });
     // The SDK refused the request (bad Accept header...): no session was opened, free the server.
     if (transport.sessionId === undefined) await server.server.close();
@@ -329,8 +357,8 @@ export class McpEndpoint {
    * did, at the protocol version its request names. The tools keep no per-session state, so
    * the client sees the same session.
    */
-  private async resume(id: string, endpoint: Endpoint, principal: string, request: Request, authInfo: AuthInfo): Promise<Session | undefined> {
-    const { server, transport } = await this.connect(endpoint, principal, authInfo, id);
+  private async resume(id: string, endpoint: Endpoint, principal: string, owner: string, request: Request, authInfo: AuthInfo): Promise<Session | undefined> {
+    const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, id);
     const protocolVersion = request.headers.get("mcp-protocol-version") ?? RESUMED_PROTOCOL_VERSION;
     const initialize = new Request(request.url, {
       method: "POST",
@@ -347,7 +375,7 @@ export class McpEndpoint {
   }
 
   /** A server and its transport for session `id`; the session joins the table once initialized. */
-  private async connect(endpoint: Endpoint, principal: string, authInfo: AuthInfo, id: string) {
+  private async connect(endpoint: Endpoint, principal: string, owner: string, authInfo: AuthInfo, id: string) {
     const server = createMcpServer(this.serverOptions(endpoint, contextFromAuthInfo(authInfo)));
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -357,7 +385,7 @@ export class McpEndpoint {
       enableJsonResponse: true,
       maxRequestBodySize: LIMITS.bridge.maxBodyBytes,
       onsessioninitialized: (id) => {
-        session = { id, endpoint, principal, transport, server, lastSeen: this.deps.now(), openStreams: 0 };
+        session = { id, endpoint, principal, owner, transport, server, lastSeen: this.deps.now(), openStreams: 0 };
         this.sessions.add(session);
       },
     });
@@ -438,6 +466,13 @@ function shapeProblem(m: unknown): string | undefined {
   if (!("method" in o) && !("result" in o) && !("error" in o)) return 'a message needs a "method" (or is a response with "result" or "error")';
   if ("params" in o && (typeof o.params !== "object" || o.params === null)) return 'the "params" member must be an object';
   return undefined;
+}
+
+/** A listen request past a bound: 429 (the caller's own) or 503 (the endpoint's), naming the bound. */
+function listenRefused(refusal: ListenRefusal, body: unknown): Response {
+  const headers: Record<string, string> = refusal.status === 503 ? { "Retry-After": "60" } : {};
+  const code = refusal.status === 429 ? JSON_RPC.rateLimited : JSON_RPC.serverError;
+  return jsonRpcRefusal(refusal.status, body, { code, message: refusal.message, data: { reason: refusal.reason, limit: refusal.limit } }, { headers });
 }
 
 /** The SDK's answers to a request it refused whole, before any tool ran (not 499: the client left a running tool). */

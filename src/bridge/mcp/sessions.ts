@@ -1,5 +1,6 @@
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { DocsMcpServer } from "../../tools/mcp/server.js";
+import { OwnerLru } from "./owner-lru.js";
 
 /** Which endpoint a session was opened on: a session never crosses from one to the other. */
 export type Endpoint = "mcp" | "authed";
@@ -9,6 +10,8 @@ export interface Session {
   readonly id: string;
   readonly endpoint: Endpoint;
   readonly principal: string;
+  /** Whose bound it counts against: the caller's address (`/mcp`) or the token's principal. */
+  readonly owner: string;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: DocsMcpServer;
   lastSeen: number;
@@ -16,16 +19,30 @@ export interface Session {
   openStreams: number;
 }
 
+/** How many sessions may be open: on each endpoint, and per caller on it (`LIMITS.bridge`). */
+export interface SessionBounds {
+  readonly maxSessions: number;
+  readonly maxSessionsPerCaller: number;
+  readonly idleMs: number;
+  readonly now: () => number;
+}
+
 /**
- * Open sessions, bounded in number and idle time (`LIMITS.bridge`). Closing a session closes
- * its transport, which ends its server and its subscription to site changes.
+ * Open sessions, bounded in number and idle time (`LIMITS.bridge`). Each endpoint has its own
+ * table, so anonymous callers on `/mcp` never push out a signed-in reader's `/authed/mcp`
+ * session; within one, a caller (an address, a token's principal) past its own bound loses its
+ * own oldest session, and a full table loses the oldest session of the caller holding the most
+ * (`OwnerLru`). Closing a session closes its transport, which ends its server and its
+ * subscription to site changes.
  */
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
+  private readonly tables: Readonly<Record<Endpoint, OwnerLru<Session>>>;
 
-  constructor(
-    private readonly options: { readonly maxSessions: number; readonly idleMs: number; readonly now: () => number },
-  ) {}
+  constructor(private readonly options: SessionBounds) {
+    const table = () => new OwnerLru<Session>({ max: options.maxSessions, maxPerOwner: options.maxSessionsPerCaller }, (id) => void this.close(id));
+    this.tables = { mcp: table(), authed: table() };
+  }
 
   get size(): number {
     return this.sessions.size;
@@ -34,31 +51,28 @@ export class SessionTable {
   get(id: string): Session | undefined {
     const s = this.sessions.get(id);
     if (s === undefined) return undefined;
-    // Most recently used last: the first entry is the one to evict.
-    this.sessions.delete(id);
-    this.sessions.set(id, s);
+    this.tables[s.endpoint].touch(s.owner, id);
     s.lastSeen = this.options.now();
     return s;
   }
 
   add(session: Session): void {
     this.sessions.set(session.id, session);
-    while (this.sessions.size > this.options.maxSessions) {
-      const oldest = this.sessions.values().next().value;
-      if (oldest === undefined) break;
-      void this.close(oldest.id);
-    }
+    this.tables[session.endpoint].add(session.owner, session.id, session);
   }
 
   /** Forget a session (its transport closed on its own, e.g. after DELETE). */
   forget(id: string): void {
+    const s = this.sessions.get(id);
+    if (s === undefined) return;
     this.sessions.delete(id);
+    this.tables[s.endpoint].delete(s.owner, id);
   }
 
   async close(id: string): Promise<void> {
     const s = this.sessions.get(id);
     if (s === undefined) return;
-    this.sessions.delete(id);
+    this.forget(id);
     await closeSession(s);
   }
 

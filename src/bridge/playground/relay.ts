@@ -92,10 +92,8 @@ export function createRelayApp(deps: RelayDeps): Hono {
         lookup: async (hostname) => {
           const addresses = await lookupAll(hostname);
           if (!allowLocal) {
-            for (const a of addresses) {
-              const why = specialAddress(a.address);
-              if (why !== undefined) throw new RelayError(403, "private_address", `${hostname} resolves to ${a.address}, ${why}; ${LOCAL_RULE}`);
-            }
+            // Not which address: a reader may choose the name (a server variable), and the answer must not map the network.
+            if (addresses.some((a) => specialAddress(a.address) !== undefined)) throw new RelayError(403, "private_address", `${hostname} does not resolve to a public address; ${LOCAL_RULE}`);
           }
           return addresses;
         },

@@ -15,6 +15,7 @@ import { bridgeContext } from "../request-context.js";
 import { ASSET_TYPES, ASSETS_PATH, type WebAssets, webAssets } from "./assets.js";
 import { dashboardHtml } from "./dashboard-page.js";
 import { FAVICON_PATH, faviconResponse } from "./favicon.js";
+import { foreignFormPost } from "./form-origin.js";
 import type { SiteSessionStore } from "./site-sessions.js";
 import { cookieValue, SESSION_COOKIE, sessionCookie } from "./site-sessions.js";
 import type { FrameReader, SignInLinks } from "./preview/page-frame.js";
@@ -91,6 +92,8 @@ export function createWebApp(deps: WebAppDeps): Hono {
 
   app.get(WEB_PATHS.login, (c) => siteSignInPage(200, { siteName: runtime.site.config.name, returnTo: returnPath(c.req.query("return")) }));
   app.post(WEB_PATHS.login, async (c) => {
+    const foreign = foreignFormPost(c.req.raw, deps.publicUrl);
+    if (foreign !== undefined) return foreign;
     const siteName = runtime.site.config.name;
     let form: ReadonlyMap<string, string>;
     try {
@@ -117,6 +120,8 @@ export function createWebApp(deps: WebAppDeps): Hono {
     return new Response(null, { status: 303, headers: { Location: returnTo, "Set-Cookie": sessionCookie(await sessions.create(user.name), secure(c.req.raw)), "Cache-Control": "no-store" } });
   });
   app.post(WEB_PATHS.logout, async (c) => {
+    const foreign = foreignFormPost(c.req.raw, deps.publicUrl);
+    if (foreign !== undefined) return foreign;
     await sessions.end(cookieValue(c.req.header("cookie"), SESSION_COOKIE));
     return new Response(null, { status: 303, headers: { Location: returnPath(c.req.query("return")), "Set-Cookie": sessionCookie("", secure(c.req.raw), 0), "Cache-Control": "no-store" } });
   });

@@ -57,7 +57,8 @@ export const serveCommand = defineCommand({
     // The primary of several workers loads no docs: it starts the workers and holds what they share.
     if (args.http && workers > 1 && !worker) return serveWorkers(args, workers, io, stderrLog(io));
     // A worker's lines name it: N processes write to one stderr.
-    if (worker) io = { ...given, stderr: (text) => given.stderr(text.replace(/^svc-mcp: /gm, `svc-mcp: worker ${process.pid}: `)) };
+    // (Not a spread: that would read `stopSignal` now, taking the signals over during the load.)
+    if (worker) io = Object.create(given, { stderr: { value: (text: string) => given.stderr(text.replace(/^svc-mcp: /gm, `svc-mcp: worker ${process.pid}: `)) } }) as typeof given;
     const log = stderrLog(io);
     // Many clients at once (HTTP) is what the worker is for; one agent over stdio does not need it.
     const shellWorker = args["shell-worker"] ?? args.http;

@@ -85,8 +85,8 @@ export function checkRedirectUri(redirectUri: string, entries: readonly string[]
 }
 
 /**
- * The rules every redirect URI follows whatever the list says: an absolute URL, no blocked
- * scheme, no fragment, no user info, `http://` only for loopback. A client metadata document's
+ * The rules every redirect URI follows whatever the list says: an absolute URL in its standard
+ * (WHATWG-serialized) form, no blocked scheme, no fragment, no user info, `http://` only for loopback. A client metadata document's
  * URIs are checked by these when it is read; the list applies to the one a sign-in uses.
  */
 export function checkRedirectUriForm(redirectUri: string): Checked<URL> {
@@ -99,6 +99,14 @@ export function checkRedirectUriForm(redirectUri: string): Checked<URL> {
   const protocol = url.protocol.slice(0, -1).toLowerCase();
   if ((BLOCKED_SCHEMES as readonly string[]).includes(protocol)) {
     return { ok: false, error: `${protocol}: redirect URIs are always refused` };
+  }
+  // A URL parser repairs lax spellings (`http:/127.0.0.1/cb`, `http://0x7f000001/cb`,
+  // `http://127.0.0.1\@evil.example/cb`), and another parser (the tool's, a browser's) may
+  // repair them differently: accept only what the WHATWG serializer writes back unchanged, so
+  // every reader of the URI sees the host we checked. (A bare origin may omit its "/".)
+  const canonical = url.href;
+  if (redirectUri !== canonical && !(url.pathname === "/" && url.search === "" && `${redirectUri}/` === canonical)) {
+    return { ok: false, error: `redirect URI ${JSON.stringify(redirectUri)} is not written in its standard form; write it as ${canonical}` };
   }
   // RFC 6749 3.1.2: the redirection endpoint URI MUST NOT include a fragment.
   if (redirectUri.includes("#")) return { ok: false, error: `redirect URI "${redirectUri}" must not contain a fragment` };

@@ -28,6 +28,6 @@ describeShared("ranking with bounds on real sites", () => {
           expect([query, pageSize, shown(pruned)]).toEqual([query, pageSize, shown(every)]);
         }
       }
-    }, 60_000);
+    });
   }
 });

@@ -3,8 +3,7 @@ import { LIMITS } from "../../../limits.js";
 import type { SiteView } from "../../../vfs/view.js";
 import { MERGE_STDERR_ENV } from "../merge-stderr.js";
 import { OptionError } from "./options.js";
-import { probeRegex } from "./regex-guard.js";
-import { isRisky } from "./regex-shape.js";
+import { guardRegex } from "./regex-guard.js";
 
 /** Output of one command, with a byte budget so a runaway listing stops early. */
 export class Output {
@@ -92,19 +91,14 @@ export class CommandIo {
   }
 
   /**
-   * Whether `regex` may run over `texts` on this thread: patterns that can backtrack badly are
-   * first tried in a worker within the remaining time (see regex-guard.ts). On false the
-   * command has already reported why.
+   * The regex to search with (`guardRegex`: a pattern that can backtrack badly runs on the
+   * linear-time engine), or undefined when it is refused; the command has then reported why.
    */
-  async regexIsSafe(regex: RegExp, texts: readonly string[] | (() => readonly string[])): Promise<boolean> {
-    if (!isRisky(regex.source)) return true;
-    // The real run costs as much as the probe again: allow the probe half of what is left.
-    if (await probeRegex(regex, typeof texts === "function" ? texts() : texts, this.remainingMs() / 2 - 50)) return true;
-    this.fail(
-      "this pattern takes too long on these files (a repeat inside a repeat like (\\w+\\s?)+, alternatives that match the same text " +
-        "like (\\w|\\w)+, or several .* in a row make this regex engine backtrack); simplify it",
-    );
-    return false;
+  safeRegex(regex: RegExp): RegExp | undefined {
+    const guarded = guardRegex(regex);
+    if (guarded instanceof RegExp) return guarded;
+    this.fail(guarded.refused);
+    return undefined;
   }
 
   /** `name: message` on stderr. */

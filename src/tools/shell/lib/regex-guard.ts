@@ -1,4 +1,5 @@
-import { Worker } from "node:worker_threads";
+import { linearRegExp } from "./linear-regex.js";
+import { isRisky } from "./regex-shape.js";
 
 /**
  * JS regexes backtrack: `(\w+\s?)+$` takes exponential time on a line it does not match, so
@@ -6,50 +7,23 @@ import { Worker } from "node:worker_threads";
  * time on a long line; a running regex cannot be interrupted, so it would hold its shell worker
  * until the host stops it. ripgrep and GNU grep use automata and never do this.
  *
- * A pattern that can backtrack badly (`isRisky`, regex-shape.ts) is first run over the same
- * texts in a worker thread with the call's remaining time; only if it finishes there does the
- * command run it. Other patterns (nearly all) take the direct path. Why not a linear-time engine for everything: re2js (what
- * just-bash's own awk, jq and `[[ =~ ]]` use) is 300-400x slower than V8 on plain searches of a
- * real site, and V8's `--enable-experimental-regexp-engine-on-excessive-backtracks` (Node 20)
- * never takes over a pattern with the `u` or `i` flag or a lookaround, which every translated
- * pattern has (figures in docs/shell.md, "Regular expressions").
+ * The guard decides by the pattern alone, so a busy machine never changes an answer: a pattern
+ * whose shape can backtrack badly (`isRisky`, regex-shape.ts) runs on RE2JS, a linear-time
+ * engine (`LinearRegExp`), and gives the same answer as on V8, in time bounded by the pattern
+ * times the text. Other patterns (nearly all) keep V8, several times faster on plain searches.
+ * Only a risky pattern that RE2 cannot express (a backreference, a look-around such as `-w`
+ * writes) is refused, with the reason. Figures in docs/shell.md, "Regular expressions".
  */
 
-const PROBE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const re = new RegExp(workerData.source, workerData.flags.includes("g") ? workerData.flags : workerData.flags + "g");
-for (const text of workerData.texts) {
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    if (m[0] === "") re.lastIndex = m.index + 1;
-  }
-}
-parentPort.postMessage("done");
-`;
-
-/**
- * Run every match of `regex` over `texts` in a worker; true when it finished within
- * `timeoutMs` (then the same search on the main thread is safe), false when it had to be stopped.
- */
-export function probeRegex(regex: RegExp, texts: readonly string[], timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(PROBE, {
-      eval: true,
-      execArgv: [],
-      workerData: { source: regex.source, flags: regex.flags, texts },
-    });
-    const timer = setTimeout(() => {
-      void worker.terminate();
-      resolve(false);
-    }, Math.max(1, timeoutMs));
-    worker.once("message", () => {
-      clearTimeout(timer);
-      void worker.terminate();
-      resolve(true);
-    });
-    worker.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
+/** The regex to search with, or why the pattern is refused (the words after `name: `). */
+export function guardRegex(regex: RegExp): RegExp | { readonly refused: string } {
+  if (!isRisky(regex.source)) return regex;
+  const linear = linearRegExp(regex);
+  if (linear instanceof RegExp) return linear;
+  return {
+    refused:
+      "this pattern can make a backtracking regex engine run for a very long time (a repeat inside a repeat like (\\w+\\s?)+, " +
+      `alternatives that match the same text like (\\w|\\w)+, or several .* in a row), and it uses ${linear.construct}, ` +
+      "which the linear-time engine this shell uses for such patterns cannot run; simplify it",
+  };
 }

@@ -53,5 +53,8 @@ describe("isRisky", () => {
     expect(risky("webhooks?", "rust", true, true)).toBe(false);
     expect(risky("(get|post)Item", "ere", true)).toBe(false);
     expect(risky("\\bsigned\\b", "rust")).toBe(false);
+    // ripgrep's Unicode \w (letters, marks, digits, connectors, joiners) holds no "@" (issue 25).
+    expect(risky("\\w+@\\w+", "rust")).toBe(false);
+    expect(risky("\\w+\\w+@", "rust")).toBe(true);
   });
 });

@@ -17,7 +17,12 @@ const DIGIT = 2;
 const UNDERSCORE = 4;
 const SPACE = 8;
 const OTHER = 16;
-const ANY = LETTER | DIGIT | UNDERSCORE | SPACE | OTHER;
+/** Combining marks (`\p{M}`), connector punctuation other than `_` (`‿`), format characters
+ *  (`\p{Cf}`: the joiners): ripgrep's `\w` holds all three, and `@` or `.` none. */
+const MARK = 32;
+const CONNECTOR = 64;
+const FORMAT = 128;
+const ANY = LETTER | DIGIT | UNDERSCORE | SPACE | OTHER | MARK | CONNECTOR | FORMAT;
 const WORD = LETTER | DIGIT | UNDERSCORE;
 
 /** What an atom or a sequence may start with: kinds, and the exact characters when all are literals. */
@@ -46,6 +51,9 @@ function kindOf(c: string): number {
   if (/\p{N}/u.test(c)) return DIGIT;
   if (c === "_") return UNDERSCORE;
   if (/\s/u.test(c)) return SPACE;
+  if (/\p{M}/u.test(c)) return MARK;
+  if (/\p{Pc}/u.test(c)) return CONNECTOR;
+  if (/\p{Cf}/u.test(c)) return FORMAT;
   return OTHER;
 }
 
@@ -59,7 +67,8 @@ function escapeKinds(e: string): number | undefined {
     case "s":
       return SPACE;
     case "W":
-      return SPACE | OTHER;
+      // JS's \w is ASCII: \W holds every other letter and digit too.
+      return ANY & ~UNDERSCORE;
     case "D":
       return ANY & ~DIGIT;
     case "S":
@@ -163,8 +172,13 @@ class Parser {
       const end = this.s.indexOf("}", this.i);
       const name = this.s.slice(this.i + 1, end);
       this.i = end + 1;
-      if (e === "p" && /^(L|Lu|Ll|Lt|Lm|Lo|Alphabetic)$/.test(name)) return { kinds: LETTER };
+      if (e === "p" && /^(L|Lu|Ll|Lt|Lm|Lo)$/.test(name)) return { kinds: LETTER };
+      // Alphabetic: letters, letter numbers (Nl) and the marks that are part of letters.
+      if (e === "p" && name === "Alphabetic") return { kinds: LETTER | DIGIT | MARK };
       if (e === "p" && /^(N|Nd|Nl|No)$/.test(name)) return { kinds: DIGIT };
+      if (e === "p" && /^(M|Mn|Mc|Me)$/.test(name)) return { kinds: MARK };
+      if (e === "p" && name === "Pc") return { kinds: UNDERSCORE | CONNECTOR };
+      if (e === "p" && (name === "Join_Control" || name === "Cf")) return { kinds: FORMAT };
       return { kinds: ANY };
     }
     const code = /^(?:u\{([0-9A-Fa-f]+)\}|u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2}))/.exec(this.s.slice(this.i - 1));

@@ -1,4 +1,5 @@
 import { PosixRegexError } from "../../lib/patterns.js";
+import { guardRegex } from "../../lib/regex-guard.js";
 import { translatePosix } from "../../lib/regex-posix.js";
 import { FindError } from "./expression.js";
 
@@ -58,8 +59,11 @@ export function parseDate(text: string): number | undefined {
 export function compileFindRegex(source: string, syntax: "emacs" | "ere" | "bre", ignoreCase: boolean): RegExp {
   try {
     const t = translatePosix(source, syntax === "ere", 0, { sed: false, emacs: syntax === "emacs", glibc: true });
-    return new RegExp(`^(?:${t.source})$`, ignoreCase ? "iu" : "u");
+    const guarded = guardRegex(new RegExp(`^(?:${t.source})$`, ignoreCase ? "iu" : "u"));
+    if (!(guarded instanceof RegExp)) throw new FindError(guarded.refused);
+    return guarded;
   } catch (error) {
+    if (error instanceof FindError) throw error;
     const message = error instanceof PosixRegexError ? error.message : `unsupported regular expression in this docs shell (${String(error)})`;
     throw new FindError(`failed to compile regular expression '${source}': ${message}`);
   }

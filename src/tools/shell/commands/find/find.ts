@@ -112,10 +112,6 @@ async function runFind(args: string[], io: CommandIo): Promise<number> {
         : { op: "and", left: expr, right: { op: "test", name: "-print", test: (c, env) => env.io.out.write(`${c.display}\n`) || true, action: true } };
   const env: Env = { io, prune: false, quit: false, batches: new Map(), status: 0 };
   const starts = paths.length > 0 ? paths : ["."];
-  // A pattern that can backtrack badly is tried first on every path the walk may test.
-  for (const re of parser.regexes) {
-    if (!(await io.regexIsSafe(re, () => walkDisplays(io, starts)))) return 1;
-  }
 
   const visit = async (path: string, display: string, start: string, depth: number): Promise<void> => {
     if (env.quit || io.out.full) return;
@@ -149,20 +145,6 @@ async function runFind(args: string[], io: CommandIo): Promise<number> {
   }
   for (const [node, batch] of env.batches) await flushBatch(node, batch, env);
   return env.status;
-}
-
-/** Every path a walk from `starts` prints, as printed (what `-regex` is tested on). */
-function walkDisplays(io: CommandIo, starts: readonly string[]): string[] {
-  const out: string[] = [];
-  const walk = (path: string, display: string): void => {
-    out.push(display);
-    for (const name of io.view.childrenOf(path) ?? []) walk(joinPath(path, name), joinDisplay(display, name));
-  };
-  for (const start of starts) {
-    const entry = lookup(io.view, io.cwd, start, io.piped);
-    if (entry.kind === "file" || entry.kind === "dir") walk(entry.path, start);
-  }
-  return out;
 }
 
 export const findCommand: ShellCommandFactory = (view) => docsCommand(view, { name: "find", help: HELP, run: runFind, usageExitCode: 1 });

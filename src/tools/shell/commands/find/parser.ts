@@ -13,7 +13,6 @@ export class Parser implements PrimaryParser {
   depthFirst = false;
   hasAction = false;
   regexType: "emacs" | "ere" | "bre" = "emacs";
-  readonly regexes: RegExp[] = [];
 
   constructor(
     private readonly args: readonly string[],

@@ -16,8 +16,6 @@ export interface PrimaryParser {
   hasAction: boolean;
   /** Set by `-regextype`, for the `-regex` tests after it. */
   regexType: "emacs" | "ere" | "bre";
-  /** The `-regex` and `-iregex` patterns, for the backtracking guard before the walk. */
-  readonly regexes: RegExp[];
   /** The primary's argument (consumed with the primary), or a FindError when there is none. */
   value(option: string): string;
   /** Consume a primary that takes no argument. */
@@ -80,7 +78,6 @@ const path: Primary = (p, t) => {
 
 const regex: Primary = (p, t) => {
   const compiled = compileFindRegex(p.value(t), p.regexType, t === "-iregex");
-  p.regexes.push(compiled);
   return p.test(t, (c) => compiled.test(c.display));
 };
 

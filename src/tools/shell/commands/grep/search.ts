@@ -160,10 +160,11 @@ function writeLines(
 
 /** One grep call over the view: files in name order, folders depth-first; the exit status. */
 export async function runGrep(s: GrepSettings, io: CommandIo): Promise<number> {
-  const regex = compileGrep(s, io);
+  const compiled = compileGrep(s, io);
+  if (compiled === undefined) return 2;
+  const regex = io.safeRegex(compiled);
   if (regex === undefined) return 2;
   const { targets, errors } = collectTargets(s, io);
-  if (!(await io.regexIsSafe(regex, targets.map((t) => t.text)))) return 2;
   const progress: Progress = { selectedAny: false, state: { printedGroup: false } };
   for (const t of targets) {
     if (io.out.full) break;

@@ -183,7 +183,7 @@ export async function runRg(s: RgSettings, io: CommandIo): Promise<number> {
     for (const t of targets.list) if (!io.out.write(`${t.display}${nameEnd}`)) break;
     return targets.errors ? 2 : targets.list.length > 0 ? 0 : 1;
   }
-  const re = regex as RegExp;
-  if (!(await io.regexIsSafe(re, targets.list.map((t) => t.text)))) return 2;
+  const re = io.safeRegex(regex as RegExp);
+  if (re === undefined) return 2;
   return searchTargets(s, targets, re, io);
 }

@@ -1,3 +1,4 @@
+import { copyRegExp } from "../../lib/linear-regex.js";
 import type { CommandIo } from "../../lib/command.js";
 import { lookup } from "../../lib/files.js";
 import { type Address, type ReplacementPart, type SedCommand, type SedProgram, SedScriptError, type Substitution } from "./script.js";
@@ -75,7 +76,8 @@ function expandReplacement(parts: readonly ReplacementPart[], m: RegExpExecArray
 
 /** `s`: GNU semantics for the Nth match, `g`, and empty matches (never right after a match). */
 function substitute(ps: string, sub: Substitution, re: RegExp): string | undefined {
-  const g = new RegExp(re.source, re.flags.includes("g") ? re.flags : `${re.flags}g`);
+  // A copy of the same kind: a pattern the guard put on the linear-time engine stays there.
+  const g = copyRegExp(re, re.flags.includes("g") ? re.flags : `${re.flags}g`);
   let out = "";
   let pos = 0;
   let count = 0;

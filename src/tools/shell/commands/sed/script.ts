@@ -1,3 +1,4 @@
+import { guardRegex } from "../../lib/regex-guard.js";
 import { PosixRegexError, sedEscape, translatePosix } from "../../lib/regex-posix.js";
 
 /** A sed script mistake, with GNU's wording and position (`-e expression #1, char 5: ...`). */
@@ -73,8 +74,11 @@ export interface SedProgram {
 export function compileSedRegex(source: string, ere: boolean, ignoreCase: boolean, multiline: boolean, offset: number): RegExp {
   try {
     const t = translatePosix(source, ere, 0, { sed: true, multiline });
-    return new RegExp(t.source, ignoreCase ? "iu" : "u");
+    const guarded = guardRegex(new RegExp(t.source, ignoreCase ? "iu" : "u"));
+    if (!(guarded instanceof RegExp)) throw new SedScriptError(guarded.refused, offset);
+    return guarded;
   } catch (error) {
+    if (error instanceof SedScriptError) throw error;
     if (error instanceof PosixRegexError) throw new SedScriptError(error.message, offset);
     const message = error instanceof Error ? error.message : String(error);
     throw new SedScriptError(`unsupported regular expression in this docs shell (${message})`, offset);

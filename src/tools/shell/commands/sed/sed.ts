@@ -161,13 +161,6 @@ async function runSed(args: string[], io: CommandIo): Promise<number> {
   const program = compile(s, io);
   if (typeof program === "number") return program;
   const { streams, status } = readStreams(operands, s.separate, io);
-  // Patterns that can backtrack badly are tried on the input lines in a worker first.
-  const lineTexts = streams.flat().map((l) => l.text);
-  for (const c of program.commands) {
-    for (const re of [c.a1, c.a2].map((a) => (a?.kind === "regex" ? a.re : null)).concat(c.sub?.re ?? null)) {
-      if (re !== null && !(await io.regexIsSafe(re, lineTexts))) return 1;
-    }
-  }
   const out = new SedOut(io);
   for (const lines of streams) {
     const code = execute(program, lines, s.quiet || program.quietFromScript, s.lineLength, out, io);
