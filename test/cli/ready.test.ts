@@ -42,7 +42,7 @@ it("over stdio, tools/list is answered after the index is built, and the first s
   const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO, "bin", "svc-mcp.js"), "serve", "--no-watch", "--no-fetch-remote", "--dir", repo.dir, "--state", stateDir], stderr: "pipe" });
   const lines: string[] = [];
   const banner = new Promise<void>((resolve) => {
-    createInterface({ input: transport.stderr as NodeJS.ReadableStream }).on("line", (line) => {
+    createInterface({ input: transport.stderr as unknown as NodeJS.ReadableStream }).on("line", (line) => {
       lines.push(line);
       if (line.startsWith("svc-mcp: serving ")) resolve();
     });

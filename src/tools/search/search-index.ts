@@ -251,8 +251,11 @@ export class SearchIndex {
       added++;
       yield;
     }
-    if (added > 0) this.analyzer.releaseCaches();
-    if (added > 0) this.texts = this.analysed.size;
+    if (added > 0) {
+      this.analyzer.releaseCaches();
+      this.texts = this.analysed.size;
+    }
+    if (added > 0 || removed > 0) this.index.prepare();
     this.analysed = new Map();
     return { added, removed };
   }
