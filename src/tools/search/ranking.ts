@@ -563,11 +563,12 @@ function titleOf(title: Int32Array, query: readonly QueryTerm[], shape: QuerySha
 function finishTop(index: InvertedIndex, acc: RankScratch, c: Candidates, shape: QueryShape, P: RankingParams, prior: (page: number) => number, limit: number): RankedPage[] {
   // Equal bounds in page order: which of them is scored before the cut must not depend on the
   // order pages took their slots in (it differs with the order terms are accumulated).
-  c.order.sort((a, b) => (c.bound[b] as number) - (c.bound[a] as number) || (acc.pages[a] as number) - (acc.pages[b] as number));
+  // Taken from a heap rather than sorted: most queries stop after a few dozen of thousands.
+  const heap = new BestBound(c.order, c.bound, acc.pages);
   const pairs = new PairFinder(shape, P.proximityWindow);
   const out: RankedPage[] = [];
   const top: number[] = []; // the best `limit` final scores so far, descending
-  for (const ps of c.order) {
+  for (let ps = heap.take(); ps !== -1; ps = heap.take()) {
     if (top.length >= limit && (c.bound[ps] as number) < (top[limit - 1] as number) - TIE_MARGIN) break;
     const page = acc.pages[ps] as number;
     const section = c.section[ps] as number;
@@ -583,6 +584,57 @@ function finishTop(index: InvertedIndex, acc: RankScratch, c: Candidates, shape:
     insertDescending(top, score, limit);
   }
   return out;
+}
+
+/**
+ * Candidate slots by bound, highest first, equal bounds by page id (lowest first): the order of a
+ * sort on (bound desc, page asc), taken one at a time from a binary heap made in one pass.
+ */
+class BestBound {
+  private size: number;
+
+  constructor(
+    private readonly slots: number[],
+    private readonly bound: Float64Array,
+    private readonly pages: readonly number[],
+  ) {
+    this.size = slots.length;
+    for (let i = (this.size >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
+  take(): number {
+    if (this.size === 0) return -1;
+    const top = this.slots[0] as number;
+    this.size--;
+    if (this.size > 0) {
+      this.slots[0] = this.slots[this.size] as number;
+      this.siftDown(0);
+    }
+    return top;
+  }
+
+  /** Whether slot `a` comes before slot `b`. */
+  private before(a: number, b: number): boolean {
+    const ba = this.bound[a] as number;
+    const bb = this.bound[b] as number;
+    return ba > bb || (ba === bb && (this.pages[a] as number) < (this.pages[b] as number));
+  }
+
+  private siftDown(at: number): void {
+    const slots = this.slots;
+    const id = slots[at] as number;
+    let i = at;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= this.size) break;
+      const r = l + 1;
+      const c = r < this.size && this.before(slots[r] as number, slots[l] as number) ? r : l;
+      if (!this.before(slots[c] as number, id)) break;
+      slots[i] = slots[c] as number;
+      i = c;
+    }
+    slots[i] = id;
+  }
 }
 
 /** Keep `top` the best `limit` scores, descending, after adding `score`. */
