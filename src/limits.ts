@@ -104,6 +104,12 @@ export const LIMITS = {
      *  answered between them (`DocsRuntime`): long enough that the pauses cost nothing (a few
      *  microseconds each), short enough that `tools/list` during the build waits no longer. */
     indexSliceMs: 10,
+    /** While the search index of a large site is built, a progress line on stderr this often: a
+     *  server that takes seconds to be ready says so rather than looking hung. */
+    indexProgressMs: 2_000,
+    /** A load of more page files than this says so on stderr, and so does the search index built
+     *  from them ("search ready: ..."): a site this large takes long enough to be noticed. */
+    announcedPages: 500,
   },
   api: {
     /** Remote spec download budget. Specs are fetched only because docs.json names a URL; a slow

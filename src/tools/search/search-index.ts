@@ -114,6 +114,13 @@ interface StoredSection {
   readonly end: number;
 }
 
+/** A body as indexed (`SearchIndex.analyse`): shared by every page with the same text. */
+interface AnalysedBody {
+  readonly sections: readonly StoredSection[];
+  readonly sequences: readonly Int32Array[];
+  readonly sketch: Uint32Array;
+}
+
 const EMPTY_SECTION: StoredSection = { heading: "", parents: [], anchor: "", start: 0, end: 0 };
 
 /**
@@ -157,6 +164,12 @@ export class SearchIndex {
   /** Each reader class's versions and twin rules (`branchesFor`), until the next `sync`. */
   private readonly branches = new Map<string, ReaderBranches>();
 
+  /** Each distinct body's analysis during one `sync` (`analyse`): a site whose versions copy the
+   *  same files (dozens of versions × languages, most pages unchanged from one release to the
+   *  next) splits, segments and sketches each text once, and its copies share the term arrays. */
+  private analysed = new Map<string, AnalysedBody>();
+  private texts = 0;
+
   /** Each kind of search's `acceptedUnits` (by reader class, version and language), until the next `sync`. */
   private readonly scopes = new Lru<string, Uint8Array>(LIMITS.search.cachedScopes);
 
@@ -177,6 +190,11 @@ export class SearchIndex {
   /** Number of indexed sections. */
   get size(): number {
     return this.index.sectionCount;
+  }
+
+  /** Number of distinct page bodies indexed by the last `sync` that added pages (copies count once). */
+  get textCount(): number {
+    return this.texts;
   }
 
   /** Number of indexed pages. */
@@ -233,7 +251,12 @@ export class SearchIndex {
       added++;
       yield;
     }
-    if (added > 0) this.analyzer.releaseCaches();
+    if (added > 0) {
+      this.analyzer.releaseCaches();
+      this.texts = this.analysed.size;
+    }
+    if (added > 0 || removed > 0) this.index.prepare();
+    this.analysed = new Map();
     return { added, removed };
   }
 
@@ -413,13 +436,10 @@ export class SearchIndex {
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
     const pageFields = this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
-      const split = splitSections(expanded?.body ?? page.body);
-      const sequences = split.map((s) => this.sequence(inSchemaOrder(SECTION_FIELDS, { heading: [...s.parents, s.heading].join("\n"), body: s.prose, code: s.code })));
+      const { sections, sequences, sketch } = this.analyse(expanded?.body ?? page.body);
       const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0);
-      // Only what search returns is kept; prose and code were needed for indexing alone.
-      const sections: StoredSection[] = split.map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
       sectionIds.forEach((sid, k) => this.sectionOf.set(sid, sections[k] as StoredSection));
-      return { expanded, id, sections, sectionIds, sketch: sketchOf(concat(sequences)) };
+      return { expanded, id, sections, sectionIds, sketch };
     });
     const entry: IndexedPage = {
       page,
@@ -435,6 +455,21 @@ export class SearchIndex {
       this.setPrior(v.id, page.generated ? this.ranking.generatedPageWeight : 1);
       this.classes.track(v.id, 1);
     });
+  }
+
+  /** A body's sections, their term sequences and its sketch: made once per distinct text in a
+   *  `sync` (see `analysed`). Only what search returns is kept of a section; prose and code
+   *  were needed for indexing alone. */
+  private analyse(body: string): AnalysedBody {
+    let done = this.analysed.get(body);
+    if (done === undefined) {
+      const split = splitSections(body);
+      const sequences = split.map((s) => this.sequence(inSchemaOrder(SECTION_FIELDS, { heading: [...s.parents, s.heading].join("\n"), body: s.prose, code: s.code })));
+      const sections = split.map((s): StoredSection => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
+      done = { sections, sequences, sketch: sketchOf(concat(sequences)) };
+      this.analysed.set(body, done);
+    }
+    return done;
   }
 
   /** The term sequence of a unit's fields (in schema order), -1 between them. */
