@@ -14,8 +14,8 @@ let h: Harness;
 let closed = false;
 
 beforeAll(async () => {
-  // Two workers: one caller holds at most one, and may have one call waiting.
-  h = await startBridge({ shell: { workers: 2, maxQueuedPerCaller: 1, limits: { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12 } } });
+  // Two workers: one caller runs at most one, and holds at most two (one running, one waiting).
+  h = await startBridge({ shell: { workers: 2, maxHeldPerCaller: 2, maxRunningPerCaller: 1, limits: { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12 } } });
 });
 
 afterAll(async () => {
@@ -37,7 +37,9 @@ describe("callers of the shell pool", () => {
       }),
     );
     const first = await Promise.race(runaways);
-    expect(first).toBe("bash: too many commands of this client waiting (at most 1; a limit of the docs shell: wait for their results)\n[exit code 126]");
+    expect(first).toBe(
+      "bash: too many commands of this client in the docs shell: at most 2 running or waiting at once per client (an address, an IPv6 /64 or a token); wait for their results, then send more\n[exit code 126]",
+    );
     expect(await credential.text(FS, { command: "ls /" })).toBe("api\nguides\nindex.mdx\ninternal\npartners\nquickstart.mdx\nskill.md\n");
     events.push("credential answered");
     // The refused one answered, then the other caller's call; the two runaways are still running.
