@@ -112,7 +112,8 @@ export class DocsRuntime {
     if (options.indexLater !== true) void this.whenIndexed();
     if (options.shellWorker !== undefined && options.shellWorker !== false) {
       this.shellHost = new ShellHost({ log: this.log, ...(options.shellWorker === true ? {} : options.shellWorker) });
-      this.shellHost.start();
+      // Workers start and load the site now (encoded once, shared): the first command finds one ready.
+      this.shellHost.start(loaded.site);
     }
   }
 
@@ -303,6 +304,7 @@ export class DocsRuntime {
     if (this.indexing !== undefined) this.index.sync(this.site);
     this.snapshot++;
     this.readers = new Map();
+    this.shellHost?.prepare(this.site);
     const change: RuntimeChange = { site: this.site, previous, namesChanged: this.names.search !== previousNames.search, diagnostics };
     for (const l of this.listeners) l(change);
   }

@@ -109,7 +109,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { request: context, state } = readerOf(ctx);
     // `Server` checks the result against the protocol's schema: a malformed one is our bug.
-    return callTool(tools, runtime.names, request.params.name, request.params.arguments, { runtime, request: context, state, endpoint });
+    return callTool(tools, runtime.names, request.params.name, request.params.arguments, { runtime, request: context, state, endpoint, signal: callSignal(ctx) });
   });
 
   server.setRequestHandler("resources/list", async (request, ctx) => {
@@ -170,3 +170,13 @@ function refuseCursor(method: string, cursor: string | undefined): void {
 }
 
 export { toolText };
+
+/**
+ * When a call is given up: the SDK aborts `mcpReq.signal` on `notifications/cancelled` and when
+ * the transport closes (stdio's end, a session's DELETE); the HTTP request's own signal aborts
+ * when its client disconnects, which no JSON-RPC message says (a 2025 session's POST).
+ */
+function callSignal(ctx: ServerContext): AbortSignal {
+  const http = ctx.http?.req?.signal;
+  return http === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, http]);
+}
