@@ -146,6 +146,22 @@ describe("agent skills", () => {
     const r = await fetch(h.urls.agentSkill("oncall"), { headers: bearer(staff) });
     expect([r.status, r.headers.get("content-type"), await r.text()]).toEqual([200, "text/markdown; charset=utf-8", RESTRICTED_SKILL]);
   });
+
+  it("tags a SKILL.md with the SHA-256 of the reader's bytes, and answers a matching If-None-Match with 304", async () => {
+    const tag = `"sha256-${sha256(RESTRICTED_SKILL)}"`;
+    const headersOf = (r: Response) => [r.status, r.headers.get("etag"), r.headers.get("cache-control"), r.headers.get("vary")];
+    const first = await fetch(h.urls.agentSkill("oncall"), { headers: bearer(staff) });
+    expect(headersOf(first)).toEqual([200, tag, "private, no-cache", "Authorization"]);
+    for (const ifNoneMatch of [tag, `W/${tag}`, `"other", ${tag}`, "*"]) {
+      const again = await fetch(h.urls.agentSkill("oncall"), { headers: { ...bearer(staff), "If-None-Match": ifNoneMatch } });
+      expect([...headersOf(again), await again.text()]).toEqual([304, tag, "private, no-cache", "Authorization", ""]);
+    }
+    const changed = await fetch(h.urls.agentSkill("oncall"), { headers: { ...bearer(staff), "If-None-Match": '"sha256-0000"' } });
+    expect([changed.status, await changed.text()]).toEqual([200, RESTRICTED_SKILL]);
+    // Without the group, the tag confirms nothing: the same 404 as a skill that does not exist.
+    const anonymous = await fetch(h.urls.agentSkill("oncall"), { headers: { "If-None-Match": tag } });
+    expect([anonymous.status, anonymous.headers.get("etag")]).toEqual([404, null]);
+  });
 });
 
 describe("a disabled server, and other methods", () => {

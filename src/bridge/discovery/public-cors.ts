@@ -14,13 +14,13 @@ export function isDiscoveryDocument(path: string): boolean {
   return DOCUMENTS.has(path) || (path.startsWith(`${PATHS.agentSkills}/`) && path.endsWith("/SKILL.md"));
 }
 
-/** On every answer of a discovery document, errors included (a client may read why). */
-export const DISCOVERY_CORS_HEADERS: Readonly<Record<string, string>> = { "Access-Control-Allow-Origin": "*" };
+/** On every answer of a discovery document, errors included (a client may read why); `ETag` readable, for revalidation. */
+export const DISCOVERY_CORS_HEADERS: Readonly<Record<string, string>> = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag" };
 
 /** The answer to a CORS preflight of a discovery document (a `GET` with `Authorization`, for a token's share). */
 export const DISCOVERY_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
-  "Access-Control-Allow-Headers": "Authorization, Accept",
+  "Access-Control-Allow-Headers": "Authorization, Accept, If-None-Match",
   "Access-Control-Max-Age": "600",
 };

@@ -8,6 +8,7 @@ import { errorForPath } from "../origin-policy.js";
 import { bearerContextOf, bridgeContext } from "../request-context.js";
 import { PATHS } from "../urls.js";
 import { agentSkillsIndex } from "./agent-skills.js";
+import { REVALIDATE_HEADERS, entityTag, matchesIfNoneMatch } from "./entity-tag.js";
 import { serverCatalog } from "./catalog.js";
 import { SERVER_CARD_TYPE, serverCard } from "./server-card.js";
 
@@ -58,6 +59,10 @@ export function mountDiscovery(app: Hono<BridgeEnv>, deps: BridgeDeps): void {
     const skill = (await skillsOf(c)).find((s) => s.name === name);
     // A restricted skill is answered exactly like one that does not exist.
     if (skill === undefined) return errorForPath(c.req.path, 404, "not_found", `no skill named ${JSON.stringify(name)}; see ${PATHS.agentSkillsIndex}`);
-    return new Response(skill.text, { headers: { "Content-Type": "text/markdown; charset=utf-8", ...NO_STORE } });
+    // Validated, not stored blind: the ETag is of this reader's bytes, so a client may keep its copy and ask again cheaply.
+    const tag = entityTag(skill.sha256);
+    const headers = { ETag: tag, ...REVALIDATE_HEADERS };
+    if (matchesIfNoneMatch(c.req.header("if-none-match"), tag)) return new Response(null, { status: 304, headers });
+    return new Response(skill.text, { headers: { "Content-Type": "text/markdown; charset=utf-8", ...headers } });
   }));
 }

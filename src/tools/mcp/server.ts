@@ -10,6 +10,7 @@ import type { RequestContext } from "../../vfs/request-context.js";
 import { serverInstructions } from "../instructions.js";
 import type { DocsRuntime, ReaderState } from "../runtime.js";
 import { CORE_TOOLS } from "./tools.js";
+import { RESULT_TTL_MS } from "./provenance.js";
 import type { DocsTool } from "./tool.js";
 import { VERSION } from "../../version.js";
 import { siteTitle } from "../tool-names.js";
@@ -60,8 +61,8 @@ export interface DocsMcpServer {
   readonly close: () => void;
 }
 
-/** What a 2026-07-28 client may cache a list or a skill for: a reload changes them, and list_changed says so. */
-const CACHE_HINT = { ttlMs: 60_000, cacheScope: "private" } as const;
+/** What a 2026-07-28 client may cache a list or a skill for: a reload changes them, and list_changed says so. The same figure as a tool result's provenance. */
+const CACHE_HINT = { ttlMs: RESULT_TTL_MS, cacheScope: "private" } as const;
 
 /**
  * An MCP server over the live runtime. Built on the low-level `Server` so odd params are
