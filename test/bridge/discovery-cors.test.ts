@@ -38,6 +38,10 @@ const DOCUMENTS: readonly [string, string][] = [
   ["the AI catalog", "/.well-known/ai-catalog.json"],
   ["the Agent Skills index", "/.well-known/agent-skills/index.json"],
   ["a SKILL.md", "/.well-known/agent-skills/oncall/SKILL.md"],
+  ["the main card", "/.well-known/mcp/server-card.json"],
+  ["the main card (SEP-1649's path)", "/.well-known/mcp.json"],
+  ["/mcp's card (.json)", "/mcp/server-card.json"],
+  ["every card", "/.well-known/mcp/server-cards.json"],
 ];
 
 /** The CORS headers of every answer: any origin, and the ETag readable (for `If-None-Match`). */

@@ -164,6 +164,70 @@ describe("agent skills", () => {
   });
 });
 
+describe("the cards where scanners and the hosted platform look", () => {
+  const json = async (path: string, token?: string) => {
+    const r = await fetch(`${h.origin}${path}`, token !== undefined ? { headers: bearer(token) } : {});
+    return { status: r.status, type: r.headers.get("content-type"), cache: r.headers.get("cache-control"), body: (await r.json()) as unknown };
+  };
+  const card = async (url: string, token?: string) => (await fetch(url, token !== undefined ? { headers: bearer(token) } : {})).json();
+
+  it("serve the main endpoint's card (here /authed/mcp, the site signs readers in) for each reader", async () => {
+    for (const token of [undefined, staff]) {
+      const expected = { status: 200, type: "application/mcp-server-card+json", cache: "no-store", body: await card(h.urls.authedServerCard, token) };
+      expect(await json("/.well-known/mcp/server-card.json", token)).toEqual(expected);
+      expect(await json("/.well-known/mcp.json", token)).toEqual(expected);
+    }
+  });
+
+  it("serve /mcp's card at /mcp/server-card.json, anonymous whatever the request carries", async () => {
+    const expected = { status: 200, type: "application/mcp-server-card+json", cache: "no-store", body: await card(h.urls.serverCard) };
+    expect(await json("/mcp/server-card.json")).toEqual(expected);
+    expect(await json("/mcp/server-card.json", staff)).toEqual(expected);
+  });
+
+  it("list every card of the reader at /.well-known/mcp/server-cards.json", async () => {
+    for (const token of [undefined, staff]) {
+      expect(await json("/.well-known/mcp/server-cards.json", token)).toEqual({
+        status: 200,
+        type: "application/json",
+        cache: "no-store",
+        body: [await card(h.urls.serverCard), await card(h.urls.authedServerCard, token)],
+      });
+    }
+  });
+
+  it("follow the auth setting: a public site's main card is /mcp's", async () => {
+    await h.state.setAuthMode("public");
+    try {
+      expect((await json("/.well-known/mcp/server-card.json", staff)).body).toEqual(await card(h.urls.serverCard));
+    } finally {
+      await h.state.setAuthMode("partial");
+    }
+  });
+
+  it("declare every tool schema as JSON Schema 2020-12", async () => {
+    const { tools } = (await card(h.urls.serverCard)) as { tools: { inputSchema: { $schema: string }; outputSchema: { $schema: string } }[] };
+    expect(tools.flatMap((t) => [t.inputSchema.$schema, t.outputSchema.$schema])).toEqual(Array.from({ length: 4 }, () => "https://json-schema.org/draft/2020-12/schema"));
+  });
+
+  it("answer 403 while the MCP server is off", async () => {
+    await h.state.setMcp("disabled");
+    try {
+      for (const path of ["/.well-known/mcp/server-card.json", "/.well-known/mcp.json", "/mcp/server-card.json", "/.well-known/mcp/server-cards.json"]) {
+        expect({ path, ...(await json(path)) }).toEqual({
+          path,
+          status: 403,
+          type: "application/json",
+          cache: null,
+          body: { error: { code: "mcp_disabled", message: "The MCP server of the Nimbus Storage documentation is not enabled" } },
+        });
+      }
+    } finally {
+      await h.state.setMcp("enabled");
+    }
+  });
+});
+
 describe("a disabled server, and other methods", () => {
   it("publishes no card, no catalog entry and no skill while the MCP server is off", async () => {
     await h.state.setMcp("disabled");

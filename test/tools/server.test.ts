@@ -30,6 +30,8 @@ describe("tools/list", () => {
       expect(t.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     }
     expect(tools[0]?.inputSchema).toEqual({
+      // Declared, not assumed: JSON Schema 2020-12.
+      $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
       properties: {
         query: {

@@ -8,7 +8,18 @@ import { PATHS } from "../urls.js";
  * `Access-Control-Allow-Origin: *`. A bearer token is sent in a header, never by the browser on
  * its own (no cookie reaches these), so no page can read through a visitor's credentials.
  */
-const DOCUMENTS: ReadonlySet<string> = new Set([PATHS.wellKnownMcp, PATHS.serverCard, PATHS.authedServerCard, PATHS.mcpCatalog, PATHS.aiCatalog, PATHS.agentSkillsIndex]);
+const DOCUMENTS: ReadonlySet<string> = new Set([
+  PATHS.wellKnownMcp,
+  PATHS.serverCard,
+  PATHS.authedServerCard,
+  PATHS.wellKnownServerCard,
+  PATHS.serverCardJson,
+  PATHS.wellKnownMcpJson,
+  PATHS.serverCards,
+  PATHS.mcpCatalog,
+  PATHS.aiCatalog,
+  PATHS.agentSkillsIndex,
+]);
 
 export function isDiscoveryDocument(path: string): boolean {
   return DOCUMENTS.has(path) || (path.startsWith(`${PATHS.agentSkills}/`) && path.endsWith("/SKILL.md"));
