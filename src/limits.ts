@@ -387,6 +387,16 @@ export const LIMITS = {
      *  server after this, releasing the rows it locked (`?idle_in_transaction_session_timeout=`). */
     idleInTransactionMs: 60_000,
   },
+  mcp: {
+    /** Paths a shell result's provenance names: a `cat` of many pages names each, and past this
+     *  many the list would outweigh the output it describes. */
+    maxProvenanceReads: 50,
+    /** `maxChars` of the search and shell tools (characters of the result's text). Below 200 not
+     *  even one result's title, link and score fit; the shell's upper bound is its output cap,
+     *  search's a full page of 50 results with their snippets. */
+    minMaxChars: 200,
+    maxSearchChars: 100_000,
+  },
   config: {
     /** Largest docs.json (or `$ref`'d JSON file) read. The biggest real ones are ~100 KB (spree);
      *  megabytes of configuration are a generated mistake, and the file is parsed on every edit. */
