@@ -9,7 +9,9 @@ import { InvertedIndex } from "./inverted-index.js";
 import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
+import { RepeatedSections } from "./repeated-sections.js";
 import { type Section, sectionText, splitSections } from "./sections.js";
+import { withTableRows } from "./table-rows.js";
 import { makeSnippet, type SnippetSource, snippetSource } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
@@ -138,6 +140,8 @@ export class SearchIndex {
    *  from the page body is most of the cost of a hit. */
   private readonly sectionTexts = new Lru<number, { readonly text: string; snippet?: SnippetSource }>(LIMITS.search.cachedSectionTexts);
   private readonly sectionOf = new Map<number, StoredSection>();
+  /** Sections repeated on many pages, indexed at low weight (issue 24; `repeated-sections.ts`). */
+  private readonly repeated = new RepeatedSections();
   private readonly rules = new AccessTable();
   /** Statistics of a reader who may read everything, and of each class that may read less. */
   private readonly base = new BaseStatistics(this.index);
@@ -226,12 +230,22 @@ export class SearchIndex {
         continue;
       }
       this.remove(entry);
+      this.repeated.forget(path);
       removed++;
     }
     for (const { page, placement } of wanted.values()) {
       this.add(page, placement, fileAt);
       added++;
       yield;
+    }
+    // Pages indexed before a section of theirs turned out to be repeated boilerplate, again.
+    for (let stale = this.repeated.takeStale(); stale.length > 0; stale = this.repeated.takeStale()) {
+      for (const path of stale) {
+        const entry = this.byPath.get(path);
+        if (entry === undefined) continue;
+        this.remove(entry);
+        this.add(entry.page, entry.placement, fileAt);
+      }
     }
     if (added > 0) this.analyzer.releaseCaches();
     return { added, removed };
@@ -412,9 +426,12 @@ export class SearchIndex {
     const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
     const pageFields = this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
+    const rule = this.rules.id(page.file.access);
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
-      const split = splitSections(expanded?.body ?? page.body);
-      const sequences = split.map((s) => this.sequence(inSchemaOrder(SECTION_FIELDS, { heading: [...s.parents, s.heading].join("\n"), body: s.prose, code: s.code })));
+      const body = expanded?.body ?? page.body;
+      const split = withTableRows(body, splitSections(body));
+      if (i === 0) this.repeated.record(page.path, title[0] as string, rule, split);
+      const sequences = split.map((s) => this.sequence(inSchemaOrder(SECTION_FIELDS, this.repeated.fields(rule, s))));
       const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0);
       // Only what search returns is kept; prose and code were needed for indexing alone.
       const sections: StoredSection[] = split.map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
@@ -424,7 +441,7 @@ export class SearchIndex {
     const entry: IndexedPage = {
       page,
       placement,
-      rule: this.rules.id(page.file.access),
+      rule,
       variants: indexed,
       conditions: variants.map((v) => v.condition?.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable }))),
       inlined: { uses, missing },

@@ -141,7 +141,7 @@ class Chunks {
   }
 }
 
-function normalizeNewlines(body: string): string {
+export function normalizeNewlines(body: string): string {
   return body.includes("\r") ? body.replace(/\r\n?/g, "\n") : body;
 }
 
@@ -200,11 +200,18 @@ export function sectionText(body: string, start: number, end: number): string {
   return chunks.render().text;
 }
 
+/** The text, prose and code of the part of `body` at `[start, end)`, as `splitSections` gives them. */
+export function sectionParts(body: string, start: number, end: number): { text: string; prose: string; code: string } {
+  const chunks = new Chunks();
+  forEachContentLine(normalizeNewlines(body).slice(start, end).split("\n"), (line, code) => chunks.push(code, line));
+  return chunks.render();
+}
+
 /**
  * Visit the content lines of MDX text: fence markers and ESM (`import`/`export` blocks) left
  * out, `code` for lines inside a fence, `offset` where the line starts (lines joined by `\n`).
  */
-function forEachContentLine(lines: readonly string[], visit: (line: string, code: boolean, offset: number) => void): void {
+export function forEachContentLine(lines: readonly string[], visit: (line: string, code: boolean, offset: number) => void): void {
   let fence: Fence | undefined;
   let esmDepth = 0;
   let pos = 0;

@@ -128,23 +128,23 @@ const STOP_WORDS = new Set([
  * The same for the other languages docs sites are written in: question words and the articles,
  * prepositions and conjunctions a question is built with ("Como verificar a assinatura de um
  * webhook", "كيفية تثبيت", "메모리 설정 방법"), kept in folded form (the form `term` checks). Words
- * that are also English terms worth finding (`no`, `come`, `will`, `war`) are left out; so are
- * negations, as in English.
+ * that are also English terms worth finding (`no`, `comment`, `per`, `mit`, `est`, `y`, single
+ * letters) or language codes in titles (`en`, `es`) are left out; so are negations, as in English.
  */
 const OTHER_STOP_WORDS = [
   // Portuguese, Spanish, Catalan, Italian
   "como", "cómo", "que", "qué", "de", "da", "do", "das", "dos", "del", "della", "di", "un", "uma", "una", "um", "el", "la", "los", "las", "il",
-  "lo", "gli", "le", "les", "o", "os", "e", "y", "i", "em", "en", "na", "nas", "nos", "para", "por", "per", "com", "con", "mi", "meu", "minha",
-  "seu", "sua", "su", "se", "ao", "al", "és", "es", "és", "é", "està", "està",
+  "lo", "gli", "le", "les", "o", "os", "e", "em", "na", "nas", "nos", "para", "por", "con", "mi", "meu", "minha",
+  "seu", "sua", "su", "se", "ao", "al", "é", "està",
   // French
-  "comment", "quel", "quelle", "des", "du", "une", "et", "pour", "avec", "dans", "mon", "ma", "mes", "est", "au", "aux", "ce", "cette", "je",
+  "quel", "quelle", "des", "du", "une", "et", "pour", "avec", "dans", "mon", "ma", "mes", "au", "aux", "ce", "cette", "je",
   // German, Dutch
-  "wie", "was", "der", "die", "das", "den", "dem", "des", "und", "mit", "ein", "eine", "einen", "für", "von", "zu", "ich", "ist", "im", "auf",
-  "hoe", "wat", "het", "een", "van", "voor", "met", "en", "ik", "mijn",
+  "wie", "was", "der", "die", "das", "den", "dem", "des", "und", "ein", "eine", "einen", "für", "von", "zu", "ich", "ist", "im", "auf",
+  "hoe", "wat", "het", "een", "van", "voor", "met", "ik", "mijn",
   // Swedish, Norwegian, Finnish
   "hur", "och", "att", "för", "med", "på", "jeg", "og", "hvordan", "miten", "ja", "kuinka",
   // Polish, Czech, Hungarian, Romanian, Latvian, Indonesian, Vietnamese, Uzbek, Turkish
-  "jak", "się", "w", "z", "na", "do", "dla", "jaký", "jak", "se", "v", "s", "hogyan", "a", "az", "egy", "és", "cum", "și", "în", "pentru",
+  "jak", "się", "na", "do", "dla", "jaký", "se", "hogyan", "a", "az", "egy", "cum", "și", "în", "pentru",
   "kā", "un", "ar", "bagaimana", "cara", "yang", "dan", "di", "untuk", "ke", "làm", "thế", "nào", "của", "và", "qanday", "va", "nasıl", "ve", "bir", "için",
   // Russian, Ukrainian
   "как", "в", "на", "и", "с", "для", "что", "як", "і", "з", "що",
