@@ -9,6 +9,7 @@ import { DocsRuntime } from "../src/tools/runtime.js";
 import { localContext } from "../src/vfs/request-context.js";
 import { type ServeProcess, startServe } from "../test/helpers/serve-http.js";
 import { cpuMs } from "./cpu-time.js";
+import type { Traffic } from "./query-stream.js";
 import { type BenchRow, type BenchSuite, percentile } from "./bench.js";
 
 const DEMO = fileURLToPath(new URL("../fixtures/demo", import.meta.url));
@@ -33,13 +34,13 @@ export interface LoadResult {
 }
 
 /** Run the load generator in its own process against `url` (served by process `serverPid`, or `serverPids`), in `protocol` (default 2025-06-18, a session per client). */
-export function load(url: string, clients: number, tool: string, args: string, options: { token?: string; serverPid?: number; serverPids?: readonly number[]; protocol?: string } = {}): Promise<LoadResult> {
+export function load(url: string, clients: number, tool: string, args: string, options: { token?: string; serverPid?: number; serverPids?: readonly number[]; protocol?: string; traffic?: Traffic } = {}): Promise<LoadResult> {
   // Several processes (--workers): their CPU adds up.
   const pids = options.serverPids ?? [options.serverPid];
   const cpu = (): number => pids.reduce((sum: number, pid) => sum + cpuMs(pid), 0);
   return new Promise((resolve, reject) => {
     const cpuBefore = cpu();
-    const child = spawn(process.execPath, ["--import", "tsx", LOAD, url, String(clients), String(SECONDS), "1", tool, args, options.token ?? "", options.protocol ?? ""], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", LOAD, url, String(clients), String(SECONDS), "1", tool, args, options.token ?? "", options.protocol ?? "", "0", "", options.traffic ?? "repeated"], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.on("exit", (code) => {
