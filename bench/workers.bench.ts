@@ -39,6 +39,8 @@ interface Measured {
   readonly callsPerSec: number;
   readonly p99: number;
   readonly cpuMsPerCall: number;
+  /** Of which the main threads (JavaScript); the rest is GC helpers, compiler, libuv (wrk rows). */
+  readonly mainThreadCpuMsPerCall?: number;
   /** PostgreSQL's own processes serving the server's connections, per call (wrk rows). */
   readonly dbCpuMsPerCall?: number;
   readonly errors: number;
@@ -144,7 +146,9 @@ async function measure(s: Scenario, stateLocation: string): Promise<Measured> {
 }
 
 const perSecond = (r: Measured): string =>
-  `${Math.round(r.callsPerSec)} calls/s, p99 ${r.p99.toFixed(1)} ms, server CPU ${r.cpuMsPerCall.toFixed(3)} ms/call${r.dbCpuMsPerCall === undefined || Number.isNaN(r.dbCpuMsPerCall) ? "" : `, database CPU ${r.dbCpuMsPerCall.toFixed(3)} ms/call`}, ${r.errors} errors`;
+  `${Math.round(r.callsPerSec)} calls/s, p99 ${r.p99.toFixed(1)} ms, server CPU ${r.cpuMsPerCall.toFixed(3)} ms/call${
+    r.mainThreadCpuMsPerCall === undefined ? "" : ` (main threads ${r.mainThreadCpuMsPerCall.toFixed(3)}), ${((r.callsPerSec * r.cpuMsPerCall) / 1000).toFixed(2)} cores busy`
+  }${r.dbCpuMsPerCall === undefined || Number.isNaN(r.dbCpuMsPerCall) ? "" : `, database CPU ${r.dbCpuMsPerCall.toFixed(3)} ms/call`}, ${r.errors} errors`;
 
 /** The rows issue 23's targets are read from: 1 and 2 workers under the same traffic. */
 function targetRows(one: Measured, two: Measured, what: string): BenchRow[] {
@@ -190,6 +194,7 @@ export const workersSuite: BenchSuite = {
             { area: "workers", metric: `spree search p99, ${label(s)}`, value: Math.round(r.p99 * 10) / 10, unit: "ms" },
             { area: "workers", metric: `spree search server CPU per call, ${label(s)}`, value: Math.round(r.cpuMsPerCall * 1000) / 1000, unit: "ms" },
           );
+          if (r.mainThreadCpuMsPerCall !== undefined) rows.push({ area: "workers", metric: `spree search server CPU per call on the main threads, ${label(s)}`, value: r.mainThreadCpuMsPerCall, unit: "ms" });
           if (r.dbCpuMsPerCall !== undefined && !Number.isNaN(r.dbCpuMsPerCall)) rows.push({ area: "workers", metric: `spree search database CPU per call, ${label(s)}`, value: r.dbCpuMsPerCall, unit: "ms" });
           if (r.errors > 0) log(`warning: ${r.errors} failed calls`);
         } finally {

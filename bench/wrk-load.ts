@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cpuMs } from "./cpu-time.js";
+import { cpuMs, mainThreadCpuMs } from "./cpu-time.js";
 import { QueryStream, type Traffic, wrkQueryFunction } from "./query-stream.js";
 
 /**
@@ -27,6 +27,8 @@ export interface WrkResult {
   readonly errors: number;
   /** CPU of the server's processes (`serverPids`, all threads) per call in the measured run, in ms. */
   readonly cpuMsPerCall: number;
+  /** The part of `cpuMsPerCall` spent on the processes' main threads (JavaScript); the rest is their other threads (GC helpers, compiler, libuv). */
+  readonly mainThreadCpuMsPerCall: number;
   /** CPU of the database's processes serving it (`databasePids`) per call, in ms; NaN without. */
   readonly dbCpuMsPerCall: number;
 }
@@ -75,6 +77,7 @@ export async function wrkLoad(
   const protocol = options.protocol ?? "2025-11-25";
   const distinct = options.traffic === "distinct";
   const serverCpu = (): number => (options.serverPids ?? []).reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const mainCpu = (): number => (options.serverPids ?? []).reduce((sum, pid) => sum + mainThreadCpuMs(pid), 0);
   const { headers: sessionHeaders, body } = await callTemplate(url, protocol, tool, distinct ? JSON.stringify({ ...(JSON.parse(args) as object), query: PLACEHOLDER }) : args);
   // The call must succeed before it is repeated: a tool error is also a 200.
   const probe = await fetch(url, { method: "POST", headers: sessionHeaders, body: body.replace(JSON.stringify(PLACEHOLDER), JSON.stringify("probe before the load")) });
@@ -115,8 +118,10 @@ export async function wrkLoad(
     writeScript(Number(/(\d+) requests in/.exec(warm)?.[1] ?? 0) + connections);
     const dbBefore = new Map((await (options.databasePids?.() ?? Promise.resolve([]))).map((pid) => [pid, cpuMs(pid)]));
     const cpuBefore = serverCpu();
+    const mainBefore = mainCpu();
     const out = run(seconds, true);
     const cpu = serverCpu() - cpuBefore;
+    const main = mainCpu() - mainBefore;
     // A database process started during the run (a pool's new connection) counts from zero.
     const dbCpu = options.databasePids === undefined ? Number.NaN : (await options.databasePids()).reduce((sum, pid) => sum + cpuMs(pid) - (dbBefore.get(pid) ?? 0), 0);
     const rate = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
@@ -129,6 +134,7 @@ export async function wrkLoad(
       p99: Math.round(Number(p99[1]) * scale * 100) / 100,
       errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
       cpuMsPerCall: Math.round((cpu / calls) * 1000) / 1000,
+      mainThreadCpuMsPerCall: Math.round((main / calls) * 1000) / 1000,
       dbCpuMsPerCall: Math.round((dbCpu / calls) * 1000) / 1000,
     };
   } finally {
