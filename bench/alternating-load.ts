@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { Traffic } from "./query-stream.js";
 
 const LOAD = fileURLToPath(new URL("./bridge-load.ts", import.meta.url));
 
@@ -27,6 +28,8 @@ export interface AlternatingLoad {
   readonly sliceSeconds: number;
   readonly warmupSeconds: number;
   readonly serverPid: number | undefined;
+  /** Distinct questions from the query stream (the default), or the arguments as given, repeated. */
+  readonly traffic?: Traffic;
 }
 
 /**
@@ -35,7 +38,7 @@ export interface AlternatingLoad {
  * apart share the machine's state, where separate runs minutes apart do not.
  */
 export function loadAlternating(o: AlternatingLoad): Promise<Slice[]> {
-  const argv = [LOAD, o.url, String(o.clients), String(o.sliceSeconds), String(o.warmupSeconds), o.tool, o.args, "", o.protocols.join(","), String(o.rounds), String(o.serverPid ?? "")];
+  const argv = [LOAD, o.url, String(o.clients), String(o.sliceSeconds), String(o.warmupSeconds), o.tool, o.args, "", o.protocols.join(","), String(o.rounds), String(o.serverPid ?? ""), o.traffic ?? "distinct"];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", ...argv], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";

@@ -1,5 +1,6 @@
 import { Agent, request } from "node:http";
 import { cpuMs } from "./cpu-time.js";
+import { QueryStream } from "./query-stream.js";
 
 /**
  * Load generator for `bench/bridge.bench.ts` and `bench/protocol.bench.ts`, run as its own
@@ -17,11 +18,15 @@ import { cpuMs } from "./cpu-time.js";
  * each alike; prints `{ slices: [{ protocol, calls, errors, seconds, p50, p99, cpuMs }] }`, with
  * the CPU time SERVER_PID used in each slice (its in-flight calls drained before the next).
  *
- * argv: url clients seconds warmupSeconds toolName argumentsJson [bearerToken] [protocolVersion[,...]] [rounds] [serverPid]
+ * TRAFFIC `distinct` replaces the arguments' `query` in every call with the next question of the
+ * query stream (bench/query-stream.ts: no two calls of the run alike, all clients drawing from
+ * one stream); `repeated` (the default) sends the arguments as given.
+ *
+ * argv: url clients seconds warmupSeconds toolName argumentsJson [bearerToken] [protocolVersion[,...]] [rounds] [serverPid] [traffic]
  */
-const [url, clientsArg, secondsArg, warmupArg, toolName, argsJson, token, protocolArg, roundsArg, serverPidArg] = process.argv.slice(2);
+const [url, clientsArg, secondsArg, warmupArg, toolName, argsJson, token, protocolArg, roundsArg, serverPidArg, trafficArg] = process.argv.slice(2);
 if (url === undefined || toolName === undefined || argsJson === undefined) {
-  process.stderr.write("usage: bridge-load URL CLIENTS SECONDS WARMUP TOOL ARGS_JSON [TOKEN] [PROTOCOL[,PROTOCOL...]] [ROUNDS] [SERVER_PID]\n");
+  process.stderr.write("usage: bridge-load URL CLIENTS SECONDS WARMUP TOOL ARGS_JSON [TOKEN] [PROTOCOL[,PROTOCOL...]] [ROUNDS] [SERVER_PID] [distinct|repeated]\n");
   process.exit(2);
 }
 const protocols = (protocolArg === undefined || protocolArg === "" ? "2025-06-18" : protocolArg).split(",");
@@ -29,7 +34,8 @@ const clients = Number(clientsArg);
 const seconds = Number(secondsArg);
 const warmup = Number(warmupArg);
 const rounds = Number(roundsArg ?? 0);
-const serverPid = serverPidArg === undefined ? undefined : Number(serverPidArg);
+const serverPid = serverPidArg === undefined || serverPidArg === "" ? undefined : Number(serverPidArg);
+const stream = trafficArg === "distinct" ? new QueryStream() : undefined;
 const target = new URL(url);
 const agent = new Agent({ keepAlive: true, maxSockets: clients * protocols.length });
 const base: Record<string, string> = {
@@ -89,7 +95,8 @@ async function drive(group: readonly LoadClient[], measureFrom: number, end: num
     group.map(async (client) => {
       let id = 0;
       while (performance.now() < end) {
-        const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: toolName, arguments: args, ...client.envelope } });
+        const callArgs = stream === undefined ? args : { ...args, query: stream.take() };
+        const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: toolName, arguments: callArgs, ...client.envelope } });
         const t0 = performance.now();
         const r = await post(body, client.headers);
         const t1 = performance.now();

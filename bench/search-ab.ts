@@ -3,15 +3,16 @@ import { loadSite } from "../src/vfs/load-site.js";
 import { SearchIndex } from "../src/tools/search/search-index.js";
 import type { Site } from "../src/vfs/site.js";
 import { percentile } from "./bench.js";
-import { loadEvalSets } from "./eval/eval.js";
+import { QueryStream } from "./query-stream.js";
 import { CORPORA_DIR, tenThousandPageSite } from "./search.bench.js";
 
 /**
  * Search latency of this checkout against another one (a second worktree at another commit, its
  * `node_modules` linked), in one process: both indexes built over the same site, then each of
- * spree's eval questions searched by each in turn, the one going first alternating, so that
+ * distinct questions searched by each in turn, the one going first alternating, so that
  * warm-up, garbage collection and the machine's load fall on both alike. On spree and on the
- * bench's 10,000-page site, no result cache.
+ * bench's 10,000-page site, no result cache, the query stream's distinct questions (each asked
+ * once a round by each side).
  *
  *   npx tsx bench/search-ab.ts ../other-worktree [rounds] [--other-first]
  *
@@ -32,10 +33,9 @@ const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
 const otherFirst = args.includes("--other-first");
 const { SearchIndex: OtherIndex } = (await import(resolve(other, "src/tools/search/search-index.ts"))) as { SearchIndex: new (o: { cachedResults: number }) => Searcher };
 
-const queries = loadEvalSets()
-  .find((s) => s.corpus === "spree")
-  ?.questions.map((q) => q.query);
-if (queries === undefined) throw new Error("no eval set for spree");
+// Distinct questions (bench/query-stream.ts): every corpus's eval questions, as written and with an extra word.
+const stream = new QueryStream();
+const queries = Array.from({ length: 2 * stream.questions.length }, (_, i) => stream.at(i));
 const canRead = (): boolean => true;
 const sites: [string, Site][] = [
   ["10,000 pages", await tenThousandPageSite()],

@@ -2,7 +2,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cpuMs } from "./cpu-time.js";
+import { cpuMs, mainThreadCpuMs } from "./cpu-time.js";
+import { QueryStream, type Traffic, wrkQueryFunction } from "./query-stream.js";
 
 /**
  * Load from wrk (Debian's `wrk`, written in C): on a 2-core machine the load generator shares
@@ -26,7 +27,16 @@ export interface WrkResult {
   readonly errors: number;
   /** CPU of the server's processes (`serverPids`, all threads) per call in the measured run, in ms. */
   readonly cpuMsPerCall: number;
+  /** The part of `cpuMsPerCall` spent on the processes' main threads (JavaScript); the rest is their other threads (GC helpers, compiler, libuv). */
+  readonly mainThreadCpuMsPerCall: number;
+  /** CPU of the database's processes serving it (`databasePids`) per call, in ms; NaN without. */
+  readonly dbCpuMsPerCall: number;
 }
+
+/** Where the query goes in the template body, replaced by the stream's question per request. */
+const PLACEHOLDER = "\u0000svc-query\u0000";
+/** One stream for every run: the questions of bench/eval, in a fixed order. */
+const STREAM = new QueryStream();
 
 /** The 2025 generation opens a session for wrk's connections to share; 2026-07-28 has none. */
 export type WrkProtocol = "2025-11-25" | "2026-07-28";
@@ -50,20 +60,27 @@ async function callTemplate(url: string, protocol: WrkProtocol, tool: string, ar
   return { headers: { ...headers, "mcp-session-id": session, "mcp-protocol-version": protocol }, body };
 }
 
-/** `connections` keep-alive connections calling `tool` with `args` for `seconds` (after a 2 s warm-up). */
+/**
+ * `connections` keep-alive connections calling `tool` with `args` for `seconds` (after a 2 s
+ * warm-up). With `traffic: "distinct"`, `args` must have a `query`, and each request asks the
+ * next question of the query stream instead (bench/query-stream.ts; the warm-up's questions are
+ * not asked again in the measured run).
+ */
 export async function wrkLoad(
   url: string,
   connections: number,
   seconds: number,
   tool: string,
   args: string,
-  options: { protocol?: WrkProtocol; serverPids?: readonly number[] } = {},
+  options: { protocol?: WrkProtocol; serverPids?: readonly number[]; traffic?: Traffic; databasePids?: () => Promise<readonly number[]> } = {},
 ): Promise<WrkResult> {
   const protocol = options.protocol ?? "2025-11-25";
+  const distinct = options.traffic === "distinct";
   const serverCpu = (): number => (options.serverPids ?? []).reduce((sum, pid) => sum + cpuMs(pid), 0);
-  const { headers: sessionHeaders, body } = await callTemplate(url, protocol, tool, args);
+  const mainCpu = (): number => (options.serverPids ?? []).reduce((sum, pid) => sum + mainThreadCpuMs(pid), 0);
+  const { headers: sessionHeaders, body } = await callTemplate(url, protocol, tool, distinct ? JSON.stringify({ ...(JSON.parse(args) as object), query: PLACEHOLDER }) : args);
   // The call must succeed before it is repeated: a tool error is also a 200.
-  const probe = await fetch(url, { method: "POST", headers: sessionHeaders, body });
+  const probe = await fetch(url, { method: "POST", headers: sessionHeaders, body: body.replace(JSON.stringify(PLACEHOLDER), JSON.stringify("probe before the load")) });
   const text = await probe.text();
   if (probe.status !== 200 || text.includes('"isError":true') || text.includes('"error":{')) throw new Error(`tools/call: ${probe.status} ${text.slice(0, 300)}`);
   const dir = mkdtempSync(join(tmpdir(), "svc-bench-wrk-"));
@@ -73,25 +90,40 @@ export async function wrkLoad(
     // by 32 connections at once, a session's answers wait on each other (the same call took
     // 2.5 times the server CPU and half the rate, with rate limits counted).
     const [head, tail] = body.split('"id":1,') as [string, string];
-    writeFileSync(
-      script,
-      [
-        `wrk.method = "POST"`,
-        ...Object.entries(sessionHeaders).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
-        "local n = 0",
-        "request = function()",
-        "  n = n + 1",
-        `  return wrk.format(nil, nil, nil, ${JSON.stringify(head + '"id":')} .. n .. ${JSON.stringify("," + tail)})`,
-        "end",
-        "",
-      ].join("\n"),
-    );
+    // Distinct questions: the query's JSON string comes from `svc_query`, call by call (the
+    // warm-up run's calls and the measured run's are one count: wrk runs the script afresh each
+    // time, so the measured run starts after the warm-up's questions, at `start`).
+    const [beforeQuery, afterQuery] = distinct ? (tail.split(JSON.stringify(PLACEHOLDER)) as [string, string]) : [tail, ""];
+    const rest = distinct ? `${JSON.stringify("," + beforeQuery)} .. svc_query(start + n - 1) .. ${JSON.stringify(afterQuery)}` : JSON.stringify("," + tail);
+    const writeScript = (start: number): void =>
+      writeFileSync(
+        script,
+        [
+          ...(distinct ? [wrkQueryFunction(STREAM), `local start = ${start}`] : []),
+          `wrk.method = "POST"`,
+          ...Object.entries(sessionHeaders).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+          "local n = 0",
+          "request = function()",
+          "  n = n + 1",
+          `  return wrk.format(nil, nil, nil, ${JSON.stringify(head + '"id":')} .. n .. ${rest})`,
+          "end",
+          "",
+        ].join("\n"),
+      );
     const run = (s: number, latency: boolean): string =>
       execFileSync("wrk", ["-t1", `-c${connections}`, `-d${s}s`, ...(latency ? ["--latency"] : []), "-s", script, url], { encoding: "utf8" });
-    run(2, false);
+    writeScript(0);
+    const warm = run(2, false);
+    // wrk counts requests sent, some still unanswered at its end: skip past them all.
+    writeScript(Number(/(\d+) requests in/.exec(warm)?.[1] ?? 0) + connections);
+    const dbBefore = new Map((await (options.databasePids?.() ?? Promise.resolve([]))).map((pid) => [pid, cpuMs(pid)]));
     const cpuBefore = serverCpu();
+    const mainBefore = mainCpu();
     const out = run(seconds, true);
     const cpu = serverCpu() - cpuBefore;
+    const main = mainCpu() - mainBefore;
+    // A database process started during the run (a pool's new connection) counts from zero.
+    const dbCpu = options.databasePids === undefined ? Number.NaN : (await options.databasePids()).reduce((sum, pid) => sum + cpuMs(pid) - (dbBefore.get(pid) ?? 0), 0);
     const rate = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
     const p99 = /99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
     if (rate === undefined || p99 === null) throw new Error(`unreadable wrk output:\n${out}`);
@@ -102,6 +134,8 @@ export async function wrkLoad(
       p99: Math.round(Number(p99[1]) * scale * 100) / 100,
       errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
       cpuMsPerCall: Math.round((cpu / calls) * 1000) / 1000,
+      mainThreadCpuMsPerCall: Math.round((main / calls) * 1000) / 1000,
+      dbCpuMsPerCall: Math.round((dbCpu / calls) * 1000) / 1000,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

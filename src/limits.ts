@@ -305,6 +305,15 @@ export const LIMITS = {
      *  hold an upstream connection 30 s and pull 10 MB, so 300 bounds what one address can
      *  make this server send to an API (and fetch from it) at 3 GB an hour. */
     relay: 300,
+    /** Units a process takes at once from a shared counter (PostgreSQL state, or the primary of
+     *  `--workers`) and spends without asking again (`leasing-limiter.ts`): one round trip per 64
+     *  calls instead of one per call. What one process holds unspent may be refused to another,
+     *  so a limit can refuse at most this many calls per process early (never let one more pass). */
+    leaseUnits: 64,
+    /** Units that must remain of a limit after a lease for it to be granted: the last 4,096 of
+     *  every limit (and the whole of a smaller one, as the tests' and the feedback budgets) are
+     *  decided call by call in the shared store, exactly. */
+    leaseHeadroom: 4_096,
   },
   oauth: {
     /** Access tokens live an hour: short enough that a leaked one expires soon, long enough that

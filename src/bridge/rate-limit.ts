@@ -178,7 +178,7 @@ export class CountersLimiter implements RateLimiter {
 }
 
 /** Units per counter: a batch may charge one counter several times (two searches in one request). */
-function unitsByKey(charges: readonly Charge[]): Map<string, { charge: Charge; units: number }> {
+export function unitsByKey(charges: readonly Charge[]): Map<string, { charge: Charge; units: number }> {
   const needed = new Map<string, { charge: Charge; units: number }>();
   for (const c of charges) {
     if (c.limit === Number.POSITIVE_INFINITY) continue;

@@ -2,6 +2,7 @@ import { mcpAvailable } from "../bridge/access-policy.js";
 import { isLoopbackHost } from "../store/state/redirect-domains.js";
 import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
 import { listen } from "../bridge/http-server.js";
+import { LeasingLimiter } from "../bridge/leasing-limiter.js";
 import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/rate-limit.js";
 import { bridgeUrls } from "../bridge/urls.js";
 import { createFeedbackApp } from "../bridge/feedback/app.js";
@@ -93,8 +94,13 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     state,
     rateLimits,
     // Shared state shares the counters too: the limits hold across every process and instance.
-    // Else a worker of --workers counts through its primary; a lone process counts itself.
-    ...(counters !== undefined ? { limiter: new CountersLimiter(counters, rateLimits.windowMs) } : worker !== undefined ? { limiter: worker.limiter } : {}),
+    // Else a worker of --workers counts through its primary; a lone process counts itself. Shared
+    // counters are leased in blocks, not asked per call (leasing-limiter.ts).
+    ...(counters !== undefined
+      ? { limiter: new LeasingLimiter(new CountersLimiter(counters, rateLimits.windowMs), rateLimits.windowMs) }
+      : worker !== undefined
+        ? { limiter: new LeasingLimiter(worker.limiter, rateLimits.windowMs) }
+        : {}),
     log,
     tools,
     extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions }),

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { describePostgres, freshDatabase } from "../helpers/postgres.js";
+import { describePostgres, freshDatabase, queryDatabase } from "../helpers/postgres.js";
 import { type ServeProcess, startServe } from "../helpers/serve-http.js";
 import { stopProcess } from "../helpers/workers.js";
 import { DEMO, PROTOCOL, SEARCH } from "./harness.js";
@@ -116,6 +116,26 @@ describePostgres("instances on one PostgreSQL database", () => {
         /^Rate limit exceeded: at most 4 search calls per hour on this documentation site\. Retry after \d+ seconds\.$/,
       );
     }
+  });
+
+  it("a limit large enough to lease in blocks: never more than N pass across instances, the store counts N, and one instance's unspent block is all the other is refused early", async () => {
+    // 4,096 + 200: each instance leases blocks of 64 (one round trip per block) until 4,096 remain.
+    const limit = 4296;
+    const [a, b] = await twoInstances(["--rate-limit", "ip=off", "--rate-limit", `search=${limit}`]);
+    const sa = await session(a.origin, "/mcp");
+    const sb = await session(b.origin, "/mcp");
+    const call = async (s: ServeProcess, headers: Record<string, string>): Promise<number> => (await post(s.origin, "/mcp", CALL, headers)).status;
+    // A takes one call (and a block of 64 beside it); B alone then reaches the limit 64 calls early.
+    expect(await call(a, sa)).toBe(200);
+    let passedB = 0;
+    for (let status = await call(b, sb); status === 200; status = await call(b, sb)) passedB++;
+    expect(passedB).toBe(limit - 1 - 64);
+    // A spends its block, and is then refused too: N passed in all, never more.
+    let passedA = 1;
+    for (let status = await call(a, sa); status === 200; status = await call(a, sa)) passedA++;
+    expect(passedA + passedB).toBe(limit);
+    expect([await call(a, sa), await call(b, sb)]).toEqual([429, 429]);
+    expect(await queryDatabase(url(), "SELECT key, count::int FROM rate_counters ORDER BY key")).toEqual([{ key: "tool:mcp:search", count: limit }]);
   });
 
   it("feedback taken by one is listed by the other; a 2025 session opened on one is unknown to the other (sticky routing)", async () => {
