@@ -39,6 +39,7 @@ describe("submit_feedback through the SDK client", () => {
         "something missing or unclear. Use it after you found the docs lacking while answering; say what is wrong and what would fix it. " +
         "Not for questions (search the docs instead).",
       inputSchema: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           path: {
@@ -51,6 +52,7 @@ describe("submit_feedback through the SDK client", () => {
         additionalProperties: false,
       },
       outputSchema: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           id: { type: "string", description: "The entry's id." },
