@@ -81,6 +81,8 @@ export interface PageUnit {
 
 /** Section units of one text, shared by the pages with that text (`InvertedIndex.addPage`). */
 export interface SharedSections {
+  /** The `sections` array they were made from (`InvertedIndex.sharedBy`). */
+  readonly key: readonly TermSequence[];
   readonly ids: readonly number[];
   readonly units: readonly SectionUnit[];
   /** Summed section field lengths: heading, body, code. */
@@ -287,7 +289,7 @@ export class InvertedIndex {
       this.sums[base + 2] = 0;
     }
     this.summed.length = 0;
-    return { ids, units, lengths, terms: Int32Array.from(pageTerms), sumTerms, sums, users: 0 };
+    return { key: sections, ids, units, lengths, terms: Int32Array.from(pageTerms), sumTerms, sums, users: 0 };
   }
 
   /** Stage a page's summed section postings (`pageSections`) from its text's. */
@@ -318,7 +320,11 @@ export class InvertedIndex {
     // Roughly the postings just orphaned: its own fields' and summed sections' (one per page
     // term), and the sections' when it was their last page.
     this.dead += page.terms.length + (group.users === 0 ? page.terms.length + page.sections.length * 8 : 0);
-    if (group.users === 0) for (const id of page.sections) this.sectionUnits[id] = undefined;
+    if (group.users === 0) {
+      for (const id of page.sections) this.sectionUnits[id] = undefined;
+      // A page added later with the same text makes its sections anew.
+      this.sharedBy.delete(group.key);
+    }
     if (this.dead > this.live / 3) this.compact();
     return group.users === 0 ? page.sections : [];
   }
