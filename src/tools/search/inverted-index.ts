@@ -75,6 +75,25 @@ export interface PageUnit {
   readonly sections: readonly number[];
   /** Distinct term ids of the page, to undo its document frequencies on removal. */
   readonly terms: readonly number[];
+  /** Its sections, shared with the pages of the same text (`InvertedIndex.addPage`). */
+  readonly shared: SharedSections;
+}
+
+/** Section units of one text, shared by the pages with that text (`InvertedIndex.addPage`). */
+export interface SharedSections {
+  /** The `sections` array they were made from (`InvertedIndex.sharedBy`). */
+  readonly key: readonly TermSequence[];
+  readonly ids: readonly number[];
+  readonly units: readonly SectionUnit[];
+  /** Summed section field lengths: heading, body, code. */
+  readonly lengths: readonly number[];
+  /** Distinct term ids of the sections. */
+  readonly terms: Int32Array;
+  /** The sections' frequencies summed per term (`packWideTf`): a page's `pageSections` postings. */
+  readonly sumTerms: Int32Array;
+  readonly sums: Float64Array;
+  /** Pages using them: the sections leave the index with the last. */
+  users: number;
 }
 
 /**
@@ -96,6 +115,8 @@ function fieldLengths(seq: TermSequence): number[] {
 
 export class InvertedIndex {
   private readonly entries: (TermEntry | undefined)[] = [];
+  /** Section units by the `sections` array given to `addPage` (a text analysed once). */
+  private readonly sharedBy = new WeakMap<readonly TermSequence[], SharedSections>();
   private readonly pools: Record<PostingKind, PostingPool> = { sections: new PostingPool(false), pages: new PostingPool(false), pageSections: new PostingPool(true) };
   /** Units by id (arrays, not maps: the ranking loop looks one up per posting). */
   private readonly sectionUnits: (SectionUnit | undefined)[] = [];
@@ -178,7 +199,7 @@ export class InvertedIndex {
 
   /** The sections of a page unit. */
   sectionsOf(page: PageUnit): SectionUnit[] {
-    return page.sections.map((id) => this.sectionUnits[id] as SectionUnit);
+    return page.shared.units as SectionUnit[];
   }
 
   /** Number of vocabulary ids (some may belong to no live page). */
@@ -197,30 +218,35 @@ export class InvertedIndex {
   /**
    * Add a page: its own fields and its sections' fields (term ids). Returns the page id and
    * the section ids, in order. `counted`: whether it counts in the index's own statistics.
+   *
+   * Pages given the same `sections` array (the same text: `SearchIndex` analyses a body once per
+   * sync) share their section units and section postings: a site whose every version copies the
+   * same pages holds each text's sections once. What is per page stays per page: its own fields,
+   * its summed section postings (copied from the first), its statistics and its hits (ranking
+   * scores a page's sections right after reading them, so pages sharing them never mix).
    */
-  addPage(pageFields: TermSequence, sections: readonly TermSequence[], counted = true): { page: number; sections: number[] } {
+  addPage(pageFields: TermSequence, sections: readonly TermSequence[], counted = true): { page: number; sections: readonly number[] } {
     const pageId = this.nextPage++;
     const mark = pageId + 1;
     this.grow();
     const pageTerms: number[] = [];
-    const sectionIds: number[] = [];
-    const sectionUnits: SectionUnit[] = [];
-    const sectionLengths = [0, 0, 0];
-    for (const sequence of sections) {
-      const id = this.nextSection++;
-      sectionIds.push(id);
-      const lengths = fieldLengths(sequence);
-      for (let f = 0; f < FIELDS_PER_UNIT; f++) sectionLengths[f]! += lengths[f] as number;
-      const unit: SectionUnit = { page: pageId, lengths, sequence };
-      this.sectionUnits[id] = unit;
-      sectionUnits.push(unit);
-      this.post(sequence, id, "sections", mark, pageTerms);
+    let group = this.sharedBy.get(sections);
+    if (group === undefined) {
+      group = this.addSections(sections, pageId, mark, pageTerms);
+      this.sharedBy.set(sections, group);
+    } else {
+      for (let i = 0; i < group.terms.length; i++) {
+        const t = group.terms[i] as number;
+        this.pageMark[t] = mark;
+        pageTerms.push(t);
+      }
     }
-    this.postSums(pageId);
+    group.users++;
+    this.stageSums(group, pageId);
     this.post(pageFields, pageId, "pages", mark, pageTerms);
     const titleEnd = pageFields.indexOf(-1);
     const title = titleEnd === -1 ? pageFields : pageFields.subarray(0, titleEnd);
-    const unit: PageUnit = { lengths: fieldLengths(pageFields), counted, title, sectionLengths, sections: sectionIds, terms: pageTerms };
+    const unit: PageUnit = { lengths: fieldLengths(pageFields), counted, title, sectionLengths: group.lengths, sections: group.ids, terms: pageTerms, shared: group };
     this.pageUnits[pageId] = unit;
     if (pageId >= this.titleLengths.length) {
       const grown = new Int32Array(Math.max(pageId + 1, this.titleLengths.length * 2, 1024));
@@ -230,27 +256,77 @@ export class InvertedIndex {
     this.titleLengths[pageId] = title.length;
     if (counted) {
       for (const t of pageTerms) (this.entries[t] as TermEntry).df++;
-      this.totals.add(unit, sectionUnits, 1);
+      this.totals.add(unit, group.units, 1);
     }
     this.changes++;
-    return { page: pageId, sections: sectionIds };
+    return { page: pageId, sections: group.ids };
   }
 
-  /** Remove a page and its sections. Their postings become garbage, compacted in bulk. */
-  removePage(pageId: number): void {
+  /** A text's section units and postings, made for its first page; its distinct terms are
+   *  marked as `pageId`'s (`mark`). */
+  private addSections(sections: readonly TermSequence[], pageId: number, mark: number, pageTerms: number[]): SharedSections {
+    const ids: number[] = [];
+    const units: SectionUnit[] = [];
+    const lengths = [0, 0, 0];
+    for (const sequence of sections) {
+      const id = this.nextSection++;
+      ids.push(id);
+      const unitLengths = fieldLengths(sequence);
+      for (let f = 0; f < FIELDS_PER_UNIT; f++) lengths[f]! += unitLengths[f] as number;
+      const unit: SectionUnit = { page: pageId, lengths: unitLengths, sequence };
+      this.sectionUnits[id] = unit;
+      units.push(unit);
+      this.post(sequence, id, "sections", mark, pageTerms);
+    }
+    // The page-level sums of the sections' frequencies, kept for the text's other pages.
+    const sumTerms = Int32Array.from(this.summed);
+    const sums = new Float64Array(sumTerms.length);
+    for (let i = 0; i < sumTerms.length; i++) {
+      const base = (sumTerms[i] as number) * FIELDS_PER_UNIT;
+      sums[i] = packWideTf(this.sums[base] as number, this.sums[base + 1] as number, this.sums[base + 2] as number);
+      this.sums[base] = 0;
+      this.sums[base + 1] = 0;
+      this.sums[base + 2] = 0;
+    }
+    this.summed.length = 0;
+    return { key: sections, ids, units, lengths, terms: Int32Array.from(pageTerms), sumTerms, sums, users: 0 };
+  }
+
+  /** Stage a page's summed section postings (`pageSections`) from its text's. */
+  private stageSums(group: SharedSections, pageId: number): void {
+    this.staged ??= { sections: new StagedPostings(), pages: new StagedPostings(), pageSections: new StagedPostings() };
+    const staged = this.staged.pageSections;
+    for (let i = 0; i < group.sumTerms.length; i++) {
+      staged.term.push(group.sumTerms[i] as number);
+      staged.unit.push(pageId);
+      staged.wide.push(group.sums[i] as number);
+    }
+    this.live += group.sumTerms.length;
+  }
+
+  /** Remove a page, and its sections when no other page shares them. Their postings become
+   *  garbage, compacted in bulk. Returns the ids of the sections removed with it. */
+  removePage(pageId: number): readonly number[] {
     const page = this.pageUnits[pageId];
-    if (page === undefined) return;
+    if (page === undefined) return [];
     if (page.counted) {
       for (const t of page.terms) (this.entries[t] as TermEntry).df--;
-      this.totals.add(page, this.sectionsOf(page), -1);
+      this.totals.add(page, page.shared.units, -1);
     }
-    for (const id of page.sections) this.sectionUnits[id] = undefined;
     this.pageUnits[pageId] = undefined;
     this.changes++;
-    // Roughly the postings just orphaned: two per page term (its fields, its sections' sums),
-    // plus repeats across sections.
-    this.dead += 2 * page.terms.length + page.sections.length * 8;
+    const group = page.shared;
+    group.users--;
+    // Roughly the postings just orphaned: its own fields' and summed sections' (one per page
+    // term), and the sections' when it was their last page.
+    this.dead += page.terms.length + (group.users === 0 ? page.terms.length + page.sections.length * 8 : 0);
+    if (group.users === 0) {
+      for (const id of page.sections) this.sectionUnits[id] = undefined;
+      // A page added later with the same text makes its sections anew.
+      this.sharedBy.delete(group.key);
+    }
     if (this.dead > this.live / 3) this.compact();
+    return group.users === 0 ? page.sections : [];
   }
 
   /**
@@ -373,24 +449,6 @@ export class InvertedIndex {
     }
     this.live += touched.length;
     touched.length = 0;
-  }
-
-  /** Stage a page's summed section postings (`TermEntry.pageSections`) and clear the sums. */
-  private postSums(pageId: number): void {
-    this.staged ??= { sections: new StagedPostings(), pages: new StagedPostings(), pageSections: new StagedPostings() };
-    const staged = this.staged.pageSections;
-    const sums = this.sums;
-    for (const t of this.summed) {
-      const base = t * FIELDS_PER_UNIT;
-      staged.term.push(t);
-      staged.unit.push(pageId);
-      staged.wide.push(packWideTf(sums[base] as number, sums[base + 1] as number, sums[base + 2] as number));
-      sums[base] = 0;
-      sums[base + 1] = 0;
-      sums[base + 2] = 0;
-    }
-    this.live += this.summed.length;
-    this.summed.length = 0;
   }
 
   /**

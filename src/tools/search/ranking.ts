@@ -699,6 +699,8 @@ class PairFinder {
  */
 export class RankScratch {
   private sectionSlots: Int32Array = new Int32Array(0);
+  /** The page slot each section slot belongs to. */
+  private sectionPage: Int32Array = new Int32Array(0);
   private pageSlots: Int32Array = new Int32Array(0);
   /** Per page slot (`width` numbers): n page-field tf~, n summed section-field tf~, n bounds of
    *  one section's tf~, n weights of the query terms in the title, the title words matched. */
@@ -814,8 +816,12 @@ export class RankScratch {
   /** The slot of a section of the page in slot `pageSlot`, taking one the first time. */
   sectionSlot(section: number, pageSlot: number): number {
     const slot = this.sectionSlots[section] as number;
-    if (slot !== -1) return slot;
+    // Pages of the same text share section ids (`InvertedIndex.addPage`): a slot is this page's
+    // only if this page took it; a page scored earlier with the same section gets no say here.
+    if (slot !== -1 && this.sectionPage[slot] === pageSlot) return slot;
     const next = this.sections.length;
+    if (this.sectionPage.length <= next) this.sectionPage = grow(this.sectionPage, next + 1, -1);
+    this.sectionPage[next] = pageSlot;
     this.sectionSlots[section] = next;
     this.sections.push(section);
     const need = (next + 1) * this.n;

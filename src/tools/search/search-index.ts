@@ -520,8 +520,8 @@ export class SearchIndex {
   private remove(entry: IndexedPage): void {
     for (const v of entry.variants) {
       this.classes.track(v.id, -1);
-      this.index.removePage(v.id);
-      for (const sid of v.sectionIds) this.sectionOf.delete(sid);
+      // Sections shared with a page of the same text stay until the last one goes.
+      for (const sid of this.index.removePage(v.id)) this.sectionOf.delete(sid);
       this.byId[v.id] = undefined;
     }
     this.byPath.delete(entry.page.path);

@@ -57,7 +57,7 @@ describe("inverted index under adds and removes", () => {
         const vocabulary = new Vocabulary();
         for (let t = 0; t < 12; t++) vocabulary.id(`t${t}`);
         const index = new InvertedIndex(vocabulary);
-        const live = new Map<number, { own: number[][]; sections: number[][][]; counted: boolean; sectionIds: number[] }>();
+        const live = new Map<number, { own: number[][]; sections: number[][][]; counted: boolean; sectionIds: readonly number[] }>();
         for (const o of ops) {
           if ("add" in o) {
             const { page: id, sections } = index.addPage(sequenceOf(o.add.own), o.add.sections.map(sequenceOf), o.add.counted);

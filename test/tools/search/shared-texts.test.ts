@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { InvertedIndex, type TermEntry } from "../../../src/tools/search/inverted-index.js";
 import { SearchIndex } from "../../../src/tools/search/search-index.js";
+import { Vocabulary } from "../../../src/tools/search/vocabulary.js";
 import { inlineSite } from "./inline-site.js";
 
 /**
@@ -43,5 +45,25 @@ describe("pages with the same text", () => {
     expect(unscored(hitsOf(index, "verify hmac signature", "v1"))).toEqual(unscored(before));
     expect(hitsOf(index, "ed25519", "v1")).toEqual([]);
     expect(hitsOf(index, "ed25519", "v2")).toEqual([{ path: "/v2/webhooks", anchor: "verify-signatures", score: 0.321, snippet: "Every delivery carries an Ed25519 signature header.", also: [] }]);
+  });
+});
+
+describe("InvertedIndex.addPage with one sections array for several pages", () => {
+  it("shares the section units; the last page removed takes them; a page added after that makes them anew", () => {
+    const vocabulary = new Vocabulary();
+    const index = new InvertedIndex(vocabulary);
+    const ids = (words: string): Int32Array => Int32Array.from(words.split(" "), (w) => vocabulary.id(w));
+    const sections = [ids("falcon ledge"), ids("heron")];
+    const a = index.addPage(ids("alpha"), sections);
+    const b = index.addPage(ids("beta"), sections);
+    expect(b.sections).toEqual(a.sections);
+    expect(index.removePage(a.page)).toEqual([]);
+    expect(index.removePage(b.page)).toEqual(a.sections);
+    expect(index.section(a.sections[0] as number)).toBeUndefined();
+    const c = index.addPage(ids("gamma"), sections);
+    expect(c.sections).not.toEqual(a.sections);
+    const falcon = index.entry("falcon") as TermEntry;
+    expect(index.postings("sections").list(falcon.id).ids).toEqual([c.sections[0]]);
+    expect(index.postings("pageSections").list(falcon.id).ids).toEqual([c.page]);
   });
 });
