@@ -80,6 +80,8 @@ export class SnapshotEncoder {
     const table = new Float64Array(new SharedArrayBuffer(Math.max(1, list.length * COLUMNS) * Float64Array.BYTES_PER_ELEMENT));
     const accesses: Access[] = [];
     const accessIds = new Map<string, number>();
+    // Files mostly share their access rule objects: looked up by identity first, then by value.
+    const accessOf = new Map<Access, number>();
     const byText = new Map<string, TextRef>();
     const position = new Map<SiteFile, number>();
     const paths: string[] = [];
@@ -91,14 +93,25 @@ export class SnapshotEncoder {
         this.refs.set(f, ref);
         byText.set(f.text, ref);
       }
-      const key = JSON.stringify(f.access);
-      let access = accessIds.get(key);
+      let access = accessOf.get(f.access);
       if (access === undefined) {
-        access = accesses.length;
-        accesses.push(f.access);
-        accessIds.set(key, access);
+        const key = JSON.stringify(f.access);
+        access = accessIds.get(key);
+        if (access === undefined) {
+          access = accesses.length;
+          accesses.push(f.access);
+          accessIds.set(key, access);
+        }
+        accessOf.set(f.access, access);
       }
-      table.set([ref.chunk, ref.offset, ref.length, f.size, f.mtime.getTime(), access, ref.wide ? 1 : 0], i * COLUMNS);
+      const at = i * COLUMNS;
+      table[at] = ref.chunk;
+      table[at + 1] = ref.offset;
+      table[at + 2] = ref.length;
+      table[at + 3] = f.size;
+      table[at + 4] = f.mtime.getTime();
+      table[at + 5] = access;
+      table[at + 6] = ref.wide ? 1 : 0;
       paths.push(f.path);
       position.set(f, i);
     }

@@ -232,9 +232,13 @@ export class ShellHost {
     return retire.length;
   }
 
-  /** Start a worker now (starting takes a moment) instead of at the first command, and give it `site`. */
+  /**
+   * Start a worker now (starting takes a moment) instead of at the first command, and give it
+   * `site`. The site is encoded just after this returns (a second on a 50,000-page site), so a
+   * server answers `initialize` first; a command asked before gets it encoded on the spot.
+   */
   start(site?: Site): void {
-    if (site !== undefined) this.prepare(site);
+    if (site !== undefined) setImmediate(() => this.closed || this.prepare(site));
     if (!this.closed && this.slots.length === 0) this.spawn();
   }
 
