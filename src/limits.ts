@@ -41,7 +41,7 @@ export const LIMITS = {
     workersPerCore: 2,
     /** On 2 cores (or 1): five callers each holding a runaway still leave a worker for a sixth
      *  (issue 25: four addresses with one runaway each must not stall another reader). A
-     *  worker without a copy of the site costs ~10 MB of heap, and idle ones are stopped. */
+     *  worker holds no copy of the site (workers share one), and idle ones are stopped. */
     minWorkers: 6,
     /** 16 commands of milliseconds at once is far more than the per-hour rate limits let
      *  callers ask for. */

@@ -92,6 +92,7 @@ async function run(id: number, vid: number, command: string): Promise<void> {
   }
   views.delete(vid);
   views.set(vid, shell);
+  post({ t: "started", id });
   let result: ShellResult;
   try {
     result = await shell.run(command);
