@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../../src/limits.js";
 import { GitHead } from "../../src/tools/mcp/git-head.js";
-import { PROVENANCE_META_KEY } from "../../src/tools/mcp/provenance.js";
+import { CommitCache, PROVENANCE_META_KEY } from "../../src/tools/mcp/provenance.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { argumentError, connect } from "../helpers/mcp.js";
@@ -154,6 +155,20 @@ describe("provenance through the MCP client", () => {
     } finally {
       await anon.close();
     }
+  });
+});
+
+describe("the commit cache", () => {
+  it("reads the commit again once the watcher's debounce has passed, and not before", async () => {
+    let now = 1_000;
+    const cache = new CommitCache(runtime, () => now);
+    write(".git/refs/heads/main", `${SHA_C}\n`);
+    expect(await cache.current()).toBe(SHA_C);
+    write(".git/refs/heads/main", `${SHA_A}\n`);
+    now += LIMITS.load.watchDebounceMs - 1;
+    expect(await cache.current()).toBe(SHA_C);
+    now += 1;
+    expect(await cache.current()).toBe(SHA_A);
   });
 });
 
