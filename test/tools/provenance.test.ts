@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../../src/limits.js";
 import { GitHead } from "../../src/tools/mcp/git-head.js";
-import { PROVENANCE_META_KEY } from "../../src/tools/mcp/provenance.js";
+import { CommitCache, PROVENANCE_META_KEY } from "../../src/tools/mcp/provenance.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { argumentError, connect } from "../helpers/mcp.js";
@@ -157,6 +158,20 @@ describe("provenance through the MCP client", () => {
   });
 });
 
+describe("the commit cache", () => {
+  it("reads the commit again once the watcher's debounce has passed, and not before", async () => {
+    let now = 1_000;
+    const cache = new CommitCache(runtime, () => now);
+    write(".git/refs/heads/main", `${SHA_C}\n`);
+    expect(await cache.current()).toBe(SHA_C);
+    write(".git/refs/heads/main", `${SHA_A}\n`);
+    now += LIMITS.load.watchDebounceMs - 1;
+    expect(await cache.current()).toBe(SHA_C);
+    now += 1;
+    expect(await cache.current()).toBe(SHA_A);
+  });
+});
+
 /** The newest time among the anonymous reader's files (docs.json and the public pages), as `stat /` shows it. */
 async function folderTime(client: Awaited<ReturnType<typeof connect>>): Promise<Date> {
   const r = await client.call(FS, { command: "stat -c %Y /" });
@@ -233,6 +248,19 @@ describe("maxChars cuts the answer and says so", () => {
     }
   });
 
+  it("search: no results, a long query: the text saying so is cut, nothing else", async () => {
+    const c = await connect(big);
+    try {
+      const query = `zebra ${"x".repeat(400)}`;
+      const r = await c.call(SEARCH, { query, maxChars: 200 });
+      const text = c.text(r);
+      expect([text.length, text.endsWith("…"), text.startsWith(`No results for "zebra xxx`)]).toEqual([200, true, true]);
+      expect(r.structuredContent).toEqual({ results: [], provenance: { ttlMs: 60_000 } });
+    } finally {
+      await c.close();
+    }
+  });
+
   it("shell: output cut at a line end, with a note of what was shown", async () => {
     const c = await connect(big);
     try {
@@ -247,6 +275,13 @@ describe("maxChars cuts the answer and says so", () => {
       expect(structured.truncated).toBe(true);
       expect(c.text(r)).toBe(kept + note(kept.length));
       expect(c.text(r).length).toBeLessThanOrEqual(400);
+      // Error lines count too: at most a quarter of the budget, the note counting both.
+      const missing = Array.from({ length: 30 }, (_, i) => `/missing-${i}.mdx`);
+      const both = await c.call(FS, { command: `cat /long.mdx ${missing.join(" ")}`, maxChars: 400 });
+      const errors = missing.map((m) => `cat: ${m}: No such file or directory\n`).join("");
+      const s = both.structuredContent as { stdout: string; stderr: string; exitCode: number };
+      expect([s.exitCode, errors.startsWith(s.stderr), s.stderr.length <= 100, c.text(both).length <= 400]).toEqual([1, true, true, true]);
+      expect(s.stdout.endsWith(`of ${whole.length + errors.length} characters; narrow the command or raise maxChars]\n`)).toBe(true);
       // Within budget: unchanged.
       const small = await c.call(FS, { command: "head -2 /long.mdx", maxChars: 400 });
       expect(c.text(small)).toBe(`${LINE}0\n${LINE}1\n`);

@@ -9,7 +9,7 @@ import { bearerContextOf, bridgeContext } from "../request-context.js";
 import type { SiteSettings } from "../../store/state/state-store.js";
 import { PATHS } from "../urls.js";
 import { agentSkillsIndex } from "./agent-skills.js";
-import { REVALIDATE_HEADERS, entityTag, matchesIfNoneMatch } from "./entity-tag.js";
+import { REVALIDATE_HEADERS, entityTag, matchesIfNoneMatch } from "../entity-tag.js";
 import { serverCatalog } from "./catalog.js";
 import { SERVER_CARD_TYPE, serverCard } from "./server-card.js";
 import type { Endpoint } from "../mcp/sessions.js";

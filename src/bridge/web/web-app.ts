@@ -141,7 +141,7 @@ export function createWebApp(deps: WebAppDeps): Hono {
     const accept = c.req.header("accept") ?? "";
     const context = await contextOf(c.req.raw);
     // An image or video of the repository (`/images/logo.png`), whatever the browser accepts.
-    const media = siteMedia(runtime, c.req.path, context);
+    const media = siteMedia(runtime, c.req.path, context, c.req.header("if-none-match"));
     if (media !== undefined) return media;
     if (!accept.includes("text/html")) return next();
     const docs = { runtime, request: context };

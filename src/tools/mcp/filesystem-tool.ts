@@ -66,7 +66,8 @@ export const filesystemTool = defineTool({
  */
 export function withinChars(r: ShellResult, maxChars: number): ShellResult {
   if (shellText(r).length <= maxChars) return r;
-  const total = r.stdout.length;
+  // Counted over output and error lines together: either may be what was cut.
+  const total = r.stdout.length + r.stderr.length;
   const note = (shown: number): string =>
     `[output cut at maxChars ${maxChars}: showed ${shown} of ${total} characters; narrow the command or raise maxChars]\n`;
   const stderr = cutAtLine(r.stderr, Math.floor(maxChars / 4));
@@ -74,7 +75,7 @@ export function withinChars(r: ShellResult, maxChars: number): ShellResult {
   // What the frame takes besides the output: error lines, exit code, hint, and the note at its longest.
   const frame = shellText({ ...rest, stdout: `\n${note(total)}` }).length;
   const stdout = cutAtLine(r.stdout, Math.max(0, maxChars - frame));
-  const cut: ShellResult = { ...rest, stdout: `${stdout}${stdout === "" || stdout.endsWith("\n") ? "" : "\n"}${note(stdout.length)}`, truncated: true };
+  const cut: ShellResult = { ...rest, stdout: `${stdout}${stdout === "" || stdout.endsWith("\n") ? "" : "\n"}${note(stdout.length + stderr.length)}`, truncated: true };
   const text = shellText(cut);
   // A hint longer than the budget leaves no room at all: then the hint goes.
   return text.length <= maxChars ? cut : { ...cut, hint: undefined };

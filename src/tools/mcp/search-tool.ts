@@ -106,6 +106,8 @@ function withinChars(answer: CallToolResult, query: string, names: ToolNames, ma
   const text = (answer.content[0] as { text: string }).text;
   if (text.length <= maxChars) return answer;
   const { results, provenance } = answer.structuredContent as { results: readonly ToolSearchResult[]; provenance: Provenance };
+  // No results, and a long query repeated in the text that says so: the text is cut, nothing else is.
+  if (results.length === 0) return { ...answer, content: [{ type: "text", text: `${text.slice(0, maxChars - 1)}…` }] };
   for (let shown = results.length - 1; shown >= 1; shown--) {
     const kept = results.slice(0, shown);
     const cut = `${searchText(kept, query, names)}\n\n${leftOutNote(results.length - shown, results.length, maxChars)}`;

@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import { readBytesInsideRoot } from "../../../config/inside-root.js";
 import { LIMITS } from "../../../limits.js";
 import type { DocsRuntime } from "../../../tools/runtime.js";
 import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
+import { entityTag, matchesIfNoneMatch } from "../../entity-tag.js";
 
 /** The media types the preview serves from the repository, by extension: images, audio, video, PDF. */
 export const MEDIA_TYPES: Readonly<Record<string, string>> = {
@@ -29,7 +31,7 @@ export const MEDIA_TYPES: Readonly<Record<string, string>> = {
  * Sent with a policy that runs nothing (an SVG opened on its own cannot run a script).
  * Undefined when the path is no such file (the caller answers as for any missing page).
  */
-export function siteMedia(runtime: DocsRuntime, urlPath: string, context: RequestContext): Response | undefined {
+export function siteMedia(runtime: DocsRuntime, urlPath: string, context: RequestContext, ifNoneMatch?: string): Response | undefined {
   const ext = /\.([a-z0-9]+)$/i.exec(urlPath)?.[1]?.toLowerCase();
   const type = ext !== undefined ? MEDIA_TYPES[ext] : undefined;
   if (type === undefined || !mayRead(context, {})) return undefined;
@@ -41,10 +43,14 @@ export function siteMedia(runtime: DocsRuntime, urlPath: string, context: Reques
   }
   const read = readBytesInsideRoot(runtime.site.root, rel, { ignore: runtime.ignore, maxBytes: LIMITS.preview.maxMediaBytes });
   if (!read.ok) return undefined;
+  // Revalidated by content: a browser keeps its copy and is answered 304 while the bytes are the same.
+  const tag = entityTag(createHash("sha256").update(read.bytes).digest("hex"));
+  if (matchesIfNoneMatch(ifNoneMatch, tag)) return new Response(null, { status: 304, headers: { ETag: tag, "Cache-Control": "no-cache" } });
   return new Response(new Uint8Array(read.bytes), {
     headers: {
       "Content-Type": type,
       "Content-Length": String(read.bytes.length),
+      ETag: tag,
       "Cache-Control": "no-cache",
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
