@@ -78,16 +78,15 @@ describe("specs docs.json never names", () => {
     );
   });
 
-  it("leave a reference unmatched when several repository specs hold its path", () => {
+  it("leave a reference unmatched when several repository specs hold its path", async () => {
     const twice = writeRepo({
       "docs.json": { name: "Agents", navigation: { pages: ["runs"] } },
       "runs.mdx": page("Runs", "post /agents/{agent_id}/runs"),
       "api/agents.json": agents,
       "api/agents-copy.json": agents,
     });
-    return DocsRuntime.load({ root: twice }).then((rt) => {
-      expect(lines(rt.site)).toEqual(['runs.mdx warning: front matter openapi "post /agents/{agent_id}/runs" does not match an operation: docs.json references no OpenAPI spec']);
-      rt.close();
-    });
+    const rt = await DocsRuntime.load({ root: twice });
+    expect(lines(rt.site)).toEqual(['runs.mdx warning: front matter openapi "post /agents/{agent_id}/runs" does not match an operation: docs.json references no OpenAPI spec']);
+    await rt.close();
   });
 });
