@@ -430,7 +430,7 @@ export class SearchIndex {
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
       const body = expanded?.body ?? page.body;
       const split = withTableRows(body, splitSections(body));
-      if (i === 0) this.repeated.record(page.path, title[0] as string, rule, split);
+      if (i === 0) this.repeated.record(page.path, title[0] as string, placeOf(page.path, placement), rule, split);
       const sequences = split.map((s) => this.sequence(inSchemaOrder(SECTION_FIELDS, this.repeated.fields(rule, s))));
       const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0);
       // Only what search returns is kept; prose and code were needed for indexing alone.
@@ -484,6 +484,12 @@ function variantFor(entry: IndexedPage, readable: Uint8Array | undefined): numbe
   if (readable === undefined) return 0;
   if (readable[entry.rule] !== 1) return -1;
   return entry.variants.length === 1 ? 0 : pickVariant(entry.conditions, readable);
+}
+
+/** A page's path without its version and language segments (`/v2/en/webhooks` -> `/webhooks`). */
+function placeOf(path: string, placement: PagePlacement | undefined): string {
+  const drop = new Set([...(placement?.versions ?? []), ...(placement?.languages ?? [])].map((s) => s.toLowerCase()));
+  return drop.size === 0 ? path : path.split("/").filter((seg) => !drop.has(seg.toLowerCase())).join("/");
 }
 
 /** `keywords` front matter: a list of phrases, or one comma-separated string. */
