@@ -14,6 +14,7 @@ import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { parseOperationEntry } from "../config/openapi/entry.js";
 import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
+import { type RepoSpecText, unnamedSpecFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
 import { siteVariants } from "./site-variants.js";
 import { makeFile, pagePathOf, type Page, type Site, type SiteFile } from "./site.js";
@@ -400,10 +401,17 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
     },
     specFiles: () => (listed ??= listInsideRoot(root, (rel) => SPEC_FILE.test(rel)).files.filter((rel) => !ignore.ignores(rel)).sort()),
   };
+  let texts: RepoSpecText[] | undefined;
+  // Every spec-like file's text, read once and only for a reference that names no file.
+  const specTexts = (): RepoSpecText[] =>
+    (texts ??= lookup.specFiles().flatMap((rel) => {
+      const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes, ignore });
+      return "text" in read ? [{ rel, text: read.text }] : [];
+    }));
   for (const page of pages.values()) {
-    const file = page.meta.openapi !== undefined ? parseOperationEntry(page.meta.openapi)?.file : undefined;
-    if (file === undefined) continue;
-    const spec = frontMatterSpecFile(file, page.file.path.slice(1), lookup);
+    const entry = page.meta.openapi !== undefined ? parseOperationEntry(page.meta.openapi) : undefined;
+    if (entry === undefined) continue;
+    const spec = entry.file !== undefined ? frontMatterSpecFile(entry.file, page.file.path.slice(1), lookup) : unnamedSpecFor(entry, specTexts());
     if (spec !== undefined) out.set(page.path, spec);
   }
   return out;

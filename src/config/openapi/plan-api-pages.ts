@@ -308,7 +308,12 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
       warn(ref.file, `front matter openapi "${ref.openapi}" is not an operation reference ("<METHOD> <path>" or "<spec file> <METHOD> <path>")`);
       continue;
     }
-    const parsed = written.file !== undefined && ref.spec !== undefined ? { ...written, file: ref.spec } : written;
+    // The file the reference was found at: the one it names, or for a reference naming none, the
+    // one repository spec holding its operation (`unnamedSpecFor`; the platform matches such a
+    // page against every spec in the repository). Front matter methods match in any case
+    // (`post /runs`, `webhook crawlPage`), as the platform reads them; navigation entries do not.
+    const found = ref.spec !== undefined ? { ...written, file: ref.spec } : written;
+    const parsed = { ...found, method: found.method.toUpperCase() };
     const defaults = pageDefaults.get(ref.pagePath) ?? [...specs.openapi.keys(), ...[...specs.unavailable].filter((s) => !specs.asyncapi.has(s))];
     const lookedUp = "found in the repository (from its root, then this page's folder)";
     const outcome = matchOperationEntry(parsed, { defaults, specs: specs.openapi, unavailable: specs.unavailable, lookedUp });

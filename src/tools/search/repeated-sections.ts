@@ -8,8 +8,9 @@ import type { SplitSection } from "./sections.js";
  * than the one page written about the topic, so ten operation pages outranked the errors guide.
  *
  * A section is repeated when the same heading and text are on at least `MIN_PAGES` pages with
- * different titles and the same access rule. The same page in several versions (identical by
- * design) counts once, so a versioned site's pages are not boilerplate of one another. Counting
+ * different titles, different places and the same access rule. The same page in several versions
+ * (identical by design) or languages (translated prose, the same code) counts once, so a
+ * versioned or multilingual site's pages are not boilerplate of one another. Counting
  * within one rule keeps search as a reader equal to search over the pages that reader may read:
  * readers read every page of a rule or none. A repeated section's words are indexed in the
  * low-weight `code` field only: still found by an exact search, after the pages that say
@@ -29,27 +30,32 @@ export interface SectionFieldTexts {
 }
 
 export class RepeatedSections {
-  /** Fingerprint (with the rule) -> page titles it is on -> paths of the pages with that title. */
-  private readonly on = new Map<number, Map<string, Set<string>>>();
+  /** Fingerprint (with the rule) -> the pages it is on, by title and by place. */
+  private readonly on = new Map<number, { readonly titles: Map<string, Set<string>>; readonly places: Map<string, Set<string>> }>();
   /** Path -> what was recorded of it. */
-  private readonly byPath = new Map<string, { readonly title: string; readonly rule: number; readonly prints: readonly number[] }>();
+  private readonly byPath = new Map<string, { readonly title: string; readonly place: string; readonly rule: number; readonly prints: readonly number[] }>();
   /** Pages whose sections were indexed with an answer that has changed since. */
   private readonly stale = new Set<string>();
 
-  /** Record a page's sections before indexing it (nothing changes if it is recorded as it is). */
-  record(path: string, title: string, rule: number, sections: readonly SplitSection[]): void {
+  /**
+   * Record a page's sections before indexing it (nothing changes if it is recorded as it is).
+   * `place` is the page's path without its version and language segments: two pages count as
+   * one when they share a title (`Scrape` in v1 and v2 folders) or a place (a page and its
+   * translations, whose code examples are the same).
+   */
+  record(path: string, title: string, place: string, rule: number, sections: readonly SplitSection[]): void {
     const prints = sections.map((s) => fingerprint(rule, s)).filter((p) => p !== undefined);
     const known = this.byPath.get(path);
-    if (known !== undefined && known.title === title && known.rule === rule && known.prints.length === prints.length && known.prints.every((p, i) => p === prints[i])) return;
+    if (known !== undefined && known.title === title && known.place === place && known.rule === rule && known.prints.length === prints.length && known.prints.every((p, i) => p === prints[i])) return;
     this.forget(path);
-    this.byPath.set(path, { title, rule, prints });
+    this.byPath.set(path, { title, place, rule, prints });
     for (const p of new Set(prints)) {
-      let titles = this.on.get(p);
-      if (titles === undefined) this.on.set(p, (titles = new Map()));
-      const paths = titles.get(title) ?? new Set<string>();
-      paths.add(path);
-      titles.set(title, paths);
-      if (titles.size === MIN_PAGES) this.markAll(titles, path);
+      let pages = this.on.get(p);
+      if (pages === undefined) this.on.set(p, (pages = { titles: new Map(), places: new Map() }));
+      const before = repeated(pages);
+      add(pages.titles, title, path);
+      add(pages.places, place, path);
+      if (repeated(pages) !== before) this.markAll(pages.titles, path);
     }
   }
 
@@ -57,7 +63,8 @@ export class RepeatedSections {
   fields(rule: number, section: SplitSection): SectionFieldTexts {
     const heading = [...section.parents, section.heading].join("\n");
     const p = fingerprint(rule, section);
-    if (p !== undefined && (this.on.get(p)?.size ?? 0) >= MIN_PAGES) return { heading: "", body: "", code: [heading, section.prose, section.code].join("\n") };
+    const pages = p === undefined ? undefined : this.on.get(p);
+    if (pages !== undefined && repeated(pages)) return { heading: "", body: "", code: [heading, section.prose, section.code].join("\n") };
     return { heading, body: section.prose, code: section.code };
   }
 
@@ -68,14 +75,13 @@ export class RepeatedSections {
     this.byPath.delete(path);
     this.stale.delete(path);
     for (const p of new Set(known.prints)) {
-      const titles = this.on.get(p);
-      const paths = titles?.get(known.title);
-      if (titles === undefined || paths === undefined) continue;
-      paths.delete(path);
-      if (paths.size > 0) continue;
-      titles.delete(known.title);
-      if (titles.size === MIN_PAGES - 1) this.markAll(titles, path);
-      if (titles.size === 0) this.on.delete(p);
+      const pages = this.on.get(p);
+      if (pages === undefined) continue;
+      const before = repeated(pages);
+      remove(pages.titles, known.title, path);
+      remove(pages.places, known.place, path);
+      if (repeated(pages) !== before) this.markAll(pages.titles, path);
+      if (pages.titles.size === 0) this.on.delete(p);
     }
   }
 
@@ -89,6 +95,23 @@ export class RepeatedSections {
   private markAll(titles: ReadonlyMap<string, ReadonlySet<string>>, except: string): void {
     for (const paths of titles.values()) for (const p of paths) if (p !== except) this.stale.add(p);
   }
+}
+
+/** Repeated: on `MIN_PAGES` pages that differ in both title and place. */
+function repeated(pages: { readonly titles: ReadonlyMap<string, unknown>; readonly places: ReadonlyMap<string, unknown> }): boolean {
+  return Math.min(pages.titles.size, pages.places.size) >= MIN_PAGES;
+}
+
+function add(m: Map<string, Set<string>>, key: string, path: string): void {
+  const paths = m.get(key) ?? new Set<string>();
+  paths.add(path);
+  m.set(key, paths);
+}
+
+function remove(m: Map<string, Set<string>>, key: string, path: string): void {
+  const paths = m.get(key);
+  paths?.delete(path);
+  if (paths?.size === 0) m.delete(key);
 }
 
 /** A 32-bit FNV-1a hash of a rule and a section's heading and text. A section with no text (a

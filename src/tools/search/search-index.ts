@@ -454,7 +454,7 @@ export class SearchIndex {
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
       const body = expanded?.body ?? page.body;
       const analysed = this.analyse(body);
-      if (i === 0) this.repeated.record(page.path, title[0] as string, rule, analysed.split);
+      if (i === 0) this.repeated.record(page.path, title[0] as string, placeOf(page.path, placement), rule, analysed.split);
       const { sections } = analysed;
       const { sequences, sketch } = this.sequencesOf(analysed, rule);
       const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0);
@@ -536,6 +536,12 @@ function variantFor(entry: IndexedPage, readable: Uint8Array | undefined): numbe
   if (readable === undefined) return 0;
   if (readable[entry.rule] !== 1) return -1;
   return entry.variants.length === 1 ? 0 : pickVariant(entry.conditions, readable);
+}
+
+/** A page's path without its version and language segments (`/v2/en/webhooks` -> `/webhooks`). */
+function placeOf(path: string, placement: PagePlacement | undefined): string {
+  const drop = new Set([...(placement?.versions ?? []), ...(placement?.languages ?? [])].map((s) => s.toLowerCase()));
+  return drop.size === 0 ? path : path.split("/").filter((seg) => !drop.has(seg.toLowerCase())).join("/");
 }
 
 /** `keywords` front matter: a list of phrases, or one comma-separated string. */

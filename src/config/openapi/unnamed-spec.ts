@@ -1,0 +1,41 @@
+import { normalizeOperationPath, type OperationEntry } from "./entry.js";
+
+/** A spec-like file of the repository and its text. */
+export interface RepoSpecText {
+  readonly rel: string;
+  readonly text: string;
+}
+
+/**
+ * The repository spec a front matter reference that names no file (`openapi: post
+ * /agents/{agent_id}/runs`) documents. The hosted platform "uploads every OpenAPI specification
+ * in your docs repository, even if it isn't referenced in docs.json" and matches such a page
+ * against all of them, so a site may name no spec anywhere. Found here from the text alone
+ * (parsing every JSON and YAML file of a repository to look for one operation would cost more
+ * than loading the site): an OpenAPI document (an `openapi` key) that holds the path as a key,
+ * or for a webhook the webhook's name under `webhooks`. Exactly one such file, or undefined: with
+ * several, the page must name one, as the platform's own rule says, and matching then explains.
+ */
+export function unnamedSpecFor(entry: OperationEntry, files: readonly RepoSpecText[]): string | undefined {
+  const path = entry.method.toUpperCase() === "WEBHOOK" ? entry.path : normalizeOperationPath(entry.path);
+  const found = files.filter((f) => OPENAPI_KEY_RE.test(f.text.slice(0, SNIFF_CHARS)) && holdsKey(f.text, path));
+  return found.length === 1 ? found[0]?.rel : undefined;
+}
+
+/** How far into a file its top-level `openapi` key is looked for (it comes first in practice;
+ *  a large spec's paths are not read for it). */
+const SNIFF_CHARS = 4096;
+const OPENAPI_KEY_RE = /(?:^|[\s{,])["']?openapi["']?\s*:/;
+
+/** Whether the text has `key` as a JSON key (`"key":`) or a YAML key (`key:`, quoted or not),
+ *  with or without a trailing slash. */
+function holdsKey(text: string, key: string): boolean {
+  for (const k of [key, `${key}/`]) {
+    if (text.includes(`"${k}":`) || text.includes(`"${k}" :`) || text.includes(`'${k}':`) || new RegExp(`^[ \\t]*${escape(k)}:`, "m").test(text)) return true;
+  }
+  return false;
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

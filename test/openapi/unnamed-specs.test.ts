@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DocsRuntime } from "../../src/tools/runtime.js";
+import { localContext } from "../../src/vfs/request-context.js";
+import { lines, writeRepo } from "./helpers.js";
+
+/**
+ * Specs docs.json never names (issue 24, item 4): the hosted platform uploads every OpenAPI
+ * spec in the repository and matches a page whose front matter names no file (`openapi: post
+ * /agents/{agent_id}/runs`) against all of them; front matter methods are read in any case,
+ * `webhook crawlPage` included, and a webhook page shows its payload.
+ */
+const agents = {
+  openapi: "3.1.0",
+  info: { title: "Agents", version: "1" },
+  servers: [{ url: "https://api.example.com" }],
+  paths: {
+    "/agents/{agent_id}/runs": {
+      post: {
+        summary: "Start a run",
+        parameters: [{ name: "agent_id", in: "path", required: true, schema: { type: "string" } }],
+        responses: { "201": { description: "Started", content: { "application/json": { schema: { type: "object", properties: { runId: { type: "string" } } } } } } },
+      },
+    },
+  },
+  webhooks: {
+    runFinished: {
+      post: {
+        summary: "Run finished",
+        requestBody: { content: { "application/json": { schema: { type: "object", properties: { runId: { type: "string", description: "The finished run" }, status: { type: "string" } } } } } },
+        responses: { "200": { description: "Received" } },
+      },
+    },
+  },
+};
+
+const page = (title: string, openapi: string): string => `---\ntitle: ${title}\nopenapi: "${openapi}"\n---\n\nIntro.\n`;
+
+describe("specs docs.json never names", () => {
+  let root: string;
+  let runtime: DocsRuntime;
+  const sh = async (command: string) => {
+    const r = await runtime.readerState(localContext()).shell.run(command);
+    return r.stdout + r.stderr;
+  };
+
+  beforeAll(async () => {
+    root = writeRepo({
+      "docs.json": { name: "Agents", navigation: { pages: ["runs", "run-finished"] } },
+      "runs.mdx": page("Runs", "post /agents/{agent_id}/runs"),
+      "run-finished.mdx": page("Run finished", "/api/agents.json webhook runFinished"),
+      "api/agents.json": agents,
+      // Not a spec: never matched, even though it holds the same path as a key.
+      "fixtures/sample.json": { "/agents/{agent_id}/runs": true },
+    });
+    runtime = await DocsRuntime.load({ root });
+  });
+  afterAll(() => runtime.close());
+
+  it("mount the spec that holds a file-less reference's operation, with no warning", async () => {
+    expect(runtime.site.config.specs).toEqual([{ source: "api/agents.json", remote: false, frontMatter: true }]);
+    expect(lines(runtime.site)).toEqual([]);
+    expect(await sh("sed -n '6,12p' /runs.mdx")).toBe(["Intro.", "", "---", "", "`POST /agents/{agent_id}/runs`", "", "**Base URL:** `https://api.example.com`"].join("\n") + "\n");
+  });
+
+  it("show a webhook page written with a lowercase method, with its payload", async () => {
+    expect(await sh("grep -A8 '^`WEBHOOK' /run-finished.mdx")).toBe(
+      [
+        "`WEBHOOK runFinished (POST to your endpoint)`",
+        "",
+        "**Playground:** interactive, for every reader; requests are relayed by POST /_svc/api/request",
+        "",
+        "## Request body",
+        "",
+        "`application/json`",
+        "",
+        "- [`runId`](#runId) `string`: The finished run",
+      ].join("\n") + "\n",
+    );
+  });
+
+  it("leave a reference unmatched when several repository specs hold its path", async () => {
+    const twice = writeRepo({
+      "docs.json": { name: "Agents", navigation: { pages: ["runs"] } },
+      "runs.mdx": page("Runs", "post /agents/{agent_id}/runs"),
+      "api/agents.json": agents,
+      "api/agents-copy.json": agents,
+    });
+    const rt = await DocsRuntime.load({ root: twice });
+    expect(lines(rt.site)).toEqual(['runs.mdx warning: front matter openapi "post /agents/{agent_id}/runs" does not match an operation: docs.json references no OpenAPI spec']);
+    await rt.close();
+  });
+});
