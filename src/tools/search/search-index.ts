@@ -496,7 +496,8 @@ export class SearchIndex {
    *  the same sections repeated share them. */
   private sequencesOf(analysed: AnalysedBody, rule: number): { readonly sequences: readonly Int32Array[]; readonly sketch: Uint32Array } {
     const fields = analysed.split.map((s) => this.repeated.fields(rule, s));
-    const key = `${rule}:${fields.map((f, k) => (f.body === (analysed.split[k] as SplitSection).prose ? "0" : "1")).join("")}`;
+    // A repeated section's words all go to `code` (with the joins, never equal to its own code).
+    const key = `${rule}:${fields.map((f, k) => (f.code === (analysed.split[k] as SplitSection).code ? "0" : "1")).join("")}`;
     let done = analysed.indexed.get(key);
     if (done === undefined) {
       const sequences = fields.map((f) => this.sequence(inSchemaOrder(SECTION_FIELDS, f)));
