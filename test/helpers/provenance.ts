@@ -1,12 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /**
  * The commit a folder's checkout is at, as git itself says (the server reads `.git` by hand; the
- * tests check it against git). Undefined outside a checkout, or where git is not installed.
+ * tests check it against git). Undefined outside a checkout, where git is not installed, and for
+ * a folder that is not the checkout's root: the server reads no `.git` above the docs root.
  */
 export function headCommit(dir: string): string | undefined {
+  if (!existsSync(join(dir, ".git"))) return undefined;
   try {
     return execFileSync("git", ["-C", dir, "rev-parse", "HEAD"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   } catch {

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,10 +18,10 @@ const T_GUIDE = new Date("2026-03-01T10:00:00.000Z");
 const T_STAFF = new Date("2026-05-01T10:00:00.000Z");
 const T_OTHER = new Date("2026-01-01T10:00:00.000Z");
 
-/** The docs live in `docs/` of a checkout whose `.git` is written by hand: no git binary needed. */
+/** The docs are the checkout (`docs/.git`, written by hand: no git binary needed). */
 const FILES: Record<string, string> = {
-  ".git/HEAD": "ref: refs/heads/main\n",
-  ".git/refs/heads/main": `${SHA_A}\n`,
+  "docs/.git/HEAD": "ref: refs/heads/main\n",
+  "docs/.git/refs/heads/main": `${SHA_A}\n`,
   "docs/docs.json": JSON.stringify({ name: "Acme", navigation: { groups: [{ group: "Guides", pages: ["guide", "staff", "other"] }] } }),
   "docs/guide.mdx": "---\ntitle: Webhooks\n---\n## Signing\n\nVerify the webhook signature with your secret.",
   "docs/staff.mdx": "---\ntitle: Webhook runbook\ngroups: [staff]\n---\nRotate the webhook secret when it leaks.",
@@ -56,7 +57,10 @@ describe("the commit of a checkout, read from .git", () => {
     ["a branch's loose ref", { ".git/HEAD": "ref: refs/heads/main\n", ".git/refs/heads/main": `${SHA_A}\n` }, SHA_A],
     ["a packed ref", { ".git/HEAD": "ref: refs/heads/main\n", ".git/packed-refs": `# pack-refs with: peeled fully-peeled sorted\n${SHA_C} refs/heads/dev\n${SHA_B} refs/heads/main\n^${SHA_C}\n` }, SHA_B],
     ["a detached HEAD", { ".git/HEAD": `${SHA_C}\n` }, SHA_C],
-    ["a worktree (.git file, shared refs)", { ".git": "gitdir: ../repo/.git/worktrees/w\n", "../repo/.git/worktrees/w/HEAD": "ref: refs/heads/w\n", "../repo/.git/worktrees/w/commondir": "../..\n", "../repo/.git/refs/heads/w": `${SHA_B}\n` }, SHA_B],
+    ["a .git file naming a folder inside the root, with shared refs", { ".git": "gitdir: modules/w\n", "modules/w/HEAD": "ref: refs/heads/w\n", "modules/w/commondir": "../common\n", "modules/common/refs/heads/w": `${SHA_B}\n` }, SHA_B],
+    // Nothing outside the docs root is read: a worktree's folder elsewhere, a checkout above.
+    ["a .git file naming a folder outside the root", { ".git": "gitdir: ../repo/.git/worktrees/w\n", "../repo/.git/worktrees/w/HEAD": `${SHA_B}\n` }, undefined],
+    ["a docs folder inside a larger checkout", { "../.git/HEAD": `${SHA_A}\n` }, undefined],
     ["an unborn branch", { ".git/HEAD": "ref: refs/heads/main\n" }, undefined],
     ["a ref that climbs out of .git", { ".git/HEAD": "ref: refs/../../secret\n" }, undefined],
     ["no checkout", {}, undefined],
@@ -70,13 +74,30 @@ describe("the commit of a checkout, read from .git", () => {
           mkdirSync(dirname(join(top, path)), { recursive: true });
           writeFileSync(join(top, path), text);
         }
-        mkdirSync(join(top, "docs/sub"), { recursive: true });
-        expect(await new GitHead(join(top, "docs/sub")).commit()).toBe(commit);
+        mkdirSync(top, { recursive: true });
+        expect(await new GitHead(top).commit()).toBe(commit);
       } finally {
         rmSync(root, { recursive: true, force: true });
       }
     });
   }
+});
+
+describe("a .git that is not plain files", () => {
+  it("a HEAD that is a pipe or a link out of the root gives no commit, and never waits on the pipe", async () => {
+    const root = mkdtempSync(join(tmpdir(), "svc-mcp-git-"));
+    try {
+      mkdirSync(join(root, "piped/.git"), { recursive: true });
+      execFileSync("mkfifo", [join(root, "piped/.git/HEAD")]);
+      expect(await new GitHead(join(root, "piped")).commit()).toBeUndefined();
+      writeFileSync(join(root, "HEAD-outside"), `${SHA_A}\n`);
+      mkdirSync(join(root, "linked/.git"), { recursive: true });
+      symlinkSync(join(root, "HEAD-outside"), join(root, "linked/.git/HEAD"));
+      expect(await new GitHead(join(root, "linked")).commit()).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("provenance through the MCP client", () => {
@@ -147,7 +168,7 @@ describe("provenance through the MCP client", () => {
   it("reads the commit again after a reload", async () => {
     const anon = await connect(runtime);
     try {
-      write(".git/refs/heads/main", `${SHA_B}\n`);
+      write("docs/.git/refs/heads/main", `${SHA_B}\n`);
       write("docs/other.mdx", "---\ntitle: Billing\n---\nInvoices are monthly, in euros.");
       await runtime.applyChanges(["other.mdx"]);
       const r = await anon.call(SEARCH, { query: "webhook signature" });
@@ -162,9 +183,9 @@ describe("the commit cache", () => {
   it("reads the commit again once the watcher's debounce has passed, and not before", async () => {
     let now = 1_000;
     const cache = new CommitCache(runtime, () => now);
-    write(".git/refs/heads/main", `${SHA_C}\n`);
+    write("docs/.git/refs/heads/main", `${SHA_C}\n`);
     expect(await cache.current()).toBe(SHA_C);
-    write(".git/refs/heads/main", `${SHA_A}\n`);
+    write("docs/.git/refs/heads/main", `${SHA_A}\n`);
     now += LIMITS.load.watchDebounceMs - 1;
     expect(await cache.current()).toBe(SHA_C);
     now += 1;
