@@ -3,7 +3,7 @@ import { LIMITS } from "../../limits.js";
 import type { ShellResult } from "../shell/docs-shell.js";
 import { success } from "../use-cases/outcome.js";
 import { runShell, shellInput, shellOutput, shellText } from "../use-cases/run-shell.js";
-import { maxCharsArgument } from "./max-chars.js";
+import { cutText, maxCharsArgument } from "./max-chars.js";
 import { PROVENANCE_META_KEY, currentCommit, provenanceOf, provenanceSchema, shellReads } from "./provenance.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
 import { siteTitle } from "../tool-names.js";
@@ -84,7 +84,7 @@ export function withinChars(r: ShellResult, maxChars: number): ShellResult {
 /** At most `max` characters of `s`, at a line end when one is in the last fifth. */
 function cutAtLine(s: string, max: number): string {
   if (s.length <= max) return s;
-  const cut = s.slice(0, max);
+  const cut = cutText(s, max);
   const nl = cut.lastIndexOf("\n");
   return nl >= cut.length * 0.8 ? cut.slice(0, nl + 1) : cut;
 }

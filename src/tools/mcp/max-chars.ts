@@ -17,3 +17,11 @@ export function maxCharsArgument(max: number, what: string): z.ZodOptional<z.Zod
     .optional()
     .describe(`At most this many characters of ${what} (${LIMITS.mcp.minMaxChars} to ${max}; about 4 characters make a token). What is left out is said in the result.`);
 }
+
+/** The first `n` UTF-16 units of `text`, one fewer where the cut would split a surrogate pair
+ *  (half an emoji is not a character, and JSON parsers refuse it). */
+export function cutText(text: string, n: number): string {
+  const end = Math.max(0, Math.min(n, text.length));
+  const code = end > 0 ? text.charCodeAt(end - 1) : 0;
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
+}

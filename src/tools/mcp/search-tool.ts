@@ -5,7 +5,7 @@ import { type SearchResult, filterValues, searchDocs, searchInput, searchResultS
 import { success } from "../use-cases/outcome.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { ToolNames } from "../tool-names.js";
-import { maxCharsArgument } from "./max-chars.js";
+import { cutText, maxCharsArgument } from "./max-chars.js";
 import { PROVENANCE_META_KEY, type Provenance, currentCommit, provenanceOf, provenanceSchema } from "./provenance.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
 
@@ -107,7 +107,7 @@ function withinChars(answer: CallToolResult, query: string, names: ToolNames, ma
   if (text.length <= maxChars) return answer;
   const { results, provenance } = answer.structuredContent as { results: readonly ToolSearchResult[]; provenance: Provenance };
   // No results, and a long query repeated in the text that says so: the text is cut, nothing else is.
-  if (results.length === 0) return { ...answer, content: [{ type: "text", text: `${text.slice(0, maxChars - 1)}…` }] };
+  if (results.length === 0) return { ...answer, content: [{ type: "text", text: `${cutText(text, maxChars - 1)}…` }] };
   for (let shown = results.length - 1; shown >= 1; shown--) {
     const kept = results.slice(0, shown);
     const cut = `${searchText(kept, query, names)}\n\n${leftOutNote(results.length - shown, results.length, maxChars)}`;
@@ -117,12 +117,12 @@ function withinChars(answer: CallToolResult, query: string, names: ToolNames, ma
   const best = results[0]!;
   const note = leftOutNote(results.length - 1, results.length, maxChars, true);
   const frame = `${searchText([{ ...best, snippet: "" }], query, names)}…\n\n${note}`;
-  const snippet = `${best.snippet.slice(0, Math.max(0, maxChars - frame.length)).trimEnd()}…`;
+  const snippet = `${cutText(best.snippet, maxChars - frame.length).trimEnd()}…`;
   const kept = [{ ...best, snippet }];
   let head = searchText(kept, query, names);
   // The frame alone (a long title and link) may still not fit: it is cut too, the note kept.
   const room = maxChars - note.length - 2;
-  if (head.length > room) head = `${head.slice(0, room - 1)}…`;
+  if (head.length > room) head = `${cutText(head, room - 1)}…`;
   return trimmed(kept, `${head}\n\n${note}`, results.length - 1, true, provenance.commit);
 }
 
