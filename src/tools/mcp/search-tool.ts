@@ -62,7 +62,7 @@ const TOOL_RESULT = answerForm<CallToolResult>("search tool result");
  * once too (`direct-tool-call.ts`).
  */
 function toolResult(found: SearchAnswer, commit: string | undefined): CallToolResult {
-  return found.form(TOOL_RESULT, JSON.stringify(commit ?? null), () => {
+  return found.form(TOOL_RESULT, commit ?? "", () => {
     const results = found.results.map((r): ToolSearchResult => {
       const mtime = found.view.fileAt(r.file)?.mtime;
       return mtime === undefined ? r : { ...r, lastModified: mtime.toISOString() };

@@ -124,7 +124,9 @@ export async function searchAnswer(context: DocsContext, input: SearchInput): Pr
   });
   const base = runtime.baseUrl;
   const names = runtime.names;
-  const args = JSON.stringify([input.query, input.pageSize ?? null, input.scoreThreshold ?? null, versionValue ?? null, languageValue ?? null]);
+  // The normalised arguments, the query last. A key two argument lists could share (a version
+  // with a line break in it) only misses: an answer is used only with the hits it was written from.
+  const args = `${input.pageSize ?? ""}\n${input.scoreThreshold ?? ""}\n${versionValue ?? ""}\n${languageValue ?? ""}\n${input.query}`;
   const { view } = state;
   return success(
     answersOf(runtime).answer({ request, view, base, names }, args, hits, () => {
