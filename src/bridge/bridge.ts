@@ -10,7 +10,7 @@ import { clientDirectory } from "./auth/client-directory.js";
 import { type DocumentFetchOptions, documentFetcher } from "./auth/metadata-document-fetch.js";
 import { MetadataDocumentClients } from "./auth/metadata-documents.js";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./auth/metadata.js";
-import { OAuthError } from "./auth/oauth-errors.js";
+import { HttpError } from "./http-error.js";
 import { handleRegistration } from "./auth/register-endpoint.js";
 import { handleRevocation } from "./auth/revoke-endpoint.js";
 import { handleTokenRequest } from "./auth/token-endpoint.js";
@@ -171,7 +171,8 @@ export function createBridge(options: BridgeOptions): Bridge {
 
   app.notFound((c) => errorForPath(c.req.path, 404, "not_found", `nothing at ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {
-    if (error instanceof OAuthError) return error.toResponse();
+    // Every error that is an answer (OAuth's, the API's) is rendered here, by its own type.
+    if (error instanceof HttpError) return error.toResponse();
     if (isClientAbort(error)) return errorForPath(c.req.path, 400, "request_aborted", ABORTED_MESSAGE);
     // The state database busy or away for a moment (a lock held past the wait, a restart, a lost
     // connection), or its storage full: the request may succeed when retried, so a 503 saying

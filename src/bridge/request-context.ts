@@ -1,7 +1,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { SiteSettings, StateStore } from "../store/state/state-store.js";
 import type { Reader } from "../vfs/access.js";
-import { type RequestContext, requestContext } from "../vfs/request-context.js";
+import { isRequestContext, type RequestContext, requestContext } from "../vfs/request-context.js";
 import { bearerReaderOf } from "./auth/bearer.js";
 
 /**
@@ -16,22 +16,33 @@ export function bridgeContext(settings: SiteSettings, reader: Reader, clock: () 
 }
 
 /**
- * `authInfo` for the MCP transport, carrying the request's context to the server's handlers
- * (the one per-request channel of the SDK's transports). An anonymous request gets one too,
- * with no token: handlers find its context the same way.
+ * `authInfo` as the bridge hands it to the MCP transport: the SDK types `extra` as a record of
+ * unknowns and passes it through to the handlers (the one per-request channel of its
+ * transports), so the context rides there, typed on our side of the SDK.
  */
-export function authInfoWithContext(context: RequestContext, authInfo?: AuthInfo): AuthInfo {
-  const base: AuthInfo = authInfo ?? { token: "", clientId: "", scopes: [] };
-  return { ...base, extra: { ...base.extra, context } };
+export interface AuthInfoWithContext extends AuthInfo {
+  readonly extra: { readonly context: RequestContext };
 }
 
 /**
- * The context the bridge handed to an MCP handler. A request without one is a bug of ours, and
- * is refused (an error) rather than served as someone.
+ * `authInfo` for the MCP transport, carrying the request's context to the server's handlers.
+ * An anonymous request gets one too, with no token: handlers find its context the same way.
+ * The bridge's own code reads `extra.context` from the typed result; only the handlers, given
+ * the SDK's `AuthInfo` back, go through `contextFromAuthInfo`.
+ */
+export function authInfoWithContext(context: RequestContext, authInfo?: AuthInfo): AuthInfoWithContext {
+  const base: AuthInfo = authInfo ?? { token: "", clientId: "", scopes: [] };
+  return { ...base, extra: { context } };
+}
+
+/**
+ * The context the bridge handed to an MCP handler (the one place it is read back from the
+ * SDK's untyped `extra`, checked by `isRequestContext`). A request without one is a bug of
+ * ours, and is refused (an error) rather than served as someone.
  */
 export function contextFromAuthInfo(authInfo: AuthInfo | undefined): RequestContext {
-  const context = authInfo?.extra?.context as RequestContext | undefined;
-  if (context === undefined) throw new Error("an MCP request reached its handler without a request context");
+  const context = authInfo?.extra?.context;
+  if (!isRequestContext(context)) throw new Error("an MCP request reached its handler without a request context");
   return context;
 }
 

@@ -20,9 +20,23 @@ export interface RequestContext {
   readonly caller?: string;
 }
 
+/**
+ * Every context `requestContext` built: what `isRequestContext` checks, so a context that comes
+ * back through an untyped channel (the MCP SDK's `authInfo.extra`) is recognised by identity,
+ * never by a look at its shape.
+ */
+const built = new WeakSet<object>();
+
 /** A request's context; frozen, so no code downstream can change who it reads as. */
 export function requestContext(reader: Reader, authMode: AuthMode, clock: () => number = Date.now, caller?: string): RequestContext {
-  return Object.freeze(caller === undefined ? { reader, authMode, clock } : { reader, authMode, clock, caller });
+  const context: RequestContext = Object.freeze(caller === undefined ? { reader, authMode, clock } : { reader, authMode, clock, caller });
+  built.add(context);
+  return context;
+}
+
+/** Whether `value` is a context `requestContext` built (in this process). */
+export function isRequestContext(value: unknown): value is RequestContext {
+  return typeof value === "object" && value !== null && built.has(value);
 }
 
 /**

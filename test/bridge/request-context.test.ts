@@ -8,6 +8,7 @@ import type { SiteSettings, StateStore } from "../../src/store/state/state-store
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import { requestContext } from "../../src/vfs/request-context.js";
+import { authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../../src/bridge/request-context.js";
 import { accessRepo, BATCH_PROTOCOL, FS, openSession, postJson, tempDir } from "./harness.js";
 
 /**
@@ -149,5 +150,18 @@ describe("the runtime's per-reader state", () => {
     const full = runtime.readerState(requestContext(ANONYMOUS, "full"));
     expect([partial.view.files.some((f) => f.path === "/index.mdx"), full.view.files.map((f) => f.path)]).toEqual([true, ["/status.mdx"]]);
     expect(runtime.readerState(requestContext(ANONYMOUS, "partial", () => 0))).toBe(partial);
+  });
+});
+
+describe("the context rides the SDK's authInfo, read back in one place", () => {
+  it("a context the bridge built comes back as is; a look-alike, a copy or none is refused", () => {
+    const context = bridgeContext({ authMode: "partial", mcp: undefined }, ANONYMOUS, () => 7, "address:127.0.0.1");
+    const carried = authInfoWithContext(context, { token: "t", clientId: "c", scopes: ["mcp:search"] });
+    expect(carried).toEqual({ token: "t", clientId: "c", scopes: ["mcp:search"], extra: { context } });
+    expect(contextFromAuthInfo(carried)).toBe(context);
+    const refused = "an MCP request reached its handler without a request context";
+    expect(() => contextFromAuthInfo({ token: "", clientId: "", scopes: [], extra: { context: { ...context } } })).toThrow(refused);
+    expect(() => contextFromAuthInfo({ token: "", clientId: "", scopes: [] })).toThrow(refused);
+    expect(() => contextFromAuthInfo(undefined)).toThrow(refused);
   });
 });

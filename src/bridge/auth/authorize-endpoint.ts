@@ -2,7 +2,7 @@ import { LIMITS } from "../../limits.js";
 import type { RegisteredClient } from "../../store/state/state-store.js";
 import type { BridgeDeps } from "../context.js";
 import type { BridgeUrls } from "../urls.js";
-import { checkResource, grantedScope } from "./client-auth.js";
+import { checkResource, grantedScope } from "./scope-and-resource.js";
 import { type OAuthParams, parseParams, readForm } from "./form.js";
 import { errorPage, loginPage } from "./login-page.js";
 import { namesMetadataDocument } from "./metadata-documents.js";

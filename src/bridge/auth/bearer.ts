@@ -5,7 +5,7 @@ import { principalOf, readerForSubject } from "../access-policy.js";
 import { type BridgeUrls, bridgeUrls } from "../urls.js";
 import { InvalidRequestError, InvalidTokenError, type OAuthError, bearerChallenge } from "./oauth-errors.js";
 
-/** Who an authenticated request speaks for; carried to tool handlers as `authInfo.extra`. */
+/** Who an authenticated request speaks for (tool handlers get its reader in the request's context). */
 export interface Caller {
   readonly subject: Subject;
   readonly reader: Reader;
@@ -43,7 +43,6 @@ export async function verifyBearer(header: string | undefined, check: (token: st
     scopes: found.scope.split(" "),
     expiresAt: found.expiresAt,
     resource: new URL(found.resource),
-    extra: { caller },
   };
   return { ok: true, authInfo, caller };
 }
@@ -56,11 +55,6 @@ export async function verifyBearer(header: string | undefined, check: (token: st
 export async function authenticateBearer(header: string | undefined, state: StateStore, urls: BridgeUrls): Promise<BearerResult> {
   const verified = await verifyBearer(header, (token) => state.verifyAccessToken(token), urls.resource);
   return verified.ok ? verified : { ok: false, response: bearerChallenge(verified.error, urls) };
-}
-
-/** The caller a transport handed to a request handler (see `createMcpServer`'s reader source). */
-export function callerOf(authInfo: AuthInfo | undefined): Caller | undefined {
-  return authInfo?.extra?.caller as Caller | undefined;
 }
 
 /**

@@ -1,9 +1,8 @@
 import type { CredentialInfo, RegisteredClient, StateStore } from "../../store/state/state-store.js";
-import { MCP_SCOPE } from "../urls.js";
 import type { ClientDirectory } from "./client-directory.js";
 import type { OAuthParams } from "./form.js";
 import { namesMetadataDocument } from "./metadata-documents.js";
-import { InvalidClientError, InvalidRequestError, InvalidScopeError, InvalidTargetError } from "./oauth-errors.js";
+import { InvalidClientError, InvalidRequestError } from "./oauth-errors.js";
 
 /** The client that made a token or revocation request, once authenticated. */
 export type AuthenticatedClient =
@@ -64,21 +63,4 @@ function decodeBasic(header: string): { id: string; secret: string } | undefined
   } catch {
     return undefined;
   }
-}
-
-/** The granted scope: `mcp:search` is the only one; absent means it. */
-export function grantedScope(requested: string | undefined): string {
-  if (requested === undefined) return MCP_SCOPE;
-  const scopes = requested.split(" ").filter((s) => s !== "");
-  const unknown = scopes.filter((s) => s !== MCP_SCOPE);
-  if (unknown.length > 0 || scopes.length === 0) {
-    throw new InvalidScopeError(`unknown scope ${JSON.stringify(unknown.join(" ") || requested)}; the only scope is ${MCP_SCOPE}`);
-  }
-  return MCP_SCOPE;
-}
-
-/** RFC 8707: a `resource` must name this server's `/authed/mcp`. */
-export function checkResource(requested: string | undefined, resource: string): string {
-  if (requested === undefined || requested === resource) return resource;
-  throw new InvalidTargetError(`resource must be ${resource} (got ${requested})`);
 }

@@ -1,6 +1,6 @@
 import { pkceMatches } from "../../store/state/secrets.js";
 import type { Grant } from "./grant.js";
-import { checkResource } from "./client-auth.js";
+import { checkResource } from "./scope-and-resource.js";
 import { required } from "./form.js";
 import { InvalidGrantError, InvalidRequestError, UnauthorizedClientError } from "./oauth-errors.js";
 

@@ -1,5 +1,5 @@
 import type { Grant } from "./grant.js";
-import { checkResource, grantedScope } from "./client-auth.js";
+import { checkResource, grantedScope } from "./scope-and-resource.js";
 import { UnauthorizedClientError } from "./oauth-errors.js";
 
 /**

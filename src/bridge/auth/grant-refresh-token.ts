@@ -1,5 +1,5 @@
 import type { Grant } from "./grant.js";
-import { checkResource, grantedScope } from "./client-auth.js";
+import { checkResource, grantedScope } from "./scope-and-resource.js";
 import { required } from "./form.js";
 import { InvalidGrantError } from "./oauth-errors.js";
 

@@ -1,3 +1,4 @@
+import { HttpError } from "../http-error.js";
 import { oauthErrorResponse } from "../http-errors.js";
 import { type BridgeUrls, MCP_SCOPE } from "../urls.js";
 
@@ -44,7 +45,7 @@ export interface OAuthErrorResponse {
 }
 
 /** An OAuth error: its code (one subclass per code), and a description the tool's developer can act on. */
-export abstract class OAuthError extends Error {
+export abstract class OAuthError extends HttpError {
   abstract readonly errorCode: OAuthErrorCode;
 
   constructor(readonly description: string) {
@@ -53,7 +54,7 @@ export abstract class OAuthError extends Error {
   }
 
   /** The HTTP status it is answered with. */
-  get status(): number {
+  override get status(): number {
     return OAUTH_ERROR_CODES[this.errorCode];
   }
 
@@ -62,8 +63,8 @@ export abstract class OAuthError extends Error {
   }
 
   /** The answer of an OAuth endpoint (`no-store`, RFC 6749 5.1), with its challenge if any. */
-  toResponse(): Response {
-    return oauthErrorResponse(this.status, this.errorCode, this.description, this.challenge());
+  override toResponse(headers: Readonly<Record<string, string>> = {}): Response {
+    return oauthErrorResponse(this.status, this.errorCode, this.description, { ...headers, ...this.challenge() });
   }
 
   /** `WWW-Authenticate` of a token-endpoint answer; the resource's are `bearerChallenge`'s. */

@@ -1,5 +1,6 @@
 import { stateFault } from "../../store/errors.js";
 import { FAULT_ANSWERS, type FaultLog } from "../fault-log.js";
+import { HttpError } from "../http-error.js";
 import { type FieldIssue, summarizeIssues } from "../../store/feedback/issues.js";
 
 /**
@@ -7,9 +8,9 @@ import { type FieldIssue, summarizeIssues } from "../../store/feedback/issues.js
  * `param` names the query parameter or body field at fault; validation errors also list every
  * problem in `details`, so one response names each invalid parameter.
  */
-export class ApiError extends Error {
+export class ApiError extends HttpError {
   constructor(
-    readonly status: number,
+    override readonly status: number,
     readonly code: string,
     message: string,
     readonly options: {
@@ -22,7 +23,7 @@ export class ApiError extends Error {
     this.name = "ApiError";
   }
 
-  toResponse(extraHeaders: Readonly<Record<string, string>> = {}): Response {
+  override toResponse(extraHeaders: Readonly<Record<string, string>> = {}): Response {
     const { param, details, headers } = this.options;
     const error = {
       code: this.code,

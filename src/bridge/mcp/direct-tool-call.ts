@@ -4,6 +4,7 @@ import { callTool } from "../../tools/mcp/tool-calls.js";
 import { STATELESS_PROTOCOL_VERSIONS } from "../../tools/mcp/protocol-versions.js";
 import { serverIdentity } from "../../tools/mcp/server.js";
 import type { DocsTool } from "../../tools/mcp/tool.js";
+import { answerForm, derivedForm } from "../../tools/use-cases/search-answers.js";
 import type { RequestContext } from "../../vfs/request-context.js";
 import type { BridgeDeps } from "../context.js";
 import type { Endpoint } from "./sessions.js";
@@ -82,20 +83,14 @@ export class DirectToolCalls {
 }
 
 /**
- * Results written once: a frozen result is shared by every call that gets it (a repeated search,
- * `search-tool.ts`), and writing an answer of ~11 KB was the largest single cost of such a call
- * (a seventh of the worker's CPU in a profile under wrk). Kept with the identity it was written with.
+ * The JSON of a search's tool result, written once per shared result and server identity (a
+ * form of the search's answer: `SearchAnswer`): writing an answer of ~11 KB was the largest
+ * single cost of a repeated search (a seventh of the worker's CPU in a profile under wrk).
  */
-const WRITTEN = new WeakMap<CallToolResult, { readonly identity: string; readonly json: string }>();
+const RESULT_JSON = answerForm<string>("direct call result JSON");
 
 function resultJson(result: CallToolResult, identity: Record<string, unknown>): string {
-  if (!Object.isFrozen(result)) return JSON.stringify(encodeResult(result, identity));
-  const identityJson = JSON.stringify(identity);
-  const known = WRITTEN.get(result);
-  if (known !== undefined && known.identity === identityJson) return known.json;
-  const json = JSON.stringify(encodeResult(result, identity));
-  WRITTEN.set(result, { identity: identityJson, json });
-  return json;
+  return derivedForm(result, RESULT_JSON, JSON.stringify(identity), () => JSON.stringify(encodeResult(result, identity)));
 }
 
 /**

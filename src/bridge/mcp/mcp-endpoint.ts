@@ -1,4 +1,4 @@
-import { type AuthInfo, type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
 import { ANONYMOUS } from "../../vfs/access.js";
@@ -12,7 +12,7 @@ import { JSON_RPC, jsonRpcError, jsonRpcRefusal } from "../http-errors.js";
 import type { Charge } from "../rate-limit.js";
 import { rateLimitedResponse } from "../rate-limit-response.js";
 import { readBody } from "../read-body.js";
-import { authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../request-context.js";
+import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../request-context.js";
 import { inputText } from "../../tools/mcp/issues.js";
 import { CLIENT_CHARGES } from "./client-charges.js";
 import { DirectToolCalls } from "./direct-tool-call.js";
@@ -124,7 +124,7 @@ export class McpEndpoint {
       });
     }
 
-    let authInfo: AuthInfo;
+    let authInfo: AuthInfoWithContext;
     let principal = "anonymous";
     // Whose bounds what this request opens counts against: the token's principal, or the address.
     let owner = `address:${callerAddress(clientIp(deps, c))}`;
@@ -154,14 +154,14 @@ export class McpEndpoint {
         const charged = await this.chargeTools(endpoint, c, body);
         if (charged instanceof Response) return charged;
         if (this.direct !== undefined && body.messages[0]?.method === "tools/call") {
-          const answered = await this.direct.answer(endpoint, c.req.raw, body.raw, contextFromAuthInfo(authInfo));
+          const answered = await this.direct.answer(endpoint, c.req.raw, body.raw, authInfo.extra.context);
           if (answered !== undefined) return answered;
         }
         const serve = async (): Promise<Response> => this.settle(await this.modern[endpoint].fetch(c.req.raw, { authInfo, parsedBody: body.raw }), charged);
         if (body.messages[0]?.method !== "subscriptions/listen") return serve();
         const refusal = this.listenQuota.reserve(endpoint, owner);
         if (refusal !== undefined) return this.settle(listenRefused(refusal, body.raw), charged);
-        const opening = { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: contextFromAuthInfo(authInfo) };
+        const opening = { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: authInfo.extra.context };
         return this.listenBus.serve(opening, serve, () => this.listenQuota.release(endpoint, owner));
       }
       if (!(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
@@ -200,7 +200,7 @@ export class McpEndpoint {
 
     const response = await this.settle(await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo }), charged);
     if (method !== "GET") return response;
-    return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: contextFromAuthInfo(authInfo) }, response);
+    return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: authInfo.extra.context }, response);
   }
 
   /** Open (or opening) `subscriptions/listen` streams on `endpoint`. */
@@ -343,7 +343,7 @@ export class McpEndpoint {
   }
 
   /** Open a session for an `initialize` request. */
-  private async open(endpoint: Endpoint, principal: string, owner: string, request: Request, parsedBody: unknown, authInfo: AuthInfo): Promise<Response> {
+  private async open(endpoint: Endpoint, principal: string, owner: string, request: Request, parsedBody: unknown, authInfo: AuthInfoWithContext): Promise<Response> {
     const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, this.ids.mint(endpoint, principal));
     const response = await transport.handleRequest(request, { parsedBody, authInfo });
     // The SDK refused the request (bad Accept header...): no session was opened, free the server.
@@ -357,7 +357,7 @@ export class McpEndpoint {
    * did, at the protocol version its request names. The tools keep no per-session state, so
    * the client sees the same session.
    */
-  private async resume(id: string, endpoint: Endpoint, principal: string, owner: string, request: Request, authInfo: AuthInfo): Promise<Session | undefined> {
+  private async resume(id: string, endpoint: Endpoint, principal: string, owner: string, request: Request, authInfo: AuthInfoWithContext): Promise<Session | undefined> {
     const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, id);
     const protocolVersion = request.headers.get("mcp-protocol-version") ?? RESUMED_PROTOCOL_VERSION;
     const initialize = new Request(request.url, {
@@ -375,8 +375,8 @@ export class McpEndpoint {
   }
 
   /** A server and its transport for session `id`; the session joins the table once initialized. */
-  private async connect(endpoint: Endpoint, principal: string, owner: string, authInfo: AuthInfo, id: string) {
-    const server = createMcpServer(this.serverOptions(endpoint, contextFromAuthInfo(authInfo)));
+  private async connect(endpoint: Endpoint, principal: string, owner: string, authInfo: AuthInfoWithContext, id: string) {
+    const server = createMcpServer(this.serverOptions(endpoint, authInfo.extra.context));
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "../../limits.js";
-import type { SiteView } from "../../vfs/view.js";
-import { type SearchResult, filterValues, searchDocs, searchInput, searchResultSchema, searchText } from "../use-cases/search-docs.js";
+import { type SearchResult, filterValues, searchAnswer, searchInput, searchResultSchema, searchText } from "../use-cases/search-docs.js";
+import { type SearchAnswer, answerForm } from "../use-cases/search-answers.js";
 import { success } from "../use-cases/outcome.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { ToolNames } from "../tool-names.js";
@@ -45,49 +45,36 @@ export const searchTool = defineTool({
   annotations: { ...READ_ONLY_TOOL, title: "Search documentation" },
   run: async (args, ctx) => {
     const { maxChars, ...search } = args;
-    const found = await searchDocs(ctx, search);
+    const found = await searchAnswer(ctx, search);
     if (!found.ok) return found;
     const commit = await currentCommit(ctx.runtime);
-    const answer = answerOf(found.value, { query: args.query, names: ctx.runtime.names, commit, view: ctx.state.view });
+    const answer = toolResult(found.value, commit);
     return success(maxChars === undefined ? answer : withinChars(answer, args.query, ctx.runtime.names, maxChars));
   },
 });
 
-interface AnswerKey {
-  readonly query: string;
-  readonly names: ToolNames;
-  readonly commit: string | undefined;
-  /** The reader's view: page times are the reader's (a file with restricted parts is theirs). */
-  readonly view: SiteView;
-}
+/** The tool's result, a form of the search's answer (`SearchAnswer`). */
+const TOOL_RESULT = answerForm<CallToolResult>("search tool result");
 
 /**
- * The tool's answer, once per shared list of results (`searchDocs` returns the same frozen list
- * for a repeated search), query, tool names, commit and reader's view; frozen too, so the bridge
- * may write it once (`direct-tool-call.ts`).
+ * The tool's result, made once per answer and commit (the answer is the reader's already: its
+ * view gives the page times), and frozen, as the answer is shared; the bridge writes its JSON
+ * once too (`direct-tool-call.ts`).
  */
-const ANSWERS = new WeakMap<readonly SearchResult[], { readonly key: AnswerKey; readonly answer: CallToolResult }>();
-
-function answerOf(found: readonly SearchResult[], key: AnswerKey): CallToolResult {
-  const known = ANSWERS.get(found);
-  if (known !== undefined && sameKey(known.key, key)) return known.answer;
-  const results = found.map((r): ToolSearchResult => {
-    const mtime = key.view.fileAt(r.file)?.mtime;
-    return mtime === undefined ? r : { ...r, lastModified: mtime.toISOString() };
+function toolResult(found: SearchAnswer, commit: string | undefined): CallToolResult {
+  return found.form(TOOL_RESULT, commit ?? "", () => {
+    const results = found.results.map((r): ToolSearchResult => {
+      const mtime = found.view.fileAt(r.file)?.mtime;
+      return mtime === undefined ? r : { ...r, lastModified: mtime.toISOString() };
+    });
+    const provenance = resultsProvenance(results, commit);
+    // `_meta` first, where the SDK's result schema puts it: the bridge's direct answers write the result's members in their order.
+    return deepFreeze({
+      _meta: { [PROVENANCE_META_KEY]: provenance },
+      content: [{ type: "text" as const, text: found.text }],
+      structuredContent: { results, provenance },
+    }) as CallToolResult;
   });
-  const provenance = resultsProvenance(results, key.commit);
-  // `_meta` first, where the SDK's result schema puts it: the bridge's direct answers write the result's members in their order.
-  const answer = deepFreeze({
-    _meta: { [PROVENANCE_META_KEY]: provenance },
-    content: [{ type: "text" as const, text: searchText(found, key.query, key.names) }],
-    structuredContent: { results, provenance },
-  }) as CallToolResult;
-  if (Object.isFrozen(found)) ANSWERS.set(found, { key, answer });
-  return answer;
-}
-
-function sameKey(a: AnswerKey, b: AnswerKey): boolean {
-  return a.query === b.query && a.names === b.names && a.commit === b.commit && a.view === b.view;
 }
 
 function resultsProvenance(results: readonly ToolSearchResult[], commit: string | undefined): Provenance {

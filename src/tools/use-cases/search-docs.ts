@@ -7,8 +7,10 @@ import { versionList } from "../instructions.js";
 import { resolveLanguage, resolveVersion } from "../search/scope.js";
 import { type SearchHit, readerTitle } from "../search/search-index.js";
 import type { ToolNames } from "../tool-names.js";
+import type { DocsRuntime } from "../runtime.js";
 import { type DocsContext, readerStateOf } from "./docs-context.js";
 import { type ArgumentIssue, type Outcome, failure, success } from "./outcome.js";
+import { SearchAnswer, SearchAnswers } from "./search-answers.js";
 
 /** The accepted page sizes, as the tool and the CLI describe them. */
 export const PAGE_SIZE_RANGE = `${LIMITS.search.minPageSize} to ${LIMITS.search.maxPageSize}`;
@@ -77,8 +79,32 @@ export const searchOutput = z.object({ results: z.array(searchResultSchema).desc
  * would otherwise quietly return only the pages that are in every version).
  */
 export async function searchDocs(context: DocsContext, input: SearchInput): Promise<Outcome<readonly SearchResult[]>> {
+  const found = await searchAnswer(context, input);
+  return found.ok ? success(found.value.results) : found;
+}
+
+/** The answer cache of each runtime (see `SearchAnswers`), emptied on every change of its site. */
+const ANSWERS = new WeakMap<DocsRuntime, SearchAnswers>();
+
+function answersOf(runtime: DocsRuntime): SearchAnswers {
+  let answers = ANSWERS.get(runtime);
+  if (answers === undefined) {
+    const made = new SearchAnswers();
+    runtime.onChange(() => made.clear());
+    ANSWERS.set(runtime, (answers = made));
+  }
+  return answers;
+}
+
+/**
+ * `searchDocs`'s answer with its text, and room for the forms adapters make of it (the MCP
+ * tool's result, the bridge's JSON), kept for a repeat of the same search by a reader who sees
+ * the same: a repeated search is answered with the same frozen answer until the site changes.
+ */
+export async function searchAnswer(context: DocsContext, input: SearchInput): Promise<Outcome<SearchAnswer>> {
   const { runtime, request } = context;
-  const { outline } = readerStateOf(context);
+  const state = readerStateOf(context);
+  const { outline } = state;
   // Checked against what the reader sees of the site, which the schema cannot know.
   const version = input.version !== undefined ? resolveVersion(input.version, { known: outline.knownVersions, listed: outline.versions, segments: outline.versionSegments, latest: outline.latestVersion }) : undefined;
   const language = input.language !== undefined ? resolveLanguage(input.language, { known: outline.knownLanguages, listed: outline.languages }) : undefined;
@@ -87,27 +113,32 @@ export async function searchDocs(context: DocsContext, input: SearchInput): Prom
     ...(language !== undefined && !language.ok ? [{ argument: "language", message: language.message }] : []),
   ];
   if (issues.length > 0) return failure(issues);
+  const versionValue = version?.ok === true ? version.value : undefined;
+  const languageValue = language?.ok === true ? language.value : undefined;
   const hits = await runtime.search(request, {
     query: input.query,
     ...(input.pageSize !== undefined ? { pageSize: input.pageSize } : {}),
     ...(input.scoreThreshold !== undefined ? { scoreThreshold: input.scoreThreshold } : {}),
-    ...(version?.ok === true && version.value !== undefined ? { version: version.value } : {}),
-    ...(language?.ok === true && language.value !== undefined ? { language: language.value } : {}),
+    ...(versionValue !== undefined ? { version: versionValue } : {}),
+    ...(languageValue !== undefined ? { language: languageValue } : {}),
   });
-  return success(resultsOf(hits, runtime.baseUrl));
+  const base = runtime.baseUrl;
+  const names = runtime.names;
+  // The normalised arguments, the query last. A key two argument lists could share (a version
+  // with a line break in it) only misses: an answer is used only with the hits it was written from.
+  const args = `${input.pageSize ?? ""}\n${input.scoreThreshold ?? ""}\n${versionValue ?? ""}\n${languageValue ?? ""}\n${input.query}`;
+  const { view } = state;
+  return success(
+    answersOf(runtime).answer({ request, view, base, names }, args, hits, () => {
+      const results = resultsOf(hits, base);
+      return new SearchAnswer(hits, view, results, () => searchText(results, input.query, names));
+    }),
+  );
 }
 
-/**
- * Results written once per list of hits: the index answers a repeated search with the same frozen
- * list until its next sync, and a server under load answers the same few questions over and over
- * (writing them was a sixth of what a cached search allocated). Frozen, as they are shared.
- */
-const WRITTEN = new WeakMap<readonly SearchHit[], { readonly base: string; readonly results: readonly SearchResult[] }>();
-
+/** The results of a list of hits, frozen: an answer is shared by every request that gets it. */
 function resultsOf(hits: readonly SearchHit[], base: string): readonly SearchResult[] {
-  const known = WRITTEN.get(hits);
-  if (known !== undefined && known.base === base) return known.results;
-  const results = deepFreeze(
+  return deepFreeze(
     hits.map((h): SearchResult => {
       const url = pageUrl(base, h.page.path) + (h.section.anchor !== "" ? `#${h.section.anchor}` : "");
       const others = h.otherVersions.map((t) => ({
@@ -130,26 +161,13 @@ function resultsOf(hits: readonly SearchHit[], base: string): readonly SearchRes
       };
     }),
   );
-  WRITTEN.set(hits, { base, results });
-  return results;
 }
-
-/** The text of a list of results, once per list, query and tool names (see `WRITTEN`). */
-const TEXTS = new WeakMap<readonly SearchResult[], { readonly query: string; readonly names: ToolNames; readonly text: string }>();
 
 /**
  * The results as text for a model or a terminal: numbered, each with its link, file, score,
  * scope and snippet; no results say what to try next (`names.filesystem` with `rg`).
  */
 export function searchText(results: readonly SearchResult[], query: string, names: ToolNames): string {
-  const known = TEXTS.get(results);
-  if (known !== undefined && known.query === query && known.names === names) return known.text;
-  const text = writeText(results, query, names);
-  TEXTS.set(results, { query, names, text });
-  return text;
-}
-
-function writeText(results: readonly SearchResult[], query: string, names: ToolNames): string {
   if (results.length === 0) return `No results for "${query}". Try other words, fewer terms, or search the files: ${names.filesystem} with \`rg -il "term" /\`.`;
   return results
     .map(

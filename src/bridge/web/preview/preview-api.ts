@@ -6,7 +6,7 @@ import { agentView } from "../../../tools/use-cases/agent-view.js";
 import { describeArgumentIssues, parseInput } from "../../../tools/use-cases/outcome.js";
 import { readablePageAt } from "../../../tools/use-cases/preview-page.js";
 import { runShell, shellInput, shellText } from "../../../tools/use-cases/run-shell.js";
-import { searchDocs, searchInput, searchText } from "../../../tools/use-cases/search-docs.js";
+import { searchAnswer, searchInput } from "../../../tools/use-cases/search-docs.js";
 import { pageUrl } from "../../../vfs/site.js";
 import { requestContext, type RequestContext } from "../../../vfs/request-context.js";
 import { ApiError } from "../../feedback/errors.js";
@@ -42,7 +42,7 @@ function json(body: unknown, status = 200): Response {
 
 /**
  * Mount the preview's calls. Each runs the same use case as the MCP tool, as the request's reader:
- * the search box `searchDocs`, the shell box `runShell`, the agent panel `agentView`; each
+ * the search box `searchAnswer`, the shell box `runShell`, the agent panel `agentView`; each
  * counts against the same per-site limit as the tool (`search`, `filesystem`), so a page is no
  * way around them. Returns the live-reload streams (to end them when the server stops).
  */
@@ -73,12 +73,12 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
     if (!input.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(input.issues));
     const refused = await charge(c, "search");
     if (refused !== undefined) return refused;
-    const outcome = await searchDocs(await docsContext(c), input.value);
+    const outcome = await searchAnswer(await docsContext(c), input.value);
     if (!outcome.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(outcome.issues));
     // Links on this server: the page's path and the section's anchor (the tool's links name the public site).
-    const results = outcome.value.map((r) => ({ ...r, href: `${pageUrl("", r.path) || "/"}${new URL(r.url).hash}` }));
+    const results = outcome.value.results.map((r) => ({ ...r, href: `${pageUrl("", r.path) || "/"}${new URL(r.url).hash}` }));
     // `text`: what the MCP tool answers, for the agent panel's box.
-    return json({ results, text: searchText(outcome.value, input.value.query, runtime.names) });
+    return json({ results, text: outcome.value.text });
   });
 
   app.get(PREVIEW_PATHS.agent, async (c) => {

@@ -1,0 +1,13 @@
+/**
+ * An error that is an HTTP answer: thrown by a handler, rendered by the bridge's one error
+ * handler (`bridge.ts`'s `onError`, as hono's `HTTPException`), whatever route threw it. Each
+ * family keeps its body's shape, which its clients parse: OAuth errors the RFC 6749 body
+ * (`auth/oauth-errors.ts`), API errors `{error: {code, message}}` (`feedback/errors.ts`).
+ */
+export abstract class HttpError extends Error {
+  /** The HTTP status it is answered with. */
+  abstract get status(): number;
+
+  /** The whole answer: status, body and headers (a challenge, `no-store`), plus `headers` (CORS). */
+  abstract toResponse(headers?: Readonly<Record<string, string>>): Response;
+}

@@ -1,0 +1,89 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DocsRuntime } from "../../../src/tools/runtime.js";
+import { answerForm, derivedForm, type SearchAnswer } from "../../../src/tools/use-cases/search-answers.js";
+import { type SearchInput, searchAnswer } from "../../../src/tools/use-cases/search-docs.js";
+import { readerWithGroups } from "../../../src/vfs/access.js";
+import { localContext, type RequestContext } from "../../../src/vfs/request-context.js";
+import { fixture } from "../../helpers/paths.js";
+import { makeRepo } from "../../helpers/repo.js";
+
+/**
+ * The one answer cache: a repeat of a search by a reader who sees the same gets the same answer,
+ * and every form made of it (the tool's result, its JSON) once; anything that could change the
+ * answer is another entry.
+ */
+let runtime: DocsRuntime;
+let cacheless: DocsRuntime;
+beforeAll(async () => {
+  runtime = await DocsRuntime.load({ root: fixture("demo"), baseUrl: "https://docs.nimbus.example" });
+  cacheless = await DocsRuntime.load({ root: fixture("demo"), baseUrl: "https://docs.nimbus.example", searchCache: 0 });
+});
+afterAll(async () => {
+  await runtime.close();
+  await cacheless.close();
+});
+
+async function ask(request: RequestContext, input: SearchInput, on: DocsRuntime = runtime): Promise<SearchAnswer> {
+  const found = await searchAnswer({ runtime: on, request }, input);
+  if (!found.ok) throw new Error("refused");
+  return found.value;
+}
+
+const LENGTH = answerForm<{ length: number }>("length");
+const JSON_OF = answerForm<string>("json");
+
+describe("the search answer cache", () => {
+  it("gives a repeat the same answer, with its forms made once per key", async () => {
+    const first = await ask(localContext(), { query: "multipart upload", pageSize: 2 });
+    const again = await ask(localContext(), { query: "multipart upload", pageSize: 2 });
+    expect(again).toBe(first);
+    expect(again.text).toBe(first.text);
+    let made = 0;
+    const length = () => first.form(LENGTH, "commit a", () => ({ length: first.results.length + made++ }));
+    expect(length()).toBe(length());
+    expect(made).toBe(1);
+    const other = first.form(LENGTH, "commit b", () => ({ length: made++ }));
+    expect(other).toEqual({ length: 1 });
+    // A form of a form follows its source: the JSON of the replaced value is not the new one's.
+    expect(derivedForm(other, JSON_OF, "id", () => JSON.stringify(other))).toBe('{"length":1}');
+    expect(derivedForm(other, JSON_OF, "id", () => "made again")).toBe('{"length":1}');
+    const fresh = first.form(LENGTH, "commit a", () => ({ length: 7 }));
+    expect(derivedForm(fresh, JSON_OF, "id", () => JSON.stringify(fresh))).toBe('{"length":7}');
+    // A value no answer made (a cut answer, another tool's result) is made afresh each time.
+    expect(derivedForm({ x: 1 }, JSON_OF, "id", () => "one")).toBe("one");
+  });
+
+  it("keeps apart other arguments, readers who see otherwise, and a runtime with no result cache", async () => {
+    const anonymous = await ask(localContext(), { query: "storage node drain runbook", pageSize: 5 });
+    expect(await ask(localContext(), { query: "storage node drain runbook", pageSize: 4 })).not.toBe(anonymous);
+    const staff = await ask(localContext(readerWithGroups(["staff"])), { query: "storage node drain runbook", pageSize: 5 });
+    expect(staff).not.toBe(anonymous);
+    expect(staff.results[0]?.path).toBe("/internal/runbook");
+    expect(anonymous.results.map((r) => r.path)).not.toContain("/internal/runbook");
+    expect(await ask(localContext(), { query: "storage node drain runbook", pageSize: 5 })).toBe(anonymous);
+    const once = await ask(localContext(), { query: "multipart upload" }, cacheless);
+    const twice = await ask(localContext(), { query: "multipart upload" }, cacheless);
+    expect(twice).not.toBe(once);
+    expect(twice.results).toEqual(once.results);
+    expect(Object.isFrozen(once.results) && Object.isFrozen(once.results[0])).toBe(true);
+  });
+
+  it("forgets every answer when the site changes", async () => {
+    const repo = makeRepo({ "docs.json": JSON.stringify({ name: "Edit", navigation: { pages: ["a"] } }), "a.mdx": "# A\n\nOld widgets glow." });
+    const edited = await DocsRuntime.load({ root: repo.dir, baseUrl: "https://e.example" });
+    try {
+      const before = await ask(localContext(), { query: "widgets" }, edited);
+      expect(await ask(localContext(), { query: "widgets" }, edited)).toBe(before);
+      writeFileSync(join(repo.dir, "a.mdx"), "# A\n\nNew widgets hum.");
+      await edited.applyChanges(["a.mdx"]);
+      const after = await ask(localContext(), { query: "widgets" }, edited);
+      expect(after).not.toBe(before);
+      expect([before.results.map((r) => r.snippet), after.results.map((r) => r.snippet)]).toEqual([["Old widgets glow."], ["New widgets hum."]]);
+    } finally {
+      await edited.close();
+      repo.cleanup();
+    }
+  });
+});
