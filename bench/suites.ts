@@ -1,4 +1,5 @@
 import type { BenchSuite } from "./bench.js";
+import { availabilitySuite } from "./availability.bench.js";
 import { bridgeSuite } from "./bridge.bench.js";
 import { configBench } from "./config.bench.js";
 import { feedbackSuite } from "./feedback.bench.js";
@@ -15,4 +16,4 @@ import { variantsSuite } from "./variants.bench.js";
 import { workersSuite } from "./workers.bench.js";
 
 /** Every benchmark suite `npm run bench` runs, in order. `npm run bench -- NAME` runs one. */
-export const SUITES: readonly BenchSuite[] = [searchSuite, openapiSuite, loadSuite, variantsSuite, configBench, feedbackSuite, bridgeSuite, workersSuite, protocolSuite, pagesSuite, previewSuite, rateLimitSuite, shellSuite, packageSuite];
+export const SUITES: readonly BenchSuite[] = [searchSuite, openapiSuite, loadSuite, variantsSuite, configBench, feedbackSuite, bridgeSuite, workersSuite, protocolSuite, pagesSuite, previewSuite, rateLimitSuite, shellSuite, availabilitySuite, packageSuite];

@@ -30,25 +30,39 @@ export const LIMITS = {
      *  and replaces it. A command stopped at its limit answers within milliseconds; 500 ms leaves
      *  room for a garbage collection or a loaded machine and keeps the worst case at 5.5 s. */
     stuckGraceMs: 500,
-    /** Heap of each shell worker: it holds one copy of the docs' text (tens of MB for thousands
-     *  of pages); a command that allocates without bound ends its worker, not the server. */
+    /** Heap of each shell worker. The site's text is not in it (workers share one encoded
+     *  snapshot outside their heaps: `shared-snapshot.ts`), only what a command builds; a
+     *  command that allocates without bound ends its worker, not the server. */
     maxHeapMb: 1_024,
     /** The pool's size is cores x `workersPerCore`, within `minWorkers..maxWorkers`
      *  (`shellPoolSize`). A call holds its worker until it ends (synchronous code cannot be
-     *  pre-empted, only ended at its limit plus grace), so there are twice as many workers as
-     *  cores: half can be held by slow calls while the rest still get a core each. */
+     *  pre-empted, only ended at its limit plus grace), so there are more workers than cores:
+     *  some can be held by slow calls while the rest still get a share of a core. */
     workersPerCore: 2,
-    /** On 2 cores (or 1), three runaway calls from three callers still leave a worker free. */
-    minWorkers: 4,
-    /** Each worker holds a copy of the site's text; 16 commands of milliseconds at once is far
-     *  more than the per-hour rate limits let callers ask for. */
+    /** On 2 cores (or 1): five callers each holding a runaway still leave a worker for a sixth
+     *  (issue 25: four addresses with one runaway each must not stall another reader). A
+     *  worker without a copy of the site costs ~10 MB of heap, and idle ones are stopped. */
+    minWorkers: 6,
+    /** 16 commands of milliseconds at once is far more than the per-hour rate limits let
+     *  callers ask for. */
     maxWorkers: 16,
-    /** Calls one caller may have waiting for a worker. An agent sends a handful at once; more is
-     *  a flood, refused at once rather than held for minutes behind the caller's own calls. */
-    maxQueuedPerCaller: 32,
+    /** Commands one caller (an address, an IPv6 /64, a token) may hold in the pool at once,
+     *  running and waiting together. An agent sends a handful at once; more is a flood, refused
+     *  at once (naming this limit) rather than held for minutes behind the caller's own calls. */
+    maxHeldPerCaller: 8,
+    /** Commands one caller may have running at once: two lets an agent's parallel reads go
+     *  together; more would let three callers hold every worker of a 2-core machine. */
+    maxRunningPerCaller: 2,
+    /** Workers kept for callers with nothing running: a caller already running a command may
+     *  start another only while this many stay free. With two, a newcomer finds a worker even
+     *  when a few callers each run all they may (3 callers x 2 on the pool of 6: 4 run, 2 free). */
+    reserveWorkers: 2,
+    /** Workers in a row that ended before they were ready (a broken install, no memory): then
+     *  the calls waiting are answered with the reason instead of starting workers forever. */
+    maxBootFailures: 3,
     /** A shell worker idle this long is stopped (one stays warm): a burst can start the whole
-     *  pool, each worker holds a copy of the site's text, and `--workers N` has N pools. A
-     *  minute keeps the pool through an agent's run of calls; restarting one costs ~100 ms. */
+     *  pool, and `--workers N` has N pools. A minute keeps the pool through an agent's run of
+     *  calls; restarting one costs ~200 ms of CPU (loading the shell's code). */
     idleMs: 60_000,
   },
   search: {
@@ -104,6 +118,12 @@ export const LIMITS = {
      *  answered between them (`DocsRuntime`): long enough that the pauses cost nothing (a few
      *  microseconds each), short enough that `tools/list` during the build waits no longer. */
     indexSliceMs: 10,
+    /** While the search index of a large site is built, a progress line on stderr this often: a
+     *  server that takes seconds to be ready says so rather than looking hung. */
+    indexProgressMs: 2_000,
+    /** A load of more page files than this says so on stderr, and so does the search index built
+     *  from them ("search ready: ..."): a site this large takes long enough to be noticed. */
+    announcedPages: 500,
   },
   api: {
     /** Remote spec download budget. Specs are fetched only because docs.json names a URL; a slow
@@ -375,6 +395,16 @@ export const LIMITS = {
     /** A connection left idle inside a transaction (its client died mid-way) is ended by the
      *  server after this, releasing the rows it locked (`?idle_in_transaction_session_timeout=`). */
     idleInTransactionMs: 60_000,
+  },
+  mcp: {
+    /** Paths a shell result's provenance names: a `cat` of many pages names each, and past this
+     *  many the list would outweigh the output it describes. */
+    maxProvenanceReads: 50,
+    /** `maxChars` of the search and shell tools (characters of the result's text). Below 200 not
+     *  even one result's title, link and score fit; the shell's upper bound is its output cap,
+     *  search's a full page of 50 results with their snippets. */
+    minMaxChars: 200,
+    maxSearchChars: 100_000,
   },
   config: {
     /** Largest docs.json (or `$ref`'d JSON file) read. The biggest real ones are ~100 KB (spree);

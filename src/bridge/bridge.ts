@@ -132,7 +132,7 @@ export function createBridge(options: BridgeOptions): Bridge {
 
   // Registered first, so it runs before every route, mounted ones and unknown paths included.
   app.use("*", ipRateLimit(deps));
-  const ours = [PATHS.mcp, PATHS.serverCard, PATHS.authedMcp, `${PATHS.authedMcp}/*`, "/.well-known/*"];
+  const ours = [PATHS.mcp, PATHS.serverCard, PATHS.serverCardJson, PATHS.authedMcp, `${PATHS.authedMcp}/*`, "/.well-known/*"];
   const discovery = { is: isDiscoveryDocument, headers: DISCOVERY_CORS_HEADERS, preflight: DISCOVERY_PREFLIGHT_HEADERS };
   for (const path of ours) app.use(path, originGuard(deps, options.allowedHosts, discovery));
 

@@ -15,6 +15,15 @@ export const PATHS = {
   /** Server cards (the MCP server-card extension reserves `<streamable-http-url>/server-card`). */
   serverCard: "/mcp/server-card",
   authedServerCard: "/authed/mcp/server-card",
+  /**
+   * Where the hosted platform and discovery scanners also look for cards (earlier drafts of the
+   * server-card proposal, SEP-1649): the site's main card at the first three, every card this
+   * reader may use at the last, the same content as the cards above.
+   */
+  wellKnownServerCard: "/.well-known/mcp/server-card.json",
+  serverCardJson: "/mcp/server-card.json",
+  wellKnownMcpJson: "/.well-known/mcp.json",
+  serverCards: "/.well-known/mcp/server-cards.json",
   /** The MCP catalog of the site's server cards, and the same document as an AI catalog. */
   mcpCatalog: "/.well-known/mcp/catalog.json",
   aiCatalog: "/.well-known/ai-catalog.json",

@@ -112,7 +112,8 @@ export class DocsRuntime {
     if (options.indexLater !== true) void this.whenIndexed();
     if (options.shellWorker !== undefined && options.shellWorker !== false) {
       this.shellHost = new ShellHost({ log: this.log, ...(options.shellWorker === true ? {} : options.shellWorker) });
-      this.shellHost.start();
+      // Workers start and load the site now (encoded once, shared): the first command finds one ready.
+      this.shellHost.start(loaded.site);
     }
   }
 
@@ -131,15 +132,30 @@ export class DocsRuntime {
   private async buildIndex(): Promise<void> {
     if (this.closed) return;
     // The snapshot of now: reloads before the build (`indexLater`) only replaced the site.
-    const steps = this.index.syncSteps(this.site);
+    const site = this.site;
+    const steps = this.index.syncSteps(site);
     const sliceMs = this.options.indexSliceMs ?? LIMITS.load.indexSliceMs;
-    let sliceStart = performance.now();
-    while (steps.next().done !== true) {
-      if (performance.now() - sliceStart < sliceMs) continue;
+    const started = performance.now();
+    let sliceStart = started;
+    let reported = started;
+    let done = 0;
+    let step = steps.next();
+    while (step.done !== true) {
+      done++;
+      step = steps.next();
+      const now = performance.now();
+      if (now - reported >= LIMITS.load.indexProgressMs) {
+        reported = now;
+        this.log(`indexing for search: ${done} of ${site.pages.size} pages`);
+      }
+      if (now - sliceStart < sliceMs) continue;
       await new Promise((resolve) => setImmediate(resolve));
       if (this.closed) return;
       sliceStart = performance.now();
     }
+    const seconds = (performance.now() - started) / 1000;
+    // Reported where the load said what it was loading (a large site): small sites start quietly.
+    if (step.value.added > LIMITS.load.announcedPages) this.log(`search ready: ${step.value.added} pages (${this.index.textCount} distinct texts) indexed in ${seconds.toFixed(1)} s`);
     this.indexComplete = true;
   }
 
@@ -288,6 +304,7 @@ export class DocsRuntime {
     if (this.indexing !== undefined) this.index.sync(this.site);
     this.snapshot++;
     this.readers = new Map();
+    this.shellHost?.prepare(this.site);
     const change: RuntimeChange = { site: this.site, previous, namesChanged: this.names.search !== previousNames.search, diagnostics };
     for (const l of this.listeners) l(change);
   }

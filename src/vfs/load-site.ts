@@ -90,7 +90,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   for (const { folder, message } of listing.unlisted) diagnostics.push(skippedFinding(folder, `cannot list the folder (${message})`));
   const linkedPages = pageLinks(root, listing.links, ignore, diagnostics);
   const kept = [...listing.files, ...linkedPages].filter((p) => !ignore.ignores(p)).sort();
-  if (kept.length > 500) log(`loading ${kept.length} page files from ${root}`);
+  if (kept.length > LIMITS.load.announcedPages) log(`loading ${kept.length} page files from ${root}`);
 
   const files = new Map<string, SiteFile>();
   const pages = new Map<string, Page>();

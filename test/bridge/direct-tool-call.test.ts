@@ -96,7 +96,10 @@ describe("2026-07-28 tool calls answered directly", () => {
     expect(got.direct[7]).toContain("STAFF-ONLY-RUNBOOK-7F3A");
     for (const i of [2, 3, 8, 9, 11]) expect(got.direct[i]).not.toContain("STAFF-ONLY-RUNBOOK-7F3A");
     expect(got.direct[12]).toBe(got.direct[0]);
-    expect(got.direct[0]).toContain('"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"svc-mcp","title":"Nimbus Storage docs","version":');
+    // The tool's own `_meta` (its provenance) first, the server's identity added to it.
+    expect(got.direct[0]).toContain('{"result":{"_meta":{"svc-mcp/provenance":{');
+    expect(got.direct[0]).toContain('"io.modelcontextprotocol/serverInfo":{"name":"svc-mcp","title":"Nimbus Storage docs","version":');
+    expect(got.direct[0]).toContain('"resultType":"complete"},"jsonrpc":"2.0"');
     // The SDK's bridge built servers for these calls; the direct one built none.
     expect(direct.bridge.endpoint.servers.size).toBe(0);
     expect(sdk.bridge.endpoint.servers.size).toBeGreaterThan(0);

@@ -38,23 +38,31 @@ const DOCUMENTS: readonly [string, string][] = [
   ["the AI catalog", "/.well-known/ai-catalog.json"],
   ["the Agent Skills index", "/.well-known/agent-skills/index.json"],
   ["a SKILL.md", "/.well-known/agent-skills/oncall/SKILL.md"],
+  ["the main card", "/.well-known/mcp/server-card.json"],
+  ["the main card (SEP-1649's path)", "/.well-known/mcp.json"],
+  ["/mcp's card (.json)", "/mcp/server-card.json"],
+  ["every card", "/.well-known/mcp/server-cards.json"],
 ];
+
+/** The CORS headers of every answer: any origin, and the ETag readable (for `If-None-Match`). */
+const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "ETag" };
 
 describe("discovery documents from any origin", () => {
   it.each(DOCUMENTS)("GET of %s answers with Access-Control-Allow-Origin: *", async (name, path) => {
     const res = await fetch(`${h.origin}${path}`, { headers: { Origin: FOREIGN } });
     // The staff-only skill is a 404 to an anonymous reader: an error a browser client may read too.
-    expect({ status: res.status, cors: corsHeaders(res) }).toEqual({ status: name === "a SKILL.md" ? 404 : 200, cors: { "access-control-allow-origin": "*" } });
+    expect({ status: res.status, cors: corsHeaders(res) }).toEqual({ status: name === "a SKILL.md" ? 404 : 200, cors: CORS });
   });
 
   it("answers without an Origin alike", async () => {
     const res = await fetch(h.urls.serverCard);
-    expect(corsHeaders(res)).toEqual({ "access-control-allow-origin": "*" });
+    expect(corsHeaders(res)).toEqual(CORS);
   });
 
   it("serves a token's share cross-origin: the staff-only skill with the staff token", async () => {
     const res = await fetch(h.urls.agentSkill("oncall"), { headers: { Origin: FOREIGN, Authorization: `Bearer ${staff}` } });
-    expect({ status: res.status, cors: corsHeaders(res) }).toEqual({ status: 200, cors: { "access-control-allow-origin": "*" } });
+    // A token's bytes: `Vary: Authorization`, so no cache hands them to another token.
+    expect({ status: res.status, cors: corsHeaders(res) }).toEqual({ status: 200, cors: { ...CORS, vary: "Authorization" } });
     expect(await res.text()).toContain("STAFF-SKILL-44D1");
   });
 
@@ -70,7 +78,7 @@ describe("discovery documents from any origin", () => {
         cors: {
           "access-control-allow-origin": "*",
           "access-control-allow-methods": "GET, HEAD, OPTIONS",
-          "access-control-allow-headers": "Authorization, Accept",
+          "access-control-allow-headers": "Authorization, Accept, If-None-Match",
           "access-control-max-age": "600",
         },
         body: "",

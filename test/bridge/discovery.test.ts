@@ -146,6 +146,86 @@ describe("agent skills", () => {
     const r = await fetch(h.urls.agentSkill("oncall"), { headers: bearer(staff) });
     expect([r.status, r.headers.get("content-type"), await r.text()]).toEqual([200, "text/markdown; charset=utf-8", RESTRICTED_SKILL]);
   });
+
+  it("tags a SKILL.md with the SHA-256 of the reader's bytes, and answers a matching If-None-Match with 304", async () => {
+    const tag = `"sha256-${sha256(RESTRICTED_SKILL)}"`;
+    const headersOf = (r: Response) => [r.status, r.headers.get("etag"), r.headers.get("cache-control"), r.headers.get("vary")];
+    const first = await fetch(h.urls.agentSkill("oncall"), { headers: bearer(staff) });
+    expect(headersOf(first)).toEqual([200, tag, "private, no-cache", "Authorization"]);
+    for (const ifNoneMatch of [tag, `W/${tag}`, `"other", ${tag}`, "*"]) {
+      const again = await fetch(h.urls.agentSkill("oncall"), { headers: { ...bearer(staff), "If-None-Match": ifNoneMatch } });
+      expect([...headersOf(again), await again.text()]).toEqual([304, tag, "private, no-cache", "Authorization", ""]);
+    }
+    const changed = await fetch(h.urls.agentSkill("oncall"), { headers: { ...bearer(staff), "If-None-Match": '"sha256-0000"' } });
+    expect([changed.status, await changed.text()]).toEqual([200, RESTRICTED_SKILL]);
+    // Without the group, the tag confirms nothing: the same 404 as a skill that does not exist.
+    const anonymous = await fetch(h.urls.agentSkill("oncall"), { headers: { "If-None-Match": tag } });
+    expect([anonymous.status, anonymous.headers.get("etag")]).toEqual([404, null]);
+  });
+});
+
+describe("the cards where scanners and the hosted platform look", () => {
+  const json = async (path: string, token?: string) => {
+    const r = await fetch(`${h.origin}${path}`, token !== undefined ? { headers: bearer(token) } : {});
+    return { status: r.status, type: r.headers.get("content-type"), cache: r.headers.get("cache-control"), body: (await r.json()) as unknown };
+  };
+  const card = async (url: string, token?: string) => (await fetch(url, token !== undefined ? { headers: bearer(token) } : {})).json();
+
+  it("serve the main endpoint's card (here /authed/mcp, the site signs readers in) for each reader", async () => {
+    for (const token of [undefined, staff]) {
+      const expected = { status: 200, type: "application/mcp-server-card+json", cache: "no-store", body: await card(h.urls.authedServerCard, token) };
+      expect(await json("/.well-known/mcp/server-card.json", token)).toEqual(expected);
+      expect(await json("/.well-known/mcp.json", token)).toEqual(expected);
+    }
+  });
+
+  it("serve /mcp's card at /mcp/server-card.json, anonymous whatever the request carries", async () => {
+    const expected = { status: 200, type: "application/mcp-server-card+json", cache: "no-store", body: await card(h.urls.serverCard) };
+    expect(await json("/mcp/server-card.json")).toEqual(expected);
+    expect(await json("/mcp/server-card.json", staff)).toEqual(expected);
+  });
+
+  it("list every card of the reader at /.well-known/mcp/server-cards.json", async () => {
+    for (const token of [undefined, staff]) {
+      expect(await json("/.well-known/mcp/server-cards.json", token)).toEqual({
+        status: 200,
+        type: "application/json",
+        cache: "no-store",
+        body: [await card(h.urls.serverCard), await card(h.urls.authedServerCard, token)],
+      });
+    }
+  });
+
+  it("follow the auth setting: a public site's main card is /mcp's", async () => {
+    await h.state.setAuthMode("public");
+    try {
+      expect((await json("/.well-known/mcp/server-card.json", staff)).body).toEqual(await card(h.urls.serverCard));
+    } finally {
+      await h.state.setAuthMode("partial");
+    }
+  });
+
+  it("declare every tool schema as JSON Schema 2020-12", async () => {
+    const { tools } = (await card(h.urls.serverCard)) as { tools: { inputSchema: { $schema: string }; outputSchema: { $schema: string } }[] };
+    expect(tools.flatMap((t) => [t.inputSchema.$schema, t.outputSchema.$schema])).toEqual(Array.from({ length: 4 }, () => "https://json-schema.org/draft/2020-12/schema"));
+  });
+
+  it("answer 403 while the MCP server is off", async () => {
+    await h.state.setMcp("disabled");
+    try {
+      for (const path of ["/.well-known/mcp/server-card.json", "/.well-known/mcp.json", "/mcp/server-card.json", "/.well-known/mcp/server-cards.json"]) {
+        expect({ path, ...(await json(path)) }).toEqual({
+          path,
+          status: 403,
+          type: "application/json",
+          cache: null,
+          body: { error: { code: "mcp_disabled", message: "The MCP server of the Nimbus Storage documentation is not enabled" } },
+        });
+      }
+    } finally {
+      await h.state.setMcp("enabled");
+    }
+  });
 });
 
 describe("a disabled server, and other methods", () => {

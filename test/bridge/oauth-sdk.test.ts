@@ -89,7 +89,7 @@ describe("client credentials (a machine)", () => {
       tools: { listChanged: true },
       resources: { listChanged: true },
       logging: {},
-      extensions: { "io.modelcontextprotocol/oauth-client-credentials": {} },
+      extensions: { "io.modelcontextprotocol/oauth-client-credentials": {}, "io.modelcontextprotocol/skills": {} },
     });
 
     // Deleting the credential ends its access at the next request, mid-session: the token is
@@ -109,7 +109,8 @@ describe("client credentials (a machine)", () => {
 describe("capabilities", () => {
   it("names no authorization extension on the public endpoint, which takes no token", async () => {
     const { client, close } = await mcpClient(h.urls.mcp);
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: { listChanged: true }, logging: {} });
+    // The Skills extension only (SEP-2640), which both endpoints serve.
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: { listChanged: true }, logging: {}, extensions: { "io.modelcontextprotocol/skills": {} } });
     await close();
   });
 });

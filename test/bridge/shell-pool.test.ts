@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/limits.js";
+import { PoolRecorder } from "../helpers/pool-events.js";
 import { FS, type Harness, credentialTokens, mcpClient, startBridge } from "./harness.js";
 
 /** Stuck in synchronous code until its worker is stopped (loops bounded only by time). */
@@ -14,8 +15,8 @@ let h: Harness;
 let closed = false;
 
 beforeAll(async () => {
-  // Two workers: one caller holds at most one, and may have one call waiting.
-  h = await startBridge({ shell: { workers: 2, maxQueuedPerCaller: 1, limits: { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12 } } });
+  // Two workers: one caller runs at most one, and holds at most two (one running, one waiting).
+  h = await startBridge({ shell: { workers: 2, maxHeldPerCaller: 2, maxRunningPerCaller: 1, limits: { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12 } } });
 });
 
 afterAll(async () => {
@@ -37,7 +38,9 @@ describe("callers of the shell pool", () => {
       }),
     );
     const first = await Promise.race(runaways);
-    expect(first).toBe("bash: too many commands of this client waiting (at most 1; a limit of the docs shell: wait for their results)\n[exit code 126]");
+    expect(first).toBe(
+      "bash: too many commands of this client in the docs shell: at most 2 running or waiting at once per client (an address, an IPv6 /64 or a token); wait for their results, then send more\n[exit code 126]",
+    );
     expect(await credential.text(FS, { command: "ls /" })).toBe("api\nguides\nindex.mdx\ninternal\npartners\nquickstart.mdx\nskill.md\n");
     events.push("credential answered");
     // The refused one answered, then the other caller's call; the two runaways are still running.
@@ -45,5 +48,32 @@ describe("callers of the shell pool", () => {
     closed = true;
     await h.close();
     await Promise.allSettled(runaways);
+  });
+});
+
+describe("an IPv6 caller", () => {
+  it("is its /64: two addresses of one /64 share one bound, another /64 is another caller; the refusal names the limit", async () => {
+    const rec = new PoolRecorder();
+    const pool = await startBridge({
+      shell: { workers: 2, maxHeldPerCaller: 1, limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12 }, onEvent: rec.onEvent },
+      bridge: { trustProxy: true },
+    });
+    const from = (ip: string) => mcpClient(pool.urls.mcp, { fetch: (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), "X-Forwarded-For": ip } }) });
+    const [a, b, c] = await Promise.all([from("2001:db8:1:2::a"), from("2001:db8:1:2:ffff::b"), from("2001:db8:1:3::a")]);
+    try {
+      const abort = new AbortController();
+      const held = a.client.callTool({ name: FS, arguments: { command: RUNAWAY } }, undefined, { signal: abort.signal }).catch(() => "cancelled");
+      await rec.next((e) => e.t === "start");
+      expect(await b.text(FS, { command: "ls /" })).toBe(
+        "bash: too many commands of this client in the docs shell: at most 1 running or waiting at once per client (an address, an IPv6 /64 or a token); wait for their results, then send more\n[exit code 126]",
+      );
+      expect(await c.text(FS, { command: "ls /" })).toBe("api\nguides\nindex.mdx\nquickstart.mdx\nskill.md\n");
+      abort.abort();
+      expect(await held).toBe("cancelled");
+      expect(rec.lines(["queued", "refused"])).toEqual(["call 1 queued by address:2001:db8:1:2::/64", "refused address:2001:db8:1:2::/64 (limit 1)", "call 3 queued by address:2001:db8:1:3::/64"]);
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()]);
+      await pool.close();
+    }
   });
 });

@@ -7,6 +7,10 @@ import { describeSuite } from "../helpers/conformance.js";
 import { findInspector } from "../helpers/inspector.js";
 import { REPO, fixture } from "../helpers/paths.js";
 import { type ServeProcess, startServe } from "../helpers/serve-http.js";
+import { fileTime, provenanceOf } from "../helpers/provenance.js";
+import { DocsRuntime } from "../../src/tools/runtime.js";
+import { ANONYMOUS } from "../../src/vfs/access.js";
+import { localContext } from "../../src/vfs/request-context.js";
 
 /**
  * MCP Inspector 2.12's CLI (on tools/node22's Node 22) against svc-mcp in both of its protocol
@@ -31,7 +35,12 @@ interface Target {
 
 let serve: ServeProcess | undefined;
 let temp: string;
+/** The newest time among the files an anonymous reader of the demo sees. */
+let NEWEST_PUBLIC = "";
 beforeAll(async () => {
+  const runtime = await DocsRuntime.load({ root: DEMO, indexLater: true });
+  NEWEST_PUBLIC = runtime.readerState(localContext(ANONYMOUS)).view.mtimeOf("/").toISOString();
+  await runtime.close();
   temp = mkdtempSync(join(tmpdir(), "svc-mcp-inspector-"));
   for (const dir of ["http-state", "stdio-state", "home"]) mkdirSync(join(temp, dir));
   serve = await startServe(["--dir", DEMO, "--state", join(temp, "http-state"), "--no-fetch-remote"]);
@@ -46,15 +55,17 @@ afterAll(async () => {
   rmSync(temp, { recursive: true, force: true });
 });
 
-/** The whole result of a modern-era call: the same as legacy's plus the server's identity. */
-function inEra(era: Era, result: object): object {
+/** The whole result of a modern-era call: the same as legacy's plus the server's identity, beside the tool's own `_meta`. */
+function inEra(era: Era, result: { readonly _meta?: Record<string, unknown>; readonly [member: string]: unknown }): object {
   if (era === "legacy") return result;
-  return { _meta: { "io.modelcontextprotocol/serverInfo": { name: "svc-mcp", title: "Nimbus Storage docs", version: "0.1.0" } }, ...result };
+  return { ...result, _meta: { ...result._meta, "io.modelcontextprotocol/serverInfo": { name: "svc-mcp", title: "Nimbus Storage docs", version: "0.1.0" } } };
 }
 
 const LS_ROOT = "api\nguides\nindex.mdx\nquickstart.mdx\nskill.md\n";
 const SNIPPET = "Every delivery has a Nimbus-Signature header: an HMAC-SHA256 of the body with your webhook secret. Compare it in constant time before trusting the payload.";
+const WEBHOOKS_PROVENANCE = provenanceOf(DEMO, ["guides/webhooks.mdx"]);
 const WEBHOOKS = {
+  _meta: { "svc-mcp/provenance": WEBHOOKS_PROVENANCE },
   content: [
     {
       type: "text",
@@ -71,8 +82,10 @@ const WEBHOOKS = {
         url: "http://localhost:3000/guides/webhooks#verifying-signatures",
         snippet: SNIPPET,
         score: 0.836,
+        lastModified: fileTime(DEMO, "guides/webhooks.mdx"),
       },
     ],
+    provenance: WEBHOOKS_PROVENANCE,
   },
 };
 
@@ -113,7 +126,12 @@ describeSuite(findInspector(), "MCP Inspector 2.12", ({ cli, node }) => {
 
       it.concurrent(`${era} era over ${transport}: calls the filesystem tool`, async () => {
         const result = await inspect(era, target(), ["--method", "tools/call", "--tool-name", FS, "--tool-arg", "command=ls /"]);
-        expect(result).toEqual(inEra(era, { content: [{ type: "text", text: LS_ROOT }], structuredContent: { stdout: LS_ROOT, stderr: "", exitCode: 0, truncated: false } }));
+        // `ls /` read `/`: as new as the anonymous reader's newest file.
+        const provenance = { ...provenanceOf(DEMO, []), lastModified: NEWEST_PUBLIC };
+        const reads = [{ path: "/", lastModified: NEWEST_PUBLIC }];
+        expect(result).toEqual(
+          inEra(era, { _meta: { "svc-mcp/provenance": provenance }, content: [{ type: "text", text: LS_ROOT }], structuredContent: { stdout: LS_ROOT, stderr: "", exitCode: 0, truncated: false, reads, provenance } }),
+        );
       });
     }
   }

@@ -12,6 +12,8 @@ import { localContext } from "../../src/vfs/request-context.js";
 import type { SiteView } from "../../src/vfs/view.js";
 import { connect } from "../helpers/mcp.js";
 import { REPO, fixture } from "../helpers/paths.js";
+import { provenanceOf } from "../helpers/provenance.js";
+import { ANONYMOUS } from "../../src/vfs/access.js";
 
 const FS = "query_docs_filesystem_nimbus_storage";
 
@@ -135,6 +137,7 @@ describe("deliberate differences from the real tools", () => {
 describe("the filesystem tool through an MCP client", () => {
   it("adds did-you-mean to the result text, not to the command's stderr", async () => {
     const r = await client.call(FS, { command: "cat /guides/webhook.mdx" });
+    const newest = runtime.readerState(localContext(ANONYMOUS)).view.mtimeOf("/").toISOString();
     expect(r.isError).toBe(true);
     expect(client.text(r)).toBe(
       "cat: /guides/webhook.mdx: No such file or directory\n[exit code 1]\n/guides/webhook.mdx does not exist. Did you mean: /guides/webhooks.mdx?",
@@ -145,6 +148,9 @@ describe("the filesystem tool through an MCP client", () => {
       exitCode: 1,
       truncated: false,
       hint: "/guides/webhook.mdx does not exist. Did you mean: /guides/webhooks.mdx?",
+      // The path named does not exist: what was read is `/`, as new as the reader's newest file.
+      reads: [{ path: "/", lastModified: newest }],
+      provenance: { ...provenanceOf(fixture("demo"), []), lastModified: newest },
     });
   });
 

@@ -1,9 +1,9 @@
 /**
- * The shell pool's queue: callers served in turn, a newcomer first, one caller's running and
- * waiting work capped.
+ * The shell pool's queue: callers served in turn, a newcomer first, what one caller holds
+ * (running and waiting) capped, and places kept for callers with nothing running.
  */
 import { describe, expect, it } from "vitest";
-import { FairQueue } from "../../src/tools/shell/fair-queue.js";
+import { type CallerBounds, FairQueue } from "../../src/tools/shell/fair-queue.js";
 
 /** Take items until none may run, finishing each at once: the order work would run in on one worker. */
 function runOrder(q: FairQueue<string>): string[] {
@@ -15,9 +15,11 @@ function runOrder(q: FairQueue<string>): string[] {
   return order;
 }
 
+const bounds = (b: Partial<CallerBounds>): CallerBounds => ({ maxHeld: 10, maxRunning: 1, capacity: 1, reserve: 0, ...b });
+
 describe("FairQueue", () => {
   it("serves callers in turn, each caller's own calls in order", () => {
-    const q = new FairQueue<string>(10, 1);
+    const q = new FairQueue<string>(bounds({}));
     for (const item of ["a1", "a2", "a3", "a4"]) q.push("a", item);
     q.push("b", "b1");
     q.push("b", "b2");
@@ -26,7 +28,7 @@ describe("FairQueue", () => {
   });
 
   it("puts a newcomer before callers already served", () => {
-    const q = new FairQueue<string>(10, 1);
+    const q = new FairQueue<string>(bounds({ capacity: 2 }));
     for (const item of ["a1", "a2", "a3"]) q.push("a", item);
     const first = q.take();
     expect(first).toEqual({ caller: "a", item: "a1" });
@@ -37,7 +39,7 @@ describe("FairQueue", () => {
   });
 
   it("lets one caller run at most its share at once", () => {
-    const q = new FairQueue<string>(10, 2);
+    const q = new FairQueue<string>(bounds({ maxRunning: 2, capacity: 4 }));
     for (const item of ["a1", "a2", "a3"]) q.push("a", item);
     expect(q.take()).toEqual({ caller: "a", item: "a1" });
     expect(q.take()).toEqual({ caller: "a", item: "a2" });
@@ -47,15 +49,43 @@ describe("FairQueue", () => {
     q.done("a");
     expect(q.take()).toEqual({ caller: "a", item: "a3" });
     expect(q.waiting).toBe(0);
+    expect(q.running).toBe(3);
   });
 
-  it("refuses a caller's call past its waiting cap, and only that caller's", () => {
-    const q = new FairQueue<string>(2, 1);
+  it("keeps the reserve for callers with nothing running: a caller running one may not take the last free places", () => {
+    // A pool of 6 keeping 2: callers already running stop at 4 running in all; newcomers take the rest.
+    const q = new FairQueue<string>(bounds({ maxRunning: 2, capacity: 6, reserve: 2 }));
+    for (const c of ["a", "b", "c"]) for (const k of [1, 2]) q.push(c, `${c}${k}`);
+    expect(q.startable()).toBe(4);
+    const taken = [q.take(), q.take(), q.take(), q.take(), q.take()].map((t) => t?.item);
+    expect(taken).toEqual(["a1", "b1", "c1", "a2", undefined]);
+    expect(q.startable()).toBe(0);
+    q.push("victim", "v1");
+    q.push("other", "o1");
+    expect(q.startable()).toBe(2);
+    expect([q.take()?.item, q.take()?.item, q.take()]).toEqual(["v1", "o1", undefined]);
+    expect(q.running).toBe(6);
+  });
+
+  it("refuses a caller's call past what it may hold, running and waiting together, and only that caller's", () => {
+    const q = new FairQueue<string>(bounds({ maxHeld: 2 }));
     expect([q.push("a", "a1"), q.push("a", "a2"), q.push("a", "a3"), q.push("b", "b1")]).toEqual([true, true, false, true]);
     expect(q.take()).toEqual({ caller: "a", item: "a1" });
-    // a1 runs: a has room to wait again.
+    // a1 runs: it still counts, so a holds two.
+    expect(q.push("a", "a3")).toBe(false);
+    q.done("a");
     expect(q.push("a", "a3")).toBe(true);
     expect(q.drain()).toEqual(["a2", "a3", "b1"]);
     expect(q.waiting).toBe(0);
+  });
+
+  it("takes a cancelled call out of its queue; the caller's place goes with it", () => {
+    const q = new FairQueue<string>(bounds({ maxHeld: 2 }));
+    q.push("a", "a1");
+    q.push("a", "a2");
+    expect(q.remove("a", "a1")).toBe(true);
+    expect(q.remove("a", "a1")).toBe(false);
+    expect(q.push("a", "a3")).toBe(true);
+    expect(runOrder(q)).toEqual(["a2", "a3"]);
   });
 });

@@ -11,7 +11,8 @@ import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/limits.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
-import { ShellHost, type ToWorker, shellPoolSize, workersPerCaller } from "../../src/tools/shell/shell-host.js";
+import type { PoolEvent } from "../../src/tools/shell/pool-events.js";
+import { ShellHost, type ToWorker, shellPoolSize } from "../../src/tools/shell/shell-host.js";
 import { ALL_ACCESS, ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { makeFile, type SiteFile } from "../../src/vfs/site.js";
@@ -69,8 +70,9 @@ describe("commands in the shell worker", () => {
   for (const [name, reader] of READERS) {
     it(`answer byte for byte what the in-thread shell answers (${name})`, async () => {
       const expected = await Promise.all(COMMANDS.map((c) => inline.readerState(localContext(reader)).shell.run(c)));
-      // All at once: the pool runs them on its workers and answers each its own result.
-      const actual = await Promise.all(COMMANDS.map((c) => worker.readerState(localContext(reader)).shell.run(c)));
+      // All at once, each of its own caller (one caller may hold only a few): the pool runs them
+      // on its workers and answers each its own result.
+      const actual = await Promise.all(COMMANDS.map((c, i) => worker.readerState(localContext(reader)).shell.run(c, `caller-${i}`)));
       for (let i = 0; i < COMMANDS.length; i++) expect({ command: COMMANDS[i], ...actual[i] }).toEqual({ command: COMMANDS[i], ...expected[i] });
     });
   }
@@ -121,14 +123,22 @@ const AWK_LOOP = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
 describe("idle workers", () => {
   it("are stopped after idleMs, all but one, which serves the next call", async () => {
     let now = 1_000_000;
-    const host = new ShellHost({ workers: 4, idleMs: 60_000, now: () => now });
+    let loaded = 0;
+    let allLoaded = (): void => {};
+    const four = new Promise<void>((resolve) => (allLoaded = resolve));
+    const onEvent = (e: PoolEvent): void => {
+      if (e.t === "loaded" && ++loaded === 4) allLoaded();
+    };
+    const host = new ShellHost({ workers: 4, idleMs: 60_000, now: () => now, onEvent });
     try {
       const shell = host.shellFor(inline.site, inline.readerState(localContext()).view);
       const wc = { stdout: "489 /guides/webhooks.mdx\n", stderr: "", exitCode: 0, truncated: false };
-      // Two callers, two calls each at once: the whole pool of four starts.
-      const calls = ["a", "a", "b", "b"].map((caller) => shell.run("wc -c /guides/webhooks.mdx", caller));
+      // Four callers at once: the whole pool of four starts.
+      const calls = ["a", "b", "c", "d"].map((caller) => shell.run("wc -c /guides/webhooks.mdx", caller));
       expect(await Promise.all(calls)).toEqual([wc, wc, wc, wc]);
       expect(host.workers).toBe(4);
+      // Workers that were still starting when the calls were answered are idle once loaded.
+      await four;
       now += 59_999;
       expect(host.retireIdle()).toBe(0);
       now += 1;
@@ -223,7 +233,8 @@ describe("a worker in trouble", () => {
       if (message.t === "view") for (const e of message.extra as unknown[]) sent += (e as Partial<SiteFile>).size ?? 0;
       post.call(this, message, ...rest);
     };
-    const host = new ShellHost();
+    // One worker: every view goes to the same one.
+    const host = new ShellHost({ workers: 1 });
     try {
       const shells = Array.from({ length: 80 }, (_, i) => host.shellFor(inline.site, new SiteView(site, readerWithGroups([`g${i}`]), "public", [big])));
       for (const shell of shells) expect(await shell.run("wc -l /api/spec.yaml")).toEqual({ stdout: "30000 /api/spec.yaml\n", stderr: "", exitCode: 0, truncated: false });
@@ -252,9 +263,8 @@ describe("the pool", () => {
   /** Runaways that would run for a minute: only shutting the pool down ends them in a test. */
   const runawayLimits = { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12 };
 
-  it("has twice as many workers as cores, at least 4 and at most 16; a caller holds at most half", () => {
-    expect([1, 2, 3, 4, 8, 9, 64].map(shellPoolSize)).toEqual([4, 4, 6, 8, 16, 16, 16]);
-    expect([1, 2, 4, 5, 16].map(workersPerCaller)).toEqual([1, 1, 2, 2, 8]);
+  it("has twice as many workers as cores, at least 6 and at most 16", () => {
+    expect([1, 2, 3, 4, 8, 9, 64].map(shellPoolSize)).toEqual([6, 6, 6, 8, 16, 16, 16]);
   });
 
   for (const [what, callers] of [
@@ -299,8 +309,8 @@ describe("the pool", () => {
     }
   });
 
-  it("refuses a caller's call past its waiting cap at once; other callers' calls go on", async () => {
-    const host = new ShellHost({ workers: 1, maxQueuedPerCaller: 2 });
+  it("refuses a caller's call past what it may hold (running and waiting) at once, naming the limit; other callers' calls go on", async () => {
+    const host = new ShellHost({ workers: 1, maxHeldPerCaller: 3 });
     try {
       const shell = host.shellFor(inline.site, view());
       const results = await Promise.all([shell.run("ls /", "a"), shell.run("ls /", "a"), shell.run("ls /", "a"), shell.run("ls /", "a"), shell.run("ls /", "b")]);
@@ -309,7 +319,13 @@ describe("the pool", () => {
         ok,
         ok,
         ok,
-        { stdout: "", stderr: "bash: too many commands of this client waiting (at most 2; a limit of the docs shell: wait for their results)\n", exitCode: 126, truncated: false },
+        {
+          stdout: "",
+          stderr:
+            "bash: too many commands of this client in the docs shell: at most 3 running or waiting at once per client (an address, an IPv6 /64 or a token); wait for their results, then send more\n",
+          exitCode: 126,
+          truncated: false,
+        },
         ok,
       ]);
     } finally {

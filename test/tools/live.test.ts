@@ -94,7 +94,7 @@ describe("live reload", () => {
       "---\ntitle: Lifecycle rules\n---\n\n## Expiry\n\nObjects older than 30 days move to cold storage (zorblax).\n",
     );
     // Not in navigation: readable, but not indexed (seo.indexing is not "all").
-    expect((await c.call(SEARCH, { query: "zorblax" })).structuredContent).toEqual({ results: [] });
+    expect((await c.call(SEARCH, { query: "zorblax" })).structuredContent).toEqual({ results: [], provenance: { ttlMs: 60_000 } });
     await resourcesChanged;
     await c.close();
   });

@@ -6,6 +6,7 @@ import type { SearchResult } from "../../src/tools/mcp/search-tool.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { argumentError, connect } from "../helpers/mcp.js";
+import { fileTime } from "../helpers/provenance.js";
 
 /** A small versioned, two-language docs repository written for these tests. */
 const FILES: Record<string, string> = {
@@ -92,6 +93,7 @@ describe("search tool through the MCP client", () => {
         score: results(r)[0]?.score,
         versions: ["v2"],
         languages: ["en"],
+        lastModified: fileTime(dir, "v2/en/webhooks.mdx"),
       },
     ]);
     expect(anon.text(r)).toBe(
@@ -115,6 +117,7 @@ describe("search tool through the MCP client", () => {
         versions: ["v1"],
         languages: ["en"],
         otherVersions: [{ versions: ["v2"], path: "/v2/en/webhooks", url: "https://docs.acme.test/v2/en/webhooks", score: other?.score }],
+        lastModified: fileTime(dir, "v1/en/webhooks.mdx"),
       },
     ]);
     expect(anon.text(r)).toBe(
@@ -144,7 +147,8 @@ describe("search tool through the MCP client", () => {
     expect(anon.text(r)).toBe(
       'No results for "kubernetes helm chart". Try other words, fewer terms, or search the files: query_docs_filesystem_acme with `rg -il "term" /`.',
     );
-    expect(r.structuredContent).toEqual({ results: [] });
+    // Outside a git checkout, and nothing read: the provenance is the cache hint alone.
+    expect(r.structuredContent).toEqual({ results: [], provenance: { ttlMs: 60_000 } });
   });
 
   it("finds an edit as soon as the runtime has applied it", async () => {

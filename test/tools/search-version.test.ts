@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NavTree } from "../../src/config/docs-json/nav-tree.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { navigationOfSite } from "../../src/vfs/site-nav.js";
+import { fileTime } from "../helpers/provenance.js";
 import { argumentError, connect } from "../helpers/mcp.js";
 import { CORPORA } from "../helpers/paths.js";
 import { makeRepo } from "../helpers/repo.js";
@@ -96,6 +97,7 @@ describe("search through the MCP client, filtered by version and language", () =
       versions: ["v2"],
       products: ["Core"],
       otherVersions: [{ versions: ["v1"], products: ["Core"], path: "/v1/widgets", url: "https://docs.example.com/v1/widgets", score: (widgets?.otherVersions as { score: number }[] | undefined)?.[0]?.score }],
+      lastModified: fileTime(repo.dir, "v2/widgets.mdx"),
     });
   });
 

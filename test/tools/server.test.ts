@@ -3,6 +3,7 @@ import { readerWithGroups } from "../../src/vfs/access.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { argumentError, connect } from "../helpers/mcp.js";
 import { fixture } from "../helpers/paths.js";
+import { fileTime, provenanceOf } from "../helpers/provenance.js";
 
 const SEARCH = "search_nimbus_storage";
 const FS = "query_docs_filesystem_nimbus_storage";
@@ -29,6 +30,8 @@ describe("tools/list", () => {
       expect(t.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     }
     expect(tools[0]?.inputSchema).toEqual({
+      // Declared, not assumed: JSON Schema 2020-12.
+      $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
       properties: {
         query: {
@@ -50,6 +53,12 @@ describe("tools/list", () => {
           type: "string",
           minLength: 1,
         },
+        maxChars: {
+          description: "At most this many characters of the answer's text (200 to 100000; about 4 characters make a token). What is left out is said in the result.",
+          type: "integer",
+          minimum: 200,
+          maximum: 100000,
+        },
       },
       required: ["query"],
       additionalProperties: false,
@@ -64,9 +73,10 @@ describe("tools/list", () => {
     ]);
     expect((await staff.client.listTools()).tools.map((t) => t.name)).toEqual([SEARCH, FS]);
     const result = first.tools[0]?.outputSchema?.properties?.results as { items: { properties: object; required: string[] } };
-    expect(Object.keys(result.items.properties)).toEqual(["title", "section", "path", "file", "url", "snippet", "score", "versions", "languages", "products", "otherVersions"]);
+    expect(Object.keys(result.items.properties)).toEqual(["title", "section", "path", "file", "url", "snippet", "score", "versions", "languages", "products", "otherVersions", "lastModified"]);
     expect(result.items.required).toEqual(["title", "section", "path", "file", "url", "snippet", "score"]);
-    expect(Object.keys(first.tools[1]?.outputSchema?.properties ?? {})).toEqual(["stdout", "stderr", "exitCode", "truncated", "hint"]);
+    expect(Object.keys(first.tools[1]?.outputSchema?.properties ?? {})).toEqual(["stdout", "stderr", "exitCode", "truncated", "hint", "reads", "provenance"]);
+    expect(Object.keys(first.tools[0]?.outputSchema?.properties ?? {})).toEqual(["results", "provenance", "leftOut", "snippetCut"]);
   });
 });
 
@@ -86,8 +96,10 @@ describe("search tool", () => {
           snippet:
             "Generate a link that expires: nimbus sign nimbus://my-photos/cat.jpg --expires 1h Signed URLs carry an HMAC signature; changing any query parameter invalidates them.",
           score: 0.568,
+          lastModified: fileTime(fixture("demo"), "guides/access-control.mdx"),
         },
       ],
+      provenance: provenanceOf(fixture("demo"), ["guides/access-control.mdx"]),
     });
     expect(anon.text(r)).toBe(
       "1. Access control › Signed URLs\n" +
@@ -136,6 +148,9 @@ describe("filesystem tool", () => {
       stderr: "cat: /internal/runbook.mdx: No such file or directory\n",
       exitCode: 1,
       truncated: false,
+      // The path named is not this reader's: the command read, as far as they may know, from `/`.
+      reads: [{ path: "/", lastModified: expect.any(String) }],
+      provenance: { ...provenanceOf(fixture("demo"), []), lastModified: expect.any(String) },
     });
   });
 

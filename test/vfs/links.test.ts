@@ -137,7 +137,7 @@ describe("files behind links that lead outside the repository", () => {
     const c = await connect(runtime);
     const found = [];
     for (const query of MARKERS) found.push((await c.call(SEARCH, { query })).structuredContent);
-    expect(found).toEqual(MARKERS.map(() => ({ results: [] })));
+    expect(found).toEqual(MARKERS.map(() => ({ results: [], provenance: { ttlMs: 60_000 } })));
     await c.close();
   });
 

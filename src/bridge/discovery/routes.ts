@@ -6,10 +6,13 @@ import { mcpAvailable } from "../access-policy.js";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, urlsFor } from "../context.js";
 import { errorForPath } from "../origin-policy.js";
 import { bearerContextOf, bridgeContext } from "../request-context.js";
+import type { SiteSettings } from "../../store/state/state-store.js";
 import { PATHS } from "../urls.js";
 import { agentSkillsIndex } from "./agent-skills.js";
+import { REVALIDATE_HEADERS, entityTag, matchesIfNoneMatch } from "./entity-tag.js";
 import { serverCatalog } from "./catalog.js";
 import { SERVER_CARD_TYPE, serverCard } from "./server-card.js";
+import type { Endpoint } from "../mcp/sessions.js";
 
 /**
  * Each answer is one reader's (a bearer token's, else anonymous) under the auth setting read for
@@ -32,16 +35,35 @@ export function mountDiscovery(app: Hono<BridgeEnv>, deps: BridgeDeps): void {
   const disabled = (c: BridgeContext): Response =>
     errorForPath(c.req.path, 403, "mcp_disabled", `The MCP server of the ${deps.runtime.site.config.name} documentation is not enabled`);
 
-  const card = (endpoint: "mcp" | "authed", contextOf: (c: BridgeContext) => Promise<RequestContext>) =>
+  const anonymous = async (): Promise<RequestContext> => bridgeContext(await deps.state.settings(), ANONYMOUS, deps.now);
+  const contextFor = (endpoint: Endpoint, c: BridgeContext): Promise<RequestContext> => (endpoint === "mcp" ? anonymous() : readerContext(c.req.raw));
+  const cardResponse = (body: unknown, type: string): Response => new Response(JSON.stringify(body), { headers: { "Content-Type": type, ...NO_STORE } });
+  const card = (endpointOf: (settings: SiteSettings) => Endpoint) =>
     get(async (c) => {
-      const context = await contextOf(c);
-      if (!mcpAvailable(await deps.state.settings())) return disabled(c);
-      const body = serverCard(deps, urlsFor(deps, c), endpoint, context);
-      return new Response(JSON.stringify(body), { headers: { "Content-Type": SERVER_CARD_TYPE, ...NO_STORE } });
+      const settings = await deps.state.settings();
+      const endpoint = endpointOf(settings);
+      const context = await contextFor(endpoint, c);
+      if (!mcpAvailable(settings)) return disabled(c);
+      return cardResponse(serverCard(deps, urlsFor(deps, c), endpoint, context), SERVER_CARD_TYPE);
     });
   // `/mcp` is anonymous whatever the request carries; `/authed/mcp`'s card is its token's reader's.
-  app.all(PATHS.serverCard, card("mcp", async () => bridgeContext(await deps.state.settings(), ANONYMOUS, deps.now)));
-  app.all(PATHS.authedServerCard, card("authed", (c) => readerContext(c.req.raw)));
+  app.all(PATHS.serverCard, card(() => "mcp"));
+  app.all(PATHS.serverCardJson, card(() => "mcp"));
+  app.all(PATHS.authedServerCard, card(() => "authed"));
+  // The site's main card, where scanners look first: the endpoint `/.well-known/mcp` tells clients to connect to.
+  const main = card((settings) => (settings.authMode === "public" ? "mcp" : "authed"));
+  app.all(PATHS.wellKnownServerCard, main);
+  app.all(PATHS.wellKnownMcpJson, main);
+  // Every card at once, as aggregators read them: an array, in the catalog's order.
+  app.all(
+    PATHS.serverCards,
+    get(async (c) => {
+      const authed = await readerContext(c.req.raw);
+      if (!mcpAvailable(await deps.state.settings())) return disabled(c);
+      const urls = urlsFor(deps, c);
+      return cardResponse([serverCard(deps, urls, "mcp", await anonymous()), serverCard(deps, urls, "authed", authed)], "application/json");
+    }),
+  );
 
   const catalog = get(async (c) => c.json(serverCatalog(deps, urlsFor(deps, c), mcpAvailable(await deps.state.settings())), 200, NO_STORE));
   app.all(PATHS.mcpCatalog, catalog);
@@ -58,6 +80,10 @@ export function mountDiscovery(app: Hono<BridgeEnv>, deps: BridgeDeps): void {
     const skill = (await skillsOf(c)).find((s) => s.name === name);
     // A restricted skill is answered exactly like one that does not exist.
     if (skill === undefined) return errorForPath(c.req.path, 404, "not_found", `no skill named ${JSON.stringify(name)}; see ${PATHS.agentSkillsIndex}`);
-    return new Response(skill.text, { headers: { "Content-Type": "text/markdown; charset=utf-8", ...NO_STORE } });
+    // Validated, not stored blind: the ETag is of this reader's bytes, so a client may keep its copy and ask again cheaply.
+    const tag = entityTag(skill.sha256);
+    const headers = { ETag: tag, ...REVALIDATE_HEADERS };
+    if (matchesIfNoneMatch(c.req.header("if-none-match"), tag)) return new Response(null, { status: 304, headers });
+    return new Response(skill.text, { headers: { "Content-Type": "text/markdown; charset=utf-8", ...headers } });
   }));
 }

@@ -45,7 +45,7 @@ export class DirectToolCalls {
     const state = deps.runtime.readerState(context);
     let text: string;
     try {
-      const result = await callTool([call.tool], deps.runtime.names, call.name, call.args, { runtime: deps.runtime, request: context, state, endpoint });
+      const result = await callTool([call.tool], deps.runtime.names, call.name, call.args, { runtime: deps.runtime, request: context, state, endpoint, signal: request.signal });
       // As JSON.stringify({ result, jsonrpc, id }) writes it, with the result written once if shared.
       text = `{"result":${resultJson(result, serverIdentity(deps.runtime, deps.version))},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
     } catch (error) {

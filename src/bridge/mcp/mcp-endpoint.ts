@@ -135,8 +135,8 @@ export class McpEndpoint {
       owner = principal;
       authInfo = authInfoWithContext(bridgeContext(settings, auth.caller.reader, deps.now, principal), auth.authInfo);
     } else {
-      // An anonymous caller is its address: its many sessions share one fair share of the shell.
-      authInfo = authInfoWithContext(bridgeContext(settings, ANONYMOUS, deps.now, `ip:${clientIp(deps, c)}`));
+      // An anonymous caller is its address (an IPv6 /64): its many sessions share its bounds in the shell pool.
+      authInfo = authInfoWithContext(bridgeContext(settings, ANONYMOUS, deps.now, owner));
     }
 
     const sessionId = c.req.header(SESSION_HEADER);

@@ -64,19 +64,18 @@ export const serveCommand = defineCommand({
     const shellWorker = args["shell-worker"] ?? args.http;
     const searchCache = args["search-cache"];
     if (!Number.isInteger(searchCache) || searchCache < 0) throw new CliError(`--search-cache must be a whole number of searches (0 to keep none), got ${String(searchCache)}`, 2);
-    // Over stdio the search index is built once serving (`afterStart`): an editor starts the
-    // server for a session and waits for `tools/list`, which does not need it, and the watcher's
-    // scan and the stores' opening run before without its slices. Over HTTP it is built in one
-    // go with the load, as before: a long-running server is started once, and with the build in
-    // slices the workers' SIGTERM drain lost a request being received (docs/search.md, "Start-up").
-    const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY } : { indexLater: true };
+    // Ready means ready (docs/search.md, "Start-up"): the search index is built before the server
+    // answers anything, after the watcher's first scan (which then does not wait behind index
+    // slices). Over stdio `tools/list` is answered only once a search can be; over HTTP the port
+    // is opened only then. A build long enough to notice reports its progress on stderr.
+    const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY, indexLater: true } : { indexLater: true };
     const runtime = await loadDocs(io, args.dir, { shellWorker, searchCache, ...indexing, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const afterStart = (): void => {
-      void runtime.whenIndexed();
       if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);
     };
     if (args.watch) await runtime.watch();
+    await runtime.whenIndexed();
     if (args.http) {
       try {
         return await serveHttp(args, io, runtime, log, afterStart, worker ? await workerRole() : undefined);
@@ -95,6 +94,8 @@ export const serveCommand = defineCommand({
     const tools = docsTools(feedback !== undefined ? { feedback: { store: feedback, projectId: project.id } } : {});
     // The author's local preview: their `--groups`, the auth setting does not apply (docs/bridge.md).
     const context = localContext(readerWithGroups(parseGroups(args.groups)));
+    // The reader's view and shell are made now, not by the first command (a second on a large site).
+    runtime.readerState(context);
     if (io.streams === undefined) throw new CliError("serve needs the process's standard input and output");
     const transport = new StdioServerTransport(io.streams.stdin as never, io.streams.stdout as never);
     const closed = new Promise<void>((resolve) => {

@@ -1,12 +1,35 @@
-import { type SearchResult, filterValues, searchDocs, searchInput, searchOutput, searchText } from "../use-cases/search-docs.js";
+import { z } from "zod";
+import { LIMITS } from "../../limits.js";
+import type { SiteView } from "../../vfs/view.js";
+import { type SearchResult, filterValues, searchDocs, searchInput, searchResultSchema, searchText } from "../use-cases/search-docs.js";
 import { success } from "../use-cases/outcome.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { ToolNames } from "../tool-names.js";
+import { maxCharsArgument } from "./max-chars.js";
+import { PROVENANCE_META_KEY, type Provenance, currentCommit, provenanceOf, provenanceSchema } from "./provenance.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
 
 export type { SearchResult };
 
-/** The search tool: an adapter over `searchDocs`, its results as text and as `structuredContent`. */
+/** The tool's arguments: a search's, and how much text the answer may take. */
+const searchToolInput = searchInput.extend({ maxChars: maxCharsArgument(LIMITS.mcp.maxSearchChars, "the answer's text") });
+
+/** A result as the tool gives it: the search's, with when its page last changed. */
+const toolResultSchema = searchResultSchema.extend({
+  lastModified: z.string().optional().describe("When the page's file last changed (ISO 8601), as the reader's filesystem shows it."),
+});
+
+export type ToolSearchResult = z.infer<typeof toolResultSchema>;
+
+/** The tool's `structuredContent`. */
+export const searchToolOutput = z.object({
+  results: z.array(toolResultSchema).describe("Best first."),
+  provenance: provenanceSchema.describe("The commit the docs were read at and the newest of the results' pages."),
+  leftOut: z.number().optional().describe("Results found but left out to keep the text within maxChars (absent when none were)."),
+  snippetCut: z.boolean().optional().describe("True when even the first result did not fit within maxChars whole, and its snippet was cut."),
+});
+
+/** The search tool: an adapter over `searchDocs`, its results as text and as `structuredContent`, with their provenance. */
 export const searchTool = defineTool({
   key: "search",
   name: (n) => n.search,
@@ -17,30 +40,111 @@ export const searchTool = defineTool({
     `the full pages with ${names.filesystem} (e.g. \`cat /path/to/page.mdx\`). On a versioned or multilingual site each result names ` +
     `its version(s) and language; without a version filter, the same page in other versions is one result (its other versions listed under it). Scores are 0 to 1 and mean the same for every query: how much of the query a page answers (0.5 and above is a strong match, under 0.2 a weak one).` +
     filterValues(outline),
-  input: searchInput,
-  output: searchOutput,
+  input: searchToolInput,
+  output: searchToolOutput,
   annotations: { ...READ_ONLY_TOOL, title: "Search documentation" },
   run: async (args, ctx) => {
-    const found = await searchDocs(ctx, args);
+    const { maxChars, ...search } = args;
+    const found = await searchDocs(ctx, search);
     if (!found.ok) return found;
-    return success(answerOf(found.value, args.query, ctx.runtime.names));
+    const commit = await currentCommit(ctx.runtime);
+    const answer = answerOf(found.value, { query: args.query, names: ctx.runtime.names, commit, view: ctx.state.view });
+    return success(maxChars === undefined ? answer : withinChars(answer, args.query, ctx.runtime.names, maxChars));
   },
 });
 
+interface AnswerKey {
+  readonly query: string;
+  readonly names: ToolNames;
+  readonly commit: string | undefined;
+  /** The reader's view: page times are the reader's (a file with restricted parts is theirs). */
+  readonly view: SiteView;
+}
+
 /**
  * The tool's answer, once per shared list of results (`searchDocs` returns the same frozen list
- * for a repeated search), query and tool names; frozen too, so the bridge may write it once
- * (`direct-tool-call.ts`).
+ * for a repeated search), query, tool names, commit and reader's view; frozen too, so the bridge
+ * may write it once (`direct-tool-call.ts`).
  */
-const ANSWERS = new WeakMap<readonly SearchResult[], { readonly query: string; readonly names: ToolNames; readonly answer: CallToolResult }>();
+const ANSWERS = new WeakMap<readonly SearchResult[], { readonly key: AnswerKey; readonly answer: CallToolResult }>();
 
-function answerOf(results: readonly SearchResult[], query: string, names: ToolNames): CallToolResult {
-  const known = ANSWERS.get(results);
-  if (known !== undefined && known.query === query && known.names === names) return known.answer;
-  const answer = Object.freeze({
-    content: Object.freeze([Object.freeze({ type: "text" as const, text: searchText(results, query, names) })]),
-    structuredContent: Object.freeze({ results }),
+function answerOf(found: readonly SearchResult[], key: AnswerKey): CallToolResult {
+  const known = ANSWERS.get(found);
+  if (known !== undefined && sameKey(known.key, key)) return known.answer;
+  const results = found.map((r): ToolSearchResult => {
+    const mtime = key.view.fileAt(r.file)?.mtime;
+    return mtime === undefined ? r : { ...r, lastModified: mtime.toISOString() };
+  });
+  const provenance = resultsProvenance(results, key.commit);
+  // `_meta` first, where the SDK's result schema puts it: the bridge's direct answers write the result's members in their order.
+  const answer = deepFreeze({
+    _meta: { [PROVENANCE_META_KEY]: provenance },
+    content: [{ type: "text" as const, text: searchText(found, key.query, key.names) }],
+    structuredContent: { results, provenance },
   }) as CallToolResult;
-  if (Object.isFrozen(results)) ANSWERS.set(results, { query, names, answer });
+  if (Object.isFrozen(found)) ANSWERS.set(found, { key, answer });
   return answer;
+}
+
+function sameKey(a: AnswerKey, b: AnswerKey): boolean {
+  return a.query === b.query && a.names === b.names && a.commit === b.commit && a.view === b.view;
+}
+
+function resultsProvenance(results: readonly ToolSearchResult[], commit: string | undefined): Provenance {
+  return provenanceOf(
+    commit,
+    results.flatMap((r) => (r.lastModified !== undefined ? [new Date(r.lastModified)] : [])),
+  );
+}
+
+/**
+ * The answer cut to `maxChars` characters of text: whole results from the best down while they
+ * fit with the note saying what was left out; when not even the best fits, it alone with its
+ * snippet cut. The structured results are the same ones the text shows.
+ */
+function withinChars(answer: CallToolResult, query: string, names: ToolNames, maxChars: number): CallToolResult {
+  const text = (answer.content[0] as { text: string }).text;
+  if (text.length <= maxChars) return answer;
+  const { results, provenance } = answer.structuredContent as { results: readonly ToolSearchResult[]; provenance: Provenance };
+  for (let shown = results.length - 1; shown >= 1; shown--) {
+    const kept = results.slice(0, shown);
+    const cut = `${searchText(kept, query, names)}\n\n${leftOutNote(results.length - shown, results.length, maxChars)}`;
+    if (cut.length <= maxChars) return trimmed(kept, cut, results.length - shown, false, provenance.commit);
+  }
+  // Not even the best result fits whole: cut its snippet to what is left beside the rest of it.
+  const best = results[0]!;
+  const note = leftOutNote(results.length - 1, results.length, maxChars, true);
+  const frame = `${searchText([{ ...best, snippet: "" }], query, names)}…\n\n${note}`;
+  const snippet = `${best.snippet.slice(0, Math.max(0, maxChars - frame.length)).trimEnd()}…`;
+  const kept = [{ ...best, snippet }];
+  let head = searchText(kept, query, names);
+  // The frame alone (a long title and link) may still not fit: it is cut too, the note kept.
+  const room = maxChars - note.length - 2;
+  if (head.length > room) head = `${head.slice(0, room - 1)}…`;
+  return trimmed(kept, `${head}\n\n${note}`, results.length - 1, true, provenance.commit);
+}
+
+/** A cut answer: its provenance is that of the results it still shows. */
+function trimmed(results: readonly ToolSearchResult[], text: string, leftOut: number, snippetCut: boolean, commit: string | undefined): CallToolResult {
+  const kept = resultsProvenance(results, commit);
+  return {
+    _meta: { [PROVENANCE_META_KEY]: kept },
+    content: [{ type: "text", text }],
+    structuredContent: { results, provenance: kept, ...(leftOut > 0 ? { leftOut } : {}), ...(snippetCut ? { snippetCut } : {}) },
+  };
+}
+
+/** `[8 of 10 results left out for maxChars 1500]`: short, so that a small budget still has room for a result. */
+function leftOutNote(leftOut: number, total: number, maxChars: number, snippetCut = false): string {
+  const what = snippetCut ? `first snippet cut${leftOut > 0 ? `, ${leftOut} of ${total} results left out` : ""}` : `${leftOut} of ${total} results left out`;
+  return `[${what} for maxChars ${maxChars}; ask with a larger maxChars or a smaller pageSize]`;
+}
+
+/** Freeze a plain value and everything in it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }

@@ -10,6 +10,8 @@ import type { RequestContext } from "../../vfs/request-context.js";
 import { serverInstructions } from "../instructions.js";
 import type { DocsRuntime, ReaderState } from "../runtime.js";
 import { CORE_TOOLS } from "./tools.js";
+import { RESULT_TTL_MS } from "./provenance.js";
+import { SKILLS_EXTENSION_ID, readSkillFile, serveSkills } from "./skills-extension.js";
 import type { DocsTool } from "./tool.js";
 import { VERSION } from "../../version.js";
 import { siteTitle } from "../tool-names.js";
@@ -60,8 +62,8 @@ export interface DocsMcpServer {
   readonly close: () => void;
 }
 
-/** What a 2026-07-28 client may cache a list or a skill for: a reload changes them, and list_changed says so. */
-const CACHE_HINT = { ttlMs: 60_000, cacheScope: "private" } as const;
+/** What a 2026-07-28 client may cache a list or a skill for: a reload changes them, and list_changed says so. The same figure as a tool result's provenance. */
+const CACHE_HINT = { ttlMs: RESULT_TTL_MS, cacheScope: "private" } as const;
 
 /**
  * An MCP server over the live runtime. Built on the low-level `Server` so odd params are
@@ -89,10 +91,17 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
         tools: { listChanged: true },
         resources: { listChanged: true },
         logging: {},
-        ...(options.extensions !== undefined ? { extensions: { ...options.extensions } } : {}),
+        // The Skills extension (SEP-2640) on every endpoint, beside what the endpoint adds.
+        extensions: { ...options.extensions, [SKILLS_EXTENSION_ID]: {} },
       },
       instructions: serverInstructions(runtime.site, runtime.names, runtime.baseUrl, openingState.outline),
-      cacheHints: { "tools/list": CACHE_HINT, "resources/list": CACHE_HINT, "resources/templates/list": CACHE_HINT, "resources/read": CACHE_HINT, "server/discover": CACHE_HINT },
+      cacheHints: {
+        "tools/list": CACHE_HINT,
+        "resources/list": CACHE_HINT,
+        "resources/templates/list": CACHE_HINT,
+        "resources/read": CACHE_HINT,
+        "server/discover": CACHE_HINT,
+      },
     },
   );
   /** The request's context and its reader's state. */
@@ -109,7 +118,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { request: context, state } = readerOf(ctx);
     // `Server` checks the result against the protocol's schema: a malformed one is our bug.
-    return callTool(tools, runtime.names, request.params.name, request.params.arguments, { runtime, request: context, state, endpoint });
+    return callTool(tools, runtime.names, request.params.name, request.params.arguments, { runtime, request: context, state, endpoint, signal: callSignal(ctx) });
   });
 
   server.setRequestHandler("resources/list", async (request, ctx) => {
@@ -124,14 +133,21 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   });
 
   server.setRequestHandler("resources/read", async (request, ctx) => {
-    const { skills } = readerOf(ctx).state;
-    const skill = skills.find((s) => s.uri === request.params.uri);
+    const { request: context, state } = readerOf(ctx);
+    const skill = state.skills.find((s) => s.uri === request.params.uri);
     if (skill === undefined) {
+      const file = await readSkillFile(request.params.uri, { runtime, request: context }, state);
+      if (file !== undefined) return file;
       // Same answer for a missing and a restricted skill: a restricted one must not be confirmed.
       // -32602 with the uri in `data`, as 2026-07-28 asks (2025 clients read the same code).
       throw new ResourceNotFoundError(request.params.uri);
     }
     return { contents: [{ uri: skill.uri, mimeType: "text/markdown", text: skill.file.text }] };
+  });
+
+  serveSkills(server, (ctx) => {
+    const { request: context, state } = readerOf(ctx);
+    return { state, docs: { runtime, request: context } };
   });
 
   // Tool descriptions name the reader's versions and languages, which a reload can change.
@@ -170,3 +186,13 @@ function refuseCursor(method: string, cursor: string | undefined): void {
 }
 
 export { toolText };
+
+/**
+ * When a call is given up: the SDK aborts `mcpReq.signal` on `notifications/cancelled` and when
+ * the transport closes (stdio's end, a session's DELETE); the HTTP request's own signal aborts
+ * when its client disconnects, which no JSON-RPC message says (a 2025 session's POST).
+ */
+function callSignal(ctx: ServerContext): AbortSignal {
+  const http = ctx.http?.req?.signal;
+  return http === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, http]);
+}

@@ -47,16 +47,18 @@ function argumentError(name: string, issues: readonly ArgumentIssue[]): CallTool
 /** JSON Schemas already written, by zod schema and direction: a tool's schemas never change, and every `tools/list` names them. */
 const SCHEMAS = { input: new WeakMap<z.ZodObject, Tool["inputSchema"]>(), output: new WeakMap<z.ZodObject, Tool["inputSchema"]>() };
 
+/** The dialect every tool schema declares: MCP's default, said outright so a client need not assume it. */
+export const JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
+
 /**
- * JSON Schema of a tool's input or output, from its zod schema (draft 2020-12 as MCP expects).
- * Written once per schema; each list gets its own copy, so nothing downstream shares it.
+ * JSON Schema of a tool's input or output, from its zod schema, declared as draft 2020-12
+ * (`$schema`). Written once per schema; each list gets its own copy, so nothing downstream shares it.
  */
 function jsonSchema(schema: z.ZodObject, io: "input" | "output"): Tool["inputSchema"] {
   let written = SCHEMAS[io].get(schema);
   if (written === undefined) {
-    const out = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
-    delete out.$schema;
-    written = out as Tool["inputSchema"];
+    const out = z.toJSONSchema(schema, { io, target: "draft-2020-12" }) as Record<string, unknown>;
+    written = { ...out, $schema: JSON_SCHEMA_DIALECT } as unknown as Tool["inputSchema"];
     SCHEMAS[io].set(schema, written);
   }
   return structuredClone(written);

@@ -15,6 +15,8 @@ export interface ToolContext {
   readonly state: ReaderState;
   /** Where the call came from, for tools that record it (`stdio`, `mcp`, `authed`). */
   readonly endpoint: string;
+  /** Aborts when the caller gives up: the request was cancelled, its connection or session closed. */
+  readonly signal?: AbortSignal;
 }
 
 /** What a tool's title and description may name: the site, its tool names, and the reader's outline. */

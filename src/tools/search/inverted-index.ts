@@ -1,6 +1,7 @@
 import { FIELDS_PER_UNIT } from "./fields.js";
 import { MAX_TF, TF_BITS } from "./postings-codec.js";
 import { packTf, packWideTf } from "./postings-codec.js";
+import { PostingPool } from "./posting-pool.js";
 import { Totals } from "./totals.js";
 import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 
@@ -19,14 +20,8 @@ import { IdBuffer, type Vocabulary } from "./vocabulary.js";
  *  context for a page. */
 export { FIELDS_PER_UNIT };
 
-/**
- * Posting list: unit ids and, parallel, the unit's term frequencies in its fields packed into
- * one small integer (`postings-codec.ts` owns the format).
- */
-export interface Postings {
-  ids: number[];
-  tf: number[];
-}
+/** The three kinds of posting list (see `TermEntry`). */
+export type PostingKind = "sections" | "pages" | "pageSections";
 
 /**
  * Postings waiting to join their lists (see `InvertedIndex.commit`): unit ids and packed
@@ -42,15 +37,17 @@ class StagedPostings {
 }
 
 
+/**
+ * A term of the index. Its postings are in the index's pools (`InvertedIndex.postings`), by kind:
+ * - `sections`: the sections holding it, with its frequencies in their fields;
+ * - `pages`: the pages holding it in their own fields (title, meta, context);
+ * - `pageSections`: per page, its frequencies summed over the page's sections (`packWideTf`), so
+ *   that ranking can score whole pages from one posting per page and read section postings only
+ *   for the few pages that may reach the top.
+ */
 export interface TermEntry {
   readonly id: number;
   readonly term: string;
-  readonly sections: Postings;
-  readonly pages: Postings;
-  /** Per page: the term's frequencies summed over the page's sections (`packWideTf`), so that
-   *  ranking can score whole pages from one posting per page and read section postings only for
-   *  the few pages that may reach the top. */
-  readonly pageSections: Postings;
   /** Number of counted pages (see `PageUnit.counted`) containing the term in any field. */
   df: number;
 }
@@ -99,6 +96,7 @@ function fieldLengths(seq: TermSequence): number[] {
 
 export class InvertedIndex {
   private readonly entries: (TermEntry | undefined)[] = [];
+  private readonly pools: Record<PostingKind, PostingPool> = { sections: new PostingPool(false), pages: new PostingPool(false), pageSections: new PostingPool(true) };
   /** Units by id (arrays, not maps: the ranking loop looks one up per posting). */
   private readonly sectionUnits: (SectionUnit | undefined)[] = [];
   private readonly pageUnits: (PageUnit | undefined)[] = [];
@@ -151,6 +149,17 @@ export class InvertedIndex {
   /** Moves on every change (statistics derived from the index compare it to know they are stale). */
   get version(): number {
     return this.changes;
+  }
+
+  /** The postings of one kind: term `t`'s list is `ids`/`values` from `start[t]` for `length[t]`. */
+  postings(kind: PostingKind): PostingPool {
+    this.commit();
+    return this.pools[kind];
+  }
+
+  /** Memory held by the posting pools, in bytes. */
+  get postingBytes(): number {
+    return this.pools.sections.bytes + this.pools.pages.bytes + this.pools.pageSections.bytes;
   }
 
   section(id: number): SectionUnit | undefined {
@@ -244,14 +253,27 @@ export class InvertedIndex {
     if (this.dead > this.live / 3) this.compact();
   }
 
+  /**
+   * Make what searches read now, not at the first search after a change: the staged postings
+   * joined to their lists, the sorted terms (prefixes) and the terms by length (fuzzy matching).
+   * On a 25,000-page site these took seconds, which the first search after start-up paid.
+   */
+  prepare(): void {
+    this.commit();
+    this.sortedTerms();
+    this.byLength ??= groupByLength(this.entries);
+  }
+
+  private sortedTerms(): TermEntry[] {
+    this.sorted ??= this.entries.filter((e): e is TermEntry => e !== undefined).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+    return this.sorted;
+  }
+
   /** Terms starting with `prefix` (excluding `prefix` itself) that `live` keeps, in sorted
    *  order, at most `limit`. */
   withPrefix(prefix: string, limit: number, live: (entry: TermEntry) => boolean): TermEntry[] {
     this.commit();
-    if (this.sorted === undefined) {
-      this.sorted = this.entries.filter((e): e is TermEntry => e !== undefined).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
-    }
-    const sorted = this.sorted;
+    const sorted = this.sortedTerms();
     let lo = 0;
     let hi = sorted.length;
     while (lo < hi) {
@@ -324,7 +346,7 @@ export class InvertedIndex {
       const t = touched[i] as number;
       let e = this.entries[t];
       if (e === undefined) {
-        e = { id: t, term: this.vocabulary.term(t), sections: { ids: [], tf: [] }, pages: { ids: [], tf: [] }, pageSections: { ids: [], tf: [] }, df: 0 };
+        e = { id: t, term: this.vocabulary.term(t), df: 0 };
         this.entries[t] = e;
         this.sorted = undefined;
         this.byLength = undefined;
@@ -385,45 +407,49 @@ export class InvertedIndex {
     const pending = new Int32Array(this.vocabulary.size);
     const cursor = new Int32Array(this.vocabulary.size);
     for (const kind of ["sections", "pages", "pageSections"] as const) {
-      const { term, unit } = staged[kind];
-      const { tf, wide } = staged[kind];
-      const valueAt = kind === "pageSections" ? (i: number) => wide[i] as number : (i: number) => tf.get(i);
+      const pool = this.pools[kind];
+      const { term, unit, tf, wide } = staged[kind];
       for (let i = 0; i < term.length; i++) pending[term.get(i)]!++;
+      // The pool grows once, by what the lists that move or start here take.
+      let room = 0;
       for (let i = 0; i < term.length; i++) {
         const t = term.get(i);
-        const p = (this.entries[t] as TermEntry)[kind];
-        const count = pending[t] as number;
-        if (count > 0) {
-          // First posting of this term in the batch: size its list for all of them.
-          const have = p.ids.length;
-          if (have === 0) {
-            p.ids = listOfLength(count);
-            p.tf = listOfLength(count);
-          } else {
-            grow(p.ids, count);
-            grow(p.tf, count);
-          }
-          cursor[t] = have;
-          pending[t] = 0;
+        if (cursor[t] !== -1) {
+          room += pool.roomFor(t, pending[t] as number);
+          cursor[t] = -1;
         }
-        const at = cursor[t]!++;
-        p.ids[at] = unit.get(i);
-        p.tf[at] = valueAt(i);
+      }
+      pool.ensure(room);
+      // Room for each list's new postings at once (a list moves at most once per commit), then
+      // the postings in the order they were added.
+      for (let i = 0; i < term.length; i++) {
+        const t = term.get(i);
+        const count = pending[t] as number;
+        if (count === 0) continue;
+        cursor[t] = pool.reserve(t, count);
+        pool.grew(t, count);
+        pending[t] = 0;
+      }
+      const { ids, values } = pool;
+      for (let i = 0; i < term.length; i++) {
+        const at = cursor[term.get(i)]!++;
+        ids[at] = unit.get(i);
+        values[at] = kind === "pageSections" ? (wide[i] as number) : tf.get(i);
       }
     }
+    // Lists that moved (edits) leave holes; reclaimed once they are a third of a pool.
+    if (this.pools.sections.wasteful || this.pools.pages.wasteful || this.pools.pageSections.wasteful) this.compact();
   }
 
   /** Drop postings of removed units. */
   private compact(): void {
     this.commit();
-    let live = 0;
-    for (const e of this.entries) {
-      if (e === undefined) continue;
-      live += compactList(e.sections, (id) => this.sectionUnits[id] !== undefined);
-      live += compactList(e.pages, (id) => this.pageUnits[id] !== undefined);
-      live += compactList(e.pageSections, (id) => this.pageUnits[id] !== undefined);
-    }
-    this.live = live;
+    const section = (id: number): boolean => this.sectionUnits[id] !== undefined;
+    const page = (id: number): boolean => this.pageUnits[id] !== undefined;
+    this.pools.sections.compact(section);
+    this.pools.pages.compact(page);
+    this.pools.pageSections.compact(page);
+    this.live = this.pools.sections.size + this.pools.pages.size + this.pools.pageSections.size;
     this.dead = 0;
   }
 }
@@ -455,35 +481,4 @@ function popcount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
-/** Lists up to this long are allocated at their size; V8 makes longer `new Array(n)` slow
- *  dictionaries, so those grow by pushing (the rare term in tens of thousands of units). */
-const PREALLOCATED_LIST = 16_384;
-
-/** A list of `n` numbers, to be filled in. */
-function listOfLength(n: number): number[] {
-  if (n <= PREALLOCATED_LIST) return new Array<number>(n);
-  const list: number[] = [];
-  grow(list, n);
-  return list;
-}
-
-/** Lengthen a list by `n` (pushing: setting a larger `length` can turn it into a dictionary). */
-function grow(list: number[], n: number): void {
-  for (let k = 0; k < n; k++) list.push(0);
-}
-
-function compactList(p: Postings, alive: (id: number) => boolean): number {
-  let w = 0;
-  for (let r = 0; r < p.ids.length; r++) {
-    const id = p.ids[r] as number;
-    if (!alive(id)) continue;
-    p.ids[w] = id;
-    p.tf[w] = p.tf[r] as number;
-    w++;
-  }
-  p.ids.length = w;
-  p.tf.length = w;
-  return w;
 }

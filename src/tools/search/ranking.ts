@@ -201,13 +201,13 @@ export function rankPages(
   // The most common terms (`skippable`) count only for pages the others made candidates, as long
   // as a page holding them alone could not reach the top; else they join the others one by one.
   const common = P.boundPruning ? skippable(query, shape, P, limit) : [];
-  accumulatePages(scales, query, query.map((_, qi) => qi).filter((qi) => !common.includes(qi)), accepted, acc, true);
+  accumulatePages(index, scales, query, query.map((_, qi) => qi).filter((qi) => !common.includes(qi)), accepted, acc, true);
   if (common.length > 0) {
     const floor = floorOfTop(bounds(index, query, acc, shape, P, prior, false).lower, acc.pages.length, limit);
     while (common.length > 0 && reach(common, query, shape, P) >= floor - TIE_MARGIN) {
-      accumulatePages(scales, query, [common.pop() as number], accepted, acc, true);
+      accumulatePages(index, scales, query, [common.pop() as number], accepted, acc, true);
     }
-    accumulatePages(scales, query, common, accepted, acc, false);
+    accumulatePages(index, scales, query, common, accepted, acc, false);
   }
   const candidates = scoreBestFirst(index, scales, query, acc, shape, P, prior, limit);
   const out = finishTop(index, acc, candidates, shape, P, prior, limit);
@@ -232,6 +232,7 @@ function saturate(x: number, k1: number): number {
  * only pages that hold one already count.
  */
 function accumulatePages(
+  index: InvertedIndex,
   scales: UnitScales,
   query: readonly QueryTerm[],
   terms: readonly number[],
@@ -242,6 +243,8 @@ function accumulatePages(
   const n = query.length;
   const width = acc.width;
   const { page: pageScale, sectionMax } = scales;
+  const pagePool = index.postings("pages");
+  const sumPool = index.postings("pageSections");
   for (const qi of terms) {
     const matches = (query[qi] as QueryTerm).matches;
     for (let mi = 0; mi < matches.length; mi++) {
@@ -249,12 +252,13 @@ function accumulatePages(
       const match = (acc.matchBase[qi] as number) + mi;
       const forTitle = acc.titleMatch[match] === 1;
       const sectionBit = match < SECTION_BITS ? 1 << match : 0;
-      const pp = entry.pages;
-      for (let r = 0; r < pp.ids.length; r++) {
+      const pp = pagePool;
+      const pEnd = (pp.start[entry.id] as number) + (pp.length[entry.id] as number);
+      for (let r = pp.start[entry.id] as number; r < pEnd; r++) {
         const pid = pp.ids[r] as number;
         const ps = take ? acc.pageSlot(pid, accepted) : acc.heldSlot(pid);
         if (ps < 0) continue;
-        const packed = pp.tf[r] as number;
+        const packed = pp.values[r] as number;
         const v = ps * width;
         acc.page[v + qi]! += weight * weightedTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT);
         // The title part's counts (`titlePart`), from the title field's frequency.
@@ -264,12 +268,13 @@ function accumulatePages(
           acc.page[v + 4 * n]! += inTitle;
         }
       }
-      const sp = entry.pageSections;
-      for (let r = 0; r < sp.ids.length; r++) {
+      const sp = sumPool;
+      const sEnd = (sp.start[entry.id] as number) + (sp.length[entry.id] as number);
+      for (let r = sp.start[entry.id] as number; r < sEnd; r++) {
         const pid = sp.ids[r] as number;
         const ps = take ? acc.pageSlot(pid, accepted) : acc.heldSlot(pid);
         if (ps < 0) continue;
-        const packed = sp.tf[r] as number;
+        const packed = sp.values[r] as number;
         acc.page[ps * width + n + qi]! += weight * weightedWideTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
         acc.page[ps * width + 2 * n + qi]! += weight * weightedWideTf(packed, sectionMax, pid * FIELDS_PER_UNIT);
         acc.withSections[ps]! |= sectionBit;
@@ -410,15 +415,17 @@ function accumulateSectionsOf(index: InvertedIndex, ps: number, query: readonly 
   const from = unit.sections[0] as number;
   const to = unit.sections[unit.sections.length - 1] as number;
   const reached = acc.withSections[ps] as number;
+  const pool = index.postings("sections");
   for (let match = 0; match < acc.matches.length; match++) {
     if (match < SECTION_BITS && (reached & (1 << match)) === 0) continue;
     const qi = acc.matchQuery[match] as number;
     const { entry, weight } = acc.matches[match] as QueryTerm["matches"][number];
-    const { ids, tf } = entry.sections;
-    for (let j = firstAtLeast(ids, from); j < ids.length && (ids[j] as number) <= to; j++) {
+    const { ids, values } = pool;
+    const end = (pool.start[entry.id] as number) + (pool.length[entry.id] as number);
+    for (let j = firstAtLeast(ids, from, pool.start[entry.id] as number, end); j < end && (ids[j] as number) <= to; j++) {
       const sid = ids[j] as number;
       const ss = acc.sectionSlot(sid, ps);
-      acc.sec[ss * n + qi]! += weight * weightedTf(tf[j] as number, secScale, sid * FIELDS_PER_UNIT);
+      acc.sec[ss * n + qi]! += weight * weightedTf(values[j] as number, secScale, sid * FIELDS_PER_UNIT);
     }
   }
 }
@@ -426,10 +433,10 @@ function accumulateSectionsOf(index: InvertedIndex, ps: number, query: readonly 
 /** Matches whose reach of a page's sections is noted per page slot (`RankScratch.withSections`). */
 const SECTION_BITS = 31;
 
-/** The first index of a sorted list holding a value >= `value`. */
-function firstAtLeast(list: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = list.length;
+/** The first index in `from .. to` of a sorted range of `list` holding a value >= `value` (`to` if none). */
+function firstAtLeast(list: Int32Array, value: number, from: number, to: number): number {
+  let lo = from;
+  let hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if ((list[mid] as number) < value) lo = mid + 1;
@@ -556,11 +563,12 @@ function titleOf(title: Int32Array, query: readonly QueryTerm[], shape: QuerySha
 function finishTop(index: InvertedIndex, acc: RankScratch, c: Candidates, shape: QueryShape, P: RankingParams, prior: (page: number) => number, limit: number): RankedPage[] {
   // Equal bounds in page order: which of them is scored before the cut must not depend on the
   // order pages took their slots in (it differs with the order terms are accumulated).
-  c.order.sort((a, b) => (c.bound[b] as number) - (c.bound[a] as number) || (acc.pages[a] as number) - (acc.pages[b] as number));
+  // Taken from a heap rather than sorted: most queries stop after a few dozen of thousands.
+  const heap = new BestBound(c.order, c.bound, acc.pages);
   const pairs = new PairFinder(shape, P.proximityWindow);
   const out: RankedPage[] = [];
   const top: number[] = []; // the best `limit` final scores so far, descending
-  for (const ps of c.order) {
+  for (let ps = heap.take(); ps !== -1; ps = heap.take()) {
     if (top.length >= limit && (c.bound[ps] as number) < (top[limit - 1] as number) - TIE_MARGIN) break;
     const page = acc.pages[ps] as number;
     const section = c.section[ps] as number;
@@ -576,6 +584,57 @@ function finishTop(index: InvertedIndex, acc: RankScratch, c: Candidates, shape:
     insertDescending(top, score, limit);
   }
   return out;
+}
+
+/**
+ * Candidate slots by bound, highest first, equal bounds by page id (lowest first): the order of a
+ * sort on (bound desc, page asc), taken one at a time from a binary heap made in one pass.
+ */
+class BestBound {
+  private size: number;
+
+  constructor(
+    private readonly slots: number[],
+    private readonly bound: Float64Array,
+    private readonly pages: readonly number[],
+  ) {
+    this.size = slots.length;
+    for (let i = (this.size >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
+  take(): number {
+    if (this.size === 0) return -1;
+    const top = this.slots[0] as number;
+    this.size--;
+    if (this.size > 0) {
+      this.slots[0] = this.slots[this.size] as number;
+      this.siftDown(0);
+    }
+    return top;
+  }
+
+  /** Whether slot `a` comes before slot `b`. */
+  private before(a: number, b: number): boolean {
+    const ba = this.bound[a] as number;
+    const bb = this.bound[b] as number;
+    return ba > bb || (ba === bb && (this.pages[a] as number) < (this.pages[b] as number));
+  }
+
+  private siftDown(at: number): void {
+    const slots = this.slots;
+    const id = slots[at] as number;
+    let i = at;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= this.size) break;
+      const r = l + 1;
+      const c = r < this.size && this.before(slots[r] as number, slots[l] as number) ? r : l;
+      if (!this.before(slots[c] as number, id)) break;
+      slots[i] = slots[c] as number;
+      i = c;
+    }
+    slots[i] = id;
+  }
 }
 
 /** Keep `top` the best `limit` scores, descending, after adding `score`. */

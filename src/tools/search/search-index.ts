@@ -9,7 +9,9 @@ import { InvertedIndex } from "./inverted-index.js";
 import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
-import { type Section, sectionText, splitSections } from "./sections.js";
+import { RepeatedSections } from "./repeated-sections.js";
+import { type Section, sectionText, type SplitSection, splitSections } from "./sections.js";
+import { withTableRows } from "./table-rows.js";
 import { makeSnippet, type SnippetSource, snippetSource } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
@@ -114,6 +116,14 @@ interface StoredSection {
   readonly end: number;
 }
 
+/** A body as indexed (`SearchIndex.analyse`): shared by every page with the same text. */
+interface AnalysedBody {
+  readonly split: readonly SplitSection[];
+  readonly sections: readonly StoredSection[];
+  /** Term sequences and sketch by rule and repeated sections (`SearchIndex.sequencesOf`). */
+  readonly indexed: Map<string, { readonly sequences: readonly Int32Array[]; readonly sketch: Uint32Array }>;
+}
+
 const EMPTY_SECTION: StoredSection = { heading: "", parents: [], anchor: "", start: 0, end: 0 };
 
 /**
@@ -138,6 +148,8 @@ export class SearchIndex {
    *  from the page body is most of the cost of a hit. */
   private readonly sectionTexts = new Lru<number, { readonly text: string; snippet?: SnippetSource }>(LIMITS.search.cachedSectionTexts);
   private readonly sectionOf = new Map<number, StoredSection>();
+  /** Sections repeated on many pages, indexed at low weight (issue 24; `repeated-sections.ts`). */
+  private readonly repeated = new RepeatedSections();
   private readonly rules = new AccessTable();
   /** Statistics of a reader who may read everything, and of each class that may read less. */
   private readonly base = new BaseStatistics(this.index);
@@ -156,6 +168,12 @@ export class SearchIndex {
   private navRules = new Map<string, number>();
   /** Each reader class's versions and twin rules (`branchesFor`), until the next `sync`. */
   private readonly branches = new Map<string, ReaderBranches>();
+
+  /** Each distinct body's analysis during one `sync` (`analyse`): a site whose versions copy the
+   *  same files (dozens of versions × languages, most pages unchanged from one release to the
+   *  next) splits, segments and sketches each text once, and its copies share the term arrays. */
+  private analysed = new Map<string, AnalysedBody>();
+  private texts = 0;
 
   /** Each kind of search's `acceptedUnits` (by reader class, version and language), until the next `sync`. */
   private readonly scopes = new Lru<string, Uint8Array>(LIMITS.search.cachedScopes);
@@ -177,6 +195,11 @@ export class SearchIndex {
   /** Number of indexed sections. */
   get size(): number {
     return this.index.sectionCount;
+  }
+
+  /** Number of distinct page bodies indexed by the last `sync` that added pages (copies count once). */
+  get textCount(): number {
+    return this.texts;
   }
 
   /** Number of indexed pages. */
@@ -226,6 +249,7 @@ export class SearchIndex {
         continue;
       }
       this.remove(entry);
+      this.repeated.forget(path);
       removed++;
     }
     for (const { page, placement } of wanted.values()) {
@@ -233,7 +257,21 @@ export class SearchIndex {
       added++;
       yield;
     }
-    if (added > 0) this.analyzer.releaseCaches();
+    // Pages indexed before a section of theirs turned out to be repeated boilerplate, again.
+    for (let stale = this.repeated.takeStale(); stale.length > 0; stale = this.repeated.takeStale()) {
+      for (const path of stale) {
+        const entry = this.byPath.get(path);
+        if (entry === undefined) continue;
+        this.remove(entry);
+        this.add(entry.page, entry.placement, fileAt);
+      }
+    }
+    if (added > 0) {
+      this.analyzer.releaseCaches();
+      this.texts = this.analysed.size;
+    }
+    if (added > 0 || removed > 0) this.index.prepare();
+    this.analysed = new Map();
     return { added, removed };
   }
 
@@ -412,19 +450,21 @@ export class SearchIndex {
     const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
     const pageFields = this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
+    const rule = this.rules.id(page.file.access);
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
-      const split = splitSections(expanded?.body ?? page.body);
-      const sequences = split.map((s) => this.sequence(inSchemaOrder(SECTION_FIELDS, { heading: [...s.parents, s.heading].join("\n"), body: s.prose, code: s.code })));
+      const body = expanded?.body ?? page.body;
+      const analysed = this.analyse(body);
+      if (i === 0) this.repeated.record(page.path, title[0] as string, rule, analysed.split);
+      const { sections } = analysed;
+      const { sequences, sketch } = this.sequencesOf(analysed, rule);
       const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0);
-      // Only what search returns is kept; prose and code were needed for indexing alone.
-      const sections: StoredSection[] = split.map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
       sectionIds.forEach((sid, k) => this.sectionOf.set(sid, sections[k] as StoredSection));
-      return { expanded, id, sections, sectionIds, sketch: sketchOf(concat(sequences)) };
+      return { expanded, id, sections, sectionIds, sketch };
     });
     const entry: IndexedPage = {
       page,
       placement,
-      rule: this.rules.id(page.file.access),
+      rule,
       variants: indexed,
       conditions: variants.map((v) => v.condition?.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable }))),
       inlined: { uses, missing },
@@ -435,6 +475,35 @@ export class SearchIndex {
       this.setPrior(v.id, page.generated ? this.ranking.generatedPageWeight : 1);
       this.classes.track(v.id, 1);
     });
+  }
+
+  /** A body's sections, their term sequences and its sketch: made once per distinct text in a
+   *  `sync` (see `analysed`). Only what search returns is kept of a section; prose and code
+   *  were needed for indexing alone. */
+  private analyse(body: string): AnalysedBody {
+    let done = this.analysed.get(body);
+    if (done === undefined) {
+      const split = withTableRows(body, splitSections(body));
+      const sections = split.map((s): StoredSection => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
+      done = { split, sections, indexed: new Map() };
+      this.analysed.set(body, done);
+    }
+    return done;
+  }
+
+  /** A body's section term sequences and sketch as a page in `rule` indexes them: they differ only
+   *  where a section is repeated boilerplate (`RepeatedSections`), so copies under one rule with
+   *  the same sections repeated share them. */
+  private sequencesOf(analysed: AnalysedBody, rule: number): { readonly sequences: readonly Int32Array[]; readonly sketch: Uint32Array } {
+    const fields = analysed.split.map((s) => this.repeated.fields(rule, s));
+    const key = `${rule}:${fields.map((f, k) => (f.body === (analysed.split[k] as SplitSection).prose ? "0" : "1")).join("")}`;
+    let done = analysed.indexed.get(key);
+    if (done === undefined) {
+      const sequences = fields.map((f) => this.sequence(inSchemaOrder(SECTION_FIELDS, f)));
+      done = { sequences, sketch: sketchOf(concat(sequences)) };
+      analysed.indexed.set(key, done);
+    }
+    return done;
   }
 
   /** The term sequence of a unit's fields (in schema order), -1 between them. */

@@ -1,4 +1,5 @@
 import { decodeHTML } from "entities";
+import { OpenMarkup } from "./open-markup.js";
 
 /** A heading-level chunk of a page: the unit search indexes and returns. */
 export interface Section {
@@ -109,13 +110,17 @@ function esmStep(depth: number, line: string): { skip: boolean; depth: number } 
 /** A section's lines as alternating runs of prose (cleaned) and code. */
 class Chunks {
   readonly runs: { code: boolean; lines: string[] }[] = [];
+  private readonly markup = new OpenMarkup();
 
   push(code: boolean, line: string): void {
     let l = line;
-    if (!code) {
+    if (code) this.markup.reset();
+    else if (this.markup.open) this.markup.advance(line);
+    else {
       const clean = cleanLine(line);
       if (clean === null) return;
       l = clean;
+      this.markup.advance(l);
     }
     const last = this.runs.at(-1);
     if (last !== undefined && last.code === code) last.lines.push(l);
@@ -136,7 +141,7 @@ class Chunks {
   }
 }
 
-function normalizeNewlines(body: string): string {
+export function normalizeNewlines(body: string): string {
   return body.includes("\r") ? body.replace(/\r\n?/g, "\n") : body;
 }
 
@@ -195,11 +200,18 @@ export function sectionText(body: string, start: number, end: number): string {
   return chunks.render().text;
 }
 
+/** The text, prose and code of the part of `body` at `[start, end)`, as `splitSections` gives them. */
+export function sectionParts(body: string, start: number, end: number): { text: string; prose: string; code: string } {
+  const chunks = new Chunks();
+  forEachContentLine(normalizeNewlines(body).slice(start, end).split("\n"), (line, code) => chunks.push(code, line));
+  return chunks.render();
+}
+
 /**
  * Visit the content lines of MDX text: fence markers and ESM (`import`/`export` blocks) left
  * out, `code` for lines inside a fence, `offset` where the line starts (lines joined by `\n`).
  */
-function forEachContentLine(lines: readonly string[], visit: (line: string, code: boolean, offset: number) => void): void {
+export function forEachContentLine(lines: readonly string[], visit: (line: string, code: boolean, offset: number) => void): void {
   let fence: Fence | undefined;
   let esmDepth = 0;
   let pos = 0;
@@ -246,9 +258,18 @@ const TEXT_ATTRS = new Set(["title", "label", "description", "name", "alt", "pat
  */
 export function toPlainText(mdx: string): string {
   const lines: string[] = [];
+  const markup = new OpenMarkup();
   for (const line of mdx.includes("\r") ? mdx.split(/\r?\n/) : mdx.split("\n")) {
+    // A line continuing a tag or expression is not Markdown (see `OpenMarkup`).
+    if (markup.open) {
+      markup.advance(line);
+      lines.push(line);
+      continue;
+    }
     const clean = cleanLine(line);
-    if (clean !== null) lines.push(clean);
+    if (clean === null) continue;
+    markup.advance(clean);
+    lines.push(clean);
   }
   return inlineToPlainText(lines.join("\n"));
 }
@@ -398,8 +419,25 @@ const ATTR_RE = /([\w:-]+)=(?:"([^"]*)"|'([^']*)')/g;
 function visibleAttributes(tag: string): string {
   if (!tag.includes("=")) return "";
   const texts: string[] = [];
-  for (const m of tag.matchAll(ATTR_RE)) {
+  // Attributes of a component inside an expression (`icon={<Icon name="x" />}`) are code, not text.
+  for (const m of withoutExpressions(tag).matchAll(ATTR_RE)) {
     if (TEXT_ATTRS.has((m[1] as string).toLowerCase())) texts.push((m[2] ?? m[3]) as string);
   }
   return texts.join(" ");
+}
+
+/** A tag with its `{...}` attribute expressions removed (quotes and nesting honoured). */
+function withoutExpressions(tag: string): string {
+  if (!tag.includes("{")) return tag;
+  let out = "";
+  let i = 0;
+  while (i < tag.length) {
+    const open = tag.indexOf("{", i);
+    if (open === -1) break;
+    const close = matchBrace(tag, open);
+    if (close === -1) break;
+    out += `${tag.slice(i, open)} `;
+    i = close + 1;
+  }
+  return out + tag.slice(i);
 }

@@ -1,3 +1,4 @@
+import { foldWord, koreanStem } from "./fold.js";
 import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 
 /**
@@ -5,8 +6,10 @@ import { IdBuffer, type Vocabulary } from "./vocabulary.js";
  * both sides, or queries silently miss.
  */
 
-/** A letter/digit run, with inner `_`, `.`, `-`, `'`, `/` joining identifier, version and path parts (`tools/call`). */
-const TOKEN_SOURCE = "[\\p{L}\\p{N}]+(?:[_.\\-'/][\\p{L}\\p{N}]+)*";
+/** A letter/digit run, with inner `_`, `.`, `-`, `'`, `/` joining identifier, version and path parts (`tools/call`).
+ *  Combining marks and zero-width joiners are part of a word: Devanagari vowel signs, Arabic
+ *  tashkeel and Hebrew points are marks, and a word must not break at each of them. */
+const TOKEN_SOURCE = "[\\p{L}\\p{N}\\p{M}\\u200c\\u200d]+(?:[_.\\-'/][\\p{L}\\p{N}\\p{M}\\u200c\\u200d]+)*";
 const JOINER_RE = /[_.\-'/]/;
 const CAMEL_RE = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
@@ -57,6 +60,7 @@ const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scri
  */
 const SEGMENTER = new Intl.Segmenter("zh", { granularity: "word" });
 const HIRAGANA_RE = /^\p{Script=Hiragana}$/u;
+const HANGUL_RE = /^\p{Script=Hangul}+$/u;
 
 /**
  * Text in scripts without spaces between words comes as one long token; it is split into words
@@ -82,6 +86,8 @@ function cjkParts(out: string[], token: string): void {
         continue;
       }
       out.push(seg.segment);
+      const bare = HANGUL_RE.test(seg.segment) ? koreanStem(seg.segment) : undefined;
+      if (bare !== undefined) out.push(bare);
       if (word.length >= 3) for (let i = 0; i + 1 < word.length; i++) out.push((word[i] as string) + (word[i + 1] as string));
     }
   }
@@ -118,6 +124,38 @@ const STOP_WORDS = new Set([
   "would", "you", "your", "yours",
 ]);
 
+/**
+ * The same for the other languages docs sites are written in: question words and the articles,
+ * prepositions and conjunctions a question is built with ("Como verificar a assinatura de um
+ * webhook", "كيفية تثبيت", "메모리 설정 방법"), kept in folded form (the form `term` checks). Words
+ * that are also English terms worth finding (`no`, `comment`, `per`, `mit`, `est`, `y`, single
+ * letters) or language codes in titles (`en`, `es`) are left out; so are negations, as in English.
+ */
+const OTHER_STOP_WORDS = [
+  // Portuguese, Spanish, Catalan, Italian
+  "como", "cómo", "que", "qué", "de", "da", "do", "das", "dos", "del", "della", "di", "un", "uma", "una", "um", "el", "la", "los", "las", "il",
+  "lo", "gli", "le", "les", "o", "os", "e", "em", "na", "nas", "nos", "para", "por", "con", "mi", "meu", "minha",
+  "seu", "sua", "su", "se", "ao", "al", "é", "està",
+  // French
+  "quel", "quelle", "des", "du", "une", "et", "pour", "avec", "dans", "mon", "ma", "mes", "au", "aux", "ce", "cette", "je",
+  // German, Dutch
+  "wie", "was", "der", "die", "das", "den", "dem", "des", "und", "ein", "eine", "einen", "für", "von", "zu", "ich", "ist", "im", "auf",
+  "hoe", "wat", "het", "een", "van", "voor", "met", "ik", "mijn",
+  // Swedish, Norwegian, Finnish
+  "hur", "och", "att", "för", "med", "på", "jeg", "og", "hvordan", "miten", "ja", "kuinka",
+  // Polish, Czech, Hungarian, Romanian, Latvian, Indonesian, Vietnamese, Uzbek, Turkish
+  "jak", "się", "na", "do", "dla", "jaký", "se", "hogyan", "a", "az", "egy", "cum", "și", "în", "pentru",
+  "kā", "un", "ar", "bagaimana", "cara", "yang", "dan", "di", "untuk", "ke", "làm", "thế", "nào", "của", "và", "qanday", "va", "nasıl", "ve", "bir", "için",
+  // Russian, Ukrainian
+  "как", "в", "на", "и", "с", "для", "что", "як", "і", "з", "що",
+  // Arabic, Hebrew, Hindi
+  "كيف", "كيفية", "ما", "ماذا", "هل", "في", "من", "إلى", "على", "عن", "مع", "هذا", "هذه", "ذلك", "التي", "الذي", "أو", "ثم", "איך", "מה", "של", "את",
+  "कैसे", "क्या", "के", "की", "का", "में", "है", "और", "से", "को",
+  // Korean
+  "방법", "어떻게", "무엇", "무엇인가요",
+];
+for (const w of OTHER_STOP_WORDS) STOP_WORDS.add(foldWord(w));
+
 /** Whether a lowercase word is a stop word. */
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
@@ -146,7 +184,7 @@ export class Analyzer {
   term(token: string): string | null {
     const cached = this.single.get(token);
     if (cached !== undefined) return cached;
-    const lower = token.toLowerCase();
+    const lower = foldWord(token.toLowerCase());
     const result = STOP_WORDS.has(lower) ? null : stem(lower);
     // Bounded: a long-running server indexing edit after edit must not grow without limit.
     if (this.single.size > MAX_CACHED_TOKENS) this.single.clear();
@@ -319,7 +357,7 @@ export class Analyzer {
   }
 }
 
-const WORD_CHAR_RE = /^[\p{L}\p{N}]$/u;
+const WORD_CHAR_RE = /^[\p{L}\p{N}\p{M}\u200c\u200d]$/u;
 
 /** ASCII letters and digits (1) and everything else (0), for the scanner's fast path. */
 const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 0));

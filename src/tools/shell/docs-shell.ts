@@ -28,9 +28,11 @@ export interface Shell {
   /**
    * Run one command line. `caller` says who asks (a token's subject, an anonymous client's
    * address): the shell pool shares its workers fairly between callers. A shell in this thread
-   * serves one user and ignores it.
+   * serves one user and ignores it. `signal` aborts when the caller gives up (a dropped
+   * request, a closed session, `notifications/cancelled`): the command stops and its place is
+   * freed; what it resolves with then is read by no one.
    */
-  run(command: string, caller?: string): Promise<ShellResult>;
+  run(command: string, caller?: string, signal?: AbortSignal): Promise<ShellResult>;
 }
 
 /**
@@ -107,22 +109,26 @@ export class DocsShell implements Shell {
   }
 
   /** Run one command line at `/`. */
-  async run(command: string): Promise<ShellResult> {
-    const result = await this.execute(command);
+  async run(command: string, _caller?: string, signal?: AbortSignal): Promise<ShellResult> {
+    const result = await this.execute(command, signal);
     if (result.exitCode === 0) return result;
     const hint = this.suggester.hintFor(result.stderr, result.stdout);
     return hint === undefined ? result : { ...result, hint };
   }
 
-  private async execute(command: string): Promise<ShellResult> {
+  private async execute(command: string, cancel: AbortSignal | undefined): Promise<ShellResult> {
     const limits = this.limits;
     if (Buffer.byteLength(command) > limits.maxCommandLength) {
       return finish("", `bash: command too long (over ${limits.maxCommandLength} bytes)\n`, 2, limits);
     }
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), limits.maxExecutionMs);
+    // In this thread a command is stopped where it awaits (between commands, between files);
+    // a caller's cancellation ends it there like the time limit.
+    const signal = cancel === undefined ? controller.signal : AbortSignal.any([controller.signal, cancel]);
     try {
-      const r = await createDocsBash(this.view, this.commands, limits).exec(command, { cwd: "/", signal: controller.signal });
+      const r = await createDocsBash(this.view, this.commands, limits).exec(command, { cwd: "/", signal });
+      if (cancel?.aborted === true) return finish(r.stdout, `${r.stderr}bash: cancelled by the client\n`, 130, limits);
       if (controller.signal.aborted && r.exitCode !== 124) {
         return finish(r.stdout, `${r.stderr}${timeLimitMessage(limits.maxExecutionMs)}`, 124, limits);
       }

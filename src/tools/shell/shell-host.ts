@@ -7,12 +7,17 @@ import type { Site, SiteFile } from "../../vfs/site.js";
 import type { SiteView } from "../../vfs/view.js";
 import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./docs-shell.js";
 import { FairQueue } from "./fair-queue.js";
+import type { CallEnd, PoolEvent, WorkerExit } from "./pool-events.js";
+import { type EncodedSnapshot, type SharedSnapshot, SnapshotEncoder } from "./shared-snapshot.js";
 import { workerExecArgv } from "./worker-exec-argv.js";
 
 /** Messages to the shell worker. Ordered: a `site` or `view` sent before a `run` is there for it. */
 export type ToWorker =
-  | { readonly t: "site"; readonly sid: number; readonly files: readonly SiteFile[] }
-  | { readonly t: "view"; readonly sid: number; readonly vid: number; readonly paths: readonly string[]; readonly extra: readonly ExtraFile[] }
+  | { readonly t: "site"; readonly sid: number; readonly snapshot: SharedSnapshot }
+  /** Forget a snapshot (the host decides which a worker keeps, so a run never finds it gone). */
+  | { readonly t: "drop"; readonly sid: number }
+  /** A reader's view: the snapshot's files it sees, by table position, and files of its own. */
+  | { readonly t: "view"; readonly sid: number; readonly vid: number; readonly positions: Int32Array; readonly extra: readonly ExtraFile[] }
   | { readonly t: "run"; readonly id: number; readonly vid: number; readonly command: string };
 
 /**
@@ -29,6 +34,7 @@ export interface ExtraFile {
 /** Messages from the shell worker. */
 export type FromWorker =
   | { readonly t: "ready" }
+  | { readonly t: "loaded"; readonly sid: number }
   | { readonly t: "result"; readonly id: number; readonly result: ShellResult }
   | { readonly t: "missing"; readonly id: number };
 
@@ -37,15 +43,22 @@ export interface ShellWorkerData {
   /** The TypeScript entry `worker-boot.mjs` loads (absent when started from the bundle). */
   readonly entry: string | undefined;
   readonly limits: ShellLimits;
+  /** Tests only (`ShellHostOptions.loadGate`). */
+  readonly loadGate?: Int32Array;
 }
 
-/** One reader's view as the worker knows it: the snapshot's files it may see, by path. */
-interface ViewRef {
-  readonly site: Site;
+/** A snapshot as the pool knows it: its id and its shared encoding. */
+interface Snapshot {
   readonly sid: number;
+  readonly encoded: EncodedSnapshot;
+}
+
+/** One reader's view as the worker knows it. */
+interface ViewRef {
+  readonly snapshot: Snapshot;
   readonly vid: number;
-  /** Visible files of the snapshot, by path. */
-  readonly paths: readonly string[];
+  /** Visible files of the snapshot, by table position. */
+  readonly positions: Int32Array;
   /** Visible files that are not in the snapshot (readers' variants, the generated skill). */
   readonly extra: readonly { readonly id: number; readonly file: SiteFile }[];
 }
@@ -56,20 +69,28 @@ interface Pending {
   readonly command: string;
   readonly caller: string;
   readonly resolve: (result: ShellResult) => void;
-  /** Times the worker answered `missing` (it had dropped the snapshot or view). */
+  /** Stops listening to the caller's cancellation. */
+  unlisten: () => void;
+  /** Times the worker answered `missing` (it had dropped the view). */
   resends: number;
 }
 
 /** One worker of the pool. It runs one call at a time, so stopping it ends nobody else's. */
 interface Slot {
+  readonly n: number;
   readonly worker: Worker;
-  /** Whether it has loaded (a call's time limit counts from then). */
-  ready: boolean;
+  /** Its code is loaded (`ready`); until then it is given nothing. */
+  booted: boolean;
+  /** The snapshot it is loading: meanwhile it takes no call. */
+  loading: number | undefined;
+  /** Snapshots it holds, oldest first (at most `KEPT_SNAPSHOTS`). */
+  readonly loaded: number[];
+  /** It held a snapshot at least once (a worker that dies before counts as failing to start). */
+  everLoaded: boolean;
   /** The call it runs, and that call's deadline. */
   call: Pending | undefined;
   timer: NodeJS.Timeout | undefined;
-  /** Snapshots, views and shared files (`ExtraFile`) this worker holds (sent once each). */
-  readonly sitesSent: Set<number>;
+  /** Views and shared files (`ExtraFile`) this worker holds (sent once each). */
   readonly viewsSent: Set<number>;
   readonly extrasSent: Set<number>;
   /** Why it failed, from its `error` event (its `exit` follows). */
@@ -77,6 +98,9 @@ interface Slot {
   /** When its last call ended (or it started): idle long enough, it is stopped. */
   idleSince: number;
 }
+
+/** Snapshots one worker keeps: the current one and a few before it, for calls already on their way. */
+const KEPT_SNAPSHOTS = 3;
 
 export interface ShellHostOptions {
   /** Warnings (a worker restarted) and whatever the workers print. */
@@ -87,23 +111,29 @@ export interface ShellHostOptions {
   readonly maxHeapMb?: number;
   /** Workers in the pool (default `shellPoolSize` of this machine's cores). */
   readonly workers?: number;
-  /** Calls one caller may have waiting (default `LIMITS.shellWorker.maxQueuedPerCaller`). */
-  readonly maxQueuedPerCaller?: number;
+  /** What one caller may hold (defaults from `LIMITS.shellWorker`; `reserve` is capped below the pool's size). */
+  readonly maxHeldPerCaller?: number;
+  readonly maxRunningPerCaller?: number;
+  readonly reserveWorkers?: number;
   /** A worker idle this long is stopped, all but one (default `LIMITS.shellWorker.idleMs`). */
   readonly idleMs?: number;
   /** Milliseconds (idle time); tests move it by hand. */
   readonly now?: () => number;
+  /** Told of everything the pool does, in order (`PoolEvent`): tests and the bench watch it. */
+  readonly onEvent?: (event: PoolEvent) => void;
+  /**
+   * Tests only: a shared [open, crashes] pair each worker checks before it says a snapshot is
+   * loaded. It waits while `open` is 0; then, while `crashes` (decremented by each worker that
+   * passes) was above 0, it ends itself as a crash would. So a test holds a load as long as it
+   * likes, or ends a worker in the middle of one, without timing anything.
+   */
+  readonly loadGate?: Int32Array;
 }
 
 /** Workers of the shell pool on a machine with `cores` cores (docs/shell.md, "The worker pool"). */
 export function shellPoolSize(cores: number): number {
   const { workersPerCore, minWorkers, maxWorkers } = LIMITS.shellWorker;
   return Math.min(maxWorkers, Math.max(minWorkers, cores * workersPerCore));
-}
-
-/** Workers one caller may hold at once: half the pool, so other callers always find one free. */
-export function workersPerCaller(poolSize: number): number {
-  return Math.max(1, Math.floor(poolSize / 2));
 }
 
 /**
@@ -114,45 +144,66 @@ export function workersPerCaller(poolSize: number): number {
  * for good, the main thread keeps serving HTTP, MCP and search at full speed, and a command
  * stuck in synchronous code is ended by replacing its worker instead of freezing the server.
  *
- * Why a pool, fairly shared: one worker serving every reader let one caller's runaway command
- * (or fifty of them) hold everyone's `ls /` until it was stopped. Each worker runs one call at
- * a time; calls wait in per-caller queues served in turn (`FairQueue`), one caller holds at most
- * half the workers, and a call past its time limit plus a short grace is ended with its worker,
- * which a fresh one replaces. Workers start as calls need them, one spare kept warm, up to the
- * pool's size, and stop after a minute idle, all but one (`retireIdle`).
+ * Why a pool, shared with bounds: one worker serving every reader let one caller's runaway
+ * command (or fifty of them) hold everyone's `ls /` (issue 25). Each worker runs one call at a
+ * time; calls wait in per-caller queues served in turn (`FairQueue`); one caller holds at most
+ * `maxHeldPerCaller` calls (more are refused at once, naming the limit), runs at most
+ * `maxRunningPerCaller`, and never takes the last `reserveWorkers` workers while it already
+ * runs one, so a caller with nothing running finds a worker. A call whose caller cancels it
+ * (a dropped HTTP request, a closed session, `notifications/cancelled`) leaves its queue, or,
+ * running, ends with its worker (synchronous code cannot be interrupted otherwise): the place
+ * is free at once. A call past its time limit plus a short grace ends likewise.
  *
- * Each worker gets a site snapshot's file table once and each reader's view as the list of
- * paths the main thread decided that reader sees; a call then sends only its command.
+ * Workers share the site: each snapshot is encoded once into shared buffers
+ * (`SnapshotEncoder`), and a worker is given it before it takes any call of it; a worker still
+ * starting or loading takes none, and a call's clock starts only when its worker runs it. Workers
+ * start as calls need them, one spare kept warm, up to the pool's size, and stop after a minute
+ * idle, all but one (`retireIdle`).
  */
 export class ShellHost {
   private readonly slots: Slot[] = [];
   private readonly queue: FairQueue<Pending>;
+  private readonly encoder = new SnapshotEncoder();
+  private readonly snapshots = new WeakMap<Site, Snapshot>();
+  /** The newest snapshot: workers load it as soon as they start. */
+  private current: Snapshot | undefined;
   /** Ids of files views show that are not their snapshot's own (see `ExtraFile`). */
   private readonly extraIds = new WeakMap<SiteFile, number>();
   private nextExtra = 1;
-  private readonly siteIds = new WeakMap<Site, number>();
   private nextSid = 1;
   private nextVid = 1;
   private nextId = 1;
+  private nextWorker = 1;
   private closed = false;
-  /** A worker ended before it loaded, and none has loaded since: start no spare (it would fail too). */
-  private bootFailing = false;
+  /** Workers in a row that ended before they loaded a snapshot. */
+  private bootFailures = 0;
   private readonly log: (message: string) => void;
+  private readonly emit: (event: PoolEvent) => void;
   private readonly limits: ShellLimits;
   private readonly deadlineMs: number;
   private readonly idleMs: number;
+  private readonly maxHeld: number;
   private readonly now: () => number;
   private readonly idleSweep: NodeJS.Timeout;
   /** Workers at most. */
   readonly size: number;
 
   constructor(private readonly options: ShellHostOptions = {}) {
+    const defaults = LIMITS.shellWorker;
     this.log = options.log ?? (() => {});
+    this.emit = options.onEvent ?? (() => {});
     this.limits = options.limits ?? LIMITS.shell;
-    this.deadlineMs = this.limits.maxExecutionMs + (options.stuckGraceMs ?? LIMITS.shellWorker.stuckGraceMs);
+    this.deadlineMs = this.limits.maxExecutionMs + (options.stuckGraceMs ?? defaults.stuckGraceMs);
     this.size = Math.max(1, options.workers ?? shellPoolSize(availableParallelism()));
-    this.queue = new FairQueue(options.maxQueuedPerCaller ?? LIMITS.shellWorker.maxQueuedPerCaller, workersPerCaller(this.size));
-    this.idleMs = options.idleMs ?? LIMITS.shellWorker.idleMs;
+    this.maxHeld = options.maxHeldPerCaller ?? defaults.maxHeldPerCaller;
+    this.queue = new FairQueue<Pending>({
+      maxHeld: this.maxHeld,
+      maxRunning: options.maxRunningPerCaller ?? defaults.maxRunningPerCaller,
+      capacity: this.size,
+      // A pool of one or two keeps no reserve beyond the worker a newcomer takes anyway.
+      reserve: Math.min(options.reserveWorkers ?? defaults.reserveWorkers, this.size - 1),
+    });
+    this.idleMs = options.idleMs ?? defaults.idleMs;
     this.now = options.now ?? Date.now;
     this.idleSweep = setInterval(() => this.retireIdle(), this.idleMs);
     this.idleSweep.unref();
@@ -165,36 +216,49 @@ export class ShellHost {
 
   /**
    * Stop the workers idle for `idleMs`, all but one: a burst may have started the whole pool,
-   * and each worker holds a copy of the site's text (with `--workers N`, N pools of it). One stays
-   * warm so the next call does not wait for a worker to load. Returns how many were stopped.
+   * and with `--workers N` there are N pools. One stays warm so the next call does not wait for
+   * a worker to start. Returns how many were stopped.
    */
   retireIdle(): number {
     const cutoff = this.now() - this.idleMs;
-    const idle = this.slots.filter((s) => s.call === undefined && s.ready);
+    const idle = this.slots.filter((s) => this.isIdle(s));
     const old = idle.filter((s) => s.idleSince <= cutoff);
     // Keep one idle worker: a recent one if there is one, else the last of the old ones.
     const retire = old.length === idle.length ? old.slice(1) : old;
-    for (const slot of retire) this.retire(slot);
+    for (const slot of retire) this.retire(slot, "idle");
     return retire.length;
   }
 
-  /** Start a worker now (loading takes a moment) instead of at the first command. */
-  start(): void {
+  /** Start a worker now (starting takes a moment) instead of at the first command, and give it `site`. */
+  start(site?: Site): void {
+    if (site !== undefined) this.prepare(site);
     if (!this.closed && this.slots.length === 0) this.spawn();
+  }
+
+  /**
+   * Make `site` the current snapshot: encode it once for every worker, and have the idle ones
+   * load it now, so that the first call after a reload finds it loaded.
+   */
+  prepare(site: Site): void {
+    this.makeCurrent(this.snapshotOf(site));
+  }
+
+  private makeCurrent(snapshot: Snapshot): void {
+    if (this.current === snapshot || this.closed) return;
+    this.current = snapshot;
+    for (const slot of this.slots) if (this.isIdle(slot) && !slot.loaded.includes(snapshot.sid)) this.load(slot, snapshot);
   }
 
   /** A shell for one reader's view of a snapshot (what `DocsShell` is in this thread). */
   shellFor(site: Site, view: SiteView): Shell {
-    let sid = this.siteIds.get(site);
-    if (sid === undefined) {
-      sid = this.nextSid++;
-      this.siteIds.set(site, sid);
-    }
-    const paths: string[] = [];
+    const snapshot = this.snapshotOf(site);
+    const { position } = snapshot.encoded;
+    const positions: number[] = [];
     const extra: { id: number; file: SiteFile }[] = [];
     for (const file of view.files) {
-      if (site.files.get(file.path) === file) {
-        paths.push(file.path);
+      const at = position.get(file);
+      if (at !== undefined) {
+        positions.push(at);
         continue;
       }
       let id = this.extraIds.get(file);
@@ -204,83 +268,149 @@ export class ShellHost {
       }
       extra.push({ id, file });
     }
-    const ref: ViewRef = { site, sid, vid: this.nextVid++, paths, extra };
-    return { run: (command, caller) => this.run(ref, command, caller ?? "") };
+    const ref: ViewRef = { snapshot, vid: this.nextVid++, positions: Int32Array.from(positions), extra };
+    return { run: (command, caller, signal) => this.run(ref, command, caller ?? "", signal) };
   }
 
   /** Stop every worker; calls running or waiting get an error result. */
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.idleSweep);
-    for (const p of this.queue.drain()) p.resolve(failure("the docs shell was shut down"));
+    for (const p of this.queue.drain()) this.end(p, failure("the docs shell was shut down"), "shut-down");
     const slots = this.slots.splice(0);
     for (const slot of slots) {
       clearTimeout(slot.timer);
-      if (slot.call !== undefined) slot.call.resolve(failure("the docs shell was shut down"));
+      const p = slot.call;
       slot.call = undefined;
+      if (p !== undefined) this.end(p, failure("the docs shell was shut down"), "shut-down");
+      this.emit({ t: "exit", worker: slot.n, why: "shut-down" });
     }
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 
-  private run(view: ViewRef, command: string, caller: string): Promise<ShellResult> {
+  private snapshotOf(site: Site): Snapshot {
+    let snapshot = this.snapshots.get(site);
+    if (snapshot === undefined) {
+      snapshot = { sid: this.nextSid++, encoded: this.encoder.encode(site.files.values()) };
+      this.snapshots.set(site, snapshot);
+      // A site not seen before is the newest (a reload): workers load it ahead of its first call.
+      this.makeCurrent(snapshot);
+    }
+    return snapshot;
+  }
+
+  private run(view: ViewRef, command: string, caller: string, signal: AbortSignal | undefined): Promise<ShellResult> {
     if (this.closed) return Promise.resolve(failure("the docs shell was shut down"));
+    // Asked, then given up before it was queued: nothing to run.
+    if (signal?.aborted === true) return Promise.resolve(CANCELLED);
     return new Promise((resolve) => {
-      const p: Pending = { id: this.nextId++, view, command, caller, resolve, resends: 0 };
+      const p: Pending = { id: this.nextId++, view, command, caller, resolve, unlisten: () => {}, resends: 0 };
       if (!this.queue.push(caller, p)) {
-        const max = this.options.maxQueuedPerCaller ?? LIMITS.shellWorker.maxQueuedPerCaller;
+        this.emit({ t: "refused", caller, limit: this.maxHeld });
         resolve({
           stdout: "",
-          stderr: `bash: too many commands of this client waiting (at most ${max}; a limit of the docs shell: wait for their results)\n`,
+          stderr:
+            `bash: too many commands of this client in the docs shell: at most ${this.maxHeld} running or waiting at once per client ` +
+            "(an address, an IPv6 /64 or a token); wait for their results, then send more\n",
           exitCode: 126,
           truncated: false,
         });
         return;
       }
+      this.emit({ t: "queued", call: p.id, caller });
+      if (signal !== undefined) {
+        const onAbort = (): void => this.cancel(p);
+        signal.addEventListener("abort", onAbort, { once: true });
+        p.unlisten = () => signal.removeEventListener("abort", onAbort);
+      }
       this.pump();
     });
   }
 
-  /** Give waiting calls to free workers, starting workers up to the pool's size. */
+  /** The caller gave up: out of the queue, or its worker stopped; either way its place is free now. */
+  private cancel(p: Pending): void {
+    if (this.queue.remove(p.caller, p)) {
+      this.end(p, CANCELLED, "cancelled");
+      this.pump();
+      return;
+    }
+    const slot = this.slots.find((s) => s.call === p);
+    if (slot === undefined) return;
+    // The command may be in synchronous code (a runaway `jq`), where nothing but ending its
+    // thread stops it; a replacement starts from the shared snapshot.
+    this.retire(slot, "cancelled");
+    this.answer(p, CANCELLED, "cancelled");
+  }
+
+  private isIdle(slot: Slot): boolean {
+    return slot.booted && slot.loading === undefined && slot.call === undefined;
+  }
+
+  /** Give waiting calls to free workers, loading snapshots and starting workers as they need. */
   private pump(): void {
     if (this.closed) return;
     for (;;) {
-      let slot = this.slots.find((s) => s.call === undefined);
-      if (slot === undefined && this.queue.waiting > 0 && this.slots.length < this.size) slot = this.spawn();
-      if (slot === undefined) break;
-      const next = this.queue.take();
+      const next = this.queue.peek();
       if (next === undefined) break;
-      this.assign(slot, next.item);
+      const { snapshot } = next.item.view;
+      const slot = this.slots.find((s) => this.isIdle(s) && s.loaded.includes(snapshot.sid));
+      if (slot !== undefined) {
+        this.queue.take();
+        this.assign(slot, next.item);
+        continue;
+      }
+      // No idle worker holds the call's snapshot (an older one, a shell taken before a reload):
+      // an idle worker loads it, unless one is loading it already.
+      const idle = this.slots.find((s) => this.isIdle(s));
+      if (idle !== undefined && !this.slots.some((s) => s.loading === snapshot.sid)) this.load(idle, snapshot);
+      break;
     }
-    // One spare warm: the next caller should not wait for a worker to load.
-    if (!this.bootFailing && !this.slots.some((s) => s.call === undefined) && this.slots.length < this.size) this.spawn();
+    // Workers for the calls that could start now, and one spare warm beyond them: the next
+    // caller should not wait for a worker to start.
+    if (this.bootFailures > 0) {
+      // Start no more than one at a time while workers fail to start.
+      if (this.queue.waiting > 0 && !this.slots.some((s) => this.starting(s))) this.spawn();
+      return;
+    }
+    const ready = this.slots.filter((s) => this.isIdle(s) || this.starting(s)).length;
+    const wanted = this.queue.startable() + 1;
+    for (let k = ready; k < wanted && this.slots.length < this.size; k++) this.spawn();
+  }
+
+  /** Starting or loading: it will be free without anyone's call ending. */
+  private starting(slot: Slot): boolean {
+    return slot.call === undefined && (!slot.booted || slot.loading !== undefined);
+  }
+
+  /** Give a worker a snapshot; it takes calls again once it says it holds it. */
+  private load(slot: Slot, snapshot: Snapshot): void {
+    slot.loading = snapshot.sid;
+    this.emit({ t: "loading", worker: slot.n, sid: snapshot.sid });
+    // Keep a handful, the host choosing which: a call never meets its snapshot gone.
+    while (slot.loaded.length >= KEPT_SNAPSHOTS) {
+      const sid = slot.loaded.shift() as number;
+      slot.worker.postMessage({ t: "drop", sid } satisfies ToWorker);
+    }
+    slot.worker.postMessage({ t: "site", sid: snapshot.sid, snapshot: snapshot.encoded.snapshot } satisfies ToWorker);
   }
 
   private assign(slot: Slot, p: Pending): void {
     slot.call = p;
     // An idle worker never keeps the process alive; one running a call does, like any pending I/O.
     slot.worker.ref();
-    if (slot.ready) this.arm(slot);
-    this.send(slot, p);
-  }
-
-  /** Start the call's clock: past its limit and the grace, the worker is taken for stuck. */
-  private arm(slot: Slot): void {
-    const p = slot.call;
-    if (p === undefined) return;
+    // The call's clock: past its limit and the grace, the worker is taken for stuck.
     slot.timer = setTimeout(() => this.stuck(slot, p), this.deadlineMs);
+    this.emit({ t: "start", call: p.id, worker: slot.n });
+    this.send(slot, p);
   }
 
   private send(slot: Slot, p: Pending): void {
     const { view } = p;
     const { worker } = slot;
-    if (!slot.sitesSent.has(view.sid)) {
-      worker.postMessage({ t: "site", sid: view.sid, files: [...view.site.files.values()] } satisfies ToWorker);
-      slot.sitesSent.add(view.sid);
-    }
     if (!slot.viewsSent.has(view.vid)) {
       const extra = view.extra.map((e) => (slot.extrasSent.has(e.id) ? { id: e.id } : { id: e.id, file: e.file }));
       for (const e of view.extra) slot.extrasSent.add(e.id);
-      worker.postMessage({ t: "view", sid: view.sid, vid: view.vid, paths: view.paths, extra } satisfies ToWorker);
+      worker.postMessage({ t: "view", sid: view.snapshot.sid, vid: view.vid, positions: view.positions, extra } satisfies ToWorker);
       slot.viewsSent.add(view.vid);
     }
     worker.postMessage({ t: "run", id: p.id, vid: view.vid, command: p.command } satisfies ToWorker);
@@ -289,10 +419,23 @@ export class ShellHost {
   private onMessage(slot: Slot, message: FromWorker): void {
     if (!this.slots.includes(slot)) return;
     if (message.t === "ready") {
-      // Loading is not running: a call given to the worker while it loaded starts its clock now.
-      slot.ready = true;
-      this.bootFailing = false;
-      if (slot.call !== undefined && slot.timer === undefined) this.arm(slot);
+      slot.booted = true;
+      this.emit({ t: "booted", worker: slot.n });
+      if (this.current !== undefined) this.load(slot, this.current);
+      else this.pump();
+      return;
+    }
+    if (message.t === "loaded") {
+      if (slot.loading !== message.sid) return;
+      slot.loading = undefined;
+      slot.loaded.push(message.sid);
+      slot.everLoaded = true;
+      slot.idleSince = this.now();
+      this.bootFailures = 0;
+      this.emit({ t: "loaded", worker: slot.n, sid: message.sid });
+      // A reload while it loaded: the newest snapshot next.
+      if (this.current !== undefined && !slot.loaded.includes(this.current.sid)) this.load(slot, this.current);
+      else this.pump();
       return;
     }
     const p = slot.call;
@@ -301,15 +444,14 @@ export class ShellHost {
       // A call stopped at its time limit may leave work of its own running in the worker (a
       // command that ignored the abort): the next call gets a fresh worker instead.
       if (message.result.exitCode === 124) {
-        this.retire(slot);
-        this.answer(p, message.result);
+        this.retire(slot, "time-limit");
+        this.answer(p, message.result, "result");
       } else {
         this.finish(slot, message.result);
       }
       return;
     }
-    // The worker dropped the snapshot or the view (its caches are bounded): send both again.
-    slot.sitesSent.delete(p.view.sid);
+    // The worker dropped the view (its table of views is bounded): send it again.
     slot.viewsSent.delete(p.view.vid);
     for (const e of p.view.extra) slot.extrasSent.delete(e.id);
     if (++p.resends > 3) this.finish(slot, failure("the docs shell lost this reader's view; try again"));
@@ -324,32 +466,40 @@ export class ShellHost {
     slot.call = undefined;
     slot.idleSince = this.now();
     slot.worker.unref();
-    if (p !== undefined) this.answer(p, result);
+    if (p !== undefined) this.answer(p, result, "result");
     else this.pump();
   }
 
-  /** A call is over: its caller may run another, and the waiting calls go to free workers. */
-  private answer(p: Pending, result: ShellResult): void {
+  /** A call that ran is over: its caller may run another, and the waiting calls go to free workers. */
+  private answer(p: Pending, result: ShellResult, how: CallEnd): void {
     this.queue.done(p.caller);
-    p.resolve(result);
+    this.end(p, result, how);
     this.pump();
+  }
+
+  private end(p: Pending, result: ShellResult, how: CallEnd): void {
+    p.unlisten();
+    this.emit({ t: "end", call: p.id, how });
+    p.resolve(result);
   }
 
   /** No answer in time: the worker is stuck in synchronous code. The call ends; so does the worker. */
   private stuck(slot: Slot, p: Pending): void {
     if (slot.call !== p) return;
     this.log(`warning: a docs-shell command ran past its time limit without yielding; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
-    this.retire(slot);
-    this.answer(p, { stdout: "", stderr: timeLimitMessage(this.limits.maxExecutionMs), exitCode: 124, truncated: false });
+    this.retire(slot, "time-limit");
+    this.answer(p, { stdout: "", stderr: timeLimitMessage(this.limits.maxExecutionMs), exitCode: 124, truncated: false }, "time-limit");
   }
 
   /** Take a worker out of the pool and stop it (a fresh one is started as calls need it). */
-  private retire(slot: Slot): void {
+  private retire(slot: Slot, why: WorkerExit): void {
     const k = this.slots.indexOf(slot);
-    if (k !== -1) this.slots.splice(k, 1);
+    if (k === -1) return;
+    this.slots.splice(k, 1);
     clearTimeout(slot.timer);
     slot.timer = undefined;
     slot.call = undefined;
+    this.emit({ t: "exit", worker: slot.n, why });
     void slot.worker.terminate();
   }
 
@@ -357,8 +507,14 @@ export class ShellHost {
   private died(slot: Slot): void {
     if (!this.slots.includes(slot) || this.closed) return;
     const p = slot.call;
-    if (!slot.ready) this.bootFailing = true;
-    this.retire(slot);
+    this.retire(slot, "died");
+    if (!slot.everLoaded && ++this.bootFailures >= LIMITS.shellWorker.maxBootFailures) {
+      // Workers keep ending before they are ready: answer the waiting calls instead of starting more.
+      const why = `the docs shell could not start (${slot.failed?.message ?? "its worker ended while starting"}); try again later`;
+      this.log(`warning: ${this.bootFailures} shell workers in a row ended while starting: ${slot.failed?.message ?? "no reason given"}`);
+      this.bootFailures = 0;
+      for (const waiting of this.queue.drain()) this.end(waiting, failure(why), "boot-failed");
+    }
     if (p === undefined) {
       this.pump();
       return;
@@ -367,20 +523,34 @@ export class ShellHost {
       (slot.failed as { code?: string } | undefined)?.code === "ERR_WORKER_OUT_OF_MEMORY"
         ? `out of memory: this command needs more than the docs shell's ${this.options.maxHeapMb ?? LIMITS.shellWorker.maxHeapMb} MB; narrow it`
         : "the docs shell stopped while running this command; try again";
-    this.answer(p, failure(why));
+    this.answer(p, failure(why), "worker-died");
   }
 
   private spawn(): Slot {
     const { file, entry } = workerEntry();
     const worker = new Worker(file, {
-      workerData: { entry, limits: this.limits } satisfies ShellWorkerData,
+      workerData: { entry, limits: this.limits, ...(this.options.loadGate !== undefined ? { loadGate: this.options.loadGate } : {}) } satisfies ShellWorkerData,
       execArgv: workerExecArgv(process.execArgv),
       stdout: true,
       stderr: true,
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? LIMITS.shellWorker.maxHeapMb },
     });
     worker.unref();
-    const slot: Slot = { worker, ready: false, call: undefined, timer: undefined, sitesSent: new Set(), viewsSent: new Set(), extrasSent: new Set(), failed: undefined, idleSince: this.now() };
+    const slot: Slot = {
+      n: this.nextWorker++,
+      worker,
+      booted: false,
+      loading: undefined,
+      loaded: [],
+      everLoaded: false,
+      call: undefined,
+      timer: undefined,
+      viewsSent: new Set(),
+      extrasSent: new Set(),
+      failed: undefined,
+      idleSince: this.now(),
+    };
+    this.emit({ t: "spawn", worker: slot.n });
     // Never on our stdout (stdio mode): whatever the worker prints is a log line.
     for (const stream of [worker.stdout, worker.stderr] as Readable[]) {
       createInterface({ input: stream }).on("line", (line) => this.log(`shell worker: ${line}`));
@@ -395,6 +565,9 @@ export class ShellHost {
     return slot;
   }
 }
+
+/** What a cancelled call resolves with (nobody reads it: its caller is gone). */
+const CANCELLED: ShellResult = Object.freeze({ stdout: "", stderr: "bash: cancelled by the client\n", exitCode: 130, truncated: false });
 
 function failure(why: string): ShellResult {
   return { stdout: "", stderr: `bash: ${why}\n`, exitCode: 1, truncated: false };

@@ -5,17 +5,17 @@ import type { SiteFile } from "../../vfs/site.js";
 import { SiteView } from "../../vfs/view.js";
 import { SHELL_COMMANDS } from "./commands/index.js";
 import { DocsShell, type ShellResult } from "./docs-shell.js";
+import { decodeSnapshot } from "./shared-snapshot.js";
 import type { ExtraFile, FromWorker, ShellWorkerData, ToWorker } from "./shell-host.js";
 
 /**
  * The shell worker (see `ShellHost`): runs docs-shell commands off the main thread. It holds
- * file tables of site snapshots and one `DocsShell` per registered reader view, both as the
- * main thread sends them, and answers every `run` with a `result` (or `missing` when it has no
- * such view, and the host registers it again).
+ * the snapshots the host gives it (shared, encoded once in the main thread: `shared-snapshot.ts`;
+ * the host says which to drop) and one `DocsShell` per registered reader view, and answers
+ * every `run` with a `result` (or `missing` when it has no such view, and the host registers
+ * it again).
  */
 
-/** Snapshots kept: the current one and a few before it, for calls that were already on their way. */
-const MAX_SITES = 3;
 /** Reader views kept (the runtime caches 256 readers per snapshot; a view evicted here is re-sent). */
 const MAX_VIEWS = 512;
 /** Files views share that are not a snapshot's own (readers' variants): one per access class and file. */
@@ -30,9 +30,12 @@ if (port === null) throw new Error("shell-worker runs as a worker thread (see Sh
 // still runs in its own sandboxed context.
 DefenseInDepthBox.getInstance(true).activate();
 
-const { limits } = workerData as ShellWorkerData;
-const sites = new Map<number, ReadonlyMap<string, SiteFile>>();
+const { limits, loadGate } = workerData as ShellWorkerData;
+/** Each snapshot's files, by table position. */
+const sites = new Map<number, readonly SiteFile[]>();
 const views = new Map<number, DocsShell>();
+/** The snapshot of each view. */
+const viewSites = new Map<number, number>();
 const extras = new Map<number, SiteFile>();
 
 function post(message: FromWorker): void {
@@ -48,16 +51,21 @@ function trim<K, V>(map: Map<K, V>, max: number): void {
   }
 }
 
-function registerView(sid: number, vid: number, paths: readonly string[], extra: readonly ExtraFile[]): void {
+/** Tests only (`ShellHostOptions.loadGate`): wait until the test opens the gate; end here if it asks for a crash. */
+function passGate(): void {
+  if (loadGate === undefined) return;
+  Atomics.wait(loadGate, 0, 0);
+  if (Atomics.sub(loadGate, 1, 1) > 0) process.exit(1);
+}
+
+function registerView(sid: number, vid: number, positions: Int32Array, extra: readonly ExtraFile[]): void {
   const files = sites.get(sid);
   if (files === undefined) return;
   const visible = new Map<string, SiteFile>();
-  for (const path of paths) {
-    const file = files.get(path);
-    // A view naming a file its snapshot lacks is not registered: the run answers `missing`,
-    // and the host sends the snapshot again.
+  for (const at of positions) {
+    const file = files[at];
     if (file === undefined) return;
-    visible.set(path, file);
+    visible.set(file.path, file);
   }
   for (const e of extra) {
     const file = e.file ?? extras.get(e.id);
@@ -71,7 +79,9 @@ function registerView(sid: number, vid: number, paths: readonly string[], extra:
   // The main thread decided what this reader sees; here every listed file is visible.
   const view = new SiteView({ files: visible, pages: new Map() }, ALL_ACCESS, "public");
   views.set(vid, new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), limits));
+  viewSites.set(vid, sid);
   trim(views, MAX_VIEWS);
+  for (const v of viewSites.keys()) if (!views.has(v)) viewSites.delete(v);
 }
 
 async function run(id: number, vid: number, command: string): Promise<void> {
@@ -95,11 +105,21 @@ async function run(id: number, vid: number, command: string): Promise<void> {
 port.on("message", (message: ToWorker) => {
   switch (message.t) {
     case "site":
-      sites.set(message.sid, new Map(message.files.map((f) => [f.path, f])));
-      trim(sites, MAX_SITES);
+      sites.set(message.sid, decodeSnapshot(message.snapshot));
+      passGate();
+      post({ t: "loaded", sid: message.sid });
+      break;
+    case "drop":
+      sites.delete(message.sid);
+      // Its views go too: they hold its files (a call of it again gets them re-sent: `missing`).
+      for (const [vid, sid] of viewSites) {
+        if (sid !== message.sid) continue;
+        views.delete(vid);
+        viewSites.delete(vid);
+      }
       break;
     case "view":
-      registerView(message.sid, message.vid, message.paths, message.extra);
+      registerView(message.sid, message.vid, message.positions, message.extra);
       break;
     case "run":
       void run(message.id, message.vid, message.command);

@@ -9,6 +9,8 @@ import type { DocsRuntime, ReaderState } from "../runtime.js";
 export interface DocsContext {
   readonly request: RequestContext;
   readonly runtime: DocsRuntime;
+  /** Aborts when the caller gives up (a dropped HTTP request, a closed session, `notifications/cancelled`). */
+  readonly signal?: AbortSignal;
 }
 
 /** The view, shell, skills and outline of the context's reader (cached by the runtime). */

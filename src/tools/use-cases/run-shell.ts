@@ -31,7 +31,7 @@ export const shellOutput = z.object({
  * schema already refused what is not a command line.
  */
 export function runShell(context: DocsContext, input: ShellInput): Promise<ShellResult> {
-  return readerStateOf(context).shell.run(input.command, context.request.caller);
+  return readerStateOf(context).shell.run(input.command, context.request.caller, context.signal);
 }
 
 /** The result as one text: output, error lines, `[exit code N]` when it failed, the hint. */

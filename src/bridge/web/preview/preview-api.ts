@@ -1,3 +1,4 @@
+import { callerAddress } from "../../caller-address.js";
 import type { Context, Hono } from "hono";
 import { LIMITS } from "../../../limits.js";
 import type { DocsRuntime } from "../../../tools/runtime.js";
@@ -50,8 +51,8 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
   const reloads = new ReloadStreams(runtime);
   const docsContext = async (c: Context) => {
     const request = await deps.contextOf(c.req.raw);
-    // The client's address decides its fair share of the shell pool, as on the MCP endpoint.
-    return { runtime, request: requestContext(request.reader, request.authMode, request.clock, request.caller ?? deps.clientIp(c)) };
+    // The client's address (an IPv6 /64) decides its share of the shell pool, as on the MCP endpoint.
+    return { runtime, request: requestContext(request.reader, request.authMode, request.clock, request.caller ?? `address:${callerAddress(deps.clientIp(c))}`) };
   };
   const charge = async (c: Context, tool: "search" | "filesystem"): Promise<Response | undefined> => {
     const limit = deps.limits.tools[tool];
@@ -104,7 +105,8 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
     if (!input.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(input.issues));
     const refused = await charge(c, "filesystem");
     if (refused !== undefined) return refused;
-    const result = await runShell(await docsContext(c), input.value);
+    // A page closed or reloaded mid-command drops the request: the command stops with it.
+    const result = await runShell({ ...(await docsContext(c)), signal: c.req.raw.signal }, input.value);
     return json({ ...result, text: shellText(result) });
   });
 

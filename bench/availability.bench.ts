@@ -1,0 +1,124 @@
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { SHARED } from "../test/helpers/paths.js";
+import { startServe } from "../test/helpers/serve-http.js";
+import { stopProcess } from "../test/helpers/workers.js";
+import { type BenchRow, type BenchSuite, percentile } from "./bench.js";
+
+/**
+ * Issue 25's two stalls, replayed against `serve --http` (a spawned process, as deployed) on
+ * spree, while another reader (its own address) sends `ls /` and a search, one after another:
+ * (a) 60 runaway commands from 3 addresses within 1.5 s, each client hanging up after 300 ms;
+ * (b) 4 addresses each holding one runaway in flight (sent again as soon as it is answered).
+ * The runaway is the issue's `jq` (synchronous: only ending its worker stops it). Rate limits
+ * are off, so only the shell pool's own bounds act. Requests are plain 2026-07-28 calls (no
+ * session), told apart by address with `--trust-proxy` and X-Forwarded-For.
+ */
+const SPREE = join(SHARED, "corpora", "spree");
+const RUNAWAY = 'jq -n "[limit(100000000; repeat(1))] | length"';
+const VICTIM = "198.51.100.9";
+/** How long the victim is timed in each scenario: past one runaway's 5 s limit and its worker's restart. */
+const WINDOW_MS = Number(process.env.BENCH_AVAILABILITY_MS ?? 8_000);
+const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
+const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "availability-bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+
+interface Tools {
+  readonly search: string;
+  readonly fs: string;
+}
+
+/** One 2026-07-28 request from `ip`; resolves to the parsed answer (rejects when `signal` drops it). */
+async function call(origin: string, ip: string, method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+  const name: Record<string, string> = typeof params.name === "string" ? { "Mcp-Name": params.name } : {};
+  const res = await fetch(`${origin}/mcp`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "X-Forwarded-For": ip, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, ...name },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: ENVELOPE } }),
+    ...(signal !== undefined ? { signal } : {}),
+  });
+  return res.json();
+}
+
+async function toolNames(origin: string): Promise<Tools> {
+  const list = (await call(origin, VICTIM, "tools/list", {})) as { result: { tools: { name: string }[] } };
+  const names = list.result.tools.map((t) => t.name);
+  const find = (prefix: string): string => names.find((n) => n.startsWith(prefix)) ?? "";
+  return { search: find("search_"), fs: find("query_docs_filesystem_") };
+}
+
+/** The victim's calls until `until` resolves: `ls /`, then a search, in turn; milliseconds of each. */
+async function victim(origin: string, tools: Tools, until: Promise<void>): Promise<{ ls: number[]; search: number[]; failed: number }> {
+  let done = false;
+  void until.then(() => (done = true));
+  const out = { ls: [] as number[], search: [] as number[], failed: 0 };
+  while (!done) {
+    let t = performance.now();
+    const ls = (await call(origin, VICTIM, "tools/call", { name: tools.fs, arguments: { command: "ls /" } })) as { result?: { isError?: boolean } };
+    out.ls.push(performance.now() - t);
+    if (ls.result?.isError === true) out.failed++;
+    t = performance.now();
+    await call(origin, VICTIM, "tools/call", { name: tools.search, arguments: { query: "configure payment methods" } });
+    out.search.push(performance.now() - t);
+  }
+  return out;
+}
+
+/** (a): 60 runaways from 3 addresses within 1.5 s, each request dropped 300 ms after it was sent. */
+async function abandoned(origin: string, tools: Tools): Promise<void> {
+  const sent: Promise<unknown>[] = [];
+  for (let k = 0; k < 60; k++) {
+    const abort = new AbortController();
+    sent.push(call(origin, `203.0.113.${1 + (k % 3)}`, "tools/call", { name: tools.fs, arguments: { command: RUNAWAY } }, abort.signal).catch(() => undefined));
+    setTimeout(() => abort.abort(), 300);
+    await sleep(25);
+  }
+  await Promise.all(sent);
+}
+
+/** (b): 4 addresses, each with one runaway in flight until `until` resolves. */
+async function holding(origin: string, tools: Tools, until: Promise<void>): Promise<void> {
+  let done = false;
+  void until.then(() => (done = true));
+  await Promise.all(
+    [1, 2, 3, 4].map(async (k) => {
+      while (!done) await call(origin, `192.0.2.${k}`, "tools/call", { name: tools.fs, arguments: { command: RUNAWAY } }).catch(() => undefined);
+    }),
+  );
+}
+
+function rows(scenario: string, measured: { ls: number[]; search: number[]; failed: number }): BenchRow[] {
+  const lsP95 = percentile(measured.ls, 95);
+  const searchP95 = percentile(measured.search, 95);
+  const what = `another reader's calls while ${scenario} (spree, serve --http, measured on a shared busy machine; ${measured.ls.length} ls, ${measured.failed} failed)`;
+  return [
+    { area: "availability", metric: `\`ls /\` p50, ${what}`, value: percentile(measured.ls, 50), unit: "ms" },
+    { area: "availability", metric: `\`ls /\` p95, ${what}`, value: lsP95, unit: "ms", target: "<= 1500 ms", ok: lsP95 <= 1_500 && measured.failed === 0 },
+    { area: "availability", metric: `search p95, ${what}`, value: searchP95, unit: "ms", target: "<= 1500 ms", ok: searchP95 <= 1_500 },
+  ];
+}
+
+export const availabilitySuite: BenchSuite = {
+  name: "availability",
+  run: async (log) => {
+    const serve = await startServe(["--dir", SPREE, "--trust-proxy", ...OFF]);
+    const out: BenchRow[] = [];
+    try {
+      const tools = await toolNames(serve.origin);
+      // Warm: the victim's first calls load the index and the workers, as on a server that has been serving.
+      await victim(serve.origin, tools, sleep(1_000));
+
+      log("(a) 60 abandoned runaways from 3 addresses...");
+      const windowA = sleep(WINDOW_MS);
+      const [a] = await Promise.all([victim(serve.origin, tools, windowA), abandoned(serve.origin, tools)]);
+      out.push(...rows("60 abandoned runaways from 3 addresses (each hangs up after 300 ms)", a));
+
+      log("(b) 4 addresses each holding a runaway...");
+      const windowB = sleep(WINDOW_MS);
+      const [b] = await Promise.all([victim(serve.origin, tools, windowB), holding(serve.origin, tools, windowB)]);
+      out.push(...rows("4 addresses each hold a runaway", b));
+    } finally {
+      await stopProcess(serve.child);
+    }
+    return out;
+  },
+};

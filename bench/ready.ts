@@ -1,0 +1,72 @@
+/**
+ * Ready means the first search answers: spawn `svc-mcp serve --dir SITE` over stdio with the
+ * official SDK client and time spawn → `tools/list`, → first search, → first shell command, and
+ * the server's peak RSS (VmHWM). A distinct long question each time (no cache can answer it).
+ *
+ *   npx tsx bench/ready.ts SITE [--bin path/to/bin/svc-mcp.js] [--runs N]
+ *
+ * Prints one JSON line per run.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const QUESTIONS = [
+  "how do I configure the checkout flow so that guests can pay without creating an account",
+  "what is the difference between a store credit and a gift card when refunding an order",
+  "como configuro os métodos de envio para vários armazéns e mercados diferentes",
+  "where are the webhooks for order completion documented and how do I verify their signature",
+];
+
+export interface ReadyRun {
+  readonly listMs: number;
+  readonly searchMs: number;
+  readonly shellMs: number;
+  readonly peakRssMb: number;
+  readonly hits: number;
+}
+
+function peakRss(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m === null ? 0 : Math.round(Number(m[1]) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+export async function readyOnce(site: string, bin: string, run: number, env: Record<string, string> = {}): Promise<ReadyRun> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "serve", "--dir", site], stderr: "ignore", env: { ...(process.env as Record<string, string>), ...env } });
+  const client = new Client({ name: "ready-bench", version: "1" });
+  const start = performance.now();
+  await client.connect(transport, { timeout: 600_000 });
+  const tools = await client.listTools(undefined, { timeout: 600_000 });
+  const listMs = performance.now() - start;
+  const search = tools.tools.find((t) => t.name.startsWith("search"));
+  const shell = tools.tools.find((t) => t.name.startsWith("query_docs_filesystem"));
+  if (search === undefined || shell === undefined) throw new Error(`tools not found: ${tools.tools.map((t) => t.name).join(", ")}`);
+  const pid = transport.pid as number;
+  let t = performance.now();
+  const found = await client.callTool({ name: search.name, arguments: { query: `${QUESTIONS[run % QUESTIONS.length]} ${run}` } }, undefined, { timeout: 600_000 });
+  const searchMs = performance.now() - t;
+  t = performance.now();
+  await client.callTool({ name: shell.name, arguments: { command: "ls / | head -5" } }, undefined, { timeout: 600_000 });
+  const shellMs = performance.now() - t;
+  const hits = JSON.stringify(found.structuredContent ?? found.content).length;
+  const peakRssMb = peakRss(pid);
+  await client.close();
+  return { listMs: Math.round(listMs), searchMs: Math.round(searchMs), shellMs: Math.round(shellMs), peakRssMb, hits };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const site = args[0];
+  const flag = (name: string): string | undefined => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : undefined);
+  if (site === undefined) {
+    console.error("usage: ready.ts SITE [--bin BIN] [--runs N]");
+    process.exit(2);
+  }
+  const bin = flag("bin") ?? join(import.meta.dirname, "../bin/svc-mcp.js");
+  for (let run = 0; run < Number(flag("runs") ?? 1); run++) console.log(JSON.stringify(await readyOnce(site, bin, run)));
+}

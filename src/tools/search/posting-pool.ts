@@ -1,0 +1,144 @@
+/**
+ * Every posting list of one kind (sections, pages, or pages' summed sections) in two flat typed
+ * arrays: unit ids and, parallel, packed term frequencies (`postings-codec.ts`). A term's list is
+ * the range `start[t] .. start[t] + length[t]`.
+ *
+ * One array per term (as plain JS arrays, before) cost 16 bytes a posting plus an array's header
+ * and spare capacity per term: on a 25,000-page site over half of the search index's memory. Here
+ * a posting is 8 bytes (12 for summed frequencies, which need a double), and a list that must
+ * grow past its room moves to the end of the pool, leaving a hole that `compact` reclaims.
+ */
+export class PostingPool {
+  ids: Int32Array;
+  values: Int32Array | Float64Array;
+  start = new Int32Array(0);
+  length = new Int32Array(0);
+  private capacity = new Int32Array(0);
+  /** Slots in use, holes included. */
+  private used = 0;
+  /** Slots in holes (lists moved away) and in lists' unused room. */
+  private spare = 0;
+
+  constructor(private readonly wide: boolean) {
+    this.ids = new Int32Array(1024);
+    this.values = wide ? new Float64Array(1024) : new Int32Array(1024);
+  }
+
+  /** Postings held, in all lists. */
+  get size(): number {
+    return this.used - this.spare;
+  }
+
+  /**
+   * Room for `extra` more postings at the end of term `t`'s list; returns where the first goes.
+   * A list that has no room moves to the end of the pool with half again what it needs (edits
+   * add to the same lists again); a new list gets exactly what it needs (a site's first build
+   * adds each list's postings in one go, `InvertedIndex.commit`).
+   */
+  reserve(t: number, extra: number): number {
+    this.coverTerm(t);
+    const len = this.length[t] as number;
+    const cap = this.capacity[t] as number;
+    if (len + extra <= cap) {
+      this.spare -= extra;
+      return (this.start[t] as number) + len;
+    }
+    const room = this.roomFor(t, extra);
+    this.coverSlots(this.used + room);
+    const from = this.start[t] as number;
+    const to = this.used;
+    this.ids.copyWithin(to, from, from + len);
+    this.values.copyWithin(to, from, from + len);
+    // The old place is a hole now (its unused room was spare already); the new one has
+    // `room - len - extra` unused.
+    this.spare += len + (room - len - extra);
+    this.start[t] = to;
+    this.capacity[t] = room;
+    this.used += room;
+    return to + len;
+  }
+
+  /** The slots `reserve(t, extra)` takes at the end of the pool (0 when the list has room). */
+  roomFor(t: number, extra: number): number {
+    const len = t < this.length.length ? (this.length[t] as number) : 0;
+    const cap = t < this.capacity.length ? (this.capacity[t] as number) : 0;
+    if (len + extra <= cap) return 0;
+    return len === 0 ? extra : Math.ceil((len + extra) * 1.5);
+  }
+
+  /** Room for `count` more slots at the end of the pool, in one allocation (a commit asks for all
+   *  it will write before writing, rather than growing the pool step by step). */
+  ensure(count: number): void {
+    this.coverSlots(this.used + count);
+  }
+
+  /** Note that `count` postings were written at the end of `t`'s list (after `reserve`). */
+  grew(t: number, count: number): void {
+    this.length[t]! += count;
+  }
+
+  /** Drop postings whose unit `alive` rejects, and every hole: the lists are rewritten in term order. */
+  compact(alive: (id: number) => boolean): void {
+    const ids = new Int32Array(Math.max(1024, this.size));
+    const values = this.wide ? new Float64Array(ids.length) : new Int32Array(ids.length);
+    let w = 0;
+    for (let t = 0; t < this.start.length; t++) {
+      const from = this.start[t] as number;
+      const to = from + (this.length[t] as number);
+      this.start[t] = w;
+      for (let r = from; r < to; r++) {
+        const id = this.ids[r] as number;
+        if (!alive(id)) continue;
+        ids[w] = id;
+        values[w] = this.values[r] as number;
+        w++;
+      }
+      this.length[t] = w - (this.start[t] as number);
+      this.capacity[t] = this.length[t] as number;
+    }
+    this.ids = ids;
+    this.values = values;
+    this.used = w;
+    this.spare = 0;
+  }
+
+  /** Whether the holes are worth a `compact`: over a third of the pool. */
+  get wasteful(): boolean {
+    return this.spare > this.used / 3;
+  }
+
+  /** Bytes the pool holds (the bench's memory breakdown). */
+  get bytes(): number {
+    return this.ids.byteLength + this.values.byteLength + 3 * this.start.byteLength;
+  }
+
+  /** Term `t`'s postings as plain arrays (tests and diagnostics; ranking reads the pool). */
+  list(t: number): { ids: number[]; tf: number[] } {
+    if (t >= this.start.length) return { ids: [], tf: [] };
+    const from = this.start[t] as number;
+    const to = from + (this.length[t] as number);
+    return { ids: [...this.ids.subarray(from, to)], tf: [...this.values.subarray(from, to)] };
+  }
+
+  private coverTerm(t: number): void {
+    if (t < this.start.length) return;
+    const size = Math.max(t + 1, this.start.length * 2, 1024);
+    for (const key of ["start", "length", "capacity"] as const) {
+      const grown = new Int32Array(size);
+      grown.set(this[key]);
+      this[key] = grown;
+    }
+  }
+
+  private coverSlots(need: number): void {
+    if (need <= this.ids.length) return;
+    // A first build asks for its exact size (`ensure`); later growth is by half again.
+    const size = this.used === 0 ? need : Math.max(need, Math.ceil(this.ids.length * 1.5));
+    const ids = new Int32Array(size);
+    ids.set(this.ids.subarray(0, this.used));
+    const values = this.wide ? new Float64Array(size) : new Int32Array(size);
+    values.set(this.values.subarray(0, this.used));
+    this.ids = ids;
+    this.values = values;
+  }
+}

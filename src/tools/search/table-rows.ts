@@ -1,0 +1,74 @@
+import { forEachContentLine, normalizeNewlines, sectionParts, type SplitSection } from "./sections.js";
+
+/**
+ * A long reference table's rows as units of their own (issue 24, item 5). A table of error
+ * codes, environment variables or options documents one thing a row: `| 402 | Payment Required |
+ * Insufficient credits |`. As one section, the row the question names is a line among fifty and
+ * weighs like one, so a short section elsewhere that merely mentions the same words wins. Each row
+ * of a table of at least `MIN_ROWS` rows is indexed as a section with the table's heading and
+ * anchor (a search hit opens the heading); the section's other text stays one unit. The header
+ * row and the separator row are not repeated into the rows: their words would count once a row.
+ */
+export const MIN_ROWS = 8;
+
+/** `sections` of `body` (from `splitSections`) with the rows of long tables split out. */
+export function withTableRows(body: string, sections: readonly SplitSection[]): SplitSection[] {
+  if (!body.includes("|")) return [...sections];
+  const normal = normalizeNewlines(body);
+  const out: SplitSection[] = [];
+  for (const s of sections) {
+    const tables = longTables(normal, s.start, s.end);
+    if (tables.length === 0) {
+      out.push(s);
+      continue;
+    }
+    let from = s.start;
+    let kept = false;
+    const rest = (to: number): void => {
+      const parts = sectionParts(normal, from, Math.max(from, to));
+      // The heading keeps a unit of its own even when all its text is table: it names the table.
+      if (parts.text !== "" || (!kept && to >= s.end)) out.push({ ...s, ...parts, start: from, end: Math.max(from, to) });
+      kept ||= parts.text !== "";
+    };
+    for (const t of tables) {
+      rest(t.start);
+      for (const r of t.rows) {
+        const parts = sectionParts(normal, r.start, r.end);
+        if (parts.text !== "") out.push({ ...s, ...parts, start: r.start, end: r.end });
+      }
+      from = t.end;
+    }
+    rest(s.end);
+  }
+  return out;
+}
+
+interface Table {
+  readonly start: number;
+  readonly end: number;
+  readonly rows: readonly { readonly start: number; readonly end: number }[];
+}
+
+const ROW_RE = /^[ \t]*\|/;
+const SEPARATOR_RE = /^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*\|?[ \t]*$/;
+
+/** Tables of at least `MIN_ROWS` body rows in `body[start, end)`, outside code, with row offsets. */
+function longTables(body: string, start: number, end: number): Table[] {
+  const lines = body.slice(start, end).split("\n");
+  const tables: Table[] = [];
+  let run: { start: number; end: number; line: string }[] = [];
+  const close = (): void => {
+    // A table: a header row, a separator row, body rows.
+    if (run.length >= MIN_ROWS + 2 && SEPARATOR_RE.test((run[1] as { line: string }).line)) {
+      const rows = run.slice(2).map((r) => ({ start: r.start, end: r.end }));
+      tables.push({ start: (run[0] as { start: number }).start, end: (run.at(-1) as { end: number }).end, rows });
+    }
+    run = [];
+  };
+  forEachContentLine(lines, (line, code, offset) => {
+    if (!code && ROW_RE.test(line)) run.push({ start: start + offset, end: start + offset + line.length, line });
+    else close();
+  });
+  close();
+  return tables;
+}

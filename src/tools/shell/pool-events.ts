@@ -1,0 +1,26 @@
+/**
+ * What the shell pool did, in order, for whoever watches it (tests assert sequences of these
+ * instead of timings; the bench counts them). Workers are numbered from 1 as they start; calls
+ * by the id the pool gave them.
+ */
+export type PoolEvent =
+  | { readonly t: "spawn"; readonly worker: number }
+  /** The worker's code is loaded: it can be given a snapshot. */
+  | { readonly t: "booted"; readonly worker: number }
+  | { readonly t: "loading"; readonly worker: number; readonly sid: number }
+  /** The worker holds the snapshot: from now on it may take calls of it. */
+  | { readonly t: "loaded"; readonly worker: number; readonly sid: number }
+  /** A call was queued by `caller` (or refused: it held its limit). */
+  | { readonly t: "queued"; readonly call: number; readonly caller: string }
+  | { readonly t: "refused"; readonly caller: string; readonly limit: number }
+  /** A call was given to a worker: its time limit counts from here. */
+  | { readonly t: "start"; readonly call: number; readonly worker: number }
+  | { readonly t: "end"; readonly call: number; readonly how: CallEnd }
+  /** A worker was stopped by the pool (`why`) or ended by itself. */
+  | { readonly t: "exit"; readonly worker: number; readonly why: WorkerExit };
+
+/** How a call ended: its result, cancelled by its caller (waiting or running), or by the pool. */
+export type CallEnd = "result" | "cancelled" | "time-limit" | "worker-died" | "shut-down" | "boot-failed";
+
+/** Why a worker ended: its call was cancelled or ran past its limit, it was idle, or it ended by itself. */
+export type WorkerExit = "cancelled" | "time-limit" | "idle" | "died" | "shut-down";

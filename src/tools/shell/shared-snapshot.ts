@@ -1,0 +1,148 @@
+import type { Access } from "../../vfs/access.js";
+import type { SiteFile } from "../../vfs/site.js";
+
+/**
+ * A site snapshot's files in the form every shell worker shares: the texts as UTF-8 in
+ * `SharedArrayBuffer` chunks (posted to a worker, a shared buffer is not copied), the table
+ * of paths and facts beside them. Why: each worker used to receive the whole file table by
+ * structured clone, a full copy per worker decoded inside the first command's time limit; on
+ * a 50,000-page site every command then failed at its limit (issue 22). Now the main thread
+ * encodes a snapshot once, a worker turns the table into file records in milliseconds, and a
+ * file's text is decoded from the shared bytes when a command reads it.
+ */
+export interface SharedSnapshot {
+  /** Paths in table order, joined by NUL (no path holds one). */
+  readonly paths: string;
+  /** `COLUMNS` numbers per file, on a shared buffer: chunk, byte offset, byte length, mtime (ms), access. */
+  readonly table: Float64Array;
+  /** The distinct access rules; the table's access column indexes them. */
+  readonly accesses: readonly Access[];
+  /** The text chunks, each posted by reference. */
+  readonly chunks: readonly SharedArrayBuffer[];
+}
+
+/** Numbers per file in `SharedSnapshot.table`. */
+const COLUMNS = 5;
+
+/**
+ * Bytes per text chunk: large enough that a big site needs a handful (each is one message
+ * member), small enough that the unused tail of the last one costs little. A larger file gets
+ * a chunk of its own.
+ */
+const CHUNK_BYTES = 16 * 1024 * 1024;
+
+/** Where a text sits in the chunks. */
+interface TextRef {
+  readonly chunk: number;
+  readonly offset: number;
+}
+
+/** An encoded snapshot, and each of its files' position in the table (views are sent as positions). */
+export interface EncodedSnapshot {
+  readonly snapshot: SharedSnapshot;
+  readonly position: ReadonlyMap<SiteFile, number>;
+}
+
+/**
+ * Encodes snapshots into shared chunks (main thread). A reload makes a new snapshot whose
+ * unchanged files are the same objects: their texts are not written again, only the table is.
+ * Identical texts within one snapshot (a page copied under several versions) are written once.
+ * When more than half of what was written belongs to no current file (many reloads), the next
+ * snapshot starts fresh chunks; workers free the old ones with the snapshots that used them.
+ */
+export class SnapshotEncoder {
+  private chunks: SharedArrayBuffer[] = [];
+  /** Bytes used in the last chunk. */
+  private used = 0;
+  /** Bytes written over all chunks. */
+  private written = 0;
+  private refs = new WeakMap<SiteFile, TextRef>();
+
+  encode(files: Iterable<SiteFile>): EncodedSnapshot {
+    const list = [...files];
+    let live = 0;
+    for (const f of list) live += f.size;
+    // Mostly texts of files gone (reloads): write this snapshot into fresh chunks.
+    if (this.written > 2 * live + CHUNK_BYTES) {
+      this.chunks = [];
+      this.used = 0;
+      this.written = 0;
+      this.refs = new WeakMap();
+    }
+    const table = new Float64Array(new SharedArrayBuffer(Math.max(1, list.length * COLUMNS) * Float64Array.BYTES_PER_ELEMENT));
+    const accesses: Access[] = [];
+    const accessIds = new Map<string, number>();
+    const byText = new Map<string, TextRef>();
+    const position = new Map<SiteFile, number>();
+    const paths: string[] = [];
+    for (let i = 0; i < list.length; i++) {
+      const f = list[i] as SiteFile;
+      let ref = this.refs.get(f) ?? byText.get(f.text);
+      if (ref === undefined) ref = this.write(f);
+      this.refs.set(f, ref);
+      byText.set(f.text, ref);
+      const key = JSON.stringify(f.access);
+      let access = accessIds.get(key);
+      if (access === undefined) {
+        access = accesses.length;
+        accesses.push(f.access);
+        accessIds.set(key, access);
+      }
+      table.set([ref.chunk, ref.offset, f.size, f.mtime.getTime(), access], i * COLUMNS);
+      paths.push(f.path);
+      position.set(f, i);
+    }
+    return { snapshot: { paths: paths.join("\0"), table, accesses, chunks: [...this.chunks] }, position };
+  }
+
+  private write(f: SiteFile): TextRef {
+    let k = this.chunks.length - 1;
+    if (k === -1 || this.used + f.size > (this.chunks[k] as SharedArrayBuffer).byteLength) {
+      this.chunks.push(new SharedArrayBuffer(Math.max(CHUNK_BYTES, f.size)));
+      k = this.chunks.length - 1;
+      this.used = 0;
+    }
+    const offset = this.used;
+    Buffer.from(this.chunks[k] as SharedArrayBuffer).write(f.text, offset, f.size, "utf8");
+    this.used += f.size;
+    this.written += f.size;
+    return { chunk: k, offset };
+  }
+}
+
+/** A file of a shared snapshot (worker side): its text is decoded from the shared bytes when read. */
+class SharedFile implements SiteFile {
+  constructor(
+    readonly path: string,
+    private readonly chunk: SharedArrayBuffer,
+    private readonly offset: number,
+    readonly size: number,
+    readonly mtime: Date,
+    readonly access: Access,
+  ) {}
+
+  // Decoded on each read, not kept: a worker's heap then holds only the texts its commands are
+  // using, never a copy of the site (decoding runs at ~1 GB/s).
+  get text(): string {
+    return Buffer.from(this.chunk, this.offset, this.size).toString("utf8");
+  }
+}
+
+/** The file records of a shared snapshot, in table order (worker side). */
+export function decodeSnapshot(s: SharedSnapshot): SiteFile[] {
+  const paths = s.paths === "" ? [] : s.paths.split("\0");
+  const files: SiteFile[] = new Array(paths.length);
+  for (let i = 0; i < paths.length; i++) {
+    const at = i * COLUMNS;
+    const t = s.table;
+    files[i] = new SharedFile(
+      paths[i] as string,
+      s.chunks[t[at] as number] as SharedArrayBuffer,
+      t[at + 1] as number,
+      t[at + 2] as number,
+      new Date(t[at + 3] as number),
+      s.accesses[t[at + 4] as number] as Access,
+    );
+  }
+  return files;
+}

@@ -1,0 +1,238 @@
+/**
+ * The shell pool's lifecycle, asserted by the pool's own events (never by time): a caller's
+ * cancellation frees its place at once, waiting or running; a worker takes no call before it
+ * holds the snapshot, and loading never counts against a command's time limit; a worker that
+ * dies while loading is replaced and the call waiting for it answers as if nothing happened.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../../src/limits.js";
+import { DocsRuntime } from "../../src/tools/runtime.js";
+import { ShellHost } from "../../src/tools/shell/shell-host.js";
+import { localContext } from "../../src/vfs/request-context.js";
+import { fixture } from "../helpers/paths.js";
+import { PoolRecorder } from "../helpers/pool-events.js";
+
+/** Stuck in synchronous code (with `maxLoopIterations: 1e12`) until its worker is stopped. */
+const RUNAWAY = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
+/** Runaways run for an hour: past the suite's hang detector, so only a cancellation ends one in a test. */
+const RUNAWAY_LIMITS = { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12 };
+const CANCELLED = { stdout: "", stderr: "bash: cancelled by the client\n", exitCode: 130, truncated: false };
+const HI = { stdout: "hi\n", stderr: "", exitCode: 0, truncated: false };
+
+let runtime: DocsRuntime;
+let lsRoot: unknown;
+
+beforeAll(async () => {
+  runtime = await DocsRuntime.load({ root: fixture("demo") });
+  lsRoot = await runtime.readerState(localContext()).shell.run("ls /");
+});
+
+afterAll(async () => {
+  await runtime?.close();
+});
+
+const view = () => runtime.readerState(localContext()).view;
+
+describe("a cancelled call", () => {
+  it("running: its worker stops and the call waiting behind it (a pool of one) runs next", async () => {
+    const rec = new PoolRecorder();
+    const host = new ShellHost({ workers: 1, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      const abort = new AbortController();
+      const runaway = shell.run(RUNAWAY, "attacker", abort.signal);
+      await rec.next((e) => e.t === "start" && e.call === 1);
+      const victim = shell.run("ls /", "victim");
+      await rec.next((e) => e.t === "queued" && e.call === 2);
+      abort.abort();
+      expect(await runaway).toEqual(CANCELLED);
+      expect(await victim).toEqual(lsRoot);
+      expect(rec.lines()).toEqual([
+        "call 1 queued by attacker",
+        "spawn worker 1",
+        "worker 1 loading snapshot 1",
+        "worker 1 loaded snapshot 1",
+        "call 1 started on worker 1",
+        "call 2 queued by victim",
+        "worker 1 exited: cancelled",
+        "call 1 ended: cancelled",
+        "spawn worker 2",
+        "worker 2 loading snapshot 1",
+        "worker 2 loaded snapshot 1",
+        "call 2 started on worker 2",
+        "call 2 ended: result",
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("waiting: it leaves the queue at once, and its caller's place with it; the running call goes on", async () => {
+    const rec = new PoolRecorder();
+    const host = new ShellHost({ workers: 1, maxHeldPerCaller: 2, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      const first = new AbortController();
+      const second = new AbortController();
+      const running = shell.run(RUNAWAY, "a", first.signal);
+      await rec.next((e) => e.t === "start" && e.call === 1);
+      const waiting = shell.run("echo hi", "a", second.signal);
+      second.abort();
+      expect(await waiting).toEqual(CANCELLED);
+      // Its place is free: a holds one (running) again, so one more may wait.
+      const third = shell.run("echo hi", "a");
+      await rec.next((e) => e.t === "queued" && e.call === 3);
+      first.abort();
+      expect(await running).toEqual(CANCELLED);
+      expect(await third).toEqual(HI);
+      expect(rec.lines(["queued", "refused", "start", "end"])).toEqual([
+        "call 1 queued by a",
+        "call 1 started on worker 1",
+        "call 2 queued by a",
+        "call 2 ended: cancelled",
+        "call 3 queued by a",
+        "call 1 ended: cancelled",
+        "call 3 started on worker 2",
+        "call 3 ended: result",
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("given up before it was asked: nothing is queued", async () => {
+    const rec = new PoolRecorder();
+    const host = new ShellHost({ workers: 1, onEvent: rec.onEvent });
+    try {
+      const abort = new AbortController();
+      abort.abort();
+      expect(await host.shellFor(runtime.site, view()).run("echo hi", "a", abort.signal)).toEqual(CANCELLED);
+      expect(rec.lines(["queued", "start", "end"])).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe("bounds per caller", () => {
+  it("a caller already running may not take the last free workers (the reserve); a caller with nothing running may", async () => {
+    const rec = new PoolRecorder();
+    // A pool of four keeping two: a caller running one may start a second only while two stay free.
+    const host = new ShellHost({ workers: 4, reserveWorkers: 2, maxRunningPerCaller: 2, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      const aborts = [new AbortController(), new AbortController(), new AbortController()];
+      const a1 = shell.run(RUNAWAY, "a", aborts[0]?.signal);
+      await rec.next((e) => e.t === "start" && e.call === 1);
+      const b1 = shell.run(RUNAWAY, "b", aborts[1]?.signal);
+      await rec.next((e) => e.t === "start" && e.call === 2);
+      // Two running, two free: a's second would leave one free, under the reserve. It waits.
+      const a2 = shell.run(RUNAWAY, "a", aborts[2]?.signal);
+      await rec.next((e) => e.t === "queued" && e.call === 3);
+      expect(await shell.run("ls /", "victim")).toEqual(lsRoot);
+      // The waiting one first (else it would start when a's first ends).
+      for (const k of [2, 0, 1]) aborts[k]?.abort();
+      expect(await Promise.all([a1, b1, a2])).toEqual([CANCELLED, CANCELLED, CANCELLED]);
+      expect(rec.lines(["start", "end"])).toEqual([
+        "call 1 started on worker 1",
+        "call 2 started on worker 2",
+        // Call 3 (a's second) never started: the victim's call took a worker first.
+        expect.stringMatching(/^call 4 started on worker [34]$/),
+        "call 4 ended: result",
+        "call 3 ended: cancelled",
+        "call 1 ended: cancelled",
+        "call 2 ended: cancelled",
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe("loading a snapshot", () => {
+  it("never counts against a command's time limit: a worker loading for three times the limit, then the command runs within it", async () => {
+    const rec = new PoolRecorder();
+    // [open, crashes]: the load is held until the test opens the gate.
+    const gate = new Int32Array(new SharedArrayBuffer(8));
+    const limits = { ...LIMITS.shell, maxExecutionMs: 300 };
+    const host = new ShellHost({ workers: 1, limits, stuckGraceMs: 0, loadGate: gate, onEvent: rec.onEvent });
+    try {
+      host.start(runtime.site);
+      await rec.next((e) => e.t === "loading");
+      const call = host.shellFor(runtime.site, view()).run("echo hi", "a");
+      await rec.next((e) => e.t === "queued");
+      // Not waiting for an event: this only makes the load last past the command's limit.
+      await sleep(3 * limits.maxExecutionMs);
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      expect(await call).toEqual(HI);
+      expect(rec.lines()).toEqual([
+        "spawn worker 1",
+        "worker 1 loading snapshot 1",
+        "call 1 queued by a",
+        "worker 1 loaded snapshot 1",
+        "call 1 started on worker 1",
+        "call 1 ended: result",
+      ]);
+    } finally {
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      await host.close();
+    }
+  });
+
+  it("a worker that dies while loading is replaced from the shared snapshot, and the waiting call answers correctly", async () => {
+    const rec = new PoolRecorder();
+    // One crash: the first worker to pass the gate ends itself, as a crash would.
+    const gate = new Int32Array(new SharedArrayBuffer(8));
+    gate[1] = 1;
+    const host = new ShellHost({ workers: 1, loadGate: gate, onEvent: rec.onEvent });
+    try {
+      host.start(runtime.site);
+      await rec.next((e) => e.t === "loading");
+      const call = host.shellFor(runtime.site, view()).run("ls /", "a");
+      await rec.next((e) => e.t === "queued");
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      expect(await call).toEqual(lsRoot);
+      expect(rec.lines()).toEqual([
+        "spawn worker 1",
+        "worker 1 loading snapshot 1",
+        "call 1 queued by a",
+        "worker 1 exited: died",
+        "spawn worker 2",
+        "worker 2 loading snapshot 1",
+        "worker 2 loaded snapshot 1",
+        "call 1 started on worker 2",
+        "call 1 ended: result",
+      ]);
+    } finally {
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      await host.close();
+    }
+  });
+
+  it("workers that keep dying while loading: the waiting calls are answered with the reason, not held", async () => {
+    const logs: string[] = [];
+    const rec = new PoolRecorder();
+    const gate = new Int32Array(new SharedArrayBuffer(8));
+    gate[0] = 1;
+    gate[1] = LIMITS.shellWorker.maxBootFailures;
+    const host = new ShellHost({ workers: 1, loadGate: gate, onEvent: rec.onEvent, log: (m) => logs.push(m) });
+    try {
+      const call = host.shellFor(runtime.site, view()).run("ls /", "a");
+      expect(await call).toEqual({ stdout: "", stderr: "bash: the docs shell could not start (its worker ended while starting); try again later\n", exitCode: 1, truncated: false });
+      expect(logs).toEqual([`warning: ${LIMITS.shellWorker.maxBootFailures} shell workers in a row ended while starting: no reason given`]);
+      expect(rec.lines(["exit", "end"])).toEqual([
+        ...Array.from({ length: LIMITS.shellWorker.maxBootFailures }, (_, k) => `worker ${k + 1} exited: died`),
+        "call 1 ended: boot-failed",
+      ]);
+      // Workers that start again serve the next call.
+      expect(await host.shellFor(runtime.site, view()).run("ls /", "a")).toEqual(lsRoot);
+    } finally {
+      await host.close();
+    }
+  });
+});

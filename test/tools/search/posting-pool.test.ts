@@ -1,0 +1,44 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { PostingPool } from "../../../src/tools/search/posting-pool.js";
+import { propertyParams } from "../../helpers/property.js";
+
+/** The posting pool keeps every list exactly as a plain array per term would, through any
+ *  sequence of appends (lists moving when they outgrow their room) and compactions. */
+describe("PostingPool", () => {
+  it("holds what was appended, in order, whatever moved or was compacted", () => {
+    const op = fc.oneof(
+      fc.record({ append: fc.record({ term: fc.nat(6), ids: fc.array(fc.nat(40), { minLength: 1, maxLength: 9 }) }) }),
+      fc.record({ compact: fc.nat(40) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), fc.boolean(), (ops, wide) => {
+        const pool = new PostingPool(wide);
+        const model = new Map<number, number[]>();
+        for (const o of ops) {
+          if ("append" in o) {
+            const { term, ids } = o.append;
+            let at = pool.reserve(term, ids.length);
+            pool.grew(term, ids.length);
+            for (const id of ids) {
+              pool.ids[at] = id;
+              pool.values[at] = id * 3 + 0.5 * Number(wide);
+              at++;
+            }
+            model.set(term, [...(model.get(term) ?? []), ...ids]);
+          } else {
+            // Units with an id at or above the cut are gone.
+            pool.compact((id) => id < o.compact);
+            for (const [t, ids] of model) model.set(t, ids.filter((id) => id < o.compact));
+          }
+          for (let t = 0; t <= 6; t++) {
+            const ids = model.get(t) ?? [];
+            expect(pool.list(t)).toEqual({ ids, tf: ids.map((id) => id * 3 + 0.5 * Number(wide)) });
+          }
+          expect(pool.size).toBe([...model.values()].reduce((n, ids) => n + ids.length, 0));
+        }
+      }),
+      propertyParams(200),
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { SearchIndex } from "../../../src/tools/search/search-index.js";
+import { inlineSite } from "./inline-site.js";
+
+/**
+ * Boilerplate repeated across pages weighs little (issue 24, item 2): operation pages that all
+ * end with the same shared error responses must not outrank the guides written about those
+ * errors, and a long reference table's row is found as the thing it documents (item 5).
+ */
+function operation(name: string): string {
+  return [
+    "---",
+    `title: ${name}`,
+    "---",
+    "",
+    `\`POST /v2/${name.toLowerCase()}\``,
+    "",
+    `${name} a resource.`,
+    "",
+    "## Responses",
+    "",
+    "### 200: Success",
+    "",
+    "`application/json`",
+    "",
+    `- \`${name.toLowerCase()}Id\` \`string\``,
+    "",
+    "### 402: Payment required",
+    "",
+    "`application/json`",
+    "",
+    "- `error` `string`",
+    "",
+    "### 429: Too many requests",
+    "",
+    "`application/json`",
+    "",
+    "- `error` `string`",
+  ].join("\n");
+}
+
+const CODES = ["400 | Bad Request | The body failed validation", "401 | Unauthorized | The API key is missing", "402 | Payment Required | Credits are exhausted: top up", "403 | Forbidden | The key may not do this", "404 | Not Found | No such job", "408 | Timeout | The page took too long", "409 | Conflict | The job is already running", "429 | Too Many Requests | Slow down", "500 | Internal Error | Retry later"];
+
+const PAGES: Record<string, string> = {
+  ...Object.fromEntries(["Scrape", "Crawl", "Map", "Search", "Extract", "Parse"].map((n) => [`/api/${n.toLowerCase()}.mdx`, operation(n)])),
+  "/errors.mdx": ["---", "title: Errors", "---", "", "Every error response has the same shape.", "", "## Status codes", "", "| Status | Name | Cause |", "|---|---|---|", ...CODES.map((c) => `| ${c} |`)].join("\n"),
+  "/billing.mdx": ["---", "title: Billing", "---", "", "Plans come with credits. When credits run out, requests fail with 402 Payment Required until you top up."].join("\n"),
+};
+
+describe("repeated sections and reference tables", () => {
+  it("ranks the guides about an error above the operations that merely list it", () => {
+    const index = new SearchIndex();
+    index.sync(inlineSite(PAGES));
+    expect(index.search({ query: "402 Payment Required", canRead: () => true }).map((h) => [h.page.path, h.section.heading, h.snippet])).toEqual([
+      ["/billing", "", "Plans come with credits. When credits run out, requests fail with 402 Payment Required until you top up."],
+      ["/errors", "Status codes", "402 Payment Required Credits are exhausted: top up"],
+      ["/api/crawl", "402: Payment required", "application/json error string"],
+      ["/api/extract", "402: Payment required", "application/json error string"],
+      ["/api/map", "402: Payment required", "application/json error string"],
+      ["/api/parse", "402: Payment required", "application/json error string"],
+      ["/api/scrape", "402: Payment required", "application/json error string"],
+      ["/api/search", "402: Payment required", "application/json error string"],
+    ]);
+  });
+
+  it("weighs a section fully again once it is no longer repeated, and as a fresh index does", () => {
+    const index = new SearchIndex();
+    index.sync(inlineSite(PAGES));
+    const few = Object.fromEntries(Object.entries(PAGES).filter(([p]) => !["/api/crawl.mdx", "/api/map.mdx", "/api/search.mdx", "/api/extract.mdx"].includes(p)));
+    index.sync(inlineSite(few));
+    const fresh = new SearchIndex();
+    fresh.sync(inlineSite(few));
+    const ranked = (i: SearchIndex) => i.search({ query: "402 Payment Required", canRead: () => true }).map((h) => [h.page.path, h.score]);
+    expect(ranked(index)).toEqual(ranked(fresh));
+    expect(ranked(fresh).map(([p]) => p)).toEqual(["/api/parse", "/api/scrape", "/billing", "/errors"]);
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { SearchIndex } from "../../../src/tools/search/search-index.js";
+import { inlineSite } from "./inline-site.js";
+
+/**
+ * Copies of one text (the same page in several versions) are split and segmented once per sync
+ * and share their term arrays (issue 22). Sharing must be invisible: every copy is still its own
+ * hit, and an edit to one copy changes that copy alone.
+ */
+
+const GUIDE = ["---", "title: Webhooks", "---", "Webhooks deliver events to your server.", "", "## Verify signatures", "", "Every delivery carries an HMAC signature header."].join("\n");
+const DOCS = { name: "Shop", navigation: { versions: ["v2", "v1"].map((version) => ({ version, groups: [{ group: "Guides", pages: [`${version}/webhooks`, `${version}/other`] }] })) } };
+const OTHER = "---\ntitle: Other\n---\nNothing about deliveries here.\n";
+
+const hitsOf = (index: SearchIndex, query: string, version?: string): unknown[] =>
+  index.search({ query, canRead: () => true, ...(version !== undefined ? { version } : {}) }).map((h) => ({ path: h.page.path, anchor: h.section.anchor, score: h.score, snippet: h.snippet, also: h.otherVersions.map((t) => t.page.path) }));
+
+describe("pages with the same text", () => {
+  it("are indexed as one text, and found as the pages they are: a hit per version, with the same scores as unshared copies", () => {
+    const site = inlineSite({ "/v1/webhooks.mdx": GUIDE, "/v2/webhooks.mdx": GUIDE, "/v1/other.mdx": OTHER, "/v2/other.mdx": OTHER }, DOCS);
+    const index = new SearchIndex();
+    index.sync(site);
+    expect(index.textCount).toBe(2);
+    expect(hitsOf(index, "verify hmac signature")).toEqual([{ path: "/v2/webhooks", anchor: "verify-signatures", score: 0.44, snippet: "Every delivery carries an HMAC signature header.", also: ["/v1/webhooks"] }]);
+    expect(hitsOf(index, "verify hmac signature", "v1")).toEqual([{ path: "/v1/webhooks", anchor: "verify-signatures", score: 0.44, snippet: "Every delivery carries an HMAC signature header.", also: [] }]);
+    // The same site with texts that differ by a byte (nothing shared) ranks the same.
+    const apart = new SearchIndex();
+    apart.sync(inlineSite({ "/v1/webhooks.mdx": GUIDE, "/v2/webhooks.mdx": `${GUIDE} `, "/v1/other.mdx": OTHER, "/v2/other.mdx": `${OTHER} ` }, DOCS));
+    expect(apart.textCount).toBe(4);
+    expect(hitsOf(apart, "verify hmac signature", "v1")).toEqual(hitsOf(index, "verify hmac signature", "v1"));
+    expect(hitsOf(apart, "verify hmac signature", "v2")).toEqual(hitsOf(index, "verify hmac signature", "v2"));
+  });
+
+  it("an edit to one copy changes that copy alone", () => {
+    const first = inlineSite({ "/v1/webhooks.mdx": GUIDE, "/v2/webhooks.mdx": GUIDE, "/v1/other.mdx": OTHER, "/v2/other.mdx": OTHER }, DOCS);
+    const index = new SearchIndex();
+    index.sync(first);
+    const before = hitsOf(index, "verify hmac signature", "v1");
+    const edited = GUIDE.replace("HMAC signature header", "Ed25519 signature header");
+    index.sync(inlineSite({ "/v1/webhooks.mdx": GUIDE, "/v2/webhooks.mdx": edited, "/v1/other.mdx": OTHER, "/v2/other.mdx": OTHER }, DOCS, first));
+    // The v1 copy is the same hit (its score moves only with the site's statistics: "hmac" is now rarer).
+    const unscored = (hits: unknown[]): unknown[] => hits.map((h) => ({ ...(h as object), score: undefined }));
+    expect(unscored(hitsOf(index, "verify hmac signature", "v1"))).toEqual(unscored(before));
+    expect(hitsOf(index, "ed25519", "v1")).toEqual([]);
+    expect(hitsOf(index, "ed25519", "v2")).toEqual([{ path: "/v2/webhooks", anchor: "verify-signatures", score: 0.321, snippet: "Every delivery carries an Ed25519 signature header.", also: [] }]);
+  });
+});
