@@ -57,7 +57,8 @@ const GENERATOR = { node: "Node client", wrk: "wrk" } as const;
 
 /** "wrk, 2026-07-28, distinct questions, result cache off, 2 workers, limits counted in the database, PostgreSQL state" */
 function label(s: Scenario): string {
-  const limits = s.limits === "off" ? "limits off" : s.state === "postgres" ? "limits counted in the database" : "limits counted by the primary";
+  // One worker is one process (no primary): it counts in its own memory.
+  const limits = s.limits === "off" ? "limits off" : s.state === "postgres" ? "limits counted in the database" : s.workers === 1 ? "limits counted in process" : "limits counted by the primary";
   return [GENERATOR[s.generator], GENERATION[s.protocol], trafficLabel(s.traffic, s.cache), `${s.workers} worker${s.workers === 1 ? "" : "s"}`, limits, ...(s.state === "postgres" ? ["PostgreSQL state"] : [])].join(", ");
 }
 

@@ -15,7 +15,9 @@ import { type Charge, type RateDecision, type RateLimiter, unitsByKey } from "./
  * counter per process (one lease in flight per counter, and single-unit charges only), and a
  * lease is granted only while `LIMITS.rateLimits.leaseHeadroom` units would remain after it, so
  * the end of every limit, and the whole of a small one, is decided call by call in the store,
- * exactly. Units leased and unspent when the window ends are lost with it, as the store's counts.
+ * exactly. Units leased and unspent when the window ends are lost with it, as the store's counts;
+ * a block the store counts in the next window (asked for at the turn, answered after it) is
+ * dropped here: one more block per process, once a window, that can be refused to others.
  */
 export class LeasingLimiter implements RateLimiter {
   private window = Number.NaN;

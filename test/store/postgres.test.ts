@@ -59,6 +59,20 @@ describePostgres("PostgreSQL state", () => {
     expect(dump).not.toContain(key.slice(16));
   });
 
+  it("bearer checks that arrive together are answered each for its own token; one revoked on another instance just before is refused", async () => {
+    const [server, cli] = [await open().state(), await open().state()];
+    const { info } = await cli.createCredential("batch");
+    const subject = { kind: "credential", clientId: info.clientId } as const;
+    const grant = { subject, clientId: info.clientId, scope: "", resource: "https://docs.example.com/authed/mcp" };
+    const tokens = await Promise.all([1, 2, 3].map(() => cli.issueTokens(grant)));
+    expect(await cli.revokeToken(tokens[1]!.accessToken, info.clientId)).toBe("revoked");
+    // Five checks at once: the first goes alone, the others wait for it and go in one query.
+    const checks = await Promise.all([tokens[0]!.accessToken, tokens[1]!.accessToken, tokens[2]!.accessToken, "mcpat_unknown", tokens[0]!.refreshToken].map((t) => server.verifyAccessToken(t)));
+    const expiresAt = (checks[0] as { expiresAt: number }).expiresAt;
+    const ok = { ok: true, subject, clientId: info.clientId, scope: "", resource: grant.resource, expiresAt };
+    expect(checks).toEqual([ok, { ok: false, reason: "unknown" }, { ...ok, expiresAt: (checks[2] as { expiresAt: number }).expiresAt }, { ok: false, reason: "unknown" }, { ok: false, reason: "unknown" }]);
+  });
+
   it("rate counters are exact across instances: of 60 concurrent calls on two instances, 25 pass", async () => {
     const [a, b] = [(await open().counters())!, (await open().counters())!];
     const charge = [{ key: "tool:search", units: 1, limit: 25 }];

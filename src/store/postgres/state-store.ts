@@ -23,6 +23,8 @@ import type { PgDb, PgQueryable } from "./db.js";
 
 /** Settings reads answered by one query (they are the same query). */
 const SETTINGS_BATCH = 4096;
+/** Bearer checks answered by one query: a few KB of hashes, one index probe each. */
+const TOKEN_BATCH = 256;
 
 /** SQLSTATE unique_violation. */
 const UNIQUE_VIOLATION = "23505";
@@ -31,6 +33,12 @@ const TOKEN_BY_HASH = `
   SELECT t.grant_id, t.kind, t.expires_at, t.used_at, g.client_id, g.credential_id, g.user_name, g.scope, g.resource, u.groups_json
   FROM tokens t JOIN grants g ON g.id = t.grant_id LEFT JOIN users u ON u.name = g.user_name
   WHERE t.hash = $1`;
+
+/** The same rows for many hashes at once, each with its hash (to match it to its request). */
+const TOKENS_BY_HASHES = `
+  SELECT t.hash, t.grant_id, t.kind, t.expires_at, t.used_at, g.client_id, g.credential_id, g.user_name, g.scope, g.resource, u.groups_json
+  FROM tokens t JOIN grants g ON g.id = t.grant_id LEFT JOIN users u ON u.name = g.user_name
+  WHERE t.hash = ANY($1::bytea[])`;
 
 /**
  * The `StateStore` in PostgreSQL, shared by every instance. Read-modify-write steps (redeeming a
@@ -321,10 +329,20 @@ export class PgStateStore implements StateStore {
     });
   }
 
+  /**
+   * Every request on `/authed/mcp` checks its bearer token. Checks that arrive while one is in
+   * the database go together in the next query, as the settings reads do: each still starts
+   * after its request arrived, so a token revoked or deleted before a request is refused to it.
+   */
+  private readonly tokenReads = new BatchInFlight<Buffer, TokenRow | undefined>(async (hashes) => {
+    const { rows } = await this.db.query<TokenRow & { hash: Buffer }>(TOKENS_BY_HASHES, [hashes]);
+    const byHash = new Map(rows.map((r) => [r.hash.toString("hex"), r]));
+    return hashes.map((h) => byHash.get(h.toString("hex")));
+  }, TOKEN_BATCH);
+
   async verifyAccessToken(accessToken: string): Promise<AccessCheck> {
     // Looked up by SHA-256: the index compares hashes, so timing says nothing about the token.
-    const { rows } = await this.db.query<TokenRow>(TOKEN_BY_HASH, [hashSecret(accessToken)]);
-    const row = rows[0];
+    const row = await this.tokenReads.submit(hashSecret(accessToken));
     if (row === undefined || row.kind !== "access") return { ok: false, reason: "unknown" };
     if (row.expires_at <= this.now()) return { ok: false, reason: "expired" };
     const subject = subjectOf(row);
