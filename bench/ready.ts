@@ -37,7 +37,7 @@ function peakRss(pid: number): number {
 }
 
 export async function readyOnce(site: string, bin: string, run: number, env: Record<string, string> = {}): Promise<ReadyRun> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "serve", "--dir", site], stderr: "ignore", env: { ...(process.env as Record<string, string>), ...env } });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "serve", "--dir", site, ...(process.env.READY_ARGS ?? "").split(" ").filter(Boolean)], stderr: "ignore", env: { ...(process.env as Record<string, string>), ...env } });
   const client = new Client({ name: "ready-bench", version: "1" });
   const start = performance.now();
   await client.connect(transport, { timeout: 600_000 });
