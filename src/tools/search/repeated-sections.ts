@@ -59,12 +59,17 @@ export class RepeatedSections {
     }
   }
 
+  /** Whether a section of a page in `rule` is repeated boilerplate now. */
+  isRepeated(rule: number, section: SplitSection): boolean {
+    const p = fingerprint(rule, section);
+    const pages = p === undefined ? undefined : this.on.get(p);
+    return pages !== undefined && repeated(pages);
+  }
+
   /** The field texts a section of a page in `rule` is indexed with. */
   fields(rule: number, section: SplitSection): SectionFieldTexts {
     const heading = [...section.parents, section.heading].join("\n");
-    const p = fingerprint(rule, section);
-    const pages = p === undefined ? undefined : this.on.get(p);
-    if (pages !== undefined && repeated(pages)) return { heading: "", body: "", code: [heading, section.prose, section.code].join("\n") };
+    if (this.isRepeated(rule, section)) return { heading: "", body: "", code: [heading, section.prose, section.code].join("\n") };
     return { heading, body: section.prose, code: section.code };
   }
 
@@ -115,10 +120,23 @@ function remove(m: Map<string, Set<string>>, key: string, path: string): void {
 }
 
 /** A 32-bit FNV-1a hash of a rule and a section's heading and text. A section with no text (a
- *  heading alone, whose subsections hold the words) is never boilerplate: it has none. */
+ *  heading alone, whose subsections hold the words) is never boilerplate: it has none. The text's
+ *  part is kept per section object: copies of a page (its versions) share their split sections
+ *  (`SearchIndex.analyse`), and hashing each copy's text again was a second per 25,000 pages. */
 function fingerprint(rule: number, s: SplitSection): number | undefined {
-  if (s.prose === "" && s.code === "") return undefined;
-  let h = Math.imul(0x811c9dc5 ^ rule, 0x01000193);
+  let text = textPrints.get(s);
+  if (text === undefined) {
+    text = textPrint(s);
+    textPrints.set(s, text);
+  }
+  return text === null ? undefined : Math.imul(text ^ rule, 0x01000193) >>> 0;
+}
+
+const textPrints = new WeakMap<SplitSection, number | null>();
+
+function textPrint(s: SplitSection): number | null {
+  if (s.prose === "" && s.code === "") return null;
+  let h = 0x811c9dc5;
   for (const part of [s.heading, s.prose, s.code]) {
     for (let i = 0; i < part.length; i++) h = Math.imul(h ^ part.charCodeAt(i), 0x01000193);
     h = Math.imul(h ^ 0x0a, 0x01000193);

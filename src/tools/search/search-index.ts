@@ -495,12 +495,11 @@ export class SearchIndex {
    *  where a section is repeated boilerplate (`RepeatedSections`), so copies under one rule with
    *  the same sections repeated share them. */
   private sequencesOf(analysed: AnalysedBody, rule: number): { readonly sequences: readonly Int32Array[]; readonly sketch: Uint32Array } {
-    const fields = analysed.split.map((s) => this.repeated.fields(rule, s));
-    // A repeated section's words all go to `code` (with the joins, never equal to its own code).
-    const key = `${rule}:${fields.map((f, k) => (f.code === (analysed.split[k] as SplitSection).code ? "0" : "1")).join("")}`;
+    let key = `${rule}:`;
+    for (const s of analysed.split) key += this.repeated.isRepeated(rule, s) ? "1" : "0";
     let done = analysed.indexed.get(key);
     if (done === undefined) {
-      const sequences = fields.map((f) => this.sequence(inSchemaOrder(SECTION_FIELDS, f)));
+      const sequences = analysed.split.map((s) => this.sequence(inSchemaOrder(SECTION_FIELDS, this.repeated.fields(rule, s))));
       done = { sequences, sketch: sketchOf(concat(sequences)) };
       analysed.indexed.set(key, done);
     }
