@@ -135,8 +135,11 @@ function query(): URLSearchParams {
   return q;
 }
 
+/** Fetches the summary and the first page, then swaps both in at once: the table never shows empty while it loads. */
 async function reload(): Promise<void> {
-  summary = await api<Summary>(`feedback-summary?${query().toString()}`);
+  const q = query();
+  const [fresh, first] = await Promise.all([api<Summary>(`feedback-summary?${q.toString()}`), fetchPage(null)]);
+  summary = fresh;
   drawChart();
   negative.replaceChildren(
     ...summary.negativePages.map((p) => {
@@ -146,19 +149,27 @@ async function reload(): Promise<void> {
     }),
   );
   rows.replaceChildren();
-  cursor = null;
-  await loadPage();
+  showPage(first);
   showError(undefined);
 }
 
-async function loadPage(): Promise<void> {
+type FeedbackPage = { feedback: Entry[]; nextCursor: string | null; hasMore: boolean };
+
+function fetchPage(after: string | null): Promise<FeedbackPage> {
   const q = query();
   q.set("limit", String(PAGE_SIZE));
-  if (cursor !== null) q.set("cursor", cursor);
-  const page = await api<{ feedback: Entry[]; nextCursor: string | null; hasMore: boolean }>(`feedback?${q.toString()}`);
+  if (after !== null) q.set("cursor", after);
+  return api<FeedbackPage>(`feedback?${q.toString()}`);
+}
+
+function showPage(page: FeedbackPage): void {
   for (const e of page.feedback) rows.append(row(e));
   cursor = page.nextCursor;
   more.hidden = !page.hasMore;
+}
+
+async function loadPage(): Promise<void> {
+  showPage(await fetchPage(cursor));
 }
 
 function row(e: Entry): HTMLTableRowElement {

@@ -111,7 +111,11 @@ describeBrowser("the feedback dashboard in a real browser", () => {
   it("filters by source and by dates (the To date included)", async () => {
     await page.selectOption('[data-testid="filter-source"]', "contextual");
     await page.click('#filters button[type="submit"]');
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="feedback-row"]')].every((r) => r.children[1]?.textContent === "contextual"));
+    // The rows are swapped in at once, so nine rows all "contextual" is the filtered answer, not a table half loaded.
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('[data-testid="feedback-row"]')];
+      return rows.length === 9 && rows.every((r) => r.children[1]?.textContent === "contextual");
+    });
     expect(new Set(await rowCells(page, 1))).toEqual(new Set(["contextual"]));
     expect((await rowIds(page)).length).toBe(9);
     await page.selectOption('[data-testid="filter-source"]', "");
