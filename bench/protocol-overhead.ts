@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBridge } from "../src/bridge/bridge.js";
-import { parseRateLimits, type RateLimits } from "../src/bridge/rate-limit.js";
+import { parseRateLimits, type RateLimits } from "../src/bridge/middleware/rate-limit.js";
 import { openStateStore } from "../src/store/state/sqlite-state-store.js";
 import { searchTool } from "../src/tools/mcp/search-tool.js";
 import { defineTool } from "../src/tools/mcp/tool.js";

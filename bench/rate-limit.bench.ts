@@ -1,6 +1,6 @@
 import pg from "pg";
-import { LeasingLimiter } from "../src/bridge/leasing-limiter.js";
-import { type Charge, CountersLimiter, FixedWindowLimiter, type RateLimiter } from "../src/bridge/rate-limit.js";
+import { LeasingLimiter } from "../src/bridge/middleware/leasing-limiter.js";
+import { type Charge, CountersLimiter, FixedWindowLimiter, type RateLimiter } from "../src/bridge/middleware/rate-limit.js";
 import { parseStateLocation } from "../src/store/location.js";
 import { openStores } from "../src/store/stores.js";
 import { type BenchRow, type BenchSuite, percentile, timeMany } from "./bench.js";

@@ -3,7 +3,7 @@ import type { StateStore } from "../store/state/state-store.js";
 import type { DocsTool } from "../tools/mcp/tool.js";
 import type { DocsRuntime } from "../tools/runtime.js";
 import type { ClientDirectory } from "./auth/client-directory.js";
-import type { RateLimiter, RateLimits } from "./rate-limit.js";
+import type { RateLimiter, RateLimits } from "./middleware/rate-limit.js";
 import { type BridgeUrls, bridgeUrls } from "./urls.js";
 
 /** What every bridge handler works with, built once by `createBridge`. */

@@ -3,7 +3,7 @@ import { LIMITS } from "../limits.js";
 import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import type { Bridge } from "./bridge.js";
-import { apiErrorResponse } from "./http-errors.js";
+import { apiErrorResponse } from "./middleware/http-errors.js";
 
 export interface RunningServer {
   /** `http://host:port` as bound (the real port when 0 was asked for). */

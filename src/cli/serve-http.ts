@@ -1,9 +1,9 @@
-import { mcpAvailable } from "../bridge/access-policy.js";
+import { mcpAvailable } from "../bridge/middleware/access-policy.js";
 import { isLoopbackHost } from "../store/state/redirect-domains.js";
 import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
 import { listen } from "../bridge/http-server.js";
-import { LeasingLimiter } from "../bridge/leasing-limiter.js";
-import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/rate-limit.js";
+import { LeasingLimiter } from "../bridge/middleware/leasing-limiter.js";
+import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/middleware/rate-limit.js";
 import { bridgeUrls } from "../bridge/urls.js";
 import { createFeedbackApp } from "../bridge/feedback/app.js";
 import { createRelayApp } from "../bridge/playground/relay.js";

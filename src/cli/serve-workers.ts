@@ -1,8 +1,8 @@
 import cluster, { type Worker } from "node:cluster";
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
-import { FixedWindowLimiter } from "../bridge/rate-limit.js";
-import { answerLimiterRequest, type LimiterReply, RemoteLimiter } from "../bridge/shared-limiter.js";
+import { FixedWindowLimiter } from "../bridge/middleware/rate-limit.js";
+import { answerLimiterRequest, type LimiterReply, RemoteLimiter } from "../bridge/middleware/shared-limiter.js";
 import { answerSiteSessionRequest, RemoteSiteSessions, SiteSessions } from "../bridge/web/site-sessions.js";
 import { LIMITS } from "../limits.js";
 import { plural } from "./diagnostics-summary.js";

@@ -1,4 +1,4 @@
-import type { LimiterRequest } from "../bridge/shared-limiter.js";
+import type { LimiterRequest } from "../bridge/middleware/shared-limiter.js";
 import type { SiteSessionRequest } from "../bridge/web/site-sessions.js";
 
 /**

@@ -9,7 +9,7 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Bridge, type BridgeOptions, createBridge } from "../../src/bridge/bridge.js";
 import { listen } from "../../src/bridge/http-server.js";
-import { type RateLimits, parseRateLimits } from "../../src/bridge/rate-limit.js";
+import { type RateLimits, parseRateLimits } from "../../src/bridge/middleware/rate-limit.js";
 import { type BridgeUrls, bridgeUrls } from "../../src/bridge/urls.js";
 import { siteRoutes } from "../../src/cli/serve-http.js";
 import { type SqliteFeedbackStore, openFeedbackStore } from "../../src/store/feedback/sqlite-store.js";

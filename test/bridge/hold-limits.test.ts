@@ -1,6 +1,6 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callerAddress } from "../../src/bridge/caller-address.js";
+import { callerAddress } from "../../src/bridge/middleware/caller-address.js";
 import { OwnerLru } from "../../src/bridge/mcp/owner-lru.js";
 import { type Session, SessionTable } from "../../src/bridge/mcp/sessions.js";
 import { LIMITS } from "../../src/limits.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LeasingLimiter } from "../../src/bridge/leasing-limiter.js";
-import { type Charge, FixedWindowLimiter, type RateDecision, type RateLimiter } from "../../src/bridge/rate-limit.js";
+import { LeasingLimiter } from "../../src/bridge/middleware/leasing-limiter.js";
+import { type Charge, FixedWindowLimiter, type RateDecision, type RateLimiter } from "../../src/bridge/middleware/rate-limit.js";
 import { LIMITS } from "../../src/limits.js";
 import { TestClock } from "./harness.js";
 

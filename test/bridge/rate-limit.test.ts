@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, parseRateLimits } from "../../src/bridge/rate-limit.js";
+import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, parseRateLimits } from "../../src/bridge/middleware/rate-limit.js";
 import { BATCH_PROTOCOL, FS, type Harness, PROTOCOL, SEARCH, TestClock, credentialTokens, openSession, postJson, startBridge } from "./harness.js";
 
 /** The spec's hourly limits, at their exact boundaries, with an injected clock. */

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
-import { specialAddress } from "../../src/bridge/address-policy.js";
+import { specialAddress } from "../../src/bridge/middleware/address-policy.js";
 import { createRelayApp } from "../../src/bridge/playground/relay.js";
 import type { Site } from "../../src/vfs/site.js";
 import { load } from "../openapi/helpers.js";

@@ -8,7 +8,7 @@ import type { SiteSettings, StateStore } from "../../src/store/state/state-store
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import { requestContext } from "../../src/vfs/request-context.js";
-import { authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../../src/bridge/request-context.js";
+import { authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../../src/bridge/middleware/request-context.js";
 import { accessRepo, BATCH_PROTOCOL, FS, openSession, postJson, tempDir } from "./harness.js";
 
 /**

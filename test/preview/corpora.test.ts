@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { FixedWindowLimiter } from "../../src/bridge/rate-limit.js";
+import { FixedWindowLimiter } from "../../src/bridge/middleware/rate-limit.js";
 import { localSiteSessions, SiteSessions } from "../../src/bridge/web/site-sessions.js";
 import { createWebApp } from "../../src/bridge/web/web-app.js";
 import { openStateStore } from "../../src/store/state/sqlite-state-store.js";

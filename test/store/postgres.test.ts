@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { CountersLimiter } from "../../src/bridge/rate-limit.js";
+import { CountersLimiter } from "../../src/bridge/middleware/rate-limit.js";
 import { LIMITS } from "../../src/limits.js";
 import type { WindowCounters } from "../../src/store/counters.js";
 import { StoreConnectionLost } from "../../src/store/errors.js";

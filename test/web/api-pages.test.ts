@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startBridge, userTokens } from "../bridge/harness.js";
-import { FixedWindowLimiter } from "../../src/bridge/rate-limit.js";
+import { FixedWindowLimiter } from "../../src/bridge/middleware/rate-limit.js";
 import { localSiteSessions, SiteSessions } from "../../src/bridge/web/site-sessions.js";
 import { createWebApp } from "../../src/bridge/web/web-app.js";
 import { describeBrowser, launchBrowser, offMachine, type Page, type TestBrowser } from "../helpers/browser.js";

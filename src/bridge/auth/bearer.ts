@@ -1,7 +1,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { AccessCheck, StateStore, Subject } from "../../store/state/state-store.js";
 import { ANONYMOUS, type Reader } from "../../vfs/access.js";
-import { principalOf, readerForSubject } from "../access-policy.js";
+import { principalOf, readerForSubject } from "../middleware/access-policy.js";
 import { type BridgeUrls, bridgeUrls } from "../urls.js";
 import { InvalidRequestError, InvalidTokenError, type OAuthError, bearerChallenge } from "./oauth-errors.js";
 

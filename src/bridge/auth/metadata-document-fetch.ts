@@ -3,7 +3,7 @@ import { request as httpsRequest } from "node:https";
 import { isIP, type Socket } from "node:net";
 import { connect as tlsConnect, type TLSSocket } from "node:tls";
 import { LIMITS } from "../../limits.js";
-import { isLocalHost, specialAddress } from "../address-policy.js";
+import { isLocalHost, specialAddress } from "../middleware/address-policy.js";
 import type { LookupAll } from "../playground/relay.js";
 
 /**

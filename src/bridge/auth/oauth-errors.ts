@@ -1,5 +1,5 @@
-import { HttpError } from "../http-error.js";
-import { oauthErrorResponse } from "../http-errors.js";
+import { HttpError } from "../middleware/http-error.js";
+import { oauthErrorResponse } from "../middleware/http-errors.js";
 import { type BridgeUrls, MCP_SCOPE } from "../urls.js";
 
 /**

@@ -2,7 +2,7 @@ import { readRequestBody } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import type { ClientMetadata } from "../../store/state/state-store.js";
 import type { BridgeDeps } from "../context.js";
-import { noStoreJson } from "../http-errors.js";
+import { noStoreJson } from "../middleware/http-errors.js";
 import { applicationType, descriptiveMembers, metadataIssue, registrationSchema } from "./client-metadata.js";
 import { InvalidClientMetadataError, InvalidRedirectUriError, RequestTooLargeError } from "./oauth-errors.js";
 import { checkRedirectUri } from "../../store/state/redirect-domains.js";

@@ -1,5 +1,5 @@
 import type { BridgeDeps } from "../context.js";
-import { noStoreJson } from "../http-errors.js";
+import { noStoreJson } from "../middleware/http-errors.js";
 import type { BridgeUrls } from "../urls.js";
 import { authenticateClient } from "./client-auth.js";
 import { readForm, required } from "./form.js";

@@ -3,9 +3,9 @@ import { LIMITS } from "../../limits.js";
 import { parseStatusChange } from "../../store/feedback/input.js";
 import type { FeedbackStore } from "../../store/feedback/store.js";
 import type { AdminKeyStore } from "../../store/keys/key-store.js";
-import type { ClientBudget } from "../client-budget.js";
-import { ABORTED_MESSAGE, isClientAbort } from "../http-errors.js";
-import { rateLimitMessage } from "../rate-limit-response.js";
+import type { ClientBudget } from "../middleware/client-budget.js";
+import { ABORTED_MESSAGE, isClientAbort } from "../middleware/http-errors.js";
+import { rateLimitMessage } from "../middleware/rate-limit-response.js";
 import { requireAdminKey } from "./auth.js";
 import { readJsonBody } from "./body.js";
 import { type Admission, FEEDBACK_WIDGETS, type FeedbackWidget, ingestFeedback } from "../../tools/use-cases/ingest-feedback.js";
@@ -14,7 +14,7 @@ import { ANONYMOUS } from "../../vfs/access.js";
 import { requestContext } from "../../vfs/request-context.js";
 import { answer } from "./answer.js";
 import { ApiError, toApiError, validationError } from "./errors.js";
-import { FaultLog } from "../fault-log.js";
+import { FaultLog } from "../middleware/fault-log.js";
 
 /** Which project IDs this server serves (a `Set<string>` is one). */
 export interface ProjectDirectory {

@@ -1,6 +1,6 @@
 import { stateFault } from "../../store/errors.js";
-import { FAULT_ANSWERS, type FaultLog } from "../fault-log.js";
-import { HttpError } from "../http-error.js";
+import { FAULT_ANSWERS, type FaultLog } from "../middleware/fault-log.js";
+import { HttpError } from "../middleware/http-error.js";
 import { type FieldIssue, summarizeIssues } from "../../store/feedback/issues.js";
 
 /**

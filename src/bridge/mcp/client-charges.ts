@@ -1,5 +1,5 @@
 import { parseAgentFeedback } from "../../store/feedback/input.js";
-import type { ClientBudgetKey } from "../rate-limit.js";
+import type { ClientBudgetKey } from "../middleware/rate-limit.js";
 
 /**
  * MCP tools that store what a caller sends, by tool key: the per-IP budgets a call takes, the

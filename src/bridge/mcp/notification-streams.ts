@@ -2,10 +2,10 @@ import type { SiteSettings } from "../../store/state/state-store.js";
 import { changedLists, type ListFingerprints, listFingerprints } from "../../tools/mcp/reader-lists.js";
 import { ANONYMOUS } from "../../vfs/access.js";
 import { type RequestContext, visibilityKey } from "../../vfs/request-context.js";
-import { mcpAvailable } from "../access-policy.js";
+import { mcpAvailable } from "../middleware/access-policy.js";
 import { authenticateBearer } from "../auth/bearer.js";
 import type { BridgeDeps } from "../context.js";
-import { bridgeContext } from "../request-context.js";
+import { bridgeContext } from "../middleware/request-context.js";
 import type { BridgeUrls } from "../urls.js";
 import type { Endpoint } from "./sessions.js";
 

@@ -8,9 +8,9 @@ import type { ApiPageInfo } from "../../vfs/api-pages.js";
 import { localContext, type RequestContext } from "../../vfs/request-context.js";
 import { playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.js";
 import { LIMITS } from "../../limits.js";
-import type { ClientBudget } from "../client-budget.js";
-import { rateLimitedResponse } from "../rate-limit-response.js";
-import { isLocalHost, specialAddress } from "../address-policy.js";
+import type { ClientBudget } from "../middleware/client-budget.js";
+import { rateLimitedResponse } from "../middleware/rate-limit-response.js";
+import { isLocalHost, specialAddress } from "../middleware/address-policy.js";
 import { RelayRequest, type RelayResponse, renderKind } from "./relay-request.js";
 import { compileServer, hidesDotSegment, underServer } from "./server-match.js";
 

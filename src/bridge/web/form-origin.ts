@@ -1,4 +1,4 @@
-import { apiErrorResponse } from "../http-errors.js";
+import { apiErrorResponse } from "../middleware/http-errors.js";
 
 /**
  * Login CSRF: a foreign page can post a form to `/_svc/login` (signing the browser in as the

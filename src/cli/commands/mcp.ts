@@ -1,4 +1,4 @@
-import { describeAccess, mcpAvailable } from "../../bridge/access-policy.js";
+import { describeAccess, mcpAvailable } from "../../bridge/middleware/access-policy.js";
 import type { SiteSettings } from "../../store/state/state-store.js";
 import { type SettingsChange, siteSettings } from "../../tools/use-cases/site-settings.js";
 import { commandValue, withStateContext } from "../access-state.js";

@@ -1,4 +1,4 @@
-import { callerAddress } from "../../caller-address.js";
+import { callerAddress } from "../../middleware/caller-address.js";
 import type { Context, Hono } from "hono";
 import { LIMITS } from "../../../limits.js";
 import type { DocsRuntime } from "../../../tools/runtime.js";
@@ -11,9 +11,9 @@ import { pageUrl } from "../../../vfs/site.js";
 import { requestContext, type RequestContext } from "../../../vfs/request-context.js";
 import { ApiError } from "../../feedback/errors.js";
 import { readJsonBody } from "../../feedback/body.js";
-import { apiErrorResponse } from "../../http-errors.js";
-import type { RateLimiter, RateLimits } from "../../rate-limit.js";
-import { rateLimitedResponse } from "../../rate-limit-response.js";
+import { apiErrorResponse } from "../../middleware/http-errors.js";
+import type { RateLimiter, RateLimits } from "../../middleware/rate-limit.js";
+import { rateLimitedResponse } from "../../middleware/rate-limit-response.js";
 import { ReloadStreams } from "./live-reload.js";
 
 /** The preview's calls: its search box, the agent panel, and live reload. */

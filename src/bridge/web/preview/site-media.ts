@@ -3,7 +3,7 @@ import { readBytesInsideRoot } from "../../../config/inside-root.js";
 import { LIMITS } from "../../../limits.js";
 import type { DocsRuntime } from "../../../tools/runtime.js";
 import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
-import { entityTag, matchesIfNoneMatch } from "../../entity-tag.js";
+import { entityTag, matchesIfNoneMatch } from "../../middleware/entity-tag.js";
 
 /** The media types the preview serves from the repository, by extension: images, audio, video, PDF. */
 export const MEDIA_TYPES: Readonly<Record<string, string>> = {

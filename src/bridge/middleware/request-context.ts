@@ -1,8 +1,8 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { SiteSettings, StateStore } from "../store/state/state-store.js";
-import type { Reader } from "../vfs/access.js";
-import { isRequestContext, type RequestContext, requestContext } from "../vfs/request-context.js";
-import { bearerReaderOf } from "./auth/bearer.js";
+import type { SiteSettings, StateStore } from "../../store/state/state-store.js";
+import type { Reader } from "../../vfs/access.js";
+import { isRequestContext, type RequestContext, requestContext } from "../../vfs/request-context.js";
+import { bearerReaderOf } from "../auth/bearer.js";
 
 /**
  * The context of one HTTP request: its reader, the site's auth setting as the state store gave

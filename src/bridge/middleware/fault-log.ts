@@ -1,5 +1,5 @@
-import { LIMITS } from "../limits.js";
-import type { StateFaultKind } from "../store/errors.js";
+import { LIMITS } from "../../limits.js";
+import type { StateFaultKind } from "../../store/errors.js";
 
 interface Episode {
   readonly since: number;

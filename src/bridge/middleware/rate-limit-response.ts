@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from "hono";
-import { LIMITS } from "../limits.js";
-import { type BridgeContext, type BridgeDeps, type BridgeEnv, clientIp } from "./context.js";
+import { LIMITS } from "../../limits.js";
+import { type BridgeContext, type BridgeDeps, type BridgeEnv, clientIp } from "../context.js";
 import { JSON_RPC, apiErrorResponse, jsonRpcRefusal, oauthErrorResponse } from "./http-errors.js";
 import type { RateDecision } from "./rate-limit.js";
 import { readBody } from "./read-body.js";
-import { PATHS } from "./urls.js";
+import { PATHS } from "../urls.js";
 
 export type RateRefusal = Extract<RateDecision, { ok: false }>;
 

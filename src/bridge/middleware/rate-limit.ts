@@ -1,5 +1,5 @@
-import { LIMITS } from "../limits.js";
-import type { WindowCounters } from "../store/counters.js";
+import { LIMITS } from "../../limits.js";
+import type { WindowCounters } from "../../store/counters.js";
 
 /**
  * Hourly limits (spec "Limits"): requests per client IP, calls per tool per site (lower figures

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { readRequestBody } from "@modelcontextprotocol/server";
-import type { BridgeContext } from "./context.js";
+import type { BridgeContext } from "../context.js";
 
 export type BodyRead = { readonly tooLarge: true } | { readonly tooLarge: false; readonly text: string };
 

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
-import { type BridgeContext, type BridgeDeps, type BridgeEnv, urlsFor } from "./context.js";
-import { checkRedirectUri, isLoopbackHost } from "../store/state/redirect-domains.js";
+import { type BridgeContext, type BridgeDeps, type BridgeEnv, urlsFor } from "../context.js";
+import { checkRedirectUri, isLoopbackHost } from "../../store/state/redirect-domains.js";
 import { apiErrorResponse, jsonRpcError, oauthErrorResponse } from "./http-errors.js";
-import { PATHS } from "./urls.js";
+import { PATHS } from "../urls.js";
 
 const CORS_HEADERS = {
   "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",

@@ -1,4 +1,4 @@
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../../limits.js";
 import { type Charge, type RateDecision, type RateLimiter, unitsByKey } from "./rate-limit.js";
 
 /**

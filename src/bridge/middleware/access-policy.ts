@@ -1,5 +1,5 @@
-import type { SiteSettings, Subject } from "../store/state/state-store.js";
-import { ALL_ACCESS, type Reader } from "../vfs/access.js";
+import type { SiteSettings, Subject } from "../../store/state/state-store.js";
+import { ALL_ACCESS, type Reader } from "../../vfs/access.js";
 
 /**
  * Whether the MCP endpoints answer (spec "States and transitions"): fully public docs serve

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { type BridgeDeps, clientIp } from "./context.js";
+import { type BridgeDeps, clientIp } from "../context.js";
 import { type Charge, CLIENT_BUDGETS, type ClientBudgetKey, type RateDecision } from "./rate-limit.js";
 
 /**
