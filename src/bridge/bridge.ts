@@ -11,6 +11,7 @@ import { type DocumentFetchOptions, documentFetcher } from "./auth/metadata-docu
 import { MetadataDocumentClients } from "./auth/metadata-documents.js";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./auth/metadata.js";
 import { HttpError } from "./middleware/http-error.js";
+import { OAuthError, oauthErrorAnswer } from "./auth/oauth-errors.js";
 import { handleRegistration } from "./auth/register-endpoint.js";
 import { handleRevocation } from "./auth/revoke-endpoint.js";
 import { handleTokenRequest } from "./auth/token-endpoint.js";
@@ -171,8 +172,10 @@ export function createBridge(options: BridgeOptions): Bridge {
 
   app.notFound((c) => errorForPath(c.req.path, 404, "not_found", `nothing at ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {
-    // Every error that is an answer (OAuth's, the API's) is rendered here, by its own type.
+    // Every error that is an answer is rendered here: the API's (`HttpError`) by itself, the
+    // SDK's `OAuthError` by the one table of OAuth statuses and challenges.
     if (error instanceof HttpError) return error.toResponse();
+    if (error instanceof OAuthError) return oauthErrorAnswer(error);
     if (isClientAbort(error)) return errorForPath(c.req.path, 400, "request_aborted", ABORTED_MESSAGE);
     // The state database busy or away for a moment (a lock held past the wait, a restart, a lost
     // connection), or its storage full: the request may succeed when retried, so a 503 saying

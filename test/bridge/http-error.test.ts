@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidClientError } from "../../src/bridge/auth/oauth-errors.js";
+import { invalidClient } from "../../src/bridge/auth/oauth-errors.js";
 import { ApiError } from "../../src/bridge/feedback/errors.js";
 import { type Harness, startBridge } from "./harness.js";
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
           }),
         (app) =>
           app.get("/extra/oauth-error", () => {
-            throw new InvalidClientError("unknown client_id or wrong client_secret", true);
+            throw invalidClient("unknown client_id or wrong client_secret", true);
           }),
       ],
     },

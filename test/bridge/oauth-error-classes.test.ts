@@ -1,30 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
-  AccessDeniedError,
-  InsufficientScopeError,
-  InvalidClientError,
-  InvalidClientMetadataError,
-  InvalidGrantError,
-  InvalidRedirectUriError,
-  InvalidRequestError,
-  InvalidScopeError,
-  InvalidSoftwareStatementError,
-  InvalidTargetError,
-  InvalidTokenError,
-  type OAuthError,
+  OAuthError,
+  OAuthErrorCode,
   RequestTooLargeError,
-  ServerError,
-  TemporarilyUnavailableError,
-  UnapprovedSoftwareStatementError,
-  UnauthorizedClientError,
-  UnsupportedGrantTypeError,
-  UnsupportedResponseTypeError,
-  UnsupportedTokenTypeError,
   bearerChallenge,
+  invalidClient,
+  oauthErrorAnswer,
 } from "../../src/bridge/auth/oauth-errors.js";
 import { bridgeUrls } from "../../src/bridge/urls.js";
 
-/** Each typed OAuth error, answered as its RFC says: code, status, body, cache headers, challenge. */
+/** Each OAuth error (the SDK's class, our statuses), answered as its RFC says: code, status, body, cache headers, challenge. */
 
 async function answer(r: Response) {
   const headers: Record<string, string> = {};
@@ -33,39 +18,41 @@ async function answer(r: Response) {
 }
 const NO_STORE = { "content-type": "application/json", "cache-control": "no-store", pragma: "no-cache" };
 
+const oauth = (code: string) => new OAuthError(code, "d");
 const CASES: [OAuthError, string, number][] = [
-  [new InvalidRequestError("d"), "invalid_request", 400],
-  [new InvalidClientError("d"), "invalid_client", 401],
-  [new InvalidGrantError("d"), "invalid_grant", 400],
-  [new UnauthorizedClientError("d"), "unauthorized_client", 400],
-  [new UnsupportedGrantTypeError("d"), "unsupported_grant_type", 400],
-  [new InvalidScopeError("d"), "invalid_scope", 400],
-  [new AccessDeniedError("d"), "access_denied", 403],
-  [new UnsupportedResponseTypeError("d"), "unsupported_response_type", 400],
-  [new ServerError("d"), "server_error", 500],
-  [new TemporarilyUnavailableError("d"), "temporarily_unavailable", 503],
-  [new UnsupportedTokenTypeError("d"), "unsupported_token_type", 400],
-  [new InvalidTokenError("d"), "invalid_token", 401],
-  [new InsufficientScopeError("d"), "insufficient_scope", 403],
-  [new InvalidRedirectUriError("d"), "invalid_redirect_uri", 400],
-  [new InvalidClientMetadataError("d"), "invalid_client_metadata", 400],
-  [new InvalidSoftwareStatementError("d"), "invalid_software_statement", 400],
-  [new UnapprovedSoftwareStatementError("d"), "unapproved_software_statement", 400],
-  [new InvalidTargetError("d"), "invalid_target", 400],
+  [oauth(OAuthErrorCode.InvalidRequest), "invalid_request", 400],
+  [oauth(OAuthErrorCode.InvalidClient), "invalid_client", 401],
+  [oauth(OAuthErrorCode.InvalidGrant), "invalid_grant", 400],
+  [oauth(OAuthErrorCode.UnauthorizedClient), "unauthorized_client", 400],
+  [oauth(OAuthErrorCode.UnsupportedGrantType), "unsupported_grant_type", 400],
+  [oauth(OAuthErrorCode.InvalidScope), "invalid_scope", 400],
+  [oauth(OAuthErrorCode.AccessDenied), "access_denied", 403],
+  [oauth(OAuthErrorCode.UnsupportedResponseType), "unsupported_response_type", 400],
+  [oauth(OAuthErrorCode.ServerError), "server_error", 500],
+  [oauth(OAuthErrorCode.TemporarilyUnavailable), "temporarily_unavailable", 503],
+  [oauth(OAuthErrorCode.UnsupportedTokenType), "unsupported_token_type", 400],
+  [oauth(OAuthErrorCode.InvalidToken), "invalid_token", 401],
+  [oauth(OAuthErrorCode.InsufficientScope), "insufficient_scope", 403],
+  [oauth(OAuthErrorCode.InvalidRedirectUri), "invalid_redirect_uri", 400],
+  [oauth(OAuthErrorCode.InvalidClientMetadata), "invalid_client_metadata", 400],
+  [oauth("invalid_software_statement"), "invalid_software_statement", 400],
+  [oauth("unapproved_software_statement"), "unapproved_software_statement", 400],
+  [oauth(OAuthErrorCode.InvalidTarget), "invalid_target", 400],
   [new RequestTooLargeError("d"), "invalid_request", 413],
+  [invalidClient("d", false), "invalid_client", 401],
 ];
 
-describe("typed OAuth errors", () => {
+describe("OAuth errors", () => {
   it.each(CASES)("%s is %s, answered %i with an RFC 6749 body and no-store", async (error, code, status) => {
-    expect(error.errorCode).toBe(code);
+    expect(error.code).toBe(code);
     expect(error.toResponseObject()).toEqual({ error: code, error_description: "d" });
-    expect(await answer(error.toResponse())).toEqual({ status, headers: NO_STORE, body: { error: code, error_description: "d" } });
-    expect(error).toBeInstanceOf(Error);
+    expect(await answer(oauthErrorAnswer(error))).toEqual({ status, headers: NO_STORE, body: { error: code, error_description: "d" } });
+    expect(error).toBeInstanceOf(OAuthError);
     expect(error.message).toBe("d");
   });
 
   it("challenges with Basic when the client tried HTTP Basic or sent nothing (RFC 6749 5.2)", async () => {
-    expect(await answer(new InvalidClientError("bad", true).toResponse())).toEqual({
+    expect(await answer(oauthErrorAnswer(invalidClient("bad", true)))).toEqual({
       status: 401,
       headers: { ...NO_STORE, "www-authenticate": 'Basic realm="svc-mcp"' },
       body: { error: "invalid_client", error_description: "bad" },
@@ -78,9 +65,9 @@ describe("bearer challenges of /authed/mcp (RFC 6750 3)", () => {
   const base = 'Bearer resource_metadata="https://docs.example/.well-known/oauth-protected-resource/authed/mcp", scope="mcp:search"';
   const cases: [string, OAuthError | undefined, number, string, object][] = [
     ["no credentials", undefined, 401, base, { error: "unauthorized", error_description: "This endpoint requires an access token: Authorization: Bearer <token>" }],
-    ["a malformed header", new InvalidRequestError("bad form"), 400, `${base}, error="invalid_request", error_description="bad form"`, { error: "invalid_request", error_description: "bad form" }],
-    ["a bad token", new InvalidTokenError('say "no"'), 401, `${base}, error="invalid_token", error_description="say no"`, { error: "invalid_token", error_description: 'say "no"' }],
-    ["a narrow token", new InsufficientScopeError("more"), 403, `${base}, error="insufficient_scope", error_description="more"`, { error: "insufficient_scope", error_description: "more" }],
+    ["a malformed header", new OAuthError(OAuthErrorCode.InvalidRequest, "bad form"), 400, `${base}, error="invalid_request", error_description="bad form"`, { error: "invalid_request", error_description: "bad form" }],
+    ["a bad token", new OAuthError(OAuthErrorCode.InvalidToken, 'say "no"'), 401, `${base}, error="invalid_token", error_description="say no"`, { error: "invalid_token", error_description: 'say "no"' }],
+    ["a narrow token", new OAuthError(OAuthErrorCode.InsufficientScope, "more"), 403, `${base}, error="insufficient_scope", error_description="more"`, { error: "insufficient_scope", error_description: "more" }],
   ];
   it.each(cases)("answers %s", async (_name, error, status, challenge, body) => {
     expect(await answer(bearerChallenge(error, urls))).toEqual({ status, headers: { ...NO_STORE, "www-authenticate": challenge }, body });

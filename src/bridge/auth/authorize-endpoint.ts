@@ -6,7 +6,7 @@ import { checkResource, grantedScope } from "./scope-and-resource.js";
 import { type OAuthParams, parseParams, readForm } from "./form.js";
 import { errorPage, loginPage } from "./login-page.js";
 import { namesMetadataDocument } from "./metadata-documents.js";
-import { AccessDeniedError, InvalidClientError, InvalidRequestError, OAuthError, UnsupportedResponseTypeError } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode, oauthErrorStatus } from "./oauth-errors.js";
 import { checkRedirectUri, isLoopbackHost } from "../../store/state/redirect-domains.js";
 
 /** RFC 7636 4.2: an S256 challenge is 43 base64url characters. */
@@ -36,7 +36,7 @@ export async function handleAuthorize(deps: BridgeDeps, request: Request, urls: 
   try {
     params = request.method === "POST" ? await readForm(request) : parseParams(new URL(request.url).searchParams);
   } catch (error) {
-    if (error instanceof OAuthError) return errorPage(error.status, siteName, error.description);
+    if (error instanceof OAuthError) return errorPage(oauthErrorStatus(error), siteName, error.message);
     throw error;
   }
   const checked = await validate(deps, params, urls);
@@ -46,7 +46,7 @@ export async function handleAuthorize(deps: BridgeDeps, request: Request, urls: 
   const pageInput = { siteName, clientName: client.metadata.client_name, returnTo, params, notice: notice(client, redirectUri) };
 
   if (request.method !== "POST") return loginPage(200, pageInput);
-  if (params.get("action") === "deny") return redirect(checked, urls, new AccessDeniedError("the person cancelled the sign-in"));
+  if (params.get("action") === "deny") return redirect(checked, urls, new OAuthError(OAuthErrorCode.AccessDenied, "the person cancelled the sign-in"));
 
   const username = params.get("username")?.trim() ?? "";
   const password = params.get("password") ?? "";
@@ -96,7 +96,7 @@ async function validate(deps: BridgeDeps, params: OAuthParams, urls: BridgeUrls)
   try {
     client = await deps.clients.find(clientId);
   } catch (error) {
-    if (error instanceof InvalidClientError) return fail(`This tool cannot sign in: ${error.description}.`);
+    if (error instanceof OAuthError && error.code === OAuthErrorCode.InvalidClient) return fail(`This tool cannot sign in: ${error.message}.`);
     throw error;
   }
   if (client === undefined) return fail("The tool is not registered here (unknown client_id). It must register again.");
@@ -111,11 +111,11 @@ async function validate(deps: BridgeDeps, params: OAuthParams, urls: BridgeUrls)
 
   const base = { client, redirectUri, state: params.get("state") };
   try {
-    if (params.get("response_type") !== "code") throw new UnsupportedResponseTypeError("response_type must be code");
+    if (params.get("response_type") !== "code") throw new OAuthError(OAuthErrorCode.UnsupportedResponseType, "response_type must be code");
     const challenge = params.get("code_challenge");
-    if (challenge === undefined) throw new InvalidRequestError("code_challenge is required (PKCE with S256)");
-    if (params.get("code_challenge_method") !== "S256") throw new InvalidRequestError("code_challenge_method must be S256");
-    if (!CHALLENGE_RE.test(challenge)) throw new InvalidRequestError("code_challenge must be 43 base64url characters (S256)");
+    if (challenge === undefined) throw new OAuthError(OAuthErrorCode.InvalidRequest, "code_challenge is required (PKCE with S256)");
+    if (params.get("code_challenge_method") !== "S256") throw new OAuthError(OAuthErrorCode.InvalidRequest, "code_challenge_method must be S256");
+    if (!CHALLENGE_RE.test(challenge)) throw new OAuthError(OAuthErrorCode.InvalidRequest, "code_challenge must be 43 base64url characters (S256)");
     const scope = grantedScope(params.get("scope"));
     const resource = checkResource(params.get("resource"), urls.resource);
     return { ...base, codeChallenge: challenge, scope, resource };

@@ -3,7 +3,7 @@ import type { AccessCheck, StateStore, Subject } from "../../store/state/state-s
 import { ANONYMOUS, type Reader } from "../../vfs/access.js";
 import { principalOf, readerForSubject } from "../middleware/access-policy.js";
 import { type BridgeUrls, bridgeUrls } from "../urls.js";
-import { InvalidRequestError, InvalidTokenError, type OAuthError, bearerChallenge } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode, bearerChallenge } from "./oauth-errors.js";
 
 /** Who an authenticated request speaks for (tool handlers get its reader in the request's context). */
 export interface Caller {
@@ -28,14 +28,14 @@ export type BearerResult = { readonly ok: true; readonly authInfo: AuthInfo; rea
 export async function verifyBearer(header: string | undefined, check: (token: string) => Promise<AccessCheck>, resource: string): Promise<BearerVerification> {
   if (header === undefined || !/^Bearer(\s|$)/i.test(header)) return { ok: false, error: undefined };
   const match = /^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)[ ]*$/i.exec(header);
-  if (match === null) return { ok: false, error: new InvalidRequestError("The Authorization header must be: Bearer <token>") };
+  if (match === null) return { ok: false, error: new OAuthError(OAuthErrorCode.InvalidRequest, "The Authorization header must be: Bearer <token>") };
   const token = match[1] as string;
   const found = await check(token);
   if (!found.ok) {
     const why = found.reason === "expired" ? "The access token expired; use the refresh token to get a new one" : "The access token is invalid or was revoked";
-    return { ok: false, error: new InvalidTokenError(why) };
+    return { ok: false, error: new OAuthError(OAuthErrorCode.InvalidToken, why) };
   }
-  if (found.resource !== resource) return { ok: false, error: new InvalidTokenError(`The access token was issued for ${found.resource}, not ${resource}`) };
+  if (found.resource !== resource) return { ok: false, error: new OAuthError(OAuthErrorCode.InvalidToken, `The access token was issued for ${found.resource}, not ${resource}`) };
   const caller: Caller = { subject: found.subject, reader: readerForSubject(found.subject), principal: principalOf(found.subject) };
   const authInfo: AuthInfo = {
     token,

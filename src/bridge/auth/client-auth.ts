@@ -2,7 +2,7 @@ import type { CredentialInfo, RegisteredClient, StateStore } from "../../store/s
 import type { ClientDirectory } from "./client-directory.js";
 import type { OAuthParams } from "./form.js";
 import { namesMetadataDocument } from "./metadata-documents.js";
-import { InvalidClientError, InvalidRequestError } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode, invalidClient } from "./oauth-errors.js";
 
 /** The client that made a token or revocation request, once authenticated. */
 export type AuthenticatedClient =
@@ -27,15 +27,15 @@ export async function authenticateClient(header: string | undefined, params: OAu
   let clientId = params.get("client_id");
   let secret = params.get("client_secret");
   if (basic) {
-    if (secret !== undefined) throw new InvalidRequestError("use one client authentication method: HTTP Basic or client_secret in the body, not both");
+    if (secret !== undefined) throw new OAuthError(OAuthErrorCode.InvalidRequest, "use one client authentication method: HTTP Basic or client_secret in the body, not both");
     const decoded = decodeBasic(header);
-    if (decoded === undefined) throw new InvalidClientError("the Basic authorization header is malformed", true);
-    if (clientId !== undefined && clientId !== decoded.id) throw new InvalidRequestError("client_id in the body differs from the one in the Authorization header");
+    if (decoded === undefined) throw invalidClient("the Basic authorization header is malformed", true);
+    if (clientId !== undefined && clientId !== decoded.id) throw new OAuthError(OAuthErrorCode.InvalidRequest, "client_id in the body differs from the one in the Authorization header");
     clientId = decoded.id;
     secret = decoded.secret;
   }
   if (clientId === undefined || (requireSecret && secret === undefined)) {
-    throw new InvalidClientError("client authentication is required (HTTP Basic, or client_id and client_secret)", true);
+    throw invalidClient("client authentication is required (HTTP Basic, or client_id and client_secret)", true);
   }
   if (secret !== undefined) {
     const credential = await deps.state.verifyCredential(clientId, secret);
@@ -43,11 +43,11 @@ export async function authenticateClient(header: string | undefined, params: OAu
     // A metadata document's client has no secret: it is never looked up (nor fetched) for one.
     const client = namesMetadataDocument(clientId) ? undefined : await deps.clients.find(clientId);
     if (client !== undefined && (await deps.state.verifyClientSecret(clientId, secret))) return { kind: "registered", clientId, client };
-    throw new InvalidClientError("unknown client_id or wrong client_secret", basic);
+    throw invalidClient("unknown client_id or wrong client_secret", basic);
   }
   const client = await deps.clients.find(clientId);
   if (client !== undefined && client.metadata.token_endpoint_auth_method === "none") return { kind: "registered", clientId, client };
-  throw new InvalidClientError("unknown client_id, or the client must authenticate with its client_secret", basic);
+  throw invalidClient("unknown client_id, or the client must authenticate with its client_secret", basic);
 }
 
 /** RFC 6749 2.3.1: Basic credentials are form-urlencoded before base64. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LIMITS } from "../../limits.js";
 import { MCP_SCOPE } from "../urls.js";
 import { REGISTRABLE_GRANT_TYPES } from "./grants.js";
-import { InvalidClientMetadataError, InvalidRedirectUriError, type OAuthError } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode } from "./oauth-errors.js";
 import { isLoopbackHost } from "../../store/state/redirect-domains.js";
 
 /**
@@ -63,7 +63,7 @@ export function metadataIssue(error: z.ZodError): OAuthError {
   const issue = error.issues[0];
   const path = issue?.path.join(".") ?? "";
   const message = `${path === "" ? "metadata" : path}: ${issue?.message ?? "invalid"}`;
-  return path.startsWith("redirect_uris") ? new InvalidRedirectUriError(message) : new InvalidClientMetadataError(message);
+  return path.startsWith("redirect_uris") ? new OAuthError(OAuthErrorCode.InvalidRedirectUri, message) : new OAuthError(OAuthErrorCode.InvalidClientMetadata, message);
 }
 
 export type ApplicationType = "web" | "native";
@@ -92,12 +92,12 @@ export function applicationType(declared: ApplicationType | undefined, uris: rea
   }
   uris.forEach((uri, i) => {
     if (declared === "web" && native[i] === true) {
-      throw new InvalidRedirectUriError(
+      throw new OAuthError(OAuthErrorCode.InvalidRedirectUri, 
         `redirect_uris.${i}: a web application's redirect URI must be https on a host that is not loopback ("${uri}"); register loopback and custom-scheme callbacks with application_type "native"`,
       );
     }
     if (declared === "native" && native[i] === false) {
-      throw new InvalidRedirectUriError(
+      throw new OAuthError(OAuthErrorCode.InvalidRedirectUri, 
         `redirect_uris.${i}: a native application's redirect URI must be a loopback URL or a custom scheme ("${uri}"); register https callbacks with application_type "web"`,
       );
     }

@@ -1,6 +1,6 @@
 import { readRequestBody } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
-import { InvalidRequestError, RequestTooLargeError } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode, RequestTooLargeError } from "./oauth-errors.js";
 
 /** Parameters of an OAuth request; each appears at most once (RFC 6749 3.1, 3.2). */
 export type OAuthParams = ReadonlyMap<string, string>;
@@ -12,7 +12,7 @@ export type OAuthParams = ReadonlyMap<string, string>;
 export function parseParams(search: URLSearchParams): OAuthParams {
   const out = new Map<string, string>();
   for (const [k, v] of search) {
-    if (out.has(k)) throw new InvalidRequestError(`parameter "${k}" is repeated`);
+    if (out.has(k)) throw new OAuthError(OAuthErrorCode.InvalidRequest, `parameter "${k}" is repeated`);
     if (v !== "") out.set(k, v);
   }
   return out;
@@ -22,7 +22,7 @@ export function parseParams(search: URLSearchParams): OAuthParams {
 export async function readForm(request: Request): Promise<OAuthParams> {
   const type = request.headers.get("content-type");
   if (type === null || !/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
-    throw new InvalidRequestError("Content-Type must be application/x-www-form-urlencoded");
+    throw new OAuthError(OAuthErrorCode.InvalidRequest, "Content-Type must be application/x-www-form-urlencoded");
   }
   const body = await readRequestBody(request, LIMITS.bridge.maxOAuthBodyBytes);
   if (body.tooLarge) throw new RequestTooLargeError(`the request body must not exceed ${LIMITS.bridge.maxOAuthBodyBytes} bytes`);
@@ -32,6 +32,6 @@ export async function readForm(request: Request): Promise<OAuthParams> {
 /** A required parameter, or `invalid_request` naming it. */
 export function required(params: OAuthParams, name: string): string {
   const v = params.get(name);
-  if (v === undefined) throw new InvalidRequestError(`parameter "${name}" is required`);
+  if (v === undefined) throw new OAuthError(OAuthErrorCode.InvalidRequest, `parameter "${name}" is required`);
   return v;
 }

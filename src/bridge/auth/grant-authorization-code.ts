@@ -2,7 +2,7 @@ import { pkceMatches } from "../../store/state/secrets.js";
 import type { Grant } from "./grant.js";
 import { checkResource } from "./scope-and-resource.js";
 import { required } from "./form.js";
-import { InvalidGrantError, InvalidRequestError, UnauthorizedClientError } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode } from "./oauth-errors.js";
 
 /** RFC 7636 4.1: a code verifier is 43 to 128 unreserved characters. */
 const CODE_VERIFIER_RE = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -30,20 +30,20 @@ export const AUTHORIZATION_CODE: Grant = {
     authorization_response_iss_parameter_supported: true,
   }),
   async handler({ deps, client, params }) {
-    if (client.kind !== "registered") throw new UnauthorizedClientError("client credentials use the client_credentials grant, not authorization_code");
+    if (client.kind !== "registered") throw new OAuthError(OAuthErrorCode.UnauthorizedClient, "client credentials use the client_credentials grant, not authorization_code");
     const code = required(params, "code");
     const redirectUri = required(params, "redirect_uri");
     const verifier = required(params, "code_verifier");
-    if (!CODE_VERIFIER_RE.test(verifier)) throw new InvalidRequestError("code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636)");
+    if (!CODE_VERIFIER_RE.test(verifier)) throw new OAuthError(OAuthErrorCode.InvalidRequest, "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636)");
     const redeemed = await deps.state.redeemAuthCode(code);
-    if (!redeemed.ok) throw new InvalidGrantError(REDEMPTION_FAILURES[redeemed.reason]);
+    if (!redeemed.ok) throw new OAuthError(OAuthErrorCode.InvalidGrant, REDEMPTION_FAILURES[redeemed.reason]);
     const r = redeemed.request;
-    if (r.clientId !== client.clientId) throw new InvalidGrantError("the authorization code was issued to another client");
-    if (r.redirectUri !== redirectUri) throw new InvalidGrantError("redirect_uri differs from the one in the authorization request");
-    if (!pkceMatches(verifier, r.codeChallenge)) throw new InvalidGrantError("code_verifier does not match the code_challenge");
+    if (r.clientId !== client.clientId) throw new OAuthError(OAuthErrorCode.InvalidGrant, "the authorization code was issued to another client");
+    if (r.redirectUri !== redirectUri) throw new OAuthError(OAuthErrorCode.InvalidGrant, "redirect_uri differs from the one in the authorization request");
+    if (!pkceMatches(verifier, r.codeChallenge)) throw new OAuthError(OAuthErrorCode.InvalidGrant, "code_verifier does not match the code_challenge");
     const resource = checkResource(params.get("resource"), r.resource);
     const user = await deps.state.user(r.userName);
-    if (user === undefined) throw new InvalidGrantError("the account that signed in no longer exists");
+    if (user === undefined) throw new OAuthError(OAuthErrorCode.InvalidGrant, "the account that signed in no longer exists");
     return deps.state.issueTokens({
       subject: { kind: "user", name: user.name, groups: user.groups },
       clientId: client.clientId,

@@ -1,6 +1,6 @@
 import type { Grant } from "./grant.js";
 import { checkResource, grantedScope } from "./scope-and-resource.js";
-import { UnauthorizedClientError } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode } from "./oauth-errors.js";
 
 /**
  * The MCP extension identifier of the client-credentials grant (SEP-1046, SEP-2133): see
@@ -24,7 +24,7 @@ export const CLIENT_CREDENTIALS: Grant = {
   extension: CLIENT_CREDENTIALS_EXTENSION,
   async handler({ deps, client, params, urls }) {
     if (client.kind !== "credential") {
-      throw new UnauthorizedClientError("only client credentials created by the documentation owner may use the client_credentials grant");
+      throw new OAuthError(OAuthErrorCode.UnauthorizedClient, "only client credentials created by the documentation owner may use the client_credentials grant");
     }
     const scope = grantedScope(params.get("scope"));
     const resource = checkResource(params.get("resource"), urls.resource);

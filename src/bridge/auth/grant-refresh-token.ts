@@ -1,7 +1,7 @@
 import type { Grant } from "./grant.js";
 import { checkResource, grantedScope } from "./scope-and-resource.js";
 import { required } from "./form.js";
-import { InvalidGrantError } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode } from "./oauth-errors.js";
 
 const REFRESH_FAILURES = {
   unknown: "the refresh token is invalid or was revoked",
@@ -23,6 +23,6 @@ export const REFRESH_TOKEN: Grant = {
     checkResource(params.get("resource"), urls.resource);
     const result = await deps.state.refresh(token, client.clientId);
     if (result.ok) return result.tokens;
-    throw new InvalidGrantError(REFRESH_FAILURES[result.reason]);
+    throw new OAuthError(OAuthErrorCode.InvalidGrant, REFRESH_FAILURES[result.reason]);
   },
 };

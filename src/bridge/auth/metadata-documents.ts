@@ -2,7 +2,7 @@ import { LIMITS } from "../../limits.js";
 import type { ClientMetadata, RegisteredClient } from "../../store/state/state-store.js";
 import { descriptiveMembers, metadataDocumentSchema } from "./client-metadata.js";
 import { DocumentFetchError, type DocumentFetcher } from "./metadata-document-fetch.js";
-import { InvalidClientError } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode } from "./oauth-errors.js";
 import { checkRedirectUriForm } from "../../store/state/redirect-domains.js";
 
 /**
@@ -70,7 +70,7 @@ export class MetadataDocumentClients {
     this.maxTtlMs = options.maxTtlMs ?? LIMITS.oauth.metadataDocumentMaxTtlMs;
   }
 
-  /** The client `clientId` (a URL) describes; `InvalidClientError` saying why when it cannot be used. */
+  /** The client `clientId` (a URL) describes; `OAuthError` saying why when it cannot be used. */
   async client(clientId: string): Promise<RegisteredClient> {
     const problem = clientIdUrlProblem(clientId);
     if (problem !== undefined) throw refusal(clientId, problem);
@@ -112,8 +112,8 @@ export class MetadataDocumentClients {
   }
 }
 
-function refusal(clientId: string, reason: string): InvalidClientError {
-  return new InvalidClientError(`the client metadata document ${clientId} cannot be used: ${reason}`);
+function refusal(clientId: string, reason: string): OAuthError {
+  return new OAuthError(OAuthErrorCode.InvalidClient, `the client metadata document ${clientId} cannot be used: ${reason}`);
 }
 
 /** The draft's shared-secret authentication methods: a public document cannot hold a secret. */
@@ -121,7 +121,7 @@ const SECRET_METHODS = ["client_secret_basic", "client_secret_post", "client_sec
 
 /** Check a fetched document and keep the metadata we use (draft 4, MCP "For Authorization Servers"). */
 function parseDocument(clientId: string, text: string): ClientMetadata {
-  const fail = (reason: string): InvalidClientError => refusal(clientId, reason);
+  const fail = (reason: string): OAuthError => refusal(clientId, reason);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

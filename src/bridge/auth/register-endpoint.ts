@@ -4,7 +4,7 @@ import type { ClientMetadata } from "../../store/state/state-store.js";
 import type { BridgeDeps } from "../context.js";
 import { noStoreJson } from "../middleware/http-errors.js";
 import { applicationType, descriptiveMembers, metadataIssue, registrationSchema } from "./client-metadata.js";
-import { InvalidClientMetadataError, InvalidRedirectUriError, RequestTooLargeError } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode, RequestTooLargeError } from "./oauth-errors.js";
 import { checkRedirectUri } from "../../store/state/redirect-domains.js";
 
 /**
@@ -15,23 +15,23 @@ import { checkRedirectUri } from "../../store/state/redirect-domains.js";
  */
 export async function handleRegistration(deps: BridgeDeps, request: Request): Promise<Response> {
   const type = request.headers.get("content-type");
-  if (type === null || !/^application\/json\s*(;|$)/i.test(type)) throw new InvalidClientMetadataError("Content-Type must be application/json");
+  if (type === null || !/^application\/json\s*(;|$)/i.test(type)) throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, "Content-Type must be application/json");
   const body = await readRequestBody(request, LIMITS.bridge.maxOAuthBodyBytes);
   if (body.tooLarge) throw new RequestTooLargeError(`the request body must not exceed ${LIMITS.bridge.maxOAuthBodyBytes} bytes`);
   let raw: unknown;
   try {
     raw = JSON.parse(body.text);
   } catch (error) {
-    throw new InvalidClientMetadataError(`the body is not valid JSON (${(error as Error).message})`);
+    throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, `the body is not valid JSON (${(error as Error).message})`);
   }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new InvalidClientMetadataError("the body must be a JSON object");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, "the body must be a JSON object");
   const parsed = registrationSchema.safeParse(raw);
   if (!parsed.success) throw metadataIssue(parsed.error);
   const m = parsed.data;
   const domains = await deps.state.redirectDomains();
   for (const uri of m.redirect_uris) {
     const check = checkRedirectUri(uri, domains);
-    if (!check.ok) throw new InvalidRedirectUriError(check.error);
+    if (!check.ok) throw new OAuthError(OAuthErrorCode.InvalidRedirectUri, check.error);
   }
   const application = applicationType(m.application_type, m.redirect_uris);
   const metadata: ClientMetadata = {

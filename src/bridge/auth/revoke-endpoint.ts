@@ -1,7 +1,7 @@
 import type { BridgeDeps } from "../context.js";
 import { authenticateClient } from "./client-auth.js";
 import { readForm, required } from "./form.js";
-import { UnauthorizedClientError } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode } from "./oauth-errors.js";
 
 /**
  * `POST /authed/mcp/oauth/revoke` (RFC 7009): a client ends a token it holds. A refresh token
@@ -13,6 +13,6 @@ export async function handleRevocation(deps: BridgeDeps, request: Request): Prom
   const client = await authenticateClient(request.headers.get("authorization") ?? undefined, params, deps);
   const token = required(params, "token");
   const result = await deps.state.revokeToken(token, client.clientId);
-  if (result === "wrong_client") throw new UnauthorizedClientError("the token was issued to another client");
+  if (result === "wrong_client") throw new OAuthError(OAuthErrorCode.UnauthorizedClient, "the token was issued to another client");
   return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
 }

@@ -2,7 +2,7 @@
 // client authentication (client-auth.ts) because the grants use these and client authentication
 // reads metadata documents, whose schema lists the grants: together they were an import cycle.
 import { MCP_SCOPE } from "../urls.js";
-import { InvalidScopeError, InvalidTargetError } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode } from "./oauth-errors.js";
 
 /** The granted scope: `mcp:search` is the only one; absent means it. */
 export function grantedScope(requested: string | undefined): string {
@@ -10,7 +10,7 @@ export function grantedScope(requested: string | undefined): string {
   const scopes = requested.split(" ").filter((s) => s !== "");
   const unknown = scopes.filter((s) => s !== MCP_SCOPE);
   if (unknown.length > 0 || scopes.length === 0) {
-    throw new InvalidScopeError(`unknown scope ${JSON.stringify(unknown.join(" ") || requested)}; the only scope is ${MCP_SCOPE}`);
+    throw new OAuthError(OAuthErrorCode.InvalidScope, `unknown scope ${JSON.stringify(unknown.join(" ") || requested)}; the only scope is ${MCP_SCOPE}`);
   }
   return MCP_SCOPE;
 }
@@ -18,5 +18,5 @@ export function grantedScope(requested: string | undefined): string {
 /** RFC 8707: a `resource` must name this server's `/authed/mcp`. */
 export function checkResource(requested: string | undefined, resource: string): string {
   if (requested === undefined || requested === resource) return resource;
-  throw new InvalidTargetError(`resource must be ${resource} (got ${requested})`);
+  throw new OAuthError(OAuthErrorCode.InvalidTarget, `resource must be ${resource} (got ${requested})`);
 }

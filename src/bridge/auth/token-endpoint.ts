@@ -4,7 +4,7 @@ import type { BridgeUrls } from "../urls.js";
 import { authenticateClient } from "./client-auth.js";
 import { readForm, required } from "./form.js";
 import { grantList, grantNamed } from "./grants.js";
-import { UnsupportedGrantTypeError } from "./oauth-errors.js";
+import { OAuthError, OAuthErrorCode } from "./oauth-errors.js";
 
 /**
  * `POST /authed/mcp/oauth/token` (RFC 6749 3.2): the grants of `GRANTS` (the SDK's own handler
@@ -15,7 +15,7 @@ export async function handleTokenRequest(deps: BridgeDeps, request: Request, url
   const params = await readForm(request);
   const grantType = required(params, "grant_type");
   const grant = grantNamed(grantType);
-  if (grant === undefined) throw new UnsupportedGrantTypeError(`grant_type ${JSON.stringify(grantType)} is not supported; use ${grantList()}`);
+  if (grant === undefined) throw new OAuthError(OAuthErrorCode.UnsupportedGrantType, `grant_type ${JSON.stringify(grantType)} is not supported; use ${grantList()}`);
   const client = await authenticateClient(request.headers.get("authorization") ?? undefined, params, deps, grant.clientAuthentication === "secret");
   const tokens = await grant.handler({ deps, client, params, urls });
   return noStoreJson(200, {

@@ -1,8 +1,9 @@
 /**
  * An error that is an HTTP answer: thrown by a handler, rendered by the bridge's one error
- * handler (`bridge.ts`'s `onError`, as hono's `HTTPException`), whatever route threw it. Each
- * family keeps its body's shape, which its clients parse: OAuth errors the RFC 6749 body
- * (`auth/oauth-errors.ts`), API errors `{error: {code, message}}` (`feedback/errors.ts`).
+ * handler (`bridge.ts`'s `onError`, as hono's `HTTPException`), whatever route threw it. It keeps
+ * its body's shape, which its clients parse: API errors `{error: {code, message}}`
+ * (`feedback/errors.ts`). OAuth errors are the MCP SDK's `OAuthError`, which cannot extend this
+ * class; the same handler answers them through `auth/oauth-errors.ts`'s `oauthErrorAnswer`.
  */
 export abstract class HttpError extends Error {
   /** The HTTP status it is answered with. */

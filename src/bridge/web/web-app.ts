@@ -99,7 +99,7 @@ export function createWebApp(deps: WebAppDeps): Hono {
     try {
       form = await readForm(c.req.raw);
     } catch (error) {
-      if (error instanceof OAuthError) return siteSignInPage(400, { siteName, returnTo: "/", error: error.description });
+      if (error instanceof OAuthError) return siteSignInPage(400, { siteName, returnTo: "/", error: error.message });
       throw error;
     }
     const returnTo = returnPath(form.get("return"));
