@@ -1,3 +1,4 @@
+import { ImportType, type ImportSpecifier, initSync, parse as parseModule } from "es-module-lexer";
 /**
  * ESM `import` (and `export ... from`) statements of an MDX page, and removing some of them
  * with every use of the names they bind. A page that imports a file some readers may not read
@@ -25,46 +26,64 @@ export interface MdxImport {
   readonly unread?: true;
 }
 
-/** Space between tokens: white space and comments, block or line. */
-const GAP = String.raw`(?:\s|/\*[\s\S]*?\*/|//[^\n]*(?:\n|$))*`;
-/** A string literal, escapes included (`"/snippets/secr\u0065t.mdx"`): decoded by `decodeString`. */
-const STRING = String.raw`(?:"((?:\\[\s\S]|[^"\\\n])*)"|'((?:\\[\s\S]|[^'\\\n])*)')`;
-/** What may stand between `import` and `from`: names (any script, escapes too), `*`, braces,
- *  commas, `as`, space and comments. */
-const BINDINGS = String.raw`(?:[\p{ID_Continue}$\u200c\u200d*{},\s\\]|/\*[\s\S]*?\*/|//[^\n]*\n)*?`;
-
-/**
- * In an ESM block: `import X from '...'`, `import { A, B as C } from "..."` (over several lines
- * too), `export ... from '...'`, or `import '...'` (for its side effects), with its `;`; comments
- * may stand between the parts.
- */
-const STATEMENT_RE = new RegExp(
-  String.raw`(?<![\p{ID_Continue}$])(?:(import|export)${GAP}(?:type\s+)?(${BINDINGS})${GAP}(?<![\p{ID_Continue}$])from${GAP}${STRING}|import${GAP}${STRING})[ \t]*;?`,
-  "gu",
-);
 const ESM_START_RE = /^(?:import|export)\b/;
 /** A code fence opening or closing line (CommonMark: three or more backticks or tildes). */
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
-/** The import statements of a page's text, in order. */
+/**
+ * The import statements of a page's text, in order. Each ESM block is read by a real ES module
+ * lexer (`es-module-lexer`, the one Vite and Node's tooling use): it knows strings, template
+ * literals, comments and escapes as JavaScript does, where a regular expression guessed. What
+ * it cannot read (a block with a syntax error) is read statement by statement, and an `import`
+ * still unread is returned as such (fail closed).
+ */
 export function mdxImports(text: string): MdxImport[] {
   if (!/^(?:import|export)\b/m.test(text)) return [];
   const out: MdxImport[] = [];
   for (const block of esmBlocks(text)) {
-    const read: MdxImport[] = [];
-    STATEMENT_RE.lastIndex = block.start;
-    for (let m = STATEMENT_RE.exec(text); m !== null && m.index < block.end; m = STATEMENT_RE.exec(text)) {
-      const [whole, keyword, bindings, double, single, bareDouble, bareSingle] = m as unknown as [string, ...(string | undefined)[]];
-      const source = decodeString(double ?? single ?? bareDouble ?? bareSingle ?? "");
-      const names = keyword === "import" && bindings !== undefined ? boundNames(bindings) : [];
-      // A `//` comment after the statement is about it: it goes too.
-      let end = m.index + whole.length;
-      if (/^[ \t]*\/\//.test(text.slice(end, lineEnd(text, end)))) end = lineEnd(text, end);
-      read.push({ ...wholeLines(text, m.index, end), source, names });
-    }
+    const read = lexStatements(text, block.start, block.end) ?? statementsOf(text, block).flatMap((st) => lexStatements(text, st.start, st.end) ?? []);
     out.push(...read, ...unreadStatements(text, block, read));
   }
   return out.sort((a, b) => a.start - b.start);
+}
+
+let lexerReady = false;
+
+/** Which static imports: `import … from`, `import "…"`, `export … from`, source and defer phases (not `import()` or `import.meta`). */
+const STATIC_IMPORTS: ReadonlySet<ImportType> = new Set([ImportType.Static, ImportType.StaticSourcePhase, ImportType.StaticDeferPhase]);
+
+/** The statements of `text[start, end)` that load a module, as the lexer reads them; `undefined` when it cannot. */
+function lexStatements(text: string, start: number, end: number): MdxImport[] | undefined {
+  if (!lexerReady) {
+    // The lexer is WebAssembly, compiled on first use: a site without ESM blocks never pays it.
+    initSync();
+    lexerReady = true;
+  }
+  const code = text.slice(start, end);
+  let found: readonly ImportSpecifier[];
+  try {
+    [found] = parseModule(code);
+  } catch {
+    return undefined;
+  }
+  const out: MdxImport[] = [];
+  for (const imp of found) {
+    if (!STATIC_IMPORTS.has(imp.t) || imp.n === undefined) continue;
+    const statement = code.slice(imp.ss, imp.se);
+    const names = statement.startsWith("import") ? boundNames(code.slice(imp.ss + "import".length, imp.s - 1)) : [];
+    // With its `;`; a `//` comment after the statement is about it: it goes too.
+    let stop = start + imp.se + (/^[ \t]*;?/.exec(text.slice(start + imp.se)) as RegExpExecArray)[0].length;
+    if (/^[ \t]*\/\//.test(text.slice(stop, lineEnd(text, stop)))) stop = lineEnd(text, stop);
+    out.push({ ...wholeLines(text, start + imp.ss, stop), source: imp.n, names });
+  }
+  return out;
+}
+
+/** The statements of an ESM block as lines show them: each from a line starting `import`/`export` to the next one. */
+function statementsOf(text: string, block: { start: number; end: number }): { start: number; end: number }[] {
+  const starts: number[] = [];
+  for (let at = block.start; at < block.end; at = lineEnd(text, at) + 1) if (ESM_START_RE.test(text.slice(at, at + 7))) starts.push(at);
+  return starts.map((start, i) => ({ start, end: i + 1 < starts.length ? (starts[i + 1] as number) - 1 : block.end }));
 }
 
 /** An import statement naming a module: `from` or the leading `import`, then a string. */
@@ -183,9 +202,13 @@ function isNextLine(text: string, line: number, next: number): boolean {
 /** A name as JavaScript reads it (any script; `\u` escapes decoded separately). */
 const NAME_RE = /(?:\*\s+as\s+)?([\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*)\s*$/u;
 
-/** `A`, `A, { B as C }`, `* as NS`, `{ default as D }` -> the local names. */
+/**
+ * `A`, `A, { B as C }`, `* as NS`, `{ default as D }`, `{ "a name" as E }` -> the local names,
+ * from what stands between `import` and the module's string (the lexer gives no bindings).
+ */
 function boundNames(written: string): string[] {
-  const bindings = decodeEscapes(written.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " "));
+  const bare = written.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\])*'/g, " ");
+  const bindings = decodeEscapes(bare.replace(/(?<![\p{ID_Continue}$])from\s*$/u, ""));
   const out: string[] = [];
   const braces = /\{([^}]*)\}/.exec(bindings);
   const outside = braces === null ? bindings : bindings.replace(braces[0], "");
@@ -198,11 +221,6 @@ function boundNames(written: string): string[] {
     if (m !== null) out.push(m[1] as string);
   }
   return out;
-}
-
-/** A string literal's value: its escapes decoded, as JavaScript reads them (`\u0065` is `e`). */
-function decodeString(raw: string): string {
-  return decodeEscapes(raw);
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", v: "\v", "0": "\0" };

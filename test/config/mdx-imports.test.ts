@@ -36,6 +36,22 @@ describe("mdxImports", () => {
     ]);
   });
 
+  it("reads what JavaScript reads: string names (ES2022), import attributes; not a statement inside a template literal", () => {
+    const text = page([
+      'import { "the secret" as Secret, Other } from "/snippets/secret.mdx"',
+      'import data from "/data.json" with { type: "json" }',
+      "export const shown = `",
+      "import Hidden from '/in-a-string.mdx'",
+      "`",
+    ]);
+    expect(mdxImports(text).map((i) => [i.source, i.names, i.unread])).toEqual([
+      ["/snippets/secret.mdx", ["Secret", "Other"], undefined],
+      ["/data.json", ["data"], undefined],
+      // The template's line starts a statement by its look: returned unread (fail closed), as before.
+      ["", ["Hidden"], true],
+    ]);
+  });
+
   it("reads statements with comments between their parts, names in any script, and escapes in the path (decoded)", () => {
     const text = page([
       'import Secret /* x */ from "/snippets/secret.mdx"',
@@ -55,10 +71,10 @@ describe("mdxImports", () => {
   });
 
   it("returns a statement it cannot read as unread, with the names written in it, up to the next statement", () => {
-    const text = page(['import A from "/a.mdx"', 'import { "the secret" as Secret, Other } from "/snippets/secret.mdx"', "export const x = 1"]);
+    const text = page(['import A from "/a.mdx"', 'import { Secret, Other from "/snippets/secret.mdx"', "export const x = 1"]);
     expect(mdxImports(text).map((i) => [text.slice(i.start, i.end), i.source, i.names, i.unread])).toEqual([
       ['import A from "/a.mdx"\n', "/a.mdx", ["A"], undefined],
-      ['import { "the secret" as Secret, Other } from "/snippets/secret.mdx"\n', "", ["Secret", "Other"], true],
+      ['import { Secret, Other from "/snippets/secret.mdx"\n', "", ["Secret", "Other"], true],
     ]);
     // Prose of a `.md` page starting with the word names no module: no statement.
     expect(mdxImports(page(["import twice, and it's done", "from then on"]))).toEqual([]);
