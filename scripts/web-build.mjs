@@ -7,10 +7,11 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-/** Entry points by output name (`playground.js`, `dashboard.js` and its `dashboard.css`, `pages.css`,
+/** Entry points by output name (`playground.js`, the MCP App's `playground-app.js` (inlined into its document), `dashboard.js` and its `dashboard.css`, `pages.css`,
  *  the preview's `preview.js` and `site.css`). */
 export const WEB_ENTRIES = {
   playground: "src/web/playground.ts",
+  "playground-app": "src/web/playground-app.ts",
   dashboard: "src/web/dashboard.ts",
   pages: "src/web/pages.css",
   preview: "src/web/preview.ts",

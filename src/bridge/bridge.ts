@@ -4,6 +4,8 @@ import { FAULT_ANSWERS, FaultLog } from "./middleware/fault-log.js";
 import type { StateStore } from "../store/state/state-store.js";
 import type { DocsTool } from "../tools/mcp/tool.js";
 import { CORE_TOOLS } from "../tools/mcp/tools.js";
+import { apiRequestTool } from "../tools/mcp/api-request-tool.js";
+import type { PlaygroundApps } from "../tools/mcp/ui-extension.js";
 import type { DocsRuntime } from "../tools/runtime.js";
 import { handleAuthorize } from "./auth/authorize-endpoint.js";
 import { clientDirectory } from "./auth/client-directory.js";
@@ -88,6 +90,11 @@ export interface BridgeOptions {
    * compare the two paths; no command-line option reaches it.
    */
   readonly directToolCalls?: boolean;
+  /**
+   * API pages' playgrounds as MCP Apps, for clients that render them (`playgroundApps`); with
+   * them the endpoints offer the apps' Send tool too (to those clients only).
+   */
+  readonly apps?: PlaygroundApps;
   /** Bounds on what MCP callers hold at once (sessions, listen streams); `LIMITS.bridge` when not given. Tests use small ones. */
   readonly holdLimits?: Partial<HoldLimits>;
 }
@@ -119,7 +126,9 @@ export function createBridge(options: BridgeOptions): Bridge {
     runtime: options.runtime,
     state: options.state,
     clients: clientDirectory(options.state, documents),
-    tools: options.tools ?? CORE_TOOLS,
+    // The apps' Send tool is in the table, so its calls take the relay's per-IP budget (`CLIENT_CHARGES`).
+    tools: [...(options.tools ?? CORE_TOOLS), ...(options.apps !== undefined ? [apiRequestTool] : [])],
+    ...(options.apps !== undefined ? { apps: options.apps } : {}),
     limits,
     limiter: options.limiter ?? new FixedWindowLimiter(limits.windowMs, now),
     now,

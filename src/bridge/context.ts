@@ -1,3 +1,4 @@
+import type { PlaygroundApps } from "../tools/mcp/ui-extension.js";
 import type { Context } from "hono";
 import type { StateStore } from "../store/state/state-store.js";
 import type { DocsTool } from "../tools/mcp/tool.js";
@@ -24,6 +25,8 @@ export interface BridgeDeps {
   /** Take the client IP from `X-Forwarded-For` (only behind a proxy you run). */
   readonly trustProxy: boolean;
   readonly version: string;
+  /** API pages' playgrounds as MCP Apps, for clients that render them; unset, none. */
+  readonly apps?: PlaygroundApps;
 }
 
 /** The Hono environment: `@hono/node-server` passes the Node request as `incoming`. */

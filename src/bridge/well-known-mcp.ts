@@ -45,7 +45,7 @@ export async function describeServer(deps: BridgeDeps, urls: BridgeUrls): Promis
         scopes: ["mcp:search"],
       },
     ],
-    tools: deps.tools.map((t) => ({ name: t.name(names), title: t.title(text) })),
+    tools: deps.tools.filter((t) => t.app !== true).map((t) => ({ name: t.name(names), title: t.title(text) })),
     resources: available ? state.skills.map((s) => ({ uri: s.uri, name: s.name })) : [],
     discovery: { serverCards: [urls.serverCard, urls.authedServerCard], catalog: urls.mcpCatalog, agentSkills: urls.agentSkillsIndex },
     connect: Object.fromEntries(connectOptions(publicUrl, projectIdFromName(config.name)).map((o) => [o.id, o.value])),

@@ -7,6 +7,7 @@ import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } f
 import { bridgeUrls } from "../bridge/urls.js";
 import { createFeedbackApp } from "../bridge/feedback/app.js";
 import { createRelayApp } from "../bridge/playground/relay.js";
+import { playgroundApps } from "../bridge/playground/apps.js";
 import { localSiteSessions, type SiteSessionStore, SiteSessions } from "../bridge/web/site-sessions.js";
 import { createWebApp, siteContextOf } from "../bridge/web/web-app.js";
 import type { FeedbackStore } from "../store/feedback/store.js";
@@ -103,6 +104,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
         : {}),
     log,
     tools,
+    apps: playgroundApps({ runtime }),
     extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions }),
     trustProxy: args["trust-proxy"],
     ...(worker !== undefined ? { sessionKey: worker.sessionKey } : {}),

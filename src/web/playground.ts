@@ -1,31 +1,9 @@
 /**
  * The API page's playground (browser code, bundled into /_svc/assets/playground.js): reads the
  * form, sends the request through the relay (or straight to the API with `proxy: false`), and
- * shows the answer by content type. Text from the API is put on the page as text, never markup.
+ * shows the answer by content type (`playground-view.ts`, shared with the MCP App).
  */
-
-interface PlaygroundData {
-  readonly page: string;
-  readonly method: string;
-  readonly path: string;
-  readonly transport: "proxy" | "direct";
-  readonly relay: string;
-  readonly bodyType?: string;
-}
-
-/** The relay's answer (src/bridge/playground/relay-request.ts `RelayResponse`). */
-interface Answer {
-  readonly status: number;
-  readonly statusText: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly contentType: string | null;
-  /** The body as a `data:` or `blob:` URL for media; as text otherwise. */
-  readonly media?: string;
-  readonly text?: string;
-  readonly ms: number;
-}
-
-class UserError extends Error {}
+import { type Answer, type OutgoingRequest, type PlaygroundData, type RelayJson, UserError, mediaKind, readForm, relayAnswer, relayBody, sendForm } from "./playground-view.js";
 
 const dataNode = document.getElementById("svc-operation");
 const form = document.getElementById("playground-form") as HTMLFormElement | null;
@@ -34,77 +12,14 @@ if (dataNode !== null && form !== null && out !== null) {
   const data = JSON.parse(dataNode.textContent ?? "{}") as PlaygroundData;
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    void run(data, form, out);
+    void sendForm(form, out, () => {
+      const request = readForm(data, form);
+      return data.transport === "proxy" ? viaRelay(data, request) : direct(request);
+    });
   });
   // When the form became usable, in ms since navigation started (`npm run bench -- pages` reads it).
   form.dataset.readyAt = String(Math.round(performance.now()));
   form.dataset.ready = "true";
-}
-
-async function run(data: PlaygroundData, form: HTMLFormElement, out: HTMLElement): Promise<void> {
-  const send = form.querySelector<HTMLButtonElement>('[data-testid="playground-send"]');
-  if (send !== null) send.disabled = true;
-  out.replaceChildren(el("p", { class: "pending" }, "Sending..."));
-  try {
-    const request = readForm(data, form);
-    const answer = data.transport === "proxy" ? await viaRelay(data, request) : await direct(request);
-    show(out, answer);
-  } catch (error) {
-    out.replaceChildren(el("p", { class: "error", role: "alert", "data-testid": "playground-error" }, (error as Error).message));
-  } finally {
-    if (send !== null) send.disabled = false;
-  }
-}
-
-interface OutgoingRequest {
-  readonly method: string;
-  /** Without the query string. */
-  readonly url: string;
-  readonly query: Record<string, string>;
-  readonly headers: Record<string, string>;
-  readonly body?: unknown;
-}
-
-function readForm(data: PlaygroundData, form: HTMLFormElement): OutgoingRequest {
-  const server = form.querySelector<HTMLSelectElement>('select[name="server"]')?.value ?? "";
-  if (server === "") throw new UserError("The spec declares no server URL to send this request to.");
-  let path = data.path;
-  const query: Record<string, string> = {};
-  const headers: Record<string, string> = {};
-  for (const input of form.querySelectorAll<HTMLInputElement>("input[data-in]")) {
-    const value = input.value;
-    const where = input.dataset.in;
-    if (value === "") {
-      if (input.required) throw new UserError(`${input.name} is required.`);
-      continue;
-    }
-    if (where === "path") path = path.split(`{${input.name}}`).join(encodeURIComponent(value));
-    else if (where === "query") query[input.name] = value;
-    else if (where === "header") headers[input.name] = value;
-  }
-  for (const input of form.querySelectorAll<HTMLInputElement>("input[data-auth]")) {
-    if (input.value === "") continue;
-    const key = input.dataset.key ?? "Authorization";
-    const value = input.dataset.auth === "basic" ? `Basic ${btoa(input.value)}` : input.dataset.auth === "bearer" ? `Bearer ${input.value}` : input.value;
-    if (input.dataset.where === "query") query[key] = value;
-    else headers[key] = value;
-  }
-  const textarea = form.querySelector<HTMLTextAreaElement>('textarea[name="body"]');
-  let body: unknown;
-  if (textarea !== null && textarea.value.trim() !== "" && data.method !== "GET" && data.method !== "HEAD") {
-    const type = data.bodyType ?? "application/json";
-    headers["Content-Type"] = type;
-    if (/json/i.test(type)) {
-      try {
-        body = JSON.parse(textarea.value);
-      } catch (error) {
-        throw new UserError(`The body is not valid JSON: ${(error as Error).message}`);
-      }
-    } else {
-      body = textarea.value;
-    }
-  }
-  return { method: data.method, url: `${server}${path}`, query, headers, ...(body !== undefined ? { body } : {}) };
 }
 
 async function viaRelay(data: PlaygroundData, r: OutgoingRequest): Promise<Answer> {
@@ -113,17 +28,11 @@ async function viaRelay(data: PlaygroundData, r: OutgoingRequest): Promise<Answe
     method: "POST",
     credentials: "same-origin",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ page: data.page, method: r.method, url: r.url, query: r.query, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) }),
+    body: JSON.stringify(relayBody(data, r)),
   });
   const ms = performance.now() - started;
-  const json = (await res.json()) as { error?: { message?: string } } & Partial<{ status: number; statusText: string; headers: Record<string, string>; contentType: string | null; body: string; encoding: string }>;
-  if (!res.ok) throw new UserError(`The relay refused the request (${res.status}): ${json.error?.message ?? res.statusText}`);
-  const contentType = json.contentType ?? null;
-  const base = { status: json.status ?? 0, statusText: json.statusText ?? "", headers: json.headers ?? {}, contentType, ms };
-  if (json.encoding === "base64") {
-    return mediaKind(contentType) !== undefined ? { ...base, media: `data:${contentType};base64,${json.body ?? ""}` } : { ...base, text: `(${atob(json.body ?? "").length} bytes of ${contentType ?? "binary data"})` };
-  }
-  return { ...base, text: json.body ?? "" };
+  const json = (await res.json()) as RelayJson;
+  return relayAnswer(res.status, res.statusText, json, ms);
 }
 
 async function direct(r: OutgoingRequest): Promise<Answer> {
@@ -147,50 +56,3 @@ async function direct(r: OutgoingRequest): Promise<Answer> {
   return mediaKind(contentType) !== undefined ? { ...base, media: URL.createObjectURL(blob) } : { ...base, text: await blob.text() };
 }
 
-function mediaKind(contentType: string | null): "img" | "audio" | "video" | undefined {
-  const t = (contentType ?? "").trim().toLowerCase();
-  if (t.startsWith("image/")) return "img";
-  if (t.startsWith("audio/")) return "audio";
-  if (t.startsWith("video/")) return "video";
-  return undefined;
-}
-
-/** Status, time, headers, then the body: `<img>`, `<audio controls>`, `<video controls>` or a `<pre>` (JSON pretty-printed). */
-function show(out: HTMLElement, a: Answer): void {
-  const status = el("p", { class: `status s${String(a.status).charAt(0)}xx` });
-  status.append(el("strong", { "data-testid": "response-status" }, `${a.status} ${a.statusText}`.trim()), ` · ${Math.round(a.ms)} ms`);
-  const headers = el("details", { class: "headers" });
-  headers.append(el("summary", {}, `Headers (${Object.keys(a.headers).length})`));
-  const table = el("table", {});
-  for (const [k, v] of Object.entries(a.headers)) {
-    const row = el("tr", {});
-    row.append(el("th", {}, k), el("td", {}, v));
-    table.append(row);
-  }
-  headers.append(table);
-  let body: HTMLElement;
-  const kind = mediaKind(a.contentType);
-  if (kind !== undefined && a.media !== undefined) {
-    body = el(kind, { src: a.media, "data-testid": "response-body", ...(kind === "img" ? { alt: "Response image" } : { controls: "" }) });
-  } else {
-    body = el("pre", { "data-testid": "response-body" });
-    body.append(el("code", {}, pretty(a.text ?? "", a.contentType)));
-  }
-  out.replaceChildren(status, headers, body);
-}
-
-function pretty(text: string, contentType: string | null): string {
-  if (!/json/i.test(contentType ?? "")) return text;
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
-
-function el(tag: string, attrs: Record<string, string>, text?: string): HTMLElement {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}

@@ -1,3 +1,4 @@
+import { playgroundApps } from "../../src/bridge/playground/apps.js";
 import { createHash, randomBytes } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -82,6 +83,8 @@ export interface HarnessOptions {
   readonly watch?: boolean;
   /** Mount the feedback API (project `docs`) and the playground relay as `serve --http` does. */
   readonly apps?: boolean;
+  /** Offer API pages' playgrounds as MCP Apps (to clients that render them), as `serve --http` does. */
+  readonly playgroundApps?: boolean;
   /** With `apps`: offer `submit_feedback` too, into the same database, as `serve --http` does. */
   readonly feedbackTool?: boolean;
   /** The shell worker pool's options (default: as `serve --http` sizes it). */
@@ -136,6 +139,7 @@ export async function startBridge(options: HarnessOptions = {}): Promise<Harness
     log,
     ...(feedback !== undefined && keys !== undefined ? { extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: "docs", publicUrl: undefined, log }) } : {}),
     ...(feedback !== undefined && options.feedbackTool === true ? { tools: docsTools({ feedback: { store: feedback, projectId: "docs" } }) } : {}),
+    ...(options.playgroundApps === true ? { apps: playgroundApps({ runtime }) } : {}),
     allowedHosts: ["localhost", "127.0.0.1", "[::1]"],
     ...(clock !== undefined ? { now: clock.now } : {}),
     // Tests talk only to loopback: a client_id URL resolves nowhere unless a test maps it.

@@ -8,6 +8,8 @@ import type { ClientBudgetKey } from "../middleware/rate-limit.js";
  * as the route counts after validation: a call the tool refuses stores nothing.
  */
 export const CLIENT_CHARGES: Readonly<Record<string, (args: unknown) => Partial<Record<ClientBudgetKey, number>> | undefined>> = {
+  // The playground app's Send goes through the relay: the same per-IP budget as `POST /_svc/api/request`.
+  api_request: () => ({ relay: 1 }),
   submit_feedback: (args) => {
     const parsed = parseAgentFeedback(args);
     return parsed.ok ? { feedback: 1, "feedback-bytes": Buffer.byteLength(JSON.stringify(parsed.value), "utf8") } : undefined;

@@ -1,5 +1,6 @@
 import { type CallToolResult, classifyInboundRequest, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, type ClientCapabilities } from "@modelcontextprotocol/server";
+import { rendersApps } from "../../tools/mcp/ui-extension.js";
 import { callTool } from "../../tools/mcp/tool-calls.js";
 import { STATELESS_PROTOCOL_VERSIONS } from "../../tools/mcp/protocol-versions.js";
 import { serverIdentity } from "../../tools/mcp/server.js";
@@ -15,6 +16,8 @@ interface DirectCall {
   readonly tool: DocsTool;
   readonly name: string;
   readonly args: Record<string, unknown> | undefined;
+  /** What the client declared in the request's envelope (MCP Apps change a search's result). */
+  readonly capabilities: ClientCapabilities | undefined;
 }
 
 /** The `_meta` keys a plain call carries: the per-request envelope, nothing the SDK would act on. */
@@ -44,9 +47,10 @@ export class DirectToolCalls {
     if (call === undefined) return undefined;
     const { deps } = this;
     const state = deps.runtime.readerState(context);
+    const apps = deps.apps !== undefined && rendersApps(call.capabilities) ? deps.apps : undefined;
     let text: string;
     try {
-      const result = await callTool([call.tool], deps.runtime.names, call.name, call.args, { runtime: deps.runtime, request: context, state, endpoint, signal: request.signal });
+      const result = await callTool([call.tool], deps.runtime.names, call.name, call.args, { runtime: deps.runtime, request: context, state, endpoint, signal: request.signal, ...(apps !== undefined ? { apps } : {}) });
       // As JSON.stringify({ result, jsonrpc, id }) writes it, with the result written once if shared.
       text = `{"result":${resultJson(result, serverIdentity(deps.runtime, deps.version))},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
     } catch (error) {
@@ -67,7 +71,8 @@ export class DirectToolCalls {
     if (!isPlainObject(meta) || !Object.keys(meta).every((k) => ENVELOPE_KEYS.has(k))) return undefined;
     const names = this.deps.runtime.names;
     const tool = this.deps.tools.find((t) => t.name(names) === name);
-    if (tool === undefined) return undefined;
+    // An app's own tool for a client without MCP Apps is no tool: the SDK's path says so, naming the tools there are.
+    if (tool === undefined || (tool.app === true && !rendersApps(meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined))) return undefined;
     const headers = request.headers;
     const protocolVersionHeader = headers.get("mcp-protocol-version") ?? undefined;
     const mcpMethodHeader = headers.get("mcp-method") ?? undefined;
@@ -78,7 +83,7 @@ export class DirectToolCalls {
     if (route.kind !== "modern" || route.messageKind !== "request") return undefined;
     const revision = route.classification.revision;
     if (revision === undefined || !STATELESS_PROTOCOL_VERSIONS.includes(revision)) return undefined;
-    return { id: body.id as string | number, tool, name, args: args as Record<string, unknown> | undefined };
+    return { id: body.id as string | number, tool, name, args: args as Record<string, unknown> | undefined, capabilities: meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined };
   }
 }
 

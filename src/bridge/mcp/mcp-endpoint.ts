@@ -335,6 +335,7 @@ export class McpEndpoint {
       endpoint,
       version: deps.version,
       forwardDiagnostics: false,
+      ...(deps.apps !== undefined ? { apps: deps.apps } : {}),
       // Changes are announced by `NotificationStreams` and the listen bus, per reader.
       live: false,
       // The token endpoint's client-credentials grant is an MCP extension (SEP-1046): say so where it applies.

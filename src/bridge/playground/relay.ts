@@ -58,11 +58,7 @@ const LOCAL_RULE = "the relay calls loopback, private and other special-purpose 
  * may call it (the `relay` budget).
  */
 export function createRelayApp(deps: RelayDeps): Hono {
-  const limits = { ...LIMITS.relay, ...deps.limits };
-  const lookupAll: LookupAll =
-    deps.lookup ??
-    ((hostname) =>
-      new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)))));
+  const relay = createRelay(deps);
   const app = new Hono();
 
   app.post(RELAY_PATH, async (c) => {
@@ -70,9 +66,50 @@ export function createRelayApp(deps: RelayDeps): Hono {
       const decision = await deps.budget.take(c, { relay: 1 });
       if (!decision.ok) return rateLimitedResponse(c.req.path, decision);
     }
+    let raw: unknown;
     try {
-      const input = await readInput(c.req.raw, limits.maxRequestBytes);
-      const context = deps.contextOf !== undefined ? await deps.contextOf(c.req.raw) : localContext();
+      raw = await readInput(c.req.raw, relay.maxRequestBytes);
+    } catch (error) {
+      if (error instanceof RelayError) return c.json({ error: { code: error.code, message: error.message } }, error.status);
+      throw error;
+    }
+    const context = deps.contextOf !== undefined ? await deps.contextOf(c.req.raw) : localContext();
+    const answer = await relay.send(raw, context);
+    return c.json(answer.body, answer.status as 200);
+  });
+  return app;
+}
+
+/** The relay's answer: the HTTP status `POST /_svc/api/request` answers with, and its JSON body. */
+export interface RelayAnswer {
+  readonly status: 200 | RelayError["status"];
+  readonly body: RelayResponse | { readonly error: { readonly code: string; readonly message: string } };
+}
+
+/** The relay itself, for the HTTP route and for the MCP Apps' request tool alike. */
+export interface Relay {
+  /**
+   * Send one request (the JSON body of `POST /_svc/api/request`, already parsed) as `context`'s
+   * reader; `bytes`, the size of the JSON it came as, is held to the same limit as the route's body.
+   */
+  readonly send: (input: unknown, context: RequestContext, bytes?: number) => Promise<RelayAnswer>;
+  readonly maxRequestBytes: number;
+}
+
+/**
+ * The relay's checks and its call, whatever brought the request: the HTTP route above, or an
+ * MCP App's tool call (src/tools/mcp/api-request-tool.ts), each with its own reader's context.
+ */
+export function createRelay(deps: Pick<RelayDeps, "lookupPage" | "lookup" | "limits">): Relay {
+  const limits = { ...LIMITS.relay, ...deps.limits };
+  const lookupAll: LookupAll =
+    deps.lookup ??
+    ((hostname) =>
+      new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)))));
+  const send = async (raw: unknown, context: RequestContext, bytes = 0): Promise<RelayAnswer> => {
+    try {
+      if (bytes > limits.maxRequestBytes) throw new RelayError(413, "request_too_large", `the request is over the relay's ${limits.maxRequestBytes}-byte limit`);
+      const input = parseInput(raw);
       const page = deps.lookupPage(input.page, context);
       if (page === undefined || page.kind === "channel") {
         throw new RelayError(404, "unknown_page", `${input.page} is not an API page of this site`);
@@ -86,7 +123,7 @@ export function createRelayApp(deps: RelayDeps): Hono {
         const why = isIP(target.hostname.replace(/^\[|\]$/g, "")) !== 0 ? specialAddress(target.hostname) : isLocalHost(target.hostname) ? "a local name" : undefined;
         if (why !== undefined) throw new RelayError(403, "private_address", `${target.hostname} is ${why}; ${LOCAL_RULE}`);
       }
-      const result = await send(target, input, {
+      const result = await sendUpstream(target, input, {
         timeoutMs: limits.timeoutMs,
         maxResponseBytes: limits.maxResponseBytes,
         lookup: async (hostname) => {
@@ -98,13 +135,13 @@ export function createRelayApp(deps: RelayDeps): Hono {
           return addresses;
         },
       });
-      return c.json(result, 200);
+      return { status: 200, body: result };
     } catch (error) {
-      if (error instanceof RelayError) return c.json({ error: { code: error.code, message: error.message } }, error.status);
+      if (error instanceof RelayError) return { status: error.status, body: { error: { code: error.code, message: error.message } } };
       throw error;
     }
-  });
-  return app;
+  };
+  return { send, maxRequestBytes: limits.maxRequestBytes };
 }
 
 /** The declared server `target` lies under; refuses targets under none, or hiding dot segments. */
@@ -122,18 +159,20 @@ function targetServer(page: ApiPageInfo, target: URL, pagePath: string): NonNull
   throw new RelayError(403, "target_not_allowed", `${where} is not under a server declared for ${pagePath} (${declared.join(", ")})`);
 }
 
-async function readInput(request: Request, maxBytes: number): Promise<RelayRequest> {
+async function readInput(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().includes("application/json")) throw new RelayError(400, "invalid_request", "the body must be JSON (Content-Type: application/json)");
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new RelayError(413, "request_too_large", `the request is over the relay's ${maxBytes}-byte limit`);
   const bytes = await readLimited(request, maxBytes);
-  let raw: unknown;
   try {
-    raw = JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     throw new RelayError(400, "invalid_request", "the body is not valid JSON");
   }
+}
+
+function parseInput(raw: unknown): RelayRequest {
   const parsed = RelayRequest.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -207,7 +246,7 @@ function outgoing(input: RelayRequest): { headers: Record<string, string>; paylo
   return { headers, payload };
 }
 
-function send(target: URL, input: RelayRequest, opts: SendOptions): Promise<RelayResponse> {
+function sendUpstream(target: URL, input: RelayRequest, opts: SendOptions): Promise<RelayResponse> {
   const { headers, payload } = outgoing(input);
   const request = target.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise<RelayResponse>((resolve, reject) => {

@@ -3,11 +3,12 @@ import type { ApiSettings } from "../../config/openapi/api-settings.js";
 import { CODE_GENERATORS, exampleRequest } from "../../config/openapi/code-examples.js";
 import { exampleValue } from "../../config/openapi/example-value.js";
 import type { ApiAuth, ApiContent, ApiOperation, ApiSpec } from "../../config/openapi/model.js";
-import { describePlayground, type PlaygroundSettings, RELAY_PATH } from "../../config/openapi/playground.js";
+import { describePlayground, type PlaygroundSettings, playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.js";
 import { PARAMETER_GROUPS, channelPageOperations, parameterAnchors } from "../../config/openapi/render-page.js";
 import { fieldOf, type SchemaField, schemaFields } from "../../config/openapi/schema-fields.js";
 import { fieldAnchor } from "../../tools/render/components/fields.js";
 import { renderMarkdown } from "../../tools/render/render-mdx.js";
+import type { Reader } from "../../vfs/access.js";
 import { escapeHtml as esc } from "../auth/login-page.js";
 
 /** What the playground script reads from the page (`<script type="application/json" id="svc-operation">`). */
@@ -19,6 +20,8 @@ export interface PlaygroundData {
   readonly transport: "proxy" | "direct";
   readonly relay: string;
   readonly bodyType?: string;
+  /** In an MCP App: the tool its Send calls (through the host), in place of `relay`. */
+  readonly tool?: string;
 }
 
 /** How the playground appears to this reader: the form, a sign-in invitation, or a notice. */
@@ -42,11 +45,8 @@ export interface OperationHtmlInput {
  */
 export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1): string {
   const { op, playground } = input;
-  const base = op.servers[0];
-  const shownPath = op.kind === "webhook" ? op.path : playground.fullUrl && base !== undefined ? `${base}${op.path}` : op.path;
-  const method = op.kind === "webhook" ? `WEBHOOK ${op.webhookMethod ?? "POST"}` : op.method;
   const out: string[] = [`<article class="operation">`, `<h${headingLevel}>${esc(input.title)}</h${headingLevel}>`];
-  out.push(`<p class="endpoint"><span class="method m-${esc(op.method.toLowerCase())}">${esc(method)}</span> <code data-testid="endpoint">${esc(shownPath)}</code></p>`);
+  out.push(endpointHtml(op, playground));
   if (op.deprecated) out.push(`<p class="deprecated">Deprecated.</p>`);
   if (op.description !== undefined) out.push(`<div class="description">${prose(op.description)}</div>`);
   if (op.kind === "operation" && op.servers.length > 0) out.push(`<p class="meta">Base URL${op.servers.length > 1 ? "s" : ""}: ${op.servers.map((s) => `<code>${esc(s)}</code>`).join(", ")}</p>`);
@@ -97,11 +97,32 @@ export function playgroundData(op: ApiOperation, pagePath: string, playground: P
 }
 
 /**
+ * How the playground appears to `reader`: the form where they may use it, else why not. A
+ * sign-in invitation needs `signInHref` (the pages' sign-in); without it (an MCP App, whose
+ * reader is the connection's) it is a notice.
+ */
+export function playgroundView(playground: PlaygroundSettings, reader: Reader, authConfigured: boolean, signInHref?: string): PlaygroundView {
+  if (playgroundVisible(playground, reader, authConfigured)) return { kind: "form" };
+  if (playground.display === "none") return { kind: "notice", text: "The playground is turned off for this page." };
+  if (!reader.authenticated && authConfigured) return signInHref !== undefined ? { kind: "sign-in", href: signInHref } : { kind: "notice", text: "The playground of this page is for signed-in readers." };
+  if (!reader.authenticated) return { kind: "notice", text: "The playground of this page is for signed-in readers, and this site has no sign-in." };
+  return { kind: "notice", text: `The playground of this page is limited to the groups ${(playground.groups ?? []).join(", ")}.` };
+}
+
+/** The endpoint line of an operation: its method and path (with its first server where `playground.url` is `full`). */
+export function endpointHtml(op: ApiOperation, playground: PlaygroundSettings): string {
+  const base = op.servers[0];
+  const shownPath = op.kind === "webhook" ? op.path : playground.fullUrl && base !== undefined ? `${base}${op.path}` : op.path;
+  const method = op.kind === "webhook" ? `WEBHOOK ${op.webhookMethod ?? "POST"}` : op.method;
+  return `<p class="endpoint"><span class="method m-${esc(op.method.toLowerCase())}">${esc(method)}</span> <code data-testid="endpoint">${esc(shownPath)}</code></p>`;
+}
+
+/**
  * The playground form: server, credentials of the first security alternative, path, query and
  * header parameters and the body, prefilled per `api.examples` (`prefill`: the spec's examples;
  * `defaults: required`: required parameters only), then Send and the answer area.
  */
-function playgroundHtml(input: OperationHtmlInput): string {
+export function playgroundHtml(input: Pick<OperationHtmlInput, "op" | "view" | "settings">): string {
   const { op, view } = input;
   if (view.kind === "sign-in") return `<section class="playground" id="try-it"><h2>Try it</h2><p>The playground of this page is for signed-in readers. <a href="${esc(view.href)}" data-testid="playground-sign-in">Sign in</a> to use it.</p></section>`;
   if (view.kind === "notice") return `<section class="playground" id="try-it"><h2>Try it</h2><p class="notice">${esc(view.text)}</p></section>`;

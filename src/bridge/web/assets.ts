@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 /** The assets the pages load, by file name, with their content types. */
 export const ASSET_TYPES: Readonly<Record<string, string>> = {
   "playground.js": "text/javascript; charset=utf-8",
+  "playground-app.js": "text/javascript; charset=utf-8",
   "dashboard.js": "text/javascript; charset=utf-8",
   "dashboard.css": "text/css; charset=utf-8",
   "pages.css": "text/css; charset=utf-8",

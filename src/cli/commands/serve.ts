@@ -4,6 +4,7 @@ import { localContext } from "../../vfs/request-context.js";
 import { LazyFeedbackStore } from "../../store/feedback/lazy-store.js";
 import { SUBMIT_FEEDBACK } from "../../tools/mcp/feedback-tool.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
+import { playgroundApps } from "../../bridge/playground/apps.js";
 import { docsTools } from "../../tools/mcp/tools.js";
 import { LIMITS } from "../../limits.js";
 import { defineCommand } from "../command.js";
@@ -97,6 +98,8 @@ export const serveCommand = defineCommand({
     // The reader's view and shell are made now, not by the first command (a second on a large site).
     runtime.readerState(context);
     if (io.streams === undefined) throw new CliError("serve needs the process's standard input and output");
+    // API pages' playgrounds as MCP Apps, for a client that renders them: the relay as the local reader.
+    const apps = playgroundApps({ runtime });
     const transport = new StdioServerTransport(io.streams.stdin as never, io.streams.stdout as never);
     const closed = new Promise<void>((resolve) => {
       // The client closing our stdin is the normal way a stdio server is stopped.
@@ -104,7 +107,7 @@ export const serveCommand = defineCommand({
     });
     // The SDK's stdio entry takes both generations: a 2025 `initialize` or a 2026-07-28 request
     // (or `server/discover`) opens the connection, and one server from the factory serves it.
-    const connection = serveStdio(() => createMcpServer({ runtime, context, endpoint: "stdio", tools }).server, {
+    const connection = serveStdio(() => createMcpServer({ runtime, context, endpoint: "stdio", tools, apps }).server, {
       transport,
       onerror: (error) => log(`MCP: ${error.message}`),
     });

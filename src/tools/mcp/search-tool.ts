@@ -7,7 +7,8 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { ToolNames } from "../tool-names.js";
 import { cutText, maxCharsArgument } from "./max-chars.js";
 import { PROVENANCE_META_KEY, type Provenance, currentCommit, provenanceOf, provenanceSchema } from "./provenance.js";
-import { READ_ONLY_TOOL, defineTool } from "./tool.js";
+import { READ_ONLY_TOOL, type ToolContext, defineTool } from "./tool.js";
+import { appUri, hasApp } from "./ui-extension.js";
 
 export type { SearchResult };
 
@@ -49,9 +50,22 @@ export const searchTool = defineTool({
     if (!found.ok) return found;
     const commit = await currentCommit(ctx.runtime);
     const answer = toolResult(found.value, commit);
-    return success(maxChars === undefined ? answer : withinChars(answer, args.query, ctx.runtime.names, maxChars));
+    return success(withApp(maxChars === undefined ? answer : withinChars(answer, args.query, ctx.runtime.names, maxChars), ctx));
   },
 });
+
+/**
+ * For a client that renders MCP Apps: the result points at the playground app of its best API
+ * operation hit (`_meta.ui.resourceUri`), which the host can open beside the answer. Any other
+ * client gets the result as it was.
+ */
+function withApp(result: CallToolResult, ctx: ToolContext): CallToolResult {
+  if (ctx.apps === undefined) return result;
+  const { results } = result.structuredContent as { results: readonly ToolSearchResult[] };
+  const hit = results.find((r) => hasApp(ctx.runtime, r.path, ctx.request));
+  if (hit === undefined) return result;
+  return { ...result, _meta: { ...result._meta, ui: { resourceUri: appUri(ctx.runtime, hit.path) } } };
+}
 
 /** The tool's result, a form of the search's answer (`SearchAnswer`). */
 const TOOL_RESULT = answerForm<CallToolResult>("search tool result");

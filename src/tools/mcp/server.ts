@@ -13,6 +13,8 @@ import { CORE_TOOLS } from "./tools.js";
 import { RESULT_TTL_MS } from "./provenance.js";
 import { SKILLS_EXTENSION_ID, readSkillFile, serveSkills } from "./skills-extension.js";
 import type { DocsTool } from "./tool.js";
+import { apiRequestTool } from "./api-request-tool.js";
+import { type PlaygroundApps, appResources, readApp, rendersApps, requestCapabilities } from "./ui-extension.js";
 import { VERSION } from "../../version.js";
 import { siteTitle } from "../tool-names.js";
 
@@ -54,6 +56,11 @@ export interface McpServerOptions {
    * (`NotificationStreams`), in both generations.
    */
   readonly live?: boolean;
+  /**
+   * API pages' playgrounds as MCP Apps (the `io.modelcontextprotocol/ui` extension): offered to a
+   * request whose client declares it renders them, with the app's own tool; unset, none at all.
+   */
+  readonly apps?: PlaygroundApps;
 }
 
 export interface DocsMcpServer {
@@ -76,7 +83,9 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   const opening = options.context;
   const contextOf: ContextSource = options.contextOf ?? (() => opening);
   const forwardDiagnostics = options.forwardDiagnostics ?? true;
-  const tools = options.tools ?? CORE_TOOLS;
+  const given = options.tools ?? CORE_TOOLS;
+  // The apps' Send tool comes with the apps (the bridge's table already holds it, for its budgets).
+  const tools = options.apps !== undefined && !given.some((t) => t.key === apiRequestTool.key) ? [...given, apiRequestTool] : given;
   const keys = new Set<string>();
   for (const t of tools) {
     if (keys.has(t.key)) throw new Error(`duplicate tool ${t.key}`);
@@ -110,20 +119,26 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     return { request, state: runtime.readerState(request) };
   };
 
+  /** The playground apps, for a request whose client renders MCP Apps (declared per request in 2026-07-28, per session before). */
+  const appsOf = (ctx: ServerContext): PlaygroundApps | undefined => (options.apps !== undefined && rendersApps(requestCapabilities(server, ctx)) ? options.apps : undefined);
+
   server.setRequestHandler("tools/list", async (request, ctx) => {
     refuseCursor("tools/list", request.params?.cursor);
-    return { tools: listTools(tools, toolText(runtime, readerOf(ctx).state)) };
+    return { tools: listTools(tools, toolText(runtime, readerOf(ctx).state), appsOf(ctx) !== undefined) };
   });
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { request: context, state } = readerOf(ctx);
+    const apps = appsOf(ctx);
     // `Server` checks the result against the protocol's schema: a malformed one is our bug.
-    return callTool(tools, runtime.names, request.params.name, request.params.arguments, { runtime, request: context, state, endpoint, signal: callSignal(ctx) });
+    return callTool(tools, runtime.names, request.params.name, request.params.arguments, { runtime, request: context, state, endpoint, signal: callSignal(ctx), ...(apps !== undefined ? { apps } : {}) });
   });
 
   server.setRequestHandler("resources/list", async (request, ctx) => {
     refuseCursor("resources/list", request.params?.cursor);
-    return { resources: listResources(readerOf(ctx).state) };
+    const { request: context, state } = readerOf(ctx);
+    // The reader's apps after their skills, for a client that renders them; any other sees the list as it was.
+    return { resources: [...listResources(state), ...(appsOf(ctx) !== undefined ? appResources(runtime, context) : [])] };
   });
 
   // We serve no templated resources; a client that asks is told so with an empty list.
@@ -134,11 +149,17 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
 
   server.setRequestHandler("resources/read", async (request, ctx) => {
     const { request: context, state } = readerOf(ctx);
+    const apps = appsOf(ctx);
+    if (apps !== undefined) {
+      const app = await readApp(runtime, apps, request.params.uri, context);
+      if (app !== undefined) return app;
+    }
     const skill = state.skills.find((s) => s.uri === request.params.uri);
     if (skill === undefined) {
       const file = await readSkillFile(request.params.uri, { runtime, request: context }, state);
       if (file !== undefined) return file;
-      // Same answer for a missing and a restricted skill: a restricted one must not be confirmed.
+      // Same answer for a missing and a restricted skill or app (and for an app asked by a client
+      // that does not render them): a restricted one must not be confirmed.
       // -32602 with the uri in `data`, as 2026-07-28 asks (2025 clients read the same code).
       throw new ResourceNotFoundError(request.params.uri);
     }

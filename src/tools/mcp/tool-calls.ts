@@ -5,16 +5,25 @@ import type { ToolNames } from "../tool-names.js";
 import { invalidParams } from "./issues.js";
 import type { DocsTool, ToolContext, ToolText } from "./tool.js";
 
-/** `tools/list`: every tool, in the table's order (so every list is the same), written for one reader. */
-export function listTools(tools: readonly DocsTool[], text: ToolText): Tool[] {
-  return tools.map((t) => ({
+/**
+ * `tools/list`: every tool, in the table's order (so every list is the same), written for one
+ * reader; an MCP App's own tools only with `apps` (the client renders them), marked for the app alone.
+ */
+export function listTools(tools: readonly DocsTool[], text: ToolText, apps = false): Tool[] {
+  return offered(tools, apps).map((t) => ({
     name: t.name(text.names),
     title: t.title(text),
     description: t.description(text),
     inputSchema: jsonSchema(t.input, "input"),
     outputSchema: jsonSchema(t.output, "output"),
     annotations: t.annotations,
+    ...(t.app === true ? { _meta: { ui: { visibility: ["app"] } } } : {}),
   }));
+}
+
+/** The tools a client is offered: an MCP App's own only to a client that renders MCP Apps. */
+function offered(tools: readonly DocsTool[], apps: boolean): readonly DocsTool[] {
+  return apps ? tools : tools.filter((t) => t.app !== true);
 }
 
 /**
@@ -24,8 +33,9 @@ export function listTools(tools: readonly DocsTool[], text: ToolText): Tool[] {
  * model reads it and can correct its call, where a protocol error would reach only the client.
  */
 export async function callTool(tools: readonly DocsTool[], names: ToolNames, name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
-  const tool = tools.find((t) => t.name(names) === name);
-  if (tool === undefined) throw invalidParams(`Unknown tool "${name}". Available: ${tools.map((t) => t.name(names)).join(", ")}`);
+  const available = offered(tools, ctx.apps !== undefined);
+  const tool = available.find((t) => t.name(names) === name);
+  if (tool === undefined) throw invalidParams(`Unknown tool "${name}". Available: ${available.map((t) => t.name(names)).join(", ")}`);
   // Absent is no arguments; anything but an object (null, an array, a string) is named.
   const given = args === undefined ? {} : args;
   const parsed =

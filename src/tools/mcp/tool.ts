@@ -5,6 +5,7 @@ import type { RequestContext } from "../../vfs/request-context.js";
 import type { ReaderState, DocsRuntime } from "../runtime.js";
 import type { ToolNames } from "../tool-names.js";
 import type { Outcome } from "../use-cases/outcome.js";
+import type { PlaygroundApps } from "./ui-extension.js";
 
 /** What a tool call can use: the live runtime, the request's context and its reader's state. */
 export interface ToolContext {
@@ -17,6 +18,8 @@ export interface ToolContext {
   readonly endpoint: string;
   /** Aborts when the caller gives up: the request was cancelled, its connection or session closed. */
   readonly signal?: AbortSignal;
+  /** The playground apps, when the server offers them and this request's client renders MCP Apps (`ui-extension.ts`). */
+  readonly apps?: PlaygroundApps;
 }
 
 /** What a tool's title and description may name: the site, its tool names, and the reader's outline. */
@@ -43,6 +46,11 @@ export interface DocsTool<S extends z.ZodObject = z.ZodObject> {
   /** The shape of `structuredContent` of a successful call (`outputSchema` in `tools/list`). */
   readonly output: z.ZodObject;
   readonly annotations: ToolAnnotations;
+  /**
+   * An MCP App's own tool (`visibility: ["app"]`): listed and callable only for a client that
+   * renders MCP Apps, when the server offers them; for any other it does not exist.
+   */
+  readonly app?: true;
   /**
    * The call's result, or the arguments the use case found wrong where the schema could not (an
    * unknown version): the server answers those as an error result naming them (SEP-1303).

@@ -1,4 +1,3 @@
-import { playgroundVisible } from "../../../config/openapi/playground.js";
 import type { ApiPageItem, ApiPagePlan, FrontMatterOperation } from "../../../config/openapi/plan-api-pages.js";
 import { Navigations } from "../../../tools/preview/navigations.js";
 import type { PagePlace } from "../../../tools/preview/page-place.js";
@@ -10,7 +9,7 @@ import { type PreviewCaches, previewContent, previewFrame } from "../../../tools
 import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
 import type { Page } from "../../../vfs/site.js";
 import { escapeHtml as esc } from "../../auth/login-page.js";
-import { channelHtml, operationHtml, type PlaygroundView, playgroundData, playgroundDataHtml, prose } from "../api-page.js";
+import { channelHtml, operationHtml, playgroundData, playgroundDataHtml, playgroundView, prose } from "../api-page.js";
 import { type FrameReader, type PreviewData, previewPage, type SignInLinks } from "./page-frame.js";
 
 /**
@@ -120,12 +119,7 @@ export function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found: Foun
   const settings = runtime.site.api?.settings;
   if (info === undefined || settings === undefined) return previewPage({ ...frame, main: `<article class="page"><h1>${esc(page.title)}</h1>${prose(page.body)}</article>` });
   const playground = info.playground;
-  let view: PlaygroundView;
-  if (playgroundVisible(playground, context.reader, authConfigured)) view = { kind: "form" };
-  else if (playground.display === "none") view = { kind: "notice", text: "The playground is turned off for this page." };
-  else if (!context.reader.authenticated && authConfigured) view = { kind: "sign-in", href: `${links.login}?return=${encodeURIComponent(urlPath)}` };
-  else if (!context.reader.authenticated) view = { kind: "notice", text: "The playground of this page is for signed-in readers, and this site has no sign-in." };
-  else view = { kind: "notice", text: `The playground of this page is limited to the groups ${(playground.groups ?? []).join(", ")}.` };
+  const view = playgroundView(playground, context.reader, authConfigured, `${links.login}?return=${encodeURIComponent(urlPath)}`);
 
   const generated = "kind" in item;
   // A front-matter page: the author's prose first, then the operation (as the hosted platform shows it).

@@ -1,0 +1,48 @@
+import type { ApiOperation } from "../../config/openapi/model.js";
+import type { DocsRuntime } from "../../tools/runtime.js";
+import type { RequestContext } from "../../vfs/request-context.js";
+import { escapeHtml as esc } from "../auth/login-page.js";
+import { endpointHtml, playgroundData, playgroundDataHtml, playgroundHtml, playgroundView } from "../web/api-page.js";
+import type { WebAssets } from "../web/assets.js";
+
+/**
+ * The MCP App of an API operation page: one self-contained HTML document (its style and script
+ * inline: a host's sandbox loads nothing else) with the page's title and endpoint, then the same
+ * playground form and answer view as the page, as `context`'s reader may use it. Its Send is a
+ * call of `tool` through the host, answered by the relay as the connection's reader.
+ * Undefined for a page that documents no operation.
+ */
+export async function appDocument(runtime: DocsRuntime, assets: WebAssets, pagePath: string, context: RequestContext, tool: string): Promise<string | undefined> {
+  const api = runtime.site.api;
+  const info = runtime.apiPage(pagePath, context);
+  if (api === undefined || info === undefined || info.kind !== "operation") return undefined;
+  const op = operationAt(runtime, pagePath);
+  if (op === undefined) return undefined;
+  const view = playgroundView(info.playground, context.reader, context.authMode !== "public");
+  const title = runtime.site.pages.get(pagePath)?.title ?? `${op.method} ${op.path}`;
+  const [css, script] = await Promise.all([assets.get("pages.css"), assets.get("playground-app.js")]);
+  if (css === undefined || script === undefined) throw new Error("the playground app's assets are missing");
+  const data = view.kind === "form" ? playgroundDataHtml({ ...playgroundData(op, pagePath, info.playground), transport: "proxy", tool }) : "";
+  return [
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
+    `<title>${esc(title)}</title><style>${inlineText(css, "style")}</style></head>`,
+    `<body class="mcp-app"><article class="operation"><h1>${esc(title)}</h1>${endpointHtml(op, info.playground)}`,
+    playgroundHtml({ op, view, settings: api.settings }),
+    `</article>${data}<script type="module">${inlineText(script, "script")}</script></body></html>`,
+  ].join("\n");
+}
+
+/** The operation a generated page or a front-matter page documents. */
+function operationAt(runtime: DocsRuntime, pagePath: string): ApiOperation | undefined {
+  const plan = runtime.site.api?.plan;
+  if (plan === undefined) return undefined;
+  const fm = plan.frontMatter.get(pagePath);
+  if (fm !== undefined) return fm.operation;
+  const item = plan.pages.find((p) => p.pagePath === pagePath)?.item;
+  return item?.kind === "operation" ? item.operation : undefined;
+}
+
+/** Text put inside `<style>` or `<script>`: nothing in it may close the element early. */
+function inlineText(text: string, tag: "style" | "script"): string {
+  return text.replace(new RegExp(`</(${tag})`, "gi"), "<\\/$1");
+}
