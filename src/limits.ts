@@ -85,6 +85,10 @@ export const LIMITS = {
      *  this, so that a short page finds the same twins a long one does; ranking 20 pages instead
      *  of 10 costs a few hundredths of a millisecond. */
     minTwinCandidates: 20,
+    /** Other versions listed under a folded result ("also in"), best first; the rest are counted
+     *  (`moreVersions`). A site copying every page into 35 releases would otherwise print 34
+     *  links under each result, and an agent reads them all before the next page. */
+    shownVersionTwins: 2,
     /** Variants indexed per page for readers who may read only some of the files it inlines
      *  (`variants.ts`): one per distinct outcome, two for a page with one restricted snippet.
      *  Past this many (a page inlining many snippets under many different rules), readers who

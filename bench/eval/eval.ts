@@ -25,6 +25,9 @@ const QuestionSchema = z
     unspaced: z.literal(true).optional(),
     /** Names a version (`v3`, `2.0.6`) or an SDK (Python, Go). */
     names: z.enum(["version", "sdk"]).optional(),
+    /** Asked with the tool's `version` / `language` filter (a docs.json label or language code). */
+    version: z.string().optional(),
+    language: z.string().optional(),
   })
   .strict();
 
@@ -52,8 +55,14 @@ export function missingJudgements(set: EvalSet, site: Site, indexed: (path: stri
   return out;
 }
 
+/** The tool's `version` / `language` arguments a question is asked with. */
+export interface Filter {
+  readonly version?: string | undefined;
+  readonly language?: string | undefined;
+}
+
 /** A search engine under evaluation: the ranked page paths for a query. */
-export type Ranker = (query: string) => readonly string[];
+export type Ranker = (query: string, filter?: Filter) => readonly string[];
 
 export interface Scores {
   /** Mean reciprocal rank of the first relevant page within the top 10 (0 when none). */
@@ -80,7 +89,7 @@ export function score(questions: readonly Question[], rank: Ranker): Scores {
   let recall = 0;
   let top1 = 0;
   for (const q of questions) {
-    const ranked = rank(q.query).slice(0, CUTOFF);
+    const ranked = rank(q.query, { version: q.version, language: q.language }).slice(0, CUTOFF);
     const r = firstRelevantRank(ranked, q.relevant);
     if (r !== undefined) mrr += 1 / r;
     if (r === 1) top1++;

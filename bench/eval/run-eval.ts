@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { type SearchHit, SearchIndex } from "../../src/tools/search/search-index.js";
 import { loadSite } from "../../src/vfs/load-site.js";
-import { isIndexed, type Site } from "../../src/vfs/site.js";
+import { isIndexed, placementOf, type Site } from "../../src/vfs/site.js";
 import { plainBm25 } from "./baseline.js";
-import { CUTOFF, type EvalSet, firstRelevantRank, loadEvalSets, missingJudgements, type Question, type Ranker, type Scores, score } from "./eval.js";
+import { CUTOFF, type EvalSet, type Filter, firstRelevantRank, loadEvalSets, missingJudgements, type Question, type Ranker, type Scores, score } from "./eval.js";
 
 /** One engine's scores on one slice of questions. */
 export interface EvalResult {
@@ -28,10 +28,17 @@ export function rankers(site: Site): { ours: Ranker; oursHits: Ranker; baseline:
   const index = new SearchIndex();
   index.sync(site);
   const pages = [...site.pages.values()].filter((p) => isIndexed(site, p));
+  const bm25 = plainBm25(pages);
+  // The baseline has no filters: its list is cut to the pages the filter keeps, as ours is.
+  const kept = (path: string, f: Filter | undefined): boolean => {
+    const placement = placementOf(site, site.pages.get(path)!);
+    if (f?.version !== undefined && placement?.versions !== undefined && !placement.versions.includes(f.version)) return false;
+    return !(f?.language !== undefined && placement?.languages !== undefined && !placement.languages.includes(f.language));
+  };
   return {
-    ours: (query) => hitPaths(index.search({ query, pageSize: CUTOFF, canRead: () => true })),
-    oursHits: (query) => index.search({ query, pageSize: CUTOFF, canRead: () => true }).map((h) => h.page.path),
-    baseline: plainBm25(pages),
+    ours: (query, f) => hitPaths(index.search({ query, pageSize: CUTOFF, canRead: () => true, ...f })),
+    oursHits: (query, f) => index.search({ query, pageSize: CUTOFF, canRead: () => true, ...f }).map((h) => h.page.path),
+    baseline: (query, f) => (f?.version === undefined && f?.language === undefined ? bm25(query) : bm25(query).filter((p) => kept(p, f))),
   };
 }
 
@@ -73,7 +80,8 @@ export async function evaluate(
     const r = rankers(site);
     for (const q of set.questions) {
       all.push({ q, r });
-      perQuestion.set(q.id, { q, ours: r.ours(q.query).slice(0, CUTOFF), baseline: r.baseline(q.query).slice(0, CUTOFF) });
+      const f = { version: q.version, language: q.language };
+      perQuestion.set(q.id, { q, ours: r.ours(q.query, f).slice(0, CUTOFF), baseline: r.baseline(q.query, f).slice(0, CUTOFF) });
     }
     for (const split of ["dev", "heldout"] as const) {
       const qs = set.questions.filter((q) => q.split === split);
@@ -84,7 +92,7 @@ export async function evaluate(
       ["svc-mcp", r.oursHits],
       ["plain BM25", r.baseline],
     ] as const) {
-      const counts = set.questions.map((q) => distinctPages(site, rank(q.query)));
+      const counts = set.questions.map((q) => distinctPages(site, rank(q.query, { version: q.version, language: q.language })));
       distinct.push({ corpus: set.corpus, engine, min: Math.min(...counts), mean: counts.reduce((a, b) => a + b, 0) / counts.length });
     }
     results.push({ corpus: set.corpus, engine: "svc-mcp", slice: "all", scores: score(set.questions, r.ours) });
@@ -92,8 +100,8 @@ export async function evaluate(
   }
   const byKind = new Map<string, Question[]>();
   for (const { q } of all) byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), q]);
-  const cached = (pick: "ours" | "baseline"): Ranker => (query) => {
-    for (const v of perQuestion.values()) if (v.q.query === query) return v[pick];
+  const cached = (pick: "ours" | "baseline"): Ranker => (query, f) => {
+    for (const v of perQuestion.values()) if (v.q.query === query && v.q.version === f?.version && v.q.language === f?.language) return v[pick];
     return [];
   };
   // Slices of the multilingual and versioned sets: Chinese/Japanese, unspaced, naming a version or SDK.

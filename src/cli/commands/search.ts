@@ -9,7 +9,7 @@ import { CliError } from "../io.js";
 import { parseGroups, withDir, withGroups, withJson } from "../options.js";
 
 /** `--json`: the tool's results without `section` and `file` (the URL and path say them). */
-type SearchResultJson = Pick<SearchResult, "title" | "path" | "url" | "snippet" | "score" | "versions" | "languages" | "products" | "otherVersions">;
+type SearchResultJson = Pick<SearchResult, "title" | "path" | "url" | "snippet" | "score" | "versions" | "languages" | "products" | "otherVersions" | "moreVersions">;
 
 /** The option that sets each argument of the search use case (`query` is the positional). */
 const OPTION_OF: Readonly<Record<string, string>> = {
@@ -67,6 +67,7 @@ export const searchCommand = defineCommand({
         ...(r.products !== undefined ? { products: r.products } : {}),
         ...(r.products !== undefined ? { products: r.products } : {}),
         ...(r.otherVersions !== undefined ? { otherVersions: r.otherVersions } : {}),
+        ...(r.moreVersions !== undefined ? { moreVersions: r.moreVersions } : {}),
       }));
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     } else {

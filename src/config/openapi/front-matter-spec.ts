@@ -1,6 +1,8 @@
 import { posix } from "node:path";
 import { normalizeSpecPath } from "./spec-source.js";
 
+const SPEC_EXTENSION = /\.(json|ya?ml)$/i;
+
 /** What `frontMatterSpecFile` may ask about the repository. */
 export interface SpecFileLookup {
   /** Whether a repository-relative file exists (and is not left out by the ignore rules). */
@@ -15,7 +17,9 @@ export interface SpecFileLookup {
  * `/api-reference/openapi-ja.json` from the repository root; a name without a leading `/` from
  * the page's folder first, then from the root; failing those, the one spec file in the
  * repository whose path ends with the name (`/analytics.openapi.json` for
- * `api/analytics.openapi.json`). Undefined for a URL (never fetched from front matter), a path
+ * `api/analytics.openapi.json`), or, for a name written without its extension, whose path less its
+ * extension does (`v1-openapi` for `api-reference/v1-openapi.json`: the platform knows a spec by
+ * its file name, and real sites write it so). Undefined for a URL (never fetched from front matter), a path
  * leaving the repository, or a name that finds no file or several.
  */
 export function frontMatterSpecFile(written: string, pageFile: string, lookup: SpecFileLookup): string | undefined {
@@ -29,6 +33,9 @@ export function frontMatterSpecFile(written: string, pageFile: string, lookup: S
   }
   const clean = posix.normalize(name);
   if (clean === ".." || clean.startsWith("../")) return undefined;
-  const bySuffix = lookup.specFiles().filter((f) => f === clean || f.endsWith(`/${clean}`));
-  return bySuffix.length === 1 ? bySuffix[0] : undefined;
+  const ends = (f: string): boolean => f === clean || f.endsWith(`/${clean}`);
+  const bySuffix = lookup.specFiles().filter(ends);
+  if (bySuffix.length > 0 || SPEC_EXTENSION.test(clean)) return bySuffix.length === 1 ? bySuffix[0] : undefined;
+  const byStem = lookup.specFiles().filter((f) => ends(f.replace(SPEC_EXTENSION, "")));
+  return byStem.length === 1 ? byStem[0] : undefined;
 }

@@ -46,6 +46,9 @@ export interface SearchHit {
   readonly placement: PagePlacement | undefined;
   /** The same page in other versions, folded into this hit (see `foldVersionTwins`): best first. */
   readonly otherVersions: readonly VersionTwin[];
+  /** How many more versions of the page were folded into this hit than `otherVersions` lists
+   *  (`LIMITS.search.shownVersionTwins`). */
+  readonly moreVersions: number;
 }
 
 /** A page folded into a hit as the same page in another version. */
@@ -305,22 +308,37 @@ export class SearchIndex {
     // Without a version filter on a versioned site, the same page in several versions is one
     // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
     const fold = this.foldVersions && req.version === undefined && this.branched;
-    const limit = fold ? Math.max(pageSize * 2, LIMITS.search.minTwinCandidates) : pageSize;
     const branches = fold ? this.branchesFor(readerClass) : undefined;
-    const ranked = rankPages(this.index, stats, query, accepted, this.ranking, this.scratch, prior, limit)
-      .map((r) => {
-        const { entry, variant } = this.byId[r.page] as UnitOf;
-        const v = entry.variants[variant] as IndexedVariant;
-        const twin = branches !== undefined ? this.twinOf(entry, v, branches) : undefined;
-        return { section: r.section, score: round3(r.score), entry, variant: v, twin };
-      })
-      .filter((r) => r.score > 0)
-      .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1));
+    const rankTop = (limit: number) =>
+      rankPages(this.index, stats, query, accepted, this.ranking, this.scratch, prior, limit)
+        .map((r) => {
+          const { entry, variant } = this.byId[r.page] as UnitOf;
+          const v = entry.variants[variant] as IndexedVariant;
+          const twin = branches !== undefined ? this.twinOf(entry, v, branches) : undefined;
+          return { section: r.section, score: round3(r.score), entry, variant: v, twin };
+        })
+        .filter((r) => r.score > 0)
+        .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1));
     // The threshold applies to each result's own score, after folding: a result is the same
     // with or without it (its twins may score lower; they are shown as its other versions).
-    const hits = (branches !== undefined ? foldVersionTwins(ranked, namedVersion(req.query, branches.versionWords) ?? this.defaultVersion, this.ranking.versionTwinTolerance) : ranked.map((r) => ({ ...r, twins: [] })))
-      .filter((r) => r.score >= threshold)
-      .slice(0, pageSize);
+    const folded = (ranked: ReturnType<typeof rankTop>) =>
+      (branches !== undefined ? foldVersionTwins(ranked, namedVersion(req.query, branches.versionWords) ?? this.defaultVersion, this.ranking.versionTwinTolerance) : ranked.map((r) => ({ ...r, twins: [] }))).filter(
+        (r) => r.score >= threshold,
+      );
+    // Without a version filter on a versioned site, the same page in several versions is one
+    // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
+    // A site with many versions (35 copies of each page) can fold a whole candidate list into
+    // one or two hits, so the list grows until it fills the page or holds every match: the top
+    // of a longer list is the same list, so the hits are those of ranking every page.
+    let limit = fold ? Math.max(pageSize * 2, LIMITS.search.minTwinCandidates) : pageSize;
+    let ranked = rankTop(limit);
+    let all = folded(ranked);
+    while (fold && all.length < pageSize && ranked.length >= limit) {
+      limit *= 4;
+      ranked = rankTop(limit);
+      all = folded(ranked);
+    }
+    const hits = all.slice(0, pageSize);
     const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
     return hits.map(({ entry, variant, section: sid, score, twins }) => {
       const stored = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? variant.sections[0] ?? EMPTY_SECTION;
@@ -333,7 +351,8 @@ export class SearchIndex {
         score,
         snippet: makeSnippet(text.text !== "" ? (text.snippet ??= snippetSource(text.text, this.analyzer)) : snippetSource(readerText(entry.page.meta.description ?? ""), this.analyzer), matched),
         placement: entry.placement,
-        otherVersions: twins.map((t) => ({ page: t.entry.page, placement: t.entry.placement, score: t.score })),
+        otherVersions: twins.slice(0, LIMITS.search.shownVersionTwins).map((t) => ({ page: t.entry.page, placement: t.entry.placement, score: t.score })),
+        moreVersions: Math.max(0, twins.length - LIMITS.search.shownVersionTwins),
       };
     });
   }

@@ -375,6 +375,11 @@ const MAX_CACHED_TOKENS = 200_000;
  */
 export function stem(word: string): string {
   if (word.length <= 3 || !isAsciiLower(word)) return word;
+  // Portuguese, Spanish and Italian nouns of action meet their verb (accents are folded before):
+  // `instalação` -> `instalar`, the word a reader types ("como instalar"); `configuraciones`,
+  // `installazione` likewise. No English word ends so; French `-ation` is English's and stays.
+  const romance = ROMANCE_ACTION.exec(word);
+  if (romance !== null) return stem(`${romance[1] as string}${romance[2] === "azione" || romance[2] === "azioni" ? "are" : "ar"}`);
   let w = word;
   // Plurals and third person.
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
@@ -397,6 +402,8 @@ export function stem(word: string): string {
   if (w.endsWith("at") && w.length >= 5) w = w.slice(0, -2);
   return w;
 }
+
+const ROMANCE_ACTION = /^([a-z]{3,}?)(acao|acoes|acion|aciones|azione|azioni)$/;
 
 function isAsciiLower(w: string): boolean {
   for (let i = 0; i < w.length; i++) {

@@ -66,6 +66,7 @@ export const searchResultSchema = z.object({
   languages: z.array(z.string()).optional().describe("Likewise for languages."),
   products: z.array(z.string()).optional().describe("Likewise for products (Cloud / Self-host editions)."),
   otherVersions: z.array(otherVersion).optional().describe("The same page in other versions (\"also in\"), folded into this result; unfiltered searches only."),
+  moreVersions: z.number().int().optional().describe("How many more versions hold the same page than otherVersions lists; search with `version` to get one."),
 });
 
 export type SearchResult = z.infer<typeof searchResultSchema>;
@@ -158,6 +159,7 @@ function resultsOf(hits: readonly SearchHit[], base: string): readonly SearchRes
         score: h.score,
         ...scopeFields(h.placement),
         ...(others.length > 0 ? { otherVersions: others } : {}),
+        ...(h.moreVersions > 0 ? { moreVersions: h.moreVersions } : {}),
       };
     }),
   );
@@ -175,6 +177,7 @@ export function searchText(results: readonly SearchResult[], query: string, name
         `${i + 1}. ${r.title}${r.section !== "" && r.section !== r.title ? ` › ${r.section}` : ""}\n` +
         `   ${r.url}\n   file: ${r.file} · score ${r.score}${scopeMarker(r)}\n` +
         (r.otherVersions ?? []).map((o) => `   also in ${[...(o.products ?? []), ...o.versions].join(", ")}: ${o.url}\n`).join("") +
+        (r.moreVersions !== undefined ? `   also in ${r.moreVersions} more version${r.moreVersions === 1 ? "" : "s"} (search with version to get one)\n` : "") +
         `   ${r.snippet}`,
     )
     .join("\n\n");

@@ -47,6 +47,24 @@ describe("search in every language the spec lists", () => {
     expect(index.search({ query, canRead: () => true }).map((h) => h.page.path)).toEqual([`/${code}/start`]);
   });
 
+  it("a noun of action meets its verb in Portuguese, Spanish and Italian (instalação, como instalar)", () => {
+    const romance = new SearchIndex();
+    romance.sync(
+      inlineSite({
+        "/pt/installation.mdx": "---\ntitle: Instalação\n---\nUse o pip.\n",
+        "/pt/tools.mdx": "---\ntitle: Ferramentas\n---\nPara instalar o pacote, rode o comando. Depois de instalar, configure.\n",
+        "/es/setup.mdx": "---\ntitle: Configuraciones del servidor\n---\nEl archivo.\n",
+        "/it/setup.mdx": "---\ntitle: Installazione\n---\nScarica il pacchetto.\n",
+        "/en/setup.mdx": "---\ntitle: Similar settings\n---\nA popular calendar sidebar.\n",
+      }),
+    );
+    const paths = (query: string) => romance.search({ query, canRead: () => true }).map((h) => h.page.path);
+    expect(paths("como instalar")).toEqual(["/pt/installation", "/pt/tools"]);
+    expect(paths("configurar servidor")).toEqual(["/es/setup"]);
+    expect(paths("installare")).toEqual(["/it/setup"]);
+    expect(paths("similar popular calendar")).toEqual(["/en/setup"]);
+  });
+
   it("covers every language code of the spec", () => {
     expect(CASES.map((c) => c.code).sort()).toEqual(
       ["ar", "ca", "cs", "cn", "zh-Hant", "nl", "en", "fi", "fr", "de", "he", "hi", "hu", "id", "it", "jp", "ko", "lv", "no", "pl", "pt-BR", "ro", "ru", "es", "sv", "tr", "uk", "uz", "vi"].sort(),
