@@ -367,8 +367,14 @@ export const LIMITS = {
      *  read a site; a tree of a thousand pages is a few hundred KB. */
     navigationTrees: 32,
     /** Live-reload streams open at once per process: an open tab holds one; past this the oldest
-     *  is ended (the tab reconnects), so tabs left open cannot hold the server's memory. */
+     *  stream of the caller holding the most is ended (its tab reconnects), so tabs left open
+     *  cannot hold the server's memory, and no caller's tabs push out another's. */
     maxReloadStreams: 1_000,
+    /** Live-reload streams one caller (an address, an IPv6 /64, a token) may hold open; one more
+     *  is refused with 429. A person has a few preview tabs open (a browser opens at most six
+     *  connections to one host over HTTP/1.1 anyway); 32 serves a team behind one NAT address, and
+     *  it takes 32 addresses to fill the process's 1,000. */
+    maxReloadStreamsPerCaller: 32,
     /** A comment line on each live-reload stream this often: proxies and load balancers close a
      *  connection idle for 60 s, and a dead client is noticed when the write fails. */
     reloadHeartbeatMs: 25_000,

@@ -110,6 +110,10 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
     return json({ ...result, text: shellText(result) });
   });
 
-  app.get(PREVIEW_PATHS.events, () => reloads.stream());
+  app.get(PREVIEW_PATHS.events, async (c) => {
+    const { request } = await docsContext(c);
+    // Told only of changes this reader can see, and counted against the caller's streams.
+    return reloads.stream(request, request.caller ?? "");
+  });
   return reloads;
 }
