@@ -3,7 +3,7 @@ import type { DocsRuntime } from "../../../tools/runtime.js";
 import { type RequestContext, visibilityKey } from "../../../vfs/request-context.js";
 import type { Site, SiteFile } from "../../../vfs/site.js";
 import { navigationOfSite } from "../../../vfs/site-nav.js";
-import { apiErrorResponse } from "../../http-errors.js";
+import { apiErrorResponse } from "../../middleware/http-errors.js";
 
 /** One open stream: whose it is, what its reader saw last, how to tell it of a change, how to end it. */
 interface Listener {
