@@ -36,7 +36,7 @@ describe("mdxImports", () => {
     ]);
   });
 
-  it("reads what JavaScript reads: string names (ES2022), import attributes; not a statement inside a template literal", () => {
+  it("reads what JavaScript reads: string names (ES2022), import attributes; not a statement in a string only by its look", () => {
     const text = page([
       'import { "the secret" as Secret, Other } from "/snippets/secret.mdx"',
       'import data from "/data.json" with { type: "json" }',
@@ -47,8 +47,16 @@ describe("mdxImports", () => {
     expect(mdxImports(text).map((i) => [i.source, i.names, i.unread])).toEqual([
       ["/snippets/secret.mdx", ["Secret", "Other"], undefined],
       ["/data.json", ["data"], undefined],
-      // The template's line starts a statement by its look: returned unread (fail closed), as before.
-      ["", ["Hidden"], true],
+      // Not JavaScript's import, but text that looks like one: taken as one (fail closed), as before.
+      ["/in-a-string.mdx", ["Hidden"], undefined],
+    ]);
+  });
+
+  it("takes what only looks like a statement where the lexer reads none: JSX it does not know, a line after an unterminated string", () => {
+    const text = page(['import S from "/s.mdx"; export const L = () => <div>{1}</div>', "export const x = '\\'; import T from \"/t.mdx\""]);
+    expect(mdxImports(text).map((i) => [i.source, i.names])).toEqual([
+      ["/s.mdx", ["S"]],
+      ["/t.mdx", ["T"]],
     ]);
   });
 
@@ -71,10 +79,10 @@ describe("mdxImports", () => {
   });
 
   it("returns a statement it cannot read as unread, with the names written in it, up to the next statement", () => {
-    const text = page(['import A from "/a.mdx"', 'import { Secret, Other from "/snippets/secret.mdx"', "export const x = 1"]);
+    const text = page(['import A from "/a.mdx"', 'import { "the secret" as Secret, Other from "/snippets/secret.mdx"', "export const x = 1"]);
     expect(mdxImports(text).map((i) => [text.slice(i.start, i.end), i.source, i.names, i.unread])).toEqual([
       ['import A from "/a.mdx"\n', "/a.mdx", ["A"], undefined],
-      ['import { Secret, Other from "/snippets/secret.mdx"\n', "", ["Secret", "Other"], true],
+      ['import { "the secret" as Secret, Other from "/snippets/secret.mdx"\n', "", ["Secret", "Other"], true],
     ]);
     // Prose of a `.md` page starting with the word names no module: no statement.
     expect(mdxImports(page(["import twice, and it's done", "from then on"]))).toEqual([]);
