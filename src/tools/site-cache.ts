@@ -310,11 +310,25 @@ function hashOf(root: string, rel: string): string {
   }
 }
 
-/** Remove the least recently used sites' files until the folder is within its budget. */
+/** A temp file this old is a write that never finished (its process was killed while writing). */
+const ABANDONED_MS = 600_000;
+
+/**
+ * Remove the least recently used sites' files until the folder is within its budget, and temp
+ * files of writes that never finished.
+ */
 function evict(folder: string, maxBytes: number, keep: string): void {
   let entries: { file: string; size: number; used: number }[];
   try {
-    entries = readdirSync(folder)
+    const names = readdirSync(folder);
+    for (const name of names.filter((n) => n.endsWith(".tmp"))) {
+      try {
+        if (statSync(join(folder, name)).mtimeMs < Date.now() - ABANDONED_MS) removeQuietly(join(folder, name));
+      } catch {
+        // Renamed or removed meanwhile by the process writing it.
+      }
+    }
+    entries = names
       .filter((name) => name.endsWith(".bin"))
       .map((name) => {
         const st = statSync(join(folder, name));
