@@ -152,6 +152,16 @@ export const LIMITS = {
      *  1.2x its spec (spree's 1.2 MB admin.yaml: 1.4 MB), so this holds a few hundred real specs;
      *  least recently used entries go first. The cache is disposable: deleting it costs one slow load. */
     maxBytes: 256 * 1024 * 1024,
+    /** Largest persistent cache of one site (parsed pages and search index, `tools/site-cache.ts`).
+     *  Each distinct text is stored once: a 25,000-page versioned site of ~1,400 distinct files
+     *  takes about FIXME MB. A site past this is indexed at every start. */
+    maxSiteBytes: 1024 * 1024 * 1024,
+    /** Disk budget of all sites' caches; the least recently used go first. */
+    sitesMaxBytes: 2 * 1024 * 1024 * 1024,
+    /** The cache of a site is written this long after its index is ready (or when the process
+     *  ends first): writing blocks for a moment, which then does not land on a start's first
+     *  requests. */
+    siteSaveDelayMs: 3_000,
   },
   relay: {
     /** Largest request body the playground relay forwards. Playground requests are typed by

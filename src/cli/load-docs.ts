@@ -1,4 +1,6 @@
 import { DocsRuntime, type RuntimeOptions } from "../tools/runtime.js";
+import { SiteCache } from "../tools/site-cache.js";
+import { resolveCacheDir } from "../store/cache-dir.js";
 import { diagnosticsSummary } from "./diagnostics-summary.js";
 import type { CliIO } from "./io.js";
 import { siteLoadOptions } from "./load-options.js";
@@ -17,7 +19,10 @@ export function stderrLog(io: CliIO): (message: string) => void {
 export async function loadDocs(io: CliIO, dir: string | undefined, options: Omit<RuntimeOptions, "root" | "log" | "load"> = {}): Promise<DocsRuntime> {
   const root = resolveDir(io, dir);
   const log = stderrLog(io);
-  const runtime = await DocsRuntime.load({ ...options, root, log, load: siteLoadOptions(io, root) });
+  // Parsed pages and the search index kept across starts, in the user's cache folder (never the docs').
+  const cacheDir = resolveCacheDir(io.env, root);
+  const siteCache = cacheDir !== undefined ? new SiteCache({ dir: cacheDir, root, log }) : undefined;
+  const runtime = await DocsRuntime.load({ ...options, root, log, load: siteLoadOptions(io, root), ...(siteCache !== undefined ? { siteCache } : {}) });
   const summary = diagnosticsSummary(runtime.site.diagnostics, dir);
   if (summary !== undefined) log(summary);
   return runtime;

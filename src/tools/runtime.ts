@@ -18,6 +18,7 @@ import { SHELL_COMMANDS } from "./shell/commands/index.js";
 import { ShellHost, type ShellHostOptions } from "./shell/shell-host.js";
 import { generatedSkill, isSkillFile, listSkills, type Skill } from "./skills.js";
 import { type ToolNames, toolNames } from "./tool-names.js";
+import type { CachedSite, SiteCache } from "./site-cache.js";
 
 export interface RuntimeOptions {
   /** Repository folder on disk. */
@@ -46,6 +47,19 @@ export interface RuntimeOptions {
    * loop) does not wait behind index slices.
    */
   readonly indexLater?: boolean;
+  /**
+   * The persistent cache of parsed pages and the search index (`site-cache.ts`): read at load,
+   * written once the index is built when the start was not answered from it whole. Unset: none.
+   */
+  readonly siteCache?: SiteCache;
+}
+
+/** What the initial index build did: started from the persistent cache or not, and how many
+ *  pages it indexed (all, from none; else those the cache did not hold as they are) and removed. */
+export interface IndexBuild {
+  readonly fromCache: boolean;
+  readonly added: number;
+  readonly removed: number;
 }
 
 /** Everything one reader uses, built once per (site snapshot, auth setting, reader) and shared by calls. */
@@ -78,7 +92,11 @@ const MAX_CACHED_READERS = 256;
  */
 export class DocsRuntime {
   private loaded: LoadedSite;
-  private readonly index: SearchIndex;
+  private index: SearchIndex;
+  /** What the start took from the persistent cache, until the initial index build uses it. */
+  private cached: CachedSite | undefined;
+  /** The cache write waiting for the server to settle (`saveLater`), and what it writes. */
+  private pendingSave: { readonly timer: NodeJS.Timeout; readonly write: () => void } | undefined;
   /** Per-reader state by (snapshot, auth setting, reader key): see `readerState`. */
   private readers = new Map<string, ReaderState>();
   /** Bumped by every new site snapshot; part of every per-reader cache key. */
@@ -91,6 +109,7 @@ export class DocsRuntime {
   private indexing: Promise<void> | undefined;
   /** False while the initial index is incomplete, and for good when `close` stopped its build. */
   private indexComplete = false;
+  private built: IndexBuild | undefined;
   private pendingPaths = new Set<string>();
   private namesOf: { site: Site; names: ToolNames } | undefined;
   private readonly log: (message: string) => void;
@@ -102,8 +121,12 @@ export class DocsRuntime {
   private constructor(
     loaded: LoadedSite,
     private readonly options: RuntimeOptions,
+    cached?: CachedSite,
+    /** When the load began (`Date.now()`): files changed since may have changed again unseen. */
+    private readonly loadStarted = Date.now(),
   ) {
     this.loaded = loaded;
+    this.cached = cached;
     this.log = options.log ?? (() => {});
     this.index = new SearchIndex(options.searchCache !== undefined ? { cachedResults: options.searchCache } : {});
     // The index is built after `load` returns, so that a server answers `initialize` and
@@ -119,8 +142,10 @@ export class DocsRuntime {
 
   /** Load a repository; its search index is built in the background (see `whenIndexed`). */
   static async load(options: RuntimeOptions): Promise<DocsRuntime> {
-    const loaded = await loadSite(options.root, options.log, undefined, options.load);
-    return new DocsRuntime(loaded, options);
+    const loadStarted = Date.now();
+    const cached = options.siteCache?.read();
+    const loaded = await loadSite(options.root, options.log, undefined, options.load, cached?.known);
+    return new DocsRuntime(loaded, options, cached, loadStarted);
   }
 
   /**
@@ -133,6 +158,7 @@ export class DocsRuntime {
     if (this.closed) return;
     // The snapshot of now: reloads before the build (`indexLater`) only replaced the site.
     const site = this.site;
+    const fromCache = this.restoreCached();
     const steps = this.index.syncSteps(site);
     const sliceMs = this.options.indexSliceMs ?? LIMITS.load.indexSliceMs;
     const started = performance.now();
@@ -154,9 +180,56 @@ export class DocsRuntime {
       sliceStart = performance.now();
     }
     const seconds = (performance.now() - started) / 1000;
+    const { added, removed } = step.value;
     // Reported where the load said what it was loading (a large site): small sites start quietly.
-    if (step.value.added > LIMITS.load.announcedPages) this.log(`search ready: ${step.value.added} pages (${this.index.textCount} distinct texts) indexed in ${seconds.toFixed(1)} s`);
+    if (added > LIMITS.load.announcedPages) this.log(`search ready: ${added} pages (${this.index.textCount} distinct texts) indexed in ${seconds.toFixed(1)} s`);
+    else if (fromCache && site.pages.size > LIMITS.load.announcedPages) this.log(`search ready from the cache: ${added} pages indexed again, ${removed} removed, in ${seconds.toFixed(1)} s`);
     this.indexComplete = true;
+    this.built = { fromCache, added, removed };
+    if (!fromCache || added > 0 || removed > 0) this.saveLater(site);
+  }
+
+  /**
+   * Start the index from the persistent cache's (`site-cache.ts`), if the start read one: the
+   * build that follows then indexes only the pages the load did not reuse, as a reload would.
+   * An index that cannot be restored (a cache that passed its checks and still does not fit) is
+   * dropped for an empty one: the build indexes everything.
+   */
+  private restoreCached(): boolean {
+    const cached = this.cached;
+    this.cached = undefined;
+    if (cached === undefined) return false;
+    try {
+      this.index.restore(cached.index, cached.pageAt, cached.fileAt);
+      return true;
+    } catch (error) {
+      this.log(`search cache not used: ${(error as Error).message}; indexing the site again`);
+      this.index = new SearchIndex(this.options.searchCache !== undefined ? { cachedResults: this.options.searchCache } : {});
+      return false;
+    }
+  }
+
+  /**
+   * Write the persistent cache a moment after the build (`LIMITS.cache.siteSaveDelayMs`: the
+   * write blocks, and a start's first requests come now), or at `close` if that comes first;
+   * only while the site is the one indexed (after a reload the pages' file times no longer
+   * describe the snapshot: the next start indexes the edits again).
+   */
+  private saveLater(site: Site): void {
+    const cache = this.options.siteCache;
+    if (cache === undefined) return;
+    const write = (): void => {
+      this.pendingSave = undefined;
+      if (this.site !== site) return;
+      try {
+        cache.write(this.loaded, this.index.state(), this.loadStarted, this.loaded.configFiles);
+      } catch (error) {
+        this.log(`search cache not written: ${(error as Error).message}`);
+      }
+    };
+    const timer = setTimeout(write, LIMITS.cache.siteSaveDelayMs);
+    timer.unref();
+    this.pendingSave = { timer, write };
   }
 
   /**
@@ -172,6 +245,11 @@ export class DocsRuntime {
       this.queue = build.catch((error: unknown) => this.log(`error: building the search index failed: ${(error as Error).message}`));
     }
     return this.indexing;
+  }
+
+  /** What the initial index build did, once complete. */
+  get indexBuild(): IndexBuild | undefined {
+    return this.built;
   }
 
   /** Whether the initial search index is complete. */
@@ -396,6 +474,11 @@ export class DocsRuntime {
     this.stopWatching = undefined;
     if (stop !== undefined) await stop();
     await this.queue;
+    const save = this.pendingSave;
+    if (save !== undefined) {
+      clearTimeout(save.timer);
+      save.write();
+    }
     await this.shellHost?.close();
   }
 }

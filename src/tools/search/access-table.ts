@@ -33,6 +33,17 @@ export class AccessTable {
     return this.rules.length;
   }
 
+  /** The rules in id order (what the persistent cache keeps, `site-cache.ts`). */
+  state(): readonly Access[] {
+    return this.rules;
+  }
+
+  /** Take the rules of a `state()`, keeping their ids (an empty table only). */
+  restore(rules: readonly Access[]): void {
+    if (this.rules.length > 0) throw new Error("an access table is restored only while empty");
+    for (const access of rules) this.id(access);
+  }
+
   /**
    * One flag per rule (1: `canRead` accepts it) and their key, or undefined when the reader may
    * read every rule (the common case, answered without allocating).

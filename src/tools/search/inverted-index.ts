@@ -1,7 +1,7 @@
 import { FIELDS_PER_UNIT } from "./fields.js";
 import { MAX_TF, TF_BITS } from "./postings-codec.js";
 import { packTf, packWideTf } from "./postings-codec.js";
-import { PostingPool } from "./posting-pool.js";
+import { PostingPool, type PostingPoolState } from "./posting-pool.js";
 import { Totals } from "./totals.js";
 import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 
@@ -15,6 +15,43 @@ import { IdBuffer, type Vocabulary } from "./vocabulary.js";
  * - pages carry `title`, `meta` (description and keywords) and `context` (navigation
  *   breadcrumbs and path words), which describe the whole page.
  */
+
+/** An `InvertedIndex` as data (`state`, `restore`). */
+export interface InvertedIndexState {
+  readonly entries: readonly (TermEntry | undefined)[];
+  readonly pools: Readonly<Record<PostingKind, PostingPoolState>>;
+  readonly sectionUnits: readonly (SectionUnit | undefined)[];
+  readonly pageUnits: PageUnitsState;
+  readonly titleLengths: Int32Array<ArrayBuffer>;
+  /** Plain data once read back: `Totals`' fields. */
+  readonly totals: Totals;
+  readonly changes: number;
+  readonly nextSection: number;
+  readonly nextPage: number;
+  readonly dead: number;
+  readonly live: number;
+}
+
+/**
+ * Page units in columns (`InvertedIndex.state`): 25,000 objects with a term array each took
+ * seconds to read back, flat arrays take milliseconds. A page's terms are its sections' (kept
+ * once per text, in `groups`) and then its own.
+ */
+export interface PageUnitsState {
+  readonly count: number;
+  /** Per page id: its `groups` index, -1 for a removed page. */
+  readonly group: Int32Array;
+  readonly groups: readonly SharedSections[];
+  readonly counted: Uint8Array;
+  /** Three per page: title, meta, context. */
+  readonly lengths: Int32Array;
+  /** Titles' term ids one after another, each ending at `titleEnds[page]`. */
+  readonly titles: Int32Array;
+  readonly titleEnds: Int32Array;
+  /** The terms of a page beyond its sections', likewise. */
+  readonly own: Int32Array;
+  readonly ownEnds: Int32Array;
+}
 
 /** Fields per unit (the schema's, `fields.ts`): heading, body, code for a section; title, meta,
  *  context for a page. */
@@ -73,8 +110,9 @@ export interface PageUnit {
   /** Summed section field lengths: heading, body, code (the page read as one document). */
   readonly sectionLengths: readonly number[];
   readonly sections: readonly number[];
-  /** Distinct term ids of the page, to undo its document frequencies on removal. */
-  readonly terms: readonly number[];
+  /** Distinct term ids of the page, to undo its document frequencies on removal: its sections'
+   *  (`SharedSections.terms`) first, then those only its own fields hold. */
+  readonly terms: readonly number[] | Int32Array;
   /** Its sections, shared with the pages of the same text (`InvertedIndex.addPage`). */
   readonly shared: SharedSections;
 }
@@ -101,6 +139,74 @@ export interface SharedSections {
  * for a page, `heading -1 body -1 code` for a section). One array per unit, kept for proximity.
  */
 export type TermSequence = Int32Array;
+
+/** Page units as columns (`PageUnitsState`). */
+function pageUnitsState(units: readonly (PageUnit | undefined)[]): PageUnitsState {
+  const count = units.length;
+  const groupIds = new Map<SharedSections, number>();
+  const groups: SharedSections[] = [];
+  const group = new Int32Array(count).fill(-1);
+  const counted = new Uint8Array(count);
+  const lengths = new Int32Array(count * 3);
+  const titleEnds = new Int32Array(count);
+  const ownEnds = new Int32Array(count);
+  let titleSize = 0;
+  let ownSize = 0;
+  for (const u of units) {
+    if (u === undefined) continue;
+    titleSize += u.title.length;
+    ownSize += u.terms.length - u.shared.terms.length;
+  }
+  const titles = new Int32Array(titleSize);
+  const own = new Int32Array(ownSize);
+  let t = 0;
+  let o = 0;
+  for (let id = 0; id < count; id++) {
+    const u = units[id];
+    if (u !== undefined) {
+      let g = groupIds.get(u.shared);
+      if (g === undefined) {
+        g = groups.length;
+        groups.push(u.shared);
+        groupIds.set(u.shared, g);
+      }
+      group[id] = g;
+      counted[id] = u.counted ? 1 : 0;
+      for (let f = 0; f < 3; f++) lengths[id * 3 + f] = u.lengths[f] as number;
+      titles.set(u.title, t);
+      t += u.title.length;
+      const shared = u.shared.terms.length;
+      for (let i = 0; i < shared; i++) if (u.terms[i] !== u.shared.terms[i]) throw new Error("a page's terms do not start with its sections'");
+      for (let i = shared; i < u.terms.length; i++) own[o++] = u.terms[i] as number;
+    }
+    titleEnds[id] = t;
+    ownEnds[id] = o;
+  }
+  return { count, group, groups, counted, lengths, titles, titleEnds, own, ownEnds };
+}
+
+/** Page units from their columns. */
+function pageUnitsOf(s: PageUnitsState): (PageUnit | undefined)[] {
+  const out: (PageUnit | undefined)[] = new Array(s.count);
+  let t = 0;
+  let o = 0;
+  for (let id = 0; id < s.count; id++) {
+    const g = s.group[id] as number;
+    const titleEnd = s.titleEnds[id] as number;
+    const ownEnd = s.ownEnds[id] as number;
+    if (g >= 0) {
+      const shared = s.groups[g] as SharedSections;
+      const terms = new Int32Array(shared.terms.length + ownEnd - o);
+      terms.set(shared.terms);
+      terms.set(s.own.subarray(o, ownEnd), shared.terms.length);
+      const lengths = [s.lengths[id * 3] as number, s.lengths[id * 3 + 1] as number, s.lengths[id * 3 + 2] as number];
+      out[id] = { lengths, counted: s.counted[id] === 1, title: s.titles.subarray(t, titleEnd), sectionLengths: shared.lengths, sections: shared.ids, terms, shared };
+    }
+    t = titleEnd;
+    o = ownEnd;
+  }
+  return out;
+}
 
 /** Field lengths of a term sequence. */
 function fieldLengths(seq: TermSequence): number[] {
@@ -195,6 +301,47 @@ export class InvertedIndex {
    *  candidate page, where the unit itself would cost a cache miss). */
   titleLength(id: number): number {
     return this.titleLengths[id] as number;
+  }
+
+  /**
+   * The index as data, for the persistent cache (`site-cache.ts`): terms, pools, units and
+   * counts. Section units shared by pages of one text stay one object each (V8's serializer keeps
+   * identity within one graph). Scratch space and lazy lookups are not kept.
+   */
+  state(): InvertedIndexState {
+    this.commit();
+    return {
+      entries: this.entries,
+      pools: { sections: this.pools.sections.state(), pages: this.pools.pages.state(), pageSections: this.pools.pageSections.state() },
+      sectionUnits: this.sectionUnits,
+      pageUnits: pageUnitsState(this.pageUnits),
+      titleLengths: this.titleLengths,
+      totals: this.totals,
+      changes: this.changes,
+      nextSection: this.nextSection,
+      nextPage: this.nextPage,
+      dead: this.dead,
+      live: this.live,
+    };
+  }
+
+  /** Take a `state()` (into an empty index whose vocabulary was restored with it). */
+  restore(state: InvertedIndexState): void {
+    if (this.nextPage > 0 || this.entries.length > 0) throw new Error("an inverted index is restored only while empty");
+    for (const e of state.entries) this.entries.push(e);
+    for (const kind of ["sections", "pages", "pageSections"] as const) this.pools[kind].restore(state.pools[kind]);
+    for (const u of state.sectionUnits) this.sectionUnits.push(u);
+    for (const u of pageUnitsOf(state.pageUnits)) this.pageUnits.push(u);
+    this.titleLengths = state.titleLengths;
+    this.totals.restore(state.totals);
+    // Later statistics must not take their memo of before for current.
+    this.changes = state.changes + 1;
+    this.nextSection = state.nextSection;
+    this.nextPage = state.nextPage;
+    this.dead = state.dead;
+    this.live = state.live;
+    this.sorted = undefined;
+    this.byLength = undefined;
   }
 
   /** The sections of a page unit. */

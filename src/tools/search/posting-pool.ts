@@ -8,6 +8,17 @@
  * a posting is 8 bytes (12 for summed frequencies, which need a double), and a list that must
  * grow past its room moves to the end of the pool, leaving a hole that `compact` reclaims.
  */
+/** A `PostingPool` as data (`state`, `restore`). */
+export interface PostingPoolState {
+  readonly ids: Int32Array;
+  readonly values: Int32Array | Float64Array;
+  readonly start: Int32Array<ArrayBuffer>;
+  readonly length: Int32Array<ArrayBuffer>;
+  readonly capacity: Int32Array<ArrayBuffer>;
+  readonly used: number;
+  readonly spare: number;
+}
+
 export class PostingPool {
   ids: Int32Array;
   values: Int32Array | Float64Array;
@@ -118,6 +129,33 @@ export class PostingPool {
     const from = this.start[t] as number;
     const to = from + (this.length[t] as number);
     return { ids: [...this.ids.subarray(from, to)], tf: [...this.values.subarray(from, to)] };
+  }
+
+  /** The pool as data, its arrays cut to the slots in use (the persistent cache, `site-cache.ts`). */
+  state(): PostingPoolState {
+    // A copy only where there is room to cut: V8 writes a view's whole buffer.
+    const cut = this.ids.length !== this.used;
+    return {
+      ids: cut ? this.ids.slice(0, this.used) : this.ids,
+      values: cut ? this.values.slice(0, this.used) : this.values,
+      start: this.start,
+      length: this.length,
+      capacity: this.capacity,
+      used: this.used,
+      spare: this.spare,
+    };
+  }
+
+  /** Take a `state()` of a pool of the same kind. */
+  restore(state: PostingPoolState): void {
+    if (state.values instanceof Float64Array !== this.wide) throw new Error("a posting pool is restored from one of another kind");
+    this.ids = state.ids;
+    this.values = state.values;
+    this.start = state.start;
+    this.length = state.length;
+    this.capacity = state.capacity;
+    this.used = state.used;
+    this.spare = state.spare;
   }
 
   private coverTerm(t: number): void {

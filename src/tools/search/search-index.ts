@@ -5,11 +5,11 @@ import { isIndexed, type Page, placementOf, type Site, type SiteFile } from "../
 import { AccessTable, type ReaderClass } from "./access-table.js";
 import { type Expanded, isCurrent } from "./includes.js";
 import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
-import { InvertedIndex } from "./inverted-index.js";
+import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
-import { RepeatedSections } from "./repeated-sections.js";
+import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
 import { type Section, sectionText, type SplitSection, splitSections } from "./sections.js";
 import { withTableRows } from "./table-rows.js";
 import { makeSnippet, type SnippetSource, snippetSource } from "./snippet.js";
@@ -56,6 +56,28 @@ export interface VersionTwin {
   readonly page: Page;
   readonly placement: PagePlacement | undefined;
   readonly score: number;
+}
+
+/** A `SearchIndex` as data (`state`, `restore`). */
+export interface SearchIndexState {
+  readonly vocabulary: readonly string[];
+  readonly index: InvertedIndexState;
+  readonly pages: readonly IndexedPageState[];
+  readonly priors: Float64Array<ArrayBuffer>;
+  readonly repeated: RepeatedSectionsState;
+  readonly rules: readonly Access[];
+  readonly texts: number;
+}
+
+/** An indexed page as data: its page and the files it inlined by path. */
+export interface IndexedPageState {
+  readonly path: string;
+  readonly placement: PagePlacement | undefined;
+  readonly rule: number;
+  readonly variants: readonly IndexedVariant[];
+  readonly conditions: readonly (Condition | undefined)[];
+  readonly uses: readonly string[];
+  readonly missing: readonly string[];
 }
 
 /** What the index keeps per indexed page. */
@@ -276,6 +298,55 @@ export class SearchIndex {
     if (added > 0 || removed > 0) this.index.prepare();
     this.analysed = new Map();
     return { added, removed };
+  }
+
+  /**
+   * The index as data, for the persistent cache (`site-cache.ts`): everything a search reads,
+   * pages by path (the cache keeps the pages themselves apart, their texts once each). Taken
+   * between syncs only. Caches of searches and per-reader statistics are not kept: they are
+   * made again at the first search, as after any sync.
+   */
+  state(): SearchIndexState {
+    const pages = [...this.byPath.values()].map((e): IndexedPageState => ({
+      path: e.page.path,
+      placement: e.placement,
+      rule: e.rule,
+      variants: e.variants,
+      conditions: e.conditions,
+      uses: e.inlined.uses.map((f) => f.path),
+      missing: e.inlined.missing,
+    }));
+    return { vocabulary: this.vocabulary.state(), index: this.index.state(), pages, priors: this.priors, repeated: this.repeated.state(), rules: this.rules.state(), texts: this.texts };
+  }
+
+  /**
+   * Take a `state()` into this new index. `pageAt` and `fileAt` give the pages and files the
+   * state was taken with (the cache's, by path); the next `sync` then finds unchanged those the
+   * site load reused, and indexes again the rest, as for a reload. A page `pageAt` does not
+   * know (a generated API page, never reused) is held by its path alone until that sync removes it.
+   */
+  restore(state: SearchIndexState, pageAt: (path: string) => Page | undefined, fileAt: (path: string) => SiteFile | undefined): void {
+    if (this.byPath.size > 0 || this.vocabulary.size > 0) throw new Error("a search index is restored only while empty");
+    this.vocabulary.restore(state.vocabulary);
+    this.index.restore(state.index);
+    this.repeated.restore(state.repeated);
+    this.rules.restore(state.rules);
+    this.priors = state.priors;
+    this.texts = state.texts;
+    // Pages of one text share their section ids: each array is mapped once.
+    const mapped = new Set<readonly number[]>();
+    for (const p of state.pages) {
+      // A file that is gone from the cache's pages stands for none: the page is expanded again.
+      const uses = p.uses.map((path) => fileAt(path) ?? goneFile(path));
+      const entry: IndexedPage = { page: pageAt(p.path) ?? gonePage(p.path), placement: p.placement, rule: p.rule, variants: p.variants, conditions: p.conditions, inlined: { uses, missing: p.missing } };
+      this.byPath.set(p.path, entry);
+      entry.variants.forEach((v, variant) => {
+        this.byId[v.id] = { entry, variant };
+        if (mapped.has(v.sectionIds)) return;
+        mapped.add(v.sectionIds);
+        v.sectionIds.forEach((sid, k) => this.sectionOf.set(sid, v.sections[k] as StoredSection));
+      });
+    }
   }
 
   /**
@@ -591,6 +662,17 @@ function concat(sequences: readonly Int32Array[]): Int32Array {
     at += s.length + 1;
   }
   return out;
+}
+
+/** A stand-in for a page the cache did not keep (`restore`): never equal to a loaded page. */
+function gonePage(path: string): Page {
+  const file = goneFile(`${path}.gone`);
+  return { file, path, title: "", meta: {} as Page["meta"], frontMatter: {}, body: "", bodyLine: 1, generated: true };
+}
+
+/** A stand-in for a file the cache did not keep: never equal to a loaded file. */
+function goneFile(path: string): SiteFile {
+  return { path, text: "", size: 0, mtime: new Date(0), access: {} };
 }
 
 function round3(x: number): number {

@@ -24,6 +24,17 @@ export class Totals {
       for (const s of sections) this.sectionLength[f]! += sign * (s.lengths[f] as number);
     }
   }
+
+  /** Take another's counts (a restored index's, `InvertedIndex.restore`). */
+  restore(from: Totals): void {
+    this.pages = from.pages;
+    this.sections = from.sections;
+    for (let f = 0; f < 3; f++) {
+      this.pageLength[f] = from.pageLength[f] as number;
+      this.sectionLength[f] = from.sectionLength[f] as number;
+      this.pageSectionLength[f] = from.pageSectionLength[f] as number;
+    }
+  }
 }
 
 /** Mean field lengths over the sum of some totals. */

@@ -29,6 +29,17 @@ export class Vocabulary {
   get size(): number {
     return this.strings.length;
   }
+
+  /** The terms in id order: all the persistent cache keeps (`site-cache.ts`). */
+  state(): readonly string[] {
+    return this.strings;
+  }
+
+  /** Take the terms of a `state()` (an empty vocabulary only: ids must not move under postings). */
+  restore(strings: readonly string[]): void {
+    if (this.strings.length > 0) throw new Error("a vocabulary is restored only while empty");
+    for (const term of strings) this.id(term);
+  }
 }
 
 /** A growable buffer of term ids: analysis appends to it, and units keep an exact-size copy. */

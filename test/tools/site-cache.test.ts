@@ -1,0 +1,239 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadEvalSets } from "../../bench/eval/eval.js";
+import { resolveCacheDir } from "../../src/store/cache-dir.js";
+import { DocsRuntime, type IndexBuild } from "../../src/tools/runtime.js";
+import { SiteCache } from "../../src/tools/site-cache.js";
+import { localContext } from "../../src/vfs/request-context.js";
+import { isIndexed } from "../../src/vfs/site.js";
+import { runCli } from "../helpers/cli.js";
+import { CORPORA, fixture } from "../helpers/paths.js";
+import { describeShared, SHARED_PRESENT } from "../helpers/shared.js";
+
+/**
+ * The persistent cache of parsed pages and the search index (issue 22, `tools/site-cache.ts`):
+ * a start from it answers exactly as a start without it, an edit between starts is indexed
+ * alone, and a cache that is stale or damaged is said, rebuilt, and never served.
+ */
+
+const temps: string[] = [];
+const temp = (prefix: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A start of `root` with a cache in `dir`: what it logged, what its build did, hits for queries. */
+async function start(root: string, dir: string, queries: readonly string[], options: { code?: () => string; filters?: readonly { version?: string; language?: string }[] } = {}): Promise<{ logs: string[]; build: IndexBuild | undefined; hits: unknown[] }> {
+  const logs: string[] = [];
+  const log = (m: string): number => logs.push(m);
+  const siteCache = new SiteCache({ dir, root, log, ...(options.code !== undefined ? { code: options.code } : {}) });
+  const runtime = await DocsRuntime.load({ root, log, siteCache, searchCache: 0 });
+  await runtime.whenIndexed();
+  const hits: unknown[] = [];
+  const context = localContext();
+  for (const filter of options.filters ?? [{}]) {
+    for (const query of queries) {
+      const found = await runtime.search(context, { query, ...filter });
+      hits.push([query, filter, found.map((h) => [h.page.path, h.section.anchor, h.score, h.snippet, h.otherVersions.map((t) => [t.page.path, t.score])])]);
+    }
+  }
+  const build = runtime.indexBuild;
+  // Closing writes the cache at once (a server writes it a moment after it is ready).
+  await runtime.close();
+  return { logs, build, hits };
+}
+
+const siteFiles = (dir: string): string[] => (existsSync(join(dir, "sites")) ? readdirSync(join(dir, "sites")) : []);
+
+/** A copy of the demo site with `webhooks.mdx`, every page indexed (listed in navigation or not). */
+function demoCopy(): string {
+  const root = temp("svc-site-");
+  cpSync(fixture("demo"), root, { recursive: true });
+  const docs = JSON.parse(readFileSync(join(root, "docs.json"), "utf8")) as Record<string, unknown>;
+  writeFileSync(join(root, "docs.json"), JSON.stringify({ ...docs, seo: { indexing: "all" } }));
+  writeFileSync(join(root, "webhooks.mdx"), WEBHOOKS);
+  return root;
+}
+
+/** Files of a copied site dated an hour back: older than the racy window, so a stat tells. */
+function ageFiles(root: string): void {
+  const then = new Date(Date.now() - 3_600_000);
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), then, then);
+  }
+}
+
+const CORPUS_NAMES = SHARED_PRESENT ? readdirSync(CORPORA, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name) : [];
+
+describeShared("a start from the cache answers exactly as one without it", () => {
+  it("finds the shared corpora", () => {
+    expect(CORPUS_NAMES.length).toBeGreaterThanOrEqual(5);
+  });
+
+  for (const corpus of CORPUS_NAMES) {
+    it(`${corpus}: every eval question (and a few plain ones), unfiltered and per version and language: paths, anchors, scores, snippets, also-in`, async () => {
+      const root = join(CORPORA, corpus);
+      const dir = temp("svc-site-cache-");
+      const set = loadEvalSets().find((s) => s.corpus === corpus);
+      const queries = [...(set?.questions.map((q) => q.query) ?? []), "getting started", "install", "configuration options", "api key authentication", "error"];
+      const runtime = await DocsRuntime.load({ root });
+      const { config } = runtime.site;
+      await runtime.close();
+      const filters = [{}, ...config.versions.slice(0, 2).map((version) => ({ version })), ...config.languages.slice(0, 2).map((language) => ({ language }))];
+      const plain = await start(root, temp("svc-no-cache-"), queries, { filters });
+      const cold = await start(root, dir, queries, { filters });
+      expect(cold.build?.fromCache).toBe(false);
+      expect(siteFiles(dir)).toHaveLength(1);
+      const warm = await start(root, dir, queries, { filters });
+      // Only generated API pages (made anew by every load, as are pages shown with one) are indexed again.
+      const site = runtime.site;
+      const remade = [...site.pages.values()].filter((p) => isIndexed(site, p) && (p.generated || p.authored !== undefined)).length;
+      expect(warm.build).toEqual({ fromCache: true, added: remade, removed: remade });
+      expect(warm.logs.filter((l) => l.includes("search cache"))).toEqual([]);
+      expect(cold.hits).toEqual(plain.hits);
+      expect(warm.hits).toEqual(cold.hits);
+    });
+  }
+});
+
+const WEBHOOKS = "---\ntitle: Webhooks\n---\nWebhooks deliver events to your server.\n\n## Verify signatures\n\nEvery delivery carries an HMAC signature header.\n";
+
+describe("the site cache", () => {
+  it("an edit between two starts is indexed alone, and answers with the edit", async () => {
+    const root = demoCopy();
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const queries = ["hmac signature", "ed25519 signature", "webhooks"];
+    const cold = await start(root, dir, queries);
+    writeFileSync(join(root, "webhooks.mdx"), WEBHOOKS.replace("HMAC", "Ed25519"));
+    const warm = await start(root, dir, queries);
+    expect(warm.build).toEqual({ fromCache: true, added: 1, removed: 1 });
+    const fresh = await start(root, temp("svc-no-cache-"), queries);
+    expect(warm.hits).toEqual(fresh.hits);
+    expect(JSON.stringify(warm.hits)).toContain("Every delivery carries an Ed25519 signature header.");
+    expect(warm.hits).not.toEqual(cold.hits);
+    // The edit is in the cache now: the next start indexes nothing.
+    expect((await start(root, dir, queries)).build).toEqual({ fromCache: true, added: 0, removed: 0 });
+  });
+
+  it("a page edited to the same size and time just before the cache was written is read again (its text is compared)", async () => {
+    const root = demoCopy();
+    const page = join(root, "webhooks.mdx");
+    // A whole second, a moment ago: a time that can be put back exactly.
+    const now = Math.floor(Date.now() / 1000);
+    utimesSync(page, now, now);
+    const dir = temp("svc-site-cache-");
+    const before = statSync(page);
+    await start(root, dir, ["hmac"]);
+    // Same size, same inode, the time put back: only the text tells.
+    writeFileSync(page, WEBHOOKS.replace("HMAC", "ABCD"));
+    utimesSync(page, now, now);
+    expect([statSync(page).mtimeMs, statSync(page).ino, statSync(page).size]).toEqual([before.mtimeMs, before.ino, before.size]);
+    const warm = await start(root, dir, ["abcd signature"]);
+    expect(warm.build).toEqual({ fromCache: true, added: 1, removed: 1 });
+    expect(JSON.stringify(warm.hits)).toContain("Every delivery carries an ABCD signature header.");
+  });
+
+  it("a page removed, or added, between starts", async () => {
+    const root = demoCopy();
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    await start(root, dir, ["hmac"]);
+    rmSync(join(root, "webhooks.mdx"));
+    writeFileSync(join(root, "refunds.mdx"), "---\ntitle: Refunds\n---\nA refund returns the payment.\n");
+    const warm = await start(root, dir, ["hmac signature", "refund payment"]);
+    expect(warm.build).toEqual({ fromCache: true, added: 1, removed: 1 });
+    expect(warm.hits).toEqual((await start(root, temp("svc-no-cache-"), ["hmac signature", "refund payment"])).hits);
+  });
+
+  /** A demo site started once with a cache; returns the cache file and what a start without a cache answers. */
+  async function cachedDemo(): Promise<{ root: string; dir: string; file: string; plain: unknown[] }> {
+    const root = demoCopy();
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const plain = (await start(root, dir, QUERIES)).hits;
+    const file = join(dir, "sites", siteFiles(dir)[0] as string);
+    return { root, dir, file, plain };
+  }
+  const QUERIES = ["getting started", "install", "authentication"];
+
+  const damaged: [string, (bytes: Buffer) => Buffer, string][] = [
+    ["truncated", (b) => b.subarray(0, b.length - 100), "is corrupt ("],
+    ["a byte flipped in the body", (b) => flip(b, b.length - 50), "is corrupt (checksum)"],
+    ["a byte flipped in the header", (b) => flip(b, 20), "is corrupt (header checksum)"],
+    ["not a cache file", () => Buffer.from("hello"), "is not a cache file"],
+    ["empty", () => Buffer.alloc(0), "is not a cache file"],
+  ];
+  for (const [what, damage, message] of damaged) {
+    it(`a cache file ${what} is said, not served, and written again`, async () => {
+      const { root, dir, file, plain } = await cachedDemo();
+      writeFileSync(file, damage(readFileSync(file)));
+      const next = await start(root, dir, QUERIES);
+      expect(next.build?.fromCache).toBe(false);
+      const said = next.logs.filter((l) => l.includes("search cache"));
+      expect(said).toHaveLength(1);
+      expect(said[0]?.startsWith(`search cache ${file} ${message}`)).toBe(true);
+      expect(said[0]).toMatch(/: reading and indexing the site again$/);
+      expect(next.hits).toEqual(plain);
+      // Rebuilt and written again: the start after is from the cache.
+      expect((await start(root, dir, QUERIES)).build?.fromCache).toBe(true);
+    });
+  }
+
+  it("a cache written by another version of the code is stale", async () => {
+    const { root, dir, file, plain } = await cachedDemo();
+    const next = await start(root, dir, QUERIES, { code: () => "another version" });
+    expect(next.build?.fromCache).toBe(false);
+    expect(next.logs).toContain(`search cache ${file} was written by another version of svc-mcp: reading and indexing the site again`);
+    expect(next.hits).toEqual(plain);
+  });
+
+  it("a cache of a site whose docs.json changed is stale", async () => {
+    const { root, dir, file } = await cachedDemo();
+    const docs = JSON.parse(readFileSync(join(root, "docs.json"), "utf8")) as { name: string };
+    writeFileSync(join(root, "docs.json"), JSON.stringify({ ...docs, name: "Renamed" }));
+    const next = await start(root, dir, QUERIES);
+    expect(next.build?.fromCache).toBe(false);
+    expect(next.logs).toContain(`search cache ${file} is out of date (docs.json changed): reading and indexing the site again`);
+  });
+
+  it("the cache file is mode 0600 in a 0700 folder", async () => {
+    const { dir, file } = await cachedDemo();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, "sites")).mode & 0o777).toBe(0o700);
+  });
+
+  it("serve, search and fs keep it in the user's cache folder ($XDG_CACHE_HOME/svc-mcp/sites), never inside the docs, and SVC_MCP_CACHE=off keeps none", async () => {
+    const root = temp("svc-site-");
+    cpSync(fixture("demo"), root, { recursive: true });
+    const home = temp("svc-home-");
+    const run = async (env: Record<string, string>): Promise<string> => {
+      const out = await runCli(["search", "--dir", root, "install"], { env: { HOME: home, ...env } });
+      expect(out.code).toBe(0);
+      return out.stdout;
+    };
+    const plain = await run({ SVC_MCP_CACHE: "off" });
+    expect(existsSync(join(home, ".cache"))).toBe(false);
+    expect(await run({})).toBe(plain);
+    expect(readdirSync(join(home, ".cache/svc-mcp/sites"))).toHaveLength(1);
+    expect(await run({})).toBe(plain);
+    // A cache folder inside the docs is not used: nothing is written there.
+    expect(resolveCacheDir({ XDG_CACHE_HOME: join(root, ".cache") }, root)).toBeUndefined();
+    expect(await run({ XDG_CACHE_HOME: join(root, ".cache") })).toBe(plain);
+    expect(existsSync(join(root, ".cache"))).toBe(false);
+    const inside = readdirSync(root, { recursive: true }).map(String);
+    expect(inside.filter((f) => f.endsWith(".bin") || f.includes("svc-mcp"))).toEqual([]);
+  });
+});
+
+function flip(bytes: Buffer, at: number): Buffer {
+  const out = Buffer.from(bytes);
+  out[at] = (out[at] as number) ^ 0xff;
+  return out;
+}
