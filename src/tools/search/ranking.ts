@@ -31,6 +31,7 @@ export interface RankingParams {
   readonly fuzzyWeights: readonly number[];
   readonly maxFuzzyExpansions: number;
   readonly versionTwinTolerance: number;
+  readonly twinWindow: number;
   readonly boundPruning: boolean;
 }
 
@@ -78,6 +79,10 @@ export const RANKING: RankingParams = {
    *  hundredths); a page whose other version answers the query clearly better is shown as that
    *  one, so a strong match is never hidden behind a weak default one. */
   versionTwinTolerance: 0.05,
+  /** A hit's other versions outside the top it was ranked in are listed when they score at most
+   *  this below the top's last place: a version far below is not what the question asks for (and
+   *  each one shown takes a place in the list an agent reads). */
+  twinWindow: 0.05,
   /** Read section postings only for pages whose upper bound can reach the top (`scoreBestFirst`);
    *  false reads them for every candidate (the bench's baseline). The results are the same. */
   boundPruning: true,
@@ -179,7 +184,9 @@ export function resolveTerms(
  * BM25F and title parts, until no page left can reach the top `limit` against a lower bound of
  * it), then `finishTop` (proximity, only while a candidate can still reach the top `limit`).
  * The pages left out in the second phase are those `finishTop` would cut, so the result is the
- * same as scoring every page. `prior` must be at most 1.
+ * same as scoring every page. `prior` must be at most 1. `also`, given the top's pages, names
+ * more pages to score exactly and add after them (the top's other versions, `SearchIndex`), those
+ * the query matches at all.
  */
 export function rankPages(
   index: InvertedIndex,
@@ -190,6 +197,7 @@ export function rankPages(
   scratch: RankScratch = new RankScratch(),
   prior: (page: number) => number = () => 1,
   limit: number = Number.POSITIVE_INFINITY,
+  also?: (top: readonly number[]) => Iterable<number>,
 ): RankedPage[] {
   const n = query.length;
   const idfSum = query.reduce((s, q) => s + q.idf, 0);
@@ -211,13 +219,16 @@ export function rankPages(
   }
   const candidates = scoreBestFirst(index, scales, query, acc, shape, P, prior, limit);
   const out = finishTop(index, acc, candidates, shape, P, prior, limit);
+  if (also !== undefined) finishAlso(index, scales, query, acc, candidates, shape, P, prior, out, also(out.map((r) => r.page)));
   acc.clearTermMaps(query);
   acc.end();
   return out;
 }
 
-/** Scores are shown rounded to 3 decimals: near-ties with the last place are kept. */
-const TIE_MARGIN = 0.0005;
+/** Scores are shown rounded to 3 decimals: every page that rounds to the last place's score is
+ *  kept, so the cut never picks among equal shown scores (two scores rounding alike are less than
+ *  0.001 apart). Results are then sorted by shown score and path (`SearchIndex`). */
+const TIE_MARGIN = 0.001;
 
 /** BM25 saturation of a field-weighted frequency. */
 function saturate(x: number, k1: number): number {
@@ -252,6 +263,7 @@ function accumulatePages(
       const match = (acc.matchBase[qi] as number) + mi;
       const forTitle = acc.titleMatch[match] === 1;
       const sectionBit = match < SECTION_BITS ? 1 << match : 0;
+      const termBit = qi < SECTION_BITS ? 1 << qi : 0;
       const pp = pagePool;
       const pEnd = (pp.start[entry.id] as number) + (pp.length[entry.id] as number);
       for (let r = pp.start[entry.id] as number; r < pEnd; r++) {
@@ -260,6 +272,7 @@ function accumulatePages(
         if (ps < 0) continue;
         const packed = pp.values[r] as number;
         const v = ps * width;
+        acc.present[ps]! |= termBit;
         acc.page[v + qi]! += weight * weightedTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT);
         // The title part's counts (`titlePart`), from the title field's frequency.
         const inTitle = packed & MAX_TF;
@@ -278,6 +291,7 @@ function accumulatePages(
         acc.page[ps * width + n + qi]! += weight * weightedWideTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
         acc.page[ps * width + 2 * n + qi]! += weight * weightedWideTf(packed, sectionMax, pid * FIELDS_PER_UNIT);
         acc.withSections[ps]! |= sectionBit;
+        acc.present[ps]! |= termBit;
       }
     }
   }
@@ -304,7 +318,6 @@ function bounds(
   const pageAcc = acc.page;
   const { k1, pageShare } = P;
   const { baseShare, titleShare, idfSum } = shape;
-  const pairs = shape.withPairs ? P.proximityShare : 0;
   const slots = acc.pages.length;
   // Hot at 10,000 pages (one pass per candidate page): saturation inlined, fields hoisted.
   for (let ps = 0; ps < slots; ps++) {
@@ -330,7 +343,7 @@ function bounds(
     lower[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * fieldsOnly)) / idfSum + title) * weight;
     if (!withUpper) continue;
     const best = fieldsOnly > sectionBound ? fieldsOnly : sectionBound;
-    upper[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * best)) / idfSum + title + pairs) * weight;
+    upper[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * best)) / idfSum + title + pairsWithin(acc.present[ps] as number, shape, P)) * weight;
   }
   return { lower, upper };
 }
@@ -373,6 +386,26 @@ function scoreBestFirst(index: InvertedIndex, scales: UnitScales, query: readonl
     if (atLeast > floor) floor = atLeast;
   }
   return out;
+}
+
+/**
+ * The most proximity can add to the score of a page (before `prior`) holding the query terms
+ * whose bits are set in `present` (`RankScratch.present`; terms past the 31st count as present):
+ * a pair can be found in its title or a section only if the page holds both of its terms. Summed
+ * in the order `PairFinder.found` sums, so never below what it finds (a sum of a subset of the
+ * same weights in the same order is no larger, rounding included). A question holding one word
+ * the site has gets no proximity share in its bounds: without this, a long question matching one
+ * common word bounded every page holding it 0.05 above its score and finished thousands.
+ */
+function pairsWithin(present: number, shape: QueryShape, P: RankingParams): number {
+  if (!shape.withPairs) return 0;
+  const weights = shape.pairWeights;
+  let sum = 0;
+  for (let k = 0; k < weights.length; k++) {
+    const both = k + 1 >= SECTION_BITS || ((present >>> k) & 3) === 3;
+    if (both) sum += weights[k] as number;
+  }
+  return P.proximityShare * (sum / shape.pairSum);
 }
 
 /**
@@ -515,9 +548,10 @@ function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankS
   const base = (P.pageShare * whole + (1 - P.pageShare) * best) / shape.idfSum;
   const partial = shape.baseShare * base + shape.titleShare * titlePart(index, acc, ps, query, shape);
   out.partial[ps] = partial;
-  out.bound[ps] = (partial + (shape.withPairs ? P.proximityShare : 0)) * prior(page);
+  out.bound[ps] = (partial + pairsWithin(acc.present[ps] as number, shape, P)) * prior(page);
   out.section[ps] = bestSection ?? -1;
   out.order.push(ps);
+  acc.scored[ps] = 1;
 }
 
 /**
@@ -557,8 +591,11 @@ function titleOf(title: Int32Array, query: readonly QueryTerm[], shape: QuerySha
 }
 
 /**
- * Phase 3, best first by the upper bound (proximity at most 1): proximity, which scans the best
- * section's words, is computed only while a candidate could still reach the top `limit`.
+ * Phase 3, best first by the upper bound (proximity at most what the page's terms allow):
+ * proximity, which scans the best section's words, is computed only while a candidate could
+ * still reach the top `limit`. The result is the pages scoring at least the `limit`-th best score
+ * less `TIE_MARGIN`: which pages those are does not depend on the bounds, so pruning changes
+ * nothing (and without `boundPruning` every candidate is finished, the tests' reference).
  */
 function finishTop(index: InvertedIndex, acc: RankScratch, c: Candidates, shape: QueryShape, P: RankingParams, prior: (page: number) => number, limit: number): RankedPage[] {
   // Equal bounds in page order: which of them is scored before the cut must not depend on the
@@ -568,22 +605,51 @@ function finishTop(index: InvertedIndex, acc: RankScratch, c: Candidates, shape:
   const pairs = new PairFinder(shape, P.proximityWindow);
   const out: RankedPage[] = [];
   const top: number[] = []; // the best `limit` final scores so far, descending
+  const cut = P.boundPruning;
   for (let ps = heap.take(); ps !== -1; ps = heap.take()) {
-    if (top.length >= limit && (c.bound[ps] as number) < (top[limit - 1] as number) - TIE_MARGIN) break;
-    const page = acc.pages[ps] as number;
-    const section = c.section[ps] as number;
-    let score = c.partial[ps] as number;
-    if (shape.withPairs) {
-      pairs.reset();
-      pairs.scan((index.page(page) as PageUnit).title);
-      if (section >= 0) pairs.scan((index.section(section) as SectionUnit).sequence);
-      score += P.proximityShare * (pairs.found() / shape.pairSum);
-    }
-    score *= prior(page);
-    out.push({ page, section: section >= 0 ? section : undefined, score });
-    insertDescending(top, score, limit);
+    if (cut && top.length >= limit && (c.bound[ps] as number) < (top[limit - 1] as number) - TIE_MARGIN) break;
+    const done = finishPage(index, acc, c, ps, shape, P, prior, pairs);
+    out.push(done);
+    insertDescending(top, done.score, limit);
   }
-  return out;
+  if (top.length < limit) return out;
+  const floor = (top[limit - 1] as number) - TIE_MARGIN;
+  return out.filter((r) => r.score >= floor);
+}
+
+/** The final score of a scored page slot: its partial score, proximity added, times its prior. */
+function finishPage(index: InvertedIndex, acc: RankScratch, c: Candidates, ps: number, shape: QueryShape, P: RankingParams, prior: (page: number) => number, pairs: PairFinder): RankedPage {
+  const page = acc.pages[ps] as number;
+  const section = c.section[ps] as number;
+  let score = c.partial[ps] as number;
+  if (shape.withPairs && pairsWithin(acc.present[ps] as number, shape, P) > 0) {
+    pairs.reset();
+    pairs.scan((index.page(page) as PageUnit).title);
+    if (section >= 0) pairs.scan((index.section(section) as SectionUnit).sequence);
+    score += P.proximityShare * (pairs.found() / shape.pairSum);
+  }
+  return { page, section: section >= 0 ? section : undefined, score: score * prior(page) };
+}
+
+/**
+ * Add to `out` the pages of `pages` it lacks that the query matches (they hold a slot), scored
+ * exactly: their sections read if phase 2 did not, then finished. A few pages a query (the
+ * other versions of the pages shown): no bound decides whether they are listed.
+ */
+function finishAlso(index: InvertedIndex, scales: UnitScales, query: readonly QueryTerm[], acc: RankScratch, c: Candidates, shape: QueryShape, P: RankingParams, prior: (page: number) => number, out: RankedPage[], pages: Iterable<number>): void {
+  const listed = new Set(out.map((r) => r.page));
+  const pairs = new PairFinder(shape, P.proximityWindow);
+  for (const page of pages) {
+    if (listed.has(page)) continue;
+    const ps = acc.heldSlot(page);
+    if (ps < 0) continue;
+    listed.add(page);
+    if (acc.scored[ps] !== 1) {
+      accumulateSectionsOf(index, ps, query, scales, acc);
+      scorePage(index, query, acc, shape, P, prior, ps, c);
+    }
+    out.push(finishPage(index, acc, c, ps, shape, P, prior, pairs));
+  }
 }
 
 /**
@@ -725,6 +791,11 @@ export class RankScratch {
   /** Per page slot, which of the query's first 31 matches (`matches`) have its sections (bit k
    *  for match k; later matches are not told apart). */
   withSections: Int32Array = new Int32Array(0);
+  /** Per page slot, which of the query's first 31 terms it holds (bit qi), in any field or
+   *  section: bounds proximity (`pairsWithin`). */
+  present: Int32Array = new Int32Array(0);
+  /** Per page slot, 1 once `scorePage` scored it (its sections are read: not to be read twice). */
+  scored: Uint8Array = new Uint8Array(0);
   private n = 0;
 
   begin(sectionCapacity: number, pageCapacity: number, query: readonly QueryTerm[]): this {
@@ -759,9 +830,15 @@ export class RankScratch {
     if (this.firstSection.length <= next) {
       this.firstSection = grow(this.firstSection, next + 1, -1);
       this.withSections = grow(this.withSections, next + 1, 0);
+      this.present = grow(this.present, next + 1, 0);
+      const scored = new Uint8Array(this.firstSection.length);
+      scored.set(this.scored);
+      this.scored = scored;
     }
     this.firstSection[next] = -1;
     this.withSections[next] = 0;
+    this.present[next] = 0;
+    this.scored[next] = 0;
     return next;
   }
 

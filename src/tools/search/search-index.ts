@@ -6,7 +6,7 @@ import { AccessTable, type ReaderClass } from "./access-table.js";
 import { type Expanded, isCurrent } from "./includes.js";
 import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
-import { RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
+import { type QueryTerm, RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
@@ -115,6 +115,9 @@ interface ReaderBranches {
   readonly versionWords: readonly { readonly version: string; readonly words: ReadonlySet<string> }[];
   /** Twin information per indexed variant under these rules. */
   readonly twinInfos: Map<IndexedVariant, TwinInfo | undefined>;
+  /** Page unit ids by twin key and by title key (`TwinInfo`), made at the first fold that needs
+   *  them (`twinCandidates`). */
+  byTwinKey?: Map<string, number[]>;
 }
 
 /** The one version the query's words name (`v3`, `2025-06-18`), shown first among copies. */
@@ -380,36 +383,19 @@ export class SearchIndex {
     // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
     const fold = this.foldVersions && req.version === undefined && this.branched;
     const branches = fold ? this.branchesFor(readerClass) : undefined;
-    const rankTop = (limit: number) =>
-      rankPages(this.index, stats, query, accepted, this.ranking, this.scratch, prior, limit)
-        .map((r) => {
-          const { entry, variant } = this.byId[r.page] as UnitOf;
-          const v = entry.variants[variant] as IndexedVariant;
-          const twin = branches !== undefined ? this.twinOf(entry, v, branches) : undefined;
-          return { section: r.section, score: round3(r.score), entry, variant: v, twin };
-        })
-        .filter((r) => r.score > 0)
-        .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1));
+    const preferred = branches !== undefined ? (namedVersion(req.query, branches.versionWords) ?? this.defaultVersion) : undefined;
+    // Without a version filter on a versioned site, the same page in several versions is one
+    // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page,
+    // and twice as many again while it does not (and more pages match).
+    let limit = fold ? Math.max(pageSize * 2, LIMITS.search.minTwinCandidates) : pageSize;
+    let folded = this.rankAndFold(stats, query, accepted, prior, limit, branches, preferred);
+    while (folded.hits.length < pageSize && folded.top >= limit) {
+      limit *= 2;
+      folded = this.rankAndFold(stats, query, accepted, prior, limit, branches, preferred);
+    }
     // The threshold applies to each result's own score, after folding: a result is the same
     // with or without it (its twins may score lower; they are shown as its other versions).
-    const folded = (ranked: ReturnType<typeof rankTop>) =>
-      (branches !== undefined ? foldVersionTwins(ranked, namedVersion(req.query, branches.versionWords) ?? this.defaultVersion, this.ranking.versionTwinTolerance) : ranked.map((r) => ({ ...r, twins: [] }))).filter(
-        (r) => r.score >= threshold,
-      );
-    // Without a version filter on a versioned site, the same page in several versions is one
-    // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
-    // A site with many versions (35 copies of each page) can fold a whole candidate list into
-    // one or two hits, so the list grows until it fills the page or holds every match: the top
-    // of a longer list is the same list, so the hits are those of ranking every page.
-    let limit = fold ? Math.max(pageSize * 2, LIMITS.search.minTwinCandidates) : pageSize;
-    let ranked = rankTop(limit);
-    let all = folded(ranked);
-    while (fold && all.length < pageSize && ranked.length >= limit) {
-      limit *= 4;
-      ranked = rankTop(limit);
-      all = folded(ranked);
-    }
-    const hits = all.slice(0, pageSize);
+    const hits = folded.hits.filter((r) => r.score >= threshold).slice(0, pageSize);
     const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
     return hits.map(({ entry, variant, section: sid, score, twins }) => {
       const stored = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? variant.sections[0] ?? EMPTY_SECTION;
@@ -457,6 +443,75 @@ export class SearchIndex {
       this.priors = grown;
     }
     this.priors[id] = value;
+  }
+
+  /**
+   * The top `limit` pages (ties with the last included) as hits, best first, each with its other
+   * versions folded in when `branches` is given: the top's twins are scored whatever they score
+   * (`twinCandidates`), so a hit lists every version the query matches, not only those the top's
+   * cut happens to keep; a group of such twins alone is no hit (better pages were cut for the
+   * top). `top` is how many pages the top held.
+   */
+  private rankAndFold(stats: IndexStatistics, query: QueryTerm[], accepted: Uint8Array, prior: (id: number) => number, limit: number, branches: ReaderBranches | undefined, preferred: string | undefined) {
+    let top: ReadonlySet<number> | undefined;
+    const also =
+      branches !== undefined
+        ? (pages: readonly number[]) => {
+            top = new Set(pages);
+            return this.twinCandidates(pages, branches);
+          }
+        : undefined;
+    const all = rankPages(this.index, stats, query, accepted, this.ranking, this.scratch, prior, limit, also);
+    // The top's last place (0 when it holds every page the query matches): other versions are
+    // listed down to `twinWindow` below it.
+    const last = top !== undefined && top.size >= limit ? (all.map((r) => r.score).sort((a, b) => b - a)[limit - 1] as number) : 0;
+    const floor = last - this.ranking.twinWindow;
+    const ranked = all
+      .filter((r) => top?.has(r.page) !== false || r.score >= floor)
+      .map((r) => {
+        const { entry, variant } = this.byId[r.page] as UnitOf;
+        const v = entry.variants[variant] as IndexedVariant;
+        const twin = branches !== undefined ? this.twinOf(entry, v, branches) : undefined;
+        return { section: r.section, score: round3(r.score), entry, variant: v, twin, top: top?.has(r.page) !== false };
+      })
+      .filter((r) => r.score > 0)
+      .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1));
+    if (branches === undefined) return { hits: ranked.map((r) => ({ ...r, twins: [] })), top: all.length };
+    const hits = foldVersionTwins(ranked, preferred, this.ranking.versionTwinTolerance).filter((r) => r.top || r.twins.some((t) => t.top));
+    return { hits, top: top?.size ?? 0 };
+  }
+
+  /**
+   * The page units that may be twins of the pages `top` (unit ids): those sharing a twin key or a
+   * title key with one (`foldVersionTwins` decides which are). The keys of every unit are indexed
+   * at the first fold after a change, per reader class.
+   */
+  private twinCandidates(top: readonly number[], branches: ReaderBranches): number[] {
+    const keysOf = (info: TwinInfo): string[] => [...info.keys, `t\u0000${info.titleKey}`];
+    const infoOf = (id: number): TwinInfo | undefined => {
+      const unit = this.byId[id];
+      return unit === undefined ? undefined : this.twinOf(unit.entry, unit.entry.variants[unit.variant] as IndexedVariant, branches);
+    };
+    let byKey = branches.byTwinKey;
+    if (byKey === undefined) {
+      byKey = new Map();
+      for (let id = 0; id < this.byId.length; id++) {
+        const info = infoOf(id);
+        if (info === undefined) continue;
+        for (const key of keysOf(info)) {
+          const ids = byKey.get(key);
+          if (ids === undefined) byKey.set(key, [id]);
+          else ids.push(id);
+        }
+      }
+      branches.byTwinKey = byKey;
+    }
+    const out: number[] = [];
+    for (const id of top) {
+      const info = infoOf(id);
+      if (info !== undefined) for (const key of keysOf(info)) for (const other of byKey.get(key) ?? []) out.push(other);
+    }
+    return out;
   }
 
   /** A variant's twin information under a reader's rules, made at its first fold. */
