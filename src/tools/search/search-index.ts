@@ -491,7 +491,7 @@ export class SearchIndex {
     this.byPath.set(page.path, entry);
     indexed.forEach((v, variant) => {
       this.byId[v.id] = { entry, variant };
-      this.setPrior(v.id, page.generated ? this.ranking.generatedPageWeight : 1);
+      this.setPrior(v.id, isApiPage(page) ? this.ranking.generatedPageWeight : 1);
       this.classes.track(v.id, 1);
     });
   }
@@ -595,6 +595,16 @@ function concat(sequences: readonly Int32Array[]): Int32Array {
 
 function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+/**
+ * A page generated from a spec, or an MDX page documenting an operation through front matter
+ * `openapi` (the platform's endpoint page, with the spec's reference shown on it): both repeat
+ * the words of every guide about their endpoint (firecrawl's 21 endpoint pages came after the
+ * guides until their spec was found, then crowded them), so both take the generated weight.
+ */
+function isApiPage(page: Page): boolean {
+  return page.generated || (typeof page.meta.openapi === "string" && page.meta.openapi.trim() !== "");
 }
 
 function inScope(p: PagePlacement | undefined, version: string | undefined, language: string | undefined): boolean {
