@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SearchIndex } from "../../../src/tools/search/search-index.js";
+import type { Site } from "../../../src/vfs/site.js";
 import { inlineSite } from "./inline-site.js";
 
 /**
@@ -25,6 +26,41 @@ describe("endpoint pages written in MDX", () => {
       // An empty openapi documents nothing: a page like any other (its path words differ).
       ["/api-reference/no-spec", 0.452],
       ["/api-reference/batch-scrape", 0.387],
+    ]);
+  });
+});
+
+describe("a query naming an endpoint's path", () => {
+  // The loader's facts about API pages (`site.api.pages`); only the operation path counts here.
+  const withApi = (site: Site, ops: Record<string, string>): Site =>
+    ({ ...site, api: { pages: new Map(Object.entries(ops).map(([pagePath, path]) => [pagePath, { pagePath, kind: "operation", path }])) } }) as unknown as Site;
+  const index = new SearchIndex();
+  index.sync(
+    withApi(
+      inlineSite({
+        "/migration.mdx": "---\ntitle: Migrating to v3\n---\nCalls to POST /v1/memories/ become POST /v3/memories/add/ and the response is an event.\n",
+        "/api/add.mdx": "---\ntitle: Add memories\nopenapi: post /v3/memories/add/\n---\nAdds memories. POST /v3/memories/add/ answers with an event.\n",
+        "/api/search.mdx": "---\ntitle: Search memories\nopenapi: post /v3/memories/search/\n---\nSearches memories added with /v3/memories/add/.\n",
+      }),
+      { "/api/add": "/v3/memories/add/", "/api/search": "/v3/memories/search/" },
+    ),
+  );
+  const ranked = (query: string) => index.search({ query, canRead: () => true }).map((h) => [h.page.path, h.score]);
+
+  it("ranks that endpoint's page at its full score; other endpoint pages keep their weight", () => {
+    expect(ranked("POST /v3/memories/add")).toEqual([
+      ["/api/add", 0.316],
+      ["/migration", 0.28],
+      ["/api/search", 0.159],
+    ]);
+    expect(ranked("POST /V3/Memories/Add/.")).toEqual(ranked("POST /v3/memories/add"));
+  });
+
+  it("without a path, endpoint pages take the generated weight, and the guide comes first", () => {
+    expect(ranked("POST v3 memories add")).toEqual([
+      ["/migration", 0.532],
+      ["/api/add", 0.508],
+      ["/api/search", 0.292],
     ]);
   });
 });
