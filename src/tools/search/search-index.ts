@@ -171,6 +171,8 @@ export class SearchIndex {
    *  id: one flat array, read for every candidate page (a lookup through the page object costs
    *  a cache miss per page on a large site). */
   private priors = new Float64Array(1024);
+  /** The operation path each API page documents (`operationPathKey`), by page path. */
+  private operationPaths = new Map<string, string>();
 
   /** Text of recently returned sections by section id (ids are never reused): rebuilding it
    *  from the page body is most of the cost of a hit. */
@@ -258,6 +260,7 @@ export class SearchIndex {
     this.scopes.clear();
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
     this.navConfig = config;
+    this.operationPaths = new Map([...(site.api?.pages.values() ?? [])].filter((i) => i.kind === "operation").map((i) => [i.pagePath, operationPathKey(i.path)]));
     // Each navigation page's access rule, for readers' own twin rules (`branchesFor`).
     this.navRules = new Map([...config.navPages.keys()].map((path) => [path, this.rules.id(site.pages.get(path)?.file.access ?? {})]));
     this.branches.clear();
@@ -371,14 +374,22 @@ export class SearchIndex {
 
   private rank(req: SearchRequest, readerClass: ReaderClass | undefined): SearchHit[] {
     const pageSize = req.pageSize ?? LIMITS.search.defaultPageSize;
-    const terms = [...new Set(this.analyzer.terms(req.query))].slice(0, LIMITS.search.maxQueryTerms);
-    if (terms.length === 0) return [];
     const stats: IndexStatistics = readerClass === undefined ? this.base : this.classes.statistics(readerClass);
+    const terms = [...new Set(this.analyzer.terms(req.query).flatMap((t) => this.compoundParts(t, stats) ?? [t]))].slice(0, LIMITS.search.maxQueryTerms);
+    if (terms.length === 0) return [];
     const query = resolveTerms(this.index, stats, terms, this.ranking, this.joinedWords(req.query, stats));
     const accepted = this.acceptedUnits(req, readerClass);
     const threshold = req.scoreThreshold ?? 0;
     const priors = this.priors;
-    const prior = (id: number): number => priors[id] as number;
+    // An endpoint page whose path the query names (`POST /v3/memories/add`) is what was asked
+    // for: it keeps its full score, and the guides that mention the path come after it.
+    const named = new Set([...req.query.matchAll(/\/[^\s"'`]+/g)].map((m) => operationPathKey(m[0])));
+    const prior = (id: number): number => {
+      const p = priors[id] as number;
+      if (p === 1 || named.size === 0) return p;
+      const op = this.operationPaths.get((this.byId[id] as UnitOf).entry.page.path);
+      return op !== undefined && named.has(op) ? 1 : p;
+    };
     // Without a version filter on a versioned site, the same page in several versions is one
     // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
     const fold = this.foldVersions && req.version === undefined && this.branched;
@@ -568,6 +579,33 @@ export class SearchIndex {
    * "web hook" -> `webhook`): for each query term, the site's terms formed by joining it with
    * its neighbour.
    */
+  /**
+   * A query word the site never writes, made of two words it does (`Zugriffstoken` on a page
+   * saying "Zugriff" and "Token"; German writes compounds as one word that docs often write
+   * apart, and the reverse of `joinedWords`): the two words, or undefined. Each part has 4+
+   * letters; a linking `s` between them is dropped (`Zugriff|s|token`); of several splits the
+   * most even one. A word the site writes is never split.
+   */
+  private compoundParts(term: string, stats: IndexStatistics): string[] | undefined {
+    if (term.length < 2 * MIN_COMPOUND_PART + 1 || !/^\p{L}+$/u.test(term)) return undefined;
+    const live = (t: string | null): boolean => {
+      const entry = t === null ? undefined : this.index.entry(t);
+      return entry !== undefined && stats.df(entry) > 0;
+    };
+    if (live(term)) return undefined;
+    let best: { parts: string[]; even: number } | undefined;
+    for (let i = MIN_COMPOUND_PART; i + MIN_COMPOUND_PART <= term.length; i++) {
+      const left = this.analyzer.term(term.slice(0, i));
+      if (!live(left)) continue;
+      for (const rest of term[i] === "s" && term.length - i - 1 >= MIN_COMPOUND_PART ? [term.slice(i), term.slice(i + 1)] : [term.slice(i)]) {
+        const right = this.analyzer.term(rest);
+        const even = Math.min(i, rest.length);
+        if (live(right) && (best === undefined || even > best.even)) best = { parts: [left as string, right as string], even };
+      }
+    }
+    return best?.parts;
+  }
+
   private joinedWords(query: string, stats: IndexStatistics): Map<string, string[]> {
     const out = new Map<string, string[]>();
     const words = [...query.matchAll(tokenMatcher())].map((m) => m[0]).filter((w) => /^\p{L}+$/u.test(w));
@@ -617,7 +655,7 @@ export class SearchIndex {
     this.byPath.set(page.path, entry);
     indexed.forEach((v, variant) => {
       this.byId[v.id] = { entry, variant };
-      this.setPrior(v.id, page.generated ? this.ranking.generatedPageWeight : 1);
+      this.setPrior(v.id, isApiPage(page) ? this.ranking.generatedPageWeight : 1);
       this.classes.track(v.id, 1);
     });
   }
@@ -732,6 +770,24 @@ function goneFile(path: string): SiteFile {
 
 function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+/**
+ * A page generated from a spec, or an MDX page documenting an operation through front matter
+ * `openapi` (the platform's endpoint page, with the spec's reference shown on it): both repeat
+ * the words of every guide about their endpoint (firecrawl's 21 endpoint pages came after the
+ * guides until their spec was found, then crowded them), so both take the generated weight.
+ */
+/** An operation path as a query names it: case and trailing slashes or punctuation aside. */
+function operationPathKey(path: string): string {
+  return path.toLowerCase().replace(/[/.,;:?!)]+$/, "");
+}
+
+/** Letters of each part of a compound query word split by `compoundParts`. */
+const MIN_COMPOUND_PART = 4;
+
+function isApiPage(page: Page): boolean {
+  return page.generated || (typeof page.meta.openapi === "string" && page.meta.openapi.trim() !== "");
 }
 
 function inScope(p: PagePlacement | undefined, version: string | undefined, language: string | undefined): boolean {

@@ -65,6 +65,22 @@ describe("search in every language the spec lists", () => {
     expect(paths("similar popular calendar")).toEqual(["/en/setup"]);
   });
 
+  it("a German compound the site writes apart finds the words (Zugriffstoken: Zugriff, Token)", () => {
+    const german = new SearchIndex();
+    const files = {
+      "/de/token.mdx": "---\ntitle: Token für den Zugriff\n---\nErstellen Sie einen Token für den Zugriff auf die API.\n",
+      "/de/rechte.mdx": "---\ntitle: Rechte\n---\nDer Zugriff wird pro Team vergeben.\n",
+      "/de/konto.mdx": "---\ntitle: Konto\n---\nDas Konto hat einen Namen.\n",
+    };
+    german.sync(inlineSite(files));
+    const paths = (query: string) => german.search({ query, canRead: () => true }).map((h) => h.page.path);
+    expect(paths("Zugriffstoken erstellen")).toEqual(["/de/token", "/de/rechte"]);
+    expect(paths("Zugriffstoken")).toEqual(["/de/token", "/de/rechte"]);
+    // A word the site writes is never split: the page that writes it comes first.
+    german.sync(inlineSite({ ...files, "/de/neu.mdx": "---\ntitle: Neu\n---\nDas Zugriffstoken läuft ab.\n" }));
+    expect(paths("Zugriffstoken")).toEqual(["/de/neu"]);
+  });
+
   it("covers every language code of the spec", () => {
     expect(CASES.map((c) => c.code).sort()).toEqual(
       ["ar", "ca", "cs", "cn", "zh-Hant", "nl", "en", "fi", "fr", "de", "he", "hi", "hu", "id", "it", "jp", "ko", "lv", "no", "pl", "pt-BR", "ro", "ru", "es", "sv", "tr", "uk", "uz", "vi"].sort(),

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { SearchIndex } from "../../../src/tools/search/search-index.js";
+import type { Site } from "../../../src/vfs/site.js";
+import { inlineSite } from "./inline-site.js";
+
+/**
+ * An MDX page that documents an operation through front matter `openapi` is an endpoint page as
+ * much as one generated from the spec: it takes the same weight (0.85), so that the guide written
+ * in the same words comes first (issue 24, item 2).
+ */
+describe("endpoint pages written in MDX", () => {
+  const body = "Batch scrape many URLs at once in one job and poll its status.\n";
+  const index = new SearchIndex();
+  index.sync(
+    inlineSite({
+      "/features/batch-scrape.mdx": `---\ntitle: Batch scrape\n---\n${body}`,
+      "/api-reference/batch-scrape.mdx": `---\ntitle: Batch scrape\nopenapi: 'v1-openapi POST /batch/scrape'\n---\n${body}`,
+      "/api-reference/no-spec.mdx": `---\ntitle: Batch scrape\nopenapi: ''\n---\n${body}`,
+    }),
+  );
+
+  it("rank below the guide with the same words, at 0.85 of its score", () => {
+    const hits = index.search({ query: "scrape many URLs in one job", canRead: () => true });
+    expect(hits.map((h) => [h.page.path, h.score])).toEqual([
+      ["/features/batch-scrape", 0.456],
+      // An empty openapi documents nothing: a page like any other (its path words differ).
+      ["/api-reference/no-spec", 0.452],
+      ["/api-reference/batch-scrape", 0.387],
+    ]);
+  });
+});
+
+describe("a query naming an endpoint's path", () => {
+  // The loader's facts about API pages (`site.api.pages`); only the operation path counts here.
+  const withApi = (site: Site, ops: Record<string, string>): Site =>
+    ({ ...site, api: { pages: new Map(Object.entries(ops).map(([pagePath, path]) => [pagePath, { pagePath, kind: "operation", path }])) } }) as unknown as Site;
+  const index = new SearchIndex();
+  index.sync(
+    withApi(
+      inlineSite({
+        "/migration.mdx": "---\ntitle: Migrating to v3\n---\nCalls to POST /v1/memories/ become POST /v3/memories/add/ and the response is an event.\n",
+        "/api/add.mdx": "---\ntitle: Add memories\nopenapi: post /v3/memories/add/\n---\nAdds memories. POST /v3/memories/add/ answers with an event.\n",
+        "/api/search.mdx": "---\ntitle: Search memories\nopenapi: post /v3/memories/search/\n---\nSearches memories added with /v3/memories/add/.\n",
+      }),
+      { "/api/add": "/v3/memories/add/", "/api/search": "/v3/memories/search/" },
+    ),
+  );
+  const ranked = (query: string) => index.search({ query, canRead: () => true }).map((h) => [h.page.path, h.score]);
+
+  it("ranks that endpoint's page at its full score; other endpoint pages keep their weight", () => {
+    expect(ranked("POST /v3/memories/add")).toEqual([
+      ["/api/add", 0.316],
+      ["/migration", 0.28],
+      ["/api/search", 0.159],
+    ]);
+    expect(ranked("POST /V3/Memories/Add/.")).toEqual(ranked("POST /v3/memories/add"));
+  });
+
+  it("without a path, endpoint pages take the generated weight, and the guide comes first", () => {
+    expect(ranked("POST v3 memories add")).toEqual([
+      ["/migration", 0.532],
+      ["/api/add", 0.508],
+      ["/api/search", 0.292],
+    ]);
+  });
+});
