@@ -14,7 +14,9 @@ const app = new App({ name: "svc-mcp API playground", version: "1.0.0" }, {});
 
 if (dataNode !== null && form !== null && out !== null) {
   const data = JSON.parse(dataNode.textContent ?? "{}") as PlaygroundData;
-  form.addEventListener("submit", (event) => {
+  // Send on the button's click, not the form's submit: a host's sandbox without `allow-forms`
+  // blocks a submission before any submit event (Enter in a field clicks the button too).
+  form.querySelector('[data-testid="playground-send"]')?.addEventListener("click", (event) => {
     event.preventDefault();
     void sendForm(form, out, async () => {
       const request = readForm(data, form);

@@ -105,7 +105,8 @@ describe("the API playground as MCP Apps", () => {
     expect(contents.map((c) => [c.uri, c.mimeType, c._meta])).toEqual([[uri, "text/html;profile=mcp-app", { ui: { prefersBorder: true } }]]);
     const html = (contents[0] as { text: string }).text;
     expect(html.startsWith("<!doctype html>")).toBe(true);
-    const parts = ['data-testid="playground-send"', 'data-testid="param-petId"', 'data-testid="auth-key"', '"tool":"api_request_pets"', '"transport":"proxy"', '<script type="module">'];
+    expect(/<button[^>]*data-testid="playground-send"/.test(html)).toBe(true);
+    const parts = ['data-testid="param-petId"', 'data-testid="auth-key"', '"tool":"api_request_pets"', '"transport":"proxy"', '<script type="module">'];
     expect(parts.filter((p) => !html.includes(p))).toEqual([]);
     // Nothing it loads from elsewhere: the style and the script are in the document.
     expect(/<script[^>]+src=|<link /.test(html)).toBe(false);
