@@ -1,4 +1,4 @@
-import { type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../tools/mcp/server.js";
 import { ANONYMOUS } from "../../vfs/access.js";
@@ -14,6 +14,7 @@ import { rateLimitedResponse } from "../middleware/rate-limit-response.js";
 import { readBody } from "../middleware/read-body.js";
 import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../middleware/request-context.js";
 import { inputText } from "../../tools/mcp/issues.js";
+import { rendersApps } from "../../tools/mcp/ui-extension.js";
 import { CLIENT_CHARGES } from "./client-charges.js";
 import { DirectToolCalls } from "./direct-tool-call.js";
 import { closableStream } from "./closable-stream.js";
@@ -161,7 +162,7 @@ export class McpEndpoint {
         if (body.messages[0]?.method !== "subscriptions/listen") return serve();
         const refusal = this.listenQuota.reserve(endpoint, owner);
         if (refusal !== undefined) return this.settle(listenRefused(refusal, body.raw), charged);
-        const opening = { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: authInfo.extra.context };
+        const opening = { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: authInfo.extra.context, apps: rendersApps(envelopeCapabilities(body.messages[0])) };
         return this.listenBus.serve(opening, serve, () => this.listenQuota.release(endpoint, owner));
       }
       if (!(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
@@ -200,7 +201,9 @@ export class McpEndpoint {
 
     const response = await this.settle(await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo }), charged);
     if (method !== "GET") return response;
-    return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: authInfo.extra.context }, response);
+    // A 2025 session's capabilities, declared once in `initialize`.
+    const apps = rendersApps(session.server.server.getClientCapabilities());
+    return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: authInfo.extra.context, apps }, response);
   }
 
   /** Open (or opening) `subscriptions/listen` streams on `endpoint`. */
@@ -489,4 +492,10 @@ function refusedWhole(status: number): boolean {
 function runsATool(params: Record<string, unknown>): boolean {
   const args = params.arguments;
   return params.task === undefined && (args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args)));
+}
+
+/** The capabilities a 2026-07-28 request declares in its `_meta` envelope. */
+function envelopeCapabilities(message: Message | undefined): ClientCapabilities | undefined {
+  const meta = (message?.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  return meta?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
 }

@@ -21,6 +21,8 @@ export interface StreamOpening {
   readonly urls: BridgeUrls;
   /** The opening request's context: its reader's lists are what the first change is compared with. */
   readonly context: RequestContext;
+  /** The client renders MCP Apps (`io.modelcontextprotocol/ui`): its lists hold the reader's playground apps. */
+  readonly apps?: boolean;
 }
 
 /** An open stream of list_changed notifications: a 2025 session's GET stream or a 2026-07-28 `subscriptions/listen`. */
@@ -54,7 +56,7 @@ export class NotificationStreams {
 
   /** Follow a stream: its reader's lists as of now are what the next change is compared with. */
   add(opening: StreamOpening, notify: (kind: ListKind) => void, close: () => void): NotificationStream {
-    const stream: NotificationStream = { ...opening, lists: listFingerprints(this.deps.runtime, this.deps.tools, opening.context), notify, close };
+    const stream: NotificationStream = { ...opening, lists: listFingerprints(this.deps.runtime, this.deps.tools, opening.context, this.withApps(opening)), notify, close };
     this.open.add(stream);
     return stream;
   }
@@ -97,14 +99,20 @@ export class NotificationStreams {
         continue;
       }
       if (!announce || !this.open.has(stream)) continue;
-      const key = visibilityKey(context);
-      const now = listsOf.get(key) ?? listFingerprints(this.deps.runtime, this.deps.tools, context);
+      const apps = this.withApps(stream);
+      const key = `${visibilityKey(context)}${apps ? " apps" : ""}`;
+      const now = listsOf.get(key) ?? listFingerprints(this.deps.runtime, this.deps.tools, context, apps);
       listsOf.set(key, now);
       const changed = changedLists(stream.lists, now);
       stream.lists = now;
       if (changed.resources) stream.notify("resources");
       if (changed.tools) stream.notify("tools");
     }
+  }
+
+  /** True when the stream's lists hold playground apps: the server offers them and its client renders them. */
+  private withApps(opening: StreamOpening): boolean {
+    return opening.apps === true && this.deps.apps !== undefined;
   }
 
   /** The stream's reader now (its token's current groups), or undefined when it may hear nothing more. */

@@ -75,7 +75,7 @@ export function createRelayApp(deps: RelayDeps): Hono {
     }
     const context = deps.contextOf !== undefined ? await deps.contextOf(c.req.raw) : localContext();
     const answer = await relay.send(raw, context);
-    return c.json(answer.body, answer.status as 200);
+    return c.json(answer.body, answer.status);
   });
   return app;
 }

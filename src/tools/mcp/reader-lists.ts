@@ -3,6 +3,7 @@ import type { RequestContext } from "../../vfs/request-context.js";
 import type { DocsRuntime, ReaderState } from "../runtime.js";
 import { listTools } from "./tool-calls.js";
 import type { DocsTool, ToolText } from "./tool.js";
+import { appResources } from "./ui-extension.js";
 
 /** What tool titles and descriptions are written from, for one reader. */
 export function toolText(runtime: DocsRuntime, state: ReaderState): ToolText {
@@ -32,9 +33,11 @@ export interface ListFingerprints {
   readonly resources: string;
 }
 
-export function listFingerprints(runtime: DocsRuntime, tools: readonly DocsTool[], context: RequestContext): ListFingerprints {
+export function listFingerprints(runtime: DocsRuntime, tools: readonly DocsTool[], context: RequestContext, apps = false): ListFingerprints {
   const state = runtime.readerState(context);
-  return { tools: JSON.stringify(listTools(tools, toolText(runtime, state))), resources: JSON.stringify(listResources(state)) };
+  // `apps`: the client renders MCP Apps, so its lists hold the reader's apps and their tool too.
+  const resources = apps ? [...listResources(state), ...appResources(runtime, context)] : listResources(state);
+  return { tools: JSON.stringify(listTools(tools, toolText(runtime, state), apps)), resources: JSON.stringify(resources) };
 }
 
 /** Which of a reader's lists differ between two fingerprints. */
