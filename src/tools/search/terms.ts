@@ -11,7 +11,9 @@ import { IdBuffer, type Vocabulary } from "./vocabulary.js";
  *  tashkeel and Hebrew points are marks, and a word must not break at each of them. */
 const TOKEN_SOURCE = "[\\p{L}\\p{N}\\p{M}\\u200c\\u200d]+(?:[_.\\-'/][\\p{L}\\p{N}\\p{M}\\u200c\\u200d]+)*";
 const JOINER_RE = /[_.\-'/]/;
-const CAMEL_RE = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+// An acronym's plural is one word: `URLs`, `APIs`, `IDs` are not `UR` + `Ls` (those parts matched
+// `ls` commands and pages about nothing asked).
+const CAMEL_RE = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})(?!\p{Lu}s$)/u;
 
 /** A fresh matcher of raw tokens (global regexes carry state, so each caller gets its own). */
 export function tokenMatcher(): RegExp {

@@ -10,6 +10,12 @@ describe("tokenize", () => {
     ]);
   });
 
+  it("keeps an acronym's plural whole (URLs is not UR + Ls), and still splits acronyms before words", () => {
+    expect(tokenize("batch URLs, APIs and IDs with getURLs and HTTPServer")).toEqual([
+      "batch", "URLs", "APIs", "and", "IDs", "with", "getURLs", "get", "URLs", "and", "HTTPServer", "HTTP", "Server",
+    ]);
+  });
+
   it("keeps paths and protocol method names whole too (tools/call), beside their parts", () => {
     expect(tokenize("send tools/call with structuredContent, not /v1/orders/")).toEqual([
       "send", "tools/call", "tools", "call", "with", "structuredContent", "structured", "Content", "not", "v1/orders", "v1", "orders",
