@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { httpWorkerExecArgv } from "../src/cli/worker-heap.js";
 import { SHARED } from "../test/helpers/paths.js";
 import { freshDatabase, probePostgres, queryDatabase } from "../test/helpers/postgres.js";
 import { startServe } from "../test/helpers/serve-http.js";
@@ -132,7 +133,9 @@ async function measure(s: Scenario, stateLocation: string): Promise<Measured> {
   // Offline: a remote spec fetched during the run would reload and re-index mid-measurement.
   const args = ["--dir", SPREE, "--no-fetch-remote", "--state", stateLocation, ...(s.limits === "off" ? OFF : COUNTED), ...(s.cache ? [] : ["--search-cache", "0"])];
   const many = s.workers === 1 ? undefined : await startWorkers([...args, "--workers", String(s.workers)]);
-  const server = many ?? (await startServe(args));
+  // The lone process with the young generation its primary gives every worker (src/cli/worker-heap.ts),
+  // as an operator gives it with NODE_OPTIONS: 1 -> 2 workers then compares the processes alone.
+  const server = many ?? (await startServe(args, { NODE_OPTIONS: httpWorkerExecArgv((process.env.NODE_OPTIONS ?? "").split(" ").filter((o) => o !== ""), undefined).join(" ") }));
   try {
     const serverPids = [server.child.pid as number, ...(many?.pids ?? [])];
     const tool = /tools (\S+),/.exec(server.lines.join("\n"))?.[1] ?? "search";

@@ -292,6 +292,12 @@ export const LIMITS = {
     /** On stop, past the drain time, how long a worker may take to close its stores and exit
      *  before the primary ends it. */
     stopMarginMs: 5_000,
+    /** The young generation of each worker process, in MB per semi-space (V8's
+     *  `--max-semi-space-size`; its default is 16). A search allocates short-lived scores and
+     *  snippets by the megabyte, so at 16 MB a worker scavenged every dozen distinct questions and
+     *  the copying of what was still alive cost CPU both workers share (busy-machine A/B in
+     *  docs/bridge.md). Up to three times this is reserved per worker, committed as it grows. */
+    workerSemiSpaceMb: 64,
   },
   rateLimits: {
     /** Spec "Limits": every figure is per hour. Windows are clock hours (UTC). */

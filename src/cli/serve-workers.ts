@@ -8,6 +8,7 @@ import { LIMITS } from "../limits.js";
 import { plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
 import { type HttpServeArgs, httpSettings, type WorkerRole } from "./serve-http.js";
+import { httpWorkerExecArgv } from "./worker-heap.js";
 import { type Hello, type Port, Rpc, type WorkerAsk, type WorkerNews } from "./worker-ipc.js";
 
 /** The environment variable that marks a process as a worker of `serve --http --workers N`. */
@@ -97,6 +98,8 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
     }, LIMITS.bridge.drainMs + LIMITS.serve.stopMarginMs).unref();
   };
 
+  // Each worker with its young generation sized for search traffic (worker-heap.ts).
+  cluster.setupPrimary({ execArgv: httpWorkerExecArgv(process.execArgv, io.env.NODE_OPTIONS) });
   const start = (): void => {
     const worker = cluster.fork({ [WORKER_ENV]: "1" });
     live.add(worker);

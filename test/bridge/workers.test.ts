@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EventEmitter } from "node:events";
@@ -68,6 +69,8 @@ describe("serve --http --workers 2", () => {
     const s = await start(LIMITED);
     expect(s.pids).toHaveLength(2);
     expect(new Set(s.pids).size).toBe(2);
+    // Each worker runs with the young generation sized for search traffic (worker-heap.ts).
+    for (const pid of s.pids) expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toContain("--max-semi-space-size=64");
     const [a, b] = [await reach(s, s.pids[0] as number), await reach(s, s.pids[1] as number)];
     const sa = await openSession(a);
     const sb = await openSession(b);
