@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { crc32 } from "node:zlib";
@@ -259,7 +259,13 @@ export class SiteCache {
     const tmp = join(this.folder, `.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
     try {
       mkdirSync(this.folder, { recursive: true, mode: 0o700 });
-      writeFileSync(tmp, Buffer.concat([MAGIC, lengths, header, body]), { mode: 0o600 });
+      // Part by part: joining them first copied the whole body once more (a second at 25,000 pages).
+      const fd = openSync(tmp, "wx", 0o600);
+      try {
+        for (const part of [MAGIC, lengths, header, body]) writeAll(fd, part);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(tmp, this.file);
     } catch (error) {
       removeQuietly(tmp);
@@ -345,6 +351,10 @@ function evict(folder: string, maxBytes: number, keep: string): void {
     removeQuietly(e.file);
     total -= e.size;
   }
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
 }
 
 function removeQuietly(file: string): void {
