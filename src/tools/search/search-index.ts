@@ -353,6 +353,8 @@ export class SearchIndex {
         v.sectionIds.forEach((sid, k) => this.sectionOf.set(sid, v.sections[k] as StoredSection));
       });
     }
+    // Terms sorted for prefixes and grouped for fuzzy matching now, not by the first search.
+    this.index.prepare();
   }
 
   /**
