@@ -14,7 +14,9 @@ import { CORPORA_DIR, tenThousandPageSite } from "./search.bench.js";
  * bench's 10,000-page site, no result cache, the query stream's distinct questions (each asked
  * once a round by each side).
  *
- *   npx tsx bench/search-ab.ts ../other-worktree [rounds] [--other-first]
+ *   npx tsx bench/search-ab.ts ../other-worktree [rounds] [--other-first] [--site DIR]...
+ *
+ * `--site` searches the sites in those folders instead (`bench/large-site.ts` makes large ones).
  *
  * The index built second searches 5-10% faster whichever code it runs (the same code on both
  * sides shows it), so run it both ways (`--other-first` builds the other checkout's first) and
@@ -27,7 +29,8 @@ interface Searcher {
 }
 
 const args = process.argv.slice(2);
-const other = args.find((a) => !a.startsWith("--") && !/^\d+$/.test(a));
+const siteDirs = args.flatMap((a, i) => (args[i - 1] === "--site" ? [a] : []));
+const other = args.find((a, i) => !a.startsWith("--") && !/^\d+$/.test(a) && args[i - 1] !== "--site");
 if (other === undefined) throw new Error("usage: npx tsx bench/search-ab.ts <other checkout> [rounds] [--other-first]");
 const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
 const otherFirst = args.includes("--other-first");
@@ -37,10 +40,13 @@ const { SearchIndex: OtherIndex } = (await import(resolve(other, "src/tools/sear
 const stream = new QueryStream();
 const queries = Array.from({ length: 2 * stream.questions.length }, (_, i) => stream.at(i));
 const canRead = (): boolean => true;
-const sites: [string, Site][] = [
-  ["10,000 pages", await tenThousandPageSite()],
-  ["spree", (await loadSite(join(CORPORA_DIR, "spree"))).site],
-];
+const sites: [string, Site][] =
+  siteDirs.length > 0
+    ? await Promise.all(siteDirs.map(async (dir): Promise<[string, Site]> => [dir, (await loadSite(resolve(dir))).site]))
+    : [
+        ["10,000 pages", await tenThousandPageSite()],
+        ["spree", (await loadSite(join(CORPORA_DIR, "spree"))).site],
+      ];
 
 for (const [name, site] of sites) {
   const sides: [string, Searcher][] = [
@@ -65,6 +71,6 @@ for (const [name, site] of sites) {
     const all = perQuery.flat();
     const fastest = perQuery.map((v) => Math.min(...v));
     const mean = all.reduce((a, b) => a + b, 0) / all.length;
-    console.log(`${name}, ${label}: p50 ${percentile(all, 50).toFixed(3)} ms, each question's fastest (median) ${percentile(fastest, 50).toFixed(3)} ms, mean ${mean.toFixed(3)} ms`);
+    console.log(`${name}, ${label}: p50 ${percentile(all, 50).toFixed(3)} ms, p99 ${percentile(all, 99).toFixed(3)} ms, each question's fastest (median) ${percentile(fastest, 50).toFixed(3)} ms, mean ${mean.toFixed(3)} ms`);
   });
 }
