@@ -60,12 +60,9 @@ export const LIMITS = {
     /** How long a command whose caller gave it up may take to stop inside its worker (it is told
      *  through shared memory, and the interpreter checks as it works: a runaway `jq` checks about
      *  once a second on a quiet machine) before its worker is ended instead. The caller's place
-     *  stays held meanwhile, so this only decides whether a worker is restarted. */
+     *  stays held meanwhile, so this only decides whether a worker is restarted, and one caller's
+     *  cancellations restart at most `maxRunningPerCaller` workers per this time. */
     cancelGraceMs: 2_000,
-    /** Workers one caller's cancellations may have ended (each restart costs ~0.25 s of CPU);
-     *  past this, a command it gives up runs to its own time limit, as if not given up, so a
-     *  caller cancelling in a loop makes the pool start nothing. */
-    cancelRestartsPerCaller: 2,
     /** Callers remembered as heavy (`HeavyCallers`: a runaway of theirs reached its limit, or
      *  they gave up a running command): a few dozen bytes each; an attacker who cycles through
      *  more addresses than this is also past what the reserve can hold (docs/security.md). */

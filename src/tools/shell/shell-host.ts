@@ -365,8 +365,8 @@ export class ShellHost {
    * again. Its caller's place stays held until the command has stopped, so cancelling frees no
    * worker sooner than the command does, and the caller is remembered as heavy
    * (`HeavyCallers`). A command that does not stop within `cancelGraceMs` (synchronous code that
-   * never checks) has its worker ended, at most `cancelRestartsPerCaller` times per caller;
-   * past that, its own time limit ends it, as if it had not been given up.
+   * checks too rarely) has its worker ended then; as the place was held until that moment, one
+   * caller's cancellations restart at most `maxRunningPerCaller` workers per `cancelGraceMs`.
    */
   private cancel(p: Pending): void {
     if (this.queue.remove(p.caller, p)) {
@@ -383,10 +383,9 @@ export class ShellHost {
     slot.cancelTimer = setTimeout(() => this.cancelOverdue(slot, p), this.cancelGraceMs);
   }
 
-  /** A given-up command has not stopped: end its worker, within the caller's budget of restarts. */
+  /** A given-up command has not stopped: end its worker (its caller's place was held until now). */
   private cancelOverdue(slot: Slot, p: Pending): void {
-    if (slot.call !== p || this.heavy.restarts(p.caller) >= LIMITS.shellWorker.cancelRestartsPerCaller) return;
-    this.heavy.countRestart(p.caller);
+    if (slot.call !== p) return;
     this.retire(slot, "cancelled");
     this.answer(p, CANCELLED, "cancelled");
   }
