@@ -9,7 +9,9 @@ import { type BenchRow, type BenchSuite, percentile } from "./bench.js";
  * Issue 25's two stalls, replayed against `serve --http` (a spawned process, as deployed) on
  * spree, while another reader (its own address) sends `ls /` and a search, one after another:
  * (a) 60 runaway commands from 3 addresses within 1.5 s, each client hanging up after 300 ms;
- * (b) 4 addresses each holding one runaway in flight (sent again as soon as it is answered).
+ * (b) 4 addresses each holding one runaway in flight (sent again as soon as it is answered);
+ * (c) the same from 6 addresses (as many as the pool of a 2-core machine has workers);
+ * (d) one address cancelling its running runaways in a loop.
  * The runaway is the issue's `jq` (synchronous: only ending its worker stops it). Rate limits
  * are off, so only the shell pool's own bounds act. Requests are plain 2026-07-28 calls (no
  * session), told apart by address with `--trust-proxy` and X-Forwarded-For.
@@ -75,13 +77,29 @@ async function abandoned(origin: string, tools: Tools): Promise<void> {
   await Promise.all(sent);
 }
 
-/** (b): 4 addresses, each with one runaway in flight until `until` resolves. */
-async function holding(origin: string, tools: Tools, until: Promise<void>): Promise<void> {
+/** (b), (c): `addresses` addresses, each with one runaway in flight until `until` resolves. */
+async function holding(origin: string, tools: Tools, until: Promise<void>, addresses = 4): Promise<void> {
   let done = false;
   void until.then(() => (done = true));
   await Promise.all(
-    [1, 2, 3, 4].map(async (k) => {
+    Array.from({ length: addresses }, (_, i) => i + 1).map(async (k) => {
       while (!done) await call(origin, `192.0.2.${k}`, "tools/call", { name: tools.fs, arguments: { command: RUNAWAY } }).catch(() => undefined);
+    }),
+  );
+}
+
+/** (d): one address cancelling its running runaways in a loop (two at a time, each dropped 300 ms after it was sent). */
+async function cancelling(origin: string, tools: Tools, until: Promise<void>): Promise<void> {
+  let done = false;
+  void until.then(() => (done = true));
+  await Promise.all(
+    [0, 1].map(async () => {
+      while (!done) {
+        const abort = new AbortController();
+        const timer = setTimeout(() => abort.abort(), 300);
+        await call(origin, "192.0.2.99", "tools/call", { name: tools.fs, arguments: { command: RUNAWAY } }, abort.signal).catch(() => undefined);
+        clearTimeout(timer);
+      }
     }),
   );
 }
@@ -116,6 +134,16 @@ export const availabilitySuite: BenchSuite = {
       const windowB = sleep(WINDOW_MS);
       const [b] = await Promise.all([victim(serve.origin, tools, windowB), holding(serve.origin, tools, windowB)]);
       out.push(...rows("4 addresses each hold a runaway", b));
+
+      log("(c) 6 addresses each holding a runaway...");
+      const windowC = sleep(WINDOW_MS);
+      const [c] = await Promise.all([victim(serve.origin, tools, windowC), holding(serve.origin, tools, windowC, 6)]);
+      out.push(...rows("6 addresses each hold a runaway", c));
+
+      log("(d) one address cancelling its running runaways in a loop...");
+      const windowD = sleep(WINDOW_MS);
+      const [d] = await Promise.all([victim(serve.origin, tools, windowD), cancelling(serve.origin, tools, windowD)]);
+      out.push(...rows("one address cancels its running runaways in a loop (2 at a time, each after 300 ms)", d));
     } finally {
       await stopProcess(serve.child);
     }

@@ -57,6 +57,16 @@ export const LIMITS = {
      *  start another only while this many stay free. With two, a newcomer finds a worker even
      *  when a few callers each run all they may (3 callers x 2 on the pool of 6: 4 run, 2 free). */
     reserveWorkers: 2,
+    /** How long a command whose caller gave it up may take to stop inside its worker (it is told
+     *  through shared memory, and the interpreter checks as it works: a runaway `jq` checks about
+     *  once a second on a quiet machine) before its worker is ended instead. The caller's place
+     *  stays held meanwhile, so this only decides whether a worker is restarted, and one caller's
+     *  cancellations restart at most `maxRunningPerCaller` workers per this time. */
+    cancelGraceMs: 2_000,
+    /** Callers remembered as heavy (`HeavyCallers`: a runaway of theirs reached its limit, or
+     *  they gave up a running command): a few dozen bytes each; an attacker who cycles through
+     *  more addresses than this is also past what the reserve can hold (docs/security.md). */
+    heavyCallers: 4_096,
     /** Workers in a row that ended before they were ready (a broken install, no memory): then
      *  the calls waiting are answered with the reason instead of starting workers forever. */
     maxBootFailures: 3,

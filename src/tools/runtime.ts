@@ -302,7 +302,11 @@ export class DocsRuntime {
     let newest = 0;
     for (const f of site.files.values()) {
       if (!mayRead(context, f.access)) continue;
-      newest = Math.max(newest, f.mtime.getTime());
+      // The reader's variant's time: an edit to a part they may not read does not date it.
+      const variants = site.variants?.get(f.path);
+      const mine = variants?.file === f ? variants.forReader(context.reader, context.authMode)?.file : f;
+      if (mine === undefined) continue;
+      newest = Math.max(newest, mine.mtime.getTime());
       if (isSkillFile(f.path)) ownSkills = true;
     }
     const generated = ownSkills ? undefined : generatedSkill(site, names, outline, new Date(newest));

@@ -66,6 +66,18 @@ export interface ApiPagesOptions {
   /** The file each page's front matter `openapi` names, where it was found (`frontMatterSpecFile`),
    *  by page path. */
   readonly frontMatterSpecs?: ReadonlyMap<string, string>;
+  /** How API pages learn their spec file's time once the site's variants exist (`SpecTimes`). */
+  readonly specTimes?: SpecTimes;
+}
+
+/**
+ * The time of a mounted spec file as the readers of a page see it: the time of the parts every
+ * reader of `access` may read (`FileVariants.timeFor`), so an edit to a restricted operation
+ * does not move the date of public pages. Filled in by the loader once the snapshot's variants
+ * are built (after the pages that ask); undefined for a spec with no file (a remote one).
+ */
+export interface SpecTimes {
+  resolve?: (source: string, access: Access) => Date | undefined;
 }
 
 export interface ApiPagesResult {
@@ -147,7 +159,9 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
         anchors: item.channel.parameters.map((p) => ({ in: "channel", name: p.name, anchor: p.name })),
       };
     }
-    pages.push(generatedPage(planned.pagePath, parts));
+    const specTimes = options.specTimes;
+    const source = item.spec.source;
+    pages.push(generatedPage(planned.pagePath, parts, (access) => specTimes?.resolve?.(source, access)));
     if (planned.placement !== undefined) placements.set(planned.pagePath, planned.placement);
     infos.set(planned.pagePath, info);
   }
@@ -156,7 +170,8 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     const page = diskPages.get(fm.pagePath);
     if (page === undefined) continue;
     const playground = resolvePlayground(settings, page.meta);
-    const shown = documentedPage(page, fm, { pagePath: fm.pagePath, settings, playground }, options.specFiles?.get(`/${fm.spec.source}`)?.mtime);
+    const specTimes = options.specTimes;
+    const shown = documentedPage(page, fm, { pagePath: fm.pagePath, settings, playground }, (access) => specTimes?.resolve?.(fm.spec.source, access));
     if (shown === undefined) {
       // One decision for everything that resolves a page to its operation (the shell, search,
       // HTML pages, the playground relay): without the reference the page is no API page, so
@@ -188,7 +203,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
  * when first read. Undefined when the operation is restricted (`x-svc` metadata) to readers the
  * page's own rule does not keep to: its reference is then not shown.
  */
-function documentedPage(page: Page, fm: FrontMatterOperation, ctx: RenderContext, specTime: Date | undefined): Page | undefined {
+function documentedPage(page: Page, fm: FrontMatterOperation, ctx: RenderContext, specTimeFor: (access: Access) => Date | undefined): Page | undefined {
   const authored = page.authored ?? page;
   const opMeta = readPageMeta(fm.operation.extension?.metadata ?? {});
   const opAccess: Access = { ...(opMeta.groups !== undefined ? { groups: opMeta.groups } : {}), ...(opMeta.public === true ? { public: true } : {}) };
@@ -196,7 +211,10 @@ function documentedPage(page: Page, fm: FrontMatterOperation, ctx: RenderContext
   let reference: string | undefined;
   let size: number | undefined;
   const referenceOf = (): string => (reference ??= operationReference(fm.spec, fm.operation, ctx));
-  const mtime = specTime !== undefined && specTime > authored.file.mtime ? specTime : authored.file.mtime;
+  const mtimeOf = (): Date => {
+    const specTime = specTimeFor(authored.file.access);
+    return specTime !== undefined && specTime > authored.file.mtime ? specTime : authored.file.mtime;
+  };
   const file: SiteFile = {
     path: authored.file.path,
     get text() {
@@ -205,7 +223,9 @@ function documentedPage(page: Page, fm: FrontMatterOperation, ctx: RenderContext
     get size() {
       return (size ??= authored.file.size + byteLength(`${separator(authored.file.text)}${referenceOf()}`));
     },
-    mtime,
+    get mtime() {
+      return mtimeOf();
+    },
     access: authored.file.access,
   };
   return {
@@ -270,7 +290,7 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
  * costs ~250 ms. The front matter is known without rendering: each value is written as JSON, so
  * what a YAML parser reads back is the JSON value (a test compares with parsing the text).
  */
-function generatedPage(pagePath: string, parts: PageParts): Page {
+function generatedPage(pagePath: string, parts: PageParts, specTimeFor: (access: Access) => Date | undefined): Page {
   const frontMatter: Record<string, unknown> = {};
   for (const [k, v] of parts.frontMatter) frontMatter[k] = asYamlReadsJson(v);
   const meta = readPageMeta(frontMatter);
@@ -288,7 +308,10 @@ function generatedPage(pagePath: string, parts: PageParts): Page {
     get size() {
       return (size ??= byteLength(textOf()));
     },
-    mtime: GENERATED_MTIME,
+    // The spec file's time as this page's readers see it; the epoch for a spec with no file.
+    get mtime() {
+      return specTimeFor(access) ?? GENERATED_MTIME;
+    },
     access,
   };
   return {
@@ -312,7 +335,7 @@ function asYamlReadsJson(v: unknown): unknown {
   return JSON.parse(JSON.stringify(v) ?? "null") as unknown;
 }
 
-/** Generated pages have no file on disk: the epoch, as `ls -l` shows them. */
+/** A page generated from a spec that has no file (a remote one): the epoch, as `ls -l` shows it. */
 const GENERATED_MTIME = new Date(0);
 
 /** An operation page's facts, with its parameter anchors worked out when first asked for. */

@@ -1,4 +1,4 @@
-import { type Access, type AuthMode, type Reader, canRead } from "./access.js";
+import { type Access, type AuthMode, type Reader, canRead, readersCover } from "./access.js";
 import { byteLength, type Page, type SiteFile } from "./site.js";
 
 /**
@@ -13,6 +13,15 @@ import { byteLength, type Page, type SiteFile } from "./site.js";
  */
 export class FileVariants {
   private readonly cache = new Map<string, { file: SiteFile; page: Page | undefined }>();
+  /**
+   * When each variant last changed, as far as this process has seen, by access class: its text
+   * then, and the time of the file version that brought that text. Shared with the next
+   * snapshot's variants of the same path (`times` of the constructor), so a reader's variant
+   * keeps its time across edits that change only parts they may not read: its time (`ls -l`,
+   * `stat`, a folder's, a search hit's and a result's `lastModified`) tells them nothing about
+   * restricted parts. A class first read after the file changed gets the file's time.
+   */
+  readonly times: Map<string, { readonly text: string; readonly mtime: Date }>;
 
   constructor(
     /** The file as written. */
@@ -27,7 +36,22 @@ export class FileVariants {
     readonly signature: string = "",
     /** Outcomes for which the file is not shown at all (its parts cannot be told apart). */
     private readonly hidden?: (allowed: readonly boolean[]) => boolean,
-  ) {}
+    /** The previous snapshot's `times` of this path: each class read before is compared now. */
+    times?: Map<string, { readonly text: string; readonly mtime: Date }>,
+  ) {
+    this.times = times ?? new Map();
+    // Now, not when first read: a class's time must come from the version that changed its text,
+    // not from a later edit of other parts made before anyone read it again.
+    for (const [key, seen] of [...this.times]) {
+      const allowed = [...key].map((c) => c === "1");
+      if (allowed.length !== rules.length) {
+        this.times.delete(key);
+        continue;
+      }
+      const text = allowed.every(Boolean) ? file.text : (render(allowed) ?? "");
+      if (text !== seen.text) this.times.set(key, { text, mtime: file.mtime });
+    }
+  }
 
   /**
    * What `reader` sees: the file itself, its variant for the reader's class, or nothing. A
@@ -35,24 +59,49 @@ export class FileVariants {
    * shell worker reads it when the view is sent there.
    */
   forReader(reader: Reader, mode: AuthMode): { file: SiteFile; page: Page | undefined } | undefined {
-    const allowed = this.rules.map((r) => canRead(r, reader, mode));
+    return this.forAllowed(this.rules.map((r) => canRead(r, reader, mode)));
+  }
+
+  /**
+   * The time of the file as readers who may read exactly the parts every reader of `access`
+   * may read see it (a page generated from one operation of a spec is dated by the parts all its
+   * readers see, never by a part some of them may not read).
+   */
+  timeFor(access: Access): Date {
+    return this.forAllowed(this.rules.map((r) => readersCover(access, r)))?.file.mtime ?? this.file.mtime;
+  }
+
+  private forAllowed(allowed: readonly boolean[]): { file: SiteFile; page: Page | undefined } | undefined {
     if (allowed.every(Boolean)) return { file: this.file, page: this.page };
     if (this.hidden?.(allowed) === true) return undefined;
     const key = allowed.map((a) => (a ? "1" : "0")).join("");
     let variant = this.cache.get(key);
     if (variant === undefined) {
-      variant = this.build(allowed);
+      variant = this.build(allowed, key);
       this.cache.set(key, variant);
     }
     return variant;
   }
 
-  private build(allowed: readonly boolean[]): { file: SiteFile; page: Page | undefined } {
+  private build(allowed: readonly boolean[], key: string): { file: SiteFile; page: Page | undefined } {
     const source = this.file;
     let text: string | undefined;
     let size: number | undefined;
     // A variant that cannot be built reads as empty: `hidden` has said which ones are not shown.
     const textOf = (): string => (text ??= this.render(allowed) ?? "");
+    const times = this.times;
+    let mtime: Date | undefined;
+    // The class's time: kept from the version that last changed its text (see `times`).
+    const mtimeOf = (): Date => {
+      if (mtime !== undefined) return mtime;
+      let seen = times.get(key);
+      if (seen === undefined || seen.text !== textOf()) {
+        seen = { text: textOf(), mtime: source.mtime };
+        times.set(key, seen);
+      }
+      mtime = seen.mtime;
+      return mtime;
+    };
     const file: SiteFile = {
       path: source.path,
       get text() {
@@ -61,7 +110,9 @@ export class FileVariants {
       get size() {
         return (size ??= byteLength(textOf()));
       },
-      mtime: source.mtime,
+      get mtime() {
+        return mtimeOf();
+      },
       access: source.access,
     };
     const page = this.page;

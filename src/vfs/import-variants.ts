@@ -46,7 +46,8 @@ export function importVariants(site: Pick<Site, "files" | "pages">, previous: Re
     const page = site.pages.get(pagePathOf(file.path));
     const render = (allowed: readonly boolean[]): string =>
       removeImports(file.text, [...new Set(restricted.filter((_, i) => allowed[index[i] as number] !== true).map((r) => r.statement))]);
-    out.push(reuse(previous?.get(file.path), file, signature) ?? new FileVariants(file, rules, render, page?.file === file ? page : undefined, signature));
+    const before = previous?.get(file.path);
+    out.push(reuse(before, file, signature) ?? new FileVariants(file, rules, render, page?.file === file ? page : undefined, signature, undefined, before?.times));
   }
   return out;
 }

@@ -10,7 +10,7 @@ import { readPageMeta, titleFromBody, titleFromPath } from "../config/page-meta.
 import { emptySiteConfig, type PagePlacement, type SiteConfig, type SiteSection } from "../config/site-config.js";
 import type { ApiNavItem } from "../config/openapi/plan-api-pages.js";
 import { LIMITS } from "../limits.js";
-import { type ApiCache, generateApiPages } from "./api-pages.js";
+import { type ApiCache, generateApiPages, type SpecTimes } from "./api-pages.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { parseOperationEntry } from "../config/openapi/entry.js";
@@ -153,6 +153,8 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
 
   // API reference: generated operation/channel pages join the site like any page (readable,
   // searchable, placed in navigation). A broken spec is a diagnostic; the rest keeps serving.
+  // API pages are dated by their spec file as their readers see it, known once the variants are.
+  const specTimes: SpecTimes = {};
   const generated =
     options.apiReference === false
       ? undefined
@@ -164,6 +166,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
           ignore,
           specFiles,
           frontMatterSpecs,
+          specTimes,
         });
   diagnostics.push(...(generated?.diagnostics ?? []));
   for (const page of generated?.pages ?? []) {
@@ -184,6 +187,11 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   // user wants (all for `check`, a count for `serve`, `search` and `fs`) is the caller's choice.
   const snapshot = { root, config: siteConfig, files: sortByPath(files), pages: sortByPath(pages), diagnostics, ...(generated !== undefined ? { api: generated.api } : {}) };
   const site: Site = { ...snapshot, variants: siteVariants(snapshot, generated?.cache, previous?.site) };
+  specTimes.resolve = (source, access) => {
+    const file = site.files.get(`/${source}`);
+    if (file === undefined) return undefined;
+    return site.variants?.get(file.path)?.timeFor(access) ?? file.mtime;
+  };
   const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...specs.filter((s) => !s.remote).map((s) => s.source), ...linkTargets]);
   return { site, ignore, configFiles, links, options, pageStats, ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
 }

@@ -72,5 +72,6 @@ function fileVariants(site: Pick<Site, "pages" | "api">, file: SiteFile, result:
       return undefined;
     }
   };
-  return new FileVariants(file, rules, render, undefined, signature);
+  // Each class's time carries over from the previous version of the file (`FileVariants.times`).
+  return new FileVariants(file, rules, render, undefined, signature, undefined, previous?.times);
 }

@@ -25,7 +25,7 @@ export class PoolRecorder {
   }
 
   /** The events of calls and workers as short lines (`start 1 on 2`), in order, for whole-sequence asserts. */
-  lines(keep: readonly PoolEvent["t"][] = ["spawn", "loading", "loaded", "queued", "refused", "start", "end", "exit"]): string[] {
+  lines(keep: readonly PoolEvent["t"][] = ["spawn", "loading", "loaded", "queued", "refused", "start", "end", "stopped", "exit"]): string[] {
     return this.events.filter((e) => keep.includes(e.t)).map(describe);
   }
 }
@@ -46,6 +46,8 @@ function describe(e: PoolEvent): string {
       return `call ${e.call} started on worker ${e.worker}`;
     case "end":
       return `call ${e.call} ended: ${e.how}`;
+    case "stopped":
+      return `call ${e.call} stopped on worker ${e.worker}: exit ${e.exitCode}`;
     case "exit":
       return `worker ${e.worker} exited: ${e.why}`;
   }

@@ -88,4 +88,20 @@ describe("FairQueue", () => {
     expect(q.push("a", "a3")).toBe(true);
     expect(runOrder(q)).toEqual(["a2", "a3"]);
   });
+
+  it("a caller known to hold places for long (heavy) never takes the reserve, even with nothing running; others still do", () => {
+    const heavy = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+    // The pool of 6 of a 2-core machine, 2 kept: six heavy addresses with one call each run four.
+    const q = new FairQueue<string>(bounds({ capacity: 6, reserve: 2, maxRunning: 2, heavy: (c) => heavy.has(c) }));
+    for (const caller of heavy) q.push(caller, `${caller}-runaway`);
+    const started: string[] = [];
+    for (let next = q.take(); next !== undefined; next = q.take()) started.push(next.item);
+    expect(started).toEqual(["h1-runaway", "h2-runaway", "h3-runaway", "h4-runaway"]);
+    expect(q.startable()).toBe(0);
+    // A caller with nothing running (and no such past) finds a place, and one more after it.
+    q.push("victim", "ls");
+    q.push("other", "ls");
+    expect(q.startable()).toBe(2);
+    expect([q.take()?.item, q.take()?.item, q.take()]).toEqual(["ls", "ls", undefined]);
+  });
 });

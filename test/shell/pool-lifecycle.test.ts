@@ -16,10 +16,12 @@ import { SiteView } from "../../src/vfs/view.js";
 import { fixture } from "../helpers/paths.js";
 import { PoolRecorder } from "../helpers/pool-events.js";
 
-/** Stuck in synchronous code (with `maxLoopIterations: 1e12`) until its worker is stopped. */
+/** Synchronous code (with `maxLoopIterations: 1e12`) that only a cancellation stops: the interpreter checks for one as it loops. */
 const RUNAWAY = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
 /** Runaways run for an hour: past the suite's hang detector, so only a cancellation ends one in a test. */
 const RUNAWAY_LIMITS = { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12 };
+/** The issue's runaway: it too checks for aborts as it works (just-bash's budget). */
+const JQ_RUNAWAY = 'jq -n "[limit(100000000; repeat(1))] | length"';
 const CANCELLED = { stdout: "", stderr: "bash: cancelled by the client\n", exitCode: 130, truncated: false };
 const HI = { stdout: "hi\n", stderr: "", exitCode: 0, truncated: false };
 
@@ -38,7 +40,7 @@ afterAll(async () => {
 const view = () => runtime.readerState(localContext()).view;
 
 describe("a cancelled call", () => {
-  it("running: its worker stops and the call waiting behind it (a pool of one) runs next", async () => {
+  it("running (a runaway awk loop): it stops inside its worker, which is kept and runs the call waiting behind it (a pool of one)", async () => {
     const rec = new PoolRecorder();
     const host = new ShellHost({ workers: 1, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
     try {
@@ -58,12 +60,39 @@ describe("a cancelled call", () => {
         "worker 1 loaded snapshot 1",
         "call 1 started on worker 1",
         "call 2 queued by victim",
-        "worker 1 exited: cancelled",
         "call 1 ended: cancelled",
-        "spawn worker 2",
-        "worker 2 loading snapshot 1",
-        "worker 2 loaded snapshot 1",
-        "call 2 started on worker 2",
+        "call 1 stopped on worker 1: exit 130",
+        "call 2 started on worker 1",
+        "call 2 ended: result",
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("running a command that checks for aborts (a runaway jq): it stops inside its worker, which is kept and runs the next call; no worker is started again", async () => {
+    const rec = new PoolRecorder();
+    const host = new ShellHost({ workers: 1, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      const abort = new AbortController();
+      const runaway = shell.run(JQ_RUNAWAY, "attacker", abort.signal);
+      await rec.next((e) => e.t === "start" && e.call === 1);
+      const victim = shell.run("ls /", "victim");
+      await rec.next((e) => e.t === "queued" && e.call === 2);
+      abort.abort();
+      expect(await runaway).toEqual(CANCELLED);
+      expect(await victim).toEqual(lsRoot);
+      expect(rec.lines()).toEqual([
+        "call 1 queued by attacker",
+        "spawn worker 1",
+        "worker 1 loading snapshot 1",
+        "worker 1 loaded snapshot 1",
+        "call 1 started on worker 1",
+        "call 2 queued by victim",
+        "call 1 ended: cancelled",
+        "call 1 stopped on worker 1: exit 130",
+        "call 2 started on worker 1",
         "call 2 ended: result",
       ]);
     } finally {
@@ -96,7 +125,7 @@ describe("a cancelled call", () => {
         "call 2 ended: cancelled",
         "call 3 queued by a",
         "call 1 ended: cancelled",
-        "call 3 started on worker 2",
+        "call 3 started on worker 1",
         "call 3 ended: result",
       ]);
     } finally {
@@ -148,6 +177,36 @@ describe("bounds per caller", () => {
         "call 1 ended: cancelled",
         "call 2 ended: cancelled",
       ]);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe("heavy callers", () => {
+  it("callers that gave up a running command are heavy: their next runaways never take the reserve, so a caller with nothing running finds a worker", async () => {
+    const rec = new PoolRecorder();
+    const host = new ShellHost({ workers: 4, reserveWorkers: 2, maxRunningPerCaller: 2, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      const callers = ["h1", "h2", "h3", "h4"];
+      // Each gives up a running runaway once (the bench's abandoned calls): now heavy.
+      for (const caller of callers) {
+        const abort = new AbortController();
+        const call = shell.run(RUNAWAY, caller, abort.signal);
+        await rec.next((e) => e.t === "start" && e.call === rec.events.filter((x) => x.t === "queued").length);
+        abort.abort();
+        await call;
+      }
+      // Then each holds one runaway: two run, two wait, two workers stay for others.
+      const aborts = callers.map(() => new AbortController());
+      const held = callers.map((caller, k) => shell.run(RUNAWAY, caller, aborts[k]?.signal));
+      await rec.next((e) => e.t === "queued" && e.call === 8);
+      expect(await shell.run("ls /", "victim")).toEqual(lsRoot);
+      const started = rec.events.flatMap((e) => (e.t === "start" && e.call > 4 ? [e.call] : []));
+      expect(started).toEqual([5, 6, 9]);
+      for (const a of aborts) a.abort();
+      expect(await Promise.all(held)).toEqual(callers.map(() => CANCELLED));
     } finally {
       await host.close();
     }

@@ -2,6 +2,7 @@ import { Bash, type CommandName, type CustomCommand, getCommandNames } from "jus
 import { LIMITS } from "../../limits.js";
 import type { SiteView } from "../../vfs/view.js";
 import { dirGlobPlugin } from "./dir-globs.js";
+import { interruptibleController } from "./interruptible-signal.js";
 import { PathSuggester } from "./did-you-mean.js";
 import { mergeStderrPlugin } from "./merge-stderr.js";
 import { refusedWriteCommand, writeRedirectPlugin } from "./write-redirects.js";
@@ -121,11 +122,14 @@ export class DocsShell implements Shell {
     if (Buffer.byteLength(command) > limits.maxCommandLength) {
       return finish("", `bash: command too long (over ${limits.maxCommandLength} bytes)\n`, 2, limits);
     }
-    const controller = new AbortController();
+    // The caller's cancellation stops the command like the time limit: where it awaits (the
+    // event), and wherever the interpreter checks `aborted` (read through, so that a signal
+    // aborted without an event, as the shell worker's is, stops synchronous code too).
+    const controller = interruptibleController(() => cancel?.aborted === true);
     const timer = setTimeout(() => controller.abort(), limits.maxExecutionMs);
-    // In this thread a command is stopped where it awaits (between commands, between files);
-    // a caller's cancellation ends it there like the time limit.
-    const signal = cancel === undefined ? controller.signal : AbortSignal.any([controller.signal, cancel]);
+    const onCancel = (): void => controller.abort();
+    cancel?.addEventListener("abort", onCancel, { once: true });
+    const signal = controller.signal;
     try {
       const r = await createDocsBash(this.view, this.commands, limits).exec(command, { cwd: "/", signal });
       if (cancel?.aborted === true) return finish(r.stdout, `${r.stderr}bash: cancelled by the client\n`, 130, limits);
@@ -138,6 +142,7 @@ export class DocsShell implements Shell {
       return finish("", `bash: ${describeThrown(error)}\n`, 1, limits);
     } finally {
       clearTimeout(timer);
+      cancel?.removeEventListener("abort", onCancel);
     }
   }
 }

@@ -11,6 +11,11 @@ export interface CallerBounds {
    * only while at least this many places stay free after it.
    */
   readonly reserve: number;
+  /**
+   * Callers whose next item counts as a further one even with nothing running (it may not take
+   * the reserve): callers known to hold places for long (`HeavyCallers`). None by default.
+   */
+  readonly heavy?: (caller: string) => boolean;
 }
 
 interface Entry<T> {
@@ -23,7 +28,8 @@ interface Entry<T> {
  * Waiting work of many callers, served fairly: one FIFO queue per caller, callers taken in
  * turn (round-robin: the caller served longest ago goes first, a newcomer before everyone who
  * was served), each with a cap on what it holds (running and waiting) and on what it runs at
- * once, and a reserve of places only callers with nothing running may take. A caller who sends
+ * once, and a reserve of places only callers with nothing running (and not known to hold places
+ * for long: `CallerBounds.heavy`) may take. A caller who sends
  * fifty commands waits for its own or is refused; a caller who sends one is next in line and
  * finds a place. Decisions count items, never time, so a busy machine decides the same.
  */
@@ -75,15 +81,18 @@ export class FairQueue<T> {
     const { capacity, reserve, maxRunning } = this.bounds;
     let running = this.runningNow;
     let n = 0;
-    // Newcomers first (each may take any free place), then further items of callers already running.
-    for (const entry of this.callers.values()) {
-      if (entry.running === 0 && entry.queue.length > 0 && running < capacity) {
+    // Newcomers first (each may take any free place), then further items of callers already
+    // running (or known to hold places for long), which leave the reserve free.
+    const fresh = new Set<Entry<T>>();
+    for (const [caller, entry] of this.callers) {
+      if (this.isFresh(caller, entry) && entry.queue.length > 0 && running < capacity) {
+        fresh.add(entry);
         running++;
         n++;
       }
     }
     for (const entry of this.callers.values()) {
-      const more = Math.min(entry.queue.length - (entry.running === 0 ? 1 : 0), maxRunning - Math.max(entry.running, 1));
+      const more = Math.min(entry.queue.length - (fresh.has(entry) ? 1 : 0), maxRunning - entry.running - (fresh.has(entry) ? 1 : 0));
       for (let k = 0; k < more && capacity - running > reserve; k++) {
         running++;
         n++;
@@ -140,13 +149,18 @@ export class FairQueue<T> {
     let best = Infinity;
     for (const [caller, entry] of this.callers) {
       if (entry.queue.length === 0) continue;
-      const may = entry.running === 0 ? this.runningNow < capacity : entry.running < maxRunning && capacity - this.runningNow - 1 >= reserve;
+      const may = this.isFresh(caller, entry) ? this.runningNow < capacity : entry.running < maxRunning && capacity - this.runningNow - 1 >= reserve;
       if (may && entry.lastTurn < best) {
         best = entry.lastTurn;
         pick = caller;
       }
     }
     return pick;
+  }
+
+  /** A caller with nothing running and not known to hold places for long: it may take any free place. */
+  private isFresh(caller: string, entry: Entry<T>): boolean {
+    return entry.running === 0 && this.bounds.heavy?.(caller) !== true;
   }
 
   private forgetIfIdle(caller: string, entry: Entry<T>): void {

@@ -16,6 +16,8 @@ export type PoolEvent =
   /** A call was given to a worker: its time limit counts from here. */
   | { readonly t: "start"; readonly call: number; readonly worker: number }
   | { readonly t: "end"; readonly call: number; readonly how: CallEnd }
+  /** A call given up while it ran has stopped inside its worker, with this status; the worker takes the next call. */
+  | { readonly t: "stopped"; readonly call: number; readonly worker: number; readonly exitCode: number }
   /** A worker was stopped by the pool (`why`) or ended by itself. */
   | { readonly t: "exit"; readonly worker: number; readonly why: WorkerExit };
 

@@ -7,6 +7,7 @@ import type { Site, SiteFile } from "../../vfs/site.js";
 import type { SiteView } from "../../vfs/view.js";
 import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./docs-shell.js";
 import { FairQueue } from "./fair-queue.js";
+import { HeavyCallers } from "./heavy-callers.js";
 import type { CallEnd, PoolEvent, WorkerExit } from "./pool-events.js";
 import { type EncodedSnapshot, type SharedSnapshot, SnapshotEncoder } from "./shared-snapshot.js";
 import { workerExecArgv } from "./worker-exec-argv.js";
@@ -18,7 +19,9 @@ export type ToWorker =
   | { readonly t: "drop"; readonly sid: number }
   /** A reader's view: the snapshot's files it sees, by table position, and files of its own. */
   | { readonly t: "view"; readonly sid: number; readonly vid: number; readonly positions: Int32Array; readonly extra: readonly ExtraFile[] }
-  | { readonly t: "run"; readonly id: number; readonly vid: number; readonly command: string };
+  | { readonly t: "run"; readonly id: number; readonly vid: number; readonly command: string }
+  /** The caller gave the call up: stop it where it awaits (where it computes, `interrupt` stops it). */
+  | { readonly t: "cancel"; readonly id: number };
 
 /**
  * A visible file that is not the snapshot's own (a reader's variant of a file, the generated
@@ -45,6 +48,11 @@ export interface ShellWorkerData {
   /** The TypeScript entry `worker-boot.mjs` loads (absent when started from the bundle). */
   readonly entry: string | undefined;
   readonly limits: ShellLimits;
+  /**
+   * One shared Int32: the id of a call its caller gave up. The worker's running command reads
+   * it wherever the interpreter checks for an abort, synchronous code included.
+   */
+  readonly interrupt: Int32Array;
   /** Tests only (`ShellHostOptions.loadGate`). */
   readonly loadGate?: Int32Array;
 }
@@ -75,12 +83,18 @@ interface Pending {
   unlisten: () => void;
   /** Times the worker answered `missing` (it had dropped the view). */
   resends: number;
+  /** Its caller has been answered (it gave the call up while it ran): nothing more is said to it. */
+  ended: boolean;
 }
 
 /** One worker of the pool. It runs one call at a time, so stopping it ends nobody else's. */
 interface Slot {
   readonly n: number;
   readonly worker: Worker;
+  /** Shared with the worker: the id of a call given up (`ShellWorkerData.interrupt`). */
+  readonly interrupt: Int32Array;
+  /** Its call was given up: when the worker is ended if the command has not stopped by then. */
+  cancelTimer: NodeJS.Timeout | undefined;
   /** Its code is loaded (`ready`); until then it is given nothing. */
   booted: boolean;
   /** The snapshot it is loading: meanwhile it takes no call. */
@@ -117,6 +131,8 @@ export interface ShellHostOptions {
   readonly maxHeldPerCaller?: number;
   readonly maxRunningPerCaller?: number;
   readonly reserveWorkers?: number;
+  /** How long a given-up command may take to stop before its worker is ended (default `LIMITS.shellWorker.cancelGraceMs`). */
+  readonly cancelGraceMs?: number;
   /** A worker idle this long is stopped, all but one (default `LIMITS.shellWorker.idleMs`). */
   readonly idleMs?: number;
   /** Milliseconds (idle time); tests move it by hand. */
@@ -151,10 +167,12 @@ export function shellPoolSize(cores: number): number {
  * time; calls wait in per-caller queues served in turn (`FairQueue`); one caller holds at most
  * `maxHeldPerCaller` calls (more are refused at once, naming the limit), runs at most
  * `maxRunningPerCaller`, and never takes the last `reserveWorkers` workers while it already
- * runs one, so a caller with nothing running finds a worker. A call whose caller cancels it
- * (a dropped HTTP request, a closed session, `notifications/cancelled`) leaves its queue, or,
- * running, ends with its worker (synchronous code cannot be interrupted otherwise): the place
- * is free at once. A call past its time limit plus a short grace ends likewise.
+ * runs one, so a caller with nothing running finds a worker; a caller known to hold workers for
+ * long (a runaway of theirs reached its limit, or they gave up a running call: `HeavyCallers`)
+ * never takes those either, even with nothing running. A call whose caller cancels it (a dropped
+ * HTTP request, a closed session, `notifications/cancelled`) leaves its queue, or, running, is
+ * stopped inside its worker through shared memory (`cancel`), which is kept. A call past its
+ * time limit plus a short grace ends with its worker.
  *
  * Workers share the site: each snapshot is encoded once into shared buffers
  * (`SnapshotEncoder`), and a worker is given it before it takes any call of it; a worker still
@@ -186,6 +204,9 @@ export class ShellHost {
   private readonly deadlineMs: number;
   private readonly idleMs: number;
   private readonly maxHeld: number;
+  private readonly cancelGraceMs: number;
+  /** Callers that held workers for long (a runaway, a call given up while running). */
+  private readonly heavy = new HeavyCallers(LIMITS.shellWorker.heavyCallers);
   private readonly now: () => number;
   private readonly idleSweep: NodeJS.Timeout;
   /** Workers at most. */
@@ -205,7 +226,9 @@ export class ShellHost {
       capacity: this.size,
       // A pool of one or two keeps no reserve beyond the worker a newcomer takes anyway.
       reserve: Math.min(options.reserveWorkers ?? defaults.reserveWorkers, this.size - 1),
+      heavy: (caller) => this.heavy.has(caller),
     });
+    this.cancelGraceMs = options.cancelGraceMs ?? defaults.cancelGraceMs;
     this.idleMs = options.idleMs ?? defaults.idleMs;
     this.now = options.now ?? Date.now;
     this.idleSweep = setInterval(() => this.retireIdle(), this.idleMs);
@@ -287,6 +310,7 @@ export class ShellHost {
     const slots = this.slots.splice(0);
     for (const slot of slots) {
       clearTimeout(slot.timer);
+      clearTimeout(slot.cancelTimer);
       const p = slot.call;
       slot.call = undefined;
       if (p !== undefined) this.end(p, failure("the docs shell was shut down"), "shut-down");
@@ -311,7 +335,7 @@ export class ShellHost {
     // Asked, then given up before it was queued: nothing to run.
     if (signal?.aborted === true) return Promise.resolve(CANCELLED);
     return new Promise((resolve) => {
-      const p: Pending = { id: this.nextId++, view, command, caller, resolve, unlisten: () => {}, resends: 0 };
+      const p: Pending = { id: this.nextId++, view, command, caller, resolve, unlisten: () => {}, resends: 0, ended: false };
       if (!this.queue.push(caller, p)) {
         this.emit({ t: "refused", caller, limit: this.maxHeld });
         resolve({
@@ -334,7 +358,16 @@ export class ShellHost {
     });
   }
 
-  /** The caller gave up: out of the queue, or its worker stopped; either way its place is free now. */
+  /**
+   * The caller gave up. Waiting, the call leaves its queue. Running, it is answered at once and
+   * stopped inside its worker (`interrupt`: the interpreter checks it as it works, so a runaway
+   * `jq` stops within its next check), which then takes the next call: no worker is started
+   * again. Its caller's place stays held until the command has stopped, so cancelling frees no
+   * worker sooner than the command does, and the caller is remembered as heavy
+   * (`HeavyCallers`). A command that does not stop within `cancelGraceMs` (synchronous code that
+   * checks too rarely) has its worker ended then; as the place was held until that moment, one
+   * caller's cancellations restart at most `maxRunningPerCaller` workers per `cancelGraceMs`.
+   */
   private cancel(p: Pending): void {
     if (this.queue.remove(p.caller, p)) {
       this.end(p, CANCELLED, "cancelled");
@@ -342,9 +375,17 @@ export class ShellHost {
       return;
     }
     const slot = this.slots.find((s) => s.call === p);
-    if (slot === undefined) return;
-    // The command may be in synchronous code (a runaway `jq`), where nothing but ending its
-    // thread stops it; a replacement starts from the shared snapshot.
+    if (slot === undefined || p.ended) return;
+    this.heavy.mark(p.caller);
+    Atomics.store(slot.interrupt, 0, p.id);
+    slot.worker.postMessage({ t: "cancel", id: p.id } satisfies ToWorker);
+    this.end(p, CANCELLED, "cancelled");
+    slot.cancelTimer = setTimeout(() => this.cancelOverdue(slot, p), this.cancelGraceMs);
+  }
+
+  /** A given-up command has not stopped: end its worker (its caller's place was held until now). */
+  private cancelOverdue(slot: Slot, p: Pending): void {
+    if (slot.call !== p) return;
     this.retire(slot, "cancelled");
     this.answer(p, CANCELLED, "cancelled");
   }
@@ -451,9 +492,11 @@ export class ShellHost {
       return;
     }
     if (message.t === "result") {
+      if (p.ended) this.emit({ t: "stopped", call: p.id, worker: slot.n, exitCode: message.result.exitCode });
       // A call stopped at its time limit may leave work of its own running in the worker (a
       // command that ignored the abort): the next call gets a fresh worker instead.
       if (message.result.exitCode === 124) {
+        this.heavy.mark(p.caller);
         this.retire(slot, "time-limit");
         this.answer(p, message.result, "result");
       } else {
@@ -472,7 +515,9 @@ export class ShellHost {
   private finish(slot: Slot, result: ShellResult): void {
     const p = slot.call;
     clearTimeout(slot.timer);
+    clearTimeout(slot.cancelTimer);
     slot.timer = undefined;
+    slot.cancelTimer = undefined;
     slot.call = undefined;
     slot.idleSince = this.now();
     slot.worker.unref();
@@ -488,6 +533,8 @@ export class ShellHost {
   }
 
   private end(p: Pending, result: ShellResult, how: CallEnd): void {
+    if (p.ended) return;
+    p.ended = true;
     p.unlisten();
     this.emit({ t: "end", call: p.id, how });
     p.resolve(result);
@@ -497,6 +544,7 @@ export class ShellHost {
   private stuck(slot: Slot, p: Pending): void {
     if (slot.call !== p) return;
     this.log(`warning: a docs-shell command ran past its time limit without yielding; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
+    this.heavy.mark(p.caller);
     this.retire(slot, "time-limit");
     this.answer(p, { stdout: "", stderr: timeLimitMessage(this.limits.maxExecutionMs), exitCode: 124, truncated: false }, "time-limit");
   }
@@ -507,7 +555,9 @@ export class ShellHost {
     if (k === -1) return;
     this.slots.splice(k, 1);
     clearTimeout(slot.timer);
+    clearTimeout(slot.cancelTimer);
     slot.timer = undefined;
+    slot.cancelTimer = undefined;
     slot.call = undefined;
     this.emit({ t: "exit", worker: slot.n, why });
     void slot.worker.terminate();
@@ -538,8 +588,9 @@ export class ShellHost {
 
   private spawn(): Slot {
     const { file, entry } = workerEntry();
+    const interrupt = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(file, {
-      workerData: { entry, limits: this.limits, ...(this.options.loadGate !== undefined ? { loadGate: this.options.loadGate } : {}) } satisfies ShellWorkerData,
+      workerData: { entry, limits: this.limits, interrupt, ...(this.options.loadGate !== undefined ? { loadGate: this.options.loadGate } : {}) } satisfies ShellWorkerData,
       execArgv: workerExecArgv(process.execArgv),
       stdout: true,
       stderr: true,
@@ -549,6 +600,8 @@ export class ShellHost {
     const slot: Slot = {
       n: this.nextWorker++,
       worker,
+      interrupt,
+      cancelTimer: undefined,
       booted: false,
       loading: undefined,
       loaded: [],

@@ -5,6 +5,7 @@ import type { SiteFile } from "../../vfs/site.js";
 import { SiteView } from "../../vfs/view.js";
 import { SHELL_COMMANDS } from "./commands/index.js";
 import { DocsShell, type ShellResult } from "./docs-shell.js";
+import { interruptibleController } from "./interruptible-signal.js";
 import { decodeSnapshot } from "./shared-snapshot.js";
 import type { ExtraFile, FromWorker, ShellWorkerData, ToWorker } from "./shell-host.js";
 
@@ -24,13 +25,19 @@ const MAX_EXTRAS = 1024;
 const port = parentPort;
 if (port === null) throw new Error("shell-worker runs as a worker thread (see ShellHost)");
 
+// Taken before the box below blocks `Atomics` for the commands it runs: the interrupt check
+// (`interruptibleController`) is ours, and runs while a command does.
+const atomicsLoad = Atomics.load;
+
 // just-bash's defence-in-depth patches ~60 globals when its first execution starts and restores
 // them when its last one ends: ~1-2 ms per call when calls do not overlap. This thread runs
 // nothing but the shell, so it keeps the protection on for its whole life instead; every call
 // still runs in its own sandboxed context.
 DefenseInDepthBox.getInstance(true).activate();
 
-const { limits, loadGate } = workerData as ShellWorkerData;
+const { limits, loadGate, interrupt } = workerData as ShellWorkerData;
+/** The running calls' controllers, by call id (a `cancel` aborts one where it awaits). */
+const running = new Map<number, AbortController>();
 /** Each snapshot's files, by table position. */
 const sites = new Map<number, readonly SiteFile[]>();
 const views = new Map<number, DocsShell>();
@@ -93,12 +100,18 @@ async function run(id: number, vid: number, command: string): Promise<void> {
   views.delete(vid);
   views.set(vid, shell);
   post({ t: "started", id });
+  // Given up, the host writes this call's id into `interrupt`: the command stops at the
+  // interpreter's next check, even in synchronous code, where no message can reach this thread.
+  const controller = interruptibleController(() => atomicsLoad(interrupt, 0) === id);
+  running.set(id, controller);
   let result: ShellResult;
   try {
-    result = await shell.run(command);
+    result = await shell.run(command, undefined, controller.signal);
   } catch (error) {
     // DocsShell turns every failure of a command into a result; this is a bug of ours.
     result = { stdout: "", stderr: `bash: internal error: ${(error as Error).message}\n`, exitCode: 1, truncated: false };
+  } finally {
+    running.delete(id);
   }
   post({ t: "result", id, result });
 }
@@ -124,6 +137,9 @@ port.on("message", (message: ToWorker) => {
       break;
     case "run":
       void run(message.id, message.vid, message.command);
+      break;
+    case "cancel":
+      running.get(message.id)?.abort();
       break;
   }
 });
