@@ -4,7 +4,8 @@ import { ALL_ACCESS } from "../../vfs/access.js";
 import type { SiteFile } from "../../vfs/site.js";
 import { SiteView } from "../../vfs/view.js";
 import { SHELL_COMMANDS } from "./commands/index.js";
-import { DocsShell, type ShellResult } from "./docs-shell.js";
+import { DocsShell } from "./docs-shell.js";
+import type { ShellResult } from "./shell.js";
 import { decodeSnapshot } from "./shared-snapshot.js";
 import type { ExtraFile, FromWorker, ShellWorkerData, ToWorker } from "./shell-host.js";
 
