@@ -1,29 +1,17 @@
 import cluster, { type Worker } from "node:cluster";
 import { randomBytes } from "node:crypto";
-import { availableParallelism } from "node:os";
 import { FixedWindowLimiter } from "../bridge/middleware/rate-limit.js";
 import { answerLimiterRequest, type LimiterReply, RemoteLimiter } from "../bridge/middleware/shared-limiter.js";
 import { answerSiteSessionRequest, RemoteSiteSessions, SiteSessions } from "../bridge/web/site-sessions.js";
 import { LIMITS } from "../limits.js";
 import { plural } from "./diagnostics-summary.js";
-import { CliError, type CliIO } from "./io.js";
+import type { CliIO } from "./io.js";
 import { type HttpServeArgs, httpSettings, type WorkerRole } from "./serve-http.js";
 import { httpWorkerExecArgv } from "./worker-heap.js";
 import { type Hello, type Port, Rpc, type WorkerAsk, type WorkerNews } from "./worker-ipc.js";
 
 /** The environment variable that marks a process as a worker of `serve --http --workers N`. */
 const WORKER_ENV = "SVC_MCP_HTTP_WORKER";
-
-/** `--workers`: a positive integer, or `auto` for one per core. */
-export function parseWorkers(value: string | number | undefined, cores: number = availableParallelism()): number {
-  if (value === undefined) return 1;
-  if (value === "auto") return cores;
-  const n = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1 || n > LIMITS.serve.maxWorkers) {
-    throw new CliError(`--workers must be an integer from 1 to ${LIMITS.serve.maxWorkers}, or auto (one per core); got ${JSON.stringify(value)}`, 2);
-  }
-  return n;
-}
 
 /** Whether this process is a worker its primary started (it then serves one share of the port). */
 export function isHttpWorker(io: CliIO): boolean {

@@ -13,8 +13,8 @@ import type { Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
 import { type StopWatching, watchRepository } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
-import { DocsShell, type Shell } from "./shell/docs-shell.js";
-import { SHELL_COMMANDS } from "./shell/commands/index.js";
+import { LazyShell } from "./shell/lazy-shell.js";
+import type { Shell } from "./shell/shell.js";
 import { ShellHost, type ShellHostOptions } from "./shell/shell-host.js";
 import { generatedSkill, isSkillFile, listSkills, type Skill } from "./skills.js";
 import { type ToolNames, toolNames } from "./tool-names.js";
@@ -311,7 +311,7 @@ export class DocsRuntime {
     }
     const generated = ownSkills ? undefined : generatedSkill(site, names, outline, new Date(newest));
     const view = new SiteView(site, context.reader, context.authMode, generated === undefined ? [] : [generated.file]);
-    const shell = this.shellHost !== undefined ? this.shellHost.shellFor(site, view) : new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)));
+    const shell = this.shellHost !== undefined ? this.shellHost.shellFor(site, view) : inThreadShell(view);
     // The generated skill is offered only where its file is visible (not to anonymous readers
     // of a fully authenticated site, who see public pages only).
     const skills = generated === undefined ? listSkills(view, names.slug) : view.fileAt(generated.file.path) !== undefined ? [generated] : [];
@@ -322,6 +322,16 @@ export class DocsRuntime {
       if (oldest !== undefined) this.readers.delete(oldest);
     }
     return state;
+  }
+
+  /**
+   * Load and build the shell of `context`'s reader now (in this thread; the shell pool's workers
+   * start on their own), so that their first command does not wait for it: `serve` calls it
+   * once it has answered what a client asks first.
+   */
+  prepareShell(context: RequestContext): void {
+    const { shell } = this.readerState(context);
+    if (shell instanceof LazyShell) shell.prepare();
   }
 
   /**
@@ -485,4 +495,15 @@ export class DocsRuntime {
     }
     await this.shellHost?.close();
   }
+}
+
+/**
+ * A shell in this thread over `view`, its interpreter and commands imported when it is first
+ * used (`LazyShell`): a server that has not run a command yet has not loaded them.
+ */
+function inThreadShell(view: SiteView): Shell {
+  return new LazyShell(async () => {
+    const [{ DocsShell }, { SHELL_COMMANDS }] = await Promise.all([import("./shell/docs-shell.js"), import("./shell/commands/index.js")]);
+    return new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)));
+  });
 }

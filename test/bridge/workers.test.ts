@@ -6,7 +6,7 @@ import { EventEmitter } from "node:events";
 import { FixedWindowLimiter } from "../../src/bridge/middleware/rate-limit.js";
 import { answerLimiterRequest, type LimiterReply, RemoteLimiter } from "../../src/bridge/middleware/shared-limiter.js";
 import { answerSiteSessionRequest, RemoteSiteSessions, SiteSessions } from "../../src/bridge/web/site-sessions.js";
-import { parseWorkers } from "../../src/cli/serve-workers.js";
+import { parseWorkers } from "../../src/cli/workers-option.js";
 import { type Port, Rpc, type WorkerAsk } from "../../src/cli/worker-ipc.js";
 import { openKeyStore } from "../../src/store/keys/key-store.js";
 import { runCli } from "../helpers/cli.js";

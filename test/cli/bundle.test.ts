@@ -38,7 +38,7 @@ async function bundled(args: string[]): Promise<{ code: number; stdout: string }
 
 describe("the esbuild bundle", () => {
   it("is split by command, and runs check on a part of spree as the sources do (validators, spec cache), cold and warm", async () => {
-    expect(readdirSync(OUT).filter((f) => /^(check|nav|serve)-.*\.mjs$/.test(f)).length).toBe(3);
+    expect(readdirSync(OUT).filter((f) => /^(check|nav|serve)-[A-Z0-9]+\.mjs$/.test(f)).length).toBe(3);
     const root = fixture("spree-subset");
     const fromSources = await runCli(["check", "--dir", root, "--json"]);
     const cold = await bundled(["check", "--dir", root, "--json"]);
@@ -48,6 +48,26 @@ describe("the esbuild bundle", () => {
       { code: fromSources.code, stdout: fromSources.stdout },
       { code: fromSources.code, stdout: fromSources.stdout },
     ]);
+  });
+
+  it("serve loads neither the shell's interpreter nor the HTTP stack before it answers tools/list (they are imported when used)", () => {
+    // The chunks `node bin/svc-mcp.js serve` loads as it starts: the CLI chunk, the serve
+    // command's, and everything they import statically. esbuild heads each module's code with a
+    // comment naming its file.
+    const serve = readdirSync(OUT).find((f) => /^serve-[A-Z0-9]+\.mjs$/.test(f));
+    const loaded = new Set<string>();
+    const queue = ["cli.mjs", String(serve)];
+    for (let f = queue.pop(); f !== undefined; f = queue.pop()) {
+      if (loaded.has(f)) continue;
+      loaded.add(f);
+      for (const m of readFileSync(join(OUT, f), "utf8").matchAll(/^import\s*(?:[^"';]*?from\s*)?"\.\/([^"]+)"/gm)) queue.push(String(m[1]));
+    }
+    const modules = new Set<string>();
+    for (const f of loaded) for (const m of readFileSync(join(OUT, f), "utf8").matchAll(/^\/\/ (node_modules\/(?:@[^/\n]+\/)?[^/\n]+|src\/[^\n]+)/gm)) modules.add(String(m[1]));
+    // The check would pass on a bundle it cannot read: it must see the SDK the server is built on.
+    expect(modules.has("node_modules/@modelcontextprotocol/server")).toBe(true);
+    const deferred = [...modules].filter((m) => /^node_modules\/(just-bash|re2js|fuse\.js|hono|@hono\/node-server)$|^src\/(bridge\/(http-server|bridge|auth\/|web\/web-app)|tools\/shell\/(docs-shell|commands\/))/.test(m));
+    expect(deferred).toEqual([]);
   });
 
   it("serves --http with filesystem commands in its shell worker (dist/shell-worker.mjs)", async () => {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/tools/runtime.js";
 import { SHELL_COMMANDS } from "../../src/tools/shell/commands/index.js";
-import type { Shell } from "../../src/tools/shell/docs-shell.js";
+import type { Shell } from "../../src/tools/shell/shell.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import type { SiteView } from "../../src/vfs/view.js";
 import { connect } from "../helpers/mcp.js";

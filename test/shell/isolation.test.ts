@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/tools/runtime.js";
-import type { ShellResult } from "../../src/tools/shell/docs-shell.js";
+import type { ShellResult } from "../../src/tools/shell/shell.js";
 import { ShellHost } from "../../src/tools/shell/shell-host.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/tools/runtime.js";
-import type { Shell } from "../../src/tools/shell/docs-shell.js";
+import type { Shell } from "../../src/tools/shell/shell.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { fixture } from "../helpers/paths.js";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/tools/runtime.js";
-import type { ShellResult } from "../../src/tools/shell/docs-shell.js";
+import type { ShellResult } from "../../src/tools/shell/shell.js";
 import { ALL_ACCESS, ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { localContext, requestContext } from "../../src/vfs/request-context.js";
 import { credentialTokens, type Harness, mcpClient, startBridge, userTokens } from "../bridge/harness.js";

@@ -2,7 +2,7 @@ import type { PlaygroundApps } from "../../tools/mcp/ui-extension.js";
 import { apiRequestTool } from "../../tools/mcp/api-request-tool.js";
 import type { DocsRuntime } from "../../tools/runtime.js";
 import { type WebAssets, webAssets } from "../web/assets.js";
-import { createRelay, type RelayDeps } from "./relay.js";
+import type { Relay, RelayDeps } from "./relay.js";
 
 export interface PlaygroundAppsDeps {
   readonly runtime: DocsRuntime;
@@ -18,10 +18,14 @@ export interface PlaygroundAppsDeps {
  */
 export function playgroundApps(deps: PlaygroundAppsDeps): PlaygroundApps {
   const { runtime } = deps;
-  const relay = createRelay({ lookupPage: (path, context) => runtime.apiPage(path, context), ...deps.relay });
+  // The relay's module (Hono, the address policy) loads with the first request sent through it:
+  // a stdio server offers the apps from its start, and most sessions never send one.
+  let relay: Promise<Relay> | undefined;
+  const relayOf = (): Promise<Relay> =>
+    (relay ??= import("./relay.js").then(({ createRelay }) => createRelay({ lookupPage: (path, context) => runtime.apiPage(path, context), ...deps.relay })));
   const assets = deps.assets ?? webAssets();
   return {
     html: async (pagePath, context) => (await import("./app-document.js")).appDocument(runtime, assets, pagePath, context, apiRequestTool.name(runtime.names)),
-    relay: (input, context, bytes) => relay.send(input, context, bytes),
+    relay: async (input, context, bytes) => (await relayOf()).send(input, context, bytes),
   };
 }

@@ -13,8 +13,7 @@ import { loadDocs, stderrLog } from "../load-docs.js";
 import { CliError } from "../io.js";
 import { parseGroups, withDir, withGroups, withState } from "../options.js";
 import { describeProject, projectStores, resolveProject } from "../project.js";
-import { serveHttp } from "../serve-http.js";
-import { isHttpWorker, parseWorkers, serveWorkers, workerRole } from "../serve-workers.js";
+import { parseWorkers } from "../workers-option.js";
 
 export const serveCommand = defineCommand({
   command: "serve",
@@ -54,9 +53,12 @@ export const serveCommand = defineCommand({
     if (args.http && args.groups !== undefined) throw new CliError("--groups previews pages over stdio; over --http each reader's groups come from their token", 2);
     const workers = parseWorkers(args.workers);
     if (!args.http && workers !== 1) throw new CliError("--workers is for --http: over stdio one process serves one client", 2);
-    const worker = args.http && isHttpWorker(io);
+    // The HTTP stack (Hono, the bridge, OAuth, the worker processes) is loaded only to serve
+    // over HTTP: a stdio server answers its client sooner without it (docs/measurements.md).
+    const http = args.http ? await Promise.all([import("../serve-http.js"), import("../serve-workers.js")]) : undefined;
+    const worker = http !== undefined && http[1].isHttpWorker(io);
     // The primary of several workers loads no docs: it starts the workers and holds what they share.
-    if (args.http && workers > 1 && !worker) return serveWorkers(args, workers, io, stderrLog(io));
+    if (http !== undefined && workers > 1 && !worker) return http[1].serveWorkers(args, workers, io, stderrLog(io));
     // A worker's lines name it: N processes write to one stderr.
     // (Not a spread: that would read `stopSignal` now, taking the signals over during the load.)
     if (worker) io = Object.create(given, { stderr: { value: (text: string) => given.stderr(text.replace(/^svc-mcp: /gm, `svc-mcp: worker ${process.pid}: `)) } }) as typeof given;
@@ -77,9 +79,9 @@ export const serveCommand = defineCommand({
     };
     if (args.watch) await runtime.watch();
     await runtime.whenIndexed();
-    if (args.http) {
+    if (http !== undefined) {
       try {
-        return await serveHttp(args, io, runtime, log, afterStart, worker ? await workerRole() : undefined);
+        return await http[0].serveHttp(args, io, runtime, log, afterStart, worker ? await http[1].workerRole() : undefined);
       } finally {
         await runtime.close();
       }
@@ -95,7 +97,7 @@ export const serveCommand = defineCommand({
     const tools = docsTools(feedback !== undefined ? { feedback: { store: feedback, projectId: project.id } } : {});
     // The author's local preview: their `--groups`, the auth setting does not apply (docs/bridge.md).
     const context = localContext(readerWithGroups(parseGroups(args.groups)));
-    // The reader's view and shell are made now, not by the first command (a second on a large site).
+    // The reader's view is made now, not by the first request (a second on a large site).
     runtime.readerState(context);
     if (io.streams === undefined) throw new CliError("serve needs the process's standard input and output");
     // API pages' playgrounds as MCP Apps, for a client that renders them: the relay as the local reader.
@@ -107,7 +109,10 @@ export const serveCommand = defineCommand({
     });
     // The SDK's stdio entry takes both generations: a 2025 `initialize` or a 2026-07-28 request
     // (or `server/discover`) opens the connection, and one server from the factory serves it.
-    const connection = serveStdio(() => createMcpServer({ runtime, context, endpoint: "stdio", tools, apps }).server, {
+    // The shell's interpreter is loaded once the client has its tool list, not before: its first
+    // command normally comes later, and the list sooner (docs/measurements.md, "Start-up").
+    const afterToolsList = (): void => runtime.prepareShell(context);
+    const connection = serveStdio(() => createMcpServer({ runtime, context, endpoint: "stdio", tools, apps, afterToolsList }).server, {
       transport,
       onerror: (error) => log(`MCP: ${error.message}`),
     });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "../../limits.js";
-import type { ShellResult } from "../shell/docs-shell.js";
+import type { ShellResult } from "../shell/shell.js";
 import { success } from "../use-cases/outcome.js";
 import { runShell, shellInput, shellOutput, shellText } from "../use-cases/run-shell.js";
 import { cutText, maxCharsArgument } from "./max-chars.js";

@@ -61,6 +61,11 @@ export interface McpServerOptions {
    * request whose client declares it renders them, with the app's own tool; unset, none at all.
    */
   readonly apps?: PlaygroundApps;
+  /**
+   * Called after each `tools/list` answer is sent: work a client's next calls need but its first
+   * answers do not (loading the shell) waits for it (`serve` over stdio).
+   */
+  readonly afterToolsList?: () => void;
 }
 
 export interface DocsMcpServer {
@@ -124,7 +129,10 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
 
   server.setRequestHandler("tools/list", async (request, ctx) => {
     refuseCursor("tools/list", request.params?.cursor);
-    return { tools: listTools(tools, toolText(runtime, readerOf(ctx).state), appsOf(ctx) !== undefined) };
+    const listed = { tools: listTools(tools, toolText(runtime, readerOf(ctx).state), appsOf(ctx) !== undefined) };
+    // The answer is written before the event loop's next turn (stdout writes to a pipe are synchronous).
+    if (options.afterToolsList !== undefined) setImmediate(options.afterToolsList);
+    return listed;
   });
 
   server.setRequestHandler("tools/call", async (request, ctx) => {

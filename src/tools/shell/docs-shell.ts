@@ -5,36 +5,8 @@ import { dirGlobPlugin } from "./dir-globs.js";
 import { interruptibleController } from "./interruptible-signal.js";
 import { PathSuggester } from "./did-you-mean.js";
 import { mergeStderrPlugin } from "./merge-stderr.js";
+import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./shell.js";
 import { refusedWriteCommand, writeRedirectPlugin } from "./write-redirects.js";
-
-/** The bounds of one call (LIMITS.shell by default; tests use small ones). */
-export type ShellLimits = { readonly [K in keyof typeof LIMITS.shell]: number };
-
-/** What one command line produced. */
-export interface ShellResult {
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly exitCode: number;
-  /** True when output was cut at the output cap (a note saying how to narrow is appended). */
-  readonly truncated: boolean;
-  /**
-   * For the tool result, not the command's output (which stays exactly what GNU tools print):
-   * the closest visible paths when the command named paths that do not exist.
-   */
-  readonly hint?: string;
-}
-
-/** Runs one command line for one reader: `DocsShell` in this thread, or `WorkerShell` in the shell worker. */
-export interface Shell {
-  /**
-   * Run one command line. `caller` says who asks (a token's subject, an anonymous client's
-   * address): the shell pool shares its workers fairly between callers. A shell in this thread
-   * serves one user and ignores it. `signal` aborts when the caller gives up (a dropped
-   * request, a closed session, `notifications/cancelled`): the command stops and its place is
-   * freed; what it resolves with then is read by no one.
-   */
-  run(command: string, caller?: string, signal?: AbortSignal): Promise<ShellResult>;
-}
 
 /**
  * just-bash built-ins we leave out: they write, reach the network, run code, or wait. Writes
@@ -145,11 +117,6 @@ export class DocsShell implements Shell {
       cancel?.removeEventListener("abort", onCancel);
     }
   }
-}
-
-/** What a command stopped at the time limit prints last (also used when the shell worker had to be stopped). */
-export function timeLimitMessage(maxExecutionMs: number): string {
-  return `bash: command stopped after ${maxExecutionMs} ms (time limit)\n`;
 }
 
 function describeThrown(error: unknown): string {

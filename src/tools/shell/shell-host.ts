@@ -5,7 +5,7 @@ import { Worker } from "node:worker_threads";
 import { LIMITS } from "../../limits.js";
 import type { Site, SiteFile } from "../../vfs/site.js";
 import type { SiteView } from "../../vfs/view.js";
-import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./docs-shell.js";
+import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./shell.js";
 import { FairQueue } from "./fair-queue.js";
 import { HeavyCallers } from "./heavy-callers.js";
 import type { CallEnd, PoolEvent, WorkerExit } from "./pool-events.js";

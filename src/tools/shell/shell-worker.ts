@@ -4,8 +4,9 @@ import { ALL_ACCESS } from "../../vfs/access.js";
 import type { SiteFile } from "../../vfs/site.js";
 import { SiteView } from "../../vfs/view.js";
 import { SHELL_COMMANDS } from "./commands/index.js";
-import { DocsShell, type ShellResult } from "./docs-shell.js";
+import { DocsShell } from "./docs-shell.js";
 import { interruptibleController } from "./interruptible-signal.js";
+import type { ShellResult } from "./shell.js";
 import { decodeSnapshot } from "./shared-snapshot.js";
 import type { ExtraFile, FromWorker, ShellWorkerData, ToWorker } from "./shell-host.js";
 

@@ -2,7 +2,7 @@ import { isIndexed, type Page, type SiteFile } from "../../vfs/site.js";
 import { mayRead } from "../../vfs/request-context.js";
 import { splitSections } from "../search/sections.js";
 import { pageVariants } from "../search/variants.js";
-import type { ShellResult } from "../shell/docs-shell.js";
+import type { ShellResult } from "../shell/shell.js";
 import type { DocsContext } from "./docs-context.js";
 import { runShell } from "./run-shell.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "../../limits.js";
-import type { ShellResult } from "../shell/docs-shell.js";
+import type { ShellResult } from "../shell/shell.js";
 import { type DocsContext, readerStateOf } from "./docs-context.js";
 
 /** What a shell call asks for: the filesystem tool's arguments, `svc-mcp fs`'s words. */
