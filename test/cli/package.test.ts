@@ -103,7 +103,7 @@ describe("npm install -g of the packed tarball", () => {
     expect([...new Set(pkg.files.map((f) => f.split("/")[0]))]).toEqual(["LICENSE", "README.md", "bin", "dist", "package.json"]);
     expect(pkg.files.filter((f) => f.startsWith("bin/"))).toEqual(["bin/svc-mcp.js"]);
     // The bundle's chunks and the pages' assets; not their source maps (the sources are not shipped either).
-    expect(pkg.files.filter((f) => f.startsWith("dist/") && !f.endsWith(".mjs")).sort()).toEqual(["dist/web/dashboard.css", "dist/web/dashboard.js", "dist/web/pages.css", "dist/web/playground.js", "dist/web/preview.js", "dist/web/site.css"]);
+    expect(pkg.files.filter((f) => f.startsWith("dist/") && !f.endsWith(".mjs")).sort()).toEqual(["dist/web/dashboard.css", "dist/web/dashboard.js", "dist/web/pages.css", "dist/web/playground-app.js", "dist/web/playground.js", "dist/web/preview.js", "dist/web/site.css"]);
     expect(["dist/cli.mjs", "dist/shell-worker.mjs"].filter((f) => !pkg.files.includes(f))).toEqual([]);
     // No scripts (npm would list `prepare` as an unreviewed install script), no dependencies.
     const manifest = JSON.parse(readFileSync(join(pkg.root, "package.json"), "utf8")) as Record<string, unknown>;
