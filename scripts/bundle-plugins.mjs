@@ -25,31 +25,54 @@ export const EXTERNAL = ["better-sqlite3", "pg-native", "@mongodb-js/zstd", "nod
  */
 export const LEFT_OUT_JUST_BASH_CHUNKS = ["sqlite3", "html-to-markdown", "gzip", "tar", "curl", "python3", "js-exec", "flag-coverage", "undici"];
 
-/** Replace just-bash's chunks of `names` by a module that refuses to load. */
-export function leaveOutJustBashChunks(names = LEFT_OUT_JUST_BASH_CHUNKS) {
-  const pattern = new RegExp(`^\\./chunks/(${names.map((n) => n.replace(/[-]/g, "\\-")).join("|")})-[A-Z0-9]+\\.js$`);
+/** What loading a left-out chunk fails with. */
+export function leftOutMessage(name) {
+  return `just-bash's ${name} is not part of svc-mcp's bundle (the docs shell does not offer it)`;
+}
+
+/**
+ * just-bash's `import("./chunks/NAME-HASH.js")`s, as the bundle takes them: a left-out chunk
+ * (`names`) becomes a promise rejected with `leftOutMessage`, so nothing of it is bundled;
+ * every other chunk is imported statically, so that its code joins the chunk that holds the
+ * interpreter. Kept as dynamic imports, the chunks made ~110 files of the package's ~200: `npx
+ * --package <tgz>` unpacks the whole package three times on every run, and its cost grows with
+ * the number of files more than with their size (docs/measurements.md). The shell loads them
+ * all at once instead (~40 ms more for its first command), after a stdio server has answered
+ * `tools/list` (src/tools/shell/lazy-shell.ts).
+ */
+export function justBashChunks(names = LEFT_OUT_JUST_BASH_CHUNKS) {
+  const chunkImport = /\bimport\("(\.\/(?:chunks\/)?)([a-z0-9-]+?)-([A-Z0-9]+)\.js"\)/g;
   return {
-    name: "leave-out-just-bash-chunks",
+    name: "just-bash-chunks",
     setup(build) {
       const seen = new Set();
-      build.onResolve({ filter: /^\.\/chunks\// }, (args) => {
-        if (!args.importer.includes(`${sep}just-bash${sep}`)) return undefined;
-        const m = pattern.exec(args.path);
-        if (m === null) return undefined;
-        seen.add(m[1]);
-        return { path: m[1], namespace: "left-out" };
+      let inlined = 0;
+      build.onLoad({ filter: /[\\/]just-bash[\\/]dist[\\/]bundle[\\/](index|chunks[\\/][^\\/]+)\.js$/ }, async (args) => {
+        const text = await readFile(args.path, "utf8");
+        const hoisted = [];
+        const contents = text.replace(chunkImport, (_all, dir, name, hash) => {
+          if (names.includes(name)) {
+            seen.add(name);
+            return `Promise.reject(new Error(${JSON.stringify(leftOutMessage(name))}))`;
+          }
+          const binding = `__svcJustBashChunk${hoisted.length}`;
+          hoisted.push(`import * as ${binding} from "${dir}${name}-${hash}.js";`);
+          inlined++;
+          return `Promise.resolve(${binding})`;
+        });
+        if (hoisted.length === 0 && contents === text) return undefined;
+        // Static imports are hoisted whatever their place; at the top they keep the lines below.
+        return { contents: `${hoisted.join("")}${contents}`, loader: "js" };
       });
-      build.onLoad({ filter: /.*/, namespace: "left-out" }, (args) => ({
-        contents: `throw new Error(${JSON.stringify(`just-bash's ${args.path} is not part of svc-mcp's bundle (the docs shell does not offer it)`)});\n`,
-        loader: "js",
-      }));
-      // A just-bash upgrade that renames a chunk would silently bundle it again: say so.
+      // A just-bash upgrade that renames a chunk or loads chunks another way would silently
+      // bundle a left-out chunk again, or split the package into files again: say so.
       build.onEnd((result) => {
         if (result.errors.length > 0) return;
         const missing = names.filter((n) => !seen.has(n));
         if (missing.length > 0) {
           result.errors.push({ text: `just-bash has no chunk named ${missing.join(", ")} any more: update LEFT_OUT_JUST_BASH_CHUNKS in scripts/bundle-plugins.mjs` });
         }
+        if (inlined === 0) result.errors.push({ text: "just-bash no longer loads its commands by import(\"./chunks/...\"): update justBashChunks in scripts/bundle-plugins.mjs" });
       });
     },
   };
