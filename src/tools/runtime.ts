@@ -183,7 +183,7 @@ export class DocsRuntime {
     const { added, removed } = step.value;
     // Reported where the load said what it was loading (a large site): small sites start quietly.
     if (added > LIMITS.load.announcedPages) this.log(`search ready: ${added} pages (${this.index.textCount} distinct texts) indexed in ${seconds.toFixed(1)} s`);
-    else if (fromCache && site.pages.size > LIMITS.load.announcedPages) this.log(`search ready from the cache: ${added} pages indexed again, ${removed} removed, in ${seconds.toFixed(1)} s`);
+    else if (fromCache && site.pages.size > LIMITS.load.announcedPages) this.log(`search ready from the cache in ${seconds.toFixed(1)} s (pages indexed again: ${added}; removed: ${removed})`);
     this.indexComplete = true;
     this.built = { fromCache, added, removed };
     if (!fromCache || added > 0 || removed > 0) this.saveLater(site);
