@@ -8,6 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/limits.js";
 import { DocsRuntime } from "../../src/tools/runtime.js";
+import type { PoolEvent } from "../../src/tools/shell/pool-events.js";
 import { ShellHost } from "../../src/tools/shell/shell-host.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
@@ -194,9 +195,12 @@ describe("heavy callers", () => {
       for (const caller of callers) {
         const abort = new AbortController();
         const call = shell.run(RUNAWAY, caller, abort.signal);
-        await rec.next((e) => e.t === "start" && e.call === rec.events.filter((x) => x.t === "queued").length);
+        const id = rec.events.filter((x) => x.t === "queued").length;
+        const start = (await rec.next((e) => e.t === "start" && e.call === id)) as Extract<PoolEvent, { t: "start" }>;
         abort.abort();
         await call;
+        // Its place is held until the command has stopped in its worker (or the worker was ended).
+        await rec.next((e) => (e.t === "stopped" && e.call === id) || (e.t === "exit" && e.worker === start.worker));
       }
       // Then each holds one runaway: two run, two wait, two workers stay for others.
       const aborts = callers.map(() => new AbortController());

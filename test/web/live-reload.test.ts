@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bridgeContext } from "../../src/bridge/request-context.js";
 import { ReloadStreams } from "../../src/bridge/web/preview/live-reload.js";
 import { LIMITS } from "../../src/limits.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
@@ -95,9 +96,26 @@ describe("live reload tells a reader only of changes they can see", () => {
     await edit("team/handbook.mdx", "---\ntitle: Team handbook\ngroups: [staff]\n---\n\nHANDBOOK-8 The new rota.\n");
     await edit("snippets/secret.mdx", "---\ngroups: [staff]\n---\n\nSTAFF-SNIPPET-43 only staff read this.\n");
     await edit("more/deep.mdx", "---\ntitle: Deep dive\n---\n\nDeeper than before.\n");
+    await streams.settled();
     // Ending every stream lets each be read to its end: exactly what it was sent, nothing timed.
     streams.close();
     expect({ anonymous: await anonymous, staff: await staff }).toEqual({ anonymous: ["ready", "change"], staff: ["ready", "change", "change", "change"] });
+  });
+
+  it("reads its reader again at each change: once the site requires sign-in, an anonymous stream is told of no edit to a page without rules", async () => {
+    const streams = new ReloadStreams(h.runtime);
+    const now = async () => bridgeContext(await h.state.settings(), ANONYMOUS, Date.now, "address:198.51.100.4");
+    const anonymous = bodyText(streams.stream(await now(), "address:198.51.100.4", now));
+    await h.state.setAuthMode("full");
+    try {
+      await edit("more/deep.mdx", "---\ntitle: Deep dive\n---\n\nDeeper still.\n");
+      await streams.settled();
+      streams.close();
+      // The edit is to a page it may no longer read: nothing is told, not even through the switch.
+      expect(await anonymous).toEqual(["ready"]);
+    } finally {
+      await h.state.setAuthMode("partial");
+    }
   });
 
   it("over HTTP, a signed-in staff reader's stream is told of a staff page's edit", async () => {

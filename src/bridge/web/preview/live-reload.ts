@@ -3,12 +3,14 @@ import type { DocsRuntime } from "../../../tools/runtime.js";
 import { type RequestContext, visibilityKey } from "../../../vfs/request-context.js";
 import type { Site, SiteFile } from "../../../vfs/site.js";
 import { navigationOfSite } from "../../../vfs/site-nav.js";
+import { SiteView } from "../../../vfs/view.js";
 import { apiErrorResponse } from "../../middleware/http-errors.js";
 
 /** One open stream: whose it is, what its reader saw last, how to tell it of a change, how to end it. */
 interface Listener {
   readonly caller: string;
-  readonly context: RequestContext;
+  /** Its reader now: the site's auth setting and the reader's sign-in are read again at each change. */
+  readonly contextNow: () => Promise<RequestContext>;
   /** What its reader could see when it was last told (or opened). */
   seen: ReaderSight;
   readonly send: () => void;
@@ -21,6 +23,8 @@ interface Listener {
  * are compared file by file (`sameSight`), never by a site-wide counter.
  */
 interface ReaderSight {
+  /** The kind of reader it is of (`visibilityKey`). */
+  readonly key: string;
   readonly files: readonly SiteFile[];
   readonly frame: string;
 }
@@ -53,12 +57,17 @@ export class ReloadStreams {
   /** The latest sight of each kind of reader (`visibilityKey`), with the snapshot it is of. */
   private readonly sights = new Map<string, { readonly site: Site; readonly sight: ReaderSight }>();
   private readonly unsubscribe: () => void;
+  /** Announcements in progress, in order. */
+  private told: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly runtime: DocsRuntime,
     private readonly limits: ReloadLimits = { maxStreams: LIMITS.preview.maxReloadStreams, maxPerCaller: LIMITS.preview.maxReloadStreamsPerCaller },
   ) {
-    this.unsubscribe = runtime.onChange((change) => this.announce(change.site));
+    this.unsubscribe = runtime.onChange((change) => {
+      // In order: a later change is never told before an earlier one.
+      this.told = this.told.then(() => this.announce(change.site, change.previous)).catch(() => undefined);
+    });
   }
 
   /** Open streams, over all callers. */
@@ -67,7 +76,7 @@ export class ReloadStreams {
   }
 
   /** A new stream for `context`'s reader, counted against `caller`; 429 past the caller's bound. */
-  stream(context: RequestContext, caller: string): Response {
+  stream(context: RequestContext, caller: string, contextNow: () => Promise<RequestContext> = () => Promise.resolve(context)): Response {
     const mine = this.byCaller.get(caller);
     if (mine !== undefined && mine.size >= this.limits.maxPerCaller) {
       return apiErrorResponse(
@@ -105,7 +114,7 @@ export class ReloadStreams {
           }
         };
         // No data beyond the event: a counter of changes would count the ones this reader may not see.
-        listener = { caller, context, seen: this.sightOf(this.runtime.site, context), send: () => write("event: change\ndata: \n\n"), end };
+        listener = { caller, contextNow, seen: this.sightOf(this.runtime.site, context), send: () => write("event: change\ndata: \n\n"), end };
         this.add(listener);
         // `retry`: how long a page waits before reconnecting (after the server restarted, say).
         write("retry: 1000\nevent: ready\ndata: \n\n");
@@ -115,6 +124,11 @@ export class ReloadStreams {
     return new Response(body, {
       headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
     });
+  }
+
+  /** Resolves when every change so far has been told (tests). */
+  settled(): Promise<void> {
+    return this.told;
   }
 
   /** Stop listening to the runtime and end every stream. */
@@ -149,12 +163,18 @@ export class ReloadStreams {
   }
 
   /** After a reload: tell each stream whose reader's sight changed (each kind of reader compared once per sight it had). */
-  private announce(site: Site): void {
+  private async announce(site: Site, previous: Site): Promise<void> {
     const verdicts = new Map<ReaderSight, boolean>();
     for (const set of [...this.byCaller.values()]) {
       for (const listener of [...set]) {
-        const before = listener.seen;
-        const now = this.sightOf(site, listener.context);
+        // Read now: a site switched to `auth: full`, or a reader signed out, sees less from now on.
+        const context = await listener.contextNow();
+        if (!set.has(listener)) continue;
+        // A reader who now sees as another kind (the auth setting changed, they signed out) is
+        // compared with what that kind saw before this change: the change tells them only of
+        // this edit, never of the setting through an edit they may not read.
+        const before = listener.seen.key === visibilityKey(context) ? listener.seen : this.sightOf(previous, context);
+        const now = this.sightOf(site, context);
         listener.seen = now;
         let differs = verdicts.get(before);
         if (differs === undefined) {
@@ -171,8 +191,10 @@ export class ReloadStreams {
     const key = visibilityKey(context);
     const known = this.sights.get(key);
     if (known?.site === site) return known.sight;
-    const { view } = this.runtime.readerState(context);
-    const sight = { files: view.files, frame: JSON.stringify([site.config.name, site.api?.settings ?? null, navigationOfSite(site, { context })]) };
+    // The reader's files as the runtime's views show them (variants included; the generated
+    // skill aside: it is made from the navigation and outline, which the frame covers).
+    const view = new SiteView(site, context.reader, context.authMode);
+    const sight = { key, files: view.files, frame: JSON.stringify([site.config.name, site.api?.settings ?? null, navigationOfSite(site, { context })]) };
     this.sights.set(key, { site, sight });
     // A handful of kinds read a site; past the bound the oldest kind's sight is made again when next asked.
     if (this.sights.size > LIMITS.preview.navigationTrees) this.sights.delete(this.sights.keys().next().value as string);

@@ -112,8 +112,9 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
 
   app.get(PREVIEW_PATHS.events, async (c) => {
     const { request } = await docsContext(c);
-    // Told only of changes this reader can see, and counted against the caller's streams.
-    return reloads.stream(request, request.caller ?? "");
+    const raw = c.req.raw;
+    // Told only of changes this reader can see (read again at each change), counted against the caller's streams.
+    return reloads.stream(request, request.caller ?? "", () => deps.contextOf(raw));
   });
   return reloads;
 }
