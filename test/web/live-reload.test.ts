@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bridgeContext } from "../../src/bridge/request-context.js";
+import { bridgeContext } from "../../src/bridge/middleware/request-context.js";
 import { ReloadStreams } from "../../src/bridge/web/preview/live-reload.js";
 import { LIMITS } from "../../src/limits.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
