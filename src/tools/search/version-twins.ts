@@ -187,7 +187,8 @@ function twins(a: Candidate, b: Candidate): boolean {
  * they sit in different versions (products) and their paths are equal once each one's own
  * version segment is dropped (the segment navigation shows the version's pages under, or one
  * naming the version: `v6` for `v6.x`), or when they have the same title and near-identical text;
- * and only with equal languages. A group is one hit, at its own rank and score, carrying the
+ * and only with equal languages, unless the rules fold languages (`TwinRules.languages`: then
+ * path keys hold no language and copies in disjoint languages are apart). A group is one hit, at its own rank and score, carrying the
  * others as its twins: first its language, that of the group's best (the question's, most
  * likely: a Korean question matches the Korean copy), or `defaultLanguage` when a copy in it
  * scores within `tolerance` of the best (a query of identifiers matches every copy alike); then,
