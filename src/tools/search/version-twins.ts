@@ -64,13 +64,15 @@ export function twinInfo(path: string, title: string, placement: PagePlacement |
   const languages = String(placement?.languages);
   const keys: string[] = [];
   if (byLanguage) {
-    // One key for every copy: its place, with no language in the key.
+    // One key for the copies in every language at one place (in one version): its path, less its language.
     path = withoutLanguage(path, placement.languages);
     keys.push(`l\u0000${path}`);
   }
   const add = (kind: string, rest: string | undefined): void => {
     if (rest === undefined) return;
-    const key = `${kind}\u0000${byLanguage ? "" : languages}\u0000${rest}`;
+    // With the language: a copy in another language is found by the `l` key alone, in its own
+    // version, so a top page brings its 3 translations, not 3 × 35 versions to score (crewAI).
+    const key = `${kind}\u0000${languages}\u0000${rest}`;
     if (!keys.includes(key)) keys.push(key);
   };
   for (const [kind, names, paths] of [
