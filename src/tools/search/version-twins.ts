@@ -241,13 +241,20 @@ export function foldVersionTwins<C extends Candidate>(
     }
   }
   const out: (C & { twins: C[]; languageTwins: C[] })[] = [];
+  // Each group's choice, made once (a crewAI group holds up to 35 versions x 4 languages).
+  const chosen = new Map<C[], { representative: C; same: C[]; language: string }>();
   for (const c of ranked) {
     const group = groupOf.get(c) as C[];
-    const language = languageOf(group, defaultLanguage, tolerance);
-    const same = group.filter((m) => languageOf([m], undefined, 0) === language);
-    const best = same[0] as C;
-    const inPreferred = preferred === undefined ? undefined : same.find((m) => m.entry.placement?.versions?.includes(preferred) === true);
-    const representative = inPreferred !== undefined && inPreferred.score >= best.score - tolerance ? inPreferred : best;
+    let pick = chosen.get(group);
+    if (pick === undefined) {
+      const language = languageOf(group, defaultLanguage, tolerance);
+      const same = group.filter((m) => languageOf([m], undefined, 0) === language);
+      const best = same[0] as C;
+      const inPreferred = preferred === undefined ? undefined : same.find((m) => m.entry.placement?.versions?.includes(preferred) === true);
+      pick = { representative: inPreferred !== undefined && inPreferred.score >= best.score - tolerance ? inPreferred : best, same, language };
+      chosen.set(group, pick);
+    }
+    const { representative, same, language } = pick;
     if (representative !== c) continue;
     const others = new Map<string, C[]>();
     for (const m of group) {
