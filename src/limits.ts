@@ -99,6 +99,9 @@ export const LIMITS = {
      *  (`moreVersions`). A site copying every page into 35 releases would otherwise print 34
      *  links under each result, and an agent reads them all before the next page. */
     shownVersionTwins: 2,
+    /** Other languages listed under a result folded across languages; the rest are counted
+     *  (`moreLanguages`). Most multilingual sites have 2-5 languages; some have 20. */
+    shownLanguageTwins: 4,
     /** Variants indexed per page for readers who may read only some of the files it inlines
      *  (`variants.ts`): one per distinct outcome, two for a page with one restricted snippet.
      *  Past this many (a page inlining many snippets under many different rules), readers who

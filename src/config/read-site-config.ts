@@ -55,6 +55,7 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
   const versions: string[] = [];
   const languages: string[] = [];
   let defaultVersion: string | undefined;
+  let defaultLanguage: string | undefined;
   const versionTags = new Map<string, string>();
   for (const el of model.elements) {
     if (el.kind === "version" && el.title !== undefined) {
@@ -62,9 +63,13 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
       if (typeof el.value.tag === "string" && el.value.tag.trim() !== "" && !versionTags.has(el.title)) versionTags.set(el.title, el.value.tag.trim());
       if (el.value.default === true && defaultVersion === undefined) defaultVersion = el.title;
     }
-    if (el.kind === "language" && el.title !== undefined && !languages.includes(el.title)) languages.push(el.title);
+    if (el.kind === "language" && el.title !== undefined) {
+      if (!languages.includes(el.title)) languages.push(el.title);
+      if (el.value.default === true && defaultLanguage === undefined) defaultLanguage = el.title;
+    }
   }
   defaultVersion ??= versions[0];
+  defaultLanguage ??= languages[0];
   const paths = versionPaths(navPages, versions);
   const hiddenVersions = versions.filter((v) => everyHidden(model.elements, "version", v));
   const hiddenLanguages = languages.filter((l) => everyHidden(model.elements, "language", l));
@@ -91,6 +96,7 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
     sections: sectionsOf(model.items, resolveEntry),
     ...(typeof doc.description === "string" ? { description: doc.description } : {}),
     ...(defaultVersion !== undefined ? { defaultVersion } : {}),
+    ...(defaultLanguage !== undefined ? { defaultLanguage } : {}),
     ...(versionTags.size > 0 ? { versionTags } : {}),
     ...(paths.size > 0 ? { versionPaths: paths } : {}),
     ...(canonical !== undefined ? { canonicalUrl: canonical } : {}),

@@ -69,6 +69,9 @@ export interface SiteConfig {
    *  segment, search folds copies by it. Absent when versions follow no path scheme. */
   readonly versionPaths?: ReadonlyMap<string, VersionPath>;
   readonly languages: readonly string[];
+  /** The language with `default: true`, else the first; absent without languages. Search shows a
+   *  page in it when its copies in other languages match about as well. */
+  readonly defaultLanguage?: string;
   /** Versions with `hidden: true` (every element of that name, or an ancestor): not offered to
    *  readers in lists (instructions, skill, error messages), still accepted as a search filter. */
   readonly hiddenVersions: readonly string[];

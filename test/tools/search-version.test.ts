@@ -66,8 +66,9 @@ afterAll(async () => {
 async function paths(args: Record<string, unknown>): Promise<string[]> {
   const r = await mcp.call("search_versions_demo", { query: "widgets", pageSize: 50, ...args });
   expect(r.isError).toBeFalsy();
-  const results = (r.structuredContent as { results: { path: string; otherVersions?: { path: string }[] }[] }).results;
-  return results.flatMap((x) => [x.path, ...(x.otherVersions ?? []).map((o) => o.path)]).sort();
+  // Each result with the copies folded into it: other versions, and other languages when unfiltered by language.
+  const results = (r.structuredContent as { results: { path: string; otherVersions?: { path: string }[]; otherLanguages?: { path: string }[] }[] }).results;
+  return results.flatMap((x) => [x.path, ...(x.otherVersions ?? []).map((o) => o.path), ...(x.otherLanguages ?? []).map((o) => o.path)]).sort();
 }
 
 describe("search through the MCP client, filtered by version and language", () => {

@@ -73,7 +73,7 @@ describe("tools/list", () => {
     ]);
     expect((await staff.client.listTools()).tools.map((t) => t.name)).toEqual([SEARCH, FS]);
     const result = first.tools[0]?.outputSchema?.properties?.results as { items: { properties: object; required: string[] } };
-    expect(Object.keys(result.items.properties)).toEqual(["title", "section", "path", "file", "url", "snippet", "score", "versions", "languages", "products", "otherVersions", "moreVersions", "lastModified"]);
+    expect(Object.keys(result.items.properties)).toEqual(["title", "section", "path", "file", "url", "snippet", "score", "versions", "languages", "products", "otherVersions", "moreVersions", "otherLanguages", "moreLanguages", "lastModified"]);
     expect(result.items.required).toEqual(["title", "section", "path", "file", "url", "snippet", "score"]);
     expect(Object.keys(first.tools[1]?.outputSchema?.properties ?? {})).toEqual(["stdout", "stderr", "exitCode", "truncated", "hint", "reads", "provenance"]);
     expect(Object.keys(first.tools[0]?.outputSchema?.properties ?? {})).toEqual(["results", "provenance", "leftOut", "snippetCut"]);

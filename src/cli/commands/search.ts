@@ -9,7 +9,7 @@ import { CliError } from "../io.js";
 import { parseGroups, withDir, withGroups, withJson } from "../options.js";
 
 /** `--json`: the tool's results without `section` and `file` (the URL and path say them). */
-type SearchResultJson = Pick<SearchResult, "title" | "path" | "url" | "snippet" | "score" | "versions" | "languages" | "products" | "otherVersions" | "moreVersions">;
+type SearchResultJson = Pick<SearchResult, "title" | "path" | "url" | "snippet" | "score" | "versions" | "languages" | "products" | "otherVersions" | "moreVersions" | "otherLanguages" | "moreLanguages">;
 
 /** The option that sets each argument of the search use case (`query` is the positional). */
 const OPTION_OF: Readonly<Record<string, string>> = {
@@ -68,6 +68,8 @@ export const searchCommand = defineCommand({
         ...(r.products !== undefined ? { products: r.products } : {}),
         ...(r.otherVersions !== undefined ? { otherVersions: r.otherVersions } : {}),
         ...(r.moreVersions !== undefined ? { moreVersions: r.moreVersions } : {}),
+        ...(r.otherLanguages !== undefined ? { otherLanguages: r.otherLanguages } : {}),
+        ...(r.moreLanguages !== undefined ? { moreLanguages: r.moreLanguages } : {}),
       }));
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     } else {

@@ -49,9 +49,14 @@ export interface SearchHit {
   /** How many more versions of the page were folded into this hit than `otherVersions` lists
    *  (`LIMITS.search.shownVersionTwins`). */
   readonly moreVersions: number;
+  /** The same page in other languages, folded into this hit when the search has no language
+   *  filter: one copy per language (in this hit's versions when it matched), best first. */
+  readonly otherLanguages: readonly VersionTwin[];
+  /** How many more languages hold the page than `otherLanguages` lists (`LIMITS.search.shownLanguageTwins`). */
+  readonly moreLanguages: number;
 }
 
-/** A page folded into a hit as the same page in another version. */
+/** A page folded into a hit as the same page in another version (or language). */
 export interface VersionTwin {
   readonly page: Page;
   readonly placement: PagePlacement | undefined;
@@ -128,6 +133,16 @@ function namedVersion(query: string, versionWords: ReaderBranches["versionWords"
   return named.length === 1 ? (named[0] as { version: string }).version : undefined;
 }
 
+/** A ranked page unit before folding (`rankAndFold`). */
+interface RankedUnit {
+  readonly section: number | undefined;
+  readonly score: number;
+  readonly entry: IndexedPage;
+  readonly variant: IndexedVariant;
+  readonly twin: TwinInfo | undefined;
+  readonly top: boolean;
+}
+
 /** What a page unit id stands for: a page, and which of its variants. */
 interface UnitOf {
   readonly entry: IndexedPage;
@@ -194,7 +209,7 @@ export class SearchIndex {
   /** Whether the site has versions or products (set by `sync`). */
   private branched = false;
   /** Navigation and versions (set by `sync`), and each navigation page's access rule id. */
-  private navConfig: Pick<SiteConfig, "navPages" | "versions"> = { navPages: new Map(), versions: [] };
+  private navConfig: Pick<SiteConfig, "navPages" | "versions" | "languages" | "defaultLanguage"> = { navPages: new Map(), versions: [], languages: [] };
   private navRules = new Map<string, number>();
   /** Each reader class's versions and twin rules (`branchesFor`), until the next `sync`. */
   private readonly branches = new Map<string, ReaderBranches>();
@@ -394,8 +409,10 @@ export class SearchIndex {
     };
     // Without a version filter on a versioned site, the same page in several versions is one
     // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
-    const fold = this.foldVersions && req.version === undefined && this.branched;
-    const branches = fold ? this.branchesFor(readerClass) : undefined;
+    // Likewise without a language filter on a site in several languages, for its translations.
+    const foldLanguages = this.foldVersions && req.language === undefined && this.navConfig.languages.length > 1;
+    const fold = (this.foldVersions && req.version === undefined && this.branched) || foldLanguages;
+    const branches = fold ? this.branchesFor(readerClass, foldLanguages) : undefined;
     const preferred = branches !== undefined ? (namedVersion(req.query, branches.versionWords) ?? this.defaultVersion) : undefined;
     // Without a version filter on a versioned site, the same page in several versions is one
     // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page,
@@ -410,7 +427,8 @@ export class SearchIndex {
     // with or without it (its twins may score lower; they are shown as its other versions).
     const hits = folded.hits.filter((r) => r.score >= threshold).slice(0, pageSize);
     const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
-    return hits.map(({ entry, variant, section: sid, score, twins }) => {
+    const versionTwin = (t: { entry: IndexedPage; score: number }): VersionTwin => ({ page: t.entry.page, placement: t.entry.placement, score: t.score });
+    return hits.map(({ entry, variant, section: sid, score, twins, languageTwins }) => {
       const stored = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? variant.sections[0] ?? EMPTY_SECTION;
       const { heading, parents, anchor } = stored;
       const text = this.textOf(sid ?? -1 - variant.id, variant.expanded?.body ?? entry.page.body, stored);
@@ -421,8 +439,10 @@ export class SearchIndex {
         score,
         snippet: makeSnippet(text.text !== "" ? (text.snippet ??= snippetSource(text.text, this.analyzer)) : snippetSource(readerText(entry.page.meta.description ?? ""), this.analyzer), matched),
         placement: entry.placement,
-        otherVersions: twins.slice(0, LIMITS.search.shownVersionTwins).map((t) => ({ page: t.entry.page, placement: t.entry.placement, score: t.score })),
+        otherVersions: twins.slice(0, LIMITS.search.shownVersionTwins).map(versionTwin),
         moreVersions: Math.max(0, twins.length - LIMITS.search.shownVersionTwins),
+        otherLanguages: languageTwins.slice(0, LIMITS.search.shownLanguageTwins).map(versionTwin),
+        moreLanguages: Math.max(0, languageTwins.length - LIMITS.search.shownLanguageTwins),
       };
     });
   }
@@ -485,13 +505,36 @@ export class SearchIndex {
         const { entry, variant } = this.byId[r.page] as UnitOf;
         const v = entry.variants[variant] as IndexedVariant;
         const twin = branches !== undefined ? this.twinOf(entry, v, branches) : undefined;
-        return { section: r.section, score: round3(r.score), entry, variant: v, twin, top: top?.has(r.page) !== false };
+        return { section: r.section, score: round3(r.score), entry, variant: v, twin, top: top?.has(r.page) !== false } satisfies RankedUnit;
       })
       .filter((r) => r.score > 0)
       .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1));
-    if (branches === undefined) return { hits: ranked.map((r) => ({ ...r, twins: [] })), top: all.length };
-    const hits = foldVersionTwins(ranked, preferred, this.ranking.versionTwinTolerance).filter((r) => r.top || r.twins.some((t) => t.top));
+    if (branches === undefined) return { hits: ranked.map((r) => ({ ...r, twins: [], languageTwins: [] })), top: all.length };
+    const hits = foldVersionTwins(ranked, preferred, this.ranking.versionTwinTolerance, this.navConfig.defaultLanguage).filter(
+      (r) => r.top || r.twins.some((t) => t.top) || r.languageTwins.some((t) => t.top),
+    );
+    if (branches.twins.languages) for (const hit of hits) this.listUnmatchedLanguages(hit, accepted, branches);
     return { hits, top: top?.size ?? 0 };
+  }
+
+  /**
+   * Add to a hit's other languages the copies at its place that match none of the query's words
+   * (a Korean question rarely matches the English copy, which the asker may still want), at
+   * score 0, after those that match: only copies the reader's search accepts (`accepted`), so a
+   * restricted copy is never listed or counted.
+   */
+  private listUnmatchedLanguages(hit: RankedUnit & { languageTwins: RankedUnit[] }, accepted: Uint8Array, branches: ReaderBranches): void {
+    const key = hit.twin?.keys.find((k) => k.startsWith("l\u0000"));
+    if (key === undefined) return;
+    const listed = new Set([hit, ...hit.languageTwins].map((m) => String(m.entry.placement?.languages ?? "")));
+    for (const id of branches.byTwinKey?.get(key) ?? []) {
+      const unit = this.byId[id];
+      if (accepted[id] !== 1 || unit === undefined) continue;
+      const language = String(unit.entry.placement?.languages ?? "");
+      if (listed.has(language)) continue;
+      listed.add(language);
+      hit.languageTwins.push({ section: undefined, score: 0, entry: unit.entry, variant: unit.entry.variants[unit.variant] as IndexedVariant, twin: undefined, top: false });
+    }
   }
 
   /**
@@ -541,13 +584,13 @@ export class SearchIndex {
    * does not move the path segments its pages fold by (either would tell them apart from made-up
    * ones). Readers of everything share one, as do readers of the same class.
    */
-  private branchesFor(readerClass: ReaderClass | undefined): ReaderBranches {
-    const key = readerClass?.key ?? "*";
+  private branchesFor(readerClass: ReaderClass | undefined, languages: boolean): ReaderBranches {
+    const key = `${languages ? "l" : ""}:${readerClass?.key ?? "*"}`;
     let branches = this.branches.get(key);
     if (branches !== undefined) return branches;
     const readable = readerClass?.readable;
     const visible = (path: string): boolean => readable === undefined || readable[this.navRules.get(path) ?? -1] === 1;
-    const twins = twinRules(this.navConfig, visible);
+    const twins = twinRules(this.navConfig, visible, languages);
     const present = new Set<string>();
     for (const [path, placement] of this.navConfig.navPages) if (visible(path)) for (const v of placement.versions ?? []) present.add(v);
     const versionWords = this.navConfig.versions

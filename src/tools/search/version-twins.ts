@@ -12,6 +12,9 @@ import { type VersionPath, versionPaths } from "../../config/version-paths.js";
 export interface TwinRules {
   readonly versions: ReadonlyMap<string, VersionPath>;
   readonly products: ReadonlyMap<string, VersionPath>;
+  /** Whether copies in other languages are twins too (a search without a language filter): then
+   *  a page's place is its path without its language segment (`/v2/ko/x` -> `/v2/x`). */
+  readonly languages: boolean;
 }
 
 /**
@@ -19,13 +22,16 @@ export interface TwinRules {
  * from the navigation pages `visible` keeps (the reader's): where restricted pages sit must not
  * change how the pages a reader may read fold (it would tell that they exist).
  */
-export function twinRules(config: Pick<SiteConfig, "navPages" | "versions">, visible: (path: string) => boolean = () => true): TwinRules {
-  const navPages = new Map([...config.navPages].filter(([path]) => visible(path)));
+export function twinRules(config: Pick<SiteConfig, "navPages" | "versions">, visible: (path: string) => boolean = () => true, languages = false): TwinRules {
+  // Across languages, versions and products live where they do once the language segment is
+  // dropped: dify's `/en/cloud`, `/zh/cloud` are one product path, `/cloud`.
+  const navPages = new Map([...config.navPages].filter(([path]) => visible(path)).map(([path, p]) => [languages ? withoutLanguage(path, p.languages) : path, p]));
   const products = new Set<string>();
   for (const p of navPages.values()) for (const name of p.products ?? []) products.add(name);
   return {
     versions: versionPaths(navPages, config.versions),
     products: versionPaths(navPages, [...products], (p) => p.products),
+    languages,
   };
 }
 
@@ -53,17 +59,25 @@ export const TWIN_SIMILARITY = 0.6;
  * per query from the current rules, so a navigation change needs no re-indexing.
  */
 export function twinInfo(path: string, title: string, placement: PagePlacement | undefined, sketch: Uint32Array, rules: TwinRules): TwinInfo | undefined {
-  if (placement?.versions === undefined && placement?.products === undefined) return undefined;
-  const languages = String(placement.languages);
+  const byLanguage = rules.languages && placement?.languages !== undefined;
+  if (placement?.versions === undefined && placement?.products === undefined && !byLanguage) return undefined;
+  const languages = String(placement?.languages);
   const keys: string[] = [];
+  if (byLanguage) {
+    // One key for the copies in every language at one place (in one version): its path, less its language.
+    path = withoutLanguage(path, placement.languages);
+    keys.push(`l\u0000${path}`);
+  }
   const add = (kind: string, rest: string | undefined): void => {
     if (rest === undefined) return;
+    // With the language: a copy in another language is found by the `l` key alone, in its own
+    // version, so a top page brings its 3 translations, not 3 × 35 versions to score (crewAI).
     const key = `${kind}\u0000${languages}\u0000${rest}`;
     if (!keys.includes(key)) keys.push(key);
   };
   for (const [kind, names, paths] of [
-    ["v", placement.versions, rules.versions],
-    ["p", placement.products, rules.products],
+    ["v", placement?.versions, rules.versions],
+    ["p", placement?.products, rules.products],
   ] as const) {
     if (names === undefined) continue;
     for (const name of names) add(kind, withoutPrefix(path, paths.get(name)));
@@ -72,6 +86,16 @@ export function twinInfo(path: string, title: string, placement: PagePlacement |
     if (kind === "v") add(kind, withoutNamedSegments(path, names));
   }
   return { keys, titleKey: `${languages}\u0000${title}`, sketch };
+}
+
+/** A page's path without the segment naming its language (`/v2/ko/x` -> `/v2/x`, `/fr/x` -> `/x`):
+ *  the first segment equal to one of its languages, case aside. */
+export function withoutLanguage(path: string, languages: readonly string[] | undefined): string {
+  if (languages === undefined) return path;
+  const names = new Set(languages.map((l) => l.toLowerCase()));
+  const segments = path.split("/");
+  const at = segments.findIndex((seg) => names.has(seg.toLowerCase()));
+  return at < 0 ? path : [...segments.slice(0, at), ...segments.slice(at + 1)].join("/") || "/";
 }
 
 /** The rest of a path after a version's prefix (`/v3/basics/act` -> `/basics/act`), or
@@ -144,10 +168,11 @@ export interface Candidate {
   readonly score: number;
 }
 
-/** Whether two placements are in different branches: disjoint versions, or disjoint products. */
+/** Whether two placements are in different branches: disjoint versions, products or languages
+ *  (copies in two languages are twins only by key, which has no language when `TwinRules.languages`). */
 function apart(a: PagePlacement | undefined, b: PagePlacement | undefined): boolean {
   const disjoint = (x: readonly string[] | undefined, y: readonly string[] | undefined): boolean => x !== undefined && y !== undefined && !x.some((v) => y.includes(v));
-  return disjoint(a?.versions, b?.versions) || disjoint(a?.products, b?.products);
+  return disjoint(a?.versions, b?.versions) || disjoint(a?.products, b?.products) || disjoint(a?.languages, b?.languages);
 }
 
 /** Whether two candidates are the same page in two branches. */
@@ -164,13 +189,23 @@ function twins(a: Candidate, b: Candidate): boolean {
  * they sit in different versions (products) and their paths are equal once each one's own
  * version segment is dropped (the segment navigation shows the version's pages under, or one
  * naming the version: `v6` for `v6.x`), or when they have the same title and near-identical text;
- * and only with equal languages. A group is one hit, at its own rank and score, carrying the
- * others as its twins: the page in `preferred` (the version the query names, else the default
- * one) when it scores within `tolerance` of the group's best, else the best. A candidate joins
- * the first group it is a twin of whose members are all apart from it. `ranked` is sorted best
- * first; so is the result.
+ * and only with equal languages, unless the rules fold languages (`TwinRules.languages`: then
+ * path keys hold no language and copies in disjoint languages are apart). A group is one hit, at its own rank and score, carrying the
+ * others as its twins: first its language, that of the group's best (the question's, most
+ * likely: a Korean question matches the Korean copy), or `defaultLanguage` when a copy in it
+ * scores within `tolerance` of the best (a query of identifiers matches every copy alike); then,
+ * among the copies in that language, the page in `preferred` (the version the query names, else
+ * the default one) when it scores within `tolerance` of their best, else their best. Copies in
+ * other languages are its `languageTwins`, one per language: the one in its versions if
+ * matched, else the best. A candidate joins the first group it is a twin of whose members are
+ * all apart from it. `ranked` is sorted best first; so is the result.
  */
-export function foldVersionTwins<C extends Candidate>(ranked: readonly C[], preferred: string | undefined, tolerance: number): (C & { twins: C[] })[] {
+export function foldVersionTwins<C extends Candidate>(
+  ranked: readonly C[],
+  preferred: string | undefined,
+  tolerance: number,
+  defaultLanguage?: string,
+): (C & { twins: C[]; languageTwins: C[] })[] {
   const groups: C[][] = [];
   const groupOf = new Map<C, C[]>();
   // Groups by the keys and titles of their members: a candidate's twins can only be in groups
@@ -205,15 +240,41 @@ export function foldVersionTwins<C extends Candidate>(ranked: readonly C[], pref
       file(byTitle, twin.titleKey, group);
     }
   }
-  const out: (C & { twins: C[] })[] = [];
+  const out: (C & { twins: C[]; languageTwins: C[] })[] = [];
+  // Each group's choice, made once (a crewAI group holds up to 35 versions x 4 languages).
+  const chosen = new Map<C[], { representative: C; same: C[]; language: string }>();
   for (const c of ranked) {
     const group = groupOf.get(c) as C[];
-    const best = group[0] as C;
-    const inPreferred = preferred === undefined ? undefined : group.find((m) => m.entry.placement?.versions?.includes(preferred) === true);
-    const representative = inPreferred !== undefined && inPreferred.score >= best.score - tolerance ? inPreferred : best;
-    if (representative === c) out.push({ ...c, twins: group.filter((m) => m !== c) });
+    let pick = chosen.get(group);
+    if (pick === undefined) {
+      const language = languageOf(group, defaultLanguage, tolerance);
+      const same = group.filter((m) => languageOf([m], undefined, 0) === language);
+      const best = same[0] as C;
+      const inPreferred = preferred === undefined ? undefined : same.find((m) => m.entry.placement?.versions?.includes(preferred) === true);
+      pick = { representative: inPreferred !== undefined && inPreferred.score >= best.score - tolerance ? inPreferred : best, same, language };
+      chosen.set(group, pick);
+    }
+    const { representative, same, language } = pick;
+    if (representative !== c) continue;
+    const others = new Map<string, C[]>();
+    for (const m of group) {
+      const l = languageOf([m], undefined, 0);
+      if (l !== language) others.set(l, [...(others.get(l) ?? []), m]);
+    }
+    const versions = String(c.entry.placement?.versions);
+    const languageTwins = [...others.values()].map((copies) => copies.find((m) => String(m.entry.placement?.versions) === versions) ?? (copies[0] as C));
+    out.push({ ...c, twins: same.filter((m) => m !== c), languageTwins: languageTwins.sort((a, b) => b.score - a.score) });
   }
   return out;
+}
+
+/** The language a group is shown in (its languages joined, "" for none): the best copy's, or
+ *  `preferred` when a copy in it scores within `tolerance` of the best. `group` is best first. */
+function languageOf(group: readonly Candidate[], preferred: string | undefined, tolerance: number): string {
+  const best = group[0] as Candidate;
+  const inPreferred = preferred === undefined ? undefined : group.find((m) => m.entry.placement?.languages?.includes(preferred) === true);
+  const shown = inPreferred !== undefined && inPreferred.score >= best.score - tolerance ? inPreferred : best;
+  return String(shown.entry.placement?.languages ?? "");
 }
 
 /** `v6`, `V6.x`, `6.x` and `6` name one version: case, a leading `v` and a trailing `.x` aside. */

@@ -53,6 +53,14 @@ const otherVersion = z.object({
   score: z.number().describe("Its own score, 0 to 1."),
 });
 
+const otherLanguage = z.object({
+  languages: z.array(z.string()).describe("The languages navigation lists this copy under."),
+  versions: z.array(z.string()).optional().describe("The versions it is under, where the site has versions."),
+  path: z.string().describe("Its page path."),
+  url: z.string().describe("Its link on the docs site."),
+  score: z.number().describe("Its own score, 0 to 1."),
+});
+
 /** One result, as the search tool's `structuredContent.results[]` and `svc-mcp search --json` give it. */
 export const searchResultSchema = z.object({
   title: z.string().describe("The page's title."),
@@ -67,6 +75,8 @@ export const searchResultSchema = z.object({
   products: z.array(z.string()).optional().describe("Likewise for products (Cloud / Self-host editions)."),
   otherVersions: z.array(otherVersion).optional().describe("The same page in other versions (\"also in\"), folded into this result; unfiltered searches only."),
   moreVersions: z.number().int().optional().describe("How many more versions hold the same page than otherVersions lists; search with `version` to get one."),
+  otherLanguages: z.array(otherLanguage).optional().describe("The same page in other languages, folded into this result (shown in the language its best copy is in); searches without `language` only."),
+  moreLanguages: z.number().int().optional().describe("How many more languages hold the same page than otherLanguages lists; search with `language` to get one."),
 });
 
 export type SearchResult = z.infer<typeof searchResultSchema>;
@@ -149,6 +159,13 @@ function resultsOf(hits: readonly SearchHit[], base: string): readonly SearchRes
         url: pageUrl(base, t.page.path),
         score: t.score,
       }));
+      const languages = h.otherLanguages.map((t) => ({
+        languages: [...(t.placement?.languages ?? [])],
+        ...(t.placement?.versions !== undefined ? { versions: [...t.placement.versions] } : {}),
+        path: t.page.path,
+        url: pageUrl(base, t.page.path),
+        score: t.score,
+      }));
       return {
         title: readerTitle(h.page),
         section: h.section.heading,
@@ -160,6 +177,8 @@ function resultsOf(hits: readonly SearchHit[], base: string): readonly SearchRes
         ...scopeFields(h.placement),
         ...(others.length > 0 ? { otherVersions: others } : {}),
         ...(h.moreVersions > 0 ? { moreVersions: h.moreVersions } : {}),
+        ...(languages.length > 0 ? { otherLanguages: languages } : {}),
+        ...(h.moreLanguages > 0 ? { moreLanguages: h.moreLanguages } : {}),
       };
     }),
   );
@@ -178,6 +197,8 @@ export function searchText(results: readonly SearchResult[], query: string, name
         `   ${r.url}\n   file: ${r.file} · score ${r.score}${scopeMarker(r)}\n` +
         (r.otherVersions ?? []).map((o) => `   also in ${[...(o.products ?? []), ...o.versions].join(", ")}: ${o.url}\n`).join("") +
         (r.moreVersions !== undefined ? `   also in ${r.moreVersions} more version${r.moreVersions === 1 ? "" : "s"} (search with version to get one)\n` : "") +
+        (r.otherLanguages ?? []).map((o) => `   in ${o.languages.join(", ")}: ${o.url}\n`).join("") +
+        (r.moreLanguages !== undefined ? `   in ${r.moreLanguages} more language${r.moreLanguages === 1 ? "" : "s"} (search with language to get one)\n` : "") +
         `   ${r.snippet}`,
     )
     .join("\n\n");

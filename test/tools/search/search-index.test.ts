@@ -275,7 +275,8 @@ describe("what is indexed", () => {
     );
     const index = indexOf(site);
     expect(search(index, "install", { language: "es" }).map((h) => h.page.path)).toEqual(["/es/a"]);
-    expect(search(index, "install").map((h) => h.page.path).sort()).toEqual(["/en/a", "/es/a"]);
+    // Unfiltered, the two languages' copies are one hit (`foldVersionTwins`), the other listed.
+    expect(search(index, "install").map((h) => [h.page.path, h.otherLanguages.map((t) => t.page.path)])).toEqual([["/en/a", ["/es/a"]]]);
   });
 
   it("leaves out noindex pages and pages outside navigation, unless seo.indexing is all", () => {
@@ -396,7 +397,7 @@ describe("the same page in several versions", () => {
     ]);
   });
 
-  it("pages in different languages, or in overlapping versions, are not folded", () => {
+  it("pages in overlapping versions are not folded; other languages are listed apart from other versions", () => {
     const langs = {
       name: "T",
       navigation: {
@@ -408,10 +409,11 @@ describe("the same page in several versions", () => {
     };
     const page = body("Webhooks", "Verify the webhook signature.");
     const index = indexOf(inlineSite({ "/v1/en/a.mdx": page, "/v1/fr/a.mdx": page, "/v2/en/a.mdx": page, "/v2/fr/a.mdx": page }, langs));
-    expect(fold(search(index, "webhook signature", { pageSize: 50 }))).toEqual([
-      ["/v1/en/a", ["/v2/en/a"]],
-      ["/v1/fr/a", ["/v2/fr/a"]],
-    ]);
+    const languages = (hits: readonly SearchHit[]) => hits.map((h) => h.otherLanguages.map((t) => t.page.path));
+    const unfiltered = search(index, "webhook signature", { pageSize: 50 });
+    expect([fold(unfiltered), languages(unfiltered)]).toEqual([[["/v1/en/a", ["/v2/en/a"]]], [["/v1/fr/a"]]]);
+    const french = search(index, "webhook signature", { pageSize: 50, language: "fr" });
+    expect([fold(french), languages(french)]).toEqual([[["/v1/fr/a", ["/v2/fr/a"]]], [[]]]);
     // `/common` is in v1 and v2: it overlaps `/v1/a`'s version, so it stays its own hit.
     const overlap = {
       name: "T",
