@@ -16,7 +16,7 @@ export default tseslint.config(
       "eslint.config.js",
       "src/config/openapi/validators/*.mjs",
       "src/config/openapi/validators/*.d.mts",
-      "src/tools/shell/worker-boot.mjs",
+      "src/engine/shell/worker-boot.mjs",
     ],
   },
   ...tseslint.configs.recommended,

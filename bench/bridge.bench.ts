@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DocsRuntime } from "../src/tools/runtime.js";
+import { DocsRuntime } from "../src/engine/runtime.js";
 import { localContext } from "../src/vfs/request-context.js";
 import { type ServeProcess, startServe } from "../test/helpers/serve-http.js";
 import { cpuMs } from "./cpu-time.js";

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { createBridge } from "../src/bridge/bridge.js";
 import { parseRateLimits, type RateLimits } from "../src/bridge/middleware/rate-limit.js";
 import { openStateStore } from "../src/store/state/sqlite-state-store.js";
-import { searchTool } from "../src/tools/mcp/search-tool.js";
-import { defineTool } from "../src/tools/mcp/tool.js";
-import { CORE_TOOLS } from "../src/tools/mcp/tools.js";
-import { DocsRuntime } from "../src/tools/runtime.js";
+import { searchTool } from "../src/mcp/search-tool.js";
+import { defineTool } from "../src/mcp/tool.js";
+import { CORE_TOOLS } from "../src/mcp/tools.js";
+import { DocsRuntime } from "../src/engine/runtime.js";
 import { localContext } from "../src/vfs/request-context.js";
 
 const ARGS = { query: "checkout payment methods" };

@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const at = args.indexOf("--code");
   const code = at >= 0 ? resolve(args[at + 1] as string) : fileURLToPath(new URL("..", import.meta.url));
-  const { SearchIndex } = (await import(join(code, "src/tools/search/search-index.ts"))) as { SearchIndex: new (o: { cachedResults: number }) => Searcher };
+  const { SearchIndex } = (await import(join(code, "src/engine/search/search-index.ts"))) as { SearchIndex: new (o: { cachedResults: number }) => Searcher };
   const { loadSite } = (await import(join(code, "src/vfs/load-site.ts"))) as { loadSite: (root: string) => Promise<{ site: unknown }> };
   const { CORPORA_DIR } = await import("./search.bench.js");
   const fixture: Fixture = {};

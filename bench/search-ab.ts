@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { loadSite } from "../src/vfs/load-site.js";
-import { SearchIndex } from "../src/tools/search/search-index.js";
+import { SearchIndex } from "../src/engine/search/search-index.js";
 import type { Site } from "../src/vfs/site.js";
 import { percentile } from "./bench.js";
 import { QueryStream } from "./query-stream.js";
@@ -34,7 +34,7 @@ const other = args.find((a, i) => !a.startsWith("--") && !/^\d+$/.test(a) && arg
 if (other === undefined) throw new Error("usage: npx tsx bench/search-ab.ts <other checkout> [rounds] [--other-first]");
 const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
 const otherFirst = args.includes("--other-first");
-const { SearchIndex: OtherIndex } = (await import(resolve(other, "src/tools/search/search-index.ts"))) as { SearchIndex: new (o: { cachedResults: number }) => Searcher };
+const { SearchIndex: OtherIndex } = (await import(resolve(other, "src/engine/search/search-index.ts"))) as { SearchIndex: new (o: { cachedResults: number }) => Searcher };
 
 // Distinct questions (bench/query-stream.ts): every corpus's eval questions, as written and with an extra word.
 const stream = new QueryStream();

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { LIMITS } from "../src/limits.js";
-import type { DocsRuntime } from "../src/tools/runtime.js";
-import { SHELL_COMMANDS } from "../src/tools/shell/commands/index.js";
-import { DocsShell, createDocsBash } from "../src/tools/shell/docs-shell.js";
-import { ShellHost } from "../src/tools/shell/shell-host.js";
+import type { DocsRuntime } from "../src/engine/runtime.js";
+import { SHELL_COMMANDS } from "../src/engine/shell/commands/index.js";
+import { DocsShell, createDocsBash } from "../src/engine/shell/docs-shell.js";
+import { ShellHost } from "../src/engine/shell/shell-host.js";
 import { localContext } from "../src/vfs/request-context.js";
 import { type BenchRow, percentile, timeMany } from "./bench.js";
 

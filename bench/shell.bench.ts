@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Bash, InMemoryFs } from "just-bash";
-import { DocsRuntime } from "../src/tools/runtime.js";
+import { DocsRuntime } from "../src/engine/runtime.js";
 import { localContext } from "../src/vfs/request-context.js";
 import { DiskCopy } from "../test/helpers/real-tools.js";
 import { type BenchRow, type BenchSuite, percentile, timeMany } from "./bench.js";

@@ -52,9 +52,9 @@ if (process.argv.includes("--prepare") && (lifecycle === "pack" || lifecycle ===
 const outdir = resolve(process.argv.slice(2).find((a) => !a.startsWith("--")) ?? join(root, "dist"));
 const result = await build({
   absWorkingDir: root,
-  // The shell worker (src/tools/shell/shell-host.ts) is started from shell-worker.mjs, next to
+  // The shell worker (src/engine/shell/shell-host.ts) is started from shell-worker.mjs, next to
   // the CLI bundle and its chunks.
-  entryPoints: { cli: "src/cli/main.ts", "shell-worker": "src/tools/shell/shell-worker.ts" },
+  entryPoints: { cli: "src/cli/main.ts", "shell-worker": "src/engine/shell/shell-worker.ts" },
   outdir,
   outExtension: { ".js": ".mjs" },
   bundle: true,

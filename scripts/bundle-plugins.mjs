@@ -16,7 +16,7 @@ export const EXTERNAL = ["better-sqlite3", "pg-native", "@mongodb-js/zstd", "nod
 /**
  * just-bash's prebuilt bundle loads each command from a chunk of its own when the command first
  * runs (`import("./chunks/sqlite3-UVVRYDAL.js")`). These chunks belong to commands the docs shell
- * never offers (src/tools/shell/docs-shell.ts leaves sqlite3, html-to-markdown, gzip and tar out;
+ * never offers (src/engine/shell/docs-shell.ts leaves sqlite3, html-to-markdown, gzip and tar out;
  * curl, python3 and js-exec exist only with network or interpreter options we never set) or to
  * features we never turn on (`coverage`, the network's HTTP client). Bundled, they would bring
  * sql.js, turndown, seek-bzip, undici and the Python and QuickJS workers along; left out, a
@@ -38,7 +38,7 @@ export function leftOutMessage(name) {
  * --package <tgz>` unpacks the whole package three times on every run, and its cost grows with
  * the number of files more than with their size (docs/measurements.md). The shell loads them
  * all at once instead (~40 ms more for its first command), after a stdio server has answered
- * `tools/list` (src/tools/shell/lazy-shell.ts).
+ * `tools/list` (src/engine/shell/lazy-shell.ts).
  */
 export function justBashChunks(names = LEFT_OUT_JUST_BASH_CHUNKS) {
   const chunkImport = /\bimport\("(\.\/(?:chunks\/)?)([a-z0-9-]+?)-([A-Z0-9]+)\.js"\)/g;

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { SearchIndex } from "../../src/tools/search/search-index.js";
+import { SearchIndex } from "../../src/engine/search/search-index.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 
 // `npx tsx bench/eval/explain.ts CORPUS "query" [/page/path ...]`: a tuning aid showing the

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type SearchHit, SearchIndex } from "../../src/tools/search/search-index.js";
+import { type SearchHit, SearchIndex } from "../../src/engine/search/search-index.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import { isIndexed, placementOf, type Site } from "../../src/vfs/site.js";
 import { plainBm25 } from "./baseline.js";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { RANKING, type RankingParams } from "../../src/tools/search/ranking.js";
-import { SearchIndex } from "../../src/tools/search/search-index.js";
+import { RANKING, type RankingParams } from "../../src/engine/search/ranking.js";
+import { SearchIndex } from "../../src/engine/search/search-index.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import { CUTOFF, loadEvalSets, score } from "./eval.js";
 import { hitPaths } from "./run-eval.js";

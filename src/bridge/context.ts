@@ -1,8 +1,8 @@
-import type { PlaygroundApps } from "../tools/mcp/ui-extension.js";
+import type { PlaygroundApps } from "../mcp/ui-extension.js";
 import type { Context } from "hono";
 import type { StateStore } from "../store/state/state-store.js";
-import type { DocsTool } from "../tools/mcp/tool.js";
-import type { DocsRuntime } from "../tools/runtime.js";
+import type { DocsTool } from "../mcp/tool.js";
+import type { DocsRuntime } from "../engine/runtime.js";
 import type { ClientDirectory } from "./auth/client-directory.js";
 import type { RateLimiter, RateLimits } from "./middleware/rate-limit.js";
 import { type BridgeUrls, bridgeUrls } from "./urls.js";

@@ -1,13 +1,13 @@
 import { projectIdFromName } from "../store/state-dir.js";
-import { SERVED_PROTOCOL_VERSIONS } from "../tools/mcp/protocol-versions.js";
+import { SERVED_PROTOCOL_VERSIONS } from "../mcp/protocol-versions.js";
 import { ANONYMOUS } from "../vfs/access.js";
 import { mcpAvailable } from "./middleware/access-policy.js";
 import { connectOptions } from "./connect-options.js";
 import type { BridgeDeps } from "./context.js";
 import { bridgeContext } from "./middleware/request-context.js";
-import { toolText } from "../tools/mcp/server.js";
+import { toolText } from "../mcp/server.js";
 import type { BridgeUrls } from "./urls.js";
-import { siteTitle } from "../tools/tool-names.js";
+import { siteTitle } from "../engine/tool-names.js";
 
 /**
  * `GET /.well-known/mcp`: what this server is and how to connect, for tools and people that

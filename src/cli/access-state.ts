@@ -1,6 +1,6 @@
 import type { SiteSettings } from "../store/state/state-store.js";
-import type { Refusal, StateOutcome } from "../tools/use-cases/outcome.js";
-import type { StateContext } from "../tools/use-cases/state-context.js";
+import type { Refusal, StateOutcome } from "../engine/use-cases/outcome.js";
+import type { StateContext } from "../engine/use-cases/state-context.js";
 import { localContext } from "../vfs/request-context.js";
 import { CliError, type CliIO } from "./io.js";
 import { type Project, type ProjectArgs, projectStores, resolveProject } from "./project.js";

@@ -1,5 +1,5 @@
-import { DocsRuntime, type RuntimeOptions } from "../tools/runtime.js";
-import { SiteCache } from "../tools/site-cache.js";
+import { DocsRuntime, type RuntimeOptions } from "../engine/runtime.js";
+import { SiteCache } from "../engine/site-cache.js";
 import { resolveCacheDir } from "../store/cache-dir.js";
 import { diagnosticsSummary } from "./diagnostics-summary.js";
 import type { CliIO } from "./io.js";

@@ -18,9 +18,9 @@ import { openKeyStore } from "../../src/store/keys/key-store.js";
 import { type SqliteStateStore, openStateStore } from "../../src/store/state/sqlite-state-store.js";
 import type { ScryptCost } from "../../src/store/state/secrets.js";
 import type { AuthMode, McpToggle } from "../../src/store/state/state-store.js";
-import { docsTools } from "../../src/tools/mcp/tools.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
-import type { ShellHostOptions } from "../../src/tools/shell/shell-host.js";
+import { docsTools } from "../../src/mcp/tools.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import type { ShellHostOptions } from "../../src/engine/shell/shell-host.js";
 import { fixture } from "../helpers/paths.js";
 
 export const DEMO = fixture("demo");

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STATELESS_PROTOCOL_VERSIONS } from "../../src/tools/mcp/protocol-versions.js";
+import { STATELESS_PROTOCOL_VERSIONS } from "../../src/mcp/protocol-versions.js";
 import { FS, type Harness, INIT, SEARCH, accessRepo, postJson, startBridge, userTokens } from "./harness.js";
 
 /**

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRelayApp } from "../../src/bridge/playground/relay.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { requestContext } from "../../src/vfs/request-context.js";
 import { writeRepo } from "../openapi/helpers.js";

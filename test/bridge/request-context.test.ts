@@ -5,7 +5,7 @@ import { type Bridge, createBridge } from "../../src/bridge/bridge.js";
 import { listen } from "../../src/bridge/http-server.js";
 import { openStateStore, type SqliteStateStore } from "../../src/store/state/sqlite-state-store.js";
 import type { SiteSettings, StateStore } from "../../src/store/state/state-store.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import { requestContext } from "../../src/vfs/request-context.js";
 import { authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../../src/bridge/middleware/request-context.js";

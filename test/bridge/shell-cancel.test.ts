@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/limits.js";
-import type { PoolEvent } from "../../src/tools/shell/pool-events.js";
+import type { PoolEvent } from "../../src/engine/shell/pool-events.js";
 import { localContext, requestContext } from "../../src/vfs/request-context.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import { connect } from "../helpers/mcp.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtinCommandNames } from "../../src/tools/shell/docs-shell.js";
+import { builtinCommandNames } from "../../src/engine/shell/docs-shell.js";
 import { runCli } from "../helpers/cli.js";
 import { REPO, fixture } from "../helpers/paths.js";
 

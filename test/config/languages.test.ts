@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeLanguageCode, findLanguage, languageOf, sameLanguage } from "../../src/config/languages.js";
-import { resolveLanguage } from "../../src/tools/search/scope.js";
+import { resolveLanguage } from "../../src/engine/search/scope.js";
 
 /** The language table: which written codes are which language, and how each is written. */
 describe("language codes", () => {

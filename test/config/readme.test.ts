@@ -6,7 +6,7 @@ import { LINK_CODES } from "../../src/config/inside-root.js";
 import { RULES } from "../../src/config/docs-json/rules/index.js";
 import { SCHEMA_CODES } from "../../src/config/docs-json/zod-issues.js";
 import { API_CODES } from "../../src/config/openapi/api-codes.js";
-import { RENDER_CODES } from "../../src/tools/render/component-findings.js";
+import { RENDER_CODES } from "../../src/engine/render/component-findings.js";
 import { SITE_CHECK_CODES } from "../../src/vfs/check-site.js";
 import { LOAD_CODES } from "../../src/vfs/page-files.js";
 import { REPO } from "../helpers/paths.js";

@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/config/diagnostic.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { loadSite, reloadSite } from "../../src/vfs/load-site.js";
 import { tempRepo } from "./temp-repo.js";
 

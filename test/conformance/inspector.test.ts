@@ -8,7 +8,7 @@ import { findInspector } from "../helpers/inspector.js";
 import { REPO, fixture } from "../helpers/paths.js";
 import { type ServeProcess, startServe } from "../helpers/serve-http.js";
 import { fileTime, provenanceOf } from "../helpers/provenance.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 

@@ -3,11 +3,11 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, uti
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
-import { DocsShell } from "../../src/tools/shell/docs-shell.js";
-import type { Shell } from "../../src/tools/shell/shell.js";
-import { SHELL_COMMANDS } from "../../src/tools/shell/commands/index.js";
-import { READ_ONLY_COMMANDS } from "../../src/tools/shell/commands/read-only.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import { DocsShell } from "../../src/engine/shell/docs-shell.js";
+import type { Shell } from "../../src/engine/shell/shell.js";
+import { SHELL_COMMANDS } from "../../src/engine/shell/commands/index.js";
+import { READ_ONLY_COMMANDS } from "../../src/engine/shell/commands/read-only.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { REPO } from "./paths.js";
 import { DiskCopy, type RealResult } from "./real-tools.js";

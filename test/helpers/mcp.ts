@@ -3,9 +3,9 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ANONYMOUS, type Reader } from "../../src/vfs/access.js";
 import { localContext, type RequestContext } from "../../src/vfs/request-context.js";
-import { createMcpServer } from "../../src/tools/mcp/server.js";
-import type { DocsTool } from "../../src/tools/mcp/tool.js";
-import type { DocsRuntime } from "../../src/tools/runtime.js";
+import { createMcpServer } from "../../src/mcp/server.js";
+import type { DocsTool } from "../../src/mcp/tool.js";
+import type { DocsRuntime } from "../../src/engine/runtime.js";
 
 /** A real SDK client connected in memory to a docs server for `reader` (a local preview's context) or a whole request context. */
 export async function connect(runtime: DocsRuntime, reader: Reader | RequestContext = ANONYMOUS, tools?: readonly DocsTool[]) {

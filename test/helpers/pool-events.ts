@@ -1,4 +1,4 @@
-import type { PoolEvent } from "../../src/tools/shell/pool-events.js";
+import type { PoolEvent } from "../../src/engine/shell/pool-events.js";
 
 /**
  * What a shell pool did, recorded in order (pass `onEvent` to the pool), and a way to wait for

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { reloadSite, loadSite } from "../../src/vfs/load-site.js";
 import { localContext } from "../../src/vfs/request-context.js";

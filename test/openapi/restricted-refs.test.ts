@@ -9,7 +9,7 @@ import { rmSync } from "node:fs";
 import { load as loadYaml } from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pruneSpec } from "../../src/config/openapi/prune-spec.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { ALL_ACCESS, ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { startBridge, userTokens } from "../bridge/harness.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { lines, writeRepo } from "./helpers.js";
 

@@ -6,8 +6,8 @@ import { FixedWindowLimiter } from "../../src/bridge/middleware/rate-limit.js";
 import { localSiteSessions, SiteSessions } from "../../src/bridge/web/site-sessions.js";
 import { createWebApp } from "../../src/bridge/web/web-app.js";
 import { openStateStore } from "../../src/store/state/sqlite-state-store.js";
-import { splitSections } from "../../src/tools/search/sections.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { splitSections } from "../../src/engine/search/sections.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { CORPORA } from "../helpers/paths.js";
 import { describeShared } from "../helpers/shared.js";
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { pagePlace } from "../../src/tools/preview/page-place.js";
+import { pagePlace } from "../../src/engine/preview/page-place.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { navigationOfSite } from "../../src/vfs/site-nav.js";

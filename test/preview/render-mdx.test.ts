@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderFindings } from "../../src/tools/render/component-findings.js";
-import { renderMarkdown, renderMdx } from "../../src/tools/render/render-mdx.js";
+import { renderFindings } from "../../src/engine/render/component-findings.js";
+import { renderMarkdown, renderMdx } from "../../src/engine/render/render-mdx.js";
 
 const html = (source: string): string => renderMdx(source, { filePath: "/guides/page.mdx" }).html;
 

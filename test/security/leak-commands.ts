@@ -1,4 +1,4 @@
-import { builtinCommandNames } from "../../src/tools/shell/docs-shell.js";
+import { builtinCommandNames } from "../../src/engine/shell/docs-shell.js";
 
 /**
  * The command lines, search queries and resource URIs the generated leak test

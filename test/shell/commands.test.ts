@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
-import { SHELL_COMMANDS } from "../../src/tools/shell/commands/index.js";
-import type { Shell } from "../../src/tools/shell/shell.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import { SHELL_COMMANDS } from "../../src/engine/shell/commands/index.js";
+import type { Shell } from "../../src/engine/shell/shell.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import type { SiteView } from "../../src/vfs/view.js";
 import { connect } from "../helpers/mcp.js";

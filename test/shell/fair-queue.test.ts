@@ -3,7 +3,7 @@
  * (running and waiting) capped, and places kept for callers with nothing running.
  */
 import { describe, expect, it } from "vitest";
-import { type CallerBounds, FairQueue } from "../../src/tools/shell/fair-queue.js";
+import { type CallerBounds, FairQueue } from "../../src/engine/shell/fair-queue.js";
 
 /** Take items until none may run, finishing each at once: the order work would run in on one worker. */
 function runOrder(q: FairQueue<string>): string[] {

@@ -6,9 +6,9 @@
  * HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
-import type { ShellResult } from "../../src/tools/shell/shell.js";
-import { ShellHost } from "../../src/tools/shell/shell-host.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import type { ShellResult } from "../../src/engine/shell/shell.js";
+import { ShellHost } from "../../src/engine/shell/shell-host.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { FS, type Harness, mcpClient, startBridge } from "../bridge/harness.js";

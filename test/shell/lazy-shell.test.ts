@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LazyShell } from "../../src/tools/shell/lazy-shell.js";
-import type { Shell, ShellResult } from "../../src/tools/shell/shell.js";
+import { LazyShell } from "../../src/engine/shell/lazy-shell.js";
+import type { Shell, ShellResult } from "../../src/engine/shell/shell.js";
 
 /** A shell that echoes its command line. */
 const echo: Shell = { run: async (command) => ({ stdout: `${command}\n`, stderr: "", exitCode: 0, truncated: false }) };

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compileFindRegex } from "../../src/tools/shell/commands/find/arguments.js";
-import { compileSedRegex } from "../../src/tools/shell/commands/sed/script.js";
-import { LinearRegExp, linearRegExp } from "../../src/tools/shell/lib/linear-regex.js";
-import { compilePatterns, type Dialect } from "../../src/tools/shell/lib/patterns.js";
-import { guardRegex } from "../../src/tools/shell/lib/regex-guard.js";
+import { compileFindRegex } from "../../src/engine/shell/commands/find/arguments.js";
+import { compileSedRegex } from "../../src/engine/shell/commands/sed/script.js";
+import { LinearRegExp, linearRegExp } from "../../src/engine/shell/lib/linear-regex.js";
+import { compilePatterns, type Dialect } from "../../src/engine/shell/lib/patterns.js";
+import { guardRegex } from "../../src/engine/shell/lib/regex-guard.js";
 import { fixture } from "../helpers/paths.js";
 
 /**

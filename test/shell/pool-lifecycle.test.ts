@@ -7,9 +7,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/limits.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
-import type { PoolEvent } from "../../src/tools/shell/pool-events.js";
-import { ShellHost } from "../../src/tools/shell/shell-host.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import type { PoolEvent } from "../../src/engine/shell/pool-events.js";
+import { ShellHost } from "../../src/engine/shell/shell-host.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import type { Site } from "../../src/vfs/site.js";

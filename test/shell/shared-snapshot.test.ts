@@ -4,7 +4,7 @@
  * writes only the texts that changed; identical texts are written once.
  */
 import { describe, expect, it } from "vitest";
-import { decodeSnapshot, type SharedSnapshot, SnapshotEncoder } from "../../src/tools/shell/shared-snapshot.js";
+import { decodeSnapshot, type SharedSnapshot, SnapshotEncoder } from "../../src/engine/shell/shared-snapshot.js";
 import { makeFile, type SiteFile } from "../../src/vfs/site.js";
 
 const TEXTS = ["# Setup\n\nRun it.\n", "Café au lait: ½ price\n", "快速开始 — クイックスタート\n", "rocket 🚀 launch\n", "lone \ud800 surrogate\n", ""];

@@ -3,8 +3,8 @@
  * read does not exist for any command, glob or suggestion.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
-import type { Shell } from "../../src/tools/shell/shell.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import type { Shell } from "../../src/engine/shell/shell.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { fixture } from "../helpers/paths.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
-import { workerExecArgv } from "../../src/tools/shell/worker-exec-argv.js";
+import { workerExecArgv } from "../../src/engine/shell/worker-exec-argv.js";
 import { fixture } from "../helpers/paths.js";
 import { startServe } from "../helpers/serve-http.js";
 import { stopProcess } from "../helpers/workers.js";

@@ -1,5 +1,5 @@
 // The README's "Architecture" section, kept true: one row per folder of src/, and the flow it
-// states (config -> vfs -> tools -> bridge, cli on top; store beside, below tools) holds for
+// states (config -> vfs -> engine -> mcp -> bridge, cli on top; store beside, below engine) holds for
 // every relative import in src/.
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -13,9 +13,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   config: [],
   store: [],
   vfs: ["config"],
-  tools: ["config", "vfs", "store"],
-  bridge: ["config", "vfs", "store", "tools"],
-  cli: ["config", "vfs", "store", "tools", "bridge"],
+  engine: ["config", "vfs", "store"],
+  mcp: ["config", "vfs", "store", "engine"],
+  bridge: ["config", "vfs", "store", "engine", "mcp"],
+  cli: ["config", "vfs", "store", "engine", "mcp", "bridge"],
   // Browser code: bundled alone, it shares nothing with the server but plain files.
   web: [],
 };
@@ -26,7 +27,7 @@ function sourceFiles(dir: string): string[] {
     .map((f) => join(dir, f));
 }
 
-/** The top-level part of src/ a path is in (`tools`), or the file's name for top-level files. */
+/** The top-level part of src/ a path is in (`engine`), or the file's name for top-level files. */
 function partOf(path: string): string {
   return relative(SRC, path).split("/")[0]!;
 }
@@ -38,7 +39,7 @@ describe("architecture", () => {
     const rows = [...section.matchAll(/^\| `src\/([a-z-]+)` \|/gm)].map((m) => m[1]);
     const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
     expect(rows.sort()).toEqual(folders.sort());
-    expect(section).toContain("`config` → `vfs` → `tools` → `bridge`, with `cli` on top");
+    expect(section).toContain("`config` → `vfs` → `engine` → `mcp` → `bridge`, with `cli` on top");
     expect(Object.keys(MAY_IMPORT).sort()).toEqual(folders.sort());
   });
 

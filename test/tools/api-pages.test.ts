@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { connect } from "../helpers/mcp.js";
 import { fixture } from "../helpers/paths.js";
 

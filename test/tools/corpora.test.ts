@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { connect } from "../helpers/mcp.js";
 import { CORPORA } from "../helpers/paths.js";
 import { describeShared } from "../helpers/shared.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { connect } from "../helpers/mcp.js";
 import { copyToTemp, fixture } from "../helpers/paths.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cutText } from "../../src/tools/mcp/max-chars.js";
+import { cutText } from "../../src/mcp/max-chars.js";
 
 /** A maxChars cut never leaves half of a surrogate pair (an emoji), which JSON parsers refuse. */
 describe("cutText", () => {

@@ -1,9 +1,9 @@
 import { Client, InMemoryTransport, type ProtocolError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { playgroundApps } from "../../src/bridge/playground/apps.js";
-import { createMcpServer } from "../../src/tools/mcp/server.js";
-import type { PlaygroundApps } from "../../src/tools/mcp/ui-extension.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { createMcpServer } from "../../src/mcp/server.js";
+import type { PlaygroundApps } from "../../src/mcp/ui-extension.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { petsRepo, startTestApi } from "../web/site.js";

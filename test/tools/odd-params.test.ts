@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { createMcpServer } from "../../src/tools/mcp/server.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { createMcpServer } from "../../src/mcp/server.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { fixture } from "../helpers/paths.js";
 

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/limits.js";
-import { GitHead } from "../../src/tools/mcp/git-head.js";
-import { CommitCache, PROVENANCE_META_KEY } from "../../src/tools/mcp/provenance.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { GitHead } from "../../src/mcp/git-head.js";
+import { CommitCache, PROVENANCE_META_KEY } from "../../src/mcp/provenance.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { argumentError, connect } from "../helpers/mcp.js";
 

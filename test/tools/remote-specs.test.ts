@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FetchLike } from "../../src/config/openapi/load-api-spec.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { connect } from "../helpers/mcp.js";
 import { makeRepo } from "../helpers/repo.js";
 

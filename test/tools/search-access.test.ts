@@ -1,8 +1,8 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SearchResult } from "../../src/tools/mcp/search-tool.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import type { SearchResult } from "../../src/mcp/search-tool.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { connect } from "../helpers/mcp.js";
 import { makeRepo } from "../helpers/repo.js";

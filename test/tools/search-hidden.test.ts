@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { connect } from "../helpers/mcp.js";
 import { REPO } from "../helpers/paths.js";
 

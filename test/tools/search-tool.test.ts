@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SearchResult } from "../../src/tools/mcp/search-tool.js";
+import type { SearchResult } from "../../src/mcp/search-tool.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { argumentError, connect } from "../helpers/mcp.js";
 import { fileTime } from "../helpers/provenance.js";
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NavTree } from "../../src/config/docs-json/nav-tree.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { navigationOfSite } from "../../src/vfs/site-nav.js";
 import { fileTime } from "../helpers/provenance.js";
 import { argumentError, connect } from "../helpers/mcp.js";

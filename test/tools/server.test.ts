@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readerWithGroups } from "../../src/vfs/access.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { argumentError, connect } from "../helpers/mcp.js";
 import { fixture } from "../helpers/paths.js";
 import { fileTime, provenanceOf } from "../helpers/provenance.js";

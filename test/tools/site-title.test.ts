@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { siteTitle } from "../../src/tools/tool-names.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { siteTitle } from "../../src/engine/tool-names.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { connect } from "../helpers/mcp.js";
 import { makeRepo } from "../helpers/repo.js";
 

@@ -4,8 +4,8 @@ import { dirname, join } from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMcpServer } from "../../src/tools/mcp/server.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { createMcpServer } from "../../src/mcp/server.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readerWithGroups } from "../../src/vfs/access.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { connect } from "../helpers/mcp.js";
 import { fixture } from "../helpers/paths.js";
 

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
-import { SearchIndex } from "../../src/tools/search/search-index.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import { SearchIndex } from "../../src/engine/search/search-index.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import { localContext, mayRead } from "../../src/vfs/request-context.js";
 import { connect } from "../helpers/mcp.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/config/diagnostic.js";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { loadSite, reloadSite } from "../../src/vfs/load-site.js";
 import { watchRepository } from "../../src/vfs/watch.js";

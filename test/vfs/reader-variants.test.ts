@@ -9,8 +9,8 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utime
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
-import type { ShellResult } from "../../src/tools/shell/shell.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import type { ShellResult } from "../../src/engine/shell/shell.js";
 import { ALL_ACCESS, ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { localContext, requestContext } from "../../src/vfs/request-context.js";
 import { credentialTokens, type Harness, mcpClient, startBridge, userTokens } from "../bridge/harness.js";

@@ -1,7 +1,7 @@
 import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/tools/runtime.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { ANONYMOUS, type Reader } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { writeRepo } from "../openapi/helpers.js";

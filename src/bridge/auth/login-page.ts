@@ -1,4 +1,4 @@
-import { siteTitle } from "../../tools/tool-names.js";
+import { siteTitle } from "../../engine/tool-names.js";
 
 /** Escape text for HTML content and attribute values. */
 export function escapeHtml(s: string): string {

@@ -1,4 +1,4 @@
-import type { PublishedSkill } from "../../tools/use-cases/published-skills.js";
+import type { PublishedSkill } from "../../engine/use-cases/published-skills.js";
 import type { BridgeUrls } from "../urls.js";
 
 /** The discovery format's schema (Agent Skills discovery 0.2.0). */

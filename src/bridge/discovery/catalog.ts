@@ -1,4 +1,4 @@
-import { siteTitle } from "../../tools/tool-names.js";
+import { siteTitle } from "../../engine/tool-names.js";
 import type { BridgeDeps } from "../context.js";
 import type { BridgeUrls } from "../urls.js";
 import { SERVER_CARD_TYPE, serverName } from "./server-card.js";

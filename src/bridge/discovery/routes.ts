@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import { publishedSkills } from "../../tools/use-cases/published-skills.js";
+import { publishedSkills } from "../../engine/use-cases/published-skills.js";
 import { ANONYMOUS } from "../../vfs/access.js";
 import type { RequestContext } from "../../vfs/request-context.js";
 import { mcpAvailable } from "../middleware/access-policy.js";

@@ -1,11 +1,11 @@
 import { isIP } from "node:net";
 import type { Tool } from "@modelcontextprotocol/server";
-import { SERVED_PROTOCOL_VERSIONS } from "../../tools/mcp/protocol-versions.js";
+import { SERVED_PROTOCOL_VERSIONS } from "../../mcp/protocol-versions.js";
 import { projectIdFromName } from "../../store/state-dir.js";
-import { toolText } from "../../tools/mcp/server.js";
-import { listTools } from "../../tools/mcp/tool-calls.js";
-import { siteTitle } from "../../tools/tool-names.js";
-import { readerStateOf } from "../../tools/use-cases/docs-context.js";
+import { toolText } from "../../mcp/server.js";
+import { listTools } from "../../mcp/tool-calls.js";
+import { siteTitle } from "../../engine/tool-names.js";
+import { readerStateOf } from "../../engine/use-cases/docs-context.js";
 import type { RequestContext } from "../../vfs/request-context.js";
 import type { Endpoint } from "../mcp/sessions.js";
 import type { BridgeDeps } from "../context.js";

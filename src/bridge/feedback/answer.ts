@@ -1,6 +1,6 @@
 import type { FieldIssue } from "../../store/feedback/issues.js";
-import type { BudgetRefusal } from "../../tools/use-cases/ingest-feedback.js";
-import type { Refusal, StateOutcome } from "../../tools/use-cases/outcome.js";
+import type { BudgetRefusal } from "../../engine/use-cases/ingest-feedback.js";
+import type { Refusal, StateOutcome } from "../../engine/use-cases/outcome.js";
 import { ApiError, validationError } from "./errors.js";
 
 /** Every refusal the feedback use cases give. */

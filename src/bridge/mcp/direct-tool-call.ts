@@ -1,11 +1,11 @@
 import { type CallToolResult, classifyInboundRequest, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, type ClientCapabilities } from "@modelcontextprotocol/server";
-import { rendersApps } from "../../tools/mcp/ui-extension.js";
-import { callTool } from "../../tools/mcp/tool-calls.js";
-import { STATELESS_PROTOCOL_VERSIONS } from "../../tools/mcp/protocol-versions.js";
-import { serverIdentity } from "../../tools/mcp/server.js";
-import type { DocsTool } from "../../tools/mcp/tool.js";
-import { answerForm, derivedForm } from "../../tools/use-cases/search-answers.js";
+import { rendersApps } from "../../mcp/ui-extension.js";
+import { callTool } from "../../mcp/tool-calls.js";
+import { STATELESS_PROTOCOL_VERSIONS } from "../../mcp/protocol-versions.js";
+import { serverIdentity } from "../../mcp/server.js";
+import type { DocsTool } from "../../mcp/tool.js";
+import { answerForm, derivedForm } from "../../engine/use-cases/search-answers.js";
 import type { RequestContext } from "../../vfs/request-context.js";
 import type { BridgeDeps } from "../context.js";
 import type { Endpoint } from "./sessions.js";

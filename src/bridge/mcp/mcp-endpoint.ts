@@ -1,6 +1,6 @@
 import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
-import { createMcpServer } from "../../tools/mcp/server.js";
+import { createMcpServer } from "../../mcp/server.js";
 import { ANONYMOUS } from "../../vfs/access.js";
 import type { RequestContext } from "../../vfs/request-context.js";
 import { mcpAvailable } from "../middleware/access-policy.js";
@@ -13,8 +13,8 @@ import type { Charge } from "../middleware/rate-limit.js";
 import { rateLimitedResponse } from "../middleware/rate-limit-response.js";
 import { readBody } from "../middleware/read-body.js";
 import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../middleware/request-context.js";
-import { inputText } from "../../tools/mcp/issues.js";
-import { rendersApps } from "../../tools/mcp/ui-extension.js";
+import { inputText } from "../../mcp/issues.js";
+import { rendersApps } from "../../mcp/ui-extension.js";
 import { CLIENT_CHARGES } from "./client-charges.js";
 import { DirectToolCalls } from "./direct-tool-call.js";
 import { closableStream } from "./closable-stream.js";

@@ -1,5 +1,5 @@
 import type { SiteSettings } from "../../store/state/state-store.js";
-import { changedLists, type ListFingerprints, listFingerprints } from "../../tools/mcp/reader-lists.js";
+import { changedLists, type ListFingerprints, listFingerprints } from "../../mcp/reader-lists.js";
 import { ANONYMOUS } from "../../vfs/access.js";
 import { type RequestContext, visibilityKey } from "../../vfs/request-context.js";
 import { mcpAvailable } from "../middleware/access-policy.js";

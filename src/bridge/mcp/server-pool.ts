@@ -1,6 +1,6 @@
 import type { Server } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
-import type { DocsRuntime } from "../../tools/runtime.js";
+import type { DocsRuntime } from "../../engine/runtime.js";
 import type { Site } from "../../vfs/site.js";
 import { type RequestContext, visibilityKey } from "../../vfs/request-context.js";
 import type { Endpoint } from "./sessions.js";

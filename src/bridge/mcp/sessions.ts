@@ -1,5 +1,5 @@
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
-import type { DocsMcpServer } from "../../tools/mcp/server.js";
+import type { DocsMcpServer } from "../../mcp/server.js";
 import { OwnerLru } from "./owner-lru.js";
 
 /** Which endpoint a session was opened on: a session never crosses from one to the other. */

@@ -1,5 +1,5 @@
 import type { ApiOperation } from "../../config/openapi/model.js";
-import type { DocsRuntime } from "../../tools/runtime.js";
+import type { DocsRuntime } from "../../engine/runtime.js";
 import type { RequestContext } from "../../vfs/request-context.js";
 import { escapeHtml as esc } from "../auth/login-page.js";
 import { endpointHtml, playgroundData, playgroundDataHtml, playgroundHtml, playgroundView } from "../web/api-page.js";

@@ -1,6 +1,6 @@
-import type { PlaygroundApps } from "../../tools/mcp/ui-extension.js";
-import { apiRequestTool } from "../../tools/mcp/api-request-tool.js";
-import type { DocsRuntime } from "../../tools/runtime.js";
+import type { PlaygroundApps } from "../../mcp/ui-extension.js";
+import { apiRequestTool } from "../../mcp/api-request-tool.js";
+import type { DocsRuntime } from "../../engine/runtime.js";
 import { type WebAssets, webAssets } from "../web/assets.js";
 import type { Relay, RelayDeps } from "./relay.js";
 
@@ -12,7 +12,7 @@ export interface PlaygroundAppsDeps {
 }
 
 /**
- * API pages' playgrounds as MCP Apps (`src/tools/mcp/ui-extension.ts`): each page's app
+ * API pages' playgrounds as MCP Apps (`src/mcp/ui-extension.ts`): each page's app
  * document, and the same relay as `POST /_svc/api/request`, both as the caller's reader. The
  * document's module (the page HTML, Markdown rendering) loads with the first app asked for.
  */

@@ -98,7 +98,7 @@ export interface Relay {
 
 /**
  * The relay's checks and its call, whatever brought the request: the HTTP route above, or an
- * MCP App's tool call (src/tools/mcp/api-request-tool.ts), each with its own reader's context.
+ * MCP App's tool call (src/mcp/api-request-tool.ts), each with its own reader's context.
  */
 export function createRelay(deps: Pick<RelayDeps, "lookupPage" | "lookup" | "limits">): Relay {
   const limits = { ...LIMITS.relay, ...deps.limits };

@@ -6,8 +6,8 @@ import type { ApiAuth, ApiContent, ApiOperation, ApiSpec } from "../../config/op
 import { describePlayground, type PlaygroundSettings, playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.js";
 import { PARAMETER_GROUPS, channelPageOperations, parameterAnchors } from "../../config/openapi/render-page.js";
 import { fieldOf, type SchemaField, schemaFields } from "../../config/openapi/schema-fields.js";
-import { fieldAnchor } from "../../tools/render/components/fields.js";
-import { renderMarkdown } from "../../tools/render/render-mdx.js";
+import { fieldAnchor } from "../../engine/render/components/fields.js";
+import { renderMarkdown } from "../../engine/render/render-mdx.js";
 import type { Reader } from "../../vfs/access.js";
 import { escapeHtml as esc } from "../auth/login-page.js";
 

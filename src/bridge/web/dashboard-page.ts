@@ -1,5 +1,5 @@
 import { escapeHtml as esc } from "../auth/login-page.js";
-import { siteTitle } from "../../tools/tool-names.js";
+import { siteTitle } from "../../engine/tool-names.js";
 import { SOURCES, STATUSES } from "../../store/feedback/model.js";
 import { htmlResponse } from "./html.js";
 

@@ -1,8 +1,8 @@
 import { type Context, Hono } from "hono";
 import { LIMITS } from "../../limits.js";
 import type { StateStore } from "../../store/state/state-store.js";
-import type { DocsRuntime } from "../../tools/runtime.js";
-import { firstPage, type PreviewCaches, readablePageAt } from "../../tools/use-cases/preview-page.js";
+import type { DocsRuntime } from "../../engine/runtime.js";
+import { firstPage, type PreviewCaches, readablePageAt } from "../../engine/use-cases/preview-page.js";
 import { ANONYMOUS, type Reader } from "../../vfs/access.js";
 import type { RequestContext } from "../../vfs/request-context.js";
 import { bearerReaderOf } from "../auth/bearer.js";

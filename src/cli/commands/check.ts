@@ -1,5 +1,5 @@
 import { formatDiagnostic } from "../../config/diagnostic.js";
-import { checkDocs } from "../../tools/use-cases/check-docs.js";
+import { checkDocs } from "../../engine/use-cases/check-docs.js";
 import { defineCommand } from "../command.js";
 import { plural } from "../diagnostics-summary.js";
 import { siteLoadOptions } from "../load-options.js";

@@ -1,6 +1,6 @@
 import { type ConnectOption, connectOptions, MENU_EDITORS, stdioConnectOptions } from "../../bridge/connect-options.js";
 import { projectIdFromName } from "../../store/state-dir.js";
-import { siteTitle } from "../../tools/tool-names.js";
+import { siteTitle } from "../../engine/tool-names.js";
 import { readSettings } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";

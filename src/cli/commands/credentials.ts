@@ -1,4 +1,4 @@
-import { createCredential, deleteCredential, listCredentials } from "../../tools/use-cases/client-credentials.js";
+import { createCredential, deleteCredential, listCredentials } from "../../engine/use-cases/client-credentials.js";
 import { commandValue, withStateContext } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";

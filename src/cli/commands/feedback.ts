@@ -2,7 +2,7 @@ import { LIMITS } from "../../limits.js";
 import type { FieldIssue } from "../../store/feedback/issues.js";
 import { isStatus, STATUSES } from "../../store/feedback/model.js";
 import type { QueryParam } from "../../store/feedback/query.js";
-import { type ReviewContext, changeFeedbackStatus, exportFeedback, listFeedback } from "../../tools/use-cases/review-feedback.js";
+import { type ReviewContext, changeFeedbackStatus, exportFeedback, listFeedback } from "../../engine/use-cases/review-feedback.js";
 import { localContext } from "../../vfs/request-context.js";
 import { commandValue } from "../access-state.js";
 import { defineCommand } from "../command.js";

@@ -1,7 +1,7 @@
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
-import { describeArgumentIssues, parseInput } from "../../tools/use-cases/outcome.js";
-import { runShell, shellInput } from "../../tools/use-cases/run-shell.js";
+import { describeArgumentIssues, parseInput } from "../../engine/use-cases/outcome.js";
+import { runShell, shellInput } from "../../engine/use-cases/run-shell.js";
 import { defineCommand } from "../command.js";
 import { loadDocs } from "../load-docs.js";
 import { CliError } from "../io.js";

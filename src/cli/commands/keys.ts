@@ -1,5 +1,5 @@
 import type { AdminKeyInfo } from "../../store/keys/key-store.js";
-import { createAdminKey, listAdminKeys, revokeAdminKey } from "../../tools/use-cases/admin-keys.js";
+import { createAdminKey, listAdminKeys, revokeAdminKey } from "../../engine/use-cases/admin-keys.js";
 import { commandValue, withStateContext } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";

@@ -1,6 +1,6 @@
 import { describeAccess, mcpAvailable } from "../../bridge/middleware/access-policy.js";
 import type { SiteSettings } from "../../store/state/state-store.js";
-import { type SettingsChange, siteSettings } from "../../tools/use-cases/site-settings.js";
+import { type SettingsChange, siteSettings } from "../../engine/use-cases/site-settings.js";
 import { commandValue, withStateContext } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";

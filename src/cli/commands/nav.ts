@@ -2,7 +2,7 @@ import { formatDiagnostic } from "../../config/diagnostic.js";
 import { formatNavTree } from "../../config/docs-json/nav-format.js";
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
-import { navigateDocs } from "../../tools/use-cases/navigate-docs.js";
+import { navigateDocs } from "../../engine/use-cases/navigate-docs.js";
 import { defineCommand } from "../command.js";
 import { siteLoadOptions } from "../load-options.js";
 import { CliError } from "../io.js";

@@ -1,5 +1,5 @@
-import type { ArgumentIssue } from "../../tools/use-cases/outcome.js";
-import { addRedirectDomain, listRedirectDomains, removeRedirectDomain } from "../../tools/use-cases/redirect-domains.js";
+import type { ArgumentIssue } from "../../engine/use-cases/outcome.js";
+import { addRedirectDomain, listRedirectDomains, removeRedirectDomain } from "../../engine/use-cases/redirect-domains.js";
 import { commandValue, withStateContext } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError } from "../io.js";

@@ -1,7 +1,7 @@
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
-import { type ArgumentIssue, describeArgumentIssues, parseInput } from "../../tools/use-cases/outcome.js";
-import { PAGE_SIZE_RANGE, type SearchResult, searchDocs, searchInput, searchText } from "../../tools/use-cases/search-docs.js";
+import { type ArgumentIssue, describeArgumentIssues, parseInput } from "../../engine/use-cases/outcome.js";
+import { PAGE_SIZE_RANGE, type SearchResult, searchDocs, searchInput, searchText } from "../../engine/use-cases/search-docs.js";
 import { LIMITS } from "../../limits.js";
 import { defineCommand } from "../command.js";
 import { loadDocs } from "../load-docs.js";

@@ -2,10 +2,10 @@ import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/s
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
 import { LazyFeedbackStore } from "../../store/feedback/lazy-store.js";
-import { SUBMIT_FEEDBACK } from "../../tools/mcp/feedback-tool.js";
-import { createMcpServer } from "../../tools/mcp/server.js";
+import { SUBMIT_FEEDBACK } from "../../mcp/feedback-tool.js";
+import { createMcpServer } from "../../mcp/server.js";
 import { playgroundApps } from "../../bridge/playground/apps.js";
-import { docsTools } from "../../tools/mcp/tools.js";
+import { docsTools } from "../../mcp/tools.js";
 import { LIMITS } from "../../limits.js";
 import { defineCommand } from "../command.js";
 import { pagesSummary } from "../diagnostics-summary.js";

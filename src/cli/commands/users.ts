@@ -1,5 +1,5 @@
-import type { ArgumentIssue } from "../../tools/use-cases/outcome.js";
-import { addAccount, listAccounts, removeAccount } from "../../tools/use-cases/user-accounts.js";
+import type { ArgumentIssue } from "../../engine/use-cases/outcome.js";
+import { addAccount, listAccounts, removeAccount } from "../../engine/use-cases/user-accounts.js";
 import { commandValue, withStateContext } from "../access-state.js";
 import { defineCommand } from "../command.js";
 import { CliError, type CliIO } from "../io.js";

@@ -1,6 +1,6 @@
 import { el, getJson, PATHS, type PreviewData } from "./dom.js";
 
-/** The agent's view of the page (src/tools/use-cases/agent-view.ts). */
+/** The agent's view of the page (src/engine/use-cases/agent-view.ts). */
 interface AgentView {
   readonly file: string;
   readonly command: string;

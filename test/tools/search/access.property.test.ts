@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type SearchHit, SearchIndex } from "../../../src/tools/search/search-index.js";
+import { type SearchHit, SearchIndex } from "../../../src/engine/search/search-index.js";
 import { type Access, ALL_ACCESS, ANONYMOUS, type AuthMode, canRead, type Reader, readerWithGroups } from "../../../src/vfs/access.js";
 import type { Site } from "../../../src/vfs/site.js";
 import { siteVariants } from "../../../src/vfs/site-variants.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../src/limits.js";
-import { type SearchHit, SearchIndex } from "../../../src/tools/search/search-index.js";
-import { pageVariants } from "../../../src/tools/search/variants.js";
+import { type SearchHit, SearchIndex } from "../../../src/engine/search/search-index.js";
+import { pageVariants } from "../../../src/engine/search/variants.js";
 import { type Access, ANONYMOUS, canRead, readerWithGroups } from "../../../src/vfs/access.js";
 import type { Site } from "../../../src/vfs/site.js";
 import { inlineSite } from "./inline-site.js";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { expect } from "vitest";
 import { loadEvalSets } from "../../../bench/eval/eval.js";
-import { SearchIndex } from "../../../src/tools/search/search-index.js";
+import { SearchIndex } from "../../../src/engine/search/search-index.js";
 import { loadSite } from "../../../src/vfs/load-site.js";
 import { SHARED } from "../../helpers/paths.js";
 import { describeShared, itShared } from "../../helpers/shared.js";

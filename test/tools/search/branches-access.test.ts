@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type SearchHit, SearchIndex } from "../../../src/tools/search/search-index.js";
+import { type SearchHit, SearchIndex } from "../../../src/engine/search/search-index.js";
 import { type Access, ANONYMOUS, canRead, readerWithGroups } from "../../../src/vfs/access.js";
 import { inlineSite } from "./inline-site.js";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { makeSnippet, snippetSource } from "../../../src/tools/search/snippet.js";
-import { splitSections, toPlainText } from "../../../src/tools/search/sections.js";
-import { SearchIndex } from "../../../src/tools/search/search-index.js";
-import { Analyzer } from "../../../src/tools/search/terms.js";
-import { Vocabulary } from "../../../src/tools/search/vocabulary.js";
+import { makeSnippet, snippetSource } from "../../../src/engine/search/snippet.js";
+import { splitSections, toPlainText } from "../../../src/engine/search/sections.js";
+import { SearchIndex } from "../../../src/engine/search/search-index.js";
+import { Analyzer } from "../../../src/engine/search/terms.js";
+import { Vocabulary } from "../../../src/engine/search/vocabulary.js";
 import { inlineSite } from "./inline-site.js";
 
 /**

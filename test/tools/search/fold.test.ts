@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { foldWord, koreanStem } from "../../../src/tools/search/fold.js";
-import { Analyzer, tokenize } from "../../../src/tools/search/terms.js";
-import { Vocabulary } from "../../../src/tools/search/vocabulary.js";
+import { foldWord, koreanStem } from "../../../src/engine/search/fold.js";
+import { Analyzer, tokenize } from "../../../src/engine/search/terms.js";
+import { Vocabulary } from "../../../src/engine/search/vocabulary.js";
 
 describe("foldWord", () => {
   // A light stemmer over-stems some short words (آلية to يه), as light10 does: both sides alike.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { expandIncludes } from "../../../src/tools/search/includes.js";
-import { SearchIndex } from "../../../src/tools/search/search-index.js";
+import { expandIncludes } from "../../../src/engine/search/includes.js";
+import { SearchIndex } from "../../../src/engine/search/search-index.js";
 import type { Site } from "../../../src/vfs/site.js";
 import { inlineSite } from "./inline-site.js";
 

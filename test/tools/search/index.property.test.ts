@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FIELDS_PER_UNIT } from "../../../src/tools/search/fields.js";
-import { boundedEditDistance } from "../../../src/tools/search/fuzzy.js";
-import { InvertedIndex, type TermEntry } from "../../../src/tools/search/inverted-index.js";
-import { fieldTf, MAX_TF, packTf, packWideTf, wideFieldTf } from "../../../src/tools/search/postings-codec.js";
-import { SearchIndex } from "../../../src/tools/search/search-index.js";
-import { Vocabulary } from "../../../src/tools/search/vocabulary.js";
+import { FIELDS_PER_UNIT } from "../../../src/engine/search/fields.js";
+import { boundedEditDistance } from "../../../src/engine/search/fuzzy.js";
+import { InvertedIndex, type TermEntry } from "../../../src/engine/search/inverted-index.js";
+import { fieldTf, MAX_TF, packTf, packWideTf, wideFieldTf } from "../../../src/engine/search/postings-codec.js";
+import { SearchIndex } from "../../../src/engine/search/search-index.js";
+import { Vocabulary } from "../../../src/engine/search/vocabulary.js";
 import { propertyParams } from "../../helpers/property.js";
 import { inlineSite } from "./inline-site.js";
 

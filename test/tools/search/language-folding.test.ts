@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type SearchHit, SearchIndex } from "../../../src/tools/search/search-index.js";
+import { type SearchHit, SearchIndex } from "../../../src/engine/search/search-index.js";
 import { type Access, ANONYMOUS, canRead, readerWithGroups } from "../../../src/vfs/access.js";
-import { searchText } from "../../../src/tools/use-cases/search-docs.js";
-import { toolNames } from "../../../src/tools/tool-names.js";
+import { searchText } from "../../../src/engine/use-cases/search-docs.js";
+import { toolNames } from "../../../src/engine/tool-names.js";
 import { inlineSite } from "./inline-site.js";
 
 /**

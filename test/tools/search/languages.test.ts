@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SearchIndex } from "../../../src/tools/search/search-index.js";
+import { SearchIndex } from "../../../src/engine/search/search-index.js";
 import { inlineSite } from "./inline-site.js";
 
 /**

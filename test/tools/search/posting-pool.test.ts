@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PostingPool } from "../../../src/tools/search/posting-pool.js";
+import { PostingPool } from "../../../src/engine/search/posting-pool.js";
 import { propertyParams } from "../../helpers/property.js";
 
 /** The posting pool keeps every list exactly as a plain array per term would, through any

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { digest, FIXTURE_CORPORA, FIXTURE_FILE, type Fixture, fixtureCases, resultLine } from "../../../bench/ranking-fixture.js";
-import { SearchIndex } from "../../../src/tools/search/search-index.js";
+import { SearchIndex } from "../../../src/engine/search/search-index.js";
 import { loadSite } from "../../../src/vfs/load-site.js";
 import { CORPORA } from "../../helpers/paths.js";
 import { describeShared, itShared } from "../../helpers/shared.js";

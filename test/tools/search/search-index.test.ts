@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readerTitle, type SearchHit, SearchIndex, type SearchRequest } from "../../../src/tools/search/search-index.js";
+import { readerTitle, type SearchHit, SearchIndex, type SearchRequest } from "../../../src/engine/search/search-index.js";
 import type { Access } from "../../../src/vfs/access.js";
 import type { Site } from "../../../src/vfs/site.js";
 import { inlineSite } from "./inline-site.js";

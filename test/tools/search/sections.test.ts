@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseFrontMatter } from "../../../src/config/frontmatter.js";
-import { sectionText, splitSections, toPlainText } from "../../../src/tools/search/sections.js";
+import { sectionText, splitSections, toPlainText } from "../../../src/engine/search/sections.js";
 import { CORPORA } from "../../helpers/paths.js";
 import { itShared } from "../../helpers/shared.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { InvertedIndex, type TermEntry } from "../../../src/tools/search/inverted-index.js";
-import { SearchIndex } from "../../../src/tools/search/search-index.js";
-import { Vocabulary } from "../../../src/tools/search/vocabulary.js";
+import { InvertedIndex, type TermEntry } from "../../../src/engine/search/inverted-index.js";
+import { SearchIndex } from "../../../src/engine/search/search-index.js";
+import { Vocabulary } from "../../../src/engine/search/vocabulary.js";
 import { inlineSite } from "./inline-site.js";
 
 /**

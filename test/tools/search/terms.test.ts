@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Analyzer, isStopWord, stem, tokenize } from "../../../src/tools/search/terms.js";
-import { Vocabulary } from "../../../src/tools/search/vocabulary.js";
+import { Analyzer, isStopWord, stem, tokenize } from "../../../src/engine/search/terms.js";
+import { Vocabulary } from "../../../src/engine/search/vocabulary.js";
 
 describe("tokenize", () => {
   it("keeps identifiers whole and also splits them into parts", () => {

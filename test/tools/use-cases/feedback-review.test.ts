@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import type { NewFeedback } from "../../../src/store/feedback/model.js";
-import { type IngestContext, ingestFeedback } from "../../../src/tools/use-cases/ingest-feedback.js";
+import { type IngestContext, ingestFeedback } from "../../../src/engine/use-cases/ingest-feedback.js";
 import {
   type ReviewContext,
   changeFeedbackStatus,
@@ -8,7 +8,7 @@ import {
   getFeedback,
   listFeedback,
   summarizeFeedback,
-} from "../../../src/tools/use-cases/review-feedback.js";
+} from "../../../src/engine/use-cases/review-feedback.js";
 import { ANONYMOUS } from "../../../src/vfs/access.js";
 import { requestContext } from "../../../src/vfs/request-context.js";
 import { entry, ms } from "../../feedback/harness.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../../src/tools/runtime.js";
-import { runShell, shellText } from "../../../src/tools/use-cases/run-shell.js";
+import { DocsRuntime } from "../../../src/engine/runtime.js";
+import { runShell, shellText } from "../../../src/engine/use-cases/run-shell.js";
 import { readerWithGroups } from "../../../src/vfs/access.js";
 import { localContext } from "../../../src/vfs/request-context.js";
 import { fixture } from "../../helpers/paths.js";

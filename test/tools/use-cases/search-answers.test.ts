@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../../src/tools/runtime.js";
-import { answerForm, derivedForm, type SearchAnswer } from "../../../src/tools/use-cases/search-answers.js";
-import { type SearchInput, searchAnswer } from "../../../src/tools/use-cases/search-docs.js";
+import { DocsRuntime } from "../../../src/engine/runtime.js";
+import { answerForm, derivedForm, type SearchAnswer } from "../../../src/engine/use-cases/search-answers.js";
+import { type SearchInput, searchAnswer } from "../../../src/engine/use-cases/search-docs.js";
 import { readerWithGroups } from "../../../src/vfs/access.js";
 import { localContext, type RequestContext } from "../../../src/vfs/request-context.js";
 import { fixture } from "../../helpers/paths.js";

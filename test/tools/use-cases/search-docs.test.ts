@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../../src/tools/runtime.js";
-import { parseInput } from "../../../src/tools/use-cases/outcome.js";
-import { searchDocs, searchInput, searchText } from "../../../src/tools/use-cases/search-docs.js";
+import { DocsRuntime } from "../../../src/engine/runtime.js";
+import { parseInput } from "../../../src/engine/use-cases/outcome.js";
+import { searchDocs, searchInput, searchText } from "../../../src/engine/use-cases/search-docs.js";
 import { ANONYMOUS, readerWithGroups } from "../../../src/vfs/access.js";
 import { localContext, requestContext } from "../../../src/vfs/request-context.js";
 import { fixture } from "../../helpers/paths.js";

@@ -1,10 +1,10 @@
 import { expect, it } from "vitest";
-import { createAdminKey, listAdminKeys, revokeAdminKey } from "../../../src/tools/use-cases/admin-keys.js";
-import { createCredential, deleteCredential, listCredentials } from "../../../src/tools/use-cases/client-credentials.js";
-import { addRedirectDomain, listRedirectDomains, removeRedirectDomain } from "../../../src/tools/use-cases/redirect-domains.js";
-import { siteSettings } from "../../../src/tools/use-cases/site-settings.js";
-import type { StateContext } from "../../../src/tools/use-cases/state-context.js";
-import { addAccount, listAccounts, removeAccount } from "../../../src/tools/use-cases/user-accounts.js";
+import { createAdminKey, listAdminKeys, revokeAdminKey } from "../../../src/engine/use-cases/admin-keys.js";
+import { createCredential, deleteCredential, listCredentials } from "../../../src/engine/use-cases/client-credentials.js";
+import { addRedirectDomain, listRedirectDomains, removeRedirectDomain } from "../../../src/engine/use-cases/redirect-domains.js";
+import { siteSettings } from "../../../src/engine/use-cases/site-settings.js";
+import type { StateContext } from "../../../src/engine/use-cases/state-context.js";
+import { addAccount, listAccounts, removeAccount } from "../../../src/engine/use-cases/user-accounts.js";
 import { ANONYMOUS } from "../../../src/vfs/access.js";
 import { requestContext } from "../../../src/vfs/request-context.js";
 import { type Backend, describeBackends } from "./state-backends.js";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openFeedbackStore, type SqliteFeedbackStore } from "../../../src/store/feedback/sqlite-store.js";
-import { submitFeedback } from "../../../src/tools/use-cases/submit-feedback.js";
+import { submitFeedback } from "../../../src/engine/use-cases/submit-feedback.js";
 import { ANONYMOUS } from "../../../src/vfs/access.js";
 import { requestContext } from "../../../src/vfs/request-context.js";
 import { tempState } from "../../feedback/harness.js";

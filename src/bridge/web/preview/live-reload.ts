@@ -1,5 +1,5 @@
 import { LIMITS } from "../../../limits.js";
-import type { DocsRuntime } from "../../../tools/runtime.js";
+import type { DocsRuntime } from "../../../engine/runtime.js";
 import { type RequestContext, visibilityKey } from "../../../vfs/request-context.js";
 import type { Site, SiteFile } from "../../../vfs/site.js";
 import { navigationOfSite } from "../../../vfs/site-nav.js";

@@ -1,5 +1,5 @@
-import type { NavLink, PagePlace, SidebarItem, Switcher } from "../../../tools/preview/page-place.js";
-import type { TocEntry } from "../../../tools/render/render-mdx.js";
+import type { NavLink, PagePlace, SidebarItem, Switcher } from "../../../engine/preview/page-place.js";
+import type { TocEntry } from "../../../engine/render/render-mdx.js";
 import { escapeHtml as esc } from "../../auth/login-page.js";
 
 /** Switchers shown in the top bar (tabs as a row, versions and languages as menus); the rest go to the sidebar. */

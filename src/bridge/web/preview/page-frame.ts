@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import type { PagePlace } from "../../../tools/preview/page-place.js";
+import type { PagePlace } from "../../../engine/preview/page-place.js";
 import { escapeHtml as esc } from "../../auth/login-page.js";
 import { type HtmlOptions, htmlResponse } from "../html.js";
 import { eyebrowHtml, pagerHtml, sidebarHtml, tocHtml, topNavHtml } from "./nav-html.js";
-import type { TocEntry } from "../../../tools/render/render-mdx.js";
+import type { TocEntry } from "../../../engine/render/render-mdx.js";
 
 /** Where the pages for people sign readers in and out. */
 export interface SignInLinks {

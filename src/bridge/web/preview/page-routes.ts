@@ -1,11 +1,11 @@
 import type { ApiPageItem, ApiPagePlan, FrontMatterOperation } from "../../../config/openapi/plan-api-pages.js";
-import { Navigations } from "../../../tools/preview/navigations.js";
-import type { PagePlace } from "../../../tools/preview/page-place.js";
-import { PageRenders } from "../../../tools/preview/render-cache.js";
-import type { RenderedMdx, TocEntry } from "../../../tools/render/render-mdx.js";
-import type { DocsRuntime } from "../../../tools/runtime.js";
-import type { DocsContext } from "../../../tools/use-cases/docs-context.js";
-import { type PreviewCaches, previewContent, previewFrame } from "../../../tools/use-cases/preview-page.js";
+import { Navigations } from "../../../engine/preview/navigations.js";
+import type { PagePlace } from "../../../engine/preview/page-place.js";
+import { PageRenders } from "../../../engine/preview/render-cache.js";
+import type { RenderedMdx, TocEntry } from "../../../engine/render/render-mdx.js";
+import type { DocsRuntime } from "../../../engine/runtime.js";
+import type { DocsContext } from "../../../engine/use-cases/docs-context.js";
+import { type PreviewCaches, previewContent, previewFrame } from "../../../engine/use-cases/preview-page.js";
 import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
 import type { Page } from "../../../vfs/site.js";
 import { escapeHtml as esc } from "../../auth/login-page.js";

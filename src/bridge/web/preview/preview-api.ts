@@ -1,12 +1,12 @@
 import { callerAddress } from "../../middleware/caller-address.js";
 import type { Context, Hono } from "hono";
 import { LIMITS } from "../../../limits.js";
-import type { DocsRuntime } from "../../../tools/runtime.js";
-import { agentView } from "../../../tools/use-cases/agent-view.js";
-import { describeArgumentIssues, parseInput } from "../../../tools/use-cases/outcome.js";
-import { readablePageAt } from "../../../tools/use-cases/preview-page.js";
-import { runShell, shellInput, shellText } from "../../../tools/use-cases/run-shell.js";
-import { searchAnswer, searchInput } from "../../../tools/use-cases/search-docs.js";
+import type { DocsRuntime } from "../../../engine/runtime.js";
+import { agentView } from "../../../engine/use-cases/agent-view.js";
+import { describeArgumentIssues, parseInput } from "../../../engine/use-cases/outcome.js";
+import { readablePageAt } from "../../../engine/use-cases/preview-page.js";
+import { runShell, shellInput, shellText } from "../../../engine/use-cases/run-shell.js";
+import { searchAnswer, searchInput } from "../../../engine/use-cases/search-docs.js";
 import { pageUrl } from "../../../vfs/site.js";
 import { requestContext, type RequestContext } from "../../../vfs/request-context.js";
 import { ApiError } from "../../feedback/errors.js";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readBytesInsideRoot } from "../../../config/inside-root.js";
 import { LIMITS } from "../../../limits.js";
-import type { DocsRuntime } from "../../../tools/runtime.js";
+import type { DocsRuntime } from "../../../engine/runtime.js";
 import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
 import { entityTag, matchesIfNoneMatch } from "../../middleware/entity-tag.js";
 

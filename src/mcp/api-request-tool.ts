@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { success } from "../use-cases/outcome.js";
+import { success } from "../engine/use-cases/outcome.js";
 import { defineTool } from "./tool.js";
 
 /** The tool's `structuredContent`: the relay's answer as `POST /_svc/api/request` gives it. */

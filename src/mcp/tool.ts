@@ -1,10 +1,10 @@
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import type { SiteOutline } from "../../vfs/outline.js";
-import type { RequestContext } from "../../vfs/request-context.js";
-import type { ReaderState, DocsRuntime } from "../runtime.js";
-import type { ToolNames } from "../tool-names.js";
-import type { Outcome } from "../use-cases/outcome.js";
+import type { SiteOutline } from "../vfs/outline.js";
+import type { RequestContext } from "../vfs/request-context.js";
+import type { ReaderState, DocsRuntime } from "../engine/runtime.js";
+import type { ToolNames } from "../engine/tool-names.js";
+import type { Outcome } from "../engine/use-cases/outcome.js";
 import type { PlaygroundApps } from "./ui-extension.js";
 
 /** What a tool call can use: the live runtime, the request's context and its reader's state. */
@@ -32,7 +32,7 @@ export interface ToolText {
 
 /**
  * One MCP tool, defined in its own file and listed in a registry table: an adapter over a use
- * case (`../use-cases/`). Its input schema is a zod object: the JSON Schema clients see and the
+ * case (`../engine/use-cases/`). Its input schema is a zod object: the JSON Schema clients see and the
  * validation of every call come from it; likewise `output` for `structuredContent`.
  */
 export interface DocsTool<S extends z.ZodObject = z.ZodObject> {

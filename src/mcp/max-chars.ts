@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMITS } from "../../limits.js";
+import { LIMITS } from "../limits.js";
 
 /**
  * `maxChars`, the result-size argument of the search and shell tools: at most this many

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { LIMITS } from "../../limits.js";
-import type { ShellResult } from "../shell/shell.js";
-import { success } from "../use-cases/outcome.js";
-import { runShell, shellInput, shellOutput, shellText } from "../use-cases/run-shell.js";
+import { LIMITS } from "../limits.js";
+import type { ShellResult } from "../engine/shell/shell.js";
+import { success } from "../engine/use-cases/outcome.js";
+import { runShell, shellInput, shellOutput, shellText } from "../engine/use-cases/run-shell.js";
 import { cutText, maxCharsArgument } from "./max-chars.js";
 import { PROVENANCE_META_KEY, currentCommit, provenanceOf, provenanceSchema, shellReads } from "./provenance.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
-import { siteTitle } from "../tool-names.js";
+import { siteTitle } from "../engine/tool-names.js";
 
 /** The tool's arguments: a command line, and how much output the answer may take. */
 const filesystemInput = shellInput.extend({ maxChars: maxCharsArgument(LIMITS.shell.maxOutputBytes, "output") });

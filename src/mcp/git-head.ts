@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { NO_IGNORE_RULES, readInsideRoot, statInsideRoot } from "../../config/inside-root.js";
+import { NO_IGNORE_RULES, readInsideRoot, statInsideRoot } from "../config/inside-root.js";
 
 /** Where a checkout keeps its state: its own folder (HEAD) and the one shared by its worktrees (refs, packed-refs). */
 interface GitDirs {

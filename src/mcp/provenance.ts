@@ -1,8 +1,8 @@
 import { posix } from "node:path";
 import { z } from "zod";
-import { LIMITS } from "../../limits.js";
-import type { SiteView } from "../../vfs/view.js";
-import type { DocsRuntime } from "../runtime.js";
+import { LIMITS } from "../limits.js";
+import type { SiteView } from "../vfs/view.js";
+import type { DocsRuntime } from "../engine/runtime.js";
 import { GitHead } from "./git-head.js";
 
 /** The `_meta` key of a tool result's provenance (a prefix of our own, as MCP asks of `_meta` keys). */

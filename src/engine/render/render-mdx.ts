@@ -152,7 +152,7 @@ function isBlockJsx(node: PhrasingContent): boolean {
 }
 
 /**
- * A heading's id as search links to it (`src/tools/search/sections.ts`): the plain text of its
+ * A heading's id as search links to it (`src/engine/search/sections.ts`): the plain text of its
  * line, slugged, `-1`, `-2`... for repeats. Counted for every heading, so the ids stay in step
  * with search's even where a heading carries an id of its own.
  */

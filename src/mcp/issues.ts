@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { inputText } from "../use-cases/outcome.js";
+import { inputText } from "../engine/use-cases/outcome.js";
 
 export { inputText };
 

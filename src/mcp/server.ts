@@ -4,19 +4,19 @@ import { CheckedServer } from "./checked-server.js";
 import { inputText, invalidParams } from "./issues.js";
 import { listResources, toolText } from "./reader-lists.js";
 import { callTool, listTools } from "./tool-calls.js";
-import { formatDiagnostic } from "../../config/diagnostic.js";
-import { readablePage, type SiteOutline, siteOutline } from "../../vfs/outline.js";
-import type { RequestContext } from "../../vfs/request-context.js";
-import { serverInstructions } from "../instructions.js";
-import type { DocsRuntime, ReaderState } from "../runtime.js";
+import { formatDiagnostic } from "../config/diagnostic.js";
+import { readablePage, type SiteOutline, siteOutline } from "../vfs/outline.js";
+import type { RequestContext } from "../vfs/request-context.js";
+import { serverInstructions } from "../engine/instructions.js";
+import type { DocsRuntime, ReaderState } from "../engine/runtime.js";
 import { CORE_TOOLS } from "./tools.js";
 import { RESULT_TTL_MS } from "./provenance.js";
 import { SKILLS_EXTENSION_ID, readSkillFile, serveSkills } from "./skills-extension.js";
 import type { DocsTool } from "./tool.js";
 import { apiRequestTool } from "./api-request-tool.js";
 import { type PlaygroundApps, appResources, readApp, rendersApps, requestCapabilities } from "./ui-extension.js";
-import { VERSION } from "../../version.js";
-import { siteTitle } from "../tool-names.js";
+import { VERSION } from "../version.js";
+import { siteTitle } from "../engine/tool-names.js";
 
 /**
  * The context of one request, from what its transport handed over: the HTTP bridge builds a

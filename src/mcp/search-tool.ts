@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { LIMITS } from "../../limits.js";
-import { type SearchResult, filterValues, searchAnswer, searchInput, searchResultSchema, searchText } from "../use-cases/search-docs.js";
-import { type SearchAnswer, answerForm } from "../use-cases/search-answers.js";
-import { success } from "../use-cases/outcome.js";
+import { LIMITS } from "../limits.js";
+import { type SearchResult, filterValues, searchAnswer, searchInput, searchResultSchema, searchText } from "../engine/use-cases/search-docs.js";
+import { type SearchAnswer, answerForm } from "../engine/use-cases/search-answers.js";
+import { success } from "../engine/use-cases/outcome.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import type { ToolNames } from "../tool-names.js";
+import type { ToolNames } from "../engine/tool-names.js";
 import { cutText, maxCharsArgument } from "./max-chars.js";
 import { PROVENANCE_META_KEY, type Provenance, currentCommit, provenanceOf, provenanceSchema } from "./provenance.js";
 import { READ_ONLY_TOOL, type ToolContext, defineTool } from "./tool.js";

@@ -1,8 +1,8 @@
-import type { FeedbackStore } from "../../store/feedback/store.js";
-import { success } from "../use-cases/outcome.js";
-import { feedbackInput, feedbackOutput, submitFeedback } from "../use-cases/submit-feedback.js";
+import type { FeedbackStore } from "../store/feedback/store.js";
+import { success } from "../engine/use-cases/outcome.js";
+import { feedbackInput, feedbackOutput, submitFeedback } from "../engine/use-cases/submit-feedback.js";
 import { type DocsTool, defineTool } from "./tool.js";
-import { siteTitle } from "../tool-names.js";
+import { siteTitle } from "../engine/tool-names.js";
 
 /** The spec's name for the tool (not site-suffixed: agents and docs refer to it by this name). */
 export const SUBMIT_FEEDBACK = "submit_feedback";

@@ -1,4 +1,4 @@
-import type { FeedbackStore } from "../../store/feedback/store.js";
+import type { FeedbackStore } from "../store/feedback/store.js";
 import { createFeedbackTool } from "./feedback-tool.js";
 import { filesystemTool } from "./filesystem-tool.js";
 import { searchTool } from "./search-tool.js";

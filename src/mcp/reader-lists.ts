@@ -1,6 +1,6 @@
 import type { Resource } from "@modelcontextprotocol/server";
-import type { RequestContext } from "../../vfs/request-context.js";
-import type { DocsRuntime, ReaderState } from "../runtime.js";
+import type { RequestContext } from "../vfs/request-context.js";
+import type { DocsRuntime, ReaderState } from "../engine/runtime.js";
 import { listTools } from "./tool-calls.js";
 import type { DocsTool, ToolText } from "./tool.js";
 import { appResources } from "./ui-extension.js";

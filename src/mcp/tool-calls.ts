@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { describeArgumentIssues, inputText, parseInput, type ArgumentIssue } from "../use-cases/outcome.js";
-import type { ToolNames } from "../tool-names.js";
+import { describeArgumentIssues, inputText, parseInput, type ArgumentIssue } from "../engine/use-cases/outcome.js";
+import type { ToolNames } from "../engine/tool-names.js";
 import { invalidParams } from "./issues.js";
 import type { DocsTool, ToolContext, ToolText } from "./tool.js";
 

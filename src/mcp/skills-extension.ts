@@ -2,11 +2,11 @@ import { GetSkillRequestParamsSchema, ListSkillsRequestParamsSchema, SKILLS_EXTE
 import type { ReadResourceResult, Server, ServerContext } from "@modelcontextprotocol/server";
 import { skillEntry } from "@modelcontextprotocol/server/ext/skills";
 import { dump as dumpYaml } from "js-yaml";
-import { parseFrontMatter } from "../../config/frontmatter.js";
-import type { SiteView } from "../../vfs/view.js";
-import type { ReaderState } from "../runtime.js";
-import type { DocsContext } from "../use-cases/docs-context.js";
-import { type PublishedSkill, publishedSkills } from "../use-cases/published-skills.js";
+import { parseFrontMatter } from "../config/frontmatter.js";
+import type { SiteView } from "../vfs/view.js";
+import type { ReaderState } from "../engine/runtime.js";
+import type { DocsContext } from "../engine/use-cases/docs-context.js";
+import { type PublishedSkill, publishedSkills } from "../engine/use-cases/published-skills.js";
 import { inputText, invalidParams } from "./issues.js";
 import { STATELESS_PROTOCOL_VERSIONS } from "./protocol-versions.js";
 import { RESULT_TTL_MS } from "./provenance.js";

@@ -1,7 +1,7 @@
 import { EXTENSION_ID, RESOURCE_MIME_TYPE, getUiCapability } from "@modelcontextprotocol/ext-apps/server";
 import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type ReadResourceResult, type Resource, type Server, type ServerContext } from "@modelcontextprotocol/server";
-import type { RequestContext } from "../../vfs/request-context.js";
-import type { DocsRuntime } from "../runtime.js";
+import type { RequestContext } from "../vfs/request-context.js";
+import type { DocsRuntime } from "../engine/runtime.js";
 
 /** The MCP Apps extension (SEP-1865), as clients declare it in `capabilities.extensions`. */
 export const UI_EXTENSION_ID = EXTENSION_ID;
