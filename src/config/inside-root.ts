@@ -47,8 +47,11 @@ export interface InsideEntry {
   readonly kind: "file" | "folder" | "other";
   readonly size: number;
   readonly mtimeMs: number;
-  /** The file's inode number: with size and time, what tells an unchanged file (`site-cache.ts`). */
+  /** The file's inode number: with size and times, what tells an unchanged file (`site-cache.ts`). */
   readonly ino: number;
+  /** When the inode last changed (a write, a chmod): unlike `mtimeMs`, no user call sets it, so a
+   *  rewrite that keeps size and modification time (`cp -p`, an archive's fixed dates) shows here. */
+  readonly ctimeMs: number;
   /** Repository-relative real path (`/`-separated); differs from the path asked for when a link was followed. */
   readonly real: string;
 }
@@ -125,7 +128,7 @@ function readOpened<T>(root: string, rel: string, options: InsideReadOptions, re
     if (options.maxBytes !== undefined && st.size > options.maxBytes) {
       return { ok: false, reason: "too-large", size: st.size, message: `${st.size} bytes is over the ${options.maxBytes}-byte limit` };
     }
-    return { ok: true, content: read(fd), size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, real: realRel };
+    return { ok: true, content: read(fd), size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs, real: realRel };
   } catch (error) {
     return refusalOf(error as NodeJS.ErrnoException);
   } finally {
@@ -139,7 +142,7 @@ export function statInsideRoot(root: string, rel: string, options: Pick<InsideRe
   if (!located.ok) return located;
   try {
     const st = statSync(located.abs);
-    return { ok: true, kind: st.isFile() ? "file" : st.isDirectory() ? "folder" : "other", size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, real: located.realRel };
+    return { ok: true, kind: st.isFile() ? "file" : st.isDirectory() ? "folder" : "other", size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs, real: located.realRel };
   } catch (error) {
     return refusalOf(error as NodeJS.ErrnoException);
   }

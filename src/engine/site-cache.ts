@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { DefaultDeserializer, DefaultSerializer, deserialize, serialize } from "node:v8";
 import { crc32 } from "node:zlib";
@@ -29,7 +29,7 @@ import type { SearchIndexState } from "./search/search-index.js";
 
 const MAGIC = Buffer.from("SVCSITE\n", "latin1");
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
-const FORMAT = 2;
+const FORMAT = 3;
 /** A file changed less than this before the load that read it may change again within the
  *  same timestamp (coarse file systems count in seconds): its text is compared (`KnownPages`). */
 const RACY_MS = 2_000;
@@ -153,7 +153,11 @@ export class SiteCache {
 
   /** The cached site in an open cache file, or what is wrong with it. */
   private decode(fd: number): CachedSite | string {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    const size = st.size;
+    // A file or folder others may write could hold a forged cache (a CRC is no signature): only
+    // a file of this user, in a folder only this user may write, is trusted.
+    if (!ownedPrivately(st) || !ownedPrivately(statSync(this.folder))) return "is not private to this user (another user could have written it)";
     const start = readExactly(fd, MAGIC.length + 8, 0);
     if (start === undefined || !start.subarray(0, MAGIC.length).equals(MAGIC)) return "is not a cache file";
     const headerStart = MAGIC.length + 8;
@@ -293,6 +297,8 @@ export class SiteCache {
     const tmp = join(this.folder, `.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
     try {
       mkdirSync(this.folder, { recursive: true, mode: 0o700 });
+      // A folder made before (by hand, or with another umask) is made private too: a cache is read only from one.
+      chmodSync(this.folder, 0o700);
       // Part by part: joining them first copied the whole body once more (a second at 25,000 pages).
       const fd = openSync(tmp, "wx", 0o600);
       try {
@@ -312,6 +318,12 @@ export class SiteCache {
     }
     evict(this.folder, this.options.folderBytes ?? LIMITS.cache.sitesMaxBytes, this.file);
   }
+}
+
+/** Whether a file or folder belongs to this process's user and no one else may write it. */
+function ownedPrivately(st: { readonly uid: number; readonly mode: number }): boolean {
+  const uid = process.getuid?.();
+  return (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
 }
 
 /** Typed arrays of this many bytes or more are stored after the body rather than in it. */

@@ -45,11 +45,14 @@ export interface LoadedSite {
   readonly pageStats?: ReadonlyMap<string, PageStat>;
 }
 
-/** A page file as read: its size, time and inode, and its real path (it may be a link). */
+/** A page file as read: its size, times and inode, and its real path (it may be a link). The
+ *  change time is git's reason too: a rewrite keeping size, modification time and inode (`cp -p`
+ *  over the file, fixed archive dates) still moves it. */
 export interface PageStat {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ino: number;
+  readonly ctimeMs: number;
   readonly real: string;
 }
 
@@ -325,14 +328,14 @@ function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page>
     // without resolving its folders again (half the time of 25,000 stats): only the cached text
     // is served on a match, so a folder swapped for a link since the walk shows nothing new.
     const st = cached.stat.real === rel ? plainStat(root, rel) : statInsideRoot(root, rel, { ignore });
-    const same = st.ok && st.kind === "file" && st.size === cached.stat.size && st.mtimeMs === cached.stat.mtimeMs && st.ino === cached.stat.ino && st.real === cached.stat.real;
+    const same = st.ok && st.kind === "file" && st.size === cached.stat.size && st.mtimeMs === cached.stat.mtimeMs && st.ino === cached.stat.ino && st.ctimeMs === cached.stat.ctimeMs && st.real === cached.stat.real;
     if (same) return { page: cached.page, stat: cached.stat, ...(cached.stat.real !== rel ? { real: cached.stat.real } : {}) };
   }
   const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxPageBytes, ignore });
   if (!read.ok) return unreadPage(rel, read);
   const text = read.text;
   const real = read.real !== rel ? { real: read.real } : {};
-  const stat: PageStat = { size: read.size, mtimeMs: read.mtimeMs, ino: read.ino, real: read.real };
+  const stat: PageStat = { size: read.size, mtimeMs: read.mtimeMs, ino: read.ino, ctimeMs: read.ctimeMs, real: read.real };
   // Changed shortly before the cache was written, or since: the cached page only if the text is the same.
   if (cached !== undefined && cached.page.file.text === text && cached.stat.mtimeMs === read.mtimeMs) return { page: cached.page, stat, ...real };
   const parsed = parseFrontMatter(text);
@@ -359,9 +362,9 @@ function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page>
 }
 
 /** A file's size, time and inode, not following a link at its last part (`readPage`). */
-function plainStat(root: string, rel: string): { readonly ok: true; readonly kind: "file" | "other"; readonly size: number; readonly mtimeMs: number; readonly ino: number; readonly real: string } | { readonly ok: false } {
+function plainStat(root: string, rel: string): { readonly ok: true; readonly kind: "file" | "other"; readonly size: number; readonly mtimeMs: number; readonly ino: number; readonly ctimeMs: number; readonly real: string } | { readonly ok: false } {
   const st = lstatSync(join(root, rel), { throwIfNoEntry: false });
-  return st === undefined ? { ok: false } : { ok: true, kind: st.isFile() ? "file" : "other", size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, real: rel };
+  return st === undefined ? { ok: false } : { ok: true, kind: st.isFile() ? "file" : "other", size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs, real: rel };
 }
 
 /**

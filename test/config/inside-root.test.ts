@@ -30,7 +30,7 @@ describe("readInsideRoot", () => {
   it("reads a file of the repository, with its size, time and real path", () => {
     const root = tempRepo({ "api/spec.json": '{"a": 1}\n' });
     utimesSync(join(root, "api/spec.json"), T, T);
-    expect(readInsideRoot(root, "api/spec.json", NONE)).toEqual({ ok: true, text: '{"a": 1}\n', size: 9, mtimeMs: T.getTime(), ino: statSync(join(root, "api/spec.json")).ino, real: "api/spec.json" });
+    expect(readInsideRoot(root, "api/spec.json", NONE)).toEqual({ ok: true, text: '{"a": 1}\n', size: 9, mtimeMs: T.getTime(), ino: statSync(join(root, "api/spec.json")).ino, ctimeMs: statSync(join(root, "api/spec.json")).ctimeMs, real: "api/spec.json" });
   });
 
   it("refuses a link outside the root, whatever its shape: absolute, relative with ../.., a chain, a folder link on the way", () => {

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -6,6 +6,7 @@ import { loadEvalSets } from "../../bench/eval/eval.js";
 import { resolveCacheDir } from "../../src/store/cache-dir.js";
 import { DocsRuntime, type IndexBuild } from "../../src/engine/runtime.js";
 import { SiteCache } from "../../src/engine/site-cache.js";
+import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { isIndexed } from "../../src/vfs/site.js";
 import { runCli } from "../helpers/cli.js";
@@ -140,6 +141,28 @@ describe("the site cache", () => {
     expect(JSON.stringify(warm.hits)).toContain("Every delivery carries an ABCD signature header.");
   });
 
+  it("a page rewritten in place long after its last change, keeping size, time and inode (cp -p), is read again: its access changed with it", async () => {
+    const root = demoCopy();
+    const page = join(root, "webhooks.mdx");
+    writeFileSync(page, `---\ntitle: Webhooks\ngroups: ["staff"]\n---\nSalary table: CEO 900k.\n`);
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const old = statSync(page);
+    await start(root, dir, ["salary"]);
+    // Release 2: the page is for another group of the same length, written over the file with the old date kept.
+    writeFileSync(page, `---\ntitle: Webhooks\ngroups: ["board"]\n---\nSalary table: CEO 900k.\n`);
+    utimesSync(page, old.atime, old.mtime);
+    expect([statSync(page).mtimeMs, statSync(page).ino, statSync(page).size]).toEqual([old.mtimeMs, old.ino, old.size]);
+    const staff = localContext(readerWithGroups(["staff"]));
+    const logs: string[] = [];
+    const runtime = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: new SiteCache({ dir, root, log: (m) => logs.push(m) }), searchCache: 0 });
+    await runtime.whenIndexed();
+    expect(runtime.indexBuild).toEqual({ fromCache: true, added: 1, removed: 1 });
+    expect(runtime.site.pages.get("/webhooks")?.file.access).toEqual({ groups: ["board"] });
+    expect((await runtime.search(staff, { query: "salary" })).map((h) => h.page.path)).toEqual([]);
+    await runtime.close();
+  });
+
   it("a page removed, or added, between starts", async () => {
     const root = demoCopy();
     ageFiles(root);
@@ -185,6 +208,28 @@ describe("the site cache", () => {
       expect((await start(root, dir, QUERIES)).build?.fromCache).toBe(true);
     });
   }
+
+  it("a cache in a folder others may write is not trusted (a checksum is no signature): said, rebuilt, and its folder made private", async () => {
+    const { root, dir, file, plain } = await cachedDemo();
+    chmodSync(join(dir, "sites"), 0o777);
+    const next = await start(root, dir, QUERIES);
+    expect(next.build?.fromCache).toBe(false);
+    expect(next.logs.filter((l) => l.includes("search cache"))).toEqual([`search cache ${file} is not private to this user (another user could have written it): reading and indexing the site again`]);
+    expect(next.hits).toEqual(plain);
+    expect(statSync(join(dir, "sites")).mode & 0o777).toBe(0o700);
+    expect((await start(root, dir, QUERIES)).build?.fromCache).toBe(true);
+  });
+
+  it("a cache folder that is inside the docs once links are followed, or named like a parent (`..cache`), is not used", () => {
+    const root = temp("svc-site-");
+    const link = `${root}-link`;
+    symlinkSync(root, link);
+    temps.push(link);
+    expect(resolveCacheDir({ XDG_CACHE_HOME: join(root, "..cache") }, root)).toBeUndefined();
+    expect(resolveCacheDir({ XDG_CACHE_HOME: join(link, "cachedir") }, root)).toBeUndefined();
+    expect(resolveCacheDir({ XDG_CACHE_HOME: join(root, "sub") }, link)).toBeUndefined();
+    expect(resolveCacheDir({ XDG_CACHE_HOME: `${root}-elsewhere` }, root)).toBe(join(`${root}-elsewhere`, "svc-mcp"));
+  });
 
   it("a cache written by another version of the code is stale", async () => {
     const { root, dir, file, plain } = await cachedDemo();
