@@ -13,6 +13,7 @@ import type { Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
 import { type StopWatching, watchRepository } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
+import { CallerTurns } from "./search/caller-turns.js";
 import { LazyShell } from "./shell/lazy-shell.js";
 import type { Shell } from "./shell/shell.js";
 import { ShellHost, type ShellHostOptions } from "./shell/shell-host.js";
@@ -102,6 +103,8 @@ export class DocsRuntime {
   /** Bumped by every new site snapshot; part of every per-reader cache key. */
   private snapshot = 0;
   private readonly listeners = new Set<(change: RuntimeChange) => void>();
+  /** Whose search runs now: one at a time per caller, so none holds the thread for many (`CallerTurns`). */
+  readonly searchTurns = new CallerTurns();
   private stopWatching: StopWatching | undefined;
   /** Reloads and the initial index build, one after another. */
   private queue: Promise<void> = Promise.resolve();
