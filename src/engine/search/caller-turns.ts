@@ -6,7 +6,12 @@
  * `ls /`). So each caller (its address, /64 or token: `RequestContext.caller`) has one search
  * running at a time, the others waiting their turn; and before its turn runs, a search yields
  * once to the event loop, so that requests of other callers that arrived meanwhile are read and
- * a caller who has gone away is seen (its search is then not run at all).
+ * a call given up by then (its signal aborted: `notifications/cancelled`, a closed session) is
+ * not run at all. Measured over HTTP on a 5,600-page site of 35 versions x 4 languages (quiet):
+ * this alone does not bound a victim's wait, which is still ~4-6 s behind one caller's 0.5 s
+ * searches (each of the victim's request's hops waits for the search running), and an HTTP
+ * client that hangs up is not seen as gone before its search runs: a search must be made
+ * cheaper or interruptible for that (kept open in issue 25's note).
  */
 export class CallerTurns {
   /** Per caller with a search running: the callbacks of its searches waiting, oldest first. */
