@@ -115,7 +115,16 @@ export class SiteCache {
     }
     this.root = root;
     this.folder = join(options.dir, "sites");
-    this.file = join(this.folder, `${createHash("sha256").update(root).digest("hex").slice(0, 32)}.bin`);
+    // One file per folder and code version: two installed versions serving one folder (an editor's
+    // and a terminal's) each keep theirs instead of finding the other's stale at every start. A
+    // code that cannot be fingerprinted writes no cache (`write` says so).
+    let code = "";
+    try {
+      code = (options.code ?? codeFingerprint)();
+    } catch {
+      // Said when writing.
+    }
+    this.file = join(this.folder, `${createHash("sha256").update(root).update("\u0000").update(code).digest("hex").slice(0, 32)}.bin`);
   }
 
   /**

@@ -231,11 +231,23 @@ describe("the site cache", () => {
     expect(resolveCacheDir({ XDG_CACHE_HOME: `${root}-elsewhere` }, root)).toBe(join(`${root}-elsewhere`, "svc-mcp"));
   });
 
-  it("a cache written by another version of the code is stale", async () => {
+  it("another version of the code keeps a cache of its own: neither finds the other's stale, each starts from its own", async () => {
     const { root, dir, file, plain } = await cachedDemo();
+    const other = await start(root, dir, QUERIES, { code: () => "another version" });
+    expect([other.build?.fromCache, other.logs.filter((l) => l.includes("search cache")), other.hits]).toEqual([false, [], plain]);
+    expect(siteFiles(dir).sort()).toHaveLength(2);
+    expect(siteFiles(dir)).toContain(file.slice(file.lastIndexOf("/") + 1));
+    expect((await start(root, dir, QUERIES)).build?.fromCache).toBe(true);
+    expect((await start(root, dir, QUERIES, { code: () => "another version" })).build?.fromCache).toBe(true);
+  });
+
+  it("a cache whose header names another version of the code (a file copied or renamed) is stale", async () => {
+    const { root, dir, file, plain } = await cachedDemo();
+    const other = new SiteCache({ dir, root, log: () => 0, code: () => "another version" });
+    writeFileSync(other.file, readFileSync(file));
     const next = await start(root, dir, QUERIES, { code: () => "another version" });
     expect(next.build?.fromCache).toBe(false);
-    expect(next.logs).toContain(`search cache ${file} was written by another version of svc-mcp: reading and indexing the site again`);
+    expect(next.logs).toContain(`search cache ${other.file} was written by another version of svc-mcp: reading and indexing the site again`);
     expect(next.hits).toEqual(plain);
   });
 
