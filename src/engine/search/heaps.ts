@@ -38,6 +38,49 @@ export class TopScores {
 }
 
 /**
+ * The `limit` best classes by their best score: like `TopScores` where each class counts once, at
+ * the best of the scores added for it. `add` returns the `limit`-th best class score so far (0
+ * while there are fewer classes, never below 0). A class's score only rises; one outside the top
+ * is at or below its last place, so it enters only by passing it.
+ */
+export class ClassTop {
+  /** The top's classes and scores, best first. */
+  private readonly classes: number[] = [];
+  private readonly scores: number[] = [];
+  constructor(private readonly limit: number) {}
+
+  add(cls: number, x: number): number {
+    const { classes, scores } = this;
+    let at = classes.indexOf(cls);
+    if (at >= 0) {
+      if (x <= (scores[at] as number)) return this.last();
+    } else {
+      if (classes.length >= this.limit && x <= (scores[scores.length - 1] as number)) return this.last();
+      if (classes.length >= this.limit) {
+        classes.pop();
+        scores.pop();
+      }
+      at = classes.length;
+      classes.push(cls);
+      scores.push(x);
+    }
+    // Move it up to its place.
+    while (at > 0 && (scores[at - 1] as number) < x) {
+      classes[at] = classes[at - 1] as number;
+      scores[at] = scores[at - 1] as number;
+      at--;
+    }
+    classes[at] = cls;
+    scores[at] = x;
+    return this.last();
+  }
+
+  private last(): number {
+    return this.classes.length < this.limit ? 0 : Math.max(0, this.scores[this.scores.length - 1] as number);
+  }
+}
+
+/**
  * Ids taken largest key first: a binary max-heap made in one pass over the ids (`fill`), so that
  * taking the best few hundred of many costs less than sorting them all. Reused across queries:
  * it allocates only to grow.

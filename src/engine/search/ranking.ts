@@ -1,7 +1,7 @@
 import { boundedEditDistance } from "./fuzzy.js";
 import { PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { FIELDS_PER_UNIT, type InvertedIndex, type PageUnit, type SectionUnit, type TermEntry } from "./inverted-index.js";
-import { LargestFirst, TopScores } from "./heaps.js";
+import { ClassTop, LargestFirst, TopScores } from "./heaps.js";
 import { MAX_TF, weightedTf, weightedWideTf } from "./postings-codec.js";
 import type { IndexStatistics, UnitScales } from "./statistics.js";
 
@@ -186,7 +186,8 @@ export function resolveTerms(
  * least the `limit`-th best score less `TIE_MARGIN` (every page without a limit), in no order:
  * the same as scoring every page. `prior` must be at most 1. `also`, given the top's pages, names
  * more pages to score exactly and add after them (the top's other versions, `SearchIndex`), those
- * the query matches at all.
+ * the query matches at all. With `classes` (a class per page, `topOf`), the top is of `limit`
+ * classes, each at its best page's score, and holds the pages scoring at least its last place.
  */
 export function rankPages(
   index: InvertedIndex,
@@ -198,6 +199,7 @@ export function rankPages(
   prior: (page: number) => number = () => 1,
   limit: number = Number.POSITIVE_INFINITY,
   also?: (top: readonly number[]) => Iterable<number>,
+  classes?: Int32Array,
 ): RankedPage[] {
   const n = query.length;
   const idfSum = query.reduce((s, q) => s + q.idf, 0);
@@ -211,13 +213,13 @@ export function rankPages(
   const common = P.boundPruning ? skippable(query, shape, P, limit) : [];
   accumulatePages(index, scales, query, query.map((_, qi) => qi).filter((qi) => !common.includes(qi)), accepted, acc, true);
   if (common.length > 0) {
-    const floor = floorOfTop(bounds(index, query, acc, shape, P, prior, false).lower, acc.pages.length, limit);
+    const floor = floorOfTop(bounds(index, query, acc, shape, P, prior, false).lower, acc, limit, classes);
     while (common.length > 0 && reach(common, query, shape, P) >= floor - TIE_MARGIN) {
       accumulatePages(index, scales, query, [common.pop() as number], accepted, acc, true);
     }
     accumulatePages(index, scales, query, common, accepted, acc, false);
   }
-  const { candidates, out } = scoreBestFirst(index, scales, query, acc, shape, P, prior, limit);
+  const { candidates, out } = scoreBestFirst(index, scales, query, acc, shape, P, prior, limit, classes);
   if (also !== undefined) finishAlso(index, scales, query, acc, candidates, shape, P, prior, out, also(out.map((r) => r.page)));
   acc.clearTermMaps(query);
   acc.end();
@@ -347,13 +349,28 @@ function bounds(
   return { lower, upper };
 }
 
-/** The `limit`-th largest of `values[0..count)` (0 when there are fewer, or no limit): a lower
- *  bound of the top's last score when `values` are lower bounds. A min-heap of `limit` values. */
-function floorOfTop(values: Float64Array, count: number, limit: number): number {
+/**
+ * A running `limit`-th best: of the scores added per page, or with `classes` of the classes of
+ * the pages added, each at its best page's score. On a site of 35 versions the copies of one page
+ * score alike and would fill a top of pages (`SearchIndex` folds them into one hit); a top of
+ * classes holds `limit` different pages, each with its copies that reach its last place.
+ */
+function topOf(limit: number, classes: Int32Array | undefined): (page: number, x: number) => number {
+  if (classes === undefined) {
+    const top = new TopScores(limit);
+    return (_page, x) => top.add(x);
+  }
+  const top = new ClassTop(limit);
+  return (page, x) => top.add(classes[page] as number, x);
+}
+
+/** The `limit`-th largest of `values` per page slot (of classes, `topOf`; 0 when there are
+ *  fewer, or no limit): a lower bound of the top's last score when `values` are lower bounds. */
+function floorOfTop(values: Float64Array, acc: RankScratch, limit: number, classes: Int32Array | undefined): number {
   if (!Number.isFinite(limit) || limit < 1) return 0;
-  const top = new TopScores(limit);
+  const add = topOf(limit, classes);
   let floor = 0;
-  for (let i = 0; i < count; i++) floor = top.add(values[i] as number);
+  for (let ps = 0; ps < acc.pages.length; ps++) floor = add(acc.pages[ps] as number, values[ps] as number);
   return floor;
 }
 
@@ -372,16 +389,26 @@ function floorOfTop(values: Float64Array, count: number, limit: number): number 
  * steps raises the floor by final scores rather than by scores without proximity: a long
  * question on common words read the sections of 7,450 of 9,368 candidates at 10,000 pages.
  */
-function scoreBestFirst(index: InvertedIndex, scales: UnitScales, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, limit: number): { candidates: Candidates; out: RankedPage[] } {
+function scoreBestFirst(
+  index: InvertedIndex,
+  scales: UnitScales,
+  query: readonly QueryTerm[],
+  acc: RankScratch,
+  shape: QueryShape,
+  P: RankingParams,
+  prior: (page: number) => number,
+  limit: number,
+  classes: Int32Array | undefined,
+): { candidates: Candidates; out: RankedPage[] } {
   const { lower, upper } = bounds(index, query, acc, shape, P, prior);
   const slots = acc.pages.length;
   const c: Candidates = { ...acc.candidateArrays(slots), order: [] };
   const cut = Number.isFinite(limit) && limit >= 1;
   const prune = P.boundPruning && cut;
-  let floor = prune ? floorOfTop(lower, slots, limit) : 0;
+  let floor = prune ? floorOfTop(lower, acc, limit, classes) : 0;
   const queue = acc.queue;
   queue.fill(upper, slots, floor - TIE_MARGIN);
-  const finals = cut ? new TopScores(limit) : undefined;
+  const finals = cut ? topOf(limit, classes) : undefined;
   const pairs = new PairFinder(shape, P.proximityWindow);
   const out: RankedPage[] = [];
   let last = 0; // the `limit`-th best final score so far (0 while fewer)
@@ -393,7 +420,7 @@ function scoreBestFirst(index: InvertedIndex, scales: UnitScales, query: readonl
     const done = finishPage(index, acc, c, ps, shape, P, prior, pairs);
     out.push(done);
     if (finals === undefined) continue;
-    last = finals.add(done.score);
+    last = finals(done.page, done.score);
     if (prune && last > floor) floor = last;
   }
   if (finals === undefined || last === 0) return { candidates: c, out };

@@ -123,6 +123,14 @@ interface ReaderBranches {
   /** Page unit ids by twin key and by title key (`TwinInfo`), made at the first fold that needs
    *  them (`twinCandidates`). */
   byTwinKey?: Map<string, number[]>;
+  /** A class per page unit id: units sharing a `TwinInfo.classKey` share one, the others have
+   *  their own. Made with `byTwinKey`. */
+  classes?: Int32Array;
+}
+
+/** The keys a unit's twins are found by: its twin keys and its title's. */
+function twinKeys(info: TwinInfo): string[] {
+  return [...info.keys, `t\u0000${info.titleKey}`];
 }
 
 /** The one version the query's words name (`v3`, `2025-06-18`), shown first among copies. */
@@ -494,10 +502,22 @@ export class SearchIndex {
             return this.twinCandidates(pages, branches);
           }
         : undefined;
-    const all = rankPages(this.index, stats, query, accepted, this.ranking, this.scratch, prior, limit, also);
-    // The top's last place (0 when it holds every page the query matches): other versions are
+    // Folding, the top is of classes (the copies of a page in every branch, `twinIndex`): each
+    // takes one place, so a top of `limit` holds about `limit` hits after folding.
+    const classes = branches !== undefined ? this.twinIndex(branches).classes : undefined;
+    const all = rankPages(this.index, stats, query, accepted, this.ranking, this.scratch, prior, limit, also, classes);
+    // The top's last place (0 when it holds every class the query matches): other versions are
     // listed down to `twinWindow` below it.
-    const last = top !== undefined && top.size >= limit ? (all.map((r) => r.score).sort((a, b) => b - a)[limit - 1] as number) : 0;
+    const classBest = new Map<number, number>();
+    if (top !== undefined && classes !== undefined) {
+      for (const r of all) {
+        if (!top.has(r.page)) continue;
+        const cls = classes[r.page] as number;
+        classBest.set(cls, Math.max(classBest.get(cls) ?? 0, r.score));
+      }
+    }
+    const topSize = classBest.size;
+    const last = topSize >= limit ? ([...classBest.values()].sort((a, b) => b - a)[limit - 1] as number) : 0;
     const floor = last - this.ranking.twinWindow;
     const ranked = all
       .filter((r) => top?.has(r.page) !== false || r.score >= floor)
@@ -514,7 +534,7 @@ export class SearchIndex {
       (r) => r.top || r.twins.some((t) => t.top) || r.languageTwins.some((t) => t.top),
     );
     if (branches.twins.languages) for (const hit of hits) this.listUnmatchedLanguages(hit, accepted, branches);
-    return { hits, top: top?.size ?? 0 };
+    return { hits, top: topSize };
   }
 
   /**
@@ -543,31 +563,46 @@ export class SearchIndex {
    * at the first fold after a change, per reader class.
    */
   private twinCandidates(top: readonly number[], branches: ReaderBranches): number[] {
-    const keysOf = (info: TwinInfo): string[] => [...info.keys, `t\u0000${info.titleKey}`];
-    const infoOf = (id: number): TwinInfo | undefined => {
-      const unit = this.byId[id];
-      return unit === undefined ? undefined : this.twinOf(unit.entry, unit.entry.variants[unit.variant] as IndexedVariant, branches);
-    };
-    let byKey = branches.byTwinKey;
-    if (byKey === undefined) {
-      byKey = new Map();
-      for (let id = 0; id < this.byId.length; id++) {
-        const info = infoOf(id);
-        if (info === undefined) continue;
-        for (const key of keysOf(info)) {
-          const ids = byKey.get(key);
-          if (ids === undefined) byKey.set(key, [id]);
-          else ids.push(id);
-        }
-      }
-      branches.byTwinKey = byKey;
-    }
+    const byKey = this.twinIndex(branches).byKey;
     const out: number[] = [];
     for (const id of top) {
-      const info = infoOf(id);
-      if (info !== undefined) for (const key of keysOf(info)) for (const other of byKey.get(key) ?? []) out.push(other);
+      const info = this.twinOfUnit(id, branches);
+      if (info !== undefined) for (const key of twinKeys(info)) for (const other of byKey.get(key) ?? []) out.push(other);
     }
     return out;
+  }
+
+  /** Page unit ids by twin and title key, and each unit's class (`ReaderBranches`), made once per reader's branches. */
+  private twinIndex(branches: ReaderBranches): { byKey: Map<string, number[]>; classes: Int32Array } {
+    if (branches.byTwinKey !== undefined && branches.classes !== undefined) return { byKey: branches.byTwinKey, classes: branches.classes };
+    const byKey = new Map<string, number[]>();
+    const classes = new Int32Array(this.byId.length);
+    const classIds = new Map<string, number>();
+    // Units without twins get classes above those of the keys: one each.
+    let unique = this.byId.length;
+    for (let id = 0; id < this.byId.length; id++) {
+      const info = this.twinOfUnit(id, branches);
+      if (info === undefined) {
+        classes[id] = unique++;
+        continue;
+      }
+      let cls = classIds.get(info.classKey);
+      if (cls === undefined) classIds.set(info.classKey, (cls = classIds.size));
+      classes[id] = cls;
+      for (const key of twinKeys(info)) {
+        const ids = byKey.get(key);
+        if (ids === undefined) byKey.set(key, [id]);
+        else ids.push(id);
+      }
+    }
+    branches.byTwinKey = byKey;
+    branches.classes = classes;
+    return { byKey, classes };
+  }
+
+  private twinOfUnit(id: number, branches: ReaderBranches): TwinInfo | undefined {
+    const unit = this.byId[id];
+    return unit === undefined ? undefined : this.twinOf(unit.entry, unit.entry.variants[unit.variant] as IndexedVariant, branches);
   }
 
   /** A variant's twin information under a reader's rules, made at its first fold. */

@@ -44,6 +44,10 @@ export interface TwinInfo {
   readonly titleKey: string;
   /** A bottom-k sketch of the unit's word triples (sorted ascending), for near-identical text. */
   readonly sketch: Uint32Array;
+  /** Its path with the segments naming its version (product) and, when the rules fold languages,
+   *  its language dropped: the copies of one page in every branch share it. Ranking counts its
+   *  top by these (`rankPages`' classes), so that 35 versions of one page take one place in it. */
+  readonly classKey: string;
 }
 
 /** How many of the smallest word-triple hashes a sketch keeps: enough to tell 0.6 Jaccard from
@@ -63,6 +67,7 @@ export function twinInfo(path: string, title: string, placement: PagePlacement |
   if (placement?.versions === undefined && placement?.products === undefined && !byLanguage) return undefined;
   const languages = String(placement?.languages);
   const keys: string[] = [];
+  let classKey: string | undefined;
   if (byLanguage) {
     // One key for the copies in every language at one place (in one version): its path, less its language.
     path = withoutLanguage(path, placement.languages);
@@ -74,6 +79,7 @@ export function twinInfo(path: string, title: string, placement: PagePlacement |
     // version, so a top page brings its 3 translations, not 3 × 35 versions to score (crewAI).
     const key = `${kind}\u0000${languages}\u0000${rest}`;
     if (!keys.includes(key)) keys.push(key);
+    classKey ??= `${kind}\u0000${byLanguage ? "" : languages}\u0000${rest}`;
   };
   for (const [kind, names, paths] of [
     ["v", placement?.versions, rules.versions],
@@ -85,7 +91,7 @@ export function twinInfo(path: string, title: string, placement: PagePlacement |
     // scheme (spree: v5.x at the root, v6.x under `/v6`) still has them.
     if (kind === "v") add(kind, withoutNamedSegments(path, names));
   }
-  return { keys, titleKey: `${languages}\u0000${title}`, sketch };
+  return { keys, titleKey: `${languages}\u0000${title}`, sketch, classKey: classKey ?? keys[0] ?? `u\u0000${path}` };
 }
 
 /** A page's path without the segment naming its language (`/v2/ko/x` -> `/v2/x`, `/fr/x` -> `/x`):
@@ -168,19 +174,61 @@ export interface Candidate {
   readonly score: number;
 }
 
+/** Whether two lists of names are both given and share none. */
+function disjoint(x: readonly string[] | undefined, y: readonly string[] | undefined): boolean {
+  return x !== undefined && y !== undefined && !x.some((v) => y.includes(v));
+}
+
 /** Whether two placements are in different branches: disjoint versions, products or languages
  *  (copies in two languages are twins only by key, which has no language when `TwinRules.languages`). */
 function apart(a: PagePlacement | undefined, b: PagePlacement | undefined): boolean {
-  const disjoint = (x: readonly string[] | undefined, y: readonly string[] | undefined): boolean => x !== undefined && y !== undefined && !x.some((v) => y.includes(v));
   return disjoint(a?.versions, b?.versions) || disjoint(a?.products, b?.products) || disjoint(a?.languages, b?.languages);
 }
 
-/** Whether two candidates are the same page in two branches. */
-function twins(a: Candidate, b: Candidate): boolean {
-  const ta = a.twin;
-  const tb = b.twin;
-  if (ta === undefined || tb === undefined || !apart(a.entry.placement, b.entry.placement)) return false;
-  if (ta.keys.some((k) => tb.keys.includes(k))) return true;
+/**
+ * Placements as small numbers, equal placements one number, and `apart` of two numbers decided
+ * once: a fold compares each candidate with every member of the groups it may join (up to 35
+ * versions x 4 languages each on crewAI's shape), and comparing name lists each time was most of
+ * a search's time there.
+ */
+class PlacementIds {
+  private readonly ids = new Map<string, number>();
+  private readonly byId: (PagePlacement | undefined)[] = [];
+  private readonly known = new Map<PagePlacement, number>();
+  private readonly apartMemo = new Map<number, boolean>();
+
+  idOf(p: PagePlacement | undefined): number {
+    if (p === undefined) return 0;
+    const cached = this.known.get(p);
+    if (cached !== undefined) return cached;
+    const key = JSON.stringify([p.versions ?? null, p.products ?? null, p.languages ?? null]);
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.byId.length + 1;
+      this.ids.set(key, id);
+      this.byId.push(p);
+    }
+    this.known.set(p, id);
+    return id;
+  }
+
+  apart(a: number, b: number): boolean {
+    // Equal placements are never apart (a list shares its own names); none is apart from nothing.
+    if (a === b || a === 0 || b === 0) return false;
+    const key = a < b ? a * 0x100000 + b : b * 0x100000 + a;
+    let known = this.apartMemo.get(key);
+    if (known === undefined) {
+      known = apart(this.byId[a - 1], this.byId[b - 1]);
+      this.apartMemo.set(key, known);
+    }
+    return known;
+  }
+}
+
+/** Whether two candidates apart (in different branches) are the same page: a shared key, or the
+ *  same title and near-identical text. */
+function sameTwin(ta: TwinInfo, tb: TwinInfo): boolean {
+  if (ta.classKey === tb.classKey || ta.keys.some((k) => tb.keys.includes(k))) return true;
   return ta.titleKey === tb.titleKey && similarity(ta.sketch, tb.sketch) >= TWIN_SIMILARITY;
 }
 
@@ -188,7 +236,8 @@ function twins(a: Candidate, b: Candidate): boolean {
  * Fold twins among ranked candidates into one hit each. Two candidates are the same page when
  * they sit in different versions (products) and their paths are equal once each one's own
  * version segment is dropped (the segment navigation shows the version's pages under, or one
- * naming the version: `v6` for `v6.x`), or when they have the same title and near-identical text;
+ * naming the version: `v6` for `v6.x`; with the language's too when the rules fold languages:
+ * `TwinInfo.classKey`), or when they have the same title and near-identical text;
  * and only with equal languages, unless the rules fold languages (`TwinRules.languages`: then
  * path keys hold no language and copies in disjoint languages are apart). A group is one hit, at its own rank and score, carrying the
  * others as its twins: first its language, that of the group's best (the question's, most
@@ -214,29 +263,42 @@ export function foldVersionTwins<C extends Candidate>(
   const byKey = new Map<string, C[][]>();
   const byTitle = new Map<string, C[][]>();
   const order = new Map<C[], number>();
+  // Each group's members' placements (`PlacementIds`), in member order.
+  const placements = new PlacementIds();
+  const placesOf = new Map<C[], number[]>();
   const file = (map: Map<string, C[][]>, key: string, group: C[]): void => {
     const list = map.get(key);
     if (list === undefined) map.set(key, [group]);
     else if (list[list.length - 1] !== group && !list.includes(group)) list.push(group);
   };
+  // A candidate joins a group when it is apart from every member and a twin of one: the same page
+  // in another branch. A member in another branch with a shared key is one; else one with its title.
+  const joins = (g: C[], place: number, twin: TwinInfo): boolean => {
+    const places = placesOf.get(g) as number[];
+    for (const p of places) if (!placements.apart(p, place)) return false;
+    return g.some((m) => m.twin !== undefined && sameTwin(m.twin, twin));
+  };
   for (const c of ranked) {
     let group: C[] | undefined;
     const twin = c.twin;
+    const place = placements.idOf(c.entry.placement);
     if (twin !== undefined) {
-      const near = new Set<C[]>([...twin.keys.flatMap((k) => byKey.get(k) ?? []), ...(byTitle.get(twin.titleKey) ?? [])]);
-      group = [...near]
-        .sort((a, b) => (order.get(a) as number) - (order.get(b) as number))
-        .find((g) => g.some((m) => twins(m, c)) && g.every((m) => apart(m.entry.placement, c.entry.placement)));
+      const near = new Set<C[]>();
+      for (const k of [...twin.keys, twin.classKey]) for (const g of byKey.get(k) ?? []) near.add(g);
+      for (const g of byTitle.get(twin.titleKey) ?? []) near.add(g);
+      group = [...near].sort((a, b) => (order.get(a) as number) - (order.get(b) as number)).find((g) => joins(g, place, twin));
     }
     if (group === undefined) {
       group = [];
       order.set(group, groups.length);
       groups.push(group);
+      placesOf.set(group, []);
     }
     group.push(c);
+    (placesOf.get(group) as number[]).push(place);
     groupOf.set(c, group);
     if (twin !== undefined) {
-      for (const k of twin.keys) file(byKey, k, group);
+      for (const k of [...twin.keys, twin.classKey]) file(byKey, k, group);
       file(byTitle, twin.titleKey, group);
     }
   }
@@ -248,7 +310,7 @@ export function foldVersionTwins<C extends Candidate>(
     let pick = chosen.get(group);
     if (pick === undefined) {
       const language = languageOf(group, defaultLanguage, tolerance);
-      const same = group.filter((m) => languageOf([m], undefined, 0) === language);
+      const same = group.filter((m) => String(m.entry.placement?.languages ?? "") === language);
       const best = same[0] as C;
       const inPreferred = preferred === undefined ? undefined : same.find((m) => m.entry.placement?.versions?.includes(preferred) === true);
       pick = { representative: inPreferred !== undefined && inPreferred.score >= best.score - tolerance ? inPreferred : best, same, language };
@@ -258,8 +320,11 @@ export function foldVersionTwins<C extends Candidate>(
     if (representative !== c) continue;
     const others = new Map<string, C[]>();
     for (const m of group) {
-      const l = languageOf([m], undefined, 0);
-      if (l !== language) others.set(l, [...(others.get(l) ?? []), m]);
+      const l = String(m.entry.placement?.languages ?? "");
+      if (l === language) continue;
+      const copies = others.get(l);
+      if (copies === undefined) others.set(l, [m]);
+      else copies.push(m);
     }
     const versions = String(c.entry.placement?.versions);
     const languageTwins = [...others.values()].map((copies) => copies.find((m) => String(m.entry.placement?.versions) === versions) ?? (copies[0] as C));
