@@ -565,9 +565,17 @@ export class SearchIndex {
   private twinCandidates(top: readonly number[], branches: ReaderBranches): number[] {
     const byKey = this.twinIndex(branches).byKey;
     const out: number[] = [];
+    // The top's copies share their keys (35 versions of a page, one key each way): each key's
+    // units are listed once.
+    const seen = new Set<string>();
     for (const id of top) {
       const info = this.twinOfUnit(id, branches);
-      if (info !== undefined) for (const key of twinKeys(info)) for (const other of byKey.get(key) ?? []) out.push(other);
+      if (info === undefined) continue;
+      for (const key of twinKeys(info)) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+        for (const other of byKey.get(key) ?? []) out.push(other);
+      }
     }
     return out;
   }

@@ -193,10 +193,10 @@ function apart(a: PagePlacement | undefined, b: PagePlacement | undefined): bool
  */
 class PlacementIds {
   private readonly ids = new Map<string, number>();
-  private readonly byId: (PagePlacement | undefined)[] = [];
+  private readonly byId: (PagePlacement | undefined)[] = [undefined];
   private readonly known = new Map<PagePlacement, number>();
-  private readonly apartMemo = new Map<number, boolean>();
 
+  /** 0 for none, else 1 and up; equal placements get one id. */
   idOf(p: PagePlacement | undefined): number {
     if (p === undefined) return 0;
     const cached = this.known.get(p);
@@ -204,7 +204,7 @@ class PlacementIds {
     const key = JSON.stringify([p.versions ?? null, p.products ?? null, p.languages ?? null]);
     let id = this.ids.get(key);
     if (id === undefined) {
-      id = this.byId.length + 1;
+      id = this.byId.length;
       this.ids.set(key, id);
       this.byId.push(p);
     }
@@ -212,16 +212,19 @@ class PlacementIds {
     return id;
   }
 
-  apart(a: number, b: number): boolean {
-    // Equal placements are never apart (a list shares its own names); none is apart from nothing.
-    if (a === b || a === 0 || b === 0) return false;
-    const key = a < b ? a * 0x100000 + b : b * 0x100000 + a;
-    let known = this.apartMemo.get(key);
-    if (known === undefined) {
-      known = apart(this.byId[a - 1], this.byId[b - 1]);
-      this.apartMemo.set(key, known);
+  /** For each id given out so far, the ids not apart from it (itself and 0 among them): a
+   *  candidate may join a group holding none of its own. */
+  overlaps(): number[][] {
+    const n = this.byId.length;
+    const out: number[][] = Array.from({ length: n }, (_, a) => (a === 0 ? Array.from({ length: n }, (_, b) => b) : [0, a]));
+    for (let a = 1; a < n; a++) {
+      for (let b = a + 1; b < n; b++) {
+        if (apart(this.byId[a], this.byId[b])) continue;
+        (out[a] as number[]).push(b);
+        (out[b] as number[]).push(a);
+      }
     }
-    return known;
+    return out;
   }
 }
 
@@ -263,9 +266,11 @@ export function foldVersionTwins<C extends Candidate>(
   const byKey = new Map<string, C[][]>();
   const byTitle = new Map<string, C[][]>();
   const order = new Map<C[], number>();
-  // Each group's members' placements (`PlacementIds`), in member order.
+  // Each candidate's placement (`PlacementIds`), each group's members', and which are not apart.
   const placements = new PlacementIds();
-  const placesOf = new Map<C[], number[]>();
+  const placeOf = ranked.map((c) => placements.idOf(c.entry.placement));
+  const overlaps = placements.overlaps();
+  const placesOf = new Map<C[], Set<number>>();
   const file = (map: Map<string, C[][]>, key: string, group: C[]): void => {
     const list = map.get(key);
     if (list === undefined) map.set(key, [group]);
@@ -274,14 +279,14 @@ export function foldVersionTwins<C extends Candidate>(
   // A candidate joins a group when it is apart from every member and a twin of one: the same page
   // in another branch. A member in another branch with a shared key is one; else one with its title.
   const joins = (g: C[], place: number, twin: TwinInfo): boolean => {
-    const places = placesOf.get(g) as number[];
-    for (const p of places) if (!placements.apart(p, place)) return false;
+    const places = placesOf.get(g) as Set<number>;
+    for (const p of overlaps[place] as number[]) if (places.has(p)) return false;
     return g.some((m) => m.twin !== undefined && sameTwin(m.twin, twin));
   };
-  for (const c of ranked) {
+  for (const [i, c] of ranked.entries()) {
     let group: C[] | undefined;
     const twin = c.twin;
-    const place = placements.idOf(c.entry.placement);
+    const place = placeOf[i] as number;
     if (twin !== undefined) {
       const near = new Set<C[]>();
       for (const k of [...twin.keys, twin.classKey]) for (const g of byKey.get(k) ?? []) near.add(g);
@@ -292,10 +297,10 @@ export function foldVersionTwins<C extends Candidate>(
       group = [];
       order.set(group, groups.length);
       groups.push(group);
-      placesOf.set(group, []);
+      placesOf.set(group, new Set());
     }
     group.push(c);
-    (placesOf.get(group) as number[]).push(place);
+    (placesOf.get(group) as Set<number>).add(place);
     groupOf.set(c, group);
     if (twin !== undefined) {
       for (const k of [...twin.keys, twin.classKey]) file(byKey, k, group);
