@@ -98,10 +98,26 @@ export function twinInfo(path: string, title: string, placement: PagePlacement |
  *  the first segment equal to one of its languages, case aside. */
 export function withoutLanguage(path: string, languages: readonly string[] | undefined): string {
   if (languages === undefined) return path;
-  const names = new Set(languages.map((l) => l.toLowerCase()));
+  const names = namesOf(languages, (l) => l.toLowerCase());
   const segments = path.split("/");
   const at = segments.findIndex((seg) => names.has(seg.toLowerCase()));
   return at < 0 ? path : [...segments.slice(0, at), ...segments.slice(at + 1)].join("/") || "/";
+}
+
+/** Sets of names as compared (`normal`), made once per list of names and kind: a site's 25,000
+ *  page units hold a few hundred lists between them, and twin rules are made for all at once. */
+const nameSets = new Map<(n: string) => string, Map<string, ReadonlySet<string>>>();
+function namesOf(names: readonly string[], normal: (n: string) => string): ReadonlySet<string> {
+  let byList = nameSets.get(normal);
+  if (byList === undefined) nameSets.set(normal, (byList = new Map()));
+  const key = names.join("\u0000");
+  let set = byList.get(key);
+  if (set === undefined) {
+    // Bounded: lists come from sites' navigation; a server serving many sites over time starts over.
+    if (byList.size >= 10_000) byList.clear();
+    byList.set(key, (set = new Set(names.map(normal))));
+  }
+  return set;
 }
 
 /** The rest of a path after a version's prefix (`/v3/basics/act` -> `/basics/act`), or
@@ -114,7 +130,7 @@ function withoutPrefix(path: string, at: VersionPath | undefined): string | unde
 
 /** A page path without the segments that name one of its versions (`/v6/a/b` in v6.x -> `/a/b`). */
 function withoutNamedSegments(path: string, versions: readonly string[]): string {
-  const keys = new Set(versions.map(versionKey));
+  const keys = namesOf(versions, versionKey);
   return `\u0001${path
     .split("/")
     .filter((seg) => seg === "" || !keys.has(versionKey(seg)))
