@@ -8,13 +8,7 @@ import { hasUppercaseLiteral } from "../../regex/smart-case.js";
 import { RG_TYPES } from "./file-types.js";
 import type { RgSettings } from "./options.js";
 import { printFile } from "./output.js";
-
-/** A file to search, with the path rg prints for it. */
-export interface RgTarget {
-  readonly display: string;
-  readonly text: string;
-  readonly mtime: number;
-}
+import type { RgTarget } from "./target.js";
 
 /** The files rg found to search, and whether finding them went wrong. */
 interface Targets {
