@@ -40,8 +40,6 @@ export interface BridgeServices {
   readonly limits: RateLimits;
   /** Who a request's client is (its address, `--trust-proxy` applied): callers share the shell fairly. */
   readonly clientIp: (c: Context) => string;
-  /** The log of state faults, one line per episode, shared by every route. */
-  readonly faults: FaultLog;
 }
 
 /**
@@ -173,16 +171,17 @@ export function createBridge(options: BridgeOptions): Bridge {
   mountDiscovery(app, deps);
 
   const faults = new FaultLog(deps.log, now);
-  const services: BridgeServices = { budget: clientBudget(deps), limiter: deps.limiter, limits, clientIp: (c) => clientIp(deps, c), faults };
+  const services: BridgeServices = { budget: clientBudget(deps), limiter: deps.limiter, limits, clientIp: (c) => clientIp(deps, c) };
   for (const extra of options.extraRoutes ?? []) {
     if (typeof extra === "function") extra(app, services);
     else app.route("/", extra);
   }
 
   app.notFound((c) => errorForPath(c.req.path, 404, "not_found", `nothing at ${c.req.method} ${c.req.path}`));
+  // The one error handler, for the bridge's routes and every app mounted on it (none has its
+  // own): an error that is an answer (`HttpError`) renders itself, the SDK's `OAuthError` by the
+  // one table of OAuth statuses and challenges; the rest are answered in each path's shape.
   app.onError((error, c) => {
-    // Every error that is an answer is rendered here: the API's (`HttpError`) by itself, the
-    // SDK's `OAuthError` by the one table of OAuth statuses and challenges.
     if (error instanceof HttpError) return error.toResponse();
     if (error instanceof OAuthError) return oauthErrorAnswer(error);
     if (isClientAbort(error)) return errorForPath(c.req.path, 400, "request_aborted", ABORTED_MESSAGE);

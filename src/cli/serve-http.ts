@@ -168,7 +168,7 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
   // Site sign-ins (the pages' session cookie), shared by the pages and the relay.
   const sessions = deps.sessions ?? localSiteSessions(new SiteSessions());
   return [
-    (app, { budget, faults }) => app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), log, budget, faults })),
+    (app, { budget }) => app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), budget })),
     (app, { budget }) =>
       app.route(
         "/",

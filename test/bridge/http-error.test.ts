@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invalidClient } from "../../src/bridge/auth/oauth-errors.js";
-import { ApiError } from "../../src/bridge/feedback/errors.js";
+import { ApiError } from "../../src/bridge/middleware/api-error.js";
 import { type Harness, startBridge } from "./harness.js";
 
 /** One error type at the HTTP edge: whatever route throws an `HttpError`, the bridge's one handler answers it, in the error's own shape. */

@@ -47,7 +47,6 @@ export async function startFeedbackServer(options: { projects?: string[]; clock?
     keys,
     projects: new Set(options.projects ?? ["docs"]),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
-    log: () => {},
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileFindRegex } from "../../src/engine/shell/commands/find/arguments.js";
 import { compileSedRegex } from "../../src/engine/shell/commands/sed/script.js";
-import { LinearRegExp, linearRegExp } from "../../src/engine/shell/lib/linear-regex.js";
-import { compilePatterns, type Dialect } from "../../src/engine/shell/lib/patterns.js";
-import { guardRegex } from "../../src/engine/shell/lib/regex-guard.js";
+import { LinearRegExp, linearRegExp } from "../../src/engine/shell/regex/linear.js";
+import { compilePatterns, type Dialect } from "../../src/engine/shell/regex/patterns.js";
+import { guardRegex } from "../../src/engine/shell/regex/guard.js";
 import { fixture } from "../helpers/paths.js";
 
 /**

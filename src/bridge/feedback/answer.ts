@@ -1,14 +1,15 @@
 import type { FieldIssue } from "../../store/feedback/issues.js";
 import type { BudgetRefusal } from "../../engine/use-cases/ingest-feedback.js";
 import type { Refusal, StateOutcome } from "../../engine/use-cases/outcome.js";
-import { ApiError, validationError } from "./errors.js";
+import { ApiError } from "../middleware/api-error.js";
+import { validationError } from "./validation-error.js";
 
 /** Every refusal the feedback use cases give. */
 type FeedbackRefusal = BudgetRefusal | Refusal<"invalid_cursor"> | Refusal<"not_found"> | Refusal<"invalid_transition">;
 
 /**
  * A feedback use case's value, or the API error its issues or refusal mean (thrown, so the
- * app's one error handler writes it, with CORS headers on the widgets' endpoints).
+ * bridge's one error handler writes it; the widgets' routes add their CORS headers).
  */
 export function answer<T, R extends FeedbackRefusal>(outcome: StateOutcome<T, R, FieldIssue>): T {
   if (outcome.ok) return outcome.value;

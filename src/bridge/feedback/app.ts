@@ -3,18 +3,17 @@ import { LIMITS } from "../../limits.js";
 import { parseStatusChange } from "../../store/feedback/input.js";
 import type { FeedbackStore } from "../../store/feedback/store.js";
 import type { AdminKeyStore } from "../../store/keys/key-store.js";
+import { ApiError } from "../middleware/api-error.js";
 import type { ClientBudget } from "../middleware/client-budget.js";
-import { ABORTED_MESSAGE, isClientAbort } from "../middleware/http-errors.js";
 import { rateLimitMessage } from "../middleware/rate-limit-response.js";
+import { readJsonBody } from "../middleware/read-json-body.js";
 import { requireAdminKey } from "./auth.js";
-import { readJsonBody } from "./body.js";
 import { type Admission, FEEDBACK_WIDGETS, type FeedbackWidget, ingestFeedback } from "../../engine/use-cases/ingest-feedback.js";
 import { type ReviewContext, changeFeedbackStatus, getFeedback, listFeedback, summarizeFeedback } from "../../engine/use-cases/review-feedback.js";
 import { ANONYMOUS } from "../../vfs/access.js";
 import { requestContext } from "../../vfs/request-context.js";
 import { answer } from "./answer.js";
-import { ApiError, toApiError, validationError } from "./errors.js";
-import { FaultLog } from "../middleware/fault-log.js";
+import { validationError } from "./validation-error.js";
 
 /** Which project IDs this server serves (a `Set<string>` is one). */
 export interface ProjectDirectory {
@@ -27,13 +26,9 @@ export interface FeedbackAppDeps {
   readonly projects: ProjectDirectory;
   /** Milliseconds since the epoch; sets `createdAt`. Default `Date.now`. */
   readonly clock?: () => number;
-  /** Where unexpected errors are reported (stderr in the CLI). */
-  readonly log?: (message: string) => void;
   /** The per-IP `feedback` and `feedback-bytes` budgets (the bridge lends one); without it,
    *  ingestion counts nothing beyond the bridge's per-IP request limit. */
   readonly budget?: ClientBudget;
-  /** The bridge's log of state faults (one line per episode); else one of its own. */
-  readonly faults?: FaultLog;
 }
 
 /** Widgets run on the docs site's origin, which may differ from the bridge's: allow any. */
@@ -47,24 +42,15 @@ const CORS = {
 /**
  * The feedback API as a mountable Hono app: public ingestion for docs widgets, and the admin
  * analytics API (`GET /v1/analytics/{projectId}/feedback`, `PATCH .../feedback/{id}`) behind
- * admin API keys. Mount with `bridge.route("/", createFeedbackApp(deps))`; errors are answered
- * by this app's own handler wherever it is mounted.
+ * admin API keys. Mount with `bridge.route("/", createFeedbackApp(deps))`. Its routes refuse by
+ * throwing an `ApiError`, and the bridge's one error handler answers it (and a state fault, a
+ * client gone mid-body, a bug) as on every other route; the widgets' routes add their CORS
+ * headers to whatever they answer, errors included.
  */
 export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
   const { store, keys, projects } = deps;
   const clock = deps.clock ?? Date.now;
-  const log = deps.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const app = new Hono();
-
-  const faults = deps.faults ?? new FaultLog(log, clock);
-  app.onError((error, c) => {
-    const api = toApiError(error, faults);
-    const cors = c.req.path.startsWith("/v1/feedback/") ? CORS : {};
-    if (api !== undefined) return api.toResponse(cors);
-    if (isClientAbort(error)) return new ApiError(400, "request_aborted", ABORTED_MESSAGE).toResponse(cors);
-    log(`feedback API: ${c.req.method} ${c.req.path} failed: ${(error as Error).stack ?? String(error)}`);
-    return new ApiError(500, "internal_error", "internal error; the server log has the details").toResponse(cors);
-  });
 
   const requireProject = (projectId: string): void => {
     if (!projects.has(projectId)) throw new ApiError(404, "project_not_found", `no project ${JSON.stringify(projectId)} on this server`);
@@ -85,7 +71,12 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
 
   for (const widget of Object.keys(FEEDBACK_WIDGETS) as FeedbackWidget[]) {
     const path = `/v1/feedback/:projectId/${widget}`;
-    app.options(path, () => new Response(null, { status: 204, headers: CORS }));
+    // After the handler and after the error handler has answered what it threw: every answer here.
+    app.use(path, async (c, next) => {
+      await next();
+      for (const [name, value] of Object.entries(CORS)) c.res.headers.set(name, value);
+    });
+    app.options(path, () => new Response(null, { status: 204 }));
     app.post(path, async (c) => {
       // Declared in the route pattern above; the template-built path hides that from the types.
       const projectId = c.req.param("projectId") ?? "";
@@ -100,7 +91,7 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
               return decision.ok ? undefined : { kind: "rate_limited", message: rateLimitMessage(decision), retryAfterSec: decision.retryAfterSec };
             };
       const context = { request: request(), store, projectId, ...(admit === undefined ? {} : { admit }) };
-      return Response.json(answer(await ingestFeedback(context, widget, body)), { status: 201, headers: CORS });
+      return Response.json(answer(await ingestFeedback(context, widget, body)), { status: 201 });
     });
     app.all(path, methodNotAllowed("POST, OPTIONS"));
   }

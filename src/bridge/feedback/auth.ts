@@ -1,6 +1,6 @@
 import { KEY_PREFIX } from "../../store/keys/api-key.js";
 import type { AdminKeyInfo, AdminKeyStore } from "../../store/keys/key-store.js";
-import { ApiError } from "./errors.js";
+import { ApiError } from "../middleware/api-error.js";
 
 const REALM = 'Bearer realm="svc-mcp"';
 

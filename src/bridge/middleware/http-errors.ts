@@ -1,3 +1,5 @@
+import { ApiError } from "./api-error.js";
+
 /**
  * Error bodies of the bridge, made in one place. Three shapes, by who reads them:
  * - MCP endpoints answer JSON-RPC errors (`{jsonrpc, id, error: {code, message, data?}}`), the
@@ -95,9 +97,9 @@ export function isClientAbort(error: unknown): boolean {
 /** The message of the 400 for a request whose client went away before its body ended. */
 export const ABORTED_MESSAGE = "the request ended before its body did";
 
-/** The project's API error body: `{"error": {"code", "message"}}`. */
+/** The project's API error body: `{"error": {"code", "message"}}`, written by `ApiError`, the one type of such errors. */
 export function apiErrorResponse(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { "Content-Type": "application/json", ...headers } });
+  return new ApiError(status, code, message, { headers }).toResponse();
 }
 
 /** A JSON success body that must not be cached (token responses, registrations). */

@@ -9,8 +9,7 @@ import { runShell, shellInput, shellText } from "../../../engine/use-cases/run-s
 import { searchAnswer, searchInput } from "../../../engine/use-cases/search-docs.js";
 import { pageUrl } from "../../../vfs/site.js";
 import { requestContext, type RequestContext } from "../../../vfs/request-context.js";
-import { ApiError } from "../../feedback/errors.js";
-import { readJsonBody } from "../../feedback/body.js";
+import { readJsonBody } from "../../middleware/read-json-body.js";
 import { apiErrorResponse } from "../../middleware/http-errors.js";
 import type { RateLimiter, RateLimits } from "../../middleware/rate-limit.js";
 import { rateLimitedResponse } from "../../middleware/rate-limit-response.js";
@@ -94,13 +93,8 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
   app.post(PREVIEW_PATHS.shell, async (c) => {
     // JSON only: another site's page cannot send it without asking first (CORS), and is refused.
     if (!/^\s*application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? "")) return apiErrorResponse(415, "unsupported_media_type", "send the body as application/json");
-    let body: unknown;
-    try {
-      body = await readJsonBody(c.req.raw, LIMITS.shell.maxCommandLength * 2);
-    } catch (error) {
-      if (error instanceof ApiError) return apiErrorResponse(error.status, error.code, error.message);
-      throw error;
-    }
+    // A body that is too large or not JSON is thrown as an `ApiError`, which the bridge answers.
+    const body = await readJsonBody(c.req.raw, LIMITS.shell.maxCommandLength * 2);
     const input = parseInput(shellInput, body);
     if (!input.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(input.issues));
     const refused = await charge(c, "filesystem");

@@ -3,7 +3,7 @@ import { LIMITS } from "../../../limits.js";
 import type { SiteView } from "../../../vfs/view.js";
 import { MERGE_STDERR_ENV } from "../merge-stderr.js";
 import { OptionError } from "./options.js";
-import { guardRegex } from "./regex-guard.js";
+import { guardRegex } from "../regex/guard.js";
 
 /** Output of one command, with a byte budget so a runaway listing stops early. */
 export class Output {

@@ -1,6 +1,6 @@
 /**
  * Line-oriented search over a whole file at once: the regex runs over the full text (it can
- * never match across a line end, see regex-classes.ts), and only lines with a match are cut
+ * never match across a line end, see regex/classes.ts), and only lines with a match are cut
  * out. This is what makes `rg`/`grep` over a few thousand pages take milliseconds.
  */
 

@@ -1,6 +1,5 @@
-import { PosixRegexError } from "../../lib/patterns.js";
-import { guardRegex } from "../../lib/regex-guard.js";
-import { translatePosix } from "../../lib/regex-posix.js";
+import { guardRegex } from "../../regex/guard.js";
+import { PosixRegexError, translatePosix } from "../../regex/posix.js";
 import { FindError } from "./expression.js";
 
 /**

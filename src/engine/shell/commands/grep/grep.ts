@@ -1,6 +1,6 @@
 import type { SiteView } from "../../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../../lib/command.js";
-import type { Dialect } from "../../lib/patterns.js";
+import type { Dialect } from "../../regex/patterns.js";
 import type { ShellCommandFactory } from "../command.js";
 import { HELP, USAGE } from "./help.js";
 import { grepSettings } from "./options.js";

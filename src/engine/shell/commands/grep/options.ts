@@ -3,7 +3,7 @@ import { ERRNO, lookup, lookupError } from "../../lib/files.js";
 import { type GlobMatcher, fnmatchRegex } from "../../lib/glob.js";
 import { LINE_SEARCH_ROWS, type LineSearchFlags, patternLines } from "../../lib/line-search-options.js";
 import { type OptionRow, applyOptions, parseOptions } from "../../lib/options.js";
-import type { Dialect } from "../../lib/patterns.js";
+import type { Dialect } from "../../regex/patterns.js";
 import { GREP_VERSION, USAGE } from "./help.js";
 
 /** What one grep call does, read from its command line. */

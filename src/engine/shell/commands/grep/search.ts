@@ -1,7 +1,9 @@
 import type { CommandIo } from "../../lib/command.js";
 import { ERRNO, baseName, lookup, lookupError, walk } from "../../lib/files.js";
 import { type SelectedLine, byteOffsets, hasSelectedLine, matchesInLine, printWithContext, selectLines } from "../../lib/line-search.js";
-import { PosixRegexError, RustRegexError, compilePatterns } from "../../lib/patterns.js";
+import { compilePatterns } from "../../regex/patterns.js";
+import { PosixRegexError } from "../../regex/posix.js";
+import { RustRegexError } from "../../regex/rust-error.js";
 import type { GrepSettings } from "./options.js";
 
 /** One thing to search: a file's text (or stdin), with the name grep prints. */

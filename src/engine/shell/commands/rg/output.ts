@@ -1,7 +1,7 @@
 import type { CommandIo } from "../../lib/command.js";
 import { type SelectedLine, anyLineMatches, byteOffsets, matchesInLine, printWithContext } from "../../lib/line-search.js";
 import type { RgSettings } from "./options.js";
-import type { RgTarget } from "./search.js";
+import type { RgTarget } from "./target.js";
 
 /** Print one file's matching lines in ripgrep's standard (non-tty) format. */
 export function printFile(

@@ -2,17 +2,13 @@ import type { CommandIo } from "../../lib/command.js";
 import { baseName, lookup, walk } from "../../lib/files.js";
 import { type GlobMatcher, fnmatchRegex, globsAllow } from "../../lib/glob.js";
 import { hasSelectedLine, matchesInLine, selectLines } from "../../lib/line-search.js";
-import { RustRegexError, compilePatterns, formatRustError, hasUppercaseLiteral } from "../../lib/patterns.js";
+import { compilePatterns } from "../../regex/patterns.js";
+import { RustRegexError, formatRustError } from "../../regex/rust-error.js";
+import { hasUppercaseLiteral } from "../../regex/smart-case.js";
 import { RG_TYPES } from "./file-types.js";
 import type { RgSettings } from "./options.js";
 import { printFile } from "./output.js";
-
-/** A file to search, with the path rg prints for it. */
-export interface RgTarget {
-  readonly display: string;
-  readonly text: string;
-  readonly mtime: number;
-}
+import type { RgTarget } from "./target.js";
 
 /** The files rg found to search, and whether finding them went wrong. */
 interface Targets {

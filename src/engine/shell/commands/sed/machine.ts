@@ -1,4 +1,4 @@
-import { copyRegExp } from "../../lib/linear-regex.js";
+import { copyRegExp } from "../../regex/linear.js";
 import type { CommandIo } from "../../lib/command.js";
 import { lookup } from "../../lib/files.js";
 import { type Address, type ReplacementPart, type SedCommand, type SedProgram, SedScriptError, type Substitution } from "./script.js";

@@ -1,5 +1,6 @@
-import { guardRegex } from "../../lib/regex-guard.js";
-import { PosixRegexError, sedEscape, translatePosix } from "../../lib/regex-posix.js";
+import { guardRegex } from "../../regex/guard.js";
+import { PosixRegexError, translatePosix } from "../../regex/posix.js";
+import { sedEscape } from "../../regex/sed-escape.js";
 
 /** A sed script mistake, with GNU's wording and position (`-e expression #1, char 5: ...`). */
 export class SedScriptError extends Error {

@@ -1,6 +1,6 @@
 /**
- * A JS regex source, as this shell's translators write it (`u` mode, see regex-classes.ts), in
- * RE2's syntax, for the linear-time engine (linear-regex.ts). Exact where the two differ: JS `.`
+ * A JS regex source, as this shell's translators write it (`u` mode, see classes.ts), in
+ * RE2's syntax, for the linear-time engine (linear.ts). Exact where the two differ: JS `.`
  * and `\s` become RE2 classes of the same characters, binary Unicode properties RE2 lacks
  * (`\p{Alphabetic}`, `\p{Join_Control}`) become the ranges V8 itself gives them, the line anchors
  * written as look-arounds become RE2's multi-line anchors. What RE2 cannot express (a

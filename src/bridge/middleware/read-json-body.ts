@@ -1,4 +1,4 @@
-import { ApiError } from "./errors.js";
+import { ApiError } from "./api-error.js";
 
 /** Stateless (every call decodes a whole body), so one instance serves all requests. */
 const UTF8 = new TextDecoder("utf-8", { fatal: true });

@@ -7,7 +7,8 @@ import {
   classChar,
   literalChar,
   wordAssertions,
-} from "./regex-classes.js";
+} from "./classes.js";
+import { sedEscape } from "./sed-escape.js";
 
 /** A pattern GNU grep rejects, with grep's own message (`Unmatched ( or \(`). */
 export class PosixRegexError extends Error {
@@ -24,25 +25,6 @@ export interface PosixTranslation {
 }
 
 const W = wordAssertions(GNU_WORD_BODY);
-
-/**
- * GNU sed's character escapes (`\n`, `\t`, `\x41`, `\o101`, `\d65`, `\cA`...) at `p[i]` (the
- * character after the backslash): the code point and how many characters follow the backslash.
- */
-export function sedEscape(p: string, i: number): { code: number; length: number } | undefined {
-  const c = p[i];
-  const simple: Record<string, number> = { n: 10, t: 9, r: 13, f: 12, v: 11, a: 7 };
-  if (c !== undefined && simple[c] !== undefined) return { code: simple[c] as number, length: 1 };
-  const numeric = (re: RegExp, radix: number) => {
-    const m = re.exec(p.slice(i + 1));
-    return m === null ? undefined : { code: Number.parseInt(m[0], radix), length: 1 + m[0].length };
-  };
-  if (c === "x") return numeric(/^[0-9A-Fa-f]{1,2}/, 16);
-  if (c === "o") return numeric(/^[0-7]{1,3}/, 8);
-  if (c === "d") return numeric(/^\d{1,3}/, 10);
-  if (c === "c" && p[i + 1] !== undefined) return { code: (p[i + 1] as string).toUpperCase().charCodeAt(0) ^ 0x40, length: 2 };
-  return undefined;
-}
 
 const GNU_WORD_CHAR = new RegExp(`^[${GNU_WORD_BODY}]$`, "u");
 
@@ -198,8 +180,10 @@ class PosixTranslator {
   }
 
   private caret(): void {
-    // BRE: `^` anchors only at the start of an expression; elsewhere it is literal.
-    if (this.ere || this.atExpressionStart()) this.assertion(this.start, 1);
+    // BRE: `^` anchors only at the start of an expression; elsewhere it is literal, after
+    // another anchor too (`\<^a` looks for a literal `^`, while `^*` keeps `*` literal).
+    const frame = this.frames[this.frames.length - 1] as Frame;
+    if (this.ere || this.out.length === frame.altStart) this.assertion(this.start, 1);
     else this.atom("\\^", 1);
   }
 

@@ -1,5 +1,5 @@
 /**
- * Whether a JS regex can backtrack badly (see regex-guard.ts), from its shape alone. Three
+ * Whether a JS regex can backtrack badly (see guard.ts), from its shape alone. Three
  * shapes make V8's backtracking engine slow on a line it does not match:
  * - a repeat of something that itself repeats: `(a+)+`, `(\w+\s?)*` (exponential);
  * - a repeat of an alternation whose alternatives can start alike: `(\w|\w)+`, `(a|ab)*`

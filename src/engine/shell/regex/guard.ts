@@ -1,5 +1,5 @@
-import { linearRegExp } from "./linear-regex.js";
-import { isRisky } from "./regex-shape.js";
+import { linearRegExp } from "./linear.js";
+import { isRisky } from "./shape.js";
 
 /**
  * JS regexes backtrack: `(\w+\s?)+$` takes exponential time on a line it does not match, so
@@ -8,7 +8,7 @@ import { isRisky } from "./regex-shape.js";
  * until the host stops it. ripgrep and GNU grep use automata and never do this.
  *
  * The guard decides by the pattern alone, so a busy machine never changes an answer: a pattern
- * whose shape can backtrack badly (`isRisky`, regex-shape.ts) runs on RE2JS, a linear-time
+ * whose shape can backtrack badly (`isRisky`, shape.ts) runs on RE2JS, a linear-time
  * engine (`LinearRegExp`), and gives the same answer as on V8, in time bounded by the pattern
  * times the text. Other patterns (nearly all) keep V8, several times faster on plain searches.
  * Only a risky pattern that RE2 cannot express (a backreference, a look-around such as `-w`

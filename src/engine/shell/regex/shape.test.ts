@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compilePatterns } from "./patterns.js";
-import { isRisky } from "./regex-shape.js";
+import { isRisky } from "./shape.js";
 
 describe("isRisky", () => {
   const cases: ReadonlyArray<[string, boolean]> = [

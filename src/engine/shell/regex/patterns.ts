@@ -1,8 +1,7 @@
-import { GNU_WORD_BODY, LINE_END, LINE_START, RUST_WORD_BODY, escapeLiteral, wordAssertions } from "./regex-classes.js";
-import { PosixRegexError, translatePosix } from "./regex-posix.js";
-import { RustRegexError, translateRust } from "./regex-rust.js";
-
-export { PosixRegexError, RustRegexError };
+import { GNU_WORD_BODY, LINE_END, LINE_START, RUST_WORD_BODY, escapeLiteral, wordAssertions } from "./classes.js";
+import { PosixRegexError, translatePosix } from "./posix.js";
+import { translateRust } from "./rust.js";
+import { RustRegexError } from "./rust-error.js";
 
 /** Pattern syntaxes: GNU basic/extended, fixed strings, ripgrep's Rust regex, PCRE2 (`-P`). */
 export type Dialect = "bre" | "ere" | "fixed" | "rust" | "pcre";
@@ -75,23 +74,4 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
     throw new PosixRegexError(`unsupported regular expression in this docs shell (${message})`);
   }
   return { regex, warnings };
-}
-
-/** ripgrep's smart case: case-insensitive unless the pattern has an uppercase literal. */
-export function hasUppercaseLiteral(pattern: string): boolean {
-  // Escapes (`\S`, `\W`, `\p{Lu}`) are not literals.
-  const literals = pattern.replace(/\\[pP]\{[^}]*\}|\\[pP].|\\./g, "");
-  return /\p{Lu}/u.test(literals);
-}
-
-/** ripgrep's report of an invalid pattern, with its caret line under the pattern. */
-export function formatRustError(pattern: string, error: RustRegexError): string {
-  if (error.start < 0) {
-    return `${error.message}\n\nConsider enabling multiline mode with the --multiline flag (or -U for short).\nWhen multiline mode is enabled, new line characters can be matched.\n`;
-  }
-  const caretStart = [...pattern].slice(0, error.start).length;
-  const caretLen = Math.max(1, error.end - error.start);
-  const carets = `${" ".repeat(caretStart)}${"^".repeat(caretLen)}`;
-  const tail = error.hint !== undefined ? `\n\n${error.hint}` : "";
-  return `regex parse error:\n    ${pattern}\n    ${carets}\nerror: ${error.headline}${tail}\n`;
 }

@@ -9,25 +9,8 @@ import {
   classChar,
   literalChar,
   wordAssertions,
-} from "./regex-classes.js";
-
-/**
- * A pattern ripgrep's regex engine (or PCRE2) rejects. `start`/`end` index the pattern's code
- * points, for ripgrep's caret line under the pattern.
- */
-export class RustRegexError extends Error {
-  override readonly name = "RustRegexError";
-  constructor(
-    /** ripgrep's one-line error (`unclosed group`). */
-    readonly headline: string,
-    readonly start: number,
-    readonly end: number,
-    /** The advice ripgrep prints under it, when it has some (use --pcre2). */
-    readonly hint?: string,
-  ) {
-    super(hint === undefined ? headline : `${headline}\n\n${hint}`);
-  }
-}
+} from "./classes.js";
+import { Pcre2CompileError, RustRegexError } from "./rust-error.js";
 
 /** ripgrep's advice for what only its PCRE2 engine matches. */
 const PCRE2_HINT = "Consider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around.";
@@ -76,6 +59,8 @@ class RustTranslator {
   private readonly flagStack: Flags[] = [];
   private readonly openAt: number[] = [];
   private wholeIgnoreCase = false;
+  /** PCRE2 back-references (`\1`): the group number and where its digit is, checked once every group is counted. */
+  private readonly backReferences: { readonly group: number; readonly at: number }[] = [];
 
   constructor(
     private readonly p: string[],
@@ -95,6 +80,12 @@ class RustTranslator {
     }
     const out = this.sequence(0);
     if (this.i < this.p.length) throw new RustRegexError("unopened group", this.i, this.i + 1);
+    // PCRE2 allows a reference to a group opened later (`\1(a)`), so only now is one known to be missing.
+    const missing = this.backReferences.find((r) => r.group > this.groups);
+    if (missing !== undefined) {
+      const offset = Buffer.byteLength(this.p.slice(0, missing.at).join(""));
+      throw new Pcre2CompileError("reference to non-existent subpattern", missing.at, missing.at + 1, offset);
+    }
     return { source: out, groups: this.groups, ignoreCase: this.wholeIgnoreCase };
   }
 
@@ -246,7 +237,8 @@ class RustTranslator {
           const len = rest.startsWith("<") ? 4 : 3;
           throw new RustRegexError("look-around, including look-ahead and look-behind, is not supported", start, start + len, PCRE2_HINT);
         }
-        const len = rest.startsWith("<") ? 3 : 2;
+        // `=`, `!`, `<=` or `<!`: only the opener; what follows is the look-around's own pattern.
+        const len = rest.startsWith("<") ? 2 : 1;
         open = `(?${rest.slice(0, len)}`;
         this.i += 1 + len;
         capturing = false;
@@ -368,6 +360,7 @@ class RustTranslator {
       if (!this.dialect.pcre) {
         throw new RustRegexError("backreferences are not supported", start, this.i, PCRE2_HINT);
       }
+      this.backReferences.push({ group: Number(c), at: start + 1 });
       return { source: `\\${Number(c) + this.groupOffset}`, repeatable: true };
     }
     if (RUST_META.has(c) || (this.dialect.pcre && !/[A-Za-z0-9]/.test(c))) {
