@@ -98,9 +98,34 @@ export function twinInfo(path: string, title: string, placement: PagePlacement |
  *  the first segment equal to one of its languages, case aside. */
 export function withoutLanguage(path: string, languages: readonly string[] | undefined): string {
   if (languages === undefined) return path;
-  const names = namesOf(languages, (l) => l.toLowerCase());
+  // Found in the lower-cased path at segment boundaries rather than by splitting it: done for
+  // every page unit of a site at its first search (25,000 on crewAI's shape).
+  const lower = `/${path.toLowerCase()}`;
+  // Lower-casing that changes the length (`İ`) would misplace the cut: split the path then.
+  if (lower.length !== path.length + 1) return withoutLanguageSegment(path, namesOf(languages, (l) => l.toLowerCase()));
+  let at = -1;
+  let length = 0;
+  for (const name of namesOf(languages, (l) => l.toLowerCase())) {
+    if (name === "") continue;
+    for (let i = lower.indexOf(`/${name}`); i >= 0 && (at < 0 || i < at); i = lower.indexOf(`/${name}`, i + 1)) {
+      const after = i + 1 + name.length;
+      if (after === lower.length || lower[after] === "/") {
+        at = i;
+        length = name.length + 1;
+        break;
+      }
+    }
+  }
+  if (at < 0) return path;
+  // `lower` has one character more than `path` in front.
+  const out = `/${path}`.slice(0, at) + `/${path}`.slice(at + length);
+  return (path.startsWith("/") ? out.slice(1) : out.replace(/^\//, "")) || "/";
+}
+
+/** `withoutLanguage` by splitting the path into segments. */
+function withoutLanguageSegment(path: string, names: ReadonlySet<string>): string {
   const segments = path.split("/");
-  const at = segments.findIndex((seg) => names.has(seg.toLowerCase()));
+  const at = segments.findIndex((seg) => seg !== "" && names.has(seg.toLowerCase()));
   return at < 0 ? path : [...segments.slice(0, at), ...segments.slice(at + 1)].join("/") || "/";
 }
 
