@@ -232,6 +232,15 @@ function apart(a: PagePlacement | undefined, b: PagePlacement | undefined): bool
  * versions x 4 languages each on crewAI's shape), and comparing name lists each time was most of
  * a search's time there.
  */
+/** A placement's versions, products and languages as one string, made once per placement (a
+ *  page's lives as long as the site it was loaded with). */
+const signatures = new WeakMap<PagePlacement, string>();
+function signatureOf(p: PagePlacement): string {
+  let key = signatures.get(p);
+  if (key === undefined) signatures.set(p, (key = JSON.stringify([p.versions ?? null, p.products ?? null, p.languages ?? null])));
+  return key;
+}
+
 class PlacementIds {
   private readonly ids = new Map<string, number>();
   private readonly byId: (PagePlacement | undefined)[] = [undefined];
@@ -242,7 +251,7 @@ class PlacementIds {
     if (p === undefined) return 0;
     const cached = this.known.get(p);
     if (cached !== undefined) return cached;
-    const key = JSON.stringify([p.versions ?? null, p.products ?? null, p.languages ?? null]);
+    const key = signatureOf(p);
     let id = this.ids.get(key);
     if (id === undefined) {
       id = this.byId.length;
