@@ -4,6 +4,7 @@
 // TypeScript sources as they are, so a checkout without a build, or with sources edited since,
 // always runs the current code. An installed package has no src/: it always runs the bundle.
 import { existsSync, readdirSync, statSync } from "node:fs";
+import module from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -25,6 +26,10 @@ let main;
 if (existsSync(bundle) && statSync(bundle).mtimeMs >= newest(sources)) {
   // Source maps are not turned on here: Node reads every chunk's map as it loads it (~50 ms of
   // a ~0.5 s start). In a checkout, `node --enable-source-maps bin/svc-mcp.js` maps stack traces.
+  // Node 22.1+ keeps V8's compiled code of the chunks on disk (under the system's temporary
+  // folder, or NODE_COMPILE_CACHE): later starts skip compiling what an earlier one compiled,
+  // also after `npx` unpacked the same files again. Node 20 has no such API; it compiles each time.
+  module.enableCompileCache?.();
   ({ main } = await import(bundle));
 } else {
   let register;
