@@ -285,7 +285,12 @@ export class SearchIndex {
     this.navConfig = config;
     this.operationPaths = new Map([...(site.api?.pages.values() ?? [])].filter((i) => i.kind === "operation").map((i) => [i.pagePath, operationPathKey(i.path)]));
     // Each navigation page's access rule, for readers' own twin rules (`branchesFor`).
-    this.navRules = new Map([...config.navPages.keys()].map((path) => [path, this.rules.id(site.pages.get(path)?.file.access ?? {})]));
+    // A navigation entry with no page is no reader's: it counts as a restricted one does (else
+    // whether an entry's page is restricted or missing would show in how versions fold).
+    this.navRules = new Map([...config.navPages.keys()].flatMap((path) => {
+      const page = site.pages.get(path);
+      return page === undefined ? [] : [[path, this.rules.id(page.file.access)] as const];
+    }));
     this.branches.clear();
     this.branched = this.defaultVersion !== undefined || [...config.navPages.values()].some((p) => p.products !== undefined);
     const wanted = new Map<string, { page: Page; placement: PagePlacement | undefined }>();
@@ -632,7 +637,10 @@ export class SearchIndex {
     let branches = this.branches.get(key);
     if (branches !== undefined) return branches;
     const readable = readerClass?.readable;
-    const visible = (path: string): boolean => readable === undefined || readable[this.navRules.get(path) ?? -1] === 1;
+    const visible = (path: string): boolean => {
+      const rule = this.navRules.get(path);
+      return rule !== undefined && (readable === undefined || readable[rule] === 1);
+    };
     const twins = twinRules(this.navConfig, visible, languages);
     const present = new Set<string>();
     for (const [path, placement] of this.navConfig.navPages) if (visible(path)) for (const v of placement.versions ?? []) present.add(v);
@@ -722,10 +730,14 @@ export class SearchIndex {
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
     const pageFields = this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
     const rule = this.rules.id(page.file.access);
+    // Boilerplate is counted on the page as every reader of it reads it: with no snippet of another
+    // rule inlined. Counted on the first variant (every snippet in), a restricted snippet's text
+    // changed how other readers' pages were indexed, and their scores told what it said.
+    const everyReaders = variants.find((v) => v.condition === undefined || v.condition.every((a) => !a.readable)) ?? (variants[0] as (typeof variants)[number]);
+    this.repeated.record(page.path, title[0] as string, placeOf(page.path, placement), rule, this.analyse(everyReaders.expanded?.body ?? page.body).split);
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
       const body = expanded?.body ?? page.body;
       const analysed = this.analyse(body);
-      if (i === 0) this.repeated.record(page.path, title[0] as string, placeOf(page.path, placement), rule, analysed.split);
       const { sections } = analysed;
       const { sequences, sketch } = this.sequencesOf(analysed, rule);
       const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0);
