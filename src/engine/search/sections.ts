@@ -305,7 +305,10 @@ export function cleanLine(line: string): string | null {
  *  of indexing on reference pages dense with links and code spans. */
 export function inlineToPlainText(text: string): string {
   let s = stripTags(text);
-  if (s.includes("](")) s = s.replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, "$1");
+  // A link's text may wrap onto following lines (prettier's proseWrap writes `[Login with\n
+  // Github](/guides/github)`), never across a blank line: read per line, the URL's words became
+  // text and the brackets showed in snippets.
+  if (s.includes("](")) s = s.replace(/!?\[([^\]\n]*(?:\n[^\]\n]+)*)\]\([^)\n]*\)/g, "$1");
   if (s.includes("][")) s = s.replace(/\[([^\]\n]*)\]\[[^\]\n]*\]/g, "$1");
   if (s.includes("`") || s.includes("**") || s.includes("__") || s.includes("~~")) s = s.replace(/`+|\*\*|__|~~/g, "");
   // Character references as a reader sees them (`&#x5F;meta` is `_meta`, `&nbsp;` a space):
