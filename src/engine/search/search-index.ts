@@ -11,6 +11,8 @@ import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
 import { type Section, sectionText, type SplitSection, splitSections } from "./sections.js";
+import { operationWords } from "./operation-words.js";
+import { withReferenceListItems } from "./reference-lists.js";
 import { withTableRows } from "./table-rows.js";
 import { makeSnippet, type SnippetSource, snippetSource } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
@@ -676,7 +678,7 @@ export class SearchIndex {
     const sidebar = page.frontMatter.sidebarTitle;
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(readerText(sidebar));
     const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
-    const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
+    const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " "), operationWords(page.meta.openapi)];
     const pageFields = this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
     const rule = this.rules.id(page.file.access);
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
@@ -711,7 +713,7 @@ export class SearchIndex {
   private analyse(body: string): AnalysedBody {
     let done = this.analysed.get(body);
     if (done === undefined) {
-      const split = withTableRows(body, splitSections(body));
+      const split = withReferenceListItems(body, withTableRows(body, splitSections(body)));
       const sections = split.map((s): StoredSection => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
       done = { split, sections, indexed: new Map() };
       this.analysed.set(body, done);
