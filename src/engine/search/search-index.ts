@@ -190,6 +190,8 @@ export class SearchIndex {
   private priors = new Float64Array(1024);
   /** The operation path each API page documents (`operationPathKey`), by page path. */
   private operationPaths = new Map<string, string>();
+  /** Pages whose operation the loaded API reference renders (so their text shows it). */
+  private apiPages = new Set<string>();
 
   /** Text of recently returned sections by section id (ids are never reused): rebuilding it
    *  from the page body is most of the cost of a hit. */
@@ -278,6 +280,7 @@ export class SearchIndex {
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
     this.navConfig = config;
     this.operationPaths = new Map([...(site.api?.pages.values() ?? [])].filter((i) => i.kind === "operation").map((i) => [i.pagePath, operationPathKey(i.path)]));
+    this.apiPages = new Set(site.api?.pages.keys() ?? []);
     // Each navigation page's access rule, for readers' own twin rules (`branchesFor`).
     this.navRules = new Map([...config.navPages.keys()].map((path) => [path, this.rules.id(site.pages.get(path)?.file.access ?? {})]));
     this.branches.clear();
@@ -678,7 +681,7 @@ export class SearchIndex {
     const sidebar = page.frontMatter.sidebarTitle;
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(readerText(sidebar));
     const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
-    const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " "), operationWords(page.meta.openapi)];
+    const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " "), this.apiPages.has(page.path) ? "" : operationWords(page.meta.openapi, page.body)];
     const pageFields = this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
     const rule = this.rules.id(page.file.access);
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {

@@ -11,11 +11,19 @@ import { inlineSite } from "./inline-site.js";
  */
 describe("operation words of an endpoint page", () => {
   it("are the method and path, or the webhook name, without the spec file or URL", () => {
-    expect(operationWords("POST /api/v1/namespaces/{namespaceKey}/flags")).toBe("POST /api/v1/namespaces/{namespaceKey}/flags");
-    expect(operationWords("/api-reference/v01.35.00/openapi-v01.35.00.json get /webhooks/{id}")).toBe("get /webhooks/{id}");
-    expect(operationWords("/api-reference/webhooks-openapi.json webhook crawlPage")).toBe("webhook crawlPage");
-    expect(operationWords("https://example.com/spec.yaml GET /users")).toBe("GET /users");
-    expect(operationWords(undefined)).toBe("");
+    expect(operationWords("POST /api/v1/namespaces/{namespaceKey}/flags", "curl --request POST")).toBe("POST /api/v1/namespaces/{namespaceKey}/flags");
+    expect(operationWords("/api-reference/v01.35.00/openapi-v01.35.00.json get /webhooks/{id}", "")).toBe("get /webhooks/{id}");
+    expect(operationWords("/api-reference/webhooks-openapi.json webhook crawlPage", "")).toBe("webhook crawlPage");
+    expect(operationWords("https://example.com/spec.yaml GET /users", "")).toBe("GET /users");
+    expect(operationWords(undefined, "")).toBe("");
+    expect(operationWords("", "")).toBe("");
+    expect(operationWords("v1-openapi POST /batch/scrape", "")).toBe("POST /batch/scrape");
+    expect(operationWords("/users", "")).toBe("");
+  });
+
+  it("are nothing when the page's text already has the path or name", () => {
+    expect(operationWords("post /v3/memories/add/", "Adds memories. POST /v3/memories/add/ answers with an event.")).toBe("");
+    expect(operationWords("spec.json webhook crawlPage", "The CrawlPage event fires per page.")).toBe("");
   });
 
   it("find the page by the path it documents", () => {
