@@ -3,6 +3,8 @@ import { SearchIndex } from "../../../src/engine/search/search-index.js";
 import { toPlainText } from "../../../src/engine/search/sections.js";
 import { inlineSite } from "./inline-site.js";
 
+// Markdown that is not text a reader reads (issue 24, item 1), in the forms real sites write it.
+
 /**
  * A Markdown link whose text wraps onto the next line, as prettier's `proseWrap` writes it (flipt's
  * docs: 47 such links on 29 pages). Read line by line, the brackets and the URL stayed in the text:
@@ -32,5 +34,16 @@ describe("links wrapped over lines", () => {
     expect(hits.map((h) => h.page.path)).toEqual(["/keycloak"]);
     const auth = index.search({ query: "login github", canRead: () => true });
     expect(auth.map((h) => [h.page.path, h.snippet])).toEqual([["/auth", "Tokens sign requests. Read our Login with Github guide for more."]]);
+  });
+});
+
+/**
+ * A thematic break (`---`, `* * *`, `___`) or a setext underline is a rule a reader sees as a
+ * line, not text: generated API pages open with one, and their snippets began "--- GET /brands".
+ */
+describe("thematic breaks", () => {
+  it("are not text", () => {
+    expect(toPlainText(["Intro.", "", "---", "", "`GET /brands`", "* * *", "___", "Title", "===", "- - -", "End -- not a rule."].join("\n"))).toBe("Intro.\n\nGET /brands\n\nTitle\n\nEnd -- not a rule.");
+    expect(toPlainText("- a list item\n-- two dashes")).toBe("a list item\n-- two dashes");
   });
 });
