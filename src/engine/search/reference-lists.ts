@@ -15,7 +15,9 @@ export const MIN_ITEMS = 8;
 
 /** `sections` of `body` with the items of long reference lists split out. */
 export function withReferenceListItems(body: string, sections: readonly SplitSection[]): SplitSection[] {
-  if (!body.includes("`")) return [...sections];
+  // Cheap native scans first: most pages hold no code-led item, and the line scan below costs
+  // a tenth of indexing on spree when run on every section.
+  if (!(body.includes("- `") || body.includes("* `") || body.includes("+ `") || body.includes("- **`") || body.includes("* **`"))) return [...sections];
   return withBlockUnits(body, sections, referenceLists);
 }
 

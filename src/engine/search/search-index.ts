@@ -222,6 +222,8 @@ export class SearchIndex {
    *  same files (dozens of versions × languages, most pages unchanged from one release to the
    *  next) splits, segments and sketches each text once, and its copies share the term arrays. */
   private analysed = new Map<string, AnalysedBody>();
+  /** The same for endpoint pages, which are analysed without reference-list items (`analyse`). */
+  private analysedApi = new Map<string, AnalysedBody>();
   private texts = 0;
 
   /** Each kind of search's `acceptedUnits` (by reader class, version and language), until the next `sync`. */
@@ -319,10 +321,11 @@ export class SearchIndex {
     }
     if (added > 0) {
       this.analyzer.releaseCaches();
-      this.texts = this.analysed.size;
+      this.texts = this.analysed.size + this.analysedApi.size;
     }
     if (added > 0 || removed > 0) this.index.prepare();
     this.analysed = new Map();
+    this.analysedApi = new Map();
     return { added, removed };
   }
 
@@ -686,7 +689,7 @@ export class SearchIndex {
     const rule = this.rules.id(page.file.access);
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
       const body = expanded?.body ?? page.body;
-      const analysed = this.analyse(body);
+      const analysed = this.analyse(body, isApiPage(page));
       if (i === 0) this.repeated.record(page.path, title[0] as string, placeOf(page.path, placement), rule, analysed.split);
       const { sections } = analysed;
       const { sequences, sketch } = this.sequencesOf(analysed, rule);
@@ -713,13 +716,18 @@ export class SearchIndex {
   /** A body's sections, their term sequences and its sketch: made once per distinct text in a
    *  `sync` (see `analysed`). Only what search returns is kept of a section; prose and code
    *  were needed for indexing alone. */
-  private analyse(body: string): AnalysedBody {
-    let done = this.analysed.get(body);
+  private analyse(body: string, api: boolean): AnalysedBody {
+    const cache = api ? this.analysedApi : this.analysed;
+    let done = cache.get(body);
     if (done === undefined) {
-      const split = withReferenceListItems(body, withTableRows(body, splitSections(body)));
+      // The field lists an API reference renders are not split into items: they are the
+      // boilerplate of endpoint pages (spree's: 2,500 more units, a fifth more indexing), and
+      // items of their own would let endpoint pages crowd out the guides again.
+      const rows = withTableRows(body, splitSections(body));
+      const split = api ? rows : withReferenceListItems(body, rows);
       const sections = split.map((s): StoredSection => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
       done = { split, sections, indexed: new Map() };
-      this.analysed.set(body, done);
+      cache.set(body, done);
     }
     return done;
   }
