@@ -314,4 +314,31 @@ describe("one unreadable element and one unknown language code", () => {
       "",
     ]);
   });
+  it("legacy group keys: isDefaultOpen is ignored and a group without pages is shown empty, both warnings", async () => {
+    const dir = tempRepo({
+      "docs.json": { name: "Legacy", navigation: { groups: [{ group: "Start", isDefaultOpen: true, pages: ["index", { group: "Nested", isDefaultOpen: false, pages: ["deep"] }] }, { group: "Coming soon" }] } },
+      "index.mdx": page("Home"),
+      "deep.mdx": page("Deep"),
+    });
+    expect(await runCli(["check", "--dir", dir])).toEqual({
+      code: 0,
+      stdout: [
+        'docs.json:7:9 navigation.groups[0].isDefaultOpen: warning: is not a docs.json key and has no effect ("expanded": true opens a nested group)',
+        'docs.json:12:13 navigation.groups[0].pages[1].isDefaultOpen: warning: is not a docs.json key and has no effect ("expanded": true opens a nested group)',
+        'docs.json:19:7 navigation.groups[1]: warning: has no "pages" (or "openapi" to generate them): the group is shown empty',
+        "checked docs.json and 2 pages: 0 errors, 3 warnings",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+    const nav = await runCli(["nav", "--dir", dir]);
+    expect(nav).toEqual({
+      code: 0,
+      stdout: ["Legacy", "root: groups", "eyebrows: theme default", "drilldown: theme default", "", "group Start", "  Home  /index", "  group Nested  (collapsed)", "    Deep  /deep", "group Coming soon", ""].join("\n"),
+      stderr: "",
+    });
+    const found = await runCli(["search", "--dir", dir, "deep"]);
+    expect(found.code).toBe(0);
+    expect(found.stdout).toContain("/deep");
+  });
 });

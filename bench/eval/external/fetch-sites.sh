@@ -2,12 +2,15 @@
 # Fetch the external Mintlify sites of issue 24 at fixed commits into $1 (default /tmp/quality/sites),
 # for `npx tsx bench/eval/external/run-external.ts <sites dir> <questions dir>`. Their text and the
 # questions stay out of the repository.
+# `fetch-sites.sh <dir> [name...]` fetches only the sites named.
 # name repo commit subdir. Uses a local mirror under /work/.mirror when present, else clones from GitHub.
 set -euo pipefail
 out=${1:-/tmp/quality/sites}
+only=" ${*:2} "
 mkdir -p "$out"
 while read -r name repo commit sub; do
   [ -z "$name" ] && continue
+  [ "$only" = "  " ] || [[ "$only" == *" $name "* ]] || continue
   mirror=/work/.mirror/${repo/\//+}/repo
   if [ ! -d "$mirror" ]; then
     mirror=$(mktemp -d)/repo.git
@@ -29,4 +32,10 @@ tyk TykTechnologies/tyk-docs 95922c952e677f1b455f06028c04b4b7bb9e10bf .
 firecrawl mendableai/firecrawl-docs 142b49850032ddb87f77a346a949d0a729244120 .
 mem0 mem0ai/mem0 8d5b7865bd0521e75fe9ab1b260eeccc83f8a378 docs
 dify langgenius/dify-docs 9d8344e72dffb71993ba9874ec762bb5d456ad0f .
+mintlify mintlify/docs 3bbce7aa1abf66b19671bc398b9752d608fd0826 .
+comfy Comfy-Org/docs ffb27fc2a2ea3860a9b12bb66716b91ad14dc997 .
+karzoun KarzounApps/docs 1e12e4d44ed020b3f25f4d6310f2132efcb33457 .
+firma Firma-esign/firma-docs 7abe480dccf00bcf29f6349f99b98219502aae34 .
+dodo dodopayments/dodo-docs 2570212d81c954237bfb973d31780444da0f1e9e .
+flipt flipt-io/docs d8b156f7db93dcc5d932dc276fb75482b3f07afa docs
 LIST

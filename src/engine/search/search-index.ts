@@ -11,6 +11,8 @@ import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
 import { type Section, sectionText, type SplitSection, splitSections } from "./sections.js";
+import { operationWords } from "./operation-words.js";
+import { withReferenceListItems } from "./reference-lists.js";
 import { withTableRows } from "./table-rows.js";
 import { makeSnippet, type SnippetSource, snippetSource } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
@@ -196,6 +198,8 @@ export class SearchIndex {
   private priors = new Float64Array(1024);
   /** The operation path each API page documents (`operationPathKey`), by page path. */
   private operationPaths = new Map<string, string>();
+  /** Pages whose operation the loaded API reference renders (so their text shows it). */
+  private apiPages = new Set<string>();
 
   /** Text of recently returned sections by section id (ids are never reused): rebuilding it
    *  from the page body is most of the cost of a hit. */
@@ -226,6 +230,8 @@ export class SearchIndex {
    *  same files (dozens of versions × languages, most pages unchanged from one release to the
    *  next) splits, segments and sketches each text once, and its copies share the term arrays. */
   private analysed = new Map<string, AnalysedBody>();
+  /** The same for endpoint pages, which are analysed without reference-list items (`analyse`). */
+  private analysedApi = new Map<string, AnalysedBody>();
   private texts = 0;
 
   /** Each kind of search's `acceptedUnits` (by reader class, version and language), until the next `sync`. */
@@ -284,6 +290,7 @@ export class SearchIndex {
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
     this.navConfig = config;
     this.operationPaths = new Map([...(site.api?.pages.values() ?? [])].filter((i) => i.kind === "operation").map((i) => [i.pagePath, operationPathKey(i.path)]));
+    this.apiPages = new Set(site.api?.pages.keys() ?? []);
     // Each navigation page's access rule, for readers' own twin rules (`branchesFor`).
     // A navigation entry with no page is no reader's: it counts as a restricted one does (else
     // whether an entry's page is restricted or missing would show in how versions fold).
@@ -327,10 +334,11 @@ export class SearchIndex {
     }
     if (added > 0) {
       this.analyzer.releaseCaches();
-      this.texts = this.analysed.size;
+      this.texts = this.analysed.size + this.analysedApi.size;
     }
     if (added > 0 || removed > 0) this.index.prepare();
     this.analysed = new Map();
+    this.analysedApi = new Map();
     return { added, removed };
   }
 
@@ -727,17 +735,17 @@ export class SearchIndex {
     const sidebar = page.frontMatter.sidebarTitle;
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(readerText(sidebar));
     const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
-    const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " ")];
+    const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " "), this.apiPages.has(page.path) ? "" : operationWords(page.meta.openapi, page.body)];
     const pageFields = this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
     const rule = this.rules.id(page.file.access);
     // Boilerplate is counted on the page as every reader of it reads it: with no snippet of another
     // rule inlined. Counted on the first variant (every snippet in), a restricted snippet's text
     // changed how other readers' pages were indexed, and their scores told what it said.
     const everyReaders = variants.find((v) => v.condition === undefined || v.condition.every((a) => !a.readable)) ?? (variants[0] as (typeof variants)[number]);
-    this.repeated.record(page.path, title[0] as string, placeOf(page.path, placement), rule, this.analyse(everyReaders.expanded?.body ?? page.body).split);
+    this.repeated.record(page.path, title[0] as string, placeOf(page.path, placement), rule, this.analyse(everyReaders.expanded?.body ?? page.body, isApiPage(page)).split);
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
       const body = expanded?.body ?? page.body;
-      const analysed = this.analyse(body);
+      const analysed = this.analyse(body, isApiPage(page));
       const { sections } = analysed;
       const { sequences, sketch } = this.sequencesOf(analysed, rule);
       const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0);
@@ -763,13 +771,18 @@ export class SearchIndex {
   /** A body's sections, their term sequences and its sketch: made once per distinct text in a
    *  `sync` (see `analysed`). Only what search returns is kept of a section; prose and code
    *  were needed for indexing alone. */
-  private analyse(body: string): AnalysedBody {
-    let done = this.analysed.get(body);
+  private analyse(body: string, api: boolean): AnalysedBody {
+    const cache = api ? this.analysedApi : this.analysed;
+    let done = cache.get(body);
     if (done === undefined) {
-      const split = withTableRows(body, splitSections(body));
+      // The field lists an API reference renders are not split into items: they are the
+      // boilerplate of endpoint pages (spree's: 2,500 more units, a fifth more indexing), and
+      // items of their own would let endpoint pages crowd out the guides again.
+      const rows = withTableRows(body, splitSections(body));
+      const split = api ? rows : withReferenceListItems(body, rows);
       const sections = split.map((s): StoredSection => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
       done = { split, sections, indexed: new Map() };
-      this.analysed.set(body, done);
+      cache.set(body, done);
     }
     return done;
   }

@@ -274,6 +274,8 @@ export function toPlainText(mdx: string): string {
   return inlineToPlainText(lines.join("\n"));
 }
 
+const THEMATIC_BREAK_RE = /^[ \t]*(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|={3,}[ \t]*)$/;
+
 /**
  * Line-level markup of one prose line: list bullets, quote markers and table pipes go; an
  * import/export line or a table separator row is dropped entirely (null). Done per line with
@@ -285,6 +287,9 @@ export function cleanLine(line: string): string | null {
   if (i === line.length) return "";
   const c = line.charCodeAt(i);
   if ((c === 105 || c === 101) && /^(?:import|export)[ \t]/.test(line.slice(i, i + 7))) return null;
+  // A thematic break (`---`, `***`, `_ _ _`) or a setext underline is a rule, not text: generated
+  // API pages open with one, and snippets read "--- GET /brands".
+  if ((c === 45 || c === 42 || c === 95 || c === 61) && THEMATIC_BREAK_RE.test(line)) return "";
   let s = line;
   if (c === 62 /* > */) s = line.slice(line.charCodeAt(i + 1) === 32 ? i + 2 : i + 1);
   else if ((c === 45 || c === 42 || c === 43) && (line.charCodeAt(i + 1) === 32 || line.charCodeAt(i + 1) === 9)) s = line.slice(i + 2);
@@ -305,7 +310,10 @@ export function cleanLine(line: string): string | null {
  *  of indexing on reference pages dense with links and code spans. */
 export function inlineToPlainText(text: string): string {
   let s = stripTags(text);
-  if (s.includes("](")) s = s.replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, "$1");
+  // A link's text may wrap onto following lines (prettier's proseWrap writes `[Login with\n
+  // Github](/guides/github)`), never across a blank line: read per line, the URL's words became
+  // text and the brackets showed in snippets.
+  if (s.includes("](")) s = s.replace(/!?\[([^\]\n]*(?:\n[^\]\n]+)*)\]\([^)\n]*\)/g, "$1");
   if (s.includes("][")) s = s.replace(/\[([^\]\n]*)\]\[[^\]\n]*\]/g, "$1");
   if (s.includes("`") || s.includes("**") || s.includes("__") || s.includes("~~")) s = s.replace(/`+|\*\*|__|~~/g, "");
   // Character references as a reader sees them (`&#x5F;meta` is `_meta`, `&nbsp;` a space):

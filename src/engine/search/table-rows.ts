@@ -1,4 +1,5 @@
-import { forEachContentLine, normalizeNewlines, sectionParts, type SplitSection } from "./sections.js";
+import { type Block, withBlockUnits } from "./block-units.js";
+import { forEachContentLine, type SplitSection } from "./sections.js";
 
 /**
  * A long reference table's rows as units of their own (issue 24, item 5). A table of error
@@ -14,54 +15,22 @@ export const MIN_ROWS = 8;
 /** `sections` of `body` (from `splitSections`) with the rows of long tables split out. */
 export function withTableRows(body: string, sections: readonly SplitSection[]): SplitSection[] {
   if (!body.includes("|")) return [...sections];
-  const normal = normalizeNewlines(body);
-  const out: SplitSection[] = [];
-  for (const s of sections) {
-    const tables = longTables(normal, s.start, s.end);
-    if (tables.length === 0) {
-      out.push(s);
-      continue;
-    }
-    let from = s.start;
-    let kept = false;
-    const rest = (to: number): void => {
-      const parts = sectionParts(normal, from, Math.max(from, to));
-      // The heading keeps a unit of its own even when all its text is table: it names the table.
-      if (parts.text !== "" || (!kept && to >= s.end)) out.push({ ...s, ...parts, start: from, end: Math.max(from, to) });
-      kept ||= parts.text !== "";
-    };
-    for (const t of tables) {
-      rest(t.start);
-      for (const r of t.rows) {
-        const parts = sectionParts(normal, r.start, r.end);
-        if (parts.text !== "") out.push({ ...s, ...parts, start: r.start, end: r.end });
-      }
-      from = t.end;
-    }
-    rest(s.end);
-  }
-  return out;
-}
-
-interface Table {
-  readonly start: number;
-  readonly end: number;
-  readonly rows: readonly { readonly start: number; readonly end: number }[];
+  return withBlockUnits(body, sections, longTables);
 }
 
 const ROW_RE = /^[ \t]*\|/;
 const SEPARATOR_RE = /^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*\|?[ \t]*$/;
 
 /** Tables of at least `MIN_ROWS` body rows in `body[start, end)`, outside code, with row offsets. */
-function longTables(body: string, start: number, end: number): Table[] {
+function longTables(body: string, start: number, end: number): Block[] {
   const lines = body.slice(start, end).split("\n");
-  const tables: Table[] = [];
+  const tables: Block[] = [];
   let run: { start: number; end: number; line: string }[] = [];
   const close = (): void => {
     // A table: a header row, a separator row, body rows.
     if (run.length >= MIN_ROWS + 2 && SEPARATOR_RE.test((run[1] as { line: string }).line)) {
       const rows = run.slice(2).map((r) => ({ start: r.start, end: r.end }));
-      tables.push({ start: (run[0] as { start: number }).start, end: (run.at(-1) as { end: number }).end, rows });
+      tables.push({ start: (run[0] as { start: number }).start, end: (run.at(-1) as { end: number }).end, units: rows });
     }
     run = [];
   };

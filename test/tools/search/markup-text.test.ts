@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { SearchIndex } from "../../../src/engine/search/search-index.js";
+import { toPlainText } from "../../../src/engine/search/sections.js";
+import { inlineSite } from "./inline-site.js";
+
+// Markdown that is not text a reader reads (issue 24, item 1), in the forms real sites write it.
+
+/**
+ * A Markdown link whose text wraps onto the next line, as prettier's `proseWrap` writes it (flipt's
+ * docs: 47 such links on 29 pages). Read line by line, the brackets and the URL stayed in the text:
+ * snippets showed `[Login with Github](/v1/guides/...)` and the URL's path words were indexed as
+ * the page's prose, so a page linking to a guide matched the guide's words.
+ */
+describe("links wrapped over lines", () => {
+  it("keeps the link text and drops the URL, however the text wraps", () => {
+    const text = ["<Tip>", "  Read our [Login with", "  Github](/v1/guides/operation/authentication/login-with-github) guide for a", "  more in-depth walk-through.", "</Tip>"].join("\n");
+    expect(toPlainText(text)).toBe("Read our Login with\nGithub guide for a\nmore in-depth walk-through.");
+    expect(toPlainText("See [the\nthree\nline link](/a/b) here.")).toBe("See the\nthree\nline link here.");
+    expect(toPlainText("An image ![logo\nalt](/images/logo.png) inline.")).toBe("An image logo\nalt inline.");
+  });
+
+  it("does not join brackets across a blank line (a paragraph ends there)", () => {
+    expect(toPlainText("A [bracket\n\nthen](/x) after.")).toBe("A [bracket\n\nthen](/x) after.");
+  });
+
+  it("indexes no word of the URL, and the snippet shows the text only", () => {
+    const site = inlineSite({
+      "/auth.mdx": "---\ntitle: Authentication\n---\n\nTokens sign requests.\n\nRead our [Login with\nGithub](/guides/keycloak-realm) guide for more.\n",
+      "/keycloak.mdx": "---\ntitle: Keycloak\n---\n\nSet up a keycloak realm for single sign-on.\n",
+    });
+    const index = new SearchIndex();
+    index.sync(site);
+    const hits = index.search({ query: "keycloak realm", canRead: () => true });
+    expect(hits.map((h) => h.page.path)).toEqual(["/keycloak"]);
+    const auth = index.search({ query: "login github", canRead: () => true });
+    expect(auth.map((h) => [h.page.path, h.snippet])).toEqual([["/auth", "Tokens sign requests. Read our Login with Github guide for more."]]);
+  });
+});
+
+/**
+ * A thematic break (`---`, `* * *`, `___`) or a setext underline is a rule a reader sees as a
+ * line, not text: generated API pages open with one, and their snippets began "--- GET /brands".
+ */
+describe("thematic breaks", () => {
+  it("are not text", () => {
+    expect(toPlainText(["Intro.", "", "---", "", "`GET /brands`", "* * *", "___", "Title", "===", "- - -", "End -- not a rule."].join("\n"))).toBe("Intro.\n\nGET /brands\n\nTitle\n\nEnd -- not a rule.");
+    expect(toPlainText("- a list item\n-- two dashes")).toBe("a list item\n-- two dashes");
+  });
+});
