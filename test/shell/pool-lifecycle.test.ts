@@ -184,6 +184,30 @@ describe("bounds per caller", () => {
   });
 });
 
+describe("new callers", () => {
+  it("fresh callers, as many as the pool has workers, each sending a first runaway, leave a worker for a caller whose commands answer", async () => {
+    const rec = new PoolRecorder();
+    // A pool of four keeping two, one of them for trusted callers (issue 25 on the pool of six: six fresh addresses held every worker).
+    const host = new ShellHost({ workers: 4, reserveWorkers: 2, trustedWorkers: 1, maxRunningPerCaller: 2, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      // The victim has been reading: its commands answer, so it is trusted.
+      expect(await shell.run("ls /", "victim")).toEqual(lsRoot);
+      const fresh = ["f1", "f2", "f3", "f4"];
+      const aborts = fresh.map(() => new AbortController());
+      const held = fresh.map((caller, k) => shell.run(RUNAWAY, caller, aborts[k]?.signal));
+      await rec.next((e) => e.t === "queued" && e.call === 5);
+      expect(await shell.run("ls /", "victim")).toEqual(lsRoot);
+      // Three new callers' runaways run; the fourth waits (it would take the trusted worker); the victim's ls ran.
+      expect(rec.events.flatMap((e) => (e.t === "start" ? [e.call] : []))).toEqual([1, 2, 3, 4, 6]);
+      for (const a of aborts) a.abort();
+      expect(await Promise.all(held)).toEqual(fresh.map(() => CANCELLED));
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 describe("heavy callers", () => {
   it("callers that gave up a running command are heavy: their next runaways never take the reserve, so a caller with nothing running finds a worker", async () => {
     const rec = new PoolRecorder();

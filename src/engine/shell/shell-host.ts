@@ -7,7 +7,7 @@ import type { Site, SiteFile } from "../../vfs/site.js";
 import type { SiteView } from "../../vfs/view.js";
 import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./shell.js";
 import { FairQueue } from "./fair-queue.js";
-import { HeavyCallers } from "./heavy-callers.js";
+import { CallerStanding } from "./caller-standing.js";
 import type { CallEnd, PoolEvent, WorkerExit } from "./pool-events.js";
 import { type EncodedSnapshot, type SharedSnapshot, SnapshotEncoder } from "./shared-snapshot.js";
 import { workerExecArgv } from "./worker-exec-argv.js";
@@ -106,6 +106,8 @@ interface Slot {
   /** The call it runs, and that call's deadline. */
   call: Pending | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** When its call's command started (`now`): how long it held the worker decides its caller's standing. */
+  startedAt: number;
   /** Views and shared files (`ExtraFile`) this worker holds (sent once each). */
   readonly viewsSent: Set<number>;
   readonly extrasSent: Set<number>;
@@ -131,11 +133,17 @@ export interface ShellHostOptions {
   readonly maxHeldPerCaller?: number;
   readonly maxRunningPerCaller?: number;
   readonly reserveWorkers?: number;
+  /** Workers only trusted callers may take (default `LIMITS.shellWorker.trustedWorkers`; capped below `reserveWorkers`). */
+  readonly trustedWorkers?: number;
+  /** A command that held its worker this long makes its caller heavy, answered or not (default `LIMITS.shellWorker.heavyAfterMs`). */
+  readonly heavyAfterMs?: number;
+  /** How long a caller stays heavy after a command of theirs held a worker for long (default `LIMITS.shellWorker.heavyForMs`). */
+  readonly heavyForMs?: number;
   /** How long a given-up command may take to stop before its worker is ended (default `LIMITS.shellWorker.cancelGraceMs`). */
   readonly cancelGraceMs?: number;
   /** A worker idle this long is stopped, all but one (default `LIMITS.shellWorker.idleMs`). */
   readonly idleMs?: number;
-  /** Milliseconds (idle time); tests move it by hand. */
+  /** Milliseconds (idle time, heaviness wearing off); tests move it by hand. */
   readonly now?: () => number;
   /** Told of everything the pool does, in order (`PoolEvent`): tests and the bench watch it. */
   readonly onEvent?: (event: PoolEvent) => void;
@@ -205,8 +213,9 @@ export class ShellHost {
   private readonly idleMs: number;
   private readonly maxHeld: number;
   private readonly cancelGraceMs: number;
-  /** Callers that held workers for long (a runaway, a call given up while running). */
-  private readonly heavy = new HeavyCallers(LIMITS.shellWorker.heavyCallers);
+  /** What callers' commands did: answered (trusted), held a worker for long (heavy), or nothing known (new). */
+  private readonly standing: CallerStanding;
+  private readonly heavyAfterMs: number;
   private readonly now: () => number;
   private readonly idleSweep: NodeJS.Timeout;
   /** Workers at most. */
@@ -220,17 +229,21 @@ export class ShellHost {
     this.deadlineMs = this.limits.maxExecutionMs + (options.stuckGraceMs ?? defaults.stuckGraceMs);
     this.size = Math.max(1, options.workers ?? shellPoolSize(availableParallelism()));
     this.maxHeld = options.maxHeldPerCaller ?? defaults.maxHeldPerCaller;
+    this.now = options.now ?? Date.now;
+    this.standing = new CallerStanding({ capacity: defaults.rememberedCallers, heavyForMs: options.heavyForMs ?? defaults.heavyForMs, now: this.now });
+    // A pool of one or two keeps no reserve beyond the worker a newcomer takes anyway.
+    const reserve = Math.min(options.reserveWorkers ?? defaults.reserveWorkers, this.size - 1);
     this.queue = new FairQueue<Pending>({
       maxHeld: this.maxHeld,
       maxRunning: options.maxRunningPerCaller ?? defaults.maxRunningPerCaller,
       capacity: this.size,
-      // A pool of one or two keeps no reserve beyond the worker a newcomer takes anyway.
-      reserve: Math.min(options.reserveWorkers ?? defaults.reserveWorkers, this.size - 1),
-      heavy: (caller) => this.heavy.has(caller),
+      reserve,
+      trustedReserve: Math.min(options.trustedWorkers ?? defaults.trustedWorkers, reserve),
+      standing: (caller) => this.standing.of(caller),
     });
+    this.heavyAfterMs = options.heavyAfterMs ?? defaults.heavyAfterMs;
     this.cancelGraceMs = options.cancelGraceMs ?? defaults.cancelGraceMs;
     this.idleMs = options.idleMs ?? defaults.idleMs;
-    this.now = options.now ?? Date.now;
     this.idleSweep = setInterval(() => this.retireIdle(), this.idleMs);
     this.idleSweep.unref();
   }
@@ -376,7 +389,7 @@ export class ShellHost {
     }
     const slot = this.slots.find((s) => s.call === p);
     if (slot === undefined || p.ended) return;
-    this.heavy.mark(p.caller);
+    this.standing.heldLong(p.caller);
     Atomics.store(slot.interrupt, 0, p.id);
     slot.worker.postMessage({ t: "cancel", id: p.id } satisfies ToWorker);
     this.end(p, CANCELLED, "cancelled");
@@ -489,6 +502,7 @@ export class ShellHost {
     if (message.t === "started") {
       // The call's clock: past its limit and the grace, the worker is taken for stuck.
       slot.timer = setTimeout(() => this.stuck(slot, p), this.deadlineMs);
+      slot.startedAt = this.now();
       return;
     }
     if (message.t === "result") {
@@ -496,10 +510,16 @@ export class ShellHost {
       // A call stopped at its time limit may leave work of its own running in the worker (a
       // command that ignored the abort): the next call gets a fresh worker instead.
       if (message.result.exitCode === 124) {
-        this.heavy.mark(p.caller);
+        this.standing.heldLong(p.caller);
         this.retire(slot, "time-limit");
         this.answer(p, message.result, "result");
       } else {
+        // Answered: quickly, or after holding its worker for long (a command given up while
+        // it ran has made its caller heavy already).
+        if (!p.ended) {
+          if (this.now() - slot.startedAt >= this.heavyAfterMs) this.standing.heldLong(p.caller);
+          else this.standing.answered(p.caller);
+        }
         this.finish(slot, message.result);
       }
       return;
@@ -544,7 +564,7 @@ export class ShellHost {
   private stuck(slot: Slot, p: Pending): void {
     if (slot.call !== p) return;
     this.log(`warning: a docs-shell command ran past its time limit without yielding; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
-    this.heavy.mark(p.caller);
+    this.standing.heldLong(p.caller);
     this.retire(slot, "time-limit");
     this.answer(p, { stdout: "", stderr: timeLimitMessage(this.limits.maxExecutionMs), exitCode: 124, truncated: false }, "time-limit");
   }
@@ -608,6 +628,7 @@ export class ShellHost {
       everLoaded: false,
       call: undefined,
       timer: undefined,
+      startedAt: 0,
       viewsSent: new Set(),
       extrasSent: new Set(),
       failed: undefined,
