@@ -133,7 +133,7 @@ export interface ShellHostOptions {
   readonly maxHeldPerCaller?: number;
   readonly maxRunningPerCaller?: number;
   readonly reserveWorkers?: number;
-  /** Workers only trusted callers may take (default `LIMITS.shellWorker.trustedWorkers`; capped below `reserveWorkers`). */
+  /** Workers only trusted callers may take (default `LIMITS.shellWorker.trustedWorkers`; capped at `reserveWorkers` - 1). */
   readonly trustedWorkers?: number;
   /** A command that held its worker this long makes its caller heavy, answered or not (default `LIMITS.shellWorker.heavyAfterMs`). */
   readonly heavyAfterMs?: number;
@@ -238,7 +238,9 @@ export class ShellHost {
       maxRunning: options.maxRunningPerCaller ?? defaults.maxRunningPerCaller,
       capacity: this.size,
       reserve,
-      trustedReserve: Math.min(options.trustedWorkers ?? defaults.trustedWorkers, reserve),
+      // Within the reserve, leaving new callers at least one reserved worker: in a pool of two
+      // (reserve one) a new caller still takes the worker a heavy or running caller may not.
+      trustedReserve: Math.min(options.trustedWorkers ?? defaults.trustedWorkers, Math.max(0, reserve - 1)),
       standing: (caller) => this.standing.of(caller),
     });
     this.heavyAfterMs = options.heavyAfterMs ?? defaults.heavyAfterMs;
