@@ -70,11 +70,6 @@ export const LIMITS = {
      *  finds it (issue 25). One, not two: a new caller still finds a worker while heavy callers
      *  hold all they may (pool size - `reserveWorkers`). */
     trustedWorkers: 1,
-    /** A command that held its worker this long makes its caller heavy, answered or not: a
-     *  runaway tuned to end just inside its limit holds a worker as long as one that reaches it.
-     *  Docs commands take milliseconds; a second is far from them on a busy machine too. This
-     *  only decides which workers the caller's next commands may take, never an answer. */
-    heavyAfterMs: 1_000,
     /** How long a caller stays heavy after its last long hold: heaviness wears off (an address
      *  shared by many readers is not marked for good because one ran a runaway once), and an
      *  attacker's address holds one runaway's worth of the reserve per this time at most. */

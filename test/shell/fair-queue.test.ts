@@ -98,11 +98,14 @@ describe("FairQueue", () => {
     for (let next = q.take(); next !== undefined; next = q.take()) started.push(next.item);
     expect(started).toEqual(["h1-runaway", "h2-runaway", "h3-runaway", "h4-runaway"]);
     expect(q.startable()).toBe(0);
-    // A new caller finds a place (leaving one), and a trusted one the last.
-    q.push("newcomer", "ls");
-    q.push("victim", "ls");
-    expect(q.startable()).toBe(2);
-    expect([q.take()?.item, q.take()?.item, q.take()]).toEqual(["ls", "ls", undefined]);
+    // A trusted caller goes first (though it came second); a new one may take a place only
+    // while one stays free after it, so it waits.
+    q.push("newcomer", "newcomer-ls");
+    q.push("victim", "victim-ls");
+    expect([q.take()?.item, q.take()]).toEqual(["victim-ls", undefined]);
+    q.done("victim");
+    // With two free, the new caller takes one, leaving the last.
+    expect([q.take()?.item, q.take()]).toEqual(["newcomer-ls", undefined]);
   });
 
   it("new callers, however many, leave the trusted reserve: fresh addresses each sending a runaway hold all places but it", () => {

@@ -20,8 +20,8 @@ export interface StandingOptions {
  * What the shell pool remembers of its callers. A caller is heavy once a command of theirs ran
  * to its time limit, or they gave up a command while it ran (the bench's abandoned runaways);
  * trusted once a command of theirs ended with its answer (and no long hold since); new otherwise.
- * The pool gives each standing its own share of the workers (`FairQueue`): callers known to
- * answer quickly keep workers that new and heavy callers cannot all take (issue 25: fresh
+ * The pool gives each standing its own share of the workers (`FairQueue`): callers whose
+ * commands answer keep workers that new and heavy callers cannot all take (issue 25: fresh
  * addresses, as many as the pool has workers, each sending its first runaway, held every worker).
  *
  * Standing is decided by what happened (an answer, a limit reached, a call given up), never by

@@ -35,7 +35,7 @@ interface Entry<T> {
 /**
  * Waiting work of many callers, served fairly: one FIFO queue per caller, callers taken in
  * turn (round-robin: the caller served longest ago goes first, a newcomer before everyone who
- * was served), each with a cap on what it holds (running and waiting) and on what it runs at
+ * was served; trusted callers before new ones before the rest: `choose`), each with a cap on what it holds (running and waiting) and on what it runs at
  * once. The places are shared by class of caller, so that no class can take them all: a caller
  * already running one, or heavy (known to hold places for long), leaves `reserve` places free;
  * a new caller (nothing known of it) leaves `trustedReserve` free; a trusted caller with nothing
@@ -149,15 +149,27 @@ export class FairQueue<T> {
     return this.runningNow;
   }
 
+  /**
+   * Who goes next: of the callers who may start one more now, those who must leave the fewest
+   * places free (trusted callers with nothing running, then new ones, then the rest), each class
+   * in turn by who was served longest ago. Why trusted first: places are workers, and a worker
+   * freed or started while attackers' runaways hold the others went to whoever waited longest,
+   * fresh addresses (never served) before a reader who had been reading; under load, when
+   * replacing a worker takes seconds, the reader waited for several (measured in process, workers
+   * run from the sources at load ~13: 15 s for `ls /`, then 12 s, the time one worker took to start).
+   */
   private choose(): string | undefined {
     const { capacity, maxRunning } = this.bounds;
     let pick: string | undefined;
-    let best = Infinity;
+    let bestFloor = Infinity;
+    let bestTurn = Infinity;
     for (const [caller, entry] of this.callers) {
       if (entry.queue.length === 0 || entry.running >= maxRunning) continue;
-      const may = capacity - this.runningNow - 1 >= this.floorOf(caller, entry);
-      if (may && entry.lastTurn < best) {
-        best = entry.lastTurn;
+      const floor = this.floorOf(caller, entry);
+      if (capacity - this.runningNow - 1 < floor) continue;
+      if (floor < bestFloor || (floor === bestFloor && entry.lastTurn < bestTurn)) {
+        bestFloor = floor;
+        bestTurn = entry.lastTurn;
         pick = caller;
       }
     }

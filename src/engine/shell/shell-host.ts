@@ -106,8 +106,6 @@ interface Slot {
   /** The call it runs, and that call's deadline. */
   call: Pending | undefined;
   timer: NodeJS.Timeout | undefined;
-  /** When its call's command started (`now`): how long it held the worker decides its caller's standing. */
-  startedAt: number;
   /** Views and shared files (`ExtraFile`) this worker holds (sent once each). */
   readonly viewsSent: Set<number>;
   readonly extrasSent: Set<number>;
@@ -135,8 +133,6 @@ export interface ShellHostOptions {
   readonly reserveWorkers?: number;
   /** Workers only trusted callers may take (default `LIMITS.shellWorker.trustedWorkers`; capped at `reserveWorkers` - 1). */
   readonly trustedWorkers?: number;
-  /** A command that held its worker this long makes its caller heavy, answered or not (default `LIMITS.shellWorker.heavyAfterMs`). */
-  readonly heavyAfterMs?: number;
   /** How long a caller stays heavy after a command of theirs held a worker for long (default `LIMITS.shellWorker.heavyForMs`). */
   readonly heavyForMs?: number;
   /** How long a given-up command may take to stop before its worker is ended (default `LIMITS.shellWorker.cancelGraceMs`). */
@@ -215,7 +211,6 @@ export class ShellHost {
   private readonly cancelGraceMs: number;
   /** What callers' commands did: answered (trusted), held a worker for long (heavy), or nothing known (new). */
   private readonly standing: CallerStanding;
-  private readonly heavyAfterMs: number;
   private readonly now: () => number;
   private readonly idleSweep: NodeJS.Timeout;
   /** Workers at most. */
@@ -243,7 +238,6 @@ export class ShellHost {
       trustedReserve: Math.min(options.trustedWorkers ?? defaults.trustedWorkers, Math.max(0, reserve - 1)),
       standing: (caller) => this.standing.of(caller),
     });
-    this.heavyAfterMs = options.heavyAfterMs ?? defaults.heavyAfterMs;
     this.cancelGraceMs = options.cancelGraceMs ?? defaults.cancelGraceMs;
     this.idleMs = options.idleMs ?? defaults.idleMs;
     this.idleSweep = setInterval(() => this.retireIdle(), this.idleMs);
@@ -504,7 +498,6 @@ export class ShellHost {
     if (message.t === "started") {
       // The call's clock: past its limit and the grace, the worker is taken for stuck.
       slot.timer = setTimeout(() => this.stuck(slot, p), this.deadlineMs);
-      slot.startedAt = this.now();
       return;
     }
     if (message.t === "result") {
@@ -516,12 +509,9 @@ export class ShellHost {
         this.retire(slot, "time-limit");
         this.answer(p, message.result, "result");
       } else {
-        // Answered: quickly, or after holding its worker for long (a command given up while
-        // it ran has made its caller heavy already).
-        if (!p.ended) {
-          if (this.now() - slot.startedAt >= this.heavyAfterMs) this.standing.heldLong(p.caller);
-          else this.standing.answered(p.caller);
-        }
+        // Answered (a command given up while it ran has made its caller heavy already). How
+        // long it took is not looked at: on a busy machine a reader's `ls /` would count as long.
+        if (!p.ended) this.standing.answered(p.caller);
         this.finish(slot, message.result);
       }
       return;
@@ -630,7 +620,6 @@ export class ShellHost {
       everLoaded: false,
       call: undefined,
       timer: undefined,
-      startedAt: 0,
       viewsSent: new Set(),
       extrasSent: new Set(),
       failed: undefined,
