@@ -197,6 +197,8 @@ describe("new callers", () => {
       const aborts = fresh.map(() => new AbortController());
       const held = fresh.map((caller, k) => shell.run(RUNAWAY, caller, aborts[k]?.signal));
       await rec.next((e) => e.t === "queued" && e.call === 5);
+      // Three start as workers are ready, each leaving a warm one.
+      await rec.next((e) => e.t === "start" && e.call === 4);
       expect(await shell.run("ls /", "victim")).toEqual(lsRoot);
       // Three new callers' runaways run; the fourth waits (it would take the trusted worker); the victim's ls ran.
       expect(rec.events.flatMap((e) => (e.t === "start" ? [e.call] : []))).toEqual([1, 2, 3, 4, 6]);

@@ -176,6 +176,12 @@ export class FairQueue<T> {
     return pick;
   }
 
+  /** The places that must stay free after `caller`'s next item starts (0: a trusted caller with nothing running). */
+  floorFor(caller: string): number {
+    const entry = this.callers.get(caller);
+    return entry === undefined ? 0 : this.floorOf(caller, entry);
+  }
+
   /**
    * The places that must stay free after the caller's next item starts: none for a trusted
    * caller with nothing running, the trusted reserve for a new one, the reserve for a caller

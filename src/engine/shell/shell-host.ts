@@ -211,6 +211,8 @@ export class ShellHost {
   private readonly cancelGraceMs: number;
   /** What callers' commands did: answered (trusted), held a worker for long (heavy), or nothing known (new). */
   private readonly standing: CallerStanding;
+  /** Workers kept for trusted callers: of the pool's places (`CallerBounds.trustedReserve`), and warm. */
+  private readonly trustedWorkers: number;
   private readonly now: () => number;
   private readonly idleSweep: NodeJS.Timeout;
   /** Workers at most. */
@@ -228,14 +230,15 @@ export class ShellHost {
     this.standing = new CallerStanding({ capacity: defaults.rememberedCallers, heavyForMs: options.heavyForMs ?? defaults.heavyForMs, now: this.now });
     // A pool of one or two keeps no reserve beyond the worker a newcomer takes anyway.
     const reserve = Math.min(options.reserveWorkers ?? defaults.reserveWorkers, this.size - 1);
+    // Within the reserve, leaving new callers at least one reserved worker: in a pool of two
+    // (reserve one) a new caller still takes the worker a heavy or running caller may not.
+    this.trustedWorkers = Math.min(options.trustedWorkers ?? defaults.trustedWorkers, Math.max(0, reserve - 1));
     this.queue = new FairQueue<Pending>({
       maxHeld: this.maxHeld,
       maxRunning: options.maxRunningPerCaller ?? defaults.maxRunningPerCaller,
       capacity: this.size,
       reserve,
-      // Within the reserve, leaving new callers at least one reserved worker: in a pool of two
-      // (reserve one) a new caller still takes the worker a heavy or running caller may not.
-      trustedReserve: Math.min(options.trustedWorkers ?? defaults.trustedWorkers, Math.max(0, reserve - 1)),
+      trustedReserve: this.trustedWorkers,
       standing: (caller) => this.standing.of(caller),
     });
     this.cancelGraceMs = options.cancelGraceMs ?? defaults.cancelGraceMs;
@@ -250,16 +253,17 @@ export class ShellHost {
   }
 
   /**
-   * Stop the workers idle for `idleMs`, all but one: a burst may have started the whole pool,
-   * and with `--workers N` there are N pools. One stays warm so the next call does not wait for
-   * a worker to start. Returns how many were stopped.
+   * Stop the workers idle for `idleMs`, all but one (and the trusted callers' own warm ones): a
+   * burst may have started the whole pool, and with `--workers N` there are N pools. One stays
+   * warm so the next call does not wait for a worker to start. Returns how many were stopped.
    */
   retireIdle(): number {
     const cutoff = this.now() - this.idleMs;
     const idle = this.slots.filter((s) => this.isIdle(s));
     const old = idle.filter((s) => s.idleSince <= cutoff);
-    // Keep one idle worker: a recent one if there is one, else the last of the old ones.
-    const retire = old.length === idle.length ? old.slice(1) : old;
+    // Keep one idle worker (and the trusted callers' own): recent ones if there are, else the last of the old ones.
+    const keep = 1 + this.trustedWorkers;
+    const retire = idle.length - old.length >= keep ? old : old.slice(Math.max(0, keep - (idle.length - old.length)));
     for (const slot of retire) this.retire(slot, "idle");
     return retire.length;
   }
@@ -412,6 +416,11 @@ export class ShellHost {
       const { snapshot } = next.item.view;
       const slot = this.slots.find((s) => this.isIdle(s) && s.loaded.includes(snapshot.sid));
       if (slot !== undefined) {
+        // The last warm workers are the trusted callers' (`trustedWorkers`): a caller that is
+        // not trusted (or runs one already) waits for another to start rather than take them,
+        // so a reader arriving while runaways hold the rest does not wait for a worker to start
+        // (seconds under load). A trusted caller waiting would have been chosen first.
+        if (this.queue.floorFor(next.caller) > 0 && this.slots.filter((s) => this.isIdle(s)).length <= this.trustedWorkers) break;
         this.queue.take();
         this.assign(slot, next.item);
         continue;
@@ -422,15 +431,15 @@ export class ShellHost {
       if (idle !== undefined && !this.slots.some((s) => s.loading === snapshot.sid)) this.load(idle, snapshot);
       break;
     }
-    // Workers for the calls that could start now, and one spare warm beyond them: the next
-    // caller should not wait for a worker to start.
+    // Workers for the calls that could start now, and spares warm beyond them (one, and the
+    // trusted callers' own): the next caller should not wait for a worker to start.
     if (this.bootFailures > 0) {
       // Start no more than one at a time while workers fail to start.
       if (this.queue.waiting > 0 && !this.slots.some((s) => this.starting(s))) this.spawn();
       return;
     }
     const ready = this.slots.filter((s) => this.isIdle(s) || this.starting(s)).length;
-    const wanted = this.queue.startable() + 1;
+    const wanted = this.queue.startable() + 1 + this.trustedWorkers;
     for (let k = ready; k < wanted && this.slots.length < this.size; k++) this.spawn();
   }
 
