@@ -10,8 +10,11 @@ import { type BenchRow, type BenchSuite, percentile } from "./bench.js";
  * spree, while another reader (its own address) sends `ls /` and a search, one after another:
  * (a) 60 runaway commands from 3 addresses within 1.5 s, each client hanging up after 300 ms;
  * (b) 4 addresses each holding one runaway in flight (sent again as soon as it is answered);
- * (c) the same from 6 addresses (as many as the pool of a 2-core machine has workers);
- * (d) one address cancelling its running runaways in a loop.
+ * (c) 6 fresh addresses (as many as the pool of a 2-core machine has workers) each sending a
+ *     first runaway at once, then 6 other fresh ones as soon as those are answered, and so on
+ *     (addresses never seen before every round: none is ever known as heavy);
+ * (d) 6 addresses each holding one runaway in flight (the same addresses: heavy after their first);
+ * (e) one address cancelling its running runaways in a loop.
  * The runaway is the issue's `jq` (synchronous: only ending its worker stops it). Rate limits
  * are off, so only the shell pool's own bounds act. Requests are plain 2026-07-28 calls (no
  * session), told apart by address with `--trust-proxy` and X-Forwarded-For.
@@ -77,7 +80,7 @@ async function abandoned(origin: string, tools: Tools): Promise<void> {
   await Promise.all(sent);
 }
 
-/** (b), (c): `addresses` addresses, each with one runaway in flight until `until` resolves. */
+/** (b), (d): `addresses` addresses, each with one runaway in flight until `until` resolves. */
 async function holding(origin: string, tools: Tools, until: Promise<void>, addresses = 4): Promise<void> {
   let done = false;
   void until.then(() => (done = true));
@@ -88,7 +91,20 @@ async function holding(origin: string, tools: Tools, until: Promise<void>, addre
   );
 }
 
-/** (d): one address cancelling its running runaways in a loop (two at a time, each dropped 300 ms after it was sent). */
+/** (c): rounds of `addresses` addresses never seen before, each sending one runaway at once, until `until` resolves. */
+async function freshRounds(origin: string, tools: Tools, until: Promise<void>, addresses = 6): Promise<void> {
+  let done = false;
+  void until.then(() => (done = true));
+  for (let round = 0; !done; round++) {
+    await Promise.all(
+      Array.from({ length: addresses }, (_, k) => `10.${25 + Math.floor(round / 200)}.${round % 200}.${k + 1}`).map((ip) =>
+        call(origin, ip, "tools/call", { name: tools.fs, arguments: { command: RUNAWAY } }).catch(() => undefined),
+      ),
+    );
+  }
+}
+
+/** (e): one address cancelling its running runaways in a loop (two at a time, each dropped 300 ms after it was sent). */
 async function cancelling(origin: string, tools: Tools, until: Promise<void>): Promise<void> {
   let done = false;
   void until.then(() => (done = true));
@@ -135,15 +151,20 @@ export const availabilitySuite: BenchSuite = {
       const [b] = await Promise.all([victim(serve.origin, tools, windowB), holding(serve.origin, tools, windowB)]);
       out.push(...rows("4 addresses each hold a runaway", b));
 
-      log("(c) 6 addresses each holding a runaway...");
+      log("(c) 6 fresh addresses each sending a first runaway, round after round...");
       const windowC = sleep(WINDOW_MS);
-      const [c] = await Promise.all([victim(serve.origin, tools, windowC), holding(serve.origin, tools, windowC, 6)]);
-      out.push(...rows("6 addresses each hold a runaway", c));
+      const [c] = await Promise.all([victim(serve.origin, tools, windowC), freshRounds(serve.origin, tools, windowC)]);
+      out.push(...rows("6 fresh addresses each send a first runaway at once (new addresses every round)", c));
 
-      log("(d) one address cancelling its running runaways in a loop...");
+      log("(d) 6 addresses each holding a runaway...");
       const windowD = sleep(WINDOW_MS);
-      const [d] = await Promise.all([victim(serve.origin, tools, windowD), cancelling(serve.origin, tools, windowD)]);
-      out.push(...rows("one address cancels its running runaways in a loop (2 at a time, each after 300 ms)", d));
+      const [d] = await Promise.all([victim(serve.origin, tools, windowD), holding(serve.origin, tools, windowD, 6)]);
+      out.push(...rows("6 addresses each hold a runaway", d));
+
+      log("(e) one address cancelling its running runaways in a loop...");
+      const windowE = sleep(WINDOW_MS);
+      const [e] = await Promise.all([victim(serve.origin, tools, windowE), cancelling(serve.origin, tools, windowE)]);
+      out.push(...rows("one address cancels its running runaways in a loop (2 at a time, each after 300 ms)", e));
     } finally {
       await stopProcess(serve.child);
     }

@@ -63,10 +63,21 @@ export const LIMITS = {
      *  stays held meanwhile, so this only decides whether a worker is restarted, and one caller's
      *  cancellations restart at most `maxRunningPerCaller` workers per this time. */
     cancelGraceMs: 2_000,
-    /** Callers remembered as heavy (`HeavyCallers`: a runaway of theirs reached its limit, or
-     *  they gave up a running command): a few dozen bytes each; an attacker who cycles through
-     *  more addresses than this is also past what the reserve can hold (docs/security.md). */
-    heavyCallers: 4_096,
+    /** Workers only trusted callers (a command of theirs answered, none held a worker for long
+     *  since) may take: a new caller (nothing known of it) may start a command only while one
+     *  more stays free. So fresh addresses, as many as the pool has workers, each sending a first
+     *  runaway at once, hold all workers but this one, and a reader whose commands answer still
+     *  finds it (issue 25). One, not two: a new caller still finds a worker while heavy callers
+     *  hold all they may (pool size - `reserveWorkers`). */
+    trustedWorkers: 1,
+    /** How long a caller stays heavy after its last long hold: heaviness wears off (an address
+     *  shared by many readers is not marked for good because one ran a runaway once), and an
+     *  attacker's address holds one runaway's worth of the reserve per this time at most. */
+    heavyForMs: 10 * 60_000,
+    /** Callers remembered in each standing (`CallerStanding`: heavy, trusted): a few dozen bytes
+     *  each; an attacker who cycles through more addresses than this is also past what the
+     *  reserves can hold (docs/security.md). */
+    rememberedCallers: 4_096,
     /** Workers in a row that ended before they were ready (a broken install, no memory): then
      *  the calls waiting are answered with the reason instead of starting workers forever. */
     maxBootFailures: 3,

@@ -4,7 +4,7 @@ import type { ShellResult } from "../engine/shell/shell.js";
 import { success } from "../engine/use-cases/outcome.js";
 import { runShell, shellInput, shellOutput, shellText } from "../engine/use-cases/run-shell.js";
 import { cutText, maxCharsArgument } from "./max-chars.js";
-import { PROVENANCE_META_KEY, currentCommit, provenanceOf, provenanceSchema, shellReads } from "./provenance.js";
+import { PROVENANCE_META_KEY, provenanceOf, readerCommit, provenanceSchema, shellReads } from "./provenance.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
 import { siteTitle } from "../engine/tool-names.js";
 
@@ -37,7 +37,7 @@ export const filesystemTool = defineTool({
   output: filesystemOutput,
   annotations: { ...READ_ONLY_TOOL, title: "Query docs filesystem" },
   run: async (args, ctx) => {
-    const [ran, commit] = await Promise.all([runShell(ctx, { command: args.command }), currentCommit(ctx.runtime)]);
+    const [ran, commit] = await Promise.all([runShell(ctx, { command: args.command }), readerCommit(ctx.runtime, ctx.request, ctx.state)]);
     const r = args.maxChars === undefined ? ran : withinChars(ran, args.maxChars);
     const reads = shellReads(args.command, ctx.state.view);
     const provenance = provenanceOf(commit, reads.map((read) => new Date(read.lastModified)));

@@ -1,8 +1,10 @@
+import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import type { SiteView } from "../vfs/view.js";
-import type { DocsRuntime } from "../engine/runtime.js";
+import type { DocsRuntime, ReaderState } from "../engine/runtime.js";
+import { type RequestContext, visibilityKey } from "../vfs/request-context.js";
 import { GitHead } from "./git-head.js";
 
 /** The `_meta` key of a tool result's provenance (a prefix of our own, as MCP asks of `_meta` keys). */
@@ -65,6 +67,64 @@ export function currentCommit(runtime: DocsRuntime): Promise<string | undefined>
     COMMITS.set(runtime, cache);
   }
   return cache.current();
+}
+
+/** Reader classes whose shown commit is remembered (`ReaderCommits`): far more than a site has group combinations. */
+const REMEMBERED_CLASSES = 4_096;
+
+/**
+ * The commit each class of reader is shown. The checkout's commit moves with every commit,
+ * including one that touches only pages a reader may not read: shown as it is, a reader would
+ * learn that restricted pages changed, and when. So a reader is shown the commit that was
+ * current when what they see last changed: when the commit moves and nothing the reader sees
+ * has changed since they were last shown one (their files, as their view has them: paths,
+ * sizes, times; their navigation outline), they keep the one they had, whose checkout held the
+ * same of what they may read. Kept per visibility class (readers who see the same), so two
+ * readers who may read the same pages are shown the same commit.
+ */
+class ReaderCommits {
+  private readonly shown = new Map<string, { readonly commit: string | undefined; readonly fingerprint: string }>();
+
+  commitFor(visibility: string, head: string | undefined, fingerprint: () => string): string | undefined {
+    const seen = this.shown.get(visibility);
+    if (seen !== undefined && seen.commit === head) return head;
+    const now = fingerprint();
+    if (seen !== undefined && seen.fingerprint === now) return seen.commit;
+    this.shown.delete(visibility);
+    this.shown.set(visibility, { commit: head, fingerprint: now });
+    while (this.shown.size > REMEMBERED_CLASSES) this.shown.delete(this.shown.keys().next().value as string);
+    return head;
+  }
+}
+
+const READER_COMMITS = new WeakMap<DocsRuntime, ReaderCommits>();
+/** Each view's fingerprint, made once (a view never changes; a reload makes new ones). */
+const FINGERPRINTS = new WeakMap<SiteView, string>();
+
+/** What a reader sees, as a digest: every file of their view (path, size, time) and their outline. */
+function viewFingerprint(state: Pick<ReaderState, "view" | "outline">): string {
+  let digest = FINGERPRINTS.get(state.view);
+  if (digest === undefined) {
+    const hash = createHash("sha256");
+    const files = [...state.view.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const f of files) hash.update(`${f.path}\0${f.size}\0${f.mtime.getTime()}\n`);
+    const { outline } = state;
+    hash.update(JSON.stringify({ ...outline, versionSegments: [...outline.versionSegments] }));
+    digest = hash.digest("hex");
+    FINGERPRINTS.set(state.view, digest);
+  }
+  return digest;
+}
+
+/**
+ * The commit shown to a request's reader: the checkout's, unless it moved while nothing they
+ * may read changed (`ReaderCommits`), so provenance tells a reader nothing of restricted pages.
+ */
+export async function readerCommit(runtime: DocsRuntime, request: RequestContext, state: Pick<ReaderState, "view" | "outline">): Promise<string | undefined> {
+  const head = await currentCommit(runtime);
+  let commits = READER_COMMITS.get(runtime);
+  if (commits === undefined) READER_COMMITS.set(runtime, (commits = new ReaderCommits()));
+  return commits.commitFor(visibilityKey(request), head, () => viewFingerprint(state));
 }
 
 /** A result's provenance from its commit and the modification times of what it read. */

@@ -6,7 +6,7 @@ import { success } from "../engine/use-cases/outcome.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { ToolNames } from "../engine/tool-names.js";
 import { cutText, maxCharsArgument } from "./max-chars.js";
-import { PROVENANCE_META_KEY, type Provenance, currentCommit, provenanceOf, provenanceSchema } from "./provenance.js";
+import { PROVENANCE_META_KEY, type Provenance, provenanceOf, provenanceSchema, readerCommit } from "./provenance.js";
 import { READ_ONLY_TOOL, type ToolContext, defineTool } from "./tool.js";
 import { appUri, hasApp } from "./ui-extension.js";
 
@@ -48,7 +48,7 @@ export const searchTool = defineTool({
     const { maxChars, ...search } = args;
     const found = await searchAnswer(ctx, search);
     if (!found.ok) return found;
-    const commit = await currentCommit(ctx.runtime);
+    const commit = await readerCommit(ctx.runtime, ctx.request, ctx.state);
     const answer = toolResult(found.value, commit);
     return success(withApp(maxChars === undefined ? answer : withinChars(answer, args.query, ctx.runtime.names, maxChars), ctx));
   },

@@ -139,7 +139,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     const { request: context, state } = readerOf(ctx);
     const apps = appsOf(ctx);
     // `Server` checks the result against the protocol's schema: a malformed one is our bug.
-    return callTool(tools, runtime.names, request.params.name, request.params.arguments, { runtime, request: context, state, endpoint, signal: callSignal(ctx), ...(apps !== undefined ? { apps } : {}) });
+    return callTool(tools, runtime.names, request.params.name, request.params.arguments, { runtime, request: context, state, endpoint, signal: callSignal(ctx, context), ...(apps !== undefined ? { apps } : {}) });
   });
 
   server.setRequestHandler("resources/list", async (request, ctx) => {
@@ -219,9 +219,10 @@ export { toolText };
 /**
  * When a call is given up: the SDK aborts `mcpReq.signal` on `notifications/cancelled` and when
  * the transport closes (stdio's end, a session's DELETE); the HTTP request's own signal aborts
- * when its client disconnects, which no JSON-RPC message says (a 2025 session's POST).
+ * when its client disconnects, which no JSON-RPC message says (a 2025 session's POST), and the
+ * bridge's `RequestContext.gone` as soon as the connection's end is read (a turn sooner).
  */
-function callSignal(ctx: ServerContext): AbortSignal {
-  const http = ctx.http?.req?.signal;
-  return http === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, http]);
+function callSignal(ctx: ServerContext, context: RequestContext): AbortSignal {
+  const http = [ctx.http?.req?.signal, context.gone].filter((s): s is AbortSignal => s !== undefined);
+  return http.length === 0 ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, ...http]);
 }

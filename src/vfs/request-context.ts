@@ -18,6 +18,11 @@ export interface RequestContext {
    * Absent for the one local user.
    */
   readonly caller?: string;
+  /**
+   * Aborts when the request's client has gone (over HTTP: its connection ended), so work queued
+   * for it is dropped instead of run for nobody. Absent where no connection can end early.
+   */
+  readonly gone?: AbortSignal;
 }
 
 /**
@@ -28,8 +33,8 @@ export interface RequestContext {
 const built = new WeakSet<object>();
 
 /** A request's context; frozen, so no code downstream can change who it reads as. */
-export function requestContext(reader: Reader, authMode: AuthMode, clock: () => number = Date.now, caller?: string): RequestContext {
-  const context: RequestContext = Object.freeze(caller === undefined ? { reader, authMode, clock } : { reader, authMode, clock, caller });
+export function requestContext(reader: Reader, authMode: AuthMode, clock: () => number = Date.now, caller?: string, gone?: AbortSignal): RequestContext {
+  const context: RequestContext = Object.freeze({ reader, authMode, clock, ...(caller !== undefined ? { caller } : {}), ...(gone !== undefined ? { gone } : {}) });
   built.add(context);
   return context;
 }

@@ -92,16 +92,43 @@ describe("FairQueue", () => {
   it("a caller known to hold places for long (heavy) never takes the reserve, even with nothing running; others still do", () => {
     const heavy = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
     // The pool of 6 of a 2-core machine, 2 kept: six heavy addresses with one call each run four.
-    const q = new FairQueue<string>(bounds({ capacity: 6, reserve: 2, maxRunning: 2, heavy: (c) => heavy.has(c) }));
+    const q = new FairQueue<string>(bounds({ capacity: 6, reserve: 2, trustedReserve: 1, maxRunning: 2, standing: (c) => (heavy.has(c) ? "heavy" : c === "victim" ? "trusted" : "new") }));
     for (const caller of heavy) q.push(caller, `${caller}-runaway`);
     const started: string[] = [];
     for (let next = q.take(); next !== undefined; next = q.take()) started.push(next.item);
     expect(started).toEqual(["h1-runaway", "h2-runaway", "h3-runaway", "h4-runaway"]);
     expect(q.startable()).toBe(0);
-    // A caller with nothing running (and no such past) finds a place, and one more after it.
+    // A trusted caller goes first (though it came second); a new one may take a place only
+    // while one stays free after it, so it waits.
+    q.push("newcomer", "newcomer-ls");
+    q.push("victim", "victim-ls");
+    expect([q.take()?.item, q.take()]).toEqual(["victim-ls", undefined]);
+    q.done("victim");
+    // With two free, the new caller takes one, leaving the last.
+    expect([q.take()?.item, q.take()]).toEqual(["newcomer-ls", undefined]);
+  });
+
+  it("new callers, however many, leave the trusted reserve: fresh addresses each sending a runaway hold all places but it", () => {
+    // Issue 25: six fresh addresses each with a first runaway held all six workers of a 2-core machine.
+    const trusted = new Set(["victim", "victim2"]);
+    const q = new FairQueue<string>(bounds({ capacity: 6, reserve: 2, trustedReserve: 1, maxRunning: 2, standing: (c) => (trusted.has(c) ? "trusted" : "new") }));
+    for (let k = 1; k <= 7; k++) q.push(`fresh${k}`, `fresh${k}-runaway`);
+    expect(q.startable()).toBe(5);
+    const started: string[] = [];
+    for (let next = q.take(); next !== undefined; next = q.take()) started.push(next.item);
+    expect(started).toEqual(["fresh1-runaway", "fresh2-runaway", "fresh3-runaway", "fresh4-runaway", "fresh5-runaway"]);
+    // A trusted caller takes the last place, before the new callers that waited longer.
     q.push("victim", "ls");
-    q.push("other", "ls");
-    expect(q.startable()).toBe(2);
-    expect([q.take()?.item, q.take()?.item, q.take()]).toEqual(["ls", "ls", undefined]);
+    expect(q.startable()).toBe(1);
+    expect(q.take()).toEqual({ caller: "victim", item: "ls" });
+    q.done("victim");
+    // Its place freed, another trusted caller finds it; a new one still does not.
+    q.push("victim2", "ls");
+    expect([q.take()?.item, q.take()]).toEqual(["ls", undefined]);
+    q.done("victim2");
+    // A runaway ends: a new caller may take a place again (the longest waiting first).
+    q.done("fresh1");
+    expect(q.take()).toEqual({ caller: "fresh6", item: "fresh6-runaway" });
+    expect(q.take()).toBeUndefined();
   });
 });

@@ -179,6 +179,43 @@ describe("provenance through the MCP client", () => {
   });
 });
 
+describe("the commit a reader is shown depends only on what they may read", () => {
+  const SHA_D = "d".repeat(40);
+  const SHA_E = "e".repeat(40);
+  const SHA_F = "f".repeat(40);
+  const commitOf = (r: { _meta?: unknown }): string | undefined => (r._meta as Record<string, { commit?: string }>)[PROVENANCE_META_KEY]?.commit;
+
+  it("a commit touching only restricted pages moves the commit of their readers only; one touching a public page moves everyone's", async () => {
+    const anon = await connect(runtime);
+    const staff = await connect(runtime, readerWithGroups(["staff"]));
+    try {
+      write("docs/.git/refs/heads/main", `${SHA_D}\n`);
+      write("docs/other.mdx", "---\ntitle: Billing\n---\nInvoices are monthly, in euros or dollars.");
+      await runtime.applyChanges(["other.mdx"]);
+      const shown = async (): Promise<string[]> =>
+        [await anon.call(SEARCH, { query: "webhook signature" }), await anon.call(FS, { command: "ls /" }), await staff.call(SEARCH, { query: "webhook" }), await staff.call(FS, { command: "ls /" })].map(
+          (r) => commitOf(r) ?? "none",
+        );
+      expect(await shown()).toEqual([SHA_D, SHA_D, SHA_D, SHA_D]);
+      // A commit of the staff page alone: an anonymous reader still sees the commit they had.
+      write("docs/.git/refs/heads/main", `${SHA_E}\n`);
+      write("docs/staff.mdx", "---\ntitle: Webhook runbook\ngroups: [staff]\n---\nRotate the webhook secret when it leaks, then tell the on-call.");
+      await runtime.applyChanges(["staff.mdx"]);
+      expect(await shown()).toEqual([SHA_D, SHA_D, SHA_E, SHA_E]);
+      // A commit with no change to any page: nobody's view changed, nobody's commit moves.
+      write("docs/.git/refs/heads/main", `${SHA_F}\n`);
+      await runtime.applyChanges([]);
+      expect(await shown()).toEqual([SHA_D, SHA_D, SHA_E, SHA_E]);
+      // A public page changes: everyone is shown the checkout's commit.
+      write("docs/other.mdx", "---\ntitle: Billing\n---\nInvoices are monthly.");
+      await runtime.applyChanges(["other.mdx"]);
+      expect(await shown()).toEqual([SHA_F, SHA_F, SHA_F, SHA_F]);
+    } finally {
+      await Promise.all([anon.close(), staff.close()]);
+    }
+  });
+});
+
 describe("the commit cache", () => {
   it("reads the commit again once the watcher's debounce has passed, and not before", async () => {
     let now = 1_000;

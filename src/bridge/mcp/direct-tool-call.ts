@@ -50,7 +50,7 @@ export class DirectToolCalls {
     const apps = deps.apps !== undefined && rendersApps(call.capabilities) ? deps.apps : undefined;
     let text: string;
     try {
-      const result = await callTool([call.tool], deps.runtime.names, call.name, call.args, { runtime: deps.runtime, request: context, state, endpoint, signal: request.signal, ...(apps !== undefined ? { apps } : {}) });
+      const result = await callTool([call.tool], deps.runtime.names, call.name, call.args, { runtime: deps.runtime, request: context, state, endpoint, signal: context.gone ?? request.signal, ...(apps !== undefined ? { apps } : {}) });
       // As JSON.stringify({ result, jsonrpc, id }) writes it, with the result written once if shared.
       text = `{"result":${resultJson(result, serverIdentity(deps.runtime, deps.version))},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
     } catch (error) {

@@ -12,6 +12,7 @@ import { JSON_RPC, jsonRpcError, jsonRpcRefusal } from "../middleware/http-error
 import type { Charge } from "../middleware/rate-limit.js";
 import { rateLimitedResponse } from "../middleware/rate-limit-response.js";
 import { readBody } from "../middleware/read-body.js";
+import { connectionGone } from "../middleware/connection-gone.js";
 import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../middleware/request-context.js";
 import { inputText } from "../../mcp/issues.js";
 import { rendersApps } from "../../mcp/ui-extension.js";
@@ -134,10 +135,10 @@ export class McpEndpoint {
       if (!auth.ok) return auth.response;
       principal = auth.caller.principal;
       owner = principal;
-      authInfo = authInfoWithContext(bridgeContext(settings, auth.caller.reader, deps.now, principal), auth.authInfo);
+      authInfo = authInfoWithContext(bridgeContext(settings, auth.caller.reader, deps.now, principal, connectionGone(c)), auth.authInfo);
     } else {
       // An anonymous caller is its address (an IPv6 /64): its many sessions share its bounds in the shell pool.
-      authInfo = authInfoWithContext(bridgeContext(settings, ANONYMOUS, deps.now, owner));
+      authInfo = authInfoWithContext(bridgeContext(settings, ANONYMOUS, deps.now, owner, connectionGone(c)));
     }
 
     const sessionId = c.req.header(SESSION_HEADER);

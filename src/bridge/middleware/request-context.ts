@@ -11,8 +11,8 @@ import { bearerReaderOf } from "../auth/bearer.js";
  * `/authed/mcp`, `/.well-known/mcp`, the playground relay); nothing shared is changed by it, so
  * concurrent requests under different settings never mix.
  */
-export function bridgeContext(settings: SiteSettings, reader: Reader, clock: () => number, caller?: string): RequestContext {
-  return requestContext(reader, settings.authMode, clock, caller);
+export function bridgeContext(settings: SiteSettings, reader: Reader, clock: () => number, caller?: string, gone?: AbortSignal): RequestContext {
+  return requestContext(reader, settings.authMode, clock, caller, gone);
 }
 
 /**

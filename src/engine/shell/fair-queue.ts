@@ -1,3 +1,5 @@
+import type { Standing } from "./caller-standing.js";
+
 /** What one caller may hold of a pool, and what the pool keeps for callers with nothing running. */
 export interface CallerBounds {
   /** Items one caller may hold at once, running and waiting together; past it `push` refuses. */
@@ -7,15 +9,21 @@ export interface CallerBounds {
   /** Items that may run at once over all callers (the pool's workers). */
   readonly capacity: number;
   /**
-   * Places kept for callers with nothing running: a caller already running may start another
-   * only while at least this many places stay free after it.
+   * Places kept for callers with nothing running: a caller already running (or heavy) may start
+   * another only while at least this many places stay free after it.
    */
   readonly reserve: number;
   /**
-   * Callers whose next item counts as a further one even with nothing running (it may not take
-   * the reserve): callers known to hold places for long (`HeavyCallers`). None by default.
+   * Places kept for trusted callers (their commands answer): a new caller may start one only
+   * while at least this many stay free after it (0 by default).
    */
-  readonly heavy?: (caller: string) => boolean;
+  readonly trustedReserve?: number;
+  /**
+   * Each caller's standing (`CallerStanding`): a heavy caller's next item counts as a further
+   * one even with nothing running; a new caller's may not take the trusted reserve. Everyone is
+   * trusted by default.
+   */
+  readonly standing?: (caller: string) => Standing;
 }
 
 interface Entry<T> {
@@ -27,11 +35,14 @@ interface Entry<T> {
 /**
  * Waiting work of many callers, served fairly: one FIFO queue per caller, callers taken in
  * turn (round-robin: the caller served longest ago goes first, a newcomer before everyone who
- * was served), each with a cap on what it holds (running and waiting) and on what it runs at
- * once, and a reserve of places only callers with nothing running (and not known to hold places
- * for long: `CallerBounds.heavy`) may take. A caller who sends
- * fifty commands waits for its own or is refused; a caller who sends one is next in line and
- * finds a place. Decisions count items, never time, so a busy machine decides the same.
+ * was served; trusted callers before new ones before the rest: `choose`), each with a cap on what it holds (running and waiting) and on what it runs at
+ * once. The places are shared by class of caller, so that no class can take them all: a caller
+ * already running one, or heavy (known to hold places for long), leaves `reserve` places free;
+ * a new caller (nothing known of it) leaves `trustedReserve` free; a trusted caller with nothing
+ * running may take any. So callers that send runaways, however many addresses they come from,
+ * leave places for callers whose commands answer. A caller who sends fifty commands waits for
+ * its own or is refused; a caller who sends one is next in line and finds a place. Decisions
+ * count items and standings, never time, so a busy machine decides the same.
  */
 export class FairQueue<T> {
   /** Callers with queued or running work (by arrival, which breaks ties between newcomers). */
@@ -78,27 +89,22 @@ export class FairQueue<T> {
 
   /** How many waiting items could start now if a worker were free for each (workers to start). */
   startable(): number {
-    const { capacity, reserve, maxRunning } = this.bounds;
-    let running = this.runningNow;
-    let n = 0;
-    // Newcomers first (each may take any free place), then further items of callers already
-    // running (or known to hold places for long), which leave the reserve free.
-    const fresh = new Set<Entry<T>>();
+    const { capacity, maxRunning } = this.bounds;
+    // Callers' next items first (those that must leave the most places free before those that
+    // must leave fewer, which starts the most), then their further items, which leave every reserve.
+    const next: number[] = [];
+    let further = 0;
     for (const [caller, entry] of this.callers) {
-      if (this.isFresh(caller, entry) && entry.queue.length > 0 && running < capacity) {
-        fresh.add(entry);
-        running++;
-        n++;
-      }
+      const may = Math.min(entry.queue.length, maxRunning - entry.running);
+      if (may <= 0) continue;
+      next.push(this.floorOf(caller, entry));
+      further += may - 1;
     }
-    for (const entry of this.callers.values()) {
-      const more = Math.min(entry.queue.length - (fresh.has(entry) ? 1 : 0), maxRunning - entry.running - (fresh.has(entry) ? 1 : 0));
-      for (let k = 0; k < more && capacity - running > reserve; k++) {
-        running++;
-        n++;
-      }
-    }
-    return n;
+    next.sort((a, b) => b - a);
+    let running = this.runningNow;
+    for (const floor of next) if (capacity - running - 1 >= floor) running++;
+    for (let k = 0; k < further && capacity - running - 1 >= this.furtherFloor(); k++) running++;
+    return running - this.runningNow;
   }
 
   /** Take a waiting item out (its caller cancelled it); false when it is not waiting. */
@@ -143,24 +149,53 @@ export class FairQueue<T> {
     return this.runningNow;
   }
 
+  /**
+   * Who goes next: of the callers who may start one more now, those who must leave the fewest
+   * places free (trusted callers with nothing running, then new ones, then the rest), each class
+   * in turn by who was served longest ago. Why trusted first: places are workers, and a worker
+   * freed or started while attackers' runaways hold the others went to whoever waited longest,
+   * fresh addresses (never served) before a reader who had been reading; under load, when
+   * replacing a worker takes seconds, the reader waited for several (measured in process, workers
+   * run from the sources at load ~13: 15 s for `ls /`, then 12 s, the time one worker took to start).
+   */
   private choose(): string | undefined {
-    const { capacity, reserve, maxRunning } = this.bounds;
+    const { capacity, maxRunning } = this.bounds;
     let pick: string | undefined;
-    let best = Infinity;
+    let bestFloor = Infinity;
+    let bestTurn = Infinity;
     for (const [caller, entry] of this.callers) {
-      if (entry.queue.length === 0) continue;
-      const may = this.isFresh(caller, entry) ? this.runningNow < capacity : entry.running < maxRunning && capacity - this.runningNow - 1 >= reserve;
-      if (may && entry.lastTurn < best) {
-        best = entry.lastTurn;
+      if (entry.queue.length === 0 || entry.running >= maxRunning) continue;
+      const floor = this.floorOf(caller, entry);
+      if (capacity - this.runningNow - 1 < floor) continue;
+      if (floor < bestFloor || (floor === bestFloor && entry.lastTurn < bestTurn)) {
+        bestFloor = floor;
+        bestTurn = entry.lastTurn;
         pick = caller;
       }
     }
     return pick;
   }
 
-  /** A caller with nothing running and not known to hold places for long: it may take any free place. */
-  private isFresh(caller: string, entry: Entry<T>): boolean {
-    return entry.running === 0 && this.bounds.heavy?.(caller) !== true;
+  /** The places that must stay free after `caller`'s next item starts (0: a trusted caller with nothing running). */
+  floorFor(caller: string): number {
+    const entry = this.callers.get(caller);
+    return entry === undefined ? 0 : this.floorOf(caller, entry);
+  }
+
+  /**
+   * The places that must stay free after the caller's next item starts: none for a trusted
+   * caller with nothing running, the trusted reserve for a new one, the reserve for a caller
+   * already running one or heavy.
+   */
+  private floorOf(caller: string, entry: Entry<T>): number {
+    const standing = this.bounds.standing?.(caller) ?? "trusted";
+    if (entry.running > 0 || standing === "heavy") return this.furtherFloor();
+    return standing === "new" ? (this.bounds.trustedReserve ?? 0) : 0;
+  }
+
+  /** The places a further item (or a heavy caller's) must leave free: every reserve. */
+  private furtherFloor(): number {
+    return Math.max(this.bounds.reserve, this.bounds.trustedReserve ?? 0);
   }
 
   private forgetIfIdle(caller: string, entry: Entry<T>): void {

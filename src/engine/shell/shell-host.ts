@@ -7,7 +7,7 @@ import type { Site, SiteFile } from "../../vfs/site.js";
 import type { SiteView } from "../../vfs/view.js";
 import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./shell.js";
 import { FairQueue } from "./fair-queue.js";
-import { HeavyCallers } from "./heavy-callers.js";
+import { CallerStanding } from "./caller-standing.js";
 import type { CallEnd, PoolEvent, WorkerExit } from "./pool-events.js";
 import { type EncodedSnapshot, type SharedSnapshot, SnapshotEncoder } from "./shared-snapshot.js";
 import { workerExecArgv } from "./worker-exec-argv.js";
@@ -131,11 +131,15 @@ export interface ShellHostOptions {
   readonly maxHeldPerCaller?: number;
   readonly maxRunningPerCaller?: number;
   readonly reserveWorkers?: number;
+  /** Workers only trusted callers may take (default `LIMITS.shellWorker.trustedWorkers`; capped at `reserveWorkers` - 1). */
+  readonly trustedWorkers?: number;
+  /** How long a caller stays heavy after a command of theirs held a worker for long (default `LIMITS.shellWorker.heavyForMs`). */
+  readonly heavyForMs?: number;
   /** How long a given-up command may take to stop before its worker is ended (default `LIMITS.shellWorker.cancelGraceMs`). */
   readonly cancelGraceMs?: number;
   /** A worker idle this long is stopped, all but one (default `LIMITS.shellWorker.idleMs`). */
   readonly idleMs?: number;
-  /** Milliseconds (idle time); tests move it by hand. */
+  /** Milliseconds (idle time, heaviness wearing off); tests move it by hand. */
   readonly now?: () => number;
   /** Told of everything the pool does, in order (`PoolEvent`): tests and the bench watch it. */
   readonly onEvent?: (event: PoolEvent) => void;
@@ -205,8 +209,10 @@ export class ShellHost {
   private readonly idleMs: number;
   private readonly maxHeld: number;
   private readonly cancelGraceMs: number;
-  /** Callers that held workers for long (a runaway, a call given up while running). */
-  private readonly heavy = new HeavyCallers(LIMITS.shellWorker.heavyCallers);
+  /** What callers' commands did: answered (trusted), held a worker for long (heavy), or nothing known (new). */
+  private readonly standing: CallerStanding;
+  /** Workers kept for trusted callers: of the pool's places (`CallerBounds.trustedReserve`), and warm. */
+  private readonly trustedWorkers: number;
   private readonly now: () => number;
   private readonly idleSweep: NodeJS.Timeout;
   /** Workers at most. */
@@ -220,17 +226,23 @@ export class ShellHost {
     this.deadlineMs = this.limits.maxExecutionMs + (options.stuckGraceMs ?? defaults.stuckGraceMs);
     this.size = Math.max(1, options.workers ?? shellPoolSize(availableParallelism()));
     this.maxHeld = options.maxHeldPerCaller ?? defaults.maxHeldPerCaller;
+    this.now = options.now ?? Date.now;
+    this.standing = new CallerStanding({ capacity: defaults.rememberedCallers, heavyForMs: options.heavyForMs ?? defaults.heavyForMs, now: this.now });
+    // A pool of one or two keeps no reserve beyond the worker a newcomer takes anyway.
+    const reserve = Math.min(options.reserveWorkers ?? defaults.reserveWorkers, this.size - 1);
+    // Within the reserve, leaving new callers at least one reserved worker: in a pool of two
+    // (reserve one) a new caller still takes the worker a heavy or running caller may not.
+    this.trustedWorkers = Math.min(options.trustedWorkers ?? defaults.trustedWorkers, Math.max(0, reserve - 1));
     this.queue = new FairQueue<Pending>({
       maxHeld: this.maxHeld,
       maxRunning: options.maxRunningPerCaller ?? defaults.maxRunningPerCaller,
       capacity: this.size,
-      // A pool of one or two keeps no reserve beyond the worker a newcomer takes anyway.
-      reserve: Math.min(options.reserveWorkers ?? defaults.reserveWorkers, this.size - 1),
-      heavy: (caller) => this.heavy.has(caller),
+      reserve,
+      trustedReserve: this.trustedWorkers,
+      standing: (caller) => this.standing.of(caller),
     });
     this.cancelGraceMs = options.cancelGraceMs ?? defaults.cancelGraceMs;
     this.idleMs = options.idleMs ?? defaults.idleMs;
-    this.now = options.now ?? Date.now;
     this.idleSweep = setInterval(() => this.retireIdle(), this.idleMs);
     this.idleSweep.unref();
   }
@@ -241,16 +253,17 @@ export class ShellHost {
   }
 
   /**
-   * Stop the workers idle for `idleMs`, all but one: a burst may have started the whole pool,
-   * and with `--workers N` there are N pools. One stays warm so the next call does not wait for
-   * a worker to start. Returns how many were stopped.
+   * Stop the workers idle for `idleMs`, all but one (and the trusted callers' own warm ones): a
+   * burst may have started the whole pool, and with `--workers N` there are N pools. One stays
+   * warm so the next call does not wait for a worker to start. Returns how many were stopped.
    */
   retireIdle(): number {
     const cutoff = this.now() - this.idleMs;
     const idle = this.slots.filter((s) => this.isIdle(s));
     const old = idle.filter((s) => s.idleSince <= cutoff);
-    // Keep one idle worker: a recent one if there is one, else the last of the old ones.
-    const retire = old.length === idle.length ? old.slice(1) : old;
+    // Keep one idle worker (and the trusted callers' own): recent ones if there are, else the last of the old ones.
+    const keep = 1 + this.trustedWorkers;
+    const retire = idle.length - old.length >= keep ? old : old.slice(Math.max(0, keep - (idle.length - old.length)));
     for (const slot of retire) this.retire(slot, "idle");
     return retire.length;
   }
@@ -376,7 +389,7 @@ export class ShellHost {
     }
     const slot = this.slots.find((s) => s.call === p);
     if (slot === undefined || p.ended) return;
-    this.heavy.mark(p.caller);
+    this.standing.heldLong(p.caller);
     Atomics.store(slot.interrupt, 0, p.id);
     slot.worker.postMessage({ t: "cancel", id: p.id } satisfies ToWorker);
     this.end(p, CANCELLED, "cancelled");
@@ -403,6 +416,11 @@ export class ShellHost {
       const { snapshot } = next.item.view;
       const slot = this.slots.find((s) => this.isIdle(s) && s.loaded.includes(snapshot.sid));
       if (slot !== undefined) {
+        // The last warm workers are the trusted callers' (`trustedWorkers`): a caller that is
+        // not trusted (or runs one already) waits for another to start rather than take them,
+        // so a reader arriving while runaways hold the rest does not wait for a worker to start
+        // (seconds under load). A trusted caller waiting would have been chosen first.
+        if (this.queue.floorFor(next.caller) > 0 && this.slots.filter((s) => this.isIdle(s)).length <= this.trustedWorkers) break;
         this.queue.take();
         this.assign(slot, next.item);
         continue;
@@ -413,15 +431,15 @@ export class ShellHost {
       if (idle !== undefined && !this.slots.some((s) => s.loading === snapshot.sid)) this.load(idle, snapshot);
       break;
     }
-    // Workers for the calls that could start now, and one spare warm beyond them: the next
-    // caller should not wait for a worker to start.
+    // Workers for the calls that could start now, and spares warm beyond them (one, and the
+    // trusted callers' own): the next caller should not wait for a worker to start.
     if (this.bootFailures > 0) {
       // Start no more than one at a time while workers fail to start.
       if (this.queue.waiting > 0 && !this.slots.some((s) => this.starting(s))) this.spawn();
       return;
     }
     const ready = this.slots.filter((s) => this.isIdle(s) || this.starting(s)).length;
-    const wanted = this.queue.startable() + 1;
+    const wanted = this.queue.startable() + 1 + this.trustedWorkers;
     for (let k = ready; k < wanted && this.slots.length < this.size; k++) this.spawn();
   }
 
@@ -496,10 +514,13 @@ export class ShellHost {
       // A call stopped at its time limit may leave work of its own running in the worker (a
       // command that ignored the abort): the next call gets a fresh worker instead.
       if (message.result.exitCode === 124) {
-        this.heavy.mark(p.caller);
+        this.standing.heldLong(p.caller);
         this.retire(slot, "time-limit");
         this.answer(p, message.result, "result");
       } else {
+        // Answered (a command given up while it ran has made its caller heavy already). How
+        // long it took is not looked at: on a busy machine a reader's `ls /` would count as long.
+        if (!p.ended) this.standing.answered(p.caller);
         this.finish(slot, message.result);
       }
       return;
@@ -544,7 +565,7 @@ export class ShellHost {
   private stuck(slot: Slot, p: Pending): void {
     if (slot.call !== p) return;
     this.log(`warning: a docs-shell command ran past its time limit without yielding; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
-    this.heavy.mark(p.caller);
+    this.standing.heldLong(p.caller);
     this.retire(slot, "time-limit");
     this.answer(p, { stdout: "", stderr: timeLimitMessage(this.limits.maxExecutionMs), exitCode: 124, truncated: false }, "time-limit");
   }

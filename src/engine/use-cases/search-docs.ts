@@ -126,12 +126,12 @@ export async function searchAnswer(context: DocsContext, input: SearchInput): Pr
   if (issues.length > 0) return failure(issues);
   const versionValue = version?.ok === true ? version.value : undefined;
   const languageValue = language?.ok === true ? language.value : undefined;
-  // One search at a time per caller, after a turn of the event loop (`CallerTurns`): a caller
+  // One search at a time per caller, one per turn of the event loop (`CallerTurns`): a caller
   // who sent many cannot hold the thread for all of them, and one who has gone away runs none.
-  const endTurn = await runtime.searchTurns.take(request.caller);
+  const endTurn = await runtime.searchTurns.take(request.caller, context.signal);
+  if (endTurn === undefined) return failure([{ message: "the call was given up before its search ran" }]);
   let hits: Awaited<ReturnType<DocsRuntime["search"]>>;
   try {
-    if (context.signal?.aborted === true) return failure([{ message: "the call was given up before its search ran" }]);
     hits = await runtime.search(request, {
       query: input.query,
       ...(input.pageSize !== undefined ? { pageSize: input.pageSize } : {}),

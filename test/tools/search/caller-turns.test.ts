@@ -7,13 +7,18 @@ import { requestContext } from "../../../src/vfs/request-context.js";
 import { fixture } from "../../helpers/paths.js";
 
 /** The order in which turns of `turns` start and end, as callers take them. */
-function journal(turns: CallerTurns): { readonly events: string[]; run: (caller: string | undefined, name: string, gate: Promise<void>) => Promise<void> } {
+function journal(turns: CallerTurns): { readonly events: string[]; run: (caller: string | undefined, name: string, gate: Promise<void>, signal?: AbortSignal, runs?: () => void) => Promise<void> } {
   const events: string[] = [];
   return {
     events,
-    run: async (caller, name, gate) => {
-      const end = await turns.take(caller);
+    run: async (caller, name, gate, signal, runs) => {
+      const end = await turns.take(caller, signal);
+      if (end === undefined) {
+        events.push(`${name} given up`);
+        return;
+      }
       events.push(`${name} runs`);
+      runs?.();
       await gate;
       events.push(`${name} ends`);
       end();
@@ -22,32 +27,61 @@ function journal(turns: CallerTurns): { readonly events: string[]; run: (caller:
 }
 
 describe("search turns per caller", () => {
-  it("a caller's searches run one at a time, in order; another caller's does not wait for them", async () => {
+  it("searches run one at a time; a caller's in order, taking turns with other callers", async () => {
     const turns = new CallerTurns();
     const { events, run } = journal(turns);
     let releaseFirst!: () => void;
     const first = new Promise<void>((resolve) => (releaseFirst = resolve));
-    const a1 = run("a", "a1", first);
+    let a1Runs!: () => void;
+    const running = new Promise<void>((resolve) => (a1Runs = resolve));
+    const a1 = run("a", "a1", first, undefined, a1Runs);
     const a2 = run("a", "a2", Promise.resolve());
     const b1 = run("b", "b1", Promise.resolve());
-    await b1;
-    expect(events).toEqual(["a1 runs", "b1 runs", "b1 ends"]);
-    expect(turns.busyCallers).toBe(1);
+    await running;
+    expect(events).toEqual(["a1 runs"]);
+    expect(turns.busyCallers).toBe(2);
     releaseFirst();
-    await Promise.all([a1, a2]);
-    expect(events).toEqual(["a1 runs", "b1 runs", "b1 ends", "a1 ends", "a2 runs", "a2 ends"]);
+    await Promise.all([a1, a2, b1]);
+    // b1 was ready before a2 (a2 waited behind a1, its own caller's): b1 goes first.
+    expect(events).toEqual(["a1 runs", "a1 ends", "b1 runs", "b1 ends", "a2 runs", "a2 ends"]);
     expect(turns.busyCallers).toBe(0);
   });
 
-  it("callers without an identity (stdio, in process) are never queued, and ending a turn twice frees one place", async () => {
+  it("a search given up while it waits leaves at once, and never runs; its caller's next takes its place", async () => {
     const turns = new CallerTurns();
-    const ends = await Promise.all([turns.take(undefined), turns.take(undefined)]);
+    const { events, run } = journal(turns);
+    const hold = (await turns.take("x")) as () => void;
+    const told: string[] = [];
+    turns.observe((e) => told.push(`${e.t} ${e.caller ?? "-"}`));
+    const gaveUp = new AbortController();
+    const a1 = run("a", "a1", Promise.resolve(), gaveUp.signal);
+    const a2 = run("a", "a2", Promise.resolve());
+    gaveUp.abort();
+    await a1;
+    expect(events).toEqual(["a1 given up"]);
+    hold();
+    await a2;
+    expect(events).toEqual(["a1 given up", "a2 runs", "a2 ends"]);
+    expect(told).toEqual(["queued a", "queued a", "given-up a", "run a"]);
+    // Given up before it asked: nothing queued.
+    const before = new AbortController();
+    before.abort();
+    expect(await turns.take("a", before.signal)).toBeUndefined();
     expect(turns.busyCallers).toBe(0);
-    const end = await turns.take("a");
+  });
+
+  it("callers without an identity (stdio, in process) are never queued behind each other's, and ending a turn twice frees one place", async () => {
+    const turns = new CallerTurns();
+    const [one, two] = [turns.take(undefined), turns.take(undefined)];
+    expect(turns.busyCallers).toBe(0);
+    const end = (await one) as () => void;
     end();
     end();
+    ((await two) as () => void)();
+    const a = (await turns.take("a")) as () => void;
+    a();
+    a();
     expect(turns.busyCallers).toBe(0);
-    for (const e of ends) e();
   });
 
   describe("through the search use case", () => {

@@ -10,6 +10,7 @@ import { searchAnswer, searchInput } from "../../../engine/use-cases/search-docs
 import { pageUrl } from "../../../vfs/site.js";
 import { requestContext, type RequestContext } from "../../../vfs/request-context.js";
 import { readJsonBody } from "../../middleware/read-json-body.js";
+import { connectionGone } from "../../middleware/connection-gone.js";
 import { apiErrorResponse } from "../../middleware/http-errors.js";
 import type { RateLimiter, RateLimits } from "../../middleware/rate-limit.js";
 import { rateLimitedResponse } from "../../middleware/rate-limit-response.js";
@@ -72,7 +73,8 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
     if (!input.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(input.issues));
     const refused = await charge(c, "search");
     if (refused !== undefined) return refused;
-    const outcome = await searchAnswer(await docsContext(c), input.value);
+    // A page that searches again as the reader types drops the earlier request: its search is not run.
+    const outcome = await searchAnswer({ ...(await docsContext(c)), signal: connectionGone(c) }, input.value);
     if (!outcome.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(outcome.issues));
     // Links on this server: the page's path and the section's anchor (the tool's links name the public site).
     const results = outcome.value.results.map((r) => ({ ...r, href: `${pageUrl("", r.path) || "/"}${new URL(r.url).hash}` }));
@@ -100,7 +102,7 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
     const refused = await charge(c, "filesystem");
     if (refused !== undefined) return refused;
     // A page closed or reloaded mid-command drops the request: the command stops with it.
-    const result = await runShell({ ...(await docsContext(c)), signal: c.req.raw.signal }, input.value);
+    const result = await runShell({ ...(await docsContext(c)), signal: connectionGone(c) }, input.value);
     return json({ ...result, text: shellText(result) });
   });
 

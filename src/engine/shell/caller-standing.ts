@@ -1,0 +1,69 @@
+/** How the shell pool treats a caller's next command, from what the caller's commands did before. */
+export type Standing =
+  /** A command of theirs ended with its answer, and none has held a worker for long since: may take any free worker. */
+  | "trusted"
+  /** Nothing known (never seen, or forgotten): may not take the last workers kept for trusted callers. */
+  | "new"
+  /** A command of theirs held a worker for long, lately: may not take the workers kept for callers with nothing running. */
+  | "heavy";
+
+export interface StandingOptions {
+  /** Callers remembered in each standing (the least recently marked go first). */
+  readonly capacity: number;
+  /** How long a caller stays heavy after its last long hold. */
+  readonly heavyForMs: number;
+  /** Milliseconds; tests move it by hand. */
+  readonly now: () => number;
+}
+
+/**
+ * What the shell pool remembers of its callers. A caller is heavy once a command of theirs ran
+ * to its time limit, or they gave up a command while it ran (the bench's abandoned runaways);
+ * trusted once a command of theirs ended with its answer (and no long hold since); new otherwise.
+ * The pool gives each standing its own share of the workers (`FairQueue`): callers whose
+ * commands answer keep workers that new and heavy callers cannot all take (issue 25: fresh
+ * addresses, as many as the pool has workers, each sending its first runaway, held every worker).
+ *
+ * Standing is decided by what happened (an answer, a limit reached, a call given up), never by
+ * how long something took, so a busy machine decides the same. Heaviness wears off
+ * `heavyForMs` after the caller's last long hold: a policy about time passing (an address
+ * behind which someone once ran a runaway is not marked for good), read from `now`; after it the
+ * caller is new until a command of theirs answers.
+ */
+export class CallerStanding {
+  /** Heavy callers: when each was last marked (oldest first). */
+  private readonly heavySince = new Map<string, number>();
+  private readonly trusted = new Set<string>();
+
+  constructor(private readonly options: StandingOptions) {}
+
+  of(caller: string): Standing {
+    const since = this.heavySince.get(caller);
+    if (since !== undefined) {
+      if (this.options.now() - since < this.options.heavyForMs) return "heavy";
+      this.heavySince.delete(caller);
+    }
+    return this.trusted.has(caller) ? "trusted" : "new";
+  }
+
+  /** A command of `caller` held a worker for long (it reached its limit, or was given up while it ran). */
+  heldLong(caller: string): void {
+    this.trusted.delete(caller);
+    this.heavySince.delete(caller);
+    this.heavySince.set(caller, this.options.now());
+    trim(this.heavySince, this.options.capacity);
+  }
+
+  /** A command of `caller` ended with its answer. A heavy caller stays heavy until that wears off. */
+  answered(caller: string): void {
+    if (this.of(caller) === "heavy") return;
+    this.trusted.delete(caller);
+    this.trusted.add(caller);
+    trim(this.trusted, this.options.capacity);
+  }
+}
+
+/** Forget the least recently marked past `capacity`. */
+function trim(marked: Set<string> | Map<string, number>, capacity: number): void {
+  while (marked.size > capacity) marked.delete(marked.keys().next().value as string);
+}
