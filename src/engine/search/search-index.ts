@@ -3,7 +3,7 @@ import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
 import { isIndexed, type Page, placementOf, type Site, type SiteFile } from "../../vfs/site.js";
 import { AccessTable, type ReaderClass } from "./access-table.js";
-import { type Expanded, isCurrent } from "./includes.js";
+import { type Expanded, importsMdx, isCurrent } from "./includes.js";
 import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { type QueryTerm, RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
@@ -218,6 +218,8 @@ export class SearchIndex {
    *  same files (dozens of versions × languages, most pages unchanged from one release to the
    *  next) splits, segments and sketches each text once, and its copies share the term arrays. */
   private analysed = new Map<string, AnalysedBody>();
+  /** Whether each distinct body imports MDX, during one `sync` likewise. */
+  private imports = new Map<string, boolean>();
   private texts = 0;
 
   /** Each kind of search's `acceptedUnits` (by reader class, version and language), until the next `sync`. */
@@ -318,6 +320,7 @@ export class SearchIndex {
     }
     if (added > 0 || removed > 0) this.index.prepare();
     this.analysed = new Map();
+    this.imports = new Map();
     return { added, removed };
   }
 
@@ -670,7 +673,7 @@ export class SearchIndex {
 
   /** Index a page: each of its variants is a page unit, the first counted in the base statistics. */
   private add(page: Page, placement: PagePlacement | undefined, fileAt: (path: string) => SiteFile | undefined): void {
-    const { variants, uses, missing } = pageVariants(page, fileAt);
+    const { variants, uses, missing } = pageVariants(page, fileAt, this.importsOf(page.body));
     // Titles and descriptions as readers see them (`&#x5F;meta` is `_meta`).
     const title = [readerTitle(page)];
     const sidebar = page.frontMatter.sidebarTitle;
@@ -703,6 +706,16 @@ export class SearchIndex {
       this.setPrior(v.id, isApiPage(page) ? this.ranking.generatedPageWeight : 1);
       this.classes.track(v.id, 1);
     });
+  }
+
+  /** Whether a body imports MDX (`importsMdx`), asked once per distinct text in a `sync`. */
+  private importsOf(body: string): boolean {
+    let imports = this.imports.get(body);
+    if (imports === undefined) {
+      imports = importsMdx(body);
+      this.imports.set(body, imports);
+    }
+    return imports;
   }
 
   /** A body's sections, their term sequences and its sketch: made once per distinct text in a
