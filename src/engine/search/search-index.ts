@@ -218,6 +218,14 @@ export class SearchIndex {
    *  same files (dozens of versions × languages, most pages unchanged from one release to the
    *  next) splits, segments and sketches each text once, and its copies share the term arrays. */
   private analysed = new Map<string, AnalysedBody>();
+  /** Pages still to add in this `sync` by body: a body's analysis (its split sections hold as much
+   *  text again as the body) is dropped when its last page is added (`release`), so that a build
+   *  of 50,000 distinct pages does not hold them all. */
+  private remaining = new Map<string, number>();
+  /** Bodies whose analysis was dropped in this `sync` (counted once, if analysed again). */
+  private released = new Set<string>();
+  /** Distinct bodies analysed in this `sync`. */
+  private distinct = 0;
   /** Whether each distinct body imports MDX, during one `sync` likewise. */
   private imports = new Map<string, boolean>();
   private texts = 0;
@@ -300,8 +308,12 @@ export class SearchIndex {
       this.repeated.forget(path);
       removed++;
     }
+    this.distinct = 0;
+    for (const { page } of wanted.values()) this.remaining.set(page.body, (this.remaining.get(page.body) ?? 0) + 1);
     for (const { page, placement } of wanted.values()) {
       this.add(page, placement, fileAt);
+      // Pages indexed again below (`takeStale`) keep theirs: their copies share what they make.
+      this.release(page.body);
       added++;
       yield;
     }
@@ -316,10 +328,12 @@ export class SearchIndex {
     }
     if (added > 0) {
       this.analyzer.releaseCaches();
-      this.texts = this.analysed.size;
+      this.texts = this.distinct;
     }
     if (added > 0 || removed > 0) this.index.prepare();
     this.analysed = new Map();
+    this.remaining = new Map();
+    this.released = new Set();
     this.imports = new Map();
     return { added, removed };
   }
@@ -708,6 +722,17 @@ export class SearchIndex {
     });
   }
 
+  /** One page of `body` added: drop its analysis after the last (see `remaining`). */
+  private release(body: string): void {
+    const left = (this.remaining.get(body) ?? 0) - 1;
+    if (left > 0) {
+      this.remaining.set(body, left);
+      return;
+    }
+    this.remaining.delete(body);
+    if (this.analysed.delete(body)) this.released.add(body);
+  }
+
   /** Whether a body imports MDX (`importsMdx`), asked once per distinct text in a `sync`. */
   private importsOf(body: string): boolean {
     let imports = this.imports.get(body);
@@ -728,6 +753,7 @@ export class SearchIndex {
       const sections = split.map((s): StoredSection => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
       done = { split, sections, indexed: new Map() };
       this.analysed.set(body, done);
+      if (!this.released.has(body)) this.distinct++;
     }
     return done;
   }
