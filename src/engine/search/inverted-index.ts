@@ -78,9 +78,6 @@ export { FIELDS_PER_UNIT };
 /** The three kinds of posting list (see `TermEntry`). */
 export type PostingKind = "sections" | "pages" | "pageSections";
 
-/** Postings staged before they join their lists (`InvertedIndex.commit`): about 60 MB of staging. */
-const STAGED_POSTINGS = 4_000_000;
-
 /**
  * Postings waiting to join their lists (see `InvertedIndex.commit`): unit ids and packed
  * frequencies by term, in the order they were added.
@@ -474,11 +471,6 @@ export class InvertedIndex {
       this.totals.add(unit, group.units, 1);
     }
     this.changes++;
-    // Staged postings take 12 to 20 bytes each, and the lists they join as much again: at 50,000
-    // distinct pages, staging a whole build before joining them held gigabytes at once. Joined
-    // every few million, each list moves a few times (by half again its size, `PostingPool`).
-    const staged = this.staged;
-    if (staged !== undefined && staged.sections.term.length + staged.pages.term.length + staged.pageSections.term.length >= STAGED_POSTINGS) this.commit();
     return { page: pageId, sections: group.ids };
   }
 
