@@ -68,6 +68,14 @@ export interface InsideReadOptions {
    *  `NO_IGNORE_RULES` only where the file is not served whatever happens (the ignore files
    *  themselves, docs.json, a check that an excluded file exists in order to say so). */
   readonly ignore: IgnoreRules | typeof NO_IGNORE_RULES;
+  /**
+   * The path was found by walking the root's real folders (`listInsideRoot`): it is taken for its
+   * own real path and opened without resolving it first (a page load of 25,000 files spent a
+   * fifth of its time resolving them). The check after opening (`openedInside`) still refuses a
+   * file that is not there; a path that fails this way (a folder or the file became a link since
+   * the walk) is resolved and read the usual way.
+   */
+  readonly walked?: boolean;
 }
 
 /** Read without applying ignore rules (see `InsideReadOptions.ignore`). */
@@ -111,8 +119,32 @@ export function readBytesInsideRoot(root: string, rel: string, options: InsideRe
 
 /** Open a file at a checked path inside the root (never following a link in its last part), check it again, and read it. */
 function readOpened<T>(root: string, rel: string, options: InsideReadOptions, read: (fd: number) => T): (Omit<InsideFile, "text"> & { readonly ok: true; readonly content: T }) | Refusal {
+  if (options.walked === true) {
+    const walked = walkedPath(root, rel, options.ignore);
+    const fast = walked === undefined ? undefined : readAt(walked, options, read);
+    if (fast?.ok === true) return fast;
+  }
   const located = locate(root, rel, options.ignore);
   if (!located.ok) return located;
+  return readAt(located, options, read);
+}
+
+/** A walked path (`InsideReadOptions.walked`) as its own real path, or undefined when it is not a
+ *  plain relative path or the ignore rules exclude it (`locate` then says why). */
+function walkedPath(root: string, rel: string, ignore: IgnoreRules | null): { readonly abs: string; readonly realRel: string } | undefined {
+  const normal = posix.normalize(rel);
+  if (normal !== rel || isAbsolute(rel) || rel.includes("\\") || normal === "." || normal.startsWith("../") || normal === "..") return undefined;
+  if (ignore !== null && ignore.ignores(normal)) return undefined;
+  try {
+    return { abs: join(realRoot(root), normal), realRel: normal };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Open a located file without following a link in its last part, check it is still the one at
+ *  that real path, and read it. */
+function readAt<T>(located: { readonly abs: string; readonly realRel: string }, options: InsideReadOptions, read: (fd: number) => T): (Omit<InsideFile, "text"> & { readonly ok: true; readonly content: T }) | Refusal {
   const { abs, realRel } = located;
   let fd: number;
   try {

@@ -1,12 +1,11 @@
 import { lstatSync } from "node:fs";
 import { basename, join } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
-import { parseFrontMatter } from "../config/frontmatter.js";
 import { IGNORE_FILES, type IgnoreRules, loadIgnoreRules } from "../config/ignore-rules.js";
-import { folderLink, listInsideRoot, OUTSIDE_MESSAGE, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
+import { folderLink, listInsideRoot, OUTSIDE_MESSAGE, readBytesInsideRoot, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { readSiteConfig } from "../config/read-site-config.js";
-import { readPageMeta, titleFromBody, titleFromPath } from "../config/page-meta.js";
+import { titleFromPath } from "../config/page-meta.js";
 import { emptySiteConfig, type PagePlacement, type SiteConfig, type SiteSection } from "../config/site-config.js";
 import type { ApiNavItem } from "../config/openapi/plan-api-pages.js";
 import { LIMITS } from "../limits.js";
@@ -17,6 +16,7 @@ import { parseOperationEntry } from "../config/openapi/entry.js";
 import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
 import { type RepoSpecText, unnamedSpecFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
+import { ParsedTexts } from "./parsed-texts.js";
 import { siteVariants } from "./site-variants.js";
 import { makeFile, pagePathOf, type Page, type Site, type SiteFile } from "./site.js";
 import type { Access } from "./access.js";
@@ -126,10 +126,12 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   const links = new Map<string, string[]>();
   const pageStats = new Map<string, PageStat>();
   const previousPages = previous?.site.pages;
+  const texts = new ParsedTexts();
+  const linked = new Set(linkedPages);
   // Synchronous reads, one after the other (~18 ms for spree's 428 files), beat a stat and a read
   // per file through the thread pool (~60 ms).
   for (const rel of kept) {
-    const result = readPage(root, rel, previousPages, ignore, known);
+    const result = readPage(root, rel, previousPages, ignore, known, texts, !linked.has(rel));
     if (result.stat !== undefined) pageStats.set(rel, result.stat);
     if (result.diagnostic !== undefined) diagnostics.push(result.diagnostic);
     if (result.page !== undefined) addPage(files, pages, result.page, diagnostics);
@@ -309,7 +311,9 @@ interface ReadResult {
   stat?: PageStat;
 }
 
-function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page> | undefined, ignore: IgnoreRules, known?: KnownPages): ReadResult {
+/** Read a page file (`walked`: found by walking real folders, see `InsideReadOptions.walked`),
+ *  or reuse its page from the previous load or the cache (`known`) when the file is unchanged. */
+function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page> | undefined, ignore: IgnoreRules, known?: KnownPages, texts = new ParsedTexts(), walked = false): ReadResult {
   const filePath = `/${rel}`;
   const shown = previous?.get(pagePathOf(filePath));
   // A page shown with the operation it documents is the authored page plus that part.
@@ -331,27 +335,29 @@ function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page>
     const same = st.ok && st.kind === "file" && st.size === cached.stat.size && st.mtimeMs === cached.stat.mtimeMs && st.ino === cached.stat.ino && st.ctimeMs === cached.stat.ctimeMs && st.real === cached.stat.real;
     if (same) return { page: cached.page, stat: cached.stat, ...(cached.stat.real !== rel ? { real: cached.stat.real } : {}) };
   }
-  const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxPageBytes, ignore });
+  const read = readBytesInsideRoot(root, rel, { maxBytes: LIMITS.load.maxPageBytes, ignore, walked });
   if (!read.ok) return unreadPage(rel, read);
-  const text = read.text;
   const real = read.real !== rel ? { real: read.real } : {};
   const stat: PageStat = { size: read.size, mtimeMs: read.mtimeMs, ino: read.ino, ctimeMs: read.ctimeMs, real: read.real };
+  // Copies of one text (a versioned site's) share its string and its parse.
+  const decoded = texts.text(read.bytes);
+  const { text, size } = decoded;
   // Changed shortly before the cache was written, or since: the cached page only if the text is the same.
   if (cached !== undefined && cached.page.file.text === text && cached.stat.mtimeMs === read.mtimeMs) return { page: cached.page, stat, ...real };
-  const parsed = parseFrontMatter(text);
+  const parsed = texts.parse(decoded);
   if (!parsed.ok) {
     return { diagnostic: skippedFinding(rel, `invalid front matter: ${parsed.message}`, LOAD_CODES.pageSkipped, parsed.line), ...real };
   }
-  const meta = readPageMeta(parsed.data);
+  const { meta, title } = parsed;
   const path = pagePathOf(filePath);
   const access = {
     ...(meta.groups !== undefined ? { groups: meta.groups } : {}),
     ...(meta.public === true ? { public: true } : {}),
   };
   const page: Page = {
-    file: makeFile(filePath, text, access, new Date(read.mtimeMs)),
+    file: { path: filePath, text, size, mtime: new Date(read.mtimeMs), access },
     path,
-    title: meta.title ?? titleFromBody(parsed.body) ?? titleFromPath(path),
+    title: title ?? titleFromPath(path),
     meta,
     frontMatter: parsed.data,
     body: parsed.body,

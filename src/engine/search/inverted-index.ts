@@ -20,7 +20,7 @@ import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 export interface InvertedIndexState {
   readonly entries: readonly (TermEntry | undefined)[];
   readonly pools: Readonly<Record<PostingKind, PostingPoolState>>;
-  readonly sectionUnits: readonly (SectionUnit | undefined)[];
+  readonly sectionUnits: SectionUnitsState;
   readonly pageUnits: PageUnitsState;
   readonly titleLengths: Int32Array<ArrayBuffer>;
   /** Plain data once read back: `Totals`' fields. */
@@ -33,6 +33,24 @@ export interface InvertedIndexState {
 }
 
 /**
+ * Section units in columns (`InvertedIndex.state`), as page units: one term array per section
+ * (24,000 at 25,000 pages) took half a second to write and as long to read back.
+ */
+export interface SectionUnitsState {
+  readonly count: number;
+  /** Per section id: its page, -1 for a removed section. */
+  readonly page: Int32Array;
+  /** Three per section: heading, body, code. */
+  readonly lengths: Int32Array;
+  /** Sections' term sequences one after another, each ending at `ends[section]`. */
+  readonly sequences: Int32Array;
+  readonly ends: Int32Array;
+}
+
+/** `SharedSections` as data: its units by id (`SectionUnitsState`). */
+export type SharedSectionsState = Omit<SharedSections, "key" | "units" | "ids"> & { readonly ids: Int32Array };
+
+/**
  * Page units in columns (`InvertedIndex.state`): 25,000 objects with a term array each took
  * seconds to read back, flat arrays take milliseconds. A page's terms are its sections' (kept
  * once per text, in `groups`) and then its own.
@@ -41,7 +59,7 @@ export interface PageUnitsState {
   readonly count: number;
   /** Per page id: its `groups` index, -1 for a removed page. */
   readonly group: Int32Array;
-  readonly groups: readonly SharedSections[];
+  readonly groups: readonly SharedSectionsState[];
   readonly counted: Uint8Array;
   /** Three per page: title, meta, context. */
   readonly lengths: Int32Array;
@@ -144,7 +162,7 @@ export type TermSequence = Int32Array;
 function pageUnitsState(units: readonly (PageUnit | undefined)[]): PageUnitsState {
   const count = units.length;
   const groupIds = new Map<SharedSections, number>();
-  const groups: SharedSections[] = [];
+  const groups: SharedSectionsState[] = [];
   const group = new Int32Array(count).fill(-1);
   const counted = new Uint8Array(count);
   const lengths = new Int32Array(count * 3);
@@ -167,7 +185,8 @@ function pageUnitsState(units: readonly (PageUnit | undefined)[]): PageUnitsStat
       let g = groupIds.get(u.shared);
       if (g === undefined) {
         g = groups.length;
-        groups.push(u.shared);
+        const { lengths: summed, terms, sumTerms, sums, users } = u.shared;
+        groups.push({ ids: Int32Array.from(u.shared.ids), lengths: summed, terms, sumTerms, sums, users });
         groupIds.set(u.shared, g);
       }
       group[id] = g;
@@ -185,9 +204,55 @@ function pageUnitsState(units: readonly (PageUnit | undefined)[]): PageUnitsStat
   return { count, group, groups, counted, lengths, titles, titleEnds, own, ownEnds };
 }
 
-/** Page units from their columns. */
-function pageUnitsOf(s: PageUnitsState): (PageUnit | undefined)[] {
+/** Section units as columns (`SectionUnitsState`). */
+function sectionUnitsState(units: readonly (SectionUnit | undefined)[]): SectionUnitsState {
+  const count = units.length;
+  const page = new Int32Array(count).fill(-1);
+  const lengths = new Int32Array(count * 3);
+  const ends = new Int32Array(count);
+  let size = 0;
+  for (const u of units) size += u?.sequence.length ?? 0;
+  const sequences = new Int32Array(size);
+  let at = 0;
+  for (let id = 0; id < count; id++) {
+    const u = units[id];
+    if (u !== undefined) {
+      page[id] = u.page;
+      for (let f = 0; f < 3; f++) lengths[id * 3 + f] = u.lengths[f] as number;
+      sequences.set(u.sequence, at);
+      at += u.sequence.length;
+    }
+    ends[id] = at;
+  }
+  return { count, page, lengths, sequences, ends };
+}
+
+/** Section units from their columns: each sequence a view of the one array (no copy). */
+function sectionUnitsOf(s: SectionUnitsState): (SectionUnit | undefined)[] {
+  const out: (SectionUnit | undefined)[] = new Array(s.count);
+  let from = 0;
+  for (let id = 0; id < s.count; id++) {
+    const end = s.ends[id] as number;
+    const page = s.page[id] as number;
+    if (page >= 0) out[id] = { page, lengths: [s.lengths[id * 3] as number, s.lengths[id * 3 + 1] as number, s.lengths[id * 3 + 2] as number], sequence: s.sequences.subarray(from, end) };
+    from = end;
+  }
+  return out;
+}
+
+/** Page units from their columns, over the section units already restored. */
+function pageUnitsOf(s: PageUnitsState, sectionUnits: readonly (SectionUnit | undefined)[]): (PageUnit | undefined)[] {
   const out: (PageUnit | undefined)[] = new Array(s.count);
+  // Each text's sections once, shared by its pages as when they were indexed.
+  const groups = s.groups.map((g): SharedSections => {
+    const ids = [...g.ids];
+    const units = ids.map((id) => {
+      const unit = sectionUnits[id];
+      if (unit === undefined) throw new Error("a page's section is missing from the index");
+      return unit;
+    });
+    return { key: units.map((u) => u.sequence), ids, units, lengths: g.lengths, terms: g.terms, sumTerms: g.sumTerms, sums: g.sums, users: g.users };
+  });
   let t = 0;
   let o = 0;
   for (let id = 0; id < s.count; id++) {
@@ -195,7 +260,7 @@ function pageUnitsOf(s: PageUnitsState): (PageUnit | undefined)[] {
     const titleEnd = s.titleEnds[id] as number;
     const ownEnd = s.ownEnds[id] as number;
     if (g >= 0) {
-      const shared = s.groups[g] as SharedSections;
+      const shared = groups[g] as SharedSections;
       const terms = new Int32Array(shared.terms.length + ownEnd - o);
       terms.set(shared.terms);
       terms.set(s.own.subarray(o, ownEnd), shared.terms.length);
@@ -313,7 +378,7 @@ export class InvertedIndex {
     return {
       entries: this.entries,
       pools: { sections: this.pools.sections.state(), pages: this.pools.pages.state(), pageSections: this.pools.pageSections.state() },
-      sectionUnits: this.sectionUnits,
+      sectionUnits: sectionUnitsState(this.sectionUnits),
       pageUnits: pageUnitsState(this.pageUnits),
       titleLengths: this.titleLengths,
       totals: this.totals,
@@ -330,8 +395,8 @@ export class InvertedIndex {
     if (this.nextPage > 0 || this.entries.length > 0) throw new Error("an inverted index is restored only while empty");
     for (const e of state.entries) this.entries.push(e);
     for (const kind of ["sections", "pages", "pageSections"] as const) this.pools[kind].restore(state.pools[kind]);
-    for (const u of state.sectionUnits) this.sectionUnits.push(u);
-    for (const u of pageUnitsOf(state.pageUnits)) this.pageUnits.push(u);
+    for (const u of sectionUnitsOf(state.sectionUnits)) this.sectionUnits.push(u);
+    for (const u of pageUnitsOf(state.pageUnits, this.sectionUnits)) this.pageUnits.push(u);
     this.titleLengths = state.titleLengths;
     this.totals.restore(state.totals);
     // Later statistics must not take their memo of before for current.

@@ -3,7 +3,7 @@ import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
 import { isIndexed, type Page, placementOf, type Site, type SiteFile } from "../../vfs/site.js";
 import { AccessTable, type ReaderClass } from "./access-table.js";
-import { type Expanded, isCurrent } from "./includes.js";
+import { type Expanded, importsMdx, isCurrent } from "./includes.js";
 import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { type QueryTerm, RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
@@ -232,6 +232,16 @@ export class SearchIndex {
   private analysed = new Map<string, AnalysedBody>();
   /** The same for endpoint pages, which are analysed without reference-list items (`analyse`). */
   private analysedApi = new Map<string, AnalysedBody>();
+  /** Pages still to add in this `sync` by body: a body's analysis (its split sections hold as much
+   *  text again as the body) is dropped when its last page is added (`release`), so that a build
+   *  of 50,000 distinct pages does not hold them all. */
+  private remaining = new Map<string, number>();
+  /** Bodies whose analysis was dropped in this `sync` (counted once, if analysed again). */
+  private released = new Set<string>();
+  /** Distinct bodies analysed in this `sync`. */
+  private distinct = 0;
+  /** Whether each distinct body imports MDX, during one `sync` likewise. */
+  private imports = new Map<string, boolean>();
   private texts = 0;
 
   /** Each kind of search's `acceptedUnits` (by reader class, version and language), until the next `sync`. */
@@ -318,8 +328,12 @@ export class SearchIndex {
       this.repeated.forget(path);
       removed++;
     }
+    this.distinct = 0;
+    for (const { page } of wanted.values()) this.remaining.set(page.body, (this.remaining.get(page.body) ?? 0) + 1);
     for (const { page, placement } of wanted.values()) {
       this.add(page, placement, fileAt);
+      // Pages indexed again below (`takeStale`) keep theirs: their copies share what they make.
+      this.release(page.body);
       added++;
       yield;
     }
@@ -334,11 +348,14 @@ export class SearchIndex {
     }
     if (added > 0) {
       this.analyzer.releaseCaches();
-      this.texts = this.analysed.size + this.analysedApi.size;
+      this.texts = this.distinct;
     }
     if (added > 0 || removed > 0) this.index.prepare();
     this.analysed = new Map();
     this.analysedApi = new Map();
+    this.remaining = new Map();
+    this.released = new Set();
+    this.imports = new Map();
     return { added, removed };
   }
 
@@ -729,7 +746,7 @@ export class SearchIndex {
 
   /** Index a page: each of its variants is a page unit, the first counted in the base statistics. */
   private add(page: Page, placement: PagePlacement | undefined, fileAt: (path: string) => SiteFile | undefined): void {
-    const { variants, uses, missing } = pageVariants(page, fileAt);
+    const { variants, uses, missing } = pageVariants(page, fileAt, this.importsOf(page.body));
     // Titles and descriptions as readers see them (`&#x5F;meta` is `_meta`).
     const title = [readerTitle(page)];
     const sidebar = page.frontMatter.sidebarTitle;
@@ -768,6 +785,27 @@ export class SearchIndex {
     });
   }
 
+  /** One page of `body` added: drop its analysis after the last (see `remaining`). */
+  private release(body: string): void {
+    const left = (this.remaining.get(body) ?? 0) - 1;
+    if (left > 0) {
+      this.remaining.set(body, left);
+      return;
+    }
+    this.remaining.delete(body);
+    if (this.analysed.delete(body) || this.analysedApi.delete(body)) this.released.add(body);
+  }
+
+  /** Whether a body imports MDX (`importsMdx`), asked once per distinct text in a `sync`. */
+  private importsOf(body: string): boolean {
+    let imports = this.imports.get(body);
+    if (imports === undefined) {
+      imports = importsMdx(body);
+      this.imports.set(body, imports);
+    }
+    return imports;
+  }
+
   /** A body's sections, their term sequences and its sketch: made once per distinct text in a
    *  `sync` (see `analysed`). Only what search returns is kept of a section; prose and code
    *  were needed for indexing alone. */
@@ -783,6 +821,7 @@ export class SearchIndex {
       const sections = split.map((s): StoredSection => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
       done = { split, sections, indexed: new Map() };
       cache.set(body, done);
+      if (!this.released.has(body)) this.distinct++;
     }
     return done;
   }

@@ -43,13 +43,13 @@ export interface PageVariants {
 }
 
 /**
- * The variants of a page. Past `LIMITS.search.maxPageVariants` leaves, the last variant is the
+ * The variants of a page (`imports`: whether its body imports MDX, when the caller knows). Past `LIMITS.search.maxPageVariants` leaves, the last variant is the
  * page with no file of another rule inlined, with no condition: it is what a reader matching no
  * other variant gets (less than it may read, never more).
  */
-export function pageVariants(page: Page, fileAt: (path: string) => SiteFile | undefined): PageVariants {
+export function pageVariants(page: Page, fileAt: (path: string) => SiteFile | undefined, imports: boolean = importsMdx(page.body)): PageVariants {
   // Most pages import no MDX: one variant, the page as written.
-  if (!importsMdx(page.body)) return { variants: [{ expanded: undefined, condition: [] }], uses: [], missing: [] };
+  if (!imports) return { variants: [{ expanded: undefined, condition: [] }], uses: [], missing: [] };
   const own = accessKey(page.file.access);
   const uses = new Map<string, SiteFile>();
   const missing = new Set<string>();
