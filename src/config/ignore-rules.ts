@@ -1,4 +1,5 @@
 import ignore, { type Ignore } from "ignore";
+import type { IgnoreRules } from "./ignore-rule-set.js";
 import { NO_IGNORE_RULES, readInsideRoot } from "./inside-root.js";
 import { LoadStoppedError } from "./load-stopped.js";
 
@@ -7,14 +8,6 @@ export const IGNORE_FILES = [".svcignore", ".mintignore"] as const;
 
 /** Always left out, whatever the ignore files say: version control, dependencies, dot-folders. */
 const DEFAULT_PATTERNS = [".git/", "node_modules/", ".*/"];
-
-/** A compiled set of ignore rules over repository-relative paths (`guides/setup.mdx`). */
-export interface IgnoreRules {
-  /** True when the repo-relative path is ignored. */
-  ignores(relPath: string): boolean;
-  /** The patterns in effect (defaults first), for `--help`-style reporting. */
-  readonly patterns: readonly string[];
-}
 
 /**
  * Build the rules from the contents of the ignore files (gitignore semantics, via `ignore`).

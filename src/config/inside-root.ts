@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { isAbsolute, join, posix, relative, sep } from "node:path";
-import type { IgnoreRules } from "./ignore-rules.js";
+import type { IgnoreRules } from "./ignore-rule-set.js";
 
 /*
  * The one way anything under the docs root is read or looked at: pages, snippets and skills (found

@@ -8,7 +8,8 @@ import type { ReadableDocsJson } from "./docs-json/readable.js";
 import { validateDocsJson } from "./docs-json/validate.js";
 import { readSiteConfig } from "./read-site-config.js";
 import { emptySiteConfig, type SiteConfig } from "./site-config.js";
-import { type IgnoreRules, loadIgnoreRules } from "./ignore-rules.js";
+import type { IgnoreRules } from "./ignore-rule-set.js";
+import { loadIgnoreRules } from "./ignore-rules.js";
 
 export const DOCS_JSON = "docs.json";
 

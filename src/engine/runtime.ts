@@ -1,6 +1,6 @@
 import { LIMITS } from "../limits.js";
 import { type Diagnostic, formatDiagnostic } from "../config/diagnostic.js";
-import type { IgnoreRules } from "../config/ignore-rules.js";
+import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import { failedSpecOf } from "../config/openapi/plan-api-pages.js";
 import { prefetchRemoteSpecs } from "../vfs/api-pages.js";

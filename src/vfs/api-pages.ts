@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../config/diagnostic.js";
-import type { IgnoreRules } from "../config/ignore-rules.js";
+import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { readInsideRoot } from "../config/inside-root.js";
 import { readApiSettings, type ApiSettings } from "../config/openapi/api-settings.js";
 import { type FetchLike, loadApiSpec, type SpecLoadResult } from "../config/openapi/load-api-spec.js";

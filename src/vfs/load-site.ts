@@ -1,7 +1,8 @@
 import { lstatSync } from "node:fs";
 import { basename, join } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
-import { IGNORE_FILES, type IgnoreRules, loadIgnoreRules } from "../config/ignore-rules.js";
+import type { IgnoreRules } from "../config/ignore-rule-set.js";
+import { IGNORE_FILES, loadIgnoreRules } from "../config/ignore-rules.js";
 import { folderLink, listInsideRoot, OUTSIDE_MESSAGE, readBytesInsideRoot, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { readSiteConfig } from "../config/read-site-config.js";

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { PageFiles } from "../config/docs-json/rules/rule.js";
-import type { IgnoreRules } from "../config/ignore-rules.js";
+import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { isFileInsideRoot, LINK_CODES, NO_IGNORE_RULES } from "../config/inside-root.js";
 import type { Site } from "./site.js";
 

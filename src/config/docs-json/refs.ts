@@ -1,7 +1,7 @@
 import { isAbsolute, posix } from "node:path";
 import { LIMITS } from "../../limits.js";
 import type { Diagnostic } from "../diagnostic.js";
-import type { IgnoreRules } from "../ignore-rules.js";
+import type { IgnoreRules } from "../ignore-rule-set.js";
 import { type InsideFile, NO_IGNORE_RULES, readInsideRoot, type Refusal, refusalCode } from "../inside-root.js";
 import { childPath } from "./json-path.js";
 import { type JsonSource, type Position, parseJsonSource } from "./json-source.js";

@@ -1,7 +1,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LIMITS } from "../../limits.js";
-import type { IgnoreRules } from "../ignore-rules.js";
+import type { IgnoreRules } from "../ignore-rule-set.js";
 import { readInsideRoot, refusalCode } from "../inside-root.js";
 import { dereferenceLocal, needsFullResolver } from "./dereference-internal.js";
 

@@ -1,7 +1,7 @@
 import { LIMITS } from "../../limits.js";
 import type { AsyncSpec } from "../asyncapi/model.js";
 import { readAsyncapi } from "../asyncapi/read-asyncapi.js";
-import type { IgnoreRules } from "../ignore-rules.js";
+import type { IgnoreRules } from "../ignore-rule-set.js";
 import { readInsideRoot, refusalCode } from "../inside-root.js";
 import { type Dereferenced, dereferenceDocument, type SpecWarning } from "./dereference.js";
 import { cutRefsIntoRestricted } from "./restricted-refs.js";
