@@ -1,6 +1,7 @@
 import { boundedEditDistance } from "./fuzzy.js";
 import { PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
-import { FIELDS_PER_UNIT, type InvertedIndex, type PageUnit, type SectionUnit, type TermEntry } from "./inverted-index.js";
+import type { PageUnit, SectionUnit } from "./index-units.js";
+import { FIELDS_PER_UNIT, type InvertedIndex, type TermEntry } from "./inverted-index.js";
 import { ClassTop, LargestFirst, TopScores } from "./heaps.js";
 import { MAX_TF, weightedTf, weightedWideTf } from "./postings-codec.js";
 import type { IndexStatistics, UnitScales } from "./statistics.js";

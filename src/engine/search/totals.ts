@@ -1,4 +1,4 @@
-import type { PageUnit, SectionUnit } from "./inverted-index.js";
+import type { PageUnit, SectionUnit } from "./index-units.js";
 
 /**
  * How many pages and sections a set of units holds, and their summed field lengths: what the
