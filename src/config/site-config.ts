@@ -1,5 +1,5 @@
 import type { ReadableDocsJson } from "./docs-json/readable.js";
-import type { VersionPath } from "./version-paths.js";
+import type { VersionPath } from "./version-path.js";
 
 /**
  * What the rest of the service needs from docs.json, in one flat, typed value. The full

@@ -1,12 +1,5 @@
 import type { PagePlacement } from "./site-config.js";
-
-/** Where a version's pages live: `/v3/...`, `/docs/2025-06-18/...`. */
-export interface VersionPath {
-  /** The path segment that tells the version's pages apart (`v3`, `2025-06-18`). */
-  readonly segment: string;
-  /** The pages' common path up to and including that segment (`/v3`, `/docs/2025-06-18`). */
-  readonly prefix: string;
-}
+import type { VersionPath } from "./version-path.js";
 
 /**
  * Each version's path segment, derived from the pages navigation lists under it only, never from

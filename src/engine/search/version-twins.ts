@@ -1,5 +1,6 @@
 import type { PagePlacement, SiteConfig } from "../../config/site-config.js";
-import { type VersionPath, versionPaths } from "../../config/version-paths.js";
+import type { VersionPath } from "../../config/version-path.js";
+import { versionPaths } from "../../config/version-paths.js";
 
 /**
  * The same page in several versions (or products), folded into one hit. Versioned sites copy
