@@ -1,5 +1,6 @@
 // Its own file so that reading files inside the root (which honours the rules) and compiling
 // the rules (which reads the ignore files inside the root) need not import each other.
+
 /** A compiled set of ignore rules over repository-relative paths (`guides/setup.mdx`). */
 export interface IgnoreRules {
   /** True when the repo-relative path is ignored. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
-import { type SearchResult, filterValues, searchAnswer, searchInput, searchResultSchema, searchText } from "../engine/use-cases/search-docs.js";
+import { filterValues, searchAnswer, searchInput, searchText } from "../engine/use-cases/search-docs.js";
+import { type SearchResult, searchResultSchema } from "../engine/use-cases/search-result.js";
 import { type SearchAnswer, answerForm } from "../engine/use-cases/search-answers.js";
 import { success } from "../engine/use-cases/outcome.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";

@@ -1,7 +1,8 @@
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
 import { type ArgumentIssue, describeArgumentIssues, parseInput } from "../../engine/use-cases/outcome.js";
-import { PAGE_SIZE_RANGE, type SearchResult, searchDocs, searchInput, searchText } from "../../engine/use-cases/search-docs.js";
+import { PAGE_SIZE_RANGE, searchDocs, searchInput, searchText } from "../../engine/use-cases/search-docs.js";
+import type { SearchResult } from "../../engine/use-cases/search-result.js";
 import { LIMITS } from "../../limits.js";
 import { defineCommand } from "../command.js";
 import { loadDocs } from "../load-docs.js";

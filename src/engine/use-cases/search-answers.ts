@@ -4,7 +4,7 @@ import { Lru } from "../search/lru.js";
 import type { SearchHit } from "../search/search-index.js";
 import type { ToolNames } from "../tool-names.js";
 import type { SiteView } from "../../vfs/view.js";
-import type { SearchResult } from "./search-docs.js";
+import type { SearchResult } from "./search-result.js";
 
 /**
  * A form an adapter derives from a search's answer (the MCP tool's result, the bridge's JSON of
