@@ -1,4 +1,4 @@
-import type { SpecLoadResult } from "../config/openapi/load-api-spec.js";
+import type { SpecLoadResult } from "../config/openapi/spec-load-result.js";
 import { parseDocument } from "../config/openapi/parse-document.js";
 import type { Segments } from "../config/openapi/prune-spec.js";
 import { prunedSpecText } from "../config/openapi/pruned-spec-text.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SpecLoadResult } from "../../src/config/openapi/load-api-spec.js";
+import type { SpecLoadResult } from "../../src/config/openapi/spec-load-result.js";
 import { openSpecCache, type SpecCache, type SpecCacheKey } from "../../src/config/openapi/spec-cache.js";
 import { resolveCacheDir } from "../../src/store/cache-dir.js";
 import { loadSite } from "../../src/vfs/load-site.js";

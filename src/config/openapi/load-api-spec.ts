@@ -1,14 +1,14 @@
 import { LIMITS } from "../../limits.js";
-import type { AsyncSpec } from "../asyncapi/model.js";
 import { readAsyncapi } from "../asyncapi/read-asyncapi.js";
 import type { IgnoreRules } from "../ignore-rule-set.js";
 import { readInsideRoot, refusalCode } from "../inside-root.js";
-import { type Dereferenced, dereferenceDocument, type SpecWarning } from "./dereference.js";
+import { type Dereferenced, dereferenceDocument } from "./dereference.js";
 import { cutRefsIntoRestricted } from "./restricted-refs.js";
 import type { ApiSpec } from "./model.js";
 import { readOperations, readServers } from "./operations.js";
 import { parseDocument } from "./parse-document.js";
 import type { SpecCache } from "./spec-cache.js";
+import type { SpecLoadResult } from "./spec-load-result.js";
 import { type OpenapiValidator, pointerToPath } from "./validate-openapi.js";
 
 /** A fetch function (the global `fetch`, or a stand-in in tests). */
@@ -26,28 +26,6 @@ export interface SpecLoaderDeps {
   /** Results by spec text, kept across processes (see `openSpecCache`); unset: none. */
   readonly cache?: SpecCache;
 }
-
-export type LoadedApiSpec = ApiSpec | AsyncSpec;
-
-export type SpecLoadResult =
-  | {
-      readonly ok: true;
-      readonly spec: LoadedApiSpec;
-      /** Problems that leave the spec usable (a dangling `$ref`): warnings in `check`. */
-      readonly warnings: readonly SpecWarning[];
-    }
-  | {
-      readonly ok: false;
-      /** Why, phrased to follow `API spec <source>: `. */
-      readonly message: string;
-      readonly line?: number;
-      /** A remote spec that was not fetched because fetching is off: not a problem of the spec. */
-      readonly notFetched?: boolean;
-      /** The code of the finding, when it is not the API reference's own (`outside-link`). */
-      readonly code?: string;
-      /** A local spec file that is not there (`file not found`): a misspelt name, maybe. */
-      readonly missing?: boolean;
-    };
 
 /**
  * Load, validate and dereference one spec. Every failure is a result with a message. `localText`

@@ -4,7 +4,7 @@ import type { PagePlacement } from "../site-config.js";
 import { toPagePath } from "../site-config.js";
 import { API_CODES } from "./api-codes.js";
 import { parseOperationEntry } from "./entry.js";
-import type { SpecLoadResult } from "./load-api-spec.js";
+import type { SpecLoadResult } from "./spec-load-result.js";
 import { matchOperationEntry, resolveSpecName, type MatchContext } from "./match.js";
 import { type ApiOperation, type ApiSpec, operationLabel } from "./model.js";
 import type { NavSpecElement, NavSpecReferences } from "./nav-references.js";

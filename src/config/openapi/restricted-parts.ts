@@ -1,4 +1,4 @@
-import type { LoadedApiSpec } from "./load-api-spec.js";
+import type { LoadedApiSpec } from "./spec-load-result.js";
 import { readExtension, readOperations } from "./operations.js";
 import { parseDocument } from "./parse-document.js";
 import type { Segments } from "./prune-spec.js";

@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { LIMITS } from "../../limits.js";
 import { packageRoot } from "../../package-root.js";
-import type { SpecLoadResult } from "./load-api-spec.js";
+import type { SpecLoadResult } from "./spec-load-result.js";
 import type { ApiOperation } from "./model.js";
 
 /** What a cached result is looked up by: the spec's text and where it came from. */

@@ -1,0 +1,28 @@
+// Its own file so that what reads loaded specs (restricted parts, the spec cache) and the loader,
+// which uses them, need not import each other.
+import type { AsyncSpec } from "../asyncapi/model.js";
+import type { SpecWarning } from "./dereference.js";
+import type { ApiSpec } from "./model.js";
+
+/** A spec that loaded: OpenAPI or AsyncAPI. */
+export type LoadedApiSpec = ApiSpec | AsyncSpec;
+
+export type SpecLoadResult =
+  | {
+      readonly ok: true;
+      readonly spec: LoadedApiSpec;
+      /** Problems that leave the spec usable (a dangling `$ref`): warnings in `check`. */
+      readonly warnings: readonly SpecWarning[];
+    }
+  | {
+      readonly ok: false;
+      /** Why, phrased to follow `API spec <source>: `. */
+      readonly message: string;
+      readonly line?: number;
+      /** A remote spec that was not fetched because fetching is off: not a problem of the spec. */
+      readonly notFetched?: boolean;
+      /** The code of the finding, when it is not the API reference's own (`outside-link`). */
+      readonly code?: string;
+      /** A local spec file that is not there (`file not found`): a misspelt name, maybe. */
+      readonly missing?: boolean;
+    };
