@@ -5,7 +5,7 @@ import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import { failedSpecOf } from "../config/openapi/plan-api-pages.js";
 import { prefetchRemoteSpecs } from "../vfs/api-pages.js";
 import type { Access } from "../vfs/access.js";
-import type { ApiPageInfo } from "../vfs/api-pages.js";
+import type { ApiPageInfo } from "../vfs/site-api.js";
 import { type LoadedSite, type LoadSiteOptions, loadSite, reloadSite } from "../vfs/load-site.js";
 import { readablePage, type SiteOutline, siteOutline } from "../vfs/outline.js";
 import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-context.js";

@@ -1,13 +1,13 @@
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { readInsideRoot } from "../config/inside-root.js";
-import { readApiSettings, type ApiSettings } from "../config/openapi/api-settings.js";
+import { readApiSettings } from "../config/openapi/api-settings.js";
 import { type FetchLike, loadApiSpec } from "../config/openapi/load-api-spec.js";
 import type { SpecLoadResult } from "../config/openapi/spec-load-result.js";
 import { collectNavSpecReferences } from "../config/openapi/nav-references.js";
 import { API_CODES } from "../config/openapi/api-codes.js";
-import { type ApiPagePlan, type FrontMatterOperation, type FrontMatterReference, planApiPages, specSourcesToLoad } from "../config/openapi/plan-api-pages.js";
-import { type PlaygroundSettings, resolvePlayground } from "../config/openapi/playground.js";
+import { type FrontMatterOperation, type FrontMatterReference, planApiPages, specSourcesToLoad } from "../config/openapi/plan-api-pages.js";
+import { resolvePlayground } from "../config/openapi/playground.js";
 import { channelPageParts, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext } from "../config/openapi/render-page.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { createOpenapiValidator, type OpenapiValidator } from "../config/openapi/validate-openapi.js";
@@ -15,32 +15,7 @@ import { readPageMeta } from "../config/page-meta.js";
 import type { PagePlacement } from "../config/site-config.js";
 import { type Access, readersCover } from "./access.js";
 import { byteLength, type Page, type SiteFile } from "./site.js";
-
-/** What the rest of the service knows about a page that documents an API operation. */
-export interface ApiPageInfo {
-  readonly pagePath: string;
-  /** True for generated pages; false for MDX pages with front matter `openapi`. */
-  readonly generated: boolean;
-  readonly kind: "operation" | "webhook" | "channel";
-  /** Spec source (repository path or URL). */
-  readonly source: string;
-  /** `GET`, `WEBHOOK`; for channels the operations' actions. */
-  readonly method: string;
-  /** Path template, webhook name or channel address. */
-  readonly path: string;
-  /** Base URLs the relay may call for this page (the spec's servers). */
-  readonly servers: readonly string[];
-  readonly playground: PlaygroundSettings;
-  readonly anchors: readonly ParameterAnchor[];
-}
-
-/** API reference state of a site: the plan (for `check`/`nav`), settings, and page facts. */
-export interface SiteApi {
-  readonly settings: ApiSettings;
-  readonly plan: ApiPagePlan;
-  /** Every API page (generated or front matter), by page path. */
-  readonly pages: ReadonlyMap<string, ApiPageInfo>;
-}
+import type { ApiPageInfo, SiteApi } from "./site-api.js";
 
 /** Kept across reloads so an unchanged spec is not validated again, and schemas compile once. */
 export interface ApiCache {

@@ -3,7 +3,7 @@ import type { FrontMatterData } from "../config/frontmatter.js";
 import type { PageMeta } from "../config/page-meta.js";
 import type { PagePlacement, SiteConfig } from "../config/site-config.js";
 import type { Access } from "./access.js";
-import type { SiteApi } from "./api-pages.js";
+import type { SiteApi } from "./site-api.js";
 import type { FileVariants } from "./file-variants.js";
 
 /** One file of the virtual filesystem. Immutable: a change makes a new object. */

@@ -4,7 +4,7 @@ import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { Hono } from "hono";
 import type { Reader } from "../../vfs/access.js";
-import type { ApiPageInfo } from "../../vfs/api-pages.js";
+import type { ApiPageInfo } from "../../vfs/site-api.js";
 import { localContext, type RequestContext } from "../../vfs/request-context.js";
 import { playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.js";
 import { LIMITS } from "../../limits.js";

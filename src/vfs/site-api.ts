@@ -1,0 +1,32 @@
+// Its own file so that the site, which carries its API reference facts, and the code that
+// builds the API pages (which makes site files) need not import each other.
+import type { ApiSettings } from "../config/openapi/api-settings.js";
+import type { ApiPagePlan } from "../config/openapi/plan-api-pages.js";
+import type { PlaygroundSettings } from "../config/openapi/playground.js";
+import type { ParameterAnchor } from "../config/openapi/render-page.js";
+
+/** What the rest of the service knows about a page that documents an API operation. */
+export interface ApiPageInfo {
+  readonly pagePath: string;
+  /** True for generated pages; false for MDX pages with front matter `openapi`. */
+  readonly generated: boolean;
+  readonly kind: "operation" | "webhook" | "channel";
+  /** Spec source (repository path or URL). */
+  readonly source: string;
+  /** `GET`, `WEBHOOK`; for channels the operations' actions. */
+  readonly method: string;
+  /** Path template, webhook name or channel address. */
+  readonly path: string;
+  /** Base URLs the relay may call for this page (the spec's servers). */
+  readonly servers: readonly string[];
+  readonly playground: PlaygroundSettings;
+  readonly anchors: readonly ParameterAnchor[];
+}
+
+/** API reference state of a site: the plan (for `check`/`nav`), settings, and page facts. */
+export interface SiteApi {
+  readonly settings: ApiSettings;
+  readonly plan: ApiPagePlan;
+  /** Every API page (generated or front matter), by page path. */
+  readonly pages: ReadonlyMap<string, ApiPageInfo>;
+}
