@@ -8,7 +8,7 @@ import { apiRequestTool } from "../mcp/api-request-tool.js";
 import type { PlaygroundApps } from "../mcp/ui-extension.js";
 import type { DocsRuntime } from "../engine/runtime.js";
 import { handleAuthorize } from "./auth/authorize-endpoint.js";
-import { clientDirectory } from "./auth/client-directory.js";
+import { clientDirectory } from "./auth/store-client-directory.js";
 import { type DocumentFetchOptions, documentFetcher } from "./auth/metadata-document-fetch.js";
 import { MetadataDocumentClients } from "./auth/metadata-documents.js";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./auth/metadata.js";

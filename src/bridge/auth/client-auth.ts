@@ -1,13 +1,9 @@
-import type { CredentialInfo, RegisteredClient, StateStore } from "../../store/state/state-store.js";
+import type { StateStore } from "../../store/state/state-store.js";
+import type { AuthenticatedClient } from "./authenticated-client.js";
 import type { ClientDirectory } from "./client-directory.js";
 import type { OAuthParams } from "./form.js";
 import { namesMetadataDocument } from "./metadata-documents.js";
 import { OAuthError, OAuthErrorCode, invalidClient } from "./oauth-errors.js";
-
-/** The client that made a token or revocation request, once authenticated. */
-export type AuthenticatedClient =
-  | { readonly kind: "credential"; readonly clientId: string; readonly credential: CredentialInfo }
-  | { readonly kind: "registered"; readonly clientId: string; readonly client: RegisteredClient };
 
 /** What client authentication reads: credentials and registered secrets, and the client directory. */
 export interface ClientAuthDeps {

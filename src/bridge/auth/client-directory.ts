@@ -1,5 +1,7 @@
-import type { RegisteredClient, StateStore } from "../../store/state/state-store.js";
-import { type MetadataDocumentClients, namesMetadataDocument } from "./metadata-documents.js";
+// The interface alone, apart from the directory over the store (`store-client-directory.ts`): the
+// bridge's deps and client authentication name it, and the directory's own imports (metadata
+// documents, which check registrable grant types) reach the grants, which take the bridge's deps.
+import type { RegisteredClient } from "../../store/state/state-store.js";
 
 /** Every OAuth client a sign-in or token request may name, whichever way it made itself known. */
 export interface ClientDirectory {
@@ -9,11 +11,4 @@ export interface ClientDirectory {
    * registered id; an `InvalidClientError` saying why when a document cannot be used.
    */
   find(clientId: string): Promise<RegisteredClient | undefined>;
-}
-
-/** The directory over the state store's registered clients and the metadata documents. */
-export function clientDirectory(state: Pick<StateStore, "client">, documents: MetadataDocumentClients): ClientDirectory {
-  return {
-    find: (clientId) => (namesMetadataDocument(clientId) ? documents.client(clientId) : state.client(clientId)),
-  };
 }

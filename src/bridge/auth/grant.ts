@@ -1,7 +1,7 @@
 import type { IssuedTokens } from "../../store/state/state-store.js";
 import type { BridgeDeps } from "../context.js";
 import type { BridgeUrls } from "../urls.js";
-import type { AuthenticatedClient } from "./client-auth.js";
+import type { AuthenticatedClient } from "./authenticated-client.js";
 import type { OAuthParams } from "./form.js";
 
 /** What a grant's handler is given: the authenticated client and the token request's parameters. */
