@@ -1,5 +1,5 @@
 import MiniSearch from "minisearch";
-import type { Page } from "../../src/vfs/site.js";
+import type { Page } from "../../src/vfs/page.js";
 import type { Ranker } from "./eval.js";
 
 /**

@@ -9,7 +9,8 @@ import { LIMITS } from "../limits.js";
 import { codeFingerprint } from "../store/code-fingerprint.js";
 import type { Access } from "../vfs/access.js";
 import type { KnownPages, LoadedSite, PageStat } from "../vfs/load-site.js";
-import type { Page, SiteFile } from "../vfs/site.js";
+import type { Page } from "../vfs/page.js";
+import type { SiteFile } from "../vfs/site-file.js";
 import type { SearchIndexState } from "./search/search-index.js";
 
 /**

@@ -1,5 +1,7 @@
-import type { Site, SiteFile } from "../vfs/site.js";
-import { makeFile, pagePathOf } from "../vfs/site.js";
+import type { Site } from "../vfs/site.js";
+import type { SiteFile } from "../vfs/site-file.js";
+import { pagePathOf } from "../vfs/site.js";
+import { makeFile } from "../vfs/site-file.js";
 import type { SiteOutline } from "../vfs/outline.js";
 import type { SiteView } from "../vfs/view.js";
 import { versionList } from "./instructions.js";

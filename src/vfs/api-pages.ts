@@ -14,7 +14,8 @@ import { createOpenapiValidator, type OpenapiValidator } from "../config/openapi
 import { readPageMeta } from "../config/page-meta.js";
 import type { PagePlacement } from "../config/site-config.js";
 import { type Access, readersCover } from "./access.js";
-import { byteLength, type Page, type SiteFile } from "./site.js";
+import type { Page } from "./page.js";
+import { byteLength, type SiteFile } from "./site-file.js";
 import type { ApiPageInfo, SiteApi } from "./site-api.js";
 
 /** Kept across reloads so an unchanged spec is not validated again, and schemas compile once. */

@@ -1,5 +1,6 @@
 import { type Access, type AuthMode, type Reader, canRead, readersCover } from "./access.js";
-import { byteLength, type Page, type SiteFile } from "./site.js";
+import type { Page } from "./page.js";
+import { byteLength, type SiteFile } from "./site-file.js";
 
 /**
  * A file whose bytes depend on who reads it: parts of it have access rules of their own (an

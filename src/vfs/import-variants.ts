@@ -2,7 +2,8 @@ import { posix } from "node:path";
 import { type MdxImport, mdxImports, removeImports } from "../config/mdx-imports.js";
 import type { Access } from "./access.js";
 import { accessKey, distinctRules, FileVariants, reuse } from "./file-variants.js";
-import { pagePathOf, type Site, type SiteFile } from "./site.js";
+import { pagePathOf, type Site } from "./site.js";
+import type { SiteFile } from "./site-file.js";
 
 /** Files MDX imports can name as text (a `.jsx` component is code, and not in the site). */
 const MDX_FILE_RE = /\.mdx?$/i;

@@ -19,7 +19,9 @@ import { type RepoSpecText, unnamedSpecFor } from "../config/openapi/unnamed-spe
 import { LOAD_CODES } from "./page-files.js";
 import { ParsedTexts } from "./parsed-texts.js";
 import { siteVariants } from "./site-variants.js";
-import { makeFile, pagePathOf, type Page, type Site, type SiteFile } from "./site.js";
+import { pagePathOf, type Site } from "./site.js";
+import type { Page } from "./page.js";
+import { makeFile, type SiteFile } from "./site-file.js";
 import type { Access } from "./access.js";
 
 /** Page files: Markdown and MDX (the names a walk of the repository lists). */

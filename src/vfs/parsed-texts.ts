@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { crc32 } from "node:zlib";
 import { type FrontMatterResult, parseFrontMatter } from "../config/frontmatter.js";
 import { type PageMeta, readPageMeta, titleFromBody } from "../config/page-meta.js";
-import { byteLength } from "./site.js";
+import { byteLength } from "./site-file.js";
 
 /** A page file's text as parsed: its front matter's keys, and the title they or the first heading
  *  give (undefined: the page path's), when its front matter parsed; what is wrong with it otherwise. */

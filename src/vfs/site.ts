@@ -1,40 +1,9 @@
 import type { Diagnostic } from "../config/diagnostic.js";
-import type { FrontMatterData } from "../config/frontmatter.js";
-import type { PageMeta } from "../config/page-meta.js";
 import type { PagePlacement, SiteConfig } from "../config/site-config.js";
-import type { Access } from "./access.js";
 import type { SiteApi } from "./site-api.js";
 import type { FileVariants } from "./file-variants.js";
-
-/** One file of the virtual filesystem. Immutable: a change makes a new object. */
-export interface SiteFile {
-  /** Absolute path in the virtual filesystem: `/guides/setup.mdx`. */
-  readonly path: string;
-  readonly text: string;
-  /** UTF-8 byte length of `text` (what `wc -c`, `ls -l` and `stat` report). */
-  readonly size: number;
-  readonly mtime: Date;
-  readonly access: Access;
-}
-
-/** A documentation page: an MDX/Markdown file, or a page generated from an API spec. */
-export interface Page {
-  readonly file: SiteFile;
-  /** Page path as navigation writes it: `/guides/setup` (for `/guides/setup.mdx`). */
-  readonly path: string;
-  readonly title: string;
-  readonly meta: PageMeta;
-  readonly frontMatter: FrontMatterData;
-  /** Markdown after the front matter. */
-  readonly body: string;
-  /** 1-based line of `body`'s first line in the file (for `rg -n`-consistent snippets). */
-  readonly bodyLine: number;
-  /** True for pages generated from an OpenAPI/AsyncAPI spec (no file on disk). */
-  readonly generated: boolean;
-  /** For an MDX page shown with the operation it documents (front matter `openapi`): the page
-   *  as read from disk, before the operation's reference was appended. */
-  readonly authored?: Page;
-}
+import type { Page } from "./page.js";
+import type { SiteFile } from "./site-file.js";
 
 /** An immutable snapshot of a loaded docs repository. A reload produces a new Site. */
 export interface Site {
@@ -51,16 +20,6 @@ export interface Site {
   readonly api?: SiteApi;
   /** Files whose bytes depend on the reader (restricted parts inside), by path; see `SiteView`. */
   readonly variants?: ReadonlyMap<string, FileVariants>;
-}
-
-/** Build a file record (computes the byte size once). */
-export function makeFile(path: string, text: string, access: Access, mtime: Date): SiteFile {
-  return { path, text, size: byteLength(text), mtime, access };
-}
-
-/** UTF-8 byte length of a string. */
-export function byteLength(text: string): number {
-  return Buffer.byteLength(text, "utf8");
 }
 
 /** `/guides/setup.mdx` -> `/guides/setup`. */

@@ -6,7 +6,8 @@ import { mayHaveMetadata, metadataParts, metadataPartsOfText } from "../config/o
 import { readPageMeta, UNMATCHABLE_GROUP } from "../config/page-meta.js";
 import type { Access } from "./access.js";
 import { accessKey, distinctRules, FileVariants, reuse } from "./file-variants.js";
-import type { Site, SiteFile } from "./site.js";
+import type { Site } from "./site.js";
+import type { SiteFile } from "./site-file.js";
 
 /**
  * A mounted spec file is each reader's own spec: operations, webhooks and channels whose page

@@ -1,6 +1,8 @@
 import type { BufferEncoding, FileContent, FsStat, IFileSystem } from "just-bash";
 import { type AuthMode, type Reader, canRead } from "./access.js";
-import type { Page, Site, SiteFile } from "./site.js";
+import type { Site } from "./site.js";
+import type { Page } from "./page.js";
+import type { SiteFile } from "./site-file.js";
 
 /** `cmd 2>/dev/null` is how agents silence errors: writes there succeed and vanish. */
 const DEV_NULL = "/dev/null";

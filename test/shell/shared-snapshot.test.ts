@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { decodeSnapshot, type SharedSnapshot, SnapshotEncoder } from "../../src/engine/shell/shared-snapshot.js";
-import { makeFile, type SiteFile } from "../../src/vfs/site.js";
+import { makeFile, type SiteFile } from "../../src/vfs/site-file.js";
 
 const TEXTS = ["# Setup\n\nRun it.\n", "Café au lait: ½ price\n", "快速开始 — クイックスタート\n", "rocket 🚀 launch\n", "lone \ud800 surrogate\n", ""];
 const FILES: SiteFile[] = TEXTS.map((text, i) => makeFile(`/p${i}.mdx`, text, i % 2 === 0 ? {} : { groups: ["staff"] }, new Date(Date.UTC(2030, 0, 1 + i))));

@@ -15,7 +15,7 @@ import type { PoolEvent } from "../../src/engine/shell/pool-events.js";
 import { ShellHost, type ToWorker, shellPoolSize } from "../../src/engine/shell/shell-host.js";
 import { ALL_ACCESS, ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
-import { makeFile, type SiteFile } from "../../src/vfs/site.js";
+import { makeFile, type SiteFile } from "../../src/vfs/site-file.js";
 import { SiteView } from "../../src/vfs/view.js";
 import { fixture } from "../helpers/paths.js";
 

@@ -1,6 +1,7 @@
 import { mdxImports } from "../../config/mdx-imports.js";
 import { LIMITS } from "../../limits.js";
-import type { Page, SiteFile } from "../../vfs/site.js";
+import type { Page } from "../../vfs/page.js";
+import type { SiteFile } from "../../vfs/site-file.js";
 import type { SiteView } from "../../vfs/view.js";
 import { expandIncludes, isCurrent } from "../search/includes.js";
 import { Lru } from "../search/lru.js";

@@ -1,7 +1,8 @@
 import { posix } from "node:path";
 import { frontMatterEnd, type MdxImport, mdxImports, removeImports } from "../../config/mdx-imports.js";
 import { LIMITS } from "../../limits.js";
-import type { Page, SiteFile } from "../../vfs/site.js";
+import type { Page } from "../../vfs/page.js";
+import type { SiteFile } from "../../vfs/site-file.js";
 
 /**
  * Reusable MDX snippets, inlined for search. A page that writes

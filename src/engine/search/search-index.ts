@@ -1,7 +1,9 @@
 import type { PagePlacement, SiteConfig } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
-import { isIndexed, type Page, placementOf, type Site, type SiteFile } from "../../vfs/site.js";
+import { isIndexed, placementOf, type Site } from "../../vfs/site.js";
+import type { Page } from "../../vfs/page.js";
+import type { SiteFile } from "../../vfs/site-file.js";
 import { AccessTable, type ReaderClass } from "./access-table.js";
 import { type Expanded, importsMdx, isCurrent } from "./includes.js";
 import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";

@@ -1,5 +1,5 @@
 import type { Access } from "../../vfs/access.js";
-import type { SiteFile } from "../../vfs/site.js";
+import type { SiteFile } from "../../vfs/site-file.js";
 
 /**
  * A site snapshot's files in the form every shell worker shares: the texts as UTF-8 in

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { DefenseInDepthBox } from "just-bash";
 import { ALL_ACCESS } from "../../vfs/access.js";
-import type { SiteFile } from "../../vfs/site.js";
+import type { SiteFile } from "../../vfs/site-file.js";
 import { SiteView } from "../../vfs/view.js";
 import { SHELL_COMMANDS } from "./commands/index.js";
 import { DocsShell } from "./docs-shell.js";

@@ -1,4 +1,6 @@
-import { isIndexed, type Page, type SiteFile } from "../../vfs/site.js";
+import { isIndexed } from "../../vfs/site.js";
+import type { Page } from "../../vfs/page.js";
+import type { SiteFile } from "../../vfs/site-file.js";
 import { mayRead } from "../../vfs/request-context.js";
 import { splitSections } from "../search/sections.js";
 import { pageVariants } from "../search/variants.js";

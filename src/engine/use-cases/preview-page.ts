@@ -1,5 +1,5 @@
 import type { NavTree } from "../../config/docs-json/nav-tree.js";
-import type { Page } from "../../vfs/site.js";
+import type { Page } from "../../vfs/page.js";
 import type { Navigations } from "../preview/navigations.js";
 import { type PagePlace, pagePlace } from "../preview/page-place.js";
 import type { PageRenders } from "../preview/render-cache.js";

@@ -2,7 +2,9 @@ import { parseFrontMatter } from "../../../src/config/frontmatter.js";
 import { readPageMeta, titleFromPath } from "../../../src/config/page-meta.js";
 import { readSiteConfig } from "../../../src/config/read-site-config.js";
 import { emptySiteConfig } from "../../../src/config/site-config.js";
-import { makeFile, type Page, pagePathOf, type Site } from "../../../src/vfs/site.js";
+import { pagePathOf, type Site } from "../../../src/vfs/site.js";
+import type { Page } from "../../../src/vfs/page.js";
+import { makeFile } from "../../../src/vfs/site-file.js";
 
 /** A page object as the loader builds it, from a path and the file's text. */
 export function makePage(filePath: string, text: string): Page {

@@ -1,7 +1,8 @@
 import { LIMITS } from "../../../limits.js";
 import type { DocsRuntime } from "../../../engine/runtime.js";
 import { type RequestContext, visibilityKey } from "../../../vfs/request-context.js";
-import type { Site, SiteFile } from "../../../vfs/site.js";
+import type { Site } from "../../../vfs/site.js";
+import type { SiteFile } from "../../../vfs/site-file.js";
 import { navigationOfSite } from "../../../vfs/site-nav.js";
 import { SiteView } from "../../../vfs/view.js";
 import { apiErrorResponse } from "../../middleware/http-errors.js";

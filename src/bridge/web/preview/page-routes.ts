@@ -7,7 +7,7 @@ import type { DocsRuntime } from "../../../engine/runtime.js";
 import type { DocsContext } from "../../../engine/use-cases/docs-context.js";
 import { type PreviewCaches, previewContent, previewFrame } from "../../../engine/use-cases/preview-page.js";
 import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
-import type { Page } from "../../../vfs/site.js";
+import type { Page } from "../../../vfs/page.js";
 import { escapeHtml as esc } from "../../auth/login-page.js";
 import { channelHtml, operationHtml, playgroundData, playgroundDataHtml, playgroundView, prose } from "../api-page.js";
 import { type FrameReader, type PreviewData, previewPage, type SignInLinks } from "./page-frame.js";

@@ -1,0 +1,22 @@
+import type { FrontMatterData } from "../config/frontmatter.js";
+import type { PageMeta } from "../config/page-meta.js";
+import type { SiteFile } from "./site-file.js";
+
+/** A documentation page: an MDX/Markdown file, or a page generated from an API spec. */
+export interface Page {
+  readonly file: SiteFile;
+  /** Page path as navigation writes it: `/guides/setup` (for `/guides/setup.mdx`). */
+  readonly path: string;
+  readonly title: string;
+  readonly meta: PageMeta;
+  readonly frontMatter: FrontMatterData;
+  /** Markdown after the front matter. */
+  readonly body: string;
+  /** 1-based line of `body`'s first line in the file (for `rg -n`-consistent snippets). */
+  readonly bodyLine: number;
+  /** True for pages generated from an OpenAPI/AsyncAPI spec (no file on disk). */
+  readonly generated: boolean;
+  /** For an MDX page shown with the operation it documents (front matter `openapi`): the page
+   *  as read from disk, before the operation's reference was appended. */
+  readonly authored?: Page;
+}
