@@ -7,6 +7,7 @@
 //   evaluates ./a.js first.
 // - Dynamic `import()` is left out: it runs after every module has finished evaluating, so it
 //   cannot see a binding before its initialisation (the CLI loads its commands that way on purpose).
+// With `types`, erased imports count too (no file in a cycle even for types, issue 28).
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -19,16 +20,20 @@ export function sourceModules(dir: string): string[] {
     .sort();
 }
 
-/** The relative specifiers `file` imports at load time, as they are written. */
-export function runtimeSpecifiers(file: string): string[] {
+/**
+ * The relative specifiers `file` imports at load time, as they are written; with `types`, also
+ * those it imports only for types (a cycle of those breaks no load, but still ties the files
+ * together: neither can be read, moved or tested without the other).
+ */
+export function runtimeSpecifiers(file: string, types = false): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const specifiers: string[] = [];
   for (const statement of source.statements) {
     if (ts.isImportDeclaration(statement)) {
-      if (statement.importClause?.isTypeOnly === true) continue;
+      if (!types && statement.importClause?.isTypeOnly === true) continue;
       if (ts.isStringLiteral(statement.moduleSpecifier)) specifiers.push(statement.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(statement)) {
-      if (statement.isTypeOnly || statement.moduleSpecifier === undefined) continue;
+      if ((!types && statement.isTypeOnly) || statement.moduleSpecifier === undefined) continue;
       if (ts.isStringLiteral(statement.moduleSpecifier)) specifiers.push(statement.moduleSpecifier.text);
     }
   }
@@ -44,14 +49,14 @@ function resolveSpecifier(from: string, specifier: string, known: ReadonlySet<st
   return target;
 }
 
-/** File → the files of `files` it evaluates first. */
-export function importGraph(files: readonly string[]): Map<string, string[]> {
+/** File → the files of `files` it evaluates first (with `types`, or imports types from). */
+export function importGraph(files: readonly string[], types = false): Map<string, string[]> {
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
     graph.set(
       file,
-      runtimeSpecifiers(file)
+      runtimeSpecifiers(file, types)
         .map((s) => resolveSpecifier(file, s, known))
         .filter((t) => known.has(t)),
     );

@@ -21,6 +21,13 @@ describe("import cycles", () => {
     expect(cycles).toEqual([]);
   });
 
+  it("src/ has no import cycle at all, type-only imports included (issue 28)", () => {
+    // A type shared by two files that import each other lives in its own file instead.
+    const graph = importGraph(sourceModules(SRC), true);
+    const cycles = importCycles(graph).map((component) => shortestCycle(graph, component[0]!, SRC).join(" -> "));
+    expect(cycles).toEqual([]);
+  });
+
   describe("the detector", () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-import-cycles-"));
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,7 +39,7 @@ describe("import cycles", () => {
       }
       return root;
     };
-    const cyclesIn = (root: string): string[][] => importCycles(importGraph(sourceModules(root))).map((c) => c.map((f) => relative(root, f)));
+    const cyclesIn = (root: string, types = false): string[][] => importCycles(importGraph(sourceModules(root), types)).map((c) => c.map((f) => relative(root, f)));
 
     it("finds a cycle through re-exports, side-effect imports, .mjs and folders", () => {
       const root = write({
@@ -51,6 +58,8 @@ describe("import cycles", () => {
         "c.ts": 'import { a } from "./a.js";\nexport const c = a;\n',
       });
       expect(cyclesIn(erased)).toEqual([]);
+      // Counting type-only imports, the same files import each other (dynamic import() still aside).
+      expect(cyclesIn(erased, true)).toEqual([["a.ts", "b.ts", "c.ts"]]);
       // verbatimModuleSyntax keeps `import {} from "./b.js"`: b.ts is still evaluated first.
       const kept = write({ "a.ts": 'import { type B } from "./b.js";\nexport const a = 1 as unknown as B;\n', "b.ts": 'import { a } from "./a.js";\nexport type B = typeof a;\n' });
       expect(cyclesIn(kept)).toEqual([["a.ts", "b.ts"]]);
