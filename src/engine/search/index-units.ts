@@ -1,14 +1,10 @@
 // The units the inverted index holds, in their own file so that what only counts them
 // (`totals.ts`) or ranks them (`ranking.ts`) need not import the index itself.
 
-export interface SectionUnit {
-  readonly page: number;
-  /** Field lengths in terms: heading, body, code. */
-  readonly lengths: readonly number[];
-  /** The section's term ids in reading order, for proximity: four bytes per word, and no
-   *  re-reading of text at query time. */
-  readonly sequence: TermSequence;
-}
+// Section units have no object of their own: the index keeps them in columns (their page, field
+// lengths and term sequence by section id, `InvertedIndex`). An object, a lengths array and a
+// typed array per section cost about 200 bytes besides the terms: at 50,000 pages (820,000
+// sections) a third of the index's heap, and most of what garbage collection walked.
 
 export interface PageUnit {
   /** Field lengths in terms: title, meta, context. */
@@ -22,27 +18,22 @@ export interface PageUnit {
   /** Summed section field lengths: heading, body, code (the page read as one document). */
   readonly sectionLengths: readonly number[];
   readonly sections: readonly number[];
-  /** Distinct term ids of the page, to undo its document frequencies on removal: its sections'
-   *  (`SharedSections.terms`) first, then those only its own fields hold. */
-  readonly terms: readonly number[] | Int32Array;
+  /** Distinct term ids only the page's own fields hold (its sections' are `shared.terms`): with
+   *  those, what undoes its document frequencies on removal. */
+  readonly ownTerms: Int32Array;
   /** Its sections, shared with the pages of the same text (`InvertedIndex.addPage`). */
   readonly shared: SharedSections;
 }
 
 /** Section units of one text, shared by the pages with that text (`InvertedIndex.addPage`). */
 export interface SharedSections {
-  /** The `sections` array they were made from (`InvertedIndex.sharedBy`). */
-  readonly key: readonly TermSequence[];
   readonly ids: readonly number[];
-  readonly units: readonly SectionUnit[];
   /** Summed section field lengths: heading, body, code. */
   readonly lengths: readonly number[];
   /** Distinct term ids of the sections. */
   readonly terms: Int32Array;
-  /** The sections' frequencies summed per term (`packWideTf`): a page's `pageSections` postings. */
-  readonly sumTerms: Int32Array;
-  readonly sums: Float64Array;
-  /** Pages using them: the sections leave the index with the last. */
+  /** Pages using them: the sections leave the index with the last (and a page added later with
+   *  the same sections array makes them anew). */
   users: number;
 }
 

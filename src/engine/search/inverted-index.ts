@@ -2,7 +2,7 @@ import { FIELDS_PER_UNIT } from "./fields.js";
 import { MAX_TF, TF_BITS } from "./postings-codec.js";
 import { packTf, packWideTf } from "./postings-codec.js";
 import { PostingPool, type PostingPoolState } from "./posting-pool.js";
-import type { PageUnit, SectionUnit, SharedSections, TermSequence } from "./index-units.js";
+import type { PageUnit, SharedSections, TermSequence } from "./index-units.js";
 import { Totals } from "./totals.js";
 import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 
@@ -49,7 +49,7 @@ export interface SectionUnitsState {
 }
 
 /** `SharedSections` as data: its units by id (`SectionUnitsState`). */
-export type SharedSectionsState = Omit<SharedSections, "key" | "units" | "ids"> & { readonly ids: Int32Array };
+export type SharedSectionsState = Omit<SharedSections, "ids"> & { readonly ids: Int32Array };
 
 /**
  * Page units in columns (`InvertedIndex.state`): 25,000 objects with a term array each took
@@ -108,6 +108,14 @@ export interface TermEntry {
   df: number;
 }
 
+/** A text's shared sections while its analysis is alive (`InvertedIndex.sharedBy`), with their
+ *  frequencies summed per term (`packWideTf`): the `pageSections` postings of each of its pages. */
+interface SectionSums {
+  readonly group: SharedSections;
+  readonly sumTerms: Int32Array;
+  readonly sums: Float64Array;
+}
+
 /** Page units as columns (`PageUnitsState`). */
 function pageUnitsState(units: readonly (PageUnit | undefined)[]): PageUnitsState {
   const count = units.length;
@@ -123,7 +131,7 @@ function pageUnitsState(units: readonly (PageUnit | undefined)[]): PageUnitsStat
   for (const u of units) {
     if (u === undefined) continue;
     titleSize += u.title.length;
-    ownSize += u.terms.length - u.shared.terms.length;
+    ownSize += u.ownTerms.length;
   }
   const titles = new Int32Array(titleSize);
   const own = new Int32Array(ownSize);
@@ -135,8 +143,8 @@ function pageUnitsState(units: readonly (PageUnit | undefined)[]): PageUnitsStat
       let g = groupIds.get(u.shared);
       if (g === undefined) {
         g = groups.length;
-        const { lengths: summed, terms, sumTerms, sums, users } = u.shared;
-        groups.push({ ids: Int32Array.from(u.shared.ids), lengths: summed, terms, sumTerms, sums, users });
+        const { lengths: summed, terms, users } = u.shared;
+        groups.push({ ids: Int32Array.from(u.shared.ids), lengths: summed, terms, users });
         groupIds.set(u.shared, g);
       }
       group[id] = g;
@@ -144,9 +152,8 @@ function pageUnitsState(units: readonly (PageUnit | undefined)[]): PageUnitsStat
       for (let f = 0; f < 3; f++) lengths[id * 3 + f] = u.lengths[f] as number;
       titles.set(u.title, t);
       t += u.title.length;
-      const shared = u.shared.terms.length;
-      for (let i = 0; i < shared; i++) if (u.terms[i] !== u.shared.terms[i]) throw new Error("a page's terms do not start with its sections'");
-      for (let i = shared; i < u.terms.length; i++) own[o++] = u.terms[i] as number;
+      own.set(u.ownTerms, o);
+      o += u.ownTerms.length;
     }
     titleEnds[id] = t;
     ownEnds[id] = o;
@@ -154,54 +161,14 @@ function pageUnitsState(units: readonly (PageUnit | undefined)[]): PageUnitsStat
   return { count, group, groups, counted, lengths, titles, titleEnds, own, ownEnds };
 }
 
-/** Section units as columns (`SectionUnitsState`). */
-function sectionUnitsState(units: readonly (SectionUnit | undefined)[]): SectionUnitsState {
-  const count = units.length;
-  const page = new Int32Array(count).fill(-1);
-  const lengths = new Int32Array(count * 3);
-  const ends = new Int32Array(count);
-  let size = 0;
-  for (const u of units) size += u?.sequence.length ?? 0;
-  const sequences = new Int32Array(size);
-  let at = 0;
-  for (let id = 0; id < count; id++) {
-    const u = units[id];
-    if (u !== undefined) {
-      page[id] = u.page;
-      for (let f = 0; f < 3; f++) lengths[id * 3 + f] = u.lengths[f] as number;
-      sequences.set(u.sequence, at);
-      at += u.sequence.length;
-    }
-    ends[id] = at;
-  }
-  return { count, page, lengths, sequences, ends };
-}
-
-/** Section units from their columns: each sequence a view of the one array (no copy). */
-function sectionUnitsOf(s: SectionUnitsState): (SectionUnit | undefined)[] {
-  const out: (SectionUnit | undefined)[] = new Array(s.count);
-  let from = 0;
-  for (let id = 0; id < s.count; id++) {
-    const end = s.ends[id] as number;
-    const page = s.page[id] as number;
-    if (page >= 0) out[id] = { page, lengths: [s.lengths[id * 3] as number, s.lengths[id * 3 + 1] as number, s.lengths[id * 3 + 2] as number], sequence: s.sequences.subarray(from, end) };
-    from = end;
-  }
-  return out;
-}
-
-/** Page units from their columns, over the section units already restored. */
-function pageUnitsOf(s: PageUnitsState, sectionUnits: readonly (SectionUnit | undefined)[]): (PageUnit | undefined)[] {
+/** Page units from their columns, over the section units already restored (`hasSection`). */
+function pageUnitsOf(s: PageUnitsState, hasSection: (id: number) => boolean): (PageUnit | undefined)[] {
   const out: (PageUnit | undefined)[] = new Array(s.count);
   // Each text's sections once, shared by its pages as when they were indexed.
   const groups = s.groups.map((g): SharedSections => {
     const ids = [...g.ids];
-    const units = ids.map((id) => {
-      const unit = sectionUnits[id];
-      if (unit === undefined) throw new Error("a page's section is missing from the index");
-      return unit;
-    });
-    return { key: units.map((u) => u.sequence), ids, units, lengths: g.lengths, terms: g.terms, sumTerms: g.sumTerms, sums: g.sums, users: g.users };
+    for (const id of ids) if (!hasSection(id)) throw new Error("a page's section is missing from the index");
+    return { ids, lengths: g.lengths, terms: g.terms, users: g.users };
   });
   let t = 0;
   let o = 0;
@@ -211,11 +178,8 @@ function pageUnitsOf(s: PageUnitsState, sectionUnits: readonly (SectionUnit | un
     const ownEnd = s.ownEnds[id] as number;
     if (g >= 0) {
       const shared = groups[g] as SharedSections;
-      const terms = new Int32Array(shared.terms.length + ownEnd - o);
-      terms.set(shared.terms);
-      terms.set(s.own.subarray(o, ownEnd), shared.terms.length);
       const lengths = [s.lengths[id * 3] as number, s.lengths[id * 3 + 1] as number, s.lengths[id * 3 + 2] as number];
-      out[id] = { lengths, counted: s.counted[id] === 1, title: s.titles.subarray(t, titleEnd), sectionLengths: shared.lengths, sections: shared.ids, terms, shared };
+      out[id] = { lengths, counted: s.counted[id] === 1, title: s.titles.subarray(t, titleEnd), sectionLengths: shared.lengths, sections: shared.ids, ownTerms: s.own.subarray(o, ownEnd), shared };
     }
     t = titleEnd;
     o = ownEnd;
@@ -236,11 +200,24 @@ function fieldLengths(seq: TermSequence): number[] {
 
 export class InvertedIndex {
   private readonly entries: (TermEntry | undefined)[] = [];
-  /** Section units by the `sections` array given to `addPage` (a text analysed once). */
-  private readonly sharedBy = new WeakMap<readonly TermSequence[], SharedSections>();
+  /** Section units by the `sections` array given to `addPage` (a text analysed once), with the
+   *  sections' summed frequencies for the text's other pages (`stageSums`). Weak: once the caller
+   *  drops its array (its analysis of the text, `SearchIndex`), no page can share them again, and
+   *  the sums (12 bytes a page term) go with it. */
+  private readonly sharedBy = new WeakMap<readonly TermSequence[], SectionSums>();
   private readonly pools: Record<PostingKind, PostingPool> = { sections: new PostingPool(false), pages: new PostingPool(false), pageSections: new PostingPool(true) };
-  /** Units by id (arrays, not maps: the ranking loop looks one up per posting). */
-  private readonly sectionUnits: (SectionUnit | undefined)[] = [];
+  /** Section units in columns by id (see `index-units.ts`): each one's page (-1: none, removed),
+   *  its field lengths (`FIELDS_PER_UNIT` a section) and where its term sequence is in `sequences`
+   *  (`sequenceStart` .. `sequenceEnd`; removed sections leave holes, reclaimed by `compact`). */
+  private sectionPage: Int32Array = new Int32Array(0);
+  private sectionLengths: Int32Array = new Int32Array(0);
+  private sequenceStart: Int32Array = new Int32Array(0);
+  private sequenceEnd: Int32Array = new Int32Array(0);
+  private sequences: Int32Array = new Int32Array(0);
+  /** Slots of `sequences` in use, holes included, and in holes. */
+  private sequenceUsed = 0;
+  private sequenceHoles = 0;
+  /** Page units by id (an array, not a map: the ranking loop looks one up per candidate). */
   private readonly pageUnits: (PageUnit | undefined)[] = [];
   /** Title lengths by page id (`titleLength`). */
   private titleLengths = new Int32Array(0);
@@ -304,8 +281,21 @@ export class InvertedIndex {
     return this.pools.sections.bytes + this.pools.pages.bytes + this.pools.pageSections.bytes;
   }
 
-  section(id: number): SectionUnit | undefined {
-    return this.sectionUnits[id];
+  /** Whether section `id` is in the index. */
+  hasSection(id: number): boolean {
+    // Ids past the last section are -1 (`coverSections`), or past the array.
+    return id < this.sectionPage.length && (this.sectionPage[id] as number) >= 0;
+  }
+
+  /** Field lengths of every section id, `FIELDS_PER_UNIT` each (heading, body, code); those of a
+   *  removed section are stale (`hasSection`). */
+  get sectionFieldLengths(): Int32Array {
+    return this.sectionLengths;
+  }
+
+  /** The term sequence of a section in the index (a view: valid until the next change). */
+  sectionSequence(id: number): TermSequence {
+    return this.sequences.subarray(this.sequenceStart[id] as number, this.sequenceEnd[id] as number);
   }
 
   page(id: number): PageUnit | undefined {
@@ -328,7 +318,7 @@ export class InvertedIndex {
     return {
       entries: this.entries,
       pools: { sections: this.pools.sections.state(), pages: this.pools.pages.state(), pageSections: this.pools.pageSections.state() },
-      sectionUnits: sectionUnitsState(this.sectionUnits),
+      sectionUnits: this.sectionUnitsState(),
       pageUnits: pageUnitsState(this.pageUnits),
       titleLengths: this.titleLengths,
       totals: this.totals,
@@ -345,8 +335,8 @@ export class InvertedIndex {
     if (this.nextPage > 0 || this.entries.length > 0) throw new Error("an inverted index is restored only while empty");
     for (const e of state.entries) this.entries.push(e);
     for (const kind of ["sections", "pages", "pageSections"] as const) this.pools[kind].restore(state.pools[kind]);
-    for (const u of sectionUnitsOf(state.sectionUnits)) this.sectionUnits.push(u);
-    for (const u of pageUnitsOf(state.pageUnits, this.sectionUnits)) this.pageUnits.push(u);
+    this.restoreSections(state.sectionUnits);
+    for (const u of pageUnitsOf(state.pageUnits, (id) => this.hasSection(id))) this.pageUnits.push(u);
     this.titleLengths = state.titleLengths;
     this.totals.restore(state.totals);
     // Later statistics must not take their memo of before for current.
@@ -359,9 +349,76 @@ export class InvertedIndex {
     this.byLength = undefined;
   }
 
-  /** The sections of a page unit. */
-  sectionsOf(page: PageUnit): SectionUnit[] {
-    return page.shared.units as SectionUnit[];
+  /** Section units as columns (`SectionUnitsState`): their sequences in id order, holes left out. */
+  private sectionUnitsState(): SectionUnitsState {
+    const count = this.nextSection;
+    const ends = new Int32Array(count);
+    const sequences = new Int32Array(this.sequenceUsed - this.sequenceHoles);
+    let at = 0;
+    for (let id = 0; id < count; id++) {
+      if ((this.sectionPage[id] as number) >= 0) {
+        const from = this.sequenceStart[id] as number;
+        const to = this.sequenceEnd[id] as number;
+        sequences.set(this.sequences.subarray(from, to), at);
+        at += to - from;
+      }
+      ends[id] = at;
+    }
+    return { count, page: this.sectionPage.slice(0, count), lengths: this.sectionLengths.slice(0, count * FIELDS_PER_UNIT), sequences, ends };
+  }
+
+  /** Take section units' columns (`restore`): the arrays themselves, no copy. */
+  private restoreSections(s: SectionUnitsState): void {
+    const starts = new Int32Array(s.count);
+    for (let id = 1; id < s.count; id++) starts[id] = s.ends[id - 1] as number;
+    this.sectionPage = s.page;
+    this.sectionLengths = s.lengths;
+    this.sequenceStart = starts;
+    this.sequenceEnd = s.ends;
+    this.sequences = s.sequences;
+    this.sequenceUsed = s.count > 0 ? (s.ends[s.count - 1] as number) : 0;
+    this.sequenceHoles = 0;
+  }
+
+  /** Room for section ids up to `id` and `extra` more sequence slots. */
+  private coverSections(id: number, extra: number): void {
+    if (id >= this.sectionPage.length) {
+      const size = Math.max(id + 1, this.sectionPage.length * 2, 1024);
+      const grow = (a: Int32Array, per: number): Int32Array => {
+        const out = new Int32Array(size * per);
+        out.set(a);
+        return out;
+      };
+      this.sectionPage = grow(this.sectionPage, 1);
+      this.sectionPage.fill(-1, id);
+      this.sectionLengths = grow(this.sectionLengths, FIELDS_PER_UNIT);
+      this.sequenceStart = grow(this.sequenceStart, 1);
+      this.sequenceEnd = grow(this.sequenceEnd, 1);
+    }
+    if (this.sequenceUsed + extra > this.sequences.length) {
+      const out = new Int32Array(Math.max(this.sequenceUsed + extra, Math.ceil(this.sequences.length * 1.5), 1 << 16));
+      out.set(this.sequences.subarray(0, this.sequenceUsed));
+      this.sequences = out;
+    }
+  }
+
+  /** Drop the holes removed sections left in `sequences`. */
+  private compactSequences(): void {
+    const out = new Int32Array(Math.max(this.sequenceUsed - this.sequenceHoles, 1 << 16));
+    let at = 0;
+    for (let id = 0; id < this.nextSection; id++) {
+      const from = this.sequenceStart[id] as number;
+      const to = this.sequenceEnd[id] as number;
+      this.sequenceStart[id] = at;
+      if ((this.sectionPage[id] as number) >= 0) {
+        out.set(this.sequences.subarray(from, to), at);
+        at += to - from;
+      }
+      this.sequenceEnd[id] = at;
+    }
+    this.sequences = out;
+    this.sequenceUsed = at;
+    this.sequenceHoles = 0;
   }
 
   /** Number of vocabulary ids (some may belong to no live page). */
@@ -392,23 +449,23 @@ export class InvertedIndex {
     const mark = pageId + 1;
     this.grow();
     const pageTerms: number[] = [];
-    let group = this.sharedBy.get(sections);
-    if (group === undefined) {
-      group = this.addSections(sections, pageId, mark, pageTerms);
-      this.sharedBy.set(sections, group);
+    let built = this.sharedBy.get(sections);
+    // A text whose last page left had its sections removed with it: made anew.
+    if (built === undefined || built.group.users === 0) {
+      built = this.addSections(sections, pageId, mark, pageTerms);
+      this.sharedBy.set(sections, built);
+      pageTerms.length = 0;
     } else {
-      for (let i = 0; i < group.terms.length; i++) {
-        const t = group.terms[i] as number;
-        this.pageMark[t] = mark;
-        pageTerms.push(t);
-      }
+      for (let i = 0; i < built.group.terms.length; i++) this.pageMark[built.group.terms[i] as number] = mark;
     }
+    const group = built.group;
     group.users++;
-    this.stageSums(group, pageId);
+    this.stageSums(built, pageId);
     this.post(pageFields, pageId, "pages", mark, pageTerms);
     const titleEnd = pageFields.indexOf(-1);
-    const title = titleEnd === -1 ? pageFields : pageFields.subarray(0, titleEnd);
-    const unit: PageUnit = { lengths: fieldLengths(pageFields), counted, title, sectionLengths: group.lengths, sections: group.ids, terms: pageTerms, shared: group };
+    // Copies: a view would keep the caller's whole array.
+    const title = titleEnd === -1 ? pageFields.slice() : pageFields.slice(0, titleEnd);
+    const unit: PageUnit = { lengths: fieldLengths(pageFields), counted, title, sectionLengths: group.lengths, sections: group.ids, ownTerms: Int32Array.from(pageTerms), shared: group };
     this.pageUnits[pageId] = unit;
     if (pageId >= this.titleLengths.length) {
       const grown = new Int32Array(Math.max(pageId + 1, this.titleLengths.length * 2, 1024));
@@ -417,8 +474,9 @@ export class InvertedIndex {
     }
     this.titleLengths[pageId] = title.length;
     if (counted) {
+      for (let i = 0; i < group.terms.length; i++) (this.entries[group.terms[i] as number] as TermEntry).df++;
       for (const t of pageTerms) (this.entries[t] as TermEntry).df++;
-      this.totals.add(unit, group.units, 1);
+      this.totals.add(unit, 1);
     }
     this.changes++;
     return { page: pageId, sections: group.ids };
@@ -426,18 +484,23 @@ export class InvertedIndex {
 
   /** A text's section units and postings, made for its first page; its distinct terms are
    *  marked as `pageId`'s (`mark`). */
-  private addSections(sections: readonly TermSequence[], pageId: number, mark: number, pageTerms: number[]): SharedSections {
+  private addSections(sections: readonly TermSequence[], pageId: number, mark: number, pageTerms: number[]): SectionSums {
     const ids: number[] = [];
-    const units: SectionUnit[] = [];
     const lengths = [0, 0, 0];
     for (const sequence of sections) {
       const id = this.nextSection++;
       ids.push(id);
+      this.coverSections(id, sequence.length);
       const unitLengths = fieldLengths(sequence);
-      for (let f = 0; f < FIELDS_PER_UNIT; f++) lengths[f]! += unitLengths[f] as number;
-      const unit: SectionUnit = { page: pageId, lengths: unitLengths, sequence };
-      this.sectionUnits[id] = unit;
-      units.push(unit);
+      for (let f = 0; f < FIELDS_PER_UNIT; f++) {
+        lengths[f]! += unitLengths[f] as number;
+        this.sectionLengths[id * FIELDS_PER_UNIT + f] = unitLengths[f] as number;
+      }
+      this.sectionPage[id] = pageId;
+      this.sequenceStart[id] = this.sequenceUsed;
+      this.sequences.set(sequence, this.sequenceUsed);
+      this.sequenceUsed += sequence.length;
+      this.sequenceEnd[id] = this.sequenceUsed;
       this.post(sequence, id, "sections", mark, pageTerms);
     }
     // The page-level sums of the sections' frequencies, kept for the text's other pages.
@@ -451,11 +514,11 @@ export class InvertedIndex {
       this.sums[base + 2] = 0;
     }
     this.summed.length = 0;
-    return { key: sections, ids, units, lengths, terms: Int32Array.from(pageTerms), sumTerms, sums, users: 0 };
+    return { group: { ids, lengths, terms: Int32Array.from(pageTerms), users: 0 }, sumTerms, sums };
   }
 
   /** Stage a page's summed section postings (`pageSections`) from its text's. */
-  private stageSums(group: SharedSections, pageId: number): void {
+  private stageSums(group: SectionSums, pageId: number): void {
     this.staged ??= { sections: new StagedPostings(), pages: new StagedPostings(), pageSections: new StagedPostings() };
     const staged = this.staged.pageSections;
     for (let i = 0; i < group.sumTerms.length; i++) {
@@ -471,21 +534,25 @@ export class InvertedIndex {
   removePage(pageId: number): readonly number[] {
     const page = this.pageUnits[pageId];
     if (page === undefined) return [];
+    const group = page.shared;
     if (page.counted) {
-      for (const t of page.terms) (this.entries[t] as TermEntry).df--;
-      this.totals.add(page, page.shared.units, -1);
+      for (let i = 0; i < group.terms.length; i++) (this.entries[group.terms[i] as number] as TermEntry).df--;
+      for (let i = 0; i < page.ownTerms.length; i++) (this.entries[page.ownTerms[i] as number] as TermEntry).df--;
+      this.totals.add(page, -1);
     }
     this.pageUnits[pageId] = undefined;
     this.changes++;
-    const group = page.shared;
     group.users--;
     // Roughly the postings just orphaned: its own fields' and summed sections' (one per page
     // term), and the sections' when it was their last page.
-    this.dead += page.terms.length + (group.users === 0 ? page.terms.length + page.sections.length * 8 : 0);
+    const terms = group.terms.length + page.ownTerms.length;
+    this.dead += terms + (group.users === 0 ? terms + page.sections.length * 8 : 0);
     if (group.users === 0) {
-      for (const id of page.sections) this.sectionUnits[id] = undefined;
-      // A page added later with the same text makes its sections anew.
-      this.sharedBy.delete(group.key);
+      // A page added later with the same text makes its sections anew (`addPage`).
+      for (const id of page.sections) {
+        this.sectionPage[id] = -1;
+        this.sequenceHoles += (this.sequenceEnd[id] as number) - (this.sequenceStart[id] as number);
+      }
     }
     if (this.dead > this.live / 3) this.compact();
     return group.users === 0 ? page.sections : [];
@@ -664,13 +731,14 @@ export class InvertedIndex {
   /** Drop postings of removed units. */
   private compact(): void {
     this.commit();
-    const section = (id: number): boolean => this.sectionUnits[id] !== undefined;
+    const section = (id: number): boolean => this.hasSection(id);
     const page = (id: number): boolean => this.pageUnits[id] !== undefined;
     this.pools.sections.compact(section);
     this.pools.pages.compact(page);
     this.pools.pageSections.compact(page);
     this.live = this.pools.sections.size + this.pools.pages.size + this.pools.pageSections.size;
     this.dead = 0;
+    if (this.sequenceHoles > 0) this.compactSequences();
   }
 }
 

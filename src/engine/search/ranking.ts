@@ -1,6 +1,6 @@
 import { boundedEditDistance } from "./fuzzy.js";
 import { PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
-import type { PageUnit, SectionUnit } from "./index-units.js";
+import type { PageUnit } from "./index-units.js";
 import { FIELDS_PER_UNIT, type InvertedIndex, type TermEntry } from "./inverted-index.js";
 import { ClassTop, LargestFirst, TopScores } from "./heaps.js";
 import { MAX_TF, weightedTf, weightedWideTf } from "./postings-codec.js";
@@ -639,7 +639,7 @@ function finishPage(index: InvertedIndex, acc: RankScratch, c: Candidates, ps: n
   if (shape.withPairs && pairsWithin(acc.present[ps] as number, shape, P) > 0) {
     pairs.reset();
     pairs.scan((index.page(page) as PageUnit).title);
-    if (section >= 0) pairs.scan((index.section(section) as SectionUnit).sequence);
+    if (section >= 0) pairs.scan(index.sectionSequence(section));
     score += P.proximityShare * (pairs.found() / shape.pairSum);
   }
   return { page, section: section >= 0 ? section : undefined, score: score * prior(page) };

@@ -206,7 +206,6 @@ export class SearchIndex {
   /** Text of recently returned sections by section id (ids are never reused): rebuilding it
    *  from the page body is most of the cost of a hit. */
   private readonly sectionTexts = new Lru<number, { readonly text: string; snippet?: SnippetSource }>(LIMITS.search.cachedSectionTexts);
-  private readonly sectionOf = new Map<number, StoredSection>();
   /** Sections repeated on many pages, indexed at low weight (issue 24; `repeated-sections.ts`). */
   private readonly repeated = new RepeatedSections();
   private readonly rules = new AccessTable();
@@ -394,8 +393,6 @@ export class SearchIndex {
     this.rules.restore(state.rules);
     this.priors = state.priors;
     this.texts = state.texts;
-    // Pages of one text share their section ids: each array is mapped once.
-    const mapped = new Set<readonly number[]>();
     for (const p of state.pages) {
       // A file that is gone from the cache's pages stands for none: the page is expanded again.
       const uses = p.uses.map((path) => fileAt(path) ?? goneFile(path));
@@ -403,9 +400,6 @@ export class SearchIndex {
       this.byPath.set(p.path, entry);
       entry.variants.forEach((v, variant) => {
         this.byId[v.id] = { entry, variant };
-        if (mapped.has(v.sectionIds)) return;
-        mapped.add(v.sectionIds);
-        v.sectionIds.forEach((sid, k) => this.sectionOf.set(sid, v.sections[k] as StoredSection));
       });
     }
     // Terms sorted for prefixes and grouped for fuzzy matching now, not by the first search.
@@ -469,7 +463,7 @@ export class SearchIndex {
     const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
     const versionTwin = (t: { entry: IndexedPage; score: number }): VersionTwin => ({ page: t.entry.page, placement: t.entry.placement, score: t.score });
     return hits.map(({ entry, variant, section: sid, score, twins, languageTwins }) => {
-      const stored = (sid !== undefined ? this.sectionOf.get(sid) : undefined) ?? variant.sections[0] ?? EMPTY_SECTION;
+      const stored = (sid !== undefined ? storedSection(variant, sid) : undefined) ?? variant.sections[0] ?? EMPTY_SECTION;
       const { heading, parents, anchor } = stored;
       const text = this.textOf(sid ?? -1 - variant.id, variant.expanded?.body ?? entry.page.body, stored);
       const section: Section = { heading, parents, anchor, text: text.text };
@@ -768,7 +762,6 @@ export class SearchIndex {
       const { sections } = analysed;
       const { sequences, sketch } = this.sequencesOf(analysed, rule);
       const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0);
-      sectionIds.forEach((sid, k) => this.sectionOf.set(sid, sections[k] as StoredSection));
       return { expanded, id, sections, sectionIds, sketch };
     });
     const entry: IndexedPage = {
@@ -857,8 +850,7 @@ export class SearchIndex {
   private remove(entry: IndexedPage): void {
     for (const v of entry.variants) {
       this.classes.track(v.id, -1);
-      // Sections shared with a page of the same text stay until the last one goes.
-      for (const sid of this.index.removePage(v.id)) this.sectionOf.delete(sid);
+      this.index.removePage(v.id);
       this.byId[v.id] = undefined;
     }
     this.byPath.delete(entry.page.path);
@@ -873,6 +865,13 @@ function variantFor(entry: IndexedPage, readable: Uint8Array | undefined): numbe
   if (readable === undefined) return 0;
   if (readable[entry.rule] !== 1) return -1;
   return entry.variants.length === 1 ? 0 : pickVariant(entry.conditions, readable);
+}
+
+/** The stored section of a variant's section id: its sections have consecutive ids (`InvertedIndex.addPage`),
+ *  so no map from every section id is kept (820,000 entries at 50,000 pages). */
+function storedSection(variant: IndexedVariant, sid: number): StoredSection | undefined {
+  const k = sid - (variant.sectionIds[0] ?? 0);
+  return variant.sectionIds[k] === sid ? variant.sections[k] : undefined;
 }
 
 /** A page's path without its version and language segments (`/v2/en/webhooks` -> `/webhooks`). */

@@ -95,13 +95,14 @@ export class ReaderStatistics implements IndexStatistics {
     const differs = (this.visible(page) ? 1 : 0) - (unit.counted ? 1 : 0);
     if (differs === 0) return;
     const s = differs === sign ? 1 : -1;
-    this.delta.add(unit, this.index.sectionsOf(unit), s);
+    this.delta.add(unit, s);
     if (this.dfDelta.length < this.index.vocabularySize) {
       const grown = new Int32Array(Math.max(this.index.vocabularySize, this.dfDelta.length * 2));
       grown.set(this.dfDelta);
       this.dfDelta = grown;
     }
-    for (const t of unit.terms) this.dfDelta[t]! += s;
+    for (const t of unit.shared.terms) this.dfDelta[t]! += s;
+    for (const t of unit.ownTerms) this.dfDelta[t]! += s;
   }
 }
 
@@ -126,11 +127,11 @@ function computeScales(index: InvertedIndex, avg: Averages, f: FieldScaling, pre
   const section = atLeast(previous.section, index.sectionCapacity * FIELDS_PER_UNIT);
   const page = atLeast(previous.page, index.pageCapacity * 2 * FIELDS_PER_UNIT);
   const sectionMax = atLeast(previous.sectionMax, index.pageCapacity * FIELDS_PER_UNIT);
+  const lengths = index.sectionFieldLengths;
   for (let id = 0; id < index.sectionCapacity; id++) {
-    const s = index.section(id);
-    if (s === undefined) continue;
+    if (!index.hasSection(id)) continue;
     for (let k = 0; k < FIELDS_PER_UNIT; k++) {
-      section[id * FIELDS_PER_UNIT + k] = (f.sectionWeights[k] as number) / norm(s.lengths[k] as number, avg.section[k] as number, f.sectionB[k] as number);
+      section[id * FIELDS_PER_UNIT + k] = (f.sectionWeights[k] as number) / norm(lengths[id * FIELDS_PER_UNIT + k] as number, avg.section[k] as number, f.sectionB[k] as number);
     }
   }
   for (let id = 0; id < index.pageCapacity; id++) {

@@ -1,4 +1,4 @@
-import type { PageUnit, SectionUnit } from "./index-units.js";
+import type { PageUnit } from "./index-units.js";
 
 /**
  * How many pages and sections a set of units holds, and their summed field lengths: what the
@@ -14,14 +14,15 @@ export class Totals {
   readonly sectionLength = [0, 0, 0];
   readonly pageSectionLength = [0, 0, 0];
 
-  /** Count a page and its sections in (sign 1) or out (sign -1). */
-  add(page: PageUnit, sections: readonly SectionUnit[], sign: 1 | -1): void {
+  /** Count a page and its sections in (sign 1) or out (sign -1). Its sections' lengths are
+   *  their sum (`SharedSections.lengths`): integers, so the totals are those of adding them one by one. */
+  add(page: PageUnit, sign: 1 | -1): void {
     this.pages += sign;
-    this.sections += sign * sections.length;
+    this.sections += sign * page.sections.length;
     for (let f = 0; f < 3; f++) {
       this.pageLength[f]! += sign * (page.lengths[f] as number);
       this.pageSectionLength[f]! += sign * (page.sectionLengths[f] as number);
-      for (const s of sections) this.sectionLength[f]! += sign * (s.lengths[f] as number);
+      this.sectionLength[f]! += sign * (page.shared.lengths[f] as number);
     }
   }
 

@@ -59,7 +59,7 @@ describe("InvertedIndex.addPage with one sections array for several pages", () =
     expect(b.sections).toEqual(a.sections);
     expect(index.removePage(a.page)).toEqual([]);
     expect(index.removePage(b.page)).toEqual(a.sections);
-    expect(index.section(a.sections[0] as number)).toBeUndefined();
+    expect(index.hasSection(a.sections[0] as number)).toBe(false);
     const c = index.addPage(ids("gamma"), sections);
     expect(c.sections).not.toEqual(a.sections);
     const falcon = index.entry("falcon") as TermEntry;
