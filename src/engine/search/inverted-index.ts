@@ -565,6 +565,8 @@ export class InvertedIndex {
    */
   prepare(): void {
     this.commit();
+    // The sequences' room for more (up to half again what a build wrote) is let go.
+    if (this.sequences.length - this.sequenceUsed > 1 << 16) this.sequences = this.sequences.slice(0, this.sequenceUsed);
     this.sortedTerms();
     this.byLength ??= groupByLength(this.entries);
   }
@@ -688,14 +690,17 @@ export class InvertedIndex {
    * lists commits first.
    */
   private commit(): void {
-    const staged = this.staged;
-    if (staged === undefined) return;
+    if (this.staged === undefined) return;
+    const staged: Partial<Record<PostingKind, StagedPostings>> = { ...this.staged };
     this.staged = undefined;
     const pending = new Int32Array(this.vocabulary.size);
     const cursor = new Int32Array(this.vocabulary.size);
-    for (const kind of ["sections", "pages", "pageSections"] as const) {
+    // Each kind's staged postings are let go once in their lists, before the next kind's lists
+    // are made: at the end of a first build they are the largest part of the peak.
+    for (const kind of ["sections", "pageSections", "pages"] as const) {
       const pool = this.pools[kind];
-      const { term, unit, tf, wide } = staged[kind];
+      const { term, unit, tf, wide } = staged[kind] as StagedPostings;
+      delete staged[kind];
       for (let i = 0; i < term.length; i++) pending[term.get(i)]!++;
       // The pool grows once, by what the lists that move or start here take.
       let room = 0;

@@ -45,9 +45,17 @@ export interface RepeatedSectionsState {
   readonly stale: readonly string[];
 }
 
+/** The pages a fingerprint is on, by title and by place. */
+interface PrintPages {
+  readonly titles: Map<string, Set<string>>;
+  readonly places: Map<string, Set<string>>;
+}
+
 export class RepeatedSections {
-  /** Fingerprint (with the rule) -> the pages it is on, by title and by place. */
-  private readonly byPrint = new Map<number, { readonly titles: Map<string, Set<string>>; readonly places: Map<string, Set<string>> }>();
+  /** Fingerprint (with the rule) -> the pages it is on, by title and by place; or the path of the
+   *  one page it is on, as most sections of a large site are (two maps and two sets per section
+   *  were 80 bytes a section's word at 50,000 pages, the index's largest part of the heap). */
+  private readonly byPrint = new Map<number, PrintPages | string>();
   /** Set by `restore`: `byPrint` is made from `byPath` when first asked (a start from the cache
    *  whose pages are all unchanged never asks: a third of a second at 25,000 pages). */
   private unbuilt = false;
@@ -68,9 +76,13 @@ export class RepeatedSections {
     if (known !== undefined && known.title === title && known.place === place && known.rule === rule && known.prints.length === prints.length && known.prints.every((p, i) => p === prints[i])) return;
     this.forget(path);
     this.byPath.set(path, { title, place, rule, prints });
+    const on = this.on;
     for (const p of new Set(prints)) {
-      let pages = this.on.get(p);
-      if (pages === undefined) this.on.set(p, (pages = { titles: new Map(), places: new Map() }));
+      const pages = this.pagesOf(on, p);
+      if (pages === undefined) {
+        on.set(p, path);
+        continue;
+      }
       const before = repeated(pages);
       add(pages.titles, title, path);
       add(pages.places, place, path);
@@ -78,11 +90,21 @@ export class RepeatedSections {
     }
   }
 
+  /** The pages of a fingerprint on some already, in full (one held by its path is made so). */
+  private pagesOf(on: Map<number, PrintPages | string>, p: number): PrintPages | undefined {
+    const pages = on.get(p);
+    if (typeof pages !== "string") return pages;
+    const known = this.byPath.get(pages) as { readonly title: string; readonly place: string };
+    const full: PrintPages = { titles: new Map([[known.title, new Set([pages])]]), places: new Map([[known.place, new Set([pages])]]) };
+    on.set(p, full);
+    return full;
+  }
+
   /** Whether a section of a page in `rule` is repeated boilerplate now. */
   isRepeated(rule: number, section: SplitSection): boolean {
     const p = fingerprint(rule, section);
     const pages = p === undefined ? undefined : this.on.get(p);
-    return pages !== undefined && repeated(pages);
+    return pages !== undefined && typeof pages !== "string" && repeated(pages);
   }
 
   /** The field texts a section of a page in `rule` is indexed with. */
@@ -101,6 +123,10 @@ export class RepeatedSections {
     for (const p of new Set(known.prints)) {
       const pages = this.on.get(p);
       if (pages === undefined) continue;
+      if (typeof pages === "string") {
+        if (pages === path) this.on.delete(p);
+        continue;
+      }
       const before = repeated(pages);
       remove(pages.titles, known.title, path);
       remove(pages.places, known.place, path);
@@ -148,13 +174,16 @@ export class RepeatedSections {
   }
 
   /** Which pages each fingerprint is on (made from `byPath` after a `restore`). */
-  private get on(): Map<number, { readonly titles: Map<string, Set<string>>; readonly places: Map<string, Set<string>> }> {
+  private get on(): Map<number, PrintPages | string> {
     if (this.unbuilt) {
       this.unbuilt = false;
       for (const [path, { title, place, prints }] of this.byPath) {
         for (const p of new Set(prints)) {
-          let pages = this.byPrint.get(p);
-          if (pages === undefined) this.byPrint.set(p, (pages = { titles: new Map(), places: new Map() }));
+          const pages = this.pagesOf(this.byPrint, p);
+          if (pages === undefined) {
+            this.byPrint.set(p, path);
+            continue;
+          }
           add(pages.titles, title, path);
           add(pages.places, place, path);
         }

@@ -67,3 +67,27 @@ describe("InvertedIndex.addPage with one sections array for several pages", () =
     expect(index.postings("pageSections").list(falcon.id).ids).toEqual([c.page]);
   });
 });
+
+describe("InvertedIndex section units (kept in columns)", () => {
+  it("keep each live section's terms through removals, the compaction that follows and a state taken and restored", () => {
+    const vocabulary = new Vocabulary();
+    const index = new InvertedIndex(vocabulary);
+    const ids = (words: string): Int32Array => Int32Array.from(words.split(" "), (w) => (w === "|" ? -1 : vocabulary.id(w)));
+    const words = (seq: Int32Array): string => [...seq].map((t) => (t === -1 ? "|" : vocabulary.term(t))).join(" ");
+    const pages = Array.from({ length: 12 }, (_, i) => index.addPage(ids(`title${i}`), [ids(`head${i} | body${i} words | code${i}`), ids(`| more${i}`)]));
+    // Removing most pages leaves holes in the sequences and triggers a compaction of the postings.
+    for (const p of pages.slice(0, 9)) index.removePage(p.page);
+    const kept = pages.slice(9);
+    const expected = kept.map((p, k) => [`head${k + 9} | body${k + 9} words | code${k + 9}`, `| more${k + 9}`]);
+    expect(kept.map((p) => p.sections.map((sid) => words(index.sectionSequence(sid))))).toEqual(expected);
+    expect(pages.slice(0, 9).flatMap((p) => p.sections).some((sid) => index.hasSection(sid))).toBe(false);
+    expect([...index.sectionFieldLengths.subarray((kept[0]?.sections[0] as number) * 3, (kept[0]?.sections[0] as number) * 3 + 3)]).toEqual([1, 2, 1]);
+    const restored = new InvertedIndex(vocabulary);
+    restored.restore(index.state());
+    expect(kept.map((p) => p.sections.map((sid) => words(restored.sectionSequence(sid))))).toEqual(expected);
+    // A page added after the restore appends its sections after the restored ones.
+    const added = restored.addPage(ids("late"), [ids("late | section")]);
+    expect(words(restored.sectionSequence(added.sections[0] as number))).toBe("late | section");
+    expect(kept.map((p) => p.sections.map((sid) => words(restored.sectionSequence(sid))))).toEqual(expected);
+  });
+});
