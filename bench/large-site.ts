@@ -4,14 +4,18 @@
  * is fetched.
  *
  *   npx tsx bench/large-site.ts versioned OUT [--pages N] [--versions V] [--corpus DIR]
- *   npx tsx bench/large-site.ts distinct OUT [--pages N] [--corpus DIR]
+ *   npx tsx bench/large-site.ts distinct OUT [--pages N] [--corpus DIR] [--reword P]
  *
  * `versioned`: languages × versions (default 4 × 35), each version the previous one with a few
  * edited lines, like a real site whose every release copies the docs (checked against a real one:
  * crewAI's docs, 24,803 pages in 4 languages × 35 versions, ~1,700 distinct files). Languages
  * other than the first get their own text (words rewritten), as translations do.
  * `distinct`: N pages, every one a different text (copies of the corpus with sentences mixed
- * between pages and a few words of their own), under plain groups.
+ * between pages and a few words of their own), under plain groups. Their sections are the
+ * corpus's, copied: with `--reword P` every copy after the first also has each prose word of four
+ * or more letters replaced, with probability P, by a word drawn from the corpus's words (as often
+ * as the corpus uses it), so that copies differ in every section and no longer tie in ranking, as
+ * the pages of a real large site do not, while the vocabulary stays the corpus's.
  */
 import { mkdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -81,8 +85,21 @@ function versioned(out: string, pages: SourcePage[], versions: number): number {
   return pages.length * versions * LANGUAGES.length;
 }
 
-function distinct(out: string, pages: SourcePage[], count: number): number {
+/** `text`'s prose words (outside front matter and code fences) replaced with probability `p` by words of `words`. */
+function reword(text: string, p: number, words: readonly string[], rand: () => number): string {
+  const [front, body] = splitFrontMatter(text);
+  let fenced = false;
+  const lines = body.split("\n").map((line) => {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced) return line;
+    return line.replace(/(?<![<{/\w.-])([A-Za-z]{4,})(?![\w(=])/g, (w) => (rand() < p ? (words[Math.floor(rand() * words.length)] as string) : w));
+  });
+  return front + lines.join("\n");
+}
+
+function distinct(out: string, pages: SourcePage[], count: number, rewordShare: number): number {
   const rand = random(7);
+  const words = rewordShare > 0 ? pages.flatMap((p) => splitFrontMatter(p.text)[1].match(/(?<![<{/\w.-])[a-z]{4,}(?![\w(=])/g) ?? []) : [];
   const sentences = pages.flatMap((p) => splitFrontMatter(p.text)[1].split(/(?<=\.)\s+(?=[A-Z])/).filter((s) => s.length > 40 && !/[<{}`|]/.test(s)));
   const paths: string[] = [];
   for (let n = 0; n < count; n++) {
@@ -90,7 +107,8 @@ function distinct(out: string, pages: SourcePage[], count: number): number {
     const page = pages[n % pages.length]!;
     const path = copy === 0 ? page.path : `copy-${copy}/${page.path}`;
     const mixed = Array.from({ length: 3 }, () => sentences[Math.floor(rand() * sentences.length)]).join(" ");
-    write(out, path, `${page.text}\n\n## Notes for release ${copy}\n\n${mixed}\n`);
+    const text = copy > 0 && rewordShare > 0 ? reword(page.text, rewordShare, words, rand) : page.text;
+    write(out, path, `${text}\n\n## Notes for release ${copy}\n\n${mixed}\n`);
     paths.push(path);
   }
   const groups = [];
@@ -117,7 +135,7 @@ function main(): void {
     return i === -1 ? undefined : rest[i + 1];
   };
   if ((mode !== "versioned" && mode !== "distinct") || out === undefined) {
-    console.error("usage: large-site.ts versioned|distinct OUT [--pages N] [--versions V] [--corpus DIR]");
+    console.error("usage: large-site.ts versioned|distinct OUT [--pages N] [--versions V] [--corpus DIR] [--reword P]");
     process.exit(2);
   }
   const corpus = flag("corpus") ?? join(import.meta.dirname, "../../shared/corpora/spree");
@@ -127,7 +145,7 @@ function main(): void {
   const made =
     mode === "versioned"
       ? versioned(out, all.slice(0, Number(flag("pages") ?? 178)), Number(flag("versions") ?? 35))
-      : distinct(out, all, Number(flag("pages") ?? 50_000));
+      : distinct(out, all, Number(flag("pages") ?? 50_000), Number(flag("reword") ?? 0));
   console.error(`${made} pages in ${relative(process.cwd(), out) || out}`);
 }
 
