@@ -6,14 +6,13 @@
 // dist/svc-mcp-<hash>.br (scripts/bundle-archive.mjs: `npx` extracts the tarball three times per
 // run, and one file extracts ~3 times faster than the ~100 chunks): the first run unpacks it into
 // dist/<hash>/, later runs import from there.
-import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import module from "node:module";
-import { homedir } from "node:os";
 import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { brotliDecompressSync } from "node:zlib";
 
+// zlib, crypto and os only for the first run's unpacking: most starts find the bundle unpacked.
+const require = module.createRequire(import.meta.url);
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
 const sources = join(root, "src");
@@ -32,11 +31,11 @@ function newest(dir) {
 
 /** Write the archive's files into a new folder `target`, whole or not at all (a rename). */
 function unpackBundle(archive, target) {
-  const data = brotliDecompressSync(readFileSync(archive));
+  const data = require("node:zlib").brotliDecompressSync(readFileSync(archive));
   const first = data.indexOf(10);
   const second = data.indexOf(10, first + 1);
   if (data.subarray(0, first).toString() !== ARCHIVE_FORMAT) throw new Error(`${archive} is not a bundle this svc-mcp can read`);
-  const temp = `${target}.${process.pid}-${randomBytes(4).toString("hex")}`;
+  const temp = `${target}.${process.pid}-${require("node:crypto").randomBytes(4).toString("hex")}`;
   let offset = second + 1;
   try {
     for (const [path, bytes] of JSON.parse(data.subarray(first + 1, second).toString())) {
@@ -63,7 +62,7 @@ function installedBundle() {
   if (archive === undefined) return undefined;
   const hash = archive.slice("svc-mcp-".length, -".br".length);
   const beside = join(dist, hash);
-  const cached = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "svc-mcp", "bundle", hash);
+  const cached = join(process.env.XDG_CACHE_HOME || join(require("node:os").homedir(), ".cache"), "svc-mcp", "bundle", hash);
   if (existsSync(join(beside, "cli.mjs"))) return join(beside, "cli.mjs");
   if (!existsSync(join(cached, "cli.mjs"))) {
     try {
