@@ -185,9 +185,9 @@ export function resolveTerms(
  * BM25F and title parts, and its proximity while it can still reach the top, until no page left
  * can reach the top `limit` against a lower bound of it). The result is the pages scoring at
  * least the `limit`-th best score less `TIE_MARGIN` (every page without a limit), in no order:
- * the same as scoring every page. `prior` must be at most 1. `also`, given the top's pages, names
- * more pages to score exactly and add after them (the top's other versions, `SearchIndex`), those
- * the query matches at all. With `classes` (a class per page, `topOf`), the top is of `limit`
+ * the same as scoring every page. `prior` must be at most 1. `also`, given the top, says which of
+ * it to keep and names more pages to score exactly and add after them (the top's other versions,
+ * `SearchIndex`), those the query matches at all. With `classes` (a class per page, `topOf`), the top is of `limit`
  * classes, each at its best page's score, and holds the pages scoring at least its last place.
  */
 export function rankPages(
@@ -199,7 +199,7 @@ export function rankPages(
   scratch: RankScratch = new RankScratch(),
   prior: (page: number) => number = () => 1,
   limit: number = Number.POSITIVE_INFINITY,
-  also?: (top: readonly number[]) => Iterable<number>,
+  also?: (top: readonly RankedPage[]) => { readonly top: RankedPage[]; readonly more: Iterable<number> },
   classes?: Int32Array,
 ): RankedPage[] {
   const n = query.length;
@@ -220,8 +220,13 @@ export function rankPages(
     }
     accumulatePages(index, scales, query, common, accepted, acc, false);
   }
-  const { candidates, out } = scoreBestFirst(index, scales, query, acc, shape, P, prior, limit, classes);
-  if (also !== undefined) finishAlso(index, scales, query, acc, candidates, shape, P, prior, out, also(out.map((r) => r.page)));
+  const { candidates, out: scored } = scoreBestFirst(index, scales, query, acc, shape, P, prior, limit, classes);
+  let out = scored;
+  if (also !== undefined) {
+    const { top, more } = also(scored);
+    out = top;
+    finishAlso(index, scales, query, acc, candidates, shape, P, prior, out, more);
+  }
   acc.clearTermMaps(query);
   acc.end();
   return out;

@@ -8,7 +8,7 @@ import { AccessTable, type ReaderClass } from "./access-table.js";
 import { type Expanded, importsMdx, isCurrent } from "./includes.js";
 import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
-import { type QueryTerm, RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
+import { type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
@@ -248,6 +248,8 @@ export class SearchIndex {
 
   /** Each kind of search's `acceptedUnits` (by reader class, version and language), until the next `sync`. */
   private readonly scopes = new Lru<string, Uint8Array>(LIMITS.search.cachedScopes);
+  /** Each page unit's place in path order, by id (`firstClasses`), until the next `sync`. */
+  private pathOrder: Int32Array | undefined;
 
   private readonly foldVersions: boolean;
   /** Recent searches' hits by request and reader class, until the next `sync` (undefined: off). */
@@ -299,6 +301,7 @@ export class SearchIndex {
     // Any change (pages, navigation, versions, access rules) may change any result.
     this.results?.clear();
     this.scopes.clear();
+    this.pathOrder = undefined;
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
     this.navConfig = config;
     this.operationPaths = new Map([...(site.api?.pages.values() ?? [])].filter((i) => i.kind === "operation").map((i) => [i.pagePath, operationPathKey(i.path)]));
@@ -527,11 +530,15 @@ export class SearchIndex {
    */
   private rankAndFold(stats: IndexStatistics, query: QueryTerm[], accepted: Uint8Array, prior: (id: number) => number, limit: number, branches: ReaderBranches | undefined, preferred: string | undefined) {
     let top: ReadonlySet<number> | undefined;
+    let scoredTop: readonly RankedPage[] = [];
     const also =
       branches !== undefined
-        ? (pages: readonly number[]) => {
+        ? (scored: readonly RankedPage[]) => {
+            scoredTop = scored;
+            const kept = this.firstClasses(scored, limit, classes as Int32Array);
+            const pages = kept.map((r) => r.page);
             top = new Set(pages);
-            return this.twinCandidates(pages, branches);
+            return { top: kept, more: this.twinCandidates(pages, branches) };
           }
         : undefined;
     // Folding, the top is of classes (the copies of a page in every branch, `twinIndex`): each
@@ -540,10 +547,11 @@ export class SearchIndex {
     const all = rankPages(this.index, stats, query, accepted, this.ranking, this.scratch, prior, limit, also, classes);
     // The top's last place (0 when it holds every class the query matches): other versions are
     // listed down to `twinWindow` below it.
+    // Of the whole top, before `firstClasses` kept its first classes: the window below its last
+    // place is the same whichever of the tied classes were kept.
     const classBest = new Map<number, number>();
-    if (top !== undefined && classes !== undefined) {
-      for (const r of all) {
-        if (!top.has(r.page)) continue;
+    if (classes !== undefined) {
+      for (const r of scoredTop) {
         const cls = classes[r.page] as number;
         classBest.set(cls, Math.max(classBest.get(cls) ?? 0, r.score));
       }
@@ -567,6 +575,38 @@ export class SearchIndex {
     );
     if (branches.twins.languages) for (const hit of hits) this.listUnmatchedLanguages(hit, accepted, branches);
     return { hits, top: topSize };
+  }
+
+  /**
+   * The top's pages of its first `limit` classes in the order results are shown (shown score,
+   * then path), with every page of those classes. The top holds every page whose shown score ties
+   * the last place's (`rankPages`): a question matching one common word of an unrelated site
+   * ties hundreds of pages at 0.01, and folding them all was most of the slowest searches' time.
+   * Those past the first `limit` classes come after the page of results in either order.
+   */
+  private firstClasses(scored: readonly RankedPage[], limit: number, classes: Int32Array): RankedPage[] {
+    const distinct = new Set<number>();
+    for (const r of scored) distinct.add(classes[r.page] as number);
+    if (distinct.size <= limit) return [...scored];
+    const order = this.pathOrderOf();
+    const sorted = [...scored].sort((a, b) => round3(b.score) - round3(a.score) || (order[a.page] as number) - (order[b.page] as number));
+    const taken = new Set<number>();
+    for (const r of sorted) {
+      if (taken.size >= limit) break;
+      taken.add(classes[r.page] as number);
+    }
+    return scored.filter((r) => taken.has(classes[r.page] as number));
+  }
+
+  /** Each page unit's place when units are sorted by page path, as results are. */
+  private pathOrderOf(): Int32Array {
+    if (this.pathOrder !== undefined) return this.pathOrder;
+    const ids = this.byId.flatMap((unit, id) => (unit !== undefined ? [id] : []));
+    const pathOf = (id: number): string => (this.byId[id] as UnitOf).entry.page.path;
+    ids.sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : a - b));
+    const order = new Int32Array(this.byId.length);
+    ids.forEach((id, place) => (order[id] = place));
+    return (this.pathOrder = order);
   }
 
   /**
