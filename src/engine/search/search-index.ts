@@ -153,6 +153,8 @@ interface RankedUnit {
   readonly variant: IndexedVariant;
   readonly twin: TwinInfo | undefined;
   readonly top: boolean;
+  /** Its place in path order (`pathOrderOf`): ties in score are shown by path. */
+  readonly place: number;
 }
 
 /** What a page unit id stands for: a page, and which of its variants. */
@@ -559,16 +561,19 @@ export class SearchIndex {
     const topSize = classBest.size;
     const last = topSize >= limit ? ([...classBest.values()].sort((a, b) => b - a)[limit - 1] as number) : 0;
     const floor = last - this.ranking.twinWindow;
+    // Sorted by score, then path: by each unit's place in path order (`pathOrderOf`), not by
+    // comparing paths (thousands of copies tie on a versioned site).
+    const order = this.pathOrderOf();
     const ranked = all
       .filter((r) => top?.has(r.page) !== false || r.score >= floor)
       .map((r) => {
         const { entry, variant } = this.byId[r.page] as UnitOf;
         const v = entry.variants[variant] as IndexedVariant;
         const twin = branches !== undefined ? this.twinOf(entry, v, branches) : undefined;
-        return { section: r.section, score: round3(r.score), entry, variant: v, twin, top: top?.has(r.page) !== false } satisfies RankedUnit;
+        return { section: r.section, score: round3(r.score), entry, variant: v, twin, top: top?.has(r.page) !== false, place: order[r.page] as number } satisfies RankedUnit;
       })
       .filter((r) => r.score > 0)
-      .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1));
+      .sort((a, b) => b.score - a.score || a.place - b.place);
     if (branches === undefined) return { hits: ranked.map((r) => ({ ...r, twins: [], languageTwins: [] })), top: all.length };
     const hits = foldVersionTwins(ranked, preferred, this.ranking.versionTwinTolerance, this.navConfig.defaultLanguage).filter(
       (r) => r.top || r.twins.some((t) => t.top) || r.languageTwins.some((t) => t.top),
@@ -625,7 +630,7 @@ export class SearchIndex {
       const language = String(unit.entry.placement?.languages ?? "");
       if (listed.has(language)) continue;
       listed.add(language);
-      hit.languageTwins.push({ section: undefined, score: 0, entry: unit.entry, variant: unit.entry.variants[unit.variant] as IndexedVariant, twin: undefined, top: false });
+      hit.languageTwins.push({ section: undefined, score: 0, entry: unit.entry, variant: unit.entry.variants[unit.variant] as IndexedVariant, twin: undefined, top: false, place: this.pathOrderOf()[id] as number });
     }
   }
 
