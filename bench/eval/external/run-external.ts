@@ -6,7 +6,7 @@ import { evaluate } from "../run-eval.js";
 /**
  * Search quality on real sites the project does not ship (issue 24): question sets written
  * before looking at results, over sites fetched at fixed commits by `fetch-sites.sh`. Site text
- * stays out of the repository; so do the question files (they quote page titles).
+ * stays out of the repository; the question files (our own wording) are in `questions/`.
  *
  * `npx tsx bench/eval/external/run-external.ts <sites dir> <questions dir> [--verbose]`
  */
