@@ -446,9 +446,25 @@ export class SearchIndex {
     // An endpoint page whose path the query names (`POST /v3/memories/add`) is what was asked
     // for: it keeps its full score, and the guides that mention the path come after it.
     const named = new Set([...req.query.matchAll(/\/[^\s"'`]+/g)].map((m) => operationPathKey(m[0])));
+    // Likewise an endpoint page whose title the query names word for word ("Cancel Crawl" in
+    // "cancel a running crawl job", "Delete Memories" in "delete all memories of a user"): the
+    // question asks for that operation, and the guides mentioning it should not come first.
+    const asked = new Set(terms);
+    const titled = new Map<number, boolean>();
+    const namesTitle = (id: number): boolean => {
+      let yes = titled.get(id);
+      if (yes === undefined) {
+        const words = this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title);
+        yes = words.length > 0 && words.every((w) => asked.has(w));
+        titled.set(id, yes);
+      }
+      return yes;
+    };
     const prior = (id: number): number => {
       const p = priors[id] as number;
-      if (p === 1 || named.size === 0) return p;
+      if (p === 1) return p;
+      if (namesTitle(id)) return 1;
+      if (named.size === 0) return p;
       const op = this.operationPaths.get((this.byId[id] as UnitOf).entry.page.path);
       return op !== undefined && named.has(op) ? 1 : p;
     };
