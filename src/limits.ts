@@ -182,10 +182,11 @@ export const LIMITS = {
     maxSiteBytes: 1024 * 1024 * 1024,
     /** Disk budget of all sites' caches; the least recently used go first. */
     sitesMaxBytes: 2 * 1024 * 1024 * 1024,
-    /** The cache of a site is written this long after its index is ready (or when the process
-     *  ends first): writing blocks for a moment, which then does not land on a start's first
-     *  requests. */
-    siteSaveDelayMs: 3_000,
+    /** The cache of a site is written as soon as its index is ready, in slices of this long with
+     *  the thread given back between them: a search or command that comes meanwhile waits at
+     *  most about this much for it (the whole write takes a few seconds of the thread at 25,000
+     *  pages; a slice that short costs the write little: each step is a few milliseconds). */
+    writeSliceMs: 10,
   },
   relay: {
     /** Largest request body the playground relay forwards. Playground requests are typed by

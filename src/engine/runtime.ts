@@ -20,6 +20,7 @@ import { ShellHost, type ShellHostOptions } from "./shell/shell-host.js";
 import { generatedSkill, isSkillFile, listSkills, type Skill } from "./skills.js";
 import { type ToolNames, toolNames } from "./tool-names.js";
 import type { CachedSite, SiteCache } from "./site-cache.js";
+import type { CacheWrite } from "./site-cache-writer.js";
 
 export interface RuntimeOptions {
   /** Repository folder on disk. */
@@ -96,8 +97,8 @@ export class DocsRuntime {
   private index: SearchIndex;
   /** What the start took from the persistent cache, until the initial index build uses it. */
   private cached: CachedSite | undefined;
-  /** The cache write waiting for the server to settle (`saveLater`), and what it writes. */
-  private pendingSave: { readonly timer: NodeJS.Timeout; readonly write: () => void } | undefined;
+  /** The persistent cache's write under way (`save`), until it ends. */
+  private saving: CacheWrite | undefined;
   /** Per-reader state by (snapshot, auth setting, reader key): see `readerState`. */
   private readers = new Map<string, ReaderState>();
   /** Bumped by every new site snapshot; part of every per-reader cache key. */
@@ -189,7 +190,7 @@ export class DocsRuntime {
     else if (fromCache && site.pages.size > LIMITS.load.announcedPages) this.log(`search ready from the cache in ${seconds.toFixed(1)} s (pages indexed again: ${added}; removed: ${removed})`);
     this.indexComplete = true;
     this.built = { fromCache, added, removed };
-    if (!fromCache || added > 0 || removed > 0) this.saveLater(site);
+    if (!fromCache || added > 0 || removed > 0) this.save(site);
   }
 
   /**
@@ -213,26 +214,31 @@ export class DocsRuntime {
   }
 
   /**
-   * Write the persistent cache a moment after the build (`LIMITS.cache.siteSaveDelayMs`: the
-   * write blocks, and a start's first requests come now), or at `close` if that comes first;
-   * only while the site is the one indexed (after a reload the pages' file times no longer
-   * describe the snapshot: the next start indexes the edits again).
+   * Write the persistent cache now, in slices that give the thread back (`site-cache-writer.ts`):
+   * searches and commands are answered meanwhile, and a client that stops the server soon after
+   * its first answers no longer stops a write that had not begun. Only while the site is the one
+   * indexed: a reload drops the write (after a reload the pages' file times no longer describe
+   * the snapshot: the next start indexes the edits again). `close` lets it finish at once.
    */
-  private saveLater(site: Site): void {
+  private save(site: Site): void {
     const cache = this.options.siteCache;
     if (cache === undefined) return;
-    const write = (): void => {
-      this.pendingSave = undefined;
-      if (this.site !== site) return;
-      try {
-        cache.write(this.loaded, this.index.state(), this.loadStarted, this.loaded.configFiles);
-      } catch (error) {
-        this.log(`search cache not written: ${(error as Error).message}`);
-      }
-    };
-    const timer = setTimeout(write, LIMITS.cache.siteSaveDelayMs);
-    timer.unref();
-    this.pendingSave = { timer, write };
+    let write: CacheWrite;
+    try {
+      write = cache.write(this.loaded, this.index.state(), this.loadStarted, this.loaded.configFiles, () => this.site === site);
+    } catch (error) {
+      this.log(`search cache not written: ${(error as Error).message}`);
+      return;
+    }
+    this.saving = write;
+    void write.done.then(() => {
+      if (this.saving === write) this.saving = undefined;
+    });
+  }
+
+  /** Resolves when the persistent cache's write under way (if any) has ended: true when written. */
+  async whenCacheWritten(): Promise<boolean | undefined> {
+    return this.saving?.done;
   }
 
   /**
@@ -491,10 +497,11 @@ export class DocsRuntime {
     this.stopWatching = undefined;
     if (stop !== undefined) await stop();
     await this.queue;
-    const save = this.pendingSave;
-    if (save !== undefined) {
-      clearTimeout(save.timer);
-      save.write();
+    // A cache write under way finishes now, without giving the thread back: the next start needs it.
+    const saving = this.saving;
+    if (saving !== undefined) {
+      saving.hurry();
+      await saving.done;
     }
     await this.shellHost?.close();
   }
