@@ -2,11 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { DefaultDeserializer, DefaultSerializer } from "node:v8";
-import type { FrontMatterData } from "../config/frontmatter.js";
-import type { PageMeta } from "../config/page-meta.js";
-import type { Access } from "../vfs/access.js";
-import type { PageStat } from "../vfs/load-site.js";
-import type { SearchIndexState } from "./search/search-index.js";
+import type { IndexedPageState, SearchIndexState } from "./search/search-index.js";
 
 /**
  * The layout of a site cache file (`site-cache.ts` reads it, `site-cache-writer.ts` writes it):
@@ -38,34 +34,70 @@ export interface Header {
   readonly raw: readonly (readonly [RawKind, number, number])[];
 }
 
-/** A page as stored: its texts by number in `Body.texts`. */
-export interface PageRecord {
-  readonly rel: string;
-  readonly stat: PageStat;
-  readonly text: number;
-  /** Where the body starts in the text, or -1 when the body is `Body.texts[body]`. */
-  readonly bodyStart: number;
-  readonly body: number;
-  readonly path: string;
-  readonly title: string;
-  /** Its meta and front matter by number in `Body.objects`: copies of a page share them. */
-  readonly meta: number;
-  readonly frontMatter: number;
-  readonly bodyLine: number;
-  readonly access: Access;
-  readonly size: number;
-  readonly mtimeMs: number;
+/**
+ * The pages as stored, in columns: a page's texts by number in `Body.texts`, its meta, front
+ * matter and access by number in `Body.objects`. Columns, not an object per page (and one per
+ * its stat and access): V8's deserializer makes objects slowly, and reading 25,000 page records
+ * as objects was the larger part of a warm start's read of the cache.
+ */
+export interface PageColumns {
+  readonly rels: readonly string[];
+  readonly paths: readonly string[];
+  readonly titles: readonly string[];
+  /** `PAGE_INTS` per page: text, where the body starts in the text (-1 when the body is
+   *  `texts[body]`), body, meta, front matter, body line, access. */
+  readonly ints: Int32Array;
+  /** `PAGE_NUMBERS` per page: the file's size and time, then its stat's size, time, inode and change time. */
+  readonly numbers: Float64Array;
+  /** Pages whose stat's real path is not their own path: [page, real path]. */
+  readonly reals: readonly (readonly [number, string])[];
 }
+export const PAGE_INTS = 7;
+export const PAGE_NUMBERS = 6;
+
+/**
+ * The index's pages (`SearchIndexState.pages`) in columns, for the same reason. Nearly every
+ * page has one variant whose sections, section ids and sketch are shared with the other copies
+ * of its text: such a variant is its unit id and the number of that shared part in `shapes`;
+ * any other page keeps its variants whole in `others`.
+ */
+export interface IndexPageColumns {
+  readonly paths: readonly string[];
+  /** `INDEX_PAGE_INTS` per page: placement, conditions, uses and missing by number in
+   *  `Body.objects` (-1: undefined), the access rule, the variant's unit id (or -1), and its
+   *  number in `shapes` (or in `others`). */
+  readonly ints: Int32Array;
+  readonly shapes: readonly IndexedVariantShape[];
+  readonly others: readonly (readonly IndexedVariant[])[];
+}
+export const INDEX_PAGE_INTS = 7;
+
+export type IndexedVariant = IndexedPageState["variants"][number];
+/** An indexed variant without its unit id: what copies of a text share. */
+export type IndexedVariantShape = Omit<IndexedVariant, "id">;
 
 export interface Body {
   readonly texts: readonly string[];
-  readonly objects: readonly (PageMeta | FrontMatterData)[];
-  readonly pages: readonly PageRecord[];
-  readonly index: SearchIndexState;
+  /** Values many pages share (meta, front matter, access, placements...), each once. */
+  readonly objects: readonly unknown[];
+  readonly pages: PageColumns;
+  readonly index: Omit<SearchIndexState, "pages"> & { readonly pages: IndexPageColumns };
 }
 
 /** Where in a `Body` the long arrays are: each is stored apart from the skeleton, in runs. */
-export const CHUNKED: readonly (readonly string[])[] = [["texts"], ["objects"], ["pages"], ["index", "pages"], ["index", "index", "entries"], ["index", "index", "pageUnits", "groups"], ["index", "vocabulary"]];
+export const CHUNKED: readonly (readonly string[])[] = [
+  ["texts"],
+  ["objects"],
+  ["pages", "rels"],
+  ["pages", "paths"],
+  ["pages", "titles"],
+  ["index", "pages", "paths"],
+  ["index", "pages", "shapes"],
+  ["index", "pages", "others"],
+  ["index", "index", "entries"],
+  ["index", "index", "pageUnits", "groups"],
+  ["index", "vocabulary"],
+];
 
 /** The first value of a body: the `Body` with `null` where each chunked array was, and the
  *  length of each, in `CHUNKED` order (-1 for one left in place: not an array). */
@@ -134,15 +166,17 @@ export function rawKind(a: RawArray): RawKind {
 export function rawArray(kind: RawKind, bytes: number): RawArray | undefined {
   const unit = kind === "f64" ? 8 : kind === "u8" ? 1 : 4;
   if (!Number.isInteger(bytes) || bytes < 0 || bytes % unit !== 0) return undefined;
+  // Memory not zeroed first: the file's bytes are read over all of it (or the cache is rejected).
+  const memory = Buffer.allocUnsafeSlow(bytes).buffer;
   switch (kind) {
     case "i32":
-      return new Int32Array(bytes / 4);
+      return new Int32Array(memory, 0, bytes / 4);
     case "u32":
-      return new Uint32Array(bytes / 4);
+      return new Uint32Array(memory, 0, bytes / 4);
     case "f64":
-      return new Float64Array(bytes / 8);
+      return new Float64Array(memory, 0, bytes / 8);
     case "u8":
-      return new Uint8Array(bytes);
+      return new Uint8Array(memory, 0, bytes);
     default:
       return undefined;
   }

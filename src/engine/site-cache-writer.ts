@@ -4,11 +4,10 @@ import { mkdir, open, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { serialize } from "node:v8";
 import { crc32 } from "node:zlib";
-import type { FrontMatterData } from "../config/frontmatter.js";
-import type { PageMeta } from "../config/page-meta.js";
 import type { LoadedSite } from "../vfs/load-site.js";
 import type { SearchIndexState } from "./search/search-index.js";
-import { type Body, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, type PageRecord, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
+import { indexPageColumns, pageColumns, SharedObjects } from "./site-cache-columns.js";
+import { type Body, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
 
 /**
  * Writing a site's cache file (`site-cache.ts`) without holding the thread: the page records,
@@ -59,8 +58,7 @@ class Dropped extends Error {}
 /** The write was given up, with the log line that says why. */
 class NotWritten extends Error {}
 
-/** Page records per step, and array elements per serialized run: each a few milliseconds at most. */
-const PAGES_PER_STEP = 256;
+/** Array elements per serialized run: a few milliseconds at most. */
 const ITEMS_PER_RUN = 64;
 /** Bytes of a raw array checksummed, or copied and written, per step. */
 const RAW_PIECE_BYTES = 4 * 1024 * 1024;
@@ -93,15 +91,17 @@ export function startCacheWrite(job: CacheWriteJob): CacheWrite {
 }
 
 async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<void>): Promise<void> {
-  const { texts, objects, pages } = await records(job.loaded, step);
   const { index, maxBytes } = job;
+  const shared = new SharedObjects();
+  const { texts, pages } = await pageColumns(job.loaded, shared, () => step("pages"));
+  const indexPages = await indexPageColumns(index.pages, shared, () => step("pages"));
   // The texts (a byte a character at least) and the posting pools alone: a cache that cannot
   // fit is not serialized to find out (at 50,000 distinct pages, 10 s of the thread and 1.3 GB).
   const least = texts.reduce((sum, t) => sum + t.length, 0) + Object.values(index.index.pools).reduce((sum, pool) => sum + pool.ids.byteLength + pool.values.byteLength, 0);
   if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
   const writer = new RawArraysWriter();
   writer.writeHeader();
-  const { skeleton, arrays } = skeletonOf({ texts, objects, pages, index } satisfies Body);
+  const { skeleton, arrays } = skeletonOf({ texts, objects: shared.objects, pages, index: { ...index, pages: indexPages } } satisfies Body);
   writer.writeValue(skeleton);
   const body: Buffer[] = [];
   let bodyBytes = 0;
@@ -182,69 +182,6 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
     throw new NotWritten(`search cache ${job.folder} is not writable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): a large site is indexed at every start`);
   }
   evict(job.folder, job.folderBytes, job.file);
-}
-
-/** The site's pages as records, each distinct text and object once (`Body`). */
-async function records(loaded: LoadedSite, step: (phase: WritePhase) => Promise<void>): Promise<{ texts: string[]; objects: (PageMeta | FrontMatterData)[]; pages: PageRecord[] }> {
-  const texts: string[] = [];
-  const textIds = new Map<string, number>();
-  const textId = (text: string): number => {
-    let id = textIds.get(text);
-    if (id === undefined) {
-      id = texts.length;
-      texts.push(text);
-      textIds.set(text, id);
-    }
-    return id;
-  };
-  // Equal objects (by their serialized form, which tells a date from its text) are kept once.
-  const objects: (PageMeta | FrontMatterData)[] = [];
-  const objectIds = new Map<string, number>();
-  // Copies of one text share their parse (`ParsedTexts`): the same object is serialized once.
-  const sameObject = new Map<PageMeta | FrontMatterData, number>();
-  const objectId = (value: PageMeta | FrontMatterData): number => {
-    let id = sameObject.get(value);
-    if (id !== undefined) return id;
-    const key = serialize(value).toString("latin1");
-    id = objectIds.get(key);
-    if (id === undefined) {
-      id = objects.length;
-      objects.push(value);
-      objectIds.set(key, id);
-    }
-    sameObject.set(value, id);
-    return id;
-  };
-  const pages: PageRecord[] = [];
-  let n = 0;
-  // The snapshot's pages, taken now: a reload replaces the map rather than changing it, and drops this write.
-  for (const shown of [...loaded.site.pages.values()]) {
-    if (++n % PAGES_PER_STEP === 0) await step("pages");
-    // A page shown with an operation is kept as read: the load makes the shown page again.
-    const page = shown.authored ?? shown;
-    if (page.generated) continue;
-    const rel = page.file.path.slice(1);
-    const stat = loaded.pageStats?.get(rel);
-    if (stat === undefined) continue;
-    const text = page.file.text;
-    const suffix = text.endsWith(page.body);
-    pages.push({
-      rel,
-      stat,
-      text: textId(text),
-      bodyStart: suffix ? text.length - page.body.length : -1,
-      body: suffix ? -1 : textId(page.body),
-      path: page.path,
-      title: page.title,
-      meta: objectId(page.meta),
-      frontMatter: objectId(page.frontMatter),
-      bodyLine: page.bodyLine,
-      access: page.file.access,
-      size: page.file.size,
-      mtimeMs: page.file.mtime.getTime(),
-    });
-  }
-  return { texts, objects, pages };
 }
 
 async function writeAll(fd: Awaited<ReturnType<typeof open>>, bytes: Uint8Array): Promise<void> {

@@ -3,14 +3,13 @@ import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, utime
 import { join } from "node:path";
 import { deserialize } from "node:v8";
 import { crc32 } from "node:zlib";
-import type { FrontMatterData } from "../config/frontmatter.js";
-import type { PageMeta } from "../config/page-meta.js";
 import { LIMITS } from "../limits.js";
 import { codeFingerprint } from "../store/code-fingerprint.js";
-import type { KnownPages, LoadedSite, PageStat } from "../vfs/load-site.js";
+import type { KnownPages, LoadedSite } from "../vfs/load-site.js";
 import type { Page } from "../vfs/page.js";
 import type { SiteFile } from "../vfs/site-file.js";
 import type { SearchIndexState } from "./search/search-index.js";
+import { indexPagesOf, pagesOf } from "./site-cache-columns.js";
 import { type Body, FORMAT, hashOf, type Header, MAGIC, padded, type RawArray, rawArray, RawArraysReader, readBody, removeQuietly } from "./site-cache-format.js";
 import { type CacheWrite, startCacheWrite, type WritePhase } from "./site-cache-writer.js";
 
@@ -176,7 +175,12 @@ export class SiteCache {
     } catch {
       return "is corrupt (body)";
     }
-    return site(stored, header.trustedBefore);
+    try {
+      const { known, pageAt, fileAt } = pagesOf(stored.texts, stored.objects, stored.pages, header.trustedBefore);
+      return { known, index: { ...stored.index, pages: indexPagesOf(stored.objects, stored.index.pages) }, pageAt, fileAt };
+    } catch {
+      return "is corrupt (body)";
+    }
   }
 
   /**
@@ -235,33 +239,3 @@ function readInto(fd: number, into: Uint8Array, position: number): boolean {
   return true;
 }
 
-/** The pages of a stored body, their texts shared, and the lookups a start needs. */
-function site(stored: Body, trustedBefore: number): CachedSite {
-  const byRel = new Map<string, { page: Page; stat: PageStat }>();
-  const byPath = new Map<string, Page>();
-  const byFile = new Map<string, SiteFile>();
-  for (const r of stored.pages) {
-    const text = stored.texts[r.text] as string;
-    const file: SiteFile = { path: `/${r.rel}`, text, size: r.size, mtime: new Date(r.mtimeMs), access: r.access };
-    const page: Page = {
-      file,
-      path: r.path,
-      title: r.title,
-      meta: stored.objects[r.meta] as PageMeta,
-      frontMatter: stored.objects[r.frontMatter] as FrontMatterData,
-      // A slice shares the text's characters: a copy's body costs no memory of its own.
-      body: r.bodyStart >= 0 ? text.slice(r.bodyStart) : (stored.texts[r.body] as string),
-      bodyLine: r.bodyLine,
-      generated: false,
-    };
-    byRel.set(r.rel, { page, stat: r.stat });
-    byPath.set(r.path, page);
-    byFile.set(file.path, file);
-  }
-  return {
-    known: { get: (rel) => byRel.get(rel), trustedBefore },
-    index: stored.index,
-    pageAt: (path) => byPath.get(path),
-    fileAt: (path) => byFile.get(path),
-  };
-}
