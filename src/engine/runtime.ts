@@ -88,6 +88,14 @@ export const DEFAULT_BASE_URL = "http://localhost:3000";
 /** Readers with distinct group sets (and auth settings) get distinct views; keep the most recent ones. */
 const MAX_CACHED_READERS = 256;
 
+/** A cache write due (`begin` starts it, once) or under way (`write`), and its end. */
+interface PendingSave {
+  readonly done: Promise<boolean>;
+  readonly begin: () => void;
+  started?: boolean;
+  write?: CacheWrite;
+}
+
 /**
  * The live docs service: the current site snapshot, its search index and per-reader views,
  * reloaded on file changes. Every transport (stdio, HTTP) serves from one runtime.
@@ -97,8 +105,8 @@ export class DocsRuntime {
   private index: SearchIndex;
   /** What the start took from the persistent cache, until the initial index build uses it. */
   private cached: CachedSite | undefined;
-  /** The persistent cache's write under way (`save`), until it ends. */
-  private saving: CacheWrite | undefined;
+  /** The persistent cache's write due or under way (`save`), until it ends. */
+  private saving: PendingSave | undefined;
   /** Per-reader state by (snapshot, auth setting, reader key): see `readerState`. */
   private readers = new Map<string, ReaderState>();
   /** Bumped by every new site snapshot; part of every per-reader cache key. */
@@ -214,29 +222,43 @@ export class DocsRuntime {
   }
 
   /**
-   * Write the persistent cache now, in slices that give the thread back (`site-cache-writer.ts`):
-   * searches and commands are answered meanwhile, and a client that stops the server soon after
-   * its first answers no longer stops a write that had not begun. Only while the site is the one
-   * indexed: a reload drops the write (after a reload the pages' file times no longer describe
-   * the snapshot: the next start indexes the edits again). `close` lets it finish at once.
+   * Write the persistent cache `LIMITS.cache.writeDelayMs` after the build, in slices that give
+   * the thread back (`site-cache-writer.ts`): searches and commands are answered meanwhile, and
+   * a client that stops the server soon after its first answers no longer stops a write that had
+   * not begun. Only while the site is the one indexed: a reload drops the write (after a reload
+   * the pages' file times no longer describe the snapshot: the next start indexes the edits
+   * again). `close` starts it at once if it has not started, and lets it finish without yielding.
    */
   private save(site: Site): void {
     const cache = this.options.siteCache;
     if (cache === undefined) return;
-    let write: CacheWrite;
-    try {
-      write = cache.write(this.loaded, this.index.state(), this.loadStarted, this.loaded.configFiles, () => this.site === site);
-    } catch (error) {
-      this.log(`search cache not written: ${(error as Error).message}`);
-      return;
-    }
-    this.saving = write;
-    void write.done.then(() => {
-      if (this.saving === write) this.saving = undefined;
+    let settle: (written: boolean) => void = () => {};
+    const done = new Promise<boolean>((resolve) => (settle = resolve));
+    const save: PendingSave = {
+      done,
+      begin: () => {
+        if (save.started) return;
+        save.started = true;
+        clearTimeout(timer);
+        if (this.site !== site) return settle(false);
+        try {
+          save.write = cache.write(this.loaded, this.index.state(), this.loadStarted, this.loaded.configFiles, () => this.site === site);
+        } catch (error) {
+          this.log(`search cache not written: ${(error as Error).message}`);
+          return settle(false);
+        }
+        void save.write.done.then(settle);
+      },
+    };
+    const timer = setTimeout(save.begin, LIMITS.cache.writeDelayMs);
+    timer.unref();
+    this.saving = save;
+    void done.then(() => {
+      if (this.saving === save) this.saving = undefined;
     });
   }
 
-  /** Resolves when the persistent cache's write under way (if any) has ended: true when written. */
+  /** Resolves when the persistent cache's write (if one is due) has ended: true when written. */
   async whenCacheWritten(): Promise<boolean | undefined> {
     return this.saving?.done;
   }
@@ -500,7 +522,8 @@ export class DocsRuntime {
     // A cache write under way finishes now, without giving the thread back: the next start needs it.
     const saving = this.saving;
     if (saving !== undefined) {
-      saving.hurry();
+      saving.begin();
+      saving.write?.hurry();
       await saving.done;
     }
     await this.shellHost?.close();

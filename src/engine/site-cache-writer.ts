@@ -160,10 +160,15 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
           await writeAll(fd, part);
           await step("file");
         }
+        // Each piece is copied first: the write reads its bytes in another thread, and they must
+        // be the ones checksummed. One buffer for all: a copy per piece was up to 100 MB of
+        // memory no collection had freed yet at 25,000 pages.
+        const piece = Buffer.allocUnsafeSlow(RAW_PIECE_BYTES);
         for (const r of raw) {
           for (let at = 0; at < r.length; at += RAW_PIECE_BYTES) {
-            // A copy: the write reads its bytes in another thread, and they must be the ones checksummed.
-            await writeAll(fd, r.slice(at, at + RAW_PIECE_BYTES));
+            const part = r.subarray(at, at + RAW_PIECE_BYTES);
+            piece.set(part);
+            await writeAll(fd, piece.subarray(0, part.length));
             await step("file");
           }
           await writeAll(fd, PADDING.subarray(0, padded(r.length) - r.length));

@@ -14,3 +14,5 @@ const yieldTurn = async (phase: string): Promise<void> => {
 };
 const runtime = await DocsRuntime.load({ root, log, siteCache: new SiteCache({ dir, root, log, writeSliceMs: 0, yieldTurn }) });
 await runtime.whenIndexed();
+// Alive as a server is (its connection holds it) until the write begins and the test kills it.
+setInterval(() => {}, 60_000);
