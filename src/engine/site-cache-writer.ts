@@ -60,6 +60,8 @@ class NotWritten extends Error {}
 
 /** Array elements per serialized run: a few milliseconds at most. */
 const ITEMS_PER_RUN = 64;
+/** Runs per part of the body taken from the serializer. */
+const RUNS_PER_PART = 64;
 /** Bytes of a raw array checksummed, or copied and written, per step. */
 const RAW_PIECE_BYTES = 4 * 1024 * 1024;
 
@@ -114,10 +116,14 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
     bodyBytes += part.length;
     bodyCrc = crc32(part, bodyCrc);
   };
+  let runs = 0;
   for (const array of arrays) {
     for (let at = 0; at < array.length; at += ITEMS_PER_RUN) {
       writer.writeValue(array.slice(at, at + ITEMS_PER_RUN));
-      flush();
+      // The serializer's buffer is taken every few runs, not after each: thousands of small
+      // buffers grown by reallocation left the allocator's heap fragmented (the process's
+      // memory grew by 300 MB at 25,000 pages, where one growing buffer's did not).
+      if (++runs % RUNS_PER_PART === 0) flush();
       if (bodyBytes > maxBytes) throw new NotWritten(`search cache not written: over ${bodyBytes} bytes is over its ${maxBytes}-byte limit`);
       await step("body");
     }
