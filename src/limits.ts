@@ -183,9 +183,14 @@ export const LIMITS = {
     /** Disk budget of all sites' caches; the least recently used go first. */
     sitesMaxBytes: 2 * 1024 * 1024 * 1024,
     /** The cache of a site is written this long after its index is ready (or when the process
-     *  ends first): writing blocks for a moment, which then does not land on a start's first
-     *  requests. */
-    siteSaveDelayMs: 3_000,
+     *  ends first): a client's first requests (initialize, tools/list) come in this time, and the
+     *  write's slices and memory do not land on them. Soon enough that a client which stops the
+     *  server a few seconds after its first answers finds the write done. */
+    writeDelayMs: 1_000,
+    /** The write goes in slices of this long with the thread given back between them: a search
+     *  or command that comes meanwhile waits at most about this much for it (the whole write
+     *  takes a few seconds of the thread at 25,000 pages; each step is a few milliseconds). */
+    writeSliceMs: 10,
   },
   relay: {
     /** Largest request body the playground relay forwards. Playground requests are typed by
