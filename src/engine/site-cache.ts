@@ -30,7 +30,7 @@ import type { SearchIndexState } from "./search/search-index.js";
 
 const MAGIC = Buffer.from("SVCSITE\n", "latin1");
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
-const FORMAT = 4;
+const FORMAT = 5;
 /** A file changed less than this before the load that read it may change again within the
  *  same timestamp (coarse file systems count in seconds): its text is compared (`KnownPages`). */
 const RACY_MS = 2_000;

@@ -2,6 +2,7 @@ import type { PagePlacement, SiteConfig } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
 import { isIndexed, placementOf, type Site } from "../../vfs/site.js";
+import { pagesAt } from "../../vfs/page-routes.js";
 import type { Page } from "../../vfs/page.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { AccessTable, type ReaderClass } from "./access-table.js";
@@ -81,8 +82,11 @@ export interface SearchIndexState {
 /** An indexed page as data: its page and the files it inlined by path. */
 export interface IndexedPageState {
   readonly path: string;
+  /** Its key in the index (`IndexedPage.key`). */
+  readonly key: string;
   readonly placement: PagePlacement | undefined;
   readonly rule: number;
+  readonly above: readonly number[];
   readonly variants: readonly IndexedVariant[];
   readonly conditions: readonly (Condition | undefined)[];
   readonly uses: readonly string[];
@@ -91,10 +95,16 @@ export interface IndexedPageState {
 
 /** What the index keeps per indexed page. */
 interface IndexedPage {
+  /** The page path; for a page another file of its path took the place of, the page path and
+   *  its file's path (`entryKey`). */
+  readonly key: string;
   readonly page: Page;
   readonly placement: PagePlacement | undefined;
   /** The id of the page's access rule (`AccessTable`). */
   readonly rule: number;
+  /** The rule ids of the pages before it on its page path (`page-routes.ts`): a reader gets it
+   *  only when it may read none of them. Empty for the site's page. */
+  readonly above: readonly number[];
   /** The page as readers with different rights to the files it inlines read it (`variants.ts`);
    *  the first is the whole page. Most pages have one. */
   readonly variants: readonly IndexedVariant[];
@@ -224,7 +234,7 @@ export class SearchIndex {
   private branched = false;
   /** Navigation and versions (set by `sync`), and each navigation page's access rule id. */
   private navConfig: Pick<SiteConfig, "navPages" | "versions" | "languages" | "defaultLanguage"> = { navPages: new Map(), versions: [], languages: [] };
-  private navRules = new Map<string, number>();
+  private navRules = new Map<string, readonly number[]>();
   /** Each reader class's versions and twin rules (`branchesFor`), until the next `sync`. */
   private readonly branches = new Map<string, ReaderBranches>();
 
@@ -303,18 +313,24 @@ export class SearchIndex {
     this.navConfig = config;
     this.operationPaths = new Map([...(site.api?.pages.values() ?? [])].filter((i) => i.kind === "operation").map((i) => [i.pagePath, operationPathKey(i.path)]));
     this.apiPages = new Set(site.api?.pages.keys() ?? []);
-    // Each navigation page's access rule, for readers' own twin rules (`branchesFor`).
-    // A navigation entry with no page is no reader's: it counts as a restricted one does (else
-    // whether an entry's page is restricted or missing would show in how versions fold).
+    // Each navigation page's access rules (of every file of its path), for readers' own twin
+    // rules (`branchesFor`). A navigation entry with no page is no reader's: it counts as a
+    // restricted one does (else whether an entry's page is restricted or missing would show in
+    // how versions fold).
     this.navRules = new Map([...config.navPages.keys()].flatMap((path) => {
-      const page = site.pages.get(path);
-      return page === undefined ? [] : [[path, this.rules.id(page.file.access)] as const];
+      const pages = pagesAt(site, path);
+      return pages.length === 0 ? [] : [[path, pages.map((page) => this.rules.id(page.file.access))] as const];
     }));
     this.branches.clear();
     this.branched = this.defaultVersion !== undefined || [...config.navPages.values()].some((p) => p.products !== undefined);
-    const wanted = new Map<string, { page: Page; placement: PagePlacement | undefined }>();
-    for (const page of site.pages.values()) {
-      if (isIndexed(site, page)) wanted.set(page.path, { page, placement: placementOf(site, page) });
+    const wanted = new Map<string, { page: Page; placement: PagePlacement | undefined; above: number[] }>();
+    for (const path of site.pages.keys()) {
+      // Each file of the page path, for the readers whose page it is (`page-routes.ts`): a
+      // restricted `a.mdx` leaves readers outside it `a.md`, as if `a.mdx` were not there.
+      const pages = pagesAt(site, path);
+      pages.forEach((page, k) => {
+        if (isIndexed(site, page)) wanted.set(entryKey(page, k), { page, placement: placementOf(site, page), above: pages.slice(0, k).map((p) => this.rules.id(p.file.access)) });
+      });
     }
     const fileAt = (path: string): SiteFile | undefined => site.files.get(path);
     let added = 0;
@@ -322,7 +338,7 @@ export class SearchIndex {
     for (const [path, entry] of this.byPath) {
       const next = wanted.get(path);
       // A page is unchanged when its object, its place and the snippets it inlines all are.
-      if (next !== undefined && next.page === entry.page && samePlacement(next.placement, entry.placement) && isCurrent(entry.inlined, fileAt)) {
+      if (next !== undefined && next.page === entry.page && samePlacement(next.placement, entry.placement) && String(next.above) === String(entry.above) && isCurrent(entry.inlined, fileAt)) {
         wanted.delete(path);
         continue;
       }
@@ -332,8 +348,8 @@ export class SearchIndex {
     }
     this.distinct = 0;
     for (const { page } of wanted.values()) this.remaining.set(page.body, (this.remaining.get(page.body) ?? 0) + 1);
-    for (const { page, placement } of wanted.values()) {
-      this.add(page, placement, fileAt);
+    for (const [key, { page, placement, above }] of wanted) {
+      this.add(key, page, placement, above, fileAt);
       // Pages indexed again below (`takeStale`) keep theirs: their copies share what they make.
       this.release(page.body);
       added++;
@@ -345,7 +361,7 @@ export class SearchIndex {
         const entry = this.byPath.get(path);
         if (entry === undefined) continue;
         this.remove(entry);
-        this.add(entry.page, entry.placement, fileAt);
+        this.add(entry.key, entry.page, entry.placement, entry.above, fileAt);
       }
     }
     if (added > 0) {
@@ -370,8 +386,10 @@ export class SearchIndex {
   state(): SearchIndexState {
     const pages = [...this.byPath.values()].map((e): IndexedPageState => ({
       path: e.page.path,
+      key: e.key,
       placement: e.placement,
       rule: e.rule,
+      above: e.above,
       variants: e.variants,
       conditions: e.conditions,
       uses: e.inlined.uses.map((f) => f.path),
@@ -399,8 +417,10 @@ export class SearchIndex {
     for (const p of state.pages) {
       // A file that is gone from the cache's pages stands for none: the page is expanded again.
       const uses = p.uses.map((path) => fileAt(path) ?? goneFile(path));
-      const entry: IndexedPage = { page: pageAt(p.path) ?? gonePage(p.path), placement: p.placement, rule: p.rule, variants: p.variants, conditions: p.conditions, inlined: { uses, missing: p.missing } };
-      this.byPath.set(p.path, entry);
+      // A page another file took the place of is not among the cache's pages: indexed again.
+      const page = (p.above.length === 0 ? pageAt(p.path) : undefined) ?? gonePage(p.path);
+      const entry: IndexedPage = { key: p.key, page, placement: p.placement, rule: p.rule, above: p.above, variants: p.variants, conditions: p.conditions, inlined: { uses, missing: p.missing } };
+      this.byPath.set(p.key, entry);
       entry.variants.forEach((v, variant) => {
         this.byId[v.id] = { entry, variant };
         if (mapped.has(v.sectionIds)) return;
@@ -665,8 +685,8 @@ export class SearchIndex {
     if (branches !== undefined) return branches;
     const readable = readerClass?.readable;
     const visible = (path: string): boolean => {
-      const rule = this.navRules.get(path);
-      return rule !== undefined && (readable === undefined || readable[rule] === 1);
+      const rules = this.navRules.get(path);
+      return rules !== undefined && (readable === undefined || rules.some((rule) => readable[rule] === 1));
     };
     const twins = twinRules(this.navConfig, visible, languages);
     const present = new Set<string>();
@@ -747,7 +767,7 @@ export class SearchIndex {
   }
 
   /** Index a page: each of its variants is a page unit, the first counted in the base statistics. */
-  private add(page: Page, placement: PagePlacement | undefined, fileAt: (path: string) => SiteFile | undefined): void {
+  private add(key: string, page: Page, placement: PagePlacement | undefined, above: readonly number[], fileAt: (path: string) => SiteFile | undefined): void {
     const { variants, uses, missing } = pageVariants(page, fileAt, this.importsOf(page.body));
     // Titles and descriptions as readers see them (`&#x5F;meta` is `_meta`).
     const title = [readerTitle(page)];
@@ -761,25 +781,28 @@ export class SearchIndex {
     // rule inlined. Counted on the first variant (every snippet in), a restricted snippet's text
     // changed how other readers' pages were indexed, and their scores told what it said.
     const everyReaders = variants.find((v) => v.condition === undefined || v.condition.every((a) => !a.readable)) ?? (variants[0] as (typeof variants)[number]);
-    this.repeated.record(page.path, title[0] as string, placeOf(page.path, placement), rule, this.analyse(everyReaders.expanded?.body ?? page.body, isApiPage(page)).split);
+    this.repeated.record(key, title[0] as string, placeOf(page.path, placement), rule, this.analyse(everyReaders.expanded?.body ?? page.body, isApiPage(page)).split);
     const indexed = variants.map(({ expanded }, i): IndexedVariant => {
       const body = expanded?.body ?? page.body;
       const analysed = this.analyse(body, isApiPage(page));
       const { sections } = analysed;
       const { sequences, sketch } = this.sequencesOf(analysed, rule);
-      const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0);
+      // The base statistics are a reader of everything's: the whole page, never one another file took the place of.
+      const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0 && above.length === 0);
       sectionIds.forEach((sid, k) => this.sectionOf.set(sid, sections[k] as StoredSection));
       return { expanded, id, sections, sectionIds, sketch };
     });
     const entry: IndexedPage = {
+      key,
       page,
       placement,
       rule,
+      above,
       variants: indexed,
       conditions: variants.map((v) => v.condition?.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable }))),
       inlined: { uses, missing },
     };
-    this.byPath.set(page.path, entry);
+    this.byPath.set(key, entry);
     indexed.forEach((v, variant) => {
       this.byId[v.id] = { entry, variant };
       this.setPrior(v.id, isApiPage(page) ? this.ranking.generatedPageWeight : 1);
@@ -861,7 +884,7 @@ export class SearchIndex {
       for (const sid of this.index.removePage(v.id)) this.sectionOf.delete(sid);
       this.byId[v.id] = undefined;
     }
-    this.byPath.delete(entry.page.path);
+    this.byPath.delete(entry.key);
   }
 }
 
@@ -870,9 +893,16 @@ export class SearchIndex {
  * so the whole page), or -1 when it may not read the page.
  */
 function variantFor(entry: IndexedPage, readable: Uint8Array | undefined): number {
-  if (readable === undefined) return 0;
+  if (readable === undefined) return entry.above.length === 0 ? 0 : -1;
   if (readable[entry.rule] !== 1) return -1;
+  if (entry.above.some((rule) => readable[rule] === 1)) return -1;
   return entry.variants.length === 1 ? 0 : pickVariant(entry.conditions, readable);
+}
+
+/** A page's key in the index: its path, or for the `k`th page of its path (one another file
+ *  took the place of) its path and its file's, which no page path can equal. */
+function entryKey(page: Page, k: number): string {
+  return k === 0 ? page.path : `${page.path}\u0000${page.file.path}`;
 }
 
 /** A page's path without its version and language segments (`/v2/en/webhooks` -> `/webhooks`). */
