@@ -20,7 +20,7 @@ import { withTableRows } from "./table-rows.js";
 import { makeSnippet, type SnippetSource, snippetSource } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
-import { type Condition, pageVariants, pickVariant } from "./variants.js";
+import { type Condition, pageVariants, pickVariant, readerVariant, type Variant } from "./variants.js";
 import { foldVersionTwins, sketchOf, type TwinInfo, twinInfo, type TwinRules, twinRules, versionKey } from "./version-twins.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 import { Lru } from "./lru.js";
@@ -88,7 +88,9 @@ export interface IndexedPageState {
   readonly rule: number;
   readonly above: readonly number[];
   readonly variants: readonly IndexedVariant[];
-  readonly conditions: readonly (Condition | undefined)[];
+  readonly conditions: readonly Condition[];
+  readonly complete: boolean;
+  readonly eager: number;
   readonly uses: readonly string[];
   readonly missing: readonly string[];
 }
@@ -106,12 +108,17 @@ interface IndexedPage {
    *  only when it may read none of them. Empty for the site's page. */
   readonly above: readonly number[];
   /** The page as readers with different rights to the files it inlines read it (`variants.ts`);
-   *  the first is the whole page. Most pages have one. */
-  readonly variants: readonly IndexedVariant[];
+   *  the first is the whole page. Most pages have one. Those past `eager` were made for readers
+   *  when they searched (`ensureVariants`). */
+  readonly variants: IndexedVariant[];
   /** Each variant's condition, for `pickVariant`. */
-  readonly conditions: readonly (Condition | undefined)[];
+  readonly conditions: Condition[];
+  /** Whether every outcome has its variant from the start; if not, the page is in `open`. */
+  readonly complete: boolean;
+  /** How many variants were made with the page (the others for readers, `ensureVariants`). */
+  readonly eager: number;
   /** The files the variants inlined or left out, and imports no file answered (`isCurrent`). */
-  readonly inlined: Pick<Expanded, "uses" | "missing">;
+  readonly inlined: { uses: readonly SiteFile[]; missing: readonly string[] };
 }
 
 /** One variant of a page, as indexed. */
@@ -256,6 +263,13 @@ export class SearchIndex {
   private imports = new Map<string, boolean>();
   private texts = 0;
 
+  /** Pages whose variants are not all indexed (`ensureVariants`). */
+  private readonly open = new Set<IndexedPage>();
+  /** Reader classes that have their variant of every page in `open`, until the next `sync`. */
+  private readonly complete = new Set<string>();
+  /** The files of the site last synced, for variants made for readers. */
+  private fileAt: (path: string) => SiteFile | undefined = () => undefined;
+
   /** Each kind of search's `acceptedUnits` (by reader class, version and language), until the next `sync`. */
   private readonly scopes = new Lru<string, Uint8Array>(LIMITS.search.cachedScopes);
 
@@ -309,6 +323,7 @@ export class SearchIndex {
     // Any change (pages, navigation, versions, access rules) may change any result.
     this.results?.clear();
     this.scopes.clear();
+    this.complete.clear();
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
     this.navConfig = config;
     this.operationPaths = new Map([...(site.api?.pages.values() ?? [])].filter((i) => i.kind === "operation").map((i) => [i.pagePath, operationPathKey(i.path)]));
@@ -333,6 +348,7 @@ export class SearchIndex {
       });
     }
     const fileAt = (path: string): SiteFile | undefined => site.files.get(path);
+    this.fileAt = fileAt;
     let added = 0;
     let removed = 0;
     for (const [path, entry] of this.byPath) {
@@ -392,6 +408,8 @@ export class SearchIndex {
       above: e.above,
       variants: e.variants,
       conditions: e.conditions,
+      complete: e.complete,
+      eager: e.eager,
       uses: e.inlined.uses.map((f) => f.path),
       missing: e.inlined.missing,
     }));
@@ -419,8 +437,20 @@ export class SearchIndex {
       const uses = p.uses.map((path) => fileAt(path) ?? goneFile(path));
       // A page another file took the place of is not among the cache's pages: indexed again.
       const page = (p.above.length === 0 ? pageAt(p.path) : undefined) ?? gonePage(p.path);
-      const entry: IndexedPage = { key: p.key, page, placement: p.placement, rule: p.rule, above: p.above, variants: p.variants, conditions: p.conditions, inlined: { uses, missing: p.missing } };
+      const entry: IndexedPage = {
+        key: p.key,
+        page,
+        placement: p.placement,
+        rule: p.rule,
+        above: p.above,
+        variants: [...p.variants],
+        conditions: [...p.conditions],
+        complete: p.complete,
+        eager: p.eager,
+        inlined: { uses, missing: p.missing },
+      };
       this.byPath.set(p.key, entry);
+      if (!entry.complete) this.open.add(entry);
       entry.variants.forEach((v, variant) => {
         this.byId[v.id] = { entry, variant };
         if (mapped.has(v.sectionIds)) return;
@@ -438,7 +468,9 @@ export class SearchIndex {
    * rule in the index, so the same pages, variants and statistics) gets the same hits back.
    */
   search(req: SearchRequest): readonly SearchHit[] {
-    const readerClass = this.rules.classOf(req.canRead);
+    let readerClass = this.rules.classOf(req.canRead);
+    // A rule first met by a reader's own variant is one more rule to classify readers by.
+    if (readerClass !== undefined && this.ensureVariants(req.canRead, readerClass)) readerClass = this.rules.classOf(req.canRead);
     if (this.results === undefined) return this.rank(req, readerClass);
     const key = JSON.stringify([req.query, req.pageSize ?? null, req.scoreThreshold ?? null, req.version ?? null, req.language ?? null, readerClass?.key ?? null]);
     let hits = this.results.get(key);
@@ -768,46 +800,104 @@ export class SearchIndex {
 
   /** Index a page: each of its variants is a page unit, the first counted in the base statistics. */
   private add(key: string, page: Page, placement: PagePlacement | undefined, above: readonly number[], fileAt: (path: string) => SiteFile | undefined): void {
-    const { variants, uses, missing } = pageVariants(page, fileAt, this.importsOf(page.body));
+    const { variants, uses, missing, complete } = pageVariants(page, fileAt, this.importsOf(page.body));
+    const rule = this.rules.id(page.file.access);
+    // Boilerplate is counted on the page as every reader of it reads it: with no snippet of another
+    // rule inlined. Counted on the first variant (every snippet in), a restricted snippet's text
+    // changed how other readers' pages were indexed, and their scores told what it said.
+    const everyReaders = variants.find((v) => v.condition.every((a) => !a.readable)) ?? (variants[0] as (typeof variants)[number]);
+    this.repeated.record(key, readerTitle(page), placeOf(page.path, placement), rule, this.analyse(everyReaders.expanded?.body ?? page.body, isApiPage(page)).split);
+    const entry: IndexedPage = { key, page, placement, rule, above, variants: [], conditions: [], inlined: { uses, missing }, complete, eager: variants.length };
+    this.byPath.set(key, entry);
+    if (!complete) this.open.add(entry);
+    const pageFields = this.pageFields(page, placement);
+    // The base statistics are a reader of everything's: the whole page, never one another file took the place of.
+    const ids = variants.map((v, i) => this.addVariant(entry, v, pageFields, i === 0 && above.length === 0));
+    // Once all are in: which variant a class gets is decided among them all.
+    for (const id of ids) this.classes.track(id, 1);
+  }
+
+  /** A page's own fields (title, description, place) as a term sequence. */
+  private pageFields(page: Page, placement: PagePlacement | undefined): Int32Array {
     // Titles and descriptions as readers see them (`&#x5F;meta` is `_meta`).
     const title = [readerTitle(page)];
     const sidebar = page.frontMatter.sidebarTitle;
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(readerText(sidebar));
     const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " "), this.apiPages.has(page.path) ? "" : operationWords(page.meta.openapi, page.body)];
-    const pageFields = this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
-    const rule = this.rules.id(page.file.access);
-    // Boilerplate is counted on the page as every reader of it reads it: with no snippet of another
-    // rule inlined. Counted on the first variant (every snippet in), a restricted snippet's text
-    // changed how other readers' pages were indexed, and their scores told what it said.
-    const everyReaders = variants.find((v) => v.condition === undefined || v.condition.every((a) => !a.readable)) ?? (variants[0] as (typeof variants)[number]);
-    this.repeated.record(key, title[0] as string, placeOf(page.path, placement), rule, this.analyse(everyReaders.expanded?.body ?? page.body, isApiPage(page)).split);
-    const indexed = variants.map(({ expanded }, i): IndexedVariant => {
-      const body = expanded?.body ?? page.body;
-      const analysed = this.analyse(body, isApiPage(page));
-      const { sections } = analysed;
-      const { sequences, sketch } = this.sequencesOf(analysed, rule);
-      // The base statistics are a reader of everything's: the whole page, never one another file took the place of.
-      const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0 && above.length === 0);
-      sectionIds.forEach((sid, k) => this.sectionOf.set(sid, sections[k] as StoredSection));
-      return { expanded, id, sections, sectionIds, sketch };
+    return this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
+  }
+
+  /** Index one variant of a page as a page unit of its own (its id; the caller tells the reader
+   *  classes, `ReaderClasses.track`). */
+  private addVariant(entry: IndexedPage, { expanded, condition }: Variant, pageFields: Int32Array, counted: boolean): number {
+    const { page } = entry;
+    const analysed = this.analyse(expanded?.body ?? page.body, isApiPage(page));
+    const { sections } = analysed;
+    const { sequences, sketch } = this.sequencesOf(analysed, entry.rule);
+    const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, counted);
+    sectionIds.forEach((sid, k) => this.sectionOf.set(sid, sections[k] as StoredSection));
+    const variant = entry.variants.length;
+    entry.variants.push({ expanded, id, sections, sectionIds, sketch });
+    entry.conditions.push(condition.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable })));
+    this.byId[id] = { entry, variant };
+    this.setPrior(id, isApiPage(page) ? this.ranking.generatedPageWeight : 1);
+    return id;
+  }
+
+  /**
+   * Index the variant of each page whose variants are not all indexed (past
+   * `LIMITS.search.maxPageVariants`) that this reader gets, when it has none yet: made from what
+   * the reader may read alone, so what it gets never depends on how many outcomes other readers
+   * have (such a reader was searched on a fallback text, which told it other groups' snippets
+   * were there). Each is a leaf of the page's decision tree, so no other reader's variant
+   * changes. Past `LIMITS.search.maxReaderVariants` such variants of one page, the oldest is
+   * dropped (and made again when its readers search). Returns whether any was added.
+   */
+  private ensureVariants(canRead: (access: Access) => boolean, readerClass: ReaderClass): boolean {
+    if (this.open.size === 0 || this.complete.has(readerClass.key)) return false;
+    let added = false;
+    for (const entry of this.open) {
+      const { readable } = readerClass;
+      if (readable[entry.rule] !== 1 || entry.above.some((rule) => readable[rule] === 1) || pickVariant(entry.conditions, readable) !== -1) continue;
+      const seen = { uses: new Map(entry.inlined.uses.map((f) => [f.path, f])), missing: new Set(entry.inlined.missing) };
+      const variant = readerVariant(entry.page, this.fileAt, canRead, seen);
+      // Files a reader's own expansion reached (rare: only a budget freed by a snippet left out
+      // reaches more) count for whether the page is current.
+      entry.inlined.uses = [...seen.uses.values()];
+      entry.inlined.missing = [...seen.missing];
+      if (entry.variants.length - entry.eager >= LIMITS.search.maxReaderVariants) this.dropVariant(entry, entry.eager);
+      this.classes.track(this.addVariant(entry, variant, this.pageFields(entry.page, entry.placement), false), 1);
+      added = true;
+    }
+    if (added) {
+      this.index.prepare();
+      this.analysed = new Map();
+      this.analysedApi = new Map();
+      // Other classes' flags and hits cannot hold the new units (leaves are disjoint); this
+      // class's are made after this.
+      this.scopes.clear();
+    }
+    this.complete.add(readerClass.key);
+    return added;
+  }
+
+  /** Remove one variant of a page made for readers (`ensureVariants`): readers of it make it again. */
+  private dropVariant(entry: IndexedPage, variant: number): void {
+    const v = entry.variants[variant] as IndexedVariant;
+    this.classes.track(v.id, -1);
+    for (const sid of this.index.removePage(v.id)) this.sectionOf.delete(sid);
+    this.byId[v.id] = undefined;
+    entry.variants.splice(variant, 1);
+    entry.conditions.splice(variant, 1);
+    entry.variants.forEach((w, i) => {
+      this.byId[w.id] = { entry, variant: i };
     });
-    const entry: IndexedPage = {
-      key,
-      page,
-      placement,
-      rule,
-      above,
-      variants: indexed,
-      conditions: variants.map((v) => v.condition?.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable }))),
-      inlined: { uses, missing },
-    };
-    this.byPath.set(key, entry);
-    indexed.forEach((v, variant) => {
-      this.byId[v.id] = { entry, variant };
-      this.setPrior(v.id, isApiPage(page) ? this.ranking.generatedPageWeight : 1);
-      this.classes.track(v.id, 1);
-    });
+    // Whichever classes read it, and what was made of their searches, are to be made again.
+    this.complete.clear();
+    this.scopes.clear();
+    this.results?.clear();
+    this.branches.clear();
   }
 
   /** One page of `body` added: drop its analysis after the last (see `remaining`). */
@@ -878,6 +968,7 @@ export class SearchIndex {
   }
 
   private remove(entry: IndexedPage): void {
+    this.open.delete(entry);
     for (const v of entry.variants) {
       this.classes.track(v.id, -1);
       // Sections shared with a page of the same text stay until the last one goes.
