@@ -2,7 +2,11 @@ import { rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../../src/engine/runtime.js";
-import { ANONYMOUS, readerWithGroups } from "../../../src/vfs/access.js";
+import { agentView } from "../../../src/engine/use-cases/agent-view.js";
+import { readablePageAt } from "../../../src/engine/use-cases/preview-page.js";
+import { ANONYMOUS, type Reader, readerWithGroups } from "../../../src/vfs/access.js";
+import { localContext } from "../../../src/vfs/request-context.js";
+import { navigationOfSite } from "../../../src/vfs/site-nav.js";
 import { connect } from "../../helpers/mcp.js";
 import { makeRepo } from "../../helpers/repo.js";
 
@@ -101,4 +105,50 @@ describe("a restricted x.mdx beside a public x.md", () => {
       await without.close();
     }
   });
+
+  it("leaves other readers x.md in navigation, the page views and the agent view, with its own title and file", async () => {
+    const site = await open(RESTRICTED);
+    const without = await open(PUBLIC);
+    try {
+      const of = (s: typeof site, reader: Reader) => {
+        const context = { request: localContext(reader), runtime: s.runtime };
+        return {
+          nav: navigationOfSite(s.runtime.site, { context: context.request }),
+          page: readablePageAt(context, "/guides/rotate"),
+          agent: async () => agentView(context, readablePageAt(context, "/guides/rotate") ?? assertNever()),
+        };
+      };
+      const anon = of(site, ANONYMOUS);
+      const anonWithout = of(without, ANONYMOUS);
+      expect(anon.nav).toEqual(anonWithout.nav);
+      expect(JSON.stringify(anon.nav)).toContain('"title":"Rotating keys","file":"guides/rotate.md"');
+      expect(anon.page?.file.path).toBe("/guides/rotate.md");
+      expect(await anon.agent()).toEqual(await anonWithout.agent());
+      const staff = of(site, STAFF);
+      expect(JSON.stringify(staff.nav)).toContain('"title":"Rotating keys (staff)","file":"guides/rotate.mdx"');
+      expect((await staff.agent()).sections.map((x) => x.text)).toEqual(["Staff rotate the vault keys with the zanzibar runbook.", "Every quarter, by the on-call quokka."]);
+    } finally {
+      await site.close();
+      await without.close();
+    }
+  });
+
+  it("a restricted x.mdx leaves other readers x/index.mdx as the navigation entry x", async () => {
+    const docs = JSON.stringify({ name: "Acme", navigation: { pages: ["intro", "guides/setup"] } });
+    const base = { "docs.json": docs, "intro/index.mdx": "---\ntitle: Introduction\n---\nWelcome.\n", "guides/setup.mdx": PUBLIC["guides/setup.mdx"] };
+    const site = await open({ ...base, "intro.mdx": "---\ntitle: Staff intro\ngroups: [staff]\n---\nStaff only.\n" });
+    const without = await open(base);
+    try {
+      const nav = (s: typeof site) => navigationOfSite(s.runtime.site, { context: localContext(ANONYMOUS) });
+      expect(nav(site)).toEqual(nav(without));
+      expect(JSON.stringify(nav(site))).toContain('"title":"Introduction"');
+    } finally {
+      await site.close();
+      await without.close();
+    }
+  });
 });
+
+function assertNever(): never {
+  throw new Error("no page");
+}
