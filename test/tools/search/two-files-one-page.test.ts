@@ -149,6 +149,24 @@ describe("a restricted x.mdx beside a public x.md", () => {
   });
 });
 
+describe("skill.md beside a restricted skill.mdx", () => {
+  it("is described by its own front matter for every reader", async () => {
+    const site = await open({
+      ...PUBLIC,
+      "skill.md": "---\nname: acme-helper\ndescription: How to use the Acme docs.\n---\nSearch first.\n",
+      "skill.mdx": "---\nname: staff-helper\ndescription: Staff runbooks.\ngroups: [staff]\n---\nStaff only.\n",
+    });
+    try {
+      for (const client of [site.anon, site.staff]) {
+        const { resources } = await client.client.listResources();
+        expect(resources.map((r) => [r.uri, r.name, r.description])).toEqual([["docs://acme/skill.md", "acme-helper", "How to use the Acme docs."]]);
+      }
+    } finally {
+      await site.close();
+    }
+  });
+});
+
 function assertNever(): never {
   throw new Error("no page");
 }
