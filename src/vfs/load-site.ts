@@ -195,15 +195,8 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
 
   // The diagnostics are not logged here: they are in `site.diagnostics`, and how many lines a
   // user wants (all for `check`, a count for `serve`, `search` and `fs`) is the caller's choice.
-  const snapshot = {
-    root,
-    config: siteConfig,
-    files: sortByPath(files),
-    pages: sortByPath(pages),
-    ...(shadowed.size > 0 ? { shadowed } : {}),
-    diagnostics,
-    ...(generated !== undefined ? { api: generated.api } : {}),
-  };
+  const routes = { files: sortByPath(files), pages: sortByPath(pages), ...(shadowed.size > 0 ? { shadowed } : {}) };
+  const snapshot = { root, config: siteConfig, ...routes, diagnostics, ...(generated !== undefined ? { api: generated.api } : {}) };
   const site: Site = { ...snapshot, variants: siteVariants(snapshot, generated?.cache, previous?.site) };
   specTimes.resolve = (source, access) => {
     const file = site.files.get(`/${source}`);
