@@ -115,9 +115,14 @@ export const LIMITS = {
     shownLanguageTwins: 4,
     /** Variants indexed per page for readers who may read only some of the files it inlines
      *  (`variants.ts`): one per distinct outcome, two for a page with one restricted snippet.
-     *  Past this many (a page inlining many snippets under many different rules), readers who
-     *  match none of them get the page with no restricted snippet: less, never more. */
+     *  Past this many (a page inlining many snippets under many different rules), a reader
+     *  matching none of them gets its own when it first searches (`maxReaderVariants`): the
+     *  limit bounds the work of indexing, never what a reader gets. */
     maxPageVariants: 16,
+    /** Variants of one page made for readers as they search, past `maxPageVariants`: a few
+     *  hundred bytes to a few KB each. Past this many the oldest is dropped, and made again
+     *  when one of its readers searches (their answers unchanged, only later). */
+    maxReaderVariants: 64,
     /** Reader classes whose statistics are kept (`reader-classes.ts`): each costs a few hundred
      *  KB on a site of a thousand pages, and sites have a handful of group combinations. */
     maxReaderClasses: 16,

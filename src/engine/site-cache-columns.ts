@@ -95,6 +95,7 @@ export async function pageColumns(loaded: LoadedSite, shared: SharedObjects, ste
 /** The index's pages as columns. */
 export async function indexPageColumns(pages: readonly IndexedPageState[], shared: SharedObjects, step: () => Promise<void>): Promise<IndexPageColumns> {
   const paths: string[] = [];
+  const keys: [number, string][] = [];
   const ints = new Int32Array(pages.length * INDEX_PAGE_INTS);
   const shapes: IndexedVariantShape[] = [];
   const shapeIds = new Map<IndexedVariant["sections"], number>();
@@ -102,6 +103,7 @@ export async function indexPageColumns(pages: readonly IndexedPageState[], share
   let at = 0;
   for (const [n, p] of pages.entries()) {
     if ((n + 1) % PER_STEP === 0) await step();
+    if (p.key !== p.path) keys.push([paths.length, p.key]);
     paths.push(p.path);
     ints[at++] = shared.id(p.placement, true);
     ints[at++] = shared.id(p.conditions, true);
@@ -125,8 +127,11 @@ export async function indexPageColumns(pages: readonly IndexedPageState[], share
       ints[at++] = others.length;
       others.push(p.variants);
     }
+    ints[at++] = shared.id(p.above, true);
+    ints[at++] = p.complete ? 1 : 0;
+    ints[at++] = p.eager;
   }
-  return { paths, ints, shapes, others };
+  return { paths, keys, ints, shapes, others };
 }
 
 /** The pages of stored columns, and the lookups a start needs. */
@@ -173,6 +178,7 @@ export function indexPagesOf(objects: readonly unknown[], columns: IndexPageColu
   const { ints, shapes, others } = columns;
   if (ints.length !== columns.paths.length * INDEX_PAGE_INTS) throw new Error("index page columns of different lengths");
   const object = <T>(id: number): T => (id < 0 ? undefined : objects[id]) as T;
+  const keys = new Map(columns.keys);
   return columns.paths.map((path, i) => {
     const n = i * INDEX_PAGE_INTS;
     const id = ints[n + 5] as number;
@@ -182,6 +188,10 @@ export function indexPagesOf(objects: readonly unknown[], columns: IndexPageColu
     if (variants === undefined) throw new Error("an index page's variants are missing");
     return {
       path,
+      key: keys.get(i) ?? path,
+      above: object(ints[n + 7] as number),
+      complete: ints[n + 8] === 1,
+      eager: ints[n + 9] as number,
       placement: object(ints[n] as number),
       conditions: object(ints[n + 1] as number),
       uses: object(ints[n + 2] as number),

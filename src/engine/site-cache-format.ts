@@ -18,7 +18,7 @@ import type { IndexedPageState, SearchIndexState } from "./search/search-index.j
 
 export const MAGIC = Buffer.from("SVCSITE\n", "latin1");
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
-export const FORMAT = 5;
+export const FORMAT = 6;
 
 export interface Header {
   readonly format: number;
@@ -63,14 +63,17 @@ export const PAGE_NUMBERS = 6;
  */
 export interface IndexPageColumns {
   readonly paths: readonly string[];
+  /** Each page's key in the index where it is not its path (a page another file pushed aside). */
+  readonly keys: readonly [number, string][];
   /** `INDEX_PAGE_INTS` per page: placement, conditions, uses and missing by number in
    *  `Body.objects` (-1: undefined), the access rule, the variant's unit id (or -1), and its
-   *  number in `shapes` (or in `others`). */
+   *  number in `shapes` (or in `others`); then `above` by number in `Body.objects`, whether its
+   *  variants are complete (1) and how many were made eagerly. */
   readonly ints: Int32Array;
   readonly shapes: readonly IndexedVariantShape[];
   readonly others: readonly (readonly IndexedVariant[])[];
 }
-export const INDEX_PAGE_INTS = 7;
+export const INDEX_PAGE_INTS = 10;
 
 export type IndexedVariant = IndexedPageState["variants"][number];
 /** An indexed variant without its unit id: what copies of a text share. */

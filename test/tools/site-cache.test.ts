@@ -178,6 +178,21 @@ describe("the site cache", () => {
     expect(warm.hits).toEqual((await start(root, temp("svc-no-cache-"), ["hmac signature", "refund payment"])).hits);
   });
 
+  it("a page another file of its path takes the place of (x.md beside a restricted x.mdx) answers as without the cache", async () => {
+    const root = demoCopy();
+    writeFileSync(join(root, "rotation.md"), "---\ntitle: Rotation\n---\nRotate the signing secret yearly.\n");
+    writeFileSync(join(root, "rotation.mdx"), "---\ntitle: Rotation (staff)\ngroups: [staff]\n---\nStaff rotate the zanzibar vault.\n");
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const queries = ["rotate signing secret", "zanzibar vault"];
+    const cold = await start(root, dir, queries);
+    expect(JSON.stringify(cold.hits)).toContain('"/rotation"');
+    const warm = await start(root, dir, queries);
+    expect(warm.build?.fromCache).toBe(true);
+    expect(warm.hits).toEqual(cold.hits);
+    expect(warm.hits).toEqual((await start(root, temp("svc-no-cache-"), queries)).hits);
+  });
+
   /** A demo site started once with a cache; returns the cache file and what a start without a cache answers. */
   async function cachedDemo(): Promise<{ root: string; dir: string; file: string; plain: unknown[] }> {
     const root = demoCopy();
