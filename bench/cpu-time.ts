@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 
 /** utime + stime of a `/proc/.../stat` line, in ms (clock ticks: USER_HZ, 100 on Linux). */
 function statCpuMs(path: string): number {
@@ -27,4 +27,44 @@ export function mainThreadCpuMs(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/**
+ * CPU time (user + system, all threads) of a process and every descendant still running, plus
+ * what the children they have reaped used (cutime, cstime), in ms (Linux `/proc`); NaN elsewhere.
+ * For a command such as `npx ...`, which runs `sh`, which runs `node`.
+ */
+export function treeCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  const parents = new Map<number, { ppid: number; ms: number }>();
+  try {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        // ppid is field 4 of proc(5); utime, stime, cutime, cstime fields 14-17.
+        const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+        parents.set(Number(entry), { ppid: Number(fields[1]), ms: (ticks * 1000) / 100 });
+      } catch {
+        // Exited while we looked.
+      }
+    }
+  } catch {
+    return Number.NaN;
+  }
+  if (!parents.has(pid)) return Number.NaN;
+  const tree = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [child, { ppid }] of parents) {
+      if (!tree.has(child) && tree.has(ppid)) {
+        tree.add(child);
+        grew = true;
+      }
+    }
+  }
+  let total = 0;
+  for (const member of tree) total += parents.get(member)?.ms ?? 0;
+  return total;
 }

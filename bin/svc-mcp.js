@@ -1,16 +1,23 @@
 #!/usr/bin/env node
-// Entry point. Runs the bundle in dist/ (shipped in the npm package; built by `npm install` in a
-// checkout) when it is at least as new as every source file; otherwise registers tsx and runs the
-// TypeScript sources as they are, so a checkout without a build, or with sources edited since,
-// always runs the current code. An installed package has no src/: it always runs the bundle.
-import { existsSync, readdirSync, statSync } from "node:fs";
+// Entry point. In a checkout, runs the bundle in dist/ (built by `npm install`) when it is at
+// least as new as every source file; otherwise registers tsx and runs the TypeScript sources as
+// they are, so a checkout without a build, or with sources edited since, always runs the current
+// code. An installed package has no src/ and ships the bundle as one archive,
+// dist/svc-mcp-<hash>.br (scripts/bundle-archive.mjs: `npx` extracts the tarball three times per
+// run, and one file extracts ~3 times faster than the ~100 chunks): the first run unpacks it into
+// dist/<hash>/, later runs import from there.
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import module from "node:module";
-import { join } from "node:path";
+import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
+// zlib, crypto and os only for the first run's unpacking: most starts find the bundle unpacked.
+const require = module.createRequire(import.meta.url);
 const root = fileURLToPath(new URL("..", import.meta.url));
-const bundle = join(root, "dist", "cli.mjs");
+const dist = join(root, "dist");
 const sources = join(root, "src");
+/** scripts/bundle-archive.mjs's ARCHIVE_FORMAT. */
+const ARCHIVE_FORMAT = "svc-mcp-bundle 1";
 
 /** Newest modification time of the files under `dir` (0 when it does not exist). */
 function newest(dir) {
@@ -22,13 +29,67 @@ function newest(dir) {
   return latest;
 }
 
+/** Write the archive's files into a new folder `target`, whole or not at all (a rename). */
+function unpackBundle(archive, target) {
+  const data = require("node:zlib").brotliDecompressSync(readFileSync(archive));
+  const first = data.indexOf(10);
+  const second = data.indexOf(10, first + 1);
+  if (data.subarray(0, first).toString() !== ARCHIVE_FORMAT) throw new Error(`${archive} is not a bundle this svc-mcp can read`);
+  const temp = `${target}.${process.pid}-${require("node:crypto").randomBytes(4).toString("hex")}`;
+  let offset = second + 1;
+  try {
+    for (const [path, bytes] of JSON.parse(data.subarray(first + 1, second).toString())) {
+      const file = normalize(join(temp, path));
+      if (isAbsolute(path) || !file.startsWith(temp + sep)) throw new Error(`${archive} names a file outside the bundle: ${path}`);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, data.subarray(offset, (offset += bytes)));
+    }
+    renameSync(temp, target);
+  } catch (error) {
+    rmSync(temp, { recursive: true, force: true });
+    // Another start unpacked the same archive first: use its copy.
+    if (!existsSync(join(target, "cli.mjs"))) throw error;
+  }
+}
+
+/**
+ * The installed package's unpacked bundle: dist/<hash>/cli.mjs, unpacked now if this is the first
+ * run. Where the package's folder is not writable (installed by another user), the copy goes under
+ * the user's cache folder, and SVC_MCP_PACKAGE_ROOT tells the bundle where its package is.
+ */
+function installedBundle() {
+  const archive = existsSync(dist) ? readdirSync(dist).find((f) => /^svc-mcp-[0-9a-f]{16}\.br$/.test(f)) : undefined;
+  if (archive === undefined) return undefined;
+  const hash = archive.slice("svc-mcp-".length, -".br".length);
+  const beside = join(dist, hash);
+  const cached = join(process.env.XDG_CACHE_HOME || join(require("node:os").homedir(), ".cache"), "svc-mcp", "bundle", hash);
+  if (existsSync(join(beside, "cli.mjs"))) return join(beside, "cli.mjs");
+  if (!existsSync(join(cached, "cli.mjs"))) {
+    try {
+      unpackBundle(join(dist, archive), beside);
+      return join(beside, "cli.mjs");
+    } catch (error) {
+      if (!["EACCES", "EPERM", "EROFS"].includes(error.code)) throw error;
+      mkdirSync(dirname(cached), { recursive: true });
+      unpackBundle(join(dist, archive), cached);
+    }
+  }
+  process.env.SVC_MCP_PACKAGE_ROOT = root;
+  return join(cached, "cli.mjs");
+}
+
+const checkoutBundle = join(dist, "cli.mjs");
+let bundle;
+if (existsSync(checkoutBundle) && statSync(checkoutBundle).mtimeMs >= newest(sources)) bundle = checkoutBundle;
+else if (!existsSync(sources)) bundle = installedBundle();
+
 let main;
-if (existsSync(bundle) && statSync(bundle).mtimeMs >= newest(sources)) {
+if (bundle !== undefined) {
   // Source maps are not turned on here: Node reads every chunk's map as it loads it (~50 ms of
   // a ~0.5 s start). In a checkout, `node --enable-source-maps bin/svc-mcp.js` maps stack traces.
   // Node 22.1+ keeps V8's compiled code of the chunks on disk (under the system's temporary
-  // folder, or NODE_COMPILE_CACHE): later starts skip compiling what an earlier one compiled,
-  // also after `npx` unpacked the same files again. Node 20 has no such API; it compiles each time.
+  // folder, or NODE_COMPILE_CACHE): later starts skip compiling what an earlier one compiled.
+  // Node 20 has no such API; it compiles each time.
   module.enableCompileCache?.();
   ({ main } = await import(bundle));
 } else {
@@ -37,7 +98,7 @@ if (existsSync(bundle) && statSync(bundle).mtimeMs >= newest(sources)) {
     ({ register } = await import("tsx/esm/api"));
   } catch {
     // tsx is a development dependency: a checkout installed with --omit=dev has no way to run src/.
-    process.stderr.write(`svc-mcp: ${existsSync(bundle) ? "dist/ is older than src/" : "dist/ is missing"} and tsx is not installed: run \`npm install\` (or \`npm run build\`) in ${root}\n`);
+    process.stderr.write(`svc-mcp: ${existsSync(checkoutBundle) ? "dist/ is older than src/" : "dist/ is missing"} and tsx is not installed: run \`npm install\` (or \`npm run build\`) in ${root}\n`);
     process.exit(1);
   }
   register();

@@ -14,7 +14,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { EXTERNAL, bundledRequires, justBashChunks } from "./bundle-plugins.mjs";
+import { EXTERNAL, bundledRequires, justBashChunks, zodEnglishOnly } from "./bundle-plugins.mjs";
 import { buildWeb } from "./web-build.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -73,7 +73,7 @@ const result = await build({
   // bundle, and speaks English).
   banner: { js: BANNER },
   define: { SVC_BUNDLE_FINGERPRINT: JSON.stringify(FINGERPRINT_PLACEHOLDER) },
-  plugins: [justBashChunks(), bundledRequires(root)],
+  plugins: [justBashChunks(), bundledRequires(root), zodEnglishOnly()],
   // Library licence comments stay out of the chunks; the libraries' licences are listed in
   // docs/dependencies.md.
   legalComments: "none",

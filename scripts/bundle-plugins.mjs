@@ -114,3 +114,18 @@ export function bundledRequires(root) {
     },
   };
 }
+
+/**
+ * zod's `locales` namespace (every language's error messages, ~300 kB minified), which zod's entry
+ * re-exports and the MCP SDK imports with it: nothing here reads any but English (zod sets it as
+ * its default from its own module), so the namespace holds only `en`. `serve` parses 300 kB less
+ * before it answers.
+ */
+export function zodEnglishOnly() {
+  return {
+    name: "zod-english-only",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";\n', loader: "js" }));
+    },
+  };
+}

@@ -115,9 +115,14 @@ export const LIMITS = {
     shownLanguageTwins: 4,
     /** Variants indexed per page for readers who may read only some of the files it inlines
      *  (`variants.ts`): one per distinct outcome, two for a page with one restricted snippet.
-     *  Past this many (a page inlining many snippets under many different rules), readers who
-     *  match none of them get the page with no restricted snippet: less, never more. */
+     *  Past this many (a page inlining many snippets under many different rules), a reader
+     *  matching none of them gets its own when it first searches (`maxReaderVariants`): the
+     *  limit bounds the work of indexing, never what a reader gets. */
     maxPageVariants: 16,
+    /** Variants of one page made for readers as they search, past `maxPageVariants`: a few
+     *  hundred bytes to a few KB each. Past this many the oldest is dropped, and made again
+     *  when one of its readers searches (their answers unchanged, only later). */
+    maxReaderVariants: 64,
     /** Reader classes whose statistics are kept (`reader-classes.ts`): each costs a few hundred
      *  KB on a site of a thousand pages, and sites have a handful of group combinations. */
     maxReaderClasses: 16,
@@ -183,9 +188,14 @@ export const LIMITS = {
     /** Disk budget of all sites' caches; the least recently used go first. */
     sitesMaxBytes: 2 * 1024 * 1024 * 1024,
     /** The cache of a site is written this long after its index is ready (or when the process
-     *  ends first): writing blocks for a moment, which then does not land on a start's first
-     *  requests. */
-    siteSaveDelayMs: 3_000,
+     *  ends first): a client's first requests (initialize, tools/list) come in this time, and the
+     *  write's slices and memory do not land on them. Soon enough that a client which stops the
+     *  server a few seconds after its first answers finds the write done. */
+    writeDelayMs: 1_000,
+    /** The write goes in slices of this long with the thread given back between them: a search
+     *  or command that comes meanwhile waits at most about this much for it (the whole write
+     *  takes a few seconds of the thread at 25,000 pages; each step is a few milliseconds). */
+    writeSliceMs: 10,
   },
   relay: {
     /** Largest request body the playground relay forwards. Playground requests are typed by

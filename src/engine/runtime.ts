@@ -20,6 +20,7 @@ import { ShellHost, type ShellHostOptions } from "./shell/shell-host.js";
 import { generatedSkill, isSkillFile, listSkills, type Skill } from "./skills.js";
 import { type ToolNames, toolNames } from "./tool-names.js";
 import type { CachedSite, SiteCache } from "./site-cache.js";
+import type { CacheWrite } from "./site-cache-writer.js";
 
 export interface RuntimeOptions {
   /** Repository folder on disk. */
@@ -87,6 +88,14 @@ export const DEFAULT_BASE_URL = "http://localhost:3000";
 /** Readers with distinct group sets (and auth settings) get distinct views; keep the most recent ones. */
 const MAX_CACHED_READERS = 256;
 
+/** A cache write due (`begin` starts it, once) or under way (`write`), and its end. */
+interface PendingSave {
+  readonly done: Promise<boolean>;
+  readonly begin: () => void;
+  started?: boolean;
+  write?: CacheWrite;
+}
+
 /**
  * The live docs service: the current site snapshot, its search index and per-reader views,
  * reloaded on file changes. Every transport (stdio, HTTP) serves from one runtime.
@@ -96,8 +105,8 @@ export class DocsRuntime {
   private index: SearchIndex;
   /** What the start took from the persistent cache, until the initial index build uses it. */
   private cached: CachedSite | undefined;
-  /** The cache write waiting for the server to settle (`saveLater`), and what it writes. */
-  private pendingSave: { readonly timer: NodeJS.Timeout; readonly write: () => void } | undefined;
+  /** The persistent cache's write due or under way (`save`), until it ends. */
+  private saving: PendingSave | undefined;
   /** Per-reader state by (snapshot, auth setting, reader key): see `readerState`. */
   private readers = new Map<string, ReaderState>();
   /** Bumped by every new site snapshot; part of every per-reader cache key. */
@@ -189,7 +198,7 @@ export class DocsRuntime {
     else if (fromCache && site.pages.size > LIMITS.load.announcedPages) this.log(`search ready from the cache in ${seconds.toFixed(1)} s (pages indexed again: ${added}; removed: ${removed})`);
     this.indexComplete = true;
     this.built = { fromCache, added, removed };
-    if (!fromCache || added > 0 || removed > 0) this.saveLater(site);
+    if (!fromCache || added > 0 || removed > 0) this.save(site);
   }
 
   /**
@@ -213,26 +222,45 @@ export class DocsRuntime {
   }
 
   /**
-   * Write the persistent cache a moment after the build (`LIMITS.cache.siteSaveDelayMs`: the
-   * write blocks, and a start's first requests come now), or at `close` if that comes first;
-   * only while the site is the one indexed (after a reload the pages' file times no longer
-   * describe the snapshot: the next start indexes the edits again).
+   * Write the persistent cache `LIMITS.cache.writeDelayMs` after the build, in slices that give
+   * the thread back (`site-cache-writer.ts`): searches and commands are answered meanwhile, and
+   * a client that stops the server soon after its first answers no longer stops a write that had
+   * not begun. Only while the site is the one indexed: a reload drops the write (after a reload
+   * the pages' file times no longer describe the snapshot: the next start indexes the edits
+   * again). `close` starts it at once if it has not started, and lets it finish without yielding.
    */
-  private saveLater(site: Site): void {
+  private save(site: Site): void {
     const cache = this.options.siteCache;
     if (cache === undefined) return;
-    const write = (): void => {
-      this.pendingSave = undefined;
-      if (this.site !== site) return;
-      try {
-        cache.write(this.loaded, this.index.state(), this.loadStarted, this.loaded.configFiles);
-      } catch (error) {
-        this.log(`search cache not written: ${(error as Error).message}`);
-      }
+    let settle: (written: boolean) => void = () => {};
+    const done = new Promise<boolean>((resolve) => (settle = resolve));
+    const save: PendingSave = {
+      done,
+      begin: () => {
+        if (save.started) return;
+        save.started = true;
+        clearTimeout(timer);
+        if (this.site !== site) return settle(false);
+        try {
+          save.write = cache.write(this.loaded, this.index.state(), this.loadStarted, this.loaded.configFiles, () => this.site === site);
+        } catch (error) {
+          this.log(`search cache not written: ${(error as Error).message}`);
+          return settle(false);
+        }
+        void save.write.done.then(settle);
+      },
     };
-    const timer = setTimeout(write, LIMITS.cache.siteSaveDelayMs);
+    const timer = setTimeout(save.begin, LIMITS.cache.writeDelayMs);
     timer.unref();
-    this.pendingSave = { timer, write };
+    this.saving = save;
+    void done.then(() => {
+      if (this.saving === save) this.saving = undefined;
+    });
+  }
+
+  /** Resolves when the persistent cache's write (if one is due) has ended: true when written. */
+  async whenCacheWritten(): Promise<boolean | undefined> {
+    return this.saving?.done;
   }
 
   /**
@@ -491,10 +519,12 @@ export class DocsRuntime {
     this.stopWatching = undefined;
     if (stop !== undefined) await stop();
     await this.queue;
-    const save = this.pendingSave;
-    if (save !== undefined) {
-      clearTimeout(save.timer);
-      save.write();
+    // A cache write under way finishes now, without giving the thread back: the next start needs it.
+    const saving = this.saving;
+    if (saving !== undefined) {
+      saving.begin();
+      saving.write?.hurry();
+      await saving.done;
     }
     await this.shellHost?.close();
   }

@@ -1,6 +1,7 @@
 import type { Site } from "../vfs/site.js";
 import type { SiteFile } from "../vfs/site-file.js";
 import { pagePathOf } from "../vfs/site.js";
+import { pageOfFile } from "../vfs/page-routes.js";
 import { makeFile } from "../vfs/site-file.js";
 import type { SiteOutline } from "../vfs/outline.js";
 import type { SiteView } from "../vfs/view.js";
@@ -40,7 +41,8 @@ export function listSkills(view: SiteView, siteSlug: string): Skill[] {
   const skills: Skill[] = [];
   for (const file of view.files) {
     if (!isSkillFile(file.path)) continue;
-    const fm = view.pages.get(pagePathOf(file.path))?.frontMatter ?? {};
+    // This file's own front matter (a `skill.mdx` beside it is another page of the same path).
+    const fm = pageOfFile(view.site, pagePathOf(file.path), file.path)?.frontMatter ?? {};
     const atRoot = file.path.lastIndexOf("/") === 0;
     const folder = file.path.split("/").at(-2);
     const name = text(fm.name) ?? (atRoot || folder === undefined ? siteSlug : folder);

@@ -1,8 +1,9 @@
 import { LIMITS } from "../limits.js";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
+import { packageRoot } from "../package-root.js";
 import { StoreUnavailableError } from "./errors.js";
 
 export type Db = BetterSqlite3.Database;
@@ -54,9 +55,13 @@ export function loadSqliteDriver(load: (id: string) => unknown): Driver {
 
 let driver: Driver | undefined;
 
-/** The driver, loaded once per process (Node caches the module itself too). */
+/**
+ * The driver, loaded once per process (Node caches the module itself too). Resolved from the
+ * package's folder, not this module's: the installed bundle may run from a copy under the user's
+ * cache folder (bin/svc-mcp.js), and better-sqlite3 is installed beside the package.
+ */
 function sqlite(): Driver {
-  driver ??= loadSqliteDriver(createRequire(import.meta.url));
+  driver ??= loadSqliteDriver(createRequire(join(packageRoot(import.meta.url), "package.json")));
   return driver;
 }
 

@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import { type MdxImport, mdxImports, removeImports } from "../config/mdx-imports.js";
 import type { Access } from "./access.js";
 import { accessKey, distinctRules, FileVariants, reuse } from "./file-variants.js";
+import { pageOfFile } from "./page-routes.js";
 import { pagePathOf, type Site } from "./site.js";
 import type { SiteFile } from "./site-file.js";
 
@@ -16,7 +17,7 @@ const MDX_FILE_RE = /\.mdx?$/i;
  * page) needs no variant. An import of a file that is not in the site (ignored, missing) stays
  * as written: there is nothing of it to keep from anyone.
  */
-export function importVariants(site: Pick<Site, "files" | "pages">, previous: ReadonlyMap<string, FileVariants> | undefined): FileVariants[] {
+export function importVariants(site: Pick<Site, "files" | "pages" | "shadowed">, previous: ReadonlyMap<string, FileVariants> | undefined): FileVariants[] {
   const generated = new Set<SiteFile>();
   for (const page of site.pages.values()) if (page.generated) generated.add(page.file);
   const out: FileVariants[] = [];
@@ -44,7 +45,7 @@ export function importVariants(site: Pick<Site, "files" | "pages">, previous: Re
     if (restricted.length === 0) continue;
     const { rules, index } = distinctRules(restricted.map((r) => r.access));
     const signature = JSON.stringify(restricted.map((r) => [r.statement.start, accessKey(r.access)]));
-    const page = site.pages.get(pagePathOf(file.path));
+    const page = pageOfFile(site, pagePathOf(file.path), file.path);
     const render = (allowed: readonly boolean[]): string =>
       removeImports(file.text, [...new Set(restricted.filter((_, i) => allowed[index[i] as number] !== true).map((r) => r.statement))]);
     const before = previous?.get(file.path);

@@ -17,6 +17,7 @@ import { parseOperationEntry } from "../config/openapi/entry.js";
 import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
 import { type RepoSpecText, unnamedSpecFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
+import { pagesAt, placePage, unplacePage } from "./page-routes.js";
 import { ParsedTexts } from "./parsed-texts.js";
 import { siteVariants } from "./site-variants.js";
 import { pagePathOf, type Site } from "./site.js";
@@ -126,9 +127,10 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
 
   const files = new Map<string, SiteFile>();
   const pages = new Map<string, Page>();
+  const shadowed = new Map<string, Page[]>();
   const links = new Map<string, string[]>();
   const pageStats = new Map<string, PageStat>();
-  const previousPages = previous?.site.pages;
+  const previousPages = previous?.site;
   const texts = new ParsedTexts();
   const linked = new Set(linkedPages);
   // Synchronous reads, one after the other (~18 ms for spree's 428 files), beat a stat and a read
@@ -137,7 +139,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
     const result = readPage(root, rel, previousPages, ignore, known, texts, !linked.has(rel));
     if (result.stat !== undefined) pageStats.set(rel, result.stat);
     if (result.diagnostic !== undefined) diagnostics.push(result.diagnostic);
-    if (result.page !== undefined) addPage(files, pages, result.page, diagnostics);
+    if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);
     if (result.real !== undefined) addLink(links, result.real, rel);
   }
 
@@ -193,7 +195,8 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
 
   // The diagnostics are not logged here: they are in `site.diagnostics`, and how many lines a
   // user wants (all for `check`, a count for `serve`, `search` and `fs`) is the caller's choice.
-  const snapshot = { root, config: siteConfig, files: sortByPath(files), pages: sortByPath(pages), diagnostics, ...(generated !== undefined ? { api: generated.api } : {}) };
+  const routes = { files: sortByPath(files), pages: sortByPath(pages), ...(shadowed.size > 0 ? { shadowed } : {}) };
+  const snapshot = { root, config: siteConfig, ...routes, diagnostics, ...(generated !== undefined ? { api: generated.api } : {}) };
   const site: Site = { ...snapshot, variants: siteVariants(snapshot, generated?.cache, previous?.site) };
   specTimes.resolve = (source, access) => {
     const file = site.files.get(`/${source}`);
@@ -249,6 +252,7 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
   }
   const files = new Map(prev.site.files);
   const pages = new Map(prev.site.pages);
+  const shadowed = new Map([...(prev.site.shadowed ?? [])].map(([path, list]) => [path, [...list]]));
   // A removed or renamed folder arrives as one path: expand it to the pages it held. A changed
   // file also changes the pages that are links to it.
   const expanded = new Set<string>();
@@ -272,7 +276,7 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
     // last good version: that is an edit in progress, not a withdrawal).
     if ((result.missing === true || result.closed === true) && existing !== undefined) {
       files.delete(filePath);
-      if (pages.get(pagePath)?.file === existing) pages.delete(pagePath);
+      unplacePage(pages, shadowed, pagePath, filePath);
     }
     if (result.diagnostic !== undefined) {
       diagnostics.push(result.diagnostic);
@@ -284,9 +288,10 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
     if (result.page?.meta.openapi !== undefined || prev.site.pages.get(pagePath)?.meta.openapi !== undefined) {
       return loadSite(prev.site.root, log, forgetting(prev, [...changed, ...expanded]), prev.options);
     }
-    if (result.page !== undefined) addPage(files, pages, result.page, diagnostics);
+    if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);
   }
-  const snapshot = { ...prev.site, files: sortByPath(files), pages: sortByPath(pages), diagnostics };
+  const { shadowed: _before, ...rest } = prev.site;
+  const snapshot = { ...rest, files: sortByPath(files), pages: sortByPath(pages), ...(shadowed.size > 0 ? { shadowed } : {}), diagnostics };
   const site: Site = { ...snapshot, variants: siteVariants(snapshot, prev.apiCache, prev.site) };
   return { ...prev, site, links };
 }
@@ -299,7 +304,8 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
 function forgetting(prev: LoadedSite, changed: readonly string[]): LoadedSite {
   const gone = new Set(changed.flatMap((rel) => [rel, ...(prev.links.get(rel) ?? [])]).map((rel) => `/${rel}`));
   const pages = new Map([...prev.site.pages].filter(([, page]) => !gone.has((page.authored ?? page).file.path)));
-  return { ...prev, site: { ...prev.site, pages } };
+  const shadowed = new Map([...(prev.site.shadowed ?? [])].map(([path, list]) => [path, list.filter((page) => !gone.has(page.file.path))]));
+  return { ...prev, site: { ...prev.site, pages, shadowed } };
 }
 
 interface ReadResult {
@@ -316,12 +322,11 @@ interface ReadResult {
 
 /** Read a page file (`walked`: found by walking real folders, see `InsideReadOptions.walked`),
  *  or reuse its page from the previous load or the cache (`known`) when the file is unchanged. */
-function readPage(root: string, rel: string, previous: ReadonlyMap<string, Page> | undefined, ignore: IgnoreRules, known?: KnownPages, texts = new ParsedTexts(), walked = false): ReadResult {
+function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "shadowed"> | undefined, ignore: IgnoreRules, known?: KnownPages, texts = new ParsedTexts(), walked = false): ReadResult {
   const filePath = `/${rel}`;
-  const shown = previous?.get(pagePathOf(filePath));
   // A page shown with the operation it documents is the authored page plus that part.
-  const old = shown?.authored ?? shown;
-  if (old !== undefined && old.file.path === filePath) {
+  const old = previous === undefined ? undefined : pagesAt(previous, pagePathOf(filePath)).map((p) => p.authored ?? p).find((p) => p.file.path === filePath);
+  if (old !== undefined) {
     // Unchanged since the last load: reuse the parsed page (keeps search-index diffs cheap).
     const st = statInsideRoot(root, rel, { ignore });
     if (st.ok && st.kind === "file" && old.file.mtime.getTime() === new Date(st.mtimeMs).getTime() && old.file.size === st.size) {
@@ -434,23 +439,18 @@ function addLink(links: Map<string, string[]>, real: string, rel: string): void 
   else if (!paths.includes(rel)) paths.push(rel);
 }
 
-/** Add a page; `a.mdx` wins over `a.md` for the same page path (the platform prefers MDX). */
-function addPage(files: Map<string, SiteFile>, pages: Map<string, Page>, page: Page, diagnostics: Diagnostic[]): void {
+/** Add a page; `a.mdx` wins over `a.md` for the same page path (the platform prefers MDX), and
+ *  the other is kept for readers who may not read it (`page-routes.ts`). */
+function addPage(files: Map<string, SiteFile>, pages: Map<string, Page>, shadowed: Map<string, Page[]>, page: Page, diagnostics: Diagnostic[]): void {
   files.set(page.file.path, page.file);
-  const other = pages.get(page.path);
-  if (other !== undefined && other.file.path !== page.file.path) {
-    const keepOther = /\.mdx$/i.test(other.file.path) && !/\.mdx$/i.test(page.file.path);
-    const [kept, dropped] = keepOther ? [other, page] : [page, other];
-    diagnostics.push({
-      severity: "warning",
-      file: dropped.file.path.slice(1),
-      message: `two files for page ${page.path}: ${kept.file.path.slice(1)} is the page, ${dropped.file.path.slice(1)} is only readable as a file`,
-      code: LOAD_CODES.pageTwoFiles,
-    });
-    pages.set(page.path, kept);
-    return;
-  }
-  pages.set(page.path, page);
+  const two = placePage(pages, shadowed, page);
+  if (two === undefined) return;
+  diagnostics.push({
+    severity: "warning",
+    file: two.dropped.file.path.slice(1),
+    message: `two files for page ${page.path}: ${two.kept.file.path.slice(1)} is the page, ${two.dropped.file.path.slice(1)} is only readable as a file`,
+    code: LOAD_CODES.pageTwoFiles,
+  });
 }
 
 /**

@@ -1,5 +1,8 @@
 import type { SiteConfig } from "../config/site-config.js";
 import { type RequestContext, mayRead } from "./request-context.js";
+import type { Access } from "./access.js";
+import type { Page } from "./page.js";
+import { pageFor } from "./page-routes.js";
 import type { Site } from "./site.js";
 
 /**
@@ -28,12 +31,20 @@ export interface SiteOutline {
   readonly knownLanguages: readonly string[];
 }
 
+/**
+ * The page this request's reader gets at a navigation page path (`/guides` is also
+ * `/guides/index`): the first file of the path it may read (`page-routes.ts`), as if the files it
+ * may not read were not there (a restricted `guides.mdx` leaves it `guides.md`, or else
+ * `guides/index.mdx`).
+ */
+export function readerPageAt(site: Pick<Site, "pages" | "shadowed">, context: RequestContext, pagePath: string): Page | undefined {
+  const may = (access: Access): boolean => mayRead(context, access);
+  return pageFor(site, pagePath, may) ?? pageFor(site, pagePath === "/" ? "/index" : `${pagePath}/index`, may);
+}
+
 /** Whether a navigation page path (`/guides`, `/guides/setup`) is a page this request may read. */
-export function readablePage(site: Pick<Site, "pages">, context: RequestContext): (pagePath: string) => boolean {
-  return (p) => {
-    const page = site.pages.get(p) ?? site.pages.get(p === "/" ? "/index" : `${p}/index`);
-    return page !== undefined && mayRead(context, page.file.access);
-  };
+export function readablePage(site: Pick<Site, "pages" | "shadowed">, context: RequestContext): (pagePath: string) => boolean {
+  return (p) => readerPageAt(site, context, p) !== undefined;
 }
 
 /** The outline of the site as a reader sees it: `readable` says which page paths they may read. */

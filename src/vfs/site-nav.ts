@@ -6,7 +6,7 @@ import { filterNavTree } from "../config/docs-json/nav-filter.js";
 import { buildNavTree, type GeneratedNavPage, type NavTree } from "../config/docs-json/nav-tree.js";
 import { resolveEntryFromSite } from "./api-entries.js";
 import { type LoadLog, type LoadSiteOptions, loadSite } from "./load-site.js";
-import { readablePage, siteOutline } from "./outline.js";
+import { readablePage, readerPageAt, siteOutline } from "./outline.js";
 import { pageFilesOf } from "./page-files.js";
 import type { RequestContext } from "./request-context.js";
 import type { Site } from "./site.js";
@@ -51,11 +51,18 @@ export function navigationOfSite(site: Site, options: SiteNavigationOptions = {}
     generated.set(item.element, list);
   }
   const pageOf = (p: string) => site.pages.get(p) ?? site.pages.get(p === "/" ? "/index" : `${p}/index`);
+  // For a reader, the page it gets there (`a.md` when `a.mdx` is not theirs): its title, file and
+  // `hidden`, never those of a file it may not read. Pages it may not read are filtered out below.
+  const { context } = options;
+  const shownPage = context === undefined ? pageOf : (p: string) => readerPageAt(site, context, p) ?? pageOf(p);
   const tree = buildNavTree(document, readNavigation(document), {
     // The page's title as search shows it: front matter `title`, else its first-line `# Heading`.
-    titleOf: (p) => pageOf(p)?.title,
-    fileOf: (p) => files.fileOf(p),
-    hiddenPage: (p) => pageOf(p)?.meta.hidden === true,
+    titleOf: (p) => shownPage(p)?.title,
+    fileOf: (p) => {
+      const page = context === undefined ? undefined : readerPageAt(site, context, p);
+      return page === undefined ? files.fileOf(p) : page.generated ? undefined : page.file.path.slice(1);
+    },
+    hiddenPage: (p) => shownPage(p)?.meta.hidden === true,
     fallbackName: config.name,
     resolveEntry: options.resolveEntry ?? resolveEntryFromSite(site),
     generatedUnder: (path) => generated.get(path) ?? [],
@@ -63,8 +70,8 @@ export function navigationOfSite(site: Site, options: SiteNavigationOptions = {}
     // `--language cn` shows a site's `zh` (one language table for every argument).
     ...(options.language !== undefined ? { language: findLanguage(options.language, config.languages) ?? options.language } : {}),
   });
-  if (options.context === undefined) return { ok: true, tree, errors: configErrors };
-  const readable = readablePage(site, options.context);
+  if (context === undefined) return { ok: true, tree, errors: configErrors };
+  const readable = readablePage(site, context);
   const outline = siteOutline(config, readable);
   const exists = (p: string): boolean => pageOf(p) !== undefined;
   return { ok: true, tree: filterNavTree(tree, { readable, exists, versions: outline.knownVersions, languages: outline.knownLanguages }), errors: configErrors };

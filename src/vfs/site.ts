@@ -18,6 +18,10 @@ export interface Site {
   readonly diagnostics: readonly Diagnostic[];
   /** API reference state (generated pages' facts, the plan for `check`/`nav`, playground). */
   readonly api?: SiteApi;
+  /** Pages another file of the same page path took the place of (`a.md` beside `a.mdx`), by page
+   *  path, in order of precedence: a reader who may not read the site's page gets the first of
+   *  these it may read (`page-routes.ts`). */
+  readonly shadowed?: ReadonlyMap<string, readonly Page[]>;
   /** Files whose bytes depend on the reader (restricted parts inside), by path; see `SiteView`. */
   readonly variants?: ReadonlyMap<string, FileVariants>;
 }

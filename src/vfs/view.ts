@@ -1,5 +1,6 @@
 import type { BufferEncoding, FileContent, FsStat, IFileSystem } from "just-bash";
 import { type AuthMode, type Reader, canRead } from "./access.js";
+import { pagesAt } from "./page-routes.js";
 import type { Site } from "./site.js";
 import type { Page } from "./page.js";
 import type { SiteFile } from "./site-file.js";
@@ -76,7 +77,7 @@ export class SiteView implements IFileSystem {
 
   constructor(
     /** Only files, pages and variants are read: the shell worker builds views over a bare file table. */
-    readonly site: Pick<Site, "files" | "pages" | "variants">,
+    readonly site: Pick<Site, "files" | "pages" | "shadowed" | "variants">,
     readonly reader: Reader,
     readonly mode: AuthMode,
     extraFiles: readonly SiteFile[] = [],
@@ -101,10 +102,15 @@ export class SiteView implements IFileSystem {
     this.files = sorted;
     this.byPath = new Map(sorted.map((f) => [f.path, f]));
     const pages = new Map<string, Page>();
-    for (const [path, page] of site.pages) {
-      const file = this.byPath.get(page.file.path);
-      const mine = file === page.file ? page : file !== undefined ? variantPages.get(file) : undefined;
-      if (mine?.path === path) pages.set(path, mine);
+    for (const path of site.pages.keys()) {
+      // The first page of the path this reader may read (`a.md` when `a.mdx` is not theirs).
+      for (const page of pagesAt(site, path)) {
+        const file = this.byPath.get(page.file.path);
+        if (file === undefined) continue;
+        const mine = file === page.file ? page : variantPages.get(file);
+        if (mine?.path === path) pages.set(path, mine);
+        break;
+      }
     }
     this.pages = pages;
     this.dirs = buildDirs(sorted);

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync, symlinkSync, unlinkSync, utimesSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync, symlinkSync, unlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
@@ -102,9 +102,9 @@ describe("npm install -g of the packed tarball", () => {
   it("ships the bundle, the entry point, README, LICENSE and an installer's package.json, nothing else", () => {
     expect([...new Set(pkg.files.map((f) => f.split("/")[0]))]).toEqual(["LICENSE", "README.md", "bin", "dist", "package.json"]);
     expect(pkg.files.filter((f) => f.startsWith("bin/"))).toEqual(["bin/svc-mcp.js"]);
-    // The bundle's chunks and the pages' assets; not their source maps (the sources are not shipped either).
-    expect(pkg.files.filter((f) => f.startsWith("dist/") && !f.endsWith(".mjs")).sort()).toEqual(["dist/web/dashboard.css", "dist/web/dashboard.js", "dist/web/pages.css", "dist/web/playground-app.js", "dist/web/playground.js", "dist/web/preview.js", "dist/web/site.css"]);
-    expect(["dist/cli.mjs", "dist/shell-worker.mjs"].filter((f) => !pkg.files.includes(f))).toEqual([]);
+    // The bundle's chunks and the pages' assets in one archive (npx extracts the tarball three
+    // times per run, and the file count is what costs); not their source maps.
+    expect(pkg.files.filter((f) => f.startsWith("dist/"))).toEqual([expect.stringMatching(/^dist\/svc-mcp-[0-9a-f]{16}\.br$/)]);
     // No scripts (npm would list `prepare` as an unreviewed install script), no dependencies.
     const manifest = JSON.parse(readFileSync(join(pkg.root, "package.json"), "utf8")) as Record<string, unknown>;
     expect(Object.keys(manifest).filter((k) => !k.startsWith("_"))).toEqual(["name", "version", "description", "type", "license", "bin", "files", "engines", "peerDependencies", "peerDependenciesMeta"]);
@@ -211,6 +211,63 @@ describe("the installed svc-mcp, without better-sqlite3", () => {
       stderr: "ignore",
     });
     expect(await listTools(transport)).toEqual(TOOLS);
+  });
+});
+
+describe("the bundle archive (dist/svc-mcp-<hash>.br), unpacked by the first run", () => {
+  /** Another `npm install -g` of the same tarball, into a new prefix: nothing unpacked yet. */
+  async function freshInstall(): Promise<{ prefix: string; root: string; archive: string; bin: string; cleanup: () => void }> {
+    const scratch = makeRepo({});
+    const prefix = join(scratch.dir, "prefix");
+    await exec("npm", ["install", "-g", "--offline", "--prefix", prefix, pkg.tarball], { env: { ...process.env, ...NPM_ENV, npm_config_cache: pkg.npmCache } });
+    const root = join(prefix, "lib", "node_modules", "svc-mcp");
+    const [archive] = readdirSync(join(root, "dist"));
+    return { prefix, root, archive: archive as string, bin: join(prefix, "bin", "svc-mcp"), cleanup: scratch.cleanup };
+  }
+  const run = (bin: string, args: string[], runEnv = env): Promise<Run> =>
+    exec(bin, args, { cwd: home.dir, env: runEnv }).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: Run) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+
+  it("is unpacked once, into dist/<hash>/, by whichever of several first runs gets there first; later runs use that copy", async () => {
+    const fresh = await freshInstall();
+    try {
+      const hash = fresh.archive.slice("svc-mcp-".length, -".br".length);
+      const ok = { code: 0, stdout: "0.1.0\n", stderr: "" };
+      expect(await Promise.all([1, 2, 3].map(() => run(fresh.bin, ["--version"])))).toEqual([ok, ok, ok]);
+      // The losers' copies are gone: only the archive and one unpacked bundle.
+      expect(readdirSync(join(fresh.root, "dist")).sort()).toEqual([hash, fresh.archive].sort());
+      const cli = join(fresh.root, "dist", hash, "cli.mjs");
+      const inode = statSync(cli).ino;
+      expect(await run(fresh.bin, ["--version"])).toEqual(ok);
+      expect(statSync(cli).ino).toBe(inode);
+      expect(readdirSync(join(fresh.root, "dist", hash)).filter((f) => !f.endsWith(".mjs"))).toEqual(["web"]);
+    } finally {
+      fresh.cleanup();
+    }
+  });
+
+  it("where the package's folder is not writable, goes under the user's cache folder, and the commands still find their package", async () => {
+    const fresh = await freshInstall();
+    const dist = join(fresh.root, "dist");
+    const beside = join(fresh.prefix, "lib", "node_modules", "better-sqlite3");
+    // Unwritable even for root (these tests may run as root, whom permissions do not stop).
+    const lock = async (on: boolean) => (process.getuid?.() === 0 ? exec("chattr", [on ? "+i" : "-i", dist]) : chmodSync(dist, on ? 0o555 : 0o755));
+    await lock(true);
+    try {
+      symlinkSync(join(REPO, "node_modules", "better-sqlite3"), beside);
+      const freshEnv = { ...env, PATH: `${join(fresh.prefix, "bin")}:${join(process.execPath, "..")}:/usr/bin:/bin` };
+      const connect = await run(fresh.bin, ["connect", "--stdio", "--json", "--dir", site.dir], freshEnv);
+      expect([connect.code, connect.stderr, (JSON.parse(connect.stdout) as Record<string, string>).mcp]).toEqual([0, "", `svc-mcp serve --dir ${site.dir}`]);
+      // better-sqlite3 is found beside the package, not beside the unpacked copy.
+      expect(await run(fresh.bin, ["keys", "list", "--dir", site.dir], freshEnv)).toMatchObject({ code: 0, stderr: "" });
+      const hash = fresh.archive.slice("svc-mcp-".length, -".br".length);
+      expect([readdirSync(dist), existsSync(join(home.dir, "cache", "svc-mcp", "bundle", hash, "cli.mjs"))]).toEqual([[fresh.archive], true]);
+    } finally {
+      await lock(false);
+      fresh.cleanup();
+    }
   });
 });
 

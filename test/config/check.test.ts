@@ -56,14 +56,14 @@ describe("svc-mcp check --json", () => {
     const run = await runCli(["check", "--json", "--dir", join(FIXTURES, "ref-positions")]);
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toEqual({
-      errors: 2,
-      warnings: 1,
+      errors: 1,
+      warnings: 2,
       files: ["docs.json", "fr/navigation.json"],
       pages: 2,
       generatedPages: 0,
       diagnostics: [
         {
-          severity: "error",
+          severity: "warning",
           file: "fr/navigation.json",
           line: 8,
           column: 9,

@@ -154,9 +154,9 @@ describe("svc-mcp check with hidden elements", () => {
       code: 1,
       stdout: [
         'docs.json:17:23 navigation.tabs[1].groups[0].hidden: must be true or false; got "yes"',
-        'docs.json:19:15 navigation.tabs[1].groups[0].pages[0]: page "missing" not found: no missing.mdx or missing.md',
+        'docs.json:19:15 navigation.tabs[1].groups[0].pages[0]: warning: page "missing" not found: no missing.mdx or missing.md',
         "index.mdx:2 hidden: warning: must be true or false; got 1",
-        "checked docs.json and 1 page: 2 errors, 1 warning",
+        "checked docs.json and 1 page: 1 error, 2 warnings",
         "",
       ].join("\n"),
       stderr: "",

@@ -4,6 +4,7 @@
  * test waits for it).
  */
 import { describe, expect, it } from "vitest";
+import { callerNetwork } from "../../src/engine/shell/caller-network.js";
 import { CallerStanding } from "../../src/engine/shell/caller-standing.js";
 
 const MINUTE = 60_000;
@@ -46,5 +47,39 @@ describe("CallerStanding", () => {
     expect(["a", "b", "c"].map((c) => s.of(c))).toEqual(["new", "trusted", "trusted"]);
     for (const c of ["x", "y", "x", "z"]) s.heldLong(c);
     expect(["x", "y", "z"].map((c) => s.of(c))).toEqual(["heavy", "new", "heavy"]);
+  });
+});
+
+describe("CallerStanding by network", () => {
+  function networked(): { s: CallerStanding; advance: (ms: number) => void } {
+    let t = 1_000_000;
+    return { s: new CallerStanding({ capacity: 10, heavyForMs: 10 * MINUTE, now: () => t, networkOf: callerNetwork }), advance: (ms) => (t += ms) };
+  }
+
+  it("a long hold makes the other callers of its /24 or /48 heavy until they are trusted; trusted neighbours keep their trust; it wears off with the caller's", () => {
+    const { s, advance } = networked();
+    s.answered("address:203.0.113.9");
+    s.answered("address:2001:db8:1:9::/64");
+    s.heldLong("address:203.0.113.7");
+    s.heldLong("address:2001:db8:1:7::/64");
+    const callers = ["address:203.0.113.8", "address:203.0.113.9", "address:203.0.114.8", "address:2001:db8:1:ffff::/64", "address:2001:db8:1:9::/64", "address:2001:db8:2:8::/64", "token:alice"];
+    expect(callers.map((c) => s.of(c))).toEqual(["heavy", "trusted", "new", "heavy", "trusted", "new", "new"]);
+    // A new caller of a marked network that answers stays heavy (answers do not lift heaviness).
+    s.answered("address:203.0.113.8");
+    expect(s.of("address:203.0.113.8")).toBe("heavy");
+    advance(10 * MINUTE);
+    expect(callers.map((c) => s.of(c))).toEqual(["new", "trusted", "new", "new", "trusted", "new", "new"]);
+  });
+
+  it("callerNetwork: an IPv4 /24 and an IPv6 /48; none for tokens, the local reader and loopback", () => {
+    expect(["address:198.51.100.23", "address:2001:db8:abcd:12::/64", "address:127.0.0.2", "address:0:0:0:0::/64", "token:alice", "local", "address:unknown"].map(callerNetwork)).toEqual([
+      "198.51.100.0/24",
+      "2001:db8:abcd::/48",
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

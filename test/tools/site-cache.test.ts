@@ -1,16 +1,19 @@
+import { spawn } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadEvalSets } from "../../bench/eval/eval.js";
 import { resolveCacheDir } from "../../src/store/cache-dir.js";
 import { DocsRuntime, type IndexBuild } from "../../src/engine/runtime.js";
 import { SiteCache } from "../../src/engine/site-cache.js";
+import type { WritePhase } from "../../src/engine/site-cache-writer.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { isIndexed } from "../../src/vfs/site.js";
 import { runCli } from "../helpers/cli.js";
-import { CORPORA, fixture } from "../helpers/paths.js";
+import { CORPORA, fixture, REPO } from "../helpers/paths.js";
 import { describeShared, SHARED_PRESENT } from "../helpers/shared.js";
 
 /**
@@ -175,6 +178,21 @@ describe("the site cache", () => {
     expect(warm.hits).toEqual((await start(root, temp("svc-no-cache-"), ["hmac signature", "refund payment"])).hits);
   });
 
+  it("a page another file of its path takes the place of (x.md beside a restricted x.mdx) answers as without the cache", async () => {
+    const root = demoCopy();
+    writeFileSync(join(root, "rotation.md"), "---\ntitle: Rotation\n---\nRotate the signing secret yearly.\n");
+    writeFileSync(join(root, "rotation.mdx"), "---\ntitle: Rotation (staff)\ngroups: [staff]\n---\nStaff rotate the zanzibar vault.\n");
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const queries = ["rotate signing secret", "zanzibar vault"];
+    const cold = await start(root, dir, queries);
+    expect(JSON.stringify(cold.hits)).toContain('"/rotation"');
+    const warm = await start(root, dir, queries);
+    expect(warm.build?.fromCache).toBe(true);
+    expect(warm.hits).toEqual(cold.hits);
+    expect(warm.hits).toEqual((await start(root, temp("svc-no-cache-"), queries)).hits);
+  });
+
   /** A demo site started once with a cache; returns the cache file and what a start without a cache answers. */
   async function cachedDemo(): Promise<{ root: string; dir: string; file: string; plain: unknown[] }> {
     const root = demoCopy();
@@ -259,6 +277,109 @@ describe("the site cache", () => {
     expect(next.build?.fromCache).toBe(false);
     expect(next.logs).toContain(`search cache ${file} is out of date (docs.json changed): reading and indexing the site again`);
   });
+
+  it("is written while the server answers: a search and a shell command held behind a write in progress are answered before it ends, and its file appears whole", async () => {
+    const root = demoCopy();
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const plain = (await start(root, temp("svc-no-cache-"), QUERIES)).hits;
+    const events: string[] = [];
+    let reached = (): void => {};
+    const atHold = new Promise<void>((resolve) => (reached = resolve));
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let steps = 0;
+    // Every step gives the thread back (`writeSliceMs: 0`); the third is held until the test lets it go.
+    const yieldTurn = async (phase: WritePhase): Promise<void> => {
+      if (++steps !== 3) return new Promise((resolve) => setImmediate(resolve));
+      events.push(`write held (${phase})`);
+      reached();
+      await held;
+      events.push("write resumed");
+    };
+    const logs: string[] = [];
+    const log = (m: string): number => logs.push(m);
+    const runtime = await DocsRuntime.load({ root, log, siteCache: new SiteCache({ dir, root, log, writeSliceMs: 0, yieldTurn }), searchCache: 0 });
+    await runtime.whenIndexed();
+    await atHold;
+    const context = localContext();
+    const hits: unknown[] = [];
+    for (const query of QUERIES) {
+      const found = await runtime.search(context, { query });
+      hits.push([query, {}, found.map((h) => [h.page.path, h.section.anchor, h.score, h.snippet, h.otherVersions.map((t) => [t.page.path, t.score])])]);
+    }
+    events.push("searched");
+    const listed = await runtime.readerState(context).shell.run("ls / | head -2");
+    events.push(`shell: ${listed.stdout.trim().split("\n").length} lines, exit ${listed.exitCode}`);
+    // Nothing under the cache's name until the write is whole.
+    expect(siteFiles(dir).filter((f) => f.endsWith(".bin"))).toEqual([]);
+    release();
+    expect(await runtime.whenCacheWritten()).toBe(true);
+    events.push("written");
+    await runtime.close();
+    expect(events).toEqual(["write held (body)", "searched", "shell: 2 lines, exit 0", "write resumed", "written"]);
+    expect(hits).toEqual(plain);
+    expect(logs.filter((l) => l.includes("search cache"))).toEqual([]);
+    const next = await start(root, dir, QUERIES);
+    expect([next.build, next.hits]).toEqual([{ fromCache: true, added: 0, removed: 0 }, plain]);
+  });
+
+  it("a reload while the cache is written drops the write: no file of a site that is no longer the one served", async () => {
+    const root = demoCopy();
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    let reached = (): void => {};
+    const atHold = new Promise<void>((resolve) => (reached = resolve));
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let steps = 0;
+    const yieldTurn = async (): Promise<void> => {
+      if (++steps !== 3) return new Promise((resolve) => setImmediate(resolve));
+      reached();
+      await held;
+    };
+    const logs: string[] = [];
+    const log = (m: string): number => logs.push(m);
+    const runtime = await DocsRuntime.load({ root, log, siteCache: new SiteCache({ dir, root, log, writeSliceMs: 0, yieldTurn }), searchCache: 0 });
+    await runtime.whenIndexed();
+    await atHold;
+    writeFileSync(join(root, "webhooks.mdx"), WEBHOOKS.replace("HMAC", "Ed25519"));
+    await runtime.applyChanges(["webhooks.mdx"]);
+    release();
+    expect(await runtime.whenCacheWritten()).toBe(false);
+    await runtime.close();
+    expect(siteFiles(dir)).toEqual([]);
+    expect(logs.filter((l) => l.includes("search cache"))).toEqual([]);
+  });
+
+  for (const before of ["an earlier cache", "no cache"] as const) {
+    it(`a process killed while it writes the cache leaves ${before === "no cache" ? "none: the next start indexes the site and writes it" : "the earlier file whole: the next start reads it and indexes only the page edited since"}`, async () => {
+      const root = demoCopy();
+      ageFiles(root);
+      const dir = temp("svc-site-cache-");
+      if (before === "an earlier cache") await start(root, dir, QUERIES);
+      const earlier = siteFiles(dir);
+      writeFileSync(join(root, "webhooks.mdx"), WEBHOOKS.replace("HMAC", "Ed25519"));
+      const child = spawn(process.execPath, ["--import", "tsx", join(REPO, "test/helpers/site-cache-killed.ts"), root, dir], { cwd: REPO, stdio: ["ignore", "pipe", "inherit"] });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+      let partial: string[] = [];
+      createInterface({ input: child.stdout }).on("line", (line) => {
+        if (line !== "writing") return;
+        partial = siteFiles(dir).filter((f) => f.endsWith(".tmp"));
+        child.kill("SIGKILL");
+      });
+      expect(await exited).toBe("SIGKILL");
+      // Killed with its temp file part written: the cache's own name is the earlier file, or nothing.
+      expect(partial).toHaveLength(1);
+      expect(siteFiles(dir).sort()).toEqual([...earlier, ...partial].sort());
+      const queries = [...QUERIES, "ed25519 signature"];
+      const next = await start(root, dir, queries);
+      expect(next.build).toEqual(before === "no cache" ? { fromCache: false, added: 10, removed: 0 } : { fromCache: true, added: 1, removed: 1 });
+      expect(next.logs.filter((l) => l.includes("search cache"))).toEqual([]);
+      expect(next.hits).toEqual((await start(root, temp("svc-no-cache-"), queries)).hits);
+      expect((await start(root, dir, queries)).build).toEqual({ fromCache: true, added: 0, removed: 0 });
+    });
+  }
 
   it("the cache file is mode 0600 in a 0700 folder", async () => {
     const { dir, file } = await cachedDemo();

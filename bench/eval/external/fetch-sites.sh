@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetch the external Mintlify sites of issue 24 at fixed commits into $1 (default /tmp/quality/sites),
-# for `npx tsx bench/eval/external/run-external.ts <sites dir> <questions dir>`. Their text and the
-# questions stay out of the repository.
+# for `npx tsx bench/eval/external/run-external.ts <sites dir> bench/eval/external/questions`. Their
+# text stays out of the repository; the questions (our own wording) are in questions/.
 # `fetch-sites.sh <dir> [name...]` fetches only the sites named.
 # name repo commit subdir. Uses a local mirror under /work/.mirror when present, else clones from GitHub.
 set -euo pipefail

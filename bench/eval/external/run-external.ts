@@ -1,22 +1,18 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { firstRelevantRank, type EvalSet } from "../eval.js";
+import { firstRelevantRank, loadEvalSets } from "../eval.js";
 import { evaluate } from "../run-eval.js";
 
 /**
  * Search quality on real sites the project does not ship (issue 24): question sets written
  * before looking at results, over sites fetched at fixed commits by `fetch-sites.sh`. Site text
- * stays out of the repository; so do the question files (they quote page titles).
+ * stays out of the repository; the question files (our own wording) are in `questions/`.
  *
  * `npx tsx bench/eval/external/run-external.ts <sites dir> <questions dir> [--verbose]`
  */
 const [sitesDir, questionsDir] = process.argv.slice(2);
 if (sitesDir === undefined || questionsDir === undefined) throw new Error("usage: run-external.ts <sites dir> <questions dir> [--verbose] [--only name]");
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
-const sets = readdirSync(questionsDir)
-  .filter((f) => f.endsWith(".json") && (only === undefined || f === `${only}.json`))
-  .sort()
-  .map((f) => JSON.parse(readFileSync(join(questionsDir, f), "utf8")) as EvalSet);
+// Validated as the shared corpora's sets are (a misspelt field fails here, not silently).
+const sets = loadEvalSets(questionsDir).filter((s) => only === undefined || s.corpus === only);
 const { results, problems, perQuestion } = await evaluate(sitesDir, sets);
 for (const p of problems) console.log(`judgement problem: ${p}`);
 const f = (x: number): string => x.toFixed(3);

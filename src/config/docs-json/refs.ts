@@ -82,6 +82,14 @@ class RefResolver {
     const root = this.load(rootFile, true);
     if (!("source" in root)) return undefined;
     this.preload(root.source);
+    // No reference anywhere (the usual docs.json): the parsed file is the document, and its
+    // positions are the document's. Copying it value by value took a third of a second of a
+    // start for a 25,000-page site's 1.7 MB docs.json.
+    if (this.files.size === 1 && !hasRef(root.source.value)) {
+      for (const [path, pos] of root.source.positions) this.positions.set(path, pos);
+      for (const [path, pos] of root.source.keyPositions) if (path !== "") this.keyPositions.set(path, pos);
+      return root.source.value;
+    }
     return this.resolve(root.source, root.source.value, "", "", [rootFile]);
   }
 
@@ -225,6 +233,14 @@ function collectRefs(value: unknown, found: (ref: string) => void): void {
     if (typeof obj.$ref === "string" && obj.$ref.trim() !== "") found(obj.$ref);
     for (const key of Object.keys(obj)) collectRefs(obj[key], found);
   }
+}
+
+/** Whether any object in `value` has a `$ref` key (of any value: a bad one is reported when resolved). */
+function hasRef(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasRef);
+  if (value === null || typeof value !== "object") return false;
+  const obj = value as Record<string, unknown>;
+  return Object.hasOwn(obj, "$ref") || Object.keys(obj).some((key) => hasRef(obj[key]));
 }
 
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -110,7 +110,7 @@ export class RepeatedSections {
   /** The field texts a section of a page in `rule` is indexed with. */
   fields(rule: number, section: SplitSection): SectionFieldTexts {
     const heading = [...section.parents, section.heading].join("\n");
-    if (this.isRepeated(rule, section)) return { heading: "", body: "", code: [heading, section.prose, section.code].join("\n") };
+    if (isErrorResponse(section) || this.isRepeated(rule, section)) return { heading: "", body: "", code: [heading, section.prose, section.code].join("\n") };
     return { heading, body: section.prose, code: section.code };
   }
 
@@ -202,6 +202,17 @@ export class RepeatedSections {
   private markAll(titles: ReadonlyMap<string, ReadonlySet<string>>, except: string): void {
     for (const paths of titles.values()) for (const p of paths) if (p !== except) this.stale.add(p);
   }
+}
+
+/**
+ * An API page's error response (`### 429: Too many requests` under `## Responses`, as API pages
+ * are written): boilerplate too, whether or not its schema is the same on other operations. Its
+ * words are the status's reason phrase and the error object's fields, so "how many credits" or
+ * "errors of a batch scrape" matched the `429`/`500` sections of every operation better than the
+ * page that answers. Success responses say what the operation returns and stay as they are.
+ */
+function isErrorResponse(section: SplitSection): boolean {
+  return section.parents.at(-1) === "Responses" && /^(?:[45](?:\d\d|XX)|default)\b/i.test(section.heading);
 }
 
 /** Repeated: on `MIN_PAGES` pages that differ in both title and place. */

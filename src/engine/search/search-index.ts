@@ -2,13 +2,14 @@ import type { PagePlacement, SiteConfig } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
 import { isIndexed, placementOf, type Site } from "../../vfs/site.js";
+import { pagesAt } from "../../vfs/page-routes.js";
 import type { Page } from "../../vfs/page.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { AccessTable, type ReaderClass } from "./access-table.js";
 import { type Expanded, importsMdx, isCurrent } from "./includes.js";
 import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
-import { type QueryTerm, RANKING, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
+import { type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
@@ -19,7 +20,7 @@ import { withTableRows } from "./table-rows.js";
 import { makeSnippet, type SnippetSource, snippetSource } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
-import { type Condition, pageVariants, pickVariant } from "./variants.js";
+import { type Condition, pageVariants, pickVariant, readerVariant, type Variant } from "./variants.js";
 import { foldVersionTwins, sketchOf, type TwinInfo, twinInfo, type TwinRules, twinRules, versionKey } from "./version-twins.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 import { Lru } from "./lru.js";
@@ -81,27 +82,43 @@ export interface SearchIndexState {
 /** An indexed page as data: its page and the files it inlined by path. */
 export interface IndexedPageState {
   readonly path: string;
+  /** Its key in the index (`IndexedPage.key`). */
+  readonly key: string;
   readonly placement: PagePlacement | undefined;
   readonly rule: number;
+  readonly above: readonly number[];
   readonly variants: readonly IndexedVariant[];
-  readonly conditions: readonly (Condition | undefined)[];
+  readonly conditions: readonly Condition[];
+  readonly complete: boolean;
+  readonly eager: number;
   readonly uses: readonly string[];
   readonly missing: readonly string[];
 }
 
 /** What the index keeps per indexed page. */
 interface IndexedPage {
+  /** The page path; for a page another file of its path took the place of, the page path and
+   *  its file's path (`entryKey`). */
+  readonly key: string;
   readonly page: Page;
   readonly placement: PagePlacement | undefined;
   /** The id of the page's access rule (`AccessTable`). */
   readonly rule: number;
+  /** The rule ids of the pages before it on its page path (`page-routes.ts`): a reader gets it
+   *  only when it may read none of them. Empty for the site's page. */
+  readonly above: readonly number[];
   /** The page as readers with different rights to the files it inlines read it (`variants.ts`);
-   *  the first is the whole page. Most pages have one. */
-  readonly variants: readonly IndexedVariant[];
+   *  the first is the whole page. Most pages have one. Those past `eager` were made for readers
+   *  when they searched (`ensureVariants`). */
+  readonly variants: IndexedVariant[];
   /** Each variant's condition, for `pickVariant`. */
-  readonly conditions: readonly (Condition | undefined)[];
+  readonly conditions: Condition[];
+  /** Whether every outcome has its variant from the start; if not, the page is in `open`. */
+  readonly complete: boolean;
+  /** How many variants were made with the page (the others for readers, `ensureVariants`). */
+  readonly eager: number;
   /** The files the variants inlined or left out, and imports no file answered (`isCurrent`). */
-  readonly inlined: Pick<Expanded, "uses" | "missing">;
+  readonly inlined: { uses: readonly SiteFile[]; missing: readonly string[] };
 }
 
 /** One variant of a page, as indexed. */
@@ -153,6 +170,8 @@ interface RankedUnit {
   readonly variant: IndexedVariant;
   readonly twin: TwinInfo | undefined;
   readonly top: boolean;
+  /** Its place in path order (`pathOrderOf`): ties in score are shown by path. */
+  readonly place: number;
 }
 
 /** What a page unit id stands for: a page, and which of its variants. */
@@ -223,7 +242,7 @@ export class SearchIndex {
   private branched = false;
   /** Navigation and versions (set by `sync`), and each navigation page's access rule id. */
   private navConfig: Pick<SiteConfig, "navPages" | "versions" | "languages" | "defaultLanguage"> = { navPages: new Map(), versions: [], languages: [] };
-  private navRules = new Map<string, number>();
+  private navRules = new Map<string, readonly number[]>();
   /** Each reader class's versions and twin rules (`branchesFor`), until the next `sync`. */
   private readonly branches = new Map<string, ReaderBranches>();
 
@@ -245,8 +264,17 @@ export class SearchIndex {
   private imports = new Map<string, boolean>();
   private texts = 0;
 
+  /** Pages whose variants are not all indexed (`ensureVariants`). */
+  private readonly open = new Set<IndexedPage>();
+  /** Reader classes that have their variant of every page in `open`, until the next `sync`. */
+  private readonly complete = new Set<string>();
+  /** The files of the site last synced, for variants made for readers. */
+  private fileAt: (path: string) => SiteFile | undefined = () => undefined;
+
   /** Each kind of search's `acceptedUnits` (by reader class, version and language), until the next `sync`. */
   private readonly scopes = new Lru<string, Uint8Array>(LIMITS.search.cachedScopes);
+  /** Each page unit's place in path order, by id (`firstClasses`), until the next `sync`. */
+  private pathOrder: Int32Array | undefined;
 
   private readonly foldVersions: boolean;
   /** Recent searches' hits by request and reader class, until the next `sync` (undefined: off). */
@@ -298,30 +326,39 @@ export class SearchIndex {
     // Any change (pages, navigation, versions, access rules) may change any result.
     this.results?.clear();
     this.scopes.clear();
+    this.pathOrder = undefined;
+    this.complete.clear();
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
     this.navConfig = config;
     this.operationPaths = new Map([...(site.api?.pages.values() ?? [])].filter((i) => i.kind === "operation").map((i) => [i.pagePath, operationPathKey(i.path)]));
     this.apiPages = new Set(site.api?.pages.keys() ?? []);
-    // Each navigation page's access rule, for readers' own twin rules (`branchesFor`).
-    // A navigation entry with no page is no reader's: it counts as a restricted one does (else
-    // whether an entry's page is restricted or missing would show in how versions fold).
+    // Each navigation page's access rules (of every file of its path), for readers' own twin
+    // rules (`branchesFor`). A navigation entry with no page is no reader's: it counts as a
+    // restricted one does (else whether an entry's page is restricted or missing would show in
+    // how versions fold).
     this.navRules = new Map([...config.navPages.keys()].flatMap((path) => {
-      const page = site.pages.get(path);
-      return page === undefined ? [] : [[path, this.rules.id(page.file.access)] as const];
+      const pages = pagesAt(site, path);
+      return pages.length === 0 ? [] : [[path, pages.map((page) => this.rules.id(page.file.access))] as const];
     }));
     this.branches.clear();
     this.branched = this.defaultVersion !== undefined || [...config.navPages.values()].some((p) => p.products !== undefined);
-    const wanted = new Map<string, { page: Page; placement: PagePlacement | undefined }>();
-    for (const page of site.pages.values()) {
-      if (isIndexed(site, page)) wanted.set(page.path, { page, placement: placementOf(site, page) });
+    const wanted = new Map<string, { page: Page; placement: PagePlacement | undefined; above: number[] }>();
+    for (const path of site.pages.keys()) {
+      // Each file of the page path, for the readers whose page it is (`page-routes.ts`): a
+      // restricted `a.mdx` leaves readers outside it `a.md`, as if `a.mdx` were not there.
+      const pages = pagesAt(site, path);
+      pages.forEach((page, k) => {
+        if (isIndexed(site, page)) wanted.set(entryKey(page, k), { page, placement: placementOf(site, page), above: pages.slice(0, k).map((p) => this.rules.id(p.file.access)) });
+      });
     }
     const fileAt = (path: string): SiteFile | undefined => site.files.get(path);
+    this.fileAt = fileAt;
     let added = 0;
     let removed = 0;
     for (const [path, entry] of this.byPath) {
       const next = wanted.get(path);
       // A page is unchanged when its object, its place and the snippets it inlines all are.
-      if (next !== undefined && next.page === entry.page && samePlacement(next.placement, entry.placement) && isCurrent(entry.inlined, fileAt)) {
+      if (next !== undefined && next.page === entry.page && samePlacement(next.placement, entry.placement) && String(next.above) === String(entry.above) && isCurrent(entry.inlined, fileAt)) {
         wanted.delete(path);
         continue;
       }
@@ -331,8 +368,8 @@ export class SearchIndex {
     }
     this.distinct = 0;
     for (const { page } of wanted.values()) this.remaining.set(page.body, (this.remaining.get(page.body) ?? 0) + 1);
-    for (const { page, placement } of wanted.values()) {
-      this.add(page, placement, fileAt);
+    for (const [key, { page, placement, above }] of wanted) {
+      this.add(key, page, placement, above, fileAt);
       // Pages indexed again below (`takeStale`) keep theirs: their copies share what they make.
       this.release(page.body);
       added++;
@@ -344,7 +381,7 @@ export class SearchIndex {
         const entry = this.byPath.get(path);
         if (entry === undefined) continue;
         this.remove(entry);
-        this.add(entry.page, entry.placement, fileAt);
+        this.add(entry.key, entry.page, entry.placement, entry.above, fileAt);
       }
     }
     if (added > 0) {
@@ -369,10 +406,14 @@ export class SearchIndex {
   state(): SearchIndexState {
     const pages = [...this.byPath.values()].map((e): IndexedPageState => ({
       path: e.page.path,
+      key: e.key,
       placement: e.placement,
       rule: e.rule,
+      above: e.above,
       variants: e.variants,
       conditions: e.conditions,
+      complete: e.complete,
+      eager: e.eager,
       uses: e.inlined.uses.map((f) => f.path),
       missing: e.inlined.missing,
     }));
@@ -387,6 +428,7 @@ export class SearchIndex {
    */
   restore(state: SearchIndexState, pageAt: (path: string) => Page | undefined, fileAt: (path: string) => SiteFile | undefined): void {
     if (this.byPath.size > 0 || this.vocabulary.size > 0) throw new Error("a search index is restored only while empty");
+    this.pathOrder = undefined;
     this.vocabulary.restore(state.vocabulary);
     this.index.restore(state.index);
     this.repeated.restore(state.repeated);
@@ -396,8 +438,22 @@ export class SearchIndex {
     for (const p of state.pages) {
       // A file that is gone from the cache's pages stands for none: the page is expanded again.
       const uses = p.uses.map((path) => fileAt(path) ?? goneFile(path));
-      const entry: IndexedPage = { page: pageAt(p.path) ?? gonePage(p.path), placement: p.placement, rule: p.rule, variants: p.variants, conditions: p.conditions, inlined: { uses, missing: p.missing } };
-      this.byPath.set(p.path, entry);
+      // A page another file took the place of is not among the cache's pages: indexed again.
+      const page = (p.above.length === 0 ? pageAt(p.path) : undefined) ?? gonePage(p.path);
+      const entry: IndexedPage = {
+        key: p.key,
+        page,
+        placement: p.placement,
+        rule: p.rule,
+        above: p.above,
+        variants: [...p.variants],
+        conditions: [...p.conditions],
+        complete: p.complete,
+        eager: p.eager,
+        inlined: { uses, missing: p.missing },
+      };
+      this.byPath.set(p.key, entry);
+      if (!entry.complete) this.open.add(entry);
       entry.variants.forEach((v, variant) => {
         this.byId[v.id] = { entry, variant };
       });
@@ -412,7 +468,9 @@ export class SearchIndex {
    * rule in the index, so the same pages, variants and statistics) gets the same hits back.
    */
   search(req: SearchRequest): readonly SearchHit[] {
-    const readerClass = this.rules.classOf(req.canRead);
+    let readerClass = this.rules.classOf(req.canRead);
+    // A rule first met by a reader's own variant is one more rule to classify readers by.
+    if (readerClass !== undefined && this.ensureVariants(req.canRead, readerClass)) readerClass = this.rules.classOf(req.canRead);
     if (this.results === undefined) return this.rank(req, readerClass);
     const key = JSON.stringify([req.query, req.pageSize ?? null, req.scoreThreshold ?? null, req.version ?? null, req.language ?? null, readerClass?.key ?? null]);
     let hits = this.results.get(key);
@@ -435,9 +493,25 @@ export class SearchIndex {
     // An endpoint page whose path the query names (`POST /v3/memories/add`) is what was asked
     // for: it keeps its full score, and the guides that mention the path come after it.
     const named = new Set([...req.query.matchAll(/\/[^\s"'`]+/g)].map((m) => operationPathKey(m[0])));
+    // Likewise an endpoint page whose title the query names word for word ("Cancel Crawl" in
+    // "cancel a running crawl job", "Delete Memories" in "delete all memories of a user"): the
+    // question asks for that operation, and the guides mentioning it should not come first.
+    const asked = new Set(terms);
+    const titled = new Map<number, boolean>();
+    const namesTitle = (id: number): boolean => {
+      let yes = titled.get(id);
+      if (yes === undefined) {
+        const words = this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title);
+        yes = words.length > 0 && words.every((w) => asked.has(w));
+        titled.set(id, yes);
+      }
+      return yes;
+    };
     const prior = (id: number): number => {
       const p = priors[id] as number;
-      if (p === 1 || named.size === 0) return p;
+      if (p === 1) return p;
+      if (namesTitle(id)) return 1;
+      if (named.size === 0) return p;
       const op = this.operationPaths.get((this.byId[id] as UnitOf).entry.page.path);
       return op !== undefined && named.has(op) ? 1 : p;
     };
@@ -521,11 +595,15 @@ export class SearchIndex {
    */
   private rankAndFold(stats: IndexStatistics, query: QueryTerm[], accepted: Uint8Array, prior: (id: number) => number, limit: number, branches: ReaderBranches | undefined, preferred: string | undefined) {
     let top: ReadonlySet<number> | undefined;
+    let scoredTop: readonly RankedPage[] = [];
     const also =
       branches !== undefined
-        ? (pages: readonly number[]) => {
+        ? (scored: readonly RankedPage[]) => {
+            scoredTop = scored;
+            const kept = this.firstClasses(scored, limit, classes as Int32Array);
+            const pages = kept.map((r) => r.page);
             top = new Set(pages);
-            return this.twinCandidates(pages, branches);
+            return { top: kept, more: this.twinCandidates(pages, branches) };
           }
         : undefined;
     // Folding, the top is of classes (the copies of a page in every branch, `twinIndex`): each
@@ -534,10 +612,11 @@ export class SearchIndex {
     const all = rankPages(this.index, stats, query, accepted, this.ranking, this.scratch, prior, limit, also, classes);
     // The top's last place (0 when it holds every class the query matches): other versions are
     // listed down to `twinWindow` below it.
+    // Of the whole top, before `firstClasses` kept its first classes: the window below its last
+    // place is the same whichever of the tied classes were kept.
     const classBest = new Map<number, number>();
-    if (top !== undefined && classes !== undefined) {
-      for (const r of all) {
-        if (!top.has(r.page)) continue;
+    if (classes !== undefined) {
+      for (const r of scoredTop) {
         const cls = classes[r.page] as number;
         classBest.set(cls, Math.max(classBest.get(cls) ?? 0, r.score));
       }
@@ -545,22 +624,57 @@ export class SearchIndex {
     const topSize = classBest.size;
     const last = topSize >= limit ? ([...classBest.values()].sort((a, b) => b - a)[limit - 1] as number) : 0;
     const floor = last - this.ranking.twinWindow;
+    // Sorted by score, then path: by each unit's place in path order (`pathOrderOf`), not by
+    // comparing paths (thousands of copies tie on a versioned site).
+    const order = this.pathOrderOf();
     const ranked = all
       .filter((r) => top?.has(r.page) !== false || r.score >= floor)
       .map((r) => {
         const { entry, variant } = this.byId[r.page] as UnitOf;
         const v = entry.variants[variant] as IndexedVariant;
         const twin = branches !== undefined ? this.twinOf(entry, v, branches) : undefined;
-        return { section: r.section, score: round3(r.score), entry, variant: v, twin, top: top?.has(r.page) !== false } satisfies RankedUnit;
+        return { section: r.section, score: round3(r.score), entry, variant: v, twin, top: top?.has(r.page) !== false, place: order[r.page] as number } satisfies RankedUnit;
       })
       .filter((r) => r.score > 0)
-      .sort((a, b) => b.score - a.score || (a.entry.page.path < b.entry.page.path ? -1 : 1));
+      .sort((a, b) => b.score - a.score || a.place - b.place);
     if (branches === undefined) return { hits: ranked.map((r) => ({ ...r, twins: [], languageTwins: [] })), top: all.length };
     const hits = foldVersionTwins(ranked, preferred, this.ranking.versionTwinTolerance, this.navConfig.defaultLanguage).filter(
       (r) => r.top || r.twins.some((t) => t.top) || r.languageTwins.some((t) => t.top),
     );
     if (branches.twins.languages) for (const hit of hits) this.listUnmatchedLanguages(hit, accepted, branches);
     return { hits, top: topSize };
+  }
+
+  /**
+   * The top's pages of its first `limit` classes in the order results are shown (shown score,
+   * then path), with every page of those classes. The top holds every page whose shown score ties
+   * the last place's (`rankPages`): a question matching one common word of an unrelated site
+   * ties hundreds of pages at 0.01, and folding them all was most of the slowest searches' time.
+   * Those past the first `limit` classes come after the page of results in either order.
+   */
+  private firstClasses(scored: readonly RankedPage[], limit: number, classes: Int32Array): RankedPage[] {
+    const distinct = new Set<number>();
+    for (const r of scored) distinct.add(classes[r.page] as number);
+    if (distinct.size <= limit) return [...scored];
+    const order = this.pathOrderOf();
+    const sorted = [...scored].sort((a, b) => round3(b.score) - round3(a.score) || (order[a.page] as number) - (order[b.page] as number));
+    const taken = new Set<number>();
+    for (const r of sorted) {
+      if (taken.size >= limit) break;
+      taken.add(classes[r.page] as number);
+    }
+    return scored.filter((r) => taken.has(classes[r.page] as number));
+  }
+
+  /** Each page unit's place when units are sorted by page path, as results are. */
+  private pathOrderOf(): Int32Array {
+    if (this.pathOrder !== undefined) return this.pathOrder;
+    const ids = this.byId.flatMap((unit, id) => (unit !== undefined ? [id] : []));
+    const pathOf = (id: number): string => (this.byId[id] as UnitOf).entry.page.path;
+    ids.sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : a - b));
+    const order = new Int32Array(this.byId.length);
+    ids.forEach((id, place) => (order[id] = place));
+    return (this.pathOrder = order);
   }
 
   /**
@@ -579,7 +693,7 @@ export class SearchIndex {
       const language = String(unit.entry.placement?.languages ?? "");
       if (listed.has(language)) continue;
       listed.add(language);
-      hit.languageTwins.push({ section: undefined, score: 0, entry: unit.entry, variant: unit.entry.variants[unit.variant] as IndexedVariant, twin: undefined, top: false });
+      hit.languageTwins.push({ section: undefined, score: 0, entry: unit.entry, variant: unit.entry.variants[unit.variant] as IndexedVariant, twin: undefined, top: false, place: this.pathOrderOf()[id] as number });
     }
   }
 
@@ -659,8 +773,8 @@ export class SearchIndex {
     if (branches !== undefined) return branches;
     const readable = readerClass?.readable;
     const visible = (path: string): boolean => {
-      const rule = this.navRules.get(path);
-      return rule !== undefined && (readable === undefined || readable[rule] === 1);
+      const rules = this.navRules.get(path);
+      return rules !== undefined && (readable === undefined || rules.some((rule) => readable[rule] === 1));
     };
     const twins = twinRules(this.navConfig, visible, languages);
     const present = new Set<string>();
@@ -741,43 +855,106 @@ export class SearchIndex {
   }
 
   /** Index a page: each of its variants is a page unit, the first counted in the base statistics. */
-  private add(page: Page, placement: PagePlacement | undefined, fileAt: (path: string) => SiteFile | undefined): void {
-    const { variants, uses, missing } = pageVariants(page, fileAt, this.importsOf(page.body));
+  private add(key: string, page: Page, placement: PagePlacement | undefined, above: readonly number[], fileAt: (path: string) => SiteFile | undefined): void {
+    const { variants, uses, missing, complete } = pageVariants(page, fileAt, this.importsOf(page.body));
+    const rule = this.rules.id(page.file.access);
+    // Boilerplate is counted on the page as every reader of it reads it: with no snippet of another
+    // rule inlined. Counted on the first variant (every snippet in), a restricted snippet's text
+    // changed how other readers' pages were indexed, and their scores told what it said.
+    const everyReaders = variants.find((v) => v.condition.every((a) => !a.readable)) ?? (variants[0] as (typeof variants)[number]);
+    this.repeated.record(key, readerTitle(page), placeOf(page.path, placement), rule, this.analyse(everyReaders.expanded?.body ?? page.body, isApiPage(page)).split);
+    const entry: IndexedPage = { key, page, placement, rule, above, variants: [], conditions: [], inlined: { uses, missing }, complete, eager: variants.length };
+    this.byPath.set(key, entry);
+    if (!complete) this.open.add(entry);
+    const pageFields = this.pageFields(page, placement);
+    // The base statistics are a reader of everything's: the whole page, never one another file took the place of.
+    const ids = variants.map((v, i) => this.addVariant(entry, v, pageFields, i === 0 && above.length === 0));
+    // Once all are in: which variant a class gets is decided among them all.
+    for (const id of ids) this.classes.track(id, 1);
+  }
+
+  /** A page's own fields (title, description, place) as a term sequence. */
+  private pageFields(page: Page, placement: PagePlacement | undefined): Int32Array {
     // Titles and descriptions as readers see them (`&#x5F;meta` is `_meta`).
     const title = [readerTitle(page)];
     const sidebar = page.frontMatter.sidebarTitle;
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(readerText(sidebar));
     const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " "), this.apiPages.has(page.path) ? "" : operationWords(page.meta.openapi, page.body)];
-    const pageFields = this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
-    const rule = this.rules.id(page.file.access);
-    // Boilerplate is counted on the page as every reader of it reads it: with no snippet of another
-    // rule inlined. Counted on the first variant (every snippet in), a restricted snippet's text
-    // changed how other readers' pages were indexed, and their scores told what it said.
-    const everyReaders = variants.find((v) => v.condition === undefined || v.condition.every((a) => !a.readable)) ?? (variants[0] as (typeof variants)[number]);
-    this.repeated.record(page.path, title[0] as string, placeOf(page.path, placement), rule, this.analyse(everyReaders.expanded?.body ?? page.body, isApiPage(page)).split);
-    const indexed = variants.map(({ expanded }, i): IndexedVariant => {
-      const body = expanded?.body ?? page.body;
-      const analysed = this.analyse(body, isApiPage(page));
-      const { sections } = analysed;
-      const { sequences, sketch } = this.sequencesOf(analysed, rule);
-      const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, i === 0);
-      return { expanded, id, sections, sectionIds, sketch };
+    return this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
+  }
+
+  /** Index one variant of a page as a page unit of its own (its id; the caller tells the reader
+   *  classes, `ReaderClasses.track`). */
+  private addVariant(entry: IndexedPage, { expanded, condition }: Variant, pageFields: Int32Array, counted: boolean): number {
+    const { page } = entry;
+    const analysed = this.analyse(expanded?.body ?? page.body, isApiPage(page));
+    const { sections } = analysed;
+    const { sequences, sketch } = this.sequencesOf(analysed, entry.rule);
+    const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, counted);
+    const variant = entry.variants.length;
+    entry.variants.push({ expanded, id, sections, sectionIds, sketch });
+    entry.conditions.push(condition.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable })));
+    this.byId[id] = { entry, variant };
+    this.setPrior(id, isApiPage(page) ? this.ranking.generatedPageWeight : 1);
+    return id;
+  }
+
+  /**
+   * Index the variant of each page whose variants are not all indexed (past
+   * `LIMITS.search.maxPageVariants`) that this reader gets, when it has none yet: made from what
+   * the reader may read alone, so what it gets never depends on how many outcomes other readers
+   * have (such a reader was searched on a fallback text, which told it other groups' snippets
+   * were there). Each is a leaf of the page's decision tree, so no other reader's variant
+   * changes. Past `LIMITS.search.maxReaderVariants` such variants of one page, the oldest is
+   * dropped (and made again when its readers search). Returns whether any was added.
+   */
+  private ensureVariants(canRead: (access: Access) => boolean, readerClass: ReaderClass): boolean {
+    if (this.open.size === 0 || this.complete.has(readerClass.key)) return false;
+    let added = false;
+    for (const entry of this.open) {
+      const { readable } = readerClass;
+      if (readable[entry.rule] !== 1 || entry.above.some((rule) => readable[rule] === 1) || pickVariant(entry.conditions, readable) !== -1) continue;
+      const seen = { uses: new Map(entry.inlined.uses.map((f) => [f.path, f])), missing: new Set(entry.inlined.missing) };
+      const variant = readerVariant(entry.page, this.fileAt, canRead, seen);
+      // Files a reader's own expansion reached (rare: only a budget freed by a snippet left out
+      // reaches more) count for whether the page is current.
+      entry.inlined.uses = [...seen.uses.values()];
+      entry.inlined.missing = [...seen.missing];
+      if (entry.variants.length - entry.eager >= LIMITS.search.maxReaderVariants) this.dropVariant(entry, entry.eager);
+      this.classes.track(this.addVariant(entry, variant, this.pageFields(entry.page, entry.placement), false), 1);
+      added = true;
+    }
+    if (added) {
+      this.index.prepare();
+      this.analysed = new Map();
+      this.analysedApi = new Map();
+      // Other classes' flags and hits cannot hold the new units (leaves are disjoint); this
+      // class's are made after this.
+      this.scopes.clear();
+      this.pathOrder = undefined;
+    }
+    this.complete.add(readerClass.key);
+    return added;
+  }
+
+  /** Remove one variant of a page made for readers (`ensureVariants`): readers of it make it again. */
+  private dropVariant(entry: IndexedPage, variant: number): void {
+    const v = entry.variants[variant] as IndexedVariant;
+    this.classes.track(v.id, -1);
+    this.index.removePage(v.id);
+    this.byId[v.id] = undefined;
+    entry.variants.splice(variant, 1);
+    entry.conditions.splice(variant, 1);
+    entry.variants.forEach((w, i) => {
+      this.byId[w.id] = { entry, variant: i };
     });
-    const entry: IndexedPage = {
-      page,
-      placement,
-      rule,
-      variants: indexed,
-      conditions: variants.map((v) => v.condition?.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable }))),
-      inlined: { uses, missing },
-    };
-    this.byPath.set(page.path, entry);
-    indexed.forEach((v, variant) => {
-      this.byId[v.id] = { entry, variant };
-      this.setPrior(v.id, isApiPage(page) ? this.ranking.generatedPageWeight : 1);
-      this.classes.track(v.id, 1);
-    });
+    // Whichever classes read it, and what was made of their searches, are to be made again.
+    this.complete.clear();
+    this.scopes.clear();
+    this.pathOrder = undefined;
+    this.results?.clear();
+    this.branches.clear();
   }
 
   /** One page of `body` added: drop its analysis after the last (see `remaining`). */
@@ -848,12 +1025,13 @@ export class SearchIndex {
   }
 
   private remove(entry: IndexedPage): void {
+    this.open.delete(entry);
     for (const v of entry.variants) {
       this.classes.track(v.id, -1);
       this.index.removePage(v.id);
       this.byId[v.id] = undefined;
     }
-    this.byPath.delete(entry.page.path);
+    this.byPath.delete(entry.key);
   }
 }
 
@@ -862,9 +1040,16 @@ export class SearchIndex {
  * so the whole page), or -1 when it may not read the page.
  */
 function variantFor(entry: IndexedPage, readable: Uint8Array | undefined): number {
-  if (readable === undefined) return 0;
+  if (readable === undefined) return entry.above.length === 0 ? 0 : -1;
   if (readable[entry.rule] !== 1) return -1;
+  if (entry.above.some((rule) => readable[rule] === 1)) return -1;
   return entry.variants.length === 1 ? 0 : pickVariant(entry.conditions, readable);
+}
+
+/** A page's key in the index: its path, or for the `k`th page of its path (one another file
+ *  took the place of) its path and its file's, which no page path can equal. */
+function entryKey(page: Page, k: number): string {
+  return k === 0 ? page.path : `${page.path}\u0000${page.file.path}`;
 }
 
 /** The stored section of a variant's section id: its sections have consecutive ids (`InvertedIndex.addPage`),

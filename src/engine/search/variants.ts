@@ -30,8 +30,8 @@ interface Answer {
 export interface Variant {
   /** The body with what this variant inlines, or undefined when the page imports no MDX. */
   readonly expanded: Expanded | undefined;
-  /** The rules asked about and the answer each needs; undefined for the fallback variant. */
-  readonly condition: readonly Answer[] | undefined;
+  /** The rules asked about and the answer each needs. */
+  readonly condition: readonly Answer[];
 }
 
 /** A page's variants: the first is what a reader of everything sees (its condition all true). */
@@ -41,47 +41,37 @@ export interface PageVariants {
    *  expanded again when one of them changes. */
   readonly uses: readonly SiteFile[];
   readonly missing: readonly string[];
+  /** Whether `variants` holds every outcome; when not, a reader matching none of them gets its
+   *  own, made when it first searches (`readerVariant`). */
+  readonly complete: boolean;
 }
 
 /**
- * The variants of a page (`imports`: whether its body imports MDX, when the caller knows). Past `LIMITS.search.maxPageVariants` leaves, the last variant is the
- * page with no file of another rule inlined, with no condition: it is what a reader matching no
- * other variant gets (less than it may read, never more).
+ * The variants of a page (`imports`: whether its body imports MDX, when the caller knows): every
+ * outcome, up to `LIMITS.search.maxPageVariants` of them, and always the one every reader of the
+ * page reads (no file of another rule inlined). Past the limit the other outcomes are left to
+ * `readerVariant`: what a reader gets never depends on how many outcomes other readers have.
  */
 export function pageVariants(page: Page, fileAt: (path: string) => SiteFile | undefined, imports: boolean = importsMdx(page.body)): PageVariants {
   // Most pages import no MDX: one variant, the page as written.
-  if (!imports) return { variants: [{ expanded: undefined, condition: [] }], uses: [], missing: [] };
-  const own = accessKey(page.file.access);
+  if (!imports) return { variants: [{ expanded: undefined, condition: [] }], uses: [], missing: [], complete: true };
   const uses = new Map<string, SiteFile>();
   const missing = new Set<string>();
-  const run = (answer: (key: string, access: Access) => boolean): Expanded | undefined => {
-    const expanded = expandIncludes(page, fileAt, (file) => {
-      const key = accessKey(file.access);
-      return key === own || answer(key, file.access);
-    });
-    for (const f of expanded?.uses ?? []) uses.set(f.path, f);
-    for (const p of expanded?.missing ?? []) missing.add(p);
-    return expanded;
-  };
   const variants: Variant[] = [];
   // Depth first: a run answers "yes" to every rule not fixed yet and records the ones it asked;
   // each of those, answered "no" after the same earlier answers, is a branch still to explore.
   const pending: Map<string, Answer>[] = [new Map()];
-  while (pending.length > 0) {
+  while (pending.length > 0 && variants.length < LIMITS.search.maxPageVariants) {
     const fixed = pending.pop() as Map<string, Answer>;
     const asked = new Map(fixed);
     const fresh: [string, Access][] = [];
-    const expanded = run((key, access) => {
+    const expanded = expandAs(page, fileAt, { uses, missing }, (key, access) => {
       const known = asked.get(key);
       if (known !== undefined) return known.readable;
       asked.set(key, { access, readable: true });
       fresh.push([key, access]);
       return true;
     });
-    if (variants.length === LIMITS.search.maxPageVariants - 1 && (pending.length > 0 || fresh.length > 0)) {
-      variants.push({ expanded: run(() => false), condition: undefined });
-      break;
-    }
     variants.push({ expanded, condition: [...asked.values()] });
     for (let i = fresh.length - 1; i >= 0; i--) {
       const branch = new Map(fixed);
@@ -91,22 +81,59 @@ export function pageVariants(page: Page, fileAt: (path: string) => SiteFile | un
       pending.push(branch);
     }
   }
-  return { variants, uses: [...uses.values()], missing: [...missing] };
+  const complete = pending.length === 0;
+  if (!complete && !variants.some((v) => v.condition.every((a) => !a.readable))) variants.push(readerVariant(page, fileAt, () => false, { uses, missing }));
+  return { variants, uses: [...uses.values()], missing: [...missing], complete };
+}
+
+/**
+ * The variant of a page a reader gets (`readable`: whether it may read an access rule), with the
+ * answers it took as its condition: the leaf of the decision tree that reader reaches. Files it
+ * used are added to `seen` when given.
+ */
+export function readerVariant(
+  page: Page,
+  fileAt: (path: string) => SiteFile | undefined,
+  readable: (access: Access) => boolean,
+  seen?: { readonly uses: Map<string, SiteFile>; readonly missing: Set<string> },
+): Variant {
+  const asked = new Map<string, Answer>();
+  const expanded = expandAs(page, fileAt, seen, (key, access) => {
+    let known = asked.get(key);
+    if (known === undefined) asked.set(key, (known = { access, readable: readable(access) }));
+    return known.readable;
+  });
+  return { expanded, condition: [...asked.values()] };
+}
+
+/** The page expanded with `answer` deciding each file of a rule other than the page's own. */
+function expandAs(
+  page: Page,
+  fileAt: (path: string) => SiteFile | undefined,
+  seen: { readonly uses: Map<string, SiteFile>; readonly missing: Set<string> } | undefined,
+  answer: (key: string, access: Access) => boolean,
+): Expanded | undefined {
+  const own = accessKey(page.file.access);
+  const expanded = expandIncludes(page, fileAt, (file) => {
+    const key = accessKey(file.access);
+    return key === own || answer(key, file.access);
+  });
+  for (const f of expanded?.uses ?? []) seen?.uses.set(f.path, f);
+  for (const p of expanded?.missing ?? []) seen?.missing.add(p);
+  return expanded;
 }
 
 /** A variant's condition as the index keeps it: rule ids (`AccessTable`) and the answer each needs. */
 export type Condition = readonly { readonly rule: number; readonly readable: boolean }[];
 
 /**
- * Which variant a reader gets, from one flag per rule id (1: it may read the rule): the first
- * whose condition holds, else the fallback (the variant without a condition).
+ * Which variant a reader gets, from one flag per rule id (1: it may read the rule): the one whose
+ * condition holds (the leaves are disjoint), or -1 when its outcome is not indexed yet (a page
+ * whose variants are not `complete`).
  */
-export function pickVariant(conditions: readonly (Condition | undefined)[], readable: Uint8Array): number {
+export function pickVariant(conditions: readonly Condition[], readable: Uint8Array): number {
   for (let i = 0; i < conditions.length; i++) {
-    const condition = conditions[i];
-    if (condition === undefined) return i;
-    if (condition.every((c) => (readable[c.rule] === 1) === c.readable)) return i;
+    if ((conditions[i] as Condition).every((c) => (readable[c.rule] === 1) === c.readable)) return i;
   }
-  // Unreachable: the leaves of the tree cover every reader, or the last one is the fallback.
   return -1;
 }

@@ -14,6 +14,8 @@ export interface StandingOptions {
   readonly heavyForMs: number;
   /** Milliseconds; tests move it by hand. */
   readonly now: () => number;
+  /** The network a caller belongs to (`callerNetwork`), whose callers a long hold marks too. */
+  readonly networkOf?: (caller: string) => string | undefined;
 }
 
 /**
@@ -29,21 +31,36 @@ export interface StandingOptions {
  * `heavyForMs` after the caller's last long hold: a policy about time passing (an address
  * behind which someone once ran a runaway is not marked for good), read from `now`; after it the
  * caller is new until a command of theirs answers.
+ *
+ * A long hold also marks the caller's network (`networkOf`: an IPv4 /24, an IPv6 /48): a caller
+ * of it not yet trusted is heavy until that wears off. Else one party with a /48 (65,536 /64s,
+ * each a caller) or many addresses of one /24 sends each runaway from an address it has not
+ * used, each one new: all the workers held for a time limit, wave after wave. A neighbour whose
+ * commands answered keeps its trust; a new one loses only the reserved workers, not the rest.
  */
 export class CallerStanding {
   /** Heavy callers: when each was last marked (oldest first). */
   private readonly heavySince = new Map<string, number>();
   private readonly trusted = new Set<string>();
+  /** Networks with a heavy caller: when one was last marked (oldest first). */
+  private readonly heavyNetworks = new Map<string, number>();
 
   constructor(private readonly options: StandingOptions) {}
 
   of(caller: string): Standing {
-    const since = this.heavySince.get(caller);
-    if (since !== undefined) {
-      if (this.options.now() - since < this.options.heavyForMs) return "heavy";
-      this.heavySince.delete(caller);
-    }
-    return this.trusted.has(caller) ? "trusted" : "new";
+    if (this.marked(this.heavySince, caller)) return "heavy";
+    if (this.trusted.has(caller)) return "trusted";
+    const network = this.options.networkOf?.(caller);
+    return network !== undefined && this.marked(this.heavyNetworks, network) ? "heavy" : "new";
+  }
+
+  /** Whether `key` was marked within `heavyForMs` (a mark older than that is forgotten). */
+  private marked(marks: Map<string, number>, key: string): boolean {
+    const since = marks.get(key);
+    if (since === undefined) return false;
+    if (this.options.now() - since < this.options.heavyForMs) return true;
+    marks.delete(key);
+    return false;
   }
 
   /** A command of `caller` held a worker for long (it reached its limit, or was given up while it ran). */
@@ -52,6 +69,12 @@ export class CallerStanding {
     this.heavySince.delete(caller);
     this.heavySince.set(caller, this.options.now());
     trim(this.heavySince, this.options.capacity);
+    const network = this.options.networkOf?.(caller);
+    if (network !== undefined) {
+      this.heavyNetworks.delete(network);
+      this.heavyNetworks.set(network, this.options.now());
+      trim(this.heavyNetworks, this.options.capacity);
+    }
   }
 
   /** A command of `caller` ended with its answer. A heavy caller stays heavy until that wears off. */

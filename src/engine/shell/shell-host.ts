@@ -8,6 +8,7 @@ import type { SiteFile } from "../../vfs/site-file.js";
 import type { SiteView } from "../../vfs/view.js";
 import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./shell.js";
 import { FairQueue } from "./fair-queue.js";
+import { callerNetwork } from "./caller-network.js";
 import { CallerStanding } from "./caller-standing.js";
 import type { CallEnd, PoolEvent, WorkerExit } from "./pool-events.js";
 import { type EncodedSnapshot, type SharedSnapshot, SnapshotEncoder } from "./shared-snapshot.js";
@@ -228,7 +229,7 @@ export class ShellHost {
     this.size = Math.max(1, options.workers ?? shellPoolSize(availableParallelism()));
     this.maxHeld = options.maxHeldPerCaller ?? defaults.maxHeldPerCaller;
     this.now = options.now ?? Date.now;
-    this.standing = new CallerStanding({ capacity: defaults.rememberedCallers, heavyForMs: options.heavyForMs ?? defaults.heavyForMs, now: this.now });
+    this.standing = new CallerStanding({ capacity: defaults.rememberedCallers, heavyForMs: options.heavyForMs ?? defaults.heavyForMs, now: this.now, networkOf: callerNetwork });
     // A pool of one or two keeps no reserve beyond the worker a newcomer takes anyway.
     const reserve = Math.min(options.reserveWorkers ?? defaults.reserveWorkers, this.size - 1);
     // Within the reserve, leaving new callers at least one reserved worker: in a pool of two

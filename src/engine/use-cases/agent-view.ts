@@ -1,9 +1,10 @@
 import { isIndexed } from "../../vfs/site.js";
+import { pageOfFile } from "../../vfs/page-routes.js";
 import type { Page } from "../../vfs/page.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { mayRead } from "../../vfs/request-context.js";
 import { splitSections } from "../search/sections.js";
-import { pageVariants } from "../search/variants.js";
+import { readerVariant } from "../search/variants.js";
 import type { ShellResult } from "../shell/shell.js";
 import type { DocsContext } from "./docs-context.js";
 import { runShell } from "./run-shell.js";
@@ -38,24 +39,23 @@ export interface AgentView {
  * The agent's view of a page the reader may read: the file as `cat` prints it in the docs shell
  * (run through the shell, as the filesystem tool runs it), and the sections search holds of it
  * for this reader: the page with the snippets they may read inlined, exactly as the index
- * builds its variants (`pageVariants`) and picks one per reader.
+ * gives it (`readerVariant`: the outcome this reader reaches, whatever others have).
  */
 export async function agentView(context: DocsContext, page: Page): Promise<AgentView> {
   const file = page.file.path;
   const command = `cat ${shellQuote(file)}`;
   const cat = await runShell(context, { command });
   const site = context.runtime.site;
-  const own = site.pages.get(page.path);
+  // The page of this very file as loaded (not another file of its page path, `page-routes.ts`).
+  const own = pageOfFile(site, page.path, file);
   const indexed = own !== undefined && isIndexed(site, own);
   return { file, command, cat, indexed, sections: indexed && own !== undefined ? indexedSections(context, own, (p) => site.files.get(p)) : [] };
 }
 
 /** The sections of the variant of `page` the index gives this reader (see `variants.ts`). */
 function indexedSections(context: DocsContext, page: Page, fileAt: (path: string) => SiteFile | undefined): IndexedSection[] {
-  const { variants } = pageVariants(page, fileAt);
-  const readable = (access: Parameters<typeof mayRead>[1]): boolean => mayRead(context.request, access);
-  const mine = variants.find((v) => v.condition === undefined || v.condition.every((c) => readable(c.access) === c.readable)) ?? variants[0];
-  return splitSections(mine?.expanded?.body ?? page.body).map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, text: s.text }));
+  const mine = readerVariant(page, fileAt, (access) => mayRead(context.request, access));
+  return splitSections(mine.expanded?.body ?? page.body).map((s) => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, text: s.text }));
 }
 
 /** A path as one shell word: single quotes unless it is plain (`/a-b/c_d.mdx`). */

@@ -61,14 +61,17 @@ interface FileSpec {
 }
 const fileSpec = fc.record({ rule, title: text(1, 3), blocks: fc.array(block, { minLength: 1, maxLength: 6 }) });
 
-/** Five page slots (a slot may be empty) and three snippets, possibly versioned. */
+/** Five page slots (a slot may be empty) and three snippets, possibly versioned; a slot may
+ *  also hold a `.md` file, the page `/p<i>` for readers who may not read its `.mdx` one. */
 interface SiteSpec {
   readonly pages: readonly (FileSpec | null)[];
+  readonly md?: readonly (FileSpec | null)[];
   readonly snippets: readonly FileSpec[];
   readonly versioned: boolean;
 }
 const siteSpec = fc.record({
   pages: fc.array(fc.option(fileSpec, { freq: 4 }), { minLength: 5, maxLength: 5 }),
+  md: fc.array(fc.option(fileSpec, { freq: 2 }), { minLength: 5, maxLength: 5 }),
   snippets: fc.array(fileSpec, { minLength: 3, maxLength: 3 }),
   versioned: fc.boolean(),
 });
@@ -106,6 +109,9 @@ function files(spec: SiteSpec): Record<string, string> {
   const out: Record<string, string> = {};
   spec.pages.forEach((p, i) => {
     if (p !== null) out[`${pagePath(i, spec.versioned)}.mdx`] = render(p, spec.versioned, true);
+  });
+  spec.md?.forEach((p, i) => {
+    if (p !== null) out[`${pagePath(i, spec.versioned)}.md`] = render(p, spec.versioned, true);
   });
   spec.snippets.forEach((s, j) => {
     out[`/snippets/s${j}.mdx`] = render(s, spec.versioned, false);
@@ -209,6 +215,7 @@ describe("search as a reader equals search on the site as it reads it", () => {
         const after: SiteSpec = {
           versioned: before.versioned,
           pages: before.pages.map((p, i) => (take[i] === true ? (other.pages[i] ?? null) : p)),
+          md: before.md?.map((p, i) => (take[i] === true ? (other.md?.[i] ?? null) : p)),
           snippets: before.snippets.map((s, j) => (take[5 + j] === true ? (other.snippets[j] as FileSpec) : s)),
         };
         const first = siteOf(before);

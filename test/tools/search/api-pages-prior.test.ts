@@ -57,11 +57,20 @@ describe("a query naming an endpoint's path", () => {
     expect(ranked("POST /V3/Memories/Add/.")).toEqual(ranked("POST /v3/memories/add"));
   });
 
-  it("without a path, endpoint pages take the generated weight, and the guide comes first", () => {
+  it("without a path, a query naming an endpoint's title word for word ranks it at its full score", () => {
+    // "Add memories" is named by "POST v3 memories add"; "Search memories" is not.
     expect(ranked("POST v3 memories add")).toEqual([
+      ["/api/add", 0.597],
       ["/migration", 0.532],
-      ["/api/add", 0.508],
       ["/api/search", 0.292],
+    ]);
+  });
+
+  it("without a path or the title's words, endpoint pages take the generated weight, and the guide comes first", () => {
+    expect(ranked("POST v3 memories")).toEqual([
+      ["/migration", 0.572],
+      ["/api/add", 0.433],
+      ["/api/search", 0.266],
     ]);
   });
 });

@@ -2,6 +2,7 @@ import { parseFrontMatter } from "../../../src/config/frontmatter.js";
 import { readPageMeta, titleFromPath } from "../../../src/config/page-meta.js";
 import { readSiteConfig } from "../../../src/config/read-site-config.js";
 import { emptySiteConfig } from "../../../src/config/site-config.js";
+import { pageOfFile, placePage } from "../../../src/vfs/page-routes.js";
 import { pagePathOf, type Site } from "../../../src/vfs/site.js";
 import type { Page } from "../../../src/vfs/page.js";
 import { makeFile } from "../../../src/vfs/site-file.js";
@@ -31,16 +32,22 @@ export function makePage(filePath: string, text: string): Page {
  */
 export function inlineSite(files: Record<string, string>, docs?: unknown, reuse?: Site): Site {
   const pages = new Map<string, Page>();
+  // `a.mdx` beside `a.md`: the loader's rule (`page-routes.ts`).
+  const shadowed = new Map<string, Page[]>();
+  const all: Page[] = [];
   for (const [path, text] of Object.entries(files)) {
-    const old = reuse?.pages.get(pagePathOf(path));
-    pages.set(pagePathOf(path), old !== undefined && old.file.text === text ? old : makePage(path, text));
+    const old = reuse === undefined ? undefined : pageOfFile(reuse, pagePathOf(path), path);
+    const page = old !== undefined && old.file.text === text ? old : makePage(path, text);
+    all.push(page);
+    placePage(pages, shadowed, page);
   }
   const config = docs === undefined ? emptySiteConfig("test") : readSiteConfig(docs, "test");
   return {
     root: "/nonexistent",
     config,
-    files: new Map([...pages.values()].map((p) => [p.file.path, p.file])),
+    files: new Map(all.map((p) => [p.file.path, p.file])),
     pages,
+    ...(shadowed.size > 0 ? { shadowed } : {}),
     diagnostics: [],
   };
 }

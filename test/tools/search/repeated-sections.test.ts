@@ -72,6 +72,31 @@ describe("repeated sections and reference tables", () => {
     fresh.sync(inlineSite(few));
     const ranked = (i: SearchIndex) => i.search({ query: "402 Payment Required", canRead: () => true }).map((h) => [h.page.path, h.score]);
     expect(ranked(index)).toEqual(ranked(fresh));
-    expect(ranked(fresh).map(([p]) => p)).toEqual(["/api/parse", "/api/scrape", "/billing", "/errors"]);
+    // An error response weighs little on its own too (`isErrorResponse`): the guides come first.
+    expect(ranked(fresh).map(([p]) => p)).toEqual(["/billing", "/errors", "/api/parse", "/api/scrape"]);
+  });
+});
+
+describe("an API page's error responses", () => {
+  // Two operations, each with its own error schema: not repeated, yet boilerplate all the same.
+  const op = (name: string, field: string): string =>
+    [`---`, `title: ${name}`, `---`, "", `${name} the jobs of a team.`, "", "## Responses", "", "### 200: Successful response", "", "`application/json`", "", `- \`${field}\` \`array\``, "", "### 429: Too many requests", "", "`application/json`", "", `- \`${field}Error\` \`string\``, "", "### 500: Server error", "", "- `error` `string`"].join("\n");
+  const index = new SearchIndex();
+  index.sync(
+    inlineSite({
+      "/api/active.mdx": op("List active crawls", "crawls"),
+      "/api/usage.mdx": op("Credit usage", "remaining"),
+      "/limits.mdx": ["---", "title: Limits", "---", "", "## Rate limits", "", "Each plan may send a number of requests per minute; past it, calls are refused until the minute ends."].join("\n"),
+    }),
+  );
+
+  it("weigh like code, not like the headings and prose of the page", () => {
+    // The exact reason phrase still finds them first here (a guide that says "requests" once is
+    // all there is), at 0.213 where a heading match scored 0.524.
+    expect(index.search({ query: "too many requests", canRead: () => true }).map((h) => [h.page.path, h.section.heading, h.snippet, h.score])).toEqual([
+      ["/api/active", "429: Too many requests", "application/json crawlsError string", 0.213],
+      ["/api/usage", "429: Too many requests", "application/json remainingError string", 0.213],
+      ["/limits", "Rate limits", "Each plan may send a number of requests per minute; past it, calls are refused until the minute ends.", 0.082],
+    ]);
   });
 });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { SearchIndex } from "../../../src/engine/search/search-index.js";
-import { type Access, ANONYMOUS, canRead } from "../../../src/vfs/access.js";
+import { LIMITS } from "../../../src/limits.js";
+import { type Access, ANONYMOUS, canRead, type Reader, readerWithGroups } from "../../../src/vfs/access.js";
+import type { Site } from "../../../src/vfs/site.js";
+import { siteVariants } from "../../../src/vfs/site-variants.js";
+import { SiteView } from "../../../src/vfs/view.js";
 import { inlineSite } from "./inline-site.js";
 
 /**
@@ -54,5 +58,40 @@ describe("restricted text and an anonymous reader's results", () => {
     };
     const restricted = { ...base, ...Object.fromEntries(["a", "b", "c"].map((x) => [`/old/${x}.mdx`, page(`Old ${x}`, `Staff only ${x}`, "staff")])) };
     for (const query of ["frobnicator", "setup"]) expect(shown(restricted, docs, query)).toEqual(shown(base, docs, query));
+  });
+
+  it("past the variants indexed up front, a reader's results depend only on what it may read", () => {
+    // A page inlining snippets of six groups: 64 outcomes, past the 16 indexed with the page.
+    const names = ["a", "b", "c", "d", "e", "f"];
+    expect(2 ** names.length).toBeGreaterThan(LIMITS.search.maxPageVariants);
+    const files: Record<string, string> = {
+      "/guide.mdx": page("Guide", `${names.map((n) => `import S${n} from '/snippets/${n}.mdx';`).join("\n")}\n\nRotate the keys.\n\n${names.map((n) => `<S${n} />`).join("\n\n")}`),
+      "/keys.mdx": page("Keys", "Keys and tokens: rotate them yearly, store them in the vault."),
+      "/tokens.mdx": page("Tokens", "Tokens expire; the vault keeps the keys."),
+    };
+    for (const n of names) files[`/snippets/${n}.mdx`] = page(`S${n}`, `## Vault ${n}\n\nThe ${n} team rotates keys in vault ${n} with tokens.`, n);
+    const site = inlineSite(files);
+    const index = new SearchIndex({ cachedResults: 0 });
+    index.sync(site);
+    /** The site as a reader reads it: its files as its view shows them (restricted imports left out). */
+    const own = (reader: Reader): Site => {
+      const view = new SiteView({ ...site, variants: siteVariants(site, undefined, undefined) }, reader, "public");
+      return inlineSite(Object.fromEntries(view.files.map((f) => [f.path, f.text])));
+    };
+    const all = (hits: ReturnType<SearchIndex["search"]>) => hits.map((h) => [h.page.path, h.section, h.score, h.snippet]);
+    // Readers in an order where many come after the indexed outcomes run out, and again after a sync.
+    const masks = [...Array(64).keys()].map((i) => (i * 37) % 64);
+    for (const round of [0, 1]) {
+      if (round === 1) index.sync(inlineSite({ ...files, "/other.mdx": page("Other", "Unrelated.") }, undefined, site));
+      for (const mask of masks) {
+        const reader = readerWithGroups(names.filter((_, i) => (mask & (1 << i)) !== 0));
+        const mine = new SearchIndex({ cachedResults: 0 });
+        mine.sync(round === 1 ? inlineSite({ ...Object.fromEntries([...own(reader).files.values()].map((f) => [f.path, f.text])), "/other.mdx": page("Other", "Unrelated.") }) : own(reader));
+        for (const query of ["rotate keys vault", "tokens", "team"]) {
+          const req = { query, pageSize: 10, canRead: (a: Access) => canRead(a, reader, "public") };
+          expect(all(index.search(req))).toEqual(all(mine.search(req)));
+        }
+      }
+    }
   });
 });

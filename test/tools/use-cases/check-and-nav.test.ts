@@ -12,11 +12,11 @@ import { makeRepo } from "../../helpers/repo.js";
 /** The check and nav use cases driven directly: no CLI, the repository context built by hand. */
 describe("checkDocs", () => {
   it("reports every finding with its code, and what was checked", async () => {
-    const report = await checkDocs({ root: join(REPO, "fixtures/docs-json/page-file") });
+    const report = await checkDocs({ root: join(REPO, "fixtures/docs-json/warn-page-file") });
     expect(report).toEqual({
       diagnostics: [
-        { severity: "error", file: "docs.json", line: 6, column: 17, path: "navigation.groups[0].root", message: 'page "overview" not found: no overview.mdx or overview.md', code: "page-file" },
-        { severity: "error", file: "docs.json", line: 9, column: 11, path: "navigation.groups[0].pages[1]", message: 'page "guides/setup" not found: no guides/setup.mdx or guides/setup.md', code: "page-file" },
+        { severity: "warning", file: "docs.json", line: 6, column: 17, path: "navigation.groups[0].root", message: 'page "overview" not found: no overview.mdx or overview.md', code: "page-file" },
+        { severity: "warning", file: "docs.json", line: 9, column: 11, path: "navigation.groups[0].pages[1]", message: 'page "guides/setup" not found: no guides/setup.mdx or guides/setup.md', code: "page-file" },
         {
           severity: "warning",
           file: "docs.json",
@@ -27,8 +27,8 @@ describe("checkDocs", () => {
           code: "duplicate-page",
         },
       ],
-      errors: 2,
-      warnings: 1,
+      errors: 0,
+      warnings: 3,
       files: ["docs.json"],
       docsJson: true,
       pages: 2,

@@ -5,6 +5,11 @@ import type { Rule } from "./rule.js";
 /**
  * Every navigation entry is an API operation or a page whose file exists. Whether an entry is an
  * operation is the `resolveEntry` hook's call (the OpenAPI engine plugs in there).
+ *
+ * A page whose file is absent (or left out by the ignore file) is a warning: the hosted platform
+ * builds the site all the same, logging `"x" is referenced in the docs.json navigation but the
+ * file does not exist` and listing the entry under a title made from its path. An entry that
+ * looks like a mistyped operation, or a file that is there but cannot be read, stays an error.
  */
 export const pageFilesRule: Rule = {
   codes: ["page-file", "operation"],
@@ -32,7 +37,8 @@ export const pageFilesRule: Rule = {
             ? `${skipped.file} is skipped (${skipped.why})`
             : `no ${rel}.mdx or ${rel}.md`;
       const hint = resolution.hint !== undefined ? `; ${resolution.hint}` : "";
-      report({ path: e.path, code: "page-file", message: `page "${e.entry}" not found: ${why}${hint}` });
+      const accepted = skipped === undefined && resolution.hint === undefined;
+      report({ path: e.path, code: "page-file", message: `page "${e.entry}" not found: ${why}${hint}`, ...(accepted ? { severity: "warning" } : {}) });
     }
   },
 };

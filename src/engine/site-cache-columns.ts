@@ -1,0 +1,203 @@
+import { serialize } from "node:v8";
+import type { FrontMatterData } from "../config/frontmatter.js";
+import type { PageMeta } from "../config/page-meta.js";
+import type { Access } from "../vfs/access.js";
+import type { KnownPages, LoadedSite, PageStat } from "../vfs/load-site.js";
+import type { Page } from "../vfs/page.js";
+import type { SiteFile } from "../vfs/site-file.js";
+import type { IndexedPageState } from "./search/search-index.js";
+import { INDEX_PAGE_INTS, type IndexedVariant, type IndexedVariantShape, type IndexPageColumns, PAGE_INTS, PAGE_NUMBERS, type PageColumns } from "./site-cache-format.js";
+
+/**
+ * The site cache's columns (`PageColumns`, `IndexPageColumns`): made from the site and its
+ * index by the writer, a step at a time (`step` gives the thread back), and turned back into
+ * pages and index pages by the reader in one quick pass.
+ */
+
+/** How `SharedObjects` keys an `undefined` inside a plain value: a string no title, path or
+ *  group name holds (a NUL). */
+const UNDEFINED = "\u0000undefined";
+
+/** Page records and index pages per step of a write. */
+const PER_STEP = 256;
+
+/** Values stored once each in `Body.objects`, by their serialized form (which tells a date from its text). */
+export class SharedObjects {
+  readonly objects: unknown[] = [];
+  private readonly byKey = new Map<string, number>();
+  // Copies of one text share their parse (`ParsedTexts`): the same object is serialized once.
+  private readonly byIdentity = new Map<unknown, number>();
+
+  /**
+   * The number of `value` (-1 for undefined). `plain` values (placements, access, conditions,
+   * file lists: strings, numbers, booleans, arrays and plain objects only) are told apart by
+   * their JSON, an `undefined` marked as such; others (meta and front matter, which may hold
+   * dates) by V8's serialized form. Each `serialize` holds native memory until a collection
+   * frees it: five a page were 300 MB at 25,000 pages.
+   */
+  id(value: unknown, plain = false): number {
+    if (value === undefined) return -1;
+    let id = this.byIdentity.get(value);
+    if (id !== undefined) return id;
+    const key = plain ? `j${JSON.stringify(value, (_key, v: unknown) => (v === undefined ? UNDEFINED : v))}` : `v${serialize(value).toString("latin1")}`;
+    id = this.byKey.get(key);
+    if (id === undefined) {
+      id = this.objects.length;
+      this.objects.push(value);
+      this.byKey.set(key, id);
+    }
+    this.byIdentity.set(value, id);
+    return id;
+  }
+}
+
+/** The site's pages as columns, each distinct text once (`Body.texts`). */
+export async function pageColumns(loaded: LoadedSite, shared: SharedObjects, step: () => Promise<void>): Promise<{ texts: string[]; pages: PageColumns }> {
+  const texts: string[] = [];
+  const textIds = new Map<string, number>();
+  const textId = (text: string): number => {
+    let id = textIds.get(text);
+    if (id === undefined) {
+      id = texts.length;
+      texts.push(text);
+      textIds.set(text, id);
+    }
+    return id;
+  };
+  const rels: string[] = [];
+  const paths: string[] = [];
+  const titles: string[] = [];
+  const reals: [number, string][] = [];
+  const ints: number[] = [];
+  const numbers: number[] = [];
+  let n = 0;
+  // The snapshot's pages, taken now: a reload replaces the map rather than changing it, and drops this write.
+  for (const shown of [...loaded.site.pages.values()]) {
+    if (++n % PER_STEP === 0) await step();
+    // A page shown with an operation is kept as read: the load makes the shown page again.
+    const page = shown.authored ?? shown;
+    if (page.generated) continue;
+    const rel = page.file.path.slice(1);
+    const stat = loaded.pageStats?.get(rel);
+    if (stat === undefined) continue;
+    const text = page.file.text;
+    const suffix = text.endsWith(page.body);
+    if (stat.real !== rel) reals.push([rels.length, stat.real]);
+    rels.push(rel);
+    paths.push(page.path);
+    titles.push(page.title);
+    ints.push(textId(text), suffix ? text.length - page.body.length : -1, suffix ? -1 : textId(page.body), shared.id(page.meta), shared.id(page.frontMatter), page.bodyLine, shared.id(page.file.access, true));
+    numbers.push(page.file.size, page.file.mtime.getTime(), stat.size, stat.mtimeMs, stat.ino, stat.ctimeMs);
+  }
+  return { texts, pages: { rels, paths, titles, ints: Int32Array.from(ints), numbers: Float64Array.from(numbers), reals } };
+}
+
+/** The index's pages as columns. */
+export async function indexPageColumns(pages: readonly IndexedPageState[], shared: SharedObjects, step: () => Promise<void>): Promise<IndexPageColumns> {
+  const paths: string[] = [];
+  const keys: [number, string][] = [];
+  const ints = new Int32Array(pages.length * INDEX_PAGE_INTS);
+  const shapes: IndexedVariantShape[] = [];
+  const shapeIds = new Map<IndexedVariant["sections"], number>();
+  const others: (readonly IndexedVariant[])[] = [];
+  let at = 0;
+  for (const [n, p] of pages.entries()) {
+    if ((n + 1) % PER_STEP === 0) await step();
+    if (p.key !== p.path) keys.push([paths.length, p.key]);
+    paths.push(p.path);
+    ints[at++] = shared.id(p.placement, true);
+    ints[at++] = shared.id(p.conditions, true);
+    ints[at++] = shared.id(p.uses, true);
+    ints[at++] = shared.id(p.missing, true);
+    ints[at++] = p.rule;
+    const v = p.variants.length === 1 ? (p.variants[0] as IndexedVariant) : undefined;
+    // A variant of another shape (more fields than these) is kept whole: nothing of it is lost.
+    let shape = v !== undefined && v.expanded === undefined && Object.keys(v).length === 5 ? shapeIds.get(v.sections) : undefined;
+    if (v !== undefined && shape === undefined && v.expanded === undefined && Object.keys(v).length === 5) {
+      shape = shapes.length;
+      shapes.push({ expanded: undefined, sections: v.sections, sectionIds: v.sectionIds, sketch: v.sketch });
+      shapeIds.set(v.sections, shape);
+    }
+    const same = v !== undefined && shape !== undefined && shapes[shape]?.sectionIds === v.sectionIds && shapes[shape]?.sketch === v.sketch;
+    if (v !== undefined && same) {
+      ints[at++] = v.id;
+      ints[at++] = shape as number;
+    } else {
+      ints[at++] = -1;
+      ints[at++] = others.length;
+      others.push(p.variants);
+    }
+    ints[at++] = shared.id(p.above, true);
+    ints[at++] = p.complete ? 1 : 0;
+    ints[at++] = p.eager;
+  }
+  return { paths, keys, ints, shapes, others };
+}
+
+/** The pages of stored columns, and the lookups a start needs. */
+export function pagesOf(
+  texts: readonly string[],
+  objects: readonly unknown[],
+  columns: PageColumns,
+  trustedBefore: number,
+): { known: KnownPages; pageAt: (path: string) => Page | undefined; fileAt: (path: string) => SiteFile | undefined } {
+  const byRel = new Map<string, { page: Page; stat: PageStat }>();
+  const byPath = new Map<string, Page>();
+  const byFile = new Map<string, SiteFile>();
+  const reals = new Map(columns.reals);
+  const { ints, numbers } = columns;
+  if (ints.length !== columns.rels.length * PAGE_INTS || numbers.length !== columns.rels.length * PAGE_NUMBERS) throw new Error("page columns of different lengths");
+  columns.rels.forEach((rel, i) => {
+    const n = i * PAGE_INTS;
+    const f = i * PAGE_NUMBERS;
+    const text = texts[ints[n] as number] as string;
+    const bodyStart = ints[n + 1] as number;
+    const file: SiteFile = { path: `/${rel}`, text, size: numbers[f] as number, mtime: new Date(numbers[f + 1] as number), access: objects[ints[n + 6] as number] as Access };
+    const path = columns.paths[i] as string;
+    const page: Page = {
+      file,
+      path,
+      title: columns.titles[i] as string,
+      meta: objects[ints[n + 3] as number] as PageMeta,
+      frontMatter: objects[ints[n + 4] as number] as FrontMatterData,
+      // A slice shares the text's characters: a copy's body costs no memory of its own.
+      body: bodyStart >= 0 ? text.slice(bodyStart) : (texts[ints[n + 2] as number] as string),
+      bodyLine: ints[n + 5] as number,
+      generated: false,
+    };
+    const stat: PageStat = { size: numbers[f + 2] as number, mtimeMs: numbers[f + 3] as number, ino: numbers[f + 4] as number, ctimeMs: numbers[f + 5] as number, real: reals.get(i) ?? rel };
+    byRel.set(rel, { page, stat });
+    byPath.set(path, page);
+    byFile.set(file.path, file);
+  });
+  return { known: { get: (rel) => byRel.get(rel), trustedBefore }, pageAt: (path) => byPath.get(path), fileAt: (path) => byFile.get(path) };
+}
+
+/** The index's pages of stored columns. */
+export function indexPagesOf(objects: readonly unknown[], columns: IndexPageColumns): IndexedPageState[] {
+  const { ints, shapes, others } = columns;
+  if (ints.length !== columns.paths.length * INDEX_PAGE_INTS) throw new Error("index page columns of different lengths");
+  const object = <T>(id: number): T => (id < 0 ? undefined : objects[id]) as T;
+  const keys = new Map(columns.keys);
+  return columns.paths.map((path, i) => {
+    const n = i * INDEX_PAGE_INTS;
+    const id = ints[n + 5] as number;
+    const at = ints[n + 6] as number;
+    const shape = id >= 0 ? shapes[at] : undefined;
+    const variants = shape !== undefined ? [{ expanded: shape.expanded, id, sections: shape.sections, sectionIds: shape.sectionIds, sketch: shape.sketch }] : others[at];
+    if (variants === undefined) throw new Error("an index page's variants are missing");
+    return {
+      path,
+      key: keys.get(i) ?? path,
+      above: object(ints[n + 7] as number),
+      complete: ints[n + 8] === 1,
+      eager: ints[n + 9] as number,
+      placement: object(ints[n] as number),
+      conditions: object(ints[n + 1] as number),
+      uses: object(ints[n + 2] as number),
+      missing: object(ints[n + 3] as number),
+      rule: ints[n + 4] as number,
+      variants,
+    };
+  });
+}

@@ -1,0 +1,237 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, readdirSync, statSync } from "node:fs";
+import { mkdir, open, rename } from "node:fs/promises";
+import { join } from "node:path";
+import { serialize } from "node:v8";
+import { crc32 } from "node:zlib";
+import type { LoadedSite } from "../vfs/load-site.js";
+import type { SearchIndexState } from "./search/search-index.js";
+import { indexPageColumns, pageColumns, SharedObjects } from "./site-cache-columns.js";
+import { type Body, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
+
+/**
+ * Writing a site's cache file (`site-cache.ts`) without holding the thread: the page records,
+ * the serialized body and the checksums are made in slices of `sliceMs`, the thread given back
+ * between them (searches and shell commands that came meanwhile are answered), and the file is
+ * written with asynchronous writes. The file is written whole to a temp file, then renamed over
+ * the old one: a process killed while writing leaves the old file (or none) and a temp file,
+ * never a part of a file under the cache's name. A write whose site changed before it ended
+ * (`current` false: a reload replaced it, and its index changes in place) is dropped.
+ */
+
+/** A cache write under way. */
+export interface CacheWrite {
+  /** Resolves when it ended: true when the file was written, false when not (said on the log,
+   *  except for a write dropped because its site was replaced). Never rejects. */
+  readonly done: Promise<boolean>;
+  /** Stop giving the thread back (the process is ending): the rest is done at once. */
+  hurry(): void;
+}
+
+export interface CacheWriteJob {
+  readonly file: string;
+  readonly folder: string;
+  readonly root: string;
+  readonly code: string;
+  readonly loaded: LoadedSite;
+  readonly index: SearchIndexState;
+  /** Files the load finds unchanged when unchanged since before this time (`Header.trustedBefore`). */
+  readonly trustedBefore: number;
+  readonly configs: Iterable<string>;
+  readonly maxBytes: number;
+  readonly folderBytes: number;
+  readonly log: (message: string) => void;
+  /** False once the site written is no longer the one served: the write is dropped. */
+  readonly current: () => boolean;
+  /** How long a slice may hold the thread (0: give it back after every step). */
+  readonly sliceMs: number;
+  /** How the thread is given back between slices (`phase` names what the write is doing). */
+  readonly yieldTurn: (phase: WritePhase) => Promise<void>;
+}
+
+/** What a write is doing when it gives the thread back. */
+export type WritePhase = "pages" | "body" | "checksums" | "file";
+
+/** The write was dropped: its site was replaced. */
+class Dropped extends Error {}
+
+/** The write was given up, with the log line that says why. */
+class NotWritten extends Error {}
+
+/** Array elements per serialized run: a few milliseconds at most. */
+const ITEMS_PER_RUN = 64;
+/** Runs per part of the body taken from the serializer. */
+const RUNS_PER_PART = 64;
+/** Bytes of a raw array checksummed, or copied and written, per step. */
+const RAW_PIECE_BYTES = 4 * 1024 * 1024;
+
+/** Start writing a site's cache file (see the file comment). */
+export function startCacheWrite(job: CacheWriteJob): CacheWrite {
+  let hurried = false;
+  let sliceStart = performance.now();
+  const step = async (phase: WritePhase): Promise<void> => {
+    if (!job.current()) throw new Dropped();
+    if (hurried || performance.now() - sliceStart < job.sliceMs) return;
+    await job.yieldTurn(phase);
+    if (!job.current()) throw new Dropped();
+    sliceStart = performance.now();
+  };
+  const done = write(job, step).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof NotWritten) job.log(error.message);
+      else if (!(error instanceof Dropped)) job.log(`search cache not written: ${(error as Error).message}`);
+      return false;
+    },
+  );
+  return {
+    done,
+    hurry: () => {
+      hurried = true;
+    },
+  };
+}
+
+async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<void>): Promise<void> {
+  const { index, maxBytes } = job;
+  const shared = new SharedObjects();
+  const { texts, pages } = await pageColumns(job.loaded, shared, () => step("pages"));
+  const indexPages = await indexPageColumns(index.pages, shared, () => step("pages"));
+  // The texts (a byte a character at least) and the posting pools alone: a cache that cannot
+  // fit is not serialized to find out (at 50,000 distinct pages, 10 s of the thread and 1.3 GB).
+  const least = texts.reduce((sum, t) => sum + t.length, 0) + Object.values(index.index.pools).reduce((sum, pool) => sum + pool.ids.byteLength + pool.values.byteLength, 0);
+  if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
+  const writer = new RawArraysWriter();
+  writer.writeHeader();
+  const { skeleton, arrays } = skeletonOf({ texts, objects: shared.objects, pages, index: { ...index, pages: indexPages } } satisfies Body);
+  writer.writeValue(skeleton);
+  const body: Buffer[] = [];
+  let bodyBytes = 0;
+  let bodyCrc = 0;
+  const flush = (): void => {
+    const part = writer.releaseBuffer();
+    // An empty buffer's memory may be null, and zlib's CRC of null is its initial value (0), not `bodyCrc`.
+    if (part.length === 0) return;
+    body.push(part);
+    bodyBytes += part.length;
+    bodyCrc = crc32(part, bodyCrc);
+  };
+  let runs = 0;
+  for (const array of arrays) {
+    for (let at = 0; at < array.length; at += ITEMS_PER_RUN) {
+      writer.writeValue(array.slice(at, at + ITEMS_PER_RUN));
+      // The serializer's buffer is taken every few runs, not after each: thousands of small
+      // buffers grown by reallocation left the allocator's heap fragmented (the process's
+      // memory grew by 300 MB at 25,000 pages, where one growing buffer's did not).
+      if (++runs % RUNS_PER_PART === 0) flush();
+      if (bodyBytes > maxBytes) throw new NotWritten(`search cache not written: over ${bodyBytes} bytes is over its ${maxBytes}-byte limit`);
+      await step("body");
+    }
+  }
+  flush();
+  const raw = writer.raw.map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  const total = bodyBytes + raw.reduce((sum, r) => sum + padded(r.length), 0);
+  if (total > maxBytes) throw new NotWritten(`search cache not written: ${total} bytes is over its ${maxBytes}-byte limit`);
+  const rawCrcs: number[] = [];
+  for (const r of raw) {
+    let crc = 0;
+    for (let at = 0; at < r.length; at += RAW_PIECE_BYTES) {
+      crc = crc32(r.subarray(at, at + RAW_PIECE_BYTES), crc);
+      await step("checksums");
+    }
+    rawCrcs.push(crc);
+  }
+  const header = serialize({
+    format: FORMAT,
+    code: job.code,
+    root: job.root,
+    configs: [...new Set(job.configs)].sort().map((rel) => [rel, hashOf(job.root, rel)] as const),
+    trustedBefore: job.trustedBefore,
+    bodyBytes,
+    bodyCrc,
+    raw: writer.raw.map((a, i) => [rawKind(a), a.byteLength, rawCrcs[i] as number] as const),
+  } satisfies Header);
+  const lengths = Buffer.alloc(8);
+  lengths.writeUInt32LE(header.length, 0);
+  lengths.writeUInt32LE(crc32(header), 4);
+  const tmp = join(job.folder, `.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    try {
+      await mkdir(job.folder, { recursive: true, mode: 0o700 });
+      // A folder made before (by hand, or with another umask) is made private too: a cache is read only from one.
+      chmodSync(job.folder, 0o700);
+      const fd = await open(tmp, "wx", 0o600);
+      try {
+        for (const part of [MAGIC, lengths, header, ...body]) {
+          await writeAll(fd, part);
+          await step("file");
+        }
+        // Each piece is copied first: the write reads its bytes in another thread, and they must
+        // be the ones checksummed. One buffer for all: a copy per piece was up to 100 MB of
+        // memory no collection had freed yet at 25,000 pages.
+        const piece = Buffer.allocUnsafeSlow(RAW_PIECE_BYTES);
+        for (const r of raw) {
+          for (let at = 0; at < r.length; at += RAW_PIECE_BYTES) {
+            const part = r.subarray(at, at + RAW_PIECE_BYTES);
+            piece.set(part);
+            await writeAll(fd, piece.subarray(0, part.length));
+            await step("file");
+          }
+          await writeAll(fd, PADDING.subarray(0, padded(r.length) - r.length));
+        }
+      } finally {
+        await fd.close();
+      }
+      if (!job.current()) throw new Dropped();
+      await rename(tmp, job.file);
+    } catch (error) {
+      removeQuietly(tmp);
+      throw error;
+    }
+  } catch (error) {
+    if (error instanceof Dropped) throw error;
+    throw new NotWritten(`search cache ${job.folder} is not writable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): a large site is indexed at every start`);
+  }
+  evict(job.folder, job.folderBytes, job.file);
+}
+
+async function writeAll(fd: Awaited<ReturnType<typeof open>>, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.length; ) at += (await fd.write(bytes, at, bytes.length - at)).bytesWritten;
+}
+
+/** A temp file this old is a write that never finished (its process was killed while writing). */
+const ABANDONED_MS = 600_000;
+
+/**
+ * Remove the least recently used sites' files until the folder is within its budget, and temp
+ * files of writes that never finished.
+ */
+function evict(folder: string, maxBytes: number, keep: string): void {
+  let entries: { file: string; size: number; used: number }[];
+  try {
+    const names = readdirSync(folder);
+    for (const name of names.filter((n) => n.endsWith(".tmp"))) {
+      try {
+        if (statSync(join(folder, name)).mtimeMs < Date.now() - ABANDONED_MS) removeQuietly(join(folder, name));
+      } catch {
+        // Renamed or removed meanwhile by the process writing it.
+      }
+    }
+    entries = names
+      .filter((name) => name.endsWith(".bin"))
+      .map((name) => {
+        const st = statSync(join(folder, name));
+        return { file: join(folder, name), size: st.size, used: st.mtimeMs };
+      });
+  } catch {
+    return;
+  }
+  let total = entries.reduce((sum, e) => sum + e.size, 0);
+  entries.sort((a, b) => a.used - b.used);
+  for (const e of entries) {
+    if (total <= maxBytes) break;
+    if (e.file === keep) continue;
+    removeQuietly(e.file);
+    total -= e.size;
+  }
+}
