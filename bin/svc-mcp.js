@@ -29,16 +29,22 @@ function newest(dir) {
   return latest;
 }
 
-/** Write the archive's files into a new folder `target`, whole or not at all (a rename). */
-function unpackBundle(archive, target) {
+/** The archive's file list, its decompressed bytes, and where the first file's bytes start. */
+function readArchive(archive) {
   const data = require("node:zlib").brotliDecompressSync(readFileSync(archive));
   const first = data.indexOf(10);
   const second = data.indexOf(10, first + 1);
   if (data.subarray(0, first).toString() !== ARCHIVE_FORMAT) throw new Error(`${archive} is not a bundle this svc-mcp can read`);
+  return { entries: JSON.parse(data.subarray(first + 1, second).toString()), data, offset: second + 1 };
+}
+
+/** Write the archive's files into a new folder `target`, whole or not at all (a rename). */
+function unpackBundle(archive, target) {
+  const { entries, data, offset: start } = readArchive(archive);
   const temp = `${target}.${process.pid}-${require("node:crypto").randomBytes(4).toString("hex")}`;
-  let offset = second + 1;
+  let offset = start;
   try {
-    for (const [path, bytes] of JSON.parse(data.subarray(first + 1, second).toString())) {
+    for (const [path, bytes] of entries) {
       const file = normalize(join(temp, path));
       if (isAbsolute(path) || !file.startsWith(temp + sep)) throw new Error(`${archive} names a file outside the bundle: ${path}`);
       mkdirSync(dirname(file), { recursive: true });
@@ -47,35 +53,61 @@ function unpackBundle(archive, target) {
     renameSync(temp, target);
   } catch (error) {
     rmSync(temp, { recursive: true, force: true });
-    // Another start unpacked the same archive first: use its copy.
     if (!existsSync(join(target, "cli.mjs"))) throw error;
   }
 }
 
+/** Whether every file of the archive is in `folder` with the archive's bytes. */
+function holdsBundle(archive, folder) {
+  const { entries, data, offset: start } = readArchive(archive);
+  let offset = start;
+  for (const [path, bytes] of entries) {
+    const want = data.subarray(offset, (offset += bytes));
+    let have;
+    try {
+      have = readFileSync(join(folder, path));
+    } catch {
+      return false;
+    }
+    if (!have.equals(want)) return false;
+  }
+  return true;
+}
+
 /**
  * The installed package's unpacked bundle: dist/<hash>/cli.mjs, unpacked now if this is the first
- * run. Where the package's folder is not writable (installed by another user), the copy goes under
- * the user's cache folder, and SVC_MCP_PACKAGE_ROOT tells the bundle where its package is.
+ * run. Only where that cannot be written (the package installed by another user, a read-only
+ * mount: any error making it) does the copy go under the user's cache folder, an absolute
+ * XDG_CACHE_HOME or ~/.cache, and SVC_MCP_PACKAGE_ROOT tells the bundle where its package is. A
+ * copy found there is run only if it holds the archive's bytes, file for file (else it is
+ * unpacked again): a cache folder can sit inside a docs repository (XDG_CACHE_HOME=$PWD/.cache in
+ * CI), and code from a repository must never run as this package.
  */
 function installedBundle() {
   const archive = existsSync(dist) ? readdirSync(dist).find((f) => /^svc-mcp-[0-9a-f]{16}\.br$/.test(f)) : undefined;
   if (archive === undefined) return undefined;
   const hash = archive.slice("svc-mcp-".length, -".br".length);
   const beside = join(dist, hash);
-  const cached = join(process.env.XDG_CACHE_HOME || join(require("node:os").homedir(), ".cache"), "svc-mcp", "bundle", hash);
   if (existsSync(join(beside, "cli.mjs"))) return join(beside, "cli.mjs");
-  if (!existsSync(join(cached, "cli.mjs"))) {
-    try {
-      unpackBundle(join(dist, archive), beside);
-      return join(beside, "cli.mjs");
-    } catch (error) {
-      if (!["EACCES", "EPERM", "EROFS"].includes(error.code)) throw error;
-      mkdirSync(dirname(cached), { recursive: true });
-      unpackBundle(join(dist, archive), cached);
+  try {
+    unpackBundle(join(dist, archive), beside);
+    return join(beside, "cli.mjs");
+  } catch (besideError) {
+    const xdg = process.env.XDG_CACHE_HOME;
+    const cached = join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(require("node:os").homedir(), ".cache"), "svc-mcp", "bundle", hash);
+    if (!holdsBundle(join(dist, archive), cached)) {
+      try {
+        mkdirSync(dirname(cached), { recursive: true });
+        rmSync(cached, { recursive: true, force: true });
+        unpackBundle(join(dist, archive), cached);
+      } catch (cacheError) {
+        throw new Error(`cannot unpack svc-mcp's bundle beside the package (${besideError.message}) nor under the cache folder (${cacheError.message})`);
+      }
+      if (!holdsBundle(join(dist, archive), cached)) throw new Error(`svc-mcp's bundle under ${cached} does not match its archive`);
     }
+    process.env.SVC_MCP_PACKAGE_ROOT = root;
+    return join(cached, "cli.mjs");
   }
-  process.env.SVC_MCP_PACKAGE_ROOT = root;
-  return join(cached, "cli.mjs");
 }
 
 const checkoutBundle = join(dist, "cli.mjs");

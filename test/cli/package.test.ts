@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, readdirSync, statSync, symlinkSync, unlinkSync, utimesSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
@@ -264,6 +264,32 @@ describe("the bundle archive (dist/svc-mcp-<hash>.br), unpacked by the first run
       expect(await run(fresh.bin, ["keys", "list", "--dir", site.dir], freshEnv)).toMatchObject({ code: 0, stderr: "" });
       const hash = fresh.archive.slice("svc-mcp-".length, -".br".length);
       expect([readdirSync(dist), existsSync(join(home.dir, "cache", "svc-mcp", "bundle", hash, "cli.mjs"))]).toEqual([[fresh.archive], true]);
+    } finally {
+      await lock(false);
+      fresh.cleanup();
+    }
+  });
+  it("never runs a copy under the cache folder that is not the archive's (the cache folder may be inside a docs repository): beside the package first, else replaced", async () => {
+    const fresh = await freshInstall();
+    const dist = join(fresh.root, "dist");
+    const hash = fresh.archive.slice("svc-mcp-".length, -".br".length);
+    const cached = join(home.dir, "cache", "svc-mcp", "bundle", hash);
+    const plant = (): void => {
+      rmSync(cached, { recursive: true, force: true });
+      mkdirSync(cached, { recursive: true });
+      writeFileSync(join(cached, "cli.mjs"), 'export async function main() { process.stdout.write("planted\\n"); return 0; }\n');
+    };
+    const lock = async (on: boolean) => (process.getuid?.() === 0 ? exec("chattr", [on ? "+i" : "-i", dist]) : chmodSync(dist, on ? 0o555 : 0o755));
+    const ok = { code: 0, stdout: "0.1.0\n", stderr: "" };
+    try {
+      plant();
+      expect(await run(fresh.bin, ["--version"])).toEqual(ok);
+      expect(readdirSync(dist).sort()).toEqual([hash, fresh.archive].sort());
+      rmSync(join(dist, hash), { recursive: true });
+      plant();
+      await lock(true);
+      expect(await run(fresh.bin, ["--version"])).toEqual(ok);
+      expect([readdirSync(dist), readFileSync(join(cached, "cli.mjs"), "utf8").includes("planted")]).toEqual([[fresh.archive], false]);
     } finally {
       await lock(false);
       fresh.cleanup();
