@@ -581,6 +581,14 @@ interface Candidates {
 function scoreOrCopy(index: InvertedIndex, query: readonly QueryTerm[], scales: UnitScales, acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, ps: number, c: Candidates): void {
   const page = acc.pages[ps] as number;
   const unit = index.page(page) as PageUnit;
+  // A text only this page has: no copy to take from or give to.
+  if (unit.shared.users < 2) {
+    accumulateSectionsOf(index, ps, query, scales, acc);
+    scorePage(index, query, acc, shape, P, prior, ps, c);
+    c.copyOf[ps] = -1;
+    c.final[ps] = Number.NaN;
+    return;
+  }
   let byPrint = c.byText.get(unit.shared);
   const print = fingerprint(acc, ps);
   const scored = byPrint?.get(print);

@@ -275,6 +275,13 @@ export class SearchIndex {
   private readonly scopes = new Lru<string, Uint8Array>(LIMITS.search.cachedScopes);
   /** Each page unit's place in path order, by id (`firstClasses`), until the next `sync`. */
   private pathOrder: Int32Array | undefined;
+  /** The title's terms of page units with a prior below 1 (endpoint pages), by id, once asked
+   *  (`rank`): analysing them in every search was 40% of a search's time on spree. */
+  private titleWords: (readonly string[] | undefined)[] = [];
+  /** Per page unit, the search that last decided whether the query names its title, and what it decided. */
+  private titleStamps = new Uint32Array(0);
+  private titleNamed = new Uint8Array(0);
+  private titleStamp = 0;
 
   private readonly foldVersions: boolean;
   /** Recent searches' hits by request and reader class, until the next `sync` (undefined: off). */
@@ -327,6 +334,7 @@ export class SearchIndex {
     this.results?.clear();
     this.scopes.clear();
     this.pathOrder = undefined;
+    this.titleWords = [];
     this.complete.clear();
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
     this.navConfig = config;
@@ -497,14 +505,14 @@ export class SearchIndex {
     // "cancel a running crawl job", "Delete Memories" in "delete all memories of a user"): the
     // question asks for that operation, and the guides mentioning it should not come first.
     const asked = new Set(terms);
-    const titled = new Map<number, boolean>();
+    // Decided once a search per page, in arrays stamped by search (`bounds` asks for every candidate).
+    const stamp = this.nextTitleStamp();
     const namesTitle = (id: number): boolean => {
-      let yes = titled.get(id);
-      if (yes === undefined) {
-        const words = this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title);
-        yes = words.length > 0 && words.every((w) => asked.has(w));
-        titled.set(id, yes);
-      }
+      if (this.titleStamps[id] === stamp) return this.titleNamed[id] === 1;
+      const words = (this.titleWords[id] ??= this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title));
+      const yes = words.length > 0 && words.every((w) => asked.has(w));
+      this.titleStamps[id] = stamp;
+      this.titleNamed[id] = yes ? 1 : 0;
       return yes;
     };
     const prior = (id: number): number => {
@@ -575,6 +583,20 @@ export class SearchIndex {
     }
     this.scopes.set(key, flags);
     return flags;
+  }
+
+  /** A stamp for this search's title decisions, the arrays grown to every unit id. */
+  private nextTitleStamp(): number {
+    if (this.titleStamps.length < this.byId.length) {
+      this.titleStamps = new Uint32Array(Math.max(this.byId.length, 2 * this.titleStamps.length));
+      this.titleNamed = new Uint8Array(this.titleStamps.length);
+      this.titleStamp = 0;
+    }
+    if (++this.titleStamp === 0xffffffff) {
+      this.titleStamps.fill(0);
+      this.titleStamp = 1;
+    }
+    return this.titleStamp;
   }
 
   private setPrior(id: number, value: number): void {
