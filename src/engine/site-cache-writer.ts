@@ -7,7 +7,7 @@ import { crc32 } from "node:zlib";
 import type { LoadedSite } from "../vfs/load-site.js";
 import type { SearchIndexState } from "./search/search-index.js";
 import { indexPageColumns, pageColumns, SharedObjects } from "./site-cache-columns.js";
-import { type Body, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
+import { type Body, checksum, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
 
 /**
  * Writing a site's cache file (`site-cache.ts`) without holding the thread: the page records,
@@ -107,14 +107,13 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   writer.writeValue(skeleton);
   const body: Buffer[] = [];
   let bodyBytes = 0;
-  let bodyCrc = 0;
+  const bodyHash = checksum();
   const flush = (): void => {
     const part = writer.releaseBuffer();
-    // An empty buffer's memory may be null, and zlib's CRC of null is its initial value (0), not `bodyCrc`.
     if (part.length === 0) return;
     body.push(part);
     bodyBytes += part.length;
-    bodyCrc = crc32(part, bodyCrc);
+    bodyHash.update(part);
   };
   let runs = 0;
   for (const array of arrays) {
@@ -132,14 +131,14 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   const raw = writer.raw.map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   const total = bodyBytes + raw.reduce((sum, r) => sum + padded(r.length), 0);
   if (total > maxBytes) throw new NotWritten(`search cache not written: ${total} bytes is over its ${maxBytes}-byte limit`);
-  const rawCrcs: number[] = [];
+  const rawSums: string[] = [];
   for (const r of raw) {
-    let crc = 0;
+    const hash = checksum();
     for (let at = 0; at < r.length; at += RAW_PIECE_BYTES) {
-      crc = crc32(r.subarray(at, at + RAW_PIECE_BYTES), crc);
+      hash.update(r.subarray(at, at + RAW_PIECE_BYTES));
       await step("checksums");
     }
-    rawCrcs.push(crc);
+    rawSums.push(hash.digest("hex"));
   }
   const header = serialize({
     format: FORMAT,
@@ -148,8 +147,8 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
     configs: [...new Set(job.configs)].sort().map((rel) => [rel, hashOf(job.root, rel)] as const),
     trustedBefore: job.trustedBefore,
     bodyBytes,
-    bodyCrc,
-    raw: writer.raw.map((a, i) => [rawKind(a), a.byteLength, rawCrcs[i] as number] as const),
+    bodySum: bodyHash.digest("hex"),
+    raw: writer.raw.map((a, i) => [rawKind(a), a.byteLength, rawSums[i] as string] as const),
   } satisfies Header);
   const lengths = Buffer.alloc(8);
   lengths.writeUInt32LE(header.length, 0);

@@ -10,7 +10,7 @@ import type { Page } from "../vfs/page.js";
 import type { SiteFile } from "../vfs/site-file.js";
 import type { SearchIndexState } from "./search/search-index.js";
 import { indexPagesOf, pagesOf } from "./site-cache-columns.js";
-import { type Body, FORMAT, hashOf, type Header, MAGIC, padded, type RawArray, rawArray, RawArraysReader, readBody, removeQuietly } from "./site-cache-format.js";
+import { type Body, checksum, FORMAT, hashOf, type Header, MAGIC, padded, type RawArray, rawArray, RawArraysReader, readBody, removeQuietly } from "./site-cache-format.js";
 import { type CacheWrite, startCacheWrite, type WritePhase } from "./site-cache-writer.js";
 
 /**
@@ -21,7 +21,7 @@ import { type CacheWrite, startCacheWrite, type WritePhase } from "./site-cache-
  *
  * The file is `MAGIC`, a header (its length and CRC-32 first) and a body. The header says which
  * code wrote it (`codeFingerprint`), for which folder, the SHA-256 of each configuration file the
- * load read (docs.json, ignore files, specs), and the body's length and CRC-32; a file whose
+ * load read (docs.json, ignore files, specs), and the body's length and SHA-256; a file whose
  * header does not match is stale, one whose checksums do not is corrupt: either is rebuilt, with a
  * line on the log, and never served. The body holds each distinct file text once (a versioned
  * site's copies share it), the pages parsed from them with the size, time and inode their file
@@ -127,7 +127,7 @@ export class SiteCache {
   private decode(fd: number): CachedSite | string {
     const st = fstatSync(fd);
     const size = st.size;
-    // A file or folder others may write could hold a forged cache (a CRC is no signature): only
+    // A file or folder others may write could hold a forged cache (a checksum is no signature): only
     // a file of this user, in a folder only this user may write, is trusted.
     if (!ownedPrivately(st) || !ownedPrivately(statSync(this.folder))) return "is not private to this user (another user could have written it)";
     const start = readExactly(fd, MAGIC.length + 8, 0);
@@ -155,15 +155,15 @@ export class SiteCache {
     const expected = at + header.bodyBytes + header.raw.reduce((sum, [, bytes]) => sum + padded(bytes), 0);
     if (size !== expected) return `is corrupt (${size} of ${expected} bytes)`;
     const body = readExactly(fd, header.bodyBytes, at);
-    if (body === undefined || crc32(body) !== header.bodyCrc) return "is corrupt (checksum)";
+    if (body === undefined || checksum().update(body).digest("hex") !== header.bodySum) return "is corrupt (checksum)";
     at += header.bodyBytes;
     // Each large array is read straight into its own memory: no copy, and no buffer of the whole file.
     const raw: RawArray[] = [];
-    for (const [kind, bytes, crc] of header.raw) {
+    for (const [kind, bytes, sum] of header.raw) {
       const array = rawArray(kind, bytes);
       if (array === undefined) return "is corrupt (raw arrays)";
       const view = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-      if (!readInto(fd, view, at) || crc32(view) !== crc) return "is corrupt (checksum)";
+      if (!readInto(fd, view, at) || checksum().update(view).digest("hex") !== sum) return "is corrupt (checksum)";
       raw.push(array);
       at += padded(bytes);
     }
