@@ -366,6 +366,14 @@ export class DocsRuntime {
   }
 
   /**
+   * Make what `context`'s reader's first search needs, when the index is built (`SearchIndex.prepareReader`):
+   * `serve` calls it with `prepareShell`.
+   */
+  prepareSearch(context: RequestContext): void {
+    if (this.indexComplete) this.index.prepareReader((access: Access) => mayRead(context, access));
+  }
+
+  /**
    * Search as a request's reader: hits on pages the reader may not read are never returned.
    * Waits for the initial index; after it, `sync` on reload runs in one go, so a search never
    * sees an index half way through an update.

@@ -111,7 +111,11 @@ export const serveCommand = defineCommand({
     // (or `server/discover`) opens the connection, and one server from the factory serves it.
     // The shell's interpreter is loaded once the client has its tool list, not before: its first
     // command normally comes later, and the list sooner (docs/measurements.md, "Start-up").
-    const afterToolsList = (): void => runtime.prepareShell(context);
+    // The reader's search state likewise (a third of a first search on a many-version site).
+    const afterToolsList = (): void => {
+      runtime.prepareSearch(context);
+      runtime.prepareShell(context);
+    };
     const connection = serveStdio(() => createMcpServer({ runtime, context, endpoint: "stdio", tools, apps, afterToolsList }).server, {
       transport,
       onerror: (error) => log(`MCP: ${error.message}`),

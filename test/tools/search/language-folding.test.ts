@@ -162,3 +162,19 @@ describe("the search tool's text", () => {
     );
   });
 });
+
+describe("a reader's search state made before its first search (`prepareReader`)", () => {
+  // Made for one reader at start-up (`serve`), it must be exactly what that reader's first search
+  // would make, and nothing another reader's searches then use: results as on an index never prepared.
+  it("changes no reader's results, whichever reader it was made for", () => {
+    const queries = ["CREWAI_STORAGE_DIR", "에이전트 메모리 설정", "memória agentes", "Python tool class", "OPENAI_API_KEY"];
+    const readers = [anonymous, staff];
+    const fresh = (query: string, reader: (a: Access) => boolean) => search(query, reader);
+    for (const preparedFor of readers) {
+      const index = new SearchIndex();
+      index.sync(inlineSite(files, docs));
+      index.prepareReader(preparedFor);
+      for (const reader of readers) for (const query of queries) expect([query, shown(index.search({ query, canRead: reader }))]).toEqual([query, fresh(query, reader)]);
+    }
+  });
+});
