@@ -88,9 +88,11 @@ function lookalikeStatements(text: string, block: { start: number; end: number }
   return out;
 }
 
-/** Where a statement ending at `end` ends with what goes with it: a `//` comment after it is about it. */
+/** Where a statement ending at `end` ends with what goes with it: a comment after it on its line
+ *  (`// why`, `/* why *\/`) is about it. */
 function statementEnd(text: string, end: number): number {
-  return /^[ \t]*\/\//.test(text.slice(end, lineEnd(text, end))) ? lineEnd(text, end) : end;
+  const rest = text.slice(end, lineEnd(text, end)).replace(/\/\*[\s\S]*?\*\//g, "");
+  return rest.trim() === "" || /^[ \t]*\/\//.test(rest) ? lineEnd(text, end) : end;
 }
 
 let lexerReady = false;
@@ -159,27 +161,162 @@ function unreadStatements(text: string, block: { start: number; end: number }, r
   return out;
 }
 
-/** `text` without `imports` and without the tags that use the names they bind. */
+/**
+ * `text` without `imports` and without the tags that use the names they bind, laid out as the
+ * page would be had it been written without them (the site without the files they import): a
+ * reader who may not read an imported file must not tell from the bytes left (a size, a blank
+ * line) that something was there. So what is removed is each statement's or tag's own text,
+ * and the space around it goes as it would in a page written without it:
+ *
+ * - A removal that leaves its lines empty takes them, with the blank lines between it and the
+ *   next removal (consecutive ones go as one). Of the blank lines around it, one run stays: the
+ *   one before when it was a block of its own or the first of the body (the next block keeps
+ *   the gap the page had before the removed one), the one after when it ended a block (that
+ *   block keeps its gap to the next), none inside a block. At the end of the page the blank
+ *   lines after stay, and a page that ended without a line break still does.
+ * - An ESM block left with nothing but comments goes whole (outside the block a `//` line is
+ *   prose, shown on the page).
+ * - Within a line, one run of spaces goes with the element: the one after it at the start of
+ *   a line, the one before it at the end, else the one after.
+ */
 export function removeImports(text: string, imports: readonly MdxImport[]): string {
   if (imports.length === 0) return text;
-  const cuts: { start: number; end: number }[] = imports.map((i) => ({ start: i.start, end: i.end }));
+  const cores: Range[] = imports.map((i) => ({ start: i.start, end: i.end }));
   const names = [...new Set(imports.flatMap((i) => i.names))];
   if (names.length > 0) {
-    cuts.push(...aliasExports(text, names));
-    cuts.push(...tagUses(text, names));
+    cores.push(...aliasExports(text, names));
+    cores.push(...tagUses(text, names));
+  }
+  const merged = mergeCores(text, cores.map((c) => trimmed(text, c)).filter((c) => c.end > c.start));
+  for (const block of esmBlocks(text)) {
+    if (!merged.some((c) => c.start < block.end && c.end > block.start)) continue;
+    let left = "";
+    let at = block.start;
+    for (const c of merged) {
+      if (c.end <= block.start || c.start >= block.end) continue;
+      left += text.slice(at, Math.max(at, c.start));
+      at = Math.max(at, c.end);
+    }
+    left += text.slice(at, block.end);
+    if (left.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "").trim() === "") merged.push({ start: block.start, end: block.end });
+  }
+  return cutOut(text, mergeCores(text, merged));
+}
+
+interface Range {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** `range` without the white space at its ends: the statement or element itself. */
+function trimmed(text: string, range: Range): Range {
+  let { start, end } = range;
+  while (start < end && /\s/.test(text[start] as string)) start++;
+  while (end > start && /\s/.test(text[end - 1] as string)) end--;
+  return { start, end };
+}
+
+/** Ranges in order, those that overlap or stand apart only by spaces on one line made one. */
+function mergeCores(text: string, ranges: readonly Range[]): Range[] {
+  const out: Range[] = [];
+  for (const r of [...ranges].sort((a, b) => a.start - b.start)) {
+    const last = out.at(-1);
+    if (last !== undefined && (r.start <= last.end || /^[ \t]*$/.test(text.slice(last.end, r.start)))) out[out.length - 1] = { start: last.start, end: Math.max(last.end, r.end) };
+    else out.push(r);
+  }
+  return out;
+}
+
+/**
+ * `text` without `cores` (in order, apart), and the space around each as `removeImports` says.
+ * The body is read as blocks (runs of lines that are not blank) between gaps (runs of blank
+ * lines). A core alone on its lines removes those lines; a block left with no line goes, and
+ * with it the gaps that separated it from what stays: for a run of such blocks, the gap before
+ * the run stays when a block stays after it, else the gap after the run.
+ */
+function cutOut(text: string, cores: readonly Range[]): string {
+  const body = frontMatterEnd(text);
+  const lineStartOf = (i: number): number => Math.max(body, text.lastIndexOf("\n", i - 1) + 1);
+  const lineEndOf = (i: number): number => {
+    const nl = text.indexOf("\n", i);
+    return nl === -1 ? text.length : nl;
+  };
+  // Whole lines: a core with nothing but spaces beside it on its first and last lines.
+  const removed: Range[] = [];
+  const inline: Range[] = [];
+  for (const c of cores) {
+    const from = lineStartOf(c.start);
+    const to = lineEndOf(c.end);
+    if (/^[ \t]*$/.test(text.slice(from, c.start)) && /^[ \t\r]*$/.test(text.slice(c.end, to))) removed.push({ start: from, end: to === text.length ? to : to + 1 });
+    else inline.push(c);
+  }
+  // The body's lines: removed, blank, or kept (a line inside an element removed within its
+  // lines is kept: its text goes with the element).
+  const lines: { start: number; end: number; kind: "removed" | "blank" | "kept" }[] = [];
+  for (let at = body; at < text.length; ) {
+    const end = Math.min(text.length, lineEndOf(at) + 1);
+    const kind = removed.some((r) => at >= r.start && at < r.end)
+      ? "removed"
+      : /^[ \t\r]*\n?$/.test(text.slice(at, end)) && !inline.some((c) => at > c.start && at < c.end)
+        ? "blank"
+        : "kept";
+    lines.push({ start: at, end, kind });
+    at = end;
+  }
+  // Blocks and the gaps between them, in order.
+  type Run = { start: number; end: number; gap: boolean; gone: boolean };
+  const runs: Run[] = [];
+  for (const line of lines) {
+    const gap = line.kind === "blank";
+    const last = runs.at(-1);
+    if (last !== undefined && last.gap === gap) {
+      last.end = line.end;
+      if (line.kind === "kept") last.gone = false;
+    } else runs.push({ start: line.start, end: line.end, gap, gone: !gap && line.kind === "removed" });
+  }
+  const cuts: { start: number; end: number; keep: string }[] = [];
+  for (let i = 0; i < runs.length; i++) {
+    if (!(runs[i] as Run).gone) continue;
+    // A run of blocks that go: from block i to block j, gaps between.
+    let j = i;
+    while (j + 2 < runs.length && (runs[j + 2] as Run).gone) j += 2;
+    const before = runs[i - 1];
+    const after = runs[j + 1];
+    const stays = (k: number): boolean => runs.slice(k).some((r) => !r.gap && !r.gone);
+    if (stays(j + 1) || before === undefined || runs.slice(0, i).every((r) => r.gap)) {
+      // Keep the gap before the run: the run and the gap after it go.
+      cuts.push({ start: (runs[i] as Run).start, end: (after ?? (runs[j] as Run)).end, keep: "" });
+    } else {
+      // At the end: the gap before the run goes, the blank lines after it stay.
+      cuts.push({ start: before.start, end: (runs[j] as Run).end, keep: "" });
+    }
+    i = j;
+  }
+  // Lines removed inside blocks that stay.
+  for (const line of lines) if (line.kind === "removed" && !cuts.some((c) => line.start >= c.start && line.start < c.end)) cuts.push({ start: line.start, end: line.end, keep: "" });
+  for (const c of inline) {
+    let start = c.start;
+    while (start > 0 && (text[start - 1] === " " || text[start - 1] === "\t")) start--;
+    let end = c.end;
+    while (end < text.length && (text[end] === " " || text[end] === "\t")) end++;
+    const atLineStart = start === 0 || text[start - 1] === "\n";
+    const atLineEnd = /^\r?(?:\n|$)/.test(text.slice(end, end + 2));
+    const spaceBefore = text.slice(start, c.start);
+    const spaceAfter = text.slice(c.end, end);
+    const keep = atLineEnd ? spaceAfter : atLineStart || spaceBefore !== "" ? spaceBefore : spaceAfter;
+    cuts.push({ start, end, keep });
   }
   cuts.sort((a, b) => a.start - b.start);
   let out = "";
   let at = 0;
   for (const c of cuts) {
-    if (c.start < at) {
-      at = Math.max(at, c.end);
-      continue;
-    }
-    out += text.slice(at, c.start);
-    at = c.end;
+    out += text.slice(at, Math.max(at, c.start)) + (c.start >= at ? c.keep : "");
+    at = Math.max(at, c.end);
   }
-  return out + text.slice(at);
+  out += text.slice(at);
+  // A page that ended without a line break still does, when its last line went.
+  if (!text.endsWith("\n") && at === text.length && /[^\s][ \t]*\r?\n$/.test(out.slice(body))) out = out.slice(0, out.endsWith("\r\n") ? -2 : -1);
+  return out;
 }
 
 /** `export const|let|var|function|class Name` at the start of a statement in an ESM block. */
@@ -205,7 +342,7 @@ function aliasExports(text: string, names: string[]): { start: number; end: numb
       const body = text.slice(st.start, st.end);
       if (!names.some((n) => n !== st.declared && uses(body, n))) continue;
       taken.add(st.start);
-      out.push(wholeLines(text, st.start, st.end));
+      out.push({ start: st.start, end: st.end });
       if (!names.includes(st.declared)) names.push(st.declared);
       grew = true;
     }
@@ -329,7 +466,7 @@ function tagUses(text: string, names: readonly string[]): { start: number; end: 
       continue;
     }
     const end = elementEnd(text, m.index, m[1] as string);
-    out.push(wholeLines(text, m.index, end));
+    out.push({ start: m.index, end });
     from = end;
   }
   return out;

@@ -37,7 +37,7 @@ export const filesystemTool = defineTool({
   output: filesystemOutput,
   annotations: { ...READ_ONLY_TOOL, title: "Query docs filesystem" },
   run: async (args, ctx) => {
-    const [ran, commit] = await Promise.all([runShell(ctx, { command: args.command }), readerCommit(ctx.runtime, ctx.request, ctx.state)]);
+    const [ran, commit] = await Promise.all([runShell(ctx, { command: args.command }), readerCommit(ctx.runtime, ctx.state)]);
     const r = args.maxChars === undefined ? ran : withinChars(ran, args.maxChars);
     const reads = shellReads(args.command, ctx.state.view);
     const provenance = provenanceOf(commit, reads.map((read) => new Date(read.lastModified)));

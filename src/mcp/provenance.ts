@@ -4,7 +4,6 @@ import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import type { SiteView } from "../vfs/view.js";
 import type { DocsRuntime, ReaderState } from "../engine/runtime.js";
-import { type RequestContext, visibilityKey } from "../vfs/request-context.js";
 import { GitHead } from "./git-head.js";
 
 /** The `_meta` key of a tool result's provenance (a prefix of our own, as MCP asks of `_meta` keys). */
@@ -69,35 +68,80 @@ export function currentCommit(runtime: DocsRuntime): Promise<string | undefined>
   return cache.current();
 }
 
-/** Reader classes whose shown commit is remembered (`ReaderCommits`): far more than a site has group combinations. */
-const REMEMBERED_CLASSES = 4_096;
+/** Views whose shown commit is remembered (`ViewCommits`): far more than a site's readers see
+ *  apart at once (one per visibility class at most, and readers who see the same share one). */
+const REMEMBERED_VIEWS = 4_096;
+/** Bits of the set of views forgotten (`ForgottenViews`): 512 KiB; past a million views
+ *  forgotten, about one new view in seven is taken for a forgotten one (shown no commit). */
+const FORGOTTEN_BITS = 1 << 22;
 
 /**
- * The commit each class of reader is shown. The checkout's commit moves with every commit,
- * including one that touches only pages a reader may not read: shown as it is, a reader would
- * learn that restricted pages changed, and when. So a reader is shown the commit that was
- * current when what they see last changed: when the commit moves and nothing the reader sees
- * has changed since they were last shown one (their files, as their view has them: paths,
- * sizes, times; their navigation outline), they keep the one they had, whose checkout held the
- * same of what they may read. Kept per visibility class (readers who see the same), so two
- * readers who may read the same pages are shown the same commit.
+ * The commit shown with each view. The checkout's commit moves with every commit, including one
+ * that touches only pages a reader may not read: shown as it is, a reader would learn that
+ * restricted pages changed, and when. So a reader is shown the commit that was current when
+ * what they see became what it is: the commit current when their view (their files as their
+ * view has them: paths, sizes, times; their navigation outline, as `viewFingerprint` digests
+ * it) was first seen. Kept by view, not by reader: readers who see the same are shown the same
+ * commit, however many classes of readers there are.
+ *
+ * At most `capacity` views are remembered, the least recently shown forgotten first. A view
+ * forgotten and seen again is shown no commit (never the commit then current, which could have
+ * moved with pages its readers may not read): the forgotten views are kept as a set with no
+ * false negatives (`ForgottenViews`); a view taken for a forgotten one by mistake is shown no
+ * commit too.
  */
-class ReaderCommits {
-  private readonly shown = new Map<string, { readonly commit: string | undefined; readonly fingerprint: string }>();
+export class ViewCommits {
+  private readonly shown = new Map<string, string | undefined>();
+  private readonly forgotten: ForgottenViews;
 
-  commitFor(visibility: string, head: string | undefined, fingerprint: () => string): string | undefined {
-    const seen = this.shown.get(visibility);
-    if (seen !== undefined && seen.commit === head) return head;
-    const now = fingerprint();
-    if (seen !== undefined && seen.fingerprint === now) return seen.commit;
-    this.shown.delete(visibility);
-    this.shown.set(visibility, { commit: head, fingerprint: now });
-    while (this.shown.size > REMEMBERED_CLASSES) this.shown.delete(this.shown.keys().next().value as string);
+  constructor(
+    private readonly capacity: number = REMEMBERED_VIEWS,
+    forgottenBits: number = FORGOTTEN_BITS,
+  ) {
+    this.forgotten = new ForgottenViews(forgottenBits);
+  }
+
+  /** The commit shown with the view `fingerprint` (a hex digest), `head` the checkout's now. */
+  commitFor(fingerprint: string, head: string | undefined): string | undefined {
+    if (this.shown.has(fingerprint)) {
+      const commit = this.shown.get(fingerprint);
+      this.shown.delete(fingerprint);
+      this.shown.set(fingerprint, commit);
+      return commit;
+    }
+    if (this.forgotten.has(fingerprint)) return undefined;
+    this.shown.set(fingerprint, head);
+    while (this.shown.size > this.capacity) {
+      const oldest = this.shown.keys().next().value as string;
+      this.shown.delete(oldest);
+      this.forgotten.add(oldest);
+    }
     return head;
   }
 }
 
-const READER_COMMITS = new WeakMap<DocsRuntime, ReaderCommits>();
+/** A set of hex digests with no false negatives (a Bloom filter, four probes taken from the digest). */
+class ForgottenViews {
+  private readonly bits: Uint32Array;
+
+  constructor(private readonly size: number) {
+    this.bits = new Uint32Array(Math.ceil(size / 32));
+  }
+
+  add(digest: string): void {
+    for (const i of this.probes(digest)) this.bits[i >>> 5] = (this.bits[i >>> 5] as number) | (1 << (i & 31));
+  }
+
+  has(digest: string): boolean {
+    return this.probes(digest).every((i) => ((this.bits[i >>> 5] as number) & (1 << (i & 31))) !== 0);
+  }
+
+  private probes(digest: string): number[] {
+    return [0, 8, 16, 24].map((at) => Number.parseInt(digest.slice(at, at + 8), 16) % this.size);
+  }
+}
+
+const VIEW_COMMITS = new WeakMap<DocsRuntime, ViewCommits>();
 /** Each view's fingerprint, made once (a view never changes; a reload makes new ones). */
 const FINGERPRINTS = new WeakMap<SiteView, string>();
 
@@ -117,14 +161,14 @@ function viewFingerprint(state: Pick<ReaderState, "view" | "outline">): string {
 }
 
 /**
- * The commit shown to a request's reader: the checkout's, unless it moved while nothing they
- * may read changed (`ReaderCommits`), so provenance tells a reader nothing of restricted pages.
+ * The commit shown to a request's reader: the checkout's when their view was first seen
+ * (`ViewCommits`), so provenance tells a reader nothing of restricted pages.
  */
-export async function readerCommit(runtime: DocsRuntime, request: RequestContext, state: Pick<ReaderState, "view" | "outline">): Promise<string | undefined> {
+export async function readerCommit(runtime: DocsRuntime, state: Pick<ReaderState, "view" | "outline">): Promise<string | undefined> {
   const head = await currentCommit(runtime);
-  let commits = READER_COMMITS.get(runtime);
-  if (commits === undefined) READER_COMMITS.set(runtime, (commits = new ReaderCommits()));
-  return commits.commitFor(visibilityKey(request), head, () => viewFingerprint(state));
+  let commits = VIEW_COMMITS.get(runtime);
+  if (commits === undefined) VIEW_COMMITS.set(runtime, (commits = new ViewCommits()));
+  return commits.commitFor(viewFingerprint(state), head);
 }
 
 /** A result's provenance from its commit and the modification times of what it read. */

@@ -49,7 +49,7 @@ export const searchTool = defineTool({
     const { maxChars, ...search } = args;
     const found = await searchAnswer(ctx, search);
     if (!found.ok) return found;
-    const commit = await readerCommit(ctx.runtime, ctx.request, ctx.state);
+    const commit = await readerCommit(ctx.runtime, ctx.state);
     const answer = toolResult(found.value, commit);
     return success(withApp(maxChars === undefined ? answer : withinChars(answer, args.query, ctx.runtime.names, maxChars), ctx));
   },

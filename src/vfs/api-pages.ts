@@ -59,6 +59,10 @@ export interface SpecTimes {
 
 export interface ApiPagesResult {
   readonly pages: readonly Page[];
+  /** Generated pages whose path a file takes (`ApiPagePlan.behind`): the site places each behind
+   *  that file, for readers who may not read it. They have no `ApiPageInfo`: the path's facts
+   *  (playground, relay) answer for the file's page. */
+  readonly behind: readonly Page[];
   /** MDX pages that document an operation (front matter `openapi`), with its reference shown
    *  after the prose (`documentedPage`): they replace the pages read from disk. */
   readonly documented: readonly Page[];
@@ -92,7 +96,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options));
   }
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
-  const plan = planApiPages({ refs, specs, frontMatter, pageExists });
+  const plan = planApiPages({ refs, specs, frontMatter, pageExists, pageFileAt: (p) => diskPages.has(p) });
   diagnostics.push(...plan.diagnostics);
 
   const pages: Page[] = [];
@@ -100,7 +104,8 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const infos = new Map<string, ApiPageInfo>();
   // Most operations carry no `x-svc.metadata`: one playground for all of them.
   const plainPlayground = resolvePlayground(settings, readPageMeta({}));
-  for (const planned of plan.pages) {
+  const behind: Page[] = [];
+  for (const planned of [...plan.pages, ...plan.behind]) {
     const item = planned.item;
     let parts: PageParts;
     let info: ApiPageInfo;
@@ -138,8 +143,14 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     }
     const specTimes = options.specTimes;
     const source = item.spec.source;
-    pages.push(generatedPage(planned.pagePath, parts, (access) => specTimes?.resolve?.(source, access)));
+    const page = generatedPage(planned.pagePath, parts, (access) => specTimes?.resolve?.(source, access));
+    // The navigation entry's place is the path's, whichever page a reader gets there.
     if (planned.placement !== undefined) placements.set(planned.pagePath, planned.placement);
+    if (plan.behind.includes(planned)) {
+      behind.push(page);
+      continue;
+    }
+    pages.push(page);
     infos.set(planned.pagePath, info);
   }
   const documented: Page[] = [];
@@ -169,7 +180,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       anchors: parameterAnchors(fm.operation),
     });
   }
-  return { pages, documented, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
+  return { pages, behind, documented, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
 }
 
 /**

@@ -190,6 +190,13 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
     files.set(page.file.path, page.file);
     pages.set(page.path, page);
   }
+  // A generated page whose path a file takes stands behind that file's page (last, after an
+  // `x.md` beside it): a reader who may read none of them gets it, as on the site without them.
+  // Its file is in no table: the reader's view takes it from here.
+  for (const page of generated?.behind ?? []) {
+    if (!pages.has(page.path)) continue;
+    shadowed.set(page.path, [...(shadowed.get(page.path) ?? []), page]);
+  }
   const navPages = new Map(config.navPages);
   for (const [path, placement] of generated?.placements ?? []) if (!navPages.has(path)) navPages.set(path, placement);
   const sections = generated === undefined ? config.sections : withApiPages(config.sections, generated.api.plan.nav, navPages);
@@ -287,7 +294,8 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
     // A page that documents an operation (front matter `openapi`), before or after the edit,
     // takes the API reference with it (its spec, its shown reference, conflicts): load again,
     // reusing every unchanged page and spec.
-    if (result.page?.meta.openapi !== undefined || prev.site.pages.get(pagePath)?.meta.openapi !== undefined) {
+    // So does a page at a generated page's path (the generated page stands behind it).
+    if (result.page?.meta.openapi !== undefined || prev.site.pages.get(pagePath)?.meta.openapi !== undefined || pagesAt(prev.site, pagePath).some((p) => p.generated)) {
       return loadSite(prev.site.root, log, forgetting(prev, [...changed, ...expanded]), prev.options);
     }
     if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);

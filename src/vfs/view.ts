@@ -98,16 +98,29 @@ export class SiteView implements IFileSystem {
       visible.set(f.path, mine.file);
       if (mine.page !== undefined) variantPages.set(mine.file, mine.page);
     }
+    // A generated API page behind a file at its path (`ApiPagePlan.behind`) is the reader's when
+    // no page before it on its page path is: its file is in no table of its own.
+    for (const [path, behind] of site.shadowed ?? []) {
+      const all = pagesAt(site, path);
+      for (const [k, page] of all.entries()) {
+        if (!page.generated || !canRead(page.file.access, reader, mode)) continue;
+        if (all.slice(0, k).some((p) => visible.has(p.file.path))) continue;
+        if (behind.includes(page)) visible.set(page.file.path, page.file);
+      }
+    }
     const sorted = [...visible.values()].sort((a, b) => compareBytes(a.path, b.path));
     this.files = sorted;
     this.byPath = new Map(sorted.map((f) => [f.path, f]));
     const pages = new Map<string, Page>();
     for (const path of site.pages.keys()) {
       // The first page of the path this reader may read (`a.md` when `a.mdx` is not theirs).
-      for (const page of pagesAt(site, path)) {
+      const all = pagesAt(site, path);
+      for (const page of all) {
         const file = this.byPath.get(page.file.path);
         if (file === undefined) continue;
         const mine = file === page.file ? page : variantPages.get(file);
+        // The file at that path is another page's (a generated page behind this one).
+        if (mine === undefined && all.some((p) => p.file === file)) continue;
         if (mine?.path === path) pages.set(path, mine);
         break;
       }

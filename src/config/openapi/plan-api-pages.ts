@@ -60,6 +60,10 @@ export interface ApiPagePlan {
   /** Remote specs that were not fetched: their entries are neither generated nor reported. */
   readonly unverified: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
+  /** Generated pages whose path a file of the repository takes (`api-page-taken`): not pages of
+   *  the site, but the page a reader who may not read that file gets there, as on the site
+   *  without it (the site places them behind the file, `Site.shadowed`). */
+  readonly behind: readonly PlannedApiPage[];
 }
 
 /** An MDX page's API reference from front matter. */
@@ -80,6 +84,9 @@ export interface PlanInput {
   readonly frontMatter: readonly FrontMatterReference[];
   /** Whether a page file exists for a page path (`/guides/setup`). */
   readonly pageExists: (pagePath: string) => boolean;
+  /** Whether that page file is the page path's own `.mdx`/`.md` (not `<path>/index`): the
+   *  generated page then stands behind it (`ApiPagePlan.behind`). Absent: never. */
+  readonly pageFileAt?: (pagePath: string) => boolean;
 }
 
 /** Every spec source the plan needs: referenced by an element, `api.*`, or named in an entry. */
@@ -119,8 +126,8 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   planWholeSpecs(input.refs, specs, table, explicit);
   const frontMatter = planFrontMatter(input, specs, diagnostics);
   resolveFrontMatterConflicts(frontMatter, table, explicit, diagnostics);
-  leaveOutTakenPaths(input, table, diagnostics);
-  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, unverified: specs.unverified, diagnostics };
+  const behind = leaveOutTakenPaths(input, table, diagnostics);
+  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, unverified: specs.unverified, diagnostics, behind };
 }
 
 /** The specs the plan works with, by source, and what loading them found. */
@@ -360,18 +367,27 @@ function resolveFrontMatterConflicts(frontMatter: ReadonlyMap<string, FrontMatte
   }
 }
 
-/** Phase 6: a real file at a generated page's path wins; say so (its URL would otherwise be ambiguous). */
-function leaveOutTakenPaths(input: PlanInput, table: PageTable, diagnostics: Diagnostic[]): void {
+/**
+ * Phase 6: a real file at a generated page's path wins; say so (its URL would otherwise be
+ * ambiguous). For readers who may not read the file it does not exist, so the generated page
+ * is theirs: returned to stand behind the file (a `<path>/index` file has a page path of its
+ * own, and the generated page is left out).
+ */
+function leaveOutTakenPaths(input: PlanInput, table: PageTable, diagnostics: Diagnostic[]): PlannedApiPage[] {
+  const behind: PlannedApiPage[] = [];
   for (const [path, page] of table.pages) {
     if (!input.pageExists(path)) continue;
     table.pages.delete(path);
+    const own = input.pageFileAt?.(path) === true;
+    if (own) behind.push(page);
     diagnostics.push({
       severity: "warning",
       file: `${path.slice(1)}.mdx`,
-      message: `this file takes the path of the generated page for ${itemLabel(page.item)}; the generated page is left out`,
+      message: `this file takes the path of the generated page for ${itemLabel(page.item)}; ${own ? "readers who may not read the file get the generated page" : "the generated page is left out"}`,
       code: API_CODES.pageTaken,
     });
   }
+  return behind;
 }
 
 function itemKey(item: ApiPageItem): string {

@@ -125,7 +125,8 @@ function expand(
 /**
  * `body` without the imports of files `include` refuses, and without the tags that use them. It
  * is asked only about files whose names the body uses as tags (an unused import changes no text
- * search keeps, so it adds no variant), and not about the files being inlined above (a cycle).
+ * search keeps, so it adds no variant; but see `COMMENT_RE`), and not about the files being
+ * inlined above (a cycle).
  * Every file asked about, named imports included, is one the expansion depends on: a change to
  * its rule changes the text (`isCurrent`).
  */
@@ -145,7 +146,10 @@ function withoutRefused(
       refused.push(statement);
       continue;
     }
-    if (!MDX_SOURCE_RE.test(statement.source) || !statement.names.some((n) => body.includes(`<${n}`))) continue;
+    // An import whose names no tag uses changes no text search keeps (no variant for it), unless
+    // the body has comments: left out, it can take its ESM block's comments with it
+    // (`removeImports`), and search holds what the reader can `cat`.
+    if (!MDX_SOURCE_RE.test(statement.source) || (!statement.names.some((n) => body.includes(`<${n}`)) && !COMMENT_RE.test(body))) continue;
     const path = resolveImport(dir, statement.source);
     if (path === undefined) continue;
     const file = files.fileAt(path);
@@ -156,6 +160,9 @@ function withoutRefused(
   }
   return refused.length === 0 ? body : removeImports(body, refused);
 }
+
+/** A comment could share an ESM block with an unused import, and go with it. */
+const COMMENT_RE = /\/\/|\/\*/;
 
 /** An import path as a file of the site: `/snippets/a.mdx` from the root, `./a.mdx` from the page's folder. */
 function resolveImport(dir: string, spec: string): string | undefined {

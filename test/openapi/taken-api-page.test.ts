@@ -1,0 +1,126 @@
+/**
+ * An MDX file at the path where the API reference generates a page (`api-page-taken`) wins for
+ * its readers; a reader who may not read it gets the generated page, exactly as on the site
+ * without the file (issue 25: the generated page was left out for every reader, so its absence
+ * told anonymous readers that a restricted file stood there). Compared whole, between the two
+ * sites: the filesystem (`find`, `cat`, `ls -l`, `wc -c`), search, the navigation outline.
+ */
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import { ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
+import { localContext } from "../../src/vfs/request-context.js";
+import { connect } from "../helpers/mcp.js";
+
+const WHEN = new Date("2026-06-01T10:00:00Z");
+const LATER = new Date("2026-07-01T10:00:00Z");
+const FILES: Record<string, string> = {
+  "docs.json": JSON.stringify({
+    name: "Acme",
+    navigation: { groups: [{ group: "Guides", pages: ["intro"] }, { group: "API", openapi: "openapi.json", pages: ["GET /events", "GET /orders"] }] },
+  }),
+  "openapi.json": JSON.stringify({
+    openapi: "3.0.3",
+    info: { title: "Shop", version: "1" },
+    servers: [{ url: "https://api.example.com" }],
+    paths: {
+      "/events": { get: { summary: "List events", responses: { "200": { description: "The events of the shop" } } } },
+      "/orders": { get: { summary: "List orders", responses: { "200": { description: "The orders" } } } },
+    },
+  }),
+  "intro.mdx": "---\ntitle: Intro\n---\nWelcome to the shop events.\n",
+};
+const TAKEN = "api-reference/list-events.mdx";
+const STAFF_PAGE = "---\ntitle: Event runbook\ngroups: [staff]\n---\nDrain the event queue before a shop release.\n";
+
+const dirs: string[] = [];
+const runtimes: DocsRuntime[] = [];
+async function load(files: Record<string, string>): Promise<DocsRuntime> {
+  const dir = mkdtempSync(join(tmpdir(), "svc-mcp-taken-"));
+  dirs.push(dir);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+    const when = path === TAKEN ? LATER : WHEN;
+    utimesSync(join(dir, path), when, when);
+  }
+  const runtime = await DocsRuntime.load({ root: dir });
+  runtimes.push(runtime);
+  return runtime;
+}
+
+let withFile: DocsRuntime;
+let without: DocsRuntime;
+beforeAll(async () => {
+  withFile = await load({ ...FILES, [TAKEN]: STAFF_PAGE });
+  without = await load(FILES);
+});
+afterAll(async () => {
+  await Promise.all(runtimes.map((r) => r.close()));
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const SHELL = "find / -type f | sort; ls -l /api-reference; wc -c /api-reference/*; cat /api-reference/list-events.mdx | head -12";
+const run = (runtime: DocsRuntime, reader: Reader, command: string) => runtime.readerState(localContext(reader)).shell.run(command);
+
+async function searches(runtime: DocsRuntime, reader: Reader): Promise<unknown[]> {
+  const client = await connect(runtime, reader);
+  try {
+    const out: unknown[] = [];
+    for (const query of ["list events", "shop events", "event queue", "orders"]) out.push((await client.call("search_acme", { query })).structuredContent);
+    return out;
+  } finally {
+    await client.close();
+  }
+}
+
+describe("a restricted MDX file at a generated API page's path", () => {
+  it("leaves a reader who may not read it the generated page: files, search and navigation as on the site without the file", async () => {
+    const got = await run(withFile, ANONYMOUS, SHELL);
+    expect(got).toEqual(await run(without, ANONYMOUS, SHELL));
+    expect(got.stdout.split("\n").slice(0, 8)).toEqual([
+      "/api-reference/list-events.mdx",
+      "/api-reference/list-orders.mdx",
+      "/intro.mdx",
+      "/openapi.json",
+      "/skill.md",
+      "total 8",
+      "-r--r--r-- 1 root root 797 Jun  1 10:00 list-events.mdx",
+      "-r--r--r-- 1 root root 785 Jun  1 10:00 list-orders.mdx",
+    ]);
+    expect(await searches(withFile, ANONYMOUS)).toEqual(await searches(without, ANONYMOUS));
+    expect(withFile.readerState(localContext(ANONYMOUS)).outline).toEqual(without.readerState(localContext(ANONYMOUS)).outline);
+  });
+
+  it("is, for its readers, the file and its page, and check still says the file takes the path", async () => {
+    expect(await run(withFile, readerWithGroups(["staff"]), "cat /api-reference/list-events.mdx")).toEqual({ stdout: STAFF_PAGE, stderr: "", exitCode: 0, truncated: false });
+    const staff = await connect(withFile, readerWithGroups(["staff"]));
+    try {
+      const hits = (await staff.call("search_acme", { query: "event queue" })).structuredContent as { results: { path: string; title: string }[] };
+      expect(hits.results.map((h) => [h.path, h.title])).toEqual([
+        ["/api-reference/list-events", "Event runbook"],
+        ["/intro", "Intro"],
+      ]);
+    } finally {
+      await staff.close();
+    }
+    expect(withFile.site.diagnostics.map((d) => [d.code, d.file, d.message])).toEqual([
+      ["api-page-taken", TAKEN, "this file takes the path of the generated page for GET /events (openapi.json); readers who may not read the file get the generated page"],
+    ]);
+  });
+
+  it("follows edits of the file: opened to everyone it is everyone's page; removed, the generated page is back", async () => {
+    const runtime = await load({ ...FILES, [TAKEN]: STAFF_PAGE });
+    const root = runtime.site.root;
+    const generated = (await run(without, ANONYMOUS, "cat /api-reference/list-events.mdx")).stdout;
+    writeFileSync(join(root, TAKEN), STAFF_PAGE.replace("groups: [staff]\n", ""));
+    await runtime.applyChanges([TAKEN]);
+    expect((await run(runtime, ANONYMOUS, "cat /api-reference/list-events.mdx")).stdout).toBe(STAFF_PAGE.replace("groups: [staff]\n", ""));
+    rmSync(join(root, TAKEN));
+    await runtime.applyChanges([TAKEN]);
+    expect((await run(runtime, ANONYMOUS, "cat /api-reference/list-events.mdx")).stdout).toBe(generated);
+    expect((await run(runtime, readerWithGroups(["staff"]), "cat /api-reference/list-events.mdx")).stdout).toBe(generated);
+  });
+});
