@@ -117,6 +117,22 @@ export interface ApiSpec {
   /** Document-level servers (filled), for the relay's allow-list. */
   readonly servers: readonly string[];
   readonly operations: readonly ApiOperation[];
+  /** `components.schemas`, dereferenced, in the document's order: what front matter
+   *  `openapi-schema` pages show. */
+  readonly schemas: readonly ApiSchemaComponent[];
+}
+
+/** One entry of `components.schemas`. */
+export interface ApiSchemaComponent {
+  /** The key (`RefundResponse`). */
+  readonly name: string;
+  readonly schema: JsonSchema;
+  /**
+   * Who may read it when the spec restricts parts (`x-svc` `metadata.groups`): readers in one of
+   * these groups (empty: no reader), as the mounted spec keeps it for them (`pruneSpec` drops a
+   * component reachable only from parts a reader may not read). Absent: every reader of the spec.
+   */
+  readonly groups?: readonly string[];
 }
 
 /** `GET /users` or `WEBHOOK newPet`. */
