@@ -1,10 +1,13 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import { ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { startBridge } from "../bridge/harness.js";
 import { runCli } from "../helpers/cli.js";
-import { writeRepo } from "./helpers.js";
+import { loadSite, reloadSite } from "../../src/vfs/load-site.js";
+import { lines, writeRepo } from "./helpers.js";
 
 /**
  * Front matter `openapi-schema` (issue 24): a page documents a data model of `components.schemas`
@@ -158,5 +161,31 @@ describe("openapi-schema front matter", () => {
     } finally {
       await h.close();
     }
+  });
+});
+
+describe("openapi-schema against the specs docs.json names", () => {
+  it("takes the one spec holding the name, or the first by file name with a warning; an edit of the page reloads it", async () => {
+    const other = { ...spec, info: { title: "Other", version: "1" }, paths: {} };
+    const root = writeRepo({
+      "docs.json": { name: "Payments", api: { openapi: ["b/openapi.json", "a/other.json"] }, navigation: { pages: ["refund", "customer"] } },
+      "refund.mdx": page("Refund payload", "Refund"),
+      "customer.mdx": page("Customer payload", "b/openapi.json Customer"),
+      "b/openapi.json": spec,
+      "a/other.json": { ...other, components: { schemas: { Refund: { type: "object", properties: { other_id: { type: "string" } } } } } },
+    });
+    const first = await loadSite(root);
+    expect(lines(first.site)).toEqual([
+      'refund.mdx:3 openapi-schema: warning: several specs have a schema "Refund" (a/other.json, b/openapi.json): the page shows a/other.json\'s; name one as "<spec file> Refund"',
+    ]);
+    expect(first.site.pages.get("/refund")?.body).toContain("- `other_id` `string`\n");
+    expect(first.site.pages.get("/customer")?.body).toContain("## Customer\n");
+    writeFileSync(join(root, "refund.mdx"), page("Refund payload", "b/openapi.json Refund"));
+    const edited = await reloadSite(first, ["refund.mdx"]);
+    expect(lines(edited.site)).toEqual([]);
+    expect(edited.site.pages.get("/refund")?.body).toContain("- `refund_id` `string` required: The refund's id.\n");
+    writeFileSync(join(root, "refund.mdx"), "---\ntitle: Refund payload\n---\n\nNo schema any more.\n");
+    const plain = await reloadSite(edited, ["refund.mdx"]);
+    expect(plain.site.pages.get("/refund")?.file.text).toBe("---\ntitle: Refund payload\n---\n\nNo schema any more.\n");
   });
 });
