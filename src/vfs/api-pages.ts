@@ -11,12 +11,17 @@ import {
   type FrontMatterReference,
   type FrontMatterSchema,
   type FrontMatterSchemaReference,
+  type ApiPagePlan,
   planApiPages,
   specSourcesToLoad,
 } from "../config/openapi/plan-api-pages.js";
 import { resolvePlayground } from "../config/openapi/playground.js";
 import { channelPageParts, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext, schemaReference } from "../config/openapi/render-page.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
+import type { ApiSpec } from "../config/openapi/model.js";
+import { parseDocument } from "../config/openapi/parse-document.js";
+import { metadataParts } from "../config/openapi/restricted-parts.js";
+import { type RestrictedPart, schemaReaders } from "../config/openapi/schema-components.js";
 import { createOpenapiValidator, type OpenapiValidator } from "../config/openapi/validate-openapi.js";
 import { readPageMeta, UNMATCHABLE_GROUP } from "../config/page-meta.js";
 import type { PagePlacement } from "../config/site-config.js";
@@ -184,11 +189,12 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       anchors: parameterAnchors(fm.operation),
     });
   }
+  const schemaAccess = schemaAccessOf(plan, diskPages, options.specFiles);
   for (const fm of plan.schemas.values()) {
     const page = diskPages.get(fm.pagePath);
     if (page === undefined || plan.frontMatter.has(fm.pagePath)) continue;
     const specTimes = options.specTimes;
-    const shown = schemaDocumentedPage(page, fm, (access) => specTimes?.resolve?.(fm.spec.source, access));
+    const shown = schemaDocumentedPage(page, fm, schemaAccess(fm), (access) => specTimes?.resolve?.(fm.spec.source, access));
     if (shown === undefined) {
       const line = frontMatterKeyLine(page.file.text, "openapi-schema");
       diagnostics.push({
@@ -236,13 +242,47 @@ function documentedPage(page: Page, fm: FrontMatterOperation, ctx: RenderContext
  * as `documentedPage` appends an operation. Undefined when not every reader of the page may read
  * the schema in their copy of the spec (`ApiSchemaComponent.groups`).
  */
-function schemaDocumentedPage(page: Page, fm: FrontMatterSchema, specTimeFor: (access: Access) => Date | undefined): Page | undefined {
+function schemaDocumentedPage(page: Page, fm: FrontMatterSchema, schemaAccess: Access, specTimeFor: (access: Access) => Date | undefined): Page | undefined {
   const authored = page.authored ?? page;
-  const groups = fm.schema.groups;
-  // A schema no reader's copy keeps is readable by no one: a group no reader holds says so.
-  const schemaAccess: Access = groups === undefined ? {} : { groups: groups.length > 0 ? groups : [UNMATCHABLE_GROUP] };
   if (!readersCover(authored.file.access, schemaAccess)) return undefined;
   return withReference(authored, () => schemaReference(fm.spec, fm.schema), specTimeFor);
+}
+
+/**
+ * Who may read each schema of a spec in their own copy of its file, by the rule `specVariants`
+ * cuts the file by: the spec's restricted parts (`x-svc` `metadata.groups`) and the operations
+ * MDX pages with `groups` document (`schemaReaders`). Worked out per spec, and only for specs a
+ * schema page names: parsing the file again is paid only when some part is restricted. A spec
+ * with restricted parts and no mounted file (a remote one) shows none of its schemas (fail closed).
+ */
+function schemaAccessOf(plan: ApiPagePlan, pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<string, SiteFile> | undefined): (fm: FrontMatterSchema) => Access {
+  const bySpec = new Map<string, ReadonlyMap<string, readonly string[]> | undefined>();
+  const nobody: Access = { groups: [UNMATCHABLE_GROUP] };
+  const readersOf = (spec: ApiSpec): ReadonlyMap<string, readonly string[]> | undefined => {
+    const restricted: RestrictedPart[] = [];
+    for (const { part, metadata } of metadataParts(spec)) {
+      const meta = readPageMeta(metadata);
+      if (meta.groups !== undefined && meta.public !== true) restricted.push({ part, groups: meta.groups });
+    }
+    for (const fm of plan.frontMatter.values()) {
+      const access = pages.get(fm.pagePath)?.file.access;
+      if (fm.spec.source !== spec.source || access?.groups === undefined || access.public === true) continue;
+      const op = fm.operation;
+      restricted.push({ part: op.kind === "webhook" ? ["webhooks", op.path] : ["paths", op.path, op.method.toLowerCase()], groups: access.groups });
+    }
+    if (restricted.length === 0) return new Map();
+    const text = specFiles?.get(`/${spec.source}`)?.text;
+    const parsed = text !== undefined ? parseDocument(text) : undefined;
+    return parsed?.ok === true ? schemaReaders(parsed.document, restricted) : undefined;
+  };
+  return (fm) => {
+    if (!bySpec.has(fm.spec.source)) bySpec.set(fm.spec.source, readersOf(fm.spec));
+    const readers = bySpec.get(fm.spec.source);
+    if (readers === undefined) return nobody;
+    const groups = readers.get(fm.schema.name);
+    // A schema no reader's copy keeps is readable by no one: a group no reader holds says so.
+    return groups === undefined ? {} : { groups: groups.length > 0 ? groups : [UNMATCHABLE_GROUP] };
+  };
 }
 
 /** The author's page followed by a reference rendered when first read (its size counts both;

@@ -189,3 +189,26 @@ describe("openapi-schema against the specs docs.json names", () => {
     expect(plain.site.pages.get("/refund")?.file.text).toBe("---\ntitle: Refund payload\n---\n\nNo schema any more.\n");
   });
 });
+
+describe("openapi-schema and an operation restricted by the MDX page documenting it", () => {
+  it("a schema only that operation uses is cut from other readers' spec, so it is not on an open page either", async () => {
+    const { "x-svc": _rule, ...audit } = spec.paths["/audit"].get;
+    const open = { ...spec, paths: { ...spec.paths, "/audit": { get: audit } } };
+    const root = writeRepo({
+      "docs.json": { name: "Payments", navigation: { pages: ["audit-log", "audit", "refund"] } },
+      "audit-log.mdx": '---\ntitle: Audit log\ngroups: [staff]\nopenapi: "GET /audit"\n---\n',
+      "audit.mdx": page("Audit payload", "AuditEntry"),
+      "refund.mdx": page("Refund payload", "Refund"),
+      "api/openapi.json": open,
+    });
+    const rt = await DocsRuntime.load({ root });
+    const run = async (reader: Reader, command: string): Promise<string> => (await rt.readerState(localContext(reader)).shell.run(command)).stdout;
+    expect(await run(ANONYMOUS, "grep -c AUDITWORD /api/openapi.json /audit.mdx")).toBe("/api/openapi.json:0\n/audit.mdx:0\n");
+    expect(await run(readerWithGroups(["staff"]), "grep -c AUDITWORD /api/openapi.json /audit.mdx")).toBe("/api/openapi.json:1\n/audit.mdx:0\n");
+    expect(await run(ANONYMOUS, "grep -c refund_id /refund.mdx")).toBe("2\n");
+    expect(lines(rt.site)).toEqual([
+      'audit.mdx:3 openapi-schema: warning: schema "AuditEntry" (api/openapi.json) is used only by operations restricted to groups that not every reader of this page is in: it is not shown on the page',
+    ]);
+    await rt.close();
+  });
+});

@@ -7,7 +7,7 @@ import { cutRefsIntoRestricted } from "./restricted-refs.js";
 import type { ApiSpec } from "./model.js";
 import { readOperations, readServers } from "./operations.js";
 import { parseDocument } from "./parse-document.js";
-import { readSchemaComponents, schemaReaders } from "./schema-components.js";
+import { readSchemaComponents } from "./schema-components.js";
 import type { SpecCache } from "./spec-cache.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
 import { type OpenapiValidator, pointerToPath } from "./validate-openapi.js";
@@ -85,8 +85,6 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     const more = outside.length > 5 ? ` (and ${outside.length - 5} more)` : "";
     return done({ ok: false, message: `invalid OpenAPI ${type.raw} document: ${shown.join("; ")}${more}` });
   }
-  // Before dereferencing, which rewrites the document in place.
-  const readers = schemaReaders(document);
   let resolved: Dereferenced;
   try {
     resolved = await dereferenceDocument(cut.document, location);
@@ -104,7 +102,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     ...(description !== undefined ? { description } : {}),
     servers: readServers(deref.servers),
     operations: readOperations(deref, problems),
-    schemas: readSchemaComponents(deref, readers),
+    schemas: readSchemaComponents(deref),
   };
   return done({ ok: true, spec, warnings: [...cut.warnings, ...resolved.warnings] }, resolved.selfContained);
 }

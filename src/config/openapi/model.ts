@@ -127,12 +127,6 @@ export interface ApiSchemaComponent {
   /** The key (`RefundResponse`). */
   readonly name: string;
   readonly schema: JsonSchema;
-  /**
-   * Who may read it when the spec restricts parts (`x-svc` `metadata.groups`): readers in one of
-   * these groups (empty: no reader), as the mounted spec keeps it for them (`pruneSpec` drops a
-   * component reachable only from parts a reader may not read). Absent: every reader of the spec.
-   */
-  readonly groups?: readonly string[];
 }
 
 /** `GET /users` or `WEBHOOK newPet`. */

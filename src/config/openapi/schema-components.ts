@@ -1,30 +1,30 @@
-import { readPageMeta } from "../page-meta.js";
 import type { ApiSchemaComponent } from "./model.js";
 import { pruneSpec, type Segments } from "./prune-spec.js";
-import { metadataPartsOfDocument } from "./restricted-parts.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** A part of a spec restricted to readers in one of `groups` (its `x-svc` rule, or the rule of
+ *  an MDX page documenting it: a reader must pass every entry naming the part). */
+export interface RestrictedPart {
+  readonly part: Segments;
+  readonly groups: readonly string[];
+}
+
 /**
- * Who may read each schema of `components.schemas`, decided on the document as written (before
- * it is dereferenced, which rewrites it in place) by the rule the mounted spec follows. A
- * reader's copy of the spec leaves out a component reachable only from parts that reader may not
- * read (`pruneSpec`), so a schema page may show a schema only to readers whose copy keeps it.
- * Reachability from a union of parts is the union of what each part reaches, so trying the
- * reader in no group and a reader in each one group the spec names is enough: a schema kept for
- * the first is open (absent from the result), otherwise readable by readers in the groups whose
- * one-group reader keeps it (possibly none). Most specs restrict nothing: an empty map, nothing pruned.
+ * Who may read each schema of `components.schemas` in their copy of the spec, on the document as
+ * written and the parts restricted in it, by the rule the mounted spec follows: a reader's copy
+ * leaves out a component reachable only from parts that reader may not read (`pruneSpec`), so a
+ * schema page may show a schema only to readers whose copy keeps it. Reachability from a union
+ * of parts is the union of what each part reaches, so trying the reader in no group and a
+ * reader in each one group named is enough: a schema kept for the first is open (absent from the
+ * result), otherwise readable by readers in the groups whose one-group reader keeps it (possibly
+ * none).
  */
-export function schemaReaders(written: Obj): Map<string, readonly string[]> {
+export function schemaReaders(written: Obj, restricted: readonly RestrictedPart[]): Map<string, readonly string[]> {
   const out = new Map<string, readonly string[]>();
   const names = isObj(written.components) && isObj(written.components.schemas) ? Object.keys(written.components.schemas) : [];
-  if (names.length === 0) return out;
-  const restricted = metadataPartsOfDocument(written, "openapi").flatMap((p) => {
-    const meta = readPageMeta(p.metadata);
-    return meta.groups !== undefined && meta.public !== true ? [{ part: p.part, groups: meta.groups }] : [];
-  });
-  if (restricted.length === 0) return out;
+  if (names.length === 0 || restricted.length === 0) return out;
   const keptFor = (groups: readonly string[]): Set<string> => {
     const removed: Segments[] = restricted.filter((r) => !r.groups.some((g) => groups.includes(g))).map((r) => r.part);
     const pruned = pruneSpec(written, removed).value;
@@ -36,14 +36,10 @@ export function schemaReaders(written: Obj): Map<string, readonly string[]> {
   return out;
 }
 
-/** The dereferenced `components.schemas` (`deref`, the document pages are built from), each with who may read it (`schemaReaders`). */
-export function readSchemaComponents(deref: Obj, readers: ReadonlyMap<string, readonly string[]>): ApiSchemaComponent[] {
+/** The dereferenced `components.schemas` (the document pages are built from), in order. */
+export function readSchemaComponents(deref: Obj): ApiSchemaComponent[] {
   const schemas = isObj(deref.components) && isObj(deref.components.schemas) ? deref.components.schemas : {};
-  return Object.entries(schemas).flatMap(([name, schema]) => {
-    if (!isObj(schema)) return [];
-    const groups = readers.get(name);
-    return [groups !== undefined ? { name, schema, groups } : { name, schema }];
-  });
+  return Object.entries(schemas).flatMap(([name, schema]) => (isObj(schema) ? [{ name, schema }] : []));
 }
 
 /** A front matter `openapi-schema` value read: `[<spec file>] <schema name>`. */
