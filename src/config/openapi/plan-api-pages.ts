@@ -5,7 +5,7 @@ import { toPagePath } from "../site-config.js";
 import { API_CODES } from "./api-codes.js";
 import { parseOperationEntry } from "./entry.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
-import { matchOperationEntry, resolveSpecName, type MatchContext } from "./match.js";
+import { findOperation, matchOperationEntry, resolveSpecName, type MatchContext } from "./match.js";
 import { type ApiOperation, type ApiSchemaComponent, type ApiSpec, operationLabel } from "./model.js";
 import { parseSchemaReference } from "./schema-components.js";
 import type { NavSpecElement, NavSpecReferences } from "./nav-references.js";
@@ -341,6 +341,26 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
     const found = ref.spec !== undefined ? { ...written, file: ref.spec } : written;
     const parsed = { ...found, method: found.method.toUpperCase() };
     const defaults = pageDefaults.get(ref.pagePath) ?? [...specs.openapi.keys(), ...[...specs.unavailable].filter((s) => !specs.asyncapi.has(s))];
+    // Several specs apply and the page names none: the platform "searches every uploaded
+    // specification", and "the first match wins based on alphabetical filename order" (its
+    // OpenAPI setup page). The page shows that one; the warning says so and how to choose.
+    if (parsed.file === undefined && defaults.length > 1 && !defaults.some((s) => specs.unavailable.has(s))) {
+      const holders = [...defaults].sort().flatMap((source) => {
+        const spec = specs.openapi.get(source);
+        const operation = spec !== undefined ? findOperation(spec, parsed.method, parsed.path) : undefined;
+        return spec !== undefined && operation !== undefined ? [{ spec, operation }] : [];
+      });
+      const first = holders[0];
+      if (first !== undefined) {
+        frontMatter.set(ref.pagePath, { pagePath: ref.pagePath, spec: first.spec, operation: first.operation });
+        if (holders.length > 1) {
+          const label = operationLabel(first.operation);
+          const named = holders.slice(0, 3).map((h) => h.spec.source).join(", ") + (holders.length > 3 ? ` and ${holders.length - 3} more` : "");
+          warn(ref.file, `front matter openapi "${ref.openapi}" names no spec, and ${holders.length} specs have ${label} (${named}): the page shows ${first.spec.source}'s, the first by file name, as the hosted platform takes it; name one as "<spec file> ${label}"`);
+        }
+        continue;
+      }
+    }
     const lookedUp = "found in the repository (from its root, then this page's folder)";
     const outcome = matchOperationEntry(parsed, { defaults, specs: specs.openapi, unavailable: specs.unavailable, lookedUp });
     if (outcome.kind === "operation" || outcome.kind === "invalid") {
