@@ -47,7 +47,7 @@ export const openapiSuite: BenchSuite = {
         if (!p.ok || p.type.kind !== "openapi") throw new Error("discord.json did not parse");
         const problems = await createOpenapiValidator(compileValidator).validate(p.document, p.type.version);
         const { document } = await dereferenceWithRefParser(p.document, { root, ignore: NO_RULES, file: "discord.json" });
-        const spec = { format: "openapi" as const, source: "discord.json", version: p.type.version, title: "Discord", servers: [], operations: readOperations(document, problems) };
+        const spec = { format: "openapi" as const, source: "discord.json", version: p.type.version, title: "Discord", servers: [], operations: readOperations(document, problems), schemas: [] };
         for (const op of spec.operations) renderOperationPage(spec, op, { pagePath: "/x", settings, playground });
       });
       let pages = 0;

@@ -13,6 +13,7 @@ export const pageFrontMatter = z.looseObject({
     .optional()
     .describe("`true` leaves the page out of the navigation readers see, and out of search unless `seo.indexing` is `all` (it stays readable)"),
   openapi: z.string().optional().describe("The operation the page documents: `GET /users` or `spec.yaml GET /users`"),
+  "openapi-schema": z.string().optional().describe("The data model the page documents, from `components.schemas`: `OrderItem` or `spec.yaml OrderItem`"),
   playground: z.enum(PLAYGROUND_DISPLAYS).optional().describe("Playground display for this page (`auth`: signed-in readers, in `groups` when set)"),
   groups: z
     .union([z.array(z.string()), z.string()])
@@ -31,6 +32,8 @@ export interface PageMeta {
   readonly hidden: boolean;
   /** `openapi: "GET /users"` or `"spec.yaml GET /users"`: the page documents that operation. */
   readonly openapi?: string;
+  /** `openapi-schema: "OrderItem"` or `"spec.yaml OrderItem"`: the page documents that schema. */
+  readonly openapiSchema?: string;
   /** `playground: auth | interactive | none`. */
   readonly playground?: string;
   /** User groups allowed to read the page; undefined when unrestricted. */
@@ -59,6 +62,7 @@ export function readPageMeta(data: FrontMatterData): PageMeta {
   const title = typeof rawTitle === "number" ? String(rawTitle) : nonEmpty(rawTitle);
   const description = nonEmpty(field(data, "description"));
   const openapi = nonEmpty(field(data, "openapi"));
+  const openapiSchema = nonEmpty(field(data, "openapi-schema"));
   const playground = field(data, "playground");
   const groups = readGroups(data.groups);
   return {
@@ -67,6 +71,7 @@ export function readPageMeta(data: FrontMatterData): PageMeta {
     ...(title !== undefined ? { title } : {}),
     ...(description !== undefined ? { description } : {}),
     ...(openapi !== undefined ? { openapi } : {}),
+    ...(openapiSchema !== undefined ? { openapiSchema } : {}),
     ...(playground !== undefined ? { playground } : {}),
     ...(groups !== undefined ? { groups } : {}),
     ...(data.public === true || data.public === "true" ? { public: true } : {}),

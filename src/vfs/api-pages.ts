@@ -6,12 +6,24 @@ import { type FetchLike, loadApiSpec } from "../config/openapi/load-api-spec.js"
 import type { SpecLoadResult } from "../config/openapi/spec-load-result.js";
 import { collectNavSpecReferences } from "../config/openapi/nav-references.js";
 import { API_CODES } from "../config/openapi/api-codes.js";
-import { type FrontMatterOperation, type FrontMatterReference, planApiPages, specSourcesToLoad } from "../config/openapi/plan-api-pages.js";
+import {
+  type FrontMatterOperation,
+  type FrontMatterReference,
+  type FrontMatterSchema,
+  type FrontMatterSchemaReference,
+  type ApiPagePlan,
+  planApiPages,
+  specSourcesToLoad,
+} from "../config/openapi/plan-api-pages.js";
 import { resolvePlayground } from "../config/openapi/playground.js";
-import { channelPageParts, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext } from "../config/openapi/render-page.js";
+import { channelPageParts, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext, schemaReference } from "../config/openapi/render-page.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
+import type { ApiSpec } from "../config/openapi/model.js";
+import { parseDocument } from "../config/openapi/parse-document.js";
+import { metadataParts } from "../config/openapi/restricted-parts.js";
+import { type RestrictedPart, schemaReaders } from "../config/openapi/schema-components.js";
 import { createOpenapiValidator, type OpenapiValidator } from "../config/openapi/validate-openapi.js";
-import { readPageMeta } from "../config/page-meta.js";
+import { readPageMeta, UNMATCHABLE_GROUP } from "../config/page-meta.js";
 import type { PagePlacement } from "../config/site-config.js";
 import { type Access, readersCover } from "./access.js";
 import type { Page } from "./page.js";
@@ -91,12 +103,20 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     const spec = options.frontMatterSpecs?.get(page.path);
     frontMatter.push({ pagePath: page.path, file: page.file.path.slice(1), openapi: page.meta.openapi, ...(spec !== undefined ? { spec } : {}) });
   }
+  const schemaRefs: FrontMatterSchemaReference[] = [];
+  for (const page of diskPages.values()) {
+    if (page.meta.openapiSchema === undefined) continue;
+    // A page with both keys documents its operation; the spec map holds the operation's spec.
+    const spec = page.meta.openapi === undefined ? options.frontMatterSpecs?.get(page.path) : undefined;
+    const line = frontMatterKeyLine(page.file.text, "openapi-schema");
+    schemaRefs.push({ pagePath: page.path, file: page.file.path.slice(1), value: page.meta.openapiSchema, ...(line !== undefined ? { line } : {}), ...(spec !== undefined ? { spec } : {}) });
+  }
   const specs = new Map<string, SpecLoadResult>();
-  for (const src of specSourcesToLoad(refs, frontMatter)) {
+  for (const src of specSourcesToLoad(refs, frontMatter, schemaRefs)) {
     specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options));
   }
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
-  const plan = planApiPages({ refs, specs, frontMatter, pageExists, pageFileAt: (p) => diskPages.has(p) });
+  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, pageExists, pageFileAt: (p) => diskPages.has(p) });
   diagnostics.push(...plan.diagnostics);
 
   const pages: Page[] = [];
@@ -180,7 +200,35 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       anchors: parameterAnchors(fm.operation),
     });
   }
+  const schemaAccess = schemaAccessOf(plan, diskPages, options.specFiles);
+  for (const fm of plan.schemas.values()) {
+    const page = diskPages.get(fm.pagePath);
+    if (page === undefined || plan.frontMatter.has(fm.pagePath)) continue;
+    const specTimes = options.specTimes;
+    const shown = schemaDocumentedPage(page, fm, schemaAccess(fm), (access) => specTimes?.resolve?.(fm.spec.source, access));
+    if (shown === undefined) {
+      const line = frontMatterKeyLine(page.file.text, "openapi-schema");
+      diagnostics.push({
+        severity: "warning",
+        file: page.file.path.slice(1),
+        ...(line !== undefined ? { line } : {}),
+        path: "openapi-schema",
+        message: `schema "${fm.schema.name}" (${fm.spec.source}) is used only by operations restricted to groups that not every reader of this page is in: it is not shown on the page`,
+        code: API_CODES.frontMatterSchema,
+      });
+      continue;
+    }
+    documented.push(shown);
+  }
   return { pages, behind, documented, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
+}
+
+/** The 1-based line of a top-level front matter key in a page's text, when it is there. */
+function frontMatterKeyLine(text: string, key: string): number | undefined {
+  const end = text.startsWith("---") ? text.indexOf("\n---", 3) : -1;
+  if (end === -1) return undefined;
+  const at = new RegExp(`^["']?${key}["']?[ \\t]*:`, "m").exec(text.slice(0, end));
+  return at === null ? undefined : text.slice(0, at.index).split("\n").length;
 }
 
 /**
@@ -196,9 +244,64 @@ function documentedPage(page: Page, fm: FrontMatterOperation, ctx: RenderContext
   const opMeta = readPageMeta(fm.operation.extension?.metadata ?? {});
   const opAccess: Access = { ...(opMeta.groups !== undefined ? { groups: opMeta.groups } : {}), ...(opMeta.public === true ? { public: true } : {}) };
   if (!readersCover(authored.file.access, opAccess)) return undefined;
+  return withReference(authored, () => operationReference(fm.spec, fm.operation, ctx), specTimeFor);
+}
+
+/**
+ * An MDX page that documents a data model (front matter `openapi-schema`), as the shell, search
+ * and the page's HTML see it: the author's file, then the schema's fields (`schemaReference`),
+ * as `documentedPage` appends an operation. Undefined when not every reader of the page may read
+ * the schema in their copy of the spec (`ApiSchemaComponent.groups`).
+ */
+function schemaDocumentedPage(page: Page, fm: FrontMatterSchema, schemaAccess: Access, specTimeFor: (access: Access) => Date | undefined): Page | undefined {
+  const authored = page.authored ?? page;
+  if (!readersCover(authored.file.access, schemaAccess)) return undefined;
+  return withReference(authored, () => schemaReference(fm.spec, fm.schema), specTimeFor);
+}
+
+/**
+ * Who may read each schema of a spec in their own copy of its file, by the rule `specVariants`
+ * cuts the file by: the spec's restricted parts (`x-svc` `metadata.groups`) and the operations
+ * MDX pages with `groups` document (`schemaReaders`). Worked out per spec, and only for specs a
+ * schema page names: parsing the file again is paid only when some part is restricted. A spec
+ * with restricted parts and no mounted file (a remote one) shows none of its schemas (fail closed).
+ */
+function schemaAccessOf(plan: ApiPagePlan, pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<string, SiteFile> | undefined): (fm: FrontMatterSchema) => Access {
+  const bySpec = new Map<string, ReadonlyMap<string, readonly string[]> | undefined>();
+  const nobody: Access = { groups: [UNMATCHABLE_GROUP] };
+  const readersOf = (spec: ApiSpec): ReadonlyMap<string, readonly string[]> | undefined => {
+    const restricted: RestrictedPart[] = [];
+    for (const { part, metadata } of metadataParts(spec)) {
+      const meta = readPageMeta(metadata);
+      if (meta.groups !== undefined && meta.public !== true) restricted.push({ part, groups: meta.groups });
+    }
+    for (const fm of plan.frontMatter.values()) {
+      const access = pages.get(fm.pagePath)?.file.access;
+      if (fm.spec.source !== spec.source || access?.groups === undefined || access.public === true) continue;
+      const op = fm.operation;
+      restricted.push({ part: op.kind === "webhook" ? ["webhooks", op.path] : ["paths", op.path, op.method.toLowerCase()], groups: access.groups });
+    }
+    if (restricted.length === 0) return new Map();
+    const text = specFiles?.get(`/${spec.source}`)?.text;
+    const parsed = text !== undefined ? parseDocument(text) : undefined;
+    return parsed?.ok === true ? schemaReaders(parsed.document, restricted) : undefined;
+  };
+  return (fm) => {
+    if (!bySpec.has(fm.spec.source)) bySpec.set(fm.spec.source, readersOf(fm.spec));
+    const readers = bySpec.get(fm.spec.source);
+    if (readers === undefined) return nobody;
+    const groups = readers.get(fm.schema.name);
+    // A schema no reader's copy keeps is readable by no one: a group no reader holds says so.
+    return groups === undefined ? {} : { groups: groups.length > 0 ? groups : [UNMATCHABLE_GROUP] };
+  };
+}
+
+/** The author's page followed by a reference rendered when first read (its size counts both;
+ *  its time is the later of the page's and the spec's). */
+function withReference(authored: Page, render: () => string, specTimeFor: (access: Access) => Date | undefined): Page {
   let reference: string | undefined;
   let size: number | undefined;
-  const referenceOf = (): string => (reference ??= operationReference(fm.spec, fm.operation, ctx));
+  const referenceOf = (): string => (reference ??= render());
   const mtimeOf = (): Date => {
     const specTime = specTimeFor(authored.file.access);
     return specTime !== undefined && specTime > authored.file.mtime ? specTime : authored.file.mtime;

@@ -15,7 +15,8 @@ import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { parseOperationEntry } from "../config/openapi/entry.js";
 import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
-import { type RepoSpecText, unnamedSpecFor } from "../config/openapi/unnamed-spec.js";
+import { parseSchemaReference, type SchemaReference } from "../config/openapi/schema-components.js";
+import { type RepoSpecText, unnamedSchemaSpecFor, unnamedSpecFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
 import { pagesAt, placePage, unplacePage } from "./page-routes.js";
 import { ParsedTexts } from "./parsed-texts.js";
@@ -291,11 +292,12 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
       diagnostics.push(result.diagnostic);
       log(formatDiagnostic(result.diagnostic) + (existing !== undefined && result.closed !== true ? " (keeping the last good version)" : ""));
     }
-    // A page that documents an operation (front matter `openapi`), before or after the edit,
+    // A page that documents an operation (front matter `openapi`) or a schema (`openapi-schema`), before or after the edit,
     // takes the API reference with it (its spec, its shown reference, conflicts): load again,
     // reusing every unchanged page and spec.
     // So does a page at a generated page's path (the generated page stands behind it).
-    if (result.page?.meta.openapi !== undefined || prev.site.pages.get(pagePath)?.meta.openapi !== undefined || pagesAt(prev.site, pagePath).some((p) => p.generated)) {
+    const before = prev.site.pages.get(pagePath)?.meta;
+    if (result.page?.meta.openapi !== undefined || before?.openapi !== undefined || result.page?.meta.openapiSchema !== undefined || before?.openapiSchema !== undefined || pagesAt(prev.site, pagePath).some((p) => p.generated)) {
       return loadSite(prev.site.root, log, forgetting(prev, [...changed, ...expanded]), prev.options);
     }
     if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);
@@ -488,8 +490,17 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
     }));
   for (const page of pages.values()) {
     const entry = page.meta.openapi !== undefined ? parseOperationEntry(page.meta.openapi) : undefined;
-    if (entry === undefined) continue;
-    const spec = entry.file !== undefined ? frontMatterSpecFile(entry.file, page.file.path.slice(1), lookup) : unnamedSpecFor(entry, specTexts());
+    // A data model page (`openapi-schema`) names its spec the same way, or names none: then the
+    // one repository spec holding the schema's name (the plan also looks in docs.json's specs).
+    const schema = entry === undefined && page.meta.openapiSchema !== undefined ? parseSchemaReference(page.meta.openapiSchema) : undefined;
+    const file = entry?.file ?? schema?.file;
+    if (entry === undefined && schema === undefined) continue;
+    const spec =
+      file !== undefined
+        ? frontMatterSpecFile(file, page.file.path.slice(1), lookup)
+        : entry !== undefined
+          ? unnamedSpecFor(entry, specTexts())
+          : unnamedSchemaSpecFor((schema as SchemaReference).name, specTexts());
     if (spec !== undefined) out.set(page.path, spec);
   }
   return out;

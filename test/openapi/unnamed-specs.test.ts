@@ -90,3 +90,25 @@ describe("specs docs.json never names", () => {
     await rt.close();
   });
 });
+
+describe("front matter naming no spec where several apply", () => {
+  it("shows the operation of the one spec that has it, or of the first by file name with a warning, as the platform takes it", async () => {
+    const v1 = { ...agents, info: { title: "Agents v1", version: "1" }, webhooks: {} };
+    const v2 = { ...agents, info: { title: "Agents v2", version: "2" }, servers: [{ url: "https://v2.example.com" }], webhooks: {} };
+    const onlyV2 = { ...v2, paths: { ...v2.paths, "/agents": { get: { summary: "List agents", responses: { "200": { description: "OK" } } } } } };
+    const root = writeRepo({
+      "docs.json": { name: "Agents", api: { openapi: ["api/v2.json", "api/v1.json"] }, navigation: { pages: ["runs", "list"] } },
+      "runs.mdx": page("Runs", "post /agents/{agent_id}/runs"),
+      "list.mdx": page("List", "GET /agents"),
+      "api/v1.json": v1,
+      "api/v2.json": onlyV2,
+    });
+    const rt = await DocsRuntime.load({ root });
+    expect(lines(rt.site)).toEqual([
+      'runs.mdx warning: front matter openapi "post /agents/{agent_id}/runs" names no spec, and 2 specs have POST /agents/{agent_id}/runs (api/v1.json, api/v2.json): the page shows api/v1.json\'s, the first by file name, as the hosted platform takes it; name one as "<spec file> POST /agents/{agent_id}/runs"',
+    ]);
+    const sh = async (command: string) => (await rt.readerState(localContext()).shell.run(command)).stdout;
+    expect(await sh("grep -h 'Base URL' /runs.mdx /list.mdx")).toBe("**Base URL:** `https://api.example.com`\n**Base URL:** `https://v2.example.com`\n");
+    await rt.close();
+  });
+});

@@ -20,6 +20,8 @@ export const API_CODES = {
   unmatched: "api-unmatched",
   /** Front matter `openapi` that is not a reference, matches nothing, or cannot be shown. */
   frontMatter: "api-front-matter",
+  /** Front matter `openapi-schema` that is not a reference, names no schema, or cannot be shown. */
+  frontMatterSchema: "api-front-matter-schema",
   /** One operation with a generated page and an MDX page. */
   twoPages: "api-two-pages",
   /** A real file at a generated page's path. */

@@ -7,6 +7,7 @@ import { cutRefsIntoRestricted } from "./restricted-refs.js";
 import type { ApiSpec } from "./model.js";
 import { readOperations, readServers } from "./operations.js";
 import { parseDocument } from "./parse-document.js";
+import { readSchemaComponents } from "./schema-components.js";
 import type { SpecCache } from "./spec-cache.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
 import { type OpenapiValidator, pointerToPath } from "./validate-openapi.js";
@@ -101,6 +102,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     ...(description !== undefined ? { description } : {}),
     servers: readServers(deref.servers),
     operations: readOperations(deref, problems),
+    schemas: readSchemaComponents(deref),
   };
   return done({ ok: true, spec, warnings: [...cut.warnings, ...resolved.warnings] }, resolved.selfContained);
 }

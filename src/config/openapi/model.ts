@@ -117,6 +117,16 @@ export interface ApiSpec {
   /** Document-level servers (filled), for the relay's allow-list. */
   readonly servers: readonly string[];
   readonly operations: readonly ApiOperation[];
+  /** `components.schemas`, dereferenced, in the document's order: what front matter
+   *  `openapi-schema` pages show. */
+  readonly schemas: readonly ApiSchemaComponent[];
+}
+
+/** One entry of `components.schemas`. */
+export interface ApiSchemaComponent {
+  /** The key (`RefundResponse`). */
+  readonly name: string;
+  readonly schema: JsonSchema;
 }
 
 /** `GET /users` or `WEBHOOK newPet`. */

@@ -5,8 +5,9 @@ import { toPagePath } from "../site-config.js";
 import { API_CODES } from "./api-codes.js";
 import { parseOperationEntry } from "./entry.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
-import { matchOperationEntry, resolveSpecName, type MatchContext } from "./match.js";
-import { type ApiOperation, type ApiSpec, operationLabel } from "./model.js";
+import { findOperation, matchOperationEntry, resolveSpecName, type MatchContext } from "./match.js";
+import { type ApiOperation, type ApiSchemaComponent, type ApiSpec, operationLabel } from "./model.js";
+import { parseSchemaReference } from "./schema-components.js";
 import type { NavSpecElement, NavSpecReferences } from "./nav-references.js";
 import { channelPagePath, hrefToPagePath, operationPagePath } from "./slug.js";
 import type { SpecSource } from "./spec-source.js";
@@ -51,12 +52,21 @@ export interface FrontMatterOperation {
   readonly operation: ApiOperation;
 }
 
+/** An MDX page whose front matter `openapi-schema` named a schema of `components.schemas`. */
+export interface FrontMatterSchema {
+  readonly pagePath: string;
+  readonly spec: ApiSpec;
+  readonly schema: ApiSchemaComponent;
+}
+
 export interface ApiPagePlan {
   readonly pages: readonly PlannedApiPage[];
   readonly nav: readonly ApiNavItem[];
   /** By JSON path of the entry (`navigation.tabs[1].groups[0].pages[3]`). */
   readonly entries: ReadonlyMap<string, EntryResolution>;
   readonly frontMatter: ReadonlyMap<string, FrontMatterOperation>;
+  /** MDX pages that document a schema (front matter `openapi-schema`), by page path. */
+  readonly schemas: ReadonlyMap<string, FrontMatterSchema>;
   /** Remote specs that were not fetched: their entries are neither generated nor reported. */
   readonly unverified: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
@@ -77,11 +87,26 @@ export interface FrontMatterReference {
   readonly spec?: string;
 }
 
+/** An MDX page's data model reference from front matter `openapi-schema`. */
+export interface FrontMatterSchemaReference {
+  readonly pagePath: string;
+  /** Repository-relative file (`webhooks/refund.mdx`), for messages. */
+  readonly file: string;
+  /** The `openapi-schema` value as written. */
+  readonly value: string;
+  /** 1-based line of the `openapi-schema` key in the file, for messages. */
+  readonly line?: number;
+  /** The repository file its spec was found at (`frontMatterSpecFile`, or for a reference naming
+   *  no file the one repository spec holding the name), when found. */
+  readonly spec?: string;
+}
+
 export interface PlanInput {
   readonly refs: NavSpecReferences;
   /** Load result of every source the plan asks for (see `specSourcesToLoad`). */
   readonly specs: ReadonlyMap<string, SpecLoadResult>;
   readonly frontMatter: readonly FrontMatterReference[];
+  readonly schemaRefs?: readonly FrontMatterSchemaReference[];
   /** Whether a page file exists for a page path (`/guides/setup`). */
   readonly pageExists: (pagePath: string) => boolean;
   /** Whether that page file is the page path's own `.mdx`/`.md` (not `<path>/index`): the
@@ -90,7 +115,7 @@ export interface PlanInput {
 }
 
 /** Every spec source the plan needs: referenced by an element, `api.*`, or named in an entry. */
-export function specSourcesToLoad(refs: NavSpecReferences, frontMatter: readonly FrontMatterReference[]): SpecSource[] {
+export function specSourcesToLoad(refs: NavSpecReferences, frontMatter: readonly FrontMatterReference[], schemaRefs: readonly FrontMatterSchemaReference[] = []): SpecSource[] {
   const out = new Map<string, SpecSource>();
   const add = (s: SpecSource): void => {
     if (!out.has(s.source)) out.set(s.source, s);
@@ -103,7 +128,7 @@ export function specSourcesToLoad(refs: NavSpecReferences, frontMatter: readonly
   }
   // A file named in an entry but referenced nowhere else is loaded too (if it is a local path);
   // from front matter, the file it was found at (a name found nowhere is the page's warning).
-  const named = [...refs.elements.flatMap((el) => el.entries.map((e) => parseOperationEntry(e.value)?.file)), ...frontMatter.map((f) => f.spec)];
+  const named = [...refs.elements.flatMap((el) => el.entries.map((e) => parseOperationEntry(e.value)?.file)), ...frontMatter.map((f) => f.spec), ...schemaRefs.map((f) => f.spec)];
   for (const file of named) {
     if (file === undefined || resolveSpecName(file, [...out.keys()]) !== undefined) continue;
     if (/\.(json|ya?ml)$/i.test(file) && !/^https?:/i.test(file)) add({ source: file.replace(/^(\.\/)+|^\/+/g, ""), remote: false });
@@ -127,7 +152,8 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   const frontMatter = planFrontMatter(input, specs, diagnostics);
   resolveFrontMatterConflicts(frontMatter, table, explicit, diagnostics);
   const behind = leaveOutTakenPaths(input, table, diagnostics);
-  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, unverified: specs.unverified, diagnostics, behind };
+  const schemas = planFrontMatterSchemas(input.schemaRefs ?? [], specs, diagnostics);
+  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, schemas, unverified: specs.unverified, diagnostics, behind };
 }
 
 /** The specs the plan works with, by source, and what loading them found. */
@@ -322,6 +348,26 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
     const found = ref.spec !== undefined ? { ...written, file: ref.spec } : written;
     const parsed = { ...found, method: found.method.toUpperCase() };
     const defaults = pageDefaults.get(ref.pagePath) ?? [...specs.openapi.keys(), ...[...specs.unavailable].filter((s) => !specs.asyncapi.has(s))];
+    // Several specs apply and the page names none: the platform "searches every uploaded
+    // specification", and "the first match wins based on alphabetical filename order" (its
+    // OpenAPI setup page). The page shows that one; the warning says so and how to choose.
+    if (parsed.file === undefined && defaults.length > 1 && !defaults.some((s) => specs.unavailable.has(s))) {
+      const holders = [...defaults].sort().flatMap((source) => {
+        const spec = specs.openapi.get(source);
+        const operation = spec !== undefined ? findOperation(spec, parsed.method, parsed.path) : undefined;
+        return spec !== undefined && operation !== undefined ? [{ spec, operation }] : [];
+      });
+      const first = holders[0];
+      if (first !== undefined) {
+        frontMatter.set(ref.pagePath, { pagePath: ref.pagePath, spec: first.spec, operation: first.operation });
+        if (holders.length > 1) {
+          const label = operationLabel(first.operation);
+          const named = holders.slice(0, 3).map((h) => h.spec.source).join(", ") + (holders.length > 3 ? ` and ${holders.length - 3} more` : "");
+          warn(ref.file, `front matter openapi "${ref.openapi}" names no spec, and ${holders.length} specs have ${label} (${named}): the page shows ${first.spec.source}'s, the first by file name, as the hosted platform takes it; name one as "<spec file> ${label}"`);
+        }
+        continue;
+      }
+    }
     const lookedUp = "found in the repository (from its root, then this page's folder)";
     const outcome = matchOperationEntry(parsed, { defaults, specs: specs.openapi, unavailable: specs.unavailable, lookedUp });
     if (outcome.kind === "operation" || outcome.kind === "invalid") {
@@ -333,6 +379,58 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
     warn(ref.file, `front matter openapi "${ref.openapi}" does not match an operation: ${why}`);
   }
   return frontMatter;
+}
+
+/**
+ * Phase 4b: which MDX pages document a data model through front matter `openapi-schema`
+ * (`OrderItem`, or `en-schema.json OrderItem` when several specs hold the name). A name with no
+ * file is looked for in every OpenAPI spec of the site (those docs.json names and the one
+ * repository spec holding it, as the platform uploads every spec); when several hold it, the
+ * first by file name, as the platform's own rule for operations reads, with a warning. Every
+ * problem is a warning at the page's `openapi-schema` line: the platform still builds the page.
+ */
+function planFrontMatterSchemas(refs: readonly FrontMatterSchemaReference[], specs: LoadedSpecs, diagnostics: Diagnostic[]): Map<string, FrontMatterSchema> {
+  const out = new Map<string, FrontMatterSchema>();
+  for (const ref of refs) {
+    const warn = (message: string): void =>
+      void diagnostics.push({ severity: "warning", file: ref.file, ...(ref.line !== undefined ? { line: ref.line } : {}), path: "openapi-schema", message, code: API_CODES.frontMatterSchema });
+    const written = parseSchemaReference(ref.value);
+    if (written === undefined) {
+      warn(`"${ref.value}" is not a schema reference ("<schema name>" or "<spec file> <schema name>", a name of components.schemas): the page shows no schema`);
+      continue;
+    }
+    let candidates: string[];
+    if (written.file !== undefined) {
+      const source = ref.spec ?? resolveSpecName(written.file, [...specs.openapi.keys(), ...specs.unavailable]);
+      if (source === undefined) {
+        warn(`no spec "${written.file}" is found in the repository (from its root, then this page's folder): the page shows no schema`);
+        continue;
+      }
+      candidates = [source];
+    } else {
+      candidates = [...specs.openapi.keys(), ...specs.unavailable].filter((s) => !specs.asyncapi.has(s)).sort();
+    }
+    const holding = candidates.filter((s) => specs.openapi.get(s)?.schemas.some((c) => c.name === written.name) === true);
+    const first = holding[0];
+    if (first !== undefined) {
+      const spec = specs.openapi.get(first) as ApiSpec;
+      out.set(ref.pagePath, { pagePath: ref.pagePath, spec, schema: spec.schemas.find((c) => c.name === written.name) as ApiSchemaComponent });
+      if (holding.length > 1) warn(`several specs have a schema "${written.name}" (${holding.join(", ")}): the page shows ${first}'s; name one as "<spec file> ${written.name}"`);
+      continue;
+    }
+    // A spec that is not loaded (remote and not fetched, or broken: its own finding says why)
+    // may hold it: neither shown nor refuted.
+    if (candidates.some((s) => specs.unavailable.has(s))) continue;
+    const loaded = candidates.flatMap((s) => specs.openapi.get(s) ?? []);
+    if (loaded.length === 0) {
+      warn(`no OpenAPI spec in the repository has a schema "${written.name}": the page shows no schema`);
+      continue;
+    }
+    const near = loaded.flatMap((s) => s.schemas.filter((c) => c.name.toLowerCase() === written.name.toLowerCase()).map((c) => `${s.source} ${c.name}`))[0];
+    const where = loaded.length === 1 ? (loaded[0] as ApiSpec).source : `any of ${loaded.map((s) => s.source).join(", ")}`;
+    warn(`no schema "${written.name}" in components.schemas of ${where}${near !== undefined ? ` (did you mean "${near}"?)` : ""}: the page shows no schema`);
+  }
+  return out;
 }
 
 /** Phase 5: an MDX page and a generated page for one operation. `x-svc.href` names the

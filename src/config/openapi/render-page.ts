@@ -4,7 +4,7 @@ import { readPageMeta } from "../page-meta.js";
 import type { ApiSettings } from "./api-settings.js";
 import { CODE_GENERATORS, exampleRequest } from "./code-examples.js";
 import { exampleValue } from "./example-value.js";
-import type { ApiContent, ApiOperation, ApiParameter, ApiSpec } from "./model.js";
+import type { ApiContent, ApiOperation, ApiParameter, ApiSchemaComponent, ApiSpec } from "./model.js";
 import { describePlayground, type PlaygroundSettings } from "./playground.js";
 import { fieldOf, type SchemaField, schemaFields } from "./schema-fields.js";
 
@@ -100,6 +100,26 @@ export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderC
  */
 export function operationReference(spec: ApiSpec, op: ApiOperation, ctx: RenderContext): string {
   return `\n---\n${renderOperationBody(spec, op, ctx, undefined)}`;
+}
+
+/**
+ * The reference of the data model an MDX page documents through front matter `openapi-schema`,
+ * to follow the author's prose as the hosted platform shows it: a rule, the schema's name, type
+ * and description, its fields as a request or response body lists them (nested, with type,
+ * required, description, enum and limits), an example built from it, and the `jq` line.
+ */
+export function schemaReference(spec: ApiSpec, component: ApiSchemaComponent): string {
+  const out: string[] = ["", "---", "", `## ${component.name}`, ""];
+  const top = fieldOf(component.schema);
+  if (top !== undefined) out.push(`\`${top.type}\`${top.notes.length > 0 ? ` (${top.notes.join("; ")})` : ""}`, "");
+  if (top?.description !== undefined) out.push(top.description, "");
+  const content: ApiContent = { mediaType: "application/json", schema: component.schema, examples: [] };
+  const { fields } = schemaFields(component.schema);
+  if (fields.length > 0) out.push(...fieldLines(content, () => undefined), "");
+  const example = exampleValue(component.schema, { prefill: true, requiredOnly: false });
+  if (example !== undefined) out.push("### Example", "", "```json", clip(JSON.stringify(example, null, 2)), "```", "");
+  out.push("## Source", "", specPointerLine(spec.source, `/components/schemas/${component.name.replace(/~/g, "~0").replace(/\//g, "~1")}`), "");
+  return out.join("\n");
 }
 
 function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext, title: string | undefined): string {

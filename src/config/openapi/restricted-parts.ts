@@ -63,7 +63,7 @@ export function metadataPartsOfText(text: string): MetadataPart[] | undefined {
  */
 export function metadataPartsOfDocument(document: Record<string, unknown>, kind: "openapi" | "asyncapi"): MetadataPart[] {
   if (kind === "openapi") {
-    return metadataParts({ format: "openapi", source: "", version: "", title: "", servers: [], operations: readOperations(document, []) });
+    return metadataParts({ format: "openapi", source: "", version: "", title: "", servers: [], operations: readOperations(document, []), schemas: [] });
   }
   const out: MetadataPart[] = [];
   const add = (part: Segments, value: unknown): void => {

@@ -43,7 +43,11 @@ export function typeLabel(schema: JsonSchema | undefined): string {
   if (schema === undefined) return "any";
   const s = mergeAllOf(schema);
   let t: string;
-  if (Array.isArray(s.type)) t = s.type.join(" | ");
+  // OpenAPI 3.1 writes nullable as a type list (`[integer, "null"]`): the format and items
+  // belong to the other type, so `null` goes last (`integer<int32> | null`).
+  const types = Array.isArray(s.type) ? s.type.filter((x) => x !== "null") : undefined;
+  const nullable = s.nullable === true || (Array.isArray(s.type) && s.type.includes("null") && (types?.length ?? 0) > 0);
+  if (types !== undefined) t = types.length > 0 ? types.join(" | ") : "null";
   else if (typeof s.type === "string") t = s.type;
   else if (isObj(s.properties)) t = "object";
   else if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) t = "one of";
@@ -51,7 +55,7 @@ export function typeLabel(schema: JsonSchema | undefined): string {
   else t = "any";
   if (t === "array") t = isObj(s.items) ? `array of ${typeLabel(s.items as JsonSchema)}` : "array";
   if (typeof s.format === "string" && !t.startsWith("array")) t = `${t}<${s.format}>`;
-  if (s.nullable === true) t = `${t} | null`;
+  if (nullable) t = `${t} | null`;
   return t;
 }
 

@@ -22,6 +22,19 @@ export function unnamedSpecFor(entry: OperationEntry, files: readonly RepoSpecTe
   return found.length === 1 ? found[0]?.rel : undefined;
 }
 
+/**
+ * The repository spec a front matter `openapi-schema` that names no file documents: the one
+ * OpenAPI document (an `openapi` key) with the name as a key under a `schemas` key, found from
+ * the text as `unnamedSpecFor` finds operations. Several, or none: undefined (the plan then looks
+ * in the specs docs.json names, and says what it found).
+ */
+export function unnamedSchemaSpecFor(name: string, files: readonly RepoSpecText[]): string | undefined {
+  const found = files.filter((f) => OPENAPI_KEY_RE.test(f.text.slice(0, SNIFF_CHARS)) && SCHEMAS_KEY_RE.test(f.text) && holdsKey(f.text, name));
+  return found.length === 1 ? found[0]?.rel : undefined;
+}
+
+const SCHEMAS_KEY_RE = /["']?schemas["']?\s*:/;
+
 /** How far into a file its top-level `openapi` key is looked for (it comes first in practice;
  *  a large spec's paths are not read for it). */
 const SNIFF_CHARS = 4096;
