@@ -14,18 +14,26 @@ import { type BenchRow, type BenchSuite, percentile } from "./bench.js";
  *     first runaway at once, then 6 other fresh ones as soon as those are answered, and so on
  *     (addresses never seen before every round: none is ever known as heavy);
  * (d) 6 addresses each holding one runaway in flight (the same addresses: heavy after their first);
- * (e) one address cancelling its running runaways in a loop.
+ * (e) one address cancelling its running runaways in a loop;
+ * (f) (c) over 2025 sessions, the reader's too (an adversary's finding, 2026-11-28): each fresh
+ *     address opens a session (`initialize`, `notifications/initialized`) and sends its runaway in it.
  * The runaway is the issue's `jq` (synchronous: only ending its worker stops it). Rate limits
  * are off, so only the shell pool's own bounds act. Requests are plain 2026-07-28 calls (no
- * session), told apart by address with `--trust-proxy` and X-Forwarded-For.
+ * session) but in (f), told apart by address with `--trust-proxy` and X-Forwarded-For.
+ * `BENCH_AVAILABILITY_ROWS=c,f` runs only those rows.
  */
 const SPREE = join(SHARED, "corpora", "spree");
 const RUNAWAY = 'jq -n "[limit(100000000; repeat(1))] | length"';
 const VICTIM = "198.51.100.9";
 /** How long the victim is timed in each scenario: past one runaway's 5 s limit and its worker's restart. */
 const WINDOW_MS = Number(process.env.BENCH_AVAILABILITY_MS ?? 8_000);
+/** Rows to run (all when unset). */
+const ROWS = new Set((process.env.BENCH_AVAILABILITY_ROWS ?? "a,b,c,d,e,f").split(","));
 const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
 const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "availability-bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+
+/** Calls a tool; resolves to the parsed answer. */
+type Caller = (name: string, args: Record<string, unknown>) => Promise<unknown>;
 
 interface Tools {
   readonly search: string;
@@ -44,6 +52,18 @@ async function call(origin: string, ip: string, method: string, params: Record<s
   return res.json();
 }
 
+/** A 2025 session opened from `ip` (`initialize`, `notifications/initialized`): its tool calls. */
+async function session(origin: string, ip: string): Promise<Caller> {
+  const post = async (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
+    fetch(`${origin}/mcp`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "X-Forwarded-For": ip, ...headers }, body: JSON.stringify(body) });
+  const opened = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "availability-bench", version: "1" } } });
+  await opened.text();
+  const headers = { "Mcp-Session-Id": opened.headers.get("mcp-session-id") ?? "", "MCP-Protocol-Version": "2025-06-18" };
+  await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)).text();
+  let id = 1;
+  return async (name, args) => (await post({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: args } }, headers)).json();
+}
+
 async function toolNames(origin: string): Promise<Tools> {
   const list = (await call(origin, VICTIM, "tools/list", {})) as { result: { tools: { name: string }[] } };
   const names = list.result.tools.map((t) => t.name);
@@ -52,17 +72,17 @@ async function toolNames(origin: string): Promise<Tools> {
 }
 
 /** The victim's calls until `until` resolves: `ls /`, then a search, in turn; milliseconds of each. */
-async function victim(origin: string, tools: Tools, until: Promise<void>): Promise<{ ls: number[]; search: number[]; failed: number }> {
+async function victim(origin: string, tools: Tools, until: Promise<void>, over: Caller = (name, args) => call(origin, VICTIM, "tools/call", { name, arguments: args })): Promise<{ ls: number[]; search: number[]; failed: number }> {
   let done = false;
   void until.then(() => (done = true));
   const out = { ls: [] as number[], search: [] as number[], failed: 0 };
   while (!done) {
     let t = performance.now();
-    const ls = (await call(origin, VICTIM, "tools/call", { name: tools.fs, arguments: { command: "ls /" } })) as { result?: { isError?: boolean } };
+    const ls = (await over(tools.fs, { command: "ls /" })) as { result?: { isError?: boolean } };
     out.ls.push(performance.now() - t);
     if (ls.result?.isError === true) out.failed++;
     t = performance.now();
-    await call(origin, VICTIM, "tools/call", { name: tools.search, arguments: { query: "configure payment methods" } });
+    await over(tools.search, { query: "configure payment methods" });
     out.search.push(performance.now() - t);
   }
   return out;
@@ -91,15 +111,16 @@ async function holding(origin: string, tools: Tools, until: Promise<void>, addre
   );
 }
 
-/** (c): rounds of `addresses` addresses never seen before, each sending one runaway at once, until `until` resolves. */
-async function freshRounds(origin: string, tools: Tools, until: Promise<void>, addresses = 6): Promise<void> {
+/** (c), (f): rounds of `addresses` addresses never seen before, each sending one runaway at once (in a 2025 session of its own with `sessions`), until `until` resolves. */
+async function freshRounds(origin: string, tools: Tools, until: Promise<void>, addresses = 6, sessions = false): Promise<void> {
   let done = false;
   void until.then(() => (done = true));
   for (let round = 0; !done; round++) {
     await Promise.all(
-      Array.from({ length: addresses }, (_, k) => `10.${25 + Math.floor(round / 200)}.${round % 200}.${k + 1}`).map((ip) =>
-        call(origin, ip, "tools/call", { name: tools.fs, arguments: { command: RUNAWAY } }).catch(() => undefined),
-      ),
+      Array.from({ length: addresses }, (_, k) => `10.${(sessions ? 125 : 25) + Math.floor(round / 200)}.${round % 200}.${k + 1}`).map(async (ip) => {
+        const over: Caller = sessions ? await session(origin, ip) : (name, args) => call(origin, ip, "tools/call", { name, arguments: args });
+        return over(tools.fs, { command: RUNAWAY }).catch(() => undefined);
+      }),
     );
   }
 }
@@ -141,30 +162,48 @@ export const availabilitySuite: BenchSuite = {
       // Warm: the victim's first calls load the index and the workers, as on a server that has been serving.
       await victim(serve.origin, tools, sleep(1_000));
 
-      log("(a) 60 abandoned runaways from 3 addresses...");
-      const windowA = sleep(WINDOW_MS);
-      const [a] = await Promise.all([victim(serve.origin, tools, windowA), abandoned(serve.origin, tools)]);
-      out.push(...rows("60 abandoned runaways from 3 addresses (each hangs up after 300 ms)", a));
+      if (ROWS.has("a")) {
+        log("(a) 60 abandoned runaways from 3 addresses...");
+        const windowA = sleep(WINDOW_MS);
+        const [a] = await Promise.all([victim(serve.origin, tools, windowA), abandoned(serve.origin, tools)]);
+        out.push(...rows("60 abandoned runaways from 3 addresses (each hangs up after 300 ms)", a));
+      }
 
-      log("(b) 4 addresses each holding a runaway...");
-      const windowB = sleep(WINDOW_MS);
-      const [b] = await Promise.all([victim(serve.origin, tools, windowB), holding(serve.origin, tools, windowB)]);
-      out.push(...rows("4 addresses each hold a runaway", b));
+      if (ROWS.has("b")) {
+        log("(b) 4 addresses each holding a runaway...");
+        const windowB = sleep(WINDOW_MS);
+        const [b] = await Promise.all([victim(serve.origin, tools, windowB), holding(serve.origin, tools, windowB)]);
+        out.push(...rows("4 addresses each hold a runaway", b));
+      }
 
-      log("(c) 6 fresh addresses each sending a first runaway, round after round...");
-      const windowC = sleep(WINDOW_MS);
-      const [c] = await Promise.all([victim(serve.origin, tools, windowC), freshRounds(serve.origin, tools, windowC)]);
-      out.push(...rows("6 fresh addresses each send a first runaway at once (new addresses every round)", c));
+      if (ROWS.has("c")) {
+        log("(c) 6 fresh addresses each sending a first runaway, round after round...");
+        const windowC = sleep(WINDOW_MS);
+        const [c] = await Promise.all([victim(serve.origin, tools, windowC), freshRounds(serve.origin, tools, windowC)]);
+        out.push(...rows("6 fresh addresses each send a first runaway at once (new addresses every round)", c));
+      }
 
-      log("(d) 6 addresses each holding a runaway...");
-      const windowD = sleep(WINDOW_MS);
-      const [d] = await Promise.all([victim(serve.origin, tools, windowD), holding(serve.origin, tools, windowD, 6)]);
-      out.push(...rows("6 addresses each hold a runaway", d));
+      if (ROWS.has("d")) {
+        log("(d) 6 addresses each holding a runaway...");
+        const windowD = sleep(WINDOW_MS);
+        const [d] = await Promise.all([victim(serve.origin, tools, windowD), holding(serve.origin, tools, windowD, 6)]);
+        out.push(...rows("6 addresses each hold a runaway", d));
+      }
 
-      log("(e) one address cancelling its running runaways in a loop...");
-      const windowE = sleep(WINDOW_MS);
-      const [e] = await Promise.all([victim(serve.origin, tools, windowE), cancelling(serve.origin, tools, windowE)]);
-      out.push(...rows("one address cancels its running runaways in a loop (2 at a time, each after 300 ms)", e));
+      if (ROWS.has("e")) {
+        log("(e) one address cancelling its running runaways in a loop...");
+        const windowE = sleep(WINDOW_MS);
+        const [e] = await Promise.all([victim(serve.origin, tools, windowE), cancelling(serve.origin, tools, windowE)]);
+        out.push(...rows("one address cancels its running runaways in a loop (2 at a time, each after 300 ms)", e));
+      }
+
+      if (ROWS.has("f")) {
+        log("(f) 6 fresh addresses each sending a first runaway over 2025 sessions, round after round...");
+        const reader = await session(serve.origin, VICTIM);
+        const windowF = sleep(WINDOW_MS);
+        const [f] = await Promise.all([victim(serve.origin, tools, windowF, reader), freshRounds(serve.origin, tools, windowF, 6, true)]);
+        out.push(...rows("6 fresh addresses each send a first runaway at once over 2025 sessions, the reader's too (new addresses every round)", f));
+      }
     } finally {
       await stopProcess(serve.child);
     }

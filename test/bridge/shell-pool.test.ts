@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/limits.js";
+import type { PoolEvent } from "../../src/engine/shell/pool-events.js";
 import { PoolRecorder } from "../helpers/pool-events.js";
 import { FS, type Harness, credentialTokens, mcpClient, startBridge } from "./harness.js";
 
@@ -77,3 +78,66 @@ describe("an IPv6 caller", () => {
     }
   });
 });
+
+describe("fresh addresses over 2025 sessions (the adversary's scenario, 2026-11-28)", () => {
+  it("six addresses never seen, each sending one runaway over its own session, leave the pool of six a worker for a reader whose calls answered: its `ls /` starts while five run", async () => {
+    const rec = new PoolRecorder();
+    // The pool of a 2-core machine with its default bounds; runaways that only a cancellation ends.
+    const pool = await startBridge({ shell: { workers: 6, limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12 }, onEvent: rec.onEvent }, bridge: { trustProxy: true } });
+    const from = (ip: string) => mcpClient(pool.urls.mcp, { fetch: (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), "X-Forwarded-For": ip } }) });
+    const reader = await from("198.51.100.9");
+    const fresh = await Promise.all([1, 2, 3, 4, 5, 6].map((k) => from(`10.25.0.${k}`)));
+    try {
+      const LS = "api\nguides\nindex.mdx\nquickstart.mdx\nskill.md\n";
+      // Two answered `ls /` over the reader's session: trusted.
+      expect(await reader.text(FS, { command: "ls /" })).toBe(LS);
+      expect(await reader.text(FS, { command: "ls /" })).toBe(LS);
+      const aborts = fresh.map(() => new AbortController());
+      const held = fresh.map((c, k) => c.client.callTool({ name: FS, arguments: { command: RUNAWAY } }, undefined, { signal: aborts[k]?.signal }).catch(() => "cancelled"));
+      // Five runaways start as workers are ready, the sixth waits (it would take the trusted callers' worker).
+      await rec.next(() => rec.events.filter((e) => e.t === "start").length === 7);
+      await rec.next(() => rec.events.filter((e) => e.t === "queued").length === 8);
+      expect(await reader.text(FS, { command: "ls /" })).toBe(LS);
+      for (const a of aborts) a.abort();
+      expect(await Promise.all(held)).toEqual(fresh.map(() => "cancelled"));
+      await rec.next(() => rec.events.filter((e) => e.t === "end").length === 9);
+      // Each session's calls are its address's; the reader's third call ran while the five held theirs.
+      expect(byCaller(rec.events, "address:198.51.100.9")).toEqual([
+        "reader started",
+        "reader ended: result",
+        "reader started",
+        "reader ended: result",
+        "fresh started",
+        "fresh started",
+        "fresh started",
+        "fresh started",
+        "fresh started",
+        "reader started",
+        "reader ended: result",
+        "fresh ended: cancelled",
+        "fresh ended: cancelled",
+        "fresh ended: cancelled",
+        "fresh ended: cancelled",
+        "fresh ended: cancelled",
+        "fresh ended: cancelled",
+      ]);
+      const callers = new Set(rec.events.flatMap((e) => (e.t === "queued" ? [e.caller] : [])));
+      expect([...callers].sort()).toEqual(["address:10.25.0.1", "address:10.25.0.2", "address:10.25.0.3", "address:10.25.0.4", "address:10.25.0.5", "address:10.25.0.6", "address:198.51.100.9"]);
+    } finally {
+      await Promise.all([reader, ...fresh].map((c) => c.close()));
+      await pool.close();
+    }
+  });
+});
+
+/** Calls' starts and ends in order, each named by whose it is: `reader` (the address given) or `fresh`. */
+function byCaller(events: readonly PoolEvent[], reader: string): string[] {
+  const whose = new Map<number, string>();
+  const out: string[] = [];
+  for (const e of events) {
+    if (e.t === "queued") whose.set(e.call, e.caller === reader ? "reader" : "fresh");
+    if (e.t === "start") out.push(`${whose.get(e.call)} started`);
+    if (e.t === "end") out.push(`${whose.get(e.call)} ended: ${e.how}`);
+  }
+  return out;
+}

@@ -208,6 +208,50 @@ describe("new callers", () => {
       await host.close();
     }
   });
+
+  it("at the adversary's numbers (a pool of six, six fresh addresses each sending one runaway at once, 2026-11-28): a trusted reader's command starts while five runaways run, before any ends", async () => {
+    const rec = new PoolRecorder();
+    // The pool of a 2-core machine with its default bounds; callers keyed as the bridge keys addresses.
+    const host = new ShellHost({ workers: 6, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      const reader = "address:198.51.100.9";
+      // Two answered `ls /`: trusted.
+      expect(await shell.run("ls /", reader)).toEqual(lsRoot);
+      expect(await shell.run("ls /", reader)).toEqual(lsRoot);
+      const fresh = [1, 2, 3, 4, 5, 6].map((k) => `address:10.25.0.${k}`);
+      const aborts = fresh.map(() => new AbortController());
+      const held = fresh.map((caller, k) => shell.run(RUNAWAY, caller, aborts[k]?.signal));
+      // Five start as workers are ready; the sixth would take the last worker, kept for trusted callers.
+      await rec.next((e) => e.t === "start" && e.call === 7);
+      expect(await shell.run("ls /", reader)).toEqual(lsRoot);
+      for (const a of aborts) a.abort();
+      expect(await Promise.all(held)).toEqual(fresh.map(() => CANCELLED));
+      // Which worker takes which call depends on which starts first; the calls' order does not.
+      expect(rec.lines(["start", "end"]).map((l) => l.replace(/ on worker \d+$/, ""))).toEqual([
+        "call 1 started",
+        "call 1 ended: result",
+        "call 2 started",
+        "call 2 ended: result",
+        "call 3 started",
+        "call 4 started",
+        "call 5 started",
+        "call 6 started",
+        "call 7 started",
+        // Call 8 (the sixth address) never started; the reader's call 9 ran while the five held theirs.
+        "call 9 started",
+        "call 9 ended: result",
+        "call 3 ended: cancelled",
+        "call 4 ended: cancelled",
+        "call 5 ended: cancelled",
+        "call 6 ended: cancelled",
+        "call 7 ended: cancelled",
+        "call 8 ended: cancelled",
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
 });
 
 describe("heavy callers", () => {
