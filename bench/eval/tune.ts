@@ -15,7 +15,8 @@ const sets = loadEvalSets();
 const indexes = await Promise.all(
   sets.map(async (s) => {
     const { site } = await loadSite(join(corpora, s.corpus));
-    const index = new SearchIndex();
+    // No result cache: every variant searches again (cached lists would repeat the first variant's).
+    const index = new SearchIndex({ cachedResults: 0 });
     index.sync(site);
     return { set: s, index };
   }),

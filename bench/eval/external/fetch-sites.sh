@@ -38,4 +38,8 @@ karzoun KarzounApps/docs 1e12e4d44ed020b3f25f4d6310f2132efcb33457 .
 firma Firma-esign/firma-docs 7abe480dccf00bcf29f6349f99b98219502aae34 .
 dodo dodopayments/dodo-docs 2570212d81c954237bfb973d31780444da0f1e9e .
 flipt flipt-io/docs d8b156f7db93dcc5d932dc276fb75482b3f07afa docs
+scrapegraph ScrapeGraphAI/docs-mintlify 141db25dd966f6763914deba68b9e857be800841 .
+baileys WhiskeySockets/docs 53e0ea6432c1e04ead098b1f1aa4032cc91d9c48 .
+benzinga Benzinga/benzinga-docs ff7242324c9a3526db1624cb66b41d5be9819cd2 .
+zylon zylon-ai/zylon-docs 666df07e29628a25f525f7e7159a943377296f36 .
 LIST

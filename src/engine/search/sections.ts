@@ -107,12 +107,15 @@ function esmStep(depth: number, line: string): { skip: boolean; depth: number } 
   return { skip: true, depth: open > 0 && /[{([,=>]\s*$/.test(line) ? open : 0 };
 }
 
-/** A section's lines as alternating runs of prose (cleaned) and code. */
+/** A section's lines as alternating runs of prose (cleaned) and code. Lines of a link card
+ *  (`linkCardLines`) are prose in `text` and indexed with the code. */
 class Chunks {
-  readonly runs: { code: boolean; lines: string[] }[] = [];
+  readonly runs: { code: boolean; lines: string[]; cards: number }[] = [];
+  /** Per run, which of its lines are a link card's (only while a run has any). */
+  private readonly cardLines = new Map<number, boolean[]>();
   private readonly markup = new OpenMarkup();
 
-  push(code: boolean, line: string): void {
+  push(code: boolean, line: string, card = false): void {
     let l = line;
     if (code) this.markup.reset();
     else if (this.markup.open) this.markup.advance(line);
@@ -122,27 +125,95 @@ class Chunks {
       l = clean;
       this.markup.advance(l);
     }
-    const last = this.runs.at(-1);
+    let last = this.runs.at(-1);
     if (last !== undefined && last.code === code) last.lines.push(l);
-    else this.runs.push({ code, lines: [l] });
+    else this.runs.push((last = { code, lines: [l], cards: 0 }));
+    if (card && !code) last.cards++;
+    const run = this.runs.length - 1;
+    if (last.cards > 0) {
+      let flags = this.cardLines.get(run);
+      if (flags === undefined) this.cardLines.set(run, (flags = new Array<boolean>(last.lines.length - 1).fill(false)));
+      flags.push(card && !code);
+    }
   }
 
   render(): { text: string; prose: string; code: string } {
     const text: string[] = [];
     const prose: string[] = [];
     const code: string[] = [];
-    for (const c of this.runs) {
+    const cards: string[] = [];
+    this.runs.forEach((c, run) => {
       const t = c.code ? c.lines.join("\n").trim() : inlineToPlainText(c.lines.join("\n"));
-      if (t === "") continue;
+      if (t === "") return;
       text.push(t);
-      (c.code ? code : prose).push(t);
-    }
-    return { text: text.join("\n"), prose: prose.join("\n"), code: code.join("\n") };
+      const flags = this.cardLines.get(run);
+      if (flags === undefined) {
+        (c.code ? code : prose).push(t);
+        return;
+      }
+      const own = inlineToPlainText(c.lines.filter((_, i) => flags[i] !== true).join("\n"));
+      const card = inlineToPlainText(c.lines.filter((_, i) => flags[i] === true).join("\n"));
+      if (own !== "") prose.push(own);
+      if (card !== "") cards.push(card);
+    });
+    return { text: text.join("\n"), prose: prose.join("\n"), code: [...code, ...cards].join("\n") };
   }
 }
 
 export function normalizeNewlines(body: string): string {
   return body.includes("\r") ? body.replace(/\r\n?/g, "\n") : body;
+}
+
+const CARD_OPEN_RE = /^[ \t]*<Card(?=[\s>/]|$)/;
+const CARD_CLOSE_RE = /<\/Card\s*>/;
+const HREF_RE = /\bhref=(?:"([^"]*)"|'([^']*)')/;
+/** Lines an opening tag may span, and a card's body, before it is not taken for one. */
+const MAX_CARD_LINES = 60;
+
+/**
+ * Offsets of the lines (as `forEachContentLine` gives them) of cards linking to another page of
+ * the site: `<Card title="Mermaid diagrams" href="/components/mermaid-diagrams">Create
+ * flowcharts, sequence diagrams, and more.</Card>`, the tag on one line or several. Their text
+ * describes the page they link to, in the words a question uses ("draw a flowchart"), so on the
+ * overview or "Next steps" section holding them it weighs as code does: the overview page used
+ * to outrank the page the card names. Cards linking elsewhere (`https://`) or nowhere stay prose.
+ */
+function linkCardLines(lines: readonly string[]): Set<number> | undefined {
+  let out: Set<number> | undefined;
+  const offsets: number[] = [];
+  const content: string[] = [];
+  forEachContentLine(lines, (line, code, offset) => {
+    offsets.push(code ? -1 : offset);
+    content.push(line);
+  });
+  for (let i = 0; i < content.length; i++) {
+    if (offsets[i] === -1 || !CARD_OPEN_RE.test(content[i] as string)) continue;
+    const line = content[i] as string;
+    const from = line.indexOf("<Card");
+    let tag = line.slice(from);
+    let end = tagEnd(tag, 0);
+    let j = i;
+    while (end === -1 && j + 1 < content.length && j - i < MAX_CARD_LINES && offsets[j + 1] !== -1) {
+      j++;
+      tag += `\n${content[j] as string}`;
+      end = tagEnd(tag, 0);
+    }
+    if (end === -1) continue;
+    const href = HREF_RE.exec(withoutExpressions(tag.slice(0, end + 1)));
+    const target = href === null ? "" : ((href[1] ?? href[2]) as string).trim();
+    if (target === "" || target.startsWith("#") || /^(?:[a-z][a-z\d+.-]*:|\/\/)/i.test(target)) continue;
+    let last = j;
+    if (!tag.slice(0, end + 1).endsWith("/>") && !CARD_CLOSE_RE.test(tag.slice(end + 1))) {
+      let k = j + 1;
+      while (k < content.length && k - j <= MAX_CARD_LINES && offsets[k] !== -1 && !CARD_CLOSE_RE.test(content[k] as string)) k++;
+      if (k >= content.length || offsets[k] === -1 || k - j > MAX_CARD_LINES) continue;
+      last = k;
+    }
+    out ??= new Set();
+    for (let k = i; k <= last; k++) out.add(offsets[k] as number);
+    i = last;
+  }
+  return out;
 }
 
 /**
@@ -153,6 +224,7 @@ export function normalizeNewlines(body: string): string {
 export function splitSections(body: string): SplitSection[] {
   const normal = normalizeNewlines(body);
   const lines = normal.split("\n");
+  const cards = normal.includes("<Card") ? linkCardLines(lines) : undefined;
   const sections: SplitSection[] = [];
   const stack: { level: number; text: string }[] = [];
   const used = new Map<string, number>();
@@ -176,7 +248,7 @@ export function splitSections(body: string): SplitSection[] {
     if (h === null && jsxDepth > 0 && (c0 === 32 || c0 === 9)) h = INDENTED_HEADING_RE.exec(line);
     if (h === null) {
       if (c0 === 60 /* < */ || c0 === 32 || c0 === 9) jsxDepth = jsxDepthAfter(jsxDepth, line);
-      chunks.push(false, line);
+      chunks.push(false, line, cards?.has(lineStart) === true);
       return;
     }
     flush(lineStart - 1);
@@ -203,7 +275,9 @@ export function sectionText(body: string, start: number, end: number): string {
 /** The text, prose and code of the part of `body` at `[start, end)`, as `splitSections` gives them. */
 export function sectionParts(body: string, start: number, end: number): { text: string; prose: string; code: string } {
   const chunks = new Chunks();
-  forEachContentLine(normalizeNewlines(body).slice(start, end).split("\n"), (line, code) => chunks.push(code, line));
+  const lines = normalizeNewlines(body).slice(start, end).split("\n");
+  const cards = lines.some((l) => l.includes("<Card")) ? linkCardLines(lines) : undefined;
+  forEachContentLine(lines, (line, code, offset) => chunks.push(code, line, cards?.has(offset) === true));
   return chunks.render();
 }
 

@@ -48,8 +48,9 @@ describe("splitSections", () => {
         parents: [],
         anchor: "install-the-cli-1",
         text: "Second card Body text",
-        prose: "Second card Body text",
-        code: "",
+        // A card linking to another page describes that page: indexed with the code (link-cards.test.ts).
+        prose: "",
+        code: "Second card Body text",
         start: 228,
         end: 296,
       },
