@@ -566,8 +566,8 @@ interface Candidates {
   /** Per scored slot that scored itself: its final score before `prior` once finished, else NaN. */
   readonly final: Float64Array;
   readonly order: number[];
-  /** Slots that scored themselves, by their text (`PageUnit.shared`) and `fingerprint`. */
-  readonly byText: Map<object, Map<number, number[]>>;
+  /** Slots that scored themselves, by their text (`InvertedIndex.textKey`) and `fingerprint`. */
+  readonly byText: Map<number, Map<number, number[]>>;
 }
 
 /**
@@ -580,16 +580,18 @@ interface Candidates {
  */
 function scoreOrCopy(index: InvertedIndex, query: readonly QueryTerm[], scales: UnitScales, acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, ps: number, c: Candidates): void {
   const page = acc.pages[ps] as number;
-  const unit = index.page(page) as PageUnit;
+  // The text's and title's numbers (`InvertedIndex.textKey`, `titleKey`), not the page's unit:
+  // a copy scored by copying never reads it.
+  const text = index.textKey(page);
   // A text only this page has: no copy to take from or give to.
-  if (unit.shared.users < 2) {
+  if (index.textUsers(text) < 2) {
     accumulateSectionsOf(index, ps, query, scales, acc);
     scorePage(index, query, acc, shape, P, prior, ps, c);
     c.copyOf[ps] = -1;
     c.final[ps] = Number.NaN;
     return;
   }
-  let byPrint = c.byText.get(unit.shared);
+  let byPrint = c.byText.get(text);
   const print = fingerprint(acc, ps);
   const scored = byPrint?.get(print);
   const twin = scored === undefined ? undefined : scored.find((other) => sameInputs(index, acc, other, ps));
@@ -598,7 +600,7 @@ function scoreOrCopy(index: InvertedIndex, query: readonly QueryTerm[], scales: 
     scorePage(index, query, acc, shape, P, prior, ps, c);
     c.copyOf[ps] = -1;
     c.final[ps] = Number.NaN;
-    if (byPrint === undefined) c.byText.set(unit.shared, (byPrint = new Map()));
+    if (byPrint === undefined) c.byText.set(text, (byPrint = new Map()));
     if (scored === undefined) byPrint.set(print, [ps]);
     else scored.push(ps);
     return;
@@ -624,11 +626,7 @@ function sameInputs(index: InvertedIndex, acc: RankScratch, a: number, b: number
   const width = acc.width;
   const row = acc.page;
   for (let k = 0, va = a * width, vb = b * width; k < width; k++) if (row[va + k] !== row[vb + k]) return false;
-  const ta = (index.page(acc.pages[a] as number) as PageUnit).title;
-  const tb = (index.page(acc.pages[b] as number) as PageUnit).title;
-  if (ta.length !== tb.length) return false;
-  for (let k = 0; k < ta.length; k++) if (ta[k] !== tb[k]) return false;
-  return true;
+  return index.titleKey(acc.pages[a] as number) === index.titleKey(acc.pages[b] as number);
 }
 
 /** One page slot's BM25F part (whole page and best section) and title part, into `out`. */
