@@ -227,6 +227,7 @@ export class InvertedIndex {
    *  each; thousands of copies a search on a site of 35 versions x 4 languages). */
   private textKeys = new Int32Array(0);
   private titleKeys = new Int32Array(0);
+  private lastSections = new Int32Array(0);
   private textUsersAt = new Int32Array(0);
   /** Title numbers by title terms, made anew once it holds many titles no page has. */
   private titleNumbers = new Map<string, number>();
@@ -328,6 +329,11 @@ export class InvertedIndex {
     return key < 0 ? 1 : (this.textUsersAt[key] as number);
   }
 
+  /** Page `id`'s last section id (meaningful when `textKey` is one). */
+  lastSection(id: number): number {
+    return this.lastSections[id] as number;
+  }
+
   /** A number pages with the same title terms share, and no other page has. */
   titleKey(id: number): number {
     return this.titleKeys[id] as number;
@@ -343,9 +349,13 @@ export class InvertedIndex {
       const titleKeys = new Int32Array(size);
       titleKeys.set(this.titleKeys);
       this.titleKeys = titleKeys;
+      const lastSections = new Int32Array(size);
+      lastSections.set(this.lastSections);
+      this.lastSections = lastSections;
     }
     const first = unit.shared.ids[0];
     this.textKeys[id] = first === undefined ? -1 - id : first;
+    this.lastSections[id] = unit.shared.ids[unit.shared.ids.length - 1] ?? -1;
     if (first !== undefined) this.countUsers(first, unit.shared.users);
     // Titles of pages gone are forgotten now and then: the map stays within the live pages' few.
     if (this.titleNumbers.size > 2 * this.pageUnits.length + 1024) {
