@@ -14,9 +14,13 @@ import { CORPORA_DIR, tenThousandPageSite } from "./search.bench.js";
  * bench's 10,000-page site, no result cache, the query stream's distinct questions (each asked
  * once a round by each side).
  *
- *   npx tsx bench/search-ab.ts ../other-worktree [rounds] [--other-first] [--site DIR]...
+ *   npx tsx bench/search-ab.ts ../other-worktree [rounds] [--other-first] [--site DIR]... [--page-size N] [--queries N] [--warm-up N]
  *
- * `--site` searches the sites in those folders instead (`bench/large-site.ts` makes large ones).
+ * `--site` searches the sites in those folders instead (`bench/large-site.ts` makes large ones);
+ * `--page-size` asks for N results (default the tool's); `--queries` searches the stream's first N
+ * questions only, after `--warm-up` rounds of them (default 3): a large site at page size 50 takes
+ * a tenth of a second a search. Each search's time is the wall clock's
+ * and the process's CPU time (`process.cpuUsage`), the latter less moved by other processes.
  *
  * The index built second searches 5-10% faster whichever code it runs (the same code on both
  * sides shows it), so run it both ways (`--other-first` builds the other checkout's first) and
@@ -25,21 +29,31 @@ import { CORPORA_DIR, tenThousandPageSite } from "./search.bench.js";
 
 interface Searcher {
   sync(site: Site): unknown;
-  search(req: { query: string; canRead: () => boolean }): unknown;
+  search(req: { query: string; canRead: () => boolean; pageSize?: number }): unknown;
 }
 
 const args = process.argv.slice(2);
 const siteDirs = args.flatMap((a, i) => (args[i - 1] === "--site" ? [a] : []));
-const other = args.find((a, i) => !a.startsWith("--") && !/^\d+$/.test(a) && args[i - 1] !== "--site");
+const pageSizeArg = args.find((_, i) => args[i - 1] === "--page-size");
+const pageSize = pageSizeArg === undefined ? undefined : Number(pageSizeArg);
+const flagged = (name: string): number | undefined => {
+  const at = args.indexOf(name);
+  return at < 0 ? undefined : Number(args[at + 1]);
+};
+const queryCount = flagged("--queries");
+const warmUp = flagged("--warm-up") ?? 3;
+const valued = new Set(["--site", "--page-size", "--queries", "--warm-up"]);
+const other = args.find((a, i) => !a.startsWith("--") && !/^\d+$/.test(a) && !valued.has(args[i - 1] ?? ""));
 if (other === undefined) throw new Error("usage: npx tsx bench/search-ab.ts <other checkout> [rounds] [--other-first]");
-const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
+const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && !valued.has(args[i - 1] ?? "")) ?? 10);
 const otherFirst = args.includes("--other-first");
 const { SearchIndex: OtherIndex } = (await import(resolve(other, "src/engine/search/search-index.ts"))) as { SearchIndex: new (o: { cachedResults: number }) => Searcher };
 
 // Distinct questions (bench/query-stream.ts): every corpus's eval questions, as written and with an extra word.
 const stream = new QueryStream();
-const queries = Array.from({ length: 2 * stream.questions.length }, (_, i) => stream.at(i));
+const queries = Array.from({ length: queryCount ?? 2 * stream.questions.length }, (_, i) => stream.at(i));
 const canRead = (): boolean => true;
+const request = (query: string): { query: string; canRead: () => boolean; pageSize?: number } => (pageSize === undefined ? { query, canRead } : { query, canRead, pageSize });
 const sites: [string, Site][] =
   siteDirs.length > 0
     ? await Promise.all(siteDirs.map(async (dir): Promise<[string, Site]> => [dir, (await loadSite(resolve(dir))).site]))
@@ -54,15 +68,19 @@ for (const [name, site] of sites) {
     ["this checkout", new SearchIndex({ cachedResults: 0 })],
   ];
   for (const [, index] of otherFirst ? sides : [...sides].reverse()) index.sync(site);
-  for (let i = 0; i < 3; i++) for (const query of queries) for (const [, index] of sides) index.search({ query, canRead });
+  for (let i = 0; i < warmUp; i++) for (const query of queries) for (const [, index] of sides) index.search(request(query));
   const times = sides.map(() => queries.map((): number[] => []));
+  const cpu = sides.map((): number[] => []);
   for (let round = 0; round < rounds; round++) {
     queries.forEach((query, q) => {
       const first = (q + round) % 2;
       for (const s of [first, 1 - first]) {
+        const c = process.cpuUsage();
         const t = performance.now();
-        (sides[s] as [string, Searcher])[1].search({ query, canRead });
+        (sides[s] as [string, Searcher])[1].search(request(query));
         (times[s] as number[][])[q]?.push(performance.now() - t);
+        const used = process.cpuUsage(c);
+        (cpu[s] as number[]).push((used.user + used.system) / 1000);
       }
     });
   }
@@ -71,6 +89,9 @@ for (const [name, site] of sites) {
     const all = perQuery.flat();
     const fastest = perQuery.map((v) => Math.min(...v));
     const mean = all.reduce((a, b) => a + b, 0) / all.length;
-    console.log(`${name}, ${label}: p50 ${percentile(all, 50).toFixed(3)} ms, p99 ${percentile(all, 99).toFixed(3)} ms, each question's fastest (median) ${percentile(fastest, 50).toFixed(3)} ms, mean ${mean.toFixed(3)} ms`);
+    const cpuTimes = cpu[s] as number[];
+    console.log(
+      `${name}${pageSize === undefined ? "" : `, pageSize ${pageSize}`}, ${label}: p50 ${percentile(all, 50).toFixed(3)} ms, p99 ${percentile(all, 99).toFixed(3)} ms, each question's fastest (median) ${percentile(fastest, 50).toFixed(3)} ms, mean ${mean.toFixed(3)} ms; CPU p50 ${percentile(cpuTimes, 50).toFixed(3)} ms, p99 ${percentile(cpuTimes, 99).toFixed(3)} ms`,
+    );
   });
 }

@@ -229,6 +229,16 @@ export class InvertedIndex {
   private readonly pageUnits: (PageUnit | undefined)[] = [];
   /** Title lengths by page id (`titleLength`). */
   private titleLengths = new Int32Array(0);
+  /** By page id, its text's number (`textKey`) and its title's (`titleKey`); by section id, the
+   *  pages using the text whose first section it is (`textUsers`). Ranking reads these per
+   *  candidate copy instead of following the page's unit to its text and title (a cache miss
+   *  each; thousands of copies a search on a site of 35 versions x 4 languages). */
+  private textKeys = new Int32Array(0);
+  private titleKeys = new Int32Array(0);
+  private lastSections = new Int32Array(0);
+  private textUsersAt = new Int32Array(0);
+  /** Title numbers by title terms, made anew once it holds many titles no page has. */
+  private titleNumbers = new Map<string, number>();
   /** Counted pages and sections, and their field lengths. */
   readonly totals = new Totals();
   /** Bumped on every change: field scales computed before it are stale. */
@@ -316,6 +326,71 @@ export class InvertedIndex {
     return this.titleLengths[id] as number;
   }
 
+  /** A number the pages of one text share (`addPage`) and no other page has: its first
+   *  section's id, or -1 - its page id when it has none. */
+  textKey(id: number): number {
+    return this.textKeys[id] as number;
+  }
+
+  /** How many pages use the text `key` (`textKey`): 1 for a text with no sections. */
+  textUsers(key: number): number {
+    return key < 0 ? 1 : (this.textUsersAt[key] as number);
+  }
+
+  /** Page `id`'s last section id (meaningful when `textKey` is one). */
+  lastSection(id: number): number {
+    return this.lastSections[id] as number;
+  }
+
+  /** A number pages with the same title terms share, and no other page has. */
+  titleKey(id: number): number {
+    return this.titleKeys[id] as number;
+  }
+
+  /** Note page `id`'s text and title numbers (`textKey`, `titleKey`). */
+  private keyPage(id: number, unit: PageUnit): void {
+    if (id >= this.textKeys.length) {
+      const size = Math.max(id + 1, this.textKeys.length * 2, 1024);
+      const textKeys = new Int32Array(size);
+      textKeys.set(this.textKeys);
+      this.textKeys = textKeys;
+      const titleKeys = new Int32Array(size);
+      titleKeys.set(this.titleKeys);
+      this.titleKeys = titleKeys;
+      const lastSections = new Int32Array(size);
+      lastSections.set(this.lastSections);
+      this.lastSections = lastSections;
+    }
+    const first = unit.shared.ids[0];
+    this.textKeys[id] = first === undefined ? -1 - id : first;
+    this.lastSections[id] = unit.shared.ids[unit.shared.ids.length - 1] ?? -1;
+    if (first !== undefined) this.countUsers(first, unit.shared.users);
+    // Titles of pages gone are forgotten now and then: the map stays within the live pages' few.
+    if (this.titleNumbers.size > 2 * this.pageUnits.length + 1024) {
+      this.titleNumbers = new Map();
+      this.pageUnits.forEach((u, other) => {
+        if (u !== undefined && other !== id) this.titleKeys[other] = this.titleNumber(u.title);
+      });
+    }
+    this.titleKeys[id] = this.titleNumber(unit.title);
+  }
+
+  private titleNumber(title: TermSequence): number {
+    const key = title.join(",");
+    let n = this.titleNumbers.get(key);
+    if (n === undefined) this.titleNumbers.set(key, (n = this.titleNumbers.size));
+    return n;
+  }
+
+  private countUsers(firstSection: number, users: number): void {
+    if (firstSection >= this.textUsersAt.length) {
+      const grown = new Int32Array(Math.max(firstSection + 1, this.textUsersAt.length * 2, 1024));
+      grown.set(this.textUsersAt);
+      this.textUsersAt = grown;
+    }
+    this.textUsersAt[firstSection] = users;
+  }
+
   /**
    * The index as data, for the persistent cache (`site-cache.ts`): terms, pools, units and
    * counts. Section units shared by pages of one text stay one object each (V8's serializer keeps
@@ -345,6 +420,9 @@ export class InvertedIndex {
     for (const kind of ["sections", "pages", "pageSections"] as const) this.pools[kind].restore(state.pools[kind]);
     this.restoreSections(state.sectionUnits);
     for (const u of pageUnitsOf(state.pageUnits, (id) => this.hasSection(id))) this.pageUnits.push(u);
+    this.pageUnits.forEach((u, id) => {
+      if (u !== undefined) this.keyPage(id, u);
+    });
     this.titleLengths = state.titleLengths;
     this.totals.restore(state.totals);
     // Later statistics must not take their memo of before for current.
@@ -481,6 +559,7 @@ export class InvertedIndex {
       this.titleLengths = grown;
     }
     this.titleLengths[pageId] = title.length;
+    this.keyPage(pageId, unit);
     if (counted) {
       for (let i = 0; i < group.terms.length; i++) (this.entries[group.terms[i] as number] as TermEntry).df++;
       for (const t of pageTerms) (this.entries[t] as TermEntry).df++;
@@ -547,6 +626,7 @@ export class InvertedIndex {
     this.pageUnits[pageId] = undefined;
     this.changes++;
     group.users--;
+    if (group.ids.length > 0) this.countUsers(group.ids[0] as number, group.users);
     // Roughly the postings just orphaned: its own fields' and summed sections' (one per page
     // term), and the sections' when it was their last page.
     const terms = group.terms.length + page.ownTerms.length;

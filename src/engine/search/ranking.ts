@@ -325,7 +325,7 @@ function bounds(
   const pageAcc = acc.page;
   const { k1, pageShare } = P;
   const { baseShare, titleShare, idfSum } = shape;
-  const slots = acc.pages.length;
+  const slots = acc.pageCount;
   // Hot at 10,000 pages (one pass per candidate page): saturation inlined, fields hoisted.
   for (let ps = 0; ps < slots; ps++) {
     const v = ps * acc.width;
@@ -376,7 +376,7 @@ function floorOfTop(values: Float64Array, acc: RankScratch, limit: number, class
   if (!Number.isFinite(limit) || limit < 1) return 0;
   const add = topOf(limit, classes);
   let floor = 0;
-  for (let ps = 0; ps < acc.pages.length; ps++) floor = add(acc.pages[ps] as number, values[ps] as number);
+  for (let ps = 0; ps < acc.pageCount; ps++) floor = add(acc.pages[ps] as number, values[ps] as number);
   return floor;
 }
 
@@ -407,7 +407,7 @@ function scoreBestFirst(
   classes: Int32Array | undefined,
 ): { candidates: Candidates; out: RankedPage[] } {
   const { lower, upper } = bounds(index, query, acc, shape, P, prior);
-  const slots = acc.pages.length;
+  const slots = acc.pageCount;
   const c: Candidates = { ...acc.candidateArrays(slots), order: [] };
   const cut = Number.isFinite(limit) && limit >= 1;
   const prune = P.boundPruning && cut;
@@ -488,10 +488,12 @@ function skippable(query: readonly QueryTerm[], shape: QueryShape, P: RankingPar
 function accumulateSectionsOf(index: InvertedIndex, ps: number, query: readonly QueryTerm[], scales: UnitScales, acc: RankScratch): void {
   const n = query.length;
   const secScale = scales.section;
-  const unit = index.page(acc.pages[ps] as number) as PageUnit;
-  if (unit.sections.length === 0) return;
-  const from = unit.sections[0] as number;
-  const to = unit.sections[unit.sections.length - 1] as number;
+  // The page's first and last section ids, kept by page id (`InvertedIndex.textKey`,
+  // `lastSection`): the page's unit is not read.
+  const page = acc.pages[ps] as number;
+  const from = index.textKey(page);
+  if (from < 0) return;
+  const to = index.lastSection(page);
   const reached = acc.withSections[ps] as number;
   const pool = index.postings("sections");
   for (let match = 0; match < acc.matches.length; match++) {
@@ -566,8 +568,8 @@ interface Candidates {
   /** Per scored slot that scored itself: its final score before `prior` once finished, else NaN. */
   readonly final: Float64Array;
   readonly order: number[];
-  /** Slots that scored themselves, by their text (`PageUnit.shared`) and `fingerprint`. */
-  readonly byText: Map<object, Map<number, number[]>>;
+  /** Slots that scored themselves, by their text (`InvertedIndex.textKey`) and `fingerprint`. */
+  readonly byText: Map<number, Map<number, number[]>>;
 }
 
 /**
@@ -580,16 +582,18 @@ interface Candidates {
  */
 function scoreOrCopy(index: InvertedIndex, query: readonly QueryTerm[], scales: UnitScales, acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, ps: number, c: Candidates): void {
   const page = acc.pages[ps] as number;
-  const unit = index.page(page) as PageUnit;
+  // The text's and title's numbers (`InvertedIndex.textKey`, `titleKey`), not the page's unit:
+  // a copy scored by copying never reads it.
+  const text = index.textKey(page);
   // A text only this page has: no copy to take from or give to.
-  if (unit.shared.users < 2) {
+  if (index.textUsers(text) < 2) {
     accumulateSectionsOf(index, ps, query, scales, acc);
     scorePage(index, query, acc, shape, P, prior, ps, c);
     c.copyOf[ps] = -1;
     c.final[ps] = Number.NaN;
     return;
   }
-  let byPrint = c.byText.get(unit.shared);
+  let byPrint = c.byText.get(text);
   const print = fingerprint(acc, ps);
   const scored = byPrint?.get(print);
   const twin = scored === undefined ? undefined : scored.find((other) => sameInputs(index, acc, other, ps));
@@ -598,7 +602,7 @@ function scoreOrCopy(index: InvertedIndex, query: readonly QueryTerm[], scales: 
     scorePage(index, query, acc, shape, P, prior, ps, c);
     c.copyOf[ps] = -1;
     c.final[ps] = Number.NaN;
-    if (byPrint === undefined) c.byText.set(unit.shared, (byPrint = new Map()));
+    if (byPrint === undefined) c.byText.set(text, (byPrint = new Map()));
     if (scored === undefined) byPrint.set(print, [ps]);
     else scored.push(ps);
     return;
@@ -624,11 +628,7 @@ function sameInputs(index: InvertedIndex, acc: RankScratch, a: number, b: number
   const width = acc.width;
   const row = acc.page;
   for (let k = 0, va = a * width, vb = b * width; k < width; k++) if (row[va + k] !== row[vb + k]) return false;
-  const ta = (index.page(acc.pages[a] as number) as PageUnit).title;
-  const tb = (index.page(acc.pages[b] as number) as PageUnit).title;
-  if (ta.length !== tb.length) return false;
-  for (let k = 0; k < ta.length; k++) if (ta[k] !== tb[k]) return false;
-  return true;
+  return index.titleKey(acc.pages[a] as number) === index.titleKey(acc.pages[b] as number);
 }
 
 /** One page slot's BM25F part (whole page and best section) and title part, into `out`. */
@@ -796,9 +796,14 @@ export class RankScratch {
   width = 0;
   /** Per section slot: n section-field tf~. */
   sec: Float64Array = new Float64Array(0);
-  /** Page id per page slot (accepted pages only), and section id per section slot. */
-  readonly pages: number[] = [];
-  readonly sections: number[] = [];
+  /** Page id per page slot (accepted pages only, `pageCount` of them), and section id per
+   *  section slot (`sectionCount`). Typed arrays kept across queries: a plain array emptied
+   *  after each query gave its memory back and grew again by copies (tens of thousands of
+   *  candidate pages a search at 50,000 pages). */
+  pages: Int32Array = new Int32Array(256);
+  pageCount = 0;
+  sections: Int32Array = new Int32Array(256);
+  sectionCount = 0;
   /** Sections of each page slot as a linked list of section slots. */
   firstSection: Int32Array = new Int32Array(0);
   nextSection: Int32Array = new Int32Array(0);
@@ -843,9 +848,10 @@ export class RankScratch {
     const slot = this.pageSlots[page] as number;
     if (slot !== -1) return slot;
     if (accepted[page] !== 1) return -1;
-    const next = this.pages.length;
+    const next = this.pageCount++;
     this.pageSlots[page] = next;
-    this.pages.push(page);
+    if (next >= this.pages.length) this.pages = grow(this.pages, next + 1, 0);
+    this.pages[next] = page;
     const need = (next + 1) * this.width;
     if (this.page.length < need) this.page = growFloat(this.page, need);
     this.page.fill(0, next * this.width, need);
@@ -895,8 +901,8 @@ export class RankScratch {
 
   /** Two arrays of one number per page slot taken, for `bounds`. */
   boundArrays(): { lower: Float64Array; upper: Float64Array } {
-    if (this.lower.length < this.pages.length) {
-      const size = Math.max(this.pages.length, this.lower.length * 2, 256);
+    if (this.lower.length < this.pageCount) {
+      const size = Math.max(this.pageCount, this.lower.length * 2, 256);
       this.lower = new Float64Array(size);
       this.upper = new Float64Array(size);
     }
@@ -922,11 +928,12 @@ export class RankScratch {
     // Pages of the same text share section ids (`InvertedIndex.addPage`): a slot is this page's
     // only if this page took it; a page scored earlier with the same section gets no say here.
     if (slot !== -1 && this.sectionPage[slot] === pageSlot) return slot;
-    const next = this.sections.length;
+    const next = this.sectionCount++;
     if (this.sectionPage.length <= next) this.sectionPage = grow(this.sectionPage, next + 1, -1);
     this.sectionPage[next] = pageSlot;
     this.sectionSlots[section] = next;
-    this.sections.push(section);
+    if (next >= this.sections.length) this.sections = grow(this.sections, next + 1, 0);
+    this.sections[next] = section;
     const need = (next + 1) * this.n;
     if (this.sec.length < need) this.sec = growFloat(this.sec, need);
     this.sec.fill(0, next * this.n, need);
@@ -956,10 +963,10 @@ export class RankScratch {
 
   /** Reset the id -> slot arrays for the next query. */
   end(): void {
-    for (const s of this.sections) this.sectionSlots[s] = -1;
-    for (const p of this.pages) this.pageSlots[p] = -1;
-    this.sections.length = 0;
-    this.pages.length = 0;
+    for (let k = 0; k < this.sectionCount; k++) this.sectionSlots[this.sections[k] as number] = -1;
+    for (let k = 0; k < this.pageCount; k++) this.pageSlots[this.pages[k] as number] = -1;
+    this.sectionCount = 0;
+    this.pageCount = 0;
   }
 }
 

@@ -141,17 +141,28 @@ interface ReaderBranches {
   readonly versionWords: readonly { readonly version: string; readonly words: ReadonlySet<string> }[];
   /** Twin information per indexed variant under these rules. */
   readonly twinInfos: Map<IndexedVariant, TwinInfo | undefined>;
-  /** Page unit ids by twin key and by title key (`TwinInfo`), made at the first fold that needs
-   *  them (`twinCandidates`). */
-  byTwinKey?: Map<string, number[]>;
-  /** A class per page unit id: units sharing a `TwinInfo.classKey` share one, the others have
-   *  their own. Made with `byTwinKey`. */
-  classes?: Int32Array;
+  /** Its units' twin information by unit id, made at the first fold (`twinIndex`). */
+  table?: TwinTable;
 }
 
-/** The keys a unit's twins are found by: its twin keys and its title's. */
-function twinKeys(info: TwinInfo): string[] {
-  return [...info.keys, `t\u0000${info.titleKey}`];
+/**
+ * A reader's units' twin information by unit id (`SearchIndex.twinIndex`): arrays read per
+ * candidate by numbers, where maps by variant and by key string cost most of a search on a site
+ * of 35 versions x 4 languages (thousands of candidates a search, 25,000 units).
+ */
+interface TwinTable {
+  /** Units the table was made for (ids from 0); a unit made later is looked up by variant. */
+  readonly size: number;
+  /** Each unit's twin information (undefined: it has none). */
+  readonly infos: (TwinInfo | undefined)[];
+  /** A class per unit: units sharing a `TwinInfo.classKey` share one, the others have their own. */
+  readonly classes: Int32Array;
+  /** Unit ids by key number (`TwinInfo.ids`: its keys and its title key), ascending. */
+  readonly unitsOfKey: (number[] | undefined)[];
+  /** Stamps of the keys and units `twinCandidates` has taken in the current call. */
+  readonly keySeen: Uint32Array;
+  readonly unitSeen: Uint32Array;
+  stamp: number;
 }
 
 /** The one version the query's words name (`v3`, `2025-06-18`), shown first among copies. */
@@ -646,7 +657,8 @@ export class SearchIndex {
         : undefined;
     // Folding, the top is of classes (the copies of a page in every branch, `twinIndex`): each
     // takes one place, so a top of `limit` holds about `limit` hits after folding.
-    const classes = branches !== undefined ? this.twinIndex(branches).classes : undefined;
+    const table = branches !== undefined ? this.twinIndex(branches) : undefined;
+    const classes = table?.classes;
     const all = rankPages(this.index, stats, query, accepted, this.ranking, this.scratch, prior, limit, also, classes);
     // The top's last place (0 when it holds every class the query matches): other versions are
     // listed down to `twinWindow` below it.
@@ -670,7 +682,7 @@ export class SearchIndex {
       .map((r) => {
         const { entry, variant } = this.byId[r.page] as UnitOf;
         const v = entry.variants[variant] as IndexedVariant;
-        const twin = branches !== undefined ? this.twinOf(entry, v, branches) : undefined;
+        const twin = branches !== undefined ? this.twinOfUnit(r.page, branches) : undefined;
         return { section: r.section, score: round3(r.score), entry, variant: v, twin, top: top?.has(r.page) !== false, place: order[r.page] as number } satisfies RankedUnit;
       })
       .filter((r) => r.score > 0)
@@ -722,10 +734,10 @@ export class SearchIndex {
    * restricted copy is never listed or counted.
    */
   private listUnmatchedLanguages(hit: RankedUnit & { languageTwins: RankedUnit[] }, accepted: Uint8Array, branches: ReaderBranches): void {
-    const key = hit.twin?.keys.find((k) => k.startsWith("l\u0000"));
-    if (key === undefined) return;
+    const at = hit.twin?.keys.findIndex((k) => k.startsWith("l\u0000")) ?? -1;
+    if (at < 0) return;
     const listed = new Set([hit, ...hit.languageTwins].map((m) => String(m.entry.placement?.languages ?? "")));
-    for (const id of branches.byTwinKey?.get(key) ?? []) {
+    for (const id of this.twinIndex(branches).unitsOfKey[(hit.twin as TwinInfo).ids.keys[at] as number] ?? []) {
       const unit = this.byId[id];
       if (accepted[id] !== 1 || unit === undefined) continue;
       const language = String(unit.entry.placement?.languages ?? "");
@@ -737,37 +749,57 @@ export class SearchIndex {
 
   /**
    * The page units that may be twins of the pages `top` (unit ids): those sharing a twin key or a
-   * title key with one (`foldVersionTwins` decides which are). The keys of every unit are indexed
-   * at the first fold after a change, per reader class.
+   * title key with one (`foldVersionTwins` decides which are), each once. The keys of every unit
+   * are indexed at the first fold after a change, per reader class.
    */
   private twinCandidates(top: readonly number[], branches: ReaderBranches): number[] {
-    const byKey = this.twinIndex(branches).byKey;
+    const table = this.twinIndex(branches);
     const out: number[] = [];
     // The top's copies share their keys (35 versions of a page, one key each way): each key's
     // units are listed once.
-    const seen = new Set<string>();
+    if (++table.stamp === 0xffffffff) {
+      table.keySeen.fill(0);
+      table.unitSeen.fill(0);
+      table.stamp = 1;
+    }
+    const stamp = table.stamp;
+    const take = (key: number): void => {
+      if (key >= table.keySeen.length || table.keySeen[key] === stamp) return;
+      table.keySeen[key] = stamp;
+      for (const other of table.unitsOfKey[key] ?? []) {
+        if (table.unitSeen[other] === stamp) continue;
+        table.unitSeen[other] = stamp;
+        out.push(other);
+      }
+    };
     for (const id of top) {
       const info = this.twinOfUnit(id, branches);
       if (info === undefined) continue;
-      for (const key of twinKeys(info)) {
-        if (seen.has(key)) continue;
-        seen.add(key);
-        for (const other of byKey.get(key) ?? []) out.push(other);
-      }
+      const keys = info.ids.keys;
+      for (let k = 0; k < keys.length; k++) take(keys[k] as number);
+      take(info.ids.title);
     }
     return out;
   }
 
-  /** Page unit ids by twin and title key, and each unit's class (`ReaderBranches`), made once per reader's branches. */
-  private twinIndex(branches: ReaderBranches): { byKey: Map<string, number[]>; classes: Int32Array } {
-    if (branches.byTwinKey !== undefined && branches.classes !== undefined) return { byKey: branches.byTwinKey, classes: branches.classes };
-    const byKey = new Map<string, number[]>();
-    const classes = new Int32Array(this.byId.length);
+  /** The twin table of a reader's branches (`TwinTable`), made at its first fold. */
+  private twinIndex(branches: ReaderBranches): TwinTable {
+    if (branches.table !== undefined) return branches.table;
+    const size = this.byId.length;
+    const classes = new Int32Array(size);
     const classIds = new Map<string, number>();
+    const infos: (TwinInfo | undefined)[] = new Array(size);
+    const unitsOfKey: (number[] | undefined)[] = [];
+    const file = (key: number, id: number): void => {
+      const ids = unitsOfKey[key];
+      if (ids === undefined) unitsOfKey[key] = [id];
+      else ids.push(id);
+    };
     // Units without twins get classes above those of the keys: one each.
-    let unique = this.byId.length;
-    for (let id = 0; id < this.byId.length; id++) {
+    let unique = size;
+    for (let id = 0; id < size; id++) {
       const info = this.twinOfUnit(id, branches);
+      infos[id] = info;
       if (info === undefined) {
         classes[id] = unique++;
         continue;
@@ -775,18 +807,17 @@ export class SearchIndex {
       let cls = classIds.get(info.classKey);
       if (cls === undefined) classIds.set(info.classKey, (cls = classIds.size));
       classes[id] = cls;
-      for (const key of twinKeys(info)) {
-        const ids = byKey.get(key);
-        if (ids === undefined) byKey.set(key, [id]);
-        else ids.push(id);
-      }
+      const keys = info.ids.keys;
+      for (let k = 0; k < keys.length; k++) file(keys[k] as number, id);
+      file(info.ids.title, id);
     }
-    branches.byTwinKey = byKey;
-    branches.classes = classes;
-    return { byKey, classes };
+    branches.table = { size, infos, classes, unitsOfKey, keySeen: new Uint32Array(branches.twins.keyIds.size), unitSeen: new Uint32Array(size), stamp: 0 };
+    return branches.table;
   }
 
   private twinOfUnit(id: number, branches: ReaderBranches): TwinInfo | undefined {
+    const table = branches.table;
+    if (table !== undefined && id < table.size) return table.infos[id];
     const unit = this.byId[id];
     return unit === undefined ? undefined : this.twinOf(unit.entry, unit.entry.variants[unit.variant] as IndexedVariant, branches);
   }

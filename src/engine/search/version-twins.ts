@@ -16,6 +16,16 @@ export interface TwinRules {
   /** Whether copies in other languages are twins too (a search without a language filter): then
    *  a page's place is its path without its language segment (`/v2/ko/x` -> `/v2/x`). */
   readonly languages: boolean;
+  /** Twin keys as numbers (`TwinInfo.ids`), given out as the rules' units are described: equal
+   *  keys get one number, so folding compares numbers, not strings. */
+  readonly keyIds: Map<string, number>;
+}
+
+/** `key`'s number among `rules`' keys (`TwinRules.keyIds`), given one the first time. */
+function keyId(rules: TwinRules, key: string): number {
+  let id = rules.keyIds.get(key);
+  if (id === undefined) rules.keyIds.set(key, (id = rules.keyIds.size));
+  return id;
 }
 
 /**
@@ -33,6 +43,7 @@ export function twinRules(config: Pick<SiteConfig, "navPages" | "versions">, vis
     versions: versionPaths(navPages, config.versions),
     products: versionPaths(navPages, [...products], (p) => p.products),
     languages,
+    keyIds: new Map(),
   };
 }
 
@@ -49,6 +60,9 @@ export interface TwinInfo {
    *  its language dropped: the copies of one page in every branch share it. Ranking counts its
    *  top by these (`rankPages`' classes), so that 35 versions of one page take one place in it. */
   readonly classKey: string;
+  /** The same as numbers of its rules' (`TwinRules.keyIds`): `keys`, `titleKey` (as `t` +
+   *  `titleKey`, apart from keys) and `classKey`. Equal numbers are equal strings. */
+  readonly ids: { readonly keys: Int32Array; readonly title: number; readonly cls: number };
 }
 
 /** How many of the smallest word-triple hashes a sketch keeps: enough to tell 0.6 Jaccard from
@@ -92,7 +106,10 @@ export function twinInfo(path: string, title: string, placement: PagePlacement |
     // scheme (spree: v5.x at the root, v6.x under `/v6`) still has them.
     if (kind === "v") add(kind, withoutNamedSegments(path, names));
   }
-  return { keys, titleKey: `${languages}\u0000${title}`, sketch, classKey: classKey ?? keys[0] ?? `u\u0000${path}` };
+  const titleKey = `${languages}\u0000${title}`;
+  const cls = classKey ?? keys[0] ?? `u\u0000${path}`;
+  const ids = { keys: Int32Array.from(keys, (k) => keyId(rules, k)), title: keyId(rules, `t\u0000${titleKey}`), cls: keyId(rules, cls) };
+  return { keys, titleKey, sketch, classKey: cls, ids };
 }
 
 /** A page's path without the segment naming its language (`/v2/ko/x` -> `/v2/x`, `/fr/x` -> `/x`):
@@ -242,25 +259,53 @@ function signatureOf(p: PagePlacement): string {
   return key;
 }
 
+/**
+ * A number per distinct placement signature (`signatureOf`), kept on each placement object: a
+ * fold numbers thousands of candidates' placements, and a lookup by object beats hashing the
+ * signature string each time. Numbers are never given twice (a new table after 100,000
+ * signatures continues the count), so equal numbers are equal signatures; equal signatures with
+ * two numbers would only cost a comparison (`PlacementIds.overlaps` compares placements).
+ */
+let signatureNumbers = new Map<string, number>();
+let placementNumbers = new WeakMap<PagePlacement, number>();
+let nextSignature = 1;
+function signatureNumber(p: PagePlacement): number {
+  let n = placementNumbers.get(p);
+  if (n !== undefined) return n;
+  const key = signatureOf(p);
+  n = signatureNumbers.get(key);
+  if (n === undefined) {
+    if (signatureNumbers.size >= 100_000) {
+      signatureNumbers = new Map();
+      placementNumbers = new WeakMap();
+    }
+    signatureNumbers.set(key, (n = nextSignature++));
+  }
+  placementNumbers.set(p, n);
+  return n;
+}
+
 class PlacementIds {
-  private readonly ids = new Map<string, number>();
   private readonly byId: (PagePlacement | undefined)[] = [undefined];
-  private readonly known = new Map<PagePlacement, number>();
+  /** Ids by signature number (`signatureNumber`). */
+  private readonly known = new Map<number, number>();
 
   /** 0 for none, else 1 and up; equal placements get one id. */
   idOf(p: PagePlacement | undefined): number {
     if (p === undefined) return 0;
-    const cached = this.known.get(p);
-    if (cached !== undefined) return cached;
-    const key = signatureOf(p);
-    let id = this.ids.get(key);
+    const n = signatureNumber(p);
+    let id = this.known.get(n);
     if (id === undefined) {
       id = this.byId.length;
-      this.ids.set(key, id);
+      this.known.set(n, id);
       this.byId.push(p);
     }
-    this.known.set(p, id);
     return id;
+  }
+
+  /** Each id's placement (undefined for 0), by id. */
+  all(): readonly (PagePlacement | undefined)[] {
+    return this.byId;
   }
 
   /** For each id given out so far, the ids not apart from it (itself and 0 among them): a
@@ -280,10 +325,23 @@ class PlacementIds {
 }
 
 /** Whether two candidates apart (in different branches) are the same page: a shared key, or the
- *  same title and near-identical text. */
+ *  same title and near-identical text. Compared by their numbers (`TwinInfo.ids`). */
 function sameTwin(ta: TwinInfo, tb: TwinInfo): boolean {
-  if (ta.classKey === tb.classKey || ta.keys.some((k) => tb.keys.includes(k))) return true;
-  return ta.titleKey === tb.titleKey && similarity(ta.sketch, tb.sketch) >= TWIN_SIMILARITY;
+  const a = ta.ids;
+  const b = tb.ids;
+  if (a.cls === b.cls) return true;
+  for (let i = 0; i < a.keys.length; i++) for (let j = 0; j < b.keys.length; j++) if (a.keys[i] === b.keys[j]) return true;
+  return a.title === b.title && similarity(ta.sketch, tb.sketch) >= TWIN_SIMILARITY;
+}
+
+/** A group of twins while folding: its members (indices into the ranked list, best first), the
+ *  order it was made in, and its members' placements. */
+interface FoldGroup {
+  readonly members: number[];
+  readonly order: number;
+  readonly places: Set<number>;
+  /** The last candidate that found it near (`foldVersionTwins`): each is looked at once. */
+  seenBy: number;
 }
 
 /**
@@ -301,7 +359,12 @@ function sameTwin(ta: TwinInfo, tb: TwinInfo): boolean {
  * the default one) when it scores within `tolerance` of their best, else their best. Copies in
  * other languages are its `languageTwins`, one per language: the one in its versions if
  * matched, else the best. A candidate joins the first group it is a twin of whose members are
- * all apart from it. `ranked` is sorted best first; so is the result.
+ * all apart from it. `ranked` is sorted best first; so is the result. Candidates' twin
+ * information must come from one `TwinRules` (their keys' numbers are compared).
+ *
+ * On a site of 35 versions x 4 languages the top's groups hold thousands of candidates a search
+ * (140 copies each): keys are compared as numbers, placements' languages and versions are
+ * written once per distinct placement, and groups are found through numbered keys.
  */
 export function foldVersionTwins<C extends Candidate>(
   ranked: readonly C[],
@@ -309,82 +372,99 @@ export function foldVersionTwins<C extends Candidate>(
   tolerance: number,
   defaultLanguage?: string,
 ): (C & { twins: C[]; languageTwins: C[] })[] {
-  const groups: C[][] = [];
-  const groupOf = new Map<C, C[]>();
+  const groups: FoldGroup[] = [];
+  const groupOf = new Array<FoldGroup>(ranked.length);
   // Groups by the keys and titles of their members: a candidate's twins can only be in groups
   // that share one with it, so each candidate looks at a few groups, not all (a common word can
   // rank a thousand candidates). Each list is in creation order, as is their merge.
-  const byKey = new Map<string, C[][]>();
-  const byTitle = new Map<string, C[][]>();
-  const order = new Map<C[], number>();
-  // Each candidate's placement (`PlacementIds`), each group's members', and which are not apart.
+  const byKey = new Map<number, FoldGroup[]>();
+  const byTitle = new Map<number, FoldGroup[]>();
+  // Each candidate's placement (`PlacementIds`), which are not apart, and each placement's
+  // languages and versions as compared below.
   const placements = new PlacementIds();
   const placeOf = ranked.map((c) => placements.idOf(c.entry.placement));
   const overlaps = placements.overlaps();
-  const placesOf = new Map<C[], Set<number>>();
-  const file = (map: Map<string, C[][]>, key: string, group: C[]): void => {
+  const languagesOf = placements.all().map((p) => String(p?.languages ?? ""));
+  const versionsOf = placements.all().map((p) => String(p?.versions));
+  const file = (map: Map<number, FoldGroup[]>, key: number, group: FoldGroup): void => {
     const list = map.get(key);
     if (list === undefined) map.set(key, [group]);
     else if (list[list.length - 1] !== group && !list.includes(group)) list.push(group);
   };
   // A candidate joins a group when it is apart from every member and a twin of one: the same page
   // in another branch. A member in another branch with a shared key is one; else one with its title.
-  const joins = (g: C[], place: number, twin: TwinInfo): boolean => {
-    const places = placesOf.get(g) as Set<number>;
-    for (const p of overlaps[place] as number[]) if (places.has(p)) return false;
-    return g.some((m) => m.twin !== undefined && sameTwin(m.twin, twin));
+  const joins = (g: FoldGroup, place: number, twin: TwinInfo): boolean => {
+    for (const p of overlaps[place] as number[]) if (g.places.has(p)) return false;
+    return g.members.some((m) => {
+      const other = (ranked[m] as C).twin;
+      return other !== undefined && sameTwin(other, twin);
+    });
   };
-  for (const [i, c] of ranked.entries()) {
-    let group: C[] | undefined;
-    const twin = c.twin;
+  const near: FoldGroup[] = [];
+  const look = (list: readonly FoldGroup[] | undefined, i: number): void => {
+    if (list === undefined) return;
+    for (const g of list) {
+      if (g.seenBy === i) continue;
+      g.seenBy = i;
+      near.push(g);
+    }
+  };
+  for (let i = 0; i < ranked.length; i++) {
+    let group: FoldGroup | undefined;
+    const twin = (ranked[i] as C).twin;
     const place = placeOf[i] as number;
     if (twin !== undefined) {
-      const near = new Set<C[]>();
-      for (const k of [...twin.keys, twin.classKey]) for (const g of byKey.get(k) ?? []) near.add(g);
-      for (const g of byTitle.get(twin.titleKey) ?? []) near.add(g);
-      group = [...near].sort((a, b) => (order.get(a) as number) - (order.get(b) as number)).find((g) => joins(g, place, twin));
+      near.length = 0;
+      const { keys, cls, title } = twin.ids;
+      for (let k = 0; k < keys.length; k++) look(byKey.get(keys[k] as number), i);
+      look(byKey.get(cls), i);
+      look(byTitle.get(title), i);
+      if (near.length > 1) near.sort((a, b) => a.order - b.order);
+      group = near.find((g) => joins(g, place, twin));
     }
     if (group === undefined) {
-      group = [];
-      order.set(group, groups.length);
+      group = { members: [], order: groups.length, places: new Set(), seenBy: -1 };
       groups.push(group);
-      placesOf.set(group, new Set());
     }
-    group.push(c);
-    (placesOf.get(group) as Set<number>).add(place);
-    groupOf.set(c, group);
+    group.members.push(i);
+    group.places.add(place);
+    groupOf[i] = group;
     if (twin !== undefined) {
-      for (const k of [...twin.keys, twin.classKey]) file(byKey, k, group);
-      file(byTitle, twin.titleKey, group);
+      const { keys, cls, title } = twin.ids;
+      for (let k = 0; k < keys.length; k++) file(byKey, keys[k] as number, group);
+      file(byKey, cls, group);
+      file(byTitle, title, group);
     }
   }
   const out: (C & { twins: C[]; languageTwins: C[] })[] = [];
   // Each group's choice, made once (a crewAI group holds up to 35 versions x 4 languages).
-  const chosen = new Map<C[], { representative: C; same: C[]; language: string }>();
-  for (const c of ranked) {
-    const group = groupOf.get(c) as C[];
+  const chosen = new Map<FoldGroup, { representative: number; same: number[]; language: string }>();
+  const languageOfMember = (m: number): string => languagesOf[placeOf[m] as number] as string;
+  for (let i = 0; i < ranked.length; i++) {
+    const group = groupOf[i] as FoldGroup;
     let pick = chosen.get(group);
     if (pick === undefined) {
-      const language = languageOf(group, defaultLanguage, tolerance);
-      const same = group.filter((m) => String(m.entry.placement?.languages ?? "") === language);
-      const best = same[0] as C;
-      const inPreferred = preferred === undefined ? undefined : same.find((m) => m.entry.placement?.versions?.includes(preferred) === true);
-      pick = { representative: inPreferred !== undefined && inPreferred.score >= best.score - tolerance ? inPreferred : best, same, language };
+      const language = languageOf(group.members.map((m) => ranked[m] as C), defaultLanguage, tolerance);
+      const same = group.members.filter((m) => languageOfMember(m) === language);
+      const best = same[0] as number;
+      const inPreferred = preferred === undefined ? undefined : same.find((m) => (ranked[m] as C).entry.placement?.versions?.includes(preferred) === true);
+      pick = { representative: inPreferred !== undefined && (ranked[inPreferred] as C).score >= (ranked[best] as C).score - tolerance ? inPreferred : best, same, language };
       chosen.set(group, pick);
     }
     const { representative, same, language } = pick;
-    if (representative !== c) continue;
-    const others = new Map<string, C[]>();
-    for (const m of group) {
-      const l = String(m.entry.placement?.languages ?? "");
+    if (representative !== i) continue;
+    const c = ranked[i] as C;
+    const others = new Map<string, number[]>();
+    for (const m of group.members) {
+      const l = languageOfMember(m);
       if (l === language) continue;
       const copies = others.get(l);
       if (copies === undefined) others.set(l, [m]);
       else copies.push(m);
     }
-    const versions = String(c.entry.placement?.versions);
-    const languageTwins = [...others.values()].map((copies) => copies.find((m) => String(m.entry.placement?.versions) === versions) ?? (copies[0] as C));
-    out.push({ ...c, twins: same.filter((m) => m !== c), languageTwins: languageTwins.sort((a, b) => b.score - a.score) });
+    const versions = versionsOf[placeOf[i] as number] as string;
+    const languageTwins = [...others.values()].map((copies) => ranked[copies.find((m) => versionsOf[placeOf[m] as number] === versions) ?? (copies[0] as number)] as C);
+    out.push({ ...c, twins: same.filter((m) => m !== i).map((m) => ranked[m] as C), languageTwins: languageTwins.sort((a, b) => b.score - a.score) });
   }
   return out;
 }

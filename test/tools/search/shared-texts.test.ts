@@ -68,6 +68,47 @@ describe("InvertedIndex.addPage with one sections array for several pages", () =
   });
 });
 
+describe("InvertedIndex text and title numbers (what ranking compares copies by)", () => {
+  it("copies share their text's number and count its pages; equal titles share a number; both hold through removals and a restore", () => {
+    const vocabulary = new Vocabulary();
+    const index = new InvertedIndex(vocabulary);
+    const ids = (words: string): Int32Array => Int32Array.from(words.split(" "), (w) => (w === "|" ? -1 : vocabulary.id(w)));
+    const text = [ids("falcon ledge"), ids("heron")];
+    const a = index.addPage(ids("webhooks | meta"), text);
+    const b = index.addPage(ids("webhooks | other meta"), text);
+    const c = index.addPage(ids("orders"), text);
+    const d = index.addPage(ids("webhooks"), [ids("sparrow")]);
+    const e = index.addPage(ids("empty"), []);
+    const numbers = (x: InvertedIndex): unknown[] =>
+      [a, b, c, d, e].map(({ page }) => (x.page(page) === undefined ? "gone" : { text: x.textKey(page), users: x.textUsers(x.textKey(page)), title: x.titleKey(page), last: x.textKey(page) >= 0 ? x.lastSection(page) : undefined }));
+    const [t0, t1] = a.sections as [number, number];
+    const sparrow = d.sections[0] as number;
+    expect(numbers(index)).toEqual([
+      { text: t0, users: 3, title: index.titleKey(a.page), last: t1 },
+      { text: t0, users: 3, title: index.titleKey(a.page), last: t1 },
+      { text: t0, users: 3, title: index.titleKey(c.page), last: t1 },
+      { text: sparrow, users: 1, title: index.titleKey(a.page), last: sparrow },
+      { text: -1 - e.page, users: 1, title: index.titleKey(e.page), last: undefined },
+    ]);
+    expect(new Set([a, c, e].map(({ page }) => index.titleKey(page))).size).toBe(3);
+    index.removePage(b.page);
+    const after = [
+      { text: t0, users: 2, title: index.titleKey(a.page), last: t1 },
+      "gone",
+      { text: t0, users: 2, title: index.titleKey(c.page), last: t1 },
+      { text: sparrow, users: 1, title: index.titleKey(a.page), last: sparrow },
+      { text: -1 - e.page, users: 1, title: index.titleKey(e.page), last: undefined },
+    ];
+    expect(numbers(index)).toEqual(after);
+    const restored = new InvertedIndex(vocabulary);
+    restored.restore(index.state());
+    // Numbers are the index's own: the restored one's tell the same copies and titles apart.
+    const same = (x: InvertedIndex): boolean[] => [x.titleKey(a.page) === x.titleKey(d.page), x.titleKey(a.page) === x.titleKey(c.page), x.textKey(a.page) === x.textKey(c.page), x.textUsers(x.textKey(a.page)) === 2];
+    expect(same(restored)).toEqual([true, false, true, true]);
+    expect(same(index)).toEqual([true, false, true, true]);
+  });
+});
+
 describe("InvertedIndex section units (kept in columns)", () => {
   it("keep each live section's terms through removals, the compaction that follows and a state taken and restored", () => {
     const vocabulary = new Vocabulary();
