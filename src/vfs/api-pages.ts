@@ -200,6 +200,14 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       anchors: parameterAnchors(fm.operation),
     });
   }
+  documented.push(...schemaPages(plan, diskPages, options, diagnostics));
+  return { pages, behind, documented, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
+}
+
+/** The pages documenting a schema (`openapi-schema`) with it shown, when every reader of the page
+ *  keeps it; a warning for each that cannot show it. */
+function schemaPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, options: ApiPagesOptions, diagnostics: Diagnostic[]): Page[] {
+  const shownPages: Page[] = [];
   const schemaAccess = schemaAccessOf(plan, diskPages, options.specFiles);
   for (const fm of plan.schemas.values()) {
     const page = diskPages.get(fm.pagePath);
@@ -218,9 +226,9 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       });
       continue;
     }
-    documented.push(shown);
+    shownPages.push(shown);
   }
-  return { pages, behind, documented, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
+  return shownPages;
 }
 
 /** The 1-based line of a top-level front matter key in a page's text, when it is there. */

@@ -99,26 +99,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
 
   const docs = await loadDocsJson(root, { ignore });
   diagnostics.push(...docs.diagnostics);
-  // A problem in one element costs that element only: the configuration is read from the rest
-  // (`docs.config`), on a reload too, so the rest of an edit applies. Only a docs.json that cannot
-  // be read as a whole (it does not parse, or leaves no navigation) keeps the last good
-  // configuration. At first load there is none: serve what can be read of it (versions,
-  // languages, places in the navigation, the specs), with every page searchable. That
-  // best-effort configuration is no good state to keep: it is read again from the new file.
-  const lastGood = previous !== undefined && (previous.site.config.document !== undefined || !previous.site.config.present) ? previous.site.config : undefined;
-  let config: SiteConfig = docs.config ?? lastGood ?? firstLoadConfig(docs, basename(root));
-  // A docs.json that goes away while serving (a checkout, an `rm` then `cp` deploy) is a broken
-  // one, not a site without one: serving the folder unconfigured would rename the tools and drop
-  // the navigation under every client. Keep what was served; `reloadSite` logs the finding once.
-  if (previous?.site.config.present === true && docs.config?.present === false) {
-    config = previous.site.config;
-    diagnostics.push({
-      severity: "error",
-      file: "docs.json",
-      code: LOAD_CODES.docsJsonMissing,
-      message: `docs.json is missing; still serving the last good configuration (${config.name}); put it back, or restart to serve this folder without one`,
-    });
-  }
+  const config = configOf(docs, previous, root, diagnostics);
 
   const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel));
   for (const { folder, message } of listing.unlisted) diagnostics.push(skippedFinding(folder, `cannot list the folder (${message})`));
@@ -215,6 +196,32 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   };
   const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...specs.filter((s) => !s.remote).map((s) => s.source), ...linkTargets]);
   return { site, ignore, configFiles, links, options, pageStats, ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
+}
+
+/** The configuration a load serves: docs.json's, else the last good one, else what can be read of
+ *  it at a first load. */
+function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: LoadedSite | undefined, root: string, diagnostics: Diagnostic[]): SiteConfig {
+  // A problem in one element costs that element only: the configuration is read from the rest
+  // (`docs.config`), on a reload too, so the rest of an edit applies. Only a docs.json that cannot
+  // be read as a whole (it does not parse, or leaves no navigation) keeps the last good
+  // configuration. At first load there is none: serve what can be read of it (versions,
+  // languages, places in the navigation, the specs), with every page searchable. That
+  // best-effort configuration is no good state to keep: it is read again from the new file.
+  const lastGood = previous !== undefined && (previous.site.config.document !== undefined || !previous.site.config.present) ? previous.site.config : undefined;
+  let config: SiteConfig = docs.config ?? lastGood ?? firstLoadConfig(docs, basename(root));
+  // A docs.json that goes away while serving (a checkout, an `rm` then `cp` deploy) is a broken
+  // one, not a site without one: serving the folder unconfigured would rename the tools and drop
+  // the navigation under every client. Keep what was served; `reloadSite` logs the finding once.
+  if (previous?.site.config.present === true && docs.config?.present === false) {
+    config = previous.site.config;
+    diagnostics.push({
+      severity: "error",
+      file: "docs.json",
+      code: LOAD_CODES.docsJsonMissing,
+      message: `docs.json is missing; still serving the last good configuration (${config.name}); put it back, or restart to serve this folder without one`,
+    });
+  }
+  return config;
 }
 
 /**
