@@ -42,6 +42,8 @@ const FENCE_RE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
  * is returned as such (`unreadStatements`).
  */
 export function mdxImports(text: string): MdxImport[] {
+  // A byte order mark is no text to MDX: an import on the first line after one is an import.
+  if (text.charCodeAt(0) === 0xfeff) return mdxImports(text.slice(1)).map((i) => ({ ...i, start: i.start + 1, end: i.end + 1 }));
   if (!/^(?:import|export)\b/m.test(text)) return [];
   const out: MdxImport[] = [];
   for (const block of esmBlocks(text)) {
@@ -181,6 +183,8 @@ function unreadStatements(text: string, block: { start: number; end: number }, r
  */
 export function removeImports(text: string, imports: readonly MdxImport[]): string {
   if (imports.length === 0) return text;
+  // After a byte order mark (`mdxImports`), the page without it, the mark kept.
+  if (text.charCodeAt(0) === 0xfeff) return `\ufeff${removeImports(text.slice(1), imports.map((i) => ({ ...i, start: i.start - 1, end: i.end - 1 })))}`;
   const cores: Range[] = imports.map((i) => ({ start: i.start, end: i.end }));
   const names = [...new Set(imports.flatMap((i) => i.names))];
   if (names.length > 0) {

@@ -116,7 +116,8 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options));
   }
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
-  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, pageExists, pageFileAt: (p) => diskPages.has(p) });
+  const kept = schemaKeptBy(diskPages, options.specFiles);
+  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations) });
   diagnostics.push(...plan.diagnostics);
 
   const pages: Page[] = [];
@@ -200,33 +201,32 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       anchors: parameterAnchors(fm.operation),
     });
   }
-  documented.push(...schemaPages(plan, diskPages, options, diagnostics));
+  documented.push(...schemaPages(plan, diskPages, options, kept, diagnostics));
   return { pages, behind, documented, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
 }
 
 /** The pages documenting a schema (`openapi-schema`) with it shown, when every reader of the page
  *  keeps it; a warning for each that cannot show it. */
-function schemaPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, options: ApiPagesOptions, diagnostics: Diagnostic[]): Page[] {
+function schemaPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, options: ApiPagesOptions, kept: SchemaKept, diagnostics: Diagnostic[]): Page[] {
   const shownPages: Page[] = [];
-  const schemaAccess = schemaAccessOf(plan, diskPages, options.specFiles);
   for (const fm of plan.schemas.values()) {
     const page = diskPages.get(fm.pagePath);
     if (page === undefined || plan.frontMatter.has(fm.pagePath)) continue;
     const specTimes = options.specTimes;
-    const shown = schemaDocumentedPage(page, fm, schemaAccess(fm), (access) => specTimes?.resolve?.(fm.spec.source, access));
-    if (shown === undefined) {
+    const why = kept(page, fm.spec, fm.schema.name, plan.frontMatter);
+    if (why !== undefined) {
       const line = frontMatterKeyLine(page.file.text, "openapi-schema");
       diagnostics.push({
         severity: "warning",
         file: page.file.path.slice(1),
         ...(line !== undefined ? { line } : {}),
         path: "openapi-schema",
-        message: `schema "${fm.schema.name}" (${fm.spec.source}) is used only by operations restricted to groups that not every reader of this page is in: it is not shown on the page`,
+        message: `schema "${fm.schema.name}" (${fm.spec.source}) ${why}: it is not shown on the page`,
         code: API_CODES.frontMatterSchema,
       });
       continue;
     }
-    shownPages.push(shown);
+    shownPages.push(schemaDocumentedPage(page, fm, (access) => specTimes?.resolve?.(fm.spec.source, access)));
   }
   return shownPages;
 }
@@ -261,10 +261,28 @@ function documentedPage(page: Page, fm: FrontMatterOperation, ctx: RenderContext
  * as `documentedPage` appends an operation. Undefined when not every reader of the page may read
  * the schema in their copy of the spec (`ApiSchemaComponent.groups`).
  */
-function schemaDocumentedPage(page: Page, fm: FrontMatterSchema, schemaAccess: Access, specTimeFor: (access: Access) => Date | undefined): Page | undefined {
-  const authored = page.authored ?? page;
-  if (!readersCover(authored.file.access, schemaAccess)) return undefined;
-  return withReference(authored, () => schemaReference(fm.spec, fm.schema), specTimeFor);
+function schemaDocumentedPage(page: Page, fm: FrontMatterSchema, specTimeFor: (access: Access) => Date | undefined): Page {
+  return withReference(page.authored ?? page, () => schemaReference(fm.spec, fm.schema), specTimeFor);
+}
+
+/** Why not every reader of a page keeps a spec's schema, undefined when all do (`schemaKeptBy`). */
+type SchemaKept = (page: Page | undefined, spec: ApiSpec, name: string, operations: ReadonlyMap<string, FrontMatterOperation>) => string | undefined;
+
+/**
+ * Whether every reader of a page keeps a spec's schema: they may read the spec's file (a spec
+ * only restricted pages name is theirs alone, `namingPagesAccess`) and their copy of it has the
+ * schema (`schemaAccessOf`). One decision for the page's choice of spec and for showing it.
+ */
+function schemaKeptBy(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<string, SiteFile> | undefined): SchemaKept {
+  let partsAccess: ((spec: ApiSpec, name: string, operations: ReadonlyMap<string, FrontMatterOperation>) => Access) | undefined;
+  return (page, spec, name, operations) => {
+    if (page === undefined) return "has no page";
+    const pageAccess = (page.authored ?? page).file.access;
+    const file = specFiles?.get(`/${spec.source}`);
+    if (file !== undefined && !readersCover(pageAccess, file.access)) return "is in a spec file restricted to groups that not every reader of this page is in";
+    partsAccess ??= schemaAccessOf(pages, specFiles);
+    return readersCover(pageAccess, partsAccess(spec, name, operations)) ? undefined : "is used only by operations restricted to groups that not every reader of this page is in";
+  };
 }
 
 /**
@@ -274,16 +292,16 @@ function schemaDocumentedPage(page: Page, fm: FrontMatterSchema, schemaAccess: A
  * schema page names: parsing the file again is paid only when some part is restricted. A spec
  * with restricted parts and no mounted file (a remote one) shows none of its schemas (fail closed).
  */
-function schemaAccessOf(plan: ApiPagePlan, pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<string, SiteFile> | undefined): (fm: FrontMatterSchema) => Access {
+function schemaAccessOf(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<string, SiteFile> | undefined): (spec: ApiSpec, name: string, operations: ReadonlyMap<string, FrontMatterOperation>) => Access {
   const bySpec = new Map<string, ReadonlyMap<string, readonly string[]> | undefined>();
   const nobody: Access = { groups: [UNMATCHABLE_GROUP] };
-  const readersOf = (spec: ApiSpec): ReadonlyMap<string, readonly string[]> | undefined => {
+  const readersOf = (spec: ApiSpec, operations: ReadonlyMap<string, FrontMatterOperation>): ReadonlyMap<string, readonly string[]> | undefined => {
     const restricted: RestrictedPart[] = [];
     for (const { part, metadata } of metadataParts(spec)) {
       const meta = readPageMeta(metadata);
       if (meta.groups !== undefined && meta.public !== true) restricted.push({ part, groups: meta.groups });
     }
-    for (const fm of plan.frontMatter.values()) {
+    for (const fm of operations.values()) {
       const access = pages.get(fm.pagePath)?.file.access;
       if (fm.spec.source !== spec.source || access?.groups === undefined || access.public === true) continue;
       const op = fm.operation;
@@ -294,11 +312,11 @@ function schemaAccessOf(plan: ApiPagePlan, pages: ReadonlyMap<string, Page>, spe
     const parsed = text !== undefined ? parseDocument(text) : undefined;
     return parsed?.ok === true ? schemaReaders(parsed.document, restricted) : undefined;
   };
-  return (fm) => {
-    if (!bySpec.has(fm.spec.source)) bySpec.set(fm.spec.source, readersOf(fm.spec));
-    const readers = bySpec.get(fm.spec.source);
+  return (spec, name, operations) => {
+    if (!bySpec.has(spec.source)) bySpec.set(spec.source, readersOf(spec, operations));
+    const readers = bySpec.get(spec.source);
     if (readers === undefined) return nobody;
-    const groups = readers.get(fm.schema.name);
+    const groups = readers.get(name);
     // A schema no reader's copy keeps is readable by no one: a group no reader holds says so.
     return groups === undefined ? {} : { groups: groups.length > 0 ? groups : [UNMATCHABLE_GROUP] };
   };

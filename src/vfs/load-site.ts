@@ -13,9 +13,9 @@ import { LIMITS } from "../limits.js";
 import { type ApiCache, generateApiPages, type SpecTimes } from "./api-pages.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
-import { parseOperationEntry } from "../config/openapi/entry.js";
+import { type OperationEntry, parseOperationEntry } from "../config/openapi/entry.js";
 import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
-import { parseSchemaReference, type SchemaReference } from "../config/openapi/schema-components.js";
+import { parseSchemaReference } from "../config/openapi/schema-components.js";
 import { type RepoSpecText, unnamedSchemaSpecFor, unnamedSpecFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
 import { pagesAt, placePage, unplacePage } from "./page-routes.js";
@@ -24,7 +24,7 @@ import { siteVariants } from "./site-variants.js";
 import { pagePathOf, type Site } from "./site.js";
 import type { Page } from "./page.js";
 import { makeFile, type SiteFile } from "./site-file.js";
-import type { Access } from "./access.js";
+import { type Access, readersCover } from "./access.js";
 
 /** Page files: Markdown and MDX (the names a walk of the repository lists). */
 const PAGE_FILE = /\.(md|mdx|MD|MDX)$/;
@@ -495,19 +495,30 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
       const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes, ignore });
       return "text" in read ? [{ rel, text: read.text }] : [];
     }));
+  // Pages naming their spec file first: a data model page naming none looks only among the specs
+  // its readers may read (a spec only restricted pages name is theirs alone).
+  const namers = new Map<string, Access[]>();
+  const unnamedSchemas: [Page, string][] = [];
   for (const page of pages.values()) {
     const entry = page.meta.openapi !== undefined ? parseOperationEntry(page.meta.openapi) : undefined;
     // A data model page (`openapi-schema`) names its spec the same way, or names none: then the
-    // one repository spec holding the schema's name (the plan also looks in docs.json's specs).
+    // first repository spec by file name holding the schema's name, as the platform picks (the
+    // plan also looks in docs.json's specs).
     const schema = entry === undefined && page.meta.openapiSchema !== undefined ? parseSchemaReference(page.meta.openapiSchema) : undefined;
     const file = entry?.file ?? schema?.file;
     if (entry === undefined && schema === undefined) continue;
-    const spec =
-      file !== undefined
-        ? frontMatterSpecFile(file, page.file.path.slice(1), lookup)
-        : entry !== undefined
-          ? unnamedSpecFor(entry, specTexts())
-          : unnamedSchemaSpecFor((schema as SchemaReference).name, specTexts());
+    if (file === undefined && schema !== undefined) {
+      unnamedSchemas.push([page, schema.name]);
+      continue;
+    }
+    const spec = file !== undefined ? frontMatterSpecFile(file, page.file.path.slice(1), lookup) : unnamedSpecFor(entry as OperationEntry, specTexts());
+    if (spec === undefined) continue;
+    out.set(page.path, spec);
+    if (file !== undefined) namers.set(spec, [...(namers.get(spec) ?? []), page.file.access]);
+  }
+  for (const [page, name] of unnamedSchemas) {
+    const readable = specTexts().filter((f) => namers.get(f.rel)?.some((access) => readersCover(page.file.access, access)) !== false);
+    const spec = unnamedSchemaSpecFor(name, readable);
     if (spec !== undefined) out.set(page.path, spec);
   }
   return out;

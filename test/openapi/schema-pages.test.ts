@@ -212,3 +212,55 @@ describe("openapi-schema and an operation restricted by the MDX page documenting
     await rt.close();
   });
 });
+
+/**
+ * An adversary's finding (2026-11-29): a page naming no spec file chose among every loaded spec,
+ * also one only restricted pages name and one whose schema only restricted operations use, so a
+ * reader outside them got another spec's schema (its text) or none where the site without those
+ * files shows the public one. The choice is now made among the specs whose schema every reader
+ * of the page keeps: an outside reader's files are the site's without the restricted ones.
+ */
+describe("a data model page naming no spec, beside specs only other readers keep", () => {
+  const widget = (description: string, field: string) => ({
+    openapi: "3.1.0",
+    info: { title: "Widgets", version: "1" },
+    paths: {},
+    components: { schemas: { Widget: { type: "object", description, properties: { [field]: { type: "string" } } } } },
+  });
+  const publicPage = "---\ntitle: Widget\nopenapi-schema: Widget\n---\nThe widget model.\n";
+  const docsJson = (specs?: string[]) => ({ name: "W", navigation: { pages: ["index", "models/widget"] }, ...(specs !== undefined ? { api: { openapi: specs } } : {}) });
+  const outside = async (root: string) => {
+    const files = ["cat /models/widget.mdx", "wc -c /models/widget.mdx", "ls -R /"];
+    const out: string[] = [];
+    for (const command of files) out.push((await runCli(["fs", command, "--dir", root, "--groups", ""])).stdout);
+    return out;
+  };
+
+  it("a spec only a restricted page names is not chosen for an open page", async () => {
+    const common = { "index.mdx": "---\ntitle: Home\n---\nHome.\n", "models/widget.mdx": publicPage, "api/pub.json": widget("The public widget.", "id") };
+    const withSecret = writeRepo({
+      ...common,
+      "docs.json": docsJson(),
+      "api/z-secret.json": widget("SECRETWIDGET internal", "launchCode"),
+      "models/staff.mdx": "---\ntitle: Staff widget\ngroups: [staff]\nopenapi-schema: api/z-secret.json Widget\n---\nStaff only.\n",
+    });
+    const without = writeRepo({ ...common, "docs.json": docsJson() });
+    const got = await outside(withSecret);
+    expect(got).toEqual(await outside(without));
+    expect(got[0]).toContain("The public widget.");
+    expect(got.join("")).not.toContain("SECRETWIDGET");
+  });
+
+  it("a schema only a restricted operation uses does not move an open page to another spec's", async () => {
+    const restrictedOnly = {
+      ...widget("ADMINWIDGET", "secret"),
+      paths: { "/admin": { post: { summary: "Admin", "x-svc": { metadata: { groups: ["staff"] } }, responses: { "200": { description: "OK", content: { "application/json": { schema: { $ref: "#/components/schemas/Widget" } } } } } } } },
+    };
+    const common = { "index.mdx": "---\ntitle: Home\n---\nHome.\n", "models/widget.mdx": publicPage, "api/b.json": widget("The public widget.", "id"), "docs.json": docsJson(["api/a.json", "api/b.json"]) };
+    const withRestricted = writeRepo({ ...common, "api/a.json": restrictedOnly });
+    const without = writeRepo({ ...common, "api/a.json": { ...restrictedOnly, paths: {}, components: { schemas: {} } } });
+    const got = await outside(withRestricted);
+    expect(got).toEqual(await outside(without));
+    expect(got[0]).toContain("The public widget.");
+  });
+});

@@ -276,4 +276,16 @@ describe("the adversary's page (finding 27), through the docs filesystem", () =>
     });
     expect(got).toEqual(await without.readerState(localContext(ANONYMOUS)).shell.run(command));
   });
+
+  // An adversary's finding (2026-11-29): after a byte order mark, an import on the first line was
+  // not read as one, so the restricted path and its tag stayed in the page.
+  it("a page starting with a byte order mark and an import reads as the page without it", async () => {
+    const page = (restricted: boolean): string => `\ufeff${restricted ? 'import Secret from "/snippets/secret.mdx"\n\n' : ""}Intro.\n${restricted ? "\n<Secret />\n" : ""}`;
+    const bom = await load({ "bom.mdx": page(true), "snippets/secret.mdx": SNIPPETS["snippets/secret.mdx"] });
+    const bomWithout = await load({ "bom.mdx": page(false) });
+    const command = "cat /bom.mdx; wc -c /bom.mdx";
+    const got = await bom.readerState(localContext(ANONYMOUS)).shell.run(command);
+    expect(got).toEqual(await bomWithout.readerState(localContext(ANONYMOUS)).shell.run(command));
+    expect(got.stdout).toBe(`${page(false).slice(1)}${Buffer.byteLength(page(false))} /bom.mdx\n`);
+  });
 });

@@ -112,6 +112,11 @@ export interface PlanInput {
   /** Whether that page file is the page path's own `.mdx`/`.md` (not `<path>/index`): the
    *  generated page then stands behind it (`ApiPagePlan.behind`). Absent: never. */
   readonly pageFileAt?: (pagePath: string) => boolean;
+  /** Why not every reader of a page keeps a spec's schema (they may read its file, and their copy
+   *  of it has the schema), or undefined when all do; absent: all do. A page naming no spec file
+   *  chooses among the kept ones only, so what a reader gets there never depends on a schema they
+   *  may not read. */
+  readonly schemaKept?: (pagePath: string, spec: ApiSpec, schema: string, operations: ReadonlyMap<string, FrontMatterOperation>) => string | undefined;
 }
 
 /** Every spec source the plan needs: referenced by an element, `api.*`, or named in an entry. */
@@ -152,7 +157,8 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   const frontMatter = planFrontMatter(input, specs, diagnostics);
   resolveFrontMatterConflicts(frontMatter, table, explicit, diagnostics);
   const behind = leaveOutTakenPaths(input, table, diagnostics);
-  const schemas = planFrontMatterSchemas(input.schemaRefs ?? [], specs, diagnostics);
+  const kept = input.schemaKept;
+  const schemas = planFrontMatterSchemas(input.schemaRefs ?? [], specs, diagnostics, kept !== undefined ? (ref, spec, name) => kept(ref.pagePath, spec, name, frontMatter) : undefined);
   return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, schemas, unverified: specs.unverified, diagnostics, behind };
 }
 
@@ -389,7 +395,12 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
  * first by file name, as the platform's own rule for operations reads, with a warning. Every
  * problem is a warning at the page's `openapi-schema` line: the platform still builds the page.
  */
-function planFrontMatterSchemas(refs: readonly FrontMatterSchemaReference[], specs: LoadedSpecs, diagnostics: Diagnostic[]): Map<string, FrontMatterSchema> {
+function planFrontMatterSchemas(
+  refs: readonly FrontMatterSchemaReference[],
+  specs: LoadedSpecs,
+  diagnostics: Diagnostic[],
+  kept: ((ref: FrontMatterSchemaReference, spec: ApiSpec, name: string) => string | undefined) | undefined,
+): Map<string, FrontMatterSchema> {
   const out = new Map<string, FrontMatterSchema>();
   for (const ref of refs) {
     const warn = (message: string): void =>
@@ -410,7 +421,16 @@ function planFrontMatterSchemas(refs: readonly FrontMatterSchemaReference[], spe
     } else {
       candidates = [...specs.openapi.keys(), ...specs.unavailable].filter((s) => !specs.asyncapi.has(s)).sort();
     }
-    const holding = candidates.filter((s) => specs.openapi.get(s)?.schemas.some((c) => c.name === written.name) === true);
+    // Naming no file, only the specs whose schema every reader of the page keeps are candidates
+    // (a spec only restricted pages name, a schema only restricted operations use): which one a
+    // page shows must not tell its readers what else exists.
+    const held = candidates.filter((s) => specs.openapi.get(s)?.schemas.some((c) => c.name === written.name) === true);
+    const notKept = new Map(held.map((s) => [s, written.file !== undefined || kept === undefined ? undefined : kept(ref, specs.openapi.get(s) as ApiSpec, written.name)] as const));
+    const holding = held.filter((s) => notKept.get(s) === undefined);
+    if (holding.length === 0 && held.length > 0) {
+      warn(`schema "${written.name}" (${held[0] as string}) ${notKept.get(held[0] as string) as string}: it is not shown on the page`);
+      continue;
+    }
     const first = holding[0];
     if (first !== undefined) {
       const spec = specs.openapi.get(first) as ApiSpec;

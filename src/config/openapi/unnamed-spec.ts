@@ -23,14 +23,14 @@ export function unnamedSpecFor(entry: OperationEntry, files: readonly RepoSpecTe
 }
 
 /**
- * The repository spec a front matter `openapi-schema` that names no file documents: the one
- * OpenAPI document (an `openapi` key) with the name as a key under a `schemas` key, found from
- * the text as `unnamedSpecFor` finds operations. Several, or none: undefined (the plan then looks
- * in the specs docs.json names, and says what it found).
+ * The repository spec a front matter `openapi-schema` that names no file documents: the first by
+ * file name (the platform's rule) of the OpenAPI documents (an `openapi` key) with the name as a
+ * key under a `schemas` key, found from the text as `unnamedSpecFor` finds operations. None:
+ * undefined (the plan then looks in the specs docs.json names, and says what it found).
  */
 export function unnamedSchemaSpecFor(name: string, files: readonly RepoSpecText[]): string | undefined {
   const found = files.filter((f) => OPENAPI_KEY_RE.test(f.text.slice(0, SNIFF_CHARS)) && SCHEMAS_KEY_RE.test(f.text) && holdsKey(f.text, name));
-  return found.length === 1 ? found[0]?.rel : undefined;
+  return found.map((f) => f.rel).sort()[0];
 }
 
 const SCHEMAS_KEY_RE = /["']?schemas["']?\s*:/;
