@@ -7,7 +7,7 @@ import { prefetchRemoteSpecs } from "../vfs/api-pages.js";
 import type { Access } from "../vfs/access.js";
 import type { ApiPageInfo } from "../vfs/site-api.js";
 import { type LoadedSite, type LoadSiteOptions, loadSite, reloadSite } from "../vfs/load-site.js";
-import { readablePage, type SiteOutline, siteOutline } from "../vfs/outline.js";
+import { readablePage, readerApiPage, type SiteOutline, siteOutline } from "../vfs/outline.js";
 import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-context.js";
 import type { Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
@@ -389,12 +389,12 @@ export class DocsRuntime {
    * The API facts (servers, playground) of a page the request may read; undefined for a page
    * that does not exist and for one it may not read alike (the playground relay's lookup). A
    * front-matter page whose operation is restricted beyond the page's own rule has none: its
-   * reference is not shown (`readersCover`), so it is no API page for anyone.
+   * reference is not shown (`readersCover`), so it is no API page for anyone. The page is the
+   * one the request's reader gets at the path: a generated page behind a file they may not read
+   * answers with its own facts (`readerApiPage`).
    */
   apiPage(pagePath: string, context: RequestContext): ApiPageInfo | undefined {
-    const page = this.site.pages.get(pagePath);
-    if (page === undefined || !mayRead(context, page.file.access)) return undefined;
-    return this.site.api?.pages.get(pagePath);
+    return readerApiPage(this.site, context, pagePath)?.info;
   }
 
   /** Subscribe to reloads; returns the unsubscribe function. */

@@ -1,5 +1,6 @@
 import { EXTENSION_ID, RESOURCE_MIME_TYPE, getUiCapability } from "@modelcontextprotocol/ext-apps/server";
 import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type ReadResourceResult, type Resource, type Server, type ServerContext } from "@modelcontextprotocol/server";
+import { readerApiPage } from "../vfs/outline.js";
 import type { RequestContext } from "../vfs/request-context.js";
 import type { DocsRuntime } from "../engine/runtime.js";
 
@@ -68,12 +69,15 @@ export function hasApp(runtime: DocsRuntime, pagePath: string, context: RequestC
  * page they may read, and none for any other (a restricted operation is never named).
  */
 export function appResources(runtime: DocsRuntime, context: RequestContext): Resource[] {
-  const pages = runtime.site.api?.pages;
-  if (pages === undefined) return [];
+  const api = runtime.site.api;
+  if (api === undefined) return [];
   const out: Resource[] = [];
-  for (const [pagePath, info] of pages) {
-    if (!hasApp(runtime, pagePath, context)) continue;
-    const title = runtime.site.pages.get(pagePath)?.title ?? pagePath;
+  // The page each path gives this reader: a generated page behind a file they may not read, too.
+  for (const pagePath of new Set([...api.plan.order, ...api.pages.keys()])) {
+    const found = readerApiPage(runtime.site, context, pagePath);
+    if (found === undefined || found.info.kind !== "operation") continue;
+    const { page, info } = found;
+    const title = page.title;
     out.push({
       uri: appUri(runtime, pagePath),
       name: pagePath,

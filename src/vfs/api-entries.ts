@@ -7,9 +7,10 @@ import type { Site } from "./site.js";
  * operation (with that page and its title); one it could not generate (no `openapi`, a spec that
  * failed, an unfetched remote spec) is an operation it has reported on; one that matched no
  * operation is a page path whose missing file the plan has reported. Other entries are page
- * paths. Without a plan, the shape-only default applies.
+ * paths. Without a plan, the shape-only default applies. `titleOf` gives a page path's title
+ * (for a reader, that of the page they get there: `nav --groups`); the site's page's when unset.
  */
-export function resolveEntryFromSite(site: Site): ResolveEntry {
+export function resolveEntryFromSite(site: Site, titleOf: (pagePath: string) => string | undefined = (p) => site.pages.get(p)?.title): ResolveEntry {
   const plan = site.api?.plan;
   if (plan === undefined) return defaultResolveEntry;
   return (_entry, scope) => {
@@ -17,7 +18,7 @@ export function resolveEntryFromSite(site: Site): ResolveEntry {
     if (r === undefined) return { kind: "file" };
     switch (r.kind) {
       case "api-page": {
-        const title = site.pages.get(r.pagePath)?.title;
+        const title = titleOf(r.pagePath);
         return { kind: "operation", page: r.pagePath, ...(title !== undefined ? { title } : {}) };
       }
       case "not-generated":

@@ -72,8 +72,8 @@ export interface SpecTimes {
 export interface ApiPagesResult {
   readonly pages: readonly Page[];
   /** Generated pages whose path a file takes (`ApiPagePlan.behind`): the site places each behind
-   *  that file, for readers who may not read it. They have no `ApiPageInfo`: the path's facts
-   *  (playground, relay) answer for the file's page. */
+   *  that file, for readers who may not read it. Their `ApiPageInfo` is in `SiteApi.behind`:
+   *  `SiteApi.pages` holds the path's facts for the file's page. */
   readonly behind: readonly Page[];
   /** MDX pages that document an operation (front matter `openapi`), with its reference shown
    *  after the prose (`documentedPage`): they replace the pages read from disk. */
@@ -126,6 +126,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   // Most operations carry no `x-svc.metadata`: one playground for all of them.
   const plainPlayground = resolvePlayground(settings, readPageMeta({}));
   const behind: Page[] = [];
+  const behindInfos = new Map<string, ApiPageInfo>();
   for (const planned of [...plan.pages, ...plan.behind]) {
     const item = planned.item;
     let parts: PageParts;
@@ -169,6 +170,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     if (planned.placement !== undefined) placements.set(planned.pagePath, planned.placement);
     if (plan.behind.includes(planned)) {
       behind.push(page);
+      behindInfos.set(planned.pagePath, info);
       continue;
     }
     pages.push(page);
@@ -202,7 +204,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     });
   }
   documented.push(...schemaPages(plan, diskPages, options, kept, diagnostics));
-  return { pages, behind, documented, placements, api: { settings, plan, pages: infos }, diagnostics, cache };
+  return { pages, behind, documented, placements, api: { settings, plan, pages: infos, ...(behindInfos.size > 0 ? { behind: behindInfos } : {}) }, diagnostics, cache };
 }
 
 /** The pages documenting a schema (`openapi-schema`) with it shown, when every reader of the page

@@ -4,6 +4,7 @@ import type { Access } from "./access.js";
 import type { Page } from "./page.js";
 import { pageFor } from "./page-routes.js";
 import type { Site } from "./site.js";
+import type { ApiPageInfo } from "./site-api.js";
 
 /**
  * What one reader may see of the site's structure: the site-level names that outputs list
@@ -40,6 +41,20 @@ export interface SiteOutline {
 export function readerPageAt(site: Pick<Site, "pages" | "shadowed">, context: RequestContext, pagePath: string): Page | undefined {
   const may = (access: Access): boolean => mayRead(context, access);
   return pageFor(site, pagePath, may) ?? pageFor(site, pagePath === "/" ? "/index" : `${pagePath}/index`, may);
+}
+
+/**
+ * The API facts of the page this request's reader gets at a page path (no `/index` fallback:
+ * API pages are looked up by their own path): the site's page's (`SiteApi.pages`), or a
+ * generated page's standing behind a file the reader may not read (`SiteApi.behind`); none when
+ * the reader gets a page that documents no operation there (`a.md` behind an `a.mdx` with front
+ * matter `openapi`) or no page at all.
+ */
+export function readerApiPage(site: Pick<Site, "pages" | "shadowed" | "api">, context: RequestContext, pagePath: string): { readonly page: Page; readonly info: ApiPageInfo } | undefined {
+  const page = pageFor(site, pagePath, (access) => mayRead(context, access));
+  if (page === undefined) return undefined;
+  const info = site.pages.get(pagePath) === page ? site.api?.pages.get(pagePath) : page.generated ? site.api?.behind?.get(pagePath) : undefined;
+  return info === undefined ? undefined : { page, info };
 }
 
 /** Whether a navigation page path (`/guides`, `/guides/setup`) is a page this request may read. */

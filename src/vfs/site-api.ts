@@ -29,4 +29,8 @@ export interface SiteApi {
   readonly plan: ApiPagePlan;
   /** Every API page (generated or front matter), by page path. */
   readonly pages: ReadonlyMap<string, ApiPageInfo>;
+  /** The facts of each generated page that stands behind a file at its path
+   *  (`ApiPagePlan.behind`), by page path: they answer for a reader who gets that page there
+   *  (`readerApiPage`), never for the file's readers. */
+  readonly behind?: ReadonlyMap<string, ApiPageInfo>;
 }

@@ -42,19 +42,20 @@ export function navigationOfSite(site: Site, options: SiteNavigationOptions = {}
   const configErrors = site.diagnostics.filter((d) => d.severity === "error" && !/\.(mdx?|MDX?)$/.test(d.file));
   if (document === undefined) return { ok: false, reason: "invalid", diagnostics: configErrors };
   const files = pageFilesOf(site);
+  const pageOf = (p: string) => site.pages.get(p) ?? site.pages.get(p === "/" ? "/index" : `${p}/index`);
+  // For a reader, the page it gets there (`a.md` when `a.mdx` is not theirs, the generated API
+  // page behind a file at its path): its title, file and `hidden`, never those of a file it may
+  // not read. Pages it may not read are filtered out below.
+  const { context } = options;
+  const shownPage = context === undefined ? pageOf : (p: string) => readerPageAt(site, context, p) ?? pageOf(p);
   // Pages the API reference generated from a whole spec, by the element they are listed under.
   const generated = new Map<string, GeneratedNavPage[]>();
   for (const item of site.api?.plan.nav ?? []) {
     if (item.entry !== undefined) continue;
     const list = generated.get(item.element) ?? [];
-    list.push({ page: item.pagePath, title: site.pages.get(item.pagePath)?.title ?? item.pagePath, ...(item.group !== undefined ? { group: item.group } : {}) });
+    list.push({ page: item.pagePath, title: shownPage(item.pagePath)?.title ?? item.pagePath, ...(item.group !== undefined ? { group: item.group } : {}) });
     generated.set(item.element, list);
   }
-  const pageOf = (p: string) => site.pages.get(p) ?? site.pages.get(p === "/" ? "/index" : `${p}/index`);
-  // For a reader, the page it gets there (`a.md` when `a.mdx` is not theirs): its title, file and
-  // `hidden`, never those of a file it may not read. Pages it may not read are filtered out below.
-  const { context } = options;
-  const shownPage = context === undefined ? pageOf : (p: string) => readerPageAt(site, context, p) ?? pageOf(p);
   const tree = buildNavTree(document, readNavigation(document), {
     // The page's title as search shows it: front matter `title`, else its first-line `# Heading`.
     titleOf: (p) => shownPage(p)?.title,
@@ -64,7 +65,7 @@ export function navigationOfSite(site: Site, options: SiteNavigationOptions = {}
     },
     hiddenPage: (p) => shownPage(p)?.meta.hidden === true,
     fallbackName: config.name,
-    resolveEntry: options.resolveEntry ?? resolveEntryFromSite(site),
+    resolveEntry: options.resolveEntry ?? resolveEntryFromSite(site, (p) => shownPage(p)?.title),
     generatedUnder: (path) => generated.get(path) ?? [],
     ...(options.version !== undefined ? { version: options.version } : {}),
     // `--language cn` shows a site's `zh` (one language table for every argument).

@@ -9,9 +9,16 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FixedWindowLimiter } from "../../src/bridge/middleware/rate-limit.js";
+import { localSiteSessions, SiteSessions } from "../../src/bridge/web/site-sessions.js";
+import { createWebApp } from "../../src/bridge/web/web-app.js";
+import { formatNavTree } from "../../src/config/docs-json/nav-format.js";
+import { appResources } from "../../src/mcp/ui-extension.js";
 import { DocsRuntime } from "../../src/engine/runtime.js";
+import { openStateStore } from "../../src/store/state/sqlite-state-store.js";
 import { ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
+import { navigationOfSite } from "../../src/vfs/site-nav.js";
 import { connect } from "../helpers/mcp.js";
 
 const WHEN = new Date("2026-06-01T10:00:00Z");
@@ -57,9 +64,12 @@ beforeAll(async () => {
   withFile = await load({ ...FILES, [TAKEN]: STAFF_PAGE });
   without = await load(FILES);
 });
+const stateDir = mkdtempSync(join(tmpdir(), "svc-mcp-taken-state-"));
+const state = openStateStore(stateDir);
 afterAll(async () => {
   await Promise.all(runtimes.map((r) => r.close()));
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  await state.close();
+  for (const d of [...dirs, stateDir]) rmSync(d, { recursive: true, force: true });
 });
 
 const SHELL = "find / -type f | sort; ls -l /api-reference; wc -c /api-reference/*; cat /api-reference/list-events.mdx | head -12";
@@ -122,5 +132,49 @@ describe("a restricted MDX file at a generated API page's path", () => {
     await runtime.applyChanges([TAKEN]);
     expect((await run(runtime, ANONYMOUS, "cat /api-reference/list-events.mdx")).stdout).toBe(generated);
     expect((await run(runtime, readerWithGroups(["staff"]), "cat /api-reference/list-events.mdx")).stdout).toBe(generated);
+  });
+});
+
+/** `nav --groups ...` as the CLI prints it, for one reader. */
+function navText(runtime: DocsRuntime, reader: Reader): string {
+  const nav = navigationOfSite(runtime.site, { context: localContext(reader) });
+  if (!nav.ok) throw new Error(`no navigation: ${nav.reason}`);
+  return formatNavTree(nav.tree);
+}
+
+/** An anonymous browser's HTML page (`serve --http`, Accept: text/html). */
+async function html(runtime: DocsRuntime, path: string): Promise<{ status: number; text: string }> {
+  const app = createWebApp({ runtime, state, sessions: localSiteSessions(new SiteSessions()), limiter: new FixedWindowLimiter(3_600_000), projectId: "docs", publicUrl: undefined });
+  const res = await app.request(path, { headers: { accept: "text/html" } });
+  return { status: res.status, text: await res.text() };
+}
+
+describe.each(["mdx", "md"])("the navigation and HTML pages at a generated API page's path a restricted .%s file takes", (ext) => {
+  it("are, for a reader who may not read the file, those of the site without it; its readers see the file's title", async () => {
+    const taken = ext === "mdx" ? withFile : await load({ ...FILES, "api-reference/list-events.md": STAFF_PAGE });
+    const anonymous = navText(taken, ANONYMOUS);
+    expect(anonymous).toBe(navText(without, ANONYMOUS));
+    expect(anonymous.split("\n").filter((l) => l.includes("/api-reference/"))).toEqual([
+      "  List events  /api-reference/list-events  [GET /events in openapi.json]",
+      "  List orders  /api-reference/list-orders  [GET /orders in openapi.json]",
+    ]);
+    expect(navText(taken, readerWithGroups(["staff"])).split("\n").filter((l) => l.includes("/api-reference/"))).toEqual([
+      "  Event runbook  /api-reference/list-events  [GET /events in openapi.json]",
+      "  List orders  /api-reference/list-orders  [GET /orders in openapi.json]",
+    ]);
+    // The sidebar and pager of another page, and the generated page itself (its API layout and playground).
+    for (const path of ["/intro", "/api-reference/list-events", "/api-reference/list-orders"]) {
+      const got = await html(taken, path);
+      expect(got, path).toEqual(await html(without, path));
+      expect(got.status, path).toBe(200);
+    }
+    const intro = (await html(taken, "/intro")).text;
+    expect(intro).toContain('<span class="method m-get">GET</span> List events');
+    expect(intro).not.toContain("Event runbook");
+    const generated = (await html(taken, "/api-reference/list-events")).text;
+    expect([generated.includes("playground.js"), generated.includes("Event runbook"), generated.includes("Drain the event queue")]).toEqual([true, false, false]);
+    // The playground as an MCP App: the same apps, under the same titles.
+    const apps = (runtime: DocsRuntime) => appResources(runtime, localContext(ANONYMOUS)).map((r) => [r.name, r.title]);
+    expect(apps(taken)).toEqual(apps(without));
   });
 });

@@ -1,5 +1,6 @@
 import type { ApiOperation } from "../../config/openapi/model.js";
 import type { DocsRuntime } from "../../engine/runtime.js";
+import { readerApiPage } from "../../vfs/outline.js";
 import type { RequestContext } from "../../vfs/request-context.js";
 import { escapeHtml as esc } from "../auth/login-page.js";
 import { endpointHtml, playgroundData, playgroundDataHtml, playgroundHtml, playgroundView } from "../web/api-page.js";
@@ -14,12 +15,14 @@ import type { WebAssets } from "../web/assets.js";
  */
 export async function appDocument(runtime: DocsRuntime, assets: WebAssets, pagePath: string, context: RequestContext, tool: string): Promise<string | undefined> {
   const api = runtime.site.api;
-  const info = runtime.apiPage(pagePath, context);
-  if (api === undefined || info === undefined || info.kind !== "operation") return undefined;
-  const op = operationAt(runtime, pagePath);
+  // The page this reader gets at the path: a generated page behind a file they may not read, too.
+  const found = readerApiPage(runtime.site, context, pagePath);
+  if (api === undefined || found === undefined || found.info.kind !== "operation") return undefined;
+  const { page, info } = found;
+  const op = operationAt(runtime, pagePath, info.generated);
   if (op === undefined) return undefined;
   const view = playgroundView(info.playground, context.reader, context.authMode !== "public");
-  const title = runtime.site.pages.get(pagePath)?.title ?? `${op.method} ${op.path}`;
+  const title = page.title;
   const [css, script] = await Promise.all([assets.get("pages.css"), assets.get("playground-app.js")]);
   if (css === undefined || script === undefined) throw new Error("the playground app's assets are missing");
   const data = view.kind === "form" ? playgroundDataHtml({ ...playgroundData(op, pagePath, info.playground), transport: "proxy", tool }) : "";
@@ -32,13 +35,12 @@ export async function appDocument(runtime: DocsRuntime, assets: WebAssets, pageP
   ].join("\n");
 }
 
-/** The operation a generated page or a front-matter page documents. */
-function operationAt(runtime: DocsRuntime, pagePath: string): ApiOperation | undefined {
+/** The operation a generated page (one behind a file at its path too) or a front-matter page documents. */
+function operationAt(runtime: DocsRuntime, pagePath: string, generated: boolean): ApiOperation | undefined {
   const plan = runtime.site.api?.plan;
   if (plan === undefined) return undefined;
-  const fm = plan.frontMatter.get(pagePath);
-  if (fm !== undefined) return fm.operation;
-  const item = plan.pages.find((p) => p.pagePath === pagePath)?.item;
+  if (!generated) return plan.frontMatter.get(pagePath)?.operation;
+  const item = [...plan.pages, ...plan.behind].find((p) => p.pagePath === pagePath)?.item;
   return item?.kind === "operation" ? item.operation : undefined;
 }
 

@@ -74,6 +74,9 @@ export interface ApiPagePlan {
    *  the site, but the page a reader who may not read that file gets there, as on the site
    *  without it (the site places them behind the file, `Site.shadowed`). */
   readonly behind: readonly PlannedApiPage[];
+  /** The page path of every generated page, those behind a file too, in the plan's order: lists
+   *  of API pages (MCP Apps) follow it, so a file at a generated page's path moves nothing. */
+  readonly order: readonly string[];
 }
 
 /** An MDX page's API reference from front matter. */
@@ -156,10 +159,11 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   planWholeSpecs(input.refs, specs, table, explicit);
   const frontMatter = planFrontMatter(input, specs, diagnostics);
   resolveFrontMatterConflicts(frontMatter, table, explicit, diagnostics);
+  const order = [...table.pages.keys()];
   const behind = leaveOutTakenPaths(input, table, diagnostics);
   const kept = input.schemaKept;
   const schemas = planFrontMatterSchemas(input.schemaRefs ?? [], specs, diagnostics, kept !== undefined ? (ref, spec, name) => kept(ref.pagePath, spec, name, frontMatter) : undefined);
-  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, schemas, unverified: specs.unverified, diagnostics, behind };
+  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, schemas, unverified: specs.unverified, diagnostics, behind, order };
 }
 
 /** The specs the plan works with, by source, and what loading them found. */

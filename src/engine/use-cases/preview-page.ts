@@ -1,4 +1,5 @@
 import type { NavTree } from "../../config/docs-json/nav-tree.js";
+import { readerApiPage } from "../../vfs/outline.js";
 import type { Page } from "../../vfs/page.js";
 import type { Navigations } from "../preview/navigations.js";
 import { type PagePlace, pagePlace } from "../preview/page-place.js";
@@ -43,10 +44,11 @@ export function readablePageAt(context: DocsContext, urlPath: string): Page | un
 export function previewFrame(context: DocsContext, caches: PreviewCaches, pagePath: string | undefined): PreviewFrame {
   const nav = caches.navigations.of(context.runtime.site, context.request);
   if (!nav.ok) return { tree: undefined, place: undefined };
-  const api = context.runtime.site.api;
+  // The method of the page this reader gets there (a generated page behind a file they may not read, too).
+  const site = context.runtime.site;
   const methodOf = (p: string): string | undefined => {
-    const info = api?.pages.get(p) ?? api?.pages.get(`${p}/index`);
-    return info?.method;
+    const found = readerApiPage(site, context.request, p) ?? readerApiPage(site, context.request, `${p}/index`);
+    return found?.info.method;
   };
   return { tree: nav.tree, place: pagePlace(nav.tree, pagePath, { methodOf }) };
 }

@@ -6,8 +6,11 @@ import type { RenderedMdx, TocEntry } from "../../../engine/render/render-mdx.js
 import type { DocsRuntime } from "../../../engine/runtime.js";
 import type { DocsContext } from "../../../engine/use-cases/docs-context.js";
 import { type PreviewCaches, previewContent, previewFrame } from "../../../engine/use-cases/preview-page.js";
+import { readerApiPage } from "../../../vfs/outline.js";
+import { pageFor } from "../../../vfs/page-routes.js";
 import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
 import type { Page } from "../../../vfs/page.js";
+import type { ApiPageInfo } from "../../../vfs/site-api.js";
 import { escapeHtml as esc } from "../../auth/login-page.js";
 import { channelHtml, operationHtml, playgroundData, playgroundDataHtml, playgroundView, prose } from "../api-page.js";
 import { type FrameReader, type PreviewData, previewPage, type SignInLinks } from "./page-frame.js";
@@ -21,6 +24,7 @@ import { type FrameReader, type PreviewData, previewPage, type SignInLinks } fro
 export interface FoundPage {
   readonly page: Page;
   readonly item: ApiPageItem | FrontMatterOperation;
+  readonly info: ApiPageInfo;
 }
 
 /** The API page at a URL path that this request may read, with what it documents. */
@@ -35,33 +39,34 @@ export function readableApiPage(runtime: DocsRuntime, itemsOf: PageItems, urlPat
   const api = site.api;
   if (api === undefined) return undefined;
   for (const candidate of path === "" ? ["/index"] : [path, `${path}/index`]) {
-    const page = site.pages.get(candidate);
-    if (page === undefined || !mayRead(context, page.file.access)) continue;
-    const items = itemsOf(api.plan);
-    const item = items.get(candidate);
-    if (item === undefined) return undefined;
+    // The page this reader gets there (a generated page behind a file they may not read, too).
     // A front-matter page shows the operation only where its reference was attached (the
     // operation's own rule covers every reader of the page): the same decision as the relay's.
-    if (api.pages.get(candidate) === undefined) return undefined;
-    return { page, item };
+    if (pageFor(site, candidate, (access) => mayRead(context, access)) === undefined) continue;
+    const found = readerApiPage(site, context, candidate);
+    if (found === undefined) return undefined;
+    const item = itemsOf(api.plan, found.page === site.pages.get(candidate)).get(candidate);
+    return item === undefined ? undefined : { ...found, item };
   }
   return undefined;
 }
 
-export type PageItems = (plan: ApiPagePlan) => ReadonlyMap<string, ApiPageItem | FrontMatterOperation>;
+/** `sitePage`: what the site's pages document; else what the generated pages behind a file do (`ApiPagePlan.behind`). */
+export type PageItems = (plan: ApiPagePlan, sitePage: boolean) => ReadonlyMap<string, ApiPageItem | FrontMatterOperation>;
 
 /** Page path -> what it documents, built once per loaded plan (a reload brings a new plan). */
 export function pageItems(): PageItems {
-  const byPlan = new WeakMap<ApiPagePlan, Map<string, ApiPageItem | FrontMatterOperation>>();
-  return (plan) => {
-    let map = byPlan.get(plan);
-    if (map === undefined) {
-      map = new Map<string, ApiPageItem | FrontMatterOperation>();
-      for (const p of plan.pages) map.set(p.pagePath, p.item);
-      for (const [path, fm] of plan.frontMatter) map.set(path, fm);
-      byPlan.set(plan, map);
+  const byPlan = new WeakMap<ApiPagePlan, { site: Map<string, ApiPageItem | FrontMatterOperation>; behind: Map<string, ApiPageItem> }>();
+  return (plan, sitePage) => {
+    let maps = byPlan.get(plan);
+    if (maps === undefined) {
+      const site = new Map<string, ApiPageItem | FrontMatterOperation>();
+      for (const p of plan.pages) site.set(p.pagePath, p.item);
+      for (const [path, fm] of plan.frontMatter) site.set(path, fm);
+      maps = { site, behind: new Map(plan.behind.map((p) => [p.pagePath, p.item])) };
+      byPlan.set(plan, maps);
     }
-    return map;
+    return sitePage ? maps.site : maps.behind;
   };
 }
 
@@ -108,16 +113,15 @@ export function mdxPage(runtime: DocsRuntime, caches: PreviewCaches, page: Page,
 }
 
 export function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found: FoundPage, docs: DocsContext, urlPath: string, reader: FrameReader, links: SignInLinks): Response {
-  const { page, item } = found;
+  const { page, item, info } = found;
   const context = docs.request;
   const { place } = previewFrame(docs, caches, page.path);
   const frame = { siteName: runtime.site.config.name, title: page.title, urlPath, place, reader, links, data: { page: page.path, file: page.file.path, ...scopeOf(place) } };
-  const info = runtime.site.api?.pages.get(page.path);
   const authConfigured = context.authMode !== "public";
   if ("kind" in item && item.kind === "channel") return previewPage({ ...frame, main: channelHtml(item.spec, item.channel, page.title) });
   const { spec, operation: op } = item;
   const settings = runtime.site.api?.settings;
-  if (info === undefined || settings === undefined) return previewPage({ ...frame, main: `<article class="page"><h1>${esc(page.title)}</h1>${prose(page.body)}</article>` });
+  if (settings === undefined) return previewPage({ ...frame, main: `<article class="page"><h1>${esc(page.title)}</h1>${prose(page.body)}</article>` });
   const playground = info.playground;
   const view = playgroundView(playground, context.reader, authConfigured, `${links.login}?return=${encodeURIComponent(urlPath)}`);
 
