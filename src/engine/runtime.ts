@@ -155,10 +155,9 @@ export class DocsRuntime {
   /** Load a repository; its search index is built in the background (see `whenIndexed`). */
   static async load(options: RuntimeOptions): Promise<DocsRuntime> {
     const loadStarted = Date.now();
-    // The cache is read in the thread pool while the load lists the folder and reads docs.json.
-    const reading = options.siteCache?.read();
-    const loaded = await loadSite(options.root, options.log, undefined, options.load, reading?.then((cached) => cached?.known));
-    return new DocsRuntime(loaded, options, await reading, loadStarted);
+    const cached = options.siteCache?.read();
+    const loaded = await loadSite(options.root, options.log, undefined, options.load, cached?.known);
+    return new DocsRuntime(loaded, options, cached, loadStarted);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { createHash, type Hash, webcrypto } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { DefaultDeserializer, DefaultSerializer } from "node:v8";
@@ -162,11 +162,6 @@ const RAW_MIN_BYTES = 64 * 1024;
  */
 export function checksum(): Hash {
   return createHash("sha256");
-}
-
-/** A `checksum` in hex, computed in the thread pool (Web Crypto's digest runs there). */
-export async function digestLater(bytes: Uint8Array): Promise<string> {
-  return Buffer.from(await webcrypto.subtle.digest("SHA-256", bytes)).toString("hex");
 }
 
 export const PADDING = new Uint8Array(8);

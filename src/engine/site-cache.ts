@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, read, readSync, realpathSync, statSync, utimesSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize } from "node:v8";
 import { crc32 } from "node:zlib";
@@ -10,7 +10,7 @@ import type { Page } from "../vfs/page.js";
 import type { SiteFile } from "../vfs/site-file.js";
 import type { SearchIndexState } from "./search/search-index.js";
 import { indexPagesOf, pagesOf } from "./site-cache-columns.js";
-import { type Body, digestLater, FORMAT, hashOf, type Header, MAGIC, padded, type RawArray, rawArray, RawArraysReader, readBody, removeQuietly } from "./site-cache-format.js";
+import { type Body, checksum, FORMAT, hashOf, type Header, MAGIC, padded, type RawArray, rawArray, RawArraysReader, readBody, removeQuietly } from "./site-cache-format.js";
 import { type CacheWrite, startCacheWrite, type WritePhase } from "./site-cache-writer.js";
 
 /**
@@ -94,7 +94,7 @@ export class SiteCache {
    * The cached site, or undefined: none yet (said nothing), or stale or corrupt (said on the log,
    * and the file removed so that the next write starts clean).
    */
-  async read(): Promise<CachedSite | undefined> {
+  read(): CachedSite | undefined {
     let fd: number;
     try {
       fd = openSync(this.file, "r");
@@ -103,7 +103,7 @@ export class SiteCache {
     }
     let found: CachedSite | string;
     try {
-      found = await this.decode(fd);
+      found = this.decode(fd);
     } catch (error) {
       found = `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
     } finally {
@@ -123,12 +123,8 @@ export class SiteCache {
     return found;
   }
 
-  /**
-   * The cached site in an open cache file, or what is wrong with it. The header is read at once;
-   * the body and the large arrays (most of the file) are read and checked in the thread pool, so
-   * that the start lists and stats the docs folder meanwhile (`DocsRuntime.load`).
-   */
-  private async decode(fd: number): Promise<CachedSite | string> {
+  /** The cached site in an open cache file, or what is wrong with it. */
+  private decode(fd: number): CachedSite | string {
     const st = fstatSync(fd);
     const size = st.size;
     // A file or folder others may write could hold a forged cache (a checksum is no signature): only
@@ -158,8 +154,8 @@ export class SiteCache {
     let at = headerStart + headerBytes;
     const expected = at + header.bodyBytes + header.raw.reduce((sum, [, bytes]) => sum + padded(bytes), 0);
     if (size !== expected) return `is corrupt (${size} of ${expected} bytes)`;
-    const body = Buffer.allocUnsafe(header.bodyBytes);
-    if (!(await readIntoLater(fd, body, at)) || (await digestLater(body)) !== header.bodySum) return "is corrupt (checksum)";
+    const body = readExactly(fd, header.bodyBytes, at);
+    if (body === undefined || checksum().update(body).digest("hex") !== header.bodySum) return "is corrupt (checksum)";
     at += header.bodyBytes;
     // Each large array is read straight into its own memory: no copy, and no buffer of the whole file.
     const raw: RawArray[] = [];
@@ -167,7 +163,7 @@ export class SiteCache {
       const array = rawArray(kind, bytes);
       if (array === undefined) return "is corrupt (raw arrays)";
       const view = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-      if (!(await readIntoLater(fd, view, at)) || (await digestLater(view)) !== sum) return "is corrupt (checksum)";
+      if (!readInto(fd, view, at) || checksum().update(view).digest("hex") !== sum) return "is corrupt (checksum)";
       raw.push(array);
       at += padded(bytes);
     }
@@ -237,16 +233,6 @@ function readExactly(fd: number, length: number, position: number): Buffer | und
 function readInto(fd: number, into: Uint8Array, position: number): boolean {
   for (let at = 0; at < into.length; ) {
     const n = readSync(fd, into, at, into.length - at, position + at);
-    if (n === 0) return false;
-    at += n;
-  }
-  return true;
-}
-
-/** `readInto` in the thread pool. */
-async function readIntoLater(fd: number, into: Uint8Array, position: number): Promise<boolean> {
-  for (let at = 0; at < into.length; ) {
-    const n = await new Promise<number>((resolve, reject) => read(fd, into, at, into.length - at, position + at, (error, bytes) => (error !== null ? reject(error) : resolve(bytes))));
     if (n === 0) return false;
     at += n;
   }

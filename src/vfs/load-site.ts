@@ -93,7 +93,7 @@ export type LoadLog = (message: string) => void;
  * one exception: an ignore file that exists but cannot be read stops the load (`LoadStoppedError`),
  * because loading without it would serve what it excludes.
  */
-export async function loadSite(root: string, log: LoadLog = () => {}, previous?: LoadedSite, options: LoadSiteOptions = {}, knownLater?: KnownPages | Promise<KnownPages | undefined>): Promise<LoadedSite> {
+export async function loadSite(root: string, log: LoadLog = () => {}, previous?: LoadedSite, options: LoadSiteOptions = {}, known?: KnownPages): Promise<LoadedSite> {
   const diagnostics: Diagnostic[] = [];
   const ignore = loadIgnoreRules(root);
 
@@ -113,8 +113,6 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   const links = new Map<string, string[]>();
   const pageStats = new Map<string, PageStat>();
   const previousPages = previous?.site;
-  // What a persistent cache knew, needed only now (its read overlaps the listing).
-  const known = await knownLater;
   const texts = new ParsedTexts();
   const linked = new Set(linkedPages);
   // Synchronous reads, one after the other (~18 ms for spree's 428 files), beat a stat and a read
