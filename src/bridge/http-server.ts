@@ -1,9 +1,11 @@
-import { createServer, maxHeaderSize, type ServerResponse, STATUS_CODES } from "node:http";
+import { createServer, type IncomingMessage, maxHeaderSize, ServerResponse, STATUS_CODES } from "node:http";
 import { LIMITS } from "../limits.js";
 import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import type { Bridge } from "./bridge.js";
 import { apiErrorResponse } from "./middleware/http-errors.js";
+import { errorForPath } from "./middleware/origin-policy.js";
+import { PATHS } from "./urls.js";
 
 export interface RunningServer {
   /** `http://host:port` as bound (the real port when 0 was asked for). */
@@ -55,6 +57,7 @@ export function listen(bridge: Bridge, options: { host: string; port: number }):
     server.keepAliveTimeout = LIMITS.bridge.keepAliveMs;
     server.headersTimeout = LIMITS.bridge.keepAliveMs + 1_000;
     server.on("clientError", answerClientError);
+    server.on("connect", answerConnect);
     server.once("error", onError);
     server.listen(options.port, options.host);
     server.once("listening", () => {
@@ -124,6 +127,26 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/**
+ * `CONNECT` asks a proxy for a tunnel; Node hands it to a `connect` listener instead of the
+ * request handler, and without one closes the connection unanswered. It gets the path's 405 in
+ * the path's error shape, like any other method a route does not take, and the connection is
+ * closed (no tunnel follows).
+ */
+function answerConnect(req: IncomingMessage, socket: Socket): void {
+  const path = req.url?.startsWith("/") === true ? (req.url.split("?")[0] ?? "/") : "/";
+  const allow = path === PATHS.mcp || path === PATHS.authedMcp ? "GET, POST, DELETE" : "GET, HEAD, POST, OPTIONS";
+  const answer = errorForPath(path, 405, "method_not_allowed", `CONNECT is not allowed here; use ${allow}`, { Allow: allow });
+  void answer.text().then((body) => {
+    const res = new ServerResponse(req);
+    res.assignSocket(socket);
+    res.shouldKeepAlive = false;
+    res.once("finish", () => socket.end());
+    res.writeHead(answer.status, { ...Object.fromEntries(answer.headers), "Content-Length": Buffer.byteLength(body), Connection: "close" });
+    res.end(body);
+  });
 }
 
 /**

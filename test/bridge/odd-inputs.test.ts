@@ -352,6 +352,33 @@ describe("odd input at every route answers 4xx in the route's error shape, never
     expect(failures).toEqual([]);
   });
 
+  it("CONNECT, a proxy's method, gets the path's 405 in its shape and the connection is closed", async () => {
+    const answers = await Promise.all(
+      ["/mcp", "/guides/setup", `127.0.0.1:${new URL(h.origin).port}`].map(async (target) => {
+        const answer = await raw(`CONNECT ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+        const [head = "", body = ""] = answer.split("\r\n\r\n");
+        const headers = head.split("\r\n");
+        // Header names are case-insensitive: compared lower-cased.
+        const header = (name: string) => headers.find((l) => l.toLowerCase().startsWith(`${name}:`))?.replace(/^[^:]+/, (n) => n.toLowerCase());
+        return { status: headers[0], allow: header("allow"), connection: header("connection"), body: JSON.parse(body) as unknown };
+      }),
+    );
+    expect(answers).toEqual([
+      {
+        status: "HTTP/1.1 405 Method Not Allowed",
+        allow: "allow: GET, POST, DELETE",
+        connection: "connection: close",
+        body: { jsonrpc: "2.0", id: null, error: { code: -32000, message: "CONNECT is not allowed here; use GET, POST, DELETE", data: { reason: "method_not_allowed" } } },
+      },
+      ...["/guides/setup", "/"].map(() => ({
+        status: "HTTP/1.1 405 Method Not Allowed",
+        allow: "allow: GET, HEAD, POST, OPTIONS",
+        connection: "connection: close",
+        body: { error: { code: "method_not_allowed", message: "CONNECT is not allowed here; use GET, HEAD, POST, OPTIONS" } },
+      })),
+    ]);
+  });
+
   it("a client that goes away mid-body is no error in the server log", async () => {
     for (const path of ["/mcp", "/_svc/api/request", "/v1/feedback/docs/rating", "/authed/mcp/oauth/token"]) {
       await raw(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${path === "/mcp" ? "Accept: application/json, text/event-stream\r\n" : ""}Content-Length: 100\r\n\r\n{"a"`, true);
