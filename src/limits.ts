@@ -433,6 +433,12 @@ export const LIMITS = {
      *  the same pages are served by `serve --http` to readers on slow links. */
     maxScriptBytes: 24_000,
     maxStyleBytes: 24_000,
+    /** Deepest nesting of one kind of markup (block quotes, lists, tags, emphasis, brackets) a
+     *  page may have and still be parsed as MDX for its HTML: real pages nest under a dozen
+     *  levels, while the parser's time grows with the square of the depth (3,000 nested emphases
+     *  took 18 s) and its tree builders recurse once per level (past a few thousand, the stack
+     *  overflows). Deeper, the page is shown as plain text and `check` warns. */
+    maxMarkupNesting: 100,
     /** Largest image or video the preview serves from the repository: screenshots and short
      *  clips are a few MB; a larger file is a download, not part of a page. */
     maxMediaBytes: 50 * 1024 * 1024,

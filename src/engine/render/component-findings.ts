@@ -1,10 +1,12 @@
 import { posix } from "node:path";
 import type { Diagnostic } from "../../config/diagnostic.js";
 import { mdxImports } from "../../config/mdx-imports.js";
+import { LIMITS } from "../../limits.js";
 import { isKnownComponent } from "./components/index.js";
+import { deepMarkup } from "./markup-depth.js";
 
 /** Codes of the findings about how pages render in the preview (listed in docs/docs-json.md). */
-export const RENDER_CODES = ["unknown-component"] as const;
+export const RENDER_CODES = ["unknown-component", "markup-too-deep"] as const;
 
 /** Where a name a page uses as a component comes from. */
 type Origin =
@@ -28,8 +30,27 @@ const EXPORT_RE = /^export\s+(?:default\s+)?(?:const|let|var|function\*?|class)\
  * name and file, at its first use. A scan of the text outside fenced code and code spans, not a
  * parse: `check` reads every page of a site of a thousand in milliseconds, where parsing MDX
  * takes seconds (docs/preview.md). `exists` says whether a site file exists at an absolute path.
+ * First, markup nested deeper than the preview parses (`markup-too-deep`): the page shows as text.
  */
 export function renderFindings(file: string, body: string, bodyLine: number, exists: (path: string) => boolean): Diagnostic[] {
+  const deep = deepMarkup(body);
+  const tooDeep: Diagnostic[] =
+    deep === undefined
+      ? []
+      : [
+          {
+            severity: "warning",
+            file,
+            line: deep.line + bodyLine - 1,
+            code: "markup-too-deep",
+            message: `the page's ${deep.what} nest more than ${LIMITS.preview.maxMarkupNesting} levels deep: the preview shows it as plain text`,
+          },
+        ];
+  return [...tooDeep, ...componentFindings(file, body, bodyLine, exists)];
+}
+
+/** `unknown-component` findings: see `renderFindings`. */
+function componentFindings(file: string, body: string, bodyLine: number, exists: (path: string) => boolean): Diagnostic[] {
   if (!body.includes("<")) return [];
   const origins = originsOf(body, posix.dirname(`/${file}`), exists);
   const uses = new Map<string, { line: number; column: number; count: number }>();

@@ -4,6 +4,8 @@ import remarkMdx from "remark-mdx";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { VFileMessage } from "vfile-message";
+import { LIMITS } from "../../limits.js";
+import { deepMarkup } from "./markup-depth.js";
 
 /** Why a page could not be read as MDX (it is then read as Markdown). */
 export interface ParseProblem {
@@ -11,6 +13,8 @@ export interface ParseProblem {
   /** 1-based, in the text parsed. */
   readonly line?: number;
   readonly column?: number;
+  /** The page was not parsed at all (its markup nests too deep): `tree` is its text as paragraphs. */
+  readonly asText?: true;
 }
 
 export interface ParsedMdx {
@@ -33,6 +37,8 @@ const MARKDOWN = unified().use(remarkParse).use(remarkGfm).freeze();
  */
 export function parseMdx(source: string): ParsedMdx {
   const text = escapeHeadingIds(source);
+  const deep = deepMarkup(text);
+  if (deep !== undefined) return { tree: plainTextTree(text), text, problem: tooDeep(deep.what, deep.line) };
   try {
     return { tree: MDX.parse(text), text };
   } catch (error) {
@@ -43,6 +49,18 @@ export function parseMdx(source: string): ParsedMdx {
       problem: { message: error.reason, ...(error.line !== undefined ? { line: error.line } : {}), ...(error.column !== undefined ? { column: error.column } : {}) },
     };
   }
+}
+
+/** Why a page is shown as text: its markup nests past what the parser is given (`deepMarkup`). */
+export function tooDeep(what: string, line?: number): ParseProblem {
+  const how = line === undefined ? "too deep to render" : `more than ${LIMITS.preview.maxMarkupNesting} levels deep, the most the preview reads`;
+  return { message: `its ${what} nest ${how}`, ...(line !== undefined ? { line } : {}), asText: true };
+}
+
+/** A page's text as paragraphs of plain text (split at blank lines), for a page not parsed. */
+export function plainTextTree(text: string): Root {
+  const blocks = text.split(/\n[ \t]*\n/).filter((b) => b.trim() !== "");
+  return { type: "root", children: blocks.map((value) => ({ type: "paragraph", children: [{ type: "text", value }] })) };
 }
 
 /** Parse Markdown (API descriptions): no JSX, no expressions, raw HTML kept as `html` nodes for the renderer to drop. */

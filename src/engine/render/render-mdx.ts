@@ -11,7 +11,7 @@ import { COMPONENTS } from "./components/index.js";
 import { el, text, textOf } from "./hast.js";
 import { BLOCK_HTML, htmlElement } from "./html-elements.js";
 import { type JsxElement, literalOf } from "./jsx-attributes.js";
-import { headingId, type ParseProblem, parseMarkdown, parseMdx } from "./parse-mdx.js";
+import { headingId, type ParseProblem, parseMarkdown, parseMdx, plainTextTree, tooDeep } from "./parse-mdx.js";
 import { SANITIZE_SCHEMA } from "./sanitize-schema.js";
 
 /** A heading of the page, for its table of contents. */
@@ -55,9 +55,17 @@ export function renderMdx(source: string, options: RenderOptions): RenderedMdx {
   const parsed = parseMdx(source);
   const toc: TocEntry[] = [];
   const unknown: ComponentUse[] = [];
-  const hast = toHast(parsed.tree, { handlers: handlers(parsed.text, toc, unknown) }) as HastRoot;
-  const html = finish(hast, options.filePath);
-  return { html, toc, unknown, ...(parsed.problem !== undefined ? { problem: parsed.problem } : {}) };
+  try {
+    const hast = toHast(parsed.tree, { handlers: handlers(parsed.text, toc, unknown) }) as HastRoot;
+    const html = finish(hast, options.filePath);
+    return { html, toc, unknown, ...(parsed.problem !== undefined ? { problem: parsed.problem } : {}) };
+  } catch (error) {
+    // The tree builders recurse once per level of nesting: a page nested deeper than the stack
+    // (below `deepMarkup`'s limit only in a shape it does not count) is shown as text, not a 500.
+    if (!(error instanceof RangeError)) throw error;
+    const text = finish(toHast(plainTextTree(parsed.text)) as HastRoot, options.filePath);
+    return { html: text, toc: [], unknown: [], problem: tooDeep("elements") };
+  }
 }
 
 /** Markdown (an API description) as sanitised HTML: CommonMark and GitHub's tables, no raw HTML. */

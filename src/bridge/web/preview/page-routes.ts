@@ -87,11 +87,12 @@ function pageHead(page: Page, body: string): string {
   return `${ownTitle ? "" : `<h1>${esc(page.title)}</h1>`}${description !== undefined && description !== "" ? `<p class="description">${esc(description)}</p>` : ""}`;
 }
 
-/** Why a page shows as Markdown: the text is not valid MDX (line in the file, and the parser's reason). */
+/** Why a page shows as Markdown (the text is not valid MDX) or as plain text (its markup nests too deep): line in the file, and the reason. */
 function problemNotice(page: Page, rendered: RenderedMdx): string {
   const problem = rendered.problem;
   if (problem === undefined) return "";
   const where = problem.line !== undefined ? ` (line ${problem.line + page.bodyLine - 1}${problem.column !== undefined ? `:${problem.column}` : ""})` : "";
+  if (problem.asText === true) return `<p class="notice" data-testid="mdx-problem">This page is shown as plain text${where}: ${esc(problem.message)}.</p>`;
   return `<p class="notice" data-testid="mdx-problem">This page is not valid MDX${where}: ${esc(problem.message)}. It is shown as Markdown, without its components.</p>`;
 }
 

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { renderFindings } from "../../src/engine/render/component-findings.js";
+import { deepMarkup } from "../../src/engine/render/markup-depth.js";
+import { renderMdx } from "../../src/engine/render/render-mdx.js";
+
+/** Each kind of nesting at 101 levels, the first past the preview's limit of 100. */
+const DEEP: Readonly<Record<string, string>> = {
+  "block quotes": `Intro\n\n${">".repeat(101)} quoted`,
+  lists: Array.from({ length: 101 }, (_, i) => `${"  ".repeat(i)}- item`).join("\n"),
+  tags: `${"<div>".repeat(101)}x${"</div>".repeat(101)}`,
+  emphasis: `${"*a ".repeat(101)}x${" b*".repeat(101)}`,
+  brackets: `${"[".repeat(101)}x`,
+};
+
+describe("deepMarkup: markup nested past what the preview parses", () => {
+  it("finds each kind at its first line past the limit, and nothing at the limit", () => {
+    const found = Object.entries(DEEP).map(([kind, text]) => [kind, deepMarkup(text)]);
+    expect(found).toEqual([
+      ["block quotes", { what: "block quotes", depth: 101, line: 3 }],
+      ["lists", { what: "lists", depth: 101, line: 101 }],
+      ["tags", { what: "tags", depth: 101, line: 1 }],
+      ["emphasis", { what: "emphasis", depth: 101, line: 1 }],
+      ["brackets", { what: "brackets", depth: 101, line: 1 }],
+    ]);
+    const atLimit = [`${">".repeat(100)} q`, `${"<div>".repeat(100)}x`, `${"*a ".repeat(100)}x${" b*".repeat(100)}`, `${"[".repeat(100)}x`];
+    expect(atLimit.map((t) => deepMarkup(t))).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it("counts what MDX pairs, not what looks like it: code, closed tags, tags over several lines, emphasis in a row", () => {
+    const many = (n: number, s: string): string => Array.from({ length: n }, () => s).join("\n");
+    const page = [
+      many(150, "Use `<BackButton>` and `**` in `<PageHeader>` text."),
+      "```tsx",
+      many(150, "<div>"),
+      "```",
+      many(150, '<svg viewBox="0 0 24 24">\n  <path\n    d="M5 12h14"\n  />\n</svg>'),
+      many(150, "A **bold** word and [a link](/x) and snake_case_name."),
+      many(150, "<br> and <img src='x'> then <Icon />"),
+      many(150, "a < b and c > d"),
+    ].join("\n\n");
+    expect(deepMarkup(page)).toBeUndefined();
+  });
+
+  it("shows such a page as its text with the reason, at once, instead of parsing it", () => {
+    const source = `# Title\n\nFirst paragraph.\n\n${"*a ".repeat(3000)}x${" b*".repeat(3000)}`;
+    const rendered = renderMdx(source, { filePath: "/guides/deep.mdx" });
+    expect(rendered.problem).toEqual({ message: "its emphasis nest more than 100 levels deep, the most the preview reads", line: 5, asText: true });
+    expect(rendered.html).toBe(`<p># Title</p>\n<p>First paragraph.</p>\n<p>${"*a ".repeat(3000)}x${" b*".repeat(3000)}</p>`);
+    expect([rendered.toc, rendered.unknown]).toEqual([[], []]);
+  });
+});
+
+describe("check: markup nested past the preview's limit", () => {
+  it("warns once, at the line in the file where the depth passes the limit", () => {
+    const body = `Intro\n\n${">".repeat(150)} quoted\n\nA <Unknown /> thing.`;
+    expect(renderFindings("guides/deep.mdx", body, 4, () => false)).toEqual([
+      { severity: "warning", file: "guides/deep.mdx", line: 6, code: "markup-too-deep", message: "the page's block quotes nest more than 100 levels deep: the preview shows it as plain text" },
+      { severity: "warning", file: "guides/deep.mdx", line: 8, column: 3, code: "unknown-component", message: "<Unknown> is not a component the preview knows: it shows the element's children" },
+    ]);
+  });
+});
