@@ -55,7 +55,13 @@ export class SearchAnswer {
     if (known !== undefined && known.key === key) return known.value as T;
     const value = make();
     this.forms.set(form, { key, value });
-    if (typeof value === "object" && value !== null) MADE.set(value, { answer: this, key: `${form.name}\n${key}` });
+    // Only a kept answer's forms are found again from their values. An answer written for one
+    // request (unfrozen hits: `searchCache: 0`, or hits the index did not keep) is never asked
+    // again, and an entry in this module's WeakMap kept each such answer with all its forms (its
+    // text, its result, the JSON of it: ~60 KB) through every young-generation collection, as V8
+    // clears a long-lived WeakMap's entries only in a full one: under wrk with distinct questions,
+    // most of what a worker promoted to the old generation (issue 23).
+    if (Object.isFrozen(this.hits) && typeof value === "object" && value !== null) MADE.set(value, { answer: this, key: `${form.name}\n${key}` });
     return value;
   }
 }

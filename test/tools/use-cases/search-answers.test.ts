@@ -70,6 +70,16 @@ describe("the search answer cache", () => {
     expect(Object.isFrozen(once.results) && Object.isFrozen(once.results[0])).toBe(true);
   });
 
+  it("finds no answer from the forms of one it did not keep: each is made for its one request", async () => {
+    // With no result cache an answer is never asked again; a form of its forms (the bridge's
+    // JSON of the tool result) is made afresh, and the answer is not kept alive by its forms.
+    const once = await ask(localContext(), { query: "multipart upload" }, cacheless);
+    const result = once.form(LENGTH, "commit a", () => ({ length: once.results.length }));
+    expect(once.form(LENGTH, "commit a", () => ({ length: -1 }))).toBe(result);
+    expect(derivedForm(result, JSON_OF, "id", () => "first")).toBe("first");
+    expect(derivedForm(result, JSON_OF, "id", () => "second")).toBe("second");
+  });
+
   it("forgets every answer when the site changes", async () => {
     const repo = makeRepo({ "docs.json": JSON.stringify({ name: "Edit", navigation: { pages: ["a"] } }), "a.mdx": "# A\n\nOld widgets glow." });
     const edited = await DocsRuntime.load({ root: repo.dir, baseUrl: "https://e.example" });

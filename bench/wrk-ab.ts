@@ -1,0 +1,142 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { SHARED } from "../test/helpers/paths.js";
+import { freshDatabase, queryDatabase } from "../test/helpers/postgres.js";
+import { type WrkProtocol, wrkLoad } from "./wrk-load.js";
+
+/**
+ * Server CPU per call of two (or more) checkouts side by side over HTTP, for a loaded machine:
+ * every server is started at once (spree, `serve --http`, result cache off, distinct questions
+ * from bench/query-stream.ts over wrk, 32 connections), then `rounds` rounds give each server
+ * `seconds` of wrk in turn, the order reversed every round, so that the machine's load falls on
+ * each alike. Prints one JSON line per side: its processes' CPU per call over all rounds (all
+ * threads; main threads apart), and each round's calls/s, p99 and load average.
+ *
+ *   npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg] <checkout>[@pg]... [--limits counted] [--protocol 2025-11-25]
+ *
+ * A checkout is a folder with this repository built (`npm run build`; another commit's worktree
+ * with its node_modules linked). `@pg` gives that side PostgreSQL state (a fresh database on
+ * SVC_TEST_PG's server; its backends' CPU per call is printed too), else SQLite state in a temp
+ * folder. `--limits counted`: the ip and search limits counted but never reached (else off).
+ * Each server's site cache is written a second after its index is built (issue 22) and lands in
+ * the first round; run with SVC_MCP_CACHE=off to leave it out.
+ */
+
+const SPREE = join(SHARED, "corpora", "spree");
+const CLIENTS = 32;
+const COUNTED = ["ip", "search"].flatMap((k) => ["--rate-limit", `${k}=1000000000`]);
+const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
+/** As the bench's one-worker servers get it (src/cli/worker-heap.ts gives it to every worker). */
+const YOUNG_GENERATION = "--max-semi-space-size=64";
+
+interface Side {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly pids: readonly number[];
+  readonly url: string;
+  readonly tool: string;
+  readonly databaseUrl: string | undefined;
+  readonly drop: (() => Promise<void>) | undefined;
+  calls: number;
+  cpu: number;
+  main: number;
+  db: number;
+  readonly rounds: { rate: number; p99: number; load: number }[];
+}
+
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const at = args.indexOf(name);
+  return at < 0 ? undefined : args.splice(at, 2)[1];
+};
+const limits = option("--limits") ?? "off";
+const protocol = (option("--protocol") ?? "2026-07-28") as WrkProtocol;
+const [workersArg, secondsArg, roundsArg, ...checkouts] = args;
+const workers = Number(workersArg);
+const seconds = Number(secondsArg);
+const rounds = Number(roundsArg);
+if (!(workers >= 1) || !(seconds > 0) || !(rounds >= 1) || checkouts.length === 0) {
+  process.stderr.write("usage: npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg]... [--limits counted] [--protocol 2025-11-25]\n");
+  process.exit(2);
+}
+
+/** One side's server, serving once every worker has answered a search (its index built). */
+async function start(spec: string): Promise<Side> {
+  const postgres = spec.endsWith("@pg");
+  const dir = resolve(postgres ? spec.slice(0, -3) : spec);
+  const db = postgres ? await freshDatabase() : undefined;
+  const state = db?.url ?? mkdtempSync(join(tmpdir(), "svc-wrk-ab-"));
+  const serveArgs = ["serve", "--http", "--port", "0", "--no-watch", "--dir", SPREE, "--no-fetch-remote", "--state", state, ...(limits === "off" ? OFF : COUNTED), "--search-cache", "0"];
+  if (workers > 1) serveArgs.push("--workers", String(workers));
+  const child = spawn(process.execPath, [join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, NODE_OPTIONS: YOUNG_GENERATION }, stdio: ["ignore", "ignore", "pipe"] });
+  const lines: string[] = [];
+  const { origin, pids } = await new Promise<{ origin: string; pids: number[] }>((ready, fail) => {
+    let found: string | undefined;
+    createInterface({ input: child.stderr! }).on("line", (line) => {
+      lines.push(line);
+      found ??= /^svc-mcp: MCP \(public\): +(\S+)\/mcp$/.exec(line)?.[1];
+      const many = /worker process(?:es)? on one port \(pids ([\d, ]+)\)$/.exec(line);
+      if (found !== undefined && workers > 1 && many !== null) ready({ origin: found, pids: (many[1] as string).split(", ").map(Number) });
+      if (found !== undefined && workers === 1 && line.includes("site auth")) ready({ origin: found, pids: [] });
+    });
+    child.once("exit", (code) => fail(new Error(`${spec}: serve exited with ${code}:\n${lines.join("\n")}`)));
+  });
+  const tool = /tools (\S+),/.exec(lines.join("\n"))?.[1] ?? "search";
+  const url = `${origin}/mcp`;
+  const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "wrk-ab", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": tool };
+  // Fresh connections go to the workers in turn: each waits for its worker's index.
+  await Promise.all(
+    Array.from({ length: workers * 4 }, async () => {
+      const r = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: { query: "warm up" }, _meta } }) });
+      await r.text();
+    }),
+  );
+  return { name: spec, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, calls: 0, cpu: 0, main: 0, db: 0, rounds: [] };
+}
+
+/** The PostgreSQL backends serving a side's database. */
+function backends(databaseUrl: string): () => Promise<readonly number[]> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  return async () => (await queryDatabase<{ pid: number }>(databaseUrl, "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name])).map((r) => r.pid);
+}
+
+const sides: Side[] = [];
+try {
+  for (const spec of checkouts) sides.push(await start(spec));
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      const load = loadavg()[0] as number;
+      const r = await wrkLoad(side.url, CLIENTS, seconds, side.tool, JSON.stringify({ query: "payment methods" }), {
+        protocol,
+        traffic: "distinct",
+        serverPids: [side.child.pid as number, ...side.pids],
+        ...(side.databaseUrl !== undefined ? { databasePids: backends(side.databaseUrl) } : {}),
+      });
+      const calls = r.callsPerSec * seconds;
+      side.calls += calls;
+      side.cpu += r.cpuMsPerCall * calls;
+      side.main += r.mainThreadCpuMsPerCall * calls;
+      if (!Number.isNaN(r.dbCpuMsPerCall)) side.db += r.dbCpuMsPerCall * calls;
+      side.rounds.push({ rate: Math.round(r.callsPerSec), p99: r.p99, load: Math.round(load * 10) / 10 });
+    }
+  }
+  for (const side of sides) {
+    const perCall = (ms: number): number => Math.round((ms / side.calls) * 1000) / 1000;
+    const database = side.databaseUrl !== undefined ? { databaseCpuMsPerCall: perCall(side.db) } : {};
+    process.stdout.write(`${JSON.stringify({ side: side.name, workers, limits, protocol, cpuMsPerCall: perCall(side.cpu), mainThreadCpuMsPerCall: perCall(side.main), ...database, rounds: side.rounds })}\n`);
+  }
+} finally {
+  for (const side of sides) {
+    if (side.child.exitCode === null) {
+      const exited = once(side.child, "exit");
+      side.child.kill("SIGTERM");
+      await exited;
+    }
+    await side.drop?.();
+  }
+}
