@@ -3,6 +3,7 @@ import { readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { DefaultDeserializer, DefaultSerializer } from "node:v8";
 import type { IndexedPageState, SearchIndexState } from "./search/search-index.js";
+import type { StoredDocs } from "./site-cache-docs.js";
 
 /**
  * The layout of a site cache file (`site-cache.ts` reads it, `site-cache-writer.ts` writes it):
@@ -19,7 +20,7 @@ import type { IndexedPageState, SearchIndexState } from "./search/search-index.j
 
 export const MAGIC = Buffer.from("SVCSITE\n", "latin1");
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
-export const FORMAT = 7;
+export const FORMAT = 8;
 
 export interface Header {
   readonly format: number;
@@ -87,6 +88,8 @@ export interface Body {
   readonly objects: readonly unknown[];
   readonly pages: PageColumns;
   readonly index: Omit<SearchIndexState, "pages"> & { readonly pages: IndexPageColumns };
+  /** docs.json as the load read it, when it could be read whole (`LoadedSite.docs`). */
+  readonly docs?: StoredDocs;
 }
 
 /** Where in a `Body` the long arrays are: each is stored apart from the skeleton, in runs. */
@@ -102,6 +105,7 @@ export const CHUNKED: readonly (readonly string[])[] = [
   ["index", "index", "entries"],
   ["index", "index", "pageUnits", "groups"],
   ["index", "vocabulary"],
+  ["docs", "navPages"],
 ];
 
 /** The first value of a body: the `Body` with `null` where each chunked array was, and the

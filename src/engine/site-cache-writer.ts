@@ -7,6 +7,7 @@ import { crc32 } from "node:zlib";
 import type { LoadedSite } from "../vfs/load-site.js";
 import type { SearchIndexState } from "./search/search-index.js";
 import { indexPageColumns, pageColumns, SharedObjects } from "./site-cache-columns.js";
+import { storedDocs } from "./site-cache-docs.js";
 import { type Body, checksum, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
 
 /**
@@ -103,7 +104,8 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
   const writer = new RawArraysWriter();
   writer.writeHeader();
-  const { skeleton, arrays } = skeletonOf({ texts, objects: shared.objects, pages, index: { ...index, pages: indexPages } } satisfies Body);
+  const docs = job.loaded.docs !== undefined ? { docs: storedDocs(job.loaded.docs) } : {};
+  const { skeleton, arrays } = skeletonOf({ texts, objects: shared.objects, pages, index: { ...index, pages: indexPages }, ...docs } satisfies Body);
   writer.writeValue(skeleton);
   const body: Buffer[] = [];
   let bodyBytes = 0;

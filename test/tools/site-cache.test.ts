@@ -9,6 +9,8 @@ import { resolveCacheDir } from "../../src/store/cache-dir.js";
 import { DocsRuntime, type IndexBuild } from "../../src/engine/runtime.js";
 import { SiteCache } from "../../src/engine/site-cache.js";
 import type { WritePhase } from "../../src/engine/site-cache-writer.js";
+import type { Diagnostic } from "../../src/config/diagnostic.js";
+import type { SiteConfig } from "../../src/config/site-config.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { isIndexed } from "../../src/vfs/site.js";
@@ -33,7 +35,12 @@ afterEach(() => {
 });
 
 /** A start of `root` with a cache in `dir`: what it logged, what its build did, hits for queries. */
-async function start(root: string, dir: string, queries: readonly string[], options: { code?: () => string; filters?: readonly { version?: string; language?: string }[] } = {}): Promise<{ logs: string[]; build: IndexBuild | undefined; hits: unknown[] }> {
+async function start(
+  root: string,
+  dir: string,
+  queries: readonly string[],
+  options: { code?: () => string; filters?: readonly { version?: string; language?: string }[] } = {},
+): Promise<{ logs: string[]; build: IndexBuild | undefined; hits: unknown[]; config: SiteConfig; diagnostics: readonly Diagnostic[] }> {
   const logs: string[] = [];
   const log = (m: string): number => logs.push(m);
   const siteCache = new SiteCache({ dir, root, log, ...(options.code !== undefined ? { code: options.code } : {}) });
@@ -48,9 +55,10 @@ async function start(root: string, dir: string, queries: readonly string[], opti
     }
   }
   const build = runtime.indexBuild;
+  const { config, diagnostics } = runtime.site;
   // Closing writes the cache at once (a server writes it a moment after it is ready).
   await runtime.close();
-  return { logs, build, hits };
+  return { logs, build, hits, config, diagnostics };
 }
 
 const siteFiles = (dir: string): string[] => (existsSync(join(dir, "sites")) ? readdirSync(join(dir, "sites")) : []);
@@ -102,6 +110,9 @@ describeShared("a start from the cache answers exactly as one without it", () =>
       expect(warm.logs.filter((l) => l.includes("search cache"))).toEqual([]);
       expect(cold.hits).toEqual(plain.hits);
       expect(warm.hits).toEqual(cold.hits);
+      // docs.json as the cache keeps it (not read again) is the configuration read from the file.
+      expect(warm.config).toEqual(plain.config);
+      expect(warm.diagnostics).toEqual(plain.diagnostics);
     });
   }
 });
@@ -276,6 +287,23 @@ describe("the site cache", () => {
     const next = await start(root, dir, QUERIES);
     expect(next.build?.fromCache).toBe(false);
     expect(next.logs).toContain(`search cache ${file} is out of date (docs.json changed): reading and indexing the site again`);
+  });
+
+  it("a cache of a site whose navigation file ($ref'd from docs.json) changed is stale: the start serves the navigation as it is now", async () => {
+    const root = demoCopy();
+    const docs = JSON.parse(readFileSync(join(root, "docs.json"), "utf8")) as { navigation: { tabs: unknown[] } };
+    writeFileSync(join(root, "tabs.json"), JSON.stringify(docs.navigation.tabs[0]));
+    writeFileSync(join(root, "docs.json"), JSON.stringify({ ...docs, navigation: { ...docs.navigation, tabs: [{ $ref: "tabs.json" }, ...docs.navigation.tabs.slice(1)] } }));
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const cold = await start(root, dir, QUERIES);
+    expect(cold.config.navPages.get("/quickstart")?.breadcrumbs).toEqual(["Guides", "Get started"]);
+    writeFileSync(join(root, "tabs.json"), readFileSync(join(root, "tabs.json"), "utf8").replace('"Get started"', '"Begin here"'));
+    const next = await start(root, dir, QUERIES);
+    expect(next.build?.fromCache).toBe(false);
+    expect(next.logs).toContain(`search cache ${join(dir, "sites", siteFiles(dir)[0] as string)} is out of date (tabs.json changed): reading and indexing the site again`);
+    expect(next.config.navPages.get("/quickstart")?.breadcrumbs).toEqual(["Guides", "Begin here"]);
+    expect(next.config).toEqual((await start(root, temp("svc-no-cache-"), QUERIES)).config);
   });
 
   it("is written while the server answers: a search and a shell command held behind a write in progress are answered before it ends, and its file appears whole", async () => {

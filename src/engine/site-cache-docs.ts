@@ -1,0 +1,29 @@
+import type { PagePlacement, SiteConfig } from "../config/site-config.js";
+import type { ReadDocsJson } from "../vfs/load-site.js";
+
+/**
+ * docs.json as a load read it (`ReadDocsJson`), as the site cache stores it: its placements by
+ * page (one per page, 25,000 on a large versioned site) apart from the rest, as an array, so that
+ * the writer stores them in runs that give the thread back (`CHUNKED`) and the placements the
+ * index's pages share are stored once (the serializer keeps identity across its values).
+ */
+export interface StoredDocs {
+  /** The configuration with `navPages` null: its keys stay in their order. */
+  readonly config: Omit<SiteConfig, "navPages"> & { readonly navPages: null };
+  readonly navPages: readonly (readonly [string, PagePlacement])[];
+  readonly document: ReadDocsJson["document"];
+  readonly diagnostics: ReadDocsJson["diagnostics"];
+  readonly files: ReadDocsJson["files"];
+  readonly linkTargets: ReadDocsJson["linkTargets"];
+}
+
+/** The stored form of docs.json as read. */
+export function storedDocs(docs: ReadDocsJson): StoredDocs {
+  return { config: { ...docs.config, navPages: null }, navPages: [...docs.config.navPages], document: docs.document, diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets };
+}
+
+/** docs.json as read, from its stored form. */
+export function docsOf(stored: StoredDocs): ReadDocsJson {
+  if (!Array.isArray(stored.navPages) || typeof stored.config !== "object" || stored.config === null) throw new Error("stored docs.json is not one");
+  return { config: { ...stored.config, navPages: new Map(stored.navPages) }, document: stored.document, diagnostics: stored.diagnostics, files: stored.files, linkTargets: stored.linkTargets };
+}
