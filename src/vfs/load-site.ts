@@ -585,6 +585,18 @@ function readSpecFile(root: string, rel: string, access: Access, diagnostics: Di
 }
 
 function sortByPath<V>(map: Map<string, V>): Map<string, V> {
+  // Files are added in path order (the pages' files, sorted, then specs and generated pages):
+  // a map already in order is kept as it is, not copied (~30 ms at 25,000 pages, twice a load).
+  let last: string | undefined;
+  let sorted = true;
+  for (const key of map.keys()) {
+    if (last !== undefined && key < last) {
+      sorted = false;
+      break;
+    }
+    last = key;
+  }
+  if (sorted) return map;
   return new Map([...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
