@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { DefaultDeserializer, DefaultSerializer } from "node:v8";
 import type { IndexedPageState, SearchIndexState } from "./search/search-index.js";
 import type { StoredDocs } from "./site-cache-docs.js";
+import type { FolderColumns } from "./site-cache-folders.js";
 
 /**
  * The layout of a site cache file (`site-cache.ts` reads it, `site-cache-writer.ts` writes it):
@@ -20,7 +21,7 @@ import type { StoredDocs } from "./site-cache-docs.js";
 
 export const MAGIC = Buffer.from("SVCSITE\n", "latin1");
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
-export const FORMAT = 8;
+export const FORMAT = 9;
 
 export interface Header {
   readonly format: number;
@@ -90,6 +91,8 @@ export interface Body {
   readonly index: Omit<SearchIndexState, "pages"> & { readonly pages: IndexPageColumns };
   /** docs.json as the load read it, when it could be read whole (`LoadedSite.docs`). */
   readonly docs?: StoredDocs;
+  /** The folders the load listed (`LoadedSite.folders`). */
+  readonly folders?: FolderColumns;
 }
 
 /** Where in a `Body` the long arrays are: each is stored apart from the skeleton, in runs. */
@@ -106,6 +109,8 @@ export const CHUNKED: readonly (readonly string[])[] = [
   ["index", "index", "pageUnits", "groups"],
   ["index", "vocabulary"],
   ["docs", "navPages"],
+  ["folders", "rels"],
+  ["folders", "entries"],
 ];
 
 /** The first value of a body: the `Body` with `null` where each chunked array was, and the

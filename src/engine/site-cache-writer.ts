@@ -8,6 +8,7 @@ import type { LoadedSite } from "../vfs/load-site.js";
 import type { SearchIndexState } from "./search/search-index.js";
 import { indexPageColumns, pageColumns, SharedObjects } from "./site-cache-columns.js";
 import { storedDocs } from "./site-cache-docs.js";
+import { folderColumns } from "./site-cache-folders.js";
 import { type Body, checksum, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
 
 /**
@@ -105,7 +106,8 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   const writer = new RawArraysWriter();
   writer.writeHeader();
   const docs = job.loaded.docs !== undefined ? { docs: storedDocs(job.loaded.docs) } : {};
-  const { skeleton, arrays } = skeletonOf({ texts, objects: shared.objects, pages, index: { ...index, pages: indexPages }, ...docs } satisfies Body);
+  const folders = job.loaded.folders !== undefined ? { folders: folderColumns(job.loaded.folders) } : {};
+  const { skeleton, arrays } = skeletonOf({ texts, objects: shared.objects, pages, index: { ...index, pages: indexPages }, ...docs, ...folders } satisfies Body);
   writer.writeValue(skeleton);
   const body: Buffer[] = [];
   let bodyBytes = 0;

@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { IGNORE_FILES, loadIgnoreRules } from "../config/ignore-rules.js";
-import { folderLink, listInsideRoot, OUTSIDE_MESSAGE, readBytesInsideRoot, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
+import { folderLink, type KnownFolders, listInsideRoot, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { readSiteConfig } from "../config/read-site-config.js";
 import { titleFromPath } from "../config/page-meta.js";
@@ -51,6 +51,9 @@ export interface LoadedSite {
   /** docs.json as this load read it, when it could be read whole: what the persistent cache
    *  stores so that the next start of an unchanged site does not read and validate it again. */
   readonly docs?: ReadDocsJson;
+  /** The folders the last full load listed, with their stats: what the persistent cache stores
+   *  so that the next start lists only the folders changed since. */
+  readonly folders?: readonly ListedFolder[];
 }
 
 /**
@@ -87,6 +90,8 @@ export interface KnownPages {
    *  again would give the same: on a 25,000-page versioned site, reading and validating it was
    *  ~0.4 s of CPU, a fifth of a start from the cache. */
   readonly docs?: ReadDocsJson;
+  /** The folders the earlier process listed (`FolderListings.known`). */
+  readonly folders?: KnownFolders;
 }
 
 export interface LoadSiteOptions {
@@ -116,7 +121,8 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   diagnostics.push(...docs.diagnostics);
   const config = configOf(docs, previous, root, diagnostics);
 
-  const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel));
+  const folders: ListedFolder[] = [];
+  const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel), { ...(known?.folders !== undefined ? { known: known.folders } : {}), listed: folders });
   for (const { folder, message } of listing.unlisted) diagnostics.push(skippedFinding(folder, `cannot list the folder (${message})`));
   const linkedPages = pageLinks(root, listing.links, ignore, diagnostics);
   // A path the cache holds a page of was not ignored when the cache was written, under the same
@@ -212,7 +218,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   };
   const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...specs.filter((s) => !s.remote).map((s) => s.source), ...linkTargets]);
   const read = docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, config: docs.config, document: docs.document } : undefined;
-  return { site, ignore, configFiles, links, options, pageStats, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
+  return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
 }
 
 /** The configuration a load serves: docs.json's, else the last good one, else what can be read of
@@ -329,7 +335,9 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
   const { shadowed: _before, ...rest } = prev.site;
   const snapshot = { ...rest, files: sortByPath(files), pages: sortByPath(pages), ...(shadowed.size > 0 ? { shadowed } : {}), diagnostics };
   const site: Site = { ...snapshot, variants: siteVariants(snapshot, prev.apiCache, prev.site) };
-  return { ...prev, site, links };
+  // The folders as the full load listed them no longer describe this snapshot: not kept.
+  const { folders: _listed, ...kept } = prev;
+  return { ...kept, site, links };
 }
 
 /**

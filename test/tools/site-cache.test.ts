@@ -81,6 +81,15 @@ function ageFiles(root: string): void {
   }
 }
 
+/** Files and folders of a copied site dated an hour back (folders last, deepest first): a folder's
+ *  stat then tells whether it changed since the cache listed it. */
+function ageTree(root: string): void {
+  ageFiles(root);
+  const then = new Date(Date.now() - 3_600_000);
+  const folders = readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name));
+  for (const folder of [...folders.sort((a, b) => b.length - a.length), root]) utimesSync(folder, then, then);
+}
+
 const CORPUS_NAMES = SHARED_PRESENT ? readdirSync(CORPORA, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name) : [];
 
 describeShared("a start from the cache answers exactly as one without it", () => {
@@ -187,6 +196,26 @@ describe("the site cache", () => {
     const warm = await start(root, dir, ["hmac signature", "refund payment"]);
     expect(warm.build).toEqual({ fromCache: true, added: 1, removed: 1 });
     expect(warm.hits).toEqual((await start(root, temp("svc-no-cache-"), ["hmac signature", "refund payment"])).hits);
+  });
+
+  it("folders listed by the cached start are stat'ed, not listed again: a page added to a folder, and a folder removed, between starts are found", async () => {
+    const root = demoCopy();
+    ageTree(root);
+    const dir = temp("svc-site-cache-");
+    const queries = ["hmac signature", "refund payment", "rotate the api key"];
+    await start(root, dir, queries);
+    writeFileSync(join(root, "guides", "refunds.mdx"), "---\ntitle: Refunds\n---\nA refund returns the payment.\n");
+    rmSync(join(root, "api"), { recursive: true });
+    const warm = await start(root, dir, queries);
+    const fresh = await start(root, temp("svc-no-cache-"), queries);
+    expect(warm.build).toEqual({ fromCache: true, added: 1, removed: 2 });
+    expect(warm.hits).toEqual(fresh.hits);
+    expect(JSON.stringify(warm.hits)).toContain('"/guides/refunds"');
+    expect(warm.diagnostics).toEqual(fresh.diagnostics);
+    // The listing of this start is the cache's now: the next start lists nothing again and finds the same.
+    const again = await start(root, dir, queries);
+    expect(again.build).toEqual({ fromCache: true, added: 0, removed: 0 });
+    expect(again.hits).toEqual(fresh.hits);
   });
 
   it("a page another file of its path takes the place of (x.md beside a restricted x.mdx) answers as without the cache", async () => {
