@@ -105,7 +105,7 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
   const writer = new RawArraysWriter();
   writer.writeHeader();
-  const docs = job.loaded.docs !== undefined ? { docs: storedDocs(job.loaded.docs) } : {};
+  const docs = job.loaded.docs !== undefined ? { docs: storedDocs(job.loaded.docs, job.loaded.site.root) } : {};
   const folders = job.loaded.folders !== undefined ? { folders: folderColumns(job.loaded.folders) } : {};
   const { skeleton, arrays } = skeletonOf({ texts, objects: shared.objects, pages, index: { ...index, pages: indexPages }, ...docs, ...folders } satisfies Body);
   writer.writeValue(skeleton);

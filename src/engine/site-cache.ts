@@ -180,9 +180,10 @@ export class SiteCache {
     try {
       const { known: pages, pageAt, fileAt } = pagesOf(stored.texts, stored.objects, stored.pages, header.trustedBefore);
       // docs.json is what it was (its hash, and those of the files it names, were checked above).
+      const docs = stored.docs !== undefined ? docsOf(stored.docs, this.options.root) : undefined;
       const known: KnownPages = {
         ...pages,
-        ...(stored.docs !== undefined ? { docs: docsOf(stored.docs) } : {}),
+        ...(docs !== undefined ? { docs } : {}),
         ...(stored.folders !== undefined ? { folders: foldersOf(stored.folders, header.trustedBefore) } : {}),
       };
       return { known, index: { ...stored.index, pages: indexPagesOf(stored.objects, stored.index.pages) }, pageAt, fileAt };

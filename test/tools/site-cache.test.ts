@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadEvalSets } from "../../bench/eval/eval.js";
@@ -333,6 +333,21 @@ describe("the site cache", () => {
     expect(next.logs).toContain(`search cache ${join(dir, "sites", siteFiles(dir)[0] as string)} is out of date (tabs.json changed): reading and indexing the site again`);
     expect(next.config.navPages.get("/quickstart")?.breadcrumbs).toEqual(["Guides", "Begin here"]);
     expect(next.config).toEqual((await start(root, temp("svc-no-cache-"), QUERIES)).config);
+  });
+
+  it("a docs.json without a name, served from the cache through a link of another name, names the site after the link, as without the cache", async () => {
+    const root = demoCopy();
+    const { name: _name, ...docs } = JSON.parse(readFileSync(join(root, "docs.json"), "utf8")) as { name: string };
+    writeFileSync(join(root, "docs.json"), JSON.stringify(docs));
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const link = join(temp("svc-link-"), "handbook");
+    symlinkSync(root, link);
+    expect((await start(root, dir, QUERIES)).config.name).toBe(basename(root));
+    const linked = await start(link, dir, QUERIES);
+    expect(linked.build?.fromCache).toBe(true);
+    expect(linked.config.name).toBe("handbook");
+    expect(linked.config).toEqual((await start(link, temp("svc-no-cache-"), QUERIES)).config);
   });
 
   it("is written while the server answers: a search and a shell command held behind a write in progress are answered before it ends, and its file appears whole", async () => {
