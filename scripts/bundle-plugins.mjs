@@ -88,6 +88,8 @@ export function justBashChunks(names = LEFT_OUT_JUST_BASH_CHUNKS) {
 const BUNDLED_REQUIRES = {
   // yargs' CommonJS build: its help layout wraps between words (src/cli/main.ts says why).
   "src/cli/main.ts": [["createRequire(import.meta.url)(", "require("]],
+  // gray-matter, loaded when front matter is first parsed (a start from the site cache parses none).
+  "src/config/frontmatter.ts": [["createRequire(import.meta.url)(", "require("]],
   // ajv's runtime helpers, which ajv's generated ES module code still `require`s.
   "src/config/openapi/validators/openapi-3.0.mjs": [["const require = createRequire(import.meta.url);", ""]],
   "src/config/openapi/validators/openapi-3.1.mjs": [["const require = createRequire(import.meta.url);", ""]],

@@ -1,4 +1,17 @@
-import matter from "gray-matter";
+import { createRequire } from "node:module";
+import type matterType from "gray-matter";
+
+/**
+ * gray-matter, loaded when a page's front matter is first parsed: a start from the site cache
+ * (`site-cache.ts`) parses none, and loading it with the js-yaml it carries was ~60 ms of CPU of
+ * such a start of a 25,000-page site. In the bundle this `require` is esbuild's own, which
+ * evaluates the bundled module where it is called (scripts/bundle-plugins.mjs, `BUNDLED_REQUIRES`).
+ */
+let loaded: typeof matterType | undefined;
+function matter(...args: Parameters<typeof matterType>): ReturnType<typeof matterType> {
+  loaded ??= createRequire(import.meta.url)("gray-matter") as typeof matterType;
+  return loaded(...args);
+}
 
 /** Front matter of a page, as parsed (unknown keys are kept; the typed keys are read by `pageMeta`). */
 export type FrontMatterData = Record<string, unknown>;

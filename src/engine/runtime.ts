@@ -516,6 +516,8 @@ export class DocsRuntime {
       this.options.root,
       (paths) => void this.applyChanges(paths),
       (error) => this.log(`warning: file watcher: ${error.message}`),
+      // The folders the load listed (none after a reload of a few files): not listed again.
+      this.loaded.folders,
     );
   }
 

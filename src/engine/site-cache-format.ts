@@ -3,6 +3,8 @@ import { readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { DefaultDeserializer, DefaultSerializer } from "node:v8";
 import type { IndexedPageState, SearchIndexState } from "./search/search-index.js";
+import type { StoredDocs } from "./site-cache-docs.js";
+import type { FolderColumns } from "./site-cache-folders.js";
 
 /**
  * The layout of a site cache file (`site-cache.ts` reads it, `site-cache-writer.ts` writes it):
@@ -19,7 +21,7 @@ import type { IndexedPageState, SearchIndexState } from "./search/search-index.j
 
 export const MAGIC = Buffer.from("SVCSITE\n", "latin1");
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
-export const FORMAT = 7;
+export const FORMAT = 9;
 
 export interface Header {
   readonly format: number;
@@ -87,6 +89,10 @@ export interface Body {
   readonly objects: readonly unknown[];
   readonly pages: PageColumns;
   readonly index: Omit<SearchIndexState, "pages"> & { readonly pages: IndexPageColumns };
+  /** docs.json as the load read it, when it could be read whole (`LoadedSite.docs`). */
+  readonly docs?: StoredDocs;
+  /** The folders the load listed (`LoadedSite.folders`). */
+  readonly folders?: FolderColumns;
 }
 
 /** Where in a `Body` the long arrays are: each is stored apart from the skeleton, in runs. */
@@ -102,6 +108,9 @@ export const CHUNKED: readonly (readonly string[])[] = [
   ["index", "index", "entries"],
   ["index", "index", "pageUnits", "groups"],
   ["index", "vocabulary"],
+  ["docs", "navPages"],
+  ["folders", "rels"],
+  ["folders", "entries"],
 ];
 
 /** The first value of a body: the `Body` with `null` where each chunked array was, and the

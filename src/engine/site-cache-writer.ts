@@ -7,6 +7,8 @@ import { crc32 } from "node:zlib";
 import type { LoadedSite } from "../vfs/load-site.js";
 import type { SearchIndexState } from "./search/search-index.js";
 import { indexPageColumns, pageColumns, SharedObjects } from "./site-cache-columns.js";
+import { storedDocs } from "./site-cache-docs.js";
+import { folderColumns } from "./site-cache-folders.js";
 import { type Body, checksum, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
 
 /**
@@ -103,7 +105,9 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
   const writer = new RawArraysWriter();
   writer.writeHeader();
-  const { skeleton, arrays } = skeletonOf({ texts, objects: shared.objects, pages, index: { ...index, pages: indexPages } } satisfies Body);
+  const docs = job.loaded.docs !== undefined ? { docs: storedDocs(job.loaded.docs, job.loaded.site.root) } : {};
+  const folders = job.loaded.folders !== undefined ? { folders: folderColumns(job.loaded.folders) } : {};
+  const { skeleton, arrays } = skeletonOf({ texts, objects: shared.objects, pages, index: { ...index, pages: indexPages }, ...docs, ...folders } satisfies Body);
   writer.writeValue(skeleton);
   const body: Buffer[] = [];
   let bodyBytes = 0;

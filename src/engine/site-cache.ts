@@ -10,6 +10,8 @@ import type { Page } from "../vfs/page.js";
 import type { SiteFile } from "../vfs/site-file.js";
 import type { SearchIndexState } from "./search/search-index.js";
 import { indexPagesOf, pagesOf } from "./site-cache-columns.js";
+import { docsOf } from "./site-cache-docs.js";
+import { foldersOf } from "./site-cache-folders.js";
 import { type Body, checksum, FORMAT, hashOf, type Header, MAGIC, padded, type RawArray, rawArray, RawArraysReader, readBody, removeQuietly } from "./site-cache-format.js";
 import { type CacheWrite, startCacheWrite, type WritePhase } from "./site-cache-writer.js";
 
@@ -176,7 +178,14 @@ export class SiteCache {
       return "is corrupt (body)";
     }
     try {
-      const { known, pageAt, fileAt } = pagesOf(stored.texts, stored.objects, stored.pages, header.trustedBefore);
+      const { known: pages, pageAt, fileAt } = pagesOf(stored.texts, stored.objects, stored.pages, header.trustedBefore);
+      // docs.json is what it was (its hash, and those of the files it names, were checked above).
+      const docs = stored.docs !== undefined ? docsOf(stored.docs, this.options.root) : undefined;
+      const known: KnownPages = {
+        ...pages,
+        ...(docs !== undefined ? { docs } : {}),
+        ...(stored.folders !== undefined ? { folders: foldersOf(stored.folders, header.trustedBefore) } : {}),
+      };
       return { known, index: { ...stored.index, pages: indexPagesOf(stored.objects, stored.index.pages) }, pageAt, fileAt };
     } catch {
       return "is corrupt (body)";

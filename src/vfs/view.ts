@@ -333,13 +333,19 @@ function buildDirs(files: readonly SiteFile[]): Map<string, DirNode> {
       const cut = child.lastIndexOf("/");
       const parent = cut === 0 ? "/" : child.slice(0, cut);
       let set = children.get(parent);
+      const known = set !== undefined;
       if (set === undefined) {
         set = new Set();
         children.set(parent, set);
       }
       set.add(child.slice(cut + 1));
-      mtimes.set(parent, Math.max(mtimes.get(parent) ?? 0, mtime));
-      mtime = mtimes.get(parent) ?? mtime;
+      const before = mtimes.get(parent) ?? 0;
+      // A folder already listed is in its own parent, and every folder's time is at least its
+      // folders' (a folder takes the newest time under it): when this one's does not move, no
+      // folder above it changes. Copies of a site share their folders: most files stop here.
+      if (known && before >= mtime) break;
+      mtimes.set(parent, Math.max(before, mtime));
+      mtime = Math.max(before, mtime);
       child = parent;
     }
   }

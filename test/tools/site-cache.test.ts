@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadEvalSets } from "../../bench/eval/eval.js";
@@ -9,6 +9,8 @@ import { resolveCacheDir } from "../../src/store/cache-dir.js";
 import { DocsRuntime, type IndexBuild } from "../../src/engine/runtime.js";
 import { SiteCache } from "../../src/engine/site-cache.js";
 import type { WritePhase } from "../../src/engine/site-cache-writer.js";
+import type { Diagnostic } from "../../src/config/diagnostic.js";
+import type { SiteConfig } from "../../src/config/site-config.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { isIndexed } from "../../src/vfs/site.js";
@@ -33,7 +35,12 @@ afterEach(() => {
 });
 
 /** A start of `root` with a cache in `dir`: what it logged, what its build did, hits for queries. */
-async function start(root: string, dir: string, queries: readonly string[], options: { code?: () => string; filters?: readonly { version?: string; language?: string }[] } = {}): Promise<{ logs: string[]; build: IndexBuild | undefined; hits: unknown[] }> {
+async function start(
+  root: string,
+  dir: string,
+  queries: readonly string[],
+  options: { code?: () => string; filters?: readonly { version?: string; language?: string }[] } = {},
+): Promise<{ logs: string[]; build: IndexBuild | undefined; hits: unknown[]; config: SiteConfig; diagnostics: readonly Diagnostic[] }> {
   const logs: string[] = [];
   const log = (m: string): number => logs.push(m);
   const siteCache = new SiteCache({ dir, root, log, ...(options.code !== undefined ? { code: options.code } : {}) });
@@ -48,9 +55,10 @@ async function start(root: string, dir: string, queries: readonly string[], opti
     }
   }
   const build = runtime.indexBuild;
+  const { config, diagnostics } = runtime.site;
   // Closing writes the cache at once (a server writes it a moment after it is ready).
   await runtime.close();
-  return { logs, build, hits };
+  return { logs, build, hits, config, diagnostics };
 }
 
 const siteFiles = (dir: string): string[] => (existsSync(join(dir, "sites")) ? readdirSync(join(dir, "sites")) : []);
@@ -71,6 +79,15 @@ function ageFiles(root: string): void {
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
     if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), then, then);
   }
+}
+
+/** Files and folders of a copied site dated an hour back (folders last, deepest first): a folder's
+ *  stat then tells whether it changed since the cache listed it. */
+function ageTree(root: string): void {
+  ageFiles(root);
+  const then = new Date(Date.now() - 3_600_000);
+  const folders = readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name));
+  for (const folder of [...folders.sort((a, b) => b.length - a.length), root]) utimesSync(folder, then, then);
 }
 
 const CORPUS_NAMES = SHARED_PRESENT ? readdirSync(CORPORA, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name) : [];
@@ -102,6 +119,9 @@ describeShared("a start from the cache answers exactly as one without it", () =>
       expect(warm.logs.filter((l) => l.includes("search cache"))).toEqual([]);
       expect(cold.hits).toEqual(plain.hits);
       expect(warm.hits).toEqual(cold.hits);
+      // docs.json as the cache keeps it (not read again) is the configuration read from the file.
+      expect(warm.config).toEqual(plain.config);
+      expect(warm.diagnostics).toEqual(plain.diagnostics);
     });
   }
 });
@@ -176,6 +196,26 @@ describe("the site cache", () => {
     const warm = await start(root, dir, ["hmac signature", "refund payment"]);
     expect(warm.build).toEqual({ fromCache: true, added: 1, removed: 1 });
     expect(warm.hits).toEqual((await start(root, temp("svc-no-cache-"), ["hmac signature", "refund payment"])).hits);
+  });
+
+  it("folders listed by the cached start are stat'ed, not listed again: a page added to a folder, and a folder removed, between starts are found", async () => {
+    const root = demoCopy();
+    ageTree(root);
+    const dir = temp("svc-site-cache-");
+    const queries = ["hmac signature", "refund payment", "rotate the api key"];
+    await start(root, dir, queries);
+    writeFileSync(join(root, "guides", "refunds.mdx"), "---\ntitle: Refunds\n---\nA refund returns the payment.\n");
+    rmSync(join(root, "api"), { recursive: true });
+    const warm = await start(root, dir, queries);
+    const fresh = await start(root, temp("svc-no-cache-"), queries);
+    expect(warm.build).toEqual({ fromCache: true, added: 1, removed: 2 });
+    expect(warm.hits).toEqual(fresh.hits);
+    expect(JSON.stringify(warm.hits)).toContain('"/guides/refunds"');
+    expect(warm.diagnostics).toEqual(fresh.diagnostics);
+    // The listing of this start is the cache's now: the next start lists nothing again and finds the same.
+    const again = await start(root, dir, queries);
+    expect(again.build).toEqual({ fromCache: true, added: 0, removed: 0 });
+    expect(again.hits).toEqual(fresh.hits);
   });
 
   it("a page another file of its path takes the place of (x.md beside a restricted x.mdx) answers as without the cache", async () => {
@@ -276,6 +316,38 @@ describe("the site cache", () => {
     const next = await start(root, dir, QUERIES);
     expect(next.build?.fromCache).toBe(false);
     expect(next.logs).toContain(`search cache ${file} is out of date (docs.json changed): reading and indexing the site again`);
+  });
+
+  it("a cache of a site whose navigation file ($ref'd from docs.json) changed is stale: the start serves the navigation as it is now", async () => {
+    const root = demoCopy();
+    const docs = JSON.parse(readFileSync(join(root, "docs.json"), "utf8")) as { navigation: { tabs: unknown[] } };
+    writeFileSync(join(root, "tabs.json"), JSON.stringify(docs.navigation.tabs[0]));
+    writeFileSync(join(root, "docs.json"), JSON.stringify({ ...docs, navigation: { ...docs.navigation, tabs: [{ $ref: "tabs.json" }, ...docs.navigation.tabs.slice(1)] } }));
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const cold = await start(root, dir, QUERIES);
+    expect(cold.config.navPages.get("/quickstart")?.breadcrumbs).toEqual(["Guides", "Get started"]);
+    writeFileSync(join(root, "tabs.json"), readFileSync(join(root, "tabs.json"), "utf8").replace('"Get started"', '"Begin here"'));
+    const next = await start(root, dir, QUERIES);
+    expect(next.build?.fromCache).toBe(false);
+    expect(next.logs).toContain(`search cache ${join(dir, "sites", siteFiles(dir)[0] as string)} is out of date (tabs.json changed): reading and indexing the site again`);
+    expect(next.config.navPages.get("/quickstart")?.breadcrumbs).toEqual(["Guides", "Begin here"]);
+    expect(next.config).toEqual((await start(root, temp("svc-no-cache-"), QUERIES)).config);
+  });
+
+  it("a docs.json without a name, served from the cache through a link of another name, names the site after the link, as without the cache", async () => {
+    const root = demoCopy();
+    const { name: _name, ...docs } = JSON.parse(readFileSync(join(root, "docs.json"), "utf8")) as { name: string };
+    writeFileSync(join(root, "docs.json"), JSON.stringify(docs));
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const link = join(temp("svc-link-"), "handbook");
+    symlinkSync(root, link);
+    expect((await start(root, dir, QUERIES)).config.name).toBe(basename(root));
+    const linked = await start(link, dir, QUERIES);
+    expect(linked.build?.fromCache).toBe(true);
+    expect(linked.config.name).toBe("handbook");
+    expect(linked.config).toEqual((await start(link, temp("svc-no-cache-"), QUERIES)).config);
   });
 
   it("is written while the server answers: a search and a shell command held behind a write in progress are answered before it ends, and its file appears whole", async () => {

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { type ListedFolder, listInsideRoot } from "../../src/config/inside-root.js";
 import { type StopWatching, watchRepository } from "../../src/vfs/watch.js";
 
 /**
@@ -22,11 +23,13 @@ beforeEach(async () => {
   mkdirSync(join(dir, ".git"));
   seen = [];
   waiters = [];
-  stop = await watchRepository(dir, (paths) => {
-    seen.push(...paths);
-    for (const w of waiters.filter((w) => paths.includes(w.path))) w.resolve();
-  });
+  stop = await watchRepository(dir, onChanges);
 });
+
+function onChanges(paths: string[]): void {
+  seen.push(...paths);
+  for (const w of waiters.filter((w) => paths.includes(w.path))) w.resolve();
+}
 afterEach(async () => {
   await stop?.();
   rmSync(dir, { recursive: true, force: true });
@@ -65,4 +68,23 @@ it("never reports what is under a dot-folder or node_modules", async () => {
   writeFileSync(join(dir, "fence.mdx"), "fence");
   await reported("fence.mdx");
   expect(seen.filter((p) => p.startsWith(".git") || p.startsWith("node_modules"))).toEqual([]);
+});
+
+it("watches the folders a load listed without listing them again, and reports what changed in them between that listing and the watch", async () => {
+  await stop?.();
+  mkdirSync(join(dir, "old"));
+  writeFileSync(join(dir, "old/gone.mdx"), "x");
+  const listed: ListedFolder[] = [];
+  listInsideRoot(dir, (rel) => rel.endsWith(".mdx"), { listed });
+  writeFileSync(join(dir, "guides/b.mdx"), "b");
+  rmSync(join(dir, "guides/a.mdx"));
+  mkdirSync(join(dir, "api"));
+  writeFileSync(join(dir, "api/x.mdx"), "x");
+  rmSync(join(dir, "old"), { recursive: true });
+  stop = await watchRepository(dir, onChanges, undefined, listed);
+  await Promise.all([reported("guides/b.mdx"), reported("guides/a.mdx"), reported("api"), reported("api/x.mdx"), reported("old")]);
+  // Both kinds of folder are watched from then on.
+  writeFileSync(join(dir, "guides/c.mdx"), "c");
+  writeFileSync(join(dir, "api/y.mdx"), "y");
+  await Promise.all([reported("guides/c.mdx"), reported("api/y.mdx")]);
 });
