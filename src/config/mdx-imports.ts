@@ -1,4 +1,5 @@
 import { ImportType, type ImportSpecifier, initSync, parse as parseModule } from "es-module-lexer";
+import { mdxNameUses, type NameUses } from "./mdx-name-uses.js";
 /**
  * ESM `import` (and `export ... from`) statements of an MDX page, and removing some of them
  * with every use of the names they bind. A page that imports a file some readers may not read
@@ -82,9 +83,9 @@ function lookalikeStatements(text: string, block: { start: number; end: number }
   for (let m = LOOKALIKE_RE.exec(text); m !== null && m.index < block.end; m = LOOKALIKE_RE.exec(text)) {
     const at = m.index;
     if (lexed.some((r) => at >= r.start && at < r.end)) continue;
-    const [whole, keyword, bindings, double, single, bareDouble, bareSingle] = m as unknown as [string, ...(string | undefined)[]];
+    const [whole, _keyword, bindings, double, single, bareDouble, bareSingle] = m as unknown as [string, ...(string | undefined)[]];
     const source = decodeEscapes(double ?? single ?? bareDouble ?? bareSingle ?? "");
-    const names = keyword === "import" && bindings !== undefined ? boundNames(bindings) : [];
+    const names = bindings !== undefined ? boundNames(bindings) : [];
     out.push({ ...wholeLines(text, at, statementEnd(text, at + whole.length)), source, names });
   }
   return out;
@@ -120,7 +121,9 @@ function lexStatements(text: string, start: number, end: number): MdxImport[] | 
   for (const imp of found) {
     if (!STATIC_IMPORTS.has(imp.t) || imp.n === undefined) continue;
     const statement = code.slice(imp.ss, imp.se);
-    const names = statement.startsWith("import") ? boundNames(code.slice(imp.ss + "import".length, imp.s - 1)) : [];
+    // `export { default as Secret } from` binds `Secret` for the page as an import does (MDX
+    // imports what a page re-exports); `export * from` binds nothing.
+    const names = boundNames(code.slice(imp.ss + (statement.startsWith("import") ? "import" : "export").length, imp.s - 1));
     // With its `;` and its comment.
     const stop = statementEnd(text, start + imp.se + (/^[ \t]*;?/.exec(text.slice(start + imp.se)) as RegExpExecArray)[0].length);
     out.push({ ...wholeLines(text, start + imp.ss, stop), source: imp.n, names });
@@ -187,9 +190,12 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
   if (text.charCodeAt(0) === 0xfeff) return `\ufeff${removeImports(text.slice(1), imports.map((i) => ({ ...i, start: i.start - 1, end: i.end - 1 })))}`;
   const cores: Range[] = imports.map((i) => ({ start: i.start, end: i.end }));
   const names = [...new Set(imports.flatMap((i) => i.names))];
+  let uses: NameUses | undefined;
   if (names.length > 0) {
     cores.push(...aliasExports(text, names));
-    cores.push(...tagUses(text, names));
+    uses = mdxNameUses(text, names, frontMatterEnd(text));
+    // A page MDX refuses is shown as Markdown to every reader: its tags are read by their look.
+    cores.push(...(uses?.cores ?? tagUses(text, names)));
   }
   const merged = mergeCores(text, cores.map((c) => trimmed(text, c)).filter((c) => c.end > c.start));
   for (const block of esmBlocks(text)) {
@@ -204,7 +210,11 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
     left += text.slice(at, block.end);
     if (left.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "").trim() === "") merged.push({ start: block.start, end: block.end });
   }
-  return cutOut(text, mergeCores(text, merged));
+  const final = mergeCores(text, merged);
+  // Attributes and list numbers inside what goes anyway are not cut twice.
+  const outside = (r: Range): boolean => !final.some((c) => r.start >= c.start && r.end <= c.end);
+  const extra = [...(uses?.attributes ?? []).filter(outside).map((a) => ({ ...a, keep: "" })), ...(uses?.edits ?? []).filter(outside).map((e) => ({ start: e.start, end: e.end, keep: e.text }))];
+  return cutOut(text, final, extra);
 }
 
 interface Range {
@@ -238,7 +248,7 @@ function mergeCores(text: string, ranges: readonly Range[]): Range[] {
  * with it the gaps that separated it from what stays: for a run of such blocks, the gap before
  * the run stays when a block stays after it, else the gap after the run.
  */
-function cutOut(text: string, cores: readonly Range[]): string {
+function cutOut(text: string, cores: readonly Range[], extra: readonly { start: number; end: number; keep: string }[] = []): string {
   const body = frontMatterEnd(text);
   const lineStartOf = (i: number): number => Math.max(body, text.lastIndexOf("\n", i - 1) + 1);
   const lineEndOf = (i: number): number => {
@@ -278,7 +288,7 @@ function cutOut(text: string, cores: readonly Range[]): string {
       if (line.kind === "kept") last.gone = false;
     } else runs.push({ start: line.start, end: line.end, gap, gone: !gap && line.kind === "removed" });
   }
-  const cuts: { start: number; end: number; keep: string }[] = [];
+  const cuts: { start: number; end: number; keep: string }[] = [...extra];
   for (let i = 0; i < runs.length; i++) {
     if (!(runs[i] as Run).gone) continue;
     // A run of blocks that go: from block i to block j, gaps between.
@@ -300,14 +310,24 @@ function cutOut(text: string, cores: readonly Range[]): string {
   for (const line of lines) if (line.kind === "removed" && !cuts.some((c) => line.start >= c.start && line.start < c.end)) cuts.push({ start: line.start, end: line.end, keep: "" });
   for (const c of inline) {
     let start = c.start;
-    while (start > 0 && (text[start - 1] === " " || text[start - 1] === "\t")) start--;
     let end = c.end;
-    while (end < text.length && (text[end] === " " || text[end] === "\t")) end++;
+    let core = c;
+    for (;;) {
+      start = core.start;
+      while (start > 0 && (text[start - 1] === " " || text[start - 1] === "\t")) start--;
+      end = core.end;
+      while (end < text.length && (text[end] === " " || text[end] === "\t")) end++;
+      // Brackets left holding nothing go with what they held: `(<Secret />)`.
+      if (text[start - 1] === "(" && text[end] === ")") core = { start: start - 1, end: end + 1 };
+      else break;
+    }
     const atLineStart = start === 0 || text[start - 1] === "\n";
     const atLineEnd = /^\r?(?:\n|$)/.test(text.slice(end, end + 2));
-    const spaceBefore = text.slice(start, c.start);
-    const spaceAfter = text.slice(c.end, end);
-    const keep = atLineEnd ? spaceAfter : atLineStart || spaceBefore !== "" ? spaceBefore : spaceAfter;
+    const spaceBefore = text.slice(start, core.start);
+    const spaceAfter = text.slice(core.end, end);
+    // No space before closing punctuation or after an opening bracket, as an author writes.
+    const tight = /^[.,;:!?)\]]/.test(text.slice(end, end + 1)) || /[([]$/.test(text.slice(0, start));
+    const keep = atLineEnd || tight ? (atLineEnd ? spaceAfter : "") : atLineStart || spaceBefore !== "" ? spaceBefore : spaceAfter;
     cuts.push({ start, end, keep });
   }
   cuts.sort((a, b) => a.start - b.start);

@@ -32,7 +32,8 @@ describe("mdxImports", () => {
       ["./f.mdx", ["F", "H"]],
       ["/ns.mdx", ["NS"]],
       ["/side.mdx", []],
-      ["/re.mdx", []],
+      // A re-export binds its name for the page's tags as an import does (finding 33).
+      ["/re.mdx", ["R"]],
     ]);
   });
 

@@ -1,0 +1,170 @@
+import type { Nodes, Parent, Root } from "mdast";
+import type { MdxJsxFlowElement, MdxJsxTextElement } from "mdast-util-mdx-jsx";
+import remarkGfm from "remark-gfm";
+import remarkMdx from "remark-mdx";
+import remarkParse from "remark-parse";
+import { unified } from "unified";
+import { VFileMessage } from "vfile-message";
+
+/**
+ * Where an MDX page uses names it imports, read as MDX reads the page (the parser the HTML
+ * render uses), so that a reader who may not read the imported file gets the page as an author
+ * would have written it without (adversary finding 33): every use of the names goes, and so does
+ * what the uses alone filled.
+ *
+ * - An element named by one (`<Secret />`, `<Secret>...</Secret>`, `<NS.Part />`) goes whole.
+ * - An expression that mentions one (`{Secret}`, `{true && <Secret />}`, `{NS.value}`, a comment
+ *   naming it) goes whole: no rewrite of arbitrary JavaScript reads as written without it.
+ * - An attribute whose expression mentions one (`icon={Secret}`, `{...Secret}`) goes from its tag.
+ * - What is left empty by these (a paragraph, heading, list item, quote, link, emphasis, an
+ *   element whose children all went) goes too; a list whose items all went goes; a table row
+ *   with a cell left empty goes (the row was about what went); the items after a removed one
+ *   of a list numbered 1, 2, 3... are numbered on.
+ * - Code (fenced or a span) is text MDX shows and never renders: it stays as written.
+ *
+ * Statements in ESM blocks are not read here (`removeImports` removes them).
+ */
+export interface NameUses {
+  /** Ranges that go with the layout rules of `removeImports` (whole lines, one space). */
+  readonly cores: readonly Range[];
+  /** Attributes with the space before them (or their whole line): cut as they are. */
+  readonly attributes: readonly Range[];
+  /** Text replaced (list numbers). */
+  readonly edits: readonly { readonly start: number; readonly end: number; readonly text: string }[];
+}
+
+export interface Range {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** MDX as the hosted platform and the HTML render read pages (GitHub-flavoured Markdown, JSX, expressions, ESM). */
+const MDX = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).freeze();
+
+/** Nodes that are nothing once all they held went. */
+const EMPTIABLE = new Set(["paragraph", "heading", "listItem", "list", "blockquote", "emphasis", "strong", "delete", "link", "linkReference", "mdxJsxFlowElement", "mdxJsxTextElement", "footnoteDefinition"]);
+
+/** Text that says nothing once what it stood beside went: space and punctuation. */
+const EMPTY_TEXT_RE = /^[\s.,;:!?]*$/;
+
+/**
+ * The uses of `names` in `text` (a page, front matter included, no byte order mark), or
+ * `undefined` when the page is not valid MDX (it is then shown as Markdown to every reader, and
+ * the caller falls back to reading tags by their look).
+ */
+export function mdxNameUses(text: string, names: readonly string[], bodyStart: number): NameUses | undefined {
+  const tree = parse(blankOut(text, bodyStart));
+  if (tree === undefined) return undefined;
+  const alternation = names.map((n) => n.replace(/\$/g, "\\$")).join("|");
+  const mention = new RegExp(`(?<![\\p{ID_Continue}$])(?:${alternation})(?![\\p{ID_Continue}$])`, "u");
+  const named = (name: string | null | undefined): boolean => name !== null && name !== undefined && names.includes(name.split(".")[0] as string);
+  const cores: Range[] = [];
+  const attributes: Range[] = [];
+  const edits: { start: number; end: number; text: string }[] = [];
+  const rangeOf = (node: { position?: { start: { offset?: number }; end: { offset?: number } } | undefined }): Range => ({
+    start: node.position?.start.offset ?? 0,
+    end: node.position?.end.offset ?? 0,
+  });
+
+  /** Whether `node` goes whole; the parts of a node that stays are recorded. */
+  const visit = (node: Nodes): boolean => {
+    switch (node.type) {
+      case "mdxJsxFlowElement":
+      case "mdxJsxTextElement":
+        if (named(node.name)) return true;
+        attributesOf(node);
+        return children(node);
+      case "mdxFlowExpression":
+      case "mdxTextExpression":
+        return mention.test(node.value);
+      case "table":
+        table(node);
+        return false;
+      case "list": {
+        const gone = children(node);
+        if (!gone) renumber(node);
+        return gone;
+      }
+      default:
+        return "children" in node ? children(node) : false;
+    }
+  };
+
+  /** Whether every child of `parent` went or says nothing, at least one having gone; else the gone ones are recorded. */
+  const children = (parent: Parent): boolean => {
+    const gone = parent.children.map((c) => visit(c as Nodes));
+    const some = gone.some(Boolean);
+    if (some && EMPTIABLE.has(parent.type) && parent.children.every((c, i) => gone[i] === true || (c.type === "text" && EMPTY_TEXT_RE.test(c.value)) || c.type === "break")) return true;
+    parent.children.forEach((c, i) => {
+      if (gone[i] === true) cores.push(rangeOf(c));
+    });
+    return false;
+  };
+
+  const attributesOf = (node: MdxJsxFlowElement | MdxJsxTextElement): void => {
+    for (const a of node.attributes) {
+      const expression = a.type === "mdxJsxExpressionAttribute" ? a.value : typeof a.value === "object" && a.value !== null ? a.value.value : undefined;
+      if (expression === undefined || !mention.test(expression)) continue;
+      const { start, end } = rangeOf(a as { position?: { start: { offset?: number }; end: { offset?: number } } });
+      let from = start;
+      while (from > 0 && (text[from - 1] === " " || text[from - 1] === "\t")) from--;
+      const lineEnd = text.indexOf("\n", end);
+      // Alone on its line (a tag written over lines): the line goes.
+      if (text[from - 1] === "\n" && /^[ \t\r]*$/.test(text.slice(end, lineEnd === -1 ? text.length : lineEnd))) attributes.push({ start: from, end: lineEnd === -1 ? text.length : lineEnd + 1 });
+      else attributes.push({ start: from, end });
+    }
+  };
+
+  /** A row with a cell left empty goes (not the header row, which the table needs). */
+  const table = (node: Parent): void => {
+    node.children.forEach((row, i) => {
+      const cells = (row as Parent).children.map((cell) => {
+        const kids = (cell as Parent).children;
+        const gone = kids.map((c) => visit(c as Nodes));
+        return { cell: cell as Parent, gone, emptied: gone.some(Boolean) && kids.every((c, k) => gone[k] === true || (c.type === "text" && EMPTY_TEXT_RE.test(c.value))) };
+      });
+      if (i > 0 && cells.some((c) => c.emptied)) {
+        cores.push(rangeOf(row));
+        return;
+      }
+      for (const c of cells) c.cell.children.forEach((k, j) => c.gone[j] === true && cores.push(rangeOf(k)));
+    });
+  };
+
+  /** A list numbered on (1, 2, 3...) stays so with an item gone: the items after it take the numbers up. */
+  const renumber = (list: Parent): void => {
+    const items = list.children.map((item) => {
+      const { start } = rangeOf(item);
+      const m = /^(\d{1,9})[.)]/.exec(text.slice(start, start + 10));
+      return { start, number: m === null ? undefined : Number(m[1]), digits: m?.[1]?.length ?? 0 };
+    });
+    const first = items[0]?.number;
+    if (first === undefined || !items.every((it, i) => it.number === first + i)) return;
+    const goneStarts = new Set(cores.map((c) => c.start));
+    let next = first;
+    for (const it of items) {
+      if (goneStarts.has(it.start)) continue;
+      if (it.number !== next) edits.push({ start: it.start, end: it.start + it.digits, text: String(next) });
+      next++;
+    }
+  };
+
+  children(tree);
+  return { cores, attributes, edits };
+}
+
+/** The page as the parser should read it, offsets kept: the front matter and custom heading ids (`{#id}`, which MDX would read as an expression; the render escapes them) blanked. */
+function blankOut(text: string, bodyStart: number): string {
+  const blank = (s: string): string => s.replace(/[^\n]/g, " ");
+  const body = text.slice(bodyStart).replace(/^( {0,3}#{1,6}[ \t].*?[ \t]*)(\{#[^{}\s]+\})([ \t]*)$/gm, (_, head: string, id: string, tail: string) => `${head}${blank(id)}${tail}`);
+  return blank(text.slice(0, bodyStart)) + body;
+}
+
+function parse(text: string): Root | undefined {
+  try {
+    return MDX.parse(text);
+  } catch (error) {
+    if (error instanceof VFileMessage) return undefined;
+    throw error;
+  }
+}
