@@ -1,5 +1,6 @@
 import { ImportType, type ImportSpecifier, initSync, parse as parseModule } from "es-module-lexer";
 import { mdxNameUses, type NameUses } from "./mdx-name-uses.js";
+import { lookNameUses } from "./mdx-name-uses-by-look.js";
 /**
  * ESM `import` (and `export ... from`) statements of an MDX page, and removing some of them
  * with every use of the names they bind. A page that imports a file some readers may not read
@@ -193,9 +194,10 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
   let uses: NameUses | undefined;
   if (names.length > 0) {
     cores.push(...aliasExports(text, names));
-    uses = mdxNameUses(text, names, frontMatterEnd(text));
-    // A page MDX refuses is shown as Markdown to every reader: its tags are read by their look.
-    cores.push(...(uses?.cores ?? tagUses(text, names)));
+    const esm = esmBlocks(text);
+    // A page MDX refuses is shown as Markdown to every reader: its uses are read by their look.
+    uses = mdxNameUses(text, names, frontMatterEnd(text), esm) ?? lookNameUses(text, names, frontMatterEnd(text), [...layout(text).fenced, ...esm]);
+    cores.push(...uses.cores);
   }
   const merged = mergeCores(text, cores.map((c) => trimmed(text, c)).filter((c) => c.end > c.start));
   for (const block of esmBlocks(text)) {
@@ -468,72 +470,6 @@ function layout(text: string): { prose: number[]; fenced: { start: number; end: 
 export function frontMatterEnd(text: string): number {
   const m = /^\uFEFF?---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text);
   return m === null ? 0 : m[0].length;
-}
-
-/**
- * Where the page uses one of `names` as a tag: `<Name ... />`, or `<Name ...>` through its
- * matching `</Name>` (nested ones counted). An element alone on its lines takes the lines.
- */
-function tagUses(text: string, names: readonly string[]): { start: number; end: number }[] {
-  const { fenced } = layout(text);
-  const inFence = (i: number): boolean => fenced.some((r) => i >= r.start && i < r.end);
-  const alternation = names.map((n) => n.replace(/\$/g, "\\$")).join("|");
-  const openRe = new RegExp(`<(${alternation})(?:\\.[\\w$.]+)?(?=[\\s/>])`, "g");
-  const out: { start: number; end: number }[] = [];
-  let from = frontMatterEnd(text);
-  for (;;) {
-    openRe.lastIndex = from;
-    const m = openRe.exec(text);
-    if (m === null) break;
-    if (inFence(m.index)) {
-      from = m.index + 1;
-      continue;
-    }
-    const end = elementEnd(text, m.index, m[1] as string);
-    out.push({ start: m.index, end });
-    from = end;
-  }
-  return out;
-}
-
-/** End of the element whose opening tag starts at `start` (only the opening tag when it never closes). */
-function elementEnd(text: string, start: number, name: string): number {
-  const open = tagEnd(text, start);
-  if (open.selfClosing) return open.end;
-  const escaped = name.replace(/\$/g, "\\$");
-  const re = new RegExp(`<(/?)${escaped}(?:\\.[\\w$.]+)?(?=[\\s/>])`, "g");
-  re.lastIndex = open.end;
-  let depth = 1;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    if (m[1] === "/") {
-      const close = text.indexOf(">", m.index);
-      if (close === -1) break;
-      if (--depth === 0) return close + 1;
-      re.lastIndex = close + 1;
-    } else {
-      const inner = tagEnd(text, m.index);
-      if (!inner.selfClosing) depth++;
-      re.lastIndex = inner.end;
-    }
-  }
-  return open.end;
-}
-
-/** The end of the tag at `start` (attributes with quotes and `{...}` expressions skipped). */
-function tagEnd(text: string, start: number): { end: number; selfClosing: boolean } {
-  let depth = 0;
-  let quote = "";
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text[i];
-    if (quote !== "") {
-      if (c === "\\" && depth > 0) i++;
-      else if (c === quote) quote = "";
-    } else if (c === '"' || c === "'" || (c === "`" && depth > 0)) quote = c;
-    else if (c === "{") depth++;
-    else if (c === "}") depth = Math.max(0, depth - 1);
-    else if (depth === 0 && c === ">") return { end: i + 1, selfClosing: text[i - 1] === "/" };
-  }
-  return { end: text.length, selfClosing: true };
 }
 
 /**

@@ -19,10 +19,11 @@ import { VFileMessage } from "vfile-message";
  * - What is left empty by these (a paragraph, heading, list item, quote, link, emphasis, an
  *   element whose children all went) goes too; a list whose items all went goes; a table row
  *   with a cell left empty goes (the row was about what went); the items after a removed one
- *   of a list numbered 1, 2, 3... are numbered on.
+ *   of a list numbered 1, 2, 3... are numbered on (`renumber`).
  * - Code (fenced or a span) is text MDX shows and never renders: it stays as written.
  *
- * Statements in ESM blocks are not read here (`removeImports` removes them).
+ * ESM blocks are not read here (`removeImports` removes their statements and the exports that
+ * pass a name on).
  */
 export interface NameUses {
   /** Ranges that go with the layout rules of `removeImports` (whole lines, one space). */
@@ -52,8 +53,8 @@ const EMPTY_TEXT_RE = /^[\s.,;:!?]*$/;
  * `undefined` when the page is not valid MDX (it is then shown as Markdown to every reader, and
  * the caller falls back to reading tags by their look).
  */
-export function mdxNameUses(text: string, names: readonly string[], bodyStart: number): NameUses | undefined {
-  const tree = parse(blankOut(text, bodyStart));
+export function mdxNameUses(text: string, names: readonly string[], bodyStart: number, esm: readonly Range[]): NameUses | undefined {
+  const tree = parse(blankOut(text, bodyStart, esm));
   if (tree === undefined) return undefined;
   const alternation = names.map((n) => n.replace(/\$/g, "\\$")).join("|");
   const mention = new RegExp(`(?<![\\p{ID_Continue}$])(?:${alternation})(?![\\p{ID_Continue}$])`, "u");
@@ -106,12 +107,7 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
       const expression = a.type === "mdxJsxExpressionAttribute" ? a.value : typeof a.value === "object" && a.value !== null ? a.value.value : undefined;
       if (expression === undefined || !mention.test(expression)) continue;
       const { start, end } = rangeOf(a as { position?: { start: { offset?: number }; end: { offset?: number } } });
-      let from = start;
-      while (from > 0 && (text[from - 1] === " " || text[from - 1] === "\t")) from--;
-      const lineEnd = text.indexOf("\n", end);
-      // Alone on its line (a tag written over lines): the line goes.
-      if (text[from - 1] === "\n" && /^[ \t\r]*$/.test(text.slice(end, lineEnd === -1 ? text.length : lineEnd))) attributes.push({ start: from, end: lineEnd === -1 ? text.length : lineEnd + 1 });
-      else attributes.push({ start: from, end });
+      attributes.push(attributeCut(text, start, end));
     }
   };
 
@@ -131,21 +127,24 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
     });
   };
 
-  /** A list numbered on (1, 2, 3...) stays so with an item gone: the items after it take the numbers up. */
+  /**
+   * Items numbered on from the one before (1, 2, 3...) stay so with items gone: each takes the
+   * number less the items gone before it in its run. A list numbered otherwise (1, 1, 1) keeps
+   * its numbers; adjacent ordered lists are one list to Markdown, each run numbered on its own.
+   */
   const renumber = (list: Parent): void => {
-    const items = list.children.map((item) => {
+    const goneStarts = new Set(cores.map((c) => c.start));
+    let previous: number | undefined;
+    let goneInRun = 0;
+    for (const item of list.children) {
       const { start } = rangeOf(item);
       const m = /^(\d{1,9})[.)]/.exec(text.slice(start, start + 10));
-      return { start, number: m === null ? undefined : Number(m[1]), digits: m?.[1]?.length ?? 0 };
-    });
-    const first = items[0]?.number;
-    if (first === undefined || !items.every((it, i) => it.number === first + i)) return;
-    const goneStarts = new Set(cores.map((c) => c.start));
-    let next = first;
-    for (const it of items) {
-      if (goneStarts.has(it.start)) continue;
-      if (it.number !== next) edits.push({ start: it.start, end: it.start + it.digits, text: String(next) });
-      next++;
+      if (m === null) return;
+      const number = Number(m[1]);
+      if (previous === undefined || number !== previous + 1) goneInRun = 0;
+      previous = number;
+      if (goneStarts.has(start)) goneInRun++;
+      else if (goneInRun > 0) edits.push({ start, end: start + (m[1] as string).length, text: String(number - goneInRun) });
     }
   };
 
@@ -153,11 +152,23 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
   return { cores, attributes, edits };
 }
 
-/** The page as the parser should read it, offsets kept: the front matter and custom heading ids (`{#id}`, which MDX would read as an expression; the render escapes them) blanked. */
-function blankOut(text: string, bodyStart: number): string {
+/**
+ * The page as the parser should read it, offsets kept: the front matter, the ESM blocks (their
+ * statements are read apart; a statement acorn refuses, a name imported twice, would otherwise
+ * leave the whole page unread) and custom heading ids (`{#id}`, which MDX would read as an
+ * expression; the render escapes them) blanked.
+ */
+function blankOut(text: string, bodyStart: number, esm: readonly Range[]): string {
   const blank = (s: string): string => s.replace(/[^\n]/g, " ");
-  const body = text.slice(bodyStart).replace(/^( {0,3}#{1,6}[ \t].*?[ \t]*)(\{#[^{}\s]+\})([ \t]*)$/gm, (_, head: string, id: string, tail: string) => `${head}${blank(id)}${tail}`);
-  return blank(text.slice(0, bodyStart)) + body;
+  let out = blank(text.slice(0, bodyStart));
+  let at = bodyStart;
+  for (const r of esm) {
+    if (r.start < at) continue;
+    out += text.slice(at, r.start) + blank(text.slice(r.start, r.end));
+    at = r.end;
+  }
+  out += text.slice(at);
+  return out.replace(/^( {0,3}#{1,6}[ \t].*?[ \t]*)(\{#[^{}\s]+\})([ \t]*)$/gm, (_, head: string, id: string, tail: string) => `${head}${blank(id)}${tail}`);
 }
 
 function parse(text: string): Root | undefined {
@@ -167,4 +178,14 @@ function parse(text: string): Root | undefined {
     if (error instanceof VFileMessage) return undefined;
     throw error;
   }
+}
+
+/** What goes with the attribute `[start, end)`: the space before it, or its whole line when it is alone on one (a tag written over lines). */
+export function attributeCut(text: string, start: number, end: number): Range {
+  let from = start;
+  while (from > 0 && (text[from - 1] === " " || text[from - 1] === "\t")) from--;
+  const nl = text.indexOf("\n", end);
+  const lineEnd = nl === -1 ? text.length : nl;
+  if (text[from - 1] === "\n" && /^[ \t\r]*$/.test(text.slice(end, lineEnd))) return { start: from, end: nl === -1 ? lineEnd : lineEnd + 1 };
+  return { start: from, end };
 }
