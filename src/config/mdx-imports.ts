@@ -213,9 +213,9 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
     if (left.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "").trim() === "") merged.push({ start: block.start, end: block.end });
   }
   const final = mergeCores(text, merged);
-  // Attributes and list numbers inside what goes anyway are not cut twice.
+  // Attributes, columns and list numbers inside what goes anyway are not cut twice.
   const outside = (r: Range): boolean => !final.some((c) => r.start >= c.start && r.end <= c.end);
-  const extra = [...(uses?.attributes ?? []).filter(outside).map((a) => ({ ...a, keep: "" })), ...(uses?.edits ?? []).filter(outside).map((e) => ({ start: e.start, end: e.end, keep: e.text }))];
+  const extra = [...(uses?.direct ?? []).filter(outside).map((a) => ({ ...a, keep: "" })), ...(uses?.edits ?? []).filter(outside).map((e) => ({ start: e.start, end: e.end, keep: e.text }))];
   return cutOut(text, final, extra);
 }
 

@@ -14,7 +14,7 @@ export function lookNameUses(text: string, names: readonly string[], bodyStart: 
   const mention = new RegExp(`(?<![\\p{ID_Continue}$])(?:${alternation})(?![\\p{ID_Continue}$])`, "u");
   const skip = [...skipped, ...codeSpans(text, bodyStart, skipped)].sort((a, b) => a.start - b.start);
   const cores: Range[] = [];
-  const attributes: Range[] = [];
+  const direct: Range[] = [];
   let s = 0;
   for (let at = bodyStart; at < text.length; ) {
     while (s < skip.length && (skip[s] as Range).end <= at) s++;
@@ -33,7 +33,7 @@ export function lookNameUses(text: string, names: readonly string[], bodyStart: 
         at = end;
       } else {
         const tag = tagEnd(text, at);
-        attributes.push(...expressionAttributes(text, at + 1 + name.length, tag.end, mention));
+        direct.push(...expressionAttributes(text, at + 1 + name.length, tag.end, mention));
         at = tag.end;
       }
     } else if (c === "{") {
@@ -42,7 +42,7 @@ export function lookNameUses(text: string, names: readonly string[], bodyStart: 
       at = end;
     } else at++;
   }
-  return { cores: emptiedLines(text, cores), attributes, edits: [] };
+  return { cores: emptiedLines(text, cores), direct, edits: [] };
 }
 
 /** Code spans (a run of backticks to the next run as long, within a paragraph) outside `skipped`. */

@@ -28,8 +28,8 @@ import { VFileMessage } from "vfile-message";
 export interface NameUses {
   /** Ranges that go with the layout rules of `removeImports` (whole lines, one space). */
   readonly cores: readonly Range[];
-  /** Attributes with the space before them (or their whole line): cut as they are. */
-  readonly attributes: readonly Range[];
+  /** Ranges cut as they are: attributes with the space before them (or their whole line), a table's column. */
+  readonly direct: readonly Range[];
   /** Text replaced (list numbers). */
   readonly edits: readonly { readonly start: number; readonly end: number; readonly text: string }[];
 }
@@ -60,7 +60,7 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
   const mention = new RegExp(`(?<![\\p{ID_Continue}$])(?:${alternation})(?![\\p{ID_Continue}$])`, "u");
   const named = (name: string | null | undefined): boolean => name !== null && name !== undefined && names.includes(name.split(".")[0] as string);
   const cores: Range[] = [];
-  const attributes: Range[] = [];
+  const direct: Range[] = [];
   const edits: { start: number; end: number; text: string }[] = [];
   const rangeOf = (node: { position?: { start: { offset?: number }; end: { offset?: number } } | undefined }): Range => ({
     start: node.position?.start.offset ?? 0,
@@ -107,23 +107,43 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
       const expression = a.type === "mdxJsxExpressionAttribute" ? a.value : typeof a.value === "object" && a.value !== null ? a.value.value : undefined;
       if (expression === undefined || !mention.test(expression)) continue;
       const { start, end } = rangeOf(a as { position?: { start: { offset?: number }; end: { offset?: number } } });
-      attributes.push(attributeCut(text, start, end));
+      direct.push(attributeCut(text, start, end));
     }
   };
 
-  /** A row with a cell left empty goes (not the header row, which the table needs). */
+  /**
+   * A body row with a cell left empty goes (the row was about what went). A header cell left
+   * empty takes its column (the header row, the delimiter row and each row's cell); a table
+   * left with no column goes.
+   */
   const table = (node: Parent): void => {
-    node.children.forEach((row, i) => {
-      const cells = (row as Parent).children.map((cell) => {
+    const rows = node.children.map((row) =>
+      (row as Parent).children.map((cell) => {
         const kids = (cell as Parent).children;
         const gone = kids.map((c) => visit(c as Nodes));
-        return { cell: cell as Parent, gone, emptied: gone.some(Boolean) && kids.every((c, k) => gone[k] === true || (c.type === "text" && EMPTY_TEXT_RE.test(c.value))) };
-      });
-      if (i > 0 && cells.some((c) => c.emptied)) {
-        cores.push(rangeOf(row));
+        return { range: rangeOf(cell), kids, gone, emptied: gone.some(Boolean) && kids.every((c, k) => gone[k] === true || (c.type === "text" && EMPTY_TEXT_RE.test(c.value))) };
+      }),
+    );
+    const header = rows[0] ?? [];
+    const columns = new Set(header.flatMap((c, k) => (c.emptied ? [k] : [])));
+    if (columns.size > 0 && columns.size === header.length) {
+      cores.push(rangeOf(node));
+      return;
+    }
+    const delimiter = delimiterCells(text, (header.at(-1)?.range.end ?? 0) + 1);
+    for (const k of columns) {
+      for (const cells of [header.map((c) => c.range), delimiter, ...rows.slice(1).map((r) => r.map((c) => c.range))]) {
+        const cut = cellCut(text, cells, k);
+        if (cut !== undefined) direct.push(cut);
+      }
+    }
+    rows.forEach((cells, i) => {
+      const kept = cells.filter((_, k) => !columns.has(k));
+      if (i > 0 && kept.some((c) => c.emptied)) {
+        cores.push(rangeOf(node.children[i] as Parent));
         return;
       }
-      for (const c of cells) c.cell.children.forEach((k, j) => c.gone[j] === true && cores.push(rangeOf(k)));
+      for (const c of kept) c.kids.forEach((kid, j) => c.gone[j] === true && cores.push(rangeOf(kid)));
     });
   };
 
@@ -149,7 +169,7 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
   };
 
   children(tree);
-  return { cores, attributes, edits };
+  return { cores, direct, edits };
 }
 
 /**
@@ -178,6 +198,34 @@ function parse(text: string): Root | undefined {
     if (error instanceof VFileMessage) return undefined;
     throw error;
   }
+}
+
+/** The cells of the delimiter row starting at `start` (`| --- | :-: |`), as the parser gives a row's: each from its pipe, the last to the line's end. */
+function delimiterCells(text: string, start: number): Range[] {
+  const nl = text.indexOf("\n", start);
+  const end = nl === -1 ? text.length : nl;
+  const pipes: number[] = [];
+  for (let i = start; i < end; i++) if (text[i] === "|") pipes.push(i);
+  const lead = /^[ \t]*\|/.test(text.slice(start, end));
+  const starts = lead ? pipes : [start, ...pipes];
+  // A trailing pipe closes the last cell rather than opening one.
+  if (starts.length > 1 && text.slice((starts.at(-1) as number) + 1, end).trim() === "") starts.pop();
+  return starts.map((s, i) => ({ start: s, end: i + 1 < starts.length ? (starts[i + 1] as number) : end }));
+}
+
+/**
+ * What goes of a row for its column `k`: the cell from its pipe; of the last cell, all but one
+ * pipe (the row's closing one, or its own when the row has none: a table needs a pipe per row,
+ * or a one-column table would read as a heading); the first cell up to the next one's pipe.
+ */
+function cellCut(text: string, cells: readonly Range[], k: number): Range | undefined {
+  const cell = cells[k];
+  if (cell === undefined) return undefined;
+  if (k === 0) return cells[1] === undefined ? undefined : { start: cell.start, end: (cells[1] as Range).start };
+  if (k < cells.length - 1) return cell;
+  let end = cell.end;
+  while (end > cell.start && /\s/.test(text[end - 1] as string)) end--;
+  return text[end - 1] === "|" ? { start: cell.start, end: end - 1 } : { start: cell.start + 1, end };
 }
 
 /** What goes with the attribute `[start, end)`: the space before it, or its whole line when it is alone on one (a tag written over lines). */

@@ -37,6 +37,11 @@ const CASES: readonly { readonly name: string; readonly page: string; readonly w
     page: `${HEAD}${IMPORT}| Key | Value |\n| --- | --- |\n| x | <Secret /> |\n| y | vault |\n`,
     without: `${HEAD}| Key | Value |\n| --- | --- |\n| y | vault |\n`,
   },
+  {
+    name: "a table's header cell",
+    page: `${HEAD}${IMPORT}| Key | <Secret /> | Note |\n| --- | :-: | --- |\n| x | 1 | a |\n\nKey | <Secret />\n--- | ---\ny | 2\n`,
+    without: `${HEAD}| Key | Note |\n| --- | --- |\n| x | a |\n\nKey |\n--- |\ny |\n`,
+  },
   { name: "a JSX expression", page: `${HEAD}${IMPORT}Intro {true && <Secret />} end.\n\n{true && <Secret />}\n\nOutro.\n`, without: `${HEAD}Intro end.\n\nOutro.\n` },
   { name: "a code span", page: `${HEAD}${IMPORT}Write \`<Secret />\` to show it.\n`, without: `${HEAD}Write \`<Secret />\` to show it.\n` },
   {
