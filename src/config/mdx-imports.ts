@@ -195,8 +195,10 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
   if (names.length > 0) {
     cores.push(...aliasExports(text, names));
     const esm = esmBlocks(text);
+    const look = lookNameUses(text, names, frontMatterEnd(text), [...layout(text).fenced, ...esm]);
+    // Uses that each stand as a block of their own read the same either way, and need no parse.
     // A page MDX refuses is shown as Markdown to every reader: its uses are read by their look.
-    uses = mdxNameUses(text, names, frontMatterEnd(text), esm) ?? lookNameUses(text, names, frontMatterEnd(text), [...layout(text).fenced, ...esm]);
+    uses = look.plain ? look : (mdxNameUses(text, names, frontMatterEnd(text), esm) ?? look);
     cores.push(...uses.cores);
   }
   const merged = mergeCores(text, cores.map((c) => trimmed(text, c)).filter((c) => c.end > c.start));

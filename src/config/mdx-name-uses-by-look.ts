@@ -9,12 +9,14 @@ import { attributeCut, type NameUses, type Range } from "./mdx-name-uses.js";
  * and ESM blocks; a line left with nothing but a list marker or punctuation goes whole, and so
  * does a table row with a cell left empty.
  */
-export function lookNameUses(text: string, names: readonly string[], bodyStart: number, skipped: readonly Range[]): NameUses {
+export function lookNameUses(text: string, names: readonly string[], bodyStart: number, skipped: readonly Range[]): NameUses & { readonly plain: boolean } {
   const alternation = names.map((n) => n.replace(/\$/g, "\\$")).join("|");
   const mention = new RegExp(`(?<![\\p{ID_Continue}$])(?:${alternation})(?![\\p{ID_Continue}$])`, "u");
   const skip = [...skipped, ...codeSpans(text, bodyStart, skipped)].sort((a, b) => a.start - b.start);
   const cores: Range[] = [];
   const direct: Range[] = [];
+  /** Other elements with children: what a use could be the only child of. */
+  const parents: number[] = [];
   let s = 0;
   for (let at = bodyStart; at < text.length; ) {
     while (s < skip.length && (skip[s] as Range).end <= at) s++;
@@ -33,6 +35,7 @@ export function lookNameUses(text: string, names: readonly string[], bodyStart: 
         at = end;
       } else {
         const tag = tagEnd(text, at);
+        if (!tag.selfClosing) parents.push(at);
         direct.push(...expressionAttributes(text, at + 1 + name.length, tag.end, mention));
         at = tag.end;
       }
@@ -42,7 +45,26 @@ export function lookNameUses(text: string, names: readonly string[], bodyStart: 
       at = end;
     } else at++;
   }
-  return { cores: emptiedLines(text, cores), direct, edits: [] };
+  const all = emptiedLines(text, cores);
+  return { cores: all, direct, edits: [], plain: direct.length === 0 && all.length === cores.length && cores.every((c) => standsAlone(text, c, bodyStart)) && !parents.some((p) => cores.some((c) => c.start > p && c.start < elementEnd(text, p, tagName(text, p)))) };
+}
+
+/**
+ * Whether the use `core` is an element forming a block of its own at the top level: at a line's
+ * start, a blank line (or the body's start) before it and after it. Such a use reads the same by
+ * look as by MDX's parse (an element that goes with its lines), so a page whose uses all stand
+ * so, none inside another element, needs no parse (a parse costs about a millisecond per
+ * kilobyte; most pages use a snippet so).
+ */
+function standsAlone(text: string, core: Range, bodyStart: number): boolean {
+  if (text[core.start] !== "<" || (core.start > bodyStart && text[core.start - 1] !== "\n")) return false;
+  const before = text.slice(bodyStart, core.start);
+  if (before !== "" && !/\n[ \t\r]*\n$/.test(before) && !/^[ \t\r]*\n?$/.test(before)) return false;
+  return /^[ \t\r]*(?:\n[ \t\r]*\n|\n?$)/.test(text.slice(core.end)) || /^[ \t\r]*\n?$/.test(text.slice(core.end));
+}
+
+function tagName(text: string, at: number): string {
+  return (/^<([^\s/>.]+)/.exec(text.slice(at, at + 200)) as RegExpExecArray)[1] as string;
 }
 
 /** Code spans (a run of backticks to the next run as long, within a paragraph) outside `skipped`. */
@@ -115,7 +137,8 @@ function emptiedLines(text: string, cores: readonly Range[]): Range[] {
     left += text.slice(at, lineEnd);
     const bare = left.replace(/\u0000/g, "");
     const row = /^\s*\|/.test(bare) && left.split("|").some((cell) => cell.includes("\u0000") && cell.replace(/\u0000/g, "").trim() === "");
-    if (row || /^\s*(?:(?:[-*+]|\d{1,9}[.)])(?=\s|$))?[\s.,;:!?]*$/.test(bare)) out.push({ start: lineStart + (/^[ \t]*/.exec(text.slice(lineStart)) as RegExpExecArray)[0].length, end: lineEnd });
+    // A line left blank is the layout's to take (`cutOut`).
+    if (row || (bare.trim() !== "" && /^\s*(?:(?:[-*+]|\d{1,9}[.)])(?=\s|$))?[\s.,;:!?]*$/.test(bare))) out.push({ start: lineStart + (/^[ \t]*/.exec(text.slice(lineStart)) as RegExpExecArray)[0].length, end: lineEnd });
   }
   return out;
 }
