@@ -4,13 +4,12 @@ import { lookNameUses } from "./mdx-name-uses-by-look.js";
 /**
  * ESM `import` (and `export ... from`) statements of an MDX page, and removing some of them
  * with every use of the names they bind. A page that imports a file some readers may not read
- * is shown to them without the statement and without the tags that use it (`<Secret />`,
- * `<Secret>...</Secret>`, `<Secret.Part />`), so the file's path and component name never reach
+ * is shown to them without the statement and without every use of the names it binds (tags,
+ * expressions, attributes: `mdxNameUses`), so the file's path and component name never reach
  * them. Statements count where MDX reads them: in an ESM block (a paragraph whose first line
  * starts with `import` or `export`), outside the front matter and fenced code blocks (an
  * `import` line shown in a code sample is text); a block may hold several statements, on one
- * line or over several. Tags are removed outside fenced code too; a statement or tag alone on
- * its line takes the line with it.
+ * line or over several. A statement or use alone on its line takes the line with it.
  */
 
 /** One statement that loads another module. */
@@ -168,10 +167,11 @@ function unreadStatements(text: string, block: { start: number; end: number }, r
 }
 
 /**
- * `text` without `imports` and without the tags that use the names they bind, laid out as the
- * page would be had it been written without them (the site without the files they import): a
- * reader who may not read an imported file must not tell from the bytes left (a size, a blank
- * line) that something was there. So what is removed is each statement's or tag's own text,
+ * `text` without `imports` and without the uses of the names they bind (`mdxNameUses`: tags,
+ * expressions, attributes, and what only they filled), laid out as the page would be had it been
+ * written without them (the site without the files they import): a reader who may not read an
+ * imported file must not tell from the bytes left (a size, a blank line, a space before a full
+ * stop) that something was there. So what is removed is each statement's or use's own text,
  * and the space around it goes as it would in a page written without it:
  *
  * - A removal that leaves its lines empty takes them, with the blank lines between it and the
@@ -183,7 +183,8 @@ function unreadStatements(text: string, block: { start: number; end: number }, r
  * - An ESM block left with nothing but comments goes whole (outside the block a `//` line is
  *   prose, shown on the page).
  * - Within a line, one run of spaces goes with the element: the one after it at the start of
- *   a line, the one before it at the end, else the one after.
+ *   a line, the one before it at the end or before closing punctuation (`See <Secret />.` gives
+ *   `See.`), both after an opening bracket, else the one after; brackets it leaves empty go.
  */
 export function removeImports(text: string, imports: readonly MdxImport[]): string {
   if (imports.length === 0) return text;
