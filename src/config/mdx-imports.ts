@@ -351,15 +351,23 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
 /** `export const|let|var|function|class Name` at the start of a statement in an ESM block. */
 const EXPORT_DECLARATION_RE = /^export\s+(?:const|let|var|function\*?|class)\s+([\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*)/u;
 
+/** `export ... from "..."`: a statement that loads a module (`mdxImports` reads it), not one that uses the page's names. */
+const EXPORT_FROM_RE = /^export\s*(?:\*(?:\s*as\s+[^\s]+)?|\{[^}]*\})\s*from\b/;
+
 /**
- * Exports of the ESM blocks that use one of `names` (`export const Alias = Secret`): they go
- * with the import, or the name would stay on the page; what they declare goes too (adding
- * their names to `names`), and so on. A statement runs to the next line that starts one.
+ * Exports of the ESM blocks that use one of `names` (`export const Alias = Secret`, `export
+ * default function Layout() { return <Secret /> }`, `export { Secret }`): they go with the
+ * import, or the name would stay on the page (and a local export of a name no longer imported
+ * is not valid MDX); what they declare goes too (adding their names to `names`), and so on. A
+ * statement runs to the next line that starts one.
  */
 function aliasExports(text: string, names: string[]): { start: number; end: number }[] {
   const statements: { start: number; end: number; declared: string | undefined }[] = [];
   for (const block of esmBlocks(text)) {
-    for (const { start, end } of statementsOf(text, block)) statements.push({ start, end, declared: EXPORT_DECLARATION_RE.exec(text.slice(start, end))?.[1] });
+    for (const { start, end } of statementsOf(text, block)) {
+      const written = text.slice(start, end);
+      if (written.startsWith("export") && !EXPORT_FROM_RE.test(written)) statements.push({ start, end, declared: EXPORT_DECLARATION_RE.exec(written)?.[1] });
+    }
   }
   const out: { start: number; end: number }[] = [];
   const uses = (body: string, name: string): boolean => new RegExp(`(?<![\\p{ID_Continue}$])${name.replace(/\$/g, "\\$")}(?![\\p{ID_Continue}$])`, "u").test(body);
@@ -367,12 +375,12 @@ function aliasExports(text: string, names: string[]): { start: number; end: numb
   for (let grew = true; grew; ) {
     grew = false;
     for (const st of statements) {
-      if (st.declared === undefined || taken.has(st.start)) continue;
+      if (taken.has(st.start)) continue;
       const body = text.slice(st.start, st.end);
       if (!names.some((n) => n !== st.declared && uses(body, n))) continue;
       taken.add(st.start);
       out.push({ start: st.start, end: st.end });
-      if (!names.includes(st.declared)) names.push(st.declared);
+      if (st.declared !== undefined && !names.includes(st.declared)) names.push(st.declared);
       grew = true;
     }
   }

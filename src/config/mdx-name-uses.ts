@@ -96,8 +96,17 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
     const gone = parent.children.map((c) => visit(c as Nodes));
     const some = gone.some(Boolean);
     if (some && EMPTIABLE.has(parent.type) && parent.children.every((c, i) => gone[i] === true || (c.type === "text" && EMPTY_TEXT_RE.test(c.value)) || c.type === "break")) return true;
+    // A list item or quote whose first blocks went starts with the next one, on the marker's
+    // line (`- <Secret />`, a blank line, `  More.` gives `- More.`), not with an empty line.
+    let from = 0;
+    const kept = gone.indexOf(false);
+    if (gone[0] === true && kept > 0 && (parent.type === "listItem" || parent.type === "blockquote")) {
+      // Cut as it is: the layout would trim the break and indentation that must go with it.
+      direct.push({ start: rangeOf(parent.children[0] as Nodes).start, end: rangeOf(parent.children[kept] as Nodes).start });
+      from = kept;
+    }
     parent.children.forEach((c, i) => {
-      if (gone[i] === true) cores.push(rangeOf(c));
+      if (i >= from && gone[i] === true) cores.push(rangeOf(c));
     });
     return false;
   };

@@ -55,6 +55,16 @@ const CASES: readonly { readonly name: string; readonly page: string; readonly w
     without: `${HEAD}<Card title="Vault">\n  Open it.\n</Card>\n\n<Card\n  title="Keys"\n/>\n`,
   },
   {
+    name: "a heading, a quote and an element it alone filled",
+    page: `${HEAD}${IMPORT}## Keys <Secret />\n\n> <Secret />\n>\n> Rotate often.\n\n<Note>\n  <Secret />\n</Note>\n\n- <Secret />\n\n  Then lock.\n- Leave\n`,
+    without: `${HEAD}## Keys\n\n> Rotate often.\n\n- Then lock.\n- Leave\n`,
+  },
+  {
+    name: "exports that use it",
+    page: `${HEAD}import Secret from "/snippets/secret.mdx"\nexport { Secret }\nexport default function Layout({ children }) { return <Secret>{children}</Secret> }\nexport const year = 2026\n\nIntro {year}.\n`,
+    without: `${HEAD}export const year = 2026\n\nIntro {year}.\n`,
+  },
+  {
     name: "a namespace import",
     page: `${HEAD}import * as Parts from "/snippets/secret.mdx"\n\nIntro <Parts.Key /> and {Parts.value}.\n\n<Note>\n  {Parts.value}\n</Note>\n`,
     without: `${HEAD}Intro and.\n`,
