@@ -46,7 +46,7 @@ export function lookNameUses(text: string, names: readonly string[], bodyStart: 
     } else at++;
   }
   const all = emptiedLines(text, cores);
-  return { cores: all, direct, edits: [], plain: direct.length === 0 && all.length === cores.length && cores.every((c) => standsAlone(text, c, bodyStart)) && !parents.some((p) => cores.some((c) => c.start > p && c.start < elementEnd(text, p, tagName(text, p)))) };
+  return { cores: all, direct, edits: renumbered(text, all, bodyStart, skip), plain: direct.length === 0 && all.length === cores.length && cores.every((c) => standsAlone(text, c, bodyStart)) && !parents.some((p) => cores.some((c) => c.start > p && c.start < elementEnd(text, p, tagName(text, p)))) };
 }
 
 /**
@@ -141,6 +141,33 @@ function emptiedLines(text: string, cores: readonly Range[]): Range[] {
     if (row || (bare.trim() !== "" && /^\s*(?:(?:[-*+]|\d{1,9}[.)])(?=\s|$))?[\s.,;:!?]*$/.test(bare))) out.push({ start: lineStart + (/^[ \t]*/.exec(text.slice(lineStart)) as RegExpExecArray)[0].length, end: lineEnd });
   }
   return out;
+}
+
+/**
+ * Numbered list items after items that went, numbered on (`mdxNameUses`'s rule by look): items
+ * at one indentation numbered from the one before (1, 2, 3...) form a run; each takes its
+ * number less the items of its run gone before it.
+ */
+function renumbered(text: string, cores: readonly Range[], bodyStart: number, skip: readonly Range[]): { start: number; end: number; text: string }[] {
+  const edits: { start: number; end: number; text: string }[] = [];
+  const runs = new Map<string, { previous: number; gone: number }>();
+  for (let at = bodyStart; at < text.length; ) {
+    const nl = text.indexOf("\n", at);
+    const end = nl === -1 ? text.length : nl;
+    const m = /^([ \t]*)(\d{1,9})[.)](?=[ \t]|$)/.exec(text.slice(at, end));
+    if (m !== null && !skip.some((r) => at >= r.start && at < r.end)) {
+      const indent = m[1] as string;
+      const number = Number(m[2]);
+      const start = at + indent.length;
+      let run = runs.get(indent);
+      if (run === undefined || number !== run.previous + 1) runs.set(indent, (run = { previous: number, gone: 0 }));
+      run.previous = number;
+      if (cores.some((c) => c.start === start && c.end >= end)) run.gone++;
+      else if (run.gone > 0) edits.push({ start, end: start + (m[2] as string).length, text: String(number - run.gone) });
+    }
+    at = end + 1;
+  }
+  return edits;
 }
 
 /** The end of the expression whose `{` is at `start`, strings, template literals and comments skipped (the line's end when it never closes). */
