@@ -196,10 +196,17 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
   if (names.length > 0) {
     cores.push(...aliasExports(text, names));
     const esm = esmBlocks(text);
-    const look = lookNameUses(text, names, frontMatterEnd(text), [...layout(text).fenced, ...esm]);
+    // The statements removed are not read for uses; what else an ESM block holds is (a tag on a
+    // line of the block, one in a comment), by look: MDX's parse reads a block as JavaScript.
+    const look = lookNameUses(text, names, frontMatterEnd(text), [...layout(text).fenced, ...imports.map((i) => ({ start: i.start, end: i.end }))]);
     // Uses that each stand as a block of their own read the same either way, and need no parse.
     // A page MDX refuses is shown as Markdown to every reader: its uses are read by their look.
-    uses = look.plain ? look : (mdxNameUses(text, names, frontMatterEnd(text), esm) ?? look);
+    const parsed = look.plain ? undefined : mdxNameUses(text, names, frontMatterEnd(text), esm);
+    const inEsm = (r: Range): boolean => esm.some((b) => r.start >= b.start && r.start < b.end);
+    uses =
+      parsed === undefined
+        ? look
+        : { cores: [...parsed.cores, ...look.cores.filter(inEsm)], direct: [...parsed.direct, ...look.direct.filter(inEsm)], edits: parsed.edits };
     cores.push(...uses.cores);
   }
   const merged = mergeCores(text, cores.map((c) => trimmed(text, c)).filter((c) => c.end > c.start));

@@ -144,6 +144,19 @@ describe("removeImports", () => {
     expect(removeImports(text, secret)).toBe(page(["import A from './a.mdx';", "import B from './b.mdx'", "", "<A />"]));
   });
 
+  it("leaves no use in what else an ESM block holds: a tag on a line of it, in a comment, in any export (finding 33)", () => {
+    const text = page([
+      "import Secret from '/s.mdx'",
+      "<Secret />",
+      "import Kept from '/k.mdx' // unlike <Secret />",
+      "export default function Layout({ children }) { return <Secret>{children}</Secret> }",
+      "export { Secret }",
+      "",
+      "Text.",
+    ]);
+    expect(removeImports(text, mdxImports(text).filter((i) => i.source === "/s.mdx"))).toBe(page(["import Kept from '/k.mdx' // unlike", "", "Text."]));
+  });
+
   it("leaves the text as it is when nothing is removed", () => {
     const text = page(["import A from '/a.mdx'", "<A />"]);
     expect(removeImports(text, [])).toBe(text);
