@@ -1,14 +1,15 @@
 import { ImportType, type ImportSpecifier, initSync, parse as parseModule } from "es-module-lexer";
+import { mdxNameUses, type NameUses } from "./mdx-name-uses.js";
+import { lookNameUses } from "./mdx-name-uses-by-look.js";
 /**
  * ESM `import` (and `export ... from`) statements of an MDX page, and removing some of them
  * with every use of the names they bind. A page that imports a file some readers may not read
- * is shown to them without the statement and without the tags that use it (`<Secret />`,
- * `<Secret>...</Secret>`, `<Secret.Part />`), so the file's path and component name never reach
+ * is shown to them without the statement and without every use of the names it binds (tags,
+ * expressions, attributes: `mdxNameUses`), so the file's path and component name never reach
  * them. Statements count where MDX reads them: in an ESM block (a paragraph whose first line
  * starts with `import` or `export`), outside the front matter and fenced code blocks (an
  * `import` line shown in a code sample is text); a block may hold several statements, on one
- * line or over several. Tags are removed outside fenced code too; a statement or tag alone on
- * its line takes the line with it.
+ * line or over several. A statement or use alone on its line takes the line with it.
  */
 
 /** One statement that loads another module. */
@@ -82,9 +83,9 @@ function lookalikeStatements(text: string, block: { start: number; end: number }
   for (let m = LOOKALIKE_RE.exec(text); m !== null && m.index < block.end; m = LOOKALIKE_RE.exec(text)) {
     const at = m.index;
     if (lexed.some((r) => at >= r.start && at < r.end)) continue;
-    const [whole, keyword, bindings, double, single, bareDouble, bareSingle] = m as unknown as [string, ...(string | undefined)[]];
+    const [whole, _keyword, bindings, double, single, bareDouble, bareSingle] = m as unknown as [string, ...(string | undefined)[]];
     const source = decodeEscapes(double ?? single ?? bareDouble ?? bareSingle ?? "");
-    const names = keyword === "import" && bindings !== undefined ? boundNames(bindings) : [];
+    const names = bindings !== undefined ? boundNames(bindings) : [];
     out.push({ ...wholeLines(text, at, statementEnd(text, at + whole.length)), source, names });
   }
   return out;
@@ -120,7 +121,9 @@ function lexStatements(text: string, start: number, end: number): MdxImport[] | 
   for (const imp of found) {
     if (!STATIC_IMPORTS.has(imp.t) || imp.n === undefined) continue;
     const statement = code.slice(imp.ss, imp.se);
-    const names = statement.startsWith("import") ? boundNames(code.slice(imp.ss + "import".length, imp.s - 1)) : [];
+    // `export { default as Secret } from` binds `Secret` for the page as an import does (MDX
+    // imports what a page re-exports); `export * from` binds nothing.
+    const names = boundNames(code.slice(imp.ss + (statement.startsWith("import") ? "import" : "export").length, imp.s - 1));
     // With its `;` and its comment.
     const stop = statementEnd(text, start + imp.se + (/^[ \t]*;?/.exec(text.slice(start + imp.se)) as RegExpExecArray)[0].length);
     out.push({ ...wholeLines(text, start + imp.ss, stop), source: imp.n, names });
@@ -164,10 +167,11 @@ function unreadStatements(text: string, block: { start: number; end: number }, r
 }
 
 /**
- * `text` without `imports` and without the tags that use the names they bind, laid out as the
- * page would be had it been written without them (the site without the files they import): a
- * reader who may not read an imported file must not tell from the bytes left (a size, a blank
- * line) that something was there. So what is removed is each statement's or tag's own text,
+ * `text` without `imports` and without the uses of the names they bind (`mdxNameUses`: tags,
+ * expressions, attributes, and what only they filled), laid out as the page would be had it been
+ * written without them (the site without the files they import): a reader who may not read an
+ * imported file must not tell from the bytes left (a size, a blank line, a space before a full
+ * stop) that something was there. So what is removed is each statement's or use's own text,
  * and the space around it goes as it would in a page written without it:
  *
  * - A removal that leaves its lines empty takes them, with the blank lines between it and the
@@ -179,7 +183,8 @@ function unreadStatements(text: string, block: { start: number; end: number }, r
  * - An ESM block left with nothing but comments goes whole (outside the block a `//` line is
  *   prose, shown on the page).
  * - Within a line, one run of spaces goes with the element: the one after it at the start of
- *   a line, the one before it at the end, else the one after.
+ *   a line, the one before it at the end or before closing punctuation (`See <Secret />.` gives
+ *   `See.`), both after an opening bracket, else the one after; brackets it leaves empty go.
  */
 export function removeImports(text: string, imports: readonly MdxImport[]): string {
   if (imports.length === 0) return text;
@@ -187,9 +192,22 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
   if (text.charCodeAt(0) === 0xfeff) return `\ufeff${removeImports(text.slice(1), imports.map((i) => ({ ...i, start: i.start - 1, end: i.end - 1 })))}`;
   const cores: Range[] = imports.map((i) => ({ start: i.start, end: i.end }));
   const names = [...new Set(imports.flatMap((i) => i.names))];
+  let uses: NameUses | undefined;
   if (names.length > 0) {
     cores.push(...aliasExports(text, names));
-    cores.push(...tagUses(text, names));
+    const esm = esmBlocks(text);
+    // The statements removed are not read for uses; what else an ESM block holds is (a tag on a
+    // line of the block, one in a comment), by look: MDX's parse reads a block as JavaScript.
+    const look = lookNameUses(text, names, frontMatterEnd(text), [...layout(text).fenced, ...imports.map((i) => ({ start: i.start, end: i.end }))]);
+    // Uses that each stand as a block of their own read the same either way, and need no parse.
+    // A page MDX refuses is shown as Markdown to every reader: its uses are read by their look.
+    const parsed = look.plain ? undefined : mdxNameUses(text, names, frontMatterEnd(text), esm);
+    const inEsm = (r: Range): boolean => esm.some((b) => r.start >= b.start && r.start < b.end);
+    uses =
+      parsed === undefined
+        ? look
+        : { cores: [...parsed.cores, ...look.cores.filter(inEsm)], direct: [...parsed.direct, ...look.direct.filter(inEsm)], edits: parsed.edits };
+    cores.push(...uses.cores);
   }
   const merged = mergeCores(text, cores.map((c) => trimmed(text, c)).filter((c) => c.end > c.start));
   for (const block of esmBlocks(text)) {
@@ -204,7 +222,11 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
     left += text.slice(at, block.end);
     if (left.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "").trim() === "") merged.push({ start: block.start, end: block.end });
   }
-  return cutOut(text, mergeCores(text, merged));
+  const final = mergeCores(text, merged);
+  // Attributes, columns and list numbers inside what goes anyway are not cut twice.
+  const outside = (r: Range): boolean => !final.some((c) => r.start >= c.start && r.end <= c.end);
+  const extra = [...(uses?.direct ?? []).filter(outside).map((a) => ({ ...a, keep: "" })), ...(uses?.edits ?? []).filter(outside).map((e) => ({ start: e.start, end: e.end, keep: e.text }))];
+  return cutOut(text, final, extra);
 }
 
 interface Range {
@@ -238,7 +260,7 @@ function mergeCores(text: string, ranges: readonly Range[]): Range[] {
  * with it the gaps that separated it from what stays: for a run of such blocks, the gap before
  * the run stays when a block stays after it, else the gap after the run.
  */
-function cutOut(text: string, cores: readonly Range[]): string {
+function cutOut(text: string, cores: readonly Range[], extra: readonly { start: number; end: number; keep: string }[] = []): string {
   const body = frontMatterEnd(text);
   const lineStartOf = (i: number): number => Math.max(body, text.lastIndexOf("\n", i - 1) + 1);
   const lineEndOf = (i: number): number => {
@@ -278,7 +300,7 @@ function cutOut(text: string, cores: readonly Range[]): string {
       if (line.kind === "kept") last.gone = false;
     } else runs.push({ start: line.start, end: line.end, gap, gone: !gap && line.kind === "removed" });
   }
-  const cuts: { start: number; end: number; keep: string }[] = [];
+  const cuts: { start: number; end: number; keep: string }[] = [...extra];
   for (let i = 0; i < runs.length; i++) {
     if (!(runs[i] as Run).gone) continue;
     // A run of blocks that go: from block i to block j, gaps between.
@@ -300,14 +322,24 @@ function cutOut(text: string, cores: readonly Range[]): string {
   for (const line of lines) if (line.kind === "removed" && !cuts.some((c) => line.start >= c.start && line.start < c.end)) cuts.push({ start: line.start, end: line.end, keep: "" });
   for (const c of inline) {
     let start = c.start;
-    while (start > 0 && (text[start - 1] === " " || text[start - 1] === "\t")) start--;
     let end = c.end;
-    while (end < text.length && (text[end] === " " || text[end] === "\t")) end++;
+    let core = c;
+    for (;;) {
+      start = core.start;
+      while (start > 0 && (text[start - 1] === " " || text[start - 1] === "\t")) start--;
+      end = core.end;
+      while (end < text.length && (text[end] === " " || text[end] === "\t")) end++;
+      // Brackets left holding nothing go with what they held: `(<Secret />)`.
+      if (text[start - 1] === "(" && text[end] === ")") core = { start: start - 1, end: end + 1 };
+      else break;
+    }
     const atLineStart = start === 0 || text[start - 1] === "\n";
     const atLineEnd = /^\r?(?:\n|$)/.test(text.slice(end, end + 2));
-    const spaceBefore = text.slice(start, c.start);
-    const spaceAfter = text.slice(c.end, end);
-    const keep = atLineEnd ? spaceAfter : atLineStart || spaceBefore !== "" ? spaceBefore : spaceAfter;
+    const spaceBefore = text.slice(start, core.start);
+    const spaceAfter = text.slice(core.end, end);
+    // No space before closing punctuation or after an opening bracket, as an author writes.
+    const tight = /^[.,;:!?)\]]/.test(text.slice(end, end + 1)) || /[([]$/.test(text.slice(0, start));
+    const keep = atLineEnd || tight ? (atLineEnd ? spaceAfter : "") : atLineStart || spaceBefore !== "" ? spaceBefore : spaceAfter;
     cuts.push({ start, end, keep });
   }
   cuts.sort((a, b) => a.start - b.start);
@@ -326,15 +358,23 @@ function cutOut(text: string, cores: readonly Range[]): string {
 /** `export const|let|var|function|class Name` at the start of a statement in an ESM block. */
 const EXPORT_DECLARATION_RE = /^export\s+(?:const|let|var|function\*?|class)\s+([\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*)/u;
 
+/** `export ... from "..."`: a statement that loads a module (`mdxImports` reads it), not one that uses the page's names. */
+const EXPORT_FROM_RE = /^export\s*(?:\*(?:\s*as\s+[^\s]+)?|\{[^}]*\})\s*from\b/;
+
 /**
- * Exports of the ESM blocks that use one of `names` (`export const Alias = Secret`): they go
- * with the import, or the name would stay on the page; what they declare goes too (adding
- * their names to `names`), and so on. A statement runs to the next line that starts one.
+ * Exports of the ESM blocks that use one of `names` (`export const Alias = Secret`, `export
+ * default function Layout() { return <Secret /> }`, `export { Secret }`): they go with the
+ * import, or the name would stay on the page (and a local export of a name no longer imported
+ * is not valid MDX); what they declare goes too (adding their names to `names`), and so on. A
+ * statement runs to the next line that starts one.
  */
 function aliasExports(text: string, names: string[]): { start: number; end: number }[] {
   const statements: { start: number; end: number; declared: string | undefined }[] = [];
   for (const block of esmBlocks(text)) {
-    for (const { start, end } of statementsOf(text, block)) statements.push({ start, end, declared: EXPORT_DECLARATION_RE.exec(text.slice(start, end))?.[1] });
+    for (const { start, end } of statementsOf(text, block)) {
+      const written = text.slice(start, end);
+      if (written.startsWith("export") && !EXPORT_FROM_RE.test(written)) statements.push({ start, end, declared: EXPORT_DECLARATION_RE.exec(written)?.[1] });
+    }
   }
   const out: { start: number; end: number }[] = [];
   const uses = (body: string, name: string): boolean => new RegExp(`(?<![\\p{ID_Continue}$])${name.replace(/\$/g, "\\$")}(?![\\p{ID_Continue}$])`, "u").test(body);
@@ -342,12 +382,12 @@ function aliasExports(text: string, names: string[]): { start: number; end: numb
   for (let grew = true; grew; ) {
     grew = false;
     for (const st of statements) {
-      if (st.declared === undefined || taken.has(st.start)) continue;
+      if (taken.has(st.start)) continue;
       const body = text.slice(st.start, st.end);
       if (!names.some((n) => n !== st.declared && uses(body, n))) continue;
       taken.add(st.start);
       out.push({ start: st.start, end: st.end });
-      if (!names.includes(st.declared)) names.push(st.declared);
+      if (st.declared !== undefined && !names.includes(st.declared)) names.push(st.declared);
       grew = true;
     }
   }
@@ -448,72 +488,6 @@ function layout(text: string): { prose: number[]; fenced: { start: number; end: 
 export function frontMatterEnd(text: string): number {
   const m = /^\uFEFF?---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text);
   return m === null ? 0 : m[0].length;
-}
-
-/**
- * Where the page uses one of `names` as a tag: `<Name ... />`, or `<Name ...>` through its
- * matching `</Name>` (nested ones counted). An element alone on its lines takes the lines.
- */
-function tagUses(text: string, names: readonly string[]): { start: number; end: number }[] {
-  const { fenced } = layout(text);
-  const inFence = (i: number): boolean => fenced.some((r) => i >= r.start && i < r.end);
-  const alternation = names.map((n) => n.replace(/\$/g, "\\$")).join("|");
-  const openRe = new RegExp(`<(${alternation})(?:\\.[\\w$.]+)?(?=[\\s/>])`, "g");
-  const out: { start: number; end: number }[] = [];
-  let from = frontMatterEnd(text);
-  for (;;) {
-    openRe.lastIndex = from;
-    const m = openRe.exec(text);
-    if (m === null) break;
-    if (inFence(m.index)) {
-      from = m.index + 1;
-      continue;
-    }
-    const end = elementEnd(text, m.index, m[1] as string);
-    out.push({ start: m.index, end });
-    from = end;
-  }
-  return out;
-}
-
-/** End of the element whose opening tag starts at `start` (only the opening tag when it never closes). */
-function elementEnd(text: string, start: number, name: string): number {
-  const open = tagEnd(text, start);
-  if (open.selfClosing) return open.end;
-  const escaped = name.replace(/\$/g, "\\$");
-  const re = new RegExp(`<(/?)${escaped}(?:\\.[\\w$.]+)?(?=[\\s/>])`, "g");
-  re.lastIndex = open.end;
-  let depth = 1;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    if (m[1] === "/") {
-      const close = text.indexOf(">", m.index);
-      if (close === -1) break;
-      if (--depth === 0) return close + 1;
-      re.lastIndex = close + 1;
-    } else {
-      const inner = tagEnd(text, m.index);
-      if (!inner.selfClosing) depth++;
-      re.lastIndex = inner.end;
-    }
-  }
-  return open.end;
-}
-
-/** The end of the tag at `start` (attributes with quotes and `{...}` expressions skipped). */
-function tagEnd(text: string, start: number): { end: number; selfClosing: boolean } {
-  let depth = 0;
-  let quote = "";
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text[i];
-    if (quote !== "") {
-      if (c === "\\" && depth > 0) i++;
-      else if (c === quote) quote = "";
-    } else if (c === '"' || c === "'" || (c === "`" && depth > 0)) quote = c;
-    else if (c === "{") depth++;
-    else if (c === "}") depth = Math.max(0, depth - 1);
-    else if (depth === 0 && c === ">") return { end: i + 1, selfClosing: text[i - 1] === "/" };
-  }
-  return { end: text.length, selfClosing: true };
 }
 
 /**

@@ -12,7 +12,7 @@ const MDX_FILE_RE = /\.mdx?$/i;
 /**
  * A page (or snippet, or skill) that imports a file some of its readers may not read (a
  * restricted snippet or page) is, for those readers, the page without that import statement
- * and without the tags that use it (see `removeImports`). The imported file's own rule decides;
+ * and without the uses of its names (see `removeImports`). The imported file's own rule decides;
  * an import of a file every reader of the page may read (`public: true`, or the same rule as the
  * page) needs no variant. An import of a file that is not in the site (ignored, missing) stays
  * as written: there is nothing of it to keep from anyone.

@@ -32,7 +32,8 @@ describe("mdxImports", () => {
       ["./f.mdx", ["F", "H"]],
       ["/ns.mdx", ["NS"]],
       ["/side.mdx", []],
-      ["/re.mdx", []],
+      // A re-export binds its name for the page's tags as an import does (finding 33).
+      ["/re.mdx", ["R"]],
     ]);
   });
 
@@ -141,6 +142,19 @@ describe("removeImports", () => {
     const secret = mdxImports(text).filter((i) => i.source === "/s.mdx");
     expect(secret.map((i) => i.names)).toEqual([["Secret"], ["X"]]);
     expect(removeImports(text, secret)).toBe(page(["import A from './a.mdx';", "import B from './b.mdx'", "", "<A />"]));
+  });
+
+  it("leaves no use in what else an ESM block holds: a tag on a line of it, in a comment, in any export (finding 33)", () => {
+    const text = page([
+      "import Secret from '/s.mdx'",
+      "<Secret />",
+      "import Kept from '/k.mdx' // unlike <Secret />",
+      "export default function Layout({ children }) { return <Secret>{children}</Secret> }",
+      "export { Secret }",
+      "",
+      "Text.",
+    ]);
+    expect(removeImports(text, mdxImports(text).filter((i) => i.source === "/s.mdx"))).toBe(page(["import Kept from '/k.mdx' // unlike", "", "Text."]));
   });
 
   it("leaves the text as it is when nothing is removed", () => {

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseMdx } from "../../src/engine/render/parse-mdx.js";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import { type SearchHit, SearchIndex } from "../../src/engine/search/search-index.js";
 import { ALL_ACCESS, ANONYMOUS, canRead, type Reader, readerWithGroups } from "../../src/vfs/access.js";
@@ -31,11 +32,16 @@ const word = fc.constantFrom(...WORDS);
 const words = (min: number, max: number) => fc.array(word, { minLength: min, maxLength: max }).map((ws) => ws.join(" "));
 
 /** A use of snippet `n` in the body: alone on its line(s) (self-closing, with an attribute,
- *  children on one line or over several), or inline in a paragraph (start, middle, end). */
-type Use = { readonly n: number; readonly form: "bare" | "attr" | "children" | "lines" };
+ *  children on one line or over several, in a JSX expression), or inline in a paragraph (start,
+ *  middle, end), a list item or a table cell. */
+type Use = { readonly n: number; readonly form: "bare" | "attr" | "children" | "lines" | "expr" };
 type Block =
   | { readonly heading: string }
-  | { readonly para: readonly (string | Use)[] }
+  | { readonly para: readonly (string | Use)[]; readonly stop: boolean }
+  | { readonly list: readonly (readonly (string | Use)[])[]; readonly ordered: boolean }
+  | { readonly table: readonly (readonly [string, string | Use])[] }
+  | { readonly card: number }
+  | { readonly codeSpan: number }
   | { readonly code: string }
   | { readonly use: Use }
   | { readonly comment: string };
@@ -58,7 +64,17 @@ interface SiteSpec {
 }
 
 const rule = fc.constantFrom<Rule>("none", "a", "b", "ab", "public");
-const use = fc.record({ n: fc.nat(3), form: fc.constantFrom<Use["form"]>("bare", "attr", "children", "lines") });
+const use = fc.record({ n: fc.nat(3), form: fc.constantFrom<Use["form"]>("bare", "attr", "children", "lines", "expr") });
+/** A use within a line of its own: a list item or a table cell (not over lines). */
+const lineUse = fc.record({ n: fc.nat(3), form: fc.constantFrom<Use["form"]>("bare", "attr", "children", "expr") });
+const item = fc
+  .tuple(words(0, 2), fc.option(fc.tuple(lineUse, fc.nat(2)), { nil: undefined }))
+  .filter(([text, u]) => text !== "" || u !== undefined)
+  .map(([text, u]): readonly (string | Use)[] => {
+    const tokens: (string | Use)[] = text === "" ? [] : text.split(" ");
+    if (u !== undefined) tokens.splice(u[1] % (tokens.length + 1), 0, u[0]);
+    return tokens;
+  });
 const paragraph = fc
   .tuple(words(1, 4), fc.array(fc.tuple(use, fc.nat(3)), { maxLength: 2 }))
   .map(([text, uses]): readonly (string | Use)[] => {
@@ -69,7 +85,11 @@ const paragraph = fc
   });
 const block = fc.oneof(
   words(1, 3).map((heading): Block => ({ heading })),
-  paragraph.map((para): Block => ({ para })),
+  fc.tuple(paragraph, fc.boolean()).map(([para, stop]): Block => ({ para, stop })),
+  fc.record({ list: fc.array(item, { minLength: 1, maxLength: 4 }), ordered: fc.boolean() }).map((b): Block => b),
+  fc.array(fc.tuple(word, fc.oneof(word, lineUse)), { minLength: 1, maxLength: 3 }).map((table): Block => ({ table })),
+  fc.nat(3).map((card): Block => ({ card })),
+  fc.nat(3).map((codeSpan): Block => ({ codeSpan })),
   words(1, 3).map((code): Block => ({ code })),
   use.map((u): Block => ({ use: u })),
   use.map((u): Block => ({ use: u })),
@@ -122,7 +142,15 @@ function renderPage(spec: PageSpec, keep: (n: number) => boolean): string {
         return `<${name}>refund token</${name}>`;
       case "lines":
         return `<${name}>\n  retry agent\n</${name}>`;
+      case "expr":
+        return `{true && <${name} title="agent" />}`;
     }
+  };
+  const nameOf = (n: number): string => names.get(n) ?? tagName(n, false);
+  /** Tokens without the uses left out, joined; `undefined` when only such uses were there. */
+  const line = (tokens: readonly (string | Use)[]): string | undefined => {
+    const left = tokens.filter((t) => typeof t === "string" || kept(t));
+    return left.length === 0 ? undefined : left.map((t) => (typeof t === "string" ? t : tag(t))).join(" ");
   };
   const esm = spec.esm
     .map((lines) => lines.filter((l) => !("n" in l) || keep(l.n)))
@@ -143,10 +171,22 @@ function renderPage(spec: PageSpec, keep: (n: number) => boolean): string {
       if ("code" in b) return `\`\`\`\n${b.code}\n\`\`\``;
       if ("comment" in b) return `{/* ${b.comment} */}`;
       if ("use" in b) return kept(b.use) ? tag(b.use) : undefined;
-      return b.para
-        .filter((t) => typeof t === "string" || kept(t))
-        .map((t) => (typeof t === "string" ? t : tag(t)))
-        .join(" ");
+      if ("card" in b) {
+        const icon = kept({ n: b.card, form: "bare" }) ? ` icon={${nameOf(b.card)}}` : "";
+        return `<Card title="vault"${icon}>\n  refund\n</Card>`;
+      }
+      if ("codeSpan" in b) return `Write \`<${nameOf(b.codeSpan)} />\` here.`;
+      if ("list" in b) {
+        // An item left empty goes, and a list numbered on stays so.
+        const items = b.list.map(line).filter((l) => l !== undefined);
+        return items.length === 0 ? undefined : items.map((l, i) => `${b.ordered ? `${i + 1}.` : "-"} ${l}`).join("\n");
+      }
+      if ("table" in b) {
+        // A row with a cell left empty goes.
+        const rows = b.table.map(([key, cell]) => [key, line([cell])] as const).filter(([, cell]) => cell !== undefined);
+        return ["| Key | Value |", "| --- | --- |", ...rows.map(([key, cell]) => `| ${key} | ${cell as string} |`)].join("\n");
+      }
+      return `${line(b.para) as string}${b.stop ? "." : ""}`;
     })
     .filter((b) => b !== undefined);
   const body = [...esm, ...blocks].join("\n\n");
@@ -196,12 +236,16 @@ describe("a page as a reader who may not read some of its imports reads it", () 
         const site = inlineSite(siteFiles(spec, () => true, () => true));
         const index = new SearchIndex();
         index.sync(site);
+        const valid = new Set(readOf(site, ALL_ACCESS).pages.filter(([, , body]) => parseMdx(body as string).problem === undefined).map(([path]) => path as string));
         for (const [, reader] of READERS) {
           const may = (r: Rule): boolean => canRead(ACCESS[r], reader, "public");
           const keep = (n: number): boolean => may(spec.snippets[n] as Rule);
           const without = inlineSite(siteFiles(spec, keep, (i) => may((spec.pages[i] as PageSpec).rule)));
           const expected = readOf(without, ALL_ACCESS);
-          expect(readOf(site, reader)).toEqual(expected);
+          const got = readOf(site, reader);
+          expect(got).toEqual(expected);
+          // A page that is MDX as written stays MDX: the HTML page renders it, not Markdown with a notice.
+          for (const [path, , body] of got.pages) if (valid.has(path as string)) expect(parseMdx(body as string).problem, path as string).toBeUndefined();
           if (JSON.stringify(expected.files) !== JSON.stringify(readOf(site, ALL_ACCESS).files)) differing++;
           const own = new SearchIndex();
           own.sync(without);

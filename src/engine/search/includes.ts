@@ -146,10 +146,10 @@ function withoutRefused(
       refused.push(statement);
       continue;
     }
-    // An import whose names no tag uses changes no text search keeps (no variant for it), unless
+    // An import whose names nothing uses (no tag, expression or attribute) changes no text search keeps (no variant for it), unless
     // the body has comments: left out, it can take its ESM block's comments with it
     // (`removeImports`), and search holds what the reader can `cat`.
-    if (!MDX_SOURCE_RE.test(statement.source) || (!statement.names.some((n) => body.includes(`<${n}`)) && !COMMENT_RE.test(body))) continue;
+    if (!MDX_SOURCE_RE.test(statement.source) || (!usesAny(body, statement) && !COMMENT_RE.test(body))) continue;
     const path = resolveImport(dir, statement.source);
     if (path === undefined) continue;
     const file = files.fileAt(path);
@@ -159,6 +159,13 @@ function withoutRefused(
     if (!files.include(file)) refused.push(statement);
   }
   return refused.length === 0 ? body : removeImports(body, refused);
+}
+
+/** Whether the body names one of the statement's bindings outside it: as a tag, and in an
+ *  expression or attribute too (`{Secret}`, `icon={Secret}`), which go with the import. */
+function usesAny(body: string, statement: MdxImport): boolean {
+  const rest = body.slice(0, statement.start) + body.slice(statement.end);
+  return statement.names.some((n) => new RegExp(`(?<![\\p{ID_Continue}$])${n.replace(/\$/g, "\\$")}(?![\\p{ID_Continue}$])`, "u").test(rest));
 }
 
 /** A comment could share an ESM block with an unused import, and go with it. */
