@@ -26,7 +26,7 @@ for (const v of variants) {
   const parts = indexes.map(({ set, index }) => {
     (index as unknown as { ranking: RankingParams }).ranking = params;
     const qs = set.questions.filter((q) => split === undefined || q.split === split);
-    return { n: qs.length, s: score(qs, (q) => hitPaths(index.search({ query: q, pageSize: CUTOFF, canRead: () => true }))) };
+    return { n: qs.length, s: score(qs, (q, f) => hitPaths(index.search({ query: q, pageSize: CUTOFF, canRead: () => true, ...f }))) };
   });
   const n = parts.reduce((a, p) => a + p.n, 0);
   const mrr = parts.reduce((a, p) => a + p.s.mrr * p.n, 0) / n;

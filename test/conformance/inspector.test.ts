@@ -69,7 +69,7 @@ const WEBHOOKS = {
   content: [
     {
       type: "text",
-      text: ["1. Webhooks › Verifying signatures", "   http://localhost:3000/guides/webhooks#verifying-signatures", "   file: /guides/webhooks.mdx · score 0.835", `   ${SNIPPET}`].join("\n"),
+      text: ["1. Webhooks › Verifying signatures", "   http://localhost:3000/guides/webhooks#verifying-signatures", "   file: /guides/webhooks.mdx · score 0.846", `   ${SNIPPET}`].join("\n"),
     },
   ],
   structuredContent: {
@@ -81,7 +81,7 @@ const WEBHOOKS = {
         file: "/guides/webhooks.mdx",
         url: "http://localhost:3000/guides/webhooks#verifying-signatures",
         snippet: SNIPPET,
-        score: 0.835,
+        score: 0.846,
         lastModified: fileTime(DEMO, "guides/webhooks.mdx"),
       },
     ],

@@ -50,7 +50,7 @@ describe("a page copied into many versions", () => {
       [
         "1. Beta",
         "   https://docs.example.com/v1.11/beta",
-        "   file: /v1.11/beta.mdx · score 0.44 · version v1.11",
+        "   file: /v1.11/beta.mdx · score 0.414 · version v1.11",
         "   also in v1.0: https://docs.example.com/v1.0/beta",
         "   also in v1.1: https://docs.example.com/v1.1/beta",
         "   also in 9 more versions (search with version to get one)",

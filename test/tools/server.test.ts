@@ -95,7 +95,7 @@ describe("search tool", () => {
           url: "https://docs.nimbus.example/guides/access-control#signed-urls",
           snippet:
             "Generate a link that expires: nimbus sign nimbus://my-photos/cat.jpg --expires 1h Signed URLs carry an HMAC signature; changing any query parameter invalidates them.",
-          score: 0.583,
+          score: 0.547,
           lastModified: fileTime(fixture("demo"), "guides/access-control.mdx"),
         },
       ],
@@ -105,7 +105,7 @@ describe("search tool", () => {
       "1. Access control › Signed URLs\n" +
         "   https://docs.nimbus.example/guides/access-control#signed-urls\n" +
         // The anonymous reader's statistics leave out the demo's two restricted pages.
-        "   file: /guides/access-control.mdx · score 0.583\n" +
+        "   file: /guides/access-control.mdx · score 0.547\n" +
         "   Generate a link that expires: nimbus sign nimbus://my-photos/cat.jpg --expires 1h Signed URLs carry an HMAC signature; changing any query parameter invalidates them.",
     );
   });

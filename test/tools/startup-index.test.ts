@@ -42,9 +42,9 @@ describe("the index built after start-up", () => {
     expect(runtime.indexReady).toBe(true);
     const got = hits.map((h) => ({ path: h.page.path, score: h.score }));
     expect(got).toEqual([
-      { path: "/guides/access-control", score: 0.583 },
-      { path: "/index", score: 0.291 },
-      { path: "/api/overview", score: 0.161 },
+      { path: "/guides/access-control", score: 0.547 },
+      { path: "/index", score: 0.273 },
+      { path: "/api/overview", score: 0.151 },
     ]);
     expect(got).toEqual(await builtInOneGo(fixture("demo"), "signed url expires"));
   });
@@ -63,7 +63,7 @@ describe("the index built after start-up", () => {
     expect(tools.tools.map((t) => t.name)).toEqual(["search_nimbus_storage", "query_docs_filesystem_nimbus_storage"]);
     // And a search through the client made early gets the whole index.
     const result = await early.call("search_nimbus_storage", { query: "signed url expires", pageSize: 1 });
-    expect((result.structuredContent as { results: { path: string; score: number }[] }).results.map((r) => [r.path, r.score])).toEqual([["/guides/access-control", 0.583]]);
+    expect((result.structuredContent as { results: { path: string; score: number }[] }).results.map((r) => [r.path, r.score])).toEqual([["/guides/access-control", 0.547]]);
     await early.close();
     await late.close();
   });
@@ -78,7 +78,7 @@ describe("the index built after start-up", () => {
       await applied;
       const hits = await runtime.search(localContext(), { query: "flamingo pipelines" });
       expect(hits.map((h) => ({ path: h.page.path, score: h.score, snippet: h.snippet }))).toEqual([
-        { path: "/quickstart", score: 0.557, snippet: "Flamingo pipelines start here." },
+        { path: "/quickstart", score: 0.56, snippet: "Flamingo pipelines start here." },
       ]);
     } finally {
       tmp.cleanup();
@@ -96,7 +96,7 @@ describe("the index built after start-up", () => {
       const hits = await runtime.search(localContext(), { query: "flamingo pipelines" });
       expect(runtime.indexReady).toBe(true);
       expect(hits.map((h) => ({ path: h.page.path, score: h.score, snippet: h.snippet }))).toEqual([
-        { path: "/quickstart", score: 0.557, snippet: "Flamingo pipelines start here." },
+        { path: "/quickstart", score: 0.56, snippet: "Flamingo pipelines start here." },
       ]);
       const signed = await runtime.search(localContext(), { query: "signed url expires" });
       expect(signed.map((h) => ({ path: h.page.path, score: h.score }))).toEqual(await builtInOneGo(tmp.dir, "signed url expires"));

@@ -19,8 +19,9 @@ while read -r name repo commit sub; do
   rm -rf "${out:?}/$name" && mkdir -p "$out/$name"
   prefix=""; [ "$sub" = "." ] || prefix="$sub/"
   # Text files only: images may be absent from a partial mirror, and search never reads them.
+  # Dot folders (.github, .cache) are not pages and some mirrors lack their blobs.
   list=$(mktemp)
-  git --git-dir="$mirror" ls-tree -r --name-only "$commit" -- "${prefix:-.}" | grep -E '\.(mdx|md|json|ya?ml)$' >"$list"
+  git --git-dir="$mirror" ls-tree -r --name-only "$commit" -- "${prefix:-.}" | grep -E '\.(mdx|md|json|ya?ml)$' | grep -vE '(^|/)\.' >"$list"
   GIT_INDEX_FILE=$(mktemp -u) git --git-dir="$mirror" --work-tree="$out/$name" checkout "$commit" --pathspec-from-file="$list" -- 2>/dev/null \
     || GIT_INDEX_FILE=$(mktemp -u) git --git-dir="$mirror" --work-tree="$out/$name" checkout "$commit" --pathspec-from-file="$list"
   rm -f "$list"
@@ -42,4 +43,6 @@ scrapegraph ScrapeGraphAI/docs-mintlify 141db25dd966f6763914deba68b9e857be800841
 baileys WhiskeySockets/docs 53e0ea6432c1e04ead098b1f1aa4032cc91d9c48 .
 benzinga Benzinga/benzinga-docs ff7242324c9a3526db1624cb66b41d5be9819cd2 .
 zylon zylon-ai/zylon-docs 666df07e29628a25f525f7e7159a943377296f36 .
+salad SaladTechnologies/salad-cloud-docs 504c704a8828f7f489c46523dc9fae106e83245f .
+lemondata hedging8563/lemondata-docs 48c458023f241850e942a49edd80a994f5ef2d06 .
 LIST

@@ -34,8 +34,8 @@ export const PAGE_FIELDS = [
 export const SECTION_FIELDS = [
   /** the heading with its parent headings */
   { name: "heading", weight: 2, b: 0.3, pageB: 0.3 },
-  { name: "body", weight: 1, b: 0.75, pageB: 0.5 },
-  { name: "code", weight: 0.5, b: 0.5, pageB: 0.5 },
+  { name: "body", weight: 1, b: 0.75, pageB: 0.7 },
+  { name: "code", weight: 0.5, b: 0.5, pageB: 0.6 },
 ] as const satisfies readonly SectionFieldSpec[];
 
 /** Fields per unit, the same for both kinds (one packed frequency per posting holds them all). */

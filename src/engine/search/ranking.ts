@@ -51,7 +51,7 @@ export const RANKING: RankingParams = {
    *  a page matching several of the question's words. */
   idfExponent: 0.5,
   /** Share of the score from how well the query and the page title name each other. */
-  titleShare: 0.15,
+  titleShare: 0.2,
   /** Share of the score from query words appearing next to each other (in the title or the
    *  best section), as in the question: "gift card", "free shipping", an error message. */
   proximityShare: 0.05,

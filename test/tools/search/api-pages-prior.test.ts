@@ -22,11 +22,11 @@ describe("endpoint pages written in MDX", () => {
   it("rank below the guide with the same words, at 0.85 of its score", () => {
     const hits = index.search({ query: "scrape many URLs in one job", canRead: () => true });
     expect(hits.map((h) => [h.page.path, h.score])).toEqual([
-      ["/features/batch-scrape", 0.472],
+      ["/features/batch-scrape", 0.45],
       // An empty openapi documents nothing: a page like any other (its path words differ).
-      ["/api-reference/no-spec", 0.466],
+      ["/api-reference/no-spec", 0.446],
       // Its spec is not loaded: its operation (POST /batch/scrape) is among its words (`operation-words.ts`).
-      ["/api-reference/batch-scrape", 0.403],
+      ["/api-reference/batch-scrape", 0.385],
     ]);
   });
 });
@@ -50,9 +50,9 @@ describe("a query naming an endpoint's path", () => {
 
   it("ranks that endpoint's page at its full score; other endpoint pages keep their weight", () => {
     expect(ranked("POST /v3/memories/add")).toEqual([
-      ["/api/add", 0.316],
-      ["/migration", 0.28],
-      ["/api/search", 0.159],
+      ["/api/add", 0.311],
+      ["/migration", 0.264],
+      ["/api/search", 0.154],
     ]);
     expect(ranked("POST /V3/Memories/Add/.")).toEqual(ranked("POST /v3/memories/add"));
   });
@@ -60,17 +60,17 @@ describe("a query naming an endpoint's path", () => {
   it("without a path, a query naming an endpoint's title word for word ranks it at its full score", () => {
     // "Add memories" is named by "POST v3 memories add"; "Search memories" is not.
     expect(ranked("POST v3 memories add")).toEqual([
-      ["/api/add", 0.597],
-      ["/migration", 0.532],
-      ["/api/search", 0.292],
+      ["/api/add", 0.588],
+      ["/migration", 0.504],
+      ["/api/search", 0.283],
     ]);
   });
 
   it("without a path or the title's words, endpoint pages take the generated weight, and the guide comes first", () => {
     expect(ranked("POST v3 memories")).toEqual([
-      ["/migration", 0.572],
-      ["/api/add", 0.433],
-      ["/api/search", 0.266],
+      ["/migration", 0.543],
+      ["/api/add", 0.416],
+      ["/api/search", 0.258],
     ]);
   });
 });

@@ -40,7 +40,7 @@ describe("versions a reader may not read", () => {
   const withoutV3 = { navigation: { versions: versions.slice(0, 2) } };
 
   it("a query naming a restricted version is answered as one naming a made-up version, and as on the site without it", () => {
-    const expected = [["/v1/widgets", 0.322, ["/v2/widgets"]]];
+    const expected = [["/v1/widgets", 0.316, ["/v2/widgets"]]];
     expect(search(files, docs, "v3 widget builder", anonymous)).toEqual(expected);
     expect(search(files, docs, "v9 widget builder", anonymous)).toEqual(expected);
     const { "/v3/widgets.mdx": _, ...rest } = files;
@@ -49,8 +49,8 @@ describe("versions a reader may not read", () => {
 
   it("a reader of the version gets the copy in the version the query names, and the restricted copy as another version", () => {
     expect(search(files, docs, "v2 widget builder", staff)).toEqual([
-      ["/v2/widgets", 0.514, ["/v1/widgets", "/v3/widgets"]],
-      ["/v2/other", 0.11, []],
+      ["/v2/widgets", 0.495, ["/v1/widgets", "/v3/widgets"]],
+      ["/v2/other", 0.104, []],
     ]);
   });
 });
@@ -75,7 +75,7 @@ describe("path segments from the pages a reader may read", () => {
   });
 
   it("restricted pages in a version's navigation do not change how the public copies fold", () => {
-    const expected = [["/stable/widgets", 0.866, ["/edge/widgets"]]];
+    const expected = [["/stable/widgets", 0.873, ["/edge/widgets"]]];
     expect(search({ ...files, ...internal }, docs(true), "widget", anonymous)).toEqual(expected);
     expect(search(files, docs(false), "widget", anonymous)).toEqual(expected);
   });
@@ -83,8 +83,8 @@ describe("path segments from the pages a reader may read", () => {
   it("a reader of the restricted pages gets the segments its own pages make", () => {
     // For staff, Release B's pages no longer share `edge`: no segment, the copies stay apart.
     expect(search({ ...files, ...internal }, docs(true), "widget", staff)).toEqual([
-      ["/stable/widgets", 0.858, []],
-      ["/edge/widgets", 0.855, []],
+      ["/stable/widgets", 0.866, []],
+      ["/edge/widgets", 0.862, []],
     ]);
   });
 });

@@ -52,17 +52,17 @@ describe("the same page in several languages", () => {
     expect(search("CREWAI_STORAGE_DIR", staff)).toEqual([
       [
         "/en/memory",
-        0.479,
+        0.454,
         [
-          ["/pt-BR/memory", 0.417],
-          ["/ko/memory", 0.258],
+          ["/pt-BR/memory", 0.394],
+          ["/ko/memory", 0.231],
         ],
         0,
         [],
       ],
       [
         "/en/tools",
-        0.437,
+        0.416,
         [
           ["/ko/tools", 0],
           ["/pt-BR/tools", 0],
@@ -77,10 +77,10 @@ describe("the same page in several languages", () => {
     expect(search("OPENAI_API_KEY", staff)).toEqual([
       [
         "/ko/env",
-        0.485,
+        0.47,
         [
-          ["/en/env", 0.485],
-          ["/pt-BR/env", 0.485],
+          ["/en/env", 0.47],
+          ["/pt-BR/env", 0.47],
         ],
         0,
         [],
@@ -92,7 +92,7 @@ describe("the same page in several languages", () => {
     expect(search("에이전트 메모리 설정", staff)).toEqual([
       [
         "/ko/memory",
-        0.52,
+        0.501,
         [
           ["/en/memory", 0],
           ["/pt-BR/memory", 0],
@@ -103,10 +103,10 @@ describe("the same page in several languages", () => {
     ]);
     expect(search("CrewAI 에이전트 메모리 CREWAI_STORAGE_DIR", staff)[0]).toEqual([
       "/ko/memory",
-      0.396,
+      0.378,
       [
-        ["/en/memory", 0.115],
-        ["/pt-BR/memory", 0.101],
+        ["/en/memory", 0.109],
+        ["/pt-BR/memory", 0.095],
       ],
       0,
       [],
@@ -114,16 +114,16 @@ describe("the same page in several languages", () => {
   });
 
   it("with a language filter, nothing folds across languages", () => {
-    expect(search("CREWAI_STORAGE_DIR", staff, "ko")).toEqual([["/ko/memory", 0.258, [], 0, []]]);
-    expect(search("Python", staff, "pt-BR")).toEqual([["/pt-BR/tools", 0.505, [], 0, []]]);
+    expect(search("CREWAI_STORAGE_DIR", staff, "ko")).toEqual([["/ko/memory", 0.231, [], 0, []]]);
+    expect(search("Python", staff, "pt-BR")).toEqual([["/pt-BR/tools", 0.496, [], 0, []]]);
   });
 
   it("a copy the reader may not read is neither listed nor counted", () => {
     expect(search("CREWAI_STORAGE_DIR", anonymous)).toEqual([
-      ["/en/memory", 0.479, [["/ko/memory", 0.259]], 0, []],
+      ["/en/memory", 0.454, [["/ko/memory", 0.232]], 0, []],
       [
         "/en/tools",
-        0.437,
+        0.417,
         [
           ["/ko/tools", 0],
           ["/pt-BR/tools", 0],
@@ -132,7 +132,7 @@ describe("the same page in several languages", () => {
         [],
       ],
     ]);
-    expect(search("에이전트 메모리 설정", anonymous)).toEqual([["/ko/memory", 0.521, [["/en/memory", 0]], 0, []]]);
+    expect(search("에이전트 메모리 설정", anonymous)).toEqual([["/ko/memory", 0.502, [["/en/memory", 0]], 0, []]]);
   });
 });
 

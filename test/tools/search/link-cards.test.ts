@@ -57,8 +57,8 @@ describe("link cards", () => {
     );
     const hits = index.search({ query: "draw a flowchart diagram in a page", canRead: () => true });
     expect(hits.map((h) => [h.page.path, h.score, h.snippet])).toEqual([
-      ["/components/mermaid", 0.296, "Write a flowchart or a sequence diagram in a mermaid code block."],
-      ["/components/index", 0.24, "Mermaid diagrams Draw flowcharts, sequence diagrams, and more in a page. Charts Plot data from a page. Icons"],
+      ["/components/mermaid", 0.284, "Write a flowchart or a sequence diagram in a mermaid code block."],
+      ["/components/index", 0.221, "Mermaid diagrams Draw flowcharts, sequence diagrams, and more in a page. Charts Plot data from a page. Icons"],
     ]);
   });
 });

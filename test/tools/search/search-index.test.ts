@@ -104,8 +104,8 @@ describe("SearchIndex.search", () => {
     const idx = indexOf(site);
     const scored = (q: string) => search(idx, q).map((h) => [h.page.path, h.score]);
     expect(scored("创建知识库")).toEqual([
-      ["/zh/kb", 0.626],
-      ["/zh/memory", 0.086],
+      ["/zh/kb", 0.618],
+      ["/zh/memory", 0.079],
     ]);
     expect(scored("创建 知识库")).toEqual(scored("创建知识库"));
   });
@@ -141,17 +141,17 @@ describe("SearchIndex.search", () => {
     const idx = indexOf(site);
     const scored = (q: string) => search(idx, q).map((h) => [h.page.path, h.score]);
     expect(scored("tools/call")).toEqual([
-      ["/tools", 0.292],
-      ["/calls", 0.221],
-      ["/errors", 0.052],
+      ["/tools", 0.29],
+      ["/calls", 0.216],
+      ["/errors", 0.049],
     ]);
     expect(scored("structuredContent")).toEqual([
-      ["/tools", 0.406],
-      ["/calls", 0.243],
+      ["/tools", 0.382],
+      ["/calls", 0.231],
     ]);
     expect(scored("MISSING_REQUIRED_CLIENT_CAPABILITY")).toEqual([
-      ["/errors", 0.484],
-      ["/tools", 0.052],
+      ["/errors", 0.456],
+      ["/tools", 0.049],
     ]);
   });
 

@@ -30,7 +30,7 @@ describe("searchDocs", () => {
           url: "https://docs.nimbus.example/guides/access-control#signed-urls",
           snippet:
             "Generate a link that expires: nimbus sign nimbus://my-photos/cat.jpg --expires 1h Signed URLs carry an HMAC signature; changing any query parameter invalidates them.",
-          score: 0.583,
+          score: 0.547,
         },
       ],
     });
@@ -38,7 +38,7 @@ describe("searchDocs", () => {
     expect(searchText(found.value, "signed url expires", runtime.names)).toBe(
       "1. Access control › Signed URLs\n" +
         "   https://docs.nimbus.example/guides/access-control#signed-urls\n" +
-        "   file: /guides/access-control.mdx · score 0.583\n" +
+        "   file: /guides/access-control.mdx · score 0.547\n" +
         "   Generate a link that expires: nimbus sign nimbus://my-photos/cat.jpg --expires 1h Signed URLs carry an HMAC signature; changing any query parameter invalidates them.",
     );
     expect(searchText([], "zzz", runtime.names)).toBe('No results for "zzz". Try other words, fewer terms, or search the files: query_docs_filesystem_nimbus_storage with `rg -il "term" /`.');
