@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderFindings } from "../../src/engine/render/component-findings.js";
-import { deepMarkup } from "../../src/engine/render/markup-depth.js";
+import { deepMarkup } from "../../src/config/markup-depth.js";
 import { renderMdx } from "../../src/engine/render/render-mdx.js";
 
 /** Each kind of nesting at 101 levels, the first past the preview's limit of 100. */

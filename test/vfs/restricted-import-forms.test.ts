@@ -123,4 +123,16 @@ describe("a restricted import's name in odd places, for a reader who may not rea
     // A reader of the file gets the page as written.
     expect((await withIt.readerState(localContext(readerWithGroups(["staff"]))).shell.run("cat /forms.mdx")).stdout).toBe(page);
   });
+
+  it("a page nested past the preview's limit: its uses read by their look, at once, and the page shown as text", async () => {
+    const deep = `${"*a ".repeat(3000)}x${" b*".repeat(3000)}`;
+    const page = `${HEAD}${IMPORT}${deep}\n\nSee <Secret />.\n\nOutro.\n`;
+    const without = `${HEAD}${deep}\n\nSee.\n\nOutro.\n`;
+    const withIt = await load({ "docs.json": DOCS_JSON, "forms.mdx": page, "snippets/secret.mdx": SECRET });
+    const reference = await load({ "docs.json": DOCS_JSON, "forms.mdx": without });
+    const got = await surfaces(withIt);
+    expect(got.shell.stdout.startsWith(without)).toBe(true);
+    expect(got).toEqual(await surfaces(reference));
+    expect([got.html.status, /This page is shown as plain text \(line \d+\): its emphasis nest more than 100 levels deep/.test(got.html.text)]).toEqual([200, true]);
+  });
 });

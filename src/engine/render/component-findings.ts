@@ -3,7 +3,7 @@ import type { Diagnostic } from "../../config/diagnostic.js";
 import { mdxImports } from "../../config/mdx-imports.js";
 import { LIMITS } from "../../limits.js";
 import { isKnownComponent } from "./components/index.js";
-import { deepMarkup } from "./markup-depth.js";
+import { deepMarkup } from "../../config/markup-depth.js";
 
 /** Codes of the findings about how pages render in the preview (listed in docs/docs-json.md). */
 export const RENDER_CODES = ["unknown-component", "markup-too-deep"] as const;

@@ -5,7 +5,7 @@ import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { VFileMessage } from "vfile-message";
 import { LIMITS } from "../../limits.js";
-import { deepMarkup } from "./markup-depth.js";
+import { deepMarkup } from "../../config/markup-depth.js";
 
 /** Why a page could not be read as MDX (it is then read as Markdown). */
 export interface ParseProblem {

@@ -1,4 +1,4 @@
-import { LIMITS } from "../../limits.js";
+import { LIMITS } from "../limits.js";
 
 /** Where a page nests one kind of markup past `LIMITS.preview.maxMarkupNesting`. */
 export interface DeepMarkup {
