@@ -179,6 +179,8 @@ export class Analyzer {
   private tableSize = 0;
   /** Per UTF-16 code unit: 0 unknown, 1 letter or digit, 2 other. */
   private readonly charClass = new Uint8Array(65536);
+  /** The hash of the token `tokenEnd` last found. */
+  private hash = 0;
 
   constructor(readonly vocabulary: Vocabulary) {}
 
@@ -246,9 +248,21 @@ export class Analyzer {
 
   /** Append the vocabulary ids of a text's terms to `out` (see `termIds`). */
   appendTermIds(text: string, out: IdBuffer): void {
-    this.scan(text, (_start, ids) => {
+    // `scan`'s loop without a callback per token: this is most of indexing's tokenizing.
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      const c0 = text.charCodeAt(i);
+      const w = c0 < 128 ? (ASCII_WORD[c0] as number) : this.wordCharAt(text, i);
+      if (w === 0) {
+        i++;
+        continue;
+      }
+      const start = i;
+      i = this.tokenEnd(text, i, w);
+      const ids = this.lookupToken(text, start, i, this.hash);
       for (let k = 0; k < ids.length; k++) out.push(ids[k] as number);
-    });
+    }
   }
 
   /**
@@ -260,35 +274,46 @@ export class Analyzer {
     let i = 0;
     while (i < n) {
       const c0 = text.charCodeAt(i);
-      let w = c0 < 128 ? (ASCII_WORD[c0] as number) : this.wordCharAt(text, i);
+      const w = c0 < 128 ? (ASCII_WORD[c0] as number) : this.wordCharAt(text, i);
       if (w === 0) {
         i++;
         continue;
       }
       const start = i;
-      let h = 0x811c9dc5;
-      for (;;) {
-        if (w === 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-        else h = Math.imul(Math.imul(h ^ text.charCodeAt(i), 0x01000193) ^ text.charCodeAt(i + 1), 0x01000193);
-        i += w;
-        if (i >= n) break;
-        const c = text.charCodeAt(i);
-        w = c < 128 ? (ASCII_WORD[c] as number) : this.wordCharAt(text, i);
-        if (w !== 0) continue;
-        // An inner joiner (`_ . - '`) continues the token only when a word character follows.
-        if ((c === 95 || c === 46 || c === 45 || c === 39) && i + 1 < n) {
-          const c2 = text.charCodeAt(i + 1);
-          w = c2 < 128 ? (ASCII_WORD[c2] as number) : this.wordCharAt(text, i + 1);
-          if (w !== 0) {
-            h = Math.imul(h ^ c, 0x01000193);
-            i++;
-            continue;
-          }
-        }
-        break;
-      }
-      visit(start, this.lookupToken(text, start, i, h));
+      i = this.tokenEnd(text, i, w);
+      visit(start, this.lookupToken(text, start, i, this.hash));
     }
+  }
+
+  /** The end of the token starting at `i` (whose first character is `w` units long); its hash
+   *  is left in `hash`. */
+  private tokenEnd(text: string, from: number, first: number): number {
+    const n = text.length;
+    let i = from;
+    let w = first;
+    let h = 0x811c9dc5;
+    for (;;) {
+      if (w === 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+      else h = Math.imul(Math.imul(h ^ text.charCodeAt(i), 0x01000193) ^ text.charCodeAt(i + 1), 0x01000193);
+      i += w;
+      if (i >= n) break;
+      const c = text.charCodeAt(i);
+      w = c < 128 ? (ASCII_WORD[c] as number) : this.wordCharAt(text, i);
+      if (w !== 0) continue;
+      // An inner joiner (`_ . - '`) continues the token only when a word character follows.
+      if ((c === 95 || c === 46 || c === 45 || c === 39) && i + 1 < n) {
+        const c2 = text.charCodeAt(i + 1);
+        w = c2 < 128 ? (ASCII_WORD[c2] as number) : this.wordCharAt(text, i + 1);
+        if (w !== 0) {
+          h = Math.imul(h ^ c, 0x01000193);
+          i++;
+          continue;
+        }
+      }
+      break;
+    }
+    this.hash = h;
+    return i;
   }
 
   /** 0 if `text[i]` is not a letter or digit, else its length in UTF-16 units (1, or 2 for astral). */
@@ -313,9 +338,11 @@ export class Analyzer {
     const mask = this.tableKeys.length - 1;
     let slot = hash & mask;
     for (;;) {
+      // The hash first (a typed array): a slot of another token is passed without loading its
+      // string, and a token's characters are compared in place (`startsWith` was a call per token).
       const key = this.tableKeys[slot];
       if (key === undefined) break;
-      if (this.tableHashes[slot] === hash && key.length === len && text.startsWith(key, start)) return this.tableValues[slot] as readonly number[];
+      if (this.tableHashes[slot] === hash && key.length === len && sameChars(text, start, key)) return this.tableValues[slot] as readonly number[];
       slot = (slot + 1) & mask;
     }
     // A copy, not a slice: a slice keeps the whole text it came from alive for as long as the
@@ -357,6 +384,12 @@ export class Analyzer {
       this.tableSize++;
     }
   }
+}
+
+/** Whether `text` holds `key` at `start` (the caller checked that it fits). */
+function sameChars(text: string, start: number, key: string): boolean {
+  for (let j = 0; j < key.length; j++) if (text.charCodeAt(start + j) !== key.charCodeAt(j)) return false;
+  return true;
 }
 
 const WORD_CHAR_RE = /^[\p{L}\p{N}\p{M}\u200c\u200d]$/u;
