@@ -78,18 +78,19 @@ const ESM_START_RE = /^(?:import|export)[ \t{*]/;
 
 /** Open brackets left after `line`, starting from `depth` (quotes within the line skipped). */
 function bracketDepth(line: string, depth: number): number {
+  // Character codes, not one-character strings: every line of a long `export` block passes here.
   let d = depth;
-  let quote = "";
+  let quote = 0;
   for (let i = 0; i < line.length; i++) {
-    const ch = line[i] as string;
-    if (quote !== "") {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = "";
+    const ch = line.charCodeAt(i);
+    if (quote !== 0) {
+      if (ch === 92 /* \\ */) i++;
+      else if (ch === quote) quote = 0;
       continue;
     }
-    if (ch === '"' || ch === "'" || ch === "`") quote = ch;
-    else if (ch === "(" || ch === "[" || ch === "{") d++;
-    else if (ch === ")" || ch === "]" || ch === "}") d = Math.max(0, d - 1);
+    if (ch === 34 /* " */ || ch === 39 /* ' */ || ch === 96 /* ` */) quote = ch;
+    else if (ch === 40 /* ( */ || ch === 91 /* [ */ || ch === 123 /* { */) d++;
+    else if (ch === 41 /* ) */ || ch === 93 /* ] */ || ch === 125 /* } */) d = Math.max(0, d - 1);
   }
   return d;
 }
