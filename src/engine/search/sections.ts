@@ -78,18 +78,19 @@ const ESM_START_RE = /^(?:import|export)[ \t{*]/;
 
 /** Open brackets left after `line`, starting from `depth` (quotes within the line skipped). */
 function bracketDepth(line: string, depth: number): number {
+  // Character codes, not one-character strings: every line of a long `export` block passes here.
   let d = depth;
-  let quote = "";
+  let quote = 0;
   for (let i = 0; i < line.length; i++) {
-    const ch = line[i] as string;
-    if (quote !== "") {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = "";
+    const ch = line.charCodeAt(i);
+    if (quote !== 0) {
+      if (ch === 92 /* \\ */) i++;
+      else if (ch === quote) quote = 0;
       continue;
     }
-    if (ch === '"' || ch === "'" || ch === "`") quote = ch;
-    else if (ch === "(" || ch === "[" || ch === "{") d++;
-    else if (ch === ")" || ch === "]" || ch === "}") d = Math.max(0, d - 1);
+    if (ch === 34 /* " */ || ch === 39 /* ' */ || ch === 96 /* ` */) quote = ch;
+    else if (ch === 40 /* ( */ || ch === 91 /* [ */ || ch === 123 /* { */) d++;
+    else if (ch === 41 /* ) */ || ch === 93 /* ] */ || ch === 125 /* } */) d = Math.max(0, d - 1);
   }
   return d;
 }
@@ -292,11 +293,20 @@ export function forEachContentLine(lines: readonly string[], visit: (line: strin
   for (const line of lines) {
     const offset = pos;
     pos += line.length + 1;
-    const step = fenceStep(fence, line);
-    fence = step.fence;
-    if (step.marker) continue;
+    // Most lines start with neither a fence's character nor `import`/`export`: their regexes
+    // are not run (per line, they were a tenth of splitting a page).
+    const c = firstNonBlank(line);
+    if (c === 96 /* ` */ || c === 126 /* ~ */) {
+      const step = fenceStep(fence, line);
+      fence = step.fence;
+      if (step.marker) continue;
+    }
     if (fence !== undefined) {
       visit(line, true, offset);
+      continue;
+    }
+    if (esmDepth === 0 && c !== 105 /* i */ && c !== 101 /* e */) {
+      visit(line, false, offset);
       continue;
     }
     const esm = esmStep(esmDepth, line);
@@ -305,8 +315,26 @@ export function forEachContentLine(lines: readonly string[], visit: (line: strin
   }
 }
 
+/** The first character of a line after its spaces and tabs (NaN for a blank line). */
+function firstNonBlank(line: string): number {
+  let i = 0;
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+  return line.charCodeAt(i);
+}
+
+const ASCII_RE = /^[\x00-\x7f]*$/;
+
 /** The anchor a docs site gives a heading: lowercase, spaces to dashes, punctuation dropped. */
 export function slugify(heading: string): string {
+  // An ASCII heading (most) needs no normalising and no Unicode classes: the same slug, with
+  // ASCII's letters and digits, at a fraction of the cost.
+  if (ASCII_RE.test(heading)) {
+    return heading
+      .toLowerCase()
+      .replace(/[^a-z0-9\s_-]/g, "")
+      .trim()
+      .replace(/\s+/g, "-");
+  }
   return heading
     .toLowerCase()
     .normalize("NFKD")
@@ -393,11 +421,12 @@ export function inlineToPlainText(text: string): string {
   // Character references as a reader sees them (`&#x5F;meta` is `_meta`, `&nbsp;` a space):
   // after the tags are gone, so a decoded `&lt;Tag&gt;` stays text.
   if (s.includes("&")) s = decodeHTML(s).replaceAll("\u00a0", " ");
-  return s
-    .replace(/[ \t]{2,}|\t/g, " ")
-    .replace(/ +\n *|\n +/g, "\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+  // Each collapse only where it has something to do (`includes` is a fast scan, a global
+  // regex a slow one, and most texts have none of these).
+  if (s.includes("\t") || s.includes("  ")) s = s.replace(/[ \t]{2,}|\t/g, " ");
+  if (s.includes(" \n") || s.includes("\n ")) s = s.replace(/ +\n *|\n +/g, "\n");
+  if (s.includes("\n\n\n")) s = s.replace(/\n{3,}/g, "\n\n");
+  return s.trim();
 }
 
 /**

@@ -23,11 +23,9 @@ export function snippetSource(text: string, analyzer: Analyzer): SnippetSource {
   const ids: number[] = [];
   // The first matches of a very long section (a generated reference table) are enough to place a
   // snippet; scanning all of it would cost more than the ranking.
-  analyzer.scan(flat.length > SNIPPET_SCAN_CHARS ? flat.slice(0, SNIPPET_SCAN_CHARS) : flat, (start, termIds) => {
-    for (const id of termIds) {
-      at.push(start);
-      ids.push(id);
-    }
+  analyzer.scan(flat.length > SNIPPET_SCAN_CHARS ? flat.slice(0, SNIPPET_SCAN_CHARS) : flat, (start, id) => {
+    at.push(start);
+    ids.push(id);
   });
   return { flat, at: Int32Array.from(at), ids: Int32Array.from(ids) };
 }

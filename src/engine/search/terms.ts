@@ -1,4 +1,5 @@
 import { foldWord, koreanStem } from "./fold.js";
+import { TokenTable } from "./token-table.js";
 import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 
 /**
@@ -172,13 +173,12 @@ export function isStopWord(word: string): boolean {
 export class Analyzer {
   private readonly single = new Map<string, string | null>();
   private readonly tokenCache = new Map<string, readonly string[]>();
-  /** Raw token -> term ids, as an open-addressing hash table (see `lookupToken`). */
-  private tableKeys = new Array<string | undefined>(1024);
-  private tableHashes = new Int32Array(1024);
-  private tableValues = new Array<readonly number[] | undefined>(1024);
-  private tableSize = 0;
+  /** Raw token -> term ids (see `lookupToken`). */
+  private readonly table = new TokenTable(MAX_CACHED_TOKENS);
   /** Per UTF-16 code unit: 0 unknown, 1 letter or digit, 2 other. */
   private readonly charClass = new Uint8Array(65536);
+  /** The hash of the token `tokenEnd` last found. */
+  private hash = 0;
 
   constructor(readonly vocabulary: Vocabulary) {}
 
@@ -201,10 +201,7 @@ export class Analyzer {
   releaseCaches(): void {
     this.single.clear();
     this.tokenCache.clear();
-    this.tableKeys = new Array<string | undefined>(1024);
-    this.tableHashes = new Int32Array(1024);
-    this.tableValues = new Array<readonly number[] | undefined>(1024);
-    this.tableSize = 0;
+    this.table.clear();
   }
 
   /** Index terms of one raw token (the whole, then compound parts), memoised. */
@@ -246,49 +243,77 @@ export class Analyzer {
 
   /** Append the vocabulary ids of a text's terms to `out` (see `termIds`). */
   appendTermIds(text: string, out: IdBuffer): void {
-    this.scan(text, (_start, ids) => {
-      for (let k = 0; k < ids.length; k++) out.push(ids[k] as number);
-    });
-  }
-
-  /**
-   * Visit each token of a text with its start offset and term ids, in order: the tokens
-   * `tokenize` finds, scanned by hand and looked up without slicing the text.
-   */
-  scan(text: string, visit: (start: number, ids: readonly number[]) => void): void {
+    // `scan`'s loop without a callback per token: this is most of indexing's tokenizing.
     const n = text.length;
     let i = 0;
     while (i < n) {
       const c0 = text.charCodeAt(i);
-      let w = c0 < 128 ? (ASCII_WORD[c0] as number) : this.wordCharAt(text, i);
+      const w = c0 < 128 ? (ASCII_WORD[c0] as number) : this.wordCharAt(text, i);
       if (w === 0) {
         i++;
         continue;
       }
       const start = i;
-      let h = 0x811c9dc5;
-      for (;;) {
-        if (w === 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-        else h = Math.imul(Math.imul(h ^ text.charCodeAt(i), 0x01000193) ^ text.charCodeAt(i + 1), 0x01000193);
-        i += w;
-        if (i >= n) break;
-        const c = text.charCodeAt(i);
-        w = c < 128 ? (ASCII_WORD[c] as number) : this.wordCharAt(text, i);
-        if (w !== 0) continue;
-        // An inner joiner (`_ . - '`) continues the token only when a word character follows.
-        if ((c === 95 || c === 46 || c === 45 || c === 39) && i + 1 < n) {
-          const c2 = text.charCodeAt(i + 1);
-          w = c2 < 128 ? (ASCII_WORD[c2] as number) : this.wordCharAt(text, i + 1);
-          if (w !== 0) {
-            h = Math.imul(h ^ c, 0x01000193);
-            i++;
-            continue;
-          }
-        }
-        break;
-      }
-      visit(start, this.lookupToken(text, start, i, h));
+      i = this.tokenEnd(text, i, w);
+      const entry = this.lookupToken(text, start, i, this.hash);
+      const ids = this.table.ids;
+      const end = entry + 1 + (ids[entry] as number);
+      for (let k = entry + 1; k < end; k++) out.push(ids[k] as number);
     }
+  }
+
+  /**
+   * Visit each term id of each token of a text with the token's start offset, in order: the
+   * tokens `tokenize` finds, scanned by hand and looked up without slicing the text.
+   */
+  scan(text: string, visit: (start: number, id: number) => void): void {
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      const c0 = text.charCodeAt(i);
+      const w = c0 < 128 ? (ASCII_WORD[c0] as number) : this.wordCharAt(text, i);
+      if (w === 0) {
+        i++;
+        continue;
+      }
+      const start = i;
+      i = this.tokenEnd(text, i, w);
+      const entry = this.lookupToken(text, start, i, this.hash);
+      const ids = this.table.ids;
+      const end = entry + 1 + (ids[entry] as number);
+      for (let k = entry + 1; k < end; k++) visit(start, ids[k] as number);
+    }
+  }
+
+  /** The end of the token starting at `i` (whose first character is `w` units long); its hash
+   *  is left in `hash`. */
+  private tokenEnd(text: string, from: number, first: number): number {
+    const n = text.length;
+    let i = from;
+    let w = first;
+    let h = 0x811c9dc5;
+    for (;;) {
+      if (w === 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+      else h = Math.imul(Math.imul(h ^ text.charCodeAt(i), 0x01000193) ^ text.charCodeAt(i + 1), 0x01000193);
+      i += w;
+      if (i >= n) break;
+      const c = text.charCodeAt(i);
+      w = c < 128 ? (ASCII_WORD[c] as number) : this.wordCharAt(text, i);
+      if (w !== 0) continue;
+      // An inner joiner (`_ . - '`) continues the token only when a word character follows.
+      if ((c === 95 || c === 46 || c === 45 || c === 39) && i + 1 < n) {
+        const c2 = text.charCodeAt(i + 1);
+        w = c2 < 128 ? (ASCII_WORD[c2] as number) : this.wordCharAt(text, i + 1);
+        if (w !== 0) {
+          h = Math.imul(h ^ c, 0x01000193);
+          i++;
+          continue;
+        }
+      }
+      break;
+    }
+    this.hash = h;
+    return i;
   }
 
   /** 0 if `text[i]` is not a letter or digit, else its length in UTF-16 units (1, or 2 for astral). */
@@ -307,19 +332,12 @@ export class Analyzer {
     return k === 1 ? 1 : 0;
   }
 
-  /** Term ids of the token `text[start, end)`, from an open-addressing table keyed by its hash. */
-  private lookupToken(text: string, start: number, end: number, hash: number): readonly number[] {
-    const len = end - start;
-    const mask = this.tableKeys.length - 1;
-    let slot = hash & mask;
-    for (;;) {
-      const key = this.tableKeys[slot];
-      if (key === undefined) break;
-      if (this.tableHashes[slot] === hash && key.length === len && text.startsWith(key, start)) return this.tableValues[slot] as readonly number[];
-      slot = (slot + 1) & mask;
-    }
+  /** The entry in `table.ids` of the term ids of the token `text[start, end)` (hash `hash`). */
+  private lookupToken(text: string, start: number, end: number, hash: number): number {
+    const found = this.table.find(text, start, end, hash);
+    if (found !== -1) return found;
     // A copy, not a slice: a slice keeps the whole text it came from alive for as long as the
-    // cache holds the token (megabytes of page text, long after indexing).
+    // term cache holds the token or its parts (megabytes of page text, long after indexing).
     const token = ` ${text.slice(start, end)}`.slice(1);
     const parts: string[] = [];
     tokenParts(parts, token);
@@ -328,34 +346,7 @@ export class Analyzer {
       const t = this.term(p);
       if (t !== null) ids.push(this.vocabulary.id(t));
     }
-    this.tableKeys[slot] = token;
-    this.tableHashes[slot] = hash;
-    this.tableValues[slot] = ids;
-    if (++this.tableSize * 2 > this.tableKeys.length) this.rehash(this.tableKeys.length > MAX_CACHED_TOKENS ? 1024 : this.tableKeys.length * 2);
-    return ids;
-  }
-
-  private rehash(capacity: number): void {
-    const keys = this.tableKeys;
-    const hashes = this.tableHashes;
-    const values = this.tableValues;
-    this.tableKeys = new Array<string | undefined>(capacity);
-    this.tableHashes = new Int32Array(capacity);
-    this.tableValues = new Array<readonly number[] | undefined>(capacity);
-    this.tableSize = 0;
-    // Past the cap the table starts afresh (a long-running server must not grow without limit).
-    if (capacity === 1024 && keys.length > MAX_CACHED_TOKENS) return;
-    const mask = capacity - 1;
-    for (let s = 0; s < keys.length; s++) {
-      const key = keys[s];
-      if (key === undefined) continue;
-      let slot = (hashes[s] as number) & mask;
-      while (this.tableKeys[slot] !== undefined) slot = (slot + 1) & mask;
-      this.tableKeys[slot] = key;
-      this.tableHashes[slot] = hashes[s] as number;
-      this.tableValues[slot] = values[s];
-      this.tableSize++;
-    }
+    return this.table.add(text, start, end, hash, ids);
   }
 }
 
