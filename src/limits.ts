@@ -480,5 +480,11 @@ export const LIMITS = {
      *  language, redirects); hundreds would mean a reference loop the cycle check cannot see
      *  (for example through differently spelt paths to the same file). */
     maxRefFiles: 200,
+    /** Arrays and objects inside one another in docs.json, counted through its `$ref`s. Real
+     *  sites nest 11-13 levels (spree, cline, stagehand); the parser, the `$ref` resolver and the
+     *  validation walk values recursively, and a few thousand levels overflow the stack: a 40 KB
+     *  file of `[[[...]]]` crashed `check` and `serve`. 128 is ten times the real depth and far
+     *  below what the walkers survive. */
+    maxJsonDepth: 128,
   },
 } as const;

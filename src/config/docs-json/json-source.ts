@@ -1,3 +1,4 @@
+import { LIMITS } from "../../limits.js";
 import { childPath } from "./json-path.js";
 
 /** Where a JSON value starts: repository-relative file, 1-based line and column. */
@@ -18,6 +19,9 @@ export interface JsonSource {
   readonly keyPositions: ReadonlyMap<string, Position>;
   /** Keys written twice in one object (the last one wins, as in `JSON.parse`). */
   readonly duplicateKeys: readonly { readonly path: string; readonly position: Position }[];
+  /** Levels of arrays and objects inside one another (0 for a scalar), so that a `$ref` which
+   *  would nest the resolved document too deep is refused before it is copied. */
+  readonly depth: number;
 }
 
 export type JsonParseResult =
@@ -38,8 +42,8 @@ class JsonSyntaxError extends Error {
  * `JSON.parse` gives (including `__proto__` as a plain key). A syntax error is a result with
  * its line and column, never an exception.
  */
-export function parseJsonSource(text: string, file: string): JsonParseResult {
-  const parser = new Parser(text, file);
+export function parseJsonSource(text: string, file: string, maxDepth: number = LIMITS.config.maxJsonDepth): JsonParseResult {
+  const parser = new Parser(text, file, maxDepth);
   try {
     return { ok: true, source: parser.parseDocument() };
   } catch (error) {
@@ -62,10 +66,14 @@ class Parser {
   private line = 1;
   private lineStart = 0;
   private scanned = 0;
+  /** Arrays and objects open around the value being read. */
+  private depth = 0;
+  private deepest = 0;
 
   constructor(
     private readonly text: string,
     private readonly file: string,
+    private readonly maxDepth: number,
   ) {
     // A UTF-8 byte order mark is not part of the JSON text (editors on Windows write one).
     if (text.charCodeAt(0) === 0xfeff) {
@@ -87,6 +95,7 @@ class Parser {
       positions: this.positions,
       keyPositions: this.keyPositions,
       duplicateKeys: this.duplicateKeys,
+      depth: this.deepest,
     };
   }
 
@@ -112,8 +121,16 @@ class Parser {
     const start = this.i;
     this.positions.set(path, this.positionAt(start));
     const c = this.text.charCodeAt(start);
-    if (c === 0x7b) return this.parseObject(path);
-    if (c === 0x5b) return this.parseArray(path);
+    if (c === 0x7b || c === 0x5b) {
+      // The parser recurses once per level (and so do the walkers after it): a limit, reported
+      // where the first level too many opens, instead of a stack overflow.
+      if (this.depth >= this.maxDepth) throw new JsonSyntaxError(`arrays and objects nested deeper than ${this.maxDepth} levels`, start);
+      this.depth++;
+      if (this.depth > this.deepest) this.deepest = this.depth;
+      const value = c === 0x7b ? this.parseObject(path) : this.parseArray(path);
+      this.depth--;
+      return value;
+    }
     if (c === 0x22) return this.parseString();
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.parseNumber();
     if (this.text.startsWith("true", start)) return this.literal(4, true);

@@ -90,7 +90,7 @@ class RefResolver {
       for (const [path, pos] of root.source.keyPositions) if (path !== "") this.keyPositions.set(path, pos);
       return root.source.value;
     }
-    return this.resolve(root.source, root.source.value, "", "", [rootFile]);
+    return this.resolve(root.source, root.source.value, "", "", [rootFile], 0);
   }
 
   private load(file: string, isRoot = false): Loaded {
@@ -148,29 +148,30 @@ class RefResolver {
 
   /**
    * Copy `value` (found at `rel` inside `source`) to `path` in the resolved document, recording
-   * positions and replacing references. `chain` holds the files being resolved, for cycles.
+   * positions and replacing references. `chain` holds the files being resolved, for cycles;
+   * `depth` counts the arrays and objects around `path` in the resolved document.
    */
-  private resolve(source: JsonSource, value: unknown, rel: string, path: string, chain: readonly string[]): unknown {
+  private resolve(source: JsonSource, value: unknown, rel: string, path: string, chain: readonly string[], depth: number): unknown {
     const pos = source.positions.get(rel);
     if (pos !== undefined) this.positions.set(path, pos);
     const keyPos = source.keyPositions.get(rel);
     if (keyPos !== undefined && path !== "") this.keyPositions.set(path, keyPos);
     if (Array.isArray(value)) {
       const out: unknown[] = new Array(value.length);
-      for (let i = 0; i < value.length; i++) out[i] = this.resolve(source, value[i], childPath(rel, i), childPath(path, i), chain);
+      for (let i = 0; i < value.length; i++) out[i] = this.resolve(source, value[i], childPath(rel, i), childPath(path, i), chain, depth + 1);
       return out;
     }
     if (value === null || typeof value !== "object") return value;
     const obj = value as Record<string, unknown>;
-    if (Object.hasOwn(obj, "$ref")) return this.resolveRef(source, obj, rel, path, chain);
+    if (Object.hasOwn(obj, "$ref")) return this.resolveRef(source, obj, rel, path, chain, depth);
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(obj)) {
-      setOwn(out, key, this.resolve(source, obj[key], childPath(rel, key), childPath(path, key), chain));
+      setOwn(out, key, this.resolve(source, obj[key], childPath(rel, key), childPath(path, key), chain, depth + 1));
     }
     return out;
   }
 
-  private resolveRef(source: JsonSource, obj: Record<string, unknown>, rel: string, path: string, chain: readonly string[]): unknown {
+  private resolveRef(source: JsonSource, obj: Record<string, unknown>, rel: string, path: string, chain: readonly string[], depth: number): unknown {
     const refPath = childPath(path, "$ref");
     const refPos = source.positions.get(childPath(rel, "$ref"));
     const ref = obj.$ref;
@@ -189,7 +190,13 @@ class RefResolver {
     if (loaded === undefined) return broken(`more than ${LIMITS.config.maxRefFiles} files reached through "$ref"; "${ref}" is not read`);
     // A parse error was reported in the file itself; a read error is reported here.
     if (!("source" in loaded)) return broken(loaded.error === "" ? undefined : `cannot read "${target}": ${loaded.error}`, loaded.code);
-    const resolved = this.resolve(loaded.source, loaded.source.value, "", path, [...chain, target]);
+    // Each file is within the limit on its own; a chain of them must be too (the walkers after
+    // this one recurse through the resolved document).
+    const max = LIMITS.config.maxJsonDepth;
+    if (depth + loaded.source.depth > max) {
+      return broken(`"$ref" "${ref}" would nest arrays and objects deeper than ${max} levels (${depth} around it here, ${loaded.source.depth} in ${target}); it is not read`);
+    }
+    const resolved = this.resolve(loaded.source, loaded.source.value, "", path, [...chain, target], depth);
     const siblings = Object.keys(obj).filter((k) => k !== "$ref");
     if (siblings.length === 0) return resolved;
     if (resolved === null || typeof resolved !== "object" || Array.isArray(resolved)) {
@@ -201,7 +208,7 @@ class RefResolver {
     // are written (in the holding file).
     const merged: Record<string, unknown> = { ...(resolved as Record<string, unknown>) };
     for (const key of siblings) {
-      setOwn(merged, key, this.resolve(source, obj[key], childPath(rel, key), childPath(path, key), chain));
+      setOwn(merged, key, this.resolve(source, obj[key], childPath(rel, key), childPath(path, key), chain, depth + 1));
     }
     return merged;
   }

@@ -1,0 +1,71 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatDiagnostic } from "../../src/config/diagnostic.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import { LIMITS } from "../../src/limits.js";
+import { runCli } from "../helpers/cli.js";
+import { tempRepo } from "./temp-repo.js";
+
+// Valid JSON nested a few thousand levels deep overflowed the stack of the recursive parser and
+// walkers: `check` and `serve` crashed at start-up with a RangeError. Nesting has a limit now,
+// reported like any JSON error, with its position.
+
+/** `{"x": [[[ ... ]]]}` on one line: the first level too many opens at column 7 + the limit. */
+const deepDocsJson = (levels: number) => `{"x": ${"[".repeat(levels)}${"]".repeat(levels)}, "navigation": {"groups": [{"group": "G", "pages": ["index"]}]}}\n`;
+const MAX = LIMITS.config.maxJsonDepth;
+
+describe("docs.json nested deeper than the limit", () => {
+  it("check reports a json finding at the first level too many, and exits 1", async () => {
+    const root = tempRepo({ "docs.json": deepDocsJson(5000), "index.mdx": "# Home\n" });
+    const run = await runCli(["check", "--dir", root]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: `docs.json:1:${7 + MAX - 1} invalid JSON: arrays and objects nested deeper than ${MAX} levels\nchecked docs.json and 1 page: 1 error, 0 warnings\n`,
+      stderr: "",
+    });
+  });
+
+  it("at the limit it is read as usual", async () => {
+    const root = tempRepo({ "docs.json": deepDocsJson(MAX - 1), "index.mdx": "# Home\n" });
+    const run = await runCli(["check", "--dir", root]);
+    expect(run).toEqual({ code: 0, stdout: "checked docs.json and 1 page: no problems\n", stderr: "" });
+  });
+
+  it("a chain of $ref files, each within the limit, that together nest deeper is refused at the $ref", async () => {
+    const half = (inner: string) => `${"[".repeat(MAX / 2)}${inner}${"]".repeat(MAX / 2)}`;
+    const root = tempRepo({
+      "docs.json": `{"x": {"$ref": "a.json"}, "navigation": {"groups": [{"group": "G", "pages": ["index"]}]}}\n`,
+      "a.json": `${half('{"$ref": "b.json"}')}\n`,
+      "b.json": `${half("1")}\n`,
+      "index.mdx": "# Home\n",
+    });
+    const run = await runCli(["check", "--dir", root]);
+    const at = `x${"[0]".repeat(MAX / 2)}.$ref`;
+    expect(run).toEqual({
+      code: 1,
+      stdout: `a.json:1:${MAX / 2 + 10} ${at}: "$ref" "b.json" would nest arrays and objects deeper than ${MAX} levels (${MAX / 2 + 1} around it here, ${MAX / 2} in b.json); it is not read\nchecked docs.json (+2 $ref files) and 1 page: 1 error, 0 warnings\n`,
+      stderr: "",
+    });
+  });
+
+  it("serving: at start-up every page is served (no configuration); an edit that nests too deep keeps the last good configuration and the log names the file and position", async () => {
+    const root = tempRepo({ "docs.json": deepDocsJson(5000), "index.mdx": "# Home\n", "guide.mdx": "# Guide\n" });
+    const logs: string[] = [];
+    const runtime = await DocsRuntime.load({ root, log: (m) => void logs.push(m) });
+    try {
+      expect([...runtime.site.pages.keys()].sort()).toEqual(["/guide", "/index"]);
+      expect(runtime.site.diagnostics.map(formatDiagnostic)).toEqual([`docs.json:1:${7 + MAX - 1} invalid JSON: arrays and objects nested deeper than ${MAX} levels`]);
+      writeFileSync(join(root, "docs.json"), JSON.stringify({ name: "Owl", navigation: { groups: [{ group: "Start", pages: ["guide"] }] } }));
+      await runtime.applyChanges(["docs.json"]);
+      expect([...runtime.site.config.navPages.keys()]).toEqual(["/guide"]);
+      logs.length = 0;
+      writeFileSync(join(root, "docs.json"), deepDocsJson(5000));
+      await runtime.applyChanges(["docs.json"]);
+      expect([...runtime.site.config.navPages.keys()]).toEqual(["/guide"]);
+      expect(logs).toEqual([`docs.json:1:${7 + MAX - 1} invalid JSON: arrays and objects nested deeper than ${MAX} levels`]);
+    } finally {
+      await runtime.close();
+    }
+  });
+});
