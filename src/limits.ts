@@ -175,6 +175,17 @@ export const LIMITS = {
     maxSchemaVariants: 12,
     /** Characters of a JSON example printed on a page; a longer example is truncated with a note. */
     maxExampleChars: 4_000,
+    /** Arrays and objects inside one another in a spec (OpenAPI, AsyncAPI, Swagger), as written.
+     *  Real specs nest 14-17 levels (spree's four, alltick's); the schema validators, the `$ref`
+     *  resolvers and the YAML writer recurse once or more per level, and a 22 KB spec of 600
+     *  nested `properties` overflowed the stack of the 3.0 validator and crashed `check`,
+     *  `search` and `serve`. A spec deeper than this is refused (it costs only its pages). */
+    maxSpecDepth: 128,
+    /** The same once a spec's `$ref`s are replaced (schemas holding schemas through references).
+     *  Shared and circular targets count once: real specs reach 17-35 levels (Discord's 35,
+     *  spree's admin.yaml 30); a chain of 2,000 schemas each referencing the next overflowed the
+     *  resolver's stack. */
+    maxResolvedDepth: 256,
   },
   cache: {
     /** Disk budget of the parsed-spec cache (`$XDG_CACHE_HOME/svc-mcp/specs`). An entry is about

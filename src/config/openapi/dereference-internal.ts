@@ -10,6 +10,8 @@
  * other files or URLs, and documents where `$id` changes what a `#/...` pointer is relative to.
  */
 
+import { LIMITS } from "../../limits.js";
+
 type Obj = Record<string, unknown>;
 
 function isObject(v: unknown): v is Obj {
@@ -69,6 +71,18 @@ export interface RefProblem {
 class MissingPointer extends Error {}
 
 /**
+ * A document whose references, once replaced, nest objects deeper than `LIMITS.api.maxResolvedDepth`
+ * (a chain of schemas each holding the next): the walk below recurses once per level, and a chain
+ * of a few thousand overflowed the stack. The spec is refused with this message.
+ */
+export class ReferencesTooDeep extends Error {
+  constructor(at: readonly string[]) {
+    super(`objects nested deeper than ${LIMITS.api.maxResolvedDepth} levels once $refs are replaced (at ${at.join(".")}): not read`);
+    this.name = "ReferencesTooDeep";
+  }
+}
+
+/**
  * Replace every local `$ref` of `document` in place with what it points to. A reference that
  * points nowhere is left as it is and reported. Only call this when `needsFullResolver` is false.
  */
@@ -92,11 +106,12 @@ export function dereferenceLocal(document: Obj): { document: Obj; problems: RefP
       .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
   };
 
-  /** Follow a pointer through the live document, resolving references met on the way. */
-  const follow = (ref: string, tokens: readonly string[]): unknown => {
+  /** Follow a pointer through the live document, resolving references met on the way (as if
+   *  they stood at `depth`, where the reference being resolved is). */
+  const follow = (ref: string, tokens: readonly string[], depth: number): unknown => {
     let value: unknown = document;
     for (let i = 0; i < tokens.length; i++) {
-      if (isLocalRef(value)) value = resolveRef(value);
+      if (isLocalRef(value)) value = resolveRef(value, depth);
       const token = tokens[i] as string;
       if (!isObject(value)) throw new MissingPointer(`Missing $ref pointer "${refHash(ref)}". Token "${token}" does not exist.`);
       const next = (value as Obj)[token];
@@ -117,12 +132,13 @@ export function dereferenceLocal(document: Obj): { document: Obj; problems: RefP
       }
       value = next;
     }
-    if (isLocalRef(value)) value = resolveRef(value);
+    if (isLocalRef(value)) value = resolveRef(value, depth);
     return value;
   };
 
-  /** The value a reference stands for: the target itself, or a merge for a reference with siblings. */
-  const resolveRef = (refObj: Obj & { $ref: string }): unknown => {
+  /** The value a reference stands for: the target itself, or a merge for a reference with siblings.
+   *  `depth`: objects around the reference, its targets' members included. */
+  const resolveRef = (refObj: Obj & { $ref: string }, depth: number): unknown => {
     const ref = refObj.$ref;
     const tokens = pointerTokens(ref);
     const key = tokens.join("/");
@@ -132,14 +148,14 @@ export function dereferenceLocal(document: Obj): { document: Obj; problems: RefP
     resolving.add(key);
     let target: unknown;
     try {
-      target = follow(ref, tokens);
+      target = follow(ref, tokens, depth);
     } finally {
       resolving.delete(key);
     }
     if (isObject(target)) {
       const saved = stack;
       stack = [...tokens];
-      walk(target);
+      walk(target, depth);
       stack = saved;
     }
     if (!extended) {
@@ -148,13 +164,15 @@ export function dereferenceLocal(document: Obj): { document: Obj; problems: RefP
     }
     if (!isObject(target) || Array.isArray(target)) return target;
     const merged = mergeExtended(refObj, target);
-    walk(merged);
+    walk(merged, depth);
     return merged;
   };
 
-  /** Replace the references among an object's members, then walk into them. */
-  const walk = (node: object): void => {
+  /** Replace the references among an object's members, then walk into them. `depth`: objects
+   *  around `node` as the pages will see it, through the references that led here. */
+  const walk = (node: object, depth: number): void => {
     if (walked.has(node)) return;
+    if (depth > LIMITS.api.maxResolvedDepth) throw new ReferencesTooDeep(stack);
     walked.add(node);
     const obj = node as Obj;
     const keys = Array.isArray(node) ? undefined : Object.keys(obj);
@@ -166,28 +184,28 @@ export function dereferenceLocal(document: Obj): { document: Obj; problems: RefP
       if (isLocalRef(v)) {
         let value: unknown;
         try {
-          value = resolveRef(v);
+          value = resolveRef(v, depth + 1);
         } catch (error) {
           if (!(error instanceof MissingPointer)) throw error;
           problems.push({ at: [...stack, String(k)], message: error.message });
-          walkRefSiblings(v);
+          walkRefSiblings(v, depth + 1);
           continue;
         }
         if (value !== v) (obj as Record<string | number, unknown>)[k] = value;
       } else {
         stack.push(String(k));
-        walk(v);
+        walk(v, depth + 1);
         stack.pop();
       }
     }
   };
 
   /** A broken reference stays; its sibling keys may still hold references of their own. */
-  const walkRefSiblings = (refObj: Obj): void => {
-    for (const [k, v] of Object.entries(refObj)) if (k !== "$ref" && isObject(v)) walk(v);
+  const walkRefSiblings = (refObj: Obj, depth: number): void => {
+    for (const [k, v] of Object.entries(refObj)) if (k !== "$ref" && isObject(v)) walk(v, depth + 1);
   };
 
-  walk(document);
+  walk(document, 1);
   return { document, problems };
 }
 

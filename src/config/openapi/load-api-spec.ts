@@ -10,6 +10,7 @@ import { parseDocument } from "./parse-document.js";
 import { readSchemaComponents } from "./schema-components.js";
 import type { SpecCache } from "./spec-cache.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
+import { isStackOverflow } from "./stack-overflow.js";
 import { type OpenapiValidator, pointerToPath } from "./validate-openapi.js";
 
 /** A fetch function (the global `fetch`, or a stand-in in tests). */
@@ -47,7 +48,17 @@ export async function buildSpec(text: string, source: string, remote: boolean, d
   const key = { text, source, remote };
   const hit = deps.cache?.get(key);
   if (hit !== undefined) return hit;
-  const { result, selfContained } = await buildUncached(text, source, remote, deps);
+  let built: { result: SpecLoadResult; selfContained: boolean };
+  try {
+    built = await buildUncached(text, source, remote, deps);
+  } catch (error) {
+    // The nesting limits keep our own walkers and the generated validators within the stack;
+    // this is the net under what they cannot see (a library's recursion over a shape they let
+    // through): a spec the reader cannot follow costs its pages, never the server.
+    if (!isStackOverflow(error)) throw error;
+    built = { result: { ok: false, message: STACK_OVERFLOW }, selfContained: false };
+  }
+  const { result, selfContained } = built;
   // A spec whose `$ref`s read other files may change while its text does not: not cached.
   if (selfContained) deps.cache?.set(key, result);
   return result;
@@ -73,7 +84,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     try {
       deref = await dereferenceDocument(cut.document, location);
     } catch (error) {
-      return done({ ok: false, message: `cannot resolve $ref: ${(error as Error).message}` }, false);
+      return done({ ok: false, message: `cannot resolve $ref: ${refError(error)}` }, false);
     }
     const read = readAsyncapi(deref.document, source, type.version);
     return done(read.ok ? { ok: true, spec: read.spec, warnings: [...cut.warnings, ...deref.warnings] } : { ok: false, message: read.message }, deref.selfContained);
@@ -89,7 +100,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   try {
     resolved = await dereferenceDocument(cut.document, location);
   } catch (error) {
-    return done({ ok: false, message: `cannot resolve $ref: ${(error as Error).message}` }, false);
+    return done({ ok: false, message: `cannot resolve $ref: ${refError(error)}` }, false);
   }
   const deref = resolved.document;
   const info = (deref.info ?? {}) as Record<string, unknown>;
@@ -105,6 +116,13 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     schemas: readSchemaComponents(deref),
   };
   return done({ ok: true, spec, warnings: [...cut.warnings, ...resolved.warnings] }, resolved.selfContained);
+}
+
+const STACK_OVERFLOW = `nested too deeply to read (the reader's stack overflowed; specs may nest ${LIMITS.api.maxSpecDepth} levels as written, ${LIMITS.api.maxResolvedDepth} with $refs replaced)`;
+
+/** Why resolving failed; a stack overflow (the full resolver following a long chain) said plainly. */
+function refError(error: unknown): string {
+  return isStackOverflow(error) ? STACK_OVERFLOW : (error as Error).message;
 }
 
 type TextResult = { ok: true; text: string } | { ok: false; message: string; notFetched?: boolean; code?: string; missing?: boolean };

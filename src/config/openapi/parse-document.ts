@@ -1,4 +1,7 @@
 import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
+import { LIMITS } from "../../limits.js";
+import { firstTooDeep } from "./nesting-depth.js";
+import { isStackOverflow } from "./stack-overflow.js";
 
 /** What kind of API description a parsed document is. */
 export type DocumentKind =
@@ -11,7 +14,9 @@ export type ParsedDocument =
   | { readonly ok: true; readonly document: Record<string, unknown>; readonly type: DocumentKind }
   | { readonly ok: false; readonly message: string; readonly line?: number };
 
-/** Parse JSON or YAML text (JSON first when it looks like JSON: ten times faster on big specs). */
+/** Parse JSON or YAML text (JSON first when it looks like JSON: ten times faster on big specs).
+ *  A document nested deeper than `LIMITS.api.maxSpecDepth` is refused here, so that nothing
+ *  after the parse (validators, `$ref` resolvers, writers) recurses deeper than that. */
 export function parseDocument(text: string): ParsedDocument {
   let value: unknown;
   const trimmed = text.trimStart();
@@ -25,6 +30,8 @@ export function parseDocument(text: string): ParsedDocument {
       value = loadYaml(text, { schema: CORE_SCHEMA, json: true });
     }
   } catch (error) {
+    // js-yaml composes recursively: `[[[[...` a few thousand deep overflows the stack.
+    if (isStackOverflow(error)) return { ok: false, message: tooDeepMessage(undefined) };
     const err = error as { message?: string; reason?: string; mark?: { line: number } };
     const line = err.mark === undefined ? undefined : err.mark.line + 1;
     const message = `cannot parse: ${firstLine(err.message ?? String(error))}`;
@@ -33,8 +40,16 @@ export function parseDocument(text: string): ParsedDocument {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, message: "not an API description: the document must be an object" };
   }
+  const tooDeep = firstTooDeep(value, LIMITS.api.maxSpecDepth);
+  if (tooDeep !== undefined) return { ok: false, message: tooDeepMessage(tooDeep) };
   const document = value as Record<string, unknown>;
   return { ok: true, document, type: documentKind(document) };
+}
+
+/** Why a spec nested too deep is refused, and where (the keys to the first level too many). */
+function tooDeepMessage(at: readonly string[] | undefined): string {
+  const where = at === undefined ? "" : ` (at ${at.join(".")})`;
+  return `arrays and objects nested deeper than ${LIMITS.api.maxSpecDepth} levels${where}: not read`;
 }
 
 /** Tell OpenAPI 3.0/3.1, Swagger 2.0 and AsyncAPI 2/3 apart by their version fields. */
