@@ -94,12 +94,17 @@ function isObject(v: unknown): v is Obj {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** Read the navigation tree of a parsed docs.json (tolerant: malformed parts are skipped). */
-export function readNavigation(doc: unknown): NavModel {
+/**
+ * Read the navigation tree of a parsed docs.json (tolerant: malformed parts are skipped).
+ * `unreadableRoot` says which root keys the schema refused as a whole (`"versions": 5`): they
+ * come after the others, so that the root read is the one the server uses.
+ */
+export function readNavigation(doc: unknown, unreadableRoot: (key: RootKey) => boolean = () => false): NavModel {
   const navigation = isObject(doc) && isObject(doc.navigation) ? doc.navigation : undefined;
   const elements: ElementNode[] = [];
   const entries: EntryNode[] = [];
-  const rootKeys = navigation === undefined ? [] : ROOT_ELEMENT_ORDER.filter((k) => navigation[k] !== undefined);
+  const present = navigation === undefined ? [] : ROOT_ELEMENT_ORDER.filter((k) => navigation[k] !== undefined);
+  const rootKeys = [...present.filter((k) => !unreadableRoot(k)), ...present.filter((k) => unreadableRoot(k))];
   const rootKey = rootKeys[0];
   const rootContext = navigation === undefined ? { breadcrumbs: [] } : ownContext(navigation, "navigation", { breadcrumbs: [] }, undefined);
   const items: NavItem[] = [];

@@ -3,7 +3,7 @@ import { LINK_CODES } from "../inside-root.js";
 import { defaultResolveEntry, type ResolveEntry } from "./entries.js";
 import type { Position } from "./json-source.js";
 import { ELEMENT_TYPES } from "./elements.js";
-import { parsePath } from "./json-path.js";
+import { childPath, parsePath } from "./json-path.js";
 import { type NavModel, readNavigation } from "./nav-model.js";
 import { isUnder, type ResolvedJson } from "./refs.js";
 import { RULES } from "./rules/index.js";
@@ -78,16 +78,20 @@ export function validateDocsJson(resolved: ResolvedJson, options: ValidateOption
       unreadable.push(unreadablePart(f.path));
     }
   }
-  // Rules judge the navigation as written, so that a part left out is still checked.
-  const ctx = { doc: resolved.value, model: written, files: options.files, resolveEntry: options.resolveEntry ?? defaultResolveEntry, report };
+  // Rules judge the navigation as written, so that a part left out is still checked; but under
+  // the root element the server reads: a root the schema refused as a whole (`"versions": 5`
+  // beside a good `"groups"`) is not the one used, and the one used must be checked.
+  const refusedRoot = (key: string): boolean => unreadable.includes(childPath("navigation", key));
+  const judged = written.rootKeys.some(refusedRoot) ? readNavigation(resolved.value, refusedRoot) : written;
+  const ctx = { doc: resolved.value, model: judged, files: options.files, resolveEntry: options.resolveEntry ?? defaultResolveEntry, report };
   for (const rule of options.rules ?? RULES) {
     if (rule.needsFiles === true && options.files === undefined) continue;
     rule.check(ctx);
   }
-  const readable = readableDocument(resolved.value, unreadable, written);
+  const readable = readableDocument(resolved.value, unreadable, judged);
   return {
     document: readable?.document,
-    model: readable?.model ?? written,
+    model: readable?.model ?? judged,
     diagnostics: sortDiagnostics(diagnostics, resolved.files),
   };
 }
