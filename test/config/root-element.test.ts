@@ -40,4 +40,11 @@ describe("a root element the schema refuses beside one it reads", () => {
     expect(run.stdout.split("\n")[0]).toBe('docs.json:2:17 navigation: warning: has several root navigation elements: "versions" is used, "groups" is ignored');
     expect(run.code).toBe(1);
   });
+
+  it("the API reference reads the same root: a spec on one of the groups generates its pages", async () => {
+    const spec = { openapi: "3.0.3", info: { title: "T", version: "1" }, paths: { "/users": { get: { summary: "List users", responses: { "200": { description: "ok" } } } } } };
+    const root = tempRepo({ "docs.json": { navigation: { groups: [{ group: "API", openapi: "api/openapi.json" }], versions: 5 } }, "api/openapi.json": spec, "index.mdx": "# Home\n" });
+    const run = await runCli(["check", "--dir", root]);
+    expect(run.stdout.split("\n").at(-2)).toBe("checked docs.json and 1 page (+1 generated from API specs): 1 error, 2 warnings");
+  });
 });

@@ -64,11 +64,12 @@ export function collectNavSpecReferences(raw: unknown): NavSpecReferences {
   const sources = (value: unknown, path: string): SpecSource[] | undefined => {
     if (value === undefined) return undefined;
     const r = readSpecSources(value);
-    if (!r.ok) {
-      diagnostics.push({ severity: "error", file: "docs.json", path, message: r.message, code: API_CODES.specReference });
-      return undefined;
+    for (const p of r.problems) {
+      diagnostics.push({ severity: "error", file: "docs.json", path: p.index === undefined ? path : `${path}[${p.index}]`, message: p.message, code: API_CODES.specReference });
     }
-    return [...r.sources];
+    // A single value that cannot be read is no `openapi` (the element inherits); an array is
+    // the entries that can be read.
+    return Array.isArray(value) || r.problems.length === 0 ? [...r.sources] : undefined;
   };
 
   const api = isObj(doc.api) ? doc.api : {};
@@ -131,7 +132,9 @@ export function collectNavSpecReferences(raw: unknown): NavSpecReferences {
     }
     // At the root only the element kind the platform picks counts (real sites leave stale
     // keys: spree has both `versions` and an old `tabs`); below it, every kind is walked.
-    const rootKey = path === "navigation" ? ROOT_ELEMENT_ORDER.find((k) => node[k] !== undefined) : undefined;
+    // A root that is not an array is refused as a whole and not the one used (`"versions": 5`
+    // beside `"groups"`), as in the navigation model (docs-json/validate.ts).
+    const rootKey = path === "navigation" ? (ROOT_ELEMENT_ORDER.find((k) => Array.isArray(node[k])) ?? ROOT_ELEMENT_ORDER.find((k) => node[k] !== undefined)) : undefined;
     for (const key of [...ROOT_ELEMENT_ORDER, "menu"]) {
       if (key === "pages" || (rootKey !== undefined && key !== rootKey)) continue;
       const children = node[key];

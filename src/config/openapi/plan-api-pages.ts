@@ -563,8 +563,8 @@ function matchChannel(value: string, el: NavSpecElement, asyncSpecs: ReadonlyMap
 function firstReferencePaths(refs: NavSpecReferences): Map<string, string> {
   const out = new Map<string, string>();
   const note = (sources: readonly SpecSource[] | undefined, path: string): void => {
-    sources?.forEach((s, i) => {
-      if (!out.has(s.source)) out.set(s.source, sources.length > 1 ? `${path}[${i}]` : path);
+    sources?.forEach((s) => {
+      if (!out.has(s.source)) out.set(s.source, s.index !== undefined ? `${path}[${s.index}]` : path);
     });
   };
   for (const el of refs.elements) {
