@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type matterType from "gray-matter";
+import { isStackOverflow } from "./stack-overflow.js";
 
 /**
  * gray-matter, loaded when a page's front matter is first parsed: a start from the site cache
@@ -54,6 +55,8 @@ export function parseFrontMatter(source: string): FrontMatterResult {
     const bodyLine = countLines(text, bodyOffset);
     return { ok: true, data: data as FrontMatterData, body: file.content, bodyLine };
   } catch (error) {
+    // js-yaml reads nesting recursively: a value thousands deep overflows its stack.
+    if (isStackOverflow(error)) return { ok: false, message: "arrays and objects nested too deeply to read" };
     const err = error as { message?: string; mark?: { line?: number }; reason?: string };
     // gray-matter hands js-yaml the text after the opening `---` (starting with its newline), so
     // a 0-based YAML line is the 1-based file line minus one.

@@ -68,4 +68,23 @@ describe("docs.json nested deeper than the limit", () => {
       await runtime.close();
     }
   });
+
+  it("front matter nested thousands deep: the page is skipped with a finding in words, the rest served", async () => {
+    const root = tempRepo({
+      "docs.json": { navigation: { groups: [{ group: "G", pages: ["index", "deep"] }] } },
+      "index.mdx": "# Home\n",
+      "deep.mdx": `---\ntitle: D\nx: ${"[".repeat(20_000)}${"]".repeat(20_000)}\n---\nText\n`,
+    });
+    const run = await runCli(["check", "--dir", root]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: [
+        'docs.json:8:11 navigation.groups[0].pages[1]: page "deep" not found: deep.mdx is skipped (invalid front matter: arrays and objects nested too deeply to read)',
+        "deep.mdx warning: skipped: invalid front matter: arrays and objects nested too deeply to read",
+        "checked docs.json and 1 page: 1 error, 1 warning",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+  });
 });

@@ -10,7 +10,7 @@ import { parseDocument } from "./parse-document.js";
 import { readSchemaComponents } from "./schema-components.js";
 import type { SpecCache } from "./spec-cache.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
-import { isStackOverflow } from "./stack-overflow.js";
+import { isStackOverflow } from "../stack-overflow.js";
 import { type OpenapiValidator, pointerToPath } from "./validate-openapi.js";
 
 /** A fetch function (the global `fetch`, or a stand-in in tests). */

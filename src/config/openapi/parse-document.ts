@@ -1,7 +1,7 @@
 import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
 import { LIMITS } from "../../limits.js";
 import { firstTooDeep } from "./nesting-depth.js";
-import { isStackOverflow } from "./stack-overflow.js";
+import { isStackOverflow } from "../stack-overflow.js";
 
 /** What kind of API description a parsed document is. */
 export type DocumentKind =
