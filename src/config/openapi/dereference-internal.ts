@@ -106,8 +106,7 @@ export function dereferenceLocal(document: Obj): { document: Obj; problems: RefP
       .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
   };
 
-  /** Follow a pointer through the live document, resolving references met on the way (as if
-   *  they stood at `depth`, where the reference being resolved is). */
+  /** Follow a pointer through the live document, resolving references met on the way (at `depth`). */
   const follow = (ref: string, tokens: readonly string[], depth: number): unknown => {
     let value: unknown = document;
     for (let i = 0; i < tokens.length; i++) {
@@ -136,8 +135,7 @@ export function dereferenceLocal(document: Obj): { document: Obj; problems: RefP
     return value;
   };
 
-  /** The value a reference stands for: the target itself, or a merge for a reference with siblings.
-   *  `depth`: objects around the reference, its targets' members included. */
+  /** The value a reference stands for (the target, or a merge with its siblings), `depth` deep. */
   const resolveRef = (refObj: Obj & { $ref: string }, depth: number): unknown => {
     const ref = refObj.$ref;
     const tokens = pointerTokens(ref);
@@ -168,8 +166,7 @@ export function dereferenceLocal(document: Obj): { document: Obj; problems: RefP
     return merged;
   };
 
-  /** Replace the references among an object's members, then walk into them. `depth`: objects
-   *  around `node` as the pages will see it, through the references that led here. */
+  /** Replace the references among an object's members, then walk in; `depth`: as pages see it. */
   const walk = (node: object, depth: number): void => {
     if (walked.has(node)) return;
     if (depth > LIMITS.api.maxResolvedDepth) throw new ReferencesTooDeep(stack);
