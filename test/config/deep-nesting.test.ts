@@ -32,6 +32,19 @@ describe("docs.json nested deeper than the limit", () => {
     expect(run).toEqual({ code: 0, stdout: "checked docs.json and 1 page: no problems\n", stderr: "" });
   });
 
+  it("navigation nested to the limit (62 groups inside one another) is validated, flattened and listed", async () => {
+    // The outermost group is at depth 4 (document, navigation, groups, the group); each nested
+    // group adds two (its pages array, the group), and the innermost pages array must fit.
+    const levels = (MAX - 4) / 2;
+    let group: object = { group: `g${levels}`, pages: ["index"] };
+    for (let i = levels - 1; i >= 1; i--) group = { group: `g${i}`, pages: [group] };
+    const root = tempRepo({ "docs.json": { navigation: { groups: [group] } }, "index.mdx": "# Home\n" });
+    const check = await runCli(["check", "--dir", root]);
+    expect(check).toEqual({ code: 0, stdout: "checked docs.json and 1 page: no problems\n", stderr: "" });
+    const nav = await runCli(["nav", "--dir", root]);
+    expect([nav.code, nav.stdout.trimEnd().split("\n").at(-1)]).toEqual([0, `${"  ".repeat(levels)}Home  /index`]);
+  });
+
   it("a chain of $ref files, each within the limit, that together nest deeper is refused at the $ref", async () => {
     const half = (inner: string) => `${"[".repeat(MAX / 2)}${inner}${"]".repeat(MAX / 2)}`;
     const root = tempRepo({
