@@ -116,4 +116,21 @@ describe("a spec nested too deeply costs only its pages", () => {
       message: `nested too deeply to read (the reader's stack overflowed; specs may nest ${MAX} levels as written, ${LIMITS.api.maxResolvedDepth} with $refs replaced)`,
     });
   });
+
+  it("schemas that hold themselves (allOf, oneOf, anyOf, items: circular once dereferenced) render their pages", async () => {
+    const self = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const schemas = {
+      A: { allOf: [self("A")] },
+      O: { oneOf: [self("O")] },
+      N: { anyOf: [self("N"), { type: "string" }] },
+      I: { type: "array", items: self("I") },
+    };
+    const paths = Object.fromEntries(
+      Object.keys(schemas).map((k) => [`/${k.toLowerCase()}`, { post: { summary: `S${k}`, requestBody: { content: { "application/json": { schema: self(k) } } }, responses: { "200": { description: "ok" } } } }]),
+    );
+    const root = tempRepo({ "docs.json": docsJson("api/deep.json"), "api/good.json": GOOD, "api/deep.json": openapi(paths, { components: { schemas } }), "index.mdx": "# Home\n" });
+    const pages = await Promise.all(["sa", "so", "sn", "si"].map((p) => runCli(["fs", "--dir", root, `cat /api-reference/${p}.mdx`])));
+    expect(pages.map((r) => [r.code, r.stderr, r.stdout.split("\n")[1]])).toEqual(["SA", "SO", "SN", "SI"].map((t) => [0, "", `title: "${t}"`]));
+    expect(pages[3]?.stdout.split("\n").filter((l) => l.includes("recursive"))).toEqual(["- `array of … (recursive)`"]);
+  });
 });

@@ -27,7 +27,10 @@ export function exampleValue(schema: JsonSchema | undefined, opts: ExampleOption
     if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   }
   const variants = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
-  if (variants !== undefined && isObj(variants[0])) return exampleValue({ ...s, oneOf: undefined, anyOf: undefined, ...variants[0] } as JsonSchema, opts, depth, seen);
+  // The first variant, once: a schema that is (or leads back to) its own first variant
+  // (`O: {oneOf: [$ref O]}`, circular once dereferenced) recursed forever at the same depth.
+  const first = variants?.[0];
+  if (isObj(first) && !seen.includes(first)) return exampleValue({ ...s, oneOf: undefined, anyOf: undefined, ...first } as JsonSchema, opts, depth, [...seen, first]);
   const type = Array.isArray(s.type) ? (s.type.find((t) => t !== "null") as string | undefined) : (s.type as string | undefined);
   if (type === "object" || (type === undefined && isObj(s.properties))) {
     if (seen.includes(s) || depth > 8) return {};

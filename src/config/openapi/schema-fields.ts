@@ -17,29 +17,35 @@ export interface SchemaField {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Merge `allOf` parts into one schema (properties and required lists unite). */
-export function mergeAllOf(schema: JsonSchema): JsonSchema {
+/** Merge `allOf` parts into one schema (properties and required lists unite). `within`: the
+ *  schemas being merged around this one: a part that is one of them (`A: {allOf: [$ref A]}`,
+ *  a circular object once dereferenced) adds nothing and is skipped, where it recursed forever. */
+export function mergeAllOf(schema: JsonSchema, within: unknown[] = []): JsonSchema {
   if (!Array.isArray(schema.allOf)) return schema;
   const merged: Obj = { ...schema };
   delete merged.allOf;
   const props: Obj = isObj(schema.properties) ? { ...schema.properties } : {};
   const required = new Set<string>(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  within.push(schema);
   for (const part of schema.allOf) {
-    if (!isObj(part)) continue;
-    const p = mergeAllOf(part);
+    if (!isObj(part) || within.includes(part)) continue;
+    const p = mergeAllOf(part, within);
     for (const [k, v] of Object.entries(p)) {
       if (k === "properties" && isObj(v)) Object.assign(props, v);
       else if (k === "required" && Array.isArray(v)) v.forEach((r) => typeof r === "string" && required.add(r));
       else if (merged[k] === undefined) merged[k] = v;
     }
   }
+  within.pop();
   if (Object.keys(props).length > 0) merged.properties = props;
   if (required.size > 0) merged.required = [...required];
   return merged;
 }
 
-/** A short type label: `string`, `integer<int64>`, `array of object`, `string | null`. */
-export function typeLabel(schema: JsonSchema | undefined): string {
+/** A short type label: `string`, `integer<int64>`, `array of object`, `string | null`.
+ *  `within`: the arrays whose items are being labelled (`I: {items: $ref I}` is circular once
+ *  dereferenced, and recursed forever: `array of … (recursive)` now). */
+export function typeLabel(schema: JsonSchema | undefined, within: readonly unknown[] = []): string {
   if (schema === undefined) return "any";
   const s = mergeAllOf(schema);
   let t: string;
@@ -53,7 +59,11 @@ export function typeLabel(schema: JsonSchema | undefined): string {
   else if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) t = "one of";
   else if (s.const !== undefined) t = typeof s.const;
   else t = "any";
-  if (t === "array") t = isObj(s.items) ? `array of ${typeLabel(s.items as JsonSchema)}` : "array";
+  if (t === "array") {
+    const items = s.items;
+    if (!isObj(items)) t = "array";
+    else t = items === schema || within.includes(items) ? "array of … (recursive)" : `array of ${typeLabel(items as JsonSchema, [...within, schema])}`;
+  }
   if (typeof s.format === "string" && !t.startsWith("array")) t = `${t}<${s.format}>`;
   if (nullable) t = `${t} | null`;
   return t;
