@@ -63,10 +63,6 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
   const cores: Range[] = [];
   const direct: Range[] = [];
   const edits: { start: number; end: number; text: string }[] = [];
-  const rangeOf = (node: { position?: { start: { offset?: number }; end: { offset?: number } } | undefined }): Range => ({
-    start: node.position?.start.offset ?? 0,
-    end: node.position?.end.offset ?? 0,
-  });
 
   /** Whether `node` goes whole; the parts of a node that stays are recorded. */
   const visit = (node: Nodes): boolean => {
@@ -84,7 +80,7 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
         return false;
       case "list": {
         const gone = children(node);
-        if (!gone) renumber(node);
+        if (!gone) edits.push(...renumbered(text, node, cores));
         return gone;
       }
       default:
@@ -157,29 +153,37 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
     });
   };
 
-  /**
-   * Items numbered on from the one before (1, 2, 3...) stay so with items gone: each takes the
-   * number less the items gone before it in its run. A list numbered otherwise (1, 1, 1) keeps
-   * its numbers; adjacent ordered lists are one list to Markdown, each run numbered on its own.
-   */
-  const renumber = (list: Parent): void => {
-    const goneStarts = new Set(cores.map((c) => c.start));
-    let previous: number | undefined;
-    let goneInRun = 0;
-    for (const item of list.children) {
-      const { start } = rangeOf(item);
-      const m = /^(\d{1,9})[.)]/.exec(text.slice(start, start + 10));
-      if (m === null) return;
-      const number = Number(m[1]);
-      if (previous === undefined || number !== previous + 1) goneInRun = 0;
-      previous = number;
-      if (goneStarts.has(start)) goneInRun++;
-      else if (goneInRun > 0) edits.push({ start, end: start + (m[1] as string).length, text: String(number - goneInRun) });
-    }
-  };
-
   children(tree);
   return { cores, direct, edits };
+}
+
+/** Where a node stands in the page's text. */
+function rangeOf(node: { position?: { start: { offset?: number }; end: { offset?: number } } | undefined }): Range {
+  return { start: node.position?.start.offset ?? 0, end: node.position?.end.offset ?? 0 };
+}
+
+/**
+ * Items numbered on from the one before (1, 2, 3...) stay so with items gone (`gone`: the
+ * ranges that go): each takes the number less the items gone before it in its run. A list
+ * numbered otherwise (1, 1, 1) keeps its numbers; adjacent ordered lists are one list to
+ * Markdown, each run numbered on its own. The edits to the numbers.
+ */
+function renumbered(text: string, list: Parent, gone: readonly Range[]): { start: number; end: number; text: string }[] {
+  const goneStarts = new Set(gone.map((c) => c.start));
+  const edits: { start: number; end: number; text: string }[] = [];
+  let previous: number | undefined;
+  let goneInRun = 0;
+  for (const item of list.children) {
+    const { start } = rangeOf(item);
+    const m = /^(\d{1,9})[.)]/.exec(text.slice(start, start + 10));
+    if (m === null) return edits;
+    const number = Number(m[1]);
+    if (previous === undefined || number !== previous + 1) goneInRun = 0;
+    previous = number;
+    if (goneStarts.has(start)) goneInRun++;
+    else if (goneInRun > 0) edits.push({ start, end: start + (m[1] as string).length, text: String(number - goneInRun) });
+  }
+  return edits;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type FSWatcher, lstatSync, readdirSync, watch } from "node:fs";
+import { type Dirent, type FSWatcher, lstatSync, readdirSync, watch } from "node:fs";
 import { join } from "node:path";
 import { LIMITS } from "../limits.js";
 import { IGNORE_FILES } from "../config/ignore-rules.js";
@@ -29,18 +29,8 @@ export async function watchRepository(
    *  checked by its stat for a change since the load listed it. Unset: found by a walk. */
   listed?: readonly ListedFolder[],
 ): Promise<StopWatching> {
-  const pending = new Set<string>();
-  let timer: NodeJS.Timeout | undefined;
-  const flush = (): void => {
-    timer = undefined;
-    const paths = [...pending];
-    pending.clear();
-    if (paths.length > 0) onChanges(paths);
-  };
-  const record = (rel: string): void => {
-    pending.add(rel);
-    if (timer === undefined) timer = setTimeout(flush, LIMITS.load.watchDebounceMs);
-  };
+  const batch = new PathBatch(onChanges);
+  const record = (rel: string): void => batch.add(rel);
   const rootFiles = new Set<string>(IGNORE_FILES);
   const real = realRoot(root);
   const watchers = new Map<string, FSWatcher>();
@@ -99,36 +89,15 @@ export async function watchRepository(
     for (const folder of folders) {
       if (!watchers.has(folder.rel)) continue;
       const abs = folder.rel === "" ? real : join(real, folder.rel);
-      let entries;
-      try {
-        const st = lstatSync(abs);
-        if (!st.isDirectory()) {
-          // A folder no more (its parent's listing below reports the path).
-          unwatch(folder.rel);
-          continue;
-        }
-        if (st.mtimeMs === folder.mtimeMs && st.ctimeMs === folder.ctimeMs && st.ino === folder.ino) continue;
-        entries = readdirSync(abs, { withFileTypes: true });
-      } catch {
-        // Gone meanwhile: its parent's listing reports it.
+      const entries = listIfChanged(abs, folder);
+      if (entries === "same") continue;
+      if (entries === "gone") {
         unwatch(folder.rel);
         continue;
       }
-      const before = new Map(folder.entries.map((child, i) => [child, folder.kinds[i]]));
-      const now = new Set<string>();
-      for (const entry of entries) {
-        if (skipped(entry.name)) continue;
-        const child = folder.rel === "" ? entry.name : `${folder.rel}/${entry.name}`;
-        now.add(child);
-        const kind = before.get(child);
-        if (!entry.isDirectory()) {
-          if (kind === undefined || kind === ENTRY_FOLDER) record(child);
-        } else if (kind !== ENTRY_FOLDER || !watchers.has(child)) {
-          record(child);
-          watchFolder(child, true);
-        }
-      }
-      for (const child of before.keys()) if (!now.has(child)) record(child);
+      const { paths, folders: found } = changedEntries(folder, entries, skipped, (child) => watchers.has(child));
+      for (const path of paths) record(path);
+      for (const child of found) watchFolder(child, true);
     }
   };
 
@@ -165,8 +134,79 @@ export async function watchRepository(
   if (listed === undefined) watchFolder("", false);
   else watchListed(listed);
   return async () => {
-    if (timer !== undefined) clearTimeout(timer);
+    batch.stop();
     for (const watcher of watchers.values()) watcher.close();
     watchers.clear();
   };
+}
+
+/**
+ * A listed folder's entries now if its stat moved since the load listed it, "same" if not, or
+ * "gone" if it is no folder any more (removed meanwhile, or a file now: its parent's listing
+ * reports the path).
+ */
+function listIfChanged(abs: string, folder: ListedFolder): Dirent[] | "same" | "gone" {
+  try {
+    const st = lstatSync(abs);
+    if (!st.isDirectory()) return "gone";
+    if (st.mtimeMs === folder.mtimeMs && st.ctimeMs === folder.ctimeMs && st.ino === folder.ino) return "same";
+    return readdirSync(abs, { withFileTypes: true });
+  } catch {
+    return "gone";
+  }
+}
+
+/** Changed paths gathered for `LIMITS.load.watchDebounceMs` and handed over together: a checkout or a save of many files is one reload. */
+class PathBatch {
+  private readonly pending = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly onChanges: (paths: string[]) => void) {}
+
+  add(rel: string): void {
+    this.pending.add(rel);
+    if (this.timer === undefined) this.timer = setTimeout(() => this.flush(), LIMITS.load.watchDebounceMs);
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const paths = [...this.pending];
+    this.pending.clear();
+    if (paths.length > 0) this.onChanges(paths);
+  }
+}
+
+/**
+ * What changed in a listed folder since the load listed it, by its entries now: each entry the
+ * load did not take that is not a folder, each it took that is gone, and each new folder (or one
+ * not watched) are paths to report; the new folders are also to be watched (and reported whole).
+ */
+function changedEntries(
+  folder: ListedFolder,
+  entries: readonly Dirent[],
+  skipped: (name: string) => boolean,
+  watched: (rel: string) => boolean,
+): { paths: string[]; folders: string[] } {
+  const before = new Map(folder.entries.map((child, i) => [child, folder.kinds[i]]));
+  const now = new Set<string>();
+  const paths: string[] = [];
+  const folders: string[] = [];
+  for (const entry of entries) {
+    if (skipped(entry.name)) continue;
+    const child = folder.rel === "" ? entry.name : `${folder.rel}/${entry.name}`;
+    now.add(child);
+    const kind = before.get(child);
+    if (!entry.isDirectory()) {
+      if (kind === undefined || kind === ENTRY_FOLDER) paths.push(child);
+    } else if (kind !== ENTRY_FOLDER || !watched(child)) {
+      paths.push(child);
+      folders.push(child);
+    }
+  }
+  for (const child of before.keys()) if (!now.has(child)) paths.push(child);
+  return { paths, folders };
 }
