@@ -30,7 +30,7 @@ export function lookNameUses(text: string, names: readonly string[], bodyStart: 
     if (name !== undefined) {
       const head = name.split(".")[0] as string;
       if (names.includes(head)) {
-        const end = elementEnd(text, at, head);
+        const end = elementEnd(text, at, head, skip);
         cores.push({ start: at, end });
         at = end;
       } else {
@@ -46,7 +46,7 @@ export function lookNameUses(text: string, names: readonly string[], bodyStart: 
     } else at++;
   }
   const all = emptiedLines(text, cores);
-  return { cores: all, direct, edits: renumbered(text, all, bodyStart, skip), plain: direct.length === 0 && all.length === cores.length && cores.every((c) => standsAlone(text, c, bodyStart)) && !parents.some((p) => cores.some((c) => c.start > p && c.start < elementEnd(text, p, tagName(text, p)))) };
+  return { cores: all, direct, edits: renumbered(text, all, bodyStart, skip), plain: direct.length === 0 && all.length === cores.length && cores.every((c) => standsAlone(text, c, bodyStart)) && !parents.some((p) => cores.some((c) => c.start > p && c.start < elementEnd(text, p, tagName(text, p), skip))) };
 }
 
 /**
@@ -191,7 +191,7 @@ function braceEnd(text: string, start: number): number {
 }
 
 /** End of the element whose opening tag starts at `start` (only the opening tag when it never closes). */
-function elementEnd(text: string, start: number, name: string): number {
+function elementEnd(text: string, start: number, name: string, skip: readonly Range[]): number {
   const open = tagEnd(text, start);
   if (open.selfClosing) return open.end;
   const escaped = name.replace(/\$/g, "\\$");
@@ -199,6 +199,12 @@ function elementEnd(text: string, start: number, name: string): number {
   re.lastIndex = open.end;
   let depth = 1;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    // A tag in fenced code, a code span or ESM is text, not the element's end (`</Secret>` in code).
+    const code = skip.find((r) => m.index >= r.start && m.index < r.end);
+    if (code !== undefined) {
+      re.lastIndex = code.end;
+      continue;
+    }
     if (m[1] === "/") {
       const close = text.indexOf(">", m.index);
       if (close === -1) break;

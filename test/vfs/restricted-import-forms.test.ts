@@ -135,4 +135,18 @@ describe("a restricted import's name in odd places, for a reader who may not rea
     expect(got).toEqual(await surfaces(reference));
     expect([got.html.status, /This page is shown as plain text \(line \d+\): its emphasis nest more than 100 levels deep/.test(got.html.text)]).toEqual([200, true]);
   });
+
+  it.each([
+    ["a code span", "<Secret>\nhidden `</Secret>` words\n</Secret>\n\n"],
+    ["fenced code", "<Secret>\n```js\n</Secret>\n```\nzzz inside\n</Secret>\n\n"],
+  ])("a page MDX refuses, a closing tag in %s: the element ends at its own closing tag, read by look", async (_label, use) => {
+    const page = `${HEAD}${IMPORT}${use}tail g1\n\nbroken { mdx here\n`;
+    const without = `${HEAD}tail g1\n\nbroken { mdx here\n`;
+    const withIt = await load({ "docs.json": DOCS_JSON, "forms.mdx": page, "snippets/secret.mdx": SECRET });
+    const reference = await load({ "docs.json": DOCS_JSON, "forms.mdx": without });
+    const got = await surfaces(withIt);
+    const size = Buffer.byteLength(without);
+    expect(got.shell).toEqual({ stdout: `${without}${size} /forms.mdx\n-r--r--r-- 1 root root ${size} Nov 28 10:00 /forms.mdx\n`, stderr: "", exitCode: 0, truncated: false });
+    expect(got).toEqual(await surfaces(reference));
+  });
 });
