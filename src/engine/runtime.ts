@@ -380,7 +380,7 @@ export class DocsRuntime {
    */
   private pooledShell(host: ShellHost, site: Site, view: SiteView): Shell {
     if (this.options.shellLater !== true) return host.shellFor(site, view);
-    return new LazyShell(async () => host.shellFor(site, view));
+    return new LazyShell(async () => host.shellFor(site, view, true));
   }
 
   /**
