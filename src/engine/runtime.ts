@@ -153,8 +153,10 @@ export class DocsRuntime {
     if (options.indexLater !== true) void this.whenIndexed();
     if (options.shellWorker !== undefined && options.shellWorker !== false) {
       this.shellHost = new ShellHost({ log: this.log, ...(options.shellWorker === true ? {} : options.shellWorker) });
-      // Workers start and load the site now (encoded once, shared): the first command finds one ready.
-      if (options.shellLater !== true) this.shellHost.start(loaded.site);
+      // Workers start and load the site now (encoded once, shared): the first command finds one
+      // ready. With `shellLater` the first worker still boots now, in its own thread beside the
+      // load; only the encoding, which takes this thread, waits for `prepareShell`.
+      this.shellHost.start(options.shellLater === true ? undefined : loaded.site);
     }
   }
 
@@ -367,7 +369,7 @@ export class DocsRuntime {
    * wait for it: `serve` calls it once it has answered what a client asks first.
    */
   prepareShell(context: RequestContext): void {
-    // The worker first: it boots on another core while this thread encodes the site.
+    // A worker ended since (or none yet): one boots on another core while this thread encodes the site.
     this.shellHost?.start();
     const { shell } = this.readerState(context);
     if (shell instanceof LazyShell) shell.prepare();
