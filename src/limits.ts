@@ -85,6 +85,12 @@ export const LIMITS = {
      *  pool, and `--workers N` has N pools. A minute keeps the pool through an agent's run of
      *  calls; restarting one costs ~200 ms of CPU (loading the shell's code). */
     idleMs: 60_000,
+    /** The pool of a stdio server (`serve` without `--http`): one client, so no places are kept
+     *  between callers (`reserveWorkers` 0), and two workers, so that while one command is stuck
+     *  in synchronous code until its limit the agent's next read still runs (the client may run
+     *  `maxRunningPerCaller` at once). No spare: the second starts when a command needs it
+     *  (~0.2-0.5 s), not beside the first command, which it slowed on a busy machine. */
+    stdio: { workers: 2, reserveWorkers: 0, spareWorkers: 0 },
   },
   search: {
     /** Spec: pageSize is 1..50, default 10. */

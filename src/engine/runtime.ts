@@ -32,11 +32,17 @@ export interface RuntimeOptions {
   /** How the site is loaded (spec cache, remote specs); reloads keep these. */
   readonly load?: LoadSiteOptions;
   /**
-   * Run shell commands in a pool of worker threads (see `ShellHost`; options to size it): for
-   * servers with many concurrent clients (the HTTP bridge). Off, commands run in this thread,
-   * which suits one agent (stdio) and one-shot commands (`svc-mcp fs`).
+   * Run shell commands in a pool of worker threads (see `ShellHost`; options to size it): a
+   * server (HTTP and stdio alike), whose event loop a command must never hold past its limit.
+   * Off, commands run in this thread: one-shot commands (`svc-mcp fs`), `--no-shell-worker`.
    */
   readonly shellWorker?: boolean | ShellHostOptions;
+  /**
+   * Start the shell pool (its first worker, the site's shared encoding) at `prepareShell`, not
+   * at load: a stdio server answers `tools/list` first (the encoding takes the main thread for
+   * a moment on a large site).
+   */
+  readonly shellLater?: boolean;
   /** Searches whose hits are kept for a repeat (0: none); `LIMITS.search.cachedResults` by default. */
   readonly searchCache?: number;
   /** Length of a slice of the initial index build (default `LIMITS.load.indexSliceMs`; tests
@@ -147,8 +153,10 @@ export class DocsRuntime {
     if (options.indexLater !== true) void this.whenIndexed();
     if (options.shellWorker !== undefined && options.shellWorker !== false) {
       this.shellHost = new ShellHost({ log: this.log, ...(options.shellWorker === true ? {} : options.shellWorker) });
-      // Workers start and load the site now (encoded once, shared): the first command finds one ready.
-      this.shellHost.start(loaded.site);
+      // Workers start and load the site now (encoded once, shared): the first command finds one
+      // ready. With `shellLater` the first worker still boots now, in its own thread beside the
+      // load; only the encoding, which takes this thread, waits for `prepareShell`.
+      this.shellHost.start(options.shellLater === true ? undefined : loaded.site);
     }
   }
 
@@ -342,7 +350,7 @@ export class DocsRuntime {
     }
     const generated = ownSkills ? undefined : generatedSkill(site, names, outline, new Date(newest));
     const view = new SiteView(site, context.reader, context.authMode, generated === undefined ? [] : [generated.file]);
-    const shell = this.shellHost !== undefined ? this.shellHost.shellFor(site, view) : inThreadShell(view);
+    const shell = this.shellHost !== undefined ? this.pooledShell(this.shellHost, site, view) : inThreadShell(view);
     // The generated skill is offered only where its file is visible (not to anonymous readers
     // of a fully authenticated site, who see public pages only).
     const skills = generated === undefined ? listSkills(view, names.slug) : view.fileAt(generated.file.path) !== undefined ? [generated] : [];
@@ -356,13 +364,25 @@ export class DocsRuntime {
   }
 
   /**
-   * Load and build the shell of `context`'s reader now (in this thread; the shell pool's workers
-   * start on their own), so that their first command does not wait for it: `serve` calls it
-   * once it has answered what a client asks first.
+   * Load and build the shell of `context`'s reader now (in this thread, or with `shellLater` the
+   * pool's first worker and the site's shared encoding), so that their first command does not
+   * wait for it: `serve` calls it once it has answered what a client asks first.
    */
   prepareShell(context: RequestContext): void {
+    // A worker ended since (or none yet): one boots on another core while this thread encodes the site.
+    this.shellHost?.start();
     const { shell } = this.readerState(context);
     if (shell instanceof LazyShell) shell.prepare();
+  }
+
+  /**
+   * A reader's shell in the pool. With `shellLater` its view is matched to the shared snapshot
+   * when first needed (`prepareShell` or a command): doing so encodes the snapshot, which must
+   * not hold up a stdio server's first answers.
+   */
+  private pooledShell(host: ShellHost, site: Site, view: SiteView): Shell {
+    if (this.options.shellLater !== true) return host.shellFor(site, view);
+    return new LazyShell(async () => host.shellFor(site, view, true));
   }
 
   /**

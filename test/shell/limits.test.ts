@@ -49,6 +49,17 @@ describe("time", () => {
     expect(r.stderr).toMatch(/^bash: (rg|grep|execution) exceeded execution deadline \(200ms\)\n$/);
   });
 
+  it("bounds diff's search as GNU diff does (its cost cut-off), with GNU diff 3.8's answer", async () => {
+    // 20,000 numbers against the same sorted as text: Myers' search alone costs lines x
+    // differences (a minute for two 100,000-line inputs: adversary, 2026-11-29); past GNU's cost
+    // cut-off a split takes its best diagonal so far, and the answer is no longer the minimal
+    // one (`diff --minimal` prints 20,995 lines). The hour-long limit leaves only the answer to
+    // compare (`seq` past 10,000 iterations needs its limit raised).
+    const slow = shellWith({ maxExecutionMs: 3_600_000, maxLoopIterations: 100_000 });
+    const r = await slow.run("diff <(seq 1 20000) <(seq 1 20000 | sort) | md5sum; diff <(seq 1 20000) <(seq 1 20000 | sort) | wc -l");
+    expect(r).toEqual({ stdout: "e4a537ec223ddde49cb36762449fe405  -\n23811\n", stderr: "", exitCode: 0, truncated: false });
+  });
+
   it("stops loops that run too many commands, saying what to do", async () => {
     const r = await shell.run("while true; do :; done");
     expect(r).toEqual({

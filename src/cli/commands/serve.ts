@@ -34,8 +34,8 @@ export const serveCommand = defineCommand({
       .option("trust-proxy", { type: "boolean", default: false, describe: "--http: take the client IP from X-Forwarded-For (only behind your own proxy)" })
       .option("shell-worker", {
         type: "boolean",
-        describe: "Run filesystem-tool commands in a pool of worker threads shared fairly between callers (--no-shell-worker to run them inline)",
-        defaultDescription: "on with --http, off over stdio",
+        describe: "Run filesystem-tool commands in a pool of worker threads, so that no command holds the server past its time limit (--no-shell-worker to run them inline)",
+        defaultDescription: "on",
       })
       .option("workers", {
         type: "string",
@@ -63,8 +63,11 @@ export const serveCommand = defineCommand({
     // (Not a spread: that would read `stopSignal` now, taking the signals over during the load.)
     if (worker) io = Object.create(given, { stderr: { value: (text: string) => given.stderr(text.replace(/^svc-mcp: /gm, `svc-mcp: worker ${process.pid}: `)) } }) as typeof given;
     const log = stderrLog(io);
-    // Many clients at once (HTTP) is what the worker is for; one agent over stdio does not need it.
-    const shellWorker = args["shell-worker"] ?? args.http;
+    // Over stdio too: a command in this thread held the one event loop (pings, cancellation,
+    // every other call) until it ended, and code that never yields (diff's search, an awk loop)
+    // ran for a minute past its 5 s limit; in a worker it is ended at its limit. Sized for one
+    // client, and started once `tools/list` is answered (`shellLater`, `afterToolsList`).
+    const shellWorker = args["shell-worker"] === false ? false : args.http ? true : { ...LIMITS.shellWorker.stdio };
     const searchCache = args["search-cache"];
     if (!Number.isInteger(searchCache) || searchCache < 0) throw new CliError(`--search-cache must be a whole number of searches (0 to keep none), got ${String(searchCache)}`, 2);
     // Ready means ready (docs/search.md, "Start-up"): the search index is built before the server
@@ -72,7 +75,7 @@ export const serveCommand = defineCommand({
     // slices). Over stdio `tools/list` is answered only once a search can be; over HTTP the port
     // is opened only then. A build long enough to notice reports its progress on stderr.
     const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY, indexLater: true } : { indexLater: true };
-    const runtime = await loadDocs(io, args.dir, { shellWorker, searchCache, ...indexing, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    const runtime = await loadDocs(io, args.dir, { shellWorker, shellLater: !args.http, searchCache, ...indexing, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const afterStart = (): void => {
       if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);

@@ -65,12 +65,31 @@ interface Side {
   readonly mtime: Date;
 }
 
+/** Where `diag` splits a comparison, and whether each half must still be searched for a minimal script. */
+type Split = [xmid: number, ymid: number, loMinimal: boolean, hiMinimal: boolean];
+
+/**
+ * GNU diff's `too_expensive` (analyze.c): the edit cost past which one split gives up searching
+ * and takes its best diagonal so far. About the square root of the lines compared, at least 4096.
+ */
+function tooExpensive(lines: number): number {
+  let cost = 1;
+  for (let diags = lines + 3; diags !== 0; diags = Math.floor(diags / 4)) cost *= 2;
+  return Math.max(4096, cost);
+}
+
 /**
  * GNU diff's compareseq/diag (diffseq.h): Myers' linear-space divide and conquer, finding the
  * middle snake from both ends, with GNU's order of search, so that among equally short scripts
  * the same lines pair up as with GNU diff. Marks changed lines (padded: line p at p + 1).
+ *
+ * Myers' search costs (lines x differences): two 100,000-line files with nothing in common took
+ * about a minute (adversary, 2026-11-29: sorted against reverse-sorted pages). As GNU diff does
+ * without `--minimal`, a split whose search passes `tooExpensive` takes the diagonal that got
+ * furthest, so the cost stays near lines x sqrt(lines) and the output is GNU's. `check` is
+ * called as the search goes (the call's time limit and its caller's cancellation).
  */
-function changedLines(a: readonly number[], b: readonly number[]): { ca: Uint8Array; cb: Uint8Array } {
+function changedLines(a: readonly number[], b: readonly number[], check: () => void): { ca: Uint8Array; cb: Uint8Array } {
   const n = a.length;
   const m = b.length;
   const ca = new Uint8Array(n + 2);
@@ -78,7 +97,8 @@ function changedLines(a: readonly number[], b: readonly number[]): { ca: Uint8Ar
   const off = m + 1;
   const fd = new Float64Array(n + m + 3);
   const bd = new Float64Array(n + m + 3);
-  const diag = (xoff: number, xlim: number, yoff: number, ylim: number): [number, number] => {
+  const costLimit = tooExpensive(n + m);
+  const diag = (xoff: number, xlim: number, yoff: number, ylim: number, findMinimal: boolean): Split => {
     const dmin = xoff - ylim;
     const dmax = xlim - yoff;
     const fmid = xoff - yoff;
@@ -90,7 +110,8 @@ function changedLines(a: readonly number[], b: readonly number[]): { ca: Uint8Ar
     const odd = ((fmid - bmid) & 1) !== 0;
     fd[off + fmid] = xoff;
     bd[off + bmid] = xlim;
-    for (;;) {
+    for (let c = 1; ; c++) {
+      if ((c & 63) === 0) check();
       if (fmin > dmin) fd[off + --fmin - 1] = -1;
       else ++fmin;
       if (fmax < dmax) fd[off + ++fmax + 1] = -1;
@@ -105,7 +126,7 @@ function changedLines(a: readonly number[], b: readonly number[]): { ca: Uint8Ar
           y++;
         }
         fd[off + d] = x;
-        if (odd && bmin <= d && d <= bmax && (bd[off + d] as number) <= x) return [x, y];
+        if (odd && bmin <= d && d <= bmax && (bd[off + d] as number) <= x) return [x, y, true, true];
       }
       if (bmin > dmin) bd[off + --bmin - 1] = Number.MAX_SAFE_INTEGER;
       else ++bmin;
@@ -121,14 +142,50 @@ function changedLines(a: readonly number[], b: readonly number[]): { ca: Uint8Ar
           y--;
         }
         bd[off + d] = x;
-        if (!odd && fmin <= d && d <= fmax && x <= (fd[off + d] as number)) return [x, y];
+        if (!odd && fmin <= d && d <= fmax && x <= (fd[off + d] as number)) return [x, y, true, true];
       }
+      if (findMinimal || c < costLimit) continue;
+      // Gone well beyond the call of duty (GNU's words): take the forward diagonal that got
+      // furthest (largest x + y) or the backward one (smallest), whichever went further.
+      let fxybest = -1;
+      let fxbest = 0;
+      for (let d = fmax; d >= fmin; d -= 2) {
+        let x = Math.min(fd[off + d] as number, xlim);
+        let y = x - d;
+        if (ylim < y) {
+          x = ylim + d;
+          y = ylim;
+        }
+        if (fxybest < x + y) {
+          fxybest = x + y;
+          fxbest = x;
+        }
+      }
+      let bxybest = Number.MAX_SAFE_INTEGER;
+      let bxbest = 0;
+      for (let d = bmax; d >= bmin; d -= 2) {
+        let x = Math.max(xoff, bd[off + d] as number);
+        let y = x - d;
+        if (y < yoff) {
+          x = yoff + d;
+          y = yoff;
+        }
+        if (x + y < bxybest) {
+          bxybest = x + y;
+          bxbest = x;
+        }
+      }
+      if (xlim + ylim - bxybest < fxybest - (xoff + yoff)) return [fxbest, fxybest - fxbest, true, false];
+      return [bxbest, bxybest - bxbest, false, true];
     }
   };
   // An explicit stack instead of recursion: a long file must not overflow the call stack.
-  const stack: Array<[number, number, number, number]> = [[0, n, 0, m]];
+  const stack: Array<[number, number, number, number, boolean]> = [[0, n, 0, m, false]];
   while (stack.length > 0) {
-    let [xoff, xlim, yoff, ylim] = stack.pop() as [number, number, number, number];
+    check();
+    const split = stack.pop() as [number, number, number, number, boolean];
+    let [xoff, xlim, yoff, ylim] = split;
+    const minimal = split[4];
     while (xoff < xlim && yoff < ylim && a[xoff] === b[yoff]) {
       xoff++;
       yoff++;
@@ -140,9 +197,9 @@ function changedLines(a: readonly number[], b: readonly number[]): { ca: Uint8Ar
     if (xoff === xlim) while (yoff < ylim) cb[1 + yoff++] = 1;
     else if (yoff === ylim) while (xoff < xlim) ca[1 + xoff++] = 1;
     else {
-      const [xmid, ymid] = diag(xoff, xlim, yoff, ylim);
+      const [xmid, ymid, loMinimal, hiMinimal] = diag(xoff, xlim, yoff, ylim, minimal);
       // The low half first, as GNU recurses (the marks do not depend on the order).
-      stack.push([xmid, xlim, ymid, ylim], [xoff, xmid, yoff, ymid]);
+      stack.push([xmid, xlim, ymid, ylim, hiMinimal], [xoff, xmid, yoff, ymid, loMinimal]);
     }
   }
   return { ca, cb };
@@ -221,7 +278,7 @@ function discards(keys: readonly number[], otherCounts: ReadonlyMap<number, numb
 }
 
 /** The changed lines of both sides: discard as GNU does, match the rest, map back. */
-function compare(ka: readonly number[], kb: readonly number[]): { ca: Uint8Array; cb: Uint8Array } {
+function compare(ka: readonly number[], kb: readonly number[], check: () => void): { ca: Uint8Array; cb: Uint8Array } {
   const count = (keys: readonly number[]) => {
     const m = new Map<number, number>();
     for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
@@ -236,6 +293,7 @@ function compare(ka: readonly number[], kb: readonly number[]): { ca: Uint8Array
   const inner = changedLines(
     ia.map((i) => ka[i] as number),
     ib.map((j) => kb[j] as number),
+    check,
   );
   const ca = new Uint8Array(ka.length + 2);
   const cb = new Uint8Array(kb.length + 2);
@@ -451,7 +509,7 @@ async function runDiff(args: string[], io: CommandIo, delegate: () => Promise<nu
     });
   const ka = keys(x);
   const kb = keys(y);
-  const { ca, cb } = compare(ka, kb);
+  const { ca, cb } = compare(ka, kb, () => io.checkTime());
   shiftBoundaries(ca, cb, ka);
   shiftBoundaries(cb, ca, kb);
   const changes = changesOf(ca, cb, ka.length, kb.length);
