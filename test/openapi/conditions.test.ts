@@ -25,6 +25,30 @@ describe("OpenAPI configuration conditions", () => {
     expect(generated(site)).toEqual([]);
   });
 
+  it("a named schema the version's schema refuses (3.0's type null) is a warning, read as written, and its operations are served", async () => {
+    const spec = usersSpec();
+    (opOf(spec, "/users", "get").responses as Record<string, unknown>)["200"] = {
+      description: "OK",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/User" } } },
+    };
+    spec.components = {
+      schemas: {
+        User: { type: "object", properties: { name: { type: "string", description: "Full name." }, nick: { type: "null", description: "Never set." } } },
+        Odd: 5,
+        Loose: { properties: "x" },
+      },
+    };
+    const site = await load({ "docs.json": nav(["GET /users"]), "openapi.json": spec });
+    expect(lines(site)).toEqual([
+      'openapi.json warning: components.schemas.User.properties.nick.type: must be one of "array", "boolean", "integer", "number", "object", "string" (not valid OpenAPI 3.0.3); read as written',
+      "openapi.json warning: components.schemas.Odd: must be object (not valid OpenAPI 3.0.3); read as written",
+      "openapi.json warning: components.schemas.Loose.properties: must be object (not valid OpenAPI 3.0.3); read as written",
+    ]);
+    expect(generated(site)).toEqual(["/api-reference/users/list-users"]);
+    const text = site.pages.get("/api-reference/users/list-users")?.file.text ?? "";
+    expect([text.includes("Full name."), text.includes("Never set.")]).toEqual([true, true]);
+  });
+
   it("an unparsable spec is an error at its line", async () => {
     const site = await load({ "docs.json": nav(["GET /users"], "openapi.yaml"), "openapi.yaml": "openapi: 3.0.3\ninfo: [unclosed\n" });
     expect(lines(site)).toEqual([expect.stringMatching(/^openapi\.yaml:3 API spec openapi\.yaml: cannot parse: /)]);

@@ -10,6 +10,7 @@ import { parseDocument } from "./parse-document.js";
 import { readSchemaComponents } from "./schema-components.js";
 import type { SpecCache } from "./spec-cache.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
+import type { SpecWarning } from "./dereference.js";
 import { isStackOverflow } from "../stack-overflow.js";
 import { type OpenapiValidator, pointerToPath } from "./validate-openapi.js";
 
@@ -90,7 +91,11 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     return done(read.ok ? { ok: true, spec: read.spec, warnings: [...cut.warnings, ...deref.warnings] } : { ok: false, message: read.message }, deref.selfContained);
   }
   const problems = await deps.validator.validate(document, type.version);
-  const outside = problems.filter((p) => !/^\/(paths|webhooks)\/[^/]+/.test(p.pointer));
+  // A problem inside an operation costs that operation (`readOperations`); one inside a named
+  // schema is read as written, as the hosted platform does (a 3.0 spec's `type: "null"`, which
+  // 3.1 allows, is common in generated specs), with a warning; any other costs the spec.
+  const inSchemas = problems.filter((p) => p.pointer.startsWith("/components/schemas/"));
+  const outside = problems.filter((p) => !/^\/(paths|webhooks)\/[^/]+/.test(p.pointer) && !p.pointer.startsWith("/components/schemas/"));
   if (outside.length > 0) {
     const shown = outside.slice(0, 5).map((p) => `${pointerToPath(p.pointer)}: ${p.message}`);
     const more = outside.length > 5 ? ` (and ${outside.length - 5} more)` : "";
@@ -115,7 +120,8 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     operations: readOperations(deref, problems),
     schemas: readSchemaComponents(deref),
   };
-  return done({ ok: true, spec, warnings: [...cut.warnings, ...resolved.warnings] }, resolved.selfContained);
+  const schemaWarnings = inSchemas.map((p): SpecWarning => ({ message: `${pointerToPath(p.pointer)}: ${p.message} (not valid OpenAPI ${type.raw}); read as written` }));
+  return done({ ok: true, spec, warnings: [...cut.warnings, ...resolved.warnings, ...schemaWarnings] }, resolved.selfContained);
 }
 
 const STACK_OVERFLOW = `nested too deeply to read (the reader's stack overflowed; specs may nest ${LIMITS.api.maxSpecDepth} levels as written, ${LIMITS.api.maxResolvedDepth} with $refs replaced)`;
