@@ -10,6 +10,8 @@ export interface DeepMarkup {
 }
 
 const FENCE_RE = /^[ \t>]*(`{3,}|~{3,})/;
+/** A list item's marker and the space after it (or the line's end), at the start of what is read. */
+const ITEM_RE = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
 const LIST_RE = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 /** `tagStep`'s answer for a tag whose `>` is not on its line. */
 const UNENDED = 2;
@@ -34,7 +36,8 @@ export function deepMarkup(text: string, limit: number = LIMITS.preview.maxMarku
   let tags = 0;
   /** An opening tag whose `>` is on a later line. */
   let unended = false;
-  let emphasis = 0;
+  /** The emphasis runs open in this block, each by its number of marks. */
+  let open: number[] = [];
   let brackets = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
@@ -48,17 +51,17 @@ export function deepMarkup(text: string, limit: number = LIMITS.preview.maxMarku
     }
     if (fence !== undefined) continue;
     if (line.trim() === "") {
-      emphasis = 0;
+      open = [];
       brackets = 0;
       continue;
     }
-    const quotes = quoteDepth(line);
-    if (quotes > limit) return at("block quotes", quotes);
+    const opened = containers(line);
+    if (opened.quotes + opened.items > limit) return at(opened.items > 0 ? "lists" : "block quotes", opened.quotes + opened.items);
     const item = LIST_RE.exec(line);
     const indent = columns(item?.[1] ?? /^[ \t]*/.exec(line)?.[0] ?? "");
     while (lists.length > 0 && (lists.at(-1) as number) >= indent && (item !== null || indent === 0)) lists.pop();
     if (item !== null) lists.push(indent);
-    if (lists.length > limit) return at("lists", lists.length);
+    if (lists.length + Math.max(0, opened.items - 1) > limit) return at("lists", lists.length + opened.items - 1);
     let start = 0;
     if (unended) {
       // A tag's attributes over several lines (`<path\n  d="..."\n/>`): where it ends decides
@@ -92,16 +95,26 @@ export function deepMarkup(text: string, limit: number = LIMITS.preview.maxMarku
       } else if (ch === "*" || ch === "_") {
         let end = c;
         while (line[end + 1] === ch) end++;
-        const before = line[c - 1] ?? " ";
-        const after = line[end + 1] ?? " ";
-        const opens = !/\s/.test(after);
-        const closes = !/\s/.test(before);
-        // As the parser pairs them: a run that can only open waits for a closer; one that can
-        // close ends the innermost open one.
-        if (opens && !closes) {
-          if (++emphasis > limit) return at("emphasis", emphasis);
-        } else if (closes) {
-          emphasis = Math.max(0, emphasis - 1);
+        const run = emphasisRun(ch, line[c - 1], line[end + 1]);
+        // As the parser pairs them (CommonMark's flanking rules): a run that may close ends open
+        // ones, else one that may open waits for a closer. Each open run is a level; a closing
+        // run matching many marks at once closes one level per two (`******x******`).
+        let length = end - c + 1;
+        if (run.closes && open.length > 0) {
+          // Closing pairs with the open runs, innermost first: `******` after `******x` closes
+          // three strong emphases at once.
+          let matched = 0;
+          while (length > 0 && open.length > 0) {
+            const top = open.pop() as number;
+            const take = Math.min(top, length);
+            matched += take;
+            length -= take;
+            if (top > take) open.push(top - take);
+          }
+          if (Math.ceil(matched / 2) > limit) return at("emphasis", Math.ceil(matched / 2));
+        } else if (run.opens) {
+          open.push(length);
+          if (open.length > limit) return at("emphasis", open.length);
         }
         c = end;
       }
@@ -131,14 +144,36 @@ function tagStep(line: string, at: number): number {
   return line[end - 1] === "/" ? 0 : 1;
 }
 
-/** How many `>` open the line (spaces between them allowed, as Markdown does). */
-function quoteDepth(line: string): number {
-  let depth = 0;
-  for (const ch of line) {
-    if (ch === ">") depth++;
-    else if (ch !== " " && ch !== "\t") break;
+/**
+ * The block quotes and list items that open the line, one inside the other (`> > text`,
+ * `- - - x`, `1. > - x`): each is a level of nesting for the parser, written on one line.
+ */
+function containers(line: string): { quotes: number; items: number } {
+  let quotes = 0;
+  let items = 0;
+  let at = 0;
+  for (;;) {
+    while (line[at] === " " || line[at] === "\t") at++;
+    if (line[at] === ">") {
+      quotes++;
+      at++;
+      continue;
+    }
+    const item = ITEM_RE.exec(line.slice(at, at + 12));
+    if (item === null) return { quotes, items };
+    items++;
+    at += item[0].length;
   }
-  return depth;
+}
+
+/** Whether a run of `*` or `_` between `before` and `after` may open or close emphasis, by CommonMark's rules. */
+function emphasisRun(mark: string, before: string | undefined, after: string | undefined): { opens: boolean; closes: boolean } {
+  const space = (c: string | undefined): boolean => c === undefined || /\s/.test(c);
+  const punct = (c: string | undefined): boolean => c !== undefined && /[\p{P}\p{S}]/u.test(c);
+  const left = !space(after) && (!punct(after) || space(before) || punct(before));
+  const right = !space(before) && (!punct(before) || space(after) || punct(after));
+  if (mark === "*") return { opens: left, closes: right };
+  return { opens: left && (!right || punct(before)), closes: right && (!left || punct(after)) };
 }
 
 /** Width of leading white space, a tab to the next multiple of 4 as Markdown counts it. */

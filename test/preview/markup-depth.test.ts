@@ -26,6 +26,19 @@ describe("deepMarkup: markup nested past what the preview parses", () => {
     expect(atLimit.map((t) => deepMarkup(t))).toEqual([undefined, undefined, undefined, undefined]);
   });
 
+  it("finds nesting written on one line: list markers one after another, quotes and lists mixed, strong emphasis in one run", () => {
+    const shapes = [`${"* ".repeat(3000)}x`, `${"1. ".repeat(3000)}x`, `${"> - ".repeat(3000)}x`, `${"- > ".repeat(3000)}x`, `${"**".repeat(3000)}x${"**".repeat(3000)}`];
+    expect(shapes.map((t) => deepMarkup(t))).toEqual([
+      { what: "lists", depth: 3000, line: 1 },
+      { what: "lists", depth: 3000, line: 1 },
+      { what: "lists", depth: 6000, line: 1 },
+      { what: "lists", depth: 6000, line: 1 },
+      { what: "emphasis", depth: 3000, line: 1 },
+    ]);
+    // A run of marks nothing closes (a masked key) is not nesting.
+    expect(deepMarkup(`Your key looks like ${"*".repeat(300)}abc and ${"*".repeat(40)}.`)).toBeUndefined();
+  });
+
   it("counts what MDX pairs, not what looks like it: code, closed tags, tags over several lines, emphasis in a row", () => {
     const many = (n: number, s: string): string => Array.from({ length: n }, () => s).join("\n");
     const page = [
