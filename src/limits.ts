@@ -99,6 +99,15 @@ export const LIMITS = {
     defaultPageSize: 10,
     /** Longest query accepted; longer strings are pasted documents, not questions. */
     maxQueryLength: 1_000,
+    /** Pages to analyse from which a build analyses them in worker threads (`AnalysisFeed`):
+     *  starting a worker costs tens of milliseconds, a small site's whole build. */
+    analysisWorkersFrom: 2_000,
+    /** Analysis workers at most, whatever the cores (each holds its own vocabulary). */
+    analysisWorkersMax: 4,
+    /** Bodies a worker is sent at once (one message each way), and how many may be analysed
+     *  ahead of the page being indexed: the analyses waiting hold their term ids. */
+    analysisBatch: 32,
+    analysisAhead: 512,
     /** Characters of section text shown per hit: enough to judge relevance, not to replace `cat`. */
     snippetChars: 320,
     /** Distinct query terms scored. Questions have a handful; a pasted stack trace has hundreds,

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { LIMITS } from "../limits.js";
 import { type Diagnostic, formatDiagnostic } from "../config/diagnostic.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
@@ -13,6 +14,7 @@ import type { Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
 import { type StopWatching, watchRepository } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
+import { AnalysisFeed } from "./search/analysis-feed.js";
 import { CallerTurns } from "./search/caller-turns.js";
 import { LazyShell } from "./shell/lazy-shell.js";
 import type { Shell } from "./shell/shell.js";
@@ -179,7 +181,28 @@ export class DocsRuntime {
     // The snapshot of now: reloads before the build (`indexLater`) only replaced the site.
     const site = this.site;
     const fromCache = this.restoreCached();
-    const steps = this.index.syncSteps(site);
+    const feed = this.analysisFeed(site);
+    try {
+      await this.runSteps(site, this.index.syncSteps(site, feed), fromCache);
+    } finally {
+      feed?.close();
+    }
+  }
+
+  /**
+   * Page analysis in worker threads for a build with many pages to analyse (`AnalysisFeed`),
+   * one worker per core beside this thread's; none on a single core, where this thread does it
+   * all as before. The index is the same either way.
+   */
+  private analysisFeed(site: Site): AnalysisFeed | undefined {
+    const workers = Math.min(LIMITS.search.analysisWorkersMax, availableParallelism() - 1);
+    if (workers < 1) return undefined;
+    const bodies = this.index.bodiesToAnalyse(site);
+    return bodies.length >= LIMITS.search.analysisWorkersFrom ? new AnalysisFeed(bodies, workers, this.log) : undefined;
+  }
+
+  /** Run a build's steps in slices (see `buildIndex`), waiting where a step waits for a worker. */
+  private async runSteps(site: Site, steps: Generator<Promise<void> | undefined, { added: number; removed: number }>, fromCache: boolean): Promise<void> {
     const sliceMs = this.options.indexSliceMs ?? LIMITS.load.indexSliceMs;
     const started = performance.now();
     let sliceStart = started;
@@ -187,7 +210,8 @@ export class DocsRuntime {
     let done = 0;
     let step = steps.next();
     while (step.done !== true) {
-      done++;
+      if (step.value !== undefined) await step.value;
+      else done++;
       step = steps.next();
       const now = performance.now();
       if (now - reported >= LIMITS.load.indexProgressMs) {

@@ -1,5 +1,12 @@
 import type { SplitSection } from "./sections.js";
 
+/** What is read of a section: its heading and parents, and `textPrint` of its text (`body-analysis.ts`). */
+export interface PrintedSection {
+  readonly heading: string;
+  readonly parents: readonly string[];
+  readonly print: number | null;
+}
+
 /**
  * Sections written the same on many different pages: boilerplate (issue 24, item 2). An API's
  * shared error responses (`402: Payment required` / `application/json error string` on every
@@ -21,13 +28,6 @@ import type { SplitSection } from "./sections.js";
  * them again changes no count).
  */
 export const MIN_PAGES = 3;
-
-/** The field texts of a section (see `SECTION_FIELDS`). */
-export interface SectionFieldTexts {
-  readonly heading: string;
-  readonly body: string;
-  readonly code: string;
-}
 
 /**
  * `RepeatedSections` as data (`state`, `restore`): what was recorded of each page, in columns
@@ -70,7 +70,7 @@ export class RepeatedSections {
    * one when they share a title (`Scrape` in v1 and v2 folders) or a place (a page and its
    * translations, whose code examples are the same).
    */
-  record(path: string, title: string, place: string, rule: number, sections: readonly SplitSection[]): void {
+  record(path: string, title: string, place: string, rule: number, sections: readonly PrintedSection[]): void {
     const prints = sections.map((s) => fingerprint(rule, s)).filter((p) => p !== undefined);
     const known = this.byPath.get(path);
     if (known !== undefined && known.title === title && known.place === place && known.rule === rule && known.prints.length === prints.length && known.prints.every((p, i) => p === prints[i])) return;
@@ -101,17 +101,16 @@ export class RepeatedSections {
   }
 
   /** Whether a section of a page in `rule` is repeated boilerplate now. */
-  isRepeated(rule: number, section: SplitSection): boolean {
+  isRepeated(rule: number, section: PrintedSection): boolean {
     const p = fingerprint(rule, section);
     const pages = p === undefined ? undefined : this.on.get(p);
     return pages !== undefined && typeof pages !== "string" && repeated(pages);
   }
 
-  /** The field texts a section of a page in `rule` is indexed with. */
-  fields(rule: number, section: SplitSection): SectionFieldTexts {
-    const heading = [...section.parents, section.heading].join("\n");
-    if (isErrorResponse(section) || this.isRepeated(rule, section)) return { heading: "", body: "", code: [heading, section.prose, section.code].join("\n") };
-    return { heading, body: section.prose, code: section.code };
+  /** Whether a section of a page in `rule` is indexed whole in the `code` field (its heading,
+   *  prose and code in turn), not in its three fields (see `SECTION_FIELDS`). */
+  codeOnly(rule: number, section: PrintedSection): boolean {
+    return isErrorResponse(section) || this.isRepeated(rule, section);
   }
 
   /** Forget a page that left the index or changed. */
@@ -211,7 +210,7 @@ export class RepeatedSections {
  * "errors of a batch scrape" matched the `429`/`500` sections of every operation better than the
  * page that answers. Success responses say what the operation returns and stay as they are.
  */
-function isErrorResponse(section: SplitSection): boolean {
+function isErrorResponse(section: PrintedSection): boolean {
   return section.parents.at(-1) === "Responses" && /^(?:[45](?:\d\d|XX)|default)\b/i.test(section.heading);
 }
 
@@ -232,22 +231,15 @@ function remove(m: Map<string, Set<string>>, key: string, path: string): void {
   if (paths?.size === 0) m.delete(key);
 }
 
-/** A 32-bit FNV-1a hash of a rule and a section's heading and text. A section with no text (a
- *  heading alone, whose subsections hold the words) is never boilerplate: it has none. The text's
- *  part is kept per section object: copies of a page (its versions) share their split sections
- *  (`SearchIndex.analyse`), and hashing each copy's text again was a second per 25,000 pages. */
-function fingerprint(rule: number, s: SplitSection): number | undefined {
-  let text = textPrints.get(s);
-  if (text === undefined) {
-    text = textPrint(s);
-    textPrints.set(s, text);
-  }
-  return text === null ? undefined : Math.imul(text ^ rule, 0x01000193) >>> 0;
+/** A 32-bit hash of a rule and a section's heading and text (`textPrint`). A section with no text
+ *  (a heading alone, whose subsections hold the words) is never boilerplate: it has none. */
+function fingerprint(rule: number, s: PrintedSection): number | undefined {
+  return s.print === null ? undefined : Math.imul(s.print ^ rule, 0x01000193) >>> 0;
 }
 
-const textPrints = new WeakMap<SplitSection, number | null>();
-
-function textPrint(s: SplitSection): number | null {
+/** A 32-bit FNV-1a hash of a section's heading and text, or null when it has no text. Made once
+ *  per distinct body (`body-analysis.ts`): copies of a page (its versions) share it. */
+export function textPrint(s: SplitSection): number | null {
   if (s.prose === "" && s.code === "") return null;
   let h = 0x811c9dc5;
   for (const part of [s.heading, s.prose, s.code]) {

@@ -7,16 +7,16 @@ import type { Page } from "../../vfs/page.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { AccessTable, type ReaderClass } from "./access-table.js";
 import { type Expanded, importsMdx, isCurrent } from "./includes.js";
-import { inSchemaOrder, PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
+import { inSchemaOrder, PAGE_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
-import { type Section, sectionText, type SplitSection, splitSections } from "./sections.js";
+import { type Section, sectionText } from "./sections.js";
 import { operationWords } from "./operation-words.js";
-import { withReferenceListItems } from "./reference-lists.js";
-import { withTableRows } from "./table-rows.js";
+import type { AnalysisFeed } from "./analysis-feed.js";
+import { type BodyAnalysis, BodyAnalyzer, LocalTerms } from "./body-analysis.js";
 import { makeSnippet, type SnippetSource, snippetSource } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
@@ -203,7 +203,9 @@ interface StoredSection {
 
 /** A body as indexed (`SearchIndex.analyse`): shared by every page with the same text. */
 interface AnalysedBody {
-  readonly split: readonly SplitSection[];
+  /** Its sections and their terms, in `local`'s ids. */
+  readonly analysis: BodyAnalysis;
+  readonly local: LocalTerms;
   readonly sections: readonly StoredSection[];
   /** Term sequences and sketch by rule and repeated sections (`SearchIndex.sequencesOf`). */
   readonly indexed: Map<string, { readonly sequences: readonly Int32Array[]; readonly sketch: Uint32Array }>;
@@ -274,6 +276,11 @@ export class SearchIndex {
   /** Whether each distinct body imports MDX, during one `sync` likewise. */
   private imports = new Map<string, boolean>();
   private texts = 0;
+  /** Bodies analysed on this thread (no worker, or edits after the build), and their terms. */
+  private readonly bodies = new BodyAnalyzer();
+  private readonly bodyTerms = new LocalTerms();
+  /** Analyses made by worker threads ahead of the pages that need them, during one `syncSteps`. */
+  private feed: AnalysisFeed | undefined;
 
   /** Pages whose variants are not all indexed (`ensureVariants`). */
   private readonly open = new Set<IndexedPage>();
@@ -334,12 +341,29 @@ export class SearchIndex {
     return step.value;
   }
 
+  /** The bodies `syncSteps(site)` will analyse first, in the order it needs them: those whose
+   *  pages inline no snippet (a page that does is analysed as its readers see it). For `feed`. */
+  bodiesToAnalyse(site: Site): { readonly body: string; readonly api: boolean }[] {
+    const out: { body: string; api: boolean }[] = [];
+    const seen = [new Set<string>(), new Set<string>()];
+    for (const [key, { page }] of this.wantedPages(site)) {
+      // A page the index holds as it is now is not indexed again (`syncSteps`).
+      if (this.byPath.get(key)?.page === page) continue;
+      const api = isApiPage(page);
+      const known = seen[api ? 1 : 0] as Set<string>;
+      if (known.has(page.body) || this.importsOf(page.body)) continue;
+      known.add(page.body);
+      out.push({ body: page.body, api });
+    }
+    return out;
+  }
+
   /**
    * `sync` a page at a time: it pauses after each page it adds, so that a caller can build a
    * large index in slices and answer requests between them (start-up, see `DocsRuntime`). The
    * index is incomplete until the generator is done: nothing may search it before then.
    */
-  *syncSteps(site: Site): Generator<void, { added: number; removed: number }> {
+  *syncSteps(site: Site, feed?: AnalysisFeed): Generator<Promise<void> | undefined, { added: number; removed: number }> {
     const { config } = site;
     // Any change (pages, navigation, versions, access rules) may change any result.
     this.results?.clear();
@@ -361,15 +385,7 @@ export class SearchIndex {
     }));
     this.branches.clear();
     this.branched = this.defaultVersion !== undefined || [...config.navPages.values()].some((p) => p.products !== undefined);
-    const wanted = new Map<string, { page: Page; placement: PagePlacement | undefined; above: number[] }>();
-    for (const path of site.pages.keys()) {
-      // Each file of the page path, for the readers whose page it is (`page-routes.ts`): a
-      // restricted `a.mdx` leaves readers outside it `a.md`, as if `a.mdx` were not there.
-      const pages = pagesAt(site, path);
-      pages.forEach((page, k) => {
-        if (isIndexed(site, page)) wanted.set(entryKey(page, k), { page, placement: placementOf(site, page), above: pages.slice(0, k).map((p) => this.rules.id(p.file.access)) });
-      });
-    }
+    const wanted = this.wantedPages(site);
     const fileAt = (path: string): SiteFile | undefined => site.files.get(path);
     this.fileAt = fileAt;
     let added = 0;
@@ -387,7 +403,11 @@ export class SearchIndex {
     }
     this.distinct = 0;
     for (const { page } of wanted.values()) this.remaining.set(page.body, (this.remaining.get(page.body) ?? 0) + 1);
+    this.feed = feed;
     for (const [key, { page, placement, above }] of wanted) {
+      // The page's analysis is on its way from a worker: wait for it (the caller awaits this).
+      const arriving = feed?.arriving(page.body, isApiPage(page));
+      if (arriving !== undefined) yield arriving;
       this.add(key, page, placement, above, fileAt);
       // Pages indexed again below (`takeStale`) keep theirs: their copies share what they make.
       this.release(page.body);
@@ -403,8 +423,10 @@ export class SearchIndex {
         this.add(entry.key, entry.page, entry.placement, entry.above, fileAt);
       }
     }
+    this.feed = undefined;
     if (added > 0) {
       this.analyzer.releaseCaches();
+      this.bodies.releaseCaches();
       this.texts = this.distinct;
     }
     if (added > 0 || removed > 0) this.index.prepare();
@@ -414,6 +436,20 @@ export class SearchIndex {
     this.released = new Set();
     this.imports = new Map();
     return { added, removed };
+  }
+
+  /** The pages a site has indexed, by key (`entryKey`), in path order. */
+  private wantedPages(site: Site): Map<string, { page: Page; placement: PagePlacement | undefined; above: number[] }> {
+    const wanted = new Map<string, { page: Page; placement: PagePlacement | undefined; above: number[] }>();
+    for (const path of site.pages.keys()) {
+      // Each file of the page path, for the readers whose page it is (`page-routes.ts`): a
+      // restricted `a.mdx` leaves readers outside it `a.md`, as if `a.mdx` were not there.
+      const pages = pagesAt(site, path);
+      pages.forEach((page, k) => {
+        if (isIndexed(site, page)) wanted.set(entryKey(page, k), { page, placement: placementOf(site, page), above: pages.slice(0, k).map((p) => this.rules.id(p.file.access)) });
+      });
+    }
+    return wanted;
   }
 
   /**
@@ -931,7 +967,7 @@ export class SearchIndex {
     // rule inlined. Counted on the first variant (every snippet in), a restricted snippet's text
     // changed how other readers' pages were indexed, and their scores told what it said.
     const everyReaders = variants.find((v) => v.condition.every((a) => !a.readable)) ?? (variants[0] as (typeof variants)[number]);
-    this.repeated.record(key, readerTitle(page), placeOf(page.path, placement), rule, this.analyse(everyReaders.expanded?.body ?? page.body, isApiPage(page)).split);
+    this.repeated.record(key, readerTitle(page), placeOf(page.path, placement), rule, this.analyse(everyReaders.expanded?.body ?? page.body, isApiPage(page)).analysis.sections);
     const entry: IndexedPage = { key, page, placement, rule, above, variants: [], conditions: [], inlined: { uses, missing }, complete, eager: variants.length };
     this.byPath.set(key, entry);
     if (!complete) this.open.add(entry);
@@ -1054,13 +1090,14 @@ export class SearchIndex {
     const cache = api ? this.analysedApi : this.analysed;
     let done = cache.get(body);
     if (done === undefined) {
-      // The field lists an API reference renders are not split into items: they are the
-      // boilerplate of endpoint pages (spree's: 2,500 more units, a fifth more indexing), and
-      // items of their own would let endpoint pages crowd out the guides again.
-      const rows = withTableRows(body, splitSections(body));
-      const split = api ? rows : withReferenceListItems(body, rows);
-      const sections = split.map((s): StoredSection => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
-      done = { split, sections, indexed: new Map() };
+      let made = this.feed?.take(body, api);
+      if (made === undefined) {
+        made = { analysis: this.bodies.analyse(body, api), local: this.bodyTerms };
+        this.bodyTerms.learn(this.bodies.newTerms());
+      }
+      const { analysis, local } = made;
+      const sections = analysis.sections.map((s): StoredSection => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
+      done = { analysis, local, sections, indexed: new Map() };
       cache.set(body, done);
       if (!this.released.has(body)) this.distinct++;
     }
@@ -1071,15 +1108,36 @@ export class SearchIndex {
    *  where a section is repeated boilerplate (`RepeatedSections`), so copies under one rule with
    *  the same sections repeated share them. */
   private sequencesOf(analysed: AnalysedBody, rule: number): { readonly sequences: readonly Int32Array[]; readonly sketch: Uint32Array } {
+    const { sections } = analysed.analysis;
     let key = `${rule}:`;
-    for (const s of analysed.split) key += this.repeated.isRepeated(rule, s) ? "1" : "0";
+    for (const s of sections) key += this.repeated.isRepeated(rule, s) ? "1" : "0";
     let done = analysed.indexed.get(key);
     if (done === undefined) {
-      const sequences = analysed.split.map((s) => this.sequence(inSchemaOrder(SECTION_FIELDS, this.repeated.fields(rule, s))));
+      const sequences = sections.map((s, i) => this.sectionSequence(analysed, i, this.repeated.codeOnly(rule, s)));
       done = { sequences, sketch: sketchOf(concat(sequences)) };
       analysed.indexed.set(key, done);
     }
     return done;
+  }
+
+  /** Section `i`'s term sequence (its fields in schema order, -1 between them), its terms mapped
+   *  to this index's ids in order (`LocalTerms`). Whole in the `code` field: the three texts in
+   *  turn, as `RepeatedSections.codeOnly` says. */
+  private sectionSequence({ analysis: { ids, ends }, local }: AnalysedBody, i: number, codeOnly: boolean): Int32Array {
+    const buf = this.buffer;
+    const vocabulary = this.vocabulary;
+    buf.clear();
+    let at = i === 0 ? 0 : (ends[3 * i - 1] as number);
+    if (codeOnly) {
+      buf.push(-1);
+      buf.push(-1);
+    }
+    for (let k = 0; k < 3; k++) {
+      if (k > 0 && !codeOnly) buf.push(-1);
+      const end = ends[3 * i + k] as number;
+      for (; at < end; at++) buf.push(local.global(ids[at] as number, vocabulary));
+    }
+    return buf.copy();
   }
 
   /** The term sequence of a unit's fields (in schema order), -1 between them. */

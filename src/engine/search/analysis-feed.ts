@@ -1,0 +1,173 @@
+import { Worker } from "node:worker_threads";
+import { LIMITS } from "../../limits.js";
+import { workerExecArgv } from "../shell/worker-exec-argv.js";
+import { type BodyAnalysis, LocalTerms } from "./body-analysis.js";
+
+/** A body to analyse, as `SearchIndex.bodiesToAnalyse` lists them. */
+export interface BodyToAnalyse {
+  readonly body: string;
+  readonly api: boolean;
+}
+
+/** An analysis made in a worker, with the worker's terms (`LocalTerms`). */
+export interface ArrivedAnalysis {
+  readonly analysis: BodyAnalysis;
+  readonly local: LocalTerms;
+}
+
+/** What the main thread sends a worker: bodies to analyse, numbered. */
+export interface ToAnalysisWorker {
+  readonly first: number;
+  readonly bodies: readonly BodyToAnalyse[];
+}
+
+/** What a worker answers: the analyses of a batch, in order, and the terms its vocabulary
+ *  assigned while making them. */
+export interface FromAnalysisWorker {
+  readonly first: number;
+  readonly analyses: readonly BodyAnalysis[];
+  readonly terms: readonly string[];
+}
+
+interface Slot {
+  readonly worker: Worker;
+  readonly local: LocalTerms;
+  /** Batches sent and not answered. */
+  inFlight: number;
+}
+
+/**
+ * Page analysis (split, tokenize, fingerprint: `body-analysis.ts`) in worker threads ahead of
+ * the index's build (issue 22): a build of 50,000 distinct pages spent about half of its
+ * thread's time there. The index still takes analyses in page order and maps their terms to its
+ * ids on its own thread, so what it builds is the same with or without workers.
+ *
+ * Bodies are sent in batches, at most `LIMITS.search.analysisAhead` ahead of the page being
+ * indexed (the analyses waiting hold their term ids: a bounded window, not the whole site). A
+ * worker that fails or ends leaves its bodies to the index's thread (`take` then answers
+ * undefined), never a wrong or missing analysis.
+ */
+export class AnalysisFeed {
+  private readonly slots: Slot[] = [];
+  /** Body -> its number in `items`, per kind (endpoint pages apart). */
+  private readonly numbers = [new Map<string, number>(), new Map<string, number>()];
+  private readonly arrived = new Map<number, ArrivedAnalysis>();
+  /** Numbers of bodies sent and not answered, and what waits for each. */
+  private readonly waiting = new Map<number, (() => void)[]>();
+  private readonly failed = new Set<number>();
+  private next = 0;
+  /** The highest number taken so far: the window is counted from it. */
+  private taken = -1;
+  private closed = false;
+
+  constructor(
+    private readonly items: readonly BodyToAnalyse[],
+    workers: number,
+    private readonly log: (line: string) => void = () => {},
+  ) {
+    items.forEach((item, i) => (this.numbers[item.api ? 1 : 0] as Map<string, number>).set(item.body, i));
+    for (let w = 0; w < workers; w++) this.slots.push(this.spawn());
+    this.pump();
+  }
+
+  /** A promise while the body's analysis is on its way (undefined: it is here, or it is not
+   *  coming and the index's thread makes it). */
+  arriving(body: string, api: boolean): Promise<void> | undefined {
+    const n = this.numberOf(body, api);
+    if (n === undefined || this.arrived.has(n) || this.failed.has(n)) return undefined;
+    this.pump(n);
+    if (!this.waiting.has(n)) return undefined;
+    return new Promise((resolve) => (this.waiting.get(n) as (() => void)[]).push(resolve));
+  }
+
+  /** The body's analysis if a worker made it (dropped from the feed), else undefined. */
+  take(body: string, api: boolean): ArrivedAnalysis | undefined {
+    const n = this.numberOf(body, api);
+    if (n === undefined) return undefined;
+    const made = this.arrived.get(n);
+    this.arrived.delete(n);
+    if (n > this.taken) this.taken = n;
+    this.pump();
+    return made;
+  }
+
+  /** End the workers (after the build; bodies not analysed yet are left to the index's thread). */
+  close(): void {
+    this.closed = true;
+    for (const slot of this.slots) void slot.worker.terminate();
+    this.slots.length = 0;
+    this.arrived.clear();
+    for (const n of [...this.waiting.keys()]) this.settle(n);
+  }
+
+  private numberOf(body: string, api: boolean): number | undefined {
+    return (this.numbers[api ? 1 : 0] as Map<string, number>).get(body);
+  }
+
+  /** Send batches while the window allows (and up to `upTo`, which a page waits for). */
+  private pump(upTo = -1): void {
+    const { analysisAhead, analysisBatch } = LIMITS.search;
+    for (;;) {
+      if (this.closed || this.next >= this.items.length) return;
+      if (this.next > upTo && this.next - this.taken > analysisAhead) return;
+      const slot = this.slots.reduce<Slot | undefined>((best, s) => (best === undefined || s.inFlight < best.inFlight ? s : best), undefined);
+      if (slot === undefined || (this.next > upTo && slot.inFlight >= 2)) return;
+      const first = this.next;
+      const bodies = this.items.slice(first, first + analysisBatch);
+      this.next += bodies.length;
+      for (let n = first; n < this.next; n++) this.waiting.set(n, []);
+      slot.inFlight++;
+      slot.worker.postMessage({ first, bodies } satisfies ToAnalysisWorker);
+    }
+  }
+
+  private spawn(): Slot {
+    const { file, entry } = workerEntry();
+    const worker = new Worker(file, { workerData: { entry }, execArgv: workerExecArgv(process.execArgv), stdout: true, stderr: true });
+    const slot: Slot = { worker, local: new LocalTerms(), inFlight: 0 };
+    // Nothing a worker prints reaches our stdout (stdio mode speaks the protocol there).
+    worker.stdout.resume();
+    worker.stderr.resume();
+    worker.on("message", ({ first, analyses, terms }: FromAnalysisWorker) => {
+      slot.local.learn(terms);
+      slot.inFlight--;
+      analyses.forEach((analysis, i) => {
+        if (this.closed) return;
+        this.arrived.set(first + i, { analysis, local: slot.local });
+        this.settle(first + i);
+      });
+      this.pump();
+    });
+    const fail = (why: string): void => {
+      if (this.closed || !this.slots.includes(slot)) return;
+      this.log(`warning: a page analysis worker ${why}; its pages are analysed on the main thread`);
+      this.slots.splice(this.slots.indexOf(slot), 1);
+      // Its batches will not come: their pages are analysed where they are indexed.
+      for (const n of [...this.waiting.keys()]) {
+        if (this.arrived.has(n)) continue;
+        this.failed.add(n);
+        this.settle(n);
+      }
+      this.pump();
+    };
+    worker.on("error", (error) => fail(`failed (${error.message})`));
+    worker.on("exit", () => fail("ended"));
+    return slot;
+  }
+
+  private settle(n: number): void {
+    const waiters = this.waiting.get(n);
+    this.waiting.delete(n);
+    for (const resolve of waiters ?? []) resolve();
+  }
+}
+
+/**
+ * The worker's entry: next to the bundle (`dist/analysis-worker.mjs`, built with the CLI), or
+ * from the TypeScript sources through tsx (a checkout without a build, tests, benchmarks).
+ */
+function workerEntry(): { file: URL; entry?: string } {
+  const here = import.meta.url;
+  if (new URL(here).pathname.endsWith(".ts")) return { file: new URL("../shell/worker-boot.mjs", here), entry: new URL("./analysis-worker.ts", here).href };
+  return { file: new URL("./analysis-worker.mjs", here) };
+}

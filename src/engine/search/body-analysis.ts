@@ -1,0 +1,111 @@
+import { withReferenceListItems } from "./reference-lists.js";
+import { textPrint } from "./repeated-sections.js";
+import { splitSections } from "./sections.js";
+import { withTableRows } from "./table-rows.js";
+import { Analyzer } from "./terms.js";
+import { IdBuffer, Vocabulary } from "./vocabulary.js";
+
+/**
+ * A page body's analysis as plain data (issue 22): its sections' places and the term ids of each
+ * section's three texts, in the ids of the vocabulary it was made with. It depends on the body
+ * alone, so worker threads make it (`analysis-pool.ts`) and the index, on its thread, maps the ids
+ * to its own vocabulary in page order (`LocalTerms`): ids, postings and results are the same as
+ * when one thread does everything. Section texts are not kept: only their fingerprint
+ * (`RepeatedSections`) and their terms are needed to index them.
+ */
+export interface BodyAnalysis {
+  readonly sections: readonly AnalysedSection[];
+  /** Per section, the term ids of its heading (with its parents), its prose and its code, one
+   *  after another; `ends[3 * i + k]` is where text `k` of section `i` ends in `ids`. */
+  readonly ids: Int32Array;
+  readonly ends: Int32Array;
+}
+
+/** A section's place and what `RepeatedSections` needs of it. */
+export interface AnalysedSection {
+  readonly heading: string;
+  readonly parents: readonly string[];
+  readonly anchor: string;
+  readonly start: number;
+  readonly end: number;
+  /** `textPrint` of its heading and text (null: no text). */
+  readonly print: number | null;
+}
+
+/**
+ * Split and tokenize a body as the index does. Endpoint pages (`api`) are not split into
+ * reference-list items: the field lists an API reference renders are its boilerplate.
+ */
+export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf: IdBuffer = new IdBuffer()): BodyAnalysis {
+  const rows = withTableRows(body, splitSections(body));
+  const split = api ? rows : withReferenceListItems(body, rows);
+  const ends = new Int32Array(split.length * 3);
+  buf.clear();
+  const sections = split.map((s, i): AnalysedSection => {
+    // Tokens never run across a line break, so the heading field's ids are its parts' ids in turn,
+    // and a section indexed whole in one field (repeated boilerplate) is these three in a row.
+    analyzer.appendTermIds([...s.parents, s.heading].join("\n"), buf);
+    ends[3 * i] = buf.length;
+    analyzer.appendTermIds(s.prose, buf);
+    ends[3 * i + 1] = buf.length;
+    analyzer.appendTermIds(s.code, buf);
+    ends[3 * i + 2] = buf.length;
+    return { heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end, print: textPrint(s) };
+  });
+  return { sections, ids: buf.copy(), ends };
+}
+
+/**
+ * The terms of a vocabulary another thread assigns (a worker's, `analysis-pool.ts`), mapped to
+ * the index's vocabulary as they are first met. The index meets them in page order, so the
+ * index's ids come out in the order one thread would have assigned them.
+ */
+export class LocalTerms {
+  private readonly terms: string[] = [];
+  private map = new Int32Array(1024).fill(-1);
+
+  /** Terms the other vocabulary assigned since the last call, in id order. */
+  learn(terms: readonly string[]): void {
+    for (const t of terms) this.terms.push(t);
+  }
+
+  /** The index's id of a local id (assigning it in `vocabulary` when first met). */
+  global(local: number, vocabulary: Vocabulary): number {
+    if (local >= this.map.length) {
+      const next = new Int32Array(Math.max(this.map.length * 2, local + 1)).fill(-1);
+      next.set(this.map);
+      this.map = next;
+    }
+    let id = this.map[local] as number;
+    if (id === -1) {
+      id = vocabulary.id(this.terms[local] as string);
+      this.map[local] = id;
+    }
+    return id;
+  }
+}
+
+/** `analyseBody` with a vocabulary of its own, telling which terms it assigned since last asked:
+ *  what a worker runs, and the index's own thread when no worker is used. */
+export class BodyAnalyzer {
+  private readonly vocabulary = new Vocabulary();
+  private readonly analyzer = new Analyzer(this.vocabulary);
+  private readonly buf = new IdBuffer();
+  private told = 0;
+
+  analyse(body: string, api: boolean): BodyAnalysis {
+    return analyseBody(body, api, this.analyzer, this.buf);
+  }
+
+  /** Terms assigned since the last call, in id order (for `LocalTerms.learn`). */
+  newTerms(): string[] {
+    const terms = this.vocabulary.state().slice(this.told);
+    this.told = this.vocabulary.size;
+    return terms;
+  }
+
+  /** Forget memoised tokens (`Analyzer.releaseCaches`); the vocabulary stays. */
+  releaseCaches(): void {
+    this.analyzer.releaseCaches();
+  }
+}
