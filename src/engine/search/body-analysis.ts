@@ -103,9 +103,4 @@ export class BodyAnalyzer {
     this.told = this.vocabulary.size;
     return terms;
   }
-
-  /** Forget memoised tokens (`Analyzer.releaseCaches`); the vocabulary stays. */
-  releaseCaches(): void {
-    this.analyzer.releaseCaches();
-  }
 }

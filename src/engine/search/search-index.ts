@@ -276,9 +276,10 @@ export class SearchIndex {
   /** Whether each distinct body imports MDX, during one `sync` likewise. */
   private imports = new Map<string, boolean>();
   private texts = 0;
-  /** Bodies analysed on this thread (no worker, or edits after the build), and their terms. */
-  private readonly bodies = new BodyAnalyzer();
-  private readonly bodyTerms = new LocalTerms();
+  /** Bodies analysed on this thread (no worker, or edits after the build), and their terms; for
+   *  one `sync` (its vocabulary would otherwise be a second copy of the index's map of terms). */
+  private bodies = new BodyAnalyzer();
+  private bodyTerms = new LocalTerms();
   /** Analyses made by worker threads ahead of the pages that need them, during one `syncSteps`. */
   private feed: AnalysisFeed | undefined;
 
@@ -426,12 +427,10 @@ export class SearchIndex {
     this.feed = undefined;
     if (added > 0) {
       this.analyzer.releaseCaches();
-      this.bodies.releaseCaches();
       this.texts = this.distinct;
     }
     if (added > 0 || removed > 0) this.index.prepare();
-    this.analysed = new Map();
-    this.analysedApi = new Map();
+    this.forgetAnalyses();
     this.remaining = new Map();
     this.released = new Set();
     this.imports = new Map();
@@ -1032,8 +1031,7 @@ export class SearchIndex {
     }
     if (added) {
       this.index.prepare();
-      this.analysed = new Map();
-      this.analysedApi = new Map();
+      this.forgetAnalyses();
       // Other classes' flags and hits cannot hold the new units (leaves are disjoint); this
       // class's are made after this.
       this.scopes.clear();
@@ -1060,6 +1058,15 @@ export class SearchIndex {
     this.pathOrder = undefined;
     this.results?.clear();
     this.branches.clear();
+  }
+
+  /** Drop the bodies' analyses of a `sync` (or of `ensureVariants`), and the vocabulary of those
+   *  made on this thread: nothing refers to its ids any more. */
+  private forgetAnalyses(): void {
+    this.analysed = new Map();
+    this.analysedApi = new Map();
+    this.bodies = new BodyAnalyzer();
+    this.bodyTerms = new LocalTerms();
   }
 
   /** One page of `body` added: drop its analysis after the last (see `remaining`). */

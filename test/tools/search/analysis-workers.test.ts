@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { AnalysisFeed } from "../../../src/engine/search/analysis-feed.js";
+import { SearchIndex } from "../../../src/engine/search/search-index.js";
+import type { Site } from "../../../src/vfs/site.js";
+import { inlineSite } from "./inline-site.js";
+
+/**
+ * Page analysis in worker threads (issue 22, `analysis-feed.ts`): workers analyse bodies in
+ * vocabularies of their own, and the index maps their terms to its ids in page order. The index
+ * built so must be the one a single thread builds, array for array (term ids included), and
+ * answer the same.
+ */
+
+const WORDS = ["webhook", "signature", "checkout", "refund", "ship", "inventory", "tax", "coupon", "cart", "payment", "address", "token"];
+const word = (i: number): string => WORDS[i % WORDS.length] as string;
+const ROWS = Array.from({ length: 9 }, (_, r) => `| \`code_${r}\` | ${word(r)} failed |`).join("\n");
+const ITEMS = Array.from({ length: 8 }, (_, r) => `- \`ERR_${r}\`: the ${word(r + 3)} was refused`).join("\n");
+const FOOTER = "## Support\n\nWrite to support@example.com with your order number.";
+
+/** Pages of every shape analysis splits: tables, reference lists, CJK text, boilerplate on many
+ *  pages, a snippet inlined, copies in two versions, and words each page has alone. */
+function site(): Site {
+  const files: Record<string, string> = { "/snippets/note.mdx": "A shared note about the refundNote flow." };
+  const pages: string[] = [];
+  for (let i = 0; i < 24; i++) {
+    const body = [
+      "---",
+      `title: Page ${i} ${word(i)}`,
+      "---",
+      i % 5 === 0 ? 'import Note from "/snippets/note.mdx";\n\n<Note />\n' : "",
+      `Intro ${word(i)} ${word(i + 1)} unique${i}word and createCart_${i} v2.${i}.`,
+      `## ${word(i + 2)} section`,
+      i % 3 === 0 ? ROWS : ITEMS,
+      i % 4 === 0 ? "## 知识库\n\n创建知识库 설치를 하다" : `## Other ${i}\n\nMore about ${word(i + 5)}.`,
+      "```js\nconst x = api_key;\n```",
+      FOOTER,
+    ].join("\n\n");
+    for (const version of ["v1", "v2"]) {
+      files[`/${version}/p${i}.mdx`] = body;
+      pages.push(`${version}/p${i}`);
+    }
+  }
+  const docs = { name: "Shop", navigation: { versions: ["v2", "v1"].map((version) => ({ version, groups: [{ group: "Guides", pages: pages.filter((p) => p.startsWith(version)) }] })) } };
+  return inlineSite(files, docs);
+}
+
+async function buildWith(s: Site, workers: number): Promise<SearchIndex> {
+  const index = new SearchIndex();
+  const feed = new AnalysisFeed(index.bodiesToAnalyse(s), workers);
+  try {
+    const steps = index.syncSteps(s, feed);
+    for (let step = steps.next(); step.done !== true; step = steps.next()) if (step.value !== undefined) await step.value;
+  } finally {
+    feed.close();
+  }
+  return index;
+}
+
+const hitsOf = (index: SearchIndex, query: string): unknown[] =>
+  index.search({ query, canRead: () => true }).map((h) => ({ path: h.page.path, anchor: h.section.anchor, score: h.score, snippet: h.snippet, also: h.otherVersions.map((t) => t.page.path) }));
+
+describe("page analysis in worker threads", () => {
+  it("builds the index one thread builds, term ids included, and it answers the same", async () => {
+    const s = site();
+    const alone = new SearchIndex();
+    alone.sync(s);
+    for (const workers of [2, 1, 0]) {
+      const index = await buildWith(s, workers);
+      expect(index.state()).toEqual(alone.state());
+      for (const query of ["refund failed code_3", "support order number", "知识库", "api_key createCart", "unique7word"]) expect(hitsOf(index, query)).toEqual(hitsOf(alone, query));
+    }
+  });
+
+  it("lists the bodies a build analyses once each, in page order, leaving out pages that inline snippets and pages already indexed", () => {
+    const s = site();
+    const index = new SearchIndex();
+    const bodies = index.bodiesToAnalyse(s);
+    // 24 texts in two versions each; 5 of them inline the note.
+    expect(bodies).toHaveLength(19);
+    expect(bodies.every((b) => !b.api && !b.body.includes("import Note"))).toBe(true);
+    index.sync(s);
+    expect(index.bodiesToAnalyse(s)).toEqual([]);
+  });
+});
