@@ -16,6 +16,10 @@ export const LIMITS = {
     maxCommandLength: 8_192,
     /** Loop iterations (`for`, `while`) per call. */
     maxLoopIterations: 10_000,
+    /** Words one brace range may make (`{1..10000}`). just-bash stops a range at 10,000 words
+     *  and says nothing (`echo {1..100000000}` printed the first 10,000 with exit 0), so a
+     *  longer range is refused before anything runs, with this figure named (issue 25). */
+    maxBraceRangeWords: 10_000,
     /** Internal buffer for one command's output before the tool-level cap truncates it. Bounds
      *  memory for `cat` of everything piped into `wc`. */
     maxInternalOutputBytes: 16 * 1024 * 1024,
