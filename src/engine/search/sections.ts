@@ -1,4 +1,5 @@
 import { decodeHTML } from "entities";
+import { headingLine } from "./heading-line.js";
 import { linkTexts } from "./link-texts.js";
 import { OpenMarkup } from "./open-markup.js";
 import { BraceMatches, CodeSpans } from "./text-scan.js";
@@ -28,10 +29,6 @@ export interface SplitSection extends Section {
   readonly end: number;
 }
 
-const HEADING_RE = /^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
-/** Inside an MDX component (`<Tab>`, `<Step>`), headings are indented like the rest of its body:
- *  MDX has no indented code blocks, so `        ## Install` there is a heading. */
-const INDENTED_HEADING_RE = /^[ \t]+(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
 /** A line opening an MDX component or a `<div>` block (`<Tabs>`, `<Step title="x">`). */
 const JSX_OPEN_RE = /^[ \t]*<(?:[A-Z][\w.]*|div)(?=[\s>/]|$)/;
 /** A line closing one (`</Tabs>`). */
@@ -247,16 +244,18 @@ export function splitSections(body: string): SplitSection[] {
       return;
     }
     const c0 = line.charCodeAt(0);
-    let h = c0 === 35 /* # */ || c0 === 32 ? HEADING_RE.exec(line) : null;
-    if (h === null && jsxDepth > 0 && (c0 === 32 || c0 === 9)) h = INDENTED_HEADING_RE.exec(line);
+    let h = c0 === 35 /* # */ || c0 === 32 ? headingLine(line) : null;
+    // Inside an MDX component (`<Tab>`, `<Step>`), headings are indented like the rest of its
+    // body: MDX has no indented code blocks, so `        ## Install` there is a heading.
+    if (h === null && jsxDepth > 0 && (c0 === 32 || c0 === 9)) h = headingLine(line, true);
     if (h === null) {
       if (c0 === 60 /* < */ || c0 === 32 || c0 === 9) jsxDepth = jsxDepthAfter(jsxDepth, line);
       chunks.push(false, line, cards?.has(lineStart) === true);
       return;
     }
     flush(lineStart - 1);
-    const level = (h[1] as string).length;
-    heading = toPlainText(h[2] as string);
+    const level = h.hashes.length;
+    heading = toPlainText(h.text);
     while (stack.length > 0 && (stack.at(-1) as { level: number }).level >= level) stack.pop();
     parents = stack.map((s) => s.text);
     stack.push({ level, text: heading });
