@@ -469,8 +469,8 @@ export const LIMITS = {
      *  so its time grows with that square (30,000 unclosed links `[a](`: 7.4 s). One paragraph
      *  of 1,000 marks; real paragraphs hold 383 at most (the shared corpora). */
     maxPairingSteps: 1_000_000,
-    /** Table cells in a page: each is parsed as text of its own, at about 0.1 ms a cell (a
-     *  300 x 300 table: 7.7 s). Real pages hold 2,799 at most (the shared corpora). */
+    /** Table cells in a page: each is parsed as text of its own, at 0.1-0.2 ms a cell (a
+     *  300 x 300 table: 7.7 s; 9,409 cells, under this limit: 2.0 s of CPU on a busy 2-core machine). Real pages hold 2,799 at most (the shared corpora). */
     maxTableCells: 10_000,
     /** Largest image or video the preview serves from the repository: screenshots and short
      *  clips are a few MB; a larger file is a download, not part of a page. */
