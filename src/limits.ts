@@ -16,6 +16,10 @@ export const LIMITS = {
     maxCommandLength: 8_192,
     /** Loop iterations (`for`, `while`) per call. */
     maxLoopIterations: 10_000,
+    /** Words one brace range may make (`{1..10000}`). just-bash stops a range at 10,000 words
+     *  and says nothing (`echo {1..100000000}` printed the first 10,000 with exit 0), so a
+     *  longer range is refused before anything runs, with this figure named (issue 25). */
+    maxBraceRangeWords: 10_000,
     /** Internal buffer for one command's output before the tool-level cap truncates it. Bounds
      *  memory for `cat` of everything piped into `wc`. */
     maxInternalOutputBytes: 16 * 1024 * 1024,
@@ -465,6 +469,18 @@ export const LIMITS = {
      *  took 18 s) and its tree builders recurse once per level (past a few thousand, the stack
      *  overflows). Deeper, the page is shown as plain text and `check` warns. */
     maxMarkupNesting: 100,
+    /** Characters the MDX parser may re-read looking for the end of code spans that never close
+     *  (`markup-cost.ts`), summed over a page. Real pages re-read 8,281 at most (the 1,303 pages
+     *  of the shared corpora); a page of backtick runs of every length re-reads billions. */
+    maxCodeSpanRereads: 2_000_000,
+    /** Steps to pair a page's emphasis runs and brackets, counted as the square of each
+     *  paragraph's number of them: the parser pairs them by walking back over those still open,
+     *  so its time grows with that square (30,000 unclosed links `[a](`: 7.4 s). One paragraph
+     *  of 1,000 marks; real paragraphs hold 383 at most (the shared corpora). */
+    maxPairingSteps: 1_000_000,
+    /** Table cells in a page: each is parsed as text of its own, at 0.1-0.2 ms a cell (a
+     *  300 x 300 table: 7.7 s; 9,409 cells, under this limit: 2.0 s of CPU on a busy 2-core machine). Real pages hold 2,799 at most (the shared corpora). */
+    maxTableCells: 10_000,
     /** Largest image or video the preview serves from the repository: screenshots and short
      *  clips are a few MB; a larger file is a download, not part of a page. */
     maxMediaBytes: 50 * 1024 * 1024,

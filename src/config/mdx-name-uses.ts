@@ -3,6 +3,7 @@ import type { MdxJsxFlowElement, MdxJsxTextElement } from "mdast-util-mdx-jsx";
 import remarkGfm from "remark-gfm";
 import remarkMdx from "remark-mdx";
 import remarkParse from "remark-parse";
+import { costlyMarkup } from "./markup-cost.js";
 import { deepMarkup } from "./markup-depth.js";
 import { unified } from "unified";
 import { VFileMessage } from "vfile-message";
@@ -207,8 +208,9 @@ function blankOut(text: string, bodyStart: number, esm: readonly Range[]): strin
 
 function parse(text: string): Root | undefined {
   // Markup nested past the preview's limit is shown as text, not parsed (the parser would take
-  // minutes or overflow the stack): its uses are read by their look, as on a page MDX refuses.
-  if (deepMarkup(text) !== undefined) return undefined;
+  // minutes or overflow the stack), and so is markup that would cost it far more than its length
+  // (`costlyMarkup`): its uses are read by their look, as on a page MDX refuses.
+  if (deepMarkup(text) !== undefined || costlyMarkup(text) !== undefined) return undefined;
   try {
     return MDX.parse(text);
   } catch (error) {

@@ -3,10 +3,11 @@ import type { Diagnostic } from "../../config/diagnostic.js";
 import { mdxImports } from "../../config/mdx-imports.js";
 import { LIMITS } from "../../limits.js";
 import { isKnownComponent } from "./components/index.js";
+import { costlyMarkup } from "../../config/markup-cost.js";
 import { deepMarkup } from "../../config/markup-depth.js";
 
 /** Codes of the findings about how pages render in the preview (listed in docs/docs-json.md). */
-export const RENDER_CODES = ["unknown-component", "markup-too-deep"] as const;
+export const RENDER_CODES = ["unknown-component", "markup-too-deep", "markup-too-costly"] as const;
 
 /** Where a name a page uses as a component comes from. */
 type Origin =
@@ -30,7 +31,8 @@ const EXPORT_RE = /^export\s+(?:default\s+)?(?:const|let|var|function\*?|class)\
  * name and file, at its first use. A scan of the text outside fenced code and code spans, not a
  * parse: `check` reads every page of a site of a thousand in milliseconds, where parsing MDX
  * takes seconds (docs/preview.md). `exists` says whether a site file exists at an absolute path.
- * First, markup nested deeper than the preview parses (`markup-too-deep`): the page shows as text.
+ * First, markup nested deeper than the preview parses (`markup-too-deep`) or costing its parser
+ * far more than the page's length (`markup-too-costly`): the page shows as text.
  */
 export function renderFindings(file: string, body: string, bodyLine: number, exists: (path: string) => boolean): Diagnostic[] {
   const deep = deepMarkup(body);
@@ -46,7 +48,12 @@ export function renderFindings(file: string, body: string, bodyLine: number, exi
             message: `the page's ${deep.what} nest more than ${LIMITS.preview.maxMarkupNesting} levels deep: the preview shows it as plain text`,
           },
         ];
-  return [...tooDeep, ...componentFindings(file, body, bodyLine, exists)];
+  const costly = deep === undefined ? costlyMarkup(body) : undefined;
+  const tooCostly: Diagnostic[] =
+    costly === undefined
+      ? []
+      : [{ severity: "warning", file, line: costly.line + bodyLine - 1, code: "markup-too-costly", message: `the page's ${costly.what}: the preview shows it as plain text` }];
+  return [...tooDeep, ...tooCostly, ...componentFindings(file, body, bodyLine, exists)];
 }
 
 /** `unknown-component` findings: see `renderFindings`. */

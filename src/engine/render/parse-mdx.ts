@@ -5,6 +5,7 @@ import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { VFileMessage } from "vfile-message";
 import { LIMITS } from "../../limits.js";
+import { costlyMarkup } from "../../config/markup-cost.js";
 import { deepMarkup } from "../../config/markup-depth.js";
 
 /** Why a page could not be read as MDX (it is then read as Markdown). */
@@ -13,7 +14,7 @@ export interface ParseProblem {
   /** 1-based, in the text parsed. */
   readonly line?: number;
   readonly column?: number;
-  /** The page was not parsed at all (its markup nests too deep): `tree` is its text as paragraphs. */
+  /** The page was not parsed at all (its markup nests too deep or would cost too much): `tree` is its text as paragraphs. */
   readonly asText?: true;
 }
 
@@ -39,6 +40,10 @@ export function parseMdx(source: string): ParsedMdx {
   const text = escapeHeadingIds(source);
   const deep = deepMarkup(text);
   if (deep !== undefined) return { tree: plainTextTree(text), text, problem: tooDeep(deep.what, deep.line) };
+  // Markup whose parse would cost far more than the page's length (issue 25): shown as text too,
+  // decided by the text (`costlyMarkup`), never by how long a parse has taken.
+  const costly = costlyMarkup(text);
+  if (costly !== undefined) return { tree: plainTextTree(text), text, problem: { message: `its ${costly.what}`, line: costly.line, asText: true } };
   try {
     return { tree: MDX.parse(text), text };
   } catch (error) {

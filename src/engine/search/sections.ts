@@ -1,5 +1,8 @@
 import { decodeHTML } from "entities";
+import { headingLine } from "./heading-line.js";
+import { linkTexts } from "./link-texts.js";
 import { OpenMarkup } from "./open-markup.js";
+import { BraceMatches, CodeSpans } from "./text-scan.js";
 
 /** A heading-level chunk of a page: the unit search indexes and returns. */
 export interface Section {
@@ -26,10 +29,6 @@ export interface SplitSection extends Section {
   readonly end: number;
 }
 
-const HEADING_RE = /^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
-/** Inside an MDX component (`<Tab>`, `<Step>`), headings are indented like the rest of its body:
- *  MDX has no indented code blocks, so `        ## Install` there is a heading. */
-const INDENTED_HEADING_RE = /^[ \t]+(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
 /** A line opening an MDX component or a `<div>` block (`<Tabs>`, `<Step title="x">`). */
 const JSX_OPEN_RE = /^[ \t]*<(?:[A-Z][\w.]*|div)(?=[\s>/]|$)/;
 /** A line closing one (`</Tabs>`). */
@@ -245,16 +244,18 @@ export function splitSections(body: string): SplitSection[] {
       return;
     }
     const c0 = line.charCodeAt(0);
-    let h = c0 === 35 /* # */ || c0 === 32 ? HEADING_RE.exec(line) : null;
-    if (h === null && jsxDepth > 0 && (c0 === 32 || c0 === 9)) h = INDENTED_HEADING_RE.exec(line);
+    let h = c0 === 35 /* # */ || c0 === 32 ? headingLine(line) : null;
+    // Inside an MDX component (`<Tab>`, `<Step>`), headings are indented like the rest of its
+    // body: MDX has no indented code blocks, so `        ## Install` there is a heading.
+    if (h === null && jsxDepth > 0 && (c0 === 32 || c0 === 9)) h = headingLine(line, true);
     if (h === null) {
       if (c0 === 60 /* < */ || c0 === 32 || c0 === 9) jsxDepth = jsxDepthAfter(jsxDepth, line);
       chunks.push(false, line, cards?.has(lineStart) === true);
       return;
     }
     flush(lineStart - 1);
-    const level = (h[1] as string).length;
-    heading = toPlainText(h[2] as string);
+    const level = h.hashes.length;
+    heading = toPlainText(h.text);
     while (stack.length > 0 && (stack.at(-1) as { level: number }).level >= level) stack.pop();
     parents = stack.map((s) => s.text);
     stack.push({ level, text: heading });
@@ -400,10 +401,34 @@ export function cleanLine(line: string): string | null {
     if (m !== null) s = line.slice(i + m[0].length);
   }
   if (s.includes("|")) {
-    if (/^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|?)+[ \t]*$/.test(s) && s.includes("-")) return null;
-    s = s.replace(/[ \t]*\|[ \t]*/g, " ");
+    if (TABLE_DELIMITER_RE.test(s)) return null;
+    s = withoutPipes(s);
   }
   return s;
+}
+
+/**
+ * A table's delimiter row (`| --- | :-: |`, `---|---`): cells of dashes with optional colons
+ * beside them. Written so that each character has one way to match: the form it replaces,
+ * `(?:[ \t]*:?-+:?[ \t]*\|?)+`, could split a run of dashes into cells in every way, and a line
+ * of 40 dashes and a letter never finished (issue 25).
+ */
+const TABLE_DELIMITER_RE = /^[ \t]*(?:\|[ \t]*)?:?-+(?:(?=[^-]):?[ \t]*(?:\|[ \t]*)?:?-+)*:?[ \t]*(?:\|[ \t]*)?$/;
+
+/** Table pipes with the spaces and tabs around them, each as one space (by hand: a regex tried
+ *  at every space of a long run re-reads the run). */
+function withoutPipes(s: string): string {
+  const cells = s.split("|");
+  const last = cells.length - 1;
+  return cells
+    .map((cell, i) => {
+      let from = 0;
+      let to = cell.length;
+      if (i > 0) while (from < to && (cell.charCodeAt(from) === 32 || cell.charCodeAt(from) === 9)) from++;
+      if (i < last) while (to > from && (cell.charCodeAt(to - 1) === 32 || cell.charCodeAt(to - 1) === 9)) to--;
+      return cell.slice(from, to);
+    })
+    .join(" ");
 }
 
 /** Inline markup: tags and expressions, links and images (keeping their text), emphasis and
@@ -415,8 +440,7 @@ export function inlineToPlainText(text: string): string {
   // A link's text may wrap onto following lines (prettier's proseWrap writes `[Login with\n
   // Github](/guides/github)`), never across a blank line: read per line, the URL's words became
   // text and the brackets showed in snippets.
-  if (s.includes("](")) s = s.replace(/!?\[([^\]\n]*(?:\n[^\]\n]+)*)\]\([^)\n]*\)/g, "$1");
-  if (s.includes("][")) s = s.replace(/\[([^\]\n]*)\]\[[^\]\n]*\]/g, "$1");
+  s = linkTexts(s);
   if (s.includes("`") || s.includes("**") || s.includes("__") || s.includes("~~")) s = s.replace(/`+|\*\*|__|~~/g, "");
   // Character references as a reader sees them (`&#x5F;meta` is `_meta`, `&nbsp;` a space):
   // after the tags are gone, so a decoded `&lt;Tag&gt;` stays text.
@@ -435,6 +459,8 @@ export function inlineToPlainText(text: string): string {
  * Visible attribute text is kept in place of the tag.
  */
 function stripTags(s: string): string {
+  const braces = new BraceMatches(s);
+  const spans = new CodeSpans(s);
   let out = "";
   let i = 0;
   const n = s.length;
@@ -448,9 +474,9 @@ function stripTags(s: string): string {
     const ch = s[next] as string;
     if (ch === "`") {
       // Inline code is literal in MDX: `{id}` and `Array<string>` are text, not JSX.
-      const run = /^`+/.exec(s.slice(next, next + 16))?.[0] ?? "`";
-      const close = s.indexOf(run, next + run.length);
-      const end = close === -1 || s.slice(next, close).includes("\n\n") ? next + run.length : close + run.length;
+      const length = spans.runLength(next);
+      const close = spans.closeAfter(next, length);
+      const end = close === -1 ? next + length : close;
       out += s.slice(next, end);
       i = end;
     } else if (s.startsWith("<!--", next)) {
@@ -459,13 +485,13 @@ function stripTags(s: string): string {
       i = end === -1 ? n : end + 3;
     } else if (ch === "{") {
       // A JSX expression or comment: `{/* ... */}`, `{props.x}`.
-      const end = matchBrace(s, next);
+      const end = braces.close(next);
       out += end === -1 ? "{" : " ";
       i = end === -1 ? next + 1 : end + 1;
     } else {
       const c = s.charCodeAt(next + 1);
       const isTag = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 47; /* letter or / */
-      const end = isTag ? tagEnd(s, next) : -1;
+      const end = isTag ? tagEnd(s, next, braces) : -1;
       if (end === -1) {
         out += "<";
         i = next + 1;
@@ -506,7 +532,7 @@ function matchBrace(s: string, start: number): number {
 }
 
 /** Index of the `>` ending the tag at `start` (quotes and braces skipped); -1 if unclosed. */
-function tagEnd(s: string, start: number): number {
+function tagEnd(s: string, start: number, braces: BraceMatches = new BraceMatches(s)): number {
   let quote = "";
   for (let j = start + 1; j < s.length; j++) {
     const ch = s[j] as string;
@@ -516,7 +542,7 @@ function tagEnd(s: string, start: number): number {
     }
     if (ch === '"' || ch === "'") quote = ch;
     else if (ch === "{") {
-      const end = matchBrace(s, j);
+      const end = braces.close(j);
       if (end === -1) return -1;
       j = end;
     } else if (ch === ">") return j;

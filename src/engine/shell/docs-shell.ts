@@ -1,6 +1,7 @@
 import { Bash, type CommandName, type CustomCommand, getCommandNames } from "just-bash";
 import { LIMITS } from "../../limits.js";
 import type { SiteView } from "../../vfs/view.js";
+import { braceRangePlugin, refusedRangeCommand } from "./brace-ranges.js";
 import { dirGlobPlugin } from "./dir-globs.js";
 import { interruptibleController } from "./interruptible-signal.js";
 import { PathSuggester } from "./did-you-mean.js";
@@ -42,7 +43,7 @@ export function createDocsBash(view: SiteView, commands: readonly CustomCommand[
     cwd: "/",
     env: { HOME: "/", PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8", TERM: "dumb" },
     commands: builtinCommandNames(),
-    customCommands: [...commands, refusedWriteCommand(view)],
+    customCommands: [...commands, refusedWriteCommand(view), refusedRangeCommand],
     // Keep just-bash's defence-in-depth on: our filesystem is our own implementation, so the
     // mode's restrictions on host globals cost us nothing.
     defenseInDepth: true,
@@ -56,6 +57,7 @@ export function createDocsBash(view: SiteView, commands: readonly CustomCommand[
       maxSourceBytes: limits.maxCommandLength,
     },
   });
+  bash.registerTransformPlugin(braceRangePlugin);
   bash.registerTransformPlugin(writeRedirectPlugin);
   bash.registerTransformPlugin(dirGlobPlugin);
   bash.registerTransformPlugin(mergeStderrPlugin(new Set(commands.map((c) => c.name))));
