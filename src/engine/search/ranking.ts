@@ -5,6 +5,7 @@ import { FIELDS_PER_UNIT, type InvertedIndex, type TermEntry } from "./inverted-
 import { ClassTop, LargestFirst, TopScores } from "./heaps.js";
 import { MAX_TF, weightedTf, weightedWideTf } from "./postings-codec.js";
 import type { IndexStatistics, UnitScales } from "./statistics.js";
+import { TermPeaks } from "./term-peaks.js";
 
 /**
  * Ranking parameters, in one place. Field weights say how much one occurrence counts in each
@@ -211,11 +212,12 @@ export function rankPages(
   const scales = stats.scales(P);
   // The most common terms (`skippable`) count only for pages the others made candidates, as long
   // as a page holding them alone could not reach the top; else they join the others one by one.
-  const common = P.boundPruning ? skippable(query, shape, P, limit) : [];
+  const peaks = P.boundPruning && Number.isFinite(limit) && n >= 2 ? termReach(index, scales, query, shape, P, scratch.peaks) : undefined;
+  const common = peaks !== undefined ? skippable(peaks, shape, P) : [];
   accumulatePages(index, scales, query, query.map((_, qi) => qi).filter((qi) => !common.includes(qi)), accepted, acc, true);
-  if (common.length > 0) {
+  if (common.length > 0 && peaks !== undefined) {
     const floor = floorOfTop(bounds(index, query, acc, shape, P, prior, false).lower, acc, limit, classes);
-    while (common.length > 0 && reach(common, query, shape, P) >= floor - TIE_MARGIN) {
+    while (common.length > 0 && reach(common, peaks, shape, P) >= floor - TIE_MARGIN) {
       accumulatePages(index, scales, query, [common.pop() as number], accepted, acc, true);
     }
     accumulatePages(index, scales, query, common, accepted, acc, false);
@@ -454,27 +456,60 @@ function pairsWithin(present: number, shape: QueryShape, P: RankingParams): numb
 }
 
 /**
- * The most a page can score (before `prior`, at most 1) whose only matches are the query terms
- * `terms`: their idf share of the BM25F and title parts, and all of the proximity share.
+ * Per query term, the most its matches can add to a page's score (before `prior`, proximity
+ * apart): its idf share of the BM25F parts with each saturation at its matches' largest postings
+ * (`TermPeaks`), and of the title part at its largest match weight if any page has it in its
+ * title. Every part of a page's score is a sum over query terms of a number at most these
+ * (the best section's too: a section holds at most the page's sums, under at most the page's
+ * largest scales), so a page holding only some terms scores at most their sum (`reach`).
  */
-function reach(terms: readonly number[], query: readonly QueryTerm[], shape: QueryShape, P: RankingParams): number {
-  const share = terms.reduce((s, qi) => s + (query[qi] as QueryTerm).idf, 0) / shape.idfSum;
-  return (shape.baseShare + shape.titleShare) * share + (shape.withPairs ? P.proximityShare : 0);
+function termReach(index: InvertedIndex, scales: UnitScales, query: readonly QueryTerm[], shape: QueryShape, P: RankingParams, peaks: TermPeaks): Float64Array {
+  const out = new Float64Array(query.length);
+  for (let qi = 0; qi < query.length; qi++) {
+    const q = query[qi] as QueryTerm;
+    let whole = 0;
+    let one = 0;
+    let titled = 0;
+    for (const { entry, weight } of q.matches) {
+      const p = peaks.of(index, scales, entry);
+      whole += weight * ((p[0] as number) + (p[1] as number));
+      one += weight * ((p[0] as number) + (p[2] as number));
+      if (p[3] === 1 && weight > titled) titled = weight;
+    }
+    const base = P.pageShare * saturate(whole, P.k1) + (1 - P.pageShare) * saturate(one, P.k1);
+    out[qi] = (q.idf * (shape.baseShare * base + shape.titleShare * titled)) / shape.idfSum;
+  }
+  return out;
+}
+
+/** Slack for the rounding of sums taken in another order than the scoring's (far below `TIE_MARGIN`). */
+const REACH_SLACK = 1e-9;
+
+/**
+ * The most a page can score (before `prior`, at most 1) whose only matches are the query terms
+ * `terms`: their `termReach`, and the proximity of the pairs among them.
+ */
+function reach(terms: readonly number[], peaks: Float64Array, shape: QueryShape, P: RankingParams): number {
+  let sum = REACH_SLACK;
+  let present = 0;
+  for (const qi of terms) {
+    sum += peaks[qi] as number;
+    if (qi < SECTION_BITS) present |= 1 << qi;
+  }
+  return sum + pairsWithin(present, shape, P);
 }
 
 /**
- * Query terms, most common first, whose postings may be read only for pages the other terms
- * made candidates: the longest run of the most common terms that could not lift a page that has
- * nothing else above half the scale (the measured floor of the top then decides). None without
- * a limit, or for a one-term query.
+ * Query terms, least reach first, whose postings may be read only for pages the other terms
+ * made candidates: the longest run of the terms of least reach (`termReach`) that could not lift
+ * a page that has nothing else above half the scale (the measured floor of the top then decides).
  */
-function skippable(query: readonly QueryTerm[], shape: QueryShape, P: RankingParams, limit: number): number[] {
-  if (!Number.isFinite(limit) || query.length < 2) return [];
-  const byRarity = query.map((_, qi) => qi).sort((a, b) => (query[b] as QueryTerm).idf - (query[a] as QueryTerm).idf || a - b);
+function skippable(peaks: Float64Array, shape: QueryShape, P: RankingParams): number[] {
+  const order = Array.from(peaks, (_, qi) => qi).sort((a, b) => (peaks[a] as number) - (peaks[b] as number) || a - b);
   const out: number[] = [];
-  for (let k = byRarity.length - 1; k > 0; k--) {
-    if (reach([...out, byRarity[k] as number], query, shape, P) >= 0.5) break;
-    out.push(byRarity[k] as number);
+  for (let k = 0; k < order.length - 1; k++) {
+    if (reach([...out, order[k] as number], peaks, shape, P) >= 0.5) break;
+    out.push(order[k] as number);
   }
   return out;
 }
@@ -877,6 +912,8 @@ export class RankScratch {
 
   /** Page slots best upper bound first, for `scoreBestFirst`. */
   readonly queue = new LargestFirst();
+  /** Query terms' peaks, for `termReach`. */
+  readonly peaks = new TermPeaks();
   private lower: Float64Array = new Float64Array(0);
   private upper: Float64Array = new Float64Array(0);
 
