@@ -3,7 +3,7 @@ import { PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import type { PageUnit } from "./index-units.js";
 import { FIELDS_PER_UNIT, type InvertedIndex, type TermEntry } from "./inverted-index.js";
 import { ClassTop, LargestFirst, TopScores } from "./heaps.js";
-import { MAX_TF, weightedTf, weightedWideTf } from "./postings-codec.js";
+import { MAX_TF, PER_WIDE, PER_WIDE2, WIDE, WIDE2, weightedTf } from "./postings-codec.js";
 import type { IndexStatistics, UnitScales } from "./statistics.js";
 import { TermPeaks } from "./term-peaks.js";
 
@@ -297,8 +297,16 @@ function accumulatePages(
         const ps = take ? acc.pageSlot(pid, accepted) : acc.heldSlot(pid);
         if (ps < 0) continue;
         const packed = sp.values[r] as number;
-        acc.page[ps * width + n + qi]! += weight * weightedWideTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
-        acc.page[ps * width + 2 * n + qi]! += weight * weightedWideTf(packed, sectionMax, pid * FIELDS_PER_UNIT);
+        // The summed frequencies decoded once for both scales (`weightedWideTf`'s arithmetic).
+        const c = Math.floor(packed * PER_WIDE2);
+        const rest = packed - c * WIDE2;
+        const b = Math.floor(rest * PER_WIDE);
+        const a = rest - b * WIDE;
+        const o = pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT;
+        const m = pid * FIELDS_PER_UNIT;
+        const row = acc.page;
+        row[ps * width + n + qi]! += weight * (a * (pageScale[o] as number) + b * (pageScale[o + 1] as number) + c * (pageScale[o + 2] as number));
+        row[ps * width + 2 * n + qi]! += weight * (a * (sectionMax[m] as number) + b * (sectionMax[m + 1] as number) + c * (sectionMax[m + 2] as number));
         acc.withSections[ps]! |= sectionBit;
         acc.present[ps]! |= termBit;
       }
@@ -328,13 +336,15 @@ function bounds(
   const { k1, pageShare } = P;
   const { baseShare, titleShare, idfSum } = shape;
   const slots = acc.pageCount;
-  // Hot at 10,000 pages (one pass per candidate page): saturation inlined, fields hoisted.
+  // Hot at 10,000 pages (one pass per candidate page): saturation inlined, fields hoisted, and
+  // only the terms the page holds visited (a term it lacks adds 0: the sums are the same).
+  const few = n <= SECTION_BITS;
   for (let ps = 0; ps < slots; ps++) {
     const v = ps * acc.width;
     let whole = 0;
     let fieldsOnly = 0;
     let sectionBound = 0;
-    for (let qi = 0; qi < n; qi++) {
+    for (let held = few ? (acc.present[ps] as number) : -1, qi = nextHeld(held, -1, n); qi < n; qi = nextHeld(held, qi, n)) {
       const w = idfs[qi] as number;
       const fields = pageAcc[v + qi] as number;
       const all = fields + (pageAcc[v + n + qi] as number);
@@ -548,6 +558,18 @@ function accumulateSectionsOf(index: InvertedIndex, ps: number, query: readonly 
 /** Matches whose reach of a page's sections is noted per page slot (`RankScratch.withSections`). */
 const SECTION_BITS = 31;
 
+/**
+ * The query term after `qi` (-1: the first) whose bit is set in `held` (a page's
+ * `RankScratch.present`), `n` when none: terms in increasing order, as a loop over all of them
+ * visits them. With `held` -1 (a query of more terms than bits), every term.
+ */
+function nextHeld(held: number, qi: number, n: number): number {
+  if (held === -1) return qi + 1;
+  // Bits above `qi` (`held` has none past bit 30).
+  const rest = held & (-1 << (qi + 1));
+  return rest === 0 ? n : 31 - Math.clz32(rest & -rest);
+}
+
 /** The first index in `from .. to` of a sorted range of `list` holding a value >= `value` (`to` if none). */
 function firstAtLeast(list: Int32Array, value: number, from: number, to: number): number {
   let lo = from;
@@ -675,7 +697,9 @@ function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankS
   const v = ps * acc.width;
   let whole = 0;
   let fieldsOnly = 0;
-  for (let qi = 0; qi < n; qi++) {
+  // Only the terms the page holds (`nextHeld`): the others add 0.
+  const held = n <= SECTION_BITS ? (acc.present[ps] as number) : -1;
+  for (let qi = nextHeld(held, -1, n); qi < n; qi = nextHeld(held, qi, n)) {
     const w = (query[qi] as QueryTerm).idf;
     whole += w * saturate((pageAcc[v + qi] as number) + (pageAcc[v + n + qi] as number), P.k1);
     fieldsOnly += w * saturate(pageAcc[v + qi] as number, P.k1);
@@ -684,7 +708,7 @@ function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankS
   let bestSection: number | undefined;
   for (let ss = acc.firstSection[ps] as number; ss >= 0; ss = acc.nextSection[ss] as number) {
     let s = 0;
-    for (let qi = 0; qi < n; qi++) s += (query[qi] as QueryTerm).idf * saturate((pageAcc[v + qi] as number) + (secAcc[ss * n + qi] as number), P.k1);
+    for (let qi = nextHeld(held, -1, n); qi < n; qi = nextHeld(held, qi, n)) s += (query[qi] as QueryTerm).idf * saturate((pageAcc[v + qi] as number) + (secAcc[ss * n + qi] as number), P.k1);
     const sid = acc.sections[ss] as number;
     // Ties go to the earlier section (lower id), so the choice does not depend on posting order.
     if (s > best || (s === best && bestSection !== undefined && sid < bestSection)) {
