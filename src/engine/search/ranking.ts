@@ -212,15 +212,16 @@ export function rankPages(
   const scales = stats.scales(P);
   // The most common terms (`skippable`) count only for pages the others made candidates, as long
   // as a page holding them alone could not reach the top; else they join the others one by one.
-  const peaks = P.boundPruning && Number.isFinite(limit) && n >= 2 ? termReach(index, scales, query, shape, P, scratch.peaks) : undefined;
+  const pruning = P.boundPruning && Number.isFinite(limit) ? scratch.peaks : undefined;
+  const peaks = pruning !== undefined && n >= 2 ? termReach(index, scales, query, shape, P, pruning) : undefined;
   const common = peaks !== undefined ? skippable(peaks, shape, P) : [];
-  accumulatePages(index, scales, query, query.map((_, qi) => qi).filter((qi) => !common.includes(qi)), accepted, acc, true);
+  accumulatePages(index, scales, query, query.map((_, qi) => qi).filter((qi) => !common.includes(qi)), accepted, acc, true, pruning);
   if (common.length > 0 && peaks !== undefined) {
     const floor = floorOfTop(bounds(index, query, acc, shape, P, prior, false).lower, acc, limit, classes);
     while (common.length > 0 && reach(common, peaks, shape, P) >= floor - TIE_MARGIN) {
-      accumulatePages(index, scales, query, [common.pop() as number], accepted, acc, true);
+      accumulatePages(index, scales, query, [common.pop() as number], accepted, acc, true, pruning);
     }
-    accumulatePages(index, scales, query, common, accepted, acc, false);
+    accumulatePages(index, scales, query, common, accepted, acc, false, pruning);
   }
   const { candidates, out: scored } = scoreBestFirst(index, scales, query, acc, shape, P, prior, limit, classes);
   let out = scored;
@@ -247,7 +248,10 @@ function saturate(x: number, k1: number): number {
 /**
  * Phase 1: for every page posting of every matched term, add the field-weighted frequencies of
  * the page's own fields, of its sections summed (as one document), and a bound of any one of
- * its sections' (the sums under the page's largest section scales) to the page's accumulators.
+ * its sections' to the page's accumulators: with `peaks` (pruning), the term's largest in one of
+ * its sections (`TermPeaks.sections`); else the sums under the page's largest section scales.
+ * The first were several times tighter on pages of many sections: at 10,000 pages a search read
+ * the sections of ~370 pages to finish ~37.
  * With `take`, a page not seen yet takes a slot (pages not `accepted` take none); without,
  * only pages that hold one already count.
  */
@@ -259,6 +263,7 @@ function accumulatePages(
   accepted: Uint8Array,
   acc: RankScratch,
   take: boolean,
+  peaks: TermPeaks | undefined,
 ): void {
   const n = query.length;
   const width = acc.width;
@@ -291,6 +296,10 @@ function accumulatePages(
         }
       }
       const sp = sumPool;
+      // With pruning, the bound of one section is the term's largest frequency in one of the
+      // page's sections (`TermPeaks.sections`), not all of its sections' at their largest scales.
+      const oneSection = peaks?.sections(index, scales, entry);
+      const sStart = sp.start[entry.id] as number;
       const sEnd = (sp.start[entry.id] as number) + (sp.length[entry.id] as number);
       for (let r = sp.start[entry.id] as number; r < sEnd; r++) {
         const pid = sp.ids[r] as number;
@@ -306,7 +315,7 @@ function accumulatePages(
         const m = pid * FIELDS_PER_UNIT;
         const row = acc.page;
         row[ps * width + n + qi]! += weight * (a * (pageScale[o] as number) + b * (pageScale[o + 1] as number) + c * (pageScale[o + 2] as number));
-        row[ps * width + 2 * n + qi]! += weight * (a * (sectionMax[m] as number) + b * (sectionMax[m + 1] as number) + c * (sectionMax[m + 2] as number));
+        row[ps * width + 2 * n + qi]! += weight * (oneSection !== undefined ? (oneSection[r - sStart] as number) : a * (sectionMax[m] as number) + b * (sectionMax[m + 1] as number) + c * (sectionMax[m + 2] as number));
         acc.withSections[ps]! |= sectionBit;
         acc.present[ps]! |= termBit;
       }

@@ -16,13 +16,83 @@ import type { UnitScales } from "./statistics.js";
  */
 export class TermPeaks {
   private readonly tables = new WeakMap<UnitScales, PeakTable>();
+  private readonly sectionTables = new WeakMap<UnitScales, SectionPeaks>();
 
-  /** The peaks of `entry` under `scales`: `[fields, sums, one, titled (0 or 1)]` at `out[4 * k ..]`. */
+  /** The peaks of `entry` under `scales`: `[fields, sums, one, titled (0 or 1)]`. */
   of(index: InvertedIndex, scales: UnitScales, entry: TermEntry): Float64Array {
     let table = this.tables.get(scales);
     if (table === undefined) this.tables.set(scales, (table = new PeakTable()));
     return table.of(index, scales, entry);
   }
+
+  /** Per summed posting of `entry` (`pageSections`, in its list's order), the term's largest
+   *  weighted frequency in one of that page's sections, under `scales`. */
+  sections(index: InvertedIndex, scales: UnitScales, entry: TermEntry): Float64Array {
+    let table = this.sectionTables.get(scales);
+    if (table === undefined) this.sectionTables.set(scales, (table = new SectionPeaks()));
+    return table.of(index, scales, entry);
+  }
+}
+
+/**
+ * One scales' section peaks by term id, made the first time a search uses the term (a binary
+ * search per summed posting in the term's section list, as `accumulateSectionsOf` reads one
+ * page's), then kept. What they hold is capped (`SECTION_PEAKS_HELD` numbers, 8 bytes each): past
+ * it, all are forgotten and made again as asked.
+ */
+class SectionPeaks {
+  private readonly byTerm = new Map<number, Float64Array>();
+  private held = 0;
+
+  of(index: InvertedIndex, scales: UnitScales, entry: TermEntry): Float64Array {
+    const known = this.byTerm.get(entry.id);
+    if (known !== undefined) return known;
+    const peaks = sectionPeaks(index, scales, entry.id);
+    if (this.held + peaks.length > SECTION_PEAKS_HELD) {
+      this.byTerm.clear();
+      this.held = 0;
+    }
+    this.byTerm.set(entry.id, peaks);
+    this.held += peaks.length;
+    return peaks;
+  }
+}
+
+/** Section peaks kept per scales: 4 M numbers (32 MB), the summed postings of the words of
+ *  thousands of questions on a 50,000-page site. */
+const SECTION_PEAKS_HELD = 4_000_000;
+
+/** Per summed posting of term `id`, its largest weighted frequency in one of the page's sections
+ *  (the page's sections have consecutive ids, `InvertedIndex.textKey` to `lastSection`). */
+function sectionPeaks(index: InvertedIndex, scales: UnitScales, id: number): Float64Array {
+  const sums = index.postings("pageSections");
+  const from = sums.start[id] ?? 0;
+  const out = new Float64Array(sums.length[id] ?? 0);
+  const pool = index.postings("sections");
+  const { ids, values } = pool;
+  const start = pool.start[id] ?? 0;
+  const end = start + (pool.length[id] ?? 0);
+  const scale = scales.section;
+  for (let r = 0; r < out.length; r++) {
+    const pid = sums.ids[from + r] as number;
+    const first = index.textKey(pid);
+    if (first < 0) continue;
+    const last = index.lastSection(pid);
+    let lo = start;
+    let hi = end;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((ids[mid] as number) < first) lo = mid + 1;
+      else hi = mid;
+    }
+    let peak = 0;
+    for (let j = lo; j < end && (ids[j] as number) <= last; j++) {
+      const x = weightedTf(values[j] as number, scale, (ids[j] as number) * FIELDS_PER_UNIT);
+      if (x > peak) peak = x;
+    }
+    out[r] = peak;
+  }
+  return out;
 }
 
 /** One scales' peaks by term id: four numbers each, and whether they are known. */
