@@ -39,7 +39,8 @@ export function weightedTf(packed: number, scale: Float64Array, offset: number):
  * A page's frequencies summed over its sections can pass `MAX_TF`: three fields of 17 bits each
  * in one double (exact up to 2^53), read through `weightedWideTf` (and `wideFieldTf`).
  */
-const WIDE = 2 ** 17;
+export const WIDE = 2 ** 17;
+export const WIDE2 = WIDE * WIDE;
 const WIDE_MAX = WIDE - 1;
 
 /** Pack three summed field frequencies (capped at 2^17 - 1, far past BM25's saturation). */
@@ -54,13 +55,13 @@ export function wideFieldTf(packed: number, field: number): number {
 
 /** 1 / WIDE and 1 / WIDE^2: multiplying by a power of two is exact, as dividing is, and several
  *  times faster (this runs twice per summed posting per query). */
-const PER_WIDE = 2 ** -17;
-const PER_WIDE2 = 2 ** -34;
+export const PER_WIDE = 2 ** -17;
+export const PER_WIDE2 = 2 ** -34;
 
 /** `weightedTf` of a wide packed value. */
 export function weightedWideTf(packed: number, scale: Float64Array, offset: number): number {
   const c = Math.floor(packed * PER_WIDE2);
-  const rest = packed - c * WIDE * WIDE;
+  const rest = packed - c * WIDE2;
   const b = Math.floor(rest * PER_WIDE);
   const a = rest - b * WIDE;
   return a * (scale[offset] as number) + b * (scale[offset + 1] as number) + c * (scale[offset + 2] as number);

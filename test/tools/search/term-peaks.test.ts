@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { FIELDS_PER_UNIT, InvertedIndex, type TermEntry } from "../../../src/engine/search/inverted-index.js";
+import { weightedTf, weightedWideTf } from "../../../src/engine/search/postings-codec.js";
+import { RANKING } from "../../../src/engine/search/ranking.js";
+import { BaseStatistics } from "../../../src/engine/search/statistics.js";
+import { TermPeaks } from "../../../src/engine/search/term-peaks.js";
+import { Vocabulary } from "../../../src/engine/search/vocabulary.js";
+
+/**
+ * The bound of one section that ranking's pruning reads per summed posting (issue 23): a term's
+ * largest frequency in one of the page's sections, not its sections' sum at the page's largest
+ * section scale, which counted "falcon" three times in a page whose sections hold it once each.
+ */
+describe("TermPeaks.sections", () => {
+  it("is, per summed posting, the term's largest weighted frequency in one of that page's sections, copies included", () => {
+    const vocabulary = new Vocabulary();
+    const index = new InvertedIndex(vocabulary);
+    const ids = (words: string): Int32Array => Int32Array.from(words.split(" "), (w) => vocabulary.id(w));
+    const text = [ids("falcon ledge"), ids("falcon heron heron"), ids("falcon falcon sparrow wren")];
+    const a = index.addPage(ids("alpha"), text);
+    const b = index.addPage(ids("beta"), text);
+    const c = index.addPage(ids("gamma"), [ids("falcon")]);
+    index.addPage(ids("delta"), [ids("heron")]);
+    index.prepare();
+    const scales = new BaseStatistics(index).scales(RANKING);
+    const falcon = index.entry("falcon") as TermEntry;
+    const sums = index.postings("pageSections").list(falcon.id);
+    expect(sums.ids).toEqual([a.page, b.page, c.page]);
+    // Each section's weighted frequency, read from the section postings.
+    const sections = index.postings("sections").list(falcon.id);
+    const inSection = new Map(sections.ids.map((sid, k) => [sid, weightedTf(sections.tf[k] as number, scales.section, sid * FIELDS_PER_UNIT)]));
+    const best = (sids: readonly number[]): number => Math.max(...sids.map((sid) => inSection.get(sid) ?? 0));
+    const peaks = new TermPeaks().sections(index, scales, falcon);
+    expect([...peaks]).toEqual([best(a.sections), best(b.sections), best(c.sections)]);
+    // Tighter than the bound it replaces on the page of three sections, equal on the page of one.
+    const before = sums.ids.map((pid, k) => weightedWideTf(sums.tf[k] as number, scales.sectionMax, pid * FIELDS_PER_UNIT));
+    expect((peaks[0] as number) < (before[0] as number)).toBe(true);
+    expect(peaks[2]).toBe(before[2]);
+  });
+});
