@@ -71,10 +71,11 @@ export function createDocsBash(view: SiteView, commands: readonly CustomCommand[
  * a lazily loaded command (`awk`, `jq`, `sort`...) runs, and its defence-in-depth refuses that
  * import inside a command line (`security violation: Module._load is blocked`). So it is
  * imported once beforehand, by an interpreter without the defence that runs `seq 0` over an
- * empty filesystem: nothing of a caller's runs there.
+ * empty filesystem: nothing of a caller's runs there. A shell worker does it before it says it is
+ * ready, so that no command's time (or a cancellation's grace) pays for it.
  */
 let coverageModule: Promise<unknown> | undefined;
-function loadCoverageModule(): Promise<unknown> {
+export function loadCoverageModule(): Promise<unknown> {
   coverageModule ??= new Bash({ fs: new InMemoryFs(), defenseInDepth: false, coverage: { hit: () => {} } }).exec("seq 0");
   return coverageModule;
 }

@@ -4,7 +4,7 @@ import { ALL_ACCESS } from "../../vfs/access.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { SiteView } from "../../vfs/view.js";
 import { SHELL_COMMANDS } from "./commands/index.js";
-import { DocsShell } from "./docs-shell.js";
+import { DocsShell, loadCoverageModule } from "./docs-shell.js";
 import { interruptibleController } from "./interruptible-signal.js";
 import type { ShellResult } from "./shell.js";
 import { decodeSnapshot } from "./shared-snapshot.js";
@@ -147,4 +147,6 @@ port.on("message", (message: ToWorker) => {
   }
 });
 
+// Loading is not a command's time: the module the work budget needs loads before any call.
+await loadCoverageModule();
 post({ t: "ready" });

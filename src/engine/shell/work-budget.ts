@@ -36,6 +36,8 @@ export class WorkStopped extends Error {
  */
 export class WorkBudget implements CoverageWriter {
   private steps = 0;
+  /** Set once a check threw: the call is over, and no command may take another step. */
+  private stopped = false;
   private nextCheck: number;
   /** The command (`awk`, `jq`, `sed`, `sort`...) whose step passed the budget, once one did. */
   exceededBy: string | undefined;
@@ -51,6 +53,7 @@ export class WorkBudget implements CoverageWriter {
 
   /** One step of work: `feature` is just-bash's name for it (`awk:stmt:for`, `jq:node:Pipe`). */
   hit(feature: string): void {
+    if (this.stopped) throw new WorkStopped("stop");
     const steps = (this.steps += feature.startsWith("awk:") ? AWK_STEP : 1);
     if (steps > this.maxSteps) {
       if (this.exceededBy === undefined) {
@@ -61,7 +64,14 @@ export class WorkBudget implements CoverageWriter {
     }
     if (steps >= this.nextCheck) {
       this.nextCheck = steps + this.checkEvery;
-      this.check();
+      try {
+        this.check();
+      } catch (error) {
+        // Every later step throws too: jq's `limit`, `first` and `try` catch what is not one of
+        // just-bash's own limit errors and go on, so one throw might not end the command.
+        this.stopped = true;
+        throw error;
+      }
     }
   }
 
