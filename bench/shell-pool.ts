@@ -7,11 +7,11 @@ import { ShellHost } from "../src/engine/shell/shell-host.js";
 import { localContext } from "../src/vfs/request-context.js";
 import { type BenchRow, percentile, timeMany } from "./bench.js";
 
-/** Stuck in synchronous code until its worker is stopped (with `maxLoopIterations: 1e12`). */
+/** Stuck in synchronous code until its worker is stopped (with `maxLoopIterations: 1e12, maxSteps: 1e15`). */
 const RUNAWAY = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
 
 /** The default limits, with loops bounded only by time: a runaway runs until it is stopped. */
-const RUNAWAY_LIMITS = { ...LIMITS.shell, maxLoopIterations: 1e12 };
+const RUNAWAY_LIMITS = { ...LIMITS.shell, maxLoopIterations: 1e12, maxSteps: 1e15 };
 
 /** What the victim saw, and when the runaways were stopped (ms after they were sent; empty when not waited for). */
 interface Scenario {

@@ -20,6 +20,18 @@ export const LIMITS = {
      *  and says nothing (`echo {1..100000000}` printed the first 10,000 with exit 0), so a
      *  longer range is refused before anything runs, with this figure named (issue 25). */
     maxBraceRangeWords: 10_000,
+    /** Steps of work per call, counted by the commands as they work (`work-budget.ts`): each jq
+     *  node and each comparison `sort` makes is one, each awk expression or statement twenty
+     *  (awk is that much slower per step). A count, not a time: a call over it stops with the
+     *  same answer on any machine. Set far above what the time limit lets a command do (awk 10
+     *  million steps, jq 200 million nodes; at load 11 one million took awk 5.4 s and jq 0.63 s of
+     *  CPU), so with the default limits the time limit decides, as before; it bounds the work
+     *  when the time limit cannot (a call whose time was raised). */
+    maxSteps: 200_000_000,
+    /** Every this many steps a command in a loop also checks the caller's cancellation and the
+     *  time limit: just-bash's awk and our sort never let the thread's event loop run, so a timer
+     *  cannot stop them in the process's own thread. 1,024 steps are well under a millisecond. */
+    stepsBetweenChecks: 1_024,
     /** Internal buffer for one command's output before the tool-level cap truncates it. Bounds
      *  memory for `cat` of everything piped into `wc`. */
     maxInternalOutputBytes: 16 * 1024 * 1024,

@@ -60,6 +60,17 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
   if (tree === undefined) return undefined;
   const alternation = names.map((n) => n.replace(/\$/g, "\\$")).join("|");
   const mention = new RegExp(`(?<![\\p{ID_Continue}$])(?:${alternation})(?![\\p{ID_Continue}$])`, "u");
+  /**
+   * Whether an expression uses one of the names: it names one as an identifier anywhere in its
+   * program (a reference, a binding, a property, a JSX name). Only strings, template text and
+   * comments that spell a name do not count, so an expression that mentions one only there stays
+   * (finding 38: `{/* Secret *\/}`, `{"Secret"}` went whole). Without the parser's program, any
+   * mention counts.
+   */
+  const mentions = (expression: string, estree: unknown): boolean => {
+    if (!mention.test(expression)) return false;
+    return estree === undefined || estree === null ? true : namesIdentifier(estree, names);
+  };
   const named = (name: string | null | undefined): boolean => name !== null && name !== undefined && names.includes(name.split(".")[0] as string);
   const cores: Range[] = [];
   const direct: Range[] = [];
@@ -75,7 +86,7 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
         return children(node);
       case "mdxFlowExpression":
       case "mdxTextExpression":
-        return mention.test(node.value);
+        return mentions(node.value, node.data?.estree);
       case "table":
         table(node);
         return false;
@@ -111,8 +122,10 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
 
   const attributesOf = (node: MdxJsxFlowElement | MdxJsxTextElement): void => {
     for (const a of node.attributes) {
-      const expression = a.type === "mdxJsxExpressionAttribute" ? a.value : typeof a.value === "object" && a.value !== null ? a.value.value : undefined;
-      if (expression === undefined || !mention.test(expression)) continue;
+      const isSpread = a.type === "mdxJsxExpressionAttribute";
+      const value = isSpread ? undefined : typeof a.value === "object" && a.value !== null ? a.value : undefined;
+      const expression = isSpread ? a.value : value?.value;
+      if (expression === undefined || !mentions(expression, isSpread ? a.data?.estree : value?.data?.estree)) continue;
       const { start, end } = rangeOf(a as { position?: { start: { offset?: number }; end: { offset?: number } } });
       direct.push(attributeCut(text, start, end));
     }
@@ -159,6 +172,29 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
 }
 
 /** Where a node stands in the page's text. */
+/**
+ * Whether `program` (an expression's ESTree, as the MDX parser gives it) has an identifier
+ * spelled as one of `names`. Why this keeps every use: JavaScript reaches a binding of the page's
+ * module (an import) only by writing its name as an identifier token; strings, template text
+ * and comments are never read as names. And the expressions kept cannot reach the restricted
+ * file in any other way either (`eval` of a built string included): in the reader's page its
+ * import is gone, so the name is bound to nothing. What a kept expression shows is its own
+ * text, written in the page like the prose around it.
+ */
+function namesIdentifier(program: unknown, names: readonly string[]): boolean {
+  const stack: unknown[] = [program];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null || seen.has(node)) continue;
+    seen.add(node);
+    const { type, name } = node as { type?: unknown; name?: unknown };
+    if ((type === "Identifier" || type === "JSXIdentifier" || type === "PrivateIdentifier") && typeof name === "string" && names.includes(name)) return true;
+    for (const value of Object.values(node)) if (typeof value === "object" && value !== null) stack.push(value);
+  }
+  return false;
+}
+
 function rangeOf(node: { position?: { start: { offset?: number }; end: { offset?: number } } | undefined }): Range {
   return { start: node.position?.start.offset ?? 0, end: node.position?.end.offset ?? 0 };
 }

@@ -81,6 +81,45 @@ describe("time", () => {
   });
 });
 
+describe("work (issue 25): every command's loops are counted and checked, in this thread too", () => {
+  /** An hour: only the work budget can end these calls. */
+  const budgeted = (maxSteps: number) => shellWith({ maxSteps, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12 });
+  const overBudget = (command: string, maxSteps: number) => ({
+    stdout: "",
+    stderr: `bash: ${command}: work limit reached (${maxSteps} steps per call; a limit of the docs shell: do less in one call)\n`,
+    exitCode: 126,
+    truncated: false,
+  });
+
+  it("stops a runaway awk, jq or sort at the call's work budget, with the same answer on any machine", async () => {
+    // Before, a nested awk loop ran until it was done (101 s for 3 million steps), each loop
+    // within its own iteration limit; the awk here has 10^24 steps to do.
+    const awk = "awk 'BEGIN { print 1; for (i = 0; i < 1e12; i++) for (j = 0; j < 1e12; j++) s += j; print s }'";
+    expect(await budgeted(20_000).run(awk)).toEqual(overBudget("awk", 20_000));
+    expect(await budgeted(20_000).run(`${awk} | head -1; echo after`)).toEqual(overBudget("awk", 20_000));
+    expect(await budgeted(20_000).run("jq -n '[limit(100000000; repeat(1))] | length'")).toEqual(overBudget("jq", 20_000));
+    // Any sort of 5,000 lines compares at least 4,999 times.
+    expect(await budgeted(4_000).run("seq 1 5000 | sort | tail -1")).toEqual(overBudget("sort", 4_000));
+  });
+
+  it("lets the same commands finish within the budget", async () => {
+    const shell = budgeted(200_000);
+    expect(await shell.run("awk 'BEGIN { for (i = 0; i < 100; i++) for (j = 0; j < 10; j++) s += j; print s }'")).toEqual({ stdout: "4500\n", stderr: "", exitCode: 0, truncated: false });
+    expect(await shell.run("seq 1 5000 | sort -rn | head -2")).toEqual({ stdout: "5000\n4999\n", stderr: "", exitCode: 0, truncated: false });
+    expect(await shell.run("jq -n '[range(1000)] | length'")).toEqual({ stdout: "1000\n", stderr: "", exitCode: 0, truncated: false });
+  });
+
+  it("stops an awk loop at the time limit in this thread (svc-mcp fs, --no-shell-worker): the loop checks the clock as it counts", async () => {
+    // just-bash's awk never lets this thread's event loop run, so the call's timer could not
+    // fire: before, a loop ran to its end and only then said 124 (2 million iterations: 207 s at
+    // load 11); this one (10^24 steps, no work budget) never ended. The test's own timeout only
+    // detects that hang: the answer is the same however fast the machine.
+    const fast = shellWith({ maxExecutionMs: 200, maxSteps: 1e15, maxLoopIterations: 1e12 });
+    const r = await fast.run("awk 'BEGIN { for (i = 0; i < 1e12; i++) for (j = 0; j < 1e12; j++) s += j; print s }'");
+    expect(r).toEqual({ stdout: "", stderr: "bash: execution exceeded execution deadline (200ms)\n", exitCode: 124, truncated: false });
+  }, 120_000);
+});
+
 describe("regexes that backtrack", () => {
   it("answers a catastrophic pattern on the linear-time engine, as the real tools do, whatever the machine's load", async () => {
     const input = `printf '${"a".repeat(40)}!\\n'`;

@@ -65,6 +65,19 @@ const CASES: readonly { readonly name: string; readonly page: string; readonly w
     without: `${HEAD}export const year = 2026\n\nIntro {year}.\n`,
   },
   {
+    // Finding 38: an expression spelling the name only in a string, a comment or template text
+    // uses nothing of the import, and an author writing the page without it keeps it.
+    name: "a name only in strings, template text and comments",
+    page: `${HEAD}${IMPORT}Intro {"Secret"} and {/* Secret keeps */} end.\n\n{\`the \${"Secret"} word\`}\n\n<Card title={"Secret"}>\n  Open it.\n</Card>\n`,
+    without: `${HEAD}Intro {"Secret"} and {/* Secret keeps */} end.\n\n{\`the \${"Secret"} word\`}\n\n<Card title={"Secret"}>\n  Open it.\n</Card>\n`,
+  },
+  {
+    // Any identifier spelled as the name goes, a property's too (no reading of what it refers to).
+    name: "a name as an identifier beside a string",
+    page: `${HEAD}${IMPORT}Intro {"Secret: " + Secret} and {({ Secret: 1 }).Secret} end.\n\n<Card title={\`\${Secret}\`}>\n  Open it.\n</Card>\n`,
+    without: `${HEAD}Intro and end.\n\n<Card>\n  Open it.\n</Card>\n`,
+  },
+  {
     name: "a namespace import",
     page: `${HEAD}import * as Parts from "/snippets/secret.mdx"\n\nIntro <Parts.Key /> and {Parts.value}.\n\n<Note>\n  {Parts.value}\n</Note>\n`,
     without: `${HEAD}Intro and.\n`,

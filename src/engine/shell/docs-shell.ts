@@ -1,4 +1,4 @@
-import { Bash, type CommandName, type CustomCommand, getCommandNames } from "just-bash";
+import { Bash, type CommandName, type CustomCommand, InMemoryFs, getCommandNames } from "just-bash";
 import { LIMITS } from "../../limits.js";
 import type { SiteView } from "../../vfs/view.js";
 import { braceRangePlugin, refusedRangeCommand } from "./brace-ranges.js";
@@ -8,6 +8,7 @@ import { PathSuggester } from "./did-you-mean.js";
 import { mergeStderrPlugin } from "./merge-stderr.js";
 import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./shell.js";
 import { refusedWriteCommand, writeRedirectPlugin } from "./write-redirects.js";
+import { WorkBudget, WorkStopped, workLimitMessage } from "./work-budget.js";
 
 /**
  * just-bash built-ins we leave out: they write, reach the network, run code, or wait. Writes
@@ -37,7 +38,7 @@ export function builtinCommandNames(): CommandName[] {
  * The interpreter of one call: just-bash over the reader's view with our commands, the
  * refused writes and our command-line transforms, within `limits`.
  */
-export function createDocsBash(view: SiteView, commands: readonly CustomCommand[], limits: ShellLimits): Bash {
+export function createDocsBash(view: SiteView, commands: readonly CustomCommand[], limits: ShellLimits, budget?: WorkBudget): Bash {
   const bash = new Bash({
     fs: view,
     cwd: "/",
@@ -47,6 +48,9 @@ export function createDocsBash(view: SiteView, commands: readonly CustomCommand[
     // Keep just-bash's defence-in-depth on: our filesystem is our own implementation, so the
     // mode's restrictions on host globals cost us nothing.
     defenseInDepth: true,
+    // just-bash reports each step of awk, jq and sed (and our commands theirs) to this writer:
+    // the call's work budget, and where a loop checks the clock and the caller.
+    ...(budget === undefined ? {} : { coverage: budget }),
     executionLimits: {
       maxCommandCount: limits.maxCommandCount,
       maxLoopIterations: limits.maxLoopIterations,
@@ -65,6 +69,20 @@ export function createDocsBash(view: SiteView, commands: readonly CustomCommand[
 }
 
 /**
+ * Given a coverage writer (our work budget), just-bash imports a module of its own the first time
+ * a lazily loaded command (`awk`, `jq`, `sort`...) runs, and its defence-in-depth refuses that
+ * import inside a command line (`security violation: Module._load is blocked`). So it is
+ * imported once beforehand, by an interpreter without the defence that runs `seq 0` over an
+ * empty filesystem: nothing of a caller's runs there. A shell worker does it before it says it is
+ * ready, so that no command's time (or a cancellation's grace) pays for it.
+ */
+let coverageModule: Promise<unknown> | undefined;
+export function loadCoverageModule(): Promise<unknown> {
+  coverageModule ??= new Bash({ fs: new InMemoryFs(), defenseInDepth: false, coverage: { hit: () => {} } }).exec("seq 0");
+  return coverageModule;
+}
+
+/**
  * A read-only shell over one reader's view. Every call runs in a fresh interpreter: just-bash
  * keeps state between `exec` calls on one `Bash` (shell options from `shopt`, the `hash`
  * table, `readonly` and exported names, and whatever a later version adds), and one reader's
@@ -79,6 +97,12 @@ export class DocsShell implements Shell {
     readonly view: SiteView,
     private readonly commands: readonly CustomCommand[],
     private readonly limits: ShellLimits = LIMITS.shell,
+    /**
+     * Whether commands in loops also check the time limit as they count their steps. In the
+     * process's own thread nothing else can stop them; a shell worker leaves the time to its host,
+     * which ends the worker 500 ms past the limit (`ShellHost`), so it passes false.
+     */
+    private readonly clockInLoops = true,
   ) {
     this.suggester = new PathSuggester(view);
   }
@@ -99,14 +123,37 @@ export class DocsShell implements Shell {
     // The caller's cancellation stops the command like the time limit: where it awaits (the
     // event), and wherever the interpreter checks `aborted` (read through, so that a signal
     // aborted without an event, as the shell worker's is, stops synchronous code too).
+    await loadCoverageModule();
     const controller = interruptibleController(() => cancel?.aborted === true);
     const timer = setTimeout(() => controller.abort(), limits.maxExecutionMs);
     const onCancel = (): void => controller.abort();
     cancel?.addEventListener("abort", onCancel, { once: true });
     const signal = controller.signal;
+    const deadline = Date.now() + limits.maxExecutionMs;
+    // Set when a command's loop found the time up (just-bash's own checks say so themselves).
+    let timedOut = false;
+    const budget = new WorkBudget(
+      limits.maxSteps,
+      limits.stepsBetweenChecks,
+      () => {
+        if (this.clockInLoops && !signal.aborted && Date.now() >= deadline) {
+          timedOut = true;
+          controller.abort();
+        }
+        if (signal.aborted) throw new WorkStopped("stop");
+      },
+      () => controller.abort(),
+    );
     try {
-      const r = await createDocsBash(this.view, this.commands, limits).exec(command, { cwd: "/", signal });
+      const r = await createDocsBash(this.view, this.commands, limits, budget).exec(command, { cwd: "/", signal });
       if (cancel?.aborted === true) return finish(r.stdout, `${r.stderr}bash: cancelled by the client\n`, 130, limits);
+      if (budget.exceededBy !== undefined) {
+        return finish(r.stdout, `${withoutAbortLine(r.stderr)}${workLimitMessage(budget.exceededBy, limits.maxSteps)}`, 126, limits);
+      }
+      if (timedOut) {
+        const message = `bash: execution exceeded execution deadline (${limits.maxExecutionMs}ms)\n`;
+        return finish(r.stdout, `${withoutAbortLine(r.stderr)}${message}`, 124, limits);
+      }
       if (controller.signal.aborted && r.exitCode !== 124) {
         return finish(r.stdout, `${r.stderr}${timeLimitMessage(limits.maxExecutionMs)}`, 124, limits);
       }
@@ -119,6 +166,11 @@ export class DocsShell implements Shell {
       cancel?.removeEventListener("abort", onCancel);
     }
   }
+}
+
+/** The line stops where the budget ran out or the time was up: the interpreter then says `execution aborted`, which is no reason. */
+function withoutAbortLine(stderr: string): string {
+  return stderr.replace(/^bash: execution aborted\n/m, "");
 }
 
 function describeThrown(error: unknown): string {

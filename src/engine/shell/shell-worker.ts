@@ -4,7 +4,7 @@ import { ALL_ACCESS } from "../../vfs/access.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { SiteView } from "../../vfs/view.js";
 import { SHELL_COMMANDS } from "./commands/index.js";
-import { DocsShell } from "./docs-shell.js";
+import { DocsShell, loadCoverageModule } from "./docs-shell.js";
 import { interruptibleController } from "./interruptible-signal.js";
 import type { ShellResult } from "./shell.js";
 import { decodeSnapshot } from "./shared-snapshot.js";
@@ -86,7 +86,9 @@ function registerView(sid: number, vid: number, positions: Int32Array, extra: re
   trim(extras, MAX_EXTRAS);
   // The main thread decided what this reader sees; here every listed file is visible.
   const view = new SiteView({ files: visible, pages: new Map() }, ALL_ACCESS, "public");
-  views.set(vid, new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), limits));
+  // The host keeps the time (it ends a worker stuck past the limit); commands here check only
+  // the caller's cancellation and the work budget as they loop.
+  views.set(vid, new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), limits, false));
   viewSites.set(vid, sid);
   trim(views, MAX_VIEWS);
   for (const v of viewSites.keys()) if (!views.has(v)) viewSites.delete(v);
@@ -145,4 +147,6 @@ port.on("message", (message: ToWorker) => {
   }
 });
 
+// Loading is not a command's time: the module the work budget needs loads before any call.
+await loadCoverageModule();
 post({ t: "ready" });

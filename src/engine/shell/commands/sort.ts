@@ -269,6 +269,9 @@ function runSort(args: string[], io: CommandIo): number {
     lines.push(...splitLines(input.text));
   }
   const compare = (a: string, b: string): number => {
+    // Sorting never yields: each comparison is a step of the call's work budget, which also
+    // checks the time limit and the caller's cancellation as it counts.
+    io.step();
     if (keys.length === 0) {
       const r = compareKey(a, b, global);
       if (r !== 0 || stable || unique) return r;

@@ -58,6 +58,7 @@ export class CommandIo {
     readonly ctx: ResolvedCommandContext,
   ) {
     this.out = new Output(Math.min(ctx.limits.maxOutputSize, LIMITS.shell.maxInternalOutputBytes), ctx.env.get(MERGE_STDERR_ENV) === "1");
+    this.stepName = `${name}:step`;
   }
 
   get cwd(): string {
@@ -78,6 +79,18 @@ export class CommandIo {
   /** True when something was piped in (an empty pipe is indistinguishable from none). */
   get hasStdin(): boolean {
     return this.stdin() !== "";
+  }
+
+  /** This command's name for one step of its work (`sort:step`). */
+  private readonly stepName: string;
+
+  /**
+   * One step of work (a comparison of `sort`): counted against the call's work budget, which
+   * every so often also checks the time limit and the caller's cancellation (`work-budget.ts`).
+   * For loops that never await, where neither a timer nor a cancellation could stop them.
+   */
+  step(): void {
+    this.ctx.coverage?.hit(this.stepName);
   }
 
   /** Stop here if the call's time is up (just-bash reports it as exit 124). */
