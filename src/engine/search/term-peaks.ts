@@ -16,7 +16,10 @@ import type { UnitScales } from "./statistics.js";
  */
 export class TermPeaks {
   private readonly tables = new WeakMap<UnitScales, PeakTable>();
-  private readonly sectionTables = new WeakMap<UnitScales, SectionPeaks>();
+  /** Replaced whole when the section peaks of all reader classes together pass
+   *  `SECTION_PEAKS_HELD`: a site with many reader classes keeps one budget, not one each. */
+  private sectionTables = new WeakMap<UnitScales, SectionPeaks>();
+  private sectionsHeld = 0;
 
   /** The peaks of `entry` under `scales`: `[fields, sums, one, titled (0 or 1)]`. */
   of(index: InvertedIndex, scales: UnitScales, entry: TermEntry): Float64Array {
@@ -30,36 +33,40 @@ export class TermPeaks {
   sections(index: InvertedIndex, scales: UnitScales, entry: TermEntry): Float64Array {
     let table = this.sectionTables.get(scales);
     if (table === undefined) this.sectionTables.set(scales, (table = new SectionPeaks()));
-    return table.of(index, scales, entry);
+    const known = table.known(entry.id);
+    if (known !== undefined) return known;
+    const peaks = sectionPeaks(index, scales, entry.id);
+    if (this.sectionsHeld + peaks.length > SECTION_PEAKS_HELD) {
+      this.sectionTables = new WeakMap();
+      this.sectionsHeld = 0;
+      this.sectionTables.set(scales, (table = new SectionPeaks()));
+    }
+    table.keep(entry.id, peaks);
+    this.sectionsHeld += peaks.length;
+    return peaks;
   }
 }
 
 /**
  * One scales' section peaks by term id, made the first time a search uses the term (a binary
  * search per summed posting in the term's section list, as `accumulateSectionsOf` reads one
- * page's), then kept. What they hold is capped (`SECTION_PEAKS_HELD` numbers, 8 bytes each): past
- * it, all are forgotten and made again as asked.
+ * page's), then kept until `TermPeaks` forgets them all (its budget).
  */
 class SectionPeaks {
   private readonly byTerm = new Map<number, Float64Array>();
-  private held = 0;
 
-  of(index: InvertedIndex, scales: UnitScales, entry: TermEntry): Float64Array {
-    const known = this.byTerm.get(entry.id);
-    if (known !== undefined) return known;
-    const peaks = sectionPeaks(index, scales, entry.id);
-    if (this.held + peaks.length > SECTION_PEAKS_HELD) {
-      this.byTerm.clear();
-      this.held = 0;
-    }
-    this.byTerm.set(entry.id, peaks);
-    this.held += peaks.length;
-    return peaks;
+  known(id: number): Float64Array | undefined {
+    return this.byTerm.get(id);
+  }
+
+  keep(id: number, peaks: Float64Array): void {
+    this.byTerm.set(id, peaks);
   }
 }
 
-/** Section peaks kept per scales: 4 M numbers (32 MB), the summed postings of the words of
- *  thousands of questions on a 50,000-page site. */
+/** Section peaks kept for all reader classes together: 4 M numbers (32 MB), the summed postings
+ *  of the words of thousands of questions on a 50,000-page site. Past it all are forgotten and
+ *  made again as asked (one pass over a term's postings each). */
 const SECTION_PEAKS_HELD = 4_000_000;
 
 /** Per summed posting of term `id`, its largest weighted frequency in one of the page's sections
