@@ -117,7 +117,7 @@ export class PgDb implements PgQueryable {
       await client.connect();
     } catch (error) {
       this.dedicatedClients.delete(client);
-      await client.end().catch(() => {});
+      await endDedicated(client);
       throw asLostConnection(error);
     }
     return client;
@@ -130,9 +130,26 @@ export class PgDb implements PgQueryable {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.dedicatedClients].map((c) => c.end().catch(() => {})));
+    await Promise.all([...this.dedicatedClients].map(endDedicated));
     await this.pool.end();
   }
+}
+
+/** How long ending a dedicated connection waits for the server to close its side. */
+const END_WAIT_MS = 1_000;
+
+/**
+ * End a connection of its own (`PgDb.dedicated`). `end()` waits for the server to close its side,
+ * which a silent connection (a host gone, a network cut that resets nothing) never does: past
+ * `END_WAIT_MS` its socket is destroyed, so stopping never hangs on it.
+ */
+export async function endDedicated(client: Client): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, END_WAIT_MS)));
+  await Promise.race([client.end().catch(() => {}), waited]);
+  clearTimeout(timer);
+  // pg has no public way to drop a connection at once; its socket is `connection.stream`.
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
 /** The state database cannot be reached (refused, unknown host, authentication, no database). */

@@ -1,6 +1,6 @@
 import type { Client, Notification } from "pg";
 import { LIMITS } from "../../limits.js";
-import type { PgDb } from "./db.js";
+import { endDedicated, type PgDb } from "./db.js";
 import type { SettingsCache } from "./settings-cache.js";
 
 /** The channel the settings table's trigger notifies on every commit that changes it (migration 4). */
@@ -43,7 +43,7 @@ export class SettingsListener {
     this.cache.setListening(false);
     const client = this.client;
     this.client = undefined;
-    await client?.end().catch(() => {});
+    if (client !== undefined) await endDedicated(client);
   }
 
   private async connect(): Promise<void> {
@@ -64,14 +64,14 @@ export class SettingsListener {
       // Named only once it listens: a writer waits for every connection of this name.
       await own.query(`SET application_name = '${LISTENER_APPLICATION_NAME}'`);
       if (this.closed || gone) {
-        await own.end().catch(() => {});
+        await endDedicated(own);
         return;
       }
       this.client = own;
       this.cache.setListening(true);
       for (const resolve of this.onListening.splice(0)) resolve();
     } catch {
-      await client?.end().catch(() => {});
+      if (client !== undefined) await endDedicated(client);
       this.scheduleRetry();
     }
   }
@@ -137,7 +137,7 @@ export async function writeSettingAndWait(db: PgDb, key: string, value: string, 
       heard();
     });
   } finally {
-    await client.end().catch(() => {});
+    await endDedicated(client);
   }
 }
 
