@@ -80,7 +80,10 @@ export async function wrkLoad(
   const mainCpu = (): number => (options.serverPids ?? []).reduce((sum, pid) => sum + mainThreadCpuMs(pid), 0);
   const { headers: sessionHeaders, body } = await callTemplate(url, protocol, tool, distinct ? JSON.stringify({ ...(JSON.parse(args) as object), query: PLACEHOLDER }) : args);
   // The call must succeed before it is repeated: a tool error is also a 200.
-  const probe = await fetch(url, { method: "POST", headers: sessionHeaders, body: body.replace(JSON.stringify(PLACEHOLDER), JSON.stringify("probe before the load")) });
+  const probeOnce = (): Promise<Response> => fetch(url, { method: "POST", headers: sessionHeaders, body: body.replace(JSON.stringify(PLACEHOLDER), JSON.stringify("probe before the load")) });
+  // A kept-alive connection the server closed while other sides ran (its keep-alive timeout) fails
+  // the POST once ("other side closed"); fetch retries no POST, so the probe is sent again.
+  const probe = await probeOnce().catch(probeOnce);
   const text = await probe.text();
   if (probe.status !== 200 || text.includes('"isError":true') || text.includes('"error":{')) throw new Error(`tools/call: ${probe.status} ${text.slice(0, 300)}`);
   const dir = mkdtempSync(join(tmpdir(), "svc-bench-wrk-"));

@@ -515,6 +515,15 @@ export const LIMITS = {
     /** A connection left idle inside a transaction (its client died mid-way) is ended by the
      *  server after this, releasing the rows it locked (`?idle_in_transaction_session_timeout=`). */
     idleInTransactionMs: 60_000,
+    /** The longest a server keeps the site settings between requests (settings-cache.ts). It
+     *  keeps them only while a LISTEN connection tells it of every change, and a state command
+     *  returns once every listening server has dropped its copy; this bounds the rest (a
+     *  listening connection cut without the server knowing, a server that does not answer the
+     *  writer in time). One read a second per process costs nothing; a writer waits at most this
+     *  for a server that does not acknowledge. */
+    settingsCacheMs: 1_000,
+    /** How long a lost LISTEN connection waits before connecting again (nothing is cached meanwhile). */
+    listenRetryMs: 1_000,
   },
   mcp: {
     /** Paths a shell result's provenance names: a `cat` of many pages names each, and past this

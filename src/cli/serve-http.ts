@@ -76,7 +76,8 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   let stopping = false;
   void stopSignal.then(() => (stopping = true));
   const project = await resolveProject(io, args, runtime.site.config.name);
-  const stores = projectStores(project);
+  // A server keeps the settings between requests where the store learns of every change.
+  const stores = projectStores(project, { state: { cacheSettings: true } });
   let state: StateStore, feedback: FeedbackStore, keys: AdminKeyStore, counters;
   try {
     [state, feedback, keys, counters] = await Promise.all([stores.state(), stores.feedback(), stores.keys(), stores.counters()]);

@@ -143,4 +143,32 @@ describe("2026-07-28 tool calls answered directly", () => {
       "200 application/json",
     ]);
   });
+
+  it("judge each call alike once a client's envelope was judged: another kind of id, another member, another jsonrpc", async () => {
+    const base = toolCall(SEARCH, { query: "replication" });
+    const calls: Sent[] = [
+      base,
+      { ...base, body: { ...base.body, id: 1.5 } },
+      { ...base, body: { ...base.body, id: null } },
+      { ...base, body: { ...base.body, id: true } },
+      { ...base, body: { ...base.body, id: 2 ** 53 } },
+      { ...base, body: { ...base.body, id: "seven" } },
+      { ...base, body: { ...base.body, extra: 1 } },
+      { ...base, body: { ...base.body, jsonrpc: "1.0" } },
+      { ...base, body: { ...base.body, id: 8 } },
+    ];
+    const got = await answers(calls);
+    expect(got.direct).toEqual(got.sdk);
+    expect(got.direct.map((a) => a.slice(0, a.indexOf("\n")))).toEqual([
+      "200 application/json",
+      "400 application/json",
+      "400 application/json",
+      "400 application/json",
+      "400 application/json",
+      "200 application/json",
+      "400 application/json",
+      "400 application/json",
+      "200 application/json",
+    ]);
+  });
 });

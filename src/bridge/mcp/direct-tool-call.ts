@@ -39,6 +39,8 @@ const CALL_KEYS: ReadonlySet<string> = new Set(["name", "arguments", "_meta"]);
  * `_meta` (test/bridge/direct-tool-call.test.ts compares the two paths).
  */
 export class DirectToolCalls {
+  private readonly verdicts = new ClassificationVerdicts();
+
   constructor(private readonly deps: BridgeDeps) {}
 
   /** The answer to `body`, or undefined when the SDK must serve it. */
@@ -79,12 +81,51 @@ export class DirectToolCalls {
     const mcpNameHeader = headers.get("mcp-name") ?? undefined;
     // The standard headers the SDK requires of a request: present, and naming what the body names.
     if (protocolVersionHeader === undefined || mcpMethodHeader === undefined || (mcpNameHeader === undefined || stripOws(mcpNameHeader) !== name)) return undefined;
-    const route = classifyInboundRequest({ httpMethod: "POST", protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body });
-    if (route.kind !== "modern" || route.messageKind !== "request") return undefined;
-    const revision = route.classification.revision;
-    if (revision === undefined || !STATELESS_PROTOCOL_VERSIONS.includes(revision)) return undefined;
+    if (!this.verdicts.modernRequest(body, meta, protocolVersionHeader, mcpMethodHeader, mcpNameHeader)) return undefined;
     return { id: body.id as string | number, tool, name, args: args as Record<string, unknown> | undefined, capabilities: meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined };
   }
+}
+
+/** Verdicts kept: one per distinct envelope and headers, which a client sends alike on every call. */
+const MAX_VERDICTS = 256;
+
+/**
+ * The SDK's classification of a plain call (`classifyInboundRequest`), kept per what it reads.
+ * It runs four zod parses over the whole message on every call (3-5% of a worker's CPU under
+ * distinct questions), and what decides its verdict is the same on every call of a client: the
+ * message's members (the JSON-RPC schemas are strict), `jsonrpc`, whether the id is a string or
+ * a safe integer (`RequestIdSchema`), the method, `params._meta` (the envelope, validated whole)
+ * and the three headers. `params` is a loose object whose other members (the tool's name, its
+ * arguments) no JSON-RPC schema reads. So the SDK judges, once per such key, a message equal to
+ * the call in everything it reads, and the verdict is reused; an id of any other kind is judged
+ * on the call itself. The tool's arguments are validated by the tool, as before.
+ */
+class ClassificationVerdicts {
+  private readonly verdicts = new Map<string, boolean>();
+
+  modernRequest(body: Record<string, unknown>, meta: Record<string, unknown>, protocolVersionHeader: string, mcpMethodHeader: string, mcpNameHeader: string): boolean {
+    const id = body.id;
+    const idKind = typeof id === "string" ? "s" : Number.isSafeInteger(id) ? "i" : undefined;
+    if (idKind === undefined) return judged(body, protocolVersionHeader, mcpMethodHeader, mcpNameHeader);
+    const key = JSON.stringify([Object.keys(body), body.jsonrpc, idKind, body.method, meta, protocolVersionHeader, mcpMethodHeader, mcpNameHeader]);
+    let verdict = this.verdicts.get(key);
+    if (verdict === undefined) {
+      const alike: Record<string, unknown> = {};
+      for (const k of Object.keys(body)) alike[k] = k === "id" ? (idKind === "s" ? "" : 0) : k === "params" ? { _meta: meta } : body[k];
+      verdict = judged(alike, protocolVersionHeader, mcpMethodHeader, mcpNameHeader);
+      if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
+      this.verdicts.set(key, verdict);
+    }
+    return verdict;
+  }
+}
+
+/** Whether the SDK takes `body` for a 2026-07-28 (stateless) request. */
+function judged(body: unknown, protocolVersionHeader: string, mcpMethodHeader: string, mcpNameHeader: string): boolean {
+  const route = classifyInboundRequest({ httpMethod: "POST", protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body });
+  if (route.kind !== "modern" || route.messageKind !== "request") return false;
+  const revision = route.classification.revision;
+  return revision !== undefined && STATELESS_PROTOCOL_VERSIONS.includes(revision);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryResultRow } from "pg";
+import type { Client, ClientConfig, Pool, PoolClient, QueryResultRow } from "pg";
 import { LIMITS } from "../../limits.js";
 import { StoreConnectionLost, StoreUnavailableError } from "../errors.js";
 import { redactUrl } from "../location.js";
@@ -17,9 +17,15 @@ const INT8_OID = 20;
  * at start-up (serving over stdio never needs it).
  */
 export class PgDb implements PgQueryable {
+  /** Connections of their own (`dedicated`), ended with the pool. */
+  private readonly dedicatedClients = new Set<Client>();
+  private closed = false;
+
   private constructor(
     private readonly pool: Pool,
     readonly label: string,
+    /** How `dedicated` connects: the pool's own settings, for a connection outside it. */
+    private readonly connect: (applicationName: string) => Client,
   ) {}
 
   /** Connect and bring the schema up to date (once, whichever process gets there first). */
@@ -30,19 +36,19 @@ export class PgDb implements PgQueryable {
         oid === INT8_OID && format !== "binary" ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
     };
     // Parameters on the URL (`?query_timeout=1000`) take precedence over these (pg's rule).
-    const pool = new pg.Pool({
+    const config: ClientConfig = {
       connectionString: url,
       types,
-      max: 10,
       connectionTimeoutMillis: 10_000,
       query_timeout: LIMITS.postgres.queryTimeoutMs,
       lock_timeout: LIMITS.postgres.lockTimeoutMs,
       idle_in_transaction_session_timeout: LIMITS.postgres.idleInTransactionMs,
       keepAlive: true,
-    });
+    };
+    const pool = new pg.Pool({ ...config, max: 10 });
     // An idle client whose server went away: log nothing here, the next query reports it.
     pool.on("error", () => {});
-    const db = new PgDb(pool, redactUrl(url));
+    const db = new PgDb(pool, redactUrl(url), (applicationName) => new pg.Client({ ...config, application_name: applicationName }));
     try {
       await migrate(db, migrations);
     } catch (error) {
@@ -97,9 +103,53 @@ export class PgDb implements PgQueryable {
     }
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  /**
+   * A connection of its own, outside the pool, for what holds a connection's session: LISTEN,
+   * which a pooled connection would take to the next borrower. Connected; ended by the caller,
+   * or with the pool. Its errors are the caller's to listen for (`error`, `end`).
+   */
+  async dedicated(applicationName: string): Promise<Client> {
+    if (this.closed) throw new StoreConnectionLost("the state database's pool is closed");
+    const client = this.connect(applicationName);
+    this.dedicatedClients.add(client);
+    client.once("end", () => this.dedicatedClients.delete(client));
+    try {
+      await client.connect();
+    } catch (error) {
+      this.dedicatedClients.delete(client);
+      await endDedicated(client);
+      throw asLostConnection(error);
+    }
+    return client;
   }
+
+  /** Whether `close` was called: nothing opens a connection any more. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.dedicatedClients].map(endDedicated));
+    await this.pool.end();
+  }
+}
+
+/** How long ending a dedicated connection waits for the server to close its side. */
+const END_WAIT_MS = 1_000;
+
+/**
+ * End a connection of its own (`PgDb.dedicated`). `end()` waits for the server to close its side,
+ * which a silent connection (a host gone, a network cut that resets nothing) never does: past
+ * `END_WAIT_MS` its socket is destroyed, so stopping never hangs on it.
+ */
+export async function endDedicated(client: Client): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, END_WAIT_MS)));
+  await Promise.race([client.end().catch(() => {}), waited]);
+  clearTimeout(timer);
+  // pg has no public way to drop a connection at once; its socket is `connection.stream`.
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
 /** The state database cannot be reached (refused, unknown host, authentication, no database). */

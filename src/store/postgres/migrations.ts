@@ -241,4 +241,20 @@ export const POSTGRES_MIGRATIONS: readonly PgMigration[] = [
       $$;
     `,
   },
+  {
+    // Every change of the settings, however made (a state command, an edit in psql), tells the
+    // servers listening (settings-listener.ts) to read them again; the payload names the
+    // transaction, so a writer waiting for the servers' acknowledgements knows its own.
+    version: 4,
+    sql: `
+      CREATE FUNCTION svc_mcp_settings_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('svc_mcp_settings', txid_current()::text);
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER settings_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON settings
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_settings_changed();
+    `,
+  },
 ];

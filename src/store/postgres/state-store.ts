@@ -20,6 +20,8 @@ import {
 } from "../state/state-store.js";
 import { BatchInFlight } from "../batch-in-flight.js";
 import type { PgDb, PgQueryable } from "./db.js";
+import { SettingsCache } from "./settings-cache.js";
+import { SettingsListener, writeSettingAndWait } from "./settings-listener.js";
 
 /** Settings reads answered by one query (they are the same query). */
 const SETTINGS_BATCH = 4096;
@@ -54,6 +56,9 @@ export class PgStateStore implements StateStore {
   private readonly warn: (message: string) => void;
   /** Hash of a password nobody has: checked for unknown accounts so timing reveals nothing. */
   private dummyHash: Promise<string> | undefined;
+  /** The settings between requests, kept only while `listener` listens for their changes. */
+  private readonly settingsCache = new SettingsCache<SiteSettings>(LIMITS.postgres.settingsCacheMs);
+  private readonly listener: SettingsListener | undefined;
 
   constructor(
     private readonly db: PgDb,
@@ -67,23 +72,38 @@ export class PgStateStore implements StateStore {
     this.codeTtlMs = (options.authCodeTtlSec ?? LIMITS.oauth.authCodeTtlSec) * 1000;
     this.passwordCost = options.passwordCost ?? PASSWORD_COST;
     this.warn = warnOnce(options.warn);
+    if (options.cacheSettings === true) {
+      this.listener = new SettingsListener(db, this.settingsCache);
+      this.listener.start();
+    }
   }
 
   // Settings -------------------------------------------------------------------------------
 
   /**
-   * Every request reads the settings. Reads that arrive while one is in the database wait for the
-   * next, which answers them all: each still sees every change committed before it arrived, in
-   * one round trip per batch rather than one per request.
+   * Every request needs the settings. A server (`cacheSettings`) keeps them between requests
+   * while it listens for their changes (`SettingsCache`, `SettingsListener`): a change made
+   * anywhere (another instance, a state command) drops the copy, and the command returns only
+   * once every listening server has dropped it, so the next request each serves reads it. Else,
+   * or when nothing is kept, reads that arrive while one is in the database wait for the next,
+   * which answers them all: each still sees every change committed before it arrived, in one
+   * round trip per batch rather than one per request.
    */
   private readonly settingsReads = new BatchInFlight<void, SiteSettings>(async (batch) => {
+    const read = this.settingsCache.begin();
     const { rows } = await this.db.query<{ key: string; value: string }>("SELECT key, value FROM settings");
     const settings = Object.freeze(readSettings(rows, this.warn));
+    this.settingsCache.keep(read, settings);
     return batch.map(() => settings);
   }, SETTINGS_BATCH);
 
   settings(): Promise<SiteSettings> {
-    return this.settingsReads.submit();
+    return this.settingsCache.get() ?? this.settingsReads.submit();
+  }
+
+  /** Settles once a `cacheSettings` store listens for changes (tests wait for it; serve does not). */
+  settingsListening(): Promise<void> {
+    return this.listener?.listening() ?? Promise.resolve();
   }
 
   async setAuthMode(mode: AuthMode): Promise<void> {
@@ -95,7 +115,7 @@ export class PgStateStore implements StateStore {
   }
 
   private async setSetting(key: string, value: string): Promise<void> {
-    await this.db.query("INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value]);
+    await writeSettingAndWait(this.db, key, value, LIMITS.postgres.settingsCacheMs);
   }
 
   // Redirect domains -----------------------------------------------------------------------
@@ -364,8 +384,9 @@ export class PgStateStore implements StateStore {
     });
   }
 
-  close(): Promise<void> {
-    return this.onClose();
+  async close(): Promise<void> {
+    await this.listener?.close();
+    await this.onClose();
   }
 
   private async addTokenPair(q: PgQueryable, grantId: number, scope: string, now: number): Promise<IssuedTokens> {

@@ -21,6 +21,12 @@ export interface StateStoreOptions {
   readonly passwordCost?: ScryptCost;
   /** Where a warning about the stored state goes (default: stderr, once per message). */
   readonly warn?: (message: string) => void;
+  /**
+   * Keep the settings between requests where the store can learn of every change (PostgreSQL:
+   * LISTEN/NOTIFY, settings-listener.ts), instead of reading them at each request. For a server;
+   * a state command reads once and has nothing to keep.
+   */
+  readonly cacheSettings?: boolean;
 }
 
 /** Each distinct warning once per store: settings are read on every request. */
