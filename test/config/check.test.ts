@@ -51,6 +51,23 @@ describeShared("svc-mcp check on the shared corpora", () => {
   });
 });
 
+describe("svc-mcp check: api.playground.display simple", () => {
+  // Issue 24: ollama's docs.json writes "simple"; the warning said the playground is shown as
+  // "interactive" while the pages show none (it is read as "none").
+  it("warns with what the pages show", async () => {
+    const root = tempRepo({ "docs.json": { api: { playground: { display: "simple" } }, navigation: { pages: ["index"] } }, "index.mdx": "# Home\n" });
+    expect(await runCli(["check", "--dir", root])).toEqual({
+      code: 0,
+      stdout: [
+        'docs.json:4:18 api.playground.display: warning: "simple" is not one of "interactive", "auth", "none"; it is read as "none": the endpoint is shown without a playground',
+        "checked docs.json and 1 page: 0 errors, 1 warning",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+  });
+});
+
 describe("svc-mcp check --json", () => {
   it("prints the same findings for machines", async () => {
     const run = await runCli(["check", "--json", "--dir", join(FIXTURES, "ref-positions")]);

@@ -49,6 +49,17 @@ describe("OpenAPI configuration conditions", () => {
     expect([text.includes("Full name."), text.includes("Never set.")]).toEqual([true, true]);
   });
 
+  it("a path parameter written required: false is read as required with a warning, and its operation is served", async () => {
+    // Issue 24: fishaudio's generated spec writes `{user_id}` with `required: false` and a
+    // default; the operation was skipped and its page showed only its front matter.
+    const spec = usersSpec();
+    opOf(spec, "/users/{id}", "get").parameters = [{ name: "id", in: "path", required: false, description: "User id or self.", schema: { type: "string", default: "self" } }];
+    const site = await load({ "docs.json": nav(["GET /users/{id}"]), "openapi.json": spec });
+    expect(lines(site)).toEqual(["openapi.json warning: paths./users/{id}.get.parameters.0.required: a path parameter must be required (not valid OpenAPI 3.0.3); read as required"]);
+    expect(generated(site)).toEqual(["/api-reference/users/get-user"]);
+    expect(site.pages.get("/api-reference/users/get-user")?.file.text.includes("User id or self.")).toBe(true);
+  });
+
   it("an unparsable spec is an error at its line", async () => {
     const site = await load({ "docs.json": nav(["GET /users"], "openapi.yaml"), "openapi.yaml": "openapi: 3.0.3\ninfo: [unclosed\n" });
     expect(lines(site)).toEqual([expect.stringMatching(/^openapi\.yaml:3 API spec openapi\.yaml: cannot parse: /)]);

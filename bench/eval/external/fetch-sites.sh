@@ -21,7 +21,11 @@ while read -r name repo commit sub; do
   # Text files only: images may be absent from a partial mirror, and search never reads them.
   # Dot folders (.github, .cache) are not pages and some mirrors lack their blobs.
   list=$(mktemp)
-  git --git-dir="$mirror" ls-tree -r --name-only "$commit" -- "${prefix:-.}" | grep -E '\.(mdx|md|json|ya?ml)$' | grep -vE '(^|/)\.' >"$list"
+  # A blob the partial mirror lacks (swipelux's 6.5 MB openapi.json) is left out: `check` then
+  # reports the spec missing, which is true of the copy, and the rest of the site is searched.
+  git --git-dir="$mirror" ls-tree -r "$commit" -- "${prefix:-.}" | awk -F'\t' '{split($1, a, " "); print a[3] " " $2}' \
+    | git --git-dir="$mirror" cat-file --batch-check='%(objecttype) %(rest)' | sed -n 's/^blob //p' \
+    | grep -E '\.(mdx|md|json|ya?ml)$' | grep -vE '(^|/)\.' >"$list"
   GIT_INDEX_FILE=$(mktemp -u) git --git-dir="$mirror" --work-tree="$out/$name" checkout "$commit" --pathspec-from-file="$list" -- 2>/dev/null \
     || GIT_INDEX_FILE=$(mktemp -u) git --git-dir="$mirror" --work-tree="$out/$name" checkout "$commit" --pathspec-from-file="$list"
   rm -f "$list"
@@ -45,4 +49,7 @@ benzinga Benzinga/benzinga-docs ff7242324c9a3526db1624cb66b41d5be9819cd2 .
 zylon zylon-ai/zylon-docs 666df07e29628a25f525f7e7159a943377296f36 .
 salad SaladTechnologies/salad-cloud-docs 504c704a8828f7f489c46523dc9fae106e83245f .
 lemondata hedging8563/lemondata-docs 48c458023f241850e942a49edd80a994f5ef2d06 .
+ollama ollama/ollama fb30760996871fa9460115c753afd2c60d4ab0f7 docs
+fishaudio fishaudio/docs 5783e097b2e8b7d773f99018fc5ea46edecb42cf .
+swipelux swipelux/public-docs bb4b3f8f934916a33423dc0b12eb567693ec186c .
 LIST

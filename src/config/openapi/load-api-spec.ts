@@ -95,6 +95,12 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   // schema is read as written, as the hosted platform does (a 3.0 spec's `type: "null"`, which
   // 3.1 allows, is common in generated specs), with a warning; any other costs the spec.
   const inSchemas = problems.filter((p) => p.pointer.startsWith("/components/schemas/"));
+  // A path parameter written `required: false` (fishaudio's generated `{user_id}` with a default)
+  // is in the path all the same: the platform renders the operation, so it is read as required
+  // with a warning, not skipped (the page showed only its front matter).
+  const loose = optionalPathParameters(document, problems);
+  const optionalInPath = [...new Set(problems.filter((p) => loose.has(parameterOf(p.pointer) ?? "")).map((p) => parameterOf(p.pointer) as string))];
+  const kept = problems.filter((p) => !loose.has(parameterOf(p.pointer) ?? ""));
   const outside = problems.filter((p) => !/^\/(paths|webhooks)\/[^/]+/.test(p.pointer) && !p.pointer.startsWith("/components/schemas/"));
   if (outside.length > 0) {
     const shown = outside.slice(0, 5).map((p) => `${pointerToPath(p.pointer)}: ${p.message}`);
@@ -117,11 +123,46 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     title: typeof info.title === "string" ? info.title : source,
     ...(description !== undefined ? { description } : {}),
     servers: readServers(deref.servers),
-    operations: readOperations(deref, problems),
+    operations: readOperations(deref, kept),
     schemas: readSchemaComponents(deref),
   };
   const schemaWarnings = inSchemas.map((p): SpecWarning => ({ message: `${pointerToPath(p.pointer)}: ${p.message} (not valid OpenAPI ${type.raw}); read as written` }));
-  return done({ ok: true, spec, warnings: [...cut.warnings, ...resolved.warnings, ...schemaWarnings] }, resolved.selfContained);
+  const pathWarnings = optionalInPath.map((at): SpecWarning => ({ message: `${pointerToPath(`${at}/required`)}: a path parameter must be required (not valid OpenAPI ${type.raw}); read as required` }));
+  return done({ ok: true, spec, warnings: [...cut.warnings, ...resolved.warnings, ...schemaWarnings, ...pathWarnings] }, resolved.selfContained);
+}
+
+/** The pointer of the parameter a problem is in (`/paths/~1a/get/parameters/0`), if any. */
+function parameterOf(pointer: string): string | undefined {
+  return /^\/(?:paths|webhooks)\/[^/]+\/(?:[^/]+\/)?parameters\/\d+(?=\/|$)/.exec(pointer)?.[0];
+}
+
+/**
+ * Parameters written `in: path` whose only problems are `required` not being true, and the
+ * other branches of the version's parameter `oneOf` (3.0's validator also says `in` must be
+ * `query`, `header` or `cookie`): their pointers.
+ */
+function optionalPathParameters(document: unknown, problems: readonly { pointer: string; message: string }[]): Set<string> {
+  const byParameter = new Map<string, string[]>();
+  for (const p of problems) {
+    const at = parameterOf(p.pointer);
+    if (at !== undefined) byParameter.set(at, [...(byParameter.get(at) ?? []), `${p.pointer.slice(at.length)} ${p.message}`]);
+  }
+  const out = new Set<string>();
+  for (const [at, found] of byParameter) {
+    const onlyRequired = found.some((f) => /^\/required must be (?:true|one of true)$/.test(f)) && found.every((f) => /^\/required must be (?:true|one of true)$|^\/in must be one of "\w+"$/.test(f));
+    if (onlyRequired && (valueAt(document, at) as { in?: unknown } | undefined)?.in === "path") out.add(at);
+  }
+  return out;
+}
+
+/** The value at a JSON pointer of `document` (undefined when absent). */
+function valueAt(document: unknown, pointer: string): unknown {
+  let v: unknown = document;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined;
+  }
+  return v;
 }
 
 const STACK_OVERFLOW = `nested too deeply to read (the reader's stack overflowed; specs may nest ${LIMITS.api.maxSpecDepth} levels as written, ${LIMITS.api.maxResolvedDepth} with $refs replaced)`;
