@@ -25,6 +25,20 @@ export interface ReadyRun {
   readonly shellMs: number;
   readonly peakRssMb: number;
   readonly hits: number;
+  /** The server's CPU (all its threads, user + system) when `tools/list` answered, and at the end:
+   *  on a busy machine the figure that queueing does not inflate. */
+  readonly cpuAtListMs: number;
+  readonly cpuMs: number;
+}
+
+/** User + system CPU of a process and all its threads so far, from /proc (clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
 }
 
 function peakRss(pid: number): number {
@@ -43,6 +57,7 @@ export async function readyOnce(site: string, bin: string, run: number, env: Rec
   await client.connect(transport, { timeout: 600_000 });
   const tools = await client.listTools(undefined, { timeout: 600_000 });
   const listMs = performance.now() - start;
+  const cpuAtListMs = cpuMsOf(transport.pid as number);
   const search = tools.tools.find((t) => t.name.startsWith("search"));
   const shell = tools.tools.find((t) => t.name.startsWith("query_docs_filesystem"));
   if (search === undefined || shell === undefined) throw new Error(`tools not found: ${tools.tools.map((t) => t.name).join(", ")}`);
@@ -55,8 +70,9 @@ export async function readyOnce(site: string, bin: string, run: number, env: Rec
   const shellMs = performance.now() - t;
   const hits = JSON.stringify(found.structuredContent ?? found.content).length;
   const peakRssMb = peakRss(pid);
+  const cpuMs = cpuMsOf(pid);
   await client.close();
-  return { listMs: Math.round(listMs), searchMs: Math.round(searchMs), shellMs: Math.round(shellMs), peakRssMb, hits };
+  return { listMs: Math.round(listMs), searchMs: Math.round(searchMs), shellMs: Math.round(shellMs), peakRssMb, hits, cpuAtListMs, cpuMs };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -258,9 +258,9 @@ describe("what the primary keeps for its workers, over the channel", () => {
 
   it("site sign-ins: a cookie one worker set signs in on another; signing out on a third ends it on all", async () => {
     const [a, b, c] = primaryWith(3) as [ReturnType<typeof primaryWith>[number], ReturnType<typeof primaryWith>[number], ReturnType<typeof primaryWith>[number]];
-    const token = await a.sessions.create("sam");
+    const token = await a.sessions.create({ name: "sam", createdAt: 1 });
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect([await b.sessions.user(token), await c.sessions.user(token)]).toEqual(["sam", "sam"]);
+    expect([await b.sessions.user(token), await c.sessions.user(token)]).toEqual([{ name: "sam", createdAt: 1 }, { name: "sam", createdAt: 1 }]);
     expect([await b.sessions.user(undefined), await b.sessions.user("not a token"), await b.sessions.user("x".repeat(43))]).toEqual([undefined, undefined, undefined]);
     await c.sessions.end(token);
     expect([await a.sessions.user(token), await b.sessions.user(token)]).toEqual([undefined, undefined]);

@@ -9,18 +9,20 @@ export const SESSION_COOKIE = "svc_session";
  * `HttpOnly` cookie, kept here only as its SHA-256 (a leaked memory dump or log holds no usable
  * session). In memory: a restart signs everyone out, which costs one sign-in; sessions are not
  * shared between instances behind a load balancer (docs/api-reference.md says so). Each session
- * names the user only: their groups are read from the state store on every request, so
- * `svc-mcp users` changes apply at once and a removed user's session ends.
+ * names the account it signed in (`SessionAccount`): their groups are read from the state store
+ * on every request, so `svc-mcp users` changes apply at once, a removed user's session ends, and
+ * it stays ended when an account of the same name is added again (a password reset is a remove
+ * and an add; a new person may get the name).
  */
 export class SiteSessions {
-  private readonly sessions = new Map<string, { readonly user: string; readonly expires: number }>();
+  private readonly sessions = new Map<string, SessionAccount & { readonly expires: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Start a session for `user`; returns the token for the cookie (shown once, never stored). */
-  create(user: string): string {
+  /** Start a session for `account`; returns the token for the cookie (shown once, never stored). */
+  create(account: SessionAccount): string {
     const token = randomBytes(32).toString("base64url");
-    this.sessions.set(hash(token), { user, expires: this.now() + LIMITS.web.sessionTtlMs });
+    this.sessions.set(hash(token), { name: account.name, createdAt: account.createdAt, expires: this.now() + LIMITS.web.sessionTtlMs });
     if (this.sessions.size > LIMITS.web.maxSessions) {
       const oldest = this.sessions.keys().next().value;
       if (oldest !== undefined) this.sessions.delete(oldest);
@@ -28,8 +30,8 @@ export class SiteSessions {
     return token;
   }
 
-  /** The user a cookie's token signs in, or undefined (unknown, expired or malformed). */
-  user(token: string | undefined): string | undefined {
+  /** The account a cookie's token signed in, or undefined (unknown, expired or malformed). */
+  user(token: string | undefined): SessionAccount | undefined {
     if (token === undefined || !TOKEN_SHAPE.test(token)) return undefined;
     const key = hash(token);
     const found = this.sessions.get(key);
@@ -38,7 +40,7 @@ export class SiteSessions {
       this.sessions.delete(key);
       return undefined;
     }
-    return found.user;
+    return { name: found.name, createdAt: found.createdAt };
   }
 
   /** End a session (sign out); nothing happens for an unknown token. */
@@ -47,21 +49,33 @@ export class SiteSessions {
   }
 }
 
+/** The account a session signed in: its name and when that account was created, which tells
+ *  it from a later account of the same name. */
+export interface SessionAccount {
+  readonly name: string;
+  readonly createdAt: number;
+}
+
+/** Whether `account` (a session's) is still the account `current` (the state store's now). */
+export function sameAccount(account: SessionAccount, current: { readonly name: string; readonly createdAt: number } | undefined): boolean {
+  return current !== undefined && current.name === account.name && current.createdAt === account.createdAt;
+}
+
 /**
  * Site sign-ins as the pages use them. Asynchronous: one process keeps them in memory
  * (`localSiteSessions`), and the workers of `serve --http --workers N` ask their primary, which
  * keeps them for all (`RemoteSiteSessions`), so a cookie set by one worker signs in on every one.
  */
 export interface SiteSessionStore {
-  create(user: string): Promise<string>;
-  user(token: string | undefined): Promise<string | undefined>;
+  create(account: SessionAccount): Promise<string>;
+  user(token: string | undefined): Promise<SessionAccount | undefined>;
   end(token: string | undefined): Promise<void>;
 }
 
 /** Sign-ins kept by this process. */
 export function localSiteSessions(sessions: SiteSessions): SiteSessionStore {
   return {
-    create: async (user) => sessions.create(user),
+    create: async (account) => sessions.create(account),
     user: async (token) => sessions.user(token),
     end: async (token) => sessions.end(token),
   };
@@ -69,7 +83,7 @@ export function localSiteSessions(sessions: SiteSessions): SiteSessionStore {
 
 /** What a worker asks the process that keeps the sign-ins. */
 export type SiteSessionRequest =
-  | { readonly op: "create"; readonly user: string }
+  | { readonly op: "create"; readonly account: SessionAccount }
   | { readonly op: "user"; readonly token: string | undefined }
   | { readonly op: "end"; readonly token: string | undefined };
 
@@ -77,14 +91,14 @@ export type SiteSessionRequest =
 export class RemoteSiteSessions implements SiteSessionStore {
   constructor(private readonly request: (message: SiteSessionRequest) => Promise<unknown>) {}
 
-  async create(user: string): Promise<string> {
-    return (await this.request({ op: "create", user })) as string;
+  async create(account: SessionAccount): Promise<string> {
+    return (await this.request({ op: "create", account: { name: account.name, createdAt: account.createdAt } })) as string;
   }
 
-  async user(token: string | undefined): Promise<string | undefined> {
+  async user(token: string | undefined): Promise<SessionAccount | undefined> {
     // A malformed cookie is refused here, without asking (its value goes nowhere).
     if (token === undefined || !TOKEN_SHAPE.test(token)) return undefined;
-    return ((await this.request({ op: "user", token })) as string | null) ?? undefined;
+    return ((await this.request({ op: "user", token })) as SessionAccount | null) ?? undefined;
   }
 
   async end(token: string | undefined): Promise<void> {
@@ -93,8 +107,8 @@ export class RemoteSiteSessions implements SiteSessionStore {
 }
 
 /** The keeper's side: answer one worker's request (null for "no such session": IPC carries no undefined). */
-export function answerSiteSessionRequest(sessions: SiteSessions, message: SiteSessionRequest): string | null {
-  if (message.op === "create") return sessions.create(message.user);
+export function answerSiteSessionRequest(sessions: SiteSessions, message: SiteSessionRequest): string | SessionAccount | null {
+  if (message.op === "create") return sessions.create(message.account);
   if (message.op === "user") return sessions.user(message.token) ?? null;
   sessions.end(message.token);
   return null;

@@ -16,8 +16,7 @@ import { ASSET_TYPES, ASSETS_PATH, type WebAssets, webAssets } from "./assets.js
 import { dashboardHtml } from "./dashboard-page.js";
 import { FAVICON_PATH, faviconResponse } from "./favicon.js";
 import { foreignFormPost } from "./form-origin.js";
-import type { SiteSessionStore } from "./site-sessions.js";
-import { cookieValue, SESSION_COOKIE, sessionCookie } from "./site-sessions.js";
+import { cookieValue, SESSION_COOKIE, type SiteSessionStore, sameAccount, sessionCookie } from "./site-sessions.js";
 import type { FrameReader, SignInLinks } from "./preview/page-frame.js";
 import { mountPreviewApi } from "./preview/preview-api.js";
 import type * as PageRoutesModule from "./preview/page-routes.js";
@@ -63,11 +62,12 @@ export function siteContextOf(state: StateStore, sessions: SiteSessionStore, pub
 }
 
 async function sessionReader(state: StateStore, sessions: SiteSessionStore, request: Request): Promise<Reader | undefined> {
-  const name = await sessions.user(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
-  if (name === undefined) return undefined;
-  const user = await state.user(name);
-  // A removed account's session reads as anonymous from the next request on.
-  return user === undefined ? ANONYMOUS : { authenticated: true, groups: new Set(user.groups), allGroups: false };
+  const account = await sessions.user(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+  if (account === undefined) return undefined;
+  const user = await state.user(account.name);
+  // A removed account's session reads as anonymous from the next request on, and stays so when
+  // an account of the same name is added again.
+  return !sameAccount(account, user) || user === undefined ? ANONYMOUS : { authenticated: true, groups: new Set(user.groups), allGroups: false };
 }
 
 /**
@@ -117,7 +117,7 @@ export function createWebApp(deps: WebAppDeps): Hono {
     if (user === undefined) return siteSignInPage(401, { siteName, returnTo, username, error: "Wrong user name or password." });
     await deps.limiter.refund([charge]);
     deps.log?.(`signed in ${user.name} on the site`);
-    return new Response(null, { status: 303, headers: { Location: returnTo, "Set-Cookie": sessionCookie(await sessions.create(user.name), secure(c.req.raw)), "Cache-Control": "no-store" } });
+    return new Response(null, { status: 303, headers: { Location: returnTo, "Set-Cookie": sessionCookie(await sessions.create({ name: user.name, createdAt: user.createdAt }), secure(c.req.raw)), "Cache-Control": "no-store" } });
   });
   app.post(WEB_PATHS.logout, async (c) => {
     const foreign = foreignFormPost(c.req.raw, deps.publicUrl);
@@ -170,8 +170,8 @@ export function createWebApp(deps: WebAppDeps): Hono {
 const LINKS: SignInLinks = { login: WEB_PATHS.login, logout: WEB_PATHS.logout };
 
 async function signedInName(state: StateStore, sessions: SiteSessionStore, request: Request): Promise<string | undefined> {
-  const name = await sessions.user(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
-  return name !== undefined && (await state.user(name)) !== undefined ? name : undefined;
+  const account = await sessions.user(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+  return account !== undefined && sameAccount(account, await state.user(account.name)) ? account.name : undefined;
 }
 
 /** Where to go after signing in or out: a path on this site, never another origin (`//evil`, `/\evil`). */
