@@ -5,9 +5,10 @@ import { LIMITS } from "../../limits.js";
 import { isKnownComponent } from "./components/index.js";
 import { costlyMarkup } from "../../config/markup-cost.js";
 import { deepMarkup } from "../../config/markup-depth.js";
+import { visibilityTags } from "../../config/visibility.js";
 
 /** Codes of the findings about how pages render in the preview (listed in docs/docs-json.md). */
-export const RENDER_CODES = ["unknown-component", "markup-too-deep", "markup-too-costly"] as const;
+export const RENDER_CODES = ["unknown-component", "visibility-for", "markup-too-deep", "markup-too-costly"] as const;
 
 /** Where a name a page uses as a component comes from. */
 type Origin =
@@ -53,7 +54,7 @@ export function renderFindings(file: string, body: string, bodyLine: number, exi
     costly === undefined
       ? []
       : [{ severity: "warning", file, line: costly.line + bodyLine - 1, code: "markup-too-costly", message: `the page's ${costly.what}: the preview shows it as plain text` }];
-  return [...tooDeep, ...tooCostly, ...componentFindings(file, body, bodyLine, exists)];
+  return [...tooDeep, ...tooCostly, ...componentFindings(file, body, bodyLine, exists), ...visibilityFindings(file, body, bodyLine)];
 }
 
 /** `unknown-component` findings: see `renderFindings`. */
@@ -115,4 +116,17 @@ function originsOf(body: string, dir: string, exists: (path: string) => boolean)
     if (m !== null) out.set(m[1] as string, { kind: "export" });
   }
   return out;
+}
+
+/**
+ * `visibility-for` findings: a `<Visibility>` whose `for` is missing or not `humans` / `agents`
+ * (Mintlify requires one of the two). Its content is then shown to both, people and agents
+ * (`config/visibility.ts`): nothing is lost, and the author learns which it was meant for.
+ */
+function visibilityFindings(file: string, body: string, bodyLine: number): Diagnostic[] {
+  return visibilityTags(body).flatMap(({ line, column, value }): Diagnostic[] => {
+    if (value.kind === "audience") return [];
+    const what = value.kind === "missing" ? "has no `for`" : `has for=${value.written}`;
+    return [{ severity: "warning", file, line: line + bodyLine - 1, column, code: "visibility-for", message: `<Visibility> ${what}, not "humans" or "agents": its content is shown to both, people and agents` }];
+  });
 }

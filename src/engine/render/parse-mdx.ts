@@ -7,6 +7,7 @@ import { VFileMessage } from "vfile-message";
 import { LIMITS } from "../../limits.js";
 import { costlyMarkup } from "../../config/markup-cost.js";
 import { deepMarkup } from "../../config/markup-depth.js";
+import { blankHidden } from "../../config/visibility.js";
 
 /** Why a page could not be read as MDX (it is then read as Markdown). */
 export interface ParseProblem {
@@ -39,18 +40,21 @@ const MARKDOWN = unified().use(remarkParse).use(remarkGfm).freeze();
 export function parseMdx(source: string): ParsedMdx {
   const text = escapeHeadingIds(source);
   const deep = deepMarkup(text);
-  if (deep !== undefined) return { tree: plainTextTree(text), text, problem: tooDeep(deep.what, deep.line) };
+  if (deep !== undefined) return { tree: plainTextTree(blankHidden(text, "agents")), text, problem: tooDeep(deep.what, deep.line) };
   // Markup whose parse would cost far more than the page's length (issue 25): shown as text too,
   // decided by the text (`costlyMarkup`), never by how long a parse has taken.
   const costly = costlyMarkup(text);
-  if (costly !== undefined) return { tree: plainTextTree(text), text, problem: { message: `its ${costly.what}`, line: costly.line, asText: true } };
+  if (costly !== undefined) return { tree: plainTextTree(blankHidden(text, "agents")), text, problem: { message: `its ${costly.what}`, line: costly.line, asText: true } };
   try {
     return { tree: MDX.parse(text), text };
   } catch (error) {
     if (!(error instanceof VFileMessage)) throw error;
+    // Read as Markdown, `<Visibility>` is not an element: what it keeps from people is blanked
+    // by look (positions kept), as the MDX render leaves it out (issue 24).
+    const shown = blankHidden(text, "agents");
     return {
-      tree: MARKDOWN.parse(text),
-      text,
+      tree: MARKDOWN.parse(shown),
+      text: shown,
       problem: { message: error.reason, ...(error.line !== undefined ? { line: error.line } : {}), ...(error.column !== undefined ? { column: error.column } : {}) },
     };
   }

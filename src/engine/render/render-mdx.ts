@@ -5,6 +5,7 @@ import { toHtml } from "hast-util-to-html";
 import type { Code, Heading, Paragraph, PhrasingContent } from "mdast";
 import type { MdxFlowExpression, MdxTextExpression } from "mdast-util-mdx-expression";
 import { defaultHandlers, type Handlers, type State, toHast } from "mdast-util-to-hast";
+import { blankHidden } from "../../config/visibility.js";
 import { slugify, toPlainText } from "../search/sections.js";
 import { codeBlock } from "./code-block.js";
 import { COMPONENTS } from "./components/index.js";
@@ -63,7 +64,7 @@ export function renderMdx(source: string, options: RenderOptions): RenderedMdx {
     // The tree builders recurse once per level of nesting: a page nested deeper than the stack
     // (below `deepMarkup`'s limit only in a shape it does not count) is shown as text, not a 500.
     if (!(error instanceof RangeError)) throw error;
-    const text = finish(toHast(plainTextTree(parsed.text)) as HastRoot, options.filePath);
+    const text = finish(toHast(plainTextTree(blankHidden(parsed.text, "agents"))) as HastRoot, options.filePath);
     return { html: text, toc: [], unknown: [], problem: tooDeep("elements") };
   }
 }

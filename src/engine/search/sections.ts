@@ -1,6 +1,7 @@
 import { decodeHTML } from "entities";
 import { headingLine } from "./heading-line.js";
 import { linkTexts } from "./link-texts.js";
+import { VisibilityLines } from "../../config/visibility.js";
 import { OpenMarkup } from "./open-markup.js";
 import { BraceMatches, CodeSpans } from "./text-scan.js";
 
@@ -291,6 +292,18 @@ export function forEachContentLine(lines: readonly string[], visit: (line: strin
   let fence: Fence | undefined;
   let esmDepth = 0;
   let pos = 0;
+  // Search reads a page as agents get it (issue 24): `<Visibility for="humans">` content goes,
+  // `for="agents"` content stays (its tags are markup, dropped as any tag). Offsets stay those of
+  // the body, so every reader of a section's range (`sectionText`, snippets) drops the same.
+  let audience: VisibilityLines | undefined;
+  const emit = (line: string, code: boolean, offset: number): void => {
+    if (audience === undefined) {
+      if (!line.includes("Visibility")) return visit(line, code, offset);
+      audience = new VisibilityLines("humans");
+    }
+    const kept = audience.line(line, code);
+    if (kept !== null) visit(kept, code, offset);
+  };
   for (const line of lines) {
     const offset = pos;
     pos += line.length + 1;
@@ -303,16 +316,16 @@ export function forEachContentLine(lines: readonly string[], visit: (line: strin
       if (step.marker) continue;
     }
     if (fence !== undefined) {
-      visit(line, true, offset);
+      emit(line, true, offset);
       continue;
     }
     if (esmDepth === 0 && c !== 105 /* i */ && c !== 101 /* e */) {
-      visit(line, false, offset);
+      emit(line, false, offset);
       continue;
     }
     const esm = esmStep(esmDepth, line);
     esmDepth = esm.depth;
-    if (!esm.skip) visit(line, false, offset);
+    if (!esm.skip) emit(line, false, offset);
   }
 }
 

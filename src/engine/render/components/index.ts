@@ -9,6 +9,7 @@ import { badge, icon, tooltip } from "./inline.js";
 import { step, steps } from "./steps.js";
 import { tab, tabs } from "./tabs.js";
 import { update } from "./update.js";
+import { visibility } from "./visibility.js";
 
 /**
  * Every component the preview renders, by the name pages write. A name not here (and not an
@@ -37,6 +38,7 @@ export const COMPONENTS: Readonly<Record<string, ComponentDefinition>> = {
   Tooltip: tooltip,
   Badge: badge,
   Icon: icon,
+  Visibility: visibility,
 };
 
 /** Whether a name is one of the components the preview renders. */
