@@ -107,6 +107,10 @@ export const LIMITS = {
      *  `maxRunningPerCaller` at once). No spare: the second starts when a command needs it
      *  (~0.2-0.5 s), not beside the first command, which it slowed on a busy machine. */
     stdio: { workers: 2, reserveWorkers: 0, spareWorkers: 0 },
+    /** The pool of `svc-mcp preview`: one person (and the agents they try) reads it, as over
+     *  stdio; a command runs in a worker so that no command can stall the pages (issue 25: a
+     *  doubling sed in the preview's own thread stopped it answering pages, and it grew to 4.3 GB). */
+    preview: { workers: 2, reserveWorkers: 0, spareWorkers: 0 },
   },
   search: {
     /** Spec: pageSize is 1..50, default 10. */

@@ -109,6 +109,26 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     expect(await shell.run("jq -n '[range(1000)] | length'")).toEqual({ stdout: "1000\n", stderr: "", exitCode: 0, truncated: false });
   });
 
+  it("counts each sed command and each match of s as a step (our sed), with the same answer on any machine", async () => {
+    // 2,000 lines, one `p` each: at least 2,000 steps.
+    expect(await budgeted(1_000).run("seq 1 2000 | sed -n p | tail -1")).toEqual(overBudget("sed", 1_000));
+    // One line, one command, 3,000 matches.
+    expect(await budgeted(1_000).run("seq 1 3000 | tr -d '\\n' | sed 's/./x/g' | wc -c")).toEqual(overBudget("sed", 1_000));
+    expect(await budgeted(100_000).run("seq 1 2000 | sed -n p | tail -1")).toEqual({ stdout: "2000\n", stderr: "", exitCode: 0, truncated: false });
+  });
+
+  it("bounds sed's pattern and hold space (16 MiB of characters), whatever the script: a doubling s, G and H in a loop", async () => {
+    // The adversary's: the pattern space doubles at each step, so thirty steps make a gigabyte
+    // (22 s and 1.8 GB in this thread before, no answer); it stops once it would pass the bound.
+    const space = (which: string) => `sed: ${which} space would pass 16777216 characters (a limit of the docs shell: sed holds at most that much; work on less text at once)\n`;
+    expect(await shell.run("echo x | sed ':a;s/x*/&&/;ta'")).toEqual({ stdout: "", stderr: space("pattern"), exitCode: 4, truncated: false });
+    expect(await shell.run("echo x | sed ':a;s/x*/&&/;ta' | wc -c")).toEqual({ stdout: "0\n", stderr: space("pattern"), exitCode: 0, truncated: false });
+    // One s that makes 38,894 characters 500 times as many, in one step.
+    expect(await shell.run(`seq 1 10000 | tr -d '\\n' | sed 's/.*/${"&".repeat(500)}/'`)).toEqual({ stdout: "", stderr: space("pattern"), exitCode: 4, truncated: false });
+    expect(await shell.run("echo x | sed ':a;G;h;ba'")).toEqual({ stdout: "", stderr: space("pattern"), exitCode: 4, truncated: false });
+    expect(await shell.run("echo x | sed -n ':a;H;g;ba'")).toEqual({ stdout: "", stderr: space("hold"), exitCode: 4, truncated: false });
+  });
+
   it("stops an awk loop at the time limit in this thread (svc-mcp fs, --no-shell-worker): the loop checks the clock as it counts", async () => {
     // just-bash's awk never lets this thread's event loop run, so the call's timer could not
     // fire: before, a loop ran to its end and only then said 124 (2 million iterations: 207 s at

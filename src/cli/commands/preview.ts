@@ -21,8 +21,10 @@ export const previewCommand = defineCommand({
       .option("fetch-remote", { type: "boolean", default: true, describe: "Fetch API specs docs.json names by URL, in the background (--no-fetch-remote to stay offline)" }),
   run: async (args, io) => {
     const log = stderrLog(io);
-    // One person reads a preview: commands run in this thread, and the index is built in one go.
-    const runtime = await loadDocs(io, args.dir, { shellWorker: false, searchCache: LIMITS.search.cachedResults, indexSliceMs: Number.POSITIVE_INFINITY });
+    // One person reads a preview: a small pool of shell workers (a command in this thread that
+    // never yields, or grows a value without bound, stalled every page until it ended: issue 25),
+    // and the index is built in one go.
+    const runtime = await loadDocs(io, args.dir, { shellWorker: { ...LIMITS.shellWorker.preview }, searchCache: LIMITS.search.cachedResults, indexSliceMs: Number.POSITIVE_INFINITY });
     await runtime.watch();
     const onListening = (origin: string): void => {
       void runtime.whenIndexed();

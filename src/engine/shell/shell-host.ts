@@ -1,3 +1,4 @@
+import { channel } from "node:diagnostics_channel";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { availableParallelism } from "node:os";
@@ -120,6 +121,14 @@ interface Slot {
 /** Snapshots one worker keeps: the current one and a few before it, for calls already on their way. */
 const KEPT_SNAPSHOTS = 3;
 
+/**
+ * Every pool's events (`PoolEvent`), also published on this diagnostics channel: how a test
+ * watches the pool of a server it starts through the CLI (`svc-mcp preview`), whose options it
+ * cannot reach. Publishing costs nothing while nobody subscribes.
+ */
+export const POOL_CHANNEL_NAME = "svc-mcp:shell-pool";
+const POOL_CHANNEL = channel(POOL_CHANNEL_NAME);
+
 export interface ShellHostOptions {
   /** Warnings (a worker restarted) and whatever the workers print. */
   readonly log?: (message: string) => void;
@@ -232,7 +241,11 @@ export class ShellHost {
   constructor(private readonly options: ShellHostOptions = {}) {
     const defaults = LIMITS.shellWorker;
     this.log = options.log ?? (() => {});
-    this.emit = options.onEvent ?? (() => {});
+    const onEvent = options.onEvent ?? (() => {});
+    this.emit = (event) => {
+      onEvent(event);
+      if (POOL_CHANNEL.hasSubscribers) POOL_CHANNEL.publish(event);
+    };
     this.limits = options.limits ?? LIMITS.shell;
     this.deadlineMs = this.limits.maxExecutionMs + (options.stuckGraceMs ?? defaults.stuckGraceMs);
     this.size = Math.max(1, options.workers ?? shellPoolSize(availableParallelism()));

@@ -10,6 +10,7 @@ export class Output {
   private readonly chunks: string[] = [];
   private readonly errChunks: string[] = [];
   private size = 0;
+  private errSize = 0;
   /** Set once stdout passed the internal budget; commands stop producing. */
   full = false;
 
@@ -30,8 +31,14 @@ export class Output {
   }
 
   error(s: string): void {
-    if (this.mergeErrors) this.chunks.push(s);
-    else this.errChunks.push(s);
+    if (this.mergeErrors) {
+      this.write(s);
+      return;
+    }
+    // Bounded as stdout is: `sed 's/^/x/w /dev/stderr'` in a loop writes without end there.
+    if (this.errSize > this.budget) return;
+    this.errSize += s.length;
+    this.errChunks.push(s);
   }
 
   get stdout(): string {

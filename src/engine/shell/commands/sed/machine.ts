@@ -1,7 +1,24 @@
+import { LIMITS } from "../../../../limits.js";
 import { copyRegExp } from "../../regex/linear.js";
 import type { CommandIo } from "../../lib/command.js";
 import { lookup } from "../../lib/files.js";
 import { type Address, type ReplacementPart, type SedCommand, type SedProgram, SedScriptError, type Substitution } from "./script.js";
+
+/**
+ * The most characters sed's pattern space or hold space may hold: as much as one command may
+ * print (`maxInternalOutputBytes`). Why: a script can double its pattern space in one step
+ * (`:a;s/x/xx/g;ta`), so thirty steps make a gigabyte; no step count nor clock check stops that
+ * in time, in the process's own thread (issue 25: 22 s and 1.8 GB before). Counted in UTF-16
+ * characters, so the answer is the same on any machine.
+ */
+export const MAX_SED_SPACE = LIMITS.shell.maxInternalOutputBytes;
+
+/** Thrown when a sed command would make its pattern or hold space larger than `MAX_SED_SPACE`. */
+export class SedSpaceExceeded extends Error {
+  constructor(readonly space: "pattern" | "hold") {
+    super(`${space} space would pass ${MAX_SED_SPACE} characters (a limit of the docs shell: sed holds at most that much; work on less text at once)`);
+  }
+}
 
 /** One input line, with the file it came from (`F`). */
 export interface Line {
@@ -50,6 +67,12 @@ function expandReplacement(parts: readonly ReplacementPart[], m: RegExpExecArray
   let out = "";
   let mode: "" | "L" | "U" = "";
   let once: "" | "l" | "u" = "";
+  // Without a case conversion the text goes as it is: character by character, a doubling
+  // `s/x*/&&/` spent seconds and a gigabyte of string pieces on 16 million characters.
+  if (!parts.some((p) => p.kind === "case")) {
+    for (const p of parts) out += p.kind === "text" ? p.text : p.kind === "group" ? (m[p.n] ?? "") : "";
+    return out;
+  }
   const emit = (s: string) => {
     for (const ch of s) {
       let c = mode === "L" ? ch.toLowerCase() : mode === "U" ? ch.toUpperCase() : ch;
@@ -75,7 +98,7 @@ function expandReplacement(parts: readonly ReplacementPart[], m: RegExpExecArray
 }
 
 /** `s`: GNU semantics for the Nth match, `g`, and empty matches (never right after a match). */
-function substitute(ps: string, sub: Substitution, re: RegExp): string | undefined {
+function substitute(ps: string, sub: Substitution, re: RegExp, io: CommandIo): string | undefined {
   // A copy of the same kind: a pattern the guard put on the linear-time engine stays there.
   const g = copyRegExp(re, re.flags.includes("g") ? re.flags : `${re.flags}g`);
   let out = "";
@@ -94,8 +117,12 @@ function substitute(ps: string, sub: Substitution, re: RegExp): string | undefin
       continue;
     }
     count++;
+    // Each match is a step: `s/./&/g` over a large pattern space is a loop of its own.
+    io.step();
     if (count >= sub.nth && (sub.global || count === sub.nth)) {
       out += ps.slice(pos, start) + expandReplacement(sub.replacement, m);
+      // Checked as it grows: one `s/x/&&&&&&&&/g` multiplies the text before any later check.
+      if (out.length > MAX_SED_SPACE) throw new SedSpaceExceeded("pattern");
       pos = end;
       replaced = true;
       if (!sub.global) break;
@@ -104,7 +131,9 @@ function substitute(ps: string, sub: Substitution, re: RegExp): string | undefin
     g.lastIndex = m[0] === "" ? start + ((ps.codePointAt(start) ?? 0) > 0xffff ? 2 : 1) : end;
   }
   if (!replaced) return undefined;
-  return out + ps.slice(pos);
+  out += ps.slice(pos);
+  if (out.length > MAX_SED_SPACE) throw new SedSpaceExceeded("pattern");
+  return out;
 }
 
 /** `l`: C escapes, octal for other non-printable bytes, wrapped with `\` at the width. */
@@ -227,6 +256,9 @@ class SedMachine {
     let pc = 0;
     let steps = 0;
     while (pc < commands.length) {
+      // Each command is a step of the call's work budget (which also checks the clock and the
+      // caller's cancellation); without a budget, the clock is checked here.
+      this.io.step();
       if (++steps % 10000 === 0) this.io.checkTime();
       const c = commands[pc] as SedCommand;
       if (c.name === "}" || c.name === ":") {
@@ -239,6 +271,9 @@ class SedMachine {
       }
       pc++;
       const flow = COMMANDS[c.name]?.(this, c);
+      // After the command, before the next can grow it further (`G`, `H`, `N`, `s`, `x`...).
+      if (this.st.ps.length > MAX_SED_SPACE) throw new SedSpaceExceeded("pattern");
+      if (this.st.hs.length > MAX_SED_SPACE) throw new SedSpaceExceeded("hold");
       if (flow === undefined) continue;
       if ("end" in flow) return flow.end;
       pc = flow.goto;
@@ -384,7 +419,7 @@ const COMMANDS: Readonly<Record<string, (m: SedMachine, c: SedCommand) => Flow>>
   },
   s: (m, c) => {
     const sub = c.sub as Substitution;
-    const result = substitute(m.st.ps, sub, m.regexOf(sub.re));
+    const result = substitute(m.st.ps, sub, m.regexOf(sub.re), m.io);
     if (result === undefined) return;
     m.st.ps = result;
     m.st.substituted = true;

@@ -2,7 +2,7 @@ import { type CommandIo, docsCommand } from "../../lib/command.js";
 import { ERRNO, lookup } from "../../lib/files.js";
 import { type OptionRow, applyOptions, parseOptions } from "../../lib/options.js";
 import type { ShellCommandFactory } from "../command.js";
-import { type Line, SedOut, execute } from "./machine.js";
+import { type Line, SedOut, SedSpaceExceeded, execute } from "./machine.js";
 import { type SedProgram, SedScriptError, parseSedScript } from "./script.js";
 
 /** `sed --help`. */
@@ -163,7 +163,15 @@ async function runSed(args: string[], io: CommandIo): Promise<number> {
   const { streams, status } = readStreams(operands, s.separate, io);
   const out = new SedOut(io);
   for (const lines of streams) {
-    const code = execute(program, lines, s.quiet || program.quietFromScript, s.lineLength, out, io);
+    let code: number | undefined;
+    try {
+      code = execute(program, lines, s.quiet || program.quietFromScript, s.lineLength, out, io);
+    } catch (error) {
+      if (!(error instanceof SedSpaceExceeded)) throw error;
+      // GNU sed's status for a problem at run time (its "couldn't re-allocate memory").
+      io.fail(error.message);
+      return 4;
+    }
     if (code !== undefined) return code === 0 ? status : code;
   }
   return status;
