@@ -1,4 +1,5 @@
 import { LIMITS } from "../limits.js";
+import { columns, isBlank, quotePrefix } from "./markup-lines.js";
 
 /** Where a page holds more inline markup than the preview's parser reads in time. */
 export interface CostlyMarkup {
@@ -8,63 +9,113 @@ export interface CostlyMarkup {
   readonly line: number;
 }
 
-const FENCE_RE = /^[ \t>]*(`{3,}|~{3,})/;
 /** A table's delimiter row (`| --- | :-: |`), one way to match each character. */
-const DELIMITER_ROW_RE = /^[ \t]*(?:\|[ \t]*)?:?-+(?:(?=[^-]):?[ \t]*(?:\|[ \t]*)?:?-+)*:?[ \t]*(?:\|[ \t]*)?$/;
+const DELIMITER_ROW_RE = /^[ \t]*(?:\|[ \t]*)?:?-+(?:(?=[^-]):?[ \t]*(?:\|[ \t]*)?:?-+)*:?[ \t]*(?:\|[ \t]*)?\r?$/;
+/** Block quotes and list markers before a table's row (`> | a |`, `- | a |`). */
+const CONTAINERS_RE = /^(?:[ \t]*(?:>|[-*+][ \t]|\d{1,9}[.)][ \t]))*/;
 
 const number = (n: number): string => n.toLocaleString("en-US");
 
 /**
  * The first place a page's inline markup would cost the MDX parser far more than its length:
- * shapes that are slow without nesting (issue 25, adversary finding 39). Estimated from the
- * text alone, in one pass, so the same page gets the same answer on any machine:
+ * shapes that are slow without nesting (issue 25, adversary findings 39 and 41). Estimated from
+ * the text alone, in one pass, so the same page gets the same answer on any machine:
  * - a backtick run that no run of its length closes has the parser read to the end of its
  *   paragraph looking for one (a page of runs of every length: no answer in 8 s). The
  *   characters so re-read are summed over the page;
  * - the parser pairs emphasis runs and brackets by walking back over the ones still open in the
  *   paragraph (30,000 unclosed links `[a](`: 7.4 s; `*_*_` 3,000 deep: 2.3 s): the squares of
- *   each paragraph's marks are summed over the page;
+ *   each paragraph's marks are summed over the page. A list item and a table cell are
+ *   paragraphs of their own to the parser (`pairingSteps`), so a long list of links is not one
+ *   long paragraph;
  * - a table's every cell is parsed as text of its own, slowly (300 x 300: 7.7 s): the cells of
  *   a page are limited.
- * Paragraphs are the lines between blank lines outside fenced code; an over-count (a mark in a
- * code span) only errs on the side of showing text.
+ * Blocks are the lines between blank lines (spaces and tabs only, as the parser reads them).
+ * Fenced code is read as text too: a line the scan took for a fence the parser does not open
+ * (```` ```x` ````) hid everything after it (finding 41), and a real code block holds far fewer
+ * marks than the limits. Any over-count only errs on the side of showing text.
  */
 export function costlyMarkup(text: string): CostlyMarkup | undefined {
   const limits = LIMITS.preview;
   const lines = text.split("\n");
-  let fence: string | undefined;
   let rereads = 0;
   let cells = 0;
   let pairing = 0;
   for (let i = 0; i < lines.length; ) {
-    const f = FENCE_RE.exec(lines[i] as string);
-    if (f !== null) {
-      const marker = f[1] as string;
-      if (fence === undefined) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+    if (isBlank(lines[i] as string)) {
       i++;
       continue;
     }
-    if (fence !== undefined || (lines[i] as string).trim() === "") {
-      i++;
-      continue;
-    }
-    // One paragraph: up to a blank line or a fence.
     let end = i;
-    while (end < lines.length && (lines[end] as string).trim() !== "" && !FENCE_RE.test(lines[end] as string)) end++;
-    const block = lines.slice(i, end).join("\n");
+    while (end < lines.length && !isBlank(lines[end] as string)) end++;
+    const blockLines = lines.slice(i, end);
     const at = { line: i + 1 };
-    if (end - i >= 2 && block.includes("|") && DELIMITER_ROW_RE.test(lines[i + 1] as string) && (lines[i + 1] as string).includes("-")) {
-      for (const row of lines.slice(i, end)) cells += row.split("|").length;
+    const table = tableRows(blockLines);
+    if (table > 0) {
+      for (const row of blockLines) cells += row.split("|").length;
       if (cells > limits.maxTableCells) return { what: `tables hold ${number(cells)} cells, more than the preview reads (${number(limits.maxTableCells)})`, ...at };
     }
-    rereads += unclosedCodeRereads(block);
+    rereads += unclosedCodeRereads(blockLines.join("\n"));
     if (rereads > limits.maxCodeSpanRereads) return { what: `unclosed code spans would have the parser re-read ${number(rereads)} characters, more than the preview allows (${number(limits.maxCodeSpanRereads)})`, ...at };
-    pairing += pairedMarks(block) ** 2;
+    pairing += pairingSteps(blockLines, table);
     if (pairing > limits.maxPairingSteps) return { what: `emphasis and link marks would take the parser ${number(pairing)} steps to pair, more than the preview allows (${number(limits.maxPairingSteps)})`, ...at };
     i = end;
   }
   return undefined;
+}
+
+/**
+ * How many of a block's first lines are a table's rows (0: no table): a header, a delimiter row,
+ * then rows that hold a pipe and start no other block. A line after them is counted as a
+ * paragraph's (the parser may read it as one, a block quote's lazy line).
+ */
+function tableRows(lines: readonly string[]): number {
+  const strip = (line: string): string => line.replace(CONTAINERS_RE, "");
+  const second = lines[1];
+  if (second === undefined || !(lines[0] as string).includes("|") || !DELIMITER_ROW_RE.test(strip(second)) || !second.includes("-")) return 0;
+  let rows = 2;
+  while (rows < lines.length && /^ {0,3}[^\s>#`~<{*+\-\d]/.test(lines[rows] as string) && (lines[rows] as string).includes("|")) rows++;
+  return rows;
+}
+
+/**
+ * Steps to pair a block's marks: the square of each paragraph's, where a paragraph ends where
+ * the parser ends it inside the block: at each table cell of its first `table` rows, and at each
+ * list item's start. An item starts a paragraph only where the parser starts one (CommonMark):
+ * its marker at most 3 columns past the content of an item still open (or of the page), and an
+ * ordered list's first item numbered 1 unless it follows an item of its list; otherwise the line
+ * continues the paragraph before it, and its marks add to that paragraph's.
+ */
+export function pairingSteps(lines: readonly string[], table: number): number {
+  let steps = 0;
+  for (let r = 0; r < table; r++) for (const cell of (lines[r] as string).split(/(?<!\\)\|/)) steps += pairedMarks(cell) ** 2;
+  let marks = 0;
+  /** The list items open, innermost last: where each marker is, its kind, where its content starts. */
+  const items: { indent: number; kind: string; content: number }[] = [];
+  for (let r = table; r < lines.length; r++) {
+    const line = quotePrefix(lines[r] as string).rest;
+    const m = /^([ \t]*)([-*+]|(\d{1,9})([.)]))([ \t]+)(?=\S)/.exec(line);
+    if (m !== null) {
+      const indent = columns(m[1] as string);
+      const marker = m[2] as string;
+      const kind = m[4] ?? marker;
+      // The items this line is not inside end; the outermost of them may be its sibling.
+      let sibling: { kind: string } | undefined;
+      while (items.length > 0 && (items.at(-1) as { content: number }).content > indent) sibling = items.pop();
+      const base = items.at(-1)?.content ?? 0;
+      const first = m[3] === undefined || Number(m[3]) === 1 || r === 0;
+      if (indent - base <= 3 && (first || sibling?.kind === kind)) {
+        steps += marks ** 2;
+        marks = 0;
+        const spaces = columns(`${m[1] as string}${marker}${m[5] as string}`) - indent - marker.length;
+        items.push({ indent, kind, content: indent + marker.length + (spaces > 4 ? 1 : spaces) });
+      } else if (sibling !== undefined) {
+        items.push(sibling as { indent: number; kind: string; content: number });
+      }
+    }
+    marks += pairedMarks(line);
+  }
+  return steps + marks ** 2;
 }
 
 /**

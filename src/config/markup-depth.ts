@@ -1,4 +1,5 @@
 import { LIMITS } from "../limits.js";
+import { columns, fencedLines, isBlank } from "./markup-lines.js";
 
 /** Where a page nests one kind of markup past `LIMITS.preview.maxMarkupNesting`. */
 export interface DeepMarkup {
@@ -9,7 +10,6 @@ export interface DeepMarkup {
   readonly line: number;
 }
 
-const FENCE_RE = /^[ \t>]*(`{3,}|~{3,})/;
 /** A list item's marker and the space after it (or the line's end), at the start of what is read. */
 const ITEM_RE = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
 const LIST_RE = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
@@ -31,7 +31,7 @@ const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input"
  */
 export function deepMarkup(text: string, limit: number = LIMITS.preview.maxMarkupNesting): DeepMarkup | undefined {
   const lines = text.split("\n");
-  let fence: string | undefined;
+  const code = fencedLines(lines);
   const lists: number[] = [];
   let tags = 0;
   /** An opening tag whose `>` is on a later line. */
@@ -42,21 +42,16 @@ export function deepMarkup(text: string, limit: number = LIMITS.preview.maxMarku
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     const at = (what: string, depth: number): DeepMarkup => ({ what, depth, line: i + 1 });
-    const f = FENCE_RE.exec(line);
-    if (f !== null) {
-      const marker = f[1] as string;
-      if (fence === undefined) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
-      continue;
-    }
-    if (fence !== undefined) continue;
-    if (line.trim() === "") {
+    // Containers are counted on every line, fenced code too: a line taken for a fence the parser
+    // does not open (```` ```x` ````) must not hide 3,000 block quotes after it (finding 41).
+    const opened = containers(line);
+    if (opened.quotes + opened.items > limit) return at(opened.items > 0 ? "lists" : "block quotes", opened.quotes + opened.items);
+    if (code[i] === true) continue;
+    if (isBlank(line)) {
       open = [];
       brackets = 0;
       continue;
     }
-    const opened = containers(line);
-    if (opened.quotes + opened.items > limit) return at(opened.items > 0 ? "lists" : "block quotes", opened.quotes + opened.items);
     const item = LIST_RE.exec(line);
     const indent = columns(item?.[1] ?? /^[ \t]*/.exec(line)?.[0] ?? "");
     while (lists.length > 0 && (lists.at(-1) as number) >= indent && (item !== null || indent === 0)) lists.pop();
@@ -174,11 +169,4 @@ function emphasisRun(mark: string, before: string | undefined, after: string | u
   const right = !space(before) && (!punct(before) || space(after) || punct(after));
   if (mark === "*") return { opens: left, closes: right };
   return { opens: left && (!right || punct(before)), closes: right && (!left || punct(after)) };
-}
-
-/** Width of leading white space, a tab to the next multiple of 4 as Markdown counts it. */
-function columns(space: string): number {
-  let width = 0;
-  for (const ch of space) width = ch === "\t" ? width + 4 - (width % 4) : width + 1;
-  return width;
 }

@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../diagnostic.js";
+import { descriptionFindings } from "./description-findings.js";
 import type { AsyncChannel, AsyncSpec } from "../asyncapi/model.js";
 import type { PagePlacement } from "../site-config.js";
 import { toPagePath } from "../site-config.js";
@@ -198,6 +199,7 @@ function loadedSpecs(input: PlanInput): LoadedSpecs {
       else out.asyncapi.set(source, result.spec);
       for (const w of result.warnings) out.diagnostics.push({ severity: "warning", file: source, message: w.message, code: w.code ?? API_CODES.specWarning });
       if (result.spec.format === "openapi") {
+        out.diagnostics.push(...descriptionFindings(source, result.spec.operations));
         for (const op of result.spec.operations) {
           if (op.problems.length === 0) continue;
           out.diagnostics.push({

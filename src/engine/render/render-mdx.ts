@@ -13,6 +13,7 @@ import { el, text, textOf } from "./hast.js";
 import { BLOCK_HTML, htmlElement } from "./html-elements.js";
 import { type JsxElement, literalOf } from "./jsx-attributes.js";
 import { headingId, type ParseProblem, parseMarkdown, parseMdx, plainTextTree, tooDeep } from "./parse-mdx.js";
+import { markupProblem } from "../../config/markup-problem.js";
 import { SANITIZE_SCHEMA } from "./sanitize-schema.js";
 
 /** A heading of the page, for its table of contents. */
@@ -71,7 +72,12 @@ export function renderMdx(source: string, options: RenderOptions): RenderedMdx {
 
 /** Markdown (an API description) as sanitised HTML: CommonMark and GitHub's tables, no raw HTML. */
 export function renderMarkdown(source: string): string {
-  return finish(toHast(parseMarkdown(source)) as HastRoot, "/");
+  // Markup too deep or too costly to parse (adversary finding 41) is its text, after a notice
+  // saying why, as a page's is; `check` names the spec and the text's path.
+  const problem = markupProblem(source);
+  if (problem === undefined) return finish(toHast(parseMarkdown(source)) as HastRoot, "/");
+  const why = `Shown as plain text: its ${problem.what}.`.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  return `<p class="markup-notice">${why}</p>\n${finish(toHast(plainTextTree(source)) as HastRoot, "/")}`;
 }
 
 function finish(hast: HastRoot, filePath: string): string {
