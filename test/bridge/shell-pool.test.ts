@@ -98,6 +98,16 @@ describe("fresh addresses over 2025 sessions (the adversary's scenario, 2026-11-
       await rec.next(() => rec.events.filter((e) => e.t === "start").length === 7);
       await rec.next(() => rec.events.filter((e) => e.t === "queued").length === 8);
       expect(await reader.text(FS, { command: "ls /" })).toBe(LS);
+      // The waiting runaway is cancelled first, and its end awaited: cancelled after the others,
+      // it could take a worker they freed before its own cancellation arrived (a race of the
+      // test's aborts, not of the pool).
+      const started = new Set(rec.events.flatMap((e) => (e.t === "start" ? [e.call] : [])));
+      const waiting = rec.events.find((e) => e.t === "queued" && e.caller.startsWith("address:10.25.0.") && !started.has(e.call));
+      expect(waiting?.t).toBe("queued");
+      const waitingCall = waiting?.t === "queued" ? waiting.call : -1;
+      const waitingIndex = waiting?.t === "queued" ? Number(waiting.caller.slice("address:10.25.0.".length)) - 1 : -1;
+      aborts[waitingIndex]?.abort();
+      await rec.next((e) => e.t === "end" && e.call === waitingCall);
       for (const a of aborts) a.abort();
       expect(await Promise.all(held)).toEqual(fresh.map(() => "cancelled"));
       await rec.next(() => rec.events.filter((e) => e.t === "end").length === 9);
