@@ -119,7 +119,7 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
 
   it("ends a sed loop that reads no input by a count of its commands, not by the clock: the same answer on any machine", async () => {
     // Each step of these is cheap: before, they ran until the time limit (exit 124 after 5 s,
-    // ~9 million steps at load 18; the work budget is far above that), so the output and the
+    // millions of steps; the work budget, 200 million, is far above that), so the output and the
     // answer depended on the machine. 100,000 commands without reading a line (the figure the
     // shell gives just-bash's own sed, which ours replaced) ends them, with exit 4.
     const loop = "sed: ran 100000 commands without reading a line, a loop that does not end (a limit of the docs shell: a loop in the script must read input or stop sooner)\n";
