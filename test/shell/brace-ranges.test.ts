@@ -70,18 +70,19 @@ describe("brace ranges in text parsed at run time", () => {
     });
   });
 
-  it("refuses the builtins that read and run text of their own", async () => {
+  it("refuses the builtins that read and run text of their own: source, ., compgen -W and -C", async () => {
     const source = "bash: source: not available in the docs shell: it parses and runs text of its own (read the file with cat instead)\n";
     expect(await shell.run("source <(echo 'echo {1..20000}')")).toEqual({ stdout: "", stderr: source, exitCode: 126, truncated: false });
     expect(await shell.run("eval 'source /index.mdx'")).toEqual({ stdout: "", stderr: source, exitCode: 126, truncated: false });
     expect(await shell.run("s=source; $s /index.mdx")).toEqual({ stdout: "", stderr: source, exitCode: 126, truncated: false });
     expect(await shell.run(". /index.mdx")).toEqual({ stdout: "", stderr: source.replace("source", "."), exitCode: 126, truncated: false });
-    expect(await shell.run("compgen -W '{1..20000}'")).toEqual({
-      stdout: "",
-      stderr: "bash: compgen: not available in the docs shell: it parses and runs text of its own (completion is for an interactive shell)\n",
-      exitCode: 126,
-      truncated: false,
-    });
+    const compgen = "bash: compgen: not available in the docs shell: it parses and runs text of its own (its -W word list and -C command are parsed at run time; list files with ls or find)\n";
+    expect(await shell.run("compgen -W '{1..20000}'")).toEqual({ stdout: "", stderr: compgen, exitCode: 126, truncated: false });
+    expect(await shell.run("compgen -aC 'echo {1..20000}'")).toEqual({ stdout: "", stderr: compgen, exitCode: 126, truncated: false });
+    // An option not written out may be -W: refused where it stands, the line goes on.
+    expect(await shell.run("o=-W; compgen $o '{1..20000}'; echo after $?")).toEqual({ stdout: "after 126\n", stderr: compgen, exitCode: 0, truncated: false });
+    // What parses no text still runs: a glob (nothing matches at / here, as before), and complete.
+    expect(await shell.run("compgen -G '/g*'; echo $?; complete -W 'a b' foo; complete -p")).toEqual({ stdout: "0\ncomplete -W 'a b' foo\n", stderr: "", exitCode: 0, truncated: false });
   });
 
   it("refuses a long range in an array that declare reads at run time", async () => {

@@ -7,7 +7,7 @@ import { interruptibleController } from "./interruptible-signal.js";
 import { PathSuggester } from "./did-you-mean.js";
 import { mergeStderrPlugin } from "./merge-stderr.js";
 import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./shell.js";
-import { RunTimeTexts, checkEvalCommand, stoppedBuiltinMessage, refusedBuiltinCommand, runTimeTextPlugin } from "./run-time-texts.js";
+import { RunTimeTexts, checkEvalCommand, checkedCompgenCommand, stoppedBuiltinMessage, refusedBuiltinCommand, runTimeTextPlugin } from "./run-time-texts.js";
 import { refusedWriteCommand, writeRedirectPlugin } from "./write-redirects.js";
 import { WorkBudget, WorkStopped, workLimitMessage } from "./work-budget.js";
 
@@ -48,7 +48,7 @@ export function createDocsBash(view: SiteView, commands: readonly CustomCommand[
     cwd: "/",
     env: { HOME: "/", PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8", TERM: "dumb" },
     commands: builtinCommandNames(),
-    customCommands: [...commands, refusedWriteCommand(view), refusedRangeCommand, refusedBuiltinCommand, checkEvalCommand(transform, texts)],
+    customCommands: [...commands, refusedWriteCommand(view), refusedRangeCommand, refusedBuiltinCommand, checkEvalCommand(transform, texts), checkedCompgenCommand(texts)],
     // Keep just-bash's defence-in-depth on: our filesystem is our own implementation, so the
     // mode's restrictions on host globals cost us nothing.
     defenseInDepth: true,

@@ -13,8 +13,8 @@ import { forEachPipeline } from "./lib/pipelines.js";
 //   the arguments as eval does, passes the text through the same transforms as a command line
 //   (a nested `eval` is rewritten in turn), and sets the variable to the result; the real eval
 //   then runs it in the current shell (variables, functions and `$?` as before).
-// - `source`, `.`, `compgen` and `complete` are refused: the docs hold no shell scripts to read
-//   in, and completion is for an interactive shell.
+// - `source` and `.` are refused (the docs hold no shell scripts to read in), and so is a
+//   `compgen` with `-W` or `-C` or options not written out (`compgen -G GLOB` still lists files).
 // - A builtin reached by a name only known at run time (`e=eval; $e '...'`) is not seen by any
 //   transform; just-bash tells the call's coverage writer of every builtin it runs, so the work
 //   budget asks `RunTimeTexts` and the line stops there, saying why.
@@ -30,9 +30,24 @@ export const REFUSED_BUILTIN = "__svc_builtin_refused";
 const REFUSED: ReadonlyMap<string, string> = new Map([
   ["source", "read the file with cat instead"],
   [".", "read the file with cat instead"],
-  ["compgen", "completion is for an interactive shell"],
-  ["complete", "completion is for an interactive shell"],
+  // `complete` only records a word list or command; `compgen` is what expands and runs it. A
+  // compgen whose options are all written out and name neither is let through (`compgen -G`).
+  ["compgen", "its -W word list and -C command are parsed at run time; list files with ls or find"],
 ]);
+
+/** The command that lets the `compgen` after it run: its options were read and hold no -W or -C. */
+export const CHECKED_COMPGEN = "__svc_compgen_checked";
+
+/** Whether a compgen's words, all written out, name no option that parses text (`-W`, `-C`). */
+function compgenSafe(args: readonly WordNode[]): boolean {
+  for (const arg of args) {
+    const text = staticText(arg);
+    if (text === undefined) return false;
+    if (text === "--") return true;
+    if (/^-[A-Za-z]*[WC]/.test(text)) return false;
+  }
+  return true;
+}
 
 /** What a refused builtin says (exit 126, as the shell's other limits). */
 export function refusedBuiltinMessage(name: string): string {
@@ -82,15 +97,23 @@ function rewrite(c: CommandNode): CommandNode {
   if (c.type !== "SimpleCommand") return c;
   const found = builtinOf(c);
   if (found === undefined) return c;
+  if (found.name === "compgen" && compgenSafe(found.args)) return group([simple(CHECKED_COMPGEN, []), c], c.redirections, true);
   if (REFUSED.has(found.name)) return simple(REFUSED_BUILTIN, [{ type: "Word", parts: [{ type: "DoubleQuoted", parts: [{ type: "Literal", value: found.name }] }] }], { redirections: c.redirections });
   if (found.name !== "eval") return c;
   const status: WordNode = { type: "Word", parts: [{ type: "ParameterExpansion", parameter: "?", operation: null } as WordNode["parts"][number]] };
   const text: WordNode = { type: "Word", parts: [{ type: "DoubleQuoted", parts: [{ type: "ParameterExpansion", parameter: EVAL_TEXT, operation: null }] } as WordNode["parts"][number]] };
   const check = simple(CHECK_EVAL, [status, ...found.args]);
   const run = simple("eval", [text], { assignments: c.assignments });
+  return group([check, run], c.redirections, false);
+}
+
+/** `{ FIRST; SECOND; }` with the redirections of the command it replaces. */
+function group(commands: readonly [CommandNode, SimpleCommandNode], redirections: SimpleCommandNode["redirections"], moveRedirections: boolean): CommandNode {
   const pipeline = (command: CommandNode) => ({ type: "Pipeline" as const, commands: [command], negated: false });
-  const body = [{ type: "Statement" as const, pipelines: [pipeline(check), pipeline(run)], operators: [";" as const], background: false }];
-  return { type: "Group", body, redirections: c.redirections } as CommandNode;
+  const [first, second] = commands;
+  const last = moveRedirections ? { ...second, redirections: [] } : second;
+  const body = [{ type: "Statement" as const, pipelines: [pipeline(first), pipeline(last)], operators: [";" as const], background: false }];
+  return { type: "Group", body, redirections } as CommandNode;
 }
 
 /** The transform plugin (register once per `Bash`, before the others). */
@@ -110,6 +133,7 @@ export const runTimeTextPlugin: TransformPlugin = {
  */
 export class RunTimeTexts {
   private checkedEvals = 0;
+  private checkedCompgens = 0;
   /** The builtin refused, once one was: the line stops there. */
   refused: string | undefined;
 
@@ -118,11 +142,20 @@ export class RunTimeTexts {
     this.checkedEvals += 1;
   }
 
+  /** A compgen's options were read: the next `compgen` may run. */
+  checkedCompgen(): void {
+    this.checkedCompgens += 1;
+  }
+
   /** Whether the builtin `name` may run now; false when it parses text no check saw. */
   mayRun(name: string): boolean {
     if (name === "eval") {
       if (this.checkedEvals === 0) return false;
       this.checkedEvals -= 1;
+      return true;
+    }
+    if (name === "compgen" && this.checkedCompgens > 0) {
+      this.checkedCompgens -= 1;
       return true;
     }
     return !REFUSED.has(name);
@@ -157,6 +190,14 @@ export function checkedText(text: string, transform: (ast: ScriptNode) => Script
   const before = serialize(ast);
   const after = serialize(transform(ast));
   return after === before ? text : after;
+}
+
+/** Lets the `compgen` after it run (its options were read when the line was parsed). */
+export function checkedCompgenCommand(texts: RunTimeTexts): Command {
+  return defineCommand(CHECKED_COMPGEN, async () => {
+    texts.checkedCompgen();
+    return { stdout: "", stderr: "", exitCode: 0 };
+  });
 }
 
 /** Prints why a builtin is refused, status 126. */
