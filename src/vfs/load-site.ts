@@ -25,6 +25,7 @@ import { pagePathOf, type Site } from "./site.js";
 import type { Page } from "./page.js";
 import { makeFile, type SiteFile } from "./site-file.js";
 import { type Access, readersCover } from "./access.js";
+import { appendAll } from "../arrays.js";
 
 /** Page files: Markdown and MDX (the names a walk of the repository lists). */
 const PAGE_FILE = /\.(md|mdx|MD|MDX)$/;
@@ -118,7 +119,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   const ignore = loadIgnoreRules(root);
 
   const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore }));
-  diagnostics.push(...docs.diagnostics);
+  appendAll(diagnostics, docs.diagnostics);
   const config = configOf(docs, previous, root, diagnostics);
 
   const folders: ListedFolder[] = [];
@@ -184,7 +185,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
           frontMatterSpecs,
           specTimes,
         });
-  diagnostics.push(...(generated?.diagnostics ?? []));
+  appendAll(diagnostics, (generated?.diagnostics ?? []));
   for (const page of generated?.pages ?? []) {
     if (pages.has(page.path)) continue;
     files.set(page.file.path, page.file);

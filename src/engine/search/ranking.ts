@@ -6,6 +6,7 @@ import { ClassTop, LargestFirst, TopScores } from "./heaps.js";
 import { MAX_TF, PER_WIDE, PER_WIDE2, WIDE, WIDE2, weightedTf } from "./postings-codec.js";
 import type { IndexStatistics, UnitScales } from "./statistics.js";
 import { TermPeaks } from "./term-peaks.js";
+import { maxOf, minOf } from "../../arrays.js";
 
 /**
  * Ranking parameters, in one place. Field weights say how much one occurrence counts in each
@@ -160,7 +161,7 @@ export function resolveTerms(
           const d = boundedEditDistance(term, entry.term, max);
           if (d <= max) found.push({ entry, d, df, term: entry.term });
         });
-        const best = Math.min(...found.map((f) => f.d));
+        const best = minOf(found.map((f) => f.d));
         // Ties by the term itself, not by the order terms entered the index (which pages the
         // reader may not read took part in).
         found
@@ -171,7 +172,7 @@ export function resolveTerms(
       }
     }
     // The term's rarity: the exact term's, else its most common stand-in's (a lower bound).
-    const df = exact !== undefined ? stats.df(exact) : Math.max(0, ...matches.map((m) => stats.df(m.entry)));
+    const df = exact !== undefined ? stats.df(exact) : maxOf(matches.map((m) => stats.df(m.entry)), 0);
     return { term, idf: idf(df, n) ** P.idfExponent, matches };
   });
 }
