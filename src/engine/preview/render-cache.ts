@@ -6,6 +6,7 @@ import type { SiteView } from "../../vfs/view.js";
 import { expandIncludes, isCurrent } from "../search/includes.js";
 import { Lru } from "../search/lru.js";
 import type { RenderedMdx, RenderOptions } from "../render/render-mdx.js";
+import { RenderUnavailable } from "../render/render-unavailable.js";
 
 /** A rendered page and the snippet files its text was built from (to tell whether it is current). */
 interface Entry {
@@ -76,7 +77,14 @@ export class PageRenders {
     if (known !== undefined && isCurrent(known, fileAt)) return known.rendered;
     const { text, uses, missing } = readerPageText(view, page);
     const under = this.pending.get(page);
-    if (under !== undefined && under.text === text) return (await under.entry).rendered;
+    if (under !== undefined && under.text === text) {
+      try {
+        return (await under.entry).rendered;
+      } catch (error) {
+        // Refused for the first asker's share of the workers, not this one's: it asks for its own.
+        if (!(error instanceof RenderUnavailable && error.reason === "too-many")) throw error;
+      }
+    }
     const entry = renderer(text, { filePath: page.file.path }, caller).then((rendered): Entry => ({ rendered, uses, missing }));
     const mine: Pending = { text, entry };
     this.pending.set(page, mine);
