@@ -78,6 +78,8 @@ export class RenderPool {
   /** Workers in a row that ended before they were loaded. */
   private bootFailures = 0;
   private closed = false;
+  /** Waiting for a worker to load (`start`). */
+  private whenStarted: (() => void)[] = [];
 
   constructor(private readonly options: RenderPoolOptions = {}) {
     const defaults = LIMITS.preview;
@@ -115,9 +117,21 @@ export class RenderPool {
     });
   }
 
+  /**
+   * Start a worker now, unless one runs, and resolve once one is loaded (or has failed to load):
+   * loading the parser and the highlighter takes a worker ~0.3 s from the bundle, and seconds
+   * from the sources on a busy machine, which the first page would otherwise wait for.
+   */
+  start(): Promise<void> {
+    if (this.closed || this.slots.some((s) => s.booted)) return Promise.resolve();
+    if (this.slots.length === 0) this.spawn();
+    return new Promise((resolve) => this.whenStarted.push(resolve));
+  }
+
   /** Stop every worker; pages rendering or waiting are rejected (`shut-down`). */
   async close(): Promise<void> {
     this.closed = true;
+    this.started();
     for (const job of this.queue.drain()) this.end(job, "shut-down", shutDown());
     const slots = this.slots.splice(0);
     for (const slot of slots) {
@@ -128,6 +142,11 @@ export class RenderPool {
       this.emit({ t: "exit", worker: slot.n, why: "shut-down" });
     }
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
+  }
+
+  /** Those waiting in `start` go on (a worker loaded, or one ended before it did: the pages will say why). */
+  private started(): void {
+    for (const resolve of this.whenStarted.splice(0)) resolve();
   }
 
   /** Give waiting pages to idle workers, and start workers for those that could start now. */
@@ -170,6 +189,7 @@ export class RenderPool {
     if (message.t === "ready") {
       slot.booted = true;
       this.bootFailures = 0;
+      this.started();
       this.emit({ t: "booted", worker: slot.n });
       this.idle(slot);
       this.pump();
@@ -220,6 +240,7 @@ export class RenderPool {
     if (!this.slots.includes(slot) || this.closed) return;
     const job = slot.job;
     this.retire(slot, "died");
+    if (!slot.booted) this.started();
     if (!slot.booted && ++this.bootFailures >= LIMITS.shellWorker.maxBootFailures) {
       const why = `the page renderer could not start (${slot.failed?.message ?? "its worker ended while starting"}); try again later`;
       this.log(`warning: ${this.bootFailures} render workers in a row ended while starting: ${slot.failed?.message ?? "no reason given"}`);
