@@ -160,7 +160,7 @@ function fencesIn(lines: readonly string[], markdown: boolean): boolean[] {
     }
     // A setext underline ends the paragraph (a heading); so does a table's delimiter row under a
     // one-line paragraph with as many cells (a table, which any block may follow).
-    const ends = THEMATIC_RE.test(rest) || /^#{1,6}(?:[ \t]|$)/.test(rest) || (paragraph && (/^(?:=+|-+)[ \t]*$/.test(rest) || (above !== undefined && isDelimiterRow(rest, above))));
+    const ends: boolean = THEMATIC_RE.test(rest) || /^#{1,6}(?:[ \t]|$)/.test(rest) || (paragraph && (/^(?:=+|-+)[ \t]*$/.test(rest) || (above !== undefined && isDelimiterRow(rest, above))));
     if (!ends && !paragraph) header = rest;
     paragraph = !ends;
   }
