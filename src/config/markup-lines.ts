@@ -90,7 +90,7 @@ function fencesIn(lines: readonly string[], markdown: boolean): boolean[] {
   let paragraph = false;
   /** The paragraph's line while it has one (a table's header row, if a delimiter row follows). */
   let header: string | undefined;
-  /** In Markdown, the last line was indented code: the parser lets a list item follow it only as one that could interrupt a paragraph. */
+  /** In Markdown, the last line that was not blank was indented code: the parser lets a list item follow it only as one that could interrupt a paragraph. */
   let indented = false;
   /** In Markdown, the HTML block open: what ends it (`blank` for a blank line). */
   let html: RegExp | "blank" | undefined;
@@ -129,7 +129,8 @@ function fencesIn(lines: readonly string[], markdown: boolean): boolean[] {
       // A paragraph's lazy continuation: the containers it did not continue stay open.
       continue;
     } else open = started;
-    for (const c of open) if (c.kind === "item" && !blank) c.empty = false;
+    // The items the line continued have content now (one it opened has, unless only its marker is there).
+    if (!blank) for (const c of open.slice(0, matched)) if (c.kind === "item") c.empty = false;
     const leaf = skipSpace(line, at.pos, at.col);
     const rest = line.slice(leaf.pos);
     const indent = leaf.col - at.base;

@@ -92,15 +92,24 @@ describe("pages render off the thread that answers everyone", () => {
   });
 
   it("ends a render past the time limit with its worker, answers 503 with the reason, and renders the next page in a new worker", { timeout: 120_000 }, async () => {
-    // The gate holds every render until it opens: a render that never ends, without a slow page or a clock.
+    // The gate holds every render until it opens: a render that never ends, without a slow page.
+    // The time limit is fired by hand, once the render has started: no clock decides.
     const gate = new Int32Array(new SharedArrayBuffer(4));
+    const limits: (() => void)[] = [];
+    const limitTimer = (fire: () => void) => {
+      limits.push(fire);
+      return { cancel: () => {} };
+    };
     const rec = new RenderRecorder();
     const logged: string[] = [];
     const root = site({ stuck: "Stuck page.", next: "Next page." });
-    const runtime = await DocsRuntime.load({ root, indexLater: true, log: (m) => logged.push(m), renderWorker: { onEvent: rec.onEvent, gate, timeLimitMs: 200 } });
+    const runtime = await DocsRuntime.load({ root, indexLater: true, log: (m) => logged.push(m), renderWorker: { onEvent: rec.onEvent, gate, timeLimitMs: 200, limitTimer } });
     const app = createWebApp({ runtime, state, sessions: localSiteSessions(new SiteSessions()), limiter: new FixedWindowLimiter(3_600_000), projectId: "docs", publicUrl: undefined });
     try {
-      const res = await app.request("/stuck", { headers: { accept: "text/html" } });
+      const answer = Promise.resolve(app.request("/stuck", { headers: { accept: "text/html" } }));
+      await rec.next((e) => e.t === "start" && e.job === 1);
+      (limits[0] as () => void)();
+      const res = await answer;
       const html = await res.text();
       expect([res.status, res.headers.get("retry-after"), res.headers.get("content-type")]).toEqual([503, "60", "text/html; charset=utf-8"]);
       expect(/<p class="notice" data-testid="not-rendered">[^<]*<\/p>/.exec(html)?.[0]).toBe(

@@ -22,6 +22,11 @@ export interface RenderPoolOptions {
   readonly idleMs?: number;
   /** Warnings (a worker ended) and whatever the workers print. */
   readonly log?: (message: string) => void;
+  /**
+   * Arms a render's time limit (`fire` after `ms`); `setTimeout` by default. Tests pass their own
+   * and fire it by hand: whether a render outlasts its limit then depends on no machine's speed.
+   */
+  readonly limitTimer?: (fire: () => void, ms: number) => { cancel(): void };
   /** Told of everything the pool does, in order: tests watch it. */
   readonly onEvent?: (event: RenderEvent) => void;
   /**
@@ -45,7 +50,9 @@ interface Slot {
   readonly worker: Worker;
   booted: boolean;
   job: Job | undefined;
-  /** The running page's time limit, or the idle worker's retirement. */
+  /** The running page's time limit. */
+  limit: { cancel(): void } | undefined;
+  /** The idle worker's retirement. */
   timer: NodeJS.Timeout | undefined;
   failed: Error | undefined;
 }
@@ -73,6 +80,7 @@ export class RenderPool {
   private readonly idleMs: number;
   private readonly log: (message: string) => void;
   private readonly emit: (event: RenderEvent) => void;
+  private readonly limitTimer: (fire: () => void, ms: number) => { cancel(): void };
   private nextJob = 1;
   private nextWorker = 1;
   /** Workers in a row that ended before they were loaded. */
@@ -89,6 +97,12 @@ export class RenderPool {
     this.idleMs = options.idleMs ?? defaults.renderIdleMs;
     this.log = options.log ?? (() => {});
     this.emit = options.onEvent ?? (() => {});
+    this.limitTimer =
+      options.limitTimer ??
+      ((fire, ms) => {
+        const timer = setTimeout(fire, ms);
+        return { cancel: () => clearTimeout(timer) };
+      });
     const reserve = Math.min(options.reserveWorkers ?? defaults.renderReserve, this.size - 1);
     this.queue = new FairQueue<Job>({ maxHeld: this.maxHeld, maxRunning: this.size, capacity: this.size, reserve });
   }
@@ -136,6 +150,7 @@ export class RenderPool {
     const slots = this.slots.splice(0);
     for (const slot of slots) {
       clearTimeout(slot.timer);
+      slot.limit?.cancel();
       const job = slot.job;
       slot.job = undefined;
       if (job !== undefined) this.end(job, "shut-down", shutDown());
@@ -171,7 +186,7 @@ export class RenderPool {
   private assign(slot: Slot, job: Job): void {
     clearTimeout(slot.timer);
     slot.job = job;
-    slot.timer = setTimeout(() => this.overdue(slot, job), this.timeLimitMs);
+    slot.limit = this.limitTimer(() => this.overdue(slot, job), this.timeLimitMs);
     this.emit({ t: "start", job: job.id, worker: slot.n });
     slot.worker.postMessage({ id: job.id, source: job.source, filePath: job.filePath } satisfies ToRenderWorker);
   }
@@ -198,6 +213,8 @@ export class RenderPool {
     const job = slot.job;
     if (job === undefined || job.id !== message.id) return;
     slot.job = undefined;
+    slot.limit?.cancel();
+    slot.limit = undefined;
     this.idle(slot);
     if (message.t === "done") this.done(job, "result", undefined, message.rendered);
     else this.done(job, "error", new Error(message.message));
@@ -230,6 +247,7 @@ export class RenderPool {
     if (k === -1) return;
     this.slots.splice(k, 1);
     clearTimeout(slot.timer);
+    slot.limit?.cancel();
     slot.job = undefined;
     this.emit({ t: "exit", worker: slot.n, why });
     void slot.worker.terminate();
@@ -269,7 +287,7 @@ export class RenderPool {
     });
     // A request waiting for its page keeps the process alive; the pool's workers never do.
     worker.unref();
-    const slot: Slot = { n: this.nextWorker++, worker, booted: false, job: undefined, timer: undefined, failed: undefined };
+    const slot: Slot = { n: this.nextWorker++, worker, booted: false, job: undefined, limit: undefined, timer: undefined, failed: undefined };
     this.emit({ t: "spawn", worker: slot.n });
     // Never on our stdout (stdio mode speaks the protocol there): whatever a worker prints is a log line.
     for (const stream of [worker.stdout, worker.stderr] as Readable[]) {
