@@ -459,6 +459,29 @@ export const LIMITS = {
      *  real pages a few hundred); 200 cover every page an author moves between while editing, in
      *  a few MB, and rendering a page again costs tens of milliseconds, not seconds. */
     renderedPages: 200,
+    /** Render workers (`RenderPool`): pages are parsed off the thread that answers everyone
+     *  (issue 25: a page just under the markup limits takes seconds of CPU). Two, so that while
+     *  one renders a slow page another reader's page still renders; rendered pages are kept
+     *  (`renderedPages`), so workers render each page version once. */
+    renderWorkers: 2,
+    /** Workers a caller already rendering a page may not take (`FairQueue`'s reserve): one of
+     *  the two stays for callers with nothing rendering. The preview (one person) keeps none. */
+    renderReserve: 1,
+    /** Pages one caller may have rendering or waiting at once; one more is answered 503. A
+     *  browser restoring a dozen tabs stays under it; a client asking for every slow page of a
+     *  site at once waits for its own. */
+    maxRendersPerCaller: 16,
+    /** A render running longer ends with its worker, and the page is answered 503. A backstop:
+     *  the markup scans bound a page's cost by its text (the costliest page they let through,
+     *  a table of 9,409 cells, took 2.0 s of CPU on a 2-core machine at load 30), and real pages
+     *  render in milliseconds; 30 s leaves a machine many times over-committed room. */
+    renderTimeMs: 30_000,
+    /** Heap of one render worker: the costliest page the scans let through peaks at ~150 MB
+     *  (docs/measurements.md); a page that needs more ends its worker, not the server. */
+    renderWorkerHeapMb: 512,
+    /** A render worker idle this long is stopped, all but one (restarting one costs ~0.3 s of
+     *  CPU: loading the parser and the highlighter). */
+    renderIdleMs: 60_000,
     /** Readers' navigation trees kept (one per reader class and snapshot): a handful of classes
      *  read a site; a tree of a thousand pages is a few hundred KB. */
     navigationTrees: 32,

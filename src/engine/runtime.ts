@@ -19,6 +19,7 @@ import { CallerTurns } from "./search/caller-turns.js";
 import { LazyShell } from "./shell/lazy-shell.js";
 import type { Shell } from "./shell/shell.js";
 import { ShellHost, type ShellHostOptions } from "./shell/shell-host.js";
+import { RenderPool, type RenderPoolOptions } from "./render/render-pool.js";
 import { generatedSkill, isSkillFile, listSkills, type Skill } from "./skills.js";
 import { type ToolNames, toolNames } from "./tool-names.js";
 import type { CachedSite, SiteCache } from "./site-cache.js";
@@ -39,6 +40,11 @@ export interface RuntimeOptions {
    * Off, commands run in this thread: one-shot commands (`svc-mcp fs`), `--no-shell-worker`.
    */
   readonly shellWorker?: boolean | ShellHostOptions;
+  /**
+   * How the pool that renders pages for people is sized (`RenderPool`): pages are always
+   * rendered in worker threads, started when the first page is asked for.
+   */
+  readonly renderWorker?: RenderPoolOptions;
   /**
    * Start the shell pool (its first worker, the site's shared encoding) at `prepareShell`, not
    * at load: a stdio server answers `tools/list` first (the encoding takes the main thread for
@@ -137,6 +143,7 @@ export class DocsRuntime {
   private remote: { readonly fetch: FetchLike; readonly abort: AbortController; readonly attempted: Set<string> } | undefined;
   private closed = false;
   private readonly shellHost: ShellHost | undefined;
+  private renders: RenderPool | undefined;
 
   private constructor(
     loaded: LoadedSite,
@@ -581,6 +588,13 @@ export class DocsRuntime {
       await saving.done;
     }
     await this.shellHost?.close();
+    await this.renders?.close();
+  }
+
+  /** The pool that renders pages' MDX for people (the preview, `serve --http`): its workers start with the first page. */
+  get renderPool(): RenderPool {
+    this.renders ??= new RenderPool({ log: this.log, ...this.options.renderWorker });
+    return this.renders;
   }
 }
 
