@@ -198,7 +198,10 @@ export class DocsRuntime {
     const workers = Math.min(LIMITS.search.analysisWorkersMax, availableParallelism() - 1);
     if (workers < 1) return undefined;
     const bodies = this.index.bodiesToAnalyse(site);
-    return bodies.length >= LIMITS.search.analysisWorkersFrom ? new AnalysisFeed(bodies, workers, this.log) : undefined;
+    const { analysisWorkersFrom, analysisWorkersFromChars } = LIMITS.search;
+    let chars = 0;
+    for (const { body } of bodies) chars += body.length;
+    return bodies.length >= analysisWorkersFrom || chars >= analysisWorkersFromChars ? new AnalysisFeed(bodies, workers, this.log) : undefined;
   }
 
   /** Run a build's steps in slices (see `buildIndex`), waiting where a step waits for a worker. */
