@@ -54,7 +54,7 @@ const result = await build({
   absWorkingDir: root,
   // The shell worker (src/engine/shell/shell-host.ts) is started from shell-worker.mjs, next to
   // the CLI bundle and its chunks.
-  entryPoints: { cli: "src/cli/main.ts", "shell-worker": "src/engine/shell/shell-worker.ts", "analysis-worker": "src/engine/search/analysis-worker.ts" },
+  entryPoints: { cli: "src/cli/main.ts", "shell-worker": "src/engine/shell/shell-worker.ts", "analysis-worker": "src/engine/search/analysis-worker.ts", "page-read-worker": "src/engine/page-read-worker.ts" },
   outdir,
   outExtension: { ".js": ".mjs" },
   bundle: true,

@@ -121,6 +121,30 @@ export function readBytesInsideRoot(root: string, rel: string, options: InsideRe
   return { ...entry, bytes };
 }
 
+/** A walked file as `readBytesInsideRoot` reads it on its fast path (`InsideReadOptions.walked`). */
+export interface WalkedRead {
+  readonly bytes: Buffer;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ino: number;
+  readonly ctimeMs: number;
+}
+
+/**
+ * `readBytesInsideRoot`'s fast path for a walked file (`InsideReadOptions.walked`) under the
+ * root's real path, with the same checks, for a thread that reads a load's files ahead of it
+ * (issue 22). The ignore rules are the caller's, applied before (the load reads only files they
+ * keep). Undefined for anything but a plain read: the caller then reads the file the usual way,
+ * which resolves it, applies the rules and says why it cannot be read.
+ */
+export function readWalkedBytes(real: string, rel: string, maxBytes: number): WalkedRead | undefined {
+  const walked = walkedPath("", rel, NO_IGNORE_RULES, real);
+  if (walked === undefined) return undefined;
+  const read = readAt(walked, { maxBytes, ignore: NO_IGNORE_RULES }, (fd) => readFileSync(fd));
+  if (!read.ok || read.real !== rel) return undefined;
+  return { bytes: read.content, size: read.size, mtimeMs: read.mtimeMs, ino: read.ino, ctimeMs: read.ctimeMs };
+}
+
 /** Open a file at a checked path inside the root (never following a link in its last part), check it again, and read it. */
 function readOpened<T>(root: string, rel: string, options: InsideReadOptions, read: (fd: number) => T): (Omit<InsideFile, "text"> & { readonly ok: true; readonly content: T }) | Refusal {
   if (options.walked === true) {

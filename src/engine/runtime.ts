@@ -15,6 +15,7 @@ import { SiteView } from "../vfs/view.js";
 import { type StopWatching, watchRepository } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
 import { AnalysisFeed } from "./search/analysis-feed.js";
+import { startPageReadAhead } from "./page-read-ahead.js";
 import { CallerTurns } from "./search/caller-turns.js";
 import { LazyShell } from "./shell/lazy-shell.js";
 import type { Shell } from "./shell/shell.js";
@@ -166,7 +167,8 @@ export class DocsRuntime {
   static async load(options: RuntimeOptions): Promise<DocsRuntime> {
     const loadStarted = Date.now();
     const cached = options.siteCache?.read();
-    const loaded = await loadSite(options.root, options.log, undefined, options.load, cached?.known);
+    // A first load of a large site reads its files in a worker thread ahead of it (`PageReadAhead`).
+    const loaded = await loadSite(options.root, options.log, undefined, { readAhead: startPageReadAhead, ...options.load }, cached?.known);
     return new DocsRuntime(loaded, options, cached, loadStarted);
   }
 

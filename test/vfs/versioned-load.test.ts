@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/config/diagnostic.js";
 import { AnalysisFeed } from "../../src/engine/search/analysis-feed.js";
 import { SearchIndex } from "../../src/engine/search/search-index.js";
-import { loadSite } from "../../src/vfs/load-site.js";
+import { PageReadAhead } from "../../src/engine/page-read-ahead.js";
+import { LIMITS } from "../../src/limits.js";
+import { loadSite, type LoadSiteOptions } from "../../src/vfs/load-site.js";
 import type { Site } from "../../src/vfs/site.js";
 import { makeRepo } from "../helpers/repo.js";
 
@@ -63,6 +65,7 @@ function versionedFiles(): Record<string, string> {
   // What loading tells apart: broken front matter, a page beside its `.md` twin.
   files["en/v1.4/guide/broken.mdx"] = "---\ntitle: [unclosed\n---\nBody\n";
   files["en/v1.4/guide/p1.md"] = "# The md twin\n\nNot the page.\n";
+  files["en/v1.4/guide/huge.mdx"] = `# Huge\n\n${"x".repeat(LIMITS.load.maxPageBytes)}\n`;
   files["docs.json"] = JSON.stringify({ name: "Versioned", navigation: { languages } });
   return files;
 }
@@ -107,12 +110,12 @@ afterEach(() => {
   cleanups = [];
 });
 
-async function loaded(): Promise<Site> {
+async function loaded(options: LoadSiteOptions = {}): Promise<Site> {
   const repo = makeRepo(versionedFiles());
   cleanups.push(repo.cleanup);
   symlinkSync("p3.mdx", join(repo.dir, "en/v1.4/guide/linked.mdx"));
   for (const rel of Object.keys(versionedFiles())) utimesSync(join(repo.dir, rel), WHEN, WHEN);
-  return (await loadSite(repo.dir)).site;
+  return (await loadSite(repo.dir, () => {}, undefined, options)).site;
 }
 
 describe("a versioned site loads and searches as before (issue 22)", () => {
@@ -122,9 +125,31 @@ describe("a versioned site loads and searches as before (issue 22)", () => {
     expect(data.pages).toHaveLength(LANGUAGES.length * VERSIONS.length * PAGES + 2);
     expect(data.findings).toEqual([
       "en/v1.4/guide/broken.mdx:3 warning: skipped: invalid front matter: unexpected end of the stream within a flow collection",
+      `en/v1.4/guide/huge.mdx warning: skipped: ${LIMITS.load.maxPageBytes + 9} bytes is over the ${LIMITS.load.maxPageBytes}-byte page limit`,
       "en/v1.4/guide/p1.md warning: two files for page /en/v1.4/guide/p1: en/v1.4/guide/p1.mdx is the page, en/v1.4/guide/p1.md is only readable as a file",
     ]);
-    expect(digest(siteData(site))).toBe("cedb6944484b39e8");
+    expect(digest(siteData(site))).toBe("3ad28dad9d557429");
+  });
+
+  it("loads the same site with its files read ahead by a worker thread", async () => {
+    // What the worker answered: texts sent whole, copies named by their first file, and files
+    // left to the load (the one over the size limit).
+    const answered = { sent: 0, copies: 0, left: 0 };
+    const site = await loaded({
+      readAhead: (real, rels, maxBytes) => {
+        const ahead = new PageReadAhead(real, rels, maxBytes);
+        return {
+          next: async () => {
+            const read = await ahead.next();
+            answered[read === undefined ? "left" : "copyOf" in read ? "copies" : "sent"]++;
+            return read;
+          },
+          close: () => ahead.close(),
+        };
+      },
+    });
+    expect(digest(siteData(site))).toBe("3ad28dad9d557429");
+    expect(answered).toEqual({ sent: 57, copies: 81, left: 1 });
   });
 
   it("builds the index and answers as the code before did, with and without an analysis worker", async () => {
