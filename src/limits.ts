@@ -207,6 +207,9 @@ export const LIMITS = {
      *  this, new texts are sent whole and the load tells their copies itself (`ParsedTexts`), so
      *  50,000 distinct pages do not hold a second copy of the site in the worker. */
     readAheadDistinctBytes: 64 * 1024 * 1024,
+    /** Bytes of texts a page-reading worker sends ahead of what the load has taken: reading
+     *  outpaces parsing, and 50,000 distinct pages would otherwise wait whole in messages. */
+    readAheadWindowBytes: 32 * 1024 * 1024,
   },
   api: {
     /** Remote spec download budget. Specs are fetched only because docs.json names a URL; a slow

@@ -14,6 +14,8 @@ export interface PageReadWork {
   readonly batch: number;
   /** Bytes of distinct texts the worker keeps to tell copies by (`readAheadDistinctBytes`). */
   readonly keep: number;
+  /** Bytes of texts sent and not taken by the load, at most (`readAheadWindowBytes`). */
+  readonly window: number;
 }
 
 /** A file as the worker read it: its stat, and its bytes or the number of the earlier file
@@ -43,14 +45,18 @@ export class PageReadAhead implements ReadAhead {
   private readonly arrived: (AheadRead | undefined)[] = [];
   /** Files answered so far. */
   private answered = 0;
+  /** Where each batch sent and not taken yet ends (file number after its last), oldest first. */
+  private readonly batchEnds: number[] = [];
   private taken = 0;
   /** Set when the worker will answer no more (it failed, ended or was closed). */
   private ended = false;
   private wake: (() => void) | undefined;
 
-  constructor(realRoot: string, rels: readonly string[], maxBytes: number) {
+  /** `sizes`: the worker's batch and window, other than `LIMITS.load`'s (tests). */
+  constructor(realRoot: string, rels: readonly string[], maxBytes: number, sizes: Partial<Pick<PageReadWork, "batch" | "window">> = {}) {
     const { file, entry } = workerEntry();
-    this.worker = new Worker(file, { workerData: { realRoot, rels, maxBytes, batch: LIMITS.load.readAheadBatch, keep: LIMITS.load.readAheadDistinctBytes, ...(entry !== undefined ? { entry } : {}) } satisfies PageReadWork & { entry?: string }, execArgv: workerExecArgv(process.execArgv), stdout: true, stderr: true });
+    const { readAheadBatch: batch, readAheadDistinctBytes: keep, readAheadWindowBytes: window } = LIMITS.load;
+    this.worker = new Worker(file, { workerData: { realRoot, rels, maxBytes, batch, keep, window, ...sizes, ...(entry !== undefined ? { entry } : {}) } satisfies PageReadWork & { entry?: string }, execArgv: workerExecArgv(process.execArgv), stdout: true, stderr: true });
     // Nothing a worker prints reaches our stdout (stdio mode speaks the protocol there).
     this.worker.stdout.resume();
     this.worker.stderr.resume();
@@ -59,6 +65,7 @@ export class PageReadAhead implements ReadAhead {
         this.arrived[first + k] = read === undefined || "copyOf" in read ? read : { ...read, bytes: Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.length) };
       });
       this.answered = first + reads.length;
+      this.batchEnds.push(this.answered);
       this.notify();
     });
     const end = (): void => {
@@ -75,6 +82,11 @@ export class PageReadAhead implements ReadAhead {
     if (n >= this.answered) return undefined;
     const read = this.arrived[n];
     this.arrived[n] = undefined;
+    // Its batch is taken: the worker may read more (`PageReadWork.window`).
+    if (n + 1 === this.batchEnds[0]) {
+      this.batchEnds.shift();
+      if (!this.ended) this.worker.postMessage("took");
+    }
     return read;
   }
 

@@ -131,13 +131,17 @@ describe("a versioned site loads and searches as before (issue 22)", () => {
     expect(digest(siteData(site))).toBe("3ad28dad9d557429");
   });
 
-  it("loads the same site with its files read ahead by a worker thread", async () => {
+  it.each([
+    ["in batches of the limits' size", {}],
+    // A batch at a time: the worker waits for the load to take each before it reads the next.
+    ["three files at a time, waiting for each batch to be taken", { batch: 3, window: 1 }],
+  ])("loads the same site with its files read ahead by a worker thread, %s", async (_, sizes) => {
     // What the worker answered: texts sent whole, copies named by their first file, and files
     // left to the load (the one over the size limit).
     const answered = { sent: 0, copies: 0, left: 0 };
     const site = await loaded({
       readAhead: (real, rels, maxBytes) => {
-        const ahead = new PageReadAhead(real, rels, maxBytes);
+        const ahead = new PageReadAhead(real, rels, maxBytes, sizes);
         return {
           next: async () => {
             const read = await ahead.next();
