@@ -34,9 +34,14 @@ export interface FromPageReadWorker {
  * the files while this thread reads docs.json and makes pages of what has arrived. A worker
  * that fails or ends early leaves the files it did not answer to the load (`undefined`).
  */
-export function startPageReadAhead(realRoot: string, rels: readonly string[], maxBytes: number): ReadAhead | undefined {
+export function startPageReadAhead(realRoot: string, rels: readonly string[], maxBytes: number, log: (line: string) => void = () => {}): ReadAhead | undefined {
   if (rels.length < LIMITS.load.readAheadFrom || availableParallelism() < 2) return undefined;
-  return new PageReadAhead(realRoot, rels, maxBytes);
+  try {
+    return new PageReadAhead(realRoot, rels, maxBytes, {}, log);
+  } catch (error) {
+    log(`warning: a page-reading worker could not start (${(error as Error).message}); the load reads its files itself`);
+    return undefined;
+  }
 }
 
 export class PageReadAhead implements ReadAhead {
@@ -53,7 +58,7 @@ export class PageReadAhead implements ReadAhead {
   private wake: (() => void) | undefined;
 
   /** `sizes`: the worker's batch and window, other than `LIMITS.load`'s (tests). */
-  constructor(realRoot: string, rels: readonly string[], maxBytes: number, sizes: Partial<Pick<PageReadWork, "batch" | "window">> = {}) {
+  constructor(realRoot: string, rels: readonly string[], maxBytes: number, sizes: Partial<Pick<PageReadWork, "batch" | "window">> = {}, log: (line: string) => void = () => {}) {
     const { file, entry } = workerEntry();
     const { readAheadBatch: batch, readAheadDistinctBytes: keep, readAheadWindowBytes: window } = LIMITS.load;
     this.worker = new Worker(file, { workerData: { realRoot, rels, maxBytes, batch, keep, window, ...sizes, ...(entry !== undefined ? { entry } : {}) } satisfies PageReadWork & { entry?: string }, execArgv: workerExecArgv(process.execArgv), stdout: true, stderr: true });
@@ -72,7 +77,10 @@ export class PageReadAhead implements ReadAhead {
       this.ended = true;
       this.notify();
     };
-    this.worker.on("error", end);
+    this.worker.on("error", (error) => {
+      if (!this.ended) log(`warning: the page-reading worker failed (${error.message}); the load reads the rest of its files itself`);
+      end();
+    });
     this.worker.on("exit", end);
   }
 

@@ -168,7 +168,7 @@ export class DocsRuntime {
     const loadStarted = Date.now();
     const cached = options.siteCache?.read();
     // A first load of a large site reads its files in a worker thread ahead of it (`PageReadAhead`).
-    const loaded = await loadSite(options.root, options.log, undefined, { readAhead: startPageReadAhead, ...options.load }, cached?.known);
+    const loaded = await loadSite(options.root, options.log, undefined, { readAhead: (real, rels, maxBytes) => startPageReadAhead(real, rels, maxBytes, options.log), ...options.load }, cached?.known);
     return new DocsRuntime(loaded, options, cached, loadStarted);
   }
 
