@@ -15,6 +15,7 @@ import { SiteView } from "../vfs/view.js";
 import { type StopWatching, watchRepository } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
 import { AnalysisFeed } from "./search/analysis-feed.js";
+import { startPageReadAhead } from "./page-read-ahead.js";
 import { CallerTurns } from "./search/caller-turns.js";
 import { LazyShell } from "./shell/lazy-shell.js";
 import type { Shell } from "./shell/shell.js";
@@ -173,7 +174,8 @@ export class DocsRuntime {
   static async load(options: RuntimeOptions): Promise<DocsRuntime> {
     const loadStarted = Date.now();
     const cached = options.siteCache?.read();
-    const loaded = await loadSite(options.root, options.log, undefined, options.load, cached?.known);
+    // A first load of a large site reads its files in a worker thread ahead of it (`PageReadAhead`).
+    const loaded = await loadSite(options.root, options.log, undefined, { readAhead: (real, rels, maxBytes) => startPageReadAhead(real, rels, maxBytes, options.log), ...options.load }, cached?.known);
     return new DocsRuntime(loaded, options, cached, loadStarted);
   }
 
@@ -205,7 +207,10 @@ export class DocsRuntime {
     const workers = Math.min(LIMITS.search.analysisWorkersMax, availableParallelism() - 1);
     if (workers < 1) return undefined;
     const bodies = this.index.bodiesToAnalyse(site);
-    return bodies.length >= LIMITS.search.analysisWorkersFrom ? new AnalysisFeed(bodies, workers, this.log) : undefined;
+    const { analysisWorkersFrom, analysisWorkersFromChars } = LIMITS.search;
+    let chars = 0;
+    for (const { body } of bodies) chars += body.length;
+    return bodies.length >= analysisWorkersFrom || chars >= analysisWorkersFromChars ? new AnalysisFeed(bodies, workers, this.log) : undefined;
   }
 
   /** Run a build's steps in slices (see `buildIndex`), waiting where a step waits for a worker. */
