@@ -96,3 +96,43 @@ describe("word variants", () => {
     ]);
   });
 });
+
+/**
+ * A page titled "Overview" is about the group the sidebar shows it under (issue 24): on Lago's
+ * docs "prepaid credits that customers buy in advance" ranked the revenue-recognition page titled
+ * Wallets and prepaid credits above the wallets group's Overview written about them. Such a
+ * page's title is read with its group's name (`generic-titles.ts`). Before: the overview third
+ * (0.097), below Top up, which says "credits"; now second, close to the page titled with the
+ * question's words (a page titled so is a fair first).
+ */
+describe("generic titles", () => {
+  it("are read with the name of their navigation group", () => {
+    const index = new SearchIndex();
+    index.sync(
+      inlineSite(
+        {
+          "/wallets/overview.mdx": page("Overview", "Customers pay ahead for a balance that usage draws down until it runs out."),
+          "/wallets/top-up.mdx": page("Top up", "Add credits to a balance, paid now or on the next invoice."),
+          "/revenue/wallets.mdx": page("Wallets and prepaid credits", "Prepaid credits bought by customers are deferred revenue until they are used."),
+        },
+        {
+          name: "Billing",
+          theme: "mint",
+          colors: { primary: "#000000" },
+          navigation: {
+            groups: [
+              { group: "Wallets and prepaid credits", pages: ["wallets/overview", "wallets/top-up"] },
+              { group: "Revenue recognition", pages: ["revenue/wallets"] },
+            ],
+          },
+        },
+      ),
+    );
+    const hits = index.search({ query: "how do prepaid credits work", canRead: () => true });
+    expect(hits.map((h) => [h.page.path, h.score])).toEqual([
+      ["/revenue/wallets", 0.252],
+      ["/wallets/overview", 0.234],
+      ["/wallets/top-up", 0.123],
+    ]);
+  });
+});
