@@ -6,7 +6,7 @@
  * the others at `aliasWeight` (ranking.ts), both ways, as the query is read; the index is unchanged.
  *
  * Only forms with one meaning in docs are listed: `app` (`application/json`), `doc` (document)
- * and `temp` (temperature) are not.
+ * and `temp` (temperature) are not, nor `stats`, whose stem `stat` is also `state`'s.
  */
 /** A short form, then the long forms it stands for. */
 const FORMS: readonly (readonly [string, ...string[]])[] = [
@@ -34,7 +34,6 @@ const FORMS: readonly (readonly [string, ...string[]])[] = [
   ["lib", "library"],
   ["pkg", "package"],
   ["img", "image"],
-  ["stats", "statistics"],
   ["eval", "evaluation"],
   ["sync", "synchronization"],
   ["async", "asynchronous"],
