@@ -10,7 +10,6 @@ import { type Expanded, importsMdx, isCurrent } from "./includes.js";
 import { inSchemaOrder, PAGE_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { abbreviationTable } from "./abbreviations.js";
-import { isGenericTitle } from "./generic-titles.js";
 import { type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
@@ -987,9 +986,6 @@ export class SearchIndex {
     const title = [readerTitle(page)];
     const sidebar = page.frontMatter.sidebarTitle;
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(readerText(sidebar));
-    // An "Overview" is titled by the group the sidebar shows it under (`generic-titles.ts`).
-    const group = placement?.breadcrumbs.at(-1);
-    if (group !== undefined && isGenericTitle(title[0] as string)) title.push(readerText(group));
     const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " "), this.apiPages.has(page.path) ? "" : operationWords(page.meta.openapi, page.body)];
     return this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
