@@ -6,7 +6,9 @@
  * the others at `aliasWeight` (ranking.ts), both ways, as the query is read; the index is unchanged.
  *
  * Only forms with one meaning in docs are listed: `app` (`application/json`), `doc` (document)
- * and `temp` (temperature) are not, nor `stats`, whose stem `stat` is also `state`'s.
+ * and `temp` (temperature) are not, nor `stats`, whose stem `stat` is also `state`'s. Nor
+ * two-letter forms (`db`, `ws`, `tz`): they are mostly parts of identifiers and paths (`dbs`,
+ * `ws://`), and "my own vector database" matched every page under `/vectordbs/dbs/` on Mem0's docs.
  */
 /** A short form, then the long forms it stands for. */
 const FORMS: readonly (readonly [string, ...string[]])[] = [
@@ -18,7 +20,6 @@ const FORMS: readonly (readonly [string, ...string[]])[] = [
   ["info", "information"],
   ["param", "parameter"],
   ["arg", "argument"],
-  ["db", "database"],
   ["dev", "development"],
   ["prod", "production"],
   ["msg", "message"],
@@ -37,12 +38,10 @@ const FORMS: readonly (readonly [string, ...string[]])[] = [
   ["eval", "evaluation"],
   ["sync", "synchronization"],
   ["async", "asynchronous"],
-  ["ws", "websocket"],
   ["k8s", "kubernetes"],
   ["i18n", "internationalization"],
   ["l10n", "localization"],
   ["a11y", "accessibility"],
-  ["tz", "timezone"],
   ["mfa", "multi-factor"],
   ["2fa", "two-factor"],
 ];
