@@ -5,15 +5,18 @@
  * names (F3). An anonymous reader's shell, search and HTML show nothing of the target; `check`
  * names the spec, the JSON path and the `$ref`.
  */
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import { ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
+import { formatDiagnostic } from "../../src/config/diagnostic.js";
+import { loadSite, reloadSite } from "../../src/vfs/load-site.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { startBridge } from "../bridge/harness.js";
-import { writeRepo } from "./helpers.js";
+import { lines, load, writeRepo } from "./helpers.js";
 
 const op = (path: string, response: Record<string, unknown>): Record<string, unknown> => ({ [path]: { get: { summary: path.slice(1), responses: { "200": response } } } });
 const exampleRef = (ref: string): Record<string, unknown> => ({ description: "ok", content: { "application/json": { schema: { type: "object" }, example: { $ref: ref } } } });
@@ -135,5 +138,75 @@ describe("a remote spec's relative $ref resolves against its URL, never the repo
       `${origin}/spec.json warning: unresolved $ref "file:///etc/hostname" (at ${at("file")}): $ref to file:///etc/hostname: a remote spec's $ref is never read from this machine; left as is`,
     ]);
     expect(await run(runtime, ANONYMOUS, "grep -rl 'REMOTEREFMARK' /; grep -rn 'ENVSECRET\\|internal/runbook' / ; echo end")).toBe("/api-reference/own.mdx\nend\n");
+  });
+});
+
+describe("the same rule everywhere a $ref is resolved", () => {
+  it("an AsyncAPI spec's $ref into docs.json or a dot-file is left unresolved with a finding", async () => {
+    const site = await load({
+      ...PAGES,
+      ".env": "API_SECRET=ENVSECRETMARK\n",
+      "docs.json": { name: "A", navigation: { groups: [{ group: "G", pages: ["index"] }, { group: "Events", asyncapi: "events.json" }] } },
+      "events.json": {
+        asyncapi: "3.0.0",
+        info: { title: "Events", version: "1" },
+        channels: { orders: { address: "orders", description: "Orders", messages: { env: { payload: { $ref: ".env" } }, nav: { payload: { $ref: "docs.json#/navigation" } } } } },
+        operations: { onOrder: { action: "receive", channel: { $ref: "#/channels/orders" } } },
+      },
+    });
+    const at = (m: string) => `channels.orders.messages.${m}.payload`;
+    expect(lines(site)).toEqual([
+      `events.json warning: unresolved $ref ".env" (at ${at("env")}): $ref to .env: a dot-file or in a dot-folder, which the site does not serve; left as is`,
+      `events.json warning: unresolved $ref "docs.json#/navigation" (at ${at("nav")}): $ref to docs.json: the site's configuration, which the site does not serve; left as is`,
+    ]);
+    expect([...site.files.values()].filter((f) => f.text.includes("ENVSECRETMARK") || f.text.includes("internal/runbook")).map((f) => f.path)).toEqual([]);
+  });
+
+  it("check names each $ref that cannot be resolved, in every form it is written, and a front matter spec outside the repository", async () => {
+    const root = writeRepo({
+      "docs/index.mdx": "---\ntitle: Home\nopenapi: ../outside/spec.json GET /o\n---\n",
+      "docs/docs.json": { name: "L", navigation: { groups: [{ group: "G", pages: ["index"] }, { group: "A", openapi: "api/spec.json" }, { group: "B", openapi: "/../outside/spec.json" }] } },
+      "docs/api/spec.json": spec("t", {
+        ...op("/a", { description: "ok", content: { "application/json": { schema: { $ref: "file://localhost/etc/hostname" } } } }),
+        ...op("/b", { description: "ok", content: { "application/json": { schema: { $ref: "%2e%2e/%2e%2e/outside/schema.json" } } } }),
+        ...op("/c", { description: "ok", content: { "application/json": { schema: { $ref: "..\\..\\outside\\schema.json" } } } }),
+        "/d": { $ref: "../../outside/spec.json#/paths/~1o" },
+      }),
+      "outside/schema.json": { description: "OUTSIDEMARK" },
+      "outside/spec.json": spec("o", op("/o", { description: "OUTSIDEMARK" })),
+    });
+    cleanup.push(async () => rmSync(root, { recursive: true, force: true }));
+    const site = (await loadSite(join(root, "docs"))).site;
+    const at = (p: string) => `paths./${p}.get.responses.200.content.application/json.schema`;
+    const outside = join(root, "outside");
+    expect(lines(site)).toEqual([
+      `api/spec.json warning: unresolved $ref "file://localhost/etc/hostname" (at ${at("a")}): $ref to file:///etc/hostname leaves the repository; left as is`,
+      `api/spec.json warning: unresolved $ref "%2e%2e/%2e%2e/outside/schema.json" (at ${at("b")}): $ref to ${outside}/schema.json leaves the repository; left as is`,
+      `api/spec.json warning: unresolved $ref "../../outside/spec.json#/paths/~1o" (at paths./d): $ref to ${outside}/spec.json leaves the repository; left as is`,
+      `api/spec.json warning: unresolved $ref "..\\\\..\\\\outside\\\\schema.json" (at ${at("c")}): $ref to ${outside}/schema.json leaves the repository; left as is`,
+      "docs.json navigation.groups[2].openapi: API spec ../outside/spec.json: the path leaves the repository",
+      'index.mdx warning: front matter openapi "../outside/spec.json GET /o" names a spec file outside the repository: it is not read',
+    ]);
+    expect([...site.files.values()].filter((f) => f.text.includes("OUTSIDEMARK")).map((f) => f.path)).toEqual([]);
+  });
+
+  it("a spec loaded before is loaded again when who may read its $ref's target changes, its text unchanged", async () => {
+    const page = (groups: string) => `---\ntitle: Staff API\n${groups}openapi: /specs/staff.json GET /secret\n---\n`;
+    const root = writeRepo({
+      "index.mdx": "---\ntitle: Home\n---\n",
+      "docs.json": { name: "R", navigation: { groups: [{ group: "G", pages: ["index", "internal/staff-api"] }, { group: "Pub", openapi: "api/public.json" }] } },
+      "internal/staff-api.mdx": page(""),
+      "specs/staff.json": { openapi: "3.0.3", info: { title: "staff", version: "1" }, paths: { "/secret": { get: { summary: "Secret op", responses: { "200": { description: "STAFFRESPMARK" } } } } } },
+      "api/public.json": spec("public", { "/open": { get: { summary: "Open op", responses: { "200": { $ref: "../specs/staff.json#/paths/~1secret/get/responses/200" } } } } }),
+    });
+    cleanup.push(async () => rmSync(root, { recursive: true, force: true }));
+    const first = await loadSite(root);
+    expect(first.site.pages.get("/api-reference/open-op")?.file.text.includes("STAFFRESPMARK")).toBe(true);
+    writeFileSync(join(root, "internal/staff-api.mdx"), page("groups: [staff]\n"));
+    const next = await reloadSite(first, ["internal/staff-api.mdx"]);
+    expect(next.site.pages.get("/api-reference/open-op")?.file.text.includes("STAFFRESPMARK")).toBe(false);
+    expect(next.site.diagnostics.map(formatDiagnostic)).toEqual([
+      'api/public.json warning: unresolved $ref "../specs/staff.json#/paths/~1secret/get/responses/200" (at paths./open.get.responses.200): $ref to specs/staff.json: not every reader of this spec may read specs/staff.json; left as is',
+    ]);
   });
 });

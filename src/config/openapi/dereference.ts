@@ -92,13 +92,11 @@ export async function dereferenceWithRefParser(
       const path = /^file:/i.test(file.url) ? fileURLToPath(file.url) : resolve(file.url);
       const rel = relative(root, path).split(sep).join("/");
       if (rel.startsWith("..") || isAbsolute(rel)) return refuse(file.url, `$ref to ${file.url} leaves the repository`);
-      const byPath = refusedByPath(rel);
-      if (byPath !== undefined) return refuse(file.url, `$ref to ${rel}: ${byPath}`);
       const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes, ignore: location.ignore });
       if (!read.ok) return refuse(file.url, `$ref to ${rel}: ${read.message}`, refusalCode(read, read.errno ?? read.reason));
       // A link inside the root is judged by where it leads too: `a.json -> .env` serves `.env`.
-      const byReal = read.real !== rel ? refusedByPath(read.real) : undefined;
-      if (byReal !== undefined) return refuse(file.url, `$ref to ${rel}: a link to ${read.real}, ${byReal}`);
+      const byPath = refusedByPath(rel) ?? (read.real !== rel ? refusedByPath(read.real) : undefined);
+      if (byPath !== undefined) return refuse(file.url, `$ref to ${rel}: ${read.real !== rel ? `a link to ${read.real}, ` : ""}${byPath}`);
       for (const target of read.real !== rel ? [rel, read.real] : [rel]) {
         if (location.readers === undefined) continue;
         const allowed = location.readers(target);
