@@ -556,17 +556,21 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
  * docs.json's navigation is read from names restricted pages and is served to no one; a mounted
  * file (a page, a snippet, a spec) has its own readers, who must include every reader of the
  * spec; a page file the site did not mount (unreadable, too large) is read by no one (fail
- * closed); any other file (a schema beside the spec) has no rule of its own.
+ * closed); any other file (a schema beside the spec) has no rule of its own. A part of another
+ * spec restricted by `x-svc` is judged as a file is.
  */
 function refReadersOf(files: ReadonlyMap<string, SiteFile>, specFiles: ReadonlyMap<string, SiteFile>, configFiles: readonly string[]): (source: string) => RefReaders {
   const config = new Set(configFiles);
   return (source) => {
     const specAccess = specFiles.get(`/${source}`)?.access ?? {};
-    return (rel) => {
-      if (config.has(rel)) return false;
-      const file = files.get(`/${rel}`);
-      if (file === undefined) return !PAGE_RE.test(rel);
-      return readersCover(specAccess, file.access);
+    return {
+      file: (rel) => {
+        if (config.has(rel)) return false;
+        const file = files.get(`/${rel}`);
+        if (file === undefined) return !PAGE_RE.test(rel);
+        return readersCover(specAccess, file.access);
+      },
+      part: (rule) => readersCover(specAccess, rule),
     };
   };
 }

@@ -210,3 +210,35 @@ describe("the same rule everywhere a $ref is resolved", () => {
     ]);
   });
 });
+
+describe("a $ref into a part of another spec restricted by x-svc", () => {
+  it("is left unresolved for a spec more readers read, and resolved for one its group alone reads", async () => {
+    const other = {
+      openapi: "3.0.3",
+      info: { title: "other", version: "1" },
+      paths: {
+        "/open": { get: { summary: "Open", responses: { "200": { description: "OPENPARTMARK" } } } },
+        "/vault": { get: { summary: "Vault", "x-svc": { metadata: { groups: ["staff"] } }, responses: { "200": { description: "VAULTPARTMARK" } } } },
+      },
+    };
+    const refs = (title: string) =>
+      spec(title, {
+        "/a": { get: { summary: `${title} a`, responses: { "200": { $ref: "../other.json#/paths/~1open/get/responses/200" } } } },
+        "/b": { get: { summary: `${title} b`, responses: { "200": { $ref: "../other.json#/paths/~1vault/get/responses/200" } } } },
+      });
+    const site = await load({
+      "index.mdx": "---\ntitle: Home\n---\n",
+      "internal/staff.mdx": "---\ntitle: Staff\ngroups: [staff]\nopenapi: /staff/refs.json GET /b\n---\n",
+      "docs.json": { name: "P", navigation: { groups: [{ group: "G", pages: ["index", "internal/staff"] }, { group: "Pub", openapi: "pub/refs.json" }, { group: "O", openapi: "other.json" }] } },
+      "other.json": other,
+      "pub/refs.json": refs("pub"),
+      "staff/refs.json": refs("staff"),
+    });
+    expect(lines(site).filter((l) => l.includes("unresolved"))).toEqual([
+      'pub/refs.json warning: unresolved $ref "../other.json#/paths/~1vault/get/responses/200" (at paths./b.get.responses.200): Missing $ref pointer "#/paths/~1vault/get/responses/200". Token "/vault" does not exist.; left as is',
+    ]);
+    const text = (path: string) => site.pages.get(path)?.file.text ?? "";
+    expect([text("/api-reference/pub-a").includes("OPENPARTMARK"), text("/api-reference/pub-b").includes("VAULTPARTMARK")]).toEqual([true, false]);
+    expect(text("/internal/staff").includes("VAULTPARTMARK")).toBe(true);
+  });
+});

@@ -4,7 +4,11 @@ import { LIMITS } from "../../limits.js";
 import type { IgnoreRules } from "../ignore-rule-set.js";
 import { readInsideRoot, refusalCode } from "../inside-root.js";
 import { dereferenceLocal, needsFullResolver } from "./dereference-internal.js";
+import { readPageMeta } from "../page-meta.js";
+import { parseDocument } from "./parse-document.js";
+import { pruneSpec } from "./prune-spec.js";
 import { type RefDecision, type RefReaders, refusedByPath } from "./ref-target.js";
+import { mayHaveMetadata, metadataPartsOfDocument } from "./restricted-parts.js";
 import { type FetchLike, fetchRemoteText } from "./remote-text.js";
 
 /**
@@ -97,15 +101,16 @@ export async function dereferenceWithRefParser(
       // A link inside the root is judged by where it leads too: `a.json -> .env` serves `.env`.
       const byPath = refusedByPath(rel) ?? (read.real !== rel ? refusedByPath(read.real) : undefined);
       if (byPath !== undefined) return refuse(file.url, `$ref to ${rel}: ${read.real !== rel ? `a link to ${read.real}, ` : ""}${byPath}`);
+      const readers = location.readers;
+      if (readers === undefined) return read.text;
       for (const target of read.real !== rel ? [rel, read.real] : [rel]) {
-        if (location.readers === undefined) continue;
-        const allowed = location.readers(target);
+        const allowed = readers.file(target);
         decisions.push({ rel: target, allowed });
         // Worded for the author (`check` and reload diagnostics reach no reader over HTTP); the
         // pages are those of a missing file.
         if (!allowed) return refuse(file.url, `$ref to ${rel}: not every reader of this spec may read ${target}`);
       }
-      return read.text;
+      return withoutPartsOthersRead(read.text, readers, decisions);
     },
   };
   const remoteFiles = new Set<string>();
@@ -139,7 +144,7 @@ export async function dereferenceWithRefParser(
   try {
     result = (await parser.dereference(base, document, options as never)) as Record<string, unknown>;
   } catch (error) {
-    const group = error as { errors?: { message: string; path?: readonly (string | number)[]; ioErrorCode?: string }[] };
+    const group = error as { errors?: { message: string; path?: readonly (string | number)[]; ioErrorCode?: string; code?: string }[] };
     if (!Array.isArray(group.errors) || typeof parser.schema !== "object" || parser.schema === null) throw error;
     result = parser.schema as Record<string, unknown>;
     const { resolve: resolveUrl, stripHash } = await import("@apidevtools/json-schema-ref-parser/dist/lib/util/url.js");
@@ -150,7 +155,9 @@ export async function dereferenceWithRefParser(
       const at = e.path ?? [];
       const ref = byPlace.get(at.join("."));
       const code = e.ioErrorCode === "outside-link" ? "outside-link" : undefined;
-      if (ref !== undefined && !byTarget.has(target(ref))) byTarget.set(target(ref), { message: e.message, ...(code !== undefined ? { code } : {}) });
+      // A file that could not be read (not a pointer missing in a file that was: that one is
+      // about its own `$ref` only).
+      if (ref !== undefined && e.code === "ERESOLVER" && !byTarget.has(target(ref))) byTarget.set(target(ref), { message: e.message, ...(code !== undefined ? { code } : {}) });
       warnings.push(unresolved(at, e.message, code, ref));
     }
     // The library reports one error per file: every other `$ref` into a file it could not read
@@ -163,6 +170,25 @@ export async function dereferenceWithRefParser(
     }
   }
   return { document: result, warnings, decisions };
+}
+
+/**
+ * Another spec's text without its parts (`x-svc` `metadata.groups`) that not every reader of the
+ * referring spec may read, and what only they used (`pruneSpec`, as each reader's copy of that
+ * file is cut): a `$ref` into such a part is then left unresolved like one into a missing part.
+ */
+function withoutPartsOthersRead(text: string, readers: RefReaders, decisions: RefDecision[]): string {
+  if (!mayHaveMetadata(text)) return text;
+  const parsed = parseDocument(text);
+  if (!parsed.ok || (parsed.type.kind !== "openapi" && parsed.type.kind !== "asyncapi")) return text;
+  const cut = metadataPartsOfDocument(parsed.document, parsed.type.kind).flatMap(({ part, metadata }) => {
+    const meta = readPageMeta(metadata);
+    const rule = { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };
+    const allowed = readers.part(rule);
+    decisions.push({ rule, allowed });
+    return allowed ? [] : [part];
+  });
+  return cut.length === 0 ? text : JSON.stringify(pruneSpec(parsed.document, cut).value);
 }
 
 /** The `$ref`s of a document that name another file or a URL, with where each is. */

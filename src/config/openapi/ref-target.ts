@@ -6,16 +6,25 @@
  * OpenAPI and AsyncAPI, local specs and the files their `$ref`s read in turn.
  */
 
-/** Whether every reader of the spec being loaded may read a repository file (repo-relative,
- *  `/`-separated). Unset: the file has no readers of its own to compare (tests, benchmarks). */
-export type RefReaders = (rel: string) => boolean;
+/** An access rule as front matter or `x-svc` `metadata` writes it (`Access` of `vfs/access.ts`,
+ *  which this layer does not import). */
+export interface PartRule {
+  readonly groups?: readonly string[];
+  readonly public?: boolean;
+}
+
+/** Who reads the spec being loaded, as the site decides it (`canRead`'s rule): unset, no file or
+ *  part has readers of its own to compare (tests, benchmarks). */
+export interface RefReaders {
+  /** Whether every reader of the spec may read a repository file (repo-relative, `/`-separated). */
+  file(rel: string): boolean;
+  /** Whether every reader of the spec may read a part of another spec restricted by this rule. */
+  part(rule: PartRule): boolean;
+}
 
 /** A decision `RefReaders` made while loading a spec: its result depends on it, so a spec loaded
  *  before is reused only while every decision is still the same (`sameRefDecisions`). */
-export interface RefDecision {
-  readonly rel: string;
-  readonly allowed: boolean;
-}
+export type RefDecision = { readonly rel: string; readonly allowed: boolean } | { readonly rule: PartRule; readonly allowed: boolean };
 
 /**
  * Why a repository path is no file the site serves, whatever the reader: a dot-file or anything
@@ -33,5 +42,5 @@ export function refusedByPath(rel: string): string | undefined {
 /** Whether `readers` decides as it did when these decisions were made. */
 export function sameRefDecisions(decisions: readonly RefDecision[] | undefined, readers: RefReaders | undefined): boolean {
   if (decisions === undefined || decisions.length === 0) return true;
-  return decisions.every((d) => (readers === undefined ? true : readers(d.rel)) === d.allowed);
+  return decisions.every((d) => (readers === undefined ? true : "rel" in d ? readers.file(d.rel) : readers.part(d.rule)) === d.allowed);
 }
