@@ -358,12 +358,6 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
     // one repository spec holding its operation (`unnamedSpecFor`; the platform matches such a
     // page against every spec in the repository). Front matter methods match in any case
     // (`post /runs`, `webhook crawlPage`), as the platform reads them; navigation entries do not.
-    // A file outside the repository is never read: said at the page, also when docs.json names
-    // the same path (that spec is then "unavailable", which would leave the page unverified).
-    if (ref.spec === undefined && written.file !== undefined && leavesRepository(written.file, ref.file)) {
-      warn(ref.file, `front matter openapi "${ref.openapi}" names a spec file outside the repository: it is not read`);
-      continue;
-    }
     const found = ref.spec !== undefined ? { ...written, file: ref.spec } : written;
     const parsed = { ...found, method: found.method.toUpperCase() };
     const defaults = pageDefaults.get(ref.pagePath) ?? [...specs.openapi.keys(), ...[...specs.unavailable].filter((s) => !specs.asyncapi.has(s))];
@@ -393,7 +387,14 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
       frontMatter.set(ref.pagePath, { pagePath: ref.pagePath, spec: outcome.spec, operation: outcome.operation });
       continue;
     }
-    if (outcome.kind === "unverified") continue;
+    if (outcome.kind === "unverified") {
+      // A file outside the repository is never read: said at the page also when docs.json names
+      // the same path (that spec is then "unavailable", which leaves the page unverified).
+      if (ref.spec === undefined && written.file !== undefined && leavesRepository(written.file, ref.file)) {
+        warn(ref.file, `front matter openapi "${ref.openapi}" names a spec file outside the repository: it is not read`);
+      }
+      continue;
+    }
     const why = outcome.kind === "no-spec" ? "docs.json references no OpenAPI spec" : outcome.reason;
     warn(ref.file, `front matter openapi "${ref.openapi}" does not match an operation: ${why}`);
   }
