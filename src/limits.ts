@@ -218,6 +218,10 @@ export const LIMITS = {
     /** Largest remote spec accepted (same reason as `load.maxSpecBytes`: Discord's 1.2 MB spec is
      *  large for a real API; 20 MB is a generated dump, not documentation). */
     maxRemoteSpecBytes: 20 * 1024 * 1024,
+    /** Other files a remote spec's `$ref`s may fetch from its own host. Real multi-file specs
+     *  split into tens of files (one per schema or path group); a spec naming hundreds is not
+     *  documentation but a way to make the server fetch on a host's behalf. */
+    maxRemoteRefFiles: 100,
     /** Schema nesting rendered on a generated page. Real request bodies nest 3-5 levels; deeper
      *  (or circular) schemas are cut with a pointer to the spec file, which an agent can `jq`. */
     maxSchemaDepth: 6,

@@ -18,6 +18,7 @@ import {
 import { resolvePlayground } from "../config/openapi/playground.js";
 import { channelPageParts, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext, schemaReference } from "../config/openapi/render-page.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
+import { type RefReaders, sameRefDecisions } from "../config/openapi/ref-target.js";
 import type { ApiSpec } from "../config/openapi/model.js";
 import { parseDocument } from "../config/openapi/parse-document.js";
 import { metadataParts } from "../config/openapi/restricted-parts.js";
@@ -58,6 +59,9 @@ export interface ApiPagesOptions {
   readonly frontMatterSpecs?: ReadonlyMap<string, string>;
   /** How API pages learn their spec file's time once the site's variants exist (`SpecTimes`). */
   readonly specTimes?: SpecTimes;
+  /** Whether every reader of a local spec may read a file its `$ref`s name (`ref-target.ts`);
+   *  unset: no file has readers of its own to compare. */
+  readonly refReaders?: (source: string) => RefReaders;
 }
 
 /**
@@ -374,6 +378,8 @@ export async function prefetchRemoteSpecs(root: string, urls: readonly string[],
 async function loadCached(root: string, source: string, remote: boolean, cache: ApiCache, options: ApiPagesOptions): Promise<SpecLoadResult> {
   const { fetch } = options;
   const deps = { root, ignore: options.ignore, validator: cache.validator, ...(options.specCache !== undefined ? { cache: options.specCache } : {}) };
+  // A remote spec's `$ref`s never read the repository, so it has no readers to compare.
+  const readers = remote ? undefined : options.refReaders?.(source);
   if (remote) {
     // Remote specs are fetched once per process (a reload re-reads local files only).
     const hit = cache.specs.get(source);
@@ -397,9 +403,10 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
     }
   }
   const hit = cache.specs.get(source);
-  // Same text: a string compare, O(1) when the reused file keeps its string.
-  if (hit !== undefined && hit.stamp === stamp && hit.text === text) return hit.result;
-  const result = await loadApiSpec(source, false, deps, mounted?.text);
+  // Same text (a string compare, O(1) when the reused file keeps its string), and the same answers
+  // to who may read what its `$ref`s read: a page's new `groups` changes what the spec may show.
+  if (hit !== undefined && hit.stamp === stamp && hit.text === text && sameRefDecisions(hit.result.refDecisions, readers)) return hit.result;
+  const result = await loadApiSpec(source, false, { ...deps, ...(readers !== undefined ? { readers } : {}) }, mounted?.text);
   cache.specs.set(source, { stamp, ...(text !== undefined ? { text } : {}), result });
   return result;
 }

@@ -12,6 +12,7 @@ import type { ApiNavItem } from "../config/openapi/plan-api-pages.js";
 import { LIMITS } from "../limits.js";
 import { type ApiCache, generateApiPages, type SpecTimes } from "./api-pages.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
+import type { RefReaders } from "../config/openapi/ref-target.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { type OperationEntry, parseOperationEntry } from "../config/openapi/entry.js";
 import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
@@ -223,6 +224,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
           specFiles,
           frontMatterSpecs,
           specTimes,
+          refReaders: refReadersOf(files, specFiles, docs.files),
         });
   appendAll(diagnostics, (generated?.diagnostics ?? []));
   for (const page of generated?.pages ?? []) {
@@ -625,6 +627,30 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
     if (spec !== undefined) out.set(page.path, spec);
   }
   return out;
+}
+
+/**
+ * Whether every reader of a local spec may read a file its `$ref`s name (finding 43): a file
+ * docs.json's navigation is read from names restricted pages and is served to no one; a mounted
+ * file (a page, a snippet, a spec) has its own readers, who must include every reader of the
+ * spec; a page file the site did not mount (unreadable, too large) is read by no one (fail
+ * closed); any other file (a schema beside the spec) has no rule of its own. A part of another
+ * spec restricted by `x-svc` is judged as a file is.
+ */
+function refReadersOf(files: ReadonlyMap<string, SiteFile>, specFiles: ReadonlyMap<string, SiteFile>, configFiles: readonly string[]): (source: string) => RefReaders {
+  const config = new Set(configFiles);
+  return (source) => {
+    const specAccess = specFiles.get(`/${source}`)?.access ?? {};
+    return {
+      file: (rel) => {
+        if (config.has(rel)) return false;
+        const file = files.get(`/${rel}`);
+        if (file === undefined) return !PAGE_RE.test(rel);
+        return readersCover(specAccess, file.access);
+      },
+      part: (rule) => readersCover(specAccess, rule),
+    };
+  };
 }
 
 /** Files that may hold an API description. */
