@@ -84,6 +84,58 @@ describe("commands in the shell worker", () => {
   });
 });
 
+/** Pages in several scripts, each stored in the shared snapshot its own way (`storedEncoding`):
+ *  Latin-1, UTF-8 (mostly ASCII with dashes, quotes, an emoji), UTF-16 (Chinese, Arabic). */
+const SCRIPTS: Readonly<Record<string, string>> = {
+  "latin.mdx": "---\ntitle: Café\n---\n\nCafé au lait: ½ price, déjà vu.\n",
+  "english.mdx": "---\ntitle: Settings — the “short” way\n---\n\n# Settings\n\nSet `mode` to fast – or slow 🚀.\nThe “checkout” step — done.\n",
+  "chinese.mdx": "---\ntitle: 快速开始\n---\n\n# 快速开始\n\n安装 checkout 模块，然后运行。\n配置完成。\n",
+  "arabic.mdx": "---\ntitle: البدء السريع\n---\n\n# البدء السريع\n\nثبّت وحدة checkout ثم شغّلها.\n",
+  "emoji.mdx": "# 🚀🚀\n\n🎉 checkout 🎉\n",
+};
+
+/** Commands that read those texts whole, by line, by byte and by pattern. */
+const SCRIPT_COMMANDS = [
+  "cat /latin.mdx /english.mdx /chinese.mdx /arabic.mdx /emoji.mdx",
+  "rg -n checkout /",
+  "rg -il 'SETTINGS|快速|البدء' /",
+  "grep -rn '—' /",
+  "grep -c '🚀' /english.mdx /emoji.mdx",
+  "wc -c /*.mdx",
+  "head -c 20 /chinese.mdx | od -c | head -3",
+  "sed -n '5,6p' /english.mdx /arabic.mdx",
+  "awk '{ n += length($0) } END { print n }' /*.mdx",
+  "rg -o '[^\\x00-\\x7f]+' /english.mdx",
+] as const;
+
+describe("texts beyond Latin-1 in the shell worker", () => {
+  let dir: string;
+  let inlineRuntime: DocsRuntime;
+  let workerRuntime: DocsRuntime;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "svc-mcp-scripts-"));
+    for (const [name, text] of Object.entries(SCRIPTS)) writeFileSync(join(dir, name), text);
+    inlineRuntime = await DocsRuntime.load({ root: dir });
+    workerRuntime = await DocsRuntime.load({ root: dir, shellWorker: true });
+  });
+
+  afterAll(async () => {
+    await Promise.all([inlineRuntime?.close(), workerRuntime?.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answer byte for byte what the in-thread shell answers (CJK, Arabic, emoji, dashes)", async () => {
+    const expected = await Promise.all(SCRIPT_COMMANDS.map((c) => inlineRuntime.readerState(localContext()).shell.run(c)));
+    const actual = await Promise.all(SCRIPT_COMMANDS.map((c, i) => workerRuntime.readerState(localContext()).shell.run(c, `caller-${i}`)));
+    for (let i = 0; i < SCRIPT_COMMANDS.length; i++) expect({ command: SCRIPT_COMMANDS[i], ...actual[i] }).toEqual({ command: SCRIPT_COMMANDS[i], ...expected[i] });
+    expect(actual[0]).toEqual({ stdout: Object.values(SCRIPTS).join(""), stderr: "", exitCode: 0, truncated: false });
+    expect(actual[1]?.stdout).toBe(
+      "/arabic.mdx:7:ثبّت وحدة checkout ثم شغّلها.\n/chinese.mdx:7:安装 checkout 模块，然后运行。\n/emoji.mdx:3:🎉 checkout 🎉\n/english.mdx:8:The “checkout” step — done.\n",
+    );
+  });
+});
+
 describe("a reload", () => {
   let dir: string;
   let runtime: DocsRuntime;

@@ -10,15 +10,19 @@ import type { SiteFile } from "../../vfs/site-file.js";
  * encodes a snapshot once, a worker turns the table into file records in milliseconds, and a
  * file's text is decoded from the shared bytes when a command reads it.
  *
- * Texts are stored as JavaScript holds them, not as UTF-8: one byte per character when every
- * character fits (Latin-1), else UTF-16. Decoding is then a copy: measured on a 50,000-page
- * site (cowagent x 184, mostly Chinese and Japanese pages), reading every text took ~1.4 s from
- * UTF-8 and ~0.14 s this way, for 25% more bytes there (none on an ASCII site).
+ * Texts are stored as JavaScript holds them where that costs no more than a quarter over UTF-8:
+ * one byte per character when every character fits (Latin-1), else UTF-16. Decoding is then a
+ * copy: measured on a 50,000-page site (cowagent x 184, mostly Chinese and Japanese pages),
+ * reading every text took ~1.4 s from UTF-8 and ~0.14 s this way, for 25% more bytes there
+ * (none on an ASCII site). A text that is mostly ASCII with a few characters beyond Latin-1 (a
+ * dash, a quotation mark, an emoji: most English pages of real sites) is stored as UTF-8,
+ * about half its UTF-16 bytes (issue 22: on 50,000 such pages the snapshot was ~730 MB, the
+ * largest part of the server's peak; UTF-8 costs ~10 us more a page to read, `storedEncoding`).
  */
 export interface SharedSnapshot {
   /** Paths in table order, joined by NUL (no path holds one). */
   readonly paths: string;
-  /** `COLUMNS` numbers per file, on a shared buffer: chunk, byte offset, byte length, UTF-8 size, mtime (ms), access, wide (UTF-16). */
+  /** `COLUMNS` numbers per file, on a shared buffer: chunk, byte offset, byte length, UTF-8 size, mtime (ms), access, encoding (`ENCODINGS` index). */
   readonly table: Float64Array;
   /** The distinct access rules; the table's access column indexes them. */
   readonly accesses: readonly Access[];
@@ -41,8 +45,7 @@ interface TextRef {
   readonly chunk: number;
   readonly offset: number;
   readonly length: number;
-  /** Stored as UTF-16 (some character is beyond Latin-1), else one byte per character. */
-  readonly wide: boolean;
+  readonly encoding: StoredEncoding;
 }
 
 /** An encoded snapshot, and each of its files' position in the table (views are sent as positions). */
@@ -111,7 +114,7 @@ export class SnapshotEncoder {
       table[at + 3] = f.size;
       table[at + 4] = f.mtime.getTime();
       table[at + 5] = access;
-      table[at + 6] = ref.wide ? 1 : 0;
+      table[at + 6] = ENCODINGS.indexOf(ref.encoding);
       paths.push(f.path);
       position.set(f, i);
     }
@@ -119,8 +122,7 @@ export class SnapshotEncoder {
   }
 
   private write(text: string): TextRef {
-    const wide = WIDE.test(text);
-    const length = wide ? text.length * 2 : text.length;
+    const { encoding, length } = storedEncoding(text);
     let k = this.chunks.length - 1;
     if (k === -1 || this.used + length > (this.chunks[k] as SharedArrayBuffer).byteLength) {
       this.chunks.push(new SharedArrayBuffer(Math.max(CHUNK_BYTES, length)));
@@ -128,15 +130,38 @@ export class SnapshotEncoder {
       this.used = 0;
     }
     const offset = this.used;
-    Buffer.from(this.chunks[k] as SharedArrayBuffer).write(text, offset, length, wide ? "utf16le" : "latin1");
+    Buffer.from(this.chunks[k] as SharedArrayBuffer).write(text, offset, length, encoding);
     this.used += length;
     this.written += length;
-    return { chunk: k, offset, length, wide };
+    return { chunk: k, offset, length, encoding };
   }
 }
 
-/** A character beyond Latin-1: the text is stored as UTF-16. */
+/** How a text's characters are stored: one byte each, UTF-16, or UTF-8. */
+export type StoredEncoding = "latin1" | "utf16le" | "utf8";
+
+/** The table's encoding column indexes these. */
+const ENCODINGS: readonly StoredEncoding[] = ["latin1", "utf16le", "utf8"];
+
+/** A character beyond Latin-1: the text cannot be stored one byte a character. */
 const WIDE = /[^\u0000-\u00ff]/;
+
+/** A surrogate without its pair: UTF-8 cannot hold it (it would read back as U+FFFD). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * How a text is stored, and in how many bytes. A wide text is stored as UTF-8 when that saves at
+ * least a quarter of its UTF-16 bytes: reading UTF-8 back costs ~2.5 times a UTF-16 copy (~20 us
+ * against ~8 us a 15 KB page, measured on the bench's 50,000-page site), worth it for the half
+ * that a mostly-ASCII page saves, not for the nothing a Chinese page saves (UTF-8 takes 3 bytes a
+ * character there).
+ */
+export function storedEncoding(text: string): { readonly encoding: StoredEncoding; readonly length: number } {
+  if (!WIDE.test(text)) return { encoding: "latin1", length: text.length };
+  const utf8 = Buffer.byteLength(text, "utf8");
+  if (utf8 * 4 <= text.length * 2 * 3 && !LONE_SURROGATE.test(text)) return { encoding: "utf8", length: utf8 };
+  return { encoding: "utf16le", length: text.length * 2 };
+}
 
 /** A file of a shared snapshot (worker side): its text is decoded from the shared bytes when read. */
 class SharedFile implements SiteFile {
@@ -145,7 +170,7 @@ class SharedFile implements SiteFile {
     private readonly chunk: SharedArrayBuffer,
     private readonly offset: number,
     private readonly length: number,
-    private readonly wide: boolean,
+    private readonly encoding: StoredEncoding,
     readonly size: number,
     readonly mtime: Date,
     readonly access: Access,
@@ -154,7 +179,7 @@ class SharedFile implements SiteFile {
   // Decoded on each read, not kept: a worker's heap then holds only the texts its commands are
   // using, never a copy of the site (a copy out of the shared bytes: ~1.5 GB/s).
   get text(): string {
-    return Buffer.from(this.chunk, this.offset, this.length).toString(this.wide ? "utf16le" : "latin1");
+    return Buffer.from(this.chunk, this.offset, this.length).toString(this.encoding);
   }
 }
 
@@ -170,7 +195,7 @@ export function decodeSnapshot(s: SharedSnapshot): SiteFile[] {
       s.chunks[t[at] as number] as SharedArrayBuffer,
       t[at + 1] as number,
       t[at + 2] as number,
-      t[at + 6] === 1,
+      ENCODINGS[t[at + 6] as number] as StoredEncoding,
       t[at + 3] as number,
       new Date(t[at + 4] as number),
       s.accesses[t[at + 5] as number] as Access,
