@@ -1,8 +1,9 @@
 import type { Access } from "../../vfs/access.js";
+import { ENCODINGS, readStored, type StoredEncoding, type StoredText, storedEncoding } from "../../vfs/stored-text.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 
 /**
- * A site snapshot's files in the form every shell worker shares: the texts as UTF-8 in
+ * A site snapshot's files in the form every shell worker shares: the texts as bytes in
  * `SharedArrayBuffer` chunks (posted to a worker, a shared buffer is not copied), the table
  * of paths and facts beside them. Why: each worker used to receive the whole file table by
  * structured clone, a full copy per worker decoded inside the first command's time limit; on
@@ -10,14 +11,7 @@ import type { SiteFile } from "../../vfs/site-file.js";
  * encodes a snapshot once, a worker turns the table into file records in milliseconds, and a
  * file's text is decoded from the shared bytes when a command reads it.
  *
- * Texts are stored as JavaScript holds them where that costs no more than a quarter over UTF-8:
- * one byte per character when every character fits (Latin-1), else UTF-16. Decoding is then a
- * copy: measured on a 50,000-page site (cowagent x 184, mostly Chinese and Japanese pages),
- * reading every text took ~1.4 s from UTF-8 and ~0.14 s this way, for 25% more bytes there
- * (none on an ASCII site). A text that is mostly ASCII with a few characters beyond Latin-1 (a
- * dash, a quotation mark, an emoji: most English pages of real sites) is stored as UTF-8,
- * about half its UTF-16 bytes (issue 22: on 50,000 such pages the snapshot was ~730 MB, the
- * largest part of the server's peak; UTF-8 costs ~10 us more a page to read, `storedEncoding`).
+ * Each text is stored in the encoding `storedEncoding` chooses (Latin-1, UTF-8 or UTF-16).
  */
 export interface SharedSnapshot {
   /** Paths in table order, joined by NUL (no path holds one). */
@@ -121,6 +115,14 @@ export class SnapshotEncoder {
     return { snapshot: { paths: paths.join("\0"), table, accesses, chunks: [...this.chunks] }, position };
   }
 
+  /** Where the last `encode` that held `file` wrote its text: bytes that never change, kept as
+   *  long as anything refers to their chunk. */
+  storedOf(file: SiteFile): StoredText | undefined {
+    const ref = this.refs.get(file);
+    if (ref === undefined) return undefined;
+    return { buffer: this.chunks[ref.chunk] as SharedArrayBuffer, offset: ref.offset, length: ref.length, encoding: ref.encoding };
+  }
+
   private write(text: string): TextRef {
     const { encoding, length } = storedEncoding(text);
     let k = this.chunks.length - 1;
@@ -135,32 +137,6 @@ export class SnapshotEncoder {
     this.written += length;
     return { chunk: k, offset, length, encoding };
   }
-}
-
-/** How a text's characters are stored: one byte each, UTF-16, or UTF-8. */
-export type StoredEncoding = "latin1" | "utf16le" | "utf8";
-
-/** The table's encoding column indexes these. */
-const ENCODINGS: readonly StoredEncoding[] = ["latin1", "utf16le", "utf8"];
-
-/** A character beyond Latin-1: the text cannot be stored one byte a character. */
-const WIDE = /[^\u0000-\u00ff]/;
-
-/** A surrogate without its pair: UTF-8 cannot hold it (it would read back as U+FFFD). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/**
- * How a text is stored, and in how many bytes. A wide text is stored as UTF-8 when that saves at
- * least a quarter of its UTF-16 bytes: reading UTF-8 back costs ~2.5 times a UTF-16 copy (~20 us
- * against ~8 us a 15 KB page, measured on the bench's 50,000-page site), worth it for the half
- * that a mostly-ASCII page saves, not for the nothing a Chinese page saves (UTF-8 takes 3 bytes a
- * character there).
- */
-export function storedEncoding(text: string): { readonly encoding: StoredEncoding; readonly length: number } {
-  if (!WIDE.test(text)) return { encoding: "latin1", length: text.length };
-  const utf8 = Buffer.byteLength(text, "utf8");
-  if (utf8 * 4 <= text.length * 2 * 3 && !LONE_SURROGATE.test(text)) return { encoding: "utf8", length: utf8 };
-  return { encoding: "utf16le", length: text.length * 2 };
 }
 
 /** A file of a shared snapshot (worker side): its text is decoded from the shared bytes when read. */
@@ -179,7 +155,7 @@ class SharedFile implements SiteFile {
   // Decoded on each read, not kept: a worker's heap then holds only the texts its commands are
   // using, never a copy of the site (a copy out of the shared bytes: ~1.5 GB/s).
   get text(): string {
-    return Buffer.from(this.chunk, this.offset, this.length).toString(this.encoding);
+    return readStored({ buffer: this.chunk, offset: this.offset, length: this.length, encoding: this.encoding });
   }
 }
 
