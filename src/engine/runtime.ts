@@ -242,6 +242,7 @@ export class DocsRuntime {
     else if (fromCache && site.pages.size > LIMITS.load.announcedPages) this.log(`search ready from the cache in ${seconds.toFixed(1)} s (pages indexed again: ${added}; removed: ${removed})`);
     this.indexComplete = true;
     this.built = { fromCache, added, removed };
+    this.shellHost?.releaseTexts(site);
     if (!fromCache || added > 0 || removed > 0) this.save(site);
   }
 
@@ -492,6 +493,7 @@ export class DocsRuntime {
     this.snapshot++;
     this.readers = new Map();
     this.shellHost?.prepare(this.site);
+    if (this.indexComplete) this.shellHost?.releaseTexts(this.site);
     const change: RuntimeChange = { site: this.site, previous, namesChanged: this.names.search !== previousNames.search, diagnostics };
     for (const l of this.listeners) l(change);
   }

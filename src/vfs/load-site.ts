@@ -20,6 +20,7 @@ import { parseSchemaReference } from "../config/openapi/schema-components.js";
 import { type RepoSpecText, unnamedSchemaSpecFor, unnamedSpecFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
 import { pagesAt, placePage, unplacePage } from "./page-routes.js";
+import { HeldText, heldFile } from "./held-text.js";
 import { type PageText, ParsedTexts } from "./parsed-texts.js";
 import type { AheadRead, ReadAhead, StartReadAhead } from "./read-ahead.js";
 import { siteVariants } from "./site-variants.js";
@@ -449,13 +450,17 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
     ...(meta.groups !== undefined ? { groups: meta.groups } : {}),
     ...(meta.public === true ? { public: true } : {}),
   };
+  // Held so that a shell pool's snapshot can take the text's place in memory (`held-text.ts`).
+  const held = new HeldText(text, parsed.body);
   const page: Page = {
-    file: { path: filePath, text, size, mtime: new Date(read.mtimeMs), access },
+    file: heldFile(filePath, held, size, new Date(read.mtimeMs), access),
     path,
     title: title ?? titleFromPath(path),
     meta,
     frontMatter: parsed.data,
-    body: parsed.body,
+    get body() {
+      return held.bodyText();
+    },
     bodyLine: parsed.bodyLine,
     generated: false,
   };
