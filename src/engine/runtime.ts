@@ -62,7 +62,16 @@ export interface RuntimeOptions {
    * written once the index is built when the start was not answered from it whole. Unset: none.
    */
   readonly siteCache?: SiteCache;
+  /**
+   * Told where the start is (`LoadStep`): tests change files at these points, inside the window
+   * between what the load has read and the watch taking over, without timing (issue 25).
+   */
+  readonly onLoadStep?: (step: LoadStep) => void;
 }
+
+/** Points of a start (`RuntimeOptions.onLoadStep`): the persistent cache checked against the
+ *  configuration files (before the pages are read), and every file read. */
+export type LoadStep = "cache-checked" | "read";
 
 /** What the initial index build did: started from the persistent cache or not, and how many
  *  pages it indexed (all, from none; else those the cache did not hold as they are) and removed. */
@@ -166,7 +175,9 @@ export class DocsRuntime {
   static async load(options: RuntimeOptions): Promise<DocsRuntime> {
     const loadStarted = Date.now();
     const cached = options.siteCache?.read();
+    options.onLoadStep?.("cache-checked");
     const loaded = await loadSite(options.root, options.log, undefined, options.load, cached?.known);
+    options.onLoadStep?.("read");
     return new DocsRuntime(loaded, options, cached, loadStarted);
   }
 
