@@ -109,11 +109,18 @@ export interface LoadSiteOptions {
 export type LoadLog = (message: string) => void;
 
 /**
- * Load a docs repository from disk into an immutable snapshot. Never throws for a bad file, with
+ * Load a docs repository from disk into an immutable snapshot (`beforeListing`: see
+ * `FolderListings.beforeListing`). Never throws for a bad file, with
  * one exception: an ignore file that exists but cannot be read stops the load (`LoadStoppedError`),
  * because loading without it would serve what it excludes.
  */
-export async function loadSite(root: string, log: LoadLog = () => {}, previous?: LoadedSite, options: LoadSiteOptions = {}, known?: KnownPages): Promise<LoadedSite> {
+export async function loadSite(root: string, log: LoadLog = () => {}, previous?: LoadedSite, options: LoadSiteOptions = {}, known?: KnownPages, beforeListing?: (rel: string) => void): Promise<LoadedSite> {
+  // The folders are listed before any file is read (none of it depends on docs.json or the
+  // ignore rules), so that with `beforeListing` (a watch made before the load) every file read
+  // after is in a watched folder: its change after the read is an event (issue 25).
+  const folders: ListedFolder[] = [];
+  const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel), { ...(known?.folders !== undefined ? { known: known.folders } : {}), listed: folders, ...(beforeListing !== undefined ? { beforeListing } : {}) });
+
   const diagnostics: Diagnostic[] = [];
   const ignore = loadIgnoreRules(root);
 
@@ -121,8 +128,6 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   diagnostics.push(...docs.diagnostics);
   const config = configOf(docs, previous, root, diagnostics);
 
-  const folders: ListedFolder[] = [];
-  const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel), { ...(known?.folders !== undefined ? { known: known.folders } : {}), listed: folders });
   for (const { folder, message } of listing.unlisted) diagnostics.push(skippedFinding(folder, `cannot list the folder (${message})`));
   const linkedPages = pageLinks(root, listing.links, ignore, diagnostics);
   // A path the cache holds a page of was not ignored when the cache was written, under the same

@@ -24,7 +24,8 @@ export const previewCommand = defineCommand({
     // One person reads a preview: a small pool of shell workers (a command in this thread that
     // never yields, or grows a value without bound, stalled every page until it ended: issue 25),
     // and the index is built in one go.
-    const runtime = await loadDocs(io, args.dir, { shellWorker: { ...LIMITS.shellWorker.preview }, searchCache: LIMITS.search.cachedResults, indexSliceMs: Number.POSITIVE_INFINITY });
+    // Watched from before the load reads anything, as `serve` is (issue 25).
+    const runtime = await loadDocs(io, args.dir, { shellWorker: { ...LIMITS.shellWorker.preview }, searchCache: LIMITS.search.cachedResults, indexSliceMs: Number.POSITIVE_INFINITY, watch: true });
     await runtime.watch();
     const onListening = (origin: string): void => {
       void runtime.whenIndexed();
