@@ -61,13 +61,21 @@ export class RepositoryWatcher {
     root: string,
     private readonly onError: (error: Error) => void = () => {},
   ) {
-    this.real = realRoot(root);
+    let real = root;
+    try {
+      real = realRoot(root);
+    } catch {
+      // A root that cannot be resolved is the load's to report; its watch fails quietly (ENOENT).
+    }
+    this.real = real;
   }
 
   /** Watch a folder the load is about to list (or take from the cache): not listed here. */
   beforeListing(rel: string): void {
     if (this.stopped) return;
-    this.watchOnly(rel);
+    // A folder that cannot be read is the listing's to report (its pages are not served), and
+    // must not take the one warning a watch limit gets (`fail`).
+    this.watchOnly(rel, UNREADABLE);
   }
 
   /** Report paths as changed, as if their events came (a change seen otherwise: the cache's configuration files). */
@@ -102,8 +110,8 @@ export class RepositoryWatcher {
     return rel === "" ? this.real : join(this.real, rel);
   }
 
-  /** Watch one folder, without listing it; false when it cannot be watched. */
-  private watchOnly(rel: string): boolean {
+  /** Watch one folder, without listing it; false when it cannot be watched (`quiet`: error codes not reported). */
+  private watchOnly(rel: string, quiet: ReadonlySet<string> = GONE): boolean {
     if (this.watchers.has(rel)) return true;
     try {
       const watcher = watch(this.abs(rel), (_event, name) => this.changed(rel, typeof name === "string" ? name : undefined));
@@ -113,7 +121,7 @@ export class RepositoryWatcher {
     } catch (error) {
       const err = error as NodeJS.ErrnoException;
       // Gone before it could be watched: its removal is reported by its parent (or its parent's listing).
-      if (err.code !== "ENOENT" && err.code !== "ENOTDIR") this.fail(err);
+      if (!quiet.has(err.code ?? "")) this.fail(err);
       return false;
     }
   }
@@ -190,6 +198,11 @@ export class RepositoryWatcher {
     if (isFolder && !this.watchers.has(rel)) this.watchFolder(rel, true);
   }
 }
+
+/** Errors of a folder gone before it could be watched (its parent reports its removal). */
+const GONE: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR"]);
+/** ... and of one that cannot be read (the load reports it, as a folder it cannot list). */
+const UNREADABLE: ReadonlySet<string> = new Set([...GONE, "EACCES", "EPERM"]);
 
 /**
  * A listed folder's entries now if its stat moved since the load listed it, "same" if not, or

@@ -1,4 +1,5 @@
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -6,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DocsRuntime, type LoadStep, type RuntimeOptions } from "../../src/engine/runtime.js";
 import { SiteCache } from "../../src/engine/site-cache.js";
 import { connect } from "../helpers/mcp.js";
-import { fixture } from "../helpers/paths.js";
+import { fixture, REPO } from "../helpers/paths.js";
 
 /**
  * Edits made while the server starts (issue 25, F5): a file changed after the load read it and
@@ -153,5 +154,19 @@ describe("a live docs.json that cannot be read", () => {
     expect(logs).toEqual(['docs.json:1:1 "navigation" is required']);
     expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual([SEARCH, FS]);
     await c.close();
+  });
+});
+
+describe("a start that stops", () => {
+  it("leaves no watch holding the process: serve exits 2 on an ignore file it cannot read, its input still open", async () => {
+    const root = demoCopy();
+    rmSync(join(root, ".svcignore"));
+    mkdirSync(join(root, ".svcignore"));
+    const child = spawn(process.execPath, [join(REPO, "bin", "svc-mcp.js"), "serve", "--dir", root, "--no-fetch-remote"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, SVC_MCP_CACHE: "off" } });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    child.stdin.end();
+    expect({ code, stderr }).toEqual({ code: 2, stderr: "svc-mcp: cannot read .svcignore: is a folder, not a file; the files it excludes would be served, so nothing is (make it readable, or remove it)\n" });
   });
 });
