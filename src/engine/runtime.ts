@@ -15,10 +15,12 @@ import { SiteView } from "../vfs/view.js";
 import { RepositoryWatcher, type StopWatching, watchRepository } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
 import { AnalysisFeed } from "./search/analysis-feed.js";
+import { startPageReadAhead } from "./page-read-ahead.js";
 import { CallerTurns } from "./search/caller-turns.js";
 import { LazyShell } from "./shell/lazy-shell.js";
 import type { Shell } from "./shell/shell.js";
 import { ShellHost, type ShellHostOptions } from "./shell/shell-host.js";
+import { RenderPool, type RenderPoolOptions } from "./render/render-pool.js";
 import { generatedSkill, isSkillFile, listSkills, type Skill } from "./skills.js";
 import { type ToolNames, toolNames } from "./tool-names.js";
 import type { CachedSite, SiteCache } from "./site-cache.js";
@@ -39,6 +41,11 @@ export interface RuntimeOptions {
    * Off, commands run in this thread: one-shot commands (`svc-mcp fs`), `--no-shell-worker`.
    */
   readonly shellWorker?: boolean | ShellHostOptions;
+  /**
+   * How the pool that renders pages for people is sized (`RenderPool`): pages are always
+   * rendered in worker threads, started when the first page is asked for.
+   */
+  readonly renderWorker?: RenderPoolOptions;
   /**
    * Start the shell pool (its first worker, the site's shared encoding) at `prepareShell`, not
    * at load: a stdio server answers `tools/list` first (the encoding takes the main thread for
@@ -153,6 +160,7 @@ export class DocsRuntime {
   private remote: { readonly fetch: FetchLike; readonly abort: AbortController; readonly attempted: Set<string> } | undefined;
   private closed = false;
   private readonly shellHost: ShellHost | undefined;
+  private renders: RenderPool | undefined;
 
   private constructor(
     loaded: LoadedSite,
@@ -189,8 +197,10 @@ export class DocsRuntime {
       const cached = options.siteCache?.read();
       options.onLoadStep?.("cache-checked");
       // Each folder is watched before the load lists it, so every file it reads is read after its
-      // folder is watched.
-      const loaded = await loadSite(options.root, options.log, undefined, options.load, cached?.known, watcher !== undefined ? (rel) => watcher.beforeListing(rel) : undefined);
+      // folder is watched. A first load of a large site reads its files in a worker thread ahead
+      // of it (`PageReadAhead`), after the listing.
+      const load = { readAhead: (real: string, rels: readonly string[], maxBytes: number) => startPageReadAhead(real, rels, maxBytes, options.log), ...options.load };
+      const loaded = await loadSite(options.root, options.log, undefined, load, cached?.known, watcher !== undefined ? (rel) => watcher.beforeListing(rel) : undefined);
       // The cache was checked against the configuration files (by their text) before their
       // folders were watched: checked again now that they are (3-16 ms of CPU for the 1.7 MB
       // docs.json of the 25k-page site), a change in between reloads them as an event would.
@@ -232,7 +242,10 @@ export class DocsRuntime {
     const workers = Math.min(LIMITS.search.analysisWorkersMax, availableParallelism() - 1);
     if (workers < 1) return undefined;
     const bodies = this.index.bodiesToAnalyse(site);
-    return bodies.length >= LIMITS.search.analysisWorkersFrom ? new AnalysisFeed(bodies, workers, this.log) : undefined;
+    const { analysisWorkersFrom, analysisWorkersFromChars } = LIMITS.search;
+    let chars = 0;
+    for (const { body } of bodies) chars += body.length;
+    return bodies.length >= analysisWorkersFrom || chars >= analysisWorkersFromChars ? new AnalysisFeed(bodies, workers, this.log) : undefined;
   }
 
   /** Run a build's steps in slices (see `buildIndex`), waiting where a step waits for a worker. */
@@ -635,6 +648,13 @@ export class DocsRuntime {
       await saving.done;
     }
     await this.shellHost?.close();
+    await this.renders?.close();
+  }
+
+  /** The pool that renders pages' MDX for people (the preview, `serve --http`): its workers start with the first page. */
+  get renderPool(): RenderPool {
+    this.renders ??= new RenderPool({ log: this.log, ...this.options.renderWorker });
+    return this.renders;
   }
 }
 

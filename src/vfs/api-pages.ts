@@ -29,6 +29,7 @@ import { type Access, readersCover } from "./access.js";
 import type { Page } from "./page.js";
 import { byteLength, type SiteFile } from "./site-file.js";
 import type { ApiPageInfo, SiteApi } from "./site-api.js";
+import { appendAll } from "../arrays.js";
 
 /** Kept across reloads so an unchanged spec is not validated again, and schemas compile once. */
 export interface ApiCache {
@@ -93,9 +94,9 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const cache = options.cache ?? createApiCache();
   const diagnostics: Diagnostic[] = [];
   const refs = collectNavSpecReferences(docsJson);
-  diagnostics.push(...refs.diagnostics);
+  appendAll(diagnostics, refs.diagnostics);
   const { settings, diagnostics: settingDiagnostics } = readApiSettings(docsJson);
-  diagnostics.push(...settingDiagnostics);
+  appendAll(diagnostics, settingDiagnostics);
 
   const frontMatter: FrontMatterReference[] = [];
   for (const page of diskPages.values()) {
@@ -118,7 +119,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
   const kept = schemaKeptBy(diskPages, options.specFiles);
   const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations) });
-  diagnostics.push(...plan.diagnostics);
+  appendAll(diagnostics, plan.diagnostics);
 
   const pages: Page[] = [];
   const placements = new Map<string, PagePlacement>();
@@ -203,7 +204,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       anchors: parameterAnchors(fm.operation),
     });
   }
-  documented.push(...schemaPages(plan, diskPages, options, kept, diagnostics));
+  appendAll(documented, schemaPages(plan, diskPages, options, kept, diagnostics));
   return { pages, behind, documented, placements, api: { settings, plan, pages: infos, ...(behindInfos.size > 0 ? { behind: behindInfos } : {}) }, diagnostics, cache };
 }
 

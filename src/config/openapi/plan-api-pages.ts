@@ -12,6 +12,7 @@ import { parseSchemaReference } from "./schema-components.js";
 import type { NavSpecElement, NavSpecReferences } from "./nav-references.js";
 import { channelPagePath, hrefToPagePath, operationPagePath } from "./slug.js";
 import type { SpecSource } from "./spec-source.js";
+import { appendAll } from "../../arrays.js";
 
 /** What a generated page documents. */
 export type ApiPageItem =
@@ -199,7 +200,7 @@ function loadedSpecs(input: PlanInput): LoadedSpecs {
       else out.asyncapi.set(source, result.spec);
       for (const w of result.warnings) out.diagnostics.push({ severity: "warning", file: source, message: w.message, code: w.code ?? API_CODES.specWarning });
       if (result.spec.format === "openapi") {
-        out.diagnostics.push(...descriptionFindings(source, result.spec.operations));
+        appendAll(out.diagnostics, descriptionFindings(source, result.spec.operations));
         for (const op of result.spec.operations) {
           if (op.problems.length === 0) continue;
           out.diagnostics.push({
