@@ -116,19 +116,22 @@ export interface LoadSiteOptions {
 export type LoadLog = (message: string) => void;
 
 /**
- * Load a docs repository from disk into an immutable snapshot. Never throws for a bad file, with
- * one exception: an ignore file that exists but cannot be read stops the load (`LoadStoppedError`),
- * because loading without it would serve what it excludes.
+ * Load a docs repository from disk into an immutable snapshot (`beforeListing`: see
+ * `FolderListings.beforeListing`). Never throws for a bad file, with one exception: an ignore
+ * file that exists but cannot be read stops the load (`LoadStoppedError`), because loading
+ * without it would serve what it excludes.
  */
-export async function loadSite(root: string, log: LoadLog = () => {}, previous?: LoadedSite, options: LoadSiteOptions = {}, known?: KnownPages): Promise<LoadedSite> {
-  const diagnostics: Diagnostic[] = [];
-  const ignore = loadIgnoreRules(root);
-
+export async function loadSite(root: string, log: LoadLog = () => {}, previous?: LoadedSite, options: LoadSiteOptions = {}, known?: KnownPages, beforeListing?: (rel: string) => void): Promise<LoadedSite> {
   // The page files are listed before docs.json is read, so that a thread reading them ahead
   // (`readAhead`) works while this one reads docs.json; their findings come after its, as before.
+  // The listing comes before any file is read, the ignore files too (it does not depend on them),
+  // so that with `beforeListing` (a watch made before the load) every file read after is in a
+  // watched folder: its change after the read is an event (issue 25).
   const listed: Diagnostic[] = [];
   const folders: ListedFolder[] = [];
-  const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel), { ...(known?.folders !== undefined ? { known: known.folders } : {}), listed: folders });
+  const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel), { ...(known?.folders !== undefined ? { known: known.folders } : {}), listed: folders, ...(beforeListing !== undefined ? { beforeListing } : {}) });
+  const diagnostics: Diagnostic[] = [];
+  const ignore = loadIgnoreRules(root);
   for (const { folder, message } of listing.unlisted) listed.push(skippedFinding(folder, `cannot list the folder (${message})`));
   const linkedPages = pageLinks(root, listing.links, ignore, listed);
   // A path the cache holds a page of was not ignored when the cache was written, under the same
