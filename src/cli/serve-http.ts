@@ -5,11 +5,11 @@ import { listen } from "../bridge/http-server.js";
 import { LeasingLimiter } from "../bridge/middleware/leasing-limiter.js";
 import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/middleware/rate-limit.js";
 import { bridgeUrls } from "../bridge/urls.js";
-import { createFeedbackApp } from "../bridge/feedback/app.js";
+import { createFeedbackApp, isFeedbackWidgetPath } from "../bridge/feedback/app.js";
 import { createRelayApp } from "../bridge/playground/relay.js";
 import { playgroundApps } from "../bridge/playground/apps.js";
 import { localSiteSessions, type SiteSessionStore, SiteSessions } from "../bridge/web/site-sessions.js";
-import { createWebApp, siteContextOf } from "../bridge/web/web-app.js";
+import { createWebApp, isSignInForm, siteContextOf } from "../bridge/web/web-app.js";
 import type { FeedbackStore } from "../store/feedback/store.js";
 import type { AdminKeyStore } from "../store/keys/key-store.js";
 import type { StateStore } from "../store/state/state-store.js";
@@ -169,7 +169,10 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
   // Site sign-ins (the pages' session cookie), shared by the pages and the relay.
   const sessions = deps.sessions ?? localSiteSessions(new SiteSessions());
   return [
-    (app, { budget }) => app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), budget })),
+    (app, { budget, ownOriginRule }) => {
+      ownOriginRule(isFeedbackWidgetPath);
+      app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), budget }));
+    },
     (app, { budget }) =>
       app.route(
         "/",
@@ -180,6 +183,9 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
         }),
       ),
     // Last: its catch-all answers the repository's media, and pages for `Accept: text/html`.
-    (app, { limiter, limits, clientIp }) => app.route("/", createWebApp({ runtime, state, sessions, limiter, limits, clientIp, projectId, publicUrl, log })),
+    (app, { limiter, limits, clientIp, ownOriginRule }) => {
+      ownOriginRule(isSignInForm);
+      app.route("/", createWebApp({ runtime, state, sessions, limiter, limits, clientIp, projectId, publicUrl, log }));
+    },
   ];
 }

@@ -31,6 +31,15 @@ export interface FeedbackAppDeps {
   readonly budget?: ClientBudget;
 }
 
+/**
+ * The widgets' ingestion paths (`/v1/feedback/{projectId}/{widget}`): open to any origin (their
+ * own CORS headers), so the bridge's Origin check leaves them to this app.
+ */
+export function isFeedbackWidgetPath(path: string): boolean {
+  const parts = path.split("/");
+  return parts.length === 5 && parts[0] === "" && parts[1] === "v1" && parts[2] === "feedback" && parts[3] !== "" && Object.hasOwn(FEEDBACK_WIDGETS, parts[4] ?? "");
+}
+
 /** Widgets run on the docs site's origin, which may differ from the bridge's: allow any. */
 const CORS = {
   "Access-Control-Allow-Origin": "*",
