@@ -14,6 +14,7 @@ import type { FeedbackStore } from "../store/feedback/store.js";
 import type { AdminKeyStore } from "../store/keys/key-store.js";
 import type { StateStore } from "../store/state/state-store.js";
 import { docsTools } from "../mcp/tools.js";
+import { isFeedbackPage } from "../engine/use-cases/feedback-page.js";
 import type { DocsRuntime } from "../engine/runtime.js";
 import { pagesSummary, plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
@@ -171,7 +172,10 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
   return [
     (app, { budget, ownOriginRule }) => {
       ownOriginRule(isFeedbackWidgetPath);
-      app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), budget }));
+      // A widget's page must be one its caller may read, as the pages' reader is read (cookie, token, else anonymous).
+      const contextOf = siteContextOf(state, sessions, publicUrl);
+      const isPage = async (path: string, request: Request): Promise<boolean> => isFeedbackPage({ runtime, request: await contextOf(request) }, path);
+      app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), budget, isPage }));
     },
     (app, { budget }) =>
       app.route(
