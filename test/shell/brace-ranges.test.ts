@@ -26,8 +26,68 @@ describe("brace ranges", () => {
     expect(await shell.run("echo $(echo x{-5000..5000})")).toEqual({ stdout: "", stderr: refusal("{-5000..5000}", 10001), exitCode: 1, truncated: false });
   });
 
+  it("refuses a product of braces past the limit, and expands one up to it", async () => {
+    expect(await shell.run("echo {a,b}{1..9999} | wc -w")).toEqual({ stdout: "", stderr: refusal("{a,b}{1..9999}", 19998), exitCode: 1, truncated: false });
+    expect(await shell.run("echo x{a,{b..d}}{1..3000}y | wc -w")).toEqual({ stdout: "", stderr: refusal("x{a,{b..d}}{1..3000}y", 12000), exitCode: 1, truncated: false });
+    expect(await shell.run("echo {a,b}{1..5000} | wc -w")).toEqual({ stdout: "10000\n", stderr: "", exitCode: 0, truncated: false });
+  });
+
   it("expands a range up to the limit whole", async () => {
     const r = await shell.run("echo {1..10000} | wc -w; echo {a..e}");
     expect(r).toEqual({ stdout: "10000\na b c d e\n", stderr: "", exitCode: 0, truncated: false });
+  });
+});
+
+/**
+ * Texts the interpreter parses at run time, outside the transforms that see the command line:
+ * `eval 'echo {1..20000}'` printed the first 10,000 numbers with exit 0, and `declare -a
+ * a=({1..20000})` made 10,000 elements, where the same range written on the line is refused.
+ */
+describe("brace ranges in text parsed at run time", () => {
+  const refused20000 = refusal("{1..20000}", 20000);
+
+  it("refuses a long range in the text of eval, however eval is named or nested", async () => {
+    expect(await shell.run("eval 'echo {1..100000000}'; echo status $?")).toEqual({ stdout: "status 1\n", stderr: refusal("{1..100000000}", 100000000), exitCode: 0, truncated: false });
+    for (const line of ["builtin eval 'echo {1..20000}'", "command eval 'echo {1..20000}'", "f() { eval \"$1\"; }; f 'echo {1..20000}'", "eval 'eval \"echo {1..20000}\"'", "n=20000; eval \"echo {1..$n}\""]) {
+      expect(await shell.run(`${line}; echo status $?`), line).toEqual({ stdout: "status 1\n", stderr: refused20000, exitCode: 0, truncated: false });
+    }
+    expect(await shell.run("echo $(eval 'echo {1..20000}') | wc -w")).toEqual({ stdout: "0\n", stderr: refused20000, exitCode: 0, truncated: false });
+    expect(await shell.run("echo 'echo {1..20000}' | xargs -I{} bash -c 'eval \"{}\"'")).toEqual({ stdout: "", stderr: refused20000, exitCode: 123, truncated: false });
+  });
+
+  it("runs eval's text in the current shell, as bash does", async () => {
+    const r = await shell.run("x=3; eval 'y=$((x+1))'; echo $y; false; eval 'echo $?'; eval echo '{1..3}'; eval 'f() { echo fn; }'; f; eval; eval ''; echo $?; eval 'echo \"a  b\"' | cat");
+    expect(r).toEqual({ stdout: "4\n1\n1 2 3\nfn\n0\na  b\n", stderr: "", exitCode: 0, truncated: false });
+    expect(await shell.run("eval 'echo x > /a'; echo $?")).toEqual({ stdout: "1\n", stderr: "bash: /a: Read-only file system\n", exitCode: 0, truncated: false });
+  });
+
+  it("stops the line at an eval reached by a computed name, which no transform sees", async () => {
+    expect(await shell.run("e=eval; $e 'echo {1..20000}'; echo not reached")).toEqual({
+      stdout: "",
+      stderr: "bash: eval: reached through a name computed at run time, which the docs shell cannot check first (write eval itself)\n",
+      exitCode: 126,
+      truncated: false,
+    });
+  });
+
+  it("refuses the builtins that read and run text of their own: source, ., compgen -W and -C", async () => {
+    const source = "bash: source: not available in the docs shell: it parses and runs text of its own (read the file with cat instead)\n";
+    expect(await shell.run("source <(echo 'echo {1..20000}')")).toEqual({ stdout: "", stderr: source, exitCode: 126, truncated: false });
+    expect(await shell.run("eval 'source /index.mdx'")).toEqual({ stdout: "", stderr: source, exitCode: 126, truncated: false });
+    expect(await shell.run("s=source; $s /index.mdx")).toEqual({ stdout: "", stderr: source, exitCode: 126, truncated: false });
+    expect(await shell.run(". /index.mdx")).toEqual({ stdout: "", stderr: source.replace("source", "."), exitCode: 126, truncated: false });
+    const compgen = "bash: compgen: not available in the docs shell: it parses and runs text of its own (its -W word list and -C command are parsed at run time; list files with ls or find)\n";
+    expect(await shell.run("compgen -W '{1..20000}'")).toEqual({ stdout: "", stderr: compgen, exitCode: 126, truncated: false });
+    expect(await shell.run("compgen -aC 'echo {1..20000}'")).toEqual({ stdout: "", stderr: compgen, exitCode: 126, truncated: false });
+    // An option not written out may be -W: refused where it stands, the line goes on.
+    expect(await shell.run("o=-W; compgen $o '{1..20000}'; echo after $?")).toEqual({ stdout: "after 126\n", stderr: compgen, exitCode: 0, truncated: false });
+    // What parses no text still runs: a glob (nothing matches at / here, as before), and complete.
+    expect(await shell.run("compgen -G '/g*'; echo $?; complete -W 'a b' foo; complete -p")).toEqual({ stdout: "0\ncomplete -W 'a b' foo\n", stderr: "", exitCode: 0, truncated: false });
+  });
+
+  it("refuses a long range in an array that declare reads at run time", async () => {
+    expect(await shell.run("declare -a a=({1..20000}); echo ${#a[@]}")).toEqual({ stdout: "", stderr: refused20000, exitCode: 1, truncated: false });
+    expect(await shell.run("f() { local -a a=({1..20000}); echo ${#a[@]}; }; f")).toEqual({ stdout: "", stderr: refused20000, exitCode: 1, truncated: false });
+    expect(await shell.run("declare -a a=({1..3} x); echo ${#a[@]}")).toEqual({ stdout: "4\n", stderr: "", exitCode: 0, truncated: false });
   });
 });

@@ -117,6 +117,23 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     expect(await budgeted(100_000).run("seq 1 2000 | sed -n p | tail -1")).toEqual({ stdout: "2000\n", stderr: "", exitCode: 0, truncated: false });
   });
 
+  it("ends a sed loop that reads no input by a count of its commands, not by the clock: the same answer on any machine", async () => {
+    // Each step of these is cheap: before, they ran until the time limit (exit 124 after 5 s,
+    // millions of steps; the work budget, 200 million, is far above that), so the output and the
+    // answer depended on the machine. 100,000 commands without reading a line (the figure the
+    // shell gives just-bash's own sed, which ours replaced) ends them, with exit 4.
+    const loop = "sed: ran 100000 commands without reading a line, a loop that does not end (a limit of the docs shell: a loop in the script must read input or stop sooner)\n";
+    expect(await shell.run("echo x | sed ':a;s/x/x/;ta'")).toEqual({ stdout: "", stderr: loop, exitCode: 4, truncated: false });
+    expect(await shell.run("echo x | sed -n ':a;p;ba' | wc -l")).toEqual({ stdout: "33333\n", stderr: loop, exitCode: 0, truncated: false });
+    // A loop that reads a line at each turn is bounded by its input: with the bound at 10,000
+    // commands (ten times the loop limit, as the shell sets it), 4,000 lines joined run 12,000.
+    const small = shellWith({ maxLoopIterations: 1_000 });
+    const lines = "(seq 1 1000; seq 1 1000; seq 1 1000; seq 1 1000)";
+    expect(await small.run(`${lines} | sed ':a;N;$!ba;s/\\n/+/g' | tr -cd + | wc -c`)).toEqual({ stdout: "3999\n", stderr: "", exitCode: 0, truncated: false });
+    expect(await small.run("echo x | sed ':a;ba'")).toEqual({ stdout: "", stderr: loop.replace("100000", "10000"), exitCode: 4, truncated: false });
+    expect(await shell.run("printf 'a b c\\n' | sed ':a;s/ //;ta'")).toEqual({ stdout: "abc\n", stderr: "", exitCode: 0, truncated: false });
+  });
+
   it("bounds sed's pattern and hold space (16 MiB of characters), whatever the script: a doubling s, G and H in a loop", async () => {
     // The adversary's: the pattern space doubles at each step, so thirty steps make a gigabyte
     // (22 s and 1.8 GB in this thread before, no answer); it stops once it would pass the bound.

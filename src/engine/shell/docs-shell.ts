@@ -1,4 +1,4 @@
-import { Bash, type CommandName, type CustomCommand, InMemoryFs, getCommandNames } from "just-bash";
+import { Bash, type CommandName, type CustomCommand, InMemoryFs, type ScriptNode, type TransformPlugin, getCommandNames } from "just-bash";
 import { LIMITS } from "../../limits.js";
 import type { SiteView } from "../../vfs/view.js";
 import { braceRangePlugin, refusedRangeCommand } from "./brace-ranges.js";
@@ -7,6 +7,7 @@ import { interruptibleController } from "./interruptible-signal.js";
 import { PathSuggester } from "./did-you-mean.js";
 import { mergeStderrPlugin } from "./merge-stderr.js";
 import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./shell.js";
+import { RunTimeTexts, checkEvalCommand, checkedCompgenCommand, stoppedBuiltinMessage, refusedBuiltinCommand, runTimeTextPlugin } from "./run-time-texts.js";
 import { refusedWriteCommand, writeRedirectPlugin } from "./write-redirects.js";
 import { WorkBudget, WorkStopped, workLimitMessage } from "./work-budget.js";
 
@@ -38,13 +39,16 @@ export function builtinCommandNames(): CommandName[] {
  * The interpreter of one call: just-bash over the reader's view with our commands, the
  * refused writes and our command-line transforms, within `limits`.
  */
-export function createDocsBash(view: SiteView, commands: readonly CustomCommand[], limits: ShellLimits, budget?: WorkBudget): Bash {
+export function createDocsBash(view: SiteView, commands: readonly CustomCommand[], limits: ShellLimits, budget?: WorkBudget, texts = new RunTimeTexts()): Bash {
+  // One list for the command line and for every text `eval` is about to parse (`run-time-texts.ts`).
+  const plugins: TransformPlugin[] = [runTimeTextPlugin, braceRangePlugin, writeRedirectPlugin, dirGlobPlugin, mergeStderrPlugin(new Set(commands.map((c) => c.name)))];
+  const transform = (ast: ScriptNode): ScriptNode => plugins.reduce((tree, plugin) => plugin.transform({ ast: tree, metadata: {} }).ast, ast);
   const bash = new Bash({
     fs: view,
     cwd: "/",
     env: { HOME: "/", PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8", TERM: "dumb" },
     commands: builtinCommandNames(),
-    customCommands: [...commands, refusedWriteCommand(view), refusedRangeCommand],
+    customCommands: [...commands, refusedWriteCommand(view), refusedRangeCommand, refusedBuiltinCommand, checkEvalCommand(transform, texts), checkedCompgenCommand(texts)],
     // Keep just-bash's defence-in-depth on: our filesystem is our own implementation, so the
     // mode's restrictions on host globals cost us nothing.
     defenseInDepth: true,
@@ -61,10 +65,7 @@ export function createDocsBash(view: SiteView, commands: readonly CustomCommand[
       maxSourceBytes: limits.maxCommandLength,
     },
   });
-  bash.registerTransformPlugin(braceRangePlugin);
-  bash.registerTransformPlugin(writeRedirectPlugin);
-  bash.registerTransformPlugin(dirGlobPlugin);
-  bash.registerTransformPlugin(mergeStderrPlugin(new Set(commands.map((c) => c.name))));
+  for (const plugin of plugins) bash.registerTransformPlugin(plugin);
   return bash;
 }
 
@@ -144,9 +145,12 @@ export class DocsShell implements Shell {
       },
       () => controller.abort(),
     );
+    const texts = new RunTimeTexts();
+    budget.mayRunBuiltin = (name) => texts.mayRun(name);
     try {
-      const r = await createDocsBash(this.view, this.commands, limits, budget).exec(command, { cwd: "/", signal });
+      const r = await createDocsBash(this.view, this.commands, limits, budget, texts).exec(command, { cwd: "/", signal });
       if (cancel?.aborted === true) return finish(r.stdout, `${r.stderr}bash: cancelled by the client\n`, 130, limits);
+      if (budget.refusedBuiltin !== undefined) return finish(r.stdout, `${withoutAbortLine(r.stderr)}${stoppedBuiltinMessage(budget.refusedBuiltin)}`, 126, limits);
       if (budget.exceededBy !== undefined) {
         return finish(r.stdout, `${withoutAbortLine(r.stderr)}${workLimitMessage(budget.exceededBy, limits.maxSteps)}`, 126, limits);
       }
@@ -159,6 +163,8 @@ export class DocsShell implements Shell {
       }
       return finish(r.stdout, r.stderr, r.exitCode, limits);
     } catch (error) {
+      // A builtin refused at run time stops the line by a throw the interpreter passes on.
+      if (budget.refusedBuiltin !== undefined) return finish("", stoppedBuiltinMessage(budget.refusedBuiltin), 126, limits);
       // just-bash throws for some failures (a redirect into the read-only filesystem, limits).
       return finish("", `bash: ${describeThrown(error)}\n`, 1, limits);
     } finally {

@@ -11,6 +11,9 @@ interface CoverageWriter {
  */
 export const AWK_STEP = 20;
 
+/** How just-bash names a builtin it is about to run, to the coverage writer. */
+const BUILTIN = "bash:builtin:";
+
 /** Thrown from inside a command's loop when the call's work budget is spent or it must stop. */
 export class WorkStopped extends Error {
   constructor(readonly why: "steps" | "stop") {
@@ -41,6 +44,14 @@ export class WorkBudget implements CoverageWriter {
   private nextCheck: number;
   /** The command (`awk`, `jq`, `sed`, `sort`...) whose step passed the budget, once one did. */
   exceededBy: string | undefined;
+  /**
+   * Asked before each builtin the interpreter runs (just-bash tells this writer of each as
+   * `bash:builtin:NAME`): false stops the line there (`run-time-texts.ts`: a builtin that would
+   * parse text no transform saw).
+   */
+  mayRunBuiltin: ((name: string) => boolean) | undefined;
+  /** The builtin refused by `mayRunBuiltin`, once one was. */
+  refusedBuiltin: string | undefined;
 
   constructor(
     private readonly maxSteps: number,
@@ -54,6 +65,12 @@ export class WorkBudget implements CoverageWriter {
   /** One step of work: `feature` is just-bash's name for it (`awk:stmt:for`, `jq:node:Pipe`). */
   hit(feature: string): void {
     if (this.stopped) throw new WorkStopped("stop");
+    if (feature.startsWith(BUILTIN) && this.mayRunBuiltin !== undefined && !this.mayRunBuiltin(feature.slice(BUILTIN.length))) {
+      this.refusedBuiltin = feature.slice(BUILTIN.length);
+      this.stopped = true;
+      this.onExceeded();
+      throw new WorkStopped("stop");
+    }
     const steps = (this.steps += feature.startsWith("awk:") ? AWK_STEP : 1);
     if (steps > this.maxSteps) {
       if (this.exceededBy === undefined) {

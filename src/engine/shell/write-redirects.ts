@@ -36,7 +36,8 @@ function refused(target: string): SimpleCommandNode {
     type: "SimpleCommand",
     assignments: [],
     name: { type: "Word", parts: [{ type: "Literal", value: REFUSED_WRITE }] },
-    args: [{ type: "Word", parts: [{ type: "SingleQuoted", value: target }] }],
+    // Double-quoted, as `brace-ranges.ts` says: it may be written back for `eval`.
+    args: [{ type: "Word", parts: [{ type: "DoubleQuoted", parts: [{ type: "Literal", value: target }] }] }],
     redirections: [],
   };
 }

@@ -20,6 +20,21 @@ export class SedSpaceExceeded extends Error {
   }
 }
 
+/**
+ * Thrown when sed runs more commands without reading a line than `maxSedIterations` (the figure
+ * the shell gives just-bash's own sed, whose bound this is: ours replaced it and had none). Why:
+ * a loop that reads no input (`:a;s/x/x/;ta`) never ends by itself, and each of its steps is so
+ * cheap that the call's work budget, set far above what the time limit allows, was never
+ * reached: it ended by the clock (exit 124 after 5 s, or sooner on an idle machine), an answer
+ * that depended on the machine. Counted, so the answer is the same on any machine; a loop that
+ * reads (`:a;N;$!ba`) starts the count again at each line, so it is bounded by its input.
+ */
+export class SedLoopExceeded extends Error {
+  constructor(readonly max: number) {
+    super(`ran ${max} commands without reading a line, a loop that does not end (a limit of the docs shell: a loop in the script must read input or stop sooner)`);
+  }
+}
+
 /** One input line, with the file it came from (`F`). */
 export interface Line {
   readonly text: string;
@@ -167,6 +182,9 @@ type Flow = void | { readonly end: EndCycle } | { readonly goto: number };
 /** sed's machine over one input stream: registers, addresses, and the cycle. */
 class SedMachine {
   private next = 0;
+  /** Commands run since the last line was read (`SedLoopExceeded`). */
+  private sinceRead = 0;
+  private readonly maxSinceRead: number;
   readonly st: State = {
     ps: "",
     hs: "",
@@ -191,6 +209,7 @@ class SedMachine {
       c.active = false;
       c.rangeEnd = undefined;
     }
+    this.maxSinceRead = io.ctx.limits.maxSedIterations;
   }
 
   isLast(): boolean {
@@ -201,6 +220,7 @@ class SedMachine {
     const line = this.lines[this.next];
     if (line === undefined) return false;
     this.next++;
+    this.sinceRead = 0;
     this.st.lineNo++;
     this.st.ps = line.text;
     this.st.missingNewline = !line.newline;
@@ -260,6 +280,7 @@ class SedMachine {
       // caller's cancellation); without a budget, the clock is checked here.
       this.io.step();
       if (++steps % 10000 === 0) this.io.checkTime();
+      if (++this.sinceRead > this.maxSinceRead) throw new SedLoopExceeded(this.maxSinceRead);
       const c = commands[pc] as SedCommand;
       if (c.name === "}" || c.name === ":") {
         pc++;

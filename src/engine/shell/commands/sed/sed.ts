@@ -2,7 +2,7 @@ import { type CommandIo, docsCommand } from "../../lib/command.js";
 import { ERRNO, lookup } from "../../lib/files.js";
 import { type OptionRow, applyOptions, parseOptions } from "../../lib/options.js";
 import type { ShellCommandFactory } from "../command.js";
-import { type Line, SedOut, SedSpaceExceeded, execute } from "./machine.js";
+import { type Line, SedLoopExceeded, SedOut, SedSpaceExceeded, execute } from "./machine.js";
 import { type SedProgram, SedScriptError, parseSedScript } from "./script.js";
 
 /** `sed --help`. */
@@ -167,7 +167,7 @@ async function runSed(args: string[], io: CommandIo): Promise<number> {
     try {
       code = execute(program, lines, s.quiet || program.quietFromScript, s.lineLength, out, io);
     } catch (error) {
-      if (!(error instanceof SedSpaceExceeded)) throw error;
+      if (!(error instanceof SedSpaceExceeded) && !(error instanceof SedLoopExceeded)) throw error;
       // GNU sed's status for a problem at run time (its "couldn't re-allocate memory").
       io.fail(error.message);
       return 4;
