@@ -21,7 +21,8 @@ export function withDir<T>(y: Argv<T>) {
  * yargs' own reading. Applied to every command by `main`; the error is `needsValueMessage`'s.
  */
 export function requireValues<T>(y: Argv<T>): Argv<T> {
-  const options = y.getOptions();
+  // `getOptions` is yargs' own (its typings leave it out): the options declared so far, by type.
+  const options = (y as unknown as { getOptions(): { readonly string: string[]; readonly number: string[]; readonly array: string[] } }).getOptions();
   const lists = new Set(options.array);
   for (const key of [...options.string, ...options.number]) if (!lists.has(key)) y.requiresArg(key);
   return y;

@@ -174,7 +174,7 @@ describe.each(SERVERS)("$name on loopback", ({ argv, announced }) => {
     const got: Record<string, number> = {};
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
       for (const route of ROUTES) {
-        const own = route.method === "POST" ? { origin: "null", "sec-fetch-site": "same-origin" } : {};
+        const own: Record<string, string> = route.method === "POST" ? { origin: "null", "sec-fetch-site": "same-origin" } : {};
         got[`${host} ${route.name}`] = (await send(server.origin, route, { host, ...own })).status;
       }
     }
