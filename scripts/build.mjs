@@ -52,9 +52,17 @@ if (process.argv.includes("--prepare") && (lifecycle === "pack" || lifecycle ===
 const outdir = resolve(process.argv.slice(2).find((a) => !a.startsWith("--")) ?? join(root, "dist"));
 const result = await build({
   absWorkingDir: root,
-  // The shell worker (src/engine/shell/shell-host.ts) is started from shell-worker.mjs, next to
-  // the CLI bundle and its chunks.
-  entryPoints: { cli: "src/cli/main.ts", "shell-worker": "src/engine/shell/shell-worker.ts", "analysis-worker": "src/engine/search/analysis-worker.ts" },
+  // The workers (the shell's: src/engine/shell/shell-host.ts; page analysis: analysis-feed.ts;
+  // page renders: src/engine/render/render-pool.ts; the first load's read-ahead:
+  // src/engine/page-read-ahead.ts) are started from their entries' files, next to the CLI bundle
+  // and its chunks.
+  entryPoints: {
+    cli: "src/cli/main.ts",
+    "shell-worker": "src/engine/shell/shell-worker.ts",
+    "analysis-worker": "src/engine/search/analysis-worker.ts",
+    "render-worker": "src/engine/render/render-worker.ts",
+    "page-read-worker": "src/engine/page-read-worker.ts",
+  },
   outdir,
   outExtension: { ".js": ".mjs" },
   bundle: true,

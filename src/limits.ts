@@ -122,6 +122,10 @@ export const LIMITS = {
     /** Pages to analyse from which a build analyses them in worker threads (`AnalysisFeed`):
      *  starting a worker costs tens of milliseconds, a small site's whole build. */
     analysisWorkersFrom: 2_000,
+    /** Or characters of bodies to analyse, from which the same: a versioned site of 24,920 pages
+     *  has 1,411 distinct texts, fewer than `analysisWorkersFrom`, but 12 M characters whose
+     *  analysis was ~1.2 s of its start's main thread (issue 22); spree's 5.5 M stay on it. */
+    analysisWorkersFromChars: 8_000_000,
     /** Analysis workers at most, whatever the cores (each holds its own vocabulary). */
     analysisWorkersMax: 4,
     /** Bodies a worker is sent at once (one message each way), and how many may be analysed
@@ -192,6 +196,20 @@ export const LIMITS = {
     /** A load of more page files than this says so on stderr, and so does the search index built
      *  from them ("search ready: ..."): a site this large takes long enough to be noticed. */
     announcedPages: 500,
+    /** Page files from which a first load reads them in a worker thread ahead of it
+     *  (`PageReadAhead`): starting one costs tens of milliseconds; reading 25,000 files took
+     *  the load's thread about a second (issue 22). */
+    readAheadFrom: 2_000,
+    /** Files a page-reading worker answers at once (one message each). */
+    readAheadBatch: 256,
+    /** Bytes of distinct texts a page-reading worker keeps to tell later copies by (a copy is
+     *  sent as the number of its first file): a versioned site's 1,411 texts are ~13 MB; past
+     *  this, new texts are sent whole and the load tells their copies itself (`ParsedTexts`), so
+     *  50,000 distinct pages do not hold a second copy of the site in the worker. */
+    readAheadDistinctBytes: 64 * 1024 * 1024,
+    /** Bytes of texts a page-reading worker sends ahead of what the load has taken: reading
+     *  outpaces parsing, and 50,000 distinct pages would otherwise wait whole in messages. */
+    readAheadWindowBytes: 32 * 1024 * 1024,
   },
   api: {
     /** Remote spec download budget. Specs are fetched only because docs.json names a URL; a slow
@@ -200,6 +218,10 @@ export const LIMITS = {
     /** Largest remote spec accepted (same reason as `load.maxSpecBytes`: Discord's 1.2 MB spec is
      *  large for a real API; 20 MB is a generated dump, not documentation). */
     maxRemoteSpecBytes: 20 * 1024 * 1024,
+    /** Other files a remote spec's `$ref`s may fetch from its own host. Real multi-file specs
+     *  split into tens of files (one per schema or path group); a spec naming hundreds is not
+     *  documentation but a way to make the server fetch on a host's behalf. */
+    maxRemoteRefFiles: 100,
     /** Schema nesting rendered on a generated page. Real request bodies nest 3-5 levels; deeper
      *  (or circular) schemas are cut with a pointer to the spec file, which an agent can `jq`. */
     maxSchemaDepth: 6,
@@ -459,6 +481,29 @@ export const LIMITS = {
      *  real pages a few hundred); 200 cover every page an author moves between while editing, in
      *  a few MB, and rendering a page again costs tens of milliseconds, not seconds. */
     renderedPages: 200,
+    /** Render workers (`RenderPool`): pages are parsed off the thread that answers everyone
+     *  (issue 25: a page just under the markup limits takes seconds of CPU). Two, so that while
+     *  one renders a slow page another reader's page still renders; rendered pages are kept
+     *  (`renderedPages`), so workers render each page version once. */
+    renderWorkers: 2,
+    /** Workers a caller already rendering a page may not take (`FairQueue`'s reserve): one of
+     *  the two stays for callers with nothing rendering. The preview (one person) keeps none. */
+    renderReserve: 1,
+    /** Pages one caller may have rendering or waiting at once; one more is answered 503. A
+     *  browser restoring a dozen tabs stays under it; a client asking for every slow page of a
+     *  site at once waits for its own. */
+    maxRendersPerCaller: 16,
+    /** A render running longer ends with its worker, and the page is answered 503. A backstop:
+     *  the markup scans bound a page's cost by its text (the costliest page they let through,
+     *  a table of 9,409 cells, took 2.0 s of CPU on a 2-core machine at load 30), and real pages
+     *  render in milliseconds; 30 s leaves a machine many times over-committed room. */
+    renderTimeMs: 30_000,
+    /** Heap of one render worker: the costliest page the scans let through peaks at ~150 MB
+     *  (docs/measurements.md); a page that needs more ends its worker, not the server. */
+    renderWorkerHeapMb: 512,
+    /** A render worker idle this long is stopped, all but one (restarting one costs ~0.3 s of
+     *  CPU: loading the parser and the highlighter). */
+    renderIdleMs: 60_000,
     /** Readers' navigation trees kept (one per reader class and snapshot): a handful of classes
      *  read a site; a tree of a thousand pages is a few hundred KB. */
     navigationTrees: 32,

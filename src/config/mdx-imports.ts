@@ -1,6 +1,7 @@
 import { ImportType, type ImportSpecifier, initSync, parse as parseModule } from "es-module-lexer";
 import { mdxNameUses, type NameUses } from "./mdx-name-uses.js";
 import { lookNameUses } from "./mdx-name-uses-by-look.js";
+import { appendAll } from "../arrays.js";
 /**
  * ESM `import` (and `export ... from`) statements of an MDX page, and removing some of them
  * with every use of the names they bind. A page that imports a file some readers may not read
@@ -50,7 +51,7 @@ export function mdxImports(text: string): MdxImport[] {
   for (const block of esmBlocks(text)) {
     const lexed = lexStatements(text, block.start, block.end) ?? statementsOf(text, block).flatMap((st) => lexStatements(text, st.start, st.end) ?? []);
     const read = [...lexed, ...lookalikeStatements(text, block, lexed)];
-    out.push(...read, ...unreadStatements(text, block, read));
+    appendAll(appendAll(out, read), unreadStatements(text, block, read));
   }
   return out.sort((a, b) => a.start - b.start);
 }
@@ -194,7 +195,7 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
   const names = [...new Set(imports.flatMap((i) => i.names))];
   let uses: NameUses | undefined;
   if (names.length > 0) {
-    cores.push(...aliasExports(text, names));
+    appendAll(cores, aliasExports(text, names));
     const esm = esmBlocks(text);
     // The statements removed are not read for uses; what else an ESM block holds is (a tag on a
     // line of the block, one in a comment), by look: MDX's parse reads a block as JavaScript.
@@ -207,7 +208,7 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
       parsed === undefined
         ? look
         : { cores: [...parsed.cores, ...look.cores.filter(inEsm)], direct: [...parsed.direct, ...look.direct.filter(inEsm)], edits: parsed.edits };
-    cores.push(...uses.cores);
+    appendAll(cores, uses.cores);
   }
   const merged = mergeCores(text, cores.map((c) => trimmed(text, c)).filter((c) => c.end > c.start));
   for (const block of esmBlocks(text)) {

@@ -1,4 +1,5 @@
 import { attributeCut, type NameUses, type Range } from "./mdx-name-uses.js";
+import { appendAll } from "../arrays.js";
 
 /**
  * The uses of `names` in a page MDX refuses, read by their look (`mdxNameUses` reads a page MDX
@@ -36,7 +37,7 @@ export function lookNameUses(text: string, names: readonly string[], bodyStart: 
       } else {
         const tag = tagEnd(text, at);
         if (!tag.selfClosing) parents.push(at);
-        direct.push(...expressionAttributes(text, at + 1 + name.length, tag.end, mention));
+        appendAll(direct, expressionAttributes(text, at + 1 + name.length, tag.end, mention));
         at = tag.end;
       }
     } else if (c === "{") {

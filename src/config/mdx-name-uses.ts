@@ -7,6 +7,7 @@ import { costlyMarkup } from "./markup-cost.js";
 import { deepMarkup } from "./markup-depth.js";
 import { unified } from "unified";
 import { VFileMessage } from "vfile-message";
+import { appendAll } from "../arrays.js";
 
 /**
  * Where an MDX page uses names it imports, read as MDX reads the page (the parser the HTML
@@ -92,7 +93,7 @@ export function mdxNameUses(text: string, names: readonly string[], bodyStart: n
         return false;
       case "list": {
         const gone = children(node);
-        if (!gone) edits.push(...renumbered(text, node, cores));
+        if (!gone) appendAll(edits, renumbered(text, node, cores));
         return gone;
       }
       default:

@@ -15,10 +15,12 @@ import { SiteView } from "../vfs/view.js";
 import { type StopWatching, watchRepository } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
 import { AnalysisFeed } from "./search/analysis-feed.js";
+import { startPageReadAhead } from "./page-read-ahead.js";
 import { CallerTurns } from "./search/caller-turns.js";
 import { LazyShell } from "./shell/lazy-shell.js";
 import type { Shell } from "./shell/shell.js";
 import { ShellHost, type ShellHostOptions } from "./shell/shell-host.js";
+import { RenderPool, type RenderPoolOptions } from "./render/render-pool.js";
 import { generatedSkill, isSkillFile, listSkills, type Skill } from "./skills.js";
 import { type ToolNames, toolNames } from "./tool-names.js";
 import type { CachedSite, SiteCache } from "./site-cache.js";
@@ -39,6 +41,11 @@ export interface RuntimeOptions {
    * Off, commands run in this thread: one-shot commands (`svc-mcp fs`), `--no-shell-worker`.
    */
   readonly shellWorker?: boolean | ShellHostOptions;
+  /**
+   * How the pool that renders pages for people is sized (`RenderPool`): pages are always
+   * rendered in worker threads, started when the first page is asked for.
+   */
+  readonly renderWorker?: RenderPoolOptions;
   /**
    * Start the shell pool (its first worker, the site's shared encoding) at `prepareShell`, not
    * at load: a stdio server answers `tools/list` first (the encoding takes the main thread for
@@ -137,6 +144,7 @@ export class DocsRuntime {
   private remote: { readonly fetch: FetchLike; readonly abort: AbortController; readonly attempted: Set<string> } | undefined;
   private closed = false;
   private readonly shellHost: ShellHost | undefined;
+  private renders: RenderPool | undefined;
 
   private constructor(
     loaded: LoadedSite,
@@ -166,7 +174,8 @@ export class DocsRuntime {
   static async load(options: RuntimeOptions): Promise<DocsRuntime> {
     const loadStarted = Date.now();
     const cached = options.siteCache?.read();
-    const loaded = await loadSite(options.root, options.log, undefined, options.load, cached?.known);
+    // A first load of a large site reads its files in a worker thread ahead of it (`PageReadAhead`).
+    const loaded = await loadSite(options.root, options.log, undefined, { readAhead: (real, rels, maxBytes) => startPageReadAhead(real, rels, maxBytes, options.log), ...options.load }, cached?.known);
     return new DocsRuntime(loaded, options, cached, loadStarted);
   }
 
@@ -198,7 +207,10 @@ export class DocsRuntime {
     const workers = Math.min(LIMITS.search.analysisWorkersMax, availableParallelism() - 1);
     if (workers < 1) return undefined;
     const bodies = this.index.bodiesToAnalyse(site);
-    return bodies.length >= LIMITS.search.analysisWorkersFrom ? new AnalysisFeed(bodies, workers, this.log) : undefined;
+    const { analysisWorkersFrom, analysisWorkersFromChars } = LIMITS.search;
+    let chars = 0;
+    for (const { body } of bodies) chars += body.length;
+    return bodies.length >= analysisWorkersFrom || chars >= analysisWorkersFromChars ? new AnalysisFeed(bodies, workers, this.log) : undefined;
   }
 
   /** Run a build's steps in slices (see `buildIndex`), waiting where a step waits for a worker. */
@@ -581,6 +593,13 @@ export class DocsRuntime {
       await saving.done;
     }
     await this.shellHost?.close();
+    await this.renders?.close();
+  }
+
+  /** The pool that renders pages' MDX for people (the preview, `serve --http`): its workers start with the first page. */
+  get renderPool(): RenderPool {
+    this.renders ??= new RenderPool({ log: this.log, ...this.options.renderWorker });
+    return this.renders;
   }
 }
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { packageRoot } from "../package-root.js";
+import { appendAll } from "../arrays.js";
 
 /**
  * The esbuild bundle's fingerprint: the SHA-256 of all its chunks, written into them by
@@ -36,7 +37,7 @@ function listFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listFiles(path));
+    if (entry.isDirectory()) appendAll(out, listFiles(path));
     else if (entry.isFile()) out.push(path);
   }
   return out;

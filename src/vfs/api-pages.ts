@@ -18,6 +18,7 @@ import {
 import { resolvePlayground } from "../config/openapi/playground.js";
 import { channelPageParts, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext, schemaReference } from "../config/openapi/render-page.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
+import { type RefReaders, sameRefDecisions } from "../config/openapi/ref-target.js";
 import type { ApiSpec } from "../config/openapi/model.js";
 import { parseDocument } from "../config/openapi/parse-document.js";
 import { metadataParts } from "../config/openapi/restricted-parts.js";
@@ -29,6 +30,7 @@ import { type Access, readersCover } from "./access.js";
 import type { Page } from "./page.js";
 import { byteLength, type SiteFile } from "./site-file.js";
 import type { ApiPageInfo, SiteApi } from "./site-api.js";
+import { appendAll } from "../arrays.js";
 
 /** Kept across reloads so an unchanged spec is not validated again, and schemas compile once. */
 export interface ApiCache {
@@ -57,6 +59,9 @@ export interface ApiPagesOptions {
   readonly frontMatterSpecs?: ReadonlyMap<string, string>;
   /** How API pages learn their spec file's time once the site's variants exist (`SpecTimes`). */
   readonly specTimes?: SpecTimes;
+  /** Whether every reader of a local spec may read a file its `$ref`s name (`ref-target.ts`);
+   *  unset: no file has readers of its own to compare. */
+  readonly refReaders?: (source: string) => RefReaders;
 }
 
 /**
@@ -93,9 +98,9 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const cache = options.cache ?? createApiCache();
   const diagnostics: Diagnostic[] = [];
   const refs = collectNavSpecReferences(docsJson);
-  diagnostics.push(...refs.diagnostics);
+  appendAll(diagnostics, refs.diagnostics);
   const { settings, diagnostics: settingDiagnostics } = readApiSettings(docsJson);
-  diagnostics.push(...settingDiagnostics);
+  appendAll(diagnostics, settingDiagnostics);
 
   const frontMatter: FrontMatterReference[] = [];
   for (const page of diskPages.values()) {
@@ -118,7 +123,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
   const kept = schemaKeptBy(diskPages, options.specFiles);
   const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations) });
-  diagnostics.push(...plan.diagnostics);
+  appendAll(diagnostics, plan.diagnostics);
 
   const pages: Page[] = [];
   const placements = new Map<string, PagePlacement>();
@@ -203,7 +208,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       anchors: parameterAnchors(fm.operation),
     });
   }
-  documented.push(...schemaPages(plan, diskPages, options, kept, diagnostics));
+  appendAll(documented, schemaPages(plan, diskPages, options, kept, diagnostics));
   return { pages, behind, documented, placements, api: { settings, plan, pages: infos, ...(behindInfos.size > 0 ? { behind: behindInfos } : {}) }, diagnostics, cache };
 }
 
@@ -373,6 +378,8 @@ export async function prefetchRemoteSpecs(root: string, urls: readonly string[],
 async function loadCached(root: string, source: string, remote: boolean, cache: ApiCache, options: ApiPagesOptions): Promise<SpecLoadResult> {
   const { fetch } = options;
   const deps = { root, ignore: options.ignore, validator: cache.validator, ...(options.specCache !== undefined ? { cache: options.specCache } : {}) };
+  // A remote spec's `$ref`s never read the repository, so it has no readers to compare.
+  const readers = remote ? undefined : options.refReaders?.(source);
   if (remote) {
     // Remote specs are fetched once per process (a reload re-reads local files only).
     const hit = cache.specs.get(source);
@@ -396,9 +403,10 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
     }
   }
   const hit = cache.specs.get(source);
-  // Same text: a string compare, O(1) when the reused file keeps its string.
-  if (hit !== undefined && hit.stamp === stamp && hit.text === text) return hit.result;
-  const result = await loadApiSpec(source, false, deps, mounted?.text);
+  // Same text (a string compare, O(1) when the reused file keeps its string), and the same answers
+  // to who may read what its `$ref`s read: a page's new `groups` changes what the spec may show.
+  if (hit !== undefined && hit.stamp === stamp && hit.text === text && sameRefDecisions(hit.result.refDecisions, readers)) return hit.result;
+  const result = await loadApiSpec(source, false, { ...deps, ...(readers !== undefined ? { readers } : {}) }, mounted?.text);
   cache.specs.set(source, { stamp, ...(text !== undefined ? { text } : {}), result });
   return result;
 }

@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { IGNORE_FILES, loadIgnoreRules } from "../config/ignore-rules.js";
-import { folderLink, type KnownFolders, listInsideRoot, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
+import { folderLink, type KnownFolders, realRoot, type WalkedRead, listInsideRoot, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { readSiteConfig } from "../config/read-site-config.js";
 import { titleFromPath } from "../config/page-meta.js";
@@ -12,6 +12,7 @@ import type { ApiNavItem } from "../config/openapi/plan-api-pages.js";
 import { LIMITS } from "../limits.js";
 import { type ApiCache, generateApiPages, type SpecTimes } from "./api-pages.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
+import type { RefReaders } from "../config/openapi/ref-target.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { type OperationEntry, parseOperationEntry } from "../config/openapi/entry.js";
 import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
@@ -19,12 +20,14 @@ import { parseSchemaReference } from "../config/openapi/schema-components.js";
 import { type RepoSpecText, unnamedSchemaSpecFor, unnamedSpecFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
 import { pagesAt, placePage, unplacePage } from "./page-routes.js";
-import { ParsedTexts } from "./parsed-texts.js";
+import { type PageText, ParsedTexts } from "./parsed-texts.js";
+import type { AheadRead, ReadAhead, StartReadAhead } from "./read-ahead.js";
 import { siteVariants } from "./site-variants.js";
 import { pagePathOf, type Site } from "./site.js";
 import type { Page } from "./page.js";
 import { makeFile, type SiteFile } from "./site-file.js";
 import { type Access, readersCover } from "./access.js";
+import { appendAll } from "../arrays.js";
 
 /** Page files: Markdown and MDX (the names a walk of the repository lists). */
 const PAGE_FILE = /\.(md|mdx|MD|MDX)$/;
@@ -103,6 +106,9 @@ export interface LoadSiteOptions {
   readonly apiReference?: boolean;
   /** Parsed specs kept across processes (`openSpecCache`); unset: every spec is parsed. */
   readonly specCache?: SpecCache;
+  /** Reads page files in another thread ahead of a first load (`ReadAhead`); unset: the load
+   *  reads them all itself. */
+  readonly readAhead?: StartReadAhead;
 }
 
 /** Reports progress and problems; the CLI sends these to stderr (never stdout: stdio is protocol). */
@@ -117,18 +123,48 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   const diagnostics: Diagnostic[] = [];
   const ignore = loadIgnoreRules(root);
 
-  const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore }));
-  diagnostics.push(...docs.diagnostics);
-  const config = configOf(docs, previous, root, diagnostics);
-
+  // The page files are listed before docs.json is read, so that a thread reading them ahead
+  // (`readAhead`) works while this one reads docs.json; their findings come after its, as before.
+  const listed: Diagnostic[] = [];
   const folders: ListedFolder[] = [];
   const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel), { ...(known?.folders !== undefined ? { known: known.folders } : {}), listed: folders });
-  for (const { folder, message } of listing.unlisted) diagnostics.push(skippedFinding(folder, `cannot list the folder (${message})`));
-  const linkedPages = pageLinks(root, listing.links, ignore, diagnostics);
+  for (const { folder, message } of listing.unlisted) listed.push(skippedFinding(folder, `cannot list the folder (${message})`));
+  const linkedPages = pageLinks(root, listing.links, ignore, listed);
   // A path the cache holds a page of was not ignored when the cache was written, under the same
   // ignore files (else the cache is stale and not offered): not tested again, ~60 ms of a start
   // of 25,000 pages from the cache.
   const kept = [...listing.files, ...linkedPages].filter((p) => known?.get(p) !== undefined || !ignore.ignores(p)).sort();
+  const linked = new Set(linkedPages);
+  // The root's real path, resolved once for the walked files' reads (`InsideReadOptions.realRoot`).
+  const real = knownRealRoot(root);
+  // Only a first load with nothing to reuse reads ahead: every walked file is then read.
+  const ahead = previous === undefined && known === undefined && real !== undefined ? options.readAhead?.(real, kept.filter((rel) => !linked.has(rel)), LIMITS.load.maxPageBytes) : undefined;
+  try {
+    return await loadRest(root, log, previous, options, known, { diagnostics, ignore, listed, folders, kept, linked, real, ahead });
+  } finally {
+    ahead?.close();
+  }
+}
+
+/** What `loadSite` found before reading docs.json. */
+interface Listed {
+  readonly diagnostics: Diagnostic[];
+  readonly ignore: IgnoreRules;
+  /** The listing's findings, which follow docs.json's. */
+  readonly listed: readonly Diagnostic[];
+  readonly folders: ListedFolder[];
+  readonly kept: readonly string[];
+  readonly linked: ReadonlySet<string>;
+  readonly real: string | undefined;
+  readonly ahead: ReadAhead | undefined;
+}
+
+/** `loadSite` after the listing: docs.json, the pages, the API reference. */
+async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undefined, options: LoadSiteOptions, known: KnownPages | undefined, { diagnostics, ignore, listed, folders, kept, linked, real, ahead }: Listed): Promise<LoadedSite> {
+  const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore }));
+  appendAll(diagnostics, docs.diagnostics);
+  const config = configOf(docs, previous, root, diagnostics);
+  appendAll(diagnostics, listed);
   if (kept.length > LIMITS.load.announcedPages) log(`loading ${kept.length} page files from ${root}`);
 
   const files = new Map<string, SiteFile>();
@@ -138,11 +174,16 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   const pageStats = new Map<string, PageStat>();
   const previousPages = previous?.site;
   const texts = new ParsedTexts();
-  const linked = new Set(linkedPages);
   // Synchronous reads, one after the other (~18 ms for spree's 428 files), beat a stat and a read
-  // per file through the thread pool (~60 ms).
+  // per file through the thread pool (~60 ms); a large site's are read ahead by another thread.
+  const aheadTexts = new Map<number, PageText>();
+  let walkedNumber = 0;
   for (const rel of kept) {
-    const result = readPage(root, rel, previousPages, ignore, known, texts, !linked.has(rel));
+    const walked = !linked.has(rel);
+    const n = walked ? walkedNumber++ : -1;
+    const read = walked && ahead !== undefined ? await ahead.next() : undefined;
+    const pre = read === undefined ? undefined : aheadPage(read, n, texts, aheadTexts);
+    const result = readPage(root, rel, previousPages, ignore, known, texts, walked ? { ...(real !== undefined ? { realRoot: real } : {}) } : undefined, pre);
     if (result.stat !== undefined) pageStats.set(rel, result.stat);
     if (result.diagnostic !== undefined) diagnostics.push(result.diagnostic);
     if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);
@@ -183,8 +224,9 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
           specFiles,
           frontMatterSpecs,
           specTimes,
+          refReaders: refReadersOf(files, specFiles, docs.files),
         });
-  diagnostics.push(...(generated?.diagnostics ?? []));
+  appendAll(diagnostics, (generated?.diagnostics ?? []));
   for (const page of generated?.pages ?? []) {
     if (pages.has(page.path)) continue;
     files.set(page.file.path, page.file);
@@ -364,9 +406,10 @@ interface ReadResult {
   stat?: PageStat;
 }
 
-/** Read a page file (`walked`: found by walking real folders, see `InsideReadOptions.walked`),
- *  or reuse its page from the previous load or the cache (`known`) when the file is unchanged. */
-function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "shadowed"> | undefined, ignore: IgnoreRules, known?: KnownPages, texts = new ParsedTexts(), walked = false): ReadResult {
+/** Read a page file (`walked`: found by walking real folders, see `InsideReadOptions.walked`, with
+ *  the root's real path when known), or reuse its page from the previous load or the cache
+ *  (`known`) when the file is unchanged. */
+function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "shadowed"> | undefined, ignore: IgnoreRules, known?: KnownPages, texts = new ParsedTexts(), walked?: { readonly realRoot?: string }, ahead?: AheadPage): ReadResult {
   const filePath = `/${rel}`;
   // A page shown with the operation it documents is the authored page plus that part.
   const old = previous === undefined ? undefined : pagesAt(previous, pagePathOf(filePath)).map((p) => p.authored ?? p).find((p) => p.file.path === filePath);
@@ -387,12 +430,12 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
     const same = st.ok && st.kind === "file" && st.size === cached.stat.size && st.mtimeMs === cached.stat.mtimeMs && st.ino === cached.stat.ino && st.ctimeMs === cached.stat.ctimeMs && st.real === cached.stat.real;
     if (same) return { page: cached.page, stat: cached.stat, ...(cached.stat.real !== rel ? { real: cached.stat.real } : {}) };
   }
-  const read = readBytesInsideRoot(root, rel, { maxBytes: LIMITS.load.maxPageBytes, ignore, walked });
-  if (!read.ok) return unreadPage(rel, read);
+  // Read ahead (`ReadAhead`): as `readBytesInsideRoot` reads a walked file, at its own path.
+  const got = ahead !== undefined ? { read: { ...ahead.stat, real: rel }, decoded: ahead.decoded } : readNow(root, rel, ignore, texts, walked);
+  if ("reason" in got) return unreadPage(rel, got);
+  const { read, decoded } = got;
   const real = read.real !== rel ? { real: read.real } : {};
   const stat: PageStat = { size: read.size, mtimeMs: read.mtimeMs, ino: read.ino, ctimeMs: read.ctimeMs, real: read.real };
-  // Copies of one text (a versioned site's) share its string and its parse.
-  const decoded = texts.text(read.bytes);
   const { text, size } = decoded;
   // Changed shortly before the cache was written, or since: the cached page only if the text is the same.
   if (cached !== undefined && cached.page.file.text === text && cached.stat.mtimeMs === read.mtimeMs) return { page: cached.page, stat, ...real };
@@ -417,6 +460,43 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
     generated: false,
   };
   return { page, stat, ...real };
+}
+
+/** A file read ahead as `readPage` takes it: its text decoded here, or the text of the earlier
+ *  file whose bytes it has (`aheadTexts`, by number). */
+function aheadPage(read: AheadRead, n: number, texts: ParsedTexts, aheadTexts: Map<number, PageText>): AheadPage | undefined {
+  if ("copyOf" in read) {
+    const { copyOf, ...stat } = read;
+    const decoded = aheadTexts.get(copyOf);
+    // Its first file was decoded here (it came first); else the load reads the file itself.
+    return decoded === undefined ? undefined : { stat, decoded };
+  }
+  const { bytes, ...stat } = read;
+  const decoded = texts.text(bytes);
+  aheadTexts.set(n, decoded);
+  return { stat, decoded };
+}
+
+/** Read a page file here (`readPage`); copies of one text (a versioned site's) share its string and its parse. */
+function readNow(root: string, rel: string, ignore: IgnoreRules, texts: ParsedTexts, walked: { readonly realRoot?: string } | undefined): Refusal | { readonly read: PageStat; readonly decoded: PageText } {
+  const read = readBytesInsideRoot(root, rel, { maxBytes: LIMITS.load.maxPageBytes, ignore, walked: walked !== undefined, ...(walked?.realRoot !== undefined ? { realRoot: walked.realRoot } : {}) });
+  if (!read.ok) return read;
+  return { read: { size: read.size, mtimeMs: read.mtimeMs, ino: read.ino, ctimeMs: read.ctimeMs, real: read.real }, decoded: texts.text(read.bytes) };
+}
+
+/** A page file read ahead: its stat and its text (`readPage`). */
+interface AheadPage {
+  readonly stat: Omit<WalkedRead, "bytes">;
+  readonly decoded: PageText;
+}
+
+/** The root's real path, or undefined when it cannot be resolved now (each read then says why). */
+function knownRealRoot(root: string): string | undefined {
+  try {
+    return realRoot(root);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A file's size, time and inode, not following a link at its last part (`readPage`). */
@@ -547,6 +627,30 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
     if (spec !== undefined) out.set(page.path, spec);
   }
   return out;
+}
+
+/**
+ * Whether every reader of a local spec may read a file its `$ref`s name (finding 43): a file
+ * docs.json's navigation is read from names restricted pages and is served to no one; a mounted
+ * file (a page, a snippet, a spec) has its own readers, who must include every reader of the
+ * spec; a page file the site did not mount (unreadable, too large) is read by no one (fail
+ * closed); any other file (a schema beside the spec) has no rule of its own. A part of another
+ * spec restricted by `x-svc` is judged as a file is.
+ */
+function refReadersOf(files: ReadonlyMap<string, SiteFile>, specFiles: ReadonlyMap<string, SiteFile>, configFiles: readonly string[]): (source: string) => RefReaders {
+  const config = new Set(configFiles);
+  return (source) => {
+    const specAccess = specFiles.get(`/${source}`)?.access ?? {};
+    return {
+      file: (rel) => {
+        if (config.has(rel)) return false;
+        const file = files.get(`/${rel}`);
+        if (file === undefined) return !PAGE_RE.test(rel);
+        return readersCover(specAccess, file.access);
+      },
+      part: (rule) => readersCover(specAccess, rule),
+    };
+  };
 }
 
 /** Files that may hold an API description. */

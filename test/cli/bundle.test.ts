@@ -122,7 +122,7 @@ describe("the esbuild bundle", () => {
     expect(await bundledShell(line)).toEqual(fromSources);
   });
 
-  it("serves --http with filesystem commands in its shell worker (dist/shell-worker.mjs)", async () => {
+  it("serves --http with filesystem commands in its shell worker (dist/shell-worker.mjs) and pages rendered in its render worker (dist/render-worker.mjs)", async () => {
     const state = mkdtempSync(join(tmpdir(), "svc-bundle-state-"));
     const script = `const { main } = await import(${JSON.stringify(join(OUT, "cli.mjs"))}); process.exitCode = await main(process.argv.slice(1));`;
     const child = spawn(process.execPath, ["--input-type=module", "-e", script, "serve", "--http", "--port", "0", "--no-watch", "--dir", fixture("demo"), "--state", state], {
@@ -143,6 +143,9 @@ describe("the esbuild bundle", () => {
       await client.close();
       // The pages' assets come from dist/web/, as built beside the chunks.
       const base = new URL(origin).origin;
+      const page = await fetch(`${base}/guides/webhooks`, { headers: { accept: "text/html" } });
+      const html = await page.text();
+      expect([page.status, html.includes('<h2 id="events">'), html.includes("<td><code>object.created</code></td>")]).toEqual([200, true, true]);
       for (const name of ["playground.js", "dashboard.js", "dashboard.css", "pages.css"]) {
         const res = await fetch(`${base}/_svc/assets/${name}`);
         expect([name, res.status, await res.text()]).toEqual([name, 200, readFileSync(join(OUT, "web", name), "utf8")]);
@@ -177,7 +180,7 @@ describe("the bundle is self-contained", () => {
     try {
       cpSync(OUT, alone, { recursive: true });
       // The worker entries expect to run in a worker thread (the serve tests run them there).
-      const chunks = readdirSync(alone).filter((f) => f.endsWith(".mjs") && f !== "shell-worker.mjs" && f !== "analysis-worker.mjs");
+      const chunks = readdirSync(alone).filter((f) => f.endsWith(".mjs") && !["shell-worker.mjs", "analysis-worker.mjs", "render-worker.mjs", "page-read-worker.mjs"].includes(f));
       const script = `const out = {}; for (const f of ${JSON.stringify(chunks)}) { try { await import("./" + f); } catch (e) { out[f] = String(e.message).split("\\n")[0]; } } console.log(JSON.stringify(out));`;
       const r = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: alone, env: { PATH: process.env.PATH ?? "" }, maxBuffer: 16 << 20 });
       expect(JSON.parse(r.stdout)).toEqual({});

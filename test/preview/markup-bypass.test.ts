@@ -94,7 +94,13 @@ const MDX = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).freeze();
 
 describe("fencedLines never takes for code a line the parser parses as markup", () => {
   it("holds for pages of fence-like lines in quotes, lists and paragraphs (both readings: MDX, and Markdown when MDX refuses)", () => {
-    const line = fc.constantFrom("```", "```js", FAKE, "~~~", "````", "~~~~ a`b", "> ```", "> text", ">", "- ```", "- item", "1. ```", "  ```", "    ```", "   ```", NBSP, "", "text [a](", "  text", "    text", "<div>", "</div>", "`", "  - ```", "> - ```", "* * *");
+    // With list items continued by indentation, items that cannot interrupt a paragraph (`2.`,
+    // an empty `-`), setext underlines, tables and tabs (finding 41's open part: other seeds found
+    // `- item` / `  ```` ` / `* * *`, where the item, and the code in it, ends at `* * *`).
+    const line = fc.constantFrom(
+      ...["```", "```js", FAKE, "~~~", "````", "~~~~ a`b", "> ```", "> text", ">", "- ```", "- item", "1. ```", "  ```", "    ```", "   ```", NBSP, "", "text [a](", "  text", "    text", "<div>", "</div>", "`", "  - ```", "> - ```", "* * *"],
+      ...["2. ```", "-", "2. x", "     ```", "  > ```", ">   ```", "\t```", "- \t```", "===", "1.", "  - item", "    - ```", "# h", "| a |", "| - |"],
+    );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 12 }), (lines) => {
         const text = lines.join("\n");
@@ -113,5 +119,26 @@ describe("fencedLines never takes for code a line the parser parses as markup", 
       }),
       propertyParams(500),
     );
+  });
+});
+
+/** Finding 41's open part: the depth scan read a fence in a list item continued by indentation as if at the top level. */
+describe("fences in list items continued by indentation end with the item, as CommonMark reads them", () => {
+  it("takes no line for code after the item ends", () => {
+    const cases = [
+      "- item\n  ```\n* * *",
+      "- item\n  ```\ntext",
+      "- a\n\n  ```\ntext",
+      "> - a\n>   ```\n> * * *",
+      "1. step\n\n   ```js\n   code\n   ```\n2. next\n   ```\nafter",
+      "- item\n```x`\n   ```\n* * *",
+      "text\n-\n-\n   ```\n- item\n  text",
+    ];
+    expect(cases.map((text) => fencedLines(text.split("\n")).flatMap((code, i) => (code ? [i + 1] : [])))).toEqual([[2], [2], [3], [2], [3, 4, 5, 7], [3], [4]]);
+  });
+
+  it("counts the emphasis after such an item's code: the page is shown as text", () => {
+    const page = `- item\n  \`\`\`\n${"*a ".repeat(101)}x${" a*".repeat(101)}`;
+    expect(renderMdx(page, { filePath: "/x.mdx" }).problem).toEqual({ message: "its emphasis nest more than 100 levels deep, the most the preview reads", line: 3, asText: true });
   });
 });

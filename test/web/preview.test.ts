@@ -20,6 +20,9 @@ beforeAll(async () => {
   root = previewRepo();
   h = await startBridge({ root, authMode: "partial", mcp: "enabled", apps: true, watch: true });
   await h.state.addUser("sam", "sam-password-1", ["staff"]);
+  // The render worker loaded before the first page (as `svc-mcp preview` has it): on a busy
+  // machine loading it from the sources takes longer than a page's navigation timeout.
+  await h.runtime.renderPool.start();
 });
 afterAll(async () => {
   await b?.close();

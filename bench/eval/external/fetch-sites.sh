@@ -52,4 +52,8 @@ lemondata hedging8563/lemondata-docs 48c458023f241850e942a49edd80a994f5ef2d06 .
 ollama ollama/ollama fb30760996871fa9460115c753afd2c60d4ab0f7 docs
 fishaudio fishaudio/docs 5783e097b2e8b7d773f99018fc5ea46edecb42cf .
 swipelux swipelux/public-docs bb4b3f8f934916a33423dc0b12eb567693ec186c .
+lago getlago/lago-doc 0cf60715b0dff8f4bb03c7253068f6fdbcac527d .
+verify Verify-Group/docs 342a00ed7df71db0ad7d5a8515d6ad5ebd5f8e41 .
+pipecat pipecat-ai/docs 1393c9d76927eaef55dd3d872ae51e37ace8f92e .
+raydium raydium-io/raydium-docs-v1 127e3acf34444d62327a69bb380003578da31a9d .
 LIST

@@ -26,6 +26,7 @@ import { type ListKind, NotificationStreams, type StreamOpening } from "./notifi
 import { ServerPool } from "./server-pool.js";
 import { SessionIds } from "./session-ids.js";
 import { type Endpoint, type Session, SessionTable } from "./sessions.js";
+import { appendAll } from "../../arrays.js";
 
 /** A JSON-RPC message as far as the bridge looks at it (the SDK validates the rest). */
 interface Message {
@@ -281,7 +282,7 @@ export class McpEndpoint {
       const name = m.params.name;
       const tool = deps.tools.find((t) => t.name(names) === name);
       const units = tool === undefined ? undefined : CLIENT_CHARGES[tool.key]?.(m.params.arguments);
-      if (units !== undefined) charges.push(...clientCharges(deps, c, units));
+      if (units !== undefined) appendAll(charges, clientCharges(deps, c, units));
       const limit = tool === undefined ? undefined : deps.limits.tools[tool.key];
       if (tool === undefined || limit === undefined) continue;
       charges.push({

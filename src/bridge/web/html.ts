@@ -10,6 +10,8 @@ export interface HtmlOptions {
   readonly status?: number;
   /** `<meta name content>` pairs (the preview's digest of the page, for live reload). */
   readonly meta?: Readonly<Record<string, string>>;
+  /** More response headers (`Retry-After` on a page not rendered now). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -47,6 +49,7 @@ export function htmlResponse(title: string, body: string, options: HtmlOptions =
       "X-Content-Type-Options": "nosniff",
       "Referrer-Policy": "no-referrer",
       Vary: "Accept, Cookie, Authorization",
+      ...options.headers,
     },
   });
 }

@@ -11,6 +11,7 @@ import { siteSignInPage } from "../auth/login-page.js";
 import { OAuthError } from "../auth/oauth-errors.js";
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from "../middleware/rate-limit.js";
 import { clientIp } from "../context.js";
+import { callerAddress } from "../middleware/caller-address.js";
 import { bridgeContext } from "../middleware/request-context.js";
 import { ASSET_TYPES, ASSETS_PATH, type WebAssets, webAssets } from "./assets.js";
 import { dashboardHtml } from "./dashboard-page.js";
@@ -140,7 +141,8 @@ export function createWebApp(deps: WebAppDeps): Hono {
       pages = undefined;
       throw error;
     }));
-  mountPreviewApi(app, { runtime, contextOf, limiter: deps.limiter, limits: deps.limits ?? DEFAULT_RATE_LIMITS, clientIp: deps.clientIp ?? ((c) => clientIp({ trustProxy: false }, c)) });
+  const callerOf = deps.clientIp ?? ((c: Context) => clientIp({ trustProxy: false }, c));
+  mountPreviewApi(app, { runtime, contextOf, limiter: deps.limiter, limits: deps.limits ?? DEFAULT_RATE_LIMITS, clientIp: callerOf });
 
   app.get("*", async (c, next) => {
     const accept = c.req.header("accept") ?? "";
@@ -155,10 +157,13 @@ export function createWebApp(deps: WebAppDeps): Hono {
       signInOffered: !context.reader.authenticated && context.authMode !== "public",
     };
     const { routes, caches, itemsOf } = await loadPages();
+    // Pages render in the runtime's workers, shared fairly between callers (a token's principal,
+    // else the client's address or IPv6 /64), as the shell pool is.
+    const request = { urlPath: c.req.path, reader, links: LINKS, caller: context.caller ?? `address:${callerAddress(callerOf(c))}` };
     const found = routes.readableApiPage(runtime, itemsOf, c.req.path, context);
-    if (found !== undefined) return routes.apiPage(runtime, caches, found, docs, c.req.path, reader, LINKS);
+    if (found !== undefined) return routes.apiPage(runtime, caches, found, docs, request);
     const page = readablePageAt(docs, c.req.path);
-    if (page !== undefined) return routes.mdxPage(runtime, caches, page, docs, c.req.path, reader, LINKS);
+    if (page !== undefined) return routes.mdxPage(runtime, caches, page, docs, request);
     if (c.req.path === "/") {
       // A site without an `index` page opens on the first page of its navigation.
       const first = firstPage(docs, caches);

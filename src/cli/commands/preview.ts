@@ -23,9 +23,13 @@ export const previewCommand = defineCommand({
     const log = stderrLog(io);
     // One person reads a preview: a small pool of shell workers (a command in this thread that
     // never yields, or grows a value without bound, stalled every page until it ended: issue 25),
-    // and the index is built in one go.
-    const runtime = await loadDocs(io, args.dir, { shellWorker: { ...LIMITS.shellWorker.preview }, searchCache: LIMITS.search.cachedResults, indexSliceMs: Number.POSITIVE_INFINITY });
+    // and the index is built in one go. Pages render in workers too, none kept from the one
+    // person's second page while a slow first one renders.
+    const runtime = await loadDocs(io, args.dir, { shellWorker: { ...LIMITS.shellWorker.preview }, renderWorker: { reserveWorkers: 0 }, searchCache: LIMITS.search.cachedResults, indexSliceMs: Number.POSITIVE_INFINITY });
+    // The page renderer loads beside the watcher's first scan: the browser's first page finds it ready.
+    const renderer = runtime.renderPool.start();
     await runtime.watch();
+    await renderer;
     const onListening = (origin: string): void => {
       void runtime.whenIndexed();
       if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);

@@ -2,6 +2,7 @@ import type { ApiExample, JsonSchema } from "../openapi/model.js";
 import { readExtension } from "../openapi/operations.js";
 import { pointerSegment } from "../openapi/validate-openapi.js";
 import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncServer, AsyncSpec } from "./model.js";
+import { appendAll } from "../../arrays.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -84,7 +85,7 @@ function readV2(doc: Obj): AsyncChannel[] {
       const op = ch[action];
       if (!isObj(op)) continue;
       const messages = readV2Message(op.message);
-      all.push(...messages);
+      appendAll(all, messages);
       ops.push(operation(str(op.operationId) ?? `${action} ${id}`, action, op, messages));
     }
     const servers = Array.isArray(ch.servers) ? ch.servers.filter((s): s is string => typeof s === "string") : [];

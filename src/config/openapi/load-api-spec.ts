@@ -13,9 +13,10 @@ import type { SpecLoadResult } from "./spec-load-result.js";
 import type { SpecWarning } from "./dereference.js";
 import { isStackOverflow } from "../stack-overflow.js";
 import { type OpenapiValidator, pointerToPath } from "./validate-openapi.js";
+import type { RefReaders } from "./ref-target.js";
+import { type FetchLike, fetchRemoteText } from "./remote-text.js";
 
-/** A fetch function (the global `fetch`, or a stand-in in tests). */
-export type FetchLike = (url: string, init: { signal: AbortSignal; headers: Record<string, string> }) => Promise<Response>;
+export type { FetchLike } from "./remote-text.js";
 
 export interface SpecLoaderDeps {
   /** Repository root: local sources resolve against it and may not leave it. */
@@ -28,6 +29,8 @@ export interface SpecLoaderDeps {
   readonly fetchTimeoutMs?: number;
   /** Results by spec text, kept across processes (see `openSpecCache`); unset: none. */
   readonly cache?: SpecCache;
+  /** Whether every reader of this spec may read a repository file its `$ref`s name (`ref-target.ts`). */
+  readonly readers?: RefReaders;
 }
 
 /**
@@ -45,7 +48,7 @@ export async function loadApiSpec(source: string, remote: boolean, deps: SpecLoa
  * Parse, validate and dereference spec text (exported for benchmarks and tests), or take the
  * result from the cache when this text was built before.
  */
-export async function buildSpec(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "ignore" | "validator" | "cache">): Promise<SpecLoadResult> {
+export async function buildSpec(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "ignore" | "validator" | "cache" | "fetch" | "readers">): Promise<SpecLoadResult> {
   const key = { text, source, remote };
   const hit = deps.cache?.get(key);
   if (hit !== undefined) return hit;
@@ -65,7 +68,7 @@ export async function buildSpec(text: string, source: string, remote: boolean, d
   return result;
 }
 
-async function buildUncached(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "ignore" | "validator">): Promise<{ result: SpecLoadResult; selfContained: boolean }> {
+async function buildUncached(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "ignore" | "validator" | "fetch" | "readers">): Promise<{ result: SpecLoadResult; selfContained: boolean }> {
   const done = (result: SpecLoadResult, selfContained = true) => ({ result, selfContained });
   const parsed = parseDocument(text);
   if (!parsed.ok) return done(parsed.line === undefined ? { ok: false, message: parsed.message } : { ok: false, message: parsed.message, line: parsed.line });
@@ -77,7 +80,10 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
       message: `Swagger ${type.raw} is not supported: convert it to OpenAPI 3 (for example with swagger2openapi, or "Convert to OpenAPI 3" in editor.swagger.io)`,
     });
   }
-  const location = remote ? { root: deps.root, ignore: deps.ignore } : { root: deps.root, ignore: deps.ignore, file: source };
+  // A remote spec's relative `$ref`s resolve against its URL, never the repository (finding 43).
+  const location = remote
+    ? { root: deps.root, ignore: deps.ignore, url: source, ...(deps.fetch !== undefined ? { fetch: deps.fetch } : {}) }
+    : { root: deps.root, ignore: deps.ignore, file: source, ...(deps.readers !== undefined ? { readers: deps.readers } : {}) };
   // Pages are built from the document without `$ref`s that cross into restricted parts.
   const cut = cutRefsIntoRestricted(document, type.kind);
   if (type.kind === "asyncapi") {
@@ -88,7 +94,8 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
       return done({ ok: false, message: `cannot resolve $ref: ${refError(error)}` }, false);
     }
     const read = readAsyncapi(deref.document, source, type.version);
-    return done(read.ok ? { ok: true, spec: read.spec, warnings: [...cut.warnings, ...deref.warnings] } : { ok: false, message: read.message }, deref.selfContained);
+    const decided = deref.decisions.length > 0 ? { refDecisions: deref.decisions } : {};
+    return done(read.ok ? { ok: true, spec: read.spec, warnings: [...cut.warnings, ...deref.warnings], ...decided } : { ok: false, message: read.message, ...decided }, deref.selfContained);
   }
   const problems = await deps.validator.validate(document, type.version);
   // A problem inside an operation costs that operation (`readOperations`); one inside a named
@@ -128,7 +135,8 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   };
   const schemaWarnings = inSchemas.map((p): SpecWarning => ({ message: `${pointerToPath(p.pointer)}: ${p.message} (not valid OpenAPI ${type.raw}); read as written` }));
   const pathWarnings = optionalInPath.map((at): SpecWarning => ({ message: `${pointerToPath(`${at}/required`)}: a path parameter must be required (not valid OpenAPI ${type.raw}); read as required` }));
-  return done({ ok: true, spec, warnings: [...cut.warnings, ...resolved.warnings, ...schemaWarnings, ...pathWarnings] }, resolved.selfContained);
+  const decided = resolved.decisions.length > 0 ? { refDecisions: resolved.decisions } : {};
+  return done({ ok: true, spec, warnings: [...cut.warnings, ...resolved.warnings, ...schemaWarnings, ...pathWarnings], ...decided }, resolved.selfContained);
 }
 
 /** The pointer of the parameter a problem is in (`/paths/~1a/get/parameters/0`), if any. */
@@ -185,25 +193,5 @@ function readLocal(source: string, root: string, ignore: IgnoreRules): TextResul
 
 async function fetchText(url: string, deps: SpecLoaderDeps): Promise<TextResult> {
   if (deps.fetch === undefined) return { ok: false, message: "remote spec not fetched", notFetched: true };
-  const timeoutMs = deps.fetchTimeoutMs ?? LIMITS.api.fetchTimeoutMs;
-  try {
-    const res = await deps.fetch(url, {
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: { accept: "application/json, application/yaml;q=0.9, */*;q=0.5" },
-    });
-    if (!res.ok) return { ok: false, message: `unreachable: HTTP ${res.status}` };
-    const length = Number(res.headers.get("content-length") ?? "0");
-    if (length > LIMITS.api.maxRemoteSpecBytes) {
-      return { ok: false, message: `${length} bytes is over the ${LIMITS.api.maxRemoteSpecBytes}-byte spec limit` };
-    }
-    const body = await res.arrayBuffer();
-    if (body.byteLength > LIMITS.api.maxRemoteSpecBytes) {
-      return { ok: false, message: `${body.byteLength} bytes is over the ${LIMITS.api.maxRemoteSpecBytes}-byte spec limit` };
-    }
-    return { ok: true, text: new TextDecoder().decode(body) };
-  } catch (error) {
-    const err = error as Error & { cause?: { code?: string } };
-    if (err.name === "TimeoutError" || err.name === "AbortError") return { ok: false, message: `unreachable: no answer within ${timeoutMs} ms` };
-    return { ok: false, message: `unreachable: ${err.cause?.code ?? err.message}` };
-  }
+  return fetchRemoteText(url, deps.fetch, deps.fetchTimeoutMs);
 }

@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import type { Diagnostic } from "../diagnostic.js";
 import { descriptionFindings } from "./description-findings.js";
 import type { AsyncChannel, AsyncSpec } from "../asyncapi/model.js";
@@ -12,6 +13,7 @@ import { parseSchemaReference } from "./schema-components.js";
 import type { NavSpecElement, NavSpecReferences } from "./nav-references.js";
 import { channelPagePath, hrefToPagePath, operationPagePath } from "./slug.js";
 import type { SpecSource } from "./spec-source.js";
+import { appendAll } from "../../arrays.js";
 
 /** What a generated page documents. */
 export type ApiPageItem =
@@ -199,7 +201,7 @@ function loadedSpecs(input: PlanInput): LoadedSpecs {
       else out.asyncapi.set(source, result.spec);
       for (const w of result.warnings) out.diagnostics.push({ severity: "warning", file: source, message: w.message, code: w.code ?? API_CODES.specWarning });
       if (result.spec.format === "openapi") {
-        out.diagnostics.push(...descriptionFindings(source, result.spec.operations));
+        appendAll(out.diagnostics, descriptionFindings(source, result.spec.operations));
         for (const op of result.spec.operations) {
           if (op.problems.length === 0) continue;
           out.diagnostics.push({
@@ -386,7 +388,14 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
       frontMatter.set(ref.pagePath, { pagePath: ref.pagePath, spec: outcome.spec, operation: outcome.operation });
       continue;
     }
-    if (outcome.kind === "unverified") continue;
+    if (outcome.kind === "unverified") {
+      // A file outside the repository is never read: said at the page also when docs.json names
+      // the same path (that spec is then "unavailable", which leaves the page unverified).
+      if (ref.spec === undefined && written.file !== undefined && leavesRepository(written.file, ref.file)) {
+        warn(ref.file, `front matter openapi "${ref.openapi}" names a spec file outside the repository: it is not read`);
+      }
+      continue;
+    }
     const why = outcome.kind === "no-spec" ? "docs.json references no OpenAPI spec" : outcome.reason;
     warn(ref.file, `front matter openapi "${ref.openapi}" does not match an operation: ${why}`);
   }
@@ -596,4 +605,14 @@ function pageDefaultSpecs(refs: NavSpecReferences, specs: ReadonlyMap<string, Ap
     }
   }
   return out;
+}
+
+/** Whether a front matter spec name leaves the repository, from the root (`/x`) or from the
+ *  page's folder (`x`), as `frontMatterSpecFile` looks (a URL is not a path: it does not). */
+function leavesRepository(written: string, pageFile: string): boolean {
+  const name = written.trim();
+  if (/^[a-z][a-z0-9+.-]*:/i.test(name)) return false;
+  const outside = (rel: string): boolean => rel === ".." || rel.startsWith("../");
+  const fromRoot = posix.normalize(name.replace(/^\/+/, ""));
+  return name.startsWith("/") ? outside(fromRoot) : outside(posix.normalize(posix.join(posix.dirname(pageFile), name))) && outside(fromRoot);
 }

@@ -1,4 +1,5 @@
 import { HTTP_METHODS } from "./model.js";
+import { appendAll } from "../../arrays.js";
 
 /**
  * What one reader's copy of an API description leaves out. Given the parts that reader may not
@@ -245,7 +246,7 @@ class Pruner {
     if (this.asyncapi && isObj(this.doc.channels) && isObj(this.doc.servers)) {
       for (const [name, channel] of Object.entries(this.doc.channels)) {
         const ch = this.follow(channel, ["channels", name]).value;
-        if (!this.deleted.has(id(["channels", name])) && isObj(ch) && !Array.isArray(ch.servers)) roots.push(...Object.keys(this.doc.servers).map((s) => ["servers", s]));
+        if (!this.deleted.has(id(["channels", name])) && isObj(ch) && !Array.isArray(ch.servers)) appendAll(roots, Object.keys(this.doc.servers).map((s) => ["servers", s]));
       }
     }
     reach(roots, kept, candidates);
@@ -369,7 +370,7 @@ function walkValues(values: readonly unknown[], visit: (node: Obj) => void, skip
     const node = stack.pop();
     if (typeof node !== "object" || node === null || seen.has(node) || skip(node)) continue;
     seen.add(node);
-    if (Array.isArray(node)) stack.push(...(node as unknown[]));
+    if (Array.isArray(node)) appendAll(stack, (node as unknown[]));
     else {
       visit(node as Obj);
       for (const v of Object.values(node)) if (typeof v === "object" && v !== null) stack.push(v);

@@ -7,6 +7,7 @@ import { exampleValue } from "./example-value.js";
 import type { ApiContent, ApiOperation, ApiParameter, ApiSchemaComponent, ApiSpec } from "./model.js";
 import { describePlayground, type PlaygroundSettings } from "./playground.js";
 import { fieldOf, type SchemaField, schemaFields } from "./schema-fields.js";
+import { appendAll } from "../../arrays.js";
 
 /** A parameter's anchor on its page (`{docs_url}/<page path>#<anchor>`). */
 export interface ParameterAnchor {
@@ -115,7 +116,7 @@ export function schemaReference(spec: ApiSpec, component: ApiSchemaComponent): s
   if (top?.description !== undefined) out.push(top.description, "");
   const content: ApiContent = { mediaType: "application/json", schema: component.schema, examples: [] };
   const { fields } = schemaFields(component.schema);
-  if (fields.length > 0) out.push(...fieldLines(content, () => undefined), "");
+  if (fields.length > 0) appendAll(out, fieldLines(content, () => undefined)).push("");
   const example = exampleValue(component.schema, { prefill: true, requiredOnly: false });
   if (example !== undefined) out.push("### Example", "", "```json", clip(JSON.stringify(example, null, 2)), "```", "");
   out.push("## Source", "", specPointerLine(spec.source, `/components/schemas/${component.name.replace(/~/g, "~0").replace(/\//g, "~1")}`), "");
@@ -152,7 +153,7 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
     for (const c of op.requestBody.content) {
       out.push(`\`${c.mediaType}\`${op.requestBody.required ? " (required)" : ""}`, "");
       if (op.requestBody.description !== undefined) out.push(op.requestBody.description.trim(), "");
-      out.push(...fieldLines(c, (f) => anchors.get(`body:${f.name}`)), "");
+      appendAll(out, fieldLines(c, (f) => anchors.get(`body:${f.name}`))).push("");
     }
   }
 
@@ -163,12 +164,12 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
       for (const c of r.content) {
         out.push(`\`${c.mediaType}\``, "");
         const lines = fieldLines(c, () => undefined);
-        if (lines.length > 0) out.push(...lines, "");
+        if (lines.length > 0) appendAll(out, lines).push("");
       }
     }
   }
 
-  out.push(...examplesSection(op, ctx.settings));
+  appendAll(out, examplesSection(op, ctx.settings));
   if (op.extension?.content !== undefined) out.push(op.extension.content.trim(), "");
   out.push("## Source", "", specPointerLine(spec.source, op.pointer), "");
   return out.join("\n");
@@ -308,7 +309,10 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string): st
       if (m.contentType !== undefined) out.push(`\`${m.contentType}\``, "");
       const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
       const lines = fieldLines(content, () => undefined);
-      if (lines.length > 0) out.push("Payload:", "", ...lines, "");
+      if (lines.length > 0) {
+        out.push("Payload:", "");
+        appendAll(out, lines).push("");
+      }
       const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }) : undefined);
       if (example !== undefined) out.push("```json Example", clip(JSON.stringify(example, null, 2)), "```", "");
     }

@@ -3,6 +3,7 @@ import { API_CODES } from "./api-codes.js";
 import type { SpecWarning } from "./dereference.js";
 import { applyDeletions, refSegments, refsInto, type Segments } from "./prune-spec.js";
 import { everyPartOfDocument, type MetadataPart, metadataPartsOfDocument } from "./restricted-parts.js";
+import { appendAll } from "../../arrays.js";
 
 /**
  * What a spec's restricted parts (`x-svc`/`x-mint` `metadata.groups` on an operation, webhook or
@@ -26,7 +27,7 @@ export function cutRefsIntoRestricted(document: Record<string, unknown>, kind: "
   const parts = metadataPartsOfDocument(document, kind);
   const warnings = parts.flatMap(unreadableRule);
   const restricted = parts.filter((p) => restricts(p.metadata)).map((p) => p.part);
-  if (kind === "asyncapi") restricted.push(...operationsOn(document, restricted));
+  if (kind === "asyncapi") appendAll(restricted, operationsOn(document, restricted));
   const skip = new Set(restricted.map((p) => valueAt(document, p)));
   const holders = restricted.length === 0 ? [] : refsInto(document, restricted, skip);
   for (const h of holders) {

@@ -6,6 +6,7 @@ import { LIMITS } from "../../limits.js";
 import { packageRoot } from "../../package-root.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
 import type { ApiOperation } from "./model.js";
+import { appendAll } from "../../arrays.js";
 
 /** What a cached result is looked up by: the spec's text and where it came from. */
 export interface SpecCacheKey {
@@ -231,7 +232,7 @@ function listFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listFiles(path));
+    if (entry.isDirectory()) appendAll(out, listFiles(path));
     else if (entry.isFile()) out.push(path);
   }
   return out;

@@ -3,6 +3,7 @@
 import type { AsyncSpec } from "../asyncapi/model.js";
 import type { SpecWarning } from "./dereference.js";
 import type { ApiSpec } from "./model.js";
+import type { RefDecision } from "./ref-target.js";
 
 /** A spec that loaded: OpenAPI or AsyncAPI. */
 export type LoadedApiSpec = ApiSpec | AsyncSpec;
@@ -13,6 +14,8 @@ export type SpecLoadResult =
       readonly spec: LoadedApiSpec;
       /** Problems that leave the spec usable (a dangling `$ref`): warnings in `check`. */
       readonly warnings: readonly SpecWarning[];
+      /** Who-may-read decisions its `$ref`s met (`ref-target.ts`): reused only while they hold. */
+      readonly refDecisions?: readonly RefDecision[];
     }
   | {
       readonly ok: false;
@@ -25,4 +28,5 @@ export type SpecLoadResult =
       readonly code?: string;
       /** A local spec file that is not there (`file not found`): a misspelt name, maybe. */
       readonly missing?: boolean;
+      readonly refDecisions?: readonly RefDecision[];
     };

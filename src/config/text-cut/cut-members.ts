@@ -1,6 +1,7 @@
 import { yamlRoot } from "./block-source.js";
 import { flowCollection } from "./flow-source.js";
 import { type SourceCollection, type SourceMember, type TextEdit, UnsupportedSource } from "./source-nodes.js";
+import { appendAll } from "../../arrays.js";
 
 /** A member's place in a document: keys and indices from the root. */
 export type Segments = readonly (string | number)[];
@@ -29,7 +30,7 @@ export function cutMembers(text: string, deletions: readonly Segments[]): string
     entry.keys.add(d[d.length - 1] as string | number);
   }
   const edits: TextEdit[] = [];
-  for (const { parent, keys } of byParent.values()) edits.push(...removeMembers(text, locate(root, parent), keys));
+  for (const { parent, keys } of byParent.values()) appendAll(edits, removeMembers(text, locate(root, parent), keys));
   return applyEdits(text, edits);
 }
 

@@ -15,6 +15,7 @@ import { type JsxElement, literalOf } from "./jsx-attributes.js";
 import { headingId, type ParseProblem, parseMarkdown, parseMdx, plainTextTree, tooDeep } from "./parse-mdx.js";
 import { markupProblem } from "../../config/markup-problem.js";
 import { SANITIZE_SCHEMA } from "./sanitize-schema.js";
+import { appendAll } from "../../arrays.js";
 
 /** A heading of the page, for its table of contents. */
 export interface TocEntry {
@@ -144,7 +145,7 @@ function handlers(source: string, toc: TocEntry[], unknown: ComponentUse[]): Han
         }
         flush();
         const rendered = state.one(child, node);
-        if (Array.isArray(rendered)) out.push(...rendered);
+        if (Array.isArray(rendered)) appendAll(out, rendered);
         else if (rendered !== undefined) out.push(rendered);
       }
       flush();

@@ -6,6 +6,7 @@ import { ClassTop, LargestFirst, TopScores } from "./heaps.js";
 import { MAX_TF, PER_WIDE, PER_WIDE2, WIDE, WIDE2, weightedTf } from "./postings-codec.js";
 import type { IndexStatistics, UnitScales } from "./statistics.js";
 import { TermPeaks } from "./term-peaks.js";
+import { maxOf, minOf } from "../../arrays.js";
 
 /**
  * Ranking parameters, in one place. Field weights say how much one occurrence counts in each
@@ -26,6 +27,7 @@ export interface RankingParams {
   readonly proximityWindow: number;
   readonly prefixWeight: number;
   readonly joinWeight: number;
+  readonly aliasWeight: number;
   readonly generatedPageWeight: number;
   readonly minPrefixLength: number;
   readonly prefixMaxDfShare: number;
@@ -67,6 +69,9 @@ export const RANKING: RankingParams = {
   /** Weight of a word the docs write as one that the query splits in two ("log in" -> `login`,
    *  "web hook" -> `webhook`), credited to each half that is a query term. */
   joinWeight: 0.8,
+  /** Weight of a short or long form standing in for a query word (`auth` for `authentication`
+   *  and back, `abbreviations.ts`): the same thing, written another way. */
+  aliasWeight: 0.8,
   /** Query terms shorter than this are not expanded by prefix (`ap` would match half the site). */
   minPrefixLength: 4,
   maxPrefixExpansions: 40,
@@ -130,6 +135,7 @@ export function resolveTerms(
   terms: readonly string[],
   P: RankingParams = RANKING,
   joined: ReadonlyMap<string, readonly string[]> = new Map(),
+  aliases: ReadonlyMap<string, readonly string[]> = new Map(),
 ): QueryTerm[] {
   const n = Math.max(1, stats.pageCount);
   const live = (entry: TermEntry): boolean => stats.df(entry) > 0;
@@ -145,8 +151,14 @@ export function resolveTerms(
       const entry = find(j);
       if (entry !== undefined && entry !== exact) matches.push({ entry, weight: P.joinWeight, term: j });
     }
+    for (const a of aliases.get(term) ?? []) {
+      const entry = find(a);
+      if (entry !== undefined && entry !== exact && !matches.some((m) => m.entry === entry)) matches.push({ entry, weight: P.aliasWeight, term: a });
+    }
     if (term.length >= P.minPrefixLength && !/^\d+$/.test(term) && (exact === undefined || stats.df(exact) <= P.prefixMaxDfShare * n)) {
       for (const entry of index.withPrefix(term, P.maxPrefixExpansions, live)) {
+        // A form already matched at its own weight (`auth` for `authentication`) is not counted twice.
+        if (entry !== exact && matches.some((m) => m.entry === entry)) continue;
         matches.push({ entry, weight: P.prefixWeight * (term.length / entry.term.length), term: entry.term });
       }
     }
@@ -160,7 +172,7 @@ export function resolveTerms(
           const d = boundedEditDistance(term, entry.term, max);
           if (d <= max) found.push({ entry, d, df, term: entry.term });
         });
-        const best = Math.min(...found.map((f) => f.d));
+        const best = minOf(found.map((f) => f.d));
         // Ties by the term itself, not by the order terms entered the index (which pages the
         // reader may not read took part in).
         found
@@ -171,7 +183,7 @@ export function resolveTerms(
       }
     }
     // The term's rarity: the exact term's, else its most common stand-in's (a lower bound).
-    const df = exact !== undefined ? stats.df(exact) : Math.max(0, ...matches.map((m) => stats.df(m.entry)));
+    const df = exact !== undefined ? stats.df(exact) : maxOf(matches.map((m) => stats.df(m.entry)), 0);
     return { term, idf: idf(df, n) ** P.idfExponent, matches };
   });
 }

@@ -9,6 +9,7 @@ import { AccessTable, type ReaderClass } from "./access-table.js";
 import { type Expanded, importsMdx, isCurrent } from "./includes.js";
 import { inSchemaOrder, PAGE_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
+import { abbreviationTable } from "./abbreviations.js";
 import { type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
@@ -222,6 +223,8 @@ export class SearchIndex {
   private readonly vocabulary = new Vocabulary();
   private readonly index = new InvertedIndex(this.vocabulary);
   private readonly analyzer = new Analyzer(this.vocabulary);
+  /** Short and long forms of a word, as this analyzer's terms (`abbreviations.ts`). */
+  private readonly abbreviations = abbreviationTable((w) => this.analyzer.term(w));
   private readonly buffer = new IdBuffer();
   private readonly byPath = new Map<string, IndexedPage>();
   /** Page units by id (an array: ranking asks for one per candidate page). */
@@ -556,7 +559,7 @@ export class SearchIndex {
     const stats: IndexStatistics = readerClass === undefined ? this.base : this.classes.statistics(readerClass);
     const terms = [...new Set(this.analyzer.terms(req.query).flatMap((t) => this.compoundParts(t, stats) ?? [t]))].slice(0, LIMITS.search.maxQueryTerms);
     if (terms.length === 0) return [];
-    const query = resolveTerms(this.index, stats, terms, this.ranking, this.joinedWords(req.query, stats));
+    const query = resolveTerms(this.index, stats, terms, this.ranking, this.joinedWords(req.query, stats), this.abbreviations);
     const accepted = this.acceptedUnits(req, readerClass);
     const threshold = req.scoreThreshold ?? 0;
     const priors = this.priors;

@@ -1,4 +1,5 @@
 import { foldWord, koreanStem } from "./fold.js";
+import { americanSpelling } from "./spelling.js";
 import { TokenTable } from "./token-table.js";
 import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 
@@ -187,7 +188,7 @@ export class Analyzer {
     const cached = this.single.get(token);
     if (cached !== undefined) return cached;
     const lower = foldWord(token.toLowerCase());
-    const result = STOP_WORDS.has(lower) ? null : stem(lower);
+    const result = STOP_WORDS.has(lower) ? null : stem(americanSpelling(lower));
     // Bounded: a long-running server indexing edit after edit must not grow without limit.
     if (this.single.size > MAX_CACHED_TOKENS) this.single.clear();
     this.single.set(token, result);
@@ -389,10 +390,19 @@ export function stem(word: string): string {
   else if (w.endsWith("ification")) w = `${w.slice(0, -9)}ify`;
   else if (w.endsWith("ation") && w.length >= 8) w = w.slice(0, -5);
   else if (w.endsWith("ment") && w.length >= 10) w = w.slice(0, -4);
+  // `automatically` and `automatic`, `programmatically` and `programmatic`, `numerical` and
+  // `numeric` are one word to a reader ("renew automatically" asks for Automatic renewal).
+  else if (w.endsWith("ical") && w.length >= 7) w = w.slice(0, -2);
   // `configure`, `configured` and `configuration` all end as `configur`; `translate`,
   // `translating` and `translation` as `transl`.
   if (w.endsWith("e") && w.length >= 4) w = w.slice(0, -1);
   if (w.endsWith("at") && w.length >= 5) w = w.slice(0, -2);
+  // British doubles the `l` of `cancel`, `label`, `model`, `travel`, `fulfil` before a suffix
+  // (`cancelled`, `labelling`, `cancellation`), American does not: both meet at one `l`. Short
+  // stems keep theirs (`spell`, `shell`, `skill`, `still`), and `-all` words never double
+  // (`install`, `firewall`).
+  if (w.length >= 6 && w.endsWith("ell")) w = w.slice(0, -1);
+  else if (w.length >= 7 && w.endsWith("ill")) w = w.slice(0, -1);
   return w;
 }
 

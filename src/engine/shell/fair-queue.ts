@@ -1,4 +1,5 @@
 import type { Standing } from "./caller-standing.js";
+import { appendAll } from "../../arrays.js";
 
 /** What one caller may hold of a pool, and what the pool keeps for callers with nothing running. */
 export interface CallerBounds {
@@ -131,7 +132,7 @@ export class FairQueue<T> {
   drain(): T[] {
     const items: T[] = [];
     for (const [caller, entry] of this.callers) {
-      items.push(...entry.queue.splice(0));
+      appendAll(items, entry.queue.splice(0));
       this.forgetIfIdle(caller, entry);
     }
     return items;

@@ -53,9 +53,14 @@ export function previewFrame(context: DocsContext, caches: PreviewCaches, pagePa
   return { tree: nav.tree, place: pagePlace(nav.tree, pagePath, { methodOf }) };
 }
 
-/** The page's content as HTML for this reader (snippets they may read inlined), rendered once per page version. */
-export function previewContent(context: DocsContext, caches: PreviewCaches, page: Page): RenderedMdx {
-  return caches.renders.render(readerStateOf(context).view, page);
+/**
+ * The page's content as HTML for this reader (snippets they may read inlined), rendered once per
+ * page version, in the runtime's render workers (`caller`: who asks, for a fair share of them).
+ * Rejects with `RenderUnavailable` when the page could not be rendered now.
+ */
+export function previewContent(context: DocsContext, caches: PreviewCaches, page: Page, caller: string): Promise<RenderedMdx> {
+  const pool = context.runtime.renderPool;
+  return caches.renders.render(readerStateOf(context).view, page, (source, options, who) => pool.render(source, options, who), caller);
 }
 
 /**

@@ -10,6 +10,7 @@ import { RandomIds } from "../random-id.js";
 import type { PgDb, PgQueryable } from "./db.js";
 import { filterOf, pageOf } from "../feedback/page.js";
 import { FEEDBACK_COLUMNS, type FeedbackRow as Row, recordOf } from "../feedback/row.js";
+import { appendAll } from "../../arrays.js";
 
 const INSERT_COLUMNS = "(id, project_id, source, status, created_at, updated_at, path, comment, helpful, contact, code, filename, lang)";
 /** Rows per INSERT in `insertMany`: 13 parameters each, under PostgreSQL's 65,535 per statement. */
@@ -52,7 +53,7 @@ export class PgFeedbackStore implements FeedbackStore {
         batch = [];
       };
       for (const e of entries) {
-        batch.push(...rowValues(newFeedbackId(e.createdAt, this.ids), e));
+        appendAll(batch, rowValues(newFeedbackId(e.createdAt, this.ids), e));
         count++;
         if (count % ROWS_PER_INSERT === 0) await flush(q);
       }

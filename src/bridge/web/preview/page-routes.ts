@@ -6,6 +6,7 @@ import type { RenderedMdx, TocEntry } from "../../../engine/render/render-mdx.js
 import type { DocsRuntime } from "../../../engine/runtime.js";
 import type { DocsContext } from "../../../engine/use-cases/docs-context.js";
 import { type PreviewCaches, previewContent, previewFrame } from "../../../engine/use-cases/preview-page.js";
+import { RenderUnavailable } from "../../../engine/render/render-unavailable.js";
 import { readerApiPage } from "../../../vfs/outline.js";
 import { pageFor } from "../../../vfs/page-routes.js";
 import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
@@ -96,9 +97,24 @@ function problemNotice(page: Page, rendered: RenderedMdx): string {
   return `<p class="notice" data-testid="mdx-problem">This page is not valid MDX${where}: ${esc(problem.message)}. It is shown as Markdown, without its components.</p>`;
 }
 
-export function mdxPage(runtime: DocsRuntime, caches: PreviewCaches, page: Page, docs: DocsContext, urlPath: string, reader: FrameReader, links: SignInLinks): Response {
+/** Who asks for a page, and how they read it: the frame's reader and links, and the caller whose share of the render workers it takes. */
+export interface PageRequest {
+  readonly urlPath: string;
+  readonly reader: FrameReader;
+  readonly links: SignInLinks;
+  readonly caller: string;
+}
+
+export async function mdxPage(runtime: DocsRuntime, caches: PreviewCaches, page: Page, docs: DocsContext, request: PageRequest): Promise<Response> {
+  const { urlPath, reader, links } = request;
   const { place } = previewFrame(docs, caches, page.path);
-  const rendered = previewContent(docs, caches, page);
+  let rendered: RenderedMdx;
+  try {
+    rendered = await previewContent(docs, caches, page, request.caller);
+  } catch (error) {
+    if (error instanceof RenderUnavailable) return notRenderedPage(runtime, page, place, request, error);
+    throw error;
+  }
   const main = `<article class="page">${pageHead(page, page.body)}${problemNotice(page, rendered)}<div class="prose">${rendered.html}</div></article>`;
   return previewPage({
     siteName: runtime.site.config.name,
@@ -113,7 +129,8 @@ export function mdxPage(runtime: DocsRuntime, caches: PreviewCaches, page: Page,
   });
 }
 
-export function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found: FoundPage, docs: DocsContext, urlPath: string, reader: FrameReader, links: SignInLinks): Response {
+export async function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found: FoundPage, docs: DocsContext, request: PageRequest): Promise<Response> {
+  const { urlPath, reader, links } = request;
   const { page, item, info } = found;
   const context = docs.request;
   const { place } = previewFrame(docs, caches, page.path);
@@ -132,7 +149,13 @@ export function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found: Foun
   let toc: readonly TocEntry[] = [];
   if (!generated) {
     const own = page.authored ?? page;
-    const rendered = previewContent(docs, caches, own);
+    let rendered: RenderedMdx;
+    try {
+      rendered = await previewContent(docs, caches, own, request.caller);
+    } catch (error) {
+      if (error instanceof RenderUnavailable) return notRenderedPage(runtime, page, place, request, error);
+      throw error;
+    }
     toc = rendered.toc;
     authored = `<section class="prose" data-testid="page-prose">${pageHead(page, own.body)}${problemNotice(own, rendered)}${rendered.html}</section>`;
   }
@@ -143,6 +166,31 @@ export function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found: Foun
   const connect = view.kind === "form" && playground.transport === "direct" ? op.servers.filter((s) => /^https?:\/\//i.test(s)).map((s) => new URL(s).origin) : [];
   return previewPage({ ...frame, main: `${authored}${article}`, toc, extra: data, options: { scripts, connect } });
 }
+
+/**
+ * A page the render workers did not render now (past the time limit, the caller's pages at their
+ * limit, the server shutting down): 503 in the frame, saying why, with `Retry-After`. Not kept:
+ * the next request renders it again.
+ */
+function notRenderedPage(runtime: DocsRuntime, page: Page, place: PagePlace | undefined, request: PageRequest, error: RenderUnavailable): Response {
+  const main = `<article class="page"><h1>${esc(page.title)}</h1><p class="notice" data-testid="not-rendered">This page could not be shown: ${esc(error.message)}.</p></article>`;
+  return previewPage({
+    siteName: runtime.site.config.name,
+    title: page.title,
+    urlPath: request.urlPath,
+    place,
+    reader: request.reader,
+    links: request.links,
+    main,
+    data: { page: page.path, file: page.file.path, ...scopeOf(place) },
+    status: 503,
+    digest: false,
+    options: { headers: { "Retry-After": String(RETRY_AFTER_SEC[error.reason]) } },
+  });
+}
+
+/** When to ask again: a page stopped at its time limit is slow by its text, so not soon; the others as soon as the caller's renders are done. */
+const RETRY_AFTER_SEC: Readonly<Record<RenderUnavailable["reason"], number>> = { "time-limit": 60, "too-many": 5, "worker-died": 5, "shut-down": 5 };
 
 export function notFoundPage(runtime: DocsRuntime, caches: PreviewCaches, docs: DocsContext, urlPath: string, reader: FrameReader, links: SignInLinks): Response {
   const signIn = reader.signInOffered ? `<p>If the page is for signed-in readers, <a href="${links.login}?return=${encodeURIComponent(urlPath)}" data-testid="not-found-sign-in">sign in</a> first.</p>` : "";

@@ -5,6 +5,7 @@ import { versionCompare } from "../lib/format.js";
 import { readInputs, splitLines } from "../lib/inputs.js";
 import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
+import { appendAll } from "../../../arrays.js";
 
 /** What one sort call does, read from its command line. */
 interface SortSettings {
@@ -266,7 +267,7 @@ function runSort(args: string[], io: CommandIo): number {
       io.fail(input.isDir ? `read failed: ${input.name}: ${input.reason}` : `cannot read: ${input.name}: ${input.reason}`);
       return 2;
     }
-    lines.push(...splitLines(input.text));
+    appendAll(lines, splitLines(input.text));
   }
   const compare = (a: string, b: string): number => {
     // Sorting never yields: each comparison is a step of the call's work budget, which also

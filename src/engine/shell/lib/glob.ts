@@ -1,3 +1,4 @@
+import { maxOf } from "../../../arrays.js";
 /**
  * Glob matching, two flavours: fnmatch(3) for `find -name` and `grep --include`, and the
  * gitignore-style globs ripgrep uses for `-g`.
@@ -84,7 +85,7 @@ function toSource(pieces: readonly Piece[]): string {
 
 function countStars(pieces: readonly Piece[]): number {
   let n = 0;
-  for (const p of pieces) n += p.t === "star" ? 1 : p.t === "alt" ? Math.max(0, ...p.options.map(countStars)) : 0;
+  for (const p of pieces) n += p.t === "star" ? 1 : p.t === "alt" ? maxOf(p.options.map(countStars), 0) : 0;
   return n;
 }
 

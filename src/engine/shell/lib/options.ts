@@ -1,3 +1,4 @@
+import { appendAll } from "../../../arrays.js";
 /** One option a command accepts. */
 export interface OptionSpec {
   /** Name in the parse result. */
@@ -80,7 +81,7 @@ export function parseOptions(args: readonly string[], specs: readonly OptionSpec
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === "--") {
-      operands.push(...args.slice(i + 1));
+      appendAll(operands, args.slice(i + 1));
       break;
     }
     if (arg.startsWith("--")) {
@@ -142,7 +143,7 @@ export function parseOptions(args: readonly string[], specs: readonly OptionSpec
     }
     operands.push(arg);
     if (!permute) {
-      operands.push(...args.slice(i + 1));
+      appendAll(operands, args.slice(i + 1));
       break;
     }
   }

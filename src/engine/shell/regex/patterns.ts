@@ -2,6 +2,7 @@ import { GNU_WORD_BODY, LINE_END, LINE_START, RUST_WORD_BODY, escapeLiteral, wor
 import { PosixRegexError, translatePosix } from "./posix.js";
 import { translateRust } from "./rust.js";
 import { RustRegexError } from "./rust-error.js";
+import { appendAll } from "../../../arrays.js";
 
 /** Pattern syntaxes: GNU basic/extended, fixed strings, ripgrep's Rust regex, PCRE2 (`-P`). */
 export type Dialect = "bre" | "ere" | "fixed" | "rust" | "pcre";
@@ -40,7 +41,7 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
       case "ere": {
         const t = translatePosix(p, options.dialect === "ere", groups);
         sources.push(t.source);
-        warnings.push(...t.warnings);
+        appendAll(warnings, t.warnings);
         groups += t.groups;
         break;
       }

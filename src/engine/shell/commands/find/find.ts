@@ -4,6 +4,7 @@ import { commandNotFound, runSubcommand } from "../../lib/subcommand.js";
 import type { ShellCommandFactory } from "../command.js";
 import { type Ctx, type Env, type ExecNode, FindError, type Node } from "./expression.js";
 import { Parser } from "./parser.js";
+import { appendAll } from "../../../../arrays.js";
 
 const HELP = `Usage: find [-H] [-L] [-P] [path...] [expression]
 Search the docs for files and folders (GNU findutils 4.9 compatible, read-only docs shell).
@@ -57,7 +58,7 @@ async function evaluate(node: Node, c: Ctx, env: Env): Promise<boolean> {
 async function flushBatch(node: ExecNode, batch: { dir: string; names: readonly string[] }, env: Env): Promise<void> {
   const words: string[] = [];
   for (const w of node.command) {
-    if (w === "{}") words.push(...batch.names);
+    if (w === "{}") appendAll(words, batch.names);
     else words.push(w);
   }
   if (!(await runExec(words, batch.dir, env))) env.status = 1;

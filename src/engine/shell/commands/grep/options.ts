@@ -5,6 +5,7 @@ import { LINE_SEARCH_ROWS, type LineSearchFlags, patternLines } from "../../lib/
 import { type OptionRow, applyOptions, parseOptions } from "../../lib/options.js";
 import type { Dialect } from "../../regex/patterns.js";
 import { GREP_VERSION, USAGE } from "./help.js";
+import { appendAll } from "../../../../arrays.js";
 
 /** What one grep call does, read from its command line. */
 export interface GrepSettings extends LineSearchFlags {
@@ -63,7 +64,7 @@ function patternsFromFile(s: Draft, value: string, io: CommandIo): number | unde
     return 2;
   }
   const text = entry.kind === "file" ? entry.text : "";
-  s.patterns.push(...patternLines(text));
+  appendAll(s.patterns, patternLines(text));
   s.explicitPatterns = true;
   return undefined;
 }
@@ -101,7 +102,7 @@ const GREP_OPTIONS: readonly GrepRow[] = [
     long: "regexp",
     value: true,
     apply: (s, v) => {
-      s.patterns.push(...v.split("\n"));
+      appendAll(s.patterns, v.split("\n"));
       s.explicitPatterns = true;
     },
   },
@@ -217,7 +218,7 @@ export function grepSettings(args: readonly string[], io: CommandIo, dialect: Di
       io.out.error(`Usage: ${USAGE}\nTry '${io.name} --help' for more information.\n`);
       return 2;
     }
-    s.patterns.push(...first.split("\n"));
+    appendAll(s.patterns, first.split("\n"));
   }
   return s;
 }

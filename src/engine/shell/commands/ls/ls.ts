@@ -4,6 +4,7 @@ import { ERRNO, joinDisplay, joinPath, lookup } from "../../lib/files.js";
 import { fullIsoTime, gnuHumanSize, inodeOf, layoutColumns, longIsoTime, lsDate, modeString, quoteName, versionCompare } from "../../lib/format.js";
 import type { ShellCommandFactory } from "../command.js";
 import { type LsSettings, lsSettings } from "./options.js";
+import { maxOf } from "../../../../arrays.js";
 
 /** `ls --help`. */
 const HELP = `Usage: ls [OPTION]... [FILE]...
@@ -101,8 +102,8 @@ function printItems(items: readonly Item[], s: LsSettings, io: CommandIo, withTo
     io.out.write(`total ${s.human ? gnuHumanSize(total * 512) : total / 2}\n`);
   }
   if (!s.long) {
-    const blockW = s.format === "commas" ? 0 : Math.max(0, ...items.map((i) => blockText(i).length));
-    const inodeW = s.format === "commas" ? 0 : Math.max(0, ...items.map((i) => String(inodeOf(i.path)).length));
+    const blockW = s.format === "commas" ? 0 : maxOf(items.map((i) => blockText(i).length), 0);
+    const inodeW = s.format === "commas" ? 0 : maxOf(items.map((i) => String(inodeOf(i.path)).length), 0);
     const cells = items.map(
       (i) => `${s.inode ? `${String(inodeOf(i.path)).padStart(inodeW)} ` : ""}${s.blocks ? `${blockText(i).padStart(blockW)} ` : ""}${shown(i)}`,
     );
@@ -115,10 +116,10 @@ function printItems(items: readonly Item[], s: LsSettings, io: CommandIo, withTo
   const now = new Date();
   const owner = s.numeric ? String(OWNER.uid) : OWNER.user;
   const group = s.numeric ? String(OWNER.gid) : OWNER.group;
-  const linkW = Math.max(...items.map((i) => String(i.info.nlink).length));
-  const sizeW = Math.max(...items.map((i) => sizeText(i.info.size).length));
-  const blockW = Math.max(...items.map((i) => blockText(i).length));
-  const inodeW = Math.max(...items.map((i) => String(inodeOf(i.path)).length));
+  const linkW = maxOf(items.map((i) => String(i.info.nlink).length));
+  const sizeW = maxOf(items.map((i) => sizeText(i.info.size).length));
+  const blockW = maxOf(items.map((i) => blockText(i).length));
+  const inodeW = maxOf(items.map((i) => String(inodeOf(i.path)).length));
   for (const i of items) {
     let line = s.inode ? `${String(inodeOf(i.path)).padStart(inodeW)} ` : "";
     line += s.blocks ? `${blockText(i).padStart(blockW)} ` : "";

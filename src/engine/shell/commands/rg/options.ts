@@ -4,6 +4,7 @@ import { type IgnoreGlob, gitignoreGlob } from "../../lib/glob.js";
 import { LINE_SEARCH_ROWS, type LineSearchFlags, patternLines } from "../../lib/line-search-options.js";
 import { type OptionRow, applyOptions, parseOptions } from "../../lib/options.js";
 import { HELP, RG_VERSION, USAGE_BLOCK } from "./help.js";
+import { appendAll } from "../../../../arrays.js";
 
 /** What one rg call does, read from its command line. */
 export interface RgSettings extends LineSearchFlags {
@@ -76,7 +77,7 @@ function patternsFromFile(s: Draft, value: string, io: CommandIo): number | unde
     io.out.error(`${value}: No such file or directory (os error 2)\n`);
     return 2;
   }
-  s.patterns.push(...patternLines(text));
+  appendAll(s.patterns, patternLines(text));
   s.explicitPatterns = true;
   return undefined;
 }

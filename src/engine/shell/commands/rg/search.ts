@@ -9,6 +9,7 @@ import { RG_TYPES } from "./file-types.js";
 import type { RgSettings } from "./options.js";
 import { printFile } from "./output.js";
 import type { RgTarget } from "./target.js";
+import { appendAll } from "../../../../arrays.js";
 
 /** The files rg found to search, and whether finding them went wrong. */
 interface Targets {
@@ -105,7 +106,7 @@ function collectTargets(s: RgSettings, io: CommandIo, typeAllows: (base: string)
     });
     if (s.sort === "modified" || s.sort === "rmodified") found.sort((a, b) => a.mtime - b.mtime);
     if (s.sort === "rpath" || s.sort === "rmodified") found.reverse();
-    list.push(...found);
+    appendAll(list, found);
   }
   if (useStdin) list.push({ display: "<stdin>", text: io.stdin(), mtime: 0 });
   return { list, searchedDir, errors, operands: paths.length };

@@ -1,6 +1,7 @@
 import type { CommandIo } from "../../lib/command.js";
 import { type GlobMatcher, fnmatchRegex } from "../../lib/glob.js";
 import type { OptionRow } from "../../lib/options.js";
+import { appendAll } from "../../../../arrays.js";
 
 /** What one tree call does, read from its command line. */
 export interface TreeSettings {
@@ -224,7 +225,7 @@ export function treeSettings(args: readonly string[], io: CommandIo): { s: TreeS
   }
   for (const [kind, pattern] of s.patterns) {
     const res = pattern.split("|").map((p) => fnmatchRegex(p, s.ignoreCase));
-    (kind === "P" ? s.include : s.exclude).push(...res);
+    appendAll(kind === "P" ? s.include : s.exclude, res);
   }
   return { s, dirs };
 }

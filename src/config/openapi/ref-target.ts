@@ -1,0 +1,46 @@
+/**
+ * What a spec's `$ref` may read (issue 25, finding 43). Whatever a `$ref` reaches is copied into
+ * generated pages, so it may reach only a file the site would serve (inside the root, not ignored:
+ * `readInsideRoot` checks those; and not what `refusedByPath` names) that every reader of the
+ * referring spec may read (`RefReaders`, decided by the site from `canRead`'s rule). One rule for
+ * OpenAPI and AsyncAPI, local specs and the files their `$ref`s read in turn.
+ */
+
+/** An access rule as front matter or `x-svc` `metadata` writes it (`Access` of `vfs/access.ts`,
+ *  which this layer does not import). */
+export interface PartRule {
+  readonly groups?: readonly string[];
+  readonly public?: boolean;
+}
+
+/** Who reads the spec being loaded, as the site decides it (`canRead`'s rule): unset, no file or
+ *  part has readers of its own to compare (tests, benchmarks). */
+export interface RefReaders {
+  /** Whether every reader of the spec may read a repository file (repo-relative, `/`-separated). */
+  file(rel: string): boolean;
+  /** Whether every reader of the spec may read a part of another spec restricted by this rule. */
+  part(rule: PartRule): boolean;
+}
+
+/** A decision `RefReaders` made while loading a spec: its result depends on it, so a spec loaded
+ *  before is reused only while every decision is still the same (`sameRefDecisions`). */
+export type RefDecision = { readonly rel: string; readonly allowed: boolean } | { readonly rule: PartRule; readonly allowed: boolean };
+
+/**
+ * Why a repository path is no file the site serves, whatever the reader: a dot-file or anything
+ * in a dot-folder (`.env`, `.svcignore`, `.git/config`), and docs.json, which names every page,
+ * restricted ones too. Undefined when the path may be served.
+ */
+export function refusedByPath(rel: string): string | undefined {
+  const parts = rel.split("/");
+  if (parts.some((p) => p.startsWith("."))) return "a dot-file or in a dot-folder, which the site does not serve";
+  // `DOCS_JSON`, written out: the docs.json loader is not this layer's to import.
+  if (rel === "docs.json") return "the site's configuration, which the site does not serve";
+  return undefined;
+}
+
+/** Whether `readers` decides as it did when these decisions were made. */
+export function sameRefDecisions(decisions: readonly RefDecision[] | undefined, readers: RefReaders | undefined): boolean {
+  if (decisions === undefined || decisions.length === 0) return true;
+  return decisions.every((d) => (readers === undefined ? true : "rel" in d ? readers.file(d.rel) : readers.part(d.rule)) === d.allowed);
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { SearchIndex } from "../../../src/engine/search/search-index.js";
+import { inlineSite } from "./inline-site.js";
+
+/**
+ * A question and the page answering it often write one word two ways (issue 24, the vocabulary
+ * mismatches of the fifth round): British and American spelling, an adverb and its adjective, a
+ * short form and the long one. Each case is a page written one way, a question the other way,
+ * and a page beside it that holds the question's spelling in passing.
+ */
+function ranked(files: Record<string, string>, query: string): [string, string][] {
+  const index = new SearchIndex();
+  index.sync(inlineSite(files));
+  return index.search({ query, canRead: () => true }).map((h) => [h.page.path, h.section.heading]);
+}
+
+const page = (title: string, ...lines: string[]): string => ["---", `title: ${title}`, "---", "", ...lines].join("\n");
+
+describe("word variants", () => {
+  // Before: `cancelled` and `cancellation` were the stem `cancell`, `canceled` was `cancel`, so
+  // the refunds page (cancellation fee) came first and the page about canceled invoices second.
+  it("British spelling finds the American one, and the doubled l meets the single one", () => {
+    expect(
+      ranked(
+        {
+          "/billing/void-invoices.mdx": page("Void invoices", "A voided invoice is canceled for good. Canceled invoices stay in the list with their number, so accountants can find them."),
+          "/billing/refunds.mdx": page("Refunds", "A cancellation fee may apply when a refund is issued after the trial.", "", "## Refund an invoice", "", "Pick the invoice, then the amount to give back."),
+          "/billing/organisation.mdx": page("Organization settings", "Set the behavior of new invoices for the whole organization: currency, language and numbering."),
+        },
+        "cancelled invoices",
+      ),
+    ).toEqual([
+      ["/billing/void-invoices", ""],
+      ["/billing/refunds", ""],
+      ["/billing/organisation", ""],
+    ]);
+    expect(
+      ranked(
+        {
+          "/settings/organization.mdx": page("Organization settings", "Set the behavior of new invoices for the whole organization: currency, language and numbering."),
+          "/settings/organisation-members.mdx": page("Members", "Invite people to your organisation workspace by email."),
+        },
+        "change invoice behaviour for my organisation",
+      ),
+    ).toEqual([
+      ["/settings/organization", ""],
+      ["/settings/organisation-members", ""],
+    ]);
+  });
+
+  // Before: `automatically` was the stem `automatical`, which no title has; the manual page,
+  // which says "automatically" in passing, came first.
+  it("an adverb finds the page titled with its adjective", () => {
+    expect(
+      ranked(
+        {
+          "/dunning/automatic.mdx": page("Automatic dunning", "Campaigns email customers with overdue balances, several times, until they pay."),
+          "/dunning/manual.mdx": page("Manual dunning", "Email customers with overdue balances a payment request yourself; nothing is sent automatically."),
+        },
+        "email customers with overdue balances automatically",
+      ),
+    ).toEqual([
+      ["/dunning/automatic", ""],
+      ["/dunning/manual", ""],
+    ]);
+  });
+
+  // Before: "auth" matched `authentication` only as a prefix (weight 0.5 x 4/9) and the page
+  // saying "auth" in passing came first; the other way, "configuration" never matched `config`.
+  it("a short form finds the long one and back", () => {
+    expect(
+      ranked(
+        {
+          "/api/authentication.mdx": page("Authentication", "Send your API key as a bearer token in the header of every request."),
+          "/api/errors.mdx": page("Errors", "A request with a missing header fails with 401 and an auth error in the body."),
+          "/api/pagination.mdx": page("Pagination", "Pass the cursor of the last page in a header to get the next one."),
+        },
+        "auth header",
+      ),
+    ).toEqual([
+      ["/api/authentication", ""],
+      ["/api/errors", ""],
+      ["/api/pagination", ""],
+    ]);
+    expect(
+      ranked(
+        {
+          "/self-host/config.mdx": page("Config file", "Every setting of the server lives in `config.yaml`: ports, storage and the database URL."),
+          "/self-host/upgrade.mdx": page("Upgrade", "Back up the server and its database before an upgrade; the file format is unchanged."),
+        },
+        "server configuration file",
+      ),
+    ).toEqual([
+      ["/self-host/config", ""],
+      ["/self-host/upgrade", ""],
+    ]);
+  });
+});
