@@ -273,6 +273,9 @@ export interface KnownFolders {
 export interface FolderListings {
   readonly known?: KnownFolders;
   readonly listed: ListedFolder[];
+  /** Told of each folder before it is stat'ed and listed (a watch made before the load, so that
+   *  a change after its listing or after a read of a file in it is an event: issue 25). */
+  readonly beforeListing?: (rel: string) => void;
 }
 
 /**
@@ -285,6 +288,7 @@ export function listInsideRoot(root: string, match: (rel: string) => boolean, fo
   const links: string[] = [];
   const unlisted: { folder: string; message: string }[] = [];
   const walk = (abs: string, rel: string): void => {
+    folders?.beforeListing?.(rel);
     const st = folders !== undefined ? folderStat(abs) : undefined;
     const known = st !== undefined ? folders?.known?.get(rel) : undefined;
     if (st !== undefined && known !== undefined && folders?.known !== undefined && unchanged(st, known, folders.known.trustedBefore)) {

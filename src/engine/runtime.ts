@@ -12,7 +12,7 @@ import { readablePage, readerApiPage, type SiteOutline, siteOutline } from "../v
 import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-context.js";
 import type { Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
-import { type StopWatching, watchRepository } from "../vfs/watch.js";
+import { RepositoryWatcher, type StopWatching, watchRepository } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
 import { AnalysisFeed } from "./search/analysis-feed.js";
 import { startPageReadAhead } from "./page-read-ahead.js";
@@ -69,7 +69,23 @@ export interface RuntimeOptions {
    * written once the index is built when the start was not answered from it whole. Unset: none.
    */
   readonly siteCache?: SiteCache;
+  /**
+   * Watch the repository from before the load reads it (`RepositoryWatcher`): a change made while
+   * the server starts is then applied like any other, and `watch()` applies those made so far
+   * before it resolves. Without it `watch()` watches after the load, and a file changed in place
+   * in between is not seen (one-shot commands, which never watch, and tests of that watch).
+   */
+  readonly watch?: boolean;
+  /**
+   * Told where the start is (`LoadStep`): tests change files at these points, inside the window
+   * between what the load has read and the watch taking over, without timing (issue 25).
+   */
+  readonly onLoadStep?: (step: LoadStep) => void;
 }
+
+/** Points of a start (`RuntimeOptions.onLoadStep`): the persistent cache checked against the
+ *  configuration files (before the pages are read), and every file read. */
+export type LoadStep = "cache-checked" | "read";
 
 /** What the initial index build did: started from the persistent cache or not, and how many
  *  pages it indexed (all, from none; else those the cache did not hold as they are) and removed. */
@@ -152,6 +168,8 @@ export class DocsRuntime {
     cached?: CachedSite,
     /** When the load began (`Date.now()`): files changed since may have changed again unseen. */
     private readonly loadStarted = Date.now(),
+    /** The watch made before the load (`RuntimeOptions.watch`), until `watch()` takes it. */
+    private early?: RepositoryWatcher,
   ) {
     this.loaded = loaded;
     this.cached = cached;
@@ -173,10 +191,27 @@ export class DocsRuntime {
   /** Load a repository; its search index is built in the background (see `whenIndexed`). */
   static async load(options: RuntimeOptions): Promise<DocsRuntime> {
     const loadStarted = Date.now();
-    const cached = options.siteCache?.read();
-    // A first load of a large site reads its files in a worker thread ahead of it (`PageReadAhead`).
-    const loaded = await loadSite(options.root, options.log, undefined, { readAhead: (real, rels, maxBytes) => startPageReadAhead(real, rels, maxBytes, options.log), ...options.load }, cached?.known);
-    return new DocsRuntime(loaded, options, cached, loadStarted);
+    const log = options.log ?? (() => {});
+    const watcher = options.watch === true ? new RepositoryWatcher(options.root, (error) => log(`warning: file watcher: ${error.message}`)) : undefined;
+    try {
+      const cached = options.siteCache?.read();
+      options.onLoadStep?.("cache-checked");
+      // Each folder is watched before the load lists it, so every file it reads is read after its
+      // folder is watched. A first load of a large site reads its files in a worker thread ahead
+      // of it (`PageReadAhead`), after the listing.
+      const load = { readAhead: (real: string, rels: readonly string[], maxBytes: number) => startPageReadAhead(real, rels, maxBytes, options.log), ...options.load };
+      const loaded = await loadSite(options.root, options.log, undefined, load, cached?.known, watcher !== undefined ? (rel) => watcher.beforeListing(rel) : undefined);
+      // The cache was checked against the configuration files (by their text) before their
+      // folders were watched: checked again now that they are (3-16 ms of CPU for the 1.7 MB
+      // docs.json of the 25k-page site), a change in between reloads them as an event would.
+      if (watcher !== undefined && cached !== undefined) watcher.record(cached.changedConfigs());
+      options.onLoadStep?.("read");
+      return new DocsRuntime(loaded, options, cached, loadStarted, watcher);
+    } catch (error) {
+      // A load stopped (an ignore file that cannot be read) leaves no watch holding the process open.
+      watcher?.stop();
+      throw error;
+    }
   }
 
   /**
@@ -242,6 +277,7 @@ export class DocsRuntime {
     else if (fromCache && site.pages.size > LIMITS.load.announcedPages) this.log(`search ready from the cache in ${seconds.toFixed(1)} s (pages indexed again: ${added}; removed: ${removed})`);
     this.indexComplete = true;
     this.built = { fromCache, added, removed };
+    this.shellHost?.releaseTexts(site);
     if (!fromCache || added > 0 || removed > 0) this.save(site);
   }
 
@@ -492,6 +528,7 @@ export class DocsRuntime {
     this.snapshot++;
     this.readers = new Map();
     this.shellHost?.prepare(this.site);
+    if (this.indexComplete) this.shellHost?.releaseTexts(this.site);
     const change: RuntimeChange = { site: this.site, previous, namesChanged: this.names.search !== previousNames.search, diagnostics };
     for (const l of this.listeners) l(change);
   }
@@ -568,6 +605,24 @@ export class DocsRuntime {
   /** Watch the repository and apply changes as they happen. */
   async watch(): Promise<void> {
     if (this.stopWatching !== undefined) return;
+    const early = this.early;
+    if (early !== undefined) {
+      this.early = undefined;
+      this.stopWatching = async () => early.stop();
+      // Two turns of the event loop: the second goes through its poll phase, which reads every
+      // event the kernel queued so far (a change is queued by the write itself). Everything
+      // changed before this point is then applied before `watch()` resolves; `serve` awaits it
+      // before it answers, so the first call sees it (docs/repository.md, "Watching").
+      await ioTurn();
+      await ioTurn();
+      let applied: Promise<void> | undefined;
+      early.deliver((paths) => {
+        const done = this.applyChanges(paths);
+        applied ??= done;
+      });
+      await applied;
+      return;
+    }
     this.stopWatching = await watchRepository(
       this.options.root,
       (paths) => void this.applyChanges(paths),
@@ -581,6 +636,8 @@ export class DocsRuntime {
   async close(): Promise<void> {
     this.closed = true;
     this.remote?.abort.abort();
+    this.early?.stop();
+    this.early = undefined;
     const stop = this.stopWatching;
     this.stopWatching = undefined;
     if (stop !== undefined) await stop();
@@ -601,6 +658,11 @@ export class DocsRuntime {
     this.renders ??= new RenderPool({ log: this.log, ...this.options.renderWorker });
     return this.renders;
   }
+}
+
+/** Resolves after the event loop's next turn (`setImmediate`: after its poll for I/O). */
+function ioTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

@@ -97,11 +97,15 @@ export function startCacheWrite(job: CacheWriteJob): CacheWrite {
 async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<void>): Promise<void> {
   const { index, maxBytes } = job;
   const shared = new SharedObjects();
+  // The posting pools alone may be over the limit (50,000 distinct pages): refused before the
+  // columns read every text (held as bytes, `held-text.ts`, they are read into strings again).
+  const pools = Object.values(index.index.pools).reduce((sum, pool) => sum + pool.ids.byteLength + pool.values.byteLength, 0);
+  if (pools > maxBytes) throw new NotWritten(`search cache not written: over ${pools} bytes is over its ${maxBytes}-byte limit`);
   const { texts, pages } = await pageColumns(job.loaded, shared, () => step("pages"));
   const indexPages = await indexPageColumns(index.pages, shared, () => step("pages"));
   // The texts (a byte a character at least) and the posting pools alone: a cache that cannot
   // fit is not serialized to find out (at 50,000 distinct pages, 10 s of the thread and 1.3 GB).
-  const least = texts.reduce((sum, t) => sum + t.length, 0) + Object.values(index.index.pools).reduce((sum, pool) => sum + pool.ids.byteLength + pool.values.byteLength, 0);
+  const least = texts.reduce((sum, t) => sum + t.length, 0) + pools;
   if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
   const writer = new RawArraysWriter();
   writer.writeHeader();

@@ -42,6 +42,9 @@ export interface CachedSite {
   readonly index: SearchIndexState;
   pageAt(path: string): Page | undefined;
   fileAt(path: string): SiteFile | undefined;
+  /** The configuration files (repo-relative) whose text is no longer the one the cache was
+   *  checked against when read: a server asks once its watch is made (issue 25). */
+  changedConfigs(): string[];
 }
 
 export interface SiteCacheOptions {
@@ -186,7 +189,8 @@ export class SiteCache {
         ...(docs !== undefined ? { docs } : {}),
         ...(stored.folders !== undefined ? { folders: foldersOf(stored.folders, header.trustedBefore) } : {}),
       };
-      return { known, index: { ...stored.index, pages: indexPagesOf(stored.objects, stored.index.pages) }, pageAt, fileAt };
+      const changedConfigs = (): string[] => header.configs.filter(([rel, hash]) => hashOf(this.root, rel) !== hash).map(([rel]) => rel);
+      return { known, index: { ...stored.index, pages: indexPagesOf(stored.objects, stored.index.pages) }, pageAt, fileAt, changedConfigs };
     } catch {
       return "is corrupt (body)";
     }

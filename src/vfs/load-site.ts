@@ -20,6 +20,7 @@ import { parseSchemaReference } from "../config/openapi/schema-components.js";
 import { type RepoSpecText, unnamedSchemaSpecFor, unnamedSpecFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
 import { pagesAt, placePage, unplacePage } from "./page-routes.js";
+import { HeldText, heldFile } from "./held-text.js";
 import { type PageText, ParsedTexts } from "./parsed-texts.js";
 import type { AheadRead, ReadAhead, StartReadAhead } from "./read-ahead.js";
 import { siteVariants } from "./site-variants.js";
@@ -115,19 +116,22 @@ export interface LoadSiteOptions {
 export type LoadLog = (message: string) => void;
 
 /**
- * Load a docs repository from disk into an immutable snapshot. Never throws for a bad file, with
- * one exception: an ignore file that exists but cannot be read stops the load (`LoadStoppedError`),
- * because loading without it would serve what it excludes.
+ * Load a docs repository from disk into an immutable snapshot (`beforeListing`: see
+ * `FolderListings.beforeListing`). Never throws for a bad file, with one exception: an ignore
+ * file that exists but cannot be read stops the load (`LoadStoppedError`), because loading
+ * without it would serve what it excludes.
  */
-export async function loadSite(root: string, log: LoadLog = () => {}, previous?: LoadedSite, options: LoadSiteOptions = {}, known?: KnownPages): Promise<LoadedSite> {
-  const diagnostics: Diagnostic[] = [];
-  const ignore = loadIgnoreRules(root);
-
+export async function loadSite(root: string, log: LoadLog = () => {}, previous?: LoadedSite, options: LoadSiteOptions = {}, known?: KnownPages, beforeListing?: (rel: string) => void): Promise<LoadedSite> {
   // The page files are listed before docs.json is read, so that a thread reading them ahead
   // (`readAhead`) works while this one reads docs.json; their findings come after its, as before.
+  // The listing comes before any file is read, the ignore files too (it does not depend on them),
+  // so that with `beforeListing` (a watch made before the load) every file read after is in a
+  // watched folder: its change after the read is an event (issue 25).
   const listed: Diagnostic[] = [];
   const folders: ListedFolder[] = [];
-  const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel), { ...(known?.folders !== undefined ? { known: known.folders } : {}), listed: folders });
+  const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel), { ...(known?.folders !== undefined ? { known: known.folders } : {}), listed: folders, ...(beforeListing !== undefined ? { beforeListing } : {}) });
+  const diagnostics: Diagnostic[] = [];
+  const ignore = loadIgnoreRules(root);
   for (const { folder, message } of listing.unlisted) listed.push(skippedFinding(folder, `cannot list the folder (${message})`));
   const linkedPages = pageLinks(root, listing.links, ignore, listed);
   // A path the cache holds a page of was not ignored when the cache was written, under the same
@@ -449,13 +453,17 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
     ...(meta.groups !== undefined ? { groups: meta.groups } : {}),
     ...(meta.public === true ? { public: true } : {}),
   };
+  // Held so that a shell pool's snapshot can take the text's place in memory (`held-text.ts`).
+  const held = new HeldText(text, parsed.body);
   const page: Page = {
-    file: { path: filePath, text, size, mtime: new Date(read.mtimeMs), access },
+    file: heldFile(filePath, held, size, new Date(read.mtimeMs), access),
     path,
     title: title ?? titleFromPath(path),
     meta,
     frontMatter: parsed.data,
-    body: parsed.body,
+    get body() {
+      return held.bodyText();
+    },
     bodyLine: parsed.bodyLine,
     generated: false,
   };

@@ -19,6 +19,10 @@ export type StopWatching = () => Promise<void>;
  * ~6 s of a ~16 s start and ~100 MB, for events the kernel gives per folder anyway. A folder
  * that appears is watched and its files reported; one that goes is reported as a path, as
  * chokidar's `unlinkDir` was (the reload drops what was under it).
+ *
+ * A server starts it before its load reads anything (`RepositoryWatcher`), so that a change made
+ * while it starts is an event like any other (issue 25); this function watches a repository
+ * already loaded.
  */
 export async function watchRepository(
   root: string,
@@ -26,45 +30,120 @@ export async function watchRepository(
   onError: (error: Error) => void = () => {},
   /** The folders the load listed, with their stats (`LoadedSite.folders`): watched without
    *  listing them again (4,765 folders of the 25k versioned site: ~50 ms of CPU), then each
-   *  checked by its stat for a change since the load listed it. Unset: found by a walk. */
+   *  checked by its stat for a change since the load listed it. Unset: found by a walk. A file
+   *  changed in place in that time does not move its folder's stat, and is not seen: a server
+   *  watches before it loads instead. */
   listed?: readonly ListedFolder[],
 ): Promise<StopWatching> {
-  const batch = new PathBatch(onChanges);
-  const record = (rel: string): void => batch.add(rel);
-  const rootFiles = new Set<string>(IGNORE_FILES);
-  const real = realRoot(root);
-  const watchers = new Map<string, FSWatcher>();
-  let failed = false;
-  const fail = (error: Error): void => {
-    // Once: a watch limit reached fails every folder after it the same way.
-    if (!failed) onError(error);
-    failed = true;
-  };
-  const skipped = (name: string): boolean => name.startsWith(".") || name === "node_modules";
+  const watcher = new RepositoryWatcher(root, onError);
+  if (listed === undefined) watcher.watchFolder("", false);
+  else watcher.watchListed(listed);
+  watcher.deliver(onChanges);
+  return async () => watcher.stop();
+}
 
-  /** Watch a folder and, with `report`, say every file under it changed (a folder moved in). */
-  const watchFolder = (rel: string, report: boolean): void => {
-    if (watchers.has(rel)) return;
-    const abs = rel === "" ? real : join(real, rel);
-    let entries;
+/**
+ * The watch of a repository, made before the load reads it: the load's walk calls
+ * `beforeListing` for each folder before it lists it (or takes its listing from the cache), and
+ * everything it reads after, so a change to a file after its read, or to a folder after its
+ * listing, is an event. Until `deliver` is called the changed paths are kept; then they are
+ * handed over at once, later ones in batches.
+ */
+export class RepositoryWatcher {
+  private readonly batch = new PathBatch();
+  private readonly rootFiles = new Set<string>(IGNORE_FILES);
+  private readonly real: string;
+  private readonly watchers = new Map<string, FSWatcher>();
+  private failed = false;
+  private stopped = false;
+
+  constructor(
+    root: string,
+    private readonly onError: (error: Error) => void = () => {},
+  ) {
+    let real = root;
     try {
-      const watcher = watch(abs, (_event, name) => changed(rel, typeof name === "string" ? name : undefined));
-      watcher.on("error", () => unwatch(rel));
-      watchers.set(rel, watcher);
-      entries = readdirSync(abs, { withFileTypes: true });
+      real = realRoot(root);
+    } catch {
+      // A root that cannot be resolved is the load's to report; its watch fails quietly (ENOENT).
+    }
+    this.real = real;
+  }
+
+  /** Watch a folder the load is about to list (or take from the cache): not listed here. */
+  beforeListing(rel: string): void {
+    if (this.stopped) return;
+    // A folder that cannot be read is the listing's to report (its pages are not served), and
+    // must not take the one warning a watch limit gets (`fail`).
+    this.watchOnly(rel, UNREADABLE);
+  }
+
+  /** Report paths as changed, as if their events came (a change seen otherwise: the cache's configuration files). */
+  record(paths: readonly string[]): void {
+    for (const path of paths) this.batch.add(path);
+  }
+
+  /** Hand the changed paths over from now on: those kept so far at once. */
+  deliver(onChanges: (paths: string[]) => void): void {
+    this.batch.deliver(onChanges);
+  }
+
+  /** Stop watching. */
+  stop(): void {
+    this.stopped = true;
+    this.batch.stop();
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+  }
+
+  private fail(error: Error): void {
+    // Once: a watch limit reached fails every folder after it the same way.
+    if (!this.failed) this.onError(error);
+    this.failed = true;
+  }
+
+  private skipped(name: string): boolean {
+    return name.startsWith(".") || name === "node_modules";
+  }
+
+  private abs(rel: string): string {
+    return rel === "" ? this.real : join(this.real, rel);
+  }
+
+  /** Watch one folder, without listing it; false when it cannot be watched (`quiet`: error codes not reported). */
+  private watchOnly(rel: string, quiet: ReadonlySet<string> = GONE): boolean {
+    if (this.watchers.has(rel)) return true;
+    try {
+      const watcher = watch(this.abs(rel), (_event, name) => this.changed(rel, typeof name === "string" ? name : undefined));
+      watcher.on("error", () => this.unwatch(rel));
+      this.watchers.set(rel, watcher);
+      return true;
     } catch (error) {
       const err = error as NodeJS.ErrnoException;
-      // Gone before it could be watched: its removal is reported by its parent.
-      if (err.code !== "ENOENT" && err.code !== "ENOTDIR") fail(err);
+      // Gone before it could be watched: its removal is reported by its parent (or its parent's listing).
+      if (!quiet.has(err.code ?? "")) this.fail(err);
+      return false;
+    }
+  }
+
+  /** Watch a folder and, with `report`, say every file under it changed (a folder moved in). */
+  watchFolder(rel: string, report: boolean): void {
+    if (this.watchers.has(rel) || !this.watchOnly(rel)) return;
+    let entries;
+    try {
+      entries = readdirSync(this.abs(rel), { withFileTypes: true });
+    } catch (error) {
+      const err = error as NodeJS.ErrnoException;
+      if (err.code !== "ENOENT" && err.code !== "ENOTDIR") this.fail(err);
       return;
     }
     for (const entry of entries) {
-      if (skipped(entry.name)) continue;
+      if (this.skipped(entry.name)) continue;
       const child = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) watchFolder(child, report);
-      else if (report) record(child);
+      if (entry.isDirectory()) this.watchFolder(child, report);
+      else if (report) this.batch.add(child);
     }
-  };
+  }
 
   /**
    * Watch the folders the load listed, then report what changed in them between that listing
@@ -73,72 +152,57 @@ export async function watchRepository(
    * change) and each it took that is gone are reported, and a new folder is watched and reported
    * whole, as one that appears later is.
    */
-  const watchListed = (folders: readonly ListedFolder[]): void => {
+  watchListed(folders: readonly ListedFolder[]): void {
+    for (const folder of folders) this.watchOnly(folder.rel);
     for (const folder of folders) {
-      if (watchers.has(folder.rel)) continue;
-      try {
-        const watcher = watch(folder.rel === "" ? real : join(real, folder.rel), (_event, name) => changed(folder.rel, typeof name === "string" ? name : undefined));
-        watcher.on("error", () => unwatch(folder.rel));
-        watchers.set(folder.rel, watcher);
-      } catch (error) {
-        const err = error as NodeJS.ErrnoException;
-        // Gone since the load listed it: its parent's stat moved, and tells below.
-        if (err.code !== "ENOENT" && err.code !== "ENOTDIR") fail(err);
-      }
-    }
-    for (const folder of folders) {
-      if (!watchers.has(folder.rel)) continue;
-      const abs = folder.rel === "" ? real : join(real, folder.rel);
-      const entries = listIfChanged(abs, folder);
+      if (!this.watchers.has(folder.rel)) continue;
+      const entries = listIfChanged(this.abs(folder.rel), folder);
       if (entries === "same") continue;
       if (entries === "gone") {
-        unwatch(folder.rel);
+        this.unwatch(folder.rel);
         continue;
       }
-      const { paths, folders: found } = changedEntries(folder, entries, skipped, (child) => watchers.has(child));
-      for (const path of paths) record(path);
-      for (const child of found) watchFolder(child, true);
+      const { paths, folders: found } = changedEntries(folder, entries, (name) => this.skipped(name), (child) => this.watchers.has(child));
+      for (const path of paths) this.batch.add(path);
+      for (const child of found) this.watchFolder(child, true);
     }
-  };
+  }
 
   /** Stop watching a folder and the folders under it. */
-  const unwatch = (rel: string): void => {
-    for (const [folder, watcher] of watchers) {
+  private unwatch(rel: string): void {
+    for (const [folder, watcher] of this.watchers) {
       if (folder === rel || (rel === "" ? true : folder.startsWith(`${rel}/`))) {
         watcher.close();
-        watchers.delete(folder);
+        this.watchers.delete(folder);
       }
     }
-  };
+  }
 
-  const changed = (folder: string, name: string | undefined): void => {
+  private changed(folder: string, name: string | undefined): void {
     if (name === undefined) {
       // The kernel did not say which entry: the folder as a whole.
-      if (folder !== "") record(folder);
+      if (folder !== "") this.batch.add(folder);
       return;
     }
     const rel = folder === "" ? name : `${folder}/${name}`;
-    if (rel.split("/").some(skipped) && !(folder === "" && rootFiles.has(name))) return;
-    record(rel);
+    if (rel.split("/").some((part) => this.skipped(part)) && !(folder === "" && this.rootFiles.has(name))) return;
+    this.batch.add(rel);
     let isFolder = false;
     try {
-      isFolder = lstatSync(join(real, rel)).isDirectory();
+      isFolder = lstatSync(join(this.real, rel)).isDirectory();
     } catch {
       // Gone: a folder that was watched goes with what was under it.
-      if (watchers.has(rel)) unwatch(rel);
+      if (this.watchers.has(rel)) this.unwatch(rel);
       return;
     }
-    if (isFolder && !watchers.has(rel)) watchFolder(rel, true);
-  };
-
-  if (listed === undefined) watchFolder("", false);
-  else watchListed(listed);
-  return async () => {
-    batch.stop();
-    for (const watcher of watchers.values()) watcher.close();
-    watchers.clear();
-  };
+    if (isFolder && !this.watchers.has(rel)) this.watchFolder(rel, true);
+  }
 }
+
+/** Errors of a folder gone before it could be watched (its parent reports its removal). */
+const GONE: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR"]);
+/** ... and of one that cannot be read (the load reports it, as a folder it cannot list). */
+const UNREADABLE: ReadonlySet<string> = new Set([...GONE, "EACCES", "EPERM"]);
 
 /**
  * A listed folder's entries now if its stat moved since the load listed it, "same" if not, or
@@ -156,27 +220,37 @@ function listIfChanged(abs: string, folder: ListedFolder): Dirent[] | "same" | "
   }
 }
 
-/** Changed paths gathered for `LIMITS.load.watchDebounceMs` and handed over together: a checkout or a save of many files is one reload. */
+/**
+ * Changed paths gathered for `LIMITS.load.watchDebounceMs` and handed over together: a checkout
+ * or a save of many files is one reload. Kept, with no timer, until there is someone to hand
+ * them to (`deliver`: a watch made before the load).
+ */
 class PathBatch {
   private readonly pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
-
-  constructor(private readonly onChanges: (paths: string[]) => void) {}
+  private onChanges: ((paths: string[]) => void) | undefined;
 
   add(rel: string): void {
     this.pending.add(rel);
-    if (this.timer === undefined) this.timer = setTimeout(() => this.flush(), LIMITS.load.watchDebounceMs);
+    if (this.timer === undefined && this.onChanges !== undefined) this.timer = setTimeout(() => this.flush(), LIMITS.load.watchDebounceMs);
+  }
+
+  deliver(onChanges: (paths: string[]) => void): void {
+    this.onChanges = onChanges;
+    this.flush();
   }
 
   stop(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
+    this.onChanges = undefined;
   }
 
   private flush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     const paths = [...this.pending];
     this.pending.clear();
-    if (paths.length > 0) this.onChanges(paths);
+    if (paths.length > 0) this.onChanges?.(paths);
   }
 }
 

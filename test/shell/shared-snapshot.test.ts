@@ -1,13 +1,25 @@
 /**
  * The site snapshot shell workers share (`shared-snapshot.ts`): what a worker decodes is exactly
  * the site's files (any text: ASCII, Latin-1, CJK, emoji, a lone surrogate, empty); a reload
- * writes only the texts that changed; identical texts are written once.
+ * writes only the texts that changed; identical texts are written once; a mostly-ASCII text with
+ * a few wide characters takes its UTF-8 bytes, not twice its length (issue 22).
  */
 import { describe, expect, it } from "vitest";
 import { decodeSnapshot, type SharedSnapshot, SnapshotEncoder } from "../../src/engine/shell/shared-snapshot.js";
 import { makeFile, type SiteFile } from "../../src/vfs/site-file.js";
 
-const TEXTS = ["# Setup\n\nRun it.\n", "Café au lait: ½ price\n", "快速开始 — クイックスタート\n", "rocket 🚀 launch\n", "lone \ud800 surrogate\n", ""];
+const TEXTS = [
+  "# Setup\n\nRun it.\n",
+  "Café au lait: ½ price\n",
+  "快速开始 — クイックスタート\n",
+  "rocket 🚀 launch\n",
+  "lone \ud800 surrogate\n",
+  "",
+  "# Settings — the “short” way\n\nSet `mode` to fast – or slow.\n",
+  "مرحبا بالعالم: الإعداد السريع\n",
+  "mixed: 设置 and مرحبا and 🚀 in an English line that is mostly ASCII\n",
+  "trailing lone \udc00",
+];
 const FILES: SiteFile[] = TEXTS.map((text, i) => makeFile(`/p${i}.mdx`, text, i % 2 === 0 ? {} : { groups: ["staff"] }, new Date(Date.UTC(2030, 0, 1 + i))));
 
 /** Each file's record as plain data (the decoded text read through its accessor). */
@@ -20,8 +32,19 @@ describe("a shared snapshot", () => {
   it("decodes to exactly the site's files, in order", () => {
     const { snapshot, position } = new SnapshotEncoder().encode(FILES);
     expect(plain(decodeSnapshot(snapshot))).toEqual(plain(FILES));
-    expect(FILES.map((f) => position.get(f))).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(FILES.map((f) => position.get(f))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(snapshot.accesses).toEqual([{}, { groups: ["staff"] }]);
+  });
+
+  it("stores each text in the fewest bytes that read back fast: Latin-1, UTF-8 for a mostly-ASCII one, else UTF-16", () => {
+    const { snapshot } = new SnapshotEncoder().encode(FILES);
+    const bytes = FILES.map((_, i) => snapshot.table[i * 7 + 2]);
+    // Latin-1 (0, 1, 5): a byte a character. The emoji of text 3, the dashes and quotes of text 6
+    // and the few wide characters of text 8 make UTF-8 (their size); CJK (2) and Arabic (7), two
+    // bytes a character or more in UTF-8, and the lone surrogates (4, 9), which UTF-8 cannot
+    // hold, stay UTF-16 (twice their length).
+    expect(bytes).toEqual([17, 22, 32, 19, 34, 0, 68, 60, 78, 30]);
+    expect([3, 6, 8].map((i) => bytes[i])).toEqual([3, 6, 8].map((i) => FILES[i]?.size));
   });
 
   it("decodes an empty site", () => {
@@ -35,9 +58,9 @@ describe("a shared snapshot", () => {
     const next = [edited, ...FILES.slice(1)];
     const second = encoder.encode(next).snapshot;
     expect(plain(decodeSnapshot(second))).toEqual(plain(next));
-    expect(places(second, 6).slice(1)).toEqual(places(first, 6).slice(1));
+    expect(places(second, FILES.length).slice(1)).toEqual(places(first, FILES.length).slice(1));
     // Written after everything else (the end of the last chunk), in the same chunk.
-    const end = Math.max(...places(first, 6).map(([, offset], i) => (offset as number) + (first.table[i * 7 + 2] as number)));
+    const end = Math.max(...places(first, FILES.length).map(([, offset], i) => (offset as number) + (first.table[i * 7 + 2] as number)));
     expect(places(second, 1)).toEqual([[0, end]]);
     expect(second.chunks).toEqual(first.chunks);
     expect(second.chunks[0]).toBe(first.chunks[0]);

@@ -15,6 +15,7 @@ import type { PoolEvent } from "../../src/engine/shell/pool-events.js";
 import { ShellHost, type ToWorker, shellPoolSize } from "../../src/engine/shell/shell-host.js";
 import { ALL_ACCESS, ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
+import { heldTextOf } from "../../src/vfs/held-text.js";
 import { makeFile, type SiteFile } from "../../src/vfs/site-file.js";
 import { SiteView } from "../../src/vfs/view.js";
 import { fixture } from "../helpers/paths.js";
@@ -81,6 +82,96 @@ describe("commands in the shell worker", () => {
     expect((await worker.readerState(localContext()).shell.run("rg -l Marker /")).stdout).toBe("");
     expect((await worker.readerState(localContext(readerWithGroups(["partners"]))).shell.run("rg -l Marker /")).stdout).toBe("/partners/pricing.mdx\n");
     expect((await worker.readerState(localContext(readerWithGroups(["staff"]))).shell.run("rg -l Marker /")).stdout).toBe("/internal/runbook.mdx\n/partners/pricing.mdx\n");
+  });
+});
+
+/** Pages in several scripts, each stored in the shared snapshot its own way (`storedEncoding`):
+ *  Latin-1, UTF-8 (mostly ASCII with dashes, quotes, an emoji), UTF-16 (Chinese, Arabic). */
+const SCRIPTS: Readonly<Record<string, string>> = {
+  "latin.mdx": "---\ntitle: Café\n---\n\nCafé au lait: ½ price, déjà vu.\n",
+  "english.mdx": "---\ntitle: Settings — the “short” way\n---\n\n# Settings\n\nSet `mode` to fast – or slow 🚀.\nThe “checkout” step — done.\n",
+  "chinese.mdx": "---\ntitle: 快速开始\n---\n\n# 快速开始\n\n安装 checkout 模块，然后运行。\n配置完成。\n",
+  "arabic.mdx": "---\ntitle: البدء السريع\n---\n\n# البدء السريع\n\nثبّت وحدة checkout ثم شغّلها.\n",
+  "emoji.mdx": "# 🚀🚀\n\n🎉 checkout 🎉\n",
+};
+
+/** Commands that read those texts whole, by line, by byte and by pattern. */
+const SCRIPT_COMMANDS = [
+  "cat /latin.mdx /english.mdx /chinese.mdx /arabic.mdx /emoji.mdx",
+  "rg -n checkout /",
+  "rg -il 'SETTINGS|快速|البدء' /",
+  "grep -rn '—' /",
+  "grep -c '🚀' /english.mdx /emoji.mdx",
+  "wc -c /*.mdx",
+  "head -c 20 /chinese.mdx | od -c | head -3",
+  "sed -n '5,6p' /english.mdx /arabic.mdx",
+  "awk '{ n += length($0) } END { print n }' /*.mdx",
+  "rg -o '[^\\x00-\\x7f]+' /english.mdx",
+] as const;
+
+describe("texts beyond Latin-1 in the shell worker", () => {
+  let dir: string;
+  let inlineRuntime: DocsRuntime;
+  let workerRuntime: DocsRuntime;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "svc-mcp-scripts-"));
+    for (const [name, text] of Object.entries(SCRIPTS)) writeFileSync(join(dir, name), text);
+    inlineRuntime = await DocsRuntime.load({ root: dir });
+    workerRuntime = await DocsRuntime.load({ root: dir, shellWorker: true });
+  });
+
+  afterAll(async () => {
+    await Promise.all([inlineRuntime?.close(), workerRuntime?.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answer byte for byte what the in-thread shell answers (CJK, Arabic, emoji, dashes)", async () => {
+    // One after another: ten at once in one thread could share out a busy machine's time past a
+    // command's limit.
+    const expected = [];
+    const actual = [];
+    for (const c of SCRIPT_COMMANDS) expected.push(await inlineRuntime.readerState(localContext()).shell.run(c));
+    for (const c of SCRIPT_COMMANDS) actual.push(await workerRuntime.readerState(localContext()).shell.run(c));
+    for (let i = 0; i < SCRIPT_COMMANDS.length; i++) expect({ command: SCRIPT_COMMANDS[i], ...actual[i] }).toEqual({ command: SCRIPT_COMMANDS[i], ...expected[i] });
+    expect(actual[0]).toEqual({ stdout: Object.values(SCRIPTS).join(""), stderr: "", exitCode: 0, truncated: false });
+    expect(actual[9]?.stdout).toBe("—\n“\n”\n–\n🚀\n“\n”\n—\n");
+    expect(actual[1]?.stdout).toBe(
+      "/arabic.mdx:7:ثبّت وحدة checkout ثم شغّلها.\n/chinese.mdx:7:安装 checkout 模块，然后运行。\n/emoji.mdx:3:🎉 checkout 🎉\n/english.mdx:8:The “checkout” step — done.\n",
+    );
+  });
+});
+
+describe("page texts once the pool holds them", () => {
+  let dir: string;
+  let inlineRuntime: DocsRuntime;
+  let workerRuntime: DocsRuntime;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "svc-mcp-held-"));
+    for (const [name, text] of Object.entries(SCRIPTS)) writeFileSync(join(dir, name), text);
+    inlineRuntime = await DocsRuntime.load({ root: dir });
+    workerRuntime = await DocsRuntime.load({ root: dir, shellWorker: true });
+  });
+
+  afterAll(async () => {
+    await Promise.all([inlineRuntime?.close(), workerRuntime?.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("are read from the snapshot's bytes, not kept twice, and read back the same (issue 22)", async () => {
+    await Promise.all([inlineRuntime.whenIndexed(), workerRuntime.whenIndexed()]);
+    await workerRuntime.readerState(localContext()).shell.run("ls /");
+    const pages = [...workerRuntime.site.pages.values()];
+    expect(pages.map((p) => [p.path, heldTextOf(p.file)?.parked])).toEqual(Object.keys(SCRIPTS).sort().map((name) => [`/${name.replace(/\.mdx$/, "")}`, true]));
+    const plain = (runtime: DocsRuntime) => [...runtime.site.pages.values()].map((p) => ({ path: p.path, text: p.file.text, body: p.body, size: p.file.size, bodyLine: p.bodyLine }));
+    expect(plain(workerRuntime)).toEqual(plain(inlineRuntime));
+    expect(workerRuntime.site.pages.get("/chinese")?.file.text).toBe(SCRIPTS["chinese.mdx"]);
+    expect(workerRuntime.site.pages.get("/english")?.body).toBe("\n# Settings\n\nSet `mode` to fast – or slow 🚀.\nThe “checkout” step — done.\n");
+    for (const query of ["checkout", "快速开始", "البدء السريع", "settings short way", "café"]) {
+      const expected = await inlineRuntime.search(localContext(), { query });
+      expect({ query, hits: await workerRuntime.search(localContext(), { query }) }).toEqual({ query, hits: expected });
+    }
   });
 });
 

@@ -24,8 +24,9 @@ export const previewCommand = defineCommand({
     // One person reads a preview: a small pool of shell workers (a command in this thread that
     // never yields, or grows a value without bound, stalled every page until it ended: issue 25),
     // and the index is built in one go. Pages render in workers too, none kept from the one
-    // person's second page while a slow first one renders.
-    const runtime = await loadDocs(io, args.dir, { shellWorker: { ...LIMITS.shellWorker.preview }, renderWorker: { reserveWorkers: 0 }, searchCache: LIMITS.search.cachedResults, indexSliceMs: Number.POSITIVE_INFINITY });
+    // person's second page while a slow first one renders. Watched from before the load reads
+    // anything, as `serve` is (issue 25).
+    const runtime = await loadDocs(io, args.dir, { shellWorker: { ...LIMITS.shellWorker.preview }, renderWorker: { reserveWorkers: 0 }, searchCache: LIMITS.search.cachedResults, indexSliceMs: Number.POSITIVE_INFINITY, watch: true });
     // The page renderer loads beside the watcher's first scan: the browser's first page finds it ready.
     const renderer = runtime.renderPool.start();
     await runtime.watch();

@@ -612,7 +612,7 @@ export class SearchIndex {
     return hits.map(({ entry, variant, section: sid, score, twins, languageTwins }) => {
       const stored = (sid !== undefined ? storedSection(variant, sid) : undefined) ?? variant.sections[0] ?? EMPTY_SECTION;
       const { heading, parents, anchor } = stored;
-      const text = this.textOf(sid ?? -1 - variant.id, variant.expanded?.body ?? entry.page.body, stored);
+      const text = this.textOf(sid ?? -1 - variant.id, () => variant.expanded?.body ?? entry.page.body, stored);
       const section: Section = { heading, parents, anchor, text: text.text };
       return {
         page: entry.page,
@@ -903,10 +903,11 @@ export class SearchIndex {
 
   /** A section's text, and its snippet source once made (`key`: its id, or a negative key for
    *  a page with no matched section). */
-  private textOf(key: number, body: string, stored: StoredSection): { readonly text: string; snippet?: SnippetSource } {
+  private textOf(key: number, body: () => string, stored: StoredSection): { readonly text: string; snippet?: SnippetSource } {
     let text = this.sectionTexts.get(key);
     if (text === undefined) {
-      text = { text: sectionText(body, stored.start, stored.end) };
+      // The body only when the section is not cached: a page's text may be read from bytes (`held-text.ts`).
+      text = { text: sectionText(body(), stored.start, stored.end) };
       this.sectionTexts.set(key, text);
     }
     return text;

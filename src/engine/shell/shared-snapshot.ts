@@ -1,8 +1,9 @@
 import type { Access } from "../../vfs/access.js";
+import { ENCODINGS, readStored, type StoredEncoding, type StoredText, storedEncoding } from "../../vfs/stored-text.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 
 /**
- * A site snapshot's files in the form every shell worker shares: the texts as UTF-8 in
+ * A site snapshot's files in the form every shell worker shares: the texts as bytes in
  * `SharedArrayBuffer` chunks (posted to a worker, a shared buffer is not copied), the table
  * of paths and facts beside them. Why: each worker used to receive the whole file table by
  * structured clone, a full copy per worker decoded inside the first command's time limit; on
@@ -10,15 +11,12 @@ import type { SiteFile } from "../../vfs/site-file.js";
  * encodes a snapshot once, a worker turns the table into file records in milliseconds, and a
  * file's text is decoded from the shared bytes when a command reads it.
  *
- * Texts are stored as JavaScript holds them, not as UTF-8: one byte per character when every
- * character fits (Latin-1), else UTF-16. Decoding is then a copy: measured on a 50,000-page
- * site (cowagent x 184, mostly Chinese and Japanese pages), reading every text took ~1.4 s from
- * UTF-8 and ~0.14 s this way, for 25% more bytes there (none on an ASCII site).
+ * Each text is stored in the encoding `storedEncoding` chooses (Latin-1, UTF-8 or UTF-16).
  */
 export interface SharedSnapshot {
   /** Paths in table order, joined by NUL (no path holds one). */
   readonly paths: string;
-  /** `COLUMNS` numbers per file, on a shared buffer: chunk, byte offset, byte length, UTF-8 size, mtime (ms), access, wide (UTF-16). */
+  /** `COLUMNS` numbers per file, on a shared buffer: chunk, byte offset, byte length, UTF-8 size, mtime (ms), access, encoding (`ENCODINGS` index). */
   readonly table: Float64Array;
   /** The distinct access rules; the table's access column indexes them. */
   readonly accesses: readonly Access[];
@@ -41,8 +39,7 @@ interface TextRef {
   readonly chunk: number;
   readonly offset: number;
   readonly length: number;
-  /** Stored as UTF-16 (some character is beyond Latin-1), else one byte per character. */
-  readonly wide: boolean;
+  readonly encoding: StoredEncoding;
 }
 
 /** An encoded snapshot, and each of its files' position in the table (views are sent as positions). */
@@ -111,16 +108,23 @@ export class SnapshotEncoder {
       table[at + 3] = f.size;
       table[at + 4] = f.mtime.getTime();
       table[at + 5] = access;
-      table[at + 6] = ref.wide ? 1 : 0;
+      table[at + 6] = ENCODINGS.indexOf(ref.encoding);
       paths.push(f.path);
       position.set(f, i);
     }
     return { snapshot: { paths: paths.join("\0"), table, accesses, chunks: [...this.chunks] }, position };
   }
 
+  /** Where the last `encode` that held `file` wrote its text: bytes that never change, kept as
+   *  long as anything refers to their chunk. */
+  storedOf(file: SiteFile): StoredText | undefined {
+    const ref = this.refs.get(file);
+    if (ref === undefined) return undefined;
+    return { buffer: this.chunks[ref.chunk] as SharedArrayBuffer, offset: ref.offset, length: ref.length, encoding: ref.encoding };
+  }
+
   private write(text: string): TextRef {
-    const wide = WIDE.test(text);
-    const length = wide ? text.length * 2 : text.length;
+    const { encoding, length } = storedEncoding(text);
     let k = this.chunks.length - 1;
     if (k === -1 || this.used + length > (this.chunks[k] as SharedArrayBuffer).byteLength) {
       this.chunks.push(new SharedArrayBuffer(Math.max(CHUNK_BYTES, length)));
@@ -128,15 +132,12 @@ export class SnapshotEncoder {
       this.used = 0;
     }
     const offset = this.used;
-    Buffer.from(this.chunks[k] as SharedArrayBuffer).write(text, offset, length, wide ? "utf16le" : "latin1");
+    Buffer.from(this.chunks[k] as SharedArrayBuffer).write(text, offset, length, encoding);
     this.used += length;
     this.written += length;
-    return { chunk: k, offset, length, wide };
+    return { chunk: k, offset, length, encoding };
   }
 }
-
-/** A character beyond Latin-1: the text is stored as UTF-16. */
-const WIDE = /[^\u0000-\u00ff]/;
 
 /** A file of a shared snapshot (worker side): its text is decoded from the shared bytes when read. */
 class SharedFile implements SiteFile {
@@ -145,7 +146,7 @@ class SharedFile implements SiteFile {
     private readonly chunk: SharedArrayBuffer,
     private readonly offset: number,
     private readonly length: number,
-    private readonly wide: boolean,
+    private readonly encoding: StoredEncoding,
     readonly size: number,
     readonly mtime: Date,
     readonly access: Access,
@@ -154,7 +155,7 @@ class SharedFile implements SiteFile {
   // Decoded on each read, not kept: a worker's heap then holds only the texts its commands are
   // using, never a copy of the site (a copy out of the shared bytes: ~1.5 GB/s).
   get text(): string {
-    return Buffer.from(this.chunk, this.offset, this.length).toString(this.wide ? "utf16le" : "latin1");
+    return readStored({ buffer: this.chunk, offset: this.offset, length: this.length, encoding: this.encoding });
   }
 }
 
@@ -170,7 +171,7 @@ export function decodeSnapshot(s: SharedSnapshot): SiteFile[] {
       s.chunks[t[at] as number] as SharedArrayBuffer,
       t[at + 1] as number,
       t[at + 2] as number,
-      t[at + 6] === 1,
+      ENCODINGS[t[at + 6] as number] as StoredEncoding,
       t[at + 3] as number,
       new Date(t[at + 4] as number),
       s.accesses[t[at + 5] as number] as Access,

@@ -6,6 +6,7 @@ import { Worker } from "node:worker_threads";
 import { LIMITS } from "../../limits.js";
 import type { Site } from "../../vfs/site.js";
 import type { SiteFile } from "../../vfs/site-file.js";
+import { heldTextOf } from "../../vfs/held-text.js";
 import type { SiteView } from "../../vfs/view.js";
 import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./shell.js";
 import { FairQueue } from "./fair-queue.js";
@@ -207,6 +208,8 @@ export class ShellHost {
   private readonly slots: Slot[] = [];
   private readonly queue: FairQueue<Pending>;
   private readonly encoder = new SnapshotEncoder();
+  /** Sites whose texts may be read from their snapshot (`releaseTexts`). */
+  private readonly releasable = new WeakSet<Site>();
   private readonly snapshots = new WeakMap<Site, Snapshot>();
   /** The newest snapshot: workers load it as soon as they start. */
   private current: Snapshot | undefined;
@@ -369,10 +372,33 @@ export class ShellHost {
     if (snapshot === undefined) {
       snapshot = { sid: this.nextSid++, encoded: this.encoder.encode(site.files.values()) };
       this.snapshots.set(site, snapshot);
+      if (this.releasable.has(site)) this.parkTexts(site);
       // A site not seen before is the newest (a reload): workers load it ahead of its first call.
       this.makeCurrent(snapshot);
     }
     return snapshot;
+  }
+
+  /**
+   * Let `site`'s page texts go as strings once its snapshot holds their bytes (now, or when it is
+   * encoded): they are read from there when asked for (`held-text.ts`). The site's biggest part
+   * would otherwise be held twice (issue 22). The runtime calls it once the search index no
+   * longer reads every body (a build reads each several times).
+   */
+  releaseTexts(site: Site): void {
+    this.releasable.add(site);
+    if (this.snapshots.has(site)) this.parkTexts(site);
+  }
+
+  /** Every held text of `site` read from where its snapshot wrote it (a snapshot written into
+   *  fresh chunks moves the texts of files kept from before there too, so that old chunks go). */
+  private parkTexts(site: Site): void {
+    for (const file of site.files.values()) {
+      const held = heldTextOf(file);
+      if (held === undefined) continue;
+      const stored = this.encoder.storedOf(file);
+      if (stored !== undefined) held.park(stored);
+    }
   }
 
   private run(view: ViewRef, command: string, caller: string, signal: AbortSignal | undefined): Promise<ShellResult> {
