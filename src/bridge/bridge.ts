@@ -21,6 +21,7 @@ import { type ClientBudget, clientBudget } from "./middleware/client-budget.js";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, clientIp, urlsFor } from "./context.js";
 import { ABORTED_MESSAGE, isClientAbort } from "./middleware/http-errors.js";
 import { type HoldLimits, McpEndpoint } from "./mcp/mcp-endpoint.js";
+import { hostGuard } from "./middleware/host-guard.js";
 import { errorForPath, originGuard } from "./middleware/origin-policy.js";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimiter, type RateLimits } from "./middleware/rate-limit.js";
 import { ipRateLimit } from "./middleware/rate-limit-response.js";
@@ -40,6 +41,12 @@ export interface BridgeServices {
   readonly limits: RateLimits;
   /** Who a request's client is (its address, `--trust-proxy` applied): callers share the shell fairly. */
   readonly clientIp: (c: Context) => string;
+  /**
+   * Routes that check a browser's `Origin` themselves, by a rule of their own (the feedback
+   * widgets take any origin, the sign-in forms only this one): the bridge's Origin check then
+   * leaves them be. The Host check still applies.
+   */
+  readonly ownOriginRule: (rule: (path: string, method: string) => boolean) => void;
 }
 
 /**
@@ -68,7 +75,7 @@ export interface BridgeOptions {
   /** The origin clients use (`https://docs.example.com`), for OAuth metadata and token audience. */
   readonly publicUrl?: string;
   readonly trustProxy?: boolean;
-  /** Host names the `Host` header may carry (DNS-rebinding protection of a loopback server). */
+  /** Host names the `Host` header may carry, on every route (DNS-rebinding protection of a loopback server). */
   readonly allowedHosts?: readonly string[];
   readonly version?: string;
   /**
@@ -138,11 +145,21 @@ export function createBridge(options: BridgeOptions): Bridge {
   const endpoint = new McpEndpoint(deps, options.sessionKey, options.directToolCalls ?? true, options.holdLimits);
   const app = new Hono<BridgeEnv>();
 
-  // Registered first, so it runs before every route, mounted ones and unknown paths included.
+  // Registered first, so they run before every route, mounted ones and unknown paths included:
+  // the per-IP limit, then the Host check (DNS rebinding) and the Origin check on every path
+  // (issue 25: they covered only the MCP, OAuth and discovery paths, and a rebinding page read
+  // the pages and ran the preview's shell).
   app.use("*", ipRateLimit(deps));
-  const ours = [PATHS.mcp, PATHS.serverCard, PATHS.serverCardJson, PATHS.authedMcp, `${PATHS.authedMcp}/*`, "/.well-known/*"];
-  const discovery = { is: isDiscoveryDocument, headers: DISCOVERY_CORS_HEADERS, preflight: DISCOVERY_PREFLIGHT_HEADERS };
-  for (const path of ours) app.use(path, originGuard(deps, options.allowedHosts, discovery));
+  if (options.allowedHosts !== undefined) app.use("*", hostGuard(options.allowedHosts));
+  const ownRules: ((path: string, method: string) => boolean)[] = [];
+  app.use(
+    "*",
+    originGuard(deps, {
+      publicDocuments: { is: isDiscoveryDocument, headers: DISCOVERY_CORS_HEADERS, preflight: DISCOVERY_PREFLIGHT_HEADERS },
+      cors: isMcpOrOAuthPath,
+      ownRule: (path, method) => ownRules.some((rule) => rule(path, method)),
+    }),
+  );
 
   app.all(PATHS.mcp, (c) => endpoint.handle("mcp", c));
   app.all(PATHS.authedMcp, (c) => endpoint.handle("authed", c));
@@ -171,7 +188,13 @@ export function createBridge(options: BridgeOptions): Bridge {
   mountDiscovery(app, deps);
 
   const faults = new FaultLog(deps.log, now);
-  const services: BridgeServices = { budget: clientBudget(deps), limiter: deps.limiter, limits, clientIp: (c) => clientIp(deps, c) };
+  const services: BridgeServices = {
+    budget: clientBudget(deps),
+    limiter: deps.limiter,
+    limits,
+    clientIp: (c) => clientIp(deps, c),
+    ownOriginRule: (rule) => ownRules.push(rule),
+  };
   for (const extra of options.extraRoutes ?? []) {
     if (typeof extra === "function") extra(app, services);
     else app.route("/", extra);
@@ -205,6 +228,11 @@ export function createBridge(options: BridgeOptions): Bridge {
     endpoint,
     close: () => endpoint.close(),
   };
+}
+
+/** The MCP endpoints, their cards and OAuth (discovery too): web-based AI tools call them from their own origins, with CORS. */
+function isMcpOrOAuthPath(path: string): boolean {
+  return path === PATHS.mcp || path === PATHS.serverCard || path === PATHS.serverCardJson || path === PATHS.authedMcp || path.startsWith(`${PATHS.authedMcp}/`) || path.startsWith("/.well-known/");
 }
 
 function methodNotAllowed(c: BridgeContext, allow: string): Response {

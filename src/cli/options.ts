@@ -14,6 +14,26 @@ export function withDir<T>(y: Argv<T>) {
   });
 }
 
+/**
+ * Every option that takes one value (a string or a number) must be given one: yargs otherwise
+ * reads `--dir` at the end of the line, or before another flag, as an empty string, and `serve
+ * --dir` served the current folder without a word (issue 25). Lists (`--rate-limit`) keep
+ * yargs' own reading. Applied to every command by `main`; the error is `needsValueMessage`'s.
+ */
+export function requireValues<T>(y: Argv<T>): Argv<T> {
+  // `getOptions` is yargs' own (its typings leave it out): the options declared so far, by type.
+  const options = (y as unknown as { getOptions(): { readonly string: string[]; readonly number: string[]; readonly array: string[] } }).getOptions();
+  const lists = new Set(options.array);
+  for (const key of [...options.string, ...options.number]) if (!lists.has(key)) y.requiresArg(key);
+  return y;
+}
+
+/** yargs' words for an option given without its value (`requiresArg`), as this CLI says it; undefined for any other failure. */
+export function needsValueMessage(yargsMessage: string): string | undefined {
+  const name = /^Not enough arguments following: (\S+)$/.exec(yargsMessage)?.[1];
+  return name === undefined ? undefined : `--${name} needs a value`;
+}
+
 /** `--groups a,b`: the user groups of the local reader (a local preview of restricted pages). */
 export function withGroups<T>(y: Argv<T>) {
   return y.option("groups", {
@@ -71,6 +91,8 @@ export async function checkFolderOptions(io: CliIO, args: { readonly dir?: unkno
   for (const flag of ["dir"] as const) {
     const value = args[flag];
     if (typeof value !== "string") continue;
+    // `--dir ""` (or `--dir=`) names no folder: not the current one.
+    if (value === "") throw new CliError(`--${flag} needs a value`, 2);
     let isFolder: boolean;
     try {
       isFolder = (await stat(resolve(io.cwd, value))).isDirectory();

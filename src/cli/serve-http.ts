@@ -5,15 +5,16 @@ import { listen } from "../bridge/http-server.js";
 import { LeasingLimiter } from "../bridge/middleware/leasing-limiter.js";
 import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/middleware/rate-limit.js";
 import { bridgeUrls } from "../bridge/urls.js";
-import { createFeedbackApp } from "../bridge/feedback/app.js";
+import { createFeedbackApp, isFeedbackWidgetPath } from "../bridge/feedback/app.js";
 import { createRelayApp } from "../bridge/playground/relay.js";
 import { playgroundApps } from "../bridge/playground/apps.js";
 import { localSiteSessions, type SiteSessionStore, SiteSessions } from "../bridge/web/site-sessions.js";
-import { createWebApp, siteContextOf } from "../bridge/web/web-app.js";
+import { createWebApp, isSignInForm, siteContextOf } from "../bridge/web/web-app.js";
 import type { FeedbackStore } from "../store/feedback/store.js";
 import type { AdminKeyStore } from "../store/keys/key-store.js";
 import type { StateStore } from "../store/state/state-store.js";
 import { docsTools } from "../mcp/tools.js";
+import { isFeedbackPage } from "../engine/use-cases/feedback-page.js";
 import type { DocsRuntime } from "../engine/runtime.js";
 import { pagesSummary, plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
@@ -169,7 +170,13 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
   // Site sign-ins (the pages' session cookie), shared by the pages and the relay.
   const sessions = deps.sessions ?? localSiteSessions(new SiteSessions());
   return [
-    (app, { budget }) => app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), budget })),
+    (app, { budget, ownOriginRule }) => {
+      ownOriginRule(isFeedbackWidgetPath);
+      // A widget's page must be one its caller may read, as the pages' reader is read (cookie, token, else anonymous).
+      const contextOf = siteContextOf(state, sessions, publicUrl);
+      const isPage = async (path: string, request: Request): Promise<boolean> => isFeedbackPage({ runtime, request: await contextOf(request) }, path);
+      app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), budget, isPage }));
+    },
     (app, { budget }) =>
       app.route(
         "/",
@@ -180,6 +187,9 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
         }),
       ),
     // Last: its catch-all answers the repository's media, and pages for `Accept: text/html`.
-    (app, { limiter, limits, clientIp }) => app.route("/", createWebApp({ runtime, state, sessions, limiter, limits, clientIp, projectId, publicUrl, log })),
+    (app, { limiter, limits, clientIp, ownOriginRule }) => {
+      ownOriginRule(isSignInForm);
+      app.route("/", createWebApp({ runtime, state, sessions, limiter, limits, clientIp, projectId, publicUrl, log }));
+    },
   ];
 }

@@ -1,5 +1,6 @@
 import type { FeedbackStore } from "../store/feedback/store.js";
 import { success } from "../engine/use-cases/outcome.js";
+import { isFeedbackPage } from "../engine/use-cases/feedback-page.js";
 import { feedbackInput, feedbackOutput, submitFeedback } from "../engine/use-cases/submit-feedback.js";
 import { type DocsTool, defineTool } from "./tool.js";
 import { siteTitle } from "../engine/tool-names.js";
@@ -33,7 +34,9 @@ export function createFeedbackTool(deps: FeedbackToolDeps): DocsTool {
     annotations: { title: "Send documentation feedback", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async (args, ctx) => {
       const request = deps.clock === undefined ? ctx.request : { ...ctx.request, clock: deps.clock };
-      const stored = await submitFeedback({ request, store: deps.store, projectId: deps.projectId }, args);
+      // The page must be one this caller may read (as `ctx.request`, whatever the clock).
+      const isPage = (path: string): boolean => isFeedbackPage({ runtime: ctx.runtime, request: ctx.request }, path);
+      const stored = await submitFeedback({ request, store: deps.store, projectId: deps.projectId, isPage }, args);
       if (!stored.ok) return stored;
       const entry = stored.value;
       return success({

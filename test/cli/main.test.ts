@@ -126,3 +126,33 @@ describe("--dir and --state must name folders, for every command", () => {
     }
   });
 });
+
+/**
+ * An option that takes a value, given none (at the end of the line, before another flag, or
+ * `--dir=`), is a usage error naming it, exit 2: `serve --dir` served the current folder without
+ * a word (issue 25). Every command, and `--state` where it takes one.
+ */
+describe("an option without its value", () => {
+  const usage = (option: string) => ({ code: 2, stdout: "", stderr: `svc-mcp: ${option} needs a value\nRun with --help for usage.\n` });
+
+  it.each(Object.entries(MINIMAL))("%s --dir, --dir=, --state: exit 2 naming the option", async (_name, { argv, state }) => {
+    const home = makeRepo({});
+    const env = { HOME: home.dir };
+    try {
+      const runs = [
+        await runCli([...argv, "--dir"], { env }),
+        await runCli([...argv, "--dir="], { env }),
+        ...(state ? [await runCli([...argv, "--state"], { env })] : []),
+      ];
+      expect(runs).toEqual([usage("--dir"), { code: 2, stdout: "", stderr: "svc-mcp: --dir needs a value\n" }, ...(state ? [usage("--state")] : [])]);
+      // Nothing was created: no state folder, no editor config.
+      expect([existsSync(join(home.dir, ".local")), existsSync(join(fixture("demo"), ".cursor"))]).toEqual([false, false]);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it("--dir before another flag (serve --dir --http), and a number option (search --page-size)", async () => {
+    expect([await runCli(["serve", "--dir", "--http"]), await runCli(["search", "bucket", "--page-size"])]).toEqual([usage("--dir"), usage("--page-size")]);
+  });
+});

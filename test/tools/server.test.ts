@@ -121,6 +121,9 @@ describe("search tool", () => {
     [{ query: "x", pageSize: 0 }, "pageSize: must be an integer from 1 to 50 (got 0)"],
     [{ query: "x", pageSize: 51 }, "pageSize: must be an integer from 1 to 50 (got 51)"],
     [{ query: "x", pageSize: 2.5 }, "pageSize: must be an integer from 1 to 50 (got 2.5)"],
+    // Past the safe integers and past 50: two checks fail, one message (issue 25: it was said twice).
+    [{ query: "x", pageSize: 1e300 }, "pageSize: must be an integer from 1 to 50 (got 1e+300)"],
+    [{ query: "x", pageSize: -1e300 }, "pageSize: must be an integer from 1 to 50 (got -1e+300)"],
     [{ query: "x", scoreThreshold: 1.5 }, "scoreThreshold: must be a number from 0 to 1 (got 1.5)"],
     [{ query: "x", scoreThreshold: -0.1 }, "scoreThreshold: must be a number from 0 to 1 (got -0.1)"],
     [{ query: "" }, 'query: must not be empty (got "")'],

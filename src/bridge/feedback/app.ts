@@ -29,6 +29,21 @@ export interface FeedbackAppDeps {
   /** The per-IP `feedback` and `feedback-bytes` budgets (the bridge lends one); without it,
    *  ingestion counts nothing beyond the bridge's per-IP request limit. */
   readonly budget?: ClientBudget;
+  /**
+   * Whether a widget's path names a page its caller (the request's reader: a site session, a
+   * bearer token, else anonymous) may read; `serve --http` gives it. Without it (the app alone,
+   * no site) every well-formed path is taken.
+   */
+  readonly isPage?: (path: string, request: Request) => Promise<boolean>;
+}
+
+/**
+ * The widgets' ingestion paths (`/v1/feedback/{projectId}/{widget}`): open to any origin (their
+ * own CORS headers), so the bridge's Origin check leaves them to this app.
+ */
+export function isFeedbackWidgetPath(path: string): boolean {
+  const parts = path.split("/");
+  return parts.length === 5 && parts[0] === "" && parts[1] === "v1" && parts[2] === "feedback" && parts[3] !== "" && Object.hasOwn(FEEDBACK_WIDGETS, parts[4] ?? "");
 }
 
 /** Widgets run on the docs site's origin, which may differ from the bridge's: allow any. */
@@ -90,7 +105,14 @@ export function createFeedbackApp(deps: FeedbackAppDeps): Hono {
               const decision = await budget.take(c, { feedback: entries, "feedback-bytes": bytes });
               return decision.ok ? undefined : { kind: "rate_limited", message: rateLimitMessage(decision), retryAfterSec: decision.retryAfterSec };
             };
-      const context = { request: request(), store, projectId, ...(admit === undefined ? {} : { admit }) };
+      const isPage = deps.isPage;
+      const context = {
+        request: request(),
+        store,
+        projectId,
+        ...(admit === undefined ? {} : { admit }),
+        ...(isPage === undefined ? {} : { isPage: (path: string) => isPage(path, c.req.raw) }),
+      };
       return Response.json(answer(await ingestFeedback(context, widget, body)), { status: 201 });
     });
     app.all(path, methodNotAllowed("POST, OPTIONS"));

@@ -30,21 +30,36 @@ export interface PublicDocuments {
   readonly preflight: Readonly<Record<string, string>>;
 }
 
+/** Which rule a path's browser callers meet (`originGuard`). */
+export interface OriginRules {
+  /** Readable from any origin, with these CORS headers (the discovery documents). */
+  readonly publicDocuments?: PublicDocuments;
+  /** Paths whose allowed cross-origin callers get CORS headers (MCP and OAuth: web-based AI tools call them). */
+  readonly cors: (path: string) => boolean;
+  /**
+   * Routes that answer other origins by a rule of their own, checked by the route: the feedback
+   * widgets' ingestion (any origin, `Access-Control-Allow-Origin: *`), the site sign-in forms
+   * (this server's own origin only, `foreignFormPost`).
+   */
+  readonly ownRule: (path: string, method: string) => boolean;
+}
+
 /**
- * DNS-rebinding and cross-origin protection (MCP transport spec: servers must validate
- * `Origin`). With `allowedHosts` (a server bound to loopback) the `Host` header must name one
- * of them. A browser `Origin` must be loopback, the public origin, the request's own origin,
- * or an https origin on the redirect-domain list (web-based AI tools); those get CORS headers.
- * `publicDocuments` (the discovery documents) are readable from any origin instead.
+ * Cross-origin protection of every route (MCP transport spec: servers must validate `Origin`;
+ * the same holds for the pages and the preview's calls, which answer as the visitor's site
+ * session). A browser's `Origin` must be loopback, the public origin, the request's own origin,
+ * or an https origin on the redirect-domain list (web-based AI tools); `null` passes only beside
+ * `Sec-Fetch-Site: same-origin` (our pages' `Referrer-Policy: no-referrer` makes a browser send
+ * it on their own POSTs). Any other is `403 forbidden_origin`. A request without `Origin` (a
+ * top-level navigation, a same-origin GET, an `<img>`, a client that is no browser) passes.
+ * Allowed cross-origin callers get CORS headers only where `rules.cors` says; the public
+ * documents are readable from any origin; `rules.ownRule` routes check for themselves.
+ * The Host check (DNS rebinding) is `hostGuard`, registered before this.
  */
-export function originGuard(deps: BridgeDeps, allowedHosts: readonly string[] | undefined, publicDocuments?: PublicDocuments): MiddlewareHandler<BridgeEnv> {
-  const hosts = allowedHosts === undefined ? undefined : new Set(allowedHosts.map((h) => h.toLowerCase()));
+export function originGuard(deps: BridgeDeps, rules: OriginRules): MiddlewareHandler<BridgeEnv> {
+  const publicDocuments = rules.publicDocuments;
   return async (c, next) => {
     const path = c.req.path;
-    if (hosts !== undefined) {
-      const host = hostnameOf(c.req.header("host") ?? "");
-      if (!hosts.has(host)) return errorForPath(path, 403, "forbidden_host", `Host ${JSON.stringify(c.req.header("host") ?? "")} is not served here`);
-    }
     if (publicDocuments?.is(path) === true) {
       if (c.req.method === "OPTIONS") return new Response(null, { status: 204, headers: publicDocuments.preflight });
       await next();
@@ -52,23 +67,29 @@ export function originGuard(deps: BridgeDeps, allowedHosts: readonly string[] | 
       return undefined;
     }
     const origin = c.req.header("origin");
-    if (origin !== undefined) {
-      if (!(await originAllowed(deps, c, origin))) return errorForPath(path, 403, "forbidden_origin", `Origin ${origin} may not call this server`);
-      if (c.req.method === "OPTIONS") {
-        return new Response(null, { status: 204, headers: { ...CORS_HEADERS, "Access-Control-Allow-Origin": origin, Vary: "Origin" } });
-      }
+    if (origin === undefined || rules.ownRule(path, c.req.method)) {
       await next();
-      c.res.headers.set("Access-Control-Allow-Origin", origin);
-      c.res.headers.set("Access-Control-Expose-Headers", CORS_HEADERS["Access-Control-Expose-Headers"]);
-      c.res.headers.append("Vary", "Origin");
       return undefined;
     }
+    if (!(await originAllowed(deps, c, origin))) return errorForPath(path, 403, "forbidden_origin", `Origin ${origin} may not call this server`);
+    // Same-origin (`null` beside `same-origin`) needs no CORS headers; other routes give none.
+    if (origin === "null" || !rules.cors(path)) {
+      await next();
+      return undefined;
+    }
+    if (c.req.method === "OPTIONS") {
+      return new Response(null, { status: 204, headers: { ...CORS_HEADERS, "Access-Control-Allow-Origin": origin, Vary: "Origin" } });
+    }
     await next();
+    c.res.headers.set("Access-Control-Allow-Origin", origin);
+    c.res.headers.set("Access-Control-Expose-Headers", CORS_HEADERS["Access-Control-Expose-Headers"]);
+    c.res.headers.append("Vary", "Origin");
     return undefined;
   };
 }
 
 async function originAllowed(deps: BridgeDeps, c: BridgeContext, origin: string): Promise<boolean> {
+  if (origin === "null") return c.req.header("sec-fetch-site") === "same-origin";
   let url: URL;
   try {
     url = new URL(origin);
@@ -78,12 +99,4 @@ async function originAllowed(deps: BridgeDeps, c: BridgeContext, origin: string)
   if ((url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname)) return true;
   if (url.origin === urlsFor(deps, c).origin || url.origin === new URL(c.req.url).origin) return true;
   return url.protocol === "https:" && checkRedirectUri(url.href, await deps.state.redirectDomains()).ok;
-}
-
-/** `example.com:8080` -> `example.com`; `[::1]:3000` -> `[::1]`. */
-function hostnameOf(host: string): string {
-  const h = host.trim().toLowerCase();
-  if (h.startsWith("[")) return h.slice(0, h.indexOf("]") + 1);
-  const colon = h.lastIndexOf(":");
-  return colon === -1 ? h : h.slice(0, colon);
 }

@@ -30,6 +30,11 @@ type PageRoutes = typeof PageRoutesModule;
 /** Paths of the pages for people (besides the API pages at their own paths). */
 export const WEB_PATHS = { login: "/_svc/login", logout: "/_svc/logout", dashboard: "/_svc/dashboard" } as const;
 
+/** The sign-in and sign-out forms' posts: they refuse every origin but this server's (`foreignFormPost`), stricter than the bridge's check. */
+export function isSignInForm(path: string, method: string): boolean {
+  return method === "POST" && (path === WEB_PATHS.login || path === WEB_PATHS.logout);
+}
+
 export interface WebAppDeps {
   readonly runtime: DocsRuntime;
   readonly state: StateStore;

@@ -1,6 +1,7 @@
 import { type Parsed, parseCodeSnippet, parseContextual, parseRating } from "../../store/feedback/input.js";
 import type { FieldIssue } from "../../store/feedback/issues.js";
 import type { FeedbackEntry } from "../../store/feedback/model.js";
+import { notAPageIssue } from "./feedback-page.js";
 import { type Refusal, type StateOutcome, invalid, refused, success } from "./outcome.js";
 import type { FeedbackContext } from "./submit-feedback.js";
 
@@ -41,6 +42,7 @@ export async function ingestFeedback(
 ): Promise<StateOutcome<FeedbackEntry, BudgetRefusal, FieldIssue>> {
   const parsed = FEEDBACK_WIDGETS[widget](body);
   if (!parsed.ok) return invalid(parsed.issues);
+  if (context.isPage !== undefined && !(await context.isPage(parsed.value.path))) return invalid([notAPageIssue(parsed.value.path)]);
   if (context.admit !== undefined) {
     // Charged after validation: the budgets bound what is stored, entries and bytes.
     const refusal = await context.admit({ entries: 1, bytes: Buffer.byteLength(JSON.stringify(parsed.value), "utf8") });

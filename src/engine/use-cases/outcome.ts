@@ -41,7 +41,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, whole
 
 /** The issues of a failed parse, as `ArgumentIssue`s (see `parseInput`). */
 export function argumentIssues(error: z.ZodError, whole = "arguments"): ArgumentIssue[] {
-  return error.issues.map((issue) => {
+  const issues = error.issues.map((issue): ArgumentIssue => {
     if (issue.code === "unrecognized_keys") {
       return { message: `unknown argument${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}` };
     }
@@ -50,12 +50,23 @@ export function argumentIssues(error: z.ZodError, whole = "arguments"): Argument
     if (issue.path.length === 0) return { message: `${whole}: ${message}` };
     return { argument: issue.path.map(String).join("."), message };
   });
+  // Several checks of one value can fail with the words they share (`pageSize: 1e300` is past
+  // the safe integers and past 50, both "must be an integer from 1 to 50"): said once.
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.argument ?? ""}\u0000${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** What a caller sent, in a message: a value as JSON, a container by its kind (it may be large). */
 export function inputText(input: unknown): string {
   if (Array.isArray(input)) return "an array";
   if (input !== null && typeof input === "object") return "an object";
+  // JSON has no NaN or Infinity (`JSON.stringify` writes them as `null`); the CLI can send them.
+  if (typeof input === "number" && !Number.isFinite(input)) return String(input);
   return JSON.stringify(input) ?? String(input);
 }
 

@@ -4,6 +4,7 @@ import { parseAgentFeedback } from "../../store/feedback/input.js";
 import type { FeedbackEntry } from "../../store/feedback/model.js";
 import type { FeedbackStore } from "../../store/feedback/store.js";
 import type { RequestContext } from "../../vfs/request-context.js";
+import { notAPageIssue } from "./feedback-page.js";
 import { type Outcome, failure, success } from "./outcome.js";
 
 /** Where feedback goes: the project's store, beside the request's context (its clock dates the entry). */
@@ -11,6 +12,12 @@ export interface FeedbackContext {
   readonly request: RequestContext;
   readonly store: FeedbackStore;
   readonly projectId: string;
+  /**
+   * Whether a path (as stored, `/guides/setup`) names a page the caller may read
+   * (`isFeedbackPage`); an entry on any other is refused (`notAPageIssue`). The MCP tool and the
+   * HTTP API always give it; without it (a store's own tests) every well-formed path is taken.
+   */
+  readonly isPage?: (path: string) => boolean | Promise<boolean>;
 }
 
 // Types only here; lengths, blank text and path shape are checked by `parseAgentFeedback`, the
@@ -41,5 +48,6 @@ export const feedbackOutput = z.object({
 export async function submitFeedback(context: FeedbackContext, input: FeedbackInput): Promise<Outcome<FeedbackEntry>> {
   const parsed = parseAgentFeedback(input);
   if (!parsed.ok) return failure(parsed.issues.map((i) => ({ message: i.message })));
+  if (context.isPage !== undefined && !(await context.isPage(parsed.value.path))) return failure([{ message: notAPageIssue(parsed.value.path).message }]);
   return success(await context.store.insert({ ...parsed.value, projectId: context.projectId, createdAt: context.request.clock() }));
 }
