@@ -139,7 +139,7 @@ export async function dereferenceWithRefParser(
   // Every external `$ref` of the document as written, before it is replaced: the library reports
   // one error per file, so a second `$ref` into a refused file would otherwise go unreported.
   const written = externalRefs(document);
-  let warnings: SpecWarning[] = [];
+  const warnings: SpecWarning[] = [];
   let result: Record<string, unknown>;
   try {
     result = (await parser.dereference(base, document, options as never)) as Record<string, unknown>;
