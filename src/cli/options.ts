@@ -18,12 +18,14 @@ export function withDir<T>(y: Argv<T>) {
  * Every option that takes one value (a string or a number) must be given one: yargs otherwise
  * reads `--dir` at the end of the line, or before another flag, as an empty string, and `serve
  * --dir` served the current folder without a word (issue 25). Lists (`--rate-limit`) keep
- * yargs' own reading. Applied to every command by `main`; the error is `needsValueMessage`'s.
+ * yargs' own reading, and so does `--groups`, whose empty value means a reader of no group
+ * (`nav --groups` alone: the anonymous reader's navigation). Applied to every command by `main`;
+ * the error is `needsValueMessage`'s.
  */
 export function requireValues<T>(y: Argv<T>): Argv<T> {
   // `getOptions` is yargs' own (its typings leave it out): the options declared so far, by type.
   const options = (y as unknown as { getOptions(): { readonly string: string[]; readonly number: string[]; readonly array: string[] } }).getOptions();
-  const lists = new Set(options.array);
+  const lists = new Set([...options.array, "groups"]);
   for (const key of [...options.string, ...options.number]) if (!lists.has(key)) y.requiresArg(key);
   return y;
 }

@@ -30,7 +30,7 @@ async function post(path: string, body: unknown) {
   return { status: res.status, body: (await res.json()) as unknown, retryAfter: res.headers.get("retry-after"), cors: res.headers.get("access-control-allow-origin") };
 }
 
-const rating = (n: number) => post("/v1/feedback/docs/rating", { path: `/page-${n}`, helpful: true });
+const rating = (_n: number) => post("/v1/feedback/docs/rating", { path: "/quickstart", helpful: true });
 const stored = async () => (await h?.feedback?.list({ projectId: "docs", limit: 100 }))?.feedback.length;
 const limited = (message: string) => ({ error: { code: "rate_limited", message: `Rate limit exceeded: at most ${message}. Retry after 2400 seconds.` } });
 
@@ -56,9 +56,9 @@ describe("feedback ingestion", () => {
   });
 
   it("bounds the bytes one IP address adds per hour (feedback-bytes=N)", async () => {
-    // Stored as JSON, each comment below is 569 bytes and a rating 76.
+    // Stored as JSON, each comment below is 573 bytes and a rating 80.
     await start(["feedback-bytes=1250"]);
-    const comment = (n: number) => post("/v1/feedback/docs/contextual", { path: `/page-${n}`, helpful: false, comment: "x".repeat(500) });
+    const comment = (_n: number) => post("/v1/feedback/docs/contextual", { path: "/quickstart", helpful: false, comment: "x".repeat(500) });
     expect((await comment(1)).status).toBe(201);
     expect((await comment(2)).status).toBe(201);
     expect(await comment(3)).toEqual({ status: 429, body: limited("1250 bytes of feedback per hour from one IP address"), retryAfter: "2400", cors: "*" });
@@ -69,7 +69,7 @@ describe("feedback ingestion", () => {
 });
 
 describe("submit_feedback over MCP: the same budgets as the feedback routes", () => {
-  const call = (id: number, feedback: string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "submit_feedback", arguments: { path: `/page-${id}`, feedback } } });
+  const call = (id: number, feedback: string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "submit_feedback", arguments: { path: "/quickstart", feedback } } });
   async function session() {
     const id = await openSession(`${h?.origin}/mcp`);
     return (body: unknown) => postJson(`${h?.origin}/mcp`, body, { "mcp-session-id": id, "mcp-protocol-version": PROTOCOL });
@@ -105,7 +105,7 @@ describe("submit_feedback over MCP: the same budgets as the feedback routes", ()
   it("counts a call whose arguments carry a \"__proto__\" member like any other (the tool never sees the member)", async () => {
     h = await startBridge({ clock, apps: true, feedbackTool: true, rateLimits: ["feedback=1"] });
     const send = await session();
-    const sneaky = (id: number) => ({ ...call(id, "x"), params: { name: "submit_feedback", arguments: JSON.parse(`{"__proto__":{},"path":"/page-${id}","feedback":"Uncounted?"}`) as unknown } });
+    const sneaky = (id: number) => ({ ...call(id, "x"), params: { name: "submit_feedback", arguments: JSON.parse(`{"__proto__":{},"path":"/quickstart","feedback":"Uncounted?"}`) as unknown } });
     expect(JSON.stringify(sneaky(1))).toContain('"__proto__":{}');
     expect((await send(sneaky(1))).status).toBe(200);
     expect(await answer(send(sneaky(2)))).toEqual(refused(2, 1, "feedback entries per hour from one IP address"));

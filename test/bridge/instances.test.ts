@@ -143,7 +143,7 @@ describePostgres("instances on one PostgreSQL database", () => {
 
   it("feedback taken by one is listed by the other; a 2025 session opened on one is unknown to the other (sticky routing)", async () => {
     const [a, b] = await twoInstances();
-    const taken = await post(a.origin, "/v1/feedback/docs/contextual", { path: "/across", helpful: false, comment: "taken by a" });
+    const taken = await post(a.origin, "/v1/feedback/docs/contextual", { path: "/quickstart", helpful: false, comment: "taken by a" });
     expect(taken.status).toBe(201);
     const entry = await taken.json();
     const { key } = JSON.parse((await cli(["keys", "create", "--label", "list", "--json"])).stdout) as { key: string };
@@ -159,8 +159,8 @@ describePostgres("instances on one PostgreSQL database", () => {
   it("an instance killed with SIGKILL during feedback ingestion loses no acknowledged entry", async () => {
     const [a, b] = await twoInstances(["--rate-limit", "ip=off", "--rate-limit", "feedback=off", "--rate-limit", "feedback-bytes=off"]);
     const acknowledged: { id: string }[] = [];
-    const burst = Array.from({ length: 60 }, (_, i) =>
-      post(a.origin, "/v1/feedback/docs/rating", { path: `/killed/${i}`, helpful: true }).then(
+    const burst = Array.from({ length: 60 }, () =>
+      post(a.origin, "/v1/feedback/docs/rating", { path: "/guides/webhooks", helpful: true }).then(
         async (r) => {
           if (r.status === 201) acknowledged.push((await r.json()) as { id: string });
         },

@@ -172,7 +172,7 @@ describe("serve --http --workers 2", () => {
       fetch(`${s.origin}/v1/feedback/docs/rating`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ path: `/burst/${i}`, helpful: i % 2 === 0 }),
+        body: JSON.stringify({ path: "/quickstart", helpful: i % 2 === 0 }),
         // A connection the primary was handing to the worker as it died is never answered nor
         // closed (node:cluster's round-robin keeps it): the client gives up, as a real one would.
         signal: AbortSignal.timeout(15_000),

@@ -36,11 +36,11 @@ describe("durability: a 2xx means the entry survives kill -9", () => {
 
       const first = await startProcess(state.dir);
       // One acknowledged entry, then a burst still in flight when the process dies.
-      const res = await postJson(`${first.url}/v1/feedback/docs/contextual`, { path: "/crash", helpful: false, comment: "first", contact: "a@b.co" });
+      const res = await postJson(`${first.url}/v1/feedback/docs/contextual`, { path: "/quickstart", helpful: false, comment: "first", contact: "a@b.co" });
       expect(res.status).toBe(201);
       const acknowledged = [await res.json()];
       const burst = Array.from({ length: 40 }, (_, i) =>
-        postJson(`${first.url}/v1/feedback/docs/rating`, { path: `/burst/${i}`, helpful: true }).then(
+        postJson(`${first.url}/v1/feedback/docs/rating`, { path: "/quickstart", helpful: i % 2 === 0 }).then(
           async (r) => (r.status === 201 ? acknowledged.push(await r.json()) : undefined),
           () => undefined,
         ),

@@ -10,6 +10,7 @@ import { pruneSpec } from "./prune-spec.js";
 import { type RefDecision, type RefReaders, refusedByPath } from "./ref-target.js";
 import { mayHaveMetadata, metadataPartsOfDocument } from "./restricted-parts.js";
 import { type FetchLike, fetchRemoteText } from "./remote-text.js";
+import type { SpecWarning } from "./spec-warning.js";
 
 /**
  * Replace every `$ref` with what it points to, in place. A local spec's references to other
@@ -50,11 +51,8 @@ export interface SpecLocation {
   readonly readers?: RefReaders;
 }
 
-/** A reference left unresolved, for `check`; `code` when it is not the API reference's own. */
-export interface SpecWarning {
-  readonly message: string;
-  readonly code?: string;
-}
+/** A reference left unresolved, for `check` (`spec-warning.ts`, apart so that the load's result type need not import this file). */
+export type { SpecWarning };
 
 export interface Dereferenced {
   readonly document: Record<string, unknown>;

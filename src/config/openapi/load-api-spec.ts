@@ -10,7 +10,7 @@ import { parseDocument } from "./parse-document.js";
 import { readSchemaComponents } from "./schema-components.js";
 import type { SpecCache } from "./spec-cache.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
-import type { SpecWarning } from "./dereference.js";
+import type { SpecWarning } from "./spec-warning.js";
 import { isStackOverflow } from "../stack-overflow.js";
 import { type OpenapiValidator, pointerToPath } from "./validate-openapi.js";
 import type { RefReaders } from "./ref-target.js";

@@ -1,6 +1,6 @@
 import { pageFrontMatter, readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.js";
 import { API_CODES } from "./api-codes.js";
-import type { SpecWarning } from "./dereference.js";
+import type { SpecWarning } from "./spec-warning.js";
 import { applyDeletions, refSegments, refsInto, type Segments } from "./prune-spec.js";
 import { everyPartOfDocument, type MetadataPart, metadataPartsOfDocument } from "./restricted-parts.js";
 import { appendAll } from "../../arrays.js";

@@ -1,7 +1,7 @@
 // Its own file so that what reads loaded specs (restricted parts, the spec cache) and the loader,
 // which uses them, need not import each other.
 import type { AsyncSpec } from "../asyncapi/model.js";
-import type { SpecWarning } from "./dereference.js";
+import type { SpecWarning } from "./spec-warning.js";
 import type { ApiSpec } from "./model.js";
 import type { RefDecision } from "./ref-target.js";
 
