@@ -3,9 +3,13 @@
  * official SDK client and time spawn → `tools/list`, → first search, → first shell command, and
  * the server's peak RSS (VmHWM). A distinct long question each time (no cache can answer it).
  *
- *   npx tsx bench/ready.ts SITE [--bin path/to/bin/svc-mcp.js] [--runs N]
+ *   npx tsx bench/ready.ts SITE [--bin path/to/bin/svc-mcp.js] [--runs N] [--wait-cache]
  *
- * Prints one JSON line per run.
+ * Prints one JSON line per run. `fromCache` says whether the start read the persistent cache (its
+ * stderr said "search ready from the cache"): a warm figure is one where it did. A client that
+ * closes at once may end the server before its cache is written (it is written after the build,
+ * and finished at exit only within the client's grace time): `--wait-cache` keeps the client
+ * open until the server says it wrote it, so that the next run starts warm.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,6 +36,10 @@ export interface ReadyRun {
   /** The server's main thread's CPU when `tools/list` answered: what a start waits for on an idle
    *  machine once work is moved to worker threads (which `cpuAtListMs` counts too). */
   readonly mainCpuAtListMs: number;
+  /** Whether the server started from the persistent cache. */
+  readonly fromCache: boolean;
+  /** With `waitCache`: whether the server said it wrote its cache before the client closed. */
+  readonly cacheWritten?: boolean;
 }
 
 /** User + system CPU of a process and all its threads so far (or of its main thread alone), from /proc (clock ticks of 10 ms). */
@@ -53,8 +61,14 @@ function peakRss(pid: number): number {
   }
 }
 
-export async function readyOnce(site: string, bin: string, run: number, env: Record<string, string> = {}): Promise<ReadyRun> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "serve", "--dir", site, ...(process.env.READY_ARGS ?? "").split(" ").filter(Boolean)], stderr: "ignore", env: { ...(process.env as Record<string, string>), ...env } });
+export async function readyOnce(site: string, bin: string, run: number, env: Record<string, string> = {}, waitCache = false): Promise<ReadyRun> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "serve", "--dir", site, ...(process.env.READY_ARGS ?? "").split(" ").filter(Boolean)], stderr: "pipe", env: { ...(process.env as Record<string, string>), ...env } });
+  let stderr = "";
+  let onStderr = (): void => {};
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+    onStderr();
+  });
   const client = new Client({ name: "ready-bench", version: "1" });
   const start = performance.now();
   await client.connect(transport, { timeout: 600_000 });
@@ -75,8 +89,12 @@ export async function readyOnce(site: string, bin: string, run: number, env: Rec
   const hits = JSON.stringify(found.structuredContent ?? found.content).length;
   const peakRssMb = peakRss(pid);
   const cpuMs = cpuMsOf(pid);
+  const written = (): boolean => /search cache written/.test(stderr);
+  // A write that fails says so too ("search cache not written"); none comes from a warm start whose pages are all unchanged.
+  if (waitCache) await new Promise<void>((resolve) => (onStderr = () => (written() || /search cache not written|search ready from the cache/.test(stderr) ? resolve() : undefined))());
   await client.close();
-  return { listMs: Math.round(listMs), searchMs: Math.round(searchMs), shellMs: Math.round(shellMs), peakRssMb, hits, cpuAtListMs, cpuMs, mainCpuAtListMs };
+  const fromCache = /search ready from the cache/.test(stderr);
+  return { listMs: Math.round(listMs), searchMs: Math.round(searchMs), shellMs: Math.round(shellMs), peakRssMb, hits, cpuAtListMs, cpuMs, mainCpuAtListMs, fromCache, ...(waitCache ? { cacheWritten: written() } : {}) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -88,5 +106,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   const bin = flag("bin") ?? join(import.meta.dirname, "../bin/svc-mcp.js");
-  for (let run = 0; run < Number(flag("runs") ?? 1); run++) console.log(JSON.stringify(await readyOnce(site, bin, run)));
+  for (let run = 0; run < Number(flag("runs") ?? 1); run++) console.log(JSON.stringify(await readyOnce(site, bin, run, {}, args.includes("--wait-cache"))));
 }

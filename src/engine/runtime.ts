@@ -327,7 +327,13 @@ export class DocsRuntime {
           this.log(`search cache not written: ${(error as Error).message}`);
           return settle(false);
         }
-        void save.write.done.then(settle);
+        // Said where the load said what it was loading: whether the next start can use it is
+        // then known (a client that stops the server at once may end the write, issue 22).
+        const started = performance.now();
+        void save.write.done.then((written) => {
+          if (written && site.pages.size > LIMITS.load.announcedPages) this.log(`search cache written in ${((performance.now() - started) / 1000).toFixed(1)} s: the next start reads it`);
+          settle(written);
+        });
       },
     };
     const timer = setTimeout(save.begin, LIMITS.cache.writeDelayMs);
