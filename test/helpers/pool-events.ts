@@ -38,6 +38,8 @@ function describe(e: PoolEvent): string {
     case "loading":
     case "loaded":
       return `worker ${e.worker} ${e.t} snapshot ${e.sid}`;
+    case "encoded":
+      return `snapshot ${e.sid} encoded`;
     case "queued":
       return `call ${e.call} queued by ${e.caller}`;
     case "refused":

@@ -63,6 +63,17 @@ export class RepeatedSections {
   private readonly byPath = new Map<string, { readonly title: string; readonly place: string; readonly rule: number; readonly prints: readonly number[] }>();
   /** Pages whose sections were indexed with an answer that has changed since. */
   private readonly stale = new Set<string>();
+  /** The fingerprints of a list of sections under a rule, all and distinct: the copies of a page
+   *  (its versions and languages) are recorded with one list, made once per text. */
+  private readonly printsOf = new WeakMap<readonly PrintedSection[], { readonly rule: number; readonly all: readonly number[]; readonly distinct: readonly number[] }>();
+  /** Moves whenever a fingerprint becomes repeated or stops being so (`isRepeated` may answer
+   *  otherwise): what was derived from the answers before is stale when it has moved. */
+  private moves = 0;
+
+  /** Changes with every change of an `isRepeated` answer (see `moves`). */
+  get generation(): number {
+    return this.moves;
+  }
 
   /**
    * Record a page's sections before indexing it (nothing changes if it is recorded as it is).
@@ -71,13 +82,21 @@ export class RepeatedSections {
    * translations, whose code examples are the same).
    */
   record(path: string, title: string, place: string, rule: number, sections: readonly PrintedSection[]): void {
-    const prints = sections.map((s) => fingerprint(rule, s)).filter((p) => p !== undefined);
+    let made = this.printsOf.get(sections);
+    if (made === undefined || made.rule !== rule) {
+      const all = sections.map((s) => fingerprint(rule, s)).filter((p) => p !== undefined);
+      made = { rule, all, distinct: [...new Set(all)] };
+      this.printsOf.set(sections, made);
+    }
+    const prints = made.all;
     const known = this.byPath.get(path);
     if (known !== undefined && known.title === title && known.place === place && known.rule === rule && known.prints.length === prints.length && known.prints.every((p, i) => p === prints[i])) return;
     this.forget(path);
     this.byPath.set(path, { title, place, rule, prints });
     const on = this.on;
-    for (const p of new Set(prints)) {
+    const distinct = made.distinct;
+    for (let i = 0; i < distinct.length; i++) {
+      const p = distinct[i] as number;
       const pages = this.pagesOf(on, p);
       if (pages === undefined) {
         on.set(p, path);
@@ -176,6 +195,7 @@ export class RepeatedSections {
   private get on(): Map<number, PrintPages | string> {
     if (this.unbuilt) {
       this.unbuilt = false;
+      this.moves++;
       for (const [path, { title, place, prints }] of this.byPath) {
         for (const p of new Set(prints)) {
           const pages = this.pagesOf(this.byPrint, p);
@@ -199,6 +219,7 @@ export class RepeatedSections {
   }
 
   private markAll(titles: ReadonlyMap<string, ReadonlySet<string>>, except: string): void {
+    this.moves++;
     for (const paths of titles.values()) for (const p of paths) if (p !== except) this.stale.add(p);
   }
 }

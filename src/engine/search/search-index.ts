@@ -7,7 +7,7 @@ import type { Page } from "../../vfs/page.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { AccessTable, type ReaderClass } from "./access-table.js";
 import { type Expanded, importsMdx, isCurrent } from "./includes.js";
-import { inSchemaOrder, PAGE_FIELDS } from "./fields.js";
+import { PAGE_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { abbreviationTable } from "./abbreviations.js";
 import { type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
@@ -210,6 +210,9 @@ interface AnalysedBody {
   readonly sections: readonly StoredSection[];
   /** Term sequences and sketch by rule and repeated sections (`SearchIndex.sequencesOf`). */
   readonly indexed: Map<string, { readonly sequences: readonly Int32Array[]; readonly sketch: Uint32Array }>;
+  /** The last key of `indexed` asked, its rule, and the `RepeatedSections.generation` it was
+   *  made at: the same while no section's answer changed (the copies of a text, one after another). */
+  last?: { readonly rule: number; readonly generation: number; readonly key: string };
 }
 
 const EMPTY_SECTION: StoredSection = { heading: "", parents: [], anchor: "", start: 0, end: 0 };
@@ -283,6 +286,9 @@ export class SearchIndex {
    *  one `sync` (its vocabulary would otherwise be a second copy of the index's map of terms). */
   private bodies = new BodyAnalyzer();
   private bodyTerms = new LocalTerms();
+  /** The term ids of page fields' texts shared by a page's copies (titles, descriptions), during
+   *  one `sync` (`pageFields`). */
+  private fieldTerms = new Map<string, Int32Array>();
   /** Analyses made by worker threads ahead of the pages that need them, during one `syncSteps`. */
   private feed: AnalysisFeed | undefined;
 
@@ -981,7 +987,8 @@ export class SearchIndex {
     for (const id of ids) this.classes.track(id, 1);
   }
 
-  /** A page's own fields (title, description, place) as a term sequence. */
+  /** A page's own fields (title, description, place) as a term sequence: each field's terms in
+   *  schema order, -1 between them. */
   private pageFields(page: Page, placement: PagePlacement | undefined): Int32Array {
     // Titles and descriptions as readers see them (`&#x5F;meta` is `_meta`).
     const title = [readerTitle(page)];
@@ -989,7 +996,27 @@ export class SearchIndex {
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(readerText(sidebar));
     const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
     const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " "), this.apiPages.has(page.path) ? "" : operationWords(page.meta.openapi, page.body)];
-    return this.sequence(inSchemaOrder(PAGE_FIELDS, { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") }));
+    const texts = { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") };
+    // A page's copies (its versions and products) share its title and description: their terms
+    // are looked up once per text in a sync. The context holds the page's own path.
+    const buf = this.buffer;
+    buf.clear();
+    PAGE_FIELDS.forEach(({ name }, i) => {
+      if (i > 0) buf.push(-1);
+      const text = texts[name];
+      if (name === "context") {
+        this.analyzer.appendTermIds(text, buf);
+        return;
+      }
+      let ids = this.fieldTerms.get(text);
+      if (ids === undefined) {
+        const own = new IdBuffer();
+        this.analyzer.appendTermIds(text, own);
+        this.fieldTerms.set(text, (ids = own.copy()));
+      }
+      for (let k = 0; k < ids.length; k++) buf.push(ids[k] as number);
+    });
+    return buf.copy();
   }
 
   /** Index one variant of a page as a page unit of its own (its id; the caller tells the reader
@@ -1071,6 +1098,7 @@ export class SearchIndex {
     this.analysedApi = new Map();
     this.bodies = new BodyAnalyzer();
     this.bodyTerms = new LocalTerms();
+    this.fieldTerms = new Map();
   }
 
   /** One page of `body` added: drop its analysis after the last (see `remaining`). */
@@ -1120,8 +1148,15 @@ export class SearchIndex {
    *  the same sections repeated share them. */
   private sequencesOf(analysed: AnalysedBody, rule: number): { readonly sequences: readonly Int32Array[]; readonly sketch: Uint32Array } {
     const { sections } = analysed.analysis;
-    let key = `${rule}:`;
-    for (const s of sections) key += this.repeated.isRepeated(rule, s) ? "1" : "0";
+    const generation = this.repeated.generation;
+    let key: string;
+    if (analysed.last !== undefined && analysed.last.rule === rule && analysed.last.generation === generation) key = analysed.last.key;
+    else {
+      key = `${rule}:`;
+      for (const s of sections) key += this.repeated.isRepeated(rule, s) ? "1" : "0";
+      // Read after the answers: the first answer after a restore builds them (and moves it).
+      analysed.last = { rule, generation: this.repeated.generation, key };
+    }
     let done = analysed.indexed.get(key);
     if (done === undefined) {
       const sequences = sections.map((s, i) => this.sectionSequence(analysed, i, this.repeated.codeOnly(rule, s)));
@@ -1148,17 +1183,6 @@ export class SearchIndex {
       const end = ends[3 * i + k] as number;
       for (; at < end; at++) buf.push(local.global(ids[at] as number, vocabulary));
     }
-    return buf.copy();
-  }
-
-  /** The term sequence of a unit's fields (in schema order), -1 between them. */
-  private sequence(fields: readonly string[]): Int32Array {
-    const buf = this.buffer;
-    buf.clear();
-    fields.forEach((text, i) => {
-      if (i > 0) buf.push(-1);
-      this.analyzer.appendTermIds(text, buf);
-    });
     return buf.copy();
   }
 

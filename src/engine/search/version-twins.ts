@@ -120,10 +120,10 @@ export function withoutLanguage(path: string, languages: readonly string[] | und
   // every page unit of a site at its first search (25,000 on crewAI's shape).
   const lower = `/${path.toLowerCase()}`;
   // Lower-casing that changes the length (`İ`) would misplace the cut: split the path then.
-  if (lower.length !== path.length + 1) return withoutLanguageSegment(path, namesOf(languages, (l) => l.toLowerCase()));
+  if (lower.length !== path.length + 1) return withoutLanguageSegment(path, namesOf(languages, lowerCase));
   let at = -1;
   let length = 0;
-  for (const name of namesOf(languages, (l) => l.toLowerCase())) {
+  for (const name of namesOf(languages, lowerCase)) {
     if (name === "") continue;
     for (let i = lower.indexOf(`/${name}`); i >= 0 && (at < 0 || i < at); i = lower.indexOf(`/${name}`, i + 1)) {
       const after = i + 1 + name.length;
@@ -145,6 +145,12 @@ function withoutLanguageSegment(path: string, names: ReadonlySet<string>): strin
   const segments = path.split("/");
   const at = segments.findIndex((seg) => seg !== "" && names.has(seg.toLowerCase()));
   return at < 0 ? path : [...segments.slice(0, at), ...segments.slice(at + 1)].join("/") || "/";
+}
+
+/** One function, not an arrow per call: `namesOf` keeps its sets by the function (an arrow per
+ *  call made a new table per page unit, never reused and never let go). */
+function lowerCase(name: string): string {
+  return name.toLowerCase();
 }
 
 /** Sets of names as compared (`normal`), made once per list of names and kind: a site's 25,000
@@ -176,8 +182,21 @@ function withoutNamedSegments(path: string, versions: readonly string[]): string
   const keys = namesOf(versions, versionKey);
   return `\u0001${path
     .split("/")
-    .filter((seg) => seg === "" || !keys.has(versionKey(seg)))
+    .filter((seg) => seg === "" || !keys.has(segmentKey(seg)))
     .join("/")}`;
+}
+
+/** `versionKey` of path segments, made once per distinct segment: every page unit's path is cut
+ *  at a site's first search, and its segments are few (a site's folders and versions). */
+const segmentKeys = new Map<string, string>();
+function segmentKey(seg: string): string {
+  let key = segmentKeys.get(seg);
+  if (key === undefined) {
+    // Bounded like `nameSets`: a server serving many sites over time starts over.
+    if (segmentKeys.size >= 100_000) segmentKeys.clear();
+    segmentKeys.set(seg, (key = versionKey(seg)));
+  }
+  return key;
 }
 
 /** The SKETCH_SIZE smallest distinct hashes of a unit's consecutive term triples (`terms`: its

@@ -372,6 +372,7 @@ export class ShellHost {
     if (snapshot === undefined) {
       snapshot = { sid: this.nextSid++, encoded: this.encoder.encode(site.files.values()) };
       this.snapshots.set(site, snapshot);
+      this.emit({ t: "encoded", sid: snapshot.sid });
       if (this.releasable.has(site)) this.parkTexts(site);
       // A site not seen before is the newest (a reload): workers load it ahead of its first call.
       this.makeCurrent(snapshot);

@@ -1,0 +1,34 @@
+/**
+ * What a stdio server makes once its tool list is answered (`serve`'s `afterToolsList`): the
+ * reader's search state, then its shell, whose first step encodes the site for the workers
+ * (0.3-0.7 s of the thread on a 25,000-page site, issue 22). A search the client sent meanwhile
+ * is answered before that encoding, not after it; the shell is still made before its first
+ * command needs it. Asserted by the pool's own events, never by time.
+ */
+import { afterEach, expect, it } from "vitest";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import { localContext } from "../../src/vfs/request-context.js";
+import { fixture } from "../helpers/paths.js";
+import { PoolRecorder } from "../helpers/pool-events.js";
+
+let runtime: DocsRuntime | undefined;
+
+afterEach(async () => {
+  await runtime?.close();
+  runtime = undefined;
+});
+
+it("a search asked as the shell is prepared is answered before the site is encoded for the shell's workers; the command after it finds the shell made", async () => {
+  const rec = new PoolRecorder();
+  runtime = await DocsRuntime.load({ root: fixture("demo"), indexLater: true, shellLater: true, shellWorker: { workers: 1, onEvent: rec.onEvent } });
+  await runtime.whenIndexed();
+  const context = localContext();
+  runtime.readerState(context);
+  // As `afterToolsList` does, and the client's search arriving in the same turn.
+  runtime.prepareSearch(context);
+  runtime.prepareShell(context);
+  const hits = await runtime.search(context, { query: "webhooks" });
+  const atSearch = rec.lines(["encoded"]);
+  const listing = await runtime.readerState(context).shell.run("ls / | head -1");
+  expect({ hits: hits.length > 0, atSearch, after: rec.lines(["encoded"]), listing: listing.exitCode }).toEqual({ hits: true, atSearch: [], after: ["snapshot 1 encoded"], listing: 0 });
+});
