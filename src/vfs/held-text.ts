@@ -19,11 +19,12 @@ export class HeldText {
   /** Where the body starts in the text; -1 when it is not the text's end (then it is kept). */
   private readonly bodyStart: number;
 
-  constructor(text: string, body: string) {
+  /** `bodyStart`: `bodyStartIn(text, body)`, when the caller has it (the copies of a text share
+   *  it: comparing each copy's body with its text's end again was a read of every page). */
+  constructor(text: string, body: string, bodyStart = bodyStartIn(text, body)) {
     this.text = text;
     this.body = body;
-    const start = text.length - body.length;
-    this.bodyStart = start >= 0 && text.endsWith(body) ? start : -1;
+    this.bodyStart = bodyStart;
   }
 
   /** The whole text. */
@@ -48,6 +49,12 @@ export class HeldText {
   get parked(): boolean {
     return this.text === undefined;
   }
+}
+
+/** Where `body` starts in `text` when it is the text's end, else -1 (`HeldText`). */
+export function bodyStartIn(text: string, body: string): number {
+  const start = text.length - body.length;
+  return start >= 0 && text.endsWith(body) ? start : -1;
 }
 
 /** The key of a file's `HeldText` (not enumerable: a file compares equal to a plain one). */

@@ -454,7 +454,7 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
     ...(meta.public === true ? { public: true } : {}),
   };
   // Held so that a shell pool's snapshot can take the text's place in memory (`held-text.ts`).
-  const held = new HeldText(text, parsed.body);
+  const held = new HeldText(text, parsed.body, parsed.bodyStart);
   const page: Page = {
     file: heldFile(filePath, held, size, new Date(read.mtimeMs), access),
     path,

@@ -2,11 +2,12 @@ import { isUtf8 } from "node:buffer";
 import { crc32 } from "node:zlib";
 import { type FrontMatterResult, parseFrontMatter } from "../config/frontmatter.js";
 import { type PageMeta, readPageMeta, titleFromBody } from "../config/page-meta.js";
+import { bodyStartIn } from "./held-text.js";
 import { byteLength } from "./site-file.js";
 
 /** A page file's text as parsed: its front matter's keys, and the title they or the first heading
  *  give (undefined: the page path's), when its front matter parsed; what is wrong with it otherwise. */
-export type ParsedText = (FrontMatterResult & { ok: true } & { readonly meta: PageMeta; readonly title: string | undefined }) | (FrontMatterResult & { ok: false });
+export type ParsedText = (FrontMatterResult & { ok: true } & { readonly meta: PageMeta; readonly title: string | undefined; readonly bodyStart: number }) | (FrontMatterResult & { ok: false });
 
 /** One distinct page text, shared by every file that holds the same bytes. */
 export interface PageText {
@@ -62,7 +63,7 @@ export class ParsedTexts {
       const parsed = parseFrontMatter(entry.text);
       if (parsed.ok) {
         const meta = readPageMeta(parsed.data);
-        entry.parsed = { ...parsed, meta, title: meta.title ?? titleFromBody(parsed.body) };
+        entry.parsed = { ...parsed, meta, title: meta.title ?? titleFromBody(parsed.body), bodyStart: bodyStartIn(entry.text, parsed.body) };
       } else {
         entry.parsed = parsed;
       }
