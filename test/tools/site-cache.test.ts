@@ -487,3 +487,21 @@ function flip(bytes: Buffer, at: number): Buffer {
   out[at] = (out[at] as number) ^ 0xff;
   return out;
 }
+
+describe("a large site's cache write is said on the log", () => {
+  it("a start of 501 pages says when it wrote the cache, and the next start says it started from it (what bench/ready.ts reads)", async () => {
+    const root = temp("svc-site-many-");
+    const pages = Array.from({ length: 501 }, (_, i) => `p${i}`);
+    for (const p of pages) writeFileSync(join(root, `${p}.mdx`), `---\ntitle: Page ${p}\n---\n\nText of ${p}.\n`);
+    writeFileSync(join(root, "docs.json"), JSON.stringify({ $schema: "https://mintlify.com/docs.json", theme: "mint", name: "Many", colors: { primary: "#0D9373" }, navigation: { groups: [{ group: "All", pages }] } }));
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const cold = await start(root, dir, []);
+    const warm = await start(root, dir, []);
+    const said = (logs: string[]): string[] => logs.filter((l) => /cache/.test(l)).map((l) => l.replace(/\d+\.\d s/, "N s"));
+    expect({ cold: said(cold.logs), warm: said(warm.logs) }).toEqual({
+      cold: ["persistent cache written in N s: the next start reads it"],
+      warm: ["search ready from the cache in N s (pages indexed again: 0; removed: 0)"],
+    });
+  });
+});
