@@ -396,12 +396,18 @@ function bounds(
     }
     const page = acc.pages[ps] as number;
     // A title term of the query is a page-field posting: no page-field frequency, no title part.
-    const title = fieldsOnly > 0 ? titleShare * titlePart(index, acc, ps, query, shape) : 0;
-    const weight = priorOf(prior, page);
+    // The title part and the pairs' reach are written into arrays by their functions, not
+    // returned: a fraction returned from a call not inlined is a heap object, two per candidate.
+    if (fieldsOnly > 0) titlePartInto(index, acc, ps, query, shape, lower, ps);
+    const title = fieldsOnly > 0 ? titleShare * (lower[ps] as number) : 0;
+    // `priorOf`, written out: its fraction, returned from a call not inlined, was a heap object.
+    const base = prior.base[page];
+    const weight = base === undefined || base === 1 || prior.full(page) ? 1 : base;
     lower[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * fieldsOnly)) / idfSum + title) * weight;
     if (!withUpper) continue;
     const best = fieldsOnly > sectionBound ? fieldsOnly : sectionBound;
-    upper[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * best)) / idfSum + title + pairsWithin(acc.present[ps] as number, shape, P)) * weight;
+    pairsWithinInto(acc.present[ps] as number, shape, P, upper, ps);
+    upper[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * best)) / idfSum + title + (upper[ps] as number)) * weight;
   }
   return { lower, upper };
 }
@@ -500,6 +506,21 @@ function pairsWithin(present: number, shape: QueryShape, P: RankingParams): numb
     if (both) sum += weights[k] as number;
   }
   return P.proximityShare * (sum / shape.pairSum);
+}
+
+/** `pairsWithin` written into `out[at]`, for `bounds` (once per candidate page). */
+function pairsWithinInto(present: number, shape: QueryShape, P: RankingParams, out: Float64Array, at: number): void {
+  if (!shape.withPairs) {
+    out[at] = 0;
+    return;
+  }
+  const weights = shape.pairWeights;
+  let sum = 0;
+  for (let k = 0; k < weights.length; k++) {
+    const both = k + 1 >= SECTION_BITS || ((present >>> k) & 3) === 3;
+    if (both) sum += weights[k] as number;
+  }
+  out[at] = P.proximityShare * (sum / shape.pairSum);
 }
 
 /**
@@ -771,15 +792,27 @@ function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankS
  * `MAX_TF` words, whose frequencies may be capped, is read.
  */
 function titlePart(index: InvertedIndex, acc: RankScratch, ps: number, query: readonly QueryTerm[], shape: QueryShape): number {
+  titlePartInto(index, acc, ps, query, shape, acc.one, 0);
+  return acc.one[0] as number;
+}
+
+/** `titlePart` written into `out[at]`, for `bounds` (once per candidate page). */
+function titlePartInto(index: InvertedIndex, acc: RankScratch, ps: number, query: readonly QueryTerm[], shape: QueryShape, out: Float64Array, at: number): void {
   const page = acc.pages[ps] as number;
   const length = index.titleLength(page);
-  if (length === 0) return 0;
-  if (length > MAX_TF) return titleOf((index.page(page) as PageUnit).title, query, shape);
+  if (length === 0) {
+    out[at] = 0;
+    return;
+  }
+  if (length > MAX_TF) {
+    out[at] = titleOf((index.page(page) as PageUnit).title, query, shape);
+    return;
+  }
   const n = query.length;
   const v = ps * acc.width;
   let queryInTitle = 0;
   for (let qi = 0; qi < n; qi++) queryInTitle += (query[qi] as QueryTerm).idf * (acc.page[v + 3 * n + qi] as number);
-  return (queryInTitle / shape.idfSum) * ((acc.page[v + 4 * n] as number) / length);
+  out[at] = (queryInTitle / shape.idfSum) * ((acc.page[v + 4 * n] as number) / length);
 }
 
 /** `titlePart` read from the title's words. */
@@ -971,6 +1004,8 @@ export class RankScratch {
     return this.pageSlots[page] as number;
   }
 
+  /** One number written by a function for its caller (`titlePart`). */
+  readonly one = new Float64Array(1);
   /** Page slots best upper bound first, for `scoreBestFirst`. */
   readonly queue = new LargestFirst();
   /** Query terms' peaks, for `termReach`. */

@@ -575,7 +575,9 @@ export class SearchIndex {
     const namesTitle = (id: number): boolean => {
       if (this.titleStamps[id] === stamp) return this.titleNamed[id] === 1;
       const words = (this.titleWords[id] ??= this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title));
-      const yes = words.length > 0 && words.every((w) => asked.has(w));
+      // A loop, not `every` with a closure: asked for every candidate endpoint page a search.
+      let yes = words.length > 0;
+      for (let k = 0; yes && k < words.length; k++) yes = asked.has(words[k] as string);
       this.titleStamps[id] = stamp;
       this.titleNamed[id] = yes ? 1 : 0;
       return yes;
