@@ -25,6 +25,11 @@ import { CORPORA_DIR, tenThousandPageSite } from "./search.bench.js";
  * The index built second searches 5-10% faster whichever code it runs (the same code on both
  * sides shows it), so run it both ways (`--other-first` builds the other checkout's first) and
  * read the pair.
+ *
+ * `--compare` also checks that both sides answer every question alike: each whole result list
+ * (pages, sections with their text, scores, snippets, placements, other versions and languages)
+ * of the warm-up's first round, at the page size asked and at 3 and 50, written out and compared
+ * as strings; the differing questions are printed and the run fails.
  */
 
 interface Searcher {
@@ -43,6 +48,7 @@ const flagged = (name: string): number | undefined => {
 const queryCount = flagged("--queries");
 const warmUp = flagged("--warm-up") ?? 3;
 const valued = new Set(["--site", "--page-size", "--queries", "--warm-up"]);
+const compare = args.includes("--compare");
 const other = args.find((a, i) => !a.startsWith("--") && !/^\d+$/.test(a) && !valued.has(args[i - 1] ?? ""));
 if (other === undefined) throw new Error("usage: npx tsx bench/search-ab.ts <other checkout> [rounds] [--other-first]");
 const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && !valued.has(args[i - 1] ?? "")) ?? 10);
@@ -68,6 +74,22 @@ for (const [name, site] of sites) {
     ["this checkout", new SearchIndex({ cachedResults: 0 })],
   ];
   for (const [, index] of otherFirst ? sides : [...sides].reverse()) index.sync(site);
+  if (compare) {
+    let differ = 0;
+    let compared = 0;
+    for (const size of [pageSize, 3, 50]) {
+      for (const query of queries) {
+        const req = size === undefined ? { query, canRead } : { query, canRead, pageSize: size };
+        const [a, b] = sides.map(([, index]) => written(index.search(req)));
+        compared++;
+        if (a === b) continue;
+        differ++;
+        if (differ <= 10) console.log(`${name}: results differ for ${JSON.stringify(query)} (pageSize ${size ?? "default"})\n  other: ${a}\n  this:  ${b}`);
+      }
+    }
+    console.log(`${name}: ${compared} searches compared whole, ${differ} differ`);
+    if (differ > 0) process.exitCode = 1;
+  }
   for (let i = 0; i < warmUp; i++) for (const query of queries) for (const [, index] of sides) index.search(request(query));
   const times = sides.map(() => queries.map((): number[] => []));
   const cpu = sides.map((): number[] => []);
@@ -94,4 +116,23 @@ for (const [name, site] of sites) {
       `${name}${pageSize === undefined ? "" : `, pageSize ${pageSize}`}, ${label}: p50 ${percentile(all, 50).toFixed(3)} ms, p99 ${percentile(all, 99).toFixed(3)} ms, each question's fastest (median) ${percentile(fastest, 50).toFixed(3)} ms, mean ${mean.toFixed(3)} ms; CPU p50 ${percentile(cpuTimes, 50).toFixed(3)} ms, p99 ${percentile(cpuTimes, 99).toFixed(3)} ms`,
     );
   });
+}
+
+/** A result list written out whole, for `--compare`: every field of every hit, twins included. */
+function written(hits: unknown): string {
+  const list = hits as readonly {
+    page: { path: string; title: string };
+    section: unknown;
+    score: number;
+    snippet: string;
+    placement: unknown;
+    otherVersions: readonly { page: { path: string }; placement: unknown; score: number }[];
+    moreVersions: number;
+    otherLanguages: readonly { page: { path: string }; placement: unknown; score: number }[];
+    moreLanguages: number;
+  }[];
+  const twin = (t: { page: { path: string }; placement: unknown; score: number }): unknown => [t.page.path, t.placement, t.score];
+  return JSON.stringify(
+    list.map((h) => [h.page.path, h.page.title, h.section, h.score, h.snippet, h.placement, h.otherVersions.map(twin), h.moreVersions, h.otherLanguages.map(twin), h.moreLanguages]),
+  );
 }

@@ -111,6 +111,24 @@ export interface RankedPage {
   readonly score: number;
 }
 
+/**
+ * Each page's prior, at most 1 (`rankPages`): `base` by page id, unless `full` says the page takes
+ * 1 for this query. Not a function returning the prior: a fraction returned from a call is a
+ * heap object, and `bounds` asks for the prior of every candidate page.
+ */
+export interface PagePriors {
+  readonly base: Float64Array;
+  full(page: number): boolean;
+}
+
+const NO_PRIORS: PagePriors = { base: new Float64Array(0), full: () => true };
+
+/** A page's prior under `priors` (1 for a page past `base`). */
+function priorOf(priors: PagePriors, page: number): number {
+  const p = priors.base[page];
+  return p === undefined || p === 1 || priors.full(page) ? 1 : p;
+}
+
 /** BM25 inverse document frequency (always positive). */
 export function idf(df: number, n: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -210,7 +228,7 @@ export function rankPages(
   accepted: Uint8Array,
   P: RankingParams = RANKING,
   scratch: RankScratch = new RankScratch(),
-  prior: (page: number) => number = () => 1,
+  prior: PagePriors = NO_PRIORS,
   limit: number = Number.POSITIVE_INFINITY,
   also?: (top: readonly RankedPage[]) => { readonly top: RankedPage[]; readonly more: Iterable<number> },
   classes?: Int32Array,
@@ -347,7 +365,7 @@ function bounds(
   acc: RankScratch,
   shape: QueryShape,
   P: RankingParams,
-  prior: (page: number) => number,
+  prior: PagePriors,
   withUpper = true,
 ): { lower: Float64Array; upper: Float64Array } {
   const n = query.length;
@@ -378,12 +396,18 @@ function bounds(
     }
     const page = acc.pages[ps] as number;
     // A title term of the query is a page-field posting: no page-field frequency, no title part.
-    const title = fieldsOnly > 0 ? titleShare * titlePart(index, acc, ps, query, shape) : 0;
-    const weight = prior(page);
+    // The title part and the pairs' reach are written into arrays by their functions, not
+    // returned: a fraction returned from a call not inlined is a heap object, two per candidate.
+    if (fieldsOnly > 0) titlePartInto(index, acc, ps, query, shape, lower, ps);
+    const title = fieldsOnly > 0 ? titleShare * (lower[ps] as number) : 0;
+    // `priorOf`, written out: its fraction, returned from a call not inlined, was a heap object.
+    const base = prior.base[page];
+    const weight = base === undefined || base === 1 || prior.full(page) ? 1 : base;
     lower[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * fieldsOnly)) / idfSum + title) * weight;
     if (!withUpper) continue;
     const best = fieldsOnly > sectionBound ? fieldsOnly : sectionBound;
-    upper[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * best)) / idfSum + title + pairsWithin(acc.present[ps] as number, shape, P)) * weight;
+    pairsWithinInto(acc.present[ps] as number, shape, P, upper, ps);
+    upper[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * best)) / idfSum + title + (upper[ps] as number)) * weight;
   }
   return { lower, upper };
 }
@@ -407,10 +431,8 @@ function topOf(limit: number, classes: Int32Array | undefined): (page: number, x
  *  fewer, or no limit): a lower bound of the top's last score when `values` are lower bounds. */
 function floorOfTop(values: Float64Array, acc: RankScratch, limit: number, classes: Int32Array | undefined): number {
   if (!Number.isFinite(limit) || limit < 1) return 0;
-  const add = topOf(limit, classes);
-  let floor = 0;
-  for (let ps = 0; ps < acc.pageCount; ps++) floor = add(acc.pages[ps] as number, values[ps] as number);
-  return floor;
+  // In bulk (`addAll`): a double passed per candidate to the closure of `topOf` was a heap object each.
+  return classes === undefined ? new TopScores(limit).addAll(values, acc.pageCount) : new ClassTop(limit).addAll(values, acc.pages, classes, acc.pageCount);
 }
 
 /**
@@ -435,7 +457,7 @@ function scoreBestFirst(
   acc: RankScratch,
   shape: QueryShape,
   P: RankingParams,
-  prior: (page: number) => number,
+  prior: PagePriors,
   limit: number,
   classes: Int32Array | undefined,
 ): { candidates: Candidates; out: RankedPage[] } {
@@ -484,6 +506,21 @@ function pairsWithin(present: number, shape: QueryShape, P: RankingParams): numb
     if (both) sum += weights[k] as number;
   }
   return P.proximityShare * (sum / shape.pairSum);
+}
+
+/** `pairsWithin` written into `out[at]`, for `bounds` (once per candidate page). */
+function pairsWithinInto(present: number, shape: QueryShape, P: RankingParams, out: Float64Array, at: number): void {
+  if (!shape.withPairs) {
+    out[at] = 0;
+    return;
+  }
+  const weights = shape.pairWeights;
+  let sum = 0;
+  for (let k = 0; k < weights.length; k++) {
+    const both = k + 1 >= SECTION_BITS || ((present >>> k) & 3) === 3;
+    if (both) sum += weights[k] as number;
+  }
+  out[at] = P.proximityShare * (sum / shape.pairSum);
 }
 
 /**
@@ -658,7 +695,7 @@ interface Candidates {
  * and so is its final one (`finishPage` scans the title and the best section); only `prior` is
  * its own. A page copied into 35 versions and 4 languages was scored 140 times a search.
  */
-function scoreOrCopy(index: InvertedIndex, query: readonly QueryTerm[], scales: UnitScales, acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, ps: number, c: Candidates): void {
+function scoreOrCopy(index: InvertedIndex, query: readonly QueryTerm[], scales: UnitScales, acc: RankScratch, shape: QueryShape, P: RankingParams, prior: PagePriors, ps: number, c: Candidates): void {
   const page = acc.pages[ps] as number;
   // The text's and title's numbers (`InvertedIndex.textKey`, `titleKey`), not the page's unit:
   // a copy scored by copying never reads it.
@@ -687,7 +724,7 @@ function scoreOrCopy(index: InvertedIndex, query: readonly QueryTerm[], scales: 
   }
   c.partial[ps] = c.partial[twin] as number;
   c.section[ps] = c.section[twin] as number;
-  c.bound[ps] = ((c.partial[twin] as number) + pairsWithin(acc.present[ps] as number, shape, P)) * prior(page);
+  c.bound[ps] = ((c.partial[twin] as number) + pairsWithin(acc.present[ps] as number, shape, P)) * priorOf(prior, page);
   c.copyOf[ps] = twin;
   c.order.push(ps);
   acc.scored[ps] = 1;
@@ -710,7 +747,7 @@ function sameInputs(index: InvertedIndex, acc: RankScratch, a: number, b: number
 }
 
 /** One page slot's BM25F part (whole page and best section) and title part, into `out`. */
-function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: (page: number) => number, ps: number, out: Candidates): void {
+function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankScratch, shape: QueryShape, P: RankingParams, prior: PagePriors, ps: number, out: Candidates): void {
   const n = query.length;
   const pageAcc = acc.page;
   const secAcc = acc.sec;
@@ -740,7 +777,7 @@ function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankS
   const base = (P.pageShare * whole + (1 - P.pageShare) * best) / shape.idfSum;
   const partial = shape.baseShare * base + shape.titleShare * titlePart(index, acc, ps, query, shape);
   out.partial[ps] = partial;
-  out.bound[ps] = (partial + pairsWithin(acc.present[ps] as number, shape, P)) * prior(page);
+  out.bound[ps] = (partial + pairsWithin(acc.present[ps] as number, shape, P)) * priorOf(prior, page);
   out.section[ps] = bestSection ?? -1;
   out.order.push(ps);
   acc.scored[ps] = 1;
@@ -755,15 +792,27 @@ function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankS
  * `MAX_TF` words, whose frequencies may be capped, is read.
  */
 function titlePart(index: InvertedIndex, acc: RankScratch, ps: number, query: readonly QueryTerm[], shape: QueryShape): number {
+  titlePartInto(index, acc, ps, query, shape, acc.one, 0);
+  return acc.one[0] as number;
+}
+
+/** `titlePart` written into `out[at]`, for `bounds` (once per candidate page). */
+function titlePartInto(index: InvertedIndex, acc: RankScratch, ps: number, query: readonly QueryTerm[], shape: QueryShape, out: Float64Array, at: number): void {
   const page = acc.pages[ps] as number;
   const length = index.titleLength(page);
-  if (length === 0) return 0;
-  if (length > MAX_TF) return titleOf((index.page(page) as PageUnit).title, query, shape);
+  if (length === 0) {
+    out[at] = 0;
+    return;
+  }
+  if (length > MAX_TF) {
+    out[at] = titleOf((index.page(page) as PageUnit).title, query, shape);
+    return;
+  }
   const n = query.length;
   const v = ps * acc.width;
   let queryInTitle = 0;
   for (let qi = 0; qi < n; qi++) queryInTitle += (query[qi] as QueryTerm).idf * (acc.page[v + 3 * n + qi] as number);
-  return (queryInTitle / shape.idfSum) * ((acc.page[v + 4 * n] as number) / length);
+  out[at] = (queryInTitle / shape.idfSum) * ((acc.page[v + 4 * n] as number) / length);
 }
 
 /** `titlePart` read from the title's words. */
@@ -783,11 +832,11 @@ function titleOf(title: Int32Array, query: readonly QueryTerm[], shape: QuerySha
 }
 
 /** The final score of a scored page slot: its partial score, proximity added, times its prior. */
-function finishPage(index: InvertedIndex, acc: RankScratch, c: Candidates, ps: number, shape: QueryShape, P: RankingParams, prior: (page: number) => number, pairs: PairFinder): RankedPage {
+function finishPage(index: InvertedIndex, acc: RankScratch, c: Candidates, ps: number, shape: QueryShape, P: RankingParams, prior: PagePriors, pairs: PairFinder): RankedPage {
   const page = acc.pages[ps] as number;
   const section = c.section[ps] as number;
   const copied = c.copyOf[ps] as number;
-  if (copied >= 0 && !Number.isNaN(c.final[copied] as number)) return { page, section: section >= 0 ? section : undefined, score: (c.final[copied] as number) * prior(page) };
+  if (copied >= 0 && !Number.isNaN(c.final[copied] as number)) return { page, section: section >= 0 ? section : undefined, score: (c.final[copied] as number) * priorOf(prior, page) };
   let score = c.partial[ps] as number;
   if (shape.withPairs && pairsWithin(acc.present[ps] as number, shape, P) > 0) {
     pairs.reset();
@@ -796,7 +845,7 @@ function finishPage(index: InvertedIndex, acc: RankScratch, c: Candidates, ps: n
     score += P.proximityShare * (pairs.found() / shape.pairSum);
   }
   c.final[copied >= 0 ? copied : ps] = score;
-  return { page, section: section >= 0 ? section : undefined, score: score * prior(page) };
+  return { page, section: section >= 0 ? section : undefined, score: score * priorOf(prior, page) };
 }
 
 /**
@@ -804,7 +853,7 @@ function finishPage(index: InvertedIndex, acc: RankScratch, c: Candidates, ps: n
  * exactly: their sections read if phase 2 did not, then finished. A few pages a query (the
  * other versions of the pages shown): no bound decides whether they are listed.
  */
-function finishAlso(index: InvertedIndex, scales: UnitScales, query: readonly QueryTerm[], acc: RankScratch, c: Candidates, shape: QueryShape, P: RankingParams, prior: (page: number) => number, out: RankedPage[], pages: Iterable<number>): void {
+function finishAlso(index: InvertedIndex, scales: UnitScales, query: readonly QueryTerm[], acc: RankScratch, c: Candidates, shape: QueryShape, P: RankingParams, prior: PagePriors, out: RankedPage[], pages: Iterable<number>): void {
   const listed = new Set(out.map((r) => r.page));
   const pairs = new PairFinder(shape, P.proximityWindow);
   for (const page of pages) {
@@ -955,6 +1004,8 @@ export class RankScratch {
     return this.pageSlots[page] as number;
   }
 
+  /** One number written by a function for its caller (`titlePart`). */
+  readonly one = new Float64Array(1);
   /** Page slots best upper bound first, for `scoreBestFirst`. */
   readonly queue = new LargestFirst();
   /** Query terms' peaks, for `termReach`. */

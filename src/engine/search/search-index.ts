@@ -10,7 +10,7 @@ import { type Expanded, importsMdx, isCurrent } from "./includes.js";
 import { PAGE_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { abbreviationTable } from "./abbreviations.js";
-import { type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
+import { type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
@@ -581,18 +581,22 @@ export class SearchIndex {
     const namesTitle = (id: number): boolean => {
       if (this.titleStamps[id] === stamp) return this.titleNamed[id] === 1;
       const words = (this.titleWords[id] ??= this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title));
-      const yes = words.length > 0 && words.every((w) => asked.has(w));
+      // A loop, not `every` with a closure: asked for every candidate endpoint page a search.
+      let yes = words.length > 0;
+      for (let k = 0; yes && k < words.length; k++) yes = asked.has(words[k] as string);
       this.titleStamps[id] = stamp;
       this.titleNamed[id] = yes ? 1 : 0;
       return yes;
     };
-    const prior = (id: number): number => {
-      const p = priors[id] as number;
-      if (p === 1) return p;
-      if (namesTitle(id)) return 1;
-      if (named.size === 0) return p;
-      const op = this.operationPaths.get((this.byId[id] as UnitOf).entry.page.path);
-      return op !== undefined && named.has(op) ? 1 : p;
+    // A page below full weight takes it when it names the query's words or path (`PagePriors`).
+    const prior: PagePriors = {
+      base: priors,
+      full: (id: number): boolean => {
+        if (namesTitle(id)) return true;
+        if (named.size === 0) return false;
+        const op = this.operationPaths.get((this.byId[id] as UnitOf).entry.page.path);
+        return op !== undefined && named.has(op);
+      },
     };
     // Without a version filter on a versioned site, the same page in several versions is one
     // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page.
@@ -686,7 +690,7 @@ export class SearchIndex {
    * cut happens to keep; a group of such twins alone is no hit (better pages were cut for the
    * top). `top` is how many pages the top held.
    */
-  private rankAndFold(stats: IndexStatistics, query: QueryTerm[], accepted: Uint8Array, prior: (id: number) => number, limit: number, branches: ReaderBranches | undefined, preferred: string | undefined) {
+  private rankAndFold(stats: IndexStatistics, query: QueryTerm[], accepted: Uint8Array, prior: PagePriors, limit: number, branches: ReaderBranches | undefined, preferred: string | undefined) {
     let top: ReadonlySet<number> | undefined;
     let scoredTop: readonly RankedPage[] = [];
     const also =
@@ -731,7 +735,8 @@ export class SearchIndex {
       })
       .filter((r) => r.score > 0)
       .sort((a, b) => b.score - a.score || a.place - b.place);
-    if (branches === undefined) return { hits: ranked.map((r) => ({ ...r, twins: [], languageTwins: [] })), top: all.length };
+    // Written out: `{ ...r, twins, languageTwins }` made each hit ~1 KB (the copied shape grown by two).
+    if (branches === undefined) return { hits: ranked.map((r) => ({ section: r.section, score: r.score, entry: r.entry, variant: r.variant, twin: r.twin, top: r.top, place: r.place, twins: [], languageTwins: [] })), top: all.length };
     const hits = foldVersionTwins(ranked, preferred, this.ranking.versionTwinTolerance, this.navConfig.defaultLanguage).filter(
       (r) => r.top || r.twins.some((t) => t.top) || r.languageTwins.some((t) => t.top),
     );

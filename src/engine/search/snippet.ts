@@ -39,27 +39,39 @@ export function makeSnippet(source: SnippetSource, matched: ReadonlySet<number>)
   const { flat } = source;
   const max = LIMITS.search.snippetChars;
   if (flat.length <= max) return flat;
-  // A token's first matched id only.
-  const hits: { at: number; term: number }[] = [];
+  // A token's first matched id only, each matched id as a small number (its first hit's index).
+  const at: number[] = [];
+  const term: number[] = [];
+  const small = new Map<number, number>();
   let taken = -1;
   for (let k = 0; k < source.at.length; k++) {
-    const at = source.at[k] as number;
-    if (at === taken) continue;
+    const pos = source.at[k] as number;
+    if (pos === taken) continue;
     const id = source.ids[k] as number;
     if (matched.has(id)) {
-      hits.push({ at, term: id });
-      taken = at;
+      let t = small.get(id);
+      if (t === undefined) small.set(id, (t = small.size));
+      at.push(pos);
+      term.push(t);
+      taken = pos;
     }
   }
   let start = 0;
   let best = 0;
   const span = max * 0.8;
-  for (let i = 0; i < hits.length; i++) {
-    const from = (hits[i] as { at: number }).at;
-    const terms = new Set<number>();
-    for (let j = i; j < hits.length && (hits[j] as { at: number }).at < from + span; j++) terms.add((hits[j] as { term: number }).term);
-    if (terms.size > best) {
-      best = terms.size;
+  // Distinct terms of each window counted with stamps (window i stamps i + 1), not a set per window.
+  const seen = new Int32Array(small.size);
+  for (let i = 0; i < at.length; i++) {
+    const from = at[i] as number;
+    let distinct = 0;
+    for (let j = i; j < at.length && (at[j] as number) < from + span; j++) {
+      const t = term[j] as number;
+      if (seen[t] === i + 1) continue;
+      seen[t] = i + 1;
+      distinct++;
+    }
+    if (distinct > best) {
+      best = distinct;
       // A little lead-in before the first matched word reads better than starting on it.
       start = Math.max(0, from - Math.floor(max * 0.15));
     }

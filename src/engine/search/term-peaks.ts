@@ -123,8 +123,14 @@ class PeakTable {
       measure(index, scales, id, this.values, 4 * id);
       this.known[id] = 1;
     }
-    this.view.set(this.values.subarray(4 * id, 4 * id + 4));
-    return this.view;
+    // Copied number by number: a `subarray` view per call was an object per query term.
+    const { view, values } = this;
+    const at = 4 * id;
+    view[0] = values[at] as number;
+    view[1] = values[at + 1] as number;
+    view[2] = values[at + 2] as number;
+    view[3] = values[at + 3] as number;
+    return view;
   }
 }
 
