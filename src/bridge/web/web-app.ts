@@ -22,7 +22,7 @@ import type { FrameReader, SignInLinks } from "./preview/page-frame.js";
 import { mountPreviewApi } from "./preview/preview-api.js";
 import type * as PageRoutesModule from "./preview/page-routes.js";
 import type { PageItems } from "./preview/page-routes.js";
-import { newSiteMediaState, siteMedia } from "./preview/site-media.js";
+import { newSiteMediaState, siteMedia, type SiteMediaState } from "./preview/site-media.js";
 
 /** The module of the preview's pages, loaded with the first page asked for (see `loadPages`). */
 type PageRoutes = typeof PageRoutesModule;
@@ -52,6 +52,8 @@ export interface WebAppDeps {
   readonly log?: (message: string) => void;
   /** What the preview keeps between requests (rendered pages, readers' navigation); new ones when absent. */
   readonly caches?: PreviewCaches;
+  /** The media's tags and each caller's media transfers (`newSiteMediaState` when absent). */
+  readonly media?: SiteMediaState;
 }
 
 /**
@@ -144,7 +146,7 @@ export function createWebApp(deps: WebAppDeps): Hono {
   const callerOf = deps.clientIp ?? ((c: Context) => clientIp({ trustProxy: false }, c));
   mountPreviewApi(app, { runtime, contextOf, limiter: deps.limiter, limits: deps.limits ?? DEFAULT_RATE_LIMITS, clientIp: callerOf });
 
-  const mediaState = newSiteMediaState();
+  const mediaState = deps.media ?? newSiteMediaState();
   app.get("*", async (c, next) => {
     const accept = c.req.header("accept") ?? "";
     const context = await contextOf(c.req.raw);
