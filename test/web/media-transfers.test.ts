@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { statSync, utimesSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { serve } from "@hono/node-server";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FixedWindowLimiter } from "../../src/bridge/middleware/rate-limit.js";
@@ -37,11 +39,15 @@ afterAll(async () => {
 /** The web app as `serve --http` mounts it, with its media state, each request from `address`. */
 function appWith(media: SiteMediaState) {
   let address = "203.0.113.7";
-  const app = createWebApp({ runtime: h.runtime, state: h.state, sessions: localSiteSessions(new SiteSessions()), limiter: new FixedWindowLimiter(3_600_000), projectId: "docs", publicUrl: undefined, clientIp: () => address, media });
+  const app = webApp(media, () => address);
   return (path: string, init: RequestInit & { from?: string } = {}) => {
     address = init.from ?? "203.0.113.7";
     return app.fetch(new Request(`http://127.0.0.1${path}`, init));
   };
+}
+
+function webApp(media: SiteMediaState, address: () => string) {
+  return createWebApp({ runtime: h.runtime, state: h.state, sessions: localSiteSessions(new SiteSessions()), limiter: new FixedWindowLimiter(3_600_000), projectId: "docs", publicUrl: undefined, clientIp: address, media });
 }
 
 /** Tags that trust any file's times at once (a file changed in the last 2 s is otherwise hashed again each time). */
@@ -62,7 +68,7 @@ describe("media tags", () => {
     // The same size and modification time, other bytes (`cp -p`): the change time tells.
     const before = statSync(join(root, "logo.png"));
     const edited = Buffer.from(PNG);
-    edited[edited.length - 1] ^= 0xff;
+    edited.writeUInt8(edited.readUInt8(edited.length - 1) ^ 0xff, edited.length - 1);
     writeFileSync(join(root, "logo.png"), edited);
     utimesSync(join(root, "logo.png"), before.atime, before.mtime);
     const stale = await get("/logo.png", { headers: { "If-None-Match": sha(PNG) } });
@@ -145,5 +151,33 @@ describe("media per caller", () => {
     expect([(await left).status, turns.heldBy(caller)]).toEqual([503, 1]);
     await first.body?.cancel();
     expect(turns.heldBy(caller)).toBe(0);
+  });
+
+  it("over HTTP, a client that hangs up in the middle of a transfer gives its place back", async () => {
+    // Larger than what the sockets' buffers hold, so that it is still being sent when the client goes.
+    writeFileSync(join(root, "long.mp4"), Buffer.alloc(24 * 1024 * 1024, 7));
+    const turns = new MediaTurns({ sending: 1, held: 1 });
+    const server = serve({ fetch: webApp({ tags: settledTags(), turns }, () => "203.0.113.8").fetch, hostname: "127.0.0.1", port: 0 });
+    await new Promise((resolve) => server.once("listening", resolve));
+    const { port } = server.address() as { port: number };
+    const caller = "address:203.0.113.8";
+    try {
+      const socket = connect(port, "127.0.0.1");
+      // The response's head arrives; the client reads no further.
+      const head = await new Promise<string>((resolve) => {
+        socket.once("data", (d: Buffer) => {
+          socket.pause();
+          resolve(d.subarray(0, d.indexOf("\r\n")).toString());
+        });
+        socket.write("GET /long.mp4 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      });
+      expect([head, turns.heldBy(caller)]).toEqual(["HTTP/1.1 200 OK", 1]);
+      socket.destroy();
+      await vi.waitFor(() => expect(turns.heldBy(caller)).toBe(0));
+      const after = await fetch(`http://127.0.0.1:${port}/logo.png`);
+      expect([after.status, Buffer.from(await after.arrayBuffer()).equals(PNG)]).toEqual([200, true]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
