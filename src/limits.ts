@@ -545,6 +545,23 @@ export const LIMITS = {
     /** Largest image or video the preview serves from the repository: screenshots and short
      *  clips are a few MB; a larger file is a download, not part of a page. */
     maxMediaBytes: 50 * 1024 * 1024,
+    /** Media of one caller (an address, an IPv6 /64, a token) being sent at once: a page's
+     *  images load 6 at a time over HTTP/1.1 (a browser's connections per host); a proxy speaking
+     *  HTTP/2 may ask for more, which then wait their turn (`maxMediaHeldPerCaller`). Before
+     *  (issue 25), one address asking for a 45 MB video 8 at a time held the server's thread. */
+    maxMediaSendingPerCaller: 6,
+    /** Media of one caller being sent or waiting their turn: a page with more images than this
+     *  still loads (its images come in turn); past it, `429 too_many_media`. */
+    maxMediaHeldPerCaller: 64,
+    /** Bytes read from disk at a time while a medium is sent: the socket asks for the next piece
+     *  when it has sent this one, so a transfer holds about this much memory, not the file. */
+    mediaChunkBytes: 256 * 1024,
+    /** Media whose ETag (the SHA-256 of their bytes) is remembered with the file's version
+     *  (inode, size, modification and change times): a site's media are a few thousand files at most. */
+    mediaTagsKept: 10_000,
+    /** A file changed this recently may change again within its file system's time granularity
+     *  (a second or two on some) without its times showing it: its tag is not remembered yet. */
+    mediaSettledMs: 2_000,
   },
   sqlite: {
     /** How long a write waits for another connection's lock before failing with SQLITE_BUSY.

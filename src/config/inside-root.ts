@@ -121,6 +121,18 @@ export function readBytesInsideRoot(root: string, rel: string, options: InsideRe
   return { ...entry, bytes };
 }
 
+/**
+ * A repository file opened for reading, under the same checks as `readBytesInsideRoot`, without
+ * reading it: a medium the bridge streams a piece at a time (issue 25). The caller owns `fd` and
+ * closes it.
+ */
+export function openInsideRoot(root: string, rel: string, options: InsideReadOptions): (Omit<InsideFile, "text"> & { readonly fd: number }) | Refusal {
+  const opened = readOpened(root, rel, options, (fd) => fd, true);
+  if (!opened.ok) return opened;
+  const { content: fd, ...entry } = opened;
+  return { ...entry, fd };
+}
+
 /** A walked file as `readBytesInsideRoot` reads it on its fast path (`InsideReadOptions.walked`). */
 export interface WalkedRead {
   readonly bytes: Buffer;
@@ -146,15 +158,15 @@ export function readWalkedBytes(real: string, rel: string, maxBytes: number): Wa
 }
 
 /** Open a file at a checked path inside the root (never following a link in its last part), check it again, and read it. */
-function readOpened<T>(root: string, rel: string, options: InsideReadOptions, read: (fd: number) => T): (Omit<InsideFile, "text"> & { readonly ok: true; readonly content: T }) | Refusal {
+function readOpened<T>(root: string, rel: string, options: InsideReadOptions, read: (fd: number) => T, keepOpen = false): (Omit<InsideFile, "text"> & { readonly ok: true; readonly content: T }) | Refusal {
   if (options.walked === true) {
     const walked = walkedPath(root, rel, options.ignore, options.realRoot);
-    const fast = walked === undefined ? undefined : readAt(walked, options, read);
+    const fast = walked === undefined ? undefined : readAt(walked, options, read, keepOpen);
     if (fast?.ok === true) return fast;
   }
   const located = locate(root, rel, options.ignore);
   if (!located.ok) return located;
-  return readAt(located, options, read);
+  return readAt(located, options, read, keepOpen);
 }
 
 /** A walked path (`InsideReadOptions.walked`) as its own real path, or undefined when it is not a
@@ -171,8 +183,8 @@ function walkedPath(root: string, rel: string, ignore: IgnoreRules | null, real?
 }
 
 /** Open a located file without following a link in its last part, check it is still the one at
- *  that real path, and read it. */
-function readAt<T>(located: { readonly abs: string; readonly realRel: string }, options: InsideReadOptions, read: (fd: number) => T): (Omit<InsideFile, "text"> & { readonly ok: true; readonly content: T }) | Refusal {
+ *  that real path, and read it; with `keepOpen`, a file that passed is left open for the caller. */
+function readAt<T>(located: { readonly abs: string; readonly realRel: string }, options: InsideReadOptions, read: (fd: number) => T, keepOpen = false): (Omit<InsideFile, "text"> & { readonly ok: true; readonly content: T }) | Refusal {
   const { abs, realRel } = located;
   let fd: number;
   try {
@@ -181,6 +193,7 @@ function readAt<T>(located: { readonly abs: string; readonly realRel: string }, 
   } catch (error) {
     return refusalOf(error as NodeJS.ErrnoException);
   }
+  let kept = false;
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return notFile(st);
@@ -188,11 +201,13 @@ function readAt<T>(located: { readonly abs: string; readonly realRel: string }, 
     if (options.maxBytes !== undefined && st.size > options.maxBytes) {
       return { ok: false, reason: "too-large", size: st.size, message: `${st.size} bytes is over the ${options.maxBytes}-byte limit` };
     }
-    return { ok: true, content: read(fd), size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs, real: realRel };
+    const content = read(fd);
+    kept = keepOpen;
+    return { ok: true, content, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs, real: realRel };
   } catch (error) {
     return refusalOf(error as NodeJS.ErrnoException);
   } finally {
-    closeSync(fd);
+    if (!kept) closeSync(fd);
   }
 }
 

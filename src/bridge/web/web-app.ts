@@ -22,7 +22,7 @@ import type { FrameReader, SignInLinks } from "./preview/page-frame.js";
 import { mountPreviewApi } from "./preview/preview-api.js";
 import type * as PageRoutesModule from "./preview/page-routes.js";
 import type { PageItems } from "./preview/page-routes.js";
-import { siteMedia } from "./preview/site-media.js";
+import { newSiteMediaState, siteMedia, type SiteMediaState } from "./preview/site-media.js";
 
 /** The module of the preview's pages, loaded with the first page asked for (see `loadPages`). */
 type PageRoutes = typeof PageRoutesModule;
@@ -52,6 +52,8 @@ export interface WebAppDeps {
   readonly log?: (message: string) => void;
   /** What the preview keeps between requests (rendered pages, readers' navigation); new ones when absent. */
   readonly caches?: PreviewCaches;
+  /** The media's tags and each caller's media transfers (`newSiteMediaState` when absent). */
+  readonly media?: SiteMediaState;
 }
 
 /**
@@ -144,11 +146,13 @@ export function createWebApp(deps: WebAppDeps): Hono {
   const callerOf = deps.clientIp ?? ((c: Context) => clientIp({ trustProxy: false }, c));
   mountPreviewApi(app, { runtime, contextOf, limiter: deps.limiter, limits: deps.limits ?? DEFAULT_RATE_LIMITS, clientIp: callerOf });
 
+  const mediaState = deps.media ?? newSiteMediaState();
   app.get("*", async (c, next) => {
     const accept = c.req.header("accept") ?? "";
     const context = await contextOf(c.req.raw);
     // An image or video of the repository (`/images/logo.png`), whatever the browser accepts.
-    const media = siteMedia(runtime, c.req.path, context, c.req.header("if-none-match"));
+    const caller = context.caller ?? `address:${callerAddress(callerOf(c))}`;
+    const media = await siteMedia(runtime, mediaState, c.req.path, context, { ifNoneMatch: c.req.header("if-none-match"), head: c.req.method === "HEAD", caller, signal: c.req.raw.signal });
     if (media !== undefined) return media;
     if (!accept.includes("text/html")) return next();
     const docs = { runtime, request: context };
@@ -159,7 +163,7 @@ export function createWebApp(deps: WebAppDeps): Hono {
     const { routes, caches, itemsOf } = await loadPages();
     // Pages render in the runtime's workers, shared fairly between callers (a token's principal,
     // else the client's address or IPv6 /64), as the shell pool is.
-    const request = { urlPath: c.req.path, reader, links: LINKS, caller: context.caller ?? `address:${callerAddress(callerOf(c))}` };
+    const request = { urlPath: c.req.path, reader, links: LINKS, caller };
     const found = routes.readableApiPage(runtime, itemsOf, c.req.path, context);
     if (found !== undefined) return routes.apiPage(runtime, caches, found, docs, request);
     const page = readablePageAt(docs, c.req.path);
