@@ -67,6 +67,11 @@ export class HeldText {
     if (this.bodyStart >= 0) this.body = undefined;
   }
 
+  /** The bytes the text is read from, once its strings were let go (else undefined). */
+  get storedForm(): StoredText | undefined {
+    return this.text === undefined ? this.stored : undefined;
+  }
+
   /** Whether the strings were let go (`park`). */
   get parked(): boolean {
     return this.text === undefined;

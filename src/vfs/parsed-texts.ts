@@ -5,6 +5,7 @@ import { type PageMeta, readPageMeta, titleFromBody } from "../config/page-meta.
 import { HeldText } from "./held-text.js";
 import { byteLength } from "./site-file.js";
 import { type StoredText, storedEncoding } from "./stored-text.js";
+import { TextChunks } from "./text-chunks.js";
 
 /** A page file's text as parsed: its front matter's keys, and the title they or the first heading
  *  give (undefined: the page path's), when its front matter parsed; what is wrong with it otherwise. */
@@ -65,6 +66,8 @@ class Entry implements PageText {
  */
 export class ParsedTexts {
   private readonly byCrc = new Map<number, Entry[]>();
+  /** Where stored texts' bytes are kept (shared with the shell's snapshot, `TextChunks`). */
+  private readonly chunks = new TextChunks();
   /** Stored texts' body bytes by their CRC-32, with the key their pages share (`BodyKey`). */
   private readonly bodies = new Map<number, { readonly bytes: Buffer; readonly key: object }[]>();
 
@@ -108,9 +111,12 @@ export class ParsedTexts {
         entry.parsed = { ...parsed, meta, title: meta.title ?? titleFromBody(parsed.body) };
         const start = whole.length - parsed.body.length;
         if (entry.stored !== undefined && start >= 0 && whole.endsWith(parsed.body)) {
-          // Held as bytes from now on: the parse reads its body from there too.
+          // Held as bytes from now on, in the shared chunks: the parse reads its body from there too.
+          entry.stored = this.chunks.store(entry.bytes as Buffer, "utf8");
+          const { buffer, offset, length } = entry.stored;
+          entry.bytes = Buffer.from(buffer, offset, length);
           entry.bodyStart = start;
-          entry.bodyKey = this.bodyKey((entry.bytes as Buffer).subarray(Buffer.byteLength(whole.slice(0, start), "utf8")));
+          entry.bodyKey = this.bodyKey(entry.bytes.subarray(Buffer.byteLength(whole.slice(0, start), "utf8")));
           entry.string = undefined;
           const held = entry.held() as HeldText;
           const { body: _body, ...rest } = entry.parsed;

@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { SearchIndex } from "../../src/engine/search/search-index.js";
+import { decodeSnapshot, SnapshotEncoder } from "../../src/engine/shell/shared-snapshot.js";
 import { bodyKeyOf } from "../../src/vfs/body-key.js";
 import { heldTextOf } from "../../src/vfs/held-text.js";
 import { loadSite } from "../../src/vfs/load-site.js";
+import type { SiteFile } from "../../src/vfs/site-file.js";
 import { makeRepo } from "../helpers/repo.js";
 import { inlineSite } from "../tools/search/inline-site.js";
 
@@ -66,5 +68,31 @@ describe("page texts held as bytes from the load on", () => {
     expect(held.textCount).toBe(5);
     for (const query of ["checkout", "fast or slow mode settings", "快速开始", "cafe", "done step"]) expect({ query, hits: hitsOf(held, query) }).toEqual({ query, hits: hitsOf(strings, query) });
     expect(hitsOf(held, "fast or slow mode settings")).not.toEqual([]);
+  });
+});
+
+describe("the shell snapshot of texts held as bytes", () => {
+  it("refers to the load's shared bytes instead of writing them again, and decodes to the site's files", async () => {
+    const { site } = await loadSite(repo.dir);
+    const files = [...site.files.values()];
+    const { snapshot } = new SnapshotEncoder().encode(files);
+    const plain = (list: readonly SiteFile[]) => list.map((f) => ({ path: f.path, text: f.text, size: f.size, mtime: f.mtime.toISOString(), access: f.access }));
+    expect(plain(decodeSnapshot(snapshot))).toEqual(plain(files));
+    // Each text held as bytes sits where the load put it; the copies of one text at one place.
+    const places = files.map((f, i) => {
+      const stored = heldTextOf(f)?.storedForm;
+      const chunk = snapshot.chunks[snapshot.table[i * 7] as number];
+      return stored === undefined ? [f.path, "written"] : [f.path, chunk === stored.buffer && snapshot.table[i * 7 + 1] === stored.offset ? "referred" : "copied"];
+    });
+    expect(places.filter(([path]) => (path as string).endsWith(".mdx") || (path as string).endsWith(".md"))).toEqual([
+      ["/v1/ascii.mdx", "written"],
+      ["/v1/chinese.mdx", "written"],
+      ["/v1/english.mdx", "referred"],
+      ["/v1/latin.mdx", "written"],
+      ["/v1/no-front-matter.md", "referred"],
+      ["/v2/english.mdx", "referred"],
+      ["/v2/renamed.mdx", "referred"],
+    ]);
+    expect(snapshot.table[2 * 7 + 1]).toBe(snapshot.table[5 * 7 + 1]);
   });
 });
