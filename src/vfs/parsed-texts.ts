@@ -4,7 +4,7 @@ import { type FrontMatterResult, parseFrontMatter } from "../config/frontmatter.
 import { type PageMeta, readPageMeta, titleFromBody } from "../config/page-meta.js";
 import { HeldText } from "./held-text.js";
 import { byteLength } from "./site-file.js";
-import { type StoredText, storedEncoding } from "./stored-text.js";
+import { type StoredText, WIDE } from "./stored-text.js";
 import { TextChunks } from "./text-chunks.js";
 
 /** A page file's text as parsed: its front matter's keys, and the title they or the first heading
@@ -56,6 +56,12 @@ class Entry implements PageText {
   }
 }
 
+/** Whether a text of valid UTF-8 (no lone surrogate) of `utf8` bytes is stored as UTF-8 (`storedEncoding`'s
+ *  rule, without measuring again what the file's bytes tell: an ASCII text has as many bytes as characters). */
+function keptAsUtf8(text: string, utf8: number): boolean {
+  return utf8 * 4 <= text.length * 2 * 3 && WIDE.test(text);
+}
+
 /**
  * Page texts decoded and parsed once per distinct text during one load. A versioned site copies
  * most pages from release to release (the ready bench's site: 24,920 files, 1,411 distinct
@@ -91,7 +97,7 @@ export class ParsedTexts {
     // whole string two bytes a character: their file bytes (UTF-8, about half that) are held
     // instead, from here on (`parse` lets the string go). At 50,000 such pages the strings were
     // ~790 MB of the load's and the index build's peak.
-    if (valid && storedEncoding(text).encoding === "utf8") {
+    if (valid && bytes.length !== text.length && keptAsUtf8(text, bytes.length)) {
       entry.bytes = bytes;
       entry.stored = { buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, encoding: "utf8" };
     }
