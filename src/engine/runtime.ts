@@ -244,7 +244,7 @@ export class DocsRuntime {
     const bodies = this.index.bodiesToAnalyse(site);
     const { analysisWorkersFrom, analysisWorkersFromChars } = LIMITS.search;
     let chars = 0;
-    for (const { body } of bodies) chars += body.length;
+    for (const body of bodies) chars += body.chars;
     return bodies.length >= analysisWorkersFrom || chars >= analysisWorkersFromChars ? new AnalysisFeed(bodies, workers, this.log) : undefined;
   }
 

@@ -17,7 +17,7 @@ export class HeldText {
   private body: string | undefined;
   private stored: StoredText | undefined;
   /** Where the body starts in the text; -1 when it is not the text's end (then it is kept). */
-  private readonly bodyStart: number;
+  private bodyStart: number;
 
   /** `bodyStart`: `bodyStartIn(text, body)`, when the caller has it (the copies of a text share
    *  it: comparing each copy's body with its text's end again was a read of every page). */
@@ -27,9 +27,31 @@ export class HeldText {
     this.bodyStart = bodyStart;
   }
 
+  /**
+   * A text held as bytes from the start (`stored` holds exactly it; its body is the text from
+   * `bodyStart`, which must be where the body starts): what the load makes of a text that takes
+   * less memory as bytes than as a string (`ParsedTexts`), so that a large site's texts are never
+   * all held as strings, during the load and the index build either (issue 22).
+   */
+  static fromStored(stored: StoredText, bodyStart: number): HeldText {
+    const held = new HeldText("", "");
+    held.stored = stored;
+    held.text = undefined;
+    held.body = undefined;
+    held.bodyStart = bodyStart;
+    return held;
+  }
+
   /** The whole text. */
   whole(): string {
-    return this.text ?? readStored(this.stored as StoredText);
+    if (this.text !== undefined) return this.text;
+    // A build reads a page's text several times in a row (its variants, its analysis, its
+    // fields): the last one read back is kept, one text for the whole process.
+    if (lastRead.held !== this) {
+      lastRead.held = this;
+      lastRead.text = readStored(this.stored as StoredText);
+    }
+    return lastRead.text;
   }
 
   /** The body (the text after the front matter). */
@@ -40,9 +62,15 @@ export class HeldText {
 
   /** Read the text from `stored` (which must hold exactly it) from now on, letting its strings go. */
   park(stored: StoredText): void {
+    if (lastRead.held === this) lastRead.held = undefined;
     this.stored = stored;
     this.text = undefined;
     if (this.bodyStart >= 0) this.body = undefined;
+  }
+
+  /** The bytes the text is read from, once its strings were let go (else undefined). */
+  get storedForm(): StoredText | undefined {
+    return this.text === undefined ? this.stored : undefined;
   }
 
   /** Whether the strings were let go (`park`). */
@@ -56,6 +84,9 @@ export function bodyStartIn(text: string, body: string): number {
   const start = text.length - body.length;
   return start >= 0 && text.endsWith(body) ? start : -1;
 }
+
+/** The text of a parked `HeldText` read back last (see `HeldText.whole`). */
+const lastRead: { held: HeldText | undefined; text: string } = { held: undefined, text: "" };
 
 /** The key of a file's `HeldText` (not enumerable: a file compares equal to a plain one). */
 const HELD = Symbol("held text");

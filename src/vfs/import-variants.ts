@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import { type MdxImport, mdxImports, removeImports } from "../config/mdx-imports.js";
 import type { Access } from "./access.js";
 import { accessKey, distinctRules, FileVariants, reuse } from "./file-variants.js";
+import { heldTextOf } from "./held-text.js";
 import { pageOfFile } from "./page-routes.js";
 import { pagePathOf, type Site } from "./site.js";
 import type { SiteFile } from "./site-file.js";
@@ -24,13 +25,17 @@ export function importVariants(site: Pick<Site, "files" | "pages" | "shadowed">,
   // Each distinct text's statements once: a versioned site's copies of a page are one text (one
   // string, when the persistent cache loaded them), and looking for statements in each of 25,000
   // pages was a second of a start.
-  const statements = new Map<string, MdxImport[]>();
+  // A text held as bytes is known by what holds it (its copies share it, `ParsedTexts`): keyed by
+  // the strings, this map held every text of a 50,000-page site read back at once (issue 22).
+  const statements = new Map<string | object, MdxImport[]>();
   for (const file of site.files.values()) {
     // Generated pages import nothing, and their text is rendered only when read.
     if (!MDX_FILE_RE.test(file.path) || generated.has(file)) continue;
     const restricted: { statement: MdxImport; access: Access }[] = [];
-    let found = statements.get(file.text);
-    if (found === undefined) statements.set(file.text, (found = mdxImports(file.text)));
+    const held = heldTextOf(file);
+    const key = held?.storedForm !== undefined ? held : file.text;
+    let found = statements.get(key);
+    if (found === undefined) statements.set(key, (found = mdxImports(file.text)));
     for (const statement of found) {
       if (statement.unread === true) {
         // Fail closed: it could name any file, so it is one entry per rule a file could need,

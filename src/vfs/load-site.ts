@@ -20,7 +20,8 @@ import { parseSchemaReference } from "../config/openapi/schema-components.js";
 import { type RepoSpecText, unnamedSchemaSpecFor, unnamedSpecFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
 import { pagesAt, placePage, unplacePage } from "./page-routes.js";
-import { HeldText, heldFile } from "./held-text.js";
+import { withBodyKey } from "./body-key.js";
+import { heldFile } from "./held-text.js";
 import { type PageText, ParsedTexts } from "./parsed-texts.js";
 import type { AheadRead, ReadAhead, StartReadAhead } from "./read-ahead.js";
 import { siteVariants } from "./site-variants.js";
@@ -440,9 +441,9 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
   const { read, decoded } = got;
   const real = read.real !== rel ? { real: read.real } : {};
   const stat: PageStat = { size: read.size, mtimeMs: read.mtimeMs, ino: read.ino, ctimeMs: read.ctimeMs, real: read.real };
-  const { text, size } = decoded;
+  const { size } = decoded;
   // Changed shortly before the cache was written, or since: the cached page only if the text is the same.
-  if (cached !== undefined && cached.page.file.text === text && cached.stat.mtimeMs === read.mtimeMs) return { page: cached.page, stat, ...real };
+  if (cached !== undefined && cached.stat.mtimeMs === read.mtimeMs && cached.page.file.text === decoded.text) return { page: cached.page, stat, ...real };
   const parsed = texts.parse(decoded);
   if (!parsed.ok) {
     return { diagnostic: skippedFinding(rel, `invalid front matter: ${parsed.message}`, LOAD_CODES.pageSkipped, parsed.line), ...real };
@@ -453,8 +454,9 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
     ...(meta.groups !== undefined ? { groups: meta.groups } : {}),
     ...(meta.public === true ? { public: true } : {}),
   };
-  // Held so that a shell pool's snapshot can take the text's place in memory (`held-text.ts`).
-  const held = new HeldText(text, parsed.body, parsed.bodyStart);
+  // Held so that a shell pool's snapshot can take the text's place in memory (`held-text.ts`);
+  // held as bytes from the start when that is smaller (`ParsedTexts`).
+  const held = texts.held(decoded, parsed);
   const page: Page = {
     file: heldFile(filePath, held, size, new Date(read.mtimeMs), access),
     path,
@@ -467,7 +469,8 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
     bodyLine: parsed.bodyLine,
     generated: false,
   };
-  return { page, stat, ...real };
+  const key = texts.bodyKeyOf(decoded);
+  return { page: key !== undefined ? withBodyKey(page, key) : page, stat, ...real };
 }
 
 /** A file read ahead as `readPage` takes it: its text decoded here, or the text of the earlier

@@ -2,8 +2,10 @@ import { isUtf8 } from "node:buffer";
 import { crc32 } from "node:zlib";
 import { type FrontMatterResult, parseFrontMatter } from "../config/frontmatter.js";
 import { type PageMeta, readPageMeta, titleFromBody } from "../config/page-meta.js";
-import { bodyStartIn } from "./held-text.js";
+import { bodyStartIn, HeldText } from "./held-text.js";
 import { byteLength } from "./site-file.js";
+import { type StoredText, WIDE } from "./stored-text.js";
+import { TextChunks } from "./text-chunks.js";
 
 /** A page file's text as parsed: its front matter's keys, and the title they or the first heading
  *  give (undefined: the page path's), when its front matter parsed; what is wrong with it otherwise. */
@@ -11,18 +13,53 @@ export type ParsedText = (FrontMatterResult & { ok: true } & { readonly meta: Pa
 
 /** One distinct page text, shared by every file that holds the same bytes. */
 export interface PageText {
-  /** The text: one string for all the files that hold it. */
+  /** The text: one string for all the files that hold it (read back from its bytes, `stored`). */
   readonly text: string;
   /** Its UTF-8 byte length (`SiteFile.size`). */
   readonly size: number;
 }
 
-interface Entry extends PageText {
-  /** The bytes it was decoded from; kept only once a second file may hold them (`text`). */
+class Entry implements PageText {
+  /** The text as a string; undefined once it is held as its bytes (`stored`). */
+  string: string | undefined;
+  /** The bytes it was decoded from; kept only once a second file may hold them (`text`), or
+   *  when they are the text's `stored` form. */
   bytes: Buffer | undefined;
-  /** How many bytes it was decoded from. */
-  readonly read: number;
   parsed: ParsedText | undefined;
+  /** The text's file bytes as it is held from its parse on, when they take less memory than the string. */
+  stored: StoredText | undefined;
+  /** Where the body starts in the text, for `stored` texts. */
+  bodyStart = 0;
+  /** Shared by the stored texts whose bodies have the same bytes (`BodyKey`). */
+  bodyKey: object | undefined;
+
+  constructor(
+    text: string,
+    readonly size: number,
+    /** How many bytes it was decoded from. */
+    readonly read: number,
+  ) {
+    this.string = text;
+  }
+
+  get text(): string {
+    return this.string ?? (this.held() as HeldText).whole();
+  }
+
+  /** One `HeldText` for the stored form (the files' texts read back through one last-read slot). */
+  private shared: HeldText | undefined;
+
+  held(): HeldText | undefined {
+    if (this.stored === undefined) return undefined;
+    this.shared ??= HeldText.fromStored(this.stored, this.bodyStart);
+    return this.shared;
+  }
+}
+
+/** Whether a text of valid UTF-8 (no lone surrogate) of `utf8` bytes is stored as UTF-8 (`storedEncoding`'s
+ *  rule, without measuring again what the file's bytes tell: an ASCII text has as many bytes as characters). */
+function keptAsUtf8(text: string, utf8: number): boolean {
+  return utf8 * 4 <= text.length * 2 * 3 && WIDE.test(text);
 }
 
 /**
@@ -35,6 +72,10 @@ interface Entry extends PageText {
  */
 export class ParsedTexts {
   private readonly byCrc = new Map<number, Entry[]>();
+  /** Where stored texts' bytes are kept (shared with the shell's snapshot, `TextChunks`). */
+  private readonly chunks = new TextChunks();
+  /** Stored texts' body bytes by their CRC-32, with the key their pages share (`BodyKey`). */
+  private readonly bodies = new Map<number, { readonly bytes: Buffer; readonly key: object }[]>();
 
   /** The text `bytes` decode to: decoded now, or the one of equal bytes read before. */
   text(bytes: Buffer): PageText {
@@ -45,12 +86,21 @@ export class ParsedTexts {
       // Encoded again from its text (the first copy's bytes were not kept: most texts have none);
       // equal bytes decode to that same text. Bytes that are not valid UTF-8 never equal it, and
       // are decoded as they come.
-      c.bytes ??= Buffer.from(c.text, "utf8");
+      c.bytes ??= Buffer.from(c.string as string, "utf8");
       if (c.bytes.equals(bytes)) return c;
     }
     const text = bytes.toString("utf8");
     // Valid UTF-8 decodes to a text of that many bytes; invalid bytes became U+FFFD, of three.
-    const entry: Entry = { text, size: isUtf8(bytes) ? bytes.length : byteLength(text), bytes: undefined, read: bytes.length, parsed: undefined };
+    const valid = isUtf8(bytes);
+    const entry = new Entry(text, valid ? bytes.length : byteLength(text), bytes.length);
+    // Most English pages of real sites hold a dash or a quotation mark, which makes V8 keep the
+    // whole string two bytes a character: their file bytes (UTF-8, about half that) are held
+    // instead, from here on (`parse` lets the string go). At 50,000 such pages the strings were
+    // ~790 MB of the load's and the index build's peak.
+    if (valid && bytes.length !== text.length && keptAsUtf8(text, bytes.length)) {
+      entry.bytes = bytes;
+      entry.stored = { buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, encoding: "utf8" };
+    }
     if (candidates === undefined) this.byCrc.set(crc, [entry]);
     else candidates.push(entry);
     return entry;
@@ -60,14 +110,52 @@ export class ParsedTexts {
   parse(text: PageText): ParsedText {
     const entry = text as Entry;
     if (entry.parsed === undefined) {
-      const parsed = parseFrontMatter(entry.text);
+      const whole = entry.text;
+      const parsed = parseFrontMatter(whole);
       if (parsed.ok) {
         const meta = readPageMeta(parsed.data);
-        entry.parsed = { ...parsed, meta, title: meta.title ?? titleFromBody(parsed.body), bodyStart: bodyStartIn(entry.text, parsed.body) };
+        const start = bodyStartIn(whole, parsed.body);
+        entry.parsed = { ...parsed, meta, title: meta.title ?? titleFromBody(parsed.body), bodyStart: start };
+        if (entry.stored !== undefined && start >= 0) {
+          // Held as bytes from now on, in the shared chunks: the parse reads its body from there too.
+          entry.stored = this.chunks.store(entry.bytes as Buffer, "utf8");
+          const { buffer, offset, length } = entry.stored;
+          entry.bytes = Buffer.from(buffer, offset, length);
+          entry.bodyStart = start;
+          entry.bodyKey = this.bodyKey(entry.bytes.subarray(Buffer.byteLength(whole.slice(0, start), "utf8")));
+          entry.string = undefined;
+          const held = entry.held() as HeldText;
+          const { body: _body, ...rest } = entry.parsed;
+          entry.parsed = Object.defineProperty(rest, "body", { get: () => held.bodyText(), enumerable: true }) as ParsedText;
+        }
       } else {
         entry.parsed = parsed;
       }
+      if (entry.string !== undefined) entry.stored = undefined;
     }
-    return entry.parsed;
+    return entry.parsed as ParsedText;
+  }
+
+  /** The key of a body of these bytes: the one of equal bytes seen before, or a new one. */
+  private bodyKey(bytes: Buffer): object {
+    const crc = crc32(bytes);
+    const candidates = this.bodies.get(crc);
+    const same = candidates?.find((c) => c.bytes.equals(bytes));
+    if (same !== undefined) return same.key;
+    const key = {};
+    if (candidates === undefined) this.bodies.set(crc, [{ bytes, key }]);
+    else candidates.push({ bytes, key });
+    return key;
+  }
+
+  /** The key of a text's body (after `parse`), when the text is held as bytes (`BodyKey`). */
+  bodyKeyOf(text: PageText): object | undefined {
+    return (text as Entry).held() !== undefined ? (text as Entry).bodyKey : undefined;
+  }
+
+  /** How a file of `text` holds it (after `parse`): the text's bytes when it is kept so, else
+   *  its string and body. */
+  held(text: PageText, parsed: { readonly body: string; readonly bodyStart: number }): HeldText {
+    return (text as Entry).held() ?? new HeldText(text.text, parsed.body, parsed.bodyStart);
   }
 }

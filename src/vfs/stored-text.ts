@@ -27,7 +27,7 @@ export interface StoredText {
 }
 
 /** A character beyond Latin-1: the text cannot be stored one byte a character. */
-const WIDE = /[^\u0000-\u00ff]/;
+export const WIDE = /[^\u0000-\u00ff]/;
 
 /** A surrogate without its pair: UTF-8 cannot hold it (it would read back as U+FFFD). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -1,12 +1,19 @@
 import { Worker } from "node:worker_threads";
 import { LIMITS } from "../../limits.js";
+import type { BodyKey } from "../../vfs/body-key.js";
 import { workerExecArgv } from "../shell/worker-exec-argv.js";
 import { type BodyAnalysis, LocalTerms } from "./body-analysis.js";
 
 /** A body to analyse, as `SearchIndex.bodiesToAnalyse` lists them. */
 export interface BodyToAnalyse {
+  /** What the index asks for it by (`BodyKey`). */
+  readonly key: BodyKey;
+  /** The body (read when asked: a page held as bytes reads it back each time, and it is asked
+   *  for only when the body is sent to a worker). */
   readonly body: string;
   readonly api: boolean;
+  /** About how many characters it has, without reading it (its bytes, for a text held so). */
+  readonly chars: number;
 }
 
 /** An analysis made in a worker, with the worker's terms (`LocalTerms`). */
@@ -18,7 +25,7 @@ export interface ArrivedAnalysis {
 /** What the main thread sends a worker: bodies to analyse, numbered. */
 export interface ToAnalysisWorker {
   readonly first: number;
-  readonly bodies: readonly BodyToAnalyse[];
+  readonly bodies: readonly { readonly body: string; readonly api: boolean }[];
 }
 
 /** What a worker answers: the analyses of a batch, in order, and the terms its vocabulary
@@ -49,8 +56,8 @@ interface Slot {
  */
 export class AnalysisFeed {
   private readonly slots: Slot[] = [];
-  /** Body -> its number in `items`, per kind (endpoint pages apart). */
-  private readonly numbers = [new Map<string, number>(), new Map<string, number>()];
+  /** Body key -> its number in `items`, per kind (endpoint pages apart). */
+  private readonly numbers = [new Map<BodyKey, number>(), new Map<BodyKey, number>()];
   private readonly arrived = new Map<number, ArrivedAnalysis>();
   /** Numbers of bodies sent and not answered, and what waits for each. */
   private readonly waiting = new Map<number, (() => void)[]>();
@@ -65,15 +72,15 @@ export class AnalysisFeed {
     workers: number,
     private readonly log: (line: string) => void = () => {},
   ) {
-    items.forEach((item, i) => (this.numbers[item.api ? 1 : 0] as Map<string, number>).set(item.body, i));
+    items.forEach((item, i) => (this.numbers[item.api ? 1 : 0] as Map<BodyKey, number>).set(item.key, i));
     for (let w = 0; w < workers; w++) this.slots.push(this.spawn());
     this.pump();
   }
 
   /** A promise while the body's analysis is on its way (undefined: it is here, or it is not
    *  coming and the index's thread makes it). */
-  arriving(body: string, api: boolean): Promise<void> | undefined {
-    const n = this.numberOf(body, api);
+  arriving(key: BodyKey, api: boolean): Promise<void> | undefined {
+    const n = this.numberOf(key, api);
     if (n === undefined || this.arrived.has(n) || this.failed.has(n)) return undefined;
     this.pump(n);
     if (!this.waiting.has(n)) return undefined;
@@ -81,8 +88,8 @@ export class AnalysisFeed {
   }
 
   /** The body's analysis if a worker made it (dropped from the feed), else undefined. */
-  take(body: string, api: boolean): ArrivedAnalysis | undefined {
-    const n = this.numberOf(body, api);
+  take(key: BodyKey, api: boolean): ArrivedAnalysis | undefined {
+    const n = this.numberOf(key, api);
     if (n === undefined) return undefined;
     const made = this.arrived.get(n);
     this.arrived.delete(n);
@@ -100,8 +107,8 @@ export class AnalysisFeed {
     for (const n of [...this.waiting.keys()]) this.settle(n);
   }
 
-  private numberOf(body: string, api: boolean): number | undefined {
-    return (this.numbers[api ? 1 : 0] as Map<string, number>).get(body);
+  private numberOf(key: BodyKey, api: boolean): number | undefined {
+    return (this.numbers[api ? 1 : 0] as Map<BodyKey, number>).get(key);
   }
 
   /** Send batches while the window allows (and up to `upTo`, which a page waits for). */
@@ -113,7 +120,7 @@ export class AnalysisFeed {
       const slot = this.slots.reduce<Slot | undefined>((best, s) => (best === undefined || s.inFlight < best.inFlight ? s : best), undefined);
       if (slot === undefined || (this.next > upTo && slot.inFlight >= 2)) return;
       const first = this.next;
-      const bodies = this.items.slice(first, first + analysisBatch);
+      const bodies = this.items.slice(first, first + analysisBatch).map(({ body, api }) => ({ body, api }));
       this.next += bodies.length;
       for (let n = first; n < this.next; n++) this.waiting.set(n, []);
       slot.inFlight++;

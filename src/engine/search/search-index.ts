@@ -4,6 +4,7 @@ import type { Access } from "../../vfs/access.js";
 import { isIndexed, placementOf, type Site } from "../../vfs/site.js";
 import { pagesAt } from "../../vfs/page-routes.js";
 import type { Page } from "../../vfs/page.js";
+import { type BodyKey, bodyKeyOf } from "../../vfs/body-key.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { AccessTable, type ReaderClass } from "./access-table.js";
 import { type Expanded, importsMdx, isCurrent } from "./includes.js";
@@ -16,7 +17,7 @@ import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
 import { type Section, sectionText } from "./sections.js";
 import { operationWords } from "./operation-words.js";
-import type { AnalysisFeed } from "./analysis-feed.js";
+import type { AnalysisFeed, BodyToAnalyse } from "./analysis-feed.js";
 import { type BodyAnalysis, BodyAnalyzer, LocalTerms } from "./body-analysis.js";
 import { makeSnippet, type SnippetSource, snippetSource } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
@@ -268,19 +269,19 @@ export class SearchIndex {
   /** Each distinct body's analysis during one `sync` (`analyse`): a site whose versions copy the
    *  same files (dozens of versions × languages, most pages unchanged from one release to the
    *  next) splits, segments and sketches each text once, and its copies share the term arrays. */
-  private analysed = new Map<string, AnalysedBody>();
+  private analysed = new Map<BodyKey, AnalysedBody>();
   /** The same for endpoint pages, which are analysed without reference-list items (`analyse`). */
-  private analysedApi = new Map<string, AnalysedBody>();
+  private analysedApi = new Map<BodyKey, AnalysedBody>();
   /** Pages still to add in this `sync` by body: a body's analysis (its split sections hold as much
    *  text again as the body) is dropped when its last page is added (`release`), so that a build
    *  of 50,000 distinct pages does not hold them all. */
-  private remaining = new Map<string, number>();
+  private remaining = new Map<BodyKey, number>();
   /** Bodies whose analysis was dropped in this `sync` (counted once, if analysed again). */
-  private released = new Set<string>();
+  private released = new Set<BodyKey>();
   /** Distinct bodies analysed in this `sync`. */
   private distinct = 0;
   /** Whether each distinct body imports MDX, during one `sync` likewise. */
-  private imports = new Map<string, boolean>();
+  private imports = new Map<BodyKey, boolean>();
   private texts = 0;
   /** Bodies analysed on this thread (no worker, or edits after the build), and their terms; for
    *  one `sync` (its vocabulary would otherwise be a second copy of the index's map of terms). */
@@ -353,17 +354,25 @@ export class SearchIndex {
 
   /** The bodies `syncSteps(site)` will analyse first, in the order it needs them: those whose
    *  pages inline no snippet (a page that does is analysed as its readers see it). For `feed`. */
-  bodiesToAnalyse(site: Site): { readonly body: string; readonly api: boolean }[] {
-    const out: { body: string; api: boolean }[] = [];
-    const seen = [new Set<string>(), new Set<string>()];
+  bodiesToAnalyse(site: Site): BodyToAnalyse[] {
+    const out: BodyToAnalyse[] = [];
+    const seen = [new Set<BodyKey>(), new Set<BodyKey>()];
     for (const [key, { page }] of this.wantedPages(site)) {
       // A page the index holds as it is now is not indexed again (`syncSteps`).
       if (this.byPath.get(key)?.page === page) continue;
       const api = isApiPage(page);
-      const known = seen[api ? 1 : 0] as Set<string>;
-      if (known.has(page.body) || this.importsOf(page.body)) continue;
-      known.add(page.body);
-      out.push({ body: page.body, api });
+      const known = seen[api ? 1 : 0] as Set<BodyKey>;
+      const body = bodyKeyOf(page);
+      if (known.has(body) || this.importsOf(page)) continue;
+      known.add(body);
+      out.push({
+        key: body,
+        get body() {
+          return page.body;
+        },
+        api,
+        chars: typeof body === "string" ? body.length : page.file.size,
+      });
     }
     return out;
   }
@@ -412,15 +421,18 @@ export class SearchIndex {
       removed++;
     }
     this.distinct = 0;
-    for (const { page } of wanted.values()) this.remaining.set(page.body, (this.remaining.get(page.body) ?? 0) + 1);
+    for (const { page } of wanted.values()) {
+      const body = bodyKeyOf(page);
+      this.remaining.set(body, (this.remaining.get(body) ?? 0) + 1);
+    }
     this.feed = feed;
     for (const [key, { page, placement, above }] of wanted) {
       // The page's analysis is on its way from a worker: wait for it (the caller awaits this).
-      const arriving = feed?.arriving(page.body, isApiPage(page));
+      const arriving = feed?.arriving(bodyKeyOf(page), isApiPage(page));
       if (arriving !== undefined) yield arriving;
       this.add(key, page, placement, above, fileAt);
       // Pages indexed again below (`takeStale`) keep theirs: their copies share what they make.
-      this.release(page.body);
+      this.release(bodyKeyOf(page));
       added++;
       yield;
     }
@@ -975,13 +987,13 @@ export class SearchIndex {
 
   /** Index a page: each of its variants is a page unit, the first counted in the base statistics. */
   private add(key: string, page: Page, placement: PagePlacement | undefined, above: readonly number[], fileAt: (path: string) => SiteFile | undefined): void {
-    const { variants, uses, missing, complete } = pageVariants(page, fileAt, this.importsOf(page.body));
+    const { variants, uses, missing, complete } = pageVariants(page, fileAt, this.importsOf(page));
     const rule = this.rules.id(page.file.access);
     // Boilerplate is counted on the page as every reader of it reads it: with no snippet of another
     // rule inlined. Counted on the first variant (every snippet in), a restricted snippet's text
     // changed how other readers' pages were indexed, and their scores told what it said.
     const everyReaders = variants.find((v) => v.condition.every((a) => !a.readable)) ?? (variants[0] as (typeof variants)[number]);
-    this.repeated.record(key, readerTitle(page), placeOf(page.path, placement), rule, this.analyse(everyReaders.expanded?.body ?? page.body, isApiPage(page)).analysis.sections);
+    this.repeated.record(key, readerTitle(page), placeOf(page.path, placement), rule, this.analyseVariant(page, everyReaders.expanded).analysis.sections);
     const entry: IndexedPage = { key, page, placement, rule, above, variants: [], conditions: [], inlined: { uses, missing }, complete, eager: variants.length };
     this.byPath.set(key, entry);
     if (!complete) this.open.add(entry);
@@ -1000,7 +1012,7 @@ export class SearchIndex {
     const sidebar = page.frontMatter.sidebarTitle;
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(readerText(sidebar));
     const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
-    const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " "), this.apiPages.has(page.path) ? "" : operationWords(page.meta.openapi, page.body)];
+    const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " "), this.apiPages.has(page.path) || typeof page.meta.openapi !== "string" ? "" : operationWords(page.meta.openapi, page.body)];
     const texts = { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") };
     // A page's copies (its versions and products) share its title and description: their terms
     // are looked up once per text in a sync. The context holds the page's own path.
@@ -1028,7 +1040,7 @@ export class SearchIndex {
    *  classes, `ReaderClasses.track`). */
   private addVariant(entry: IndexedPage, { expanded, condition }: Variant, pageFields: Int32Array, counted: boolean): number {
     const { page } = entry;
-    const analysed = this.analyse(expanded?.body ?? page.body, isApiPage(page));
+    const analysed = this.analyseVariant(page, expanded);
     const { sections } = analysed;
     const { sequences, sketch } = this.sequencesOf(analysed, entry.rule);
     const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, counted);
@@ -1107,7 +1119,7 @@ export class SearchIndex {
   }
 
   /** One page of `body` added: drop its analysis after the last (see `remaining`). */
-  private release(body: string): void {
+  private release(body: BodyKey): void {
     const left = (this.remaining.get(body) ?? 0) - 1;
     if (left > 0) {
       this.remaining.set(body, left);
@@ -1117,26 +1129,33 @@ export class SearchIndex {
     if (this.analysed.delete(body) || this.analysedApi.delete(body)) this.released.add(body);
   }
 
-  /** Whether a body imports MDX (`importsMdx`), asked once per distinct text in a `sync`. */
-  private importsOf(body: string): boolean {
-    let imports = this.imports.get(body);
+  /** Whether a page's body imports MDX (`importsMdx`), asked once per distinct body in a `sync`. */
+  private importsOf(page: Page): boolean {
+    const key = bodyKeyOf(page);
+    let imports = this.imports.get(key);
     if (imports === undefined) {
-      imports = importsMdx(body);
-      this.imports.set(body, imports);
+      imports = importsMdx(page.body);
+      this.imports.set(key, imports);
     }
     return imports;
+  }
+
+  /** The analysis of a page as a variant reads it: its body, or `expanded`'s (snippets inlined). */
+  private analyseVariant(page: Page, expanded: { readonly body: string } | undefined): AnalysedBody {
+    const api = isApiPage(page);
+    return expanded !== undefined ? this.analyse(expanded.body, api, () => expanded.body) : this.analyse(bodyKeyOf(page), api, () => page.body);
   }
 
   /** A body's sections, their term sequences and its sketch: made once per distinct text in a
    *  `sync` (see `analysed`). Only what search returns is kept of a section; prose and code
    *  were needed for indexing alone. */
-  private analyse(body: string, api: boolean): AnalysedBody {
+  private analyse(body: BodyKey, api: boolean, read: () => string): AnalysedBody {
     const cache = api ? this.analysedApi : this.analysed;
     let done = cache.get(body);
     if (done === undefined) {
       let made = this.feed?.take(body, api);
       if (made === undefined) {
-        made = { analysis: this.bodies.analyse(body, api), local: this.bodyTerms };
+        made = { analysis: this.bodies.analyse(read(), api), local: this.bodyTerms };
         this.bodyTerms.learn(this.bodies.newTerms());
       }
       const { analysis, local } = made;

@@ -1,6 +1,7 @@
 import type { Access } from "../../vfs/access.js";
 import { ENCODINGS, readStored, type StoredEncoding, type StoredText, storedEncoding } from "../../vfs/stored-text.js";
 import type { SiteFile } from "../../vfs/site-file.js";
+import { heldTextOf } from "../../vfs/held-text.js";
 
 /**
  * A site snapshot's files in the form every shell worker shares: the texts as bytes in
@@ -57,7 +58,8 @@ export interface EncodedSnapshot {
  */
 export class SnapshotEncoder {
   private chunks: SharedArrayBuffer[] = [];
-  /** Bytes used in the last chunk. */
+  /** The chunk written into (undefined: none yet), and the bytes used in it. */
+  private current: number | undefined;
   private used = 0;
   /** Bytes written over all chunks. */
   private written = 0;
@@ -65,11 +67,13 @@ export class SnapshotEncoder {
 
   encode(files: Iterable<SiteFile>): EncodedSnapshot {
     const list = [...files];
+    // Counted in bytes without reading a text (a text held as bytes would be read back).
     let live = 0;
-    for (const f of list) live += f.text.length;
+    for (const f of list) live += f.size;
     // Mostly texts of files gone (reloads): write this snapshot into fresh chunks.
     if (this.written > 2 * live + CHUNK_BYTES) {
       this.chunks = [];
+      this.current = undefined;
       this.used = 0;
       this.written = 0;
       this.refs = new WeakMap();
@@ -79,16 +83,20 @@ export class SnapshotEncoder {
     const accessIds = new Map<string, number>();
     // Files mostly share their access rule objects: looked up by identity first, then by value.
     const accessOf = new Map<Access, number>();
-    const byText = new Map<string, TextRef>();
+    // By text, or for a text held as bytes by what holds it (copies share it): never every text read back at once.
+    const byText = new Map<string | object, TextRef>();
     const position = new Map<SiteFile, number>();
     const paths: string[] = [];
     for (let i = 0; i < list.length; i++) {
       const f = list[i] as SiteFile;
       let ref = this.refs.get(f);
       if (ref === undefined) {
-        ref = byText.get(f.text) ?? this.write(f.text);
+        const held = heldTextOf(f);
+        const stored = held?.storedForm;
+        const key = stored !== undefined ? (held as object) : f.text;
+        ref = byText.get(key) ?? (stored !== undefined ? this.refer(stored) : this.write(f.text));
         this.refs.set(f, ref);
-        byText.set(f.text, ref);
+        byText.set(key, ref);
       }
       let access = accessOf.get(f.access);
       if (access === undefined) {
@@ -123,18 +131,48 @@ export class SnapshotEncoder {
     return { buffer: this.chunks[ref.chunk] as SharedArrayBuffer, offset: ref.offset, length: ref.length, encoding: ref.encoding };
   }
 
-  private write(text: string): TextRef {
-    const { encoding, length } = storedEncoding(text);
-    let k = this.chunks.length - 1;
-    if (k === -1 || this.used + length > (this.chunks[k] as SharedArrayBuffer).byteLength) {
+  /**
+   * A text held as bytes: where they are, when that is a shared buffer (the load's chunks,
+   * `TextChunks`, or a snapshot's), added to the chunks as it is; else copied into a chunk. A
+   * snapshot then holds no second copy of the texts the load keeps as bytes (issue 22).
+   */
+  private refer(stored: StoredText): TextRef {
+    if (!(stored.buffer instanceof SharedArrayBuffer)) return this.copy(stored);
+    let chunk = this.chunks.indexOf(stored.buffer);
+    if (chunk === -1) {
+      chunk = this.chunks.length;
+      this.chunks.push(stored.buffer);
+      this.written += stored.buffer.byteLength;
+    }
+    return { chunk, offset: stored.offset, length: stored.length, encoding: stored.encoding };
+  }
+
+  /** Bytes of a text held as bytes, copied into a chunk. */
+  private copy(stored: StoredText): TextRef {
+    const { chunk, offset } = this.room(stored.length);
+    new Uint8Array(this.chunks[chunk] as SharedArrayBuffer, offset, stored.length).set(new Uint8Array(stored.buffer, stored.offset, stored.length));
+    return { chunk, offset, length: stored.length, encoding: stored.encoding };
+  }
+
+  /** Room for `length` bytes in the chunk written into (a new one when it is full): where. */
+  private room(length: number): { chunk: number; offset: number } {
+    let k = this.current;
+    if (k === undefined || this.used + length > (this.chunks[k] as SharedArrayBuffer).byteLength) {
       this.chunks.push(new SharedArrayBuffer(Math.max(CHUNK_BYTES, length)));
       k = this.chunks.length - 1;
+      this.current = k;
       this.used = 0;
     }
     const offset = this.used;
-    Buffer.from(this.chunks[k] as SharedArrayBuffer).write(text, offset, length, encoding);
     this.used += length;
     this.written += length;
+    return { chunk: k, offset };
+  }
+
+  private write(text: string): TextRef {
+    const { encoding, length } = storedEncoding(text);
+    const { chunk: k, offset } = this.room(length);
+    Buffer.from(this.chunks[k] as SharedArrayBuffer).write(text, offset, length, encoding);
     return { chunk: k, offset, length, encoding };
   }
 }

@@ -89,7 +89,18 @@ function collectTargets(s: GrepSettings, io: CommandIo): { targets: Target[]; er
         if (w.isDir) return !s.excludeDir.some((re) => re.test(base));
         if (excludedFile(s, w.display, base, false)) return;
         const file = io.view.fileAt(w.path);
-        if (file !== undefined) targets.push({ display: w.display, text: file.text, named: s.withFilename ?? true });
+        // Read when searched, one at a time (`searchOne`): a worker's texts are decoded from the
+        // shared snapshot when read, and a folder of 50,000 pages read first held them all (issue 22).
+        if (file !== undefined) {
+          const named = s.withFilename ?? true;
+          targets.push({
+            display: w.display,
+            get text() {
+              return file.text;
+            },
+            named,
+          });
+        }
         return;
       });
     }
@@ -112,8 +123,10 @@ function linePrefix(s: GrepSettings, target: Target): (line: number, isMatch: bo
 }
 
 /** Search one file; returns true when grep should stop everything (-q matched, output full). */
-function searchOne(s: GrepSettings, target: Target, regex: RegExp, io: CommandIo, progress: Progress): boolean {
+function searchOne(s: GrepSettings, lazy: Target, regex: RegExp, io: CommandIo, progress: Progress): boolean {
   io.checkTime();
+  // Its text read once (a walked file's is read when asked, `collectTargets`).
+  const target: Target = { ...lazy, text: lazy.text };
   const { text, display } = target;
   if (s.quiet || s.listMatching || s.listMissing) {
     const hit = hasSelectedLine(text, regex, s.invert, s.maxCount);

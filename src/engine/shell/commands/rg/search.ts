@@ -101,7 +101,9 @@ function collectTargets(s: RgSettings, io: CommandIo, typeAllows: (base: string)
       if (w.isDir) return true;
       if (!typeAllows(base)) return;
       const file = io.view.fileAt(w.path);
-      if (file !== undefined) found.push({ display: w.display, text: file.text, mtime: file.mtime.getTime() });
+      // Read when searched, one at a time: a worker's texts are decoded from the shared snapshot
+      // when read, and a folder of 50,000 pages read first held them all at once (issue 22).
+      if (file !== undefined) found.push(lazyTarget(w.display, file));
       return;
     });
     if (s.sort === "modified" || s.sort === "rmodified") found.sort((a, b) => a.mtime - b.mtime);
@@ -112,6 +114,17 @@ function collectTargets(s: RgSettings, io: CommandIo, typeAllows: (base: string)
   return { list, searchedDir, errors, operands: paths.length };
 }
 
+/** A file to search whose text is read when asked (each time: read it once). */
+function lazyTarget(display: string, file: { readonly text: string; readonly mtime: Date }): RgTarget {
+  return {
+    display,
+    get text() {
+      return file.text;
+    },
+    mtime: file.mtime.getTime(),
+  };
+}
+
 /** Search the targets and print what the mode asks for; the exit status. */
 function searchTargets(s: RgSettings, targets: Targets, re: RegExp, io: CommandIo): number {
   const named = s.withFilename ?? (targets.searchedDir || targets.operands > 1);
@@ -119,9 +132,11 @@ function searchTargets(s: RgSettings, targets: Targets, re: RegExp, io: CommandI
   let matchedAny = false;
   const state = { printedGroup: false };
   let firstFile = true;
-  for (const t of targets.list) {
+  for (const lazy of targets.list) {
     io.checkTime();
     if (io.out.full) break;
+    // Its text read once (see `lazyTarget`).
+    const t: RgTarget = { display: lazy.display, text: lazy.text, mtime: lazy.mtime };
     const { text } = t;
     if (s.quiet) {
       if (hasSelectedLine(text, re, s.invert, s.maxCount)) return 0;
