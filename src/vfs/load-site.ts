@@ -213,15 +213,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   }
   for (const [path, file] of specFiles) files.set(path, file);
   // Known only now: the files read as configuration, whose links are no pages (finding 46).
-  const configTargets = new Set<string>([...docs.files, ...linkTargets, ...specs.filter((s) => !s.remote).map((s) => s.source)]);
-  for (const [target, paths] of links) {
-    if (!configTargets.has(target)) continue;
-    for (const rel of paths) {
-      files.delete(`/${rel}`);
-      unplacePage(pages, shadowed, pagePathOf(`/${rel}`), `/${rel}`);
-      diagnostics.push(configLinkFinding(rel, target));
-    }
-  }
+  withdrawConfigLinks(new Set<string>([...docs.files, ...linkTargets, ...specs.filter((s) => !s.remote).map((s) => s.source)]), links, { files, pages, shadowed }, diagnostics);
 
   // API reference: generated operation/channel pages join the site like any page (readable,
   // searchable, placed in navigation). A broken spec is a diagnostic; the rest keeps serving.
@@ -242,6 +234,11 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
           refReaders: refReadersOf(files, specFiles, docs.files),
         });
   appendAll(diagnostics, (generated?.diagnostics ?? []));
+  // The files specs' `$ref`s read are parts of specs, pruned per reader as the spec is: no link
+  // may serve them as written either (finding 46).
+  const refFiles = new Set<string>();
+  for (const { result } of generated?.cache.specs.values() ?? []) for (const d of result.refDecisions ?? []) if ("rel" in d) refFiles.add(d.rel);
+  withdrawConfigLinks(refFiles, links, { files, pages, shadowed }, diagnostics);
   for (const page of generated?.pages ?? []) {
     if (pages.has(page.path)) continue;
     files.set(page.file.path, page.file);
@@ -273,7 +270,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     if (file === undefined) return undefined;
     return site.variants?.get(file.path)?.timeFor(access) ?? file.mtime;
   };
-  const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...specs.filter((s) => !s.remote).map((s) => s.source), ...linkTargets]);
+  const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...specs.filter((s) => !s.remote).map((s) => s.source), ...linkTargets, ...refFiles]);
   const read = docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, config: docs.config, document: docs.document } : undefined;
   return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
 }
@@ -594,6 +591,20 @@ function mediumLinkFinding(root: string, rel: string, ignore: IgnoreRules): Diag
   if (!st.ok) return st.reason === "outside" || st.reason === "excluded" ? skippedFinding(rel, st.message, refusalCode(st)) : undefined;
   if (st.kind !== "file" || mediaTypeOf(st.real) !== undefined) return undefined;
   return skippedFinding(rel, `the link leads to ${st.real}, which is no medium, so the preview does not serve it`, "link");
+}
+
+/** Take out the pages that are links to one of `targets` (configuration, specs, their `$ref`
+ *  files), each with its finding (`configLinkFinding`). */
+function withdrawConfigLinks(targets: ReadonlySet<string>, links: ReadonlyMap<string, readonly string[]>, routes: { files: Map<string, SiteFile>; pages: Map<string, Page>; shadowed: Map<string, Page[]> }, diagnostics: Diagnostic[]): void {
+  for (const [target, paths] of links) {
+    if (!targets.has(target)) continue;
+    for (const rel of paths) {
+      if (!routes.files.has(`/${rel}`)) continue;
+      routes.files.delete(`/${rel}`);
+      unplacePage(routes.pages, routes.shadowed, pagePathOf(`/${rel}`), `/${rel}`);
+      diagnostics.push(configLinkFinding(rel, target));
+    }
+  }
 }
 
 /**

@@ -1,8 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatDiagnostic } from "../../src/config/diagnostic.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
+import { loadSite, reloadSite } from "../../src/vfs/load-site.js";
 import { type Harness, startBridge } from "../bridge/harness.js";
 import { runCli } from "../helpers/cli.js";
 import { connect } from "../helpers/mcp.js";
@@ -163,6 +166,62 @@ describe("links to files the site does not serve as they are (finding 46)", () =
         "",
       ].join("\n"),
       "",
+    ]);
+  });
+});
+
+describe("links to parts of specs, and links made while serving (finding 46)", () => {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+  const site = (files: Record<string, string>): string => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-served-links-"));
+    made.push(dir);
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, rel)), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    }
+    return dir;
+  };
+  const docsJson = JSON.stringify({ name: "Refs", navigation: { groups: [{ group: "G", pages: ["index"] }, { group: "API", openapi: "openapi.yaml" }] } });
+
+  it("a page link to a file a spec's $ref reads (a staff-only operation in it) reads as a missing file", async () => {
+    const dir = site({
+      "docs.json": docsJson,
+      "index.mdx": "# Home\n",
+      "openapi.yaml": 'openapi: 3.0.3\ninfo: {title: W, version: "1"}\npaths:\n  /a:\n    $ref: "paths.yaml#/a"\n',
+      "paths.yaml": 'a:\n  get:\n    summary: STAFFREF\n    x-svc: {metadata: {groups: [staff]}}\n    responses: {"200": {description: ok}}\n',
+    });
+    symlinkSync("paths.yaml", join(dir, "p.md"));
+    const runtime = await DocsRuntime.load({ root: dir });
+    try {
+      const c = await connect(runtime);
+      const text = async (command: string) => c.text(await c.call("query_docs_filesystem_refs", { command }));
+      expect([await text("find / -type f | sort"), await text("cat /p.md /q.md 2>&1"), await text("rg -l STAFFREF /")]).toEqual([
+        "/index.mdx\n/openapi.yaml\n/skill.md\n",
+        "cat: /p.md: No such file or directory\ncat: /q.md: No such file or directory\n[exit code 1]",
+        "[exit code 1]",
+      ]);
+      await c.close();
+      expect(runtime.site.diagnostics.map(formatDiagnostic)).toEqual(["p.md warning: skipped: the link leads to paths.yaml, which the site reads as its configuration or an API spec: served only at its own path, as each reader may read it"]);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it("a page that becomes a link to the spec while serving is withdrawn at once", async () => {
+    const spec = 'openapi: 3.0.3\ninfo: {title: W, version: "1"}\npaths:\n  /b:\n    get:\n      summary: STAFFOP\n      x-svc: {metadata: {groups: [staff]}}\n      responses: {"200": {description: ok}}\n';
+    const dir = site({ "docs.json": docsJson, "index.mdx": "# Home\n", "notes.md": "# Notes\n", "openapi.yaml": spec });
+    const first = await loadSite(dir);
+    expect(first.site.files.has("/notes.md")).toBe(true);
+    unlinkSync(join(dir, "notes.md"));
+    symlinkSync("openapi.yaml", join(dir, "notes.md"));
+    const log: string[] = [];
+    const next = await reloadSite(first, ["notes.md"], (m) => log.push(m));
+    expect([next.site.files.has("/notes.md"), log]).toEqual([
+      false,
+      ["notes.md warning: skipped: the link leads to openapi.yaml, which the site reads as its configuration or an API spec: served only at its own path, as each reader may read it"],
     ]);
   });
 });
