@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { isAbsolute, join, posix, relative, sep } from "node:path";
 import type { IgnoreRules } from "./ignore-rule-set.js";
+import { unservedPath } from "./served-path.js";
 
 /*
  * The one way anything under the docs root is read or looked at: pages, snippets and skills (found
@@ -22,7 +23,8 @@ export type RefusalReason =
   | "outside"
   /** The path itself leaves the root (`../x`, `/etc/x`). */
   | "leaves"
-  /** A link inside the root to a file the ignore rules exclude. */
+  /** A link inside the root to a file the site does not serve: one the ignore rules exclude, a
+   *  dot-file or a file in a dot-folder, docs.json (`unservedPath`; finding 46). */
   | "excluded"
   /** A folder, a device, a socket or a pipe. */
   | "not-file"
@@ -64,7 +66,8 @@ export interface InsideReadOptions {
   /** Larger files are refused (`too-large`) before being read. */
   readonly maxBytes?: number;
   /** Required, so that no reader forgets them: a path these rules exclude is refused as missing
-   *  (`the ignore rules exclude it`), and so is a link whose real path they exclude (`excluded`).
+   *  (`the ignore rules exclude it`), and so is a link whose real path they exclude, or whose real
+   *  path is no file the site serves (`unservedPath`: a dot-file, docs.json), as `excluded`.
    *  `NO_IGNORE_RULES` only where the file is not served whatever happens (the ignore files
    *  themselves, docs.json, a check that an excluded file exists in order to say so). */
   readonly ignore: IgnoreRules | typeof NO_IGNORE_RULES;
@@ -89,7 +92,7 @@ export const NO_IGNORE_RULES = null;
 export const IGNORED_MESSAGE = "the ignore rules exclude it";
 
 /** Codes of the findings about links (listed in docs/docs-json.md): one leading outside the root,
- *  and the others (a folder link not followed, a link into what the ignore rules exclude). */
+ *  and the others (a folder link not followed, a link to a file the site does not serve). */
 export const LINK_CODES = ["outside-link", "link"] as const;
 
 /** The code of a finding about a refusal: a link's code when a link is why, else `otherwise`. */
@@ -390,8 +393,12 @@ function locate(root: string, rel: string, ignore: IgnoreRules | null): Located 
   const realRel = relative(base, abs);
   if (realRel.startsWith("..") || isAbsolute(realRel)) return { ok: false, reason: "outside", message: OUTSIDE_MESSAGE };
   const real = realRel.split(sep).join("/");
-  if (ignore !== null && real !== normal && real !== "" && ignore.ignores(real)) {
-    return { ok: false, reason: "excluded", message: `the link leads to ${real}, which the ignore rules exclude` };
+  // A link serves its target's bytes: only a target the site would serve at its own path
+  // (finding 46: a page named link to .env or docs.json served them to every reader).
+  if (ignore !== null && real !== normal && real !== "") {
+    if (ignore.ignores(real)) return { ok: false, reason: "excluded", message: `the link leads to ${real}, which the ignore rules exclude` };
+    const unserved = unservedPath(real);
+    if (unserved !== undefined) return { ok: false, reason: "excluded", message: `the link leads to ${real}, ${unserved}` };
   }
   return { ok: true, abs, realRel: real };
 }

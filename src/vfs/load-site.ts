@@ -9,6 +9,7 @@ import { readSiteConfig } from "../config/read-site-config.js";
 import { titleFromPath } from "../config/page-meta.js";
 import { emptySiteConfig, type PagePlacement, type SiteConfig, type SiteSection } from "../config/site-config.js";
 import type { ApiNavItem } from "../config/openapi/plan-api-pages.js";
+import { mediaTypeOf } from "../config/media-types.js";
 import { LIMITS } from "../limits.js";
 import { type ApiCache, generateApiPages, type SpecTimes } from "./api-pages.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
@@ -212,6 +213,8 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     if (file.real !== spec.source) linkTargets.add(file.real);
   }
   for (const [path, file] of specFiles) files.set(path, file);
+  // Known only now: the files read as configuration, whose links are no pages (finding 46).
+  withdrawConfigLinks(new Set<string>([...docs.files, ...linkTargets, ...specs.filter((s) => !s.remote).map((s) => s.source)]), links, { files, pages, shadowed }, diagnostics);
 
   // API reference: generated operation/channel pages join the site like any page (readable,
   // searchable, placed in navigation). A broken spec is a diagnostic; the rest keeps serving.
@@ -232,6 +235,11 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
           refReaders: refReadersOf(files, specFiles, docs.files),
         });
   appendAll(diagnostics, (generated?.diagnostics ?? []));
+  // The files specs' `$ref`s read are parts of specs, pruned per reader as the spec is: no link
+  // may serve them as written either (finding 46).
+  const refFiles = new Set<string>();
+  for (const { result } of generated?.cache.specs.values() ?? []) for (const d of result.refDecisions ?? []) if ("rel" in d) refFiles.add(d.rel);
+  withdrawConfigLinks(refFiles, links, { files, pages, shadowed }, diagnostics);
   for (const page of generated?.pages ?? []) {
     if (pages.has(page.path)) continue;
     files.set(page.file.path, page.file);
@@ -263,7 +271,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     if (file === undefined) return undefined;
     return site.variants?.get(file.path)?.timeFor(access) ?? file.mtime;
   };
-  const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...specs.filter((s) => !s.remote).map((s) => s.source), ...linkTargets]);
+  const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...specs.filter((s) => !s.remote).map((s) => s.source), ...linkTargets, ...refFiles]);
   const read = docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, config: docs.config, document: docs.document } : undefined;
   return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
 }
@@ -356,7 +364,8 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
     const pagePath = pagePathOf(filePath);
     const existing = files.get(filePath);
     if (prev.ignore.ignores(rel)) continue;
-    const result = readPage(prev.site.root, rel, undefined, prev.ignore);
+    const read = readPage(prev.site.root, rel, undefined, prev.ignore);
+    const result = read.real !== undefined && prev.configFiles.has(read.real) ? { diagnostic: configLinkFinding(rel, read.real), closed: true, real: read.real } : read;
     if (result.real !== undefined) addLink(links, result.real, rel);
     // A page that can no longer be served is removed: gone, unreadable, or now a link outside the
     // root or into what the ignore rules exclude (only a page that no longer parses keeps its
@@ -547,7 +556,8 @@ function unreadPage(rel: string, refusal: Refusal): ReadResult {
  * link's path) when it leads to a file inside the root, and reported otherwise (`readPage`). A
  * folder link is not followed, inside the root or not (its pages are served at their real path;
  * following would list them twice, and a link to a parent folder would loop), and is reported.
- * Other links (an image, a spec, a `$ref`'d file) are reported where something names them.
+ * A link named as a medium is reported when the preview does not serve it (`mediumLinkFinding`).
+ * Other links (a spec, a `$ref`'d file) are reported where something names them.
  */
 function pageLinks(root: string, links: readonly string[], ignore: IgnoreRules, diagnostics: Diagnostic[]): string[] {
   const out: string[] = [];
@@ -555,6 +565,11 @@ function pageLinks(root: string, links: readonly string[], ignore: IgnoreRules, 
     if (ignore.ignores(rel)) continue;
     if (PAGE_FILE.test(rel)) {
       out.push(rel);
+      continue;
+    }
+    if (mediaTypeOf(rel) !== undefined) {
+      const finding = mediumLinkFinding(root, rel, ignore);
+      if (finding !== undefined) diagnostics.push(finding);
       continue;
     }
     const folder = folderLink(root, rel);
@@ -566,6 +581,43 @@ function pageLinks(root: string, links: readonly string[], ignore: IgnoreRules, 
     );
   }
   return out;
+}
+
+/**
+ * Why a link named as a medium (`images/a.png`) is not served, as the preview's media route
+ * decides it (`site-media.ts`): it leads outside, to a file the site does not serve, or to a file
+ * that is no medium (a page, docs.json, a spec: finding 46). Undefined when it is served, or when
+ * nothing is there (a dangling link is found where a page names it).
+ */
+function mediumLinkFinding(root: string, rel: string, ignore: IgnoreRules): Diagnostic | undefined {
+  const st = statInsideRoot(root, rel, { ignore });
+  if (!st.ok) return st.reason === "outside" || st.reason === "excluded" ? skippedFinding(rel, st.message, refusalCode(st)) : undefined;
+  if (st.kind !== "file" || mediaTypeOf(st.real) !== undefined) return undefined;
+  return skippedFinding(rel, `the link leads to ${st.real}, which is no medium, so the preview does not serve it`, "link");
+}
+
+/** Take out the pages that are links to one of `targets` (configuration, specs, their `$ref`
+ *  files), each with its finding (`configLinkFinding`). */
+function withdrawConfigLinks(targets: ReadonlySet<string>, links: ReadonlyMap<string, readonly string[]>, routes: { files: Map<string, SiteFile>; pages: Map<string, Page>; shadowed: Map<string, Page[]> }, diagnostics: Diagnostic[]): void {
+  for (const [target, paths] of links) {
+    if (!targets.has(target)) continue;
+    for (const rel of paths) {
+      if (!routes.files.has(`/${rel}`)) continue;
+      routes.files.delete(`/${rel}`);
+      unplacePage(routes.pages, routes.shadowed, pagePathOf(`/${rel}`), `/${rel}`);
+      diagnostics.push(configLinkFinding(rel, target));
+    }
+  }
+}
+
+/**
+ * The finding for a page named link to a file the site reads as configuration (docs.json and its
+ * navigation files, which name restricted pages) or serves per reader (an API spec, pruned of what
+ * each reader may not read): its bytes as written would reach every reader of the link (finding
+ * 46), so the link is no page.
+ */
+function configLinkFinding(rel: string, target: string): Diagnostic {
+  return skippedFinding(rel, `the link leads to ${target}, which the site reads as its configuration or an API spec: served only at its own path, as each reader may read it`, "link");
 }
 
 function addLink(links: Map<string, string[]>, real: string, rel: string): void {

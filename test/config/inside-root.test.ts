@@ -74,6 +74,25 @@ describe("readInsideRoot", () => {
     ]);
   });
 
+  it("refuses a link (with ignore rules, as every served read has) to a file the site does not serve: a dot-file, one in a dot-folder, docs.json (finding 46)", () => {
+    const root = tempRepo({ ".env": "SECRET\n", ".private/notes.md": "x\n", "docs.json": "{}\n", "guide.mdx": "# G\n" });
+    for (const [link, target] of [["env.mdx", ".env"], ["notes.md", ".private/notes.md"], ["config.md", "docs.json"], ["copy.mdx", "guide.mdx"]]) symlinkSync(target as string, join(root, link as string));
+    const ignore = compileIgnoreRules([]);
+    const read = (rel: string, rules: typeof ignore | null) => {
+      const r = readInsideRoot(root, rel, { ignore: rules });
+      return r.ok ? r.text : r;
+    };
+    expect(["env.mdx", "notes.md", "config.md", "copy.mdx"].map((rel) => read(rel, ignore))).toEqual([
+      { ok: false, reason: "excluded", message: "the link leads to .env, a dot-file or in a dot-folder, which the site does not serve" },
+      // The default ignore rules exclude dot-folders already, not dot-files.
+      { ok: false, reason: "excluded", message: "the link leads to .private/notes.md, which the ignore rules exclude" },
+      { ok: false, reason: "excluded", message: "the link leads to docs.json, the site's configuration, which the site does not serve" },
+      "# G\n",
+    ]);
+    // Without ignore rules (the ignore files, docs.json itself: never served as they are), a link is followed.
+    expect(read("env.mdx", null)).toBe("SECRET\n");
+  });
+
   it("works when the root is itself a link", () => {
     const real = tempRepo({ "a.json": "{}\n" });
     const holder = mkdtempSync(join(tmpdir(), "svc-root-link-"));

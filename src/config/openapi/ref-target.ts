@@ -1,3 +1,5 @@
+import { unservedPath } from "../served-path.js";
+
 /**
  * What a spec's `$ref` may read (issue 25, finding 43). Whatever a `$ref` reaches is copied into
  * generated pages, so it may reach only a file the site would serve (inside the root, not ignored:
@@ -26,17 +28,9 @@ export interface RefReaders {
  *  before is reused only while every decision is still the same (`sameRefDecisions`). */
 export type RefDecision = { readonly rel: string; readonly allowed: boolean } | { readonly rule: PartRule; readonly allowed: boolean };
 
-/**
- * Why a repository path is no file the site serves, whatever the reader: a dot-file or anything
- * in a dot-folder (`.env`, `.svcignore`, `.git/config`), and docs.json, which names every page,
- * restricted ones too. Undefined when the path may be served.
- */
+/** Why a repository path is no file the site serves, whatever the reader (`unservedPath`). */
 export function refusedByPath(rel: string): string | undefined {
-  const parts = rel.split("/");
-  if (parts.some((p) => p.startsWith("."))) return "a dot-file or in a dot-folder, which the site does not serve";
-  // `DOCS_JSON`, written out: the docs.json loader is not this layer's to import.
-  if (rel === "docs.json") return "the site's configuration, which the site does not serve";
-  return undefined;
+  return unservedPath(rel);
 }
 
 /** Whether `readers` decides as it did when these decisions were made. */

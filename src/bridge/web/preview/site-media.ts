@@ -1,6 +1,8 @@
 import { closeSync, read } from "node:fs";
 import { promisify } from "node:util";
 import { openInsideRoot } from "../../../config/inside-root.js";
+import { mediaTypeOf } from "../../../config/media-types.js";
+import { unservedPath } from "../../../config/served-path.js";
 import { LIMITS } from "../../../limits.js";
 import type { DocsRuntime } from "../../../engine/runtime.js";
 import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
@@ -10,24 +12,6 @@ import { MediaTags } from "./media-tags.js";
 import { MediaTurns } from "./media-turns.js";
 
 const readAt = promisify(read);
-
-/** The media types the preview serves from the repository, by extension: images, audio, video, PDF. */
-export const MEDIA_TYPES: Readonly<Record<string, string>> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  avif: "image/avif",
-  svg: "image/svg+xml",
-  ico: "image/x-icon",
-  mp4: "video/mp4",
-  webm: "video/webm",
-  mp3: "audio/mpeg",
-  wav: "audio/wav",
-  ogg: "audio/ogg",
-  pdf: "application/pdf",
-};
 
 /** What the media route keeps between requests: the files' tags, and each caller's transfers. */
 export interface SiteMediaState {
@@ -66,7 +50,9 @@ function mediaHeaders(type: string, size: number, tag: string): Record<string, s
 /**
  * An image (or other medium) of the repository at its path (`/images/logo.png`), as pages link
  * to them. Only those types, only files inside the docs root that the ignore rules keep
- * (`openInsideRoot`: no link leads out), and only to a reader who may read a page without
+ * (`openInsideRoot`: no link leads out), never a dot-file or one in a dot-folder
+ * (`unservedPath`), a link only to another medium (finding 46: `b.png -> guides/staff.mdx` served
+ * a restricted page's bytes), and only to a reader who may read a page without
  * rules (on a fully authenticated site, a signed-in one): a medium carries no front matter.
  * Tagged by content once per version of the file (`MediaTags`), sent from disk a piece at a
  * time as the socket takes it, a bounded number at once per caller (`MediaTurns`: past it,
@@ -74,8 +60,7 @@ function mediaHeaders(type: string, size: number, tag: string): Record<string, s
  * missing page).
  */
 export async function siteMedia(runtime: DocsRuntime, state: SiteMediaState, urlPath: string, context: RequestContext, request: MediaRequest): Promise<Response | undefined> {
-  const ext = /\.([a-z0-9]+)$/i.exec(urlPath)?.[1]?.toLowerCase();
-  const type = ext !== undefined ? MEDIA_TYPES[ext] : undefined;
+  const type = mediaTypeOf(urlPath);
   if (type === undefined || !mayRead(context, {})) return undefined;
   let rel: string;
   try {
@@ -83,6 +68,7 @@ export async function siteMedia(runtime: DocsRuntime, state: SiteMediaState, url
   } catch {
     return undefined;
   }
+  if (unservedPath(rel) !== undefined) return undefined;
   const turn = await state.turns.take(request.caller, request.signal);
   if (!turn.ok) {
     const { held } = state.turns.limits;
@@ -91,6 +77,11 @@ export async function siteMedia(runtime: DocsRuntime, state: SiteMediaState, url
   }
   const opened = openInsideRoot(runtime.site.root, rel, { ignore: runtime.ignore, maxBytes: LIMITS.preview.maxMediaBytes });
   if (!opened.ok) {
+    turn.release();
+    return undefined;
+  }
+  if (opened.real !== rel && mediaTypeOf(opened.real) === undefined) {
+    closeQuietly(opened.fd);
     turn.release();
     return undefined;
   }
