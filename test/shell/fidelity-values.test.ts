@@ -46,6 +46,33 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "rg foo nope", rgUnsorted: true },
   { cmd: "rg --sort path foo nope", rgUnsorted: true },
   { cmd: "rg -j1 foo nope /guides/nonl.md", rgUnsorted: true },
+  // sed: R reads one line per run (across input files), \U/\L per character (ß stays ß)
+  { cmd: "sed '2R api/tabs.md' /guides/many.md | head -5" },
+  { cmd: "sed 'R api/tabs.md' /guides/nonl.md /guides/nonl.md /guides/nonl.md" },
+  { cmd: "sed 'R guides/nonl.md' /api/tabs.md" },
+  { cmd: "sed '1R /nope' /api/tabs.md" },
+  { cmd: "sed 's/.*/\\U&/' /guides/uni.md" },
+  { cmd: "sed 's/.*/\\L&/;s/^./\\u&/' /guides/uni.md" },
+  // sed on a file without a final newline: p and s///p keep it missing, r copies the file as is, q adds one
+  { cmd: "sed -n p /guides/nonl.md /guides/nonl.md" },
+  { cmd: "sed -n 1p /guides/nonl.md /api/tabs.md" },
+  { cmd: "sed p /guides/nonl.md" },
+  { cmd: "sed -n 's/foo/bar/p' /guides/nonl.md" },
+  { cmd: "sed '1r guides/nonl.md' /api/tabs.md" },
+  { cmd: "sed '$r guides/nonl.md' /api/tabs.md" },
+  { cmd: "sed 'r guides/nonl.md' /guides/nonl.md" },
+  { cmd: "sed q5 /guides/nonl.md; echo \" $?\"" },
+  { cmd: "sed -n '1{p;q}' /guides/nonl.md" },
+  { cmd: "sed '$!d' /guides/nonl.md /guides/nonl.md" },
+  { cmd: "sed 'N;P;D' /guides/nonl.md" },
+  // grep -T: numbers as wide as the file's size (plus one with -n) has digits, no tab before an empty line
+  { cmd: "grep -T -n foo /guides/install.mdx" },
+  { cmd: "grep -nT -A1 Setup /guides/install.mdx" },
+  { cmd: "grep -T -b foo /guides/install.mdx" },
+  { cmd: "grep -T -n -b a /api/tabs.md" },
+  { cmd: "grep -T -H 1 /api/tabs.md" },
+  { cmd: "grep -nT -v one /api/paras.md" },
+  { cmd: "cat /api/tabs.md | grep -T -n 1" },
 ];
 
 fidelitySuite("docs shell output equals the real tools where values once differed", "values", () => root, CASES);
