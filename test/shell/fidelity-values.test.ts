@@ -73,6 +73,20 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "grep -T -H 1 /api/tabs.md" },
   { cmd: "grep -nT -v one /api/paras.md" },
   { cmd: "cat /api/tabs.md | grep -T -n 1" },
+  // awk (just-bash's, corrected by src/engine/shell/just-bash-patches.mjs): values as gawk prints them
+  { cmd: "awk 'BEGIN{print int(-3.7), int(-0.5), int(3.7), int(\"-2.5x\")}'" },
+  { cmd: "awk 'BEGIN{printf \"%d %i %5d|%-4d|\\n\", -3.7, -0.2, -12.9, 7.9}'" },
+  { cmd: "echo '-3.7 -0.2' | awk '{print int($1), int($2)}'" },
+  { cmd: "awk 'BEGIN{print 1e20, 1e30, -1e20, 2^53, 1e6, 1234567.5, 0.1+0.2}'" },
+  { cmd: "awk 'BEGIN{printf \"%e %E %.1e %g %G %g %g\\n\", 12345.678, 5, 1234.5, 1e20, 1e-10, 100000, 1e100}'" },
+  { cmd: "awk 'BEGIN{print 0.000001, 1e-5 \"\", 1/3 \"\", length(1/3), 2^53 \"\"}'" },
+  { cmd: "awk 'BEGIN{x[1/4] = 1; for (k in x) print k}'" },
+  { cmd: "awk 'BEGIN{n = split(\"\", a); print n, length(a)}'" },
+  { cmd: "awk '{print toupper($0); print tolower($0)}' /guides/uni.md" },
+  { cmd: "awk '{print NF}' /guides/crlf.md" },
+  { cmd: "awk '{$1=$1}1' /guides/crlf.md" },
+  { cmd: "awk '{print length($NF), length($0)}' /guides/crlf.md" },
+  { cmd: "awk 'BEGIN{print substr(1e20, 1, 3), index(1/3, 3), toupper(0.1)}'" },
 ];
 
 fidelitySuite("docs shell output equals the real tools where values once differed", "values", () => root, CASES);
