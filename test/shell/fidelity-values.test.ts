@@ -81,6 +81,7 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "awk 'BEGIN{printf \"%e %E %.1e %g %G %g %g\\n\", 12345.678, 5, 1234.5, 1e20, 1e-10, 100000, 1e100}'" },
   { cmd: "awk 'BEGIN{print 0.000001, 1e-5 \"\", 1/3 \"\", length(1/3), 2^53 \"\"}'" },
   { cmd: "awk 'BEGIN{x[1/4] = 1; for (k in x) print k}'" },
+  { cmd: "awk 'BEGIN{printf \"%.0f %.0f %.0f %.0f %.2f %.2f %.1f %5.0f|\\n\", 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, 0.25, 4.5}'" },
   { cmd: "awk 'BEGIN{n = split(\"\", a); print n, length(a)}'" },
   { cmd: "awk '{print toupper($0); print tolower($0)}' /guides/uni.md" },
   { cmd: "awk '{print NF}' /guides/crlf.md" },

@@ -24,6 +24,12 @@ export const JUST_BASH_PATCHES = [
       'f.includes("#")||(/e/i.test(d)?d=d.replace(/\\.?0+(?=e)/i,""):d.includes(".")&&(d=d.replace(/\\.?0+$/,""))),d=d.replace(/([eE][+-])(\\d)$/,"$10$2"),',
   },
   {
+    why: "%f rounds an exact half to even, as glibc does (printf \"%.0f\", 2.5 prints 2; JS's toFixed rounds it up)",
+    find: "let g=p.toFixed(N);",
+    replace:
+      'let g=p.toFixed(N);{let a=Math.abs(p);if(a<1e21){let x=a.toFixed(100),i=x.indexOf("."),t=x.slice(0,N===0?i:i+1+N);/^50*$/.test(x.slice(i+1+N))&&Number(t.slice(-1))%2===0&&(g=(p<0?"-":"")+t)}}',
+  },
+  {
     why: "%e prints at least two exponent digits (1.234568e+04)",
     find: 'let g=p.toExponential(N);if(W==="E"',
     replace: 'let g=p.toExponential(N).replace(/e([+-])(\\d)$/,"e$10$2");if(W==="E"',

@@ -50,7 +50,8 @@ export function printFile(
       const lineText = text.slice(sel.start, sel.end);
       const found: ReadonlyArray<RegExpExecArray | undefined> = s.invert ? [undefined] : lineMatches(lineText, re).filter((m) => m[0].length > 0);
       for (const m of found) {
-        let [a, b] = m === undefined ? [0, lineText.length] : [m.index, m.index + m[0].length];
+        const a = m === undefined ? 0 : m.index;
+        let b = m === undefined ? lineText.length : m.index + m[0].length;
         // ripgrep's --crlf takes a `\r` off the end of a match.
         if (s.crlf && s.only && b > a && lineText.charCodeAt(b - 1) === 13) b--;
         const col = Buffer.byteLength(lineText.slice(0, a)) + 1;
