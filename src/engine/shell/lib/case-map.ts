@@ -14,17 +14,3 @@ export function lowerChar(ch: string): string {
   const l = ch.toLowerCase();
   return l.length === ch.length || [...l].length === 1 ? l : ch;
 }
-
-/** {@link upperChar} over a whole string. */
-export function upperText(text: string): string {
-  let out = "";
-  for (const ch of text) out += upperChar(ch);
-  return out;
-}
-
-/** {@link lowerChar} over a whole string. */
-export function lowerText(text: string): string {
-  let out = "";
-  for (const ch of text) out += lowerChar(ch);
-  return out;
-}
