@@ -42,6 +42,8 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "rg --crlf -l foo /guides" },
   { cmd: "rg --crlf foo /guides/nonl.md" },
   { cmd: "rg 'two foo$' /guides/crlf.md" },
+  { cmd: "printf 'a foo\\nb foo' | rg --crlf -n -C1 b" },
+  { cmd: "printf 'a foo\\nb foo' | rg --crlf -n a" },
   // rg on one thread (sorted, -j1) words a missing path as an IO error
   { cmd: "rg foo nope", rgUnsorted: true },
   { cmd: "rg --sort path foo nope", rgUnsorted: true },

@@ -14,8 +14,9 @@ export function printFile(
   state: { printedGroup: boolean },
 ): void {
   const { text } = t;
-  // Under --crlf what ripgrep adds itself ends in `\r\n`: after `-o` matches, and after a last line without newline.
-  const eol = (end: number): string => (s.crlf && (end === text.length || s.only) ? "\r\n" : "\n");
+  // Under --crlf what ripgrep adds itself ends in `\r\n`, as after `-o` matches (runRg gave a
+  // last line without newline its `\r\n` already).
+  const matchEnd = s.crlf && s.only ? "\r\n" : "\n";
   const lineNumbers = s.lineNumber ?? false;
   const offsets = s.byteOffset ? byteOffsets(text) : undefined;
   const prefix = (line: number, isMatch: boolean, start: number, column?: number): string => {
@@ -56,7 +57,7 @@ export function printFile(
         if (s.crlf && s.only && b > a && lineText.charCodeAt(b - 1) === 13) b--;
         const col = Buffer.byteLength(lineText.slice(0, a)) + 1;
         const shown = s.vimgrep && !s.only ? render(lineText) : s.replace === undefined || m === undefined ? lineText.slice(a, b) : expand(m, s.replace);
-        if (!io.out.write(`${prefix(sel.line, true, sel.start + a, col)}${omitted(shown, true) ?? shown}${eol(sel.end)}`)) return;
+        if (!io.out.write(`${prefix(sel.line, true, sel.start + a, col)}${omitted(shown, true) ?? shown}${matchEnd}`)) return;
         if (s.vimgrep && !s.only) continue;
       }
     }
@@ -66,7 +67,7 @@ export function printFile(
     for (const sel of selected) {
       const lineText = text.slice(sel.start, sel.end);
       const shown = omitted(lineText, true) ?? render(lineText);
-      if (!io.out.write(`${prefix(sel.line, true, sel.start, columnOf(lineText))}${shown}${eol(sel.end)}`)) return;
+      if (!io.out.write(`${prefix(sel.line, true, sel.start, columnOf(lineText))}${shown}\n`)) return;
     }
     return;
   }

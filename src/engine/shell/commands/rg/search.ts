@@ -121,9 +121,11 @@ function searchTargets(s: RgSettings, targets: Targets, re: RegExp, io: CommandI
   let matchedAny = false;
   const state = { printedGroup: false };
   let firstFile = true;
-  for (const t of targets.list) {
+  for (const listed of targets.list) {
     io.checkTime();
     if (io.out.full) break;
+    // --crlf: ripgrep ends a last line without newline with its own `\r\n`, context or not.
+    const t = s.crlf && listed.text !== "" && !listed.text.endsWith("\n") ? { ...listed, text: `${listed.text}\r\n` } : listed;
     const { text } = t;
     if (s.quiet) {
       if (hasSelectedLine(text, re, s.invert, s.maxCount)) return 0;
