@@ -4,7 +4,9 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   // Generated code (ajv standalone validators): checked by a staleness test, not by hand.
-  // worker-boot.mjs is plain JavaScript by necessity (it registers tsx for the shell worker).
+  // worker-boot.mjs is plain JavaScript by necessity (it registers tsx for the shell worker), and
+  // so are just-bash-patches.mjs and just-bash-hooks.mjs (the build script, the test runner's
+  // config and Node's module hooks load them before any TypeScript can be).
   {
     ignores: [
       "node_modules/",
@@ -17,6 +19,8 @@ export default tseslint.config(
       "src/config/openapi/validators/*.mjs",
       "src/config/openapi/validators/*.d.mts",
       "src/engine/shell/worker-boot.mjs",
+      "src/engine/shell/just-bash-patches.mjs",
+      "src/engine/shell/just-bash-hooks.mjs",
     ],
   },
   ...tseslint.configs.recommended,

@@ -133,6 +133,8 @@ if (bundle !== undefined) {
     process.stderr.write(`svc-mcp: ${existsSync(checkoutBundle) ? "dist/ is older than src/" : "dist/ is missing"} and tsx is not installed: run \`npm install\` (or \`npm run build\`) in ${root}\n`);
     process.exit(1);
   }
+  // just-bash's awk with the corrections the bundle has (src/engine/shell/just-bash-patches.mjs).
+  module.register("../src/engine/shell/just-bash-hooks.mjs", import.meta.url);
   register();
   ({ main } = await import("../src/cli/main.ts"));
 }

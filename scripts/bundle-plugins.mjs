@@ -4,6 +4,7 @@
 // nothing runs. test/cli/bundle.test.ts reads these lists.
 import { readFile } from "node:fs/promises";
 import { relative, sep } from "node:path";
+import { JUST_BASH_BUNDLE_FILE, JUST_BASH_PATCHES, patchJustBash } from "../src/engine/shell/just-bash-patches.mjs";
 
 /**
  * Packages the bundle leaves to Node's own resolution at run time: native addons, which cannot be
@@ -52,8 +53,11 @@ export function justBashChunks(names = LEFT_OUT_JUST_BASH_CHUNKS) {
     setup(build) {
       const seen = new Set();
       let inlined = 0;
-      build.onLoad({ filter: /[\\/]just-bash[\\/]dist[\\/]bundle[\\/](index|chunks[\\/][^\\/]+)\.js$/ }, async (args) => {
-        const text = await readFile(args.path, "utf8");
+      // src/engine/shell/just-bash-patches.mjs: awk's values corrected (issue 25).
+      const patched = new Set();
+      build.onLoad({ filter: JUST_BASH_BUNDLE_FILE }, async (args) => {
+        const original = await readFile(args.path, "utf8");
+        const text = patchJustBash(original, patched);
         const hoisted = [];
         const contents = text.replace(chunkImport, (_all, dir, name, hash) => {
           if (names.includes(name)) {
@@ -65,7 +69,7 @@ export function justBashChunks(names = LEFT_OUT_JUST_BASH_CHUNKS) {
           inlined++;
           return `Promise.resolve(${binding})`;
         });
-        if (hoisted.length === 0 && contents === text) return undefined;
+        if (hoisted.length === 0 && contents === original) return undefined;
         // Static imports are hoisted whatever their place; at the top they keep the lines below.
         return { contents: `${hoisted.join("")}${contents}`, loader: "js" };
       });
@@ -77,6 +81,8 @@ export function justBashChunks(names = LEFT_OUT_JUST_BASH_CHUNKS) {
         if (missing.length > 0) {
           result.errors.push({ text: `just-bash has no chunk named ${missing.join(", ")} any more: update LEFT_OUT_JUST_BASH_CHUNKS in scripts/bundle-plugins.mjs` });
         }
+        const unapplied = JUST_BASH_PATCHES.filter((p) => !patched.has(p));
+        if (unapplied.length > 0) result.errors.push({ text: `just-bash patches found nothing to correct: ${unapplied.map((p) => p.why).join("; ")} (src/engine/shell/just-bash-patches.mjs)` });
         if (inlined === 0) result.errors.push({ text: "just-bash no longer loads its commands by import(\"./chunks/...\"): update justBashChunks in scripts/bundle-plugins.mjs" });
       });
     },

@@ -107,6 +107,8 @@ const SCRIPT_COMMANDS = [
   "sed -n '5,6p' /english.mdx /arabic.mdx",
   "awk '{ n += length($0) } END { print n }' /*.mdx",
   "rg -o '[^\\x00-\\x7f]+' /english.mdx",
+  // just-bash's awk as corrected (src/engine/shell/just-bash-patches.mjs) in the worker too
+  "awk 'BEGIN { print int(-3.7), 1e20, toupper(\"straße\") }'",
 ] as const;
 
 describe("texts beyond Latin-1 in the shell worker", () => {
@@ -136,6 +138,7 @@ describe("texts beyond Latin-1 in the shell worker", () => {
     for (let i = 0; i < SCRIPT_COMMANDS.length; i++) expect({ command: SCRIPT_COMMANDS[i], ...actual[i] }).toEqual({ command: SCRIPT_COMMANDS[i], ...expected[i] });
     expect(actual[0]).toEqual({ stdout: Object.values(SCRIPTS).join(""), stderr: "", exitCode: 0, truncated: false });
     expect(actual[9]?.stdout).toBe("—\n“\n”\n–\n🚀\n“\n”\n—\n");
+    expect(actual[10]?.stdout).toBe("-3 100000000000000000000 STRAßE\n");
     expect(actual[1]?.stdout).toBe(
       "/arabic.mdx:7:ثبّت وحدة checkout ثم شغّلها.\n/chinese.mdx:7:安装 checkout 模块，然后运行。\n/emoji.mdx:3:🎉 checkout 🎉\n/english.mdx:8:The “checkout” step — done.\n",
     );

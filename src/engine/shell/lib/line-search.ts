@@ -29,7 +29,7 @@ function midPair(text: string, index: number): boolean {
 }
 
 /** The next match at or after `regex.lastIndex` that does not start inside a surrogate pair. */
-function nextMatch(text: string, regex: RegExp): RegExpExecArray | null {
+export function nextMatch(text: string, regex: RegExp): RegExpExecArray | null {
   for (;;) {
     const m = regex.exec(text);
     if (m === null || !midPair(text, m.index)) return m;

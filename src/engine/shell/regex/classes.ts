@@ -20,6 +20,8 @@ export const RUST_WORD_BODY = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Contr
  */
 export const LINE_START = "(?:^|(?<=\\n))";
 export const LINE_END = "(?:$|(?=\\n))";
+/** `$` under ripgrep's `--crlf`: before `\\n`, `\\r\\n`, or a `\\r` that ends the text. */
+export const CRLF_LINE_END = "(?=\\r?(?:\\n|$))";
 
 /** Word-boundary assertions over a word class body. */
 export function wordAssertions(word: string) {

@@ -1,4 +1,4 @@
-import { GNU_WORD_BODY, LINE_END, LINE_START, RUST_WORD_BODY, escapeLiteral, wordAssertions } from "./classes.js";
+import { CRLF_LINE_END, GNU_WORD_BODY, LINE_END, LINE_START, RUST_WORD_BODY, escapeLiteral, wordAssertions } from "./classes.js";
 import { PosixRegexError, translatePosix } from "./posix.js";
 import { translateRust } from "./rust.js";
 import { RustRegexError } from "./rust-error.js";
@@ -14,6 +14,8 @@ export interface PatternOptions {
   readonly word: boolean;
   /** `-x`: the match must be the whole line. */
   readonly line: boolean;
+  /** ripgrep's `--crlf`: `$` (and `-x`) also match before the `\r` of a `\r\n`. */
+  readonly crlf?: boolean;
 }
 
 /** A compiled search: one JS regex (flags `gu`, plus `i`) that never matches across a line end. */
@@ -47,7 +49,7 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
       }
       case "rust":
       case "pcre": {
-        const t = translateRust(p, { pcre: options.dialect === "pcre" }, options.ignoreCase, groups);
+        const t = translateRust(p, { pcre: options.dialect === "pcre", crlf: options.crlf }, options.ignoreCase, groups);
         // A leading `(?i)` on a single pattern is the `i` flag; with several patterns the
         // translation is only exact if every one of them asks for it.
         if (t.ignoreCase && patterns.length === 1) ignoreCase = true;
@@ -60,7 +62,7 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
   }
   let source = sources.length === 1 ? (sources[0] as string) : sources.map((s) => `(?:${s})`).join("|");
   if (sources.length === 0) source = "(?!)"; // no pattern (e.g. `-f /dev/null`) matches nothing
-  if (options.line) source = `${LINE_START}(?:${source})${LINE_END}`;
+  if (options.line) source = `${LINE_START}(?:${source})${options.crlf === true ? CRLF_LINE_END : LINE_END}`;
   else if (options.word) {
     const w = wordAssertions(options.dialect === "rust" || options.dialect === "pcre" ? RUST_WORD_BODY : GNU_WORD_BODY);
     source = `${w.before}(?:${source})${w.after}`;

@@ -1,4 +1,5 @@
 import {
+  CRLF_LINE_END,
   LINE_END,
   LINE_START,
   POSIX_CLASSES,
@@ -25,6 +26,8 @@ export interface RustTranslation {
 /** Dialect switches: ripgrep's default engine, or PCRE2 (`-P`), which adds look-around and back-references. */
 export interface RustDialect {
   readonly pcre: boolean;
+  /** ripgrep's `--crlf`: `$` also matches before a `\r` that ends the line. */
+  readonly crlf?: boolean;
 }
 
 const W = wordAssertions(RUST_WORD_BODY);
@@ -188,7 +191,7 @@ class RustTranslator {
         return { source: LINE_START, repeatable: false };
       case "$":
         this.i++;
-        return { source: LINE_END, repeatable: false };
+        return { source: this.dialect.crlf === true ? CRLF_LINE_END : LINE_END, repeatable: false };
       case "\\":
         return this.escape();
       case "\n":

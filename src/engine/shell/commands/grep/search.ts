@@ -14,6 +14,8 @@ interface Target {
   readonly named: boolean;
   /** An operand that could not be read: its message, written when its turn comes. */
   readonly error?: string;
+  /** Standard input or a device: no size (grep -T pads to 19 columns). */
+  readonly stream?: boolean;
 }
 
 /** What searching has found so far, across files. */
@@ -73,12 +75,12 @@ function collectTargets(s: GrepSettings, io: CommandIo): { targets: Target[]; er
   };
   for (const operand of operands) {
     if (stdinOperand(operand)) {
-      targets.push({ display: s.label, text: io.stdin(), named });
+      targets.push({ display: s.label, text: io.stdin(), named, stream: true });
       continue;
     }
     const entry = lookup(io.view, io.cwd, operand, io.piped);
     if (entry.kind === "missing" || entry.kind === "notdir") failed(`${operand}: ${lookupError(entry)}`);
-    else if (entry.kind === "device") targets.push({ display: operand, text: "", named });
+    else if (entry.kind === "device") targets.push({ display: operand, text: "", named, stream: true });
     else if (entry.kind === "file") {
       if (!excludedFile(s, operand, baseName(entry.path), true)) targets.push({ display: operand, text: entry.text, named });
     } else if (s.directories === "skip") continue;
@@ -108,17 +110,30 @@ function collectTargets(s: GrepSettings, io: CommandIo): { targets: Target[]; er
   return { targets, errors };
 }
 
+/**
+ * `-T`: GNU grep pads numbers to the digits of the largest it could print, the file's size
+ * (plus one with -n); a stream has no size, and gets 19 columns.
+ */
+function initialTabWidth(s: GrepSettings, target: Target): number {
+  if (target.stream === true) return 19;
+  return String(Buffer.byteLength(target.text) + (s.lineNumber ? 1 : 0)).length;
+}
+
 /** The prefix of a printed line: name, line number, byte offset, as the options ask. */
 function linePrefix(s: GrepSettings, target: Target): (line: number, isMatch: boolean, start: number) => string {
   const withOffsets = s.byteOffset ? byteOffsets(target.text) : undefined;
-  const num = (n: number) => (s.initialTab ? String(n).padStart(4) : String(n));
+  const width = s.initialTab ? initialTabWidth(s, target) : 0;
+  const num = (n: number) => String(n).padStart(width);
+  const { text } = target;
   return (line, isMatch, start) => {
     const sep = isMatch ? ":" : "-";
     let p = "";
     if (target.named) p += `${target.display}${s.nullAfterName ? "\0" : sep}`;
     if (s.lineNumber) p += `${num(line)}${sep}`;
     if (withOffsets !== undefined) p += `${num(withOffsets(start))}${sep}`;
-    return s.initialTab && p !== "" ? `${p}\t` : p;
+    // GNU puts no tab before an empty line.
+    const empty = start >= text.length || text.charCodeAt(start) === 10;
+    return s.initialTab && p !== "" && !empty ? `${p}\t` : p;
   };
 }
 

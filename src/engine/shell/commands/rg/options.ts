@@ -36,6 +36,13 @@ export interface RgSettings extends LineSearchFlags {
   hidden: boolean;
   maxDepth: number;
   sort: "path" | "none" | "modified" | "rpath" | "rmodified";
+  /**
+   * `--sort`/`--sortr` (other than none) or `-j1`: ripgrep then searches on one thread, whose
+   * error for a missing path reads `IO error for operation on PATH:`.
+   */
+  oneThread: boolean;
+  /** `--crlf`: `$` matches before `\r\n`, and what rg writes itself ends in `\r\n`. */
+  crlf: boolean;
   noMessages: boolean;
   paths: string[];
 }
@@ -91,6 +98,7 @@ function sortInto(s: Draft, value: string, io: CommandIo, reverse: boolean): num
   }
   const by = value === "path" || value === "none" ? value : "modified";
   s.sort = (reverse && by !== "none" ? `r${by}` : by) as RgSettings["sort"];
+  s.oneThread = by !== "none";
   return undefined;
 }
 
@@ -226,7 +234,7 @@ export const RG_OPTIONS: readonly RgRow[] = [
     },
   },
   // Accepted without effect: the docs have no ignore files, links, archives or encodings.
-  ...["no-ignore", "no-ignore-vcs", "no-ignore-parent", "no-ignore-dot", "no-ignore-global", "no-ignore-exclude", "no-ignore-files", "no-require-git", "follow", "no-follow", "search-zip", "text", "no-text", "binary", "no-binary", "line-buffered", "block-buffered", "no-config", "crlf", "no-crlf", "mmap", "no-mmap", "one-file-system", "stats", "no-unicode", "unicode", "no-pcre2-unicode", "ignore-case-literal", "auto-hybrid-regex"].map(
+  ...["no-ignore", "no-ignore-vcs", "no-ignore-parent", "no-ignore-dot", "no-ignore-global", "no-ignore-exclude", "no-ignore-files", "no-require-git", "follow", "no-follow", "search-zip", "text", "no-text", "binary", "no-binary", "line-buffered", "block-buffered", "no-config", "mmap", "no-mmap", "one-file-system", "stats", "no-unicode", "unicode", "no-pcre2-unicode", "ignore-case-literal", "auto-hybrid-regex"].map(
     (l) => ({ key: "noop", long: l }),
   ),
   // Accepted without effect, with a value: size limits and colours do not apply here.
@@ -239,7 +247,9 @@ export const RG_OPTIONS: readonly RgRow[] = [
   { key: "noop", short: "L" },
   { key: "noop", short: "a" },
   { key: "noop", short: "z" },
-  { key: "j", short: "j", long: "threads", value: true, placeholder: "NUM" },
+  { key: "j", short: "j", long: "threads", value: true, placeholder: "NUM", apply: (s, v) => void (/^0*1$/.test(v) && (s.oneThread = true)) },
+  { key: "crlf", long: "crlf", apply: (s) => void (s.crlf = true) },
+  { key: "no-crlf", long: "no-crlf", apply: (s) => void (s.crlf = false) },
   { key: "E", short: "E", long: "encoding", value: true, placeholder: "ENCODING" },
 ];
 
@@ -279,6 +289,8 @@ function defaults(): Draft {
     hidden: false,
     maxDepth: Number.POSITIVE_INFINITY,
     sort: "path",
+    oneThread: false,
+    crlf: false,
     noMessages: false,
     paths: [],
     explicitPatterns: false,

@@ -1,5 +1,5 @@
 import type { CommandIo } from "../../lib/command.js";
-import { type SelectedLine, anyLineMatches, byteOffsets, matchesInLine, printWithContext } from "../../lib/line-search.js";
+import { type SelectedLine, anyLineMatches, byteOffsets, nextMatch, printWithContext } from "../../lib/line-search.js";
 import type { RgSettings } from "./options.js";
 import type { RgTarget } from "./target.js";
 
@@ -14,6 +14,9 @@ export function printFile(
   state: { printedGroup: boolean },
 ): void {
   const { text } = t;
+  // Under --crlf what ripgrep adds itself ends in `\r\n`, as after `-o` matches (runRg gave a
+  // last line without newline its `\r\n` already).
+  const matchEnd = s.crlf && s.only ? "\r\n" : "\n";
   const lineNumbers = s.lineNumber ?? false;
   const offsets = s.byteOffset ? byteOffsets(text) : undefined;
   const prefix = (line: number, isMatch: boolean, start: number, column?: number): string => {
@@ -46,11 +49,15 @@ export function printFile(
   if (s.only || s.vimgrep) {
     for (const sel of selected) {
       const lineText = text.slice(sel.start, sel.end);
-      const spans = s.invert ? [[0, lineText.length] as [number, number]] : matchesInLine(lineText, re);
-      for (const [a, b] of spans) {
+      const found: ReadonlyArray<RegExpExecArray | undefined> = s.invert ? [undefined] : lineMatches(lineText, re).filter((m) => m[0].length > 0);
+      for (const m of found) {
+        const a = m === undefined ? 0 : m.index;
+        let b = m === undefined ? lineText.length : m.index + m[0].length;
+        // ripgrep's --crlf takes a `\r` off the end of a match.
+        if (s.crlf && s.only && b > a && lineText.charCodeAt(b - 1) === 13) b--;
         const col = Buffer.byteLength(lineText.slice(0, a)) + 1;
-        const shown = s.vimgrep && !s.only ? render(lineText) : s.replace === undefined ? lineText.slice(a, b) : replaceAll(lineText.slice(a, b), re, s.replace);
-        if (!io.out.write(`${prefix(sel.line, true, sel.start + a, col)}${omitted(shown, true) ?? shown}\n`)) return;
+        const shown = s.vimgrep && !s.only ? render(lineText) : s.replace === undefined || m === undefined ? lineText.slice(a, b) : expand(m, s.replace);
+        if (!io.out.write(`${prefix(sel.line, true, sel.start + a, col)}${omitted(shown, true) ?? shown}${matchEnd}`)) return;
         if (s.vimgrep && !s.only) continue;
       }
     }
@@ -87,13 +94,42 @@ function lineAt(text: string, start: number): string {
   return text.slice(start, end === -1 ? text.length : end);
 }
 
-/** `-r`: ripgrep's replacement syntax (`$1`, `${1}`, `${name}`, `$$`) applied to every match. */
-function replaceAll(lineText: string, re: RegExp, replacement: string): string {
-  const js = replacement.replace(/\$(\$|\{(\w+)\}|(\d+)|([A-Za-z_]\w*))/g, (_m, all: string, braced?: string, num?: string, name?: string) => {
-    if (all === "$") return "$$";
-    const ref = braced ?? num ?? name ?? "";
-    return /^\d+$/.test(ref) ? `$${ref}` : `$<${ref}>`;
-  });
+/** Every match in one line, empty ones included, as ripgrep's replacement sees them. */
+function lineMatches(lineText: string, re: RegExp): RegExpExecArray[] {
+  const out: RegExpExecArray[] = [];
   re.lastIndex = 0;
-  return lineText.replace(re, js);
+  while (re.lastIndex <= lineText.length) {
+    const m = nextMatch(lineText, re);
+    if (m === null) break;
+    out.push(m);
+    if (m[0].length === 0) re.lastIndex = m.index + ((lineText.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
+    else re.lastIndex = m.index + m[0].length;
+  }
+  return out;
+}
+
+/**
+ * `-r`: ripgrep's replacement syntax for one match. `$$` is a `$`; `$NAME` takes the longest run
+ * of `[0-9A-Za-z_]` (`$1a` is the group named `1a`), `${NAME}` the braced one; digits are a
+ * group number, `$0` the whole match. A group that does not exist or did not take part is
+ * empty; a `$` starting no reference is kept as is.
+ */
+function expand(m: RegExpExecArray, replacement: string): string {
+  return replacement.replace(/\$(?:(\$)|\{([0-9A-Za-z_]+)\}|([0-9A-Za-z_]+))/g, (_whole, dollar?: string, braced?: string, bare?: string) => {
+    if (dollar !== undefined) return "$";
+    const ref = (braced ?? bare) as string;
+    const value = /^\d+$/.test(ref) ? m[Number(ref)] : m.groups?.[ref];
+    return value ?? "";
+  });
+}
+
+/** `-r` over a whole line: every match replaced. */
+function replaceAll(lineText: string, re: RegExp, replacement: string): string {
+  let out = "";
+  let from = 0;
+  for (const m of lineMatches(lineText, re)) {
+    out += lineText.slice(from, m.index) + expand(m, replacement);
+    from = m.index + m[0].length;
+  }
+  return out + lineText.slice(from);
 }

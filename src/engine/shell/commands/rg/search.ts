@@ -54,7 +54,7 @@ function typeFilter(s: RgSettings, types: ReadonlyMap<string, GlobMatcher[]>, io
 function compileRg(s: RgSettings, io: CommandIo): RegExp | undefined {
   const ignoreCase = s.caseMode === "insensitive" || (s.caseMode === "smart" && !s.patterns.some(hasUppercaseLiteral));
   try {
-    return compilePatterns(s.patterns, { dialect: s.fixed ? "fixed" : s.pcre ? "pcre" : "rust", ignoreCase, word: s.word, line: s.line }).regex;
+    return compilePatterns(s.patterns, { dialect: s.fixed ? "fixed" : s.pcre ? "pcre" : "rust", ignoreCase, word: s.word, line: s.line, crlf: s.crlf }).regex;
   } catch (error) {
     if (!(error instanceof RustRegexError)) throw error;
     const offending = s.patterns.length === 1 ? (s.patterns[0] as string) : s.patterns.join("|");
@@ -79,7 +79,8 @@ function collectTargets(s: RgSettings, io: CommandIo, typeAllows: (base: string)
     const entry = lookup(io.view, io.cwd, operand, io.piped);
     if (entry.kind === "missing" || entry.kind === "notdir") {
       errors = true;
-      if (!s.noMessages) io.out.error(`${operand}: ${entry.kind === "notdir" ? "Not a directory (os error 20)" : "No such file or directory (os error 2)"}\n`);
+      const reason = entry.kind === "notdir" ? "Not a directory (os error 20)" : "No such file or directory (os error 2)";
+      if (!s.noMessages) io.out.error(s.oneThread ? `${operand}: IO error for operation on ${operand}: ${reason}\n` : `${operand}: ${reason}\n`);
       continue;
     }
     if (entry.kind === "device") {
@@ -128,15 +129,18 @@ function lazyTarget(display: string, file: { readonly text: string; readonly mti
 /** Search the targets and print what the mode asks for; the exit status. */
 function searchTargets(s: RgSettings, targets: Targets, re: RegExp, io: CommandIo): number {
   const named = s.withFilename ?? (targets.searchedDir || targets.operands > 1);
-  const nameEnd = s.nul ? "\0" : "\n";
+  const eol = s.crlf ? "\r\n" : "\n";
+  const nameEnd = s.nul ? "\0" : eol;
   let matchedAny = false;
   const state = { printedGroup: false };
   let firstFile = true;
   for (const lazy of targets.list) {
     io.checkTime();
     if (io.out.full) break;
-    // Its text read once (see `lazyTarget`).
-    const t: RgTarget = { display: lazy.display, text: lazy.text, mtime: lazy.mtime };
+    // Its text read once (see `lazyTarget`); --crlf: ripgrep ends a last line without newline
+    // with its own `\r\n`, context or not.
+    const read = lazy.text;
+    const t: RgTarget = { display: lazy.display, text: s.crlf && read !== "" && !read.endsWith("\n") ? `${read}\r\n` : read, mtime: lazy.mtime };
     const { text } = t;
     if (s.quiet) {
       if (hasSelectedLine(text, re, s.invert, s.maxCount)) return 0;
@@ -159,7 +163,7 @@ function searchTargets(s: RgSettings, targets: Targets, re: RegExp, io: CommandI
         for (const sel of selected) n += matchesInLine(text.slice(sel.start, sel.end), re).length;
       }
       if (n === 0 && !s.includeZero) continue;
-      io.out.write(named ? `${t.display}${s.nul ? "\0" : ":"}${n}\n` : `${n}\n`);
+      io.out.write(named ? `${t.display}${s.nul ? "\0" : ":"}${n}${eol}` : `${n}${eol}`);
       continue;
     }
     if (selected.length === 0 && !s.passthru) continue;

@@ -1,6 +1,7 @@
 import { LIMITS } from "../../../../limits.js";
 import { copyRegExp } from "../../regex/linear.js";
 import type { CommandIo } from "../../lib/command.js";
+import { lowerChar, upperChar } from "../../lib/case-map.js";
 import { lookup } from "../../lib/files.js";
 import { type Address, type ReplacementPart, type SedCommand, type SedProgram, SedScriptError, type Substitution } from "./script.js";
 
@@ -53,6 +54,10 @@ interface State {
   substituted: boolean;
   appendQueue: string[];
   quit: number | undefined;
+  /** `q` ended the run: GNU ends its output with a newline even when the input had none. */
+  quitWithNewline: boolean;
+  /** `R`: the next line to read of each file. */
+  readPositions: Map<string, number>;
   lastRegex: RegExp | null;
 }
 
@@ -69,7 +74,13 @@ export class SedOut {
     else this.pendingNewline = true;
   }
 
-  /** Text that always ends with its own newline (a, i, c, =, r). */
+  /** The newline a line printed without one still owes (GNU's `q` pays it). */
+  endLine(): void {
+    if (this.pendingNewline) this.io.out.write("\n");
+    this.pendingNewline = false;
+  }
+
+  /** Text written as it is (a, i, c, =, and r/R files, which may lack a final newline: GNU adds none). */
   raw(text: string): void {
     if (this.pendingNewline) this.io.out.write("\n");
     this.pendingNewline = false;
@@ -90,9 +101,9 @@ function expandReplacement(parts: readonly ReplacementPart[], m: RegExpExecArray
   }
   const emit = (s: string) => {
     for (const ch of s) {
-      let c = mode === "L" ? ch.toLowerCase() : mode === "U" ? ch.toUpperCase() : ch;
+      let c = mode === "L" ? lowerChar(ch) : mode === "U" ? upperChar(ch) : ch;
       if (once !== "") {
-        c = once === "l" ? c.toLowerCase() : c.toUpperCase();
+        c = once === "l" ? lowerChar(c) : upperChar(c);
         once = "";
       }
       out += c;
@@ -194,6 +205,8 @@ class SedMachine {
     substituted: false,
     appendQueue: [],
     quit: undefined,
+    quitWithNewline: false,
+    readPositions: new Map(),
     lastRegex: null,
   };
 
@@ -237,7 +250,7 @@ class SedMachine {
   }
 
   autoprint(): void {
-    if (!this.quiet) this.out.write(this.st.ps, !this.st.missingNewline || !this.isLast());
+    if (!this.quiet) this.out.write(this.st.ps, !this.st.missingNewline);
   }
 
   flushAppends(): void {
@@ -258,6 +271,7 @@ class SedMachine {
       const end = this.cycle();
       if (end === "quit-silent") return this.st.quit ?? 0;
       if (end === "print" || end === "quit") this.autoprint();
+      if (end === "quit" && this.st.quitWithNewline) this.out.endLine();
       if (end === "restart") {
         this.flushAppends();
         // GNU: D restarts the cycle without reading new input when the pattern space is not empty.
@@ -371,7 +385,7 @@ function jump(m: SedMachine, c: SedCommand): Flow {
   return { goto: c.label === "" ? m.program.commands.length : (m.program.labels.get(c.label as string) as number) };
 }
 
-/** What each command does when its address selects the line (`{`, `}`, `:` and `R` do nothing). */
+/** What each command does when its address selects the line (`{`, `}` and `:` do nothing). */
 const COMMANDS: Readonly<Record<string, (m: SedMachine, c: SedCommand) => Flow>> = {
   "=": (m) => m.out.raw(`${m.st.lineNo}\n`),
   a: (m, c) => void m.st.appendQueue.push(`${c.text}\n`),
@@ -420,13 +434,15 @@ const COMMANDS: Readonly<Record<string, (m: SedMachine, c: SedCommand) => Flow>>
     m.st.ps = `${prev}\n${m.st.ps}`;
     return undefined;
   },
-  p: (m) => m.out.write(m.st.ps, true),
+  // GNU's p (and s///p, w /dev/stdout) keeps a missing final newline missing, as autoprint does.
+  p: (m) => m.out.write(m.st.ps, !m.st.missingNewline),
   P: (m) => {
     const nl = m.st.ps.indexOf("\n");
     m.out.write(nl === -1 ? m.st.ps : m.st.ps.slice(0, nl), true);
   },
   q: (m, c) => {
     m.st.quit = c.exitCode ?? 0;
+    m.st.quitWithNewline = true;
     return { end: "quit" };
   },
   Q: (m, c) => {
@@ -435,8 +451,20 @@ const COMMANDS: Readonly<Record<string, (m: SedMachine, c: SedCommand) => Flow>>
   },
   r: (m, c) => {
     const entry = lookup(m.io.view, m.io.cwd, c.file as string, m.io.piped);
-    if (entry.kind === "file" && entry.text !== "") m.st.appendQueue.push(entry.text.endsWith("\n") ? entry.text : `${entry.text}\n`);
+    if (entry.kind === "file" && entry.text !== "") m.st.appendQueue.push(entry.text);
     else if (c.file === "/dev/stdin" || c.file === "-") m.st.appendQueue.push(m.io.stdin());
+  },
+  R: (m, c) => {
+    // One line per run of the command, from where the last one stopped (across input files).
+    const name = c.file as string;
+    const entry = lookup(m.io.view, m.io.cwd, name, m.io.piped);
+    const text = entry.kind === "file" ? entry.text : name === "/dev/stdin" || name === "-" ? m.io.stdin() : "";
+    const at = m.st.readPositions.get(name) ?? 0;
+    if (at >= text.length) return;
+    const nl = text.indexOf("\n", at);
+    const end = nl === -1 ? text.length : nl + 1;
+    m.st.readPositions.set(name, end);
+    m.st.appendQueue.push(text.slice(at, end));
   },
   s: (m, c) => {
     const sub = c.sub as Substitution;
@@ -444,8 +472,8 @@ const COMMANDS: Readonly<Record<string, (m: SedMachine, c: SedCommand) => Flow>>
     if (result === undefined) return;
     m.st.ps = result;
     m.st.substituted = true;
-    for (let k = 0; k < sub.print; k++) m.out.write(m.st.ps, true);
-    if (sub.write === "/dev/stdout") m.out.write(m.st.ps, true);
+    for (let k = 0; k < sub.print; k++) m.out.write(m.st.ps, !m.st.missingNewline);
+    if (sub.write === "/dev/stdout") m.out.write(m.st.ps, !m.st.missingNewline);
     else if (sub.write === "/dev/stderr") m.io.out.error(`${m.st.ps}\n`);
   },
   w: (m, c) => writeTo(m, c, m.st.ps),
@@ -464,7 +492,7 @@ const COMMANDS: Readonly<Record<string, (m: SedMachine, c: SedCommand) => Flow>>
 
 /** `w`/`W`: only /dev/stdout and /dev/stderr can be written (checked before the run). */
 function writeTo(m: SedMachine, c: SedCommand, text: string): void {
-  if (c.file === "/dev/stdout") m.out.write(text, true);
+  if (c.file === "/dev/stdout") m.out.write(text, !m.st.missingNewline);
   else m.io.out.error(`${text}\n`);
 }
 

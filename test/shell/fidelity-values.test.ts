@@ -1,0 +1,95 @@
+/**
+ * Fidelity where the docs shell once printed wrong values (issue 25): ripgrep's `-r`
+ * references and `--crlf`, sed's `R` and case conversion, grep's `-T` columns, files without a
+ * final newline through sed, and awk's numbers. Same comparison as fidelity.test.ts.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll } from "vitest";
+import { type FidelityCase, fidelitySuite } from "../helpers/fidelity.js";
+
+const root = mkdtempSync(join(tmpdir(), "svc-values-"));
+mkdirSync(join(root, "guides"));
+mkdirSync(join(root, "api"));
+const pages: Record<string, string> = {
+  "guides/install.mdx": "---\ntitle: Install\n---\n# Install\n\nRun `npm install foo`.\n\n## Setup\n\nSet FOO=bar and foo=baz.\nfoo foo foo\n\n## Next\n\nDone.\n",
+  "guides/crlf.md": "Line one\r\nline two foo\r\n\r\nFOO three\r\n",
+  "guides/nonl.md": "no final newline foo",
+  "guides/uni.md": "h\u00e9llo w\u00f6rld\nstra\u00dfe STRASSE \ufb01ne\n",
+  "guides/many.md": Array.from({ length: 12 }, (_, i) => `line ${i + 1} foo${(i + 1) % 7}\n`).join(""),
+  "api/tabs.md": "a\tb\tc\n1\t2\t3\n",
+  "api/paras.md": "one a\ntwo b\n\n\nthree c\n\nfour d\n",
+};
+for (const [path, text] of Object.entries(pages)) writeFileSync(join(root, path), text);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const CASES: readonly FidelityCase[] = [
+  // rg -r: `$0` / `${0}` is the whole match, a group that does not exist is empty, `$1a` is a name
+  { cmd: "rg -r '$0!' foo /guides/nonl.md" },
+  { cmd: "rg -r '[${0}]' foo /guides/nonl.md" },
+  { cmd: "rg -o -r '$0' 'f(o)o' /guides/install.mdx" },
+  { cmd: "rg -r '<$9>' 'f(o)(o)' /guides/nonl.md" },
+  { cmd: "rg -r '$1a|$$|${x|$-|${}' 'f(o)o' /guides/nonl.md" },
+  { cmd: "rg -r '<${w}>' '(?P<w>f)oo' /guides/nonl.md" },
+  { cmd: "rg -o -r '[$1]' '^(\\w)' /guides/many.md" },
+  // rg --crlf: `$` before `\r\n`; what ripgrep adds ends in `\r\n`
+  { cmd: "rg --crlf -n 'two foo$' /guides/crlf.md" },
+  { cmd: "rg --crlf -c '^$' /guides/crlf.md" },
+  { cmd: "rg --crlf -x 'Line one' /guides/crlf.md" },
+  { cmd: "rg --crlf -o 'o$' /guides/crlf.md" },
+  { cmd: "rg --crlf -c foo /guides" },
+  { cmd: "rg --crlf -l foo /guides" },
+  { cmd: "rg --crlf foo /guides/nonl.md" },
+  { cmd: "rg 'two foo$' /guides/crlf.md" },
+  { cmd: "printf 'a foo\\nb foo' | rg --crlf -n -C1 b" },
+  { cmd: "printf 'a foo\\nb foo' | rg --crlf -n a" },
+  // rg on one thread (sorted, -j1) words a missing path as an IO error
+  { cmd: "rg foo nope", rgUnsorted: true },
+  { cmd: "rg --sort path foo nope", rgUnsorted: true },
+  { cmd: "rg -j1 foo nope /guides/nonl.md", rgUnsorted: true },
+  // sed: R reads one line per run (across input files), \U/\L per character (ß stays ß)
+  { cmd: "sed '2R api/tabs.md' /guides/many.md | head -5" },
+  { cmd: "sed 'R api/tabs.md' /guides/nonl.md /guides/nonl.md /guides/nonl.md" },
+  { cmd: "sed 'R guides/nonl.md' /api/tabs.md" },
+  { cmd: "sed '1R /nope' /api/tabs.md" },
+  { cmd: "sed 's/.*/\\U&/' /guides/uni.md" },
+  { cmd: "sed 's/.*/\\L&/;s/^./\\u&/' /guides/uni.md" },
+  // sed on a file without a final newline: p and s///p keep it missing, r copies the file as is, q adds one
+  { cmd: "sed -n p /guides/nonl.md /guides/nonl.md" },
+  { cmd: "sed -n 1p /guides/nonl.md /api/tabs.md" },
+  { cmd: "sed p /guides/nonl.md" },
+  { cmd: "sed -n 's/foo/bar/p' /guides/nonl.md" },
+  { cmd: "sed '1r guides/nonl.md' /api/tabs.md" },
+  { cmd: "sed '$r guides/nonl.md' /api/tabs.md" },
+  { cmd: "sed 'r guides/nonl.md' /guides/nonl.md" },
+  { cmd: "sed q5 /guides/nonl.md; echo \" $?\"" },
+  { cmd: "sed -n '1{p;q}' /guides/nonl.md" },
+  { cmd: "sed '$!d' /guides/nonl.md /guides/nonl.md" },
+  { cmd: "sed 'N;P;D' /guides/nonl.md" },
+  // grep -T: numbers as wide as the file's size (plus one with -n) has digits, no tab before an empty line
+  { cmd: "grep -T -n foo /guides/install.mdx" },
+  { cmd: "grep -nT -A1 Setup /guides/install.mdx" },
+  { cmd: "grep -T -b foo /guides/install.mdx" },
+  { cmd: "grep -T -n -b a /api/tabs.md" },
+  { cmd: "grep -T -H 1 /api/tabs.md" },
+  { cmd: "grep -nT -v one /api/paras.md" },
+  { cmd: "cat /api/tabs.md | grep -T -n 1" },
+  // awk (just-bash's, corrected by src/engine/shell/just-bash-patches.mjs): values as gawk prints them
+  { cmd: "awk 'BEGIN{print int(-3.7), int(-0.5), int(3.7), int(\"-2.5x\")}'" },
+  { cmd: "awk 'BEGIN{printf \"%d %i %5d|%-4d|\\n\", -3.7, -0.2, -12.9, 7.9}'" },
+  { cmd: "echo '-3.7 -0.2' | awk '{print int($1), int($2)}'" },
+  { cmd: "awk 'BEGIN{print 1e20, 1e30, -1e20, 2^53, 1e6, 1234567.5, 0.1+0.2}'" },
+  { cmd: "awk 'BEGIN{printf \"%e %E %.1e %g %G %g %g\\n\", 12345.678, 5, 1234.5, 1e20, 1e-10, 100000, 1e100}'" },
+  { cmd: "awk 'BEGIN{print 0.000001, 1e-5 \"\", 1/3 \"\", length(1/3), 2^53 \"\"}'" },
+  { cmd: "awk 'BEGIN{x[1/4] = 1; for (k in x) print k}'" },
+  { cmd: "awk 'BEGIN{printf \"%.0f %.0f %.0f %.0f %.2f %.2f %.1f %5.0f|\\n\", 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, 0.25, 4.5}'" },
+  { cmd: "awk 'BEGIN{n = split(\"\", a); print n, length(a)}'" },
+  { cmd: "awk '{print toupper($0); print tolower($0)}' /guides/uni.md" },
+  { cmd: "awk '{print NF}' /guides/crlf.md" },
+  { cmd: "awk '{$1=$1}1' /guides/crlf.md" },
+  { cmd: "awk '{print length($NF), length($0)}' /guides/crlf.md" },
+  { cmd: "awk 'BEGIN{print substr(1e20, 1, 3), index(1/3, 3), toupper(0.1)}'" },
+];
+
+fidelitySuite("docs shell output equals the real tools where values once differed", "values", () => root, CASES);

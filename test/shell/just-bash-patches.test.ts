@@ -1,0 +1,37 @@
+/**
+ * src/engine/shell/just-bash-patches.mjs corrects just-bash's awk by exact text (issue 25). Each
+ * correction must find its text exactly once in just-bash's bundle: after an upgrade that moves
+ * the code, this fails instead of awk silently printing the old values again.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain ES module without types, shared with the bundle's build.
+import { JUST_BASH_PATCHES, patchJustBash } from "../../src/engine/shell/just-bash-patches.mjs";
+
+interface Patch {
+  readonly why: string;
+  readonly find: string;
+  readonly replace: string;
+}
+
+const bundle = dirname(createRequire(import.meta.url).resolve("just-bash"));
+const files = [join(bundle, "index.js"), ...readdirSync(join(bundle, "chunks")).filter((f) => f.endsWith(".js")).map((f) => join(bundle, "chunks", f))];
+const texts = files.map((f) => readFileSync(f, "utf8"));
+
+describe("just-bash patches", () => {
+  for (const p of JUST_BASH_PATCHES as readonly Patch[]) {
+    it(`finds its text exactly once: ${p.why}`, () => {
+      expect(texts.reduce((n, t) => n + t.split(p.find).length - 1, 0)).toBe(1);
+    });
+  }
+
+  // The patched code itself runs in test/shell/fidelity-values.test.ts (the test runner loads
+  // just-bash through the same patches, see vitest.config.ts).
+  it("applies every patch across the bundle", () => {
+    const applied = new Set<Patch>();
+    for (const t of texts) patchJustBash(t, applied);
+    expect(applied.size).toBe(JUST_BASH_PATCHES.length);
+  });
+});
