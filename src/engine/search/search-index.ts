@@ -225,6 +225,8 @@ export class SearchIndex {
   private readonly analyzer = new Analyzer(this.vocabulary);
   /** Short and long forms of a word, as this analyzer's terms (`abbreviations.ts`). */
   private readonly abbreviations = abbreviationTable((w) => this.analyzer.term(w));
+  /** Verbs an endpoint title may open with that name no more than the rest of it (`rank`). */
+  private readonly readVerbs = new Set(["get", "list", "retrieve", "fetch", "read", "show", "view"].flatMap((w) => this.analyzer.term(w) ?? []));
   private readonly buffer = new IdBuffer();
   private readonly byPath = new Map<string, IndexedPage>();
   /** Page units by id (an array: ranking asks for one per candidate page). */
@@ -575,7 +577,11 @@ export class SearchIndex {
     const namesTitle = (id: number): boolean => {
       if (this.titleStamps[id] === stamp) return this.titleNamed[id] === 1;
       const words = (this.titleWords[id] ??= this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title));
-      const yes = words.length > 0 && words.every((w) => asked.has(w));
+      // A title's leading read verb ("Get Batch Scrape Errors", "List Webhooks") names no more
+      // than the rest of it: "errors of a batch scrape" asks for that operation as much.
+      const from = words.length > 1 && this.readVerbs.has(words[0] as string) ? 1 : 0;
+      let yes = words.length > 0;
+      for (let i = from; yes && i < words.length; i++) yes = asked.has(words[i] as string);
       this.titleStamps[id] = stamp;
       this.titleNamed[id] = yes ? 1 : 0;
       return yes;

@@ -74,3 +74,28 @@ describe("a query naming an endpoint's path", () => {
     ]);
   });
 });
+
+describe("an endpoint title opening with a read verb", () => {
+  // Firecrawl's reference titles its operations "Get Batch Scrape Errors", "List Webhooks": a
+  // question names the thing read ("errors of a batch scrape") and seldom the verb.
+  const index = new SearchIndex();
+  index.sync(
+    inlineSite({
+      "/features/batch-scrape.mdx": "---\ntitle: Batch scrape\n---\nScrape many URLs in one batch job. Errors of a batch scrape are listed by the errors endpoint.\n",
+      "/api/batch-scrape.mdx": "---\ntitle: Batch scrape\nopenapi: 'v1-openapi POST /batch/scrape'\n---\nStart a batch scrape job.\n\n## 500: Server error\n\nAn error string.\n",
+      "/api/batch-scrape-errors.mdx": "---\ntitle: Get batch scrape errors\nopenapi: 'v1-openapi GET /batch/scrape/{id}/errors'\n---\nThe errors of a batch scrape job.\n",
+      "/api/create-batch-scrape-errors.mdx": "---\ntitle: Create batch scrape errors\nopenapi: 'v1-openapi POST /batch/scrape/{id}/errors'\n---\nThe errors of a batch scrape job.\n",
+    }),
+  );
+  const ranked = (query: string) => index.search({ query, canRead: () => true }).map((h) => [h.page.path, h.score]);
+
+  it("is named by a query naming the rest of the title: the endpoint keeps its full score", () => {
+    expect(ranked("errors of a batch scrape")).toEqual([
+      ["/api/batch-scrape-errors", 0.814],
+      // "Batch scrape" is named word for word too; "Create batch scrape errors" is not.
+      ["/api/batch-scrape", 0.734],
+      ["/features/batch-scrape", 0.713],
+      ["/api/create-batch-scrape-errors", 0.691],
+    ]);
+  });
+});
