@@ -226,6 +226,8 @@ export class SearchIndex {
   /** Short and long forms of a word, as this analyzer's terms (`abbreviations.ts`). */
   private readonly abbreviations = abbreviationTable((w) => this.analyzer.term(w));
   /** Verbs an endpoint title may open with that name no more than the rest of it (`rank`). */
+  /** "endpoint" as this analyzer's terms (`rank`). */
+  private readonly endpointWords = ["endpoint", "endpoints"].flatMap((w) => this.analyzer.term(w) ?? []);
   private readonly readVerbs = new Set(["get", "list", "retrieve", "fetch", "read", "show", "view"].flatMap((w) => this.analyzer.term(w) ?? []));
   private readonly buffer = new IdBuffer();
   private readonly byPath = new Map<string, IndexedPage>();
@@ -577,18 +579,25 @@ export class SearchIndex {
     const namesTitle = (id: number): boolean => {
       if (this.titleStamps[id] === stamp) return this.titleNamed[id] === 1;
       const words = (this.titleWords[id] ??= this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title));
-      // A title's leading read verb ("Get Batch Scrape Errors", "List Webhooks") names no more
-      // than the rest of it: "errors of a batch scrape" asks for that operation as much.
-      const from = words.length > 1 && this.readVerbs.has(words[0] as string) ? 1 : 0;
+      // A title's leading read verb ("Get Batch Scrape Errors") names no more than the rest of it:
+      // "errors of a batch scrape" asks for that operation as much. Only when the rest is most of
+      // the question: "Show a staff member" is not what "restrict what an admin staff member can
+      // see and do" asks for, though it names a staff member.
+      const from = words.length > 1 && this.readVerbs.has(words[0] as string) && 2 * (words.length - 1) >= asked.size ? 1 : 0;
       let yes = words.length > 0;
       for (let i = from; yes && i < words.length; i++) yes = asked.has(words[i] as string);
       this.titleStamps[id] = stamp;
       this.titleNamed[id] = yes ? 1 : 0;
       return yes;
     };
+    // A question that asks for an endpoint by the word ("rerank documents endpoint") asks for the
+    // reference: endpoint pages keep their full score, as the weight that lets a guide come first
+    // is for questions written in words. (A method alone, "POST v3 memories", does not: a guide
+    // quoting the call may be what is asked for.)
+    const forEndpoint = this.endpointWords.some((w) => asked.has(w));
     const prior = (id: number): number => {
       const p = priors[id] as number;
-      if (p === 1) return p;
+      if (p === 1 || forEndpoint) return 1;
       if (namesTitle(id)) return 1;
       if (named.size === 0) return p;
       const op = this.operationPaths.get((this.byId[id] as UnitOf).entry.page.path);
