@@ -56,4 +56,6 @@ lago getlago/lago-doc 0cf60715b0dff8f4bb03c7253068f6fdbcac527d .
 verify Verify-Group/docs 342a00ed7df71db0ad7d5a8515d6ad5ebd5f8e41 .
 pipecat pipecat-ai/docs 1393c9d76927eaef55dd3d872ae51e37ace8f92e .
 raydium raydium-io/raydium-docs-v1 127e3acf34444d62327a69bb380003578da31a9d .
+sequence 0xsequence/docs 2e7df8544830c8e827a852b9aea680f02f291626 .
+onyx onyx-dot-app/documentation 48a9c8f688ee5bd8ae55c4dbd7999079cf4f452f .
 LIST

@@ -229,6 +229,10 @@ export class SearchIndex {
   private readonly analyzer = new Analyzer(this.vocabulary);
   /** Short and long forms of a word, as this analyzer's terms (`abbreviations.ts`). */
   private readonly abbreviations = abbreviationTable((w) => this.analyzer.term(w));
+  /** Verbs an endpoint title may open with that name no more than the rest of it (`rank`). */
+  /** "endpoint" as this analyzer's terms (`rank`). */
+  private readonly endpointWords = ["endpoint", "endpoints"].flatMap((w) => this.analyzer.term(w) ?? []);
+  private readonly readVerbs = new Set(["get", "list", "retrieve", "fetch", "read", "show", "view"].flatMap((w) => this.analyzer.term(w) ?? []));
   private readonly buffer = new IdBuffer();
   private readonly byPath = new Map<string, IndexedPage>();
   /** Page units by id (an array: ranking asks for one per candidate page). */
@@ -593,18 +597,28 @@ export class SearchIndex {
     const namesTitle = (id: number): boolean => {
       if (this.titleStamps[id] === stamp) return this.titleNamed[id] === 1;
       const words = (this.titleWords[id] ??= this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title));
-      // A loop, not `every` with a closure: asked for every candidate endpoint page a search.
+      // A title's leading read verb ("Get Batch Scrape Errors") names no more than the rest of it:
+      // "errors of a batch scrape" asks for that operation as much. Only when the rest is most of
+      // the question: "Show a staff member" is not what "restrict what an admin staff member can
+      // see and do" asks for, though it names a staff member.
+      const from = words.length > 1 && this.readVerbs.has(words[0] as string) && 2 * (words.length - 1) >= asked.size ? 1 : 0;
       let yes = words.length > 0;
-      for (let k = 0; yes && k < words.length; k++) yes = asked.has(words[k] as string);
+      for (let i = from; yes && i < words.length; i++) yes = asked.has(words[i] as string);
       this.titleStamps[id] = stamp;
       this.titleNamed[id] = yes ? 1 : 0;
       return yes;
     };
+    // A question that asks for an endpoint by the word ("rerank documents endpoint") asks for the
+    // reference: endpoint pages keep their full score, as the weight that lets a guide come first
+    // is for questions written in words. (A method alone, "POST v3 memories", does not: a guide
+    // quoting the call may be what is asked for.)
+    let forEndpoint = false;
+    for (const w of this.endpointWords) forEndpoint ||= asked.has(w);
     // A page below full weight takes it when it names the query's words or path (`PagePriors`).
     const prior: PagePriors = {
       base: priors,
       full: (id: number): boolean => {
-        if (namesTitle(id)) return true;
+        if (forEndpoint || namesTitle(id)) return true;
         if (named.size === 0) return false;
         const op = this.operationPaths.get((this.byId[id] as UnitOf).entry.page.path);
         return op !== undefined && named.has(op);

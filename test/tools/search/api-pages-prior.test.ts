@@ -74,3 +74,67 @@ describe("a query naming an endpoint's path", () => {
     ]);
   });
 });
+
+describe("an endpoint title opening with a read verb", () => {
+  // Firecrawl's reference titles its operations "Get Batch Scrape Errors", "List Webhooks": a
+  // question names the thing read ("errors of a batch scrape") and seldom the verb.
+  const index = new SearchIndex();
+  index.sync(
+    inlineSite({
+      "/features/batch-scrape.mdx": "---\ntitle: Batch scrape\n---\nScrape many URLs in one batch job. Errors of a batch scrape are listed by the errors endpoint.\n",
+      "/api/batch-scrape.mdx": "---\ntitle: Batch scrape\nopenapi: 'v1-openapi POST /batch/scrape'\n---\nStart a batch scrape job.\n\n## 500: Server error\n\nAn error string.\n",
+      "/api/batch-scrape-errors.mdx": "---\ntitle: Get batch scrape errors\nopenapi: 'v1-openapi GET /batch/scrape/{id}/errors'\n---\nThe errors of a batch scrape job.\n",
+      "/api/create-batch-scrape-errors.mdx": "---\ntitle: Create batch scrape errors\nopenapi: 'v1-openapi POST /batch/scrape/{id}/errors'\n---\nThe errors of a batch scrape job.\n",
+    }),
+  );
+  const ranked = (query: string) => index.search({ query, canRead: () => true }).map((h) => [h.page.path, h.score]);
+
+  it("is named by a query naming the rest of the title: the endpoint keeps its full score", () => {
+    expect(ranked("errors of a batch scrape")).toEqual([
+      ["/api/batch-scrape-errors", 0.814],
+      // "Batch scrape" is named word for word too; "Create batch scrape errors" is not.
+      ["/api/batch-scrape", 0.734],
+      ["/features/batch-scrape", 0.713],
+      ["/api/create-batch-scrape-errors", 0.691],
+    ]);
+  });
+
+  it("is not named when the rest of the title is the lesser part of the question", () => {
+    // "batch scrape errors" is three of this question's seven words: read or create, the two
+    // endpoint pages score alike (at their weight).
+    expect(ranked("why do errors of a batch scrape job repeat after every retry")).toEqual([
+      ["/api/batch-scrape-errors", 0.135],
+      ["/api/create-batch-scrape-errors", 0.135],
+      ["/api/batch-scrape", 0.131],
+      ["/features/batch-scrape", 0.13],
+    ]);
+  });
+});
+
+describe("a question asking for an endpoint", () => {
+  // The endpoint weight lets a guide written in the question's words come first; a question that
+  // asks for the endpoint itself by the word asks for the reference.
+  const index = new SearchIndex();
+  index.sync(
+    inlineSite({
+      "/api/introduction.mdx": "---\ntitle: Reranking\n---\nEach model is one endpoint away: chat, embeddings, rerank documents and images.\n",
+      "/api/rerank.mdx": "---\ntitle: Create rerank\nopenapi: 'openapi POST /v1/rerank'\n---\nThis endpoint reranks documents by relevance to a query.\n",
+    }),
+  );
+  const ranked = (query: string) => index.search({ query, canRead: () => true }).map((h) => [h.page.path, h.score]);
+
+  it("ranks endpoint pages at their full score", () => {
+    expect(ranked("rerank documents endpoint")).toEqual([
+      ["/api/rerank", 0.524],
+      ["/api/introduction", 0.486],
+    ]);
+    expect(ranked("rerank documents endpoints")).toEqual(ranked("rerank documents endpoint"));
+  });
+
+  it("written in words, the endpoint page takes its weight and the guide comes first", () => {
+    expect(ranked("rerank documents")).toEqual([
+      ["/api/introduction", 0.591],
+      ["/api/rerank", 0.512],
+    ]);
+  });
+});
