@@ -41,6 +41,8 @@ describe("many fixed strings", () => {
     expect(await shell.run(`grep -i -F -f <(${strings(140_000)}) <(${text})`)).toEqual(ok("one zq139999 two\nzq7\nZQ5\n"));
     expect(await shell.run(`rg -o -F -f <(${strings(140_000)}) <(${text})`)).toEqual(ok("zq1\nzq7\n"));
     expect(await shell.run(`rg -w -F -f <(${strings(140_000)}) <(${text})`)).toEqual(ok("one zq139999 two\nzq7\n"));
+    // Patterns with no operator are fixed strings in any dialect (`grep -f words.txt`).
+    expect(await shell.run(`grep -c -f <(${strings(140_000)}) <(${text}); rg -o -f <(${strings(140_000)}) <(${text})`)).toEqual(ok("2\nzq1\nzq7\n"));
     expect(await shell.run(`grep -x -c -F -f <(${strings(140_000)}) <(${text}); grep -F -f <(${strings(20_000)}) /index.mdx; echo "exit $?"`)).toEqual(ok("1\nexit 1\n"));
   });
 
@@ -48,6 +50,7 @@ describe("many fixed strings", () => {
     // GNU grep: the longest; ripgrep: the first given (as its alternation, and the Rust regex crate).
     expect(await shell.run("echo 'ab abc' | grep -o -F -e a -e ab -e abc")).toEqual(ok("ab\nabc\n"));
     expect(await shell.run("echo 'ab abc' | rg -o -F -e a -e ab -e abc")).toEqual(ok("a\na\n"));
+    expect(await shell.run("echo 'ab abc' | grep -o -e a -e ab -e abc; echo 'ab abc' | grep -o -E -e a -e ab -e abc")).toEqual(ok("ab\nabc\nab\nabc\n"));
     expect(await shell.run("echo 'foobar foo' | grep -o -w -F -e foo -e foobar")).toEqual(ok("foobar\nfoo\n"));
     expect(await shell.run("echo 'Straße STRASSE ſtrasse' | grep -o -i -F -e strasse")).toEqual(ok("STRASSE\nſtrasse\n"));
     expect(await shell.run("printf 'a\\n\\nb\\n' | grep -n -x -F -e '' -e b")).toEqual(ok("2:\n3:b\n"));

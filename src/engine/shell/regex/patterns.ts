@@ -35,20 +35,26 @@ export interface CompiledPattern {
  */
 const MAX_FIXED_ALTERNATION = 200;
 
+/** A character that is an operator, or starts one, in some dialect (GNU BRE and ERE, Rust, PCRE2). */
+const OPERATORS = /[\\.[\]*^$+?(){}|]/;
+
 /**
  * Compile one or more patterns (any line matches if any pattern does). Throws
  * `PosixRegexError` / `RustRegexError` with the real tool's message for invalid syntax.
  */
 export function compilePatterns(patterns: readonly string[], options: PatternOptions): CompiledPattern {
   const leftmost = options.leftmost ?? "first";
-  if (options.dialect === "fixed" && patterns.length > MAX_FIXED_ALTERNATION) {
+  // Patterns with no operator of their dialect (`grep -f words.txt`) are fixed strings too.
+  const literal = options.dialect === "fixed" || patterns.every((p) => !OPERATORS.test(p));
+  if (literal && patterns.length > MAX_FIXED_ALTERNATION) {
     // Any number of strings in one pass (an alternation of 10,000 took seconds per page).
-    const wordBody = options.word && !options.line ? GNU_WORD_BODY : undefined;
+    const body = options.dialect === "rust" || options.dialect === "pcre" ? RUST_WORD_BODY : GNU_WORD_BODY;
+    const wordBody = options.word && !options.line ? body : undefined;
     return { regex: new FixedStringsRegExp(patterns, undefined, { ignoreCase: options.ignoreCase, wordBody, line: options.line, leftmost }), warnings: [] };
   }
   // Fixed strings in V8's alternation, longest first when the longest at a place is the match:
   // the same answers as the automaton (test/shell/fixed-strings.test.ts).
-  const ordered = options.dialect === "fixed" && leftmost === "longest" ? [...patterns].sort((a, b) => b.length - a.length) : patterns;
+  const ordered = literal && leftmost === "longest" ? [...patterns].sort((a, b) => b.length - a.length) : patterns;
   const sources: string[] = [];
   const warnings: string[] = [];
   let groups = 0;
