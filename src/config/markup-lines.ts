@@ -100,6 +100,8 @@ function fencesIn(lines: readonly string[], markdown: boolean): boolean[] {
     const above = header;
     header = undefined;
     const matched = continued(line, open, at);
+    // The line ends containers it does not continue (a block quote without its `>`).
+    const endsContainers = matched < open.length;
     const blank = skipSpace(line, at.pos, at.col).pos === line.length;
     if (fence !== undefined) {
       if (matched === fence.depth) {
@@ -147,8 +149,11 @@ function fencesIn(lines: readonly string[], markdown: boolean): boolean[] {
         continue;
       }
       if (indent > 3) {
-        // Indented code, or the open paragraph's text.
-        indented = !paragraph;
+        // Indented code, or the open paragraph's text. Code on a line that ended containers is
+        // the parser's (micromark's) alone: it does not go on to the next line (a second such
+        // line is a new code block) and does not keep a list item from starting there
+        // (`> ```` / `    text` / `2. x` is a list), so it does not count here.
+        indented = !paragraph && !endsContainers;
         continue;
       }
     }

@@ -133,8 +133,11 @@ describe("fences in list items continued by indentation end with the item, as Co
       "1. step\n\n   ```js\n   code\n   ```\n2. next\n   ```\nafter",
       "- item\n```x`\n   ```\n* * *",
       "text\n-\n-\n   ```\n- item\n  text",
+      // Indented code on the line that ends a block quote lets a list item start after it (seeds 67 and 166).
+      "> ```\n    text\n2. x\n   ```\n`",
+      "> ```\n\ttext\n-\n   ```\n`",
     ];
-    expect(cases.map((text) => fencedLines(text.split("\n")).flatMap((code, i) => (code ? [i + 1] : [])))).toEqual([[2], [2], [3], [2], [3, 4, 5, 7], [3], [4]]);
+    expect(cases.map((text) => fencedLines(text.split("\n")).flatMap((code, i) => (code ? [i + 1] : [])))).toEqual([[2], [2], [3], [2], [3, 4, 5, 7], [3], [4], [1, 4], [1, 4]]);
   });
 
   it("counts the emphasis after such an item's code: the page is shown as text", () => {

@@ -7,7 +7,6 @@ import { describePlayground, type PlaygroundSettings, playgroundVisible, RELAY_P
 import { PARAMETER_GROUPS, channelPageOperations, parameterAnchors } from "../../config/openapi/render-page.js";
 import { fieldOf, type SchemaField, schemaFields } from "../../config/openapi/schema-fields.js";
 import { fieldAnchor } from "../../engine/render/components/fields.js";
-import { renderMarkdown } from "../../engine/render/render-mdx.js";
 import type { Reader } from "../../vfs/access.js";
 import { escapeHtml as esc } from "../auth/login-page.js";
 
@@ -35,7 +34,12 @@ export interface OperationHtmlInput {
   readonly settings: ApiSettings;
   readonly playground: PlaygroundSettings;
   readonly view: PlaygroundView;
+  /** A description as HTML (`renderMarkdown`'s, done in a render worker: see `markdownInWorker`). */
+  readonly markdown: MarkdownHtml;
 }
+
+/** Markdown text of a spec (a description) as sanitised HTML: links, code, lists and tables, never a script or raw HTML. */
+export type MarkdownHtml = (text: string) => string;
 
 /**
  * An operation as HTML: endpoint, description, parameters (each with its anchor as `id`),
@@ -44,7 +48,8 @@ export interface OperationHtmlInput {
  * no raw HTML, no script, remote images as links); every other text from the spec is escaped.
  */
 export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1): string {
-  const { op, playground } = input;
+  const { op, playground, markdown: md } = input;
+  const prose = (text: string): string => md(text.trim());
   const out: string[] = [`<article class="operation">`, `<h${headingLevel}>${esc(input.title)}</h${headingLevel}>`];
   out.push(endpointHtml(op, playground));
   if (op.deprecated) out.push(`<p class="deprecated">Deprecated.</p>`);
@@ -60,7 +65,7 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
     out.push(`<h2>${heading}</h2>`, `<dl class="fields">`);
     for (const p of params) {
       const f = fieldOf(p.schema ?? {});
-      out.push(fieldHtml({ name: p.name, type: f?.type ?? "any", required: p.required, deprecated: p.deprecated, ...(p.description !== undefined ? { description: p.description } : {}), notes: f?.notes ?? [] }, where, anchors.get(`${p.in}:${p.name}`), ""));
+      out.push(fieldHtml({ name: p.name, type: f?.type ?? "any", required: p.required, deprecated: p.deprecated, ...(p.description !== undefined ? { description: p.description } : {}), notes: f?.notes ?? [] }, where, anchors.get(`${p.in}:${p.name}`), "", md));
     }
     out.push(`</dl>`);
   }
@@ -68,7 +73,7 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
     out.push(`<h2>Request body</h2>`);
     if (op.requestBody.description !== undefined) out.push(prose(op.requestBody.description));
     for (const c of op.requestBody.content) {
-      out.push(`<p class="media"><code>${esc(c.mediaType)}</code>${op.requestBody.required ? " required" : ""}</p>`, contentHtml(c, "body", (f) => anchors.get(`body:${f.name}`)));
+      out.push(`<p class="media"><code>${esc(c.mediaType)}</code>${op.requestBody.required ? " required" : ""}</p>`, contentHtml(c, "body", (f) => anchors.get(`body:${f.name}`), md));
     }
   }
   if (op.responses.length > 0) {
@@ -77,7 +82,7 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
       out.push(`<h3 class="status">${esc(r.status)}${r.description !== undefined ? ` <span>${esc(oneLine(r.description))}</span>` : ""}</h3>`);
       // Anchors of the first answer's fields only (`#response-id`): several answers share names.
       const location = r === op.responses[0] ? "response" : `response-${r.status}`;
-      for (const c of r.content) out.push(`<p class="media"><code>${esc(c.mediaType)}</code></p>`, contentHtml(c, location, () => undefined));
+      for (const c of r.content) out.push(`<p class="media"><code>${esc(c.mediaType)}</code></p>`, contentHtml(c, location, () => undefined, md));
     }
   }
   out.push(examplesHtml(op, input.settings));
@@ -167,7 +172,7 @@ function credentialInput(a: ApiAuth): string {
   return `<label class="row"><span>${esc(a.name)} <small>${esc(label)}</small></span><input name="auth:${esc(a.name)}" data-auth="${kind}" data-where="${esc(where)}" data-key="${esc(name)}" type="password" autocomplete="off" data-testid="auth-${esc(a.name)}"></label>`;
 }
 
-function contentHtml(c: ApiContent, location: string, anchorOf: (f: SchemaField) => string | undefined): string {
+function contentHtml(c: ApiContent, location: string, anchorOf: (f: SchemaField) => string | undefined, md: MarkdownHtml): string {
   const { fields, truncated } = schemaFields(c.schema);
   if (fields.length === 0) {
     const t = c.schema !== undefined ? fieldOf(c.schema) : undefined;
@@ -176,14 +181,14 @@ function contentHtml(c: ApiContent, location: string, anchorOf: (f: SchemaField)
     return `<p class="type"><code>${esc(t.type)}</code>${t.description !== undefined ? ` ${esc(oneLine(t.description))}` : ""}${notes}</p>`;
   }
   const more = truncated ? `<div class="field"><dd>More fields: see the schema in the spec file.</dd></div>` : "";
-  return `<dl class="fields">${fieldTree(fields, 0, fields.length, location, anchorOf)}${more}</dl>`;
+  return `<dl class="fields">${fieldTree(fields, 0, fields.length, location, anchorOf, md)}${more}</dl>`;
 }
 
 /**
  * Fields `[from, to)` of a pre-order list at one depth, each with its nested fields folded
  * under it (`<details>`): a deep response schema is a short list to open, not a page of rows.
  */
-function fieldTree(fields: readonly SchemaField[], from: number, to: number, location: string, anchorOf: (f: SchemaField) => string | undefined): string {
+function fieldTree(fields: readonly SchemaField[], from: number, to: number, location: string, anchorOf: (f: SchemaField) => string | undefined, md: MarkdownHtml): string {
   const out: string[] = [];
   let i = from;
   while (i < to) {
@@ -191,8 +196,8 @@ function fieldTree(fields: readonly SchemaField[], from: number, to: number, loc
     let end = i + 1;
     while (end < to && (fields[end] as SchemaField).depth > f.depth) end++;
     const count = fields.slice(i + 1, end).filter((c) => c.depth === f.depth + 1).length;
-    const children = end > i + 1 ? `<details class="schema-children"><summary>${count === 1 ? "1 property" : `${count} properties`}</summary><dl class="fields">${fieldTree(fields, i + 1, end, location, anchorOf)}</dl></details>` : "";
-    out.push(fieldHtml(f, location, anchorOf(f), children));
+    const children = end > i + 1 ? `<details class="schema-children"><summary>${count === 1 ? "1 property" : `${count} properties`}</summary><dl class="fields">${fieldTree(fields, i + 1, end, location, anchorOf, md)}</dl></details>` : "";
+    out.push(fieldHtml(f, location, anchorOf(f), children, md));
     i = end;
   }
   return out.join("\n");
@@ -204,7 +209,7 @@ function fieldTree(fields: readonly SchemaField[], from: number, to: number, loc
  * name or dotted path, as `id`), and the hosted platform's (`body-user-email`, an empty element
  * inside), so a link of either form lands on it.
  */
-function fieldHtml(f: Pick<SchemaField, "name" | "type" | "required" | "deprecated" | "description" | "notes">, location: string, anchor: string | undefined, children: string): string {
+function fieldHtml(f: Pick<SchemaField, "name" | "type" | "required" | "deprecated" | "description" | "notes">, location: string, anchor: string | undefined, children: string, md: MarkdownHtml): string {
   const alias = fieldAnchor(location, f.name);
   const own = anchor ?? alias;
   const id = ` id="${esc(own)}"`;
@@ -212,7 +217,7 @@ function fieldHtml(f: Pick<SchemaField, "name" | "type" | "required" | "deprecat
   const shown = `<a href="#${esc(own)}">${esc(f.name.split(".").at(-1) ?? f.name)}</a>`;
   const flags = `${f.required ? ` <span class="required">required</span>` : ""}${f.deprecated ? ` <span class="deprecated">deprecated</span>` : ""}`;
   const extra = f.notes.length > 0 ? `<dd class="notes">${esc(f.notes.join("; "))}</dd>` : "";
-  const description = f.description !== undefined ? `<dd class="description">${renderMarkdown(f.description)}</dd>` : "";
+  const description = f.description !== undefined ? `<dd class="description">${md(f.description)}</dd>` : "";
   return `<div class="field"${id}>${aliasHtml}<dt><code>${shown}</code> <span class="type">${esc(f.type)}</span>${flags}</dt>${description}${extra}${children}</div>`;
 }
 
@@ -238,7 +243,8 @@ function codeBlock(label: string, code: string, lang?: string): string {
 }
 
 /** An AsyncAPI channel as HTML: address, servers, parameters (anchored), operations and messages. */
-export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string): string {
+export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md: MarkdownHtml): string {
+  const prose = (text: string): string => md(text.trim());
   const out: string[] = [`<article class="operation">`, `<h1>${esc(title)}</h1>`, `<p class="endpoint"><span class="method m-channel">CHANNEL</span> <code data-testid="endpoint">${esc(ch.address)}</code></p>`];
   if (ch.summary !== undefined && ch.summary !== ch.description) out.push(prose(ch.summary));
   if (ch.description !== undefined) out.push(prose(ch.description));
@@ -246,7 +252,7 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string): s
   if (servers.length > 0) out.push(`<p class="meta">Servers: ${servers.map((s) => `<code>${esc(s.name)}</code> (${esc(s.protocol)} ${esc(s.url)})`).join(", ")}</p>`);
   if (ch.parameters.length > 0) {
     out.push(`<h2>Parameters</h2>`, `<dl class="fields">`);
-    for (const p of ch.parameters) out.push(fieldHtml({ name: p.name, type: fieldOf(p.schema ?? {})?.type ?? "string", required: true, deprecated: false, ...(p.description !== undefined ? { description: p.description } : {}), notes: [] }, "path", p.name, ""));
+    for (const p of ch.parameters) out.push(fieldHtml({ name: p.name, type: fieldOf(p.schema ?? {})?.type ?? "string", required: true, deprecated: false, ...(p.description !== undefined ? { description: p.description } : {}), notes: [] }, "path", p.name, "", md));
     out.push(`</dl>`);
   }
   const operations = channelPageOperations(ch);
@@ -266,7 +272,7 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string): s
       if (m.summary !== undefined) out.push(prose(m.summary));
       if (m.description !== undefined) out.push(prose(m.description));
       const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
-      out.push(`<p class="media"><code>${esc(content.mediaType)}</code></p>`, contentHtml(content, "payload", () => undefined));
+      out.push(`<p class="media"><code>${esc(content.mediaType)}</code></p>`, contentHtml(content, "payload", () => undefined, md));
       const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }) : undefined);
       if (example !== undefined) out.push(codeBlock("Example", JSON.stringify(example, null, 2)));
     }
@@ -275,10 +281,6 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string): s
   return out.join("\n");
 }
 
-/** Markdown text of a spec (a description) as sanitised HTML: links, code, lists and tables, never a script or raw HTML. */
-export function prose(text: string): string {
-  return renderMarkdown(text.trim());
-}
 
 function isPlaceholder(v: unknown): boolean {
   return typeof v === "string" && /^<[\w-]+>$/.test(v);

@@ -39,9 +39,11 @@ export interface RenderPoolOptions {
 interface Job {
   readonly id: number;
   readonly caller: string;
-  readonly source: string;
+  /** What the worker is sent (less the job's id). */
+  readonly work: { readonly source: string; readonly filePath: string } | { readonly markdown: readonly string[] };
+  /** The page the job is for, in log lines. */
   readonly filePath: string;
-  readonly resolve: (rendered: RenderedMdx) => void;
+  readonly resolve: (result: RenderedMdx | readonly string[]) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -118,9 +120,24 @@ export class RenderPool {
    * shut down), and with an `Error` carrying the message of what the render threw.
    */
   render(source: string, options: RenderOptions, caller = ""): Promise<RenderedMdx> {
+    return this.run({ source, filePath: options.filePath }, options.filePath, caller) as Promise<RenderedMdx>;
+  }
+
+  /**
+   * Markdown texts (an API page's descriptions) as HTML, as `renderMarkdown` renders each, in a
+   * worker: a description of 1 MB took 7 s of CPU to render, which on the thread that answers
+   * everyone held every other page, search and MCP call. `filePath`: the page, for log lines.
+   * Rejects as `render` does.
+   */
+  renderMarkdown(texts: readonly string[], filePath: string, caller = ""): Promise<readonly string[]> {
+    if (texts.length === 0) return Promise.resolve([]);
+    return this.run({ markdown: texts }, filePath, caller) as Promise<readonly string[]>;
+  }
+
+  private run(work: Job["work"], filePath: string, caller: string): Promise<RenderedMdx | readonly string[]> {
     if (this.closed) return Promise.reject(shutDown());
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.nextJob++, caller, source, filePath: options.filePath, resolve, reject };
+      const job: Job = { id: this.nextJob++, caller, work, filePath, resolve, reject };
       if (!this.queue.push(caller, job)) {
         this.emit({ t: "refused", caller, limit: this.maxHeld });
         reject(new RenderUnavailable("too-many", `too many pages of this client are being rendered: at most ${this.maxHeld} at once per client (an address, an IPv6 /64 or a token); try again when they have loaded`));
@@ -188,7 +205,7 @@ export class RenderPool {
     slot.job = job;
     slot.limit = this.limitTimer(() => this.overdue(slot, job), this.timeLimitMs);
     this.emit({ t: "start", job: job.id, worker: slot.n });
-    slot.worker.postMessage({ id: job.id, source: job.source, filePath: job.filePath } satisfies ToRenderWorker);
+    slot.worker.postMessage({ id: job.id, ...job.work } satisfies ToRenderWorker);
   }
 
   /** Past its time limit: the render is stuck in the parser's synchronous code, so its worker ends with it. */
@@ -217,6 +234,7 @@ export class RenderPool {
     slot.limit = undefined;
     this.idle(slot);
     if (message.t === "done") this.done(job, "result", undefined, message.rendered);
+    else if (message.t === "markdown") this.done(job, "result", undefined, message.html);
     else this.done(job, "error", new Error(message.message));
   }
 
@@ -230,15 +248,15 @@ export class RenderPool {
   }
 
   /** A page that ran is over: its caller's place is free, and the waiting pages go to free workers. */
-  private done(job: Job, how: RenderEnd, error: Error | undefined, rendered?: RenderedMdx): void {
+  private done(job: Job, how: RenderEnd, error: Error | undefined, rendered?: RenderedMdx | readonly string[]): void {
     this.queue.done(job.caller);
     this.end(job, how, error, rendered);
     this.pump();
   }
 
-  private end(job: Job, how: RenderEnd, error: Error | undefined, rendered?: RenderedMdx): void {
+  private end(job: Job, how: RenderEnd, error: Error | undefined, rendered?: RenderedMdx | readonly string[]): void {
     this.emit({ t: "end", job: job.id, how });
-    if (error === undefined) job.resolve(rendered as RenderedMdx);
+    if (error === undefined) job.resolve(rendered as RenderedMdx | readonly string[]);
     else job.reject(error);
   }
 

@@ -1,16 +1,16 @@
 import type { RenderedMdx } from "./render-mdx.js";
 
-/** What the pool sends a render worker: one page to render. */
-export interface ToRenderWorker {
-  readonly id: number;
-  readonly source: string;
-  readonly filePath: string;
-}
+/** What the pool sends a render worker: one page to render, or an API page's Markdown texts (its descriptions). */
+export type ToRenderWorker =
+  | { readonly id: number; readonly source: string; readonly filePath: string }
+  | { readonly id: number; readonly markdown: readonly string[] };
 
 /** What a render worker answers: it is loaded, or a page's result, or the error its render threw (a bug). */
 export type FromRenderWorker =
   | { readonly t: "ready" }
   | { readonly t: "done"; readonly id: number; readonly rendered: RenderedMdx }
+  /** The Markdown texts as HTML (`renderMarkdown`), in the order sent. */
+  | { readonly t: "markdown"; readonly id: number; readonly html: readonly string[] }
   | { readonly t: "failed"; readonly id: number; readonly message: string };
 
 /** What a render worker is started with. */

@@ -1,23 +1,24 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { FromRenderWorker, RenderWorkerData, ToRenderWorker } from "./render-protocol.js";
-import { renderMdx } from "./render-mdx.js";
+import { renderMarkdown, renderMdx } from "./render-mdx.js";
 
 /**
  * A page render worker (see `RenderPool`): renders the MDX it is sent with the same
  * `renderMdx` the main thread would run, so a page's HTML is the same in or out of a worker,
  * and answers each page with its result (plain data: HTML, headings, unknown components, the
- * problem) or the error it threw.
+ * problem) or the error it threw; an API page's descriptions likewise, with `renderMarkdown`.
  */
 const port = parentPort;
 if (port === null) throw new Error("render-worker runs as a worker thread (see RenderPool)");
 const { gate } = workerData as RenderWorkerData;
 
-port.on("message", ({ id, source, filePath }: ToRenderWorker) => {
+port.on("message", (message: ToRenderWorker) => {
+  const { id } = message;
   // Tests only: hold the render until the test opens the gate (a render that never ends, without timing anything).
   if (gate !== undefined) Atomics.wait(gate, 0, 0);
   let answer: FromRenderWorker;
   try {
-    answer = { t: "done", id, rendered: renderMdx(source, { filePath }) };
+    answer = "markdown" in message ? { t: "markdown", id, html: message.markdown.map((text) => renderMarkdown(text)) } : { t: "done", id, rendered: renderMdx(message.source, { filePath: message.filePath }) };
   } catch (error) {
     answer = { t: "failed", id, message: error instanceof Error ? error.message : String(error) };
   }

@@ -64,6 +64,25 @@ export function previewContent(context: DocsContext, caches: PreviewCaches, page
 }
 
 /**
+ * What `build` makes from Markdown texts (an API page's descriptions) rendered in the runtime's
+ * render workers, never on this thread: `build` runs once to collect the texts it asks for (each
+ * answered with ""), and once more with their HTML (`renderMarkdown`'s). A description of 1 MB
+ * took 7 s of CPU to render, and API pages are not kept between requests. Rejects with
+ * `RenderUnavailable` as `previewContent` does.
+ */
+export async function withMarkdownHtml<T>(context: DocsContext, filePath: string, caller: string, build: (markdown: (text: string) => string) => T): Promise<T> {
+  const texts = new Set<string>();
+  build((text) => {
+    texts.add(text);
+    return "";
+  });
+  const list = [...texts];
+  const html = await context.runtime.renderPool.renderMarkdown(list, filePath, caller);
+  const of = new Map(list.map((text, i) => [text, html[i] as string]));
+  return build((text) => of.get(text) ?? "");
+}
+
+/**
  * The reader's first page: where `/` leads on a site without an `index` page (the first page
  * of the default divisions of their navigation).
  */

@@ -5,7 +5,7 @@ import { PageRenders } from "../../../engine/preview/render-cache.js";
 import type { RenderedMdx, TocEntry } from "../../../engine/render/render-mdx.js";
 import type { DocsRuntime } from "../../../engine/runtime.js";
 import type { DocsContext } from "../../../engine/use-cases/docs-context.js";
-import { type PreviewCaches, previewContent, previewFrame } from "../../../engine/use-cases/preview-page.js";
+import { type PreviewCaches, previewContent, previewFrame, withMarkdownHtml } from "../../../engine/use-cases/preview-page.js";
 import { RenderUnavailable } from "../../../engine/render/render-unavailable.js";
 import { readerApiPage } from "../../../vfs/outline.js";
 import { pageFor } from "../../../vfs/page-routes.js";
@@ -13,7 +13,7 @@ import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
 import type { Page } from "../../../vfs/page.js";
 import type { ApiPageInfo } from "../../../vfs/site-api.js";
 import { escapeHtml as esc } from "../../auth/login-page.js";
-import { channelHtml, operationHtml, playgroundData, playgroundDataHtml, playgroundView, prose } from "../api-page.js";
+import { channelHtml, operationHtml, playgroundData, playgroundDataHtml, playgroundView } from "../api-page.js";
 import { type FrameReader, type PreviewData, previewPage, type SignInLinks } from "./page-frame.js";
 
 /**
@@ -136,10 +136,26 @@ export async function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found
   const { place } = previewFrame(docs, caches, page.path);
   const frame = { siteName: runtime.site.config.name, title: page.title, urlPath, place, reader, links, data: { page: page.path, file: page.file.path, ...scopeOf(place) } };
   const authConfigured = context.authMode !== "public";
-  if ("kind" in item && item.kind === "channel") return previewPage({ ...frame, main: channelHtml(item.spec, item.channel, page.title) });
+  // Descriptions render in the render workers (`withMarkdownHtml`), as pages do.
+  const described = async (build: (markdown: (text: string) => string) => string): Promise<string | Response> => {
+    try {
+      return await withMarkdownHtml(docs, page.file.path, request.caller, build);
+    } catch (error) {
+      if (error instanceof RenderUnavailable) return notRenderedPage(runtime, page, place, request, error);
+      throw error;
+    }
+  };
+  if ("kind" in item && item.kind === "channel") {
+    const { spec, channel } = item;
+    const main = await described((md) => channelHtml(spec, channel, page.title, md));
+    return typeof main === "string" ? previewPage({ ...frame, main }) : main;
+  }
   const { spec, operation: op } = item;
   const settings = runtime.site.api?.settings;
-  if (settings === undefined) return previewPage({ ...frame, main: `<article class="page"><h1>${esc(page.title)}</h1>${prose(page.body)}</article>` });
+  if (settings === undefined) {
+    const main = await described((md) => `<article class="page"><h1>${esc(page.title)}</h1>${md(page.body.trim())}</article>`);
+    return typeof main === "string" ? previewPage({ ...frame, main }) : main;
+  }
   const playground = info.playground;
   const view = playgroundView(playground, context.reader, authConfigured, `${links.login}?return=${encodeURIComponent(urlPath)}`);
 
@@ -159,7 +175,8 @@ export async function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found
     toc = rendered.toc;
     authored = `<section class="prose" data-testid="page-prose">${pageHead(page, own.body)}${problemNotice(own, rendered)}${rendered.html}</section>`;
   }
-  const article = operationHtml({ spec, op, pagePath: page.path, title: generated ? page.title : `${op.method} ${op.path}`, settings, playground, view }, generated ? 1 : 2);
+  const article = await described((markdown) => operationHtml({ spec, op, pagePath: page.path, title: generated ? page.title : `${op.method} ${op.path}`, settings, playground, view, markdown }, generated ? 1 : 2));
+  if (typeof article !== "string") return article;
   const scripts = view.kind === "form" ? ["playground.js"] : [];
   const data = view.kind === "form" ? playgroundDataHtml(playgroundData(op, page.path, playground)) : "";
   // `proxy: false`: the browser calls the API itself, so the policy lets it connect there.

@@ -1,3 +1,4 @@
+import { FixedStringsRegExp } from "./fixed-strings.js";
 import { linearRegExp } from "./linear.js";
 import { isRisky } from "./shape.js";
 
@@ -17,7 +18,8 @@ import { isRisky } from "./shape.js";
 
 /** The regex to search with, or why the pattern is refused (the words after `name: `). */
 export function guardRegex(regex: RegExp): RegExp | { readonly refused: string } {
-  if (!isRisky(regex.source)) return regex;
+  // Fixed strings run on an automaton, linear in the text whatever they are.
+  if (regex instanceof FixedStringsRegExp || !isRisky(regex.source)) return regex;
   const linear = linearRegExp(regex);
   if (linear instanceof RegExp) return linear;
   return {
