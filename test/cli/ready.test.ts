@@ -35,11 +35,15 @@ afterAll(() => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
+/** No persistent cache: these starts build the index (a cache written after one start, a timing
+ *  of its own, would make the next start read it; the cache has its own tests, site-cache.test.ts). */
+const env = { ...process.env, SVC_MCP_CACHE: "off" } as Record<string, string>;
+
 /** The log lines without the build's time and the temp folder. */
 const stable = (lines: readonly string[]): string[] => lines.map((l) => l.replace(repo.dir, "<repo>").replace(/indexed in \d+\.\d s/, "indexed in <t> s"));
 
 it("over stdio, tools/list is answered after the index is built, and the first search finds the page in the default version", async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO, "bin", "svc-mcp.js"), "serve", "--no-watch", "--no-fetch-remote", "--dir", repo.dir, "--state", stateDir], stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO, "bin", "svc-mcp.js"), "serve", "--no-watch", "--no-fetch-remote", "--dir", repo.dir, "--state", stateDir], env, stderr: "pipe" });
   const lines: string[] = [];
   const banner = new Promise<void>((resolve) => {
     createInterface({ input: transport.stderr as unknown as NodeJS.ReadableStream }).on("line", (line) => {
@@ -65,7 +69,7 @@ it("over stdio, tools/list is answered after the index is built, and the first s
 });
 
 it("over HTTP, the port opens after the index is built", async () => {
-  const child = spawn(process.execPath, [join(REPO, "bin", "svc-mcp.js"), "serve", "--http", "--port", "0", "--no-watch", "--no-fetch-remote", "--dir", repo.dir, "--state", stateDir], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [join(REPO, "bin", "svc-mcp.js"), "serve", "--http", "--port", "0", "--no-watch", "--no-fetch-remote", "--dir", repo.dir, "--state", stateDir], { env, stdio: ["ignore", "ignore", "pipe"] });
   const lines: string[] = [];
   await new Promise<void>((resolve) => {
     createInterface({ input: child.stderr }).on("line", (line) => {
