@@ -383,6 +383,10 @@ export const LIMITS = {
      *  load balancer's idle timeout (60 s on AWS, Google and nginx's upstream default is similar),
      *  and the balancer then races our close with its next request (a 502 for its client). */
     keepAliveMs: 65_000,
+    /** A connection that has sent no byte of a request this long after it opened is closed: one
+     *  that never sends holds a file descriptor, and a thousand of them from one address left
+     *  others unanswered (adversary, 2026-11-29). Node's headers timeout starts only with a request. */
+    firstRequestMs: 20_000,
   },
   serve: {
     /** `serve --http --workers N` at most: each worker holds the site and its index (tens to

@@ -22,7 +22,7 @@ export interface RunningServer {
 }
 
 /** Serve a bridge on a real socket. Rejects with a clear message when the port is taken. */
-export function listen(bridge: Bridge, options: { host: string; port: number }): Promise<RunningServer> {
+export function listen(bridge: Bridge, options: { host: string; port: number; firstRequestMs?: number }): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = createServer(getRequestListener(bridge.app.fetch, { hostname: options.host, errorHandler: answerUnreadableRequest }));
     const onError = (error: NodeJS.ErrnoException): void => {
@@ -56,6 +56,7 @@ export function listen(bridge: Bridge, options: { host: string; port: number }):
     // this server, closes an idle connection, so it never sends a request onto one being closed.
     server.keepAliveTimeout = LIMITS.bridge.keepAliveMs;
     server.headersTimeout = LIMITS.bridge.keepAliveMs + 1_000;
+    server.on("connection", (socket: Socket) => closeUnlessItSpeaks(socket, options.firstRequestMs ?? LIMITS.bridge.firstRequestMs));
     server.on("clientError", answerClientError);
     server.on("connect", answerConnect);
     server.once("error", onError);
@@ -109,6 +110,17 @@ function isEventStream(res: ServerResponse, args: readonly unknown[]): boolean {
  * a malformed request line or header, bytes that are not HTTP) gets the project's JSON error
  * body like every other 4xx, instead of Node's bare status line; the connection is closed.
  */
+/**
+ * Close a connection that sends nothing within `ms` of opening. Node's own timeouts start with a
+ * request (the headers timeout) or after an answer (keep-alive), so a connection that never
+ * sends a byte was held until the client closed it. Its first bytes lift this; the request's
+ * own timeouts take over from there (an event stream that then goes quiet is not cut).
+ */
+function closeUnlessItSpeaks(socket: Socket, ms: number): void {
+  socket.setTimeout(ms);
+  socket.once("data", () => socket.setTimeout(0));
+}
+
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   // As Node's own handler does: while an answer on this connection has started (a notification
   // stream), writing another would corrupt it, so such a connection is only closed.

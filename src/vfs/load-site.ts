@@ -1,5 +1,5 @@
 import { lstatSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, posix } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { IGNORE_FILES, loadIgnoreRules } from "../config/ignore-rules.js";
@@ -451,6 +451,8 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
   const real = read.real !== rel ? { real: read.real } : {};
   const stat: PageStat = { size: read.size, mtimeMs: read.mtimeMs, ino: read.ino, ctimeMs: read.ctimeMs, real: read.real };
   const { size } = decoded;
+  const crossFolder = read.real !== rel ? relativeImportLinkFinding(rel, read.real, decoded.text) : undefined;
+  if (crossFolder !== undefined) return { diagnostic: crossFolder, closed: true, ...real };
   // Changed shortly before the cache was written, or since: the cached page only if the text is the same.
   if (cached !== undefined && cached.stat.mtimeMs === read.mtimeMs && cached.page.file.text === decoded.text) return { page: cached.page, stat, ...real };
   const parsed = texts.parse(decoded);
@@ -594,6 +596,22 @@ function mediumLinkFinding(root: string, rel: string, ignore: IgnoreRules): Diag
   if (!st.ok) return st.reason === "outside" || st.reason === "excluded" ? skippedFinding(rel, st.message, refusalCode(st)) : undefined;
   if (st.kind !== "file" || mediaTypeOf(st.real) !== undefined) return undefined;
   return skippedFinding(rel, `the link leads to ${st.real}, which is no medium, so the preview does not serve it`, "link");
+}
+
+/** An import from a path relative to the file (`from "./staff.mdx"`, `from '../x.mdx'`). */
+const RELATIVE_IMPORT_RE = /\b(?:from|import)\s*["']\.{1,2}\//;
+
+/**
+ * The finding for a page link in another folder than its target whose text imports by a relative
+ * path: read at the link's path, `./staff.mdx` names another file (often none) than at the
+ * target's, so a restricted import the target's readers have cut out would stay in the link's text
+ * as written, its path and component name (adversary, 2026-11-29, finding 46). Such a link is no
+ * page; a link in the target's folder, or to a page importing from the root (`/snippets/x.mdx`),
+ * reads its imports as the target does and is served.
+ */
+function relativeImportLinkFinding(rel: string, real: string, text: string): Diagnostic | undefined {
+  if (posix.dirname(rel) === posix.dirname(real) || !RELATIVE_IMPORT_RE.test(text)) return undefined;
+  return skippedFinding(rel, `the link leads to ${real}, in another folder, whose imports by a relative path would name other files from the link's folder`, "link");
 }
 
 /** Take out the pages that are links to one of `targets` (configuration, specs, their `$ref`

@@ -210,6 +210,35 @@ describe("links to parts of specs, and links made while serving (finding 46)", (
     }
   });
 
+  it("a page link in another folder than a page importing by a relative path is no page; in the page's folder it is, cut as the page is", async () => {
+    const dir = site({
+      "docs.json": JSON.stringify({ name: "Refs", navigation: { groups: [{ group: "G", pages: ["index", "guides/rel"] }] } }),
+      "index.mdx": "# Home\n",
+      "guides/staffsnip.mdx": '---\ntitle: Staff snippet\ngroups: ["staff"]\n---\nSTAFFSNIPBODY the secret plan\n',
+      "guides/rel.mdx": '---\ntitle: Relative importer\n---\nimport StaffSnip from "./staffsnip.mdx"\n\nIntro text.\n\n<StaffSnip />\n\nOutro.\n',
+    });
+    mkdirSync(join(dir, "links"));
+    symlinkSync("../guides/rel.mdx", join(dir, "links", "rel.mdx"));
+    symlinkSync("rel.mdx", join(dir, "guides", "same.mdx"));
+    const runtime = await DocsRuntime.load({ root: dir });
+    try {
+      const c = await connect(runtime);
+      const text = async (command: string) => c.text(await c.call("query_docs_filesystem_refs", { command }));
+      expect([await text("find / -type f | sort"), await text("cat /links/rel.mdx 2>&1"), await text("cat /guides/same.mdx"), await text("rg -il staffsnip /")]).toEqual([
+        "/guides/rel.mdx\n/guides/same.mdx\n/index.mdx\n/skill.md\n",
+        "cat: /links/rel.mdx: No such file or directory\n[exit code 1]",
+        "---\ntitle: Relative importer\n---\nIntro text.\n\nOutro.\n",
+        "[exit code 1]",
+      ]);
+      await c.close();
+      expect(runtime.site.diagnostics.map(formatDiagnostic).filter((d) => d.includes("link"))).toEqual([
+        "links/rel.mdx warning: skipped: the link leads to guides/rel.mdx, in another folder, whose imports by a relative path would name other files from the link's folder",
+      ]);
+    } finally {
+      await runtime.close();
+    }
+  });
+
   it("a page that becomes a link to the spec while serving is withdrawn at once", async () => {
     const spec = 'openapi: 3.0.3\ninfo: {title: W, version: "1"}\npaths:\n  /b:\n    get:\n      summary: STAFFOP\n      x-svc: {metadata: {groups: [staff]}}\n      responses: {"200": {description: ok}}\n';
     const dir = site({ "docs.json": docsJson, "index.mdx": "# Home\n", "notes.md": "# Notes\n", "openapi.yaml": spec });
