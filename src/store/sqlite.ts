@@ -105,7 +105,7 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
   // First: processes opening one file at once (`--workers`) wait for each other's locks,
   // switching to WAL included, instead of failing with SQLITE_BUSY.
   db.pragma(`busy_timeout = ${LIMITS.sqlite.busyTimeoutMs}`);
-  db.pragma("journal_mode = WAL");
+  switchToWal(db);
   db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
   for (const companion of [`${file}-wal`, `${file}-shm`]) {
@@ -117,6 +117,27 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
   }
   migrate(db, migrations);
   return db;
+}
+
+/**
+ * `journal_mode = WAL`, tried again while another process holds the lock. SQLite does not always
+ * call the busy handler for this switch (not when waiting could deadlock two connections opening
+ * the file at once), so two workers of `serve --http --workers N` starting together could fail
+ * with SQLITE_BUSY and stop the start (seen in CI, 2026-11-29). Start-up only: blocking here
+ * holds no request.
+ */
+function switchToWal(db: Db): void {
+  const deadline = Date.now() + LIMITS.sqlite.busyTimeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 20);
+    }
+  }
 }
 
 /**
