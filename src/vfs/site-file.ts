@@ -1,5 +1,6 @@
 // Apart from `site.ts` (the snapshot), so that what builds files and pages (reader variants,
 // API pages) need not import the snapshot that holds them.
+import type { StoredText } from "./stored-text.js";
 import type { Access } from "./access.js";
 
 /** One file of the virtual filesystem. Immutable: a change makes a new object. */
@@ -11,6 +12,9 @@ export interface SiteFile {
   readonly size: number;
   readonly mtime: Date;
   readonly access: Access;
+  /** The bytes `text` is decoded from, for a file that holds its text so (a shell worker's
+   *  shared snapshot): searches that can tell a match from the bytes read them undecoded. */
+  readonly stored?: StoredText;
 }
 
 /** Build a file record (computes the byte size once). */

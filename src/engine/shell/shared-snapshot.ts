@@ -193,7 +193,11 @@ class SharedFile implements SiteFile {
   // Decoded on each read, not kept: a worker's heap then holds only the texts its commands are
   // using, never a copy of the site (a copy out of the shared bytes: ~1.5 GB/s).
   get text(): string {
-    return readStored({ buffer: this.chunk, offset: this.offset, length: this.length, encoding: this.encoding });
+    return readStored(this.stored);
+  }
+
+  get stored(): StoredText {
+    return { buffer: this.chunk, offset: this.offset, length: this.length, encoding: this.encoding };
   }
 }
 

@@ -1,10 +1,12 @@
 import type { CommandIo } from "../../lib/command.js";
 import { ERRNO, baseName, lookup, lookupError, walk } from "../../lib/files.js";
+import { literalHitInBytes } from "../../lib/byte-search.js";
 import { type SelectedLine, byteOffsets, hasSelectedLine, matchesInLine, printWithContext, selectLines } from "../../lib/line-search.js";
 import { compilePatterns } from "../../regex/patterns.js";
 import { PosixRegexError } from "../../regex/posix.js";
 import { RustRegexError } from "../../regex/rust-error.js";
 import type { GrepSettings } from "./options.js";
+import type { StoredText } from "../../../../vfs/stored-text.js";
 
 /** One thing to search: a file's text (or stdin), with the name grep prints. */
 interface Target {
@@ -16,6 +18,8 @@ interface Target {
   readonly error?: string;
   /** Standard input or a device: no size (grep -T pads to 19 columns). */
   readonly stream?: boolean;
+  /** The bytes the text is decoded from, when it is held so (`SiteFile.stored`). */
+  readonly stored?: StoredText;
 }
 
 /** What searching has found so far, across files. */
@@ -101,6 +105,7 @@ function collectTargets(s: GrepSettings, io: CommandIo): { targets: Target[]; er
               return file.text;
             },
             named,
+            ...(file.stored !== undefined ? { stored: file.stored } : {}),
           });
         }
         return;
@@ -140,8 +145,22 @@ function linePrefix(s: GrepSettings, target: Target): (line: number, isMatch: bo
 /** Search one file; returns true when grep should stop everything (-q matched, output full). */
 function searchOne(s: GrepSettings, lazy: Target, regex: RegExp, io: CommandIo, progress: Progress): boolean {
   io.checkTime();
-  // Its text read once (a walked file's is read when asked, `collectTargets`).
-  const target: Target = { ...lazy, text: lazy.text };
+  // Whether it matches, told from its bytes when they can tell (`literalHitInBytes`): -l, -L
+  // and -q need no more, and a file without a match prints nothing but its count (-c).
+  const fromBytes = s.invert || s.maxCount <= 0 ? undefined : literalHitInBytes(lazy.stored, regex);
+  if (fromBytes !== undefined && (s.quiet || s.listMatching || s.listMissing)) {
+    if (fromBytes) progress.selectedAny = true;
+    if (s.quiet) return fromBytes;
+    if (fromBytes === s.listMatching) io.out.write(`${lazy.display}${s.nullAfterName ? "\0" : "\n"}`);
+    return false;
+  }
+  if (fromBytes === false) {
+    if (s.count) io.out.write(lazy.named ? `${lazy.display}${s.nullAfterName ? "\0" : ":"}0\n` : "0\n");
+    return false;
+  }
+  // Its text read once (a walked file's is read when asked, `collectTargets`; a spread of the
+  // target would read it a second time, through its getter).
+  const target: Target = { display: lazy.display, text: lazy.text, named: lazy.named, ...(lazy.stream === true ? { stream: true } : {}) };
   const { text, display } = target;
   if (s.quiet || s.listMatching || s.listMissing) {
     const hit = hasSelectedLine(text, regex, s.invert, s.maxCount);

@@ -1,6 +1,7 @@
 import type { CommandIo } from "../../lib/command.js";
 import { baseName, lookup, walk } from "../../lib/files.js";
 import { type GlobMatcher, fnmatchRegex, globsAllow } from "../../lib/glob.js";
+import { literalHitInBytes } from "../../lib/byte-search.js";
 import { hasSelectedLine, matchesInLine, selectLines } from "../../lib/line-search.js";
 import { compilePatterns } from "../../regex/patterns.js";
 import { RustRegexError, formatRustError } from "../../regex/rust-error.js";
@@ -9,6 +10,7 @@ import { RG_TYPES } from "./file-types.js";
 import type { RgSettings } from "./options.js";
 import { printFile } from "./output.js";
 import type { RgTarget } from "./target.js";
+import type { StoredText } from "../../../../vfs/stored-text.js";
 import { appendAll } from "../../../../arrays.js";
 
 /** The files rg found to search, and whether finding them went wrong. */
@@ -116,13 +118,14 @@ function collectTargets(s: RgSettings, io: CommandIo, typeAllows: (base: string)
 }
 
 /** A file to search whose text is read when asked (each time: read it once). */
-function lazyTarget(display: string, file: { readonly text: string; readonly mtime: Date }): RgTarget {
+function lazyTarget(display: string, file: { readonly text: string; readonly mtime: Date; readonly stored?: StoredText }): RgTarget {
   return {
     display,
     get text() {
       return file.text;
     },
     mtime: file.mtime.getTime(),
+    ...(file.stored !== undefined ? { stored: file.stored } : {}),
   };
 }
 
@@ -137,6 +140,25 @@ function searchTargets(s: RgSettings, targets: Targets, re: RegExp, io: CommandI
   for (const lazy of targets.list) {
     io.checkTime();
     if (io.out.full) break;
+    // Whether it matches, told from its bytes when they can tell (`literalHitInBytes`): -l, -L
+    // and -q need no more, and a file without a match prints nothing (-c --include-zero: 0).
+    // Not with --crlf (a line end added), -v or --passthru (lines without a match printed).
+    const fromBytes = s.crlf || s.invert || s.passthru || s.maxCount <= 0 ? undefined : literalHitInBytes(lazy.stored, re);
+    if (fromBytes !== undefined && s.quiet) {
+      if (fromBytes) return 0;
+      continue;
+    }
+    if (fromBytes !== undefined && (s.mode === "files-with" || s.mode === "files-without")) {
+      if (fromBytes === (s.mode === "files-with")) {
+        matchedAny = true;
+        io.out.write(`${lazy.display}${nameEnd}`);
+      }
+      continue;
+    }
+    if (fromBytes === false) {
+      if ((s.mode === "count" || s.mode === "count-matches") && s.includeZero) io.out.write(named ? `${lazy.display}${s.nul ? "\0" : ":"}0${eol}` : `0${eol}`);
+      continue;
+    }
     // Its text read once (see `lazyTarget`); --crlf: ripgrep ends a last line without newline
     // with its own `\r\n`, context or not.
     const read = lazy.text;
