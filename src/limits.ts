@@ -190,9 +190,12 @@ export const LIMITS = {
      *  answered between them (`DocsRuntime`): long enough that the pauses cost nothing (a few
      *  microseconds each), short enough that `tools/list` during the build waits no longer. */
     indexSliceMs: 10,
-    /** While the search index of a large site is built, a progress line on stderr this often: a
-     *  server that takes seconds to be ready says so rather than looking hung. */
-    indexProgressMs: 2_000,
+    /** While the search index of a site of more pages than this is built, a progress line on
+     *  stderr at each `progressSteps`-th part of its pages: a server that takes seconds to be
+     *  ready says so rather than looking hung. Counted in pages, never timed, so that what stderr
+     *  says does not depend on how busy the machine is. */
+    progressPages: 5_000,
+    progressSteps: 10,
     /** A load of more page files than this says so on stderr, and so does the search index built
      *  from them ("search ready: ..."): a site this large takes long enough to be noticed. */
     announcedPages: 500,
