@@ -4,6 +4,7 @@ import { mkdir, open, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { serialize } from "node:v8";
 import { crc32 } from "node:zlib";
+import type { PagePlacement } from "../config/site-config.js";
 import type { LoadedSite } from "../vfs/load-site.js";
 import type { SearchIndexState } from "./search/search-index.js";
 import { indexPageColumns, pageColumns, SharedObjects } from "./site-cache-columns.js";
@@ -109,7 +110,8 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
   const writer = new RawArraysWriter();
   writer.writeHeader();
-  const docs = job.loaded.docs !== undefined ? { docs: storedDocs(job.loaded.docs, job.loaded.site.root) } : {};
+  // Equal placements stored as one object, the one the index's pages use (`Body.objects`, written first).
+  const docs = job.loaded.docs !== undefined ? { docs: storedDocs(job.loaded.docs, job.loaded.site.root, (p) => shared.objects[shared.id(p, true)] as PagePlacement) } : {};
   const folders = job.loaded.folders !== undefined ? { folders: folderColumns(job.loaded.folders) } : {};
   const { skeleton, arrays } = skeletonOf({ texts, objects: shared.objects, pages, index: { ...index, pages: indexPages }, ...docs, ...folders } satisfies Body);
   writer.writeValue(skeleton);

@@ -13,6 +13,7 @@ import { indexPagesOf, pagesOf } from "./site-cache-columns.js";
 import { docsOf } from "./site-cache-docs.js";
 import { foldersOf } from "./site-cache-folders.js";
 import { type Body, checksum, FORMAT, hashOf, type Header, MAGIC, padded, type RawArray, rawArray, RawArraysReader, readBody, removeQuietly } from "./site-cache-format.js";
+import { startSums } from "./site-cache-sums.js";
 import { type CacheWrite, startCacheWrite, type WritePhase } from "./site-cache-writer.js";
 
 /**
@@ -58,6 +59,9 @@ export interface SiteCacheOptions {
   readonly maxBytes?: number;
   /** Budget of all sites' files (default `LIMITS.cache.sitesMaxBytes`): the least recently used go. */
   readonly folderBytes?: number;
+  /** `false`: the reading thread hashes the cache's parts itself, as when no other thread can
+   *  (default: another thread does, `startSums`). */
+  readonly sumsInThread?: boolean;
   /** The code's fingerprint (default `codeFingerprint()`; tests stand in another version). */
   readonly code?: () => string;
   /** How long a slice of a write may hold the thread (default `LIMITS.cache.writeSliceMs`). */
@@ -159,16 +163,32 @@ export class SiteCache {
     let at = headerStart + headerBytes;
     const expected = at + header.bodyBytes + header.raw.reduce((sum, [, bytes]) => sum + padded(bytes), 0);
     if (size !== expected) return `is corrupt (${size} of ${expected} bytes)`;
+    // The body and the large arrays, each with its checksum: hashed by another thread while this
+    // one reads and decodes them (`startSums`). Nothing decoded is used before the sums match:
+    // a part whose sum does not is corrupt, whatever its decoding made of it.
+    const parts: [number, number][] = [[at, header.bodyBytes]];
+    for (let i = 0, from = at + header.bodyBytes; i < header.raw.length; from += padded((header.raw[i] as (typeof header.raw)[number])[1]), i++) parts.push([from, (header.raw[i] as (typeof header.raw)[number])[1]]);
+    const sums = this.options.sumsInThread === false ? undefined : startSums(fd, parts);
+    const verdict = (decoded: CachedSite | string, views: () => Uint8Array[]): CachedSite | string => {
+      const wanted = [header.bodySum, ...header.raw.map(([, , sum]) => sum)];
+      const got = sums?.wait() ?? views().map((view) => checksum().update(view).digest("hex"));
+      return got.length === wanted.length && got.every((sum, i) => sum === wanted[i]) ? decoded : "is corrupt (checksum)";
+    };
+    const stop = (message: string): string => {
+      sums?.stop();
+      return message;
+    };
     const body = readExactly(fd, header.bodyBytes, at);
-    if (body === undefined || checksum().update(body).digest("hex") !== header.bodySum) return "is corrupt (checksum)";
+    if (body === undefined) return stop("is corrupt (checksum)");
     at += header.bodyBytes;
     // Each large array is read straight into its own memory: no copy, and no buffer of the whole file.
     const raw: RawArray[] = [];
-    for (const [kind, bytes, sum] of header.raw) {
+    const views = (): Uint8Array[] => [body, ...raw.map((array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength))];
+    for (const [kind, bytes] of header.raw) {
       const array = rawArray(kind, bytes);
-      if (array === undefined) return "is corrupt (raw arrays)";
+      if (array === undefined) return stop("is corrupt (raw arrays)");
       const view = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-      if (!readInto(fd, view, at) || checksum().update(view).digest("hex") !== sum) return "is corrupt (checksum)";
+      if (!readInto(fd, view, at)) return stop("is corrupt (checksum)");
       raw.push(array);
       at += padded(bytes);
     }
@@ -178,8 +198,13 @@ export class SiteCache {
       reader.readHeader();
       stored = readBody(reader);
     } catch {
-      return "is corrupt (body)";
+      return verdict("is corrupt (body)", views);
     }
+    return verdict(this.decoded(header, stored), views);
+  }
+
+  /** The cached site of a decoded body (`decode`), or what is wrong with it. */
+  private decoded(header: Header, stored: Body): CachedSite | string {
     try {
       const { known: pages, pageAt, fileAt } = pagesOf(stored.texts, stored.objects, stored.pages, header.trustedBefore);
       // docs.json is what it was (its hash, and those of the files it names, were checked above).

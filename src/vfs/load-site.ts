@@ -521,9 +521,15 @@ function knownRealRoot(root: string): string | undefined {
   }
 }
 
-/** A file's size, time and inode, not following a link at its last part (`readPage`). */
+/** `root` as `plainStat` prefixes it, normalised once (`join(root, rel)` normalised the whole path
+ *  again for each of a start's 25,000 stats: a third of their time). */
+let statRoot = { root: "", prefix: "" };
+
+/** A file's size, time and inode, not following a link at its last part (`readPage`). `rel` is a
+ *  path the walk listed: normal already, without `.` or `..` segments. */
 function plainStat(root: string, rel: string): { readonly ok: true; readonly kind: "file" | "other"; readonly size: number; readonly mtimeMs: number; readonly ino: number; readonly ctimeMs: number; readonly real: string } | { readonly ok: false } {
-  const st = lstatSync(join(root, rel), { throwIfNoEntry: false });
+  if (statRoot.root !== root) statRoot = { root, prefix: join(root, "x").slice(0, -1) };
+  const st = lstatSync(statRoot.prefix + rel, { throwIfNoEntry: false });
   return st === undefined ? { ok: false } : { ok: true, kind: st.isFile() ? "file" : "other", size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs, real: rel };
 }
 

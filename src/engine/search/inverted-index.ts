@@ -195,6 +195,13 @@ function pageUnitsOf(s: PageUnitsState, hasSection: (id: number) => boolean): (P
   return out;
 }
 
+/** Whether two term sequences are the same. */
+function sameTerms(a: TermSequence, b: TermSequence): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Field lengths of a term sequence. */
 function fieldLengths(seq: TermSequence): number[] {
   const lengths = [0, 0, 0];
@@ -239,6 +246,11 @@ export class InvertedIndex {
   private textUsersAt = new Int32Array(0);
   /** Title numbers by title terms, made anew once it holds many titles no page has. */
   private titleNumbers = new Map<string, number>();
+  /** The title last numbered for a text's pages, and its number: a text's copies (35 versions ×
+   *  4 languages) nearly all share a title, and comparing its few terms beats joining them into
+   *  a key for each of 25,000 pages (a start from the cache does it for every page). Made anew
+   *  with `titleNumbers`. */
+  private textTitles = new WeakMap<SharedSections, { readonly title: TermSequence; readonly n: number }>();
   /** Counted pages and sections, and their field lengths. */
   readonly totals = new Totals();
   /** Bumped on every change: field scales computed before it are stale. */
@@ -368,11 +380,22 @@ export class InvertedIndex {
     // Titles of pages gone are forgotten now and then: the map stays within the live pages' few.
     if (this.titleNumbers.size > 2 * this.pageUnits.length + 1024) {
       this.titleNumbers = new Map();
+      this.textTitles = new WeakMap();
       this.pageUnits.forEach((u, other) => {
         if (u !== undefined && other !== id) this.titleKeys[other] = this.titleNumber(u.title);
       });
     }
-    this.titleKeys[id] = this.titleNumber(unit.title);
+    this.titleKeys[id] = this.titleNumberOf(unit);
+  }
+
+  /** `titleNumber` of a unit's title: compared with the title last numbered for its text
+   *  (`textTitles`) before it is joined into a key. */
+  private titleNumberOf(unit: PageUnit): number {
+    const last = this.textTitles.get(unit.shared);
+    if (last !== undefined && sameTerms(last.title, unit.title)) return last.n;
+    const n = this.titleNumber(unit.title);
+    this.textTitles.set(unit.shared, { title: unit.title, n });
+    return n;
   }
 
   private titleNumber(title: TermSequence): number {
