@@ -10,7 +10,7 @@ import { startWorkers, stopProcess } from "../test/helpers/workers.js";
 import type { BenchRow, BenchSuite } from "./bench.js";
 import { cannedServer, load, ms } from "./bridge.bench.js";
 import { type Traffic, trafficLabel } from "./query-stream.js";
-import { type WrkProtocol, wrkLoad, wrkMissing } from "./wrk-load.js";
+import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad, wrkMissing } from "./wrk-load.js";
 
 const SPREE = join(SHARED, "corpora", "spree");
 /** The arguments of each call; with distinct traffic the query stream replaces the query. */
@@ -45,6 +45,8 @@ interface Measured {
   /** PostgreSQL's own processes serving the server's connections, per call (wrk rows). */
   readonly dbCpuMsPerCall?: number;
   readonly errors: number;
+  /** Calls of the warm-up before the measured run (wrk rows). */
+  readonly warmUpCalls?: number;
 }
 
 /** The pids of the PostgreSQL backends connected to `url`'s database (the server is on this machine). */
@@ -143,7 +145,9 @@ async function measure(s: Scenario, stateLocation: string): Promise<Measured> {
     const url = `${server.origin}/mcp`;
     const options = { protocol: s.protocol, serverPids, traffic: s.traffic };
     if (s.generator === "node") return await load(url, CLIENTS, tool, SEARCH, options);
-    return await wrkLoad(url, CLIENTS, SECONDS, tool, SEARCH, { ...options, ...(s.state === "postgres" ? { databasePids: backendPids(stateLocation) } : {}) });
+    // Each worker warmed by as many calls (wrk-load.ts): each compiles its own code.
+    const warmUpCalls = WARM_UP_CALLS_PER_WORKER * s.workers;
+    return await wrkLoad(url, CLIENTS, SECONDS, tool, SEARCH, { ...options, warmUpCalls, ...(s.state === "postgres" ? { databasePids: backendPids(stateLocation) } : {}) });
   } finally {
     await stopProcess(server.child);
   }
@@ -152,7 +156,7 @@ async function measure(s: Scenario, stateLocation: string): Promise<Measured> {
 const perSecond = (r: Measured): string =>
   `${Math.round(r.callsPerSec)} calls/s, p99 ${r.p99.toFixed(1)} ms, server CPU ${r.cpuMsPerCall.toFixed(3)} ms/call${
     r.mainThreadCpuMsPerCall === undefined ? "" : ` (main threads ${r.mainThreadCpuMsPerCall.toFixed(3)}), ${((r.callsPerSec * r.cpuMsPerCall) / 1000).toFixed(2)} cores busy`
-  }${r.dbCpuMsPerCall === undefined || Number.isNaN(r.dbCpuMsPerCall) ? "" : `, database CPU ${r.dbCpuMsPerCall.toFixed(3)} ms/call`}, ${r.errors} errors`;
+  }${r.dbCpuMsPerCall === undefined || Number.isNaN(r.dbCpuMsPerCall) ? "" : `, database CPU ${r.dbCpuMsPerCall.toFixed(3)} ms/call`}, ${r.errors} errors${r.warmUpCalls === undefined ? "" : `, after ${r.warmUpCalls} warm-up calls`}`;
 
 /** The rows issue 23's targets are read from: 1 and 2 workers under the same traffic. */
 function targetRows(one: Measured, two: Measured, what: string): BenchRow[] {

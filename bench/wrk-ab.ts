@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { SHARED } from "../test/helpers/paths.js";
 import { freshDatabase, queryDatabase } from "../test/helpers/postgres.js";
-import { type WrkProtocol, wrkLoad } from "./wrk-load.js";
+import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.js";
 
 /**
  * Server CPU per call of two (or more) checkouts side by side over HTTP, for a loaded machine:
@@ -23,7 +23,9 @@ import { type WrkProtocol, wrkLoad } from "./wrk-load.js";
  * SVC_TEST_PG's server; its backends' CPU per call is printed too), else SQLite state in a temp
  * folder. `--limits counted`: the ip and search limits counted but never reached (else off).
  * Each server's site cache is written a second after its index is built (issue 22) and lands in
- * the first round; run with SVC_MCP_CACHE=off to leave it out.
+ * the first round; run with SVC_MCP_CACHE=off to leave it out. Each side's first round starts
+ * after a warm-up of `BENCH_WARM_UP_CALLS` calls per worker (default 3,000; wrk-load.ts), not
+ * counted.
  */
 
 const SPREE = join(SHARED, "corpora", "spree");
@@ -114,6 +116,8 @@ try {
       const r = await wrkLoad(side.url, CLIENTS, seconds, side.tool, JSON.stringify({ query: "payment methods" }), {
         protocol,
         traffic: "distinct",
+        // The first round warms each worker by as many calls (wrk-load.ts); later rounds find them warm.
+        warmUpCalls: round === 0 ? WARM_UP_CALLS_PER_WORKER * workers : 0,
         serverPids: [side.child.pid as number, ...side.pids],
         ...(side.databaseUrl !== undefined ? { databasePids: backends(side.databaseUrl) } : {}),
       });

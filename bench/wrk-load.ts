@@ -31,10 +31,26 @@ export interface WrkResult {
   readonly mainThreadCpuMsPerCall: number;
   /** CPU of the database's processes serving it (`databasePids`) per call, in ms; NaN without. */
   readonly dbCpuMsPerCall: number;
+  /** Calls sent in the warm-up before the measured run (answered or in flight at its end). */
+  readonly warmUpCalls: number;
 }
 
 /** Where the query goes in the template body, replaced by the stream's question per request. */
 const PLACEHOLDER = "\u0000svc-query\u0000";
+/** The longest warm-up `warmUpCalls` may take (a busy machine answers a few dozen calls a second). */
+const WARM_UP_MAX_MS = 120_000;
+
+/**
+ * Calls a fresh server process answers before its CPU per call settles, from the bench's
+ * default: V8 compiles the search and the HTTP path as calls come, on its helper threads, for the
+ * first couple of thousand distinct questions (one worker under this traffic, 400 calls a round:
+ * compilation 27% of the process's CPU in the first round, 4% by the fifth, the CPU per call
+ * halving meanwhile). Each worker of `--workers N` compiles its own code, so a warm-up of a fixed
+ * time gives each of 2 workers half the calls one worker gets, and measures more of their
+ * compilation per call: the steady state is compared by calls per worker.
+ */
+export const WARM_UP_CALLS_PER_WORKER = Number(process.env.BENCH_WARM_UP_CALLS ?? 3000);
+
 /** One stream for every run: the questions of bench/eval, in a fixed order. */
 const STREAM = new QueryStream();
 
@@ -62,7 +78,7 @@ async function callTemplate(url: string, protocol: WrkProtocol, tool: string, ar
 
 /**
  * `connections` keep-alive connections calling `tool` with `args` for `seconds` (after a 2 s
- * warm-up). With `traffic: "distinct"`, `args` must have a `query`, and each request asks the
+ * warm-up, repeated until `warmUpCalls` are answered, for at most 2 minutes). With `traffic: "distinct"`, `args` must have a `query`, and each request asks the
  * next question of the query stream instead (bench/query-stream.ts; the warm-up's questions are
  * not asked again in the measured run).
  */
@@ -72,7 +88,7 @@ export async function wrkLoad(
   seconds: number,
   tool: string,
   args: string,
-  options: { protocol?: WrkProtocol; serverPids?: readonly number[]; traffic?: Traffic; databasePids?: () => Promise<readonly number[]> } = {},
+  options: { protocol?: WrkProtocol; serverPids?: readonly number[]; traffic?: Traffic; databasePids?: () => Promise<readonly number[]>; warmUpCalls?: number } = {},
 ): Promise<WrkResult> {
   const protocol = options.protocol ?? "2025-11-25";
   const distinct = options.traffic === "distinct";
@@ -116,9 +132,14 @@ export async function wrkLoad(
     const run = (s: number, latency: boolean): string =>
       execFileSync("wrk", ["-t1", `-c${connections}`, `-d${s}s`, ...(latency ? ["--latency"] : []), "-s", script, url], { encoding: "utf8" });
     writeScript(0);
-    const warm = run(2, false);
-    // wrk counts requests sent, some still unanswered at its end: skip past them all.
-    writeScript(Number(/(\d+) requests in/.exec(warm)?.[1] ?? 0) + connections);
+    let warmedUp = 0;
+    const warmUpStart = performance.now();
+    do {
+      const warm = run(2, false);
+      // wrk counts requests sent, some still unanswered at its end: skip past them all.
+      warmedUp += Number(/(\d+) requests in/.exec(warm)?.[1] ?? 0) + connections;
+      writeScript(warmedUp);
+    } while (warmedUp < (options.warmUpCalls ?? 0) && performance.now() - warmUpStart < WARM_UP_MAX_MS);
     const dbBefore = new Map((await (options.databasePids?.() ?? Promise.resolve([]))).map((pid) => [pid, cpuMs(pid)]));
     const cpuBefore = serverCpu();
     const mainBefore = mainCpu();
@@ -139,6 +160,7 @@ export async function wrkLoad(
       cpuMsPerCall: Math.round((cpu / calls) * 1000) / 1000,
       mainThreadCpuMsPerCall: Math.round((main / calls) * 1000) / 1000,
       dbCpuMsPerCall: Math.round((dbCpu / calls) * 1000) / 1000,
+      warmUpCalls: warmedUp,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
