@@ -90,6 +90,28 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "awk '{$1=$1}1' /guides/crlf.md" },
   { cmd: "awk '{print length($NF), length($0)}' /guides/crlf.md" },
   { cmd: "awk 'BEGIN{print substr(1e20, 1, 3), index(1/3, 3), toupper(0.1)}'" },
+  // awk, second round: CONVFMT, string comparisons, element references, length(array), source
+  // constants, signed exponents, printf's conversions and missing arguments, RS, inf and nan
+  { cmd: "awk 'BEGIN{CONVFMT=\"%.2g\"; x=3.14159; y=x \"\"; print y, CONVFMT; a[x]=1; for(k in a) print k}'" },
+  { cmd: "awk -v CONVFMT=%.3f 'BEGIN{x=0.1; print (x \"\"), x}'" },
+  { cmd: "awk 'BEGIN{print (\"10\" < \"9\"), (\"abc\" < \"abd\"), (10 < 9), (\"a\" substr(\"10\", 1) < \"a9\")}'" },
+  { cmd: "echo '10 9 1.0 0x1f' | awk '{print ($1 < $2), ($3 == 1), ($3 == \"1\"), (($1 \"\") < $2), ($4 < 1)}'" },
+  { cmd: "awk 'BEGIN{x[\"a\"]; print length(x); if (\"b\" in x) print 1; print length(x)}'" },
+  { cmd: "awk '{n[$1]++} END{print length(n), length(\"h\u00e9\")}' /api/paras.md" },
+  { cmd: "awk 'function f(a){return length(a)} BEGIN{q[1]; q[2]; print f(q), length(ARGV)}' x y" },
+  { cmd: "awk 'BEGIN{print 017, 0x11, 018, 0x1F+1, 1.5e3}'" },
+  { cmd: "awk 'BEGIN{print 2**-1, 2**3, 2^-2, -2^2, 2^-2^2}'" },
+  { cmd: "awk 'BEGIN{printf \"%u %u|%#x %#o %X %x|%#o %#x %#X %o %.3x %08.3d|%-8x|%08x|%+u\\n\", -1, 5, 255, 8, -1, -255, 0, 0, 255, -8, 5, 42, -1, 255, 5}'" },
+  { cmd: "awk 'BEGIN{printf \"%d %d %x|%.0d|%5.0d|%05d|%-5d|%+d|% d\\n\", 1e30, -1e19, 2^64, 0, 0, -42, 42, 3, 3}'" },
+  { cmd: "awk 'BEGIN{printf \"%d %d %d %5.1f %e\\n\", \"12px\", \"0x1f\", \" 7 \", \"3.14abc\", \"2x\"}'" },
+  { cmd: "echo '12px 3' | awk '{printf \"%d|%s\\n\", $1, $1+$2; print $1*2}'" },
+  { cmd: "awk 'BEGIN{print \"a\"; printf \"%s %5d\\n\", 1}'" },
+  { cmd: "awk 'BEGIN{x = sprintf(\"%s\"); print x}'" },
+  { cmd: "awk 'BEGIN{x=1e400; print x, -x, log(0); printf \"%d %f|%5.2f|%-6d|%u\\n\", x, x, -x, x, -x}'" },
+  { cmd: "awk 'BEGIN{RS=\"\"}{print NR\": \"$0\" (\"NF\")\"}' /api/paras.md" },
+  { cmd: "awk 'BEGIN{RS=\"\"; FS=\"o\"}{print NF}END{print NR}' /api/paras.md /guides/install.mdx" },
+  { cmd: "printf 'a;b;c\\n' | awk 'BEGIN{RS=\";\"}{print NR, $0}'" },
+  { cmd: "printf 'a12b345c\\n' | awk -v RS='[0-9]+' '{print NR\":\"$0}'" },
 ];
 
 fidelitySuite("docs shell output equals the real tools where values once differed", "values", () => root, CASES);
