@@ -20,6 +20,8 @@ const pages: Record<string, string> = {
   "guides/many.md": Array.from({ length: 12 }, (_, i) => `line ${i + 1} foo${(i + 1) % 7}\n`).join(""),
   "api/tabs.md": "a\tb\tc\n1\t2\t3\n",
   "api/paras.md": "one a\ntwo b\n\n\nthree c\n\nfour d\n",
+  "api/pats.md": "two\r\nc\r",
+  "api/tr.md": "I\u0130\u0131i\nk\u0131rm\u0131z\u0131\nIstanbul\nSTRASSE stra\u00dfe\n",
 };
 for (const [path, text] of Object.entries(pages)) writeFileSync(join(root, path), text);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -112,6 +114,33 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "awk 'BEGIN{RS=\"\"; FS=\"o\"}{print NF}END{print NR}' /api/paras.md /guides/install.mdx" },
   { cmd: "printf 'a;b;c\\n' | awk 'BEGIN{RS=\";\"}{print NR, $0}'" },
   { cmd: "printf 'a12b345c\\n' | awk -v RS='[0-9]+' '{print NR\":\"$0}'" },
+  { cmd: "echo '10 9' | awk '{print $1 \" \" $2 ~ /0 9/, $1 \"\" < $2; printf \"%s\\n\", \"a\" $2 == \"a9\"}'" },
+  // rg -f strips each pattern line's \r\n (a last line without \n keeps its \r); grep keeps the \r
+  { cmd: "rg -n -f /api/pats.md /api/paras.md" },
+  { cmd: "grep -c -f /api/pats.md /api/paras.md" },
+  { cmd: "rg -c -f /api/pats.md /guides/crlf.md" },
+  // grep -i: I, i and the dotless ı match one another (glibc), İ only itself; ripgrep folds by Unicode
+  { cmd: "grep -in '\u0131' /api/tr.md" },
+  { cmd: "grep -io 'i' /api/tr.md" },
+  { cmd: "grep -ic '[h-j]z' /api/tr.md" },
+  { cmd: "grep -ioE 'k[^i]rm' /api/tr.md" },
+  { cmd: "grep -iF -o 'I' /api/tr.md" },
+  { cmd: "grep -io '\u0130' /api/tr.md" },
+  { cmd: "rg -io 'i' /api/tr.md" },
+  // nl: a line it does not number is spaces as wide as the number and the separator
+  { cmd: "nl /api/paras.md" },
+  { cmd: "nl -s '::' -w3 /api/paras.md" },
+  // tr -t: SET1 cut to SET2's length
+  { cmd: "echo abcd | tr -t abc xy" },
+  { cmd: "echo 'hello-world' | tr -t a-z- XY" },
+  { cmd: "echo abcd | tr -ts abc x" },
+  // jq debug: [\"DEBUG:\",value] on stderr
+  { cmd: "jq -c '.[] | debug | . * 2' <<< '[1, 2]'" },
+  { cmd: "jq debug <<< '{\"a\": [1, \"x\"]}'" },
+  // compgen -G lists the glob's matches (sorted: the real order is the disk's); none: exit 1
+  { cmd: "cd /api && compgen -G 'p*' | sort" },
+  { cmd: "cd /guides && compgen -G '*.md' | sort" },
+  { cmd: "compgen -G '/nope*'; echo $?" },
 ];
 
 fidelitySuite("docs shell output equals the real tools where values once differed", "values", () => root, CASES);

@@ -1,5 +1,5 @@
-// Exact-text corrections to just-bash 3.4.2's awk (its prebuilt chunks), where its values differ
-// from gawk's (issue 25). Applied by the CLI bundle (scripts/bundle-plugins.mjs), by the test
+// Exact-text corrections to just-bash 3.4.2's awk, nl, jq and compgen (its prebuilt bundle), where their
+// values differ from gawk's, GNU nl's and jq's (issue 25). Applied by the CLI bundle (scripts/bundle-plugins.mjs), by the test
 // runner (vitest.config.ts) and by Node's module hooks when the sources run (just-bash-hooks.mjs),
 // so all run the same awk; each `find` must occur exactly once in
 // just-bash's dist/bundle, or the build fails and test/shell/just-bash-patches.test.ts fails
@@ -170,6 +170,41 @@ export const JUST_BASH_PATCHES = [
     why: "the same precedence in print's and printf's arguments (print a \" \" b ~ /re/ matches the concatenation)",
     find: "function We(e){let t=Jt(e);if(e.check(h.IN)){e.advance();let n=String(e.expect(h.IDENT).value);return{type:\"in\",key:t,array:n}}return t}function Jt(e){let t=Ve(e);for(;en(e)&&!tn(e);){let n=Ve(e);t={type:\"binary\",operator:\" \",left:t,right:n}}return t}function Ve(e){let t=ze(e);for(;e.match(h.MATCH,h.NOT_MATCH);){let n=e.advance().type===h.MATCH?\"~\":\"!~\",r=ze(e);t={type:\"binary\",operator:n,left:t,right:r}}return t}function ze(e){let t=e.parseAddSub();for(;e.match(h.LT,h.LE,h.GE,h.EQ,h.NE);){let n=e.advance(),r=e.parseAddSub();t={type:\"binary\",operator:new Map([[\"<\",\"<\"],[\"<=\",\"<=\"],[\">=\",\">=\"],[\"==\",\"==\"],[\"!=\",\"!=\"]]).get(n.value)??\"==\",left:t,right:r}}return t}",
     replace: "function We(e){let t=Ve(e);if(e.check(h.IN)){e.advance();let n=String(e.expect(h.IDENT).value);return{type:\"in\",key:t,array:n}}return t}function Jt(e){let t=e.parseAddSub();for(;en(e)&&!tn(e);){let n=e.parseAddSub();t={type:\"binary\",operator:\" \",left:t,right:n}}return t}function Ve(e){let t=ze(e);for(;e.match(h.MATCH,h.NOT_MATCH);){let n=e.advance().type===h.MATCH?\"~\":\"!~\",r=ze(e);t={type:\"binary\",operator:n,left:t,right:r}}return t}function ze(e){let t=Jt(e);for(;e.match(h.LT,h.LE,h.GE,h.EQ,h.NE);){let n=e.advance(),r=Jt(e);t={type:\"binary\",operator:new Map([[\"<\",\"<\"],[\"<=\",\"<=\"],[\">=\",\">=\"],[\"==\",\"==\"],[\"!=\",\"!=\"]]).get(n.value)??\"==\",left:t,right:r}}return t}",
+  },
+  {
+    why: "nl: a line it does not number is as many spaces as the number's width and the separator's bytes, then the line (GNU nl), not spaces, a tab and the line",
+    find: 'let b=`${" ".repeat(r.width)}${r.separator}${n}`;',
+    replace: 'let b=`${" ".repeat(r.width+new TextEncoder().encode(r.separator).length)}${n}`;',
+  },
+  {
+    why: "jq's debug writes [\"DEBUG:\",value] to stderr, one compact line per value (just-bash passed the value on silently); collected in the query's shared budget",
+    find: 'case"debug":return[e];',
+    replace: 'case"debug":return r.budget.debug?.push(`["DEBUG:",${JSON.stringify(e)??"null"}]`),[e];',
+  },
+  {
+    why: "(jq debug: the command's query starts with an empty list of debug lines)",
+    find: "budget:{operations:0,callDepth:0}},l=(o,f)=>",
+    replace: "budget:{operations:0,callDepth:0,debug:[]}},l=(o,f)=>",
+  },
+  {
+    why: "(jq debug: the lines go to stderr, after the output)",
+    find: 'stderr:"",exitCode:te}}catch(r){if(r instanceof H)throw r;',
+    replace: 'stderr:n.budget.debug.map(d=>d+`\n`).join(""),exitCode:te}}catch(r){if(r instanceof H)throw r;',
+  },
+  {
+    why: "compgen -G GLOB lists what the glob matches (just-bash read the glob and printed nothing); its value is kept in Gq",
+    find: 'else if(A==="-G"){if(k++,k>=t.length)return D(`compgen: -G: option requires an argument\n`,2)}',
+    replace: 'else if(A==="-G"){if(k++,k>=t.length)return D(`compgen: -G: option requires an argument\n`,2);var Gq=t[k]}',
+  },
+  {
+    why: "(compgen -G: the glob's matches, in the order the shell's globs sort them; bash ignores a word after it)",
+    find: "if(a){let k=await wo(e,o,b(),w);",
+    replace: 'if(Gq!==void 0){let k=await Rp(e).expand(Gq);g(k.slice(0,b()))}if(a){let k=await wo(e,o,b(),w);',
+  },
+  {
+    why: "(compgen -G: a glob that matches nothing exits 1, as bash does)",
+    find: 'if(S.length===0&&o!==null)return L(y,"",1);',
+    replace: 'if(S.length===0&&(o!==null||Gq!==void 0))return L(y,"",1);',
   },
 ];
 
