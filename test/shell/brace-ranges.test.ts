@@ -81,8 +81,8 @@ describe("brace ranges in text parsed at run time", () => {
     expect(await shell.run("compgen -aC 'echo {1..20000}'")).toEqual({ stdout: "", stderr: compgen, exitCode: 126, truncated: false });
     // An option not written out may be -W: refused where it stands, the line goes on.
     expect(await shell.run("o=-W; compgen $o '{1..20000}'; echo after $?")).toEqual({ stdout: "after 126\n", stderr: compgen, exitCode: 0, truncated: false });
-    // What parses no text still runs: a glob (nothing matches at / here, as before), and complete.
-    expect(await shell.run("compgen -G '/g*'; echo $?; complete -W 'a b' foo; complete -p")).toEqual({ stdout: "0\ncomplete -W 'a b' foo\n", stderr: "", exitCode: 0, truncated: false });
+    // What parses no text still runs: a glob (compgen -G lists its matches), and complete.
+    expect(await shell.run("compgen -G '/g*'; echo $?; complete -W 'a b' foo; complete -p")).toEqual({ stdout: "/guides\n0\ncomplete -W 'a b' foo\n", stderr: "", exitCode: 0, truncated: false });
   });
 
   it("refuses a long range in an array that declare reads at run time", async () => {

@@ -20,6 +20,8 @@ const pages: Record<string, string> = {
   "guides/many.md": Array.from({ length: 12 }, (_, i) => `line ${i + 1} foo${(i + 1) % 7}\n`).join(""),
   "api/tabs.md": "a\tb\tc\n1\t2\t3\n",
   "api/paras.md": "one a\ntwo b\n\n\nthree c\n\nfour d\n",
+  "api/pats.md": "two\r\nc\r",
+  "api/tr.md": "I\u0130\u0131i\nk\u0131rm\u0131z\u0131\nIstanbul\nSTRASSE stra\u00dfe\n",
 };
 for (const [path, text] of Object.entries(pages)) writeFileSync(join(root, path), text);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -90,6 +92,55 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "awk '{$1=$1}1' /guides/crlf.md" },
   { cmd: "awk '{print length($NF), length($0)}' /guides/crlf.md" },
   { cmd: "awk 'BEGIN{print substr(1e20, 1, 3), index(1/3, 3), toupper(0.1)}'" },
+  // awk, second round: CONVFMT, string comparisons, element references, length(array), source
+  // constants, signed exponents, printf's conversions and missing arguments, RS, inf and nan
+  { cmd: "awk 'BEGIN{CONVFMT=\"%.2g\"; x=3.14159; y=x \"\"; print y, CONVFMT; a[x]=1; for(k in a) print k}'" },
+  { cmd: "awk -v CONVFMT=%.3f 'BEGIN{x=0.1; print (x \"\"), x}'" },
+  { cmd: "awk 'BEGIN{print (\"10\" < \"9\"), (\"abc\" < \"abd\"), (10 < 9), (\"a\" substr(\"10\", 1) < \"a9\")}'" },
+  { cmd: "echo '10 9 1.0 0x1f' | awk '{print ($1 < $2), ($3 == 1), ($3 == \"1\"), (($1 \"\") < $2), ($4 < 1)}'" },
+  { cmd: "awk 'BEGIN{x[\"a\"]; print length(x); if (\"b\" in x) print 1; print length(x)}'" },
+  { cmd: "awk '{n[$1]++} END{print length(n), length(\"h\u00e9\")}' /api/paras.md" },
+  { cmd: "awk 'function f(a){return length(a)} BEGIN{q[1]; q[2]; print f(q), length(ARGV)}' x y" },
+  { cmd: "awk 'BEGIN{print 017, 0x11, 018, 0x1F+1, 1.5e3}'" },
+  { cmd: "awk 'BEGIN{print 2**-1, 2**3, 2^-2, -2^2, 2^-2^2}'" },
+  { cmd: "awk 'BEGIN{printf \"%u %u|%#x %#o %X %x|%#o %#x %#X %o %.3x %08.3d|%-8x|%08x|%+u\\n\", -1, 5, 255, 8, -1, -255, 0, 0, 255, -8, 5, 42, -1, 255, 5}'" },
+  { cmd: "awk 'BEGIN{printf \"%d %d %x|%.0d|%5.0d|%05d|%-5d|%+d|% d\\n\", 1e30, -1e19, 2^64, 0, 0, -42, 42, 3, 3}'" },
+  { cmd: "awk 'BEGIN{printf \"%d %d %d %5.1f %e\\n\", \"12px\", \"0x1f\", \" 7 \", \"3.14abc\", \"2x\"}'" },
+  { cmd: "echo '12px 3' | awk '{printf \"%d|%s\\n\", $1, $1+$2; print $1*2}'" },
+  { cmd: "awk 'BEGIN{print \"a\"; printf \"%s %5d\\n\", 1}'" },
+  { cmd: "awk 'BEGIN{x = sprintf(\"%s\"); print x}'" },
+  { cmd: "awk 'BEGIN{x=1e400; print x, -x, log(0); printf \"%d %f|%5.2f|%-6d|%u\\n\", x, x, -x, x, -x}'" },
+  { cmd: "awk 'BEGIN{RS=\"\"}{print NR\": \"$0\" (\"NF\")\"}' /api/paras.md" },
+  { cmd: "awk 'BEGIN{RS=\"\"; FS=\"o\"}{print NF}END{print NR}' /api/paras.md /guides/install.mdx" },
+  { cmd: "printf 'a;b;c\\n' | awk 'BEGIN{RS=\";\"}{print NR, $0}'" },
+  { cmd: "printf 'a12b345c\\n' | awk -v RS='[0-9]+' '{print NR\":\"$0}'" },
+  { cmd: "echo '10 9' | awk '{print $1 \" \" $2 ~ /0 9/, $1 \"\" < $2; printf \"%s\\n\", \"a\" $2 == \"a9\"}'" },
+  // rg -f strips each pattern line's \r\n (a last line without \n keeps its \r); grep keeps the \r
+  { cmd: "rg -n -f /api/pats.md /api/paras.md" },
+  { cmd: "grep -c -f /api/pats.md /api/paras.md" },
+  { cmd: "rg -c -f /api/pats.md /guides/crlf.md" },
+  // grep -i: I, i and the dotless ı match one another (glibc), İ only itself; ripgrep folds by Unicode
+  { cmd: "grep -in '\u0131' /api/tr.md" },
+  { cmd: "grep -io 'i' /api/tr.md" },
+  { cmd: "grep -ic '[h-j]z' /api/tr.md" },
+  { cmd: "grep -ioE 'k[^i]rm' /api/tr.md" },
+  { cmd: "grep -iF -o 'I' /api/tr.md" },
+  { cmd: "grep -io '\u0130' /api/tr.md" },
+  { cmd: "rg -io 'i' /api/tr.md" },
+  // nl: a line it does not number is spaces as wide as the number and the separator
+  { cmd: "nl /api/paras.md" },
+  { cmd: "nl -s '::' -w3 /api/paras.md" },
+  // tr -t: SET1 cut to SET2's length
+  { cmd: "echo abcd | tr -t abc xy" },
+  { cmd: "echo 'hello-world' | tr -t a-z- XY" },
+  { cmd: "echo abcd | tr -ts abc x" },
+  // jq debug: [\"DEBUG:\",value] on stderr
+  { cmd: "jq -c '.[] | debug | . * 2' <<< '[1, 2]'" },
+  { cmd: "jq debug <<< '{\"a\": [1, \"x\"]}'" },
+  // compgen -G lists the glob's matches (sorted: the real order is the disk's); none: exit 1
+  { cmd: "cd /api && compgen -G 'p*' | sort" },
+  { cmd: "cd /guides && compgen -G '*.md' | sort" },
+  { cmd: "compgen -G '/nope*'; echo $?" },
 ];
 
 fidelitySuite("docs shell output equals the real tools where values once differed", "values", () => root, CASES);

@@ -1,5 +1,5 @@
-// Exact-text corrections to just-bash 3.4.2's awk (its prebuilt chunks), where its values differ
-// from gawk's (issue 25). Applied by the CLI bundle (scripts/bundle-plugins.mjs), by the test
+// Exact-text corrections to just-bash 3.4.2's awk, nl, jq and compgen (its prebuilt bundle), where their
+// values differ from gawk's, GNU nl's and jq's (issue 25). Applied by the CLI bundle (scripts/bundle-plugins.mjs), by the test
 // runner (vitest.config.ts) and by Node's module hooks when the sources run (just-bash-hooks.mjs),
 // so all run the same awk; each `find` must occur exactly once in
 // just-bash's dist/bundle, or the build fails and test/shell/just-bash-patches.test.ts fails
@@ -40,14 +40,14 @@ export const JUST_BASH_PATCHES = [
     replace: "Number.isInteger(o)?r.push(BigInt(o).toString())",
   },
   {
-    why: "a number becomes a string as gawk's CONVFMT %.6g makes it (length(1/3) is 8, 1e-5 \"\" is 1e-05), integers as integers",
+    why: "a number becomes a string as CONVFMT (Cv, default %.6g) makes it (length(1/3) is 8, 1e-5 \"\" is 1e-05), integers as integers",
     find: 'function v(e){return typeof e=="string"?e:(Number.isInteger(e),String(e))}',
-    replace: 'function v(e){return typeof e=="string"?e:Number.isInteger(e)?BigInt(e).toString():Number.isFinite(e)?ie("%.6g",[e]):String(e)}',
+    replace: 'var Cv="%.6g";function v(e){return typeof e=="string"?e:Number.isInteger(e)?BigInt(e).toString():ie(Cv,[e])}',
   },
   {
     why: "the same for the string functions' arguments (length(1/3) is 8, substr(1e20, 1, 3) is 100)",
     find: 'function L(e){return typeof e=="string"?e:(Number.isInteger(e),String(e))}',
-    replace: 'function L(e){return typeof e=="string"?e:Number.isInteger(e)?BigInt(e).toString():Number.isFinite(e)?ie("%.6g",[e]):String(e)}',
+    replace: 'function L(e){return typeof e=="string"?e:Number.isInteger(e)?BigInt(e).toString():ie(Cv,[e])}',
   },
   {
     why: "toupper/tolower map one character at a time (glibc towupper): ß stays ß, as in gawk",
@@ -68,6 +68,143 @@ export const JUST_BASH_PATCHES = [
     why: 'split("", a) makes no element and returns 0',
     find: "u=typeof o==\"string\"?r.split(o,c+1):o.split(r,c+1);",
     replace: "u=r===\"\"?[]:typeof o==\"string\"?r.split(o,c+1):o.split(r,c+1);",
+  },
+  {
+    why: "CONVFMT is a special variable: assigning it changes how numbers become strings (Cv); each awk run starts at %.6g",
+    find: 'case"SUBSEP":e.SUBSEP=v(n);return}e.vars[t]=n}',
+    replace: 'case"SUBSEP":e.SUBSEP=v(n);return;case"CONVFMT":Cv=v(n)}e.vars[t]=n}',
+  },
+  {
+    why: "CONVFMT reads as its value (%.6g by default)",
+    find: 'return e.vars[t]??""}function j(',
+    replace: 'return t==="CONVFMT"?Cv:e.vars[t]??""}function j(',
+  },
+  {
+    why: "CONVFMT starts at %.6g in every awk run",
+    find: 'OFMT:"%.6g",NR:0',
+    replace: 'OFMT:(Cv="%.6g","%.6g"),NR:0',
+  },
+  {
+    why: "a string becomes a number by its leading decimal number, as strtod reads it (\"12px\" is 12, \"0x1f\" is 0, \"1e3x\" is 1000)",
+    find: 'function b(e){if(typeof e=="number")return e;let t=parseFloat(e);return Number.isNaN(t)?0:t}',
+    replace:
+      'function b(e){if(typeof e=="number")return e;let t=/^[ \\t\\n\\r\\f\\v]*([-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?)/.exec(e);return t===null?0:parseFloat(t[1])}' +
+      // printf's integer conversions (d i u o x X), with flags, width and precision: used by the switch patch below
+      'function Gi(W,f,k,C,y){let p=Math.trunc(y),n=p<0&&(W==="d"||W==="i"),g;if(W==="d"||W==="i")g=BigInt(Math.abs(p)).toString();else{if(Math.abs(p)>=18446744073709551616)return ie("%"+f+k+(C===""?"":"."+C)+"g",[y]);g=(p<0?BigInt.asUintN(64,BigInt(p)):BigInt(p)).toString(W==="o"?8:W==="u"?10:16);W==="X"&&(g=g.toUpperCase())}' +
+      'C!==""&&(g=C==="0"&&p===0?"":g.padStart(parseInt(C,10),"0"));let x=n?"-":W!=="d"&&W!=="i"?"":f.includes("+")?"+":f.includes(" ")?" ":"";f.includes("#")&&p!==0&&(W==="x"?x+="0x":W==="X"?x+="0X":W==="o"&&!g.startsWith("0")&&(g="0"+g));' +
+      'let z=x+g;if(k){let q=parseInt(k,10);f.includes("-")?z=z.padEnd(q):f.includes("0")&&C===""?z=x+g.padStart(q-x.length,"0"):z=z.padStart(q)}return z}',
+  },
+  {
+    why: "the same conversion for the math functions' arguments",
+    find: 'function F(e){if(typeof e=="number")return e;let t=parseFloat(e);return Number.isNaN(t)?0:t}',
+    replace: 'function F(e){return b(e)}',
+  },
+  {
+    why: "a string looks numeric (for comparisons) only as a whole decimal number with blanks around it (\" 0x1f\" and \"Infinity\" are strings)",
+    find: 'function me(e){if(typeof e=="number")return!0;let t=String(e).trim();return t===""?!1:!Number.isNaN(Number(t))}',
+    replace: 'function me(e){return typeof e=="number"||/^[ \\t\\n\\r\\f\\v]*[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?[ \\t\\n\\r\\f\\v]*$/.test(String(e))}',
+  },
+  {
+    why: 'a comparison with a string constant, a concatenation or a string function\'s result compares as strings ("10" < "9" is 1, $1 == "1.0" compares text)',
+    find: "if(vt(n))return It(r,s,n);",
+    replace: "if(vt(n))return It(r,s,n,Sx(t.left)||Sx(t.right));",
+  },
+  {
+    why: "(the comparison's string side, for the patch above)",
+    find: "function It(e,t,n){let r=me(e),s=me(t);",
+    replace:
+      'function Sx(e){return e.type==="string"||e.type==="binary"&&e.operator===" "||e.type==="call"&&/^(substr|sprintf|tolower|toupper|gensub)$/.test(e.name)}function It(e,t,n,q){let r=!q&&me(e),s=!q&&me(t);',
+  },
+  {
+    why: 'a reference to an array element creates it (x["a"]; length(x) is 1), as in gawk; ("a" in x) does not',
+    find: 'let r=Y(e,t);return e.arrays[r]?.[n]??""}',
+    replace: 'let r=Y(e,t),s=e.arrays[r]?.[n];return s===void 0&&ye(e,t,n,""),s??""}',
+  },
+  {
+    why: "printf: too few arguments is a fatal error (exit 2, gawk's message); numeric conversions read a string's leading number (\"12px\" is 12); inf and nan print as +inf, -inf, -nan (no width); %u, %#x, %#o and negative %x/%X/%o/%u as 64-bit unsigned",
+    find: "let W=e[u],y=t[A!==void 0?A:r];switch(W){",
+    replace:
+      'let W=e[u],y=t[A!==void 0?A:r];if(y===void 0&&"sdiuoxXeEfFgGc".includes(W))throw new Error(`cmd. line:1: fatal: not enough arguments to satisfy format string\\n\\t\\`${e}\'\\n\\t${" ".repeat(u)}^ ran out for this one`);' +
+      'if("diuoxXeEfFgG".includes(W)){y=b(y);if(!Number.isFinite(y)){c(Number.isNaN(y)?"-nan":y>0?"+inf":"-inf"),A===void 0&&r++,o=u+1;continue}' +
+      'if("diuoxX".includes(W)){c(Gi(W,f,k,C,y)),A===void 0&&r++,o=u+1;continue}}switch(W){',
+  },
+  {
+    why: "RS: \"\" is paragraph mode (records between blank lines, leading and trailing newlines dropped), one character splits on it, more is a regex",
+    find: 'let G=d.split(`\n`);if(G.length>0&&G[G.length-1]===""&&G.pop(),G.length>y)',
+    replace:
+      'let G,Z=A.vars.RS===void 0?"\\n":v(A.vars.RS);if(Z===""){let D=d.replace(/^\\n+/,"");G=D===""?[]:D.split(/\\n\\n+/);G.length>0&&(G[G.length-1]=G[G.length-1].replace(/\\n+$/,""))}else G=Z.length===1?d.split(Z):O(Z).split(d);if(G.length>0&&G[G.length-1]===""&&G.pop(),G.length>y)',
+  },
+  {
+    why: "in paragraph mode a newline separates fields too when FS is one character",
+    find: 'function Fe(e,t){return t===""?[]:',
+    replace: 'function Fe(e,t){return t===""?[]:e.vars.RS===""&&e.FS!==" "&&(e.FS.length===1||/^(\\[.\\]|\\\\.)$/.test(e.FS))?t.split("\\n").flatMap(x=>x===""?[]:e.fieldSep.split(x)):',
+  },
+  {
+    why: "0x11 and 011 in a program are hexadecimal and octal constants (17 and 9), as in gawk",
+    find: 'readNumber(){let t=this.line,n=this.column,r="";',
+    replace:
+      'readNumber(){let t=this.line,n=this.column,r="";if(this.peek()==="0"&&/^[xX]$/.test(this.peek(1))&&/^[0-9a-fA-F]$/.test(this.peek(2))){for(r=this.advance()+this.advance();/^[0-9a-fA-F]$/.test(this.peek());)r+=this.advance();return{type:i.NUMBER,value:parseInt(r,16),line:t,column:n}}',
+  },
+  {
+    why: "(octal constants, for the patch above)",
+    find: "return{type:i.NUMBER,value:parseFloat(r),line:t,column:n}}",
+    replace: "return{type:i.NUMBER,value:/^0[0-7]+$/.test(r)?parseInt(r,8):parseFloat(r),line:t,column:n}}",
+  },
+  {
+    why: "the exponent of ^ and ** may carry a sign (2**-1 is 0.5, 2^-2^2 is 2^-(2^2))",
+    find: "parsePower(){let t=this.parsePostfix();if(this.check(i.CARET)){this.advance();let n=this.withDepth(()=>this.parsePower());",
+    replace: "parsePower(){let t=this.parsePostfix();if(this.check(i.CARET)){this.advance();let n=this.withDepth(()=>this.parseUnary());",
+  },
+  {
+    why: "length(array) is its number of elements (just-bash read the array as an empty variable: 0); a string's length counts characters, not UTF-16 units",
+    find: "async function Je(e,t,n){return e.length===0?t.line.length:L(await n.evalExpr(e[0])).length}",
+    replace:
+      'async function Je(e,t,n){if(e.length>0&&e[0].type==="variable"){let a=e[0].name==="ARGV"?t.ARGV:e[0].name==="ENVIRON"?t.ENVIRON:t.arrays[Y(t,e[0].name)];if(a)return Object.keys(a).length}return[...(e.length===0?t.line:L(await n.evalExpr(e[0])))].length}',
+  },
+  {
+    why: 'concatenation binds tighter than comparison and match, which bind tighter than in (POSIX): "a" x < "a9" compares "a" x with "a9" (just-bash compared x with "a9" first)',
+    find: "parseIn(){let t=this.parseConcatenation();if(this.check(i.IN)){this.advance();let n=this.expect(i.IDENT).value;return{type:\"in\",key:t,array:n}}return t}parseConcatenation(){let t=this.parseMatch();for(;this.canStartExpression()&&!this.isConcatTerminator();){let n=this.parseMatch();t={type:\"binary\",operator:\" \",left:t,right:n}}return t}parseMatch(){let t=this.parseComparison();for(;this.match(i.MATCH,i.NOT_MATCH);){let n=this.advance().type===i.MATCH?\"~\":\"!~\",r=this.parseComparison();t={type:\"binary\",operator:n,left:t,right:r}}return t}parseComparison(){let t=this.parseAddSub();for(;this.match(i.LT,i.LE,i.GT,i.GE,i.EQ,i.NE);){let n=this.advance(),r=this.parseAddSub();t={type:\"binary\",operator:new Map([[\"<\",\"<\"],[\"<=\",\"<=\"],[\">\",\">\"],[\">=\",\">=\"],[\"==\",\"==\"],[\"!=\",\"!=\"]]).get(n.value)??\"==\",left:t,right:r}}return t}",
+    replace: "parseIn(){let t=this.parseMatch();if(this.check(i.IN)){this.advance();let n=this.expect(i.IDENT).value;return{type:\"in\",key:t,array:n}}return t}parseConcatenation(){let t=this.parseAddSub();for(;this.canStartExpression()&&!this.isConcatTerminator();){let n=this.parseAddSub();t={type:\"binary\",operator:\" \",left:t,right:n}}return t}parseMatch(){let t=this.parseComparison();for(;this.match(i.MATCH,i.NOT_MATCH);){let n=this.advance().type===i.MATCH?\"~\":\"!~\",r=this.parseComparison();t={type:\"binary\",operator:n,left:t,right:r}}return t}parseComparison(){let t=this.parseConcatenation();for(;this.match(i.LT,i.LE,i.GT,i.GE,i.EQ,i.NE);){let n=this.advance(),r=this.parseConcatenation();t={type:\"binary\",operator:new Map([[\"<\",\"<\"],[\"<=\",\"<=\"],[\">\",\">\"],[\">=\",\">=\"],[\"==\",\"==\"],[\"!=\",\"!=\"]]).get(n.value)??\"==\",left:t,right:r}}return t}",
+  },
+  {
+    why: "the same precedence in print's and printf's arguments (print a \" \" b ~ /re/ matches the concatenation)",
+    find: "function We(e){let t=Jt(e);if(e.check(h.IN)){e.advance();let n=String(e.expect(h.IDENT).value);return{type:\"in\",key:t,array:n}}return t}function Jt(e){let t=Ve(e);for(;en(e)&&!tn(e);){let n=Ve(e);t={type:\"binary\",operator:\" \",left:t,right:n}}return t}function Ve(e){let t=ze(e);for(;e.match(h.MATCH,h.NOT_MATCH);){let n=e.advance().type===h.MATCH?\"~\":\"!~\",r=ze(e);t={type:\"binary\",operator:n,left:t,right:r}}return t}function ze(e){let t=e.parseAddSub();for(;e.match(h.LT,h.LE,h.GE,h.EQ,h.NE);){let n=e.advance(),r=e.parseAddSub();t={type:\"binary\",operator:new Map([[\"<\",\"<\"],[\"<=\",\"<=\"],[\">=\",\">=\"],[\"==\",\"==\"],[\"!=\",\"!=\"]]).get(n.value)??\"==\",left:t,right:r}}return t}",
+    replace: "function We(e){let t=Ve(e);if(e.check(h.IN)){e.advance();let n=String(e.expect(h.IDENT).value);return{type:\"in\",key:t,array:n}}return t}function Jt(e){let t=e.parseAddSub();for(;en(e)&&!tn(e);){let n=e.parseAddSub();t={type:\"binary\",operator:\" \",left:t,right:n}}return t}function Ve(e){let t=ze(e);for(;e.match(h.MATCH,h.NOT_MATCH);){let n=e.advance().type===h.MATCH?\"~\":\"!~\",r=ze(e);t={type:\"binary\",operator:n,left:t,right:r}}return t}function ze(e){let t=Jt(e);for(;e.match(h.LT,h.LE,h.GE,h.EQ,h.NE);){let n=e.advance(),r=Jt(e);t={type:\"binary\",operator:new Map([[\"<\",\"<\"],[\"<=\",\"<=\"],[\">=\",\">=\"],[\"==\",\"==\"],[\"!=\",\"!=\"]]).get(n.value)??\"==\",left:t,right:r}}return t}",
+  },
+  {
+    why: "nl: a line it does not number is as many spaces as the number's width and the separator's bytes, then the line (GNU nl), not spaces, a tab and the line",
+    find: 'let b=`${" ".repeat(r.width)}${r.separator}${n}`;',
+    replace: 'let b=`${" ".repeat(r.width+new TextEncoder().encode(r.separator).length)}${n}`;',
+  },
+  {
+    why: "jq's debug writes [\"DEBUG:\",value] to stderr, one compact line per value (just-bash passed the value on silently); collected in the query's shared budget",
+    find: 'case"debug":return[e];',
+    replace: 'case"debug":return r.budget.debug?.push(`["DEBUG:",${JSON.stringify(e)??"null"}]`),[e];',
+  },
+  {
+    why: "(jq debug: the command's query starts with an empty list of debug lines)",
+    find: "budget:{operations:0,callDepth:0}},l=(o,f)=>",
+    replace: "budget:{operations:0,callDepth:0,debug:[]}},l=(o,f)=>",
+  },
+  {
+    why: "(jq debug: the lines go to stderr, after the output)",
+    find: 'stderr:"",exitCode:te}}catch(r){if(r instanceof H)throw r;',
+    replace: 'stderr:n.budget.debug.map(d=>d+`\n`).join(""),exitCode:te}}catch(r){if(r instanceof H)throw r;',
+  },
+  {
+    why: "compgen -G GLOB lists what the glob matches (just-bash read the glob and printed nothing); its value is kept in Gq",
+    find: 'else if(A==="-G"){if(k++,k>=t.length)return D(`compgen: -G: option requires an argument\n`,2)}',
+    replace: 'else if(A==="-G"){if(k++,k>=t.length)return D(`compgen: -G: option requires an argument\n`,2);var Gq=t[k]}',
+  },
+  {
+    why: "(compgen -G: the glob's matches, in the order the shell's globs sort them; bash ignores a word after it)",
+    find: "if(a){let k=await wo(e,o,b(),w);",
+    replace: 'if(Gq!==void 0){let k=await Rp(e).expand(Gq);g(k.slice(0,b()))}if(a){let k=await wo(e,o,b(),w);',
+  },
+  {
+    why: "(compgen -G: a glob that matches nothing exits 1, as bash does)",
+    find: 'if(S.length===0&&o!==null)return L(y,"",1);',
+    replace: 'if(S.length===0&&(o!==null||Gq!==void 0))return L(y,"",1);',
   },
 ];
 

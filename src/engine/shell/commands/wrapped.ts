@@ -6,7 +6,8 @@ import type { ShellCommandFactory } from "./command.js";
  * from GNU coreutils:
  * - `paste` with no FILE reads standard input (`seq 3 | paste -sd,`); just-bash wants `-`;
  * - `tr` understands octal escapes (`tr '\0' '\n'` after `find -print0`); just-bash reads
- *   `\0` as the digit 0.
+ *   `\0` as the digit 0; `-t` (truncate SET1 to SET2's length), which just-bash refuses, is
+ *   applied here when SET1 is characters and ranges.
  */
 function wrap(name: string, rewrite: (args: readonly string[]) => string[]): ShellCommandFactory {
   return (): Command => ({
@@ -33,8 +34,69 @@ export function pasteArguments(args: readonly string[]): string[] {
   return operands === 0 ? [...args, "-"] : [...args];
 }
 
-/** tr: octal escapes (`\0`, `\012`) in the sets become the characters they name. */
+/** tr: octal escapes (`\0`, `\012`) in the sets become the characters they name; `-t` cuts SET1. */
 export function trArguments(args: readonly string[]): string[] {
+  const escaped = trEscapes(args);
+  let truncate = false;
+  const rest: string[] = [];
+  let operands = false;
+  for (const a of escaped) {
+    if (!operands && (a === "-t" || a === "--truncate-set1")) truncate = true;
+    else if (!operands && /^-[cCdst]+$/.test(a) && a.includes("t")) {
+      truncate = true;
+      rest.push(a.replace(/t/g, ""));
+    } else {
+      if (a === "--" || !a.startsWith("-") || a === "-") operands = true;
+      rest.push(a);
+    }
+  }
+  if (!truncate) return escaped;
+  const at = rest.findIndex((a, i) => a === "--" || !a.startsWith("-") || a === "-" || (i > 0 && rest[i - 1] === "--"));
+  const first = rest[at] === "--" ? at + 1 : at;
+  const set1 = rest[first];
+  const set2 = rest[first + 1];
+  const chars1 = set1 === undefined ? undefined : trSetChars(set1);
+  const chars2 = set2 === undefined ? undefined : trSetChars(set2);
+  // SET1 with classes or equivalence classes: just-bash's own message (-t is not supported).
+  if (chars1 === undefined || chars2 === undefined) return escaped;
+  const out = [...rest];
+  out[first] = chars1.slice(0, chars2.length).map(trLiteral).join("");
+  return out;
+}
+
+/** A set of only characters, escapes and ranges, one entry per character; undefined for anything else. */
+function trSetChars(set: string): string[] | undefined {
+  if (/\[:|\[=|\*/.test(set)) return undefined;
+  const chars: string[] = [];
+  const units = [...set];
+  for (let i = 0; i < units.length; i++) {
+    let c = units[i] as string;
+    if (c === "\\" && i + 1 < units.length) {
+      const e = units[++i] as string;
+      c = ({ n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", f: "\f", v: "\v", "\\": "\\" } as Record<string, string>)[e] ?? e;
+    }
+    if (units[i + 1] === "-" && i + 2 < units.length) {
+      const end = units[i + 2] as string;
+      if (end === "\\") return undefined;
+      const from = c.codePointAt(0) as number;
+      const to = end.codePointAt(0) as number;
+      if (to < from) return undefined;
+      for (let cp = from; cp <= to; cp++) chars.push(String.fromCodePoint(cp));
+      i += 2;
+      continue;
+    }
+    chars.push(c);
+  }
+  return chars;
+}
+
+/** One character of a set as tr reads it literally. */
+function trLiteral(c: string): string {
+  return c === "\\" ? "\\\\" : c === "-" ? "\\-" : c === "[" ? "\\[" : c;
+}
+
+/** Octal escapes in every argument. */
+function trEscapes(args: readonly string[]): string[] {
   return args.map((a) => {
     if (a.startsWith("-") && a.length > 1 && !a.includes("\\")) return a;
     let out = "";

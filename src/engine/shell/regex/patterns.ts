@@ -19,6 +19,8 @@ export interface PatternOptions {
   readonly crlf?: boolean;
   /** Fixed strings: which of several matching at one place is the match (ripgrep's `first` by default). */
   readonly leftmost?: Leftmost;
+  /** GNU grep's `-i`: `I` and `i` also match the dotless `ı`, and `ı` matches them (glibc's towupper). */
+  readonly gnuCase?: boolean;
 }
 
 /** A compiled search: one JS regex (flags `gu`, plus `i`) that never matches across a line end. */
@@ -95,6 +97,7 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
     const w = wordAssertions(options.dialect === "rust" || options.dialect === "pcre" ? RUST_WORD_BODY : GNU_WORD_BODY);
     source = `${w.before}(?:${source})${w.after}`;
   }
+  if (ignoreCase && options.gnuCase === true) source = withDotlessI(source);
   let regex: RegExp;
   try {
     regex = new RegExp(source, ignoreCase ? "giu" : "gu");
@@ -105,4 +108,63 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
     throw new PosixRegexError(`unsupported regular expression in this docs shell (${message})`);
   }
   return { regex, warnings };
+}
+
+/** One escape of a translated source, copied whole: `\p{..}`, `\u{..}`, `\uXXXX`, `\xXX`, or one character. */
+const ESCAPE = /\\(?:[pPu]\{[^}]*\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\s\S])/y;
+
+/**
+ * GNU grep -i matches a character's towupper and towlower and the "lonesome lower" letters whose
+ * towupper is the same (dfa.c): `I`, `i` and `ı` match one another, which JS's `iu` (Unicode
+ * simple folding) does not do for `ı`. In a translated source (flag `iu`), each `I`, `i` or `ı`
+ * becomes `[Iiı]`, and a bracket holding one of them (or a range over `I` or `i`) gains `ı`.
+ * (GNU's `ß` and `ẞ` do not match each other, but `iu` folds them together: not corrected.)
+ */
+export function withDotlessI(source: string): string {
+  const DOTLESS = "\u0131";
+  let out = "";
+  let inClass = false;
+  let classHasI = false;
+  let prev = -1; // the last single character in the class, for a range's start
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] as string;
+    if (c === "\\") {
+      // An escape: copy it whole (`\p{..}`, `\u{..}`, `\uXXXX`, `\xXX`, or one character).
+      ESCAPE.lastIndex = i;
+      const m = ESCAPE.exec(source);
+      const esc = m === null ? c : m[0];
+      out += esc;
+      i += esc.length - 1;
+      prev = esc.length === 2 && !/[a-zA-Z0-9]/.test(esc[1] as string) ? (esc.codePointAt(1) as number) : -1;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") {
+        out += (classHasI ? DOTLESS : "") + c;
+        inClass = false;
+        continue;
+      }
+      if (c === "-" && prev !== -1 && i + 1 < source.length && source[i + 1] !== "]") {
+        const end = source.codePointAt(i + 1) as number;
+        if ((prev <= 0x49 && end >= 0x49) || (prev <= 0x69 && end >= 0x69)) classHasI = true;
+        out += c;
+        prev = -1;
+        continue;
+      }
+      if (c === "I" || c === "i" || c === "\u0131") classHasI = true;
+      prev = c.codePointAt(0) as number;
+      out += c;
+      continue;
+    }
+    if (c === "[") {
+      inClass = true;
+      classHasI = false;
+      prev = -1;
+      out += c;
+      if (source[i + 1] === "^") out += source[++i];
+      continue;
+    }
+    out += c === "I" || c === "i" || c === "\u0131" ? `[Ii${DOTLESS}]` : c;
+  }
+  return out;
 }

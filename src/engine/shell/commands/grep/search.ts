@@ -32,7 +32,7 @@ interface Progress {
 /** The patterns as one regex (warnings written), or undefined with grep's message written. */
 function compileGrep(s: GrepSettings, io: CommandIo): RegExp | undefined {
   try {
-    const compiled = compilePatterns(s.patterns, { dialect: s.dialect, ignoreCase: s.ignoreCase, word: s.word, line: s.line, leftmost: "longest" });
+    const compiled = compilePatterns(s.patterns, { dialect: s.dialect, ignoreCase: s.ignoreCase, word: s.word, line: s.line, leftmost: "longest", gnuCase: true });
     for (const w of compiled.warnings) io.fail(`warning: ${w}`);
     return compiled.regex;
   } catch (error) {

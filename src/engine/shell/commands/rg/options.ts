@@ -84,9 +84,15 @@ function patternsFromFile(s: Draft, value: string, io: CommandIo): number | unde
     io.out.error(`${value}: No such file or directory (os error 2)\n`);
     return 2;
   }
-  appendAll(s.patterns, patternLines(text));
+  appendAll(s.patterns, rgPatternLines(text));
   s.explicitPatterns = true;
   return undefined;
+}
+
+/** ripgrep strips each pattern line's `\n` or `\r\n` (a CRLF pattern file works); grep keeps the `\r`. */
+function rgPatternLines(text: string): string[] {
+  const lines = patternLines(text);
+  return lines.map((line, i) => ((i < lines.length - 1 || text.endsWith("\n")) && line.endsWith("\r") ? line.slice(0, -1) : line));
 }
 
 function sortInto(s: Draft, value: string, io: CommandIo, reverse: boolean): number | undefined {
