@@ -586,6 +586,10 @@ export const LIMITS = {
     /** A file changed this recently may change again within its file system's time granularity
      *  (a second or two on some) without its times showing it: its tag is not remembered yet. */
     mediaSettledMs: 2_000,
+    /** Characters of API pages' articles kept between requests (`ApiArticles`): an operation's
+     *  article is 5-100 KB, so this keeps a large spec's pages (hundreds) in each playground
+     *  view readers get; the oldest go first. */
+    apiArticleChars: 32 * 1024 * 1024,
   },
   sqlite: {
     /** How long a write waits for another connection's lock before failing with SQLITE_BUSY.
