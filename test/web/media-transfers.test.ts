@@ -88,6 +88,37 @@ describe("media tags", () => {
   });
 });
 
+describe("a medium rewritten in place while it is first hashed", () => {
+  it("is sent without a tag (the bytes hashed may be neither version's); the next request tags the new version", async () => {
+    const file = join(root, "rewritten.png");
+    writeFileSync(file, PNG);
+    const edited = Buffer.from(PNG);
+    edited.writeUInt8(edited.readUInt8(edited.length - 1) ^ 0xff, edited.length - 1);
+    let rewrites = 0;
+    // The rewrite lands between the hash's read and its look at the file's version again.
+    const hashed = async (): Promise<void> => {
+      if (rewrites++ === 0) writeFileSync(file, edited);
+    };
+    const tags = new MediaTags({ kept: 100, settledMs: 0, now: () => Date.now() + 60_000, hashed });
+    const server = serve({ fetch: webApp({ tags, turns: new MediaTurns() }, () => "203.0.113.9").fetch, hostname: "127.0.0.1", port: 0 });
+    await new Promise((resolve) => server.once("listening", resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const get = async () => {
+        const res = await fetch(`http://127.0.0.1:${port}/rewritten.png`);
+        const body = Buffer.from(await res.arrayBuffer());
+        return [res.status, res.headers.get("etag"), res.headers.get("cache-control"), body.equals(edited)];
+      };
+      expect([await get(), await get()]).toEqual([
+        [200, null, "no-store", true],
+        [200, sha(edited), "no-cache", true],
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe("media bodies", () => {
   it("are the file's bytes, sent in pieces; HEAD has the headers only", async () => {
     const get = appWith({ tags: settledTags(), turns: new MediaTurns() });
