@@ -390,6 +390,26 @@ export const LIMITS = {
      *  that never sends holds a file descriptor, and a thousand of them from one address left
      *  others unanswered (adversary, 2026-11-29). Node's headers timeout starts only with a request. */
     firstRequestMs: 20_000,
+    /** Connections one caller (an address, an IPv6 /64) may hold open at once; behind
+     *  `--trust-proxy`, where every connection is the proxy's, its requests being answered at once
+     *  (each holds one of the proxy's connections to us). One more is answered 429
+     *  `too_many_connections` and closed. A browser opens 6 per server and an editor one or two
+     *  (its listen stream, a session's): 256 leaves room for a team behind one NAT address
+     *  (`maxListenStreamsPerCaller` is 64), and stops one address at a quarter of a 1,024
+     *  descriptor limit (adversary, 2026-11-29: 1,000 connections from one address starved the
+     *  rest). Counted by each process of `--workers N`. */
+    maxConnectionsPerCaller: 256,
+    /** A connection past its caller's bound has this long to send its request (to be told why it
+     *  is refused) before it is closed unanswered: a client sends its request as soon as it has
+     *  connected, and refused connections must not hold descriptors for `firstRequestMs`. */
+    refusedRequestMs: 2_000,
+    /** An answer whose client takes none of it for this long is ended and its connection closed:
+     *  a client that stops reading held a medium's transfer place (and the file) for good
+     *  (adversary, 2026-11-29), and an event stream's unread notifications piled up in memory.
+     *  Progress is the socket taking what was written (up to a medium's 256 KB piece), so a client
+     *  slower than about 4 KB/s is cut too; a minute lets a browser that pauses a video's download
+     *  for its buffer pick it up again. */
+    stalledWriteMs: 60_000,
   },
   serve: {
     /** `serve --http --workers N` at most: each worker holds the site and its index (tens to
@@ -569,6 +589,10 @@ export const LIMITS = {
     /** A file changed this recently may change again within its file system's time granularity
      *  (a second or two on some) without its times showing it: its tag is not remembered yet. */
     mediaSettledMs: 2_000,
+    /** Characters of API pages' articles kept between requests (`ApiArticles`): an operation's
+     *  article is 5-100 KB, so this keeps a large spec's pages (hundreds) in each playground
+     *  view readers get; the oldest go first. */
+    apiArticleChars: 32 * 1024 * 1024,
   },
   sqlite: {
     /** How long a write waits for another connection's lock before failing with SQLITE_BUSY.

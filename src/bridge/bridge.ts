@@ -109,6 +109,8 @@ export interface Bridge {
   /** `(Request) => Response`, for tests in-process and for `@hono/node-server`. */
   readonly fetch: (request: Request, env?: BridgeEnv["Bindings"]) => Promise<Response>;
   readonly endpoint: McpEndpoint;
+  /** `--trust-proxy`: a request's client is the last address of `X-Forwarded-For` (the HTTP server counts connections by it too). */
+  readonly trustProxy: boolean;
   /** Close every MCP session (the runtime and the state store belong to the caller). */
   readonly close: () => Promise<void>;
 }
@@ -226,6 +228,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     app,
     fetch: async (request, env) => app.fetch(request, env ?? {}),
     endpoint,
+    trustProxy: deps.trustProxy,
     close: () => endpoint.close(),
   };
 }

@@ -47,11 +47,20 @@ export function urlsFor(deps: BridgeDeps, c: BridgeContext): BridgeUrls {
  * whatever the client claimed).
  */
 export function clientIp(deps: Pick<BridgeDeps, "trustProxy">, c: Context): string {
-  if (deps.trustProxy) {
-    const forwarded = c.req.header("x-forwarded-for");
-    const last = forwarded?.split(",").at(-1)?.trim();
+  // Apps mounted on the bridge have their own environment type; the Node binding is the same.
+  const peer = (c.env as BridgeEnv["Bindings"] | undefined)?.incoming?.socket?.remoteAddress;
+  return clientAddress(deps.trustProxy, c.req.header("x-forwarded-for"), peer);
+}
+
+/**
+ * `clientIp` from its parts (the HTTP server counts connections per caller by the same rule,
+ * before any route): with `trustProxy` the last address of `X-Forwarded-For` when there is one,
+ * else the socket's peer.
+ */
+export function clientAddress(trustProxy: boolean, forwardedFor: string | undefined, peer: string | undefined): string {
+  if (trustProxy) {
+    const last = forwardedFor?.split(",").at(-1)?.trim();
     if (last !== undefined && last !== "") return last;
   }
-  // Apps mounted on the bridge have their own environment type; the Node binding is the same.
-  return (c.env as BridgeEnv["Bindings"] | undefined)?.incoming?.socket?.remoteAddress ?? "unknown";
+  return peer ?? "unknown";
 }

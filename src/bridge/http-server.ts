@@ -6,6 +6,9 @@ import type { Bridge } from "./bridge.js";
 import { apiErrorResponse } from "./middleware/http-errors.js";
 import { errorForPath } from "./middleware/origin-policy.js";
 import { PATHS } from "./urls.js";
+import { CallerConnections } from "./caller-connections.js";
+import { clientAddress } from "./context.js";
+import { callerAddress } from "./middleware/caller-address.js";
 
 export interface RunningServer {
   /** `http://host:port` as bound (the real port when 0 was asked for). */
@@ -21,10 +24,33 @@ export interface RunningServer {
   readonly close: () => Promise<void>;
 }
 
+/** Where and how `listen` serves; the bounds default to `LIMITS.bridge` (tests give small ones). */
+export interface ListenOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly firstRequestMs?: number;
+  readonly maxConnectionsPerCaller?: number;
+  readonly stalledWriteMs?: number;
+}
+
 /** Serve a bridge on a real socket. Rejects with a clear message when the port is taken. */
-export function listen(bridge: Bridge, options: { host: string; port: number; firstRequestMs?: number }): Promise<RunningServer> {
+export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = createServer(getRequestListener(bridge.app.fetch, { hostname: options.host, errorHandler: answerUnreadableRequest }));
+    const answer = getRequestListener(bridge.app.fetch, { hostname: options.host, errorHandler: answerUnreadableRequest });
+    const held = new CallerConnections(options.maxConnectionsPerCaller ?? LIMITS.bridge.maxConnectionsPerCaller);
+    /** Connections opened past their caller's bound: their request is answered 429. */
+    const refused = new WeakSet<Socket>();
+    const server = createServer((req, res) => {
+      if (refused.has(req.socket)) return refuseConnection(req, res, held.limit, bridge.trustProxy);
+      if (bridge.trustProxy) {
+        // Every connection is the proxy's: the caller is known by request, and what it holds is
+        // its requests being answered (each on one of the proxy's connections to us).
+        const caller = callerAddress(clientAddress(true, headerText(req.headers["x-forwarded-for"]), req.socket.remoteAddress));
+        if (!held.take(caller)) return refuseConnection(req, res, held.limit, true);
+        res.once("close", () => held.release(caller));
+      }
+      void answer(req, res);
+    });
     const onError = (error: NodeJS.ErrnoException): void => {
       const why = error.code === "EADDRINUSE" ? `port ${options.port} is already in use` : error.code === "EACCES" ? `no permission to listen on port ${options.port}` : error.message;
       reject(new Error(`cannot listen on ${options.host}:${options.port}: ${why}`));
@@ -44,6 +70,7 @@ export function listen(bridge: Bridge, options: { host: string; port: number; fi
         if (isEventStream(res, args)) streams.add(res);
         return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
       } as typeof res.writeHead;
+      endStalledWrites(res, options.stalledWriteMs ?? LIMITS.bridge.stalledWriteMs);
       res.once("close", () => {
         active.delete(res);
         if (drained === undefined) return;
@@ -56,7 +83,20 @@ export function listen(bridge: Bridge, options: { host: string; port: number; fi
     // this server, closes an idle connection, so it never sends a request onto one being closed.
     server.keepAliveTimeout = LIMITS.bridge.keepAliveMs;
     server.headersTimeout = LIMITS.bridge.keepAliveMs + 1_000;
-    server.on("connection", (socket: Socket) => closeUnlessItSpeaks(socket, options.firstRequestMs ?? LIMITS.bridge.firstRequestMs));
+    server.on("connection", (socket: Socket) => {
+      if (!bridge.trustProxy) {
+        const caller = callerAddress(socket.remoteAddress ?? "unknown");
+        if (held.take(caller)) socket.once("close", () => held.release(caller));
+        else {
+          // Told why when its request comes, if it comes soon; past that it is closed, whatever
+          // it sent (a request trickled a byte at a time would otherwise hold it for minutes).
+          refused.add(socket);
+          socket.setTimeout(LIMITS.bridge.refusedRequestMs);
+          return;
+        }
+      }
+      closeUnlessItSpeaks(socket, options.firstRequestMs ?? LIMITS.bridge.firstRequestMs);
+    });
     server.on("clientError", answerClientError);
     server.on("connect", answerConnect);
     server.once("error", onError);
@@ -103,6 +143,62 @@ function isEventStream(res: ServerResponse, args: readonly unknown[]): boolean {
     for (const [name, value] of Object.entries(given)) if (name.toLowerCase() === "content-type") type = value;
   }
   return String(type ?? "").startsWith("text/event-stream");
+}
+
+/** A header's value as one string (Node gives an array only for a few headers). */
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/**
+ * The answer on a connection past its caller's bound (`LIMITS.bridge.maxConnectionsPerCaller`):
+ * 429 naming the bound, in the path's error shape, and the connection closed.
+ */
+function refuseConnection(req: IncomingMessage, res: ServerResponse, limit: number, byRequest: boolean): void {
+  const path = req.url?.startsWith("/") === true ? (req.url.split("?")[0] ?? "/") : "/";
+  const message = byRequest
+    ? `too many requests of this client are being answered at once: at most ${limit} per client address (an IPv6 /64); wait for some to finish before sending more`
+    : `too many open connections from this address: at most ${limit} at once per client address (an IPv6 /64); close some before opening more`;
+  const answer = errorForPath(path, 429, "too_many_connections", message, { "Retry-After": "5" });
+  void answer.text().then((body) => {
+    res.shouldKeepAlive = false;
+    res.writeHead(answer.status, { ...Object.fromEntries(answer.headers), "Content-Length": Buffer.byteLength(body), Connection: "close" });
+    res.end(body);
+  });
+}
+
+/**
+ * End an answer whose client takes none of it for `ms`: while bytes written wait for the socket
+ * (a write refused more, or the end not yet sent), a timer runs; the socket taking them (drain,
+ * finish) stops it. Then the connection is destroyed, which ends the transfer behind it (a
+ * medium's stream is cancelled and its place given back). Quiet streams are not cut: an event
+ * stream with nothing to send has nothing waiting.
+ */
+function endStalledWrites(res: ServerResponse, ms: number): void {
+  let timer: NodeJS.Timeout | undefined;
+  const stop = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  };
+  const wait = (): void => {
+    stop();
+    timer = setTimeout(() => res.destroy(), ms);
+  };
+  const write = res.write;
+  res.write = function (this: ServerResponse, ...args: unknown[]) {
+    const taken = (write as (...a: unknown[]) => boolean).apply(this, args);
+    if (!taken) wait();
+    return taken;
+  } as typeof res.write;
+  const end = res.end;
+  res.end = function (this: ServerResponse, ...args: unknown[]) {
+    const result = (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+    if (!res.writableFinished && !res.destroyed) wait();
+    return result;
+  } as typeof res.end;
+  res.on("drain", stop);
+  res.once("finish", stop);
+  res.once("close", stop);
 }
 
 /**

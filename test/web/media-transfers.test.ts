@@ -4,6 +4,8 @@ import { connect } from "node:net";
 import { serve } from "@hono/node-server";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createBridge } from "../../src/bridge/bridge.js";
+import { listen } from "../../src/bridge/http-server.js";
 import { FixedWindowLimiter } from "../../src/bridge/middleware/rate-limit.js";
 import { MediaTags } from "../../src/bridge/web/preview/media-tags.js";
 import { MediaTurns } from "../../src/bridge/web/preview/media-turns.js";
@@ -83,6 +85,37 @@ describe("media tags", () => {
     const get = appWith({ tags, turns: new MediaTurns() });
     const answers = await Promise.all(Array.from({ length: 6 }, () => get("/clip.mp4", { method: "HEAD" })));
     expect([answers.map((r) => [r.status, r.headers.get("etag"), r.headers.get("content-length")]), tags.hashes]).toEqual([Array.from({ length: 6 }, () => [200, sha(CLIP), String(CLIP.length)]), 1]);
+  });
+});
+
+describe("a medium rewritten in place while it is first hashed", () => {
+  it("is sent without a tag (the bytes hashed may be neither version's); the next request tags the new version", async () => {
+    const file = join(root, "rewritten.png");
+    writeFileSync(file, PNG);
+    const edited = Buffer.from(PNG);
+    edited.writeUInt8(edited.readUInt8(edited.length - 1) ^ 0xff, edited.length - 1);
+    let rewrites = 0;
+    // The rewrite lands between the hash's read and its look at the file's version again.
+    const hashed = async (): Promise<void> => {
+      if (rewrites++ === 0) writeFileSync(file, edited);
+    };
+    const tags = new MediaTags({ kept: 100, settledMs: 0, now: () => Date.now() + 60_000, hashed });
+    const server = serve({ fetch: webApp({ tags, turns: new MediaTurns() }, () => "203.0.113.9").fetch, hostname: "127.0.0.1", port: 0 });
+    await new Promise((resolve) => server.once("listening", resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const get = async () => {
+        const res = await fetch(`http://127.0.0.1:${port}/rewritten.png`);
+        const body = Buffer.from(await res.arrayBuffer());
+        return [res.status, res.headers.get("etag"), res.headers.get("cache-control"), body.equals(edited)];
+      };
+      expect([await get(), await get()]).toEqual([
+        [200, null, "no-store", true],
+        [200, sha(edited), "no-cache", true],
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
@@ -178,6 +211,48 @@ describe("media per caller", () => {
       expect([after.status, Buffer.from(await after.arrayBuffer()).equals(PNG)]).toEqual([200, true]);
     } finally {
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("over HTTP, a client that stops reading has its transfer ended, and the place goes to the caller's next medium", async () => {
+    // Far more than the sockets' buffers hold: the server's writes stall once they are full.
+    const size = 32 * 1024 * 1024;
+    writeFileSync(join(root, "stalled.mp4"), Buffer.alloc(size, 9));
+    const turns = new MediaTurns({ sending: 1, held: 2 });
+    const bridge = createBridge({
+      runtime: h.runtime,
+      state: h.state,
+      extraRoutes: [(app, { clientIp }) => app.route("/", createWebApp({ runtime: h.runtime, state: h.state, sessions: localSiteSessions(new SiteSessions()), limiter: new FixedWindowLimiter(3_600_000), projectId: "docs", publicUrl: undefined, clientIp, media: { tags: settledTags(), turns } }))],
+    });
+    // A short stall limit (the default is `LIMITS.bridge.stalledWriteMs`).
+    const server = await listen(bridge, { host: "127.0.0.1", port: 0, stalledWriteMs: 500 });
+    try {
+      const socket = connect(server.port, "127.0.0.1");
+      const head = await new Promise<string>((resolve) => {
+        socket.once("data", (d: Buffer) => {
+          socket.pause();
+          resolve(d.subarray(0, d.indexOf("\r\n")).toString());
+        });
+        socket.write("GET /stalled.mp4 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      });
+      // The same caller's next medium waits for the place the stalled transfer holds.
+      const next = await fetch(`${server.origin}/logo.png`);
+      const body = Buffer.from(await next.arrayBuffer());
+      // The stalled client, reading again, finds its answer cut short and the connection closed.
+      let received = 0;
+      const ended = new Promise<string>((resolve) => socket.once("close", () => resolve("closed")));
+      socket.on("data", (d: Buffer) => (received += d.length));
+      socket.resume();
+      expect({ head, next: [next.status, body.equals(PNG)], ended: await ended, cut: received < size, held: turns.heldBy("address:127.0.0.1") }).toEqual({
+        head: "HTTP/1.1 200 OK",
+        next: [200, true],
+        ended: "closed",
+        cut: true,
+        held: 0,
+      });
+    } finally {
+      await server.close();
+      await bridge.close();
     }
   });
 });

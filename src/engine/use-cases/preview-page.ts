@@ -1,16 +1,18 @@
 import type { NavTree } from "../../config/docs-json/nav-tree.js";
 import { readerApiPage } from "../../vfs/outline.js";
 import type { Page } from "../../vfs/page.js";
+import type { ApiArticles } from "../preview/api-articles.js";
 import type { Navigations } from "../preview/navigations.js";
 import { type PagePlace, pagePlace } from "../preview/page-place.js";
 import type { PageRenders } from "../preview/render-cache.js";
 import type { RenderedMdx } from "../render/render-mdx.js";
 import { type DocsContext, readerStateOf } from "./docs-context.js";
 
-/** What the preview keeps between requests (rendered pages, readers' navigation). */
+/** What the preview keeps between requests (rendered pages, readers' navigation, API pages' articles). */
 export interface PreviewCaches {
   readonly renders: PageRenders;
   readonly navigations: Navigations;
+  readonly apiArticles: ApiArticles;
 }
 
 /** The frame of a page: the reader's navigation and where the page sits in it. */
@@ -67,7 +69,7 @@ export function previewContent(context: DocsContext, caches: PreviewCaches, page
  * What `build` makes from Markdown texts (an API page's descriptions) rendered in the runtime's
  * render workers, never on this thread: `build` runs once to collect the texts it asks for (each
  * answered with ""), and once more with their HTML (`renderMarkdown`'s). A description of 1 MB
- * took 7 s of CPU to render, and API pages are not kept between requests. Rejects with
+ * took 7 s of CPU to render (an API page's article is then kept: `ApiArticles`). Rejects with
  * `RenderUnavailable` as `previewContent` does.
  */
 export async function withMarkdownHtml<T>(context: DocsContext, filePath: string, caller: string, build: (markdown: (text: string) => string) => T): Promise<T> {

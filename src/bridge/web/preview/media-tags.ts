@@ -23,6 +23,8 @@ export interface MediaTagOptions {
   /** A file changed less than this long ago is hashed again next time (`LIMITS.preview.mediaSettledMs`). */
   readonly settledMs: number;
   readonly now: () => number;
+  /** Called once a file's bytes are read and hashed, before its version is looked at again (tests change the file there). */
+  readonly hashed?: (file: OpenedMedium) => Promise<void>;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface MediaTagOptions {
  */
 export class MediaTags {
   private readonly known = new Map<string, { readonly version: string; readonly tag: string }>();
-  private readonly pending = new Map<string, Promise<string>>();
+  private readonly pending = new Map<string, Promise<string | undefined>>();
   /** The hash in progress: the next one starts after it (one file's bytes in memory at a time). */
   private turn: Promise<unknown> = Promise.resolve();
   private hashed = 0;
@@ -48,8 +50,12 @@ export class MediaTags {
     return this.hashed;
   }
 
-  /** The ETag of the opened file's bytes; rejects when the file cannot be read. */
-  tagOf(file: OpenedMedium): Promise<string> {
+  /**
+   * The ETag of the opened file's bytes; undefined when the file changed while it was hashed (an
+   * in-place rewrite: the bytes read may be neither version's, so no tag is given for them, and
+   * the next request hashes the new version); rejects when the file cannot be read.
+   */
+  tagOf(file: OpenedMedium): Promise<string | undefined> {
     const version = `${file.ino}:${file.size}:${file.mtimeMs}:${file.ctimeMs}`;
     const known = this.known.get(file.real);
     if (known?.version === version) {
@@ -66,13 +72,13 @@ export class MediaTags {
     return hash;
   }
 
-  private inTurn(work: () => Promise<string>): Promise<string> {
+  private inTurn(work: () => Promise<string | undefined>): Promise<string | undefined> {
     const run = this.turn.then(work, work);
     this.turn = run.catch(() => undefined);
     return run;
   }
 
-  private async hash(file: OpenedMedium, version: string): Promise<string> {
+  private async hash(file: OpenedMedium, version: string): Promise<string | undefined> {
     const startedAt = this.options.now();
     const bytes = Buffer.allocUnsafe(file.size);
     let filled = 0;
@@ -83,9 +89,10 @@ export class MediaTags {
     }
     this.hashed++;
     const tag = entityTag(Buffer.from(await webcrypto.subtle.digest("SHA-256", bytes)).toString("hex"));
+    await this.options.hashed?.(file);
     const after = await fstatOf(file.fd);
-    const unchanged = `${after.ino}:${after.size}:${after.mtimeMs}:${after.ctimeMs}` === version;
-    if (unchanged && Math.max(file.mtimeMs, file.ctimeMs) < startedAt - this.options.settledMs) {
+    if (`${after.ino}:${after.size}:${after.mtimeMs}:${after.ctimeMs}` !== version) return undefined;
+    if (Math.max(file.mtimeMs, file.ctimeMs) < startedAt - this.options.settledMs) {
       this.known.delete(file.real);
       this.known.set(file.real, { version, tag });
       if (this.known.size > this.options.kept) this.known.delete(this.known.keys().next().value as string);

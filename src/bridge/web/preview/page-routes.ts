@@ -1,4 +1,5 @@
 import type { ApiPageItem, ApiPagePlan, FrontMatterOperation } from "../../../config/openapi/plan-api-pages.js";
+import { ApiArticles } from "../../../engine/preview/api-articles.js";
 import { Navigations } from "../../../engine/preview/navigations.js";
 import type { PagePlace } from "../../../engine/preview/page-place.js";
 import { PageRenders } from "../../../engine/preview/render-cache.js";
@@ -145,15 +146,19 @@ export async function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found
       throw error;
     }
   };
+  // The article is kept per site version, page and reader's view (`ApiArticles`): what varies
+  // by reader is which page they get at the path (`info`) and the playground's view.
+  const site = runtime.site;
+  const kept = (view: string, build: (markdown: (text: string) => string) => string): Promise<string | Response> => caches.apiArticles.get(site, info, view, () => described(build));
   if ("kind" in item && item.kind === "channel") {
     const { spec, channel } = item;
-    const main = await described((md) => channelHtml(spec, channel, page.title, md));
+    const main = await kept("channel", (md) => channelHtml(spec, channel, page.title, md));
     return typeof main === "string" ? previewPage({ ...frame, main }) : main;
   }
   const { spec, operation: op } = item;
-  const settings = runtime.site.api?.settings;
+  const settings = site.api?.settings;
   if (settings === undefined) {
-    const main = await described((md) => `<article class="page"><h1>${esc(page.title)}</h1>${md(page.body.trim())}</article>`);
+    const main = await kept("page", (md) => `<article class="page"><h1>${esc(page.title)}</h1>${md(page.body.trim())}</article>`);
     return typeof main === "string" ? previewPage({ ...frame, main }) : main;
   }
   const playground = info.playground;
@@ -175,7 +180,7 @@ export async function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found
     toc = rendered.toc;
     authored = `<section class="prose" data-testid="page-prose">${pageHead(page, own.body)}${problemNotice(own, rendered)}${rendered.html}</section>`;
   }
-  const article = await described((markdown) => operationHtml({ spec, op, pagePath: page.path, title: generated ? page.title : `${op.method} ${op.path}`, settings, playground, view, markdown }, generated ? 1 : 2));
+  const article = await kept(JSON.stringify(view), (markdown) => operationHtml({ spec, op, pagePath: page.path, title: generated ? page.title : `${op.method} ${op.path}`, settings, playground, view, markdown }, generated ? 1 : 2));
   if (typeof article !== "string") return article;
   const scripts = view.kind === "form" ? ["playground.js"] : [];
   const data = view.kind === "form" ? playgroundDataHtml(playgroundData(op, page.path, playground)) : "";
@@ -230,5 +235,5 @@ export function notFoundPage(runtime: DocsRuntime, caches: PreviewCaches, docs: 
 
 /** New caches for the preview's pages (rendered pages, readers' navigation). */
 export function newCaches(): PreviewCaches {
-  return { renders: new PageRenders(), navigations: new Navigations() };
+  return { renders: new PageRenders(), navigations: new Navigations(), apiArticles: new ApiArticles() };
 }

@@ -36,12 +36,12 @@ export interface MediaRequest {
 }
 
 /** The headers a medium is sent with: a policy that runs nothing (an SVG opened on its own cannot run a script). */
-function mediaHeaders(type: string, size: number, tag: string): Record<string, string> {
+function mediaHeaders(type: string, size: number, tag: string | undefined): Record<string, string> {
   return {
     "Content-Type": type,
     "Content-Length": String(size),
-    ETag: tag,
-    "Cache-Control": "no-cache",
+    // No tag when the file changed while it was hashed (`MediaTags.tagOf`): nothing to keep it by.
+    ...(tag !== undefined ? { ETag: tag, "Cache-Control": "no-cache" } : { "Cache-Control": "no-store" }),
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
   };
@@ -89,7 +89,7 @@ export async function siteMedia(runtime: DocsRuntime, state: SiteMediaState, url
     closeQuietly(opened.fd);
     turn.release();
   };
-  let tag: string;
+  let tag: string | undefined;
   try {
     tag = await state.tags.tagOf(opened);
   } catch {
@@ -97,7 +97,7 @@ export async function siteMedia(runtime: DocsRuntime, state: SiteMediaState, url
     return undefined;
   }
   // Revalidated by content: a browser keeps its copy and is answered 304 while the bytes are the same.
-  if (matchesIfNoneMatch(request.ifNoneMatch, tag)) {
+  if (tag !== undefined && matchesIfNoneMatch(request.ifNoneMatch, tag)) {
     done();
     return new Response(null, { status: 304, headers: { ETag: tag, "Cache-Control": "no-cache" } });
   }
