@@ -58,4 +58,7 @@ pipecat pipecat-ai/docs 1393c9d76927eaef55dd3d872ae51e37ace8f92e .
 raydium raydium-io/raydium-docs-v1 127e3acf34444d62327a69bb380003578da31a9d .
 sequence 0xsequence/docs 2e7df8544830c8e827a852b9aea680f02f291626 .
 onyx onyx-dot-app/documentation 48a9c8f688ee5bd8ae55c4dbd7999079cf4f452f .
+trigger triggerdotdev/trigger.dev b082e44389337dc6505d590737a6df70867cc8f4 docs
+unstructured Unstructured-IO/docs 8905f62269dc99142ff19ecf5be4cdf52d294e4e .
+story storyprotocol/docs 6e2f32b9bd8de15038c21a022b0b1d90a577d14e .
 LIST
