@@ -15,6 +15,8 @@ import { createWebApp } from "../../src/bridge/web/web-app.js";
 import { formatNavTree } from "../../src/config/docs-json/nav-format.js";
 import { appResources } from "../../src/mcp/ui-extension.js";
 import { DocsRuntime } from "../../src/engine/runtime.js";
+import { agentView } from "../../src/engine/use-cases/agent-view.js";
+import { readablePageAt } from "../../src/engine/use-cases/preview-page.js";
 import { openStateStore } from "../../src/store/state/sqlite-state-store.js";
 import { ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
@@ -119,6 +121,21 @@ describe("a restricted MDX file at a generated API page's path", () => {
     expect(withFile.site.diagnostics.map((d) => [d.code, d.file, d.message])).toEqual([
       ["api-page-taken", TAKEN, "this file takes the path of the generated page for GET /events (openapi.json); readers who may not read the file get the generated page"],
     ]);
+  });
+
+  it("gives a reader who may not read it the generated page's agent view, never the file's sections (adversary, round 9)", async () => {
+    const agent = async (runtime: DocsRuntime, reader: Reader) => {
+      const context = { request: localContext(reader), runtime };
+      const page = readablePageAt(context, "/api-reference/list-events");
+      if (page === undefined) throw new Error("no page");
+      return agentView(context, page);
+    };
+    for (const reader of [ANONYMOUS, readerWithGroups(["sales"])]) {
+      const got = await agent(withFile, reader);
+      expect(got).toEqual(await agent(without, reader));
+      expect(JSON.stringify(got)).not.toContain("Drain the event queue");
+    }
+    expect((await agent(withFile, readerWithGroups(["staff"]))).sections.map((x) => x.text)).toEqual(["Drain the event queue before a shop release."]);
   });
 
   it("follows edits of the file: opened to everyone it is everyone's page; removed, the generated page is back", async () => {
