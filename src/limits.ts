@@ -584,8 +584,9 @@ export const LIMITS = {
      *  one caller (an address, an IPv6 /64, a token) being answered at once, from their limit
      *  check to their JSON: the search itself already runs one at a time per caller
      *  (`CallerTurns`), but building and writing each answer (50 results, `pageSize: 50`) did
-     *  not, so one address sending 150 at once held another caller's `ls /` over `/mcp` 1.2-2 s
-     *  (issue 25). A reader's search box sends one at a time, and drops the earlier as they type. */
+     *  not. A reader's search box sends one at a time, and drops the earlier as they type. This
+     *  bounds what one caller holds; it does not shorten another caller's wait under a flood of
+     *  fresh connections (issue 25, docs/security.md: the wait is ahead of any route). */
     maxPreviewCallsRunningPerCaller: 1,
     /** Preview searches and agent-panel views of one caller answered or waiting their turn; past
      *  it, `429 too_many_searches` at once, before any work. */
