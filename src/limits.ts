@@ -580,6 +580,17 @@ export const LIMITS = {
     /** Media of one caller being sent or waiting their turn: a page with more images than this
      *  still loads (its images come in turn); past it, `429 too_many_media`. */
     maxMediaHeldPerCaller: 64,
+    /** Preview searches and agent-panel views (`/_svc/preview/search`, `/_svc/preview/agent`) of
+     *  one caller (an address, an IPv6 /64, a token) being answered at once, from their limit
+     *  check to their JSON: the search itself already runs one at a time per caller
+     *  (`CallerTurns`), but building and writing each answer (50 results, `pageSize: 50`) did
+     *  not. A reader's search box sends one at a time, and drops the earlier as they type. This
+     *  bounds what one caller holds; it does not shorten another caller's wait under a flood of
+     *  fresh connections (issue 25, docs/security.md: the wait is ahead of any route). */
+    maxPreviewCallsRunningPerCaller: 1,
+    /** Preview searches and agent-panel views of one caller answered or waiting their turn; past
+     *  it, `429 too_many_searches` at once, before any work. */
+    maxPreviewCallsHeldPerCaller: 8,
     /** Bytes read from disk at a time while a medium is sent: the socket asks for the next piece
      *  when it has sent this one, so a transfer holds about this much memory, not the file. */
     mediaChunkBytes: 256 * 1024,

@@ -20,13 +20,14 @@ afterEach(async () => {
   h = undefined;
 });
 
-async function start(rateLimits: string[]): Promise<Harness> {
-  h = await startBridge({ clock, apps: true, rateLimits });
+async function start(rateLimits: string[], trustProxy = false): Promise<Harness> {
+  h = await startBridge({ clock, apps: true, rateLimits, bridge: { trustProxy } });
   return h;
 }
 
-async function post(path: string, body: unknown) {
-  const res = await fetch(`${h?.origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+async function post(path: string, body: unknown, forwardedFor?: string) {
+  const headers = { "content-type": "application/json", ...(forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor }) };
+  const res = await fetch(`${h?.origin}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as unknown, retryAfter: res.headers.get("retry-after"), cors: res.headers.get("access-control-allow-origin") };
 }
 
@@ -65,6 +66,34 @@ describe("feedback ingestion", () => {
     // A small entry still fits in what is left.
     expect((await rating(4)).status).toBe(201);
     expect(await stored()).toBe(3);
+  });
+});
+
+describe("a caller's address, behind --trust-proxy (issue 25)", () => {
+  const ratingFrom = (address: string) => post("/v1/feedback/docs/rating", { path: "/quickstart", helpful: true }, `198.51.100.1, ${address}`);
+
+  it("is its /64 for the budgets: eight addresses of one /64 share one, however each is written; another /64 has its own", async () => {
+    await start(["feedback=8"], true);
+    for (let n = 1; n <= 8; n++) expect((await ratingFrom(`2001:db8:cc:dd::${n}`)).status).toBe(201);
+    const spent = { status: 429, body: limited("8 feedback entries per hour from one IP address"), retryAfter: "2400", cors: "*" };
+    for (const spelling of ["2001:db8:cc:dd::9", "2001:DB8:CC:DD::1", "[2001:db8:cc:dd::1]", "[2001:db8:cc:dd::1]:443", "2001:db8:cc:dd::1%eth0", "2001:db8:cc:dd:ffff:ffff:ffff:ffff", "2001:0db8:00cc:00dd:0:0:0:1"]) {
+      expect([spelling, await ratingFrom(spelling)]).toEqual([spelling, spent]);
+    }
+    expect((await ratingFrom("2001:db8:cc:de::1")).status).toBe(201);
+    expect(await stored()).toBe(9);
+  });
+
+  it("is its /64 for the request limit too, and an IPv4-mapped address is its IPv4 address", async () => {
+    await start(["ip=2"], true);
+    expect((await ratingFrom("2001:db8:1:2::a")).status).toBe(201);
+    expect((await ratingFrom("2001:db8:1:2:b::b")).status).toBe(201);
+    const spent = { status: 429, body: limited("2 requests per hour from one IP address"), retryAfter: "2400", cors: null };
+    expect(await ratingFrom("[2001:db8:1:2::c]:8080")).toEqual(spent);
+    expect((await ratingFrom("203.0.113.7")).status).toBe(201);
+    expect((await ratingFrom("::ffff:203.0.113.7")).status).toBe(201);
+    expect(await ratingFrom("[::FFFF:203.0.113.7]:8080")).toEqual(spent);
+    expect(await ratingFrom("203.0.113.7:5000")).toEqual(spent);
+    expect((await ratingFrom("203.0.113.8")).status).toBe(201);
   });
 });
 

@@ -2,18 +2,29 @@ import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 
 /**
- * The key one caller's address counts under, for the per-caller bounds on what it may hold at
- * once (MCP sessions, listen streams): an IPv4 address as it is (an IPv4-mapped IPv6 address is
- * that IPv4 address), and an IPv6 address by its /64 prefix, the smallest block a site is
- * given, so one host cannot take a fresh address per request (RFC 4941 privacy addresses,
- * a whole /64 routed to one machine) and count as many callers.
+ * The key one caller's address counts under, for every per-address bound: what it may hold at
+ * once (MCP sessions, listen streams, shell commands, connections) and the hourly limits and
+ * budgets (`ip`, `feedback`, `feedback-bytes`, `relay`). An IPv4 address as it is (an
+ * IPv4-mapped IPv6 address is that IPv4 address), and an IPv6 address by its /64 prefix, the
+ * smallest block a site is given, so one host cannot take a fresh address per request (RFC 4941
+ * privacy addresses, a whole /64 routed to one machine) and count as many callers. Spellings of
+ * one address are one key: either case, a zone (`%eth0`), `[...]` with or without a port,
+ * an IPv4 address with a port (as some proxies write `X-Forwarded-For`).
  */
 export function callerAddress(ip: string): string {
-  const bare = ip.replace(/^\[|\]$/g, "").replace(/%.*$/s, "");
+  const bare = bareAddress(ip.trim());
   if (isIP(bare) === 4) return bare;
   if (isIP(bare) !== 6) return ip;
   const v6 = ipaddr.IPv6.parse(bare);
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
   const parts = v6.parts.slice(0, 4).map((p) => p.toString(16));
   return `${parts.join(":")}::/64`;
+}
+
+/** The address in `[addr]`, `[addr]:port` or `a.b.c.d:port`, without its zone. */
+function bareAddress(text: string): string {
+  const bracketed = /^\[([^\]]*)\](?::\d+)?$/.exec(text);
+  const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(text);
+  const address = bracketed?.[1] ?? v4WithPort?.[1] ?? text;
+  return address.replace(/%.*$/s, "");
 }

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { type BridgeDeps, clientIp } from "../context.js";
+import { callerAddress } from "./caller-address.js";
 import { type Charge, CLIENT_BUDGETS, type ClientBudgetKey, type RateDecision } from "./rate-limit.js";
 
 /**
@@ -19,9 +20,10 @@ export function clientBudget(deps: Pick<BridgeDeps, "limiter" | "limits" | "trus
 }
 
 /** The counters `units` of the per-IP budgets take for the request's client (also charged by
- *  MCP tools that store what callers send, beside the per-site tool limits). */
+ *  MCP tools that store what callers send, beside the per-site tool limits), keyed by the
+ *  caller's address as every per-address bound is (`callerAddress`: an IPv6 address by its /64). */
 export function clientCharges(deps: Pick<BridgeDeps, "limits" | "trustProxy">, c: Context, units: Partial<Record<ClientBudgetKey, number>>): Charge[] {
-  const ip = clientIp(deps, c);
+  const ip = callerAddress(clientIp(deps, c));
   return (Object.entries(units) as [ClientBudgetKey, number][]).map(([key, n]) => ({
     key: `${key}:${ip}`,
     limit: deps.limits.clients[key],

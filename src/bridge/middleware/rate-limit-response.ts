@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { LIMITS } from "../../limits.js";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, clientIp } from "../context.js";
+import { callerAddress } from "./caller-address.js";
 import { JSON_RPC, apiErrorResponse, jsonRpcRefusal, oauthErrorResponse } from "./http-errors.js";
 import type { RateDecision } from "./rate-limit.js";
 import { readBody } from "./read-body.js";
@@ -31,11 +32,12 @@ export function rateLimitedResponse(path: string, decision: RateRefusal, body?: 
 
 /**
  * The spec's per-user limit, on every request the bridge serves (MCP endpoints, OAuth,
- * discovery, mounted apps, unknown paths) per client IP: a route added later is limited too.
+ * discovery, mounted apps, unknown paths) per client address (`callerAddress`: an IPv6
+ * address by its /64, as every per-address bound): a route added later is limited too.
  */
 export function ipRateLimit(deps: BridgeDeps): MiddlewareHandler<BridgeEnv> {
   return async (c, next) => {
-    const ip = clientIp(deps, c);
+    const ip = callerAddress(clientIp(deps, c));
     const decision = await deps.limiter.take([{ key: `ip:${ip}`, limit: deps.limits.perIp, what: "requests per hour from one IP address" }]);
     if (!decision.ok) return rateLimitedResponse(c.req.path, decision, await refusedMessages(c));
     await next();

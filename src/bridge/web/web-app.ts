@@ -20,6 +20,7 @@ import { foreignFormPost } from "./form-origin.js";
 import { cookieValue, SESSION_COOKIE, type SiteSessionStore, sameAccount, sessionCookie } from "./site-sessions.js";
 import type { FrameReader, SignInLinks } from "./preview/page-frame.js";
 import { mountPreviewApi } from "./preview/preview-api.js";
+import type { MediaTurns } from "./preview/media-turns.js";
 import type * as PageRoutesModule from "./preview/page-routes.js";
 import type { PageItems } from "./preview/page-routes.js";
 import { newSiteMediaState, siteMedia, type SiteMediaState } from "./preview/site-media.js";
@@ -54,6 +55,8 @@ export interface WebAppDeps {
   readonly caches?: PreviewCaches;
   /** The media's tags and each caller's media transfers (`newSiteMediaState` when absent). */
   readonly media?: SiteMediaState;
+  /** Each caller's turns for preview searches and agent views (`previewCallTurns` when absent). */
+  readonly previewTurns?: MediaTurns;
 }
 
 /**
@@ -144,7 +147,7 @@ export function createWebApp(deps: WebAppDeps): Hono {
       throw error;
     }));
   const callerOf = deps.clientIp ?? ((c: Context) => clientIp({ trustProxy: false }, c));
-  mountPreviewApi(app, { runtime, contextOf, limiter: deps.limiter, limits: deps.limits ?? DEFAULT_RATE_LIMITS, clientIp: callerOf });
+  mountPreviewApi(app, { runtime, contextOf, limiter: deps.limiter, limits: deps.limits ?? DEFAULT_RATE_LIMITS, clientIp: callerOf, ...(deps.previewTurns !== undefined ? { turns: deps.previewTurns } : {}) });
 
   const mediaState = deps.media ?? newSiteMediaState();
   app.get("*", async (c, next) => {

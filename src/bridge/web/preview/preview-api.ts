@@ -15,6 +15,7 @@ import { apiErrorResponse } from "../../middleware/http-errors.js";
 import type { RateLimiter, RateLimits } from "../../middleware/rate-limit.js";
 import { rateLimitedResponse } from "../../middleware/rate-limit-response.js";
 import { ReloadStreams } from "./live-reload.js";
+import { MediaTurns } from "./media-turns.js";
 
 /** The preview's calls: its search box, the agent panel, and live reload. */
 export const PREVIEW_PATHS = {
@@ -31,6 +32,13 @@ export interface PreviewApiDeps {
   readonly limiter: RateLimiter;
   readonly limits: RateLimits;
   readonly clientIp: (c: Context) => string;
+  /** Places for each caller's searches and agent views (`previewCallTurns` when absent). */
+  readonly turns?: MediaTurns;
+}
+
+/** Each caller's preview searches and agent views: one answered at a time, a few waiting (`LIMITS.preview`). */
+export function previewCallTurns(): MediaTurns {
+  return new MediaTurns({ sending: LIMITS.preview.maxPreviewCallsRunningPerCaller, held: LIMITS.preview.maxPreviewCallsHeldPerCaller });
 }
 
 /** JSON answers: never cached, never read by another site's page (`same-origin`). */
@@ -54,6 +62,28 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
     // The client's address (an IPv6 /64) decides its share of the shell pool, as on the MCP endpoint.
     return { runtime, request: requestContext(request.reader, request.authMode, request.clock, request.caller ?? `address:${callerAddress(deps.clientIp(c))}`) };
   };
+  const turns = deps.turns ?? previewCallTurns();
+  /**
+   * Answer `serve` in the caller's turn: its searches and agent views one at a time, the next
+   * ones waiting behind it, so a caller sending many at once waits behind its own and takes the
+   * server's thread no more than one reader would (issue 25); past the caller's bound, or gone
+   * while it waited, answered at once without any work.
+   */
+  const inTurn = async (c: Context, serve: (caller: string) => Promise<Response>): Promise<Response> => {
+    const request = await deps.contextOf(c.req.raw);
+    const caller = request.caller ?? `address:${callerAddress(deps.clientIp(c))}`;
+    const turn = await turns.take(caller, connectionGone(c));
+    if (!turn.ok) {
+      const { held } = turns.limits;
+      if (turn.reason === "gone") return apiErrorResponse(503, "client_gone", "the client hung up before its turn", { "Retry-After": "2", "Cache-Control": "no-store" });
+      return apiErrorResponse(429, "too_many_searches", `too many searches of this client: at most ${held} answered or waiting at once per client (an address, an IPv6 /64 or a token); wait for their answers, then ask again`, { "Retry-After": "2", "Cache-Control": "no-store" });
+    }
+    try {
+      return await serve(caller);
+    } finally {
+      turn.release();
+    }
+  };
   const charge = async (c: Context, tool: "search" | "filesystem"): Promise<Response | undefined> => {
     const limit = deps.limits.tools[tool];
     if (limit === undefined) return undefined;
@@ -71,26 +101,31 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
       ...(pageSize !== undefined ? { pageSize: /^\d+$/.test(pageSize) ? Number(pageSize) : pageSize } : {}),
     });
     if (!input.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(input.issues));
-    const refused = await charge(c, "search");
-    if (refused !== undefined) return refused;
-    // A page that searches again as the reader types drops the earlier request: its search is not run.
-    const outcome = await searchAnswer({ ...(await docsContext(c)), signal: connectionGone(c) }, input.value);
-    if (!outcome.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(outcome.issues));
-    // Links on this server: the page's path and the section's anchor (the tool's links name the public site).
-    const results = outcome.value.results.map((r) => ({ ...r, href: `${pageUrl("", r.path) || "/"}${new URL(r.url).hash}` }));
-    // `text`: what the MCP tool answers, for the agent panel's box.
-    return json({ results, text: outcome.value.text });
+    const search = input.value;
+    return inTurn(c, async () => {
+      const refused = await charge(c, "search");
+      if (refused !== undefined) return refused;
+      // A page that searches again as the reader types drops the earlier request: its search is not run.
+      const outcome = await searchAnswer({ ...(await docsContext(c)), signal: connectionGone(c) }, search);
+      if (!outcome.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(outcome.issues));
+      // Links on this server: the page's path and the section's anchor (the tool's links name the public site).
+      const results = outcome.value.results.map((r) => ({ ...r, href: `${pageUrl("", r.path) || "/"}${new URL(r.url).hash}` }));
+      // `text`: what the MCP tool answers, for the agent panel's box.
+      return json({ results, text: outcome.value.text });
+    });
   });
 
-  app.get(PREVIEW_PATHS.agent, async (c) => {
-    const context = await docsContext(c);
-    const page = readablePageAt(context, c.req.query("page") ?? "");
-    // A page the reader may not read answers exactly as one that does not exist.
-    if (page === undefined) return apiErrorResponse(404, "not_found", "no such page");
-    const refused = await charge(c, "filesystem");
-    if (refused !== undefined) return refused;
-    return json(await agentView(context, page));
-  });
+  app.get(PREVIEW_PATHS.agent, (c) =>
+    inTurn(c, async () => {
+      const context = await docsContext(c);
+      const page = readablePageAt(context, c.req.query("page") ?? "");
+      // A page the reader may not read answers exactly as one that does not exist.
+      if (page === undefined) return apiErrorResponse(404, "not_found", "no such page");
+      const refused = await charge(c, "filesystem");
+      if (refused !== undefined) return refused;
+      return json(await agentView(context, page));
+    }),
+  );
 
   app.post(PREVIEW_PATHS.shell, async (c) => {
     // JSON only: another site's page cannot send it without asking first (CORS), and is refused.
