@@ -141,6 +141,13 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "rg -o '(?-u:\\w)+' /guides/cls.md" },
   { cmd: "rg -o '(?-u:\\s)(?-u:\\d)+' /guides/cls.md" },
   { cmd: "rg -o '(?-u)\\b[a-z]+\\b' /guides/cls.md" },
+  // awk's POSIX classes are gawk's in a UTF-8 locale (glibc's: Unicode letters, no no-break spaces in space)
+  { cmd: "awk '{print match($0,/[[:alpha:]]+ [[:punct:]]/), RLENGTH}' /guides/cls.md" },
+  { cmd: "awk '{gsub(/[[:upper:]]/,\"U\"); print}' /guides/cls.md" },
+  { cmd: "awk '{print gsub(/[[:space:]]/,\"_\"), $0}' /guides/cls.md" },
+  { cmd: "awk '{n=split($0,a,/[^[:alpha:]]+/); print n, a[1], a[n]}' /guides/cls.md" },
+  { cmd: "awk '/na[[:lower:]]ve/{gsub(/[[:punct:]]/,\"P\"); print}' /guides/cls.md" },
+  { cmd: "awk '{gsub(\"[[:alnum:]]\",\"a\"); print}' /guides/cls.md" },
   // nl: a line it does not number is spaces as wide as the number and the separator
   { cmd: "nl /api/paras.md" },
   { cmd: "nl -s '::' -w3 /api/paras.md" },
