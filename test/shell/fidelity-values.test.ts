@@ -22,6 +22,7 @@ const pages: Record<string, string> = {
   "api/paras.md": "one a\ntwo b\n\n\nthree c\n\nfour d\n",
   "api/pats.md": "two\r\nc\r",
   "guides/cls.md": "caf\u00e9 \u00c9cole\tx\u2003y Stra\u00dfe 12 K\nna\u00efve \u2014 \u00c9T\u00c9 a_b\n",
+  "guides/bom.md": "\ufeff---\ntitle: BOM\n---\nfirst line\n",
   "api/tr.md": "I\u0130\u0131i\nk\u0131rm\u0131z\u0131\nIstanbul\nSTRASSE stra\u00dfe\n",
 };
 for (const [path, text] of Object.entries(pages)) writeFileSync(join(root, path), text);
@@ -141,6 +142,11 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "rg -o '(?-u:\\w)+' /guides/cls.md" },
   { cmd: "rg -o '(?-u:\\s)(?-u:\\d)+' /guides/cls.md" },
   { cmd: "rg -o '(?-u)\\b[a-z]+\\b' /guides/cls.md" },
+  // rg drops a leading UTF-8 BOM (it transcodes what it sniffs as UTF-8 with a BOM)
+  { cmd: "rg -c '^---$' /guides/bom.md" },
+  { cmd: "rg -n -b '^' /guides/bom.md" },
+  { cmd: "rg -o '^.' /guides/bom.md" },
+  { cmd: "cat /guides/bom.md | rg -x -- '---'" },
   // awk's POSIX classes are gawk's in a UTF-8 locale (glibc's: Unicode letters, no no-break spaces in space)
   { cmd: "awk '{print match($0,/[[:alpha:]]+ [[:punct:]]/), RLENGTH}' /guides/cls.md" },
   { cmd: "awk '{gsub(/[[:upper:]]/,\"U\"); print}' /guides/cls.md" },
