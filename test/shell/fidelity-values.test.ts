@@ -142,6 +142,12 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "rg -o '(?-u:\\w)+' /guides/cls.md" },
   { cmd: "rg -o '(?-u:\\s)(?-u:\\d)+' /guides/cls.md" },
   { cmd: "rg -o '(?-u)\\b[a-z]+\\b' /guides/cls.md" },
+  // rg -P: PCRE2's classes are Unicode (its UCP mode), [:ascii:] is ASCII
+  { cmd: "rg -oP '[[:alpha:]]+' /guides/cls.md" },
+  { cmd: "rg -oP '[[:^alpha:][:upper:]]' /guides/cls.md" },
+  { cmd: "rg -oP '[[:^alpha:]]+' /guides/cls.md" },
+  { cmd: "rg -o '[^[:^alpha:]]+' /guides/cls.md" },
+  { cmd: "rg -oP '[^[:ascii:]]+' /guides/cls.md" },
   // rg drops a leading UTF-8 BOM (it transcodes what it sniffs as UTF-8 with a BOM)
   { cmd: "rg -c '^---$' /guides/bom.md" },
   { cmd: "rg -n -b '^' /guides/bom.md" },

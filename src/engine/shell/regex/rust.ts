@@ -2,6 +2,7 @@ import {
   CRLF_LINE_END,
   LINE_END,
   LINE_START,
+  PCRE_POSIX_CLASSES,
   RUST_POSIX_CLASSES,
   RUST_WORD_BODY,
   SPACE_BODY,
@@ -461,10 +462,15 @@ class RustTranslator {
       if (c === "[" && this.p[this.i + 1] === ":") {
         const end = this.p.join("").indexOf(":]", this.i);
         const name = end === -1 ? "" : this.p.slice(this.i + 2, end).join("");
-        // ASCII-only in Rust's regex crate, whatever the Unicode mode; `[:^alpha:]` is the complement.
-        const cls = /^\^?[a-z]+$/.test(name) ? RUST_POSIX_CLASSES[name.replace("^", "")] : undefined;
+        // ASCII-only in Rust's regex crate, whatever the Unicode mode (PCRE2's are Unicode); `[:^alpha:]` is the complement.
+        const classes = this.dialect.pcre ? PCRE_POSIX_CLASSES : RUST_POSIX_CLASSES;
+        const cls = /^\^?[a-z]+$/.test(name) ? classes[name.replace("^", "")] : undefined;
         if (cls !== undefined) {
-          const folded = this.foldCase && (name.endsWith("upper") || name.endsWith("lower")) ? "A-Za-z\\u017F\\u212A" : cls;
+          const folded = this.foldCase && (name.endsWith("upper") || name.endsWith("lower"))
+              ? this.dialect.pcre
+                ? "\\p{Lu}\\p{Ll}\\p{Lt}"
+                : "A-Za-z\\u017F\\u212A"
+              : cls;
           if (name.startsWith("^")) negated.push(folded);
           else body += folded;
           this.i = end + 2;
@@ -525,6 +531,10 @@ class RustTranslator {
     }
     this.i++;
     if ((operands.length > 0 || negated.length > 0) && !this.flags.u) this.byteOnly(start, this.i);
+    // One negated item alone (`[[:^alpha:]]`, `[^[:^space:]]`): a plain class, no look-ahead.
+    if (operands.length === 0 && negated.length === 1 && body === "") {
+      return negate ? `[${negated[0] as string}]` : `[^${negated[0] as string}\\n]`;
+    }
     if (operands.length > 0 || negated.length > 0) {
       operands.push({ body, negated });
       // A one-character test built from look-aheads: (?=[A])(?=[B]) is A && B, and so on.
