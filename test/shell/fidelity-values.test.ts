@@ -21,6 +21,8 @@ const pages: Record<string, string> = {
   "api/tabs.md": "a\tb\tc\n1\t2\t3\n",
   "api/paras.md": "one a\ntwo b\n\n\nthree c\n\nfour d\n",
   "api/pats.md": "two\r\nc\r",
+  "guides/cls.md": "caf\u00e9 \u00c9cole\tx\u2003y Stra\u00dfe 12 K\nna\u00efve \u2014 \u00c9T\u00c9 a_b\n",
+  "guides/bom.md": "\ufeff---\ntitle: BOM\n---\nfirst line\n",
   "api/tr.md": "I\u0130\u0131i\nk\u0131rm\u0131z\u0131\nIstanbul\nSTRASSE stra\u00dfe\n",
 };
 for (const [path, text] of Object.entries(pages)) writeFileSync(join(root, path), text);
@@ -127,6 +129,37 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "grep -iF -o 'I' /api/tr.md" },
   { cmd: "grep -io '\u0130' /api/tr.md" },
   { cmd: "rg -io 'i' /api/tr.md" },
+  // rg's POSIX classes are ASCII (Rust's regex crate), `[:^x:]` their complement; `(?-u)` makes \w \d \s \b ASCII
+  { cmd: "rg -o '[[:alpha:]]+' /guides/cls.md" },
+  { cmd: "rg -o '[[:^alpha:]]+' /guides/cls.md" },
+  { cmd: "rg -o '[[:ascii:]]+' /guides/cls.md" },
+  { cmd: "rg -o '[^[:ascii:]]+' /guides/cls.md" },
+  { cmd: "rg -o '[[:^space:]]+' /guides/cls.md" },
+  { cmd: "rg -o '[[:upper:][:digit:]]+' /guides/cls.md" },
+  { cmd: "rg -o '[[:word:]]+' /guides/cls.md" },
+  { cmd: "rg -c '[[:space:]]y' /guides/cls.md" },
+  { cmd: "rg -o '(?i)[[:upper:]]+' /guides/cls.md" },
+  { cmd: "rg -o '(?-u:\\w)+' /guides/cls.md" },
+  { cmd: "rg -o '(?-u:\\s)(?-u:\\d)+' /guides/cls.md" },
+  { cmd: "rg -o '(?-u)\\b[a-z]+\\b' /guides/cls.md" },
+  // rg -P: PCRE2's classes are Unicode (its UCP mode), [:ascii:] is ASCII
+  { cmd: "rg -oP '[[:alpha:]]+' /guides/cls.md" },
+  { cmd: "rg -oP '[[:^alpha:][:upper:]]' /guides/cls.md" },
+  { cmd: "rg -oP '[[:^alpha:]]+' /guides/cls.md" },
+  { cmd: "rg -o '[^[:^alpha:]]+' /guides/cls.md" },
+  { cmd: "rg -oP '[^[:ascii:]]+' /guides/cls.md" },
+  // rg drops a leading UTF-8 BOM (it transcodes what it sniffs as UTF-8 with a BOM)
+  { cmd: "rg -c '^---$' /guides/bom.md" },
+  { cmd: "rg -n -b '^' /guides/bom.md" },
+  { cmd: "rg -o '^.' /guides/bom.md" },
+  { cmd: "cat /guides/bom.md | rg -x -- '---'" },
+  // awk's POSIX classes are gawk's in a UTF-8 locale (glibc's: Unicode letters, no no-break spaces in space)
+  { cmd: "awk '{print match($0,/[[:alpha:]]+ [[:punct:]]/), RLENGTH}' /guides/cls.md" },
+  { cmd: "awk '{gsub(/[[:upper:]]/,\"U\"); print}' /guides/cls.md" },
+  { cmd: "awk '{print gsub(/[[:space:]]/,\"_\"), $0}' /guides/cls.md" },
+  { cmd: "awk '{n=split($0,a,/[^[:alpha:]]+/); print n, a[1], a[n]}' /guides/cls.md" },
+  { cmd: "awk '/na[[:lower:]]ve/{gsub(/[[:punct:]]/,\"P\"); print}' /guides/cls.md" },
+  { cmd: "awk '{gsub(\"[[:alnum:]]\",\"a\"); print}' /guides/cls.md" },
   // nl: a line it does not number is spaces as wide as the number and the separator
   { cmd: "nl /api/paras.md" },
   { cmd: "nl -s '::' -w3 /api/paras.md" },

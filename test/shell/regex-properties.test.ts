@@ -305,6 +305,26 @@ describe("what the fuzzing found, pinned", () => {
     expect([..."a٣ a3".matchAll(pcre("a(?=\\d)"))].map((m) => m.index)).toEqual([0, 3]);
   });
 
+  it("rg: with Unicode off, what can match part of a UTF-8 character is refused, never answered differently", () => {
+    const rust = (p: string) => {
+      try {
+        compilePatterns([p], { dialect: "rust", ignoreCase: false, word: false, line: false });
+        return "compiled";
+      } catch (error) {
+        return (error as RustRegexError).message;
+      }
+    };
+    const refused = "a class that can match part of a UTF-8 character (with Unicode off, `(?-u)`) is not supported by this docs shell";
+    expect(["(?-u:.)", "(?-u:[^a])", "(?-u)\\W", "(?-u)[[:^alpha:]]", "(?-u:\\w)+", "[[:^alpha:]]"].map(rust)).toEqual([
+      refused,
+      refused,
+      refused,
+      refused,
+      "compiled",
+      "compiled",
+    ]);
+  });
+
   it("grep -G: a ^ after another anchor is a literal ^ (only the start of an expression anchors)", () => {
     const bre = (p: string) => compilePatterns([p], { dialect: "bre", ignoreCase: false, word: false, line: false }).regex;
     expect(matchingLines(bre("\\<^b"), ["^b", "a ^b", "b"])).toEqual([]);

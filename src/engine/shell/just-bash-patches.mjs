@@ -5,6 +5,23 @@
 // just-bash's dist/bundle, or the build fails and test/shell/just-bash-patches.test.ts fails
 // (a just-bash upgrade that moves the code: look at the new code, then update or drop the patch).
 
+/**
+ * awk's POSIX classes as gawk has them in a UTF-8 locale (glibc's iswalpha etc., whose tables
+ * glibc derives from Unicode: alpha is Alphabetic plus non-ASCII decimal digits, upper/lower
+ * are cased letters with a case mapping, space leaves out the no-break spaces, punct is every
+ * graphic character that is not alphanumeric). just-bash's regex engine reads them as ASCII.
+ * Each `[:name:]` inside a bracket becomes explicit ranges (RE2 knows no binary properties),
+ * computed on first use from Node's Unicode tables: checked against gawk 5.2 on every code
+ * point, they differ only where Node's Unicode is newer than glibc's (characters glibc does not
+ * know yet, U+0363-036F now Alphabetic).
+ */
+const AWK_CLASSES = `function Sq(p){if(typeof p!="string"||!p.includes("[:"))return p;let o="",i=0,b=!1;for(;i<p.length;){let h=p[i];if(h==="\\\\"){o+=p.slice(i,i+2),i+=2;continue}if(!b){if(h==="["){b=!0,o+=h,i++,p[i]==="^"&&(o+="^",i++),p[i]==="]"&&(o+="]",i++);continue}o+=h,i++;continue}if(h==="["&&p[i+1]===":"){let e=p.indexOf(":]",i+2),n=e>0?Sq.body(p.slice(i+2,e)):void 0;if(n!==void 0){o+=n,i=e+2;continue}}h==="]"&&(b=!1),o+=h,i++}return o}
+Sq.cache=new Map;
+Sq.body=function(n){let t=Sq.test[n];if(t===void 0)return;let c=Sq.cache.get(n);if(c!==void 0)return c;if(Sq.all===void 0){let a=[];for(let cp=0;cp<1114112;cp+=16384){let q=[];for(let x=cp;x<cp+16384;x++)(x<55296||x>57343)&&q.push(x);a.push(String.fromCodePoint(...q))}Sq.all=a.join("")}
+let o="",f=x=>"\\\\u{"+x.toString(16)+"}";for(let m of Sq.all.matchAll(new RegExp("(?:"+t+")+","gu"))){let lo=m[0].codePointAt(0),hi=m[0].codePointAt(m[0].length-(m[0].length>1&&m[0].codePointAt(m[0].length-2)>65535?2:1));o+=lo===hi?f(lo):f(lo)+"-"+f(hi)}Sq.cache.set(n,o);return o};
+{let al="[\\\\p{Alphabetic}\\\\p{Nd}]",sp="(?![\\\\xA0\\\\u2007\\\\u202F])[\\\\t-\\\\r \\\\p{Zs}\\\\p{Zl}\\\\p{Zp}]",pr="[^\\\\p{Cc}\\\\p{Cn}\\\\p{Cs}\\\\p{Zl}\\\\p{Zp}]",gr="(?!"+sp+")"+pr;
+Sq.test={alpha:"(?![0-9])"+al,digit:"[0-9]",alnum:al,upper:"[\\\\p{Uppercase}\\\\p{CWL}]",lower:"(?![\\\\u1F88-\\\\u1F8F\\\\u1F98-\\\\u1F9F\\\\u1FA8-\\\\u1FAF\\\\u1FBC\\\\u1FCC\\\\u1FFC])[\\\\p{Lowercase}\\\\p{CWU}]",space:sp,blank:"(?![\\\\xA0\\\\u2007\\\\u202F])[\\\\t\\\\p{Zs}]",cntrl:"[\\\\p{Cc}\\\\p{Zl}\\\\p{Zp}]",print:pr,graph:gr,punct:"(?!"+al+")"+gr,xdigit:"[0-9A-Fa-f]"}}`;
+
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
   {
@@ -205,6 +222,16 @@ export const JUST_BASH_PATCHES = [
     why: "(compgen -G: a glob that matches nothing exits 1, as bash does)",
     find: 'if(S.length===0&&o!==null)return L(y,"",1);',
     replace: 'if(S.length===0&&(o!==null||Gq!==void 0))return L(y,"",1);',
+  },
+  {
+    why: "awk's POSIX classes ([[:alpha:]], [[:upper:]], [[:space:]], ...) are gawk's Unicode ones in a UTF-8 locale, not ASCII",
+    find: 'import{a as O,b as X}from"./chunk-KVG5FR5F.js";',
+    replace: `import{a as Oq,b as X}from"./chunk-KVG5FR5F.js";const O=(p,...r)=>Oq(Sq(p),...r);${AWK_CLASSES}`,
+  },
+  {
+    why: "(awk's POSIX classes: the lexer no longer rewrites a lone [[:alpha:]] to ASCII ranges first)",
+    find: 'function qt(e){return e.replace(/\\[\\[:space:\\]\\]/g,',
+    replace: 'function qt(e){return e;e.replace(/\\[\\[:space:\\]\\]/g,',
   },
 ];
 

@@ -54,6 +54,46 @@ export const POSIX_CLASSES: Readonly<Record<string, string>> = {
   word: "\\p{L}\\p{N}_",
 };
 
+/**
+ * ripgrep's POSIX bracket classes (`[[:alpha:]]`) as class bodies: ASCII-only, as Rust's regex
+ * crate defines them, in Unicode mode too (`\n` left out, as everywhere).
+ */
+export const RUST_POSIX_CLASSES: Readonly<Record<string, string>> = {
+  alnum: "0-9A-Za-z",
+  alpha: "A-Za-z",
+  ascii: "\\x00-\\x09\\x0B-\\x7F",
+  blank: "\\t ",
+  cntrl: "\\x00-\\x09\\x0B-\\x1F\\x7F",
+  digit: "0-9",
+  graph: "!-~",
+  lower: "a-z",
+  print: " -~",
+  punct: "!-\\/:-@\\[-`{-~",
+  space: "\\t\\x0B\\f\\r ",
+  upper: "A-Z",
+  word: "0-9A-Za-z_",
+  xdigit: "0-9A-Fa-f",
+};
+
+/**
+ * The same classes under PCRE2 with Unicode properties (`rg -P`, and our `grep -P`): where
+ * PCRE2's UCP mode makes them Unicode, as it documents (`[:alpha:]` is `\p{L}`, `[:space:]` is
+ * `\p{Xps}`, ...); `ascii`, `blank`, `cntrl`, `xdigit` stay ASCII.
+ */
+export const PCRE_POSIX_CLASSES: Readonly<Record<string, string>> = {
+  ...RUST_POSIX_CLASSES,
+  alnum: "\\p{L}\\p{N}",
+  alpha: "\\p{L}",
+  digit: "\\p{Nd}",
+  graph: POSIX_CLASSES.graph as string,
+  lower: "\\p{Ll}",
+  print: POSIX_CLASSES.print as string,
+  punct: "\\p{P}$+<=>^`|~",
+  space: "\\p{Z}\\t\\x0B\\f\\r",
+  upper: "\\p{Lu}",
+  word: "\\p{L}\\p{N}_",
+};
+
 /** Escape one code point for use inside a JS `u`-mode character class. */
 export function classChar(cp: number): string {
   if (cp === 0x0a) return "\\n";

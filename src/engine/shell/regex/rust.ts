@@ -2,7 +2,8 @@ import {
   CRLF_LINE_END,
   LINE_END,
   LINE_START,
-  POSIX_CLASSES,
+  PCRE_POSIX_CLASSES,
+  RUST_POSIX_CLASSES,
   RUST_WORD_BODY,
   SPACE_BODY,
   caseFoldedChar,
@@ -31,6 +32,11 @@ export interface RustDialect {
 }
 
 const W = wordAssertions(RUST_WORD_BODY);
+/** Word boundaries with Unicode off (`(?-u:\b)`): ASCII word characters. */
+const ASCII_WORD_BODY = "0-9A-Za-z_";
+const ASCII_W = wordAssertions(ASCII_WORD_BODY);
+/** `\s` with Unicode off, without `\n`. */
+const ASCII_SPACE_BODY = "\\t\\x0B\\f\\r ";
 
 /** Characters Rust's regex syntax lets you escape. */
 const RUST_META = new Set([..."\\.+*?()|[]{}^$#&-~"]);
@@ -48,6 +54,8 @@ interface Flags {
   i: boolean;
   x: boolean;
   U: boolean;
+  /** Unicode mode (on unless `(?-u)`): off, `\w` `\d` `\s` `\b` are ASCII and `.` matches bytes. */
+  u: boolean;
 }
 
 class RustTranslator {
@@ -72,7 +80,7 @@ class RustTranslator {
     private readonly globalIgnoreCase: boolean,
     private readonly groupOffset: number,
   ) {
-    this.flags = { i: false, x: false, U: false };
+    this.flags = { i: false, x: false, U: false, u: true };
   }
 
   run(): RustTranslation {
@@ -185,6 +193,7 @@ class RustTranslator {
         return { source: this.charClass(), repeatable: true };
       case ".":
         this.i++;
+        if (!this.flags.u) this.byteOnly(this.i - 1, this.i);
         return { source: "[^\\n]", repeatable: true };
       case "^":
         this.i++;
@@ -265,8 +274,8 @@ class RustTranslator {
           if (f === undefined) throw new RustRegexError("unclosed group", start, start + 1);
           if (f === ")" || f === ":") break;
           if (f === "-") negate = true;
-          else if (f === "i" || f === "x" || f === "U") this.flags[f] = !negate;
-          else if (f !== "m" && f !== "s" && f !== "u") throw new RustRegexError("unrecognized flag", this.i, this.i + 1);
+          else if (f === "i" || f === "x" || f === "U" || f === "u") this.flags[f] = !negate;
+          else if (f !== "m" && f !== "s") throw new RustRegexError("unrecognized flag", this.i, this.i + 1);
           this.i++;
         }
         if (this.p[this.i] === ")") {
@@ -304,6 +313,15 @@ class RustTranslator {
     const unsupported = (): never => {
       throw new RustRegexError("unrecognized escape sequence", start, this.i);
     };
+    if (!this.flags.u) {
+      if (c === "D" || c === "W" || c === "S") this.byteOnly(start, this.i);
+      if (c === "p" || c === "P") throw new RustRegexError("Unicode not allowed here", start, this.i);
+      if (c === "d") return { source: "[0-9]", repeatable: true, word: true };
+      if (c === "w") return { source: `[${ASCII_WORD_BODY}]`, repeatable: true, word: true };
+      if (c === "s") return { source: `[${ASCII_SPACE_BODY}]`, repeatable: true };
+      if (c === "b") return { source: ASCII_W.boundary, repeatable: false };
+      if (c === "B") return { source: ASCII_W.notBoundary, repeatable: false };
+    }
     switch (c) {
       case "d":
         return { source: "\\p{Nd}", repeatable: true, word: true };
@@ -444,9 +462,17 @@ class RustTranslator {
       if (c === "[" && this.p[this.i + 1] === ":") {
         const end = this.p.join("").indexOf(":]", this.i);
         const name = end === -1 ? "" : this.p.slice(this.i + 2, end).join("");
-        const cls = /^\^?[a-z]+$/.test(name) ? POSIX_CLASSES[name.replace("^", "")] : undefined;
-        if (cls !== undefined && !name.startsWith("^")) {
-          body += cls;
+        // ASCII-only in Rust's regex crate, whatever the Unicode mode (PCRE2's are Unicode); `[:^alpha:]` is the complement.
+        const classes = this.dialect.pcre ? PCRE_POSIX_CLASSES : RUST_POSIX_CLASSES;
+        const cls = /^\^?[a-z]+$/.test(name) ? classes[name.replace("^", "")] : undefined;
+        if (cls !== undefined) {
+          const folded = this.foldCase && (name.endsWith("upper") || name.endsWith("lower"))
+              ? this.dialect.pcre
+                ? "\\p{Lu}\\p{Ll}\\p{Lt}"
+                : "A-Za-z\\u017F\\u212A"
+              : cls;
+          if (name.startsWith("^")) negated.push(folded);
+          else body += folded;
           this.i = end + 2;
           continue;
         }
@@ -504,6 +530,11 @@ class RustTranslator {
       if (this.foldCase) body += caseFoldedRange(lo, lo);
     }
     this.i++;
+    if ((operands.length > 0 || negated.length > 0) && !this.flags.u) this.byteOnly(start, this.i);
+    // One negated item alone (`[[:^alpha:]]`, `[^[:^space:]]`): a plain class, no look-ahead.
+    if (operands.length === 0 && negated.length === 1 && body === "") {
+      return negate ? `[${negated[0] as string}]` : `[^${negated[0] as string}\\n]`;
+    }
     if (operands.length > 0 || negated.length > 0) {
       operands.push({ body, negated });
       // A one-character test built from look-aheads: (?=[A])(?=[B]) is A && B, and so on.
@@ -521,7 +552,16 @@ class RustTranslator {
       return negate ? `(?:(?!(?:${test}))[^\\n])` : `(?:${test}[^\\n])`;
     }
     if (body === "" && !negate) throw new RustRegexError("empty character classes are not allowed", start, this.i);
+    if (negate && !this.flags.u) this.byteOnly(start, this.i);
     return negate ? `[^${body}\\n]` : `[${body}]`;
+  }
+
+  /**
+   * With Unicode off (`(?-u)`), `.`, negated classes and `\W` match single bytes, splitting
+   * UTF-8 characters: output we cannot reproduce on decoded text, so refused.
+   */
+  private byteOnly(start: number, end: number): never {
+    throw new RustRegexError("a class that can match part of a UTF-8 character (with Unicode off, `(?-u)`) is not supported by this docs shell", start, end);
   }
 
   /** An escape inside a class: a single code point, or a class body (`\d`). */
@@ -532,11 +572,11 @@ class RustTranslator {
     this.i += 2;
     switch (c) {
       case "d":
-        return { source: "\\p{Nd}" };
+        return { source: this.flags.u ? "\\p{Nd}" : "0-9" };
       case "w":
-        return { source: RUST_WORD_BODY };
+        return { source: this.flags.u ? RUST_WORD_BODY : ASCII_WORD_BODY };
       case "s":
-        return { source: SPACE_BODY };
+        return { source: this.flags.u ? SPACE_BODY : ASCII_SPACE_BODY };
       case "D":
       case "W":
       case "S":

@@ -160,8 +160,10 @@ function searchTargets(s: RgSettings, targets: Targets, re: RegExp, io: CommandI
       continue;
     }
     // Its text read once (see `lazyTarget`); --crlf: ripgrep ends a last line without newline
-    // with its own `\r\n`, context or not.
-    const read = lazy.text;
+    // with its own `\r\n`, context or not. A leading UTF-8 BOM is not searched nor printed:
+    // ripgrep sniffs it and transcodes, dropping it (its `-b` offsets count without it too).
+    const raw = lazy.text;
+    const read = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
     const t: RgTarget = { display: lazy.display, text: s.crlf && read !== "" && !read.endsWith("\n") ? `${read}\r\n` : read, mtime: lazy.mtime };
     const { text } = t;
     if (s.quiet) {
