@@ -18,6 +18,8 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // A temp cache folder (XDG_CACHE_HOME) for the whole run: never the user's ~/.cache.
     globalSetup: ["test/helpers/global-setup.ts"],
+    // The default summary, and a line naming the cause when a run fails without a failed test.
+    reporters: ["default", "./test/helpers/run-end-reporter.ts"],
     // A hang detector, never a speed check: a test must pass however busy the machine is (the
     // suite passes with two CPU hogs beside it, `npm run test:loaded`), so no test or hook has a
     // time of its own; ten minutes is far past any of them at load average 20.
