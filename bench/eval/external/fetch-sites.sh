@@ -61,4 +61,5 @@ onyx onyx-dot-app/documentation 48a9c8f688ee5bd8ae55c4dbd7999079cf4f452f .
 trigger triggerdotdev/trigger.dev b082e44389337dc6505d590737a6df70867cc8f4 docs
 unstructured Unstructured-IO/docs 8905f62269dc99142ff19ecf5be4cdf52d294e4e .
 story storyprotocol/docs 6e2f32b9bd8de15038c21a022b0b1d90a577d14e .
+particle Particle-Network/particle-docs-mintlify 25186325eed10fe67798bcb59255f2d8977cf96c .
 LIST

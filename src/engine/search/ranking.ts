@@ -28,6 +28,7 @@ export interface RankingParams {
   readonly prefixWeight: number;
   readonly joinWeight: number;
   readonly aliasWeight: number;
+  readonly paraphraseWeight: number;
   readonly generatedPageWeight: number;
   readonly minPrefixLength: number;
   readonly prefixMaxDfShare: number;
@@ -72,6 +73,9 @@ export const RANKING: RankingParams = {
   /** Weight of a short or long form standing in for a query word (`auth` for `authentication`
    *  and back, `abbreviations.ts`): the same thing, written another way. */
   aliasWeight: 0.8,
+  /** Weight of a word of like meaning standing in for a query word ("re-run" for `replay`, "own"
+   *  for `custom`, `paraphrases.ts`): near in meaning, so below a short form's. */
+  paraphraseWeight: 0.6,
   /** Query terms shorter than this are not expanded by prefix (`ap` would match half the site). */
   minPrefixLength: 4,
   maxPrefixExpansions: 40,
@@ -154,6 +158,7 @@ export function resolveTerms(
   P: RankingParams = RANKING,
   joined: ReadonlyMap<string, readonly string[]> = new Map(),
   aliases: ReadonlyMap<string, readonly string[]> = new Map(),
+  paraphrases: ReadonlyMap<string, readonly string[]> = new Map(),
 ): QueryTerm[] {
   const n = Math.max(1, stats.pageCount);
   const live = (entry: TermEntry): boolean => stats.df(entry) > 0;
@@ -172,6 +177,10 @@ export function resolveTerms(
     for (const a of aliases.get(term) ?? []) {
       const entry = find(a);
       if (entry !== undefined && entry !== exact && !matches.some((m) => m.entry === entry)) matches.push({ entry, weight: P.aliasWeight, term: a });
+    }
+    for (const a of P.paraphraseWeight > 0 ? (paraphrases.get(term) ?? []) : []) {
+      const entry = find(a);
+      if (entry !== undefined && entry !== exact && !matches.some((m) => m.entry === entry)) matches.push({ entry, weight: P.paraphraseWeight, term: a });
     }
     if (term.length >= P.minPrefixLength && !/^\d+$/.test(term) && (exact === undefined || stats.df(exact) <= P.prefixMaxDfShare * n)) {
       for (const entry of index.withPrefix(term, P.maxPrefixExpansions, live)) {

@@ -11,6 +11,7 @@ import { type Expanded, importsMdx, isCurrent } from "./includes.js";
 import { PAGE_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { abbreviationTable } from "./abbreviations.js";
+import { paraphraseTable } from "./paraphrases.js";
 import { type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
@@ -229,6 +230,8 @@ export class SearchIndex {
   private readonly analyzer = new Analyzer(this.vocabulary);
   /** Short and long forms of a word, as this analyzer's terms (`abbreviations.ts`). */
   private readonly abbreviations = abbreviationTable((w) => this.analyzer.term(w));
+  /** Words of like meaning, as this analyzer's terms (`paraphrases.ts`). */
+  private readonly paraphrases = paraphraseTable((w) => this.analyzer.term(w));
   /** Verbs an endpoint title may open with that name no more than the rest of it (`rank`). */
   /** "endpoint" as this analyzer's terms (`rank`). */
   private readonly endpointWords = ["endpoint", "endpoints"].flatMap((w) => this.analyzer.term(w) ?? []);
@@ -581,7 +584,7 @@ export class SearchIndex {
     const stats: IndexStatistics = readerClass === undefined ? this.base : this.classes.statistics(readerClass);
     const terms = [...new Set(this.analyzer.terms(req.query).flatMap((t) => this.compoundParts(t, stats) ?? [t]))].slice(0, LIMITS.search.maxQueryTerms);
     if (terms.length === 0) return [];
-    const query = resolveTerms(this.index, stats, terms, this.ranking, this.joinedWords(req.query, stats), this.abbreviations);
+    const query = resolveTerms(this.index, stats, terms, this.ranking, this.joinedWords(req.query, stats), this.abbreviations, this.paraphrases);
     const accepted = this.acceptedUnits(req, readerClass);
     const threshold = req.scoreThreshold ?? 0;
     const priors = this.priors;

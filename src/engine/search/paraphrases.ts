@@ -1,0 +1,47 @@
+/**
+ * Words that questions and docs use for the same thing where they share no letters (issue 24,
+ * the paraphrase misses): "write my own tool" asks for the page titled Create Custom Tools,
+ * "re-run tasks" for Replay Tasks, "loop over every item" for the Iteration node, "erase my
+ * data" for the page on deleting it. Stemming, prefixes, short forms (`abbreviations.ts`) and
+ * fuzzy matching reach none of them. Each word of a group stands in for the others at
+ * `paraphraseWeight` (ranking.ts), below a short form's `aliasWeight`: a paraphrase is close in
+ * meaning, not the same word, and the page writing the question's own word keeps the lead when
+ * it is otherwise as good.
+ *
+ * Only words with one sense in docs, and rare enough that the postings they add cost nothing
+ * measurable: no `change`/`update`/`edit` (on most pages of any site), no `stop`/`cancel`
+ * (stopping a server is not cancelling a job). English only: the other languages' questions
+ * are few on the sites measured, and a word list for them would be guessed, not measured.
+ */
+/**
+ * A row: the words a question writes, the words docs write for them, and whether the docs' words
+ * also stand in for the question's (`remove` and `delete` are each what the other means; "my own
+ * tool" is a custom one, but a question about a custom domain is not about owning one). Not
+ * `own` for `self`(-hosted): on crewAI and Mem0 it lifted pages saying "self" in other senses.
+ */
+const ROWS: readonly { readonly words: readonly string[]; readonly docs: readonly string[]; readonly both: boolean }[] = [
+  { words: ["re-run", "rerun"], docs: ["replay"], both: true },
+  { words: ["loop"], docs: ["iterate"], both: true },
+  { words: ["remove", "erase"], docs: ["delete"], both: true },
+  { words: ["own"], docs: ["custom"], both: false },
+  { words: ["laptop"], docs: ["local"], both: false },
+];
+
+/**
+ * Each word's stand-ins as index terms (`term` is the analyzer's: `iterate` is looked up as its
+ * stem, which `iteration` shares). A stop word stands in for nothing.
+ */
+export function paraphraseTable(term: (word: string) => string | null): ReadonlyMap<string, readonly string[]> {
+  const out = new Map<string, string[]>();
+  const terms = (words: readonly string[]): string[] => [...new Set(words.map(term).filter((t): t is string => t !== null))];
+  const link = (from: readonly string[], to: readonly string[]): void => {
+    for (const f of from) out.set(f, [...new Set([...(out.get(f) ?? []), ...to.filter((t) => t !== f)])]);
+  };
+  for (const row of ROWS) {
+    const words = terms(row.words);
+    const docs = terms(row.docs);
+    link(words, [...docs, ...words]);
+    if (row.both) link(docs, [...words, ...docs]);
+  }
+  return out;
+}
