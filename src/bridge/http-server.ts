@@ -1,8 +1,9 @@
-import { createServer, type IncomingMessage, maxHeaderSize, ServerResponse, STATUS_CODES } from "node:http";
+import { createServer, type IncomingMessage, maxHeaderSize, type Server, ServerResponse, STATUS_CODES } from "node:http";
 import { LIMITS } from "../limits.js";
 import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import type { Bridge } from "./bridge.js";
+import type { CallerTurns } from "../engine/search/caller-turns.js";
 import { apiErrorResponse } from "./middleware/http-errors.js";
 import { errorForPath } from "./middleware/origin-policy.js";
 import { PATHS } from "./urls.js";
@@ -105,18 +106,8 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     // request is read, so connections are read as they come. (`pauseOnConnect` is net.Server's
     // option, read at each accept; node:http neither passes it through nor types it.)
     (server as unknown as { pauseOnConnect: boolean }).pauseOnConnect = !bridge.trustProxy;
-    // Node accepts one connection per turn of the event loop: while connections are coming in,
-    // searches wait (a bounded number of turns), so one caller's flood of new connections cannot
-    // keep the kernel's queue of them full, another caller's new connection behind it.
-    let accepted = false;
-    const stopYielding = bridge.searchTurns.yieldTo(() => {
-      const was = accepted;
-      accepted = false;
-      return was;
-    }, LIMITS.bridge.searchTurnsYieldedToConnections);
-    server.once("close", stopYielding);
+    yieldSearchesToAccepts(server, bridge.searchTurns);
     server.on("connection", (socket: Socket) => {
-      accepted = true;
       if (!bridge.trustProxy) {
         const caller = callerAddress(socket.remoteAddress ?? "unknown");
         if (held.take(caller)) socket.once("close", () => held.release(caller));
@@ -165,6 +156,23 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
       });
     });
   });
+}
+
+/**
+ * Node accepts one connection per turn of the event loop: while connections are coming in (one
+ * was accepted in the turn just past), searches wait (a bounded number of turns), so one caller's
+ * flood of new connections cannot keep the kernel's queue of them full, another caller's new
+ * connection at its back (issue 25).
+ */
+function yieldSearchesToAccepts(server: Server, turns: CallerTurns): void {
+  let accepted = false;
+  server.on("connection", () => (accepted = true));
+  const stop = turns.yieldTo(() => {
+    const was = accepted;
+    accepted = false;
+    return was;
+  }, LIMITS.bridge.searchTurnsYieldedToConnections);
+  server.once("close", stop);
 }
 
 /** Whether a head being written (`writeHead(status[, reason][, headers])`) is an event stream's. */
