@@ -16,6 +16,8 @@ import type { StateStore } from "../store/state/state-store.js";
 import { docsTools } from "../mcp/tools.js";
 import { isFeedbackPage } from "../engine/use-cases/feedback-page.js";
 import type { DocsRuntime } from "../engine/runtime.js";
+import { ANONYMOUS } from "../vfs/access.js";
+import { requestContext } from "../vfs/request-context.js";
 import { pagesSummary, plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
 import { describeProject, type ProjectArgs, projectStores, resolveProject } from "./project.js";
@@ -26,8 +28,13 @@ export interface WorkerRole {
   readonly limiter: RateLimiter;
   /** Signs MCP session ids, so that any worker continues a session another opened. */
   readonly sessionKey: Buffer;
-  /** The start-up lines, printed once by the primary when every worker listens. */
+  /** The start-up lines, printed once by the primary when the first worker listens. */
   readonly announce: (lines: readonly string[]) => void;
+  /**
+   * Tell the primary that this worker's persistent cache of the site is written, or will not be:
+   * the primary starts the next worker then, which reads it instead of indexing the site again.
+   */
+  readonly settled: () => void;
   /** Site sign-ins, kept by the primary for all workers. */
   readonly siteSessions: SiteSessionStore;
   /** Resolves when the primary is gone (the worker then stops). */
@@ -113,6 +120,14 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(allowedHosts !== undefined ? { allowedHosts } : {}),
   });
+  // Ready means ready (issue 22): what an anonymous reader's first search and first shell command
+  // need is made before the port is opened, not by those requests (on a 50,000-page site the
+  // reader's search state and the shell's shared snapshot take seconds of this thread), and the
+  // port opens once a shell worker thread holds the snapshot.
+  const anonymous = requestContext(ANONYMOUS, settings.authMode);
+  runtime.prepareSearch(anonymous);
+  runtime.prepareShell(anonymous);
+  await runtime.whenShellLoaded();
   let server;
   try {
     server = await listen(bridge, { host, port: args.port });
@@ -137,6 +152,9 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     else for (const line of lines) log(line);
     onListening(publicUrl ?? server.origin);
   }
+  // The cache written at once (not after the delay kept for a lone server's first clients): the
+  // primary waits for it to start the next worker, which then starts from it.
+  if (worker !== undefined) void runtime.writeCacheNow().finally(() => worker.settled());
   await stopSignal;
   const inFlight = server.inFlight();
   if (inFlight > 0) log(`stopping: finishing ${plural(inFlight, "request")} in flight`);

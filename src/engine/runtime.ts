@@ -349,6 +349,16 @@ export class DocsRuntime {
   }
 
   /**
+   * Write the persistent cache now if one is due, without the delay kept for a client's first
+   * requests: a worker of `serve --http --workers N` whose next sibling waits for it (that one
+   * then starts from the cache instead of indexing the site again). Resolves as `whenCacheWritten`.
+   */
+  async writeCacheNow(): Promise<boolean | undefined> {
+    this.saving?.begin();
+    return this.saving?.done;
+  }
+
+  /**
    * Resolves when the initial search index is complete, starting its build if it has not
    * started (`indexLater`); searches wait for it themselves. It is built after the reloads
    * already queued, and reloads queued after it wait for it.
@@ -466,6 +476,11 @@ export class DocsRuntime {
       await ioTurn();
       return host.shellFor(site, view, true);
     });
+  }
+
+  /** Resolves once the shell pool (if any) has a worker holding the site (`ShellHost.whenLoaded`). */
+  async whenShellLoaded(): Promise<void> {
+    await this.shellHost?.whenLoaded();
   }
 
   /**
