@@ -349,16 +349,6 @@ export class DocsRuntime {
   }
 
   /**
-   * Write the persistent cache now if one is due, without the delay kept for a client's first
-   * requests: a worker of `serve --http --workers N` whose next sibling waits for it (that one
-   * then starts from the cache instead of indexing the site again). Resolves as `whenCacheWritten`.
-   */
-  async writeCacheNow(): Promise<boolean | undefined> {
-    this.saving?.begin();
-    return this.saving?.done;
-  }
-
-  /**
    * Resolves when the initial search index is complete, starting its build if it has not
    * started (`indexLater`); searches wait for it themselves. It is built after the reloads
    * already queued, and reloads queued after it wait for it.

@@ -512,8 +512,9 @@ export class ShellHost {
     // Workers for the calls that could start now, and spares warm beyond them (one, and the
     // trusted callers' own): the next caller should not wait for a worker to start.
     if (this.bootFailures > 0) {
-      // Start no more than one at a time while workers fail to start.
-      if (this.queue.waiting > 0 && !this.slots.some((s) => this.starting(s))) this.spawn();
+      // Start no more than one at a time while workers fail to start (for a call, or for a
+      // server that opens its port only once one holds the site: `whenLoaded`).
+      if ((this.queue.waiting > 0 || this.loadWaiters.length > 0) && !this.slots.some((s) => this.starting(s))) this.spawn();
       return;
     }
     const ready = this.slots.filter((s) => this.isIdle(s) || this.starting(s)).length;
