@@ -16,6 +16,8 @@ import type { StateStore } from "../store/state/state-store.js";
 import { docsTools } from "../mcp/tools.js";
 import { isFeedbackPage } from "../engine/use-cases/feedback-page.js";
 import type { DocsRuntime } from "../engine/runtime.js";
+import { ANONYMOUS } from "../vfs/access.js";
+import { requestContext } from "../vfs/request-context.js";
 import { pagesSummary, plural } from "./diagnostics-summary.js";
 import { CliError, type CliIO } from "./io.js";
 import { describeProject, type ProjectArgs, projectStores, resolveProject } from "./project.js";
@@ -26,8 +28,13 @@ export interface WorkerRole {
   readonly limiter: RateLimiter;
   /** Signs MCP session ids, so that any worker continues a session another opened. */
   readonly sessionKey: Buffer;
-  /** The start-up lines, printed once by the primary when every worker listens. */
+  /** The start-up lines, printed once by the primary when the first worker listens. */
   readonly announce: (lines: readonly string[]) => void;
+  /**
+   * Tell the primary that this worker's persistent cache of the site is written, or will not be:
+   * the primary starts the next worker then, which reads it instead of indexing the site again.
+   */
+  readonly settled: () => void;
   /** Site sign-ins, kept by the primary for all workers. */
   readonly siteSessions: SiteSessionStore;
   /** Resolves when the primary is gone (the worker then stops). */
@@ -113,6 +120,14 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(allowedHosts !== undefined ? { allowedHosts } : {}),
   });
+  // Ready means ready (issue 22): what an anonymous reader's first search and first shell command
+  // need is made before the port is opened, not by those requests (on a 50,000-page site the
+  // reader's search state and the shell's shared snapshot take seconds of this thread), and the
+  // port opens once a shell worker thread holds the snapshot.
+  const anonymous = requestContext(ANONYMOUS, settings.authMode);
+  runtime.prepareSearch(anonymous);
+  runtime.prepareShell(anonymous);
+  await runtime.whenShellLoaded();
   let server;
   try {
     server = await listen(bridge, { host, port: args.port });
@@ -137,6 +152,10 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     else for (const line of lines) log(line);
     onListening(publicUrl ?? server.origin);
   }
+  // The primary starts the next worker once this one's cache is written (or will not be): that
+  // one then starts from it. The write keeps its delay (`LIMITS.cache.writeDelayMs`): written at
+  // once, on a 50,000-page site its slices landed on the first client's requests.
+  if (worker !== undefined) void runtime.whenCacheWritten().finally(() => worker.settled());
   await stopSignal;
   const inFlight = server.inFlight();
   if (inFlight > 0) log(`stopping: finishing ${plural(inFlight, "request")} in flight`);

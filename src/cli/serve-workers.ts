@@ -37,6 +37,10 @@ export async function workerRole(): Promise<WorkerRole> {
     sessionKey: Buffer.from(hello.sessionKey, "base64"),
     siteSessions: new RemoteSiteSessions((request) => rpc.ask({ t: "site-session", ...request })),
     announce: (lines) => rpc.tell({ t: "ready", lines }),
+    // Possibly after the stop (a cache write finished at close): a closed channel is not written to.
+    settled: () => {
+      if (process.connected) rpc.tell({ t: "settled" });
+    },
     stop,
     leave: () => {
       if (process.connected) process.disconnect();
@@ -49,8 +53,15 @@ export async function workerRole(): Promise<WorkerRole> {
  * the primary loads no docs and serves no request. It holds the rate-limit counters for all
  * workers (exact: every take is decided here in turn) and the site sign-ins (a cookie one worker
  * set signs in on all), hands each worker the key that signs
- * session ids, prints the start-up lines once every worker listens, starts a worker in place of
+ * session ids, prints the start-up lines once the first worker listens, starts a worker in place of
  * one that exits, and on SIGINT/SIGTERM tells every worker to drain and waits for them.
+ *
+ * The workers of a start are started one after another: the next once the last is serving and
+ * its persistent cache of the site is written (or will not be). Why (issue 22): started
+ * together, each loaded and indexed the whole site at once on the same cores, so the port opened
+ * only when the slowest had (on a 50,000-page site, N times the CPU before anyone was served);
+ * now the first worker has the machine to itself and serves as soon as it can (the cluster hands
+ * connections only to workers that listen), and the next starts from its cache.
  *
  * Each worker watches the docs itself: it must rebuild its own index anyway, and the primary then
  * never loads the site (it stays small and never pauses for a reload while it hands out
@@ -63,7 +74,12 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   const hello: Hello = { sessionKey: randomBytes(32).toString("base64") };
   const ready = new Set<Worker>();
   const live = new Set<Worker>();
+  /** The start-up lines are printed (the first worker listens). */
   let announced = false;
+  /** Every worker of the start has been serving once (the pids line is printed). */
+  let allServing = false;
+  /** Workers of the start not yet started: each waits for the one before it to settle. */
+  let toStart = count;
   let stopping = false;
   let exitCode = 0;
   /** Replacements in a row that exited before they listened: a broken start, not a crash to repair. */
@@ -95,14 +111,18 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
       handle: async (ask: WorkerAsk) =>
         ask.t === "hello" ? hello : ask.t === "limiter" ? answerLimiterRequest(limiter, ask) : answerSiteSessionRequest(siteSessions, ask),
       onNews: (news: WorkerNews) => {
+        if (news.t === "settled") return startNext();
         ready.add(worker);
         failedStarts = 0;
-        if (!announced && ready.size === count) {
+        if (!announced) {
           announced = true;
           for (const line of news.lines) log(line);
-          log(`${plural(count, "worker process", "worker processes")} on one port (pids ${[...ready].map((w) => w.process.pid).join(", ")})`);
-        } else if (announced) {
+        } else if (allServing) {
           log(`worker process ${worker.process.pid} is serving`);
+        }
+        if (!allServing && ready.size === count) {
+          allServing = true;
+          log(`${plural(count, "worker process", "worker processes")} on one port (pids ${[...ready].map((w) => w.process.pid).join(", ")})`);
         }
       },
     });
@@ -133,7 +153,13 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
     });
   };
 
-  for (let i = 0; i < count; i++) start();
+  // The next worker of the start, if any is left and the server is not stopping.
+  function startNext(): void {
+    if (stopping || toStart === 0) return;
+    toStart--;
+    start();
+  }
+  startNext();
   void io.stopSignal.then(stopAll);
   await finished;
   return exitCode;

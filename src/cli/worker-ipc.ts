@@ -5,15 +5,16 @@ import type { SiteSessionRequest } from "../bridge/web/site-sessions.js";
  * The messages between the primary of `serve --http --workers N` and its workers, over the
  * IPC channel node:cluster opens. A worker asks (`hello`, the rate-limit counters, the site
  * sign-ins) and is
- * answered, and tells the primary when it is serving (`ready`). The primary stops a worker with
- * SIGTERM, the signal a worker stops on when run alone.
+ * answered, tells the primary when it is serving (`ready`), and when the site's persistent cache
+ * it wrote is on disk or will not be (`settled`: the next worker is started then and reads it).
+ * The primary stops a worker with SIGTERM, the signal a worker stops on when run alone.
  */
 export type WorkerAsk = { readonly t: "hello" } | ({ readonly t: "limiter" } & LimiterRequest) | ({ readonly t: "site-session" } & SiteSessionRequest);
 /** What every worker is given at start: the key that signs MCP session ids (any worker resumes them). */
 export interface Hello {
   readonly sessionKey: string;
 }
-export type WorkerNews = { readonly t: "ready"; readonly lines: readonly string[] };
+export type WorkerNews = { readonly t: "ready"; readonly lines: readonly string[] } | { readonly t: "settled" };
 
 /** One end of the channel: a cluster `Worker` in the primary, `process` in a worker. */
 export interface Port {

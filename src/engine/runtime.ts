@@ -468,6 +468,11 @@ export class DocsRuntime {
     });
   }
 
+  /** Resolves once the shell pool (if any) has a worker holding the site (`ShellHost.whenLoaded`). */
+  async whenShellLoaded(): Promise<void> {
+    await this.shellHost?.whenLoaded();
+  }
+
   /**
    * Make what `context`'s reader's first search needs, when the index is built (`SearchIndex.prepareReader`):
    * `serve` calls it with `prepareShell`.

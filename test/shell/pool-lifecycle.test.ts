@@ -366,6 +366,29 @@ describe("loading a snapshot", () => {
     }
   });
 
+  it("whenLoaded resolves once a worker holds the snapshot, not before, a worker that died loading it replaced (what serve --http waits for to open its port)", async () => {
+    const rec = new PoolRecorder();
+    const gate = new Int32Array(new SharedArrayBuffer(8));
+    gate[1] = 1;
+    const host = new ShellHost({ workers: 1, loadGate: gate, onEvent: rec.onEvent });
+    try {
+      host.start(runtime.site);
+      // What the pool had done when it said it was loaded.
+      const loaded = host.whenLoaded().then(() => rec.lines());
+      await rec.next((e) => e.t === "loading");
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      expect(await loaded).toEqual(["spawn worker 1", "worker 1 loading snapshot 1", "worker 1 exited: died", "spawn worker 2", "worker 2 loading snapshot 1", "worker 2 loaded snapshot 1"]);
+      // Already loaded: at once, and a command is taken without a load.
+      await host.whenLoaded();
+      expect(await host.shellFor(runtime.site, view()).run("ls /", "a")).toEqual(lsRoot);
+    } finally {
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      await host.close();
+    }
+  });
+
   it("workers that keep dying while loading: the waiting calls are answered with the reason, not held", async () => {
     const logs: string[] = [];
     const rec = new PoolRecorder();

@@ -225,6 +225,8 @@ export class ShellHost {
   private closed = false;
   /** Workers in a row that ended before they loaded a snapshot. */
   private bootFailures = 0;
+  /** Who waits for a worker to hold the current snapshot (`whenLoaded`). */
+  private loadWaiters: (() => void)[] = [];
   private readonly log: (message: string) => void;
   private readonly emit: (event: PoolEvent) => void;
   private readonly limits: ShellLimits;
@@ -350,9 +352,26 @@ export class ShellHost {
     return { run: (command, caller, signal) => this.run(ref, command, caller ?? "", signal) };
   }
 
+  /**
+   * Resolves once a worker holds the current snapshot, so a command is taken at once (or the
+   * pool is closed, or its workers keep ending while they start: then commands say so). Over
+   * HTTP the port is opened only then (issue 22, ready means ready): the worker's start and its
+   * load of a 50,000-page snapshot are never a first command's wait.
+   */
+  whenLoaded(): Promise<void> {
+    const current = this.current;
+    if (this.closed || (current !== undefined && this.slots.some((s) => s.loaded.includes(current.sid)))) return Promise.resolve();
+    return new Promise((resolve) => this.loadWaiters.push(resolve));
+  }
+
+  private wakeLoadWaiters(): void {
+    for (const resolve of this.loadWaiters.splice(0)) resolve();
+  }
+
   /** Stop every worker; calls running or waiting get an error result. */
   async close(): Promise<void> {
     this.closed = true;
+    this.wakeLoadWaiters();
     clearInterval(this.idleSweep);
     for (const p of this.queue.drain()) this.end(p, failure("the docs shell was shut down"), "shut-down");
     const slots = this.slots.splice(0);
@@ -493,8 +512,9 @@ export class ShellHost {
     // Workers for the calls that could start now, and spares warm beyond them (one, and the
     // trusted callers' own): the next caller should not wait for a worker to start.
     if (this.bootFailures > 0) {
-      // Start no more than one at a time while workers fail to start.
-      if (this.queue.waiting > 0 && !this.slots.some((s) => this.starting(s))) this.spawn();
+      // Start no more than one at a time while workers fail to start (for a call, or for a
+      // server that opens its port only once one holds the site: `whenLoaded`).
+      if ((this.queue.waiting > 0 || this.loadWaiters.length > 0) && !this.slots.some((s) => this.starting(s))) this.spawn();
       return;
     }
     const ready = this.slots.filter((s) => this.isIdle(s) || this.starting(s)).length;
@@ -564,6 +584,7 @@ export class ShellHost {
       slot.idleSince = this.now();
       this.bootFailures = 0;
       this.emit({ t: "loaded", worker: slot.n, sid: message.sid });
+      if (message.sid === this.current?.sid) this.wakeLoadWaiters();
       // A reload while it loaded: the newest snapshot next.
       if (this.current !== undefined && !slot.loaded.includes(this.current.sid)) this.load(slot, this.current);
       else {
@@ -665,6 +686,7 @@ export class ShellHost {
       this.log(`warning: ${this.bootFailures} shell workers in a row ended while starting: ${slot.failed?.message ?? "no reason given"}`);
       this.bootFailures = 0;
       for (const waiting of this.queue.drain()) this.end(waiting, failure(why), "boot-failed");
+      this.wakeLoadWaiters();
     }
     if (p === undefined) {
       this.pump();

@@ -1,0 +1,148 @@
+/**
+ * `bench/ready.ts` over HTTP: spawn `svc-mcp serve --http --workers N --dir SITE`, time spawn →
+ * listening (the start-up lines), → first search, → each of a few shell commands (`ls /`,
+ * `rg -il`, `cat`, a pipe), and give each process's peak RSS (VmHWM) and CPU, with native
+ * `rg -il` over the same files for comparison. A distinct long question each run.
+ *
+ *   npx tsx bench/ready-http.ts SITE [--bin path/to/bin/svc-mcp.js] [--workers N] [--word W] [--wait-all]
+ *
+ * `--wait-all`: then wait until every worker serves, and search and run commands over four more
+ * connections (each worker gets some), so each worker's peak RSS includes serving.
+ * Prints one JSON line. The state and cache folders are whatever XDG_* the environment names.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+function peakRss(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m === null ? 0 : Math.round(Number(m[1]) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+/** Child processes of `pid` (the worker processes of the primary). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+      if (text !== "") out.push(...text.split(" ").map(Number));
+    }
+  } catch {
+    /* gone */
+  }
+  return out;
+}
+
+/** A file of the site to `cat`: the first page under the first folder with one. */
+function somePage(site: string): string {
+  const found = execFileSync("rg", ["--files", "-g", "*.mdx", site], { encoding: "utf8", maxBuffer: 1 << 30 }).split("\n")[0] ?? "";
+  return found.slice(site.length).replace(/^\/?/, "/");
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const site = args[0];
+  const flag = (name: string): string | undefined => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : undefined);
+  if (site === undefined) throw new Error("usage: ready-http.ts SITE [--bin BIN] [--workers N] [--word W]");
+  const bin = flag("bin") ?? join(import.meta.dirname, "../bin/svc-mcp.js");
+  const workers = flag("workers") ?? "2";
+  const word = flag("word") ?? "checkout";
+  const run = Number(flag("run") ?? Date.now() % 1000);
+  const start = performance.now();
+  const child: ChildProcess = spawn(process.execPath, [bin, "serve", "--http", "--port", "0", "--no-watch", "--no-fetch-remote", "--workers", workers, "--dir", site], { stdio: ["ignore", "ignore", "pipe"] });
+  const lines: string[] = [];
+  let allServing!: () => void;
+  const allServed = new Promise<void>((resolve) => (allServing = resolve));
+  let allMs = 0;
+  const origin = await new Promise<string>((resolve, reject) => {
+    let url: string | undefined;
+    createInterface({ input: child.stderr! }).on("line", (line) => {
+      lines.push(line);
+      if (/worker process(es)? on one port/.test(line)) {
+        allMs = performance.now() - start;
+        allServing();
+      }
+      if (process.env.READY_VERBOSE === "1") process.stderr.write(`${((performance.now() - start) / 1000).toFixed(1)}s ${line}\n`);
+      const m = /MCP \(public\): +(\S+)\/mcp$/.exec(line);
+      if (m !== null) url = m[1];
+      if (url !== undefined && line.includes("site auth")) resolve(url);
+    });
+    child.once("exit", (code) => reject(new Error(`svc-mcp serve exited with ${code}:\n${lines.join("\n")}`)));
+  });
+  const listeningMs = performance.now() - start;
+  const pid = child.pid as number;
+  const client = new Client({ name: "ready-http-bench", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)), { timeout: 600_000 });
+  const tools = await client.listTools(undefined, { timeout: 600_000 });
+  const search = tools.tools.find((t) => t.name.startsWith("search"));
+  const shell = tools.tools.find((t) => t.name.startsWith("query_docs_filesystem"));
+  if (search === undefined || shell === undefined) throw new Error(`tools not found: ${tools.tools.map((t) => t.name).join(", ")}`);
+  let t = performance.now();
+  const found = await client.callTool({ name: search.name, arguments: { query: `how do I configure the ${word} flow so that guests can pay without creating an account ${run}` } }, undefined, { timeout: 600_000 });
+  const searchMs = Math.round(performance.now() - t);
+  const page = somePage(site);
+  const commands = ["echo hi", "ls / | head -5", `cat ${page} | head -3`, `rg -il ${word} / | wc -l`, `rg -il ${word} / | wc -l`, "ls / | wc -l"];
+  const shellRuns: { command: string; ms: number; out: string }[] = [];
+  const runAll = async (): Promise<void> => {
+    for (const command of commands) {
+      t = performance.now();
+      const r = await client.callTool({ name: shell.name, arguments: { command } }, undefined, { timeout: 600_000 });
+      const text = JSON.stringify(r.structuredContent ?? r.content);
+      shellRuns.push({ command, ms: Math.round(performance.now() - t), out: text.slice(0, 120) });
+    }
+  };
+  await runAll();
+  // Then once every worker serves: the same over fresh connections (the cluster hands each to a worker in turn).
+  let laterSearchMs: number[] = [];
+  if (args.includes("--wait-all")) {
+    await allServed;
+    for (let i = 0; i < 4; i++) {
+      const other = new Client({ name: "ready-http-bench", version: "1" });
+      await other.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)), { timeout: 600_000 });
+      t = performance.now();
+      await other.callTool({ name: search.name, arguments: { query: `where are the webhooks for ${word} completion documented and how do I verify them ${run + i}` } }, undefined, { timeout: 600_000 });
+      laterSearchMs = [...laterSearchMs, Math.round(performance.now() - t)];
+      for (const command of ["echo hi", `rg -il ${word} / | wc -l`]) {
+        t = performance.now();
+        const r = await other.callTool({ name: shell.name, arguments: { command } }, undefined, { timeout: 600_000 });
+        shellRuns.push({ command: `later ${i}: ${command}`, ms: Math.round(performance.now() - t), out: JSON.stringify(r.structuredContent ?? r.content).slice(0, 120) });
+      }
+      await other.close();
+    }
+  }
+  // Native ripgrep over the same files, twice (the second from the page cache).
+  const native: number[] = [];
+  let nativeCount = "";
+  for (let i = 0; i < 2; i++) {
+    t = performance.now();
+    nativeCount = execFileSync("sh", ["-c", `cd ${JSON.stringify(site)} && rg -il ${word} . | wc -l`], { encoding: "utf8" }).trim();
+    native.push(Math.round(performance.now() - t));
+  }
+  const kids = childrenOf(pid);
+  const processes = [{ pid, role: "primary", peakRssMb: peakRss(pid), cpuMs: cpuMsOf(pid) }, ...kids.map((k) => ({ pid: k, role: "worker", peakRssMb: peakRss(k), cpuMs: cpuMsOf(k) }))];
+  await client.close();
+  child.kill("SIGTERM");
+  await new Promise((resolve) => child.once("exit", resolve));
+  const hits = JSON.stringify(found.structuredContent ?? found.content).length;
+  console.log(
+    JSON.stringify({ listeningMs: Math.round(listeningMs), allServingMs: Math.round(allMs), searchMs, laterSearchMs, hits, shell: shellRuns, nativeRgMs: native, nativeCount, processes, load: readFileSync("/proc/loadavg", "utf8").trim() }),
+  );
+}
+
+await main();
