@@ -9,6 +9,7 @@ import { HeldText, heldFile, heldTextOf } from "../vfs/held-text.js";
 import type { SiteFile } from "../vfs/site-file.js";
 import type { StoredText } from "../vfs/stored-text.js";
 import type { IndexedPageState } from "./search/search-index.js";
+import { unpackTexts } from "./site-cache-texts.js";
 import { INDEX_PAGE_INTS, type IndexedVariant, type IndexedVariantShape, type IndexPageColumns, PAGE_INTS, PAGE_NUMBERS, type PageColumns, type Utf8Texts } from "./site-cache-format.js";
 
 /**
@@ -183,7 +184,8 @@ export function pagesOf(
   const { ints, numbers } = columns;
   if (ints.length !== columns.rels.length * PAGE_INTS || numbers.length !== columns.rels.length * PAGE_NUMBERS) throw new Error("page columns of different lengths");
   const { ends, bodyStarts } = utf8;
-  if (ends.length !== bodyStarts.length || (ends.length > 0 && ends[ends.length - 1] !== utf8.bytes.length)) throw new Error("UTF-8 texts of different lengths");
+  if (ends.length !== bodyStarts.length || (ends.length > 0 ? ends[ends.length - 1] : 0) !== utf8.size) throw new Error("UTF-8 texts of different lengths");
+  const bytes = unpackTexts(utf8.bytes, utf8.pieces, utf8.size);
   // Each text held as its bytes where the cache was read into (as the load holds them,
   // `ParsedTexts`): one `HeldText` and one body key for its copies.
   const helds: ({ readonly held: HeldText; readonly key: object } | undefined)[] = [];
@@ -194,7 +196,7 @@ export function pagesOf(
       const to = ends[k];
       const start = bodyStarts[k];
       if (to === undefined || start === undefined || to < from || start < 0) throw new Error("a UTF-8 text out of range");
-      const stored: StoredText = { buffer: utf8.bytes.buffer, offset: utf8.bytes.byteOffset + from, length: to - from, encoding: "utf8" };
+      const stored: StoredText = { buffer: bytes.buffer, offset: from, length: to - from, encoding: "utf8" };
       made = { held: HeldText.fromStored(stored, start), key: {} };
       helds[k] = made;
     }

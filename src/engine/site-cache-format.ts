@@ -90,7 +90,8 @@ export interface Body {
    *  is the `k`th, its bytes in `bytes` up to `ends[k]`. Stored as bytes, not strings: a mostly
    *  ASCII text with a dash or a quotation mark is a two-byte string, which V8's serializer
    *  writes two bytes a character (issue 22: ~1 GB of the 1.5 GB cache of 50,000 such pages,
-   *  against ~0.5 GB of UTF-8), and read back into shared memory the shell's snapshot uses in place. */
+   *  against ~0.5 GB of UTF-8), deflated (`site-cache-texts.ts`), and read back into shared
+   *  memory the shell's snapshot uses in place. */
   readonly utf8: Utf8Texts;
   /** Values many pages share (meta, front matter, access, placements...), each once. */
   readonly objects: readonly unknown[];
@@ -102,18 +103,23 @@ export interface Body {
   readonly folders?: FolderColumns;
 }
 
-/** Texts as UTF-8 bytes one after another (`Body.utf8`). */
+/** Texts as UTF-8 bytes one after another (`Body.utf8`), deflated in pieces (`packTexts`). */
 export interface Utf8Texts {
-  /** Written as a stand-in for a `ConcatBytes` (`RawArraysWriter.concat`). */
+  /** The deflated pieces one after another (written as a stand-in for a `ConcatBytes`,
+   *  `RawArraysWriter.concat`), each ending at `pieces[i]`. */
   readonly bytes: Uint8Array;
+  readonly pieces: Int32Array;
+  /** The texts' bytes, inflated. */
+  readonly size: number;
+  /** Per text, where its bytes end among them all. */
   readonly ends: Int32Array;
   /** Per text, where its body starts in it (in characters; its body is the text from there). */
   readonly bodyStarts: Int32Array;
 }
 
 /**
- * Bytes stored as one raw array (`u8s`) but held, when written, as the parts they are made of:
- * the texts' bytes where the load keeps them, not copied into one more array of them all.
+ * Bytes stored as one raw array (`u8`) but held, when written, as the parts they are made of:
+ * the pieces of deflated texts, not copied into one more array of them all.
  */
 export class ConcatBytes {
   readonly byteLength: number;
@@ -202,8 +208,7 @@ export function checksum(): Hash {
 
 export const PADDING = new Uint8Array(8);
 export type RawArray = Int32Array | Uint32Array | Float64Array | Uint8Array;
-/** `u8s`: bytes read back into a `SharedArrayBuffer` (texts the shell's snapshot refers to in place). */
-export type RawKind = "i32" | "u32" | "f64" | "u8" | "u8s";
+export type RawKind = "i32" | "u32" | "f64" | "u8";
 
 /** Bytes rounded up to 8: each raw array starts where a `Float64Array` may. */
 export function padded(bytes: number): number {
@@ -211,15 +216,14 @@ export function padded(bytes: number): number {
 }
 
 export function rawKind(a: RawArray | ConcatBytes): RawKind {
-  if (a instanceof ConcatBytes) return "u8s";
+  if (a instanceof ConcatBytes) return "u8";
   return a instanceof Int32Array ? "i32" : a instanceof Uint32Array ? "u32" : a instanceof Float64Array ? "f64" : "u8";
 }
 
 /** A new array of a raw array's kind and size, or undefined for a kind or size no writer makes. */
 export function rawArray(kind: RawKind, bytes: number): RawArray | undefined {
-  const unit = kind === "f64" ? 8 : kind === "u8" || kind === "u8s" ? 1 : 4;
+  const unit = kind === "f64" ? 8 : kind === "u8" ? 1 : 4;
   if (!Number.isInteger(bytes) || bytes < 0 || bytes % unit !== 0) return undefined;
-  if (kind === "u8s") return new Uint8Array(new SharedArrayBuffer(bytes));
   // Memory not zeroed first: the file's bytes are read over all of it (or the cache is rejected).
   const memory = Buffer.allocUnsafeSlow(bytes).buffer;
   switch (kind) {

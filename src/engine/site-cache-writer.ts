@@ -12,6 +12,7 @@ import { storedDocs } from "./site-cache-docs.js";
 import { folderColumns } from "./site-cache-folders.js";
 import { type Body, checksum, ConcatBytes, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RAW_MIN_BYTES, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
 import { WIDE } from "../vfs/stored-text.js";
+import { packTexts } from "./site-cache-texts.js";
 
 /**
  * Writing a site's cache file (`site-cache.ts`) without holding the thread: the page records,
@@ -106,11 +107,12 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   const { texts, utf8, pages } = await pageColumns(job.loaded, shared, () => step("pages"));
   const indexPages = await indexPageColumns(index.pages, shared, () => step("pages"));
   // What the file takes at least: the texts (as the serializer writes a string: a byte a
-  // character, two for a string with a character past Latin-1), their UTF-8 bytes and the
-  // index's large arrays. A cache that cannot fit is not serialized to find out: at 50,000
-  // distinct pages that was 10 s of the thread, and the serialized body held until refused
-  // took the process from 2.6 to 4.3 GB (issue 22).
-  let least = utf8.ends.length > 0 ? (utf8.ends[utf8.ends.length - 1] as number) : 0;
+  // character, two for a string with a character past Latin-1; those held as UTF-8 deflated,
+  // `packTexts`) and the index's large arrays. A cache that cannot fit is not serialized to find
+  // out: at 50,000 distinct pages that was 10 s of the thread, and the serialized body held
+  // until refused took the process from 2.6 to 4.3 GB (issue 22).
+  const packed = await packTexts(utf8.parts, () => step("pages"));
+  let least = packed.ends.length > 0 ? (packed.ends[packed.ends.length - 1] as number) : 0;
   for (const t of texts) least += WIDE.test(t) ? 2 * t.length : t.length;
   // (Not its pages: their arrays are small, and they are 50,000 objects to walk.)
   least += rawBytesOf({ index: index.index, repeated: index.repeated, priors: index.priors });
@@ -120,7 +122,8 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   // Equal placements stored as one object, the one the index's pages use (`Body.objects`, written first).
   const docs = job.loaded.docs !== undefined ? { docs: storedDocs(job.loaded.docs, job.loaded.site.root, (p) => shared.objects[shared.id(p, true)] as PagePlacement) } : {};
   const folders = job.loaded.folders !== undefined ? { folders: folderColumns(job.loaded.folders) } : {};
-  const stored = { bytes: writer.concat(new ConcatBytes(utf8.parts)), ends: utf8.ends, bodyStarts: utf8.bodyStarts };
+  const size = utf8.ends.length > 0 ? (utf8.ends[utf8.ends.length - 1] as number) : 0;
+  const stored = { bytes: writer.concat(new ConcatBytes(packed.pieces)), pieces: packed.ends, size, ends: utf8.ends, bodyStarts: utf8.bodyStarts };
   const { skeleton, arrays } = skeletonOf({ texts, utf8: stored, objects: shared.objects, pages, index: { ...index, pages: indexPages }, ...docs, ...folders } satisfies Body);
   writer.writeValue(skeleton);
   const body: Buffer[] = [];
