@@ -189,32 +189,7 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
           await writeAll(fd, part);
           await step("file");
         }
-        // Each piece is copied first: the write reads its bytes in another thread, and they must
-        // be the ones checksummed. One buffer for all: a copy per piece was up to 100 MB of
-        // memory no collection had freed yet at 25,000 pages.
-        // Small parts (a text's bytes) are gathered into the piece before it is written.
-        const piece = Buffer.allocUnsafeSlow(RAW_PIECE_BYTES);
-        let filled = 0;
-        const flushPiece = async (): Promise<void> => {
-          if (filled === 0) return;
-          await writeAll(fd, piece.subarray(0, filled));
-          filled = 0;
-          await step("file");
-        };
-        for (const [i, parts] of raw.entries()) {
-          for (const r of parts) {
-            for (let at = 0; at < r.length; ) {
-              const part = r.subarray(at, at + RAW_PIECE_BYTES - filled);
-              piece.set(part, filled);
-              filled += part.length;
-              at += part.length;
-              if (filled === RAW_PIECE_BYTES) await flushPiece();
-            }
-          }
-          await flushPiece();
-          const length = (writer.raw[i] as { readonly byteLength: number }).byteLength;
-          await writeAll(fd, PADDING.subarray(0, padded(length) - length));
-        }
+        await writeRawArrays(fd, raw, () => step("file"));
       } finally {
         await fd.close();
       }
@@ -229,6 +204,36 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
     throw new NotWritten(`search cache ${job.folder} is not writable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): a large site is indexed at every start`);
   }
   evict(job.folder, job.folderBytes, job.file);
+}
+
+/** The raw arrays after the body, each given as the parts it is made of, each padded to 8 bytes.
+ *  Each piece is copied first: the write reads its bytes in another thread, and they must be the
+ *  ones checksummed. One buffer for all: a copy per piece was up to 100 MB of memory no collection
+ *  had freed yet at 25,000 pages. Small parts (a text's deflated piece) are gathered into it. */
+async function writeRawArrays(fd: Awaited<ReturnType<typeof open>>, raw: readonly (readonly Uint8Array[])[], step: () => Promise<void>): Promise<void> {
+  const piece = Buffer.allocUnsafeSlow(RAW_PIECE_BYTES);
+  let filled = 0;
+  const flush = async (): Promise<void> => {
+    if (filled === 0) return;
+    await writeAll(fd, piece.subarray(0, filled));
+    filled = 0;
+    await step();
+  };
+  for (const parts of raw) {
+    let length = 0;
+    for (const r of parts) {
+      length += r.length;
+      for (let at = 0; at < r.length; ) {
+        const part = r.subarray(at, at + RAW_PIECE_BYTES - filled);
+        piece.set(part, filled);
+        filled += part.length;
+        at += part.length;
+        if (filled === RAW_PIECE_BYTES) await flush();
+      }
+    }
+    await flush();
+    await writeAll(fd, PADDING.subarray(0, padded(length) - length));
+  }
 }
 
 /** Bytes of the typed arrays in `value` the writer stores apart (`RawArraysWriter`), each once. */
