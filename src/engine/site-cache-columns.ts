@@ -4,9 +4,13 @@ import type { PageMeta } from "../config/page-meta.js";
 import type { Access } from "../vfs/access.js";
 import type { KnownPages, LoadedSite, PageStat } from "../vfs/load-site.js";
 import type { Page } from "../vfs/page.js";
+import { withBodyKey } from "../vfs/body-key.js";
+import { HeldText, heldFile, heldTextOf } from "../vfs/held-text.js";
 import type { SiteFile } from "../vfs/site-file.js";
+import type { StoredText } from "../vfs/stored-text.js";
 import type { IndexedPageState } from "./search/search-index.js";
-import { INDEX_PAGE_INTS, type IndexedVariant, type IndexedVariantShape, type IndexPageColumns, PAGE_INTS, PAGE_NUMBERS, type PageColumns } from "./site-cache-format.js";
+import { unpackTexts } from "./site-cache-texts.js";
+import { INDEX_PAGE_INTS, type IndexedVariant, type IndexedVariantShape, type IndexPageColumns, PAGE_INTS, PAGE_NUMBERS, type PageColumns, type Utf8Texts } from "./site-cache-format.js";
 
 /**
  * The site cache's columns (`PageColumns`, `IndexPageColumns`): made from the site and its
@@ -51,9 +55,29 @@ export class SharedObjects {
   }
 }
 
-/** The site's pages as columns, each distinct text once (`Body.texts`). */
-export async function pageColumns(loaded: LoadedSite, shared: SharedObjects, step: () => Promise<void>): Promise<{ texts: string[]; pages: PageColumns }> {
+/** The site's pages as columns, each distinct text once (`Body.texts`, `Body.utf8`); `utf8` is
+ *  how many bytes the texts held as UTF-8 take. */
+export async function pageColumns(loaded: LoadedSite, shared: SharedObjects, step: () => Promise<void>): Promise<{ texts: string[]; utf8: { parts: Uint8Array[]; ends: Int32Array; bodyStarts: Int32Array }; pages: PageColumns }> {
   const texts: string[] = [];
+  // Texts the load holds as UTF-8 bytes are stored as those bytes (see `Body.utf8`), by their
+  // `HeldText` (which copies of a text share), never read into a string to be written.
+  const parts: Uint8Array[] = [];
+  const ends: number[] = [];
+  const bodyStarts: number[] = [];
+  const heldIds = new Map<HeldText, number>();
+  let utf8Bytes = 0;
+  const heldId = (held: HeldText, stored: StoredText): number => {
+    let id = heldIds.get(held);
+    if (id === undefined) {
+      id = -2 - parts.length;
+      parts.push(new Uint8Array(stored.buffer, stored.offset, stored.length));
+      utf8Bytes += stored.length;
+      ends.push(utf8Bytes);
+      bodyStarts.push(held.bodyOffset);
+      heldIds.set(held, id);
+    }
+    return id;
+  };
   const textIds = new Map<string, number>();
   const textId = (text: string): number => {
     let id = textIds.get(text);
@@ -80,6 +104,17 @@ export async function pageColumns(loaded: LoadedSite, shared: SharedObjects, ste
     const rel = page.file.path.slice(1);
     const stat = loaded.pageStats?.get(rel);
     if (stat === undefined) continue;
+    const held = heldTextOf(page.file);
+    const stored = held?.storedForm;
+    if (held !== undefined && stored !== undefined && stored.encoding === "utf8" && held.bodyOffset >= 0 && utf8Bytes + stored.length < 2 ** 31) {
+      if (stat.real !== rel) reals.push([rels.length, stat.real]);
+      rels.push(rel);
+      paths.push(page.path);
+      titles.push(page.title);
+      ints.push(heldId(held, stored), held.bodyOffset, -1, shared.id(page.meta), shared.id(page.frontMatter), page.bodyLine, shared.id(page.file.access, true));
+      numbers.push(page.file.size, page.file.mtime.getTime(), stat.size, stat.mtimeMs, stat.ino, stat.ctimeMs);
+      continue;
+    }
     const text = page.file.text;
     const suffix = text.endsWith(page.body);
     if (stat.real !== rel) reals.push([rels.length, stat.real]);
@@ -89,7 +124,7 @@ export async function pageColumns(loaded: LoadedSite, shared: SharedObjects, ste
     ints.push(textId(text), suffix ? text.length - page.body.length : -1, suffix ? -1 : textId(page.body), shared.id(page.meta), shared.id(page.frontMatter), page.bodyLine, shared.id(page.file.access, true));
     numbers.push(page.file.size, page.file.mtime.getTime(), stat.size, stat.mtimeMs, stat.ino, stat.ctimeMs);
   }
-  return { texts, pages: { rels, paths, titles, ints: Int32Array.from(ints), numbers: Float64Array.from(numbers), reals } };
+  return { texts, utf8: { parts, ends: Int32Array.from(ends), bodyStarts: Int32Array.from(bodyStarts) }, pages: { rels, paths, titles, ints: Int32Array.from(ints), numbers: Float64Array.from(numbers), reals } };
 }
 
 /** The index's pages as columns. */
@@ -137,6 +172,7 @@ export async function indexPageColumns(pages: readonly IndexedPageState[], share
 /** The pages of stored columns, and the lookups a start needs. */
 export function pagesOf(
   texts: readonly string[],
+  utf8: Utf8Texts,
   objects: readonly unknown[],
   columns: PageColumns,
   trustedBefore: number,
@@ -147,10 +183,53 @@ export function pagesOf(
   const reals = new Map(columns.reals);
   const { ints, numbers } = columns;
   if (ints.length !== columns.rels.length * PAGE_INTS || numbers.length !== columns.rels.length * PAGE_NUMBERS) throw new Error("page columns of different lengths");
+  const { ends, bodyStarts } = utf8;
+  if (ends.length !== bodyStarts.length || (ends.length > 0 ? ends[ends.length - 1] : 0) !== utf8.size) throw new Error("UTF-8 texts of different lengths");
+  const bytes = unpackTexts(utf8.bytes, utf8.pieces, utf8.size);
+  // Each text held as its bytes where the cache was read into (as the load holds them,
+  // `ParsedTexts`): one `HeldText` and one body key for its copies.
+  const helds: ({ readonly held: HeldText; readonly key: object } | undefined)[] = [];
+  const heldOf = (k: number): { readonly held: HeldText; readonly key: object } => {
+    let made = helds[k];
+    if (made === undefined) {
+      const from = k === 0 ? 0 : (ends[k - 1] as number);
+      const to = ends[k];
+      const start = bodyStarts[k];
+      if (to === undefined || start === undefined || to < from || start < 0) throw new Error("a UTF-8 text out of range");
+      const stored: StoredText = { buffer: bytes.buffer, offset: from, length: to - from, encoding: "utf8" };
+      made = { held: HeldText.fromStored(stored, start), key: {} };
+      helds[k] = made;
+    }
+    return made;
+  };
   columns.rels.forEach((rel, i) => {
     const n = i * PAGE_INTS;
     const f = i * PAGE_NUMBERS;
-    const text = texts[ints[n] as number] as string;
+    const textId = ints[n] as number;
+    if (textId <= -2) {
+      const { held, key } = heldOf(-2 - textId);
+      if (ints[n + 1] !== held.bodyOffset) throw new Error("a UTF-8 text's body start differs");
+      const file = heldFile(`/${rel}`, held, numbers[f] as number, new Date(numbers[f + 1] as number), objects[ints[n + 6] as number] as Access);
+      const path = columns.paths[i] as string;
+      const page: Page = {
+        file,
+        path,
+        title: columns.titles[i] as string,
+        meta: objects[ints[n + 3] as number] as PageMeta,
+        frontMatter: objects[ints[n + 4] as number] as FrontMatterData,
+        get body() {
+          return held.bodyText();
+        },
+        bodyLine: ints[n + 5] as number,
+        generated: false,
+      };
+      const stat: PageStat = { size: numbers[f + 2] as number, mtimeMs: numbers[f + 3] as number, ino: numbers[f + 4] as number, ctimeMs: numbers[f + 5] as number, real: reals.get(i) ?? rel };
+      byRel.set(rel, { page: withBodyKey(page, key), stat });
+      byPath.set(path, page);
+      byFile.set(file.path, file);
+      return;
+    }
+    const text = texts[textId] as string;
     const bodyStart = ints[n + 1] as number;
     const file: SiteFile = { path: `/${rel}`, text, size: numbers[f] as number, mtime: new Date(numbers[f + 1] as number), access: objects[ints[n + 6] as number] as Access };
     const path = columns.paths[i] as string;

@@ -21,7 +21,7 @@ import type { FolderColumns } from "./site-cache-folders.js";
 
 export const MAGIC = Buffer.from("SVCSITE\n", "latin1");
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
-export const FORMAT = 9;
+export const FORMAT = 10;
 
 export interface Header {
   readonly format: number;
@@ -84,7 +84,15 @@ export type IndexedVariant = IndexedPageState["variants"][number];
 export type IndexedVariantShape = Omit<IndexedVariant, "id">;
 
 export interface Body {
+  /** Distinct page texts held as strings: text number `n` of the page columns for `n >= 0`. */
   readonly texts: readonly string[];
+  /** Distinct page texts the load held as their UTF-8 bytes (`HeldText`): text number `-2 - k`
+   *  is the `k`th, its bytes in `bytes` up to `ends[k]`. Stored as bytes, not strings: a mostly
+   *  ASCII text with a dash or a quotation mark is a two-byte string, which V8's serializer
+   *  writes two bytes a character (issue 22: ~1 GB of the 1.5 GB cache of 50,000 such pages,
+   *  against ~0.5 GB of UTF-8), deflated (`site-cache-texts.ts`), and read back into shared
+   *  memory the shell's snapshot uses in place. */
+  readonly utf8: Utf8Texts;
   /** Values many pages share (meta, front matter, access, placements...), each once. */
   readonly objects: readonly unknown[];
   readonly pages: PageColumns;
@@ -93,6 +101,31 @@ export interface Body {
   readonly docs?: StoredDocs;
   /** The folders the load listed (`LoadedSite.folders`). */
   readonly folders?: FolderColumns;
+}
+
+/** Texts as UTF-8 bytes one after another (`Body.utf8`), deflated in pieces (`packTexts`). */
+export interface Utf8Texts {
+  /** The deflated pieces one after another (written as a stand-in for a `ConcatBytes`,
+   *  `RawArraysWriter.concat`), each ending at `pieces[i]`. */
+  readonly bytes: Uint8Array;
+  readonly pieces: Int32Array;
+  /** The texts' bytes, inflated. */
+  readonly size: number;
+  /** Per text, where its bytes end among them all. */
+  readonly ends: Int32Array;
+  /** Per text, where its body starts in it (in characters; its body is the text from there). */
+  readonly bodyStarts: Int32Array;
+}
+
+/**
+ * Bytes stored as one raw array (`u8`) but held, when written, as the parts they are made of:
+ * the pieces of deflated texts, not copied into one more array of them all.
+ */
+export class ConcatBytes {
+  readonly byteLength: number;
+  constructor(readonly parts: readonly Uint8Array[]) {
+    this.byteLength = parts.reduce((n, p) => n + p.byteLength, 0);
+  }
 }
 
 /** Where in a `Body` the long arrays are: each is stored apart from the skeleton, in runs. */
@@ -162,7 +195,7 @@ export function readBody(reader: DefaultDeserializer): Body {
 }
 
 /** Typed arrays of this many bytes or more are stored after the body rather than in it. */
-const RAW_MIN_BYTES = 64 * 1024;
+export const RAW_MIN_BYTES = 64 * 1024;
 /**
  * What the body and each large array are checked by: SHA-256, which the CPU computes in hardware
  * where it can. zlib's CRC-32 took 4x as long (457 against 105 ms of CPU for a 25,000-page site's
@@ -182,7 +215,8 @@ export function padded(bytes: number): number {
   return Math.ceil(bytes / 8) * 8;
 }
 
-export function rawKind(a: RawArray): RawKind {
+export function rawKind(a: RawArray | ConcatBytes): RawKind {
+  if (a instanceof ConcatBytes) return "u8";
   return a instanceof Int32Array ? "i32" : a instanceof Uint32Array ? "u32" : a instanceof Float64Array ? "f64" : "u8";
 }
 
@@ -214,9 +248,25 @@ const RAW = 1;
  *  after the body, so that reading them is a read into their own memory, not a copy out of a
  *  buffer of the whole file. */
 export class RawArraysWriter extends DefaultSerializer {
-  readonly raw: RawArray[] = [];
+  readonly raw: (RawArray | ConcatBytes)[] = [];
+  private readonly concats = new Map<Uint8Array, ConcatBytes>();
+
+  /** What to put in a value where `bytes` are to be stored (as one raw array): V8's serializer
+   *  hands this writer typed arrays only, not objects of other classes. */
+  concat(bytes: ConcatBytes): Uint8Array {
+    const stand = new Uint8Array(0);
+    this.concats.set(stand, bytes);
+    return stand;
+  }
 
   _writeHostObject(value: unknown): void {
+    const concat = value instanceof Uint8Array ? this.concats.get(value) : undefined;
+    if (concat !== undefined) {
+      this.writeUint32(RAW);
+      this.writeUint32(this.raw.length);
+      this.raw.push(concat);
+      return;
+    }
     if ((value instanceof Int32Array || value instanceof Uint32Array || value instanceof Float64Array || value instanceof Uint8Array) && value.byteLength >= RAW_MIN_BYTES && !(value instanceof Buffer)) {
       this.writeUint32(RAW);
       this.writeUint32(this.raw.length);

@@ -10,7 +10,9 @@ import type { SearchIndexState } from "./search/search-index.js";
 import { indexPageColumns, pageColumns, SharedObjects } from "./site-cache-columns.js";
 import { storedDocs } from "./site-cache-docs.js";
 import { folderColumns } from "./site-cache-folders.js";
-import { type Body, checksum, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
+import { type Body, checksum, ConcatBytes, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RAW_MIN_BYTES, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
+import { WIDE } from "../vfs/stored-text.js";
+import { packTexts } from "./site-cache-texts.js";
 
 /**
  * Writing a site's cache file (`site-cache.ts`) without holding the thread: the page records,
@@ -102,18 +104,27 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   // columns read every text (held as bytes, `held-text.ts`, they are read into strings again).
   const pools = Object.values(index.index.pools).reduce((sum, pool) => sum + pool.ids.byteLength + pool.values.byteLength, 0);
   if (pools > maxBytes) throw new NotWritten(`search cache not written: over ${pools} bytes is over its ${maxBytes}-byte limit`);
-  const { texts, pages } = await pageColumns(job.loaded, shared, () => step("pages"));
+  const { texts, utf8, pages } = await pageColumns(job.loaded, shared, () => step("pages"));
   const indexPages = await indexPageColumns(index.pages, shared, () => step("pages"));
-  // The texts (a byte a character at least) and the posting pools alone: a cache that cannot
-  // fit is not serialized to find out (at 50,000 distinct pages, 10 s of the thread and 1.3 GB).
-  const least = texts.reduce((sum, t) => sum + t.length, 0) + pools;
+  // What the file takes at least: the texts (as the serializer writes a string: a byte a
+  // character, two for a string with a character past Latin-1; those held as UTF-8 deflated,
+  // `packTexts`) and the index's large arrays. A cache that cannot fit is not serialized to find
+  // out: at 50,000 distinct pages that was 10 s of the thread, and the serialized body held
+  // until refused took the process from 2.6 to 4.3 GB (issue 22).
+  const packed = await packTexts(utf8.parts, () => step("pages"));
+  let least = packed.ends.length > 0 ? (packed.ends[packed.ends.length - 1] as number) : 0;
+  for (const t of texts) least += WIDE.test(t) ? 2 * t.length : t.length;
+  // (Not its pages: their arrays are small, and they are 50,000 objects to walk.)
+  least += rawBytesOf({ index: index.index, repeated: index.repeated, priors: index.priors });
   if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
   const writer = new RawArraysWriter();
   writer.writeHeader();
   // Equal placements stored as one object, the one the index's pages use (`Body.objects`, written first).
   const docs = job.loaded.docs !== undefined ? { docs: storedDocs(job.loaded.docs, job.loaded.site.root, (p) => shared.objects[shared.id(p, true)] as PagePlacement) } : {};
   const folders = job.loaded.folders !== undefined ? { folders: folderColumns(job.loaded.folders) } : {};
-  const { skeleton, arrays } = skeletonOf({ texts, objects: shared.objects, pages, index: { ...index, pages: indexPages }, ...docs, ...folders } satisfies Body);
+  const size = utf8.ends.length > 0 ? (utf8.ends[utf8.ends.length - 1] as number) : 0;
+  const stored = { bytes: writer.concat(new ConcatBytes(packed.pieces)), pieces: packed.ends, size, ends: utf8.ends, bodyStarts: utf8.bodyStarts };
+  const { skeleton, arrays } = skeletonOf({ texts, utf8: stored, objects: shared.objects, pages, index: { ...index, pages: indexPages }, ...docs, ...folders } satisfies Body);
   writer.writeValue(skeleton);
   const body: Buffer[] = [];
   let bodyBytes = 0;
@@ -138,15 +149,18 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
     }
   }
   flush();
-  const raw = writer.raw.map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-  const total = bodyBytes + raw.reduce((sum, r) => sum + padded(r.length), 0);
+  // Each raw array as the bytes it is written from: one view, or the parts of a `ConcatBytes`.
+  const raw = writer.raw.map((a) => (a instanceof ConcatBytes ? a.parts : [new Uint8Array(a.buffer, a.byteOffset, a.byteLength)]));
+  const total = bodyBytes + writer.raw.reduce((sum, r) => sum + padded(r.byteLength), 0);
   if (total > maxBytes) throw new NotWritten(`search cache not written: ${total} bytes is over its ${maxBytes}-byte limit`);
   const rawSums: string[] = [];
-  for (const r of raw) {
+  for (const parts of raw) {
     const hash = checksum();
-    for (let at = 0; at < r.length; at += RAW_PIECE_BYTES) {
-      hash.update(r.subarray(at, at + RAW_PIECE_BYTES));
-      await step("checksums");
+    for (const r of parts) {
+      for (let at = 0; at < r.length; at += RAW_PIECE_BYTES) {
+        hash.update(r.subarray(at, at + RAW_PIECE_BYTES));
+        await step("checksums");
+      }
     }
     rawSums.push(hash.digest("hex"));
   }
@@ -175,19 +189,7 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
           await writeAll(fd, part);
           await step("file");
         }
-        // Each piece is copied first: the write reads its bytes in another thread, and they must
-        // be the ones checksummed. One buffer for all: a copy per piece was up to 100 MB of
-        // memory no collection had freed yet at 25,000 pages.
-        const piece = Buffer.allocUnsafeSlow(RAW_PIECE_BYTES);
-        for (const r of raw) {
-          for (let at = 0; at < r.length; at += RAW_PIECE_BYTES) {
-            const part = r.subarray(at, at + RAW_PIECE_BYTES);
-            piece.set(part);
-            await writeAll(fd, piece.subarray(0, part.length));
-            await step("file");
-          }
-          await writeAll(fd, PADDING.subarray(0, padded(r.length) - r.length));
-        }
+        await writeRawArrays(fd, raw, () => step("file"));
       } finally {
         await fd.close();
       }
@@ -202,6 +204,47 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
     throw new NotWritten(`search cache ${job.folder} is not writable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): a large site is indexed at every start`);
   }
   evict(job.folder, job.folderBytes, job.file);
+}
+
+/** The raw arrays after the body, each given as the parts it is made of, each padded to 8 bytes.
+ *  Each piece is copied first: the write reads its bytes in another thread, and they must be the
+ *  ones checksummed. One buffer for all: a copy per piece was up to 100 MB of memory no collection
+ *  had freed yet at 25,000 pages. Small parts (a text's deflated piece) are gathered into it. */
+async function writeRawArrays(fd: Awaited<ReturnType<typeof open>>, raw: readonly (readonly Uint8Array[])[], step: () => Promise<void>): Promise<void> {
+  const piece = Buffer.allocUnsafeSlow(RAW_PIECE_BYTES);
+  let filled = 0;
+  const flush = async (): Promise<void> => {
+    if (filled === 0) return;
+    await writeAll(fd, piece.subarray(0, filled));
+    filled = 0;
+    await step();
+  };
+  for (const parts of raw) {
+    let length = 0;
+    for (const r of parts) {
+      length += r.length;
+      for (let at = 0; at < r.length; ) {
+        const part = r.subarray(at, at + RAW_PIECE_BYTES - filled);
+        piece.set(part, filled);
+        filled += part.length;
+        at += part.length;
+        if (filled === RAW_PIECE_BYTES) await flush();
+      }
+    }
+    await flush();
+    await writeAll(fd, PADDING.subarray(0, padded(length) - length));
+  }
+}
+
+/** Bytes of the typed arrays in `value` the writer stores apart (`RawArraysWriter`), each once. */
+function rawBytesOf(value: unknown, seen = new Set<object>()): number {
+  if (typeof value !== "object" || value === null || seen.has(value)) return 0;
+  seen.add(value);
+  if (ArrayBuffer.isView(value)) return value.byteLength >= RAW_MIN_BYTES ? padded(value.byteLength) : 0;
+  let sum = 0;
+  // Arrays of plain values (terms, pages) hold none: only objects and arrays of objects are walked.
+  for (const v of Array.isArray(value) ? value : Object.values(value)) if (typeof v === "object" && v !== null) sum += rawBytesOf(v, seen);
+  return sum;
 }
 
 async function writeAll(fd: Awaited<ReturnType<typeof open>>, bytes: Uint8Array): Promise<void> {

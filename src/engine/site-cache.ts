@@ -206,7 +206,7 @@ export class SiteCache {
   /** The cached site of a decoded body (`decode`), or what is wrong with it. */
   private decoded(header: Header, stored: Body): CachedSite | string {
     try {
-      const { known: pages, pageAt, fileAt } = pagesOf(stored.texts, stored.objects, stored.pages, header.trustedBefore);
+      const { known: pages, pageAt, fileAt } = pagesOf(stored.texts, stored.utf8, stored.objects, stored.pages, header.trustedBefore);
       // docs.json is what it was (its hash, and those of the files it names, were checked above).
       const docs = stored.docs !== undefined ? docsOf(stored.docs, this.options.root) : undefined;
       const known: KnownPages = {

@@ -73,6 +73,11 @@ export class HeldText {
     return this.text === undefined ? this.stored : undefined;
   }
 
+  /** Where the body starts in the text (in characters), or -1 when it is not the text's end. */
+  get bodyOffset(): number {
+    return this.bodyStart;
+  }
+
   /** Whether the strings were let go (`park`). */
   get parked(): boolean {
     return this.text === undefined;

@@ -72,4 +72,16 @@ describe("parseFrontMatter on real-world slips", () => {
       line: 3,
     });
   });
+
+  // gray-matter is given the text up to its closing delimiter only (issue 22): where the body
+  // starts, and what is front matter, stay as gray-matter cut them from the whole text.
+  it("cuts the body where gray-matter does", () => {
+    expect(parseFrontMatter("---\r\ntitle: A\r\n---\r\n\r\nBody\r\n")).toEqual({ ok: true, data: { title: "A" }, body: "\r\nBody\r\n", bodyLine: 4 });
+    expect(parseFrontMatter("---\ntitle: A\n---")).toEqual({ ok: true, data: { title: "A" }, body: "", bodyLine: 3 });
+    expect(parseFrontMatter("---\ntitle: A\n----\nBody")).toEqual({ ok: true, data: { title: "A" }, body: "-\nBody", bodyLine: 3 });
+    expect(parseFrontMatter("---\n---\nBody\n---\nmore")).toEqual({ ok: true, data: {}, body: "Body\n---\nmore", bodyLine: 3 });
+    expect(parseFrontMatter("---yaml\ntitle: A\n---\nBody")).toEqual({ ok: true, data: { title: "A" }, body: "Body", bodyLine: 4 });
+    expect(parseFrontMatter("---\ntitle: A\n")).toEqual({ ok: true, data: { title: "A" }, body: "", bodyLine: 3 });
+    expect(parseFrontMatter("----\ntitle: A\n---\nBody")).toEqual({ ok: true, data: {}, body: "----\ntitle: A\n---\nBody", bodyLine: 1 });
+  });
 });

@@ -146,6 +146,30 @@ describe("the site cache", () => {
     expect((await start(root, dir, queries)).build).toEqual({ fromCache: true, added: 0, removed: 0 });
   });
 
+  it("texts the load holds as UTF-8 (mostly ASCII with a dash) are stored as those bytes, not as two-byte strings, and read back the same", async () => {
+    const root = temp("svc-site-");
+    writeFileSync(join(root, "docs.json"), JSON.stringify({ name: "Wide", navigation: { pages: ["a", "b", "c"] } }));
+    const texts = ["a", "b", "c"].map((name, i) => `---\ntitle: Page ${name} — wide\n---\n\n# Page ${name}\n\n${`${name.repeat(60)}${i} — `.repeat(3000)}\n`);
+    ["a", "b", "c"].forEach((name, i) => writeFileSync(join(root, `${name}.mdx`), texts[i] as string));
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const queries = ["page", "page b"];
+    const cold = await start(root, dir, queries);
+    const [file] = siteFiles(dir);
+    const utf8 = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
+    // As strings, V8's serializer wrote them two bytes a character: over twice their UTF-8 bytes.
+    expect(statSync(join(dir, "sites", file as string)).size).toBeLessThan(utf8 * 1.3);
+    const warm = await start(root, dir, queries);
+    expect(warm.build).toEqual({ fromCache: true, added: 0, removed: 0 });
+    expect(warm.hits).toEqual(cold.hits);
+    const logs: string[] = [];
+    const runtime = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: new SiteCache({ dir, root, log: (m) => logs.push(m) }), searchCache: 0 });
+    await runtime.whenIndexed();
+    expect(["/a", "/b", "/c"].map((path) => runtime.site.pages.get(path)?.file.text)).toEqual(texts);
+    expect(runtime.site.pages.get("/b")?.body).toBe((texts[1] as string).slice((texts[1] as string).indexOf("\n# Page b")));
+    await runtime.close();
+  });
+
   it("a page edited to the same size and time just before the cache was written is read again (its text is compared)", async () => {
     const root = demoCopy();
     const page = join(root, "webhooks.mdx");
