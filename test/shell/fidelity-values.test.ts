@@ -24,6 +24,9 @@ const pages: Record<string, string> = {
   "guides/cls.md": "caf\u00e9 \u00c9cole\tx\u2003y Stra\u00dfe 12 K\nna\u00efve \u2014 \u00c9T\u00c9 a_b\n",
   "guides/bom.md": "\ufeff---\ntitle: BOM\n---\nfirst line\n",
   "api/tr.md": "I\u0130\u0131i\nk\u0131rm\u0131z\u0131\nIstanbul\nSTRASSE stra\u00dfe\n",
+  // glibc's classes where JS's Unicode properties differ: Arabic and fullwidth digits (letters to
+  // glibc), titlecase ǅ (upper and lower), no-break and figure spaces (no space), «»—§ (punct).
+  "guides/glibc.md": "n\u00b0 \u0661\u0662 \uff11\uff12 x9\n\u01c4 \u01c5 \u01c6 \u2160\n a\u00a0b\u2007c\u202fd\u2003e\n\u00ab\u00e9\u00bb \u2014 \u00a7 \u00b5 caf\u00e9_1\n",
 };
 for (const [path, text] of Object.entries(pages)) writeFileSync(join(root, path), text);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -174,6 +177,32 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "cd /api && compgen -G 'p*' | sort" },
   { cmd: "cd /guides && compgen -G '*.md' | sort" },
   { cmd: "compgen -G '/nope*'; echo $?" },
+  // grep and sed classes as glibc's (C.UTF-8), recorded from GNU grep 3.8 and sed 4.9
+  { cmd: "grep -o '[[:alpha:]]\\+' /guides/glibc.md" },
+  { cmd: "grep -o '[[:upper:]]' /guides/glibc.md" },
+  { cmd: "grep -o '[[:lower:]]' /guides/glibc.md" },
+  { cmd: "grep -c '[[:space:]]b' /guides/glibc.md" },
+  { cmd: "grep -o '[[:punct:]]' /guides/glibc.md" },
+  { cmd: "grep -oE '[^[:alnum:][:space:]]+' /guides/glibc.md" },
+  { cmd: "grep -o '\\w\\+' /guides/glibc.md" },
+  { cmd: "grep -o '\\S\\+' /guides/glibc.md" },
+  { cmd: "grep -ow '[0-9]' /guides/glibc.md" },
+  { cmd: "sed 's/[[:alpha:]]/L/g;s/[[:punct:]]/P/g' /guides/glibc.md" },
+  { cmd: "sed -n 's/\\s/_/gp' /guides/glibc.md" },
+  { cmd: "sed 's/\\b/|/g' /guides/glibc.md" },
+  // grep -P is PCRE2 without Unicode properties (grep 3.8): ASCII \d \w \s \b and classes; \D \W \S match ASCII only
+  { cmd: "grep -P -o '\\d+' /guides/glibc.md" },
+  { cmd: "grep -P -o '\\w+' /guides/glibc.md" },
+  { cmd: "grep -P -o '\\W+' /guides/glibc.md" },
+  { cmd: "grep -P -o '\\D+' /guides/glibc.md" },
+  { cmd: "grep -P -o '[[:alpha:]]+' /guides/glibc.md" },
+  { cmd: "grep -P -o '\\bcaf\\b' /guides/glibc.md" },
+  { cmd: "grep -P -ow 'caf' /guides/glibc.md" },
+  { cmd: "grep -P -o '\\p{L}+' /guides/glibc.md" },
+  { cmd: "grep -P -io 'I' /api/tr.md" },
+  { cmd: "rg -P -o '\\d+' /guides/glibc.md" },
+  // sed's I: `I`, `i` and `ı` match one another (glibc's regex)
+  { cmd: "sed 's/\u0131/X/Ig;s/[h-j]/Y/Ig' /api/tr.md" },
 ];
 
 fidelitySuite("docs shell output equals the real tools where values once differed", "values", () => root, CASES);

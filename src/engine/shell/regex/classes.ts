@@ -1,3 +1,5 @@
+import { GLIBC_CLASSES, GLIBC_WORD_BODY } from "./glibc-ctype.js";
+
 /**
  * Character-class building blocks shared by the regex dialects. Every class excludes `\n`:
  * we search whole files at once, and a match must never run across a line end (the tools are
@@ -7,8 +9,8 @@
 /** Whitespace except `\n` (class body, for use inside `[...]`). */
 export const SPACE_BODY = "\\t\\x0B\\f\\r \\x85\\xA0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
 
-/** GNU word constituents in a UTF-8 locale: alphanumerics and `_` (class body). */
-export const GNU_WORD_BODY = "\\p{L}\\p{N}_";
+/** GNU word constituents in a UTF-8 locale: glibc's alphanumerics and `_` (class body). */
+export const GNU_WORD_BODY = GLIBC_WORD_BODY;
 
 /** Rust regex's Unicode `\w` (class body). */
 export const RUST_WORD_BODY = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}";
@@ -37,22 +39,11 @@ export function wordAssertions(word: string) {
   };
 }
 
-/** POSIX bracket classes (`[[:alpha:]]`) as class bodies, as glibc's C.UTF-8 locale defines them. */
-export const POSIX_CLASSES: Readonly<Record<string, string>> = {
-  alpha: "\\p{L}",
-  digit: "0-9",
-  alnum: "\\p{L}\\p{Nd}",
-  upper: "\\p{Lu}",
-  lower: "\\p{Ll}",
-  space: SPACE_BODY,
-  blank: " \\t",
-  punct: "!-\\/:-@\\[-`{-~",
-  print: "\\P{C}",
-  graph: "!-~\\u00A1-\\u{10FFFF}",
-  cntrl: "\\0-\\x09\\x0B-\\x1F\\x7F",
-  xdigit: "0-9A-Fa-f",
-  word: "\\p{L}\\p{N}_",
-};
+/** POSIX bracket classes (`[[:alpha:]]`) as class bodies, as glibc's C.UTF-8 locale defines them (GNU grep and sed). */
+export const POSIX_CLASSES: Readonly<Record<string, string>> = GLIBC_CLASSES;
+
+/** GNU `\s`: glibc's space class (no no-break spaces, no U+0085), `\n` left out. */
+export const GNU_SPACE_BODY = GLIBC_CLASSES.space as string;
 
 /**
  * ripgrep's POSIX bracket classes (`[[:alpha:]]`) as class bodies: ASCII-only, as Rust's regex
@@ -85,9 +76,9 @@ export const PCRE_POSIX_CLASSES: Readonly<Record<string, string>> = {
   alnum: "\\p{L}\\p{N}",
   alpha: "\\p{L}",
   digit: "\\p{Nd}",
-  graph: POSIX_CLASSES.graph as string,
+  graph: "!-~\\u00A1-\\u{10FFFF}",
   lower: "\\p{Ll}",
-  print: POSIX_CLASSES.print as string,
+  print: "\\P{C}",
   punct: "\\p{P}$+<=>^`|~",
   space: "\\p{Z}\\t\\x0B\\f\\r",
   upper: "\\p{Lu}",

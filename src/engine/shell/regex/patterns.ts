@@ -19,7 +19,10 @@ export interface PatternOptions {
   readonly crlf?: boolean;
   /** Fixed strings: which of several matching at one place is the match (ripgrep's `first` by default). */
   readonly leftmost?: Leftmost;
-  /** GNU grep's `-i`: `I` and `i` also match the dotless `ı`, and `ı` matches them (glibc's towupper). */
+  /**
+   * GNU grep's rules: `-i` folds as glibc's towupper (`I`, `i` and the dotless `ı` match one
+   * another), and `-P` is PCRE2 without Unicode properties (ASCII `\d`, `\w`, `\s`, `-w`).
+   */
   readonly gnuCase?: boolean;
 }
 
@@ -53,8 +56,7 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
   // (`-x` with `--crlf` stays in V8's alternation: the automaton's whole line ends at `\n` only.)
   if (literal && patterns.length > MAX_FIXED_ALTERNATION && !(options.line && options.crlf === true)) {
     // Any number of strings in one pass (an alternation of 10,000 took seconds per page).
-    const body = options.dialect === "rust" || options.dialect === "pcre" ? RUST_WORD_BODY : GNU_WORD_BODY;
-    const wordBody = options.word && !options.line ? body : undefined;
+    const wordBody = options.word && !options.line ? wordBodyOf(options) : undefined;
     return { regex: new FixedStringsRegExp(patterns, undefined, { ignoreCase: options.ignoreCase, wordBody, line: options.line, leftmost }), warnings: [] };
   }
   // Fixed strings in V8's alternation, longest first when the longest at a place is the match:
@@ -79,7 +81,8 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
       }
       case "rust":
       case "pcre": {
-        const t = translateRust(p, { pcre: options.dialect === "pcre", crlf: options.crlf }, options.ignoreCase, groups);
+        const ascii = options.dialect === "pcre" && options.gnuCase === true;
+        const t = translateRust(p, { pcre: options.dialect === "pcre", crlf: options.crlf, ascii }, options.ignoreCase, groups);
         // A leading `(?i)` on a single pattern is the `i` flag; with several patterns the
         // translation is only exact if every one of them asks for it.
         if (t.ignoreCase && patterns.length === 1) ignoreCase = true;
@@ -94,10 +97,11 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
   if (sources.length === 0) source = "(?!)"; // no pattern (e.g. `-f /dev/null`) matches nothing
   if (options.line) source = `${LINE_START}(?:${source})${options.crlf === true ? CRLF_LINE_END : LINE_END}`;
   else if (options.word) {
-    const w = wordAssertions(options.dialect === "rust" || options.dialect === "pcre" ? RUST_WORD_BODY : GNU_WORD_BODY);
+    const w = wordAssertions(wordBodyOf(options));
     source = `${w.before}(?:${source})${w.after}`;
   }
-  if (ignoreCase && options.gnuCase === true) source = withDotlessI(source);
+  // (grep -P's PCRE2 folds by Unicode: `ı` stays apart from `I` and `i` there.)
+  if (ignoreCase && options.gnuCase === true && options.dialect !== "pcre") source = withDotlessI(source);
   let regex: RegExp;
   try {
     regex = new RegExp(source, ignoreCase ? "giu" : "gu");
@@ -108,6 +112,12 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
     throw new PosixRegexError(`unsupported regular expression in this docs shell (${message})`);
   }
   return { regex, warnings };
+}
+
+/** Word characters for `-w`: ripgrep's Unicode ones, GNU grep -P's ASCII ones (no PCRE2_UCP), glibc's for GNU's own. */
+function wordBodyOf(options: PatternOptions): string {
+  if (options.dialect === "pcre" && options.gnuCase === true) return "0-9A-Za-z_";
+  return options.dialect === "rust" || options.dialect === "pcre" ? RUST_WORD_BODY : GNU_WORD_BODY;
 }
 
 /** One escape of a translated source, copied whole: `\p{..}`, `\u{..}`, `\uXXXX`, `\xXX`, or one character. */

@@ -1,9 +1,9 @@
 import {
+  GNU_SPACE_BODY,
   GNU_WORD_BODY,
   LINE_END,
   LINE_START,
   POSIX_CLASSES,
-  SPACE_BODY,
   classChar,
   literalChar,
   wordAssertions,
@@ -349,9 +349,9 @@ class PosixTranslator {
       case "W":
         return this.atom(`[^${GNU_WORD_BODY}${this.nl}]`, 2);
       case "s":
-        return this.atom(`[${SPACE_BODY}${this.mode.sed ? "\\n" : ""}]`, 2);
+        return this.atom(`[${GNU_SPACE_BODY}${this.mode.sed ? "\\n" : ""}]`, 2);
       case "S":
-        return this.atom(`[^${SPACE_BODY}\\n]`, 2);
+        return this.atom(`[^${GNU_SPACE_BODY}\\n]`, 2);
       case "b":
         return this.wordAssertion("boundary", 2);
       case "B":

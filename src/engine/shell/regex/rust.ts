@@ -29,6 +29,13 @@ export interface RustDialect {
   readonly pcre: boolean;
   /** ripgrep's `--crlf`: `$` also matches before a `\r` that ends the line. */
   readonly crlf?: boolean;
+  /**
+   * GNU grep 3.8's `-P`: PCRE2 in UTF mode without Unicode properties (no PCRE2_UCP), so `\d`,
+   * `\w`, `\s`, `\b` and `[[:alpha:]]` are ASCII; its `\D`, `\W` and `\S` (outside a class)
+   * match ASCII characters only (`é` is neither `\w` nor `\W` there: recorded from grep 3.8
+   * with PCRE2 10.42). Case-insensitive matching stays Unicode.
+   */
+  readonly ascii?: boolean;
 }
 
 const W = wordAssertions(RUST_WORD_BODY);
@@ -37,6 +44,12 @@ const ASCII_WORD_BODY = "0-9A-Za-z_";
 const ASCII_W = wordAssertions(ASCII_WORD_BODY);
 /** `\s` with Unicode off, without `\n`. */
 const ASCII_SPACE_BODY = "\\t\\x0B\\f\\r ";
+/** GNU grep -P's `\D`, `\W`, `\S`: ASCII characters outside the class (and not `\n`). */
+const GNU_PCRE_NEGATED: Readonly<Record<string, string>> = {
+  D: "[\\x00-\\x09\\x0B-/:-\\x7F]",
+  W: "[\\x00-\\x09\\x0B-/:-@\\[-\\^`{-\\x7F]",
+  S: "[\\x00-\\x08\\x0E-\\x1F!-\\x7F]",
+};
 
 /** Characters Rust's regex syntax lets you escape. */
 const RUST_META = new Set([..."\\.+*?()|[]{}^$#&-~"]);
@@ -313,6 +326,15 @@ class RustTranslator {
     const unsupported = (): never => {
       throw new RustRegexError("unrecognized escape sequence", start, this.i);
     };
+    if (this.dialect.ascii === true) {
+      const negated = GNU_PCRE_NEGATED[c];
+      if (negated !== undefined) return { source: negated, repeatable: true };
+      if (c === "d") return { source: "[0-9]", repeatable: true, word: true };
+      if (c === "w") return { source: `[${ASCII_WORD_BODY}]`, repeatable: true, word: true };
+      if (c === "s") return { source: `[${ASCII_SPACE_BODY}]`, repeatable: true };
+      if (c === "b") return { source: ASCII_W.boundary, repeatable: false };
+      if (c === "B") return { source: ASCII_W.notBoundary, repeatable: false };
+    }
     if (!this.flags.u) {
       if (c === "D" || c === "W" || c === "S") this.byteOnly(start, this.i);
       if (c === "p" || c === "P") throw new RustRegexError("Unicode not allowed here", start, this.i);
@@ -463,11 +485,13 @@ class RustTranslator {
         const end = this.p.join("").indexOf(":]", this.i);
         const name = end === -1 ? "" : this.p.slice(this.i + 2, end).join("");
         // ASCII-only in Rust's regex crate, whatever the Unicode mode (PCRE2's are Unicode); `[:^alpha:]` is the complement.
-        const classes = this.dialect.pcre ? PCRE_POSIX_CLASSES : RUST_POSIX_CLASSES;
+        const classes = this.dialect.pcre && this.dialect.ascii !== true ? PCRE_POSIX_CLASSES : RUST_POSIX_CLASSES;
         const cls = /^\^?[a-z]+$/.test(name) ? classes[name.replace("^", "")] : undefined;
         if (cls !== undefined) {
           const folded = this.foldCase && (name.endsWith("upper") || name.endsWith("lower"))
-              ? this.dialect.pcre
+              ? this.dialect.ascii === true
+                ? "A-Za-z"
+                : this.dialect.pcre
                 ? "\\p{Lu}\\p{Ll}\\p{Lt}"
                 : "A-Za-z\\u017F\\u212A"
               : cls;
@@ -572,11 +596,11 @@ class RustTranslator {
     this.i += 2;
     switch (c) {
       case "d":
-        return { source: this.flags.u ? "\\p{Nd}" : "0-9" };
+        return { source: this.flags.u && this.dialect.ascii !== true ? "\\p{Nd}" : "0-9" };
       case "w":
-        return { source: this.flags.u ? RUST_WORD_BODY : ASCII_WORD_BODY };
+        return { source: this.flags.u && this.dialect.ascii !== true ? RUST_WORD_BODY : ASCII_WORD_BODY };
       case "s":
-        return { source: this.flags.u ? SPACE_BODY : ASCII_SPACE_BODY };
+        return { source: this.flags.u && this.dialect.ascii !== true ? SPACE_BODY : ASCII_SPACE_BODY };
       case "D":
       case "W":
       case "S":

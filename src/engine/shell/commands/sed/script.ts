@@ -1,4 +1,5 @@
 import { guardRegex } from "../../regex/guard.js";
+import { withDotlessI } from "../../regex/patterns.js";
 import { PosixRegexError, translatePosix } from "../../regex/posix.js";
 import { sedEscape } from "../../regex/sed-escape.js";
 
@@ -75,7 +76,8 @@ export interface SedProgram {
 export function compileSedRegex(source: string, ere: boolean, ignoreCase: boolean, multiline: boolean, offset: number): RegExp {
   try {
     const t = translatePosix(source, ere, 0, { sed: true, multiline });
-    const guarded = guardRegex(new RegExp(t.source, ignoreCase ? "iu" : "u"));
+    // sed's I folds `I`, `i` and `ı` together as GNU grep's -i does (glibc's regex, C.UTF-8).
+    const guarded = guardRegex(new RegExp(ignoreCase ? withDotlessI(t.source) : t.source, ignoreCase ? "iu" : "u"));
     if (!(guarded instanceof RegExp)) throw new SedScriptError(guarded.refused, offset);
     return guarded;
   } catch (error) {
