@@ -65,6 +65,11 @@ export interface RuntimeOptions {
    */
   readonly indexLater?: boolean;
   /**
+   * The wall-clock budget of one command line in a shell run in this thread (`svc-mcp fs
+   * --time-limit`); `LIMITS.shell.maxExecutionMs` unset. The shell workers keep the tool's.
+   */
+  readonly shellTimeLimitMs?: number;
+  /**
    * The persistent cache of parsed pages and the search index (`site-cache.ts`): read at load,
    * written once the index is built when the start was not answered from it whole. Unset: none.
    */
@@ -427,7 +432,7 @@ export class DocsRuntime {
     }
     const generated = ownSkills ? undefined : generatedSkill(site, names, outline, new Date(newest));
     const view = new SiteView(site, context.reader, context.authMode, generated === undefined ? [] : [generated.file]);
-    const shell = this.shellHost !== undefined ? this.pooledShell(this.shellHost, site, view) : inThreadShell(view);
+    const shell = this.shellHost !== undefined ? this.pooledShell(this.shellHost, site, view) : inThreadShell(view, this.options.shellTimeLimitMs);
     // The generated skill is offered only where its file is visible (not to anonymous readers
     // of a fully authenticated site, who see public pages only).
     const skills = generated === undefined ? listSkills(view, names.slug) : view.fileAt(generated.file.path) !== undefined ? [generated] : [];
@@ -685,9 +690,10 @@ function ioTurn(): Promise<void> {
  * A shell in this thread over `view`, its interpreter and commands imported when it is first
  * used (`LazyShell`): a server that has not run a command yet has not loaded them.
  */
-function inThreadShell(view: SiteView): Shell {
+function inThreadShell(view: SiteView, timeLimitMs: number | undefined): Shell {
   return new LazyShell(async () => {
     const [{ DocsShell }, { SHELL_COMMANDS }] = await Promise.all([import("./shell/docs-shell.js"), import("./shell/commands/index.js")]);
-    return new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)));
+    const limits = timeLimitMs === undefined ? LIMITS.shell : { ...LIMITS.shell, maxExecutionMs: timeLimitMs };
+    return new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), limits);
   });
 }

@@ -26,6 +26,19 @@ describe("svc-mcp fs", () => {
     expect(await runCli(["fs", "--dir", DEMO, "--groups", "staff", "ls /internal"])).toEqual({ code: 0, stdout: "runbook.mdx\n", stderr: "" });
   });
 
+  it("runs a command line for the seconds --time-limit gives, and refuses a limit out of range", async () => {
+    // A hundred million steps take seconds on any machine: past a tenth of a second, exit 124.
+    expect(await runCli(["fs", "--dir", DEMO, "--time-limit", "0.1", 'jq -n "[limit(100000000; repeat(1))] | length"'])).toEqual({
+      code: 124,
+      stdout: "",
+      stderr: "bash: execution exceeded execution deadline (100ms)\n",
+    });
+    expect(await runCli(["fs", "--dir", DEMO, "--time-limit", "3600", "ls /api"])).toEqual({ code: 0, stdout: "authentication.mdx\noverview.mdx\n", stderr: "" });
+    for (const bad of ["0", "-1", "3601", "soon"]) {
+      expect(await runCli(["fs", "--dir", DEMO, "--time-limit", bad, "ls /"])).toEqual({ code: 2, stdout: "", stderr: "svc-mcp: --time-limit must be a number of seconds above 0 and at most 3600\n" });
+    }
+  });
+
   it("asks for a command when none is given", async () => {
     expect(await runCli(["fs", "--dir", DEMO])).toEqual({ code: 2, stdout: "", stderr: "svc-mcp: give a command to run, e.g. svc-mcp fs 'tree / -L 2'\n" });
   });
