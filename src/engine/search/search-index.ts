@@ -661,7 +661,7 @@ export class SearchIndex {
     // with or without it (its twins may score lower; they are shown as its other versions).
     const hits = folded.hits.filter((r) => r.score >= threshold).slice(0, pageSize);
     const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
-    const versionTwin = (t: { entry: IndexedPage; score: number }): VersionTwin => ({ page: t.entry.page, placement: t.entry.placement, score: t.score });
+    const versionTwin = (t: { entry: IndexedPage; score: number }): VersionTwin => ({ page: t.entry.page, placement: t.entry.placement, score: Math.min(1, t.score) });
     return hits.map(({ entry, variant, section: sid, score, twins, languageTwins }) => {
       const stored = (sid !== undefined ? storedSection(variant, sid) : undefined) ?? variant.sections[0] ?? EMPTY_SECTION;
       const { heading, parents, anchor } = stored;
@@ -670,7 +670,8 @@ export class SearchIndex {
       return {
         page: entry.page,
         section,
-        score,
+        // A page lifted above full weight (`namedOperationWeight`) may rank above 1; shown as 1.
+        score: Math.min(1, score),
         snippet: makeSnippet(text.text !== "" ? (text.snippet ??= snippetSource(text.text, this.analyzer)) : snippetSource(readerText(entry.page.meta.description ?? ""), this.analyzer), matched),
         placement: entry.placement,
         otherVersions: twins.slice(0, LIMITS.search.shownVersionTwins).map(versionTwin),
