@@ -30,6 +30,7 @@ export interface RankingParams {
   readonly aliasWeight: number;
   readonly paraphraseWeight: number;
   readonly generatedPageWeight: number;
+  readonly namedOperationWeight: number;
   readonly minPrefixLength: number;
   readonly prefixMaxDfShare: number;
   readonly maxPrefixExpansions: number;
@@ -67,6 +68,11 @@ export const RANKING: RankingParams = {
    *  otherwise crowd out the guide that answers a question in words ("pay sellers a commission"
    *  matched five commission endpoints before the payouts guide). A strong match still wins. */
   generatedPageWeight: 0.85,
+  /** Score factor for an endpoint page whose title or path the question names ("Cancel Crawl" in
+   *  "cancel a running crawl job", `POST /v3/memories/add`): the question asks for that operation,
+   *  and the SDK page or guide that mentions every operation in a section of its own (firecrawl's
+   *  Python SDK, "Cancelling a Crawl") should come after it, as they do when they only tie. */
+  namedOperationWeight: 1.1,
   /** Weight of a word the docs write as one that the query splits in two ("log in" -> `login`,
    *  "web hook" -> `webhook`), credited to each half that is a query term. */
   joinWeight: 0.8,
@@ -116,21 +122,30 @@ export interface RankedPage {
 }
 
 /**
- * Each page's prior, at most 1 (`rankPages`): `base` by page id, unless `full` says the page takes
- * 1 for this query. Not a function returning the prior: a fraction returned from a call is a
- * heap object, and `bounds` asks for the prior of every candidate page.
+ * Each page's prior (`rankPages`): `base` by page id, unless `lift` says the page takes 1 (`FULL`)
+ * or `named` (`NAMED`, the operation the question names) for this query. Not a function returning
+ * the prior: a fraction returned from a call is a heap object, and `bounds` asks for the prior of
+ * every candidate page. Only pages with a base below 1 are asked.
  */
 export interface PagePriors {
   readonly base: Float64Array;
-  full(page: number): boolean;
+  readonly named: number;
+  lift(page: number): number;
 }
 
-const NO_PRIORS: PagePriors = { base: new Float64Array(0), full: () => true };
+/** `PagePriors.lift`: the page keeps its base, takes 1, or takes `named`. */
+export const BASE = 0;
+export const FULL = 1;
+export const NAMED = 2;
+
+const NO_PRIORS: PagePriors = { base: new Float64Array(0), named: 1, lift: () => FULL };
 
 /** A page's prior under `priors` (1 for a page past `base`). */
 function priorOf(priors: PagePriors, page: number): number {
   const p = priors.base[page];
-  return p === undefined || p === 1 || priors.full(page) ? 1 : p;
+  if (p === undefined || p === 1) return 1;
+  const lift = priors.lift(page);
+  return lift === BASE ? p : lift === FULL ? 1 : priors.named;
 }
 
 /** BM25 inverse document frequency (always positive). */
@@ -225,7 +240,7 @@ export function resolveTerms(
  * BM25F and title parts, and its proximity while it can still reach the top, until no page left
  * can reach the top `limit` against a lower bound of it). The result is the pages scoring at
  * least the `limit`-th best score less `TIE_MARGIN` (every page without a limit), in no order:
- * the same as scoring every page. `prior` must be at most 1. `also`, given the top, says which of
+ * the same as scoring every page. `prior` multiplies both bounds and the score alike. `also`, given the top, says which of
  * it to keep and names more pages to score exactly and add after them (the top's other versions,
  * `SearchIndex`), those the query matches at all. With `classes` (a class per page, `topOf`), the top is of `limit`
  * classes, each at its best page's score, and holds the pages scoring at least its last place.
@@ -257,7 +272,9 @@ export function rankPages(
   accumulatePages(index, scales, query, query.map((_, qi) => qi).filter((qi) => !common.includes(qi)), accepted, acc, true, pruning);
   if (common.length > 0 && peaks !== undefined) {
     const floor = floorOfTop(bounds(index, query, acc, shape, P, prior, false).lower, acc, limit, classes);
-    while (common.length > 0 && reach(common, peaks, shape, P) >= floor - TIE_MARGIN) {
+    // A page named by the question may score above its reach (`PagePriors.named`).
+    const lifted = Math.max(1, prior.named);
+    while (common.length > 0 && reach(common, peaks, shape, P) * lifted >= floor - TIE_MARGIN) {
       accumulatePages(index, scales, query, [common.pop() as number], accepted, acc, true, pruning);
     }
     accumulatePages(index, scales, query, common, accepted, acc, false, pruning);
@@ -411,7 +428,8 @@ function bounds(
     const title = fieldsOnly > 0 ? titleShare * (lower[ps] as number) : 0;
     // `priorOf`, written out: its fraction, returned from a call not inlined, was a heap object.
     const base = prior.base[page];
-    const weight = base === undefined || base === 1 || prior.full(page) ? 1 : base;
+    const lift = base === undefined || base === 1 ? FULL : prior.lift(page);
+    const weight = lift === FULL ? 1 : lift === BASE ? (base as number) : prior.named;
     lower[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * fieldsOnly)) / idfSum + title) * weight;
     if (!withUpper) continue;
     const best = fieldsOnly > sectionBound ? fieldsOnly : sectionBound;

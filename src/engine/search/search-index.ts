@@ -12,7 +12,7 @@ import { PAGE_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { abbreviationTable } from "./abbreviations.js";
 import { paraphraseTable } from "./paraphrases.js";
-import { type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
+import { BASE, FULL, NAMED, type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
@@ -236,6 +236,9 @@ export class SearchIndex {
   /** "endpoint" as this analyzer's terms (`rank`). */
   private readonly endpointWords = ["endpoint", "endpoints"].flatMap((w) => this.analyzer.term(w) ?? []);
   private readonly readVerbs = new Set(["get", "list", "retrieve", "fetch", "read", "show", "view"].flatMap((w) => this.analyzer.term(w) ?? []));
+  /** Verbs an endpoint title may open with that name an action on its resource ("Cancel Crawl",
+   *  "Create Job"): a question naming the verb and the rest asks for that operation (`rank`). */
+  private readonly actionVerbs = new Set(ACTION_VERBS.flatMap((w) => this.analyzer.term(w) ?? []));
   private readonly buffer = new IdBuffer();
   private readonly byPath = new Map<string, IndexedPage>();
   /** Page units by id (an array: ranking asks for one per candidate page). */
@@ -597,19 +600,25 @@ export class SearchIndex {
     const asked = new Set(terms);
     // Decided once a search per page, in arrays stamped by search (`bounds` asks for every candidate).
     const stamp = this.nextTitleStamp();
-    const namesTitle = (id: number): boolean => {
-      if (this.titleStamps[id] === stamp) return this.titleNamed[id] === 1;
+    // NAMED for a title named whole that opens with an action verb ("Cancel Crawl", "Create Job"):
+    // the question names the action and the resource. FULL for any other title named: a read
+    // verb's ("List Sellers" for "sellers list their products", where "list" asks for no listing)
+    // or a noun's ("Batch Scrape" for "errors of a batch scrape", which Get Batch Scrape Errors answers).
+    const namesTitle = (id: number): number => {
+      if (this.titleStamps[id] === stamp) return this.titleNamed[id] as number;
       const words = (this.titleWords[id] ??= this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title));
       // A title's leading read verb ("Get Batch Scrape Errors") names no more than the rest of it:
       // "errors of a batch scrape" asks for that operation as much. Only when the rest is most of
       // the question: "Show a staff member" is not what "restrict what an admin staff member can
       // see and do" asks for, though it names a staff member.
-      const from = words.length > 1 && this.readVerbs.has(words[0] as string) && 2 * (words.length - 1) >= asked.size ? 1 : 0;
+      const read = words.length > 1 && this.readVerbs.has(words[0] as string);
+      const from = read && 2 * (words.length - 1) >= asked.size ? 1 : 0;
       let yes = words.length > 0;
       for (let i = from; yes && i < words.length; i++) yes = asked.has(words[i] as string);
+      const lift = !yes ? BASE : this.actionVerbs.has(words[0] as string) && words.length > 1 ? NAMED : FULL;
       this.titleStamps[id] = stamp;
-      this.titleNamed[id] = yes ? 1 : 0;
-      return yes;
+      this.titleNamed[id] = lift;
+      return lift;
     };
     // A question that asks for an endpoint by the word ("rerank documents endpoint") asks for the
     // reference: endpoint pages keep their full score, as the weight that lets a guide come first
@@ -618,13 +627,18 @@ export class SearchIndex {
     let forEndpoint = false;
     for (const w of this.endpointWords) forEndpoint ||= asked.has(w);
     // A page below full weight takes it when it names the query's words or path (`PagePriors`).
+    // One the question names by title or path is lifted above full weight (`namedOperationWeight`).
     const prior: PagePriors = {
       base: priors,
-      full: (id: number): boolean => {
-        if (forEndpoint || namesTitle(id)) return true;
-        if (named.size === 0) return false;
-        const op = this.operationPaths.get((this.byId[id] as UnitOf).entry.page.path);
-        return op !== undefined && named.has(op);
+      named: this.ranking.namedOperationWeight,
+      lift: (id: number): number => {
+        const byTitle = namesTitle(id);
+        if (byTitle === NAMED) return NAMED;
+        if (named.size > 0) {
+          const op = this.operationPaths.get((this.byId[id] as UnitOf).entry.page.path);
+          if (op !== undefined && named.has(op)) return NAMED;
+        }
+        return forEndpoint || byTitle === FULL ? FULL : BASE;
       },
     };
     // Without a version filter on a versioned site, the same page in several versions is one
@@ -647,7 +661,7 @@ export class SearchIndex {
     // with or without it (its twins may score lower; they are shown as its other versions).
     const hits = folded.hits.filter((r) => r.score >= threshold).slice(0, pageSize);
     const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
-    const versionTwin = (t: { entry: IndexedPage; score: number }): VersionTwin => ({ page: t.entry.page, placement: t.entry.placement, score: t.score });
+    const versionTwin = (t: { entry: IndexedPage; score: number }): VersionTwin => ({ page: t.entry.page, placement: t.entry.placement, score: Math.min(1, t.score) });
     return hits.map(({ entry, variant, section: sid, score, twins, languageTwins }) => {
       const stored = (sid !== undefined ? storedSection(variant, sid) : undefined) ?? variant.sections[0] ?? EMPTY_SECTION;
       const { heading, parents, anchor } = stored;
@@ -656,7 +670,8 @@ export class SearchIndex {
       return {
         page: entry.page,
         section,
-        score,
+        // A page lifted above full weight (`namedOperationWeight`) may rank above 1; shown as 1.
+        score: Math.min(1, score),
         snippet: makeSnippet(text.text !== "" ? (text.snippet ??= snippetSource(text.text, this.analyzer)) : snippetSource(readerText(entry.page.meta.description ?? ""), this.analyzer), matched),
         placement: entry.placement,
         otherVersions: twins.slice(0, LIMITS.search.shownVersionTwins).map(versionTwin),
@@ -1348,3 +1363,7 @@ function samePlacement(a: PagePlacement | undefined, b: PagePlacement | undefine
     a.breadcrumbs.join("\u0000") === b.breadcrumbs.join("\u0000")
   );
 }
+
+/** Verbs naming an action an endpoint performs (`SearchIndex.actionVerbs`): not the read verbs, which
+ *  questions use in other senses, nor words that are also nouns of a resource ("map", "batch"). */
+const ACTION_VERBS = ["create", "add", "delete", "remove", "cancel", "update", "edit", "upload", "send", "start", "stop", "restart", "pause", "resume", "enable", "disable", "revoke", "rotate", "reset", "register", "invite", "archive", "restore", "retry", "trigger", "submit", "approve", "reject", "refund", "import", "export", "rename", "duplicate", "publish", "unpublish", "assign", "unassign", "attach", "detach", "connect", "disconnect", "subscribe", "unsubscribe"];

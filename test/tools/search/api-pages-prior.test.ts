@@ -50,7 +50,8 @@ describe("a query naming an endpoint's path", () => {
 
   it("ranks that endpoint's page at its full score; other endpoint pages keep their weight", () => {
     expect(ranked("POST /v3/memories/add")).toEqual([
-      ["/api/add", 0.311],
+      // Named by its path: lifted to 1.1 of its score, as a title naming the action is.
+      ["/api/add", 0.342],
       ["/migration", 0.264],
       ["/api/search", 0.154],
     ]);
@@ -58,9 +59,10 @@ describe("a query naming an endpoint's path", () => {
   });
 
   it("without a path, a query naming an endpoint's title word for word ranks it at its full score", () => {
-    // "Add memories" is named by "POST v3 memories add"; "Search memories" is not.
+    // "Add memories" is named by "POST v3 memories add" (an action and its resource: lifted to 1.1
+    // of its score); "Search memories" is not.
     expect(ranked("POST v3 memories add")).toEqual([
-      ["/api/add", 0.588],
+      ["/api/add", 0.647],
       ["/migration", 0.504],
       ["/api/search", 0.283],
     ]);
@@ -135,6 +137,30 @@ describe("a question asking for an endpoint", () => {
     expect(ranked("rerank documents")).toEqual([
       ["/api/introduction", 0.591],
       ["/api/rerank", 0.512],
+    ]);
+  });
+});
+
+describe("a question naming an operation's action and resource", () => {
+  // Firecrawl's Python SDK page has a section for every operation ("Cancelling a Crawl"): at full
+  // weight the endpoint titled "Cancel Crawl" only tied it, and the page mentioning everything won.
+  const index = new SearchIndex();
+  index.sync(
+    inlineSite({
+      "/sdks/python.mdx":
+        "---\ntitle: Python\n---\nInstall the SDK.\n\n## Crawling a website\n\nStart a crawl job and check its status.\n\n## Cancelling a crawl\n\nTo cancel a running crawl job, call cancel_crawl with its id.\n",
+      "/api/crawl-delete.mdx": "---\ntitle: Cancel crawl\nopenapi: 'v1-openapi DELETE /crawl/{id}'\n---\nCancel a crawl job.\n\n## Path parameters\n\nid: the ID of the crawl job.\n",
+      "/api/crawl-get.mdx": "---\ntitle: Get crawl status\nopenapi: 'v1-openapi GET /crawl/{id}'\n---\nThe status of a crawl job: running, completed or cancelled.\n",
+    }),
+  );
+  const ranked = (query: string) => index.search({ query, canRead: () => true }).map((h) => [h.page.path, h.score]);
+
+  it("ranks the endpoint whose title says both first, above the SDK page with a section on it", () => {
+    // At full weight the endpoint scored 0.438 and the SDK page 0.442; lifted by 1.1 it comes first.
+    expect(ranked("cancel a running crawl job")).toEqual([
+      ["/api/crawl-delete", 0.481],
+      ["/sdks/python", 0.442],
+      ["/api/crawl-get", 0.368],
     ]);
   });
 });
