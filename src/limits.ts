@@ -331,9 +331,13 @@ export const LIMITS = {
     lastUsedResolutionMs: 60_000,
   },
   bridge: {
-    /** Largest MCP request body. A tool call is under 10 KB (commands are capped at 8 KB); 1 MiB
-     *  leaves room for a batch and refuses uploads before they are buffered. */
-    maxBodyBytes: 1024 * 1024,
+    /** Largest MCP request body. A tool call is under 10 KB (commands are capped at 8 KB, a
+     *  feedback comment at 5,000 characters); 64 KiB leaves room for a client's metadata. Every
+     *  request's body is parsed on the thread that answers everyone, several times on its way:
+     *  at 1 MiB, 32 kept-alive connections from 4 addresses sending 827 KB calls (each refused
+     *  for an unknown argument, so no call limit counted them) held another caller's `ls /` for
+     *  8.7 s (adversary, 2026-11-29); 100 KB bodies held it under 0.93 s. */
+    maxBodyBytes: 64 * 1024,
     /** Largest OAuth request (token form, client registration, login form): real ones are under
      *  2 KB; 16 KiB bounds what an unauthenticated caller makes us parse. */
     maxOAuthBodyBytes: 16 * 1024,

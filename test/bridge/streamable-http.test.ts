@@ -193,7 +193,7 @@ describe("bodies", () => {
   it("refuses a body over the limit with 413 before reading it all", async () => {
     const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "x", params: { pad: "x".repeat(LIMITS.bridge.maxBodyBytes) } });
     const r = await postJson(h.urls.mcp, big);
-    expect(r).toMatchObject({ status: 413, body: rpcError(-32000, "Payload Too Large: the request body must not exceed 1048576 bytes") });
+    expect(r).toMatchObject({ status: 413, body: rpcError(-32000, "Payload Too Large: the request body must not exceed 65536 bytes") });
   });
 
   it("stops reading a chunked body (no Content-Length) once it passes the limit", async () => {
@@ -210,7 +210,7 @@ describe("bodies", () => {
     });
     expect(r.status).toBe(413);
     expect(r.connection).toBe("close");
-    expect(JSON.parse(r.body)).toEqual(rpcError(-32000, "Payload Too Large: the request body must not exceed 1048576 bytes"));
+    expect(JSON.parse(r.body)).toEqual(rpcError(-32000, "Payload Too Large: the request body must not exceed 65536 bytes"));
   });
 
   it("survives a burst of garbage and keeps serving", async () => {

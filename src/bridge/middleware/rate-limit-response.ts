@@ -47,7 +47,7 @@ export function ipRateLimit(deps: BridgeDeps): MiddlewareHandler<BridgeEnv> {
 
 /**
  * The JSON-RPC messages of a refused MCP POST, so that the 429 answers each request of a batch
- * with its id. Reading costs no more than serving would have (the same 1 MiB bound); a body
+ * with its id. Reading costs no more than serving would have (the same body bound, `LIMITS.bridge.maxBodyBytes`); a body
  * that is not JSON is answered with one error, as an unreadable body always is.
  */
 async function refusedMessages(c: BridgeContext): Promise<unknown> {
