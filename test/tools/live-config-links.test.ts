@@ -116,18 +116,23 @@ describe("a spec's $ref'd files, changed while serving (issue 25, F2)", () => {
 });
 
 describe("an ignore file that is a link, its target changed while serving (issue 25, F3)", () => {
-  it.each([".svcignore", ".mintignore"])("%s: a line added to the target excludes the page", async (name) => {
+  // A target in a dot-folder too, which the watcher watches for that file alone.
+  it.each([
+    [".svcignore", "rules/main.txt"],
+    [".mintignore", "rules/main.txt"],
+    [".svcignore", ".rules/main.txt"],
+  ])("%s -> %s: a line added to the target excludes the page", async (name, target) => {
     const root = await serve((r) => {
       rmSync(join(r, ".svcignore"));
-      mkdirSync(join(r, "rules"));
-      writeFileSync(join(r, "rules/main.txt"), "drafts/\n");
-      symlinkSync("rules/main.txt", join(r, name));
+      mkdirSync(join(r, target.split("/")[0] as string));
+      writeFileSync(join(r, target), "drafts/\n");
+      symlinkSync(target, join(r, name));
     });
     const c = await connect(runtime as DocsRuntime);
     const before = (await c.call(SEARCH, { query: "exponential backoff deliveries" })).structuredContent as { results: { path: string }[] };
     expect({ ls: c.text(await c.call(FS, { command: "ls /guides" })), search: before.results.map((h) => h.path) }).toEqual({ ls: "access-control.mdx\nuploading-files.mdx\nwebhooks.mdx\n", search: ["/guides/webhooks"] });
     const reloaded = nextReload();
-    appendFileSync(join(root, "rules/main.txt"), "guides/webhooks.mdx\n");
+    appendFileSync(join(root, target), "guides/webhooks.mdx\n");
     await reloaded;
     const hits = (await c.call(SEARCH, { query: "exponential backoff deliveries" })).structuredContent as { results: { path: string }[] };
     expect({ ls: c.text(await c.call(FS, { command: "ls /guides" })), search: hits.results.map((h) => h.path) }).toEqual({ ls: "access-control.mdx\nuploading-files.mdx\n", search: [] });
