@@ -7,4 +7,7 @@ export interface IgnoreRules {
   ignores(relPath: string): boolean;
   /** The patterns in effect (defaults first), for `--help`-style reporting. */
   readonly patterns: readonly string[];
+  /** Where the ignore files that are links lead (repo-relative): configuration files as much as
+   *  the ignore files, so that an edit of one reloads the rules (issue 25, F3). */
+  readonly linkTargets?: readonly string[];
 }

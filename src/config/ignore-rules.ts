@@ -36,12 +36,16 @@ export function compileIgnoreRules(texts: readonly string[]): IgnoreRules {
  */
 export function loadIgnoreRules(root: string): IgnoreRules {
   const texts: string[] = [];
+  const linkTargets: string[] = [];
   for (const name of IGNORE_FILES) {
     const read = readInsideRoot(root, name, { ignore: NO_IGNORE_RULES });
-    if (read.ok) texts.push(read.text);
-    else if (read.reason !== "missing") {
+    if (read.ok) {
+      texts.push(read.text);
+      if (read.real !== name) linkTargets.push(read.real);
+    } else if (read.reason !== "missing") {
       throw new LoadStoppedError(`cannot read ${name}: ${read.message}; the files it excludes would be served, so nothing is (make it readable, or remove it)`);
     }
   }
-  return compileIgnoreRules(texts);
+  const rules = compileIgnoreRules(texts);
+  return linkTargets.length > 0 ? { ...rules, linkTargets } : rules;
 }

@@ -12,7 +12,7 @@ import { readablePage, readerApiPage, type SiteOutline, siteOutline } from "../v
 import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-context.js";
 import type { Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
-import { RepositoryWatcher, type StopWatching, watchRepository } from "../vfs/watch.js";
+import { RepositoryWatcher, type StopWatching, startWatching } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
 import { AnalysisFeed } from "./search/analysis-feed.js";
 import { startPageReadAhead } from "./page-read-ahead.js";
@@ -151,6 +151,8 @@ export class DocsRuntime {
   /** Whose search runs now: one at a time per caller, so none holds the thread for many (`CallerTurns`). */
   readonly searchTurns = new CallerTurns();
   private stopWatching: StopWatching | undefined;
+  /** The watch, told the configuration files after every load (`RepositoryWatcher.watchConfigFiles`). */
+  private watcher: RepositoryWatcher | undefined;
   /** Reloads and the initial index build, one after another. */
   private queue: Promise<void> = Promise.resolve();
   /** The initial index build once started (`whenIndexed`): every search waits for it. */
@@ -535,6 +537,7 @@ export class DocsRuntime {
         return;
       }
       if (this.loaded.site === previous) return;
+      this.watcher?.watchConfigFiles(this.loaded.configFiles);
       this.publish(previous, previousNames, this.site.diagnostics.filter((d) => batch.includes(d.file) || d.file === "docs.json"));
       // docs.json may now name a remote spec: fetch it too (in the background).
       void this.fetchPendingRemote();
@@ -630,6 +633,8 @@ export class DocsRuntime {
     if (early !== undefined) {
       this.early = undefined;
       this.stopWatching = async () => early.stop();
+      this.watcher = early;
+      early.watchConfigFiles(this.loaded.configFiles);
       // Two turns of the event loop: the second goes through its poll phase, which reads every
       // event the kernel queued so far (a change is queued by the write itself). Everything
       // changed before this point is then applied before `watch()` resolves; `serve` awaits it
@@ -644,13 +649,16 @@ export class DocsRuntime {
       await applied;
       return;
     }
-    this.stopWatching = await watchRepository(
+    const watcher = startWatching(
       this.options.root,
       (paths) => void this.applyChanges(paths),
       (error) => this.log(`warning: file watcher: ${error.message}`),
       // The folders the load listed (none after a reload of a few files): not listed again.
       this.loaded.folders,
     );
+    this.stopWatching = async () => watcher.stop();
+    this.watcher = watcher;
+    watcher.watchConfigFiles(this.loaded.configFiles);
   }
 
   /** Stop watching, abort remote downloads, and wait for a reload in progress. */
@@ -661,6 +669,7 @@ export class DocsRuntime {
     this.early = undefined;
     const stop = this.stopWatching;
     this.stopWatching = undefined;
+    this.watcher = undefined;
     if (stop !== undefined) await stop();
     await this.queue;
     // A cache write under way finishes now, without giving the thread back: the next start needs it.

@@ -18,7 +18,7 @@ import {
 import { resolvePlayground } from "../config/openapi/playground.js";
 import { channelPageParts, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext, schemaReference } from "../config/openapi/render-page.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
-import { type RefReaders, sameRefDecisions } from "../config/openapi/ref-target.js";
+import { type RefReaders, sameRefDecisions, sameRefFiles } from "../config/openapi/ref-target.js";
 import type { ApiSpec } from "../config/openapi/model.js";
 import { parseDocument } from "../config/openapi/parse-document.js";
 import { metadataParts } from "../config/openapi/restricted-parts.js";
@@ -403,9 +403,10 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
     }
   }
   const hit = cache.specs.get(source);
-  // Same text (a string compare, O(1) when the reused file keeps its string), and the same answers
-  // to who may read what its `$ref`s read: a page's new `groups` changes what the spec may show.
-  if (hit !== undefined && hit.stamp === stamp && hit.text === text && sameRefDecisions(hit.result.refDecisions, readers)) return hit.result;
+  // Same text (a string compare, O(1) when the reused file keeps its string), the same files its
+  // `$ref`s read, as they read now (an operation restricted in a `$ref`'d file: issue 25, F2), and
+  // the same answers to who may read them: a page's new `groups` changes what the spec may show.
+  if (hit !== undefined && hit.stamp === stamp && hit.text === text && sameRefFiles(hit.result.refFiles, root, options.ignore) && sameRefDecisions(hit.result.refDecisions, readers)) return hit.result;
   const result = await loadApiSpec(source, false, { ...deps, ...(readers !== undefined ? { readers } : {}) }, mounted?.text);
   cache.specs.set(source, { stamp, ...(text !== undefined ? { text } : {}), result });
   return result;

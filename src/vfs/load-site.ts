@@ -240,6 +240,10 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   const refFiles = new Set<string>();
   for (const { result } of generated?.cache.specs.values() ?? []) for (const d of result.refDecisions ?? []) if ("rel" in d) refFiles.add(d.rel);
   withdrawConfigLinks(refFiles, links, { files, pages, shadowed }, diagnostics);
+  // Every file a spec's `$ref`s read or tried to, at any depth, and where a link led: a change to
+  // one reloads the spec (issue 25, F2), a file created where one was missing too.
+  const specReads = new Set<string>();
+  for (const { result } of generated?.cache.specs.values() ?? []) for (const f of result.refFiles ?? []) for (const rel of [f.rel, f.real]) if (rel !== undefined) specReads.add(rel);
   for (const page of generated?.pages ?? []) {
     if (pages.has(page.path)) continue;
     files.set(page.file.path, page.file);
@@ -271,7 +275,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     if (file === undefined) return undefined;
     return site.variants?.get(file.path)?.timeFor(access) ?? file.mtime;
   };
-  const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...specs.filter((s) => !s.remote).map((s) => s.source), ...linkTargets, ...refFiles]);
+  const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...(ignore.linkTargets ?? []), ...specs.filter((s) => !s.remote).map((s) => s.source), ...linkTargets, ...refFiles, ...specReads]);
   const read = docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, config: docs.config, document: docs.document } : undefined;
   return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
 }

@@ -35,11 +35,17 @@ export async function watchRepository(
    *  watches before it loads instead. */
   listed?: readonly ListedFolder[],
 ): Promise<StopWatching> {
+  const watcher = startWatching(root, onChanges, onError, listed);
+  return async () => watcher.stop();
+}
+
+/** `watchRepository`, its watcher returned (to be told the configuration files: `watchConfigFiles`). */
+export function startWatching(root: string, onChanges: (paths: string[]) => void, onError: (error: Error) => void, listed?: readonly ListedFolder[]): RepositoryWatcher {
   const watcher = new RepositoryWatcher(root, onError);
   if (listed === undefined) watcher.watchFolder("", false);
   else watcher.watchListed(listed);
   watcher.deliver(onChanges);
-  return async () => watcher.stop();
+  return watcher;
 }
 
 /**
@@ -52,6 +58,9 @@ export async function watchRepository(
 export class RepositoryWatcher {
   private readonly batch = new PathBatch();
   private readonly rootFiles = new Set<string>(IGNORE_FILES);
+  /** Configuration files in folders never watched (a dot-folder an ignore file's link leads
+   *  into): watched for them alone (`watchConfigFiles`). */
+  private readonly hiddenConfigs = new Set<string>();
   private readonly real: string;
   private readonly watchers = new Map<string, FSWatcher>();
   private failed = false;
@@ -76,6 +85,21 @@ export class RepositoryWatcher {
     // A folder that cannot be read is the listing's to report (its pages are not served), and
     // must not take the one warning a watch limit gets (`fail`).
     this.watchOnly(rel, UNREADABLE);
+  }
+
+  /**
+   * Watch the configuration files the load read (`LoadedSite.configFiles`) that are in a folder
+   * never watched otherwise (a dot-folder a link leads into: `.svcignore -> .rules/main.txt`): an
+   * edit of one reloads what read it, as for any configuration file (issue 25, F3).
+   */
+  watchConfigFiles(rels: Iterable<string>): void {
+    if (this.stopped) return;
+    for (const rel of rels) {
+      const slash = rel.lastIndexOf("/");
+      if (slash < 0 || this.hiddenConfigs.has(rel) || !rel.split("/").some((part) => this.skipped(part))) continue;
+      this.hiddenConfigs.add(rel);
+      this.watchOnly(rel.slice(0, slash));
+    }
   }
 
   /** Report paths as changed, as if their events came (a change seen otherwise: the cache's configuration files). */
@@ -185,7 +209,7 @@ export class RepositoryWatcher {
       return;
     }
     const rel = folder === "" ? name : `${folder}/${name}`;
-    if (rel.split("/").some((part) => this.skipped(part)) && !(folder === "" && this.rootFiles.has(name))) return;
+    if (rel.split("/").some((part) => this.skipped(part)) && !(folder === "" && this.rootFiles.has(name)) && !this.hiddenConfigs.has(rel)) return;
     this.batch.add(rel);
     let isFolder = false;
     try {

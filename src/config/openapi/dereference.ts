@@ -2,12 +2,12 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LIMITS } from "../../limits.js";
 import type { IgnoreRules } from "../ignore-rule-set.js";
-import { readInsideRoot, refusalCode } from "../inside-root.js";
+import { refusalCode } from "../inside-root.js";
 import { dereferenceLocal, needsFullResolver } from "./dereference-internal.js";
 import { readPageMeta } from "../page-meta.js";
 import { parseDocument } from "./parse-document.js";
 import { pruneSpec } from "./prune-spec.js";
-import { type RefDecision, type RefReaders, refusedByPath } from "./ref-target.js";
+import { type RefDecision, type RefFile, type RefReaders, readRefFile, refusedByPath } from "./ref-target.js";
 import { mayHaveMetadata, metadataPartsOfDocument } from "./restricted-parts.js";
 import { type FetchLike, fetchRemoteText } from "./remote-text.js";
 import type { SpecWarning } from "./spec-warning.js";
@@ -49,6 +49,9 @@ export interface SpecLocation {
   readonly fetch?: FetchLike;
   /** Whether every reader of the spec may read a repository file (`RefReaders`). */
   readonly readers?: RefReaders;
+  /** Told every repository file a `$ref` read or tried to (`RefFile`), whatever came of it: even a
+   *  resolve that fails depends on them. */
+  readonly reads?: RefFile[];
 }
 
 /** A reference left unresolved, for `check` (`spec-warning.ts`, apart so that the load's result type need not import this file). */
@@ -94,7 +97,8 @@ export async function dereferenceWithRefParser(
       const path = /^file:/i.test(file.url) ? fileURLToPath(file.url) : resolve(file.url);
       const rel = relative(root, path).split(sep).join("/");
       if (rel.startsWith("..") || isAbsolute(rel)) return refuse(file.url, `$ref to ${file.url} leaves the repository`);
-      const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes, ignore: location.ignore });
+      const read = readRefFile(root, rel, location.ignore);
+      location.reads?.push(read.ok ? { rel, real: read.real, text: read.text } : { rel });
       if (!read.ok) return refuse(file.url, `$ref to ${rel}: ${read.message}`, refusalCode(read, read.errno ?? read.reason));
       // A link inside the root is judged by where it leads too: `a.json -> .env` serves `.env`.
       const byPath = refusedByPath(rel) ?? (read.real !== rel ? refusedByPath(read.real) : undefined);

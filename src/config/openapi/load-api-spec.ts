@@ -13,7 +13,7 @@ import type { SpecLoadResult } from "./spec-load-result.js";
 import type { SpecWarning } from "./spec-warning.js";
 import { isStackOverflow } from "../stack-overflow.js";
 import { type OpenapiValidator, pointerToPath } from "./validate-openapi.js";
-import type { RefReaders } from "./ref-target.js";
+import type { RefFile, RefReaders } from "./ref-target.js";
 import { type FetchLike, fetchRemoteText } from "./remote-text.js";
 
 export type { FetchLike } from "./remote-text.js";
@@ -69,7 +69,9 @@ export async function buildSpec(text: string, source: string, remote: boolean, d
 }
 
 async function buildUncached(text: string, source: string, remote: boolean, deps: Pick<SpecLoaderDeps, "root" | "ignore" | "validator" | "fetch" | "readers">): Promise<{ result: SpecLoadResult; selfContained: boolean }> {
-  const done = (result: SpecLoadResult, selfContained = true) => ({ result, selfContained });
+  // The files its `$ref`s read, whatever the result: it depends on them as on its text.
+  const reads: RefFile[] = [];
+  const done = (result: SpecLoadResult, selfContained = true) => ({ result: reads.length > 0 ? { ...result, refFiles: reads } : result, selfContained });
   const parsed = parseDocument(text);
   if (!parsed.ok) return done(parsed.line === undefined ? { ok: false, message: parsed.message } : { ok: false, message: parsed.message, line: parsed.line });
   const { document, type } = parsed;
@@ -83,7 +85,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   // A remote spec's relative `$ref`s resolve against its URL, never the repository (finding 43).
   const location = remote
     ? { root: deps.root, ignore: deps.ignore, url: source, ...(deps.fetch !== undefined ? { fetch: deps.fetch } : {}) }
-    : { root: deps.root, ignore: deps.ignore, file: source, ...(deps.readers !== undefined ? { readers: deps.readers } : {}) };
+    : { root: deps.root, ignore: deps.ignore, file: source, reads, ...(deps.readers !== undefined ? { readers: deps.readers } : {}) };
   // Pages are built from the document without `$ref`s that cross into restricted parts.
   const cut = cutRefsIntoRestricted(document, type.kind);
   if (type.kind === "asyncapi") {

@@ -1,3 +1,6 @@
+import { LIMITS } from "../../limits.js";
+import type { IgnoreRules } from "../ignore-rule-set.js";
+import { readInsideRoot } from "../inside-root.js";
 import { unservedPath } from "../served-path.js";
 
 /**
@@ -37,4 +40,27 @@ export function refusedByPath(rel: string): string | undefined {
 export function sameRefDecisions(decisions: readonly RefDecision[] | undefined, readers: RefReaders | undefined): boolean {
   if (decisions === undefined || decisions.length === 0) return true;
   return decisions.every((d) => (readers === undefined ? true : "rel" in d ? readers.file(d.rel) : readers.part(d.rule)) === d.allowed);
+}
+
+/** A repository file a spec's `$ref` read, or tried to (no `text`): the spec's result depends on
+ *  what it holds, at any depth of `$ref` and through a link (`real`), as much as on the spec's own
+ *  text (issue 25, F2). */
+export interface RefFile {
+  readonly rel: string;
+  readonly real?: string;
+  readonly text?: string;
+}
+
+/** Read a `$ref`'d file as the resolver does (`dereference.ts`), inside the root and the ignore rules. */
+export function readRefFile(root: string, rel: string, ignore: IgnoreRules): ReturnType<typeof readInsideRoot> {
+  return readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes, ignore });
+}
+
+/** Whether every file a spec's `$ref`s read reads the same now (where it leads, its text): a spec
+ *  loaded before is reused only then. */
+export function sameRefFiles(files: readonly RefFile[] | undefined, root: string, ignore: IgnoreRules): boolean {
+  return (files ?? []).every((f) => {
+    const read = readRefFile(root, f.rel, ignore);
+    return read.ok ? read.real === f.real && read.text === f.text : f.text === undefined;
+  });
 }

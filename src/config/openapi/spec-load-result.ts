@@ -3,7 +3,7 @@
 import type { AsyncSpec } from "../asyncapi/model.js";
 import type { SpecWarning } from "./spec-warning.js";
 import type { ApiSpec } from "./model.js";
-import type { RefDecision } from "./ref-target.js";
+import type { RefDecision, RefFile } from "./ref-target.js";
 
 /** A spec that loaded: OpenAPI or AsyncAPI. */
 export type LoadedApiSpec = ApiSpec | AsyncSpec;
@@ -16,6 +16,8 @@ export type SpecLoadResult =
       readonly warnings: readonly SpecWarning[];
       /** Who-may-read decisions its `$ref`s met (`ref-target.ts`): reused only while they hold. */
       readonly refDecisions?: readonly RefDecision[];
+      /** The repository files its `$ref`s read: reused only while each reads the same. */
+      readonly refFiles?: readonly RefFile[];
     }
   | {
       readonly ok: false;
@@ -29,4 +31,5 @@ export type SpecLoadResult =
       /** A local spec file that is not there (`file not found`): a misspelt name, maybe. */
       readonly missing?: boolean;
       readonly refDecisions?: readonly RefDecision[];
+      readonly refFiles?: readonly RefFile[];
     };
