@@ -403,23 +403,6 @@ export const LIMITS = {
      *  descriptor limit (adversary, 2026-11-29: 1,000 connections from one address starved the
      *  rest). Counted by each process of `--workers N`. */
     maxConnectionsPerCaller: 256,
-    /** Connections of one caller (an address, an IPv6 /64) read or being answered at once; its
-     *  further new connections wait unread, in order, until one is answered (`CallerReading`).
-     *  The server reads every connection with bytes waiting before it runs anything else, so one
-     *  address's 150 searches on 150 new connections were read (and queued or refused) ahead of
-     *  another caller's request, which waited 1-3.7 s (issue 25). 8: as many as a caller's
-     *  preview searches held (`maxPreviewCallsHeldPerCaller`), so a flood is held unread rather
-     *  than refused; a browser opens at most 6 connections to a host. Not applied behind
-     *  `--trust-proxy` (the caller is known only from the request). */
-    maxConnectionsReadPerCaller: 8,
-    /** Turns of the event loop in a row a ready search waits while the server is accepting
-     *  connections (one was accepted in the turn just past; `CallerTurns.yieldTo`). Node accepts
-     *  one connection per turn, and with a search in every turn a caller's flood of new connections
-     *  (each refilled as it was answered) kept the kernel's queue of connections full: another
-     *  caller's new connection waited behind all of them, a search each, 1-3.7 s (issue 25).
-     *  Accepting one costs well under a millisecond; 64 bounds how long a stream of connections
-     *  (from however many addresses) holds searches back per search. */
-    searchTurnsYieldedToConnections: 64,
     /** A connection past its caller's bound has this long to send its request (to be told why it
      *  is refused) before it is closed unanswered: a client sends its request as soon as it has
      *  connected, and refused connections must not hold descriptors for `firstRequestMs`. */

@@ -47,25 +47,6 @@ describe("search turns per caller", () => {
     expect(turns.busyCallers).toBe(0);
   });
 
-  it("a search waits turns while I/O is waiting (the HTTP server accepting connections), at most the bound in a row (issue 25)", async () => {
-    const turns = new CallerTurns();
-    const asked: string[] = [];
-    // Waiting for the first 2 turns, then nothing; a second source always waiting, bounded to 5 turns in a row.
-    let accepting = 2;
-    turns.yieldTo(() => (asked.push("accepting"), accepting-- > 0), 64);
-    const stop = turns.yieldTo(() => (asked.push("flood"), true), 5);
-    const end = await turns.take("a");
-    // Each turn asks both sources; the search ran on the 6th turn, when the bounded source had had its 5.
-    expect(asked).toEqual(Array.from({ length: 6 }, () => ["accepting", "flood"]).flat());
-    end?.();
-    stop();
-    asked.length = 0;
-    const next = await turns.take("a");
-    // The bound counts from the last search; the stopped source is no longer asked; the other is done waiting.
-    expect(asked).toEqual(["accepting"]);
-    next?.();
-  });
-
   it("a search given up while it waits leaves at once, and never runs; its caller's next takes its place", async () => {
     const turns = new CallerTurns();
     const { events, run } = journal(turns);
