@@ -103,10 +103,12 @@ export interface Body {
   readonly folders?: FolderColumns;
 }
 
-/** Texts as UTF-8 bytes one after another (`Body.utf8`), deflated in pieces (`packTexts`). */
+/** Texts as UTF-8 bytes one after another (`Body.utf8`): as they are, or deflated in pieces
+ *  (`packTexts`) when the cache would otherwise be over its limit. */
 export interface Utf8Texts {
-  /** The deflated pieces one after another (written as a stand-in for a `ConcatBytes`,
-   *  `RawArraysWriter.concat`), each ending at `pieces[i]`. */
+  /** The bytes (written as a stand-in for a `ConcatBytes`, `RawArraysWriter.concat`): the texts'
+   *  own when `pieces` is empty, else the deflated pieces one after another, each ending at
+   *  `pieces[i]`. */
   readonly bytes: Uint8Array;
   readonly pieces: Int32Array;
   /** The texts' bytes, inflated. */
@@ -225,7 +227,9 @@ export function rawArray(kind: RawKind, bytes: number): RawArray | undefined {
   const unit = kind === "f64" ? 8 : kind === "u8" ? 1 : 4;
   if (!Number.isInteger(bytes) || bytes < 0 || bytes % unit !== 0) return undefined;
   // Memory not zeroed first: the file's bytes are read over all of it (or the cache is rejected).
-  const memory = Buffer.allocUnsafeSlow(bytes).buffer;
+  // Bytes (the texts, `Utf8Texts`) are read into shared memory: the shell's snapshot then refers
+  // to them in place instead of copying them (`SharedSnapshot`).
+  const memory = kind === "u8" ? new SharedArrayBuffer(bytes) : Buffer.allocUnsafeSlow(bytes).buffer;
   switch (kind) {
     case "i32":
       return new Int32Array(memory, 0, bytes / 4);

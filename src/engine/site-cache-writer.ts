@@ -69,6 +69,9 @@ const ITEMS_PER_RUN = 64;
 const RUNS_PER_PART = 64;
 /** Bytes of a raw array checksummed, or copied and written, per step. */
 const RAW_PIECE_BYTES = 4 * 1024 * 1024;
+/** The share of its limit a cache may take at least with its texts stored undeflated: the rest
+ *  (what is not counted before serializing) is room for the body. */
+const RAW_TEXTS_SHARE = 0.75;
 
 /** Start writing a site's cache file (see the file comment). */
 export function startCacheWrite(job: CacheWriteJob): CacheWrite {
@@ -111,18 +114,21 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   // `packTexts`) and the index's large arrays. A cache that cannot fit is not serialized to find
   // out: at 50,000 distinct pages that was 10 s of the thread, and the serialized body held
   // until refused took the process from 2.6 to 4.3 GB (issue 22).
-  const packed = await packTexts(utf8.parts, () => step("pages"));
-  let least = packed.ends.length > 0 ? (packed.ends[packed.ends.length - 1] as number) : 0;
+  // The texts are stored as they are when that fits with room to spare (a start then reads them
+  // with no work), deflated when it does not.
+  const size = utf8.ends.length > 0 ? (utf8.ends[utf8.ends.length - 1] as number) : 0;
+  let least = 0;
   for (const t of texts) least += WIDE.test(t) ? 2 * t.length : t.length;
   // (Not its pages: their arrays are small, and they are 50,000 objects to walk.)
   least += rawBytesOf({ index: index.index, repeated: index.repeated, priors: index.priors });
+  const packed = least + size <= maxBytes * RAW_TEXTS_SHARE ? { pieces: utf8.parts, ends: new Int32Array(0) } : await packTexts(utf8.parts, () => step("pages"));
+  least += packed.ends.length > 0 ? (packed.ends[packed.ends.length - 1] as number) : size;
   if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
   const writer = new RawArraysWriter();
   writer.writeHeader();
   // Equal placements stored as one object, the one the index's pages use (`Body.objects`, written first).
   const docs = job.loaded.docs !== undefined ? { docs: storedDocs(job.loaded.docs, job.loaded.site.root, (p) => shared.objects[shared.id(p, true)] as PagePlacement) } : {};
   const folders = job.loaded.folders !== undefined ? { folders: folderColumns(job.loaded.folders) } : {};
-  const size = utf8.ends.length > 0 ? (utf8.ends[utf8.ends.length - 1] as number) : 0;
   const stored = { bytes: writer.concat(new ConcatBytes(packed.pieces)), pieces: packed.ends, size, ends: utf8.ends, bodyStarts: utf8.bodyStarts };
   const { skeleton, arrays } = skeletonOf({ texts, utf8: stored, objects: shared.objects, pages, index: { ...index, pages: indexPages }, ...docs, ...folders } satisfies Body);
   writer.writeValue(skeleton);

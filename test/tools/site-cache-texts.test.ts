@@ -20,3 +20,12 @@ describe("packTexts / unpackTexts", () => {
     expect(() => unpackTexts(Buffer.concat(pieces), ends.subarray(0, 1), whole.length)).toThrow("texts of the wrong size");
   });
 });
+
+describe("unpackTexts with no pieces", () => {
+  it("gives back the bytes stored as they are, and refuses bytes of another size", () => {
+    const bytes = new Uint8Array(new SharedArrayBuffer(5));
+    bytes.set(Buffer.from("a —"));
+    expect(unpackTexts(bytes, new Int32Array(0), 5)).toBe(bytes);
+    expect(() => unpackTexts(bytes, new Int32Array(0), 6)).toThrow("texts of the wrong size");
+  });
+});

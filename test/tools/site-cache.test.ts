@@ -170,6 +170,36 @@ describe("the site cache", () => {
     await runtime.close();
   });
 
+  it("texts are stored as they are while the cache fits its limit with room to spare, deflated when they would not fit, and read back the same either way", async () => {
+    const root = temp("svc-site-");
+    writeFileSync(join(root, "docs.json"), JSON.stringify({ name: "Packed", navigation: { pages: ["a", "b"] } }));
+    const texts = ["a", "b"].map((name) => `---\ntitle: Page ${name}\n---\n\n# Page ${name}\n\n${`The ${name} section repeats — `.repeat(40_000)}\n`);
+    ["a", "b"].forEach((name, i) => writeFileSync(join(root, `${name}.mdx`), texts[i] as string));
+    ageFiles(root);
+    const utf8 = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
+    const sizes: number[] = [];
+    for (const maxBytes of [64 * 1024 * 1024, utf8]) {
+      const dir = temp("svc-site-cache-");
+      const cacheOf = (logs: string[]): SiteCache => new SiteCache({ dir, root, log: (m) => logs.push(m), maxBytes });
+      const logs: string[] = [];
+      const cold = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: cacheOf(logs), searchCache: 0 });
+      await cold.whenIndexed();
+      await cold.close();
+      const [file] = siteFiles(dir);
+      sizes.push(statSync(join(dir, "sites", file as string)).size);
+      const warm = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: cacheOf(logs), searchCache: 0 });
+      await warm.whenIndexed();
+      expect(warm.indexBuild).toEqual({ fromCache: true, added: 0, removed: 0 });
+      expect(["/a", "/b"].map((path) => warm.site.pages.get(path)?.file.text)).toEqual(texts);
+      await warm.close();
+      expect(logs.filter((m) => m.includes("search cache"))).toEqual([]);
+    }
+    // Undeflated, the file holds the texts' bytes; deflated (a limit of just their size, which
+    // they with the index would pass), it holds far fewer than they are.
+    expect(sizes[0]).toBeGreaterThan(utf8);
+    expect((sizes[0] as number) - (sizes[1] as number)).toBeGreaterThan(utf8 * 0.75);
+  });
+
   it("a page edited to the same size and time just before the cache was written is read again (its text is compared)", async () => {
     const root = demoCopy();
     const page = join(root, "webhooks.mdx");
