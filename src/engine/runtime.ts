@@ -468,9 +468,12 @@ export class DocsRuntime {
     if (this.options.shellLater !== true) return host.shellFor(site, view);
     // A turn of the event loop first: `prepareShell` comes right after `prepareSearch`, and a
     // search the client sent meanwhile (agents ask one first) is read and answered before the
-    // site is encoded (0.3-0.7 s of this thread on a 25,000-page site), not after it.
+    // site is encoded (0.3-0.7 s of this thread on a 25,000-page site), not after it. Read is not
+    // enough: a search waits a turn for the thread (`CallerTurns`), which the encoding took
+    // first (2026-11-29, 25k versioned site: 0.1 s of the first search), so until it has ended.
     return new LazyShell(async () => {
       await ioTurn();
+      await this.searchTurns.whenIdle();
       return host.shellFor(site, view, true);
     });
   }

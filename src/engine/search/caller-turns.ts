@@ -49,6 +49,9 @@ export class CallerTurns {
   /** The next ready search is to start at the event loop's next check phase. */
   private scheduled = false;
   private readonly observers = new Set<(event: TurnEvent) => void>();
+  /** `whenIdle`'s waiters, and whether a check for them is due at the next check phase. */
+  private readonly idle: (() => void)[] = [];
+  private idleCheck = false;
 
   /**
    * Wait for the search's turn; resolves to the function that ends it (call it in a `finally`),
@@ -75,6 +78,20 @@ export class CallerTurns {
       }
       this.emit({ t: "queued", caller });
       this.dispatch();
+    });
+  }
+
+  /**
+   * Resolves at a check phase of the event loop at which no search runs or waits for the thread,
+   * a turn after the last one ended: its answer is written by then (what follows a search's turn
+   * is synchronous work and microtasks). Work that would hold the thread long but is wanted
+   * later (`serve` encoding the site for the shell once `tools/list` is answered) waits for it, so
+   * that a search the client sent meanwhile is not answered after it.
+   */
+  whenIdle(): Promise<void> {
+    return new Promise((resolve) => {
+      this.idle.push(resolve);
+      this.checkIdle();
     });
   }
 
@@ -107,7 +124,19 @@ export class CallerTurns {
         this.running = false;
         this.passTurn(next.caller);
         this.dispatch();
+        this.checkIdle();
       });
+    });
+  }
+
+  /** At the next check phase, `whenIdle`'s waiters go if no search runs or is ready then; else when a turn ends. */
+  private checkIdle(): void {
+    if (this.idleCheck || this.idle.length === 0) return;
+    this.idleCheck = true;
+    setImmediate(() => {
+      this.idleCheck = false;
+      if (this.running || this.ready.length > 0) return;
+      for (const resolve of this.idle.splice(0)) resolve();
     });
   }
 

@@ -158,7 +158,7 @@ interface TwinTable {
   readonly size: number;
   /** Each unit's twin information (undefined: it has none). */
   readonly infos: (TwinInfo | undefined)[];
-  /** A class per unit: units sharing a `TwinInfo.classKey` share one, the others have their own. */
+  /** A class per unit: units sharing a class key (`TwinInfo.ids.cls`) share one, the others have their own. */
   readonly classes: Int32Array;
   /** Unit ids by key number (`TwinInfo.ids`: its keys and its title key), ascending. */
   readonly unitsOfKey: (number[] | undefined)[];
@@ -827,10 +827,10 @@ export class SearchIndex {
    * restricted copy is never listed or counted.
    */
   private listUnmatchedLanguages(hit: RankedUnit & { languageTwins: RankedUnit[] }, accepted: Uint8Array, branches: ReaderBranches): void {
-    const at = hit.twin?.keys.findIndex((k) => k.startsWith("l\u0000")) ?? -1;
-    if (at < 0) return;
+    const key = hit.twin?.language ?? -1;
+    if (key < 0) return;
     const listed = new Set([hit, ...hit.languageTwins].map((m) => String(m.entry.placement?.languages ?? "")));
-    for (const id of this.twinIndex(branches).unitsOfKey[(hit.twin as TwinInfo).ids.keys[at] as number] ?? []) {
+    for (const id of this.twinIndex(branches).unitsOfKey[key] ?? []) {
       const unit = this.byId[id];
       if (accepted[id] !== 1 || unit === undefined) continue;
       const language = String(unit.entry.placement?.languages ?? "");
@@ -880,7 +880,6 @@ export class SearchIndex {
     if (branches.table !== undefined) return branches.table;
     const size = this.byId.length;
     const classes = new Int32Array(size);
-    const classIds = new Map<string, number>();
     const infos: (TwinInfo | undefined)[] = new Array(size);
     const unitsOfKey: (number[] | undefined)[] = [];
     const file = (key: number, id: number): void => {
@@ -888,23 +887,26 @@ export class SearchIndex {
       if (ids === undefined) unitsOfKey[key] = [id];
       else ids.push(id);
     };
-    // Units without twins get classes above those of the keys: one each.
-    let unique = size;
+    const known = branches.twinInfos.size > 0;
     for (let id = 0; id < size; id++) {
-      const info = this.twinOfUnit(id, branches);
+      // Not kept by variant as well (`twinOf`): the table is what later searches read, and a map
+      // entry per unit was a tenth of this pass.
+      const unit = this.byId[id];
+      const variant = unit === undefined ? undefined : (unit.entry.variants[unit.variant] as IndexedVariant);
+      const info = unit === undefined || variant === undefined ? undefined : known && branches.twinInfos.has(variant) ? branches.twinInfos.get(variant) : twinInfo(unit.entry.page.path, readerTitle(unit.entry.page), unit.entry.placement, variant.sketch, branches.twins);
       infos[id] = info;
+      // Classes are compared, never counted: a unit's is its class key's number, and one without
+      // twins has one of its own below 0.
       if (info === undefined) {
-        classes[id] = unique++;
+        classes[id] = -1 - id;
         continue;
       }
-      let cls = classIds.get(info.classKey);
-      if (cls === undefined) classIds.set(info.classKey, (cls = classIds.size));
-      classes[id] = cls;
+      classes[id] = info.ids.cls;
       const keys = info.ids.keys;
       for (let k = 0; k < keys.length; k++) file(keys[k] as number, id);
       file(info.ids.title, id);
     }
-    branches.table = { size, infos, classes, unitsOfKey, keySeen: new Uint32Array(branches.twins.keyIds.size), unitSeen: new Uint32Array(size), stamp: 0 };
+    branches.table = { size, infos, classes, unitsOfKey, keySeen: new Uint32Array(branches.twins.keys.size), unitSeen: new Uint32Array(size), stamp: 0 };
     return branches.table;
   }
 

@@ -1,6 +1,7 @@
 import type { PagePlacement, SiteConfig } from "../../config/site-config.js";
 import type { VersionPath } from "../../config/version-path.js";
 import { versionPaths } from "../../config/version-paths.js";
+import { type FolderShape, TwinKeys } from "./twin-keys.js";
 
 /**
  * The same page in several versions (or products), folded into one hit. Versioned sites copy
@@ -18,14 +19,7 @@ export interface TwinRules {
   readonly languages: boolean;
   /** Twin keys as numbers (`TwinInfo.ids`), given out as the rules' units are described: equal
    *  keys get one number, so folding compares numbers, not strings. */
-  readonly keyIds: Map<string, number>;
-}
-
-/** `key`'s number among `rules`' keys (`TwinRules.keyIds`), given one the first time. */
-function keyId(rules: TwinRules, key: string): number {
-  let id = rules.keyIds.get(key);
-  if (id === undefined) rules.keyIds.set(key, (id = rules.keyIds.size));
-  return id;
+  readonly keys: TwinKeys;
 }
 
 /**
@@ -43,26 +37,29 @@ export function twinRules(config: Pick<SiteConfig, "navPages" | "versions">, vis
     versions: versionPaths(navPages, config.versions),
     products: versionPaths(navPages, [...products], (p) => p.products),
     languages,
-    keyIds: new Map(),
+    keys: new TwinKeys(),
   };
 }
 
-/** What tells a page unit's twins, computed once when the unit is indexed. */
+/**
+ * What tells a page unit's twins, computed once when the unit is indexed. Its keys are strings
+ * (`twinInfo`), kept as their numbers only: equal numbers are equal strings.
+ */
 export interface TwinInfo {
-  /** Its path with the segment naming its version (product) dropped, with its languages:
-   *  equal keys are the same page. */
-  readonly keys: readonly string[];
-  /** Title and languages: twins by text need equal ones. */
-  readonly titleKey: string;
   /** A bottom-k sketch of the unit's word triples (sorted ascending), for near-identical text. */
   readonly sketch: Uint32Array;
-  /** Its path with the segments naming its version (product) and, when the rules fold languages,
-   *  its language dropped: the copies of one page in every branch share it. Ranking counts its
-   *  top by these (`rankPages`' classes), so that 35 versions of one page take one place in it. */
-  readonly classKey: string;
-  /** The same as numbers of its rules' (`TwinRules.keyIds`): `keys`, `titleKey` (as `t` +
-   *  `titleKey`, apart from keys) and `classKey`. Equal numbers are equal strings. */
-  readonly ids: { readonly keys: Int32Array; readonly title: number; readonly cls: number };
+  /**
+   * The numbers of its keys in its rules (`TwinRules.keys`). `keys`: its path with the segment
+   * naming its version (product) dropped, with its languages (equal keys are the same page), and
+   * first, when the rules fold languages, its path less its language (`l`). `title`: its title
+   * and languages (twins by text need equal ones). `cls`: its path with the segments naming its
+   * version (product) and, when the rules fold languages, its language dropped: the copies of one
+   * page in every branch share it. Ranking counts its top by these (`rankPages`' classes), so
+   * that 35 versions of one page take one place in it.
+   */
+  readonly ids: { readonly keys: readonly number[]; readonly title: number; readonly cls: number };
+  /** The number of its key across languages (the `l` key, `keys[0]`), or -1 when the rules do not fold languages. */
+  readonly language: number;
 }
 
 /** How many of the smallest word-triple hashes a sketch keeps: enough to tell 0.6 Jaccard from
@@ -80,12 +77,38 @@ export const TWIN_SIMILARITY = 0.6;
 export function twinInfo(path: string, title: string, placement: PagePlacement | undefined, sketch: Uint32Array, rules: TwinRules): TwinInfo | undefined {
   const byLanguage = rules.languages && placement?.languages !== undefined;
   if (placement?.versions === undefined && placement?.products === undefined && !byLanguage) return undefined;
+  const numbers = rules.keys;
+  // Each unit of a site at its first fold (25,000 on a site of 35 versions x 4 languages): the
+  // keys of a folder's pages are made once (`FolderShape`), a page's numbered by its file name.
+  const cut = path.lastIndexOf("/");
+  if (cut >= 0) {
+    const folder = path.slice(0, cut + 1);
+    const shape = numbers.shapeOf(folder, placement, () => folderShape(folder, placement, rules, byLanguage));
+    const name = path.slice(cut + 1);
+    if (shape?.isOrdinary(name) === true) {
+      const keys = shape.keys.map((head) => numbers.of(head, name));
+      return { sketch, ids: { keys, title: numbers.titleId(shape.languageText, title), cls: numbers.of(shape.cls, name) }, language: shape.language < 0 ? -1 : (keys[shape.language] as number) };
+    }
+  }
+  const texts = keyTexts(path, placement, rules, byLanguage);
+  const keys = texts.keys.map((text) => numbers.id(text));
+  return { sketch, ids: { keys, title: numbers.titleId(texts.languages, title), cls: numbers.id(texts.cls) }, language: byLanguage ? (keys[0] as number) : -1 };
+}
+
+/** A file name no language, version or product is named: a folder's keys are made with it (`folderShape`), and end with it. */
+const PROBE = "\u0000";
+
+/**
+ * The keys of a page's twins as texts (`TwinInfo.ids`): its keys, distinct, with the `l` key
+ * first when `byLanguage`; its class key; and its languages as the keys write them.
+ */
+function keyTexts(path: string, placement: PagePlacement | undefined, rules: TwinRules, byLanguage: boolean): { keys: string[]; cls: string; languages: string } {
   const languages = String(placement?.languages);
   const keys: string[] = [];
   let classKey: string | undefined;
   if (byLanguage) {
     // One key for the copies in every language at one place (in one version): its path, less its language.
-    path = withoutLanguage(path, placement.languages);
+    path = withoutLanguage(path, placement?.languages);
     keys.push(`l\u0000${path}`);
   }
   const add = (kind: string, rest: string | undefined): void => {
@@ -96,20 +119,55 @@ export function twinInfo(path: string, title: string, placement: PagePlacement |
     if (!keys.includes(key)) keys.push(key);
     classKey ??= `${kind}\u0000${byLanguage ? "" : languages}\u0000${rest}`;
   };
-  for (const [kind, names, paths] of [
-    ["v", placement?.versions, rules.versions],
-    ["p", placement?.products, rules.products],
-  ] as const) {
-    if (names === undefined) continue;
-    for (const name of names) add(kind, withoutPrefix(path, paths.get(name)));
+  const versions = placement?.versions;
+  if (versions !== undefined) {
+    for (const name of versions) add("v", withoutPrefix(path, rules.versions.get(name)));
     // Label-named segments too (`/v6/...` in `v6.x`): a site whose versions share no path
     // scheme (spree: v5.x at the root, v6.x under `/v6`) still has them.
-    if (kind === "v") add(kind, withoutNamedSegments(path, names));
+    add("v", withoutNamedSegments(path, versions));
   }
-  const titleKey = `${languages}\u0000${title}`;
-  const cls = classKey ?? keys[0] ?? `u\u0000${path}`;
-  const ids = { keys: Int32Array.from(keys, (k) => keyId(rules, k)), title: keyId(rules, `t\u0000${titleKey}`), cls: keyId(rules, cls) };
-  return { keys, titleKey, sketch, classKey: cls, ids };
+  const products = placement?.products;
+  if (products !== undefined) for (const name of products) add("p", withoutPrefix(path, rules.products.get(name)));
+  return { keys, cls: classKey ?? keys[0] ?? `u\u0000${path}`, languages };
+}
+
+/**
+ * The keys of pages in `folder` with `placement`, made with the file name `PROBE`: path keys
+ * drop whole segments (a language's, a version's) or a prefix of whole segments (`withoutPrefix`),
+ * so a page whose file name is none of those has the same keys with its name for `PROBE`.
+ * Undefined when some key does not end with the file name (then each page's keys are made whole).
+ */
+function folderShape(folder: string, placement: PagePlacement | undefined, rules: TwinRules, byLanguage: boolean): FolderShape | undefined {
+  const probe = keyTexts(folder + PROBE, placement, rules, byLanguage);
+  const end = `/${PROBE}`;
+  if (![...probe.keys, probe.cls].every((text) => text.endsWith(end))) return undefined;
+  const languageNames = byLanguage ? namesOf(placement?.languages ?? [], lowerCase) : undefined;
+  // A language named across segments could take in the file name.
+  if ([...(languageNames ?? [])].some((name) => name.includes("/"))) return undefined;
+  const versionKeys = placement?.versions !== undefined ? namesOf(placement.versions, versionKey) : undefined;
+  const isOrdinary = (name: string): boolean => {
+    if (name === "") return false;
+    if (languageNames !== undefined) {
+      // Lower-casing that changes the length (`İ`) changes how `withoutLanguage` cuts.
+      const lower = name.toLowerCase();
+      if (lower.length !== name.length || languageNames.has(lower)) return false;
+    }
+    return versionKeys === undefined || !versionKeys.has(segmentKey(name));
+  };
+  if (!isOrdinary(PROBE)) return undefined;
+  const numbers = rules.keys;
+  const headOf = (text: string): Map<string, number> => numbers.head(text.slice(0, text.length - PROBE.length));
+  return {
+    versions: placement?.versions,
+    languages: placement?.languages,
+    products: placement?.products,
+    usable: true,
+    keys: probe.keys.map(headOf),
+    cls: headOf(probe.cls),
+    language: byLanguage ? 0 : -1,
+    languageText: probe.languages,
+    isOrdinary,
+  };
 }
 
 /** A page's path without the segment naming its language (`/v2/ko/x` -> `/v2/x`, `/fr/x` -> `/x`):
