@@ -95,6 +95,13 @@ export function twinInfo(path: string, title: string, placement: PagePlacement |
   return { sketch, ids: { keys, title: numbers.titleId(texts.languages, title), cls: numbers.id(texts.cls) }, language: byLanguage ? (keys[0] as number) : -1 };
 }
 
+/** A page unit's twin keys as texts, for tests: what `twinInfo`'s numbers stand for (equal numbers, equal texts). */
+export function twinKeyTexts(path: string, title: string, placement: PagePlacement | undefined, rules: TwinRules): { keys: string[]; title: string; cls: string } {
+  const byLanguage = rules.languages && placement?.languages !== undefined;
+  const texts = keyTexts(path, placement, rules, byLanguage);
+  return { keys: texts.keys, title: `t\u0000${texts.languages}\u0000${title}`, cls: texts.cls };
+}
+
 /** A file name no language, version or product is named: a folder's keys are made with it (`folderShape`), and end with it. */
 const PROBE = "\u0000";
 

@@ -84,6 +84,23 @@ describe("search turns per caller", () => {
     expect(turns.busyCallers).toBe(0);
   });
 
+  it("whenIdle waits for the searches queued before it to end, and for no later one not yet queued", async () => {
+    const turns = new CallerTurns();
+    const { events, run } = journal(turns);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const search = run(undefined, "s1", gate);
+    const idle = turns.whenIdle().then(() => events.push("idle"));
+    // Turns of the event loop pass while the search holds its turn: the waiter waits.
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(["s1 runs"]);
+    release();
+    await Promise.all([search, idle]);
+    expect(events).toEqual(["s1 runs", "s1 ends", "idle"]);
+    // With no search at all it goes at the next turn.
+    await turns.whenIdle();
+  });
+
   describe("through the search use case", () => {
     let runtime: DocsRuntime;
     beforeAll(async () => {
