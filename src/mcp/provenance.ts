@@ -150,8 +150,23 @@ function viewFingerprint(state: Pick<ReaderState, "view" | "outline">): string {
   let digest = FINGERPRINTS.get(state.view);
   if (digest === undefined) {
     const hash = createHash("sha256");
-    const files = [...state.view.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    for (const f of files) hash.update(`${f.path}\0${f.size}\0${f.mtime.getTime()}\n`);
+    // Made at a reader's first answer (the first search's, on a 25,000-page site ~0.05 s of it):
+    // the files are sorted only when they are not in order already, and hashed a batch of lines
+    // at a time (the digest of the lines is that of their concatenation), not a call per file.
+    let files = [...state.view.files];
+    for (let i = 1; i < files.length; i++) {
+      if ((files[i - 1] as { path: string }).path < (files[i] as { path: string }).path) continue;
+      files = files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      break;
+    }
+    let lines = "";
+    for (const f of files) {
+      lines += `${f.path}\0${f.size}\0${f.mtime.getTime()}\n`;
+      if (lines.length < 1 << 16) continue;
+      hash.update(lines);
+      lines = "";
+    }
+    hash.update(lines);
     const { outline } = state;
     hash.update(JSON.stringify({ ...outline, versionSegments: [...outline.versionSegments] }));
     digest = hash.digest("hex");
