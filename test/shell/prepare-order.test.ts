@@ -7,6 +7,7 @@
  */
 import { afterEach, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
+import { searchDocs } from "../../src/engine/use-cases/search-docs.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { fixture } from "../helpers/paths.js";
 import { PoolRecorder } from "../helpers/pool-events.js";
@@ -31,4 +32,18 @@ it("a search asked as the shell is prepared is answered before the site is encod
   const atSearch = rec.lines(["encoded"]);
   const listing = await runtime.readerState(context).shell.run("ls / | head -1");
   expect({ hits: hits.length > 0, atSearch, after: rec.lines(["encoded"]), listing: listing.exitCode }).toEqual({ hits: true, atSearch: [], after: ["snapshot 1 encoded"], listing: 0 });
+});
+
+it("likewise through the search use case, whose search waits a turn of the event loop for the thread (`CallerTurns`)", async () => {
+  const rec = new PoolRecorder();
+  runtime = await DocsRuntime.load({ root: fixture("demo"), indexLater: true, shellLater: true, shellWorker: { workers: 1, onEvent: rec.onEvent } });
+  await runtime.whenIndexed();
+  const context = localContext();
+  runtime.readerState(context);
+  runtime.prepareSearch(context);
+  runtime.prepareShell(context);
+  const found = await searchDocs({ runtime, request: context }, { query: "webhooks" });
+  const atSearch = rec.lines(["encoded"]);
+  const listing = await runtime.readerState(context).shell.run("ls / | head -1");
+  expect({ found: found.ok, atSearch, after: rec.lines(["encoded"]), listing: listing.exitCode }).toEqual({ found: true, atSearch: [], after: ["snapshot 1 encoded"], listing: 0 });
 });
