@@ -7,9 +7,9 @@ import { inlineSite } from "./inline-site.js";
  * nodes in ComfyUI"), must not lose to a shorter title naming only part of it ("Custom nodes")
  * (issue 24): the title part multiplied the question's share the title names by the title's
  * share the question names, and that second factor, taken whole, cost a five-word title 40% of
- * its title part for three words the question does not say. ComfyUI's Korean "커스텀 노드 설치"
- * ranked the concept page "커스텀 노드" above "ComfyUI에서 커스텀 노드 설치 방법". The title's
- * share now counts to the power 0.7 (`titlePrecisionExponent`).
+ * its title part for three words the question does not say. ComfyUI's Korean "ComfyUI 문제 해결
+ * 방법" ranked the manager's "문제 해결" above "ComfyUI 문제 해결 및 해결 방법". The title's share
+ * now counts to the power 0.7 (`titlePrecisionExponent`).
  */
 describe("a title naming the whole question", () => {
   const page = (title: string, body: string): string => ["---", `title: ${title}`, "---", "", body].join("\n");
