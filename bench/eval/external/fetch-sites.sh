@@ -62,4 +62,6 @@ trigger triggerdotdev/trigger.dev b082e44389337dc6505d590737a6df70867cc8f4 docs
 unstructured Unstructured-IO/docs 8905f62269dc99142ff19ecf5be4cdf52d294e4e .
 story storyprotocol/docs 6e2f32b9bd8de15038c21a022b0b1d90a577d14e .
 particle Particle-Network/particle-docs-mintlify 25186325eed10fe67798bcb59255f2d8977cf96c .
+upstash upstash/docs ef0ce4387f723fa1d0bd49d29331a6ec61feb6df .
+bolt bolt-builder/docs 506fe391982c0fd32765306d906a360bbc9b71b5 .
 LIST

@@ -22,6 +22,7 @@ export interface RankingParams {
   readonly pageSectionB: readonly number[];
   readonly pageShare: number;
   readonly titleShare: number;
+  readonly titlePrecisionExponent: number;
   readonly idfExponent: number;
   readonly proximityShare: number;
   readonly proximityWindow: number;
@@ -57,6 +58,9 @@ export const RANKING: RankingParams = {
   idfExponent: 0.5,
   /** Share of the score from how well the query and the page title name each other. */
   titleShare: 0.2,
+  /** The title part is the query's share the title names times the title's share the query
+   *  names, the latter to this power. */
+  titlePrecisionExponent: 0.7,
   /** Share of the score from query words appearing next to each other (in the title or the
    *  best section), as in the question: "gift card", "free shipping", an error message. */
   proximityShare: 0.05,
@@ -680,6 +684,7 @@ interface QueryShape {
   /** Shares of the BM25F and title parts (the proximity share goes to them without pairs). */
   readonly baseShare: number;
   readonly titleShare: number;
+  readonly titlePrecisionExponent: number;
 }
 
 function queryShape(query: readonly QueryTerm[], maps: { termQuery: Int16Array; termWeight: Float64Array }, P: RankingParams, idfSum: number): QueryShape {
@@ -696,7 +701,7 @@ function queryShape(query: readonly QueryTerm[], maps: { termQuery: Int16Array; 
   const pairSum = pairWeights.reduce((a, b) => a + b, 0);
   const withPairs = n >= 2 && pairSum > 0;
   const keep = withPairs ? 1 : 1 / (1 - P.proximityShare);
-  return { idfSum, termQuery, termWeight, pairWeights, pairSum, withPairs, baseShare: (1 - P.titleShare - P.proximityShare) * keep, titleShare: P.titleShare * keep };
+  return { idfSum, termQuery, termWeight, pairWeights, pairSum, withPairs, baseShare: (1 - P.titleShare - P.proximityShare) * keep, titleShare: P.titleShare * keep, titlePrecisionExponent: P.titlePrecisionExponent };
 }
 
 /** Candidates after phase 2: per page slot scored, the score without proximity, an upper bound of
@@ -839,7 +844,7 @@ function titlePartInto(index: InvertedIndex, acc: RankScratch, ps: number, query
   const v = ps * acc.width;
   let queryInTitle = 0;
   for (let qi = 0; qi < n; qi++) queryInTitle += (query[qi] as QueryTerm).idf * (acc.page[v + 3 * n + qi] as number);
-  out[at] = (queryInTitle / shape.idfSum) * ((acc.page[v + 4 * n] as number) / length);
+  out[at] = (queryInTitle / shape.idfSum) * Math.pow((acc.page[v + 4 * n] as number) / length, shape.titlePrecisionExponent);
 }
 
 /** `titlePart` read from the title's words. */
@@ -855,7 +860,7 @@ function titleOf(title: Int32Array, query: readonly QueryTerm[], shape: QuerySha
   }
   let queryInTitle = 0;
   for (let qi = 0; qi < query.length; qi++) queryInTitle += (query[qi] as QueryTerm).idf * (inTitle[qi] as number);
-  return (queryInTitle / shape.idfSum) * (titleHits / title.length);
+  return (queryInTitle / shape.idfSum) * Math.pow(titleHits / title.length, shape.titlePrecisionExponent);
 }
 
 /** The final score of a scored page slot: its partial score, proximity added, times its prior. */

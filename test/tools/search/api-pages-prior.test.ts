@@ -22,11 +22,11 @@ describe("endpoint pages written in MDX", () => {
   it("rank below the guide with the same words, at 0.85 of its score", () => {
     const hits = index.search({ query: "scrape many URLs in one job", canRead: () => true });
     expect(hits.map((h) => [h.page.path, h.score])).toEqual([
-      ["/features/batch-scrape", 0.45],
+      ["/features/batch-scrape", 0.455],
       // An empty openapi documents nothing: a page like any other (its path words differ).
-      ["/api-reference/no-spec", 0.446],
+      ["/api-reference/no-spec", 0.45],
       // Its spec is not loaded: its operation (POST /batch/scrape) is among its words (`operation-words.ts`).
-      ["/api-reference/batch-scrape", 0.385],
+      ["/api-reference/batch-scrape", 0.389],
     ]);
   });
 });
@@ -52,8 +52,8 @@ describe("a query naming an endpoint's path", () => {
     expect(ranked("POST /v3/memories/add")).toEqual([
       // Named by its path: lifted to 1.1 of its score, as a title naming the action is.
       ["/api/add", 0.342],
-      ["/migration", 0.264],
-      ["/api/search", 0.154],
+      ["/migration", 0.267],
+      ["/api/search", 0.157],
     ]);
     expect(ranked("POST /V3/Memories/Add/.")).toEqual(ranked("POST /v3/memories/add"));
   });
@@ -63,16 +63,16 @@ describe("a query naming an endpoint's path", () => {
     // of its score); "Search memories" is not.
     expect(ranked("POST v3 memories add")).toEqual([
       ["/api/add", 0.647],
-      ["/migration", 0.504],
-      ["/api/search", 0.283],
+      ["/migration", 0.509],
+      ["/api/search", 0.287],
     ]);
   });
 
   it("without a path or the title's words, endpoint pages take the generated weight, and the guide comes first", () => {
     expect(ranked("POST v3 memories")).toEqual([
-      ["/migration", 0.543],
-      ["/api/add", 0.416],
-      ["/api/search", 0.258],
+      ["/migration", 0.549],
+      ["/api/add", 0.421],
+      ["/api/search", 0.264],
     ]);
   });
 });
@@ -93,11 +93,11 @@ describe("an endpoint title opening with a read verb", () => {
 
   it("is named by a query naming the rest of the title: the endpoint keeps its full score", () => {
     expect(ranked("errors of a batch scrape")).toEqual([
-      ["/api/batch-scrape-errors", 0.814],
+      ["/api/batch-scrape-errors", 0.827],
       // "Batch scrape" is named word for word too; "Create batch scrape errors" is not.
       ["/api/batch-scrape", 0.734],
       ["/features/batch-scrape", 0.713],
-      ["/api/create-batch-scrape-errors", 0.691],
+      ["/api/create-batch-scrape-errors", 0.702],
     ]);
   });
 
@@ -105,8 +105,8 @@ describe("an endpoint title opening with a read verb", () => {
     // "batch scrape errors" is three of this question's seven words: read or create, the two
     // endpoint pages score alike (at their weight).
     expect(ranked("why do errors of a batch scrape job repeat after every retry")).toEqual([
-      ["/api/batch-scrape-errors", 0.135],
-      ["/api/create-batch-scrape-errors", 0.135],
+      ["/api/batch-scrape-errors", 0.137],
+      ["/api/create-batch-scrape-errors", 0.137],
       ["/api/batch-scrape", 0.131],
       ["/features/batch-scrape", 0.13],
     ]);
@@ -127,7 +127,7 @@ describe("a question asking for an endpoint", () => {
 
   it("ranks endpoint pages at their full score", () => {
     expect(ranked("rerank documents endpoint")).toEqual([
-      ["/api/rerank", 0.524],
+      ["/api/rerank", 0.532],
       ["/api/introduction", 0.486],
     ]);
     expect(ranked("rerank documents endpoints")).toEqual(ranked("rerank documents endpoint"));
@@ -136,7 +136,7 @@ describe("a question asking for an endpoint", () => {
   it("written in words, the endpoint page takes its weight and the guide comes first", () => {
     expect(ranked("rerank documents")).toEqual([
       ["/api/introduction", 0.591],
-      ["/api/rerank", 0.512],
+      ["/api/rerank", 0.522],
     ]);
   });
 });
@@ -160,7 +160,7 @@ describe("a question naming an operation's action and resource", () => {
     expect(ranked("cancel a running crawl job")).toEqual([
       ["/api/crawl-delete", 0.481],
       ["/sdks/python", 0.442],
-      ["/api/crawl-get", 0.368],
+      ["/api/crawl-get", 0.372],
     ]);
   });
 });

@@ -57,7 +57,7 @@ describe("link cards", () => {
     );
     const hits = index.search({ query: "draw a flowchart diagram in a page", canRead: () => true });
     expect(hits.map((h) => [h.page.path, h.score, h.snippet])).toEqual([
-      ["/components/mermaid", 0.284, "Write a flowchart or a sequence diagram in a mermaid code block."],
+      ["/components/mermaid", 0.289, "Write a flowchart or a sequence diagram in a mermaid code block."],
       ["/components/index", 0.221, "Mermaid diagrams Draw flowcharts, sequence diagrams, and more in a page. Charts Plot data from a page. Icons"],
     ]);
   });

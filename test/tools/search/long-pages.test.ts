@@ -57,7 +57,7 @@ describe("long pages that mention everything", () => {
     const hits = index.search({ query: "SALAD_MACHINE_ID", canRead: () => true });
     expect(hits.map((h) => [h.page.path, h.section.heading, h.score])).toEqual([
       ["/how-to/environment-variables", "", 0.577],
-      ["/guides/vpn", "Step 1", 0.571],
+      ["/guides/vpn", "Step 1", 0.575],
       ["/reference/limits", "", 0.181],
     ]);
   });

@@ -104,7 +104,7 @@ describe("SearchIndex.search", () => {
     const idx = indexOf(site);
     const scored = (q: string) => search(idx, q).map((h) => [h.page.path, h.score]);
     expect(scored("创建知识库")).toEqual([
-      ["/zh/kb", 0.618],
+      ["/zh/kb", 0.642],
       ["/zh/memory", 0.079],
     ]);
     expect(scored("创建 知识库")).toEqual(scored("创建知识库"));
