@@ -30,7 +30,7 @@ export const LANGUAGES: readonly Language[] = [
   // The platform documents `zh` and `zh-Hans` beside `cn`, and (on the lead's reading of its
   // settings reference) `zh-CN`; `zh-SG` is the other region written in Simplified Chinese.
   { key: "zh-hans", name: "Chinese (Simplified)", spec: "cn", platform: ["zh", "zh-Hans", "zh-CN"], aliases: ["zh-SG", "zh-Hans-CN", "zh-Hans-SG", "zh-chs"] },
-  { key: "zh-hant", name: "Chinese (Traditional)", spec: "zh-Hant", platform: [], aliases: ["zh-TW", "zh-HK", "zh-MO", "zh-Hant-TW", "zh-Hant-HK", "zh-cht"] },
+  { key: "zh-hant", name: "Chinese (Traditional)", spec: "zh-Hant", platform: ["zh-TW"], aliases: ["zh-HK", "zh-MO", "zh-Hant-TW", "zh-Hant-HK", "zh-cht"] },
   { key: "nl", name: "Dutch", spec: "nl", platform: [], aliases: [] },
   { key: "en", name: "English", spec: "en", platform: [], aliases: [] },
   { key: "fi", name: "Finnish", spec: "fi", platform: [], aliases: [] },
@@ -52,11 +52,15 @@ export const LANGUAGES: readonly Language[] = [
   { key: "es", name: "Spanish", spec: "es", platform: [], aliases: [] },
   { key: "sv", name: "Swedish", spec: "sv", platform: [], aliases: [] },
   { key: "tr", name: "Turkish", spec: "tr", platform: [], aliases: [] },
-  { key: "uk", name: "Ukrainian", spec: "uk", platform: [], aliases: [] },
+  // The platform's internationalization guide lists `ua` for Ukrainian (in its Chinese edition).
+  { key: "uk", name: "Ukrainian", spec: "uk", platform: ["ua"], aliases: [] },
   { key: "uz", name: "Uzbek", spec: "uz", platform: [], aliases: [] },
   { key: "vi", name: "Vietnamese", spec: "vi", platform: [], aliases: [] },
   { key: "pt", name: "Portuguese", platform: ["pt"], aliases: ["pt-PT"] },
   { key: "fr-ca", name: "French (Canada)", platform: ["fr-CA"], aliases: [], within: "fr" },
+  // Listed by the platform's internationalization guide (2026), with `zh-TW` for Traditional
+  // Chinese; a 36-language site (bolt) writes it.
+  { key: "da", name: "Danish", platform: ["da"], aliases: [] },
 ];
 
 /** How a written code relates to the table. */
@@ -157,7 +161,7 @@ export function describeLanguageCode(code: string): string {
   return others.length > 0 ? `${code} (also ${others.join(", ")})` : code;
 }
 
-/** For an unknown code, the known code it most likely means (`kr` -> `ko`, `ua` -> `uk`). */
+/** For an unknown code, the known code it most likely means (`kr` -> `ko`, `cz` -> `cs`). */
 export function languageHint(code: string): string | undefined {
   return MISTAKES[fold(code)];
 }
@@ -165,7 +169,6 @@ export function languageHint(code: string): string | undefined {
 /** Codes that are not the language they are written for (a country code, a neighbour's code). */
 const MISTAKES: Readonly<Record<string, string>> = {
   kr: "ko",
-  ua: "uk",
   se: "sv",
   cz: "cs",
   br: "pt-BR",

@@ -10,7 +10,7 @@ describe("language codes", () => {
       return m === undefined ? "unknown" : `${m.language.name} (${m.form})`;
     };
     const codes = ["cn", "zh", "zh-Hans", "zh-CN", "zh-cn", "ZH", "zh_CN", "zh-SG", "zh-Hant", "zh-TW", "zh-Hant-HK", "jp", "ja", "ja-JP", "JA", "ja_jp"];
-    const more = ["ko", "ko-KR", "kr", "pt-BR", "pt-br", "pt", "pt-PT", "fr", "fr-CA", "fr-BE", "en-US", "es-419", "iw", "nb", "English", "xx", "en-", "zh-Hant-TW-x"];
+    const more = ["da", "ua", "ko", "ko-KR", "kr", "pt-BR", "pt-br", "pt", "pt-PT", "fr", "fr-CA", "fr-BE", "en-US", "es-419", "iw", "nb", "English", "xx", "en-", "zh-Hant-TW-x"];
     expect(Object.fromEntries([...codes, ...more].map((c) => [c, read(c)]))).toEqual({
       cn: "Chinese (Simplified) (spec)",
       zh: "Chinese (Simplified) (platform)",
@@ -21,13 +21,15 @@ describe("language codes", () => {
       zh_CN: "Chinese (Simplified) (alias)",
       "zh-SG": "Chinese (Simplified) (alias)",
       "zh-Hant": "Chinese (Traditional) (spec)",
-      "zh-TW": "Chinese (Traditional) (alias)",
+      "zh-TW": "Chinese (Traditional) (platform)",
       "zh-Hant-HK": "Chinese (Traditional) (alias)",
       jp: "Japanese (spec)",
       ja: "Japanese (platform)",
       "ja-JP": "Japanese (platform)",
       JA: "Japanese (alias)",
       ja_jp: "Japanese (alias)",
+      da: "Danish (platform)",
+      ua: "Ukrainian (platform)",
       ko: "Korean (spec)",
       "ko-KR": "Korean (alias)",
       kr: "unknown",

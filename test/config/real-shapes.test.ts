@@ -318,7 +318,7 @@ describe("one unreadable element and one unknown language code", () => {
     const check = await runCli(["check", "--dir", dir]);
     expect(check.stdout).toBe(
       [
-        'docs.json:23:21 navigation.languages[1].language: must be a supported language code (ar, ca, cs, cn, zh-Hant, nl, en, fi, fr, de, he, hi, hu, id, it, jp, ko, lv, no, pl, pt-BR, ro, ru, es, sv, tr, uk, uz, vi; the platform also takes zh, zh-Hans, zh-CN, ja, ja-JP, pt, fr-CA); got "xx"',
+        'docs.json:23:21 navigation.languages[1].language: must be a supported language code (ar, ca, cs, cn, zh-Hant, nl, en, fi, fr, de, he, hi, hu, id, it, jp, ko, lv, no, pl, pt-BR, ro, ru, es, sv, tr, uk, uz, vi; the platform also takes zh, zh-Hans, zh-CN, zh-TW, ja, ja-JP, ua, pt, fr-CA, da); got "xx"',
         'docs.json:42:11 navigation.languages[2].groups[1]: "group" is required',
         'fr/orphan.mdx warning: page is listed only in a part of docs.json that cannot be read (above), so search leaves it out (seo.indexing "all" includes it)',
         'unlisted.mdx warning: page is not in the navigation, so search leaves it out (seo.indexing "all" includes it)',
