@@ -23,6 +23,7 @@ const pages: Record<string, string> = {
   "api/pats.md": "two\r\nc\r",
   "guides/cls.md": "caf\u00e9 \u00c9cole\tx\u2003y Stra\u00dfe 12 K\nna\u00efve \u2014 \u00c9T\u00c9 a_b\n",
   "guides/bom.md": "\ufeff---\ntitle: BOM\n---\nfirst line\n",
+  "api/blanks.md": "  alpha beta  \n\tgamma\t delta\t\n   \none\n  two  three   four \n\n x \n",
   "api/tr.md": "I\u0130\u0131i\nk\u0131rm\u0131z\u0131\nIstanbul\nSTRASSE stra\u00dfe\n",
   // glibc's classes where JS's Unicode properties differ: Arabic and fullwidth digits (letters to
   // glibc), titlecase ǅ (upper and lower), no-break and figure spaces (no space), «»—§ (punct).
@@ -120,6 +121,15 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "printf 'a;b;c\\n' | awk 'BEGIN{RS=\";\"}{print NR, $0}'" },
   { cmd: "printf 'a12b345c\\n' | awk -v RS='[0-9]+' '{print NR\":\"$0}'" },
   { cmd: "echo '10 9' | awk '{print $1 \" \" $2 ~ /0 9/, $1 \"\" < $2; printf \"%s\\n\", \"a\" $2 == \"a9\"}'" },
+  // awk split(): FS's default " " splits on runs of blanks and ignores them at both ends, one other
+  // character is itself, "" splits characters, a longer separator is a regex whose empty matches separate nothing
+  { cmd: "awk '{n=split($0,a); printf \"%d:\", n; for(i=1;i<=n;i++) printf \"[%s]\", a[i]; print \"\"}' /api/blanks.md" },
+  { cmd: "awk 'BEGIN{n=split(\" \\t1 2\\n\",x); m=split(\"  a b  \",y,\" \"); k=split(\"a\\rb c\",z); print n, x[1], x[2], m, y[1] y[2], k, length(z[1]), split(\"   \",w)}'" },
+  { cmd: "awk 'BEGIN{s=\"a,b  c:d.e|f ab g\"; print split(s,x,\"[, ]+\"), x[2]; print split(s,x,\".\"), x[2]; print split(s,x,\"|\"), x[2]; print split(s,x,/,*/), x[2]; print split(\"h\u00e9\u00ee\",x,\"\"), x[2]}'" },
+  { cmd: "awk 'BEGIN{FS=\"[ ]\"} {print split($0,a), NF}' /api/blanks.md" },
+  { cmd: "echo 'a,,b' | awk -F',*' '{print NF, $2}'" },
+  { cmd: "printf 'a|b.c\\n' | awk -v FS='|' '{print NF, $2}'; printf 'a|b.c\\n' | awk 'BEGIN{FS=\".\"} {print NF, $2}'" },
+  { cmd: "printf ' a b \\na\\rb c\\n' | awk '{gsub(/q/,\"\"); print NF, $1; $0=\"\"; print NF}'" },
   // rg -f strips each pattern line's \r\n (a last line without \n keeps its \r); grep keeps the \r
   { cmd: "rg -n -f /api/pats.md /api/paras.md" },
   { cmd: "grep -c -f /api/pats.md /api/paras.md" },

@@ -82,6 +82,33 @@ export const JUST_BASH_PATCHES = [
     replace: 'e.FS===" "?t.split(/[ \\t\\n]+/).filter(Boolean):e.fieldSep.split(t)}',
   },
   {
+    why:
+      'split()\'s separator is read as FS is: " " (FS\'s default) splits on runs of spaces, tabs and newlines and ignores them at both ends ' +
+      '(split("  a b  ", x) is 2, "a" and "b"; just-bash split on \\s+ and kept empty ends), one other character is itself, "" splits characters, ' +
+      'anything longer is a regex (split(s, x, "[, ]+"), FS = "[ ]" with no third argument)',
+    find: String.raw`async function nt(e,t,n){if(e.length<2)return 0;let r=L(await n.evalExpr(e[0])),s=e[1];if(s.type!=="variable")return 0;let a=s.name,o=t.FS;if(e.length>=3){let f=e[2];if(f.type==="regex")o=O(f.pattern);else{let k=L(await n.evalExpr(f));o=k===" "?O("\\s+"):k}}else t.FS===" "&&(o=O("\\s+"));`,
+    replace:
+      String.raw`function Qs(k){return k===" "?{split:(r,c)=>{let x=r.replace(/^[ \t\n]+|[ \t\n]+$/g,"");return x===""?[]:x.split(/[ \t\n]+/,c)}}:k===""?{split:(r,c)=>[...r].slice(0,c)}:k.length===1?k:Qr(O(k))}` +
+      // A regex separates where it matches something: an empty match is no separator (split("a,,b", x, /,*/) is 2, as in gawk).
+      String.raw`function Qr(q){return{split:(r,c=1/0)=>{let m=q._re2.matcher(r),u=[],a=0,o=0;for(;u.length<c&&o<=r.length&&m.find(o);){let s=m.start(0),e=m.end(0);e>s?(u.push(r.slice(a,s)),a=o=e):o=e+1}u.push(r.slice(a));return u}}}` +
+      String.raw`async function nt(e,t,n){if(e.length<2)return 0;let r=L(await n.evalExpr(e[0])),s=e[1];if(s.type!=="variable")return 0;let a=s.name,o=t.FS;if(e.length>=3){let f=e[2];o=f.type==="regex"?Qr(O(f.pattern)):L(await n.evalExpr(f))}typeof o=="string"&&(o=Qs(o));`,
+  },
+  {
+    why: "FS of one character other than a space is that character, not a regex (FS = \"|\" splits on |, FS = \".\" on dots); a longer FS is a regex whose empty matches separate nothing (-F',*')",
+    find: String.raw`else try{e.fieldSep=O(t)}catch{`,
+    replace: String.raw`else try{e.fieldSep=t.length===1&&t!=="\\"?{split:x=>x.split(t)}:Qr(O(t))}catch{`,
+  },
+  {
+    why: "(the same for -F: a regex separator's empty matches separate nothing; -F',*' on \"a,,b\" is 2 fields, just-bash failed)",
+    find: String.raw`try{return O(e)}catch{return O(qe(e))}return O(qe(e))}function qe(e)`,
+    replace: String.raw`try{return Qr(O(e))}catch{return Qr(O(qe(e)))}return Qr(O(qe(e)))}function qe(e)`,
+  },
+  {
+    why: "assigning $0 (sub, gsub, getline var...) splits it as a record is split (spaces, tabs and newlines only; an empty $0 has no field)",
+    find: String.raw`n.fields=n.FS===" "?t.trim().split(/\s+/).filter(Boolean):n.fieldSep.split(t),n.NF=n.fields.length;`,
+    replace: String.raw`n.fields=Fe(n,t),n.NF=n.fields.length;`,
+  },
+  {
     why: 'split("", a) makes no element and returns 0',
     find: "u=typeof o==\"string\"?r.split(o,c+1):o.split(r,c+1);",
     replace: "u=r===\"\"?[]:typeof o==\"string\"?r.split(o,c+1):o.split(r,c+1);",
