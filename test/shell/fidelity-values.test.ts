@@ -130,6 +130,12 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "echo 'a,,b' | awk -F',*' '{print NF, $2}'" },
   { cmd: "printf 'a|b.c\\n' | awk -v FS='|' '{print NF, $2}'; printf 'a|b.c\\n' | awk 'BEGIN{FS=\".\"} {print NF, $2}'" },
   { cmd: "printf ' a b \\na\\rb c\\n' | awk '{gsub(/q/,\"\"); print NF, $1; $0=\"\"; print NF}'" },
+  // awk comparisons: an unset variable or element is 0 beside a number and "" beside a string; a
+  // variable assigned a string (substr, a concatenation, a constant) compares as text, one assigned a field as a number
+  { cmd: "awk 'BEGIN{print (x == 0), (x == \"\"), (y < -1); a[1]; print (a[1] == 0), (a[1] == \"\"), (ENVIRON[\"SVC_NOPE\"] == 0)}'" },
+  { cmd: "printf -- '-5\\n-3\\n-9\\n' | awk '$1 > max {max=$1} END{print \"[\" max \"]\"}'" },
+  { cmd: "echo '10 9' | awk '{x = substr($1, 1); y = x; print (x < $2), (y < $2); x = $1; print (x < $2); x = \"10\"; print (x < 9)}'" },
+  { cmd: "awk 'function f(a, b){return (a < b) \" \" (b == 0)} {print f($1, $2), f($1)}' /api/tabs.md" },
   // rg -f strips each pattern line's \r\n (a last line without \n keeps its \r); grep keeps the \r
   { cmd: "rg -n -f /api/pats.md /api/paras.md" },
   { cmd: "grep -c -f /api/pats.md /api/paras.md" },

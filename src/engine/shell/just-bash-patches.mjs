@@ -151,18 +151,61 @@ export const JUST_BASH_PATCHES = [
   {
     why: 'a comparison with a string constant, a concatenation or a string function\'s result compares as strings ("10" < "9" is 1, $1 == "1.0" compares text)',
     find: "if(vt(n))return It(r,s,n);",
-    replace: "if(vt(n))return It(r,s,n,Sx(t.left)||Sx(t.right));",
+    replace: "if(vt(n))return It(r,s,n,Sx(t.left,e)||Sx(t.right,e),lu,ru);",
   },
   {
     why: "(the comparison's string side, for the patch above)",
     find: "function It(e,t,n){let r=me(e),s=me(t);",
     replace:
-      'function Sx(e){return e.type==="string"||e.type==="binary"&&e.operator===" "||e.type==="call"&&/^(substr|sprintf|tolower|toupper|gensub)$/.test(e.name)}function It(e,t,n,q){let r=!q&&me(e),s=!q&&me(t);',
+      'function Sx(e,s){return e.type==="string"||e.type==="variable"&&s?.st?.[e.name]===1||e.type==="binary"&&e.operator===" "||e.type==="call"&&/^(substr|sprintf|tolower|toupper|gensub)$/.test(e.name)}' +
+      'function It(e,t,n,q,lu,ru){let r=!q&&(lu||me(e)),s=!q&&(ru||me(t));',
+  },
+  {
+    why:
+      "an uninitialized variable or element compares as a number with a number or a numeric field (x == 0 is 1, -5 > max is 0 while max is unset) " +
+      "and as \"\" with a string, as in gawk; just-bash compared it as the string \"\" always. Each side of a comparison notes whether it read one (Qn)",
+    find: String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),s=await R(e,"binary right evaluation",()=>E(e,t.right));`,
+    replace:
+      String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),lu=Qn(e,t.left),s=await R(e,"binary right evaluation",()=>E(e,t.right)),ru=Qn(e,t.right);`,
+  },
+  {
+    why: "(uninitialized values: a variable no assignment made, or the element the last array read found unassigned, e.qa)",
+    find: String.raw`function ye(e,t,n,r){let s=Y(e,t);`,
+    replace:
+      String.raw`function Qn(e,t){return t.type==="variable"?!(t.name in e.vars)&&!/^(FS|OFS|ORS|OFMT|CONVFMT|NR|NF|FNR|FILENAME|RSTART|RLENGTH|SUBSEP|ARGC|RS)$/.test(t.name):t.type==="array_access"&&e.qa===!0}` +
+      String.raw`function ye(e,t,n,r){let s=Y(e,t);e.ua?.delete(s+"\x1c"+n);`,
+  },
+  {
+    why: "(uninitialized values: ENVIRON's missing names are, ARGV's and the others' start unknown)",
+    find: String.raw`function ae(e,t,n){if(t==="ARGV")return e.ARGV[n]??"";if(t==="ENVIRON")return e.ENVIRON[n]??"";`,
+    replace: String.raw`function ae(e,t,n){e.qa=!1;if(t==="ARGV")return e.ARGV[n]??"";if(t==="ENVIRON")return e.qa=e.ENVIRON[n]===void 0,e.ENVIRON[n]??"";`,
+  },
+  {
+    why:
+      "a variable assigned a string constant, a concatenation or a string function's result is a string, not a number that looks like one " +
+      "(x = substr($1, 1); x < $2 compares text): its name is noted in e.st until it is assigned otherwise",
+    find: String.raw`else if(r.type==="variable")j(e,r.name,a);else{`,
+    replace: String.raw`else if(r.type==="variable")j(e,r.name,a),(e.st??={})[r.name]=s==="="&&Sx(t.value,e)?1:0;else{`,
+  },
+  {
+    why: "(string variables: a function's parameters take their arguments' kinds, a missing argument is uninitialized, and the caller's are restored after it)",
+    find: String.raw`let f=await R(e,"user function argument evaluation",()=>E(e,u));e.vars[c]=f}else e.vars[c]=""}`,
+    replace: String.raw`let f=await R(e,"user function argument evaluation",()=>E(e,u));e.vars[c]=f,(e.st??={})[c]=Sx(u,e)?1:0}else delete e.vars[c],e.st&&delete e.st[c]}`,
+  },
+  {
+    why: "(string variables: the caller's kinds, kept across the call)",
+    find: String.raw`let r=Object.create(null);for(let l of t.params)r[l]=e.vars[l];`,
+    replace: String.raw`let r=Object.create(null),Tq=t.params.map(l=>e.st?.[l]);for(let l of t.params)r[l]=e.vars[l];`,
+  },
+  {
+    why: "(string variables: restored after the call)",
+    find: String.raw`for(let l of t.params)r[l]!==void 0?e.vars[l]=r[l]:delete e.vars[l];`,
+    replace: String.raw`for(let l of t.params)r[l]!==void 0?e.vars[l]=r[l]:delete e.vars[l];t.params.forEach((l,i)=>Tq[i]===void 0?e.st&&delete e.st[l]:e.st[l]=Tq[i]);`,
   },
   {
     why: 'a reference to an array element creates it (x["a"]; length(x) is 1), as in gawk; ("a" in x) does not',
     find: 'let r=Y(e,t);return e.arrays[r]?.[n]??""}',
-    replace: 'let r=Y(e,t),s=e.arrays[r]?.[n];return s===void 0&&ye(e,t,n,""),s??""}',
+    replace: String.raw`let r=Y(e,t),s=e.arrays[r]?.[n],k=r+"\x1c"+n;return s===void 0&&(ye(e,t,n,""),(e.ua??=new Set).add(k)),e.qa=s===void 0||s===""&&e.ua?.has(k)===!0,s??""}`,
   },
   {
     why: "printf: too few arguments is a fatal error (exit 2, gawk's message); numeric conversions read a string's leading number (\"12px\" is 12); inf and nan print as +inf, -inf, -nan (no width); %u, %#x, %#o and negative %x/%X/%o/%u as 64-bit unsigned",
