@@ -24,6 +24,7 @@ const pages: Record<string, string> = {
   "guides/cls.md": "caf\u00e9 \u00c9cole\tx\u2003y Stra\u00dfe 12 K\nna\u00efve \u2014 \u00c9T\u00c9 a_b\n",
   "guides/bom.md": "\ufeff---\ntitle: BOM\n---\nfirst line\n",
   "api/blanks.md": "  alpha beta  \n\tgamma\t delta\t\n   \none\n  two  three   four \n\n x \n",
+  "api/fold.md": "stra\u00dfe STRASSE \u1e9e ss\nKelvin \u212a k K\nohm \u2126 \u03c9 \u03a9\nangstrom \u212b \u00e5 \u00c5\nlong \u017f s S\nsigma \u03c3 \u03c2 \u03a3\nmicro \u00b5 \u03bc \u039c\n",
   "api/tr.md": "I\u0130\u0131i\nk\u0131rm\u0131z\u0131\nIstanbul\nSTRASSE stra\u00dfe\n",
   // glibc's classes where JS's Unicode properties differ: Arabic and fullwidth digits (letters to
   // glibc), titlecase ǅ (upper and lower), no-break and figure spaces (no space), «»—§ (punct).
@@ -148,6 +149,16 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "grep -iF -o 'I' /api/tr.md" },
   { cmd: "grep -io '\u0130' /api/tr.md" },
   { cmd: "rg -io 'i' /api/tr.md" },
+  // grep -i and sed I fold by glibc's towupper/towlower: k never matches the Kelvin sign K, nor ω the
+  // Ohm sign Ω, nor å the Angstrom sign Å (each sign matches only itself), ß and ẞ stay apart
+  { cmd: "grep -io 'k' /api/fold.md" },
+  { cmd: "grep -io '[\u212a\u2126\u212b]' /api/fold.md" },
+  { cmd: "grep -ioE '\u03c9|\u00e5|\u00df|\u1e9e|\u03c2|\u00b5' /api/fold.md" },
+  { cmd: "grep -io '[j-l]' /api/fold.md; grep -ioF 'K' /api/fold.md; grep -iow 'k' /api/fold.md" },
+  { cmd: "grep -io '[^a-z ]' /api/fold.md" },
+  { cmd: "grep -ic 'STRA\u1e9eE' /api/fold.md; grep -il 'kelvin' /api/fold.md" },
+  { cmd: "sed 's/k/<&>/Ig;s/\u03c9/<&>/Ig;s/\u00df/[&]/Ig;s/\u212b/{&}/Ig' /api/fold.md" },
+  { cmd: "sed -n 's/\u212a/<&>/Igp;s/[\u2126]/{&}/Igp' /api/fold.md" },
   // rg's POSIX classes are ASCII (Rust's regex crate), `[:^x:]` their complement; `(?-u)` makes \w \d \s \b ASCII
   { cmd: "rg -o '[[:alpha:]]+' /guides/cls.md" },
   { cmd: "rg -o '[[:^alpha:]]+' /guides/cls.md" },
