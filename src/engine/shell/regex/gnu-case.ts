@@ -1,5 +1,4 @@
 import { caseFoldedCounterparts } from "./case-counterparts.js";
-import { LAST_CASED, foldCase } from "./case-fold.js";
 import { GLIBC_TOLOWER, GLIBC_TOUPPER } from "./glibc-ctype-tables.js";
 
 /**
@@ -20,10 +19,10 @@ export interface CaseSource {
 interface GnuCase {
   /** Each character's counterparts, where it has any. */
   readonly of: ReadonlyMap<number, readonly number[]>;
-  /** The characters that have counterparts or differ, ascending (for the ones inside a range). */
+  /** The characters that have counterparts, ascending (for the ones inside a range). */
   readonly cased: readonly number[];
-  /** The characters for which what the `iu` flags match is not what GNU matches. */
-  readonly differs: ReadonlySet<number>;
+  /** Whether what the `iu` flags match for a character is not what GNU matches (decided when first asked). */
+  readonly differs: (cp: number) => boolean;
 }
 
 function parsePairs(text: string): Map<number, number> {
@@ -35,7 +34,8 @@ function parsePairs(text: string): Map<number, number> {
   return map;
 }
 
-// Built on first use (a grep -i or sed I), from the recorded tables and V8's own folding (~50 ms).
+// Built on first use (a grep -i or sed I) from the recorded tables; what V8 folds is asked per
+// character when a pattern holds it (a whole table of V8's folds took ~100 ms of CPU).
 let table: GnuCase | undefined;
 
 function build(): GnuCase {
@@ -48,26 +48,23 @@ function build(): GnuCase {
     const counterparts = caseFoldedCounterparts(c, up, low);
     if (counterparts.length > 0) of.set(c, counterparts);
   }
-  // What the `iu` flags match: the characters of one fold (case-fold.ts reads them from V8).
-  const folds = new Map<string, Set<number>>();
-  for (let cp = 0; cp <= LAST_CASED; cp++) {
-    if (cp >= 0xd800 && cp <= 0xdfff) continue;
-    const ch = String.fromCodePoint(cp);
-    const f = foldCase(ch);
-    if (f === ch) continue;
-    // (the fold's representative is its least member, which folds to itself)
-    const members = folds.get(f) ?? new Set([f.codePointAt(0) as number]);
-    members.add(cp);
-    folds.set(f, members);
-  }
-  const differs = new Set<number>();
-  const key = (list: readonly number[]) => [...list].sort((a, b) => a - b).join();
-  for (const members of folds.values()) {
-    const js = key([...members]);
-    for (const c of members) if (key([c, ...(of.get(c) ?? [])]) !== js) differs.add(c);
-  }
-  for (const [c, counterparts] of of) for (const d of counterparts) if (foldCase(String.fromCodePoint(d)) !== foldCase(String.fromCodePoint(c))) differs.add(c);
-  return { of, cased: [...new Set([...of.keys(), ...differs])].sort((a, b) => a - b), differs };
+  // Every character glibc changes case of or changes to, in one string: what V8 folds a character
+  // with is among them (but characters newer than glibc's Unicode, which glibc leaves alone).
+  const casedText = [...new Set([...upper.keys(), ...upper.values(), ...lower.keys(), ...lower.values()])].map((c) => String.fromCodePoint(c)).join("");
+  const memo = new Map<number, boolean>();
+  const key = (list: Iterable<number>) => [...new Set(list)].sort((a, b) => a - b).join();
+  const differs = (cp: number): boolean => {
+    let d = memo.get(cp);
+    if (d === undefined) {
+      // What V8 folds together with it: its matches among every character that may change case.
+      const js = [cp];
+      for (const m of casedText.matchAll(new RegExp(`[\\u{${cp.toString(16)}}]`, "giu"))) js.push(m[0].codePointAt(0) as number);
+      d = key(js) !== key([cp, ...(of.get(cp) ?? [])]);
+      memo.set(cp, d);
+    }
+    return d;
+  };
+  return { of, cased: [...of.keys()].sort((a, b) => a - b), differs };
 }
 
 /** One escape of a translated source, copied whole: `\p{..}`, `\u{..}`, `\uXXXX`, `\xXX`, or one character. */
@@ -119,7 +116,7 @@ export function gnuIgnoreCase(source: string): CaseSource {
       text = String.fromCodePoint(cp);
     }
     i += text.length;
-    if (cp !== undefined) affected ||= t.differs.has(cp);
+    if (cp !== undefined) affected ||= t.differs(cp);
     const counterparts = cp === undefined ? undefined : t.of.get(cp);
     if (cp === undefined || counterparts === undefined) {
       out += text;
@@ -180,9 +177,10 @@ function expandClass(body: string, t: GnuCase): { readonly text: string; readonl
   let added = "";
   let affected = false;
   for (const [lo, hi] of ranges) {
+    affected ||= t.differs(lo) || t.differs(hi);
     for (let k = firstAtLeast(t.cased, lo); k < t.cased.length && (t.cased[k] as number) <= hi; k++) {
       const cp = t.cased[k] as number;
-      affected ||= t.differs.has(cp);
+      affected ||= t.differs(cp);
       for (const d of t.of.get(cp) ?? []) {
         if (!inside(d)) {
           added += member(d);
