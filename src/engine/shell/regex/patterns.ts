@@ -75,7 +75,7 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
         break;
       case "bre":
       case "ere": {
-        const t = translatePosix(p, options.dialect === "ere", groups);
+        const t = translatePosix(p, options.dialect === "ere", groups, { sed: false, ignoreCase: options.ignoreCase && options.gnuCase === true });
         sources.push(t.source);
         appendAll(warnings, t.warnings);
         groups += t.groups;

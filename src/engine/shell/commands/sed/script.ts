@@ -75,7 +75,7 @@ export interface SedProgram {
 /** Compile a sed regex (BRE or ERE, with the I and M flags). */
 export function compileSedRegex(source: string, ere: boolean, ignoreCase: boolean, multiline: boolean, offset: number): RegExp {
   try {
-    const t = translatePosix(source, ere, 0, { sed: true, multiline });
+    const t = translatePosix(source, ere, 0, { sed: true, multiline, ignoreCase });
     // sed's I folds as GNU grep's -i does (glibc's towupper/towlower, C.UTF-8): `I`, `i` and `ı` together, `k` without the Kelvin sign.
     const c = ignoreCase ? gnuIgnoreCase(t.source) : { source: t.source, ignoreCase: false };
     const guarded = guardRegex(new RegExp(c.source, c.ignoreCase ? "iu" : "u"));
