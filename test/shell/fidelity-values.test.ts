@@ -23,6 +23,8 @@ const pages: Record<string, string> = {
   "api/pats.md": "two\r\nc\r",
   "guides/cls.md": "caf\u00e9 \u00c9cole\tx\u2003y Stra\u00dfe 12 K\nna\u00efve \u2014 \u00c9T\u00c9 a_b\n",
   "guides/bom.md": "\ufeff---\ntitle: BOM\n---\nfirst line\n",
+  "api/blanks.md": "  alpha beta  \n\tgamma\t delta\t\n   \none\n  two  three   four \n\n x \n",
+  "api/fold.md": "stra\u00dfe STRASSE \u1e9e ss\nKelvin \u212a k K\nohm \u2126 \u03c9 \u03a9\nangstrom \u212b \u00e5 \u00c5\nlong \u017f s S\nsigma \u03c3 \u03c2 \u03a3\nmicro \u00b5 \u03bc \u039c\n",
   "api/tr.md": "I\u0130\u0131i\nk\u0131rm\u0131z\u0131\nIstanbul\nSTRASSE stra\u00dfe\n",
   // glibc's classes where JS's Unicode properties differ: Arabic and fullwidth digits (letters to
   // glibc), titlecase ǅ (upper and lower), no-break and figure spaces (no space), «»—§ (punct).
@@ -120,6 +122,21 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "printf 'a;b;c\\n' | awk 'BEGIN{RS=\";\"}{print NR, $0}'" },
   { cmd: "printf 'a12b345c\\n' | awk -v RS='[0-9]+' '{print NR\":\"$0}'" },
   { cmd: "echo '10 9' | awk '{print $1 \" \" $2 ~ /0 9/, $1 \"\" < $2; printf \"%s\\n\", \"a\" $2 == \"a9\"}'" },
+  // awk split(): FS's default " " splits on runs of blanks and ignores them at both ends, one other
+  // character is itself, "" splits characters, a longer separator is a regex whose empty matches separate nothing
+  { cmd: "awk '{n=split($0,a); printf \"%d:\", n; for(i=1;i<=n;i++) printf \"[%s]\", a[i]; print \"\"}' /api/blanks.md" },
+  { cmd: "awk 'BEGIN{n=split(\" \\t1 2\\n\",x); m=split(\"  a b  \",y,\" \"); k=split(\"a\\rb c\",z); print n, x[1], x[2], m, y[1] y[2], k, length(z[1]), split(\"   \",w)}'" },
+  { cmd: "awk 'BEGIN{s=\"a,b  c:d.e|f ab g\"; print split(s,x,\"[, ]+\"), x[2]; print split(s,x,\".\"), x[2]; print split(s,x,\"|\"), x[2]; print split(s,x,/,*/), x[2]; print split(\"h\u00e9\u00ee\",x,\"\"), x[2]}'" },
+  { cmd: "awk 'BEGIN{FS=\"[ ]\"} {print split($0,a), NF}' /api/blanks.md" },
+  { cmd: "echo 'a,,b' | awk -F',*' '{print NF, $2}'" },
+  { cmd: "printf 'a|b.c\\n' | awk -v FS='|' '{print NF, $2}'; printf 'a|b.c\\n' | awk 'BEGIN{FS=\".\"} {print NF, $2}'" },
+  { cmd: "printf ' a b \\na\\rb c\\n' | awk '{gsub(/q/,\"\"); print NF, $1; $0=\"\"; print NF}'" },
+  // awk comparisons: an unset variable or element is 0 beside a number and "" beside a string; a
+  // variable assigned a string (substr, a concatenation, a constant) compares as text, one assigned a field as a number
+  { cmd: "awk 'BEGIN{print (x == 0), (x == \"\"), (y < -1); a[1]; print (a[1] == 0), (a[1] == \"\"), (ENVIRON[\"SVC_NOPE\"] == 0)}'" },
+  { cmd: "printf -- '-5\\n-3\\n-9\\n' | awk '$1 > max {max=$1} END{print \"[\" max \"]\"}'" },
+  { cmd: "echo '10 9' | awk '{x = substr($1, 1); y = x; print (x < $2), (y < $2); x = $1; print (x < $2); x = \"10\"; print (x < 9)}'" },
+  { cmd: "awk 'function f(a, b){return (a < b) \" \" (b == 0)} {print f($1, $2), f($1)}' /api/tabs.md" },
   // rg -f strips each pattern line's \r\n (a last line without \n keeps its \r); grep keeps the \r
   { cmd: "rg -n -f /api/pats.md /api/paras.md" },
   { cmd: "grep -c -f /api/pats.md /api/paras.md" },
@@ -132,6 +149,20 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "grep -iF -o 'I' /api/tr.md" },
   { cmd: "grep -io '\u0130' /api/tr.md" },
   { cmd: "rg -io 'i' /api/tr.md" },
+  // grep -i and sed I fold by glibc's towupper/towlower: k never matches the Kelvin sign K, nor ω the
+  // Ohm sign Ω, nor å the Angstrom sign Å (each sign matches only itself), ß and ẞ stay apart
+  { cmd: "grep -io 'k' /api/fold.md" },
+  { cmd: "grep -io '[\u212a\u2126\u212b]' /api/fold.md" },
+  { cmd: "grep -ioE '\u03c9|\u00e5|\u00df|\u1e9e|\u03c2|\u00b5' /api/fold.md" },
+  { cmd: "grep -io '[j-l]' /api/fold.md; grep -ioF 'K' /api/fold.md; grep -iow 'k' /api/fold.md" },
+  { cmd: "grep -io '[^a-z ]' /api/fold.md" },
+  { cmd: "grep -ic 'STRA\u1e9eE' /api/fold.md; grep -il 'kelvin' /api/fold.md" },
+  { cmd: "sed 's/k/<&>/Ig;s/\u03c9/<&>/Ig;s/\u00df/[&]/Ig;s/\u212b/{&}/Ig' /api/fold.md" },
+  { cmd: "sed -n 's/\u212a/<&>/Igp;s/[\u2126]/{&}/Igp' /api/fold.md" },
+  // ignoring case GNU reads [:upper:] and [:lower:] as [:alpha:] (ß matches); a range with an end past
+  // ASCII is an error in glibc's C.UTF-8 (sed counts the error's position in bytes)
+  { cmd: "printf '\u0138 \u00aa A\\n' | grep -io '[[:upper:]]'; printf '\u0138 \u00aa A\\n' | grep -ic '[^[:lower:] ]'; printf '\u0138 \u00aa A\\n' | sed 's/[[:upper:]]/U/Ig'" },
+  { cmd: "grep -c '[\u00e0-\u00e9]' /api/fold.md; sed 's/[\u03b1-\u03c9]/x/' /api/fold.md; grep -c '[z-a]' /api/fold.md; find /api -regex '.*[\u00e0-\u00e9].*'" },
   // rg's POSIX classes are ASCII (Rust's regex crate), `[:^x:]` their complement; `(?-u)` makes \w \d \s \b ASCII
   { cmd: "rg -o '[[:alpha:]]+' /guides/cls.md" },
   { cmd: "rg -o '[[:^alpha:]]+' /guides/cls.md" },

@@ -82,6 +82,33 @@ export const JUST_BASH_PATCHES = [
     replace: 'e.FS===" "?t.split(/[ \\t\\n]+/).filter(Boolean):e.fieldSep.split(t)}',
   },
   {
+    why:
+      'split()\'s separator is read as FS is: " " (FS\'s default) splits on runs of spaces, tabs and newlines and ignores them at both ends ' +
+      '(split("  a b  ", x) is 2, "a" and "b"; just-bash split on \\s+ and kept empty ends), one other character is itself, "" splits characters, ' +
+      'anything longer is a regex (split(s, x, "[, ]+"), FS = "[ ]" with no third argument)',
+    find: String.raw`async function nt(e,t,n){if(e.length<2)return 0;let r=L(await n.evalExpr(e[0])),s=e[1];if(s.type!=="variable")return 0;let a=s.name,o=t.FS;if(e.length>=3){let f=e[2];if(f.type==="regex")o=O(f.pattern);else{let k=L(await n.evalExpr(f));o=k===" "?O("\\s+"):k}}else t.FS===" "&&(o=O("\\s+"));`,
+    replace:
+      String.raw`function Qs(k){return k===" "?{split:(r,c)=>{let x=r.replace(/^[ \t\n]+|[ \t\n]+$/g,"");return x===""?[]:x.split(/[ \t\n]+/,c)}}:k===""?{split:(r,c)=>[...r].slice(0,c)}:k.length===1?k:Qr(O(k))}` +
+      // A regex separates where it matches something: an empty match is no separator (split("a,,b", x, /,*/) is 2, as in gawk).
+      String.raw`function Qr(q){return{split:(r,c=1/0)=>{let m=q._re2.matcher(r),u=[],a=0,o=0;for(;u.length<c&&o<=r.length&&m.find(o);){let s=m.start(0),e=m.end(0);e>s?(u.push(r.slice(a,s)),a=o=e):o=e+1}u.push(r.slice(a));return u}}}` +
+      String.raw`async function nt(e,t,n){if(e.length<2)return 0;let r=L(await n.evalExpr(e[0])),s=e[1];if(s.type!=="variable")return 0;let a=s.name,o=t.FS;if(e.length>=3){let f=e[2];o=f.type==="regex"?Qr(O(f.pattern)):L(await n.evalExpr(f))}typeof o=="string"&&(o=Qs(o));`,
+  },
+  {
+    why: "FS of one character other than a space is that character, not a regex (FS = \"|\" splits on |, FS = \".\" on dots); a longer FS is a regex whose empty matches separate nothing (-F',*')",
+    find: String.raw`else try{e.fieldSep=O(t)}catch{`,
+    replace: String.raw`else try{e.fieldSep=t.length===1&&t!=="\\"?{split:x=>x.split(t)}:Qr(O(t))}catch{`,
+  },
+  {
+    why: "(the same for -F: a regex separator's empty matches separate nothing; -F',*' on \"a,,b\" is 2 fields, just-bash failed)",
+    find: String.raw`try{return O(e)}catch{return O(qe(e))}return O(qe(e))}function qe(e)`,
+    replace: String.raw`try{return Qr(O(e))}catch{return Qr(O(qe(e)))}return Qr(O(qe(e)))}function qe(e)`,
+  },
+  {
+    why: "assigning $0 (sub, gsub, getline var...) splits it as a record is split (spaces, tabs and newlines only; an empty $0 has no field)",
+    find: String.raw`n.fields=n.FS===" "?t.trim().split(/\s+/).filter(Boolean):n.fieldSep.split(t),n.NF=n.fields.length;`,
+    replace: String.raw`n.fields=Fe(n,t),n.NF=n.fields.length;`,
+  },
+  {
     why: 'split("", a) makes no element and returns 0',
     find: "u=typeof o==\"string\"?r.split(o,c+1):o.split(r,c+1);",
     replace: "u=r===\"\"?[]:typeof o==\"string\"?r.split(o,c+1):o.split(r,c+1);",
@@ -124,18 +151,61 @@ export const JUST_BASH_PATCHES = [
   {
     why: 'a comparison with a string constant, a concatenation or a string function\'s result compares as strings ("10" < "9" is 1, $1 == "1.0" compares text)',
     find: "if(vt(n))return It(r,s,n);",
-    replace: "if(vt(n))return It(r,s,n,Sx(t.left)||Sx(t.right));",
+    replace: "if(vt(n))return It(r,s,n,Sx(t.left,e)||Sx(t.right,e),lu,ru);",
   },
   {
     why: "(the comparison's string side, for the patch above)",
     find: "function It(e,t,n){let r=me(e),s=me(t);",
     replace:
-      'function Sx(e){return e.type==="string"||e.type==="binary"&&e.operator===" "||e.type==="call"&&/^(substr|sprintf|tolower|toupper|gensub)$/.test(e.name)}function It(e,t,n,q){let r=!q&&me(e),s=!q&&me(t);',
+      'function Sx(e,s){return e.type==="string"||e.type==="variable"&&s?.st?.[e.name]===1||e.type==="binary"&&e.operator===" "||e.type==="call"&&/^(substr|sprintf|tolower|toupper|gensub)$/.test(e.name)}' +
+      'function It(e,t,n,q,lu,ru){let r=!q&&(lu||me(e)),s=!q&&(ru||me(t));',
+  },
+  {
+    why:
+      "an uninitialized variable or element compares as a number with a number or a numeric field (x == 0 is 1, -5 > max is 0 while max is unset) " +
+      "and as \"\" with a string, as in gawk; just-bash compared it as the string \"\" always. Each side of a comparison notes whether it read one (Qn)",
+    find: String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),s=await R(e,"binary right evaluation",()=>E(e,t.right));`,
+    replace:
+      String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),lu=Qn(e,t.left),s=await R(e,"binary right evaluation",()=>E(e,t.right)),ru=Qn(e,t.right);`,
+  },
+  {
+    why: "(uninitialized values: a variable no assignment made, or the element the last array read found unassigned, e.qa)",
+    find: String.raw`function ye(e,t,n,r){let s=Y(e,t);`,
+    replace:
+      String.raw`function Qn(e,t){return t.type==="variable"?!(t.name in e.vars)&&!/^(FS|OFS|ORS|OFMT|CONVFMT|NR|NF|FNR|FILENAME|RSTART|RLENGTH|SUBSEP|ARGC|RS)$/.test(t.name):t.type==="array_access"&&e.qa===!0}` +
+      String.raw`function ye(e,t,n,r){let s=Y(e,t);e.ua?.delete(s+"\x1c"+n);`,
+  },
+  {
+    why: "(uninitialized values: ENVIRON's missing names are, ARGV's and the others' start unknown)",
+    find: String.raw`function ae(e,t,n){if(t==="ARGV")return e.ARGV[n]??"";if(t==="ENVIRON")return e.ENVIRON[n]??"";`,
+    replace: String.raw`function ae(e,t,n){e.qa=!1;if(t==="ARGV")return e.ARGV[n]??"";if(t==="ENVIRON")return e.qa=e.ENVIRON[n]===void 0,e.ENVIRON[n]??"";`,
+  },
+  {
+    why:
+      "a variable assigned a string constant, a concatenation or a string function's result is a string, not a number that looks like one " +
+      "(x = substr($1, 1); x < $2 compares text): its name is noted in e.st until it is assigned otherwise",
+    find: String.raw`else if(r.type==="variable")j(e,r.name,a);else{`,
+    replace: String.raw`else if(r.type==="variable")j(e,r.name,a),(e.st??={})[r.name]=s==="="&&Sx(t.value,e)?1:0;else{`,
+  },
+  {
+    why: "(string variables: a function's parameters take their arguments' kinds, a missing argument is uninitialized, and the caller's are restored after it)",
+    find: String.raw`let f=await R(e,"user function argument evaluation",()=>E(e,u));e.vars[c]=f}else e.vars[c]=""}`,
+    replace: String.raw`let f=await R(e,"user function argument evaluation",()=>E(e,u));e.vars[c]=f,(e.st??={})[c]=Sx(u,e)?1:0}else delete e.vars[c],e.st&&delete e.st[c]}`,
+  },
+  {
+    why: "(string variables: the caller's kinds, kept across the call)",
+    find: String.raw`let r=Object.create(null);for(let l of t.params)r[l]=e.vars[l];`,
+    replace: String.raw`let r=Object.create(null),Tq=t.params.map(l=>e.st?.[l]);for(let l of t.params)r[l]=e.vars[l];`,
+  },
+  {
+    why: "(string variables: restored after the call)",
+    find: String.raw`for(let l of t.params)r[l]!==void 0?e.vars[l]=r[l]:delete e.vars[l];`,
+    replace: String.raw`for(let l of t.params)r[l]!==void 0?e.vars[l]=r[l]:delete e.vars[l];t.params.forEach((l,i)=>Tq[i]===void 0?e.st&&delete e.st[l]:e.st[l]=Tq[i]);`,
   },
   {
     why: 'a reference to an array element creates it (x["a"]; length(x) is 1), as in gawk; ("a" in x) does not',
     find: 'let r=Y(e,t);return e.arrays[r]?.[n]??""}',
-    replace: 'let r=Y(e,t),s=e.arrays[r]?.[n];return s===void 0&&ye(e,t,n,""),s??""}',
+    replace: String.raw`let r=Y(e,t),s=e.arrays[r]?.[n],k=r+"\x1c"+n;return s===void 0&&(ye(e,t,n,""),(e.ua??=new Set).add(k)),e.qa=s===void 0||s===""&&e.ua?.has(k)===!0,s??""}`,
   },
   {
     why: "printf: too few arguments is a fatal error (exit 2, gawk's message); numeric conversions read a string's leading number (\"12px\" is 12); inf and nan print as +inf, -inf, -nan (no width); %u, %#x, %#o and negative %x/%X/%o/%u as 64-bit unsigned",

@@ -1,5 +1,6 @@
 import { CRLF_LINE_END, GNU_WORD_BODY, LINE_END, LINE_START, RUST_WORD_BODY, escapeLiteral, wordAssertions } from "./classes.js";
 import { FixedStringsRegExp, type Leftmost } from "./fixed-strings.js";
+import { gnuIgnoreCase } from "./gnu-case.js";
 import { PosixRegexError, translatePosix } from "./posix.js";
 import { translateRust } from "./rust.js";
 import { RustRegexError } from "./rust-error.js";
@@ -20,8 +21,9 @@ export interface PatternOptions {
   /** Fixed strings: which of several matching at one place is the match (ripgrep's `first` by default). */
   readonly leftmost?: Leftmost;
   /**
-   * GNU grep's rules: `-i` folds as glibc's towupper (`I`, `i` and the dotless `ı` match one
-   * another), and `-P` is PCRE2 without Unicode properties (ASCII `\d`, `\w`, `\s`, `-w`).
+   * GNU grep's rules: `-i` folds as glibc's towupper and towlower (gnu-case.ts: `I`, `i` and the
+   * dotless `ı` match one another, `k` not the Kelvin sign, `ß` not `ẞ`), and `-P` is PCRE2
+   * without Unicode properties (ASCII `\d`, `\w`, `\s`, `-w`).
    */
   readonly gnuCase?: boolean;
 }
@@ -73,7 +75,7 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
         break;
       case "bre":
       case "ere": {
-        const t = translatePosix(p, options.dialect === "ere", groups);
+        const t = translatePosix(p, options.dialect === "ere", groups, { sed: false, ignoreCase: options.ignoreCase && options.gnuCase === true });
         sources.push(t.source);
         appendAll(warnings, t.warnings);
         groups += t.groups;
@@ -100,8 +102,9 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
     const w = wordAssertions(wordBodyOf(options));
     source = `${w.before}(?:${source})${w.after}`;
   }
-  // (grep -P's PCRE2 folds by Unicode: `ı` stays apart from `I` and `i` there.)
-  if (ignoreCase && options.gnuCase === true && options.dialect !== "pcre") source = withDotlessI(source);
+  // GNU's folding (glibc's towupper/towlower), where it differs from the `iu` flags'. (grep -P's
+  // PCRE2 folds by Unicode: `ı` stays apart from `I` and `i` there, `k` matches the Kelvin sign.)
+  if (ignoreCase && options.gnuCase === true && options.dialect !== "pcre") ({ source, ignoreCase } = gnuIgnoreCase(source));
   let regex: RegExp;
   try {
     regex = new RegExp(source, ignoreCase ? "giu" : "gu");
@@ -118,63 +121,4 @@ export function compilePatterns(patterns: readonly string[], options: PatternOpt
 function wordBodyOf(options: PatternOptions): string {
   if (options.dialect === "pcre" && options.gnuCase === true) return "0-9A-Za-z_";
   return options.dialect === "rust" || options.dialect === "pcre" ? RUST_WORD_BODY : GNU_WORD_BODY;
-}
-
-/** One escape of a translated source, copied whole: `\p{..}`, `\u{..}`, `\uXXXX`, `\xXX`, or one character. */
-const ESCAPE = /\\(?:[pPu]\{[^}]*\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\s\S])/y;
-
-/**
- * GNU grep -i matches a character's towupper and towlower and the "lonesome lower" letters whose
- * towupper is the same (dfa.c): `I`, `i` and `ı` match one another, which JS's `iu` (Unicode
- * simple folding) does not do for `ı`. In a translated source (flag `iu`), each `I`, `i` or `ı`
- * becomes `[Iiı]`, and a bracket holding one of them (or a range over `I` or `i`) gains `ı`.
- * (GNU's `ß` and `ẞ` do not match each other, but `iu` folds them together: not corrected.)
- */
-export function withDotlessI(source: string): string {
-  const DOTLESS = "\u0131";
-  let out = "";
-  let inClass = false;
-  let classHasI = false;
-  let prev = -1; // the last single character in the class, for a range's start
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i] as string;
-    if (c === "\\") {
-      // An escape: copy it whole (`\p{..}`, `\u{..}`, `\uXXXX`, `\xXX`, or one character).
-      ESCAPE.lastIndex = i;
-      const m = ESCAPE.exec(source);
-      const esc = m === null ? c : m[0];
-      out += esc;
-      i += esc.length - 1;
-      prev = esc.length === 2 && !/[a-zA-Z0-9]/.test(esc[1] as string) ? (esc.codePointAt(1) as number) : -1;
-      continue;
-    }
-    if (inClass) {
-      if (c === "]") {
-        out += (classHasI ? DOTLESS : "") + c;
-        inClass = false;
-        continue;
-      }
-      if (c === "-" && prev !== -1 && i + 1 < source.length && source[i + 1] !== "]") {
-        const end = source.codePointAt(i + 1) as number;
-        if ((prev <= 0x49 && end >= 0x49) || (prev <= 0x69 && end >= 0x69)) classHasI = true;
-        out += c;
-        prev = -1;
-        continue;
-      }
-      if (c === "I" || c === "i" || c === "\u0131") classHasI = true;
-      prev = c.codePointAt(0) as number;
-      out += c;
-      continue;
-    }
-    if (c === "[") {
-      inClass = true;
-      classHasI = false;
-      prev = -1;
-      out += c;
-      if (source[i + 1] === "^") out += source[++i];
-      continue;
-    }
-    out += c === "I" || c === "i" || c === "\u0131" ? `[Ii${DOTLESS}]` : c;
-  }
-  return out;
 }

@@ -45,6 +45,8 @@ export interface PosixMode {
    * Use with `ere = false`.
    */
   readonly emacs?: boolean;
+  /** grep's `-i`, sed's `I`: [:upper:] and [:lower:] become [:alpha:], as GNU reads them then. */
+  readonly ignoreCase?: boolean;
   /** The pattern goes to glibc's regcomp alone (find), not first through gnulib's dfa as in
    *  grep and sed: no dfa-only diagnostics, and glibc's wording where the two differ. */
   readonly glibc?: boolean;
@@ -402,7 +404,9 @@ class PosixTranslator {
         if (end === -1) throw new PosixRegexError("Unmatched [, [^, [:, [., or [=");
         const name = p.slice(k + 2, end);
         if (kind === ":") {
-          const cls = POSIX_CLASSES[name];
+          // Ignoring case, GNU reads [:upper:] and [:lower:] as [:alpha:] (dfa.c): `ß`, which has no upper case, matches [[:upper:]] too.
+          const folded = this.mode.ignoreCase === true && (name === "upper" || name === "lower");
+          const cls = POSIX_CLASSES[folded ? "alpha" : name];
           if (cls === undefined) throw new PosixRegexError("Invalid character class name");
           body += cls;
           prev = undefined;
@@ -427,6 +431,8 @@ class PosixTranslator {
           hiCp = p.codePointAt(k + 3) as number;
           hiWidth = end + 2 - (k + 1);
         }
+        // glibc 2.36's C.UTF-8 collates no character past ASCII in a range: GNU grep, sed and find reject it.
+        if (prev > 0x7f || hiCp > 0x7f) throw new PosixRegexError("Invalid collation character");
         if (hiCp < prev) throw new PosixRegexError("Invalid range end");
         body += `-${classChar(hiCp)}`;
         prev = undefined;

@@ -1,5 +1,5 @@
 import { guardRegex } from "../../regex/guard.js";
-import { withDotlessI } from "../../regex/patterns.js";
+import { gnuIgnoreCase } from "../../regex/gnu-case.js";
 import { PosixRegexError, translatePosix } from "../../regex/posix.js";
 import { sedEscape } from "../../regex/sed-escape.js";
 
@@ -75,9 +75,10 @@ export interface SedProgram {
 /** Compile a sed regex (BRE or ERE, with the I and M flags). */
 export function compileSedRegex(source: string, ere: boolean, ignoreCase: boolean, multiline: boolean, offset: number): RegExp {
   try {
-    const t = translatePosix(source, ere, 0, { sed: true, multiline });
-    // sed's I folds `I`, `i` and `ı` together as GNU grep's -i does (glibc's regex, C.UTF-8).
-    const guarded = guardRegex(new RegExp(ignoreCase ? withDotlessI(t.source) : t.source, ignoreCase ? "iu" : "u"));
+    const t = translatePosix(source, ere, 0, { sed: true, multiline, ignoreCase });
+    // sed's I folds as GNU grep's -i does (glibc's towupper/towlower, C.UTF-8): `I`, `i` and `ı` together, `k` without the Kelvin sign.
+    const c = ignoreCase ? gnuIgnoreCase(t.source) : { source: t.source, ignoreCase: false };
+    const guarded = guardRegex(new RegExp(c.source, c.ignoreCase ? "iu" : "u"));
     if (!(guarded instanceof RegExp)) throw new SedScriptError(guarded.refused, offset);
     return guarded;
   } catch (error) {

@@ -67,13 +67,14 @@ const SED_OPTIONS: readonly OptionRow<SedSettings, CommandIo>[] = [
   { key: "follow-symlinks", long: "follow-symlinks" },
 ];
 
-/** GNU's `-e expression #N, char M: message` for a position in the joined script. */
+/** GNU's `-e expression #N, char M: message` for a position in the joined script (GNU's "char" counts bytes: `α` is 2). */
 function describeScriptError(error: SedScriptError, scripts: readonly string[]): string {
   if (error.positionless) return error.message;
   let offset = error.offset;
   for (let k = 0; k < scripts.length; k++) {
-    const len = (scripts[k] as string).length;
-    if (offset <= len || k === scripts.length - 1) return `-e expression #${k + 1}, char ${Math.min(offset, len)}: ${error.message}`;
+    const script = scripts[k] as string;
+    const len = script.length;
+    if (offset <= len || k === scripts.length - 1) return `-e expression #${k + 1}, char ${Buffer.byteLength(script.slice(0, Math.min(offset, len)), "utf8")}: ${error.message}`;
     offset -= len + 1;
   }
   return error.message;
