@@ -1,8 +1,9 @@
-import { createServer, type IncomingMessage, maxHeaderSize, ServerResponse, STATUS_CODES } from "node:http";
+import { createServer, type IncomingMessage, maxHeaderSize, type Server, ServerResponse, STATUS_CODES } from "node:http";
 import { LIMITS } from "../limits.js";
 import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import type { Bridge } from "./bridge.js";
+import type { CallerTurns } from "../engine/search/caller-turns.js";
 import { apiErrorResponse } from "./middleware/http-errors.js";
 import { errorForPath } from "./middleware/origin-policy.js";
 import { PATHS } from "./urls.js";
@@ -83,6 +84,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     // this server, closes an idle connection, so it never sends a request onto one being closed.
     server.keepAliveTimeout = LIMITS.bridge.keepAliveMs;
     server.headersTimeout = LIMITS.bridge.keepAliveMs + 1_000;
+    yieldSearchesToAccepts(server, bridge.searchTurns);
     server.on("connection", (socket: Socket) => {
       if (!bridge.trustProxy) {
         const caller = callerAddress(socket.remoteAddress ?? "unknown");
@@ -129,6 +131,23 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
       });
     });
   });
+}
+
+/**
+ * Node 20 accepts one connection per turn of the event loop: while connections are coming in
+ * (one was accepted in the turn just past), searches wait (a bounded number of turns), so a
+ * flood of new connections cannot keep the kernel's queue of them full with another caller's new
+ * connection at its back (issue 25).
+ */
+function yieldSearchesToAccepts(server: Server, turns: CallerTurns): void {
+  let accepted = false;
+  server.on("connection", () => (accepted = true));
+  const stop = turns.yieldTo(() => {
+    const was = accepted;
+    accepted = false;
+    return was;
+  }, LIMITS.bridge.searchTurnsYieldedToConnections);
+  server.once("close", stop);
 }
 
 /** Whether a head being written (`writeHead(status[, reason][, headers])`) is an event stream's. */
