@@ -8,6 +8,7 @@ import { apiErrorResponse } from "./middleware/http-errors.js";
 import { errorForPath } from "./middleware/origin-policy.js";
 import { PATHS } from "./urls.js";
 import { CallerConnections } from "./caller-connections.js";
+import { CallerReading } from "./caller-reading.js";
 import { clientAddress } from "./context.js";
 import { callerAddress } from "./middleware/caller-address.js";
 
@@ -31,6 +32,7 @@ export interface ListenOptions {
   readonly port: number;
   readonly firstRequestMs?: number;
   readonly maxConnectionsPerCaller?: number;
+  readonly maxConnectionsReadPerCaller?: number;
   readonly stalledWriteMs?: number;
 }
 
@@ -41,8 +43,24 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     const held = new CallerConnections(options.maxConnectionsPerCaller ?? LIMITS.bridge.maxConnectionsPerCaller);
     /** Connections opened past their caller's bound: their request is answered 429. */
     const refused = new WeakSet<Socket>();
+    const firstRequestMs = options.firstRequestMs ?? LIMITS.bridge.firstRequestMs;
+    // A connection is read when its caller's turn comes, so one caller's flood of connections is
+    // neither read ahead of another's request nor left in the kernel's queue in front of it.
+    const reading = new CallerReading(
+      options.maxConnectionsReadPerCaller ?? LIMITS.bridge.maxConnectionsReadPerCaller,
+      (socket) => {
+        closeUnlessItSpeaks(socket, firstRequestMs);
+        socket.resume();
+      },
+      LIMITS.bridge.unreadConnectionMs,
+    );
     const server = createServer((req, res) => {
       if (refused.has(req.socket)) return refuseConnection(req, res, held.limit, bridge.trustProxy);
+      if (!bridge.trustProxy) {
+        const socket = req.socket;
+        reading.requested(socket);
+        res.once("close", () => reading.answered(socket));
+      }
       if (bridge.trustProxy) {
         // Every connection is the proxy's: the caller is known by request, and what it holds is
         // its requests being answered (each on one of the proxy's connections to us).
@@ -68,7 +86,11 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
       // writeHead directly, so `getHeader` never sees them.
       const writeHead = res.writeHead;
       res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-        if (isEventStream(res, args)) streams.add(res);
+        if (isEventStream(res, args)) {
+          streams.add(res);
+          // A stream stays open as long as its reader wants: it does not hold its caller's place.
+          reading.answered(res.socket as Socket);
+        }
         return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
       } as typeof res.writeHead;
       endStalledWrites(res, options.stalledWriteMs ?? LIMITS.bridge.stalledWriteMs);
@@ -85,6 +107,10 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     server.keepAliveTimeout = LIMITS.bridge.keepAliveMs;
     server.headersTimeout = LIMITS.bridge.keepAliveMs + 1_000;
     yieldSearchesToAccepts(server, bridge.searchTurns);
+    // Behind a trusted proxy every connection is the proxy's: the caller is known only once its
+    // request is read, so connections are read as they come. (`pauseOnConnect` is net.Server's
+    // option, read at each accept; node:http neither passes it through nor types it.)
+    (server as unknown as { pauseOnConnect: boolean }).pauseOnConnect = !bridge.trustProxy;
     server.on("connection", (socket: Socket) => {
       if (!bridge.trustProxy) {
         const caller = callerAddress(socket.remoteAddress ?? "unknown");
@@ -94,10 +120,13 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
           // it sent (a request trickled a byte at a time would otherwise hold it for minutes).
           refused.add(socket);
           socket.setTimeout(LIMITS.bridge.refusedRequestMs);
+          socket.resume();
           return;
         }
+        reading.admit(socket, caller);
+        return;
       }
-      closeUnlessItSpeaks(socket, options.firstRequestMs ?? LIMITS.bridge.firstRequestMs);
+      closeUnlessItSpeaks(socket, firstRequestMs);
     });
     server.on("clientError", answerClientError);
     server.on("connect", answerConnect);
