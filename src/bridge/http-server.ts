@@ -44,16 +44,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     /** Connections opened past their caller's bound: their request is answered 429. */
     const refused = new WeakSet<Socket>();
     const firstRequestMs = options.firstRequestMs ?? LIMITS.bridge.firstRequestMs;
-    // A connection is read when its caller's turn comes, so one caller's flood of connections is
-    // neither read ahead of another's request nor left in the kernel's queue in front of it.
-    const reading = new CallerReading(
-      options.maxConnectionsReadPerCaller ?? LIMITS.bridge.maxConnectionsReadPerCaller,
-      (socket) => {
-        closeUnlessItSpeaks(socket, firstRequestMs);
-        socket.resume();
-      },
-      LIMITS.bridge.unreadConnectionMs,
-    );
+    const reading = callerReading(options, firstRequestMs);
     const server = createServer((req, res) => {
       if (refused.has(req.socket)) return refuseConnection(req, res, held.limit, bridge.trustProxy);
       if (!bridge.trustProxy) {
@@ -160,6 +151,18 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
       });
     });
   });
+}
+
+/**
+ * A connection is read when its caller's turn comes, so one caller's flood of connections is
+ * neither read ahead of another's request nor left in the kernel's queue in front of it.
+ */
+function callerReading(options: ListenOptions, firstRequestMs: number): CallerReading {
+  const read = (socket: Socket): void => {
+    closeUnlessItSpeaks(socket, firstRequestMs);
+    socket.resume();
+  };
+  return new CallerReading(options.maxConnectionsReadPerCaller ?? LIMITS.bridge.maxConnectionsReadPerCaller, read, LIMITS.bridge.unreadConnectionMs);
 }
 
 /**
