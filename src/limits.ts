@@ -403,6 +403,25 @@ export const LIMITS = {
      *  descriptor limit (adversary, 2026-11-29: 1,000 connections from one address starved the
      *  rest). Counted by each process of `--workers N`. */
     maxConnectionsPerCaller: 256,
+    /** Turns of the event loop in a row a ready search waits while the server is accepting
+     *  connections (one was accepted in the turn just past; `CallerTurns.yieldTo`). Node 20 accepts
+     *  one connection per turn, and with a search in every turn a flood of new connections (each
+     *  refilled as it was answered) kept the kernel's queue of connections full: another caller's
+     *  new connection waited behind all of them, a search each, p95 1.6-2.1 s (issue 25).
+     *  Accepting one costs well under a millisecond; 64 bounds how long a stream of connections
+     *  (from however many addresses) holds searches back per search. */
+    searchTurnsYieldedToConnections: 64,
+    /** Connections of one caller (an address, an IPv6 /64) read or being answered at once; its
+     *  further new connections wait accepted and unread, in order, until one is answered
+     *  (`CallerReading`). Accepted, they are out of the kernel's one queue of connections to
+     *  accept, where a flood's (refused and reopened as fast as they were answered) kept another
+     *  caller's new connection waiting 1.5-3.5 s (issue 25). 8: as many as a caller's preview
+     *  searches held (`maxPreviewCallsHeldPerCaller`), so a flood waits rather than being refused;
+     *  a browser opens at most 6 connections to a host. Not applied behind `--trust-proxy`. */
+    maxConnectionsReadPerCaller: 8,
+    /** The longest a connection waits unread for its caller's turn: then it is read whatever its
+     *  caller holds. A backstop: no count decides alone that a connection is never read. */
+    unreadConnectionMs: 10_000,
     /** A connection past its caller's bound has this long to send its request (to be told why it
      *  is refused) before it is closed unanswered: a client sends its request as soon as it has
      *  connected, and refused connections must not hold descriptors for `firstRequestMs`. */

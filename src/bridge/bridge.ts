@@ -7,6 +7,7 @@ import { CORE_TOOLS } from "../mcp/tools.js";
 import { apiRequestTool } from "../mcp/api-request-tool.js";
 import type { PlaygroundApps } from "../mcp/ui-extension.js";
 import type { DocsRuntime } from "../engine/runtime.js";
+import type { CallerTurns } from "../engine/search/caller-turns.js";
 import { handleAuthorize } from "./auth/authorize-endpoint.js";
 import { clientDirectory } from "./auth/store-client-directory.js";
 import { type DocumentFetchOptions, documentFetcher } from "./auth/metadata-document-fetch.js";
@@ -111,6 +112,8 @@ export interface Bridge {
   readonly endpoint: McpEndpoint;
   /** `--trust-proxy`: a request's client is the last address of `X-Forwarded-For` (the HTTP server counts connections by it too). */
   readonly trustProxy: boolean;
+  /** The runtime's turns for searches: the HTTP server has them give way while it accepts connections (`CallerTurns.yieldTo`). */
+  readonly searchTurns: CallerTurns;
   /** Close every MCP session (the runtime and the state store belong to the caller). */
   readonly close: () => Promise<void>;
 }
@@ -229,6 +232,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     fetch: async (request, env) => app.fetch(request, env ?? {}),
     endpoint,
     trustProxy: deps.trustProxy,
+    searchTurns: options.runtime.searchTurns,
     close: () => endpoint.close(),
   };
 }

@@ -1,12 +1,14 @@
-import { createServer, type IncomingMessage, maxHeaderSize, ServerResponse, STATUS_CODES } from "node:http";
+import { createServer, type IncomingMessage, maxHeaderSize, type Server, ServerResponse, STATUS_CODES } from "node:http";
 import { LIMITS } from "../limits.js";
 import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import type { Bridge } from "./bridge.js";
+import type { CallerTurns } from "../engine/search/caller-turns.js";
 import { apiErrorResponse } from "./middleware/http-errors.js";
 import { errorForPath } from "./middleware/origin-policy.js";
 import { PATHS } from "./urls.js";
 import { CallerConnections } from "./caller-connections.js";
+import { CallerReading } from "./caller-reading.js";
 import { clientAddress } from "./context.js";
 import { callerAddress } from "./middleware/caller-address.js";
 
@@ -30,6 +32,7 @@ export interface ListenOptions {
   readonly port: number;
   readonly firstRequestMs?: number;
   readonly maxConnectionsPerCaller?: number;
+  readonly maxConnectionsReadPerCaller?: number;
   readonly stalledWriteMs?: number;
 }
 
@@ -40,8 +43,15 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     const held = new CallerConnections(options.maxConnectionsPerCaller ?? LIMITS.bridge.maxConnectionsPerCaller);
     /** Connections opened past their caller's bound: their request is answered 429. */
     const refused = new WeakSet<Socket>();
+    const firstRequestMs = options.firstRequestMs ?? LIMITS.bridge.firstRequestMs;
+    const reading = callerReading(options, firstRequestMs);
     const server = createServer((req, res) => {
       if (refused.has(req.socket)) return refuseConnection(req, res, held.limit, bridge.trustProxy);
+      if (!bridge.trustProxy) {
+        const socket = req.socket;
+        reading.requested(socket);
+        res.once("close", () => reading.answered(socket));
+      }
       if (bridge.trustProxy) {
         // Every connection is the proxy's: the caller is known by request, and what it holds is
         // its requests being answered (each on one of the proxy's connections to us).
@@ -67,7 +77,11 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
       // writeHead directly, so `getHeader` never sees them.
       const writeHead = res.writeHead;
       res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-        if (isEventStream(res, args)) streams.add(res);
+        if (isEventStream(res, args)) {
+          streams.add(res);
+          // A stream stays open as long as its reader wants: it does not hold its caller's place.
+          reading.answered(res.socket as Socket);
+        }
         return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
       } as typeof res.writeHead;
       endStalledWrites(res, options.stalledWriteMs ?? LIMITS.bridge.stalledWriteMs);
@@ -83,6 +97,11 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     // this server, closes an idle connection, so it never sends a request onto one being closed.
     server.keepAliveTimeout = LIMITS.bridge.keepAliveMs;
     server.headersTimeout = LIMITS.bridge.keepAliveMs + 1_000;
+    yieldSearchesToAccepts(server, bridge.searchTurns);
+    // Behind a trusted proxy every connection is the proxy's: the caller is known only once its
+    // request is read, so connections are read as they come. (`pauseOnConnect` is net.Server's
+    // option, read at each accept; node:http neither passes it through nor types it.)
+    (server as unknown as { pauseOnConnect: boolean }).pauseOnConnect = !bridge.trustProxy;
     server.on("connection", (socket: Socket) => {
       if (!bridge.trustProxy) {
         const caller = callerAddress(socket.remoteAddress ?? "unknown");
@@ -92,10 +111,13 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
           // it sent (a request trickled a byte at a time would otherwise hold it for minutes).
           refused.add(socket);
           socket.setTimeout(LIMITS.bridge.refusedRequestMs);
+          socket.resume();
           return;
         }
+        reading.admit(socket, caller);
+        return;
       }
-      closeUnlessItSpeaks(socket, options.firstRequestMs ?? LIMITS.bridge.firstRequestMs);
+      closeUnlessItSpeaks(socket, firstRequestMs);
     });
     server.on("clientError", answerClientError);
     server.on("connect", answerConnect);
@@ -129,6 +151,35 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
       });
     });
   });
+}
+
+/**
+ * A connection is read when its caller's turn comes, so one caller's flood of connections is
+ * neither read ahead of another's request nor left in the kernel's queue in front of it.
+ */
+function callerReading(options: ListenOptions, firstRequestMs: number): CallerReading {
+  const read = (socket: Socket): void => {
+    closeUnlessItSpeaks(socket, firstRequestMs);
+    socket.resume();
+  };
+  return new CallerReading(options.maxConnectionsReadPerCaller ?? LIMITS.bridge.maxConnectionsReadPerCaller, read, LIMITS.bridge.unreadConnectionMs);
+}
+
+/**
+ * Node 20 accepts one connection per turn of the event loop: while connections are coming in
+ * (one was accepted in the turn just past), searches wait (a bounded number of turns), so a
+ * flood of new connections cannot keep the kernel's queue of them full with another caller's new
+ * connection at its back (issue 25).
+ */
+function yieldSearchesToAccepts(server: Server, turns: CallerTurns): void {
+  let accepted = false;
+  server.on("connection", () => (accepted = true));
+  const stop = turns.yieldTo(() => {
+    const was = accepted;
+    accepted = false;
+    return was;
+  }, LIMITS.bridge.searchTurnsYieldedToConnections);
+  server.once("close", stop);
 }
 
 /** Whether a head being written (`writeHead(status[, reason][, headers])`) is an event stream's. */

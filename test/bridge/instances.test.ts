@@ -107,7 +107,11 @@ describePostgres("instances on one PostgreSQL database", () => {
     const [a, b] = await twoInstances(["--rate-limit", "ip=off", "--rate-limit", "search=4"]);
     const sa = await session(a.origin, "/mcp");
     const sb = await session(b.origin, "/mcp");
-    const statuses = await Promise.all([a, b, a, b].map((s, i) => post(s.origin, "/mcp", CALL, i % 2 === 0 ? sa : sb).then((r) => r.status)));
+    // Each call its own id: the two calls on one session are in flight at once, and a session finds
+    // the stream to answer on by request id (the SDK's transport maps each id to one stream), so
+    // with the same id, whenever their searches overlapped one call was answered and the other
+    // never: the test hung 300 s (issue 25: searches giving way to accepts made them overlap).
+    const statuses = await Promise.all([a, b, a, b].map((s, i) => post(s.origin, "/mcp", { ...CALL, id: 10 + i }, i % 2 === 0 ? sa : sb).then((r) => r.status)));
     expect(statuses).toEqual([200, 200, 200, 200]);
     for (const [s, headers] of [[a, sa], [b, sb]] as const) {
       const r = await post(s.origin, "/mcp", CALL, headers);

@@ -52,6 +52,10 @@ export class CallerTurns {
   /** `whenIdle`'s waiters, and whether a check for them is due at the next check phase. */
   private readonly idle: (() => void)[] = [];
   private idleCheck = false;
+  /** I/O that a ready search gives way to (`yieldTo`), and how many turns in a row each may take. */
+  private readonly yields = new Set<{ readonly waiting: () => boolean; readonly atMost: number }>();
+  /** Turns given up in a row to `yields` since the last search started. */
+  private yielded = 0;
 
   /**
    * Wait for the search's turn; resolves to the function that ends it (call it in a `finally`),
@@ -101,6 +105,22 @@ export class CallerTurns {
     return () => this.observers.delete(listener);
   }
 
+  /**
+   * Let `waiting` (asked once per turn, just before a search would start) hold the next search
+   * back a turn while it answers true, at most `atMost` turns in a row. The HTTP server says
+   * whether it accepted a connection in the turn just past: Node 20 (libuv 1.46) accepts one
+   * connection per turn of the event loop, so with a search in every turn, a flood of new
+   * connections (each refilled as it is answered) kept the kernel's queue of connections to
+   * accept full, and another caller's new connection waited behind all of them, a search each
+   * (issue 25). Holding back never loses a search: it starts at the latest `atMost` turns later,
+   * whatever `waiting` answers. Returns the way to stop.
+   */
+  yieldTo(waiting: () => boolean, atMost: number): () => void {
+    const entry = { waiting, atMost };
+    this.yields.add(entry);
+    return () => this.yields.delete(entry);
+  }
+
   /** Callers with a search running or waiting (for tests and the bench). */
   get busyCallers(): number {
     return this.waiting.size;
@@ -110,22 +130,37 @@ export class CallerTurns {
   private dispatch(): void {
     if (this.running || this.scheduled || this.ready.length === 0) return;
     this.scheduled = true;
-    setImmediate(() => {
+    setImmediate(() => this.start());
+  }
+
+  /** The check phase's turn: start the next ready search, unless I/O arriving takes this turn (bounded). */
+  private start(): void {
+    if (this.ready.length === 0) {
       this.scheduled = false;
-      const next = this.ready.shift();
-      if (next === undefined) return;
-      next.unlisten();
-      this.running = true;
-      this.emit({ t: "run", caller: next.caller });
-      let ended = false;
-      next.resolve(() => {
-        if (ended) return;
-        ended = true;
-        this.running = false;
-        this.passTurn(next.caller);
-        this.dispatch();
-        this.checkIdle();
-      });
+      return;
+    }
+    // Every source is asked each turn: each tells only what happened since it was last asked.
+    let wait = false;
+    for (const y of this.yields) if (y.waiting() && this.yielded < y.atMost) wait = true;
+    if (wait) {
+      this.yielded++;
+      setImmediate(() => this.start());
+      return;
+    }
+    this.yielded = 0;
+    this.scheduled = false;
+    const next = this.ready.shift()!;
+    next.unlisten();
+    this.running = true;
+    this.emit({ t: "run", caller: next.caller });
+    let ended = false;
+    next.resolve(() => {
+      if (ended) return;
+      ended = true;
+      this.running = false;
+      this.passTurn(next.caller);
+      this.dispatch();
+      this.checkIdle();
     });
   }
 
@@ -155,6 +190,7 @@ export class CallerTurns {
     this.emit({ t: "given-up", caller: waiter.caller });
     waiter.resolve(undefined);
     this.dispatch();
+    this.checkIdle();
   }
 
   /** The caller's search that held its turn is over: its next one (if any) is ready. */
