@@ -170,6 +170,19 @@ export class AnalysisFeed {
 }
 
 /**
+ * Analysis workers for a build on a machine of `cores` cores (`LIMITS.search.analysisWorkersMax`
+ * at most): none on one core, where the index's thread analyses; else one per core beside the
+ * index's thread, but two on two cores. Analysing a page costs more than indexing it (50,000
+ * distinct pages: ~55 s of CPU in the one worker against ~43 s on the index's thread, which
+ * waited for it), so with one worker a build went at that worker's pace and a core sat partly
+ * idle; with two, the system shares both cores among the three threads.
+ */
+export function analysisWorkers(cores: number): number {
+  if (cores < 2) return 0;
+  return Math.min(LIMITS.search.analysisWorkersMax, Math.max(2, cores - 1));
+}
+
+/**
  * The worker's entry: next to the bundle (`dist/analysis-worker.mjs`, built with the CLI), or
  * from the TypeScript sources through tsx (a checkout without a build, tests, benchmarks).
  */

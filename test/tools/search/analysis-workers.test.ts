@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AnalysisFeed } from "../../../src/engine/search/analysis-feed.js";
+import { AnalysisFeed, analysisWorkers } from "../../../src/engine/search/analysis-feed.js";
 import { SearchIndex } from "../../../src/engine/search/search-index.js";
 import type { Site } from "../../../src/vfs/site.js";
 import { inlineSite } from "./inline-site.js";
@@ -80,5 +80,9 @@ describe("page analysis in worker threads", () => {
     expect(bodies.every((b) => !b.api && !b.body.includes("import Note"))).toBe(true);
     index.sync(s);
     expect(index.bodiesToAnalyse(s)).toEqual([]);
+  });
+
+  it("uses two workers on two cores, where analysis outweighs indexing, one per other core beside the index's thread elsewhere, and none on one core", () => {
+    expect([1, 2, 3, 4, 5, 8, 64].map(analysisWorkers)).toEqual([0, 2, 2, 3, 4, 4, 4]);
   });
 });
