@@ -242,13 +242,14 @@ export class DocsRuntime {
 
   /**
    * Page analysis in worker threads for a build with many pages to analyse (`AnalysisFeed`): one
-   * worker per core beside this thread's, and two on two cores; none on a single core, where
-   * this thread does it all as before. The index is the same either way.
+   * worker per core beside this thread's, and two on two cores for a site of mostly distinct
+   * pages (`analysisWorkers`); none on a single core, where this thread does it all as before.
+   * The index is the same either way.
    */
   private analysisFeed(site: Site): AnalysisFeed | undefined {
-    const workers = analysisWorkers(availableParallelism());
-    if (workers < 1) return undefined;
+    if (availableParallelism() < 2) return undefined;
     const bodies = this.index.bodiesToAnalyse(site);
+    const workers = analysisWorkers(availableParallelism(), bodies.length, site.pages.size);
     const { analysisWorkersFrom, analysisWorkersFromChars } = LIMITS.search;
     let chars = 0;
     for (const body of bodies) chars += body.chars;

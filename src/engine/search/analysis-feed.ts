@@ -172,14 +172,18 @@ export class AnalysisFeed {
 /**
  * Analysis workers for a build on a machine of `cores` cores (`LIMITS.search.analysisWorkersMax`
  * at most): none on one core, where the index's thread analyses; else one per core beside the
- * index's thread, but two on two cores. Analysing a page costs more than indexing it (50,000
- * distinct pages: ~55 s of CPU in the one worker against ~43 s on the index's thread, which
- * waited for it), so with one worker a build went at that worker's pace and a core sat partly
- * idle; with two, the system shares both cores among the three threads.
+ * index's thread, and two on two cores when most of the `pages` to index have texts of their
+ * own (`bodies` to analyse at least half of them). Analysing a page costs more than indexing it:
+ * at 50,000 distinct pages the one worker's analysis outweighed the index thread's work, which
+ * waited for it (10,000 distinct pages under load: worker 11.7 s of CPU, index thread 10.7 s),
+ * and with two the system shares both cores among the three threads. Where copies share few
+ * texts (35 versions × 4 languages, 1,411 texts for 24,920 pages) indexing outweighs analysis
+ * and a second worker only costs its start and its heap (+0.9 s of CPU, +33 MB measured).
  */
-export function analysisWorkers(cores: number): number {
+export function analysisWorkers(cores: number, bodies: number, pages: number): number {
   if (cores < 2) return 0;
-  return Math.min(LIMITS.search.analysisWorkersMax, Math.max(2, cores - 1));
+  const two = 2 * bodies >= pages ? 2 : 1;
+  return Math.min(LIMITS.search.analysisWorkersMax, Math.max(two, cores - 1));
 }
 
 /**

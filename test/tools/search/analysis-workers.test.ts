@@ -82,7 +82,9 @@ describe("page analysis in worker threads", () => {
     expect(index.bodiesToAnalyse(s)).toEqual([]);
   });
 
-  it("uses two workers on two cores, where analysis outweighs indexing, one per other core beside the index's thread elsewhere, and none on one core", () => {
-    expect([1, 2, 3, 4, 5, 8, 64].map(analysisWorkers)).toEqual([0, 2, 2, 3, 4, 4, 4]);
+  it("uses two workers on two cores for mostly distinct pages, where analysis outweighs indexing, one per other core beside the index's thread elsewhere, and none on one core", () => {
+    expect([1, 2, 3, 4, 5, 8, 64].map((cores) => analysisWorkers(cores, 50_000, 50_000))).toEqual([0, 2, 2, 3, 4, 4, 4]);
+    expect([1, 2, 3, 4, 5, 8, 64].map((cores) => analysisWorkers(cores, 1_411, 24_920))).toEqual([0, 1, 2, 3, 4, 4, 4]);
+    expect([analysisWorkers(2, 5_000, 10_000), analysisWorkers(2, 4_999, 10_000)]).toEqual([2, 1]);
   });
 });
