@@ -14,7 +14,7 @@ import type { Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
 import { RepositoryWatcher, type StopWatching, startWatching } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
-import { AnalysisFeed } from "./search/analysis-feed.js";
+import { AnalysisFeed, analysisWorkers } from "./search/analysis-feed.js";
 import { startPageReadAhead } from "./page-read-ahead.js";
 import { CallerTurns } from "./search/caller-turns.js";
 import { LazyShell } from "./shell/lazy-shell.js";
@@ -241,14 +241,15 @@ export class DocsRuntime {
   }
 
   /**
-   * Page analysis in worker threads for a build with many pages to analyse (`AnalysisFeed`),
-   * one worker per core beside this thread's; none on a single core, where this thread does it
-   * all as before. The index is the same either way.
+   * Page analysis in worker threads for a build with many pages to analyse (`AnalysisFeed`): one
+   * worker per core beside this thread's, and two on two cores for a site of mostly distinct
+   * pages (`analysisWorkers`); none on a single core, where this thread does it all as before.
+   * The index is the same either way.
    */
   private analysisFeed(site: Site): AnalysisFeed | undefined {
-    const workers = Math.min(LIMITS.search.analysisWorkersMax, availableParallelism() - 1);
-    if (workers < 1) return undefined;
+    if (availableParallelism() < 2) return undefined;
     const bodies = this.index.bodiesToAnalyse(site);
+    const workers = analysisWorkers(availableParallelism(), bodies.length, site.pages.size);
     const { analysisWorkersFrom, analysisWorkersFromChars } = LIMITS.search;
     let chars = 0;
     for (const body of bodies) chars += body.chars;

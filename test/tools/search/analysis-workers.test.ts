@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AnalysisFeed } from "../../../src/engine/search/analysis-feed.js";
+import { AnalysisFeed, analysisWorkers } from "../../../src/engine/search/analysis-feed.js";
 import { SearchIndex } from "../../../src/engine/search/search-index.js";
 import type { Site } from "../../../src/vfs/site.js";
 import { inlineSite } from "./inline-site.js";
@@ -80,5 +80,11 @@ describe("page analysis in worker threads", () => {
     expect(bodies.every((b) => !b.api && !b.body.includes("import Note"))).toBe(true);
     index.sync(s);
     expect(index.bodiesToAnalyse(s)).toEqual([]);
+  });
+
+  it("uses two workers on two cores for mostly distinct pages, where analysis outweighs indexing, one per other core beside the index's thread elsewhere, and none on one core", () => {
+    expect([1, 2, 3, 4, 5, 8, 64].map((cores) => analysisWorkers(cores, 50_000, 50_000))).toEqual([0, 2, 2, 3, 4, 4, 4]);
+    expect([1, 2, 3, 4, 5, 8, 64].map((cores) => analysisWorkers(cores, 1_411, 24_920))).toEqual([0, 1, 2, 3, 4, 4, 4]);
+    expect([analysisWorkers(2, 5_000, 10_000), analysisWorkers(2, 4_999, 10_000)]).toEqual([2, 1]);
   });
 });
