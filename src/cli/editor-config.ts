@@ -1,8 +1,10 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { type ParseError, applyEdits, modify, parse, printParseErrorCode } from "jsonc-parser";
 import type { StdioServer } from "../bridge/connect-options.js";
 import { xdgBaseDir } from "../store/xdg.js";
+import { EditorConfigError, locateConfig, readConfig, writeConfig } from "./editor-config-file.js";
+
+export { EditorConfigError };
 
 /**
  * Editors `svc-mcp install` writes to, and how each stores an MCP server: one it starts itself
@@ -45,22 +47,23 @@ function vscodeUserDir(home: string, env: Readonly<Record<string, string | undef
 
 export type InstallResult = "added" | "updated" | "unchanged";
 
-/** A config file we will not edit (unparsable, or not an object where we write). */
-export class EditorConfigError extends Error {}
-
 /**
  * Put one server entry into an editor's JSON config, keeping everything else as it is, comments
  * and layout included: VS Code's and Cursor's mcp.json are JSON with comments (JSONC), so the
  * file is parsed and edited as JSONC (jsonc-parser's `modify`, which changes only the entry's
- * text). A file that does not parse is left alone.
+ * text). A file that does not parse is left alone. `inside`: the folder a project's config must
+ * stay in, links included (`locateConfig`); `linkTo` says where a linked config was edited.
  */
-export function installServer(file: string, key: string, name: string, entry: Record<string, unknown>): InstallResult {
-  let text: string | undefined;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new EditorConfigError(`cannot read ${file}: ${(error as Error).message}`);
-  }
+export function installServer(
+  file: string,
+  key: string,
+  name: string,
+  entry: Record<string, unknown>,
+  inside: string | undefined,
+): { readonly result: InstallResult; readonly linkTo: string | undefined } {
+  const place = locateConfig(file, inside);
+  const text = readConfig(place);
+  const { linkTo } = place;
   const empty = text === undefined || text.trim() === "";
   const source = empty ? "{}" : (text as string);
   const errors: ParseError[] = [];
@@ -71,15 +74,15 @@ export function installServer(file: string, key: string, name: string, entry: Re
   const servers = (config as Record<string, unknown>)[key] ?? {};
   if (typeof servers !== "object" || servers === null || Array.isArray(servers)) throw new EditorConfigError(`"${key}" in ${file} is not an object; it was left unchanged`);
   const existing = (servers as Record<string, unknown>)[name];
-  if (JSON.stringify(existing) === JSON.stringify(entry)) return "unchanged";
+  if (JSON.stringify(existing) === JSON.stringify(entry)) return { result: "unchanged", linkTo };
   const indent = indentOf(source);
   // A new entry goes first: jsonc-parser reformats the line it inserts after and would move a
   // comment that ends the last entry's line onto the new one; inserted first, every existing line
   // stays as it was.
   const edits = modify(source, [key, name], entry, { getInsertionIndex: () => 0, formattingOptions: { insertSpaces: indent !== "\t", tabSize: indent === "\t" ? 1 : indent.length, eol: source.includes("\r\n") ? "\r\n" : "\n" } });
   const updated = applyEdits(source, edits);
-  writeAtomically(file, empty || !updated.endsWith("\n") ? `${updated}\n` : updated);
-  return existing === undefined ? "added" : "updated";
+  writeConfig(place, empty || !updated.endsWith("\n") ? `${updated}\n` : updated);
+  return { result: existing === undefined ? "added" : "updated", linkTo };
 }
 
 /** The indentation the file uses (its first indented line's), two spaces when it has none. */
@@ -94,19 +97,4 @@ function indentOf(text: string): string {
 function position(text: string, offset: number): string {
   const before = text.slice(0, offset).split("\n");
   return `line ${before.length}, column ${(before.at(-1) ?? "").length + 1}`;
-}
-
-/** Write via a temp file and rename, keeping the old file's mode: a crash never leaves half a config. */
-function writeAtomically(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  let mode: number | undefined;
-  try {
-    mode = statSync(file).mode & 0o777;
-  } catch {
-    mode = undefined;
-  }
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, mode === undefined ? {} : { mode });
-  if (mode !== undefined) chmodSync(tmp, mode);
-  renameSync(tmp, file);
 }

@@ -1,4 +1,6 @@
-import { loadDocsJson } from "../config/load-docs-json.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { DOCS_JSON, loadDocsJson } from "../config/load-docs-json.js";
 import { StateLocationError } from "../store/errors.js";
 import { resolveStateLocation, type StateLocation } from "../store/location.js";
 import { projectIdFromName } from "../store/state-dir.js";
@@ -27,7 +29,8 @@ const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /**
  * Resolve `--project-id` (default: derived from the docs.json `name`, else the folder name) and
- * the state folder. `serve` passes the name of the site it loaded; other commands read docs.json.
+ * the state folder, never by default inside the docs folder (`resolveStateLocation`). `serve`
+ * passes the name of the site it loaded; other commands read docs.json.
  */
 export async function resolveProject(io: CliIO, args: ProjectArgs, siteName?: string): Promise<Project> {
   const flag = args["project-id"];
@@ -43,8 +46,9 @@ export async function resolveProject(io: CliIO, args: ProjectArgs, siteName?: st
     id = projectIdFromName(siteName ?? (await siteNameOf(io, args.dir)));
     from = "site name";
   }
+  const warn = (message: string): void => io.stderr(`svc-mcp: warning: ${message}\n`);
   try {
-    return { id, from, state: resolveStateLocation(id, { state: args.state, cwd: io.cwd, env: io.env }) };
+    return { id, from, state: resolveStateLocation(id, { state: args.state, cwd: io.cwd, env: io.env, docsRoot: docsFolder(io, args, siteName), warn }) };
   } catch (error) {
     if (error instanceof StateLocationError) throw new CliError(error.message, 2);
     throw error;
@@ -60,6 +64,16 @@ export function describeProject(p: Project): string {
 /** The project's stores (opened as used); the caller closes them. */
 export function projectStores(p: Project, options: OpenStoresOptions = {}): Stores {
   return openStores(p.state, options);
+}
+
+/**
+ * The docs folder of the command: the folder `serve` loaded, else `--dir` (default: the current
+ * folder) when it holds a docs.json. A state command run elsewhere with `--project-id` (from the
+ * home folder, which holds `~/.local/state`) has none.
+ */
+function docsFolder(io: CliIO, args: ProjectArgs, siteName: string | undefined): string | undefined {
+  const root = resolveDir(io, args.dir);
+  return siteName !== undefined || existsSync(join(root, DOCS_JSON)) ? root : undefined;
 }
 
 async function siteNameOf(io: CliIO, dir: string | undefined): Promise<string> {

@@ -1,5 +1,5 @@
-import { realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { isInsideFolder } from "./real-path.js";
 import { xdgBaseDir } from "./xdg.js";
 
 /**
@@ -13,28 +13,8 @@ export function resolveCacheDir(env: Readonly<Record<string, string | undefined>
   const base = xdgBaseDir(env, "XDG_CACHE_HOME") ?? (env.HOME !== undefined && isAbsolute(env.HOME) ? join(env.HOME, ".cache") : undefined);
   if (base === undefined) return undefined;
   const dir = join(base, "svc-mcp");
-  if (docsRoot !== undefined) {
-    // Compared where both really are: a link on either path, or a folder named `..cache`, must
-    // not put cache files (restricted pages' text among them) inside the docs.
-    const rel = relative(realPath(docsRoot), realPath(dir));
-    const outside = rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
-    if (!outside) return undefined;
-  }
+  // Compared where both really are: a link on either path, or a folder named `..cache`, must
+  // not put cache files (restricted pages' text among them) inside the docs.
+  if (docsRoot !== undefined && isInsideFolder(dir, docsRoot)) return undefined;
   return dir;
-}
-
-/** Where a path really is: its deepest existing folder resolved through links, the rest as written. */
-function realPath(path: string): string {
-  const rest: string[] = [];
-  let at = resolve(path);
-  for (;;) {
-    try {
-      return join(realpathSync(at), ...rest.reverse());
-    } catch {
-      const up = dirname(at);
-      if (up === at) return resolve(path);
-      rest.push(basename(at));
-      at = up;
-    }
-  }
 }

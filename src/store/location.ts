@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { StateLocationError } from "./errors.js";
+import { isInsideFolder, realPath } from "./real-path.js";
 import { resolveStateDir } from "./state-dir.js";
 
 /**
@@ -19,24 +20,51 @@ const POSTGRES_SCHEMES = new Set(["postgres:", "postgresql:"]);
 /**
  * The state location from `--state` (else `SVC_STATE_URL`, else the default folder
  * `$XDG_STATE_HOME/svc-mcp/<projectId>`, `~/.local/state/svc-mcp/<projectId>` without it).
- * Throws `StateLocationError` for a URL we do not support; folders are checked by
+ * Throws `StateLocationError` for a URL we do not support, and for a default folder inside
+ * `docsRoot` (the docs folder, when the command has one): its files hold password hashes and
+ * tokens, one `git add -A` away from being pushed with the docs (adversary round 11, F5). A folder
+ * the user named there is theirs to choose, but `warn` is told. Folders are otherwise checked by
  * `checkStateOption`.
  */
 export function resolveStateLocation(
   projectId: string,
-  options: { state?: string | undefined; cwd: string; env: Readonly<Record<string, string | undefined>> },
+  options: {
+    state?: string | undefined;
+    cwd: string;
+    env: Readonly<Record<string, string | undefined>>;
+    docsRoot?: string | undefined;
+    warn?: (message: string) => void;
+  },
 ): StateLocation {
   const [source, given] = options.state !== undefined && options.state !== "" ? ["--state", options.state] : ["SVC_STATE_URL", options.env.SVC_STATE_URL];
+  const { docsRoot } = options;
   if (given !== undefined && given !== "") {
+    let location: StateLocation;
     try {
-      return parseStateLocation(given, options.cwd);
+      location = parseStateLocation(given, options.cwd);
     } catch (error) {
       if (error instanceof StateLocationError) throw new StateLocationError(`${source} ${redactUrl(given)}: ${error.message}`);
       throw error;
     }
+    if (location.kind === "folder" && docsRoot !== undefined && isInsideFolder(location.path, docsRoot)) {
+      options.warn?.(`the state folder ${where(location.path)} (${source}) is inside the docs folder ${docsRoot}: keep it out of version control, its files hold password hashes and tokens`);
+    }
+    return location;
   }
   const path = resolveStateDir(projectId, { cwd: options.cwd, env: options.env });
+  if (docsRoot !== undefined && isInsideFolder(path, docsRoot)) {
+    throw new StateLocationError(
+      `the default state folder ${where(path)} is inside the docs folder ${docsRoot}, where its files (password hashes, tokens) could be committed with the docs; ` +
+        "choose a folder outside it with --state DIR (or SVC_STATE_URL), or set XDG_STATE_HOME to one",
+    );
+  }
   return { kind: "folder", path, label: path };
+}
+
+/** A folder as written, and where it really is when a link leads elsewhere. */
+function where(path: string): string {
+  const real = realPath(path);
+  return real === path ? path : `${path} (through a link: ${real})`;
 }
 
 /** A folder (relative to `cwd`) or a `postgres://` / `postgresql://` URL. */

@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -150,6 +151,85 @@ describe("a VS Code mcp.json with comments (JSONC) is edited, keeping its commen
     writeFileSync(join(project.dir, ".vscode", "mcp.json"), '// empty for now\n{\n  "inputs": [] // none\n}\n');
     await install(["--editor", "vscode", "--http"]);
     expect(read(".vscode/mcp.json")).toBe('// empty for now\n{\n  "servers": {\n    "nimbus-storage": {\n      "type": "http",\n      "url": "http://127.0.0.1:3333/mcp"\n    }\n  },\n  "inputs": [] // none\n}\n');
+  });
+});
+
+/**
+ * Adversary round 11, F6: a repository whose `.vscode/mcp.json` was a link to a credentials file
+ * outside it had that file read and its whole content written into the repository, as a 0644 file
+ * in the link's place. A project's config is read and written only where it really is inside the
+ * current folder; a link is never replaced (its target inside is edited); writes keep the mode.
+ */
+describe("an editor config reached through a link", () => {
+  const SECRET = '{"client_secret":"d-FL95Q","refresh_token":"1//0REFRESHTOKENSECRET"}\n';
+  const byHand = (key: string, entry: Record<string, unknown>) => `. Add this under "${key}" by hand:\n${JSON.stringify({ "nimbus-storage": entry }, null, 2)}\n`;
+  const refusal = (key: string, entry: Record<string, unknown>, message: string) => ({ code: 1, stdout: "", stderr: `svc-mcp: ${message}${byHand(key, entry)}` });
+  const ENTRIES = {
+    cursor: { file: ".cursor/mcp.json", key: "mcpServers", entry: NODE_FORM },
+    vscode: { file: ".vscode/mcp.json", key: "servers", entry: { type: "stdio", ...NODE_FORM } },
+    "claude-code": { file: ".mcp.json", key: "mcpServers", entry: { type: "stdio", ...NODE_FORM } },
+  } as const;
+
+  it.each(Object.keys(ENTRIES) as (keyof typeof ENTRIES)[])("%s: a config that is a link to a file outside the folder is neither read nor replaced", async (editor) => {
+    const { file, key, entry } = ENTRIES[editor];
+    const secret = join(home.dir, "credentials.json");
+    writeFileSync(secret, SECRET, { mode: 0o600 });
+    mkdirSync(join(project.dir, file, ".."), { recursive: true });
+    symlinkSync(secret, join(project.dir, file));
+    expect(await install(["--editor", editor])).toEqual(
+      refusal(key, entry, `${join(project.dir, file)} is a link to ${realpathSync(secret)}, outside ${project.dir}: svc-mcp neither reads nor writes a project's editor config outside the project; it was left unchanged`),
+    );
+    expect(readlinkSync(join(project.dir, file))).toBe(secret);
+    expect(readFileSync(secret, "utf8")).toBe(SECRET);
+  });
+
+  it("a linked folder that leads outside, a link that leads nowhere outside: refused, nothing created there", async () => {
+    const { key, entry } = ENTRIES.vscode;
+    const outside = join(home.dir, "elsewhere");
+    mkdirSync(outside);
+    symlinkSync(outside, join(project.dir, ".vscode"));
+    expect(await install(["--editor", "vscode"])).toEqual(
+      refusal(key, entry, `${join(project.dir, ".vscode", "mcp.json")} leads to ${join(realpathSync(outside), "mcp.json")} through a linked folder, outside ${project.dir}: svc-mcp neither reads nor writes a project's editor config outside the project; it was left unchanged`),
+    );
+    expect(readdirSync(outside)).toEqual([]);
+    const nowhere = join(home.dir, "new", "mcp.json");
+    symlinkSync(nowhere, join(project.dir, ".mcp.json"));
+    expect(await install(["--editor", "claude-code"])).toEqual(
+      refusal("mcpServers", ENTRIES["claude-code"].entry, `${join(project.dir, ".mcp.json")} is a link to ${join(realpathSync(home.dir), "new", "mcp.json")}, outside ${project.dir}: svc-mcp neither reads nor writes a project's editor config outside the project; it was left unchanged`),
+    );
+    expect([existsSync(join(home.dir, "new")), lstatSync(join(project.dir, ".mcp.json")).isSymbolicLink()]).toEqual([false, true]);
+  });
+
+  it("a link inside the folder: its target is edited, keeping its mode, and the link stays", async () => {
+    mkdirSync(join(project.dir, "shared"));
+    const target = join(project.dir, "shared", "mcp.json");
+    writeFileSync(target, '{\n  "mcpServers": {}\n}\n', { mode: 0o640 });
+    chmodSync(target, 0o640);
+    symlinkSync("shared/mcp.json", join(project.dir, ".mcp.json"));
+    expect((await install(["--editor", "claude-code"])).stdout).toBe(
+      `Added MCP server "nimbus-storage" (stdio: ${process.execPath} ${BIN} serve --dir ${DEMO}) in ${join(project.dir, ".mcp.json")} (a link to ${realpathSync(target)}) for Claude Code.\n`,
+    );
+    expect(readlinkSync(join(project.dir, ".mcp.json"))).toBe("shared/mcp.json");
+    expect(JSON.parse(readFileSync(target, "utf8"))).toEqual({ mcpServers: { "nimbus-storage": ENTRIES["claude-code"].entry } });
+    expect(statSync(target).mode & 0o777).toBe(0o640);
+    expect(readdirSync(join(project.dir, "shared"))).toEqual(["mcp.json"]);
+  });
+
+  it("--global: a user config that is a link (a dotfiles manager's) is edited where it leads, keeping the link and its private mode", async () => {
+    mkdirSync(join(home.dir, "dotfiles"));
+    const target = join(home.dir, "dotfiles", "claude.json");
+    writeFileSync(target, '{\n  "oauthAccount": { "token": "t" }\n}\n', { mode: 0o600 });
+    symlinkSync(target, join(home.dir, ".claude.json"));
+    expect((await install(["--editor", "claude-code", "--global"])).code).toBe(0);
+    expect(readlinkSync(join(home.dir, ".claude.json"))).toBe(target);
+    expect(JSON.parse(readFileSync(target, "utf8"))).toEqual({ mcpServers: { "nimbus-storage": ENTRIES["claude-code"].entry }, oauthAccount: { token: "t" } });
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+  });
+
+  it.runIf(process.platform !== "win32")("a config that is no regular file (a pipe) is not read", async () => {
+    mkdirSync(join(project.dir, ".cursor"));
+    execFileSync("mkfifo", [join(project.dir, ".cursor", "mcp.json")]);
+    expect(await install(["--editor", "cursor"])).toEqual(refusal("mcpServers", NODE_FORM, `${join(project.dir, ".cursor", "mcp.json")} is not a regular file; it was left unchanged`));
   });
 });
 

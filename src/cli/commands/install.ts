@@ -71,18 +71,20 @@ export const installCommand = defineCommand({
     const launch = launchCommand(root, { npx: args.npx, env: io.env });
     const entry = url !== undefined ? editor.http(url) : editor.stdio(launch);
     const file = args.global ? editor.user(homeDir(io.env), io.env, process.platform) : editor.project(io.cwd);
-    let result;
+    let installed;
     try {
-      result = installServer(file, editor.key, name, entry);
+      // A project's config stays inside the current folder; the user-wide one may be a link anywhere (dotfiles).
+      installed = installServer(file, editor.key, name, entry, args.global ? undefined : io.cwd);
     } catch (error) {
       if (error instanceof EditorConfigError) {
         throw new CliError(`${error.message}. Add this under "${editor.key}" by hand:\n${JSON.stringify({ [name]: entry }, null, 2)}`, 1);
       }
       throw error;
     }
-    const what = { added: "Added", updated: "Updated", unchanged: "Already up to date:" }[result];
+    const what = { added: "Added", updated: "Updated", unchanged: "Already up to date:" }[installed.result];
     const how = url ?? `stdio: ${commandLine(launch)}`;
-    io.stdout(`${what} MCP server "${name}" (${how}) in ${file} for ${editor.name}.\n`);
+    const where = installed.linkTo !== undefined ? `${file} (a link to ${installed.linkTo})` : file;
+    io.stdout(`${what} MCP server "${name}" (${how}) in ${where} for ${editor.name}.\n`);
     io.stderr(
       url !== undefined
         ? `${editor.name} reaches ${url} only while \`svc-mcp serve --http\` is running there (for these docs: svc-mcp serve --http --dir ${root}).\n`
