@@ -73,22 +73,27 @@ const TOOL_RESULT = answerForm<CallToolResult>("search tool result");
 
 /**
  * The tool's result, made once per answer and commit (the answer is the reader's already: its
- * view gives the page times), and frozen, as the answer is shared; the bridge writes its JSON
- * once too (`direct-tool-call.ts`).
+ * view gives the page times), and frozen when the answer is shared (`SearchAnswer.shared`); the
+ * bridge writes its JSON once too (`direct-tool-call.ts`).
  */
 function toolResult(found: SearchAnswer, commit: string | undefined): CallToolResult {
   return found.form(TOOL_RESULT, commit ?? "", () => {
+    // The provenance from the times themselves, not parsed back from the results' strings.
+    const times: Date[] = [];
     const results = found.results.map((r): ToolSearchResult => {
       const mtime = found.view.fileAt(r.file)?.mtime;
-      return mtime === undefined ? r : { ...r, lastModified: mtime.toISOString() };
+      if (mtime === undefined) return r;
+      times.push(mtime);
+      return { ...r, lastModified: mtime.toISOString() };
     });
-    const provenance = resultsProvenance(results, commit);
+    const provenance = provenanceOf(commit, times);
     // `_meta` first, where the SDK's result schema puts it: the bridge's direct answers write the result's members in their order.
-    return deepFreeze({
+    const result: CallToolResult = {
       _meta: { [PROVENANCE_META_KEY]: provenance },
       content: [{ type: "text" as const, text: found.text }],
       structuredContent: { results, provenance },
-    }) as CallToolResult;
+    };
+    return found.shared ? deepFreeze(result) : result;
   });
 }
 

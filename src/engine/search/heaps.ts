@@ -93,6 +93,10 @@ export class ClassTop {
 
   private push(cls: number, x: number): void {
     const { classes, scores, limit } = this;
+    // Full, and at or below the last place: whether its class is in the top or not, nothing
+    // changes (a class in it scores at least the last place). Most candidates of a search end
+    // here, before the look for their class among the top's.
+    if (this.size >= limit && x <= (scores[this.size - 1] as number)) return;
     let at = -1;
     for (let k = 0; k < this.size; k++) {
       if (classes[k] === cls) {

@@ -168,7 +168,9 @@ function maxEdits(term: string): number {
  * Resolve query terms against the dictionary as `stats` sees it (a term only in pages the
  * reader may not read does not exist for it): the exact term; terms it is a prefix of (at a
  * lower weight); and, only for a term the reader's pages do not contain at all (a typo), terms
- * within one or two edits.
+ * within one or two edits. With `kept` (`ResolvedTerms`, for the same index, statistics, `P`,
+ * `aliases` and `paraphrases`), a term resolved before with the same joined words is taken from
+ * it, and one resolved now is added.
  */
 export function resolveTerms(
   index: InvertedIndex,
@@ -178,6 +180,7 @@ export function resolveTerms(
   joined: ReadonlyMap<string, readonly string[]> = new Map(),
   aliases: ReadonlyMap<string, readonly string[]> = new Map(),
   paraphrases: ReadonlyMap<string, readonly string[]> = new Map(),
+  kept?: Map<string, QueryTerm>,
 ): QueryTerm[] {
   const n = Math.max(1, stats.pageCount);
   const live = (entry: TermEntry): boolean => stats.df(entry) > 0;
@@ -185,7 +188,17 @@ export function resolveTerms(
     const entry = index.entry(term);
     return entry !== undefined && live(entry) ? entry : undefined;
   };
+  // `kept` (`ResolvedTerms`): a term resolved before under the same statistics and joined words.
   return terms.map((term) => {
+    if (kept === undefined) return resolve(term);
+    const joinedWith = joined.get(term);
+    const key = joinedWith === undefined ? term : `${term}\n${joinedWith.join("\n")}`;
+    let q = kept.get(key);
+    if (q === undefined) kept.set(key, (q = resolve(term)));
+    return q;
+  });
+
+  function resolve(term: string): QueryTerm {
     const matches: { entry: TermEntry; weight: number; term: string }[] = [];
     const exact = find(term);
     if (exact !== undefined) matches.push({ entry: exact, weight: 1, term });
@@ -231,7 +244,7 @@ export function resolveTerms(
     // The term's rarity: the exact term's, else its most common stand-in's (a lower bound).
     const df = exact !== undefined ? stats.df(exact) : maxOf(matches.map((m) => stats.df(m.entry)), 0);
     return { term, idf: idf(df, n) ** P.idfExponent, matches };
-  });
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ import { PAGE_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { abbreviationTable } from "./abbreviations.js";
 import { paraphraseTable } from "./paraphrases.js";
+import { ResolvedTerms } from "./resolved-terms.js";
 import { BASE, FULL, NAMED, type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
@@ -20,7 +21,7 @@ import { type Section, sectionText } from "./sections.js";
 import { operationWords } from "./operation-words.js";
 import type { AnalysisFeed, BodyToAnalyse } from "./analysis-feed.js";
 import { type BodyAnalysis, BodyAnalyzer, LocalTerms } from "./body-analysis.js";
-import { makeSnippet, type SnippetSource, snippetSource } from "./snippet.js";
+import { makeSnippet, type SnippetSource, snippetSource, TermFlags } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer, tokenMatcher } from "./terms.js";
 import { type Condition, pageVariants, pickVariant, readerVariant, type Variant } from "./variants.js";
@@ -266,6 +267,10 @@ export class SearchIndex {
   });
   private readonly ranking: RankingParams;
   private readonly scratch = new RankScratch();
+  /** The term ids the current search matched, for its snippets. */
+  private readonly matched = new TermFlags();
+  /** Query terms resolved by earlier searches, per statistics (`resolveTerms`). */
+  private readonly resolved = new ResolvedTerms();
   /** The site's default version (set by `sync`); undefined for a site without versions. */
   private defaultVersion: string | undefined;
   /** Whether the site has versions or products (set by `sync`). */
@@ -587,7 +592,7 @@ export class SearchIndex {
     const stats: IndexStatistics = readerClass === undefined ? this.base : this.classes.statistics(readerClass);
     const terms = [...new Set(this.analyzer.terms(req.query).flatMap((t) => this.compoundParts(t, stats) ?? [t]))].slice(0, LIMITS.search.maxQueryTerms);
     if (terms.length === 0) return [];
-    const query = resolveTerms(this.index, stats, terms, this.ranking, this.joinedWords(req.query, stats), this.abbreviations, this.paraphrases);
+    const query = resolveTerms(this.index, stats, terms, this.ranking, this.joinedWords(req.query, stats), this.abbreviations, this.paraphrases, this.resolved.terms(stats, this.index.version));
     const accepted = this.acceptedUnits(req, readerClass);
     const threshold = req.scoreThreshold ?? 0;
     const priors = this.priors;
@@ -660,7 +665,7 @@ export class SearchIndex {
     // The threshold applies to each result's own score, after folding: a result is the same
     // with or without it (its twins may score lower; they are shown as its other versions).
     const hits = folded.hits.filter((r) => r.score >= threshold).slice(0, pageSize);
-    const matched = new Set(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
+    const matched = this.matched.reset(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
     const versionTwin = (t: { entry: IndexedPage; score: number }): VersionTwin => ({ page: t.entry.page, placement: t.entry.placement, score: Math.min(1, t.score) });
     return hits.map(({ entry, variant, section: sid, score, twins, languageTwins }) => {
       const stored = (sid !== undefined ? storedSection(variant, sid) : undefined) ?? variant.sections[0] ?? EMPTY_SECTION;

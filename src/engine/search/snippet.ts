@@ -30,12 +30,48 @@ export function snippetSource(text: string, analyzer: Analyzer): SnippetSource {
   return { flat, at: Int32Array.from(at), ids: Int32Array.from(ids) };
 }
 
+/** The term ids a query matched, as `makeSnippet` asks about them (a `Set`, or `TermFlags`). */
+export interface MatchedTerms {
+  has(id: number): boolean;
+}
+
+/**
+ * `MatchedTerms` as flags in an array by term id, set anew for each search (`reset`) by a stamp
+ * rather than cleared: `makeSnippet` asks about every token of each hit's section, and a `Set`'s
+ * hashed look-up was most of its time.
+ */
+export class TermFlags implements MatchedTerms {
+  private flags = new Uint32Array(0);
+  private stamp = 0;
+
+  /** Start over with `ids` as the only ones set. */
+  reset(ids: Iterable<number>): this {
+    if (++this.stamp === 0xffffffff) {
+      this.flags.fill(0);
+      this.stamp = 1;
+    }
+    for (const id of ids) {
+      if (id >= this.flags.length) {
+        const grown = new Uint32Array(Math.max(id + 1, this.flags.length * 2, 1024));
+        grown.set(this.flags);
+        this.flags = grown;
+      }
+      this.flags[id] = this.stamp;
+    }
+    return this;
+  }
+
+  has(id: number): boolean {
+    return this.flags[id] === this.stamp;
+  }
+}
+
 /**
  * The part of a text that best shows why it matched: the window of about
  * `LIMITS.search.snippetChars` characters holding the most distinct matched terms (ties go to
  * the earliest), cut at word boundaries, with `…` where text was left out.
  */
-export function makeSnippet(source: SnippetSource, matched: ReadonlySet<number>): string {
+export function makeSnippet(source: SnippetSource, matched: MatchedTerms): string {
   const { flat } = source;
   const max = LIMITS.search.snippetChars;
   if (flat.length <= max) return flat;

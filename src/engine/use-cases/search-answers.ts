@@ -25,7 +25,7 @@ export function answerForm<T>(name: string): AnswerForm<T> {
  * questions over and over, and a server under load spent more on writing the same answer again
  * (the JSON of the tool result alone was a seventh of a worker's CPU in a profile under wrk; the
  * results a sixth of what a kept search allocated) than on the search the index had kept.
- * Everything in it is frozen: it is shared by every request that gets it.
+ * Everything in a `shared` one is frozen: it is given to every request that asks the same.
  */
 export class SearchAnswer {
   private written: string | undefined;
@@ -39,6 +39,16 @@ export class SearchAnswer {
     readonly results: readonly SearchResult[],
     private readonly writeText: () => string,
   ) {}
+
+  /**
+   * Whether the answer may be given to more than one request: written from hits the index kept
+   * (frozen). One that is not (`searchCache: 0`, or hits the index did not keep) is this request's
+   * alone, and its forms need not be frozen against another's changes (freezing every object of
+   * a result, twice, cost 1-2% of a worker's CPU per call under distinct questions, issue 23).
+   */
+  get shared(): boolean {
+    return Object.isFrozen(this.hits);
+  }
 
   /** The results as text (`searchText`), written on first use. */
   get text(): string {

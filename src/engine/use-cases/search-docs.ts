@@ -115,47 +115,46 @@ export async function searchAnswer(context: DocsContext, input: SearchInput): Pr
   const { view } = state;
   return success(
     answersOf(runtime).answer({ request, view, base, names }, args, hits, () => {
-      const results = resultsOf(hits, base);
+      // Frozen when the answer may be shared (`SearchAnswer.shared`): kept hits only.
+      const results = Object.isFrozen(hits) ? deepFreeze(resultsOf(hits, base)) : resultsOf(hits, base);
       return new SearchAnswer(hits, view, results, () => searchText(results, input.query, names));
     }),
   );
 }
 
-/** The results of a list of hits, frozen: an answer is shared by every request that gets it. */
+/** The results of a list of hits. */
 function resultsOf(hits: readonly SearchHit[], base: string): readonly SearchResult[] {
-  return deepFreeze(
-    hits.map((h): SearchResult => {
-      const url = pageUrl(base, h.page.path) + (h.section.anchor !== "" ? `#${h.section.anchor}` : "");
-      const others = h.otherVersions.map((t) => ({
-        versions: [...(t.placement?.versions ?? [])],
-        ...(t.placement?.products !== undefined ? { products: [...t.placement.products] } : {}),
-        path: t.page.path,
-        url: pageUrl(base, t.page.path),
-        score: t.score,
-      }));
-      const languages = h.otherLanguages.map((t) => ({
-        languages: [...(t.placement?.languages ?? [])],
-        ...(t.placement?.versions !== undefined ? { versions: [...t.placement.versions] } : {}),
-        path: t.page.path,
-        url: pageUrl(base, t.page.path),
-        score: t.score,
-      }));
-      return {
-        title: readerTitle(h.page),
-        section: h.section.heading,
-        path: h.page.path,
-        file: h.page.file.path,
-        url,
-        snippet: h.snippet,
-        score: h.score,
-        ...scopeFields(h.placement),
-        ...(others.length > 0 ? { otherVersions: others } : {}),
-        ...(h.moreVersions > 0 ? { moreVersions: h.moreVersions } : {}),
-        ...(languages.length > 0 ? { otherLanguages: languages } : {}),
-        ...(h.moreLanguages > 0 ? { moreLanguages: h.moreLanguages } : {}),
-      };
-    }),
-  );
+  return hits.map((h): SearchResult => {
+    const url = pageUrl(base, h.page.path) + (h.section.anchor !== "" ? `#${h.section.anchor}` : "");
+    const others = h.otherVersions.map((t) => ({
+      versions: [...(t.placement?.versions ?? [])],
+      ...(t.placement?.products !== undefined ? { products: [...t.placement.products] } : {}),
+      path: t.page.path,
+      url: pageUrl(base, t.page.path),
+      score: t.score,
+    }));
+    const languages = h.otherLanguages.map((t) => ({
+      languages: [...(t.placement?.languages ?? [])],
+      ...(t.placement?.versions !== undefined ? { versions: [...t.placement.versions] } : {}),
+      path: t.page.path,
+      url: pageUrl(base, t.page.path),
+      score: t.score,
+    }));
+    return {
+      title: readerTitle(h.page),
+      section: h.section.heading,
+      path: h.page.path,
+      file: h.page.file.path,
+      url,
+      snippet: h.snippet,
+      score: h.score,
+      ...scopeFields(h.placement),
+      ...(others.length > 0 ? { otherVersions: others } : {}),
+      ...(h.moreVersions > 0 ? { moreVersions: h.moreVersions } : {}),
+      ...(languages.length > 0 ? { otherLanguages: languages } : {}),
+      ...(h.moreLanguages > 0 ? { moreLanguages: h.moreLanguages } : {}),
+    };
+  });
 }
 
 /**

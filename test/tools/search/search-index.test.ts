@@ -320,6 +320,20 @@ describe("SearchIndex.sync", () => {
     expect(index.pageCount).toBe(2);
   });
 
+  it("resolves a query's words again after an edit (words resolved by earlier searches are kept only until then)", () => {
+    const index = new SearchIndex({ cachedResults: 0 });
+    const first = inlineSite(PAGES);
+    index.sync(first);
+    // No page has a word starting "quok", nor one within an edit of "webhok" but webhook.
+    expect(search(index, "quok")).toEqual([]);
+    expect(search(index, "webhok").map((h) => h.page.path)).toEqual(["/webhooks", "/payments"]);
+    const edited = inlineSite({ ...PAGES, "/payments.mdx": "---\ntitle: Payments\n---\nNow with quokka support, webhok spelled so." }, undefined, first);
+    index.sync(edited);
+    expect(search(index, "quok").map((h) => h.page.path)).toEqual(["/payments"]);
+    // The word itself now: its typo matches are no longer asked for.
+    expect(search(index, "webhok").map((h) => h.page.path)).toEqual(["/payments"]);
+  });
+
   it("re-indexes a page whose navigation placement changed", () => {
     const files = { "/a.mdx": "---\ntitle: Alpha\n---\nquokka" };
     const index = new SearchIndex();
