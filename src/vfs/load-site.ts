@@ -5,6 +5,7 @@ import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { IGNORE_FILES, loadIgnoreRules } from "../config/ignore-rules.js";
 import { folderLink, type KnownFolders, realRoot, type WalkedRead, listInsideRoot, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
+import { linksOnTheWay } from "../config/links-on-the-way.js";
 import { readSiteConfig } from "../config/read-site-config.js";
 import { titleFromPath } from "../config/page-meta.js";
 import { emptySiteConfig, type PagePlacement, type SiteConfig, type SiteSection } from "../config/site-config.js";
@@ -276,6 +277,9 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     return site.variants?.get(file.path)?.timeFor(access) ?? file.mtime;
   };
   const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...(ignore.linkTargets ?? []), ...specs.filter((s) => !s.remote).map((s) => s.source), ...linkTargets, ...refFiles, ...specReads]);
+  // And every link met on the way to one (a folder link among its parents, a middle link of a
+  // chain): retargeting it changes what was read as much as an edit does (adversary round 11 F1).
+  for (const rel of [...configFiles]) for (const link of linksOnTheWay(root, rel)) configFiles.add(link);
   const read = docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, config: docs.config, document: docs.document } : undefined;
   return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
 }
