@@ -96,7 +96,8 @@ export class RepositoryWatcher {
     if (this.stopped) return;
     for (const rel of rels) {
       const slash = rel.lastIndexOf("/");
-      if (slash < 0 || this.hiddenConfigs.has(rel) || !rel.split("/").some((part) => this.skipped(part))) continue;
+      // Watched again if its folder's watch was dropped (a folder above it moved or replaced).
+      if (slash < 0 || !rel.split("/").some((part) => this.skipped(part))) continue;
       this.hiddenConfigs.add(rel);
       this.watchOnly(rel.slice(0, slash));
     }
@@ -219,7 +220,14 @@ export class RepositoryWatcher {
       if (this.watchers.has(rel)) this.unwatch(rel);
       return;
     }
-    if (isFolder && !this.watchers.has(rel)) this.watchFolder(rel, true);
+    // An event on a folder's own entry: what was watched there may no longer be what is there.
+    // Its watch follows the folder it was made on, wherever that went (moved out of the root,
+    // where its events must decide nothing), and events come after the fact: a folder moved out,
+    // replaced by a link, then moved back, is the same folder again by the time they are read,
+    // with its pages dropped while the link stood (adversary round 11 F2). So whatever the event,
+    // a watch at that path is dropped, and a folder there now is listed again and reported whole.
+    if (this.watchers.has(rel)) this.unwatch(rel);
+    if (isFolder) this.watchFolder(rel, true);
   }
 }
 
