@@ -405,6 +405,23 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
 }
 
 /**
+ * The whole site loaded again from a docs root replaced while serving (a deploy renamed another
+ * tree over it, a `current` link retargeted, the folder removed and made again): as a fresh start
+ * would load it, reusing nothing read from the old tree (a page of the same size and time there
+ * is another file). Only the last good configuration is kept, for a new tree whose docs.json
+ * cannot be read, as on any reload (adversary round 11 F4).
+ */
+export async function reloadReplacedRoot(prev: LoadedSite, log: LoadLog = () => {}): Promise<LoadedSite> {
+  const { apiCache: _specs, pageStats: _stats, folders: _folders, docs: _docs, ...rest } = prev;
+  const { shadowed: _shadowed, variants: _variants, ...site } = prev.site;
+  const bare: LoadedSite = { ...rest, configFiles: new Set(), links: new Map(), site: { ...site, files: new Map(), pages: new Map() } };
+  const next = await loadSite(prev.site.root, log, bare, prev.options);
+  const known = new Set(prev.site.diagnostics.map(formatDiagnostic));
+  for (const d of next.site.diagnostics) if (!known.has(formatDiagnostic(d))) log(formatDiagnostic(d));
+  return next;
+}
+
+/**
  * The previous load without the pages the watcher reported changed, so the full load reads them
  * again: its reuse test (same time and size) cannot see an edit that keeps the size within one
  * timestamp tick, and the watcher has already said these changed.
