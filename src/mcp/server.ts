@@ -84,6 +84,7 @@ const CACHE_HINT = { ttlMs: RESULT_TTL_MS, cacheScope: "private" } as const;
  * argument (`tool-calls.ts`), and tool names follow the site name as it changes. Every handler works from its request's
  * context: what a request reads, lists and is told is its reader's, never another's.
  */
+// long: one server's handlers and its live notices share the reader and the tool table; split, each would take them all
 export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   const { runtime } = options;
   const opening = options.context;
