@@ -7,12 +7,12 @@ import { failedSpecOf } from "../config/openapi/plan-api-pages.js";
 import { prefetchRemoteSpecs } from "../vfs/api-pages.js";
 import type { Access } from "../vfs/access.js";
 import type { ApiPageInfo } from "../vfs/site-api.js";
-import { type LoadedSite, type LoadSiteOptions, loadSite, reloadSite } from "../vfs/load-site.js";
+import { type LoadedSite, type LoadSiteOptions, loadSite, reloadReplacedRoot, reloadSite } from "../vfs/load-site.js";
 import { readablePage, readerApiPage, type SiteOutline, siteOutline } from "../vfs/outline.js";
 import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-context.js";
 import type { Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
-import { RepositoryWatcher, type StopWatching, startWatching } from "../vfs/watch.js";
+import { RepositoryWatcher, type RootEvent, type StopWatching, startWatching } from "../vfs/watch.js";
 import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
 import { AnalysisFeed, analysisWorkers } from "./search/analysis-feed.js";
 import { startPageReadAhead } from "./page-read-ahead.js";
@@ -639,6 +639,7 @@ export class DocsRuntime {
       this.stopWatching = async () => early.stop();
       this.watcher = early;
       early.watchConfigFiles(this.loaded.configFiles);
+      early.onRootChange((event) => this.rootChanged(event));
       // Two turns of the event loop: the second goes through its poll phase, which reads every
       // event the kernel queued so far (a change is queued by the write itself). Everything
       // changed before this point is then applied before `watch()` resolves; `serve` awaits it
@@ -663,6 +664,35 @@ export class DocsRuntime {
     this.stopWatching = async () => watcher.stop();
     this.watcher = watcher;
     watcher.watchConfigFiles(this.loaded.configFiles);
+    watcher.onRootChange((event) => this.rootChanged(event));
+  }
+
+  /**
+   * The docs root itself was replaced while serving, or is gone (`RepositoryWatcher.onRootChange`).
+   * Gone: the last good state keeps serving whole, said once. Replaced: the whole site is loaded
+   * from the new tree as a fresh start would (changed paths of the old tree are dropped: they
+   * name nothing in the new one), said once (adversary round 11 F4).
+   */
+  private rootChanged(event: RootEvent): void {
+    if (event === "gone") {
+      this.log(`warning: the docs root ${this.options.root} is gone; still serving the last good state until a folder is there again`);
+      return;
+    }
+    this.log(`the docs root ${this.options.root} was replaced; loading the whole site from it again`);
+    this.queue = this.queue.then(async () => {
+      this.pendingPaths = new Set();
+      const previous = this.site;
+      const previousNames = this.names;
+      try {
+        this.loaded = await reloadReplacedRoot(this.loaded, this.log);
+      } catch (error) {
+        this.log(`error: reload failed, still serving the previous version: ${(error as Error).message}`);
+        return;
+      }
+      this.watcher?.watchConfigFiles(this.loaded.configFiles);
+      this.publish(previous, previousNames, this.site.diagnostics);
+      void this.fetchPendingRemote();
+    });
   }
 
   /** Stop watching, abort remote downloads, and wait for a reload in progress. */

@@ -2,7 +2,8 @@ import type { AuthInfo, Server, ServerCapabilities, ServerContext } from "@model
 import { ResourceNotFoundError } from "@modelcontextprotocol/server";
 import { CheckedServer } from "./checked-server.js";
 import { inputText, invalidParams } from "./issues.js";
-import { listResources, toolText } from "./reader-lists.js";
+import { changedLists, listFingerprints, listResources, toolText } from "./reader-lists.js";
+import { readerDiagnostics } from "./reader-diagnostics.js";
 import { callTool, listTools } from "./tool-calls.js";
 import { formatDiagnostic } from "../config/diagnostic.js";
 import { readablePage, type SiteOutline, siteOutline } from "../vfs/outline.js";
@@ -51,7 +52,7 @@ export interface McpServerOptions {
   /**
    * Send this instance's own list_changed notifications on site changes (default true): a stdio
    * connection lives long enough to hear them (resources on every change, tools when the
-   * opening reader's names or filters change). Over HTTP the bridge announces changes itself,
+   * opening reader's lists, readable pages, names or filters change). Over HTTP the bridge announces changes itself,
    * on each open stream as its own reader's lists changed, after checking its token again
    * (`NotificationStreams`), in both generations.
    */
@@ -83,6 +84,7 @@ const CACHE_HINT = { ttlMs: RESULT_TTL_MS, cacheScope: "private" } as const;
  * argument (`tool-calls.ts`), and tool names follow the site name as it changes. Every handler works from its request's
  * context: what a request reads, lists and is told is its reader's, never another's.
  */
+// long: one server's handlers and its live notices share the reader and the tool table; split, each would take them all
 export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   const { runtime } = options;
   const opening = options.context;
@@ -183,15 +185,29 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   const filtersOf = (outline: SiteOutline): string => JSON.stringify([outline.versions, outline.defaultVersion, outline.languages]);
   let filters = filtersOf(openingState.outline);
   if (options.live === false) return { server, close: () => {} };
+  // The opening reader's lists as last announced: told `list_changed` only when theirs changed,
+  // as over HTTP (an edit of a page they may not read tells them nothing: adversary round 11 F3).
+  // Over stdio the pages the reader may read count too (a page added or withdrawn is news to a
+  // local author's client, as before); a page they may not read does not.
+  const appsListed = options.apps !== undefined;
+  const readerPages = (): string => JSON.stringify([...runtime.site.pages.keys()].filter(readablePage(runtime.site, opening)));
+  let lists = listFingerprints(runtime, tools, opening, appsListed);
+  let pages = readerPages();
   const unsubscribe = runtime.onChange((change) => {
     // Notifications are best-effort: a client that went away must not break the reload.
     const ignore = (): void => {};
-    void server.sendResourceListChanged().catch(ignore);
+    const nowLists = listFingerprints(runtime, tools, opening, appsListed);
+    const nowPages = readerPages();
+    const changed = changedLists(lists, nowLists);
+    const pagesChanged = nowPages !== pages;
+    lists = nowLists;
+    pages = nowPages;
+    if (changed.resources || pagesChanged) void server.sendResourceListChanged().catch(ignore);
     const now = filtersOf(siteOutline(change.site.config, readablePage(change.site, opening)));
-    if (change.namesChanged || now !== filters) void server.sendToolListChanged().catch(ignore);
+    if (changed.tools || change.namesChanged || now !== filters) void server.sendToolListChanged().catch(ignore);
     filters = now;
     if (!forwardDiagnostics) return;
-    for (const d of change.diagnostics) {
+    for (const d of readerDiagnostics(change.site, opening, change.diagnostics)) {
       void server
         .sendLoggingMessage({ level: d.severity === "error" ? "error" : "warning", logger: "svc-mcp", data: formatDiagnostic(d) })
         .catch(ignore);

@@ -5,6 +5,7 @@ import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { IGNORE_FILES, loadIgnoreRules } from "../config/ignore-rules.js";
 import { folderLink, type KnownFolders, realRoot, type WalkedRead, listInsideRoot, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
+import { linksOnTheWay } from "../config/links-on-the-way.js";
 import { readSiteConfig } from "../config/read-site-config.js";
 import { titleFromPath } from "../config/page-meta.js";
 import { emptySiteConfig, type PagePlacement, type SiteConfig, type SiteSection } from "../config/site-config.js";
@@ -276,6 +277,9 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     return site.variants?.get(file.path)?.timeFor(access) ?? file.mtime;
   };
   const configFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...(ignore.linkTargets ?? []), ...specs.filter((s) => !s.remote).map((s) => s.source), ...linkTargets, ...refFiles, ...specReads]);
+  // And every link met on the way to one (a folder link among its parents, a middle link of a
+  // chain): retargeting it changes what was read as much as an edit does (adversary round 11 F1).
+  for (const rel of [...configFiles]) for (const link of linksOnTheWay(root, rel)) configFiles.add(link);
   const read = docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, config: docs.config, document: docs.document } : undefined;
   return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
 }
@@ -398,6 +402,23 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
   // The folders as the full load listed them no longer describe this snapshot: not kept.
   const { folders: _listed, ...kept } = prev;
   return { ...kept, site, links };
+}
+
+/**
+ * The whole site loaded again from a docs root replaced while serving (a deploy renamed another
+ * tree over it, a `current` link retargeted, the folder removed and made again): as a fresh start
+ * would load it, reusing nothing read from the old tree (a page of the same size and time there
+ * is another file). Only the last good configuration is kept, for a new tree whose docs.json
+ * cannot be read, as on any reload (adversary round 11 F4).
+ */
+export async function reloadReplacedRoot(prev: LoadedSite, log: LoadLog = () => {}): Promise<LoadedSite> {
+  const { apiCache: _specs, pageStats: _stats, folders: _folders, docs: _docs, ...rest } = prev;
+  const { shadowed: _shadowed, variants: _variants, ...site } = prev.site;
+  const bare: LoadedSite = { ...rest, configFiles: new Set(), links: new Map(), site: { ...site, files: new Map(), pages: new Map() } };
+  const next = await loadSite(prev.site.root, log, bare, prev.options);
+  const known = new Set(prev.site.diagnostics.map(formatDiagnostic));
+  for (const d of next.site.diagnostics) if (!known.has(formatDiagnostic(d))) log(formatDiagnostic(d));
+  return next;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { type Dirent, type FSWatcher, lstatSync, readdirSync, watch } from "node:fs";
-import { join } from "node:path";
+import { type Dirent, type FSWatcher, lstatSync, readdirSync, realpathSync, statSync, watch } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { LIMITS } from "../limits.js";
 import { IGNORE_FILES } from "../config/ignore-rules.js";
 import { ENTRY_FOLDER, type ListedFolder, realRoot } from "../config/inside-root.js";
@@ -61,22 +61,40 @@ export class RepositoryWatcher {
   /** Configuration files in folders never watched (a dot-folder an ignore file's link leads
    *  into): watched for them alone (`watchConfigFiles`). */
   private readonly hiddenConfigs = new Set<string>();
-  private readonly real: string;
+  private real: string;
   private readonly watchers = new Map<string, FSWatcher>();
+  /** The folders holding the root (the path given and its real path), each watched for the
+   *  root's own name in it: what sees the root itself replaced (`checkRoot`). */
+  private readonly parents = new Map<string, { readonly watcher: FSWatcher; readonly names: Set<string> }>();
+  /** The real folder being watched as the root, by path and inode; undefined while it is gone. */
+  private identity: RootIdentity | undefined;
+  private lost = false;
+  private onRoot: ((event: RootEvent) => void) | undefined;
+  private pendingRoot: RootEvent | undefined;
   private failed = false;
   private stopped = false;
 
   constructor(
-    root: string,
+    private readonly root: string,
     private readonly onError: (error: Error) => void = () => {},
   ) {
-    let real = root;
-    try {
-      real = realRoot(root);
-    } catch {
-      // A root that cannot be resolved is the load's to report; its watch fails quietly (ENOENT).
-    }
-    this.real = real;
+    this.identity = identityOf(root);
+    // A root that cannot be resolved is the load's to report; its watch fails quietly (ENOENT).
+    this.real = this.identity?.real ?? root;
+    this.watchParents();
+  }
+
+  /**
+   * Be told when the root itself is replaced (a deploy's `mv docs.new docs`, a retargeted
+   * `current` link, `rm -rf` then a new clone) or gone: the folders watched were the old tree's,
+   * whose later events must decide nothing, so its changed paths are dropped, the new tree is
+   * watched whole, and the listener loads it whole (adversary round 11 F4). Told once per change.
+   */
+  onRootChange(listener: (event: RootEvent) => void): void {
+    this.onRoot = listener;
+    const pending = this.pendingRoot;
+    this.pendingRoot = undefined;
+    if (pending !== undefined) listener(pending);
   }
 
   /** Watch a folder the load is about to list (or take from the cache): not listed here. */
@@ -96,7 +114,8 @@ export class RepositoryWatcher {
     if (this.stopped) return;
     for (const rel of rels) {
       const slash = rel.lastIndexOf("/");
-      if (slash < 0 || this.hiddenConfigs.has(rel) || !rel.split("/").some((part) => this.skipped(part))) continue;
+      // Watched again if its folder's watch was dropped (a folder above it moved or replaced).
+      if (slash < 0 || !rel.split("/").some((part) => this.skipped(part))) continue;
       this.hiddenConfigs.add(rel);
       this.watchOnly(rel.slice(0, slash));
     }
@@ -109,7 +128,10 @@ export class RepositoryWatcher {
 
   /** Hand the changed paths over from now on: those kept so far at once. */
   deliver(onChanges: (paths: string[]) => void): void {
-    this.batch.deliver(onChanges);
+    // Paths of a root since replaced or gone are not handed over (`checkRoot` says what happened).
+    this.batch.deliver((paths) => {
+      if (!this.checkRoot()) onChanges(paths);
+    });
   }
 
   /** Stop watching. */
@@ -118,6 +140,86 @@ export class RepositoryWatcher {
     this.batch.stop();
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
+    for (const { watcher } of this.parents.values()) watcher.close();
+    this.parents.clear();
+  }
+
+  /** Watch the folders holding the root (as given, and its real folder) for its name. */
+  private watchParents(): void {
+    const given = resolve(this.root);
+    for (const abs of [given, ...(this.identity !== undefined ? [this.identity.real] : [])]) {
+      let parent: string;
+      try {
+        parent = realpathSync.native(dirname(abs));
+      } catch {
+        continue;
+      }
+      const name = basename(abs);
+      const known = this.parents.get(parent);
+      if (known !== undefined) {
+        known.names.add(name);
+        continue;
+      }
+      try {
+        const names = new Set([name]);
+        const watcher = watch(parent, (_event, changed) => {
+          if (typeof changed !== "string" || names.has(changed)) this.checkRoot();
+        });
+        watcher.on("error", () => {
+          watcher.close();
+          this.parents.delete(parent);
+        });
+        this.parents.set(parent, { watcher, names });
+      } catch {
+        // A parent that cannot be watched (permissions): a replaced root is then seen by the
+        // next batch of changes only, if any.
+      }
+    }
+  }
+
+  /**
+   * Whether the root is no longer the folder watched: replaced by another (its real path or its
+   * inode moved) or gone. On a change, the old tree's watches and changed paths are dropped, a
+   * new tree is watched whole, and `onRootChange`'s listener is told.
+   */
+  private checkRoot(): boolean {
+    if (this.stopped) return false;
+    const now = identityOf(this.root);
+    const was = this.identity;
+    if (now === undefined) {
+      if (was === undefined) return this.lost;
+      this.identity = undefined;
+      this.lost = true;
+      this.dropTree();
+      this.tell("gone");
+      return true;
+    }
+    if (was !== undefined && was.real === now.real && was.dev === now.dev && was.ino === now.ino) return false;
+    if (was === undefined && !this.lost) {
+      // Never resolved at the start (the load said why): from now on, this is the root.
+      this.identity = now;
+      return false;
+    }
+    this.identity = now;
+    this.lost = false;
+    this.dropTree();
+    this.real = now.real;
+    this.watchParents();
+    this.watchFolder("", false);
+    this.tell("replaced");
+    return true;
+  }
+
+  /** Stop watching the tree's folders and forget its changed paths. */
+  private dropTree(): void {
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    this.batch.clear();
+  }
+
+  private tell(event: RootEvent): void {
+    if (this.onRoot !== undefined) this.onRoot(event);
+    else this.pendingRoot = event;
   }
 
   private fail(error: Error): void {
@@ -219,7 +321,34 @@ export class RepositoryWatcher {
       if (this.watchers.has(rel)) this.unwatch(rel);
       return;
     }
-    if (isFolder && !this.watchers.has(rel)) this.watchFolder(rel, true);
+    // An event on a folder's own entry: what was watched there may no longer be what is there.
+    // Its watch follows the folder it was made on, wherever that went (moved out of the root,
+    // where its events must decide nothing), and events come after the fact: a folder moved out,
+    // replaced by a link, then moved back, is the same folder again by the time they are read,
+    // with its pages dropped while the link stood (adversary round 11 F2). So whatever the event,
+    // a watch at that path is dropped, and a folder there now is listed again and reported whole.
+    if (this.watchers.has(rel)) this.unwatch(rel);
+    if (isFolder) this.watchFolder(rel, true);
+  }
+}
+
+/** What became of the root (`RepositoryWatcher.onRootChange`). */
+export type RootEvent = "replaced" | "gone";
+
+/** A root's real folder: its path, and its device and inode (a folder renamed over it keeps the path). */
+interface RootIdentity {
+  readonly real: string;
+  readonly dev: number;
+  readonly ino: number;
+}
+
+function identityOf(root: string): RootIdentity | undefined {
+  try {
+    const real = realRoot(root);
+    const st = statSync(real);
+    return st.isDirectory() ? { real, dev: st.dev, ino: st.ino } : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -267,6 +396,11 @@ class PathBatch {
   stop(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.onChanges = undefined;
+  }
+
+  /** Forget the paths not handed over yet. */
+  clear(): void {
+    this.pending.clear();
   }
 
   private flush(): void {

@@ -139,3 +139,76 @@ describe("an ignore file that is a link, its target changed while serving (issue
     await c.close();
   });
 });
+
+describe("a link met on the way to a configuration file, retargeted while serving (adversary round 11 F1)", () => {
+  it.each([
+    // A middle link of a chain: .svcignore -> a.txt -> b.txt, a.txt retargeted to c.txt.
+    ["a chain's middle link", (r: string) => {
+      writeFileSync(join(r, "b.txt"), "nothing-matches-this\n");
+      writeFileSync(join(r, "c.txt"), "guides/webhooks.mdx\n");
+      symlinkSync("b.txt", join(r, "a.txt"));
+      symlinkSync("a.txt", join(r, ".svcignore"));
+    }, (r: string) => retarget(r, "a.txt", "c.txt")],
+    // A folder link among the parents: .svcignore -> cfg/main.txt, cfg -> cfgA retargeted to cfgB.
+    ["a folder link among the parents", (r: string) => {
+      for (const [folder, text] of [["cfgA", "nothing-matches-this\n"], ["cfgB", "guides/webhooks.mdx\n"]] as const) {
+        mkdirSync(join(r, folder));
+        writeFileSync(join(r, folder, "main.txt"), text);
+      }
+      symlinkSync("cfgA", join(r, "cfg"));
+      symlinkSync("cfg/main.txt", join(r, ".svcignore"));
+    }, (r: string) => retarget(r, "cfg", "cfgB")],
+  ])("the ignore file through %s: the retarget excludes the page", async (_name, setup, change) => {
+    const root = await serve((r) => {
+      rmSync(join(r, ".svcignore"));
+      setup(r);
+    });
+    const c = await connect(runtime as DocsRuntime);
+    expect(c.text(await c.call(FS, { command: "ls /guides" }))).toBe("access-control.mdx\nuploading-files.mdx\nwebhooks.mdx\n");
+    const reloaded = nextReload();
+    change(root);
+    await reloaded;
+    const hits = (await c.call(SEARCH, { query: "exponential backoff deliveries" })).structuredContent as { results: { path: string }[] };
+    expect({ ls: c.text(await c.call(FS, { command: "ls /guides" })), search: hits.results.map((h) => h.path) }).toEqual({ ls: "access-control.mdx\nuploading-files.mdx\n", search: [] });
+    await c.close();
+  });
+
+  it("a spec's $ref'd file through a folder link: retargeting the folder link restricts the operation", async () => {
+    const root = await serve((r) => {
+      for (const [folder, text] of [["partsA", PURGE], ["partsB", RESTRICTED]] as const) {
+        mkdirSync(join(r, folder));
+        writeFileSync(join(r, folder, "purge.yaml"), text);
+      }
+      rmSync(join(r, "api/paths"), { recursive: true });
+      symlinkSync("../partsA", join(r, "api/paths"));
+    });
+    expect(await anonymousView()).toEqual(SEEN);
+    const reloaded = nextReload();
+    retarget(root, "api/paths", "../partsB");
+    await reloaded;
+    expect(await anonymousView()).toEqual(HIDDEN);
+  });
+
+  it("docs.json's spec through a chain: retargeting the middle link restricts the operation", async () => {
+    const root = await serve((r) => {
+      mkdirSync(join(r, "specB"));
+      const inline = RESTRICTED.split("\n").map((line) => (line === "" ? line : `    ${line}`)).join("\n");
+      writeFileSync(join(r, "specB/openapi.yaml"), ROOT_SPEC.replace("    $ref: paths/purge.yaml\n", inline));
+      renameSync(join(r, "api/openapi.yaml"), join(r, "api/real.yaml"));
+      symlinkSync("api/real.yaml", join(r, "mid.yaml"));
+      symlinkSync("../mid.yaml", join(r, "api/openapi.yaml"));
+    });
+    expect(await anonymousView()).toEqual(SEEN);
+    const reloaded = nextReload();
+    retarget(root, "mid.yaml", "specB/openapi.yaml");
+    await reloaded;
+    expect(await anonymousView()).toEqual(HIDDEN);
+  });
+});
+
+/** Point a link elsewhere in one step (a new link renamed over it), as a deploy does. */
+function retarget(root: string, rel: string, target: string): void {
+  mkdirSync(join(root, ".tmp"), { recursive: true });
+  symlinkSync(target, join(root, ".tmp/link"));
+  renameSync(join(root, ".tmp/link"), join(root, rel));
+}
