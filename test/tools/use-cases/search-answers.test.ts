@@ -67,7 +67,9 @@ describe("the search answer cache", () => {
     const twice = await ask(localContext(), { query: "multipart upload" }, cacheless);
     expect(twice).not.toBe(once);
     expect(twice.results).toEqual(once.results);
-    expect(Object.isFrozen(once.results) && Object.isFrozen(once.results[0])).toBe(true);
+    // An answer no other request can get is not frozen (issue 23: freezing it cost 1-2% of a
+    // worker's CPU per call); one the cache gives to every request that asks the same is.
+    expect([once.shared, Object.isFrozen(once.results), anonymous.shared, Object.isFrozen(anonymous.results), Object.isFrozen(anonymous.results[0])]).toEqual([false, false, true, true, true]);
   });
 
   it("finds no answer from the forms of one it did not keep: each is made for its one request", async () => {
