@@ -28,7 +28,7 @@ afterAll(() => {
 });
 
 describe.each(["2025-11-25", "2026-07-28"] as const)("serve over stdio, protocol %s", (era) => {
-  it("lists and calls both tools, and announces an edit", async () => {
+  it("lists and calls both tools, and announces a page added", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN, "serve", "--dir", repo.dir, "--base-url", "https://docs.nimbus.example", "--state", state],
@@ -46,7 +46,9 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("serve over stdio, protocol
 
     const heard = new Promise<string>((resolve) => client.setNotificationHandler("notifications/resources/list_changed", () => resolve("resources changed")));
     const subscription = era === "2026-07-28" ? await client.listen({ resourcesListChanged: true }) : undefined;
-    writeFileSync(join(repo.dir, "quickstart.mdx"), `---\ntitle: "Quickstart"\n---\n\nEdited over ${era}.\n`);
+    // A page added (the reader's readable pages change); an edit that changes none of the
+    // reader's lists tells nobody, as over HTTP (adversary round 11, F3).
+    writeFileSync(join(repo.dir, `added-${era}.mdx`), `---\ntitle: "Added"\n---\n\nAdded over ${era}.\n`);
     expect(await heard).toBe("resources changed");
     await subscription?.close();
     await client.close();
