@@ -3,6 +3,7 @@ import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO } from "../lib/files.js";
 import { versionCompare } from "../lib/format.js";
 import { readInputs, splitLines } from "../lib/inputs.js";
+import { compareGeneralNumeric } from "../lib/strtold.js";
 import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 import { appendAll } from "../../../arrays.js";
@@ -195,11 +196,8 @@ function compareKey(a: string, b: string, o: KeyOptions): number {
   }
   let r: number;
   if (o.n) r = Math.sign(numericValue(x) - numericValue(y));
-  else if (o.g) {
-    const nx = Number.parseFloat(x);
-    const ny = Number.parseFloat(y);
-    r = Number.isNaN(nx) ? (Number.isNaN(ny) ? 0 : -1) : Number.isNaN(ny) ? 1 : Math.sign(nx - ny);
-  } else if (o.h) r = Math.sign(humanValue(x) - humanValue(y));
+  else if (o.g) r = compareGeneralNumeric(x, y);
+  else if (o.h) r = Math.sign(humanValue(x) - humanValue(y));
   else if (o.M) r = MONTHS.indexOf(x.trim().slice(0, 3).toUpperCase()) - MONTHS.indexOf(y.trim().slice(0, 3).toUpperCase());
   else if (o.V) r = versionCompare(x, y);
   else {
