@@ -64,4 +64,5 @@ story storyprotocol/docs 6e2f32b9bd8de15038c21a022b0b1d90a577d14e .
 particle Particle-Network/particle-docs-mintlify 25186325eed10fe67798bcb59255f2d8977cf96c .
 upstash upstash/docs ef0ce4387f723fa1d0bd49d29331a6ec61feb6df .
 bolt bolt-builder/docs 506fe391982c0fd32765306d906a360bbc9b71b5 .
+novu novuhq/docs c1cb9e416fc4856fefafc4397ffdb5ba4526dac1 .
 LIST
