@@ -116,7 +116,7 @@ export const JUST_BASH_PATCHES = [
   {
     why: "CONVFMT is a special variable: assigning it changes how numbers become strings (Cv); each awk run starts at %.6g",
     find: 'case"SUBSEP":e.SUBSEP=v(n);return}e.vars[t]=n}',
-    replace: 'case"SUBSEP":e.SUBSEP=v(n);return;case"CONVFMT":Cv=v(n)}e.vars[t]=n}',
+    replace: 'case"SUBSEP":e.SUBSEP=v(n);return;case"CONVFMT":Cv=v(n);break;case"IGNORECASE":Iq=P(n),De(e,e.FS)}e.vars[t]=n}',
   },
   {
     why: "CONVFMT reads as its value (%.6g by default)",
@@ -126,13 +126,14 @@ export const JUST_BASH_PATCHES = [
   {
     why: "CONVFMT starts at %.6g in every awk run",
     find: 'OFMT:"%.6g",NR:0',
-    replace: 'OFMT:(Cv="%.6g","%.6g"),NR:0',
+    replace: 'OFMT:(Cv="%.6g",Iq=!1,"%.6g"),NR:0',
   },
   {
-    why: "a string becomes a number by its leading decimal number, as strtod reads it (\"12px\" is 12, \"0x1f\" is 0, \"1e3x\" is 1000)",
+    why: "a string becomes a number by its leading decimal number, as strtod reads it (\"12px\" is 12, \"0x1f\" is 0, \"1e3x\" is 1000); +inf, -inf, +nan and -nan alone (with their sign, any case) are infinite and not a number, as gawk reads them (Qi)",
     find: 'function b(e){if(typeof e=="number")return e;let t=parseFloat(e);return Number.isNaN(t)?0:t}',
     replace:
-      'function b(e){if(typeof e=="number")return e;let t=/^[ \\t\\n\\r\\f\\v]*([-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?)/.exec(e);return t===null?0:parseFloat(t[1])}' +
+      'function Qi(e){return/^[ \\t\\n\\r\\f\\v]*[-+](?:inf|nan)[ \\t\\n\\r\\f\\v]*$/i.test(e)}' +
+      'function b(e){if(typeof e=="number")return e;if(Qi(e))return/nan/i.test(e)?NaN:e.includes("-")?-1/0:1/0;let t=/^[ \\t\\n\\r\\f\\v]*([-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?)/.exec(e);return t===null?0:parseFloat(t[1])}' +
       // printf's integer conversions (d i u o x X), with flags, width and precision: used by the switch patch below
       'function Gi(W,f,k,C,y){let p=Math.trunc(y),n=p<0&&(W==="d"||W==="i"),g;if(W==="d"||W==="i")g=BigInt(Math.abs(p)).toString();else{if(Math.abs(p)>=18446744073709551616)return ie("%"+f+k+(C===""?"":"."+C)+"g",[y]);g=(p<0?BigInt.asUintN(64,BigInt(p)):BigInt(p)).toString(W==="o"?8:W==="u"?10:16);W==="X"&&(g=g.toUpperCase())}' +
       'C!==""&&(g=C==="0"&&p===0?"":g.padStart(parseInt(C,10),"0"));let x=n?"-":W!=="d"&&W!=="i"?"":f.includes("+")?"+":f.includes(" ")?" ":"";f.includes("#")&&p!==0&&(W==="x"?x+="0x":W==="X"?x+="0X":W==="o"&&!g.startsWith("0")&&(g="0"+g));' +
@@ -146,12 +147,12 @@ export const JUST_BASH_PATCHES = [
   {
     why: "a string looks numeric (for comparisons) only as a whole decimal number with blanks around it (\" 0x1f\" and \"Infinity\" are strings)",
     find: 'function me(e){if(typeof e=="number")return!0;let t=String(e).trim();return t===""?!1:!Number.isNaN(Number(t))}',
-    replace: 'function me(e){return typeof e=="number"||/^[ \\t\\n\\r\\f\\v]*[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?[ \\t\\n\\r\\f\\v]*$/.test(String(e))}',
+    replace: 'function me(e){return typeof e=="number"||/^[ \\t\\n\\r\\f\\v]*[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?[ \\t\\n\\r\\f\\v]*$/.test(String(e))||Qi(String(e))}',
   },
   {
     why: 'a comparison with a string constant, a concatenation or a string function\'s result compares as strings ("10" < "9" is 1, $1 == "1.0" compares text)',
     find: "if(vt(n))return It(r,s,n);",
-    replace: "if(vt(n))return It(r,s,n,Sx(t.left,e)||Sx(t.right,e),lu,ru);",
+    replace: "if(vt(n))return It(r,s,n,Sx(t.left,e)||Sx(t.right,e)||ls||rs,lu,ru);",
   },
   {
     why: "(the comparison's string side, for the patch above)",
@@ -166,31 +167,31 @@ export const JUST_BASH_PATCHES = [
       "and as \"\" with a string, as in gawk; just-bash compared it as the string \"\" always. Each side of a comparison notes whether it read one (Qn)",
     find: String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),s=await R(e,"binary right evaluation",()=>E(e,t.right));`,
     replace:
-      String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),lu=Qn(e,t.left),s=await R(e,"binary right evaluation",()=>E(e,t.right)),ru=Qn(e,t.right);`,
+      String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),lu=Qn(e,t.left),ls=Qz(e,t.left),s=await R(e,"binary right evaluation",()=>E(e,t.right)),ru=Qn(e,t.right),rs=Qz(e,t.right);`,
   },
   {
     why: "(uninitialized values: a variable no assignment made, or the element the last array read found unassigned, e.qa)",
     find: String.raw`function ye(e,t,n,r){let s=Y(e,t);`,
     replace:
-      String.raw`function Qn(e,t){return t.type==="variable"?!(t.name in e.vars)&&!/^(FS|OFS|ORS|OFMT|CONVFMT|NR|NF|FNR|FILENAME|RSTART|RLENGTH|SUBSEP|ARGC|RS)$/.test(t.name):t.type==="array_access"&&e.qa===!0}` +
-      String.raw`function ye(e,t,n,r){let s=Y(e,t);e.ua?.delete(s+"\x1c"+n);`,
+      String.raw`function Qz(e,t){return t.type==="array_access"&&e.qs===!0}function Qn(e,t){return t.type==="variable"?!(t.name in e.vars)&&!/^(FS|OFS|ORS|OFMT|CONVFMT|NR|NF|FNR|FILENAME|RSTART|RLENGTH|SUBSEP|ARGC|RS)$/.test(t.name):t.type==="array_access"&&e.qa===!0}` +
+      String.raw`function ye(e,t,n,r){let s=Y(e,t);e.ua?.delete(s+"\x1c"+n);e.sa?.[s]?.delete(n);`,
   },
   {
     why: "(uninitialized values: ENVIRON's missing names are, ARGV's and the others' start unknown)",
     find: String.raw`function ae(e,t,n){if(t==="ARGV")return e.ARGV[n]??"";if(t==="ENVIRON")return e.ENVIRON[n]??"";`,
-    replace: String.raw`function ae(e,t,n){e.qa=!1;if(t==="ARGV")return e.ARGV[n]??"";if(t==="ENVIRON")return e.qa=e.ENVIRON[n]===void 0,e.ENVIRON[n]??"";`,
+    replace: String.raw`function ae(e,t,n){e.qa=!1;e.qs=!1;if(t==="ARGV")return e.ARGV[n]??"";if(t==="ENVIRON")return e.qa=e.ENVIRON[n]===void 0,e.ENVIRON[n]??"";`,
   },
   {
     why:
       "a variable assigned a string constant, a concatenation or a string function's result is a string, not a number that looks like one " +
       "(x = substr($1, 1); x < $2 compares text): its name is noted in e.st until it is assigned otherwise",
     find: String.raw`else if(r.type==="variable")j(e,r.name,a);else{`,
-    replace: String.raw`else if(r.type==="variable")j(e,r.name,a),(e.st??={})[r.name]=s==="="&&Sx(t.value,e)?1:0;else{`,
+    replace: String.raw`else if(r.type==="variable")j(e,r.name,a),(e.st??={})[r.name]=s==="="&&(Sx(t.value,e)||Vs)?1:0;else{`,
   },
   {
     why: "(string variables: a function's parameters take their arguments' kinds, a missing argument is uninitialized, and the caller's are restored after it)",
     find: String.raw`let f=await R(e,"user function argument evaluation",()=>E(e,u));e.vars[c]=f}else e.vars[c]=""}`,
-    replace: String.raw`let f=await R(e,"user function argument evaluation",()=>E(e,u));e.vars[c]=f,(e.st??={})[c]=Sx(u,e)?1:0}else delete e.vars[c],e.st&&delete e.st[c]}`,
+    replace: String.raw`let f=await R(e,"user function argument evaluation",()=>E(e,u));e.vars[c]=f,(e.st??={})[c]=Sx(u,e)||Qz(e,u)?1:0}else delete e.vars[c],e.st&&delete e.st[c]}`,
   },
   {
     why: "(string variables: the caller's kinds, kept across the call)",
@@ -205,7 +206,7 @@ export const JUST_BASH_PATCHES = [
   {
     why: 'a reference to an array element creates it (x["a"]; length(x) is 1), as in gawk; ("a" in x) does not',
     find: 'let r=Y(e,t);return e.arrays[r]?.[n]??""}',
-    replace: String.raw`let r=Y(e,t),s=e.arrays[r]?.[n],k=r+"\x1c"+n;return s===void 0&&(ye(e,t,n,""),(e.ua??=new Set).add(k)),e.qa=s===void 0||s===""&&e.ua?.has(k)===!0,s??""}`,
+    replace: String.raw`let r=Y(e,t),s=e.arrays[r]?.[n],k=r+"\x1c"+n;return s===void 0&&(ye(e,t,n,""),(e.ua??=new Set).add(k)),e.qa=s===void 0||s===""&&e.ua?.has(k)===!0,e.qs=s!==void 0&&e.sa?.[r]?.has(n)===!0,s??""}`,
   },
   {
     why: "printf: too few arguments is a fatal error (exit 2, gawk's message); numeric conversions read a string's leading number (\"12px\" is 12); inf and nan print as +inf, -inf, -nan (no width); %u, %#x, %#o and negative %x/%X/%o/%u as 64-bit unsigned",
@@ -296,12 +297,78 @@ export const JUST_BASH_PATCHES = [
   {
     why: "awk's POSIX classes ([[:alpha:]], [[:upper:]], [[:space:]], ...) are gawk's Unicode ones in a UTF-8 locale, not ASCII",
     find: 'import{a as O,b as X}from"./chunk-KVG5FR5F.js";',
-    replace: `import{a as Oq,b as X}from"./chunk-KVG5FR5F.js";const O=(p,...r)=>Oq(Sq(p),...r);${AWK_CLASSES}`,
+    replace: `import{a as Oq,b as X}from"./chunk-KVG5FR5F.js";var Iq=!1;const O=(p,f="",...r)=>Oq(Sq(p),Iq?f+"i":f,...r),Lq=x=>[...x].map(c=>{let u=c.toLowerCase();return[...u].length===1?u:c}).join("");${AWK_CLASSES}`,
   },
   {
     why: "(awk's POSIX classes: the lexer no longer rewrites a lone [[:alpha:]] to ASCII ranges first)",
     find: 'function qt(e){return e.replace(/\\[\\[:space:\\]\\]/g,',
     replace: 'function qt(e){return e;e.replace(/\\[\\[:space:\\]\\]/g,',
+  },
+  {
+    why:
+      "an array element assigned a string constant, a concatenation or a string function's result holds a string, not a number that looks like one " +
+      '(a[1] = "10"; a[1] < 9 compares text, as in gawk), while one assigned a field or made by split() compares as a number when it looks like one: ' +
+      "each array's string elements are noted in e.sa, the last element read in e.qs (Qz), and the assigned value's kind is read right after it is computed (Vs)",
+    find: String.raw`R(e,"assignment value evaluation",()=>E(e,t.value)),r=t.target`,
+    replace: String.raw`R(e,"assignment value evaluation",()=>E(e,t.value)),Vs=Qz(e,t.value),r=t.target`,
+  },
+  {
+    why: "(string elements: an assignment of a string marks the element)",
+    find: String.raw`ye(e,r.array,o,a)}return a}`,
+    replace: String.raw`ye(e,r.array,o,a),s==="="&&(Sx(t.value,e)||Vs)&&((e.sa??={})[Y(e,r.array)]??=new Set).add(o)}return a}`,
+  },
+  {
+    why: "(string elements: split() makes every element anew, numbers where they look like ones)",
+    find: String.raw`"array_elements");t.arrays[a]=Object.create(null);`,
+    replace: String.raw`"array_elements");t.arrays[a]=Object.create(null);t.sa&&(delete t.sa[a],delete t.sa[Y(t,a)]);`,
+  },
+  {
+    why: "(string elements: delete forgets an element's mark, and a whole array's)",
+    find: String.raw`delete e.arrays[r][n])}function Ge(e,t){let n=Y(e,t);e.arrayElementCount-=Object.keys(e.arrays[n]??{}).length,delete e.arrays[n]}`,
+    replace: String.raw`delete e.arrays[r][n],e.sa?.[r]?.delete(n))}function Ge(e,t){let n=Y(e,t);e.arrayElementCount-=Object.keys(e.arrays[n]??{}).length,delete e.arrays[n],e.sa&&delete e.sa[n]}`,
+  },
+  {
+    why: "sub() and gsub() change an array element they are given (sub(/1/, \"X\", a[1])); just-bash changed $0 instead",
+    find: String.raw`e.type==="field"?` + "`$${Math.floor(F(await t.evalExpr(e.index)))}`" + String.raw`:"$0":"$0"}function Le(e,t){if(e==="$0")`,
+    replace:
+      String.raw`e.type==="field"?` +
+      "`$${Math.floor(F(await t.evalExpr(e.index)))}`" +
+      String.raw`:e.type==="array_access"?{a:e.array,k:v(await t.evalExpr(e.key))}:"$0":"$0"}function Le(e,t){if(typeof e=="object")return L(ae(t,e.a,e.k));if(e==="$0")`,
+  },
+  {
+    why: "(sub and gsub on an array element: the result is stored in the element)",
+    find: String.raw`function Te(e,t,n){if(e==="$0")`,
+    replace:
+      // a variable or element sub() or gsub() changed holds a string from then on (x = $1; sub(/1/, "1", x); x < $2 compares text)
+      String.raw`function Qm(t,a){typeof a=="object"?((t.sa??={})[Y(t,a.a)]??=new Set).add(a.k):a[0]!=="$"&&((t.st??={})[a]=1)}` +
+      String.raw`function Te(e,t,n){if(typeof e=="object")return ye(n,e.a,e.k,t);if(e==="$0")`,
+  },
+  {
+    why: "(sub: a variable or element it changed holds a string)",
+    find: String.raw`c=te(o,l,u=>u===1,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements}`,
+    replace: String.raw`c=te(o,l,u=>u===1,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements>0&&Qm(t,a),c.replacements}`,
+  },
+  {
+    why: "(gsub: a variable or element it changed holds a string)",
+    find: String.raw`c=te(o,l,()=>!0,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements}`,
+    replace: String.raw`c=te(o,l,()=>!0,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements>0&&Qm(t,a),c.replacements}`,
+  },
+  {
+    why:
+      "a value that looks like a number is true when its number is not zero (a field 0.0 or -0 is false, as in gawk); other text is true when not empty. " +
+      'gawk would also count a string constant "0.0" true; the docs shell does not tell a field from a constant here',
+    find: 'function P(e){return typeof e=="number"?e!==0:!(e===""||e==="0")}',
+    replace: 'function P(e){return typeof e=="number"?e!==0:me(e)?b(e)!==0:e!==""}',
+  },
+  {
+    why: "IGNORECASE: when it is true, string comparisons ignore case (the regexes do through O, index() below), as in gawk",
+    find: "let a=v(e),o=v(t);switch(n){",
+    replace: "let a=v(e),o=v(t);Iq&&(a=Lq(a),o=Lq(o));switch(n){",
+  },
+  {
+    why: "(IGNORECASE: index() ignores case too)",
+    find: "a=r.indexOf(s);return a===-1?0:a+1}",
+    replace: "a=Iq?Lq(r).indexOf(Lq(s)):r.indexOf(s);return a===-1?0:a+1}",
   },
 ];
 
