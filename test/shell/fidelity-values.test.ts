@@ -250,6 +250,9 @@ const CASES: readonly FidelityCase[] = [
   // a field's truth is its number's when it looks like one (0.0 and -0 are false); +inf and -inf are infinite
   { cmd: "printf '0.0\\n-0\\n+0\\n 0 \\n0x0\\n00\\n.\\n1e-400\\n' | awk '{print NR, ($1 ? \"t\" : \"f\"), (!$0)}'" },
   { cmd: "echo '+inf -inf +NAN inf +infinity' | awk '{print $1+0, $2+0, $4+0, $5+0, ($1 > 1e308), ($2 < 0)}'" },
+  // a string's \ddd and \xHH escapes are bytes: bytes that form UTF-8 are their character
+  { cmd: "awk 'BEGIN{s = \"\\303\\251\"; print s, length(s), toupper(s), index(\"caf\u00e9\", s), \"\\xc3\\xa9x\", \"a\\101\\x42\"}'" },
+  { cmd: "awk 'BEGIN{print \"\\303\\251\\n\\0\"}' | od -c" },
   // IGNORECASE: regexes, string comparisons and index() ignore case while it is true; a one-character split stays exact
   { cmd: "awk 'BEGIN{IGNORECASE=1} /hello/' /data/case.md" },
   { cmd: "awk -v IGNORECASE=1 '$1 == \"hello\" {print NR} $0 ~ \"BAR\" {print \"bar\", NR}' /data/case.md" },

@@ -22,6 +22,14 @@ let o="",f=x=>"\\\\u{"+x.toString(16)+"}";for(let m of Sq.all.matchAll(new RegEx
 {let al="[\\\\p{Alphabetic}\\\\p{Nd}]",sp="(?![\\\\xA0\\\\u2007\\\\u202F])[\\\\t-\\\\r \\\\p{Zs}\\\\p{Zl}\\\\p{Zp}]",pr="[^\\\\p{Cc}\\\\p{Cn}\\\\p{Cs}\\\\p{Zl}\\\\p{Zp}]",gr="(?!"+sp+")"+pr;
 Sq.test={alpha:"(?![0-9])"+al,digit:"[0-9]",alnum:al,upper:"[\\\\p{Uppercase}\\\\p{CWL}]",lower:"(?![\\\\u1F88-\\\\u1F8F\\\\u1F98-\\\\u1F9F\\\\u1FA8-\\\\u1FAF\\\\u1FBC\\\\u1FCC\\\\u1FFC])[\\\\p{Lowercase}\\\\p{CWU}]",space:sp,blank:"(?![\\\\xA0\\\\u2007\\\\u202F])[\\\\t\\\\p{Zs}]",cntrl:"[\\\\p{Cc}\\\\p{Zl}\\\\p{Zp}]",print:pr,graph:gr,punct:"(?!"+al+")"+gr,xdigit:"[0-9A-Fa-f]"}}`;
 
+/**
+ * awk's `\ddd` and `\xHH` escapes in a string are bytes, as in gawk: bytes that form UTF-8 are
+ * the character they encode (`"\303\251"` is one `é`), any other byte is the character of that
+ * code, as before. The lexer notes each escaped byte as U+E000 plus the byte (Qu reads them back
+ * when the string ends).
+ */
+const AWK_BYTES = String.raw`function Qu(x){return x.replace(/[\ue000-\ue0ff]+/g,m=>{let b=[...m].map(c=>c.charCodeAt(0)-57344),o="",d=new TextDecoder("utf-8",{fatal:!0});for(let i=0;i<b.length;){let n=b[i]<128?1:b[i]>=194&&b[i]<224?2:b[i]>=224&&b[i]<240?3:b[i]>=240&&b[i]<245?4:0,s=null;if(n>0&&i+n<=b.length)try{s=d.decode(Uint8Array.from(b.slice(i,i+n)))}catch{}s===null?(o+=String.fromCharCode(b[i]),i++):(o+=s,i+=n)}return o})}`;
+
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
   {
@@ -297,7 +305,7 @@ export const JUST_BASH_PATCHES = [
   {
     why: "awk's POSIX classes ([[:alpha:]], [[:upper:]], [[:space:]], ...) are gawk's Unicode ones in a UTF-8 locale, not ASCII",
     find: 'import{a as O,b as X}from"./chunk-KVG5FR5F.js";',
-    replace: `import{a as Oq,b as X}from"./chunk-KVG5FR5F.js";var Iq=!1;const O=(p,f="",...r)=>Oq(Sq(p),Iq?f+"i":f,...r),Lq=x=>[...x].map(c=>{let u=c.toLowerCase();return[...u].length===1?u:c}).join("");${AWK_CLASSES}`,
+    replace: `import{a as Oq,b as X}from"./chunk-KVG5FR5F.js";var Iq=!1;const O=(p,f="",...r)=>Oq(Sq(p),Iq?f+"i":f,...r),Lq=x=>[...x].map(c=>{let u=c.toLowerCase();return[...u].length===1?u:c}).join("");${AWK_CLASSES}${AWK_BYTES}`,
   },
   {
     why: "(awk's POSIX classes: the lexer no longer rewrites a lone [[:alpha:]] to ASCII ranges first)",
@@ -369,6 +377,21 @@ export const JUST_BASH_PATCHES = [
     why: "(IGNORECASE: index() ignores case too)",
     find: "a=r.indexOf(s);return a===-1?0:a+1}",
     replace: "a=Iq?Lq(r).indexOf(Lq(s)):r.indexOf(s);return a===-1?0:a+1}",
+  },
+  {
+    why: 'a string\'s \\xHH escape is a byte: UTF-8 bytes make their character ("\\xc3\\xa9" is é), as in gawk (AWK_BYTES)',
+    find: String.raw`a.length>0?r+=String.fromCharCode(parseInt(a,16)):r+="x";break}`,
+    replace: String.raw`a.length>0?r+=String.fromCharCode(57344+parseInt(a,16)):r+="x";break}`,
+  },
+  {
+    why: '(a string\'s \\ddd escape is a byte too: "\\303\\251" is é)',
+    find: String.raw`r+=String.fromCharCode(parseInt(a,8))}else r+=s}`,
+    replace: String.raw`r+=String.fromCharCode(57344+(parseInt(a,8)&255))}else r+=s}`,
+  },
+  {
+    why: "(escaped bytes: read back when the string ends)",
+    find: String.raw`return this.peek()==='"'&&this.advance(),{type:i.STRING,value:r,line:t,column:n}}`,
+    replace: String.raw`return this.peek()==='"'&&this.advance(),{type:i.STRING,value:Qu(r),line:t,column:n}}`,
   },
 ];
 
