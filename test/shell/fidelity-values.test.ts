@@ -253,6 +253,14 @@ const CASES: readonly FidelityCase[] = [
   // a string's \ddd and \xHH escapes are bytes: bytes that form UTF-8 are their character
   { cmd: "awk 'BEGIN{s = \"\\303\\251\"; print s, length(s), toupper(s), index(\"caf\u00e9\", s), \"\\xc3\\xa9x\", \"a\\101\\x42\"}'" },
   { cmd: "awk 'BEGIN{print \"\\303\\251\\n\\0\"}' | od -c" },
+  // division by zero is fatal (the file and record named once input is read), a missing input file too after the
+  // files before it, a folder is skipped with a warning; print > "/dev/stderr" and "/dev/stdout" are the streams
+  { cmd: "awk '{print 10/$1}' /data/nums.md" },
+  { cmd: "echo 1 | awk 'END{x=0; print 1%x}'; echo 1 | awk '{x=0; x/=0}'; awk 'BEGIN{x=0; print 1/x}'; echo $?" },
+  { cmd: "awk 1 /data/kv.md /nope /data/case.md; echo $?" },
+  { cmd: "awk 1 /data /data/kv.md; awk 'END{print NR}' /data/kv.md /data" },
+  { cmd: "awk '{print > \"/dev/stderr\"; printf \"x%s\\n\", $0 > \"/dev/stdout\"; print \"y\" >> \"/dev/stderr\"}' /data/kv.md" },
+  { cmd: "awk 'BEGIN{print \"err\" > \"/dev/stderr\"; print \"out\"}'; awk 'BEGIN{print \"err\" > \"/dev/stderr\"; exit 3}'; echo $?" },
   // IGNORECASE: regexes, string comparisons and index() ignore case while it is true; a one-character split stays exact
   { cmd: "awk 'BEGIN{IGNORECASE=1} /hello/' /data/case.md" },
   { cmd: "awk -v IGNORECASE=1 '$1 == \"hello\" {print NR} $0 ~ \"BAR\" {print \"bar\", NR}' /data/case.md" },

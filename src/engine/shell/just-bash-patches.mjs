@@ -393,6 +393,46 @@ export const JUST_BASH_PATCHES = [
     find: String.raw`return this.peek()==='"'&&this.advance(),{type:i.STRING,value:r,line:t,column:n}}`,
     replace: String.raw`return this.peek()==='"'&&this.advance(),{type:i.STRING,value:Qu(r),line:t,column:n}}`,
   },
+  {
+    why:
+      "division by zero is gawk's fatal error (exit 2, the output so far kept; with the file and record once input is read), not 0: " +
+      "`division by zero attempted`, `in `%'` for %, `in `/='` for /= (gawk reports a constant 1/0 when it parses the program; the docs shell when it runs it)",
+    find: "let a=b(r),o=b(s);return ke(a,o,n)}",
+    replace: "let a=b(r),o=b(s);if(o===0&&(n===\"/\"||n===\"%\"))Qd(e,n===\"%\"?\" in `%'\":\"\");return ke(a,o,n)}" +
+      "function Qd(e,w){throw new Error(`cmd. line:1: ${e.NR>0?`(FILENAME=${e.FILENAME||\"-\"} FNR=${e.FNR}) `:\"\"}fatal: division by zero attempted${w}`)}",
+  },
+  {
+    why: "(division by zero in /= and %=)",
+    find: String.raw`case"/=":a=c!==0?l/c:0;break;case"%=":a=c!==0?l%c:0;break;`,
+    replace: String.raw`case"/=":c===0&&Qd(e," in ` + "`/='" + String.raw`");a=l/c;break;case"%=":c===0&&Qd(e," in ` + "`%='" + String.raw`");a=l%c;break;`,
+  },
+  {
+    why: "(what was written to /dev/stderr comes before an error's message)",
+    find: "p=m instanceof w?w.EXIT_CODE:2;return{stdout:T.getOutput(),stderr:`awk: ${y}\n`,exitCode:p}",
+    replace: "p=m instanceof w?w.EXIT_CODE:2;return{stdout:T.getOutput(),stderr:(A.wq??\"\")+`awk: ${y}\n`,exitCode:p}",
+  },
+  {
+    why: "an input file that does not exist is gawk's fatal error after the output of the files before it (exit 2); a folder is skipped with gawk's warning",
+    find: "return{stdout:\"\",stderr:`awk: ${g}: No such file or directory\n`,exitCode:1}}",
+    replace:
+      "if((await t.fs.exists(t.fs.resolvePath(t.cwd,g)))&&(await t.fs.stat(t.fs.resolvePath(t.cwd,g))).isDirectory){A.wq=(A.wq??\"\")+`awk: warning: command line argument \\`${g}' is a directory: skipped\n`;continue}" +
+      "return{stdout:T.getOutput(),stderr:(A.wq??\"\")+`awk: cmd. line:1: fatal: cannot open file \\`${g}' for reading: No such file or directory\n`,exitCode:2}}",
+  },
+  {
+    why: "print and printf to \"/dev/stdout\" (or \"-\") and \"/dev/stderr\" write to the command's output and error streams, as in gawk; other files stay refused (read-only)",
+    find: String.raw`let a=v(await S(e,"redirection filename evaluation",()=>E(e,n))),o=s.resolvePath(e.cwd,a);`,
+    replace: String.raw`let a=v(await S(e,"redirection filename evaluation",()=>E(e,n)));if(a==="/dev/stdout"||a==="-"){e.output+=r,we(e);return}if(a==="/dev/stderr"){e.wq=(e.wq??"")+r;return}let o=s.resolvePath(e.cwd,a);`,
+  },
+  {
+    why: "(what was written to /dev/stderr and the warnings, in the command's error stream)",
+    find: String.raw`A.shouldExit)return await n("END execution after BEGIN exit",()=>T.executeEnd()),{stdout:T.getOutput(),stderr:"",exitCode:T.getExitCode()};if(!he&&!W)return{stdout:T.getOutput(),stderr:"",exitCode:T.getExitCode()};`,
+    replace: String.raw`A.shouldExit)return await n("END execution after BEGIN exit",()=>T.executeEnd()),{stdout:T.getOutput(),stderr:A.wq??"",exitCode:T.getExitCode()};if(!he&&!W)return{stdout:T.getOutput(),stderr:A.wq??"",exitCode:T.getExitCode()};`,
+  },
+  {
+    why: "(the same at the end of the input)",
+    find: String.raw`return await n("END execution",()=>T.executeEnd()),{stdout:T.getOutput(),stderr:"",exitCode:T.getExitCode()}}`,
+    replace: String.raw`return await n("END execution",()=>T.executeEnd()),{stdout:T.getOutput(),stderr:A.wq??"",exitCode:T.getExitCode()}}`,
+  },
 ];
 
 /** Whether a path is one of just-bash's prebuilt bundle files the patches look in. */
