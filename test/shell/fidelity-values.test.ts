@@ -270,6 +270,10 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "printf 'aXbxc\\n' | awk -F'x+' 'BEGIN{IGNORECASE=1} {print NF}'" },
   { cmd: "printf 'aXbxc\\n' | awk 'BEGIN{IGNORECASE=1; FS=\"x+\"} {print NF; IGNORECASE=0; $0=$0; print NF}'" },
   { cmd: "awk -v IGNORECASE=0 '/hello/' /data/case.md" },
+  // sort -V is gnulib's filevercmp: letters before other characters, ~ before the end, suffixes set aside first
+  { cmd: "sort -V /data/nums.md; sort -k2V /data/nums.md" },
+  { cmd: "printf 'a10\\na2\\na1.10\\na1.9\\nv1.0.0-rc1\\nv1.0.0\\nv1.0.0~rc1\\nfoo.tar.gz\\nfoo-1.2.tar.gz\\nfoo-1.10.tar.gz\\n.hidden\\n..\\n.\\n\\nx~\\nx\\n' | sort -V" },
+  { cmd: "printf 'b 1.2\\na 1.10\\nc 1.9\\n' | sort -k2,2V -r; printf 'abc\\nabc~\\nab\\nabcd\\nab1\\nab-1\\n' | sort -V" },
   // od (GNU coreutils 9.1): types, sizes, aligned fields, `*` for repeated lines, -A -j -N -w -v, the z trailer
   { cmd: "od -c /data/bytes.md" },
   { cmd: "od -tx1 /data/bytes.md" },
