@@ -261,6 +261,9 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "awk 1 /data /data/kv.md; awk 'END{print NR}' /data/kv.md /data" },
   { cmd: "awk '{print > \"/dev/stderr\"; printf \"x%s\\n\", $0 > \"/dev/stdout\"; print \"y\" >> \"/dev/stderr\"}' /data/kv.md" },
   { cmd: "awk 'BEGIN{print \"err\" > \"/dev/stderr\"; print \"out\"}'; awk 'BEGIN{print \"err\" > \"/dev/stderr\"; exit 3}'; echo $?" },
+  // printf %c: width and -, a number (or a field that looks like one) is a code point, "" is NUL
+  { cmd: "awk 'BEGIN{printf \"%-3c|%3c|%c|%c|%2c|%c|\\n\", \"xyz\", 65, 233, \"\u00e9\", \"\u00e9a\", \"\"}' | od -c" },
+  { cmd: "echo 'hello 66' | awk '{printf \"%5c|%-2c|%c\\n\", $1, $2, $2}'" },
   // IGNORECASE: regexes, string comparisons and index() ignore case while it is true; a one-character split stays exact
   { cmd: "awk 'BEGIN{IGNORECASE=1} /hello/' /data/case.md" },
   { cmd: "awk -v IGNORECASE=1 '$1 == \"hello\" {print NR} $0 ~ \"BAR\" {print \"bar\", NR}' /data/case.md" },

@@ -433,6 +433,11 @@ export const JUST_BASH_PATCHES = [
     find: String.raw`return await n("END execution",()=>T.executeEnd()),{stdout:T.getOutput(),stderr:"",exitCode:T.getExitCode()}}`,
     replace: String.raw`return await n("END execution",()=>T.executeEnd()),{stdout:T.getOutput(),stderr:A.wq??"",exitCode:T.getExitCode()}}`,
   },
+  {
+    why: "printf %c takes a width and the - flag (%-3c pads after); a number, or a value that looks like one (a field 66), is the character of that code point, other text its first character (an empty one NUL), as in gawk; gawk would print a string constant \"66\" as 6",
+    find: String.raw`case"c":{c(typeof y=="number"?String.fromCharCode(y):String(y??"").charAt(0)||""),A===void 0&&r++;break}`,
+    replace: String.raw`case"c":{typeof y=="string"&&y!==""&&me(y)&&(y=b(y));let q=typeof y=="number"?(y>=0&&y<=1114111?String.fromCodePoint(Math.trunc(y)):""):[...String(y??"")][0]??"\0",z=k?parseInt(k,10)-[...q].length:0;z>0&&(q=f.includes("-")?q+" ".repeat(z):" ".repeat(z)+q),c(q),A===void 0&&r++;break}`,
+  },
 ];
 
 /** Whether a path is one of just-bash's prebuilt bundle files the patches look in. */
