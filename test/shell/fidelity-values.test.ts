@@ -264,6 +264,10 @@ const CASES: readonly FidelityCase[] = [
   // printf %c: width and -, a number (or a field that looks like one) is a code point, "" is NUL
   { cmd: "awk 'BEGIN{printf \"%-3c|%3c|%c|%c|%2c|%c|\\n\", \"xyz\", 65, 233, \"\u00e9\", \"\u00e9a\", \"\"}' | od -c" },
   { cmd: "echo 'hello 66' | awk '{printf \"%5c|%-2c|%c\\n\", $1, $2, $2}'" },
+  // asort and asorti: values (numbers first, then strings) or indices into elements 1..n
+  { cmd: "awk '{sum[$1]+=$2} END{n=asorti(sum, k); for(i=1;i<=n;i++) print k[i], sum[k[i]]}' /data/kv.md" },
+  { cmd: "awk '{v[NR]=$1} END{n=asort(v, w); print n, length(v); for(i=1;i<=n;i++) print w[i]}' /data/nums.md" },
+  { cmd: "awk 'BEGIN{a[\"x\"]=\"10\"; a[\"y\"]=\"9\"; a[\"z\"]=5; n=asort(a); for(i=1;i<=n;i++) print a[i]; b[10];b[9];b[\"b\"];b[\"a\"]; n=asorti(b); for(i=1;i<=n;i++) print b[i]}'" },
   // IGNORECASE: regexes, string comparisons and index() ignore case while it is true; a one-character split stays exact
   { cmd: "awk 'BEGIN{IGNORECASE=1} /hello/' /data/case.md" },
   { cmd: "awk -v IGNORECASE=1 '$1 == \"hello\" {print NR} $0 ~ \"BAR\" {print \"bar\", NR}' /data/case.md" },

@@ -30,6 +30,13 @@ Sq.test={alpha:"(?![0-9])"+al,digit:"[0-9]",alnum:al,upper:"[\\\\p{Uppercase}\\\
  */
 const AWK_BYTES = String.raw`function Qu(x){return x.replace(/[\ue000-\ue0ff]+/g,m=>{let b=[...m].map(c=>c.charCodeAt(0)-57344),o="",d=new TextDecoder("utf-8",{fatal:!0});for(let i=0;i<b.length;){let n=b[i]<128?1:b[i]>=194&&b[i]<224?2:b[i]>=224&&b[i]<240?3:b[i]>=240&&b[i]<245?4:0,s=null;if(n>0&&i+n<=b.length)try{s=d.decode(Uint8Array.from(b.slice(i,i+n)))}catch{}s===null?(o+=String.fromCharCode(b[i]),i++):(o+=s,i+=n)}return o})}`;
 
+/**
+ * gawk's asort(src[, dest]) and asorti(src[, dest]): the values (numbers first, in numeric order,
+ * then strings) or the indices (as strings) of src, as elements 1..n of dest (src when there is
+ * no dest); the count is returned.
+ */
+const AWK_ASORT = String.raw`async function Qa(e,t,n,x){if(e.length<1||e[0].type!=="variable")return 0;let s=Y(t,e[0].name),o=t.arrays[s]??{},k=Object.keys(o),l;if(x)l=k.sort((a,c)=>a<c?-1:a>c?1:0);else{let m=t.sa?.[s],u=k.map(q=>({v:o[q],n:typeof o[q]=="number"||m?.has(q)!==!0&&me(o[q])}));u.sort((a,c)=>a.n&&c.n?b(a.v)-b(c.v):a.n?-1:c.n?1:v(a.v)<v(c.v)?-1:v(a.v)>v(c.v)?1:0);l=u.map(q=>q.v)}let d=e.length>1&&e[1].type==="variable"?e[1].name:e[0].name;Ge(t,d);l.forEach((q,i)=>ye(t,d,String(i+1),q));return l.length}`;
+
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
   {
@@ -305,7 +312,7 @@ export const JUST_BASH_PATCHES = [
   {
     why: "awk's POSIX classes ([[:alpha:]], [[:upper:]], [[:space:]], ...) are gawk's Unicode ones in a UTF-8 locale, not ASCII",
     find: 'import{a as O,b as X}from"./chunk-KVG5FR5F.js";',
-    replace: `import{a as Oq,b as X}from"./chunk-KVG5FR5F.js";var Iq=!1;const O=(p,f="",...r)=>Oq(Sq(p),Iq?f+"i":f,...r),Lq=x=>[...x].map(c=>{let u=c.toLowerCase();return[...u].length===1?u:c}).join("");${AWK_CLASSES}${AWK_BYTES}`,
+    replace: `import{a as Oq,b as X}from"./chunk-KVG5FR5F.js";var Iq=!1;const O=(p,f="",...r)=>Oq(Sq(p),Iq?f+"i":f,...r),Lq=x=>[...x].map(c=>{let u=c.toLowerCase();return[...u].length===1?u:c}).join("");${AWK_CLASSES}${AWK_BYTES}${AWK_ASORT}`,
   },
   {
     why: "(awk's POSIX classes: the lexer no longer rewrites a lone [[:alpha:]] to ASCII ranges first)",
@@ -437,6 +444,11 @@ export const JUST_BASH_PATCHES = [
     why: "printf %c takes a width and the - flag (%-3c pads after); a number, or a value that looks like one (a field 66), is the character of that code point, other text its first character (an empty one NUL), as in gawk; gawk would print a string constant \"66\" as 6",
     find: String.raw`case"c":{c(typeof y=="number"?String.fromCharCode(y):String(y??"").charAt(0)||""),A===void 0&&r++;break}`,
     replace: String.raw`case"c":{typeof y=="string"&&y!==""&&me(y)&&(y=b(y));let q=typeof y=="number"?(y>=0&&y<=1114111?String.fromCodePoint(Math.trunc(y)):""):[...String(y??"")][0]??"\0",z=k?parseInt(k,10)-[...q].length:0;z>0&&(q=f.includes("-")?q+" ".repeat(z):" ".repeat(z)+q),c(q),A===void 0&&r++;break}`,
+  },
+  {
+    why: "asort() and asorti() sort an array's values or indices into elements 1..n (gawk); just-bash had neither and returned nothing (AWK_ASORT)",
+    find: String.raw`["gensub",at],`,
+    replace: String.raw`["gensub",at],["asort",(e,t,n)=>Qa(e,t,n,!1)],["asorti",(e,t,n)=>Qa(e,t,n,!0)],`,
   },
 ];
 
