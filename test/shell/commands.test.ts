@@ -68,6 +68,8 @@ describe("--help", () => {
     du: "Usage: du [OPTION]... [FILE]...",
     which: "Usage: which [-as] COMMAND...",
     diff: "Usage: diff [OPTION]... FILE1 FILE2",
+    od: "Usage: od [OPTION]... [FILE]...",
+    xxd: "Usage: xxd [options] [infile]",
   };
 
   it("covers every command we implement", () => {

@@ -12,6 +12,7 @@ import { type FidelityCase, fidelitySuite } from "../helpers/fidelity.js";
 const root = mkdtempSync(join(tmpdir(), "svc-values-"));
 mkdirSync(join(root, "guides"));
 mkdirSync(join(root, "api"));
+mkdirSync(join(root, "data"));
 const pages: Record<string, string> = {
   "guides/install.mdx": "---\ntitle: Install\n---\n# Install\n\nRun `npm install foo`.\n\n## Setup\n\nSet FOO=bar and foo=baz.\nfoo foo foo\n\n## Next\n\nDone.\n",
   "guides/crlf.md": "Line one\r\nline two foo\r\n\r\nFOO three\r\n",
@@ -28,6 +29,11 @@ const pages: Record<string, string> = {
   "api/tr.md": "I\u0130\u0131i\nk\u0131rm\u0131z\u0131\nIstanbul\nSTRASSE stra\u00dfe\n",
   // glibc's classes where JS's Unicode properties differ: Arabic and fullwidth digits (letters to
   // glibc), titlecase ǅ (upper and lower), no-break and figure spaces (no space), «»—§ (punct).
+  // awk's typing and IGNORECASE, od and xxd
+  "data/nums.md": "10 9\n2 10\n1.0 1\nabc abd\n-3 -10\n0x1f 31\n 5 05\n1e3 1000\n",
+  "data/case.md": "Hello World\nhello world\nHELLO there\nfoo Bar\n",
+  "data/kv.md": "apple 3\nbanana 12\ncherry 7\napple 20\n",
+  "data/bytes.md": `h\u00e9llo\tworld\n\u0001\u007f end\n${"abcdefghijklmnop".repeat(3)}X\n`,
   "guides/glibc.md": "n\u00b0 \u0661\u0662 \uff11\uff12 x9\n\u01c4 \u01c5 \u01c6 \u2160\n a\u00a0b\u2007c\u202fd\u2003e\n\u00ab\u00e9\u00bb \u2014 \u00a7 \u00b5 caf\u00e9_1\n",
 };
 for (const [path, text] of Object.entries(pages)) writeFileSync(join(root, path), text);
@@ -232,6 +238,76 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "grep -P -o '\\p{L}+' /guides/glibc.md" },
   { cmd: "grep -P -io 'I' /api/tr.md" },
   { cmd: "rg -P -o '\\d+' /guides/glibc.md" },
+  // awk array elements are typed as gawk types them: one assigned a string constant, a concatenation, substr() or a
+  // string element holds a string and compares as text; one assigned a field or made by split() compares as a number
+  { cmd: "awk 'BEGIN{a[1]=\"10\"; a[2]=\"9\"; b[1]=10; print (a[1] < a[2]), (a[1] < b[1] \"\"), (b[1] < a[2])}'" },
+  { cmd: "awk '{a[NR]=$1 \"\"; b[NR]=substr($2,1); c[NR]=$1} END{print (a[1] < a[2]), (b[1] < b[2]), (c[1] < c[2])}' /data/nums.md" },
+  { cmd: "echo '10 9' | awk '{a[1]=$1; x=a[1]; y=a[1] \"\"; z=y; b[1]=y; print (x < $2), (y < $2), (z < $2), (b[1] < $2)}'" },
+  { cmd: "echo '10 9' | awk 'function f(v, w){return (v < w)} {a[1]=\"10\"; print f(a[1], $2), f($1, $2)}'" },
+  { cmd: "awk 'BEGIN{a[1]=\"10\"; delete a[1]; split(\"10\", a); print (a[1] < 9); b[1]=\"10\"; delete b; b[1]=10; print (b[1] < 9)}'" },
+  // sub() and gsub() change the element they are given (not $0), and what they changed is a string
+  { cmd: "echo '10 9' | awk '{a[1]=$1; n=sub(/1/,\"X\",a[1]); print n, a[1], $0; a[2]=$1; sub(/1/,\"1\",a[2]); print (a[2] < $2); x=$1; gsub(/0/,\"0\",x); print (x < $2); split(\"10 9\", p); print (p[1] < p[2])}'" },
+  // a field's truth is its number's when it looks like one (0.0 and -0 are false); +inf and -inf are infinite
+  { cmd: "printf '0.0\\n-0\\n+0\\n 0 \\n0x0\\n00\\n.\\n1e-400\\n' | awk '{print NR, ($1 ? \"t\" : \"f\"), (!$0)}'" },
+  { cmd: "echo '+inf -inf +NAN inf +infinity' | awk '{print $1+0, $2+0, $4+0, $5+0, ($1 > 1e308), ($2 < 0)}'" },
+  // a string's \ddd and \xHH escapes are bytes: bytes that form UTF-8 are their character
+  { cmd: "awk 'BEGIN{s = \"\\303\\251\"; print s, length(s), toupper(s), index(\"caf\u00e9\", s), \"\\xc3\\xa9x\", \"a\\101\\x42\"}'" },
+  { cmd: "awk 'BEGIN{print \"\\303\\251\\n\\0\"}' | od -c" },
+  // division by zero is fatal (the file and record named once input is read), a missing input file too after the
+  // files before it, a folder is skipped with a warning; print > "/dev/stderr" and "/dev/stdout" are the streams
+  { cmd: "awk '{print 10/$1}' /data/nums.md" },
+  { cmd: "echo 1 | awk 'END{x=0; print 1%x}'; echo 1 | awk '{x=0; x/=0}'; awk 'BEGIN{x=0; print 1/x}'; echo $?" },
+  { cmd: "awk 1 /data/kv.md /nope /data/case.md; echo $?" },
+  { cmd: "awk 1 /data /data/kv.md; awk 'END{print NR}' /data/kv.md /data" },
+  { cmd: "awk '{print > \"/dev/stderr\"; printf \"x%s\\n\", $0 > \"/dev/stdout\"; print \"y\" >> \"/dev/stderr\"}' /data/kv.md" },
+  { cmd: "awk 'BEGIN{print \"err\" > \"/dev/stderr\"; print \"out\"}'; awk 'BEGIN{print \"err\" > \"/dev/stderr\"; exit 3}'; echo $?" },
+  // printf %c: width and -, a number (or a field that looks like one) is a code point, "" is NUL
+  { cmd: "awk 'BEGIN{printf \"%-3c|%3c|%c|%c|%2c|%c|\\n\", \"xyz\", 65, 233, \"\u00e9\", \"\u00e9a\", \"\"}' | od -c" },
+  { cmd: "echo 'hello 66' | awk '{printf \"%5c|%-2c|%c\\n\", $1, $2, $2}'" },
+  // asort and asorti: values (numbers first, then strings) or indices into elements 1..n
+  { cmd: "awk '{sum[$1]+=$2} END{n=asorti(sum, k); for(i=1;i<=n;i++) print k[i], sum[k[i]]}' /data/kv.md" },
+  { cmd: "awk '{v[NR]=$1} END{n=asort(v, w); print n, length(v); for(i=1;i<=n;i++) print w[i]}' /data/nums.md" },
+  { cmd: "awk 'BEGIN{a[\"x\"]=\"10\"; a[\"y\"]=\"9\"; a[\"z\"]=5; n=asort(a); for(i=1;i<=n;i++) print a[i]; b[10];b[9];b[\"b\"];b[\"a\"]; n=asorti(b); for(i=1;i<=n;i++) print b[i]}'" },
+  // IGNORECASE: regexes, string comparisons and index() ignore case while it is true; a one-character split stays exact
+  { cmd: "awk 'BEGIN{IGNORECASE=1} /hello/' /data/case.md" },
+  { cmd: "awk -v IGNORECASE=1 '$1 == \"hello\" {print NR} $0 ~ \"BAR\" {print \"bar\", NR}' /data/case.md" },
+  { cmd: "awk 'BEGIN{IGNORECASE=1} {n=gsub(/o/, \"0\"); print n, $0, index($0, \"w\"), match($0, /L+/), RLENGTH}' /data/case.md" },
+  { cmd: "awk 'BEGIN{IGNORECASE=1; print (\"abc\" < \"ABD\"), (\"a\" == \"A\"), split(\"aXbxc\", p, \"x\"), split(\"aXbxc\", q, /x/)}'" },
+  { cmd: "awk '{IGNORECASE = (NR > 2)} /hello/' /data/case.md" },
+  { cmd: "printf 'aXbxc\\n' | awk -F'x+' 'BEGIN{IGNORECASE=1} {print NF}'" },
+  { cmd: "printf 'aXbxc\\n' | awk 'BEGIN{IGNORECASE=1; FS=\"x+\"} {print NF; IGNORECASE=0; $0=$0; print NF}'" },
+  { cmd: "awk -v IGNORECASE=0 '/hello/' /data/case.md" },
+  // sort -V is gnulib's filevercmp: letters before other characters, ~ before the end, suffixes set aside first
+  { cmd: "sort -V /data/nums.md; sort -k2V /data/nums.md" },
+  { cmd: "printf 'a10\\na2\\na1.10\\na1.9\\nv1.0.0-rc1\\nv1.0.0\\nv1.0.0~rc1\\nfoo.tar.gz\\nfoo-1.2.tar.gz\\nfoo-1.10.tar.gz\\n.hidden\\n..\\n.\\n\\nx~\\nx\\n' | sort -V" },
+  { cmd: "printf 'b 1.2\\na 1.10\\nc 1.9\\n' | sort -k2,2V -r; printf 'abc\\nabc~\\nab\\nabcd\\nab1\\nab-1\\n' | sort -V" },
+  // od (GNU coreutils 9.1): types, sizes, aligned fields, `*` for repeated lines, -A -j -N -w -v, the z trailer
+  { cmd: "od -c /data/bytes.md" },
+  { cmd: "od -tx1 /data/bytes.md" },
+  { cmd: "od -An -tx1 /data/kv.md" },
+  { cmd: "od /data/kv.md" },
+  { cmd: "od -tx1 -c /data/case.md" },
+  { cmd: "od -Ax -tx1z -v /data/bytes.md" },
+  { cmd: "od -td1 -tu1 -to1 /data/kv.md" },
+  { cmd: "od -ta -td2 -tx8 /data/bytes.md" },
+  { cmd: "od -bcdosx /data/kv.md" },
+  { cmd: "od -l -h /data/kv.md" },
+  { cmd: "od -Ad -j 3 -N 10 -c /data/kv.md" },
+  { cmd: "od -w4 -tx1 /data/kv.md; od -w3 -tx2 /data/case.md; od -w -tx1 /data/kv.md" },
+  { cmd: "printf 'abc' | od -tx4 -c" },
+  { cmd: "od -j 1000 /data/kv.md; od -j x /data/kv.md; od -A q /data/kv.md; od -t x3 /data/kv.md; od -t q /data/kv.md; echo $?" },
+  { cmd: "od /nope /data/kv.md; od /data; echo $?" },
+  { cmd: "od -c /data/nums.md /data/kv.md" },
+  // xxd (vim's, 2022-01-14): the default dump with -c -g -s -l -u, and the plain one
+  { cmd: "xxd /data/bytes.md" },
+  { cmd: "xxd -p /data/bytes.md" },
+  { cmd: "xxd -g1 -c8 /data/kv.md" },
+  { cmd: "xxd -g 3 /data/kv.md; xxd -g 0 /data/kv.md" },
+  { cmd: "xxd -u -s 3 -l 5 /data/kv.md; xxd -c8 -g4 -u /data/kv.md" },
+  { cmd: "xxd -c 40 -p /data/kv.md; xxd -p -c 4 /data/case.md; xxd -ps /data/case.md" },
+  { cmd: "xxd -cols 8 /data/kv.md; xxd -s 0x10 /data/kv.md; xxd -s -5 /data/kv.md" },
+  { cmd: "xxd /nope; xxd /data; echo $?" },
+  { cmd: "printf '' | xxd; printf 'abc' | xxd -p; cat /data/kv.md | xxd -l 0; xxd - < /data/case.md" },
   // sed's I: `I`, `i` and `ı` match one another (glibc's regex)
   { cmd: "sed 's/\u0131/X/Ig;s/[h-j]/Y/Ig' /api/tr.md" },
 ];

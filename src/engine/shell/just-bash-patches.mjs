@@ -22,6 +22,21 @@ let o="",f=x=>"\\\\u{"+x.toString(16)+"}";for(let m of Sq.all.matchAll(new RegEx
 {let al="[\\\\p{Alphabetic}\\\\p{Nd}]",sp="(?![\\\\xA0\\\\u2007\\\\u202F])[\\\\t-\\\\r \\\\p{Zs}\\\\p{Zl}\\\\p{Zp}]",pr="[^\\\\p{Cc}\\\\p{Cn}\\\\p{Cs}\\\\p{Zl}\\\\p{Zp}]",gr="(?!"+sp+")"+pr;
 Sq.test={alpha:"(?![0-9])"+al,digit:"[0-9]",alnum:al,upper:"[\\\\p{Uppercase}\\\\p{CWL}]",lower:"(?![\\\\u1F88-\\\\u1F8F\\\\u1F98-\\\\u1F9F\\\\u1FA8-\\\\u1FAF\\\\u1FBC\\\\u1FCC\\\\u1FFC])[\\\\p{Lowercase}\\\\p{CWU}]",space:sp,blank:"(?![\\\\xA0\\\\u2007\\\\u202F])[\\\\t\\\\p{Zs}]",cntrl:"[\\\\p{Cc}\\\\p{Zl}\\\\p{Zp}]",print:pr,graph:gr,punct:"(?!"+al+")"+gr,xdigit:"[0-9A-Fa-f]"}}`;
 
+/**
+ * awk's `\ddd` and `\xHH` escapes in a string are bytes, as in gawk: bytes that form UTF-8 are
+ * the character they encode (`"\303\251"` is one `é`), any other byte is the character of that
+ * code, as before. The lexer notes each escaped byte as U+E000 plus the byte (Qu reads them back
+ * when the string ends).
+ */
+const AWK_BYTES = String.raw`function Qu(x){return x.replace(/[\ue000-\ue0ff]+/g,m=>{let b=[...m].map(c=>c.charCodeAt(0)-57344),o="",d=new TextDecoder("utf-8",{fatal:!0});for(let i=0;i<b.length;){let n=b[i]<128?1:b[i]>=194&&b[i]<224?2:b[i]>=224&&b[i]<240?3:b[i]>=240&&b[i]<245?4:0,s=null;if(n>0&&i+n<=b.length)try{s=d.decode(Uint8Array.from(b.slice(i,i+n)))}catch{}s===null?(o+=String.fromCharCode(b[i]),i++):(o+=s,i+=n)}return o})}`;
+
+/**
+ * gawk's asort(src[, dest]) and asorti(src[, dest]): the values (numbers first, in numeric order,
+ * then strings) or the indices (as strings) of src, as elements 1..n of dest (src when there is
+ * no dest); the count is returned.
+ */
+const AWK_ASORT = String.raw`async function Qa(e,t,n,x){if(e.length<1||e[0].type!=="variable")return 0;let s=Y(t,e[0].name),o=t.arrays[s]??{},k=Object.keys(o),l;if(x)l=k.sort((a,c)=>a<c?-1:a>c?1:0);else{let m=t.sa?.[s],u=k.map(q=>({v:o[q],n:typeof o[q]=="number"||m?.has(q)!==!0&&me(o[q])}));u.sort((a,c)=>a.n&&c.n?b(a.v)-b(c.v):a.n?-1:c.n?1:v(a.v)<v(c.v)?-1:v(a.v)>v(c.v)?1:0);l=u.map(q=>q.v)}let d=e.length>1&&e[1].type==="variable"?e[1].name:e[0].name;Ge(t,d);l.forEach((q,i)=>ye(t,d,String(i+1),q));return l.length}`;
+
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
   {
@@ -116,7 +131,7 @@ export const JUST_BASH_PATCHES = [
   {
     why: "CONVFMT is a special variable: assigning it changes how numbers become strings (Cv); each awk run starts at %.6g",
     find: 'case"SUBSEP":e.SUBSEP=v(n);return}e.vars[t]=n}',
-    replace: 'case"SUBSEP":e.SUBSEP=v(n);return;case"CONVFMT":Cv=v(n)}e.vars[t]=n}',
+    replace: 'case"SUBSEP":e.SUBSEP=v(n);return;case"CONVFMT":Cv=v(n);break;case"IGNORECASE":Iq=P(n),De(e,e.FS)}e.vars[t]=n}',
   },
   {
     why: "CONVFMT reads as its value (%.6g by default)",
@@ -126,13 +141,14 @@ export const JUST_BASH_PATCHES = [
   {
     why: "CONVFMT starts at %.6g in every awk run",
     find: 'OFMT:"%.6g",NR:0',
-    replace: 'OFMT:(Cv="%.6g","%.6g"),NR:0',
+    replace: 'OFMT:(Cv="%.6g",Iq=!1,"%.6g"),NR:0',
   },
   {
-    why: "a string becomes a number by its leading decimal number, as strtod reads it (\"12px\" is 12, \"0x1f\" is 0, \"1e3x\" is 1000)",
+    why: "a string becomes a number by its leading decimal number, as strtod reads it (\"12px\" is 12, \"0x1f\" is 0, \"1e3x\" is 1000); +inf, -inf, +nan and -nan alone (with their sign, any case) are infinite and not a number, as gawk reads them (Qi)",
     find: 'function b(e){if(typeof e=="number")return e;let t=parseFloat(e);return Number.isNaN(t)?0:t}',
     replace:
-      'function b(e){if(typeof e=="number")return e;let t=/^[ \\t\\n\\r\\f\\v]*([-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?)/.exec(e);return t===null?0:parseFloat(t[1])}' +
+      'function Qi(e){return/^[ \\t\\n\\r\\f\\v]*[-+](?:inf|nan)[ \\t\\n\\r\\f\\v]*$/i.test(e)}' +
+      'function b(e){if(typeof e=="number")return e;if(Qi(e))return/nan/i.test(e)?NaN:e.includes("-")?-1/0:1/0;let t=/^[ \\t\\n\\r\\f\\v]*([-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?)/.exec(e);return t===null?0:parseFloat(t[1])}' +
       // printf's integer conversions (d i u o x X), with flags, width and precision: used by the switch patch below
       'function Gi(W,f,k,C,y){let p=Math.trunc(y),n=p<0&&(W==="d"||W==="i"),g;if(W==="d"||W==="i")g=BigInt(Math.abs(p)).toString();else{if(Math.abs(p)>=18446744073709551616)return ie("%"+f+k+(C===""?"":"."+C)+"g",[y]);g=(p<0?BigInt.asUintN(64,BigInt(p)):BigInt(p)).toString(W==="o"?8:W==="u"?10:16);W==="X"&&(g=g.toUpperCase())}' +
       'C!==""&&(g=C==="0"&&p===0?"":g.padStart(parseInt(C,10),"0"));let x=n?"-":W!=="d"&&W!=="i"?"":f.includes("+")?"+":f.includes(" ")?" ":"";f.includes("#")&&p!==0&&(W==="x"?x+="0x":W==="X"?x+="0X":W==="o"&&!g.startsWith("0")&&(g="0"+g));' +
@@ -146,12 +162,12 @@ export const JUST_BASH_PATCHES = [
   {
     why: "a string looks numeric (for comparisons) only as a whole decimal number with blanks around it (\" 0x1f\" and \"Infinity\" are strings)",
     find: 'function me(e){if(typeof e=="number")return!0;let t=String(e).trim();return t===""?!1:!Number.isNaN(Number(t))}',
-    replace: 'function me(e){return typeof e=="number"||/^[ \\t\\n\\r\\f\\v]*[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?[ \\t\\n\\r\\f\\v]*$/.test(String(e))}',
+    replace: 'function me(e){return typeof e=="number"||/^[ \\t\\n\\r\\f\\v]*[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?[ \\t\\n\\r\\f\\v]*$/.test(String(e))||Qi(String(e))}',
   },
   {
     why: 'a comparison with a string constant, a concatenation or a string function\'s result compares as strings ("10" < "9" is 1, $1 == "1.0" compares text)',
     find: "if(vt(n))return It(r,s,n);",
-    replace: "if(vt(n))return It(r,s,n,Sx(t.left,e)||Sx(t.right,e),lu,ru);",
+    replace: "if(vt(n))return It(r,s,n,Sx(t.left,e)||Sx(t.right,e)||ls||rs,lu,ru);",
   },
   {
     why: "(the comparison's string side, for the patch above)",
@@ -166,31 +182,31 @@ export const JUST_BASH_PATCHES = [
       "and as \"\" with a string, as in gawk; just-bash compared it as the string \"\" always. Each side of a comparison notes whether it read one (Qn)",
     find: String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),s=await R(e,"binary right evaluation",()=>E(e,t.right));`,
     replace:
-      String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),lu=Qn(e,t.left),s=await R(e,"binary right evaluation",()=>E(e,t.right)),ru=Qn(e,t.right);`,
+      String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),lu=Qn(e,t.left),ls=Qz(e,t.left),s=await R(e,"binary right evaluation",()=>E(e,t.right)),ru=Qn(e,t.right),rs=Qz(e,t.right);`,
   },
   {
     why: "(uninitialized values: a variable no assignment made, or the element the last array read found unassigned, e.qa)",
     find: String.raw`function ye(e,t,n,r){let s=Y(e,t);`,
     replace:
-      String.raw`function Qn(e,t){return t.type==="variable"?!(t.name in e.vars)&&!/^(FS|OFS|ORS|OFMT|CONVFMT|NR|NF|FNR|FILENAME|RSTART|RLENGTH|SUBSEP|ARGC|RS)$/.test(t.name):t.type==="array_access"&&e.qa===!0}` +
-      String.raw`function ye(e,t,n,r){let s=Y(e,t);e.ua?.delete(s+"\x1c"+n);`,
+      String.raw`function Qz(e,t){return t.type==="array_access"&&e.qs===!0}function Qn(e,t){return t.type==="variable"?!(t.name in e.vars)&&!/^(FS|OFS|ORS|OFMT|CONVFMT|NR|NF|FNR|FILENAME|RSTART|RLENGTH|SUBSEP|ARGC|RS)$/.test(t.name):t.type==="array_access"&&e.qa===!0}` +
+      String.raw`function ye(e,t,n,r){let s=Y(e,t);e.ua?.delete(s+"\x1c"+n);e.sa?.[s]?.delete(n);`,
   },
   {
     why: "(uninitialized values: ENVIRON's missing names are, ARGV's and the others' start unknown)",
     find: String.raw`function ae(e,t,n){if(t==="ARGV")return e.ARGV[n]??"";if(t==="ENVIRON")return e.ENVIRON[n]??"";`,
-    replace: String.raw`function ae(e,t,n){e.qa=!1;if(t==="ARGV")return e.ARGV[n]??"";if(t==="ENVIRON")return e.qa=e.ENVIRON[n]===void 0,e.ENVIRON[n]??"";`,
+    replace: String.raw`function ae(e,t,n){e.qa=!1;e.qs=!1;if(t==="ARGV")return e.ARGV[n]??"";if(t==="ENVIRON")return e.qa=e.ENVIRON[n]===void 0,e.ENVIRON[n]??"";`,
   },
   {
     why:
       "a variable assigned a string constant, a concatenation or a string function's result is a string, not a number that looks like one " +
       "(x = substr($1, 1); x < $2 compares text): its name is noted in e.st until it is assigned otherwise",
     find: String.raw`else if(r.type==="variable")j(e,r.name,a);else{`,
-    replace: String.raw`else if(r.type==="variable")j(e,r.name,a),(e.st??={})[r.name]=s==="="&&Sx(t.value,e)?1:0;else{`,
+    replace: String.raw`else if(r.type==="variable")j(e,r.name,a),(e.st??={})[r.name]=s==="="&&(Sx(t.value,e)||Vs)?1:0;else{`,
   },
   {
     why: "(string variables: a function's parameters take their arguments' kinds, a missing argument is uninitialized, and the caller's are restored after it)",
     find: String.raw`let f=await R(e,"user function argument evaluation",()=>E(e,u));e.vars[c]=f}else e.vars[c]=""}`,
-    replace: String.raw`let f=await R(e,"user function argument evaluation",()=>E(e,u));e.vars[c]=f,(e.st??={})[c]=Sx(u,e)?1:0}else delete e.vars[c],e.st&&delete e.st[c]}`,
+    replace: String.raw`let f=await R(e,"user function argument evaluation",()=>E(e,u));e.vars[c]=f,(e.st??={})[c]=Sx(u,e)||Qz(e,u)?1:0}else delete e.vars[c],e.st&&delete e.st[c]}`,
   },
   {
     why: "(string variables: the caller's kinds, kept across the call)",
@@ -205,7 +221,7 @@ export const JUST_BASH_PATCHES = [
   {
     why: 'a reference to an array element creates it (x["a"]; length(x) is 1), as in gawk; ("a" in x) does not',
     find: 'let r=Y(e,t);return e.arrays[r]?.[n]??""}',
-    replace: String.raw`let r=Y(e,t),s=e.arrays[r]?.[n],k=r+"\x1c"+n;return s===void 0&&(ye(e,t,n,""),(e.ua??=new Set).add(k)),e.qa=s===void 0||s===""&&e.ua?.has(k)===!0,s??""}`,
+    replace: String.raw`let r=Y(e,t),s=e.arrays[r]?.[n],k=r+"\x1c"+n;return s===void 0&&(ye(e,t,n,""),(e.ua??=new Set).add(k)),e.qa=s===void 0||s===""&&e.ua?.has(k)===!0,e.qs=s!==void 0&&e.sa?.[r]?.has(n)===!0,s??""}`,
   },
   {
     why: "printf: too few arguments is a fatal error (exit 2, gawk's message); numeric conversions read a string's leading number (\"12px\" is 12); inf and nan print as +inf, -inf, -nan (no width); %u, %#x, %#o and negative %x/%X/%o/%u as 64-bit unsigned",
@@ -296,12 +312,143 @@ export const JUST_BASH_PATCHES = [
   {
     why: "awk's POSIX classes ([[:alpha:]], [[:upper:]], [[:space:]], ...) are gawk's Unicode ones in a UTF-8 locale, not ASCII",
     find: 'import{a as O,b as X}from"./chunk-KVG5FR5F.js";',
-    replace: `import{a as Oq,b as X}from"./chunk-KVG5FR5F.js";const O=(p,...r)=>Oq(Sq(p),...r);${AWK_CLASSES}`,
+    replace: `import{a as Oq,b as X}from"./chunk-KVG5FR5F.js";var Iq=!1;const O=(p,f="",...r)=>Oq(Sq(p),Iq?f+"i":f,...r),Lq=x=>[...x].map(c=>{let u=c.toLowerCase();return[...u].length===1?u:c}).join("");${AWK_CLASSES}${AWK_BYTES}${AWK_ASORT}`,
   },
   {
     why: "(awk's POSIX classes: the lexer no longer rewrites a lone [[:alpha:]] to ASCII ranges first)",
     find: 'function qt(e){return e.replace(/\\[\\[:space:\\]\\]/g,',
     replace: 'function qt(e){return e;e.replace(/\\[\\[:space:\\]\\]/g,',
+  },
+  {
+    why:
+      "an array element assigned a string constant, a concatenation or a string function's result holds a string, not a number that looks like one " +
+      '(a[1] = "10"; a[1] < 9 compares text, as in gawk), while one assigned a field or made by split() compares as a number when it looks like one: ' +
+      "each array's string elements are noted in e.sa, the last element read in e.qs (Qz), and the assigned value's kind is read right after it is computed (Vs)",
+    find: String.raw`R(e,"assignment value evaluation",()=>E(e,t.value)),r=t.target`,
+    replace: String.raw`R(e,"assignment value evaluation",()=>E(e,t.value)),Vs=Qz(e,t.value),r=t.target`,
+  },
+  {
+    why: "(string elements: an assignment of a string marks the element)",
+    find: String.raw`ye(e,r.array,o,a)}return a}`,
+    replace: String.raw`ye(e,r.array,o,a),s==="="&&(Sx(t.value,e)||Vs)&&((e.sa??={})[Y(e,r.array)]??=new Set).add(o)}return a}`,
+  },
+  {
+    why: "(string elements: split() makes every element anew, numbers where they look like ones)",
+    find: String.raw`"array_elements");t.arrays[a]=Object.create(null);`,
+    replace: String.raw`"array_elements");t.arrays[a]=Object.create(null);t.sa&&(delete t.sa[a],delete t.sa[Y(t,a)]);`,
+  },
+  {
+    why: "(string elements: delete forgets an element's mark, and a whole array's)",
+    find: String.raw`delete e.arrays[r][n])}function Ge(e,t){let n=Y(e,t);e.arrayElementCount-=Object.keys(e.arrays[n]??{}).length,delete e.arrays[n]}`,
+    replace: String.raw`delete e.arrays[r][n],e.sa?.[r]?.delete(n))}function Ge(e,t){let n=Y(e,t);e.arrayElementCount-=Object.keys(e.arrays[n]??{}).length,delete e.arrays[n],e.sa&&delete e.sa[n]}`,
+  },
+  {
+    why: "sub() and gsub() change an array element they are given (sub(/1/, \"X\", a[1])); just-bash changed $0 instead",
+    find: String.raw`e.type==="field"?` + "`$${Math.floor(F(await t.evalExpr(e.index)))}`" + String.raw`:"$0":"$0"}function Le(e,t){if(e==="$0")`,
+    replace:
+      String.raw`e.type==="field"?` +
+      "`$${Math.floor(F(await t.evalExpr(e.index)))}`" +
+      String.raw`:e.type==="array_access"?{a:e.array,k:v(await t.evalExpr(e.key))}:"$0":"$0"}function Le(e,t){if(typeof e=="object")return L(ae(t,e.a,e.k));if(e==="$0")`,
+  },
+  {
+    why: "(sub and gsub on an array element: the result is stored in the element)",
+    find: String.raw`function Te(e,t,n){if(e==="$0")`,
+    replace:
+      // a variable or element sub() or gsub() changed holds a string from then on (x = $1; sub(/1/, "1", x); x < $2 compares text)
+      String.raw`function Qm(t,a){typeof a=="object"?((t.sa??={})[Y(t,a.a)]??=new Set).add(a.k):a[0]!=="$"&&((t.st??={})[a]=1)}` +
+      String.raw`function Te(e,t,n){if(typeof e=="object")return ye(n,e.a,e.k,t);if(e==="$0")`,
+  },
+  {
+    why: "(sub: a variable or element it changed holds a string)",
+    find: String.raw`c=te(o,l,u=>u===1,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements}`,
+    replace: String.raw`c=te(o,l,u=>u===1,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements>0&&Qm(t,a),c.replacements}`,
+  },
+  {
+    why: "(gsub: a variable or element it changed holds a string)",
+    find: String.raw`c=te(o,l,()=>!0,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements}`,
+    replace: String.raw`c=te(o,l,()=>!0,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements>0&&Qm(t,a),c.replacements}`,
+  },
+  {
+    why:
+      "a value that looks like a number is true when its number is not zero (a field 0.0 or -0 is false, as in gawk); other text is true when not empty. " +
+      'gawk would also count a string constant "0.0" true; the docs shell does not tell a field from a constant here',
+    find: 'function P(e){return typeof e=="number"?e!==0:!(e===""||e==="0")}',
+    replace: 'function P(e){return typeof e=="number"?e!==0:me(e)?b(e)!==0:e!==""}',
+  },
+  {
+    why: "IGNORECASE: when it is true, string comparisons ignore case (the regexes do through O, index() below), as in gawk",
+    find: "let a=v(e),o=v(t);switch(n){",
+    replace: "let a=v(e),o=v(t);Iq&&(a=Lq(a),o=Lq(o));switch(n){",
+  },
+  {
+    why: "(IGNORECASE: index() ignores case too)",
+    find: "a=r.indexOf(s);return a===-1?0:a+1}",
+    replace: "a=Iq?Lq(r).indexOf(Lq(s)):r.indexOf(s);return a===-1?0:a+1}",
+  },
+  {
+    why: 'a string\'s \\xHH escape is a byte: UTF-8 bytes make their character ("\\xc3\\xa9" is é), as in gawk (AWK_BYTES)',
+    find: String.raw`a.length>0?r+=String.fromCharCode(parseInt(a,16)):r+="x";break}`,
+    replace: String.raw`a.length>0?r+=String.fromCharCode(57344+parseInt(a,16)):r+="x";break}`,
+  },
+  {
+    why: '(a string\'s \\ddd escape is a byte too: "\\303\\251" is é)',
+    find: String.raw`r+=String.fromCharCode(parseInt(a,8))}else r+=s}`,
+    replace: String.raw`r+=String.fromCharCode(57344+(parseInt(a,8)&255))}else r+=s}`,
+  },
+  {
+    why: "(escaped bytes: read back when the string ends)",
+    find: String.raw`return this.peek()==='"'&&this.advance(),{type:i.STRING,value:r,line:t,column:n}}`,
+    replace: String.raw`return this.peek()==='"'&&this.advance(),{type:i.STRING,value:Qu(r),line:t,column:n}}`,
+  },
+  {
+    why:
+      "division by zero is gawk's fatal error (exit 2, the output so far kept; with the file and record once input is read), not 0: " +
+      "`division by zero attempted`, `in `%'` for %, `in `/='` for /= (gawk reports a constant 1/0 when it parses the program; the docs shell when it runs it)",
+    find: "let a=b(r),o=b(s);return ke(a,o,n)}",
+    replace: "let a=b(r),o=b(s);if(o===0&&(n===\"/\"||n===\"%\"))Qd(e,n===\"%\"?\" in `%'\":\"\");return ke(a,o,n)}" +
+      "function Qd(e,w){throw new Error(`cmd. line:1: ${e.NR>0?`(FILENAME=${e.FILENAME||\"-\"} FNR=${e.FNR}) `:\"\"}fatal: division by zero attempted${w}`)}",
+  },
+  {
+    why: "(division by zero in /= and %=)",
+    find: String.raw`case"/=":a=c!==0?l/c:0;break;case"%=":a=c!==0?l%c:0;break;`,
+    replace: String.raw`case"/=":c===0&&Qd(e," in ` + "`/='" + String.raw`");a=l/c;break;case"%=":c===0&&Qd(e," in ` + "`%='" + String.raw`");a=l%c;break;`,
+  },
+  {
+    why: "(what was written to /dev/stderr comes before an error's message)",
+    find: "p=m instanceof w?w.EXIT_CODE:2;return{stdout:T.getOutput(),stderr:`awk: ${y}\n`,exitCode:p}",
+    replace: "p=m instanceof w?w.EXIT_CODE:2;return{stdout:T.getOutput(),stderr:(A.wq??\"\")+`awk: ${y}\n`,exitCode:p}",
+  },
+  {
+    why: "an input file that does not exist is gawk's fatal error after the output of the files before it (exit 2); a folder is skipped with gawk's warning",
+    find: "return{stdout:\"\",stderr:`awk: ${g}: No such file or directory\n`,exitCode:1}}",
+    replace:
+      "if((await t.fs.exists(t.fs.resolvePath(t.cwd,g)))&&(await t.fs.stat(t.fs.resolvePath(t.cwd,g))).isDirectory){A.wq=(A.wq??\"\")+`awk: warning: command line argument \\`${g}' is a directory: skipped\n`;continue}" +
+      "return{stdout:T.getOutput(),stderr:(A.wq??\"\")+`awk: cmd. line:1: fatal: cannot open file \\`${g}' for reading: No such file or directory\n`,exitCode:2}}",
+  },
+  {
+    why: "print and printf to \"/dev/stdout\" (or \"-\") and \"/dev/stderr\" write to the command's output and error streams, as in gawk; other files stay refused (read-only)",
+    find: String.raw`let a=v(await S(e,"redirection filename evaluation",()=>E(e,n))),o=s.resolvePath(e.cwd,a);`,
+    replace: String.raw`let a=v(await S(e,"redirection filename evaluation",()=>E(e,n)));if(a==="/dev/stdout"||a==="-"){e.output+=r,we(e);return}if(a==="/dev/stderr"){e.wq=(e.wq??"")+r;return}let o=s.resolvePath(e.cwd,a);`,
+  },
+  {
+    why: "(what was written to /dev/stderr and the warnings, in the command's error stream)",
+    find: String.raw`A.shouldExit)return await n("END execution after BEGIN exit",()=>T.executeEnd()),{stdout:T.getOutput(),stderr:"",exitCode:T.getExitCode()};if(!he&&!W)return{stdout:T.getOutput(),stderr:"",exitCode:T.getExitCode()};`,
+    replace: String.raw`A.shouldExit)return await n("END execution after BEGIN exit",()=>T.executeEnd()),{stdout:T.getOutput(),stderr:A.wq??"",exitCode:T.getExitCode()};if(!he&&!W)return{stdout:T.getOutput(),stderr:A.wq??"",exitCode:T.getExitCode()};`,
+  },
+  {
+    why: "(the same at the end of the input)",
+    find: String.raw`return await n("END execution",()=>T.executeEnd()),{stdout:T.getOutput(),stderr:"",exitCode:T.getExitCode()}}`,
+    replace: String.raw`return await n("END execution",()=>T.executeEnd()),{stdout:T.getOutput(),stderr:A.wq??"",exitCode:T.getExitCode()}}`,
+  },
+  {
+    why: "printf %c takes a width and the - flag (%-3c pads after); a number, or a value that looks like one (a field 66), is the character of that code point, other text its first character (an empty one NUL), as in gawk; gawk would print a string constant \"66\" as 6",
+    find: String.raw`case"c":{c(typeof y=="number"?String.fromCharCode(y):String(y??"").charAt(0)||""),A===void 0&&r++;break}`,
+    replace: String.raw`case"c":{typeof y=="string"&&y!==""&&me(y)&&(y=b(y));let q=typeof y=="number"?(y>=0&&y<=1114111?String.fromCodePoint(Math.trunc(y)):""):[...String(y??"")][0]??"\0",z=k?parseInt(k,10)-[...q].length:0;z>0&&(q=f.includes("-")?q+" ".repeat(z):" ".repeat(z)+q),c(q),A===void 0&&r++;break}`,
+  },
+  {
+    why: "asort() and asorti() sort an array's values or indices into elements 1..n (gawk); just-bash had neither and returned nothing (AWK_ASORT)",
+    find: String.raw`["gensub",at],`,
+    replace: String.raw`["gensub",at],["asort",(e,t,n)=>Qa(e,t,n,!1)],["asorti",(e,t,n)=>Qa(e,t,n,!0)],`,
   },
 ];
 

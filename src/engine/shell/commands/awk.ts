@@ -28,7 +28,7 @@ export function awkArguments(args: readonly string[]): string[] {
     }
     if (!programSeen && (a === "-v" || (a.startsWith("-v") && a.length > 2))) {
       const assignment = a === "-v" ? (args[++i] ?? "") : a.slice(2);
-      const special = /^(OFS|ORS|FS|RS|SUBSEP|OFMT|CONVFMT)=/.exec(assignment);
+      const special = /^(OFS|ORS|FS|RS|SUBSEP|OFMT|CONVFMT|IGNORECASE)=/.exec(assignment);
       if (special !== null) before.push(beginAssignment(assignment));
       else out.push("-v", assignment);
       continue;

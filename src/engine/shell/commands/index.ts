@@ -9,6 +9,7 @@ import { egrepCommand, fgrepCommand, grepCommand } from "./grep/grep.js";
 import { headCommand } from "./head.js";
 import { jqCommand } from "./jq.js";
 import { lsCommand } from "./ls/ls.js";
+import { odCommand } from "./od.js";
 import { READ_ONLY_COMMANDS } from "./read-only.js";
 import { realpathCommand } from "./realpath.js";
 import { rgCommand } from "./rg/rg.js";
@@ -22,6 +23,7 @@ import { wcCommand } from "./wc.js";
 import { whichCommand } from "./which.js";
 import { pasteCommand, trCommand } from "./wrapped.js";
 import { xargsCommand } from "./xargs.js";
+import { xxdCommand } from "./xxd.js";
 
 /**
  * Our implementations that replace just-bash built-ins: the hot commands (fast paths over the
@@ -53,5 +55,7 @@ export const SHELL_COMMANDS: readonly ShellCommandFactory[] = [
   realpathCommand,
   duCommand,
   diffCommand,
+  odCommand,
+  xxdCommand,
   ...READ_ONLY_COMMANDS,
 ];

@@ -1,7 +1,7 @@
 import { compareBytes } from "../../../vfs/view.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO } from "../lib/files.js";
-import { versionCompare } from "../lib/format.js";
+import { fileVersionCompare } from "../lib/file-version.js";
 import { readInputs, splitLines } from "../lib/inputs.js";
 import { compareGeneralNumeric } from "../lib/strtold.js";
 import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
@@ -199,7 +199,7 @@ function compareKey(a: string, b: string, o: KeyOptions): number {
   else if (o.g) r = compareGeneralNumeric(x, y);
   else if (o.h) r = Math.sign(humanValue(x) - humanValue(y));
   else if (o.M) r = MONTHS.indexOf(x.trim().slice(0, 3).toUpperCase()) - MONTHS.indexOf(y.trim().slice(0, 3).toUpperCase());
-  else if (o.V) r = versionCompare(x, y);
+  else if (o.V) r = Math.sign(fileVersionCompare(x, y));
   else {
     if (o.d) {
       x = x.replace(/[^\p{L}\p{N} \t]/gu, "");

@@ -83,6 +83,11 @@ export class CommandIo {
     return this.stdinText;
   }
 
+  /** Piped input as the bytes written to the pipe (`od`, `xxd`: a byte that is not UTF-8 stays itself). */
+  stdinBytes(): Buffer {
+    return Buffer.from(latin1FromBytes(this.ctx.stdin), "latin1");
+  }
+
   /** True when something was piped in (an empty pipe is indistinguishable from none). */
   get hasStdin(): boolean {
     return this.stdin() !== "";
