@@ -26,7 +26,8 @@ export interface Diagnostic {
    * Everything the finding names, its text included (file, position, message), declared where it
    * is made: what decides which readers may be sent it (`readerDiagnostics`). Absent, the finding
    * is sent only to a reader who may read the whole site: a new kind that declares nothing can
-   * reach no restricted reader by omission (adversary round 12 F1-F4).
+   * reach no restricted reader by omission (adversary round 12 F1-F4). Empty: it names nothing
+   * of the site (a schema key, fixed words).
    */
   readonly subjects?: readonly DiagnosticSubject[];
 }

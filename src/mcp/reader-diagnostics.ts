@@ -11,7 +11,8 @@ type DiagnosticSite = Pick<Site, "pages" | "shadowed" | "files" | "variants">;
  * operations, restricted ones included, in its file, its position and its message; only the
  * finding's maker knows all it names. So a finding reaches a reader only when
  * - it declares its subjects (`Diagnostic.subjects`: everything its text names) and the reader
- *   reads each of them whole (a file they may read, with no part restricted from them), or
+ *   reads each of them whole (a file they may read, with no part restricted from them; a
+ *   finding declaring none names nothing of the site, as docs.json without `navigation`), or
  * - the reader may read the whole site (every file whole, every page), so it names nothing of
  *   theirs to withhold.
  * A finding that declares nothing (a new kind, docs.json's, a spec's) reaches no restricted
@@ -23,7 +24,7 @@ type DiagnosticSite = Pick<Site, "pages" | "shadowed" | "files" | "variants">;
 export function readerDiagnostics(site: DiagnosticSite, context: RequestContext, diagnostics: readonly Diagnostic[]): Diagnostic[] {
   if (diagnostics.length === 0) return [];
   if (readsWholeSite(site, context)) return [...diagnostics];
-  return diagnostics.filter((d) => d.subjects !== undefined && d.subjects.length > 0 && d.subjects.every((s) => readsWhole(site, context, s)));
+  return diagnostics.filter((d) => d.subjects !== undefined && d.subjects.every((s) => readsWhole(site, context, s)));
 }
 
 /** Whether the reader may read this file, every part of it (no restricted operation or import cut out). */
