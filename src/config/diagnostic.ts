@@ -22,6 +22,19 @@ export interface Diagnostic {
    *  follow), why: the words after `skipped: ` in the message, so callers that say why a page is
    *  missing (`check`'s "page not found" findings) never take the message apart. */
   readonly skipped?: string;
+  /**
+   * Everything the finding names, its text included (file, position, message), declared where it
+   * is made: what decides which readers may be sent it (`readerDiagnostics`). Absent, the finding
+   * is sent only to a reader who may read the whole site: a new kind that declares nothing can
+   * reach no restricted reader by omission (adversary round 12 F1-F4). Empty: it names nothing
+   * of the site (a schema key, fixed words).
+   */
+  readonly subjects?: readonly DiagnosticSubject[];
+}
+
+/** A file a finding names, by repository path: named only to readers who read it whole (every part of it). */
+export interface DiagnosticSubject {
+  readonly file: string;
 }
 
 /**

@@ -5,7 +5,7 @@ import { inputText, invalidParams } from "./issues.js";
 import { changedLists, listFingerprints, listResources, toolText } from "./reader-lists.js";
 import { readerDiagnostics } from "./reader-diagnostics.js";
 import { callTool, listTools } from "./tool-calls.js";
-import { formatDiagnostic } from "../config/diagnostic.js";
+import { type Diagnostic, formatDiagnostic } from "../config/diagnostic.js";
 import { readablePage, type SiteOutline, siteOutline } from "../vfs/outline.js";
 import type { RequestContext } from "../vfs/request-context.js";
 import { serverInstructions } from "../engine/instructions.js";
@@ -191,6 +191,11 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
   // local author's client, as before); a page they may not read does not.
   const appsListed = options.apps !== undefined;
   const readerPages = (): string => JSON.stringify([...runtime.site.pages.keys()].filter(readablePage(runtime.site, opening)));
+  /** The site's findings this reader may be sent, by the line sent. */
+  const readerFindings = (site: typeof runtime.site): Map<string, Diagnostic> => new Map(readerDiagnostics(site, opening, site.diagnostics).map((d) => [formatDiagnostic(d), d]));
+  // What the reader stands told of: the findings standing when they connected count as told
+  // (they were logged then, on stderr), as before.
+  let told = new Set(forwardDiagnostics ? readerFindings(runtime.site).keys() : []);
   let lists = listFingerprints(runtime, tools, opening, appsListed);
   let pages = readerPages();
   const unsubscribe = runtime.onChange((change) => {
@@ -207,11 +212,15 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     if (changed.tools || change.namesChanged || now !== filters) void server.sendToolListChanged().catch(ignore);
     filters = now;
     if (!forwardDiagnostics) return;
-    for (const d of readerDiagnostics(change.site, opening, change.diagnostics)) {
-      void server
-        .sendLoggingMessage({ level: d.severity === "error" ? "error" : "warning", logger: "svc-mcp", data: formatDiagnostic(d) })
-        .catch(ignore);
+    // Only findings new to this reader: one they were sent and still stands is not sent again, so
+    // an edit of a file they may not read (a staff page, an ignored draft) sends them nothing
+    // (adversary round 12 F3: every such edit re-sent their standing warnings).
+    const findings = readerFindings(change.site);
+    for (const [line, d] of findings) {
+      if (told.has(line)) continue;
+      void server.sendLoggingMessage({ level: d.severity === "error" ? "error" : "warning", logger: "svc-mcp", data: line }).catch(ignore);
     }
+    told = new Set(findings.keys());
   });
   server.onclose = () => unsubscribe();
   return { server, close: unsubscribe };

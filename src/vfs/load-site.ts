@@ -482,7 +482,8 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
   if (cached !== undefined && cached.stat.mtimeMs === read.mtimeMs && cached.page.file.text === decoded.text) return { page: cached.page, stat, ...real };
   const parsed = texts.parse(decoded);
   if (!parsed.ok) {
-    return { diagnostic: skippedFinding(rel, `invalid front matter: ${parsed.message}`, LOAD_CODES.pageSkipped, parsed.line), ...real };
+    // Names the file and the parser's words about its front matter only: a reader of the file whole may be told.
+    return { diagnostic: { ...skippedFinding(rel, `invalid front matter: ${parsed.message}`, LOAD_CODES.pageSkipped, parsed.line), subjects: [{ file: rel }] }, ...real };
   }
   const { meta, title } = parsed;
   const path = pagePathOf(filePath);

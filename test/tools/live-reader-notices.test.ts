@@ -32,7 +32,7 @@ function nextReload(): Promise<void> {
   });
 }
 
-it("an edit of a staff-only page tells the anonymous reader nothing; docs.json problems naming it are not sent", async () => {
+it("an edit of a staff-only page tells the anonymous reader nothing; docs.json problems are not sent to a reader of part of the site", async () => {
   tmp = copyToTemp(fixture("demo"));
   const root = tmp.dir;
   runtime = await DocsRuntime.load({ root, watch: true, log: () => {} });
@@ -47,14 +47,15 @@ it("an edit of a staff-only page tells the anonymous reader nothing; docs.json p
   await reloaded;
   await c.client.listTools();
   expect(heard).toEqual([]);
-  // The staff-only page and a public one each listed twice: only the public one's problem is told.
+  // The staff-only page and a public one each listed twice: docs.json's findings go only to a
+  // reader of the whole site (their positions tell where restricted navigation is: adversary
+  // round 12 F1), so neither is told; stderr keeps both.
   const docs = JSON.parse(readFileSync(join(root, "docs.json"), "utf8")) as { navigation: { tabs: { groups: { pages: string[] }[] }[] } };
   docs.navigation.tabs[0]?.groups[2]?.pages.push("internal/runbook", "quickstart");
   reloaded = nextReload();
   writeFileSync(join(root, "docs.json"), JSON.stringify(docs));
   await reloaded;
   await c.client.listTools();
-  expect(heard.filter((line) => line.includes("runbook"))).toEqual([]);
-  expect(heard.filter((line) => line.includes("quickstart")).length).toBe(1);
+  expect(heard.filter((line) => line.startsWith("message: "))).toEqual([]);
   await c.close();
 });

@@ -4,6 +4,7 @@ import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchem
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
+import { ALL_ACCESS } from "../../src/vfs/access.js";
 import { connect } from "../helpers/mcp.js";
 import { copyToTemp, fixture } from "../helpers/paths.js";
 
@@ -155,7 +156,9 @@ describe("live reload", () => {
   });
 
   it("renames tools when docs.json renames the site, and keeps serving through an invalid docs.json", async () => {
-    const c = await connect(runtime);
+    // A reader of the whole site: where JSON breaks tells where restricted navigation is, so a
+    // reader of part of the site is not told (adversary round 12 F1; the log keeps it).
+    const c = await connect(runtime, ALL_ACCESS);
     const messages: string[] = [];
     const toolsChanged = notifications(c.client, ToolListChangedNotificationSchema);
     const logMessage = notifications(c.client, LoggingMessageNotificationSchema, (n) => {
