@@ -134,9 +134,23 @@ export const LIMITS = {
     analysisAhead: 512,
     /** Characters of section text shown per hit: enough to judge relevance, not to replace `cat`. */
     snippetChars: 320,
-    /** Distinct query terms scored. Questions have a handful; a pasted stack trace has hundreds,
-     *  and past a few dozen extra terms only cost time without changing the top results. */
+    /** Distinct query terms scored, the most informative kept (`kept-terms.ts`). Questions have a
+     *  handful (at most 12 among the 420 distinct questions of the ranking fixture); a pasted log
+     *  or 500 single letters has hundreds, and each costs a pass over its postings. The bounds of
+     *  a query's work are counts, never times (issue 25): the same query gets the same answer on
+     *  any machine. */
     maxQueryTerms: 32,
+    /** Query terms looked up by edit distance, rarest first: each visits every dictionary term of
+     *  about its length (tens of thousands on a large site). A question has a typo or two. */
+    maxTypoScans: 8,
+    /** Dictionary terms added to a query by prefix and typo matches, over all its terms (each term
+     *  has its own bounds too, `RANKING.maxPrefixExpansions`, `maxFuzzyExpansions`): each one is a
+     *  posting list more for ranking to read. */
+    maxQueryExpansions: 160,
+    /** Longest query word split into two words the site writes (`compoundParts`): each split
+     *  point stems both halves, so a 1,000-letter word cost a thousand stems of hundreds of
+     *  letters; German compounds are well under this. */
+    maxCompoundLength: 64,
     /** Snippet text inlined into one page for indexing (see `includes.ts`): a page shows a few
      *  snippets of a few KB; a snippet that includes itself through others must stay bounded. */
     maxInlinedBytes: 256 * 1024,
