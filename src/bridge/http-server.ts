@@ -43,7 +43,9 @@ export interface ListenOptions {
 }
 
 /** Serve a bridge on a real socket. Rejects with a clear message when the port is taken. */
+// long: the bounds on connections (per caller, per process, read at once) and the drain share the server's events and counts; split, each would take them all
 export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningServer> {
+  // long: as `listen`, whose body it is
   return new Promise((resolve, reject) => {
     const answer = getRequestListener(bridge.app.fetch, { hostname: options.host, errorHandler: answerUnreadableRequest });
     const held = new CallerConnections(options.maxConnectionsPerCaller ?? LIMITS.bridge.maxConnectionsPerCaller);
@@ -122,16 +124,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
       if (!bridge.trustProxy) {
         const caller = callerAddress(socket.remoteAddress ?? "unknown");
         if (!cap.admits(held.heldBy(caller), bridge.signedIn.has(caller))) {
-          // Past the process's bound: told why when its request comes (soon, or it is closed), as
-          // past the caller's; past `maxRefusedWaiting` of those, closed at once, unread.
-          if (busy.size >= maxRefusedWaiting) {
-            socket.destroy();
-            return;
-          }
-          busy.add(socket);
-          socket.once("close", () => busy.delete(socket));
-          socket.setTimeout(LIMITS.bridge.refusedRequestMs);
-          socket.resume();
+          refuseWhenItSpeaks(socket, busy, maxRefusedWaiting);
           return;
         }
         cap.take();
@@ -247,6 +240,21 @@ function refuseConnection(req: IncomingMessage, res: ServerResponse, limit: numb
     res.writeHead(answer.status, { ...Object.fromEntries(answer.headers), "Content-Length": Buffer.byteLength(body), Connection: "close" });
     res.end(body);
   });
+}
+
+/**
+ * A connection past the process's bound: told why when its request comes (soon, or it is
+ * closed), as one past its caller's; past `max` of those waiting, closed at once, unread.
+ */
+function refuseWhenItSpeaks(socket: Socket, waiting: Set<Socket>, max: number): void {
+  if (waiting.size >= max) {
+    socket.destroy();
+    return;
+  }
+  waiting.add(socket);
+  socket.once("close", () => waiting.delete(socket));
+  socket.setTimeout(LIMITS.bridge.refusedRequestMs);
+  socket.resume();
 }
 
 /** The process's connection bound from `options`, `LIMITS.bridge` for what they leave out. */
