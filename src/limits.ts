@@ -134,9 +134,23 @@ export const LIMITS = {
     analysisAhead: 512,
     /** Characters of section text shown per hit: enough to judge relevance, not to replace `cat`. */
     snippetChars: 320,
-    /** Distinct query terms scored. Questions have a handful; a pasted stack trace has hundreds,
-     *  and past a few dozen extra terms only cost time without changing the top results. */
+    /** Distinct query terms scored, the most informative kept (`kept-terms.ts`). Questions have a
+     *  handful (at most 12 among the 420 distinct questions of the ranking fixture); a pasted log
+     *  or 500 single letters has hundreds, and each costs a pass over its postings. The bounds of
+     *  a query's work are counts, never times (issue 25): the same query gets the same answer on
+     *  any machine. */
     maxQueryTerms: 32,
+    /** Query terms looked up by edit distance, rarest first: each visits every dictionary term of
+     *  about its length (tens of thousands on a large site). A question has a typo or two. */
+    maxTypoScans: 8,
+    /** Dictionary terms added to a query by prefix and typo matches, over all its terms (each term
+     *  has its own bounds too, `RANKING.maxPrefixExpansions`, `maxFuzzyExpansions`): each one is a
+     *  posting list more for ranking to read. */
+    maxQueryExpansions: 160,
+    /** Longest query word split into two words the site writes (`compoundParts`): each split
+     *  point stems both halves, so a 1,000-letter word cost a thousand stems of hundreds of
+     *  letters; German compounds are well under this. */
+    maxCompoundLength: 64,
     /** Snippet text inlined into one page for indexing (see `includes.ts`): a page shows a few
      *  snippets of a few KB; a snippet that includes itself through others must stay bounded. */
     maxInlinedBytes: 256 * 1024,
@@ -403,6 +417,31 @@ export const LIMITS = {
      *  descriptor limit (adversary, 2026-11-29: 1,000 connections from one address starved the
      *  rest). Counted by each process of `--workers N`. */
     maxConnectionsPerCaller: 256,
+    /** Connections open at once in a process, every caller's together (`ConnectionCap`); behind
+     *  `--trust-proxy`, requests being answered at once. One more is answered `503
+     *  server_busy` with `Retry-After` and closed. Three quarters of the common 1,024 descriptor
+     *  limit (systemd's and many containers' soft limit): the rest stays for the process's own
+     *  files (the state database, pages and media read, the relay's and metadata fetches'
+     *  sockets), so the bound, not `EMFILE`, decides who is refused. Many addresses together
+     *  (4 at the per-caller bound) reach it; `--max-connections` sets it (raise the descriptor
+     *  limit with it). Counted by each process of `--workers N`. */
+    maxConnections: 768,
+    /** The last places of `maxConnections`, kept for callers seen signed in within an hour (a
+     *  bearer token verified on `/authed/mcp`; `SignedInCallers`): a flood of anonymous
+     *  connections from many addresses does not lock out the readers who signed in. 64 connections
+     *  serve dozens of agents (one or two each). */
+    signedInReserve: 64,
+    /** Before those, places kept for callers holding no connection now: a reader opening its first
+     *  connection gets in while callers already connected hold the rest. */
+    newcomerReserve: 64,
+    /** Connections refused for `maxConnections` that may wait for their request at once (to be
+     *  told why, within `refusedRequestMs`); past it a new one is closed at once, unread, so that
+     *  refusing costs no more descriptors than this. */
+    maxRefusedWaiting: 256,
+    /** Callers remembered as signed in (`SignedInCallers`): a few dozen bytes each. */
+    rememberedSignedIn: 4_096,
+    /** How long a caller counts as signed in after its last verified request: an access token's life. */
+    signedInForMs: 60 * 60 * 1000,
     /** Turns of the event loop in a row a ready search waits while the server is accepting
      *  connections (one was accepted in the turn just past; `CallerTurns.yieldTo`). Node 20 accepts
      *  one connection per turn, and with a search in every turn a flood of new connections (each

@@ -8,6 +8,8 @@ import { apiRequestTool } from "../mcp/api-request-tool.js";
 import type { PlaygroundApps } from "../mcp/ui-extension.js";
 import type { DocsRuntime } from "../engine/runtime.js";
 import type { CallerTurns } from "../engine/search/caller-turns.js";
+import { LIMITS } from "../limits.js";
+import { SignedInCallers } from "./signed-in-callers.js";
 import { handleAuthorize } from "./auth/authorize-endpoint.js";
 import { clientDirectory } from "./auth/store-client-directory.js";
 import { type DocumentFetchOptions, documentFetcher } from "./auth/metadata-document-fetch.js";
@@ -114,6 +116,8 @@ export interface Bridge {
   readonly trustProxy: boolean;
   /** The runtime's turns for searches: the HTTP server has them give way while it accepts connections (`CallerTurns.yieldTo`). */
   readonly searchTurns: CallerTurns;
+  /** Callers a request of which was signed in lately: the HTTP server keeps them the last connections (`ConnectionCap`). */
+  readonly signedIn: SignedInCallers;
   /** Close every MCP session (the runtime and the state store belong to the caller). */
   readonly close: () => Promise<void>;
 }
@@ -146,6 +150,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     publicUrl: options.publicUrl?.replace(/\/+$/, ""),
     trustProxy: options.trustProxy ?? false,
     version,
+    signedIn: new SignedInCallers(LIMITS.bridge.rememberedSignedIn, LIMITS.bridge.signedInForMs, now),
   };
   const endpoint = new McpEndpoint(deps, options.sessionKey, options.directToolCalls ?? true, options.holdLimits);
   const app = new Hono<BridgeEnv>();
@@ -233,6 +238,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     endpoint,
     trustProxy: deps.trustProxy,
     searchTurns: options.runtime.searchTurns,
+    signedIn: deps.signedIn,
     close: () => endpoint.close(),
   };
 }

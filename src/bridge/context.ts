@@ -6,6 +6,7 @@ import type { DocsRuntime } from "../engine/runtime.js";
 import type { ClientDirectory } from "./auth/client-directory.js";
 import type { RateLimiter, RateLimits } from "./middleware/rate-limit.js";
 import { type BridgeUrls, bridgeUrls } from "./urls.js";
+import type { SignedInCallers } from "./signed-in-callers.js";
 
 /** What every bridge handler works with, built once by `createBridge`. */
 export interface BridgeDeps {
@@ -27,6 +28,8 @@ export interface BridgeDeps {
   readonly version: string;
   /** API pages' playgrounds as MCP Apps, for clients that render them; unset, none. */
   readonly apps?: PlaygroundApps;
+  /** Callers a request of which was signed in lately: they keep the last connections (`ConnectionCap`). */
+  readonly signedIn: SignedInCallers;
 }
 
 /** The Hono environment: `@hono/node-server` passes the Node request as `incoming`. */

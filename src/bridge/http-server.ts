@@ -9,6 +9,7 @@ import { errorForPath } from "./middleware/origin-policy.js";
 import { PATHS } from "./urls.js";
 import { CallerConnections } from "./caller-connections.js";
 import { CallerReading } from "./caller-reading.js";
+import { ConnectionCap } from "./connection-cap.js";
 import { clientAddress } from "./context.js";
 import { callerAddress } from "./middleware/caller-address.js";
 
@@ -34,18 +35,30 @@ export interface ListenOptions {
   readonly maxConnectionsPerCaller?: number;
   readonly maxConnectionsReadPerCaller?: number;
   readonly stalledWriteMs?: number;
+  /** The process's bound on open connections and its reserves (`ConnectionCap`); `--max-connections` sets the first. */
+  readonly maxConnections?: number;
+  readonly newcomerReserve?: number;
+  readonly signedInReserve?: number;
+  readonly maxRefusedWaiting?: number;
 }
 
 /** Serve a bridge on a real socket. Rejects with a clear message when the port is taken. */
+// long: the bounds on connections (per caller, per process, read at once) and the drain share the server's events and counts; split, each would take them all
 export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningServer> {
+  // long: as `listen`, whose body it is
   return new Promise((resolve, reject) => {
     const answer = getRequestListener(bridge.app.fetch, { hostname: options.host, errorHandler: answerUnreadableRequest });
     const held = new CallerConnections(options.maxConnectionsPerCaller ?? LIMITS.bridge.maxConnectionsPerCaller);
     /** Connections opened past their caller's bound: their request is answered 429. */
     const refused = new WeakSet<Socket>();
+    const cap = connectionCap(options);
+    /** Connections opened past the process's bound: their request is answered 503 (`busy.size` bounds how many wait for it). */
+    const busy = new Set<Socket>();
+    const maxRefusedWaiting = options.maxRefusedWaiting ?? LIMITS.bridge.maxRefusedWaiting;
     const firstRequestMs = options.firstRequestMs ?? LIMITS.bridge.firstRequestMs;
     const reading = callerReading(options, firstRequestMs);
     const server = createServer((req, res) => {
+      if (busy.has(req.socket)) return refuseBusy(req, res, cap.limit, bridge.trustProxy);
       if (refused.has(req.socket)) return refuseConnection(req, res, held.limit, bridge.trustProxy);
       if (!bridge.trustProxy) {
         const socket = req.socket;
@@ -56,8 +69,13 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
         // Every connection is the proxy's: the caller is known by request, and what it holds is
         // its requests being answered (each on one of the proxy's connections to us).
         const caller = callerAddress(clientAddress(true, headerText(req.headers["x-forwarded-for"]), req.socket.remoteAddress));
+        if (!cap.admits(held.heldBy(caller), bridge.signedIn.has(caller))) return refuseBusy(req, res, cap.limit, true);
         if (!held.take(caller)) return refuseConnection(req, res, held.limit, true);
-        res.once("close", () => held.release(caller));
+        cap.take();
+        res.once("close", () => {
+          held.release(caller);
+          cap.release();
+        });
       }
       void answer(req, res);
     });
@@ -105,6 +123,12 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     server.on("connection", (socket: Socket) => {
       if (!bridge.trustProxy) {
         const caller = callerAddress(socket.remoteAddress ?? "unknown");
+        if (!cap.admits(held.heldBy(caller), bridge.signedIn.has(caller))) {
+          refuseWhenItSpeaks(socket, busy, maxRefusedWaiting);
+          return;
+        }
+        cap.take();
+        socket.once("close", () => cap.release());
         if (held.take(caller)) socket.once("close", () => held.release(caller));
         else {
           // Told why when its request comes, if it comes soon; past that it is closed, whatever
@@ -211,6 +235,47 @@ function refuseConnection(req: IncomingMessage, res: ServerResponse, limit: numb
     ? `too many requests of this client are being answered at once: at most ${limit} per client address (an IPv6 /64); wait for some to finish before sending more`
     : `too many open connections from this address: at most ${limit} at once per client address (an IPv6 /64); close some before opening more`;
   const answer = errorForPath(path, 429, "too_many_connections", message, { "Retry-After": "5" });
+  void answer.text().then((body) => {
+    res.shouldKeepAlive = false;
+    res.writeHead(answer.status, { ...Object.fromEntries(answer.headers), "Content-Length": Buffer.byteLength(body), Connection: "close" });
+    res.end(body);
+  });
+}
+
+/**
+ * A connection past the process's bound: told why when its request comes (soon, or it is
+ * closed), as one past its caller's; past `max` of those waiting, closed at once, unread.
+ */
+function refuseWhenItSpeaks(socket: Socket, waiting: Set<Socket>, max: number): void {
+  if (waiting.size >= max) {
+    socket.destroy();
+    return;
+  }
+  waiting.add(socket);
+  socket.once("close", () => waiting.delete(socket));
+  socket.setTimeout(LIMITS.bridge.refusedRequestMs);
+  socket.resume();
+}
+
+/** The process's connection bound from `options`, `LIMITS.bridge` for what they leave out. */
+function connectionCap(options: ListenOptions): ConnectionCap {
+  const { maxConnections, newcomerReserve, signedInReserve } = LIMITS.bridge;
+  const limit = options.maxConnections ?? maxConnections;
+  // Another bound keeps the reserves' share of it (a twelfth each by default).
+  const share = (reserve: number): number => Math.floor((limit * reserve) / maxConnections);
+  return new ConnectionCap(limit, options.newcomerReserve ?? share(newcomerReserve), options.signedInReserve ?? share(signedInReserve));
+}
+
+/**
+ * The answer on a connection past the process's bound (`LIMITS.bridge.maxConnections`): 503
+ * `server_busy` in the path's error shape, with `Retry-After`, and the connection closed. Nothing
+ * else is read or done for it.
+ */
+function refuseBusy(req: IncomingMessage, res: ServerResponse, limit: number, byRequest: boolean): void {
+  const path = req.url?.startsWith("/") === true ? (req.url.split("?")[0] ?? "/") : "/";
+  const what = byRequest ? `requests being answered` : `open connections`;
+  const message = `the server has too many ${what}: at most ${limit} at once, the last kept for signed-in readers and for clients with nothing open; try again in a few seconds`;
+  const answer = errorForPath(path, 503, "server_busy", message, { "Retry-After": "5" });
   void answer.text().then((body) => {
     res.shouldKeepAlive = false;
     res.writeHead(answer.status, { ...Object.fromEntries(answer.headers), "Content-Length": Buffer.byteLength(body), Connection: "close" });

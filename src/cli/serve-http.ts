@@ -52,11 +52,14 @@ export interface HttpServeArgs extends ProjectArgs {
   readonly "public-url"?: string | undefined;
   readonly "trust-proxy": boolean;
   readonly "rate-limit"?: readonly string[] | undefined;
+  readonly "max-connections"?: number | undefined;
 }
 
 /** `--port`, `--public-url` and `--rate-limit` checked: a mistake is a CliError before anything starts. */
 export function httpSettings(args: HttpServeArgs): { publicUrl: string | undefined; rateLimits: RateLimits } {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new CliError(`--port must be an integer from 0 to 65535; got ${args.port}`, 2);
+  const maxConnections = args["max-connections"];
+  if (maxConnections !== undefined && (!Number.isInteger(maxConnections) || maxConnections < 12)) throw new CliError(`--max-connections must be an integer of at least 12; got ${maxConnections}`, 2);
   let publicUrl: string | undefined;
   if (args["public-url"] !== undefined) {
     const u = URL.canParse(args["public-url"]) ? new URL(args["public-url"]) : undefined;
@@ -130,7 +133,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   await runtime.whenShellLoaded();
   let server;
   try {
-    server = await listen(bridge, { host, port: args.port });
+    server = await listen(bridge, { host, port: args.port, ...(args["max-connections"] !== undefined ? { maxConnections: args["max-connections"] } : {}) });
   } catch (error) {
     await bridge.close();
     await stores.close();

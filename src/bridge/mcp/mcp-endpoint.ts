@@ -134,6 +134,8 @@ export class McpEndpoint {
     if (endpoint === "authed") {
       const auth = await authenticateBearer(c.req.header("authorization"), deps.state, urlsFor(deps, c));
       if (!auth.ok) return auth.response;
+      // Its address keeps the last of the process's connections for a while (`ConnectionCap`).
+      deps.signedIn.mark(callerAddress(clientIp(deps, c)));
       principal = auth.caller.principal;
       owner = principal;
       authInfo = authInfoWithContext(bridgeContext(settings, auth.caller.reader, deps.now, principal, connectionGone(c)), auth.authInfo);

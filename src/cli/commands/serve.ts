@@ -37,6 +37,11 @@ export const serveCommand = defineCommand({
         describe: "Run filesystem-tool commands in a pool of worker threads, so that no command holds the server past its time limit (--no-shell-worker to run them inline)",
         defaultDescription: "on",
       })
+      .option("max-connections", {
+        type: "number",
+        default: LIMITS.bridge.maxConnections,
+        describe: "--http: connections open at once per process, every client's together; past it new ones are answered 503 (a twelfth kept for clients with nothing open, another for signed-in readers)",
+      })
       .option("workers", {
         type: "string",
         default: "1",

@@ -115,6 +115,10 @@ export interface QueryTerm {
   /** The term's weight: its inverse document frequency to the power `idfExponent`. */
   readonly idf: number;
   readonly matches: readonly { readonly entry: TermEntry; readonly weight: number; readonly term: string }[];
+  /** Dictionary terms its prefix and typo matches added (`QueryWork.expansions`). */
+  readonly expanded?: number;
+  /** Whether it was looked up by edit distance (`QueryWork.typoScans`). */
+  readonly scanned?: boolean;
 }
 
 /** A scored page: its best section and a 0..1 score. */
@@ -165,6 +169,23 @@ function maxEdits(term: string): number {
 }
 
 /**
+ * The work `resolveTerms` may do for one query, and what it did: a bound by the query, never by
+ * time (issue 25). `typoScans` is how many terms were looked up by edit distance (each visits
+ * every dictionary term of about its length), `expansions` how many dictionary terms prefix and
+ * edit-distance matches added (each one more posting list for ranking to read). Terms are
+ * resolved in the order given, so a caller that gives the most informative first spends the
+ * budget on them.
+ */
+export class QueryWork {
+  typoScans = 0;
+  expansions = 0;
+  constructor(
+    readonly maxTypoScans: number,
+    readonly maxExpansions: number,
+  ) {}
+}
+
+/**
  * Resolve query terms against the dictionary as `stats` sees it (a term only in pages the
  * reader may not read does not exist for it): the exact term; terms it is a prefix of (at a
  * lower weight); and, only for a term the reader's pages do not contain at all (a typo), terms
@@ -181,6 +202,7 @@ export function resolveTerms(
   aliases: ReadonlyMap<string, readonly string[]> = new Map(),
   paraphrases: ReadonlyMap<string, readonly string[]> = new Map(),
   kept?: Map<string, QueryTerm>,
+  work: QueryWork = new QueryWork(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY),
 ): QueryTerm[] {
   const n = Math.max(1, stats.pageCount);
   const live = (entry: TermEntry): boolean => stats.df(entry) > 0;
@@ -188,18 +210,33 @@ export function resolveTerms(
     const entry = index.entry(term);
     return entry !== undefined && live(entry) ? entry : undefined;
   };
-  // `kept` (`ResolvedTerms`): a term resolved before under the same statistics and joined words.
+  // `kept` (`ResolvedTerms`): a term resolved before under the same statistics and joined words,
+  // and the same share of the query's budget (a term resolved with less room has fewer matches).
+  // What a kept term cost is counted again, so that the budget (and the answer) is the same
+  // whatever earlier searches left in `kept`.
   return terms.map((term) => {
-    if (kept === undefined) return resolve(term);
+    const room = Math.min(Math.max(0, work.maxExpansions - work.expansions), P.maxPrefixExpansions + P.maxFuzzyExpansions);
+    const scan = work.typoScans < work.maxTypoScans;
+    if (kept === undefined) return resolve(term, room, scan);
     const joinedWith = joined.get(term);
-    const key = joinedWith === undefined ? term : `${term}\n${joinedWith.join("\n")}`;
+    const key = `${term}\n${room}\n${scan ? 1 : 0}${joinedWith === undefined ? "" : `\n${joinedWith.join("\n")}`}`;
     let q = kept.get(key);
-    if (q === undefined) kept.set(key, (q = resolve(term)));
+    if (q === undefined) kept.set(key, (q = resolve(term, room, scan)));
+    else count(q, scan);
     return q;
   });
 
-  function resolve(term: string): QueryTerm {
+  /** Count a kept term's work as `resolve` counted it. */
+  function count(q: QueryTerm, scan: boolean): void {
+    if (scan && q.scanned === true) work.typoScans++;
+    work.expansions += q.expanded ?? 0;
+  }
+
+  /** `room`: dictionary terms prefix and typo matches may add; `scan`: whether a typo may be looked up. */
+  function resolve(term: string, room: number, scan: boolean): QueryTerm {
     const matches: { entry: TermEntry; weight: number; term: string }[] = [];
+    let expanded = 0;
+    let scanned = false;
     const exact = find(term);
     if (exact !== undefined) matches.push({ entry: exact, weight: 1, term });
     for (const j of joined.get(term) ?? []) {
@@ -214,16 +251,18 @@ export function resolveTerms(
       const entry = find(a);
       if (entry !== undefined && entry !== exact && !matches.some((m) => m.entry === entry)) matches.push({ entry, weight: P.paraphraseWeight, term: a });
     }
-    if (term.length >= P.minPrefixLength && !/^\d+$/.test(term) && (exact === undefined || stats.df(exact) <= P.prefixMaxDfShare * n)) {
-      for (const entry of index.withPrefix(term, P.maxPrefixExpansions, live)) {
+    if (term.length >= P.minPrefixLength && !/^\d+$/.test(term) && (exact === undefined || stats.df(exact) <= P.prefixMaxDfShare * n) && room > 0) {
+      for (const entry of index.withPrefix(term, Math.min(P.maxPrefixExpansions, room), live)) {
         // A form already matched at its own weight (`auth` for `authentication`) is not counted twice.
         if (entry !== exact && matches.some((m) => m.entry === entry)) continue;
         matches.push({ entry, weight: P.prefixWeight * (term.length / entry.term.length), term: entry.term });
+        expanded++;
       }
     }
-    if (matches.length === 0) {
+    if (matches.length === 0 && scan && room > 0) {
       const max = maxEdits(term);
       if (max > 0 && !/\d/.test(term)) {
+        scanned = true;
         const found: { entry: TermEntry; d: number; df: number; term: string }[] = [];
         index.forEachTermNear(term, max, (entry) => {
           const df = stats.df(entry);
@@ -237,13 +276,18 @@ export function resolveTerms(
         found
           .filter((f) => f.d === best)
           .sort((a, b) => b.df - a.df || (a.term < b.term ? -1 : 1))
-          .slice(0, P.maxFuzzyExpansions)
-          .forEach((f) => matches.push({ entry: f.entry, weight: P.fuzzyWeights[f.d] as number, term: f.term }));
+          .slice(0, Math.min(P.maxFuzzyExpansions, room))
+          .forEach((f) => {
+            matches.push({ entry: f.entry, weight: P.fuzzyWeights[f.d] as number, term: f.term });
+            expanded++;
+          });
       }
     }
     // The term's rarity: the exact term's, else its most common stand-in's (a lower bound).
     const df = exact !== undefined ? stats.df(exact) : maxOf(matches.map((m) => stats.df(m.entry)), 0);
-    return { term, idf: idf(df, n) ** P.idfExponent, matches };
+    const q: QueryTerm = { term, idf: idf(df, n) ** P.idfExponent, matches, expanded, scanned };
+    count(q, scan);
+    return q;
   }
 }
 

@@ -13,7 +13,8 @@ import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { abbreviationTable } from "./abbreviations.js";
 import { paraphraseTable } from "./paraphrases.js";
 import { ResolvedTerms } from "./resolved-terms.js";
-import { BASE, FULL, NAMED, type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, rankPages, resolveTerms } from "./ranking.js";
+import { BASE, FULL, NAMED, type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, QueryWork, rankPages, resolveTerms } from "./ranking.js";
+import { keptTerms } from "./kept-terms.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
@@ -590,9 +591,8 @@ export class SearchIndex {
   private rank(req: SearchRequest, readerClass: ReaderClass | undefined): SearchHit[] {
     const pageSize = req.pageSize ?? LIMITS.search.defaultPageSize;
     const stats: IndexStatistics = readerClass === undefined ? this.base : this.classes.statistics(readerClass);
-    const terms = [...new Set(this.analyzer.terms(req.query).flatMap((t) => this.compoundParts(t, stats) ?? [t]))].slice(0, LIMITS.search.maxQueryTerms);
+    const { terms, query } = this.resolveQuery(req.query, stats);
     if (terms.length === 0) return [];
-    const query = resolveTerms(this.index, stats, terms, this.ranking, this.joinedWords(req.query, stats), this.abbreviations, this.paraphrases, this.resolved.terms(stats, this.index.version));
     const accepted = this.acceptedUnits(req, readerClass);
     const threshold = req.scoreThreshold ?? 0;
     const priors = this.priors;
@@ -685,6 +685,38 @@ export class SearchIndex {
         moreLanguages: Math.max(0, languageTwins.length - LIMITS.search.shownLanguageTwins),
       };
     });
+  }
+
+  /**
+   * What a search of `query` scores and how much work resolving it took, for a reader who may read
+   * everything: its kept terms (`keptTerms`), each with the dictionary terms it matches, and the
+   * bounded work (`QueryWork`). For tests and benches; `search` does the same.
+   */
+  queryPlan(query: string): { terms: string[]; query: QueryTerm[]; work: QueryWork } {
+    return this.resolveQuery(query, this.base);
+  }
+
+  /**
+   * The query's terms, resolved, within the bounds of `LIMITS.search` (issue 25): at most
+   * `maxQueryTerms`, the most informative (`keptTerms`), resolved rarest first so that the
+   * dictionary scans for typos (`maxTypoScans`) and the prefix and typo forms added
+   * (`maxQueryExpansions`) go to the terms that count most; then in the query's order, as ranking
+   * reads them. A question within the bounds resolves as it did before them.
+   */
+  private resolveQuery(text: string, stats: IndexStatistics): { terms: string[]; query: QueryTerm[]; work: QueryWork } {
+    const df = (t: string): number => {
+      const entry = this.index.entry(t);
+      return entry === undefined ? 0 : stats.df(entry);
+    };
+    const terms = keptTerms([...new Set(this.analyzer.terms(text).flatMap((t) => this.compoundParts(t, stats) ?? [t]))], LIMITS.search.maxQueryTerms, df);
+    const work = new QueryWork(LIMITS.search.maxTypoScans, LIMITS.search.maxQueryExpansions);
+    if (terms.length === 0) return { terms, query: [], work };
+    // Rarest first for the budget: terms the pages hold by fewest pages, then the others in order.
+    const order = terms.map((_, at) => at).sort((a, b) => rarer(df(terms[a] as string), df(terms[b] as string)) || a - b);
+    const resolved = resolveTerms(this.index, stats, order.map((at) => terms[at] as string), this.ranking, this.joinedWords(text, stats), this.abbreviations, this.paraphrases, this.resolved.terms(stats, this.index.version), work);
+    const query: QueryTerm[] = new Array<QueryTerm>(terms.length);
+    order.forEach((at, i) => (query[at] = resolved[i] as QueryTerm));
+    return { terms, query, work };
   }
 
   /**
@@ -988,7 +1020,7 @@ export class SearchIndex {
    * most even one. A word the site writes is never split.
    */
   private compoundParts(term: string, stats: IndexStatistics): string[] | undefined {
-    if (term.length < 2 * MIN_COMPOUND_PART + 1 || !/^\p{L}+$/u.test(term)) return undefined;
+    if (term.length < 2 * MIN_COMPOUND_PART + 1 || term.length > LIMITS.search.maxCompoundLength || !/^\p{L}+$/u.test(term)) return undefined;
     const live = (t: string | null): boolean => {
       const entry = t === null ? undefined : this.index.entry(t);
       return entry !== undefined && stats.df(entry) > 0;
@@ -1348,6 +1380,11 @@ function operationPathKey(path: string): string {
 
 /** Letters of each part of a compound query word split by `compoundParts`. */
 const MIN_COMPOUND_PART = 4;
+
+/** `keptTerms`' order as a comparison of two terms' page counts: held terms by fewest pages, then unheld ones. */
+function rarer(a: number, b: number): number {
+  return (a > 0 ? 0 : 1) - (b > 0 ? 0 : 1) || a - b;
+}
 
 function isApiPage(page: Page): boolean {
   return page.generated || (typeof page.meta.openapi === "string" && page.meta.openapi.trim() !== "");
