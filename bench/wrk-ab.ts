@@ -5,7 +5,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { SHARED } from "../test/helpers/paths.js";
-import { freshDatabase, queryDatabase } from "../test/helpers/postgres.js";
+import { PG_ADMIN_URL, freshDatabase, queryDatabase } from "../test/helpers/postgres.js";
 import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.js";
 
 /**
@@ -20,8 +20,10 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
  *
  * A checkout is a folder with this repository built (`npm run build`; another commit's worktree
  * with its node_modules linked). `@pg` gives that side PostgreSQL state (a fresh database on
- * SVC_TEST_PG's server; its backends' CPU per call is printed too), else SQLite state in a temp
- * folder. `--limits counted`: the ip and search limits counted but never reached (else off).
+ * SVC_TEST_PG's server; its backends' CPU per call is printed too, and the transactions its
+ * database committed or rolled back per call, i.e. its round trips: `pg_stat_database`, read 2 s
+ * after each round so every backend has reported), else SQLite state in a temp folder.
+ * `WRK_AB_NODE_OPTIONS` is added to every server's NODE_OPTIONS. `--limits counted`: the ip and search limits counted but never reached (else off).
  * Each server's site cache is written a second after its index is built (issue 22) and lands in
  * the first round; run with SVC_MCP_CACHE=off to leave it out. Each side's first round starts
  * after a warm-up of `BENCH_WARM_UP_CALLS` calls per worker (default 3,000; wrk-load.ts), not
@@ -47,6 +49,7 @@ interface Side {
   cpu: number;
   main: number;
   db: number;
+  transactions: number;
   readonly rounds: { rate: number; p99: number; load: number }[];
 }
 
@@ -74,7 +77,7 @@ async function start(spec: string): Promise<Side> {
   const state = db?.url ?? mkdtempSync(join(tmpdir(), "svc-wrk-ab-"));
   const serveArgs = ["serve", "--http", "--port", "0", "--no-watch", "--dir", SPREE, "--no-fetch-remote", "--state", state, ...(limits === "off" ? OFF : COUNTED), "--search-cache", "0"];
   if (workers > 1) serveArgs.push("--workers", String(workers));
-  const child = spawn(process.execPath, [join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, NODE_OPTIONS: YOUNG_GENERATION }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, NODE_OPTIONS: [YOUNG_GENERATION, process.env.WRK_AB_NODE_OPTIONS ?? ""].join(" ").trim() }, stdio: ["ignore", "ignore", "pipe"] });
   const lines: string[] = [];
   const { origin, pids } = await new Promise<{ origin: string; pids: number[] }>((ready, fail) => {
     let found: string | undefined;
@@ -98,13 +101,19 @@ async function start(spec: string): Promise<Side> {
       await r.text();
     }),
   );
-  return { name: spec, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, calls: 0, cpu: 0, main: 0, db: 0, rounds: [] };
+  return { name: spec, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, calls: 0, cpu: 0, main: 0, db: 0, transactions: 0, rounds: [] };
 }
 
 /** The PostgreSQL backends serving a side's database. */
 function backends(databaseUrl: string): () => Promise<readonly number[]> {
   const name = new URL(databaseUrl).pathname.slice(1);
   return async () => (await queryDatabase<{ pid: number }>(databaseUrl, "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name])).map((r) => r.pid);
+}
+
+/** Transactions committed or rolled back in a side's database so far (read on the test server's own database). */
+function transactionsOf(databaseUrl: string): () => Promise<number> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  return async () => Number((await queryDatabase<{ n: string }>(PG_ADMIN_URL, "SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1", [name]))[0]?.n ?? Number.NaN);
 }
 
 const sides: Side[] = [];
@@ -119,19 +128,20 @@ try {
         // The first round warms each worker by as many calls (wrk-load.ts); later rounds find them warm.
         warmUpCalls: round === 0 ? WARM_UP_CALLS_PER_WORKER * workers : 0,
         serverPids: [side.child.pid as number, ...side.pids],
-        ...(side.databaseUrl !== undefined ? { databasePids: backends(side.databaseUrl) } : {}),
+        ...(side.databaseUrl !== undefined ? { databasePids: backends(side.databaseUrl), databaseTransactions: transactionsOf(side.databaseUrl) } : {}),
       });
       const calls = r.callsPerSec * seconds;
       side.calls += calls;
       side.cpu += r.cpuMsPerCall * calls;
       side.main += r.mainThreadCpuMsPerCall * calls;
       if (!Number.isNaN(r.dbCpuMsPerCall)) side.db += r.dbCpuMsPerCall * calls;
+      if (!Number.isNaN(r.dbTransactionsPerCall)) side.transactions += r.dbTransactionsPerCall * calls;
       side.rounds.push({ rate: Math.round(r.callsPerSec), p99: r.p99, load: Math.round(load * 10) / 10 });
     }
   }
   for (const side of sides) {
     const perCall = (ms: number): number => Math.round((ms / side.calls) * 1000) / 1000;
-    const database = side.databaseUrl !== undefined ? { databaseCpuMsPerCall: perCall(side.db) } : {};
+    const database = side.databaseUrl !== undefined ? { databaseCpuMsPerCall: perCall(side.db), databaseTransactionsPerCall: perCall(side.transactions) } : {};
     process.stdout.write(`${JSON.stringify({ side: side.name, workers, limits, protocol, cpuMsPerCall: perCall(side.cpu), mainThreadCpuMsPerCall: perCall(side.main), ...database, rounds: side.rounds })}\n`);
   }
 } finally {

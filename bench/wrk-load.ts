@@ -33,7 +33,12 @@ export interface WrkResult {
   readonly dbCpuMsPerCall: number;
   /** Calls sent in the warm-up before the measured run (answered or in flight at its end). */
   readonly warmUpCalls: number;
+  /** Transactions the database committed or rolled back (`databaseTransactions`) per call: its round trips, a statement outside a transaction being one; NaN without. */
+  readonly dbTransactionsPerCall: number;
 }
+
+/** How long a PostgreSQL backend may keep its counts before `pg_stat_database` has them (it reports them at most once a second, and within a second of going idle). */
+const STATS_FLUSH_MS = 2_000;
 
 /** Where the query goes in the template body, replaced by the stream's question per request. */
 const PLACEHOLDER = "\u0000svc-query\u0000";
@@ -88,7 +93,7 @@ export async function wrkLoad(
   seconds: number,
   tool: string,
   args: string,
-  options: { protocol?: WrkProtocol; serverPids?: readonly number[]; traffic?: Traffic; databasePids?: () => Promise<readonly number[]>; warmUpCalls?: number } = {},
+  options: { protocol?: WrkProtocol; serverPids?: readonly number[]; traffic?: Traffic; databasePids?: () => Promise<readonly number[]>; databaseTransactions?: () => Promise<number>; warmUpCalls?: number } = {},
 ): Promise<WrkResult> {
   const protocol = options.protocol ?? "2025-11-25";
   const distinct = options.traffic === "distinct";
@@ -140,6 +145,12 @@ export async function wrkLoad(
       warmedUp += Number(/(\d+) requests in/.exec(warm)?.[1] ?? 0) + connections;
       writeScript(warmedUp);
     } while (warmedUp < (options.warmUpCalls ?? 0) && performance.now() - warmUpStart < WARM_UP_MAX_MS);
+    const transactions = async (): Promise<number> => {
+      if (options.databaseTransactions === undefined) return Number.NaN;
+      await new Promise((resolve) => setTimeout(resolve, STATS_FLUSH_MS));
+      return options.databaseTransactions();
+    };
+    const transactionsBefore = await transactions();
     const dbBefore = new Map((await (options.databasePids?.() ?? Promise.resolve([]))).map((pid) => [pid, cpuMs(pid)]));
     const cpuBefore = serverCpu();
     const mainBefore = mainCpu();
@@ -148,6 +159,7 @@ export async function wrkLoad(
     const main = mainCpu() - mainBefore;
     // A database process started during the run (a pool's new connection) counts from zero.
     const dbCpu = options.databasePids === undefined ? Number.NaN : (await options.databasePids()).reduce((sum, pid) => sum + cpuMs(pid) - (dbBefore.get(pid) ?? 0), 0);
+    const transactionsDuring = (await transactions()) - transactionsBefore;
     const rate = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
     const p99 = /99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
     if (rate === undefined || p99 === null) throw new Error(`unreadable wrk output:\n${out}`);
@@ -161,6 +173,7 @@ export async function wrkLoad(
       mainThreadCpuMsPerCall: Math.round((main / calls) * 1000) / 1000,
       dbCpuMsPerCall: Math.round((dbCpu / calls) * 1000) / 1000,
       warmUpCalls: warmedUp,
+      dbTransactionsPerCall: Math.round((transactionsDuring / calls) * 1000) / 1000,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

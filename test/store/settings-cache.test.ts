@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { PgDb } from "../../src/store/postgres/db.js";
 import { PgStateStore } from "../../src/store/postgres/state-store.js";
 import { SettingsCache } from "../../src/store/postgres/settings-cache.js";
+import { LIMITS } from "../../src/limits.js";
 import { parseStateLocation } from "../../src/store/location.js";
 import { openStores, type Stores } from "../../src/store/stores.js";
 import { DEMO, postJson, SEARCH } from "../bridge/harness.js";
@@ -28,17 +29,23 @@ describePostgres("settings kept between requests, PostgreSQL", () => {
   });
 
   /** A server's store with its queries counted, and a state command's store (another connection). */
-  async function stores(): Promise<{ server: PgStateStore; queries: string[]; command: Stores }> {
+  async function stores(settingsClock?: () => number): Promise<{ server: PgStateStore; queries: string[]; answered: Promise<unknown>[]; command: Stores }> {
     const pool = await PgDb.open(db.url);
     const queries: string[] = [];
+    const answered: Promise<unknown>[] = [];
     const query = pool.query.bind(pool);
-    pool.query = ((sql: string, params?: readonly unknown[]) => (queries.push(sql), query(sql, params))) as typeof pool.query;
-    const server = new PgStateStore(pool, { cacheSettings: true });
+    pool.query = ((sql: string, params?: readonly unknown[]) => {
+      queries.push(sql);
+      const answer = query(sql, params);
+      answered.push(answer.catch(() => {}));
+      return answer;
+    }) as typeof pool.query;
+    const server = new PgStateStore(pool, { cacheSettings: true, ...(settingsClock !== undefined ? { settingsClock } : {}) });
     closing.push(() => pool.close(), () => server.close());
     const command = openStores(parseStateLocation(db.url, "/"));
     closing.push(() => command.close());
     await server.settingsListening();
-    return { server, queries, command };
+    return { server, queries, answered, command };
   }
 
   it("reads the settings once for many requests, and again after a change made on another connection, which the next read sees", async () => {
@@ -76,6 +83,46 @@ describePostgres("settings kept between requests, PostgreSQL", () => {
     expect(queries.length).toBe(1 + steps.length);
   });
 
+  it("past half its life the copy answers while it is read again in the background: no request waits for the database, even one locked", async () => {
+    let now = 0;
+    const { server, queries, answered } = await stores(() => now);
+    const PUBLIC = { authMode: "public", mcp: undefined };
+    expect(await server.settings()).toEqual(PUBLIC);
+    expect(queries).toEqual(["SELECT key, value FROM settings"]);
+    // The table locked by another connection: a read of it waits until the lock is released.
+    const locker = await PgDb.open(db.url);
+    closing.push(() => locker.close());
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked: () => void = () => {};
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holding = locker.transaction(async (q) => {
+      await q.query("LOCK TABLE settings IN ACCESS EXCLUSIVE MODE");
+      locked();
+      await released;
+    });
+    await isLocked;
+    try {
+      // Half its life: answered by the copy, and one read begun beside it (blocked by the lock).
+      now = LIMITS.postgres.settingsCacheMs / 2;
+      expect(await server.settings()).toEqual(PUBLIC);
+      expect(queries.length).toBe(2);
+      // Nearly the end of the copy's life: still answered by it, no second read while one is out.
+      now = LIMITS.postgres.settingsCacheMs - 1;
+      for (let i = 0; i < 10; i++) expect(await server.settings()).toEqual(PUBLIC);
+      expect(queries.length).toBe(2);
+    } finally {
+      release();
+      await holding;
+    }
+    await answered[1];
+    await turn();
+    // Past the first copy's life: the read begun at half of it answers, and is itself due.
+    now = LIMITS.postgres.settingsCacheMs + LIMITS.postgres.settingsCacheMs / 4;
+    expect(await server.settings()).toEqual(PUBLIC);
+    expect(queries).toEqual(Array.from({ length: 3 }, () => "SELECT key, value FROM settings"));
+  });
+
   it("an edit by hand (psql) drops the copy too; a lost listening connection keeps nothing until it listens again", async () => {
     const { server, queries } = await stores();
     await server.settings();
@@ -94,6 +141,20 @@ describePostgres("settings kept between requests, PostgreSQL", () => {
     expect(await server.settings()).toEqual({ authMode: "public", mcp: "enabled" });
     await server.settingsListening();
   });
+});
+
+it("a copy is due to be read again from half its life, and answers until the end of it", () => {
+  let now = 0;
+  const cache = new SettingsCache<string>(1_000, () => now);
+  cache.setListening(true);
+  expect(cache.due()).toBe(false);
+  cache.keep(cache.begin(), "kept");
+  now = 499;
+  expect([cache.due(), cache.get() !== undefined]).toEqual([false, true]);
+  now = 500;
+  expect([cache.due(), cache.get() !== undefined]).toEqual([true, true]);
+  now = 1_000;
+  expect([cache.get(), cache.due()]).toEqual([undefined, false]);
 });
 
 it("a read that was in the database when a change was announced answers its requests but is not kept", () => {

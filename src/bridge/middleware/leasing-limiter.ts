@@ -4,15 +4,20 @@ import { type Charge, type RateDecision, type RateLimiter, unitsByKey } from "./
 /**
  * Shared counters (PostgreSQL state, or the primary of `serve --http --workers N`) asked less
  * often: a process takes units of a counter in blocks (a lease of `LIMITS.rateLimits.leaseUnits`)
- * and spends them without a round trip; only the call that finds its block empty goes to the
- * shared store, and asks for the next block beside its own charge. Every call used to cost one
- * to three round trips (the per-IP counter, the tool's counter), each a database transaction on
- * the one site-wide search row, which held PostgreSQL state to half the rate of SQLite's
- * (issue 23).
+ * and spends them without a round trip. The call that leaves `leaseRefillAt` units of a block
+ * asks for the next one without waiting for it, so calls go on spending while the store answers
+ * and, in a steady stream, no call waits for the store at all; only a call that finds its block
+ * empty (the first of a window, or a stream faster than the round trip) goes to the shared store
+ * itself, and asks for the next block beside its own charge. Every call used to cost one to three
+ * round trips (the per-IP counter, the tool's counter), each a database transaction on the one
+ * site-wide search row, which held PostgreSQL state to half the rate of SQLite's (issue 23); then
+ * the call that emptied a block, and the calls arriving while it waited, waited for a round trip
+ * (a few in every 64 under load, at the tail of the latency).
  *
  * Never more than a limit passes: a leased unit is counted in the shared store when it is
- * leased. What a process holds unspent can be refused to another: at most `leaseUnits` per
- * counter per process (one lease in flight per counter, and single-unit charges only), and a
+ * leased. What a process holds unspent can be refused to another: at most `leaseUnits +
+ * leaseRefillAt` per counter per process (one lease in flight per counter, asked for once the
+ * block is down to `leaseRefillAt`, and single-unit charges only), and a
  * lease is granted only while `LIMITS.rateLimits.leaseHeadroom` units would remain after it, so
  * the end of every limit, and the whole of a small one, is decided call by call in the store,
  * exactly. Units leased and unspent when the window ends are lost with it, as the store's counts;
@@ -34,6 +39,7 @@ export class LeasingLimiter implements RateLimiter {
     private readonly now: () => number = Date.now,
     private readonly leaseUnits: number = LIMITS.rateLimits.leaseUnits,
     private readonly headroom: number = LIMITS.rateLimits.leaseHeadroom,
+    private readonly refillAt: number = LIMITS.rateLimits.leaseRefillAt,
   ) {}
 
   async take(charges: readonly Charge[]): Promise<RateDecision> {
@@ -47,13 +53,15 @@ export class LeasingLimiter implements RateLimiter {
       if (left >= units) {
         this.allotments.set(charge.key, left - units);
         spent.push([charge.key, units]);
+        // The next block is asked for before this one runs out: no call waits for it.
+        if (left - units <= this.refillAt && units === 1 && this.leasable(charge)) this.lease(charge, window);
       } else {
         remote.push({ ...charge, units });
       }
     }
     if (remote.length === 0) return { ok: true };
     const own = this.inner.take(remote);
-    for (const charge of remote) if (this.leasable(charge)) this.lease(charge, window);
+    for (const charge of remote) if (charge.units === 1 && this.leasable(charge)) this.lease(charge, window);
     let decision: RateDecision;
     try {
       decision = await own;
@@ -70,8 +78,9 @@ export class LeasingLimiter implements RateLimiter {
     return this.inner.refund(charges);
   }
 
+  /** Whether a block of `charge`'s counter may be asked for now (`charge` is single-unit). */
   private leasable(charge: Charge): boolean {
-    return charge.units === 1 && Number.isFinite(charge.limit) && charge.limit - this.headroom >= this.leaseUnits && !this.leasing.has(charge.key) && !this.refused.has(charge.key);
+    return Number.isFinite(charge.limit) && charge.limit - this.headroom >= this.leaseUnits && !this.leasing.has(charge.key) && !this.refused.has(charge.key);
   }
 
   /**
@@ -81,7 +90,7 @@ export class LeasingLimiter implements RateLimiter {
    */
   private lease(charge: Charge, window: number): void {
     this.leasing.add(charge.key);
-    this.inner.take([{ ...charge, units: this.leaseUnits, limit: charge.limit - this.headroom }]).then(
+    this.inner.take([{ key: charge.key, what: charge.what, units: this.leaseUnits, limit: charge.limit - this.headroom }]).then(
       (decision) => {
         this.leasing.delete(charge.key);
         if (this.window !== window) return;

@@ -12,6 +12,8 @@ export interface SettingsRead {
  * A read kept is one that began while listening, with no change announced since it began: a
  * change that arrives while a read is in the database may have committed after the read saw
  * the table, so that read answers the requests that were waiting for it and is not kept.
+ * Past half its life a copy is `due`: the store reads again in the background while the copy
+ * still answers, so under a steady stream of requests none waits for the database.
  */
 export class SettingsCache<T> {
   private generation = 0;
@@ -30,6 +32,12 @@ export class SettingsCache<T> {
     if (this.clock() - kept.at < this.maxAgeMs) return kept.value;
     this.kept = undefined;
     return undefined;
+  }
+
+  /** Whether the copy kept has lived half of `maxAgeMs`: time to read again, while it still answers. */
+  due(): boolean {
+    const kept = this.kept;
+    return kept !== undefined && this.clock() - kept.at >= this.maxAgeMs / 2;
   }
 
   begin(): SettingsRead {

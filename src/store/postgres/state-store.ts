@@ -57,8 +57,10 @@ export class PgStateStore implements StateStore {
   /** Hash of a password nobody has: checked for unknown accounts so timing reveals nothing. */
   private dummyHash: Promise<string> | undefined;
   /** The settings between requests, kept only while `listener` listens for their changes. */
-  private readonly settingsCache = new SettingsCache<SiteSettings>(LIMITS.postgres.settingsCacheMs);
+  private readonly settingsCache: SettingsCache<SiteSettings>;
   private readonly listener: SettingsListener | undefined;
+  /** A read begun because the copy kept was `due`: one at a time. */
+  private refreshing = false;
 
   constructor(
     private readonly db: PgDb,
@@ -72,6 +74,7 @@ export class PgStateStore implements StateStore {
     this.codeTtlMs = (options.authCodeTtlSec ?? LIMITS.oauth.authCodeTtlSec) * 1000;
     this.passwordCost = options.passwordCost ?? PASSWORD_COST;
     this.warn = warnOnce(options.warn);
+    this.settingsCache = new SettingsCache<SiteSettings>(LIMITS.postgres.settingsCacheMs, options.settingsClock);
     if (options.cacheSettings === true) {
       this.listener = new SettingsListener(db, this.settingsCache);
       this.listener.start();
@@ -87,7 +90,10 @@ export class PgStateStore implements StateStore {
    * once every listening server has dropped it, so the next request each serves reads it. Else,
    * or when nothing is kept, reads that arrive while one is in the database wait for the next,
    * which answers them all: each still sees every change committed before it arrived, in one
-   * round trip per batch rather than one per request.
+   * round trip per batch rather than one per request. A copy past half its life is read again
+   * in the background by the request that finds it so, while it answers that request and the
+   * next: the requests of a busy server never wait for the second-by-second read (it was one
+   * request a second per process, and every request arriving during its round trip).
    */
   private readonly settingsReads = new BatchInFlight<void, SiteSettings>(async (batch) => {
     const read = this.settingsCache.begin();
@@ -98,7 +104,17 @@ export class PgStateStore implements StateStore {
   }, SETTINGS_BATCH);
 
   settings(): Promise<SiteSettings> {
-    return this.settingsCache.get() ?? this.settingsReads.submit();
+    const kept = this.settingsCache.get();
+    if (kept === undefined) return this.settingsReads.submit();
+    if (!this.refreshing && this.settingsCache.due()) {
+      this.refreshing = true;
+      // A failed read is only a copy not renewed: past its life, requests read (and see the error).
+      void this.settingsReads.submit().then(
+        () => (this.refreshing = false),
+        () => (this.refreshing = false),
+      );
+    }
+    return kept;
   }
 
   /** Settles once a `cacheSettings` store listens for changes (tests wait for it; serve does not). */

@@ -27,6 +27,8 @@ export interface StateStoreOptions {
    * a state command reads once and has nothing to keep.
    */
   readonly cacheSettings?: boolean;
+  /** Monotonic milliseconds by which kept settings age (default `performance.now`; tests step it). */
+  readonly settingsClock?: () => number;
 }
 
 /** Each distinct warning once per store: settings are read on every request. */
