@@ -132,6 +132,10 @@ export const LIMITS = {
      *  ahead of the page being indexed: the analyses waiting hold their term ids. */
     analysisBatch: 32,
     analysisAhead: 512,
+    /** Analyses a build keeps after their last page is indexed, for a page that turns out to
+     *  hold boilerplate once later pages repeat a section of it (`SearchIndex.recent`): a few
+     *  kilobytes each, and boilerplate repeats within a few hundred pages. */
+    keptAnalyses: 4_096,
     /** Characters of section text shown per hit: enough to judge relevance, not to replace `cat`. */
     snippetChars: 320,
     /** Distinct query terms scored. Questions have a handful; a pasted stack trace has hundreds,
