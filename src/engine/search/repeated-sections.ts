@@ -219,6 +219,8 @@ export class RepeatedSections {
   takeStale(): string[] {
     const out = [...this.stale];
     this.stale.clear();
+    // Taken to be indexed again: nothing is to be kept for them any more (`takeNewlyStale`).
+    this.newlyStale = [];
     return out;
   }
 
