@@ -219,7 +219,10 @@ interface AnalysedBody {
 }
 
 /** What `SearchIndex.release` keeps of a body's analysis for a stale page (`SearchIndex.recent`). */
-type KeptAnalysis = Pick<AnalysedBody, "analysis" | "local" | "sections">;
+type KeptAnalysis = Pick<AnalysedBody, "analysis" | "local" | "sections"> & {
+  /** How many pages the sync had indexed when it was let go (`SearchIndex.releases`). */
+  readonly at: number;
+};
 
 const EMPTY_SECTION: StoredSection = { heading: "", parents: [], anchor: "", start: 0, end: 0 };
 
@@ -296,7 +299,11 @@ export class SearchIndex {
   private remaining = new Map<BodyKey, number>();
   /** Bodies whose analysis was dropped in this `sync` (counted once, if analysed again). */
   private released = new Set<BodyKey>();
-  /** The analyses `release` dropped last in this `sync` (`LIMITS.search.keptAnalyses` at most),
+  /** Pages indexed in this `sync`'s first pass, counted by `release`. */
+  private releases = 0;
+  /** The analyses `release` dropped in this `sync` within the last `LIMITS.search.keptAnalyses`
+   *  pages (by pages, not bodies: where copies of a text are many, as on a versioned site, the
+   *  same number of bodies would be every body, and none turns stale there),
    *  by kind (endpoint pages apart), oldest first: a page indexed before a section of its turned
    *  out to be boilerplate is indexed again at the end of the sync (`takeStale`, 12% of the pages
    *  of 10,000 distinct ones), and its analysis is taken from here (`keepForStale`) rather than
@@ -1165,6 +1172,7 @@ export class SearchIndex {
     this.analysed = new Map();
     this.analysedApi = new Map();
     this.recent = [new Map(), new Map()];
+    this.releases = 0;
     this.keptForStale = [new Map(), new Map()];
     this.bodies = new BodyAnalyzer();
     this.bodyTerms = new LocalTerms();
@@ -1173,6 +1181,13 @@ export class SearchIndex {
 
   /** One page of `body` added: drop its analysis after the last (see `remaining`). */
   private release(body: BodyKey): void {
+    const at = ++this.releases;
+    for (const recent of this.recent) {
+      for (const [key, kept] of recent) {
+        if (at - kept.at <= LIMITS.search.keptAnalyses) break;
+        recent.delete(key);
+      }
+    }
     const left = (this.remaining.get(body) ?? 0) - 1;
     if (left > 0) {
       this.remaining.set(body, left);
@@ -1185,10 +1200,9 @@ export class SearchIndex {
     const recent = this.recent[k] as Map<BodyKey, KeptAnalysis>;
     // Not what was indexed from it (its term sequences, as large again): made again if needed.
     const { analysis, local, sections } = cache.get(body) as AnalysedBody;
-    recent.set(body, { analysis, local, sections });
+    recent.set(body, { analysis, local, sections, at });
     cache.delete(body);
     this.released.add(body);
-    if (recent.size > LIMITS.search.keptAnalyses) recent.delete(recent.keys().next().value as BodyKey);
   }
 
   /** Keep the analysis of a page that became stale (`RepeatedSections.takeNewlyStale`) for its
