@@ -219,6 +219,12 @@ interface AnalysedBody {
   last?: { readonly rule: number; readonly generation: number; readonly key: string };
 }
 
+/** What `SearchIndex.release` keeps of a body's analysis for a stale page (`SearchIndex.recent`). */
+type KeptAnalysis = Pick<AnalysedBody, "analysis" | "local" | "sections"> & {
+  /** How many pages the sync had indexed when it was let go (`SearchIndex.releases`). */
+  readonly at: number;
+};
+
 const EMPTY_SECTION: StoredSection = { heading: "", parents: [], anchor: "", start: 0, end: 0 };
 
 /**
@@ -294,6 +300,18 @@ export class SearchIndex {
   private remaining = new Map<BodyKey, number>();
   /** Bodies whose analysis was dropped in this `sync` (counted once, if analysed again). */
   private released = new Set<BodyKey>();
+  /** Pages indexed in this `sync`'s first pass, counted by `release`. */
+  private releases = 0;
+  /** The analyses `release` dropped in this `sync` within the last `LIMITS.search.keptAnalyses`
+   *  pages (by pages, not bodies: where copies of a text are many, as on a versioned site, the
+   *  same number of bodies would be every body, and none turns stale there),
+   *  by kind (endpoint pages apart), oldest first: a page indexed before a section of its turned
+   *  out to be boilerplate is indexed again at the end of the sync (`takeStale`, 12% of the pages
+   *  of 10,000 distinct ones), and its analysis is taken from here (`keepForStale`) rather than
+   *  made again on this thread. */
+  private recent = [new Map<BodyKey, KeptAnalysis>(), new Map<BodyKey, KeptAnalysis>()];
+  /** Analyses of stale pages' bodies kept for their indexing again (see `recent`), by kind. */
+  private keptForStale = [new Map<BodyKey, KeptAnalysis>(), new Map<BodyKey, KeptAnalysis>()];
   /** Distinct bodies analysed in this `sync`. */
   private distinct = 0;
   /** Whether each distinct body imports MDX, during one `sync` likewise. */
@@ -449,6 +467,7 @@ export class SearchIndex {
       this.add(key, page, placement, above, fileAt);
       // Pages indexed again below (`takeStale`) keep theirs: their copies share what they make.
       this.release(bodyKeyOf(page));
+      for (const path of this.repeated.takeNewlyStale()) this.keepForStale(path);
       added++;
       yield;
     }
@@ -1184,6 +1203,9 @@ export class SearchIndex {
   private forgetAnalyses(): void {
     this.analysed = new Map();
     this.analysedApi = new Map();
+    this.recent = [new Map(), new Map()];
+    this.releases = 0;
+    this.keptForStale = [new Map(), new Map()];
     this.bodies = new BodyAnalyzer();
     this.bodyTerms = new LocalTerms();
     this.fieldTerms = new Map();
@@ -1191,13 +1213,42 @@ export class SearchIndex {
 
   /** One page of `body` added: drop its analysis after the last (see `remaining`). */
   private release(body: BodyKey): void {
+    const at = ++this.releases;
+    for (const recent of this.recent) {
+      for (const [key, kept] of recent) {
+        if (at - kept.at <= LIMITS.search.keptAnalyses) break;
+        recent.delete(key);
+      }
+    }
     const left = (this.remaining.get(body) ?? 0) - 1;
     if (left > 0) {
       this.remaining.set(body, left);
       return;
     }
     this.remaining.delete(body);
-    if (this.analysed.delete(body) || this.analysedApi.delete(body)) this.released.add(body);
+    const k = this.analysed.has(body) ? 0 : this.analysedApi.has(body) ? 1 : -1;
+    if (k === -1) return;
+    const cache = k === 0 ? this.analysed : this.analysedApi;
+    const recent = this.recent[k] as Map<BodyKey, KeptAnalysis>;
+    // Not what was indexed from it (its term sequences, as large again): made again if needed.
+    const { analysis, local, sections } = cache.get(body) as AnalysedBody;
+    recent.set(body, { analysis, local, sections, at });
+    cache.delete(body);
+    this.released.add(body);
+  }
+
+  /** Keep the analysis of a page that became stale (`RepeatedSections.takeNewlyStale`) for its
+   *  indexing again at the end of the sync, if `release` dropped it lately (see `recent`). */
+  private keepForStale(path: string): void {
+    const entry = this.byPath.get(path);
+    if (entry === undefined) return;
+    const k = isApiPage(entry.page) ? 1 : 0;
+    const body = bodyKeyOf(entry.page);
+    const recent = this.recent[k] as Map<BodyKey, KeptAnalysis>;
+    const kept = recent.get(body);
+    if (kept === undefined) return;
+    recent.delete(body);
+    (this.keptForStale[k] as Map<BodyKey, KeptAnalysis>).set(body, kept);
   }
 
   /** Whether a page's body imports MDX (`importsMdx`), asked once per distinct body in a `sync`. */
@@ -1223,6 +1274,14 @@ export class SearchIndex {
   private analyse(body: BodyKey, api: boolean, read: () => string): AnalysedBody {
     const cache = api ? this.analysedApi : this.analysed;
     let done = cache.get(body);
+    const kept = done === undefined ? this.keptForStale[api ? 1 : 0]?.get(body) : undefined;
+    if (kept !== undefined) {
+      (this.keptForStale[api ? 1 : 0] as Map<BodyKey, KeptAnalysis>).delete(body);
+      // What analysing it again would make: the same analysis, nothing indexed from it yet (its
+      // copies indexed since share their sequences with one another, as they would with a new one).
+      done = { analysis: kept.analysis, local: kept.local, sections: kept.sections, indexed: new Map() };
+      cache.set(body, done);
+    }
     if (done === undefined) {
       let made = this.feed?.take(body, api);
       if (made === undefined) {
@@ -1255,7 +1314,7 @@ export class SearchIndex {
     let done = analysed.indexed.get(key);
     if (done === undefined) {
       const sequences = sections.map((s, i) => this.sectionSequence(analysed, i, this.repeated.codeOnly(rule, s)));
-      done = { sequences, sketch: sketchOf(concat(sequences)) };
+      done = { sequences, sketch: sketchOf(sequences) };
       analysed.indexed.set(key, done);
     }
     return done;
@@ -1265,20 +1324,22 @@ export class SearchIndex {
    *  to this index's ids in order (`LocalTerms`). Whole in the `code` field: the three texts in
    *  turn, as `RepeatedSections.codeOnly` says. */
   private sectionSequence({ analysis: { ids, ends }, local }: AnalysedBody, i: number, codeOnly: boolean): Int32Array {
-    const buf = this.buffer;
     const vocabulary = this.vocabulary;
-    buf.clear();
     let at = i === 0 ? 0 : (ends[3 * i - 1] as number);
+    // Its size is known (its ids and two field marks): written in place, not pushed to the
+    // shared buffer and copied out, which was a tenth of the index thread's build.
+    const out = new Int32Array((ends[3 * i + 2] as number) - at + 2);
+    let o = 0;
     if (codeOnly) {
-      buf.push(-1);
-      buf.push(-1);
+      out[o++] = -1;
+      out[o++] = -1;
     }
     for (let k = 0; k < 3; k++) {
-      if (k > 0 && !codeOnly) buf.push(-1);
+      if (k > 0 && !codeOnly) out[o++] = -1;
       const end = ends[3 * i + k] as number;
-      for (; at < end; at++) buf.push(local.global(ids[at] as number, vocabulary));
+      for (; at < end; at++) out[o++] = local.global(ids[at] as number, vocabulary);
     }
-    return buf.copy();
+    return out;
   }
 
   private remove(entry: IndexedPage): void {
@@ -1338,18 +1399,6 @@ export function readerTitle(page: Page): string {
 /** Front matter text (a title, a description) with its character references decoded. */
 function readerText(text: string): string {
   return text.includes("&") ? decodeHTML(text).replaceAll("\u00a0", " ") : text;
-}
-
-/** Term sequences one after another, -1 between them. */
-function concat(sequences: readonly Int32Array[]): Int32Array {
-  const out = new Int32Array(sequences.reduce((n, s) => n + s.length + 1, 0));
-  let at = 0;
-  for (const s of sequences) {
-    out.set(s, at);
-    out[at + s.length] = -1;
-    at += s.length + 1;
-  }
-  return out;
 }
 
 /** A stand-in for a page the cache did not keep (`restore`): never equal to a loaded page. */

@@ -264,27 +264,30 @@ function segmentKey(seg: string): string {
   return key;
 }
 
-/** The SKETCH_SIZE smallest distinct hashes of a unit's consecutive term triples (`terms`: its
- *  indexed term ids in order, -1 between fields). */
-export function sketchOf(terms: Int32Array): Uint32Array {
+/** The SKETCH_SIZE smallest distinct hashes of a unit's consecutive term triples (`text`: its
+ *  indexed term ids in order, -1 between fields, or its sections' so, one after another). */
+export function sketchOf(text: Int32Array | readonly Int32Array[]): Uint32Array {
   // The smallest distinct hashes kept in order as they come: past the first few triples almost
   // every hash is above the largest kept and costs one comparison. A set and a sort of every
   // triple's hash were 7% of indexing's CPU at 5,000 distinct pages.
   const best = new Uint32Array(SKETCH_SIZE);
   let count = 0;
-  for (let i = 0; i + 2 < terms.length; i++) {
-    const a = terms[i] as number;
-    const b = terms[i + 1] as number;
-    const c = terms[i + 2] as number;
-    if (a < 0 || b < 0 || c < 0) continue;
-    const h = mix(Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d));
-    if (count === SKETCH_SIZE && h >= (best[SKETCH_SIZE - 1] as number)) continue;
-    let at = count;
-    while (at > 0 && (best[at - 1] as number) > h) at--;
-    if (at > 0 && best[at - 1] === h) continue;
-    best.copyWithin(at + 1, at, count === SKETCH_SIZE ? SKETCH_SIZE - 1 : count);
-    best[at] = h;
-    if (count < SKETCH_SIZE) count++;
+  // A page's sections as they come (no triple spans two, as none spans a -1), not joined first.
+  for (const terms of text instanceof Int32Array ? [text] : text) {
+    for (let i = 0; i + 2 < terms.length; i++) {
+      const a = terms[i] as number;
+      const b = terms[i + 1] as number;
+      const c = terms[i + 2] as number;
+      if (a < 0 || b < 0 || c < 0) continue;
+      const h = mix(Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d));
+      if (count === SKETCH_SIZE && h >= (best[SKETCH_SIZE - 1] as number)) continue;
+      let at = count;
+      while (at > 0 && (best[at - 1] as number) > h) at--;
+      if (at > 0 && best[at - 1] === h) continue;
+      best.copyWithin(at + 1, at, count === SKETCH_SIZE ? SKETCH_SIZE - 1 : count);
+      best[at] = h;
+      if (count < SKETCH_SIZE) count++;
+    }
   }
   return best.slice(0, count);
 }

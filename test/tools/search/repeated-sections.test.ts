@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { BodyAnalyzer } from "../../../src/engine/search/body-analysis.js";
 import { SearchIndex } from "../../../src/engine/search/search-index.js";
 import { inlineSite } from "./inline-site.js";
 
@@ -97,6 +98,29 @@ describe("an API page's error responses", () => {
       ["/api/active", "429: Too many requests", "application/json crawlsError string", 0.2],
       ["/api/usage", "429: Too many requests", "application/json remainingError string", 0.2],
       ["/limits", "Rate limits", "Each plan may send a number of requests per minute; past it, calls are refused until the minute ends.", 0.075],
+    ]);
+  });
+});
+
+describe("a page indexed before a section of it turns out to be repeated (issue 22)", () => {
+  afterEach(() => vi.restoreAllMocks());
+  // Four guides, each ending with the same support section: it is boilerplate from the third on,
+  // so the first two were indexed with it weighed fully and are indexed again at the end.
+  const guide = (name: string): string =>
+    ["---", `title: ${name}`, "---", "", `How to ${name.toLowerCase()} a store.`, "", "## Support", "", "Write to the helpdesk about anything unclear."].join("\n");
+  const site = inlineSite(Object.fromEntries(["Open", "Close", "Move", "Rename"].map((n) => [`/${n.toLowerCase()}.mdx`, guide(n)])));
+
+  it("is analysed once: its analysis is kept for its indexing again, which weighs the section as the later pages'", () => {
+    const analyse = vi.spyOn(BodyAnalyzer.prototype, "analyse");
+    const index = new SearchIndex({ cachedResults: 0 });
+    index.sync(site);
+    // One analysis per body; made again for the two stale pages before (6).
+    expect(analyse).toHaveBeenCalledTimes(4);
+    expect(index.search({ query: "helpdesk", canRead: () => true }).map((h) => [h.page.path, h.section.heading, h.score])).toEqual([
+      ["/close", "Support", 0.202],
+      ["/move", "Support", 0.202],
+      ["/open", "Support", 0.202],
+      ["/rename", "Support", 0.202],
     ]);
   });
 });

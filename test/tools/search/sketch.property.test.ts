@@ -39,4 +39,15 @@ describe("sketchOf", () => {
       propertyParams(500),
     );
   });
+
+  it("of a page's sections given apart is that of them joined with -1 between (issue 22)", () => {
+    const section = fc.array(fc.integer({ min: -1, max: 6 }), { maxLength: 60 });
+    fc.assert(
+      fc.property(fc.array(section, { maxLength: 12 }), (sections) => {
+        const joined = Int32Array.from(sections.flatMap((ids) => [...ids, -1]));
+        expect([...sketchOf(sections.map((ids) => Int32Array.from(ids)))]).toEqual([...reference(joined)]);
+      }),
+      propertyParams(500),
+    );
+  });
 });
