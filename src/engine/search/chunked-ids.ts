@@ -1,5 +1,11 @@
-/** Ids per chunk (a power of two: an id's chunk and place are a shift and a mask): 4 MB of Int32. */
-const CHUNK_SHIFT = 20;
+/**
+ * Ids per chunk (a power of two: an id's chunk and place are a shift and a mask): 32 MB of Int32,
+ * the size from which glibc's malloc always maps memory of its own (its threshold for that moves
+ * up to 32 MB): such a chunk is returned to the system when freed, and only the pages written
+ * are resident. Smaller chunks would be carved from the allocator's heap, which keeps what the
+ * build freed as the process's memory.
+ */
+const CHUNK_SHIFT = 23;
 const CHUNK_IDS = 1 << CHUNK_SHIFT;
 const CHUNK_MASK = CHUNK_IDS - 1;
 
