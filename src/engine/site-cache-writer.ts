@@ -13,6 +13,7 @@ import { folderColumns } from "./site-cache-folders.js";
 import { type Body, checksum, ConcatBytes, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RAW_MIN_BYTES, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
 import { WIDE } from "../vfs/stored-text.js";
 import { packTexts } from "./site-cache-texts.js";
+import { BodySpool } from "./site-cache-spool.js";
 
 /**
  * Writing a site's cache file (`site-cache.ts`) without holding the thread: the page records,
@@ -124,6 +125,47 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   const packed = least + size <= maxBytes * RAW_TEXTS_SHARE ? { pieces: utf8.parts, ends: new Int32Array(0) } : await packTexts(utf8.parts, () => step("pages"));
   least += packed.ends.length > 0 ? (packed.ends[packed.ends.length - 1] as number) : size;
   if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
+  // The body goes to a spool file as it is made, not into memory (`BodySpool`): the folder is
+  // made first.
+  const spool = await unwritable(job, async () => {
+    await mkdir(job.folder, { recursive: true, mode: 0o700 });
+    // A folder made before (by hand, or with another umask) is made private too: a cache is read only from one.
+    chmodSync(job.folder, 0o700);
+    return BodySpool.open(job.folder);
+  });
+  try {
+    await writeSpooled(job, step, spool, { texts, utf8, pages, indexPages, packed, size, shared });
+  } finally {
+    await spool.close();
+  }
+  evict(job.folder, job.folderBytes, job.file);
+}
+
+/** What `write` made before the body: the page columns and the texts as stored. */
+interface Made {
+  readonly texts: string[];
+  readonly utf8: { parts: Uint8Array[]; ends: Int32Array; bodyStarts: Int32Array };
+  readonly pages: Awaited<ReturnType<typeof pageColumns>>["pages"];
+  readonly indexPages: Awaited<ReturnType<typeof indexPageColumns>>;
+  readonly packed: { pieces: Uint8Array[]; ends: Int32Array };
+  readonly size: number;
+  readonly shared: SharedObjects;
+}
+
+/** `fn`'s result; an I/O error in it is the folder not writable (said so, as `write` says it). */
+async function unwritable<T>(job: CacheWriteJob, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof Dropped || error instanceof NotWritten) throw error;
+    throw new NotWritten(`search cache ${job.folder} is not writable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): a large site is indexed at every start`);
+  }
+}
+
+/** Serialize the body into `spool`, then write the file: header, body, raw arrays. */
+async function writeSpooled(job: CacheWriteJob, step: (phase: WritePhase) => Promise<void>, spool: BodySpool, made: Made): Promise<void> {
+  const { index, maxBytes } = job;
+  const { texts, utf8, pages, indexPages, packed, size, shared } = made;
   const writer = new RawArraysWriter();
   writer.writeHeader();
   // Equal placements stored as one object, the one the index's pages use (`Body.objects`, written first).
@@ -132,15 +174,14 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   const stored = { bytes: writer.concat(new ConcatBytes(packed.pieces)), pieces: packed.ends, size, ends: utf8.ends, bodyStarts: utf8.bodyStarts };
   const { skeleton, arrays } = skeletonOf({ texts, utf8: stored, objects: shared.objects, pages, index: { ...index, pages: indexPages }, ...docs, ...folders } satisfies Body);
   writer.writeValue(skeleton);
-  const body: Buffer[] = [];
   let bodyBytes = 0;
   const bodyHash = checksum();
-  const flush = (): void => {
+  const flush = async (): Promise<void> => {
     const part = writer.releaseBuffer();
     if (part.length === 0) return;
-    body.push(part);
     bodyBytes += part.length;
     bodyHash.update(part);
+    await unwritable(job, () => spool.append(part));
   };
   let runs = 0;
   for (const array of arrays) {
@@ -149,12 +190,12 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
       // The serializer's buffer is taken every few runs, not after each: thousands of small
       // buffers grown by reallocation left the allocator's heap fragmented (the process's
       // memory grew by 300 MB at 25,000 pages, where one growing buffer's did not).
-      if (++runs % RUNS_PER_PART === 0) flush();
+      if (++runs % RUNS_PER_PART === 0) await flush();
       if (bodyBytes > maxBytes) throw new NotWritten(`search cache not written: over ${bodyBytes} bytes is over its ${maxBytes}-byte limit`);
       await step("body");
     }
   }
-  flush();
+  await flush();
   // Each raw array as the bytes it is written from: one view, or the parts of a `ConcatBytes`.
   const raw = writer.raw.map((a) => (a instanceof ConcatBytes ? a.parts : [new Uint8Array(a.buffer, a.byteOffset, a.byteLength)]));
   const total = bodyBytes + writer.raw.reduce((sum, r) => sum + padded(r.byteLength), 0);
@@ -186,15 +227,13 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   const tmp = join(job.folder, `.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
     try {
-      await mkdir(job.folder, { recursive: true, mode: 0o700 });
-      // A folder made before (by hand, or with another umask) is made private too: a cache is read only from one.
-      chmodSync(job.folder, 0o700);
       const fd = await open(tmp, "wx", 0o600);
       try {
-        for (const part of [MAGIC, lengths, header, ...body]) {
+        for (const part of [MAGIC, lengths, header]) {
           await writeAll(fd, part);
           await step("file");
         }
+        await spool.copyTo((bytes) => writeAll(fd, bytes), () => step("file"));
         await writeRawArrays(fd, raw, () => step("file"));
       } finally {
         await fd.close();
@@ -209,7 +248,6 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
     if (error instanceof Dropped) throw error;
     throw new NotWritten(`search cache ${job.folder} is not writable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): a large site is indexed at every start`);
   }
-  evict(job.folder, job.folderBytes, job.file);
 }
 
 /** The raw arrays after the body, each given as the parts it is made of, each padded to 8 bytes.

@@ -5,6 +5,7 @@ import { PostingPool, type PostingPoolState } from "./posting-pool.js";
 import type { PageUnit, SharedSections, TermSequence } from "./index-units.js";
 import { Totals } from "./totals.js";
 import { IdBuffer, type Vocabulary } from "./vocabulary.js";
+import { ChunkedIds } from "./chunked-ids.js";
 
 /**
  * The data structure under search: an inverted index from terms to the sections and pages
@@ -84,9 +85,9 @@ export type PostingKind = "sections" | "pages" | "pageSections";
  * frequencies by term, in the order they were added.
  */
 class StagedPostings {
-  readonly term = new IdBuffer();
-  readonly unit = new IdBuffer();
-  readonly tf = new IdBuffer();
+  readonly term = new ChunkedIds();
+  readonly unit = new ChunkedIds();
+  readonly tf = new ChunkedIds();
 }
 
 /**

@@ -71,6 +71,16 @@ describe("page analysis in worker threads", () => {
     }
   });
 
+  it("lets go of the bodies it listed once closed (a closed feed may outlive the build)", async () => {
+    const s = site();
+    const index = new SearchIndex();
+    const feed = new AnalysisFeed(index.bodiesToAnalyse(s), 1);
+    // 19 bodies, each in the list and in the map by key.
+    expect(feed.listed).toBe(38);
+    feed.close();
+    expect(feed.listed).toBe(0);
+  });
+
   it("lists the bodies a build analyses once each, in page order, leaving out pages that inline snippets and pages already indexed", () => {
     const s = site();
     const index = new SearchIndex();
