@@ -246,6 +246,14 @@ export const LIMITS = {
      *  spree's admin.yaml 30); a chain of 2,000 schemas each referencing the next overflowed the
      *  resolver's stack. */
     maxResolvedDepth: 256,
+    /** Values a spec may hold read as a tree: each YAML alias copied out where it is used, each
+     *  `$ref` replaced by what it points to (`expanded-size.ts`). Every reader after the parse
+     *  walks it that way somewhere, and 690 bytes of nested aliases ("billion laughs") or of
+     *  schemas each referencing the one below nine times stand for billions: the server stalled
+     *  for 90 s, then died (issue 25). Real specs hold far fewer: Discord's 1.2 MB spec 2.2
+     *  million with its `$ref`s replaced, spree's admin.yaml 0.5 million, the others under
+     *  0.1 million (docs/api-reference.md); a spec over this is refused (it costs only its pages). */
+    maxExpandedValues: 20_000_000,
   },
   cache: {
     /** Disk budget of the parsed-spec cache (`$XDG_CACHE_HOME/svc-mcp/specs`). An entry is about
