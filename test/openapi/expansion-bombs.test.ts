@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dereferenceLocal } from "../../src/config/openapi/dereference-internal.js";
+import { exampleValue } from "../../src/config/openapi/example-value.js";
 import { expandedSize } from "../../src/config/openapi/expanded-size.js";
 import { parseDocument } from "../../src/config/openapi/parse-document.js";
 import { DocsRuntime } from "../../src/engine/runtime.js";
@@ -159,5 +160,41 @@ describeShared("real specs stay far below the limit", () => {
       "corpora/spree/api-reference/store.yaml 13059 71163",
       "corpora/spree/api-reference/storefront.yaml 17598 88759",
     ]);
+  });
+});
+
+describe("schemas that reach each other: examples are bounded by their own count", () => {
+  // Ten schemas each with a property of every other (4.7 KB): 24,595 values read as a tree, far
+  // under the limit, but an example cuts a schema only where it comes back on its own path, so it
+  // made every path among them, eight deep: one page took minutes and gigabytes (issue 25).
+  const K = 10;
+  const ref = (i: number) => ({ $ref: `#/components/schemas/S${i}` });
+  const schemas = Object.fromEntries(Array.from({ length: K }, (_, i) => [`S${i}`, { type: "object", properties: Object.fromEntries(Array.from({ length: K }, (_, j) => [`p${j}`, ref(j)])) }]));
+  const clique = {
+    openapi: "3.0.0",
+    info: { title: "C", version: "1" },
+    paths: { "/x": { post: { summary: "X", requestBody: { content: { "application/json": { schema: ref(0) } } }, responses: { "200": { description: "ok", content: { "application/json": { schema: ref(0) } } } } } } },
+    components: { schemas },
+  };
+  const count = (v: unknown): number => (typeof v === "object" && v !== null ? 1 + Object.values(v).reduce((a: number, x) => a + count(x), 0) : 1);
+
+  it("an example holds at most LIMITS.api.maxExampleValues values", () => {
+    const parsed = parseDocument(JSON.stringify(clique));
+    if (!parsed.ok) throw new Error(parsed.message);
+    const S0 = (dereferenceLocal(parsed.document).document as { components: { schemas: Record<string, Record<string, unknown>> } }).components.schemas.S0;
+    expect([true, false].map((prefill) => count(exampleValue(S0, { prefill, requiredOnly: false })))).toEqual([LIMITS.api.maxExampleValues, LIMITS.api.maxExampleValues]);
+  });
+
+  it("the operation's page is generated, its examples cut", async () => {
+    const root = tempRepo({ "docs.json": { name: "C", navigation: { groups: [{ group: "Start", pages: ["index"] }, { group: "C", openapi: "api/c.json" }] } }, "api/c.json": clique, "index.mdx": "# Home\n" });
+    expect(await runCli(["fs", "--dir", root, "wc -c /api-reference/x.mdx"])).toEqual({ code: 0, stdout: "2143972 /api-reference/x.mdx\n", stderr: "" });
+  });
+
+  it("nine schemas each `allOf` all nine: a merge takes in at most LIMITS.api.maxAllOfParts parts, and the page is generated", async () => {
+    const K9 = 9;
+    const parts = Object.fromEntries(Array.from({ length: K9 }, (_, i) => [`S${i}`, { type: "object", properties: { [`q${i}`]: { type: "string" } }, allOf: Array.from({ length: K9 }, (_, j) => ref(j)) }]));
+    const spec = { ...clique, paths: { "/x": { post: { summary: "X", requestBody: { content: { "application/json": { schema: ref(0) } } }, responses: { "200": { description: "ok" } } } } }, components: { schemas: parts } };
+    const root = tempRepo({ "docs.json": { name: "C", navigation: { groups: [{ group: "Start", pages: ["index"] }, { group: "C", openapi: "api/c.json" }] } }, "api/c.json": spec, "index.mdx": "# Home\n" });
+    expect(await runCli(["fs", "--dir", root, "wc -c /api-reference/x.mdx"])).toEqual({ code: 0, stdout: "1710 /api-reference/x.mdx\n", stderr: "" });
   });
 });
