@@ -265,6 +265,26 @@ export const LIMITS = {
      *  spree's admin.yaml 30); a chain of 2,000 schemas each referencing the next overflowed the
      *  resolver's stack. */
     maxResolvedDepth: 256,
+    /** Values a spec may hold read as a tree: each YAML alias copied out where it is used, each
+     *  `$ref` replaced by what it points to (`expanded-size.ts`). Every reader after the parse
+     *  walks it that way somewhere, and 690 bytes of nested aliases ("billion laughs") or of
+     *  schemas each referencing the one below nine times stand for billions: the server stalled
+     *  for 90 s, then died (issue 25). Real specs hold far fewer: Discord's 1.2 MB spec 2.2
+     *  million with its `$ref`s replaced, spree's admin.yaml 0.5 million, the others under
+     *  0.1 million (docs/api-reference.md); a spec over this is refused (it costs only its pages). */
+    maxExpandedValues: 20_000_000,
+    /** Values one generated example (a request body, a response sample) may hold: schemas that
+     *  reach each other are cut only where one comes back on its own path, so ten of them, each
+     *  with a property of every other, 4.7 KB, made a page take minutes and gigabytes (issue 25).
+     *  Real ones hold far fewer: spree's admin.yaml's largest (its `Return` schema) 6,779, Discord's
+     *  731, the other shared specs and corpora under 600. A page shows 4,000 characters of one
+     *  (`maxExampleChars`), but code samples carry the whole body: at this bound the clique's page
+     *  is ~2 MB (at 100,000 it was 10 MB). Past it, objects and arrays come out empty. */
+    maxExampleValues: 20_000,
+    /** `allOf` parts one schema's merge may take in, at any depth: nine schemas each `allOf` all
+     *  nine merged every path among them (9! parts) for one field (issue 25). Real schemas merge
+     *  a few (the largest of the shared specs and corpora: see docs/api-reference.md). */
+    maxAllOfParts: 1_000,
   },
   cache: {
     /** Disk budget of the parsed-spec cache (`$XDG_CACHE_HOME/svc-mcp/specs`). An entry is about

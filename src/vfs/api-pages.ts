@@ -407,7 +407,13 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
   // `$ref`s read, as they read now (an operation restricted in a `$ref`'d file: issue 25, F2), and
   // the same answers to who may read them: a page's new `groups` changes what the spec may show.
   if (hit !== undefined && hit.stamp === stamp && hit.text === text && sameRefFiles(hit.result.refFiles, root, options.ignore) && sameRefDecisions(hit.result.refDecisions, readers)) return hit.result;
-  const result = await loadApiSpec(source, false, { ...deps, ...(readers !== undefined ? { readers } : {}) }, mounted?.text);
+  const loaded = await loadApiSpec(source, false, { ...deps, ...(readers !== undefined ? { readers } : {}) }, mounted?.text);
+  // A live edit that makes a spec expand past the limit (an alias bomb saved over it, issue 25)
+  // keeps its pages as they were, as a page whose front matter breaks keeps its last good version;
+  // the refusal is still the spec's error. Other failures (a file gone, an invalid spec) do not:
+  // what they served may be what the author removed.
+  const lastGood = !loaded.ok && loaded.overLimit === true && hit?.result.ok === true ? hit.result : undefined;
+  const result: SpecLoadResult = lastGood !== undefined && !loaded.ok ? { ...lastGood, refused: loaded.message } : loaded;
   cache.specs.set(source, { stamp, ...(text !== undefined ? { text } : {}), result });
   return result;
 }

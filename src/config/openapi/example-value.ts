@@ -1,3 +1,4 @@
+import { LIMITS } from "../../limits.js";
 import { mergeAllOf } from "./schema-fields.js";
 import type { JsonSchema } from "./model.js";
 
@@ -16,7 +17,18 @@ export interface ExampleOptions {
  * `example`, `examples`, `default`, `const` or first `enum` value is used when there is one;
  * otherwise (and always without `prefill`) a placeholder of the right type: `"<string>"`, `123`.
  */
-export function exampleValue(schema: JsonSchema | undefined, opts: ExampleOptions, depth = 0, seen: unknown[] = []): unknown {
+export function exampleValue(schema: JsonSchema | undefined, opts: ExampleOptions): unknown {
+  return valueOf(schema, opts, 0, [], { left: LIMITS.api.maxExampleValues });
+}
+
+/**
+ * `budget`: values this example may still make. Schemas that reach each other (ten schemas each
+ * with a property of every other) are cut only where one comes back on its own path, so an
+ * example of depth 8 could make every path among them: 4.7 KB of such schemas made one page take
+ * minutes and gigabytes (issue 25). Past the budget, objects and arrays come out empty.
+ */
+function valueOf(schema: JsonSchema | undefined, opts: ExampleOptions, depth: number, seen: unknown[], budget: { left: number }): unknown {
+  budget.left--;
   if (schema === undefined) return opts.prefill ? {} : "<value>";
   const s = mergeAllOf(schema);
   if (opts.prefill) {
@@ -30,23 +42,24 @@ export function exampleValue(schema: JsonSchema | undefined, opts: ExampleOption
   // The first variant, once: a schema that is (or leads back to) its own first variant
   // (`O: {oneOf: [$ref O]}`, circular once dereferenced) recursed forever at the same depth.
   const first = variants?.[0];
-  if (isObj(first) && !seen.includes(first)) return exampleValue({ ...s, oneOf: undefined, anyOf: undefined, ...first } as JsonSchema, opts, depth, [...seen, first]);
+  if (isObj(first) && !seen.includes(first)) return valueOf({ ...s, oneOf: undefined, anyOf: undefined, ...first } as JsonSchema, opts, depth, [...seen, first], budget);
   const type = Array.isArray(s.type) ? (s.type.find((t) => t !== "null") as string | undefined) : (s.type as string | undefined);
   if (type === "object" || (type === undefined && isObj(s.properties))) {
-    if (seen.includes(s) || depth > 8) return {};
+    if (seen.includes(s) || depth > 8 || budget.left <= 0) return {};
     const out: Obj = {};
     const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
     const props = isObj(s.properties) ? s.properties : {};
     for (const [name, p] of Object.entries(props)) {
       if (!isObj(p) || p.readOnly === true) continue;
       if (opts.requiredOnly && !required.has(name)) continue;
-      out[name] = exampleValue(p, opts, depth + 1, [...seen, s]);
+      if (budget.left <= 0) break;
+      out[name] = valueOf(p, opts, depth + 1, [...seen, s], budget);
     }
     return out;
   }
   if (type === "array") {
-    if (depth > 8) return [];
-    return [exampleValue(isObj(s.items) ? (s.items as JsonSchema) : undefined, opts, depth + 1, [...seen, s])];
+    if (depth > 8 || budget.left <= 0) return [];
+    return [valueOf(isObj(s.items) ? (s.items as JsonSchema) : undefined, opts, depth + 1, [...seen, s], budget)];
   }
   if (type === "integer") return 123;
   if (type === "number") return 123.45;

@@ -6,7 +6,8 @@ import { type Dereferenced, dereferenceDocument } from "./dereference.js";
 import { cutRefsIntoRestricted } from "./restricted-refs.js";
 import type { ApiSpec } from "./model.js";
 import { readOperations, readServers } from "./operations.js";
-import { parseDocument } from "./parse-document.js";
+import { parseDocument, tooLargeMessage } from "./parse-document.js";
+import { expandedSize } from "./expanded-size.js";
 import { readSchemaComponents } from "./schema-components.js";
 import type { SpecCache } from "./spec-cache.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
@@ -73,7 +74,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   const reads: RefFile[] = [];
   const done = (result: SpecLoadResult, selfContained = true) => ({ result: reads.length > 0 ? { ...result, refFiles: reads } : result, selfContained });
   const parsed = parseDocument(text);
-  if (!parsed.ok) return done(parsed.line === undefined ? { ok: false, message: parsed.message } : { ok: false, message: parsed.message, line: parsed.line });
+  if (!parsed.ok) return done(parsed.line === undefined ? { ok: false, message: parsed.message, ...(parsed.overLimit === true ? { overLimit: true } : {}) } : { ok: false, message: parsed.message, line: parsed.line });
   const { document, type } = parsed;
   if (type.kind === "unsupported") return done({ ok: false, message: type.message });
   if (type.kind === "swagger") {
@@ -95,6 +96,8 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     } catch (error) {
       return done({ ok: false, message: `cannot resolve $ref: ${refError(error)}` }, false);
     }
+    const expanded = expandedSize(deref.document, LIMITS.api.maxExpandedValues);
+    if (expanded.over) return done({ ok: false, message: tooLargeMessage(expanded.at), overLimit: true }, deref.selfContained);
     const read = readAsyncapi(deref.document, source, type.version);
     const decided = deref.decisions.length > 0 ? { refDecisions: deref.decisions } : {};
     return done(read.ok ? { ok: true, spec: read.spec, warnings: [...cut.warnings, ...deref.warnings], ...decided } : { ok: false, message: read.message, ...decided }, deref.selfContained);
@@ -123,6 +126,10 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     return done({ ok: false, message: `cannot resolve $ref: ${refError(error)}` }, false);
   }
   const deref = resolved.document;
+  // Schemas each referencing the one below nine times, ten deep: a few hundred bytes that every
+  // page, example and search body would read as billions of values (`expanded-size.ts`).
+  const expanded = expandedSize(deref, LIMITS.api.maxExpandedValues);
+  if (expanded.over) return done({ ok: false, message: tooLargeMessage(expanded.at), overLimit: true }, resolved.selfContained);
   const info = (deref.info ?? {}) as Record<string, unknown>;
   const description = typeof info.description === "string" && info.description.trim() !== "" ? info.description : undefined;
   const spec: ApiSpec = {

@@ -1,5 +1,6 @@
 import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
 import { LIMITS } from "../../limits.js";
+import { expandedSize } from "./expanded-size.js";
 import { firstTooDeep } from "./nesting-depth.js";
 import { isStackOverflow } from "../stack-overflow.js";
 
@@ -12,7 +13,7 @@ export type DocumentKind =
 
 export type ParsedDocument =
   | { readonly ok: true; readonly document: Record<string, unknown>; readonly type: DocumentKind }
-  | { readonly ok: false; readonly message: string; readonly line?: number };
+  | { readonly ok: false; readonly message: string; readonly line?: number; readonly overLimit?: true };
 
 /** Parse JSON or YAML text (JSON first when it looks like JSON: ten times faster on big specs).
  *  A document nested deeper than `LIMITS.api.maxSpecDepth` is refused here, so that nothing
@@ -40,6 +41,12 @@ export function parseDocument(text: string): ParsedDocument {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, message: "not an API description: the document must be an object" };
   }
+  // JSON text makes a tree; YAML aliases make one object shared by every place that names it,
+  // which every walk below (the depth check first) would read once per place: counted before.
+  if (!trimmed.startsWith("{")) {
+    const size = expandedSize(value, LIMITS.api.maxExpandedValues);
+    if (size.over) return { ok: false, message: tooLargeMessage(size.at), overLimit: true };
+  }
   const tooDeep = firstTooDeep(value, LIMITS.api.maxSpecDepth);
   if (tooDeep !== undefined) return { ok: false, message: tooDeepMessage(tooDeep) };
   const document = value as Record<string, unknown>;
@@ -50,6 +57,13 @@ export function parseDocument(text: string): ParsedDocument {
 function tooDeepMessage(at: readonly string[] | undefined): string {
   const where = at === undefined ? "" : ` (at ${at.join(".")})`;
   return `arrays and objects nested deeper than ${LIMITS.api.maxSpecDepth} levels${where}: not read`;
+}
+
+/** Why a spec that expands past `LIMITS.api.maxExpandedValues` is refused, and where it went over
+ *  (the keys to the value being counted then). */
+export function tooLargeMessage(at: readonly string[]): string {
+  const where = at.length === 0 ? "" : ` (at ${at.join(".")})`;
+  return `more than ${LIMITS.api.maxExpandedValues} values once YAML aliases and $refs are copied out where they are used${where}: not read`;
 }
 
 /** Tell OpenAPI 3.0/3.1, Swagger 2.0 and AsyncAPI 2/3 apart by their version fields. */

@@ -199,6 +199,10 @@ function loadedSpecs(input: PlanInput): LoadedSpecs {
     if (result.ok) {
       if (result.spec.format === "openapi") out.openapi.set(source, result.spec);
       else out.asyncapi.set(source, result.spec);
+      if (result.refused !== undefined) {
+        const at = firstRef.get(source);
+        out.diagnostics.push({ severity: "error", file: "docs.json", ...(at !== undefined ? { path: at } : {}), message: `API spec ${source}: ${result.refused} (keeping the last good version)`, code: API_CODES.spec, spec: source });
+      }
       for (const w of result.warnings) out.diagnostics.push({ severity: "warning", file: source, message: w.message, code: w.code ?? API_CODES.specWarning });
       if (result.spec.format === "openapi") {
         appendAll(out.diagnostics, descriptionFindings(source, result.spec.operations));

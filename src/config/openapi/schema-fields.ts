@@ -20,7 +20,7 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 /** Merge `allOf` parts into one schema (properties and required lists unite). `within`: the
  *  schemas being merged around this one: a part that is one of them (`A: {allOf: [$ref A]}`,
  *  a circular object once dereferenced) adds nothing and is skipped, where it recursed forever. */
-export function mergeAllOf(schema: JsonSchema, within: unknown[] = []): JsonSchema {
+export function mergeAllOf(schema: JsonSchema, within: unknown[] = [], budget: { left: number } = { left: LIMITS.api.maxAllOfParts }): JsonSchema {
   if (!Array.isArray(schema.allOf)) return schema;
   const merged: Obj = { ...schema };
   delete merged.allOf;
@@ -29,7 +29,11 @@ export function mergeAllOf(schema: JsonSchema, within: unknown[] = []): JsonSche
   within.push(schema);
   for (const part of schema.allOf) {
     if (!isObj(part) || within.includes(part)) continue;
-    const p = mergeAllOf(part, within);
+    // Schemas that are each other's parts are cut only where one comes back on its own path:
+    // nine, each `allOf` all nine, made every path among them (9! merges) for one label (issue 25).
+    if (budget.left <= 0) break;
+    budget.left--;
+    const p = mergeAllOf(part, within, budget);
     for (const [k, v] of Object.entries(p)) {
       if (k === "properties" && isObj(v)) Object.assign(props, v);
       else if (k === "required" && Array.isArray(v)) v.forEach((r) => typeof r === "string" && required.add(r));

@@ -18,6 +18,9 @@ export type SpecLoadResult =
       readonly refDecisions?: readonly RefDecision[];
       /** The repository files its `$ref`s read: reused only while each reads the same. */
       readonly refFiles?: readonly RefFile[];
+      /** Why the file's text now is refused, when this is the last good result kept serving for
+       *  it (a live edit to a spec over `LIMITS.api.maxExpandedValues`): an error in `check`. */
+      readonly refused?: string;
     }
   | {
       readonly ok: false;
@@ -30,6 +33,9 @@ export type SpecLoadResult =
       readonly code?: string;
       /** A local spec file that is not there (`file not found`): a misspelt name, maybe. */
       readonly missing?: boolean;
+      /** Refused for expanding past `LIMITS.api.maxExpandedValues`: a spec that loaded before keeps
+       *  serving its last good result (`api-pages.ts`). */
+      readonly overLimit?: true;
       readonly refDecisions?: readonly RefDecision[];
       readonly refFiles?: readonly RefFile[];
     };
