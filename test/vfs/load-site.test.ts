@@ -58,6 +58,8 @@ describe("loadSite", () => {
         message: "skipped: invalid front matter: unexpected end of the stream within a flow collection",
         code: "page-skipped",
         skipped: "invalid front matter: unexpected end of the stream within a flow collection",
+        // What the finding names: it reaches a stdio reader only if they may read each (adversary round 12 F1-F4).
+        subjects: [{ file: "bad.mdx" }],
       },
     ]);
   });

@@ -30,7 +30,7 @@ export const serveCommand = defineCommand({
       .option("http", { type: "boolean", default: false, describe: "Serve MCP over HTTP (/mcp, /authed/mcp with OAuth) instead of stdio" })
       .option("port", { type: "number", default: 3333, describe: "--http: port (0 picks a free one)" })
       .option("host", { type: "string", default: "127.0.0.1", describe: "--http: address to listen on (0.0.0.0 for every interface)" })
-      .option("public-url", { type: "string", describe: "--http: the origin clients use (https://docs.example.com), for OAuth metadata behind a proxy" })
+      .option("public-url", { type: "string", describe: "--http: the origin clients use (scheme, host, port), for OAuth metadata behind a proxy" })
       .option("trust-proxy", { type: "boolean", default: false, describe: "--http: take the client IP from X-Forwarded-For (only behind your own proxy)" })
       .option("shell-worker", {
         type: "boolean",
