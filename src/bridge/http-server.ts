@@ -40,6 +40,8 @@ export interface ListenOptions {
   readonly newcomerReserve?: number;
   readonly signedInReserve?: number;
   readonly maxRefusedWaiting?: number;
+  /** How long a refused connection has, in all, to send the request it is told why on. */
+  readonly refusedRequestMs?: number;
 }
 
 /** Serve a bridge on a real socket. Rejects with a clear message when the port is taken. */
@@ -55,6 +57,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     /** Connections opened past the process's bound: their request is answered 503 (`busy.size` bounds how many wait for it). */
     const busy = new Set<Socket>();
     const maxRefusedWaiting = options.maxRefusedWaiting ?? LIMITS.bridge.maxRefusedWaiting;
+    const refusedRequestMs = options.refusedRequestMs ?? LIMITS.bridge.refusedRequestMs;
     const firstRequestMs = options.firstRequestMs ?? LIMITS.bridge.firstRequestMs;
     const reading = callerReading(options, firstRequestMs);
     const server = createServer((req, res) => {
@@ -124,7 +127,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
       if (!bridge.trustProxy) {
         const caller = callerAddress(socket.remoteAddress ?? "unknown");
         if (!cap.admits(held.heldBy(caller), bridge.signedIn.has(caller))) {
-          refuseWhenItSpeaks(socket, busy, maxRefusedWaiting);
+          refuseWhenItSpeaks(socket, busy, maxRefusedWaiting, refusedRequestMs);
           return;
         }
         cap.take();
@@ -134,7 +137,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
           // Told why when its request comes, if it comes soon; past that it is closed, whatever
           // it sent (a request trickled a byte at a time would otherwise hold it for minutes).
           refused.add(socket);
-          socket.setTimeout(LIMITS.bridge.refusedRequestMs);
+          closeAfter(socket, refusedRequestMs);
           socket.resume();
           return;
         }
@@ -246,15 +249,27 @@ function refuseConnection(req: IncomingMessage, res: ServerResponse, limit: numb
  * A connection past the process's bound: told why when its request comes (soon, or it is
  * closed), as one past its caller's; past `max` of those waiting, closed at once, unread.
  */
-function refuseWhenItSpeaks(socket: Socket, waiting: Set<Socket>, max: number): void {
+function refuseWhenItSpeaks(socket: Socket, waiting: Set<Socket>, max: number, deadlineMs: number): void {
   if (waiting.size >= max) {
     socket.destroy();
     return;
   }
   waiting.add(socket);
   socket.once("close", () => waiting.delete(socket));
-  socket.setTimeout(LIMITS.bridge.refusedRequestMs);
+  closeAfter(socket, deadlineMs);
   socket.resume();
+}
+
+/**
+ * Close a refused connection `ms` after it opened, whatever it is sending: a deadline in all, not
+ * an idle timeout, which a request trickled a byte at a time resets (one byte every 200 ms held a
+ * waiting place 35 s; adversary round 13). Its answer, once its request is read, is one short
+ * write, sent well within it.
+ */
+function closeAfter(socket: Socket, ms: number): void {
+  const timer = setTimeout(() => socket.destroy(), ms);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
 }
 
 /** The process's connection bound from `options`, `LIMITS.bridge` for what they leave out. */

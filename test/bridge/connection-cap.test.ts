@@ -209,3 +209,34 @@ describe("behind --trust-proxy: requests being answered, by forwarded address", 
     });
   });
 });
+
+describe("a refused connection's time to send its request", () => {
+  let h: Harness;
+  let server: RunningServer;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    h = await startBridge({});
+    server = await listen(h.bridge, { host: "127.0.0.1", port: 0, maxConnections: 2, newcomerReserve: 0, signedInReserve: 0, maxConnectionsPerCaller: 3, maxRefusedWaiting: 2, refusedRequestMs: 300 });
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await server?.close();
+    await h?.close();
+  });
+
+  it("is a deadline in all: a request trickled a byte at a time does not hold the place (adversary round 13)", async () => {
+    const { port } = server;
+    for (let i = 0; i < 2; i++) sockets.push(await open(port, "127.0.0.5"));
+    const trickler = await open(port, "127.0.0.6");
+    sockets.push(trickler);
+    // A header that never ends, a byte every 50 ms: an idle timeout of any length above that never fires.
+    const header = `GET /.well-known/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${"a".repeat(100_000)}`;
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (!trickler.destroyed) trickler.write(header[sent++ % header.length] as string);
+    }, 50);
+    const written = await closedWith(trickler);
+    clearInterval(timer);
+    expect({ written, closed: trickler.closed }).toEqual({ written: "", closed: true });
+  });
+});
