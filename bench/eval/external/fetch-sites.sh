@@ -65,4 +65,7 @@ particle Particle-Network/particle-docs-mintlify 25186325eed10fe67798bcb59255f2d
 upstash upstash/docs ef0ce4387f723fa1d0bd49d29331a6ec61feb6df .
 bolt bolt-builder/docs 506fe391982c0fd32765306d906a360bbc9b71b5 .
 novu novuhq/docs c1cb9e416fc4856fefafc4397ffdb5ba4526dac1 .
+browseruse browser-use/browser-use 6c24c9d8414e49d6a6ebf43a5df234bb1eb0c72e docs
+continue continuedev/continue d0a3c0b626b5bebc3bef4742eec05a0242be0bab docs
+formbricks formbricks/formbricks b66c1dd978af618a0e402bd3343b456bed68594c docs
 LIST
