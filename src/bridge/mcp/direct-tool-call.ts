@@ -9,6 +9,7 @@ import { answerForm, derivedForm } from "../../engine/use-cases/search-answers.j
 import type { RequestContext } from "../../vfs/request-context.js";
 import type { BridgeDeps } from "../context.js";
 import type { Endpoint } from "./sessions.js";
+import { utf8Of } from "./utf8-of.js";
 
 /** A 2026-07-28 `tools/call` this module answers: its id, tool and arguments. */
 interface DirectCall {
@@ -50,18 +51,19 @@ export class DirectToolCalls {
     const { deps } = this;
     const state = deps.runtime.readerState(context);
     const apps = deps.apps !== undefined && rendersApps(call.capabilities) ? deps.apps : undefined;
-    let text: string;
+    let bytes: Buffer<ArrayBuffer>;
     try {
       const result = await callTool([call.tool], deps.runtime.names, call.name, call.args, { runtime: deps.runtime, request: context, state, endpoint, signal: context.gone ?? request.signal, ...(apps !== undefined ? { apps } : {}) });
       // As JSON.stringify({ result, jsonrpc, id }) writes it, with the result written once if shared.
-      text = `{"result":${resultJson(result, serverIdentity(deps.runtime, deps.version))},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
+      bytes = utf8Of(`{"result":`, resultJson(result, serverIdentity(deps.runtime, deps.version)), `,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`);
     } catch (error) {
       // As the SDK answers a handler that threw: the error's own code (else -32603), its message, its data.
       const e = error as { code?: unknown; message?: string; data?: unknown };
       const code = Number.isSafeInteger(e.code) ? (e.code as number) : -32603;
-      text = JSON.stringify({ jsonrpc: "2.0", id: call.id, error: { code, message: e.message ?? "Internal error", ...(e.data !== undefined ? { data: e.data } : {}) } });
+      bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: call.id, error: { code, message: e.message ?? "Internal error", ...(e.data !== undefined ? { data: e.data } : {}) } }), "utf8");
     }
-    return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
+    // Bytes, not a string: the HTTP layer copied a string body twice (`utf8Of`).
+    return new Response(bytes, { status: 200, headers: { "content-type": "application/json" } });
   }
 
   private plainCall(request: Request, body: unknown): DirectCall | undefined {

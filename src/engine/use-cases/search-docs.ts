@@ -163,18 +163,23 @@ function resultsOf(hits: readonly SearchHit[], base: string): readonly SearchRes
  */
 export function searchText(results: readonly SearchResult[], query: string, names: ToolNames): string {
   if (results.length === 0) return `No results for "${query}". Try other words, fewer terms, or search the files: ${names.filesystem} with \`rg -il "term" /\`.`;
-  return results
-    .map(
-      (r, i) =>
-        `${i + 1}. ${r.title}${r.section !== "" && r.section !== r.title ? ` › ${r.section}` : ""}\n` +
-        `   ${r.url}\n   file: ${r.file} · score ${r.score}${scopeMarker(r)}\n` +
-        (r.otherVersions ?? []).map((o) => `   also in ${[...(o.products ?? []), ...o.versions].join(", ")}: ${o.url}\n`).join("") +
-        (r.moreVersions !== undefined ? `   also in ${r.moreVersions} more version${r.moreVersions === 1 ? "" : "s"} (search with version to get one)\n` : "") +
-        (r.otherLanguages ?? []).map((o) => `   in ${o.languages.join(", ")}: ${o.url}\n`).join("") +
-        (r.moreLanguages !== undefined ? `   in ${r.moreLanguages} more language${r.moreLanguages === 1 ? "" : "s"} (search with language to get one)\n` : "") +
-        `   ${r.snippet}`,
-    )
-    .join("\n\n");
+  // The pieces pushed to one list and joined once: each result's template made a chain of joined
+  // strings that the final join copied again (~11 KB a search's text, issue 23).
+  const out: string[] = [];
+  results.forEach((r, i) => {
+    if (i > 0) out.push("\n\n");
+    out.push(`${i + 1}. `, r.title);
+    if (r.section !== "" && r.section !== r.title) out.push(" › ", r.section);
+    out.push("\n   ", r.url, "\n   file: ", r.file, " · score ", String(r.score));
+    scopeMarker(r, out);
+    out.push("\n");
+    for (const o of r.otherVersions ?? []) out.push("   also in ", [...(o.products ?? []), ...o.versions].join(", "), ": ", o.url, "\n");
+    if (r.moreVersions !== undefined) out.push(`   also in ${r.moreVersions} more version${r.moreVersions === 1 ? "" : "s"} (search with version to get one)\n`);
+    for (const o of r.otherLanguages ?? []) out.push("   in ", o.languages.join(", "), ": ", o.url, "\n");
+    if (r.moreLanguages !== undefined) out.push(`   in ${r.moreLanguages} more language${r.moreLanguages === 1 ? "" : "s"} (search with language to get one)\n`);
+    out.push("   ", r.snippet);
+  });
+  return out.join("");
 }
 
 /** ` Filter values: versions v2, v1 (default v2); languages en, fr.`: the reader's, for `version` and `language`. */
@@ -195,13 +200,11 @@ function scopeFields(placement: PagePlacement | undefined): Pick<SearchResult, "
   };
 }
 
-/** ` · version v5.x · language fr`: what tells a result apart from its copies in other versions. */
-function scopeMarker(r: Pick<SearchResult, "versions" | "languages" | "products">): string {
-  const parts: string[] = [];
-  if (r.products !== undefined) parts.push(`${r.products.length === 1 ? "product" : "products"} ${r.products.join(", ")}`);
-  if (r.versions !== undefined) parts.push(`${r.versions.length === 1 ? "version" : "versions"} ${r.versions.join(", ")}`);
-  if (r.languages !== undefined) parts.push(`${r.languages.length === 1 ? "language" : "languages"} ${r.languages.join(", ")}`);
-  return parts.map((p) => ` · ${p}`).join("");
+/** ` · version v5.x · language fr`, pushed to `out`: what tells a result apart from its copies in other versions. */
+function scopeMarker(r: Pick<SearchResult, "versions" | "languages" | "products">, out: string[]): void {
+  if (r.products !== undefined) out.push(r.products.length === 1 ? " · product " : " · products ", r.products.join(", "));
+  if (r.versions !== undefined) out.push(r.versions.length === 1 ? " · version " : " · versions ", r.versions.join(", "));
+  if (r.languages !== undefined) out.push(r.languages.length === 1 ? " · language " : " · languages ", r.languages.join(", "));
 }
 
 /** Freeze a plain value and everything in it. */
