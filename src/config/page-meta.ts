@@ -64,7 +64,7 @@ export function readPageMeta(data: FrontMatterData): PageMeta {
   const openapi = nonEmpty(field(data, "openapi"));
   const openapiSchema = nonEmpty(field(data, "openapi-schema"));
   const playground = field(data, "playground");
-  const groups = readGroups(data.groups);
+  const groups = data.groups === undefined ? undefined : readGroups(data.groups);
   return {
     noindex: data.noindex === true || data.noindex === "true",
     hidden: data.hidden === true || data.hidden === "true",
@@ -81,36 +81,49 @@ export function readPageMeta(data: FrontMatterData): PageMeta {
 /** Wrongly typed front matter keys, in the words `svc-mcp check` prints (path = the key). */
 export function frontMatterProblems(data: FrontMatterData): SchemaFinding[] {
   const r = pageFrontMatter.safeParse(data);
-  if (r.success) return [];
-  return findingsFromIssues(r.error.issues, data).map((f) =>
-    f.path === "groups" || f.path.startsWith("groups[")
-      ? { ...f, message: `${f.message}; the page is readable by no reader until this is fixed` }
-      : f,
-  );
+  const found = r.success ? [] : findingsFromIssues(r.error.issues, data).map((f) => explained(f, data));
+  if (r.success && data.groups !== undefined && readGroups(data.groups)[0] === UNMATCHABLE_GROUP) {
+    found.push({ path: "groups", message: NAMES_NO_GROUP, code: "type" });
+  }
+  return found;
+}
+
+/** `groups:` left empty, `~`, `[]`, `""`: the key is there, so the page is closed, and the author hears why. */
+const NAMES_NO_GROUP = "names no group; the page is readable by no reader until this is fixed (name its groups, or remove the key to open it)";
+
+/** The keys `readPageMeta` reads as `true` from the string `"true"`: what the finding should say they do. */
+const STRING_FLAGS: Readonly<Record<string, string>> = {
+  noindex: "left out of search",
+  hidden: "hidden from navigation",
+  public: "readable by anyone, whatever its groups",
+};
+
+/** A finding in the words of what the page then does, where the key is read anyway (or fails closed). */
+function explained(f: SchemaFinding, data: FrontMatterData): SchemaFinding {
+  if (f.path === "groups" && data.groups === null) return { ...f, message: NAMES_NO_GROUP };
+  if (f.path === "groups" || f.path.startsWith("groups[")) return { ...f, message: `${f.message}; the page is readable by no reader until this is fixed` };
+  const effect = STRING_FLAGS[f.path];
+  const value = data[f.path];
+  if (effect === undefined || typeof value !== "string") return f;
+  return value === "true"
+    ? { ...f, message: `${f.message}; read as true: the page is ${effect}` }
+    : { ...f, message: `${f.message}; read as false` };
 }
 
 /** A group that no reader can hold: restricts a page whose `groups` value is unreadable. */
 export const UNMATCHABLE_GROUP = "\u0000invalid-groups";
 
-function readGroups(value: unknown): readonly string[] | undefined {
-  if (value === undefined || value === null) return undefined;
+function readGroups(value: unknown): readonly string[] {
+  // The key is there: whatever it holds was meant to restrict the page. A value naming no group
+  // (`groups:` or `groups: ~` left empty, `[]`, `""`, a list commented out) restricts it to no
+  // reader rather than opening it: an author emptying the list while serving must not publish
+  // the page, and `svc-mcp check` says so (`frontMatterProblems`).
   const parsed = pageFrontMatter.shape.groups.safeParse(value);
-  if (!parsed.success || parsed.data === undefined) {
-    // A list with some non-strings keeps the strings (still restricted); anything else
-    // restricts to nobody.
-    if (Array.isArray(value)) {
-      const groups = value.filter((g): g is string => typeof g === "string" && g.trim() !== "").map((g) => g.trim());
-      return groups.length > 0 ? groups : [UNMATCHABLE_GROUP];
-    }
-    return [UNMATCHABLE_GROUP];
-  }
-  if (typeof parsed.data === "string") {
-    const parts = parsed.data.split(",").map((s) => s.trim()).filter((s) => s !== "");
-    return parts.length > 0 ? parts : undefined;
-  }
-  const groups = parsed.data.map((g) => g.trim()).filter((g) => g !== "");
-  if (groups.length === 0) return parsed.data.length === 0 ? undefined : [UNMATCHABLE_GROUP];
-  return groups;
+  const names = !parsed.success || parsed.data === undefined
+    ? Array.isArray(value) ? value.filter((g): g is string => typeof g === "string") : []
+    : typeof parsed.data === "string" ? parsed.data.split(",") : parsed.data;
+  const groups = names.map((g) => g.trim()).filter((g) => g !== "");
+  return groups.length > 0 ? groups : [UNMATCHABLE_GROUP];
 }
 
 /**

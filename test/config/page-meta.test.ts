@@ -21,21 +21,35 @@ describe("readPageMeta", () => {
 
   it("an unreadable groups value restricts the page instead of opening it", () => {
     expect(readPageMeta({ groups: "admins, staff" }).groups).toEqual(["admins", "staff"]);
-    expect(readPageMeta({ groups: [] }).groups).toBeUndefined();
-    expect(readPageMeta({ groups: "" }).groups).toBeUndefined();
+    expect(readPageMeta({}).groups).toBeUndefined();
+    expect(readPageMeta({ groups: undefined }).groups).toBeUndefined();
     expect(readPageMeta({ groups: [1, "admins"] }).groups).toEqual(["admins"]);
-    for (const bad of [{ admins: true }, 42, true, [1, 2], [" "]]) {
+    // A key that is there but names no group (`groups:` and `groups: ~` read as null, a list
+    // emptied or commented out) restricts to no reader: emptying it must not publish the page.
+    for (const bad of [{ admins: true }, 42, true, [1, 2], [" "], null, [], "", " , ", [null]]) {
       expect(readPageMeta({ groups: bad }).groups).toEqual([UNMATCHABLE_GROUP]);
     }
   });
 
   it("frontMatterProblems names each wrongly typed key", () => {
     expect(frontMatterProblems({ title: "ok", noindex: "yes", groups: 3, playground: "all", extra: { kept: true } })).toEqual([
-      { path: "noindex", message: 'must be true or false; got "yes"', code: "type" },
+      { path: "noindex", message: 'must be true or false; got "yes"; read as false', code: "type" },
       { path: "playground", message: 'must be one of "interactive", "auth", "none", "simple"; got "all"', code: "enum" },
       { path: "groups", message: "must be an array or a string; got 3; the page is readable by no reader until this is fixed", code: "type" },
     ]);
     expect(frontMatterProblems({ title: "ok", anything: [1] })).toEqual([]);
+  });
+
+  it("frontMatterProblems says what a key read anyway does, and that a groups key naming no group closes the page", () => {
+    expect(frontMatterProblems({ groups: ["staff"], public: "true", hidden: "false" })).toEqual([
+      { path: "hidden", message: 'must be true or false; got "false"; read as false', code: "type" },
+      { path: "public", message: 'must be true or false; got "true"; read as true: the page is readable by anyone, whatever its groups', code: "type" },
+    ]);
+    for (const empty of [null, [], "", " , "]) {
+      expect(frontMatterProblems({ groups: empty })).toEqual([
+        { path: "groups", message: "names no group; the page is readable by no reader until this is fixed (name its groups, or remove the key to open it)", code: "type" },
+      ]);
+    }
   });
 
   it("titleFromPath", () => {

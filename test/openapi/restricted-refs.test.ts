@@ -106,7 +106,7 @@ describe("a site whose specs point into restricted parts", () => {
 
   it("check reports the crossing $ref and the unreadable rule", () => {
     expect(runtime.site.diagnostics.map((d) => `${d.file} ${d.code ?? ""}: ${d.message}`)).toEqual([
-      "store.yaml api-unreadable-rule: x-svc metadata.groups of paths./broken.get cannot be read (an x-svc/x-mint object whose metadata.groups is a list of group names or a comma-separated string): the part is restricted to no reader until it is fixed",
+      "store.yaml api-unreadable-rule: x-svc metadata.groups of paths./broken.get cannot be read or names no group (an x-svc/x-mint object whose metadata.groups is a list of group names or a comma-separated string): the part is restricted to no reader until it is fixed",
       "store.yaml api-restricted-ref: $ref at paths./orders.get.responses.409 points into #/paths/~1vault/get/responses/200, a part restricted by x-svc metadata.groups: left out of the pages (their readers may not read it)",
     ]);
   });

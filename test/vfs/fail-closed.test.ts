@@ -181,4 +181,60 @@ paths:
       await runtime.close();
     }
   });
+
+  /**
+   * A `groups` key that is there but names no group (`groups:` and `groups: ~` read as null, a
+   * list emptied, an empty string) was read as no rule: emptying or commenting out a page's list
+   * while serving published it over HTTP at once, while `check` said "readable by no reader"
+   * (adversary round 14). Also on snippets, skills and x-svc/x-mint metadata.
+   */
+  it("a groups key naming no group (null, empty) restricts pages, snippets, skills and operations to no reader", async () => {
+    const op = (name: string, ext: string): string => `  /${name}:\n    get:\n      summary: ${name.toUpperCase()}WORD\n      ${ext}\n      responses: {"200": {description: OK}}\n`;
+    const dir = repo({
+      "docs.json": JSON.stringify({ name: "Closed", navigation: { groups: [{ group: "G", pages: ["index", "tilde", "blank", "list", "text"] }, { group: "API", openapi: "openapi.yaml" }] } }),
+      "index.mdx": '---\ntitle: Home\n---\nimport S from "/snippets/s.mdx";\n\nHOMEWORD\n\n<S />\n',
+      "tilde.mdx": "---\ngroups: ~\n---\n\nTILDEWORD text\n",
+      "blank.mdx": "---\ngroups:\n#  - staff\n---\n\nBLANKWORD text\n",
+      "list.mdx": "---\ngroups: []\n---\n\nLISTWORD text\n",
+      "text.mdx": '---\ngroups: " , "\n---\n\nTEXTWORD text\n',
+      "snippets/s.mdx": "---\ngroups:\n---\nSNIPWORD text\n",
+      "skills/s1/SKILL.md": "---\nname: s1\ndescription: d\ngroups: ~\n---\nSKILLWORD\n",
+      "openapi.yaml": `openapi: 3.0.3\ninfo: {title: T, version: "1"}\npaths:\n${op("opa", "x-svc: null")}${op("opb", "x-svc: {metadata: null}")}${op("opc", "x-svc: {metadata: {groups: null}}")}${op("opd", "x-mint: {metadata: {groups: ~}}")}${op("ope", "x-svc: {metadata: {groups: []}}")}${op("opf", 'x-svc: {metadata: {groups: ""}}')}${op("pub", "description: public")}`,
+    });
+    const runtime = await DocsRuntime.load({ root: dir });
+    try {
+      const c = await connect(runtime);
+      const words = ["HOMEWORD", "TILDEWORD", "BLANKWORD", "LISTWORD", "TEXTWORD", "SNIPWORD", "SKILLWORD", "OPAWORD", "OPBWORD", "OPCWORD", "OPDWORD", "OPEWORD", "OPFWORD", "PUBWORD"];
+      const seen = [
+        c.text(await c.call("query_docs_filesystem_closed", { command: `find / -type f | sort; rg -l '${words.join("|")}' / | sort` })),
+        (await c.client.listResources()).resources.map((r) => r.uri),
+      ];
+      for (const query of words) seen.push(((await c.call("search_closed", { query })).structuredContent as { results: { path: string }[] }).results.map((r) => r.path));
+      await c.close();
+      expect(seen).toEqual([
+        "/api-reference/pubword.mdx\n/index.mdx\n/openapi.yaml\n/skill.md\n/api-reference/pubword.mdx\n/index.mdx\n/openapi.yaml\n",
+        ["docs://closed/skill.md"],
+        ["/index"],
+        ...words.slice(1, -1).map(() => []),
+        ["/api-reference/pubword"],
+      ]);
+    } finally {
+      await runtime.close();
+    }
+    const check = await runCli(["check", "--dir", dir], { env: { SVC_MCP_CACHE: "off" } });
+    expect(check.stdout.split("\n").filter((l) => /groups|no reader/.test(l))).toEqual([
+    "blank.mdx:2 groups: warning: names no group; the page is readable by no reader until this is fixed (name its groups, or remove the key to open it)",
+    "list.mdx:2 groups: warning: names no group; the page is readable by no reader until this is fixed (name its groups, or remove the key to open it)",
+    `openapi.yaml warning: x-svc metadata.groups of paths./opa.get cannot be read or names no group (an x-svc/x-mint object whose metadata.groups is a list of group names or a comma-separated string): the part is restricted to no reader until it is fixed`,
+    `openapi.yaml warning: x-svc metadata.groups of paths./opb.get cannot be read or names no group (an x-svc/x-mint object whose metadata.groups is a list of group names or a comma-separated string): the part is restricted to no reader until it is fixed`,
+    `openapi.yaml warning: x-svc metadata.groups of paths./opc.get cannot be read or names no group (an x-svc/x-mint object whose metadata.groups is a list of group names or a comma-separated string): the part is restricted to no reader until it is fixed`,
+    `openapi.yaml warning: x-svc metadata.groups of paths./opd.get cannot be read or names no group (an x-svc/x-mint object whose metadata.groups is a list of group names or a comma-separated string): the part is restricted to no reader until it is fixed`,
+    `openapi.yaml warning: x-svc metadata.groups of paths./ope.get cannot be read or names no group (an x-svc/x-mint object whose metadata.groups is a list of group names or a comma-separated string): the part is restricted to no reader until it is fixed`,
+    `openapi.yaml warning: x-svc metadata.groups of paths./opf.get cannot be read or names no group (an x-svc/x-mint object whose metadata.groups is a list of group names or a comma-separated string): the part is restricted to no reader until it is fixed`,
+    "skills/s1/SKILL.md:4 groups: warning: names no group; the page is readable by no reader until this is fixed (name its groups, or remove the key to open it)",
+    "snippets/s.mdx:2 groups: warning: names no group; the page is readable by no reader until this is fixed (name its groups, or remove the key to open it)",
+    "text.mdx:2 groups: warning: names no group; the page is readable by no reader until this is fixed (name its groups, or remove the key to open it)",
+    "tilde.mdx:2 groups: warning: names no group; the page is readable by no reader until this is fixed (name its groups, or remove the key to open it)",
+    ]);
+  });
 });

@@ -282,10 +282,12 @@ export function readServers(servers: unknown): string[] {
  * does on a page) instead of being ignored and leaving it public.
  */
 export function readExtension(op: Obj): ApiExtension | undefined {
-  const present = [op["x-mint"], op["x-svc"]].filter((e) => e !== undefined && e !== null);
+  // `null` is there too (`x-svc: ~`, `metadata:` left empty): read as a rule naming no group, as
+  // `groups: ~` on a page is, not as no rule.
+  const present = [op["x-mint"], op["x-svc"]].filter((e) => e !== undefined);
   if (present.length === 0) return undefined;
   const objects = present.filter(isObj);
-  const unreadable = objects.length < present.length || objects.some((e) => e.metadata !== undefined && e.metadata !== null && !isObj(e.metadata));
+  const unreadable = objects.length < present.length || objects.some((e) => e.metadata !== undefined && !isObj(e.metadata));
   const ext: Obj = Object.assign({}, ...objects);
   const metadata: Obj = Object.assign({}, ...objects.map((e) => (isObj(e.metadata) ? e.metadata : {})));
   if (unreadable) metadata.groups = [UNMATCHABLE_GROUP];

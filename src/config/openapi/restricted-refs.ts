@@ -1,4 +1,4 @@
-import { pageFrontMatter, readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.js";
+import { readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.js";
 import { API_CODES } from "./api-codes.js";
 import type { SpecWarning } from "./spec-warning.js";
 import { applyDeletions, refSegments, refsInto, type Segments } from "./prune-spec.js";
@@ -78,12 +78,13 @@ function restricts(metadata: Readonly<Record<string, unknown>>): boolean {
  * author hears why.
  */
 function unreadableRule(p: MetadataPart): SpecWarning[] {
-  const groups = p.metadata.groups;
-  const unreadable = Array.isArray(groups) && groups.includes(UNMATCHABLE_GROUP) ? true : groups !== undefined && !pageFrontMatter.shape.groups.safeParse(groups).success;
+  // As a page's front matter is read: a `groups` key that is there but names no group (null,
+  // `[]`, `""`, a wrong type) restricts to no reader.
+  const unreadable = readPageMeta(p.metadata).groups?.includes(UNMATCHABLE_GROUP) === true;
   if (!unreadable) return [];
   return [
     {
-      message: `x-svc metadata.groups of ${p.part.join(".")} cannot be read (an x-svc/x-mint object whose metadata.groups is a list of group names or a comma-separated string): the part is restricted to no reader until it is fixed`,
+      message: `x-svc metadata.groups of ${p.part.join(".")} cannot be read or names no group (an x-svc/x-mint object whose metadata.groups is a list of group names or a comma-separated string): the part is restricted to no reader until it is fixed`,
       code: API_CODES.unreadableRule,
     },
   ];
