@@ -285,6 +285,24 @@ export const LIMITS = {
      *  nine merged every path among them (9! parts) for one field (issue 25). Real schemas merge
      *  a few (the largest of the shared specs and corpora: see docs/api-reference.md). */
     maxAllOfParts: 1_000,
+    /** Schema nodes one generated page may walk, every walker of the page together
+     *  (`schema-budget.ts`): field lists, `allOf` merges, example values, the code examples'
+     *  request. Each walker had its own bound, paid once per use: eight schemas each with a property
+     *  of every other, used by 25 query parameters, made a 28 KB spec's index build take 49 s of
+     *  CPU and 3.2 GB (issue 25). Real pages walk far fewer: Discord's largest 2,581 (its HTML
+     *  page of POST /channels/{id}/messages), spree's 1,182, the other shared specs and corpora
+     *  under 1,000. What a page holds, search indexes: a node is written ~50 bytes a page (an
+     *  example's value is written again in each code example's query string or body), so at
+     *  20,000 that spec's pages were 1 MB each and the index build still took 11 s of CPU; at this
+     *  bound 0.25 MB. Past it the page is cut with a note (`cutNote`), and `check` warns. */
+    maxPageSchemaNodes: 5_000,
+    /** The same for all the pages of one spec together: each page's share is this over the spec's
+     *  pages when that is less than `maxPageSchemaNodes`, so many small operations do not make
+     *  many pages of `maxPageSchemaNodes` each (Discord's 242 operations: 4,132 a page). */
+    maxSpecSchemaNodes: 1_000_000,
+    /** A page's share is never below this: a spec of a thousand operations still shows real ones
+     *  whole (spree's admin.yaml, 706 operations: 1,416 a page, raised to this; its largest 1,182). */
+    minPageSchemaNodes: 2_000,
   },
   cache: {
     /** Disk budget of the parsed-spec cache (`$XDG_CACHE_HOME/svc-mcp/specs`). An entry is about

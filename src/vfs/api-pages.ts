@@ -16,8 +16,9 @@ import {
   specSourcesToLoad,
 } from "../config/openapi/plan-api-pages.js";
 import { resolvePlayground } from "../config/openapi/playground.js";
-import { channelPageParts, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext, schemaReference } from "../config/openapi/render-page.js";
+import { channelPageParts, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext, type RenderedReference, schemaReference } from "../config/openapi/render-page.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
+import { pageSchemaBudget } from "../config/openapi/schema-budget.js";
 import { type RefReaders, sameRefDecisions, sameRefFiles } from "../config/openapi/ref-target.js";
 import type { ApiSpec } from "../config/openapi/model.js";
 import { parseDocument } from "../config/openapi/parse-document.js";
@@ -152,7 +153,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
           servers: op.servers,
           playground,
         },
-        () => parameterAnchors(op),
+        () => parameterAnchors(op, pageSchemaBudget(item.spec.operations.length)),
       );
     } else {
       parts = channelPageParts(item.spec, item.channel);
@@ -205,7 +206,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       path: fm.operation.path,
       servers: fm.operation.servers,
       playground,
-      anchors: parameterAnchors(fm.operation),
+      anchors: parameterAnchors(fm.operation, pageSchemaBudget(fm.spec.operations.length)),
     });
   }
   appendAll(documented, schemaPages(plan, diskPages, options, kept, diagnostics));
@@ -331,10 +332,10 @@ function schemaAccessOf(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap
 
 /** The author's page followed by a reference rendered when first read (its size counts both;
  *  its time is the later of the page's and the spec's). */
-function withReference(authored: Page, render: () => string, specTimeFor: (access: Access) => Date | undefined): Page {
-  let reference: string | undefined;
+function withReference(authored: Page, render: () => RenderedReference, specTimeFor: (access: Access) => Date | undefined): Page {
+  let reference: RenderedReference | undefined;
   let size: number | undefined;
-  const referenceOf = (): string => (reference ??= render());
+  const referenceOf = (): string => (reference ??= render()).text;
   const mtimeOf = (): Date => {
     const specTime = specTimeFor(authored.file.access);
     return specTime !== undefined && specTime > authored.file.mtime ? specTime : authored.file.mtime;
@@ -359,6 +360,7 @@ function withReference(authored: Page, render: () => string, specTimeFor: (acces
       return `${authored.body}${separator(authored.body)}${referenceOf()}`;
     },
     authored,
+    schemaCut: () => (reference ??= render()).cut,
   };
 }
 
@@ -460,6 +462,10 @@ function generatedPage(pagePath: string, parts: PageParts, specTimeFor: (access:
     // The body starts on the line after the closing `---`.
     bodyLine: parts.frontMatter.length + 3,
     generated: true,
+    schemaCut: () => {
+      bodyOf();
+      return parts.cut();
+    },
   };
 }
 

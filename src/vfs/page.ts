@@ -19,4 +19,8 @@ export interface Page {
   /** For an MDX page shown with the operation it documents (front matter `openapi`): the page
    *  as read from disk, before the operation's reference was appended. */
   readonly authored?: Page;
+  /** For a page that shows an API reference (generated, or appended to the author's page):
+   *  the schema budget (`SchemaBudget`) it was cut at, undefined when it is whole; renders it
+   *  when not yet read. `check` asks, to warn which operations' pages are cut. */
+  readonly schemaCut?: () => number | undefined;
 }

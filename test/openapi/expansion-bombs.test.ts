@@ -178,16 +178,18 @@ describe("schemas that reach each other: examples are bounded by their own count
   };
   const count = (v: unknown): number => (typeof v === "object" && v !== null ? 1 + Object.values(v).reduce((a: number, x) => a + count(x), 0) : 1);
 
-  it("an example holds at most LIMITS.api.maxExampleValues values", () => {
+  // Each value also takes a node of the page's budget (`SchemaBudget`), smaller since: an example
+  // of its own stops there (one more: the value the refused node leaves empty).
+  it("an example holds at most LIMITS.api.maxPageSchemaNodes values", () => {
     const parsed = parseDocument(JSON.stringify(clique));
     if (!parsed.ok) throw new Error(parsed.message);
     const S0 = (dereferenceLocal(parsed.document).document as { components: { schemas: Record<string, Record<string, unknown>> } }).components.schemas.S0;
-    expect([true, false].map((prefill) => count(exampleValue(S0, { prefill, requiredOnly: false })))).toEqual([LIMITS.api.maxExampleValues, LIMITS.api.maxExampleValues]);
+    expect([true, false].map((prefill) => count(exampleValue(S0, { prefill, requiredOnly: false })))).toEqual([LIMITS.api.maxPageSchemaNodes + 1, LIMITS.api.maxPageSchemaNodes + 1]);
   });
 
   it("the operation's page is generated, its examples cut", async () => {
     const root = tempRepo({ "docs.json": { name: "C", navigation: { groups: [{ group: "Start", pages: ["index"] }, { group: "C", openapi: "api/c.json" }] } }, "api/c.json": clique, "index.mdx": "# Home\n" });
-    expect(await runCli(["fs", "--dir", root, "wc -c /api-reference/x.mdx"])).toEqual({ code: 0, stdout: "2143972 /api-reference/x.mdx\n", stderr: "" });
+    expect(await runCli(["fs", "--dir", root, "wc -c /api-reference/x.mdx"])).toEqual({ code: 0, stdout: "272698 /api-reference/x.mdx\n", stderr: "" });
   });
 
   it("nine schemas each `allOf` all nine: a merge takes in at most LIMITS.api.maxAllOfParts parts, and the page is generated", async () => {

@@ -6,6 +6,7 @@ import type { ApiAuth, ApiContent, ApiOperation, ApiSpec } from "../../config/op
 import { describePlayground, type PlaygroundSettings, playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.js";
 import { PARAMETER_GROUPS, channelPageOperations, parameterAnchors } from "../../config/openapi/render-page.js";
 import { fieldOf, type SchemaField, schemaFields } from "../../config/openapi/schema-fields.js";
+import { pageSchemaBudget, type SchemaBudget } from "../../config/openapi/schema-budget.js";
 import { fieldAnchor } from "../../engine/render/components/fields.js";
 import type { Reader } from "../../vfs/access.js";
 import { escapeHtml as esc } from "../auth/login-page.js";
@@ -52,19 +53,22 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
   const prose = (text: string): string => md(text.trim());
   const out: string[] = [`<article class="operation">`, `<h${headingLevel}>${esc(input.title)}</h${headingLevel}>`];
   out.push(endpointHtml(op, playground));
+  // The same budget as the page's text (`operationPageParts`): the HTML is cut where the MDX is.
+  const nodes = pageSchemaBudget(input.spec.operations.length);
+  const noteAt = out.length;
   if (op.deprecated) out.push(`<p class="deprecated">Deprecated.</p>`);
   if (op.description !== undefined) out.push(`<div class="description">${prose(op.description)}</div>`);
   if (op.kind === "operation" && op.servers.length > 0) out.push(`<p class="meta">Base URL${op.servers.length > 1 ? "s" : ""}: ${op.servers.map((s) => `<code>${esc(s)}</code>`).join(", ")}</p>`);
   out.push(`<p class="meta">Playground: ${esc(describePlayground(playground))}</p>`);
-  if (op.kind === "operation") out.push(playgroundHtml(input));
+  if (op.kind === "operation") out.push(playgroundHtml(input, nodes));
 
-  const anchors = new Map(parameterAnchors(op).map((a) => [`${a.in}:${a.name}`, a.anchor]));
+  const anchors = new Map(parameterAnchors(op, nodes).map((a) => [`${a.in}:${a.name}`, a.anchor]));
   for (const [where, heading] of PARAMETER_GROUPS) {
     const params = op.parameters.filter((p) => p.in === where);
     if (params.length === 0) continue;
     out.push(`<h2>${heading}</h2>`, `<dl class="fields">`);
     for (const p of params) {
-      const f = fieldOf(p.schema ?? {});
+      const f = fieldOf(p.schema ?? {}, nodes);
       out.push(fieldHtml({ name: p.name, type: f?.type ?? "any", required: p.required, deprecated: p.deprecated, ...(p.description !== undefined ? { description: p.description } : {}), notes: f?.notes ?? [] }, where, anchors.get(`${p.in}:${p.name}`), "", md));
     }
     out.push(`</dl>`);
@@ -73,7 +77,7 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
     out.push(`<h2>Request body</h2>`);
     if (op.requestBody.description !== undefined) out.push(prose(op.requestBody.description));
     for (const c of op.requestBody.content) {
-      out.push(`<p class="media"><code>${esc(c.mediaType)}</code>${op.requestBody.required ? " required" : ""}</p>`, contentHtml(c, "body", (f) => anchors.get(`body:${f.name}`), md));
+      out.push(`<p class="media"><code>${esc(c.mediaType)}</code>${op.requestBody.required ? " required" : ""}</p>`, contentHtml(c, "body", (f) => anchors.get(`body:${f.name}`), md, nodes));
     }
   }
   if (op.responses.length > 0) {
@@ -82,12 +86,13 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
       out.push(`<h3 class="status">${esc(r.status)}${r.description !== undefined ? ` <span>${esc(oneLine(r.description))}</span>` : ""}</h3>`);
       // Anchors of the first answer's fields only (`#response-id`): several answers share names.
       const location = r === op.responses[0] ? "response" : `response-${r.status}`;
-      for (const c of r.content) out.push(`<p class="media"><code>${esc(c.mediaType)}</code></p>`, contentHtml(c, location, () => undefined, md));
+      for (const c of r.content) out.push(`<p class="media"><code>${esc(c.mediaType)}</code></p>`, contentHtml(c, location, () => undefined, md, nodes));
     }
   }
-  out.push(examplesHtml(op, input.settings));
+  out.push(examplesHtml(op, input.settings, nodes));
   if (op.extension?.content !== undefined) out.push(prose(op.extension.content));
   out.push(`</article>`);
+  if (nodes.cut) out.splice(noteAt, 0, cutNoteHtml(nodes.max));
   return out.join("\n");
 }
 
@@ -125,9 +130,10 @@ export function endpointHtml(op: ApiOperation, playground: PlaygroundSettings): 
 /**
  * The playground form: server, credentials of the first security alternative, path, query and
  * header parameters and the body, prefilled per `api.examples` (`prefill`: the spec's examples;
- * `defaults: required`: required parameters only), then Send and the answer area.
+ * `defaults: required`: required parameters only), then Send and the answer area. `nodes`: the
+ * page's schema budget; the playground app (a page of its own) gets one of a page's size.
  */
-export function playgroundHtml(input: Pick<OperationHtmlInput, "op" | "view" | "settings">): string {
+export function playgroundHtml(input: Pick<OperationHtmlInput, "op" | "view" | "settings">, nodes: SchemaBudget = pageSchemaBudget(1)): string {
   const { op, view } = input;
   if (view.kind === "sign-in") return `<section class="playground" id="try-it"><h2>Try it</h2><p>The playground of this page is for signed-in readers. <a href="${esc(view.href)}" data-testid="playground-sign-in">Sign in</a> to use it.</p></section>`;
   if (view.kind === "notice") return `<section class="playground" id="try-it"><h2>Try it</h2><p class="notice">${esc(view.text)}</p></section>`;
@@ -139,18 +145,18 @@ export function playgroundHtml(input: Pick<OperationHtmlInput, "op" | "view" | "
   for (const a of auth) out.push(credentialInput(a));
   for (const p of op.parameters) {
     if (p.in === "cookie") continue; // a page's script cannot set cookies for another origin
-    const filled = prefill && !(requiredOnly && !p.required) ? (p.example !== undefined ? p.example : exampleValue(p.schema, { prefill: true, requiredOnly })) : undefined;
+    const filled = prefill && !(requiredOnly && !p.required) ? (p.example !== undefined ? p.example : exampleValue(p.schema, { prefill: true, requiredOnly }, nodes)) : undefined;
     // A type placeholder (`<string>`) is no value to send: the field stays empty, its type shown as the hint.
     const value = filled === undefined || isPlaceholder(filled) ? "" : typeof filled === "string" ? filled : JSON.stringify(filled);
-    const type = fieldOf(p.schema ?? {})?.type ?? "string";
+    const type = fieldOf(p.schema ?? {}, nodes)?.type ?? "string";
     out.push(
       `<label class="row"><span>${esc(p.name)} <small>${esc(p.in)}${p.required ? ", required" : ""}</small></span><input name="${esc(p.name)}" data-in="${esc(p.in)}" value="${esc(value)}" placeholder="${esc(type)}"${p.required ? " required" : ""} data-testid="param-${esc(p.name)}"></label>`,
     );
   }
   const content = op.requestBody?.content[0];
   if (content !== undefined) {
-    const bodyValue = prefill && !(requiredOnly && op.requestBody?.required !== true) ? (content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly })) : undefined;
-    const skeleton = exampleValue(content.schema, { prefill: false, requiredOnly });
+    const bodyValue = prefill && !(requiredOnly && op.requestBody?.required !== true) ? (content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly }, nodes)) : undefined;
+    const skeleton = exampleValue(content.schema, { prefill: false, requiredOnly }, nodes);
     const text = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
     out.push(
       `<label class="row body"><span>Body <small>${esc(content.mediaType)}</small></span><textarea name="body" rows="8" data-testid="playground-body" placeholder="${esc(text(skeleton))}">${bodyValue === undefined ? "" : esc(text(bodyValue))}</textarea></label>`,
@@ -172,10 +178,10 @@ function credentialInput(a: ApiAuth): string {
   return `<label class="row"><span>${esc(a.name)} <small>${esc(label)}</small></span><input name="auth:${esc(a.name)}" data-auth="${kind}" data-where="${esc(where)}" data-key="${esc(name)}" type="password" autocomplete="off" data-testid="auth-${esc(a.name)}"></label>`;
 }
 
-function contentHtml(c: ApiContent, location: string, anchorOf: (f: SchemaField) => string | undefined, md: MarkdownHtml): string {
-  const { fields, truncated } = schemaFields(c.schema);
+function contentHtml(c: ApiContent, location: string, anchorOf: (f: SchemaField) => string | undefined, md: MarkdownHtml, nodes: SchemaBudget): string {
+  const { fields, truncated } = schemaFields(c.schema, "", nodes);
   if (fields.length === 0) {
-    const t = c.schema !== undefined ? fieldOf(c.schema) : undefined;
+    const t = c.schema !== undefined ? fieldOf(c.schema, nodes) : undefined;
     if (t === undefined) return "";
     const notes = t.notes.length > 0 ? ` <span class="notes">(${esc(t.notes.join("; "))})</span>` : "";
     return `<p class="type"><code>${esc(t.type)}</code>${t.description !== undefined ? ` ${esc(oneLine(t.description))}` : ""}${notes}</p>`;
@@ -221,8 +227,13 @@ function fieldHtml(f: Pick<SchemaField, "name" | "type" | "required" | "deprecat
   return `<div class="field"${id}>${aliasHtml}<dt><code>${shown}</code> <span class="type">${esc(f.type)}</span>${flags}</dt>${description}${extra}${children}</div>`;
 }
 
-function examplesHtml(op: ApiOperation, settings: ApiSettings): string {
-  const request = exampleRequest(op, { prefill: settings.examples.prefill, requiredOnly: settings.examples.requiredOnly });
+/** The page's cut note (`cutNote`) as HTML. */
+function cutNoteHtml(max: number): string {
+  return `<p class="notice cut">Cut: this page shows ${max.toLocaleString("en-US")} schema nodes at most, and its schemas reach each other in more ways than that: some fields are not listed, some types read … and some example objects are empty. The spec file holds them whole.</p>`;
+}
+
+function examplesHtml(op: ApiOperation, settings: ApiSettings, nodes: SchemaBudget): string {
+  const request = exampleRequest(op, { prefill: settings.examples.prefill, requiredOnly: settings.examples.requiredOnly }, nodes);
   const out: string[] = [`<h2>Examples</h2>`];
   for (const s of op.codeSamples) out.push(codeBlock(s.label ?? s.lang, s.source.trimEnd()));
   for (const lang of settings.examples.languages) {
@@ -232,7 +243,7 @@ function examplesHtml(op: ApiOperation, settings: ApiSettings): string {
   const ok = op.responses.find((r) => /^2/.test(r.status) && r.content.length > 0) ?? op.responses.find((r) => r.content.length > 0);
   const content = ok?.content.find((c) => c.mediaType.includes("json")) ?? ok?.content[0];
   if (ok !== undefined && content !== undefined) {
-    const value = content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly: false });
+    const value = content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly: false }, nodes);
     out.push(codeBlock(`Response ${ok.status}`, typeof value === "string" ? value : JSON.stringify(value, null, 2)));
   }
   return out.join("\n");
@@ -245,6 +256,7 @@ function codeBlock(label: string, code: string, lang?: string): string {
 /** An AsyncAPI channel as HTML: address, servers, parameters (anchored), operations and messages. */
 export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md: MarkdownHtml): string {
   const prose = (text: string): string => md(text.trim());
+  const nodes = pageSchemaBudget(spec.channels.length);
   const out: string[] = [`<article class="operation">`, `<h1>${esc(title)}</h1>`, `<p class="endpoint"><span class="method m-channel">CHANNEL</span> <code data-testid="endpoint">${esc(ch.address)}</code></p>`];
   if (ch.summary !== undefined && ch.summary !== ch.description) out.push(prose(ch.summary));
   if (ch.description !== undefined) out.push(prose(ch.description));
@@ -252,7 +264,7 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
   if (servers.length > 0) out.push(`<p class="meta">Servers: ${servers.map((s) => `<code>${esc(s.name)}</code> (${esc(s.protocol)} ${esc(s.url)})`).join(", ")}</p>`);
   if (ch.parameters.length > 0) {
     out.push(`<h2>Parameters</h2>`, `<dl class="fields">`);
-    for (const p of ch.parameters) out.push(fieldHtml({ name: p.name, type: fieldOf(p.schema ?? {})?.type ?? "string", required: true, deprecated: false, ...(p.description !== undefined ? { description: p.description } : {}), notes: [] }, "path", p.name, "", md));
+    for (const p of ch.parameters) out.push(fieldHtml({ name: p.name, type: fieldOf(p.schema ?? {}, nodes)?.type ?? "string", required: true, deprecated: false, ...(p.description !== undefined ? { description: p.description } : {}), notes: [] }, "path", p.name, "", md));
     out.push(`</dl>`);
   }
   const operations = channelPageOperations(ch);
@@ -272,12 +284,13 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
       if (m.summary !== undefined) out.push(prose(m.summary));
       if (m.description !== undefined) out.push(prose(m.description));
       const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
-      out.push(`<p class="media"><code>${esc(content.mediaType)}</code></p>`, contentHtml(content, "payload", () => undefined, md));
-      const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }) : undefined);
+      out.push(`<p class="media"><code>${esc(content.mediaType)}</code></p>`, contentHtml(content, "payload", () => undefined, md, nodes));
+      const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }, nodes) : undefined);
       if (example !== undefined) out.push(codeBlock("Example", JSON.stringify(example, null, 2)));
     }
   }
   out.push(`</article>`);
+  if (nodes.cut) out.splice(3, 0, cutNoteHtml(nodes.max));
   return out.join("\n");
 }
 

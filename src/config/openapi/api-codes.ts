@@ -30,6 +30,8 @@ export const API_CODES = {
   specReference: "api-spec-reference",
   /** `api.*` settings: an unknown example language, a wrong value. */
   settings: "api-settings",
+  /** A page whose schemas reach each other in more ways than its schema budget shows: cut, with a note. */
+  pageCut: "api-page-cut",
 } as const;
 
 export type ApiCode = (typeof API_CODES)[keyof typeof API_CODES];

@@ -1,6 +1,7 @@
 import type { ExampleLanguage } from "./api-settings.js";
 import { type ExampleOptions, exampleValue } from "./example-value.js";
 import type { ApiOperation } from "./model.js";
+import type { SchemaBudget } from "./schema-budget.js";
 
 /** A request as code examples write it: every value already chosen. */
 export interface ExampleRequest {
@@ -16,8 +17,9 @@ export interface ExampleRequest {
 /** Placeholder base URL when the spec declares no absolute server. */
 export const BASE_URL_PLACEHOLDER = "<base-url>";
 
-/** Build the request an operation's examples show, per `api.examples` (`defaults`, `prefill`). */
-export function exampleRequest(op: ApiOperation, opts: ExampleOptions): ExampleRequest {
+/** Build the request an operation's examples show, per `api.examples` (`defaults`, `prefill`);
+ *  its values are taken from the page's budget (`nodes`; unset: one of its own per value). */
+export function exampleRequest(op: ApiOperation, opts: ExampleOptions, nodes?: SchemaBudget): ExampleRequest {
   const server = op.servers.find((s) => /^https?:\/\//i.test(s)) ?? (op.servers[0] !== undefined ? `${BASE_URL_PLACEHOLDER}${op.servers[0].replace(/^\/?/, "/").replace(/\/$/, "")}` : BASE_URL_PLACEHOLDER);
   const method = op.kind === "webhook" ? (op.webhookMethod ?? "POST") : op.method;
   let path = op.kind === "webhook" ? "" : op.path;
@@ -25,7 +27,7 @@ export function exampleRequest(op: ApiOperation, opts: ExampleOptions): ExampleR
   const headers: [string, string][] = [];
   for (const p of op.parameters) {
     if (opts.requiredOnly && !p.required) continue;
-    const value = p.example !== undefined && opts.prefill ? p.example : exampleValue(p.schema, opts);
+    const value = p.example !== undefined && opts.prefill ? p.example : exampleValue(p.schema, opts, nodes);
     const text = typeof value === "string" ? value : JSON.stringify(value);
     if (p.in === "path") path = path.split(`{${p.name}}`).join(opts.prefill ? encodeURIComponent(text) : `{${p.name}}`);
     else if (p.in === "query") query.push([p.name, text]);
@@ -47,7 +49,7 @@ export function exampleRequest(op: ApiOperation, opts: ExampleOptions): ExampleR
   const content = op.requestBody?.content[0];
   if (content === undefined || (opts.requiredOnly && op.requestBody?.required !== true)) return { method, url, headers };
   const explicit = opts.prefill ? content.examples[0]?.value : undefined;
-  const body = explicit !== undefined ? explicit : exampleValue(content.schema, opts);
+  const body = explicit !== undefined ? explicit : exampleValue(content.schema, opts, nodes);
   return { method, url, headers: [...headers, ["Content-Type", content.mediaType]], body, contentType: content.mediaType };
 }
 

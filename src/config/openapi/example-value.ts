@@ -1,6 +1,7 @@
 import { LIMITS } from "../../limits.js";
 import { mergeAllOf } from "./schema-fields.js";
 import type { JsonSchema } from "./model.js";
+import { SchemaBudget } from "./schema-budget.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -16,21 +17,25 @@ export interface ExampleOptions {
  * A value for a schema, for code examples and response samples. With `prefill`, the spec's
  * `example`, `examples`, `default`, `const` or first `enum` value is used when there is one;
  * otherwise (and always without `prefill`) a placeholder of the right type: `"<string>"`, `123`.
+ * `nodes`: the page's budget (`SchemaBudget`), one node a value, shared with the page's other
+ * examples and field lists.
  */
-export function exampleValue(schema: JsonSchema | undefined, opts: ExampleOptions): unknown {
-  return valueOf(schema, opts, 0, [], { left: LIMITS.api.maxExampleValues });
+export function exampleValue(schema: JsonSchema | undefined, opts: ExampleOptions, nodes: SchemaBudget = new SchemaBudget(LIMITS.api.maxPageSchemaNodes)): unknown {
+  return valueOf(schema, opts, 0, [], { left: LIMITS.api.maxExampleValues }, nodes);
 }
 
 /**
  * `budget`: values this example may still make. Schemas that reach each other (ten schemas each
  * with a property of every other) are cut only where one comes back on its own path, so an
  * example of depth 8 could make every path among them: 4.7 KB of such schemas made one page take
- * minutes and gigabytes (issue 25). Past the budget, objects and arrays come out empty.
+ * minutes and gigabytes (issue 25). Past the budget, or the page's (`nodes`), objects and arrays
+ * come out empty.
  */
-function valueOf(schema: JsonSchema | undefined, opts: ExampleOptions, depth: number, seen: unknown[], budget: { left: number }): unknown {
+function valueOf(schema: JsonSchema | undefined, opts: ExampleOptions, depth: number, seen: unknown[], budget: { left: number }, nodes: SchemaBudget): unknown {
   budget.left--;
+  if (!nodes.take()) budget.left = 0;
   if (schema === undefined) return opts.prefill ? {} : "<value>";
-  const s = mergeAllOf(schema);
+  const s = mergeAllOf(schema, [], undefined, nodes);
   if (opts.prefill) {
     if (s.example !== undefined) return s.example;
     if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
@@ -42,7 +47,7 @@ function valueOf(schema: JsonSchema | undefined, opts: ExampleOptions, depth: nu
   // The first variant, once: a schema that is (or leads back to) its own first variant
   // (`O: {oneOf: [$ref O]}`, circular once dereferenced) recursed forever at the same depth.
   const first = variants?.[0];
-  if (isObj(first) && !seen.includes(first)) return valueOf({ ...s, oneOf: undefined, anyOf: undefined, ...first } as JsonSchema, opts, depth, [...seen, first], budget);
+  if (isObj(first) && !seen.includes(first)) return valueOf({ ...s, oneOf: undefined, anyOf: undefined, ...first } as JsonSchema, opts, depth, [...seen, first], budget, nodes);
   const type = Array.isArray(s.type) ? (s.type.find((t) => t !== "null") as string | undefined) : (s.type as string | undefined);
   if (type === "object" || (type === undefined && isObj(s.properties))) {
     if (seen.includes(s) || depth > 8 || budget.left <= 0) return {};
@@ -53,13 +58,13 @@ function valueOf(schema: JsonSchema | undefined, opts: ExampleOptions, depth: nu
       if (!isObj(p) || p.readOnly === true) continue;
       if (opts.requiredOnly && !required.has(name)) continue;
       if (budget.left <= 0) break;
-      out[name] = valueOf(p, opts, depth + 1, [...seen, s], budget);
+      out[name] = valueOf(p, opts, depth + 1, [...seen, s], budget, nodes);
     }
     return out;
   }
   if (type === "array") {
     if (depth > 8 || budget.left <= 0) return [];
-    return [valueOf(isObj(s.items) ? (s.items as JsonSchema) : undefined, opts, depth + 1, [...seen, s], budget)];
+    return [valueOf(isObj(s.items) ? (s.items as JsonSchema) : undefined, opts, depth + 1, [...seen, s], budget, nodes)];
   }
   if (type === "integer") return 123;
   if (type === "number") return 123.45;

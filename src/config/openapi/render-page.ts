@@ -7,6 +7,7 @@ import { exampleValue } from "./example-value.js";
 import type { ApiContent, ApiOperation, ApiParameter, ApiSchemaComponent, ApiSpec } from "./model.js";
 import { describePlayground, type PlaygroundSettings } from "./playground.js";
 import { fieldOf, type SchemaField, schemaFields } from "./schema-fields.js";
+import { pageSchemaBudget, type SchemaBudget } from "./schema-budget.js";
 import { appendAll } from "../../arrays.js";
 
 /** A parameter's anchor on its page (`{docs_url}/<page path>#<anchor>`). */
@@ -29,13 +30,15 @@ export const PARAMETER_GROUPS: readonly (readonly [ApiParameter["in"], string])[
 /**
  * Anchors of every parameter of an operation: its name for path, query, header and cookie
  * parameters and top-level body fields; nested body fields carry their parent path
- * (`user.address.city`). A body field named like a parameter is `body.<name>`.
+ * (`user.address.city`). A body field named like a parameter is `body.<name>`. `nodes`: the
+ * page's budget (`pageSchemaBudget`): the page works them out first, so a fresh budget of the
+ * same size gives the same anchors.
  */
-export function parameterAnchors(op: ApiOperation): ParameterAnchor[] {
+export function parameterAnchors(op: ApiOperation, nodes: SchemaBudget): ParameterAnchor[] {
   const out: ParameterAnchor[] = op.parameters.map((p) => ({ in: p.in, name: p.name, anchor: p.name }));
   const taken = new Set(op.parameters.map((p) => p.name));
   const body = op.requestBody?.content[0]?.schema;
-  for (const f of schemaFields(body).fields) {
+  for (const f of schemaFields(body, "", nodes).fields) {
     const top = f.name.split(".")[0] as string;
     out.push({ in: "body", name: f.name, anchor: taken.has(top) ? `body.${f.name}` : f.name });
   }
@@ -60,6 +63,19 @@ export interface PageParts {
   readonly frontMatter: readonly (readonly [string, unknown])[];
   /** Renders the body (everything after the front matter); pages are rendered when first read. */
   readonly body: () => string;
+  /** The schema budget the body, once rendered, was cut at (`cutNote`); undefined when it is
+   *  whole or not rendered yet. */
+  readonly cut: () => number | undefined;
+}
+
+/**
+ * The note a page cut at its schema budget (`SchemaBudget`) carries under its endpoint line: its
+ * schemas reach each other in more ways than a page can show, so field lists end early (their
+ * last line says so), labels read `…` and example objects come out empty. An agent reading the
+ * page learns that it is not whole, and where the whole is.
+ */
+export function cutNote(max: number): string {
+  return `> **Cut:** this page shows ${max.toLocaleString("en-US")} schema nodes at most, and its schemas reach each other in more ways than that: some fields are not listed, some types read \`…\` and some example objects are empty. The spec file (see Source) holds them whole.`;
 }
 
 /** The page's text: front matter as YAML (each value written as JSON, which YAML reads back as is), then the body. */
@@ -83,6 +99,7 @@ const ACCESS_KEYS = ["groups", "public", "noindex"] as const;
 
 /** An operation page's front matter, and a function that renders its body. */
 export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderContext): PageParts {
+  const nodes = pageSchemaBudget(spec.operations.length);
   const title = metaString(ctx.metadata, "title") ?? op.summary ?? `${op.method} ${op.path}`;
   const fm: [string, unknown][] = [
     ["title", title],
@@ -91,7 +108,7 @@ export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderC
     ["playground", ctx.playground.display],
   ];
   for (const key of ACCESS_KEYS) if (ctx.metadata?.[key] !== undefined) fm.push([key, ctx.metadata[key]]);
-  return { frontMatter: fm, body: () => renderOperationBody(spec, op, ctx, title) };
+  return { frontMatter: fm, body: () => renderOperationBody(spec, op, ctx, title, nodes), cut: () => cutAt(nodes) };
 }
 
 /**
@@ -99,8 +116,20 @@ export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderC
  * the author's prose as the hosted platform shows it: a rule, then what a generated page holds
  * below its title (endpoint, parameters, request body, responses, examples, the `jq` line).
  */
-export function operationReference(spec: ApiSpec, op: ApiOperation, ctx: RenderContext): string {
-  return `\n---\n${renderOperationBody(spec, op, ctx, undefined)}`;
+export function operationReference(spec: ApiSpec, op: ApiOperation, ctx: RenderContext): RenderedReference {
+  const nodes = pageSchemaBudget(spec.operations.length);
+  const text = `\n---\n${renderOperationBody(spec, op, ctx, undefined, nodes)}`;
+  return { text, cut: cutAt(nodes) };
+}
+
+/** A reference appended to an author's page, and the schema budget it was cut at (undefined: whole). */
+export interface RenderedReference {
+  readonly text: string;
+  readonly cut: number | undefined;
+}
+
+function cutAt(nodes: SchemaBudget): number | undefined {
+  return nodes.cut ? nodes.max : undefined;
 }
 
 /**
@@ -109,26 +138,30 @@ export function operationReference(spec: ApiSpec, op: ApiOperation, ctx: RenderC
  * and description, its fields as a request or response body lists them (nested, with type,
  * required, description, enum and limits), an example built from it, and the `jq` line.
  */
-export function schemaReference(spec: ApiSpec, component: ApiSchemaComponent): string {
+export function schemaReference(spec: ApiSpec, component: ApiSchemaComponent): RenderedReference {
+  const nodes = pageSchemaBudget(1);
   const out: string[] = ["", "---", "", `## ${component.name}`, ""];
-  const top = fieldOf(component.schema);
+  const top = fieldOf(component.schema, nodes);
   if (top !== undefined) out.push(`\`${top.type}\`${top.notes.length > 0 ? ` (${top.notes.join("; ")})` : ""}`, "");
   if (top?.description !== undefined) out.push(top.description, "");
   const content: ApiContent = { mediaType: "application/json", schema: component.schema, examples: [] };
-  const { fields } = schemaFields(component.schema);
-  if (fields.length > 0) appendAll(out, fieldLines(content, () => undefined)).push("");
-  const example = exampleValue(component.schema, { prefill: true, requiredOnly: false });
+  const { fields } = schemaFields(component.schema, "", nodes);
+  if (fields.length > 0) appendAll(out, fieldLines(content, () => undefined, nodes)).push("");
+  const example = exampleValue(component.schema, { prefill: true, requiredOnly: false }, nodes);
   if (example !== undefined) out.push("### Example", "", "```json", clip(JSON.stringify(example, null, 2)), "```", "");
   out.push("## Source", "", specPointerLine(spec.source, `/components/schemas/${component.name.replace(/~/g, "~0").replace(/\//g, "~1")}`), "");
-  return out.join("\n");
+  if (nodes.cut) out.splice(5, 0, cutNote(nodes.max), "");
+  return { text: out.join("\n"), cut: cutAt(nodes) };
 }
 
-function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext, title: string | undefined): string {
+function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext, title: string | undefined, nodes: SchemaBudget): string {
   const out: string[] = title !== undefined ? ["", `# ${title}`, ""] : [""];
 
   const base = op.servers[0];
   const shownPath = op.kind === "webhook" ? `WEBHOOK ${op.path} (${op.webhookMethod ?? "POST"} to your endpoint)` : `${op.method} ${ctx.playground.fullUrl && base !== undefined ? `${base}${op.path}` : op.path}`;
   out.push(`\`${shownPath}\``, "");
+  // Where the cut note goes once the page is rendered and its budget known.
+  const noteAt = out.length;
   if (op.deprecated) out.push("> **Deprecated.**", "");
   if (op.description !== undefined) out.push(op.description.trim(), "");
   if (op.kind === "operation") {
@@ -139,12 +172,12 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
   if (auth !== undefined) out.push(`**Authentication:** ${auth}`);
   out.push(`**Playground:** ${describePlayground(ctx.playground)}`, "");
 
-  const anchors = new Map(parameterAnchors(op).map((a) => [`${a.in}:${a.name}`, a.anchor]));
+  const anchors = new Map(parameterAnchors(op, nodes).map((a) => [`${a.in}:${a.name}`, a.anchor]));
   for (const [where, heading] of PARAMETER_GROUPS) {
     const params = op.parameters.filter((p) => p.in === where);
     if (params.length === 0) continue;
     out.push(`## ${heading}`, "");
-    for (const p of params) out.push(parameterLine(p, anchors.get(`${p.in}:${p.name}`) ?? p.name));
+    for (const p of params) out.push(parameterLine(p, anchors.get(`${p.in}:${p.name}`) ?? p.name, nodes));
     out.push("");
   }
 
@@ -153,7 +186,7 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
     for (const c of op.requestBody.content) {
       out.push(`\`${c.mediaType}\`${op.requestBody.required ? " (required)" : ""}`, "");
       if (op.requestBody.description !== undefined) out.push(op.requestBody.description.trim(), "");
-      appendAll(out, fieldLines(c, (f) => anchors.get(`body:${f.name}`))).push("");
+      appendAll(out, fieldLines(c, (f) => anchors.get(`body:${f.name}`), nodes)).push("");
     }
   }
 
@@ -163,21 +196,22 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
       out.push(`### ${r.status}${r.description !== undefined ? `: ${oneLine(r.description)}` : ""}`, "");
       for (const c of r.content) {
         out.push(`\`${c.mediaType}\``, "");
-        const lines = fieldLines(c, () => undefined);
+        const lines = fieldLines(c, () => undefined, nodes);
         if (lines.length > 0) appendAll(out, lines).push("");
       }
     }
   }
 
-  appendAll(out, examplesSection(op, ctx.settings));
+  appendAll(out, examplesSection(op, ctx.settings, nodes));
   if (op.extension?.content !== undefined) out.push(op.extension.content.trim(), "");
   out.push("## Source", "", specPointerLine(spec.source, op.pointer), "");
+  if (nodes.cut) out.splice(noteAt, 0, cutNote(nodes.max), "");
   return out.join("\n");
 }
 
-function examplesSection(op: ApiOperation, settings: ApiSettings): string[] {
+function examplesSection(op: ApiOperation, settings: ApiSettings, nodes: SchemaBudget): string[] {
   const out: string[] = ["## Examples", ""];
-  const request = exampleRequest(op, { prefill: settings.examples.prefill, requiredOnly: settings.examples.requiredOnly });
+  const request = exampleRequest(op, { prefill: settings.examples.prefill, requiredOnly: settings.examples.requiredOnly }, nodes);
   out.push("### Request", "");
   for (const s of op.codeSamples) out.push(`\`\`\`${fenceOf(s.lang)} ${s.label ?? s.lang}`, s.source.trimEnd(), "```", "");
   for (const lang of settings.examples.languages) {
@@ -187,7 +221,7 @@ function examplesSection(op: ApiOperation, settings: ApiSettings): string[] {
   const ok = op.responses.find((r) => /^2/.test(r.status) && r.content.length > 0) ?? op.responses.find((r) => r.content.length > 0);
   const content = ok?.content.find((c) => c.mediaType.includes("json")) ?? ok?.content[0];
   if (ok !== undefined && content !== undefined) {
-    const value = content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly: false });
+    const value = content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly: false }, nodes);
     out.push("### Response", "", `\`\`\`${content.mediaType.includes("json") ? "json" : "text"} ${ok.status}`, clip(typeof value === "string" ? value : JSON.stringify(value, null, 2)), "```", "");
   }
   return out;
@@ -202,23 +236,20 @@ function clip(s: string): string {
   return s.length <= LIMITS.api.maxExampleChars ? s : `${s.slice(0, LIMITS.api.maxExampleChars)}\n... (truncated; the full example is in the spec file)`;
 }
 
-function parameterLine(p: ApiParameter, anchor: string): string {
-  const parts = [`- [\`${p.name}\`](#${anchor}) \`${typeLabelOf(p)}\``];
+function parameterLine(p: ApiParameter, anchor: string, nodes: SchemaBudget): string {
+  const field = fieldOf(p.schema ?? {}, nodes);
+  const parts = [`- [\`${p.name}\`](#${anchor}) \`${field?.type ?? "any"}\``];
   if (p.required) parts.push("required");
   if (p.deprecated) parts.push("deprecated");
-  const notes = fieldOf(p.schema ?? {})?.notes ?? [];
+  const notes = field?.notes ?? [];
   let line = parts.join(" ");
   if (p.description !== undefined) line += `: ${oneLine(p.description)}`;
   if (notes.length > 0) line += ` (${notes.join("; ")})`;
   return line;
 }
 
-function typeLabelOf(p: ApiParameter): string {
-  return fieldOf(p.schema ?? {})?.type ?? "any";
-}
-
-function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefined): string[] {
-  const { fields, truncated } = schemaFields(c.schema);
+function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefined, nodes: SchemaBudget): string[] {
+  const { fields, truncated } = schemaFields(c.schema, "", nodes);
   const lines = fields.map((f) => {
     const anchor = anchorOf(f);
     const name = anchor !== undefined ? `[\`${f.name}\`](#${anchor})` : `\`${f.name}\``;
@@ -230,7 +261,7 @@ function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefi
     return line;
   });
   if (lines.length === 0 && c.schema !== undefined) {
-    const t = fieldOf(c.schema);
+    const t = fieldOf(c.schema, nodes);
     if (t !== undefined) lines.push(`- \`${t.type}\`${t.description !== undefined ? `: ${oneLine(t.description)}` : ""}${t.notes.length > 0 ? ` (${t.notes.join("; ")})` : ""}`);
   }
   if (truncated) lines.push("- ... (more fields: see the schema in the spec file)");
@@ -276,11 +307,13 @@ export function channelPageParts(spec: AsyncSpec, ch: AsyncChannel): PageParts {
   if (desc !== undefined) fm.push(["description", firstSentence(desc)]);
   fm.push(["asyncapi", `${spec.source} ${ch.id}`]);
   for (const key of ACCESS_KEYS) if (metadata?.[key] !== undefined) fm.push([key, metadata[key]]);
-  return { frontMatter: fm, body: () => renderChannelBody(spec, ch, title) };
+  const nodes = pageSchemaBudget(spec.channels.length);
+  return { frontMatter: fm, body: () => renderChannelBody(spec, ch, title, nodes), cut: () => cutAt(nodes) };
 }
 
-function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string): string {
+function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string, nodes: SchemaBudget): string {
   const out: string[] = ["", `# ${title}`, "", `Channel \`${ch.address}\``, ""];
+  const noteAt = out.length;
   if (ch.summary !== undefined && ch.summary !== ch.description) out.push(ch.summary, "");
   if (ch.description !== undefined) out.push(ch.description.trim(), "");
   const servers = spec.servers.filter((s) => ch.servers.length === 0 || ch.servers.includes(s.name));
@@ -308,16 +341,17 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string): st
       if (m.description !== undefined) out.push(m.description.trim(), "");
       if (m.contentType !== undefined) out.push(`\`${m.contentType}\``, "");
       const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
-      const lines = fieldLines(content, () => undefined);
+      const lines = fieldLines(content, () => undefined, nodes);
       if (lines.length > 0) {
         out.push("Payload:", "");
         appendAll(out, lines).push("");
       }
-      const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }) : undefined);
+      const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }, nodes) : undefined);
       if (example !== undefined) out.push("```json Example", clip(JSON.stringify(example, null, 2)), "```", "");
     }
   }
   out.push("## Source", "", specPointerLine(spec.source, ch.pointer), "");
+  if (nodes.cut) out.splice(noteAt, 0, cutNote(nodes.max), "");
   return out.join("\n");
 }
 

@@ -1,5 +1,6 @@
 import { LIMITS } from "../../limits.js";
 import type { JsonSchema } from "./model.js";
+import { SchemaBudget } from "./schema-budget.js";
 
 /** One row of a parameter/body/response table: a (possibly nested) field of a schema. */
 export interface SchemaField {
@@ -19,8 +20,9 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 
 /** Merge `allOf` parts into one schema (properties and required lists unite). `within`: the
  *  schemas being merged around this one: a part that is one of them (`A: {allOf: [$ref A]}`,
- *  a circular object once dereferenced) adds nothing and is skipped, where it recursed forever. */
-export function mergeAllOf(schema: JsonSchema, within: unknown[] = [], budget: { left: number } = { left: LIMITS.api.maxAllOfParts }): JsonSchema {
+ *  a circular object once dereferenced) adds nothing and is skipped, where it recursed forever.
+ *  `nodes`: the page's budget (`SchemaBudget`), one node a part. */
+export function mergeAllOf(schema: JsonSchema, within: unknown[] = [], budget: { left: number } = { left: LIMITS.api.maxAllOfParts }, nodes: SchemaBudget = ownBudget()): JsonSchema {
   if (!Array.isArray(schema.allOf)) return schema;
   const merged: Obj = { ...schema };
   delete merged.allOf;
@@ -31,9 +33,9 @@ export function mergeAllOf(schema: JsonSchema, within: unknown[] = [], budget: {
     if (!isObj(part) || within.includes(part)) continue;
     // Schemas that are each other's parts are cut only where one comes back on its own path:
     // nine, each `allOf` all nine, made every path among them (9! merges) for one label (issue 25).
-    if (budget.left <= 0) break;
+    if (budget.left <= 0 || !nodes.take()) break;
     budget.left--;
-    const p = mergeAllOf(part, within, budget);
+    const p = mergeAllOf(part, within, budget, nodes);
     for (const [k, v] of Object.entries(p)) {
       if (k === "properties" && isObj(v)) Object.assign(props, v);
       else if (k === "required" && Array.isArray(v)) v.forEach((r) => typeof r === "string" && required.add(r));
@@ -48,10 +50,12 @@ export function mergeAllOf(schema: JsonSchema, within: unknown[] = [], budget: {
 
 /** A short type label: `string`, `integer<int64>`, `array of object`, `string | null`.
  *  `within`: the arrays whose items are being labelled (`I: {items: $ref I}` is circular once
- *  dereferenced, and recursed forever: `array of … (recursive)` now). */
-export function typeLabel(schema: JsonSchema | undefined, within: readonly unknown[] = []): string {
+ *  dereferenced, and recursed forever: `array of … (recursive)` now). Past the page's budget
+ *  (`nodes`) a label reads `…`. */
+export function typeLabel(schema: JsonSchema | undefined, within: readonly unknown[] = [], nodes: SchemaBudget = ownBudget()): string {
   if (schema === undefined) return "any";
-  const s = mergeAllOf(schema);
+  if (!nodes.take()) return "…";
+  const s = mergeAllOf(schema, [], undefined, nodes);
   let t: string;
   // OpenAPI 3.1 writes nullable as a type list (`[integer, "null"]`): the format and items
   // belong to the other type, so `null` goes last (`integer<int32> | null`).
@@ -66,7 +70,7 @@ export function typeLabel(schema: JsonSchema | undefined, within: readonly unkno
   if (t === "array") {
     const items = s.items;
     if (!isObj(items)) t = "array";
-    else t = items === schema || within.includes(items) ? "array of … (recursive)" : `array of ${typeLabel(items as JsonSchema, [...within, schema])}`;
+    else t = items === schema || within.includes(items) ? "array of … (recursive)" : `array of ${typeLabel(items as JsonSchema, [...within, schema], nodes)}`;
   }
   if (typeof s.format === "string" && !t.startsWith("array")) t = `${t}<${s.format}>`;
   if (nullable) t = `${t} | null`;
@@ -76,16 +80,17 @@ export function typeLabel(schema: JsonSchema | undefined, within: readonly unkno
 /**
  * Flatten a schema into rows, depth-first. Nested object fields carry their parent path
  * (`user.email`), array items continue the path of the array (`tags.name`). Bounded by
- * `LIMITS.api.maxSchemaDepth` and `maxSchemaFields`; circular schemas stop where they loop.
+ * `LIMITS.api.maxSchemaDepth` and `maxSchemaFields`; circular schemas stop where they loop. Past
+ * the page's budget (`nodes`, one node a field) the list ends there, `truncated`.
  */
-export function schemaFields(schema: JsonSchema | undefined, prefix = ""): { fields: SchemaField[]; truncated: boolean } {
+export function schemaFields(schema: JsonSchema | undefined, prefix = "", nodes: SchemaBudget = ownBudget()): { fields: SchemaField[]; truncated: boolean } {
   const fields: SchemaField[] = [];
   let truncated = false;
   const seen: unknown[] = [];
   const walk = (s: JsonSchema, path: string, depth: number): void => {
-    const m = mergeAllOf(s);
+    const m = mergeAllOf(s, [], undefined, nodes);
     let obj = m;
-    if (typeLabel(m).startsWith("array") && isObj(m.items)) obj = mergeAllOf(m.items as JsonSchema);
+    if (typeLabel(m, [], nodes).startsWith("array") && isObj(m.items)) obj = mergeAllOf(m.items as JsonSchema, [], undefined, nodes);
     const props = isObj(obj.properties) ? obj.properties : undefined;
     if (props === undefined) return;
     if (seen.includes(obj)) return;
@@ -97,13 +102,13 @@ export function schemaFields(schema: JsonSchema | undefined, prefix = ""): { fie
     const required = new Set(Array.isArray(obj.required) ? (obj.required as string[]) : []);
     for (const [name, raw] of Object.entries(props)) {
       if (!isObj(raw)) continue;
-      if (fields.length >= LIMITS.api.maxSchemaFields) {
+      if (fields.length >= LIMITS.api.maxSchemaFields || !nodes.take()) {
         truncated = true;
         break;
       }
-      const child = mergeAllOf(raw);
+      const child = mergeAllOf(raw, [], undefined, nodes);
       const full = path === "" ? name : `${path}.${name}`;
-      fields.push(row(child, full, depth, required.has(name)));
+      fields.push(row(child, full, depth, required.has(name), nodes));
       walk(child, full, depth + 1);
     }
     seen.pop();
@@ -116,11 +121,16 @@ export function schemaFields(schema: JsonSchema | undefined, prefix = ""): { fie
  * The row one schema makes on its own, without its nested fields (a parameter's type and notes):
  * what `schemaFields` gives for a single property holding it. Undefined when it is not an object.
  */
-export function fieldOf(schema: unknown): SchemaField | undefined {
-  return isObj(schema) ? row(mergeAllOf(schema), "", 0, false) : undefined;
+export function fieldOf(schema: unknown, nodes: SchemaBudget = ownBudget()): SchemaField | undefined {
+  return isObj(schema) ? row(mergeAllOf(schema, [], undefined, nodes), "", 0, false, nodes) : undefined;
 }
 
-function row(s: JsonSchema, name: string, depth: number, required: boolean): SchemaField {
+/** The budget of a walk asked for outside a page (a test, one label): a page's whole budget. */
+function ownBudget(): SchemaBudget {
+  return new SchemaBudget(LIMITS.api.maxPageSchemaNodes);
+}
+
+function row(s: JsonSchema, name: string, depth: number, required: boolean, nodes: SchemaBudget): SchemaField {
   const notes: string[] = [];
   if (Array.isArray(s.enum)) notes.push(`one of: ${s.enum.map((v) => JSON.stringify(v)).join(", ")}`);
   if (s.default !== undefined) notes.push(`default: ${JSON.stringify(s.default)}`);
@@ -130,7 +140,7 @@ function row(s: JsonSchema, name: string, depth: number, required: boolean): Sch
   if (typeof s.pattern === "string") notes.push(`pattern: \`${s.pattern}\``);
   const variants = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : []).filter(isObj);
   if (variants.length > 0) {
-    const shown = variants.slice(0, LIMITS.api.maxSchemaVariants).map((v) => (typeof v.title === "string" ? v.title : typeLabel(v)));
+    const shown = variants.slice(0, LIMITS.api.maxSchemaVariants).map((v) => (typeof v.title === "string" ? v.title : typeLabel(v, [], nodes)));
     const more = variants.length > shown.length ? ` (+${variants.length - shown.length} more)` : "";
     notes.push(`one of: ${shown.join(" | ")}${more}`);
   }
@@ -139,7 +149,7 @@ function row(s: JsonSchema, name: string, depth: number, required: boolean): Sch
   return {
     name,
     depth,
-    type: typeLabel(s),
+    type: typeLabel(s, [], nodes),
     required,
     ...(description !== undefined ? { description } : {}),
     deprecated: s.deprecated === true,

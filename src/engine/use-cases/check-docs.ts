@@ -1,4 +1,6 @@
 import type { Diagnostic } from "../../config/diagnostic.js";
+import { API_CODES } from "../../config/openapi/api-codes.js";
+import type { LoadedSite } from "../../vfs/load-site.js";
 import { sortDiagnostics } from "../../config/docs-json/validate.js";
 import { checkSite } from "../../vfs/check-site.js";
 import { renderFindings } from "../render/component-findings.js";
@@ -34,6 +36,7 @@ export async function checkDocs(context: RepositoryContext): Promise<CheckReport
     .filter((p) => !p.generated)
     .map((p) => p.authored ?? p)
     .flatMap((p) => renderFindings(p.file.path.slice(1), p.body, p.bodyLine, (path) => site.files.has(path)));
+  appendCut(rendering, site);
   const diagnostics = rendering.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...rendering], result.docs.files);
   return {
     diagnostics,
@@ -44,4 +47,25 @@ export async function checkDocs(context: RepositoryContext): Promise<CheckReport
     pages,
     generatedPages: all.length - pages,
   };
+}
+
+/**
+ * A warning for each API page cut at its schema budget (`SchemaBudget`): the author learns which
+ * operation's page does not show its schemas whole, at the spec (a generated page) or the page
+ * (one documenting an operation or a schema). Rendering every API page to know costs at most each
+ * page's budget (spree's 706 pages: ~250 ms).
+ */
+function appendCut(findings: Diagnostic[], site: LoadedSite["site"]): void {
+  for (const p of site.pages.values()) {
+    const max = p.schemaCut?.();
+    if (max === undefined) continue;
+    const info = site.api?.pages.get(p.path);
+    const what = info === undefined ? "its schema" : info.kind === "channel" ? `channel ${info.path}` : `${info.method} ${info.path}`;
+    findings.push({
+      severity: "warning",
+      file: info?.generated === true ? info.source : (p.authored ?? p).file.path.slice(1),
+      message: `the page ${p.path} of ${what} is cut at ${max} schema nodes: its schemas reach each other in more ways than one page shows (some fields, types and example values are left out, and the page says so)`,
+      code: API_CODES.pageCut,
+    });
+  }
 }

@@ -1,0 +1,54 @@
+import { LIMITS } from "../../limits.js";
+
+/**
+ * The schema nodes one generated page may walk, shared by every walker that renders its schemas:
+ * the field lists (`schemaFields`, `fieldOf`, `typeLabel`), `allOf` merges (`mergeAllOf`), the
+ * example values (`exampleValue`) and the request the code examples write (`exampleRequest`).
+ * Each walker asked for its own bound before, so a page paid it once per use: eight schemas each
+ * with a property of every other, used by 25 query parameters, a body and a response, made each of
+ * a 28 KB spec's 20 pages walk 20,000 example values per parameter, and building the search
+ * index took 49 s of CPU and 3.2 GB (issue 25). A count, never a time: the same page is cut at
+ * the same place on every run. Once spent, every walker does a constant amount of work per call
+ * (objects and arrays come out empty, field lists end, labels read `…`) and the page says so
+ * (`CUT_NOTE`).
+ */
+export class SchemaBudget {
+  private left: number;
+  private refused = false;
+
+  constructor(readonly max: number) {
+    this.left = max;
+  }
+
+  /** Take one node; false (and the page is cut) once all are taken. */
+  take(): boolean {
+    if (this.left <= 0) {
+      this.refused = true;
+      return false;
+    }
+    this.left--;
+    return true;
+  }
+
+  /** Whether some walker was refused a node: the page does not show everything. */
+  get cut(): boolean {
+    return this.refused;
+  }
+
+  /** Nodes taken so far. */
+  get spent(): number {
+    return this.max - this.left;
+  }
+}
+
+/**
+ * The budget of one page of a spec with `pages` pages: `LIMITS.api.maxPageSchemaNodes`, less when
+ * the spec's pages together would take more than `maxSpecSchemaNodes` (an adversary writes many
+ * small operations instead of one large one), never below `minPageSchemaNodes`. It depends only on
+ * the spec, not on which pages were rendered before: a page reads the same whenever it is read.
+ */
+export function pageSchemaBudget(pages: number): SchemaBudget {
+  const { maxPageSchemaNodes, maxSpecSchemaNodes, minPageSchemaNodes } = LIMITS.api;
+  const share = Math.floor(maxSpecSchemaNodes / Math.max(1, pages));
+  return new SchemaBudget(Math.min(maxPageSchemaNodes, Math.max(minPageSchemaNodes, share)));
+}
