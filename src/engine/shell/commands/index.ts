@@ -5,6 +5,7 @@ import { cutCommand } from "./cut.js";
 import { diffCommand } from "./diff.js";
 import { duCommand } from "./du.js";
 import { findCommand } from "./find/find.js";
+import { foldCommand } from "./fold.js";
 import { egrepCommand, fgrepCommand, grepCommand } from "./grep/grep.js";
 import { headCommand } from "./head.js";
 import { jqCommand } from "./jq.js";
@@ -16,6 +17,7 @@ import { rgCommand } from "./rg/rg.js";
 import { sedCommand } from "./sed/sed.js";
 import { sortCommand } from "./sort.js";
 import { statCommand } from "./stat.js";
+import { tacCommand } from "./tac.js";
 import { tailCommand } from "./tail.js";
 import { treeCommand } from "./tree/tree.js";
 import { uniqCommand } from "./uniq.js";
@@ -57,5 +59,7 @@ export const SHELL_COMMANDS: readonly ShellCommandFactory[] = [
   diffCommand,
   odCommand,
   xxdCommand,
+  foldCommand,
+  tacCommand,
   ...READ_ONLY_COMMANDS,
 ];
