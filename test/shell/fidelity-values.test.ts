@@ -334,6 +334,9 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "printf 'a,b,c' | tac -s ,; echo; printf 'a,b,c,' | tac -s ,; echo; printf 'a,b,c' | tac -b -s ,; echo; printf ',a,,b' | tac -b -s ,; echo" },
   { cmd: "printf 'oneXYtwoXYthreeXY' | tac -s XY; echo; printf 'a\\nb\\n' | tac -s ''; printf 'x\\u00e9y\\u00e9z' | tac -s \u00e9; echo; tac --separator=' ' /text/m1.md" },
   { cmd: "tac /nope /text/m1.md; tac /text; tac -s; tac -x; echo $?" },
+  // just-bash's rev, nl, expand, unexpand, column, join and checksums word an unreadable operand as the real tools do (on stderr)
+  { cmd: "rev /nope; nl /nope; expand /nope; unexpand /nope; column /nope; join /nope /text/m1.md; echo $?" },
+  { cmd: "md5sum /nope; sha1sum /nope; sha256sum /nope; nl /text; expand /text; echo $?" },
   // sed's I: `I`, `i` and `ı` match one another (glibc's regex)
   { cmd: "sed 's/\u0131/X/Ig;s/[h-j]/Y/Ig' /api/tr.md" },
 ];

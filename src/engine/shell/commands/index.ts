@@ -4,6 +4,7 @@ import type { ShellCommandFactory } from "./command.js";
 import { cutCommand } from "./cut.js";
 import { diffCommand } from "./diff.js";
 import { duCommand } from "./du.js";
+import { FILE_ERROR_COMMANDS } from "./file-errors.js";
 import { findCommand } from "./find/find.js";
 import { foldCommand } from "./fold.js";
 import { egrepCommand, fgrepCommand, grepCommand } from "./grep/grep.js";
@@ -61,5 +62,6 @@ export const SHELL_COMMANDS: readonly ShellCommandFactory[] = [
   xxdCommand,
   foldCommand,
   tacCommand,
+  ...FILE_ERROR_COMMANDS,
   ...READ_ONLY_COMMANDS,
 ];
