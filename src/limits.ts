@@ -156,6 +156,12 @@ export const LIMITS = {
      *  point stems both halves, so a 1,000-letter word cost a thousand stems of hundreds of
      *  letters; German compounds are well under this. */
     maxCompoundLength: 64,
+    /** Distinct words a query's neighbouring words joined make that the site writes (`data base`
+     *  reads `database` too, `joinedWords`), first written first, each added once to each of its
+     *  two words. Questions of the ranking fixture have at most 2; 500 single letters made a
+     *  joined 2-letter form of nearly every neighbouring pair, added again at every repeat
+     *  (~1,000 posting lists more, uncounted by `maxQueryExpansions`). */
+    maxJoinedWords: 8,
     /** Snippet text inlined into one page for indexing (see `includes.ts`): a page shows a few
      *  snippets of a few KB; a snippet that includes itself through others must stay bounded. */
     maxInlinedBytes: 256 * 1024,

@@ -13,6 +13,7 @@ const root = mkdtempSync(join(tmpdir(), "svc-values-"));
 mkdirSync(join(root, "guides"));
 mkdirSync(join(root, "api"));
 mkdirSync(join(root, "data"));
+mkdirSync(join(root, "text"));
 const pages: Record<string, string> = {
   "guides/install.mdx": "---\ntitle: Install\n---\n# Install\n\nRun `npm install foo`.\n\n## Setup\n\nSet FOO=bar and foo=baz.\nfoo foo foo\n\n## Next\n\nDone.\n",
   "guides/crlf.md": "Line one\r\nline two foo\r\n\r\nFOO three\r\n",
@@ -34,6 +35,11 @@ const pages: Record<string, string> = {
   "data/case.md": "Hello World\nhello world\nHELLO there\nfoo Bar\n",
   "data/kv.md": "apple 3\nbanana 12\ncherry 7\napple 20\n",
   "data/bytes.md": `h\u00e9llo\tworld\n\u0001\u007f end\n${"abcdefghijklmnop".repeat(3)}X\n`,
+  // sort -m, fold and tac
+  "text/m1.md": "a 3\nc 1\ne 2\n",
+  "text/m2.md": "b 9\nc 0\nd 8\nf 7\n",
+  "text/unsorted.md": "c\na\nb\n",
+  "text/prose.md": "The docs shell runs one command line over the reader's view of the docs.\n\tA tab, then  two  spaces and a verylongwordthatdoesnotfitanywhere at all.\nh\u00e9llo w\u00f6rld caf\u00e9 na\u00efve \u2014 \u00e9t\u00e9\nback\bspace and a carriage\rreturn\n\nno final newline here",
   "guides/glibc.md": "n\u00b0 \u0661\u0662 \uff11\uff12 x9\n\u01c4 \u01c5 \u01c6 \u2160\n a\u00a0b\u2007c\u202fd\u2003e\n\u00ab\u00e9\u00bb \u2014 \u00a7 \u00b5 caf\u00e9_1\n",
 };
 for (const [path, text] of Object.entries(pages)) writeFileSync(join(root, path), text);
@@ -308,6 +314,29 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "xxd -cols 8 /data/kv.md; xxd -s 0x10 /data/kv.md; xxd -s -5 /data/kv.md" },
   { cmd: "xxd /nope; xxd /data; echo $?" },
   { cmd: "printf '' | xxd; printf 'abc' | xxd -p; cat /data/kv.md | xxd -l 0; xxd - < /data/case.md" },
+  // printf: a run of \NNN escapes is bytes (UTF-8 bytes are their character), also %b's \0NNN and \e
+  { cmd: "printf 'h\\303\\251llo\\n' | od -c; printf '\\101\\0101\\n' | od -c; printf '\\303\\251\\x41\\n' | cat" },
+  { cmd: "printf '%b\\n' 'a\\101\\0101\\303\\251\\xe\\e\\0z' | od -c; printf '%b|%s\\n' '\\342\\200\\224' '\\342'" },
+  // sort -m merges inputs already sorted (an unsorted one keeps its order); ties: the earlier file first
+  { cmd: "sort -m /text/m1.md /text/m2.md; sort -m /text/unsorted.md /text/m1.md" },
+  { cmd: "sort -m -k2,2n /text/m1.md /text/m2.md; sort -m -u -k1,1 /text/m1.md /text/m2.md; sort -mr /text/m2.md /text/m1.md" },
+  { cmd: "sort -m -s -k1,1 /text/m2.md /text/m1.md; cat /text/m2.md | sort -m - /text/m1.md" },
+  // fold counts bytes (a UTF-8 character may be cut), -s breaks after the last blank, tabs, \b and \r move the column
+  { cmd: "fold -w 20 /text/prose.md | od -c" },
+  { cmd: "fold -s -w 20 /text/prose.md | od -c" },
+  { cmd: "fold -sw 9 /text/prose.md; fold -b -w 7 /text/prose.md | od -c | head -5" },
+  { cmd: "fold -w 3 /text/m1.md; fold -12 /text/prose.md | head -3; fold -s5 /text/m2.md; fold --w=4 /text/unsorted.md" },
+  { cmd: "printf 'abc def  ghi   jkl\\n' | fold -s -w 4; printf 'abcdefgh' | fold -w 3; echo; printf 'ab\\tcdefghij\\n' | fold -w 10 -s" },
+  { cmd: "fold -w 0 /text/m1.md; fold -w x /text/m1.md; fold -w -1 /text/m1.md; fold -w ' +5' /text/m1.md; fold -w 99999999999999999999 /text/m1.md; echo $?" },
+  { cmd: "fold /nope /text/m1.md; fold /text; fold -x; fold -w; echo $?" },
+  // tac: a last record without its separator stays without; -s STRING and -b (separator before)
+  { cmd: "tac /text/m1.md /text/prose.md | od -c" },
+  { cmd: "printf 'a,b,c' | tac -s ,; echo; printf 'a,b,c,' | tac -s ,; echo; printf 'a,b,c' | tac -b -s ,; echo; printf ',a,,b' | tac -b -s ,; echo" },
+  { cmd: "printf 'oneXYtwoXYthreeXY' | tac -s XY; echo; printf 'a\\nb\\n' | tac -s ''; printf 'x\\u00e9y\\u00e9z' | tac -s \u00e9; echo; tac --separator=' ' /text/m1.md" },
+  { cmd: "tac /nope /text/m1.md; tac /text; tac -s; tac -x; echo $?" },
+  // just-bash's rev, nl, expand, unexpand, column, join and checksums word an unreadable operand as the real tools do (on stderr)
+  { cmd: "rev /nope; nl /nope; expand /nope; unexpand /nope; column /nope; join /nope /text/m1.md; echo $?" },
+  { cmd: "md5sum /nope; sha1sum /nope; sha256sum /nope; nl /text; expand /text; echo $?" },
   // sed's I: `I`, `i` and `ı` match one another (glibc's regex)
   { cmd: "sed 's/\u0131/X/Ig;s/[h-j]/Y/Ig' /api/tr.md" },
 ];

@@ -1061,15 +1061,24 @@ export class SearchIndex {
   private joinedWords(query: string, stats: IndexStatistics): Map<string, string[]> {
     const out = new Map<string, string[]>();
     const words = [...query.matchAll(tokenMatcher())].map((m) => m[0]).filter((w) => /^\p{L}+$/u.test(w));
+    // Bounded by the query (issue 25): at most `maxJoinedWords` distinct joined words, each given
+    // once to each of its words, however often the pair repeats.
+    const seen = new Set<string>();
     for (let i = 0; i + 1 < words.length; i++) {
       const a = words[i] as string;
       const b = words[i + 1] as string;
       const joined = this.analyzer.term(a + b);
       const entry = joined === null ? undefined : this.index.entry(joined);
       if (joined === null || entry === undefined || stats.df(entry) <= 0) continue;
+      if (!seen.has(joined)) {
+        if (seen.size >= LIMITS.search.maxJoinedWords) continue;
+        seen.add(joined);
+      }
       for (const w of [a, b]) {
         const t = this.analyzer.term(w);
-        if (t !== null && t !== joined) out.set(t, [...(out.get(t) ?? []), joined]);
+        if (t === null || t === joined) continue;
+        const forms: readonly string[] = out.get(t) ?? [];
+        if (!forms.includes(joined)) out.set(t, [...forms, joined]);
       }
     }
     return out;

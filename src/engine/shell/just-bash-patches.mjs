@@ -37,8 +37,31 @@ const AWK_BYTES = String.raw`function Qu(x){return x.replace(/[\ue000-\ue0ff]+/g
  */
 const AWK_ASORT = String.raw`async function Qa(e,t,n,x){if(e.length<1||e[0].type!=="variable")return 0;let s=Y(t,e[0].name),o=t.arrays[s]??{},k=Object.keys(o),l;if(x)l=k.sort((a,c)=>a<c?-1:a>c?1:0);else{let m=t.sa?.[s],u=k.map(q=>({v:o[q],n:typeof o[q]=="number"||m?.has(q)!==!0&&me(o[q])}));u.sort((a,c)=>a.n&&c.n?b(a.v)-b(c.v):a.n?-1:c.n?1:v(a.v)<v(c.v)?-1:v(a.v)>v(c.v)?1:0);l=u.map(q=>q.v)}let d=e.length>1&&e[1].type==="variable"?e[1].name:e[0].name;Ge(t,d);l.forEach((q,i)=>ye(t,d,String(i+1),q));return l.length}`;
 
+/**
+ * printf's `\NNN` (and, in `%b`, `\0NNN`) escapes are bytes, as in bash's printf: a run of byte
+ * escapes (octal or `\xHH`, mixed) that forms UTF-8 is its characters (`\303\251` is one `é`);
+ * any other byte stays the character of its code, as just-bash printed every octal escape. Qb
+ * reads the run at `e` (`b`: the `%b` form) and returns the text and the index after it.
+ */
+const PRINTF_BYTES = String.raw`function Qb(t,e,b){let y=[],m;for(;e<t.length&&t[e]==="\\";){let c=t[e+1];if(c==="x"){m=/^[0-9a-fA-F]{1,2}/.exec(t.slice(e+2,e+4));if(!m)break;y.push(parseInt(m[0],16)),e+=2+m[0].length;continue}if(b&&c==="0"){m=/^[0-7]{0,3}/.exec(t.slice(e+2,e+5));y.push(parseInt(m[0]||"0",8)&255),e+=2+m[0].length;continue}m=/^[0-7]{1,3}/.exec(t.slice(e+1,e+4));if(!m)break;y.push(parseInt(m[0],8)&255),e+=1+m[0].length}let o="",d=new TextDecoder("utf-8",{fatal:!0});for(let i=0;i<y.length;){let n=y[i]<128?1:y[i]>=194&&y[i]<224?2:y[i]>=224&&y[i]<240?3:y[i]>=240&&y[i]<245?4:0,s=null;if(n>0&&i+n<=y.length)try{s=d.decode(Uint8Array.from(y.slice(i,i+n)))}catch{}s===null?(o+=String.fromCharCode(y[i]),i++):(o+=s,i+=n)}return[o,e]}`;
+
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
+  {
+    why: "printf's format: a run of \\NNN escapes is bytes, and UTF-8 bytes are their character (printf '\\303\\251' | od -c is one é, two bytes); just-bash made each escape a character, so a pipe got é's bytes as two characters (PRINTF_BYTES)",
+    find: String.raw`case"0":case"1":case"2":case"3":case"4":case"5":case"6":case"7":{let l="",i=e+1;for(;i<t.length&&i<e+4&&/[0-7]/.test(t[i]);)l+=t[i],i++;n+=String.fromCharCode(parseInt(l,8)),e=i;break}`,
+    replace: String.raw`case"0":case"1":case"2":case"3":case"4":case"5":case"6":case"7":{${PRINTF_BYTES}let[q,z]=Qb(t,e,!1);n+=q,e=z;break}`,
+  },
+  {
+    why: "printf %b: the same for \\0NNN and \\NNN ('%b' '\\303\\251' is é), and \\xH with one digit; just-bash made each octal escape a character (PRINTF_BYTES)",
+    find: String.raw`case"x":{let i=[],t=r;for(;t+1<e.length&&e[t]==="\\"&&e[t+1]==="x";){let s="",a=t+2;for(;a<e.length&&a<t+4&&/[0-9a-fA-F]/.test(e[a]);)s+=e[a],a++;if(s)i.push(parseInt(s,16)),t=a;else break}i.length>0?(n+=X(i),r=t):(n+="\\x",r+=2);break}`,
+    replace: String.raw`case"x":case"0":case"1":case"2":case"3":case"4":case"5":case"6":case"7":{${PRINTF_BYTES}let[q,z]=Qb(e,r,!0);z===r?(n+="\\"+e[r+1],r+=2):(n+=q,r=z);break}`,
+  },
+  {
+    why: "printf %b: \\e is ESC, as in bash (just-bash printed \\e)",
+    find: String.raw`case"v":n+="\v",r+=2;break;case"c":return{value:n,stopped:!0};`,
+    replace: String.raw`case"v":n+="\v",r+=2;break;case"e":case"E":n+="\x1B",r+=2;break;case"c":return{value:n,stopped:!0};`,
+  },
   {
     why: "int() truncates toward zero (int(-3.7) is -3), just-bash floored",
     find: "async function ct(e,t,n){return e.length===0?0:Math.floor(F(await n.evalExpr(e[0])))}",

@@ -86,4 +86,21 @@ describe("a search's bounded work", () => {
     expect([plan.work.expansions, plan.query.map((q) => q.matches.length)]).toEqual([160, [40, 40, 40, 40, 0, 0, 0, 0]]);
     expect(prefixes.queryPlan(stems[0] as string).query.map((q) => q.matches.length)).toEqual([40]);
   });
+
+  it("joins at most 8 distinct pairs of neighbouring words, each added once to each of its words however often the pair repeats", () => {
+    // Every letter, and every pair of neighbouring letters written as one word (bc, cd...), on the site.
+    const letters = [..."bcdfghjklmnpqrstvwxyz"];
+    const pairs = letters.slice(1).map((l, i) => `${letters[i]}${l}`);
+    const site = inlineSite({ "/letters.mdx": `---\ntitle: Letters\n---\n\n${letters.join(" ")}\n`, "/pairs.mdx": `---\ntitle: Pairs\n---\n\n${pairs.join(" ")}\n` });
+    const joinedIndex = new SearchIndex({ cachedResults: 0 });
+    joinedIndex.sync(site);
+    // The letters in order, three times over: 20 distinct pairs, each written three times.
+    const plan = joinedIndex.queryPlan(Array.from({ length: 3 }, () => letters.join(" ")).join(" "));
+    const joined = plan.query.map((q) => q.matches.filter((m) => m.term !== q.term).map((m) => m.term));
+    expect(LIMITS.search.maxJoinedWords).toBe(8);
+    expect(joined.slice(0, 10)).toEqual([["bc"], ["bc", "cd"], ["cd", "df"], ["df", "fg"], ["fg", "gh"], ["gh", "hj"], ["hj", "jk"], ["jk", "kl"], ["kl"], []]);
+    expect(joined.slice(10).flat()).toEqual([]);
+    // A question's joined word is still found: "data base" reads "database" too.
+    expect(joinedIndex.queryPlan("b c").query.map((q) => q.matches.map((m) => m.term))).toEqual([["b", "bc"], ["c", "bc"]]);
+  });
 });

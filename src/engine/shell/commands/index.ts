@@ -4,7 +4,9 @@ import type { ShellCommandFactory } from "./command.js";
 import { cutCommand } from "./cut.js";
 import { diffCommand } from "./diff.js";
 import { duCommand } from "./du.js";
+import { FILE_ERROR_COMMANDS } from "./file-errors.js";
 import { findCommand } from "./find/find.js";
+import { foldCommand } from "./fold.js";
 import { egrepCommand, fgrepCommand, grepCommand } from "./grep/grep.js";
 import { headCommand } from "./head.js";
 import { jqCommand } from "./jq.js";
@@ -16,6 +18,7 @@ import { rgCommand } from "./rg/rg.js";
 import { sedCommand } from "./sed/sed.js";
 import { sortCommand } from "./sort.js";
 import { statCommand } from "./stat.js";
+import { tacCommand } from "./tac.js";
 import { tailCommand } from "./tail.js";
 import { treeCommand } from "./tree/tree.js";
 import { uniqCommand } from "./uniq.js";
@@ -57,5 +60,8 @@ export const SHELL_COMMANDS: readonly ShellCommandFactory[] = [
   diffCommand,
   odCommand,
   xxdCommand,
+  foldCommand,
+  tacCommand,
+  ...FILE_ERROR_COMMANDS,
   ...READ_ONLY_COMMANDS,
 ];

@@ -17,6 +17,8 @@ interface SortSettings {
   unique: boolean;
   stable: boolean;
   check: "" | "c" | "C";
+  /** -m: the inputs are each sorted already; interleave them, never reorder within one. */
+  merge: boolean;
 }
 
 type SortRow = OptionRow<SortSettings, CommandIo>;
@@ -50,7 +52,7 @@ const SORT_OPTIONS: readonly SortRow[] = [
   { key: "c", short: "c", long: "check", apply: (s) => void (s.check = "c") },
   { key: "C", short: "C", apply: (s) => void (s.check = "C") },
   { key: "k", short: "k", long: "key", value: true, apply: (s, v) => void s.keySpecs.push(v) },
-  { key: "m", short: "m", long: "merge" },
+  { key: "m", short: "m", long: "merge", apply: (s) => void (s.merge = true) },
   { key: "o", short: "o", long: "output", value: true, apply: refused((v) => `open failed: ${v}: ${ERRNO.EROFS}`) },
   { key: "s", short: "s", long: "stable", apply: (s) => void (s.stable = true) },
   {
@@ -91,6 +93,7 @@ Write sorted concatenation of all FILE(s) to standard output, in byte order (LC_
   -V, --version-sort          natural sort of (version) numbers within text
   -c, --check                 check for sorted input; do not sort
   -k, --key=KEYDEF            sort via a key; KEYDEF gives location and type
+  -m, --merge                 merge already sorted files; do not sort
   -s, --stable                stabilize sort by disabling last-resort comparison
   -t, --field-separator=SEP   use SEP instead of non-blank to blank transition
   -u, --unique                output only the first of an equal run
@@ -237,6 +240,27 @@ function parseKey(spec: string, global: KeyOptions): Key | undefined {
   };
 }
 
+/**
+ * GNU's `sort -m`: repeatedly take the least of the inputs' first lines (the earliest input on a
+ * tie). Inputs that are not sorted stay in their own order, as with GNU sort (`c a` merged with
+ * `b` is `b c a`), and `-c` is not applied.
+ */
+function mergeRuns(runs: readonly (readonly string[])[], compare: (a: string, b: string) => number): string[] {
+  const at = runs.map(() => 0);
+  const out: string[] = [];
+  for (;;) {
+    let best = -1;
+    for (let r = 0; r < runs.length; r++) {
+      const line = (runs[r] as readonly string[])[at[r] as number];
+      if (line === undefined) continue;
+      if (best < 0 || compare(line, (runs[best] as readonly string[])[at[best] as number] as string) < 0) best = r;
+    }
+    if (best < 0) return out;
+    out.push((runs[best] as readonly string[])[at[best] as number] as string);
+    at[best] = (at[best] as number) + 1;
+  }
+}
+
 function runSort(args: string[], io: CommandIo): number {
   const parsed = parseOptions(args, SORT_OPTIONS, { abbreviations: true });
   const settings: SortSettings = {
@@ -246,6 +270,7 @@ function runSort(args: string[], io: CommandIo): number {
     unique: false,
     stable: false,
     check: "",
+    merge: false,
   };
   const stopped = applyOptions(parsed, SORT_OPTIONS, settings, io);
   if (stopped !== undefined) return stopped;
@@ -260,12 +285,15 @@ function runSort(args: string[], io: CommandIo): number {
     keys.push(key);
   }
   const lines: string[] = [];
+  const runs: string[][] = [];
   for (const input of readInputs(io, parsed.operands)) {
     if (!input.ok) {
       io.fail(input.isDir ? `read failed: ${input.name}: ${input.reason}` : `cannot read: ${input.name}: ${input.reason}`);
       return 2;
     }
-    appendAll(lines, splitLines(input.text));
+    const own = splitLines(input.text);
+    runs.push(own);
+    appendAll(lines, own);
   }
   const compare = (a: string, b: string): number => {
     // Sorting never yields: each comparison is a step of the call's work budget, which also
@@ -296,10 +324,10 @@ function runSort(args: string[], io: CommandIo): number {
     return 0;
   }
   io.checkTime();
-  const sorted = lines.map((line, index) => ({ line, index })).sort((x, y) => compare(x.line, y.line) || x.index - y.index);
+  const sorted = settings.merge ? mergeRuns(runs, compare) : lines.map((line, index) => ({ line, index })).sort((x, y) => compare(x.line, y.line) || x.index - y.index).map((x) => x.line);
   const out: string[] = [];
   let prev: string | undefined;
-  for (const { line } of sorted) {
+  for (const line of sorted) {
     if (unique && prev !== undefined && compare(prev, line) === 0) continue;
     out.push(line);
     prev = line;

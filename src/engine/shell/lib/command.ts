@@ -15,9 +15,11 @@ export class Output {
   full = false;
 
   /** `mergeErrors`: stderr goes where stdout goes (`2>&1`), so errors are written in order among the output. */
+  /** `bytes`: stdout holds one character per byte, so merged error lines are written as their UTF-8 bytes. */
   constructor(
     private readonly budget: number,
     readonly mergeErrors = false,
+    readonly bytes = false,
   ) {}
 
   /** Append to stdout; returns false once the budget is spent. */
@@ -32,7 +34,7 @@ export class Output {
 
   error(s: string): void {
     if (this.mergeErrors) {
-      this.write(s);
+      this.write(this.bytes ? Buffer.from(s, "utf8").toString("latin1") : s);
       return;
     }
     // Bounded as stdout is: `sed 's/^/x/w /dev/stderr'` in a loop writes without end there.
@@ -63,8 +65,9 @@ export class CommandIo {
     readonly name: string,
     readonly view: SiteView,
     readonly ctx: ResolvedCommandContext,
+    writesBytes = false,
   ) {
-    this.out = new Output(Math.min(ctx.limits.maxOutputSize, LIMITS.shell.maxInternalOutputBytes), ctx.env.get(MERGE_STDERR_ENV) === "1");
+    this.out = new Output(Math.min(ctx.limits.maxOutputSize, LIMITS.shell.maxInternalOutputBytes), ctx.env.get(MERGE_STDERR_ENV) === "1", writesBytes);
     this.stepName = `${name}:step`;
   }
 
@@ -144,6 +147,11 @@ export interface DocsCommandSpec {
   readonly usageExitCode?: number;
   /** How an option mistake is reported, when not GNU getopt's way (ripgrep's clap). */
   readonly usageError?: (error: OptionError, io: CommandIo, args: readonly string[]) => number;
+  /**
+   * The command writes bytes, one character per byte (code 0-255), rather than text: GNU's
+   * byte-wise tools (`fold`, `tac`) may cut a UTF-8 character in two, and so must we.
+   */
+  readonly writesBytes?: boolean;
 }
 
 /** Turn a spec into a just-bash command bound to one reader's view. */
@@ -151,7 +159,7 @@ export function docsCommand(view: SiteView, spec: DocsCommandSpec): Command {
   return {
     name: spec.name,
     async execute(args, ctx) {
-      const io = new CommandIo(spec.name, view, ctx);
+      const io = new CommandIo(spec.name, view, ctx, spec.writesBytes === true);
       for (const a of args) {
         const m = /\/dev\/fd\/\d+$/.exec(a);
         if (m === null || io.piped.has(m[0])) continue;
@@ -181,7 +189,7 @@ export function docsCommand(view: SiteView, spec: DocsCommandSpec): Command {
       }
       // Hand just-bash bytes, encoded natively: its own text-to-bytes step for pipes concatenates
       // one character per byte in JS and dominated `rg ... | wc -l` on large outputs.
-      const bytes = unsafeBytesFromLatin1(Buffer.from(io.out.stdout, "utf8").toString("latin1"));
+      const bytes = unsafeBytesFromLatin1(spec.writesBytes === true ? io.out.stdout : Buffer.from(io.out.stdout, "utf8").toString("latin1"));
       return { ...bytesOutput(bytes), stderr: io.out.stderr, exitCode };
     },
   };
