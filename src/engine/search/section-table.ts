@@ -1,3 +1,5 @@
+import { appendAll } from "../../arrays.js";
+
 /**
  * A body's sections as the index keeps them (`SearchIndex`): what a hit shows of a section
  * (heading, parents, anchor) and where its text is in the body, in two values per body instead
@@ -59,7 +61,7 @@ export function sectionTable(sections: readonly StoredSection[]): SectionTable {
     strings.push(s.heading, s.anchor);
     headingNumber.set(s.heading, 2 * k);
   }
-  strings.push(...extras);
+  appendAll(strings, extras);
   const ints = new Int32Array(HEADER + PER_SECTION * n + refs.length + strings.length);
   ints[0] = n;
   ints[1] = strings.length;
