@@ -18,6 +18,7 @@ import { keptTerms } from "./kept-terms.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
+import { type SectionTable, sectionAt, sectionCount, sectionTable, type StoredSection } from "./section-table.js";
 import { type Section, sectionText } from "./sections.js";
 import { operationWords } from "./operation-words.js";
 import type { AnalysisFeed, BodyToAnalyse } from "./analysis-feed.js";
@@ -132,7 +133,9 @@ interface IndexedVariant {
   readonly expanded: Expanded | undefined;
   /** Its page unit in the inverted index. */
   readonly id: number;
-  readonly sections: readonly StoredSection[];
+  /** Its sections (`section-table.ts`; their text is rebuilt from the body for the hits only:
+   *  keeping every section's text would double the index's memory). */
+  readonly sections: SectionTable;
   /** Section ids in the inverted index, parallel to `sections`. */
   readonly sectionIds: readonly number[];
   /** A sketch of its text, to tell near-identical copies in other versions (`sketchOf`). */
@@ -196,22 +199,12 @@ interface UnitOf {
   readonly variant: number;
 }
 
-/** A section as the index keeps it: its text is rebuilt from the page body for the hits only
- *  (keeping every section's text would double the index's memory). */
-interface StoredSection {
-  readonly heading: string;
-  readonly parents: readonly string[];
-  readonly anchor: string;
-  readonly start: number;
-  readonly end: number;
-}
-
 /** A body as indexed (`SearchIndex.analyse`): shared by every page with the same text. */
 interface AnalysedBody {
   /** Its sections and their terms, in `local`'s ids. */
   readonly analysis: BodyAnalysis;
   readonly local: LocalTerms;
-  readonly sections: readonly StoredSection[];
+  readonly sections: SectionTable;
   /** Term sequences and sketch by rule and repeated sections (`SearchIndex.sequencesOf`). */
   readonly indexed: Map<string, { readonly sequences: readonly Int32Array[]; readonly sketch: Uint32Array }>;
   /** The last key of `indexed` asked, its rule, and the `RepeatedSections.generation` it was
@@ -687,7 +680,7 @@ export class SearchIndex {
     const matched = this.matched.reset(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
     const versionTwin = (t: { entry: IndexedPage; score: number }): VersionTwin => ({ page: t.entry.page, placement: t.entry.placement, score: Math.min(1, t.score) });
     return hits.map(({ entry, variant, section: sid, score, twins, languageTwins }) => {
-      const stored = (sid !== undefined ? storedSection(variant, sid) : undefined) ?? variant.sections[0] ?? EMPTY_SECTION;
+      const stored = (sid !== undefined ? storedSection(variant, sid) : undefined) ?? (sectionCount(variant.sections) > 0 ? sectionAt(variant.sections, 0) : EMPTY_SECTION);
       const { heading, parents, anchor } = stored;
       const text = this.textOf(sid ?? -1 - variant.id, () => variant.expanded?.body ?? entry.page.body, stored);
       const section: Section = { heading, parents, anchor, text: text.text };
@@ -1298,7 +1291,7 @@ export class SearchIndex {
         this.bodyTerms.learn(this.bodies.newTerms());
       }
       const { analysis, local } = made;
-      const sections = analysis.sections.map((s): StoredSection => ({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end }));
+      const sections = sectionTable(analysis.sections);
       done = { analysis, local, sections, indexed: new Map() };
       cache.set(body, done);
       if (!this.released.has(body)) this.distinct++;
@@ -1383,7 +1376,7 @@ function entryKey(page: Page, k: number): string {
  *  so no map from every section id is kept (820,000 entries at 50,000 pages). */
 function storedSection(variant: IndexedVariant, sid: number): StoredSection | undefined {
   const k = sid - (variant.sectionIds[0] ?? 0);
-  return variant.sectionIds[k] === sid ? variant.sections[k] : undefined;
+  return variant.sectionIds[k] === sid && k < sectionCount(variant.sections) ? sectionAt(variant.sections, k) : undefined;
 }
 
 /** A page's path without its version and language segments (`/v2/en/webhooks` -> `/webhooks`). */
