@@ -1,4 +1,5 @@
 import type { Page } from "./page.js";
+import type { StoredText } from "./stored-text.js";
 
 /**
  * What tells one page body from another without reading it: the body itself, or for a page whose
@@ -21,4 +22,20 @@ export function withBodyKey<P extends Page>(page: P, key: object): P {
 /** The key of a page's body (see `BodyKey`). */
 export function bodyKeyOf(page: Page): BodyKey {
   return (page as { [KEY]?: object })[KEY] ?? page.body;
+}
+
+/** Where a key made by `bodyKeyOfBytes` keeps its body's bytes (not enumerable). */
+const BYTES = Symbol("body bytes");
+
+/** A new key for a body held as `bytes` (UTF-8, in memory never changed): what `ParsedTexts`
+ *  gives every page of equal body bytes. */
+export function bodyKeyOfBytes(bytes: StoredText): object {
+  return Object.defineProperty({}, BYTES, { value: bytes });
+}
+
+/** The bytes of the body a key stands for, when it knows them (`bodyKeyOfBytes`): the body is
+ *  exactly these bytes decoded. Lets the index's build test a body for imports and send it to
+ *  an analysis worker without decoding it on its own thread (issue 22). */
+export function bodyBytesOf(key: BodyKey): StoredText | undefined {
+  return typeof key === "object" ? (key as { [BYTES]?: StoredText })[BYTES] : undefined;
 }

@@ -3,6 +3,7 @@ import { type MdxImport, mdxImports, removeImports } from "../config/mdx-imports
 import type { Access } from "./access.js";
 import { accessKey, distinctRules, FileVariants, reuse } from "./file-variants.js";
 import { heldTextOf } from "./held-text.js";
+import { mayHaveImportLine } from "./import-lines.js";
 import { pageOfFile } from "./page-routes.js";
 import { pagePathOf, type Site } from "./site.js";
 import type { SiteFile } from "./site-file.js";
@@ -33,9 +34,11 @@ export function importVariants(site: Pick<Site, "files" | "pages" | "shadowed">,
     if (!MDX_FILE_RE.test(file.path) || generated.has(file)) continue;
     const restricted: { statement: MdxImport; access: Access }[] = [];
     const held = heldTextOf(file);
-    const key = held?.storedForm !== undefined ? held : file.text;
+    const stored = held?.storedForm;
+    const key = held !== undefined && stored !== undefined ? held : file.text;
     let found = statements.get(key);
-    if (found === undefined) statements.set(key, (found = mdxImports(file.text)));
+    // A text held as bytes is decoded for this only when a line may start with an import.
+    if (found === undefined) statements.set(key, (found = stored !== undefined && !mayHaveImportLine(stored) ? [] : mdxImports(file.text)));
     for (const statement of found) {
       if (statement.unread === true) {
         // Fail closed: it could name any file, so it is one entry per rule a file could need,

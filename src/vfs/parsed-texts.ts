@@ -2,6 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { crc32 } from "node:zlib";
 import { type FrontMatterResult, parseFrontMatter } from "../config/frontmatter.js";
 import { type PageMeta, readPageMeta, titleFromBody } from "../config/page-meta.js";
+import { bodyKeyOfBytes } from "./body-key.js";
 import { bodyStartIn, HeldText } from "./held-text.js";
 import { byteLength } from "./site-file.js";
 import { type StoredText, WIDE } from "./stored-text.js";
@@ -142,7 +143,7 @@ export class ParsedTexts {
     const candidates = this.bodies.get(crc);
     const same = candidates?.find((c) => c.bytes.equals(bytes));
     if (same !== undefined) return same.key;
-    const key = {};
+    const key = bodyKeyOfBytes({ buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, encoding: "utf8" });
     if (candidates === undefined) this.bodies.set(crc, [{ bytes, key }]);
     else candidates.push({ bytes, key });
     return key;

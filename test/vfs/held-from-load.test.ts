@@ -1,10 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { AnalysisFeed } from "../../src/engine/search/analysis-feed.js";
 import { SearchIndex } from "../../src/engine/search/search-index.js";
 import { decodeSnapshot, SnapshotEncoder } from "../../src/engine/shell/shared-snapshot.js";
 import { bodyKeyOf } from "../../src/vfs/body-key.js";
 import { heldTextOf } from "../../src/vfs/held-text.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import type { SiteFile } from "../../src/vfs/site-file.js";
+import { readStored } from "../../src/vfs/stored-text.js";
 import { makeRepo } from "../helpers/repo.js";
 import { inlineSite } from "../tools/search/inline-site.js";
 
@@ -68,6 +70,32 @@ describe("page texts held as bytes from the load on", () => {
     expect(held.textCount).toBe(5);
     for (const query of ["checkout", "fast or slow mode settings", "快速开始", "cafe", "done step"]) expect({ query, hits: hitsOf(held, query) }).toEqual({ query, hits: hitsOf(strings, query) });
     expect(hitsOf(held, "fast or slow mode settings")).not.toEqual([]);
+  });
+});
+
+describe("bodies held as bytes, analysed in worker threads", () => {
+  it("are sent to the workers as their shared bytes, not read back on the index's thread, and index as one thread does", async () => {
+    const { site } = await loadSite(repo.dir);
+    const index = new SearchIndex({ cachedResults: 0 });
+    const bodies = index.bodiesToAnalyse(site);
+    expect(bodies.map((b) => [b.bytes === undefined ? "string" : b.bytes.buffer instanceof SharedArrayBuffer ? "shared bytes" : "bytes", b.bytes === undefined ? b.body : readStored(b.bytes)])).toEqual([
+      ["string", "\nCheckout settings in plain ASCII, cafe.\n"],
+      ["string", "\n# 快速开始\n\n安装 checkout 模块，然后运行。\n"],
+      ["shared bytes", BODY],
+      ["string", "\nCafé checkout settings.\n"],
+      ["shared bytes", "The checkout — without front matter.\n"],
+    ]);
+    const feed = new AnalysisFeed(bodies, 2);
+    try {
+      const steps = index.syncSteps(site, feed);
+      for (let step = steps.next(); step.done !== true; step = steps.next()) if (step.value !== undefined) await step.value;
+    } finally {
+      feed.close();
+    }
+    const alone = new SearchIndex({ cachedResults: 0 });
+    alone.sync(site);
+    expect(index.state()).toEqual(alone.state());
+    for (const query of ["checkout", "fast or slow mode settings", "快速开始", "cafe"]) expect({ query, hits: hitsOf(index, query) }).toEqual({ query, hits: hitsOf(alone, query) });
   });
 });
 

@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { LIMITS } from "../../limits.js";
 import type { BodyKey } from "../../vfs/body-key.js";
+import type { StoredText } from "../../vfs/stored-text.js";
 import { workerExecArgv } from "../shell/worker-exec-argv.js";
 import { type BodyAnalysis, LocalTerms } from "./body-analysis.js";
 
@@ -11,6 +12,9 @@ export interface BodyToAnalyse {
   /** The body (read when asked: a page held as bytes reads it back each time, and it is asked
    *  for only when the body is sent to a worker). */
   readonly body: string;
+  /** The body's bytes (UTF-8, in shared memory), when it is held so: sent to a worker instead of
+   *  the body, which the worker decodes itself, off the index's thread (issue 22). */
+  readonly bytes?: StoredText;
   readonly api: boolean;
   /** About how many characters it has, without reading it (its bytes, for a text held so). */
   readonly chars: number;
@@ -25,7 +29,7 @@ export interface ArrivedAnalysis {
 /** What the main thread sends a worker: bodies to analyse, numbered. */
 export interface ToAnalysisWorker {
   readonly first: number;
-  readonly bodies: readonly { readonly body: string; readonly api: boolean }[];
+  readonly bodies: readonly ({ readonly body: string; readonly api: boolean } | { readonly bytes: StoredText; readonly api: boolean })[];
 }
 
 /** What a worker answers: the analyses of a batch, in order, and the terms its vocabulary
@@ -134,7 +138,8 @@ export class AnalysisFeed {
       const slot = this.slots.reduce<Slot | undefined>((best, s) => (best === undefined || s.inFlight < best.inFlight ? s : best), undefined);
       if (slot === undefined || (this.next > upTo && slot.inFlight >= 2)) return;
       const first = this.next;
-      const bodies = this.items.slice(first, first + analysisBatch).map(({ body, api }) => ({ body, api }));
+      // A body held as bytes is sent as those (shared, not copied), not read back here.
+      const bodies = this.items.slice(first, first + analysisBatch).map((item) => (item.bytes !== undefined ? { bytes: item.bytes, api: item.api } : { body: item.body, api: item.api }));
       this.next += bodies.length;
       for (let n = first; n < this.next; n++) this.waiting.set(n, []);
       slot.inFlight++;

@@ -1,5 +1,6 @@
 import { parentPort } from "node:worker_threads";
 import type { FromAnalysisWorker, ToAnalysisWorker } from "./analysis-feed.js";
+import { readStored } from "../../vfs/stored-text.js";
 import { BodyAnalyzer } from "./body-analysis.js";
 
 /**
@@ -11,7 +12,7 @@ const port = parentPort;
 if (port === null) throw new Error("analysis-worker runs as a worker thread (see AnalysisFeed)");
 const analyzer = new BodyAnalyzer();
 port.on("message", ({ first, bodies }: ToAnalysisWorker) => {
-  const analyses = bodies.map(({ body, api }) => analyzer.analyse(body, api));
+  const analyses = bodies.map((b) => analyzer.analyse("bytes" in b ? readStored(b.bytes) : b.body, b.api));
   const transfer = analyses.flatMap((a) => [a.ids.buffer as ArrayBuffer, a.ends.buffer as ArrayBuffer]);
   port.postMessage({ first, analyses, terms: analyzer.newTerms() } satisfies FromAnalysisWorker, transfer);
 });

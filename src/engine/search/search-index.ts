@@ -4,7 +4,8 @@ import type { Access } from "../../vfs/access.js";
 import { isIndexed, placementOf, type Site } from "../../vfs/site.js";
 import { pagesAt } from "../../vfs/page-routes.js";
 import type { Page } from "../../vfs/page.js";
-import { type BodyKey, bodyKeyOf } from "../../vfs/body-key.js";
+import { type BodyKey, bodyBytesOf, bodyKeyOf } from "../../vfs/body-key.js";
+import { mayHaveImportLine } from "../../vfs/import-lines.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { AccessTable, type ReaderClass } from "./access-table.js";
 import { type Expanded, importsMdx, isCurrent } from "./includes.js";
@@ -392,11 +393,13 @@ export class SearchIndex {
       const body = bodyKeyOf(page);
       if (known.has(body) || this.importsOf(page)) continue;
       known.add(body);
+      const bytes = bodyBytesOf(body);
       out.push({
         key: body,
         get body() {
           return page.body;
         },
+        ...(bytes !== undefined ? { bytes } : {}),
         api,
         chars: typeof body === "string" ? body.length : page.file.size,
       });
@@ -1258,7 +1261,9 @@ export class SearchIndex {
     const key = bodyKeyOf(page);
     let imports = this.imports.get(key);
     if (imports === undefined) {
-      imports = importsMdx(page.body);
+      // A body held as bytes is decoded for this only when a line may start with an import.
+      const bytes = bodyBytesOf(key);
+      imports = bytes !== undefined && !mayHaveImportLine(bytes) ? false : importsMdx(page.body);
       this.imports.set(key, imports);
     }
     return imports;
