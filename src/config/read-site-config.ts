@@ -4,7 +4,7 @@ import { type ElementNode, type NavItem, type NavModel, readNavigation } from ".
 import type { ReadableDocsJson } from "./docs-json/readable.js";
 import { listSpecReferences } from "./docs-json/spec-references.js";
 import { versionPaths } from "./version-paths.js";
-import { type PagePlacement, type SiteConfig, type SiteSection, type SpecReference, toPagePath } from "./site-config.js";
+import { type PagePlacement, scopeNames, type SiteConfig, type SiteSection, type SpecReference, toPagePath } from "./site-config.js";
 
 /**
  * Navigation element kinds that can sit at the root, in the order the platform picks one when a
@@ -42,9 +42,15 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
     // Hidden only when hidden in every listing (a page listed in a visible place is visible).
     const hidden = e.context.hidden === true && (prev === undefined || prev.hidden === true);
     const unsearchable = e.context.unsearchable === true && (prev === undefined || prev.unsearchable === true);
+    const versions = mergeScope(prev?.versions, version, prev !== undefined);
+    const languages = mergeScope(prev?.languages, language, prev !== undefined);
+    const versionListings = versions === undefined ? listings(prev === undefined ? [] : scopeNames(prev, "versions"), version) : [];
+    const languageListings = languages === undefined ? listings(prev === undefined ? [] : scopeNames(prev, "languages"), language) : [];
     navPages.set(path, {
-      versions: mergeScope(prev?.versions, version, prev !== undefined),
-      languages: mergeScope(prev?.languages, language, prev !== undefined),
+      versions,
+      languages,
+      ...(versionListings.length > 0 ? { versionListings } : {}),
+      ...(languageListings.length > 0 ? { languageListings } : {}),
       ...optionalScope("products", mergeScope(prev?.products, product, prev !== undefined)),
       breadcrumbs: prev?.breadcrumbs ?? e.context.breadcrumbs,
       ...(hidden ? { hidden: true } : {}),
@@ -117,6 +123,11 @@ function everyHidden(elements: readonly ElementNode[], kind: "version" | "langua
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The names a page's listings so far are under, and this listing's. */
+function listings(prev: readonly string[], next: readonly string[] | undefined): string[] {
+  return [...new Set([...prev, ...(next ?? [])])];
 }
 
 /** A page listed in several scopes belongs to the union of them; "all" wins over any list. */

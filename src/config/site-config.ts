@@ -13,6 +13,13 @@ export interface PagePlacement {
   readonly versions?: readonly string[];
   /** Languages the page is listed under; undefined when it sits under no language (all). */
   readonly languages?: readonly string[];
+  /** The versions named above its listings, when `versions` is undefined all the same (a page
+   *  listed in v2 and again under no version is in every version for search, but names only v2):
+   *  what a reader may be told a version has (`scopeNames`). Absent when none or when `versions`
+   *  says it. */
+  readonly versionListings?: readonly string[];
+  /** Likewise for languages. */
+  readonly languageListings?: readonly string[];
   /** Products the page is listed under; undefined when under none (Cloud / Self-host twins are
    *  told apart by it in search). */
   readonly products?: readonly string[];
@@ -85,6 +92,16 @@ export interface SiteConfig {
   /** The validated docs.json (`$ref`s resolved), for settings other layers read (`api.*`,
    *  `styling`, `interaction`). Absent for a repository without docs.json. */
   readonly document?: ReadableDocsJson;
+}
+
+/**
+ * The versions (languages) a page's listings are under by name: a version is named to a reader
+ * only if they may read a page listed under it, listing by listing (adversary round 14 F2: a
+ * staff page listed in `v2-secret` and again in a version-less language named `v2-secret` to
+ * anonymous readers, as the merged placement said "every version").
+ */
+export function scopeNames(placement: PagePlacement, kind: "versions" | "languages"): readonly string[] {
+  return kind === "versions" ? (placement.versions ?? placement.versionListings ?? []) : (placement.languages ?? placement.languageListings ?? []);
 }
 
 /** The configuration of a repository without docs.json. */

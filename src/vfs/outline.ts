@@ -1,4 +1,4 @@
-import type { SiteConfig } from "../config/site-config.js";
+import { type SiteConfig, scopeNames } from "../config/site-config.js";
 import { type RequestContext, mayRead } from "./request-context.js";
 import type { Access } from "./access.js";
 import type { Page } from "./page.js";
@@ -75,10 +75,12 @@ export function siteOutline(config: SiteConfig, readable: (pagePath: string) => 
       table.set(name, entry);
     }
   };
+  // Listing by listing: a page listed in v2 and again under no version counts for v2 (its merged
+  // placement says "every version", which names none).
   for (const [path, placement] of config.navPages) {
     const ok = (): boolean => readable(path);
-    mark(versions, placement.versions, ok);
-    mark(languages, placement.languages, ok);
+    mark(versions, scopeNames(placement, "versions"), ok);
+    mark(languages, scopeNames(placement, "languages"), ok);
   }
   const visible = (table: Map<string, { listed: boolean; readable: boolean }>) => (name: string): boolean => {
     const entry = table.get(name);

@@ -114,7 +114,8 @@ describe("loadDocsJson", () => {
     expect(c?.languages).toEqual(["en", "fr"]);
     expect(c?.indexing).toBe("all");
     expect(Object.fromEntries(c?.navPages ?? [])).toEqual({
-      "/shared": { versions: undefined, languages: ["en", "fr"], breadcrumbs: ["Start"] },
+      // In every version for search, but listed by name under v1 and v2 only (what a reader is told of).
+      "/shared": { versions: undefined, languages: ["en", "fr"], versionListings: ["v1", "v2"], breadcrumbs: ["Start"] },
       "/v1/only": { versions: ["v1"], languages: ["en"], breadcrumbs: ["Start"] },
       "/v2/only": { versions: ["v2"], languages: ["en"], breadcrumbs: ["Start"] },
       "/fr/index": { versions: undefined, languages: ["fr"], breadcrumbs: ["Démarrer"] },

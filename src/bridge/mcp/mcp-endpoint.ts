@@ -14,7 +14,7 @@ import { rateLimitedResponse } from "../middleware/rate-limit-response.js";
 import { readBody } from "../middleware/read-body.js";
 import { connectionGone } from "../middleware/connection-gone.js";
 import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../middleware/request-context.js";
-import { inputText } from "../../mcp/issues.js";
+import { paramsProblem, shapeProblem } from "../../mcp/message-problems.js";
 import { rendersApps } from "../../mcp/ui-extension.js";
 import { CLIENT_CHARGES } from "./client-charges.js";
 import { DirectToolCalls } from "./direct-tool-call.js";
@@ -453,27 +453,6 @@ function claimsModernRevision(body: unknown): boolean {
 function parseMessages(text: string): unknown {
   if (!text.includes("__proto__") && !text.includes("\\u")) return JSON.parse(text);
   return JSON.parse(text, (key, value: unknown) => (key === "__proto__" ? undefined : value));
-}
-
-/** What is wrong with a well-formed message's `params` (an array, a `_meta` that is no object), named by member. */
-function paramsProblem(m: unknown): string | undefined {
-  const params = (m as { params?: unknown }).params;
-  if (params === undefined) return undefined;
-  if (Array.isArray(params)) return `params: must be an object (got ${inputText(params)})`;
-  const meta = (params as { _meta?: unknown })._meta;
-  if (meta !== undefined && (typeof meta !== "object" || meta === null || Array.isArray(meta))) return `params._meta: must be an object (got ${inputText(meta)})`;
-  return undefined;
-}
-
-function shapeProblem(m: unknown): string | undefined {
-  if (typeof m !== "object" || m === null || Array.isArray(m)) return "each message must be a JSON object";
-  const o = m as Record<string, unknown>;
-  if (o.jsonrpc !== "2.0") return 'the "jsonrpc" member must be "2.0"';
-  if ("id" in o && typeof o.id !== "string" && (typeof o.id !== "number" || !Number.isInteger(o.id))) return 'the "id" member must be a string or an integer';
-  if ("method" in o && typeof o.method !== "string") return 'the "method" member must be a string';
-  if (!("method" in o) && !("result" in o) && !("error" in o)) return 'a message needs a "method" (or is a response with "result" or "error")';
-  if ("params" in o && (typeof o.params !== "object" || o.params === null)) return 'the "params" member must be an object';
-  return undefined;
 }
 
 /** A listen request past a bound: 429 (the caller's own) or 503 (the endpoint's), naming the bound. */

@@ -1,4 +1,5 @@
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { guardedStdin } from "../../mcp/stdio-guard.js";
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
 import { LazyFeedbackStore } from "../../store/feedback/lazy-store.js";
@@ -111,7 +112,9 @@ export const serveCommand = defineCommand({
     if (io.streams === undefined) throw new CliError("serve needs the process's standard input and output");
     // API pages' playgrounds as MCP Apps, for a client that renders them: the relay as the local reader.
     const apps = playgroundApps({ runtime });
-    const transport = new StdioServerTransport(io.streams.stdin as never, io.streams.stdout as never);
+    // Lines the SDK would drop unanswered are answered first, as HTTP answers them (`stdio-guard.ts`).
+    const stdin = guardedStdin(io.streams.stdin, { stdout: io.streams.stdout, log });
+    const transport = new StdioServerTransport(stdin as never, io.streams.stdout as never);
     const closed = new Promise<void>((resolve) => {
       // The client closing our stdin is the normal way a stdio server is stopped.
       io.streams?.stdin.once("end", () => resolve());
@@ -131,7 +134,8 @@ export const serveCommand = defineCommand({
     };
     const connection = serveStdio(() => createMcpServer({ runtime, context, endpoint: "stdio", tools, apps, afterToolsList }).server, {
       transport,
-      onerror: (error) => log(`MCP: ${error.message}`),
+      // One line: a schema error's message is a whole zod dump.
+      onerror: (error) => log(`MCP: ${(error.message.split("\n")[0] ?? "").slice(0, 200)}`),
     });
     const toolList = tools.map((t) => t.name(runtime.names)).join(", ");
     log(`serving "${runtime.site.config.name}" (${pagesSummary(runtime.site.pages.values())}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);

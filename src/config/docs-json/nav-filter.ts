@@ -26,8 +26,11 @@ export function filterNavTree(tree: NavTree, audience: NavAudience): NavTree {
   const defaultLanguage = tree.defaultLanguage !== null && languages.some((l) => l.language === tree.defaultLanguage) ? tree.defaultLanguage : (languages[0]?.language ?? null);
   const drilldown = tree.drilldown;
 
+  // Own JSON paths of the elements and entries dropped, to number the rest as docs.json without them.
+  const dropped: string[] = [];
   const filterItems = (items: readonly NavNode[]): NavNode[] => items.flatMap((item) => {
     const kept = filterNode(item);
+    if (kept === undefined && ownsPath(item)) dropped.push(item.path);
     return kept === undefined ? [] : [kept];
   });
 
@@ -65,6 +68,8 @@ export function filterNavTree(tree: NavTree, audience: NavAudience): NavTree {
     const page = toPagePath(a.href.split(/[?#]/)[0] ?? "");
     return !audience.exists(page) || audience.readable(page);
   });
+  const items = filterItems(tree.items);
+  const renumber = renumbering(dropped);
   return {
     ...tree,
     versions: versions.map((v) => ({ ...v, default: v.version === defaultVersion })),
@@ -72,9 +77,51 @@ export function filterNavTree(tree: NavTree, audience: NavAudience): NavTree {
     languages: languages.map((l) => ({ ...l, default: l.language === defaultLanguage })),
     defaultLanguage,
     globalAnchors,
-    items: filterItems(tree.items),
-    pages: tree.pages.filter((p) => audience.readable(p.page)),
+    items: items.map((item) => withPaths(item, renumber)),
+    pages: tree.pages.filter((p) => audience.readable(p.page)).map((p) => ({ ...p, path: renumber(p.path) })),
   };
+}
+
+/** Whether a node's `path` is its own place in docs.json (a page generated from a whole spec, and
+ *  its tag group, carry the path of the element they are listed under). */
+function ownsPath(node: NavNode): boolean {
+  return !((node.kind === "operation" && node.entry === null) || (node.kind === "group" && node.generated === true));
+}
+
+/**
+ * JSON paths as in docs.json without the dropped elements and entries (`navigation.tabs[4]` is
+ * `navigation.tabs[3]` when the reader may read nothing in `tabs[2]`): the paths of what is left
+ * would otherwise say where restricted navigation sits and how much of it there is (adversary
+ * round 14 F2), where the site with it deleted numbers them this way.
+ */
+function renumbering(dropped: readonly string[]): (path: string) => string {
+  if (dropped.length === 0) return (path) => path;
+  // By array (the path up to the index): the indexes dropped from it.
+  const gone = new Map<string, number[]>();
+  for (const path of dropped) {
+    const m = /^(.*)\[(\d+)\]$/.exec(path);
+    if (m === null) continue;
+    const list = gone.get(m[1] as string) ?? [];
+    list.push(Number(m[2]));
+    gone.set(m[1] as string, list);
+  }
+  return (path) => {
+    let out = "";
+    let at = 0;
+    for (const m of path.matchAll(/\[(\d+)\]/g)) {
+      const index = Number(m[1]);
+      const before = gone.get(path.slice(0, m.index)) ?? [];
+      out += `${path.slice(at, m.index)}[${index - before.filter((i) => i < index).length}]`;
+      at = m.index + m[0].length;
+    }
+    return out + path.slice(at);
+  };
+}
+
+/** The node and those under it, with their paths renumbered. */
+function withPaths(node: NavNode, renumber: (path: string) => string): NavNode {
+  if (node.kind === "page" || node.kind === "operation") return { ...node, path: renumber(node.path) };
+  return { ...node, path: renumber(node.path), items: node.items.map((item) => withPaths(item, renumber)) } as NavNode;
 }
 
 /** Whether any page or operation sits under a node (its group root included). */

@@ -1,4 +1,4 @@
-import type { PagePlacement, SiteConfig } from "../../config/site-config.js";
+import { type PagePlacement, type SiteConfig, scopeNames } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
 import { isIndexed, placementOf, type Site } from "../../vfs/site.js";
@@ -994,7 +994,7 @@ export class SearchIndex {
     };
     const twins = twinRules(this.navConfig, visible, languages);
     const present = new Set<string>();
-    for (const [path, placement] of this.navConfig.navPages) if (visible(path)) for (const v of placement.versions ?? []) present.add(v);
+    for (const [path, placement] of this.navConfig.navPages) if (visible(path)) for (const v of scopeNames(placement, "versions")) present.add(v);
     const versionWords = this.navConfig.versions
       .filter((version) => present.has(version))
       .map((version) => {

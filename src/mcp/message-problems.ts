@@ -1,0 +1,38 @@
+import { inputText } from "./issues.js";
+
+/**
+ * What is wrong with one JSON-RPC message as it arrived, in the words both transports answer with
+ * (HTTP: a 400 with the error; stdio: the error on its line, `stdio-guard.ts`), so a client is told
+ * the same thing whichever way it connects. The SDK's transports would call these unparseable
+ * (HTTP `-32700`) or drop them (stdio: no answer at all, a zod dump on stderr).
+ */
+
+/** JSON-RPC error codes these problems are answered with. */
+export const MESSAGE_ERRORS = { parseError: -32700, invalidRequest: -32600, invalidParams: -32602 } as const;
+
+/** What is wrong with a parsed message's shape (JSON-RPC 2.0 section 4), answered with `-32600 Invalid Request: ...`. */
+export function shapeProblem(m: unknown): string | undefined {
+  if (typeof m !== "object" || m === null || Array.isArray(m)) return "each message must be a JSON object";
+  const o = m as Record<string, unknown>;
+  if (o.jsonrpc !== "2.0") return 'the "jsonrpc" member must be "2.0"';
+  if ("id" in o && typeof o.id !== "string" && (typeof o.id !== "number" || !Number.isInteger(o.id))) return 'the "id" member must be a string or an integer';
+  if ("method" in o && typeof o.method !== "string") return 'the "method" member must be a string';
+  if (!("method" in o) && !("result" in o) && !("error" in o)) return 'a message needs a "method" (or is a response with "result" or "error")';
+  if ("params" in o && (typeof o.params !== "object" || o.params === null)) return 'the "params" member must be an object';
+  return undefined;
+}
+
+/** What is wrong with a well-formed message's `params` (an array, a `_meta` or progress token of the wrong type), named by member; answered with `-32602 Invalid params: ...`. */
+export function paramsProblem(m: unknown): string | undefined {
+  const params = (m as { params?: unknown }).params;
+  if (params === undefined) return undefined;
+  if (Array.isArray(params)) return `params: must be an object (got ${inputText(params)})`;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (meta === undefined) return undefined;
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return `params._meta: must be an object (got ${inputText(meta)})`;
+  const token = (meta as { progressToken?: unknown }).progressToken;
+  if (token !== undefined && typeof token !== "string" && (typeof token !== "number" || !Number.isInteger(token))) {
+    return `params._meta.progressToken: must be a string or an integer (got ${inputText(token)})`;
+  }
+  return undefined;
+}

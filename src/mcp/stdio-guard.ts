@@ -1,0 +1,99 @@
+import { type Readable, Transform } from "node:stream";
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE, parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import { MESSAGE_ERRORS, paramsProblem, shapeProblem } from "./message-problems.js";
+
+export interface StdioGuardOptions {
+  /** Where the answers go: the transport's standard output (one JSON-RPC message a line). */
+  readonly stdout: NodeJS.WritableStream;
+  /** One short line per message refused (standard error). */
+  readonly log: (line: string) => void;
+}
+
+/** The longest message the guard reports in a stderr line. */
+const MAX_LOGGED = 200;
+
+/**
+ * Standard input as the SDK's stdio transport is given it, each line checked first (adversary
+ * round 14 F3). The SDK drops a line it cannot parse and answers nothing: a request with an id
+ * but `params: [1]`, `"x"` or null, a `_meta` or progress token of the wrong type, `jsonrpc:
+ * "1.0"`, broken JSON, left its client waiting to its timeout, with a zod dump on stderr. Here
+ * such a line is answered on stdout with the error HTTP answers it with (`message-problems.ts`:
+ * the same code and message) and the request's id, `null` where it has none that can be read
+ * (JSON-RPC 2.0 section 5); a notification is never answered (section 4.1), only logged; and
+ * stderr gets one short line. Lines that pass go on to the SDK unchanged, save a UTF-8 byte order
+ * mark at the start of a line, which is dropped (some Windows tools write one; the JSON after it
+ * is what the client meant). A line longer than the SDK's buffer goes on to the SDK as it is,
+ * which refuses it as before.
+ */
+export function guardedStdin(stdin: NodeJS.ReadableStream, options: StdioGuardOptions): Readable {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const guard = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      let start = 0;
+      for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+        const piece = chunk.subarray(start, end);
+        const line = pendingBytes > 0 ? Buffer.concat([...pending, piece]) : piece;
+        pending = [];
+        pendingBytes = 0;
+        start = end + 1;
+        const kept = checkedLine(line.toString("utf8"), options);
+        if (kept !== undefined) this.push(`${kept}\n`);
+      }
+      if (start < chunk.length) {
+        pending.push(chunk.subarray(start));
+        pendingBytes += chunk.length - start;
+      }
+      if (pendingBytes > STDIO_DEFAULT_MAX_BUFFER_SIZE) {
+        this.push(Buffer.concat(pending));
+        pending = [];
+        pendingBytes = 0;
+      }
+      done();
+    },
+  });
+  stdin.pipe(guard);
+  return guard;
+}
+
+/** The line for the SDK, or undefined when it was answered (or is blank). */
+function checkedLine(raw: string, options: StdioGuardOptions): string | undefined {
+  let text = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+  if (text.startsWith("\uFEFF")) text = text.slice(1);
+  if (text.trim() === "") return undefined;
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch (error) {
+    refuse(options, undefined, MESSAGE_ERRORS.parseError, `Parse error: the line is not valid JSON (${(error as Error).message})`);
+    return undefined;
+  }
+  const shape = shapeProblem(message);
+  if (shape !== undefined) {
+    refuse(options, message, MESSAGE_ERRORS.invalidRequest, `Invalid Request: ${shape}`);
+    return undefined;
+  }
+  const params = paramsProblem(message);
+  if (params !== undefined) {
+    refuse(options, message, MESSAGE_ERRORS.invalidParams, `Invalid params: ${params}`);
+    return undefined;
+  }
+  try {
+    parseJSONRPCMessage(message);
+  } catch {
+    // What the SDK's schema refuses beyond the checks above, in its HTTP transport's words.
+    refuse(options, message, MESSAGE_ERRORS.invalidRequest, "Bad Request: the request body is not a valid JSON-RPC message");
+    return undefined;
+  }
+  return text;
+}
+
+/** Answer a refused message (a notification only logged), and log one line. */
+function refuse(options: StdioGuardOptions, message: unknown, code: number, text: string): void {
+  const o = typeof message === "object" && message !== null && !Array.isArray(message) ? (message as Record<string, unknown>) : undefined;
+  const notification = o !== undefined && !("id" in o) && typeof o.method === "string" && o.jsonrpc === "2.0";
+  const id = o !== undefined && (typeof o.id === "string" || (typeof o.id === "number" && Number.isInteger(o.id))) ? o.id : null;
+  if (!notification) options.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message: text } })}\n`);
+  const what = `${notification ? "a notification" : `request ${JSON.stringify(id)}`}: ${code} ${text}`;
+  options.log(`MCP: refused ${what.length > MAX_LOGGED ? `${what.slice(0, MAX_LOGGED)}...` : what}`);
+}
