@@ -12,7 +12,10 @@ export const LIMITS = {
      *  depend on how busy the machine is (issue 25: at 5 s, `rg -il checkout /` over 50,000
      *  pages answered on a quiet machine and ended with exit 124 on a busy one). Only a single
      *  step the budget cannot see (native code in just-bash's jq or awk on a huge value) or a
-     *  machine thousands of times slower than usual reaches it. */
+     *  machine thousands of times slower than usual reaches it; in a shell worker such a step
+     *  ends at the thread's CPU limit first (`shellWorker.maxCpuMs`), so only a thread waiting
+     *  without spinning is left for this. Not lowered to 30 s: a command within its CPU limit
+     *  gets ~1/15 of a core at load 30 on 2 cores, and 4 s of CPU then take ~60 s. */
     maxExecutionMs: 60_000,
     /** Commands per call (pipes, loops). Agents chain a handful; thousands means a loop. */
     maxCommandCount: 10_000,
@@ -51,6 +54,18 @@ export const LIMITS = {
      *  answers within milliseconds; 500 ms leaves room for a garbage collection or a loaded
      *  machine. Runaways the work budget sees end by it long before. */
     stuckGraceMs: 500,
+    /** CPU time a worker thread may spend on one command (its own utime + stime, read from
+     *  `/proc/self/task/TID/stat` every `cpuPollMs`) before the host ends it with exit 124
+     *  (`thread-cpu.ts`). A backstop for the one kind of work the step count (`maxSteps`) cannot
+     *  see: a single native step, as jq's doubling string or one huge regex or sort, which held
+     *  a worker up to the wall-clock backstop. Thread CPU does not grow with machine load (a
+     *  thread waiting for a core accrues none), only with the machine's speed. The heaviest
+     *  commands within the step budget took at most 2.5 s of their thread's CPU here
+     *  (docs/measurements.md, "CPU limit"); 5 s leaves them twice that. */
+    maxCpuMs: 5_000,
+    /** How often a running command's thread CPU is read: a file read of a few microseconds,
+     *  and a runaway overshoots the limit by at most this. */
+    cpuPollMs: 150,
     /** Heap of each shell worker. The site's text is not in it (workers share one encoded
      *  snapshot outside their heaps: `shared-snapshot.ts`), only what a command builds; a
      *  command that allocates without bound ends its worker, not the server. */
