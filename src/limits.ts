@@ -7,9 +7,16 @@ export const LIMITS = {
     /** Tool output cap. ~30 KB is about 7,500 tokens: enough for several whole pages in one batch
      *  read, small enough that one careless `cat` of a spec cannot flood an agent's context. */
     maxOutputBytes: 30_000,
-    /** Wall-clock budget per command line. A search over a few thousand pages takes tens of
-     *  milliseconds; anything taking seconds is a runaway loop, not a docs query. */
-    maxExecutionMs: 5_000,
+    /** Wall-clock backstop per command line: a safety net against a hang, not the call's limit.
+     *  The limit is the work budget (`maxSteps`), a count, so that a command's answer does not
+     *  depend on how busy the machine is (issue 25: at 5 s, `rg -il checkout /` over 50,000
+     *  pages answered on a quiet machine and ended with exit 124 on a busy one). Only a single
+     *  step the budget cannot see (native code in just-bash's jq or awk on a huge value) or a
+     *  machine thousands of times slower than usual reaches it; in a shell worker such a step
+     *  ends at the thread's CPU limit first (`shellWorker.maxCpuMs`), so only a thread waiting
+     *  without spinning is left for this. Not lowered to 30 s: a command within its CPU limit
+     *  gets ~1/15 of a core at load 30 on 2 cores, and 4 s of CPU then take ~60 s. */
+    maxExecutionMs: 60_000,
     /** Commands per call (pipes, loops). Agents chain a handful; thousands means a loop. */
     maxCommandCount: 10_000,
     /** Longest command string accepted; real agent commands are well under 1 KB. */
@@ -20,16 +27,16 @@ export const LIMITS = {
      *  and says nothing (`echo {1..100000000}` printed the first 10,000 with exit 0), so a
      *  longer range is refused before anything runs, with this figure named (issue 25). */
     maxBraceRangeWords: 10_000,
-    /** Steps of work per call, counted by the commands as they work (`work-budget.ts`): each jq
-     *  node and each comparison `sort` makes is one, each awk expression or statement twenty
-     *  (awk is that much slower per step). A count, not a time: a call over it stops with the
-     *  same answer on any machine. Set far above what the time limit lets a command do (awk 10
-     *  million steps, jq 200 million nodes; at load 11 one million took awk 5.4 s and jq 0.63 s of
-     *  CPU), so with the default limits the time limit decides, as before; it bounds the work
-     *  when the time limit cannot (a call whose time was raised). */
-    maxSteps: 200_000_000,
+    /** The call's limit: steps of work, counted by the commands as they work
+     *  (`work-budget.ts`): each jq node, awk expression or statement (20), comparison of `sort`
+     *  (3), command of `sed` (5), and every 256 bytes a command reads from a file or a pipe or
+     *  writes. A count, not a time: a call over it stops at the same step on any machine, with
+     *  exit 124 (issue 25). Four million is ~1-3 s of CPU for the costliest steps (jq's
+     *  `[limit(100000000; repeat(1))]`), while a search over a whole 50,000-page site (380 MB)
+     *  is 1.5 million. */
+    maxSteps: 4_000_000,
     /** Every this many steps a command in a loop also checks the caller's cancellation and the
-     *  time limit: just-bash's awk and our sort never let the thread's event loop run, so a timer
+     *  wall-clock backstop: just-bash's awk and our sort never let the thread's event loop run, so a timer
      *  cannot stop them in the process's own thread. 1,024 steps are well under a millisecond. */
     stepsBetweenChecks: 1_024,
     /** Internal buffer for one command's output before the tool-level cap truncates it. Bounds
@@ -41,11 +48,24 @@ export const LIMITS = {
     maxStderrBytesWhenTruncated: 2_000,
   },
   shellWorker: {
-    /** Past a command's own time limit, how long a shell worker may stay silent before the host
-     *  takes it for stuck in synchronous code (a pathological regex, a tight loop in a command)
-     *  and replaces it. A command stopped at its limit answers within milliseconds; 500 ms leaves
-     *  room for a garbage collection or a loaded machine and keeps the worst case at 5.5 s. */
+    /** Past a command's wall-clock backstop (`shell.maxExecutionMs`), how long a shell worker
+     *  may stay silent before the host takes it for stuck in synchronous code (native code on a
+     *  huge value, a loop no step count sees) and replaces it. A command stopped at the backstop
+     *  answers within milliseconds; 500 ms leaves room for a garbage collection or a loaded
+     *  machine. Runaways the work budget sees end by it long before. */
     stuckGraceMs: 500,
+    /** CPU time a worker thread may spend on one command (its own utime + stime, read from
+     *  `/proc/self/task/TID/stat` every `cpuPollMs`) before the host ends it with exit 124
+     *  (`thread-cpu.ts`). A backstop for the one kind of work the step count (`maxSteps`) cannot
+     *  see: a single native step, as jq's doubling string or one huge regex or sort, which held
+     *  a worker up to the wall-clock backstop. Thread CPU does not grow with machine load (a
+     *  thread waiting for a core accrues none), only with the machine's speed. The heaviest
+     *  commands within the step budget took at most 2.5 s of their thread's CPU here
+     *  (docs/measurements.md, "CPU limit"); 5 s leaves them twice that. */
+    maxCpuMs: 5_000,
+    /** How often a running command's thread CPU is read: a file read of a few microseconds,
+     *  and a runaway overshoots the limit by at most this. */
+    cpuPollMs: 150,
     /** Heap of each shell worker. The site's text is not in it (workers share one encoded
      *  snapshot outside their heaps: `shared-snapshot.ts`), only what a command builds; a
      *  command that allocates without bound ends its worker, not the server. */

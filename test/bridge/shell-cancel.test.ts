@@ -34,7 +34,7 @@ function fetchFrom(ip: string): typeof fetch {
 
 function startPool(directToolCalls = true): Promise<{ h: Harness; rec: PoolRecorder }> {
   const rec = new PoolRecorder();
-  return startBridge({ shell: { workers: 1, limits: LIMITS_HOUR, onEvent: rec.onEvent }, bridge: { trustProxy: true, directToolCalls } }).then((h) => ({ h, rec }));
+  return startBridge({ shell: { workers: 1, limits: LIMITS_HOUR, maxCpuMs: 3_600_000, onEvent: rec.onEvent }, bridge: { trustProxy: true, directToolCalls } }).then((h) => ({ h, rec }));
 }
 
 /**

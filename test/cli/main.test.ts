@@ -43,7 +43,7 @@ describe("help text", () => {
         "                    reader belongs to (default: public",
         "                    content only)                   [string]",
         "      --time-limit  Seconds the command line may run",
-        "                    (default 5, as the tool; at most 3600)",
+        "                    (default 60, as the tool; at most 3600)",
         "                                                    [number]",
         "",
         "Examples:",

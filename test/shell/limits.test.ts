@@ -88,7 +88,7 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
   const overBudget = (command: string, maxSteps: number) => ({
     stdout: "",
     stderr: `bash: ${command}: work limit reached (${maxSteps} steps per call; a limit of the docs shell: do less in one call)\n`,
-    exitCode: 126,
+    exitCode: 124,
     truncated: false,
   });
 
@@ -101,6 +101,32 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     expect(await budgeted(20_000).run("jq -n '[limit(100000000; repeat(1))] | length'")).toEqual(overBudget("jq", 20_000));
     // Any sort of 5,000 lines compares at least 4,999 times.
     expect(await budgeted(4_000).run("seq 1 5000 | sort | tail -1")).toEqual(overBudget("sort", 4_000));
+  });
+
+  it("counts what commands read and pipe (256 bytes a step): a command over files stops at the same step on any machine, exit 124", async () => {
+    // Before, reading was not counted: `rg` in a loop over the site, or `cat` of every page,
+    // ended only at the 5 s clock, so a heavy first command on a busy machine said 124 where a
+    // quiet one answered (issue 25).
+    const loop = "while true; do rg -c zzzz / > /dev/null; done";
+    expect(await budgeted(100_000).run(loop)).toEqual(overBudget("rg", 100_000));
+    expect(await budgeted(30).run("cat $(find / -type f) | wc -c")).toEqual(overBudget("cat", 30));
+    // just-bash's own commands read through the filesystem, which cannot say which one reads.
+    expect(await budgeted(5).run("tac /api/overview.mdx /api/overview.mdx /api/overview.mdx | wc -l")).toEqual({
+      stdout: "",
+      stderr: "bash: work limit reached (5 steps per call; a limit of the docs shell: do less in one call)\n",
+      exitCode: 124,
+      truncated: false,
+    });
+  });
+
+  it("answers a command just within the budget and stops it one step short, whatever the machine's load", async () => {
+    // The whole demo site read, sorted and counted costs exactly this many steps: the answer at
+    // the budget is decided by the count alone (no clock is read: the limit is an hour).
+    const command = "cat $(find / -type f | sort) | sort | uniq -c | sort -rn | head -3";
+    const exact = 4_445;
+    expect(await budgeted(exact).run(command)).toEqual({ stdout: "     51 \n     16 ---\n      5 ```bash\n", stderr: "", exitCode: 0, truncated: false });
+    // The last step is `head`'s output.
+    expect(await budgeted(exact - 1).run(command)).toEqual(overBudget("head", exact - 1));
   });
 
   it("lets the same commands finish within the budget", async () => {

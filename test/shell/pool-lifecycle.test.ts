@@ -21,6 +21,8 @@ import { PoolRecorder } from "../helpers/pool-events.js";
 const RUNAWAY = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
 /** Runaways run for an hour: past the suite's hang detector, so only a cancellation ends one in a test. */
 const RUNAWAY_LIMITS = { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxSteps: 1e15 };
+/** And an hour of their thread's CPU (`LIMITS.shellWorker.maxCpuMs`), for the same reason. */
+const RUNAWAY_CPU_MS = 3_600_000;
 /** The issue's runaway: it too checks for aborts as it works (just-bash's budget). */
 const JQ_RUNAWAY = 'jq -n "[limit(100000000; repeat(1))] | length"';
 const CANCELLED = { stdout: "", stderr: "bash: cancelled by the client\n", exitCode: 130, truncated: false };
@@ -43,7 +45,7 @@ const view = () => runtime.readerState(localContext()).view;
 describe("a cancelled call", () => {
   it("running (a runaway awk loop): it stops inside its worker, which is kept and runs the call waiting behind it (a pool of one)", async () => {
     const rec = new PoolRecorder();
-    const host = new ShellHost({ workers: 1, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    const host = new ShellHost({ workers: 1, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       const abort = new AbortController();
@@ -73,7 +75,7 @@ describe("a cancelled call", () => {
 
   it("running a command that checks for aborts (a runaway jq): it stops inside its worker, which is kept and runs the next call; no worker is started again", async () => {
     const rec = new PoolRecorder();
-    const host = new ShellHost({ workers: 1, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    const host = new ShellHost({ workers: 1, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       const abort = new AbortController();
@@ -103,7 +105,7 @@ describe("a cancelled call", () => {
 
   it("waiting: it leaves the queue at once, and its caller's place with it; the running call goes on", async () => {
     const rec = new PoolRecorder();
-    const host = new ShellHost({ workers: 1, maxHeldPerCaller: 2, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    const host = new ShellHost({ workers: 1, maxHeldPerCaller: 2, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       const first = new AbortController();
@@ -152,7 +154,7 @@ describe("bounds per caller", () => {
   it("a caller already running may not take the last free workers (the reserve); a caller with nothing running may", async () => {
     const rec = new PoolRecorder();
     // A pool of four keeping two: a caller running one may start a second only while two stay free.
-    const host = new ShellHost({ workers: 4, reserveWorkers: 2, maxRunningPerCaller: 2, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    const host = new ShellHost({ workers: 4, reserveWorkers: 2, maxRunningPerCaller: 2, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       const aborts = [new AbortController(), new AbortController(), new AbortController()];
@@ -188,7 +190,7 @@ describe("new callers", () => {
   it("fresh callers, as many as the pool has workers, each sending a first runaway, leave a worker for a caller whose commands answer", async () => {
     const rec = new PoolRecorder();
     // A pool of four keeping two, one of them for trusted callers (issue 25 on the pool of six: six fresh addresses held every worker).
-    const host = new ShellHost({ workers: 4, reserveWorkers: 2, trustedWorkers: 1, maxRunningPerCaller: 2, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    const host = new ShellHost({ workers: 4, reserveWorkers: 2, trustedWorkers: 1, maxRunningPerCaller: 2, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       // The victim has been reading: its commands answer, so it is trusted.
@@ -212,7 +214,7 @@ describe("new callers", () => {
   it("at the adversary's numbers (a pool of six, six fresh addresses each sending one runaway at once, 2026-11-28): a trusted reader's command starts while five runaways run, before any ends", async () => {
     const rec = new PoolRecorder();
     // The pool of a 2-core machine with its default bounds; callers keyed as the bridge keys addresses.
-    const host = new ShellHost({ workers: 6, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    const host = new ShellHost({ workers: 6, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       const reader = "address:198.51.100.9";
@@ -257,7 +259,7 @@ describe("new callers", () => {
 describe("heavy callers", () => {
   it("callers that gave up a running command are heavy: their next runaways never take the reserve, so a caller with nothing running finds a worker", async () => {
     const rec = new PoolRecorder();
-    const host = new ShellHost({ workers: 4, reserveWorkers: 2, maxRunningPerCaller: 2, limits: RUNAWAY_LIMITS, onEvent: rec.onEvent });
+    const host = new ShellHost({ workers: 4, reserveWorkers: 2, maxRunningPerCaller: 2, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       const callers = ["h1", "h2", "h3", "h4"];

@@ -366,7 +366,7 @@ describe("the pool", () => {
     ["three callers", ["attacker-1", "attacker-2", "attacker-3"]],
   ] as const) {
     it(`runs another reader's ls / to completion while three runaway commands of ${what} are in flight (the pool of a 2-core machine)`, async () => {
-      const host = new ShellHost({ limits: runawayLimits, workers: shellPoolSize(2) });
+      const host = new ShellHost({ limits: runawayLimits, maxCpuMs: 3_600_000, workers: shellPoolSize(2) });
       const events: string[] = [];
       try {
         const shell = host.shellFor(inline.site, view());
@@ -426,4 +426,28 @@ describe("the pool", () => {
       await host.close();
     }
   });
+  it("ends a single step no count sees (jq doubling a string) at its thread's CPU limit, exit 124, and a third caller's ls / answers while two such run (issue 25)", async () => {
+    // Two workers (a stdio or preview pool), both taken by two callers' runaways. Only the CPU
+    // limit ends them: the wall-clock backstop is an hour here, and the work budget cannot see
+    // inside jq's one string concatenation. CPU time accrues only while the thread runs, so on
+    // any machine and under any load each ends after the same second of its own work.
+    const host = new ShellHost({ limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000 }, maxCpuMs: 1_000, workers: 2 });
+    const doubling = `jq -n 'reduce range(28) as $i ("x"; .+.)'`;
+    const cpuLimit = {
+      stdout: "",
+      stderr:
+        "bash: command stopped after 1000 ms of CPU time (CPU limit: one step of it, such as a jq or regex operation on a huge value, was too costly for the work limit to count); narrow it\n",
+      exitCode: 124,
+      truncated: false,
+    };
+    try {
+      const shell = host.shellFor(inline.site, view());
+      const runaways = [shell.run(doubling, "attacker-1"), shell.run(doubling, "attacker-2")];
+      const victim = await host.shellFor(inline.site, view()).run("ls /", "victim");
+      expect(victim).toEqual(await ls());
+      expect(await Promise.all(runaways)).toEqual([cpuLimit, cpuLimit]);
+    } finally {
+      await host.close();
+    }
+  }, 300_000);
 });

@@ -2,6 +2,7 @@ import { Bash, type CommandName, type CustomCommand, InMemoryFs, type ScriptNode
 import { LIMITS } from "../../limits.js";
 import type { SiteView } from "../../vfs/view.js";
 import { braceRangePlugin, refusedRangeCommand } from "./brace-ranges.js";
+import { chargedView } from "./charged-view.js";
 import { dirGlobPlugin } from "./dir-globs.js";
 import { interruptibleController } from "./interruptible-signal.js";
 import { PathSuggester } from "./did-you-mean.js";
@@ -44,7 +45,9 @@ export function createDocsBash(view: SiteView, commands: readonly CustomCommand[
   const plugins: TransformPlugin[] = [runTimeTextPlugin, braceRangePlugin, writeRedirectPlugin, dirGlobPlugin, mergeStderrPlugin(new Set(commands.map((c) => c.name)))];
   const transform = (ast: ScriptNode): ScriptNode => plugins.reduce((tree, plugin) => plugin.transform({ ast: tree, metadata: {} }).ast, ast);
   const bash = new Bash({
-    fs: view,
+    // Reads by just-bash's own commands (`nl`, `tac`, `comm`...) are charged to the call's work
+    // budget as ours are (`charged-view.ts`); ours read through their own `CommandIo`.
+    fs: budget === undefined ? view : chargedView(view, budget, "bash"),
     cwd: "/",
     env: { HOME: "/", PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8", TERM: "dumb" },
     commands: builtinCommandNames(),
@@ -152,7 +155,9 @@ export class DocsShell implements Shell {
       if (cancel?.aborted === true) return finish(r.stdout, `${r.stderr}bash: cancelled by the client\n`, 130, limits);
       if (budget.refusedBuiltin !== undefined) return finish(r.stdout, `${withoutAbortLine(r.stderr)}${stoppedBuiltinMessage(budget.refusedBuiltin)}`, 126, limits);
       if (budget.exceededBy !== undefined) {
-        return finish(r.stdout, `${withoutAbortLine(r.stderr)}${workLimitMessage(budget.exceededBy, limits.maxSteps)}`, 126, limits);
+        // The call's limit (issue 25): exit 124, as `timeout` and the clock before it, at the
+        // same step on any machine.
+        return finish(r.stdout, `${withoutAbortLine(r.stderr)}${workLimitMessage(budget.exceededBy, limits.maxSteps)}`, 124, limits);
       }
       if (timedOut) {
         const message = `bash: execution exceeded execution deadline (${limits.maxExecutionMs}ms)\n`;
@@ -165,6 +170,8 @@ export class DocsShell implements Shell {
     } catch (error) {
       // A builtin refused at run time stops the line by a throw the interpreter passes on.
       if (budget.refusedBuiltin !== undefined) return finish("", stoppedBuiltinMessage(budget.refusedBuiltin), 126, limits);
+      // A read charged past the budget inside just-bash's filesystem calls throws out of the line.
+      if (budget.exceededBy !== undefined) return finish("", workLimitMessage(budget.exceededBy, limits.maxSteps), 124, limits);
       // just-bash throws for some failures (a redirect into the read-only filesystem, limits).
       return finish("", `bash: ${describeThrown(error)}\n`, 1, limits);
     } finally {

@@ -24,7 +24,7 @@ export type PoolEvent =
   | { readonly t: "exit"; readonly worker: number; readonly why: WorkerExit };
 
 /** How a call ended: its result, cancelled by its caller (waiting or running), or by the pool. */
-export type CallEnd = "result" | "cancelled" | "time-limit" | "worker-died" | "shut-down" | "boot-failed";
+export type CallEnd = "result" | "cancelled" | "time-limit" | "cpu-limit" | "worker-died" | "shut-down" | "boot-failed";
 
-/** Why a worker ended: its call was cancelled or ran past its limit, it was idle, or it ended by itself. */
-export type WorkerExit = "cancelled" | "time-limit" | "idle" | "died" | "shut-down";
+/** Why a worker ended: its call was cancelled or ran past its time or CPU limit, it was idle, or it ended by itself. */
+export type WorkerExit = "cancelled" | "time-limit" | "cpu-limit" | "idle" | "died" | "shut-down";

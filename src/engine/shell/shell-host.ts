@@ -8,13 +8,14 @@ import type { Site } from "../../vfs/site.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { heldTextOf } from "../../vfs/held-text.js";
 import type { SiteView } from "../../vfs/view.js";
-import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./shell.js";
+import { type Shell, type ShellLimits, type ShellResult, cpuLimitMessage, timeLimitMessage } from "./shell.js";
 import { FairQueue } from "./fair-queue.js";
 import { callerNetwork } from "./caller-network.js";
 import { CallerStanding } from "./caller-standing.js";
 import type { CallEnd, PoolEvent, WorkerExit } from "./pool-events.js";
 import { type EncodedSnapshot, type SharedSnapshot, SnapshotEncoder } from "./shared-snapshot.js";
 import { workerExecArgv } from "./worker-exec-argv.js";
+import { threadCpuMs } from "./thread-cpu.js";
 
 /** Messages to the shell worker. Ordered: a `site` or `view` sent before a `run` is there for it. */
 export type ToWorker =
@@ -40,7 +41,8 @@ export interface ExtraFile {
 
 /** Messages from the shell worker. */
 export type FromWorker =
-  | { readonly t: "ready" }
+  /** Its code is loaded; `tid`: its Linux thread id, whose CPU time the host reads (absent where /proc is missing). */
+  | { readonly t: "ready"; readonly tid: number | undefined }
   | { readonly t: "loaded"; readonly sid: number }
   /** The command starts now: the reader's view is built (for a new view of 50,000 files, ~0.5 s not to count). */
   | { readonly t: "started"; readonly id: number }
@@ -110,6 +112,10 @@ interface Slot {
   /** The call it runs, and that call's deadline. */
   call: Pending | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** Its Linux thread id (`ready`), when its CPU time can be read. */
+  tid: number | undefined;
+  /** Reads its thread's CPU time while a call runs (`maxCpuMs`). */
+  cpuTimer: NodeJS.Timeout | undefined;
   /** Views and shared files (`ExtraFile`) this worker holds (sent once each). */
   readonly viewsSent: Set<number>;
   readonly extrasSent: Set<number>;
@@ -136,6 +142,9 @@ export interface ShellHostOptions {
   /** The shell's bounds; the host allows `maxExecutionMs` plus `stuckGraceMs` for an answer. */
   readonly limits?: ShellLimits;
   readonly stuckGraceMs?: number;
+  /** CPU time of its worker thread a command may use (default `LIMITS.shellWorker.maxCpuMs`), read every `cpuPollMs`. */
+  readonly maxCpuMs?: number;
+  readonly cpuPollMs?: number;
   readonly maxHeapMb?: number;
   /** Workers in the pool (default `shellPoolSize` of this machine's cores). */
   readonly workers?: number;
@@ -195,7 +204,8 @@ export function shellPoolSize(cores: number): number {
  * never takes those either, even with nothing running. A call whose caller cancels it (a dropped
  * HTTP request, a closed session, `notifications/cancelled`) leaves its queue, or, running, is
  * stopped inside its worker through shared memory (`cancel`), which is kept. A call past its
- * time limit plus a short grace ends with its worker.
+ * time limit plus a short grace, or past its worker thread's CPU limit (`watchCpu`), ends with
+ * its worker.
  *
  * Workers share the site: each snapshot is encoded once into shared buffers
  * (`SnapshotEncoder`), and a worker is given it before it takes any call of it; a worker still
@@ -231,6 +241,8 @@ export class ShellHost {
   private readonly emit: (event: PoolEvent) => void;
   private readonly limits: ShellLimits;
   private readonly deadlineMs: number;
+  private readonly maxCpuMs: number;
+  private readonly cpuPollMs: number;
   private readonly idleMs: number;
   private readonly maxHeld: number;
   private readonly cancelGraceMs: number;
@@ -253,6 +265,8 @@ export class ShellHost {
     };
     this.limits = options.limits ?? LIMITS.shell;
     this.deadlineMs = this.limits.maxExecutionMs + (options.stuckGraceMs ?? defaults.stuckGraceMs);
+    this.maxCpuMs = options.maxCpuMs ?? defaults.maxCpuMs;
+    this.cpuPollMs = options.cpuPollMs ?? defaults.cpuPollMs;
     this.size = Math.max(1, options.workers ?? shellPoolSize(availableParallelism()));
     this.maxHeld = options.maxHeldPerCaller ?? defaults.maxHeldPerCaller;
     this.now = options.now ?? Date.now;
@@ -378,6 +392,7 @@ export class ShellHost {
     for (const slot of slots) {
       clearTimeout(slot.timer);
       clearTimeout(slot.cancelTimer);
+      clearInterval(slot.cpuTimer);
       const p = slot.call;
       slot.call = undefined;
       if (p !== undefined) this.end(p, failure("the docs shell was shut down"), "shut-down");
@@ -571,6 +586,7 @@ export class ShellHost {
     if (!this.slots.includes(slot)) return;
     if (message.t === "ready") {
       slot.booted = true;
+      slot.tid = message.tid;
       this.emit({ t: "booted", worker: slot.n });
       if (this.current !== undefined) this.load(slot, this.current);
       else this.pump();
@@ -598,6 +614,7 @@ export class ShellHost {
     if (message.t === "started") {
       // The call's clock: past its limit and the grace, the worker is taken for stuck.
       slot.timer = setTimeout(() => this.stuck(slot, p), this.deadlineMs);
+      this.watchCpu(slot, p);
       return;
     }
     if (message.t === "result") {
@@ -628,6 +645,8 @@ export class ShellHost {
     const p = slot.call;
     clearTimeout(slot.timer);
     clearTimeout(slot.cancelTimer);
+    clearInterval(slot.cpuTimer);
+    slot.cpuTimer = undefined;
     slot.timer = undefined;
     slot.cancelTimer = undefined;
     slot.call = undefined;
@@ -661,6 +680,32 @@ export class ShellHost {
     this.answer(p, { stdout: "", stderr: timeLimitMessage(this.limits.maxExecutionMs), exitCode: 124, truncated: false }, "time-limit");
   }
 
+  /**
+   * Read the worker thread's CPU time every `cpuPollMs` while `p` runs, and end the worker once
+   * the command has used more than `maxCpuMs` of it: a single step the work budget cannot count
+   * (jq doubling a string, one regex or sort over a huge value inside one library call) spins
+   * without checking anything, and held a worker until the wall-clock backstop, so two callers
+   * with such a command each stalled a 2-worker pool for a minute (issue 25). CPU time, not
+   * wall time: a thread waiting for a core on a busy machine accrues none, so a legitimate
+   * command is not stopped for the machine's load. Where the thread's time cannot be read (no
+   * /proc), only the wall-clock backstop applies.
+   */
+  private watchCpu(slot: Slot, p: Pending): void {
+    const tid = slot.tid;
+    if (tid === undefined) return;
+    const before = threadCpuMs(tid);
+    if (before === undefined) return;
+    slot.cpuTimer = setInterval(() => {
+      const now = threadCpuMs(tid);
+      if (slot.call !== p || now === undefined || now - before <= this.maxCpuMs) return;
+      this.log(`warning: a docs-shell command used more than ${this.maxCpuMs} ms of CPU in one step the work limit cannot count; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
+      this.standing.heldLong(p.caller);
+      this.retire(slot, "cpu-limit");
+      this.answer(p, { stdout: "", stderr: cpuLimitMessage(this.maxCpuMs), exitCode: 124, truncated: false }, "cpu-limit");
+    }, this.cpuPollMs);
+    slot.cpuTimer.unref();
+  }
+
   /** Take a worker out of the pool and stop it (a fresh one is started as calls need it). */
   private retire(slot: Slot, why: WorkerExit): void {
     const k = this.slots.indexOf(slot);
@@ -668,8 +713,10 @@ export class ShellHost {
     this.slots.splice(k, 1);
     clearTimeout(slot.timer);
     clearTimeout(slot.cancelTimer);
+    clearInterval(slot.cpuTimer);
     slot.timer = undefined;
     slot.cancelTimer = undefined;
+    slot.cpuTimer = undefined;
     slot.call = undefined;
     this.emit({ t: "exit", worker: slot.n, why });
     void slot.worker.terminate();
@@ -721,6 +768,8 @@ export class ShellHost {
       everLoaded: false,
       call: undefined,
       timer: undefined,
+      tid: undefined,
+      cpuTimer: undefined,
       viewsSent: new Set(),
       extrasSent: new Set(),
       failed: undefined,

@@ -6,6 +6,7 @@ import { SiteView } from "../../vfs/view.js";
 import { SHELL_COMMANDS } from "./commands/index.js";
 import { DocsShell, loadCoverageModule } from "./docs-shell.js";
 import { interruptibleController } from "./interruptible-signal.js";
+import { ownThreadId } from "./thread-cpu.js";
 import type { ShellResult } from "./shell.js";
 import { decodeSnapshot } from "./shared-snapshot.js";
 import type { ExtraFile, FromWorker, ShellWorkerData, ToWorker } from "./shell-host.js";
@@ -149,4 +150,5 @@ port.on("message", (message: ToWorker) => {
 
 // Loading is not a command's time: the module the work budget needs loads before any call.
 await loadCoverageModule();
-post({ t: "ready" });
+// The host reads this thread's CPU time by its id while a command runs (`LIMITS.shellWorker.maxCpuMs`).
+post({ t: "ready", tid: ownThreadId() });

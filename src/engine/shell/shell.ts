@@ -37,3 +37,8 @@ export function timeLimitMessage(maxExecutionMs: number): string {
   return `bash: command stopped after ${maxExecutionMs} ms (time limit)\n`;
 }
 
+/** What a command ended at its worker thread's CPU limit answers (exit 124): one step of it ran longer than the work budget can count. */
+export function cpuLimitMessage(maxCpuMs: number): string {
+  return `bash: command stopped after ${maxCpuMs} ms of CPU time (CPU limit: one step of it, such as a jq or regex operation on a huge value, was too costly for the work limit to count); narrow it\n`;
+}
+

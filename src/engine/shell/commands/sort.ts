@@ -7,6 +7,7 @@ import { compareGeneralNumeric } from "../lib/strtold.js";
 import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 import { appendAll } from "../../../arrays.js";
+import { STEP_COST } from "../work-budget.js";
 
 /** What one sort call does, read from its command line. */
 interface SortSettings {
@@ -298,7 +299,7 @@ function runSort(args: string[], io: CommandIo): number {
   const compare = (a: string, b: string): number => {
     // Sorting never yields: each comparison is a step of the call's work budget, which also
     // checks the time limit and the caller's cancellation as it counts.
-    io.step();
+    io.step(STEP_COST.sort);
     if (keys.length === 0) {
       const r = compareKey(a, b, global);
       if (r !== 0 || stable || unique) return r;

@@ -4,6 +4,8 @@ import type { SiteView } from "../../../vfs/view.js";
 import { MERGE_STDERR_ENV } from "../merge-stderr.js";
 import { OptionError } from "./options.js";
 import { guardRegex } from "../regex/guard.js";
+import { chargedView } from "../charged-view.js";
+import { chargeableOf, stepsForBytes } from "../work-budget.js";
 
 /** Output of one command, with a byte budget so a runaway listing stops early. */
 export class Output {
@@ -60,15 +62,27 @@ export class Output {
 /** What a docs command runs with: its view, output, stdin, cwd and the shell's budget. */
 export class CommandIo {
   readonly out: Output;
+  /** The reader's view; reading a file's contents through it is charged to the call's work budget. */
+  readonly view: SiteView;
 
   constructor(
     readonly name: string,
-    readonly view: SiteView,
+    view: SiteView,
     readonly ctx: ResolvedCommandContext,
     writesBytes = false,
   ) {
     this.out = new Output(Math.min(ctx.limits.maxOutputSize, LIMITS.shell.maxInternalOutputBytes), ctx.env.get(MERGE_STDERR_ENV) === "1", writesBytes);
     this.stepName = `${name}:step`;
+    const budget = chargeableOf(ctx.coverage);
+    this.view = budget === undefined ? view : chargedView(view, budget, name);
+  }
+
+  /**
+   * Charge the call's work budget for `bytes` bytes this command took in or gave out
+   * (`stepsForBytes`): what flows through a pipe is work as a file's contents are.
+   */
+  chargeBytes(what: "stdin" | "stdout", bytes: number): void {
+    chargeableOf(this.ctx.coverage)?.charge(`${this.name}:${what}`, stepsForBytes(bytes));
   }
 
   get cwd(): string {
@@ -100,12 +114,13 @@ export class CommandIo {
   private readonly stepName: string;
 
   /**
-   * One step of work (a comparison of `sort`): counted against the call's work budget, which
+   * One step of work (a comparison of `sort`), of `cost` steps of jq's size (`STEP_COST`): counted against the call's work budget, which
    * every so often also checks the time limit and the caller's cancellation (`work-budget.ts`).
    * For loops that never await, where neither a timer nor a cancellation could stop them.
    */
-  step(): void {
-    this.ctx.coverage?.hit(this.stepName);
+  step(cost = 1): void {
+    if (cost === 1) this.ctx.coverage?.hit(this.stepName);
+    else chargeableOf(this.ctx.coverage)?.charge(this.stepName, cost);
   }
 
   /** Stop here if the call's time is up (just-bash reports it as exit 124). */
@@ -160,6 +175,7 @@ export function docsCommand(view: SiteView, spec: DocsCommandSpec): Command {
     name: spec.name,
     async execute(args, ctx) {
       const io = new CommandIo(spec.name, view, ctx, spec.writesBytes === true);
+      io.chargeBytes("stdin", latin1FromBytes(ctx.stdin).length);
       for (const a of args) {
         const m = /\/dev\/fd\/\d+$/.exec(a);
         if (m === null || io.piped.has(m[0])) continue;
@@ -189,7 +205,9 @@ export function docsCommand(view: SiteView, spec: DocsCommandSpec): Command {
       }
       // Hand just-bash bytes, encoded natively: its own text-to-bytes step for pipes concatenates
       // one character per byte in JS and dominated `rg ... | wc -l` on large outputs.
-      const bytes = unsafeBytesFromLatin1(spec.writesBytes === true ? io.out.stdout : Buffer.from(io.out.stdout, "utf8").toString("latin1"));
+      const latin1 = spec.writesBytes === true ? io.out.stdout : Buffer.from(io.out.stdout, "utf8").toString("latin1");
+      io.chargeBytes("stdout", latin1.length);
+      const bytes = unsafeBytesFromLatin1(latin1);
       return { ...bytesOutput(bytes), stderr: io.out.stderr, exitCode };
     },
   };

@@ -37,7 +37,15 @@ export function lookup(view: SiteView, cwd: string, operand: string, piped?: Rea
   const file = view.fileAt(path);
   if (file !== undefined) {
     if (operand.endsWith("/")) return { kind: "notdir", path };
-    return { kind: "file", path, text: file.text };
+    // Read when a command reads it: `ls`, `stat` and `find` only look a file up, and reading
+    // its contents is charged to the call's work budget (`charged-view.ts`).
+    return {
+      kind: "file",
+      path,
+      get text() {
+        return file.text;
+      },
+    };
   }
   if (view.isDir(path)) return { kind: "dir", path };
   for (let i = path.lastIndexOf("/"); i > 0; i = path.lastIndexOf("/", i - 1)) {

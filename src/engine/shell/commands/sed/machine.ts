@@ -4,6 +4,7 @@ import type { CommandIo } from "../../lib/command.js";
 import { lowerChar, upperChar } from "../../lib/case-map.js";
 import { lookup } from "../../lib/files.js";
 import { type Address, type ReplacementPart, type SedCommand, type SedProgram, SedScriptError, type Substitution } from "./script.js";
+import { STEP_COST } from "../../work-budget.js";
 
 /**
  * The most characters sed's pattern space or hold space may hold: as much as one command may
@@ -292,7 +293,7 @@ class SedMachine {
     while (pc < commands.length) {
       // Each command is a step of the call's work budget (which also checks the clock and the
       // caller's cancellation); without a budget, the clock is checked here.
-      this.io.step();
+      this.io.step(STEP_COST.sed);
       if (++steps % 10000 === 0) this.io.checkTime();
       if (++this.sinceRead > this.maxSinceRead) throw new SedLoopExceeded(this.maxSinceRead);
       const c = commands[pc] as SedCommand;
