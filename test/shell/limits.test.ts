@@ -111,7 +111,7 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     expect(await budgeted(100_000).run(loop)).toEqual(overBudget("rg", 100_000));
     expect(await budgeted(30).run("cat $(find / -type f) | wc -c")).toEqual(overBudget("cat", 30));
     // just-bash's own commands read through the filesystem, which cannot say which one reads.
-    expect(await budgeted(5).run("tac /api/overview.mdx /api/overview.mdx /api/overview.mdx | wc -l")).toEqual({
+    expect(await budgeted(5).run("nl /api/overview.mdx /api/overview.mdx /api/overview.mdx | wc -l")).toEqual({
       stdout: "",
       stderr: "bash: work limit reached (5 steps per call; a limit of the docs shell: do less in one call)\n",
       exitCode: 124,
