@@ -321,6 +321,11 @@ export const LIMITS = {
      *  example's value is written again in each code example's query string or body), so at
      *  20,000 that spec's pages were 1 MB each and the index build still took 11 s of CPU; at this
      *  bound 0.25 MB. Past it the page is cut with a note (`cutNote`), and `check` warns. */
+    /** Characters of text (a description, an enum or default written out) that cost a schema
+     *  node of the page's budget (`SchemaBudget.takeText`): a page shows at most ~640 KB of them. */
+    /** Values of one `enum` a field's notes list before `…` (the spec file holds them all). */
+    maxEnumValuesShown: 1_000,
+    schemaTextCharsPerNode: 128,
     maxPageSchemaNodes: 5_000,
     /** The same for all the pages of one spec together: each page's share is this over the spec's
      *  pages when that is less than `maxPageSchemaNodes`, so many small operations do not make

@@ -62,8 +62,8 @@ describe("one budget of schema nodes per page, shared by every walker", () => {
         "**Playground:** interactive, for every reader; requests are relayed by POST /_svc/api/request",
         "",
         "253817 /api-reference/get-r.mdx",
-        "165777 /api-reference/post-r.mdx",
-        "419594 total",
+        "218811 /api-reference/post-r.mdx",
+        "472628 total",
         "",
       ].join("\n"),
       stderr: "",
@@ -72,6 +72,23 @@ describe("one budget of schema nodes per page, shared by every walker", () => {
     expect(await runCli(["check", "--dir", root])).toEqual({
       code: 0,
       stdout: cut("get-r", "GET /r0") + cut("get-r-1", "GET /r1") + cut("post-r", "POST /r0") + cut("post-r-1", "POST /r1") + "checked docs.json and 1 page (+4 generated from API specs): 0 errors, 4 warnings\n",
+      stderr: "",
+    });
+  });
+
+  // Adversary round 15: a node counted the same whatever text it carried, so one 30 KB
+  // description on each of the eight schemas was written once per node: a 45 KB spec made pages
+  // of 12 MB and `serve` took 4 GB. Text now costs a node per 128 characters (`takeText`).
+  it("text is charged too: a long description on every schema of the clique leaves a page of bounded size", async () => {
+    const big = "lorem ipsum ".repeat(2_500);
+    const spec = clique(5, 1) as { components: { schemas: Record<string, { description?: string }>; parameters: Record<string, { description?: string }> } };
+    for (const s of Object.values(spec.components.schemas)) s.description = big;
+    for (const p of Object.values(spec.components.parameters)) p.description = big;
+    const root = site(spec);
+    expect(await runCli(["fs", "--dir", root, "wc -c /api-reference/get-r.mdx /api-reference/post-r.mdx; grep -c 'lorem ipsum lorem' /api-reference/get-r.mdx; grep -c '^> \\*\\*Cut' /api-reference/get-r.mdx"])).toEqual({
+      code: 0,
+      // 16 of the descriptions on each page (30,000 characters: 234 nodes each), not 5,000.
+      stdout: "482168 /api-reference/get-r.mdx\n482958 /api-reference/post-r.mdx\n965126 total\n16\n1\n",
       stderr: "",
     });
   });
@@ -120,7 +137,9 @@ describe("one budget of schema nodes per page, shared by every walker", () => {
       const html = counted(() => operationHtml({ spec: item.spec, op: item.operation, pagePath: "/api-reference/x", title: "X", settings: loaded.site.api?.settings as ApiSettings, playground: info.playground, view: { kind: "form" }, markdown: (t) => t }));
       // Every node walked is taken from the budget; a refused one costs a constant (a field list
       // ends, an object comes out empty), a few per parameter, field list or example at most.
-      const within = (c: { taken: number; calls: number }) => ({ taken: c.taken <= LIMITS.api.maxPageSchemaNodes, calls: c.calls <= LIMITS.api.maxPageSchemaNodes + 200 });
+      // The parameters' anchors are walked on a budget of the page's size of their own.
+      const max = 2 * LIMITS.api.maxPageSchemaNodes;
+      const within = (c: { taken: number; calls: number }) => ({ taken: c.taken <= max, calls: c.calls <= max + 200 });
       expect({ text: within(text), html: within(html) }).toEqual({ text: { taken: true, calls: true }, html: { taken: true, calls: true } });
     });
   });

@@ -7,7 +7,7 @@ import { exampleValue } from "./example-value.js";
 import type { ApiContent, ApiOperation, ApiParameter, ApiSchemaComponent, ApiSpec } from "./model.js";
 import { describePlayground, type PlaygroundSettings } from "./playground.js";
 import { fieldOf, type SchemaField, schemaFields } from "./schema-fields.js";
-import { pageSchemaBudget, type SchemaBudget } from "./schema-budget.js";
+import { pageSchemaBudget, SchemaBudget } from "./schema-budget.js";
 import { appendAll } from "../../arrays.js";
 
 /** A parameter's anchor on its page (`{docs_url}/<page path>#<anchor>`). */
@@ -38,7 +38,10 @@ export function parameterAnchors(op: ApiOperation, nodes: SchemaBudget): Paramet
   const out: ParameterAnchor[] = op.parameters.map((p) => ({ in: p.in, name: p.name, anchor: p.name }));
   const taken = new Set(op.parameters.map((p) => p.name));
   const body = op.requestBody?.content[0]?.schema;
-  for (const f of schemaFields(body, "", nodes).fields) {
+  // A budget of the page's size of its own: the anchors are names, and walking them must not
+  // spend what the page then writes (the body's descriptions were charged here and the page
+  // came out empty). The same size always gives the same anchors.
+  for (const f of schemaFields(body, "", new SchemaBudget(nodes.max)).fields) {
     const top = f.name.split(".")[0] as string;
     out.push({ in: "body", name: f.name, anchor: taken.has(top) ? `body.${f.name}` : f.name });
   }
@@ -185,7 +188,7 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
     out.push("## Request body", "");
     for (const c of op.requestBody.content) {
       out.push(`\`${c.mediaType}\`${op.requestBody.required ? " (required)" : ""}`, "");
-      if (op.requestBody.description !== undefined) out.push(op.requestBody.description.trim(), "");
+      if (op.requestBody.description !== undefined && nodes.takeText(op.requestBody.description)) out.push(op.requestBody.description.trim(), "");
       appendAll(out, fieldLines(c, (f) => anchors.get(`body:${f.name}`), nodes)).push("");
     }
   }
@@ -193,7 +196,7 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
   if (op.responses.length > 0) {
     out.push("## Responses", "");
     for (const r of op.responses) {
-      out.push(`### ${r.status}${r.description !== undefined ? `: ${oneLine(r.description)}` : ""}`, "");
+      out.push(`### ${r.status}${r.description !== undefined && nodes.takeText(r.description) ? `: ${oneLine(r.description)}` : ""}`, "");
       for (const c of r.content) {
         out.push(`\`${c.mediaType}\``, "");
         const lines = fieldLines(c, () => undefined, nodes);
@@ -243,7 +246,8 @@ function parameterLine(p: ApiParameter, anchor: string, nodes: SchemaBudget): st
   if (p.deprecated) parts.push("deprecated");
   const notes = field?.notes ?? [];
   let line = parts.join(" ");
-  if (p.description !== undefined) line += `: ${oneLine(p.description)}`;
+  // A parameter shared by every operation (`components.parameters`) is written on each page.
+  if (p.description !== undefined && nodes.takeText(p.description)) line += `: ${oneLine(p.description)}`;
   if (notes.length > 0) line += ` (${notes.join("; ")})`;
   return line;
 }

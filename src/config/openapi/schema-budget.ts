@@ -30,6 +30,24 @@ export class SchemaBudget {
     return true;
   }
 
+  /**
+   * Take what writing `text` costs: a node per `LIMITS.api.schemaTextCharsPerNode` characters
+   * (shorter texts are free, as most descriptions are). A node counts the same whatever text it
+   * carries, so one 30 KB description on eight schemas that each hold all eight was written once
+   * per node: a 45 KB spec made pages of 12 MB and `serve` took 4 GB (adversary round 15). False
+   * (the text is left out, the page is cut) when fewer are left.
+   */
+  takeText(text: string): boolean {
+    const cost = Math.floor(text.length / LIMITS.api.schemaTextCharsPerNode);
+    if (cost === 0) return true;
+    if (cost > this.left) {
+      this.refused = true;
+      return false;
+    }
+    this.left -= cost;
+    return true;
+  }
+
   /** Whether some walker was refused a node: the page does not show everything. */
   get cut(): boolean {
     return this.refused;

@@ -132,12 +132,24 @@ function ownBudget(): SchemaBudget {
 
 function row(s: JsonSchema, name: string, depth: number, required: boolean, nodes: SchemaBudget): SchemaField {
   const notes: string[] = [];
-  if (Array.isArray(s.enum)) notes.push(`one of: ${s.enum.map((v) => JSON.stringify(v)).join(", ")}`);
-  if (s.default !== undefined) notes.push(`default: ${JSON.stringify(s.default)}`);
+  // Text is charged to the page's budget as it is written (`takeText`): left out past it.
+  const written = (text: string): string | undefined => (nodes.takeText(text) ? text : undefined);
+  if (Array.isArray(s.enum)) {
+    const values: string[] = [];
+    for (const v of s.enum.slice(0, LIMITS.api.maxEnumValuesShown)) {
+      const text = written(JSON.stringify(v) ?? "null");
+      if (text === undefined) break;
+      values.push(text);
+    }
+    const note = written(`one of: ${values.join(", ")}${values.length < s.enum.length ? ", …" : ""}`);
+    if (values.length > 0 && note !== undefined) notes.push(note);
+  }
+  const defaultText = s.default !== undefined ? written(JSON.stringify(s.default) ?? "null") : undefined;
+  if (defaultText !== undefined) notes.push(`default: ${defaultText}`);
   if (typeof s.minimum === "number") notes.push(`minimum: ${s.minimum}`);
   if (typeof s.maximum === "number") notes.push(`maximum: ${s.maximum}`);
   if (typeof s.maxLength === "number") notes.push(`max length: ${s.maxLength}`);
-  if (typeof s.pattern === "string") notes.push(`pattern: \`${s.pattern}\``);
+  if (typeof s.pattern === "string" && nodes.takeText(s.pattern)) notes.push(`pattern: \`${s.pattern}\``);
   const variants = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : []).filter(isObj);
   if (variants.length > 0) {
     const shown = variants.slice(0, LIMITS.api.maxSchemaVariants).map((v) => (typeof v.title === "string" ? v.title : typeLabel(v, [], nodes)));
@@ -145,7 +157,7 @@ function row(s: JsonSchema, name: string, depth: number, required: boolean, node
     notes.push(`one of: ${shown.join(" | ")}${more}`);
   }
   if (s.readOnly === true) notes.push("read-only");
-  const description = typeof s.description === "string" && s.description.trim() !== "" ? s.description.trim() : undefined;
+  const description = typeof s.description === "string" && s.description.trim() !== "" ? written(s.description.trim()) : undefined;
   return {
     name,
     depth,
