@@ -1,4 +1,5 @@
 import type { BenchSuite } from "./bench.js";
+import { allocSuite } from "./alloc.bench.js";
 import { availabilitySuite } from "./availability.bench.js";
 import { bridgeSuite } from "./bridge.bench.js";
 import { configBench } from "./config.bench.js";
@@ -16,4 +17,4 @@ import { variantsSuite } from "./variants.bench.js";
 import { workersSuite } from "./workers.bench.js";
 
 /** Every benchmark suite `npm run bench` runs, in order. `npm run bench -- NAME` runs one. */
-export const SUITES: readonly BenchSuite[] = [searchSuite, openapiSuite, loadSuite, variantsSuite, configBench, feedbackSuite, bridgeSuite, workersSuite, protocolSuite, pagesSuite, previewSuite, rateLimitSuite, shellSuite, availabilitySuite, packageSuite];
+export const SUITES: readonly BenchSuite[] = [searchSuite, openapiSuite, loadSuite, variantsSuite, configBench, feedbackSuite, bridgeSuite, allocSuite, workersSuite, protocolSuite, pagesSuite, previewSuite, rateLimitSuite, shellSuite, availabilitySuite, packageSuite];
