@@ -42,7 +42,7 @@ export const allocSuite: BenchSuite = {
       }
       const ours = medianWindow(windows[0] as AllocWindow[]);
       const theirs = base !== undefined ? medianWindow(windows[1] as AllocWindow[]) : undefined;
-      const what = `(spree, 1 worker, ${CLIENTS} connections, ${TRAFFIC}, median of ${ROUNDS} windows of ${CALLS} calls)`;
+      const what = `(spree, 1 worker, ${CLIENTS} connections, ${TRAFFIC}, ${ROUNDS === 1 ? "one window" : `median of ${ROUNDS} windows`} of ${CALLS} calls)`;
       const row = (metric: string, unit: string, f: (w: AllocWindow) => number): BenchRow => ({
         area: "alloc",
         metric: `${metric} ${what}`,
