@@ -340,9 +340,10 @@ async function main(): Promise<void> {
   const clients = Number(option("--clients", "32"));
   const site = option("--site", join(CORPORA, "spree"));
   const where = flag("--where");
+  const useNonsense = flag("--nonsense");
   const kept = flag("--promoted") ? "promoted" : flag("--retained") ? "retained" : flag("--live") ? "live" : "all";
   const checkouts = args;
-  if (checkouts.length === 0) throw new Error("usage: npx tsx bench/http-alloc.ts <checkout>... [--calls N] [--rounds R] [--warm-up N] [--clients C] [--site DIR] [--where [--promoted|--retained|--live]]");
+  if (checkouts.length === 0) throw new Error("usage: npx tsx bench/http-alloc.ts <checkout>... [--calls N] [--rounds R] [--warm-up N] [--clients C] [--site DIR] [--nonsense] [--where [--promoted|--retained|--live]]");
   const servers: AllocServer[] = [];
   try {
     // `dir+--flag+--flag`: that side's server gets those V8/Node options too.
@@ -350,8 +351,11 @@ async function main(): Promise<void> {
       const [dir, ...flags] = spec.split("+");
       servers.push(await startAllocServer(dir as string, site, flags));
     }
-    // Each side asks the same questions: a stream of its own, at the same place.
-    const streams = servers.map(() => new QueryStream());
+    // Each side asks the same questions: a stream of its own, at the same place. `--nonsense`:
+    // distinct words no page has, so the search and its answer cost next to nothing and what is
+    // left is the HTTP and MCP path's own.
+    const nonsense = Array.from({ length: 100 }, (_, i) => `qzx${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}vj`);
+    const streams = servers.map(() => (useNonsense ? new QueryStream(["xqzvwk"], nonsense) : new QueryStream()));
     await Promise.all(servers.map((s, i) => sendCalls(s, streams[i] as QueryStream, warmUp, clients)));
     if (where) {
       const sites = await allocationSites(servers[0] as AllocServer, streams[0] as QueryStream, calls, clients, kept);
