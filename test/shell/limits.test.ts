@@ -269,6 +269,22 @@ describe("output", () => {
     );
   });
 
+  it("says it was the error output that was cut when stderr ran over the cap", async () => {
+    const small = shellWith({ maxOutputBytes: 300 });
+    const name = "x".repeat(3_000);
+    const r = await small.run(`cat /guides/${name}`);
+    const full = `cat: /guides/${name}: No such file or directory\n`;
+    expect(r).toEqual({
+      stdout:
+        `[output truncated: showed ${LIMITS.shell.maxStderrBytesWhenTruncated} of ${Buffer.byteLength(full)} bytes of its error output. ` +
+        "Narrow the command: pipe into `head -n 100`, search first (`rg -l PATTERN /`), " +
+        "read one section (`sed -n '/^## Setup/,/^## /p' FILE`) or fewer files per call]\n",
+      stderr: full.slice(0, LIMITS.shell.maxStderrBytesWhenTruncated),
+      exitCode: 1,
+      truncated: true,
+    });
+  });
+
   it("keeps a pipeline's full intermediate output: only what is shown is capped", async () => {
     const small = shellWith({ maxOutputBytes: 300 });
     const r = await small.run("cat /guides/*.mdx /api/*.mdx /index.mdx /quickstart.mdx | wc -l");

@@ -193,7 +193,6 @@ function describeThrown(error: unknown): string {
   return message.split("\n")[0] ?? message;
 }
 
-/** Apply the output cap: stdout first, then stderr, with a note saying how to narrow. */
 /**
  * just-bash words limit errors for its embedder (`..., increase executionLimits.maxCommandCount`);
  * an agent cannot change limits, so say what it can do instead.
@@ -202,6 +201,7 @@ function explainLimits(stderr: string): string {
   return stderr.replace(/, increase executionLimits\.\w+$/gm, " (a limit of the docs shell: do less in one call)");
 }
 
+/** Apply the output cap: stderr keeps its first bytes, stdout the rest, with a note saying what was cut and how to narrow. */
 function finish(stdout: string, rawStderr: string, exitCode: number, limits: ShellLimits): ShellResult {
   const stderr = explainLimits(rawStderr);
   const cap = limits.maxOutputBytes;
@@ -211,8 +211,15 @@ function finish(stdout: string, rawStderr: string, exitCode: number, limits: She
   const keptErr = truncateBytes(stderr, Math.min(errBytes, LIMITS.shell.maxStderrBytesWhenTruncated));
   const keptOut = truncateBytes(stdout, cap - Buffer.byteLength(keptErr));
   const shown = Buffer.byteLength(keptOut);
+  const shownErr = Buffer.byteLength(keptErr);
+  // Say which stream was cut: a note about stdout alone read "showed 0 of 0 bytes" when a command's
+  // error output was what ran over (adversary round 16 F6).
+  const cuts = [
+    ...(shown < outBytes ? [`showed ${shown} of ${outBytes} bytes`] : []),
+    ...(shownErr < errBytes ? [`showed ${shownErr} of ${errBytes} bytes of its error output`] : []),
+  ];
   const note =
-    `${keptOut === "" || keptOut.endsWith("\n") ? "" : "\n"}[output truncated: showed ${shown} of ${outBytes} bytes. Narrow the command: pipe into \`head -n 100\`, ` +
+    `${keptOut === "" || keptOut.endsWith("\n") ? "" : "\n"}[output truncated: ${cuts.join("; ")}. Narrow the command: pipe into \`head -n 100\`, ` +
     "search first (`rg -l PATTERN /`), read one section (`sed -n '/^## Setup/,/^## /p' FILE`) or fewer files per call]\n";
   return { stdout: keptOut + note, stderr: keptErr, exitCode, truncated: true };
 }
