@@ -784,6 +784,14 @@ export const LIMITS = {
      *  search's a full page of 50 results with their snippets. */
     minMaxChars: 200,
     maxSearchChars: 100_000,
+    /** Lines a stdio server writes on stderr for the input it refuses, per episode (`refusal-log.ts`):
+     *  the first few name what is wrong (a client's bug shows in one), later ones are counted. A
+     *  client that floods stdin with bad lines wrote one stderr line per bad line (issue 25). */
+    refusalsLoggedPerEpisode: 5,
+    /** Refusals after this long without one open a new episode (logged again). */
+    refusalQuietMs: 60_000,
+    /** Within an episode, a line with the count of refusals not logged this often, at most. */
+    refusalReminderMs: 60_000,
   },
   config: {
     /** Largest docs.json (or `$ref`'d JSON file) read. The biggest real ones are ~100 KB (spree);
