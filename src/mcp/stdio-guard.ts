@@ -1,6 +1,7 @@
 import { type Readable, Transform } from "node:stream";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import { MESSAGE_ERRORS, paramsProblem, shapeProblem } from "./message-problems.js";
+import { rawIds } from "./raw-ids.js";
 import { RefusalLog } from "./refusal-log.js";
 
 export interface StdioGuardOptions {
@@ -84,30 +85,34 @@ function checkedLine(raw: string, options: Refuser): string | undefined {
   }
   const shape = shapeProblem(message);
   if (shape !== undefined) {
-    refuse(options, message, MESSAGE_ERRORS.invalidRequest, `Invalid Request: ${shape}`);
+    refuse(options, message, MESSAGE_ERRORS.invalidRequest, `Invalid Request: ${shape}`, text);
     return undefined;
   }
   const params = paramsProblem(message);
   if (params !== undefined) {
-    refuse(options, message, MESSAGE_ERRORS.invalidParams, `Invalid params: ${params}`);
+    refuse(options, message, MESSAGE_ERRORS.invalidParams, `Invalid params: ${params}`, text);
     return undefined;
   }
   try {
     parseJSONRPCMessage(message);
   } catch {
     // What the SDK's schema refuses beyond the checks above, in its HTTP transport's words.
-    refuse(options, message, MESSAGE_ERRORS.invalidRequest, "Bad Request: the request body is not a valid JSON-RPC message");
+    refuse(options, message, MESSAGE_ERRORS.invalidRequest, "Bad Request: the request body is not a valid JSON-RPC message", text);
     return undefined;
   }
   return text;
 }
 
-/** Answer a refused message (a notification only logged), and log one line. */
-function refuse(options: Refuser, message: unknown, code: number, text: string): void {
+/**
+ * Answer a refused message (a notification only logged), and log one line. A numeric id is echoed
+ * as the line wrote it (`rawIds`): read as a double, `12345678901234567890` came back changed.
+ */
+function refuse(options: Refuser, message: unknown, code: number, text: string, line = ""): void {
   const o = typeof message === "object" && message !== null && !Array.isArray(message) ? (message as Record<string, unknown>) : undefined;
   const notification = o !== undefined && !("id" in o) && typeof o.method === "string" && o.jsonrpc === "2.0";
-  const id = o !== undefined && (typeof o.id === "string" || (typeof o.id === "number" && Number.isInteger(o.id))) ? o.id : null;
-  if (!notification) options.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message: text } })}\n`);
-  const what = `${notification ? "a notification" : `request ${JSON.stringify(id)}`}: ${code} ${text}`;
+  const raw = typeof o?.id === "number" ? rawIds(line) : undefined;
+  const id = typeof raw === "string" ? raw : JSON.stringify(o !== undefined && typeof o.id === "string" ? o.id : null);
+  if (!notification) options.stdout.write(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code, message: text })}}\n`);
+  const what = `${notification ? "a notification" : `request ${id}`}: ${code} ${text}`;
   options.refusals.refused(`MCP: refused ${what.length > MAX_LOGGED ? `${what.slice(0, MAX_LOGGED)}...` : what}`);
 }

@@ -29,7 +29,7 @@ const CASES: [string, string, unknown][] = [
     { jsonrpc: "2.0", id: 105, error: { code: -32602, message: "Invalid params: params._meta.progressToken: must be a string or an integer (got an object)" } },
   ],
   ["jsonrpc 1.0", '{"jsonrpc":"1.0","id":106,"method":"ping"}', { jsonrpc: "2.0", id: 106, error: { code: -32600, message: 'Invalid Request: the "jsonrpc" member must be "2.0"' } }],
-  ["an id that is no integer", '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', { jsonrpc: "2.0", id: null, error: { code: -32600, message: 'Invalid Request: the "id" member must be a string or an integer' } }],
+  ["an id that is no integer", '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', { jsonrpc: "2.0", id: 1.5, error: { code: -32600, message: 'Invalid Request: the "id" member must be a string or an integer' } }],
   [
     "broken JSON",
     '{"jsonrpc":"2.0","id":107,"method":"ping"',
