@@ -17,6 +17,15 @@ export const LIMITS = {
      *  without spinning is left for this. Not lowered to 30 s: a command within its CPU limit
      *  gets ~1/15 of a core at load 30 on 2 cores, and 4 s of CPU then take ~60 s. */
     maxExecutionMs: 60_000,
+    /** CPU time of the process's own thread one call may use where commands run in it (`svc-mcp
+     *  fs`, `serve --no-shell-worker`: `DocsShell` with `clockInLoops`), read from /proc as the
+     *  work counts (`thread-cpu.ts`), the same figure a shell worker's thread gets
+     *  (`shellWorker.maxCpuMs`, which the pool checks from outside). Before (issue 25), those
+     *  modes had no CPU limit at all. Read only where the count checks (every
+     *  `stepsBetweenChecks` steps), so a single native step still runs to just-bash's own clock
+     *  check (docs/shell.md, "Bounds"). Under `serve --no-shell-worker` the thread also serves
+     *  other calls, whose CPU counts against the running one (use the pool there). */
+    maxCpuMs: 5_000,
     /** Commands per call (pipes, loops). Agents chain a handful; thousands means a loop. */
     maxCommandCount: 10_000,
     /** Longest command string accepted; real agent commands are well under 1 KB. */
