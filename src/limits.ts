@@ -17,6 +17,15 @@ export const LIMITS = {
      *  without spinning is left for this. Not lowered to 30 s: a command within its CPU limit
      *  gets ~1/15 of a core at load 30 on 2 cores, and 4 s of CPU then take ~60 s. */
     maxExecutionMs: 60_000,
+    /** CPU time of the process's own thread one call may use where commands run in it (`svc-mcp
+     *  fs`, `serve --no-shell-worker`: `DocsShell` with `clockInLoops`), read from /proc as the
+     *  work counts (`thread-cpu.ts`), the same figure a shell worker's thread gets
+     *  (`shellWorker.maxCpuMs`, which the pool checks from outside). Before (issue 25), those
+     *  modes had no CPU limit at all. Read only where the count checks (every
+     *  `stepsBetweenChecks` steps), so a single native step still runs to just-bash's own clock
+     *  check (docs/shell.md, "Bounds"). Under `serve --no-shell-worker` the thread also serves
+     *  other calls, whose CPU counts against the running one (use the pool there). */
+    maxCpuMs: 5_000,
     /** Commands per call (pipes, loops). Agents chain a handful; thousands means a loop. */
     maxCommandCount: 10_000,
     /** Longest command string accepted; real agent commands are well under 1 KB. */
@@ -784,6 +793,14 @@ export const LIMITS = {
      *  search's a full page of 50 results with their snippets. */
     minMaxChars: 200,
     maxSearchChars: 100_000,
+    /** Lines a stdio server writes on stderr for the input it refuses, per episode (`refusal-log.ts`):
+     *  the first few name what is wrong (a client's bug shows in one), later ones are counted. A
+     *  client that floods stdin with bad lines wrote one stderr line per bad line (issue 25). */
+    refusalsLoggedPerEpisode: 5,
+    /** Refusals after this long without one open a new episode (logged again). */
+    refusalQuietMs: 60_000,
+    /** Within an episode, a line with the count of refusals not logged this often, at most. */
+    refusalReminderMs: 60_000,
   },
   config: {
     /** Largest docs.json (or `$ref`'d JSON file) read. The biggest real ones are ~100 KB (spree);

@@ -15,6 +15,7 @@ export function shapeProblem(m: unknown): string | undefined {
   if (typeof m !== "object" || m === null || Array.isArray(m)) return "each message must be a JSON object";
   const o = m as Record<string, unknown>;
   if (o.jsonrpc !== "2.0") return 'the "jsonrpc" member must be "2.0"';
+  if ("id" in o && typeof o.id === "number" && inexact(o.id)) return `the "id" member must be a string or an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}: a number past that cannot be echoed exactly (send it as a string)`;
   if ("id" in o && typeof o.id !== "string" && (typeof o.id !== "number" || !Number.isInteger(o.id))) return 'the "id" member must be a string or an integer';
   if ("method" in o && typeof o.method !== "string") return 'the "method" member must be a string';
   if (!("method" in o) && !("result" in o) && !("error" in o)) return 'a message needs a "method" (or is a response with "result" or "error")';
@@ -31,8 +32,20 @@ export function paramsProblem(m: unknown): string | undefined {
   if (meta === undefined) return undefined;
   if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return `params._meta: must be an object (got ${inputText(meta)})`;
   const token = (meta as { progressToken?: unknown }).progressToken;
+  if (typeof token === "number" && inexact(token)) {
+    return `params._meta.progressToken: must be a string or an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (got a number past that, which cannot be echoed exactly)`;
+  }
   if (token !== undefined && typeof token !== "string" && (typeof token !== "number" || !Number.isInteger(token))) {
     return `params._meta.progressToken: must be a string or an integer (got ${inputText(token)})`;
   }
   return undefined;
+}
+
+/**
+ * A number JSON.parse could not read exactly: an integer past 2^53 - 1 (`12345678901234567890`
+ * reads as ...000) or one out of a double's range (`1e400` reads as Infinity). Echoed as read, the
+ * client's id came back changed, as a float (issue 25); a fraction (`1.5`) is another problem.
+ */
+function inexact(n: number): boolean {
+  return !Number.isFinite(n) || (Number.isInteger(n) && !Number.isSafeInteger(n));
 }

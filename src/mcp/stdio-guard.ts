@@ -1,12 +1,21 @@
 import { type Readable, Transform } from "node:stream";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import { MESSAGE_ERRORS, paramsProblem, shapeProblem } from "./message-problems.js";
+import { rawIds } from "./raw-ids.js";
+import { RefusalLog } from "./refusal-log.js";
 
 export interface StdioGuardOptions {
   /** Where the answers go: the transport's standard output (one JSON-RPC message a line). */
   readonly stdout: NodeJS.WritableStream;
-  /** One short line per message refused (standard error). */
+  /** Standard error: one short line per message refused, the first few of an episode (`RefusalLog`). */
   readonly log: (line: string) => void;
+  /** The clock that tells episodes of refusals apart. */
+  readonly now: () => number;
+}
+
+interface Refuser {
+  readonly stdout: NodeJS.WritableStream;
+  readonly refusals: RefusalLog;
 }
 
 /** The longest message the guard reports in a stderr line. */
@@ -20,7 +29,8 @@ const MAX_LOGGED = 200;
  * such a line is answered on stdout with the error HTTP answers it with (`message-problems.ts`:
  * the same code and message) and the request's id, `null` where it has none that can be read
  * (JSON-RPC 2.0 section 5); a notification is never answered (section 4.1), only logged; and
- * stderr gets one short line. Lines that pass go on to the SDK unchanged, save a UTF-8 byte order
+ * stderr gets one short line, for the first few refusals of an episode (`refusal-log.ts`: a flood
+ * of bad lines wrote a line each, without bound). Lines that pass go on to the SDK unchanged, save a UTF-8 byte order
  * mark at the start of a line, which is dropped (some Windows tools write one; the JSON after it
  * is what the client meant). A line longer than the SDK's buffer goes on to the SDK as it is,
  * which refuses it as before.
@@ -28,6 +38,7 @@ const MAX_LOGGED = 200;
 export function guardedStdin(stdin: NodeJS.ReadableStream, options: StdioGuardOptions): Readable {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
+  const refuser: Refuser = { stdout: options.stdout, refusals: new RefusalLog(options.log, options.now) };
   const guard = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       let start = 0;
@@ -37,7 +48,7 @@ export function guardedStdin(stdin: NodeJS.ReadableStream, options: StdioGuardOp
         pending = [];
         pendingBytes = 0;
         start = end + 1;
-        const kept = checkedLine(line.toString("utf8"), options);
+        const kept = checkedLine(line.toString("utf8"), refuser);
         if (kept !== undefined) this.push(`${kept}\n`);
       }
       if (start < chunk.length) {
@@ -51,13 +62,17 @@ export function guardedStdin(stdin: NodeJS.ReadableStream, options: StdioGuardOp
       }
       done();
     },
+    flush(done) {
+      refuser.refusals.close();
+      done();
+    },
   });
   stdin.pipe(guard);
   return guard;
 }
 
 /** The line for the SDK, or undefined when it was answered (or is blank). */
-function checkedLine(raw: string, options: StdioGuardOptions): string | undefined {
+function checkedLine(raw: string, options: Refuser): string | undefined {
   let text = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
   if (text.startsWith("\uFEFF")) text = text.slice(1);
   if (text.trim() === "") return undefined;
@@ -70,30 +85,34 @@ function checkedLine(raw: string, options: StdioGuardOptions): string | undefine
   }
   const shape = shapeProblem(message);
   if (shape !== undefined) {
-    refuse(options, message, MESSAGE_ERRORS.invalidRequest, `Invalid Request: ${shape}`);
+    refuse(options, message, MESSAGE_ERRORS.invalidRequest, `Invalid Request: ${shape}`, text);
     return undefined;
   }
   const params = paramsProblem(message);
   if (params !== undefined) {
-    refuse(options, message, MESSAGE_ERRORS.invalidParams, `Invalid params: ${params}`);
+    refuse(options, message, MESSAGE_ERRORS.invalidParams, `Invalid params: ${params}`, text);
     return undefined;
   }
   try {
     parseJSONRPCMessage(message);
   } catch {
     // What the SDK's schema refuses beyond the checks above, in its HTTP transport's words.
-    refuse(options, message, MESSAGE_ERRORS.invalidRequest, "Bad Request: the request body is not a valid JSON-RPC message");
+    refuse(options, message, MESSAGE_ERRORS.invalidRequest, "Bad Request: the request body is not a valid JSON-RPC message", text);
     return undefined;
   }
   return text;
 }
 
-/** Answer a refused message (a notification only logged), and log one line. */
-function refuse(options: StdioGuardOptions, message: unknown, code: number, text: string): void {
+/**
+ * Answer a refused message (a notification only logged), and log one line. A numeric id is echoed
+ * as the line wrote it (`rawIds`): read as a double, `12345678901234567890` came back changed.
+ */
+function refuse(options: Refuser, message: unknown, code: number, text: string, line = ""): void {
   const o = typeof message === "object" && message !== null && !Array.isArray(message) ? (message as Record<string, unknown>) : undefined;
   const notification = o !== undefined && !("id" in o) && typeof o.method === "string" && o.jsonrpc === "2.0";
-  const id = o !== undefined && (typeof o.id === "string" || (typeof o.id === "number" && Number.isInteger(o.id))) ? o.id : null;
-  if (!notification) options.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message: text } })}\n`);
-  const what = `${notification ? "a notification" : `request ${JSON.stringify(id)}`}: ${code} ${text}`;
-  options.log(`MCP: refused ${what.length > MAX_LOGGED ? `${what.slice(0, MAX_LOGGED)}...` : what}`);
+  const raw = typeof o?.id === "number" ? rawIds(line) : undefined;
+  const id = typeof raw === "string" ? raw : JSON.stringify(o !== undefined && typeof o.id === "string" ? o.id : null);
+  if (!notification) options.stdout.write(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code, message: text })}}\n`);
+  const what = `${notification ? "a notification" : `request ${id}`}: ${code} ${text}`;
+  options.refusals.refused(`MCP: refused ${what.length > MAX_LOGGED ? `${what.slice(0, MAX_LOGGED)}...` : what}`);
 }

@@ -160,7 +160,7 @@ describe("bodies", () => {
     ["an empty body", "", 400, rpcError(-32700, `Parse error: the body is not valid JSON (${jsonError("")})`)],
     ["a JSON string", '"hello"', 400, rpcError(-32600, "Invalid Request: each message must be a JSON object")],
     ["a message without jsonrpc", '{"id":1,"method":"initialize"}', 400, rpcError(-32600, 'Invalid Request: the "jsonrpc" member must be "2.0"', 1)],
-    ["a non-integer id", '{"jsonrpc":"2.0","id":1.5,"method":"x"}', 400, rpcError(-32600, 'Invalid Request: the "id" member must be a string or an integer')],
+    ["a non-integer id", '{"jsonrpc":"2.0","id":1.5,"method":"x"}', 400, rpcError(-32600, 'Invalid Request: the "id" member must be a string or an integer', 1.5)],
     ["a numeric method", '{"jsonrpc":"2.0","id":1,"method":7}', 400, rpcError(-32600, 'Invalid Request: the "method" member must be a string', 1)],
     ["no method", '{"jsonrpc":"2.0","id":1}', 400, rpcError(-32600, 'Invalid Request: a message needs a "method" (or is a response with "result" or "error")', 1)],
     ["string params", '{"jsonrpc":"2.0","id":1,"method":"x","params":"p"}', 400, rpcError(-32600, 'Invalid Request: the "params" member must be an object', 1)],
@@ -172,6 +172,32 @@ describe("bodies", () => {
     const r = await postJson(h.urls.mcp, body, { "mcp-session-id": id });
     expect(r.status).toBe(status);
     expect(r.body).toEqual(expected);
+  });
+
+  it("refuses an id JSON.parse cannot read exactly (past 2^53 - 1, or out of range), echoing it as the client wrote it (issue 25)", async () => {
+    const id = await openSession(h.urls.mcp);
+    const send = async (body: string): Promise<[number, string]> => {
+      const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "mcp-session-id": id, "mcp-protocol-version": PROTOCOL };
+      const r = await fetch(h.urls.mcp, { method: "POST", headers, body });
+      return [r.status, await r.text()];
+    };
+    const tooBig = JSON.stringify({ code: -32600, message: `Invalid Request: the "id" member must be a string or an integer from -9007199254740991 to 9007199254740991: a number past that cannot be echoed exactly (send it as a string)` });
+    // Before, the SDK answered the ping with id 12345678901234567000, and 1e400 with null.
+    expect(await send('{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}')).toEqual([400, `{"jsonrpc":"2.0","id":12345678901234567890,"error":${tooBig}}`]);
+    expect(await send('{"jsonrpc":"2.0","id":1e400,"method":"ping"}')).toEqual([400, `{"jsonrpc":"2.0","id":1e400,"error":${tooBig}}`]);
+    expect(await send('{"jsonrpc":"2.0","id":-9007199254740993,"method":"ping"}')).toEqual([400, `{"jsonrpc":"2.0","id":-9007199254740993,"error":${tooBig}}`]);
+    const notRun = JSON.stringify({ code: -32600, message: "Invalid Request: the batch was not processed because its message at index 1 is invalid" });
+    expect(await send('[{"jsonrpc":"2.0","id":7,"method":"ping"}, {"id" : 9007199254740993 , "jsonrpc":"2.0","method":"ping","params":{"id":1}}]')).toEqual([
+      400,
+      `[{"jsonrpc":"2.0","id":7,"error":${notRun}},{"jsonrpc":"2.0","id":9007199254740993,"error":${tooBig}}]`,
+    ]);
+    const token = JSON.stringify({
+      code: -32602,
+      message: "Invalid params: params._meta.progressToken: must be a string or an integer from -9007199254740991 to 9007199254740991 (got a number past that, which cannot be echoed exactly)",
+    });
+    expect(await send('{"jsonrpc":"2.0","id":3,"method":"ping","params":{"_meta":{"progressToken":99999999999999999999}}}')).toEqual([400, `{"jsonrpc":"2.0","id":3,"error":${token}}`]);
+    // The largest exact integer is served as before.
+    expect(await send('{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}')).toEqual([200, '{"result":{},"jsonrpc":"2.0","id":9007199254740991}']);
   });
 
   it("answers a batch with an invalid message with an array: that message's error, and each request saying why it was not run", async () => {

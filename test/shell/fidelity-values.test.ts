@@ -339,6 +339,16 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "md5sum /nope; sha1sum /nope; sha256sum /nope; nl /text; expand /text; echo $?" },
   // sed's I: `I`, `i` and `ı` match one another (glibc's regex)
   { cmd: "sed 's/\u0131/X/Ig;s/[h-j]/Y/Ig' /api/tr.md" },
+  // printf as bash 5.2 (issue 25): a byte escape that is no UTF-8 is that byte (\377, \xff, %b, %c
+  // of é), \xH with one digit; 64-bit integers (clamped with a warning, wrapped for %u/%x/%o);
+  // %a as an x86-64 long double; a lone or unknown conversion stops with status 1 (bash's stderr
+  // names its own line: compared by test/shell/printf.test.ts); tac -s '' splits on NUL
+  { cmd: "printf '\\377\\xff\\x4g\\xZ' 2>/dev/null | od -An -tx1; printf '%b|%c' '\\377\\x4g' '\u00e9' | od -An -tx1; printf '\u00e9\\303\\251\\303' | od -An -tx1" },
+  { cmd: "printf '%d %d %d %d %d\\n' 9223372036854775807 9223372036854775808 -9223372036854775808 -9223372036854775809 12345678901234567890 2>/dev/null; echo $?; printf '%u %x %o %X %i %u\\n' -1 18446744073709551615 -1 -9223372036854775809 0xFFFFFFFFFFFFFFFF 18446744073709551616 2>/dev/null" },
+  { cmd: "printf '%d|%5.3d|%-6d|%+d|% d|%05d|%.0d|%.d|%#o|%#x|%#X|%.0x|%#.0o|%d|%d|%d\\n' 0x10 7 -3 4 5 -42 0 0 8 255 255 0 0 017 -0x1F ' 7'" },
+  { cmd: "printf '%a %a %a %a %A %.3a %.0a %.1a\\n' 1 0.1 -2.5 0 255.5 3.14159 1.5 15.97; printf '%20a|%-20a|%020a|%+a|% a|%#a|%a|%a|%a|%a\\n' 1 1 1 1 1 1 1e300 1e-300 inf 123456789" },
+  { cmd: "printf 'ab%5' 2>/dev/null; echo \" $?\"; printf '%s %' a 2>/dev/null; echo \" $?\"; printf 'x%5%|' 2>/dev/null; echo \" $?\"; printf '%' 2>/dev/null; echo \" $?\"" },
+  { cmd: "printf 'a\\0b\\0' | tac -s '' | od -c; printf 'a\\0b' | tac -b -s '' | od -c; printf 'a\\0\\0b\\0' | tac -s '' | od -c" },
 ];
 
 fidelitySuite("docs shell output equals the real tools where values once differed", "values", () => root, CASES);

@@ -10,7 +10,7 @@ import { LIMITS } from "../../src/limits.js";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import { SHELL_COMMANDS } from "../../src/engine/shell/commands/index.js";
 import { DocsShell } from "../../src/engine/shell/docs-shell.js";
-import type { Shell, ShellLimits } from "../../src/engine/shell/shell.js";
+import { type Shell, type ShellLimits, cpuLimitMessage } from "../../src/engine/shell/shell.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import type { SiteView } from "../../src/vfs/view.js";
 import { fixture } from "../helpers/paths.js";
@@ -181,6 +181,18 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     const fast = shellWith({ maxExecutionMs: 200, maxSteps: 1e15, maxLoopIterations: 1e12 });
     const r = await fast.run("awk 'BEGIN { for (i = 0; i < 1e12; i++) for (j = 0; j < 1e12; j++) s += j; print s }'");
     expect(r).toEqual({ stdout: "", stderr: "bash: execution exceeded execution deadline (200ms)\n", exitCode: 124, truncated: false });
+  }, 120_000);
+});
+
+describe("CPU in this thread (svc-mcp fs, serve --no-shell-worker)", () => {
+  it("stops a call at its CPU limit, as a shell worker's host does: the same message and exit 124", async () => {
+    // Issue 25: these modes had no CPU backstop, only the 60 s wall clock (a jq flatten of a
+    // 2^27 tree ran 16.7 s of CPU and 1.7 GB). The loop never ends by itself (no work budget,
+    // an hour of time): the thread's CPU ends it, whatever the machine's load. The test's own
+    // timeout only detects a hang.
+    const cpu = shellWith({ maxCpuMs: 300, maxExecutionMs: 3_600_000, maxSteps: 1e15, maxLoopIterations: 1e12 });
+    const r = await cpu.run("awk 'BEGIN { for (i = 0; i < 1e12; i++) for (j = 0; j < 1e12; j++) s += j; print s }'");
+    expect(r).toEqual({ stdout: "", stderr: cpuLimitMessage(300), exitCode: 124, truncated: false });
   }, 120_000);
 });
 

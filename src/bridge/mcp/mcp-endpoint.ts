@@ -15,6 +15,7 @@ import { readBody } from "../middleware/read-body.js";
 import { connectionGone } from "../middleware/connection-gone.js";
 import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../middleware/request-context.js";
 import { paramsProblem, shapeProblem } from "../../mcp/message-problems.js";
+import { rawIds } from "../../mcp/raw-ids.js";
 import { rendersApps } from "../../mcp/ui-extension.js";
 import { CLIENT_CHARGES } from "./client-charges.js";
 import { DirectToolCalls } from "./direct-tool-call.js";
@@ -251,6 +252,7 @@ export class McpEndpoint {
       // The SDK takes a batch whole: one invalid message refuses it, and every request in it says so.
       const refused = { code: JSON_RPC.invalidRequest, message: `Invalid Request: the batch was not processed because its message at index ${bad} is invalid` };
       return jsonRpcRefusal(400, raw, refused, {
+        rawIds: rawIds(read.text),
         errorOf: (m) => {
           const problem = shapeProblem(m);
           return problem === undefined ? undefined : { code: JSON_RPC.invalidRequest, message: `Invalid Request: ${problem}` };
@@ -262,6 +264,7 @@ export class McpEndpoint {
       // The SDK's transports would call these unparseable (-32700); they are a request's params, named.
       const refused = { code: JSON_RPC.invalidParams, message: `Invalid params: ${paramsProblem(list[odd]) as string}` };
       return jsonRpcRefusal(400, raw, refused, {
+        rawIds: rawIds(read.text),
         errorOf: (m) => {
           const problem = paramsProblem(m);
           return problem === undefined ? undefined : { code: JSON_RPC.invalidParams, message: `Invalid params: ${problem}` };

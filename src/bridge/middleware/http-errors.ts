@@ -57,18 +57,28 @@ export function jsonRpcRefusal(
   status: number,
   body: unknown,
   error: JsonRpcErrorObject,
-  options: { errorOf?: (message: unknown) => JsonRpcErrorObject | undefined; headers?: Record<string, string> } = {},
+  options: {
+    errorOf?: (message: unknown) => JsonRpcErrorObject | undefined;
+    headers?: Record<string, string>;
+    /** The body's ids as the client wrote them (`rawIds` of its text): a numeric id is echoed so, not as JSON.parse read it (issue 25). */
+    rawIds?: string | undefined | readonly (string | undefined)[];
+  } = {},
 ): Response {
   const headers = { "Content-Type": "application/json", ...options.headers };
-  const one = (m: unknown, e: JsonRpcErrorObject) => ({ jsonrpc: "2.0", id: jsonRpcIdOf(m), error: e });
-  if (!Array.isArray(body)) return new Response(JSON.stringify(one(body, options.errorOf?.(body) ?? error)), { status, headers });
-  const answers: unknown[] = [];
-  for (const m of body) {
+  const one = (m: unknown, e: JsonRpcErrorObject, raw: string | undefined) => {
+    const id = raw !== undefined && typeof (m as { id?: unknown } | undefined)?.id === "number" ? raw : JSON.stringify(jsonRpcIdOf(m));
+    return `{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify(e)}}`;
+  };
+  const raws = options.rawIds;
+  if (!Array.isArray(body)) return new Response(one(body, options.errorOf?.(body) ?? error, typeof raws === "string" ? raws : undefined), { status, headers });
+  const answers: string[] = [];
+  body.forEach((m: unknown, k) => {
+    const raw = Array.isArray(raws) ? (raws as readonly (string | undefined)[])[k] : undefined;
     const own = options.errorOf?.(m);
-    if (own !== undefined) answers.push(one(m, own));
-    else if (isRequest(m)) answers.push(one(m, error));
-  }
-  return new Response(JSON.stringify(answers.length > 0 ? answers : one(undefined, error)), { status, headers });
+    if (own !== undefined) answers.push(one(m, own, raw));
+    else if (isRequest(m)) answers.push(one(m, error, raw));
+  });
+  return new Response(answers.length > 0 ? `[${answers.join(",")}]` : one(undefined, error, undefined), { status, headers });
 }
 
 /** A request (a method and an id), as opposed to a notification or a response. */

@@ -113,7 +113,7 @@ export const serveCommand = defineCommand({
     // API pages' playgrounds as MCP Apps, for a client that renders them: the relay as the local reader.
     const apps = playgroundApps({ runtime });
     // Lines the SDK would drop unanswered are answered first, as HTTP answers them (`stdio-guard.ts`).
-    const stdin = guardedStdin(io.streams.stdin, { stdout: io.streams.stdout, log });
+    const stdin = guardedStdin(io.streams.stdin, { stdout: io.streams.stdout, log, now: Date.now });
     const transport = new StdioServerTransport(stdin as never, io.streams.stdout as never);
     const closed = new Promise<void>((resolve) => {
       // The client closing our stdin is the normal way a stdio server is stopped.

@@ -7,7 +7,8 @@ import { dirGlobPlugin } from "./dir-globs.js";
 import { interruptibleController } from "./interruptible-signal.js";
 import { PathSuggester } from "./did-you-mean.js";
 import { mergeStderrPlugin } from "./merge-stderr.js";
-import { type Shell, type ShellLimits, type ShellResult, timeLimitMessage } from "./shell.js";
+import { type Shell, type ShellLimits, type ShellResult, cpuLimitMessage, timeLimitMessage } from "./shell.js";
+import { ownThreadId, threadCpuMs } from "./thread-cpu.js";
 import { RunTimeTexts, checkEvalCommand, checkedCompgenCommand, stoppedBuiltinMessage, refusedBuiltinCommand, runTimeTextPlugin } from "./run-time-texts.js";
 import { refusedWriteCommand, writeRedirectPlugin } from "./write-redirects.js";
 import { WorkBudget, WorkStopped, workLimitMessage } from "./work-budget.js";
@@ -136,13 +137,29 @@ export class DocsShell implements Shell {
     const deadline = Date.now() + limits.maxExecutionMs;
     // Set when a command's loop found the time up (just-bash's own checks say so themselves).
     let timedOut = false;
+    // In this thread, its CPU time since the call began, read as the work counts (no more than
+    // every `cpuPollMs`: a /proc read costs microseconds); a shell worker's host reads it instead.
+    const tid = this.clockInLoops ? ownThreadId() : undefined;
+    const cpuStart = tid === undefined ? undefined : threadCpuMs(tid);
+    let cpuOut = false;
+    let nextCpuRead = 0;
     const budget = new WorkBudget(
       limits.maxSteps,
       limits.stepsBetweenChecks,
       () => {
-        if (this.clockInLoops && !signal.aborted && Date.now() >= deadline) {
-          timedOut = true;
-          controller.abort();
+        if (this.clockInLoops && !signal.aborted) {
+          const now = Date.now();
+          if (now >= deadline) {
+            timedOut = true;
+            controller.abort();
+          } else if (tid !== undefined && cpuStart !== undefined && now >= nextCpuRead) {
+            nextCpuRead = now + LIMITS.shellWorker.cpuPollMs;
+            const used = threadCpuMs(tid);
+            if (used !== undefined && used - cpuStart > limits.maxCpuMs) {
+              cpuOut = true;
+              controller.abort();
+            }
+          }
         }
         if (signal.aborted) throw new WorkStopped("stop");
       },
@@ -159,6 +176,7 @@ export class DocsShell implements Shell {
         // same step on any machine.
         return finish(r.stdout, `${withoutAbortLine(r.stderr)}${workLimitMessage(budget.exceededBy, limits.maxSteps)}`, 124, limits);
       }
+      if (cpuOut) return finish(r.stdout, `${withoutAbortLine(r.stderr)}${cpuLimitMessage(limits.maxCpuMs)}`, 124, limits);
       if (timedOut) {
         const message = `bash: execution exceeded execution deadline (${limits.maxExecutionMs}ms)\n`;
         return finish(r.stdout, `${withoutAbortLine(r.stderr)}${message}`, 124, limits);

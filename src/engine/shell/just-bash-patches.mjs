@@ -39,14 +39,92 @@ const AWK_ASORT = String.raw`async function Qa(e,t,n,x){if(e.length<1||e[0].type
 
 /**
  * printf's `\NNN` (and, in `%b`, `\0NNN`) escapes are bytes, as in bash's printf: a run of byte
- * escapes (octal or `\xHH`, mixed) that forms UTF-8 is its characters (`\303\251` is one `é`);
- * any other byte stays the character of its code, as just-bash printed every octal escape. Qb
- * reads the run at `e` (`b`: the `%b` form) and returns the text and the index after it.
+ * escapes (octal or `\xH`/`\xHH`, mixed) that forms UTF-8 is its characters (`\303\251` is one
+ * `é`); any other byte 0x80-0xff is held as the lone surrogate U+DC80-U+DCFF (Python's
+ * "surrogateescape": no UTF-8 text decodes to one), which printf writes as that byte
+ * (PRINTF_NUMBERS' Qo): `printf '\377'` is one byte 0xff (issue 25; before, U+00FF's two bytes).
+ * Qb reads the run at `e` (`b`: the `%b` form) and returns the text and the index after it.
  */
-const PRINTF_BYTES = String.raw`function Qb(t,e,b){let y=[],m;for(;e<t.length&&t[e]==="\\";){let c=t[e+1];if(c==="x"){m=/^[0-9a-fA-F]{1,2}/.exec(t.slice(e+2,e+4));if(!m)break;y.push(parseInt(m[0],16)),e+=2+m[0].length;continue}if(b&&c==="0"){m=/^[0-7]{0,3}/.exec(t.slice(e+2,e+5));y.push(parseInt(m[0]||"0",8)&255),e+=2+m[0].length;continue}m=/^[0-7]{1,3}/.exec(t.slice(e+1,e+4));if(!m)break;y.push(parseInt(m[0],8)&255),e+=1+m[0].length}let o="",d=new TextDecoder("utf-8",{fatal:!0});for(let i=0;i<y.length;){let n=y[i]<128?1:y[i]>=194&&y[i]<224?2:y[i]>=224&&y[i]<240?3:y[i]>=240&&y[i]<245?4:0,s=null;if(n>0&&i+n<=y.length)try{s=d.decode(Uint8Array.from(y.slice(i,i+n)))}catch{}s===null?(o+=String.fromCharCode(y[i]),i++):(o+=s,i+=n)}return[o,e]}`;
+const PRINTF_BYTES = String.raw`function Qb(t,e,b){let y=[],m;for(;e<t.length&&t[e]==="\\";){let c=t[e+1];if(c==="x"){m=/^[0-9a-fA-F]{1,2}/.exec(t.slice(e+2,e+4));if(!m)break;y.push(parseInt(m[0],16)),e+=2+m[0].length;continue}if(b&&c==="0"){m=/^[0-7]{0,3}/.exec(t.slice(e+2,e+5));y.push(parseInt(m[0]||"0",8)&255),e+=2+m[0].length;continue}m=/^[0-7]{1,3}/.exec(t.slice(e+1,e+4));if(!m)break;y.push(parseInt(m[0],8)&255),e+=1+m[0].length}let o="",d=new TextDecoder("utf-8",{fatal:!0});for(let i=0;i<y.length;){let n=y[i]<128?1:y[i]>=194&&y[i]<224?2:y[i]>=224&&y[i]<240?3:y[i]>=240&&y[i]<245?4:0,s=null;if(n>0&&i+n<=y.length)try{s=d.decode(Uint8Array.from(y.slice(i,i+n)))}catch{}s===null?(o+=String.fromCharCode(y[i]<128?y[i]:56320+y[i]),i++):(o+=s,i+=n)}return[o,e]}`;
+
+/**
+ * printf's output and numbers as bash 5.2 has them (issue 25), added to just-bash's printf chunk:
+ * - Qo: the output as bytes, when it holds a byte escape that is no UTF-8 (PRINTF_BYTES' lone
+ *   surrogates): each such surrogate is its byte, the rest UTF-8.
+ * - Qi: `%d %i %o %u %x %X` of an integer written in decimal, octal (0...) or hex (0x...) as bash
+ *   reads it, in 64 bits (BigInt): `%d` clamps to the int64 range, the others read it as
+ *   strtoumax does (a negative number wraps: `%u -1` is 18446744073709551615) and clamp to
+ *   uint64, each past its range with bash's warning (`printf: warning: N: Numerical result out of
+ *   range`, status 0); flags, width and precision as C's printf (`%.0d` of 0 prints nothing).
+ *   just-bash read a double (9223372036854775807 printed ...6000, `%x -1` printed 1). Other
+ *   arguments (`'A`, `12abc`) go on to just-bash's code.
+ * - Qh: `%a`/`%A` as glibc prints an x86-64 long double (bash's printf reads floats with
+ *   strtold): a 64-bit mantissa whose first hex digit is 8-f, correctly rounded from the decimal
+ *   argument (`%a` of 1 is `0x8p-3`, of 0.1 `0xc.ccccccccccccccdp-7`); just-bash refused `%a`.
+ */
+const PRINTF_NUMBERS = String.raw`function Qo(a){if(!/[\udc80-\udcff]/u.test(a))return{stdout:a};let o="";for(let s of a.split(/([\udc80-\udcff]+)/u))o+=/^[\udc80-\udcff]/u.test(s)?[...s].map(c=>String.fromCharCode(c.charCodeAt(0)-56320)).join(""):Buffer.from(s,"utf8").toString("latin1");return{stdout:o,stdoutKind:"bytes"}}
+function Qf(e){let f=/^%([-+ #0']*)(\d*)(?:\.(\d*))?/.exec(e)??["","","",void 0];return{F:f[1],W:f[2]?Number(f[2]):0,P:f[3]!==void 0?Number(f[3]||0):-1}}
+function Qw(s,pre,body,F,W,P){let t=pre+body;return W>t.length?F.includes("-")?t.padEnd(W," "):F.includes("0")&&P<0?pre+body.padStart(W-pre.length,"0"):t.padStart(W," "):t}
+function Qi(e,l,n){if(!"diouxX".includes(l))return;let m=/^[ \t\n]*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$/.exec(n);if(!m)return;let g=m[2],v=BigInt(g.length>1&&g[0]==="0"?/[xX]/.test(g[1])?g:"0o"+g.slice(1):g);m[1]==="-"&&(v=-v);let M=(1n<<63n)-1n,U=(1n<<64n)-1n,w=!1;if(l==="d"||l==="i")v>M?(v=M,w=!0):v<-M-1n&&(v=-M-1n,w=!0);else{let a=v<0n?-v:v;a>U?(v=U,w=!0):v<0n&&(v+=1n<<64n)}
+let{F,W,P}=Qf(e),neg=v<0n,a=neg?-v:v,d=a.toString(l==="o"?8:l==="x"||l==="X"?16:10);l==="X"&&(d=d.toUpperCase()),P===0&&a===0n&&(d=""),P>d.length&&(d=d.padStart(P,"0"));let pre="";l==="d"||l==="i"?pre=neg?"-":F.includes("+")?"+":F.includes(" ")?" ":"":F.includes("#")&&(l==="o"?d[0]!=="0"&&(d="0"+d):l!=="u"&&a!==0n&&(pre=l==="X"?"0X":"0x"));
+return{value:Qw(0,pre,d,F,W,P),parseError:!1,parseErrMsg:w?"printf: warning: "+n+": Numerical result out of range\n":""}}
+function Qh(e,l,n){let{F,W,P}=Qf(e),t=n.trim(),m=/^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(t),neg=!1,body;if(m&&(m[2]||m[3])){neg=m[1]==="-";let fr=m[3]??"",x=Number(m[4]??0),num=BigInt((m[2]||"0")+fr),den=1n;x-=fr.length;if(num===0n)body=null;else if(x>5000)body="inf";else if(x<-5100)body=null;else{x>=0?num*=10n**BigInt(x):den=10n**BigInt(-x);
+let k=63-(num.toString(2).length-den.toString(2).length),q,r,div=()=>{let N=k>=0?num<<BigInt(k):num,D=k>=0?den:den<<BigInt(-k);q=N/D,r=N%D*2n;return D};let D=div();q>=1n<<64n?(k--,D=div()):q<1n<<63n&&(k++,D=div());(r>D||r===D&&(q&1n))&&q++;q===1n<<64n&&(q>>=1n,k--);
+let h=q.toString(16),ex=60-k;if(P>=0&&P<15){let drop=BigInt(60-4*P),rest=q&((1n<<drop)-1n),half=1n<<(drop-1n);q>>=drop;(rest>half||rest===half&&(q&1n))&&q++;h=q.toString(16);h.length>P+1&&(h=h.slice(0,-1)+"",ex+=4)}let fd=h.slice(1);P<0?fd=fd.replace(/0+$/,""):fd=fd.padEnd(P,"0");body="0x"+h[0]+(fd||F.includes("#")?"."+fd:"")+"p"+(ex<0?"-":"+")+Math.abs(ex)}}else if(/^[+-]?inf(inity)?$/i.test(t))neg=t[0]==="-",body="inf";else if(/^[+-]?nan$/i.test(t))neg=t[0]==="-",body="nan";else return;
+body===null&&(body="0x0"+(P>0?"."+"0".repeat(P):F.includes("#")?".":"")+"p+0");let pre=neg?"-":F.includes("+")?"+":F.includes(" ")?" ":"",s;if(/^0x/.test(body)&&F.includes("0")&&!F.includes("-")&&W>pre.length+body.length)s=pre+"0x"+body.slice(2).padStart(W-pre.length-2,"0");else s=Qw(0,pre,body,F.replace("0",""),W,P);l==="A"&&(s=s.toUpperCase());return{value:s,parseError:!1,parseErrMsg:""}}`;
 
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
+  {
+    why: "printf's format: \\xH with one hex digit is a byte too (printf '\\x4g' is 0x04 then g), and bytes that are not UTF-8 are bytes (PRINTF_BYTES); just-bash wanted two digits and printed \\x4g",
+    find: String.raw`case"x":{let l=[],i=e;for(;i+3<t.length&&t[i]==="\\"&&t[i+1]==="x"&&/[0-9a-fA-F]{2}/.test(t.slice(i+2,i+4));)l.push(parseInt(t.slice(i+2,i+4),16)),i+=4;if(l.length>0){try{let o=new TextDecoder("utf-8",{fatal:!0});n+=o.decode(new Uint8Array(l))}catch{for(let o of l)n+=String.fromCharCode(o)}e=i}else n+=t[e],e++;break}`,
+    replace: String.raw`case"x":{${PRINTF_BYTES}let[q,z]=Qb(t,e,!1);z===e?(n+=t[e],e++):(n+=q,e=z);break}`,
+  },
+  {
+    why: "printf writes a byte that is not UTF-8 as that byte (printf '\\377' | od is one byte 0xff; it was U+00FF's two), and has 64-bit integer conversions and %a (PRINTF_NUMBERS)",
+    find: String.raw`var G={name:"printf",summary:`,
+    replace: String.raw`${PRINTF_NUMBERS}var G={name:"printf",summary:`,
+  },
+  {
+    why: "printf's output is bytes when it holds a byte that is not UTF-8 (PRINTF_NUMBERS' Qo)",
+    find: String.raw`return{stdout:a,stderr:p,exitCode:x?1:0,internalStdinConsumed:0}}catch(t){`,
+    replace: String.raw`return{...Qo(a),stderr:p,exitCode:x?1:0,internalStdinConsumed:0}}catch(t){`,
+  },
+  {
+    why: "printf -v: a byte that is not UTF-8 is kept as the character of its code, as before (a shell variable holds text here)",
+    find: String.raw`if(c===0&&i.length>0,n){let g=n.match(`,
+    replace: String.raw`if(c===0&&i.length>0,n){a=a.replace(/[\udc80-\udcff]/gu,u=>String.fromCharCode(u.charCodeAt(0)-56320));let g=n.match(`,
+  },
+  {
+    why: "printf %c prints the first byte of its argument (printf '%c' é is 0xc3, as bash; it was U+00C3's two bytes)",
+    find: String.raw`let a=new TextEncoder().encode(n)[0];return{value:String.fromCharCode(a),`,
+    replace: String.raw`let a=new TextEncoder().encode(n)[0];return{value:String.fromCharCode(a<128?a:56320+a),`,
+  },
+  {
+    why: "printf: a % at the end of the format is bash's error (`%': missing format character, status 1), not a literal %",
+    find: String.raw`if(e[t]==="%"&&t+1<e.length){let p=t;`,
+    replace: String.raw`if(e[t]==="%"){let p=t;`,
+  },
+  {
+    why: "printf: a conversion it does not know (%5%, %z) or none (printf 'a%5') stops with bash's error and status 1, after what was printed; just-bash said [sprintf] unexpected placeholder",
+    find: String.raw`let C=e[t]||"";t++;let m=e.slice(p,t);`,
+    replace: String.raw`let C=e[t]||"";if(C===""||!"diouxXeEfFgGcsqbaA".includes(C))return{result:i,argsConsumed:s,error:!0,errMsg:C===""?"printf: `+"`"+String.raw`"+e.slice(p)+"': missing format character\n":"printf: `+"`"+String.raw`"+C+"': invalid format character\n",stopped:!0};t++;let m=e.slice(p,t);`,
+  },
+  {
+    why: "printf: every invalid number and range warning is reported, not only the last (bash prints each)",
+    find: String.raw`R&&(a=!0,W&&(f=W))`,
+    replace: String.raw`R&&(a=!0),W&&(f+=W)`,
+  },
+  {
+    why: "printf: the same across the format's reuse for the remaining arguments",
+    find: String.raw`C&&(x=!0,b&&(p=b)),m)break`,
+    replace: String.raw`C&&(x=!0),b&&(p+=b),m)break`,
+  },
+  {
+    why: "printf's integer conversions in 64 bits and %a/%A (PRINTF_NUMBERS' Qi, Qh)",
+    find: String.raw`function Q(e,l,n,r){let o=!1,i="";switch(l){`,
+    replace: String.raw`function Q(e,l,n,r){let o=!1,i="";{let w=l==="a"||l==="A"?Qh(e,l,n):Qi(e,l,n);if(w)return w}switch(l){`,
+  },
   {
     why: "printf's format: a run of \\NNN escapes is bytes, and UTF-8 bytes are their character (printf '\\303\\251' | od -c is one é, two bytes); just-bash made each escape a character, so a pipe got é's bytes as two characters (PRINTF_BYTES)",
     find: String.raw`case"0":case"1":case"2":case"3":case"4":case"5":case"6":case"7":{let l="",i=e+1;for(;i<t.length&&i<e+4&&/[0-7]/.test(t[i]);)l+=t[i],i++;n+=String.fromCharCode(parseInt(l,8)),e=i;break}`,

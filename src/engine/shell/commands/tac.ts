@@ -37,10 +37,10 @@ With no FILE, or when FILE is -, read standard input.
 /**
  * GNU tac on one input (bytes as latin1 text): records end with the separator (or, under -b,
  * start with it) and are written last first; a last record without its separator stays without
- * (`printf '1\n2\n3' | tac` prints `32\n1\n`). An empty separator leaves the input as it is.
+ * (`printf '1\n2\n3' | tac` prints `32\n1\n`).
  */
 function reverseRecords(text: string, separator: string, before: boolean): string {
-  if (separator === "" || text === "") return text;
+  if (text === "") return text;
   const parts = text.split(separator);
   const records: string[] = [];
   if (before) {
@@ -60,6 +60,8 @@ function runTac(args: string[], io: CommandIo): number {
   const settings: TacSettings = { before: false, separator: "\n" };
   const stopped = applyOptions(parsed, OPTIONS, settings, io);
   if (stopped !== undefined) return stopped;
+  // GNU tac's separator is a C string: an empty one is its terminating NUL (`tac -s ''` reverses NUL-ended records).
+  if (settings.separator === "") settings.separator = "\0";
   let status = 0;
   for (const name of parsed.operands.length === 0 ? ["-"] : parsed.operands) {
     const input = readBytes(io, name);

@@ -145,7 +145,11 @@ function runWc(args: string[], io: CommandIo): number {
       status = 1;
       if (!input.isDir) continue;
       c = { lines: 0, words: 0, chars: 0, bytes: 0, maxLine: 0 };
-    } else c = count(input.text, want);
+    } else {
+      c = count(input.text, want);
+      // A pipe's bytes as written: its text reads a byte that is not UTF-8 as U+FFFD's three (`printf '\377' | wc -c` is 1).
+      if (input.name === "-") c.bytes = io.stdinBytes().length;
+    }
     total.lines += c.lines;
     total.words += c.words;
     total.chars += c.chars;
