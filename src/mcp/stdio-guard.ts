@@ -32,33 +32,50 @@ const MAX_LOGGED = 200;
  * stderr gets one short line, for the first few refusals of an episode (`refusal-log.ts`: a flood
  * of bad lines wrote a line each, without bound). Lines that pass go on to the SDK unchanged, save a UTF-8 byte order
  * mark at the start of a line, which is dropped (some Windows tools write one; the JSON after it
- * is what the client meant). A line longer than the SDK's buffer goes on to the SDK as it is,
- * which refuses it as before.
+ * is what the client meant). A line the SDK's buffer cannot hold (with its newline: 10 MiB) is
+ * answered here, `-32600` with the request's id when the line's first bytes name it, and dropped
+ * as it arrives: passed on, it made the SDK's transport close itself, after which nothing was
+ * answered while the process lived on (adversary round 16 F5).
  */
 export function guardedStdin(stdin: NodeJS.ReadableStream, options: StdioGuardOptions): Readable {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
+  /** The start of a line too long to keep, while the rest of it is dropped; its length so far. */
+  let dropping: { head: string; bytes: number } | undefined;
   const refuser: Refuser = { stdout: options.stdout, refusals: new RefusalLog(options.log, options.now) };
   const guard = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       let start = 0;
       for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
         const piece = chunk.subarray(start, end);
+        start = end + 1;
+        if (dropping !== undefined) {
+          refuseLong(refuser, dropping.head, dropping.bytes + piece.length);
+          dropping = undefined;
+          continue;
+        }
         const line = pendingBytes > 0 ? Buffer.concat([...pending, piece]) : piece;
         pending = [];
         pendingBytes = 0;
-        start = end + 1;
+        if (line.length > MAX_LINE_BYTES) {
+          refuseLong(refuser, headOf([line]), line.length);
+          continue;
+        }
         const kept = checkedLine(line.toString("utf8"), refuser);
         if (kept !== undefined) this.push(`${kept}\n`);
       }
       if (start < chunk.length) {
-        pending.push(chunk.subarray(start));
-        pendingBytes += chunk.length - start;
-      }
-      if (pendingBytes > STDIO_DEFAULT_MAX_BUFFER_SIZE) {
-        this.push(Buffer.concat(pending));
-        pending = [];
-        pendingBytes = 0;
+        const rest = chunk.subarray(start);
+        if (dropping !== undefined) dropping.bytes += rest.length;
+        else {
+          pending.push(rest);
+          pendingBytes += rest.length;
+          if (pendingBytes > MAX_LINE_BYTES) {
+            dropping = { head: headOf(pending), bytes: pendingBytes };
+            pending = [];
+            pendingBytes = 0;
+          }
+        }
       }
       done();
     },
@@ -69,6 +86,43 @@ export function guardedStdin(stdin: NodeJS.ReadableStream, options: StdioGuardOp
   });
   stdin.pipe(guard);
   return guard;
+}
+
+/** The longest line the SDK's buffer takes: it refuses a chunk that would make it hold more than its maximum, and the line's newline is in it. */
+const MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE - 1;
+
+/** How much of a line too long to keep is kept to find its id in (clients write the id before the params). */
+const HEAD_BYTES = 64 * 1024;
+
+function headOf(pieces: readonly Buffer[]): string {
+  const head: Buffer[] = [];
+  let bytes = 0;
+  for (const piece of pieces) {
+    if (bytes >= HEAD_BYTES) break;
+    head.push(piece.subarray(0, HEAD_BYTES - bytes));
+    bytes += head[head.length - 1]!.length;
+  }
+  return Buffer.concat(head).toString("utf8");
+}
+
+/**
+ * Answer a line too long to read whole: with its id when the kept start of it names one whole (a
+ * string, or an integer, not cut off where the kept bytes end), else null (JSON-RPC 2.0 section 5).
+ */
+function refuseLong(options: Refuser, head: string, bytes: number): void {
+  const raw = head.trimStart().startsWith("{") ? rawIds(head) : undefined;
+  let id = "null";
+  if (typeof raw === "string" && !head.trimEnd().endsWith(raw)) {
+    try {
+      const value: unknown = JSON.parse(raw);
+      if (typeof value === "string" || (typeof value === "number" && Number.isInteger(value))) id = raw;
+    } catch {
+      // Not an id a client can match: answered with null.
+    }
+  }
+  const text = `Invalid Request: the line is ${bytes} bytes long; a message over stdio may be at most ${MAX_LINE_BYTES} bytes`;
+  options.stdout.write(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: MESSAGE_ERRORS.invalidRequest, message: text })}}\n`);
+  options.refusals.refused(`MCP: refused request ${id}: ${MESSAGE_ERRORS.invalidRequest} ${text}`);
 }
 
 /** The line for the SDK, or undefined when it was answered (or is blank). */
