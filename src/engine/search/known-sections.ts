@@ -1,4 +1,4 @@
-import type { SectionReuse } from "./sections.js";
+import { type SectionReuse, slugify, toPlainText } from "./sections.js";
 
 /**
  * A section's analysis kept for the sections written the same in other bodies: its units (the
@@ -14,6 +14,9 @@ export interface KnownUnit {
   readonly ids: Int32Array;
   readonly prose: number;
 }
+
+/** Heading texts kept (`heading`) before starting afresh. */
+const MAX_HEADINGS = 50_000;
 
 /**
  * Sections analysed before, by heading and lines (`SectionReuse`), for the bodies of one
@@ -33,6 +36,7 @@ export class KnownSections implements SectionReuse<readonly KnownUnit[]> {
   private older = new Map<string, readonly KnownUnit[]>();
   private chars = 0;
   private prefix = "";
+  private readonly headings = new Map<string, { readonly text: string; readonly slug: string }>();
   /** Sections found kept so far (what the reuse saved, for tests and measurements). */
   found = 0;
 
@@ -64,6 +68,18 @@ export class KnownSections implements SectionReuse<readonly KnownUnit[]> {
     return old;
   }
 
+  heading(raw: string): { readonly text: string; readonly slug: string } {
+    let made = this.headings.get(raw);
+    if (made === undefined) {
+      const text = toPlainText(raw);
+      made = { text: copied(text), slug: copied(slugify(text)) };
+      // Headings are short and repeat across a site: bounded by count, afresh past it.
+      if (this.headings.size >= MAX_HEADINGS) this.headings.clear();
+      this.headings.set(copied(raw), made);
+    }
+    return made;
+  }
+
   keep(key: string, units: readonly KnownUnit[]): void {
     if (this.chars + key.length > this.maxChars / 2) {
       this.older = this.newer;
@@ -71,6 +87,12 @@ export class KnownSections implements SectionReuse<readonly KnownUnit[]> {
       this.chars = 0;
     }
     this.chars += key.length;
-    this.newer.set(key, units);
+    this.newer.set(copied(key), units);
   }
+}
+
+/** A copy of a string that holds none of the string it was cut from (a slice of a body would
+ *  keep the whole body alive as long as it is kept here). */
+function copied(s: string): string {
+  return ` ${s}`.slice(1);
 }

@@ -238,6 +238,8 @@ export interface SectionReuse<T> {
   /** What a section of this heading whose lines are `normal[start, end)` is kept by. */
   key(heading: string, normal: string, start: number, end: number): string;
   find(key: string): T | undefined;
+  /** A heading line's text as `toPlainText` makes it and its `slugify`, made once per text. */
+  heading(raw: string): { readonly text: string; readonly slug: string };
 }
 
 /** A section `splitSectionsReusing` found kept (`SectionReuse`): its place without its text. */
@@ -320,11 +322,12 @@ function splitWith<T>(body: string, reuse: SectionReuse<T> | undefined): (KeyedS
     }
     flush(lineStart - 1);
     const level = h.hashes.length;
-    heading = toPlainText(h.text);
+    const plain = reuse?.heading(h.text);
+    heading = plain?.text ?? toPlainText(h.text);
     while (stack.length > 0 && (stack.at(-1) as { level: number }).level >= level) stack.pop();
     parents = stack.map((s) => s.text);
     stack.push({ level, text: heading });
-    anchor = uniqueAnchor(slugify(heading), used);
+    anchor = uniqueAnchor(plain?.slug ?? slugify(heading), used);
     chunks = new Chunks();
     start = Math.min(lineStart + line.length + 1, normal.length);
   });
