@@ -161,6 +161,12 @@ export const LIMITS = {
      *  ahead of the page being indexed: the analyses waiting hold their term ids. */
     analysisBatch: 32,
     analysisAhead: 512,
+    /** Characters of sections an analyser keeps the analysis of, for the same sections in later
+     *  bodies (`KnownSections`): a site's copies of a page share most of their sections and come
+     *  a copy of the site apart (the 50,000-page bench site's copies are 3.4 M characters, half of
+     *  them to each of two workers). ~2 bytes a character and the sections' term ids, per
+     *  analyser, while a build runs. */
+    knownSectionChars: 6_000_000,
     /** Pages a build keeps an analysis for after its text's last page is indexed, for a page
      *  that turns out to hold boilerplate once later pages repeat a section of it
      *  (`SearchIndex.recent`): boilerplate repeats within a few hundred pages (at 10,000

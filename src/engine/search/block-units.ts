@@ -15,7 +15,11 @@ export interface Block {
  * them).
  */
 export function withBlockUnits(body: string, sections: readonly SplitSection[], blocksIn: (normal: string, start: number, end: number) => Block[]): SplitSection[] {
-  const normal = normalizeNewlines(body);
+  return blockUnitsOf(normalizeNewlines(body), sections, blocksIn);
+}
+
+/** `withBlockUnits` of a body whose line endings are normalised already (`normal`). */
+export function blockUnitsOf(normal: string, sections: readonly SplitSection[], blocksIn: (normal: string, start: number, end: number) => Block[]): SplitSection[] {
   const out: SplitSection[] = [];
   for (const s of sections) {
     const blocks = blocksIn(normal, s.start, s.end);

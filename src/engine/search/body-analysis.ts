@@ -1,7 +1,10 @@
-import { withReferenceListItems } from "./reference-lists.js";
+import { LIMITS } from "../../limits.js";
+import { blockUnitsOf } from "./block-units.js";
+import { KnownSections, type KnownUnit } from "./known-sections.js";
+import { mayHaveReferenceList, referenceLists } from "./reference-lists.js";
 import { textPrint } from "./repeated-sections.js";
-import { splitSections } from "./sections.js";
-import { withTableRows } from "./table-rows.js";
+import { type KeyedSection, normalizeNewlines, splitSections, splitSectionsReusing, type SplitSection } from "./sections.js";
+import { longTables } from "./table-rows.js";
 import { Analyzer } from "./terms.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 
@@ -34,25 +37,56 @@ export interface AnalysedSection {
 
 /**
  * Split and tokenize a body as the index does. Endpoint pages (`api`) are not split into
- * reference-list items: the field lists an API reference renders are its boilerplate.
+ * reference-list items: the field lists an API reference renders are its boilerplate. With
+ * `known`, sections written the same in a body analysed before with it are not split or
+ * tokenized again (`KnownSections`); the analysis is the same.
  */
-export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf: IdBuffer = new IdBuffer()): BodyAnalysis {
-  const rows = withTableRows(body, splitSections(body));
-  const split = api ? rows : withReferenceListItems(body, rows);
-  const ends = new Int32Array(split.length * 3);
+export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf: IdBuffer = new IdBuffer(), known?: KnownSections): BodyAnalysis {
+  const normal = normalizeNewlines(body);
+  const tables = normal.includes("|");
+  const lists = !api && mayHaveReferenceList(normal);
+  const split: readonly (KeyedSection | { readonly heading: string; readonly parents: readonly string[]; readonly anchor: string; readonly start: number; readonly reused: readonly KnownUnit[] })[] =
+    known === undefined ? splitSections(body) : splitSectionsReusing(body, known.forBody(tables, lists));
+  const ends: number[] = [];
+  const sections: AnalysedSection[] = [];
   buf.clear();
-  const sections = split.map((s, i): AnalysedSection => {
-    // Tokens never run across a line break, so the heading field's ids are its parts' ids in turn,
-    // and a section indexed whole in one field (repeated boilerplate) is these three in a row.
-    analyzer.appendTermIds([...s.parents, s.heading].join("\n"), buf);
-    ends[3 * i] = buf.length;
-    analyzer.appendTermIds(s.prose, buf);
-    ends[3 * i + 1] = buf.length;
-    analyzer.appendTermIds(s.code, buf);
-    ends[3 * i + 2] = buf.length;
-    return { heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start, end: s.end, print: textPrint(s) };
-  });
-  return { sections, ids: buf.copy(), ends };
+  for (const s of split) {
+    if ("reused" in s) {
+      for (const u of s.reused) {
+        analyzer.appendTermIds([...s.parents, s.heading].join("\n"), buf);
+        ends.push(buf.length);
+        buf.append(u.ids, 0, u.prose);
+        ends.push(buf.length);
+        buf.append(u.ids, u.prose, u.ids.length);
+        ends.push(buf.length);
+        sections.push({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start + u.from, end: s.start + u.to, print: u.print });
+      }
+      continue;
+    }
+    // A long table's rows and a reference list's items are units of their own (a section's
+    // units stay within it, so a section at a time gives the units the whole list gives).
+    let units: readonly SplitSection[] = [s];
+    if (tables) units = blockUnitsOf(normal, units, longTables);
+    if (lists) units = blockUnitsOf(normal, units, referenceLists);
+    const keep: KnownUnit[] | undefined = s.key === undefined ? undefined : [];
+    for (const u of units) {
+      // Tokens never run across a line break, so the heading field's ids are its parts' ids in turn,
+      // and a section indexed whole in one field (repeated boilerplate) is these three in a row.
+      analyzer.appendTermIds([...u.parents, u.heading].join("\n"), buf);
+      const from = buf.length;
+      ends.push(from);
+      analyzer.appendTermIds(u.prose, buf);
+      const prose = buf.length - from;
+      ends.push(buf.length);
+      analyzer.appendTermIds(u.code, buf);
+      ends.push(buf.length);
+      const print = textPrint(u);
+      sections.push({ heading: u.heading, parents: u.parents, anchor: u.anchor, start: u.start, end: u.end, print });
+      keep?.push({ from: u.start - s.start, to: u.end - s.start, print, ids: buf.copyFrom(from), prose });
+    }
+    if (keep !== undefined) known?.keep(s.key as string, keep);
+  }
+  return { sections, ids: buf.copy(), ends: Int32Array.from(ends) };
 }
 
 /**
@@ -91,10 +125,11 @@ export class BodyAnalyzer {
   private readonly vocabulary = new Vocabulary();
   private readonly analyzer = new Analyzer(this.vocabulary);
   private readonly buf = new IdBuffer();
+  private readonly known = new KnownSections(LIMITS.search.knownSectionChars);
   private told = 0;
 
   analyse(body: string, api: boolean): BodyAnalysis {
-    return analyseBody(body, api, this.analyzer, this.buf);
+    return analyseBody(body, api, this.analyzer, this.buf, this.known);
   }
 
   /** Terms assigned since the last call, in id order (for `LocalTerms.learn`). */

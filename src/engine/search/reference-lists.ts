@@ -15,17 +15,23 @@ export const MIN_ITEMS = 8;
 
 /** `sections` of `body` with the items of long reference lists split out. */
 export function withReferenceListItems(body: string, sections: readonly SplitSection[]): SplitSection[] {
-  // Cheap native scans first: most pages hold no code-led item, and the line scan below costs
-  // a tenth of indexing on spree when run on every section.
-  if (!(body.includes("- `") || body.includes("* `") || body.includes("+ `") || body.includes("- **`") || body.includes("* **`"))) return [...sections];
+  if (!mayHaveReferenceList(body)) return [...sections];
   return withBlockUnits(body, sections, referenceLists);
+}
+
+/** Whether `withReferenceListItems` looks for lists in a body at all. Cheap native scans first:
+ *  most pages hold no code-led item, and the line scan costs a tenth of indexing on spree when
+ *  run on every section. */
+export function mayHaveReferenceList(body: string): boolean {
+  return body.includes("- `") || body.includes("* `") || body.includes("+ `") || body.includes("- **`") || body.includes("* **`");
 }
 
 const BULLET_RE = /^( {0,3})[-*+][ \t]+/;
 const CODE_LED_RE = /^ {0,3}[-*+][ \t]+(?:\*\*|__)?`[^`\n]+`/;
 
-/** Reference lists of at least `MIN_ITEMS` items in `body[start, end)`, with item offsets. */
-function referenceLists(body: string, start: number, end: number): Block[] {
+/** Reference lists of at least `MIN_ITEMS` items in `body[start, end)`, with item offsets
+ *  (`blocksIn` of `withBlockUnits`). */
+export function referenceLists(body: string, start: number, end: number): Block[] {
   const blocks: Block[] = [];
   let items: { start: number; end: number }[] = [];
   let indent = -1;

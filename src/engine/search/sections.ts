@@ -223,10 +223,55 @@ function linkCardLines(lines: readonly string[]): Set<number> | undefined {
  * dropped.
  */
 export function splitSections(body: string): SplitSection[] {
+  return splitWith(body, undefined) as SplitSection[];
+}
+
+/**
+ * Sections met before in other bodies, for a caller that splits many bodies sharing sections
+ * (`body-analysis.ts`: copies of a page with a few lines changed, a site's versions, issue 22).
+ * What a section's lines make (its text, prose and code) depends on those lines alone when the
+ * section starts clean (outside code and `import`/`export` statements, as after any heading) and
+ * its body has no link card and no `<Visibility>` (both read across sections): such a section is
+ * found by its heading and lines, and not rendered again.
+ */
+export interface SectionReuse<T> {
+  /** What a section of this heading whose lines are `normal[start, end)` is kept by. */
+  key(heading: string, normal: string, start: number, end: number): string;
+  find(key: string): T | undefined;
+  /** A heading line's text as `toPlainText` makes it and its `slugify`, made once per text. */
+  heading(raw: string): { readonly text: string; readonly slug: string };
+}
+
+/** A section `splitSectionsReusing` found kept (`SectionReuse`): its place without its text. */
+export interface ReusedSection<T> {
+  readonly heading: string;
+  readonly parents: readonly string[];
+  readonly anchor: string;
+  readonly start: number;
+  readonly end: number;
+  readonly reused: T;
+}
+
+/** A section rendered by `splitSectionsReusing`, with what to keep it by (none: its body's
+ *  sections are not kept, see `SectionReuse`). */
+export type KeyedSection = SplitSection & { readonly key?: string };
+
+/** `splitSections`, taking sections met before from `reuse` (the others are rendered as there,
+ *  with their key); the same sections, in order. */
+export function splitSectionsReusing<T>(body: string, reuse: SectionReuse<T>): (KeyedSection | ReusedSection<T>)[] {
+  return splitWith(body, reuse);
+}
+
+function splitWith<T>(body: string, reuse: SectionReuse<T> | undefined): (KeyedSection | ReusedSection<T>)[] {
   const normal = normalizeNewlines(body);
   const lines = normal.split("\n");
   const cards = normal.includes("<Card") ? linkCardLines(lines) : undefined;
-  const sections: SplitSection[] = [];
+  const sections: (KeyedSection | ReusedSection<T>)[] = [];
+  const reusable = reuse !== undefined && cards === undefined && !normal.includes("Visibility");
+  // A reusable body's lines wait for their section's end, where the section is found kept or
+  // rendered from them (code lines as 1, prose as 0).
+  const pending: string[] = [];
+  const kinds: number[] = [];
   const stack: { level: number; text: string }[] = [];
   const used = new Map<string, number>();
   let heading = "";
@@ -236,12 +281,30 @@ export function splitSections(body: string): SplitSection[] {
   let jsxDepth = 0;
   let start = 0;
   const flush = (end: number): void => {
+    const to = Math.max(start, end);
+    let key: string | undefined;
+    if (reusable) {
+      key = reuse.key(heading, normal, start, to);
+      const reused = reuse.find(key);
+      if (reused !== undefined) {
+        sections.push({ heading, parents, anchor, start, end: to, reused });
+        pending.length = 0;
+        kinds.length = 0;
+        return;
+      }
+      for (let i = 0; i < pending.length; i++) chunks.push(kinds[i] === 1, pending[i] as string);
+      pending.length = 0;
+      kinds.length = 0;
+    }
     const { text, prose, code } = chunks.render();
-    if (text !== "" || heading !== "") sections.push({ heading, parents, anchor, text, prose, code, start, end: Math.max(start, end) });
+    if (text !== "" || heading !== "") sections.push(key === undefined ? { heading, parents, anchor, text, prose, code, start, end: to } : { heading, parents, anchor, text, prose, code, start, end: to, key });
   };
   forEachContentLine(lines, (line, code, lineStart) => {
     if (code) {
-      chunks.push(true, line);
+      if (reusable) {
+        pending.push(line);
+        kinds.push(1);
+      } else chunks.push(true, line);
       return;
     }
     const c0 = line.charCodeAt(0);
@@ -251,16 +314,20 @@ export function splitSections(body: string): SplitSection[] {
     if (h === null && jsxDepth > 0 && (c0 === 32 || c0 === 9)) h = headingLine(line, true);
     if (h === null) {
       if (c0 === 60 /* < */ || c0 === 32 || c0 === 9) jsxDepth = jsxDepthAfter(jsxDepth, line);
-      chunks.push(false, line, cards?.has(lineStart) === true);
+      if (reusable) {
+        pending.push(line);
+        kinds.push(0);
+      } else chunks.push(false, line, cards?.has(lineStart) === true);
       return;
     }
     flush(lineStart - 1);
     const level = h.hashes.length;
-    heading = toPlainText(h.text);
+    const plain = reuse?.heading(h.text);
+    heading = plain?.text ?? toPlainText(h.text);
     while (stack.length > 0 && (stack.at(-1) as { level: number }).level >= level) stack.pop();
     parents = stack.map((s) => s.text);
     stack.push({ level, text: heading });
-    anchor = uniqueAnchor(slugify(heading), used);
+    anchor = uniqueAnchor(plain?.slug ?? slugify(heading), used);
     chunks = new Chunks();
     start = Math.min(lineStart + line.length + 1, normal.length);
   });

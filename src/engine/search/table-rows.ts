@@ -21,8 +21,9 @@ export function withTableRows(body: string, sections: readonly SplitSection[]): 
 const ROW_RE = /^[ \t]*\|/;
 const SEPARATOR_RE = /^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*\|?[ \t]*$/;
 
-/** Tables of at least `MIN_ROWS` body rows in `body[start, end)`, outside code, with row offsets. */
-function longTables(body: string, start: number, end: number): Block[] {
+/** Tables of at least `MIN_ROWS` body rows in `body[start, end)`, outside code, with row offsets
+ *  (`blocksIn` of `withBlockUnits`). */
+export function longTables(body: string, start: number, end: number): Block[] {
   const lines = body.slice(start, end).split("\n");
   const tables: Block[] = [];
   let run: { start: number; end: number; line: string }[] = [];

@@ -61,9 +61,26 @@ export class IdBuffer {
     return this.data[i] as number;
   }
 
+  /** Append `ids[from, to)`. */
+  append(ids: Int32Array, from: number, to: number): void {
+    const need = this.length + to - from;
+    if (need > this.data.length) {
+      const next = new Int32Array(Math.max(need, this.data.length * 2));
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data.set(ids.subarray(from, to), this.length);
+    this.length = need;
+  }
+
   /** An exact-size copy of the contents. */
   copy(): Int32Array {
     return this.data.slice(0, this.length);
+  }
+
+  /** An exact-size copy of the contents from `from` on. */
+  copyFrom(from: number): Int32Array {
+    return this.data.slice(from, this.length);
   }
 
   clear(): void {
