@@ -8,8 +8,6 @@
 const CHUNK_SHIFT = 23;
 const CHUNK_IDS = 1 << CHUNK_SHIFT;
 const CHUNK_MASK = CHUNK_IDS - 1;
-/** What a released chunk is replaced by. */
-const EMPTY = new Int32Array(0);
 
 /**
  * A growing list of 32-bit ids in fixed chunks, for the postings a build stages before it
@@ -25,8 +23,6 @@ export class ChunkedIds {
   private filled = CHUNK_IDS;
   /** Ids pushed so far. */
   length = 0;
-  /** Chunks let go by `releaseBelow`, from the first. */
-  private released = 0;
 
   push(id: number): void {
     if (this.filled === CHUNK_IDS) {
@@ -42,19 +38,8 @@ export class ChunkedIds {
     return (this.chunks[i >>> CHUNK_SHIFT] as Int32Array)[i & CHUNK_MASK] as number;
   }
 
-  /**
-   * Let go of the chunks holding only ids below `i` (`get` is not called for them again): a
-   * commit reads its staged ids once in order while it writes the posting pool, whose pages
-   * become resident as they are written, so the staged ids read so far are freed as the pool
-   * takes their place instead of being held whole beside it (issue 22).
-   */
-  releaseBelow(i: number): void {
-    for (let c = this.released; c < i >>> CHUNK_SHIFT; c++) this.chunks[c] = EMPTY;
-    this.released = Math.max(this.released, i >>> CHUNK_SHIFT);
-  }
-
   /** Bytes held, spare room included. */
   get bytes(): number {
-    return (this.chunks.length - this.released) * CHUNK_IDS * Int32Array.BYTES_PER_ELEMENT;
+    return this.chunks.length * CHUNK_IDS * Int32Array.BYTES_PER_ELEMENT;
   }
 }

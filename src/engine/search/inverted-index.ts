@@ -698,8 +698,11 @@ export class InvertedIndex {
    */
   prepare(): void {
     this.commit();
-    // The sequences' room for more (up to half again what a build wrote) is let go.
-    if (this.sequences.length - this.sequenceUsed > 1 << 16) this.sequences = this.sequences.slice(0, this.sequenceUsed);
+    // The sequences' room for more (up to half again what a build wrote) is kept: it was never
+    // written, and a large array is mapped memory whose pages are resident only once written,
+    // so it costs address space, not memory. Cutting it to size was a copy of them all (165 MB
+    // at 50,000 distinct pages) made at the end of the build, with the pools just made: the
+    // build's peak (issue 22).
     this.sortedTerms();
     this.byLength ??= groupByLength(this.entries);
   }
@@ -876,8 +879,6 @@ export class InvertedIndex {
         ids[at] = unit;
         values[at] = tf.get(i);
       }
-      term.releaseBelow(i);
-      tf.releaseBelow(i);
     }
   }
 

@@ -26,19 +26,4 @@ describe("chunked ids", () => {
     ids.push(0);
     expect(ids.bytes).toBe(64 << 20);
   });
-
-  it("lets go of the chunks below a place, keeping the ids above it", () => {
-    const ids = new ChunkedIds();
-    const count = (1 << 23) * 2 + 3;
-    for (let i = 0; i < count; i++) ids.push(i);
-    expect(ids.bytes).toBe(96 << 20);
-    ids.releaseBelow((1 << 23) - 1);
-    expect(ids.bytes).toBe(96 << 20);
-    ids.releaseBelow((1 << 23) + 5);
-    expect(ids.bytes).toBe(64 << 20);
-    expect([ids.get(1 << 23), ids.get(count - 1)]).toEqual([1 << 23, count - 1]);
-    ids.releaseBelow(count);
-    expect(ids.bytes).toBe(32 << 20);
-    expect(ids.get(count - 1)).toBe(count - 1);
-  });
 });
