@@ -81,13 +81,17 @@ export { FIELDS_PER_UNIT };
 export type PostingKind = "sections" | "pages" | "pageSections";
 
 /**
- * Postings waiting to join their lists (see `InvertedIndex.commit`): unit ids and packed
- * frequencies by term, in the order they were added.
+ * Postings waiting to join their lists (see `InvertedIndex.commit`): terms and packed
+ * frequencies, in the order they were added, and their units as runs (a unit's postings are
+ * staged together: `runUnit[r]`'s end at `runEnd[r]`). A unit id per posting was a third of the
+ * staged ids: ~100 MB at 50,000 distinct pages, held with the pools the commit makes, the build's
+ * peak (issue 22).
  */
 class StagedPostings {
   readonly term = new ChunkedIds();
-  readonly unit = new ChunkedIds();
   readonly tf = new ChunkedIds();
+  readonly runUnit = new IdBuffer();
+  readonly runEnd = new IdBuffer();
 }
 
 /**
@@ -462,6 +466,17 @@ export class InvertedIndex {
   /** Section units as columns (`SectionUnitsState`): their sequences in id order, holes left out. */
   private sectionUnitsState(): SectionUnitsState {
     const count = this.nextSection;
+    const page = this.sectionPage.slice(0, count);
+    const lengths = this.sectionLengths.slice(0, count * FIELDS_PER_UNIT);
+    // With no holes the sequences are already one after another in id order (ids and their
+    // places are given out in the same order; `compactSequences` and `restoreSections` keep it):
+    // a view, not a copy (the serializer stores a view's part of its buffer). The copy held
+    // 160 MB more while a 50,000-page site's cache was written (issue 22). The view stays valid
+    // while the write runs: sections added meanwhile are written past `sequenceUsed`, and
+    // growing or compacting makes a new array.
+    if (this.sequenceHoles === 0 && this.inIdOrder(count)) {
+      return { count, page, lengths, sequences: this.sequences.subarray(0, this.sequenceUsed), ends: this.sequenceEnd.slice(0, count) };
+    }
     const ends = new Int32Array(count);
     const sequences = new Int32Array(this.sequenceUsed - this.sequenceHoles);
     let at = 0;
@@ -474,7 +489,17 @@ export class InvertedIndex {
       }
       ends[id] = at;
     }
-    return { count, page: this.sectionPage.slice(0, count), lengths: this.sectionLengths.slice(0, count * FIELDS_PER_UNIT), sequences, ends };
+    return { count, page, lengths, sequences, ends };
+  }
+
+  /** Whether sections `0 .. count` have their sequences one after another from 0, in id order, up to `sequenceUsed`. */
+  private inIdOrder(count: number): boolean {
+    let at = 0;
+    for (let id = 0; id < count; id++) {
+      if (this.sequenceStart[id] !== at) return false;
+      at = this.sequenceEnd[id] as number;
+    }
+    return at === this.sequenceUsed;
   }
 
   /** Take section units' columns (`restore`): the arrays themselves, no copy. */
@@ -673,8 +698,11 @@ export class InvertedIndex {
    */
   prepare(): void {
     this.commit();
-    // The sequences' room for more (up to half again what a build wrote) is let go.
-    if (this.sequences.length - this.sequenceUsed > 1 << 16) this.sequences = this.sequences.slice(0, this.sequenceUsed);
+    // The sequences' room for more (up to half again what a build wrote) is kept: it was never
+    // written, and a large array is mapped memory whose pages are resident only once written,
+    // so it costs address space, not memory. Cutting it to size was a copy of them all (165 MB
+    // at 50,000 distinct pages) made at the end of the build, with the pools just made: the
+    // build's peak (issue 22).
     this.sortedTerms();
     this.byLength ??= groupByLength(this.entries);
   }
@@ -769,7 +797,6 @@ export class InvertedIndex {
       const base = t * FIELDS_PER_UNIT;
       const packed = packTf(counts[base] as number, counts[base + 1] as number, counts[base + 2] as number);
       staged.term.push(t);
-      staged.unit.push(id);
       staged.tf.push(packed);
       if (kind === "sections") {
         // The page's sums add the section's frequencies as its posting holds them (capped).
@@ -785,6 +812,10 @@ export class InvertedIndex {
         this.pageMark[t] = mark;
         pageTerms.push(t);
       }
+    }
+    if (touched.length > 0) {
+      staged.runUnit.push(id);
+      staged.runEnd.push(staged.term.length);
     }
     this.live += touched.length;
     touched.length = 0;
@@ -817,7 +848,7 @@ export class InvertedIndex {
   /** Move one kind's staged postings into its lists (`commit`); `pending` (zero on entry and
    *  return) and `cursor` (-1 marks a term seen in this kind) are scratch by term. */
   private commitPostings(pool: PostingPool, staged: StagedPostings, pending: Int32Array, cursor: Int32Array): void {
-    const { term, unit, tf } = staged;
+    const { term, tf, runUnit, runEnd } = staged;
     for (let i = 0; i < term.length; i++) pending[term.get(i)]!++;
     // The pool grows once, by what the lists that move or start here take.
     let room = 0;
@@ -840,10 +871,14 @@ export class InvertedIndex {
       pending[t] = 0;
     }
     const { ids, values } = pool;
-    for (let i = 0; i < term.length; i++) {
-      const at = cursor[term.get(i)]!++;
-      ids[at] = unit.get(i);
-      values[at] = tf.get(i);
+    let i = 0;
+    for (let r = 0; r < runUnit.length; r++) {
+      const unit = runUnit.get(r);
+      for (const end = runEnd.get(r); i < end; i++) {
+        const at = cursor[term.get(i)]!++;
+        ids[at] = unit;
+        values[at] = tf.get(i);
+      }
     }
   }
 

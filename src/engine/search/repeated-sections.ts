@@ -45,10 +45,13 @@ export interface RepeatedSectionsState {
   readonly stale: readonly string[];
 }
 
-/** The pages a fingerprint is on, by title and by place. */
+/** The pages a fingerprint is on, by title and by place: the path of the one page with that title
+ *  (or place), as most are, or a set of them. A set per page was ~100 bytes a page's fingerprint:
+ *  on a large site of distinct pages, where copied sections share a title and differ in place,
+ *  most of the records' memory (issue 22). */
 interface PrintPages {
-  readonly titles: Map<string, Set<string>>;
-  readonly places: Map<string, Set<string>>;
+  readonly titles: Map<string, Set<string> | string>;
+  readonly places: Map<string, Set<string> | string>;
 }
 
 export class RepeatedSections {
@@ -118,7 +121,7 @@ export class RepeatedSections {
     const pages = on.get(p);
     if (typeof pages !== "string") return pages;
     const known = this.byPath.get(pages) as { readonly title: string; readonly place: string };
-    const full: PrintPages = { titles: new Map([[known.title, new Set([pages])]]), places: new Map([[known.place, new Set([pages])]]) };
+    const full: PrintPages = { titles: new Map([[known.title, pages]]), places: new Map([[known.place, pages]]) };
     on.set(p, full);
     return full;
   }
@@ -232,10 +235,10 @@ export class RepeatedSections {
     return out;
   }
 
-  private markAll(titles: ReadonlyMap<string, ReadonlySet<string>>, except: string): void {
+  private markAll(titles: ReadonlyMap<string, ReadonlySet<string> | string>, except: string): void {
     this.moves++;
     for (const paths of titles.values()) {
-      for (const p of paths) {
+      for (const p of typeof paths === "string" ? [paths] : paths) {
         if (p === except || this.stale.has(p)) continue;
         this.stale.add(p);
         this.newlyStale.push(p);
@@ -260,16 +263,20 @@ function repeated(pages: { readonly titles: ReadonlyMap<string, unknown>; readon
   return Math.min(pages.titles.size, pages.places.size) >= MIN_PAGES;
 }
 
-function add(m: Map<string, Set<string>>, key: string, path: string): void {
-  const paths = m.get(key) ?? new Set<string>();
-  paths.add(path);
-  m.set(key, paths);
+function add(m: Map<string, Set<string> | string>, key: string, path: string): void {
+  const paths = m.get(key);
+  if (paths === undefined) m.set(key, path);
+  else if (typeof paths !== "string") paths.add(path);
+  else if (paths !== path) m.set(key, new Set([paths, path]));
 }
 
-function remove(m: Map<string, Set<string>>, key: string, path: string): void {
+function remove(m: Map<string, Set<string> | string>, key: string, path: string): void {
   const paths = m.get(key);
-  paths?.delete(path);
-  if (paths?.size === 0) m.delete(key);
+  if (paths === path) m.delete(key);
+  else if (typeof paths !== "string" && paths !== undefined) {
+    paths.delete(path);
+    if (paths.size === 0) m.delete(key);
+  }
 }
 
 /** A 32-bit hash of a rule and a section's heading and text (`textPrint`). A section with no text
