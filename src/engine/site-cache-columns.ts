@@ -5,7 +5,7 @@ import type { Access } from "../vfs/access.js";
 import type { KnownPages, LoadedSite, PageStat } from "../vfs/load-site.js";
 import type { Page } from "../vfs/page.js";
 import { withBodyKey } from "../vfs/body-key.js";
-import { HeldText, heldFile, heldTextOf } from "../vfs/held-text.js";
+import { HeldText, heldFile, heldPage, heldTextOf } from "../vfs/held-text.js";
 import type { SiteFile } from "../vfs/site-file.js";
 import type { StoredText } from "../vfs/stored-text.js";
 import type { IndexedPageState } from "./search/search-index.js";
@@ -246,18 +246,7 @@ export function pagesOf(
       if (ints[n + 1] !== held.bodyOffset) throw new Error("a UTF-8 text's body start differs");
       const file = heldFile(`/${rel}`, held, numbers[f] as number, new Date(numbers[f + 1] as number), objects[ints[n + 6] as number] as Access);
       const path = columns.paths[i] as string;
-      const page: Page = {
-        file,
-        path,
-        title: columns.titles[i] as string,
-        meta: objects[ints[n + 3] as number] as PageMeta,
-        frontMatter: objects[ints[n + 4] as number] as FrontMatterData,
-        get body() {
-          return held.bodyText();
-        },
-        bodyLine: ints[n + 5] as number,
-        generated: false,
-      };
+      const page = heldPage({ file, path, title: columns.titles[i] as string, meta: objects[ints[n + 3] as number] as PageMeta, frontMatter: objects[ints[n + 4] as number] as FrontMatterData, bodyLine: ints[n + 5] as number }, held);
       const stat: PageStat = { size: numbers[f + 2] as number, mtimeMs: numbers[f + 3] as number, ino: numbers[f + 4] as number, ctimeMs: numbers[f + 5] as number, real: reals.get(i) ?? rel };
       byRel.set(rel, { page: withBodyKey(page, key), stat });
       byPath.set(path, page);

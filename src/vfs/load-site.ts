@@ -23,7 +23,7 @@ import { type RepoSpecText, unnamedSchemaSpecFor, unnamedSpecFor } from "../conf
 import { LOAD_CODES } from "./page-files.js";
 import { pagesAt, placePage, unplacePage } from "./page-routes.js";
 import { withBodyKey } from "./body-key.js";
-import { heldFile } from "./held-text.js";
+import { heldFile, heldPage } from "./held-text.js";
 import { type PageText, ParsedTexts } from "./parsed-texts.js";
 import type { AheadRead, ReadAhead, StartReadAhead } from "./read-ahead.js";
 import { siteVariants } from "./site-variants.js";
@@ -494,18 +494,7 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
   // Held so that a shell pool's snapshot can take the text's place in memory (`held-text.ts`);
   // held as bytes from the start when that is smaller (`ParsedTexts`).
   const held = texts.held(decoded, parsed);
-  const page: Page = {
-    file: heldFile(filePath, held, size, new Date(read.mtimeMs), access),
-    path,
-    title: title ?? titleFromPath(path),
-    meta,
-    frontMatter: parsed.data,
-    get body() {
-      return held.bodyText();
-    },
-    bodyLine: parsed.bodyLine,
-    generated: false,
-  };
+  const page = heldPage({ file: heldFile(filePath, held, size, new Date(read.mtimeMs), access), path, title: title ?? titleFromPath(path), meta, frontMatter: parsed.data, bodyLine: parsed.bodyLine }, held);
   const key = texts.bodyKeyOf(decoded);
   return { page: key !== undefined ? withBodyKey(page, key) : page, stat, ...real };
 }
