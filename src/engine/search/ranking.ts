@@ -490,7 +490,7 @@ function bounds(
   prior: PagePriors,
   withUpper = true,
   cut?: BoundsCut,
-): { lower: Float64Array; upper: Float64Array } {
+): { lower: Float64Array; upper: Float64Array; floor: number | undefined } {
   const n = query.length;
   const { lower, upper } = acc.boundArrays();
   // With `cut`: a running floor of the top (the `limit`-th best lower bound so far, read every
@@ -553,10 +553,12 @@ function bounds(
     }
     if (!withUpper) continue;
     const best = fieldsOnly > sectionBound ? fieldsOnly : sectionBound;
-    pairsWithinInto(acc.present[ps] as number, shape, P, upper, ps);
+    // With `reachOf`, `upper[ps]` holds the pairs' reach already.
+    if (reachOf === undefined) pairsWithinInto(acc.present[ps] as number, shape, P, upper, ps);
     upper[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * best)) / idfSum + title + (upper[ps] as number)) * weight;
   }
-  return { lower, upper };
+  // The running floor after the last page is `floorOfTop` of `lower` (a page left out adds 0).
+  return { lower, upper, floor: running?.last() };
 }
 
 /**
@@ -609,12 +611,12 @@ function scoreBestFirst(
   classes: Int32Array | undefined,
   reach: Float64Array | undefined,
 ): { candidates: Candidates; out: RankedPage[] } {
-  const { lower, upper } = bounds(index, query, acc, shape, P, prior, true, reach === undefined ? undefined : { reach, limit, classes });
+  const { lower, upper, floor: running } = bounds(index, query, acc, shape, P, prior, true, reach === undefined ? undefined : { reach, limit, classes });
   const slots = acc.pageCount;
   const c: Candidates = { ...acc.candidateArrays(slots), order: [] };
   const cut = Number.isFinite(limit) && limit >= 1;
   const prune = P.boundPruning && cut;
-  let floor = prune ? floorOfTop(lower, acc, limit, classes) : 0;
+  let floor = prune ? (running ?? floorOfTop(lower, acc, limit, classes)) : 0;
   const queue = acc.queue;
   queue.fill(upper, slots, floor - TIE_MARGIN);
   const finals = cut ? topOf(limit, classes) : undefined;
