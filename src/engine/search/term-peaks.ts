@@ -21,6 +21,9 @@ export class TermPeaks {
   private sectionTables = new WeakMap<UnitScales, SectionPeaks>();
   private sectionsHeld = 0;
 
+  /** `budget`: section peaks kept, in numbers (`SECTION_PEAKS_HELD`; tests give a few). */
+  constructor(private readonly budget: number = SECTION_PEAKS_HELD) {}
+
   /** The peaks of `entry` under `scales`: `[fields, sums, one, titled (0 or 1)]`. */
   of(index: InvertedIndex, scales: UnitScales, entry: TermEntry): Float64Array {
     let table = this.tables.get(scales);
@@ -38,20 +41,20 @@ export class TermPeaks {
     const peaks = sectionPeaks(index, scales, entry.id);
     table.keep(entry.id, peaks);
     this.sectionsHeld += peaks.length;
-    if (this.sectionsHeld > SECTION_PEAKS_HELD) this.evict(scales, table);
+    if (this.sectionsHeld > this.budget) this.evict(scales, table);
     return peaks;
   }
 
   /**
-   * Back within three quarters of `SECTION_PEAKS_HELD` (so that this is seldom done): the terms
+   * Back within three quarters of the budget (so that this is seldom done): the terms
    * of `current` least recently used first (never the one just made), then every other scales'
    * table. Before, all were forgotten at once: at 50,000 distinct pages a stream of questions
    * passed the budget every few hundred searches and the next ones made the peaks of every
    * common word again (29% of the stream's CPU, and 1.4 s for the search that passed it).
    */
   private evict(scales: UnitScales, current: SectionPeaks): void {
-    this.sectionsHeld -= current.dropOldest(this.sectionsHeld - (SECTION_PEAKS_HELD * 3) / 4);
-    if (this.sectionsHeld <= SECTION_PEAKS_HELD) return;
+    this.sectionsHeld -= current.dropOldest(this.sectionsHeld - (this.budget * 3) / 4);
+    if (this.sectionsHeld <= this.budget) return;
     this.sectionTables = new WeakMap([[scales, current]]);
     this.sectionsHeld = current.held;
   }

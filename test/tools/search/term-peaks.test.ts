@@ -38,6 +38,23 @@ describe("TermPeaks.sections", () => {
     expect((peaks[0] as number) < (before[0] as number)).toBe(true);
     expect(peaks[2]).toBe(roundedUp(before[2] as number));
   });
+
+  it("past its budget forgets the least recently used terms' peaks, not all of them", () => {
+    const vocabulary = new Vocabulary();
+    const index = new InvertedIndex(vocabulary);
+    const ids = (words: string): Int32Array => Int32Array.from(words.split(" "), (w) => vocabulary.id(w));
+    for (const title of ["one", "two", "three"]) index.addPage(ids(title), [ids("falcon heron wren")]);
+    index.prepare();
+    const scales = new BaseStatistics(index).scales(RANKING);
+    const [falcon, heron, wren] = ["falcon", "heron", "wren"].map((w) => index.entry(w) as TermEntry) as [TermEntry, TermEntry, TermEntry];
+    // Three numbers a term (one per page), eight kept at most (six once past it).
+    const peaks = new TermPeaks(8);
+    const first = { falcon: peaks.sections(index, scales, falcon), heron: peaks.sections(index, scales, heron) };
+    peaks.sections(index, scales, falcon);
+    peaks.sections(index, scales, wren);
+    // Past 8: heron, the least recently used, is forgotten; falcon, used since, is kept.
+    expect([peaks.sections(index, scales, falcon) === first.falcon, peaks.sections(index, scales, heron) === first.heron]).toEqual([true, false]);
+  });
 });
 
 /** The least single-precision number at or above `x` (>= 0). */
