@@ -26,7 +26,8 @@ export class TopScores {
     return this.last();
   }
 
-  private push(x: number): void {
+  /** `add` without its answer (`last` when wanted): a fraction returned per call is a heap object. */
+  push(x: number): void {
     const heap = this.heap;
     if (this.size < this.limit) {
       let c = this.size++;
@@ -57,7 +58,8 @@ export class TopScores {
     }
   }
 
-  private last(): number {
+  /** The `limit`-th best so far (0 while there are fewer, never below 0). */
+  last(): number {
     return this.size < this.limit ? 0 : Math.max(0, this.heap[0] as number);
   }
 }
@@ -91,7 +93,8 @@ export class ClassTop {
     return this.last();
   }
 
-  private push(cls: number, x: number): void {
+  /** `add` without its answer (`last` when wanted), as `TopScores.push`. */
+  push(cls: number, x: number): void {
     const { classes, scores, limit } = this;
     // Full, and at or below the last place: whether its class is in the top or not, nothing
     // changes (a class in it scores at least the last place). Most candidates of a search end
@@ -121,7 +124,8 @@ export class ClassTop {
     scores[at] = x;
   }
 
-  private last(): number {
+  /** The `limit`-th best class score so far (0 while there are fewer, never below 0). */
+  last(): number {
     return this.size < this.limit ? 0 : Math.max(0, this.scores[this.size - 1] as number);
   }
 }

@@ -340,7 +340,7 @@ export function rankPages(
     }
     accumulatePages(index, scales, query, common, accepted, acc, false, pruning);
   }
-  const { candidates, out: scored } = scoreBestFirst(index, scales, query, acc, shape, P, prior, limit, classes);
+  const { candidates, out: scored } = scoreBestFirst(index, scales, query, acc, shape, P, prior, limit, classes, peaks);
   let out = scored;
   if (also !== undefined) {
     const { top, more } = also(scored);
@@ -395,56 +395,91 @@ function accumulatePages(
       const forTitle = acc.titleMatch[match] === 1;
       const sectionBit = match < SECTION_BITS ? 1 << match : 0;
       const termBit = qi < SECTION_BITS ? 1 << qi : 0;
-      const pp = pagePool;
-      const pEnd = (pp.start[entry.id] as number) + (pp.length[entry.id] as number);
-      for (let r = pp.start[entry.id] as number; r < pEnd; r++) {
-        const pid = pp.ids[r] as number;
-        const ps = take ? acc.pageSlot(pid, accepted) : acc.heldSlot(pid);
-        if (ps < 0) continue;
-        const packed = pp.values[r] as number;
-        const v = ps * width;
-        acc.present[ps]! |= termBit;
-        acc.page[v + qi]! += weight * weightedTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT);
-        // The title part's counts (`titlePart`), from the title field's frequency.
-        const inTitle = packed & MAX_TF;
-        if (forTitle && inTitle > 0) {
-          if (weight > (acc.page[v + 3 * n + qi] as number)) acc.page[v + 3 * n + qi] = weight;
-          acc.page[v + 4 * n]! += inTitle;
+      const pStart = pagePool.start[entry.id] as number;
+      const pEnd = pStart + (pagePool.length[entry.id] as number);
+      const sStart = sumPool.start[entry.id] as number;
+      const sEnd = sStart + (sumPool.length[entry.id] as number);
+      // Room for every page of both lists first, so that no slot taken below grows an array:
+      // the arrays are then read once per list, not once per posting.
+      if (take) acc.reserve(pEnd - pStart + sEnd - sStart);
+      const { slotOf, present, withSections } = acc;
+      const row = acc.page;
+      {
+        const { ids, values } = pagePool;
+        for (let r = pStart; r < pEnd; r++) {
+          const pid = ids[r] as number;
+          let ps = slotOf[pid] as number;
+          if (ps < 0) {
+            if (!take || accepted[pid] !== 1) continue;
+            ps = acc.newSlot(pid);
+          }
+          const packed = values[r] as number;
+          const v = ps * width;
+          present[ps]! |= termBit;
+          row[v + qi]! += weight * weightedTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT);
+          // The title part's counts (`titlePart`), from the title field's frequency.
+          const inTitle = packed & MAX_TF;
+          if (forTitle && inTitle > 0) {
+            if (weight > (row[v + 3 * n + qi] as number)) row[v + 3 * n + qi] = weight;
+            row[v + 4 * n]! += inTitle;
+          }
         }
       }
-      const sp = sumPool;
       // With pruning, the bound of one section is the term's largest frequency in one of the
       // page's sections (`TermPeaks.sections`), not all of its sections' at their largest scales.
       const oneSection = peaks?.sections(index, scales, entry);
-      const sStart = sp.start[entry.id] as number;
-      const sEnd = (sp.start[entry.id] as number) + (sp.length[entry.id] as number);
-      for (let r = sp.start[entry.id] as number; r < sEnd; r++) {
-        const pid = sp.ids[r] as number;
-        const ps = take ? acc.pageSlot(pid, accepted) : acc.heldSlot(pid);
-        if (ps < 0) continue;
-        const packed = sp.values[r] as number;
+      const { ids, values } = sumPool;
+      for (let r = sStart; r < sEnd; r++) {
+        const pid = ids[r] as number;
+        let ps = slotOf[pid] as number;
+        if (ps < 0) {
+          if (!take || accepted[pid] !== 1) continue;
+          ps = acc.newSlot(pid);
+        }
+        const packed = values[r] as number;
         // The summed frequencies decoded once for both scales (`weightedWideTf`'s arithmetic).
         const c = Math.floor(packed * PER_WIDE2);
         const rest = packed - c * WIDE2;
         const b = Math.floor(rest * PER_WIDE);
         const a = rest - b * WIDE;
         const o = pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT;
-        const m = pid * FIELDS_PER_UNIT;
-        const row = acc.page;
-        row[ps * width + n + qi]! += weight * (a * (pageScale[o] as number) + b * (pageScale[o + 1] as number) + c * (pageScale[o + 2] as number));
-        row[ps * width + 2 * n + qi]! += weight * (oneSection !== undefined ? (oneSection[r - sStart] as number) : a * (sectionMax[m] as number) + b * (sectionMax[m + 1] as number) + c * (sectionMax[m + 2] as number));
-        acc.withSections[ps]! |= sectionBit;
-        acc.present[ps]! |= termBit;
+        const v = ps * width;
+        row[v + n + qi]! += weight * (a * (pageScale[o] as number) + b * (pageScale[o + 1] as number) + c * (pageScale[o + 2] as number));
+        if (oneSection !== undefined) row[v + 2 * n + qi]! += weight * (oneSection[r - sStart] as number);
+        else {
+          const m = pid * FIELDS_PER_UNIT;
+          row[v + 2 * n + qi]! += weight * (a * (sectionMax[m] as number) + b * (sectionMax[m + 1] as number) + c * (sectionMax[m + 2] as number));
+        }
+        withSections[ps]! |= sectionBit;
+        present[ps]! |= termBit;
       }
     }
   }
 }
 
 /**
+ * What `bounds` needs to leave out, as it goes, the pages that cannot reach the top: each query
+ * term's reach (`termReach`), and the top's size and classes (`floorOfTop`).
+ */
+interface BoundsCut {
+  readonly reach: Float64Array;
+  readonly limit: number;
+  readonly classes: Int32Array | undefined;
+}
+
+/** Candidates between two readings of `bounds`' running floor (a power of 2). */
+const FLOOR_EVERY = 32;
+
+/**
  * Per page slot, bounds of its final score from the page-level accumulators: at least its score
  * with no section counted on its own (`lower`), at most its score with its best section scored
  * at the bound of `accumulatePages` and every proximity pair found (`upper`). Without
- * `withUpper`, only `lower` is set.
+ * `withUpper`, only `lower` is set. With `cut`, a page whose terms' reach (`reach`: read from
+ * which terms it holds, not from its accumulators) is below the floor of the top so far (the
+ * `limit`-th best lower bound of the pages before it) gets upper -1 and lower 0 and nothing is
+ * worked out for it: it cannot reach the floor `scoreBestFirst` starts from, which is at least
+ * that one. At 50,000 distinct pages most candidates of a long question hold one or two of its
+ * words and end here.
  */
 function bounds(
   index: InvertedIndex,
@@ -454,9 +489,16 @@ function bounds(
   P: RankingParams,
   prior: PagePriors,
   withUpper = true,
-): { lower: Float64Array; upper: Float64Array } {
+  cut?: BoundsCut,
+): { lower: Float64Array; upper: Float64Array; floor: number | undefined } {
   const n = query.length;
   const { lower, upper } = acc.boundArrays();
+  // With `cut`: a running floor of the top (the `limit`-th best lower bound so far, read every
+  // `FLOOR_EVERY` pages), and a page whose terms' reach cannot reach it is left out at once.
+  const reachOf = cut !== undefined && withUpper && n <= SECTION_BITS ? cut.reach : undefined;
+  const running = reachOf === undefined ? undefined : cut?.classes === undefined ? new TopScores(cut?.limit ?? 1) : new ClassTop(cut.limit);
+  const lifted = Math.max(1, prior.named);
+  let runningFloor = 0;
   const idfs = Float64Array.from(query, (q) => q.idf);
   const pageAcc = acc.page;
   const { k1, pageShare } = P;
@@ -466,6 +508,19 @@ function bounds(
   // only the terms the page holds visited (a term it lacks adds 0: the sums are the same).
   const few = n <= SECTION_BITS;
   for (let ps = 0; ps < slots; ps++) {
+    if (reachOf !== undefined) {
+      // The most its terms' matches and their pairs can add (`reach`), whatever its accumulators.
+      const held = acc.present[ps] as number;
+      let most = REACH_SLACK;
+      for (let qi = nextHeld(held, -1, n); qi < n; qi = nextHeld(held, qi, n)) most += reachOf[qi] as number;
+      pairsWithinInto(held, shape, P, upper, ps);
+      if ((ps & (FLOOR_EVERY - 1)) === 0) runningFloor = (running as TopScores | ClassTop).last();
+      if ((most + (upper[ps] as number)) * lifted < runningFloor - TIE_MARGIN) {
+        lower[ps] = 0;
+        upper[ps] = -1;
+        continue;
+      }
+    }
     const v = ps * acc.width;
     let whole = 0;
     let fieldsOnly = 0;
@@ -492,12 +547,18 @@ function bounds(
     const lift = base === undefined || base === 1 ? FULL : prior.lift(page);
     const weight = lift === FULL ? 1 : lift === BASE ? (base as number) : prior.named;
     lower[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * fieldsOnly)) / idfSum + title) * weight;
+    if (running !== undefined) {
+      if (running instanceof TopScores) running.push(lower[ps] as number);
+      else running.push((cut?.classes as Int32Array)[page] as number, lower[ps] as number);
+    }
     if (!withUpper) continue;
     const best = fieldsOnly > sectionBound ? fieldsOnly : sectionBound;
-    pairsWithinInto(acc.present[ps] as number, shape, P, upper, ps);
+    // With `reachOf`, `upper[ps]` holds the pairs' reach already.
+    if (reachOf === undefined) pairsWithinInto(acc.present[ps] as number, shape, P, upper, ps);
     upper[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * best)) / idfSum + title + (upper[ps] as number)) * weight;
   }
-  return { lower, upper };
+  // The running floor after the last page is `floorOfTop` of `lower` (a page left out adds 0).
+  return { lower, upper, floor: running?.last() };
 }
 
 /**
@@ -548,13 +609,14 @@ function scoreBestFirst(
   prior: PagePriors,
   limit: number,
   classes: Int32Array | undefined,
+  reach: Float64Array | undefined,
 ): { candidates: Candidates; out: RankedPage[] } {
-  const { lower, upper } = bounds(index, query, acc, shape, P, prior);
+  const { lower, upper, floor: running } = bounds(index, query, acc, shape, P, prior, true, reach === undefined ? undefined : { reach, limit, classes });
   const slots = acc.pageCount;
   const c: Candidates = { ...acc.candidateArrays(slots), order: [] };
   const cut = Number.isFinite(limit) && limit >= 1;
   const prune = P.boundPruning && cut;
-  let floor = prune ? floorOfTop(lower, acc, limit, classes) : 0;
+  let floor = prune ? (running ?? floorOfTop(lower, acc, limit, classes)) : 0;
   const queue = acc.queue;
   queue.fill(upper, slots, floor - TIE_MARGIN);
   const finals = cut ? topOf(limit, classes) : undefined;
@@ -1007,7 +1069,8 @@ export class RankScratch {
   private sectionSlots: Int32Array = new Int32Array(0);
   /** The page slot each section slot belongs to. */
   private sectionPage: Int32Array = new Int32Array(0);
-  private pageSlots: Int32Array = new Int32Array(0);
+  /** Page id -> its slot, -1 for none (reset by `end`). */
+  slotOf: Int32Array = new Int32Array(0);
   /** Per page slot (`width` numbers): n page-field tf~, n summed section-field tf~, n bounds of
    *  one section's tf~, n weights of the query terms in the title, the title words matched. */
   page: Float64Array = new Float64Array(0);
@@ -1045,7 +1108,7 @@ export class RankScratch {
 
   begin(sectionCapacity: number, pageCapacity: number, query: readonly QueryTerm[]): this {
     if (this.sectionSlots.length < sectionCapacity) this.sectionSlots = grow(this.sectionSlots, sectionCapacity, -1);
-    if (this.pageSlots.length < pageCapacity) this.pageSlots = grow(this.pageSlots, pageCapacity, -1);
+    if (this.slotOf.length < pageCapacity) this.slotOf = grow(this.slotOf, pageCapacity, -1);
     this.n = query.length;
     this.width = 4 * query.length + 1;
     this.matches.length = 0;
@@ -1061,26 +1124,30 @@ export class RankScratch {
     return this;
   }
 
-  /** The slot of a page, taking one the first time; -1 if not `accepted`. */
-  pageSlot(page: number, accepted: Uint8Array): number {
-    const slot = this.pageSlots[page] as number;
-    if (slot !== -1) return slot;
-    if (accepted[page] !== 1) return -1;
-    const next = this.pageCount++;
-    this.pageSlots[page] = next;
-    if (next >= this.pages.length) this.pages = grow(this.pages, next + 1, 0);
-    this.pages[next] = page;
-    const need = (next + 1) * this.width;
+  /** Room for `extra` more page slots than taken (never more than there are pages): `newSlot`
+   *  then grows nothing. */
+  reserve(extra: number): void {
+    const slots = Math.min(this.pageCount + extra, this.slotOf.length);
+    if (slots > this.pages.length) this.pages = grow(this.pages, slots, 0);
+    const need = slots * this.width;
     if (this.page.length < need) this.page = growFloat(this.page, need);
-    this.page.fill(0, next * this.width, need);
-    if (this.firstSection.length <= next) {
-      this.firstSection = grow(this.firstSection, next + 1, -1);
-      this.withSections = grow(this.withSections, next + 1, 0);
-      this.present = grow(this.present, next + 1, 0);
+    if (this.firstSection.length < slots) {
+      this.firstSection = grow(this.firstSection, slots, -1);
+      this.withSections = grow(this.withSections, slots, 0);
+      this.present = grow(this.present, slots, 0);
       const scored = new Uint8Array(this.firstSection.length);
       scored.set(this.scored);
       this.scored = scored;
     }
+  }
+
+  /** The next slot, for `page` (which has none), within the room `reserve` made. */
+  newSlot(page: number): number {
+    const next = this.pageCount++;
+    this.slotOf[page] = next;
+    this.pages[next] = page;
+    const row = this.page;
+    for (let k = next * this.width, end = k + this.width; k < end; k++) row[k] = 0;
     this.firstSection[next] = -1;
     this.withSections[next] = 0;
     this.present[next] = 0;
@@ -1090,7 +1157,7 @@ export class RankScratch {
 
   /** The slot of a page that took one, else -1. */
   heldSlot(page: number): number {
-    return this.pageSlots[page] as number;
+    return this.slotOf[page] as number;
   }
 
   /** One number written by a function for its caller (`titlePart`). */
@@ -1186,7 +1253,7 @@ export class RankScratch {
   /** Reset the id -> slot arrays for the next query. */
   end(): void {
     for (let k = 0; k < this.sectionCount; k++) this.sectionSlots[this.sections[k] as number] = -1;
-    for (let k = 0; k < this.pageCount; k++) this.pageSlots[this.pages[k] as number] = -1;
+    for (let k = 0; k < this.pageCount; k++) this.slotOf[this.pages[k] as number] = -1;
     this.sectionCount = 0;
     this.pageCount = 0;
   }

@@ -21,6 +21,9 @@ export class TermPeaks {
   private sectionTables = new WeakMap<UnitScales, SectionPeaks>();
   private sectionsHeld = 0;
 
+  /** `budget`: section peaks kept, in numbers (`SECTION_PEAKS_HELD`; tests give a few). */
+  constructor(private readonly budget: number = SECTION_PEAKS_HELD) {}
+
   /** The peaks of `entry` under `scales`: `[fields, sums, one, titled (0 or 1)]`. */
   of(index: InvertedIndex, scales: UnitScales, entry: TermEntry): Float64Array {
     let table = this.tables.get(scales);
@@ -30,76 +33,120 @@ export class TermPeaks {
 
   /** Per summed posting of `entry` (`pageSections`, in its list's order), the term's largest
    *  weighted frequency in one of that page's sections, under `scales`. */
-  sections(index: InvertedIndex, scales: UnitScales, entry: TermEntry): Float64Array {
+  sections(index: InvertedIndex, scales: UnitScales, entry: TermEntry): Float32Array {
     let table = this.sectionTables.get(scales);
     if (table === undefined) this.sectionTables.set(scales, (table = new SectionPeaks()));
     const known = table.known(entry.id);
     if (known !== undefined) return known;
     const peaks = sectionPeaks(index, scales, entry.id);
-    if (this.sectionsHeld + peaks.length > SECTION_PEAKS_HELD) {
-      this.sectionTables = new WeakMap();
-      this.sectionsHeld = 0;
-      this.sectionTables.set(scales, (table = new SectionPeaks()));
-    }
     table.keep(entry.id, peaks);
     this.sectionsHeld += peaks.length;
+    if (this.sectionsHeld > this.budget) this.evict(scales, table);
     return peaks;
+  }
+
+  /**
+   * Back within three quarters of the budget (so that this is seldom done): the terms
+   * of `current` least recently used first (never the one just made), then every other scales'
+   * table. Before, all were forgotten at once: at 50,000 distinct pages a stream of questions
+   * passed the budget every few hundred searches and the next ones made the peaks of every
+   * common word again (29% of the stream's CPU, and 1.4 s for the search that passed it).
+   */
+  private evict(scales: UnitScales, current: SectionPeaks): void {
+    this.sectionsHeld -= current.dropOldest(this.sectionsHeld - (this.budget * 3) / 4);
+    if (this.sectionsHeld <= this.budget) return;
+    this.sectionTables = new WeakMap([[scales, current]]);
+    this.sectionsHeld = current.held;
   }
 }
 
 /**
- * One scales' section peaks by term id, made the first time a search uses the term (a binary
- * search per summed posting in the term's section list, as `accumulateSectionsOf` reads one
- * page's), then kept until `TermPeaks` forgets them all (its budget).
+ * One scales' section peaks by term id, made the first time a search uses the term (one pass
+ * over the term's section list beside its summed postings), then kept, least recently used
+ * first out once `TermPeaks` is past its budget.
  */
 class SectionPeaks {
-  private readonly byTerm = new Map<number, Float64Array>();
+  private readonly byTerm = new Map<number, { readonly peaks: Float32Array; used: number }>();
+  /** Numbers held, and a count of uses (each term's last use is stamped with it). */
+  held = 0;
+  private uses = 0;
 
-  known(id: number): Float64Array | undefined {
-    return this.byTerm.get(id);
+  known(id: number): Float32Array | undefined {
+    const kept = this.byTerm.get(id);
+    if (kept === undefined) return undefined;
+    kept.used = ++this.uses;
+    return kept.peaks;
   }
 
-  keep(id: number, peaks: Float64Array): void {
-    this.byTerm.set(id, peaks);
+  keep(id: number, peaks: Float32Array): void {
+    this.byTerm.set(id, { peaks, used: ++this.uses });
+    this.held += peaks.length;
+  }
+
+  /** Forget the least recently used terms' peaks, at least `count` numbers of them (never the
+   *  last one used); how many numbers they were. */
+  dropOldest(count: number): number {
+    const oldest = [...this.byTerm].sort((a, b) => a[1].used - b[1].used);
+    let dropped = 0;
+    for (let k = 0; k < oldest.length - 1 && dropped < count; k++) {
+      const [id, { peaks }] = oldest[k] as [number, { readonly peaks: Float32Array; used: number }];
+      this.byTerm.delete(id);
+      dropped += peaks.length;
+    }
+    this.held -= dropped;
+    return dropped;
   }
 }
 
-/** Section peaks kept for all reader classes together: 4 M numbers (32 MB), the summed postings
- *  of the words of thousands of questions on a 50,000-page site. Past it all are forgotten and
- *  made again as asked (one pass over a term's postings each). */
-const SECTION_PEAKS_HELD = 4_000_000;
+/** Section peaks kept for all reader classes together: 8 M numbers (32 MB: single precision,
+ *  each rounded up), the summed postings of the words of thousands of questions on a
+ *  50,000-page site (the query stream's 788 terms there: 4.75 M). Past it the least recently
+ *  used are forgotten and made again as asked (one pass over a term's postings each). */
+const SECTION_PEAKS_HELD = 8_000_000;
 
-/** Per summed posting of term `id`, its largest weighted frequency in one of the page's sections
- *  (the page's sections have consecutive ids, `InvertedIndex.textKey` to `lastSection`). */
-function sectionPeaks(index: InvertedIndex, scales: UnitScales, id: number): Float64Array {
+/**
+ * Per summed posting of term `id`, its largest weighted frequency in one of the page's sections
+ * (the page's sections have consecutive ids, `InvertedIndex.textKey` to `lastSection`). Pages
+ * come in the order of the summed list and their sections mostly in the same order, so each
+ * page's first section is sought forward from where the last page's ended (`seek`: steps
+ * doubling, then halving); one whose sections lie before that (copies of one text share section
+ * ids) is found by binary search from the list's start. A binary search over the whole list per
+ * page, before, cost several passes over it at 50,000 pages.
+ */
+function sectionPeaks(index: InvertedIndex, scales: UnitScales, id: number): Float32Array {
   const sums = index.postings("pageSections");
   const from = sums.start[id] ?? 0;
-  const out = new Float64Array(sums.length[id] ?? 0);
+  const out = new Float32Array(sums.length[id] ?? 0);
   const pool = index.postings("sections");
   const { ids, values } = pool;
   const start = pool.start[id] ?? 0;
   const end = start + (pool.length[id] ?? 0);
   const scale = scales.section;
+  let at = start;
   for (let r = 0; r < out.length; r++) {
     const pid = sums.ids[from + r] as number;
     const first = index.textKey(pid);
     if (first < 0) continue;
     const last = index.lastSection(pid);
-    let lo = start;
-    let hi = end;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((ids[mid] as number) < first) lo = mid + 1;
-      else hi = mid;
-    }
+    at = at > start && (ids[at - 1] as number) >= first ? firstAtLeast(ids, first, start, at) : seek(ids, first, at, end);
     let peak = 0;
-    for (let j = lo; j < end && (ids[j] as number) <= last; j++) {
-      const x = weightedTf(values[j] as number, scale, (ids[j] as number) * FIELDS_PER_UNIT);
+    for (; at < end && (ids[at] as number) <= last; at++) {
+      const x = weightedTf(values[at] as number, scale, (ids[at] as number) * FIELDS_PER_UNIT);
       if (x > peak) peak = x;
     }
-    out[r] = peak;
+    out[r] = roundedUp(peak);
   }
   return out;
+}
+
+const single = new Float32Array(1);
+const singleBits = new Int32Array(single.buffer);
+
+/** The least single-precision number at or above `x` (>= 0): peaks are bounds, so never below. */
+function roundedUp(x: number): number {
+  single[0] = x;
+  if ((single[0] as number) < x) singleBits[0]!++;
+  return single[0] as number;
 }
 
 /** One scales' peaks by term id: four numbers each, and whether they are known. */
@@ -164,4 +211,31 @@ function measure(index: InvertedIndex, scales: UnitScales, id: number, out: Floa
   out[at + 1] = sums;
   out[at + 2] = one;
   out[at + 3] = titled;
+}
+
+/** The first index in `from .. to` of a sorted range of `list` holding a value >= `value` (`to` if none). */
+function firstAtLeast(list: Int32Array, value: number, from: number, to: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** `firstAtLeast` from `from`, in steps doubling until one passes `value`: a few reads when the
+ *  answer is near `from`, as it is for the next page's sections. */
+function seek(list: Int32Array, value: number, from: number, to: number): number {
+  if (from >= to || (list[from] as number) >= value) return from;
+  let lo = from + 1;
+  let step = 1;
+  let hi = lo;
+  while (hi < to && (list[hi] as number) < value) {
+    lo = hi + 1;
+    step *= 2;
+    hi = lo + step;
+  }
+  return firstAtLeast(list, value, lo, Math.min(hi + 1, to));
 }

@@ -31,10 +31,38 @@ describe("TermPeaks.sections", () => {
     const inSection = new Map(sections.ids.map((sid, k) => [sid, weightedTf(sections.tf[k] as number, scales.section, sid * FIELDS_PER_UNIT)]));
     const best = (sids: readonly number[]): number => Math.max(...sids.map((sid) => inSection.get(sid) ?? 0));
     const peaks = new TermPeaks().sections(index, scales, falcon);
-    expect([...peaks]).toEqual([best(a.sections), best(b.sections), best(c.sections)]);
+    // Kept in single precision (half the memory), each rounded up: a bound is never below.
+    expect([...peaks]).toEqual([best(a.sections), best(b.sections), best(c.sections)].map(roundedUp));
     // Tighter than the bound it replaces on the page of three sections, equal on the page of one.
     const before = sums.ids.map((pid, k) => weightedWideTf(sums.tf[k] as number, scales.sectionMax, pid * FIELDS_PER_UNIT));
     expect((peaks[0] as number) < (before[0] as number)).toBe(true);
-    expect(peaks[2]).toBe(before[2]);
+    expect(peaks[2]).toBe(roundedUp(before[2] as number));
+  });
+
+  it("past its budget forgets the least recently used terms' peaks, not all of them", () => {
+    const vocabulary = new Vocabulary();
+    const index = new InvertedIndex(vocabulary);
+    const ids = (words: string): Int32Array => Int32Array.from(words.split(" "), (w) => vocabulary.id(w));
+    for (const title of ["one", "two", "three"]) index.addPage(ids(title), [ids("falcon heron wren")]);
+    index.prepare();
+    const scales = new BaseStatistics(index).scales(RANKING);
+    const [falcon, heron, wren] = ["falcon", "heron", "wren"].map((w) => index.entry(w) as TermEntry) as [TermEntry, TermEntry, TermEntry];
+    // Three numbers a term (one per page), eight kept at most (six once past it).
+    const peaks = new TermPeaks(8);
+    const first = { falcon: peaks.sections(index, scales, falcon), heron: peaks.sections(index, scales, heron) };
+    peaks.sections(index, scales, falcon);
+    peaks.sections(index, scales, wren);
+    // Past 8: heron, the least recently used, is forgotten; falcon, used since, is kept.
+    expect([peaks.sections(index, scales, falcon) === first.falcon, peaks.sections(index, scales, heron) === first.heron]).toEqual([true, false]);
   });
 });
+
+/** The least single-precision number at or above `x` (>= 0). */
+function roundedUp(x: number): number {
+  const f = Math.fround(x);
+  if (f >= x) return f;
+  const view = new DataView(new ArrayBuffer(4));
+  view.setFloat32(0, f);
+  view.setUint32(0, view.getUint32(0) + 1);
+  return view.getFloat32(0);
+}
