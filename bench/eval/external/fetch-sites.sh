@@ -68,4 +68,5 @@ novu novuhq/docs c1cb9e416fc4856fefafc4397ffdb5ba4526dac1 .
 browseruse browser-use/browser-use 6c24c9d8414e49d6a6ebf43a5df234bb1eb0c72e docs
 continue continuedev/continue d0a3c0b626b5bebc3bef4742eec05a0242be0bab docs
 formbricks formbricks/formbricks b66c1dd978af618a0e402bd3343b456bed68594c docs
+dub dubinc/docs 3917ac3a15ac48e7256da3166cd598a42ef61332 .
 LIST

@@ -30,6 +30,7 @@ export interface RankingParams {
   readonly joinWeight: number;
   readonly aliasWeight: number;
   readonly paraphraseWeight: number;
+  readonly negatedTitleWeight: number;
   readonly generatedPageWeight: number;
   readonly namedOperationWeight: number;
   readonly minPrefixLength: number;
@@ -86,6 +87,12 @@ export const RANKING: RankingParams = {
   /** Weight of a word of like meaning standing in for a query word ("re-run" for `replay`, "own"
    *  for `custom`, `paraphrases.ts`): near in meaning, so below a short form's. */
   paraphraseWeight: 0.6,
+  /** Weight in the title part of a query word the question says it does not want, after
+   *  "without" or "instead of" (`negation.ts`): "get every URL of a website without scraping it"
+   *  is not asking for the page titled Scrape. Its other parts count the word in full: the page
+   *  asked for names the way it replaces, and "which models can I use without paying" asks for
+   *  the page on free models, which says "paying" in its text. */
+  negatedTitleWeight: 0,
   /** Query terms shorter than this are not expanded by prefix (`ap` would match half the site). */
   minPrefixLength: 4,
   maxPrefixExpansions: 40,
@@ -119,6 +126,11 @@ export interface QueryTerm {
   readonly expanded?: number;
   /** Whether it was looked up by edit distance (`QueryWork.typoScans`). */
   readonly scanned?: boolean;
+  /** A factor of its weight in the title part: `negatedTitleWeight` for a word the question excludes
+   *  (`negation.ts`), whose page titled with it is not the answer; else 1. Always present, so
+   *  every term has one shape (a term with and one without it made ranking's reads of terms
+   *  polymorphic: ~5% more CPU a search on spree, `bench/search-ab.ts`). */
+  readonly titleFactor: number;
 }
 
 /** A scored page: its best section and a 0..1 score. */
@@ -285,7 +297,7 @@ export function resolveTerms(
     }
     // The term's rarity: the exact term's, else its most common stand-in's (a lower bound).
     const df = exact !== undefined ? stats.df(exact) : maxOf(matches.map((m) => stats.df(m.entry)), 0);
-    const q: QueryTerm = { term, idf: idf(df, n) ** P.idfExponent, matches, expanded, scanned };
+    const q: QueryTerm = { term, idf: idf(df, n) ** P.idfExponent, matches, expanded, scanned, titleFactor: 1 };
     count(q, scan);
     return q;
   }
@@ -393,6 +405,7 @@ function accumulatePages(
       const { entry, weight } = matches[mi] as QueryTerm["matches"][number];
       const match = (acc.matchBase[qi] as number) + mi;
       const forTitle = acc.titleMatch[match] === 1;
+      const titleWeight = weight * (query[qi] as QueryTerm).titleFactor;
       const sectionBit = match < SECTION_BITS ? 1 << match : 0;
       const termBit = qi < SECTION_BITS ? 1 << qi : 0;
       const pStart = pagePool.start[entry.id] as number;
@@ -420,7 +433,7 @@ function accumulatePages(
           // The title part's counts (`titlePart`), from the title field's frequency.
           const inTitle = packed & MAX_TF;
           if (forTitle && inTitle > 0) {
-            if (weight > (row[v + 3 * n + qi] as number)) row[v + 3 * n + qi] = weight;
+            if (titleWeight > (row[v + 3 * n + qi] as number)) row[v + 3 * n + qi] = titleWeight;
             row[v + 4 * n]! += inTitle;
           }
         }
@@ -810,9 +823,10 @@ function queryShape(query: readonly QueryTerm[], maps: { termQuery: Int16Array; 
   const n = query.length;
   const { termQuery, termWeight } = maps;
   for (let qi = n - 1; qi >= 0; qi--) {
-    for (const m of (query[qi] as QueryTerm).matches) {
+    const q = query[qi] as QueryTerm;
+    for (const m of q.matches) {
       termQuery[m.entry.id] = qi;
-      termWeight[m.entry.id] = m.weight;
+      termWeight[m.entry.id] = m.weight * q.titleFactor;
     }
   }
   const pairWeights: number[] = [];

@@ -14,6 +14,7 @@ import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { abbreviationTable } from "./abbreviations.js";
 import { paraphraseTable } from "./paraphrases.js";
 import { ResolvedTerms } from "./resolved-terms.js";
+import { negationScopes } from "./negation.js";
 import { BASE, FULL, NAMED, type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, QueryWork, rankPages, resolveTerms } from "./ranking.js";
 import { keptTerms } from "./kept-terms.js";
 import { ReaderClasses } from "./reader-classes.js";
@@ -226,6 +227,9 @@ type KeptAnalysis = Pick<AnalysedBody, "analysis" | "local" | "sections"> & {
   /** How many pages the sync had indexed when it was let go (`SearchIndex.releases`). */
   readonly at: number;
 };
+
+/** No negated term (`negatedTerms`). */
+const NONE: ReadonlySet<string> = new Set();
 
 const EMPTY_SECTION: StoredSection = { heading: "", parents: [], anchor: "", start: 0, end: 0 };
 
@@ -633,7 +637,8 @@ export class SearchIndex {
     // Likewise an endpoint page whose title the query names word for word ("Cancel Crawl" in
     // "cancel a running crawl job", "Delete Memories" in "delete all memories of a user"): the
     // question asks for that operation, and the guides mentioning it should not come first.
-    const asked = new Set(terms);
+    // A word the question excludes ("without scanning a QR code") names no title (`negation.ts`).
+    const asked = new Set(query.some((q) => q.titleFactor !== 1) ? terms.filter((_, at) => query[at]?.titleFactor === 1) : terms);
     // Decided once a search per page, in arrays stamped by search (`bounds` asks for every candidate).
     const stamp = this.nextTitleStamp();
     // NAMED for a title named whole that opens with an action verb ("Cancel Crawl", "Create Job"):
@@ -747,7 +752,18 @@ export class SearchIndex {
     const resolved = resolveTerms(this.index, stats, order.map((at) => terms[at] as string), this.ranking, this.joinedWords(text, stats), this.abbreviations, this.paraphrases, this.resolved.terms(stats, this.index.version), work);
     const query: QueryTerm[] = new Array<QueryTerm>(terms.length);
     order.forEach((at, i) => (query[at] = resolved[i] as QueryTerm));
+    const negated = this.negatedTerms(text);
+    // A new term, not the resolved one: `resolved` keeps those for later questions.
+    if (negated.size > 0) query.forEach((q, at) => negated.has(terms[at] as string) && (query[at] = { ...q, titleFactor: this.ranking.negatedTitleWeight }));
     return { terms, query, work };
+  }
+
+  /** The terms only the question's negations hold (`negation.ts`): none for most questions. */
+  private negatedTerms(text: string): ReadonlySet<string> {
+    const { negated, rest } = negationScopes(text);
+    if (negated === "") return NONE;
+    const kept = new Set(this.analyzer.terms(rest));
+    return new Set(this.analyzer.terms(negated).filter((t) => !kept.has(t)));
   }
 
   /**
