@@ -408,10 +408,13 @@ function accumulatePages(
       const titleWeight = weight * (query[qi] as QueryTerm).titleFactor;
       const sectionBit = match < SECTION_BITS ? 1 << match : 0;
       const termBit = qi < SECTION_BITS ? 1 << qi : 0;
-      const pStart = pagePool.start[entry.id] as number;
-      const pEnd = pStart + (pagePool.length[entry.id] as number);
-      const sStart = sumPool.start[entry.id] as number;
-      const sEnd = sStart + (sumPool.length[entry.id] as number);
+      // A pool's arrays end at the last term it holds: a term found only in titles has no
+      // summed section postings, and its `start` there is past the end (read as none, not NaN:
+      // a NaN count reserved no room, and the page's accumulators were written nowhere).
+      const pStart = pagePool.start[entry.id] ?? 0;
+      const pEnd = pStart + (pagePool.length[entry.id] ?? 0);
+      const sStart = sumPool.start[entry.id] ?? 0;
+      const sEnd = sStart + (sumPool.length[entry.id] ?? 0);
       // Room for every page of both lists first, so that no slot taken below grows an array:
       // the arrays are then read once per list, not once per posting.
       if (take) acc.reserve(pEnd - pStart + sEnd - sStart);
