@@ -20,6 +20,12 @@ export interface AsyncOperation {
   readonly description?: string;
   readonly messages: readonly AsyncMessage[];
   /**
+   * The channel's messages (the very objects of `AsyncChannel.messages`) this operation carries:
+   * 2.x its own `message`, 3.x those its `messages` names (all of the channel's when it names
+   * none). A message only operations left off the page carry is left off too.
+   */
+  readonly uses: readonly AsyncMessage[];
+  /**
    * `x-svc` (or `x-mint`) on the operation: its `metadata.groups` restricts the operation (its
    * channel's page leaves it out; the mounted spec keeps it for those groups only).
    */

@@ -1,0 +1,187 @@
+/**
+ * Adversary round 16 (issue 25): text that only a restricted operation carries reaches only that
+ * operation's readers. An AsyncAPI operation restricted on its own is left off its channel's
+ * page, and so is each message that only operations left off carry (2.x `message`, also through
+ * `oneOf`; 3.x the channel's messages the operation names); the spec file leaves a 3.x channel's
+ * message out with the operations that name it.
+ */
+import { rmSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import { ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
+import { localContext } from "../../src/vfs/request-context.js";
+import { writeRepo } from "./helpers.js";
+
+const V2 = [
+  "asyncapi: 2.6.0",
+  "info: {title: Ev, version: '1'}",
+  "channels:",
+  "  user/signedup:",
+  "    subscribe:",
+  "      summary: Public summary",
+  "      message: {$ref: '#/components/messages/Pub'}",
+  "    publish:",
+  "      summary: SECRET summary",
+  "      x-svc: {metadata: {groups: [staff]}}",
+  "      message:",
+  "        oneOf:",
+  "          - $ref: '#/components/messages/StaffMsg'",
+  "  user/left:",
+  "    subscribe:",
+  "      message: {$ref: '#/components/messages/Pub'}",
+  "    publish:",
+  "      x-mint: {metadata: {groups: [staff]}}",
+  "      message: {name: SECRETDIRECT, payload: {type: object, properties: {secretdirect: {type: string}}}}",
+  "components:",
+  "  messages:",
+  "    Pub: {payload: {type: object, properties: {a: {type: string}}}}",
+  "    StaffMsg: {name: SECRETMSG, summary: SECRET msg summary, payload: {type: object, properties: {secretfield: {type: string, description: SECRET}}}}",
+  "",
+].join("\n");
+
+const V3 = [
+  "asyncapi: 3.0.0",
+  "info: {title: Ev3, version: '1'}",
+  "channels:",
+  "  signup:",
+  "    address: user/signedup",
+  "    messages:",
+  "      Pub: {$ref: '#/components/messages/Pub'}",
+  "      Staff: {$ref: '#/components/messages/StaffMsg'}",
+  "      Shared: {payload: {type: string}}",
+  "operations:",
+  "  onSignup:",
+  "    action: receive",
+  "    channel: {$ref: '#/channels/signup'}",
+  "    messages: [{$ref: '#/channels/signup/messages/Pub'}, {$ref: '#/channels/signup/messages/Shared'}]",
+  "  sendStaff:",
+  "    action: send",
+  "    summary: SECRET summary",
+  "    x-svc: {metadata: {groups: [staff]}}",
+  "    channel: {$ref: '#/channels/signup'}",
+  "    messages: [{$ref: '#/channels/signup/messages/Staff'}, {$ref: '#/channels/signup/messages/Shared'}]",
+  "components:",
+  "  messages:",
+  "    Pub: {payload: {type: object, properties: {a: {type: string}}}}",
+  "    StaffMsg: {name: SECRETMSG3, payload: {type: object, properties: {secret3: {type: string}}}}",
+  "",
+].join("\n");
+
+const pubMessage = ["### message", "", "Payload:", "", "- `a` `string`", "", "```json Example", "{", '  "a": "<string>"', "}", "```", ""];
+
+describe("an AsyncAPI operation restricted on its own, with messages only it carries", () => {
+  let root: string;
+  let runtime: DocsRuntime;
+  const run = async (reader: Reader, command: string): Promise<string> => (await runtime.readerState(localContext(reader)).shell.run(command)).stdout;
+
+  beforeAll(async () => {
+    root = writeRepo({
+      "docs.json": { name: "AA", navigation: { groups: [{ group: "V2", asyncapi: "v2.yaml" }, { group: "V3", asyncapi: "v3.yaml" }] } },
+      "v2.yaml": V2,
+      "v3.yaml": V3,
+    });
+    runtime = await DocsRuntime.load({ root });
+  });
+  afterAll(async () => {
+    await runtime.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("2.x: the channel's page shows neither the operation nor its message (direct or through oneOf), for every reader", async () => {
+    for (const reader of [ANONYMOUS, readerWithGroups(["staff"])]) {
+      expect(await run(reader, "cat /api-reference/usersignedup.mdx")).toBe(
+        [
+          "---",
+          'title: "user/signedup"',
+          'asyncapi: "v2.yaml user/signedup"',
+          "---",
+          "",
+          "# user/signedup",
+          "",
+          "Channel `user/signedup`",
+          "",
+          "## Operations",
+          "",
+          "### SUBSCRIBE subscribe user/signedup",
+          "",
+          "Public summary",
+          "",
+          "Messages: `message`",
+          "",
+          "## Messages",
+          "",
+          ...pubMessage,
+          "## Source",
+          "",
+          "Generated from `/v2.yaml`: `jq '.[\"channels\"][\"user/signedup\"]' /v2.yaml`",
+          "",
+        ].join("\n"),
+      );
+      expect(await run(reader, "grep -c secretdirect /api-reference/userleft.mdx")).toBe("0\n");
+    }
+  });
+
+  it("3.x: the page leaves out a channel message only the restricted operation names, and keeps one a shown operation also names", async () => {
+    expect(await run(ANONYMOUS, "sed -n '/^## Messages/,$p' /api-reference/signup.mdx")).toBe(
+      [
+        "## Messages",
+        "",
+        "### Pub",
+        "",
+        "Payload:",
+        "",
+        "- `a` `string`",
+        "",
+        "```json Example",
+        "{",
+        '  "a": "<string>"',
+        "}",
+        "```",
+        "",
+        "### Shared",
+        "",
+        "Payload:",
+        "",
+        "- `string`",
+        "",
+        "```json Example",
+        '"<string>"',
+        "```",
+        "",
+        "## Source",
+        "",
+        "Generated from `/v3.yaml`: `jq '.[\"channels\"][\"signup\"]' /v3.yaml`",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("3.x: the spec file of a reader outside the group leaves out the channel message only the removed operation named", async () => {
+    expect(await run(ANONYMOUS, "cat /v3.yaml")).toBe(
+      [
+        "asyncapi: 3.0.0",
+        "info: {title: Ev3, version: '1'}",
+        "channels:",
+        "  signup:",
+        "    address: user/signedup",
+        "    messages:",
+        "      Pub: {$ref: '#/components/messages/Pub'}",
+        "      Shared: {payload: {type: string}}",
+        "operations:",
+        "  onSignup:",
+        "    action: receive",
+        "    channel: {$ref: '#/channels/signup'}",
+        "    messages: [{$ref: '#/channels/signup/messages/Pub'}, {$ref: '#/channels/signup/messages/Shared'}]",
+        "components:",
+        "  messages:",
+        "    Pub: {payload: {type: object, properties: {a: {type: string}}}}",
+        "",
+      ].join("\n"),
+    );
+    expect(await run(readerWithGroups(["staff"]), "cat /v3.yaml")).toBe(V3);
+  });
+
+  it("nothing a reader outside the group may not read is found in any file", async () => {
+    expect(await run(ANONYMOUS, "grep -ric secret / | grep -v ':0$'; echo done")).toBe("done\n");
+  });
+});
