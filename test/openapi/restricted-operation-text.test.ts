@@ -185,3 +185,97 @@ describe("an AsyncAPI operation restricted on its own, with messages only it car
     expect(await run(ANONYMOUS, "grep -ric secret / | grep -v ':0$'; echo done")).toBe("done\n");
   });
 });
+
+describe("x-svc rules on operations no page is made from (callbacks, components, a path item, a webhook's later method)", () => {
+  const SPEC = [
+    "openapi: 3.1.0",
+    "info: {title: T, version: '1'}",
+    "paths:",
+    "  /sub:",
+    "    post:",
+    "      summary: Subscribe",
+    "      responses: {'200': {description: ok}}",
+    "      callbacks:",
+    "        onEvent:",
+    "          '{$request.body#/url}':",
+    "            post:",
+    "              summary: SECRET callback",
+    "              x-mint: {metadata: {groups: [staff]}}",
+    "              responses: {'200': {description: SECRET resp}}",
+    "        shared: {$ref: '#/components/callbacks/CB'}",
+    "  /staff:",
+    "    x-svc: {metadata: {groups: [staff]}}",
+    "    get:",
+    "      summary: Item SECRET",
+    "      responses: {'200': {description: ok}}",
+    "webhooks:",
+    "  ping:",
+    "    post:",
+    "      summary: Ping",
+    "      responses: {'200': {description: ok}}",
+    "    put:",
+    "      summary: SECRET put",
+    "      x-svc: {metadata: {groups: [staff]}}",
+    "      responses: {'200': {description: ok}}",
+    "components:",
+    "  callbacks:",
+    "    CB:",
+    "      '{$request.body#/url}':",
+    "        post:",
+    "          summary: SECRET component callback",
+    "          x-svc: {metadata: {groups: [staff]}}",
+    "          responses: {'200': {description: ok}}",
+    "  pathItems:",
+    "    Unused:",
+    "      get:",
+    "        summary: SECRET unused path item",
+    "        x-svc: {metadata: {groups: [staff]}}",
+    "        responses: {'200': {description: ok}}",
+    "",
+  ].join("\n");
+  let root: string;
+  let runtime: DocsRuntime;
+  const run = async (reader: Reader, command: string): Promise<string> => (await runtime.readerState(localContext(reader)).shell.run(command)).stdout;
+
+  beforeAll(async () => {
+    root = writeRepo({ "docs.json": { name: "CB", navigation: { groups: [{ group: "API", openapi: "openapi.yaml" }] } }, "openapi.yaml": SPEC });
+    runtime = await DocsRuntime.load({ root });
+  });
+  afterAll(async () => {
+    await runtime.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("check says where each such rule is and what it does", () => {
+    expect(runtime.site.diagnostics.map((d) => `${d.file} ${d.code ?? ""}: ${d.message}`)).toEqual(
+      ["paths./sub.post.callbacks.onEvent.{$request.body#/url}.post", "webhooks.ping.put", "components.callbacks.CB.{$request.body#/url}.post", "components.pathItems.Unused.get"].map(
+        (at) =>
+          `openapi.yaml api-stray-rule: x-svc metadata.groups at ${at} is not on an operation, webhook or channel (no page is made from it): left out of every page, and out of the spec file for readers outside its groups`,
+      ),
+    );
+  });
+
+  it("the spec file of a reader outside the group has none of them; a path item's rule restricts its operations' pages", async () => {
+    expect(await run(ANONYMOUS, "cat /openapi.yaml")).toBe(
+      [
+        "openapi: 3.1.0",
+        "info: {title: T, version: '1'}",
+        "paths:",
+        "  /sub:",
+        "    post:",
+        "      summary: Subscribe",
+        "      responses: {'200': {description: ok}}",
+        "webhooks:",
+        "  ping:",
+        "    post:",
+        "      summary: Ping",
+        "      responses: {'200': {description: ok}}",
+        "",
+      ].join("\n"),
+    );
+    expect(await run(ANONYMOUS, "find / -type f | sort")).toBe(["/api-reference/ping.mdx", "/api-reference/subscribe.mdx", "/openapi.yaml", "/skill.md", ""].join("\n"));
+    expect(await run(ANONYMOUS, "grep -ric secret / | grep -v ':0$'; echo done")).toBe("done\n");
+    expect(await run(readerWithGroups(["staff"]), "cat /openapi.yaml")).toBe(SPEC);
+    expect(await run(readerWithGroups(["staff"]), "grep -l SECRET -r /api-reference")).toBe("/api-reference/item-secret.mdx\n");
+  });
+});

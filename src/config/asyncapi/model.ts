@@ -1,4 +1,4 @@
-import type { ApiExample, ApiExtension, JsonSchema } from "../openapi/model.js";
+import type { ApiExample, ApiExtension, JsonSchema, StrayPart } from "../openapi/model.js";
 
 /** A message an AsyncAPI channel carries. */
 export interface AsyncMessage {
@@ -71,4 +71,6 @@ export interface AsyncSpec {
   readonly description?: string;
   readonly servers: readonly AsyncServer[];
   readonly channels: readonly AsyncChannel[];
+  /** Restricting `x-svc` rules written where no page is made from them (`strayMetadataParts`). */
+  readonly strayParts?: readonly StrayPart[];
 }

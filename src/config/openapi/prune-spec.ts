@@ -143,7 +143,11 @@ class Pruner {
       }
       this.delete([kind, name]);
       if (kind === "channels" && !this.asyncV2) this.removeOperationsOn(name);
+      return;
     }
+    // Anything else (a rule written where no page is made from it: a callback's operation, a
+    // component, a webhook's later method) goes where it is written.
+    if (part.length > 0) this.delete(part);
   }
 
   /** Removed methods by path. */
@@ -338,6 +342,17 @@ class Pruner {
 
   /** Collapse collections the deletions emptied (into their parent's deletion), and build the value. */
   finish(): SpecPrune {
+    this.collapseEmptied();
+    // A `$ref` to a collection the collapse just removed (a callback emptied of its only
+    // operation) would dangle: it goes, and what that empties with it.
+    const before = this.deleted.size;
+    this.removeRefsIntoRemoved();
+    if (this.deleted.size > before) this.collapseEmptied();
+    const deletions = outermost([...this.deleted.values()]);
+    return { deletions, value: applyDeletions(this.doc, deletions) as Obj };
+  }
+
+  private collapseEmptied(): void {
     for (let more = true; more; ) {
       more = false;
       const gone = new Map<string, number>();
@@ -357,8 +372,6 @@ class Pruner {
         }
       }
     }
-    const deletions = outermost([...this.deleted.values()]);
-    return { deletions, value: applyDeletions(this.doc, deletions) as Obj };
   }
 }
 
