@@ -279,3 +279,63 @@ describe("x-svc rules on operations no page is made from (callbacks, components,
     expect(await run(readerWithGroups(["staff"]), "grep -l SECRET -r /api-reference")).toBe("/api-reference/item-secret.mdx\n");
   });
 });
+
+describe("an operation an MDX page with groups documents (front matter openapi) that also has a generated page", () => {
+  const SPEC = [
+    "openapi: 3.0.3",
+    "info: {title: T, version: '1'}",
+    "paths:",
+    "  /one:",
+    "    get: {summary: ONESECRET, responses: {'200': {description: ok}}}",
+    "  /two:",
+    "    get: {summary: TWOSECRET, x-svc: {href: /elsewhere, metadata: {public: true}}, responses: {'200': {description: ok}}}",
+    "  /pub:",
+    "    get: {summary: PUB, responses: {'200': {description: ok}}}",
+    "",
+  ].join("\n");
+  let root: string;
+  let runtime: DocsRuntime;
+  const run = async (reader: Reader, command: string): Promise<string> => (await runtime.readerState(localContext(reader)).shell.run(command)).stdout;
+
+  beforeAll(async () => {
+    root = writeRepo({
+      "docs.json": { name: "FM", navigation: { groups: [{ group: "A", pages: ["index"] }], openapi: "openapi.yaml" } },
+      "index.mdx": "---\ntitle: Home\n---\nhello\n",
+      "openapi.yaml": SPEC,
+      "staff1.mdx": "---\ntitle: S1\ngroups: [staff]\nopenapi: get /one/\n---\nx\n",
+      "staff2.mdx": "---\ntitle: S2\ngroups: [staff]\nopenapi: openapi.yaml GET /two\n---\nx\n",
+    });
+    runtime = await DocsRuntime.load({ root });
+  });
+  afterAll(async () => {
+    await runtime.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("the generated page inherits the MDX page's groups (also when x-svc.href keeps both pages), and check says so", async () => {
+    expect(await run(ANONYMOUS, "find / -type f | sort")).toBe(["/api-reference/pub.mdx", "/index.mdx", "/openapi.yaml", "/skill.md", ""].join("\n"));
+    expect(await run(readerWithGroups(["staff"]), "head -6 /api-reference/onesecret.mdx /elsewhere.mdx")).toBe(
+      [
+        "==> /api-reference/onesecret.mdx <==",
+        "---",
+        'title: "ONESECRET"',
+        'openapi: "openapi.yaml GET /one"',
+        'playground: "interactive"',
+        'groups: ["staff"]',
+        "---",
+        "",
+        "==> /elsewhere.mdx <==",
+        "---",
+        'title: "TWOSECRET"',
+        'openapi: "openapi.yaml GET /two"',
+        'playground: "interactive"',
+        'groups: ["staff"]',
+        "---",
+        "",
+      ].join("\n"),
+    );
+    expect(runtime.site.diagnostics.filter((d) => d.code === "api-two-pages").map((d) => d.message)).toEqual([
+      'GET /one (openapi.yaml) has two pages: the generated /api-reference/onesecret and staff1.mdx (front matter openapi); remove one, or set "x-svc": {"href": ...} on the operation to point its page elsewhere; until then the generated page is restricted as staff1.mdx is (groups: staff)',
+    ]);
+  });
+});
