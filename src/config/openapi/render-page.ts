@@ -240,6 +240,9 @@ function clip(s: string): string {
 }
 
 function parameterLine(p: ApiParameter, anchor: string, nodes: SchemaBudget): string {
+  // The name and its anchor are text the page writes (a long name is charged as a description is).
+  nodes.takeText(p.name);
+  nodes.takeText(anchor);
   const field = fieldOf(p.schema ?? {}, nodes);
   const parts = [`- [\`${p.name}\`](#${anchor}) \`${field?.type ?? "any"}\``];
   if (p.required) parts.push("required");
