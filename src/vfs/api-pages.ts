@@ -65,6 +65,14 @@ export interface ApiPagesOptions {
   readonly refReaders?: (source: string) => RefReaders;
 }
 
+/** The groups a page restricts its readers to; undefined when it restricts nobody (no `groups`, or `public: true`). */
+function restrictingGroupsOf(pages: ReadonlyMap<string, Page>): (pagePath: string) => readonly string[] | undefined {
+  return (pagePath) => {
+    const access = pages.get(pagePath)?.file.access;
+    return access?.groups !== undefined && access.public !== true ? access.groups : undefined;
+  };
+}
+
 /** An operation of a spec, as one key. */
 function operationKey(source: string, op: Pick<ApiOperation, "kind" | "method" | "path">): string {
   return JSON.stringify([source, op.kind, op.method, op.path]);
@@ -163,20 +171,8 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   }
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
   const kept = schemaKeptBy(diskPages, options.specFiles);
-  const pageGroups = (pagePath: string): readonly string[] | undefined => {
-    const access = diskPages.get(pagePath)?.file.access;
-    return access?.groups !== undefined && access.public !== true ? access.groups : undefined;
-  };
-  const plan = planApiPages({
-    refs,
-    specs,
-    frontMatter,
-    schemaRefs,
-    pageExists,
-    pageFileAt: (p) => diskPages.has(p),
-    schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations),
-    pageGroups,
-  });
+  const pageGroups = restrictingGroupsOf(diskPages);
+  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), pageGroups });
   const documenting = documentingRules(plan.frontMatter, pageGroups);
   appendAll(diagnostics, plan.diagnostics);
 
