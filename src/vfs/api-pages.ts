@@ -20,7 +20,7 @@ import { channelPageParts, frontMatterBlock, operationPageParts, operationRefere
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { pageSchemaBudget } from "../config/openapi/schema-budget.js";
 import { type RefReaders, sameRefDecisions, sameRefFiles } from "../config/openapi/ref-target.js";
-import type { ApiSpec } from "../config/openapi/model.js";
+import type { ApiOperation, ApiSpec } from "../config/openapi/model.js";
 import { parseDocument } from "../config/openapi/parse-document.js";
 import { metadataParts } from "../config/openapi/restricted-parts.js";
 import { type RestrictedPart, schemaReaders } from "../config/openapi/schema-components.js";
@@ -63,6 +63,54 @@ export interface ApiPagesOptions {
   /** Whether every reader of a local spec may read a file its `$ref`s name (`ref-target.ts`);
    *  unset: no file has readers of its own to compare. */
   readonly refReaders?: (source: string) => RefReaders;
+}
+
+/** The groups a page restricts its readers to; undefined when it restricts nobody (no `groups`, or `public: true`). */
+function restrictingGroupsOf(pages: ReadonlyMap<string, Page>): (pagePath: string) => readonly string[] | undefined {
+  return (pagePath) => {
+    const access = pages.get(pagePath)?.file.access;
+    return access?.groups !== undefined && access.public !== true ? access.groups : undefined;
+  };
+}
+
+/** An operation of a spec, as one key. */
+function operationKey(source: string, op: Pick<ApiOperation, "kind" | "method" | "path">): string {
+  return JSON.stringify([source, op.kind, op.method, op.path]);
+}
+
+/**
+ * The groups the MDX pages documenting an operation (front matter `openapi`) restrict it to, by
+ * operation: their rule is the operation's in each reader's spec file (`specVariants`: a reader
+ * must pass every such page's rule), so its generated page, where there is one too (an error
+ * until resolved, or `x-svc.href` elsewhere), must not show it to readers the pages do not.
+ */
+function documentingRules(frontMatter: ReadonlyMap<string, FrontMatterOperation>, pageGroups: (pagePath: string) => readonly string[] | undefined): Map<string, (readonly string[])[]> {
+  const out = new Map<string, (readonly string[])[]>();
+  for (const fm of frontMatter.values()) {
+    const groups = pageGroups(fm.pagePath);
+    if (groups === undefined) continue;
+    const key = operationKey(fm.spec.source, fm.operation);
+    const rules = out.get(key) ?? [];
+    rules.push(groups);
+    out.set(key, rules);
+  }
+  return out;
+}
+
+/**
+ * An operation's `x-svc.metadata` narrowed by the rules of the pages documenting it: a reader must
+ * pass them all, so the page's groups are those every rule names (none in common: no reader), and
+ * `public: true` no longer opens it. Fail closed: narrower than "pass each" for a reader in two
+ * groups, never wider.
+ */
+function withDocumentingRule(metadata: Record<string, unknown>, rules: readonly (readonly string[])[] | undefined): Record<string, unknown> {
+  if (rules === undefined || rules.length === 0) return metadata;
+  const meta = readPageMeta(metadata);
+  const own = meta.groups !== undefined && meta.public !== true ? [meta.groups] : [];
+  const all = [...own, ...rules];
+  const common = (all[0] as readonly string[]).filter((g) => all.every((r) => r.includes(g)));
+  const { public: _open, ...rest } = metadata;
+  return { ...rest, groups: common.length > 0 ? common : [UNMATCHABLE_GROUP] };
 }
 
 /**
@@ -123,7 +171,9 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   }
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
   const kept = schemaKeptBy(diskPages, options.specFiles);
-  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations) });
+  const pageGroups = restrictingGroupsOf(diskPages);
+  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), pageGroups });
+  const documenting = documentingRules(plan.frontMatter, pageGroups);
   appendAll(diagnostics, plan.diagnostics);
 
   const pages: Page[] = [];
@@ -139,7 +189,8 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     let info: ApiPageInfo;
     if (item.kind === "operation") {
       const op = item.operation;
-      const metadata = { ...(op.extension?.metadata ?? {}), ...(op.hidden ? { noindex: true } : {}) };
+      const own = { ...(op.extension?.metadata ?? {}), ...(op.hidden ? { noindex: true } : {}) };
+      const metadata = withDocumentingRule(own, documenting.get(operationKey(item.spec.source, op)));
       const playground = Object.keys(metadata).length === 0 ? plainPlayground : resolvePlayground(settings, readPageMeta(metadata));
       parts = operationPageParts(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata });
       info = lazyAnchors(

@@ -93,6 +93,22 @@ describe("one budget of schema nodes per page, shared by every walker", () => {
     });
   });
 
+  it("names are charged too: a 30,000-character property name on every schema of the clique leaves a page of bounded size", async () => {
+    // Adversary round 16 (F3): the name is written in each row's dotted path (`p1.p2.<name>`, once
+    // per nesting level), its anchor and the example's keys; uncharged, 55-77 KB specs made ~30 MB
+    // pages and `search` took 4.7 GB.
+    const name = "k".repeat(30_000);
+    const spec = clique(5, 1) as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    for (const sc of Object.values(spec.components.schemas)) sc.properties[name] = { type: "string" };
+    const root = site(spec);
+    expect(await runCli(["fs", "--dir", root, "wc -c /api-reference/get-r.mdx /api-reference/post-r.mdx; grep -c '^> \\*\\*Cut' /api-reference/post-r.mdx"])).toEqual({
+      code: 0,
+      // Under the budget's ~640 KB of text (5,000 nodes of 128 characters), cut with the note.
+      stdout: "278147 /api-reference/get-r.mdx\n552129 /api-reference/post-r.mdx\n830276 total\n1\n",
+      stderr: "",
+    });
+  });
+
   describe("what the walkers of one page take, whatever the $ref graph", () => {
     afterEach(() => vi.restoreAllMocks());
     const K = 8;

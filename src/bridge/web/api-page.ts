@@ -4,7 +4,7 @@ import { CODE_GENERATORS, exampleRequest } from "../../config/openapi/code-examp
 import { exampleValue } from "../../config/openapi/example-value.js";
 import type { ApiAuth, ApiContent, ApiOperation, ApiSpec } from "../../config/openapi/model.js";
 import { describePlayground, type PlaygroundSettings, playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.js";
-import { PARAMETER_GROUPS, channelPageOperations, parameterAnchors } from "../../config/openapi/render-page.js";
+import { PARAMETER_GROUPS, channelPageMessages, channelPageOperations, parameterAnchors } from "../../config/openapi/render-page.js";
 import { fieldOf, type SchemaField, schemaFields } from "../../config/openapi/schema-fields.js";
 import { pageSchemaBudget, type SchemaBudget } from "../../config/openapi/schema-budget.js";
 import { fieldAnchor } from "../../engine/render/components/fields.js";
@@ -277,9 +277,10 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
       if (op.messages.length > 0) out.push(`<p class="meta">Messages: ${op.messages.map((m) => `<code>${esc(m.name)}</code>`).join(", ")}</p>`);
     }
   }
-  if (ch.messages.length > 0) {
+  const messages = channelPageMessages(ch);
+  if (messages.length > 0) {
     out.push(`<h2>Messages</h2>`);
-    for (const m of ch.messages) {
+    for (const m of messages) {
       out.push(`<h3>${esc(m.title ?? m.name)}</h3>`);
       if (m.summary !== undefined) out.push(prose(m.summary));
       if (m.description !== undefined) out.push(prose(m.description));

@@ -1,4 +1,4 @@
-import type { ApiExample, ApiExtension, JsonSchema } from "../openapi/model.js";
+import type { ApiExample, ApiExtension, JsonSchema, StrayPart } from "../openapi/model.js";
 
 /** A message an AsyncAPI channel carries. */
 export interface AsyncMessage {
@@ -19,6 +19,12 @@ export interface AsyncOperation {
   readonly summary?: string;
   readonly description?: string;
   readonly messages: readonly AsyncMessage[];
+  /**
+   * The channel's messages (the very objects of `AsyncChannel.messages`) this operation carries:
+   * 2.x its own `message`, 3.x those its `messages` names (all of the channel's when it names
+   * none). A message only operations left off the page carry is left off too.
+   */
+  readonly uses: readonly AsyncMessage[];
   /**
    * `x-svc` (or `x-mint`) on the operation: its `metadata.groups` restricts the operation (its
    * channel's page leaves it out; the mounted spec keeps it for those groups only).
@@ -65,4 +71,6 @@ export interface AsyncSpec {
   readonly description?: string;
   readonly servers: readonly AsyncServer[];
   readonly channels: readonly AsyncChannel[];
+  /** Restricting `x-svc` rules written where no page is made from them (`strayMetadataParts`). */
+  readonly strayParts?: readonly StrayPart[];
 }

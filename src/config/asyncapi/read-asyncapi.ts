@@ -61,15 +61,22 @@ function readV3(doc: Obj): AsyncChannel[] {
   for (const [id, ch] of Object.entries(channels)) {
     if (!isObj(ch)) continue;
     const ops: AsyncOperation[] = [];
+    // The channel's messages, read once: an operation naming one of them (dereferencing keeps
+    // identity) shares its object, so the page can tell which operations use which message.
+    const byObject = new Map<Obj, AsyncMessage>();
+    const channelMessages = readMessageMap(ch.messages, byObject);
     for (const [opId, op] of Object.entries(operations)) {
       if (!isObj(op)) continue;
       // Dereferencing keeps identity: the operation's channel is the same object as this one.
       if (op.channel !== ch) continue;
-      const messages = Array.isArray(op.messages) ? op.messages.filter(isObj).map((m, i) => readMessage(m, `message${i + 1}`)) : [];
-      ops.push(operation(opId, str(op.action) ?? "", op, messages.length > 0 ? messages : readMessageMap(ch.messages)));
+      const written = Array.isArray(op.messages) ? op.messages.filter(isObj) : [];
+      const messages = written.map((m, i) => readMessage(m, `message${i + 1}`));
+      // An operation naming no message carries all of its channel's.
+      const uses = written.length > 0 ? written.map((m) => byObject.get(m)).filter((m): m is AsyncMessage => m !== undefined) : channelMessages;
+      ops.push(operation(opId, str(op.action) ?? "", op, messages.length > 0 ? messages : readMessageMap(ch.messages), uses));
     }
     const servers = Array.isArray(ch.servers) ? ch.servers.map((s) => serverNames.get(s)).filter((n): n is string => n !== undefined) : [];
-    out.push(channel(id, str(ch.address) ?? id, ch, ops, readMessageMap(ch.messages), servers, `/channels/${pointerSegment(id)}`));
+    out.push(channel(id, str(ch.address) ?? id, ch, ops, channelMessages, servers, `/channels/${pointerSegment(id)}`));
   }
   return out;
 }
@@ -86,7 +93,7 @@ function readV2(doc: Obj): AsyncChannel[] {
       if (!isObj(op)) continue;
       const messages = readV2Message(op.message);
       appendAll(all, messages);
-      ops.push(operation(str(op.operationId) ?? `${action} ${id}`, action, op, messages));
+      ops.push(operation(str(op.operationId) ?? `${action} ${id}`, action, op, messages, messages));
     }
     const servers = Array.isArray(ch.servers) ? ch.servers.filter((s): s is string => typeof s === "string") : [];
     out.push(channel(id, id, ch, ops, all, servers, `/channels/${pointerSegment(id)}`));
@@ -100,14 +107,18 @@ function readV2Message(m: unknown): AsyncMessage[] {
   return [readMessage(m, "message")];
 }
 
-function readMessageMap(messages: unknown): AsyncMessage[] {
+function readMessageMap(messages: unknown, byObject?: Map<Obj, AsyncMessage>): AsyncMessage[] {
   if (!isObj(messages)) return [];
   return Object.entries(messages)
     .filter((e): e is [string, Obj] => isObj(e[1]))
-    .map(([key, m]) => readMessage(m, key));
+    .map(([key, m]) => {
+      const read = readMessage(m, key);
+      byObject?.set(m, read);
+      return read;
+    });
 }
 
-function operation(id: string, action: string, op: Obj, messages: AsyncMessage[]): AsyncOperation {
+function operation(id: string, action: string, op: Obj, messages: AsyncMessage[], uses: readonly AsyncMessage[]): AsyncOperation {
   const summary = str(op.summary);
   const description = str(op.description);
   const extension = readExtension(op);
@@ -117,6 +128,7 @@ function operation(id: string, action: string, op: Obj, messages: AsyncMessage[]
     ...(summary !== undefined ? { summary } : {}),
     ...(description !== undefined ? { description } : {}),
     messages,
+    uses,
     ...(extension !== undefined ? { extension } : {}),
   };
 }

@@ -12,6 +12,8 @@ export const API_CODES = {
   restrictedRef: "api-restricted-ref",
   /** An `x-svc`/`x-mint` rule (`metadata.groups`) that cannot be read: the part is restricted to no reader. */
   unreadableRule: "api-unreadable-rule",
+  /** An `x-svc`/`x-mint` rule written where no page is made from it (a callback's operation, a component): left out of the pages and of the spec file of readers outside its groups. */
+  strayRule: "api-stray-rule",
   /** `<operation> skipped: invalid operation (...)`. */
   operationSkipped: "api-operation-skipped",
   /** An operation entry under no `openapi`. */

@@ -57,7 +57,8 @@ function valueOf(schema: JsonSchema | undefined, opts: ExampleOptions, depth: nu
     for (const [name, p] of Object.entries(props)) {
       if (!isObj(p) || p.readOnly === true) continue;
       if (opts.requiredOnly && !required.has(name)) continue;
-      if (budget.left <= 0) break;
+      // The key is written as the example's text (a 30,000-character name on every level).
+      if (budget.left <= 0 || !nodes.takeText(name)) break;
       out[name] = valueOf(p, opts, depth + 1, [...seen, s], budget, nodes);
     }
     return out;

@@ -99,6 +99,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     const expanded = expandedSize(deref.document, LIMITS.api.maxExpandedValues);
     if (expanded.over) return done({ ok: false, message: tooLargeMessage(expanded.at), overLimit: true }, deref.selfContained);
     const read = readAsyncapi(deref.document, source, type.version);
+    if (read.ok && cut.stray.length > 0) read.spec = { ...read.spec, strayParts: cut.stray };
     const decided = deref.decisions.length > 0 ? { refDecisions: deref.decisions } : {};
     return done(read.ok ? { ok: true, spec: read.spec, warnings: [...cut.warnings, ...deref.warnings], ...decided } : { ok: false, message: read.message, ...decided }, deref.selfContained);
   }
@@ -141,6 +142,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     servers: readServers(deref.servers),
     operations: readOperations(deref, kept),
     schemas: readSchemaComponents(deref),
+    ...(cut.stray.length > 0 ? { strayParts: cut.stray } : {}),
   };
   const schemaWarnings = inSchemas.map((p): SpecWarning => ({ message: `${pointerToPath(p.pointer)}: ${p.message} (not valid OpenAPI ${type.raw}); read as written` }));
   const pathWarnings = optionalInPath.map((at): SpecWarning => ({ message: `${pointerToPath(`${at}/required`)}: a path parameter must be required (not valid OpenAPI ${type.raw}); read as required` }));

@@ -120,6 +120,14 @@ export interface ApiSpec {
   /** `components.schemas`, dereferenced, in the document's order: what front matter
    *  `openapi-schema` pages show. */
   readonly schemas: readonly ApiSchemaComponent[];
+  /** Restricting `x-svc` rules written where no page is made from them (`strayMetadataParts`). */
+  readonly strayParts?: readonly StrayPart[];
+}
+
+/** A restricting rule outside the parts pages are made from, where it is written. */
+export interface StrayPart {
+  readonly part: readonly (string | number)[];
+  readonly metadata: Readonly<Record<string, unknown>>;
 }
 
 /** One entry of `components.schemas`. */

@@ -12,7 +12,7 @@ import {
   WEBHOOK,
 } from "./model.js";
 import { pointerSegment, type SchemaProblem } from "./validate-openapi.js";
-import { UNMATCHABLE_GROUP } from "../page-meta.js";
+import { readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.js";
 
 type Obj = Record<string, unknown>;
 
@@ -118,7 +118,7 @@ function readOperation(i: OpInput): ApiOperation {
   const params = mergeParameters(item.parameters, op.parameters);
   const servers = readServers(op.servers);
   const itemServers = readServers(item.servers);
-  const extension = readExtension(op);
+  const extension = withItemRule(readExtension(op), readExtension(item)?.metadata);
   const requestBody = isObj(op.requestBody)
     ? {
         required: op.requestBody.required === true,
@@ -281,6 +281,29 @@ export function readServers(servers: unknown): string[] {
  * to restrict the operation, so it restricts it to no reader (as an unreadable `groups` value
  * does on a page) instead of being ignored and leaving it public.
  */
+/**
+ * An operation's rule with its path item's: `x-svc`/`x-mint` `metadata.groups` on a path item
+ * (or webhook) restricts each of its operations, as the hosted platform does not read it there
+ * and an author who wrote it meant the path restricted (fail closed: it was public). A reader
+ * must pass both rules: the operation's own groups are narrowed to those the item's also names
+ * (no group in common: no reader), and its `public: true` no longer opens it.
+ */
+function withItemRule(own: ApiExtension | undefined, item: Readonly<Record<string, unknown>> | undefined): ApiExtension | undefined {
+  const itemGroups = item !== undefined ? restrictingGroups(item) : undefined;
+  if (itemGroups === undefined) return own;
+  const ownMeta: Obj = { ...(own?.metadata ?? {}) };
+  const ownGroups = restrictingGroups(ownMeta);
+  const both = ownGroups === undefined ? itemGroups : itemGroups.filter((g) => ownGroups.includes(g));
+  delete ownMeta.public;
+  return { ...(own ?? {}), metadata: { ...ownMeta, groups: both.length > 0 ? both : [UNMATCHABLE_GROUP] } };
+}
+
+/** The groups a rule restricts to; undefined when it restricts nothing (`public: true`, no `groups`). */
+function restrictingGroups(metadata: Readonly<Record<string, unknown>>): readonly string[] | undefined {
+  const meta = readPageMeta(metadata);
+  return meta.public === true ? undefined : meta.groups;
+}
+
 export function readExtension(op: Obj): ApiExtension | undefined {
   // `null` is there too (`x-svc: ~`, `metadata:` left empty): read as a rule naming no group, as
   // `groups: ~` on a page is, not as no rule.

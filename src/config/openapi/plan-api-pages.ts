@@ -123,6 +123,8 @@ export interface PlanInput {
    *  chooses among the kept ones only, so what a reader gets there never depends on a schema they
    *  may not read. */
   readonly schemaKept?: (pagePath: string, spec: ApiSpec, schema: string, operations: ReadonlyMap<string, FrontMatterOperation>) => string | undefined;
+  /** The groups an MDX page restricts its readers to (undefined: it restricts nobody); absent: none does. */
+  readonly pageGroups?: (pagePath: string) => readonly string[] | undefined;
 }
 
 /** Every spec source the plan needs: referenced by an element, `api.*`, or named in an entry. */
@@ -161,7 +163,7 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   const explicit = planExplicitEntries(input, specs, table, diagnostics);
   planWholeSpecs(input.refs, specs, table, explicit);
   const frontMatter = planFrontMatter(input, specs, diagnostics);
-  resolveFrontMatterConflicts(frontMatter, table, explicit, diagnostics);
+  resolveFrontMatterConflicts(frontMatter, table, explicit, diagnostics, input.pageGroups);
   const order = [...table.pages.keys()];
   const behind = leaveOutTakenPaths(input, table, diagnostics);
   const kept = input.schemaKept;
@@ -475,7 +477,13 @@ function planFrontMatterSchemas(
 /** Phase 5: an MDX page and a generated page for one operation. `x-svc.href` names the
  *  operation's page: when that is the MDX page, navigation points at it and nothing is
  *  generated; anywhere else, both pages stand by choice. Otherwise it is an error. */
-function resolveFrontMatterConflicts(frontMatter: ReadonlyMap<string, FrontMatterOperation>, table: PageTable, explicit: ExplicitEntries, diagnostics: Diagnostic[]): void {
+function resolveFrontMatterConflicts(
+  frontMatter: ReadonlyMap<string, FrontMatterOperation>,
+  table: PageTable,
+  explicit: ExplicitEntries,
+  diagnostics: Diagnostic[],
+  pageGroups: PlanInput["pageGroups"],
+): void {
   for (const fm of frontMatter.values()) {
     const generated = table.byItem.get(itemKey({ kind: "operation", spec: fm.spec, operation: fm.operation }));
     if (generated === undefined) continue;
@@ -492,13 +500,16 @@ function resolveFrontMatterConflicts(frontMatter: ReadonlyMap<string, FrontMatte
       continue;
     }
     const where = explicit.nav.find((n) => n.pagePath === generated);
+    const groups = pageGroups?.(fm.pagePath);
+    // The generated page inherits the MDX page's rule (`documentingRules`): say so.
+    const restricted = groups !== undefined ? `; until then the generated page is restricted as ${fm.pagePath.slice(1)}.mdx is (groups: ${groups.join(", ")})` : "";
     diagnostics.push({
       severity: "error",
       file: "docs.json",
       ...(where !== undefined ? { path: where.entry ?? where.element } : {}),
       message:
         `${operationLabel(fm.operation)} (${fm.spec.source}) has two pages: the generated ${generated} and ${fm.pagePath.slice(1)}.mdx ` +
-        `(front matter openapi); remove one, or set "x-svc": {"href": ...} on the operation to point its page elsewhere`,
+        `(front matter openapi); remove one, or set "x-svc": {"href": ...} on the operation to point its page elsewhere${restricted}`,
       code: API_CODES.twoPages,
     });
   }

@@ -43,6 +43,7 @@ const KEEP_EMPTY = new Set(['["paths"]', '["channels"]']);
 export function pruneSpec(doc: Obj, parts: readonly Segments[]): SpecPrune {
   const p = new Pruner(doc);
   for (const part of parts) p.removePart(part);
+  p.removeMessagesOfRemovedOperations();
   p.removeLinks();
   p.removeRefsIntoRemoved();
   p.removeUnreachableUnits();
@@ -142,7 +143,11 @@ class Pruner {
       }
       this.delete([kind, name]);
       if (kind === "channels" && !this.asyncV2) this.removeOperationsOn(name);
+      return;
     }
+    // Anything else (a rule written where no page is made from it: a callback's operation, a
+    // component, a webhook's later method) goes where it is written.
+    if (part.length > 0) this.delete(part);
   }
 
   /** Removed methods by path. */
@@ -159,6 +164,37 @@ class Pruner {
       const ref = isObj(resolved) && isObj(resolved.channel) && typeof resolved.channel.$ref === "string" ? refSegments(resolved.channel.$ref) : undefined;
       if (ref !== undefined && ref[0] === "channels" && ref[1] === channel) this.delete(["operations", name]);
     }
+  }
+
+  /**
+   * AsyncAPI 3: a channel's message that removed operations name (`messages: [$ref:
+   * '#/channels/<id>/messages/<name>']`) and no kept operation carries goes: its name, payload
+   * and examples are the removed operations' text. A kept operation naming no message carries
+   * all of its channel's; a message no operation names is the channel's and stays.
+   */
+  removeMessagesOfRemovedOperations(): void {
+    if (!this.asyncapi || this.asyncV2 || this.deleted.size === 0) return;
+    const ops = this.doc.operations;
+    if (!isObj(ops)) return;
+    const named = new Map<string, Segments>();
+    const kept = new Set<string>();
+    for (const [name, op] of Object.entries(ops)) {
+      const resolved = this.follow(op, ["operations", name]).value;
+      if (!isObj(resolved)) continue;
+      const removed = this.deleted.has(id(["operations", name]));
+      const refs = Array.isArray(resolved.messages) ? resolved.messages.map((m) => (isObj(m) && typeof m.$ref === "string" ? refSegments(m.$ref) : undefined)) : [];
+      if (refs.length === 0) {
+        const channel = isObj(resolved.channel) && typeof resolved.channel.$ref === "string" ? refSegments(resolved.channel.$ref) : undefined;
+        if (!removed && channel !== undefined) kept.add(id([...channel, "messages"]));
+        continue;
+      }
+      for (const r of refs) {
+        if (r === undefined) continue;
+        if (!removed) kept.add(id(r));
+        else if (r.length === 4 && r[0] === "channels" && r[2] === "messages") named.set(id(r), r);
+      }
+    }
+    for (const [key, r] of named) if (!kept.has(key) && !kept.has(id(r.slice(0, -1)))) this.delete(r);
   }
 
   /** Links to a removed operation (by `operationId`, or by `operationRef` into a removed part). */
@@ -306,6 +342,17 @@ class Pruner {
 
   /** Collapse collections the deletions emptied (into their parent's deletion), and build the value. */
   finish(): SpecPrune {
+    this.collapseEmptied();
+    // A `$ref` to a collection the collapse just removed (a callback emptied of its only
+    // operation) would dangle: it goes, and what that empties with it.
+    const before = this.deleted.size;
+    this.removeRefsIntoRemoved();
+    if (this.deleted.size > before) this.collapseEmptied();
+    const deletions = outermost([...this.deleted.values()]);
+    return { deletions, value: applyDeletions(this.doc, deletions) as Obj };
+  }
+
+  private collapseEmptied(): void {
     for (let more = true; more; ) {
       more = false;
       const gone = new Map<string, number>();
@@ -325,8 +372,6 @@ class Pruner {
         }
       }
     }
-    const deletions = outermost([...this.deleted.values()]);
-    return { deletions, value: applyDeletions(this.doc, deletions) as Obj };
   }
 }
 

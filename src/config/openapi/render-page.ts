@@ -1,5 +1,5 @@
 import { LIMITS } from "../../limits.js";
-import type { AsyncChannel, AsyncOperation, AsyncSpec } from "../asyncapi/model.js";
+import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncSpec } from "../asyncapi/model.js";
 import { readPageMeta } from "../page-meta.js";
 import type { ApiSettings } from "./api-settings.js";
 import { CODE_GENERATORS, exampleRequest } from "./code-examples.js";
@@ -240,6 +240,9 @@ function clip(s: string): string {
 }
 
 function parameterLine(p: ApiParameter, anchor: string, nodes: SchemaBudget): string {
+  // The name and its anchor are text the page writes (a long name is charged as a description is).
+  nodes.takeText(p.name);
+  nodes.takeText(anchor);
   const field = fieldOf(p.schema ?? {}, nodes);
   const parts = [`- [\`${p.name}\`](#${anchor}) \`${field?.type ?? "any"}\``];
   if (p.required) parts.push("required");
@@ -337,9 +340,10 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string, nod
       if (op.messages.length > 0) out.push(`Messages: ${op.messages.map((m) => `\`${m.name}\``).join(", ")}`, "");
     }
   }
-  if (ch.messages.length > 0) {
+  const messages = channelPageMessages(ch);
+  if (messages.length > 0) {
     out.push("## Messages", "");
-    for (const m of ch.messages) {
+    for (const m of messages) {
       out.push(`### ${m.title ?? m.name}`, "");
       if (m.summary !== undefined) out.push(oneLine(m.summary), "");
       if (m.description !== undefined) out.push(m.description.trim(), "");
@@ -374,6 +378,19 @@ function restrictedTo(metadata: Readonly<Record<string, unknown>> | undefined): 
  */
 export function channelPageOperations(ch: AsyncChannel): AsyncOperation[] {
   return ch.operations.filter((op) => operationOnChannelPage(ch, op));
+}
+
+/**
+ * The messages a channel's page shows: a message that operations left off the page carry, and
+ * no operation on it, is theirs (its name, payload and example are the restricted operation's
+ * text), so it is left off too. A message no operation carries is the channel's and stays.
+ */
+export function channelPageMessages(ch: AsyncChannel): AsyncMessage[] {
+  const shown = channelPageOperations(ch);
+  if (shown.length === ch.operations.length) return [...ch.messages];
+  const onPage = new Set(shown.flatMap((op) => op.uses));
+  const offPage = new Set(ch.operations.filter((op) => !shown.includes(op)).flatMap((op) => op.uses));
+  return ch.messages.filter((m) => onPage.has(m) || !offPage.has(m));
 }
 
 function operationOnChannelPage(ch: AsyncChannel, op: AsyncOperation): boolean {

@@ -2,7 +2,7 @@ import { readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.js";
 import { API_CODES } from "./api-codes.js";
 import type { SpecWarning } from "./spec-warning.js";
 import { applyDeletions, refSegments, refsInto, type Segments } from "./prune-spec.js";
-import { everyPartOfDocument, type MetadataPart, metadataPartsOfDocument } from "./restricted-parts.js";
+import { everyPartOfDocument, type MetadataPart, pagePartsOfDocument, strayMetadataParts } from "./restricted-parts.js";
 import { appendAll } from "../../arrays.js";
 
 /**
@@ -22,10 +22,17 @@ import { appendAll } from "../../arrays.js";
  * setting is (a part of a site that never requires sign-in loses a copy its readers could also
  * read on the other part's page).
  */
-export function cutRefsIntoRestricted(document: Record<string, unknown>, kind: "openapi" | "asyncapi"): { document: Record<string, unknown>; warnings: SpecWarning[] } {
-  if (!mentionsExtension(document)) return { document, warnings: [] };
-  const parts = metadataPartsOfDocument(document, kind);
+export function cutRefsIntoRestricted(document: Record<string, unknown>, kind: "openapi" | "asyncapi"): { document: Record<string, unknown>; warnings: SpecWarning[]; stray: MetadataPart[] } {
+  if (!mentionsExtension(document)) return { document, warnings: [], stray: [] };
+  const stray = strayMetadataParts(document, kind);
+  const parts = [...pagePartsOfDocument(document, kind), ...stray];
   const warnings = parts.flatMap(unreadableRule);
+  for (const p of stray) {
+    warnings.push({
+      message: `x-svc metadata.groups at ${p.part.join(".")} is not on an operation, webhook or channel (no page is made from it): left out of every page, and out of the spec file for readers outside its groups`,
+      code: API_CODES.strayRule,
+    });
+  }
   const restricted = parts.filter((p) => restricts(p.metadata)).map((p) => p.part);
   if (kind === "asyncapi") appendAll(restricted, operationsOn(document, restricted));
   const skip = new Set(restricted.map((p) => valueAt(document, p)));
@@ -45,9 +52,10 @@ export function cutRefsIntoRestricted(document: Record<string, unknown>, kind: "
       code: API_CODES.restrictedRef,
     });
   }
-  const cut = [...holders, ...fromPublic];
-  if (cut.length === 0) return { document, warnings };
-  return { document: applyDeletions(document, cut) as Record<string, unknown>, warnings };
+  // A stray rule's object is on no page, for any reader (fail closed).
+  const cut = [...holders, ...fromPublic, ...stray.map((p) => p.part)];
+  if (cut.length === 0) return { document, warnings, stray };
+  return { document: applyDeletions(document, cut) as Record<string, unknown>, warnings, stray };
 }
 
 /** `$ref`s inside a part marked `public: true` into a part that is not (`skip`: restricted parts, not entered). */

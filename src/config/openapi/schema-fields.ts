@@ -102,12 +102,14 @@ export function schemaFields(schema: JsonSchema | undefined, prefix = "", nodes:
     const required = new Set(Array.isArray(obj.required) ? (obj.required as string[]) : []);
     for (const [name, raw] of Object.entries(props)) {
       if (!isObj(raw)) continue;
-      if (fields.length >= LIMITS.api.maxSchemaFields || !nodes.take()) {
+      const full = path === "" ? name : `${path}.${name}`;
+      // The row writes its dotted name, and a body field its anchor too: a 30,000-character
+      // property name (a YAML alias) repeated on every nesting level is text like a description.
+      if (fields.length >= LIMITS.api.maxSchemaFields || !nodes.take() || !nodes.takeText(full) || !nodes.takeText(full)) {
         truncated = true;
         break;
       }
       const child = mergeAllOf(raw, [], undefined, nodes);
-      const full = path === "" ? name : `${path}.${name}`;
       fields.push(row(child, full, depth, required.has(name), nodes));
       walk(child, full, depth + 1);
     }
