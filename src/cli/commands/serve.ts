@@ -140,10 +140,14 @@ export const serveCommand = defineCommand({
     const toolList = tools.map((t) => t.name(runtime.names)).join(", ");
     log(`serving "${runtime.site.config.name}" (${pagesSummary(runtime.site.pages.values())}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);
     afterStart();
-    await Promise.race([closed, io.stopSignal]);
+    const signalled = await Promise.race([closed.then(() => false), io.stopSignal.then(() => true)]);
     await connection.close();
     await stores.close();
     await runtime.close();
+    // Stopped by a signal while the client still holds our stdin open (a supervisor, `timeout`, a
+    // hung client): stop reading it, or the open pipe alone kept the process alive until the
+    // client closed it (adversary round 17 F4).
+    if (signalled) (io.streams.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
     return 0;
   },
 });
