@@ -277,7 +277,7 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
       if (op.messages.length > 0) out.push(`<p class="meta">Messages: ${op.messages.map((m) => `<code>${esc(m.name)}</code>`).join(", ")}</p>`);
     }
   }
-  const messages = channelPageMessages(ch);
+  const messages = channelPageMessages(spec, ch);
   if (messages.length > 0) {
     out.push(`<h2>Messages</h2>`);
     for (const m of messages) {

@@ -20,9 +20,10 @@ export interface AsyncOperation {
   readonly description?: string;
   readonly messages: readonly AsyncMessage[];
   /**
-   * The channel's messages (the very objects of `AsyncChannel.messages`) this operation carries:
-   * 2.x its own `message`, 3.x those its `messages` names (all of the channel's when it names
-   * none). A message only operations left off the page carry is left off too.
+   * The messages (the very objects of `AsyncChannel.messages`, on any channel) this operation
+   * carries: 2.x its own `message`; 3.x those its `messages` names (all of the channel's when it
+   * names none) and its `reply` names (all of the reply channel's when it names none). A message
+   * only operations left off their page carry is left off every page too.
    */
   readonly uses: readonly AsyncMessage[];
   /**

@@ -1,4 +1,5 @@
-import type { ApiExample, JsonSchema } from "../openapi/model.js";
+import type { ApiExample, ApiExtension, JsonSchema } from "../openapi/model.js";
+import { readPageMeta } from "../page-meta.js";
 import { readExtension } from "../openapi/operations.js";
 import { pointerSegment } from "../openapi/validate-openapi.js";
 import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncServer, AsyncSpec } from "./model.js";
@@ -57,27 +58,64 @@ function readV3(doc: Obj): AsyncChannel[] {
   const operations = isObj(doc.operations) ? doc.operations : {};
   const serverNames = new Map<unknown, string>();
   if (isObj(doc.servers)) for (const [n, s] of Object.entries(doc.servers)) serverNames.set(s, n);
+  // Every channel's messages, read first: an operation (or its reply) naming one of them shares
+  // its object (dereferencing keeps identity), and so does another channel's `$ref` to it, so the
+  // page can tell which operations carry which message on any channel.
+  const byObject = new Map<Obj, AsyncMessage[]>();
+  const channelMessages = new Map<Obj, AsyncMessage[]>();
+  for (const ch of Object.values(channels)) if (isObj(ch)) channelMessages.set(ch, readMessageMap(ch.messages, byObject));
   const out: AsyncChannel[] = [];
   for (const [id, ch] of Object.entries(channels)) {
     if (!isObj(ch)) continue;
     const ops: AsyncOperation[] = [];
-    // The channel's messages, read once: an operation naming one of them (dereferencing keeps
-    // identity) shares its object, so the page can tell which operations use which message.
-    const byObject = new Map<Obj, AsyncMessage>();
-    const channelMessages = readMessageMap(ch.messages, byObject);
     for (const [opId, op] of Object.entries(operations)) {
       if (!isObj(op)) continue;
       // Dereferencing keeps identity: the operation's channel is the same object as this one.
       if (op.channel !== ch) continue;
       const written = Array.isArray(op.messages) ? op.messages.filter(isObj) : [];
       const messages = written.map((m, i) => readMessage(m, `message${i + 1}`));
-      // An operation naming no message carries all of its channel's.
-      const uses = written.length > 0 ? written.map((m) => byObject.get(m)).filter((m): m is AsyncMessage => m !== undefined) : channelMessages;
-      ops.push(operation(opId, str(op.action) ?? "", op, messages.length > 0 ? messages : readMessageMap(ch.messages), uses));
+      ops.push(operation(opId, str(op.action) ?? "", op, messages.length > 0 ? messages : readMessageMap(ch.messages), carried(op, ch, byObject)));
     }
     const servers = Array.isArray(ch.servers) ? ch.servers.map((s) => serverNames.get(s)).filter((n): n is string => n !== undefined) : [];
-    out.push(channel(id, str(ch.address) ?? id, ch, ops, channelMessages, servers, `/channels/${pointerSegment(id)}`));
+    out.push(channel(id, str(ch.address) ?? id, ch, ops, channelMessages.get(ch) ?? [], servers, ops.length === 0 ? replyOnlyRule(ch, operations) : undefined, `/channels/${pointerSegment(id)}`));
   }
+  return out;
+}
+
+/**
+ * The messages an AsyncAPI 3 operation carries, on any channel: those its `messages` names (all
+ * of its channel's when it names none) and those its `reply` names (all of the reply channel's
+ * when the reply names none): a reply's message is the operation's text as much as its own.
+ */
+/**
+ * A channel no operation is on that only restricted operations' `reply` names is theirs (its
+ * address, description and messages are their text): it is restricted to their groups, page and
+ * spec file alike, unless it has a rule of its own. Fails closed: any such operation's rule counts.
+ */
+function replyOnlyRule(ch: Obj, operations: Obj): ApiExtension | undefined {
+  if (readExtension(ch) !== undefined) return undefined;
+  const groups = new Set<string>();
+  let replied = false;
+  for (const op of Object.values(operations)) {
+    if (!isObj(op) || !isObj(op.reply) || op.reply.channel !== ch) continue;
+    replied = true;
+    const metadata = readExtension(op)?.metadata;
+    const meta = metadata === undefined ? undefined : readPageMeta(metadata);
+    if (meta === undefined || meta.public === true || meta.groups === undefined) return undefined;
+    for (const g of meta.groups) groups.add(g);
+  }
+  return replied ? { metadata: { groups: [...groups] } } : undefined;
+}
+
+function carried(op: Obj, ch: Obj, byObject: ReadonlyMap<Obj, AsyncMessage[]>): AsyncMessage[] {
+  const out: AsyncMessage[] = [];
+  const add = (named: unknown, channel: unknown): void => {
+    const written = Array.isArray(named) ? named.filter(isObj) : [];
+    const objects = written.length > 0 ? written : isObj(channel) && isObj(channel.messages) ? Object.values(channel.messages).filter(isObj) : [];
+    for (const m of objects) appendAll(out, byObject.get(m) ?? []);
+  };
+  add(op.messages, ch);
+  if (isObj(op.reply)) add(op.reply.messages, op.reply.channel);
   return out;
 }
 
@@ -96,7 +134,7 @@ function readV2(doc: Obj): AsyncChannel[] {
       ops.push(operation(str(op.operationId) ?? `${action} ${id}`, action, op, messages, messages));
     }
     const servers = Array.isArray(ch.servers) ? ch.servers.filter((s): s is string => typeof s === "string") : [];
-    out.push(channel(id, id, ch, ops, all, servers, `/channels/${pointerSegment(id)}`));
+    out.push(channel(id, id, ch, ops, all, servers, undefined, `/channels/${pointerSegment(id)}`));
   }
   return out;
 }
@@ -107,13 +145,15 @@ function readV2Message(m: unknown): AsyncMessage[] {
   return [readMessage(m, "message")];
 }
 
-function readMessageMap(messages: unknown, byObject?: Map<Obj, AsyncMessage>): AsyncMessage[] {
+function readMessageMap(messages: unknown, byObject?: Map<Obj, AsyncMessage[]>): AsyncMessage[] {
   if (!isObj(messages)) return [];
   return Object.entries(messages)
     .filter((e): e is [string, Obj] => isObj(e[1]))
     .map(([key, m]) => {
       const read = readMessage(m, key);
-      byObject?.set(m, read);
+      const same = byObject?.get(m);
+      if (same !== undefined) same.push(read);
+      else byObject?.set(m, [read]);
       return read;
     });
 }
@@ -140,12 +180,13 @@ function channel(
   operations: AsyncOperation[],
   messages: AsyncMessage[],
   servers: string[],
+  rule: ApiExtension | undefined,
   pointer: string,
 ): AsyncChannel {
   const title = str(ch.title);
   const summary = str(ch.summary);
   const description = str(ch.description);
-  const extension = readExtension(ch);
+  const extension = rule ?? readExtension(ch);
   const parameters = isObj(ch.parameters)
     ? Object.entries(ch.parameters).map(([name, p]) => {
         const d = isObj(p) ? str(p.description) : undefined;

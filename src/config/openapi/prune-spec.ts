@@ -167,10 +167,11 @@ class Pruner {
   }
 
   /**
-   * AsyncAPI 3: a channel's message that removed operations name (`messages: [$ref:
-   * '#/channels/<id>/messages/<name>']`) and no kept operation carries goes: its name, payload
-   * and examples are the removed operations' text. A kept operation naming no message carries
-   * all of its channel's; a message no operation names is the channel's and stays.
+   * AsyncAPI 3: a channel's message that removed operations carry and no kept operation does goes:
+   * its name, payload and examples are the removed operations' text. An operation carries the
+   * messages its `messages` names (`$ref: '#/channels/<id>/messages/<name>'`) and those its
+   * `reply` names, and all of the (reply) channel's when it names none, as the page reads it
+   * (`channelPageMessages`); a message no operation carries is the channel's and stays.
    */
   removeMessagesOfRemovedOperations(): void {
     if (!this.asyncapi || this.asyncV2 || this.deleted.size === 0) return;
@@ -182,19 +183,27 @@ class Pruner {
       const resolved = this.follow(op, ["operations", name]).value;
       if (!isObj(resolved)) continue;
       const removed = this.deleted.has(id(["operations", name]));
-      const refs = Array.isArray(resolved.messages) ? resolved.messages.map((m) => (isObj(m) && typeof m.$ref === "string" ? refSegments(m.$ref) : undefined)) : [];
-      if (refs.length === 0) {
-        const channel = isObj(resolved.channel) && typeof resolved.channel.$ref === "string" ? refSegments(resolved.channel.$ref) : undefined;
-        if (!removed && channel !== undefined) kept.add(id([...channel, "messages"]));
-        continue;
-      }
-      for (const r of refs) {
-        if (r === undefined) continue;
-        if (!removed) kept.add(id(r));
-        else if (r.length === 4 && r[0] === "channels" && r[2] === "messages") named.set(id(r), r);
+      const reply = this.follow(resolved.reply, ["operations", name, "reply"]).value;
+      const groups: Array<[unknown, unknown]> = [[resolved.messages, resolved.channel]];
+      if (isObj(reply)) groups.push([reply.messages, reply.channel]);
+      for (const [messages, channel] of groups) {
+        for (const r of this.carriedMessages(messages, channel)) {
+          if (!removed) kept.add(id(r));
+          else if (r.length === 4 && r[0] === "channels" && r[2] === "messages") named.set(id(r), r);
+        }
       }
     }
-    for (const [key, r] of named) if (!kept.has(key) && !kept.has(id(r.slice(0, -1)))) this.delete(r);
+    for (const [key, r] of named) if (!kept.has(key)) this.delete(r);
+  }
+
+  /** Where the messages an operation's (or reply's) `messages` names are; none named: all of its channel's. */
+  private carriedMessages(messages: unknown, channel: unknown): Segments[] {
+    const refs = Array.isArray(messages) ? messages.map((m) => (isObj(m) && typeof m.$ref === "string" ? refSegments(m.$ref) : undefined)) : [];
+    if (refs.length > 0) return refs.filter((r): r is string[] => r !== undefined);
+    const at = isObj(channel) && typeof channel.$ref === "string" ? refSegments(channel.$ref) : undefined;
+    if (at === undefined || at.length !== 2 || at[0] !== "channels") return [];
+    const ch = this.at(at);
+    return isObj(ch) && isObj(ch.messages) ? Object.keys(ch.messages).map((key) => [...at, "messages", key]) : [];
   }
 
   /** Links to a removed operation (by `operationId`, or by `operationRef` into a removed part). */

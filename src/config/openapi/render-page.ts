@@ -340,7 +340,7 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string, nod
       if (op.messages.length > 0) out.push(`Messages: ${op.messages.map((m) => `\`${m.name}\``).join(", ")}`, "");
     }
   }
-  const messages = channelPageMessages(ch);
+  const messages = channelPageMessages(spec, ch);
   if (messages.length > 0) {
     out.push("## Messages", "");
     for (const m of messages) {
@@ -381,16 +381,21 @@ export function channelPageOperations(ch: AsyncChannel): AsyncOperation[] {
 }
 
 /**
- * The messages a channel's page shows: a message that operations left off the page carry, and
- * no operation on it, is theirs (its name, payload and example are the restricted operation's
- * text), so it is left off too. A message no operation carries is the channel's and stays.
+ * The messages a channel's page shows: a message that operations left off their page carry (by
+ * `messages` or by `reply`, on any channel: another channel's `$ref` to it is the same message),
+ * and no operation every reader of this page may read, is theirs (its name, payload and example
+ * are the restricted operation's text), so it is left off too. A message no operation carries is
+ * the channel's.
  */
-export function channelPageMessages(ch: AsyncChannel): AsyncMessage[] {
-  const shown = channelPageOperations(ch);
-  if (shown.length === ch.operations.length) return [...ch.messages];
-  const onPage = new Set(shown.flatMap((op) => op.uses));
-  const offPage = new Set(ch.operations.filter((op) => !shown.includes(op)).flatMap((op) => op.uses));
-  return ch.messages.filter((m) => onPage.has(m) || !offPage.has(m));
+export function channelPageMessages(spec: AsyncSpec, ch: AsyncChannel): AsyncMessage[] {
+  // Whether every reader of this page may read an operation is what puts it on a page, asked of
+  // this page: a channel restricted to an operation's groups shows its messages.
+  const readable = new Set<AsyncMessage>();
+  const unreadable = new Set<AsyncMessage>();
+  for (const c of spec.channels) {
+    for (const op of c.operations) for (const m of op.uses) (operationOnChannelPage(ch, op) ? readable : unreadable).add(m);
+  }
+  return ch.messages.filter((m) => readable.has(m) || !unreadable.has(m));
 }
 
 function operationOnChannelPage(ch: AsyncChannel, op: AsyncOperation): boolean {
