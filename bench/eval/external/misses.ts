@@ -1,0 +1,62 @@
+import { join } from "node:path";
+import { SearchIndex } from "../../../src/engine/search/search-index.js";
+import type { Page } from "../../../src/vfs/page.js";
+import { loadSite } from "../../../src/vfs/load-site.js";
+import { CUTOFF, firstRelevantRank, loadEvalSets } from "../eval.js";
+import { hitPaths } from "../run-eval.js";
+
+/**
+ * The tune half's misses, each with the failure classes of issue 24 read off the pages rather
+ * than guessed, so a round picks the class most common by count:
+ *
+ * - `a`: a page ranked above the answer links to it (`[text](/answer)` or `href="/answer"`): a
+ *   glossary entry, an overview or a related guide describes the answer in the question's words;
+ * - `c`: a page ranked above it is an endpoint page (generated, or `openapi:`/`api:` front matter);
+ * - `d-title`: no question word (3+ letters, stop words left out, compared on 5-letter stems)
+ *   is in the answer's title; `d-body`: fewer than half of them are anywhere in the answer.
+ *
+ * Only `split: dev` questions are read; the held-out half is never printed here.
+ *
+ *   npx tsx bench/eval/external/misses.ts <sites dir> <questions dir> [--skip a,b]
+ */
+const [sitesDir, questionsDir] = process.argv.slice(2);
+if (sitesDir === undefined || questionsDir === undefined) throw new Error("usage: misses.ts <sites dir> <questions dir> [--skip a,b]");
+const skip = new Set(process.argv.includes("--skip") ? (process.argv[process.argv.indexOf("--skip") + 1] ?? "").split(",") : []);
+const sets = loadEvalSets(questionsDir)
+  .map((s) => ({ ...s, questions: s.questions.filter((q) => q.split === "dev") }))
+  .filter((s) => s.questions.length > 0 && !skip.has(s.corpus));
+const STOP = new Set("the and for how can what with from that this does are when which into out not get use using your its one".split(" "));
+const words = (s: string): string[] => s.toLowerCase().normalize("NFKC").split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2 && !STOP.has(w));
+const stems = (s: string): Set<string> => new Set(words(s).map((w) => w.slice(0, 5)));
+const links = (page: Page, to: readonly string[]): boolean => to.some((p) => page.body.includes(`](${p}`) || page.body.includes(`href="${p}`));
+const endpoint = (page: Page): boolean => page.generated || page.frontMatter.openapi !== undefined || page.frontMatter.api !== undefined;
+const counts = new Map<string, number>();
+let misses = 0;
+for (const set of sets) {
+  const { site } = await loadSite(join(sitesDir, set.corpus));
+  const index = new SearchIndex({ cachedResults: 0 });
+  index.sync(site);
+  for (const q of set.questions) {
+    const ranked = hitPaths(index.search({ query: q.query, pageSize: CUTOFF, canRead: () => true, version: q.version, language: q.language }));
+    const rank = firstRelevantRank(ranked, q.relevant);
+    if (rank === 1) continue;
+    misses++;
+    const answer = q.relevant.map((p) => site.pages.get(p)).find((p) => p !== undefined) as Page;
+    const above = ranked.slice(0, Math.min(rank === undefined ? 3 : rank - 1, 4)).map((p) => site.pages.get(p) as Page);
+    const asked = [...new Set(words(q.query).map((w) => w.slice(0, 5)))];
+    const title = stems(answer.title);
+    const text = stems(`${answer.title} ${answer.body}`);
+    const inTitle = asked.filter((w) => title.has(w)).length;
+    const inText = asked.filter((w) => text.has(w)).length;
+    const classes = [
+      ...(above.some((p) => links(p, q.relevant)) ? ["a"] : []),
+      ...(above.some(endpoint) ? ["c"] : []),
+      ...(inTitle === 0 ? ["d-title"] : []),
+      ...(inText < asked.length / 2 ? ["d-body"] : []),
+    ];
+    for (const c of classes) counts.set(c, (counts.get(c) ?? 0) + 1);
+    console.log(`${q.id} rank ${rank ?? "-"} [${classes.join(",")}] "${q.query}" want ${answer.path} (${answer.body.length} chars; words in title ${inTitle}/${asked.length}, in page ${inText}/${asked.length})`);
+    for (const p of above) console.log(`    above ${p.path}${links(p, q.relevant) ? " links to it" : ""}${endpoint(p) ? " endpoint" : ""} (${p.body.length} chars)`);
+  }
+}
+console.log(`\n${misses} misses: ${[...counts].map(([c, n]) => `${c} ${n}`).join(", ")}`);
