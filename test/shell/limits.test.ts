@@ -12,6 +12,7 @@ import { SHELL_COMMANDS } from "../../src/engine/shell/commands/index.js";
 import { DocsShell } from "../../src/engine/shell/docs-shell.js";
 import { type Shell, type ShellLimits, cpuLimitMessage } from "../../src/engine/shell/shell.js";
 import { localContext } from "../../src/vfs/request-context.js";
+import { workLimitMessage } from "../../src/engine/shell/work-budget.js";
 import type { SiteView } from "../../src/vfs/view.js";
 import { fixture } from "../helpers/paths.js";
 
@@ -193,6 +194,19 @@ describe("CPU in this thread (svc-mcp fs, serve --no-shell-worker)", () => {
     const cpu = shellWith({ maxCpuMs: 300, maxExecutionMs: 3_600_000, maxSteps: 1e15, maxLoopIterations: 1e12 });
     const r = await cpu.run("awk 'BEGIN { for (i = 0; i < 1e12; i++) for (j = 0; j < 1e12; j++) s += j; print s }'");
     expect(r).toEqual({ stdout: "", stderr: cpuLimitMessage(300), exitCode: 124, truncated: false });
+  }, 120_000);
+
+  it("counts each element jq's flatten visits, so a huge shared tree stops at the work limit", async () => {
+    // Issue 25: flatten was one native step (Array.prototype.flat) that no count or CPU check
+    // reached: 2^27 elements ran 16.5 s of CPU to the 60 s clock. 2^23 elements pass the
+    // 4 million steps; the same answer on any machine (before: 8388608, exit 0).
+    expect(await shell.run("jq -n 'reduce range(23) as $i ([1]; [., .]) | flatten | length'")).toEqual({
+      stdout: "",
+      stderr: workLimitMessage("jq", LIMITS.shell.maxSteps),
+      exitCode: 124,
+      truncated: false,
+    });
+    expect(await shell.run("jq -nc '[1, [2, [3, [4]]]] | flatten, flatten(1), flatten(0)'")).toEqual({ stdout: "[1,2,3,4]\n[1,2,[3,[4]]]\n[1,[2,[3,[4]]]]\n", stderr: "", exitCode: 0, truncated: false });
   }, 120_000);
 });
 

@@ -4,6 +4,7 @@ import { readExtension } from "../openapi/operations.js";
 import { pointerSegment } from "../openapi/validate-openapi.js";
 import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncServer, AsyncSpec } from "./model.js";
 import { appendAll } from "../../arrays.js";
+import { asyncOperationRule } from "./async-parts.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -161,7 +162,7 @@ function readMessageMap(messages: unknown, byObject?: Map<Obj, AsyncMessage[]>):
 function operation(id: string, action: string, op: Obj, messages: AsyncMessage[], uses: readonly AsyncMessage[]): AsyncOperation {
   const summary = str(op.summary);
   const description = str(op.description);
-  const extension = readExtension(op);
+  const extension = asyncOperationRule(op);
   return {
     id,
     action,

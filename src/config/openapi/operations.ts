@@ -286,9 +286,10 @@ export function readServers(servers: unknown): string[] {
  * (or webhook) restricts each of its operations, as the hosted platform does not read it there
  * and an author who wrote it meant the path restricted (fail closed: it was public). A reader
  * must pass both rules: the operation's own groups are narrowed to those the item's also names
- * (no group in common: no reader), and its `public: true` no longer opens it.
+ * (no group in common: no reader), and its `public: true` no longer opens it. An AsyncAPI
+ * operation's traits narrow it the same way (`asyncOperationRule`).
  */
-function withItemRule(own: ApiExtension | undefined, item: Readonly<Record<string, unknown>> | undefined): ApiExtension | undefined {
+export function withItemRule(own: ApiExtension | undefined, item: Readonly<Record<string, unknown>> | undefined): ApiExtension | undefined {
   const itemGroups = item !== undefined ? restrictingGroups(item) : undefined;
   if (itemGroups === undefined) return own;
   const ownMeta: Obj = { ...(own?.metadata ?? {}) };

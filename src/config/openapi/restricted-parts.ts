@@ -1,10 +1,11 @@
 import type { LoadedApiSpec } from "./spec-load-result.js";
 import { readExtension, readOperations } from "./operations.js";
 import { parseDocument } from "./parse-document.js";
-import { refSegments, type Segments } from "./prune-spec.js";
+import type { Segments } from "./prune-spec.js";
 import { HTTP_METHODS } from "./model.js";
 import { readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.js";
 import { appendAll } from "../../arrays.js";
+import { asyncPartValues, followInternal } from "../asyncapi/async-parts.js";
 
 /**
  * The parts of an API description that carry page front matter of their own (`x-svc` or
@@ -84,16 +85,7 @@ export function pagePartsOfDocument(document: Record<string, unknown>, kind: "op
     return metadataParts({ format: "openapi", source: "", version: "", title: "", servers: [], operations: readOperations(followed, []), schemas: [] });
   }
   const out: MetadataPart[] = [];
-  const add = (part: Segments, value: unknown): void => {
-    const metadata = isObj(value) ? readExtension(value)?.metadata : undefined;
-    if (metadata !== undefined) out.push({ part, metadata });
-  };
-  const v2 = String(document.asyncapi).startsWith("2");
-  for (const [id, ch] of Object.entries(isObj(document.channels) ? document.channels : {})) {
-    add(["channels", id], ch);
-    if (v2 && isObj(ch)) for (const action of ["publish", "subscribe"]) add(["channels", id, action], ch[action]);
-  }
-  if (!v2) for (const [id, op] of Object.entries(isObj(document.operations) ? document.operations : {})) add(["operations", id], op);
+  for (const { part, rule } of asyncPartValues(document)) if (rule?.metadata !== undefined) out.push({ part, metadata: rule.metadata });
   return out;
 }
 
@@ -103,10 +95,6 @@ export function pagePartsOfDocument(document: Record<string, unknown>, kind: "op
  */
 export function everyPartOfDocument(document: Record<string, unknown>, kind: "openapi" | "asyncapi"): { readonly part: Segments; readonly metadata?: Readonly<Record<string, unknown>> }[] {
   const out: { part: Segments; metadata?: Readonly<Record<string, unknown>> }[] = [];
-  const add = (part: Segments, value: unknown): void => {
-    const metadata = isObj(value) ? readExtension(value)?.metadata : undefined;
-    out.push(metadata === undefined ? { part } : { part, metadata });
-  };
   if (kind === "openapi") {
     for (const op of readOperations(document, [])) {
       const part: Segments = op.kind === "webhook" ? ["webhooks", op.path] : ["paths", op.path, op.method.toLowerCase()];
@@ -114,12 +102,7 @@ export function everyPartOfDocument(document: Record<string, unknown>, kind: "op
     }
     return out;
   }
-  const v2 = String(document.asyncapi).startsWith("2");
-  for (const [id, ch] of Object.entries(isObj(document.channels) ? document.channels : {})) {
-    add(["channels", id], ch);
-    if (v2 && isObj(ch)) for (const action of ["publish", "subscribe"]) if (isObj(ch[action])) add(["channels", id, action], ch[action]);
-  }
-  if (!v2) for (const [id, op] of Object.entries(isObj(document.operations) ? document.operations : {})) add(["operations", id], op);
+  for (const { part, rule } of asyncPartValues(document)) out.push(rule?.metadata === undefined ? { part } : { part, metadata: rule.metadata });
   return out;
 }
 
@@ -210,24 +193,12 @@ function knownPartValues(document: Record<string, unknown>, kind: "openapi" | "a
     }
     return known;
   }
-  const v2 = String(document.asyncapi).startsWith("2");
-  for (const ch of Object.values(isObj(document.channels) ? document.channels : {})) {
-    known.add(ch);
-    if (v2 && isObj(ch)) for (const action of ["publish", "subscribe"]) if (isObj(ch[action])) known.add(ch[action]);
+  // A channel or operation written in `components` (a `$ref` followed) is the part, and so is a
+  // trait an operation applies: its rule is the operation's (`asyncOperationRule`).
+  for (const { written, value, traits } of asyncPartValues(document)) {
+    known.add(written);
+    known.add(value);
+    for (const t of traits) known.add(t);
   }
-  if (!v2) for (const op of Object.values(isObj(document.operations) ? document.operations : {})) known.add(op);
   return known;
-}
-
-/** A `$ref` chain inside the document followed (a few hops); the value as is otherwise. */
-function followInternal(document: Record<string, unknown>, value: unknown): unknown {
-  let v = value;
-  for (let hops = 0; hops < 8 && isObj(v) && typeof v.$ref === "string"; hops++) {
-    const target = refSegments(v.$ref);
-    if (target === undefined) return v;
-    let node: unknown = document;
-    for (const s of target) node = isObj(node) ? node[s] : Array.isArray(node) ? node[Number(s)] : undefined;
-    v = node;
-  }
-  return v;
 }

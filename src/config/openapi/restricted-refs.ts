@@ -4,6 +4,7 @@ import type { SpecWarning } from "./spec-warning.js";
 import { applyDeletions, refSegments, refsInto, type Segments } from "./prune-spec.js";
 import { everyPartOfDocument, type MetadataPart, pagePartsOfDocument, strayMetadataParts } from "./restricted-parts.js";
 import { appendAll } from "../../arrays.js";
+import { followInternal } from "../asyncapi/async-parts.js";
 
 /**
  * What a spec's restricted parts (`x-svc`/`x-mint` `metadata.groups` on an operation, webhook or
@@ -104,7 +105,9 @@ function operationsOn(document: Record<string, unknown>, restricted: readonly Se
   const ops = document.operations;
   if (channels.size === 0 || typeof ops !== "object" || ops === null) return [];
   const out: Segments[] = [];
-  for (const [id, op] of Object.entries(ops)) {
+  for (const [id, written] of Object.entries(ops)) {
+    // An operation written in `components.operations` is read where its `$ref` leads.
+    const op = followInternal(document, written);
     const ref = (op as { channel?: { $ref?: unknown } } | null)?.channel?.$ref;
     const target = typeof ref === "string" ? refSegments(ref) : undefined;
     if (target?.length === 2 && target[0] === "channels" && channels.has(target[1] as string)) out.push(["operations", id]);

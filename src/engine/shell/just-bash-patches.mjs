@@ -76,6 +76,16 @@ body===null&&(body="0x0"+(P>0?"."+"0".repeat(P):F.includes("#")?".":"")+"p+0");l
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
   {
+    why: "jq's flatten walks its array in steps the work budget counts (one per element it visits), so a flatten of a huge shared tree stops at the work limit, or at the CPU limit in the process's own thread, instead of running to the 60 s clock in one native step (Array.prototype.flat: 2^27 elements were 16.5 s of CPU and 1.6 GB; issue 25)",
+    find: String.raw`if(u<0)throw new Error("flatten depth must not be negative");return e.flat(u)}):[null];case"unique"`,
+    replace: String.raw`if(u<0)throw new Error("flatten depth must not be negative");let o=[],q=[[e,0,u]];for(;q.length>0;){let f=q[q.length-1];if(f[1]>=f[0].length){q.pop();continue}let v=f[0][f[1]++];r.coverage?.hit("jq:flatten");Array.isArray(v)&&f[2]>=1?q.push([v,0,f[2]-1]):o.push(v)}return o}):[null];case"unique"`,
+  },
+  {
+    why: "a call's output that holds bytes which are not UTF-8 (printf '\\377', base64 -d, fold cutting a character) is decoded as every other text here: each ill-formed sequence is one U+FFFD (WHATWG's decoder), the rest as UTF-8; just-bash read the whole output as Latin-1 (printf 'é\\377' showed Ã©ÿ). Piped on, the bytes stay exact (issue 25)",
+    find: String.raw`function T(t){return s(t)==="bytes"?a(t.stdout):t.stdout}`,
+    replace: String.raw`function T(t){if(s(t)!=="bytes")return t.stdout;let e=a(t.stdout);if(e!==t.stdout||!/[\x80-\xff]/.test(e))return e;for(let i=0;i<e.length;i++)if(e.charCodeAt(i)>255)return e;return new TextDecoder("utf-8").decode(Uint8Array.from(e,c=>c.charCodeAt(0)))}`,
+  },
+  {
     why: "printf's format: \\xH with one hex digit is a byte too (printf '\\x4g' is 0x04 then g), and bytes that are not UTF-8 are bytes (PRINTF_BYTES); just-bash wanted two digits and printed \\x4g",
     find: String.raw`case"x":{let l=[],i=e;for(;i+3<t.length&&t[i]==="\\"&&t[i+1]==="x"&&/[0-9a-fA-F]{2}/.test(t.slice(i+2,i+4));)l.push(parseInt(t.slice(i+2,i+4),16)),i+=4;if(l.length>0){try{let o=new TextDecoder("utf-8",{fatal:!0});n+=o.decode(new Uint8Array(l))}catch{for(let o of l)n+=String.fromCharCode(o)}e=i}else n+=t[e],e++;break}`,
     replace: String.raw`case"x":{${PRINTF_BYTES}let[q,z]=Qb(t,e,!1);z===e?(n+=t[e],e++):(n+=q,e=z);break}`,
