@@ -85,7 +85,9 @@ describe("time", () => {
 
 describe("work (issue 25): every command's loops are counted and checked, in this thread too", () => {
   /** An hour: only the work budget can end these calls. */
-  const budgeted = (maxSteps: number) => shellWith({ maxSteps, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12 });
+  // The clock and the CPU limit out of the way (an hour each): the count alone decides, so a
+  // busy machine, on which the same work costs more CPU time, cannot change the answer.
+  const budgeted = (maxSteps: number) => shellWith({ maxSteps, maxExecutionMs: 3_600_000, maxCpuMs: 3_600_000, maxLoopIterations: 1e12 });
   const overBudget = (command: string, maxSteps: number) => ({
     stdout: "",
     stderr: `bash: ${command}: work limit reached (${maxSteps} steps per call; a limit of the docs shell: do less in one call)\n`,
