@@ -119,14 +119,25 @@ export interface Utf8Texts {
   readonly bodyStarts: Int32Array;
 }
 
+/** Bytes written to a file as they were made (the deflated texts, `site-cache-spool.ts`), with
+ *  their SHA-256 taken then: copied into the cache file when it is written. */
+export interface SpooledBytes {
+  readonly bytes: number;
+  readonly sum: string;
+  copyTo(write: (bytes: Uint8Array) => Promise<void>, step: () => Promise<void>): Promise<void>;
+}
+
 /**
- * Bytes stored as one raw array (`u8`) but held, when written, as the parts they are made of:
- * the pieces of deflated texts, not copied into one more array of them all.
+ * Bytes stored as one raw array (`u8`) but held, when written, as the parts they are made of
+ * (the texts' shared chunks), not copied into one more array of them all, or in a spool file
+ * (the pieces of deflated texts: held in memory until written, they were ~100 MB at 50,000
+ * distinct pages at the write's peak, and their making's garbage left the allocator's heap
+ * fragmented, issue 22).
  */
 export class ConcatBytes {
   readonly byteLength: number;
-  constructor(readonly parts: readonly Uint8Array[]) {
-    this.byteLength = parts.reduce((n, p) => n + p.byteLength, 0);
+  constructor(readonly parts: readonly Uint8Array[] | SpooledBytes) {
+    this.byteLength = Array.isArray(parts) ? parts.reduce((n: number, p: Uint8Array) => n + p.byteLength, 0) : (parts as SpooledBytes).bytes;
   }
 }
 

@@ -16,8 +16,9 @@ export const PIECE_BYTES = 1024 * 1024;
 const deflate = promisify(deflateRaw);
 
 /** The texts' bytes (`parts`, one after another) deflated in pieces: the pieces, and where each
- *  ends among them. `step` is called between pieces. */
-export async function packTexts(parts: readonly Uint8Array[], step: () => Promise<void>): Promise<{ readonly pieces: Buffer[]; readonly ends: Int32Array }> {
+ *  ends among them. `step` is called between pieces. With `emit`, each piece is handed to it as
+ *  it is made and not kept (`pieces` is then empty). */
+export async function packTexts(parts: readonly Uint8Array[], step: () => Promise<void>, emit?: (piece: Buffer) => Promise<void>): Promise<{ readonly pieces: Buffer[]; readonly ends: Int32Array }> {
   const pieces: Buffer[] = [];
   const ends: number[] = [];
   let packed = 0;
@@ -28,7 +29,8 @@ export async function packTexts(parts: readonly Uint8Array[], step: () => Promis
     // Level 1: most of the saving for a fraction of the time of the default.
     const out = await deflate(piece.subarray(0, filled), { level: 1, strategy: constants.Z_DEFAULT_STRATEGY });
     filled = 0;
-    pieces.push(out);
+    if (emit !== undefined) await emit(out);
+    else pieces.push(out);
     packed += out.length;
     ends.push(packed);
     await step();

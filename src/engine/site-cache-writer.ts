@@ -10,7 +10,7 @@ import type { SearchIndexState } from "./search/search-index.js";
 import { indexPageColumns, pageColumns, SharedObjects } from "./site-cache-columns.js";
 import { storedDocs } from "./site-cache-docs.js";
 import { folderColumns } from "./site-cache-folders.js";
-import { type Body, checksum, ConcatBytes, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RAW_MIN_BYTES, RawArraysWriter, rawKind, removeQuietly, skeletonOf } from "./site-cache-format.js";
+import { type Body, checksum, ConcatBytes, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RAW_MIN_BYTES, RawArraysWriter, rawKind, removeQuietly, skeletonOf, type SpooledBytes } from "./site-cache-format.js";
 import { WIDE } from "../vfs/stored-text.js";
 import { packTexts } from "./site-cache-texts.js";
 import { BodySpool } from "./site-cache-spool.js";
@@ -122,23 +122,41 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   for (const t of texts) least += WIDE.test(t) ? 2 * t.length : t.length;
   // (Not its pages: their arrays are small, and they are 50,000 objects to walk.)
   least += rawBytesOf({ index: index.index, repeated: index.repeated, priors: index.priors });
-  const packed = least + size <= maxBytes * RAW_TEXTS_SHARE ? { pieces: utf8.parts, ends: new Int32Array(0) } : await packTexts(utf8.parts, () => step("pages"));
-  least += packed.ends.length > 0 ? (packed.ends[packed.ends.length - 1] as number) : size;
-  if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
-  // The body goes to a spool file as it is made, not into memory (`BodySpool`): the folder is
-  // made first.
-  const spool = await unwritable(job, async () => {
-    await mkdir(job.folder, { recursive: true, mode: 0o700 });
-    // A folder made before (by hand, or with another umask) is made private too: a cache is read only from one.
-    chmodSync(job.folder, 0o700);
-    return BodySpool.open(job.folder);
-  });
+  const deflated = least + size > maxBytes * RAW_TEXTS_SHARE;
+  // The body, and the texts when deflated, go to spool files as they are made, not into memory
+  // (`BodySpool`): the folder is made first.
+  const spools: BodySpool[] = [];
+  const spool = async (): Promise<BodySpool> => {
+    const made = await unwritable(job, async () => {
+      await mkdir(job.folder, { recursive: true, mode: 0o700 });
+      // A folder made before (by hand, or with another umask) is made private too: a cache is read only from one.
+      chmodSync(job.folder, 0o700);
+      return BodySpool.open(job.folder);
+    });
+    spools.push(made);
+    return made;
+  };
   try {
-    await writeSpooled(job, step, spool, { texts, utf8, pages, indexPages, packed, size, shared });
+    const packed = deflated ? await spooledTexts(job, utf8.parts, await spool(), () => step("pages")) : { bytes: new ConcatBytes(utf8.parts), ends: new Int32Array(0) };
+    least += packed.ends.length > 0 ? (packed.ends[packed.ends.length - 1] as number) : size;
+    if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
+    await writeSpooled(job, step, await spool(), { texts, utf8, pages, indexPages, packed, size, shared });
   } finally {
-    await spool.close();
+    for (const s of spools) await s.close();
   }
   evict(job.folder, job.folderBytes, job.file);
+}
+
+/** The texts deflated (`packTexts`) into `spool` as each piece is made, their checksum taken
+ *  as they go: the stand-in for them in the body, and where each piece ends. */
+async function spooledTexts(job: CacheWriteJob, parts: readonly Uint8Array[], spool: BodySpool, step: () => Promise<void>): Promise<{ bytes: ConcatBytes; ends: Int32Array }> {
+  const hash = checksum();
+  const { ends } = await packTexts(parts, step, async (piece) => {
+    hash.update(piece);
+    await unwritable(job, () => spool.append(piece));
+  });
+  const sum = hash.digest("hex");
+  return { bytes: new ConcatBytes({ bytes: spool.bytes, sum, copyTo: (write, between) => spool.copyTo(write, between) }), ends };
 }
 
 /** What `write` made before the body: the page columns and the texts as stored. */
@@ -147,7 +165,7 @@ interface Made {
   readonly utf8: { parts: Uint8Array[]; ends: Int32Array; bodyStarts: Int32Array };
   readonly pages: Awaited<ReturnType<typeof pageColumns>>["pages"];
   readonly indexPages: Awaited<ReturnType<typeof indexPageColumns>>;
-  readonly packed: { pieces: Uint8Array[]; ends: Int32Array };
+  readonly packed: { bytes: ConcatBytes; ends: Int32Array };
   readonly size: number;
   readonly shared: SharedObjects;
 }
@@ -171,7 +189,7 @@ async function writeSpooled(job: CacheWriteJob, step: (phase: WritePhase) => Pro
   // Equal placements stored as one object, the one the index's pages use (`Body.objects`, written first).
   const docs = job.loaded.docs !== undefined ? { docs: storedDocs(job.loaded.docs, job.loaded.site.root, (p) => shared.objects[shared.id(p, true)] as PagePlacement) } : {};
   const folders = job.loaded.folders !== undefined ? { folders: folderColumns(job.loaded.folders) } : {};
-  const stored = { bytes: writer.concat(new ConcatBytes(packed.pieces)), pieces: packed.ends, size, ends: utf8.ends, bodyStarts: utf8.bodyStarts };
+  const stored = { bytes: writer.concat(packed.bytes), pieces: packed.ends, size, ends: utf8.ends, bodyStarts: utf8.bodyStarts };
   const { skeleton, arrays } = skeletonOf({ texts, utf8: stored, objects: shared.objects, pages, index: { ...index, pages: indexPages }, ...docs, ...folders } satisfies Body);
   writer.writeValue(skeleton);
   let bodyBytes = 0;
@@ -196,12 +214,16 @@ async function writeSpooled(job: CacheWriteJob, step: (phase: WritePhase) => Pro
     }
   }
   await flush();
-  // Each raw array as the bytes it is written from: one view, or the parts of a `ConcatBytes`.
+  // Each raw array as the bytes it is written from: one view, the parts of a `ConcatBytes`, or its spool.
   const raw = writer.raw.map((a) => (a instanceof ConcatBytes ? a.parts : [new Uint8Array(a.buffer, a.byteOffset, a.byteLength)]));
   const total = bodyBytes + writer.raw.reduce((sum, r) => sum + padded(r.byteLength), 0);
   if (total > maxBytes) throw new NotWritten(`search cache not written: ${total} bytes is over its ${maxBytes}-byte limit`);
   const rawSums: string[] = [];
   for (const parts of raw) {
+    if (!Array.isArray(parts)) {
+      rawSums.push((parts as SpooledBytes).sum);
+      continue;
+    }
     const hash = checksum();
     for (const r of parts) {
       for (let at = 0; at < r.length; at += RAW_PIECE_BYTES) {
@@ -254,7 +276,7 @@ async function writeSpooled(job: CacheWriteJob, step: (phase: WritePhase) => Pro
  *  Each piece is copied first: the write reads its bytes in another thread, and they must be the
  *  ones checksummed. One buffer for all: a copy per piece was up to 100 MB of memory no collection
  *  had freed yet at 25,000 pages. Small parts (a text's deflated piece) are gathered into it. */
-async function writeRawArrays(fd: Awaited<ReturnType<typeof open>>, raw: readonly (readonly Uint8Array[])[], step: () => Promise<void>): Promise<void> {
+async function writeRawArrays(fd: Awaited<ReturnType<typeof open>>, raw: readonly (readonly Uint8Array[] | SpooledBytes)[], step: () => Promise<void>): Promise<void> {
   const piece = Buffer.allocUnsafeSlow(RAW_PIECE_BYTES);
   let filled = 0;
   const flush = async (): Promise<void> => {
@@ -264,8 +286,15 @@ async function writeRawArrays(fd: Awaited<ReturnType<typeof open>>, raw: readonl
     await step();
   };
   for (const parts of raw) {
+    if (!Array.isArray(parts)) {
+      const spooled = parts as SpooledBytes;
+      await flush();
+      await spooled.copyTo((bytes) => writeAll(fd, bytes), step);
+      await writeAll(fd, PADDING.subarray(0, padded(spooled.bytes) - spooled.bytes));
+      continue;
+    }
     let length = 0;
-    for (const r of parts) {
+    for (const r of parts as readonly Uint8Array[]) {
       length += r.length;
       for (let at = 0; at < r.length; ) {
         const part = r.subarray(at, at + RAW_PIECE_BYTES - filled);

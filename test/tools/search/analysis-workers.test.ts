@@ -81,6 +81,16 @@ describe("page analysis in worker threads", () => {
     expect(feed.listed).toBe(0);
   });
 
+  it("is closed by the build once its last page is added, before the build's synchronous end (issue 22: the workers' heaps are let go before the commit, the build's peak)", async () => {
+    const s = site();
+    const index = new SearchIndex();
+    const feed = new AnalysisFeed(index.bodiesToAnalyse(s), 1);
+    const steps = index.syncSteps(s, feed);
+    let step = steps.next();
+    for (; step.done !== true; step = steps.next()) if (step.value !== undefined) await step.value;
+    expect([step.value, feed.listed]).toEqual([{ added: 48, removed: 0 }, 0]);
+  });
+
   it("lists the bodies a build analyses once each, in page order, leaving out pages that inline snippets and pages already indexed", () => {
     const s = site();
     const index = new SearchIndex();
