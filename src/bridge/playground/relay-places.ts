@@ -38,8 +38,8 @@ export type RelayPlace = { readonly ok: true; readonly release: () => void } | (
 export class RelayPlaces {
   private readonly callers: CallerConnections;
   private readonly cap: ConnectionCap;
-  /** `whenFree`'s waiters, per caller. */
-  private readonly waiters = new Map<string, (() => void)[]>();
+  /** `whenHolding`'s waiters, per caller: how many it may hold, and whom to tell. */
+  private readonly waiters = new Map<string, { readonly atMost: number; readonly resolve: () => void }[]>();
 
   constructor(
     readonly limits: RelayPlaceLimits = {
@@ -81,7 +81,7 @@ export class RelayPlaces {
         released = true;
         this.callers.release(caller);
         this.cap.release();
-        if (this.callers.heldBy(caller) === 0) this.wake(caller);
+        this.wake(caller);
       },
     };
   }
@@ -96,20 +96,23 @@ export class RelayPlaces {
     return this.cap.count;
   }
 
-  /** Resolves once `caller` holds no place (tests wait on it instead of sleeping). */
-  whenFree(caller: string): Promise<void> {
-    if (this.callers.heldBy(caller) === 0) return Promise.resolve();
+  /** Resolves once `caller` holds at most `atMost` places (tests wait on it instead of sleeping). */
+  whenHolding(caller: string, atMost = 0): Promise<void> {
+    if (this.callers.heldBy(caller) <= atMost) return Promise.resolve();
     return new Promise((resolve) => {
       const list = this.waiters.get(caller);
-      if (list === undefined) this.waiters.set(caller, [resolve]);
-      else list.push(resolve);
+      if (list === undefined) this.waiters.set(caller, [{ atMost, resolve }]);
+      else list.push({ atMost, resolve });
     });
   }
 
   private wake(caller: string): void {
     const list = this.waiters.get(caller);
     if (list === undefined) return;
-    this.waiters.delete(caller);
-    for (const resolve of list) resolve();
+    const holds = this.callers.heldBy(caller);
+    const still = list.filter((w) => w.atMost < holds);
+    for (const w of list) if (w.atMost >= holds) w.resolve();
+    if (still.length === 0) this.waiters.delete(caller);
+    else this.waiters.set(caller, still);
   }
 }
