@@ -382,6 +382,18 @@ export const LIMITS = {
     timeoutMs: 30_000,
     /** Headers forwarded per request; a form has a handful (auth, content type, a few custom). */
     maxHeaders: 50,
+    /** Relay calls one caller (an address, an IPv6 /64, a token) has in flight at once, HTTP and
+     *  MCP Apps together. A person presses Send and waits; an app sends one at a time. Each call
+     *  can hold an upstream connection 30 s and 10 MB of its answer, and encoding an answer
+     *  costs the main thread; 8 calls of 10 MB from one address held another reader's search
+     *  5 s (issue 25, adversary round 18 F3). Past it: `429 too_many_relay_requests`. */
+    maxInFlightPerCaller: 2,
+    /** Relay calls in flight in the process, every caller's together: 16 x 10 MB is the most
+     *  upstream answers held at once (160 MB), and the encoding work they bring is bounded. */
+    maxInFlight: 16,
+    /** The last places of `maxInFlight`, kept for callers with no relay call in flight: while
+     *  others fill the rest, a reader pressing Send for the first time still gets through. */
+    newcomerReserve: 4,
   },
   feedback: {
     /** Pages listed in the summary's "most negative feedback": a dashboard's top ten; the rest

@@ -8,6 +8,8 @@ import { bridgeUrls } from "../bridge/urls.js";
 import { createFeedbackApp, isFeedbackWidgetPath } from "../bridge/feedback/app.js";
 import { createRelayApp } from "../bridge/playground/relay.js";
 import { playgroundApps } from "../bridge/playground/apps.js";
+import { RelayPlaces } from "../bridge/playground/relay-places.js";
+import { callerAddress } from "../bridge/middleware/caller-address.js";
 import { localSiteSessions, type SiteSessionStore, SiteSessions } from "../bridge/web/site-sessions.js";
 import { createWebApp, isSignInForm, siteContextOf } from "../bridge/web/web-app.js";
 import type { FeedbackStore } from "../store/feedback/store.js";
@@ -102,6 +104,8 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   // A loopback server answers only to loopback names (and its public name): DNS rebinding defence.
   const allowedHosts = loopback ? ["localhost", "127.0.0.1", "[::1]", ...(publicUrl !== undefined ? [new URL(publicUrl).hostname] : [])] : undefined;
   const tools = docsTools({ feedback: { store: feedback, projectId: project.id } });
+  // One caller's relay calls are counted together, sent from an API page or from its MCP App.
+  const relayPlaces = new RelayPlaces();
   const bridge = createBridge({
     runtime,
     state,
@@ -116,8 +120,8 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
         : {}),
     log,
     tools,
-    apps: playgroundApps({ runtime }),
-    extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions }),
+    apps: playgroundApps({ runtime, relay: { places: relayPlaces } }),
+    extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions, relayPlaces }),
     trustProxy: args["trust-proxy"],
     ...(worker !== undefined ? { sessionKey: worker.sessionKey } : {}),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
@@ -180,6 +184,8 @@ export interface SiteRoutesDeps {
   readonly log: (message: string) => void;
   /** Site sign-ins kept elsewhere (the primary of `--workers`); this process's own when absent. */
   readonly sessions?: SiteSessionStore | undefined;
+  /** The relay's calls in flight (shared with the MCP Apps' Send tool); the relay's own when absent. */
+  readonly relayPlaces?: RelayPlaces;
 }
 
 /**
@@ -199,13 +205,16 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
       const isPage = async (path: string, request: Request): Promise<boolean> => isFeedbackPage({ runtime, request: await contextOf(request) }, path);
       app.route("/", createFeedbackApp({ store: feedback, keys, projects: new Set([projectId]), budget, isPage }));
     },
-    (app, { budget }) =>
+    (app, { budget, clientIp }) =>
       app.route(
         "/",
         createRelayApp({
           lookupPage: (path, context) => runtime.apiPage(path, context),
           contextOf: siteContextOf(state, sessions, publicUrl),
           budget,
+          // The caller as the MCP endpoints count an anonymous one: its calls from either add up.
+          callerOf: (c) => `address:${callerAddress(clientIp(c))}`,
+          ...(deps.relayPlaces !== undefined ? { places: deps.relayPlaces } : {}),
         }),
       ),
     // Last: its catch-all answers the repository's media, and pages for `Accept: text/html`.

@@ -27,7 +27,7 @@ export const apiRequestTool = defineTool({
   annotations: { title: "Send an API playground request", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   run: async (args, ctx) => {
     if (ctx.apps === undefined) throw new Error("api_request ran for a client without MCP Apps");
-    const answer = await ctx.apps.relay(args, ctx.request, Buffer.byteLength(JSON.stringify(args), "utf8"));
+    const answer = await ctx.apps.relay(args, ctx.request, Buffer.byteLength(JSON.stringify(args), "utf8"), ctx.signal ?? ctx.request.gone);
     const body = answer.body as Record<string, unknown>;
     const structuredContent = { relayStatus: answer.status, answer: body };
     if (answer.status === 200) return success({ content: [{ type: "text", text: `${String(body.status)} ${String(body.statusText ?? "")}`.trim() }], structuredContent });

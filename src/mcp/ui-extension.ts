@@ -24,8 +24,11 @@ export interface RelayAnswer {
 export interface PlaygroundApps {
   /** The app's HTML document for an API operation page `context` may read; undefined for any other page. */
   readonly html: (pagePath: string, context: RequestContext) => Promise<string | undefined>;
-  /** Send a playground request (the relay's JSON body, `bytes` long as JSON) as `context`'s reader. */
-  readonly relay: (input: unknown, context: RequestContext, bytes: number) => Promise<RelayAnswer>;
+  /**
+   * Send a playground request (the relay's JSON body, `bytes` long as JSON) as `context`'s
+   * reader; `signal` aborting (the call cancelled, its connection closed) stops it upstream.
+   */
+  readonly relay: (input: unknown, context: RequestContext, bytes: number, signal?: AbortSignal) => Promise<RelayAnswer>;
 }
 
 /** True when the client declared the extension for MCP Apps' HTML (`mimeTypes` holds `text/html;profile=mcp-app`). */

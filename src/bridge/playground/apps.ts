@@ -6,8 +6,8 @@ import type { Relay, RelayDeps } from "./relay.js";
 
 export interface PlaygroundAppsDeps {
   readonly runtime: DocsRuntime;
-  /** The relay's DNS lookup and limits (tests map names to loopback, use small limits). */
-  readonly relay?: Pick<RelayDeps, "lookup" | "limits">;
+  /** The relay's DNS lookup and limits (tests map names to loopback, use small limits), and its places (shared with the HTTP route). */
+  readonly relay?: Pick<RelayDeps, "lookup" | "limits" | "places">;
   readonly assets?: WebAssets;
 }
 
@@ -26,6 +26,6 @@ export function playgroundApps(deps: PlaygroundAppsDeps): PlaygroundApps {
   const assets = deps.assets ?? webAssets();
   return {
     html: async (pagePath, context) => (await import("./app-document.js")).appDocument(runtime, assets, pagePath, context, apiRequestTool.name(runtime.names)),
-    relay: async (input, context, bytes) => (await relayOf()).send(input, context, bytes),
+    relay: async (input, context, bytes, signal) => (await relayOf()).send(input, context, bytes, signal),
   };
 }

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { Reader } from "../../vfs/access.js";
 import type { ApiPageInfo } from "../../vfs/site-api.js";
 import { localContext, type RequestContext } from "../../vfs/request-context.js";
@@ -10,6 +10,11 @@ import { playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.j
 import { LIMITS } from "../../limits.js";
 import type { ClientBudget } from "../middleware/client-budget.js";
 import { rateLimitedResponse } from "../middleware/rate-limit-response.js";
+import { callerAddress } from "../middleware/caller-address.js";
+import { connectionGone } from "../middleware/connection-gone.js";
+import { clientIp } from "../context.js";
+import { type UpstreamAnswer, relayJsonStream, relayResponse } from "./relay-answer.js";
+import { RelayPlaces } from "./relay-places.js";
 import { isLocalHost, specialAddress } from "../middleware/address-policy.js";
 import { RelayRequest, type RelayResponse, renderKind } from "./relay-request.js";
 import { compileServer, hidesDotSegment, underServer } from "./server-match.js";
@@ -29,12 +34,19 @@ export interface RelayDeps {
   readonly lookup?: LookupAll;
   /** Override limits (tests use small ones). */
   readonly limits?: { readonly [K in keyof typeof LIMITS.relay]?: number };
+  /**
+   * The calls in flight per caller and in all, shared by the HTTP route and the MCP Apps' Send
+   * tool (`serve --http` gives both the same); a new one, from `limits`, when not given.
+   */
+  readonly places?: RelayPlaces;
+  /** Who a request's client is, for the per-caller bound: its address (an IPv6 /64), `--trust-proxy` applied. */
+  readonly callerOf?: (c: Context) => string;
 }
 
 /** A relay refusal: the HTTP status, a stable code and a message for a person. */
 class RelayError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 413 | 502 | 504,
+    readonly status: 400 | 401 | 403 | 404 | 413 | 429 | 502 | 503 | 504,
     readonly code: string,
     message: string,
   ) {
@@ -59,23 +71,37 @@ const LOCAL_RULE = "the relay calls loopback, private and other special-purpose 
  */
 export function createRelayApp(deps: RelayDeps): Hono {
   const relay = createRelay(deps);
+  const callerOf = deps.callerOf ?? ((c: Context) => `address:${callerAddress(clientIp({ trustProxy: false }, c))}`);
   const app = new Hono();
 
   app.post(RELAY_PATH, async (c) => {
-    if (deps.budget !== undefined) {
-      const decision = await deps.budget.take(c, { relay: 1 });
-      if (!decision.ok) return rateLimitedResponse(c.req.path, decision);
-    }
-    let raw: unknown;
+    // The place first: a caller at its bound is refused before its body is read or its hour charged.
+    const place = relay.places.take(callerOf(c));
+    if (!place.ok) return c.json({ error: { code: place.code, message: place.message } }, place.status, { "Retry-After": "2" });
+    let exchange: Exchange;
     try {
-      raw = await readInput(c.req.raw, relay.maxRequestBytes);
+      if (deps.budget !== undefined) {
+        const decision = await deps.budget.take(c, { relay: 1 });
+        if (!decision.ok) {
+          place.release();
+          return rateLimitedResponse(c.req.path, decision);
+        }
+      }
+      const raw = await readInput(c.req.raw, relay.maxRequestBytes);
+      const context = deps.contextOf !== undefined ? await deps.contextOf(c.req.raw) : localContext();
+      exchange = await relay.exchange(raw, context, 0, connectionGone(c));
     } catch (error) {
+      place.release();
       if (error instanceof RelayError) return c.json({ error: { code: error.code, message: error.message } }, error.status);
       throw error;
     }
-    const context = deps.contextOf !== undefined ? await deps.contextOf(c.req.raw) : localContext();
-    const answer = await relay.send(raw, context);
-    return c.json(answer.body, answer.status);
+    // The place is given back once the upstream connection is closed and the answer is out.
+    const release = (): void => void exchange.closed.then(place.release);
+    if (!("upstream" in exchange)) {
+      release();
+      return c.json(exchange.answer.body, exchange.answer.status);
+    }
+    return new Response(relayJsonStream(exchange.upstream, release), { status: 200, headers: { "Content-Type": "application/json" } });
   });
   return app;
 }
@@ -86,27 +112,43 @@ export interface RelayAnswer {
   readonly body: RelayResponse | { readonly error: { readonly code: string; readonly message: string } };
 }
 
+/**
+ * One call's outcome before its answer is encoded: the upstream's answer, or the relay's own
+ * (a refusal, an upstream failure); `closed` resolves once the upstream connection is closed
+ * (at once when none was opened).
+ */
+type Exchange = { readonly upstream: UpstreamAnswer; readonly closed: Promise<void> } | { readonly answer: RelayAnswer; readonly closed: Promise<void> };
+
 /** The relay itself, for the HTTP route and for the MCP Apps' request tool alike. */
 export interface Relay {
   /**
    * Send one request (the JSON body of `POST /_svc/api/request`, already parsed) as `context`'s
-   * reader; `bytes`, the size of the JSON it came as, is held to the same limit as the route's body.
+   * reader; `bytes`, the size of the JSON it came as, is held to the same limit as the route's
+   * body. It takes a place of `context.caller` (`RelayPlaces`) for the call; `signal` (default
+   * `context.gone`) aborting stops the upstream request at once.
    */
-  readonly send: (input: unknown, context: RequestContext, bytes?: number) => Promise<RelayAnswer>;
+  readonly send: (input: unknown, context: RequestContext, bytes?: number, signal?: AbortSignal) => Promise<RelayAnswer>;
+  /** The checks and the upstream call, no place taken (the HTTP route takes its own first). */
+  readonly exchange: (input: unknown, context: RequestContext, bytes: number, signal: AbortSignal | undefined) => Promise<Exchange>;
+  readonly places: RelayPlaces;
   readonly maxRequestBytes: number;
 }
+
+const DONE: Promise<void> = Promise.resolve();
 
 /**
  * The relay's checks and its call, whatever brought the request: the HTTP route above, or an
  * MCP App's tool call (src/mcp/api-request-tool.ts), each with its own reader's context.
  */
-export function createRelay(deps: Pick<RelayDeps, "lookupPage" | "lookup" | "limits">): Relay {
+export function createRelay(deps: Pick<RelayDeps, "lookupPage" | "lookup" | "limits" | "places">): Relay {
   const limits = { ...LIMITS.relay, ...deps.limits };
+  const places = deps.places ?? new RelayPlaces({ perCaller: limits.maxInFlightPerCaller, total: limits.maxInFlight, newcomerReserve: limits.newcomerReserve });
   const lookupAll: LookupAll =
     deps.lookup ??
     ((hostname) =>
       new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)))));
-  const send = async (raw: unknown, context: RequestContext, bytes = 0): Promise<RelayAnswer> => {
+  const exchange = async (raw: unknown, context: RequestContext, bytes: number, signal: AbortSignal | undefined): Promise<Exchange> => {
+    let closed = DONE;
     try {
       if (bytes > limits.maxRequestBytes) throw new RelayError(413, "request_too_large", `the request is over the relay's ${limits.maxRequestBytes}-byte limit`);
       const input = parseInput(raw);
@@ -123,9 +165,10 @@ export function createRelay(deps: Pick<RelayDeps, "lookupPage" | "lookup" | "lim
         const why = isIP(target.hostname.replace(/^\[|\]$/g, "")) !== 0 ? specialAddress(target.hostname) : isLocalHost(target.hostname) ? "a local name" : undefined;
         if (why !== undefined) throw new RelayError(403, "private_address", `${target.hostname} is ${why}; ${LOCAL_RULE}`);
       }
-      const result = await sendUpstream(target, input, {
+      const sent = sendUpstream(target, input, {
         timeoutMs: limits.timeoutMs,
         maxResponseBytes: limits.maxResponseBytes,
+        signal,
         lookup: async (hostname) => {
           const addresses = await lookupAll(hostname);
           if (!allowLocal) {
@@ -135,13 +178,26 @@ export function createRelay(deps: Pick<RelayDeps, "lookupPage" | "lookup" | "lim
           return addresses;
         },
       });
-      return { status: 200, body: result };
+      closed = sent.closed;
+      return { upstream: await sent.answer, closed };
     } catch (error) {
-      if (error instanceof RelayError) return { status: error.status, body: { error: { code: error.code, message: error.message } } };
+      if (error instanceof RelayError) return { answer: { status: error.status, body: { error: { code: error.code, message: error.message } } }, closed };
       throw error;
     }
   };
-  return { send, maxRequestBytes: limits.maxRequestBytes };
+  const send = async (raw: unknown, context: RequestContext, bytes = 0, signal: AbortSignal | undefined = context.gone): Promise<RelayAnswer> => {
+    const place = places.take(context.caller ?? "local");
+    if (!place.ok) return { status: place.status, body: { error: { code: place.code, message: place.message } } };
+    let closed = DONE;
+    try {
+      const done = await exchange(raw, context, bytes, signal);
+      closed = done.closed;
+      return "upstream" in done ? { status: 200, body: relayResponse(done.upstream) } : done.answer;
+    } finally {
+      void closed.then(place.release);
+    }
+  };
+  return { send, exchange, places, maxRequestBytes: limits.maxRequestBytes };
 }
 
 /** The declared server `target` lies under; refuses targets under none, or hiding dot segments. */
@@ -219,6 +275,8 @@ interface SendOptions {
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly lookup: LookupAll;
+  /** Aborts when the caller has gone: the upstream request is destroyed at once. */
+  readonly signal: AbortSignal | undefined;
 }
 
 const TEXTUAL = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|yaml|x-yaml|x-www-form-urlencoded|graphql)\b)/i;
@@ -246,10 +304,21 @@ function outgoing(input: RelayRequest): { headers: Record<string, string>; paylo
   return { headers, payload };
 }
 
-function sendUpstream(target: URL, input: RelayRequest, opts: SendOptions): Promise<RelayResponse> {
+/** Why an upstream call stopped when its caller went away (nobody reads the answer). */
+const GONE_MESSAGE = "the client hung up; the upstream request was stopped";
+
+/**
+ * Send the request upstream: `answer` is the response, read whole (at most `maxResponseBytes`,
+ * counted as it is read, and refused at once by a larger `Content-Length`) but not joined;
+ * `closed` resolves once the upstream connection is closed, whatever happened.
+ */
+function sendUpstream(target: URL, input: RelayRequest, opts: SendOptions): { readonly answer: Promise<UpstreamAnswer>; readonly closed: Promise<void> } {
   const { headers, payload } = outgoing(input);
+  if (opts.signal?.aborted === true) return { answer: Promise.reject(new RelayError(503, "client_gone", GONE_MESSAGE)), closed: DONE };
   const request = target.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise<RelayResponse>((resolve, reject) => {
+  let closedNow: () => void = () => {};
+  const closed = new Promise<void>((resolve) => (closedNow = resolve));
+  const answer = new Promise<UpstreamAnswer>((resolve, reject) => {
     let settled = false;
     const fail = (e: RelayError): void => {
       if (settled) return;
@@ -259,6 +328,9 @@ function sendUpstream(target: URL, input: RelayRequest, opts: SendOptions): Prom
     const req = request(target, {
       method: input.method,
       headers,
+      // A connection of its own, closed with the answer: none is left open in a pool to an API a
+      // reader named, and a call's end is its connection's.
+      agent: false,
       // Every address is checked when the socket connects, not before: a name that resolved to
       // a public address a moment ago cannot switch to 127.0.0.1 in between (DNS rebinding).
       lookup: (hostname, options, callback) => {
@@ -275,43 +347,59 @@ function sendUpstream(target: URL, input: RelayRequest, opts: SendOptions): Prom
           (error: unknown) => {
             if (error instanceof RelayError) fail(error);
             callback(error as NodeJS.ErrnoException, "", 4);
+            // The socket is destroyed before it had a file descriptor: nothing is left open
+            // upstream, and the next call need not wait for the `close` event a turn later.
+            closedNow();
           },
         );
       },
     });
-    const timer = setTimeout(() => {
-      fail(new RelayError(504, "upstream_timeout", `${target.host} did not answer within ${opts.timeoutMs} ms`));
+    const stop = (error: RelayError): void => {
+      fail(error);
       req.destroy();
-    }, opts.timeoutMs);
-    req.on("error", (error: NodeJS.ErrnoException) => {
+    };
+    const timer = setTimeout(() => stop(new RelayError(504, "upstream_timeout", `${target.host} did not answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+    // The caller hung up (its connection closed, `notifications/cancelled`): stop downloading
+    // for nobody. Node emits the request's `close` once its socket is closed.
+    const gone = (): void => stop(new RelayError(503, "client_gone", GONE_MESSAGE));
+    opts.signal?.addEventListener("abort", gone, { once: true });
+    req.once("close", () => {
       clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", gone);
+      // Whatever ended it, an answer not given by now never will be.
+      fail(new RelayError(502, "upstream_unreachable", `${target.host} closed the connection mid-response`));
+      closedNow();
+    });
+    req.on("error", (error: NodeJS.ErrnoException) => {
       fail(new RelayError(502, "upstream_unreachable", `cannot reach ${target.host}: ${error.code ?? error.message}`));
     });
+    const tooLarge = (): RelayError => new RelayError(502, "response_too_large", `the response of ${target.host} is over the relay's ${opts.maxResponseBytes}-byte limit`);
     req.on("response", (res: IncomingMessage) => {
+      const declared = Number(res.headers["content-length"] ?? "0");
+      // Announced larger than the limit: refused before a byte of it is read.
+      if (declared > opts.maxResponseBytes) {
+        stop(tooLarge());
+        return;
+      }
       const chunks: Buffer[] = [];
       let total = 0;
       res.on("data", (chunk: Buffer) => {
         total += chunk.byteLength;
         if (total > opts.maxResponseBytes) {
-          clearTimeout(timer);
-          fail(new RelayError(502, "response_too_large", `the response of ${target.host} is over the relay's ${opts.maxResponseBytes}-byte limit`));
-          res.destroy();
-          req.destroy();
+          stop(tooLarge());
           return;
         }
         chunks.push(chunk);
       });
-      res.on("error", () => {
-        clearTimeout(timer);
-        fail(new RelayError(502, "upstream_unreachable", `${target.host} closed the connection mid-response`));
-      });
+      res.on("error", () => fail(new RelayError(502, "upstream_unreachable", `${target.host} closed the connection mid-response`)));
       res.on("end", () => {
         clearTimeout(timer);
+        // Read whole: the connection is closed now (it is this call's own), not when the API closes it.
+        req.destroy();
         if (settled) return;
         settled = true;
         const contentType = res.headers["content-type"] ?? null;
         const kind = renderKind(contentType ?? undefined);
-        const body = Buffer.concat(chunks);
         const text = kind === "code" && (contentType === null || TEXTUAL.test(contentType));
         const out: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) {
@@ -319,17 +407,13 @@ function sendUpstream(target: URL, input: RelayRequest, opts: SendOptions): Prom
           out[k] = Array.isArray(v) ? v.join(", ") : v;
         }
         resolve({
-          status: res.statusCode ?? 502,
-          statusText: res.statusMessage ?? "",
-          headers: out,
-          contentType,
-          kind,
-          body: text ? body.toString("utf8") : body.toString("base64"),
-          encoding: text ? "utf8" : "base64",
+          head: { status: res.statusCode ?? 502, statusText: res.statusMessage ?? "", headers: out, contentType, kind, encoding: text ? "utf8" : "base64" },
+          chunks,
         });
       });
     });
     if (payload !== undefined) req.end(payload);
     else req.end();
   });
+  return { answer, closed };
 }

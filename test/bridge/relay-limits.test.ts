@@ -1,0 +1,246 @@
+import { EventEmitter, once } from "node:events";
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createRelay, createRelayApp, type Relay } from "../../src/bridge/playground/relay.js";
+import { RelayPlaces } from "../../src/bridge/playground/relay-places.js";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import { ANONYMOUS } from "../../src/vfs/access.js";
+import { requestContext } from "../../src/vfs/request-context.js";
+import { writeRepo } from "../openapi/helpers.js";
+
+/**
+ * The relay's bounds on what callers hold (issue 25, adversary round 18 F3): calls in flight per
+ * caller and in all, a hang-up stopping the upstream fetch, and the response size limit cutting
+ * the read. The upstream is a real HTTP server on loopback; every wait is for an event (the
+ * upstream seeing a request, or its socket close), never for time.
+ */
+
+/** Upstream requests held open (headers and a first piece sent, never ended), in arrival order. */
+const held: { readonly res: ServerResponse; readonly socket: Socket }[] = [];
+/** `request` when the upstream reads a held request, `closed` when one's socket closes (each with the request's URL). */
+const upstreamEvents = new EventEmitter();
+let upstream: Server;
+let port: number;
+let runtime: DocsRuntime;
+let places: RelayPlaces;
+let relay: Relay;
+let server: ServerType;
+let relayUrl: string;
+
+const BINARY = Buffer.from(Array.from({ length: 100_001 }, (_, i) => (i * 7919) % 256));
+const TEXT = "é€😀 line\n\"quoted\"\t".repeat(6_000);
+
+function onUpstream(req: IncomingMessage, res: ServerResponse): void {
+  const path = (req.url ?? "").split("?")[0];
+  req.socket.once("close", () => upstreamEvents.emit("closed", req.url));
+  if (path === "/v1/hold" || path === "/v1/declared") {
+    res.writeHead(200, { "content-type": "text/plain", ...(path === "/v1/declared" ? { "content-length": "1000000" } : {}) });
+    res.write("a");
+    held.push({ res, socket: req.socket });
+    upstreamEvents.emit("request", req.url);
+  } else if (path === "/v1/endless") {
+    // Chunked, no length: only the relay's count can stop it.
+    res.writeHead(200, { "content-type": "text/plain" });
+    const piece = Buffer.alloc(16 * 1024, 120);
+    const more = (): void => {
+      while (!res.destroyed && res.write(piece));
+    };
+    res.on("drain", more);
+    more();
+  } else if (path === "/v1/text") {
+    res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+    // Pieces of odd sizes: characters of 2, 3 and 4 bytes are split between them.
+    const bytes = Buffer.from(TEXT, "utf8");
+    for (let at = 0; at < bytes.length; at += 7_001) res.write(bytes.subarray(at, at + 7_001));
+    res.end();
+  } else if (path === "/v1/binary") {
+    res.writeHead(200, { "content-type": "image/png" });
+    for (let at = 0; at < BINARY.length; at += 10_000) res.write(BINARY.subarray(at, at + 10_000));
+    res.end();
+  } else {
+    res.writeHead(200, { "content-type": "text/plain" });
+    res.end("ok");
+  }
+}
+
+beforeAll(async () => {
+  upstream = createServer(onUpstream);
+  port = await new Promise<number>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve((upstream.address() as AddressInfo).port)));
+  const op = (summary: string) => ({ summary, tags: ["T"], responses: { "200": { description: "OK" } } });
+  const root = writeRepo({
+    "docs.json": { navigation: { groups: [{ group: "Local", openapi: "local.json", pages: ["GET /ok"] }] } },
+    "local.json": {
+      openapi: "3.0.3",
+      info: { title: "Local", version: "1" },
+      servers: [{ url: `http://127.0.0.1:${port}/v1` }],
+      paths: { "/ok": { get: op("Ok") } },
+    },
+  });
+  runtime = await DocsRuntime.load({ root });
+  // Two calls per caller, six in all, the last two kept for callers with none in flight.
+  places = new RelayPlaces({ perCaller: 2, total: 6, newcomerReserve: 2 });
+  // No time limit worth the name: what stops a call here must be the caller, the size or the bound.
+  const limits = { maxResponseBytes: 256 * 1024, timeoutMs: 600_000 };
+  const deps = { lookupPage: (p: string, context: Parameters<DocsRuntime["apiPage"]>[1]) => runtime.apiPage(p, context), limits, places };
+  relay = createRelay(deps);
+  const app = createRelayApp({ ...deps, callerOf: (c) => c.req.header("x-test-caller") ?? "address:127.0.0.1" });
+  server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+  await once(server, "listening");
+  relayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/_svc/api/request`;
+});
+
+afterEach(async () => {
+  // Whatever a test left held upstream ends, and every place is given back before the next.
+  for (const { res } of held.splice(0)) res.end();
+  for (const caller of ["address:127.0.0.1", "a", "b", "c", "d", "mcp"]) await places.whenHolding(caller);
+});
+
+afterAll(async () => {
+  server.close();
+  upstream.close();
+  await runtime.close();
+});
+
+let calls = 0;
+/** A relay request to `path` upstream, told apart from every other by its query (`?n=7`). */
+const call = (path: string) => ({ page: "/api-reference/t/ok", method: "GET", url: `http://127.0.0.1:${port}/v1${path}`, query: { n: String(++calls) } });
+
+/** Resolves when the upstream socket of the request at `url` (path and query) closes. */
+function closedOf(url: string): Promise<void> {
+  return new Promise((resolve) => {
+    const seen = (closed: string): void => {
+      if (closed !== url) return;
+      upstreamEvents.off("closed", seen);
+      resolve();
+    };
+    upstreamEvents.on("closed", seen);
+  });
+}
+/** `call`'s upstream URL (path and query), as the upstream reads it. */
+const upstreamUrl = (body: ReturnType<typeof call>): string => `/v1${body.url.split("/v1")[1]}?n=${body.query.n}`;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted whole
+async function post(path: string | ReturnType<typeof call>, caller?: string): Promise<{ status: number; retryAfter: string | null; json: any }> {
+  const body = typeof path === "string" ? call(path) : path;
+  const res = await fetch(relayUrl, { method: "POST", headers: { "content-type": "application/json", ...(caller !== undefined ? { "x-test-caller": caller } : {}) }, body: JSON.stringify(body) });
+  return { status: res.status, retryAfter: res.headers.get("retry-after"), json: await res.json() };
+}
+
+/** Start a relay call to a held path and resolve once the upstream has it (its answer is the promise's). */
+async function holding(path: "/hold" | "/declared", caller?: string): Promise<{ answer: ReturnType<typeof post> }> {
+  const seen = once(upstreamEvents, "request");
+  const answer = post(path, caller);
+  await seen;
+  return { answer };
+}
+
+describe("relay calls in flight", () => {
+  it("refuses a caller's third call in flight with 429 too_many_relay_requests, and takes it again once one ends", async () => {
+    const first = await holding("/hold");
+    const second = await holding("/hold");
+    expect(await post("/ok")).toEqual({
+      status: 429,
+      retryAfter: "2",
+      json: {
+        error: {
+          code: "too_many_relay_requests",
+          message: "too many playground requests of this client in flight: at most 2 at once per client (an address, an IPv6 /64 or a token); wait for one to finish, then send again",
+        },
+      },
+    });
+    held.shift()!.res.end("b");
+    expect((await first.answer).json).toMatchObject({ status: 200, body: "ab", encoding: "utf8" });
+    await places.whenHolding("address:127.0.0.1", 1);
+    expect((await post("/ok")).json).toMatchObject({ status: 200, body: "ok" });
+    held.shift()!.res.end();
+    expect((await second.answer).status).toBe(200);
+  });
+
+  it("keeps the last places for callers with none in flight: 503 relay_busy to one holding a call, a newcomer gets through", async () => {
+    const calls = [await holding("/hold", "a"), await holding("/hold", "a"), await holding("/hold", "b"), await holding("/hold", "b")];
+    expect(await post("/ok", "a")).toMatchObject({ status: 429 });
+    // Four of six in flight: the last two are for callers with none. A newcomer takes one...
+    calls.push(await holding("/hold", "c"));
+    // ...but, holding one now, not the last.
+    const busy = {
+      status: 503,
+      retryAfter: "2",
+      json: { error: { code: "relay_busy", message: "the relay has as many requests in flight as it takes (6, the last 2 kept for clients with none in flight); try again in a moment" } },
+    };
+    expect(await post("/ok", "c")).toEqual(busy);
+    calls.push(await holding("/hold", "d"));
+    // All six taken: even a newcomer waits.
+    expect(await post("/ok", "e")).toEqual(busy);
+    for (const { res } of held.splice(0)) res.end();
+    for (const c of calls) expect((await c.answer).status).toBe(200);
+  });
+});
+
+describe("a caller that hangs up", () => {
+  it("over HTTP: the relay closes its upstream connection at once, and gives its place back once that is closed", async () => {
+    const seen = once(upstreamEvents, "request");
+    const body = call("/hold");
+    const client = httpRequest(relayUrl, { method: "POST", headers: { "content-type": "application/json" } });
+    client.on("error", () => {});
+    client.end(JSON.stringify(body));
+    await seen;
+    const closed = closedOf(upstreamUrl(body));
+    client.destroy();
+    // With no time limit on the call, only the hang-up can close it.
+    await closed;
+    held.splice(0);
+    await places.whenHolding("address:127.0.0.1");
+    expect(places.count).toBe(0);
+  });
+
+  it("through the MCP Apps' Send (its signal aborts: notifications/cancelled, a closed connection): the upstream connection closes, the call answers client_gone", async () => {
+    const seen = once(upstreamEvents, "request");
+    const cancel = new AbortController();
+    const body = call("/hold");
+    const answer = relay.send(body, requestContext(ANONYMOUS, "public", Date.now, "mcp"), 0, cancel.signal);
+    await seen;
+    expect(places.heldBy("mcp")).toBe(1);
+    const closed = closedOf(upstreamUrl(body));
+    cancel.abort();
+    await closed;
+    held.splice(0);
+    expect(await answer).toEqual({ status: 503, body: { error: { code: "client_gone", message: "the client hung up; the upstream request was stopped" } } });
+    await places.whenHolding("mcp");
+  });
+});
+
+describe("the response size limit", () => {
+  const TOO_LARGE = { code: "response_too_large", message: `the response of 127.0.0.1:PORT is over the relay's 262144-byte limit` };
+
+  it("cuts an endless answer while reading it: 502 response_too_large, and the upstream connection closes", async () => {
+    const body = call("/endless");
+    const closed = closedOf(upstreamUrl(body));
+    expect(await post(body)).toEqual({ status: 502, retryAfter: null, json: { error: { ...TOO_LARGE, message: TOO_LARGE.message.replace("PORT", String(port)) } } });
+    await closed;
+  });
+
+  it("refuses an answer whose Content-Length is over the limit before reading its body", async () => {
+    const body = call("/declared");
+    const closed = closedOf(upstreamUrl(body));
+    expect(await post(body)).toEqual({ status: 502, retryAfter: null, json: { error: { ...TOO_LARGE, message: TOO_LARGE.message.replace("PORT", String(port)) } } });
+    await closed;
+    held.splice(0);
+  });
+});
+
+describe("answers encoded a step at a time", () => {
+  it("relays text whose characters are split between pieces, whole", async () => {
+    const r = await post("/text");
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ status: 200, statusText: "OK", headers: { "content-type": "text/plain; charset=utf-8", date: expect.any(String) }, contentType: "text/plain; charset=utf-8", kind: "code", encoding: "utf8", body: TEXT });
+  });
+
+  it("relays binary of a length that is no multiple of 3, in base64, whole; the MCP Apps' answer is the same", async () => {
+    const r = await post("/binary");
+    expect(r.json).toEqual({ status: 200, statusText: "OK", headers: { "content-type": "image/png", date: expect.any(String) }, contentType: "image/png", kind: "image", encoding: "base64", body: BINARY.toString("base64") });
+    const viaApps = await relay.send(call("/binary"), requestContext(ANONYMOUS, "public", Date.now, "mcp"));
+    expect(viaApps).toEqual({ status: 200, body: { ...r.json, headers: { "content-type": "image/png", date: expect.any(String) } } });
+  });
+});
