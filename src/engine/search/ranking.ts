@@ -564,8 +564,9 @@ function bounds(
     const weight = lift === FULL ? 1 : lift === BASE ? (base as number) : prior.named;
     lower[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * fieldsOnly)) / idfSum + title) * weight;
     if (running !== undefined) {
-      if (running instanceof TopScores) running.push(lower[ps] as number);
-      else running.push((cut?.classes as Int32Array)[page] as number, lower[ps] as number);
+      // The bound's place, not the bound: a fraction passed to a call not inlined is a heap object.
+      if (running instanceof TopScores) running.pushAt(lower, ps);
+      else running.pushAt((cut?.classes as Int32Array)[page] as number, lower, ps);
     }
     if (!withUpper) continue;
     const best = fieldsOnly > sectionBound ? fieldsOnly : sectionBound;
