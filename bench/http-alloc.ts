@@ -318,10 +318,12 @@ export async function allocationSites(server: AllocServer, stream: QueryStream, 
 /**
  *   npx tsx bench/http-alloc.ts <checkout>[+--node-flag...]... [--calls N] [--rounds R] [--warm-up N] [--clients C] [--site DIR]
  *   npx tsx bench/http-alloc.ts <checkout> --where [--promoted|--retained|--live] [--calls N]
+ *   npx tsx bench/http-alloc.ts <checkout> <checkout>... --compare [--calls N]
  *
  * Every checkout's server is started at once and warmed by the same calls; then each round
  * measures a window of `calls` calls on each in turn (order reversed each round). Prints one JSON
  * line per side: the windows' medians and every window. `--where`: the allocation sites instead.
+ * `--compare`: the first `calls` questions' answers of every checkout, compared byte for byte.
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -341,6 +343,7 @@ async function main(): Promise<void> {
   const site = option("--site", join(CORPORA, "spree"));
   const where = flag("--where");
   const useNonsense = flag("--nonsense");
+  const compare = flag("--compare");
   const kept = flag("--promoted") ? "promoted" : flag("--retained") ? "retained" : flag("--live") ? "live" : "all";
   const checkouts = args;
   if (checkouts.length === 0) throw new Error("usage: npx tsx bench/http-alloc.ts <checkout>... [--calls N] [--rounds R] [--warm-up N] [--clients C] [--site DIR] [--nonsense] [--where [--promoted|--retained|--live]]");
@@ -354,6 +357,17 @@ async function main(): Promise<void> {
     // Each side asks the same questions: a stream of its own, at the same place. `--nonsense`:
     // distinct words no page has, so the search and its answer cost next to nothing and what is
     // left is the HTTP and MCP path's own.
+    if (compare) {
+      // `--compare`: the first `calls` questions of the stream asked of each checkout, and every
+      // answer compared byte for byte (a change that must not change an answer, issue 23).
+      const answers = await Promise.all(servers.map((s) => sendCalls(s, new QueryStream(), calls, 8)));
+      const [first, ...others] = answers as [string[], ...string[][]];
+      const differ = first.flatMap((a, i) => (others.some((o) => o[i] !== a) ? [i] : []));
+      for (const i of differ.slice(0, 3)) process.stdout.write(`call ${i} differs:\n${answers.map((x) => (x[i] ?? "").slice(0, 400)).join("\n")}\n`);
+      process.stdout.write(`${JSON.stringify({ calls, differ: differ.length, meanBytes: Math.round(first.reduce((n, a) => n + Buffer.byteLength(a), 0) / calls) })}\n`);
+      if (differ.length > 0) process.exitCode = 1;
+      return;
+    }
     const nonsense = Array.from({ length: 100 }, (_, i) => `qzx${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}vj`);
     const streams = servers.map(() => (useNonsense ? new QueryStream(["xqzvwk"], nonsense) : new QueryStream()));
     await Promise.all(servers.map((s, i) => sendCalls(s, streams[i] as QueryStream, warmUp, clients)));

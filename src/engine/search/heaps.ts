@@ -26,6 +26,11 @@ export class TopScores {
     return this.last();
   }
 
+  /** `push` of `values[at]`: a fraction passed to a call not inlined is a heap object, an index is not. */
+  pushAt(values: Float64Array, at: number): void {
+    this.push(values[at] as number);
+  }
+
   /** `add` without its answer (`last` when wanted): a fraction returned per call is a heap object. */
   push(x: number): void {
     const heap = this.heap;
@@ -91,6 +96,11 @@ export class ClassTop {
   addAll(values: Float64Array, ids: Int32Array, classOf: Int32Array, count: number): number {
     for (let i = 0; i < count; i++) this.push(classOf[ids[i] as number] as number, values[i] as number);
     return this.last();
+  }
+
+  /** `push` of `values[at]` for `cls`, as `TopScores.pushAt`. */
+  pushAt(cls: number, values: Float64Array, at: number): void {
+    this.push(cls, values[at] as number);
   }
 
   /** `add` without its answer (`last` when wanted), as `TopScores.push`. */

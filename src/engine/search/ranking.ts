@@ -515,7 +515,7 @@ function bounds(
   const running = reachOf === undefined ? undefined : cut?.classes === undefined ? new TopScores(cut?.limit ?? 1) : new ClassTop(cut.limit);
   const lifted = Math.max(1, prior.named);
   let runningFloor = 0;
-  const idfs = Float64Array.from(query, (q) => q.idf);
+  const idfs = acc.idf;
   const pageAcc = acc.page;
   const { k1, pageShare } = P;
   const { baseShare, titleShare, idfSum } = shape;
@@ -564,8 +564,9 @@ function bounds(
     const weight = lift === FULL ? 1 : lift === BASE ? (base as number) : prior.named;
     lower[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * fieldsOnly)) / idfSum + title) * weight;
     if (running !== undefined) {
-      if (running instanceof TopScores) running.push(lower[ps] as number);
-      else running.push((cut?.classes as Int32Array)[page] as number, lower[ps] as number);
+      // The bound's place, not the bound: a fraction passed to a call not inlined is a heap object.
+      if (running instanceof TopScores) running.pushAt(lower, ps);
+      else running.pushAt((cut?.classes as Int32Array)[page] as number, lower, ps);
     }
     if (!withUpper) continue;
     const best = fieldsOnly > sectionBound ? fieldsOnly : sectionBound;
@@ -926,7 +927,7 @@ function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankS
   // Only the terms the page holds (`nextHeld`): the others add 0.
   const held = n <= SECTION_BITS ? (acc.present[ps] as number) : -1;
   for (let qi = nextHeld(held, -1, n); qi < n; qi = nextHeld(held, qi, n)) {
-    const w = (query[qi] as QueryTerm).idf;
+    const w = acc.idf[qi] as number;
     whole += w * saturate((pageAcc[v + qi] as number) + (pageAcc[v + n + qi] as number), P.k1);
     fieldsOnly += w * saturate(pageAcc[v + qi] as number, P.k1);
   }
@@ -934,7 +935,7 @@ function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankS
   let bestSection: number | undefined;
   for (let ss = acc.firstSection[ps] as number; ss >= 0; ss = acc.nextSection[ss] as number) {
     let s = 0;
-    for (let qi = nextHeld(held, -1, n); qi < n; qi = nextHeld(held, qi, n)) s += (query[qi] as QueryTerm).idf * saturate((pageAcc[v + qi] as number) + (secAcc[ss * n + qi] as number), P.k1);
+    for (let qi = nextHeld(held, -1, n); qi < n; qi = nextHeld(held, qi, n)) s += (acc.idf[qi] as number) * saturate((pageAcc[v + qi] as number) + (secAcc[ss * n + qi] as number), P.k1);
     const sid = acc.sections[ss] as number;
     // Ties go to the earlier section (lower id), so the choice does not depend on posting order.
     if (s > best || (s === best && bestSection !== undefined && sid < bestSection)) {
@@ -967,25 +968,25 @@ function titlePart(index: InvertedIndex, acc: RankScratch, ps: number, query: re
 /** `titlePart` written into `out[at]`, for `bounds` (once per candidate page). */
 function titlePartInto(index: InvertedIndex, acc: RankScratch, ps: number, query: readonly QueryTerm[], shape: QueryShape, out: Float64Array, at: number): void {
   const page = acc.pages[ps] as number;
+  const n = query.length;
   const length = index.titleLength(page);
   if (length === 0) {
     out[at] = 0;
     return;
   }
   if (length > MAX_TF) {
-    out[at] = titleOf((index.page(page) as PageUnit).title, query, shape);
+    out[at] = titleOf((index.page(page) as PageUnit).title, acc.idf, n, shape);
     return;
   }
-  const n = query.length;
   const v = ps * acc.width;
   let queryInTitle = 0;
-  for (let qi = 0; qi < n; qi++) queryInTitle += (query[qi] as QueryTerm).idf * (acc.page[v + 3 * n + qi] as number);
+  for (let qi = 0; qi < n; qi++) queryInTitle += (acc.idf[qi] as number) * (acc.page[v + 3 * n + qi] as number);
   out[at] = (queryInTitle / shape.idfSum) * Math.pow((acc.page[v + 4 * n] as number) / length, shape.titlePrecisionExponent);
 }
 
 /** `titlePart` read from the title's words. */
-function titleOf(title: Int32Array, query: readonly QueryTerm[], shape: QueryShape): number {
-  const inTitle = new Float64Array(query.length);
+function titleOf(title: Int32Array, idfs: Float64Array, n: number, shape: QueryShape): number {
+  const inTitle = new Float64Array(n);
   let titleHits = 0;
   for (let i = 0; i < title.length; i++) {
     const t = title[i] as number;
@@ -995,7 +996,7 @@ function titleOf(title: Int32Array, query: readonly QueryTerm[], shape: QuerySha
     inTitle[qi] = Math.max(inTitle[qi] as number, shape.termWeight[t] as number);
   }
   let queryInTitle = 0;
-  for (let qi = 0; qi < query.length; qi++) queryInTitle += (query[qi] as QueryTerm).idf * (inTitle[qi] as number);
+  for (let qi = 0; qi < n; qi++) queryInTitle += (idfs[qi] as number) * (inTitle[qi] as number);
   return (queryInTitle / shape.idfSum) * Math.pow(titleHits / title.length, shape.titlePrecisionExponent);
 }
 
@@ -1121,6 +1122,13 @@ export class RankScratch {
   present: Int32Array = new Int32Array(0);
   /** Per page slot, 1 once `scorePage` scored it (its sections are read: not to be read twice). */
   scored: Uint8Array = new Uint8Array(0);
+  /**
+   * Each query term's `idf`, read per candidate page and section from here, not from the terms:
+   * terms reach ranking in more than one shape (kept across searches, copied for a negated word),
+   * and a number read from objects of several shapes was a new heap number per read (~40 KB a
+   * search on spree, issue 23).
+   */
+  idf: Float64Array = new Float64Array(16);
   private n = 0;
 
   begin(sectionCapacity: number, pageCapacity: number, query: readonly QueryTerm[]): this {
@@ -1128,6 +1136,8 @@ export class RankScratch {
     if (this.slotOf.length < pageCapacity) this.slotOf = grow(this.slotOf, pageCapacity, -1);
     this.n = query.length;
     this.width = 4 * query.length + 1;
+    if (this.idf.length < query.length) this.idf = new Float64Array(Math.max(query.length, 2 * this.idf.length, 16));
+    for (let qi = 0; qi < query.length; qi++) this.idf[qi] = (query[qi] as QueryTerm).idf;
     this.matches.length = 0;
     this.matchQuery.length = 0;
     this.matchBase.length = 0;
