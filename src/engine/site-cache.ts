@@ -160,7 +160,7 @@ export class SiteCache {
     if (header.format !== FORMAT || header.code !== code) return "was written by another version of svc-mcp";
     if (header.root !== this.root) return "is another folder's";
     for (const [rel, hash] of header.configs) if (hashOf(this.root, rel) !== hash) return `is out of date (${rel} changed)`;
-    let at = headerStart + headerBytes;
+    const at = headerStart + headerBytes;
     const expected = at + header.bodyBytes + header.raw.reduce((sum, [, bytes]) => sum + padded(bytes), 0);
     if (size !== expected) return `is corrupt (${size} of ${expected} bytes)`;
     // The body and the large arrays, each with its checksum: hashed by another thread, which
