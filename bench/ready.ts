@@ -9,7 +9,8 @@
  * stderr said "search ready from the cache"): a warm figure is one where it did. A client that
  * closes at once may end the server before its cache is written (it is written after the build,
  * and finished at exit only within the client's grace time): `--wait-cache` keeps the client
- * open until the server says it wrote it, so that the next run starts warm.
+ * open until the server says it wrote it, so that the next run starts warm. `READY_ARGS` are added
+ * to `serve`'s arguments, `READY_NODE_ARGS` to node's (`--cpu-prof`, which NODE_OPTIONS refuses).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -70,7 +71,7 @@ function peakRss(pid: number): number {
 }
 
 export async function readyOnce(site: string, bin: string, run: number, env: Record<string, string> = {}, waitCache = false): Promise<ReadyRun> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "serve", "--dir", site, ...(process.env.READY_ARGS ?? "").split(" ").filter(Boolean)], stderr: "pipe", env: { ...(process.env as Record<string, string>), ...env } });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...(process.env.READY_NODE_ARGS ?? "").split(" ").filter(Boolean), bin, "serve", "--dir", site, ...(process.env.READY_ARGS ?? "").split(" ").filter(Boolean)], stderr: "pipe", env: { ...(process.env as Record<string, string>), ...env } });
   let stderr = "";
   let onStderr = (): void => {};
   transport.stderr?.on("data", (chunk: Buffer) => {

@@ -233,14 +233,18 @@ export function rawKind(a: RawArray | ConcatBytes): RawKind {
   return a instanceof Int32Array ? "i32" : a instanceof Uint32Array ? "u32" : a instanceof Float64Array ? "f64" : "u8";
 }
 
-/** A new array of a raw array's kind and size, or undefined for a kind or size no writer makes. */
-export function rawArray(kind: RawKind, bytes: number): RawArray | undefined {
+/**
+ * A new array of a raw array's kind and size, or undefined for a kind or size no writer makes.
+ * `shared`: in shared memory, which another thread reads the file into (`startSums`).
+ */
+export function rawArray(kind: RawKind, bytes: number, shared = false): RawArray | undefined {
   const unit = kind === "f64" ? 8 : kind === "u8" ? 1 : 4;
   if (!Number.isInteger(bytes) || bytes < 0 || bytes % unit !== 0) return undefined;
-  // Memory not zeroed first: the file's bytes are read over all of it (or the cache is rejected).
+  // Memory not zeroed first: the file's bytes are read over all of it (or the cache is rejected);
+  // shared memory comes zeroed from the system, page by page as it is first written.
   // Bytes (the texts, `Utf8Texts`) are read into shared memory: the shell's snapshot then refers
   // to them in place instead of copying them (`SharedSnapshot`).
-  const memory = kind === "u8" ? new SharedArrayBuffer(bytes) : Buffer.allocUnsafeSlow(bytes).buffer;
+  const memory = shared || kind === "u8" ? new SharedArrayBuffer(bytes) : Buffer.allocUnsafeSlow(bytes).buffer;
   switch (kind) {
     case "i32":
       return new Int32Array(memory, 0, bytes / 4);

@@ -160,15 +160,29 @@ export class SiteCache {
     if (header.format !== FORMAT || header.code !== code) return "was written by another version of svc-mcp";
     if (header.root !== this.root) return "is another folder's";
     for (const [rel, hash] of header.configs) if (hashOf(this.root, rel) !== hash) return `is out of date (${rel} changed)`;
-    let at = headerStart + headerBytes;
+    const at = headerStart + headerBytes;
     const expected = at + header.bodyBytes + header.raw.reduce((sum, [, bytes]) => sum + padded(bytes), 0);
     if (size !== expected) return `is corrupt (${size} of ${expected} bytes)`;
-    // The body and the large arrays, each with its checksum: hashed by another thread while this
-    // one reads and decodes them (`startSums`). Nothing decoded is used before the sums match:
-    // a part whose sum does not is corrupt, whatever its decoding made of it.
+    // The body and the large arrays, each with its checksum: hashed by another thread, which
+    // also reads the large arrays into their own (shared) memory, while this one reads and
+    // decodes the body (`startSums`). Nothing decoded is used before the sums match: a part
+    // whose sum does not is corrupt, whatever its decoding made of it.
     const parts: [number, number][] = [[at, header.bodyBytes]];
     for (let i = 0, from = at + header.bodyBytes; i < header.raw.length; from += padded((header.raw[i] as (typeof header.raw)[number])[1]), i++) parts.push([from, (header.raw[i] as (typeof header.raw)[number])[1]]);
-    const sums = this.options.sumsInThread === false ? undefined : startSums(fd, parts);
+    const inThread = this.options.sumsInThread !== false;
+    const allocate = (shared: boolean): RawArray[] | undefined => {
+      const arrays: RawArray[] = [];
+      for (const [kind, bytes] of header.raw) {
+        const array = rawArray(kind, bytes, shared);
+        if (array === undefined) return undefined;
+        arrays.push(array);
+      }
+      return arrays;
+    };
+    let raw = allocate(inThread);
+    if (raw === undefined) return "is corrupt (raw arrays)";
+    const bytesOf = (array: RawArray): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    let sums = inThread ? startSums(fd, parts, [undefined, ...raw.map(bytesOf)]) : undefined;
     const verdict = (decoded: CachedSite | string, views: () => Uint8Array[]): CachedSite | string => {
       const wanted = [header.bodySum, ...header.raw.map(([, , sum]) => sum)];
       const got = sums?.wait() ?? views().map((view) => checksum().update(view).digest("hex"));
@@ -180,25 +194,40 @@ export class SiteCache {
     };
     const body = readExactly(fd, header.bodyBytes, at);
     if (body === undefined) return stop("is corrupt (checksum)");
-    at += header.bodyBytes;
-    // Each large array is read straight into its own memory: no copy, and no buffer of the whole file.
-    const raw: RawArray[] = [];
-    const views = (): Uint8Array[] => [body, ...raw.map((array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength))];
-    for (const [kind, bytes] of header.raw) {
-      const array = rawArray(kind, bytes);
-      if (array === undefined) return stop("is corrupt (raw arrays)");
-      const view = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-      if (!readInto(fd, view, at)) return stop("is corrupt (checksum)");
-      raw.push(array);
-      at += padded(bytes);
-    }
+    // Each large array is read straight into its own memory: no copy, and no buffer of the whole
+    // file. By this thread only when the other could not (it never started, or failed): then
+    // into new memory, which that thread never had.
+    const readRaw = (): RawArray[] | undefined => {
+      const arrays = allocate(false);
+      if (arrays === undefined) return undefined;
+      for (const [i, array] of arrays.entries()) if (!readInto(fd, bytesOf(array), (parts[i + 1] as [number, number])[0])) return undefined;
+      return arrays;
+    };
+    if (sums === undefined) raw = readRaw();
+    if (raw === undefined) return stop("is corrupt (checksum)");
+    const views = (): Uint8Array[] => [body, ...(raw as RawArray[]).map(bytesOf)];
+    const decodeBody = (arrays: readonly RawArray[]): Body => {
+      const reader = new RawArraysReader(body, arrays);
+      reader.readHeader();
+      return readBody(reader);
+    };
     let stored: Body;
     try {
-      const reader = new RawArraysReader(body, raw);
-      reader.readHeader();
-      stored = readBody(reader);
+      stored = decodeBody(raw);
     } catch {
       return verdict("is corrupt (body)", views);
+    }
+    if (sums !== undefined && !sums.waitRead()) {
+      // The decoded body holds the arrays the thread was to fill: decoded again with those read here.
+      sums.stop();
+      sums = undefined;
+      raw = readRaw();
+      if (raw === undefined) return "is corrupt (checksum)";
+      try {
+        stored = decodeBody(raw);
+      } catch {
+        return verdict("is corrupt (body)", views);
+      }
     }
     return verdict(this.decoded(header, stored), views);
   }

@@ -1,4 +1,3 @@
-import { lstatSync } from "node:fs";
 import { basename, join, posix } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
@@ -27,6 +26,7 @@ import { heldFile, heldPage } from "./held-text.js";
 import { type PageText, ParsedTexts } from "./parsed-texts.js";
 import type { AheadRead, ReadAhead, StartReadAhead } from "./read-ahead.js";
 import { siteVariants } from "./site-variants.js";
+import { type PlainStat, plainStat as lstatPlain, type StatAhead, startStatAhead } from "./stat-ahead.js";
 import { pagePathOf, type Site } from "./site.js";
 import type { Page } from "./page.js";
 import { makeFile, type SiteFile } from "./site-file.js";
@@ -146,10 +146,24 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   const real = knownRealRoot(root);
   // Only a first load with nothing to reuse reads ahead: every walked file is then read.
   const ahead = previous === undefined && known === undefined && real !== undefined ? options.readAhead?.(real, kept.filter((rel) => !linked.has(rel)), LIMITS.load.maxPageBytes) : undefined;
+  // A start from the cache stats its cached pages' files in a thread (`startStatAhead`), now
+  // that every folder is watched: those `readPage` would stat where they are (`plainStat`).
+  const statOrder = previous === undefined && known !== undefined ? new Int32Array(kept.length).fill(-1) : undefined;
+  const statRels: string[] = [];
+  if (statOrder !== undefined && known !== undefined) {
+    kept.forEach((rel, i) => {
+      const cached = known.get(rel);
+      if (cached === undefined || cached.stat.mtimeMs >= known.trustedBefore || cached.stat.real !== rel) return;
+      statOrder[i] = statRels.length;
+      statRels.push(rel);
+    });
+  }
+  const stats = statOrder !== undefined ? startStatAhead(statPrefix(root), statRels) : undefined;
   try {
-    return await loadRest(root, log, previous, options, known, { diagnostics, ignore, listed, folders, kept, linked, real, ahead });
+    return await loadRest(root, log, previous, options, known, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, ...(stats !== undefined && statOrder !== undefined ? { stats: { ahead: stats, order: statOrder } } : {}) });
   } finally {
     ahead?.close();
+    stats?.close();
   }
 }
 
@@ -164,10 +178,12 @@ interface Listed {
   readonly linked: ReadonlySet<string>;
   readonly real: string | undefined;
   readonly ahead: ReadAhead | undefined;
+  /** The cached pages' stats taken by a thread, and each kept file's number among them (-1: none). */
+  readonly stats?: { readonly ahead: StatAhead; readonly order: Int32Array };
 }
 
 /** `loadSite` after the listing: docs.json, the pages, the API reference. */
-async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undefined, options: LoadSiteOptions, known: KnownPages | undefined, { diagnostics, ignore, listed, folders, kept, linked, real, ahead }: Listed): Promise<LoadedSite> {
+async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undefined, options: LoadSiteOptions, known: KnownPages | undefined, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, stats }: Listed): Promise<LoadedSite> {
   const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore }));
   appendAll(diagnostics, docs.diagnostics);
   const config = configOf(docs, previous, root, diagnostics);
@@ -185,12 +201,14 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // per file through the thread pool (~60 ms); a large site's are read ahead by another thread.
   const aheadTexts = new Map<number, PageText>();
   let walkedNumber = 0;
-  for (const rel of kept) {
+  for (let i = 0; i < kept.length; i++) {
+    const rel = kept[i] as string;
     const walked = !linked.has(rel);
     const n = walked ? walkedNumber++ : -1;
     const read = walked && ahead !== undefined ? await ahead.next() : undefined;
     const pre = read === undefined ? undefined : aheadPage(read, n, texts, aheadTexts);
-    const result = readPage(root, rel, previousPages, ignore, known, texts, walked ? { ...(real !== undefined ? { realRoot: real } : {}) } : undefined, pre);
+    const statN = stats?.order[i] ?? -1;
+    const result = readPage(root, rel, previousPages, ignore, known, texts, walked ? { ...(real !== undefined ? { realRoot: real } : {}) } : undefined, pre, statN >= 0 ? () => stats?.ahead.stat(statN) : undefined);
     if (result.stat !== undefined) pageStats.set(rel, result.stat);
     if (result.diagnostic !== undefined) diagnostics.push(result.diagnostic);
     if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);
@@ -448,7 +466,7 @@ interface ReadResult {
 /** Read a page file (`walked`: found by walking real folders, see `InsideReadOptions.walked`, with
  *  the root's real path when known), or reuse its page from the previous load or the cache
  *  (`known`) when the file is unchanged. */
-function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "shadowed"> | undefined, ignore: IgnoreRules, known?: KnownPages, texts = new ParsedTexts(), walked?: { readonly realRoot?: string }, ahead?: AheadPage): ReadResult {
+function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "shadowed"> | undefined, ignore: IgnoreRules, known?: KnownPages, texts = new ParsedTexts(), walked?: { readonly realRoot?: string }, ahead?: AheadPage, statAhead?: () => PlainStat | undefined): ReadResult {
   const filePath = `/${rel}`;
   // A page shown with the operation it documents is the authored page plus that part.
   const old = previous === undefined ? undefined : pagesAt(previous, pagePathOf(filePath)).map((p) => p.authored ?? p).find((p) => p.file.path === filePath);
@@ -465,7 +483,8 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
     // this. A file the walk found in a real folder (not through a link) is stat'ed where it is,
     // without resolving its folders again (half the time of 25,000 stats): only the cached text
     // is served on a match, so a folder swapped for a link since the walk shows nothing new.
-    const st = cached.stat.real === rel ? plainStat(root, rel) : statInsideRoot(root, rel, { ignore });
+    // (Taken by a thread ahead of this one when `statAhead` is given: `startStatAhead`.)
+    const st = cached.stat.real === rel ? (statAhead !== undefined ? asPlainStat(statAhead(), rel) : plainStat(root, rel)) : statInsideRoot(root, rel, { ignore });
     const same = st.ok && st.kind === "file" && st.size === cached.stat.size && st.mtimeMs === cached.stat.mtimeMs && st.ino === cached.stat.ino && st.ctimeMs === cached.stat.ctimeMs && st.real === cached.stat.real;
     if (same) return { page: cached.page, stat: cached.stat, ...(cached.stat.real !== rel ? { real: cached.stat.real } : {}) };
   }
@@ -540,12 +559,22 @@ function knownRealRoot(root: string): string | undefined {
  *  again for each of a start's 25,000 stats: a third of their time). */
 let statRoot = { root: "", prefix: "" };
 
+/** What `plainStat` puts before a repository path. */
+function statPrefix(root: string): string {
+  if (statRoot.root !== root) statRoot = { root, prefix: join(root, "x").slice(0, -1) };
+  return statRoot.prefix;
+}
+
+type PlainStatResult = { readonly ok: true; readonly kind: "file" | "other"; readonly size: number; readonly mtimeMs: number; readonly ino: number; readonly ctimeMs: number; readonly real: string } | { readonly ok: false };
+
 /** A file's size, time and inode, not following a link at its last part (`readPage`). `rel` is a
  *  path the walk listed: normal already, without `.` or `..` segments. */
-function plainStat(root: string, rel: string): { readonly ok: true; readonly kind: "file" | "other"; readonly size: number; readonly mtimeMs: number; readonly ino: number; readonly ctimeMs: number; readonly real: string } | { readonly ok: false } {
-  if (statRoot.root !== root) statRoot = { root, prefix: join(root, "x").slice(0, -1) };
-  const st = lstatSync(statRoot.prefix + rel, { throwIfNoEntry: false });
-  return st === undefined ? { ok: false } : { ok: true, kind: st.isFile() ? "file" : "other", size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs, real: rel };
+function plainStat(root: string, rel: string): PlainStatResult {
+  return asPlainStat(lstatPlain(statPrefix(root) + rel), rel);
+}
+
+function asPlainStat(st: PlainStat | undefined, rel: string): PlainStatResult {
+  return st === undefined ? { ok: false } : { ok: true, kind: st.file ? "file" : "other", size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs, real: rel };
 }
 
 /**

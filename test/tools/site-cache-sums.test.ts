@@ -37,11 +37,39 @@ describe("site cache sums in a thread", () => {
     }
   });
 
+  it("read the parts given memory into it (shared memory the reader then uses), and hash those bytes", () => {
+    const bytes = randomBytes(5 * 1024 * 1024 + 7);
+    const fd = openSync(fileOf(bytes), "r");
+    try {
+      const into = [undefined, new Uint8Array(new SharedArrayBuffer(4 * 1024 * 1024 + 5)), new Uint8Array(new SharedArrayBuffer(0))];
+      const sums = startSums(fd, [[0, 1000], [1000, 4 * 1024 * 1024 + 5], [bytes.length, 0]], into);
+      expect(sums.waitRead()).toBe(true);
+      expect(Buffer.from(into[1] as Uint8Array).equals(bytes.subarray(1000, 1000 + 4 * 1024 * 1024 + 5))).toBe(true);
+      expect(sums.wait()).toEqual([sha(bytes.subarray(0, 1000)), sha(bytes.subarray(1000, 1000 + 4 * 1024 * 1024 + 5)), sha(Buffer.alloc(0))]);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it("say so when a part given memory cannot be read whole (the file ends first): the reader then reads it itself", () => {
+    const bytes = randomBytes(100);
+    const fd = openSync(fileOf(bytes), "r");
+    try {
+      const sums = startSums(fd, [[0, 10], [50, 60]], [undefined, new Uint8Array(new SharedArrayBuffer(60))]);
+      expect(sums.waitRead()).toBe(false);
+      expect(sums.wait()).toEqual([sha(bytes.subarray(0, 10)), ""]);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it("give nothing for a file the thread cannot read (the reader then hashes the parts itself)", () => {
     // A folder opened for reading: its reads fail (EISDIR) in the thread as here.
     const fd = openSync(join(fileOf(Buffer.from("abc")), ".."), "r");
     try {
-      expect(startSums(fd, [[0, 3]]).wait()).toBeUndefined();
+      const sums = startSums(fd, [[0, 3]], [new Uint8Array(new SharedArrayBuffer(3))]);
+      expect(sums.waitRead()).toBe(false);
+      expect(sums.wait()).toBeUndefined();
     } finally {
       closeSync(fd);
     }

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -15,6 +15,7 @@ import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { isIndexed } from "../../src/vfs/site.js";
 import { runCli } from "../helpers/cli.js";
+import { LIMITS } from "../../src/limits.js";
 import { CORPORA, fixture, REPO } from "../helpers/paths.js";
 import { describeShared, SHARED_PRESENT } from "../helpers/shared.js";
 
@@ -218,8 +219,11 @@ describe("the site cache", () => {
     expect(JSON.stringify(warm.hits)).toContain("Every delivery carries an ABCD signature header.");
   });
 
-  it("a page rewritten in place long after its last change, keeping size, time and inode (cp -p), is read again: its access changed with it", async () => {
+  // With enough pages (`LIMITS.load.readAheadFrom`), the cached pages' files are stat'ed by a thread (`startStatAhead`).
+  for (const filler of [0, LIMITS.load.readAheadFrom]) it(`a page rewritten in place long after its last change, keeping size, time and inode (cp -p), is read again: its access changed with it (${filler} more pages)`, async () => {
     const root = demoCopy();
+    if (filler > 0) mkdirSync(join(root, "filler"));
+    for (let i = 0; i < filler; i++) writeFileSync(join(root, "filler", `page-${i}.mdx`), `---\ntitle: Filler ${i}\n---\nFiller page ${i}.\n`);
     const page = join(root, "webhooks.mdx");
     writeFileSync(page, `---\ntitle: Webhooks\ngroups: ["staff"]\n---\nSalary table: CEO 900k.\n`);
     ageFiles(root);
