@@ -9,6 +9,10 @@
  * `--wait-all`: then wait until every worker serves, and search and run commands over four more
  * connections (each worker gets some), so each worker's peak RSS includes serving.
  * Prints one JSON line. The state and cache folders are whatever XDG_* the environment names.
+ *
+ * On a loaded machine wall times say little: each step also gives `cpuMs`, the CPU the server's
+ * processes (primary and workers, every thread) used during it, and `exit`, the command's exit
+ * status (124: stopped at a limit); `cpuAtListeningMs` is each process's CPU when the port opened.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -87,52 +91,67 @@ async function main(): Promise<void> {
   });
   const listeningMs = performance.now() - start;
   const pid = child.pid as number;
+  const serverCpu = (): number => [pid, ...childrenOf(pid)].reduce((sum, p) => sum + cpuMsOf(p), 0);
+  const cpuAtListeningMs = Object.fromEntries([pid, ...childrenOf(pid)].map((p) => [p, cpuMsOf(p)]));
+  let cpu0 = serverCpu();
   const client = new Client({ name: "ready-http-bench", version: "1" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)), { timeout: 600_000 });
   const tools = await client.listTools(undefined, { timeout: 600_000 });
   const search = tools.tools.find((t) => t.name.startsWith("search"));
   const shell = tools.tools.find((t) => t.name.startsWith("query_docs_filesystem"));
   if (search === undefined || shell === undefined) throw new Error(`tools not found: ${tools.tools.map((t) => t.name).join(", ")}`);
+  const connectCpuMs = serverCpu() - cpu0;
   let t = performance.now();
+  cpu0 = serverCpu();
   const found = await client.callTool({ name: search.name, arguments: { query: `how do I configure the ${word} flow so that guests can pay without creating an account ${run}` } }, undefined, { timeout: 600_000 });
   const searchMs = Math.round(performance.now() - t);
+  const searchCpuMs = serverCpu() - cpu0;
   const page = somePage(site);
   const commands = ["echo hi", "ls / | head -5", `cat ${page} | head -3`, `rg -il ${word} / | wc -l`, `rg -il ${word} / | wc -l`, "ls / | wc -l"];
-  const shellRuns: { command: string; ms: number; out: string }[] = [];
+  const shellRuns: { command: string; ms: number; cpuMs: number; exit: unknown; out: string }[] = [];
+  /** One shell call: its wall time, the server's CPU meanwhile, its exit status and the start of its output. */
+  const shellCall = async (on: Client, label: string, command: string): Promise<void> => {
+    t = performance.now();
+    cpu0 = serverCpu();
+    const r = await on.callTool({ name: shell.name, arguments: { command } }, undefined, { timeout: 600_000 });
+    const ms = Math.round(performance.now() - t);
+    const content = r.structuredContent as { exitCode?: unknown } | undefined;
+    shellRuns.push({ command: label, ms, cpuMs: serverCpu() - cpu0, exit: content?.exitCode, out: JSON.stringify(r.structuredContent ?? r.content).slice(0, 120) });
+  };
   const runAll = async (): Promise<void> => {
-    for (const command of commands) {
-      t = performance.now();
-      const r = await client.callTool({ name: shell.name, arguments: { command } }, undefined, { timeout: 600_000 });
-      const text = JSON.stringify(r.structuredContent ?? r.content);
-      shellRuns.push({ command, ms: Math.round(performance.now() - t), out: text.slice(0, 120) });
-    }
+    for (const command of commands) await shellCall(client, command, command);
   };
   await runAll();
   // Then once every worker serves: the same over fresh connections (the cluster hands each to a worker in turn).
   let laterSearchMs: number[] = [];
+  const laterSearchCpuMs: number[] = [];
   if (args.includes("--wait-all")) {
     await allServed;
     for (let i = 0; i < 4; i++) {
       const other = new Client({ name: "ready-http-bench", version: "1" });
       await other.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)), { timeout: 600_000 });
       t = performance.now();
+      cpu0 = serverCpu();
       await other.callTool({ name: search.name, arguments: { query: `where are the webhooks for ${word} completion documented and how do I verify them ${run + i}` } }, undefined, { timeout: 600_000 });
       laterSearchMs = [...laterSearchMs, Math.round(performance.now() - t)];
-      for (const command of ["echo hi", `rg -il ${word} / | wc -l`]) {
-        t = performance.now();
-        const r = await other.callTool({ name: shell.name, arguments: { command } }, undefined, { timeout: 600_000 });
-        shellRuns.push({ command: `later ${i}: ${command}`, ms: Math.round(performance.now() - t), out: JSON.stringify(r.structuredContent ?? r.content).slice(0, 120) });
-      }
+      laterSearchCpuMs.push(serverCpu() - cpu0);
+      for (const command of ["echo hi", `rg -il ${word} / | wc -l`]) await shellCall(other, `later ${i}: ${command}`, command);
       await other.close();
     }
   }
-  // Native ripgrep over the same files, twice (the second from the page cache).
+  // Native ripgrep over the same files, twice (the second from the page cache): wall and CPU
+  // (user + system of the shell's children, from bash's `times`).
   const native: number[] = [];
+  const nativeCpuMs: number[] = [];
   let nativeCount = "";
   for (let i = 0; i < 2; i++) {
     t = performance.now();
-    nativeCount = execFileSync("sh", ["-c", `cd ${JSON.stringify(site)} && rg -il ${word} . | wc -l`], { encoding: "utf8" }).trim();
+    const out = execFileSync("bash", ["-c", `cd ${JSON.stringify(site)} && rg -il ${word} . | wc -l && times`], { encoding: "utf8" }).trim().split("\n");
     native.push(Math.round(performance.now() - t));
+    nativeCount = out[0] ?? "";
+    // `times`: the shell's user and system time, then its children's: "0m0.301s 0m0.812s".
+    const children = (out[2] ?? "").match(/(\d+)m([\d.]+)s/g) ?? [];
+    nativeCpuMs.push(Math.round(children.reduce((sum, x) => { const m = /(\d+)m([\d.]+)s/.exec(x) as RegExpExecArray; return sum + (Number(m[1]) * 60 + Number(m[2])) * 1000; }, 0)));
   }
   const kids = childrenOf(pid);
   const processes = [{ pid, role: "primary", peakRssMb: peakRss(pid), cpuMs: cpuMsOf(pid) }, ...kids.map((k) => ({ pid: k, role: "worker", peakRssMb: peakRss(k), cpuMs: cpuMsOf(k) }))];
@@ -141,7 +160,7 @@ async function main(): Promise<void> {
   await new Promise((resolve) => child.once("exit", resolve));
   const hits = JSON.stringify(found.structuredContent ?? found.content).length;
   console.log(
-    JSON.stringify({ listeningMs: Math.round(listeningMs), allServingMs: Math.round(allMs), searchMs, laterSearchMs, hits, shell: shellRuns, nativeRgMs: native, nativeCount, processes, load: readFileSync("/proc/loadavg", "utf8").trim() }),
+    JSON.stringify({ listeningMs: Math.round(listeningMs), allServingMs: Math.round(allMs), cpuAtListeningMs, connectCpuMs, searchMs, searchCpuMs, laterSearchMs, laterSearchCpuMs, hits, exit124: shellRuns.filter((r) => r.exit === 124).length, shell: shellRuns, nativeRgMs: native, nativeRgCpuMs: nativeCpuMs, nativeCount, processes, load: readFileSync("/proc/loadavg", "utf8").trim() }),
   );
 }
 

@@ -456,8 +456,9 @@ export class DocsRuntime {
   prepareShell(context: RequestContext): void {
     // A worker ended since (or none yet): one boots on another core while this thread encodes the site.
     this.shellHost?.start();
-    const { shell } = this.readerState(context);
-    if (shell instanceof LazyShell) shell.prepare();
+    // Its view built in the pool's workers now, too: over HTTP the port opens once one has
+    // (`whenShellLoaded`), so the first command does not wait for it.
+    this.readerState(context).shell.prepare?.();
   }
 
   /**

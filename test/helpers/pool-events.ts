@@ -38,6 +38,8 @@ function describe(e: PoolEvent): string {
     case "loading":
     case "loaded":
       return `worker ${e.worker} ${e.t} snapshot ${e.sid}`;
+    case "viewed":
+      return `worker ${e.worker} built view ${e.view}`;
     case "encoded":
       return `snapshot ${e.sid} encoded`;
     case "queued":

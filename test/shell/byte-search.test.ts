@@ -89,16 +89,17 @@ describe("rg and grep over texts held as UTF-8 bytes", () => {
     expect((await shell.run("grep -rL 'base URL' /")).stdout).toBe("/docs/p0.mdx\n/docs/p1.mdx\n/docs/p2.mdx\n/docs/p3.mdx\n");
     expect(reads()).toBe(0);
     // p2 and p3 hold a KELVIN SIGN and a LONG S, which ignoring case match k and s: read for a
-    // pattern with a k or an s.
+    // pattern with a k or an s, unless their bytes match it anyway: p2 holds "Stock" in ASCII
+    // (issue 22: a file its bytes match is not scanned for those characters), p3 only "ſtock".
     expect((await shell.run("rg -il stock /")).stdout).toBe("/docs/p2.mdx\n/docs/p3.mdx\n");
-    expect(reads()).toBe(2);
+    expect(reads()).toBe(1);
     // GNU grep's -i does not match the KELVIN SIGN with k (its pattern comes as `[kK]`, without the
-    // `i` flag): only p3, with a LONG S, is read.
+    // `i` flag): p3, with a LONG S, is read; p2 again matches from its bytes.
     expect((await shell.run("grep -rli stock /")).stdout).toBe("/docs/p2.mdx\n/docs/p3.mdx\n");
-    expect(reads()).toBe(3);
+    expect(reads()).toBe(2);
     // Lines printed: only the files with a match are read.
     expect((await shell.run("rg 'base URL' /")).stdout).toBe("/docs/p4.mdx:base URL: /api\n/docs/p5.mdx:结账 — base URL\n/docs/p6.mdx:Check-out (soon) at base URL.\n");
-    expect(reads()).toBe(6);
+    expect(reads()).toBe(5);
   });
 
   it("tell a match from the bytes only for ASCII literals in UTF-8", () => {

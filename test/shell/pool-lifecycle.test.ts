@@ -11,7 +11,7 @@ import { DocsRuntime } from "../../src/engine/runtime.js";
 import type { PoolEvent } from "../../src/engine/shell/pool-events.js";
 import { ShellHost } from "../../src/engine/shell/shell-host.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
-import { localContext } from "../../src/vfs/request-context.js";
+import { localContext, requestContext } from "../../src/vfs/request-context.js";
 import type { Site } from "../../src/vfs/site.js";
 import { SiteView } from "../../src/vfs/view.js";
 import { fixture } from "../helpers/paths.js";
@@ -388,6 +388,38 @@ describe("loading a snapshot", () => {
       Atomics.store(gate, 0, 1);
       Atomics.notify(gate, 0);
       await host.close();
+    }
+  });
+
+  it("whenLoaded waits for the view of the reader prepared first, built in a worker: that reader's first command starts without building it (issue 22: over HTTP, the first echo waited for a view of 50,000 files)", async () => {
+    const rec = new PoolRecorder();
+    const host = new ShellHost({ workers: 1, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      shell.prepare?.();
+      host.start(runtime.site);
+      const seen = ["spawn", "loading", "loaded", "viewed", "start"] as const;
+      expect(await host.whenLoaded().then(() => rec.lines(seen))).toEqual(["spawn worker 1", "worker 1 loading snapshot 1", "worker 1 loaded snapshot 1", "worker 1 built view 1"]);
+      expect(await shell.run("ls /", "a")).toEqual(lsRoot);
+      // Built once: the command found it.
+      expect(rec.lines(seen).slice(4)).toEqual(["call 1 started on worker 1"]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("a runtime serving over HTTP (no shellLater): prepareShell then whenShellLoaded leave the anonymous reader's view built in a worker, as serve --http does before it opens its port", async () => {
+    const rec = new PoolRecorder();
+    const served = await DocsRuntime.load({ root: fixture("demo"), indexLater: true, shellWorker: { workers: 1, onEvent: rec.onEvent } });
+    try {
+      const anonymous = requestContext(ANONYMOUS, "public");
+      served.prepareShell(anonymous);
+      await served.whenShellLoaded();
+      expect(rec.lines(["loaded", "viewed", "start"])).toEqual(["worker 1 loaded snapshot 1", "worker 1 built view 1"]);
+      expect((await served.readerState(anonymous).shell.run("echo hi", "a")).stdout).toBe("hi\n");
+      expect(rec.lines(["viewed", "start"])).toEqual(["worker 1 built view 1", "call 1 started on worker 1"]);
+    } finally {
+      await served.close();
     }
   });
 

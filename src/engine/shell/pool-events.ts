@@ -12,6 +12,8 @@ export type PoolEvent =
   | { readonly t: "loading"; readonly worker: number; readonly sid: number }
   /** The worker holds the snapshot: from now on it may take calls of it. */
   | { readonly t: "loaded"; readonly worker: number; readonly sid: number }
+  /** The worker built a reader's view (by the pool's id for it): that reader's commands start there without building it. */
+  | { readonly t: "viewed"; readonly worker: number; readonly view: number }
   /** A call was queued by `caller` (or refused: it held its limit). */
   | { readonly t: "queued"; readonly call: number; readonly caller: string }
   | { readonly t: "refused"; readonly caller: string; readonly limit: number }

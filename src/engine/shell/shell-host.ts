@@ -44,6 +44,8 @@ export type FromWorker =
   /** Its code is loaded; `tid`: its Linux thread id, whose CPU time the host reads (absent where /proc is missing). */
   | { readonly t: "ready"; readonly tid: number | undefined }
   | { readonly t: "loaded"; readonly sid: number }
+  /** It built a reader's view (`view`): a command of that reader starts without building it. */
+  | { readonly t: "viewed"; readonly vid: number }
   /** The command starts now: the reader's view is built (for a new view of 50,000 files, ~0.5 s not to count). */
   | { readonly t: "started"; readonly id: number }
   | { readonly t: "result"; readonly id: number; readonly result: ShellResult }
@@ -118,6 +120,8 @@ interface Slot {
   cpuTimer: NodeJS.Timeout | undefined;
   /** Views and shared files (`ExtraFile`) this worker holds (sent once each). */
   readonly viewsSent: Set<number>;
+  /** Views it has built (`viewed`), of those sent. */
+  readonly viewsBuilt: Set<number>;
   readonly extrasSent: Set<number>;
   /** Why it failed, from its `error` event (its `exit` follows). */
   failed: Error | undefined;
@@ -359,23 +363,37 @@ export class ShellHost {
       extra.push({ id, file });
     }
     const ref: ViewRef = { snapshot, vid: this.nextVid++, positions: Int32Array.from(positions), extra };
-    if (warm) {
-      this.warmView = ref;
-      for (const slot of this.slots) this.warmUp(slot);
-    }
-    return { run: (command, caller, signal) => this.run(ref, command, caller ?? "", signal) };
+    if (warm) this.warm(ref);
+    // `prepare`: this reader's commands come first after all (`DocsRuntime.prepareShell`).
+    return { run: (command, caller, signal) => this.run(ref, command, caller ?? "", signal), prepare: () => this.warm(ref) };
+  }
+
+  /** Idle workers holding its snapshot build `ref` now, and workers that load it later too. */
+  private warm(ref: ViewRef): void {
+    this.warmView = ref;
+    for (const slot of this.slots) this.warmUp(slot);
   }
 
   /**
-   * Resolves once a worker holds the current snapshot, so a command is taken at once (or the
-   * pool is closed, or its workers keep ending while they start: then commands say so). Over
-   * HTTP the port is opened only then (issue 22, ready means ready): the worker's start and its
-   * load of a 50,000-page snapshot are never a first command's wait.
+   * Resolves once a worker holds the current snapshot, and the view of the reader whose commands
+   * come first (`shellFor`'s `warm`, or its shell's `prepare`) if that is of this snapshot, so a
+   * command is taken at once and starts at once (or the pool is closed, or its workers keep
+   * ending while they start: then commands say so). Over HTTP the port is opened only then
+   * (issue 22, ready means ready): the worker's start, its load of a 50,000-page snapshot and its
+   * build of the anonymous reader's view of 50,000 files (~0.5 s of its CPU; the first `echo hi`
+   * after the port opened waited for it) are never a first command's wait.
    */
   whenLoaded(): Promise<void> {
-    const current = this.current;
-    if (this.closed || (current !== undefined && this.slots.some((s) => s.loaded.includes(current.sid)))) return Promise.resolve();
+    if (this.closed || this.holdsCurrent()) return Promise.resolve();
     return new Promise((resolve) => this.loadWaiters.push(resolve));
+  }
+
+  /** Whether a worker holds the current snapshot, and the warm view if it is of that snapshot. */
+  private holdsCurrent(): boolean {
+    const current = this.current;
+    if (current === undefined) return false;
+    const view = this.warmView?.snapshot === current ? this.warmView : undefined;
+    return this.slots.some((s) => s.loaded.includes(current.sid) && (view === undefined || s.viewsBuilt.has(view.vid)));
   }
 
   private wakeLoadWaiters(): void {
@@ -600,13 +618,19 @@ export class ShellHost {
       slot.idleSince = this.now();
       this.bootFailures = 0;
       this.emit({ t: "loaded", worker: slot.n, sid: message.sid });
-      if (message.sid === this.current?.sid) this.wakeLoadWaiters();
+      if (this.holdsCurrent()) this.wakeLoadWaiters();
       // A reload while it loaded: the newest snapshot next.
       if (this.current !== undefined && !slot.loaded.includes(this.current.sid)) this.load(slot, this.current);
       else {
         this.warmUp(slot);
         this.pump();
       }
+      return;
+    }
+    if (message.t === "viewed") {
+      slot.viewsBuilt.add(message.vid);
+      this.emit({ t: "viewed", worker: slot.n, view: message.vid });
+      if (this.holdsCurrent()) this.wakeLoadWaiters();
       return;
     }
     const p = slot.call;
@@ -635,6 +659,7 @@ export class ShellHost {
     }
     // The worker dropped the view (its table of views is bounded): send it again.
     slot.viewsSent.delete(p.view.vid);
+    slot.viewsBuilt.delete(p.view.vid);
     for (const e of p.view.extra) slot.extrasSent.delete(e.id);
     if (++p.resends > 3) this.finish(slot, failure("the docs shell lost this reader's view; try again"));
     else this.send(slot, p);
@@ -771,6 +796,7 @@ export class ShellHost {
       tid: undefined,
       cpuTimer: undefined,
       viewsSent: new Set(),
+      viewsBuilt: new Set(),
       extrasSent: new Set(),
       failed: undefined,
       idleSince: this.now(),

@@ -67,19 +67,20 @@ function passGate(): void {
   if (Atomics.sub(loadGate, 1, 1) > 0) process.exit(1);
 }
 
-function registerView(sid: number, vid: number, positions: Int32Array, extra: readonly ExtraFile[]): void {
+/** Build a reader's view; false when a file it names is gone (the host sends it again on `missing`). */
+function registerView(sid: number, vid: number, positions: Int32Array, extra: readonly ExtraFile[]): boolean {
   const files = sites.get(sid);
-  if (files === undefined) return;
+  if (files === undefined) return false;
   const visible = new Map<string, SiteFile>();
   for (const at of positions) {
     const file = files[at];
-    if (file === undefined) return;
+    if (file === undefined) return false;
     visible.set(file.path, file);
   }
   for (const e of extra) {
     const file = e.file ?? extras.get(e.id);
     // Dropped here (the table is bounded): the run answers `missing` and the host sends it again.
-    if (file === undefined) return;
+    if (file === undefined) return false;
     extras.delete(e.id);
     extras.set(e.id, file);
     visible.set(file.path, file);
@@ -93,6 +94,7 @@ function registerView(sid: number, vid: number, positions: Int32Array, extra: re
   viewSites.set(vid, sid);
   trim(views, MAX_VIEWS);
   for (const v of viewSites.keys()) if (!views.has(v)) viewSites.delete(v);
+  return true;
 }
 
 async function run(id: number, vid: number, command: string): Promise<void> {
@@ -137,7 +139,8 @@ port.on("message", (message: ToWorker) => {
       }
       break;
     case "view":
-      registerView(message.sid, message.vid, message.positions, message.extra);
+      // Said, so that the host knows the reader it warms is served without this wait (`whenLoaded`).
+      if (registerView(message.sid, message.vid, message.positions, message.extra)) post({ t: "viewed", vid: message.vid });
       break;
     case "run":
       void run(message.id, message.vid, message.command);

@@ -30,6 +30,11 @@ export interface Shell {
    * freed; what it resolves with then is read by no one.
    */
   run(command: string, caller?: string, signal?: AbortSignal): Promise<ShellResult>;
+  /**
+   * Make ready now what this reader's first command would otherwise wait for (its interpreter,
+   * its view in the pool's workers): the reader whose commands come first (`DocsRuntime.prepareShell`).
+   */
+  prepare?(): void;
 }
 
 /** What a command stopped at the time limit prints last (also used when the shell worker had to be stopped). */

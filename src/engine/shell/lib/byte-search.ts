@@ -63,7 +63,11 @@ export function literalHitInBytes(stored: StoredText | undefined, regex: RegExp)
   const search = byteSearchOf(regex);
   if (search === undefined) return undefined;
   const bytes = Buffer.from(stored.buffer, stored.offset, stored.length);
+  // A match in the view is a match in the text (it is ASCII characters at their places); only a
+  // text without one may hold a wider character that folds to a letter of the pattern, so only
+  // then is it scanned for one (most files `rg -il` lists were scanned three times).
+  if (search.regex.test(bytes.toString("latin1"))) return true;
   if (search.folds && (bytes.includes(KELVIN) || bytes.includes(LONG_S))) return undefined;
   if (search.spelled && (bytes.includes(LONG_S) || bytes.includes(DOTLESS_I))) return undefined;
-  return search.regex.test(bytes.toString("latin1"));
+  return false;
 }
