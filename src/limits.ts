@@ -167,11 +167,6 @@ export const LIMITS = {
      *  them to each of two workers). ~2 bytes a character and the sections' term ids, per
      *  analyser, while a build runs. */
     knownSectionChars: 6_000_000,
-    /** Pages a build keeps an analysis for after its text's last page is indexed, for a page
-     *  that turns out to hold boilerplate once later pages repeat a section of it
-     *  (`SearchIndex.recent`): boilerplate repeats within a few hundred pages (at 10,000
-     *  distinct pages, 1,106 of 1,224 such pages are within 4,096). */
-    keptAnalyses: 4_096,
     /** Characters of section text shown per hit: enough to judge relevance, not to replace `cat`. */
     snippetChars: 320,
     /** Distinct query terms scored, the most informative kept (`kept-terms.ts`). Questions have a

@@ -13,7 +13,7 @@ import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-cont
 import type { Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
 import { RepositoryWatcher, type RootEvent, type StopWatching, startWatching } from "../vfs/watch.js";
-import { type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
+import { PAGE_READ, type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
 import { AnalysisFeed, analysisWorkers } from "./search/analysis-feed.js";
 import { startPageReadAhead } from "./page-read-ahead.js";
 import { CallerTurns } from "./search/caller-turns.js";
@@ -257,7 +257,7 @@ export class DocsRuntime {
   }
 
   /** Run a build's steps in slices (see `buildIndex`), waiting where a step waits for a worker. */
-  private async runSteps(site: Site, steps: Generator<Promise<void> | undefined, { added: number; removed: number }>, fromCache: boolean): Promise<void> {
+  private async runSteps(site: Site, steps: Generator<Promise<void> | typeof PAGE_READ | undefined, { added: number; removed: number }>, fromCache: boolean): Promise<void> {
     const sliceMs = this.options.indexSliceMs ?? LIMITS.load.indexSliceMs;
     const started = performance.now();
     let sliceStart = started;
@@ -266,9 +266,13 @@ export class DocsRuntime {
     const { progressPages, progressSteps } = LIMITS.load;
     const every = site.pages.size > progressPages ? Math.ceil(site.pages.size / progressSteps) : Infinity;
     let done = 0;
+    let read = 0;
     let step = steps.next();
     while (step.done !== true) {
-      if (step.value !== undefined) await step.value;
+      // Pages are read (analysed, their boilerplate counted) before they are indexed (`syncSteps`).
+      if (step.value === PAGE_READ) {
+        if (++read % every === 0 && read < site.pages.size) this.log(`reading pages for search: ${read} of ${site.pages.size} pages`);
+      } else if (step.value !== undefined) await step.value;
       else if (++done % every === 0 && done < site.pages.size) this.log(`indexing for search: ${done} of ${site.pages.size} pages`);
       step = steps.next();
       const now = performance.now();

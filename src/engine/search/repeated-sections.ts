@@ -68,8 +68,6 @@ export class RepeatedSections {
   private readonly byPath = new Map<string, { readonly title: string; readonly place: string; readonly rule: number; readonly prints: readonly number[] | Uint32Array }>();
   /** Pages whose sections were indexed with an answer that has changed since. */
   private readonly stale = new Set<string>();
-  /** Pages that became stale since `takeNewlyStale` was last called (each once). */
-  private newlyStale: string[] = [];
   /** The fingerprints of a list of sections under a rule, all and distinct: the copies of a page
    *  (its versions and languages) are recorded with one list, made once per text. */
   private readonly printsOf = new WeakMap<readonly PrintedSection[], { readonly rule: number; readonly all: readonly number[]; readonly distinct: readonly number[] }>();
@@ -222,16 +220,6 @@ export class RepeatedSections {
   takeStale(): string[] {
     const out = [...this.stale];
     this.stale.clear();
-    // Taken to be indexed again: nothing is to be kept for them any more (`takeNewlyStale`).
-    this.newlyStale = [];
-    return out;
-  }
-
-  /** Pages that became stale since the last call: the index keeps their analyses for indexing
-   *  them again (`SearchIndex.keepForStale`), which it would otherwise have let go. */
-  takeNewlyStale(): string[] {
-    const out = this.newlyStale;
-    this.newlyStale = [];
     return out;
   }
 
@@ -241,7 +229,6 @@ export class RepeatedSections {
       for (const p of typeof paths === "string" ? [paths] : paths) {
         if (p === except || this.stale.has(p)) continue;
         this.stale.add(p);
-        this.newlyStale.push(p);
       }
     }
   }

@@ -222,11 +222,23 @@ interface AnalysedBody {
   last?: { readonly rule: number; readonly generation: number; readonly key: string };
 }
 
-/** What `SearchIndex.release` keeps of a body's analysis for a stale page (`SearchIndex.recent`). */
-type KeptAnalysis = Pick<AnalysedBody, "analysis" | "local" | "sections"> & {
-  /** How many pages the sync had indexed when it was let go (`SearchIndex.releases`). */
-  readonly at: number;
-};
+/** A page a `sync` has read and recorded and not yet indexed (`SearchIndex.readPage`): its
+ *  variants, and their conditions in rule ids (numbered when it was read, as before indexing). */
+interface ReadPage {
+  readonly key: string;
+  readonly page: Page;
+  readonly placement: PagePlacement | undefined;
+  readonly rule: number;
+  readonly above: readonly number[];
+  readonly variants: readonly Variant[];
+  readonly conditions: readonly Condition[];
+  readonly uses: readonly SiteFile[];
+  readonly missing: readonly string[];
+  readonly complete: boolean;
+}
+
+/** What `syncSteps` yields after reading a page, before the pages are indexed (not a page indexed). */
+export const PAGE_READ = "read" as const;
 
 /** No negated term (`negatedTerms`). */
 const NONE: ReadonlySet<string> = new Set();
@@ -306,18 +318,6 @@ export class SearchIndex {
   private remaining = new Map<BodyKey, number>();
   /** Bodies whose analysis was dropped in this `sync` (counted once, if analysed again). */
   private released = new Set<BodyKey>();
-  /** Pages indexed in this `sync`'s first pass, counted by `release`. */
-  private releases = 0;
-  /** The analyses `release` dropped in this `sync` within the last `LIMITS.search.keptAnalyses`
-   *  pages (by pages, not bodies: where copies of a text are many, as on a versioned site, the
-   *  same number of bodies would be every body, and none turns stale there),
-   *  by kind (endpoint pages apart), oldest first: a page indexed before a section of its turned
-   *  out to be boilerplate is indexed again at the end of the sync (`takeStale`, 12% of the pages
-   *  of 10,000 distinct ones), and its analysis is taken from here (`keepForStale`) rather than
-   *  made again on this thread. */
-  private recent = [new Map<BodyKey, KeptAnalysis>(), new Map<BodyKey, KeptAnalysis>()];
-  /** Analyses of stale pages' bodies kept for their indexing again (see `recent`), by kind. */
-  private keptForStale = [new Map<BodyKey, KeptAnalysis>(), new Map<BodyKey, KeptAnalysis>()];
   /** Distinct bodies analysed in this `sync`. */
   private distinct = 0;
   /** Whether each distinct body imports MDX, during one `sync` likewise. */
@@ -429,7 +429,7 @@ export class SearchIndex {
    * large index in slices and answer requests between them (start-up, see `DocsRuntime`). The
    * index is incomplete until the generator is done: nothing may search it before then.
    */
-  *syncSteps(site: Site, feed?: AnalysisFeed): Generator<Promise<void> | undefined, { added: number; removed: number }> {
+  *syncSteps(site: Site, feed?: AnalysisFeed): Generator<Promise<void> | typeof PAGE_READ | undefined, { added: number; removed: number }> {
     const { config } = site;
     // Any change (pages, navigation, versions, access rules) may change any result.
     this.results?.clear();
@@ -474,14 +474,27 @@ export class SearchIndex {
       this.remaining.set(body, (this.remaining.get(body) ?? 0) + 1);
     }
     this.feed = feed;
+    // Every page's sections are recorded (`RepeatedSections`) before any page is indexed: whether
+    // a section is boilerplate is then known as the whole site says, and no page is indexed a
+    // first time under an answer a later page changes and then again (issue 22: 12% of the
+    // pages of 10,000 distinct ones were indexed twice, those whose section a later page repeated).
+    // Each text's analysis is kept until its last page is indexed (`release`).
+    const read: ReadPage[] = [];
     for (const [key, { page, placement, above }] of wanted) {
       // The page's analysis is on its way from a worker: wait for it (the caller awaits this).
       const arriving = feed?.arriving(bodyKeyOf(page), isApiPage(page));
       if (arriving !== undefined) yield arriving;
-      this.add(key, page, placement, above, fileAt);
-      // Pages indexed again below (`takeStale`) keep theirs: their copies share what they make.
-      this.release(bodyKeyOf(page));
-      for (const path of this.repeated.takeNewlyStale()) this.keepForStale(path);
+      read.push(this.readPage(key, page, placement, above, fileAt));
+      yield PAGE_READ;
+    }
+    // Stale now: pages indexed by an earlier sync (those read above are indexed as they are now).
+    const staleBefore = this.repeated.takeStale().filter((path) => this.byPath.has(path));
+    for (let i = 0; i < read.length; i++) {
+      const page = read[i] as ReadPage;
+      // Let go as it is indexed: the list held every page's variants.
+      read[i] = undefined as unknown as ReadPage;
+      this.indexPage(page);
+      this.release(bodyKeyOf(page.page));
       added++;
       yield;
     }
@@ -491,7 +504,7 @@ export class SearchIndex {
     // owner's `close` after the build finds them ended.
     feed?.close();
     // Pages indexed before a section of theirs turned out to be repeated boilerplate, again.
-    for (let stale = this.repeated.takeStale(); stale.length > 0; stale = this.repeated.takeStale()) {
+    for (let stale = staleBefore; stale.length > 0; stale = this.repeated.takeStale()) {
       for (const path of stale) {
         const entry = this.byPath.get(path);
         if (entry === undefined) continue;
@@ -1119,19 +1132,32 @@ export class SearchIndex {
 
   /** Index a page: each of its variants is a page unit, the first counted in the base statistics. */
   private add(key: string, page: Page, placement: PagePlacement | undefined, above: readonly number[], fileAt: (path: string) => SiteFile | undefined): void {
+    this.indexPage(this.readPage(key, page, placement, above, fileAt));
+  }
+
+  /** A page's variants and rules, its sections recorded as boilerplate candidates (`RepeatedSections`):
+   *  what indexing it needs the whole site's records for (`syncSteps`). */
+  private readPage(key: string, page: Page, placement: PagePlacement | undefined, above: readonly number[], fileAt: (path: string) => SiteFile | undefined): ReadPage {
     const { variants, uses, missing, complete } = pageVariants(page, fileAt, this.importsOf(page));
     const rule = this.rules.id(page.file.access);
+    // Numbered now, after the page's own rule, as when a page was read and indexed at once.
+    const conditions = variants.map((v) => v.condition.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable })));
     // Boilerplate is counted on the page as every reader of it reads it: with no snippet of another
     // rule inlined. Counted on the first variant (every snippet in), a restricted snippet's text
     // changed how other readers' pages were indexed, and their scores told what it said.
     const everyReaders = variants.find((v) => v.condition.every((a) => !a.readable)) ?? (variants[0] as (typeof variants)[number]);
     this.repeated.record(key, readerTitle(page), placeOf(page.path, placement), rule, this.analyseVariant(page, everyReaders.expanded).analysis.sections);
+    return { key, page, placement, rule, above, variants, conditions, uses, missing, complete };
+  }
+
+  /** Index a page read by `readPage`. */
+  private indexPage({ key, page, placement, rule, above, variants, conditions, uses, missing, complete }: ReadPage): void {
     const entry: IndexedPage = { key, page, placement, rule, above, variants: [], conditions: [], inlined: { uses, missing }, complete, eager: variants.length };
     this.byPath.set(key, entry);
     if (!complete) this.open.add(entry);
     const pageFields = this.pageFields(page, placement);
     // The base statistics are a reader of everything's: the whole page, never one another file took the place of.
-    const ids = variants.map((v, i) => this.addVariant(entry, v, pageFields, i === 0 && above.length === 0));
+    const ids = variants.map((v, i) => this.addVariant(entry, v.expanded, conditions[i] as Condition, pageFields, i === 0 && above.length === 0));
     // Once all are in: which variant a class gets is decided among them all.
     for (const id of ids) this.classes.track(id, 1);
   }
@@ -1170,7 +1196,7 @@ export class SearchIndex {
 
   /** Index one variant of a page as a page unit of its own (its id; the caller tells the reader
    *  classes, `ReaderClasses.track`). */
-  private addVariant(entry: IndexedPage, { expanded, condition }: Variant, pageFields: Int32Array, counted: boolean): number {
+  private addVariant(entry: IndexedPage, expanded: Expanded | undefined, condition: Condition, pageFields: Int32Array, counted: boolean): number {
     const { page } = entry;
     const analysed = this.analyseVariant(page, expanded);
     const { sections } = analysed;
@@ -1178,7 +1204,7 @@ export class SearchIndex {
     const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, counted);
     const variant = entry.variants.length;
     entry.variants.push({ expanded, id, sections, sectionIds, sketch });
-    entry.conditions.push(condition.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable })));
+    entry.conditions.push(condition);
     this.byId[id] = { entry, variant };
     this.setPrior(id, isApiPage(page) ? this.ranking.generatedPageWeight : 1);
     return id;
@@ -1206,7 +1232,8 @@ export class SearchIndex {
       entry.inlined.uses = [...seen.uses.values()];
       entry.inlined.missing = [...seen.missing];
       if (entry.variants.length - entry.eager >= LIMITS.search.maxReaderVariants) this.dropVariant(entry, entry.eager);
-      this.classes.track(this.addVariant(entry, variant, this.pageFields(entry.page, entry.placement), false), 1);
+      const condition = variant.condition.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable }));
+      this.classes.track(this.addVariant(entry, variant.expanded, condition, this.pageFields(entry.page, entry.placement), false), 1);
       added = true;
     }
     if (added) {
@@ -1245,9 +1272,6 @@ export class SearchIndex {
   private forgetAnalyses(): void {
     this.analysed = new Map();
     this.analysedApi = new Map();
-    this.recent = [new Map(), new Map()];
-    this.releases = 0;
-    this.keptForStale = [new Map(), new Map()];
     this.bodies = new BodyAnalyzer();
     this.bodyTerms = new LocalTerms();
     this.fieldTerms = new Map();
@@ -1255,42 +1279,14 @@ export class SearchIndex {
 
   /** One page of `body` added: drop its analysis after the last (see `remaining`). */
   private release(body: BodyKey): void {
-    const at = ++this.releases;
-    for (const recent of this.recent) {
-      for (const [key, kept] of recent) {
-        if (at - kept.at <= LIMITS.search.keptAnalyses) break;
-        recent.delete(key);
-      }
-    }
     const left = (this.remaining.get(body) ?? 0) - 1;
     if (left > 0) {
       this.remaining.set(body, left);
       return;
     }
     this.remaining.delete(body);
-    const k = this.analysed.has(body) ? 0 : this.analysedApi.has(body) ? 1 : -1;
-    if (k === -1) return;
-    const cache = k === 0 ? this.analysed : this.analysedApi;
-    const recent = this.recent[k] as Map<BodyKey, KeptAnalysis>;
     // Not what was indexed from it (its term sequences, as large again): made again if needed.
-    const { analysis, local, sections } = cache.get(body) as AnalysedBody;
-    recent.set(body, { analysis, local, sections, at });
-    cache.delete(body);
-    this.released.add(body);
-  }
-
-  /** Keep the analysis of a page that became stale (`RepeatedSections.takeNewlyStale`) for its
-   *  indexing again at the end of the sync, if `release` dropped it lately (see `recent`). */
-  private keepForStale(path: string): void {
-    const entry = this.byPath.get(path);
-    if (entry === undefined) return;
-    const k = isApiPage(entry.page) ? 1 : 0;
-    const body = bodyKeyOf(entry.page);
-    const recent = this.recent[k] as Map<BodyKey, KeptAnalysis>;
-    const kept = recent.get(body);
-    if (kept === undefined) return;
-    recent.delete(body);
-    (this.keptForStale[k] as Map<BodyKey, KeptAnalysis>).set(body, kept);
+    if (this.analysed.delete(body) || this.analysedApi.delete(body)) this.released.add(body);
   }
 
   /** Whether a page's body imports MDX (`importsMdx`), asked once per distinct body in a `sync`. */
@@ -1318,14 +1314,6 @@ export class SearchIndex {
   private analyse(body: BodyKey, api: boolean, read: () => string): AnalysedBody {
     const cache = api ? this.analysedApi : this.analysed;
     let done = cache.get(body);
-    const kept = done === undefined ? this.keptForStale[api ? 1 : 0]?.get(body) : undefined;
-    if (kept !== undefined) {
-      (this.keptForStale[api ? 1 : 0] as Map<BodyKey, KeptAnalysis>).delete(body);
-      // What analysing it again would make: the same analysis, nothing indexed from it yet (its
-      // copies indexed since share their sequences with one another, as they would with a new one).
-      done = { analysis: kept.analysis, local: kept.local, sections: kept.sections, indexed: new Map() };
-      cache.set(body, done);
-    }
     if (done === undefined) {
       let made = this.feed?.take(body, api);
       if (made === undefined) {
