@@ -14,6 +14,7 @@ import type { NavSpecElement, NavSpecReferences } from "./nav-references.js";
 import { channelPagePath, hrefToPagePath, operationPagePath } from "./slug.js";
 import type { SpecSource } from "./spec-source.js";
 import { appendAll } from "../../arrays.js";
+import { readPageMeta } from "../page-meta.js";
 
 /** What a generated page documents. */
 export type ApiPageItem =
@@ -163,6 +164,12 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   const explicit = planExplicitEntries(input, specs, table, diagnostics);
   planWholeSpecs(input.refs, specs, table, explicit);
   const frontMatter = planFrontMatter(input, specs, diagnostics);
+  const rank = pageRank(frontMatter, input.pageGroups);
+  renamePages(explicit, table.number(rank));
+  orderTagGroups(explicit.nav, (pagePath) => {
+    const page = table.pages.get(pagePath);
+    return page === undefined ? RANK.signedIn : rank(page.item);
+  });
   resolveFrontMatterConflicts(frontMatter, table, explicit, diagnostics, input.pageGroups);
   const order = [...table.pages.keys()];
   const behind = leaveOutTakenPaths(input, table, diagnostics);
@@ -243,20 +250,116 @@ function loadedSpecs(input: PlanInput): LoadedSpecs {
 /** Generated pages by path, each operation (channel) once. */
 class PageTable {
   readonly pages = new Map<string, PlannedApiPage>();
-  /** Operation key -> page path. */
+  /** Operation key -> page path (a provisional name until `number`). */
   readonly byItem = new Map<string, string>();
+  private readonly requests: { readonly name: string; readonly pagePath: string; readonly item: ApiPageItem; readonly placement: PagePlacement | undefined }[] = [];
 
-  /** The page of an item: the one it has already, else a new one at `pagePath` (two operations
-   *  with one URL: later ones get -1, -2, as the predecessor platform does). */
+  /** The page of an item: the one it has already, else a new one wanting `pagePath`. Returns a
+   *  provisional name, replaced by the page path when the table is numbered (`number`). */
   add(pagePath: string, item: ApiPageItem, placement: PagePlacement | undefined): string {
     const key = itemKey(item);
     const existing = this.byItem.get(key);
     if (existing !== undefined) return existing;
-    let path = pagePath;
-    for (let n = 1; this.pages.has(path); n++) path = `${pagePath}-${n}`;
-    this.pages.set(path, { pagePath: path, item, ...(placement !== undefined ? { placement } : {}) });
-    this.byItem.set(key, path);
-    return path;
+    const name = `\u0000page ${this.requests.length}`;
+    this.requests.push({ name, pagePath, item, placement });
+    this.byItem.set(key, name);
+    return name;
+  }
+
+  /**
+   * Give every page its path, and return each provisional name's. Two items wanting one path:
+   * later ones get -1, -2, as the predecessor platform does, but counted by who may read them
+   * first (`pageRank`: items every reader sees, then those signed-in readers see, then restricted
+   * ones), in the order they were added within a rank. So a public page's number never depends on
+   * a restricted item before it: every path a reader of the lower ranks sees is the one the site
+   * without the items they may not read gives (adversary round 18, F1).
+   */
+  number(rank: (item: ApiPageItem) => number): Map<string, string> {
+    const ranks = this.requests.map((r) => rank(r.item));
+    const order = this.requests.map((_, i) => i).sort((a, b) => (ranks[a] as number) - (ranks[b] as number) || a - b);
+    const paths = new Map<string, string>();
+    const taken = new Set<string>();
+    for (const i of order) {
+      const r = this.requests[i] as (typeof this.requests)[number];
+      let path = r.pagePath;
+      for (let n = 1; taken.has(path); n++) path = `${r.pagePath}-${n}`;
+      taken.add(path);
+      paths.set(r.name, path);
+    }
+    // The table keeps the order items were added in (the plan's `order`).
+    for (const r of this.requests) {
+      const path = paths.get(r.name) as string;
+      this.pages.set(path, { pagePath: path, item: r.item, ...(r.placement !== undefined ? { placement: r.placement } : {}) });
+      this.byItem.set(itemKey(r.item), path);
+    }
+    return paths;
+  }
+}
+
+/** Who may read a generated page, as a rank: lower ranks are numbered and placed first. */
+const RANK = { everyone: 0, signedIn: 1, restricted: 2 } as const;
+
+/**
+ * The rank of each item's page: `public: true` pages every reader reads (also on a site where
+ * signing in is required), pages with no rule every signed-in reader, pages with `groups` (their
+ * own, or those of the MDX pages documenting the operation, which narrow its generated page) only
+ * some. Decided from what the spec says, not the site's sign-in mode, so the plan is one for all.
+ */
+function pageRank(frontMatter: ReadonlyMap<string, FrontMatterOperation>, pageGroups: PlanInput["pageGroups"]): (item: ApiPageItem) => number {
+  const narrowed = new Set<string>();
+  for (const fm of frontMatter.values()) {
+    if (pageGroups?.(fm.pagePath) !== undefined) narrowed.add(itemKey({ kind: "operation", spec: fm.spec, operation: fm.operation }));
+  }
+  return (item) => {
+    if (item.kind === "operation" && narrowed.has(itemKey(item))) return RANK.restricted;
+    const meta = readPageMeta((item.kind === "operation" ? item.operation : item.channel).extension?.metadata ?? {});
+    return meta.public === true ? RANK.everyone : meta.groups !== undefined ? RANK.restricted : RANK.signedIn;
+  };
+}
+
+/** Navigation items and entry resolutions name pages by their provisional names until numbered. */
+function renamePages(explicit: ExplicitEntries, paths: ReadonlyMap<string, string>): void {
+  const { nav, entries } = explicit;
+  for (let i = 0; i < nav.length; i++) {
+    const item = nav[i] as ApiNavItem;
+    nav[i] = { ...item, pagePath: paths.get(item.pagePath) ?? item.pagePath };
+  }
+  for (const [k, v] of entries) if (v.kind === "api-page") entries.set(k, { kind: "api-page", pagePath: paths.get(v.pagePath) ?? v.pagePath });
+}
+
+/**
+ * The order of whole-spec pages under each element: navigation lists their tag groups in the
+ * order the groups first appear (`nav-tree.ts`), so a group stands where its first page of the
+ * lowest rank in it stands, and pages without a tag where they are. A restricted operation first
+ * in the spec then moves no public group (adversary round 18, F2): for readers of the lower ranks
+ * the order is that of the site without what they may not read. A group of restricted pages only
+ * stands at its first page. Within a group, the spec's order.
+ */
+function orderTagGroups(nav: ApiNavItem[], rankOf: (pagePath: string) => number): void {
+  const byElement = new Map<string, number[]>();
+  nav.forEach((n, i) => {
+    if (n.entry !== undefined) return;
+    const list = byElement.get(n.element) ?? [];
+    list.push(i);
+    byElement.set(n.element, list);
+  });
+  for (const indices of byElement.values()) {
+    const items = indices.map((i) => nav[i] as ApiNavItem);
+    const ranks = items.map((n) => rankOf(n.pagePath));
+    const anchors = new Map<string, { rank: number; pos: number }>();
+    items.forEach((n, pos) => {
+      if (n.group === undefined) return;
+      const rank = ranks[pos] as number;
+      const seen = anchors.get(n.group);
+      if (seen === undefined || rank < seen.rank) anchors.set(n.group, { rank, pos });
+    });
+    // Restricted pages stand among signed-in ones: no reader of a lower rank sees them.
+    const key = (n: ApiNavItem, pos: number): [number, number] => {
+      const at = n.group === undefined ? { rank: ranks[pos] as number, pos } : (anchors.get(n.group) as { rank: number; pos: number });
+      return [Math.min(at.rank, RANK.signedIn), at.pos];
+    };
+    const sorted = items.map((n, pos) => ({ n, pos, key: key(n, pos) })).sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.pos - b.pos);
+    indices.forEach((i, j) => (nav[i] = (sorted[j] as { n: ApiNavItem }).n));
   }
 }
 
