@@ -5,11 +5,11 @@ import { callTool } from "../../mcp/tool-calls.js";
 import { STATELESS_PROTOCOL_VERSIONS } from "../../mcp/protocol-versions.js";
 import { serverIdentity } from "../../mcp/server.js";
 import type { DocsTool } from "../../mcp/tool.js";
-import { answerForm, derivedForm, keptForm } from "../../engine/use-cases/search-answers.js";
+import { answerForm, derivedForm } from "../../engine/use-cases/search-answers.js";
 import type { RequestContext } from "../../vfs/request-context.js";
 import type { BridgeDeps } from "../context.js";
 import type { Endpoint } from "./sessions.js";
-import { Utf8Json } from "./json-utf8.js";
+import { utf8Of } from "./utf8-of.js";
 
 /** A 2026-07-28 `tools/call` this module answers: its id, tool and arguments. */
 interface DirectCall {
@@ -41,8 +41,6 @@ const CALL_KEYS: ReadonlySet<string> = new Set(["name", "arguments", "_meta"]);
  */
 export class DirectToolCalls {
   private readonly verdicts = new ClassificationVerdicts();
-  /** Where answers are written, one at a time (each is written synchronously and copied out). */
-  private readonly json = new Utf8Json();
 
   constructor(private readonly deps: BridgeDeps) {}
 
@@ -57,21 +55,14 @@ export class DirectToolCalls {
     try {
       const result = await callTool([call.tool], deps.runtime.names, call.name, call.args, { runtime: deps.runtime, request: context, state, endpoint, signal: context.gone ?? request.signal, ...(apps !== undefined ? { apps } : {}) });
       // As JSON.stringify({ result, jsonrpc, id }) writes it, with the result written once if shared.
-      const json = this.json;
-      json.reset();
-      json.ascii(`{"result":`);
-      writeResult(json, result, serverIdentity(deps.runtime, deps.version));
-      json.ascii(`,"jsonrpc":"2.0","id":`);
-      json.value(call.id);
-      json.ascii("}");
-      bytes = json.copy();
+      bytes = utf8Of(`{"result":`, resultJson(result, serverIdentity(deps.runtime, deps.version)), `,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`);
     } catch (error) {
       // As the SDK answers a handler that threw: the error's own code (else -32603), its message, its data.
       const e = error as { code?: unknown; message?: string; data?: unknown };
       const code = Number.isSafeInteger(e.code) ? (e.code as number) : -32603;
       bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: call.id, error: { code, message: e.message ?? "Internal error", ...(e.data !== undefined ? { data: e.data } : {}) } }), "utf8");
     }
-    // Bytes, not a string: the HTTP layer copied a string body twice (`Utf8Json`).
+    // Bytes, not a string: the HTTP layer copied a string body twice (`utf8Of`).
     return new Response(bytes, { status: 200, headers: { "content-type": "application/json" } });
   }
 
@@ -144,23 +135,10 @@ function judged(body: unknown, protocolVersionHeader: string, mcpMethodHeader: s
  * form of the search's answer: `SearchAnswer`): writing an answer of ~11 KB was the largest
  * single cost of a repeated search (a seventh of the worker's CPU in a profile under wrk).
  */
-const RESULT_JSON = answerForm<Buffer>("direct call result JSON");
+const RESULT_JSON = answerForm<string>("direct call result JSON");
 
-/** The JSON of a tool result as the SDK encodes it (`encodeResult`), into `out`: a kept answer's kept bytes, else written afresh. */
-function writeResult(out: Utf8Json, result: CallToolResult, identity: Record<string, unknown>): void {
-  if (!keptForm(result)) {
-    out.value(encodeResult(result, identity));
-    return;
-  }
-  // Made here the first time: written into `out` and its bytes kept.
-  let written = false;
-  const bytes = derivedForm(result, RESULT_JSON, JSON.stringify(identity), () => {
-    const from = out.length;
-    out.value(encodeResult(result, identity));
-    written = true;
-    return out.copy(from);
-  });
-  if (!written) out.bytes(bytes);
+function resultJson(result: CallToolResult, identity: Record<string, unknown>): string {
+  return derivedForm(result, RESULT_JSON, JSON.stringify(identity), () => JSON.stringify(encodeResult(result, identity)));
 }
 
 /**

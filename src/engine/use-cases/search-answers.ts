@@ -79,11 +79,6 @@ export class SearchAnswer {
 /** Each object form to the answer and key it was made for (`derivedForm`). */
 const MADE = new WeakMap<object, { readonly answer: SearchAnswer; readonly key: string }>();
 
-/** Whether `value` is a form of a kept answer (`derivedForm` keeps its forms): else each is made afresh. */
-export function keptForm(value: object): boolean {
-  return MADE.has(value);
-}
-
 /**
  * `form` of a value: kept on the answer `value` is a form of (the bridge's JSON of a search's
  * tool result), once per `value` and `key`; made afresh for any other value (a cut answer, another
