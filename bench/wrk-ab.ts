@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { SHARED } from "../test/helpers/paths.js";
 import { PG_ADMIN_URL, freshDatabase, queryDatabase } from "../test/helpers/postgres.js";
+import { connectionsLater, type ProbeRound, probeEnv, probeRound, probeTotals } from "./loop-probe.js";
 import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.js";
 
 /**
@@ -16,7 +17,7 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
  * each alike. Prints one JSON line per side: its processes' CPU per call over all rounds (all
  * threads; main threads apart), and each round's calls/s, p99 and load average.
  *
- *   npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg] <checkout>[@pg]... [--limits counted] [--protocol 2025-11-25]
+ *   npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg] <checkout>[@pg]... [--limits counted] [--protocol 2025-11-25] [--probe]
  *
  * A checkout is a folder with this repository built (`npm run build`; another commit's worktree
  * with its node_modules linked). `@pg` gives that side PostgreSQL state (a fresh database on
@@ -28,6 +29,11 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
  * the first round; run with SVC_MCP_CACHE=off to leave it out. Each side's first round starts
  * after a warm-up of `BENCH_WARM_UP_CALLS` calls per worker (default 3,000; wrk-load.ts), not
  * counted.
+ *
+ * `--probe`: every server process loads bench/loop-probe.mjs, and each round also prints, per
+ * worker, its share of wrk's connections (sampled mid-run), its blocking events (event loop late
+ * by > 20, 50, 100 ms) split into time on a core, waiting for one and asleep, and its garbage
+ * collections by kind: what the tail was made of, as counts a busy machine does not invent.
  */
 
 const SPREE = join(SHARED, "corpora", "spree");
@@ -51,6 +57,7 @@ interface Side {
   db: number;
   transactions: number;
   readonly rounds: { rate: number; p99: number; load: number }[];
+  readonly port: number;
 }
 
 const args = process.argv.slice(2);
@@ -58,6 +65,9 @@ const option = (name: string): string | undefined => {
   const at = args.indexOf(name);
   return at < 0 ? undefined : args.splice(at, 2)[1];
 };
+const probing = args.includes("--probe");
+if (probing) args.splice(args.indexOf("--probe"), 1);
+const probe = probing ? probeEnv() : undefined;
 const limits = option("--limits") ?? "off";
 const protocol = (option("--protocol") ?? "2026-07-28") as WrkProtocol;
 const [workersArg, secondsArg, roundsArg, ...checkouts] = args;
@@ -65,7 +75,7 @@ const workers = Number(workersArg);
 const seconds = Number(secondsArg);
 const rounds = Number(roundsArg);
 if (!(workers >= 1) || !(seconds > 0) || !(rounds >= 1) || checkouts.length === 0) {
-  process.stderr.write("usage: npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg]... [--limits counted] [--protocol 2025-11-25]\n");
+  process.stderr.write("usage: npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg]... [--limits counted] [--protocol 2025-11-25] [--probe]\n");
   process.exit(2);
 }
 
@@ -77,7 +87,7 @@ async function start(spec: string): Promise<Side> {
   const state = db?.url ?? mkdtempSync(join(tmpdir(), "svc-wrk-ab-"));
   const serveArgs = ["serve", "--http", "--port", "0", "--no-watch", "--dir", SPREE, "--no-fetch-remote", "--state", state, ...(limits === "off" ? OFF : COUNTED), "--search-cache", "0"];
   if (workers > 1) serveArgs.push("--workers", String(workers));
-  const child = spawn(process.execPath, [join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, NODE_OPTIONS: [YOUNG_GENERATION, process.env.WRK_AB_NODE_OPTIONS ?? ""].join(" ").trim() }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, ...probe?.env, NODE_OPTIONS: [YOUNG_GENERATION, probe?.nodeOption ?? "", process.env.WRK_AB_NODE_OPTIONS ?? ""].join(" ").trim() }, stdio: ["ignore", "ignore", "pipe"] });
   const lines: string[] = [];
   const { origin, pids } = await new Promise<{ origin: string; pids: number[] }>((ready, fail) => {
     let found: string | undefined;
@@ -101,7 +111,7 @@ async function start(spec: string): Promise<Side> {
       await r.text();
     }),
   );
-  return { name: spec, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, calls: 0, cpu: 0, main: 0, db: 0, transactions: 0, rounds: [] };
+  return { name: spec, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, calls: 0, cpu: 0, main: 0, db: 0, transactions: 0, rounds: [], port: Number(new URL(origin).port) };
 }
 
 /** The PostgreSQL backends serving a side's database. */
@@ -122,12 +132,26 @@ try {
   for (let round = 0; round < rounds; round++) {
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       const load = loadavg()[0] as number;
+      const workerPids = side.pids.length > 0 ? side.pids : [side.child.pid as number];
+      let probed: { connections: Record<number, number>; processes: ProbeRound[] } | undefined;
+      let before: Awaited<ReturnType<typeof probeTotals>> | undefined;
+      let sampler: ReturnType<typeof connectionsLater> | undefined;
+      const measured = async (phase: "start" | "end"): Promise<void> => {
+        if (probe === undefined) return;
+        if (phase === "start") {
+          before = await probeTotals(probe.dir, workerPids);
+          sampler = connectionsLater(side.port, (seconds * 1000) / 2);
+          return;
+        }
+        probed = { connections: await sampler!.read(), processes: probeRound(before!, await probeTotals(probe.dir, workerPids)) };
+      };
       const r = await wrkLoad(side.url, CLIENTS, seconds, side.tool, JSON.stringify({ query: "payment methods" }), {
         protocol,
         traffic: "distinct",
         // The first round warms each worker by as many calls (wrk-load.ts); later rounds find them warm.
         warmUpCalls: round === 0 ? WARM_UP_CALLS_PER_WORKER * workers : 0,
         serverPids: [side.child.pid as number, ...side.pids],
+        measured,
         ...(side.databaseUrl !== undefined ? { databasePids: backends(side.databaseUrl), databaseTransactions: transactionsOf(side.databaseUrl) } : {}),
       });
       const calls = r.callsPerSec * seconds;
@@ -137,6 +161,7 @@ try {
       if (!Number.isNaN(r.dbCpuMsPerCall)) side.db += r.dbCpuMsPerCall * calls;
       if (!Number.isNaN(r.dbTransactionsPerCall)) side.transactions += r.dbTransactionsPerCall * calls;
       side.rounds.push({ rate: Math.round(r.callsPerSec), p99: r.p99, load: Math.round(load * 10) / 10 });
+      if (probed !== undefined) process.stdout.write(`${JSON.stringify({ side: side.name, round, calls, connections: probed.connections, processes: probed.processes })}\n`);
     }
   }
   for (const side of sides) {
@@ -153,4 +178,5 @@ try {
     }
     await side.drop?.();
   }
+  if (probe !== undefined) rmSync(probe.dir, { recursive: true, force: true });
 }

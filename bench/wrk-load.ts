@@ -83,7 +83,8 @@ async function callTemplate(url: string, protocol: WrkProtocol, tool: string, ar
 
 /**
  * `connections` keep-alive connections calling `tool` with `args` for `seconds` (after a 2 s
- * warm-up, repeated until `warmUpCalls` are answered, for at most 2 minutes). With `traffic: "distinct"`, `args` must have a `query`, and each request asks the
+ * warm-up, repeated until `warmUpCalls` are answered, for at most 2 minutes). `measured` is
+ * awaited just before and just after the measured run (bench/loop-probe.ts reads its counts). With `traffic: "distinct"`, `args` must have a `query`, and each request asks the
  * next question of the query stream instead (bench/query-stream.ts; the warm-up's questions are
  * not asked again in the measured run).
  */
@@ -93,7 +94,7 @@ export async function wrkLoad(
   seconds: number,
   tool: string,
   args: string,
-  options: { protocol?: WrkProtocol; serverPids?: readonly number[]; traffic?: Traffic; databasePids?: () => Promise<readonly number[]>; databaseTransactions?: () => Promise<number>; warmUpCalls?: number } = {},
+  options: { protocol?: WrkProtocol; serverPids?: readonly number[]; traffic?: Traffic; databasePids?: () => Promise<readonly number[]>; databaseTransactions?: () => Promise<number>; warmUpCalls?: number; measured?: (phase: "start" | "end") => Promise<void> } = {},
 ): Promise<WrkResult> {
   const protocol = options.protocol ?? "2025-11-25";
   const distinct = options.traffic === "distinct";
@@ -152,11 +153,13 @@ export async function wrkLoad(
     };
     const transactionsBefore = await transactions();
     const dbBefore = new Map((await (options.databasePids?.() ?? Promise.resolve([]))).map((pid) => [pid, cpuMs(pid)]));
+    await options.measured?.("start");
     const cpuBefore = serverCpu();
     const mainBefore = mainCpu();
     const out = run(seconds, true);
     const cpu = serverCpu() - cpuBefore;
     const main = mainCpu() - mainBefore;
+    await options.measured?.("end");
     // A database process started during the run (a pool's new connection) counts from zero.
     const dbCpu = options.databasePids === undefined ? Number.NaN : (await options.databasePids()).reduce((sum, pid) => sum + cpuMs(pid) - (dbBefore.get(pid) ?? 0), 0);
     const transactionsDuring = (await transactions()) - transactionsBefore;
