@@ -9,9 +9,12 @@
 // them before and after a run). Reading schedstat 100 times a second costs ~2 ms of CPU a second.
 import { readFileSync, writeFileSync } from "node:fs";
 import { constants, PerformanceObserver } from "node:perf_hooks";
+import { isMainThread } from "node:worker_threads";
 
 const dir = process.env.BENCH_LOOP_PROBE_DIR;
-if (dir !== undefined && dir !== "") {
+// NODE_OPTIONS preloads into worker threads too (the shell's, the renderer's): the probe is the
+// main thread's, where requests are served.
+if (dir !== undefined && dir !== "" && isMainThread) {
   const TICK_MS = 10;
   const path = `/proc/self/task/${process.pid}/schedstat`;
   const sched = () => {
