@@ -5,10 +5,12 @@
 //   runnable but waiting for a core (the machine: other processes, the other worker, wrk), and
 //   the rest, asleep (waiting on V8's helper threads in a parallel collection, synchronous I/O);
 // - garbage-collection pauses by kind (perf_hooks), with how many exceeded 20 ms.
-// SIGUSR2 writes the totals so far to $BENCH_LOOP_PROBE_DIR/<pid>.json (bench/loop-probe.ts reads
-// them before and after a run). Reading schedstat 100 times a second costs ~2 ms of CPU a second.
+// SIGUSR2 writes the totals so far, and the young generation's size now (V8 sizes it up to
+// --max-semi-space-size as it sees fit: a small one collects more often per call), to
+// $BENCH_LOOP_PROBE_DIR/<pid>.json (bench/loop-probe.ts reads them before and after a run). Reading schedstat 100 times a second costs ~2 ms of CPU a second.
 import { readFileSync, writeFileSync } from "node:fs";
 import { constants, PerformanceObserver } from "node:perf_hooks";
+import { getHeapSpaceStatistics } from "node:v8";
 import { isMainThread } from "node:worker_threads";
 
 const dir = process.env.BENCH_LOOP_PROBE_DIR;
@@ -61,5 +63,5 @@ if (dir !== undefined && dir !== "" && isMainThread) {
       if (e.duration > 20) g.over20++;
     }
   }).observe({ entryTypes: ["gc"] });
-  process.on("SIGUSR2", () => writeFileSync(`${dir}/${process.pid}.json`, JSON.stringify({ ...s, ...sched() })));
+  process.on("SIGUSR2", () => writeFileSync(`${dir}/${process.pid}.json`, JSON.stringify({ ...s, ...sched(), newSpaceMb: (getHeapSpaceStatistics().find((x) => x.space_name === "new_space")?.space_size ?? 0) / 2 ** 20 })));
 }

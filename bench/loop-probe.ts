@@ -36,6 +36,7 @@ interface Totals {
   readonly run: number;
   readonly wait: number;
   readonly gc: Record<string, GcKind>;
+  readonly newSpaceMb: number;
 }
 
 /** One process's counts over a run. */
@@ -52,6 +53,8 @@ export interface ProbeRound {
   readonly mainRunnableMs: number;
   /** Per kind: collections, their pauses' total and how many exceeded 20 ms (max: the process's longest so far). */
   readonly gc: Record<string, GcKind>;
+  /** The young generation's size at the run's end (MB). */
+  readonly newSpaceMb: number;
 }
 
 /** The environment and Node option that load the probe into a server and its workers. */
@@ -93,6 +96,7 @@ export function probeRound(before: Map<number, Totals>, after: Map<number, Total
       mainRunMs: ms(a.run - b.run),
       mainRunnableMs: ms(a.wait - b.wait),
       gc,
+      newSpaceMb: Math.round(a.newSpaceMb * 10) / 10,
     };
   });
 }
