@@ -512,6 +512,15 @@ export const LIMITS = {
      *  that never sends holds a file descriptor, and a thousand of them from one address left
      *  others unanswered (adversary, 2026-11-29). Node's headers timeout starts only with a request. */
     firstRequestMs: 20_000,
+    /** From a request's first byte, its headers and its whole body must have arrived within this,
+     *  or it is answered `408 request_timeout` and its connection closed (Node's `requestTimeout`
+     *  and `headersTimeout`; Node's default of 300 s, checked every 30 s, let a body sent a byte
+     *  every 10 s hold a connection 5.5 minutes, and a relay place with it: issue 25, adversary
+     *  F1). A deadline on the client's link, not on this machine's speed: the largest body taken
+     *  (the relay's 1 MiB) arrives within it at 140 kbit/s, every other (64 KiB at most) at
+     *  9 kbit/s. Routes read a body before taking anything scarce, so a slow one holds only its
+     *  connection, and for no longer than this. Checked every tenth of it. */
+    requestMs: 60_000,
     /** Connections one caller (an address, an IPv6 /64) may hold open at once; behind
      *  `--trust-proxy`, where every connection is the proxy's, its requests being answered at once
      *  (each holds one of the proxy's connections to us). One more is answered 429

@@ -42,6 +42,8 @@ export interface ListenOptions {
   readonly maxRefusedWaiting?: number;
   /** How long a refused connection has, in all, to send the request it is told why on. */
   readonly refusedRequestMs?: number;
+  /** How long a request's headers and body have to arrive from its first byte (`LIMITS.bridge.requestMs`). */
+  readonly requestMs?: number;
 }
 
 /** Serve a bridge on a real socket. Rejects with a clear message when the port is taken. */
@@ -60,7 +62,13 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     const refusedRequestMs = options.refusedRequestMs ?? LIMITS.bridge.refusedRequestMs;
     const firstRequestMs = options.firstRequestMs ?? LIMITS.bridge.firstRequestMs;
     const reading = callerReading(options, firstRequestMs);
-    const server = createServer((req, res) => {
+    const requestMs = options.requestMs ?? LIMITS.bridge.requestMs;
+    // Node checks these deadlines every `connectionsCheckingInterval` (30 s by default, so a
+    // request was cut up to 30 s late): every tenth of the deadline, so at most 10% late. The
+    // headers' own deadline is the request's: they are part of it. (Node 20 starts both at a
+    // request's first byte, so an idle keep-alive connection is not cut by them.)
+    const deadlines = { requestTimeout: requestMs, headersTimeout: requestMs, connectionsCheckingInterval: Math.max(1, Math.ceil(requestMs / 10)) };
+    const server = createServer(deadlines, (req, res) => {
       if (busy.has(req.socket)) return refuseBusy(req, res, cap.limit, bridge.trustProxy);
       if (refused.has(req.socket)) return refuseConnection(req, res, held.limit, bridge.trustProxy);
       if (!bridge.trustProxy) {
@@ -117,7 +125,6 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     // Longer than a load balancer's idle timeout (60 s on the common ones): the balancer, not
     // this server, closes an idle connection, so it never sends a request onto one being closed.
     server.keepAliveTimeout = LIMITS.bridge.keepAliveMs;
-    server.headersTimeout = LIMITS.bridge.keepAliveMs + 1_000;
     yieldSearchesToAccepts(server, bridge.searchTurns);
     // Behind a trusted proxy every connection is the proxy's: the caller is known only once its
     // request is read, so connections are read as they come. (`pauseOnConnect` is net.Server's
@@ -146,7 +153,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
       }
       closeUnlessItSpeaks(socket, firstRequestMs);
     });
-    server.on("clientError", answerClientError);
+    server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, requestMs));
     server.on("connect", answerConnect);
     server.once("error", onError);
     server.listen(options.port, options.host);
@@ -333,11 +340,6 @@ function endStalledWrites(res: ServerResponse, ms: number): void {
 }
 
 /**
- * A request Node's HTTP parser refuses before any route sees it (headers over `maxHeaderSize`,
- * a malformed request line or header, bytes that are not HTTP) gets the project's JSON error
- * body like every other 4xx, instead of Node's bare status line; the connection is closed.
- */
-/**
  * Close a connection that sends nothing within `ms` of opening. Node's own timeouts start with a
  * request (the headers timeout) or after an answer (keep-alive), so a connection that never
  * sends a byte was held until the client closed it. Its first bytes lift this; the request's
@@ -348,10 +350,17 @@ function closeUnlessItSpeaks(socket: Socket, ms: number): void {
   socket.once("data", () => socket.setTimeout(0));
 }
 
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+/**
+ * A request Node's HTTP parser refuses before any route sees it (headers over `maxHeaderSize`,
+ * a malformed request line or header, bytes that are not HTTP), or one not whole within
+ * `requestMs` of its first byte (408, its route still waiting for its body), gets the project's
+ * JSON error body like every other 4xx, instead of Node's bare status line; the connection is
+ * closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket, requestMs: number): void {
   // As Node's own handler does: while an answer on this connection has started (a notification
   // stream), writing another would corrupt it, so such a connection is only closed.
-  const inFlight = (socket as Socket & { _httpMessage?: { headersSent: boolean } | null })._httpMessage;
+  const inFlight = (socket as Socket & { _httpMessage?: (ServerResponse & { req?: IncomingMessage }) | null })._httpMessage;
   if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
     socket.destroy();
     return;
@@ -360,12 +369,22 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     error.code === "HPE_HEADER_OVERFLOW"
       ? [431, "headers_too_large", `the request headers are over ${maxHeaderSize} bytes`]
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? [408, "request_timeout", "the request did not arrive in time"]
+        ? [408, "request_timeout", `the request did not arrive within ${requestMs / 1000} s of its first byte (its headers and its whole body); send it again, all at once`]
         : [400, "bad_request", `the request is not valid HTTP/1.1 (${error.code ?? "unparsable"})`];
-  const body = JSON.stringify({ error: { code, message } });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  // A request whose headers were read (its body came too slowly) is answered in its path's shape.
+  const url = inFlight?.req?.url;
+  const answer = url?.startsWith("/") === true ? errorForPath(url.split("?")[0] ?? "/", status, code, message) : apiErrorResponse(status, code, message);
+  void answer.text().then((body) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`, ...[...answer.headers].map(([name, value]) => `${name}: ${value}`), `Content-Length: ${Buffer.byteLength(body)}`, "Connection: close"];
+    // Closed once the answer is out, whatever the client still sends: `end` alone closes only
+    // our side, and a client keeping its own open (trickling on) held the connection, and the
+    // request its route was still reading, until it chose to close.
+    socket.end(`${head.join("\r\n")}\r\n\r\n${body}`, () => socket.destroy());
+  });
 }
 
 /**

@@ -122,16 +122,16 @@ function closedOf(url: string): Promise<void> {
 const upstreamUrl = (body: ReturnType<typeof call>): string => `/v1${body.url.split("/v1")[1]}?n=${body.query.n}`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted whole
-async function post(path: string | ReturnType<typeof call>, caller?: string): Promise<{ status: number; retryAfter: string | null; json: any }> {
+async function post(path: string | ReturnType<typeof call>, caller?: string, url = relayUrl): Promise<{ status: number; retryAfter: string | null; json: any }> {
   const body = typeof path === "string" ? call(path) : path;
-  const res = await fetch(relayUrl, { method: "POST", headers: { "content-type": "application/json", ...(caller !== undefined ? { "x-test-caller": caller } : {}) }, body: JSON.stringify(body) });
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(caller !== undefined ? { "x-test-caller": caller } : {}) }, body: JSON.stringify(body) });
   return { status: res.status, retryAfter: res.headers.get("retry-after"), json: await res.json() };
 }
 
 /** Start a relay call to a held path and resolve once the upstream has it (its answer is the promise's). */
-async function holding(path: "/hold" | "/declared", caller?: string): Promise<{ answer: ReturnType<typeof post> }> {
+async function holding(path: "/hold" | "/declared", caller?: string, url = relayUrl): Promise<{ answer: ReturnType<typeof post> }> {
   const seen = once(upstreamEvents, "request");
-  const answer = post(path, caller);
+  const answer = post(path, caller, url);
   await seen;
   return { answer };
 }
@@ -242,5 +242,88 @@ describe("answers encoded a step at a time", () => {
     expect(r.json).toEqual({ status: 200, statusText: "OK", headers: { "content-type": "image/png", date: expect.any(String) }, contentType: "image/png", kind: "image", encoding: "base64", body: BINARY.toString("base64") });
     const viaApps = await relay.send(call("/binary"), requestContext(ANONYMOUS, "public", Date.now, "mcp"));
     expect(viaApps).toEqual({ status: 200, body: { ...r.json, headers: { "content-type": "image/png", date: expect.any(String) } } });
+  });
+});
+
+describe("a client slow to send its body (issue 25, adversary F1)", () => {
+  // The process's own bounds: 16 places, 2 per caller, the last 4 kept for callers with none in flight.
+  const places16 = new RelayPlaces();
+  let slowServer: ServerType;
+  let url: string;
+  beforeAll(async () => {
+    const app = createRelayApp({
+      lookupPage: (p, context) => runtime.apiPage(p, context),
+      limits: { timeoutMs: 600_000 },
+      places: places16,
+      callerOf: (c) => c.req.header("x-test-caller") ?? "address:127.0.0.1",
+    });
+    // As the bridge's error handler does (`isClientAbort`): a client that hung up mid-body is no fault to log.
+    app.onError((_error, c) => c.json({ error: { code: "request_aborted", message: "the client hung up" } }, 400));
+    slowServer = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    await once(slowServer, "listening");
+    url = `http://127.0.0.1:${(slowServer.address() as AddressInfo).port}/_svc/api/request`;
+  });
+  afterAll(() => void slowServer.close());
+
+  /**
+   * A call whose client sends its headers (the whole body's `Content-Length`) and the body's
+   * first byte, then waits: resolves once the server has read the headers (its `request` event).
+   * `send(n)` sends n more bytes (all that is left by default), `abort` hangs up.
+   */
+  async function trickling(caller: string): Promise<{ send: (n?: number) => void; abort: () => void; answer: Promise<{ status: number; json: unknown }> }> {
+    const body = Buffer.from(JSON.stringify(call("/ok")));
+    const req = httpRequest(url, { method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": String(body.length), "x-test-caller": caller } });
+    const answer = new Promise<{ status: number; json: unknown }>((resolve, reject) => {
+      req.once("error", reject);
+      req.once("response", (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (b: Buffer) => chunks.push(b));
+        res.once("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) as unknown }));
+      });
+    });
+    let at = 0;
+    const send = (n = body.length): void => {
+      const end = Math.min(body.length, at + n);
+      req.write(body.subarray(at, end));
+      at = end;
+      if (at === body.length) req.end();
+    };
+    const read = once(slowServer, "request");
+    send(1);
+    await read;
+    return { send, abort: () => req.destroy(), answer };
+  }
+
+  it("holds no place while its body trickles in: 16 other callers take every place, and it is answered once its body is whole", async () => {
+    // 16 callers each start a call and send a byte of its body: before, each took a place at its
+    // headers and held it while the body trickled (Node's request timeout, 5.5 minutes).
+    const slow = [];
+    for (let i = 0; i < 16; i++) slow.push(await trickling(`slow-${i}`));
+    // Another caller is answered at once...
+    expect(await post("/ok", "first", url)).toMatchObject({ status: 200, json: { status: 200, body: "ok" } });
+    // ...and 16 more, each holding a call upstream, take every place.
+    const calls = [];
+    for (let i = 0; i < 16; i++) calls.push(await holding("/hold", `victim-${i}`, url));
+    expect(places16.count).toBe(16);
+    // The bound stands: the 17th is refused.
+    expect(await post("/ok", "victim-16", url)).toEqual({
+      status: 503,
+      retryAfter: "2",
+      json: { error: { code: "relay_busy", message: "the relay has as many requests in flight as it takes (16, the last 4 kept for clients with none in flight); try again in a moment" } },
+    });
+    // The slow clients trickle on; half of them hang up.
+    for (const s of slow) s.send(1);
+    for (const s of slow.splice(8)) {
+      s.answer.catch(() => {});
+      s.abort();
+    }
+    for (const { res } of held.splice(0)) res.end();
+    for (const c of calls) expect((await c.answer).status).toBe(200);
+    for (let i = 0; i < 16; i++) await places16.whenHolding(`victim-${i}`);
+    // Whole at last, each of the others is answered, as any call.
+    for (const s of slow) s.send();
+    for (const s of slow) expect(await s.answer).toMatchObject({ status: 200, json: { status: 200, body: "ok" } });
+    for (let i = 0; i < 16; i++) await places16.whenHolding(`slow-${i}`);
+    expect(places16.count).toBe(0);
   });
 });

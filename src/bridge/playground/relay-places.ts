@@ -28,8 +28,10 @@ export type RelayPlace = { readonly ok: true; readonly release: () => void } | (
  * is handed over (written to the client, or built for the MCP response), so a client that hangs
  * up frees its place only once the upstream fetch it started has really stopped (issue 25,
  * adversary round 18 F3: 40 hung-up calls kept downloading, and 60 at once held another
- * reader's search 22 s). Refused at once past a bound, never queued: a queued call would hold
- * its client's connection and a request body for nothing.
+ * reader's search 22 s). Taken only once the call's request is whole (the HTTP route reads its
+ * body first; an MCP call's came with its message), so a client slow to send one holds none
+ * (adversary F1). Refused at once past a bound, never queued: a queued call would hold its
+ * client's connection and a request body for nothing.
  *
  * The counting is the bridge's own for connections: `CallerConnections` per caller, and
  * `ConnectionCap` for the process, whose newcomer reserve keeps the last places for callers with

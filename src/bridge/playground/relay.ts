@@ -75,7 +75,18 @@ export function createRelayApp(deps: RelayDeps): Hono {
   const app = new Hono();
 
   app.post(RELAY_PATH, async (c) => {
-    // The place first: a caller at its bound is refused before its body is read or its hour charged.
+    // The body first, whole, and only then a place: a client slow to send its body holds its own
+    // connection while it trickles in (`LIMITS.bridge.requestMs` bounds that), never one of the
+    // places every caller shares. Taken first, 16 clients declaring a large body and sending a
+    // byte every 10 s held all 16 for Node's 5-minute request timeout (issue 25, adversary F1).
+    let raw: unknown;
+    try {
+      raw = await readInput(c.req.raw, relay.maxRequestBytes);
+    } catch (error) {
+      if (error instanceof RelayError) return c.json({ error: { code: error.code, message: error.message } }, error.status);
+      throw error;
+    }
+    // Then the place: a caller at its bound is refused before its hour is charged.
     const place = relay.places.take(callerOf(c));
     if (!place.ok) return c.json({ error: { code: place.code, message: place.message } }, place.status, { "Retry-After": "2" });
     let exchange: Exchange;
@@ -87,7 +98,6 @@ export function createRelayApp(deps: RelayDeps): Hono {
           return rateLimitedResponse(c.req.path, decision);
         }
       }
-      const raw = await readInput(c.req.raw, relay.maxRequestBytes);
       const context = deps.contextOf !== undefined ? await deps.contextOf(c.req.raw) : localContext();
       exchange = await relay.exchange(raw, context, 0, connectionGone(c));
     } catch (error) {
@@ -128,7 +138,7 @@ export interface Relay {
    * `context.gone`) aborting stops the upstream request at once.
    */
   readonly send: (input: unknown, context: RequestContext, bytes?: number, signal?: AbortSignal) => Promise<RelayAnswer>;
-  /** The checks and the upstream call, no place taken (the HTTP route takes its own first). */
+  /** The checks and the upstream call, no place taken (the HTTP route takes its own once the body is read). */
   readonly exchange: (input: unknown, context: RequestContext, bytes: number, signal: AbortSignal | undefined) => Promise<Exchange>;
   readonly places: RelayPlaces;
   readonly maxRequestBytes: number;
