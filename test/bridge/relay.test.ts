@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +16,12 @@ let upstream: Server;
 let upstreamPort: number;
 let relay: ServerType;
 let relayUrl: string;
+// A second relay with a short upstream time limit, only for the time-limit case: on a busy
+// machine a loopback answer can take longer than 500 ms, so every other case gets a long one.
+let shortRelay: ServerType;
+let shortRelayUrl: string;
+// Upstream requests to /slow are held unanswered until the suite ends (no timer stands in).
+const held: ServerResponse[] = [];
 let runtime: DocsRuntime;
 const seen: { method: string; url: string; headers: Record<string, unknown>; body: string }[] = [];
 
@@ -47,7 +53,7 @@ beforeAll(async () => {
         res.writeHead(200, { "content-type": "text/plain" });
         res.end("x".repeat(5000));
       } else if (path === "/v1/slow") {
-        setTimeout(() => res.end("late"), 2000);
+        held.push(res);
       } else {
         res.writeHead(404, { "content-type": "text/plain" });
         res.end("not found");
@@ -100,27 +106,33 @@ beforeAll(async () => {
     "vault.mdx": "---\nopenapi: members.json POST /users\ngroups: [staff]\n---\n",
   });
   runtime = await DocsRuntime.load({ root });
-  const app = createRelayApp({
-    lookupPage: (p, context) => runtime.apiPage(p, context),
-    // api.example.test "resolves" to loopback: a public-looking name that must still be refused.
-    lookup: async () => [{ address: "127.0.0.1", family: 4 }],
-    contextOf: (req) => requestContext(readerWithGroups((req.headers.get("x-test-groups") ?? "").split(",").filter((g) => g !== "")), "partial"),
-    limits: { maxResponseBytes: 4096, timeoutMs: 500, maxRequestBytes: 256 * 1024 },
-  });
-  relay = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise<void>((resolve) => relay.once("listening", () => resolve()));
-  relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}/_svc/api/request`;
+  const start = async (timeoutMs: number): Promise<[ServerType, string]> => {
+    const app = createRelayApp({
+      lookupPage: (p, context) => runtime.apiPage(p, context),
+      // api.example.test "resolves" to loopback: a public-looking name that must still be refused.
+      lookup: async () => [{ address: "127.0.0.1", family: 4 }],
+      contextOf: (req) => requestContext(readerWithGroups((req.headers.get("x-test-groups") ?? "").split(",").filter((g) => g !== "")), "partial"),
+      limits: { maxResponseBytes: 4096, timeoutMs, maxRequestBytes: 256 * 1024 },
+    });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    return [server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/_svc/api/request`];
+  };
+  [relay, relayUrl] = await start(60_000);
+  [shortRelay, shortRelayUrl] = await start(500);
 });
 
 afterAll(async () => {
+  for (const res of held) res.end("late");
   await new Promise((r) => relay.close(r));
+  await new Promise((r) => shortRelay.close(r));
   await new Promise((r) => upstream.close(r));
   await runtime.close();
 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted whole
-async function post(body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, any> }> {
-  const res = await fetch(relayUrl, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+async function post(body: unknown, headers: Record<string, string> = {}, url = relayUrl): Promise<{ status: number; json: Record<string, any> }> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
   return { status: res.status, json: await res.json() };
 }
 
@@ -185,7 +197,7 @@ describe("POST /_svc/api/request", () => {
     expect((await post({ page: "/api-reference/t/list-users", method: "GET", url: local("/big") })).json).toEqual({
       error: { code: "response_too_large", message: `the response of 127.0.0.1:${upstreamPort} is over the relay's 4096-byte limit` },
     });
-    const slow = await post({ page: "/api-reference/t/list-users", method: "GET", url: local("/slow") });
+    const slow = await post({ page: "/api-reference/t/list-users", method: "GET", url: local("/slow") }, {}, shortRelayUrl);
     expect(slow).toEqual({ status: 504, json: { error: { code: "upstream_timeout", message: `127.0.0.1:${upstreamPort} did not answer within 500 ms` } } });
   });
 
