@@ -326,6 +326,17 @@ export class InvertedIndex {
     return this.pools.sections.bytes + this.pools.pages.bytes + this.pools.pageSections.bytes;
   }
 
+  /** Memory held by the section postings and pages' summed section postings staged since the
+   *  last commit (`StagedTexts`), in bytes: ids and arrays, not the texts' sections, which their
+   *  pages hold anyway (tests, the bench's memory breakdown). */
+  get stagedSectionBytes(): number {
+    const texts = this.staged?.texts;
+    if (texts === undefined) return 0;
+    let bytes = texts.pages.bytes + texts.sectionTerms.bytes + texts.sumTerms.bytes + 8 * texts.of.length;
+    for (const text of texts.of) if ("group" in text) bytes += text.sums?.byteLength ?? 0;
+    return bytes;
+  }
+
   /** Whether section `id` is in the index. */
   hasSection(id: number): boolean {
     // Ids past the last section are -1 (`coverSections`), or past the array.
