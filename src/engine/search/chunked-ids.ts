@@ -11,8 +11,9 @@ const CHUNK_MASK = CHUNK_IDS - 1;
 
 /**
  * A growing list of 32-bit ids in fixed chunks, for the postings a build stages before it
- * commits them (`InvertedIndex`). Why not one doubling array (`IdBuffer`): a first build of
- * 50,000 distinct pages stages ~25 million section postings, three ids each; doubled arrays held
+ * commits them (`InvertedIndex`: pages' own-field postings; section postings are staged as counts
+ * since). Why not one doubling array (`IdBuffer`): a first build of 50,000 distinct pages staged
+ * ~25 million section postings, three ids each; doubled arrays held
  * up to twice that (the three grow together: at each doubling the old and the new arrays were
  * held at once, ~340 MB more for a moment), and the commit allocates the posting pool while the
  * staged ids are still held, so their spare room was part of the build's peak (issue 22). Here

@@ -81,11 +81,9 @@ export { FIELDS_PER_UNIT };
 export type PostingKind = "sections" | "pages" | "pageSections";
 
 /**
- * Postings waiting to join their lists (see `InvertedIndex.commit`): terms and packed
- * frequencies, in the order they were added, and their units as runs (a unit's postings are
- * staged together: `runUnit[r]`'s end at `runEnd[r]`). A unit id per posting was a third of the
- * staged ids: ~100 MB at 50,000 distinct pages, held with the pools the commit makes, the build's
- * peak (issue 22).
+ * A page's own-field postings waiting to join their lists (see `InvertedIndex.commit`): terms and
+ * packed frequencies, in the order they were added, and their units as runs (a unit's postings
+ * are staged together: `runUnit[r]`'s end at `runEnd[r]`).
  */
 class StagedPostings {
   readonly term = new ChunkedIds();
@@ -95,16 +93,22 @@ class StagedPostings {
 }
 
 /**
- * Staged `pageSections` postings: each page with its text's summed postings (`SectionSums`), not
- * one posting at a time. The copies of a text have the same sums: a 35-version site's pages
- * staged three numbers per term per copy (10 million at 25,000 pages, and a growing array of
- * doubles), a fifth of its build.
+ * Section postings and pages' summed section postings (`pageSections`) waiting to join their
+ * lists, as what makes them rather than as postings: each page added, in order, with the sections
+ * it made (its text's first page) or its text's sums (a copy), and per kind the terms in the
+ * order their first posting came (the order their lists are placed in; their counts are the
+ * index's `pendingSections` and `pendingSums`). `commit` makes the postings again from the
+ * sections' term sequences, which the index keeps anyway. Staged as postings (three ids a section
+ * posting, and every text's sums held to the end) they were ~370 MB at 50,000 distinct pages,
+ * held at the end of the build with the pools the commit makes: its peak (issue 22).
  */
-class StagedSums {
+class StagedTexts {
   readonly pages = new IdBuffer();
-  readonly sums: SectionSums[] = [];
+  /** Per staged page: the sections it made, or (a copy of a text) its text's sums. */
+  readonly of: (SharedSections | SectionSums)[] = [];
+  readonly sectionTerms = new IdBuffer();
+  readonly sumTerms = new IdBuffer();
 }
-
 
 /**
  * A term of the index. Its postings are in the index's pools (`InvertedIndex.postings`), by kind:
@@ -121,12 +125,15 @@ export interface TermEntry {
   df: number;
 }
 
-/** A text's shared sections while its analysis is alive (`InvertedIndex.sharedBy`), with their
- *  frequencies summed per term (`packWideTf`): the `pageSections` postings of each of its pages. */
+/** A text's shared sections while its analysis is alive (`InvertedIndex.sharedBy`), with, once
+ *  a second page takes them, their frequencies summed per term (`packWideTf`, by `group.terms`):
+ *  the `pageSections` postings of each of its pages. A text's first page has its sums made at
+ *  commit from the sections' sequences (`commitTexts`), so a text of one page (most of a site of
+ *  distinct pages) never holds them: 12 bytes a page term, ~170 MB at 50,000 distinct pages,
+ *  which the staged pages held to the end of the build (issue 22). */
 interface SectionSums {
   readonly group: SharedSections;
-  readonly sumTerms: Int32Array;
-  readonly sums: Float64Array;
+  sums: Float64Array | undefined;
 }
 
 /** Page units as columns (`PageUnitsState`). */
@@ -273,11 +280,14 @@ export class InvertedIndex {
   private counts = new Int32Array(0);
   private pageMark = new Int32Array(0);
   private touched: number[] = [];
-  /** Postings added since the last `commit`, by kind (undefined: none). */
-  private staged: { sections: StagedPostings; pages: StagedPostings; pageSections: StagedSums } | undefined;
+  /** Postings added since the last `commit` (undefined: none). */
+  private staged: { pages: StagedPostings; texts: StagedTexts } | undefined;
+  /** By term, its section postings and summed section postings staged (`StagedTexts`); during a
+   *  commit, where its next posting goes. Zero between commits for terms with none staged. */
+  private pendingSections = new Int32Array(0);
+  private pendingSums = new Int32Array(0);
   /** Scratch for one page's section frequencies summed by term (see `TermEntry.pageSections`). */
   private sums = new Float64Array(0);
-  private summed: number[] = [];
 
   constructor(private readonly vocabulary: Vocabulary) {}
 
@@ -314,6 +324,17 @@ export class InvertedIndex {
   /** Memory held by the posting pools, in bytes. */
   get postingBytes(): number {
     return this.pools.sections.bytes + this.pools.pages.bytes + this.pools.pageSections.bytes;
+  }
+
+  /** Memory held by the section postings and pages' summed section postings staged since the
+   *  last commit (`StagedTexts`), in bytes: ids and arrays, not the texts' sections, which their
+   *  pages hold anyway (tests, the bench's memory breakdown). */
+  get stagedSectionBytes(): number {
+    const texts = this.staged?.texts;
+    if (texts === undefined) return 0;
+    let bytes = texts.pages.bytes + texts.sectionTerms.bytes + texts.sumTerms.bytes + 8 * texts.of.length;
+    for (const text of texts.of) if ("group" in text) bytes += text.sums?.byteLength ?? 0;
+    return bytes;
   }
 
   /** Whether section `id` is in the index. */
@@ -587,15 +608,18 @@ export class InvertedIndex {
     let built = this.sharedBy.get(sections);
     // A text whose last page left had its sections removed with it: made anew.
     if (built === undefined || built.group.users === 0) {
-      built = this.addSections(sections, pageId, mark, pageTerms);
+      const group = this.addSections(sections, pageId, mark, pageTerms);
+      built = { group, sums: undefined };
       this.sharedBy.set(sections, built);
       pageTerms.length = 0;
+      this.stageSums(group, group, pageId);
     } else {
       for (let i = 0; i < built.group.terms.length; i++) this.pageMark[built.group.terms[i] as number] = mark;
+      built.sums ??= this.sumSections(built.group);
+      this.stageSums(built.group, built, pageId);
     }
     const group = built.group;
     group.users++;
-    this.stageSums(built, pageId);
     this.post(pageFields, pageId, "pages", mark, pageTerms);
     const titleEnd = pageFields.indexOf(-1);
     // Copies: a view would keep the caller's whole array.
@@ -620,7 +644,7 @@ export class InvertedIndex {
 
   /** A text's section units and postings, made for its first page; its distinct terms are
    *  marked as `pageId`'s (`mark`). */
-  private addSections(sections: readonly TermSequence[], pageId: number, mark: number, pageTerms: number[]): SectionSums {
+  private addSections(sections: readonly TermSequence[], pageId: number, mark: number, pageTerms: number[]): SharedSections {
     const ids: number[] = [];
     const lengths = [0, 0, 0];
     for (const sequence of sections) {
@@ -639,26 +663,80 @@ export class InvertedIndex {
       this.sequenceEnd[id] = this.sequenceUsed;
       this.post(sequence, id, "sections", mark, pageTerms);
     }
-    // The page-level sums of the sections' frequencies, kept for the text's other pages.
-    const sumTerms = Int32Array.from(this.summed);
-    const sums = new Float64Array(sumTerms.length);
-    for (let i = 0; i < sumTerms.length; i++) {
-      const base = (sumTerms[i] as number) * FIELDS_PER_UNIT;
-      sums[i] = packWideTf(this.sums[base] as number, this.sums[base + 1] as number, this.sums[base + 2] as number);
-      this.sums[base] = 0;
-      this.sums[base + 1] = 0;
-      this.sums[base + 2] = 0;
-    }
-    this.summed.length = 0;
-    return { group: { ids, lengths, terms: Int32Array.from(pageTerms), users: 0 }, sumTerms, sums };
+    return { ids, lengths, terms: Int32Array.from(pageTerms), users: 0 };
   }
 
-  /** Stage a page's summed section postings (`pageSections`) from its text's. */
-  private stageSums(group: SectionSums, pageId: number): void {
-    this.staged ??= { sections: new StagedPostings(), pages: new StagedPostings(), pageSections: new StagedSums() };
-    this.staged.pageSections.pages.push(pageId);
-    this.staged.pageSections.sums.push(group);
-    this.live += group.sumTerms.length;
+  /** A text's sections' frequencies summed per term (`packWideTf`), by `group.terms`: its pages'
+   *  `pageSections` postings. */
+  private sumSections(group: SharedSections): Float64Array {
+    const sums = this.sums;
+    for (let s = 0; s < group.ids.length; s++) this.sumSection(group.ids[s] as number, undefined, undefined, undefined);
+    const out = new Float64Array(group.terms.length);
+    for (let i = 0; i < group.terms.length; i++) {
+      const base = (group.terms[i] as number) * FIELDS_PER_UNIT;
+      out[i] = packWideTf(sums[base] as number, sums[base + 1] as number, sums[base + 2] as number);
+      sums[base] = 0;
+      sums[base + 1] = 0;
+      sums[base + 2] = 0;
+    }
+    return out;
+  }
+
+  /**
+   * Count section `id`'s terms from its sequence as `post` did and add its postings' frequencies
+   * (capped, as the posting holds them) to `sums`; with `cursor`, also write its postings to
+   * `ids` and `values` where `cursor` says (`commitTexts`).
+   */
+  private sumSection(id: number, cursor: Int32Array | undefined, ids: Int32Array | undefined, values: Int32Array | Float64Array | undefined): void {
+    const { counts, touched, sums, sequences } = this;
+    let f = 0;
+    for (let i = this.sequenceStart[id] as number, end = this.sequenceEnd[id] as number; i < end; i++) {
+      const t = sequences[i] as number;
+      if (t === -1) {
+        f++;
+        continue;
+      }
+      const base = t * FIELDS_PER_UNIT;
+      if (counts[base] === 0 && counts[base + 1] === 0 && counts[base + 2] === 0) touched.push(t);
+      counts[base + f]!++;
+    }
+    for (let i = 0; i < touched.length; i++) {
+      const t = touched[i] as number;
+      const base = t * FIELDS_PER_UNIT;
+      const packed = packTf(counts[base] as number, counts[base + 1] as number, counts[base + 2] as number);
+      if (cursor !== undefined) {
+        const at = cursor[t]!++;
+        ids![at] = id;
+        values![at] = packed;
+      }
+      sums[base]! += packed & MAX_TF;
+      sums[base + 1]! += (packed >>> TF_BITS) & MAX_TF;
+      sums[base + 2]! += packed >>> (2 * TF_BITS);
+      counts[base] = 0;
+      counts[base + 1] = 0;
+      counts[base + 2] = 0;
+    }
+    touched.length = 0;
+  }
+
+  /** Stage a page's summed section postings (`pageSections`): made at commit from its sections
+   *  when it made them (`made` is its text's sections), else its text's sums (a copy). */
+  private stageSums(group: SharedSections, made: SharedSections | SectionSums, pageId: number): void {
+    const staged = this.stagedNow().texts;
+    staged.pages.push(pageId);
+    staged.of.push(made);
+    const pending = this.pendingSums;
+    const { terms } = group;
+    for (let i = 0; i < terms.length; i++) {
+      const t = terms[i] as number;
+      if ((pending[t]!++) === 0) staged.sumTerms.push(t);
+    }
+    this.live += terms.length;
+  }
+
+  private stagedNow(): { pages: StagedPostings; texts: StagedTexts } {
+    this.staged ??= { pages: new StagedPostings(), texts: new StagedTexts() };
+    return this.staged;
   }
 
   /** Remove a page, and its sections when no other page shares them. Their postings become
@@ -766,6 +844,12 @@ export class InvertedIndex {
     const mark = new Int32Array(size);
     mark.set(this.pageMark);
     this.pageMark = mark;
+    const pendingSections = new Int32Array(size);
+    pendingSections.set(this.pendingSections);
+    this.pendingSections = pendingSections;
+    const pendingSums = new Int32Array(size);
+    pendingSums.set(this.pendingSums);
+    this.pendingSums = pendingSums;
   }
 
   private post(seq: TermSequence, id: number, kind: "sections" | "pages", mark: number, pageTerms: number[]): void {
@@ -782,9 +866,8 @@ export class InvertedIndex {
       if (counts[base] === 0 && counts[base + 1] === 0 && counts[base + 2] === 0) touched.push(t);
       counts[base + f]!++;
     }
-    this.staged ??= { sections: new StagedPostings(), pages: new StagedPostings(), pageSections: new StagedSums() };
-    const staged = this.staged[kind];
-    const sums = this.sums;
+    const staged = this.stagedNow();
+    const pending = this.pendingSections;
     for (let i = 0; i < touched.length; i++) {
       const t = touched[i] as number;
       let e = this.entries[t];
@@ -796,14 +879,12 @@ export class InvertedIndex {
       }
       const base = t * FIELDS_PER_UNIT;
       const packed = packTf(counts[base] as number, counts[base + 1] as number, counts[base + 2] as number);
-      staged.term.push(t);
-      staged.tf.push(packed);
-      if (kind === "sections") {
-        // The page's sums add the section's frequencies as its posting holds them (capped).
-        if (sums[base] === 0 && sums[base + 1] === 0 && sums[base + 2] === 0) this.summed.push(t);
-        sums[base]! += packed & MAX_TF;
-        sums[base + 1]! += (packed >>> TF_BITS) & MAX_TF;
-        sums[base + 2]! += packed >>> (2 * TF_BITS);
+      if (kind === "pages") {
+        staged.pages.term.push(t);
+        staged.pages.tf.push(packed);
+      } else {
+        // Counted only: the posting is made again from the section's sequence (`commitTexts`).
+        if ((pending[t]!++) === 0) staged.texts.sectionTerms.push(t);
       }
       counts[base] = 0;
       counts[base + 1] = 0;
@@ -813,9 +894,9 @@ export class InvertedIndex {
         pageTerms.push(t);
       }
     }
-    if (touched.length > 0) {
-      staged.runUnit.push(id);
-      staged.runEnd.push(staged.term.length);
+    if (kind === "pages" && touched.length > 0) {
+      staged.pages.runUnit.push(id);
+      staged.pages.runEnd.push(staged.pages.term.length);
     }
     this.live += touched.length;
     touched.length = 0;
@@ -830,25 +911,19 @@ export class InvertedIndex {
    */
   private commit(): void {
     if (this.staged === undefined) return;
-    const staged: Partial<{ sections: StagedPostings; pages: StagedPostings; pageSections: StagedSums }> = { ...this.staged };
+    const { pages, texts } = this.staged;
     this.staged = undefined;
-    const pending = new Int32Array(this.vocabulary.size);
-    const cursor = new Int32Array(this.vocabulary.size);
-    // Each kind's staged postings are let go once in their lists, before the next kind's lists
-    // are made: at the end of a first build they are the largest part of the peak.
-    for (const kind of ["sections", "pageSections", "pages"] as const) {
-      if (kind === "pageSections") this.commitSums(staged.pageSections as StagedSums, pending, cursor);
-      else this.commitPostings(this.pools[kind], staged[kind] as StagedPostings, pending, cursor);
-      delete staged[kind];
-    }
+    this.commitTexts(texts);
+    this.commitPostings(this.pools.pages, pages);
     // Lists that moved (edits) leave holes; reclaimed once they are a third of a pool.
     if (this.pools.sections.wasteful || this.pools.pages.wasteful || this.pools.pageSections.wasteful) this.compact();
   }
 
-  /** Move one kind's staged postings into its lists (`commit`); `pending` (zero on entry and
-   *  return) and `cursor` (-1 marks a term seen in this kind) are scratch by term. */
-  private commitPostings(pool: PostingPool, staged: StagedPostings, pending: Int32Array, cursor: Int32Array): void {
+  /** Move the staged own-field postings of pages into their lists (`commit`). */
+  private commitPostings(pool: PostingPool, staged: StagedPostings): void {
     const { term, tf, runUnit, runEnd } = staged;
+    const pending = new Int32Array(this.vocabulary.size);
+    const cursor = new Int32Array(this.vocabulary.size);
     for (let i = 0; i < term.length; i++) pending[term.get(i)]!++;
     // The pool grows once, by what the lists that move or start here take.
     let room = 0;
@@ -882,44 +957,53 @@ export class InvertedIndex {
     }
   }
 
-  /** `commitPostings` for the staged page sums, each page's postings its text's sums. The same
-   *  steps over (page, sums) pairs: written out, not through a callback per posting, as these
-   *  loops are most of a build's commit. */
-  private commitSums(staged: StagedSums, pending: Int32Array, cursor: Int32Array): void {
-    const pool = this.pools.pageSections;
-    const { pages, sums } = staged;
-    for (const { sumTerms } of sums) for (let i = 0; i < sumTerms.length; i++) pending[sumTerms[i] as number]!++;
-    let room = 0;
-    for (const { sumTerms } of sums) {
-      for (let i = 0; i < sumTerms.length; i++) {
-        const t = sumTerms[i] as number;
-        if (cursor[t] !== -1) {
-          room += pool.roomFor(t, pending[t] as number);
-          cursor[t] = -1;
-        }
-      }
-    }
-    pool.ensure(room);
-    for (const { sumTerms } of sums) {
-      for (let i = 0; i < sumTerms.length; i++) {
-        const t = sumTerms[i] as number;
-        const count = pending[t] as number;
-        if (count === 0) continue;
-        cursor[t] = pool.reserve(t, count);
-        pool.grew(t, count);
-        pending[t] = 0;
-      }
-    }
-    const { ids, values } = pool;
+  /**
+   * Move the staged section postings and pages' summed section postings into their lists
+   * (`StagedTexts`): room for each list's new postings, in the order its terms first came, then
+   * the staged pages in order, each page that made its text's sections reading their sequences
+   * again (section postings in section order, its sums as a copy's are made) and each copy
+   * writing its text's sums. Sections removed since they were staged are posted too, as dead
+   * postings (their sequences stay until `compact`, which commits first), as when they were
+   * staged as postings: the lists are the same.
+   */
+  private commitTexts(staged: StagedTexts): void {
+    const sectionCursor = this.pendingSections;
+    const sumCursor = this.pendingSums;
+    reserveLists(this.pools.sections, staged.sectionTerms, sectionCursor);
+    reserveLists(this.pools.pageSections, staged.sumTerms, sumCursor);
+    const { ids: sectionIds, values: sectionValues } = this.pools.sections;
+    const { ids: sumIds, values: sumValues } = this.pools.pageSections;
+    const sums = this.sums;
+    const { pages, of } = staged;
     for (let p = 0; p < pages.length; p++) {
       const page = pages.get(p);
-      const { sumTerms, sums: wide } = sums[p] as SectionSums;
-      for (let i = 0; i < sumTerms.length; i++) {
-        const at = cursor[sumTerms[i] as number]!++;
-        ids[at] = page;
-        values[at] = wide[i] as number;
+      const text = of[p] as SharedSections | SectionSums;
+      if ("group" in text) {
+        const { terms } = text.group;
+        const wide = text.sums as Float64Array;
+        for (let i = 0; i < terms.length; i++) {
+          const at = sumCursor[terms[i] as number]!++;
+          sumIds[at] = page;
+          sumValues[at] = wide[i] as number;
+        }
+        continue;
+      }
+      for (let s = 0; s < text.ids.length; s++) this.sumSection(text.ids[s] as number, sectionCursor, sectionIds, sectionValues);
+      const { terms } = text;
+      for (let i = 0; i < terms.length; i++) {
+        const t = terms[i] as number;
+        const base = t * FIELDS_PER_UNIT;
+        const at = sumCursor[t]!++;
+        sumIds[at] = page;
+        sumValues[at] = packWideTf(sums[base] as number, sums[base + 1] as number, sums[base + 2] as number);
+        sums[base] = 0;
+        sums[base + 1] = 0;
+        sums[base + 2] = 0;
       }
     }
+    // Zero again for the next commit's counts.
+    for (let i = 0; i < staged.sectionTerms.length; i++) sectionCursor[staged.sectionTerms.get(i)] = 0;
+    for (let i = 0; i < staged.sumTerms.length; i++) sumCursor[staged.sumTerms.get(i)] = 0;
   }
 
   /** Drop postings of removed units. */
@@ -933,6 +1017,24 @@ export class InvertedIndex {
     this.live = this.pools.sections.size + this.pools.pages.size + this.pools.pageSections.size;
     this.dead = 0;
     if (this.sequenceHoles > 0) this.compactSequences();
+  }
+}
+
+/** Room in `pool` for `pending[t]` more postings of each of `terms`, placed in that order (the
+ *  pool grows once, by what the lists that move or start here take); `pending[t]` is then where
+ *  term `t`'s first new posting goes (`InvertedIndex.commitTexts`). */
+function reserveLists(pool: PostingPool, terms: IdBuffer, pending: Int32Array): void {
+  let room = 0;
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms.get(i);
+    room += pool.roomFor(t, pending[t] as number);
+  }
+  pool.ensure(room);
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms.get(i);
+    const count = pending[t] as number;
+    pending[t] = pool.reserve(t, count);
+    pool.grew(t, count);
   }
 }
 

@@ -73,6 +73,11 @@ export class IdBuffer {
     this.length = need;
   }
 
+  /** Bytes held, spare room included. */
+  get bytes(): number {
+    return this.data.byteLength;
+  }
+
   /** An exact-size copy of the contents. */
   copy(): Int32Array {
     return this.data.slice(0, this.length);

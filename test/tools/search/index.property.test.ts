@@ -43,8 +43,15 @@ describe("postings codec", () => {
 /** A unit's fields as term ids (vocabulary of 12 terms), as `sequence` makes them. */
 const fields = fc.array(fc.array(fc.nat(11), { maxLength: 6 }), { minLength: FIELDS_PER_UNIT, maxLength: FIELDS_PER_UNIT });
 const page = fc.record({ own: fields, sections: fc.array(fields, { maxLength: 3 }), counted: fc.boolean() });
-/** An operation: add a page, or remove the k-th live one. */
-const op = fc.oneof(page.map((p) => ({ add: p })), fc.nat(20).map((k) => ({ remove: k })));
+/** An operation: add a page, add a copy of the k-th page added (its text's sections array, as
+ *  `SearchIndex` gives a text analysed once), remove the k-th live one, or read the lists (which
+ *  commits what is staged: copies and removals then fall on both sides of a commit). */
+const op = fc.oneof(
+  { arbitrary: page.map((p) => ({ add: p })), weight: 4 },
+  { arbitrary: fc.record({ copy: fc.nat(20), own: fields, counted: fc.boolean() }), weight: 2 },
+  { arbitrary: fc.nat(20).map((k) => ({ remove: k })), weight: 2 },
+  { arbitrary: fc.constant({ read: true as const }), weight: 1 },
+);
 
 function sequenceOf(f: number[][]): Int32Array {
   return Int32Array.from(f.flatMap((ids, i) => (i === 0 ? ids : [-1, ...ids])));
@@ -58,10 +65,20 @@ describe("inverted index under adds and removes", () => {
         for (let t = 0; t < 12; t++) vocabulary.id(`t${t}`);
         const index = new InvertedIndex(vocabulary);
         const live = new Map<number, { own: number[][]; sections: number[][][]; counted: boolean; sectionIds: readonly number[] }>();
+        const texts: { sections: number[][][]; arrays: Int32Array[] }[] = [];
         for (const o of ops) {
           if ("add" in o) {
-            const { page: id, sections } = index.addPage(sequenceOf(o.add.own), o.add.sections.map(sequenceOf), o.add.counted);
+            const arrays = o.add.sections.map(sequenceOf);
+            texts.push({ sections: o.add.sections, arrays });
+            const { page: id, sections } = index.addPage(sequenceOf(o.add.own), arrays, o.add.counted);
             live.set(id, { ...o.add, sectionIds: sections });
+          } else if ("copy" in o) {
+            if (texts.length === 0) continue;
+            const text = texts[o.copy % texts.length] as { sections: number[][][]; arrays: Int32Array[] };
+            const { page: id, sections } = index.addPage(sequenceOf(o.own), text.arrays, o.counted);
+            live.set(id, { own: o.own, sections: text.sections, counted: o.counted, sectionIds: sections });
+          } else if ("read" in o) {
+            index.postings("sections");
           } else if (live.size > 0) {
             const id = [...live.keys()][o.remove % live.size] as number;
             index.removePage(id);
