@@ -1,6 +1,7 @@
 import { Bash, type CommandName, type CustomCommand, InMemoryFs, type ScriptNode, type TransformPlugin, getCommandNames } from "just-bash";
 import { LIMITS } from "../../limits.js";
 import type { SiteView } from "../../vfs/view.js";
+import { shownText } from "./lib/byte-text.js";
 import { braceRangePlugin, refusedRangeCommand } from "./brace-ranges.js";
 import { chargedView } from "./charged-view.js";
 import { dirGlobPlugin } from "./dir-globs.js";
@@ -220,8 +221,10 @@ function explainLimits(stderr: string): string {
 }
 
 /** Apply the output cap: stderr keeps its first bytes, stdout the rest, with a note saying what was cut and how to narrow. */
-function finish(stdout: string, rawStderr: string, exitCode: number, limits: ShellLimits): ShellResult {
-  const stderr = explainLimits(rawStderr);
+function finish(rawStdout: string, rawStderr: string, exitCode: number, limits: ShellLimits): ShellResult {
+  // Here, and only here, escaped bytes become U+FFFD: stdout and stderr alike (byte-text.ts).
+  const stdout = shownText(rawStdout);
+  const stderr = explainLimits(shownText(rawStderr));
   const cap = limits.maxOutputBytes;
   const outBytes = Buffer.byteLength(stdout);
   const errBytes = Buffer.byteLength(stderr);

@@ -24,11 +24,11 @@ Sq.test={alpha:"(?![0-9])"+al,digit:"[0-9]",alnum:al,upper:"[\\\\p{Uppercase}\\\
 
 /**
  * awk's `\ddd` and `\xHH` escapes in a string are bytes, as in gawk: bytes that form UTF-8 are
- * the character they encode (`"\303\251"` is one `é`), any other byte is the character of that
- * code, as before. The lexer notes each escaped byte as U+E000 plus the byte (Qu reads them back
- * when the string ends).
+ * the character they encode (`"\303\251"` is one `é`), any other byte is the lone surrogate
+ * U+DC00 + byte, as printf's (BYTE_TEXT), so it is written as that byte. The lexer notes each
+ * escaped byte as U+E000 plus the byte (Qu reads them back when the string ends).
  */
-const AWK_BYTES = String.raw`function Qu(x){return x.replace(/[\ue000-\ue0ff]+/g,m=>{let b=[...m].map(c=>c.charCodeAt(0)-57344),o="",d=new TextDecoder("utf-8",{fatal:!0});for(let i=0;i<b.length;){let n=b[i]<128?1:b[i]>=194&&b[i]<224?2:b[i]>=224&&b[i]<240?3:b[i]>=240&&b[i]<245?4:0,s=null;if(n>0&&i+n<=b.length)try{s=d.decode(Uint8Array.from(b.slice(i,i+n)))}catch{}s===null?(o+=String.fromCharCode(b[i]),i++):(o+=s,i+=n)}return o})}`;
+const AWK_BYTES = String.raw`function Qu(x){return x.replace(/[\ue000-\ue0ff]+/g,m=>{let b=[...m].map(c=>c.charCodeAt(0)-57344),o="",d=new TextDecoder("utf-8",{fatal:!0});for(let i=0;i<b.length;){let n=b[i]<128?1:b[i]>=194&&b[i]<224?2:b[i]>=224&&b[i]<240?3:b[i]>=240&&b[i]<245?4:0,s=null;if(n>0&&i+n<=b.length)try{s=d.decode(Uint8Array.from(b.slice(i,i+n)))}catch{}s===null?(o+=String.fromCharCode(b[i]<128?b[i]:56320+b[i]),i++):(o+=s,i+=n)}return o})}`;
 
 /**
  * gawk's asort(src[, dest]) and asorti(src[, dest]): the values (numbers first, in numeric order,
@@ -73,6 +73,24 @@ let k=63-(num.toString(2).length-den.toString(2).length),q,r,div=()=>{let N=k>=0
 let h=q.toString(16),ex=60-k;if(P>=0&&P<15){let drop=BigInt(60-4*P),rest=q&((1n<<drop)-1n),half=1n<<(drop-1n);q>>=drop;(rest>half||rest===half&&(q&1n))&&q++;h=q.toString(16);h.length>P+1&&(h=h.slice(0,-1)+"",ex+=4)}let fd=h.slice(1);P<0?fd=fd.replace(/0+$/,""):fd=fd.padEnd(P,"0");body="0x"+h[0]+(fd||F.includes("#")?"."+fd:"")+"p"+(ex<0?"-":"+")+Math.abs(ex)}}else if(/^[+-]?inf(inity)?$/i.test(t))neg=t[0]==="-",body="inf";else if(/^[+-]?nan$/i.test(t))neg=t[0]==="-",body="nan";else return;
 body===null&&(body="0x0"+(P>0?"."+"0".repeat(P):F.includes("#")?".":"")+"p+0");let pre=neg?"-":F.includes("+")?"+":F.includes(" ")?" ":"",s;if(/^0x/.test(body)&&F.includes("0")&&!F.includes("-")&&W>pre.length+body.length)s=pre+"0x"+body.slice(2).padStart(W-pre.length-2,"0");else s=Qw(0,pre,body,F.replace("0",""),W,P);l==="A"&&(s=s.toUpperCase());return{value:s,parseError:!1,parseErrMsg:""}}`;
 
+/**
+ * The one rule for bytes and text in the shell (issue 25; `src/engine/shell/lib/byte-text.ts` is
+ * the same rule for our own commands, and `test/shell/byte-text.test.ts` checks the two agree).
+ * Streams between commands are bytes (just-bash: a Latin-1 string, one character per byte); a
+ * command that reads them as text gets UTF-8, where each byte that is not part of a well-formed
+ * sequence is the lone surrogate U+DC80 + (byte - 0x80) (Python's "surrogateescape": no UTF-8 text
+ * decodes to one), and text written back as bytes turns each such surrogate into its byte. So
+ * text and bytes convert both ways without loss; only the call's output, at the very end, reads
+ * the bytes as WHATWG's decoder does (`shownText`: each ill-formed sequence one U+FFFD).
+ * - Sbt: bytes (a Buffer) as text; native when they are UTF-8 (the common case).
+ * - Sby: text as bytes (a Latin-1 string); native unless the text holds such a surrogate.
+ * - Sbn: text whose byte escapes (echo -e, $'...', awk) were made surrogates, with each run that
+ *   forms UTF-8 read as its characters (`\303\251` is é).
+ */
+const BYTE_TEXT = String.raw`function Sbt(r){try{return(Sbt.d??=new TextDecoder("utf-8",{fatal:!0})).decode(r)}catch{}let o="",i=0,s=0,n=r.length;for(;i<n;){let b=r[i],k=b<128?1:b>=194&&b<=223?2:b>=224&&b<=239?3:b>=240&&b<=244?4:0,ok=k>0&&i+k<=n;if(ok&&k>1){let c=r[i+1];ok=c>=(b===224?160:b===240?144:128)&&c<=(b===237?159:b===244?143:191);for(let j=2;ok&&j<k;j++)ok=r[i+j]>=128&&r[i+j]<=191}if(ok)i+=k;else o+=r.toString("utf8",s,i)+String.fromCharCode(56320+b),s=++i}return o+r.toString("utf8",s,n)}
+function Sby(t){let b=Buffer.from(t,"utf8").toString("latin1");if(b.indexOf("\xef\xbf\xbd")===-1||!/[\udc80-\udcff]/u.test(t))return b;return t.split(/([\udc80-\udcff]+)/u).map((p,i)=>i%2===1?p.replace(/[\udc80-\udcff]/gu,c=>String.fromCharCode(c.charCodeAt(0)-56320)):Buffer.from(p,"utf8").toString("latin1")).join("")}
+function Sbn(t){return/[\udc80-\udcff]/u.test(t)?t.replace(/[\udc80-\udcff]+/gu,m=>Sbt(Buffer.from(m.replace(/[\udc80-\udcff]/gu,c=>String.fromCharCode(c.charCodeAt(0)-56320)),"latin1"))):t}`;
+
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
   {
@@ -81,9 +99,71 @@ export const JUST_BASH_PATCHES = [
     replace: String.raw`if(u<0)throw new Error("flatten depth must not be negative");let o=[],q=[[e,0,u]];for(;q.length>0;){let f=q[q.length-1];if(f[1]>=f[0].length){q.pop();continue}let v=f[0][f[1]++];r.coverage?.hit("jq:flatten");Array.isArray(v)&&f[2]>=1?q.push([v,0,f[2]-1]):o.push(v)}return o}):[null];case"unique"`,
   },
   {
-    why: "a call's output that holds bytes which are not UTF-8 (printf '\\377', base64 -d, fold cutting a character) is decoded as every other text here: each ill-formed sequence is one U+FFFD (WHATWG's decoder), the rest as UTF-8; just-bash read the whole output as Latin-1 (printf 'é\\377' showed Ã©ÿ). Piped on, the bytes stay exact (issue 25)",
-    find: String.raw`function T(t){return s(t)==="bytes"?a(t.stdout):t.stdout}`,
-    replace: String.raw`function T(t){if(s(t)!=="bytes")return t.stdout;let e=a(t.stdout);if(e!==t.stdout||!/[\x80-\xff]/.test(e))return e;for(let i=0;i<e.length;i++)if(e.charCodeAt(i)>255)return e;return new TextDecoder("utf-8").decode(Uint8Array.from(e,c=>c.charCodeAt(0)))}`,
+    why: "the one rule for bytes and text (issue 25, BYTE_TEXT): a byte that is not part of UTF-8 read as text is the lone surrogate U+DC80-U+DCFF (Python's surrogateescape), and such a surrogate written as bytes is its byte again, so text and bytes convert both ways without loss (x=$(printf '\\377'), sed, 2>&1 | od); just-bash read such input whole as Latin-1 and wrote U+00FF's two bytes back. The conversions are native (Buffer) where the bytes are UTF-8",
+    find: String.raw`function a(t,n=d){let e=t;if(!e)return e;f(e.length,n,"UTF-8 decode");let o=!1;for(let i=0;i<e.length;i++){let c=e.charCodeAt(i);if(c>255)return e;c>127&&(o=!0)}if(!o)return e;let r=new Uint8Array(e.length);for(let i=0;i<e.length;i++)r[i]=e.charCodeAt(i);try{return u.decode(r)}catch{return e}}function l(t,n=d){if(!t)return t;f(x(t),n,"UTF-8 encode");let e=y.encode(t),o="";for(let r=0;r<e.length;r++)o+=String.fromCharCode(e[r]);return o}`,
+    replace: String.raw`${BYTE_TEXT}function a(t,n=d){let e=t;if(!e)return e;f(e.length,n,"UTF-8 decode");let o=!1;for(let i=0;i<e.length;i++){let c=e.charCodeAt(i);if(c>255)return e;c>127&&(o=!0)}if(!o)return e;return Sbt(Buffer.from(e,"latin1"))}function l(t,n=d){if(!t)return t;f(x(t),n,"UTF-8 encode");return Sby(t)}`,
+  },
+  {
+    why: "(Sbn, the escapes' normalizer, for echo -e, $'...' and awk)",
+    find: "export{x as a,h as b,p as c,a as d,l as e,b as f,B as g,s as h,F as i,T as j,C as k,E as l};",
+    replace: "export{x as a,h as b,p as c,a as d,l as e,b as f,B as g,s as h,F as i,T as j,C as k,E as l,Sbn};",
+  },
+  {
+    why: "echo -e's \\0NNN and \\xHH are bytes as in bash: a run that forms UTF-8 is its characters, any other byte that byte (echo -e '\\xff' | od is ff; just-bash wrote U+00FF's two bytes c3 bf) (BYTE_TEXT)",
+    find: String.raw`if(a.length===0)s+="\0";else{let l=parseInt(a,8)%256;s+=String.fromCharCode(l)}e=t;break}case"x":{let a="",t=e+2;for(;t<r.length&&t<e+4&&/[0-9a-fA-F]/.test(r[t]);)a+=r[t],t++;if(a.length===0)s+="\\x",e+=2;else{let l=parseInt(a,16);s+=String.fromCharCode(l),e=t}break}`,
+    replace: String.raw`if(a.length===0)s+="\0";else{let l=parseInt(a,8)%256;s+=String.fromCharCode(l<128?l:56320+l)}e=t;break}case"x":{let a="",t=e+2;for(;t<r.length&&t<e+4&&/[0-9a-fA-F]/.test(r[t]);)a+=r[t],t++;if(a.length===0)s+="\\x",e+=2;else{let l=parseInt(a,16);s+=String.fromCharCode(l<128?l:56320+l),e=t}break}`,
+  },
+  {
+    why: "(the run of byte escapes read as UTF-8 where it is)",
+    find: String.raw`if(o){let l=n(t);if(t=l.output,l.stop)return{stdout:t,stderr:"",exitCode:0,internalStdinConsumed:0}}`,
+    replace: String.raw`if(o){let l=n(t);if(t=Sbn(l.output),l.stop)return{stdout:t,stderr:"",exitCode:0,internalStdinConsumed:0}}`,
+  },
+  {
+    why: "(echo's chunk imports Sbn)",
+    find: String.raw`import{createRequire} from"node:module";const require=createRequire(import.meta.url);
+function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
+    replace: String.raw`import{createRequire} from"node:module";import{Sbn}from"./chunk-GN6CQ3J4.js";const require=createRequire(import.meta.url);
+function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
+  },
+  {
+    why: "$'...''s \\xHH and \\NNN are bytes as in bash ($'\\303\\251' is é, $'\\xff' the byte ff); just-bash made each octal escape a character and a \\x byte that is no UTF-8 U+00FF-like characters (BYTE_TEXT)",
+    find: String.raw`a.length>0?(r+=bd(a),s=l):(r+="\\x",s+=2);break}`,
+    replace: String.raw`a.length>0?(r+=a.map(b=>String.fromCharCode(b<128?b:56320+b)).join(""),s=l):(r+="\\x",s+=2);break}`,
+  },
+  {
+    why: "(the octal form, and the literal's runs read as UTF-8 where they are)",
+    find: String.raw`let c=parseInt(a,8);r+=String.fromCharCode(c),s=l;break}default:r+=i,s++}else r+=i,s++}return s<t.length&&t[s]==="'"&&s++,{part:M.literal(r),endIndex:s}}`,
+    replace: String.raw`let c=parseInt(a,8)&255;r+=String.fromCharCode(c<128?c:56320+c),s=l;break}default:r+=i,s++}else r+=i,s++}return s<t.length&&t[s]==="'"&&s++,{part:M.literal(Sbn(r)),endIndex:s}}`,
+  },
+  {
+    why: "(index.js imports Sbn)",
+    find: `import{a as B,b as er,c as cn,d as Vf,e as Tt,f as Xs,g as vn,h as zf,i as xt,j as Ys,k as Uf,l as jf}from"./chunks/chunk-GN6CQ3J4.js";`,
+    replace: `import{a as B,b as er,c as cn,d as Vf,e as Tt,f as Xs,g as vn,h as zf,i as xt,j as Ys,k as Uf,l as jf,Sbn}from"./chunks/chunk-GN6CQ3J4.js";`,
+  },
+  {
+    why: "the call's stdout and stderr are text already (each statement's output is read as text by BYTE_TEXT's rule where just-bash joins them); just-bash read them once more as bytes where every character is below 256, so a text that only looked like UTF-8 read as Latin-1 changed (echo 'Ã©' showed é). The docs shell shows the surrogates as U+FFFD at the very end (shownText)",
+    find: "t.stdout=_f(t.stdout),t.stderr=_f(t.stderr),t}",
+    replace: "t}",
+  },
+  {
+    why: "read sets its variables to text (BYTE_TEXT): it split the bytes of its input and stored them as they were, so echo é | { read v; echo \"$v\"; } piped on c3 83 c2 a9, U+00C3 U+00A9's bytes (it showed é only because just-bash guessed at the end of the call that the output was UTF-8)",
+    find: "S===`\n`&&v.endsWith(`\n`)&&(v=v.slice(0,-1));",
+    replace: "v=Vf(v),S===`\n`&&v.endsWith(`\n`)&&(v=v.slice(0,-1));",
+  },
+  {
+    why: "(read -n and -N too)",
+    find: "v=b.substring(0,_),C(v)",
+    replace: "v=Vf(b.substring(0,_)),C(v)",
+  },
+  {
+    why: "(mapfile's elements too)",
+    find: "for(let g=0;g<f.length;g++)Z(e,l,i+g,f[g]);return e.state.groupStdin",
+    replace: "for(let g=0;g<f.length;g++)Z(e,l,i+g,Vf(f[g]));return e.state.groupStdin",
+  },
+  {
+    why: "a redirection that sends one stream where the other goes (>&2, 2>&1, 1>&2 2>&1) converts its text or bytes to the kind of that stream (BYTE_TEXT): printf 'é\\377' >&2 showed Ã©ÿ, the bytes read as Latin-1 text, and an error line merged into a byte output lost its UTF-8",
+    find: `case"live-stdout":l+=A;break;case"live-stderr":c+=A;break;`,
+    replace: `case"live-stdout":l+=N||d!=="binary"?A:Tt(A);break;case"live-stderr":c+=N&&d==="binary"?Vf(A):A;break;`,
   },
   {
     why: "printf's format: \\xH with one hex digit is a byte too (printf '\\x4g' is 0x04 then g), and bytes that are not UTF-8 are bytes (PRINTF_BYTES); just-bash wanted two digits and printed \\x4g",
@@ -290,16 +370,16 @@ export const JUST_BASH_PATCHES = [
   {
     why:
       "an uninitialized variable or element compares as a number with a number or a numeric field (x == 0 is 1, -5 > max is 0 while max is unset) " +
-      "and as \"\" with a string, as in gawk; just-bash compared it as the string \"\" always. Each side of a comparison notes whether it read one (Qn)",
+      "and as \"\" with a string, as in gawk; just-bash compared it as the string \"\" always. Each side of a comparison notes whether it read one (Sbn)",
     find: String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),s=await R(e,"binary right evaluation",()=>E(e,t.right));`,
     replace:
-      String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),lu=Qn(e,t.left),ls=Qz(e,t.left),s=await R(e,"binary right evaluation",()=>E(e,t.right)),ru=Qn(e,t.right),rs=Qz(e,t.right);`,
+      String.raw`let r=await R(e,"binary left evaluation",()=>E(e,t.left)),lu=Sbn(e,t.left),ls=Qz(e,t.left),s=await R(e,"binary right evaluation",()=>E(e,t.right)),ru=Sbn(e,t.right),rs=Qz(e,t.right);`,
   },
   {
     why: "(uninitialized values: a variable no assignment made, or the element the last array read found unassigned, e.qa)",
     find: String.raw`function ye(e,t,n,r){let s=Y(e,t);`,
     replace:
-      String.raw`function Qz(e,t){return t.type==="array_access"&&e.qs===!0}function Qn(e,t){return t.type==="variable"?!(t.name in e.vars)&&!/^(FS|OFS|ORS|OFMT|CONVFMT|NR|NF|FNR|FILENAME|RSTART|RLENGTH|SUBSEP|ARGC|RS)$/.test(t.name):t.type==="array_access"&&e.qa===!0}` +
+      String.raw`function Qz(e,t){return t.type==="array_access"&&e.qs===!0}function Sbn(e,t){return t.type==="variable"?!(t.name in e.vars)&&!/^(FS|OFS|ORS|OFMT|CONVFMT|NR|NF|FNR|FILENAME|RSTART|RLENGTH|SUBSEP|ARGC|RS)$/.test(t.name):t.type==="array_access"&&e.qa===!0}` +
       String.raw`function ye(e,t,n,r){let s=Y(e,t);e.ua?.delete(s+"\x1c"+n);e.sa?.[s]?.delete(n);`,
   },
   {

@@ -1,3 +1,4 @@
+import { bytesOfText } from "../lib/byte-text.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { readInputs } from "../lib/inputs.js";
 import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
@@ -46,7 +47,7 @@ Read several pages in one call: cat /a.mdx /b.mdx
 /** `cat -v`: control bytes as ^X, DEL as ^?, bytes >= 128 as M-..., on the UTF-8 bytes. */
 function showNonprinting(line: string, tabs: boolean): string {
   let out = "";
-  for (const byte of Buffer.from(line, "utf8")) {
+  for (const byte of bytesOfText(line)) {
     let b = byte;
     let prefix = "";
     if (b >= 128) {

@@ -1,3 +1,4 @@
+import { bytesOfText, textFromBytes } from "../lib/byte-text.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { readInputs, splitLines } from "../lib/inputs.js";
 import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
@@ -119,7 +120,7 @@ function runCut(args: string[], io: CommandIo): number {
         out.push(fields.filter((_f, k) => selected(ranges, k + 1, complement)).join(outDelim ?? delim));
       } else {
         // GNU cut counts bytes even for -c.
-        const bytes = Buffer.from(line, "utf8");
+        const bytes = bytesOfText(line);
         const pieces: Buffer[] = [];
         let run: number[] = [];
         for (let k = 0; k < bytes.length; k++) {
@@ -131,7 +132,7 @@ function runCut(args: string[], io: CommandIo): number {
           }
         }
         if (run.length > 0) pieces.push(Buffer.from(run));
-        out.push(outDelim === undefined ? Buffer.concat(pieces).toString("utf8") : pieces.map((p) => p.toString("utf8")).join(outDelim));
+        out.push(outDelim === undefined ? textFromBytes(Buffer.concat(pieces)) : pieces.map((p) => textFromBytes(p)).join(outDelim));
       }
     }
     if (out.length > 0 && !io.out.write(`${out.join("\n")}\n`)) break;

@@ -1,3 +1,4 @@
+import { byteLengthOfText } from "../lib/byte-text.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { readInputs } from "../lib/inputs.js";
 import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
@@ -102,7 +103,7 @@ function count(text: string, want: { w: boolean; m: boolean; L: boolean }): Coun
     }
     maxLine = Math.max(maxLine, width);
   }
-  return { lines, words, chars: want.m ? countChars(text) : 0, bytes: Buffer.byteLength(text), maxLine };
+  return { lines, words, chars: want.m ? countChars(text) : 0, bytes: byteLengthOfText(text), maxLine };
 }
 
 function runWc(args: string[], io: CommandIo): number {
@@ -125,7 +126,7 @@ function runWc(args: string[], io: CommandIo): number {
     let regular = 0;
     let min = 1;
     for (const input of inputs) {
-      if (input.ok && input.regular) regular += Buffer.byteLength(input.text);
+      if (input.ok && input.regular) regular += byteLengthOfText(input.text);
       else if (input.ok || input.isDir) min = 7;
     }
     width = Math.max(String(regular).length, min);

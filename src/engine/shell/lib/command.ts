@@ -6,6 +6,7 @@ import { OptionError } from "./options.js";
 import { guardRegex } from "../regex/guard.js";
 import { chargedView } from "../charged-view.js";
 import { chargeableOf, stepsForBytes } from "../work-budget.js";
+import { latin1FromText, textFromBytes } from "./byte-text.js";
 
 /** Output of one command, with a byte budget so a runaway listing stops early. */
 export class Output {
@@ -36,7 +37,7 @@ export class Output {
 
   error(s: string): void {
     if (this.mergeErrors) {
-      this.write(this.bytes ? Buffer.from(s, "utf8").toString("latin1") : s);
+      this.write(this.bytes ? latin1FromText(s) : s);
       return;
     }
     // Bounded as stdout is: `sed 's/^/x/w /dev/stderr'` in a loop writes without end there.
@@ -94,9 +95,9 @@ export class CommandIo {
 
   private stdinText: string | undefined;
 
-  /** Piped input as text (decoded natively: just-bash's own decoder loops in JS). */
+  /** Piped input as text (`textFromBytes`: a byte that is not UTF-8 is kept as its surrogate; native where the input is UTF-8). */
   stdin(): string {
-    this.stdinText ??= Buffer.from(latin1FromBytes(this.ctx.stdin), "latin1").toString("utf8");
+    this.stdinText ??= textFromBytes(Buffer.from(latin1FromBytes(this.ctx.stdin), "latin1"));
     return this.stdinText;
   }
 
@@ -203,9 +204,10 @@ export function docsCommand(view: SiteView, spec: DocsCommandSpec): Command {
         io.fail(`output stopped after ${LIMITS.shell.maxInternalOutputBytes} bytes (limit); narrow the command`);
         if (exitCode === 0) exitCode = 2;
       }
-      // Hand just-bash bytes, encoded natively: its own text-to-bytes step for pipes concatenates
-      // one character per byte in JS and dominated `rg ... | wc -l` on large outputs.
-      const latin1 = spec.writesBytes === true ? io.out.stdout : Buffer.from(io.out.stdout, "utf8").toString("latin1");
+      // Hand just-bash bytes, encoded natively (`latin1FromText`; an escaped byte is its byte again):
+      // its own text-to-bytes step for pipes concatenated one character per byte in JS and dominated
+      // `rg ... | wc -l` on large outputs.
+      const latin1 = spec.writesBytes === true ? io.out.stdout : latin1FromText(io.out.stdout);
       io.chargeBytes("stdout", latin1.length);
       const bytes = unsafeBytesFromLatin1(latin1);
       return { ...bytesOutput(bytes), stderr: io.out.stderr, exitCode };

@@ -1,3 +1,5 @@
+import { byteLengthOfText, bytesOfText, textFromBytes } from "./byte-text.js";
+
 /** Counts as head and tail read them: `10`, `-10`, `+10`, with GNU's multiplier suffixes. */
 
 const SUFFIXES: Readonly<Record<string, number>> = {
@@ -70,9 +72,9 @@ export function fromLine(text: string, n: number): string {
 
 /** Byte-oriented slices for `-c`: the text is sliced on its UTF-8 bytes. */
 export function sliceBytes(text: string, start: number, end?: number): string {
-  return Buffer.from(text, "utf8").subarray(start, end).toString("utf8");
+  return textFromBytes(bytesOfText(text).subarray(start, end));
 }
 
 export function byteLength(text: string): number {
-  return Buffer.byteLength(text, "utf8");
+  return byteLengthOfText(text);
 }

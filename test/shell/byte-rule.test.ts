@@ -1,0 +1,113 @@
+/**
+ * Issue 25 (adversary round 19, F2 and F3): one rule for bytes in the docs shell. Streams between
+ * commands carry bytes as bash's do; byte escapes (`echo -e '\xff'`, `$'\xff'`, printf, awk) are
+ * bytes; text read from bytes keeps each byte that is not UTF-8 (`$(...)`, `read`, `sed`, `2>&1`);
+ * and the call's stdout and stderr alike are decoded once, at the very end, each ill-formed
+ * sequence one U+FFFD (docs/shell.md). Each row was recorded from GNU bash 5.2.15 and coreutils 9.1
+ * (`bash --norc -c COMMAND` in `C.UTF-8`): the command, its stdout and stderr bytes in hex, its
+ * status. Every command runs twice, as it is and as `{ COMMAND\n} 2>&1 | od -An -tx1`, whose
+ * output shows the exact bytes. Ours must show what bash's bytes read as UTF-8 (WHATWG's decoder).
+ * Before: 18 of these 58 rows held (`printf 'é\377' >&2` showed `Ã©ÿ`, `echo -e '\xff'` wrote
+ * c3 bf).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import type { Shell } from "../../src/engine/shell/shell.js";
+import { localContext } from "../../src/vfs/request-context.js";
+import { makeRepo } from "../helpers/repo.js";
+
+/** [command, stdout bytes (hex), stderr bytes (hex), exit status], as bash 5.2 gave them. */
+const RECORDED: ReadonlyArray<readonly [string, string, string, number]> = [
+  ["echo -e '\\xff\\303\\251\\0101'", "ff5c3330335c323531410a", "", 0],
+  ["{ echo -e '\\xff\\303\\251\\0101'\n} 2>&1 | od -An -tx1", "2066662035632033332033302033332035632033322033352033312034312030610a", "", 0],
+  ["echo -e 'a\\0377b'", "61ff620a", "", 0],
+  ["{ echo -e 'a\\0377b'\n} 2>&1 | od -An -tx1", "2036312066662036322030610a", "", 0],
+  ["echo $'\\xff' $'\\303\\251' $'\\101\\777'", "ff20c3a92041ff0a", "", 0],
+  ["{ echo $'\\xff' $'\\303\\251' $'\\101\\777'\n} 2>&1 | od -An -tx1", "2066662032302063332061392032302034312066662030610a", "", 0],
+  ["printf '\\377\\303\\251\\x41\\u00e9'", "ffc3a941c3a9", "", 0],
+  ["{ printf '\\377\\303\\251\\x41\\u00e9'\n} 2>&1 | od -An -tx1", "2066662063332061392034312063332061390a", "", 0],
+  ["printf '%b' '\\0377\\xff\\303'", "ffffc3", "", 0],
+  ["{ printf '%b' '\\0377\\xff\\303'\n} 2>&1 | od -An -tx1", "2066662066662063330a", "", 0],
+  ["awk 'BEGIN{printf \"\\377\\303\\251\"; print \"\\xff\"}'", "ffc3a9ff0a", "", 0],
+  ["{ awk 'BEGIN{printf \"\\377\\303\\251\"; print \"\\xff\"}'\n} 2>&1 | od -An -tx1", "2066662063332061392066662030610a", "", 0],
+  ["printf 'a\\377b\\n' | sed 's/a/x/'", "78ff620a", "", 0],
+  ["{ printf 'a\\377b\\n' | sed 's/a/x/'\n} 2>&1 | od -An -tx1", "2037382066662036322030610a", "", 0],
+  ["printf 'abc\\377\\n' | tr 'a-c' 'A-C'", "414243ff0a", "", 0],
+  ["{ printf 'abc\\377\\n' | tr 'a-c' 'A-C'\n} 2>&1 | od -An -tx1", "2034312034322034332066662030610a", "", 0],
+  ["printf 'h\\303\\251llo\\n' | cut -c1-2", "68c30a", "", 0],
+  ["{ printf 'h\\303\\251llo\\n' | cut -c1-2\n} 2>&1 | od -An -tx1", "2036382063332030610a", "", 0],
+  ["printf 'h\\303\\251llo\\n' | cut -b1-2", "68c30a", "", 0],
+  ["{ printf 'h\\303\\251llo\\n' | cut -b1-2\n} 2>&1 | od -An -tx1", "2036382063332030610a", "", 0],
+  ["printf '\\303\\251\\377' | wc -c", "330a", "", 0],
+  ["{ printf '\\303\\251\\377' | wc -c\n} 2>&1 | od -An -tx1", "2033332030610a", "", 0],
+  ["printf '\\303\\251\\377\\n' | wc -m", "320a", "", 0],
+  ["{ printf '\\303\\251\\377\\n' | wc -m\n} 2>&1 | od -An -tx1", "2033322030610a", "", 0],
+  ["printf '\\303\\251\\377' | head -c 2", "c3a9", "", 0],
+  ["{ printf '\\303\\251\\377' | head -c 2\n} 2>&1 | od -An -tx1", "2063332061390a", "", 0],
+  ["x=$(printf '\\377\\303\\251'); echo \"$x\"; echo ${#x}", "ffc3a90a320a", "", 0],
+  ["{ x=$(printf '\\377\\303\\251'); echo \"$x\"; echo ${#x}\n} 2>&1 | od -An -tx1", "2066662063332061392030612033322030610a", "", 0],
+  ["x=$(printf 'a\\377'); y=\"$x$x\"; printf '%s' \"$y\"", "61ff61ff", "", 0],
+  ["{ x=$(printf 'a\\377'); y=\"$x$x\"; printf '%s' \"$y\"\n} 2>&1 | od -An -tx1", "2036312066662036312066660a", "", 0],
+  ["printf 'e\\303\\251\\377\\n' >&2", "", "65c3a9ff0a", 0],
+  ["{ printf 'e\\303\\251\\377\\n' >&2\n} 2>&1 | od -An -tx1", "2036352063332061392066662030610a", "", 0],
+  ["printf 'e\\303\\251\\377\\n' 2>&1 | cat", "65c3a9ff0a", "", 0],
+  ["{ printf 'e\\303\\251\\377\\n' 2>&1 | cat\n} 2>&1 | od -An -tx1", "2036352063332061392066662030610a", "", 0],
+  ["{ printf '\\377'; echo 'é' >&2; } 2>&1", "ffc3a90a", "", 0],
+  ["{ { printf '\\377'; echo 'é' >&2; } 2>&1\n} 2>&1 | od -An -tx1", "2066662063332061392030610a", "", 0],
+  ["{ printf '\\377'; echo 'é' >&2; } 2>&1 | cat", "ffc3a90a", "", 0],
+  ["{ { printf '\\377'; echo 'é' >&2; } 2>&1 | cat\n} 2>&1 | od -An -tx1", "2066662063332061392030610a", "", 0],
+  ["printf 'e\\303\\251\\377\\n' |& cat", "65c3a9ff0a", "", 0],
+  ["{ printf 'e\\303\\251\\377\\n' |& cat\n} 2>&1 | od -An -tx1", "2036352063332061392066662030610a", "", 0],
+  ["echo é | { read v; echo \"$v\"; }", "c3a90a", "", 0],
+  ["{ echo é | { read v; echo \"$v\"; }\n} 2>&1 | od -An -tx1", "2063332061392030610a", "", 0],
+  ["printf 'a\\377\\nb\\n' | while read -r l; do echo \"[$l]\"; done", "5b61ff5d0a5b625d0a", "", 0],
+  ["{ printf 'a\\377\\nb\\n' | while read -r l; do echo \"[$l]\"; done\n} 2>&1 | od -An -tx1", "2035622036312066662035642030612035622036322035642030610a", "", 0],
+  ["mapfile -t a < <(printf '\\303\\251\\n\\377\\n'); echo \"${a[0]}${a[1]}\"", "c3a9ff0a", "", 0],
+  ["{ mapfile -t a < <(printf '\\303\\251\\n\\377\\n'); echo \"${a[0]}${a[1]}\"\n} 2>&1 | od -An -tx1", "2063332061392066662030610a", "", 0],
+  ["echo \"$(printf '\\303')$(printf '\\251')\"", "c3a90a", "", 0],
+  ["{ echo \"$(printf '\\303')$(printf '\\251')\"\n} 2>&1 | od -An -tx1", "2063332061392030610a", "", 0],
+  ["cat <<EOT\n$(printf '\\377')é\nEOT", "ffc3a90a", "", 0],
+  ["{ cat <<EOT\n$(printf '\\377')é\nEOT\n} 2>&1 | od -An -tx1", "2066662063332061392030610a", "", 0],
+  ["printf '\\377' | cat", "ff", "", 0],
+  ["{ printf '\\377' | cat\n} 2>&1 | od -An -tx1", "2066660a", "", 0],
+  ["read -r v <<< \"$(printf 'a\\377')\"; echo \"$v\"", "61ff0a", "", 0],
+  ["{ read -r v <<< \"$(printf 'a\\377')\"; echo \"$v\"\n} 2>&1 | od -An -tx1", "2036312066662030610a", "", 0],
+  ["echo 'Ã©'", "c383c2a90a", "", 0],
+  ["{ echo 'Ã©'\n} 2>&1 | od -An -tx1", "2063332038332063322061392030610a", "", 0],
+  ["echo é | od -c", "30303030303030203330332032353120205c6e0a303030303030330a", "", 0],
+  ["{ echo é | od -c\n} 2>&1 | od -An -tx1", "2033302033302033302033302033302033302033302032302033332033302033332032302033322033352033312032300a2032302035632036652030612033302033302033302033302033302033302033332030610a", "", 0],
+];
+
+/** Where ours still differs from the real tools, and what ours gives (docs/shell.md, "not matched yet"). */
+const STILL_UNLIKE: ReadonlyArray<readonly [string, string, string]> = [
+  // GNU sed's `.` does not match a byte that is not UTF-8 (5b c3 a9 5d ff 0a); ours does.
+  ["printf '\\303\\251\\377\\n' | sed 's/./[&]/g' | od -An -tx1", " 5b c3 a9 5d 5b ff 5d 0a\n", "bash: 5b c3 a9 5d ff 0a"],
+  // GNU tr works on bytes (68 a9 ff 0a); ours on characters, so \303 is not half of é.
+  ["printf 'h\\303\\251\\377\\n' | tr -d '\\303' | od -An -tx1", " 68 c3 a9 ff 0a\n", "bash: 68 a9 ff 0a"],
+];
+
+const decoder = new TextDecoder();
+const shown = (hex: string): string => decoder.decode(Buffer.from(hex, "hex"));
+
+let repo: { dir: string; cleanup: () => void };
+let shell: Shell;
+let runtime: DocsRuntime;
+beforeAll(async () => {
+  repo = makeRepo({ "docs.json": JSON.stringify({ name: "T", navigation: { groups: [{ group: "S", pages: ["index"] }] } }), "index.mdx": "---\ntitle: Home\n---\n\nok\n" });
+  runtime = await DocsRuntime.load({ root: repo.dir });
+  shell = runtime.readerState(localContext()).shell;
+});
+afterAll(async () => {
+  await runtime.close();
+  repo.cleanup();
+});
+
+describe("bytes as bash has them (recorded from bash 5.2)", () => {
+  it.each(RECORDED)("%s", async (command, stdout, stderr, exitCode) => {
+    expect(await shell.run(command)).toEqual({ stdout: shown(stdout), stderr: shown(stderr), exitCode, truncated: false });
+  });
+
+  it.each(STILL_UNLIKE)("still unlike the real tools: %s", async (command, stdout) => {
+    expect(await shell.run(command)).toEqual({ stdout, stderr: "", exitCode: 0, truncated: false });
+  });
+});
