@@ -480,7 +480,11 @@ export class DocsRuntime {
     return new LazyShell(async () => {
       await ioTurn();
       await this.searchTurns.whenIdle();
-      return host.shellFor(site, view, true);
+      const shell = host.shellFor(site, view, true);
+      // The view's folders (made at first use), which a command's answer reads here
+      // (`provenance.ts`): made now, with the encoding, not by the first command.
+      view.isDir("/");
+      return shell;
     });
   }
 

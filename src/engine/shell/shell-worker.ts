@@ -88,6 +88,8 @@ function registerView(sid: number, vid: number, positions: Int32Array, extra: re
   trim(extras, MAX_EXTRAS);
   // The main thread decided what this reader sees; here every listed file is visible.
   const view = new SiteView({ files: visible, pages: new Map() }, ALL_ACCESS, "public");
+  // Its folders made now, as the view is (a view makes them at first use): not by the first command.
+  view.isDir("/");
   // The host keeps the time (it ends a worker stuck past the limit); commands here check only
   // the caller's cancellation and the work budget as they loop.
   views.set(vid, new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), limits, false));
