@@ -10,12 +10,18 @@
  * connections (each worker gets some), so each worker's peak RSS includes serving.
  * Prints one JSON line. The state and cache folders are whatever XDG_* the environment names.
  *
+ * `--wait-line RE` (with `--wait-all`): also wait for a stderr line matching RE.
+ * `--answers FILE`: write every answer (the searches' and commands' whole results) to FILE, to
+ * compare two builds' answers. `--memory`: before stopping, each process's RSS and PSS from
+ * /proc/PID/smaps_rollup (and their sums); with `MEMPROBE_DIR` set and a preload that answers
+ * SIGUSR2 (NODE_OPTIONS=--require .../memprobe.cjs), each worker's memory by kind after a full GC.
+ *
  * On a loaded machine wall times say little: each step also gives `cpuMs`, the CPU the server's
  * processes (primary and workers, every thread) used during it, and `exit`, the command's exit
  * status (124: stopped at a limit); `cpuAtListeningMs` is each process's CPU when the port opened.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -27,6 +33,17 @@ function cpuMsOf(pid: number): number {
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return 0;
+  }
+}
+
+/** RSS and PSS (MB) of one process, from smaps_rollup: PSS shares pages another process maps too. */
+function rollup(pid: number): { rssMb: number; pssMb: number; anonMb: number } {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? 0);
+    return { rssMb: Math.round(kb("Rss") / 1024), pssMb: Math.round(kb("Pss") / 1024), anonMb: Math.round(kb("Anonymous") / 1024) };
+  } catch {
+    return { rssMb: 0, pssMb: 0, anonMb: 0 };
   }
 }
 
@@ -55,8 +72,29 @@ function childrenOf(pid: number): number[] {
 
 /** A file of the site to `cat`: the first page under the first folder with one. */
 function somePage(site: string): string {
-  const found = execFileSync("rg", ["--files", "-g", "*.mdx", site], { encoding: "utf8", maxBuffer: 1 << 30 }).split("\n")[0] ?? "";
+  const found = execFileSync("rg", ["--files", "--sort", "path", "-g", "*.mdx", site], { encoding: "utf8", maxBuffer: 1 << 30 }).split("\n")[0] ?? "";
   return found.slice(site.length).replace(/^\/?/, "/");
+}
+
+/**
+ * Each process's RSS and PSS (and their sums); with a probe preloaded (`MEMPROBE_DIR`), each
+ * worker's memory by kind after a full GC, RSS and PSS read again after it.
+ */
+async function memoryOf(primary: number, workers: number[]): Promise<unknown> {
+  const dir = process.env.MEMPROBE_DIR;
+  const kinds: Record<number, unknown> = {};
+  if (dir !== undefined) {
+    for (const w of workers) {
+      const file = join(dir, `mem-${w}.json`);
+      rmSync(file, { force: true });
+      process.kill(w, "SIGUSR2");
+      for (let i = 0; i < 600 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      kinds[w] = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : "no answer";
+    }
+  }
+  const each = [primary, ...workers].map((p) => ({ pid: p, ...rollup(p), kinds: kinds[p] }));
+  return { processes: each, totalRssMb: each.reduce((s, p) => s + p.rssMb, 0), totalPssMb: each.reduce((s, p) => s + p.pssMb, 0) };
 }
 
 async function main(): Promise<void> {
@@ -103,8 +141,10 @@ async function main(): Promise<void> {
   const connectCpuMs = serverCpu() - cpu0;
   let t = performance.now();
   cpu0 = serverCpu();
+  const answers: unknown[] = [];
   const found = await client.callTool({ name: search.name, arguments: { query: `how do I configure the ${word} flow so that guests can pay without creating an account ${run}` } }, undefined, { timeout: 600_000 });
   const searchMs = Math.round(performance.now() - t);
+  answers.push({ search: found.structuredContent ?? found.content });
   const searchCpuMs = serverCpu() - cpu0;
   const page = somePage(site);
   const commands = ["echo hi", "ls / | head -5", `cat ${page} | head -3`, `rg -il ${word} / | wc -l`, `rg -il ${word} / | wc -l`, "ls / | wc -l"];
@@ -115,6 +155,7 @@ async function main(): Promise<void> {
     cpu0 = serverCpu();
     const r = await on.callTool({ name: shell.name, arguments: { command } }, undefined, { timeout: 600_000 });
     const ms = Math.round(performance.now() - t);
+    answers.push({ command: label, answer: r.structuredContent ?? r.content });
     const content = r.structuredContent as { exitCode?: unknown } | undefined;
     shellRuns.push({ command: label, ms, cpuMs: serverCpu() - cpu0, exit: content?.exitCode, out: JSON.stringify(r.structuredContent ?? r.content).slice(0, 120) });
   };
@@ -127,12 +168,19 @@ async function main(): Promise<void> {
   const laterSearchCpuMs: number[] = [];
   if (args.includes("--wait-all")) {
     await allServed;
+    // `--wait-line RE`: then wait for a line matching RE too (a replaced worker's successor serving).
+    const waitLine = flag("wait-line");
+    if (waitLine !== undefined) {
+      const re = new RegExp(waitLine);
+      while (!lines.some((l) => re.test(l))) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     for (let i = 0; i < 4; i++) {
       const other = new Client({ name: "ready-http-bench", version: "1" });
       await other.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)), { timeout: 600_000 });
       t = performance.now();
       cpu0 = serverCpu();
-      await other.callTool({ name: search.name, arguments: { query: `where are the webhooks for ${word} completion documented and how do I verify them ${run + i}` } }, undefined, { timeout: 600_000 });
+      const later = await other.callTool({ name: search.name, arguments: { query: `where are the webhooks for ${word} completion documented and how do I verify them ${run + i}` } }, undefined, { timeout: 600_000 });
+      answers.push({ laterSearch: i, answer: later.structuredContent ?? later.content });
       laterSearchMs = [...laterSearchMs, Math.round(performance.now() - t)];
       laterSearchCpuMs.push(serverCpu() - cpu0);
       for (const command of ["echo hi", `rg -il ${word} / | wc -l`]) await shellCall(other, `later ${i}: ${command}`, command);
@@ -154,13 +202,16 @@ async function main(): Promise<void> {
     nativeCpuMs.push(Math.round(children.reduce((sum, x) => { const m = /(\d+)m([\d.]+)s/.exec(x) as RegExpExecArray; return sum + (Number(m[1]) * 60 + Number(m[2])) * 1000; }, 0)));
   }
   const kids = childrenOf(pid);
+  const memory = args.includes("--memory") ? await memoryOf(pid, kids) : undefined;
   const processes = [{ pid, role: "primary", peakRssMb: peakRss(pid), cpuMs: cpuMsOf(pid) }, ...kids.map((k) => ({ pid: k, role: "worker", peakRssMb: peakRss(k), cpuMs: cpuMsOf(k) }))];
+  const answersFile = flag("answers");
+  if (answersFile !== undefined) writeFileSync(answersFile, `${JSON.stringify(answers, null, 1)}\n`);
   await client.close();
   child.kill("SIGTERM");
   await new Promise((resolve) => child.once("exit", resolve));
   const hits = JSON.stringify(found.structuredContent ?? found.content).length;
   console.log(
-    JSON.stringify({ listeningMs: Math.round(listeningMs), allServingMs: Math.round(allMs), cpuAtListeningMs, connectCpuMs, searchMs, searchCpuMs, laterSearchMs, laterSearchCpuMs, hits, exit124: shellRuns.filter((r) => r.exit === 124).length, shell: shellRuns, nativeRgMs: native, nativeRgCpuMs: nativeCpuMs, nativeCount, processes, load: readFileSync("/proc/loadavg", "utf8").trim() }),
+    JSON.stringify({ listeningMs: Math.round(listeningMs), allServingMs: Math.round(allMs), cpuAtListeningMs, connectCpuMs, searchMs, searchCpuMs, laterSearchMs, laterSearchCpuMs, hits, memory, exit124: shellRuns.filter((r) => r.exit === 124).length, shell: shellRuns, nativeRgMs: native, nativeRgCpuMs: nativeCpuMs, nativeCount, processes, load: readFileSync("/proc/loadavg", "utf8").trim() }),
   );
 }
 
