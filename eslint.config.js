@@ -6,8 +6,9 @@ export default tseslint.config(
   // Generated code (ajv standalone validators): checked by a staleness test, not by hand.
   // worker-boot.mjs is plain JavaScript by necessity (it registers tsx for the shell worker), and
   // so are just-bash-patches.mjs and just-bash-hooks.mjs (the build script, the test runner's
-  // config and Node's module hooks load them before any TypeScript can be), and bench/loop-probe.mjs
-  // (preloaded into the bench's server processes by NODE_OPTIONS, where no TypeScript loader runs).
+  // config and Node's module hooks load them before any TypeScript can be), and so are
+  // bench/loop-probe.mjs and bench/memory-probe.cjs (preloaded into the bench's server processes
+  // by NODE_OPTIONS, where no TypeScript loader runs).
   {
     ignores: [
       "node_modules/",
@@ -23,6 +24,7 @@ export default tseslint.config(
       "src/engine/shell/just-bash-patches.mjs",
       "src/engine/shell/just-bash-hooks.mjs",
       "bench/loop-probe.mjs",
+      "bench/memory-probe.cjs",
     ],
   },
   ...tseslint.configs.recommended,

@@ -14,7 +14,7 @@
  * `--answers FILE`: write every answer (the searches' and commands' whole results) to FILE, to
  * compare two builds' answers. `--memory`: before stopping, each process's RSS and PSS from
  * /proc/PID/smaps_rollup (and their sums); with `MEMPROBE_DIR` set and a preload that answers
- * SIGUSR2 (NODE_OPTIONS=--require .../memprobe.cjs), each worker's memory by kind after a full GC.
+ * SIGUSR2 (`NODE_OPTIONS="--require bench/memory-probe.cjs"`), each worker's memory by kind after a full GC.
  *
  * On a loaded machine wall times say little: each step also gives `cpuMs`, the CPU the server's
  * processes (primary and workers, every thread) used during it, and `exit`, the command's exit
