@@ -27,7 +27,7 @@ describePostgres("PostgreSQL state", () => {
   it("four instances starting at once migrate once, and all see the same state", async () => {
     const instances = [open(), open(), open(), open()];
     const states = await Promise.all(instances.map((s) => s.state()));
-    expect(await queryDatabase(db.url, "SELECT version FROM svc_mcp_schema ORDER BY version")).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+    expect(await queryDatabase(db.url, "SELECT version FROM svc_mcp_schema ORDER BY version")).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
     await states[0]!.setAuthMode("partial");
     expect(await Promise.all(states.map(async (s) => (await s.settings()).authMode))).toEqual(["partial", "partial", "partial", "partial"]);
   });
@@ -35,7 +35,7 @@ describePostgres("PostgreSQL state", () => {
   it("refuses a database whose schema is newer than this version", async () => {
     await open().state();
     await queryDatabase(db.url, "INSERT INTO svc_mcp_schema (version, applied_at) VALUES (99, 0)");
-    await expect(open().state()).rejects.toThrow("database schema version 99 is newer than this svc-mcp supports (4); upgrade svc-mcp");
+    await expect(open().state()).rejects.toThrow("database schema version 99 is newer than this svc-mcp supports (5); upgrade svc-mcp");
   });
 
   it("an unknown auth mode in the database fails closed (full), with one warning", async () => {
