@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -17,7 +17,7 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
  * each alike. Prints one JSON line per side: its processes' CPU per call over all rounds (all
  * threads; main threads apart), and each round's calls/s, p99 and load average.
  *
- *   npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg] <checkout>[@pg]... [--limits counted] [--protocol 2025-11-25] [--probe]
+ *   npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg] <checkout>[@pg]... [--limits counted] [--protocol 2025-11-25] [--endpoint authed] [--probe]
  *
  * A checkout is a folder with this repository built (`npm run build`; another commit's worktree
  * with its node_modules linked). `@pg` gives that side PostgreSQL state (a fresh database on
@@ -28,7 +28,10 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
  * Each server's site cache is written a second after its index is built (issue 22) and lands in
  * the first round; run with SVC_MCP_CACHE=off to leave it out. Each side's first round starts
  * after a warm-up of `BENCH_WARM_UP_CALLS` calls per worker (default 3,000; wrk-load.ts), not
- * counted.
+ * counted. `--endpoint authed`: the calls go to `/authed/mcp` with a bearer token (a client
+ * credential made by the side's own `credentials create`, its token from the side's token
+ * endpoint), so every call has its token checked. Each side's line gives `errors`: answers other
+ * than 200 over all rounds (a 503 or 401 is cheap and would flatter the rate).
  *
  * `--probe`: every server process loads bench/loop-probe.mjs, and each round also prints, per
  * worker, its share of wrk's connections (sampled mid-run), its blocking events (event loop late
@@ -38,7 +41,7 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
 
 const SPREE = join(SHARED, "corpora", "spree");
 const CLIENTS = 32;
-const COUNTED = ["ip", "search"].flatMap((k) => ["--rate-limit", `${k}=1000000000`]);
+const COUNTED = ["ip", "search", "authed-search"].flatMap((k) => ["--rate-limit", `${k}=1000000000`]);
 const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
 /** As the bench's one-worker servers get it (src/cli/worker-heap.ts gives it to every worker). */
 const YOUNG_GENERATION = "--max-semi-space-size=64";
@@ -50,6 +53,8 @@ interface Side {
   readonly url: string;
   readonly tool: string;
   readonly databaseUrl: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  errors: number;
   readonly drop: (() => Promise<void>) | undefined;
   calls: number;
   cpu: number;
@@ -70,6 +75,7 @@ if (probing) args.splice(args.indexOf("--probe"), 1);
 const probe = probing ? probeEnv() : undefined;
 const limits = option("--limits") ?? "off";
 const protocol = (option("--protocol") ?? "2026-07-28") as WrkProtocol;
+const endpoint = option("--endpoint") ?? "mcp";
 const [workersArg, secondsArg, roundsArg, ...checkouts] = args;
 const workers = Number(workersArg);
 const seconds = Number(secondsArg);
@@ -101,9 +107,10 @@ async function start(spec: string): Promise<Side> {
     child.once("exit", (code) => fail(new Error(`${spec}: serve exited with ${code}:\n${lines.join("\n")}`)));
   });
   const tool = /tools (\S+),/.exec(lines.join("\n"))?.[1] ?? "search";
-  const url = `${origin}/mcp`;
+  const auth: Record<string, string> = endpoint === "authed" ? { authorization: `Bearer ${await accessToken(dir, state, origin)}` } : {};
+  const url = `${origin}/${endpoint === "authed" ? "authed/mcp" : "mcp"}`;
   const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "wrk-ab", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": tool };
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": tool, ...auth };
   // Fresh connections go to the workers in turn: each waits for its worker's index.
   await Promise.all(
     Array.from({ length: workers * 4 }, async () => {
@@ -111,7 +118,17 @@ async function start(spec: string): Promise<Side> {
       await r.text();
     }),
   );
-  return { name: spec, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, calls: 0, cpu: 0, main: 0, db: 0, transactions: 0, rounds: [], port: Number(new URL(origin).port) };
+  return { name: spec, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, headers: auth, errors: 0, calls: 0, cpu: 0, main: 0, db: 0, transactions: 0, rounds: [], port: Number(new URL(origin).port) };
+}
+
+/** A bearer token for `/authed/mcp`: a client credential made by the checkout's CLI on the side's state, exchanged at its token endpoint. */
+async function accessToken(dir: string, state: string, origin: string): Promise<string> {
+  const created = execFileSync(process.execPath, [join(dir, "bin", "svc-mcp.js"), "credentials", "create", "--label", "wrk-ab", "--json", "--dir", SPREE, "--state", state], { encoding: "utf8" });
+  const { clientId, clientSecret } = JSON.parse(created) as { clientId: string; clientSecret: string };
+  const form = new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret });
+  const r = await fetch(`${origin}/authed/mcp/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form });
+  if (r.status !== 200) throw new Error(`token: ${r.status} ${await r.text()}`);
+  return ((await r.json()) as { access_token: string }).access_token;
 }
 
 /** The PostgreSQL backends serving a side's database. */
@@ -152,9 +169,11 @@ try {
         warmUpCalls: round === 0 ? WARM_UP_CALLS_PER_WORKER * workers : 0,
         serverPids: [side.child.pid as number, ...side.pids],
         measured,
+        headers: side.headers,
         ...(side.databaseUrl !== undefined ? { databasePids: backends(side.databaseUrl), databaseTransactions: transactionsOf(side.databaseUrl) } : {}),
       });
       const calls = r.callsPerSec * seconds;
+      side.errors += r.errors;
       side.calls += calls;
       side.cpu += r.cpuMsPerCall * calls;
       side.main += r.mainThreadCpuMsPerCall * calls;
@@ -167,7 +186,7 @@ try {
   for (const side of sides) {
     const perCall = (ms: number): number => Math.round((ms / side.calls) * 1000) / 1000;
     const database = side.databaseUrl !== undefined ? { databaseCpuMsPerCall: perCall(side.db), databaseTransactionsPerCall: perCall(side.transactions) } : {};
-    process.stdout.write(`${JSON.stringify({ side: side.name, workers, limits, protocol, cpuMsPerCall: perCall(side.cpu), mainThreadCpuMsPerCall: perCall(side.main), ...database, rounds: side.rounds })}\n`);
+    process.stdout.write(`${JSON.stringify({ side: side.name, workers, limits, protocol, endpoint, errors: side.errors, cpuMsPerCall: perCall(side.cpu), mainThreadCpuMsPerCall: perCall(side.main), ...database, rounds: side.rounds })}\n`);
   }
 } finally {
   for (const side of sides) {

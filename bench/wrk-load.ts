@@ -63,8 +63,8 @@ const STREAM = new QueryStream();
 export type WrkProtocol = "2025-11-25" | "2026-07-28";
 
 /** Headers and body of one `tools/call` (id 1) in `protocol`, ready to repeat. */
-async function callTemplate(url: string, protocol: WrkProtocol, tool: string, args: string): Promise<{ headers: Record<string, string>; body: string }> {
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+async function callTemplate(url: string, protocol: WrkProtocol, tool: string, args: string, extra: Readonly<Record<string, string>>): Promise<{ headers: Record<string, string>; body: string }> {
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", ...extra };
   if (protocol === "2026-07-28") {
     const _meta = { "io.modelcontextprotocol/protocolVersion": protocol, "io.modelcontextprotocol/clientInfo": { name: "bench-wrk", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: JSON.parse(args) as unknown, _meta } });
@@ -94,13 +94,24 @@ export async function wrkLoad(
   seconds: number,
   tool: string,
   args: string,
-  options: { protocol?: WrkProtocol; serverPids?: readonly number[]; traffic?: Traffic; databasePids?: () => Promise<readonly number[]>; databaseTransactions?: () => Promise<number>; warmUpCalls?: number; measured?: (phase: "start" | "end") => Promise<void> } = {},
+  options: {
+    protocol?: WrkProtocol;
+    serverPids?: readonly number[];
+    traffic?: Traffic;
+    databasePids?: () => Promise<readonly number[]>;
+    databaseTransactions?: () => Promise<number>;
+    warmUpCalls?: number;
+    /** Sent with every request besides the protocol's own (an `authorization` for `/authed/mcp`). */
+    headers?: Readonly<Record<string, string>>;
+    /** Called just before and after the measured run (the probe's marks). */
+    measured?: (phase: "start" | "end") => Promise<void>;
+  } = {},
 ): Promise<WrkResult> {
   const protocol = options.protocol ?? "2025-11-25";
   const distinct = options.traffic === "distinct";
   const serverCpu = (): number => (options.serverPids ?? []).reduce((sum, pid) => sum + cpuMs(pid), 0);
   const mainCpu = (): number => (options.serverPids ?? []).reduce((sum, pid) => sum + mainThreadCpuMs(pid), 0);
-  const { headers: sessionHeaders, body } = await callTemplate(url, protocol, tool, distinct ? JSON.stringify({ ...(JSON.parse(args) as object), query: PLACEHOLDER }) : args);
+  const { headers: sessionHeaders, body } = await callTemplate(url, protocol, tool, distinct ? JSON.stringify({ ...(JSON.parse(args) as object), query: PLACEHOLDER }) : args, options.headers ?? {});
   // The call must succeed before it is repeated: a tool error is also a 200.
   const probeOnce = (): Promise<Response> => fetch(url, { method: "POST", headers: sessionHeaders, body: body.replace(JSON.stringify(PLACEHOLDER), JSON.stringify("probe before the load")) });
   // A kept-alive connection the server closed while other sides ran (its keep-alive timeout) fails

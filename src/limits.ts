@@ -804,13 +804,17 @@ export const LIMITS = {
     /** A connection left idle inside a transaction (its client died mid-way) is ended by the
      *  server after this, releasing the rows it locked (`?idle_in_transaction_session_timeout=`). */
     idleInTransactionMs: 60_000,
-    /** The longest a server keeps the site settings between requests (settings-cache.ts). It
+      /** The longest a server keeps the site settings, and an access token's row, between requests
+     *  (settings-cache.ts, token-cache.ts). It
      *  keeps them only while a LISTEN connection tells it of every change, and a state command
      *  returns once every listening server has dropped its copy; this bounds the rest (a
      *  listening connection cut without the server knowing, a server that does not answer the
      *  writer in time). One read a second per process costs nothing; a writer waits at most this
      *  for a server that does not acknowledge. */
     settingsCacheMs: 1_000,
+    /** Access tokens' rows a server keeps at most (token-cache.ts; the oldest goes first): a few
+     *  MB, more than the callers a server serves within `settingsCacheMs`. */
+    tokenCacheEntries: 10_000,
     /** How long a lost LISTEN connection waits before connecting again (nothing is cached meanwhile). */
     listenRetryMs: 1_000,
   },

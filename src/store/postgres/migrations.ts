@@ -257,4 +257,54 @@ export const POSTGRES_MIGRATIONS: readonly PgMigration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_settings_changed();
     `,
   },
+  {
+    // Every commit that deletes or changes a row a bearer check reads (a revoked token, a deleted
+    // credential or user and what cascades from them, an edit in psql) tells the servers
+    // listening (settings-listener.ts) to drop the tokens they keep; the payload names the
+    // transaction, for the writer waiting for their acknowledgements. Only statements that
+    // touched a row announce (the sweep of expired tokens that runs at each issue usually
+    // deletes nothing), and a token's used_at (a refresh token's rotation) is not read by a
+    // check: its update is not announced.
+    version: 5,
+    sql: `
+      CREATE FUNCTION svc_mcp_access_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM changed) THEN
+          PERFORM pg_notify('svc_mcp_access', txid_current()::text);
+        END IF;
+        RETURN NULL;
+      END
+      $$;
+      CREATE FUNCTION svc_mcp_access_announced() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('svc_mcp_access', txid_current()::text);
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER tokens_deleted AFTER DELETE ON tokens REFERENCING OLD TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_access_changed();
+      CREATE TRIGGER tokens_changed AFTER UPDATE OF hash, grant_id, kind, expires_at ON tokens
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_access_announced();
+      CREATE TRIGGER tokens_truncated AFTER TRUNCATE ON tokens
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_access_announced();
+      CREATE TRIGGER grants_deleted AFTER DELETE ON grants REFERENCING OLD TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_access_changed();
+      CREATE TRIGGER grants_updated AFTER UPDATE ON grants REFERENCING OLD TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_access_changed();
+      CREATE TRIGGER grants_truncated AFTER TRUNCATE ON grants
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_access_announced();
+      CREATE TRIGGER credentials_deleted AFTER DELETE ON credentials REFERENCING OLD TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_access_changed();
+      CREATE TRIGGER credentials_updated AFTER UPDATE ON credentials REFERENCING OLD TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_access_changed();
+      CREATE TRIGGER credentials_truncated AFTER TRUNCATE ON credentials
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_access_announced();
+      CREATE TRIGGER users_deleted AFTER DELETE ON users REFERENCING OLD TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_access_changed();
+      CREATE TRIGGER users_updated AFTER UPDATE ON users REFERENCING OLD TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_access_changed();
+      CREATE TRIGGER users_truncated AFTER TRUNCATE ON users
+        FOR EACH STATEMENT EXECUTE FUNCTION svc_mcp_access_announced();
+    `,
+  },
 ];

@@ -21,7 +21,8 @@ import {
 import { BatchInFlight } from "../batch-in-flight.js";
 import type { PgDb, PgQueryable } from "./db.js";
 import { SettingsCache } from "./settings-cache.js";
-import { SettingsListener, writeSettingAndWait } from "./settings-listener.js";
+import { ACCESS_CHANNEL, SETTINGS_CHANNEL, SettingsListener, writeAndWait, writeSettingAndWait } from "./settings-listener.js";
+import { TokenCache } from "./token-cache.js";
 
 /** Settings reads answered by one query (they are the same query). */
 const SETTINGS_BATCH = 4096;
@@ -61,6 +62,10 @@ export class PgStateStore implements StateStore {
   private readonly listener: SettingsListener | undefined;
   /** A read begun because the copy kept was `due`: one at a time. */
   private refreshing = false;
+  /** Access tokens' rows between requests, kept only while `listener` listens for revocations. */
+  private readonly tokenCache: TokenCache<TokenRow>;
+  /** Tokens (hex of the hash) whose row kept is being read again because it was `due`. */
+  private readonly tokensRefreshing = new Set<string>();
 
   constructor(
     private readonly db: PgDb,
@@ -75,8 +80,9 @@ export class PgStateStore implements StateStore {
     this.passwordCost = options.passwordCost ?? PASSWORD_COST;
     this.warn = warnOnce(options.warn);
     this.settingsCache = new SettingsCache<SiteSettings>(LIMITS.postgres.settingsCacheMs, options.settingsClock);
+    this.tokenCache = new TokenCache<TokenRow>(LIMITS.postgres.settingsCacheMs, LIMITS.postgres.tokenCacheEntries, options.settingsClock);
     if (options.cacheSettings === true) {
-      this.listener = new SettingsListener(db, this.settingsCache);
+      this.listener = new SettingsListener(db, { [SETTINGS_CHANNEL]: this.settingsCache, [ACCESS_CHANNEL]: this.tokenCache });
       this.listener.start();
     }
   }
@@ -175,11 +181,13 @@ export class PgStateStore implements StateStore {
 
   async deleteCredential(clientId: string): Promise<CredentialInfo | undefined> {
     // Cascades to the credential's grants and tokens: they stop working at the next request.
-    const { rows } = await this.db.query<{ client_id: string; label: string; created_at: number }>(
-      "DELETE FROM credentials WHERE client_id = $1 RETURNING client_id, label, created_at",
-      [clientId],
-    );
-    const row = rows[0];
+    const row = await this.revoking(async (q) => {
+      const { rows } = await q.query<{ client_id: string; label: string; created_at: number }>(
+        "DELETE FROM credentials WHERE client_id = $1 RETURNING client_id, label, created_at",
+        [clientId],
+      );
+      return { value: rows[0], notified: rows.length > 0 };
+    });
     return row === undefined ? undefined : { clientId: row.client_id, label: row.label, createdAt: row.created_at };
   }
 
@@ -215,7 +223,10 @@ export class PgStateStore implements StateStore {
   }
 
   async removeUser(name: string): Promise<boolean> {
-    return (await this.db.query("DELETE FROM users WHERE name = $1", [name.toLowerCase()])).rowCount === 1;
+    return this.revoking(async (q) => {
+      const removed = (await q.query("DELETE FROM users WHERE name = $1", [name.toLowerCase()])).rowCount === 1;
+      return { value: removed, notified: removed };
+    });
   }
 
   async users(): Promise<UserInfo[]> {
@@ -324,17 +335,14 @@ export class PgStateStore implements StateStore {
   async redeemAuthCode(code: string): Promise<CodeRedemption> {
     const now = this.now();
     const hash = hashSecret(code);
-    return this.db.transaction(async (q): Promise<CodeRedemption> => {
+    const redemption = await this.db.transaction(async (q): Promise<CodeRedemption | { reusedGrant: number | null }> => {
       const { rows } = await q.query<CodeRow>(
         "SELECT client_id, user_name, redirect_uri, code_challenge, scope, resource, expires_at, used_at, grant_id FROM auth_codes WHERE hash = $1 FOR UPDATE",
         [hash],
       );
       const row = rows[0];
       if (row === undefined) return { ok: false, reason: "unknown" };
-      if (row.used_at !== null) {
-        if (row.grant_id !== null) await q.query("DELETE FROM grants WHERE id = $1", [row.grant_id]);
-        return { ok: false, reason: "reused" };
-      }
+      if (row.used_at !== null) return { reusedGrant: row.grant_id };
       if (row.expires_at <= now) return { ok: false, reason: "expired" };
       await q.query("UPDATE auth_codes SET used_at = $1 WHERE hash = $2", [now, hash]);
       return {
@@ -342,43 +350,91 @@ export class PgStateStore implements StateStore {
         request: codeRequestOf(row),
       };
     });
+    if (!("reusedGrant" in redemption)) return redemption;
+    // A code presented twice: someone holds a copy. The grant it made ends, on every server by the time this returns.
+    if (redemption.reusedGrant !== null) await this.endGrant(redemption.reusedGrant);
+    return { ok: false, reason: "reused" };
+  }
+
+  /** Delete a grant (its tokens cascade), and wait until no server keeps them (`revoking`). */
+  private async endGrant(grantId: number): Promise<void> {
+    await this.revoking(async (q) => {
+      const ended = (await q.query("DELETE FROM grants WHERE id = $1", [grantId])).rowCount === 1;
+      return { value: undefined, notified: ended };
+    });
+  }
+
+  /**
+   * A write that revokes access (a token, a grant, a credential, a user): its transaction, then a
+   * wait until every listening server has dropped the tokens it keeps (`writeAndWait`), so the
+   * revocation applies to the next request each serves, as when every request read the tables.
+   */
+  private revoking<T>(write: (q: PgQueryable) => Promise<{ value: T; notified: boolean }>): Promise<T> {
+    return writeAndWait(this.db, write, LIMITS.postgres.settingsCacheMs);
   }
 
   async refresh(refreshToken: string, clientId: string): Promise<RefreshResult> {
     const now = this.now();
     const hash = hashSecret(refreshToken);
-    return this.db.transaction(async (q): Promise<RefreshResult> => {
+    const result = await this.db.transaction(async (q): Promise<RefreshResult | { reusedGrant: number }> => {
       const { rows } = await q.query<TokenRow>(`${TOKEN_BY_HASH} FOR UPDATE OF t`, [hash]);
       const row = rows[0];
       if (row === undefined || row.kind !== "refresh") return { ok: false, reason: "unknown" };
       if (row.client_id !== clientId) return { ok: false, reason: "wrong_client" };
-      if (row.used_at !== null) {
-        // A rotated token came back: someone holds a copy. End the whole grant.
-        await q.query("DELETE FROM grants WHERE id = $1", [row.grant_id]);
-        return { ok: false, reason: "reused" };
-      }
+      if (row.used_at !== null) return { reusedGrant: row.grant_id };
       if (row.expires_at <= now) return { ok: false, reason: "expired" };
       await q.query("UPDATE tokens SET used_at = $1 WHERE hash = $2", [now, hash]);
       const subject = subjectOf(row);
       if (subject === undefined) return { ok: false, reason: "unknown" };
       return { ok: true, tokens: await this.addTokenPair(q, row.grant_id, row.scope, now), subject };
     });
+    if (!("reusedGrant" in result)) return result;
+    // A rotated token came back: someone holds a copy. End the whole grant.
+    await this.endGrant(result.reusedGrant);
+    return { ok: false, reason: "reused" };
   }
 
   /**
-   * Every request on `/authed/mcp` checks its bearer token. Checks that arrive while one is in
-   * the database go together in the next query, as the settings reads do: each still starts
-   * after its request arrived, so a token revoked or deleted before a request is refused to it.
+   * Every request on `/authed/mcp` checks its bearer token. A server (`cacheSettings`) keeps the
+   * rows of the tokens it found between requests while it listens for revocations
+   * (`TokenCache`): a commit that deletes or changes a token, grant, credential or user, however
+   * made, drops them all, and a revocation made through the store (`revoking`) returns only once
+   * every listening server has dropped them, so a revoked token is refused at the next request on
+   * every server, as when each request read the tables. Checks that go to the database and
+   * arrive while one is in it go together in the next query, as the settings reads do: each still
+   * starts after its request arrived. A row past half its life is read again in the background
+   * by the request that finds it so, while the row answers that request.
    */
   private readonly tokenReads = new BatchInFlight<Buffer, TokenRow | undefined>(async (hashes) => {
+    const read = this.tokenCache.begin();
     const { rows } = await this.db.query<TokenRow & { hash: Buffer }>(TOKENS_BY_HASHES, [hashes]);
-    const byHash = new Map(rows.map((r) => [r.hash.toString("hex"), r]));
+    const byHash = new Map(
+      rows.map((r) => {
+        const { hash, ...row } = r;
+        return [hash.toString("hex"), row] as const;
+      }),
+    );
+    for (const [key, row] of byHash) if (row.kind === "access") this.tokenCache.keep(read, key, row);
     return hashes.map((h) => byHash.get(h.toString("hex")));
   }, TOKEN_BATCH);
 
+  /** The row of the token hashed `hash`: kept, or read (`tokenReads`). */
+  private tokenRow(hash: Buffer): Promise<TokenRow | undefined> | TokenRow {
+    const key = hash.toString("hex");
+    const kept = this.tokenCache.get(key);
+    if (kept === undefined) return this.tokenReads.submit(hash);
+    if (this.tokenCache.due(key) && !this.tokensRefreshing.has(key)) {
+      this.tokensRefreshing.add(key);
+      // A failed read is only a row not renewed: past its life, requests read (and see the error).
+      const done = (): boolean => this.tokensRefreshing.delete(key);
+      void this.tokenReads.submit(hash).then(done, done);
+    }
+    return kept;
+  }
+
   async verifyAccessToken(accessToken: string): Promise<AccessCheck> {
     // Looked up by SHA-256: the index compares hashes, so timing says nothing about the token.
-    const row = await this.tokenReads.submit(hashSecret(accessToken));
+    const row = await this.tokenRow(hashSecret(accessToken));
     if (row === undefined || row.kind !== "access") return { ok: false, reason: "unknown" };
     if (row.expires_at <= this.now()) return { ok: false, reason: "expired" };
     const subject = subjectOf(row);
@@ -388,15 +444,15 @@ export class PgStateStore implements StateStore {
 
   async revokeToken(token: string, clientId: string): Promise<"revoked" | "unknown" | "wrong_client"> {
     const hash = hashSecret(token);
-    return this.db.transaction(async (q) => {
+    return this.revoking(async (q) => {
       const { rows } = await q.query<TokenRow>(`${TOKEN_BY_HASH} FOR UPDATE OF t`, [hash]);
       const row = rows[0];
-      if (row === undefined) return "unknown" as const;
-      if (row.client_id !== clientId) return "wrong_client" as const;
+      if (row === undefined) return { value: "unknown" as const, notified: false };
+      if (row.client_id !== clientId) return { value: "wrong_client" as const, notified: false };
       // RFC 7009 2.1: revoking a refresh token also ends the access tokens of its grant.
       if (row.kind === "refresh") await q.query("DELETE FROM grants WHERE id = $1", [row.grant_id]);
       else await q.query("DELETE FROM tokens WHERE hash = $1", [hash]);
-      return "revoked" as const;
+      return { value: "revoked" as const, notified: true };
     });
   }
 
