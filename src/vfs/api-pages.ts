@@ -152,7 +152,6 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   appendAll(diagnostics, refs.diagnostics);
   const { settings, diagnostics: settingDiagnostics } = readApiSettings(docsJson);
   appendAll(diagnostics, settingDiagnostics);
-
   const frontMatter: FrontMatterReference[] = [];
   for (const page of diskPages.values()) {
     if (page.meta.openapi === undefined) continue;
@@ -175,8 +174,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
   const kept = schemaKeptBy(diskPages, options.specFiles);
   const pageGroups = restrictingGroupsOf(diskPages);
-  const channelKept = channelKeptBy(diskPages, options.specFiles);
-  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, channelRefs, channelKept, pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), pageGroups });
+  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, channelRefs, channelKept: channelKeptBy(diskPages, options.specFiles), pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), pageGroups });
   const documenting = documentingRules(plan.frontMatter, pageGroups);
   appendAll(diagnostics, plan.diagnostics);
 
@@ -264,13 +262,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       anchors: parameterAnchors(fm.operation, pageSchemaBudget(fm.spec.operations.length)),
     });
   }
-  appendAll(documented, schemaPages(plan, diskPages, options, kept, diagnostics));
-  for (const fm of plan.channels.values()) {
-    const page = diskPages.get(fm.pagePath);
-    if (page === undefined) continue;
-    const specTimes = options.specTimes;
-    documented.push(channelDocumentedPage(page, fm, (access) => specTimes?.resolve?.(fm.spec.source, access)));
-  }
+  appendAll(appendAll(documented, schemaPages(plan, diskPages, options, kept, diagnostics)), channelPages(plan, diskPages, options));
   return { pages, behind, documented, placements, api: { settings, plan, pages: infos, ...(behindInfos.size > 0 ? { behind: behindInfos } : {}) }, diagnostics, cache };
 }
 
@@ -367,6 +359,18 @@ function channelKeptBy(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<
     const channelAccess: Access = { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };
     return readersCover(pageAccess, channelAccess) ? undefined : "is restricted to groups that not every reader of this page is in";
   };
+}
+
+/** The pages documenting an AsyncAPI channel (`asyncapi`) with it shown: the plan keeps only
+ *  channels every reader of the page may read (`channelKeptBy`). */
+function channelPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, options: ApiPagesOptions): Page[] {
+  const out: Page[] = [];
+  const specTimes = options.specTimes;
+  for (const fm of plan.channels.values()) {
+    const page = diskPages.get(fm.pagePath);
+    if (page !== undefined) out.push(channelDocumentedPage(page, fm, (access) => specTimes?.resolve?.(fm.spec.source, access)));
+  }
+  return out;
 }
 
 /** An MDX page that documents an AsyncAPI channel (front matter `asyncapi`): the author's file,
