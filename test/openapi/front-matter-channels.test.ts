@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
+import { startBridge } from "../bridge/harness.js";
 import { runCli } from "../helpers/cli.js";
 import { writeRepo } from "./helpers.js";
 
@@ -125,6 +126,21 @@ describe("front matter asyncapi", () => {
     expect(await sh("grep -rl AUDITSECRET /", ["staff"])).toBe("/realtime/chat.asyncapi.yaml\n/staff/audit.mdx\n");
     const anonymous = await runtime.search(localContext(), { query: "AUDITSECRET trail" });
     expect(anonymous.map((h) => h.page.path)).toEqual([]);
+  });
+
+  it("the page's HTML shows the prose, then the channel; the restricted channel's is not on the open page", async () => {
+    const h = await startBridge({ root, authMode: "partial", apps: true });
+    try {
+      const html = async (path: string) => (await fetch(`${h.origin}${path}`, { headers: { accept: "text/html" } })).text();
+      const chat = await html("/guides/chat");
+      expect(chat.indexOf("What the room is for.")).toBeGreaterThan(-1);
+      expect(chat.indexOf("What was said")).toBeGreaterThan(chat.indexOf("What the room is for."));
+      const audit = await html("/guides/audit");
+      expect(audit).toContain("What the room is for.");
+      expect(audit).not.toContain("AUDITSECRET");
+    } finally {
+      await h.close();
+    }
   });
 
   it("check says which pages show no channel, and why, at their asyncapi line", async () => {
