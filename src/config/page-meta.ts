@@ -14,6 +14,7 @@ export const pageFrontMatter = z.looseObject({
     .describe("`true` leaves the page out of the navigation readers see, and out of search unless `seo.indexing` is `all` (it stays readable)"),
   openapi: z.string().optional().describe("The operation the page documents: `GET /users` or `spec.yaml GET /users`"),
   "openapi-schema": z.string().optional().describe("The data model the page documents, from `components.schemas`: `OrderItem` or `spec.yaml OrderItem`"),
+  asyncapi: z.string().optional().describe("The AsyncAPI channel the page documents: `chat` or `asyncapi.yaml chat` (a channel id, else an address)"),
   playground: z.enum(PLAYGROUND_DISPLAYS).optional().describe("Playground display for this page (`auth`: signed-in readers, in `groups` when set)"),
   groups: z
     .union([z.array(z.string()), z.string()])
@@ -34,6 +35,8 @@ export interface PageMeta {
   readonly openapi?: string;
   /** `openapi-schema: "OrderItem"` or `"spec.yaml OrderItem"`: the page documents that schema. */
   readonly openapiSchema?: string;
+  /** `asyncapi: "chat"` or `"asyncapi.yaml chat"`: the page documents that AsyncAPI channel. */
+  readonly asyncapi?: string;
   /** `playground: auth | interactive | none`. */
   readonly playground?: string;
   /** User groups allowed to read the page; undefined when unrestricted. */
@@ -63,6 +66,7 @@ export function readPageMeta(data: FrontMatterData): PageMeta {
   const description = nonEmpty(field(data, "description"));
   const openapi = nonEmpty(field(data, "openapi"));
   const openapiSchema = nonEmpty(field(data, "openapi-schema"));
+  const asyncapi = nonEmpty(field(data, "asyncapi"));
   const playground = field(data, "playground");
   const groups = data.groups === undefined ? undefined : readGroups(data.groups);
   return {
@@ -72,6 +76,7 @@ export function readPageMeta(data: FrontMatterData): PageMeta {
     ...(description !== undefined ? { description } : {}),
     ...(openapi !== undefined ? { openapi } : {}),
     ...(openapiSchema !== undefined ? { openapiSchema } : {}),
+    ...(asyncapi !== undefined ? { asyncapi } : {}),
     ...(playground !== undefined ? { playground } : {}),
     ...(groups !== undefined ? { groups } : {}),
     ...(data.public === true || data.public === "true" ? { public: true } : {}),

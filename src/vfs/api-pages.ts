@@ -16,7 +16,9 @@ import {
   specSourcesToLoad,
 } from "../config/openapi/plan-api-pages.js";
 import { resolvePlayground } from "../config/openapi/playground.js";
-import { channelPageParts, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext, type RenderedReference, schemaReference } from "../config/openapi/render-page.js";
+import type { AsyncChannel, AsyncSpec } from "../config/asyncapi/model.js";
+import type { FrontMatterChannel, FrontMatterChannelReference } from "../config/asyncapi/front-matter-channels.js";
+import { channelPageParts, channelReference, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext, type RenderedReference, schemaReference } from "../config/openapi/render-page.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { pageSchemaBudget } from "../config/openapi/schema-budget.js";
 import { type RefReaders, sameRefDecisions, sameRefFiles } from "../config/openapi/ref-target.js";
@@ -150,7 +152,6 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   appendAll(diagnostics, refs.diagnostics);
   const { settings, diagnostics: settingDiagnostics } = readApiSettings(docsJson);
   appendAll(diagnostics, settingDiagnostics);
-
   const frontMatter: FrontMatterReference[] = [];
   for (const page of diskPages.values()) {
     if (page.meta.openapi === undefined) continue;
@@ -165,14 +166,15 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     const line = frontMatterKeyLine(page.file.text, "openapi-schema");
     schemaRefs.push({ pagePath: page.path, file: page.file.path.slice(1), value: page.meta.openapiSchema, ...(line !== undefined ? { line } : {}), ...(spec !== undefined ? { spec } : {}) });
   }
+  const channelRefs = channelReferencesOf(diskPages, options.frontMatterSpecs);
   const specs = new Map<string, SpecLoadResult>();
-  for (const src of specSourcesToLoad(refs, frontMatter, schemaRefs)) {
+  for (const src of specSourcesToLoad(refs, frontMatter, schemaRefs, channelRefs)) {
     specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options));
   }
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
   const kept = schemaKeptBy(diskPages, options.specFiles);
   const pageGroups = restrictingGroupsOf(diskPages);
-  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), pageGroups });
+  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, channelRefs, channelKept: channelKeptBy(diskPages, options.specFiles), pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), pageGroups });
   const documenting = documentingRules(plan.frontMatter, pageGroups);
   appendAll(diagnostics, plan.diagnostics);
 
@@ -260,7 +262,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       anchors: parameterAnchors(fm.operation, pageSchemaBudget(fm.spec.operations.length)),
     });
   }
-  appendAll(documented, schemaPages(plan, diskPages, options, kept, diagnostics));
+  appendAll(appendAll(documented, schemaPages(plan, diskPages, options, kept, diagnostics)), channelPages(plan, diskPages, options));
   return { pages, behind, documented, placements, api: { settings, plan, pages: infos, ...(behindInfos.size > 0 ? { behind: behindInfos } : {}) }, diagnostics, cache };
 }
 
@@ -322,6 +324,59 @@ function documentedPage(page: Page, fm: FrontMatterOperation, ctx: RenderContext
  */
 function schemaDocumentedPage(page: Page, fm: FrontMatterSchema, specTimeFor: (access: Access) => Date | undefined): Page {
   return withReference(page.authored ?? page, () => schemaReference(fm.spec, fm.schema), specTimeFor);
+}
+
+/**
+ * The pages whose front matter `asyncapi` names a channel. A page that documents an operation or
+ * a schema too shows that one only (one reference per page, as the platform's page types are).
+ */
+function channelReferencesOf(pages: ReadonlyMap<string, Page>, specs: ReadonlyMap<string, string> | undefined): FrontMatterChannelReference[] {
+  const out: FrontMatterChannelReference[] = [];
+  for (const page of pages.values()) {
+    const value = page.meta.asyncapi;
+    if (value === undefined || page.meta.openapi !== undefined || page.meta.openapiSchema !== undefined) continue;
+    const spec = specs?.get(page.path);
+    const line = frontMatterKeyLine(page.file.text, "asyncapi");
+    out.push({ pagePath: page.path, file: page.file.path.slice(1), value, ...(line !== undefined ? { line } : {}), ...(spec !== undefined ? { spec } : {}) });
+  }
+  return out;
+}
+
+/**
+ * Why not every reader of a page keeps an AsyncAPI channel, undefined when all do: they may read
+ * the spec's file (a spec only restricted pages name is theirs alone, `namingPagesAccess`) and
+ * the channel (its `x-svc.metadata` rule), by the `readersCover` rule `documentedPage` applies to
+ * an operation.
+ */
+function channelKeptBy(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<string, SiteFile> | undefined): (pagePath: string, spec: AsyncSpec, channel: AsyncChannel) => string | undefined {
+  return (pagePath, spec, channel) => {
+    const page = pages.get(pagePath);
+    if (page === undefined) return "has no page";
+    const pageAccess = (page.authored ?? page).file.access;
+    const file = specFiles?.get(`/${spec.source}`);
+    if (file !== undefined && !readersCover(pageAccess, file.access)) return "is in a spec file restricted to groups that not every reader of this page is in";
+    const meta = readPageMeta(channel.extension?.metadata ?? {});
+    const channelAccess: Access = { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };
+    return readersCover(pageAccess, channelAccess) ? undefined : "is restricted to groups that not every reader of this page is in";
+  };
+}
+
+/** The pages documenting an AsyncAPI channel (`asyncapi`) with it shown: the plan keeps only
+ *  channels every reader of the page may read (`channelKeptBy`). */
+function channelPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, options: ApiPagesOptions): Page[] {
+  const out: Page[] = [];
+  const specTimes = options.specTimes;
+  for (const fm of plan.channels.values()) {
+    const page = diskPages.get(fm.pagePath);
+    if (page !== undefined) out.push(channelDocumentedPage(page, fm, (access) => specTimes?.resolve?.(fm.spec.source, access)));
+  }
+  return out;
+}
+
+/** An MDX page that documents an AsyncAPI channel (front matter `asyncapi`): the author's file,
+ *  then the channel's reference (`channelReference`), as `documentedPage` appends an operation. */
+function channelDocumentedPage(page: Page, fm: FrontMatterChannel, specTimeFor: (access: Access) => Date | undefined): Page {
+  return withReference(page.authored ?? page, () => channelReference(fm.spec, fm.channel), specTimeFor);
 }
 
 /** Why not every reader of a page keeps a spec's schema, undefined when all do (`schemaKeptBy`). */

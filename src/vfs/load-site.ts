@@ -18,6 +18,7 @@ import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { type OperationEntry, parseOperationEntry } from "../config/openapi/entry.js";
 import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
 import { parseSchemaReference } from "../config/openapi/schema-components.js";
+import { parseChannelReference } from "../config/asyncapi/front-matter-channels.js";
 import { type RepoSpecText, unnamedSchemaSpecFor, unnamedSpecFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
 import { pagesAt, placePage, unplacePage } from "./page-routes.js";
@@ -404,12 +405,12 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
       diagnostics.push(result.diagnostic);
       log(formatDiagnostic(result.diagnostic) + (existing !== undefined && result.closed !== true ? " (keeping the last good version)" : ""));
     }
-    // A page that documents an operation (front matter `openapi`) or a schema (`openapi-schema`), before or after the edit,
+    // A page that documents an operation (front matter `openapi`), a schema (`openapi-schema`) or a channel (`asyncapi`), before or after the edit,
     // takes the API reference with it (its spec, its shown reference, conflicts): load again,
     // reusing every unchanged page and spec.
     // So does a page at a generated page's path (the generated page stands behind it).
     const before = prev.site.pages.get(pagePath)?.meta;
-    if (result.page?.meta.openapi !== undefined || before?.openapi !== undefined || result.page?.meta.openapiSchema !== undefined || before?.openapiSchema !== undefined || pagesAt(prev.site, pagePath).some((p) => p.generated)) {
+    if (result.page?.meta.openapi !== undefined || before?.openapi !== undefined || result.page?.meta.openapiSchema !== undefined || before?.openapiSchema !== undefined || result.page?.meta.asyncapi !== undefined || before?.asyncapi !== undefined || pagesAt(prev.site, pagePath).some((p) => p.generated)) {
       return loadSite(prev.site.root, log, forgetting(prev, [...changed, ...expanded]), prev.options);
     }
     if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);
@@ -741,6 +742,16 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
     // first repository spec by file name holding the schema's name, as the platform picks (the
     // plan also looks in docs.json's specs).
     const schema = entry === undefined && page.meta.openapiSchema !== undefined ? parseSchemaReference(page.meta.openapiSchema) : undefined;
+    // A channel page (`asyncapi`) names its spec file the same way; naming none, the plan looks
+    // among the site's AsyncAPI specs. One reference per page: `openapi` first, as the plan reads.
+    const channel = page.meta.openapi === undefined && page.meta.openapiSchema === undefined && page.meta.asyncapi !== undefined ? parseChannelReference(page.meta.asyncapi) : undefined;
+    if (channel?.file !== undefined) {
+      const spec = frontMatterSpecFile(channel.file, page.file.path.slice(1), lookup);
+      if (spec === undefined) continue;
+      out.set(page.path, spec);
+      namers.set(spec, [...(namers.get(spec) ?? []), page.file.access]);
+      continue;
+    }
     const file = entry?.file ?? schema?.file;
     if (entry === undefined && schema === undefined) continue;
     if (file === undefined && schema !== undefined) {

@@ -24,6 +24,8 @@ export const API_CODES = {
   frontMatter: "api-front-matter",
   /** Front matter `openapi-schema` that is not a reference, names no schema, or cannot be shown. */
   frontMatterSchema: "api-front-matter-schema",
+  /** Front matter `asyncapi` that is not a reference, matches no channel, or cannot be shown. */
+  frontMatterChannel: "api-front-matter-channel",
   /** One operation with a generated page and an MDX page. */
   twoPages: "api-two-pages",
   /** A real file at a generated page's path. */

@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import type { Diagnostic } from "../diagnostic.js";
 import { descriptionFindings } from "./description-findings.js";
 import type { AsyncChannel, AsyncSpec } from "../asyncapi/model.js";
+import { type FrontMatterChannel, type FrontMatterChannelReference, planFrontMatterChannels } from "../asyncapi/front-matter-channels.js";
 import type { PagePlacement } from "../site-config.js";
 import { toPagePath } from "../site-config.js";
 import { API_CODES } from "./api-codes.js";
@@ -71,6 +72,8 @@ export interface ApiPagePlan {
   readonly frontMatter: ReadonlyMap<string, FrontMatterOperation>;
   /** MDX pages that document a schema (front matter `openapi-schema`), by page path. */
   readonly schemas: ReadonlyMap<string, FrontMatterSchema>;
+  /** MDX pages that document an AsyncAPI channel (front matter `asyncapi`), by page path. */
+  readonly channels: ReadonlyMap<string, FrontMatterChannel>;
   /** Remote specs that were not fetched: their entries are neither generated nor reported. */
   readonly unverified: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
@@ -114,6 +117,10 @@ export interface PlanInput {
   readonly specs: ReadonlyMap<string, SpecLoadResult>;
   readonly frontMatter: readonly FrontMatterReference[];
   readonly schemaRefs?: readonly FrontMatterSchemaReference[];
+  readonly channelRefs?: readonly FrontMatterChannelReference[];
+  /** Why not every reader of a page keeps an AsyncAPI channel (its spec file, its own rule), or
+   *  undefined when all do; absent: all do. */
+  readonly channelKept?: (pagePath: string, spec: AsyncSpec, channel: AsyncChannel) => string | undefined;
   /** Whether a page file exists for a page path (`/guides/setup`). */
   readonly pageExists: (pagePath: string) => boolean;
   /** Whether that page file is the page path's own `.mdx`/`.md` (not `<path>/index`): the
@@ -129,7 +136,12 @@ export interface PlanInput {
 }
 
 /** Every spec source the plan needs: referenced by an element, `api.*`, or named in an entry. */
-export function specSourcesToLoad(refs: NavSpecReferences, frontMatter: readonly FrontMatterReference[], schemaRefs: readonly FrontMatterSchemaReference[] = []): SpecSource[] {
+export function specSourcesToLoad(
+  refs: NavSpecReferences,
+  frontMatter: readonly FrontMatterReference[],
+  schemaRefs: readonly FrontMatterSchemaReference[] = [],
+  channelRefs: readonly FrontMatterChannelReference[] = [],
+): SpecSource[] {
   const out = new Map<string, SpecSource>();
   const add = (s: SpecSource): void => {
     if (!out.has(s.source)) out.set(s.source, s);
@@ -142,7 +154,7 @@ export function specSourcesToLoad(refs: NavSpecReferences, frontMatter: readonly
   }
   // A file named in an entry but referenced nowhere else is loaded too (if it is a local path);
   // from front matter, the file it was found at (a name found nowhere is the page's warning).
-  const named = [...refs.elements.flatMap((el) => el.entries.map((e) => parseOperationEntry(e.value)?.file)), ...frontMatter.map((f) => f.spec), ...schemaRefs.map((f) => f.spec)];
+  const named = [...refs.elements.flatMap((el) => el.entries.map((e) => parseOperationEntry(e.value)?.file)), ...frontMatter.map((f) => f.spec), ...schemaRefs.map((f) => f.spec), ...channelRefs.map((f) => f.spec)];
   for (const file of named) {
     if (file === undefined || resolveSpecName(file, [...out.keys()]) !== undefined) continue;
     if (/\.(json|ya?ml)$/i.test(file) && !/^https?:/i.test(file)) add({ source: file.replace(/^(\.\/)+|^\/+/g, ""), remote: false });
@@ -175,7 +187,8 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   const behind = leaveOutTakenPaths(input, table, diagnostics);
   const kept = input.schemaKept;
   const schemas = planFrontMatterSchemas(input.schemaRefs ?? [], specs, diagnostics, kept !== undefined ? (ref, spec, name) => kept(ref.pagePath, spec, name, frontMatter) : undefined);
-  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, schemas, unverified: specs.unverified, diagnostics, behind, order };
+  const channels = planFrontMatterChannels(input.channelRefs ?? [], { asyncapi: specs.asyncapi, openapi: new Set(specs.openapi.keys()), unavailable: specs.unavailable }, diagnostics, input.channelKept);
+  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, schemas, channels, unverified: specs.unverified, diagnostics, behind, order };
 }
 
 /** The specs the plan works with, by source, and what loading them found. */

@@ -318,8 +318,19 @@ export function channelPageParts(spec: AsyncSpec, ch: AsyncChannel): PageParts {
   return { frontMatter: fm, body: () => renderChannelBody(spec, ch, title, nodes), cut: () => cutAt(nodes) };
 }
 
-function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string, nodes: SchemaBudget): string {
-  const out: string[] = ["", `# ${title}`, "", `Channel \`${ch.address}\``, ""];
+/**
+ * The reference of the channel an MDX page documents through front matter `asyncapi`, to follow
+ * the author's prose as `operationReference` follows it: a rule, then what the channel's
+ * generated page holds below its title (address, servers, parameters, operations, messages, the
+ * `jq` line).
+ */
+export function channelReference(spec: AsyncSpec, ch: AsyncChannel): RenderedReference {
+  const nodes = pageSchemaBudget(spec.channels.length);
+  return { text: `\n---\n${renderChannelBody(spec, ch, undefined, nodes)}`, cut: cutAt(nodes) };
+}
+
+function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string | undefined, nodes: SchemaBudget): string {
+  const out: string[] = ["", ...(title !== undefined ? [`# ${title}`, ""] : []), `Channel \`${ch.address}\``, ""];
   const noteAt = out.length;
   if (ch.summary !== undefined && ch.summary !== ch.description) out.push(ch.summary, "");
   if (ch.description !== undefined) out.push(ch.description.trim(), "");
