@@ -91,6 +91,20 @@ const BYTE_TEXT = String.raw`function Sbt(r){try{return(Sbt.d??=new TextDecoder(
 function Sby(t){let b=Buffer.from(t,"utf8").toString("latin1");if(b.indexOf("\xef\xbf\xbd")===-1||!/[\udc80-\udcff]/u.test(t))return b;return t.split(/([\udc80-\udcff]+)/u).map((p,i)=>i%2===1?p.replace(/[\udc80-\udcff]/gu,c=>String.fromCharCode(c.charCodeAt(0)-56320)):Buffer.from(p,"utf8").toString("latin1")).join("")}
 function Sbn(t){return/[\udc80-\udcff]/u.test(t)?t.replace(/[\udc80-\udcff]+/gu,m=>Sbt(Buffer.from(m.replace(/[\udc80-\udcff]/gu,c=>String.fromCharCode(c.charCodeAt(0)-56320)),"latin1"))):t}`;
 
+/**
+ * A lone surrogate (U+D800-U+DFFF outside a pair) means "a held byte" only where text was read
+ * from bytes (BYTE_TEXT); text made from code points must not make one, or `\udcff` would be
+ * written as the byte ff and JSON could forge any bytes (issue 25, adversary round 20):
+ * - SURROGATE_BYTES: bash's `\u`/`\U` escapes (printf, echo -e, $'...') write a surrogate as its
+ *   three bytes of generalised UTF-8 (`\udcff` is ed b3 bf, as bash 5.2), held as three
+ *   placeholders; any other code point is its character.
+ * - JSON_SURROGATES: JSON text (jq's input and fromjson, yq's and xan's JSON) with each escaped
+ *   lone low surrogate `\udcXX` made `\ufffd` before JSON.parse, as jq 1.6's parser does; a valid
+ *   pair stays (an emoji), and a high surrogate without its low half is jq's error.
+ */
+const SURROGATE_BYTES = String.raw`(q=>q>=55296&&q<=57343?String.fromCharCode(56557,56448|q>>6&63,56448|q&63):String.fromCodePoint(q))`;
+const JSON_SURROGATES = String.raw`(j=>j.indexOf("\\u")<0?j:j.replace(/\\(?:u([dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?|u[dD][c-fC-F][0-9a-fA-F]{2}|[^])/g,(m,h,l)=>h===void 0?m.length===6?"\\ufffd":m:l!==void 0?m:(()=>{throw new Error("Invalid \\uXXXX\\uXXXX surrogate pair escape")})()))`;
+
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
   {
@@ -640,6 +654,61 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     why: "asort() and asorti() sort an array's values or indices into elements 1..n (gawk); just-bash had neither and returned nothing (AWK_ASORT)",
     find: String.raw`["gensub",at],`,
     replace: String.raw`["gensub",at],["asort",(e,t,n)=>Qa(e,t,n,!1)],["asorti",(e,t,n)=>Qa(e,t,n,!0)],`,
+  },
+  {
+    why: "printf's \\u escape of a lone surrogate writes its three bytes, as bash (printf '\\udcff' is ed b3 bf; just-bash made the placeholder of the byte ff, so the escape forged a byte) (SURROGATE_BYTES)",
+    find: String.raw`i?(n+=String.fromCodePoint(parseInt(i,16)),r=t):(n+="\\u",r+=2)`,
+    replace: String.raw`i?(n+=${SURROGATE_BYTES}(parseInt(i,16)),r=t):(n+="\\u",r+=2)`,
+  },
+  {
+    why: "(printf %b's and the format's shared escapes: \\u)",
+    find: String.raw`l?(n+=String.fromCodePoint(parseInt(l,16)),e=i):(n+="\\u",e+=2)`,
+    replace: String.raw`l?(n+=${SURROGATE_BYTES}(parseInt(l,16)),e=i):(n+="\\u",e+=2)`,
+  },
+  {
+    why: "(the same: \\U)",
+    find: String.raw`l?(n+=String.fromCodePoint(parseInt(l,16)),e=i):(n+="\\U",e+=2)`,
+    replace: String.raw`l?(n+=${SURROGATE_BYTES}(parseInt(l,16)),e=i):(n+="\\U",e+=2)`,
+  },
+  {
+    why: "(echo -e: \\u)",
+    find: String.raw`let l=parseInt(a,16);s+=String.fromCodePoint(l),e=t}`,
+    replace: String.raw`let l=parseInt(a,16);s+=${SURROGATE_BYTES}(l),e=t}`,
+  },
+  {
+    why: "(echo -e: \\U)",
+    find: String.raw`let l=parseInt(a,16);try{s+=String.fromCodePoint(l)}`,
+    replace: String.raw`let l=parseInt(a,16);try{s+=${SURROGATE_BYTES}(l)}`,
+  },
+  {
+    why: "($'...': \\u)",
+    find: String.raw`Number.isNaN(l)?(r+="\\u",s+=2):(r+=String.fromCharCode(l),s+=6)`,
+    replace: String.raw`Number.isNaN(l)?(r+="\\u",s+=2):(r+=${SURROGATE_BYTES}(l),s+=6)`,
+  },
+  {
+    why: "jq reads the JSON of its input with each escaped lone surrogate U+FFFD, as jq 1.6 (\"\\udcc3\\udca9\" is two U+FFFD; just-bash kept the surrogates, which the shell wrote as the bytes c3 a9: forged text) (JSON_SURROGATES)",
+    find: String.raw`function R(i,t,d){return JSON.parse(ne(i.slice(t,d)))}`,
+    replace: String.raw`function R(i,t,d){return JSON.parse(${JSON_SURROGATES}(ne(i.slice(t,d))))}`,
+  },
+  {
+    why: "(jq's fromjson the same)",
+    find: String.raw`try{return[Te(JSON.parse(e),`,
+    replace: String.raw`try{return[Te(JSON.parse(${JSON_SURROGATES}(e)),`,
+  },
+  {
+    why: "(yq's JSON input the same)",
+    find: String.raw`case"json":return i(JSON.parse(n));`,
+    replace: String.raw`case"json":return i(JSON.parse(${JSON_SURROGATES}(n)));`,
+  },
+  {
+    why: "(xan's JSON input the same)",
+    find: String.raw`let o=Ge(JSON.parse(s.trim())`,
+    replace: String.raw`let o=Ge(JSON.parse(${JSON_SURROGATES}(s.trim()))`,
+  },
+  {
+    why: "a jq filter's string literal reads \\uXXXX (a pair as one character, a lone low surrogate U+FFFD, a lone high one jq's error), \\b, \\f and \\/ as jq 1.6 does (it hands the escapes to its JSON parser); just-bash dropped the backslash (\"\\u00e9\" was u00e9)",
+    find: String.raw`case"(":h+="\\(",a=1;break;default:h+=y}`,
+    replace: String.raw`case"(":h+="\\(",a=1;break;case"b":h+="\b";break;case"f":h+="\f";break;case"u":{let x=e.slice(t,t+4);if(!/^[0-9a-fA-F]{4}$/.test(x)){h+="u";break}t+=4;let q=parseInt(x,16);if(q>=55296&&q<=56319){let w=/^\\u([dD][c-fC-F][0-9a-fA-F]{2})/.exec(e.slice(t,t+6));if(w===null)throw new Error("Invalid \\uXXXX\\uXXXX surrogate pair escape");t+=6,h+=String.fromCharCode(q,parseInt(w[1],16))}else h+=q>=56320&&q<=57343?"\ufffd":String.fromCharCode(q);break}default:h+=y}`,
   },
 ];
 
