@@ -254,6 +254,14 @@ export const LIMITS = {
     /** A load of more page files than this says so on stderr, and so does the search index built
      *  from them ("search ready: ..."): a site this large takes long enough to be noticed. */
     announcedPages: 500,
+    /** Values a page's front matter may hold read as a tree, each YAML alias copied out where it
+     *  is used (`expanded-size.ts`): js-yaml keeps an alias as one shared object, but the
+     *  readers after it (page metadata, the cache's encoder, JSON of a page's metadata) walk it
+     *  as a tree, and 500 bytes of nested aliases (ten levels of nine references) stood for
+     *  billions of values: a start stalled for minutes and ignored signals (issue 25,
+     *  adversary round 21). Real front matter holds tens of values; a page over this is skipped
+     *  as invalid front matter, as a YAML error is. */
+    maxFrontMatterValues: 10_000,
     /** Page files from which a first load reads them in a worker thread ahead of it
      *  (`PageReadAhead`): starting one costs tens of milliseconds; reading 25,000 files took
      *  the load's thread about a second (issue 22). */

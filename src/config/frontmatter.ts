@@ -1,5 +1,7 @@
 import { createRequire } from "node:module";
 import type matterType from "gray-matter";
+import { LIMITS } from "../limits.js";
+import { expandedSize } from "./expanded-size.js";
 import { isStackOverflow } from "./stack-overflow.js";
 
 /**
@@ -75,6 +77,10 @@ export function parseFrontMatter(source: string): FrontMatterResult {
     if (typeof data !== "object" || data === null || Array.isArray(data)) {
       return { ok: false, message: "front matter must be a mapping of keys to values", line: 1 };
     }
+    // Only an anchor (`&name`) lets a value be used twice; without one the tree is no larger
+    // than its text, and the walk is skipped.
+    const tooLarge = text.lastIndexOf("&", text.length - content.length) === -1 ? undefined : overLimit(data);
+    if (tooLarge !== undefined) return { ok: false, message: tooLarge };
     const bodyOffset = text.length - content.length;
     const bodyLine = countLines(text, bodyOffset);
     return { ok: true, data: data as FrontMatterData, body: content, bodyLine };
@@ -91,6 +97,16 @@ export function parseFrontMatter(source: string): FrontMatterResult {
     const message = hint ?? reason;
     return line === undefined ? { ok: false, message } : { ok: false, message, line };
   }
+}
+
+/** Why front matter is refused for its size read as a tree (aliases inside aliases), if it is. */
+function overLimit(data: object): string | undefined {
+  const max = LIMITS.load.maxFrontMatterValues;
+  const size = expandedSize(data, max);
+  if (!size.over) return undefined;
+  const key = size.at[0];
+  const where = key === undefined ? "" : ` (at "${key}")`;
+  return `it would hold more than ${max} values once its YAML aliases are copied out${where}; write the values without nested aliases`;
 }
 
 /** `title: Setup: the basics` is the most common YAML slip in front matter (YAML reads the

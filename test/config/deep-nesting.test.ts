@@ -100,4 +100,35 @@ describe("docs.json nested deeper than the limit", () => {
       stderr: "",
     });
   });
+
+  it("front matter of aliases inside aliases (500 bytes, billions of values read as a tree): the page is skipped with a finding in words, the rest served (issue 25)", async () => {
+    let bomb = 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+    for (let i = 1; i < 10; i++) bomb += `a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(",")}]\n`;
+    const root = tempRepo({
+      "docs.json": { navigation: { groups: [{ group: "G", pages: ["index", "bomb", "shared"] }] } },
+      "index.mdx": "# Home\n",
+      "bomb.mdx": `---\ntitle: B\n${bomb}---\nText\n`,
+      // An anchor used a few times is front matter as real pages write it: read as usual.
+      "shared.mdx": "---\ntitle: S\nbase: &b [one, two]\nkeywords: *b\n---\nText\n",
+    });
+    const why = `it would hold more than ${LIMITS.load.maxFrontMatterValues} values once its YAML aliases are copied out (at "a4"); write the values without nested aliases`;
+    const run = await runCli(["check", "--dir", root]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: [
+        `docs.json:8:11 navigation.groups[0].pages[1]: page "bomb" not found: bomb.mdx is skipped (invalid front matter: ${why})`,
+        `bomb.mdx warning: skipped: invalid front matter: ${why}`,
+        "checked docs.json and 2 pages: 1 error, 1 warning",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+    const runtime = await DocsRuntime.load({ root, log: () => {} });
+    try {
+      expect([...runtime.site.pages.keys()].sort()).toEqual(["/index", "/shared"]);
+      expect(runtime.site.pages.get("/shared")?.frontMatter.keywords).toEqual(["one", "two"]);
+    } finally {
+      await runtime.close();
+    }
+  });
 });

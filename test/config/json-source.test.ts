@@ -41,6 +41,13 @@ describe("parseJsonSource", () => {
     expect(r.ok && r.source.positions.get("n")).toEqual({ file: "docs.json", line: 1, column: text.indexOf("-1.5e2") });
   });
 
+  it("counts a line at LF, CRLF and a lone CR alike, as editors do", () => {
+    for (const eol of ["\n", "\r\n", "\r"]) {
+      const r = parse(`{"name": "x",${eol}"navigation": {${eol}"pages": ["a", 5]}}`);
+      expect(r.ok && r.source.positions.get("navigation.pages[1]")).toEqual({ file: "docs.json", line: 3, column: 16 });
+    }
+  });
+
   it("reports keys written twice", () => {
     const r = parse('{"a": 1,\n "a": 2}');
     expect(r.ok && r.source.duplicateKeys).toEqual([{ path: "a", position: { file: "docs.json", line: 2, column: 2 } }]);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dereferenceLocal } from "../../src/config/openapi/dereference-internal.js";
 import { exampleValue } from "../../src/config/openapi/example-value.js";
-import { expandedSize } from "../../src/config/openapi/expanded-size.js";
+import { expandedSize } from "../../src/config/expanded-size.js";
 import { parseDocument } from "../../src/config/openapi/parse-document.js";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import { LIMITS } from "../../src/limits.js";

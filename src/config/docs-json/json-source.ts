@@ -108,7 +108,9 @@ class Parser {
     }
     const text = this.text;
     for (let k = this.scanned; k < offset && k < text.length; k++) {
-      if (text.charCodeAt(k) === 0x0a) {
+      const c = text.charCodeAt(k);
+      // A line ends at LF, CRLF or a lone CR (an old Mac file), as editors count lines.
+      if (c === 0x0a || (c === 0x0d && text.charCodeAt(k + 1) !== 0x0a)) {
         this.line++;
         this.lineStart = k + 1;
       }

@@ -7,7 +7,7 @@ import { cutRefsIntoRestricted } from "./restricted-refs.js";
 import type { ApiSpec } from "./model.js";
 import { readOperations, readServers } from "./operations.js";
 import { parseDocument, tooLargeMessage } from "./parse-document.js";
-import { expandedSize } from "./expanded-size.js";
+import { expandedSize } from "../expanded-size.js";
 import { readSchemaComponents } from "./schema-components.js";
 import type { SpecCache } from "./spec-cache.js";
 import type { SpecLoadResult } from "./spec-load-result.js";

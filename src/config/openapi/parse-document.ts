@@ -1,6 +1,6 @@
 import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
 import { LIMITS } from "../../limits.js";
-import { expandedSize } from "./expanded-size.js";
+import { expandedSize } from "../expanded-size.js";
 import { firstTooDeep } from "./nesting-depth.js";
 import { isStackOverflow } from "../stack-overflow.js";
 
