@@ -69,4 +69,7 @@ browseruse browser-use/browser-use 6c24c9d8414e49d6a6ebf43a5df234bb1eb0c72e docs
 continue continuedev/continue d0a3c0b626b5bebc3bef4742eec05a0242be0bab docs
 formbricks formbricks/formbricks b66c1dd978af618a0e402bd3343b456bed68594c docs
 dub dubinc/docs 3917ac3a15ac48e7256da3166cd598a42ef61332 .
+meilisearch meilisearch/documentation 52a04d8aec7990caca1a57424e0a92b54ce5d0b5 .
+alter alterhq/docs 7140003e13442757454665b2a68a00cfc69bb7ab .
+aryn aryn-ai/docs 88820f021de3113b87bcd9c24eeeef278fda589c .
 LIST
