@@ -5,7 +5,6 @@ import type { NavModel } from "./docs-json/nav-model.js";
 import { fileReader, type ReadText, type ResolvedJson, resolveJsonRefs } from "./docs-json/refs.js";
 import type { PageFiles } from "./docs-json/rules/rule.js";
 import type { ReadableDocsJson } from "./docs-json/readable.js";
-import { validateDocsJson } from "./docs-json/validate.js";
 import { readSiteConfig } from "./read-site-config.js";
 import { emptySiteConfig, type SiteConfig } from "./site-config.js";
 import type { IgnoreRules } from "./ignore-rule-set.js";
@@ -56,6 +55,9 @@ export async function loadDocsJson(root: string, options: LoadDocsJsonOptions = 
   const source = await resolveJsonRefs(DOCS_JSON, read);
   if (source.rootMissing) return { config: emptySiteConfig(basename(root)), diagnostics: [], files: [DOCS_JSON], linkTargets: [] };
 
+  // Loaded when a docs.json is read, not at import: its zod schema takes ~15-25 ms of CPU to
+  // build, which a start from the persistent cache (docs.json unchanged, not read) never uses (issue 22).
+  const { validateDocsJson } = await import("./docs-json/validate.js");
   const validation = validateDocsJson(source, {
     ...(options.files !== undefined ? { files: options.files } : {}),
     ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),

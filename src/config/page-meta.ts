@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PLAYGROUND_DISPLAYS } from "./docs-json/schema.js";
+import { PLAYGROUND_DISPLAYS } from "./docs-json/playground-displays.js";
 import { type SchemaFinding, findingsFromIssues } from "./docs-json/zod-issues.js";
 import type { FrontMatterData } from "./frontmatter.js";
 

@@ -189,9 +189,11 @@ export class DocsRuntime {
     if (options.shellWorker !== undefined && options.shellWorker !== false) {
       this.shellHost = new ShellHost({ log: this.log, ...(options.shellWorker === true ? {} : options.shellWorker) });
       // Workers start and load the site now (encoded once, shared): the first command finds one
-      // ready. With `shellLater` the first worker still boots now, in its own thread beside the
-      // load; only the encoding, which takes this thread, waits for `prepareShell`.
-      this.shellHost.start(options.shellLater === true ? undefined : loaded.site);
+      // ready. With `shellLater` nothing starts before `prepareShell` (or a command): a worker's
+      // boot (~0.3 s of CPU on another core, beside the V8 threads' collection and the cache's
+      // checksum thread) took the second core from a large site's start from the cache, which
+      // uses both (issue 22).
+      if (options.shellLater !== true) this.shellHost.start(loaded.site);
     }
   }
 

@@ -67,7 +67,7 @@ describe("the esbuild bundle", () => {
     ]);
   });
 
-  it("serve loads neither the shell's interpreter nor the HTTP stack before it answers tools/list (they are imported when used)", () => {
+  it("serve loads neither the shell's interpreter, the HTTP stack nor docs.json's schema and validation before it answers tools/list (they are imported when used: a start from the persistent cache reads no docs.json)", () => {
     // The chunks `node bin/svc-mcp.js serve` loads as it starts: the CLI chunk, the serve
     // command's, and everything they import statically; and the modules in them. The build's
     // metafile says (the chunks are minified: no comment names a module any more).
@@ -84,7 +84,7 @@ describe("the esbuild bundle", () => {
     for (const f of loaded) for (const input of Object.keys(outputs[f]?.inputs ?? {})) modules.add(/^(node_modules\/(?:@[^/]+\/)?[^/]+|src\/.+)/.exec(input)?.[1] ?? input);
     // The check would pass on a bundle it cannot read: it must see the SDK the server is built on.
     expect(modules.has("node_modules/@modelcontextprotocol/server")).toBe(true);
-    const deferred = [...modules].filter((m) => /^node_modules\/(just-bash|re2js|fuse\.js|hono|@hono\/node-server)$|^src\/(bridge\/(http-server|bridge|auth\/|web\/web-app)|engine\/shell\/(docs-shell|commands\/))/.test(m));
+    const deferred = [...modules].filter((m) => /^node_modules\/(just-bash|re2js|fuse\.js|hono|@hono\/node-server)$|^src\/(bridge\/(http-server|bridge|auth\/|web\/web-app)|engine\/shell\/(docs-shell|commands\/)|config\/docs-json\/(schema|validate)\.ts$)/.test(m));
     expect(deferred).toEqual([]);
   });
 

@@ -47,3 +47,35 @@ it("likewise through the search use case, whose search waits a turn of the event
   const listing = await runtime.readerState(context).shell.run("ls / | head -1");
   expect({ found: found.ok, atSearch, after: rec.lines(["encoded"]), listing: listing.exitCode }).toEqual({ found: true, atSearch: [], after: ["snapshot 1 encoded"], listing: 0 });
 });
+
+it("a stdio server's pool starts no worker before its tool list is answered (`prepareShell`): the boot's CPU is not taken from a start that uses both cores (issue 22)", async () => {
+  const rec = new PoolRecorder();
+  runtime = await DocsRuntime.load({ root: fixture("demo"), indexLater: true, shellLater: true, shellWorker: { workers: 1, onEvent: rec.onEvent } });
+  await runtime.whenIndexed();
+  const context = localContext();
+  runtime.readerState(context);
+  const beforeList = rec.lines(["spawn", "booted", "loading"]);
+  runtime.prepareSearch(context);
+  runtime.prepareShell(context);
+  const listing = await runtime.readerState(context).shell.run("ls / | head -1");
+  expect({ beforeList, after: rec.lines(["spawn", "booted", "loading", "loaded"]), listing: listing.exitCode }).toEqual({
+    beforeList: [],
+    after: ["spawn worker 1", "booted worker 1", "worker 1 loading snapshot 1", "worker 1 loaded snapshot 1"],
+    listing: 0,
+  });
+});
+
+it("a command sent before the tool list was asked (no `prepareShell`) starts the pool's worker itself and answers as usual", async () => {
+  const rec = new PoolRecorder();
+  runtime = await DocsRuntime.load({ root: fixture("demo"), indexLater: true, shellLater: true, shellWorker: { workers: 1, onEvent: rec.onEvent } });
+  await runtime.whenIndexed();
+  const context = localContext();
+  const listing = await runtime.readerState(context).shell.run("ls / | head -1");
+  const inThread = await DocsRuntime.load({ root: fixture("demo"), shellWorker: false });
+  try {
+    const expected = await inThread.readerState(localContext()).shell.run("ls / | head -1");
+    expect({ spawned: rec.lines(["spawn"]), listing }).toEqual({ spawned: ["spawn worker 1"], listing: expected });
+  } finally {
+    await inThread.close();
+  }
+});

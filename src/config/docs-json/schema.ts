@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LANGUAGES, codesOf } from "../languages.js";
+import { PLAYGROUND_DISPLAYS } from "./playground-displays.js";
 
 /**
  * The docs.json model: one zod schema from which the TypeScript types, the structural validation
@@ -12,9 +13,7 @@ import { LANGUAGES, codesOf } from "../languages.js";
 export const DIRECTORY_VALUES = ["none", "accordion", "card"] as const;
 export type Directory = (typeof DIRECTORY_VALUES)[number];
 
-/** `interactive`, `auth` and `none` are the specification's; `simple` is accepted because real
- *  sites use it (a warning says it is shown as `interactive`). */
-export const PLAYGROUND_DISPLAYS = ["interactive", "auth", "none", "simple"] as const;
+export { PLAYGROUND_DISPLAYS };
 
 const icon = z
   .union([z.string(), z.looseObject({ name: z.string().optional(), library: z.string().optional(), style: z.string().optional() })])

@@ -32,6 +32,13 @@ export interface InvertedIndexState {
   readonly nextPage: number;
   readonly dead: number;
   readonly live: number;
+  /**
+   * The terms' ids in the order of their terms (`sortedTerms`), as made when the state was taken:
+   * a start from the persistent cache takes this order instead of sorting every term again (~50
+   * ms of a warm start's thread at 25,000 pages, issue 22). Checked when restored (each id a term,
+   * each term after the one before); absent or not so, the terms are sorted as before.
+   */
+  readonly sortedIds?: Int32Array<ArrayBuffer>;
 }
 
 /**
@@ -459,6 +466,7 @@ export class InvertedIndex {
       nextPage: this.nextPage,
       dead: this.dead,
       live: this.live,
+      sortedIds: Int32Array.from(this.sortedTerms(), (e) => e.id),
     };
   }
 
@@ -480,7 +488,7 @@ export class InvertedIndex {
     this.nextPage = state.nextPage;
     this.dead = state.dead;
     this.live = state.live;
-    this.sorted = undefined;
+    this.sorted = state.sortedIds !== undefined ? sortedBy(this.entries, state.sortedIds) : undefined;
     this.byLength = undefined;
   }
 
@@ -1036,6 +1044,26 @@ function reserveLists(pool: PostingPool, terms: IdBuffer, pending: Int32Array): 
     pending[t] = pool.reserve(t, count);
     pool.grew(t, count);
   }
+}
+
+/**
+ * The entries in the order `ids` gives, when that is every entry once in its terms' order (what
+ * `sortedTerms` makes); undefined when it is not (then they are sorted).
+ */
+function sortedBy(entries: readonly (TermEntry | undefined)[], ids: Int32Array): TermEntry[] | undefined {
+  let count = 0;
+  for (const e of entries) if (e !== undefined) count++;
+  if (ids.length !== count) return undefined;
+  const out: TermEntry[] = new Array<TermEntry>(count);
+  let before: string | undefined;
+  for (let i = 0; i < count; i++) {
+    const e = entries[ids[i] as number];
+    // Strictly after the one before: no term twice, none out of order.
+    if (e === undefined || e.id !== ids[i] || (before !== undefined && !(before < e.term))) return undefined;
+    out[i] = e;
+    before = e.term;
+  }
+  return out;
 }
 
 /** The terms of one length, and each one's `letterMask`. */

@@ -60,9 +60,16 @@ const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scri
 
 /**
  * ICU's word segmenter (built into Node; dictionary-based for Chinese and Japanese, the same
- * dictionary whatever the locale). Stateless once made, so one serves every analyzer.
+ * dictionary whatever the locale). Stateless once made, so one serves every analyzer. Made at the
+ * first text in such a script, not at import: making it takes ~16 ms of CPU (ICU loads its
+ * dictionaries), which every start paid before its first answer, and every thread that imports
+ * this module (the shell's, the analysis workers), whether or not the site has such text (issue 22).
  */
-const SEGMENTER = new Intl.Segmenter("zh", { granularity: "word" });
+let segmenter: Intl.Segmenter | undefined;
+function wordSegmenter(): Intl.Segmenter {
+  segmenter ??= new Intl.Segmenter("zh", { granularity: "word" });
+  return segmenter;
+}
 const HIRAGANA_RE = /^\p{Script=Hiragana}$/u;
 const HANGUL_RE = /^\p{Script=Hangul}+$/u;
 
@@ -82,7 +89,7 @@ function cjkParts(out: string[], token: string): void {
       if (rest !== "") tokenParts(out, rest);
       continue;
     }
-    for (const seg of SEGMENTER.segment(m[0])) {
+    for (const seg of wordSegmenter().segment(m[0])) {
       if (seg.isWordLike !== true) continue;
       const word = [...seg.segment];
       if (word.length === 1) {
