@@ -487,6 +487,7 @@ export class SearchIndex {
       read.push(this.readPage(key, page, placement, above, fileAt));
       yield PAGE_READ;
     }
+    this.index.reserveSequences(this.sequenceSlots());
     // Stale now: pages indexed by an earlier sync (those read above are indexed as they are now).
     const staleBefore = this.repeated.takeStale().filter((path) => this.byPath.has(path));
     for (let i = 0; i < read.length; i++) {
@@ -523,6 +524,17 @@ export class SearchIndex {
     this.released = new Set();
     this.imports = new Map();
     return { added, removed };
+  }
+
+  /** The section sequence slots the texts analysed and not yet indexed take once each
+   *  (`sectionSequence`: their ids and two field marks a section), for `InvertedIndex.reserveSequences`.
+   *  A text indexed under a second rule or boilerplate answer takes more, and grows the array. */
+  private sequenceSlots(): number {
+    let slots = 0;
+    for (const cache of [this.analysed, this.analysedApi]) {
+      for (const { analysis, indexed } of cache.values()) if (indexed.size === 0) slots += analysis.ids.length + 2 * analysis.sections.length;
+    }
+    return slots;
   }
 
   /** The pages a site has indexed, by key (`entryKey`), in path order. */
