@@ -47,4 +47,33 @@ describe("section units state", () => {
     });
     expect(s.sequences.buffer).not.toBe(index.sectionSequence(0).buffer);
   });
+
+  it("holds the sequences of room reserved before the pages in that one array, and states them as an index that grew", () => {
+    const vocabulary = new Vocabulary();
+    for (const t of ["a", "b", "c", "d", "e"]) vocabulary.id(t);
+    const index = new InvertedIndex(vocabulary);
+    // What `indexOf3`'s sections take: 2 + 3, 1, 3 + 0 slots.
+    index.reserveSequences(9);
+    index.addPage(seq(0), [seq(0, 1), seq(-1, 2, 2)]);
+    const buffer = index.sectionSequence(0).buffer;
+    expect(buffer.byteLength).toBe(9 * 4);
+    index.addPage(seq(1), [seq(3)]);
+    index.addPage(seq(2), [seq(4, -1, 0), seq()]);
+    expect(index.sectionSequence(4).buffer).toBe(buffer);
+    const s = index.state().sectionUnits;
+    const grown = indexOf3().state().sectionUnits;
+    expect({ sequences: [...s.sequences], ends: [...s.ends], page: [...s.page], lengths: [...s.lengths] }).toEqual({ sequences: [...grown.sequences], ends: [...grown.ends], page: [...grown.page], lengths: [...grown.lengths] });
+    expect([...s.sequences]).toEqual([0, 1, -1, 2, 2, 3, 4, -1, 0]);
+  });
+
+  it("grows past the room reserved when more comes than was reserved", () => {
+    const vocabulary = new Vocabulary();
+    for (const t of ["a", "b", "c", "d", "e"]) vocabulary.id(t);
+    const index = new InvertedIndex(vocabulary);
+    index.reserveSequences(3);
+    index.addPage(seq(0), [seq(0, 1), seq(-1, 2, 2)]);
+    index.addPage(seq(1), [seq(3)]);
+    expect([...index.state().sectionUnits.sequences]).toEqual([0, 1, -1, 2, 2, 3]);
+    expect([...index.sectionSequence(1)]).toEqual([-1, 2, 2]);
+  });
 });
