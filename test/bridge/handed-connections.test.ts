@@ -3,7 +3,7 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectionSource } from "../../src/bridge/connection-source.js";
 import { listen, type RunningServer } from "../../src/bridge/http-server.js";
-import { CONNECTION_MESSAGE, handedConnections, LeastConnections, stopReading, type WorkerChannel } from "../../src/cli/connection-handout.js";
+import { CONNECTION_MESSAGE, ConnectionHandout, handedConnections, LeastConnections, stopReading, type WorkerChannel } from "../../src/cli/connection-handout.js";
 import { type Harness, PROTOCOL, startBridge } from "./harness.js";
 
 /**
@@ -130,6 +130,31 @@ describe("a server given connections another process accepted", () => {
   });
 });
 
+describe("a server given connections, its deadlines", () => {
+  it("answers a request not whole within its deadline 408, as on a connection it accepted itself (Node checks deadlines only on a server told it listens)", async () => {
+    const h = await startBridge({});
+    let take: ((socket: Socket) => void) | undefined;
+    const front = await acceptingServer(() => take);
+    const served = await listen(h.bridge, {
+      host: "127.0.0.1",
+      port: 0,
+      requestMs: 300,
+      connections: { open: async (given) => ((take = given), (front.address() as { port: number }).port), close: () => (take = undefined) },
+    });
+    try {
+      const socket = await opened(served.port);
+      const answer = answerOn(socket);
+      socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{");
+      expect(await answer).toBe("HTTP/1.1 408 Request Timeout");
+      socket.destroy();
+    } finally {
+      await served.close();
+      front.close();
+      await h.close();
+    }
+  });
+});
+
 describe("a worker's end of the hand-out", () => {
   it("asks to listen, says how many closed, and once draining gives back a connection still on its way", async () => {
     const channel = new FakeChannel();
@@ -161,5 +186,69 @@ describe("a worker's end of the hand-out", () => {
   it("an error opening the port rejects with its code", async () => {
     const source = handedConnections(new FakeChannel(), async () => ({ code: "EADDRINUSE", message: "listen EADDRINUSE: address already in use 127.0.0.1:80" }), () => undefined);
     await expect(source.open(() => undefined)).rejects.toMatchObject({ code: "EADDRINUSE" });
+  });
+});
+
+/** A worker as the primary sees it: what it was sent; `stuck` leaves each send queued (never written, as behind a socket not yet acknowledged). */
+class FakeWorker {
+  readonly got: Socket[] = [];
+  private waiter: (() => void) | undefined;
+  constructor(
+    readonly name: string,
+    private readonly stuck = false,
+  ) {}
+  send(_message: string, socket: Socket, callback: (error: Error | null) => void): boolean {
+    this.got.push(socket);
+    if (!this.stuck) callback(null);
+    this.waiter?.();
+    return true;
+  }
+  /** Resolves once it has been sent `n` sockets in all. */
+  async has(n: number): Promise<void> {
+    while (this.got.length < n) await new Promise<void>((resolve) => (this.waiter = resolve));
+  }
+}
+
+describe("the primary's hand-out", () => {
+  it("opens the port with the first worker; gives each connection to the one holding the fewest; never to one draining or gone; re-hands what a dead one never got", async () => {
+    const handout = new ConnectionHandout<FakeWorker>("127.0.0.1", 0, () => undefined);
+    const clients: Socket[] = [];
+    const a = new FakeWorker("a");
+    const reply = await handout.open(a);
+    if (!("port" in reply)) throw new Error(reply.message);
+    const connectMany = async (n: number): Promise<void> => {
+      for (let i = 0; i < n; i++) clients.push(await opened(reply.port));
+    };
+    await connectMany(3);
+    await a.has(3);
+    // b serves: it holds none against a's 3, so the next three are all b's (stuck: never written).
+    const b = new FakeWorker("b", true);
+    expect(await handout.open(b)).toEqual(reply);
+    await connectMany(3);
+    await b.has(3);
+    expect(handout.counts()).toEqual([3, 3]);
+    // a closes two: the next two are a's.
+    handout.closedBy(a, 2);
+    await connectMany(2);
+    await a.has(5);
+    expect(handout.counts()).toEqual([3, 3]);
+    // a drains: a connection it gives back goes to b, as does every new one.
+    handout.draining(a);
+    handout.givenBack(a, a.got[4] as Socket);
+    await b.has(4);
+    expect(b.got[3]).toBe(a.got[4]);
+    // b dies with its four never written: with no worker left they wait, then all go to c.
+    handout.gone(b);
+    expect(handout.counts()).toEqual([]);
+    const c = new FakeWorker("c");
+    await handout.open(c);
+    await c.has(4);
+    expect(c.got).toEqual(b.got);
+    // Closed: the port refuses, and a worker asking now is handed nothing.
+    handout.close();
+    await expect(opened(reply.port)).rejects.toMatchObject({ code: "ECONNREFUSED" });
+    await handout.open(new FakeWorker("d"));
+    expect(handout.counts()).toEqual([4]);
+    for (const s of [...clients, ...a.got, ...b.got]) s.destroy();
   });
 });
