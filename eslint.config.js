@@ -8,7 +8,8 @@ export default tseslint.config(
   // so are just-bash-patches.mjs and just-bash-hooks.mjs (the build script, the test runner's
   // config and Node's module hooks load them before any TypeScript can be), and so are
   // bench/loop-probe.mjs and bench/memory-probe.cjs (preloaded into the bench's server processes
-  // by NODE_OPTIONS, where no TypeScript loader runs).
+  // by NODE_OPTIONS, where no TypeScript loader runs), and test/helpers/start-gate.mjs (preloaded
+  // so into a test's worker processes).
   {
     ignores: [
       "node_modules/",
@@ -25,6 +26,7 @@ export default tseslint.config(
       "src/engine/shell/just-bash-hooks.mjs",
       "bench/loop-probe.mjs",
       "bench/memory-probe.cjs",
+      "test/helpers/start-gate.mjs",
     ],
   },
   ...tseslint.configs.recommended,

@@ -70,10 +70,17 @@ export async function probeTotals(dir: string, pids: readonly number[]): Promise
     rmSync(file(pid), { force: true });
     process.kill(pid, "SIGUSR2");
   }
-  // A busy process writes at its next turn; a file is written whole by one writeFileSync.
-  for (let i = 0; i < 200 && !pids.every((pid) => existsSync(file(pid))); i++) await new Promise((r) => setTimeout(r, 50));
-  await new Promise((r) => setTimeout(r, 50));
-  return new Map(pids.map((pid) => [pid, JSON.parse(readFileSync(file(pid), "utf8")) as Totals]));
+  // A busy process writes at its next turn, and a file can be seen before its writeFileSync has
+  // written it (on a loaded machine a read found it empty): read until each parses.
+  const read = (pid: number): Totals | undefined => {
+    try {
+      return JSON.parse(readFileSync(file(pid), "utf8")) as Totals;
+    } catch {
+      return undefined;
+    }
+  };
+  for (let i = 0; i < 200 && !pids.every((pid) => existsSync(file(pid)) && read(pid) !== undefined); i++) await new Promise((r) => setTimeout(r, 50));
+  return new Map(pids.map((pid) => [pid, read(pid) as Totals]));
 }
 
 /** What happened between two totals, per process. */

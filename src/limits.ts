@@ -601,6 +601,13 @@ export const LIMITS = {
     /** Replacement workers in a row that may exit before they serve: past this the start is
      *  broken (the docs folder went away, memory is short), and restarting in a loop hides it. */
     maxFailedStarts: 3,
+    /** Connections the primary holds while no worker can take one (every worker restarting after
+     *  a crash): handed to the first that serves. Past this a new one is closed at once (its
+     *  client retries) rather than held without bound; each held is a descriptor of the primary's. */
+    connectionsWaitingForWorker: 256,
+    /** How often the primary says that accepting a connection failed (EMFILE: out of
+     *  descriptors), while it goes on failing: once a minute, not once a connection. */
+    acceptErrorLogMs: 60_000,
     /** On stop, past the drain time, how long a worker may take to close its stores and exit
      *  before the primary ends it. */
     stopMarginMs: 5_000,

@@ -10,6 +10,7 @@ import { PATHS } from "./urls.js";
 import { CallerConnections } from "./caller-connections.js";
 import { CallerReading } from "./caller-reading.js";
 import { ConnectionCap } from "./connection-cap.js";
+import type { ConnectionSource } from "./connection-source.js";
 import { clientAddress } from "./context.js";
 import { callerAddress } from "./middleware/caller-address.js";
 
@@ -44,6 +45,8 @@ export interface ListenOptions {
   readonly refusedRequestMs?: number;
   /** How long a request's headers and body have to arrive from its first byte (`LIMITS.bridge.requestMs`). */
   readonly requestMs?: number;
+  /** Connections another process accepts and hands over (a worker of `--workers N`); else this server binds `host:port` itself. */
+  readonly connections?: ConnectionSource;
 }
 
 /** Serve a bridge on a real socket. Rejects with a clear message when the port is taken. */
@@ -155,17 +158,14 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     });
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, requestMs));
     server.on("connect", answerConnect);
-    server.once("error", onError);
-    server.listen(options.port, options.host);
-    server.once("listening", () => {
-      server.off("error", onError);
-      const { port } = server.address() as AddressInfo;
+    const listening = (port: number): void => {
       const host = options.host.includes(":") ? `[${options.host}]` : options.host;
       resolve({
         origin: `http://${host}:${port}`,
         port,
         inFlight: pending,
         close: async () => {
+          options.connections?.close();
           const closed = new Promise<void>((done) => server.close(() => done()));
           server.closeIdleConnections();
           if (pending() > 0) {
@@ -183,8 +183,35 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
           await closed;
         },
       });
-    });
+    };
+    const source = options.connections;
+    if (source === undefined) {
+      server.once("error", onError);
+      server.listen(options.port, options.host);
+      server.once("listening", () => {
+        server.off("error", onError);
+        listening((server.address() as AddressInfo).port);
+      });
+      return;
+    }
+    // Node starts tracking a server's connections (the idle ones closed at a drain, the request
+    // deadlines checked) on its `listening` event; this server binds nothing, so it is told here,
+    // before its first connection.
+    server.emit("listening");
+    source.open((socket) => handIn(server, socket, !bridge.trustProxy)).then(listening, onError);
   });
+}
+
+/**
+ * A connection another process accepted, given to `server` as node:net gives one it accepts
+ * itself: half-open allowed (node:http ends its side when it has answered), no Nagle delay, and
+ * read when its caller's turn comes (`pauseOnConnect`), or at once behind a trusted proxy.
+ */
+function handIn(server: Server, socket: Socket, pauseOnConnect: boolean): void {
+  socket.allowHalfOpen = true;
+  socket.setNoDelay(true);
+  server.emit("connection", socket);
+  if (!pauseOnConnect) socket.resume();
 }
 
 /**

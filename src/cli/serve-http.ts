@@ -1,6 +1,7 @@
 import { mcpAvailable } from "../bridge/middleware/access-policy.js";
 import { isLoopbackHost } from "../store/state/redirect-domains.js";
 import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
+import type { ConnectionSource } from "../bridge/connection-source.js";
 import { listen } from "../bridge/http-server.js";
 import { LeasingLimiter } from "../bridge/middleware/leasing-limiter.js";
 import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/middleware/rate-limit.js";
@@ -26,6 +27,8 @@ import { describeProject, type ProjectArgs, projectStores, resolveProject } from
 
 /** What a worker of `serve --http --workers N` is given by its primary. */
 export interface WorkerRole {
+  /** The connections the primary accepts and hands to this worker: it binds no socket itself. */
+  readonly connections: ConnectionSource;
   /** The counters all workers share (held by the primary). */
   readonly limiter: RateLimiter;
   /** Signs MCP session ids, so that any worker continues a session another opened. */
@@ -137,7 +140,12 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   await runtime.whenShellLoaded();
   let server;
   try {
-    server = await listen(bridge, { host, port: args.port, ...(args["max-connections"] !== undefined ? { maxConnections: args["max-connections"] } : {}) });
+    server = await listen(bridge, {
+      host,
+      port: args.port,
+      ...(args["max-connections"] !== undefined ? { maxConnections: args["max-connections"] } : {}),
+      ...(worker !== undefined ? { connections: worker.connections } : {}),
+    });
   } catch (error) {
     await bridge.close();
     await stores.close();

@@ -1,5 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import { randomBytes } from "node:crypto";
+import { Socket } from "node:net";
 import { FixedWindowLimiter } from "../bridge/middleware/rate-limit.js";
 import { answerLimiterRequest, type LimiterReply, RemoteLimiter } from "../bridge/middleware/shared-limiter.js";
 import { answerSiteSessionRequest, RemoteSiteSessions, SiteSessions } from "../bridge/web/site-sessions.js";
@@ -8,6 +9,7 @@ import { plural } from "./diagnostics-summary.js";
 import type { CliIO } from "./io.js";
 import { type HttpServeArgs, httpSettings, type WorkerRole } from "./serve-http.js";
 import { httpWorkerExecArgv } from "./worker-heap.js";
+import { CONNECTION_MESSAGE, ConnectionHandout, handedConnections, type ListenReply, type WorkerChannel } from "./connection-handout.js";
 import { type Hello, type Port, Rpc, type WorkerAsk, type WorkerNews } from "./worker-ipc.js";
 
 /** The environment variable that marks a process as a worker of `serve --http --workers N`. */
@@ -36,6 +38,11 @@ export async function workerRole(): Promise<WorkerRole> {
     limiter: new RemoteLimiter(async (request) => (await rpc.ask({ t: "limiter", ...request })) as LimiterReply),
     sessionKey: Buffer.from(hello.sessionKey, "base64"),
     siteSessions: new RemoteSiteSessions((request) => rpc.ask({ t: "site-session", ...request })),
+    connections: handedConnections(
+      process as unknown as WorkerChannel,
+      async () => (await rpc.ask({ t: "listen" })) as ListenReply,
+      (news) => rpc.tell(news),
+    ),
     announce: (lines) => rpc.tell({ t: "ready", lines }),
     // Possibly after the stop (a cache write finished at close): a closed channel is not written to.
     settled: () => {
@@ -49,19 +56,20 @@ export async function workerRole(): Promise<WorkerRole> {
 }
 
 /**
- * `serve --http --workers N` in the primary: N worker processes (node:cluster) share the port;
- * the primary loads no docs and serves no request. It holds the rate-limit counters for all
+ * `serve --http --workers N` in the primary: N worker processes (node:cluster) serve one port;
+ * the primary loads no docs and serves no request. It accepts the connections and hands each to
+ * the worker holding the fewest (`ConnectionHandout`), holds the rate-limit counters for all
  * workers (exact: every take is decided here in turn) and the site sign-ins (a cookie one worker
  * set signs in on all), hands each worker the key that signs
  * session ids, prints the start-up lines once the first worker listens, starts a worker in place of
- * one that exits, and on SIGINT/SIGTERM tells every worker to drain and waits for them.
+ * one that exits, and on SIGINT/SIGTERM closes the port, tells every worker to drain and waits for them.
  *
  * The workers of a start are started one after another: the next once the last is serving and
  * its persistent cache of the site is written (or will not be). Why (issue 22): started
  * together, each loaded and indexed the whole site at once on the same cores, so the port opened
  * only when the slowest had (on a 50,000-page site, N times the CPU before anyone was served);
- * now the first worker has the machine to itself and serves as soon as it can (the cluster hands
- * connections only to workers that listen), and the next starts from its cache.
+ * now the first worker has the machine to itself and serves as soon as it can (a worker is handed
+ * connections only once it asks, ready, and the port opens with the first), and the next starts from its cache.
  *
  * Each worker watches the docs itself: it must rebuild its own index anyway, and the primary then
  * never loads the site (it stays small and never pauses for a reload while it hands out
@@ -86,11 +94,13 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   let failedStarts = 0;
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => (finish = resolve));
+  const handout = new ConnectionHandout<Worker>(args.host.replace(/^\[(.*)\]$/, "$1"), args.port, log);
 
   // SIGTERM to each worker: its own stop signal, whether it is still loading or serving; it drains.
   const stopAll = (): void => {
     if (stopping) return;
     stopping = true;
+    handout.close();
     if (live.size === 0) finish();
     for (const w of live) w.process.kill("SIGTERM");
     // A worker that does not stop within the drain time and a margin is ended.
@@ -109,9 +119,17 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
     live.add(worker);
     new Rpc<never, WorkerNews, never>(worker, {
       handle: async (ask: WorkerAsk) =>
-        ask.t === "hello" ? hello : ask.t === "limiter" ? answerLimiterRequest(limiter, ask) : answerSiteSessionRequest(siteSessions, ask),
+        ask.t === "hello"
+          ? hello
+          : ask.t === "listen"
+            ? handout.open(worker)
+            : ask.t === "limiter"
+              ? answerLimiterRequest(limiter, ask)
+              : answerSiteSessionRequest(siteSessions, ask),
       onNews: (news: WorkerNews) => {
         if (news.t === "settled") return startNext();
+        if (news.t === "closed") return handout.closedBy(worker, news.n);
+        if (news.t === "draining") return handout.draining(worker);
         ready.add(worker);
         failedStarts = 0;
         if (!announced) {
@@ -126,7 +144,12 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
         }
       },
     });
+    // A connection on its way to the worker as it began to drain, given back.
+    worker.on("message", (message: unknown, socket: unknown) => {
+      if (message === CONNECTION_MESSAGE && socket instanceof Socket) handout.givenBack(worker, socket);
+    });
     worker.on("exit", (code, signal) => {
+      handout.gone(worker);
       const duringStop = stopping;
       live.delete(worker);
       const wasReady = ready.delete(worker);

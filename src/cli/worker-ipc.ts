@@ -4,17 +4,28 @@ import type { SiteSessionRequest } from "../bridge/web/site-sessions.js";
 /**
  * The messages between the primary of `serve --http --workers N` and its workers, over the
  * IPC channel node:cluster opens. A worker asks (`hello`, the rate-limit counters, the site
- * sign-ins) and is
- * answered, tells the primary when it is serving (`ready`), and when the site's persistent cache
- * it wrote is on disk or will not be (`settled`: the next worker is started then and reads it).
+ * sign-ins, `listen`: to be handed connections, the answer a `ListenReply`) and is
+ * answered, tells the primary when it is serving (`ready`), when the site's persistent cache
+ * it wrote is on disk or will not be (`settled`: the next worker is started then and reads it),
+ * how many of the connections it was handed have closed (`closed`, a few at a time) and that it
+ * drains (`draining`: it is handed no more). Connections themselves travel beside these, as the
+ * socket of a `CONNECTION_MESSAGE` (connection-handout.ts).
  * The primary stops a worker with SIGTERM, the signal a worker stops on when run alone.
  */
-export type WorkerAsk = { readonly t: "hello" } | ({ readonly t: "limiter" } & LimiterRequest) | ({ readonly t: "site-session" } & SiteSessionRequest);
+export type WorkerAsk =
+  | { readonly t: "hello" }
+  | { readonly t: "listen" }
+  | ({ readonly t: "limiter" } & LimiterRequest)
+  | ({ readonly t: "site-session" } & SiteSessionRequest);
 /** What every worker is given at start: the key that signs MCP session ids (any worker resumes them). */
 export interface Hello {
   readonly sessionKey: string;
 }
-export type WorkerNews = { readonly t: "ready"; readonly lines: readonly string[] } | { readonly t: "settled" };
+export type WorkerNews =
+  | { readonly t: "ready"; readonly lines: readonly string[] }
+  | { readonly t: "settled" }
+  | { readonly t: "closed"; readonly n: number }
+  | { readonly t: "draining" };
 
 /** One end of the channel: a cluster `Worker` in the primary, `process` in a worker. */
 export interface Port {

@@ -173,8 +173,8 @@ describe("serve --http --workers 2", () => {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ path: "/quickstart", helpful: i % 2 === 0 }),
-        // A connection the primary was handing to the worker as it died is never answered nor
-        // closed (node:cluster's round-robin keeps it): the client gives up, as a real one would.
+        // Bounded all the same: a connection that never gets an answer is given up on, as a real
+        // client would (one the killed worker held, or was being sent, is closed with it).
         signal: AbortSignal.timeout(15_000),
       }).then(
         async (r) => {

@@ -70,7 +70,7 @@ export interface Answer {
 
 /**
  * One TCP connection to the server, kept open between requests, so a test knows which worker
- * process answers it (`owner`): the cluster hands each connection to one worker.
+ * process answers it (`owner`): the primary hands each connection to one worker.
  */
 export class Connection {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -155,7 +155,7 @@ function serverSocketInode(serverPort: number, clientPort: number): string | und
 
 /** A connection to `origin` that the worker `pid` serves: new connections until one lands there. */
 export async function connectionTo(origin: string, port: number, pids: readonly number[], pid: number): Promise<Connection> {
-  // Round-robin hands connections to the workers in turn: a few tries reach each one.
+  // Each new connection goes to the worker holding the fewest (equals in turn): a few tries reach each one.
   for (let i = 0; i < 8 * pids.length; i++) {
     const c = new Connection(origin);
     await c.get("/.well-known/mcp");
