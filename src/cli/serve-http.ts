@@ -49,6 +49,12 @@ export interface WorkerRole {
    * worker that drained but stayed would be killed at the end of the drain time.
    */
   readonly leave: () => void;
+  /**
+   * Let the process end once it has nothing else to do, with the exit code it sets, when it
+   * could not start (a port in use): the channel would keep it alive, and leaving it would end
+   * the process with code 0 (node:cluster's way) while its primary waited.
+   */
+  readonly release: () => void;
 }
 
 export interface HttpServeArgs extends ProjectArgs {

@@ -52,6 +52,9 @@ export async function workerRole(): Promise<WorkerRole> {
     leave: () => {
       if (process.connected) process.disconnect();
     },
+    release: () => {
+      (process.channel as { unref?: () => void } | undefined)?.unref?.();
+    },
   };
 }
 

@@ -364,6 +364,17 @@ describe("svc-mcp serve --http (a real process)", () => {
     );
     expect(taken.code).toBe(1);
     expect(taken.stderr.split("\n").filter((l) => l !== "").at(-1)).toBe(`svc-mcp: cannot listen on 127.0.0.1:${port}: port ${port} is already in use`);
+    // With --workers the worker that cannot listen ends with its error, and its primary stops
+    // (it hung, the worker holding its channel, until killed).
+    const takenByWorkers = await run(process.execPath, [BIN, "serve", "--http", "--workers", "2", "--port", port, "--dir", DEMO, "--no-watch"], { env: { ...process.env, ...env } }).then(
+      () => ({ code: 0, stderr: "" }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(takenByWorkers.code).toBe(1);
+    expect(takenByWorkers.stderr.split("\n").filter((l) => l !== "").slice(-2)).toEqual([
+      `svc-mcp: cannot listen on 127.0.0.1:${port}: port ${port} is already in use`,
+      "svc-mcp: a worker process exited with code 1 before it was serving; stopping",
+    ]);
     const bad = await runCli(["serve", "--http", "--rate-limit", "search=lots", "--dir", DEMO, "--no-watch"], { env });
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('svc-mcp: --rate-limit "search=lots": expected KEY=N or KEY=off') });
     const groups = await runCli(["serve", "--http", "--groups", "staff", "--dir", DEMO], { env });

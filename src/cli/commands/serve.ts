@@ -90,8 +90,14 @@ export const serveCommand = defineCommand({
     if (args.watch) await runtime.watch();
     await runtime.whenIndexed();
     if (http !== undefined) {
+      const role = worker ? await http[1].workerRole() : undefined;
       try {
-        return await http[0].serveHttp(args, io, runtime, log, afterStart, worker ? await http[1].workerRole() : undefined);
+        return await http[0].serveHttp(args, io, runtime, log, afterStart, role);
+      } catch (error) {
+        // A worker that could not start (its port in use) ends with its error and code, and
+        // its primary stops the others (it had hung, holding its channel, until killed).
+        role?.release();
+        throw error;
       } finally {
         await runtime.close();
       }
