@@ -117,6 +117,10 @@ const SURROGATES: ReadonlyArray<readonly [string, string]> = [
  * output has no stderr also run through `2>&1 | od`.
  */
 const ROUND_F3: ReadonlyArray<readonly [string, string, string, number]> = [
+  // A command that expands to nothing writes what its expansions wrote to stderr (ours wrote nothing; `$(printf '\\x00')` was `bash: \\0: command not found`, 127).
+  ["$(printf '\\x00')", "", "626173683a206c696e6520313a207761726e696e673a20636f6d6d616e6420737562737469747574696f6e3a2069676e6f726564206e756c6c206279746520696e20696e7075740a", 0],
+  ["$(echo err >&2)", "", "6572720a", 0],
+  ["x=1 $(printf 'a\\0' >&2; printf '\\0')", "", "6100626173683a206c696e6520313a207761726e696e673a20636f6d6d616e6420737562737469747574696f6e3a2069676e6f726564206e756c6c206279746520696e20696e7075740a", 0],
   // What substitutions before it in the same command wrote to stderr stays (ours kept only the last's).
   ["echo $(echo e1 >&2) $(echo e2 >&2; printf 'a\\0')", "610a", "65310a65320a626173683a206c696e6520313a207761726e696e673a20636f6d6d616e6420737562737469747574696f6e3a2069676e6f726564206e756c6c206279746520696e20696e7075740a", 0],
   ["x=$(printf 'a\\0b\\0c'); printf %s \"$x\" | od -An -tx1", "2036312036322036330a", "626173683a206c696e6520313a207761726e696e673a20636f6d6d616e6420737562737469747574696f6e3a2069676e6f726564206e756c6c206279746520696e20696e7075740a", 0],

@@ -249,6 +249,11 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     replace: String.raw`i+=Snul(e,c.stdout,e.state.currentLine).replace(/\n+$/,""),c.stderr`,
   },
   {
+    why: "a command that expands to nothing ($(echo err >&2), $(printf '\\0')) writes what its expansions wrote to stderr, as bash does; just-bash dropped it (and the NUL warning with it)",
+    find: 'return m?(w.finish(),L("","",this.ctx.state.lastExitCode)):(w.finish(),D(',
+    replace: 'return m?(w.finish(),((E)=>(this.ctx.state.expansionStderr="",L("",E,this.ctx.state.lastExitCode)))((o||"")+(this.ctx.state.expansionStderr||""))):(w.finish(),D(',
+  },
+  {
     why: "printf %c prints the first byte of its argument (printf '%c' é is 0xc3, as bash; it was U+00C3's two bytes)",
     find: String.raw`let a=new TextEncoder().encode(n)[0];return{value:String.fromCharCode(a),`,
     replace: String.raw`let a=new TextEncoder().encode(n)[0];return{value:String.fromCharCode(a<128?a:56320+a),`,
