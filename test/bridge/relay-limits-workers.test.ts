@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeRepo } from "../openapi/helpers.js";
-import { type Answer, type Connection, connectionTo, startWorkers, stopProcess, type WorkersProcess } from "../helpers/workers.js";
+import { type Answer, Connection, startWorkers, stopProcess, type WorkersProcess } from "../helpers/workers.js";
 import { tempDir } from "./harness.js";
 
 /**
@@ -59,11 +59,19 @@ afterAll(async () => {
   state.cleanup();
 });
 
-/** A new connection that worker `pid` serves (a held call keeps its connection busy). */
+/**
+ * A new connection that worker `pid` serves (a held call keeps its connection busy). The others
+ * opened on the way stay open: the primary hands each new connection to the worker holding the
+ * fewest, so with every connection still counted the next lands on the other worker.
+ */
 async function via(pid: number): Promise<Connection> {
-  const c = await connectionTo(server.origin, server.port, pids, pid);
-  connections.push(c);
-  return c;
+  for (let i = 0; i < 8 * pids.length; i++) {
+    const c = new Connection(server.origin);
+    connections.push(c);
+    await c.get("/.well-known/mcp");
+    if (c.owner(server.port, pids) === pid) return c;
+  }
+  throw new Error(`no connection landed on worker ${pid}`);
 }
 
 let calls = 0;
