@@ -83,8 +83,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   const { rateLimits } = httpSettings(args);
   const limiter = new FixedWindowLimiter(rateLimits.windowMs);
   const siteSessions = new SiteSessions();
-  // The relay's places per caller and in all, for every worker at once (a worker counting its own
-  // let a caller hold 2 x N and the relay 16 x N); a dead worker's are given back at its exit.
+  // The relay's places for every worker at once (each counting its own let a caller hold 2 x N).
   const relayPlaces = new RelayPlaceLedger<number>(new RelayPlaces());
   const hello: Hello = { sessionKey: randomBytes(32).toString("base64") };
   const ready = new Set<Worker>();
@@ -125,20 +124,16 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
     const worker = cluster.fork({ [WORKER_ENV]: "1" });
     live.add(worker);
     new Rpc<never, WorkerNews, never>(worker, {
-      handle: async (ask: WorkerAsk) => {
-        switch (ask.t) {
-          case "hello":
-            return hello;
-          case "listen":
-            return handout.open(worker);
-          case "limiter":
-            return answerLimiterRequest(limiter, ask);
-          case "site-session":
-            return answerSiteSessionRequest(siteSessions, ask);
-          case "relay-place":
-            return relayPlaces.answer(worker.id, ask);
-        }
-      },
+      handle: async (ask: WorkerAsk) =>
+        ask.t === "hello"
+          ? hello
+          : ask.t === "listen"
+            ? handout.open(worker)
+            : ask.t === "limiter"
+              ? answerLimiterRequest(limiter, ask)
+              : ask.t === "relay-place"
+                ? relayPlaces.answer(worker.id, ask)
+                : answerSiteSessionRequest(siteSessions, ask),
       onNews: (news: WorkerNews) => {
         if (news.t === "settled") return startNext();
         if (news.t === "closed") return handout.closedBy(worker, news.n);
