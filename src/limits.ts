@@ -399,8 +399,9 @@ export const LIMITS = {
      *  costs the main thread; 8 calls of 10 MB from one address held another reader's search
      *  5 s (issue 25, adversary round 18 F3). Past it: `429 too_many_relay_requests`. */
     maxInFlightPerCaller: 2,
-    /** Relay calls in flight in the process, every caller's together: 16 x 10 MB is the most
-     *  upstream answers held at once (160 MB), and the encoding work they bring is bounded. */
+    /** Relay calls in flight in the server, every caller's together (the primary of `--workers N`
+     *  counts for all its workers): 16 x 10 MB is the most upstream answers held at once (160 MB),
+     *  and the encoding work they bring is bounded. */
     maxInFlight: 16,
     /** The last places of `maxInFlight`, kept for callers with no relay call in flight: while
      *  others fill the rest, a reader pressing Send for the first time still gets through. */

@@ -9,7 +9,7 @@ import { bridgeUrls } from "../bridge/urls.js";
 import { createFeedbackApp, isFeedbackWidgetPath } from "../bridge/feedback/app.js";
 import { createRelayApp } from "../bridge/playground/relay.js";
 import { playgroundApps } from "../bridge/playground/apps.js";
-import { RelayPlaces } from "../bridge/playground/relay-places.js";
+import { type RelayPlaceKeeper, RelayPlaces } from "../bridge/playground/relay-places.js";
 import { callerAddress } from "../bridge/middleware/caller-address.js";
 import { localSiteSessions, type SiteSessionStore, SiteSessions } from "../bridge/web/site-sessions.js";
 import { createWebApp, isSignInForm, siteContextOf } from "../bridge/web/web-app.js";
@@ -42,6 +42,8 @@ export interface WorkerRole {
   readonly settled: () => void;
   /** Site sign-ins, kept by the primary for all workers. */
   readonly siteSessions: SiteSessionStore;
+  /** The playground relay's places, counted by the primary for all workers. */
+  readonly relayPlaces: RelayPlaceKeeper;
   /** Resolves when the primary is gone (the worker then stops). */
   readonly stop: Promise<void>;
   /**
@@ -113,8 +115,9 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   // A loopback server answers only to loopback names (and its public name): DNS rebinding defence.
   const allowedHosts = loopback ? ["localhost", "127.0.0.1", "[::1]", ...(publicUrl !== undefined ? [new URL(publicUrl).hostname] : [])] : undefined;
   const tools = docsTools({ feedback: { store: feedback, projectId: project.id } });
-  // One caller's relay calls are counted together, sent from an API page or from its MCP App.
-  const relayPlaces = new RelayPlaces();
+  // One caller's relay calls are counted together, sent from an API page or from its MCP App,
+  // and through any worker of --workers (the primary counts them).
+  const relayPlaces = worker?.relayPlaces ?? new RelayPlaces();
   const bridge = createBridge({
     runtime,
     state,
@@ -199,7 +202,7 @@ export interface SiteRoutesDeps {
   /** Site sign-ins kept elsewhere (the primary of `--workers`); this process's own when absent. */
   readonly sessions?: SiteSessionStore | undefined;
   /** The relay's calls in flight (shared with the MCP Apps' Send tool); the relay's own when absent. */
-  readonly relayPlaces?: RelayPlaces;
+  readonly relayPlaces?: RelayPlaceKeeper;
 }
 
 /**

@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import { Socket } from "node:net";
 import { FixedWindowLimiter } from "../bridge/middleware/rate-limit.js";
 import { answerLimiterRequest, type LimiterReply, RemoteLimiter } from "../bridge/middleware/shared-limiter.js";
+import { RelayPlaces } from "../bridge/playground/relay-places.js";
+import { RelayPlaceLedger, RemoteRelayPlaces } from "../bridge/playground/shared-relay-places.js";
 import { answerSiteSessionRequest, RemoteSiteSessions, SiteSessions } from "../bridge/web/site-sessions.js";
 import { LIMITS } from "../limits.js";
 import { plural } from "./diagnostics-summary.js";
@@ -43,6 +45,7 @@ export async function workerRole(): Promise<WorkerRole> {
       async () => (await rpc.ask({ t: "listen" })) as ListenReply,
       (news) => rpc.tell(news),
     ),
+    relayPlaces: new RemoteRelayPlaces((request) => rpc.ask({ t: "relay-place", ...request })),
     announce: (lines) => rpc.tell({ t: "ready", lines }),
     // Possibly after the stop (a cache write finished at close): a closed channel is not written to.
     settled: () => {
@@ -62,8 +65,9 @@ export async function workerRole(): Promise<WorkerRole> {
  * `serve --http --workers N` in the primary: N worker processes (node:cluster) serve one port;
  * the primary loads no docs and serves no request. It accepts the connections and hands each to
  * the worker holding the fewest (`ConnectionHandout`), holds the rate-limit counters for all
- * workers (exact: every take is decided here in turn) and the site sign-ins (a cookie one worker
- * set signs in on all), hands each worker the key that signs
+ * workers (exact: every take is decided here in turn), the playground relay's places (a caller's
+ * bound and the total are for the server, not per worker) and the site sign-ins (a cookie one
+ * worker set signs in on all), hands each worker the key that signs
  * session ids, prints the start-up lines once the first worker listens, starts a worker in place of
  * one that exits, and on SIGINT/SIGTERM closes the port, tells every worker to drain and waits for them.
  *
@@ -82,6 +86,8 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   const { rateLimits } = httpSettings(args);
   const limiter = new FixedWindowLimiter(rateLimits.windowMs);
   const siteSessions = new SiteSessions();
+  // The relay's places for every worker at once (each counting its own let a caller hold 2 x N).
+  const relayPlaces = new RelayPlaceLedger<number>(new RelayPlaces());
   const hello: Hello = { sessionKey: randomBytes(32).toString("base64") };
   const ready = new Set<Worker>();
   const live = new Set<Worker>();
@@ -128,7 +134,9 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
             ? handout.open(worker)
             : ask.t === "limiter"
               ? answerLimiterRequest(limiter, ask)
-              : answerSiteSessionRequest(siteSessions, ask),
+              : ask.t === "relay-place"
+                ? relayPlaces.answer(worker.id, ask)
+                : answerSiteSessionRequest(siteSessions, ask),
       onNews: (news: WorkerNews) => {
         if (news.t === "settled") return startNext();
         if (news.t === "closed") return handout.closedBy(worker, news.n);
@@ -153,6 +161,8 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
     });
     worker.on("exit", (code, signal) => {
       handout.gone(worker);
+      // First, before a replacement starts or the exit is logged: its places are free again.
+      relayPlaces.forget(worker.id);
       const duringStop = stopping;
       live.delete(worker);
       const wasReady = ready.delete(worker);

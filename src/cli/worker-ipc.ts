@@ -1,10 +1,11 @@
 import type { LimiterRequest } from "../bridge/middleware/shared-limiter.js";
+import type { RelayPlaceRequest } from "../bridge/playground/shared-relay-places.js";
 import type { SiteSessionRequest } from "../bridge/web/site-sessions.js";
 
 /**
  * The messages between the primary of `serve --http --workers N` and its workers, over the
  * IPC channel node:cluster opens. A worker asks (`hello`, the rate-limit counters, the site
- * sign-ins, `listen`: to be handed connections, the answer a `ListenReply`) and is
+ * sign-ins, the playground relay's places, `listen`: to be handed connections, the answer a `ListenReply`) and is
  * answered, tells the primary when it is serving (`ready`), when the site's persistent cache
  * it wrote is on disk or will not be (`settled`: the next worker is started then and reads it),
  * how many of the connections it was handed have closed (`closed`, a few at a time) and that it
@@ -16,7 +17,8 @@ export type WorkerAsk =
   | { readonly t: "hello" }
   | { readonly t: "listen" }
   | ({ readonly t: "limiter" } & LimiterRequest)
-  | ({ readonly t: "site-session" } & SiteSessionRequest);
+  | ({ readonly t: "site-session" } & SiteSessionRequest)
+  | ({ readonly t: "relay-place" } & RelayPlaceRequest);
 /** What every worker is given at start: the key that signs MCP session ids (any worker resumes them). */
 export interface Hello {
   readonly sessionKey: string;

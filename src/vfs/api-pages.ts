@@ -334,10 +334,13 @@ function channelReferencesOf(pages: ReadonlyMap<string, Page>, specs: ReadonlyMa
   const out: FrontMatterChannelReference[] = [];
   for (const page of pages.values()) {
     const value = page.meta.asyncapi;
-    if (value === undefined || page.meta.openapi !== undefined || page.meta.openapiSchema !== undefined) continue;
-    const spec = specs?.get(page.path);
+    if (value === undefined) continue;
     const line = frontMatterKeyLine(page.file.text, "asyncapi");
-    out.push({ pagePath: page.path, file: page.file.path.slice(1), value, ...(line !== undefined ? { line } : {}), ...(spec !== undefined ? { spec } : {}) });
+    // With `openapi` or `openapi-schema` as well, the page shows that reference only: the plan
+    // says so at the `asyncapi` line, and the spec it names is not loaded for it.
+    const other = page.meta.openapi !== undefined ? { key: "openapi" as const, value: page.meta.openapi } : page.meta.openapiSchema !== undefined ? { key: "openapi-schema" as const, value: page.meta.openapiSchema } : undefined;
+    const spec = other === undefined ? specs?.get(page.path) : undefined;
+    out.push({ pagePath: page.path, file: page.file.path.slice(1), value, ...(line !== undefined ? { line } : {}), ...(spec !== undefined ? { spec } : {}), ...(other !== undefined ? { shadowedBy: other } : {}) });
   }
   return out;
 }

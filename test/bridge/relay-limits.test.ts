@@ -5,6 +5,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createRelay, createRelayApp, type Relay } from "../../src/bridge/playground/relay.js";
 import { RelayPlaces } from "../../src/bridge/playground/relay-places.js";
+import { RelayPlaceLedger, RemoteRelayPlaces } from "../../src/bridge/playground/shared-relay-places.js";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import { requestContext } from "../../src/vfs/request-context.js";
@@ -325,5 +326,32 @@ describe("a client slow to send its body (issue 25, adversary F1)", () => {
     for (const s of slow) expect(await s.answer).toMatchObject({ status: 200, json: { status: 200, body: "ok" } });
     for (let i = 0; i < 16; i++) await places16.whenHolding(`slow-${i}`);
     expect(places16.count).toBe(0);
+  });
+});
+
+describe("the places of serve --http --workers N, counted by the primary (RelayPlaceLedger)", () => {
+  it("counts every worker's takes together, gives a worker's places back when it exits, and takes nothing more for it", async () => {
+    const ledger = new RelayPlaceLedger<number>(new RelayPlaces({ perCaller: 2, total: 3, newcomerReserve: 1 }));
+    // Worker 1 and worker 2 each ask over a channel: the remote side of each, as a worker holds it.
+    const remote = (owner: number) => new RemoteRelayPlaces(async (m) => ledger.answer(owner, m));
+    const [one, two] = [remote(1), remote(2)];
+    expect(await one.take("a")).toMatchObject({ ok: true });
+    const second = await two.take("a");
+    expect(await one.take("a")).toMatchObject({ ok: false, status: 429, code: "too_many_relay_requests" });
+    expect(await one.take("b")).toMatchObject({ ok: true });
+    expect(await two.take("c")).toMatchObject({ ok: false, status: 503, code: "relay_busy" });
+    expect(ledger.count).toBe(3);
+    // A release goes to the primary; given twice, it counts once.
+    if (!second.ok) throw new Error("refused");
+    second.release();
+    second.release();
+    await Promise.resolve();
+    expect(ledger.count).toBe(2);
+    // Worker 1 dies holding a's other place and b's: both are given back, and a late ask of worker 1 takes nothing.
+    ledger.forget(1);
+    expect(ledger.count).toBe(0);
+    await expect(one.take("c")).rejects.toThrow("the worker process is gone");
+    expect(ledger.count).toBe(0);
+    expect(await two.take("a")).toMatchObject({ ok: true });
   });
 });

@@ -209,9 +209,55 @@ describe("front matter asyncapi naming a channel several specs hold", () => {
     expect((await runCli(["check", "--dir", root])).stdout).toBe(
       [
         'room.mdx:3 asyncapi: warning: front matter asyncapi "room" names no spec, and 2 specs have that channel (a.asyncapi.yaml, b.asyncapi.yaml): the page shows a.asyncapi.yaml\'s, the first by file name; name one as "<spec file> room"',
-        "checked docs.json and 1 page (+2 generated from API specs): 0 errors, 1 warning",
+        // The channel shown also has its generated page (group B names its spec).
+        "room.mdx:3 asyncapi: warning: channel room (a.asyncapi.yaml) has two pages: the generated /api-reference/room-1 and room.mdx (front matter asyncapi); both show the channel: remove one (the page, or the spec from docs.json's navigation) to keep one",
+        "checked docs.json and 1 page (+2 generated from API specs): 0 errors, 2 warnings",
         "",
       ].join("\n"),
     );
+  });
+});
+
+describe("front matter asyncapi beside another page of the channel, or another API key (issue 25)", () => {
+  const OPENAPI = JSON.stringify({ openapi: "3.0.3", info: { title: "Shop", version: "1" }, paths: { "/orders": { get: { summary: "List orders", responses: { "200": { description: "OK" } } } } }, components: { schemas: { Order: { type: "object" } } } });
+
+  it("says when a channel has its generated page and a channel page, as an operation's two pages are said (before: nothing)", async () => {
+    const root = writeRepo({
+      "docs.json": { name: "Chat", navigation: { groups: [{ group: "API", asyncapi: "realtime/chat.asyncapi.yaml" }, { group: "Guides", pages: ["guides/chat", "guides/audit"] }] } },
+      "guides/chat.mdx": page("Chat room", "realtime/chat.asyncapi.yaml room"),
+      // Only the staff see the audit channel's generated page; this page shows it to no one.
+      "guides/audit.mdx": page("Audit", "audit"),
+      "realtime/chat.asyncapi.yaml": CHAT,
+    });
+    expect((await runCli(["check", "--dir", root])).stdout).toBe(
+      [
+        'guides/audit.mdx:3 asyncapi: warning: front matter asyncapi "audit" names a channel that is restricted to groups that not every reader of this page is in: it is not shown on the page',
+        "guides/chat.mdx:3 asyncapi: warning: channel room (realtime/chat.asyncapi.yaml) has two pages: the generated /api-reference/room and guides/chat.mdx (front matter asyncapi); both show the channel: remove one (the page, or the spec from docs.json's navigation) to keep one",
+        "checked docs.json and 2 pages (+2 generated from API specs): 0 errors, 2 warnings",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("says when a page has asyncapi with openapi or openapi-schema, naming both keys (before: silent, the channel not shown)", async () => {
+    const root = writeRepo({
+      "docs.json": { name: "Shop", navigation: { pages: ["orders", "order", "room"] } },
+      "orders.mdx": page("Orders", "chat.asyncapi.yaml room", 'openapi: "shop.json GET /orders"\n'),
+      "order.mdx": page("Order", "room", "openapi-schema: Order\n"),
+      "room.mdx": page("Room", "chat.asyncapi.yaml room"),
+      "shop.json": OPENAPI,
+      "chat.asyncapi.yaml": CHAT,
+    });
+    expect((await runCli(["check", "--dir", root])).stdout).toBe(
+      [
+        'order.mdx:4 asyncapi: warning: front matter asyncapi "room" is on a page with front matter openapi-schema "Order" as well: the page shows the openapi-schema reference only, no channel; keep one of the two keys',
+        'orders.mdx:4 asyncapi: warning: front matter asyncapi "chat.asyncapi.yaml room" is on a page with front matter openapi "shop.json GET /orders" as well: the page shows the openapi reference only, no channel; keep one of the two keys',
+        "checked docs.json and 3 pages: 0 errors, 2 warnings",
+        "",
+      ].join("\n"),
+    );
+    // What each page shows is as before: the openapi reference, the schema, the channel.
+    const fs = await runCli(["fs", "--dir", root, "grep -c 'Channel `/rooms' /orders.mdx /order.mdx /room.mdx"]);
+    expect(fs.stdout).toBe("/orders.mdx:0\n/order.mdx:0\n/room.mdx:1\n");
   });
 });

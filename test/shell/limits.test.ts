@@ -409,7 +409,7 @@ describe("no network, no processes", () => {
 });
 
 describe("never an exception", () => {
-  const odd = ["echo $((1/0))", "echo ${x:?unset}", "exec 3>/x", "if then fi", "(((", 'echo "unterminated', "\u0000", "$(printf '\\x00')"];
+  const odd = ["echo $((1/0))", "echo ${x:?unset}", "exec 3>/x", "if then fi", "(((", 'echo "unterminated', "\u0000"];
   for (const command of odd) {
     it(JSON.stringify(command), async () => {
       const r = await shell.run(command);

@@ -22,6 +22,15 @@ export interface RelayRefusal {
 export type RelayPlace = { readonly ok: true; readonly release: () => void } | ({ readonly ok: false } & RelayRefusal);
 
 /**
+ * What hands out the relay's places: `RelayPlaces` in a lone process, `RemoteRelayPlaces` in a
+ * worker of `serve --http --workers N` (the primary counts for all workers).
+ */
+export interface RelayPlaceKeeper {
+  /** A place for one call of `caller`, or the refusal naming the bound it is at. */
+  take(caller: string): RelayPlace | Promise<RelayPlace>;
+}
+
+/**
  * The relay calls in flight, per caller (an address, an IPv6 /64, a token: `RequestContext.caller`)
  * and in all, shared by `POST /_svc/api/request` and the MCP Apps' Send tool. A call holds its
  * place from before its upstream request until the upstream connection is closed and its answer
@@ -37,7 +46,7 @@ export type RelayPlace = { readonly ok: true; readonly release: () => void } | (
  * `ConnectionCap` for the process, whose newcomer reserve keeps the last places for callers with
  * nothing in flight (no signed-in reserve here: a token is a caller of its own already).
  */
-export class RelayPlaces {
+export class RelayPlaces implements RelayPlaceKeeper {
   private readonly callers: CallerConnections;
   private readonly cap: ConnectionCap;
   /** `whenHolding`'s waiters, per caller: how many it may hold, and whom to tell. */

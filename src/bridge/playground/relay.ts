@@ -14,7 +14,7 @@ import { callerAddress } from "../middleware/caller-address.js";
 import { connectionGone } from "../middleware/connection-gone.js";
 import { clientIp } from "../context.js";
 import { type UpstreamAnswer, relayJsonStream, relayResponse } from "./relay-answer.js";
-import { RelayPlaces } from "./relay-places.js";
+import { type RelayPlaceKeeper, RelayPlaces } from "./relay-places.js";
 import { isLocalHost, specialAddress } from "../middleware/address-policy.js";
 import { RelayRequest, type RelayResponse, renderKind } from "./relay-request.js";
 import { compileServer, hidesDotSegment, underServer } from "./server-match.js";
@@ -36,9 +36,10 @@ export interface RelayDeps {
   readonly limits?: { readonly [K in keyof typeof LIMITS.relay]?: number };
   /**
    * The calls in flight per caller and in all, shared by the HTTP route and the MCP Apps' Send
-   * tool (`serve --http` gives both the same); a new one, from `limits`, when not given.
+   * tool (`serve --http` gives both the same; a worker of `--workers N` asks its primary, which
+   * counts for all); a new one, from `limits`, when not given.
    */
-  readonly places?: RelayPlaces;
+  readonly places?: RelayPlaceKeeper;
   /** Who a request's client is, for the per-caller bound: its address (an IPv6 /64), `--trust-proxy` applied. */
   readonly callerOf?: (c: Context) => string;
 }
@@ -87,7 +88,7 @@ export function createRelayApp(deps: RelayDeps): Hono {
       throw error;
     }
     // Then the place: a caller at its bound is refused before its hour is charged.
-    const place = relay.places.take(callerOf(c));
+    const place = await relay.places.take(callerOf(c));
     if (!place.ok) return c.json({ error: { code: place.code, message: place.message } }, place.status, { "Retry-After": "2" });
     let exchange: Exchange;
     try {
@@ -140,7 +141,7 @@ export interface Relay {
   readonly send: (input: unknown, context: RequestContext, bytes?: number, signal?: AbortSignal) => Promise<RelayAnswer>;
   /** The checks and the upstream call, no place taken (the HTTP route takes its own once the body is read). */
   readonly exchange: (input: unknown, context: RequestContext, bytes: number, signal: AbortSignal | undefined) => Promise<Exchange>;
-  readonly places: RelayPlaces;
+  readonly places: RelayPlaceKeeper;
   readonly maxRequestBytes: number;
 }
 
@@ -152,7 +153,7 @@ const DONE: Promise<void> = Promise.resolve();
  */
 export function createRelay(deps: Pick<RelayDeps, "lookupPage" | "lookup" | "limits" | "places">): Relay {
   const limits = { ...LIMITS.relay, ...deps.limits };
-  const places = deps.places ?? new RelayPlaces({ perCaller: limits.maxInFlightPerCaller, total: limits.maxInFlight, newcomerReserve: limits.newcomerReserve });
+  const places: RelayPlaceKeeper = deps.places ?? new RelayPlaces({ perCaller: limits.maxInFlightPerCaller, total: limits.maxInFlight, newcomerReserve: limits.newcomerReserve });
   const lookupAll: LookupAll =
     deps.lookup ??
     ((hostname) =>
@@ -196,7 +197,7 @@ export function createRelay(deps: Pick<RelayDeps, "lookupPage" | "lookup" | "lim
     }
   };
   const send = async (raw: unknown, context: RequestContext, bytes = 0, signal: AbortSignal | undefined = context.gone): Promise<RelayAnswer> => {
-    const place = places.take(context.caller ?? "local");
+    const place = await places.take(context.caller ?? "local");
     if (!place.ok) return { status: place.status, body: { error: { code: place.code, message: place.message } } };
     let closed = DONE;
     try {

@@ -15,6 +15,9 @@ export interface FrontMatterChannelReference {
   /** The repository file the reference's spec name was found at (`frontMatterSpecFile`), when it
    *  names one and it was found; the plan loads and matches against it. */
   readonly spec?: string;
+  /** The page's other API key (`openapi` or `openapi-schema`), when it has one: the page shows
+   *  that reference, not the channel. */
+  readonly shadowedBy?: { readonly key: "openapi" | "openapi-schema"; readonly value: string };
 }
 
 /** An MDX page whose front matter `asyncapi` matched a channel. */
@@ -68,6 +71,10 @@ export function planFrontMatterChannels(
   for (const ref of refs) {
     const warn = (message: string): void =>
       void diagnostics.push({ severity: "warning", file: ref.file, ...(ref.line !== undefined ? { line: ref.line } : {}), path: "asyncapi", message: `front matter asyncapi "${ref.value}" ${message}`, code: API_CODES.frontMatterChannel });
+    if (ref.shadowedBy !== undefined) {
+      warn(`is on a page with front matter ${ref.shadowedBy.key} "${ref.shadowedBy.value}" as well: the page shows the ${ref.shadowedBy.key} reference only, no channel; keep one of the two keys`);
+      continue;
+    }
     const written = parseChannelReference(ref.value);
     if (written === undefined) {
       warn(`is not a channel reference ("<channel>" or "<spec file> <channel>"): the page shows no channel`);

@@ -188,6 +188,7 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   const kept = input.schemaKept;
   const schemas = planFrontMatterSchemas(input.schemaRefs ?? [], specs, diagnostics, kept !== undefined ? (ref, spec, name) => kept(ref.pagePath, spec, name, frontMatter) : undefined);
   const channels = planFrontMatterChannels(input.channelRefs ?? [], { asyncapi: specs.asyncapi, openapi: new Set(specs.openapi.keys()), unavailable: specs.unavailable }, diagnostics, input.channelKept);
+  reportChannelTwoPages(channels, input.channelRefs ?? [], table, diagnostics);
   return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, schemas, channels, unverified: specs.unverified, diagnostics, behind, order };
 }
 
@@ -626,6 +627,30 @@ function resolveFrontMatterConflicts(
       message:
         `${operationLabel(fm.operation)} (${fm.spec.source}) has two pages: the generated ${generated} and ${fm.pagePath.slice(1)}.mdx ` +
         `(front matter openapi); remove one, or set "x-svc": {"href": ...} on the operation to point its page elsewhere${restricted}`,
+      code: API_CODES.twoPages,
+    });
+  }
+}
+
+/**
+ * Phase 5b: a channel with a generated page and a channel page (front matter `asyncapi`), as
+ * phase 5 says of an operation. A warning, not phase 5's error: a channel's page path takes no
+ * `x-svc.href`, so there is no way to keep both by choice, and both show the channel as its
+ * own rule allows (the generated page is not restricted by the MDX page's groups: the channel
+ * page shows the channel only when every reader of it may read the channel anyway).
+ */
+function reportChannelTwoPages(channels: ReadonlyMap<string, FrontMatterChannel>, refs: readonly FrontMatterChannelReference[], table: PageTable, diagnostics: Diagnostic[]): void {
+  for (const fm of channels.values()) {
+    const generated = table.byItem.get(itemKey({ kind: "channel", spec: fm.spec, channel: fm.channel }));
+    if (generated === undefined || !table.pages.has(generated)) continue;
+    const ref = refs.find((r) => r.pagePath === fm.pagePath);
+    const file = ref?.file ?? `${fm.pagePath.slice(1)}.mdx`;
+    diagnostics.push({
+      severity: "warning",
+      file,
+      ...(ref?.line !== undefined ? { line: ref.line } : {}),
+      path: "asyncapi",
+      message: `channel ${fm.channel.id} (${fm.spec.source}) has two pages: the generated ${generated} and ${file} (front matter asyncapi); both show the channel: remove one (the page, or the spec from docs.json's navigation) to keep one`,
       code: API_CODES.twoPages,
     });
   }

@@ -84,11 +84,15 @@ body===null&&(body="0x0"+(P>0?"."+"0".repeat(P):F.includes("#")?".":"")+"p+0");l
  * the bytes as WHATWG's decoder does (`shownText`: each ill-formed sequence one U+FFFD).
  * - Sbt: bytes (a Buffer) as text; native when they are UTF-8 (the common case).
  * - Sby: text as bytes (a Latin-1 string); native unless the text holds such a surrogate.
+ * - Snul: a command substitution's output without its NUL bytes, bash's warning added to the
+ *   expansion's stderr when it had any (bash drops them: a shell string ends at NUL); `n` is the
+ *   line the substitution is on.
  * - Sbn: text whose byte escapes (echo -e, $'...', awk) were made surrogates, with each run that
  *   forms UTF-8 read as its characters (`\303\251` is é).
  */
 const BYTE_TEXT = String.raw`function Sbt(r){try{return(Sbt.d??=new TextDecoder("utf-8",{fatal:!0})).decode(r)}catch{}let o="",i=0,s=0,n=r.length;for(;i<n;){let b=r[i],k=b<128?1:b>=194&&b<=223?2:b>=224&&b<=239?3:b>=240&&b<=244?4:0,ok=k>0&&i+k<=n;if(ok&&k>1){let c=r[i+1];ok=c>=(b===224?160:b===240?144:128)&&c<=(b===237?159:b===244?143:191);for(let j=2;ok&&j<k;j++)ok=r[i+j]>=128&&r[i+j]<=191}if(ok)i+=k;else o+=r.toString("utf8",s,i)+String.fromCharCode(56320+b),s=++i}return o+r.toString("utf8",s,n)}
 function Sby(t){let b=Buffer.from(t,"utf8").toString("latin1");if(b.indexOf("\xef\xbf\xbd")===-1||!/[\udc80-\udcff]/u.test(t))return b;return t.split(/([\udc80-\udcff]+)/u).map((p,i)=>i%2===1?p.replace(/[\udc80-\udcff]/gu,c=>String.fromCharCode(c.charCodeAt(0)-56320)):Buffer.from(p,"utf8").toString("latin1")).join("")}
+function Snul(e,m,n){if(!m.includes("\0"))return m;e.state.expansionStderr=(e.state.expansionStderr||"")+"bash: line "+(n??1)+": warning: command substitution: ignored null byte in input\n";return m.replace(/\0/g,"")}
 function Sbn(t){return/[\udc80-\udcff]/u.test(t)?t.replace(/[\udc80-\udcff]+/gu,m=>Sbt(Buffer.from(m.replace(/[\udc80-\udcff]/gu,c=>String.fromCharCode(c.charCodeAt(0)-56320)),"latin1"))):t}`;
 
 /**
@@ -120,7 +124,7 @@ export const JUST_BASH_PATCHES = [
   {
     why: "(Sbn, the escapes' normalizer, for echo -e, $'...' and awk)",
     find: "export{x as a,h as b,p as c,a as d,l as e,b as f,B as g,s as h,F as i,T as j,C as k,E as l};",
-    replace: "export{x as a,h as b,p as c,a as d,l as e,b as f,B as g,s as h,F as i,T as j,C as k,E as l,Sbn};",
+    replace: "export{x as a,h as b,p as c,a as d,l as e,b as f,B as g,s as h,F as i,T as j,C as k,E as l,Sbn,Snul};",
   },
   {
     why: "echo -e's \\0NNN and \\xHH are bytes as in bash: a run that forms UTF-8 is its characters, any other byte that byte (echo -e '\\xff' | od is ff; just-bash wrote U+00FF's two bytes c3 bf) (BYTE_TEXT)",
@@ -150,9 +154,9 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     replace: String.raw`let c=parseInt(a,8)&255;r+=String.fromCharCode(c<128?c:56320+c),s=l;break}default:r+=i,s++}else r+=i,s++}return s<t.length&&t[s]==="'"&&s++,{part:M.literal(Sbn(r)),endIndex:s}}`,
   },
   {
-    why: "(index.js imports Sbn)",
+    why: "(index.js imports Sbn and Snul)",
     find: `import{a as B,b as er,c as cn,d as Vf,e as Tt,f as Xs,g as vn,h as zf,i as xt,j as Ys,k as Uf,l as jf}from"./chunks/chunk-GN6CQ3J4.js";`,
-    replace: `import{a as B,b as er,c as cn,d as Vf,e as Tt,f as Xs,g as vn,h as zf,i as xt,j as Ys,k as Uf,l as jf,Sbn}from"./chunks/chunk-GN6CQ3J4.js";`,
+    replace: `import{a as B,b as er,c as cn,d as Vf,e as Tt,f as Xs,g as vn,h as zf,i as xt,j as Ys,k as Uf,l as jf,Sbn,Snul}from"./chunks/chunk-GN6CQ3J4.js";`,
   },
   {
     why: "the call's stdout and stderr are text already (each statement's output is read as text by BYTE_TEXT's rule where just-bash joins them); just-bash read them once more as bytes where every character is below 256, so a text that only looked like UTF-8 read as Latin-1 changed (echo 'Ã©' showed é). The docs shell shows the surrogates as U+FFFD at the very end (shownText)",
@@ -198,6 +202,56 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     why: "printf -v: a byte that is not UTF-8 is kept as the character of its code, as before (a shell variable holds text here)",
     find: String.raw`if(c===0&&i.length>0,n){let g=n.match(`,
     replace: String.raw`if(c===0&&i.length>0,n){a=a.replace(/[\udc80-\udcff]/gu,u=>String.fromCharCode(u.charCodeAt(0)-56320));let g=n.match(`,
+  },
+  {
+    why: "printf %q quotes as bash does in a UTF-8 locale (PRINTF_QUOTE): the $'...' form only for a string holding a character that is not printable (a control, U+0080-U+009F, an unassigned code point, U+2028/2029) or a byte that is not UTF-8, and inside it such a byte is its own \\ooo (printf %q $'a\\377' is $'a\\377'); just-bash took U+0080-U+00FF for bytes, so é was quoted as $'\\351' (a byte é is not) and a held byte came out raw",
+    find: String.raw`let n=/[\x00-\x1f\x7f-\xff]/.test(e),r=n?3:0;`,
+    replace: String.raw`let n=/[\x00-\x1f\x7f\p{Cc}\p{Cn}\p{Zl}\p{Zp}\udc80-\udcff]/u.test(e),r=n?3:0;`,
+  },
+  {
+    why: "(printf %q: inside $'...', a held byte is \\ooo of that byte, a character that is not printable \\ooo of each of its UTF-8 bytes, any other character itself, a double quote too)",
+    find: String.raw`s<32||s>=127&&s<=255?i+=${"`"}\\${"${"}s.toString(8).padStart(3,"0")}${"`"}:t==='"'?i+='\\"'`,
+    replace: String.raw`s>=56448&&s<=56575?i+="\\"+(s-56320).toString(8):s<32||s===127||/[\p{Cc}\p{Cn}\p{Zl}\p{Zp}]/u.test(t)?i+=[...Buffer.from(t,"utf8")].map(b=>"\\"+b.toString(8).padStart(3,"0")).join("")`,
+  },
+  {
+    why: "a NUL byte in a command substitution's output is dropped, with bash's warning on stderr (x=$(printf 'a\\0b') is ab, and bash: line N: warning: command substitution: ignored null byte in input), before its trailing newlines are cut (BYTE_TEXT's Snul); just-bash kept the NUL in the variable and in the arguments it made",
+    find: "e.substitutionDepth=i+1;let l=e.state.bashPid;",
+    replace: "e.substitutionDepth=i+1;let Ln=e.state.currentLine,Es=e.state.expansionStderr,l=e.state.bashPid;e.state.expansionStderr=\"\";",
+  },
+  {
+    why: "(the NUL bytes dropped, and the line the substitution is on and the stderr of the substitutions before it in the same command restored: its own script ran from line 1, and its first command emptied what they had written, so echo $(echo e1 >&2) $(echo e2 >&2) showed only e2)",
+    find: String.raw`let m=p.stdout.replace(/\n+$/,"");return Kt(m,e.limits.maxStringLength,"command substitution"),m}`,
+    replace: String.raw`e.state.currentLine=Ln,e.state.expansionStderr=(Es||"")+(e.state.expansionStderr||"");let m=Snul(e,p.stdout,Ln).replace(/\n+$/,"");return Kt(m,e.limits.maxStringLength,"command substitution"),m}`,
+  },
+  {
+    why: "(the same when the substitution ends with exit)",
+    find: String.raw`let h=p.stdout.replace(/\n+$/,"");return Kt(h,e.limits.maxStringLength,"command substitution"),h}`,
+    replace: String.raw`e.state.currentLine=Ln,e.state.expansionStderr=(Es||"")+(e.state.expansionStderr||"");let h=Snul(e,p.stdout,Ln).replace(/\n+$/,"");return Kt(h,e.limits.maxStringLength,"command substitution"),h}`,
+  },
+  {
+    why: "(the same for a substitution in a text expanded again: arithmetic, patterns)",
+    find: "async function ns(e,t){let n=new Q,r;",
+    replace: "async function ns(e,t){let Ln=e.state.currentLine,Es=e.state.expansionStderr,n=new Q,r;e.state.expansionStderr=\"\";",
+  },
+  {
+    why: "(the same, its output)",
+    find: String.raw`e.state.bashPid=s,c.stdout.replace(/\n+$/,"")}catch(c){`,
+    replace: String.raw`e.state.bashPid=s,e.state.currentLine=Ln,e.state.expansionStderr=(Es||"")+(e.state.expansionStderr||""),Snul(e,c.stdout,Ln).replace(/\n+$/,"")}catch(c){`,
+  },
+  {
+    why: "(the same for $(...) and `...` in a word expanded by the arithmetic's own reader)",
+    find: String.raw`i+=u.stdout.replace(/\n+$/,""),u.stderr`,
+    replace: String.raw`i+=Snul(e,u.stdout,e.state.currentLine).replace(/\n+$/,""),u.stderr`,
+  },
+  {
+    why: "(the backquoted form there)",
+    find: String.raw`i+=c.stdout.replace(/\n+$/,""),c.stderr`,
+    replace: String.raw`i+=Snul(e,c.stdout,e.state.currentLine).replace(/\n+$/,""),c.stderr`,
+  },
+  {
+    why: "a command that expands to nothing ($(echo err >&2), $(printf '\\0')) writes what its expansions wrote to stderr, as bash does; just-bash dropped it (and the NUL warning with it)",
+    find: 'return m?(w.finish(),L("","",this.ctx.state.lastExitCode)):(w.finish(),D(',
+    replace: 'return m?(w.finish(),((E)=>(this.ctx.state.expansionStderr="",L("",E,this.ctx.state.lastExitCode)))((o||"")+(this.ctx.state.expansionStderr||""))):(w.finish(),D(',
   },
   {
     why: "printf %c prints the first byte of its argument (printf '%c' é is 0xc3, as bash; it was U+00C3's two bytes)",

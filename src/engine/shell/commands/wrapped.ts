@@ -34,7 +34,7 @@ export function pasteArguments(args: readonly string[]): string[] {
   return operands === 0 ? [...args, "-"] : [...args];
 }
 
-/** tr: octal escapes (`\0`, `\012`) in the sets become the characters they name; `-t` cuts SET1. */
+/** tr: octal escapes (`\0`, `\012`) in the sets become the characters (below 0x80) or bytes they name; `-t` cuts SET1. */
 export function trArguments(args: readonly string[]): string[] {
   const escaped = trEscapes(args);
   let truncate = false;
@@ -108,7 +108,11 @@ function trEscapes(args: readonly string[]): string[] {
       }
       const octal = /^[0-7]{1,3}/.exec(a.slice(i + 1));
       if (octal !== null) {
-        out += String.fromCharCode(Number.parseInt(octal[0], 8) & 0xff);
+        // A byte 0x80-0xff is held as the placeholder text read from bytes has for it (the one
+        // byte rule, docs/shell.md), so `tr '\377' x` meets the byte ff of its input and
+        // `tr a '\377'` writes that byte; as U+0080-U+00FF it met neither and wrote two bytes.
+        const byte = Number.parseInt(octal[0], 8) & 0xff;
+        out += String.fromCharCode(byte < 0x80 ? byte : 0xdc00 + byte);
         i += octal[0].length;
       } else {
         out += c + (a[i + 1] ?? "");
