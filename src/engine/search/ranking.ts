@@ -1,6 +1,6 @@
 import { boundedEditDistance } from "./fuzzy.js";
 import { PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
-import type { PageUnit, TermSequence } from "./index-units.js";
+import type { PageUnit } from "./index-units.js";
 import { FIELDS_PER_UNIT, type InvertedIndex, type TermEntry } from "./inverted-index.js";
 import { ClassTop, LargestFirst, TopScores } from "./heaps.js";
 import { MAX_TF, PER_WIDE, PER_WIDE2, WIDE, WIDE2, weightedTf } from "./postings-codec.js";
@@ -41,8 +41,6 @@ export interface RankingParams {
   readonly versionTwinTolerance: number;
   readonly twinWindow: number;
   readonly boundPruning: boolean;
-  /** Weight of a heading that names an identifier of the query, as a title would (0: off). */
-  readonly headingTitleWeight: number;
 }
 
 export const RANKING: RankingParams = {
@@ -116,7 +114,6 @@ export const RANKING: RankingParams = {
   /** Read section postings only for pages whose upper bound can reach the top (`scoreBestFirst`);
    *  false reads them for every candidate (the bench's baseline). The results are the same. */
   boundPruning: true,
-  headingTitleWeight: 1,
 };
 
 /** One query term with the dictionary terms it matches and its weight. */
@@ -338,8 +335,6 @@ export function rankPages(
   if (n === 0 || idfSum === 0) return [];
   const acc = scratch.begin(index.sectionCapacity, index.pageCapacity, query);
   const shape = queryShape(query, acc.termMaps(index.vocabularySize), P, idfSum);
-  // A heading naming an identifier lifts a page past the bounds the title part gives: scored whole.
-  if (shape.identifiers > 0) P = { ...P, boundPruning: false };
   acc.markTitleMatches(shape.termQuery);
   const scales = stats.scales(P);
   // The most common terms (`skippable`) count only for pages the others made candidates, as long
@@ -826,17 +821,6 @@ interface QueryShape {
   readonly baseShare: number;
   readonly titleShare: number;
   readonly titlePrecisionExponent: number;
-  /** Query terms that are identifiers (`index_not_found`, `a.b`), when `headingTitleWeight` is on. */
-  readonly identifiers: number;
-  /** 1 for each query term that is an identifier. */
-  readonly identifierTerm: Uint8Array;
-  readonly query: readonly QueryTerm[];
-  readonly count: number;
-}
-
-/** Whether a query term is an identifier written whole: a word joined by `_` or `.`. */
-function isIdentifier(term: string): boolean {
-  return term.length >= 4 && /[_.]/.test(term) && /\p{L}/u.test(term);
 }
 
 function queryShape(query: readonly QueryTerm[], maps: { termQuery: Int16Array; termWeight: Float64Array }, P: RankingParams, idfSum: number): QueryShape {
@@ -854,9 +838,7 @@ function queryShape(query: readonly QueryTerm[], maps: { termQuery: Int16Array; 
   const pairSum = pairWeights.reduce((a, b) => a + b, 0);
   const withPairs = n >= 2 && pairSum > 0;
   const keep = withPairs ? 1 : 1 / (1 - P.proximityShare);
-  const identifierTerm = Uint8Array.from(query, (q) => (P.headingTitleWeight > 0 && isIdentifier(q.term) ? 1 : 0));
-  const identifiers = identifierTerm.reduce((a, b) => a + b, 0);
-  return { identifierTerm, query, idfSum, termQuery, termWeight, pairWeights, pairSum, withPairs, baseShare: (1 - P.titleShare - P.proximityShare) * keep, titleShare: P.titleShare * keep, titlePrecisionExponent: P.titlePrecisionExponent, identifiers, count: n };
+  return { idfSum, termQuery, termWeight, pairWeights, pairSum, withPairs, baseShare: (1 - P.titleShare - P.proximityShare) * keep, titleShare: P.titleShare * keep, titlePrecisionExponent: P.titlePrecisionExponent };
 }
 
 /** Candidates after phase 2: per page slot scored, the score without proximity, an upper bound of
@@ -1002,30 +984,17 @@ function titlePartInto(index: InvertedIndex, acc: RankScratch, ps: number, query
   out[at] = (queryInTitle / shape.idfSum) * Math.pow((acc.page[v + 4 * n] as number) / length, shape.titlePrecisionExponent);
 }
 
-/** The title part of a section's heading (its terms before the first field break), when the
- *  heading holds an identifier of the query; else 0. */
-function headingPart(seq: TermSequence, idfs: Float64Array, shape: QueryShape): number {
-  let end = 0;
-  while (end < seq.length && seq[end] !== -1) end++;
-  if (end === 0) return 0;
-  const heading = seq.subarray(0, end);
-  return titleOf(heading, idfs, shape.count, shape, true);
-}
-
 /** `titlePart` read from the title's words. */
-function titleOf(title: Int32Array, idfs: Float64Array, n: number, shape: QueryShape, needIdentifier = false): number {
+function titleOf(title: Int32Array, idfs: Float64Array, n: number, shape: QueryShape): number {
   const inTitle = new Float64Array(n);
   let titleHits = 0;
-  let identifier = !needIdentifier;
   for (let i = 0; i < title.length; i++) {
     const t = title[i] as number;
     const qi = shape.termQuery[t] as number;
     if (qi < 0) continue;
     titleHits++;
     inTitle[qi] = Math.max(inTitle[qi] as number, shape.termWeight[t] as number);
-    if (!identifier && shape.identifierTerm[qi] === 1 && shape.termWeight[t] === 1) identifier = true;
   }
-  if (!identifier) return 0;
   let queryInTitle = 0;
   for (let qi = 0; qi < n; qi++) queryInTitle += (idfs[qi] as number) * (inTitle[qi] as number);
   return (queryInTitle / shape.idfSum) * Math.pow(titleHits / title.length, shape.titlePrecisionExponent);
@@ -1043,10 +1012,6 @@ function finishPage(index: InvertedIndex, acc: RankScratch, c: Candidates, ps: n
     pairs.scan((index.page(page) as PageUnit).title);
     if (section >= 0) pairs.scan(index.sectionSequence(section));
     score += P.proximityShare * (pairs.found() / shape.pairSum);
-  }
-  if (shape.identifiers > 0 && section >= 0) {
-    const named = headingPart(index.sectionSequence(section), acc.idf, shape);
-    if (named > 0) score += shape.titleShare * P.headingTitleWeight * Math.max(0, named - titlePart(index, acc, ps, shape.query, shape));
   }
   c.final[copied >= 0 ? copied : ps] = score;
   return { page, section: section >= 0 ? section : undefined, score: score * priorOf(prior, page) };
