@@ -262,6 +262,10 @@ export const LIMITS = {
      *  adversary round 21). Real front matter holds tens of values; a page over this is skipped
      *  as invalid front matter, as a YAML error is. */
     maxFrontMatterValues: 10_000,
+    /** Text counts toward `maxFrontMatterValues` a value per this many characters: 4,000 aliases
+     *  of one 100,000-character string (a 116 KB page) made a 400 MB site cache and 0.9 GB of
+     *  memory (adversary round 22). So aliased front matter reads out at most ~1 MB of text. */
+    frontMatterCharsPerValue: 100,
     /** Page files from which a first load reads them in a worker thread ahead of it
      *  (`PageReadAhead`): starting one costs tens of milliseconds; reading 25,000 files took
      *  the load's thread about a second (issue 22). */

@@ -31,8 +31,12 @@ interface Frame {
   readonly key: string;
 }
 
-/** Count the values of `document` read as a tree, stopping as soon as there are more than `max`. */
-export function expandedSize(document: object, max: number): ExpandedSize {
+/**
+ * Count the values of `document` read as a tree, stopping as soon as there are more than `max`.
+ * With `charsPerValue`, a string also counts one value per that many characters: a long text
+ * repeated by aliases is as costly to read out as as many small values (front matter).
+ */
+export function expandedSize(document: object, max: number, charsPerValue?: number): ExpandedSize {
   const sizes = new Map<object, number>();
   const open = new Set<object>();
   const frames: Frame[] = [];
@@ -60,7 +64,7 @@ export function expandedSize(document: object, max: number): ExpandedSize {
     }
     frame.next++;
     if (!isObject(child)) {
-      frame.size += 1;
+      frame.size += charsPerValue !== undefined && typeof child === "string" ? 1 + Math.floor(child.length / charsPerValue) : 1;
       continue;
     }
     const known = sizes.get(child);

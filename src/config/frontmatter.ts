@@ -102,11 +102,11 @@ export function parseFrontMatter(source: string): FrontMatterResult {
 /** Why front matter is refused for its size read as a tree (aliases inside aliases), if it is. */
 function overLimit(data: object): string | undefined {
   const max = LIMITS.load.maxFrontMatterValues;
-  const size = expandedSize(data, max);
+  const size = expandedSize(data, max, LIMITS.load.frontMatterCharsPerValue);
   if (!size.over) return undefined;
   const key = size.at[0];
   const where = key === undefined ? "" : ` (at "${key}")`;
-  return `it would hold more than ${max} values once its YAML aliases are copied out${where}; write the values without nested aliases`;
+  return `it would hold more than ${max} values (a value per ${LIMITS.load.frontMatterCharsPerValue} characters of text) once its YAML aliases are copied out${where}; write the values without aliases`;
 }
 
 /** `title: Setup: the basics` is the most common YAML slip in front matter (YAML reads the

@@ -108,17 +108,21 @@ describe("docs.json nested deeper than the limit", () => {
       "docs.json": { navigation: { groups: [{ group: "G", pages: ["index", "bomb", "shared"] }] } },
       "index.mdx": "# Home\n",
       "bomb.mdx": `---\ntitle: B\n${bomb}---\nText\n`,
+      // One long text repeated by aliases: few values, but megabytes read out (a 400 MB site cache before).
+      "long.mdx": `---\ntitle: L\nxs: [&s "${"x".repeat(20_000)}"${", *s".repeat(100)}]\n---\nText\n`,
       // An anchor used a few times is front matter as real pages write it: read as usual.
-      "shared.mdx": "---\ntitle: S\nbase: &b [one, two]\nkeywords: *b\n---\nText\n",
+      "shared.mdx": `---\ntitle: S\nbase: &b [one, two]\nkeywords: *b\nlong: &l "${"y".repeat(50_000)}"\nagain: *l\n---\nText\n`,
     });
-    const why = `it would hold more than ${LIMITS.load.maxFrontMatterValues} values once its YAML aliases are copied out (at "a4"); write the values without nested aliases`;
+    const why = (key: string) =>
+      `it would hold more than ${LIMITS.load.maxFrontMatterValues} values (a value per ${LIMITS.load.frontMatterCharsPerValue} characters of text) once its YAML aliases are copied out (at "${key}"); write the values without aliases`;
     const run = await runCli(["check", "--dir", root]);
     expect(run).toEqual({
       code: 1,
       stdout: [
-        `docs.json:8:11 navigation.groups[0].pages[1]: page "bomb" not found: bomb.mdx is skipped (invalid front matter: ${why})`,
-        `bomb.mdx warning: skipped: invalid front matter: ${why}`,
-        "checked docs.json and 2 pages: 1 error, 1 warning",
+        `docs.json:8:11 navigation.groups[0].pages[1]: page "bomb" not found: bomb.mdx is skipped (invalid front matter: ${why("a4")})`,
+        `bomb.mdx warning: skipped: invalid front matter: ${why("a4")}`,
+        `long.mdx warning: skipped: invalid front matter: ${why("xs")}`,
+        "checked docs.json and 2 pages: 1 error, 2 warnings",
         "",
       ].join("\n"),
       stderr: "",
