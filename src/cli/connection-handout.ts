@@ -54,7 +54,7 @@ export class LeastConnections<W> {
 
 /** One end of the channel that carries sockets: a cluster `Worker` in the primary, `process` in a worker. */
 export interface SocketPort {
-  send(message: string, socket: Socket, callback: (error: Error | null) => void): unknown;
+  send(message: string, socket: Socket, options: { keepOpen: boolean }, callback: (error: Error | null) => void): unknown;
 }
 
 /** The message a socket travels with, either way. */
@@ -92,6 +92,8 @@ export class ConnectionHandout<W extends SocketPort> {
     private readonly host: string,
     private readonly port: number,
     private readonly log: (message: string) => void,
+    /** Close this process's copy of a socket once it is written to a worker's channel (tests keep theirs: one process). */
+    private readonly release: (socket: Socket) => void = (socket) => socket.destroy(),
   ) {}
 
   /** `w` may take connections from now: the port is opened if it is not yet. */
@@ -183,10 +185,17 @@ export class ConnectionHandout<W extends SocketPort> {
     let sent = this.inTransit.get(w);
     if (sent === undefined) this.inTransit.set(w, (sent = new Set()));
     sent.add(socket);
-    w.send(CONNECTION_MESSAGE, socket, (error) => {
-      // Already handed elsewhere (the worker exited first).
+    // Kept open here until it is written to the channel, then closed here: Node's own way (the
+    // copy closed when the worker acknowledges it) left a connection open and unanswered in this
+    // process when the worker died between the two (adversary round 22); written, the worker's
+    // copy is the kernel's, which closes it if the worker dies before reading it.
+    w.send(CONNECTION_MESSAGE, socket, { keepOpen: true }, (error) => {
+      // Already handed elsewhere (the worker exited first): that hand-over closes this copy.
       if (!sent.delete(socket)) return;
-      if (error === null) return;
+      if (error === null) {
+        this.release(socket);
+        return;
+      }
       this.pick.closed(w, 1);
       // The channel was closed before the socket went: it is still ours, untouched.
       if ((error as NodeJS.ErrnoException).code === "ERR_IPC_CHANNEL_CLOSED") this.hand(socket);

@@ -197,7 +197,7 @@ class FakeWorker {
     readonly name: string,
     private readonly stuck = false,
   ) {}
-  send(_message: string, socket: Socket, callback: (error: Error | null) => void): boolean {
+  send(_message: string, socket: Socket, _options: { keepOpen: boolean }, callback: (error: Error | null) => void): boolean {
     this.got.push(socket);
     if (!this.stuck) callback(null);
     this.waiter?.();
@@ -211,7 +211,9 @@ class FakeWorker {
 
 describe("the primary's hand-out", () => {
   it("opens the port with the first worker; gives each connection to the one holding the fewest; never to one draining or gone; re-hands what a dead one never got", async () => {
-    const handout = new ConnectionHandout<FakeWorker>("127.0.0.1", 0, () => undefined);
+    // Each socket written to a worker's channel is released here (closed, in a real primary) once; one never written is not.
+    const released: Socket[] = [];
+    const handout = new ConnectionHandout<FakeWorker>("127.0.0.1", 0, () => undefined, (socket) => void released.push(socket));
     const clients: Socket[] = [];
     const a = new FakeWorker("a");
     const reply = await handout.open(a);
@@ -244,6 +246,7 @@ describe("the primary's hand-out", () => {
     await handout.open(c);
     await c.has(4);
     expect(c.got).toEqual(b.got);
+    expect(released).toEqual([...a.got, ...c.got]);
     // Closed: the port refuses, and a worker asking now is handed nothing.
     handout.close();
     await expect(opened(reply.port)).rejects.toMatchObject({ code: "ECONNREFUSED" });
