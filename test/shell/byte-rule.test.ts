@@ -18,6 +18,17 @@ import { makeRepo } from "../helpers/repo.js";
 
 /** [command, stdout bytes (hex), stderr bytes (hex), exit status], as bash 5.2 gave them. */
 const RECORDED: ReadonlyArray<readonly [string, string, string, number]> = [
+  // A byte order mark's three bytes are bytes like any others (a decoder drops a leading one by default; adversary round 22).
+  ["printf '\\357\\273\\277a' | wc -c", "340a", "", 0],
+  ["{ printf '\\357\\273\\277a' | wc -c\n} 2>&1 | od -An -tx1", "2033342030610a", "", 0],
+  ["x=$'\\357\\273\\277'; echo ${#x}", "310a", "", 0],
+  ["{ x=$'\\357\\273\\277'; echo ${#x}\n} 2>&1 | od -An -tx1", "2033312030610a", "", 0],
+  ["printf '%q\\n' $'\\xef\\xbb\\xbf'", "efbbbf0a", "", 0],
+  ["{ printf '%q\\n' $'\\xef\\xbb\\xbf'\n} 2>&1 | od -An -tx1", "2065662062622062662030610a", "", 0],
+  ["echo -e '\\xef\\xbb\\xbfz'", "efbbbf7a0a", "", 0],
+  ["{ echo -e '\\xef\\xbb\\xbfz'\n} 2>&1 | od -An -tx1", "2065662062622062662037612030610a", "", 0],
+  ["printf '\\357\\273\\277a\\357\\273\\277b'", "efbbbf61efbbbf62", "", 0],
+  ["{ printf '\\357\\273\\277a\\357\\273\\277b'\n} 2>&1 | od -An -tx1", "2065662062622062662036312065662062622062662036320a", "", 0],
   ["echo -e '\\xff\\303\\251\\0101'", "ff5c3330335c323531410a", "", 0],
   ["{ echo -e '\\xff\\303\\251\\0101'\n} 2>&1 | od -An -tx1", "2066662035632033332033302033332035632033322033352033312034312030610a", "", 0],
   ["echo -e 'a\\0377b'", "61ff620a", "", 0],
@@ -173,7 +184,8 @@ const STILL_UNLIKE: ReadonlyArray<readonly [string, string, string]> = [
   ["echo é | tr é e", "e\n", "bash: ee"],
 ];
 
-const decoder = new TextDecoder();
+// ignoreBOM: a leading byte order mark is shown, as every other sequence (U+FEFF, not dropped).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const shown = (hex: string): string => decoder.decode(Buffer.from(hex, "hex"));
 
 let repo: { dir: string; cleanup: () => void };
