@@ -18,6 +18,21 @@ import { makeRepo } from "../helpers/repo.js";
 
 /** [command, stdout bytes (hex), stderr bytes (hex), exit status], as bash 5.2 gave them. */
 const RECORDED: ReadonlyArray<readonly [string, string, string, number]> = [
+  // $'\u' takes one to four hex digits and $'\U' one to eight; past U+10FFFF bash writes its longer UTF-8 form (adversary round 22).
+  ["printf %s $'\\ue9x'", "c3a978", "", 0],
+  ["{ printf %s $'\\ue9x'\n} 2>&1 | od -An -tx1", "2063332061392037380a", "", 0],
+  ["printf %s $'\\U1F600z'", "f09f98807a", "", 0],
+  ["{ printf %s $'\\U1F600z'\n} 2>&1 | od -An -tx1", "2066302039662039382038302037610a", "", 0],
+  ["printf %s $'\\U110000'", "f4908080", "", 0],
+  ["{ printf %s $'\\U110000'\n} 2>&1 | od -An -tx1", "2066342039302038302038300a", "", 0],
+  ["printf %s $'\\Uq'", "5c5571", "", 0],
+  ["{ printf %s $'\\Uq'\n} 2>&1 | od -An -tx1", "2035632035352037310a", "", 0],
+  ["printf %s $'\\U1f6001'", "f7b68081", "", 0],
+  ["{ printf %s $'\\U1f6001'\n} 2>&1 | od -An -tx1", "2066372062362038302038310a", "", 0],
+  ["printf %s $'a\\U0b'", "610b", "", 0],
+  ["{ printf %s $'a\\U0b'\n} 2>&1 | od -An -tx1", "2036312030620a", "", 0],
+  ["printf %s $'\\U00000041B'", "4142", "", 0],
+  ["{ printf %s $'\\U00000041B'\n} 2>&1 | od -An -tx1", "2034312034320a", "", 0],
   // A byte order mark's three bytes are bytes like any others (a decoder drops a leading one by default; adversary round 22).
   ["printf '\\357\\273\\277a' | wc -c", "340a", "", 0],
   ["{ printf '\\357\\273\\277a' | wc -c\n} 2>&1 | od -An -tx1", "2033342030610a", "", 0],

@@ -735,9 +735,9 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     replace: String.raw`let l=parseInt(a,16);try{s+=${SURROGATE_BYTES}(l)}`,
   },
   {
-    why: "($'...': \\u)",
-    find: String.raw`Number.isNaN(l)?(r+="\\u",s+=2):(r+=String.fromCharCode(l),s+=6)`,
-    replace: String.raw`Number.isNaN(l)?(r+="\\u",s+=2):(r+=${SURROGATE_BYTES}(l),s+=6)`,
+    why: "($'...': \\u and \\U) as bash: \\u takes one to four hex digits and \\U one to eight (just-bash read four characters for \\u, so $'\\ue9x' lost the x, and had no \\U: $'\\U1F600' stayed text); a lone surrogate is its three bytes (SURROGATE_BYTES), a code point past U+10FFFF bash's longer UTF-8 form (bytes), NUL or past 0x7FFFFFFF nothing",
+    find: String.raw`case"u":{let a=t.slice(s+2,s+6),l=parseInt(a,16);Number.isNaN(l)?(r+="\\u",s+=2):(r+=String.fromCharCode(l),s+=6);break}`,
+    replace: String.raw`case"u":case"U":{let m=t[s+1]==="u"?4:8,h=/^[0-9a-fA-F]+/.exec(t.slice(s+2,s+2+m));if(h===null){r+="\\"+t[s+1],s+=2;break}s+=2+h[0].length;let q=parseInt(h[0],16);if(q===0||q>2147483647)break;if(q<=1114111){r+=${SURROGATE_BYTES}(q);break}let b=q<2097152?[240|q>>18,128|q>>12&63,128|q>>6&63,128|q&63]:q<67108864?[248|q>>24,128|q>>18&63,128|q>>12&63,128|q>>6&63,128|q&63]:[252|q>>30,128|q>>24&63,128|q>>18&63,128|q>>12&63,128|q>>6&63,128|q&63];for(let c of b)r+=String.fromCharCode(56320+c);break}`,
   },
   {
     why: "jq reads the JSON of its input with each escaped lone surrogate U+FFFD, as jq 1.6 (\"\\udcc3\\udca9\" is two U+FFFD; just-bash kept the surrogates, which the shell wrote as the bytes c3 a9: forged text) (JSON_SURROGATES)",
