@@ -165,7 +165,9 @@ describe("a versioned site loads and searches as before (issue 22)", () => {
     const hits = [hitsOf(alone, everyone), hitsOf(alone, outsider)] as unknown[][][];
     // Every question finds pages, and the outsider fewer of them (the staff page is not theirs).
     expect(hits.map((reader) => reader.map((list) => list.length))).toEqual(HIT_COUNTS);
-    expect(digest(alone.state())).toBe("ab719178a9a28a7d");
+    // Since the warm start keeps the terms' sorted order (`sortedIds`) the state holds that too;
+    // every other part of it, and the answers, are as before (checked part by part, 2026-11-30).
+    expect(digest(alone.state())).toBe("bdbaa1fa074b5fd5");
     expect(digest(hits)).toBe("0c895ac2a16714db");
     const fed = new SearchIndex({ cachedResults: 0 });
     const feed = new AnalysisFeed(fed.bodiesToAnalyse(site), 1);
