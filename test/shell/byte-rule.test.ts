@@ -33,6 +33,15 @@ const RECORDED: ReadonlyArray<readonly [string, string, string, number]> = [
   ["{ printf %s $'a\\U0b'\n} 2>&1 | od -An -tx1", "2036312030620a", "", 0],
   ["printf %s $'\\U00000041B'", "4142", "", 0],
   ["{ printf %s $'\\U00000041B'\n} 2>&1 | od -An -tx1", "2034312034320a", "", 0],
+  // read drops NUL bytes, and read -n does not count them (adversary round 22).
+  ["read -r v < <(printf 'a\\0b\\n'); printf %s \"$v\"", "6162", "", 0],
+  ["{ read -r v < <(printf 'a\\0b\\n'); printf %s \"$v\"\n} 2>&1 | od -An -tx1", "2036312036320a", "", 0],
+  ["read -n 2 v < <(printf 'a\\0bc'); printf %s \"$v\"", "6162", "", 0],
+  ["{ read -n 2 v < <(printf 'a\\0bc'); printf %s \"$v\"\n} 2>&1 | od -An -tx1", "2036312036320a", "", 0],
+  ["printf 'x\\0y z\\n' | { read a b; printf '[%s][%s]' \"$a\" \"$b\"; }", "5b78795d5b7a5d", "", 0],
+  ["{ printf 'x\\0y z\\n' | { read a b; printf '[%s][%s]' \"$a\" \"$b\"; }\n} 2>&1 | od -An -tx1", "2035622037382037392035642035622037612035640a", "", 0],
+  ["printf 'a\\0b\\nc\\0d\\n' | while IFS= read -r l; do printf '[%s]' \"$l\"; done", "5b61625d5b63645d", "", 0],
+  ["{ printf 'a\\0b\\nc\\0d\\n' | while IFS= read -r l; do printf '[%s]' \"$l\"; done\n} 2>&1 | od -An -tx1", "2035622036312036322035642035622036332036342035640a", "", 0],
   // A byte order mark's three bytes are bytes like any others (a decoder drops a leading one by default; adversary round 22).
   ["printf '\\357\\273\\277a' | wc -c", "340a", "", 0],
   ["{ printf '\\357\\273\\277a' | wc -c\n} 2>&1 | od -An -tx1", "2033342030610a", "", 0],

@@ -740,6 +740,16 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     replace: String.raw`case"u":case"U":{let m=t[s+1]==="u"?4:8,h=/^[0-9a-fA-F]+/.exec(t.slice(s+2,s+2+m));if(h===null){r+="\\"+t[s+1],s+=2;break}s+=2+h[0].length;let q=parseInt(h[0],16);if(q===0||q>2147483647)break;if(q<=1114111){r+=${SURROGATE_BYTES}(q);break}let b=q<2097152?[240|q>>18,128|q>>12&63,128|q>>6&63,128|q&63]:q<67108864?[248|q>>24,128|q>>18&63,128|q>>12&63,128|q>>6&63,128|q&63]:[252|q>>30,128|q>>24&63,128|q>>18&63,128|q>>12&63,128|q>>6&63,128|q&63];for(let c of b)r+=String.fromCharCode(56320+c);break}`,
   },
   {
+    why: "read drops NUL bytes from what it reads, as bash does (read -r v < <(printf 'a\\0b\\n') sets ab; just-bash kept the NUL)",
+    find: String.raw`A=_=>{let T=B(_);if(T>e.limits.maxStringLength-k)`,
+    replace: String.raw`A=_=>{if(_==="\0")return;let T=B(_);if(T>e.limits.maxStringLength-k)`,
+  },
+  {
+    why: "(the same for read -n N: a NUL is not one of the N characters, as in bash)",
+    find: String.raw`A(ae),T+=2,_++,N=T}else A(oe),T++,_++,N=T}P=_>=a||F`,
+    replace: String.raw`A(ae),T+=2,_++,N=T}else oe!=="\0"&&(A(oe),_++),T++,N=T}P=_>=a||F`,
+  },
+  {
     why: "jq reads the JSON of its input with each escaped lone surrogate U+FFFD, as jq 1.6 (\"\\udcc3\\udca9\" is two U+FFFD; just-bash kept the surrogates, which the shell wrote as the bytes c3 a9: forged text) (JSON_SURROGATES)",
     find: String.raw`function R(i,t,d){return JSON.parse(ne(i.slice(t,d)))}`,
     replace: String.raw`function R(i,t,d){return JSON.parse(${JSON_SURROGATES}(ne(i.slice(t,d))))}`,
