@@ -740,6 +740,16 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     replace: String.raw`case"u":case"U":{let m=t[s+1]==="u"?4:8,h=/^[0-9a-fA-F]+/.exec(t.slice(s+2,s+2+m));if(h===null){r+="\\"+t[s+1],s+=2;break}s+=2+h[0].length;let q=parseInt(h[0],16);if(q===0||q>2147483647)break;if(q<=1114111){r+=${SURROGATE_BYTES}(q);break}let b=q<2097152?[240|q>>18,128|q>>12&63,128|q>>6&63,128|q&63]:q<67108864?[248|q>>24,128|q>>18&63,128|q>>12&63,128|q>>6&63,128|q&63]:[252|q>>30,128|q>>24&63,128|q>>18&63,128|q>>12&63,128|q>>6&63,128|q&63];for(let c of b)r+=String.fromCharCode(56320+c);break}`,
   },
   {
+    why: "printf %q backslash-quotes the characters bash 5.2 does (shquote.c): , ] ^ too, # and ~ only as the first character, = and % never (just-bash quoted = % and every # ~, and left , ] ^ bare)",
+    find: "let o=\"\";for(let i of e)\" \t|&;<>()$`\\\\\\\"'*?[#~=%!{}\".includes(i)?o+=`\\\\${i}`:o+=i;return o}",
+    replace: "let o=\"\",f=!0;for(let i of e)\" \t|&;<>()$`\\\\\\\"'*?[]^,!{}\".includes(i)||f&&\"#~\".includes(i)?o+=`\\\\${i}`:o+=i,f=!1;return o}",
+  },
+  {
+    why: "(printf %q: the same set where it sizes the output against the limit)",
+    find: "r+=E(i)+(\" \t|&;<>()$`\\\\\\\"'*?[#~=%!{}\".includes(i)?1:0)",
+    replace: "r+=E(i)+(\" \t|&;<>()$`\\\\\\\"'*?[]^,!{}\".includes(i)||\"#~\".includes(i)?1:0)",
+  },
+  {
     why: "read drops NUL bytes from what it reads, as bash does (read -r v < <(printf 'a\\0b\\n') sets ab; just-bash kept the NUL)",
     find: String.raw`A=_=>{let T=B(_);if(T>e.limits.maxStringLength-k)`,
     replace: String.raw`A=_=>{if(_==="\0")return;let T=B(_);if(T>e.limits.maxStringLength-k)`,
