@@ -13,8 +13,7 @@ const ESCAPED = /[\udc80-\udcff]/u;
 const ESCAPED_RUN = /[\udc80-\udcff]+/gu;
 const ESCAPED_ONE = /[\udc80-\udcff]/gu;
 const SURROGATE_BASE = 0xdc00;
-// ignoreBOM: a byte order mark is three bytes like any others (a decoder drops a leading one by default).
-const lenient = new TextDecoder("utf-8", { ignoreBOM: true });
+const lenient = new TextDecoder("utf-8");
 
 /** Whether `bytes[i..]` starts a well-formed UTF-8 sequence; its length, or 0. */
 function sequenceLength(bytes: Uint8Array, i: number): number {
