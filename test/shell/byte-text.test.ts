@@ -18,6 +18,11 @@ const CASES: ReadonlyArray<readonly number[]> = [
   [0xf4, 0x90, 0x80, 0x80],
   [0xc0, 0xaf],
   [0x80, 0xbf, 0xfe],
+  // A byte order mark is three bytes like any others; only the output it starts drops it when shown (WHATWG's decoder).
+  [0xef, 0xbb, 0xbf, 0x61],
+  [0x61, 0xef, 0xbb, 0xbf],
+  [0xef, 0xbb, 0xbf, 0xff],
+  [0xff, 0xef, 0xbb, 0xbf],
 ];
 
 describe("bytes and text", () => {
@@ -37,5 +42,12 @@ describe("bytes and text", () => {
     expect(latin1FromText("a\uFFFDé")).toBe(Buffer.from("a\uFFFDé", "utf8").toString("latin1"));
     expect(textFromBytes(Buffer.from("\u00e9\u{1F600}"))).toBe("\u00e9\u{1F600}");
     expect(shownText("a\udcffb")).toBe("a\uFFFDb");
+  });
+
+  it("shows a byte order mark made of held bytes as U+FEFF, except where it starts the output", () => {
+    // Each byte held on its own (x=$'\357'; y=$'\273\277'; "$x$y") is written as the three bytes.
+    expect(shownText("a\udcef\udcbb\udcbf")).toBe("a\ufeff");
+    expect(shownText("\udcef\udcbb\udcbfa\ufeff")).toBe("a\ufeff");
+    expect(shownText("\ufeff\ufeffa")).toBe("\ufeffa");
   });
 });

@@ -28,7 +28,7 @@ Sq.test={alpha:"(?![0-9])"+al,digit:"[0-9]",alnum:al,upper:"[\\\\p{Uppercase}\\\
  * U+DC00 + byte, as printf's (BYTE_TEXT), so it is written as that byte. The lexer notes each
  * escaped byte as U+E000 plus the byte (Qu reads them back when the string ends).
  */
-const AWK_BYTES = String.raw`function Qu(x){return x.replace(/[\ue000-\ue0ff]+/g,m=>{let b=[...m].map(c=>c.charCodeAt(0)-57344),o="",d=new TextDecoder("utf-8",{fatal:!0});for(let i=0;i<b.length;){let n=b[i]<128?1:b[i]>=194&&b[i]<224?2:b[i]>=224&&b[i]<240?3:b[i]>=240&&b[i]<245?4:0,s=null;if(n>0&&i+n<=b.length)try{s=d.decode(Uint8Array.from(b.slice(i,i+n)))}catch{}s===null?(o+=String.fromCharCode(b[i]<128?b[i]:56320+b[i]),i++):(o+=s,i+=n)}return o})}`;
+const AWK_BYTES = String.raw`function Qu(x){return x.replace(/[\ue000-\ue0ff]+/g,m=>{let b=[...m].map(c=>c.charCodeAt(0)-57344),o="",d=new TextDecoder("utf-8",{fatal:!0,ignoreBOM:!0});for(let i=0;i<b.length;){let n=b[i]<128?1:b[i]>=194&&b[i]<224?2:b[i]>=224&&b[i]<240?3:b[i]>=240&&b[i]<245?4:0,s=null;if(n>0&&i+n<=b.length)try{s=d.decode(Uint8Array.from(b.slice(i,i+n)))}catch{}s===null?(o+=String.fromCharCode(b[i]<128?b[i]:56320+b[i]),i++):(o+=s,i+=n)}return o})}`;
 
 /**
  * gawk's asort(src[, dest]) and asorti(src[, dest]): the values (numbers first, in numeric order,
@@ -45,7 +45,7 @@ const AWK_ASORT = String.raw`async function Qa(e,t,n,x){if(e.length<1||e[0].type
  * (PRINTF_NUMBERS' Qo): `printf '\377'` is one byte 0xff (issue 25; before, U+00FF's two bytes).
  * Qb reads the run at `e` (`b`: the `%b` form) and returns the text and the index after it.
  */
-const PRINTF_BYTES = String.raw`function Qb(t,e,b){let y=[],m;for(;e<t.length&&t[e]==="\\";){let c=t[e+1];if(c==="x"){m=/^[0-9a-fA-F]{1,2}/.exec(t.slice(e+2,e+4));if(!m)break;y.push(parseInt(m[0],16)),e+=2+m[0].length;continue}if(b&&c==="0"){m=/^[0-7]{0,3}/.exec(t.slice(e+2,e+5));y.push(parseInt(m[0]||"0",8)&255),e+=2+m[0].length;continue}m=/^[0-7]{1,3}/.exec(t.slice(e+1,e+4));if(!m)break;y.push(parseInt(m[0],8)&255),e+=1+m[0].length}let o="",d=new TextDecoder("utf-8",{fatal:!0});for(let i=0;i<y.length;){let n=y[i]<128?1:y[i]>=194&&y[i]<224?2:y[i]>=224&&y[i]<240?3:y[i]>=240&&y[i]<245?4:0,s=null;if(n>0&&i+n<=y.length)try{s=d.decode(Uint8Array.from(y.slice(i,i+n)))}catch{}s===null?(o+=String.fromCharCode(y[i]<128?y[i]:56320+y[i]),i++):(o+=s,i+=n)}return[o,e]}`;
+const PRINTF_BYTES = String.raw`function Qb(t,e,b){let y=[],m;for(;e<t.length&&t[e]==="\\";){let c=t[e+1];if(c==="x"){m=/^[0-9a-fA-F]{1,2}/.exec(t.slice(e+2,e+4));if(!m)break;y.push(parseInt(m[0],16)),e+=2+m[0].length;continue}if(b&&c==="0"){m=/^[0-7]{0,3}/.exec(t.slice(e+2,e+5));y.push(parseInt(m[0]||"0",8)&255),e+=2+m[0].length;continue}m=/^[0-7]{1,3}/.exec(t.slice(e+1,e+4));if(!m)break;y.push(parseInt(m[0],8)&255),e+=1+m[0].length}let o="",d=new TextDecoder("utf-8",{fatal:!0,ignoreBOM:!0});for(let i=0;i<y.length;){let n=y[i]<128?1:y[i]>=194&&y[i]<224?2:y[i]>=224&&y[i]<240?3:y[i]>=240&&y[i]<245?4:0,s=null;if(n>0&&i+n<=y.length)try{s=d.decode(Uint8Array.from(y.slice(i,i+n)))}catch{}s===null?(o+=String.fromCharCode(y[i]<128?y[i]:56320+y[i]),i++):(o+=s,i+=n)}return[o,e]}`;
 
 /**
  * printf's output and numbers as bash 5.2 has them (issue 25), added to just-bash's printf chunk:
@@ -82,6 +82,10 @@ body===null&&(body="0x0"+(P>0?"."+"0".repeat(P):F.includes("#")?".":"")+"p+0");l
  * decodes to one), and text written back as bytes turns each such surrogate into its byte. So
  * text and bytes convert both ways without loss; only the call's output, at the very end, reads
  * the bytes as WHATWG's decoder does (`shownText`: each ill-formed sequence one U+FFFD).
+ * Every decoder here keeps a byte order mark (`ignoreBOM`): EF BB BF are three bytes like any
+ * others wherever they are in a stream (`printf '\357\273\277a' | wc -c` is 4), where a default
+ * TextDecoder drops them when they come first (and PRINTF_BYTES' and AWK_BYTES', which decode one
+ * sequence at a time, dropped every one); only the call's output drops one that starts it.
  * - Sbt: bytes (a Buffer) as text; native when they are UTF-8 (the common case).
  * - Sby: text as bytes (a Latin-1 string); native unless the text holds such a surrogate.
  * - Snul: a command substitution's output without its NUL bytes, bash's warning added to the
@@ -90,7 +94,7 @@ body===null&&(body="0x0"+(P>0?"."+"0".repeat(P):F.includes("#")?".":"")+"p+0");l
  * - Sbn: text whose byte escapes (echo -e, $'...', awk) were made surrogates, with each run that
  *   forms UTF-8 read as its characters (`\303\251` is é).
  */
-const BYTE_TEXT = String.raw`function Sbt(r){try{return(Sbt.d??=new TextDecoder("utf-8",{fatal:!0})).decode(r)}catch{}let o="",i=0,s=0,n=r.length;for(;i<n;){let b=r[i],k=b<128?1:b>=194&&b<=223?2:b>=224&&b<=239?3:b>=240&&b<=244?4:0,ok=k>0&&i+k<=n;if(ok&&k>1){let c=r[i+1];ok=c>=(b===224?160:b===240?144:128)&&c<=(b===237?159:b===244?143:191);for(let j=2;ok&&j<k;j++)ok=r[i+j]>=128&&r[i+j]<=191}if(ok)i+=k;else o+=r.toString("utf8",s,i)+String.fromCharCode(56320+b),s=++i}return o+r.toString("utf8",s,n)}
+const BYTE_TEXT = String.raw`function Sbt(r){try{return(Sbt.d??=new TextDecoder("utf-8",{fatal:!0,ignoreBOM:!0})).decode(r)}catch{}let o="",i=0,s=0,n=r.length;for(;i<n;){let b=r[i],k=b<128?1:b>=194&&b<=223?2:b>=224&&b<=239?3:b>=240&&b<=244?4:0,ok=k>0&&i+k<=n;if(ok&&k>1){let c=r[i+1];ok=c>=(b===224?160:b===240?144:128)&&c<=(b===237?159:b===244?143:191);for(let j=2;ok&&j<k;j++)ok=r[i+j]>=128&&r[i+j]<=191}if(ok)i+=k;else o+=r.toString("utf8",s,i)+String.fromCharCode(56320+b),s=++i}return o+r.toString("utf8",s,n)}
 function Sby(t){let b=Buffer.from(t,"utf8").toString("latin1");if(b.indexOf("\xef\xbf\xbd")===-1||!/[\udc80-\udcff]/u.test(t))return b;return t.split(/([\udc80-\udcff]+)/u).map((p,i)=>i%2===1?p.replace(/[\udc80-\udcff]/gu,c=>String.fromCharCode(c.charCodeAt(0)-56320)):Buffer.from(p,"utf8").toString("latin1")).join("")}
 function Snul(e,m,n){if(!m.includes("\0"))return m;e.state.expansionStderr=(e.state.expansionStderr||"")+"bash: line "+(n??1)+": warning: command substitution: ignored null byte in input\n";return m.replace(/\0/g,"")}
 function Sbn(t){return/[\udc80-\udcff]/u.test(t)?t.replace(/[\udc80-\udcff]+/gu,m=>Sbt(Buffer.from(m.replace(/[\udc80-\udcff]/gu,c=>String.fromCharCode(c.charCodeAt(0)-56320)),"latin1"))):t}`;
@@ -120,6 +124,11 @@ export const JUST_BASH_PATCHES = [
     why: "the one rule for bytes and text (issue 25, BYTE_TEXT): a byte that is not part of UTF-8 read as text is the lone surrogate U+DC80-U+DCFF (Python's surrogateescape), and such a surrogate written as bytes is its byte again, so text and bytes convert both ways without loss (x=$(printf '\\377'), sed, 2>&1 | od); just-bash read such input whole as Latin-1 and wrote U+00FF's two bytes back. The conversions are native (Buffer) where the bytes are UTF-8",
     find: String.raw`function a(t,n=d){let e=t;if(!e)return e;f(e.length,n,"UTF-8 decode");let o=!1;for(let i=0;i<e.length;i++){let c=e.charCodeAt(i);if(c>255)return e;c>127&&(o=!0)}if(!o)return e;let r=new Uint8Array(e.length);for(let i=0;i<e.length;i++)r[i]=e.charCodeAt(i);try{return u.decode(r)}catch{return e}}function l(t,n=d){if(!t)return t;f(x(t),n,"UTF-8 encode");let e=y.encode(t),o="";for(let r=0;r<e.length;r++)o+=String.fromCharCode(e[r]);return o}`,
     replace: String.raw`${BYTE_TEXT}function a(t,n=d){let e=t;if(!e)return e;f(e.length,n,"UTF-8 decode");let o=!1;for(let i=0;i<e.length;i++){let c=e.charCodeAt(i);if(c>255)return e;c>127&&(o=!0)}if(!o)return e;return Sbt(Buffer.from(e,"latin1"))}function l(t,n=d){if(!t)return t;f(x(t),n,"UTF-8 encode");return Sby(t)}`,
+  },
+  {
+    why: "a file just-bash holds (a process substitution's output at /dev/fd/N) is read as text by the same rule (BYTE_TEXT): just-bash's in-memory filesystem read it with a default TextDecoder, which dropped a leading byte order mark (wc -c <(printf '\\357\\273\\277a') was 1, bash 4; diff <(printf 'a\\n') <(printf '\\357\\273\\277a\\n') saw no difference) and made each byte that is not UTF-8 U+FFFD (cat <(printf '\\377') | od was ef bf bd)",
+    find: "var u=new TextEncoder,a=new TextDecoder;function o(r,i){",
+    replace: String.raw`${BYTE_TEXT}var u=new TextEncoder,a={decode:r=>Sbt(Buffer.from(r.buffer,r.byteOffset,r.byteLength))};function o(r,i){`,
   },
   {
     why: "(Sbn, the escapes' normalizer, for echo -e, $'...' and awk)",

@@ -13,7 +13,10 @@ const ESCAPED = /[\udc80-\udcff]/u;
 const ESCAPED_RUN = /[\udc80-\udcff]+/gu;
 const ESCAPED_ONE = /[\udc80-\udcff]/gu;
 const SURROGATE_BASE = 0xdc00;
-const lenient = new TextDecoder("utf-8");
+// ignoreBOM: EF BB BF are three bytes like any others wherever a stream holds them (bash's
+// `printf '\357\273\277a' | wc -c` is 4); a decoder drops them when they come first by default.
+const lenient = new TextDecoder("utf-8", { ignoreBOM: true });
+const BYTE_ORDER_MARK = "\ufeff";
 
 /** Whether `bytes[i..]` starts a well-formed UTF-8 sequence; its length, or 0. */
 function sequenceLength(bytes: Uint8Array, i: number): number {
@@ -67,10 +70,15 @@ export function latin1FromText(text: string): string {
     .join("");
 }
 
-/** The call's output as shown: each run of escaped bytes read by WHATWG's decoder (one U+FFFD per ill-formed sequence). */
+/**
+ * The call's output as shown: its bytes read by WHATWG's decoder, as the pages are. Each run of
+ * escaped bytes is one U+FFFD per ill-formed sequence, and a byte order mark that starts the output
+ * is the encoding's signature, not text (so a page that starts with one reads without it, as on the
+ * site); anywhere else it is U+FEFF, kept as bash keeps the bytes.
+ */
 export function shownText(text: string): string {
-  if (!ESCAPED.test(text)) return text;
-  return text.replace(ESCAPED_RUN, (run) => lenient.decode(Buffer.from(escapedBytes(run), "latin1")));
+  const shown = ESCAPED.test(text) ? text.replace(ESCAPED_RUN, (run) => lenient.decode(Buffer.from(escapedBytes(run), "latin1"))) : text;
+  return shown.startsWith(BYTE_ORDER_MARK) ? shown.slice(1) : shown;
 }
 
 const REPLACEMENT_BYTES = Buffer.from([0xef, 0xbf, 0xbd]);
