@@ -1,4 +1,5 @@
 import type { Command, CommandContext } from "just-bash";
+import { MERGE_STDERR_ENV } from "../merge-stderr.js";
 import type { ShellCommandFactory } from "./command.js";
 
 /**
@@ -9,15 +10,25 @@ import type { ShellCommandFactory } from "./command.js";
  *   `\0` as the digit 0; `-t` (truncate SET1 to SET2's length), which just-bash refuses, is
  *   applied here when SET1 is characters and ranges.
  */
-function wrap(name: string, rewrite: (args: readonly string[]) => string[]): ShellCommandFactory {
+function wrap(name: string, rewrite: (args: readonly string[]) => Rewritten): ShellCommandFactory {
   return (): Command => ({
     name,
     async execute(args: string[], ctx: CommandContext) {
       if (ctx.origCommand === undefined) return { stdout: "", stderr: `${name}: not available\n`, exitCode: 127 };
-      return ctx.origCommand(rewrite(args));
+      const rewritten = rewrite(args);
+      if (Array.isArray(rewritten)) return ctx.origCommand(rewritten);
+      const result = await ctx.origCommand(rewritten.args);
+      if (rewritten.warnings === "") return result;
+      // The warnings come before anything the command writes (GNU tr prints them as it reads its
+      // sets); they are ASCII, so the same in a byte stdout and a text one.
+      if (ctx.env.get(MERGE_STDERR_ENV) === "1") return { ...result, stdout: rewritten.warnings + result.stdout };
+      return { ...result, stderr: rewritten.warnings + result.stderr };
     },
   });
 }
+
+/** The arguments handed on, and what the real tool warns about them on stderr. */
+type Rewritten = string[] | { readonly args: string[]; readonly warnings: string };
 
 /** paste: `-` when no FILE is named. */
 export function pasteArguments(args: readonly string[]): string[] {
@@ -35,8 +46,38 @@ export function pasteArguments(args: readonly string[]): string[] {
 }
 
 /** tr: octal escapes (`\0`, `\012`) in the sets become the characters (below 0x80) or bytes they name; `-t` cuts SET1. */
-export function trArguments(args: readonly string[]): string[] {
-  const escaped = trEscapes(args);
+export function trArguments(args: readonly string[]): { args: string[]; warnings: string } {
+  const warnings: string[] = [];
+  const escaped = trEscapes(args, warnings);
+  // GNU tr counts its operands before it reads the sets: a wrong count is its error alone.
+  return { args: trTruncated(escaped), warnings: readsSets(args) ? warnings.join("") : "" };
+}
+
+/** Whether GNU tr gets as far as reading its sets: as many operands as its options want (options end at the first operand: `tr a -d` translates to `-d`). */
+function readsSets(args: readonly string[]): boolean {
+  let del = false;
+  let squeeze = false;
+  let operands = 0;
+  let options = true;
+  for (const a of args) {
+    if (options && a === "--") options = false;
+    else if (options && /^-[cCdst]+$/.test(a)) {
+      del ||= a.includes("d");
+      squeeze ||= a.includes("s");
+    } else if (options && a.startsWith("--") && a.length > 2) {
+      del ||= a === "--delete";
+      squeeze ||= a === "--squeeze-repeats";
+    } else {
+      options = false;
+      operands++;
+    }
+  }
+  // coreutils' tr.c: at least 1 + (delete == squeeze) operands, at most 1 + (delete <= squeeze).
+  return operands >= 1 + (del === squeeze ? 1 : 0) && operands <= 1 + (!del || squeeze ? 1 : 0);
+}
+
+/** `-t`: SET1 cut to SET2's length (just-bash refuses the option). */
+function trTruncated(escaped: string[]): string[] {
   let truncate = false;
   const rest: string[] = [];
   let operands = false;
@@ -95,8 +136,8 @@ function trLiteral(c: string): string {
   return c === "\\" ? "\\\\" : c === "-" ? "\\-" : c === "[" ? "\\[" : c;
 }
 
-/** Octal escapes in every argument. */
-function trEscapes(args: readonly string[]): string[] {
+/** Octal escapes in every argument; GNU tr's warning for each of three digits past `\377` goes to `warnings`. */
+function trEscapes(args: readonly string[], warnings: string[]): string[] {
   return args.map((a) => {
     if (a.startsWith("-") && a.length > 1 && !a.includes("\\")) return a;
     let out = "";
@@ -108,12 +149,20 @@ function trEscapes(args: readonly string[]): string[] {
       }
       const octal = /^[0-7]{1,3}/.exec(a.slice(i + 1));
       if (octal !== null) {
+        let digits = octal[0];
+        // Three digits past \377 do not fit a byte: GNU tr 9.1 takes the first two and leaves the
+        // third a character of the set, with a warning (`\400` is a space, then `0`); the bits
+        // past the byte were dropped, so `\400` was NUL.
+        if (digits.length === 3 && digits >= "400") {
+          warnings.push(`tr: warning: the ambiguous octal escape \\${digits} is being\n\tinterpreted as the 2-byte sequence \\0${digits.slice(0, 2)}, ${digits[2] as string}\n`);
+          digits = digits.slice(0, 2);
+        }
         // A byte 0x80-0xff is held as the placeholder text read from bytes has for it (the one
         // byte rule, docs/shell.md), so `tr '\377' x` meets the byte ff of its input and
         // `tr a '\377'` writes that byte; as U+0080-U+00FF it met neither and wrote two bytes.
-        const byte = Number.parseInt(octal[0], 8) & 0xff;
+        const byte = Number.parseInt(digits, 8);
         out += String.fromCharCode(byte < 0x80 ? byte : 0xdc00 + byte);
-        i += octal[0].length;
+        i += digits.length;
       } else {
         out += c + (a[i + 1] ?? "");
         i++;
