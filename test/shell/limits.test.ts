@@ -210,6 +210,25 @@ describe("CPU in this thread (svc-mcp fs, serve --no-shell-worker)", () => {
     });
     expect(await shell.run("jq -nc '[1, [2, [3, [4]]]] | flatten, flatten(1), flatten(0)'")).toEqual({ stdout: "[1,2,3,4]\n[1,2,[3,[4]]]\n[1,[2,[3,[4]]]]\n", stderr: "", exitCode: 0, truncated: false });
   }, 120_000);
+
+  it("counts each node jq writes as JSON text, so the text of a huge shared tree stops at the work limit", async () => {
+    // Issue 25 (security.md row 73's open case): tojson was one native step (JSON.stringify) that
+    // no count or CPU check reached: 2^27 leaves ran 18.6 s of CPU to the 60 s clock. 2^23 leaves
+    // are 2^24 nodes, past the 4 million steps; the same answer on any machine (before: 33554429,
+    // exit 0, for each; @text wrote 16777215, the array joined as "1,1,...").
+    for (const filter of ["tojson", "tostring", "@json", "@text", '"\\(.)"']) {
+      const command = `jq -n 'reduce range(23) as $i (1; [., .]) | ${filter} | length'`;
+      expect([command, await shell.run(command)]).toEqual([command, { stdout: "", stderr: workLimitMessage("jq", LIMITS.shell.maxSteps), exitCode: 124, truncated: false }]);
+    }
+    // The text is as before, and as jq 1.6 writes it; @text is tostring, as in jq (it was "1,2,[object Object],true,1.5" and "").
+    const text = '"[1,[2,{\\"a\\":null,\\"b\\":\\"x\\\\\\"y\\"}],true,1.5]"';
+    expect(await shell.run(`jq -nc '[1, [2, {"a": null, "b": "x\\"y"}], true, 1.5] | tojson, tostring, @json, @text, "v=\\(.)"'; jq -n 'null | @text, tojson'`)).toEqual({
+      stdout: `${text}\n${text}\n${text}\n${text}\n"v=${text.slice(1)}\n"null"\n"null"\n`,
+      stderr: "",
+      exitCode: 0,
+      truncated: false,
+    });
+  }, 120_000);
 });
 
 describe("regexes that backtrack", () => {

@@ -113,12 +113,59 @@ function Sbn(t){return/[\udc80-\udcff]/u.test(t)?t.replace(/[\udc80-\udcff]+/gu,
 const SURROGATE_BYTES = String.raw`(q=>q>=55296&&q<=57343?String.fromCharCode(56557,56448|q>>6&63,56448|q&63):String.fromCodePoint(q))`;
 const JSON_SURROGATES = String.raw`(j=>j.indexOf("\\u")<0?j:j.replace(/\\(?:u([dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?|u[dD][c-fC-F][0-9a-fA-F]{2}|[^])/g,(m,h,l)=>h===void 0?m.length===6?"\\ufffd":m:l!==void 0?m:(()=>{throw new Error("Invalid \\uXXXX\\uXXXX surrogate pair escape")})()))`;
 
+/**
+ * jq's JSON text of a value (tojson, tostring, @json, @text, "\\(.)") in steps the work budget
+ * counts: one per node written, and one more per 256 characters of a string, so a huge shared
+ * tree (`reduce range(27) as $i (1; [., .])`, 2^27 leaves held as 27 arrays) stops at the work
+ * limit on any machine. JSON.stringify wrote it in one native step that neither the work count
+ * nor the CPU check between steps reached (18.6 s of CPU to the 60 s clock). The text is
+ * JSON.stringify's: keys in insertion order, each leaf written by JSON.stringify itself, an
+ * undefined array element null and an undefined property left out. `c` is the jq context's
+ * coverage writer (the call's budget), absent where none is given.
+ */
+const JQ_JSON = String.raw`function Qj(v,c){let leaf=x=>{typeof x=="string"&&x.length>255&&c?.charge?.("jq:tojson",x.length>>>8);return JSON.stringify(x)};c?.hit("jq:tojson");if(v===null||typeof v!="object")return leaf(v);let open=x=>Array.isArray(x)?{v:x,k:null,i:0,n:0}:{v:x,k:Object.keys(x),i:0,n:0},o="",p=[Array.isArray(v)?"[":"{"],q=[open(v)];for(;q.length>0;){p.length>=4096&&(o+=p.join(""),p.length=0);let f=q[q.length-1];if(f.i>=(f.k===null?f.v.length:f.k.length)){p.push(f.k===null?"]":"}");q.pop();continue}let x,key;if(f.k===null){x=f.v[f.i++];(x===void 0||typeof x=="function"||typeof x=="symbol")&&(x=null)}else{key=f.k[f.i++];x=f.v[key];if(x===void 0||typeof x=="function"||typeof x=="symbol")continue}f.n++>0&&p.push(",");key!==void 0&&p.push(JSON.stringify(key)+":");c?.hit("jq:tojson");x!==null&&typeof x=="object"?(p.push(Array.isArray(x)?"[":"{"),q.push(open(x))):p.push(leaf(x))}return o+p.join("")}`;
+
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
   {
     why: "jq's flatten walks its array in steps the work budget counts (one per element it visits), so a flatten of a huge shared tree stops at the work limit, or at the CPU limit in the process's own thread, instead of running to the 60 s clock in one native step (Array.prototype.flat: 2^27 elements were 16.5 s of CPU and 1.6 GB; issue 25)",
     find: String.raw`if(u<0)throw new Error("flatten depth must not be negative");return e.flat(u)}):[null];case"unique"`,
     replace: String.raw`if(u<0)throw new Error("flatten depth must not be negative");let o=[],q=[[e,0,u]];for(;q.length>0;){let f=q[q.length-1];if(f[1]>=f[0].length){q.pop();continue}let v=f[0][f[1]++];r.coverage?.hit("jq:flatten");Array.isArray(v)&&f[2]>=1?q.push([v,0,f[2]-1]):o.push(v)}return o}):[null];case"unique"`,
+  },
+  {
+    why: "jq's tojson writes its text in steps the work budget counts (JQ_JSON: one per node), so the JSON text of a huge shared tree stops at the work limit, exit 124, on any machine, instead of running to the 60 s clock in one native step (JSON.stringify: 2^27 leaves were 18.6 s of CPU; issue 25, security.md row 73's open case)",
+    find: String.raw`case"tojson":case"tojsonstream":{let o=r.limits.maxDepth??Ae;return B(e,o+1)>o?[null]:[JSON.stringify(e)]}case"fromjson"`,
+    replace: String.raw`case"tojson":case"tojsonstream":{let o=r.limits.maxDepth??Ae;return B(e,o+1)>o?[null]:[Qj(e,r.coverage)]}case"fromjson"`,
+  },
+  {
+    why: "(tostring the same)",
+    find: String.raw`case"tostring":return typeof e=="string"?[e]:[JSON.stringify(e)];`,
+    replace: String.raw`case"tostring":return typeof e=="string"?[e]:[Qj(e,r.coverage)];`,
+  },
+  {
+    why: "(the formats' function gets the context, for @json and @text; JQ_JSON defined beside it)",
+    find: String.raw`function ye(e,n,t){switch(n){case"@base64":`,
+    replace: String.raw`${JQ_JSON}function ye(e,n,t,c){switch(n){case"@base64":`,
+  },
+  {
+    why: "(its caller passes the context's coverage writer)",
+    find: String.raw`let f=ye(e,n,r.limits.maxDepth);`,
+    replace: String.raw`let f=ye(e,n,r.limits.maxDepth,r.coverage);`,
+  },
+  {
+    why: "(@json the same)",
+    find: String.raw`case"@json":{let r=t??ze;return B(e,r+1)>r?[null]:[JSON.stringify(e)]}`,
+    replace: String.raw`case"@json":{let r=t??ze;return B(e,r+1)>r?[null]:[Qj(e,c)]}`,
+  },
+  {
+    why: "@text is tostring, as in jq 1.6 ([1,[2]] | @text is \"[1,[2]]\" and null | @text \"null\"; just-bash wrote String(e): \"1,2\" and \"\", the array joined in one native step), in counted steps (JQ_JSON)",
+    find: String.raw`case"@text":return typeof e=="string"?[e]:e==null?[""]:[String(e)];`,
+    replace: String.raw`case"@text":return typeof e=="string"?[e]:[Qj(e,c)];`,
+  },
+  {
+    why: "(a string interpolation's values the same: \"\\(.)\")",
+    find: String.raw`r.append(typeof p=="string"?p:JSON.stringify(p))`,
+    replace: String.raw`r.append(typeof p=="string"?p:Qj(p,t.coverage))`,
   },
   {
     why: "the one rule for bytes and text (issue 25, BYTE_TEXT): a byte that is not part of UTF-8 read as text is the lone surrogate U+DC80-U+DCFF (Python's surrogateescape), and such a surrogate written as bytes is its byte again, so text and bytes convert both ways without loss (x=$(printf '\\377'), sed, 2>&1 | od); just-bash read such input whole as Latin-1 and wrote U+00FF's two bytes back. The conversions are native (Buffer) where the bytes are UTF-8",
