@@ -2,7 +2,8 @@ import { LIMITS } from "../../limits.js";
 import { blockUnitsOf } from "./block-units.js";
 import { KnownSections, type KnownUnit } from "./known-sections.js";
 import { mayHaveReferenceList, referenceLists } from "./reference-lists.js";
-import { textPrint } from "./repeated-sections.js";
+import { isErrorResponse, NO_PRINT, textPrint } from "./repeated-sections.js";
+import { type SectionTable, sectionTable, type StoredSection } from "./section-table.js";
 import { type KeyedSection, normalizeNewlines, splitSections, splitSectionsReusing, type SplitSection } from "./sections.js";
 import { longTables } from "./table-rows.js";
 import { Analyzer } from "./terms.js";
@@ -17,22 +18,19 @@ import { IdBuffer, Vocabulary } from "./vocabulary.js";
  * (`RepeatedSections`) and their terms are needed to index them.
  */
 export interface BodyAnalysis {
-  readonly sections: readonly AnalysedSection[];
+  /** Its sections as the index keeps them (`section-table.ts`), made where the body is analysed:
+   *  sent from a worker as an object per section (its heading, anchor and parents each a string
+   *  of their own), 50,000 distinct pages' ~800,000 sections were made again on the index's thread
+   *  by the message's deserializer and all held until their pages were indexed (issue 22). */
+  readonly table: SectionTable;
+  /** Per section, its `textPrint` (`NO_PRINT`: no text): what `RepeatedSections` needs of it. */
+  readonly prints: Float64Array;
+  /** Per section, 1 when it is an API's error response (`isErrorResponse`), else 0. */
+  readonly errorResponses: Uint8Array;
   /** Per section, the term ids of its heading (with its parents), its prose and its code, one
    *  after another; `ends[3 * i + k]` is where text `k` of section `i` ends in `ids`. */
   readonly ids: Int32Array;
   readonly ends: Int32Array;
-}
-
-/** A section's place and what `RepeatedSections` needs of it. */
-export interface AnalysedSection {
-  readonly heading: string;
-  readonly parents: readonly string[];
-  readonly anchor: string;
-  readonly start: number;
-  readonly end: number;
-  /** `textPrint` of its heading and text (null: no text). */
-  readonly print: number | null;
 }
 
 /**
@@ -48,7 +46,8 @@ export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf:
   const split: readonly (KeyedSection | { readonly heading: string; readonly parents: readonly string[]; readonly anchor: string; readonly start: number; readonly reused: readonly KnownUnit[] })[] =
     known === undefined ? splitSections(body) : splitSectionsReusing(body, known.forBody(tables, lists));
   const ends: number[] = [];
-  const sections: AnalysedSection[] = [];
+  const sections: StoredSection[] = [];
+  const prints: number[] = [];
   buf.clear();
   for (const s of split) {
     if ("reused" in s) {
@@ -59,7 +58,8 @@ export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf:
         ends.push(buf.length);
         buf.append(u.ids, u.prose, u.ids.length);
         ends.push(buf.length);
-        sections.push({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start + u.from, end: s.start + u.to, print: u.print });
+        sections.push({ heading: s.heading, parents: s.parents, anchor: s.anchor, start: s.start + u.from, end: s.start + u.to });
+        prints.push(u.print ?? NO_PRINT);
       }
       continue;
     }
@@ -81,12 +81,13 @@ export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf:
       analyzer.appendTermIds(u.code, buf);
       ends.push(buf.length);
       const print = textPrint(u);
-      sections.push({ heading: u.heading, parents: u.parents, anchor: u.anchor, start: u.start, end: u.end, print });
+      sections.push({ heading: u.heading, parents: u.parents, anchor: u.anchor, start: u.start, end: u.end });
+      prints.push(print ?? NO_PRINT);
       keep?.push({ from: u.start - s.start, to: u.end - s.start, print, ids: buf.copyFrom(from), prose });
     }
     if (keep !== undefined) known?.keep(s.key as string, keep);
   }
-  return { sections, ids: buf.copy(), ends: Int32Array.from(ends) };
+  return { table: sectionTable(sections), prints: Float64Array.from(prints), errorResponses: Uint8Array.from(sections, (s) => (isErrorResponse(s) ? 1 : 0)), ids: buf.copy(), ends: Int32Array.from(ends) };
 }
 
 /**

@@ -1,11 +1,13 @@
 import type { SplitSection } from "./sections.js";
 
-/** What is read of a section: its heading and parents, and `textPrint` of its text (`body-analysis.ts`). */
-export interface PrintedSection {
+/** What `isErrorResponse` reads of a section: its heading and parents. */
+export interface HeadedSection {
   readonly heading: string;
   readonly parents: readonly string[];
-  readonly print: number | null;
 }
+
+/** A section's `textPrint` when it has no text (a print is 32 bits, never negative). */
+export const NO_PRINT = -1;
 
 /**
  * Sections written the same on many different pages: boilerplate (issue 24, item 2). An API's
@@ -70,7 +72,7 @@ export class RepeatedSections {
   private readonly stale = new Set<string>();
   /** The fingerprints of a list of sections under a rule, all and distinct: the copies of a page
    *  (its versions and languages) are recorded with one list, made once per text. */
-  private readonly printsOf = new WeakMap<readonly PrintedSection[], { readonly rule: number; readonly all: readonly number[]; readonly distinct: readonly number[] }>();
+  private readonly printsOf = new WeakMap<Float64Array, { readonly rule: number; readonly all: readonly number[]; readonly distinct: readonly number[] }>();
   /** Moves whenever a fingerprint becomes repeated or stops being so (`isRepeated` may answer
    *  otherwise): what was derived from the answers before is stale when it has moved. */
   private moves = 0;
@@ -84,12 +86,13 @@ export class RepeatedSections {
    * Record a page's sections before indexing it (nothing changes if it is recorded as it is).
    * `place` is the page's path without its version and language segments: two pages count as
    * one when they share a title (`Scrape` in v1 and v2 folders) or a place (a page and its
-   * translations, whose code examples are the same).
+   * translations, whose code examples are the same). `sections`: each section's `textPrint`
+   * (`NO_PRINT`: no text), one array per text (what is made of it is kept by the array).
    */
-  record(path: string, title: string, place: string, rule: number, sections: readonly PrintedSection[]): void {
+  record(path: string, title: string, place: string, rule: number, sections: Float64Array): void {
     let made = this.printsOf.get(sections);
     if (made === undefined || made.rule !== rule) {
-      const all = sections.map((s) => fingerprint(rule, s)).filter((p) => p !== undefined);
+      const all = Array.from(sections, (print) => fingerprint(rule, print)).filter((p) => p !== undefined);
       made = { rule, all, distinct: [...new Set(all)] };
       this.printsOf.set(sections, made);
     }
@@ -125,16 +128,16 @@ export class RepeatedSections {
   }
 
   /** Whether a section of a page in `rule` is repeated boilerplate now. */
-  isRepeated(rule: number, section: PrintedSection): boolean {
-    const p = fingerprint(rule, section);
+  isRepeated(rule: number, print: number): boolean {
+    const p = fingerprint(rule, print);
     const pages = p === undefined ? undefined : this.on.get(p);
     return pages !== undefined && typeof pages !== "string" && repeated(pages);
   }
 
   /** Whether a section of a page in `rule` is indexed whole in the `code` field (its heading,
    *  prose and code in turn), not in its three fields (see `SECTION_FIELDS`). */
-  codeOnly(rule: number, section: PrintedSection): boolean {
-    return isErrorResponse(section) || this.isRepeated(rule, section);
+  codeOnly(rule: number, print: number, errorResponse: boolean): boolean {
+    return errorResponse || this.isRepeated(rule, print);
   }
 
   /** Forget a page that left the index or changed. */
@@ -241,7 +244,7 @@ export class RepeatedSections {
  * "errors of a batch scrape" matched the `429`/`500` sections of every operation better than the
  * page that answers. Success responses say what the operation returns and stay as they are.
  */
-function isErrorResponse(section: PrintedSection): boolean {
+export function isErrorResponse(section: HeadedSection): boolean {
   return section.parents.at(-1) === "Responses" && /^(?:[45](?:\d\d|XX)|default)\b/i.test(section.heading);
 }
 
@@ -268,8 +271,8 @@ function remove(m: Map<string, Set<string> | string>, key: string, path: string)
 
 /** A 32-bit hash of a rule and a section's heading and text (`textPrint`). A section with no text
  *  (a heading alone, whose subsections hold the words) is never boilerplate: it has none. */
-function fingerprint(rule: number, s: PrintedSection): number | undefined {
-  return s.print === null ? undefined : Math.imul(s.print ^ rule, 0x01000193) >>> 0;
+function fingerprint(rule: number, print: number): number | undefined {
+  return print === NO_PRINT ? undefined : Math.imul(print ^ rule, 0x01000193) >>> 0;
 }
 
 /** A 32-bit FNV-1a hash of a section's heading and text, or null when it has no text. Made once

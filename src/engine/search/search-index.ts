@@ -20,7 +20,7 @@ import { keptTerms } from "./kept-terms.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
-import { type SectionTable, sectionAt, sectionCount, sectionTable, type StoredSection } from "./section-table.js";
+import { type SectionTable, sectionAt, sectionCount, type StoredSection } from "./section-table.js";
 import { type Section, sectionText } from "./sections.js";
 import { operationWords } from "./operation-words.js";
 import type { AnalysisFeed, BodyToAnalyse } from "./analysis-feed.js";
@@ -532,7 +532,7 @@ export class SearchIndex {
   private sequenceSlots(): number {
     let slots = 0;
     for (const cache of [this.analysed, this.analysedApi]) {
-      for (const { analysis, indexed } of cache.values()) if (indexed.size === 0) slots += analysis.ids.length + 2 * analysis.sections.length;
+      for (const { analysis, indexed } of cache.values()) if (indexed.size === 0) slots += analysis.ids.length + 2 * analysis.prints.length;
     }
     return slots;
   }
@@ -1158,7 +1158,7 @@ export class SearchIndex {
     // rule inlined. Counted on the first variant (every snippet in), a restricted snippet's text
     // changed how other readers' pages were indexed, and their scores told what it said.
     const everyReaders = variants.find((v) => v.condition.every((a) => !a.readable)) ?? (variants[0] as (typeof variants)[number]);
-    this.repeated.record(key, readerTitle(page), placeOf(page.path, placement), rule, this.analyseVariant(page, everyReaders.expanded).analysis.sections);
+    this.repeated.record(key, readerTitle(page), placeOf(page.path, placement), rule, this.analyseVariant(page, everyReaders.expanded).analysis.prints);
     return { key, page, placement, rule, above, variants, conditions, uses, missing, complete };
   }
 
@@ -1333,8 +1333,7 @@ export class SearchIndex {
         this.bodyTerms.learn(this.bodies.newTerms());
       }
       const { analysis, local } = made;
-      const sections = sectionTable(analysis.sections);
-      done = { analysis, local, sections, indexed: new Map() };
+      done = { analysis, local, sections: analysis.table, indexed: new Map() };
       cache.set(body, done);
       if (!this.released.has(body)) this.distinct++;
     }
@@ -1345,13 +1344,13 @@ export class SearchIndex {
    *  where a section is repeated boilerplate (`RepeatedSections`), so copies under one rule with
    *  the same sections repeated share them. */
   private sequencesOf(analysed: AnalysedBody, rule: number): { readonly sequences: readonly Int32Array[]; readonly sketch: Uint32Array } {
-    const { sections } = analysed.analysis;
+    const { prints, errorResponses } = analysed.analysis;
     const generation = this.repeated.generation;
     let key: string;
     if (analysed.last !== undefined && analysed.last.rule === rule && analysed.last.generation === generation) key = analysed.last.key;
     else {
       key = `${rule}:`;
-      for (const s of sections) key += this.repeated.isRepeated(rule, s) ? "1" : "0";
+      for (let i = 0; i < prints.length; i++) key += this.repeated.isRepeated(rule, prints[i] as number) ? "1" : "0";
       // Read after the answers: the first answer after a restore builds them (and moves it).
       analysed.last = { rule, generation: this.repeated.generation, key };
     }
@@ -1361,13 +1360,15 @@ export class SearchIndex {
       // made, indexed (copied into the index's array) and let go together, and an array each was
       // an allocation and a buffer for the collector per section (164,892 at 10,000 distinct pages).
       const { ends } = analysed.analysis;
-      const all = new Int32Array((sections.length === 0 ? 0 : (ends[3 * sections.length - 1] as number)) + 2 * sections.length);
+      const n = prints.length;
+      const all = new Int32Array((n === 0 ? 0 : (ends[3 * n - 1] as number)) + 2 * n);
       let at = 0;
-      const sequences = sections.map((s, i) => {
-        const out = this.sectionSequence(analysed, i, this.repeated.codeOnly(rule, s), all, at);
+      const sequences: Int32Array[] = [];
+      for (let i = 0; i < n; i++) {
+        const out = this.sectionSequence(analysed, i, this.repeated.codeOnly(rule, prints[i] as number, errorResponses[i] === 1), all, at);
         at += out.length;
-        return out;
-      });
+        sequences.push(out);
+      }
       done = { sequences, sketch: sketchOf(sequences) };
       analysed.indexed.set(key, done);
     }
