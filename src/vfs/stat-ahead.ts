@@ -87,15 +87,21 @@ const statOne = (n) => {
   Atomics.notify(done, n);
 };
 try {
+  // Grouped by folder; a file in the folder of the one before (the cache keeps a folder's files
+  // together) is told so without a lookup: its last slash where that folder ends, the same start.
   const byFolder = new Map();
+  let files;
+  let folder;
   for (let n = 0; n < rels.length; n++) {
     if (trusted !== undefined && trusted[n] !== 1) continue;
     const rel = rels[n];
-    const cut = rel.lastIndexOf("/");
-    const folder = cut < 0 ? "" : rel.slice(0, cut);
-    const files = byFolder.get(folder);
-    if (files === undefined) byFolder.set(folder, [n]);
-    else files.push(n);
+    const at = rel.lastIndexOf("/");
+    if (folder === undefined || at !== (folder === "" ? -1 : folder.length) || !rel.startsWith(folder)) {
+      folder = at < 0 ? "" : rel.slice(0, at);
+      files = byFolder.get(folder);
+      if (files === undefined) byFolder.set(folder, (files = []));
+    }
+    files.push(n);
   }
   let read = 0;
   for (;;) {
