@@ -272,9 +272,6 @@ export const LIMITS = {
     readAheadFrom: 2_000,
     /** Files a page-reading worker answers at once (one message each). */
     readAheadBatch: 256,
-    /** Files a stat-taking thread (`startStatAhead`, a start from the site cache) answers at
-     *  once: the loading thread waits for at most this many stats behind the one it needs. */
-    statAheadEvery: 256,
     /** How long the loading thread waits for a stat the thread has not answered before taking
      *  the rest itself (a thread that never ran), and in slices of how long (its `error` event
      *  needs the event loop a blocked wait does not run). */

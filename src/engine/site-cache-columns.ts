@@ -212,7 +212,9 @@ export function pagesOf(
   columns: PageColumns,
   trustedBefore: number,
 ): { known: KnownPages; pageAt: (path: string) => Page | undefined; fileAt: (path: string) => SiteFile | undefined } {
-  const byRel = new Map<string, { page: Page; stat: PageStat }>();
+  const byRel = new Map<string, { page: Page; stat: PageStat; n: number }>();
+  // Whether a file is told unchanged by its stat alone (`KnownPages.files`): `readPage`'s test.
+  const trusted = new Uint8Array(columns.rels.length);
   const byPath = new Map<string, Page>();
   const byFile = new Map<string, SiteFile>();
   const reals = new Map(columns.reals);
@@ -248,7 +250,8 @@ export function pagesOf(
       const path = columns.paths[i] as string;
       const page = heldPage({ file, path, title: columns.titles[i] as string, meta: objects[ints[n + 3] as number] as PageMeta, frontMatter: objects[ints[n + 4] as number] as FrontMatterData, bodyLine: ints[n + 5] as number }, held);
       const stat: PageStat = { size: numbers[f + 2] as number, mtimeMs: numbers[f + 3] as number, ino: numbers[f + 4] as number, ctimeMs: numbers[f + 5] as number, real: reals.get(i) ?? rel };
-      byRel.set(rel, { page: withBodyKey(page, key), stat });
+      byRel.set(rel, { page: withBodyKey(page, key), stat, n: i });
+      if (stat.mtimeMs < trustedBefore && stat.real === rel) trusted[i] = 1;
       byPath.set(path, page);
       byFile.set(file.path, file);
       return;
@@ -269,11 +272,12 @@ export function pagesOf(
       generated: false,
     };
     const stat: PageStat = { size: numbers[f + 2] as number, mtimeMs: numbers[f + 3] as number, ino: numbers[f + 4] as number, ctimeMs: numbers[f + 5] as number, real: reals.get(i) ?? rel };
-    byRel.set(rel, { page, stat });
+    byRel.set(rel, { page, stat, n: i });
+    if (stat.mtimeMs < trustedBefore && stat.real === rel) trusted[i] = 1;
     byPath.set(path, page);
     byFile.set(file.path, file);
   });
-  return { known: { get: (rel) => byRel.get(rel), trustedBefore }, pageAt: (path) => byPath.get(path), fileAt: (path) => byFile.get(path) };
+  return { known: { get: (rel) => byRel.get(rel), files: { rels: columns.rels, trusted }, trustedBefore }, pageAt: (path) => byPath.get(path), fileAt: (path) => byFile.get(path) };
 }
 
 /** The index's pages of stored columns. */

@@ -89,7 +89,7 @@ export interface PageStat {
  * only when its text is the same too.
  */
 export interface KnownPages {
-  get(rel: string): { readonly page: Page; readonly stat: PageStat } | undefined;
+  get(rel: string): { readonly page: Page; readonly stat: PageStat; readonly n?: number } | undefined;
   /** Files last changed at or after this time (ms) may have changed again within their time's
    *  granularity after being read: their text is compared. */
   readonly trustedBefore: number;
@@ -100,6 +100,11 @@ export interface KnownPages {
   readonly docs?: ReadDocsJson;
   /** The folders the earlier process listed (`FolderListings.known`). */
   readonly folders?: KnownFolders;
+  /** Every path `get` answers for (its `n` is the path's number here), and 1 for those trusted
+   *  by their stat (not changed shortly before the cache was written, and read where they are,
+   *  not through a link): a thread stats these while the walk lists their folders
+   *  (`startStatAhead`). */
+  readonly files?: { readonly rels: readonly string[]; readonly trusted: Uint8Array };
 }
 
 export interface LoadSiteOptions {
@@ -133,37 +138,47 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
   // watched folder: its change after the read is an event (issue 25).
   const listed: Diagnostic[] = [];
   const folders: ListedFolder[] = [];
-  const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel), { ...(known?.folders !== undefined ? { known: known.folders } : {}), listed: folders, ...(beforeListing !== undefined ? { beforeListing } : {}) });
-  const diagnostics: Diagnostic[] = [];
-  const ignore = loadIgnoreRules(root);
-  for (const { folder, message } of listing.unlisted) listed.push(skippedFinding(folder, `cannot list the folder (${message})`));
-  const linkedPages = pageLinks(root, listing.links, ignore, listed);
-  // A path the cache holds a page of was not ignored when the cache was written, under the same
-  // ignore files (else the cache is stale and not offered): not tested again, ~60 ms of a start
-  // of 25,000 pages from the cache.
-  const kept = [...listing.files, ...linkedPages].filter((p) => known?.get(p) !== undefined || !ignore.ignores(p)).sort();
-  const linked = new Set(linkedPages);
-  // The root's real path, resolved once for the walked files' reads (`InsideReadOptions.realRoot`).
-  const real = knownRealRoot(root);
-  // Only a first load with nothing to reuse reads ahead: every walked file is then read.
-  const ahead = previous === undefined && known === undefined && real !== undefined ? options.readAhead?.(real, kept.filter((rel) => !linked.has(rel)), LIMITS.load.maxPageBytes) : undefined;
-  // A start from the cache stats its cached pages' files in a thread (`startStatAhead`), now
-  // that every folder is watched: those `readPage` would stat where they are (`plainStat`).
-  const statOrder = previous === undefined && known !== undefined ? new Int32Array(kept.length).fill(-1) : undefined;
-  const statRels: string[] = [];
-  if (statOrder !== undefined && known !== undefined) {
-    kept.forEach((rel, i) => {
-      const cached = known.get(rel);
-      if (cached === undefined || cached.stat.mtimeMs >= known.trustedBefore || cached.stat.real !== rel) return;
-      statOrder[i] = statRels.length;
-      statRels.push(rel);
-    });
-  }
-  const stats = statOrder !== undefined ? startStatAhead(statPrefix(root), statRels) : undefined;
+  // A start from the cache stats its cached pages' files in a thread (`startStatAhead`), each
+  // folder's once the walk has watched it: those `readPage` would stat where they are (`plainStat`).
+  const files = previous === undefined ? known?.files : undefined;
+  const stats = files !== undefined ? startStatAhead(statPrefix(root), files.rels, { trusted: files.trusted, gated: beforeListing !== undefined }) : undefined;
   try {
-    return await loadRest(root, log, previous, options, known, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, ...(stats !== undefined && statOrder !== undefined ? { stats: { ahead: stats, order: statOrder } } : {}) });
+    const opened =
+      stats !== undefined && beforeListing !== undefined
+        ? (rel: string): void => {
+            beforeListing(rel);
+            stats.open(rel);
+          }
+        : beforeListing;
+    const listing = listInsideRoot(root, (rel) => PAGE_FILE.test(rel), { ...(known?.folders !== undefined ? { known: known.folders } : {}), listed: folders, ...(opened !== undefined ? { beforeListing: opened } : {}) });
+    // Folders the walk did not reach (gone since, or never watched) are stat'ed now, as before the walk's end.
+    stats?.openAll();
+    const diagnostics: Diagnostic[] = [];
+    const ignore = loadIgnoreRules(root);
+    for (const { folder, message } of listing.unlisted) listed.push(skippedFinding(folder, `cannot list the folder (${message})`));
+    const linkedPages = pageLinks(root, listing.links, ignore, listed);
+    // A path the cache holds a page of was not ignored when the cache was written, under the same
+    // ignore files (else the cache is stale and not offered): not tested again, ~60 ms of a start
+    // of 25,000 pages from the cache.
+    const kept = [...listing.files, ...linkedPages].filter((p) => known?.get(p) !== undefined || !ignore.ignores(p)).sort();
+    const linked = new Set(linkedPages);
+    // The root's real path, resolved once for the walked files' reads (`InsideReadOptions.realRoot`).
+    const real = knownRealRoot(root);
+    // Only a first load with nothing to reuse reads ahead: every walked file is then read.
+    const ahead = previous === undefined && known === undefined && real !== undefined ? options.readAhead?.(real, kept.filter((rel) => !linked.has(rel)), LIMITS.load.maxPageBytes) : undefined;
+    const statOrder =
+      stats !== undefined && files !== undefined
+        ? Int32Array.from(kept, (rel) => {
+            const n = known?.get(rel)?.n;
+            return n !== undefined && files.trusted[n] === 1 ? n : -1;
+          })
+        : undefined;
+    try {
+      return await loadRest(root, log, previous, options, known, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, ...(stats !== undefined && statOrder !== undefined ? { stats: { ahead: stats, order: statOrder } } : {}) });
+    } finally {
+      ahead?.close();
+    }
   } finally {
-    ahead?.close();
     stats?.close();
   }
 }

@@ -219,8 +219,13 @@ describe("the site cache", () => {
     expect(JSON.stringify(warm.hits)).toContain("Every delivery carries an ABCD signature header.");
   });
 
-  // With enough pages (`LIMITS.load.readAheadFrom`), the cached pages' files are stat'ed by a thread (`startStatAhead`).
-  for (const filler of [0, LIMITS.load.readAheadFrom]) it(`a page rewritten in place long after its last change, keeping size, time and inode (cp -p), is read again: its access changed with it (${filler} more pages)`, async () => {
+  // With enough pages (`LIMITS.load.readAheadFrom`), the cached pages' files are stat'ed by a thread (`startStatAhead`);
+  // watched, each folder's once the walk has watched it.
+  for (const [filler, watch] of [
+    [0, false],
+    [LIMITS.load.readAheadFrom, false],
+    [LIMITS.load.readAheadFrom, true],
+  ] as const) it(`a page rewritten in place long after its last change, keeping size, time and inode (cp -p), is read again: its access changed with it (${filler} more pages${watch ? ", watched" : ""})`, async () => {
     const root = demoCopy();
     if (filler > 0) mkdirSync(join(root, "filler"));
     for (let i = 0; i < filler; i++) writeFileSync(join(root, "filler", `page-${i}.mdx`), `---\ntitle: Filler ${i}\n---\nFiller page ${i}.\n`);
@@ -236,7 +241,7 @@ describe("the site cache", () => {
     expect([statSync(page).mtimeMs, statSync(page).ino, statSync(page).size]).toEqual([old.mtimeMs, old.ino, old.size]);
     const staff = localContext(readerWithGroups(["staff"]));
     const logs: string[] = [];
-    const runtime = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: new SiteCache({ dir, root, log: (m) => logs.push(m) }), searchCache: 0 });
+    const runtime = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: new SiteCache({ dir, root, log: (m) => logs.push(m) }), searchCache: 0, watch });
     await runtime.whenIndexed();
     expect(runtime.indexBuild).toEqual({ fromCache: true, added: 1, removed: 1 });
     expect(runtime.site.pages.get("/webhooks")?.file.access).toEqual({ groups: ["board"] });

@@ -42,6 +42,37 @@ describe("stats taken ahead by a thread", () => {
     }
   });
 
+  it("stats a folder's files only once it is opened (its watch made), the rest at openAll; not the files not trusted", () => {
+    const root = mkdtempSync(join(tmpdir(), "svc-stat-ahead-"));
+    dirs.push(root);
+    const rels: string[] = [];
+    for (let i = 0; i < LIMITS.load.readAheadFrom; i++) {
+      const rel = i % 3 === 0 ? `page-${i}.mdx` : `v${i % 3}/deep/page-${i}.mdx`;
+      mkdirSync(join(root, `v${i % 3}`, "deep"), { recursive: true });
+      writeFileSync(join(root, rel), "x".repeat(i % 50));
+      rels.push(rel);
+    }
+    const trusted = Uint8Array.from(rels, (_, n) => (n === 5 ? 0 : 1));
+    const ahead = startStatAhead(`${root}/`, rels, { trusted, gated: true });
+    expect(ahead).toBeDefined();
+    try {
+      // Changed after the thread started, before their folders are opened: the stats are of the files as changed.
+      writeFileSync(join(root, rels[1] as string), "changed after the start");
+      writeFileSync(join(root, rels[3] as string), "the root's page, changed too");
+      ahead?.open("v1/deep");
+      ahead?.open("");
+      ahead?.openAll();
+      const got = rels.map((_, n) => ahead?.stat(n));
+      const wanted = rels.map((rel) => {
+        const st = lstatSync(join(root, rel));
+        return { file: true, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs };
+      });
+      expect(got).toEqual(wanted);
+    } finally {
+      ahead?.close();
+    }
+  });
+
   it("is not started for fewer files than a thread is worth (the load stats them itself)", () => {
     expect(startStatAhead("/nowhere/", ["a.mdx"])).toBeUndefined();
   });
