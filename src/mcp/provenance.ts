@@ -5,6 +5,7 @@ import { LIMITS } from "../limits.js";
 import type { SiteView } from "../vfs/view.js";
 import type { DocsRuntime, ReaderState } from "../engine/runtime.js";
 import { GitHead } from "./git-head.js";
+import { isoTime } from "./iso-times.js";
 
 /** The `_meta` key of a tool result's provenance (a prefix of our own, as MCP asks of `_meta` keys). */
 export const PROVENANCE_META_KEY = "svc-mcp/provenance";
@@ -192,7 +193,7 @@ export function provenanceOf(commit: string | undefined, times: readonly Date[])
   for (const t of times) newest = newest === undefined ? t.getTime() : Math.max(newest, t.getTime());
   return {
     ...(commit !== undefined ? { commit } : {}),
-    ...(newest !== undefined ? { lastModified: new Date(newest).toISOString() } : {}),
+    ...(newest !== undefined ? { lastModified: isoTime(new Date(newest)) } : {}),
     ttlMs: RESULT_TTL_MS,
   };
 }

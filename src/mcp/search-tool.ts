@@ -6,6 +6,8 @@ import { type SearchAnswer, answerForm } from "../engine/use-cases/search-answer
 import { success } from "../engine/use-cases/outcome.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { ToolNames } from "../engine/tool-names.js";
+import { withMember } from "../objects.js";
+import { isoTime } from "./iso-times.js";
 import { cutText, maxCharsArgument } from "./max-chars.js";
 import { PROVENANCE_META_KEY, type Provenance, provenanceOf, provenanceSchema, readerCommit } from "./provenance.js";
 import { READ_ONLY_TOOL, type ToolContext, defineTool } from "./tool.js";
@@ -84,7 +86,7 @@ function toolResult(found: SearchAnswer, commit: string | undefined): CallToolRe
       const mtime = found.view.fileAt(r.file)?.mtime;
       if (mtime === undefined) return r;
       times.push(mtime);
-      return { ...r, lastModified: mtime.toISOString() };
+      return withMember(r, "lastModified", isoTime(mtime));
     });
     const provenance = provenanceOf(commit, times);
     // `_meta` first, where the SDK's result schema puts it: the bridge's direct answers write the result's members in their order.

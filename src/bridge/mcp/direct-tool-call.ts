@@ -10,6 +10,7 @@ import type { RequestContext } from "../../vfs/request-context.js";
 import type { BridgeDeps } from "../context.js";
 import type { Endpoint } from "./sessions.js";
 import { utf8Of } from "./utf8-of.js";
+import { withMember } from "../../objects.js";
 
 /** A 2026-07-28 `tools/call` this module answers: its id, tool and arguments. */
 interface DirectCall {
@@ -146,11 +147,11 @@ function resultJson(result: CallToolResult, identity: Record<string, unknown>): 
  * result's own members, then the server's identity in `_meta` (kept where the result has its own).
  */
 function encodeResult(result: CallToolResult, identity: Record<string, unknown>): Record<string, unknown> {
-  const typed = result.resultType === undefined ? { ...result, resultType: "complete" } : { ...result };
+  const typed: Record<string, unknown> = result.resultType === undefined ? withMember(result, "resultType", "complete") : { ...result };
   const meta = typed._meta;
-  if (meta === undefined) return { ...typed, _meta: { [SERVER_INFO_META_KEY]: identity } };
+  if (meta === undefined) return withMember(typed, "_meta", { [SERVER_INFO_META_KEY]: identity });
   if (!isPlainObject(meta) || meta[SERVER_INFO_META_KEY] !== undefined) return typed;
-  return { ...typed, _meta: { ...meta, [SERVER_INFO_META_KEY]: identity } };
+  return withMember(typed, "_meta", withMember(meta, SERVER_INFO_META_KEY, identity));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
