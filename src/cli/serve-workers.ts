@@ -89,17 +89,7 @@ export async function workerRole(): Promise<WorkerRole> {
  */
 export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO, log: (message: string) => void): Promise<number> {
   const { rateLimits } = httpSettings(args);
-  const limiter = new FixedWindowLimiter(rateLimits.windowMs);
-  const siteSessions = new SiteSessions();
-  // The relay's places for every worker at once (each counting its own let a caller hold 2 x N).
-  const relayPlaces = new RelayPlaceLedger<number>(new RelayPlaces());
-  // Likewise each caller's shell commands (each pool counting its own let a caller run 2 x N).
-  const channels = new Map<number, { readonly worker: Worker; readonly rpc: Rpc<never, WorkerNews, PrimaryNews> }>();
-  const shellPlaces = new ShellPlaceLedger((id, news) => {
-    const to = channels.get(id);
-    // A worker whose channel has closed is about to exit: its places go with it (`forget`).
-    if (to?.worker.isConnected() === true) to.rpc.tell({ t: "shell-elsewhere", ...news });
-  });
+  const shared = new SharedState(rateLimits.windowMs);
   const hello: Hello = { sessionKey: randomBytes(32).toString("base64") };
   const ready = new Set<Worker>();
   const live = new Set<Worker>();
@@ -144,13 +134,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
           ? hello
           : ask.t === "listen"
             ? handout.open(worker)
-            : ask.t === "limiter"
-              ? answerLimiterRequest(limiter, ask)
-              : ask.t === "relay-place"
-                ? relayPlaces.answer(worker.id, ask)
-                : ask.t === "shell-place"
-                  ? shellPlaces.answer(worker.id, ask)
-                  : answerSiteSessionRequest(siteSessions, ask),
+            : shared.answer(worker, ask),
       onNews: (news: WorkerNews) => {
         if (news.t === "settled") return startNext();
         if (news.t === "closed") return handout.closedBy(worker, news.n);
@@ -169,7 +153,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
         }
       },
     });
-    channels.set(worker.id, { worker, rpc });
+    shared.joined(worker, rpc);
     // A connection on its way to the worker as it began to drain, given back.
     worker.on("message", (message: unknown, socket: unknown) => {
       if (message === CONNECTION_MESSAGE && socket instanceof Socket) handout.givenBack(worker, socket);
@@ -177,9 +161,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
     worker.on("exit", (code, signal) => {
       handout.gone(worker);
       // First, before a replacement starts or the exit is logged: its places are free again.
-      relayPlaces.forget(worker.id);
-      channels.delete(worker.id);
-      shellPlaces.forget(worker.id);
+      shared.gone(worker);
       const duringStop = stopping;
       live.delete(worker);
       const wasReady = ready.delete(worker);
@@ -216,4 +198,46 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   void io.stopSignal.then(stopAll);
   await finished;
   return exitCode;
+}
+
+/**
+ * What the primary holds for every worker, and its answers to their asks of it: the rate-limit
+ * counters, the site sign-ins, the relay's places and the shell pools' places of each caller
+ * (each counted by one process for all workers: a worker counting its own let a caller hold its
+ * bound in each, issue 25). The places are recorded with the worker holding them, and given back
+ * when it exits (`gone`).
+ */
+class SharedState {
+  private readonly limiter: FixedWindowLimiter;
+  private readonly siteSessions = new SiteSessions();
+  private readonly relayPlaces = new RelayPlaceLedger<number>(new RelayPlaces());
+  private readonly channels = new Map<number, { readonly worker: Worker; readonly rpc: Rpc<never, WorkerNews, PrimaryNews> }>();
+  private readonly shellPlaces = new ShellPlaceLedger((id, news) => {
+    const to = this.channels.get(id);
+    // A worker whose channel has closed is about to exit: its places go with it (`gone`).
+    if (to?.worker.isConnected() === true) to.rpc.tell({ t: "shell-elsewhere", ...news });
+  });
+
+  constructor(windowMs: number) {
+    this.limiter = new FixedWindowLimiter(windowMs);
+  }
+
+  /** `worker` serves from now, told the primary's news over `rpc`. */
+  joined(worker: Worker, rpc: Rpc<never, WorkerNews, PrimaryNews>): void {
+    this.channels.set(worker.id, { worker, rpc });
+  }
+
+  answer(worker: Worker, ask: Exclude<WorkerAsk, { t: "hello" } | { t: "listen" }>): unknown {
+    if (ask.t === "limiter") return answerLimiterRequest(this.limiter, ask);
+    if (ask.t === "relay-place") return this.relayPlaces.answer(worker.id, ask);
+    if (ask.t === "shell-place") return this.shellPlaces.answer(worker.id, ask);
+    return answerSiteSessionRequest(this.siteSessions, ask);
+  }
+
+  /** `worker` has exited: every place it held is given back. */
+  gone(worker: Worker): void {
+    this.relayPlaces.forget(worker.id);
+    this.channels.delete(worker.id);
+    this.shellPlaces.forget(worker.id);
+  }
 }
