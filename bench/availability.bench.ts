@@ -1,8 +1,9 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SHARED } from "../test/helpers/paths.js";
 import { startServe } from "../test/helpers/serve-http.js";
-import { stopProcess } from "../test/helpers/workers.js";
+import { type Connection, connectionTo, startWorkers, stopProcess } from "../test/helpers/workers.js";
 import { type BenchRow, type BenchSuite, percentile } from "./bench.js";
 
 /**
@@ -16,12 +17,16 @@ import { type BenchRow, type BenchSuite, percentile } from "./bench.js";
  * (d) 6 addresses each holding one runaway in flight (the same addresses: heavy after their first);
  * (e) one address cancelling its running runaways in a loop;
  * (f) (c) over 2025 sessions, the reader's too (an adversary's finding, 2026-11-28): each fresh
- *     address opens a session (`initialize`, `notifications/initialized`) and sends its runaway in it.
+ *     address opens a session (`initialize`, `notifications/initialized`) and sends its runaway in it;
+ * (g) 2 addresses each holding three runaways in flight, each over a connection of its own, which
+ *     `--workers N` spreads over the workers (each address's over at least two): one caller's
+ *     bounds hold for the server only if its workers count its commands together.
  * The runaway is the issue's `jq` (it ends at the work limit, ~3 s of CPU, and its worker is replaced;
  * a step the count cannot see ends at the worker thread's 5 s CPU limit instead). Rate limits
  * are off, so only the shell pool's own bounds act. Requests are plain 2026-07-28 calls (no
  * session) but in (f), told apart by address with `--trust-proxy` and X-Forwarded-For.
- * `BENCH_AVAILABILITY_ROWS=c,f` runs only those rows.
+ * `BENCH_AVAILABILITY_ROWS=c,f` runs only those rows; `BENCH_AVAILABILITY_WORKERS=2` serves
+ * with `--workers 2` (the primary hands each connection to a worker).
  */
 const SPREE = join(SHARED, "corpora", "spree");
 const RUNAWAY = 'jq -n "[limit(100000000; repeat(1))] | length"';
@@ -29,7 +34,9 @@ const VICTIM = "198.51.100.9";
 /** How long the victim is timed in each scenario: past one runaway's work limit (~3 s of CPU, so seconds more under load) and its worker's restart. */
 const WINDOW_MS = Number(process.env.BENCH_AVAILABILITY_MS ?? 8_000);
 /** Rows to run (all when unset). */
-const ROWS = new Set((process.env.BENCH_AVAILABILITY_ROWS ?? "a,b,c,d,e,f").split(","));
+const ROWS = new Set((process.env.BENCH_AVAILABILITY_ROWS ?? "a,b,c,d,e,f,g").split(","));
+/** Worker processes of the server (`--workers`). */
+const WORKERS = Number(process.env.BENCH_AVAILABILITY_WORKERS ?? 1);
 const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
 const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "availability-bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
 
@@ -126,6 +133,67 @@ async function freshRounds(origin: string, tools: Tools, until: Promise<void>, a
   }
 }
 
+/** One 2026-07-28 request from `ip` over `over` (a connection a given worker serves); resolves to the parsed answer. */
+async function callOver(over: Connection, ip: string, method: string, params: Record<string, unknown>): Promise<unknown> {
+  const name: Record<string, string> = typeof params.name === "string" ? { "Mcp-Name": params.name } : {};
+  const body = { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: ENVELOPE } };
+  const answer = await over.post("/mcp", body, { "X-Forwarded-For": ip, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, ...name });
+  return JSON.parse(answer.body) as unknown;
+}
+
+/**
+ * (g): 2 addresses, each with three runaways in flight until `until` resolves, each over a
+ * connection of its own: with `--workers N` the lanes' connections go to the workers in turn
+ * (each address's first two to two different workers), else over the one process.
+ */
+async function spreadHolding(serve: Served, tools: Tools, until: Promise<void>): Promise<{ ended: number }> {
+  let done = false;
+  void until.then(() => (done = true));
+  /** Runaways that ran to their limit (exit 124): with more of a caller's running at once, more end per window. */
+  let ended = 0;
+  const lanes = ["192.0.2.31", "192.0.2.31", "192.0.2.32", "192.0.2.32", "192.0.2.31", "192.0.2.32"];
+  const over = serve.pids === undefined ? lanes.map(() => undefined) : await Promise.all(lanes.map((_, k) => serve.connectionTo(k % 2)));
+  await Promise.all(
+    lanes.map(async (ip, k) => {
+      const c = over[k];
+      const args = { name: tools.fs, arguments: { command: RUNAWAY } };
+      while (!done) {
+        const answer = await (c === undefined ? call(serve.origin, ip, "tools/call", args) : callOver(c, ip, "tools/call", args)).catch(() => undefined);
+        if (JSON.stringify(answer ?? "").includes("[exit code 124]")) ended++;
+      }
+    }),
+  );
+  for (const c of over) c?.close();
+  return { ended };
+}
+
+/** CPU time used so far by the server's processes (all their threads), from /proc (Linux). */
+function serverCpuMs(serve: Served): number {
+  let ticks = 0;
+  for (const pid of [serve.child.pid, ...(serve.pids ?? [])]) {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10;
+}
+
+/** The server under test: one process, or a primary and its workers (`connectionTo(k)`: a connection the k-th worker serves). */
+interface Served {
+  readonly origin: string;
+  readonly child: Parameters<typeof stopProcess>[0];
+  readonly pids: readonly number[] | undefined;
+  readonly connectionTo: (k: number) => Promise<Connection>;
+}
+
+async function serveUnderTest(args: readonly string[]): Promise<Served> {
+  if (WORKERS <= 1) {
+    const one = await startServe(args);
+    return { origin: one.origin, child: one.child, pids: undefined, connectionTo: () => Promise.reject(new Error("one process")) };
+  }
+  const many = await startWorkers([...args, "--workers", String(WORKERS)]);
+  return { origin: many.origin, child: many.child, pids: many.pids, connectionTo: (k) => connectionTo(many.origin, many.port, many.pids, many.pids[k % many.pids.length] as number) };
+}
+
 /** (e): one address cancelling its running runaways in a loop (two at a time, each dropped 300 ms after it was sent). */
 async function cancelling(origin: string, tools: Tools, until: Promise<void>): Promise<void> {
   let done = false;
@@ -145,7 +213,7 @@ async function cancelling(origin: string, tools: Tools, until: Promise<void>): P
 function rows(scenario: string, measured: { ls: number[]; search: number[]; failed: number }): BenchRow[] {
   const lsP95 = percentile(measured.ls, 95);
   const searchP95 = percentile(measured.search, 95);
-  const what = `another reader's calls while ${scenario} (spree, serve --http, measured on a shared busy machine; ${measured.ls.length} ls, ${measured.failed} failed)`;
+  const what = `another reader's calls while ${scenario} (spree, serve --http${WORKERS > 1 ? ` --workers ${WORKERS}` : ""}, measured on a shared busy machine; ${measured.ls.length} ls, ${measured.failed} failed)`;
   return [
     { area: "availability", metric: `\`ls /\` p50, ${what}`, value: percentile(measured.ls, 50), unit: "ms" },
     { area: "availability", metric: `\`ls /\` p95, ${what}`, value: lsP95, unit: "ms", target: "<= 1500 ms", ok: lsP95 <= 1_500 && measured.failed === 0 },
@@ -156,7 +224,8 @@ function rows(scenario: string, measured: { ls: number[]; search: number[]; fail
 export const availabilitySuite: BenchSuite = {
   name: "availability",
   run: async (log) => {
-    const serve = await startServe(["--dir", SPREE, "--trust-proxy", ...OFF]);
+    const serve = await serveUnderTest(["--dir", SPREE, "--trust-proxy", ...OFF]);
+    if (serve.pids !== undefined) log(`--workers ${WORKERS}: pids ${serve.pids.join(", ")}`);
     const out: BenchRow[] = [];
     try {
       const tools = await toolNames(serve.origin);
@@ -204,6 +273,18 @@ export const availabilitySuite: BenchSuite = {
         const windowF = sleep(WINDOW_MS);
         const [f] = await Promise.all([victim(serve.origin, tools, windowF, reader), freshRounds(serve.origin, tools, windowF, 6, true)]);
         out.push(...rows("6 fresh addresses each send a first runaway at once over 2025 sessions, the reader's too (new addresses every round)", f));
+      }
+
+      if (ROWS.has("g")) {
+        log("(g) 2 addresses each holding 3 runaways, spread over the workers...");
+        const windowG = sleep(WINDOW_MS);
+        const cpuBefore = serverCpuMs(serve);
+        const [g, held] = await Promise.all([victim(serve.origin, tools, windowG), spreadHolding(serve, tools, windowG)]);
+        const cpu = serverCpuMs(serve) - cpuBefore;
+        out.push(...rows("2 addresses each hold 3 runaways, each over a connection of its own (spread over the workers)", g));
+        out.push({ area: "availability", metric: `runaways of the 2 addresses that ran to their work limit while (g) was timed (${WINDOW_MS} ms; 2 running per address at once allow fewer than 3)`, value: held.ended, unit: "runaways" });
+        // On a machine shared with other work, threads get CPU in proportion to how many are runnable: 3 runaways per address burn more of it than 2.
+        out.push({ area: "availability", metric: `CPU of the server's processes, every thread, while (g) was timed (${WINDOW_MS} ms; /proc/PID/stat)`, value: cpu, unit: "ms" });
       }
     } finally {
       await stopProcess(serve.child);

@@ -102,6 +102,12 @@ export const LIMITS = {
      *  start another only while this many stay free. With two, a newcomer finds a worker even
      *  when a few callers each run all they may (3 callers x 2 on the pool of 6: 4 run, 2 free). */
     reserveWorkers: 2,
+    /** Under `serve --http --workers N` the primary counts each caller's commands for every
+     *  worker (`ShellPlaceLedger`): an ask it has not answered in this long (it is stalled; gone,
+     *  the ask fails at once) lets the command be counted by its worker's bounds alone, as before
+     *  that count existed, rather than wait on. A fault's backstop, not a decision by time: the
+     *  primary answers in well under a millisecond, and seconds on a machine at load 20. */
+    primaryAnswerMs: 2_000,
     /** How long a command whose caller gave it up may take to stop inside its worker (it is told
      *  through shared memory, and the interpreter checks as it works: a runaway `jq` checks about
      *  once a second on a quiet machine) before its worker is ended instead. The caller's place

@@ -19,6 +19,7 @@ import type { StateStore } from "../store/state/state-store.js";
 import { docsTools } from "../mcp/tools.js";
 import { isFeedbackPage } from "../engine/use-cases/feedback-page.js";
 import type { DocsRuntime } from "../engine/runtime.js";
+import type { CallerPlaces } from "../engine/shell/shared-places.js";
 import { ANONYMOUS } from "../vfs/access.js";
 import { requestContext } from "../vfs/request-context.js";
 import { pagesSummary, plural } from "./diagnostics-summary.js";
@@ -44,6 +45,8 @@ export interface WorkerRole {
   readonly siteSessions: SiteSessionStore;
   /** The playground relay's places, counted by the primary for all workers. */
   readonly relayPlaces: RelayPlaceKeeper;
+  /** The shell pool's places of each caller, counted by the primary for all workers. */
+  readonly shellPlaces: CallerPlaces;
   /** Resolves when the primary is gone (the worker then stops). */
   readonly stop: Promise<void>;
   /**
@@ -118,6 +121,8 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   // One caller's relay calls are counted together, sent from an API page or from its MCP App,
   // and through any worker of --workers (the primary counts them).
   const relayPlaces = worker?.relayPlaces ?? new RelayPlaces();
+  // Likewise one caller's shell commands, whichever worker each reaches (a lone process counts its own, with no messages).
+  if (worker !== undefined) runtime.shareShellPlaces(worker.shellPlaces);
   const bridge = createBridge({
     runtime,
     state,

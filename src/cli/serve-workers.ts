@@ -12,7 +12,9 @@ import type { CliIO } from "./io.js";
 import { type HttpServeArgs, httpSettings, type WorkerRole } from "./serve-http.js";
 import { httpWorkerExecArgv } from "./worker-heap.js";
 import { CONNECTION_MESSAGE, ConnectionHandout, handedConnections, type ListenReply, type WorkerChannel } from "./connection-handout.js";
-import { type Hello, type Port, Rpc, type WorkerAsk, type WorkerNews } from "./worker-ipc.js";
+import { type Hello, type Port, type PrimaryNews, Rpc, type WorkerAsk, type WorkerNews } from "./worker-ipc.js";
+import { ShellPlaceLedger } from "../engine/shell/place-ledger.js";
+import { RemoteShellPlaces } from "../engine/shell/shared-places.js";
 
 /** The environment variable that marks a process as a worker of `serve --http --workers N`. */
 const WORKER_ENV = "SVC_MCP_HTTP_WORKER";
@@ -30,7 +32,8 @@ export function isHttpWorker(io: CliIO): boolean {
 export async function workerRole(): Promise<WorkerRole> {
   let stopped!: () => void;
   const stop = new Promise<void>((resolve) => (stopped = resolve));
-  const rpc = new Rpc<WorkerAsk, never, WorkerNews>(process as unknown as Port, {});
+  const shellPlaces = new RemoteShellPlaces((request) => rpc.ask({ t: "shell-place", ...request }));
+  const rpc = new Rpc<WorkerAsk, PrimaryNews, WorkerNews>(process as unknown as Port, { onNews: (news) => shellPlaces.elsewhere(news) });
   process.once("disconnect", () => {
     rpc.fail("the primary process is gone");
     stopped();
@@ -46,6 +49,7 @@ export async function workerRole(): Promise<WorkerRole> {
       (news) => rpc.tell(news),
     ),
     relayPlaces: new RemoteRelayPlaces((request) => rpc.ask({ t: "relay-place", ...request })),
+    shellPlaces,
     announce: (lines) => rpc.tell({ t: "ready", lines }),
     // Possibly after the stop (a cache write finished at close): a closed channel is not written to.
     settled: () => {
@@ -66,7 +70,8 @@ export async function workerRole(): Promise<WorkerRole> {
  * the primary loads no docs and serves no request. It accepts the connections and hands each to
  * the worker holding the fewest (`ConnectionHandout`), holds the rate-limit counters for all
  * workers (exact: every take is decided here in turn), the playground relay's places (a caller's
- * bound and the total are for the server, not per worker) and the site sign-ins (a cookie one
+ * bound and the total are for the server, not per worker), the shell pools' places of each caller
+ * (what one caller may hold and run at once is the server's bound, not each worker's) and the site sign-ins (a cookie one
  * worker set signs in on all), hands each worker the key that signs
  * session ids, prints the start-up lines once the first worker listens, starts a worker in place of
  * one that exits, and on SIGINT/SIGTERM closes the port, tells every worker to drain and waits for them.
@@ -84,10 +89,7 @@ export async function workerRole(): Promise<WorkerRole> {
  */
 export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO, log: (message: string) => void): Promise<number> {
   const { rateLimits } = httpSettings(args);
-  const limiter = new FixedWindowLimiter(rateLimits.windowMs);
-  const siteSessions = new SiteSessions();
-  // The relay's places for every worker at once (each counting its own let a caller hold 2 x N).
-  const relayPlaces = new RelayPlaceLedger<number>(new RelayPlaces());
+  const shared = new SharedState(rateLimits.windowMs);
   const hello: Hello = { sessionKey: randomBytes(32).toString("base64") };
   const ready = new Set<Worker>();
   const live = new Set<Worker>();
@@ -126,17 +128,13 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   const start = (): void => {
     const worker = cluster.fork({ [WORKER_ENV]: "1" });
     live.add(worker);
-    new Rpc<never, WorkerNews, never>(worker, {
+    const rpc = new Rpc<never, WorkerNews, PrimaryNews>(worker, {
       handle: async (ask: WorkerAsk) =>
         ask.t === "hello"
           ? hello
           : ask.t === "listen"
             ? handout.open(worker)
-            : ask.t === "limiter"
-              ? answerLimiterRequest(limiter, ask)
-              : ask.t === "relay-place"
-                ? relayPlaces.answer(worker.id, ask)
-                : answerSiteSessionRequest(siteSessions, ask),
+            : shared.answer(worker, ask),
       onNews: (news: WorkerNews) => {
         if (news.t === "settled") return startNext();
         if (news.t === "closed") return handout.closedBy(worker, news.n);
@@ -155,6 +153,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
         }
       },
     });
+    shared.joined(worker, rpc);
     // A connection on its way to the worker as it began to drain, given back.
     worker.on("message", (message: unknown, socket: unknown) => {
       if (message === CONNECTION_MESSAGE && socket instanceof Socket) handout.givenBack(worker, socket);
@@ -162,7 +161,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
     worker.on("exit", (code, signal) => {
       handout.gone(worker);
       // First, before a replacement starts or the exit is logged: its places are free again.
-      relayPlaces.forget(worker.id);
+      shared.gone(worker);
       const duringStop = stopping;
       live.delete(worker);
       const wasReady = ready.delete(worker);
@@ -199,4 +198,46 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   void io.stopSignal.then(stopAll);
   await finished;
   return exitCode;
+}
+
+/**
+ * What the primary holds for every worker, and its answers to their asks of it: the rate-limit
+ * counters, the site sign-ins, the relay's places and the shell pools' places of each caller
+ * (each counted by one process for all workers: a worker counting its own let a caller hold its
+ * bound in each, issue 25). The places are recorded with the worker holding them, and given back
+ * when it exits (`gone`).
+ */
+class SharedState {
+  private readonly limiter: FixedWindowLimiter;
+  private readonly siteSessions = new SiteSessions();
+  private readonly relayPlaces = new RelayPlaceLedger<number>(new RelayPlaces());
+  private readonly channels = new Map<number, { readonly worker: Worker; readonly rpc: Rpc<never, WorkerNews, PrimaryNews> }>();
+  private readonly shellPlaces = new ShellPlaceLedger((id, news) => {
+    const to = this.channels.get(id);
+    // A worker whose channel has closed is about to exit: its places go with it (`gone`).
+    if (to?.worker.isConnected() === true) to.rpc.tell({ t: "shell-elsewhere", ...news });
+  });
+
+  constructor(windowMs: number) {
+    this.limiter = new FixedWindowLimiter(windowMs);
+  }
+
+  /** `worker` serves from now, told the primary's news over `rpc`. */
+  joined(worker: Worker, rpc: Rpc<never, WorkerNews, PrimaryNews>): void {
+    this.channels.set(worker.id, { worker, rpc });
+  }
+
+  answer(worker: Worker, ask: Exclude<WorkerAsk, { t: "hello" } | { t: "listen" }>): unknown {
+    if (ask.t === "limiter") return answerLimiterRequest(this.limiter, ask);
+    if (ask.t === "relay-place") return this.relayPlaces.answer(worker.id, ask);
+    if (ask.t === "shell-place") return this.shellPlaces.answer(worker.id, ask);
+    return answerSiteSessionRequest(this.siteSessions, ask);
+  }
+
+  /** `worker` has exited: every place it held is given back. */
+  gone(worker: Worker): void {
+    this.relayPlaces.forget(worker.id);
+    this.channels.delete(worker.id);
+    this.shellPlaces.forget(worker.id);
+  }
 }

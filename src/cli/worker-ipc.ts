@@ -1,15 +1,17 @@
 import type { LimiterRequest } from "../bridge/middleware/shared-limiter.js";
 import type { RelayPlaceRequest } from "../bridge/playground/shared-relay-places.js";
 import type { SiteSessionRequest } from "../bridge/web/site-sessions.js";
+import type { ElsewhereNews, ShellPlaceRequest } from "../engine/shell/shared-places.js";
 
 /**
  * The messages between the primary of `serve --http --workers N` and its workers, over the
  * IPC channel node:cluster opens. A worker asks (`hello`, the rate-limit counters, the site
- * sign-ins, the playground relay's places, `listen`: to be handed connections, the answer a `ListenReply`) and is
- * answered, tells the primary when it is serving (`ready`), when the site's persistent cache
+ * sign-ins, the playground relay's places, the shell pool's places of its callers, `listen`: to
+ * be handed connections, the answer a `ListenReply`) and is answered, tells the primary when it is serving (`ready`), when the site's persistent cache
  * it wrote is on disk or will not be (`settled`: the next worker is started then and reads it),
  * how many of the connections it was handed have closed (`closed`, a few at a time) and that it
- * drains (`draining`: it is handed no more). Connections themselves travel beside these, as the
+ * drains (`draining`: it is handed no more). The primary tells a worker how many commands of a
+ * caller it holds places of now run in the other workers (`shell-elsewhere`). Connections themselves travel beside these, as the
  * socket of a `CONNECTION_MESSAGE` (connection-handout.ts).
  * The primary stops a worker with SIGTERM, the signal a worker stops on when run alone.
  */
@@ -18,7 +20,8 @@ export type WorkerAsk =
   | { readonly t: "listen" }
   | ({ readonly t: "limiter" } & LimiterRequest)
   | ({ readonly t: "site-session" } & SiteSessionRequest)
-  | ({ readonly t: "relay-place" } & RelayPlaceRequest);
+  | ({ readonly t: "relay-place" } & RelayPlaceRequest)
+  | ({ readonly t: "shell-place" } & ShellPlaceRequest);
 /** What every worker is given at start: the key that signs MCP session ids (any worker resumes them). */
 export interface Hello {
   readonly sessionKey: string;
@@ -28,6 +31,8 @@ export type WorkerNews =
   | { readonly t: "settled" }
   | { readonly t: "closed"; readonly n: number }
   | { readonly t: "draining" };
+/** What the primary tells a worker unasked. */
+export type PrimaryNews = { readonly t: "shell-elsewhere" } & ElsewhereNews;
 
 /** One end of the channel: a cluster `Worker` in the primary, `process` in a worker. */
 export interface Port {

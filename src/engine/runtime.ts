@@ -20,6 +20,7 @@ import { CallerTurns } from "./search/caller-turns.js";
 import { LazyShell } from "./shell/lazy-shell.js";
 import type { Shell } from "./shell/shell.js";
 import { ShellHost, type ShellHostOptions } from "./shell/shell-host.js";
+import type { CallerPlaces } from "./shell/shared-places.js";
 import { RenderPool, type RenderPoolOptions } from "./render/render-pool.js";
 import { generatedSkill, isSkillFile, listSkills, type Skill } from "./skills.js";
 import { type ToolNames, toolNames } from "./tool-names.js";
@@ -488,6 +489,14 @@ export class DocsRuntime {
       view.isDir("/");
       return shell;
     });
+  }
+
+  /**
+   * Count the shell pool's callers with the other worker processes of `serve --http --workers N`
+   * (`ShellHost.shareCallerPlaces`): a worker calls it before it serves. No pool, nothing to count.
+   */
+  shareShellPlaces(places: CallerPlaces): void {
+    this.shellHost?.shareCallerPlaces(places);
   }
 
   /** Resolves once the shell pool (if any) has a worker holding the site (`ShellHost.whenLoaded`). */

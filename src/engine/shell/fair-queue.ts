@@ -25,6 +25,12 @@ export interface CallerBounds {
    * trusted by default.
    */
   readonly standing?: (caller: string) => Standing;
+  /**
+   * Items of a caller running in other pools that share its bounds (the other worker processes
+   * of `serve --http --workers N`, counted by their primary): they count against `maxRunning`,
+   * and a caller running one there is not a caller with nothing running here. None by default.
+   */
+  readonly elsewhere?: (caller: string) => number;
 }
 
 interface Entry<T> {
@@ -96,7 +102,7 @@ export class FairQueue<T> {
     const next: number[] = [];
     let further = 0;
     for (const [caller, entry] of this.callers) {
-      const may = Math.min(entry.queue.length, maxRunning - entry.running);
+      const may = Math.min(entry.queue.length, maxRunning - this.runningOf(caller, entry));
       if (may <= 0) continue;
       next.push(this.floorOf(caller, entry));
       further += may - 1;
@@ -165,7 +171,7 @@ export class FairQueue<T> {
     let bestFloor = Infinity;
     let bestTurn = Infinity;
     for (const [caller, entry] of this.callers) {
-      if (entry.queue.length === 0 || entry.running >= maxRunning) continue;
+      if (entry.queue.length === 0 || this.runningOf(caller, entry) >= maxRunning) continue;
       const floor = this.floorOf(caller, entry);
       if (capacity - this.runningNow - 1 < floor) continue;
       if (floor < bestFloor || (floor === bestFloor && entry.lastTurn < bestTurn)) {
@@ -190,8 +196,18 @@ export class FairQueue<T> {
    */
   private floorOf(caller: string, entry: Entry<T>): number {
     const standing = this.bounds.standing?.(caller) ?? "trusted";
-    if (entry.running > 0 || standing === "heavy") return this.furtherFloor();
+    if (this.runningOf(caller, entry) > 0 || standing === "heavy") return this.furtherFloor();
     return standing === "new" ? (this.bounds.trustedReserve ?? 0) : 0;
+  }
+
+  /** Items of `caller` running here. */
+  runningHere(caller: string): number {
+    return this.callers.get(caller)?.running ?? 0;
+  }
+
+  /** The caller's items running here and in the pools it shares its bounds with (`elsewhere`). */
+  private runningOf(caller: string, entry: Entry<T>): number {
+    return entry.running + (this.bounds.elsewhere?.(caller) ?? 0);
   }
 
   /** The places a further item (or a heavy caller's) must leave free: every reserve. */

@@ -15,6 +15,8 @@ import { CallerStanding } from "./caller-standing.js";
 import type { CallEnd, PoolEvent, WorkerExit } from "./pool-events.js";
 import { type EncodedSnapshot, type SharedSnapshot, SnapshotEncoder } from "./shared-snapshot.js";
 import { workerExecArgv } from "./worker-exec-argv.js";
+import { type PlaceHolder, PoolPlaces } from "./pool-places.js";
+import type { CallerPlaces } from "./shared-places.js";
 import { threadCpuMs } from "./thread-cpu.js";
 
 /** Messages to the shell worker. Ordered: a `site` or `view` sent before a `run` is there for it. */
@@ -81,11 +83,10 @@ interface ViewRef {
   readonly extra: readonly { readonly id: number; readonly file: SiteFile }[];
 }
 
-interface Pending {
+interface Pending extends PlaceHolder {
   readonly id: number;
   readonly view: ViewRef;
   readonly command: string;
-  readonly caller: string;
   readonly resolve: (result: ShellResult) => void;
   /** Stops listening to the caller's cancellation. */
   unlisten: () => void;
@@ -249,6 +250,7 @@ export class ShellHost {
   private readonly cpuPollMs: number;
   private readonly idleMs: number;
   private readonly maxHeld: number;
+  private readonly maxRunning: number;
   private readonly cancelGraceMs: number;
   /** What callers' commands did: answered (trusted), held a worker for long (heavy), or nothing known (new). */
   private readonly standing: CallerStanding;
@@ -256,6 +258,8 @@ export class ShellHost {
   private readonly trustedWorkers: number;
   private readonly now: () => number;
   private readonly idleSweep: NodeJS.Timeout;
+  /** Callers' places counted with the other worker processes (`shareCallerPlaces`); undefined in a lone process. */
+  private places: PoolPlaces | undefined;
   /** Workers at most. */
   readonly size: number;
 
@@ -273,6 +277,7 @@ export class ShellHost {
     this.cpuPollMs = options.cpuPollMs ?? defaults.cpuPollMs;
     this.size = Math.max(1, options.workers ?? shellPoolSize(availableParallelism()));
     this.maxHeld = options.maxHeldPerCaller ?? defaults.maxHeldPerCaller;
+    this.maxRunning = options.maxRunningPerCaller ?? defaults.maxRunningPerCaller;
     this.now = options.now ?? Date.now;
     this.standing = new CallerStanding({ capacity: defaults.rememberedCallers, heavyForMs: options.heavyForMs ?? defaults.heavyForMs, now: this.now, networkOf: callerNetwork });
     // A pool of one or two keeps no reserve beyond the worker a newcomer takes anyway.
@@ -282,16 +287,34 @@ export class ShellHost {
     this.trustedWorkers = Math.min(options.trustedWorkers ?? defaults.trustedWorkers, Math.max(0, reserve - 1));
     this.queue = new FairQueue<Pending>({
       maxHeld: this.maxHeld,
-      maxRunning: options.maxRunningPerCaller ?? defaults.maxRunningPerCaller,
+      maxRunning: this.maxRunning,
       capacity: this.size,
       reserve,
       trustedReserve: this.trustedWorkers,
       standing: (caller) => this.standing.of(caller),
+      elsewhere: (caller) => this.places?.elsewhereOf(caller) ?? 0,
     });
     this.cancelGraceMs = options.cancelGraceMs ?? defaults.cancelGraceMs;
     this.idleMs = options.idleMs ?? defaults.idleMs;
     this.idleSweep = setInterval(() => this.retireIdle(), this.idleMs);
     this.idleSweep.unref();
+  }
+
+  /**
+   * Count each caller's commands with the other worker processes of `serve --http --workers N`
+   * (their primary's `ShellPlaceLedger`), before any command: a caller's bounds
+   * (`maxHeldPerCaller`, `maxRunningPerCaller`) are then the server's, not each worker's, and
+   * a caller running a command in another worker takes no worker kept for callers with nothing
+   * running. Each command costs a few messages to the primary; a lone process never calls this
+   * and pays nothing. Where the primary does not answer, a command is counted here alone.
+   */
+  shareCallerPlaces(places: CallerPlaces): void {
+    this.places = new PoolPlaces(
+      places,
+      { maxHeld: this.maxHeld, maxRunning: this.maxRunning },
+      (caller) => this.queue.runningHere(caller),
+      () => this.pump(),
+    );
   }
 
   /** Workers running now, busy or idle. */
@@ -405,7 +428,10 @@ export class ShellHost {
     this.closed = true;
     this.wakeLoadWaiters();
     clearInterval(this.idleSweep);
-    for (const p of this.queue.drain()) this.end(p, failure("the docs shell was shut down"), "shut-down");
+    for (const p of this.queue.drain()) {
+      this.places?.release(p);
+      this.end(p, failure("the docs shell was shut down"), "shut-down");
+    }
     const slots = this.slots.splice(0);
     for (const slot of slots) {
       clearTimeout(slot.timer);
@@ -413,6 +439,7 @@ export class ShellHost {
       clearInterval(slot.cpuTimer);
       const p = slot.call;
       slot.call = undefined;
+      if (p !== undefined) this.places?.release(p);
       if (p !== undefined) this.end(p, failure("the docs shell was shut down"), "shut-down");
       this.emit({ t: "exit", worker: slot.n, why: "shut-down" });
     }
@@ -459,26 +486,51 @@ export class ShellHost {
     // Asked, then given up before it was queued: nothing to run.
     if (signal?.aborted === true) return Promise.resolve(CANCELLED);
     return new Promise((resolve) => {
-      const p: Pending = { id: this.nextId++, view, command, caller, resolve, unlisten: () => {}, resends: 0, ended: false };
-      if (!this.queue.push(caller, p)) {
-        this.emit({ t: "refused", caller, limit: this.maxHeld });
-        resolve({
-          stdout: "",
-          stderr:
-            `bash: too many commands of this client in the docs shell: at most ${this.maxHeld} running or waiting at once per client ` +
-            "(an address, an IPv6 /64 or a token); wait for their results, then send more\n",
-          exitCode: 126,
-          truncated: false,
-        });
-        return;
-      }
-      this.emit({ t: "queued", call: p.id, caller });
-      if (signal !== undefined) {
-        const onAbort = (): void => this.cancel(p);
-        signal.addEventListener("abort", onAbort, { once: true });
-        p.unlisten = () => signal.removeEventListener("abort", onAbort);
-      }
-      this.pump();
+      const p: Pending = { id: this.nextId++, view, command, caller, resolve, unlisten: () => {}, resends: 0, ended: false, place: undefined, mayRun: false };
+      if (this.places === undefined) this.enqueue(p, signal);
+      else void this.holdThenEnqueue(this.places, p, signal);
+    });
+  }
+
+  /** Counted with other worker processes: a place over all of them first, refused as here past the caller's bound. */
+  private async holdThenEnqueue(places: PoolPlaces, p: Pending, signal: AbortSignal | undefined): Promise<void> {
+    if (!(await places.hold(p))) {
+      this.refuse(p);
+      return;
+    }
+    if (this.closed || signal?.aborted === true) {
+      places.release(p);
+      p.resolve(this.closed ? failure("the docs shell was shut down") : CANCELLED);
+      return;
+    }
+    this.enqueue(p, signal);
+  }
+
+  private enqueue(p: Pending, signal: AbortSignal | undefined): void {
+    if (!this.queue.push(p.caller, p)) {
+      this.places?.release(p);
+      this.refuse(p);
+      return;
+    }
+    this.emit({ t: "queued", call: p.id, caller: p.caller });
+    if (signal !== undefined) {
+      const onAbort = (): void => this.cancel(p);
+      signal.addEventListener("abort", onAbort, { once: true });
+      p.unlisten = () => signal.removeEventListener("abort", onAbort);
+    }
+    this.pump();
+  }
+
+  /** The caller holds its bound: refused at once, naming it. */
+  private refuse(p: Pending): void {
+    this.emit({ t: "refused", caller: p.caller, limit: this.maxHeld });
+    p.resolve({
+      stdout: "",
+      stderr:
+        `bash: too many commands of this client in the docs shell: at most ${this.maxHeld} running or waiting at once per client ` +
+        "(an address, an IPv6 /64 or a token); wait for their results, then send more\n",
+      exitCode: 126,
+      truncated: false,
     });
   }
 
@@ -494,6 +546,7 @@ export class ShellHost {
    */
   private cancel(p: Pending): void {
     if (this.queue.remove(p.caller, p)) {
+      this.places?.release(p);
       this.end(p, CANCELLED, "cancelled");
       this.pump();
       return;
@@ -532,6 +585,8 @@ export class ShellHost {
         // so a reader arriving while runaways hold the rest does not wait for a worker to start
         // (seconds under load). A trusted caller waiting would have been chosen first.
         if (this.queue.floorFor(next.caller) > 0 && this.slots.filter((s) => this.isIdle(s)).length <= this.trustedWorkers) break;
+        // Counted with other worker processes: the primary's leave first (asked now, the pool goes on when it answers).
+        if (this.places !== undefined && !this.places.mayStart(next.item)) break;
         this.queue.take();
         this.assign(slot, next.item);
         continue;
@@ -684,6 +739,7 @@ export class ShellHost {
   /** A call that ran is over: its caller may run another, and the waiting calls go to free workers. */
   private answer(p: Pending, result: ShellResult, how: CallEnd): void {
     this.queue.done(p.caller);
+    this.places?.release(p);
     this.end(p, result, how);
     this.pump();
   }
@@ -757,7 +813,10 @@ export class ShellHost {
       const why = `the docs shell could not start (${slot.failed?.message ?? "its worker ended while starting"}); try again later`;
       this.log(`warning: ${this.bootFailures} shell workers in a row ended while starting: ${slot.failed?.message ?? "no reason given"}`);
       this.bootFailures = 0;
-      for (const waiting of this.queue.drain()) this.end(waiting, failure(why), "boot-failed");
+      for (const waiting of this.queue.drain()) {
+        this.places?.release(waiting);
+        this.end(waiting, failure(why), "boot-failed");
+      }
       this.wakeLoadWaiters();
     }
     if (p === undefined) {
