@@ -177,9 +177,9 @@ export async function mcpClient(url: string, options: { token?: string; authProv
   return {
     client,
     transport,
-    /** Text of a tool call's first content block. */
-    text: async (name: string, args: Record<string, unknown>) => {
-      const r = await client.callTool({ name, arguments: args });
+    /** Text of a tool call's first content block; `timeout` replaces the SDK's 60 s request limit. */
+    text: async (name: string, args: Record<string, unknown>, timeout?: number) => {
+      const r = await client.callTool({ name, arguments: args }, undefined, timeout === undefined ? undefined : { timeout });
       return (r.content as { text: string }[])[0]?.text ?? "";
     },
     close: () => client.close(),
