@@ -5,6 +5,8 @@
 // just-bash's dist/bundle, or the build fails and test/shell/just-bash-patches.test.ts fails
 // (a just-bash upgrade that moves the code: look at the new code, then update or drop the patch).
 
+import { INT64_PATCHES } from "./just-bash-int64-patches.mjs";
+
 /**
  * awk's POSIX classes as gawk has them in a UTF-8 locale (glibc's iswalpha etc., whose tables
  * glibc derives from Unicode: alpha is Alphabetic plus non-ASCII decimal digits, upper/lower
@@ -127,6 +129,8 @@ const JQ_JSON = String.raw`function Qj(v,c){let leaf=x=>{typeof x=="string"&&x.l
 
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
+  // Shell arithmetic in signed 64 bits (just-bash-int64-patches.mjs).
+  ...INT64_PATCHES,
   {
     why: "jq's flatten walks its array in steps the work budget counts (one per element it visits), so a flatten of a huge shared tree stops at the work limit, or at the CPU limit in the process's own thread, instead of running to the 60 s clock in one native step (Array.prototype.flat: 2^27 elements were 16.5 s of CPU and 1.6 GB; issue 25)",
     find: String.raw`if(u<0)throw new Error("flatten depth must not be negative");return e.flat(u)}):[null];case"unique"`,
