@@ -131,6 +131,26 @@ export const INT64_PATCHES = [
   {
     why: "an arithmetic error in $(( )) ends the shell with status 1 and bash's line (echo $((1/0)); echo after prints `bash: line 1: 1/0: division by 0` and no after; a subshell or $(...) ends only itself), as bash -c does; just-bash went on with the next statement. (( )), let, for (( )) and [[ ]] still only fail their own command, as in bash",
     find: String.raw`case"ArithmeticExpansion":{let s=t.expression.originalText;if(s&&/\$[a-zA-Z_][a-zA-Z0-9_]*(?![{[(])/.test(s)){let o=await Bl(e,s),a=new Q,l=re(a,o);return String(await Y(e,l.expression,!0))}return String(await Y(e,t.expression.expression,!0))}`,
-    replace: String.raw`case"ArithmeticExpansion":{let s=t.expression.originalText,w=s;try{if(s&&/\$[a-zA-Z_][a-zA-Z0-9_]*(?![{[(])/.test(s)){let o=await Bl(e,s);w=o;let a=new Q,l=re(a,o);return String(await Y(e,l.expression,!0))}return String(await Y(e,t.expression.expression,!0))}catch(q){if(q instanceof ce)throw new G(1,"","bash: line "+e.state.currentLine+": "+(typeof w=="string"?w.replace(/^\s+/,"")+": ":"")+q.message+"\n");throw q}}`,
+    replace: String.raw`case"ArithmeticExpansion":{let s=t.expression.originalText,w=s;try{if(s&&/\$[a-zA-Z_][a-zA-Z0-9_]*(?![{[(])/.test(s)){let o=await Bl(e,s);w=o;let a=new Q,l=re(a,o);return String(await Y(e,l.expression,!0))}return String(await Y(e,t.expression.expression,!0))}catch(q){if(q instanceof ce)throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(typeof w=="string"?w.replace(/^\s+/,"")+": ":"")+q.message+"\n"),{Qar:!0});throw q}}`,
+  },
+  {
+    why: "(eval of such an expansion fails with status 1 and the script goes on, as bash's eval: eval 'echo $((1/0))'; echo after $? prints after 1; the output before the error stays)",
+    find: String.raw`if(l instanceof He||l instanceof Qe||l instanceof Te||l instanceof G)throw l;if(l.name==="ParseException")return D(` + "`bash: eval:",
+    replace: String.raw`if(l instanceof G&&l.Qar)return L(l.stdout,l.stderr,1);if(l instanceof He||l instanceof Qe||l instanceof Te||l instanceof G)throw l;if(l.name==="ParseException")return D(` + "`bash: eval:",
+  },
+  {
+    why: "test and [ say why an operand of -eq -ne -lt -le -gt -ge is refused, as bash does (bash: line 1: [: abc: integer expression expected, status 2; an empty operand too: test 1 -eq '' is that error, where just-bash read it as 0 and said nothing)",
+    find: String.raw`return!o.valid||!a.valid?L("","",2):be(ys(s,o.value,a.value))`,
+    replace: String.raw`return!o.valid||!a.valid?D("bash: line "+e.state.currentLine+": "+(e.Qtn??"test")+": "+(o.valid?i:r)+": integer expression expected\n",2):be(ys(s,o.value,a.value))`,
+  },
+  {
+    why: "(which of the two names the message gives)",
+    find: String.raw`f=n.slice(0,-1)}return mr(c,f)}return null}`,
+    replace: String.raw`f=n.slice(0,-1)}return c.Qtn=t,mr(c,f)}return null}`,
+  },
+  {
+    why: "(an empty operand is no integer)",
+    find: String.raw`if(e=e.trim(),e==="")return{value:0,valid:!0};let t=!1;`,
+    replace: String.raw`if(e=e.trim(),e==="")return{value:0,valid:!1};let t=!1;`,
   },
 ];
