@@ -23,6 +23,8 @@ export default tseslint.config(
       "src/config/openapi/validators/*.d.mts",
       "src/engine/shell/worker-boot.mjs",
       "src/engine/shell/just-bash-patches.mjs",
+      "src/engine/shell/just-bash-int64-patches.mjs",
+      "src/engine/shell/just-bash-printf-patches.mjs",
       "src/engine/shell/just-bash-hooks.mjs",
       "bench/loop-probe.mjs",
       "bench/memory-probe.cjs",

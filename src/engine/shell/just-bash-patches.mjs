@@ -5,6 +5,9 @@
 // just-bash's dist/bundle, or the build fails and test/shell/just-bash-patches.test.ts fails
 // (a just-bash upgrade that moves the code: look at the new code, then update or drop the patch).
 
+import { INT64_PATCHES } from "./just-bash-int64-patches.mjs";
+import { PRINTF_PATCHES } from "./just-bash-printf-patches.mjs";
+
 /**
  * awk's POSIX classes as gawk has them in a UTF-8 locale (glibc's iswalpha etc., whose tables
  * glibc derives from Unicode: alpha is Alphabetic plus non-ASCII decimal digits, upper/lower
@@ -127,6 +130,10 @@ const JQ_JSON = String.raw`function Qj(v,c){let leaf=x=>{typeof x=="string"&&x.l
 
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
+  // Shell arithmetic in signed 64 bits (just-bash-int64-patches.mjs).
+  ...INT64_PATCHES,
+  // printf's byte widths and rounding of ties (just-bash-printf-patches.mjs).
+  ...PRINTF_PATCHES,
   {
     why: "jq's flatten walks its array in steps the work budget counts (one per element it visits), so a flatten of a huge shared tree stops at the work limit, or at the CPU limit in the process's own thread, instead of running to the 60 s clock in one native step (Array.prototype.flat: 2^27 elements were 16.5 s of CPU and 1.6 GB; issue 25)",
     find: String.raw`if(u<0)throw new Error("flatten depth must not be negative");return e.flat(u)}):[null];case"unique"`,
@@ -811,9 +818,9 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     replace: String.raw`A=_=>{if(_==="\0")return;let T=B(_);if(T>e.limits.maxStringLength-k)`,
   },
   {
-    why: "(the same for read -n N: a NUL is not one of the N characters, as in bash)",
+    why: "(the same for read -n N: a NUL is not one of the N characters, as in bash; and N counts characters, a UTF-8 character's bytes one (read -n 2 <<< héllo is hé in C.UTF-8; it cut é in two), adversary round 23)",
     find: String.raw`A(ae),T+=2,_++,N=T}else A(oe),T++,_++,N=T}P=_>=a||F`,
-    replace: String.raw`A(ae),T+=2,_++,N=T}else oe!=="\0"&&(A(oe),_++),T++,N=T}P=_>=a||F`,
+    replace: String.raw`A(ae),T+=2,_++,N=T}else oe!=="\0"&&(A(oe),(oe<"\x80"||!(T+1<b.length&&(b.charCodeAt(T+1)&192)===128))&&_++),T++,N=T}P=_>=a||F`,
   },
   {
     why: "jq reads the JSON of its input with each escaped lone surrogate U+FFFD, as jq 1.6 (\"\\udcc3\\udca9\" is two U+FFFD; just-bash kept the surrogates, which the shell wrote as the bytes c3 a9: forged text) (JSON_SURROGATES)",

@@ -1,0 +1,126 @@
+/**
+ * Issue 25 (adversary round 23, F3): the docs shell's integer arithmetic is bash's, signed 64-bit
+ * with wrap-around, where just-bash used JS doubles (exact to 2**53 only, shifts and bit operators
+ * cut to 32 bits): `$(( ))`, `let`, `(( ))`, `for (( ))`, `[[ -eq ]]`, `test`/`[` integer
+ * comparisons (one outside 64 bits is refused), and `expr` and `seq` with integers exact at any
+ * size as GNU's. An arithmetic error in `$(( ))` ends the shell with status 1 as `bash -c` does.
+ * Each row was recorded from GNU bash 5.2.15 and coreutils 9.1 (`bash --norc -c COMMAND` in
+ * `C.UTF-8`): the command, its stdout, its stderr, its status. Before: 16 of these 70 rows held
+ * (`[ 9223372036854775807 -eq 9223372036854775806 ]` was true, `$((1<<63))` -2147483648).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import type { Shell } from "../../src/engine/shell/shell.js";
+import { localContext } from "../../src/vfs/request-context.js";
+import { makeRepo } from "../helpers/repo.js";
+
+/** [command, stdout, stderr, exit status], as bash 5.2 gave them. */
+const RECORDED: ReadonlyArray<readonly [string, string, string, number]> = [
+  ["echo $((2**53+1))", "9007199254740993\n", "", 0],
+  ["echo $((9223372036854775807))", "9223372036854775807\n", "", 0],
+  ["echo $((9223372036854775807+1))", "-9223372036854775808\n", "", 0],
+  ["echo $((0xffffffffffffffff))", "-1\n", "", 0],
+  ["echo $((1<<63)) $((1<<64)) $((-1>>1))", "-9223372036854775808 1 -1\n", "", 0],
+  ["echo $(( 123456789 * 987654321 ))", "121932631112635269\n", "", 0],
+  ["echo $(( 3037000500 * 3037000500 ))", "-9223372036709301616\n", "", 0],
+  ["x=9007199254740993; echo $((x)) $((x+0))", "9007199254740993 9007199254740993\n", "", 0],
+  ["let y=2**62*2; echo $y", "-9223372036854775808\n", "", 0],
+  ["i=9007199254740993; ((i++)); echo $i", "9007199254740994\n", "", 0],
+  ["echo $((10**18 + 1))", "1000000000000000001\n", "", 0],
+  ["echo $((-9223372036854775807-1)) $(( (-9223372036854775807-1) / -1 )) $(( (-9223372036854775807-1) % -1 ))", "-9223372036854775808 -9223372036854775808 0\n", "", 0],
+  ["printf '%d\\n' $((2**62))", "4611686018427387904\n", "", 0],
+  ["echo $((99999999999999999999))", "7766279631452241919\n", "", 0],
+  ["echo $((9223372036854775808))", "-9223372036854775808\n", "", 0],
+  ["echo $((0x1ffffffffffffffff))", "-1\n", "", 0],
+  ["echo $((1<<-1)) $((8>>-1)) $((1<<65))", "-9223372036854775808 0 2\n", "", 0],
+  ["x=99999999999999999999; echo $((x))", "7766279631452241919\n", "", 0],
+  ["echo $((-9223372036854775808))", "-9223372036854775808\n", "", 0],
+  ["echo $((64#_@)) $((36#zZ)) $((2#111)) $((64#Zz))", "4094 1295 7 3939\n", "", 0],
+  ["echo $((2**64)) $((3**40)) $((-2**63)) $((2**0)) $((0**0)) $((-3**3))", "0 -6289078614652622815 -9223372036854775808 1 1 -27\n", "", 0],
+  ["echo $((~9007199254740992)) $((~0)) $((~-1))", "-9007199254740993 -1 0\n", "", 0],
+  ["[[ 9223372036854775807 -eq 9223372036854775806 ]]; echo $?", "1\n", "", 0],
+  ["[ 9223372036854775807 -eq 9223372036854775806 ]; echo $?", "1\n", "", 0],
+  ["[ 9223372036854775807 -gt 9223372036854775806 ]; echo $?", "0\n", "", 0],
+  ["[ -9223372036854775808 -lt 9223372036854775807 ]; echo $?", "0\n", "", 0],
+  ["test 9007199254740993 -gt 9007199254740992; echo $?", "0\n", "", 0],
+  ["echo $((7/-2)) $((-7%2)) $((-7/2)) $((7%-2))", "-3 -1 -3 1\n", "", 0],
+  ["x=9223372036854775807; ((x++)); echo $x", "-9223372036854775808\n", "", 0],
+  ["x=-9223372036854775808; ((x--)); echo $x", "9223372036854775807\n", "", 0],
+  ["echo $((0x7fffffffffffffff & 0xff00ff00ff00ff00)) $((0x100000000 | 1)) $((0xffffffffff ^ 0xf))", "9151594822560186112 4294967297 1099511627760\n", "", 0],
+  ["echo $((4294967296 >> 1)) $((-4294967296 >> 3)) $((2147483648 << 1))", "2147483648 -536870912 4294967296\n", "", 0],
+  ["echo $((9007199254740993 > 9007199254740992)) $((9007199254740993 == 9007199254740992))", "1 0\n", "", 0],
+  ["echo $((2**63 - 1)) $((2**62 + 2**62))", "9223372036854775807 -9223372036854775808\n", "", 0],
+  ["echo $(( 9007199254740993 ? 1 : 0 )) $(( 9007199254740993 && 1 ))", "1 1\n", "", 0],
+  ["a=(1 2 3); echo $(( a[1] * 9007199254740993 ))", "18014398509481986\n", "", 0],
+  ["for ((i=9223372036854775805; i>0; i++)); do echo $i; done", "9223372036854775805\n9223372036854775806\n9223372036854775807\n", "", 0],
+  ["echo $(( 1 , 9223372036854775807 ))", "9223372036854775807\n", "", 0],
+  ["x=$((2**63)); echo $x", "-9223372036854775808\n", "", 0],
+  ["echo $(( -(-9223372036854775807-1) ))", "-9223372036854775808\n", "", 0],
+  ["echo $((1000000007 * 1000000009 % 998244353))", "744161313\n", "", 0],
+  ["echo $((010)) $((0x1F)) $((2#1010))", "8 31 10\n", "", 0],
+  ["f() { echo $((9223372036854775807 + 1)); }; f", "-9223372036854775808\n", "", 0],
+  ["echo $(( $(echo 9007199254740993) + 1 )) $(( ${x:-9007199254740993} + 1 ))", "9007199254740994 9007199254740994\n", "", 0],
+  ["expr 9223372036854775807 + 1", "9223372036854775808\n", "", 0],
+  ["expr 99999999999999999999 \\* 3", "299999999999999999997\n", "", 0],
+  ["expr 9007199254740993 + 0", "9007199254740993\n", "", 0],
+  ["expr -7 / 2; expr -7 % 2; expr 7 - 9", "-3\n-1\n-2\n", "", 0],
+  ["expr 9007199254740993 = 9007199254740992", "0\n", "", 1],
+  ["expr 9007199254740993 \\> 9007199254740992", "1\n", "", 0],
+  ["expr 5 / 0", "", "expr: division by zero\n", 2],
+  ["expr abc + 1", "", "expr: non-integer argument\n", 2],
+  ["expr abc = abc", "1\n", "", 0],
+  ["seq 9007199254740993 9007199254740994", "9007199254740993\n9007199254740994\n", "", 0],
+  ["seq 18446744073709551614 18446744073709551617", "18446744073709551614\n18446744073709551615\n18446744073709551616\n18446744073709551617\n", "", 0],
+  ["seq -s, 9007199254740993 2 9007199254740997", "9007199254740993,9007199254740995,9007199254740997\n", "", 0],
+  ["seq 3 -1 1", "3\n2\n1\n", "", 0],
+  ["seq -w 8 11", "08\n09\n10\n11\n", "", 0],
+  ["seq 1.5 3", "1.5\n2.5\n", "", 0],
+  ["seq 5", "1\n2\n3\n4\n5\n", "", 0],
+  ["echo $((1+)); echo after", "", "bash: line 1: 1+: syntax error: operand expected (error token is \"+\")\n", 1],
+  ["[ abc -eq 1 ]; echo $?", "2\n", "bash: line 1: [: abc: integer expression expected\n", 0],
+  ["test 1 -eq abc; echo $?", "2\n", "bash: line 1: test: abc: integer expression expected\n", 0],
+  ["test 1 -eq \"\"; echo $?", "2\n", "bash: line 1: test: : integer expression expected\n", 0],
+  ["[ \" 12 \" -eq 12 ]; echo $?", "0\n", "", 0],
+  ["[ ! abc -eq 1 ]; echo $?", "2\n", "bash: line 1: [: abc: integer expression expected\n", 0],
+  ["[ 99999999999999999999 -eq 1 ] || echo $?", "2\n", "bash: line 1: [: 99999999999999999999: integer expression expected\n", 0],
+  ["[ abc -eq xyz ]; echo $?", "2\n", "bash: line 1: [: abc: integer expression expected\n", 0],
+  ["[[ \"\" -eq 0 ]]; echo $?", "0\n", "", 0],
+  ["[ 1 -eq 1 ] && echo yes", "yes\n", "", 0],
+];
+
+/** Where ours still differs from bash, and what ours gives (docs/shell.md, "not matched yet"). */
+const STILL_UNLIKE: ReadonlyArray<readonly [string, string, string, number]> = [
+  // bash adds the token where it stopped: `bash: line 1: 1/0: division by 0 (error token is "0")`; the status and the lost `after` are bash's.
+  ["echo a; echo $((1/0)); echo after", "a\n", "bash: line 1: 1/0: division by 0\n", 1],
+  // The same inside eval, which fails with status 1 as bash's does.
+  ["eval 'echo a; echo $((1/0)); echo b'; echo after $?", "a\nafter 1\n", "bash: line 1: 1/0: division by 0\n", 0],
+  // bash ends the shell here too (`bash: line 1: x: 1/0: division by 0 (error token is "0")`, status 1).
+  ["x=abc; echo ${x:1/0}; echo after $?", "after 1\n", "bash: division by 0\n", 0],
+  // just-bash's parser reads `<<=` in (( )) as a here-document (bash: 1099511627776).
+  ["x=1; ((x<<=40)); echo $x", "", "bash: syntax error: Parse error at 1:25: syntax error near unexpected token `'\n", 2],
+  // bash: `bash: line 1: [: abc: integer expression expected`, status 2 (with -a, -o or parentheses ours says nothing and gives 1).
+  ["[ 1 -eq 1 -a abc -eq 1 ]; echo $?", "1\n", "", 0],
+];
+
+let repo: { dir: string; cleanup: () => void };
+let shell: Shell;
+let runtime: DocsRuntime;
+beforeAll(async () => {
+  repo = makeRepo({ "docs.json": JSON.stringify({ name: "T", navigation: { groups: [{ group: "S", pages: ["index"] }] } }), "index.mdx": "---\ntitle: Home\n---\n\nok\n" });
+  runtime = await DocsRuntime.load({ root: repo.dir });
+  shell = runtime.readerState(localContext()).shell;
+});
+afterAll(async () => {
+  await runtime.close();
+  repo.cleanup();
+});
+
+describe("integer arithmetic as bash has it (recorded from bash 5.2)", () => {
+  it.each(RECORDED)("%s", async (command, stdout, stderr, exitCode) => {
+    expect(await shell.run(command)).toEqual({ stdout, stderr, exitCode, truncated: false });
+  });
+
+  it.each(STILL_UNLIKE)("still unlike bash: %s", async (command, stdout, stderr, exitCode) => {
+    expect(await shell.run(command)).toEqual({ stdout, stderr, exitCode, truncated: false });
+  });
+});
