@@ -507,6 +507,12 @@ export const LIMITS = {
     /** JSON-RPC messages in one batch POST. Clients send one message, or a handful at start-up;
      *  100 bounds the work one request can queue. */
     maxBatchMessages: 100,
+    /** Bytes of answers a batch's messages may reach before no further one runs (each request
+     *  left is answered with an error saying so). One answer is at most a page, or an API page's
+     *  MCP App (about 700 KB); 100 reads of apps made a 71 MB answer, held in memory until a slow
+     *  client took it all (issue 25, adversary F1). 1 MiB: a batch of ordinary calls is never
+     *  cut, and a batch answer is at most this plus its last answer. */
+    maxBatchAnswerBytes: 1024 * 1024,
     /** State faults (a full disk, the database away) are logged once per episode: a failure after
      *  this long without one opens a new episode (and a new log line). A minute covers a burst of
      *  requests failing together, while a fault that comes back later is reported again. */

@@ -24,6 +24,7 @@ import { type ClientBudget, clientBudget } from "./middleware/client-budget.js";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, clientIp, urlsFor } from "./context.js";
 import { ABORTED_MESSAGE, isClientAbort } from "./middleware/http-errors.js";
 import { type HoldLimits, McpEndpoint } from "./mcp/mcp-endpoint.js";
+import type { BatchStep } from "./mcp/batch-runner.js";
 import { hostGuard } from "./middleware/host-guard.js";
 import { errorForPath, originGuard } from "./middleware/origin-policy.js";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimiter, type RateLimits } from "./middleware/rate-limit.js";
@@ -105,6 +106,8 @@ export interface BridgeOptions {
   readonly apps?: PlaygroundApps;
   /** Bounds on what MCP callers hold at once (sessions, listen streams); `LIMITS.bridge` when not given. Tests use small ones. */
   readonly holdLimits?: Partial<HoldLimits>;
+  /** Told after each message of a JSON-RPC batch ran (`runBatch`). Tests only: no command-line option reaches it. */
+  readonly observeBatch?: (step: BatchStep) => void;
 }
 
 export interface Bridge {
@@ -152,7 +155,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     version,
     signedIn: new SignedInCallers(LIMITS.bridge.rememberedSignedIn, LIMITS.bridge.signedInForMs, now),
   };
-  const endpoint = new McpEndpoint(deps, options.sessionKey, options.directToolCalls ?? true, options.holdLimits);
+  const endpoint = new McpEndpoint(deps, options.sessionKey, options.directToolCalls ?? true, options.holdLimits, options.observeBatch);
   const app = new Hono<BridgeEnv>();
 
   // Registered first, so they run before every route, mounted ones and unknown paths included:

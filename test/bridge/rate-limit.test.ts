@@ -149,20 +149,33 @@ describe("over HTTP", () => {
     expect((await postJson(h.urls.mcp, call(10), headers)).status).toBe(429);
   });
 
-  it("counts a batch's calls one by one, and answers a refused batch with an array: one error per request", async () => {
+  it("counts a batch's messages as separate calls: the N+1th is refused as the N+1th call is, the ones before it run", async () => {
     const session = await openSession(h.urls.mcp, {}, BATCH_PROTOCOL);
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": BATCH_PROTOCOL };
     const batch = [search(1), { jsonrpc: "2.0", method: "notifications/progress", params: {} }, search(2), { jsonrpc: "2.0", id: "list", method: "tools/list" }, search(3), search(4)];
-    const r = await postJson(h.urls.mcp, batch, { "mcp-session-id": session, "mcp-protocol-version": BATCH_PROTOCOL });
-    expect(r.status).toBe(429);
-    expect(r.headers.get("retry-after")).toBe("2400");
+    const r = await postJson(h.urls.mcp, batch, headers);
     const error = {
       code: -32029,
       message: "Rate limit exceeded: at most 3 search calls per hour on this documentation site. Retry after 2400 seconds.",
       data: { limit: 3, retryAfter: 2400, reset: new Date(Math.ceil(clock.t / HOUR) * HOUR).toISOString() },
     };
-    // The notification gets no answer (JSON-RPC 2.0 section 6); nothing in the batch was run.
-    expect(r.body).toEqual([1, 2, "list", 3, 4].map((id) => ({ jsonrpc: "2.0", id, error })));
-    expect((await postJson(h.urls.mcp, [search(5), search(6), search(7)], { "mcp-session-id": session, "mcp-protocol-version": PROTOCOL })).status).toBe(200);
+    // The notification gets no answer (JSON-RPC 2.0 section 6); the three searches the limit
+    // allows and the list ran, in order; the fourth search is refused as a fourth call would be.
+    const answers = r.body as { id: unknown; result?: { isError?: boolean }; error?: unknown }[];
+    expect([r.status, answers.map((a) => [a.id, a.error === undefined ? "result" : "error"])]).toEqual([
+      200,
+      [
+        [1, "result"],
+        [2, "result"],
+        ["list", "result"],
+        [3, "result"],
+        [4, "error"],
+      ],
+    ]);
+    expect(answers[4]).toEqual({ jsonrpc: "2.0", id: 4, error });
+    // A batch none of whose messages may run is refused whole: 429, one error per request.
+    const refused = await postJson(h.urls.mcp, [search(5), search(6)], headers);
+    expect([refused.status, refused.headers.get("retry-after"), refused.body]).toEqual([429, "2400", [5, 6].map((id) => ({ jsonrpc: "2.0", id, error }))]);
   });
 
   it("counts correctly under concurrency: exactly the limit succeeds", async () => {

@@ -112,6 +112,32 @@ describe("serve --http --workers 2", () => {
     expect((await b.post("/authed/mcp", { jsonrpc: "2.0", id: 3, method: "tools/list" }, session)).status).toBe(401);
   });
 
+  it("a session whose client renders MCP Apps keeps them on the other worker; its traits cannot be forged (issue 25)", async () => {
+    const s = await start(["--workers", "2"]);
+    const [a, b] = [await reach(s, s.pids[0] as number), await reach(s, s.pids[1] as number)];
+    const capabilities = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
+    const opened = await a.post("/mcp", { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: PROTOCOL, capabilities, clientInfo: { name: "t", version: "1" } } });
+    expect(opened.status).toBe(200);
+    const apps = { "mcp-session-id": opened.headers["mcp-session-id"] as string, "mcp-protocol-version": PROTOCOL };
+    expect(apps["mcp-session-id"]).toMatch(/^[0-9a-f-]{36}\.apps\.[A-Za-z0-9_-]{22}$/);
+    const plain = await openSession(a);
+    const names = async (c: Connection, session: Record<string, string>) => {
+      const r = await c.post("/mcp", { jsonrpc: "2.0", id: 2, method: "tools/list" }, session);
+      return [r.status, (JSON.parse(r.body) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name)];
+    };
+    const withApps = [SEARCH, "query_docs_filesystem_nimbus_storage", "submit_feedback", "api_request_nimbus_storage"];
+    // Served by the worker that did not open it (a single request, not a batch), and by the one that did.
+    expect(await names(b, apps)).toEqual([200, withApps]);
+    expect(await names(a, apps)).toEqual([200, withApps]);
+    expect(await names(b, plain)).toEqual([200, withApps.slice(0, 3)]);
+    // A plain session's id given the apps mark (its signature kept) is an unknown session on both.
+    const [id, mac] = (plain["mcp-session-id"] as string).split(".") as [string, string];
+    for (const c of [a, b]) {
+      const r = await c.post("/mcp", { jsonrpc: "2.0", id: 3, method: "tools/list" }, { ...plain, "mcp-session-id": `${id}.apps.${mac}` });
+      expect([r.status, JSON.parse(r.body)]).toEqual([404, { jsonrpc: "2.0", error: { code: -32001, message: "Session not found: it expired or was closed; initialize a new one" }, id: null }]);
+    }
+  });
+
   it("a worker killed with SIGKILL is replaced; the counters and sessions live on", async () => {
     const s = await start(LIMITED);
     const [a, b] = [await reach(s, s.pids[0] as number), await reach(s, s.pids[1] as number)];

@@ -10,13 +10,15 @@ import { clientCharges } from "../middleware/client-budget.js";
 import { type BridgeContext, type BridgeDeps, clientIp, urlsFor } from "../context.js";
 import { JSON_RPC, jsonRpcError, jsonRpcRefusal } from "../middleware/http-errors.js";
 import type { Charge } from "../middleware/rate-limit.js";
-import { rateLimitedResponse } from "../middleware/rate-limit-response.js";
+import { ipCharge, rateLimitedResponse } from "../middleware/rate-limit-response.js";
 import { readBody } from "../middleware/read-body.js";
 import { connectionGone } from "../middleware/connection-gone.js";
 import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../middleware/request-context.js";
 import { paramsProblem, shapeProblem } from "../../mcp/message-problems.js";
 import { rawIds } from "../../mcp/raw-ids.js";
-import { rendersApps } from "../../mcp/ui-extension.js";
+import { APP_MIME_TYPE, UI_EXTENSION_ID, rendersApps } from "../../mcp/ui-extension.js";
+import { type BatchStep, type MessageCharge, runBatch } from "./batch-runner.js";
+import { CallerLanes } from "./caller-lanes.js";
 import { CLIENT_CHARGES } from "./client-charges.js";
 import { DirectToolCalls } from "./direct-tool-call.js";
 import { closableStream } from "./closable-stream.js";
@@ -25,7 +27,7 @@ import { type ListenRefusal, ListenQuota } from "./listen-quota.js";
 import { callerAddress } from "../middleware/caller-address.js";
 import { type ListKind, NotificationStreams, type StreamOpening } from "./notification-streams.js";
 import { ServerPool } from "./server-pool.js";
-import { SessionIds } from "./session-ids.js";
+import { SessionIds, type SessionTraits } from "./session-ids.js";
 import { type Endpoint, type Session, SessionTable } from "./sessions.js";
 import { appendAll } from "../../arrays.js";
 
@@ -45,12 +47,14 @@ const NO_BATCHES_FROM = "2025-06-18";
 /** A resumed session's version when its request names none: the spec's assumption for a request without the header. */
 const RESUMED_PROTOCOL_VERSION = "2025-03-26";
 
-/** What MCP callers may hold at once (`LIMITS.bridge`): sessions and listen streams, per endpoint and per caller. */
+/** What MCP callers may hold at once (`LIMITS.bridge`): sessions and listen streams, per endpoint and per caller, and a batch's answers. */
 export interface HoldLimits {
   readonly maxSessions: number;
   readonly maxSessionsPerCaller: number;
   readonly maxListenStreams: number;
   readonly maxListenStreamsPerCaller: number;
+  /** Bytes of answers after which no further message of a batch runs (`runBatch`). */
+  readonly maxBatchAnswerBytes: number;
 }
 
 /**
@@ -86,6 +90,9 @@ export class McpEndpoint {
   /** Open listen streams per endpoint and per caller. */
   private readonly listenQuota: ListenQuota;
   private readonly maxListenStreams: number;
+  private readonly maxBatchAnswerBytes: number;
+  /** Each caller's lane for the messages of its batches (`CallerLanes`). */
+  private readonly lanes = new CallerLanes();
 
   /** `sessionKey`: shared by the processes that serve one site (`--workers`), so any of them resumes a session another opened. */
   constructor(
@@ -93,6 +100,8 @@ export class McpEndpoint {
     sessionKey?: Buffer,
     directToolCalls = true,
     holdLimits: Partial<HoldLimits> = {},
+    /** Told after each message of a batch ran (tests: how many ran before the client left). */
+    private readonly observeBatch?: (step: BatchStep) => void,
   ) {
     const hold: HoldLimits = { ...LIMITS.bridge, ...holdLimits };
     this.direct = directToolCalls ? new DirectToolCalls(deps) : undefined;
@@ -100,6 +109,7 @@ export class McpEndpoint {
     this.sessions = new SessionTable({ maxSessions: hold.maxSessions, maxSessionsPerCaller: hold.maxSessionsPerCaller, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now });
     this.listenQuota = new ListenQuota({ maxStreams: hold.maxListenStreams, maxStreamsPerCaller: hold.maxListenStreamsPerCaller });
     this.maxListenStreams = hold.maxListenStreams;
+    this.maxBatchAnswerBytes = hold.maxBatchAnswerBytes;
     this.streams = new NotificationStreams(deps);
     this.listenBus = new ListenBus(this.streams);
     this.servers = new ServerPool(deps.runtime, (endpoint, context) => this.modernServer(endpoint, context));
@@ -180,7 +190,10 @@ export class McpEndpoint {
 
     let session = this.sessions.get(sessionId);
     // Opened by a sibling worker for this same caller: continue it here.
-    if (session === undefined && this.ids.resumable(sessionId, endpoint, principal)) session = await this.resume(sessionId, endpoint, principal, owner, c.req.raw, authInfo);
+    if (session === undefined) {
+      const traits = this.ids.resumable(sessionId, endpoint, principal);
+      if (traits !== undefined) session = await this.resume(sessionId, traits, endpoint, principal, owner, c.req.raw, authInfo);
+    }
     // A session of another endpoint or another caller is answered exactly like an unknown one.
     if (session === undefined || session.endpoint !== endpoint || session.principal !== principal) {
       return jsonRpcError(404, JSON_RPC.sessionNotFound, "Session not found: it expired or was closed; initialize a new one");
@@ -197,6 +210,24 @@ export class McpEndpoint {
         return jsonRpcRefusal(400, body.raw, {
           code: JSON_RPC.invalidRequest,
           message: `Invalid Request: JSON-RPC batches were removed in protocol version ${NO_BATCHES_FROM}, and this session uses ${version}; send one message per request`,
+        });
+      }
+      // A batch runs as the calls it holds (`runBatch`), but for an `initialize` in it, which the
+      // SDK refuses whole (one per session, and alone).
+      if (Array.isArray(body.raw) && !body.messages.some((m) => m.method === "initialize")) {
+        const open = session;
+        return runBatch({
+          transport: open.transport,
+          request: c.req.raw,
+          authInfo,
+          messages: body.messages,
+          lanes: this.lanes,
+          caller: owner,
+          gone: authInfo.extra.context.gone,
+          answerBytes: this.maxBatchAnswerBytes,
+          charge: (message, first) => this.chargeMessage(endpoint, c, message as Message, first),
+          settle: (response, taken) => this.settle(response, taken),
+          observe: this.observeBatch,
         });
       }
       const taken = await this.chargeTools(endpoint, c, body);
@@ -279,10 +310,19 @@ export class McpEndpoint {
    * caller's per-IP budgets (`CLIENT_CHARGES`): what was charged, or the 429 to answer.
    */
   private async chargeTools(endpoint: Endpoint, c: BridgeContext, body: { raw: unknown; messages: readonly Message[] }): Promise<Response | readonly Charge[]> {
+    const charges = this.toolCharges(endpoint, c, body.messages);
+    if (charges.length === 0) return charges;
+    // All or none: a batch is refused whole, and each request in it is answered with the 429.
+    const decision = await this.deps.limiter.take(charges);
+    return decision.ok ? charges : rateLimitedResponse(c.req.path, decision, body.raw);
+  }
+
+  /** What `messages`' tool calls take of the per-site tool limits and the caller's per-IP budgets. */
+  private toolCharges(endpoint: Endpoint, c: BridgeContext, messages: readonly Message[]): Charge[] {
     const { deps } = this;
     const names = deps.runtime.names;
     const charges: Charge[] = [];
-    for (const m of body.messages) {
+    for (const m of messages) {
       if (m.method !== "tools/call" || m.id === undefined || typeof m.params?.name !== "string" || !runsATool(m.params)) continue;
       const name = m.params.name;
       const tool = deps.tools.find((t) => t.name(names) === name);
@@ -296,10 +336,21 @@ export class McpEndpoint {
         what: `${endpoint === "authed" ? "authenticated " : ""}${tool.key} calls per hour on this documentation site`,
       });
     }
-    if (charges.length === 0) return charges;
-    // All or none: a batch is refused whole, and each request in it is answered with the 429.
-    const decision = await deps.limiter.take(charges);
-    return decision.ok ? charges : rateLimitedResponse(c.req.path, decision, body.raw);
+    return charges;
+  }
+
+  /**
+   * One message of a batch, charged as the call it would be on its own: a request past the first
+   * takes the per-IP limit's unit the bridge took for the POST itself, and a tool call its tool's
+   * charges, all or none.
+   */
+  private async chargeMessage(endpoint: Endpoint, c: BridgeContext, message: Message, first: boolean): Promise<MessageCharge<readonly Charge[]>> {
+    const tools = this.toolCharges(endpoint, c, [message]);
+    const charges = first ? tools : [ipCharge(this.deps, c), ...tools];
+    if (charges.length === 0) return { ok: true, charged: tools };
+    const decision = await this.deps.limiter.take(charges);
+    // Only the tool's charges are given back if the transport refuses the message: the POST's own unit is not either.
+    return decision.ok ? { ok: true, charged: tools } : { ok: false, refusal: rateLimitedResponse(c.req.path, decision, message) };
   }
 
   /**
@@ -355,7 +406,7 @@ export class McpEndpoint {
 
   /** Open a session for an `initialize` request. */
   private async open(endpoint: Endpoint, principal: string, owner: string, request: Request, parsedBody: unknown, authInfo: AuthInfoWithContext): Promise<Response> {
-    const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, this.ids.mint(endpoint, principal));
+    const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, this.ids.mint(endpoint, principal, initializeTraits(parsedBody)));
     const response = await transport.handleRequest(request, { parsedBody, authInfo });
     // The SDK refused the request (bad Accept header...): no session was opened, free the server.
     if (transport.sessionId === undefined) await server.server.close();
@@ -365,10 +416,11 @@ export class McpEndpoint {
   /**
    * Take up a session a sibling worker opened (its id is signed for this endpoint and caller):
    * a server and transport are made here and initialized the way the client's own `initialize`
-   * did, at the protocol version its request names. The tools keep no per-session state, so
-   * the client sees the same session.
+   * did, at the protocol version its request names and with the traits its id carries (its client
+   * renders MCP Apps: `SessionTraits`). The tools keep no other per-session state, so the client
+   * sees the same session on every worker.
    */
-  private async resume(id: string, endpoint: Endpoint, principal: string, owner: string, request: Request, authInfo: AuthInfoWithContext): Promise<Session | undefined> {
+  private async resume(id: string, traits: SessionTraits, endpoint: Endpoint, principal: string, owner: string, request: Request, authInfo: AuthInfoWithContext): Promise<Session | undefined> {
     const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, id);
     const protocolVersion = request.headers.get("mcp-protocol-version") ?? RESUMED_PROTOCOL_VERSION;
     const initialize = new Request(request.url, {
@@ -376,7 +428,7 @@ export class McpEndpoint {
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: "",
     });
-    const body = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "resumed-session", version: "0" } } };
+    const body = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion, capabilities: traitCapabilities(traits), clientInfo: { name: "resumed-session", version: "0" } } };
     await transport.handleRequest(initialize, { parsedBody: body, authInfo });
     if (transport.sessionId !== id) {
       await server.server.close();
@@ -484,4 +536,15 @@ function runsATool(params: Record<string, unknown>): boolean {
 function envelopeCapabilities(message: Message | undefined): ClientCapabilities | undefined {
   const meta = (message?.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
   return meta?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+}
+
+/** What an `initialize` request declared that the server acts on (`SessionTraits`). */
+function initializeTraits(body: unknown): SessionTraits {
+  const capabilities = (body as { params?: { capabilities?: ClientCapabilities } } | null)?.params?.capabilities;
+  return { apps: rendersApps(capabilities) };
+}
+
+/** The capabilities a resumed session declares: those of its traits, as its client's `initialize` did. */
+function traitCapabilities(traits: SessionTraits): ClientCapabilities {
+  return traits.apps ? { extensions: { [UI_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } } } : {};
 }

@@ -4,36 +4,54 @@ import type { Endpoint } from "./sessions.js";
 /** Bytes of the HMAC kept in a signed id: 128 bits cannot be guessed. */
 const MAC_BYTES = 16;
 
+/** Marks a signed id whose client declared MCP Apps (the UI extension) in its `initialize`. */
+const APPS_MARK = ".apps";
+
+/**
+ * What a 2025 session's `initialize` declared that changes what the server offers it: whether its
+ * client renders MCP Apps (then the apps' resources and Send tool are listed and served). A worker
+ * resuming a sibling's session must declare the same, or the session changes with the worker
+ * that happens to serve a request (issue 25, adversary F2: `tools/list` lost the Send tool).
+ */
+export interface SessionTraits {
+  readonly apps: boolean;
+}
+
 /**
  * MCP session ids (`Mcp-Session-Id`). Alone, a process mints random UUIDs and knows its sessions
  * by its table. Given a key shared by several processes (the workers of `serve --http
- * --workers N`), an id also carries an HMAC of the endpoint and principal it was opened for, so
- * a worker that never saw the session can tell it was opened by one of its siblings for this
- * same caller, and resume it instead of answering "Session not found". A caller cannot forge one,
- * nor carry one to the other endpoint or to another caller: those fail the check and are
- * answered exactly like an unknown id.
+ * --workers N`), an id also carries the session's traits (`SessionTraits`) and an HMAC of them
+ * with the endpoint and principal it was opened for, so a worker that never saw the session can
+ * tell it was opened by one of its siblings for this same caller, and resume it as it was opened
+ * instead of answering "Session not found". A caller cannot forge one, change its traits, nor
+ * carry one to the other endpoint or to another caller: those fail the check and are answered
+ * exactly like an unknown id.
  */
 export class SessionIds {
   constructor(private readonly key: Buffer | undefined) {}
 
-  /** A new session id; signed when this process shares a key. */
-  mint(endpoint: Endpoint, principal: string): string {
+  /** A new session id; signed (with its traits) when this process shares a key. */
+  mint(endpoint: Endpoint, principal: string, traits: SessionTraits): string {
     const id = randomUUID();
-    return this.key === undefined ? id : `${id}.${this.mac(endpoint, principal, id).toString("base64url")}`;
+    if (this.key === undefined) return id;
+    const payload = traits.apps ? `${id}${APPS_MARK}` : id;
+    return `${payload}.${this.mac(endpoint, principal, payload).toString("base64url")}`;
   }
 
-  /** Whether `id`, unknown here, was minted by a process holding the same key for this endpoint and principal. */
-  resumable(id: string, endpoint: Endpoint, principal: string): boolean {
-    if (this.key === undefined) return false;
-    const dot = id.indexOf(".");
-    if (dot === -1) return false;
+  /** The traits `id`, unknown here, was minted with by a process holding the same key for this endpoint and principal; undefined for any other id. */
+  resumable(id: string, endpoint: Endpoint, principal: string): SessionTraits | undefined {
+    if (this.key === undefined) return undefined;
+    const dot = id.lastIndexOf(".");
+    if (dot === -1) return undefined;
+    const payload = id.slice(0, dot);
     // The text itself is compared: an id has exactly one spelling (base64url decoding is lenient).
     const given = Buffer.from(id.slice(dot + 1));
-    const expected = Buffer.from(this.mac(endpoint, principal, id.slice(0, dot)).toString("base64url"));
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    const expected = Buffer.from(this.mac(endpoint, principal, payload).toString("base64url"));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    return { apps: payload.endsWith(APPS_MARK) };
   }
 
-  private mac(endpoint: Endpoint, principal: string, id: string): Buffer {
-    return createHmac("sha256", this.key as Buffer).update(`${endpoint}\n${principal}\n${id}`).digest().subarray(0, MAC_BYTES);
+  private mac(endpoint: Endpoint, principal: string, payload: string): Buffer {
+    return createHmac("sha256", this.key as Buffer).update(`${endpoint}\n${principal}\n${payload}`).digest().subarray(0, MAC_BYTES);
   }
 }

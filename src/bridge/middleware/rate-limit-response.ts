@@ -1,9 +1,9 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { LIMITS } from "../../limits.js";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, clientIp } from "../context.js";
 import { callerAddress } from "./caller-address.js";
 import { JSON_RPC, apiErrorResponse, jsonRpcRefusal, oauthErrorResponse } from "./http-errors.js";
-import type { RateDecision } from "./rate-limit.js";
+import type { Charge, RateDecision } from "./rate-limit.js";
 import { readBody } from "./read-body.js";
 import { PATHS } from "../urls.js";
 
@@ -37,12 +37,16 @@ export function rateLimitedResponse(path: string, decision: RateRefusal, body?: 
  */
 export function ipRateLimit(deps: BridgeDeps): MiddlewareHandler<BridgeEnv> {
   return async (c, next) => {
-    const ip = callerAddress(clientIp(deps, c));
-    const decision = await deps.limiter.take([{ key: `ip:${ip}`, limit: deps.limits.perIp, what: "requests per hour from one IP address" }]);
+    const decision = await deps.limiter.take([ipCharge(deps, c)]);
     if (!decision.ok) return rateLimitedResponse(c.req.path, decision, await refusedMessages(c));
     await next();
     return undefined;
   };
+}
+
+/** One request of the client's against the spec's per-user limit (a batch's messages take one each: `runBatch`). */
+export function ipCharge(deps: Pick<BridgeDeps, "limits" | "trustProxy">, c: Context): Charge {
+  return { key: `ip:${callerAddress(clientIp(deps, c))}`, limit: deps.limits.perIp, what: "requests per hour from one IP address" };
 }
 
 /**

@@ -1,0 +1,108 @@
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { JSON_RPC } from "../middleware/http-errors.js";
+import type { AuthInfoWithContext } from "../middleware/request-context.js";
+import type { CallerLanes } from "./caller-lanes.js";
+
+/** What the runner reports after each message of a batch it ran (tests and the bench watch it). */
+export interface BatchStep {
+  /** The message's index in its batch. */
+  readonly index: number;
+  /** Messages in the batch. */
+  readonly of: number;
+}
+
+/** The charges of one message, or the refusal (a 429) that answers it instead of running it. */
+export type MessageCharge<C> = { readonly ok: true; readonly charged: C } | { readonly ok: false; readonly refusal: Response };
+
+export interface BatchRun<C> {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** The POST, for its headers (the SDK checks them for each message alike). */
+  readonly request: Request;
+  readonly authInfo: AuthInfoWithContext;
+  readonly messages: readonly unknown[];
+  readonly lanes: CallerLanes;
+  /** Whose lane the messages run in (an address, a token's principal). */
+  readonly caller: string;
+  /** Aborts when the client has gone: no further message starts. */
+  readonly gone: AbortSignal | undefined;
+  /** Bytes of answers after which no further message starts (`LIMITS.bridge.maxBatchAnswerBytes`). */
+  readonly answerBytes: number;
+  /** Charge one message as a call of its own (`first`: the request itself was already counted per IP). */
+  readonly charge: (message: unknown, first: boolean) => Promise<MessageCharge<C>>;
+  /** Give back a message's charges when the transport refused it without running it. */
+  readonly settle: (response: Response, charged: C) => Promise<Response>;
+  readonly observe?: ((step: BatchStep) => void) | undefined;
+}
+
+/**
+ * A JSON-RPC batch of a 2025 session, run as the calls it holds would be: each message on its
+ * own, in the caller's lane (`CallerLanes`), charged against the per-IP limit and the tool limits
+ * as a call of its own (the N+1th message past a limit is refused as the N+1th call is, and the
+ * messages before it run; a batch none of whose messages ran is answered 429); none starts once the client is gone; and none starts once the answers
+ * before it reach `answerBytes` (each request left is answered with an error saying so, and is
+ * not run). Handing the batch whole to the SDK ran every message at once, kept on running for a
+ * client gone, and built answers of 71 MB (issue 25, adversary F1). The answers keep the order
+ * of their requests; a batch of notifications only is answered 202. A message the transport
+ * refuses whole (a header it does not take, the session closed meanwhile) ends the batch with
+ * that refusal, as the SDK refused a batch whole for it.
+ */
+export async function runBatch<C>(run: BatchRun<C>): Promise<Response> {
+  const answers: string[] = [];
+  let bytes = 0;
+  let headers: Headers | undefined;
+  /** The first refusal (429) and whether any message ran: a batch refused whole is answered 429, as before. */
+  let refusal: Response | undefined;
+  let ran = false;
+  const of = run.messages.length;
+  for (let index = 0; index < of; index++) {
+    const message = run.messages[index];
+    if (bytes >= run.answerBytes) {
+      for (const rest of run.messages.slice(index)) if (isRequest(rest)) answers.push(overBudget(rest, run.answerBytes));
+      break;
+    }
+    const answer = await run.lanes.run(run.caller, async (): Promise<Response | undefined> => {
+      if (run.gone?.aborted === true) return undefined;
+      const charge = await run.charge(message, index === 0);
+      if (!charge.ok) return charge.refusal;
+      const response = await run.settle(await run.transport.handleRequest(run.request, { parsedBody: message, authInfo: run.authInfo }), charge.charged);
+      run.observe?.({ index, of });
+      return response;
+    });
+    // The client has gone: nobody reads what the rest would say.
+    if (answer === undefined) return new Response(null, { status: 499 });
+    if (answer.status === 202) continue;
+    if (answer.status === 429) {
+      refusal ??= answer;
+      if (isRequest(message)) answers.push(await answer.text());
+      continue;
+    }
+    if (!answer.ok) return answer;
+    ran = true;
+    headers ??= answer.headers;
+    const text = await answer.text();
+    bytes += Buffer.byteLength(text, "utf8");
+    answers.push(text);
+  }
+  if (!ran && refusal !== undefined) return new Response(`[${answers.join(",")}]`, { status: 429, headers: refusal.headers });
+  if (answers.length === 0) return new Response(null, { status: 202 });
+  const out = new Headers(headers);
+  out.set("Content-Type", "application/json");
+  out.delete("Content-Length");
+  return new Response(`[${answers.join(",")}]`, { status: 200, headers: out });
+}
+
+/** A request (a method and an id), as opposed to a notification. */
+function isRequest(m: unknown): m is { readonly id: string | number } {
+  const id = (m as { id?: unknown } | null)?.id;
+  return typeof (m as { method?: unknown } | null)?.method === "string" && (typeof id === "string" || typeof id === "number");
+}
+
+/** The answer to a request of a batch left unrun because the answers before it reached the budget. */
+function overBudget(m: { readonly id: string | number }, limit: number): string {
+  const error = {
+    code: JSON_RPC.serverError,
+    message: `Not run: the answers to this batch's earlier messages reached ${limit} bytes, the most one batch is answered with; send this request again, alone or in a later batch`,
+    data: { reason: "batch_answer_too_large", limit },
+  };
+  return JSON.stringify({ jsonrpc: "2.0", id: m.id, error });
+}
