@@ -510,9 +510,11 @@ export const LIMITS = {
     /** Bytes of answers a batch's messages may reach before no further one runs (each request
      *  left is answered with an error saying so). One answer is at most a page, or an API page's
      *  MCP App (about 700 KB); 100 reads of apps made a 71 MB answer, held in memory until a slow
-     *  client took it all (issue 25, adversary F1). 1 MiB: a batch of ordinary calls is never
-     *  cut, and a batch answer is at most this plus its last answer. */
-    maxBatchAnswerBytes: 1024 * 1024,
+     *  client took it all (issue 25, adversary F1). At 1 MiB (two apps a batch) another caller's
+     *  `ls /` waited twice as long under 16 batches in a row as under the same reads sent alone
+     *  (p50 986 ms against 512 ms, busy machine); at 256 KiB a batch of apps runs one, as a call
+     *  (325 against 269 ms). Start-up batches (lists, pings: a few KB each) are never cut. */
+    maxBatchAnswerBytes: 256 * 1024,
     /** State faults (a full disk, the database away) are logged once per episode: a failure after
      *  this long without one opens a new episode (and a new log line). A minute covers a burst of
      *  requests failing together, while a fault that comes back later is reported again. */
@@ -607,6 +609,13 @@ export const LIMITS = {
      *  slower than about 4 KB/s is cut too; a minute lets a browser that pauses a video's download
      *  for its buffer pick it up again. */
     stalledWriteMs: 60_000,
+    /** Past `stalledWriteMs`, the least average rate an answer must be taken at (bytes a second):
+     *  an answer is ended once its client has had `stalledWriteMs` plus a second per this many
+     *  bytes handed to it. The stalled-write cut sees progress in every piece taken, so a client
+     *  reading a 71 MB batch answer at 16 KB/s held it in memory for over an hour (issue 25,
+     *  adversary F1). 8 KB/s (64 kbit/s) is below any link an agent runs on; an answer the size of
+     *  one MiB gets three minutes. Event streams are not timed. */
+    answerMinBytesPerSec: 8 * 1024,
   },
   serve: {
     /** `serve --http --workers N` at most: each worker holds the site and its index (tens to

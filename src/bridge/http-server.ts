@@ -36,6 +36,8 @@ export interface ListenOptions {
   readonly maxConnectionsPerCaller?: number;
   readonly maxConnectionsReadPerCaller?: number;
   readonly stalledWriteMs?: number;
+  /** The least average rate, in bytes per second, a client must take an answer at after `stalledWriteMs` (`LIMITS.bridge.answerMinBytesPerSec`). */
+  readonly answerMinBytesPerSec?: number;
   /** The process's bound on open connections and its reserves (`ConnectionCap`); `--max-connections` sets the first. */
   readonly maxConnections?: number;
   readonly newcomerReserve?: number;
@@ -117,6 +119,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
         return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
       } as typeof res.writeHead;
       endStalledWrites(res, options.stalledWriteMs ?? LIMITS.bridge.stalledWriteMs);
+      endSlowAnswers(res, options.stalledWriteMs ?? LIMITS.bridge.stalledWriteMs, options.answerMinBytesPerSec ?? LIMITS.bridge.answerMinBytesPerSec, () => streams.has(res));
       res.once("close", () => {
         active.delete(res);
         if (drained === undefined) return;
@@ -362,6 +365,46 @@ function endStalledWrites(res: ServerResponse, ms: number): void {
     return result;
   } as typeof res.end;
   res.on("drain", stop);
+  res.once("finish", stop);
+  res.once("close", stop);
+}
+
+/**
+ * End an answer its client takes more slowly than `minBytesPerSec` on average, after `graceMs`:
+ * by then it must have taken `graceMs` plus a second per `minBytesPerSec` bytes handed to it.
+ * The stalled-write cut (`endStalledWrites`) sees progress whenever the socket takes a piece, so
+ * a client reading at 16 KB/s held a 71 MB batch answer (its whole text, in memory) for over an
+ * hour (issue 25, adversary F1). Event streams are not timed: they are open for as long as their
+ * reader listens, and send little.
+ */
+function endSlowAnswers(res: ServerResponse, graceMs: number, minBytesPerSec: number, isEventStream: () => boolean): void {
+  const started = Date.now();
+  let handed = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const stop = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  };
+  const count = (chunk: unknown): void => {
+    if (typeof chunk === "string") handed += Buffer.byteLength(chunk);
+    else if (chunk instanceof Uint8Array) handed += chunk.byteLength;
+    if (isEventStream() || res.writableFinished) return;
+    stop();
+    const due = started + graceMs + (handed / minBytesPerSec) * 1000;
+    timer = setTimeout(() => res.destroy(), Math.max(0, due - Date.now()));
+  };
+  const write = res.write;
+  res.write = function (this: ServerResponse, ...args: unknown[]) {
+    count(args[0]);
+    return (write as (...a: unknown[]) => boolean).apply(this, args);
+  } as typeof res.write;
+  const end = res.end;
+  res.end = function (this: ServerResponse, ...args: unknown[]) {
+    if (typeof args[0] !== "function") count(args[0]);
+    const result = (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+    if (res.writableFinished) stop();
+    return result;
+  } as typeof res.end;
   res.once("finish", stop);
   res.once("close", stop);
 }

@@ -47,7 +47,9 @@ export interface BatchRun<C> {
  * that refusal, as the SDK refused a batch whole for it.
  */
 export async function runBatch<C>(run: BatchRun<C>): Promise<Response> {
-  const answers: string[] = [];
+  // Bytes, as the transport made them and as they are sent: decoding each answer to a string and
+  // encoding the whole again cost a fifth more CPU per message than the same calls sent alone.
+  const answers: Buffer[] = [];
   let bytes = 0;
   let headers: Headers | undefined;
   /** The first refusal (429) and whether any message ran: a batch refused whole is answered 429, as before. */
@@ -57,7 +59,7 @@ export async function runBatch<C>(run: BatchRun<C>): Promise<Response> {
   for (let index = 0; index < of; index++) {
     const message = run.messages[index];
     if (bytes >= run.answerBytes) {
-      for (const rest of run.messages.slice(index)) if (isRequest(rest)) answers.push(overBudget(rest, run.answerBytes));
+      for (const rest of run.messages.slice(index)) if (isRequest(rest)) answers.push(Buffer.from(overBudget(rest, run.answerBytes)));
       break;
     }
     const answer = await run.lanes.run(run.caller, async (): Promise<Response | undefined> => {
@@ -73,23 +75,38 @@ export async function runBatch<C>(run: BatchRun<C>): Promise<Response> {
     if (answer.status === 202) continue;
     if (answer.status === 429) {
       refusal ??= answer;
-      if (isRequest(message)) answers.push(await answer.text());
+      if (isRequest(message)) answers.push(Buffer.from(await answer.arrayBuffer()));
       continue;
     }
     if (!answer.ok) return answer;
     ran = true;
     headers ??= answer.headers;
-    const text = await answer.text();
-    bytes += Buffer.byteLength(text, "utf8");
-    answers.push(text);
+    const body = Buffer.from(await answer.arrayBuffer());
+    bytes += body.length;
+    answers.push(body);
   }
-  if (!ran && refusal !== undefined) return new Response(`[${answers.join(",")}]`, { status: 429, headers: refusal.headers });
+  if (!ran && refusal !== undefined) return new Response(arrayOf(answers), { status: 429, headers: refusal.headers });
   if (answers.length === 0) return new Response(null, { status: 202 });
   const out = new Headers(headers);
   out.set("Content-Type", "application/json");
   out.delete("Content-Length");
-  return new Response(`[${answers.join(",")}]`, { status: 200, headers: out });
+  return new Response(arrayOf(answers), { status: 200, headers: out });
 }
+
+/** The JSON array of `answers` (each one JSON text), as one buffer. */
+function arrayOf(answers: readonly Buffer[]): Uint8Array<ArrayBuffer> {
+  const parts: Buffer[] = [OPEN];
+  answers.forEach((a, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(a);
+  });
+  parts.push(CLOSE);
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+const OPEN = Buffer.from("[");
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("]");
 
 /** A request (a method and an id), as opposed to a notification. */
 function isRequest(m: unknown): m is { readonly id: string | number } {
