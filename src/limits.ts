@@ -510,10 +510,10 @@ export const LIMITS = {
     /** Bytes of answers a batch's messages may reach before no further one runs (each request
      *  left is answered with an error saying so). One answer is at most a page, or an API page's
      *  MCP App (about 700 KB); 100 reads of apps made a 71 MB answer, held in memory until a slow
-     *  client took it all (issue 25, adversary F1). At 1 MiB (two apps a batch) another caller's
-     *  `ls /` waited twice as long under 16 batches in a row as under the same reads sent alone
-     *  (p50 986 ms against 512 ms, busy machine); at 256 KiB a batch of apps runs one, as a call
-     *  (325 against 269 ms). Start-up batches (lists, pings: a few KB each) are never cut. */
+     *  client took it all (issue 25, adversary F1). At 256 KiB a batch of app reads runs one, as a
+     *  call would: under 16 such batches in a row another caller's `ls /` waited p50 314 ms,
+     *  against 424 ms under the same reads sent alone (busy 2-core machine). Start-up batches
+     *  (lists, pings: a few KB each) are never cut. */
     maxBatchAnswerBytes: 256 * 1024,
     /** State faults (a full disk, the database away) are logged once per episode: a failure after
      *  this long without one opens a new episode (and a new log line). A minute covers a burst of
