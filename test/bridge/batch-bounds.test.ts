@@ -63,6 +63,23 @@ describe("JSON-RPC batches of a 2025-03-26 session", () => {
     expect([none.status, none.headers.get("retry-after"), none.body]).toEqual([429, "1800", [7, 8].map((id) => ({ jsonrpc: "2.0", id, error }))]);
   });
 
+  it("answers a batch of responses whose last ones are past the per-IP limit with the refusal, never an empty array", async () => {
+    const clock = new TestClock();
+    h = await startBridge({ clock, rateLimits: ["ip=6"] });
+    const session = await batchSession(h.urls.mcp);
+    expect((await postJson(h.urls.mcp, ping(1), session)).status).toBe(200);
+    // The POST covers the first response (the fourth request of six), the next two take the last; the other two are refused.
+    const answers = Array.from({ length: 5 }, (_, i) => ({ jsonrpc: "2.0", id: `r${i}`, result: {} }));
+    const r = await postJson(h.urls.mcp, answers, session);
+    const error = {
+      code: -32029,
+      message: "Rate limit exceeded: at most 6 requests per hour from one IP address. Retry after 1800 seconds.",
+      data: { limit: 6, retryAfter: 1800, reset: "2030-01-15T11:00:00.000Z" },
+    };
+    // Before: 429 with the body `[]`, which JSON-RPC 2.0 forbids.
+    expect([r.status, r.headers.get("retry-after"), r.body]).toEqual([429, "1800", { jsonrpc: "2.0", id: null, error }]);
+  });
+
   it("runs no message once the answers before it reached the byte budget, on /mcp and /authed/mcp", async () => {
     h = await startBridge({ bridge: { holdLimits: { maxBatchAnswerBytes: 60 } } });
     const bearer = { Authorization: `Bearer ${(await credentialTokens(h)).access_token}` };

@@ -85,7 +85,18 @@ export async function runBatch<C>(run: BatchRun<C>): Promise<Response> {
     bytes += body.length;
     answers.push(body);
   }
-  if (!ran && refusal !== undefined) return new Response(arrayOf(answers), { status: 429, headers: refusal.headers });
+  if (!ran && refusal !== undefined) {
+    // A batch of responses and notifications has no request to answer in the array, and
+    // JSON-RPC forbids an empty one: the refusal alone says why, as a POST's (id null: it
+    // answers no request; adversary round 24, F6).
+    if (answers.length === 0) {
+      const { error } = (await refusal.json()) as { error: unknown };
+      const out = new Headers(refusal.headers);
+      out.delete("Content-Length");
+      return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error }), { status: 429, headers: out });
+    }
+    return new Response(arrayOf(answers), { status: 429, headers: refusal.headers });
+  }
   if (answers.length === 0) return new Response(null, { status: 202 });
   const out = new Headers(headers);
   out.set("Content-Type", "application/json");
