@@ -19,7 +19,7 @@
  *   x86-64 does under bash (1<<64 is 1, 1<<-1 is -2**63), & | ^ ~ in two's complement, and /= and
  *   %= by zero are bash's error (just-bash returned 0).
  */
-const INT64 = String.raw`function I64n(v){if(typeof v=="number"){if(Number.isSafeInteger(v))return v+0;v=BigInt(Number.isFinite(v)?Math.trunc(v):0)}v=BigInt.asIntN(64,v);return v>=-9007199254740991n&&v<=9007199254740991n?Number(v):v}function I64b(s,b){if(s==="")return NaN;let n=0,g=!1,B=BigInt(b);for(let c of s){let d=c>="0"&&c<="9"?c.charCodeAt(0)-48:c>="a"&&c<="z"?c.charCodeAt(0)-87:c>="A"&&c<="Z"?c.charCodeAt(0)-(b<=36?55:29):c==="@"?62:c==="_"?63:99;if(d>=b)return NaN;!g&&n>=70368744177664&&(n=BigInt(n),g=!0);n=g?BigInt.asIntN(64,n*B+BigInt(d)):n*b+d}return I64n(n)}function I64d(s){let m=/^\s*([-+]?)(\d+)/.exec(s);if(m===null)return NaN;let v=I64b(m[2],10);return m[1]==="-"?Jp(v,"-"):v}function I64v(s){let v=I64d(s);return v!==v?0:v}function I64B(x){return typeof x=="bigint"?x:BigInt(Number.isFinite(x)?Math.trunc(x):0)}function Yp(e,t,n){switch(n){case"<":return e<t?1:0;case"<=":return e<=t?1:0;case">":return e>t?1:0;case">=":return e>=t?1:0;case"==":return e===t?1:0;case"!=":return e!==t?1:0;case",":return t}if((n==="/"||n==="%")&&t===0)throw new ce("division by 0");if(n==="**"&&t<0)throw new ce("exponent less than 0");if(typeof e=="number"&&typeof t=="number"){let r;switch(n){case"+":r=e+t;break;case"-":r=e-t;break;case"*":r=e*t;break;case"/":r=(e-e%t)/t;break;case"%":r=e%t;break;case"&":case"|":case"^":(e|0)===e&&(t|0)===t&&(r=n==="&"?e&t:n==="|"?e|t:e^t);break;case">>":(e|0)===e&&t>=0&&t<32&&(r=e>>t)}if(r!==void 0&&Number.isSafeInteger(r))return r+0}let a=I64B(e),b=I64B(t),c=BigInt.asIntN;switch(n){case"+":return I64n(a+b);case"-":return I64n(a-b);case"*":return I64n(a*b);case"/":return I64n(a/b);case"%":return I64n(a%b);case"&":return I64n(a&b);case"|":return I64n(a|b);case"^":return I64n(a^b);case"<<":return I64n(c(64,a)<<(b&63n));case">>":return I64n(c(64,a)>>(b&63n));case"**":{let r=1n;for(a=c(64,a);b>0n;b>>=1n)b&1n&&(r=c(64,r*a)),a=c(64,a*a);return I64n(r)}}return 0}function Jc(e,t,n){return n==="="?t:Yp(e,t,n.slice(0,-1))}function Jp(e,t){switch(t){case"-":return I64n(-e);case"+":return e;case"!":return e===0?1:0;case"~":return I64n(typeof e=="number"?-e-1:~e);default:return e}}`;
+const INT64 = String.raw`function I64n(v){if(typeof v=="number"){if(Number.isSafeInteger(v))return v+0;v=BigInt(Number.isFinite(v)?Math.trunc(v):0)}v=BigInt.asIntN(64,v);return v>=-9007199254740991n&&v<=9007199254740991n?Number(v):v}function I64b(s,b){if(s==="")return NaN;let n=0,g=!1,B=BigInt(b);for(let c of s){let d=c>="0"&&c<="9"?c.charCodeAt(0)-48:c>="a"&&c<="z"?c.charCodeAt(0)-87:c>="A"&&c<="Z"?c.charCodeAt(0)-(b<=36?55:29):c==="@"?62:c==="_"?63:99;if(d>=b)return NaN;!g&&n>=70368744177664&&(n=BigInt(n),g=!0);n=g?BigInt.asIntN(64,n*B+BigInt(d)):n*b+d}return I64n(n)}function I64d(s){let m=/^\s*([-+]?)(\d+)/.exec(s);if(m===null)return NaN;let v=I64b(m[2],10);return m[1]==="-"?Jp(v,"-"):v}function I64c(v){return typeof v=="bigint"?v<0n?-9007199254740991:9007199254740991:v}function I64v(s){let v=I64d(s);return v!==v?0:v}function I64B(x){return typeof x=="bigint"?x:BigInt(Number.isFinite(x)?Math.trunc(x):0)}function Yp(e,t,n){switch(n){case"<":return e<t?1:0;case"<=":return e<=t?1:0;case">":return e>t?1:0;case">=":return e>=t?1:0;case"==":return e===t?1:0;case"!=":return e!==t?1:0;case",":return t}if((n==="/"||n==="%")&&t===0)throw new ce("division by 0");if(n==="**"&&t<0)throw new ce("exponent less than 0");if(typeof e=="number"&&typeof t=="number"){let r;switch(n){case"+":r=e+t;break;case"-":r=e-t;break;case"*":r=e*t;break;case"/":r=(e-e%t)/t;break;case"%":r=e%t;break;case"&":case"|":case"^":(e|0)===e&&(t|0)===t&&(r=n==="&"?e&t:n==="|"?e|t:e^t);break;case">>":(e|0)===e&&t>=0&&t<32&&(r=e>>t)}if(r!==void 0&&Number.isSafeInteger(r))return r+0}let a=I64B(e),b=I64B(t),c=BigInt.asIntN;switch(n){case"+":return I64n(a+b);case"-":return I64n(a-b);case"*":return I64n(a*b);case"/":return I64n(a/b);case"%":return I64n(a%b);case"&":return I64n(a&b);case"|":return I64n(a|b);case"^":return I64n(a^b);case"<<":return I64n(c(64,a)<<(b&63n));case">>":return I64n(c(64,a)>>(b&63n));case"**":{let r=1n;for(a=c(64,a);b>0n;b>>=1n)b&1n&&(r=c(64,r*a)),a=c(64,a*a);return I64n(r)}}return 0}function Jc(e,t,n){return n==="="?t:Yp(e,t,n.slice(0,-1))}function Jp(e,t){switch(t){case"-":return I64n(-e);case"+":return e;case"!":return e===0?1:0;case"~":return I64n(typeof e=="number"?-e-1:~e);default:return e}}`;
 
 /** One correction each: the exact minified text, what replaces it, and why. */
 export const INT64_PATCHES = [
@@ -152,5 +152,65 @@ export const INT64_PATCHES = [
     why: "(an empty operand is no integer)",
     find: String.raw`if(e=e.trim(),e==="")return{value:0,valid:!0};let t=!1;`,
     replace: String.raw`if(e=e.trim(),e==="")return{value:0,valid:!1};let t=!1;`,
+  },
+  {
+    why: "`<<` and `<<-` inside (( )), for (( )) and let are shifts, not here-documents, as bash's: if (( 5 & (1<<0) )); ((x<<=40)); let 'x=1<<2' (just-bash's lexer waited for a here-document's delimiter and the whole script failed to parse, status 2, nothing run)",
+    find: String.raw`this.pendingHeredocDelimiterMode=!0,this.makeToken(E.DLESSDASH,"<<-",n,r,s)`,
+    replace: String.raw`this.pendingHeredocDelimiterMode=this.dparenDepth>0?void 0:!0,this.makeToken(E.DLESSDASH,"<<-",n,r,s)`,
+  },
+  {
+    why: "(the same for <<)",
+    find: String.raw`this.pendingHeredocDelimiterMode=!1,this.makeToken(E.DLESS,"<<",n,r,s)`,
+    replace: String.raw`this.pendingHeredocDelimiterMode=this.dparenDepth>0?void 0:!1,this.makeToken(E.DLESS,"<<",n,r,s)`,
+  },
+  {
+    why: "(a word after `<`, `>`, `<<` or `>>` that begins with `=` closes that operator when (( )) is put back together: ((x<<=40)), ((3<=5)), ((x>=2)); just-bash put a space in between, which made `<< =40` and `< =5` a syntax error)",
+    find: String.raw`!(c==="="&&/[|&^+\-*/%<>]$/.test(n))`,
+    replace: String.raw`!(c[0]==="="&&/[|&^+\-*/%<>]$/.test(n))`,
+  },
+  {
+    why: "a substring's offset and length past 2**53 are clamped to +-(2**53-1), keeping the sign, where they become string and array positions (${s:1:$((2**62))} is bc, ${x:$((2**62))} empty, as bash's; just-bash's position arithmetic threw `Cannot mix BigInt and other types` and the shell ended with status 1). A clamped position past either end gives what the real one gives",
+    find: String.raw`let s=await Y(e,r.offset.expression),i=r.length?await Y(e,r.length.expression):void 0;`,
+    replace: String.raw`let s=I64c(await Y(e,r.offset.expression)),i=r.length?I64c(await Y(e,r.length.expression)):void 0;`,
+  },
+  {
+    why: "(the same for ${a[@]:o:n} on an indirect array)",
+    find: String.raw`let i=s.offset?await Y(e,s.offset.expression):0,o=s.length?await Y(e,s.length.expression):void 0,a=0;`,
+    replace: String.raw`let i=s.offset?I64c(await Y(e,s.offset.expression)):0,o=s.length?I64c(await Y(e,s.length.expression)):void 0,a=0;`,
+  },
+  {
+    why: "(the same for \"${a[@]:o:n}\")",
+    find: String.raw`let c=l.offset?await n(e,l.offset.expression):0,u=l.length?await n(e,l.length.expression):void 0,f=K(e,o);`,
+    replace: String.raw`let c=l.offset?I64c(await n(e,l.offset.expression)):0,u=l.length?I64c(await n(e,l.length.expression)):void 0,f=K(e,o);`,
+  },
+  {
+    why: "(the same for \"${@:o:n}\")",
+    find: String.raw`c=l.offset?await n(e,l.offset.expression):0,u=l.length?await n(e,l.length.expression):void 0,f=Number.parseInt(`,
+    replace: String.raw`c=l.offset?I64c(await n(e,l.offset.expression)):0,u=l.length?I64c(await n(e,l.length.expression)):void 0,f=Number.parseInt(`,
+  },
+  {
+    why: "(the same for \"${@:o:n}\" among other words)",
+    find: String.raw`l=a.offset?await n(e,a.offset.expression):0,c=a.length?await n(e,a.length.expression):void 0,u=Number.parseInt(`,
+    replace: String.raw`l=a.offset?I64c(await n(e,a.offset.expression)):0,c=a.length?I64c(await n(e,a.length.expression)):void 0,u=Number.parseInt(`,
+  },
+  {
+    why: "a negative substring offset before the string's start gives the empty string, as bash's (s=abcdef; ${s: -10:2} and ${s: -9007199254740993:2} are empty; just-bash started at the first character: ab)",
+    find: String.raw`if(l<0&&(l=Math.max(0,a.length+l)),i!==void 0)`,
+    replace: String.raw`if(l<0&&(l=a.length+l,l<0))return"";if(i!==void 0)`,
+  },
+  {
+    why: "return N's status is N's low 8 bits in 64 bits and a number outside 64 bits is refused, as bash's (return 9007199254740993 is 1, return 99999999999999999999 is `numeric argument required`, 2); just-bash's double rounded N to 9007199254740992 and gave 0",
+    find: String.raw`s=Number.parseInt(r,10);if(r===""||Number.isNaN(s)||!/^-?\d+$/.test(r))return D(`,
+    replace: String.raw`s=/^-?\d+$/.test(r)?BigInt(r):NaN;if(r===""||s!==s||s!==BigInt.asIntN(64,s))return D(`,
+  },
+  {
+    why: "(its status)",
+    find: String.raw`n=(s%256+256)%256}throw new Te(n)}`,
+    replace: String.raw`n=Number(BigInt.asUintN(8,s))}throw new Te(n)}`,
+  },
+  {
+    why: "(exit refuses a number outside 64 bits too: exit 99999999999999999999 is `numeric argument required`, 2, as bash's; just-bash gave 255)",
+    find: String.raw`else{let i=BigInt(s);n=Number((i%256n+256n)%256n)}}throw new G(n,"",r)}`,
+    replace: String.raw`else{let i=BigInt(s);i!==BigInt.asIntN(64,i)?(r=` + "`bash: exit: ${s}: numeric argument required\n`" + String.raw`,n=2):n=Number((i%256n+256n)%256n)}}throw new G(n,"",r)}`,
   },
 ];

@@ -798,9 +798,9 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     replace: String.raw`let l=parseInt(a,16);try{s+=${SURROGATE_BYTES}(l)}`,
   },
   {
-    why: "($'...': \\u and \\U) as bash: \\u takes one to four hex digits and \\U one to eight (just-bash read four characters for \\u, so $'\\ue9x' lost the x, and had no \\U: $'\\U1F600' stayed text); a lone surrogate is its three bytes (SURROGATE_BYTES), a code point past U+10FFFF bash's longer UTF-8 form (bytes), NUL or past 0x7FFFFFFF nothing",
+    why: "($'...': \\u and \\U) as bash: \\u takes one to four hex digits and \\U one to eight (just-bash read four characters for \\u, so $'\\ue9x' lost the x, and had no \\U: $'\\U1F600' stayed text); a lone surrogate is its three bytes (SURROGATE_BYTES), a code point past U+10FFFF bash's longer UTF-8 form (bytes), past 0x7FFFFFFF nothing; NUL ends the $'...' string as \\0 and \\x00 do ($'a\\u0000b'c is ac)",
     find: String.raw`case"u":{let a=t.slice(s+2,s+6),l=parseInt(a,16);Number.isNaN(l)?(r+="\\u",s+=2):(r+=String.fromCharCode(l),s+=6);break}`,
-    replace: String.raw`case"u":case"U":{let m=t[s+1]==="u"?4:8,h=/^[0-9a-fA-F]+/.exec(t.slice(s+2,s+2+m));if(h===null){r+="\\"+t[s+1],s+=2;break}s+=2+h[0].length;let q=parseInt(h[0],16);if(q===0||q>2147483647)break;if(q<=1114111){r+=${SURROGATE_BYTES}(q);break}let b=q<2097152?[240|q>>18,128|q>>12&63,128|q>>6&63,128|q&63]:q<67108864?[248|q>>24,128|q>>18&63,128|q>>12&63,128|q>>6&63,128|q&63]:[252|q>>30,128|q>>24&63,128|q>>18&63,128|q>>12&63,128|q>>6&63,128|q&63];for(let c of b)r+=String.fromCharCode(56320+c);break}`,
+    replace: String.raw`case"u":case"U":{let m=t[s+1]==="u"?4:8,h=/^[0-9a-fA-F]+/.exec(t.slice(s+2,s+2+m));if(h===null){r+="\\"+t[s+1],s+=2;break}s+=2+h[0].length;let q=parseInt(h[0],16);if(q===0){r+=String.fromCharCode(0);break}if(q>2147483647)break;if(q<=1114111){r+=${SURROGATE_BYTES}(q);break}let b=q<2097152?[240|q>>18,128|q>>12&63,128|q>>6&63,128|q&63]:q<67108864?[248|q>>24,128|q>>18&63,128|q>>12&63,128|q>>6&63,128|q&63]:[252|q>>30,128|q>>24&63,128|q>>18&63,128|q>>12&63,128|q>>6&63,128|q&63];for(let c of b)r+=String.fromCharCode(56320+c);break}`,
   },
   {
     why: "printf %q backslash-quotes the characters bash 5.2 does (shquote.c): , ] ^ too, # and ~ only as the first character, = and % never (just-bash quoted = % and every # ~, and left , ] ^ bare)",
