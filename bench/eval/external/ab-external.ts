@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { RANKING, type RankingParams } from "../../../src/engine/search/ranking.js";
+import { ResolvedTerms } from "../../../src/engine/search/resolved-terms.js";
 import { SearchIndex } from "../../../src/engine/search/search-index.js";
 import { loadSite } from "../../../src/vfs/load-site.js";
 import { CUTOFF, type Filter, firstRelevantRank, loadEvalSets, score } from "../eval.js";
@@ -26,6 +27,8 @@ for (const set of sets) {
   const line: string[] = [];
   variants.forEach((v, vi) => {
     (index as unknown as { ranking: RankingParams }).ranking = { ...RANKING, ...v };
+    // Query terms resolved under the previous variant keep its idf exponent and prefix weights.
+    (index as unknown as { resolved: ResolvedTerms }).resolved = new ResolvedTerms();
     const run = (q: string, f: Filter | undefined): string[] => hitPaths(index.search({ query: q, pageSize: CUTOFF, canRead: () => true, ...f }));
     const s = score(set.questions, run);
     set.questions.forEach((q, qi) => {
