@@ -616,6 +616,16 @@ export const LIMITS = {
      *  adversary F1). 8 KB/s (64 kbit/s) is below any link an agent runs on; an answer the size of
      *  one MiB gets three minutes. Event streams are not timed. */
     answerMinBytesPerSec: 8 * 1024,
+    /** Bytes of one caller's answers (an address, an IPv6 /64) the process holds unread at once:
+     *  past it, the caller's next answer is refused (429 `too_many_unread_answers`) until it reads
+     *  them (`CallerAnswerBytes`). An answer handed whole is held until the kernel has taken its
+     *  last byte, so one caller whose many connections read slowly, or not at all, made the process
+     *  hold an answer per connection (issue 25). The kernel takes the first 2-4 MB of each itself
+     *  (loopback, measured), so a reader of one large page holds little here; 8 MiB is a few of the
+     *  largest answers (an MCP App is ~700 KB) and, at the per-caller bound of 256 connections,
+     *  one caller's unread answers stay at megabytes, not gigabytes. Counted by each process of
+     *  `--workers N`. */
+    maxUnreadAnswerBytesPerCaller: 8 * 1024 * 1024,
   },
   serve: {
     /** `serve --http --workers N` at most: each worker holds the site and its index (tens to

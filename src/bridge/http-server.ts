@@ -7,6 +7,7 @@ import type { CallerTurns } from "../engine/search/caller-turns.js";
 import { apiErrorResponse } from "./middleware/http-errors.js";
 import { errorForPath } from "./middleware/origin-policy.js";
 import { PATHS } from "./urls.js";
+import { CallerAnswerBytes } from "./caller-answer-bytes.js";
 import { CallerConnections } from "./caller-connections.js";
 import { CallerReading } from "./caller-reading.js";
 import { ConnectionCap } from "./connection-cap.js";
@@ -36,8 +37,12 @@ export interface ListenOptions {
   readonly maxConnectionsPerCaller?: number;
   readonly maxConnectionsReadPerCaller?: number;
   readonly stalledWriteMs?: number;
-  /** The least average rate, in bytes per second, a client must take an answer at after `stalledWriteMs` (`LIMITS.bridge.answerMinBytesPerSec`). */
+  /** The least average rate, in bytes per second, a client must take an answer handed whole at (`LIMITS.bridge.answerMinBytesPerSec`). */
   readonly answerMinBytesPerSec?: number;
+  /** How long a client has, besides a second per `answerMinBytesPerSec` bytes, to take an answer handed whole (`stalledWriteMs` unless given). */
+  readonly slowAnswerGraceMs?: number;
+  /** Bytes of a caller's answers not yet taken past which its next answer is refused (`LIMITS.bridge.maxUnreadAnswerBytesPerCaller`). */
+  readonly maxUnreadAnswerBytesPerCaller?: number;
   /** The process's bound on open connections and its reserves (`ConnectionCap`); `--max-connections` sets the first. */
   readonly maxConnections?: number;
   readonly newcomerReserve?: number;
@@ -67,6 +72,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     const refusedRequestMs = options.refusedRequestMs ?? LIMITS.bridge.refusedRequestMs;
     const firstRequestMs = options.firstRequestMs ?? LIMITS.bridge.firstRequestMs;
     const reading = callerReading(options, firstRequestMs);
+    const unread = new CallerAnswerBytes(options.maxUnreadAnswerBytesPerCaller ?? LIMITS.bridge.maxUnreadAnswerBytesPerCaller);
     const requestMs = options.requestMs ?? LIMITS.bridge.requestMs;
     // Node checks these deadlines every `connectionsCheckingInterval` (30 s by default, so a
     // request was cut up to 30 s late): every tenth of the deadline, so at most 10% late. The
@@ -84,7 +90,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
       if (bridge.trustProxy) {
         // Every connection is the proxy's: the caller is known by request, and what it holds is
         // its requests being answered (each on one of the proxy's connections to us).
-        const caller = callerAddress(clientAddress(true, headerText(req.headers["x-forwarded-for"]), req.socket.remoteAddress));
+        const caller = requestCaller(req, true);
         if (!cap.admits(held.heldBy(caller), bridge.signedIn.has(caller))) return refuseBusy(req, res, cap.limit, true);
         if (!held.take(caller)) return refuseConnection(req, res, held.limit, true);
         cap.take();
@@ -105,21 +111,32 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     let drained: (() => void) | undefined;
     // Answers still to come; an open notification stream is not waited for.
     const pending = (): number => [...active].filter((res) => !streams.has(res)).length;
-    server.on("request", (_req, res: ServerResponse) => {
+    const stalledWriteMs = options.stalledWriteMs ?? LIMITS.bridge.stalledWriteMs;
+    server.on("request", (req: IncomingMessage, res: ServerResponse) => {
       active.add(res);
+      const caller = requestCaller(req, bridge.trustProxy);
+      unread.track(res, caller);
       // The content type is read as the head is written: @hono/node-server passes the headers to
       // writeHead directly, so `getHeader` never sees them.
       const writeHead = res.writeHead;
+      let refused = false;
       res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+        // Refused: the route's own head, and a later implicit one (`flushHeaders`), are dropped.
+        if (refused) return res;
         if (isEventStream(res, args)) {
           streams.add(res);
           // A stream stays open as long as its reader wants: it does not hold its caller's place.
           reading.answered(res.socket as Socket);
+        } else if (!unread.admits(caller, res)) {
+          // Decided as the answer is written, once it exists: however many of the caller's
+          // requests were read together, each answer finds the bytes of those written before it.
+          refused = true;
+          return refuseUnreadAnswer(req, res, writeHead, unread.limit, bridge.trustProxy);
         }
         return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
       } as typeof res.writeHead;
-      endStalledWrites(res, options.stalledWriteMs ?? LIMITS.bridge.stalledWriteMs);
-      endSlowAnswers(res, options.stalledWriteMs ?? LIMITS.bridge.stalledWriteMs, options.answerMinBytesPerSec ?? LIMITS.bridge.answerMinBytesPerSec, () => streams.has(res));
+      endStalledWrites(res, stalledWriteMs);
+      endSlowAnswers(res, options.slowAnswerGraceMs ?? stalledWriteMs, options.answerMinBytesPerSec ?? LIMITS.bridge.answerMinBytesPerSec, () => streams.has(res));
       res.once("close", () => {
         active.delete(res);
         if (drained === undefined) return;
@@ -260,6 +277,36 @@ function isEventStream(res: ServerResponse, args: readonly unknown[]): boolean {
   return String(type ?? "").startsWith("text/event-stream");
 }
 
+/** Who a request is from for the per-caller bounds: its address (an IPv6 /64), behind a trusted proxy the last forwarded one. */
+function requestCaller(req: IncomingMessage, trustProxy: boolean): string {
+  if (!trustProxy) return callerAddress(req.socket.remoteAddress ?? "unknown");
+  return callerAddress(clientAddress(true, headerText(req.headers["x-forwarded-for"]), req.socket.remoteAddress));
+}
+
+/**
+ * An answer written while its caller holds `limit` bytes of earlier answers it has not read
+ * (`CallerAnswerBytes`): in its place, 429 `too_many_unread_answers` in the path's error shape
+ * with `Retry-After`, and the connection closed. The answer itself is dropped as its route hands
+ * it over: what it writes is taken and thrown away, and a body it streams waits for a `drain`
+ * that never comes and is cancelled as the connection closes.
+ */
+function refuseUnreadAnswer(req: IncomingMessage, res: ServerResponse, writeHead: ServerResponse["writeHead"], limit: number, byForwarded: boolean): ServerResponse {
+  const path = req.url?.startsWith("/") === true ? (req.url.split("?")[0] ?? "/") : "/";
+  const who = byForwarded ? "client" : "client address (an IPv6 /64)";
+  const message = `too many bytes of this client's earlier answers are not yet read: at most ${limit} at once per ${who}; read them, or close their connections, before asking for more`;
+  const answer = errorForPath(path, 429, "too_many_unread_answers", message, { "Retry-After": "5" });
+  const end = res.end;
+  res.write = (() => false) as typeof res.write;
+  res.end = (() => res) as typeof res.end;
+  void answer.text().then((body) => {
+    if (res.destroyed) return;
+    res.shouldKeepAlive = false;
+    (writeHead as (...a: unknown[]) => ServerResponse).call(res, answer.status, { ...Object.fromEntries(answer.headers), "Content-Length": Buffer.byteLength(body), Connection: "close" });
+    (end as (chunk: string) => ServerResponse).call(res, body);
+  });
+  return res;
+}
+
 /** A header's value as one string (Node gives an array only for a few headers). */
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
@@ -370,15 +417,21 @@ function endStalledWrites(res: ServerResponse, ms: number): void {
 }
 
 /**
- * End an answer its client takes more slowly than `minBytesPerSec` on average, after `graceMs`:
- * by then it must have taken `graceMs` plus a second per `minBytesPerSec` bytes handed to it.
- * The stalled-write cut (`endStalledWrites`) sees progress whenever the socket takes a piece, so
- * a client reading at 16 KB/s held a 71 MB batch answer (its whole text, in memory) for over an
- * hour (issue 25, adversary F1). Event streams are not timed: they are open for as long as their
- * reader listens, and send little.
+ * End an answer handed whole that its client takes more slowly than `minBytesPerSec` on average:
+ * from the moment its last byte is handed over (`end`), it must be taken within `graceMs` plus
+ * a second per `minBytesPerSec` bytes of it. Until then every byte not taken is held in memory:
+ * the stalled-write cut (`endStalledWrites`) sees progress whenever the socket takes a piece, so
+ * a client reading at 16 KB/s held a 71 MB batch answer (its whole text) for over an hour
+ * (issue 25, adversary F1).
+ *
+ * An answer written a piece at a time as the socket takes it (a medium read from disk, which waits
+ * for `drain` before its next piece) is not timed while it is written: it holds one piece, and a
+ * reader on a slow link (a phone taking a large image at 4 KB/s) would be cut for being slow, not
+ * for what it holds; a client that takes nothing is still cut by the stalled-write rule. Its last
+ * piece is timed as above, with a second per `minBytesPerSec` bytes of the whole answer. Event
+ * streams are not timed: they are open for as long as their reader listens, and send little.
  */
 function endSlowAnswers(res: ServerResponse, graceMs: number, minBytesPerSec: number, isEventStream: () => boolean): void {
-  const started = Date.now();
   let handed = 0;
   let timer: NodeJS.Timeout | undefined;
   const stop = (): void => {
@@ -388,10 +441,6 @@ function endSlowAnswers(res: ServerResponse, graceMs: number, minBytesPerSec: nu
   const count = (chunk: unknown): void => {
     if (typeof chunk === "string") handed += Buffer.byteLength(chunk);
     else if (chunk instanceof Uint8Array) handed += chunk.byteLength;
-    if (isEventStream() || res.writableFinished) return;
-    stop();
-    const due = started + graceMs + (handed / minBytesPerSec) * 1000;
-    timer = setTimeout(() => res.destroy(), Math.max(0, due - Date.now()));
   };
   const write = res.write;
   res.write = function (this: ServerResponse, ...args: unknown[]) {
@@ -402,7 +451,10 @@ function endSlowAnswers(res: ServerResponse, graceMs: number, minBytesPerSec: nu
   res.end = function (this: ServerResponse, ...args: unknown[]) {
     if (typeof args[0] !== "function") count(args[0]);
     const result = (end as (...a: unknown[]) => ServerResponse).apply(this, args);
-    if (res.writableFinished) stop();
+    if (!res.writableFinished && !res.destroyed && !isEventStream()) {
+      stop();
+      timer = setTimeout(() => res.destroy(), graceMs + (handed / minBytesPerSec) * 1000);
+    }
     return result;
   } as typeof res.end;
   res.once("finish", stop);

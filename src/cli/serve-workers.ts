@@ -14,7 +14,7 @@ import { httpWorkerExecArgv } from "./worker-heap.js";
 import { CONNECTION_MESSAGE, ConnectionHandout, handedConnections, type ListenReply, type WorkerChannel } from "./connection-handout.js";
 import { type Hello, type Port, type PrimaryNews, Rpc, type WorkerAsk, type WorkerNews } from "./worker-ipc.js";
 import { ShellPlaceLedger } from "../engine/shell/place-ledger.js";
-import { RemoteShellPlaces } from "../engine/shell/shared-places.js";
+import { RemoteShellPlaces, type StandingNews } from "../engine/shell/shared-places.js";
 
 /** The environment variable that marks a process as a worker of `serve --http --workers N`. */
 const WORKER_ENV = "SVC_MCP_HTTP_WORKER";
@@ -33,7 +33,9 @@ export async function workerRole(): Promise<WorkerRole> {
   let stopped!: () => void;
   const stop = new Promise<void>((resolve) => (stopped = resolve));
   const shellPlaces = new RemoteShellPlaces((request) => rpc.ask({ t: "shell-place", ...request }));
-  const rpc = new Rpc<WorkerAsk, PrimaryNews, WorkerNews>(process as unknown as Port, { onNews: (news) => shellPlaces.elsewhere(news) });
+  const rpc = new Rpc<WorkerAsk, PrimaryNews, WorkerNews>(process as unknown as Port, {
+    onNews: (news) => (news.t === "shell-standing" ? shellPlaces.standing(news) : shellPlaces.elsewhere(news)),
+  });
   process.once("disconnect", () => {
     rpc.fail("the primary process is gone");
     stopped();
@@ -212,11 +214,14 @@ class SharedState {
   private readonly siteSessions = new SiteSessions();
   private readonly relayPlaces = new RelayPlaceLedger<number>(new RelayPlaces());
   private readonly channels = new Map<number, { readonly worker: Worker; readonly rpc: Rpc<never, WorkerNews, PrimaryNews> }>();
-  private readonly shellPlaces = new ShellPlaceLedger((id, news) => {
-    const to = this.channels.get(id);
-    // A worker whose channel has closed is about to exit: its places go with it (`gone`).
-    if (to?.worker.isConnected() === true) to.rpc.tell({ t: "shell-elsewhere", ...news });
-  });
+  private readonly shellPlaces = new ShellPlaceLedger(
+    (id, news) => {
+      const to = this.channels.get(id);
+      // A worker whose channel has closed is about to exit: its places go with it (`gone`).
+      if (to?.worker.isConnected() === true) to.rpc.tell({ t: "shell-elsewhere", ...news });
+    },
+    (from, news) => this.passStanding(from, news),
+  );
 
   constructor(windowMs: number) {
     this.limiter = new FixedWindowLimiter(windowMs);
@@ -232,6 +237,15 @@ class SharedState {
     if (ask.t === "relay-place") return this.relayPlaces.answer(worker.id, ask);
     if (ask.t === "shell-place") return this.shellPlaces.answer(worker.id, ask);
     return answerSiteSessionRequest(this.siteSessions, ask);
+  }
+
+  /**
+   * What worker `from`'s shell pool learnt of a caller's standing, told to every other worker:
+   * a caller heavy in one pool is heavy in all, one trusted in one is trusted in all, as in one
+   * process. Only changes travel (a long hold, a first answer), not every answer.
+   */
+  private passStanding(from: number, news: StandingNews): void {
+    for (const [id, to] of this.channels) if (id !== from && to.worker.isConnected()) to.rpc.tell({ t: "shell-standing", ...news });
   }
 
   /** `worker` has exited: every place it held is given back. */

@@ -1,7 +1,7 @@
 import type { LimiterRequest } from "../bridge/middleware/shared-limiter.js";
 import type { RelayPlaceRequest } from "../bridge/playground/shared-relay-places.js";
 import type { SiteSessionRequest } from "../bridge/web/site-sessions.js";
-import type { ElsewhereNews, ShellPlaceRequest } from "../engine/shell/shared-places.js";
+import type { ElsewhereNews, ShellPlaceRequest, StandingNews } from "../engine/shell/shared-places.js";
 
 /**
  * The messages between the primary of `serve --http --workers N` and its workers, over the
@@ -11,7 +11,8 @@ import type { ElsewhereNews, ShellPlaceRequest } from "../engine/shell/shared-pl
  * it wrote is on disk or will not be (`settled`: the next worker is started then and reads it),
  * how many of the connections it was handed have closed (`closed`, a few at a time) and that it
  * drains (`draining`: it is handed no more). The primary tells a worker how many commands of a
- * caller it holds places of now run in the other workers (`shell-elsewhere`). Connections themselves travel beside these, as the
+ * caller it holds places of now run in the other workers (`shell-elsewhere`), and what another
+ * worker's shell pool learnt of a caller's standing (`shell-standing`, passed on from its `standing` ask). Connections themselves travel beside these, as the
  * socket of a `CONNECTION_MESSAGE` (connection-handout.ts).
  * The primary stops a worker with SIGTERM, the signal a worker stops on when run alone.
  */
@@ -31,8 +32,8 @@ export type WorkerNews =
   | { readonly t: "settled" }
   | { readonly t: "closed"; readonly n: number }
   | { readonly t: "draining" };
-/** What the primary tells a worker unasked. */
-export type PrimaryNews = { readonly t: "shell-elsewhere" } & ElsewhereNews;
+/** What the primary tells a worker unasked: a caller's commands running in the other workers, what another worker learnt of a caller's standing. */
+export type PrimaryNews = ({ readonly t: "shell-elsewhere" } & ElsewhereNews) | ({ readonly t: "shell-standing" } & StandingNews);
 
 /** One end of the channel: a cluster `Worker` in the primary, `process` in a worker. */
 export interface Port {

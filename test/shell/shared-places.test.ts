@@ -43,7 +43,13 @@ afterAll(async () => {
 /** Pools 1 and 2 (the worker ids the primary counts by), their shells, and one ordered log of both pools' calls. */
 function twoPools(primaryGone = false) {
   const remotes = new Map<number, RemoteShellPlaces>();
-  const ledger = new ShellPlaceLedger((owner, news) => remotes.get(owner)?.elsewhere(news));
+  const ledger = new ShellPlaceLedger(
+    (owner, news) => remotes.get(owner)?.elsewhere(news),
+    // As the primary does (serve-workers.ts): to every other worker.
+    (from, news) => {
+      for (const [owner, remote] of remotes) if (owner !== from) remote.standing(news);
+    },
+  );
   const ask = async (owner: number, m: ShellPlaceRequest): Promise<unknown> => {
     if (primaryGone) throw new Error("the primary process is gone");
     return ledger.answer(owner, m);
@@ -98,6 +104,47 @@ describe("two pools counting together", () => {
         "pool 2: call 1 started",
         "pool 2: call 1 ended: result",
         "pool 1: call 2 ended: cancelled",
+      ]);
+    } finally {
+      await Promise.all(pools.map((p) => p.host.close()));
+    }
+  });
+
+  it("share a caller's standing: x, heavy in pool 1 (it gave up a running command), is heavy in pool 2, and waits there for the workers kept for callers with nothing running, where a new caller is served", async () => {
+    const { log, pools } = twoPools();
+    const [one, two] = pools;
+    try {
+      const given = new AbortController();
+      const gaveUp = one.shell.run(RUNAWAY, "x", given.signal);
+      await one.rec.next((e) => e.t === "start");
+      given.abort();
+      expect(await gaveUp).toEqual(CANCELLED);
+      // Pool 2 (4 workers, 2 kept for callers with nothing running): y runs its two.
+      const aborts = [new AbortController(), new AbortController()];
+      const runaways = aborts.map((a) => two.shell.run(RUNAWAY, "y", a.signal));
+      await two.rec.next(() => two.rec.events.filter((e) => e.t === "start").length === 2);
+      // Heavy, x must leave 2 workers free: it waits. z, new, may take one of them.
+      const waiting = two.shell.run("echo hi", "x");
+      await two.rec.next((e) => e.t === "queued" && e.caller === "x");
+      expect(await two.shell.run("echo hi", "z")).toEqual(HI);
+      aborts[0]?.abort();
+      expect(await waiting).toEqual(HI);
+      aborts[1]?.abort();
+      expect(await Promise.all(runaways)).toEqual([CANCELLED, CANCELLED]);
+      // Before, x was new in pool 2 (standing was each pool's own) and started at once.
+      expect(log.filter((line) => line.startsWith("pool 2"))).toEqual([
+        "pool 2: call 1 queued by y",
+        "pool 2: call 2 queued by y",
+        "pool 2: call 1 started",
+        "pool 2: call 2 started",
+        "pool 2: call 3 queued by x",
+        "pool 2: call 4 queued by z",
+        "pool 2: call 4 started",
+        "pool 2: call 4 ended: result",
+        "pool 2: call 1 ended: cancelled",
+        "pool 2: call 3 started",
+        "pool 2: call 3 ended: result",
+        "pool 2: call 2 ended: cancelled",
       ]);
     } finally {
       await Promise.all(pools.map((p) => p.host.close()));

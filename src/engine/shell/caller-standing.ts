@@ -77,12 +77,16 @@ export class CallerStanding {
     }
   }
 
-  /** A command of `caller` ended with its answer. A heavy caller stays heavy until that wears off. */
-  answered(caller: string): void {
-    if (this.of(caller) === "heavy") return;
-    this.trusted.delete(caller);
+  /**
+   * A command of `caller` ended with its answer. A heavy caller stays heavy until that wears off.
+   * True when this made the caller trusted (it was not).
+   */
+  answered(caller: string): boolean {
+    if (this.of(caller) === "heavy") return false;
+    const was = this.trusted.delete(caller);
     this.trusted.add(caller);
     trim(this.trusted, this.options.capacity);
+    return !was;
   }
 }
 

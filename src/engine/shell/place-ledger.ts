@@ -1,4 +1,4 @@
-import type { ElsewhereNews, HoldReply, RunReply, ShellPlaceRequest } from "./shared-places.js";
+import type { ElsewhereNews, HoldReply, RunReply, ShellPlaceRequest, StandingNews } from "./shared-places.js";
 
 interface Place {
   readonly owner: number;
@@ -33,10 +33,22 @@ export class ShellPlaceLedger {
   private readonly callers = new Map<string, Map<number, Share>>();
   private readonly gone = new Set<number>();
 
-  constructor(private readonly tell: (owner: number, news: ElsewhereNews) => void) {}
+  /**
+   * `tell`: news for one worker of a caller it holds places of. `passStanding`: what worker `from`
+   * learnt of a caller's standing, for every other worker (the primary knows them all; a caller's
+   * standing matters in a pool before the caller holds a place there).
+   */
+  constructor(
+    private readonly tell: (owner: number, news: ElsewhereNews) => void,
+    private readonly passStanding: (from: number, news: StandingNews) => void = () => {},
+  ) {}
 
   /** Answer one worker's request. */
   answer(owner: number, message: ShellPlaceRequest): HoldReply | RunReply | Record<string, never> {
+    if (message.op === "standing") {
+      this.passStanding(owner, { caller: message.caller, mark: message.mark });
+      return {};
+    }
     if (message.op === "release") {
       const place = this.places.get(message.id);
       if (place?.owner === owner) this.release(message.id, place);

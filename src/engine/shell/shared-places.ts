@@ -10,7 +10,20 @@ import { LIMITS } from "../../limits.js";
 export type ShellPlaceRequest =
   | { readonly op: "hold"; readonly caller: string; readonly maxHeld: number }
   | { readonly op: "run"; readonly id: number; readonly maxRunning: number }
-  | { readonly op: "release"; readonly id: number };
+  | { readonly op: "release"; readonly id: number }
+  | ({ readonly op: "standing" } & StandingNews);
+
+/**
+ * What one pool learnt of a caller's standing (`CallerStanding`), passed by the primary to every
+ * other worker's pool: a command of theirs held a worker for long (`heavy`), or answered while
+ * the caller was not yet trusted there (`answered`). A caller's standing is then the server's,
+ * not each worker's: one whose runaway reached its limit in one worker was a new caller in the
+ * other, free to take the workers kept from heavy callers (issue 25).
+ */
+export interface StandingNews {
+  readonly caller: string;
+  readonly mark: "heavy" | "answered";
+}
 
 /** `hold`'s answer: the place (and the caller's commands running in the other workers), or the caller holds its bound. */
 export type HoldReply = { readonly t: "held"; readonly id: number; readonly elsewhere: number } | { readonly t: "refused" };
@@ -35,6 +48,10 @@ export interface CallerPlaces {
   release(id: number): void;
   /** Whom to tell the primary's `ElsewhereNews` (one listener: the pool). */
   listen(onElsewhere: (news: ElsewhereNews) => void): void;
+  /** Tell the other pools what this one learnt of a caller's standing (nothing to wait for). */
+  mark(news: StandingNews): void;
+  /** Whom to tell the other pools' `StandingNews` (one listener: the pool). */
+  listenStanding(onMark: (news: StandingNews) => void): void;
 }
 
 const UNANSWERED: Unanswered = Object.freeze({ t: "unanswered" });
@@ -52,6 +69,7 @@ const UNANSWERED: Unanswered = Object.freeze({ t: "unanswered" });
  */
 export class RemoteShellPlaces implements CallerPlaces {
   private listener: ((news: ElsewhereNews) => void) | undefined;
+  private standingListener: ((news: StandingNews) => void) | undefined;
 
   constructor(
     private readonly request: (message: ShellPlaceRequest) => Promise<unknown>,
@@ -81,6 +99,20 @@ export class RemoteShellPlaces implements CallerPlaces {
   /** The primary's news, passed on to the pool. */
   elsewhere(news: ElsewhereNews): void {
     this.listener?.(news);
+  }
+
+  mark(news: StandingNews): void {
+    // Nothing to wait for: a primary gone (or slow) leaves each pool its own standing, as before.
+    this.request({ op: "standing", caller: news.caller, mark: news.mark }).catch(() => {});
+  }
+
+  listenStanding(onMark: (news: StandingNews) => void): void {
+    this.standingListener = onMark;
+  }
+
+  /** Another pool's news of a caller's standing, passed on to the pool. */
+  standing(news: StandingNews): void {
+    this.standingListener?.(news);
   }
 
   private ask<R>(message: ShellPlaceRequest, late: (reply: R) => void): Promise<R | Unanswered> {

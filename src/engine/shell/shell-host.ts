@@ -260,6 +260,8 @@ export class ShellHost {
   private readonly idleSweep: NodeJS.Timeout;
   /** Callers' places counted with the other worker processes (`shareCallerPlaces`); undefined in a lone process. */
   private places: PoolPlaces | undefined;
+  /** The same count's channel, over which callers' standings are shared with the other pools. */
+  private shared: CallerPlaces | undefined;
   /** Workers at most. */
   readonly size: number;
 
@@ -309,12 +311,31 @@ export class ShellHost {
    * and pays nothing. Where the primary does not answer, a command is counted here alone.
    */
   shareCallerPlaces(places: CallerPlaces): void {
+    this.shared = places;
+    // What another pool learnt of a caller counts here as if learnt here (not passed on again).
+    places.listenStanding((news) => {
+      if (news.mark === "heavy") this.standing.heldLong(news.caller);
+      else this.standing.answered(news.caller);
+      // A caller trusted now may take a worker it could not a moment ago.
+      this.pump();
+    });
     this.places = new PoolPlaces(
       places,
       { maxHeld: this.maxHeld, maxRunning: this.maxRunning },
       (caller) => this.queue.runningHere(caller),
       () => this.pump(),
     );
+  }
+
+  /** A command of `caller` held a worker for long: heavy here, and in the other worker processes' pools. */
+  private heldLong(caller: string): void {
+    this.standing.heldLong(caller);
+    this.shared?.mark({ caller, mark: "heavy" });
+  }
+
+  /** A command of `caller` answered: trusted here unless heavy, and in the other pools when that is news. */
+  private answered(caller: string): void {
+    if (this.standing.answered(caller)) this.shared?.mark({ caller, mark: "answered" });
   }
 
   /** Workers running now, busy or idle. */
@@ -553,7 +574,7 @@ export class ShellHost {
     }
     const slot = this.slots.find((s) => s.call === p);
     if (slot === undefined || p.ended) return;
-    this.standing.heldLong(p.caller);
+    this.heldLong(p.caller);
     Atomics.store(slot.interrupt, 0, p.id);
     slot.worker.postMessage({ t: "cancel", id: p.id } satisfies ToWorker);
     this.end(p, CANCELLED, "cancelled");
@@ -701,13 +722,13 @@ export class ShellHost {
       // A call stopped at its time limit may leave work of its own running in the worker (a
       // command that ignored the abort): the next call gets a fresh worker instead.
       if (message.result.exitCode === 124) {
-        this.standing.heldLong(p.caller);
+        this.heldLong(p.caller);
         this.retire(slot, "time-limit");
         this.answer(p, message.result, "result");
       } else {
         // Answered (a command given up while it ran has made its caller heavy already). How
         // long it took is not looked at: on a busy machine a reader's `ls /` would count as long.
-        if (!p.ended) this.standing.answered(p.caller);
+        if (!p.ended) this.answered(p.caller);
         this.finish(slot, message.result);
       }
       return;
@@ -756,7 +777,7 @@ export class ShellHost {
   private stuck(slot: Slot, p: Pending): void {
     if (slot.call !== p) return;
     this.log(`warning: a docs-shell command ran past its time limit without yielding; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
-    this.standing.heldLong(p.caller);
+    this.heldLong(p.caller);
     this.retire(slot, "time-limit");
     this.answer(p, { stdout: "", stderr: timeLimitMessage(this.limits.maxExecutionMs), exitCode: 124, truncated: false }, "time-limit");
   }
@@ -780,7 +801,7 @@ export class ShellHost {
       const now = threadCpuMs(tid);
       if (slot.call !== p || now === undefined || now - before <= this.maxCpuMs) return;
       this.log(`warning: a docs-shell command used more than ${this.maxCpuMs} ms of CPU in one step the work limit cannot count; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
-      this.standing.heldLong(p.caller);
+      this.heldLong(p.caller);
       this.retire(slot, "cpu-limit");
       this.answer(p, { stdout: "", stderr: cpuLimitMessage(this.maxCpuMs), exitCode: 124, truncated: false }, "cpu-limit");
     }, this.cpuPollMs);
