@@ -153,11 +153,17 @@ export interface WalkedRead {
  * which resolves it, applies the rules and says why it cannot be read.
  */
 export function readWalkedBytes(real: string, rel: string, maxBytes: number): WalkedRead | undefined {
+  return readWalkedWith(real, rel, maxBytes, (fd) => readFileSync(fd));
+}
+
+/** `readWalkedBytes` with the bytes read by `read` (given the open file and its size by its stat):
+ *  undefined from it, like any refusal, leaves the file to the caller. */
+export function readWalkedWith<B extends Uint8Array>(real: string, rel: string, maxBytes: number, read: (fd: number, size: number) => B | undefined): (Omit<WalkedRead, "bytes"> & { readonly bytes: B }) | undefined {
   const walked = walkedPath("", rel, NO_IGNORE_RULES, real);
   if (walked === undefined) return undefined;
-  const read = readAt(walked, { maxBytes, ignore: NO_IGNORE_RULES }, (fd) => readFileSync(fd));
-  if (!read.ok || read.real !== rel) return undefined;
-  return { bytes: read.content, size: read.size, mtimeMs: read.mtimeMs, ino: read.ino, ctimeMs: read.ctimeMs };
+  const done = readAt(walked, { maxBytes, ignore: NO_IGNORE_RULES }, read);
+  if (!done.ok || done.real !== rel || done.content === undefined) return undefined;
+  return { bytes: done.content, size: done.size, mtimeMs: done.mtimeMs, ino: done.ino, ctimeMs: done.ctimeMs };
 }
 
 /** Open a file at a checked path inside the root (never following a link in its last part), check it again, and read it. */
@@ -187,7 +193,7 @@ function walkedPath(root: string, rel: string, ignore: IgnoreRules | null, real?
 
 /** Open a located file without following a link in its last part, check it is still the one at
  *  that real path, and read it; with `keepOpen`, a file that passed is left open for the caller. */
-function readAt<T>(located: { readonly abs: string; readonly realRel: string }, options: InsideReadOptions, read: (fd: number) => T, keepOpen = false): (Omit<InsideFile, "text"> & { readonly ok: true; readonly content: T }) | Refusal {
+function readAt<T>(located: { readonly abs: string; readonly realRel: string }, options: InsideReadOptions, read: (fd: number, size: number) => T, keepOpen = false): (Omit<InsideFile, "text"> & { readonly ok: true; readonly content: T }) | Refusal {
   const { abs, realRel } = located;
   let fd: number;
   try {
@@ -204,7 +210,7 @@ function readAt<T>(located: { readonly abs: string; readonly realRel: string }, 
     if (options.maxBytes !== undefined && st.size > options.maxBytes) {
       return { ok: false, reason: "too-large", size: st.size, message: `${st.size} bytes is over the ${options.maxBytes}-byte limit` };
     }
-    const content = read(fd);
+    const content = read(fd, st.size);
     kept = keepOpen;
     return { ok: true, content, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs, real: realRel };
   } catch (error) {

@@ -67,6 +67,7 @@ export class PageReadAhead implements ReadAhead {
     this.worker.stderr.resume();
     this.worker.on("message", ({ first, reads }: FromPageReadWorker) => {
       reads.forEach((read, k) => {
+        // A view of the worker's slab (shared, not copied): let go once the load has taken the text.
         this.arrived[first + k] = read === undefined || "copyOf" in read ? read : { ...read, bytes: Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.length) };
       });
       this.answered = first + reads.length;

@@ -28,7 +28,14 @@ const PER_STEP = 256;
 /** Values stored once each in `Body.objects`, by their serialized form (which tells a date from its text). */
 export class SharedObjects {
   readonly objects: unknown[] = [];
-  private readonly byKey = new Map<string, number>();
+  /** Ids by a hash of their key (`keyOf`), the keys themselves not held: most values (a page's
+   *  meta and front matter) are their page's own, and their keys were ~35 MB of the heap
+   *  through a 50,000-page site's cache write, at its peak (issue 22). */
+  private readonly byHash = new Map<number, number | number[]>();
+  /** Keys of values met again by hash (the few that many pages share), kept to compare with. */
+  private readonly keys = new Map<number, string>();
+  /** Per id, whether its key was made as a plain value's (`id`). */
+  private readonly plain: boolean[] = [];
   // Copies of one text share their parse (`ParsedTexts`): the same object is serialized once.
   private readonly byIdentity = new Map<unknown, number>();
 
@@ -43,16 +50,41 @@ export class SharedObjects {
     if (value === undefined) return -1;
     let id = this.byIdentity.get(value);
     if (id !== undefined) return id;
-    const key = plain ? `j${JSON.stringify(value, (_key, v: unknown) => (v === undefined ? UNDEFINED : v))}` : (dataKey(value) ?? `v${serialize(value).toString("latin1")}`);
-    id = this.byKey.get(key);
+    const key = keyOf(value, plain);
+    const hash = hashOf(key);
+    const found = this.byHash.get(hash);
+    for (const candidate of found === undefined ? [] : typeof found === "number" ? [found] : found) {
+      let known = this.keys.get(candidate);
+      if (known === undefined) {
+        // The key of a value stored before, made again as it was made then.
+        known = keyOf(this.objects[candidate], this.plain[candidate] === true);
+        this.keys.set(candidate, known);
+      }
+      if (known === key) id = candidate;
+    }
     if (id === undefined) {
       id = this.objects.length;
       this.objects.push(value);
-      this.byKey.set(key, id);
+      this.plain.push(plain);
+      if (found === undefined) this.byHash.set(hash, id);
+      else if (typeof found === "number") this.byHash.set(hash, [found, id]);
+      else found.push(id);
     }
     this.byIdentity.set(value, id);
     return id;
   }
+}
+
+/** A value's key in `SharedObjects` (see `id`): equal keys, equal values. */
+function keyOf(value: unknown, plain: boolean): string {
+  return plain ? `j${JSON.stringify(value, (_key, v: unknown) => (v === undefined ? UNDEFINED : v))}` : (dataKey(value) ?? `v${serialize(value).toString("latin1")}`);
+}
+
+/** A 32-bit FNV-1a hash of a key's code units: candidates, told apart by their keys. */
+function hashOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** A mark no key of a page's meta or front matter holds (a NUL first): a date in `dataKey`. */

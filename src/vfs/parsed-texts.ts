@@ -132,7 +132,12 @@ export class ParsedTexts {
       } else {
         entry.parsed = parsed;
       }
-      if (entry.string !== undefined) entry.stored = undefined;
+      if (entry.string !== undefined) {
+        entry.stored = undefined;
+        // Nor the bytes it came in (a view of the slab a reading thread read it into, which it
+        // would keep whole, `page-read-worker.ts`): a copy met later encodes them again.
+        entry.bytes = undefined;
+      }
     }
     return entry.parsed as ParsedText;
   }

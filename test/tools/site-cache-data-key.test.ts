@@ -42,4 +42,16 @@ describe("the cache's data keys", () => {
     const ids = [shared.id({ a: 1, d: date }), shared.id({ a: 1, d: new Date(date.getTime()) }), shared.id({ a: 1, d: date.toISOString() }), shared.id({ z: 0 }), shared.id({ z: -0 }), shared.id({ z: 0 })];
     expect(ids).toEqual([0, 0, 1, 2, 3, 2]);
   });
+
+  it("tells values apart by their keys, not by the hash it files them by: a plain value and data of the same JSON, and many values, each once", () => {
+    const shared = new SharedObjects();
+    // Placements (plain) and meta (data) alike: `{}` of each kind is its own object.
+    expect([shared.id({}, true), shared.id({}), shared.id({}, true), shared.id({})]).toEqual([0, 1, 0, 1]);
+    // 20,000 values, each met twice as another object: 32-bit hashes of this many keys collide
+    // now and then, and no two values share an id for it.
+    const values = Array.from({ length: 20_000 }, (_, i) => ({ title: `Page ${i}`, n: i % 7 }));
+    const ids = values.map((v) => shared.id(v));
+    expect(values.map((v) => shared.id({ ...v }))).toEqual(ids);
+    expect(new Set(ids).size).toBe(values.length);
+  });
 });

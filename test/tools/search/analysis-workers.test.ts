@@ -71,6 +71,24 @@ describe("page analysis in worker threads", () => {
     }
   });
 
+  it("sends each analysis's id arrays as views of shared memory, not of the worker's own (issue 22: its allocator kept what the index let go, ~160 MB at 50,000 pages)", async () => {
+    const s = site();
+    const index = new SearchIndex();
+    const bodies = index.bodiesToAnalyse(s);
+    const feed = new AnalysisFeed(bodies, 1);
+    try {
+      const kinds: string[] = [];
+      for (const body of bodies) {
+        await feed.arriving(body.key, body.api);
+        const made = feed.take(body.key, body.api);
+        kinds.push(made === undefined ? "none" : [made.analysis.ids, made.analysis.ends].map((a) => (a.buffer instanceof SharedArrayBuffer ? "shared" : "own")).join(" "));
+      }
+      expect(kinds).toEqual(bodies.map(() => "shared shared"));
+    } finally {
+      feed.close();
+    }
+  });
+
   it("lets go of the bodies it listed once closed (a closed feed may outlive the build)", async () => {
     const s = site();
     const index = new SearchIndex();
