@@ -19,7 +19,7 @@
  *   x86-64 does under bash (1<<64 is 1, 1<<-1 is -2**63), & | ^ ~ in two's complement, and /= and
  *   %= by zero are bash's error (just-bash returned 0).
  */
-const INT64 = String.raw`function I64n(v){if(typeof v=="number"){if(Number.isSafeInteger(v))return v+0;v=BigInt(Number.isFinite(v)?Math.trunc(v):0)}v=BigInt.asIntN(64,v);return v>=-9007199254740991n&&v<=9007199254740991n?Number(v):v}function I64b(s,b){if(s==="")return NaN;let n=0,g=!1,B=BigInt(b);for(let c of s){let d=c>="0"&&c<="9"?c.charCodeAt(0)-48:c>="a"&&c<="z"?c.charCodeAt(0)-87:c>="A"&&c<="Z"?c.charCodeAt(0)-(b<=36?55:29):c==="@"?62:c==="_"?63:99;if(d>=b)return NaN;!g&&n>=70368744177664&&(n=BigInt(n),g=!0);n=g?BigInt.asIntN(64,n*B+BigInt(d)):n*b+d}return I64n(n)}function I64d(s){let m=/^\s*([-+]?)(\d+)/.exec(s);if(m===null)return NaN;let v=I64b(m[2],10);return m[1]==="-"?Jp(v,"-"):v}function I64c(v){return typeof v=="bigint"?v<0n?-9007199254740991:9007199254740991:v}function I64v(s){let v=I64d(s);return v!==v?0:v}function I64B(x){return typeof x=="bigint"?x:BigInt(Number.isFinite(x)?Math.trunc(x):0)}function Yp(e,t,n){switch(n){case"<":return e<t?1:0;case"<=":return e<=t?1:0;case">":return e>t?1:0;case">=":return e>=t?1:0;case"==":return e===t?1:0;case"!=":return e!==t?1:0;case",":return t}if((n==="/"||n==="%")&&t===0)throw new ce("division by 0");if(n==="**"&&t<0)throw new ce("exponent less than 0");if(typeof e=="number"&&typeof t=="number"){let r;switch(n){case"+":r=e+t;break;case"-":r=e-t;break;case"*":r=e*t;break;case"/":r=(e-e%t)/t;break;case"%":r=e%t;break;case"&":case"|":case"^":(e|0)===e&&(t|0)===t&&(r=n==="&"?e&t:n==="|"?e|t:e^t);break;case">>":(e|0)===e&&t>=0&&t<32&&(r=e>>t)}if(r!==void 0&&Number.isSafeInteger(r))return r+0}let a=I64B(e),b=I64B(t),c=BigInt.asIntN;switch(n){case"+":return I64n(a+b);case"-":return I64n(a-b);case"*":return I64n(a*b);case"/":return I64n(a/b);case"%":return I64n(a%b);case"&":return I64n(a&b);case"|":return I64n(a|b);case"^":return I64n(a^b);case"<<":return I64n(c(64,a)<<(b&63n));case">>":return I64n(c(64,a)>>(b&63n));case"**":{let r=1n;for(a=c(64,a);b>0n;b>>=1n)b&1n&&(r=c(64,r*a)),a=c(64,a*a);return I64n(r)}}return 0}function Jc(e,t,n){return n==="="?t:Yp(e,t,n.slice(0,-1))}function Jp(e,t){switch(t){case"-":return I64n(-e);case"+":return e;case"!":return e===0?1:0;case"~":return I64n(typeof e=="number"?-e-1:~e);default:return e}}`;
+const INT64 = String.raw`function I64n(v){if(typeof v=="number"){if(Number.isSafeInteger(v))return v+0;v=BigInt(Number.isFinite(v)?Math.trunc(v):0)}v=BigInt.asIntN(64,v);return v>=-9007199254740991n&&v<=9007199254740991n?Number(v):v}function I64b(s,b){if(s==="")return NaN;let n=0,g=!1,B=BigInt(b);for(let c of s){let d=c>="0"&&c<="9"?c.charCodeAt(0)-48:c>="a"&&c<="z"?c.charCodeAt(0)-87:c>="A"&&c<="Z"?c.charCodeAt(0)-(b<=36?55:29):c==="@"?62:c==="_"?63:99;if(d>=b)return NaN;!g&&n>=70368744177664&&(n=BigInt(n),g=!0);n=g?BigInt.asIntN(64,n*B+BigInt(d)):n*b+d}return I64n(n)}function I64d(s){let m=/^\s*([-+]?)(\d+)/.exec(s);if(m===null)return NaN;let v=I64b(m[2],10);return m[1]==="-"?Jp(v,"-"):v}function I64c(v){return typeof v=="bigint"?v<0n?-9007199254740991:9007199254740991:v}function I64v(s){let v=I64d(s);return v!==v?0:v}function I64B(x){return typeof x=="bigint"?x:BigInt(Number.isFinite(x)?Math.trunc(x):0)}function Yp(e,t,n){switch(n){case"<":return e<t?1:0;case"<=":return e<=t?1:0;case">":return e>t?1:0;case">=":return e>=t?1:0;case"==":return e===t?1:0;case"!=":return e!==t?1:0;case",":return t}if((n==="/"||n==="%")&&t===0)throw new ce("division by 0");if(n==="**"&&t<0)throw new ce("exponent less than 0");if(typeof e=="number"&&typeof t=="number"){let r;switch(n){case"+":r=e+t;break;case"-":r=e-t;break;case"*":r=e*t;break;case"/":r=(e-e%t)/t;break;case"%":r=e%t;break;case"&":case"|":case"^":(e|0)===e&&(t|0)===t&&(r=n==="&"?e&t:n==="|"?e|t:e^t);break;case">>":(e|0)===e&&t>=0&&t<32&&(r=e>>t)}if(r!==void 0&&Number.isSafeInteger(r))return r+0}let a=I64B(e),b=I64B(t),c=BigInt.asIntN;switch(n){case"+":return I64n(a+b);case"-":return I64n(a-b);case"*":return I64n(a*b);case"/":return I64n(a/b);case"%":return I64n(a%b);case"&":return I64n(a&b);case"|":return I64n(a|b);case"^":return I64n(a^b);case"<<":return I64n(c(64,a)<<(b&63n));case">>":return I64n(c(64,a)>>(b&63n));case"**":{let r=1n;for(a=c(64,a);b>0n;b>>=1n)b&1n&&(r=c(64,r*a)),a=c(64,a*a);return I64n(r)}}return 0}function Jc(e,t,n){return n==="="?t:Yp(e,t,n.slice(0,-1))}function Jp(e,t){switch(t){case"-":return I64n(-e);case"+":return e;case"!":return e===0?1:0;case"~":return I64n(typeof e=="number"?-e-1:~e);default:return e}}function Qsx(e,x){throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(x?.Qsrc??"")+": substring expression < 0\n"),{Qar:!0})}`;
 
 /** One correction each: the exact minified text, what replaces it, and why. */
 export const INT64_PATCHES = [
@@ -212,5 +212,49 @@ export const INT64_PATCHES = [
     why: "(exit refuses a number outside 64 bits too: exit 99999999999999999999 is `numeric argument required`, 2, as bash's; just-bash gave 255)",
     find: String.raw`else{let i=BigInt(s);n=Number((i%256n+256n)%256n)}}throw new G(n,"",r)}`,
     replace: String.raw`else{let i=BigInt(s);i!==BigInt.asIntN(64,i)?(r=` + "`bash: exit: ${s}: numeric argument required\n`" + String.raw`,n=2):n=Number((i%256n+256n)%256n)}}throw new G(n,"",r)}`,
+  },  {
+    why: "a substring length that ends before its offset is bash's error, which ends the shell with status 1 as an arithmetic error does (s=abc; echo ${s:0:-5}; echo after prints `bash: line 1: -5: substring expression < 0` and no after; a subshell, $(...) or eval ends only itself); just-bash printed an empty line and went on. The message names the length as written: the parser keeps its text (Qsrc)",
+    find: String.raw`function pi(e,t){let n=t.trim();return n===""?{type:"ArithmeticExpression",expression:{type:"ArithNumber",value:0}}:re(e,n)}`,
+    replace: String.raw`function pi(e,t){let n=t.trim();return n===""?{type:"ArithmeticExpression",expression:{type:"ArithNumber",value:0},Qsrc:t}:Object.assign(re(e,n),{Qsrc:t})}`,
+  },
+  {
+    why: "(on a string: an offset past the end gives the empty string and no error, as bash's; an end before the offset is the error unless the variable is unset: ${unset:0:-1} is empty)",
+    find: String.raw`let a=[...n],l=s;if(l<0&&(l=a.length+l,l<0))return"";if(i!==void 0){if(i<0){let c=a.length+i;return a.slice(l,Math.max(l,c)).join("")}`,
+    replace: String.raw`let a=[...n],l=s;if(l<0&&(l=a.length+l,l<0)||l>a.length)return"";if(i!==void 0){if(i<0){let c=a.length+i;c<l&&(n!==""||e.state.env.get(t)!==void 0)&&Qsx(e,r.length);return a.slice(l,c).join("")}`,
+  },
+  {
+    why: "(on $@ and $*: any negative length is the error, once the offset is inside the list, as bash's)",
+    find: String.raw`if(i!==void 0){let h=i<0?d.length+i:p+i;return d.slice(p,Math.max(p,h)).join(" ")}`,
+    replace: String.raw`if(i!==void 0){i<0&&Qsx(e,r.length);return d.slice(p,p+i).join(" ")}`,
+  },
+  {
+    why: "(on an array's elements the same; just-bash's message named the array and the script went on)",
+    find: "if(i!==void 0){if(i<0)throw new ce(`${o[1]}[@]: substring expression < 0`);",
+    replace: String.raw`if(i!==void 0){if(i<0)Qsx(e,r.length);`,
+  },
+  {
+    why: "(the same for \"${a[@]:o:n}\", where an offset past the last element gives nothing and no error)",
+    find: "if(u<0)throw new ce(`${o}[@]: substring expression < 0`);p=f.slice(d,d+u)",
+    replace: String.raw`if(u<0){if(d>=f.length)return{values:[],quoted:!0};Qsx(e,l.length)}p=f.slice(d,d+u)`,
+  },
+  {
+    why: "(the same for \"${@:o:n}\" among other words, offset 0 or below)",
+    find: String.raw`if(c!==void 0){let k=c<0?y.length+c:v+c;p=y.slice(v,Math.max(v,k))}`,
+    replace: String.raw`if(c!==void 0){c<0&&Qsx(e,a.length);p=y.slice(v,v+c)}`,
+  },
+  {
+    why: "(the same, offset above 0)",
+    find: String.raw`else if(c!==void 0){let S=c<0?f.length+c:y+c;p=f.slice(y,Math.max(y,S))}`,
+    replace: String.raw`else if(c!==void 0){c<0&&Qsx(e,a.length);p=f.slice(y,y+c)}`,
+  },
+  {
+    why: "(the same for \"${@:o:n}\" alone in its word, offset 0 or below)",
+    find: String.raw`if(u!==void 0){let v=u<0?g.length+u:S+u;h=g.slice(S,Math.max(S,v))}`,
+    replace: String.raw`if(u!==void 0){u<0&&Qsx(e,l.length);h=g.slice(S,S+u)}`,
+  },
+  {
+    why: "(the same, offset above 0)",
+    find: String.raw`else if(u!==void 0){let y=u<0?d.length+u:g+u;h=d.slice(g,Math.max(g,y))}`,
+    replace: String.raw`else if(u!==void 0){u<0&&Qsx(e,l.length);h=d.slice(g,g+u)}`,
   },
 ];
