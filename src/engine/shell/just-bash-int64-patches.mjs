@@ -194,11 +194,6 @@ export const INT64_PATCHES = [
     replace: String.raw`l=a.offset?I64c(await n(e,a.offset.expression)):0,c=a.length?I64c(await n(e,a.length.expression)):void 0,u=Number.parseInt(`,
   },
   {
-    why: "a negative substring offset before the string's start gives the empty string, as bash's (s=abcdef; ${s: -10:2} and ${s: -9007199254740993:2} are empty; just-bash started at the first character: ab)",
-    find: String.raw`if(l<0&&(l=Math.max(0,a.length+l)),i!==void 0)`,
-    replace: String.raw`if(l<0&&(l=a.length+l,l<0))return"";if(i!==void 0)`,
-  },
-  {
     why: "return N's status is N's low 8 bits in 64 bits and a number outside 64 bits is refused, as bash's (return 9007199254740993 is 1, return 99999999999999999999 is `numeric argument required`, 2); just-bash's double rounded N to 9007199254740992 and gave 0",
     find: String.raw`s=Number.parseInt(r,10);if(r===""||Number.isNaN(s)||!/^-?\d+$/.test(r))return D(`,
     replace: String.raw`s=/^-?\d+$/.test(r)?BigInt(r):NaN;if(r===""||s!==s||s!==BigInt.asIntN(64,s))return D(`,
@@ -218,8 +213,8 @@ export const INT64_PATCHES = [
     replace: String.raw`function pi(e,t){let n=t.trim();return n===""?{type:"ArithmeticExpression",expression:{type:"ArithNumber",value:0},Qsrc:t}:Object.assign(re(e,n),{Qsrc:t})}`,
   },
   {
-    why: "(on a string: an offset past the end gives the empty string and no error, as bash's; an end before the offset is the error unless the variable is unset: ${unset:0:-1} is empty)",
-    find: String.raw`let a=[...n],l=s;if(l<0&&(l=a.length+l,l<0))return"";if(i!==void 0){if(i<0){let c=a.length+i;return a.slice(l,Math.max(l,c)).join("")}`,
+    why: "(on a string: a negative offset before the start or an offset past the end gives the empty string and no error, as bash's: s=abcdef; ${s: -10:2} and ${s: -9007199254740993:2} are empty, just-bash started at the first character; an end before the offset is the error unless the variable is unset: ${unset:0:-1} is empty)",
+    find: String.raw`let a=[...n],l=s;if(l<0&&(l=Math.max(0,a.length+l)),i!==void 0){if(i<0){let c=a.length+i;return a.slice(l,Math.max(l,c)).join("")}`,
     replace: String.raw`let a=[...n],l=s;if(l<0&&(l=a.length+l,l<0)||l>a.length)return"";if(i!==void 0){if(i<0){let c=a.length+i;c<l&&(n!==""||e.state.env.get(t)!==void 0)&&Qsx(e,r.length);return a.slice(l,c).join("")}`,
   },
   {

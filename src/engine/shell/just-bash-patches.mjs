@@ -6,6 +6,7 @@
 // (a just-bash upgrade that moves the code: look at the new code, then update or drop the patch).
 
 import { INT64_PATCHES } from "./just-bash-int64-patches.mjs";
+import { JQ_ORDER_PATCHES } from "./just-bash-jq-order-patches.mjs";
 import { PRINTF_PATCHES } from "./just-bash-printf-patches.mjs";
 
 /**
@@ -134,6 +135,8 @@ export const JUST_BASH_PATCHES = [
   ...INT64_PATCHES,
   // printf's byte widths and rounding of ties (just-bash-printf-patches.mjs).
   ...PRINTF_PATCHES,
+  // jq's order and equality, counted (just-bash-jq-order-patches.mjs).
+  ...JQ_ORDER_PATCHES,
   {
     why: "jq's flatten walks its array in steps the work budget counts (one per element it visits), so a flatten of a huge shared tree stops at the work limit, or at the CPU limit in the process's own thread, instead of running to the 60 s clock in one native step (Array.prototype.flat: 2^27 elements were 16.5 s of CPU and 1.6 GB; issue 25)",
     find: String.raw`if(u<0)throw new Error("flatten depth must not be negative");return e.flat(u)}):[null];case"unique"`,
