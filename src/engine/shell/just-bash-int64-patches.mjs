@@ -19,7 +19,7 @@
  *   x86-64 does under bash (1<<64 is 1, 1<<-1 is -2**63), & | ^ ~ in two's complement, and /= and
  *   %= by zero are bash's error (just-bash returned 0).
  */
-const INT64 = String.raw`function I64n(v){if(typeof v=="number"){if(Number.isSafeInteger(v))return v+0;v=BigInt(Number.isFinite(v)?Math.trunc(v):0)}v=BigInt.asIntN(64,v);return v>=-9007199254740991n&&v<=9007199254740991n?Number(v):v}function I64b(s,b){if(s==="")return NaN;let n=0,g=!1,B=BigInt(b);for(let c of s){let d=c>="0"&&c<="9"?c.charCodeAt(0)-48:c>="a"&&c<="z"?c.charCodeAt(0)-87:c>="A"&&c<="Z"?c.charCodeAt(0)-(b<=36?55:29):c==="@"?62:c==="_"?63:99;if(d>=b)return NaN;!g&&n>=70368744177664&&(n=BigInt(n),g=!0);n=g?BigInt.asIntN(64,n*B+BigInt(d)):n*b+d}return I64n(n)}function I64d(s){let m=/^\s*([-+]?)(\d+)/.exec(s);if(m===null)return NaN;let v=I64b(m[2],10);return m[1]==="-"?Jp(v,"-"):v}function I64c(v){return typeof v=="bigint"?v<0n?-9007199254740991:9007199254740991:v}function I64v(s){let v=I64d(s);return v!==v?0:v}function I64B(x){return typeof x=="bigint"?x:BigInt(Number.isFinite(x)?Math.trunc(x):0)}function Yp(e,t,n){switch(n){case"<":return e<t?1:0;case"<=":return e<=t?1:0;case">":return e>t?1:0;case">=":return e>=t?1:0;case"==":return e===t?1:0;case"!=":return e!==t?1:0;case",":return t}if((n==="/"||n==="%")&&t===0)throw new ce("division by 0");if(n==="**"&&t<0)throw new ce("exponent less than 0");if(typeof e=="number"&&typeof t=="number"){let r;switch(n){case"+":r=e+t;break;case"-":r=e-t;break;case"*":r=e*t;break;case"/":r=(e-e%t)/t;break;case"%":r=e%t;break;case"&":case"|":case"^":(e|0)===e&&(t|0)===t&&(r=n==="&"?e&t:n==="|"?e|t:e^t);break;case">>":(e|0)===e&&t>=0&&t<32&&(r=e>>t)}if(r!==void 0&&Number.isSafeInteger(r))return r+0}let a=I64B(e),b=I64B(t),c=BigInt.asIntN;switch(n){case"+":return I64n(a+b);case"-":return I64n(a-b);case"*":return I64n(a*b);case"/":return I64n(a/b);case"%":return I64n(a%b);case"&":return I64n(a&b);case"|":return I64n(a|b);case"^":return I64n(a^b);case"<<":return I64n(c(64,a)<<(b&63n));case">>":return I64n(c(64,a)>>(b&63n));case"**":{let r=1n;for(a=c(64,a);b>0n;b>>=1n)b&1n&&(r=c(64,r*a)),a=c(64,a*a);return I64n(r)}}return 0}function Jc(e,t,n){return n==="="?t:Yp(e,t,n.slice(0,-1))}function Jp(e,t){switch(t){case"-":return I64n(-e);case"+":return e;case"!":return e===0?1:0;case"~":return I64n(typeof e=="number"?-e-1:~e);default:return e}}function Qsx(e,x){throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(x?.Qsrc??"")+": substring expression < 0\n"),{Qar:!0})}`;
+const INT64 = String.raw`function I64n(v){if(typeof v=="number"){if(Number.isSafeInteger(v))return v+0;v=BigInt(Number.isFinite(v)?Math.trunc(v):0)}v=BigInt.asIntN(64,v);return v>=-9007199254740991n&&v<=9007199254740991n?Number(v):v}function I64b(s,b){if(s==="")return NaN;let n=0,g=!1,B=BigInt(b);for(let c of s){let d=c>="0"&&c<="9"?c.charCodeAt(0)-48:c>="a"&&c<="z"?c.charCodeAt(0)-87:c>="A"&&c<="Z"?c.charCodeAt(0)-(b<=36?55:29):c==="@"?62:c==="_"?63:99;if(d>=b)return NaN;!g&&n>=70368744177664&&(n=BigInt(n),g=!0);n=g?BigInt.asIntN(64,n*B+BigInt(d)):n*b+d}return I64n(n)}function I64d(s){let m=/^\s*([-+]?)(\d+)/.exec(s);if(m===null)return NaN;let v=I64b(m[2],10);return m[1]==="-"?Jp(v,"-"):v}function I64c(v){return typeof v=="bigint"?v<0n?-9007199254740991:9007199254740991:v}function I64v(s){let v=I64d(s);return v!==v?0:v}function I64B(x){return typeof x=="bigint"?x:BigInt(Number.isFinite(x)?Math.trunc(x):0)}function Yp(e,t,n){switch(n){case"<":return e<t?1:0;case"<=":return e<=t?1:0;case">":return e>t?1:0;case">=":return e>=t?1:0;case"==":return e===t?1:0;case"!=":return e!==t?1:0;case",":return t}if((n==="/"||n==="%")&&t===0)throw new ce("division by 0");if(n==="**"&&t<0)throw new ce("exponent less than 0");if(typeof e=="number"&&typeof t=="number"){let r;switch(n){case"+":r=e+t;break;case"-":r=e-t;break;case"*":r=e*t;break;case"/":r=(e-e%t)/t;break;case"%":r=e%t;break;case"&":case"|":case"^":(e|0)===e&&(t|0)===t&&(r=n==="&"?e&t:n==="|"?e|t:e^t);break;case">>":(e|0)===e&&t>=0&&t<32&&(r=e>>t)}if(r!==void 0&&Number.isSafeInteger(r))return r+0}let a=I64B(e),b=I64B(t),c=BigInt.asIntN;switch(n){case"+":return I64n(a+b);case"-":return I64n(a-b);case"*":return I64n(a*b);case"/":return I64n(a/b);case"%":return I64n(a%b);case"&":return I64n(a&b);case"|":return I64n(a|b);case"^":return I64n(a^b);case"<<":return I64n(c(64,a)<<(b&63n));case">>":return I64n(c(64,a)>>(b&63n));case"**":{let r=1n;for(a=c(64,a);b>0n;b>>=1n)b&1n&&(r=c(64,r*a)),a=c(64,a*a);return I64n(r)}}return 0}function Jc(e,t,n){return n==="="?t:Yp(e,t,n.slice(0,-1))}function Jp(e,t){switch(t){case"-":return I64n(-e);case"+":return e;case"!":return e===0?1:0;case"~":return I64n(typeof e=="number"?-e-1:~e);default:return e}}function Qtk(t,m){let k;if(t.Qp!==void 0)k=t.Qs.slice(t.Qp).replace(/^\s+/,"");else{let x=t.Qs,p=t.Qq;for(;p<x.length&&/\s/.test(x[p]);)p++;k=p<x.length?x.slice(p):(/(?:\w+|[^\w\s])\s*$/.exec(x)??[""])[0]}throw new ce(m+' (error token is "'+k+'")')}function Qsx(e,x){throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(x?.Qsrc??"")+": substring expression < 0\n"),{Qar:!0})}`;
 
 /** One correction each: the exact minified text, what replaces it, and why. */
 export const INT64_PATCHES = [
@@ -71,7 +71,7 @@ export const INT64_PATCHES = [
   {
     why: "(x op= y reads x in 64 bits)",
     find: String.raw`c=Number.parseInt(l||"0",10)||0,u=await s(t.value),f=Jc(c,u,t.operator);`,
-    replace: String.raw`c=I64v(l||"0"),u=await s(t.value),f=Jc(c,u,t.operator);`,
+    replace: String.raw`c=I64v(l||"0"),u=await s(t.value);u===0&&t.Qs!==void 0&&(t.operator==="/="||t.operator==="%=")&&Qtk(t,"division by 0");let f=Jc(c,u,t.operator);`,
   },
   {
     why: "(the same for a variable whose name is built)",
@@ -169,9 +169,9 @@ export const INT64_PATCHES = [
     replace: String.raw`!(c[0]==="="&&/[|&^+\-*/%<>]$/.test(n))`,
   },
   {
-    why: "a substring's offset and length past 2**53 are clamped to +-(2**53-1), keeping the sign, where they become string and array positions (${s:1:$((2**62))} is bc, ${x:$((2**62))} empty, as bash's; just-bash's position arithmetic threw `Cannot mix BigInt and other types` and the shell ended with status 1). A clamped position past either end gives what the real one gives",
+    why: "an arithmetic error in a substring's offset or length ends the shell with status 1 as bash's (x=abc; echo ${x:1/0} says `bash: line 1: x: 1/0: division by 0 (error token is \"0\")`; just-bash said `bash: division by 0` and went on). And a substring's offset and length past 2**53 are clamped to +-(2**53-1), keeping the sign, where they become string and array positions (${s:1:$((2**62))} is bc, ${x:$((2**62))} empty, as bash's; just-bash's position arithmetic threw `Cannot mix BigInt and other types` and the shell ended with status 1). A clamped position past either end gives what the real one gives",
     find: String.raw`let s=await Y(e,r.offset.expression),i=r.length?await Y(e,r.length.expression):void 0;`,
-    replace: String.raw`let s=I64c(await Y(e,r.offset.expression)),i=r.length?I64c(await Y(e,r.length.expression)):void 0;`,
+    replace: String.raw`let s,i,w=r.offset;try{s=I64c(await Y(e,r.offset.expression)),w=r.length,i=r.length?I64c(await Y(e,r.length.expression)):void 0}catch(q){if(q instanceof ce)throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+t+": "+(w?.Qsrc??"").replace(/^\s+/,"")+": "+q.message+"\n"),{Qar:!0});throw q}`,
   },
   {
     why: "(the same for ${a[@]:o:n} on an indirect array)",
@@ -251,5 +251,45 @@ export const INT64_PATCHES = [
     why: "(the same, offset above 0)",
     find: String.raw`else if(u!==void 0){let y=u<0?d.length+u:g+u;h=d.slice(g,Math.max(g,y))}`,
     replace: String.raw`else if(u!==void 0){u<0&&Qsx(e,l.length);h=d.slice(g,g+u)}`,
+  },
+  {
+    why: "an arithmetic error names where bash stopped, as bash's `(error token is \"...\")`: for / and % by zero the text after the operator (echo $((1 + 2/0 + 3)) says `division by 0 (error token is \"0 + 3\")`); just-bash said `division by 0` alone. The parser keeps the expression's text and the operator's end (Qs, Qp) on the node; Qtk builds the message",
+    find: String.raw`let{expr:o,pos:a}=jr(e,t,s);r={type:"ArithBinary",operator:i,left:r,right:o},s=a}else break;return{expr:r,pos:s}}`,
+    replace: String.raw`let{expr:o,pos:a}=jr(e,t,s);r={type:"ArithBinary",operator:i,left:r,right:o,Qs:t,Qp:s},s=a}else break;return{expr:r,pos:s}}`,
+  },
+  {
+    why: "(for a negative exponent the token after the exponent, or the last one when none follows: 2**-1 + 5 says `(error token is \"+ 5\")`, 2**-1 `\"1\"`; Qq is where the exponent ends)",
+    find: String.raw`let{expr:a,pos:l}=e.withDepth(()=>jr(e,t,i));return{expr:{type:"ArithBinary",operator:"**",left:r,right:a},pos:l}}`,
+    replace: String.raw`let{expr:a,pos:l}=e.withDepth(()=>jr(e,t,i));return{expr:{type:"ArithBinary",operator:"**",left:r,right:a,Qs:t,Qq:l},pos:l}}`,
+  },
+  {
+    why: "(the check, before the operator runs)",
+    find: String.raw`let i=await s(t.left),o=await s(t.right);return Yp(i,o,t.operator)}`,
+    replace: String.raw`let i=await s(t.left),o=await s(t.right);t.Qs!==void 0&&(t.operator==="**"?o<0:o===0)&&Qtk(t,t.operator==="**"?"exponent less than 0":"division by 0");return Yp(i,o,t.operator)}`,
+  },
+  {
+    why: "(x/=0 and x%=0 the same way as the exponent: x/= 0 , 2 says `(error token is \", 2\")`)",
+    find: String.raw`let{expr:f,pos:d}=e.withDepth(()=>ar(e,t,s));return{expr:{type:"ArithAssignment",operator:u,variable:c,value:f},pos:d}`,
+    replace: String.raw`let{expr:f,pos:d}=e.withDepth(()=>ar(e,t,s));return{expr:{type:"ArithAssignment",operator:u,variable:c,value:f,Qs:t,Qq:d},pos:d}`,
+  },
+  {
+    why: "(( ))'s error names the command and the expression as bash's: `bash: line 1: ((: 1/0: division by 0 (error token is \"0\")`; just-bash said `bash: arithmetic expression: ...` (the status, 1, is bash's)",
+    find: "catch(n){return D(`bash: arithmetic expression: ${n.message}\n`)}",
+    replace: "catch(n){return D(n instanceof ce&&typeof t.expression.originalText==\"string\"?\"bash: line \"+this.ctx.state.currentLine+\": ((: \"+t.expression.originalText.replace(/^\\s+/,\"\")+\": \"+n.message+\"\\n\":`bash: arithmetic expression: ${n.message}\n`)}",
+  },
+  {
+    why: "(let's the same: `bash: line 1: let: x=1/0: division by 0 (error token is \"0\")`; just-bash left out the line)",
+    find: "catch(i){return D(`bash: let: ${s}: ${i.message}\n`)}",
+    replace: "catch(i){return D(\"bash: line \"+e.state.currentLine+\": let: \"+s.replace(/^\\s+/,\"\")+\": \"+i.message+\"\\n\")}",
+  },
+  {
+    why: "an arithmetic error in an array subscript being assigned ends the shell with status 1 as bash's (a[1/0]=1; echo after prints only `bash: line 1: 1/0: division by 0 (error token is \"0\")`); just-bash failed that command and went on",
+    find: String.raw`if(i.fatal)throw new G(1,"",l);return{index:0,error:L("",l,1)}`,
+    replace: String.raw`throw Object.assign(new G(1,"",l),{Qar:!0})`,
+  },
+  {
+    why: "(reading ${a[1/0]} too: bash ends the shell with `bash: line 1: 1/0: division by 0 (error token is \"0\")`; just-bash read element 0 and said nothing)",
+    find: String.raw`try{let f=new Q,d=re(f,a);c=await Y(e,d.expression)}catch{let f=e.state.env.get(a);`,
+    replace: String.raw`try{let f=new Q,d=re(f,a);c=await Y(e,d.expression)}catch(q){if(q instanceof ce)throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+a+": "+q.message+"\n"),{Qar:!0});let f=e.state.env.get(a);`,
   },
 ];
