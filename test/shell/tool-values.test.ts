@@ -33,6 +33,25 @@ const TR: readonly Row[] = [
   ["echo abc | tr '\\141-\\143' X", "XXX\n", "", 0],
 ];
 
+/** jq: a number's text as jq 1.6 writes it (1e+20, 1e-07, -0, an infinity as the largest double), and a filter starting with `-` that is no option (before: none of the 15 rows held). */
+const JQ: readonly Row[] = [
+  ["jq -n '1e1000'", "1.7976931348623157e+308\n", "", 0],
+  ["jq -n '-1e1000'", "-1.7976931348623157e+308\n", "", 0],
+  ["jq -n '1e20'", "1e+20\n", "", 0],
+  ["jq -n '1e-7'", "1e-07\n", "", 0],
+  ["jq -n '100000000000000000000'", "1e+20\n", "", 0],
+  ["jq -n '-0'", "-0\n", "", 0],
+  ["jq -nc '[1e1000, 1e17, 1e16, 123456789012345678, 1.5e300, 0.00001, 1e-5, 3.0, -0.0]'", "[1.7976931348623157e+308,1e+17,1e+16,123456789012345680,1.5e+300,1e-05,1e-05,3,-0]\n", "", 0],
+  ["echo '1e1000 100000000000000000000 1e-7 -0 0.1 1E2' | jq -c .", "1.7976931348623157e+308\n1e+20\n1e-07\n-0\n0.1\n100\n", "", 0],
+  ["jq -n '1e19, 1e17, 12345678901234567890, 1.0e2, 5e-324'", "1e+19\n1e+17\n12345678901234567000\n100\n5e-324\n", "", 0],
+  ["jq -nc '[0.1, 100, 1.5, 123.456, 1e15, 1e16, 0.0001, 0.00001, 1e-100, 12345e-2, 3.14159e5, 1e300, 2.5e-5, 123456789012, 1e15+0.5, -1.5e-7]'", "[0.1,100,1.5,123.456,1000000000000000,1e+16,0.0001,1e-05,1e-100,123.45,314159,1e+300,2.5e-05,123456789012,1000000000000000.5,-1.5e-07]\n", "", 0],
+  ["jq -n '1e20|tostring, tojson, \"\\(1e-7)\", (-0|tostring), ([1e17]|tojson), (nan|tostring), (infinite|tostring)'", "\"1e+20\"\n\"1e+20\"\n\"1e-07\"\n\"-0\"\n\"[1e+17]\"\n\"null\"\n\"1.7976931348623157e+308\"\n", "", 0],
+  ["jq -n '-1 + 3'", "2\n", "", 0],
+  ["jq -n '-1' -c", "-1\n", "", 0],
+  ["jq -nr '1e20, -0'", "1e+20\n-0\n", "", 0],
+  ["echo '{\"a\":1e20}' | jq '.a'", "1e+20\n", "", 0],
+];
+
 let repo: { dir: string; cleanup: () => void };
 let shell: Shell;
 let runtime: DocsRuntime;
@@ -48,6 +67,12 @@ afterAll(async () => {
 
 describe("tr's ranges (recorded from coreutils 9.1)", () => {
   it.each(TR)("%s", async (command, stdout, stderr, exitCode) => {
+    expect(await shell.run(command)).toEqual({ stdout, stderr, exitCode, truncated: false });
+  });
+});
+
+describe("jq's numbers (recorded from jq 1.6)", () => {
+  it.each(JQ)("%s", async (command, stdout, stderr, exitCode) => {
     expect(await shell.run(command)).toEqual({ stdout, stderr, exitCode, truncated: false });
   });
 });
