@@ -52,6 +52,73 @@ const JQ: readonly Row[] = [
   ["echo '{\"a\":1e20}' | jq '.a'", "1e+20\n", "", 0],
 ];
 
+/** seq -f FORMAT (just-bash had no -f: `invalid floating point argument: '-f'`): GNU's formats, its checks of FORMAT and its messages (before: none of the 63 rows held). */
+const SEQ: readonly Row[] = [
+  ["seq -f %g 1 3", "1\n2\n3\n", "", 0],
+  ["seq -f %e 1 2", "1.000000e+00\n2.000000e+00\n", "", 0],
+  ["seq -f %f 0.5 1", "0.500000\n", "", 0],
+  ["seq -f %.3f 1 0.5 2", "1.000\n1.500\n2.000\n", "", 0],
+  ["seq -f 'x%03gy' 1 3", "x001y\nx002y\nx003y\n", "", 0],
+  ["seq -f %x 1 2", "", "seq: format ‘%x’ has unknown %x directive\n", 1],
+  ["seq -f '%g %g' 1 2", "", "seq: format ‘%g %g’ has too many % directives\n", 1],
+  ["seq -f abc 1 2", "", "seq: format ‘abc’ has no % directive\n", 1],
+  ["seq -f '%%' 1 2", "", "seq: format ‘%%’ has no % directive\n", 1],
+  ["seq -f '%5.2e' 10 10", "1.00e+01\n", "", 0],
+  ["seq -f %E 1 1", "1.000000E+00\n", "", 0],
+  ["seq -f %G 100000000 100000000", "1E+08\n", "", 0],
+  ["seq -f %a 1 1", "0x8p-3\n", "", 0],
+  ["seq -f '%-5gx' 1 1", "1    x\n", "", 0],
+  ["seq -f '%+g' 1 1", "+1\n", "", 0],
+  ["seq -f '%#g' 1 1", "1.00000\n", "", 0],
+  ["seq -f '%d' 1 1", "", "seq: format ‘%d’ has unknown %d directive\n", 1],
+  ["seq -f '%s' 1 1", "", "seq: format ‘%s’ has unknown %s directive\n", 1],
+  ["seq -f '%' 1 1", "", "seq: format ‘%’ ends in %\n", 1],
+  ["seq -f '%.g' 1.5 1.5", "2\n", "", 0],
+  ["seq -w -f %g 1 2", "", "seq: format string may not be specified when printing equal width strings\nTry 'seq --help' for more information.\n", 1],
+  ["seq -f %g abc", "", "seq: invalid floating point argument: ‘abc’\nTry 'seq --help' for more information.\n", 1],
+  ["seq -f %g 1 x 3", "", "seq: invalid floating point argument: ‘x’\nTry 'seq --help' for more information.\n", 1],
+  ["seq -f", "", "seq: option requires an argument -- 'f'\nTry 'seq --help' for more information.\n", 1],
+  ["seq -f %g", "", "seq: missing operand\nTry 'seq --help' for more information.\n", 1],
+  ["seq --format=%.2f 1 2", "1.00\n2.00\n", "", 0],
+  ["seq -f%g 2 3", "2\n3\n", "", 0],
+  ["seq -s, -f %g 1 3", "1,2,3\n", "", 0],
+  ["seq -f %g 0 0.1 1", "0\n0.1\n0.2\n0.3\n0.4\n0.5\n0.6\n0.7\n0.8\n0.9\n1\n", "", 0],
+  ["seq -f %.1f 1 -0.5 0", "1.0\n0.5\n0.0\n", "", 0],
+  ["seq -f '%Lg' 1 2", "1\n2\n", "", 0],
+  ["seq -f '%10.3e|' 1 1", " 1.000e+00|\n", "", 0],
+  ["seq -f '%-10.3E|' 1 1", "1.000E+00 |\n", "", 0],
+  ["seq -f '%.0f' 0.5 1 3.5", "0\n2\n2\n4\n", "", 0],
+  ["seq -f '%05.1f' -1 1 1", "-01.0\n000.0\n001.0\n", "", 0],
+  ["seq -f %g 1e6 1e6", "1e+06\n", "", 0],
+  ["seq -f %g 0", "", "", 0],
+  ["seq -f %F 1 1", "1.000000\n", "", 0],
+  ["seq -f '%i' 1 1", "", "seq: format ‘%i’ has unknown %i directive\n", 1],
+  ["seq -f '%g%%' 1 1", "1%\n", "", 0],
+  ["seq -f '%%%g' 1 1", "%1\n", "", 0],
+  ["seq -f '% g' 1 1", " 1\n", "", 0],
+  ["seq -f %A 1 1", "0X8P-3\n", "", 0],
+  ["seq -f %.2a 1 1", "0x8.00p-3\n", "", 0],
+  ["seq -f %g 1 0", "", "", 0],
+  ["seq -f %g 1 0 3", "", "seq: invalid Zero increment value: ‘0’\nTry 'seq --help' for more information.\n", 1],
+  ["seq -f %e 123456.789 123456.789", "1.234568e+05\n", "", 0],
+  ["seq -f %g 0.0001 0.0001", "0.0001\n", "", 0],
+  ["seq -f %g 0.00001 0.00001", "1e-05\n", "", 0],
+  ["seq -f %.10g 1e15 1e15", "1e+15\n", "", 0],
+  ["seq -f %#g 1 1", "1.00000\n", "", 0],
+  ["seq -f %#.0f 1 1", "1.\n", "", 0],
+  ["seq -f %g -0 -0", "-0\n", "", 0],
+  ["seq -f %.3g 1 0.25 2", "1\n1.25\n1.5\n1.75\n2\n", "", 0],
+  ["seq -f %08.3e -2 -2", "-2.000e+00\n", "", 0],
+  ["seq -f %G 1e-10 1e-10", "1E-10\n", "", 0],
+  ["seq -f %g 3 1", "", "", 0],
+  ["seq -s: -f %.1f 1 3", "1.0:2.0:3.0\n", "", 0],
+  ["seq -f 'n=%g' -s ' ' 1 4", "n=1 n=2 n=3 n=4\n", "", 0],
+  ["seq -f %.2f 2.675 2.675", "2.67\n", "", 0],
+  ["seq -f %.1f 0.25 0.25", "0.2\n", "", 0],
+  ["seq -f %g 1 2 3 4", "", "seq: extra operand ‘4’\nTry 'seq --help' for more information.\n", 1],
+  ["seq -w -f %g 1 2", "", "seq: format string may not be specified when printing equal width strings\nTry 'seq --help' for more information.\n", 1],
+];
+
 let repo: { dir: string; cleanup: () => void };
 let shell: Shell;
 let runtime: DocsRuntime;
@@ -73,6 +140,12 @@ describe("tr's ranges (recorded from coreutils 9.1)", () => {
 
 describe("jq's numbers (recorded from jq 1.6)", () => {
   it.each(JQ)("%s", async (command, stdout, stderr, exitCode) => {
+    expect(await shell.run(command)).toEqual({ stdout, stderr, exitCode, truncated: false });
+  });
+});
+
+describe("seq -f (recorded from coreutils 9.1)", () => {
+  it.each(SEQ)("%s", async (command, stdout, stderr, exitCode) => {
     expect(await shell.run(command)).toEqual({ stdout, stderr, exitCode, truncated: false });
   });
 });
