@@ -119,6 +119,24 @@ const SEQ: readonly Row[] = [
   ["seq -w -f %g 1 2", "", "seq: format string may not be specified when printing equal width strings\nTry 'seq --help' for more information.\n", 1],
 ];
 
+/** read -n/-N over bytes that are not UTF-8: a begun sequence is read while incomplete and the byte that breaks it is part of it, as bash's mbrtowc loop (before: 7 of the 14 rows held). */
+const READ: readonly Row[] = [
+  ["printf '\\303x' | { read -n 1 v; printf '%s' \"$v\" | od -An -tx1; }", " c3 78\n", "", 0],
+  ["printf '\\303xy' | { read -n 1 v; printf '%s|' \"$v\" | od -An -tx1; }", " c3 78 7c\n", "", 0],
+  ["printf '\\303\\303\\251' | { read -n 1 v; printf '%s|' \"$v\" | od -An -tx1; }", " c3 c3 7c\n", "", 0],
+  ["printf '\\342\\202x' | { read -n 1 v; printf '%s|' \"$v\" | od -An -tx1; }", " e2 82 78 7c\n", "", 0],
+  ["printf '\\377x' | { read -n 1 v; printf '%s|' \"$v\" | od -An -tx1; }", " ff 7c\n", "", 0],
+  ["printf '\\200x' | { read -n 1 v; printf '%s|' \"$v\" | od -An -tx1; }", " 80 7c\n", "", 0],
+  ["printf 'a\\303xyz' | { read -n 2 v; printf '%s|' \"$v\" | od -An -tx1; }", " 61 c3 78 7c\n", "", 0],
+  ["printf '\\303' | { read -n 1 v; printf '%s|' \"$v\" | od -An -tx1; }", " c3 7c\n", "", 0],
+  ["printf '\\360\\237\\230x' | { read -n 1 v; printf '%s|' \"$v\" | od -An -tx1; }", " f0 9f 98 78 7c\n", "", 0],
+  ["printf '\\303x' | { read -N 1 v; printf '%s|' \"$v\" | od -An -tx1; }", " c3 78 7c\n", "", 0],
+  ["read -n 2 v <<< héllo; echo $v", "hé\n", "", 0],
+  ["read -N 2 v <<< héllo; echo $v", "hé\n", "", 0],
+  ["printf 'a\\\\bc' | { read -n 2 v; echo $v; }", "ab\n", "", 0],
+  ["printf 'ab\\\\\\nc' | { read -n 3 v; echo $v; }", "abc\n", "", 0],
+];
+
 let repo: { dir: string; cleanup: () => void };
 let shell: Shell;
 let runtime: DocsRuntime;
@@ -146,6 +164,12 @@ describe("jq's numbers (recorded from jq 1.6)", () => {
 
 describe("seq -f (recorded from coreutils 9.1)", () => {
   it.each(SEQ)("%s", async (command, stdout, stderr, exitCode) => {
+    expect(await shell.run(command)).toEqual({ stdout, stderr, exitCode, truncated: false });
+  });
+});
+
+describe("read -n over bytes that are not UTF-8 (recorded from bash 5.2)", () => {
+  it.each(READ)("%s", async (command, stdout, stderr, exitCode) => {
     expect(await shell.run(command)).toEqual({ stdout, stderr, exitCode, truncated: false });
   });
 });

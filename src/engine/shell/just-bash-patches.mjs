@@ -827,7 +827,7 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   {
     why: "(the same for read -n N: a NUL is not one of the N characters, as in bash; and N counts characters, a UTF-8 character's bytes one (read -n 2 <<< héllo is hé in C.UTF-8; it cut é in two), adversary round 23)",
     find: String.raw`A(ae),T+=2,_++,N=T}else A(oe),T++,_++,N=T}P=_>=a||F`,
-    replace: String.raw`A(ae),T+=2,_++,N=T}else oe!=="\0"&&(A(oe),(oe<"\x80"||!(T+1<b.length&&(b.charCodeAt(T+1)&192)===128))&&_++),T++,N=T}P=_>=a||F`,
+    replace: String.raw`A(ae),T+=2,_++,N=T}else{if(oe<"\x80")oe!=="\0"&&(A(oe),_++),T++;else{let q=Qrl(b,T);for(let j=0;j<q;j++)A(b[T+j]);_++,T+=q}N=T}}P=_>=a||F`,
   },
   {
     why: "jq reads the JSON of its input with each escaped lone surrogate U+FFFD, as jq 1.6 (\"\\udcc3\\udca9\" is two U+FFFD; just-bash kept the surrogates, which the shell wrote as the bytes c3 a9: forged text) (JSON_SURROGATES)",
