@@ -19,7 +19,7 @@
  *   x86-64 does under bash (1<<64 is 1, 1<<-1 is -2**63), & | ^ ~ in two's complement, and /= and
  *   %= by zero are bash's error (just-bash returned 0).
  */
-const INT64 = String.raw`function I64n(v){if(typeof v=="number"){if(Number.isSafeInteger(v))return v+0;v=BigInt(Number.isFinite(v)?Math.trunc(v):0)}v=BigInt.asIntN(64,v);return v>=-9007199254740991n&&v<=9007199254740991n?Number(v):v}function I64b(s,b){if(s==="")return NaN;let n=0,g=!1,B=BigInt(b);for(let c of s){let d=c>="0"&&c<="9"?c.charCodeAt(0)-48:c>="a"&&c<="z"?c.charCodeAt(0)-87:c>="A"&&c<="Z"?c.charCodeAt(0)-(b<=36?55:29):c==="@"?62:c==="_"?63:99;if(d>=b)return NaN;!g&&n>=70368744177664&&(n=BigInt(n),g=!0);n=g?BigInt.asIntN(64,n*B+BigInt(d)):n*b+d}return I64n(n)}function I64d(s){let m=/^\s*([-+]?)(\d+)/.exec(s);if(m===null)return NaN;let v=I64b(m[2],10);return m[1]==="-"?Jp(v,"-"):v}function I64c(v){return typeof v=="bigint"?v<0n?-9007199254740991:9007199254740991:v}function I64v(s){let v=I64d(s);return v!==v?0:v}function I64B(x){return typeof x=="bigint"?x:BigInt(Number.isFinite(x)?Math.trunc(x):0)}function Yp(e,t,n){switch(n){case"<":return e<t?1:0;case"<=":return e<=t?1:0;case">":return e>t?1:0;case">=":return e>=t?1:0;case"==":return e===t?1:0;case"!=":return e!==t?1:0;case",":return t}if((n==="/"||n==="%")&&t===0)throw new ce("division by 0");if(n==="**"&&t<0)throw new ce("exponent less than 0");if(typeof e=="number"&&typeof t=="number"){let r;switch(n){case"+":r=e+t;break;case"-":r=e-t;break;case"*":r=e*t;break;case"/":r=(e-e%t)/t;break;case"%":r=e%t;break;case"&":case"|":case"^":(e|0)===e&&(t|0)===t&&(r=n==="&"?e&t:n==="|"?e|t:e^t);break;case">>":(e|0)===e&&t>=0&&t<32&&(r=e>>t)}if(r!==void 0&&Number.isSafeInteger(r))return r+0}let a=I64B(e),b=I64B(t),c=BigInt.asIntN;switch(n){case"+":return I64n(a+b);case"-":return I64n(a-b);case"*":return I64n(a*b);case"/":return I64n(a/b);case"%":return I64n(a%b);case"&":return I64n(a&b);case"|":return I64n(a|b);case"^":return I64n(a^b);case"<<":return I64n(c(64,a)<<(b&63n));case">>":return I64n(c(64,a)>>(b&63n));case"**":{let r=1n;for(a=c(64,a);b>0n;b>>=1n)b&1n&&(r=c(64,r*a)),a=c(64,a*a);return I64n(r)}}return 0}function Jc(e,t,n){return n==="="?t:Yp(e,t,n.slice(0,-1))}function Jp(e,t){switch(t){case"-":return I64n(-e);case"+":return e;case"!":return e===0?1:0;case"~":return I64n(typeof e=="number"?-e-1:~e);default:return e}}function Qtk(t,m){let k;if(t.Qp!==void 0)k=t.Qs.slice(t.Qp).replace(/^\s+/,"");else{let x=t.Qs,p=t.Qq;for(;p<x.length&&/\s/.test(x[p]);)p++;k=p<x.length?x.slice(p):(/(?:\w+|[^\w\s])\s*$/.exec(x)??[""])[0]}throw new ce(m+' (error token is "'+k+'")')}function Qsx(e,x){throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(x?.Qsrc??"")+": substring expression < 0\n"),{Qar:!0})}`;
+const INT64 = String.raw`function I64n(v){if(typeof v=="number"){if(Number.isSafeInteger(v))return v+0;v=BigInt(Number.isFinite(v)?Math.trunc(v):0)}v=BigInt.asIntN(64,v);return v>=-9007199254740991n&&v<=9007199254740991n?Number(v):v}function I64b(s,b){if(s==="")return NaN;let n=0,g=!1,B=BigInt(b);for(let c of s){let d=c>="0"&&c<="9"?c.charCodeAt(0)-48:c>="a"&&c<="z"?c.charCodeAt(0)-87:c>="A"&&c<="Z"?c.charCodeAt(0)-(b<=36?55:29):c==="@"?62:c==="_"?63:99;if(d>=b)return NaN;!g&&n>=70368744177664&&(n=BigInt(n),g=!0);n=g?BigInt.asIntN(64,n*B+BigInt(d)):n*b+d}return I64n(n)}function I64d(s){let m=/^\s*([-+]?)(\d+)/.exec(s);if(m===null)return NaN;let v=I64b(m[2],10);return m[1]==="-"?Jp(v,"-"):v}function I64c(v){return typeof v=="bigint"?v<0n?-9007199254740991:9007199254740991:v}function I64v(s){let v=I64d(s);return v!==v?0:v}function I64B(x){return typeof x=="bigint"?x:BigInt(Number.isFinite(x)?Math.trunc(x):0)}function Yp(e,t,n){switch(n){case"<":return e<t?1:0;case"<=":return e<=t?1:0;case">":return e>t?1:0;case">=":return e>=t?1:0;case"==":return e===t?1:0;case"!=":return e!==t?1:0;case",":return t}if((n==="/"||n==="%")&&t===0)throw new ce("division by 0");if(n==="**"&&t<0)throw new ce("exponent less than 0");if(typeof e=="number"&&typeof t=="number"){let r;switch(n){case"+":r=e+t;break;case"-":r=e-t;break;case"*":r=e*t;break;case"/":r=(e-e%t)/t;break;case"%":r=e%t;break;case"&":case"|":case"^":(e|0)===e&&(t|0)===t&&(r=n==="&"?e&t:n==="|"?e|t:e^t);break;case">>":(e|0)===e&&t>=0&&t<32&&(r=e>>t)}if(r!==void 0&&Number.isSafeInteger(r))return r+0}let a=I64B(e),b=I64B(t),c=BigInt.asIntN;switch(n){case"+":return I64n(a+b);case"-":return I64n(a-b);case"*":return I64n(a*b);case"/":return I64n(a/b);case"%":return I64n(a%b);case"&":return I64n(a&b);case"|":return I64n(a|b);case"^":return I64n(a^b);case"<<":return I64n(c(64,a)<<(b&63n));case">>":return I64n(c(64,a)>>(b&63n));case"**":{let r=1n;for(a=c(64,a);b>0n;b>>=1n)b&1n&&(r=c(64,r*a)),a=c(64,a*a);return I64n(r)}}return 0}function Jc(e,t,n){return n==="="?t:Yp(e,t,n.slice(0,-1))}function Jp(e,t){switch(t){case"-":return I64n(-e);case"+":return e;case"!":return e===0?1:0;case"~":return I64n(typeof e=="number"?-e-1:~e);default:return e}}function Qtk(t,m){let k;if(t.Qp!==void 0)k=t.Qs.slice(t.Qp).replace(/^\s+/,"");else{let x=t.Qs,p=t.Qq;for(;p<x.length&&/\s/.test(x[p]);)p++;k=p<x.length?x.slice(p):(/(?:\w+|[^\w\s])\s*$/.exec(x)??[""])[0]}throw new ce(m+' (error token is "'+k+'")')}function Qmx(l){let m=-1;for(let x of l){let a=Array.isArray(x)?x[0]:x;(typeof a=="number"||typeof a=="bigint")&&a>m&&(m=a)}return m}function Qsx(e,x){throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(x?.Qsrc??"")+": substring expression < 0\n"),{Qar:!0})}`;
 
 /** One correction each: the exact minified text, what replaces it, and why. */
 export const INT64_PATCHES = [
@@ -291,5 +291,75 @@ export const INT64_PATCHES = [
     why: "(reading ${a[1/0]} too: bash ends the shell with `bash: line 1: 1/0: division by 0 (error token is \"0\")`; just-bash read element 0 and said nothing)",
     find: String.raw`try{let f=new Q,d=re(f,a);c=await Y(e,d.expression)}catch{let f=e.state.env.get(a);`,
     replace: String.raw`try{let f=new Q,d=re(f,a);c=await Y(e,d.expression)}catch(q){if(q instanceof ce)throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+a+": "+q.message+"\n"),{Qar:!0});let f=e.state.env.get(a);`,
+  },
+  {
+    why: "an indexed array's subscripts are 64-bit as bash's (a[9007199254740993]=1; a[9007199254740992]=2 are two elements, listed in order; just-bash read the keys back as doubles, so the two met and an element past 2**53 was lost). The keys are the exact decimal text; ve reads them back in the I64 form (a number while safe, a BigInt past that) and sorts them as integers",
+    find: String.raw`function ve(e,t){return Array.from(Pe(e,t)?.elements.keys()??[]).filter(r=>/^(0|[1-9]\d*)$/.test(r)).map(Number).sort((r,s)=>r-s)}`,
+    replace: String.raw`function ve(e,t){return Array.from(Pe(e,t)?.elements.keys()??[]).filter(r=>/^(0|[1-9]\d*)$/.test(r)).map(r=>r.length<16?+r:I64n(BigInt(r))).sort((r,s)=>r<s?-1:r>s?1:0)}`,
+  },
+  {
+    why: "(a negative subscript counts from the last index in 64 bits: a=(x y); a[9223372036854775807]=z; a[-1]=w; just-bash's Math.max and + threw on a BigInt; Qmx is the largest index. One that is still negative, a[-4]=x on three elements or a[9223372036854775808]=x (which wraps), is bash's `bad array subscript`, which ends the shell with status 1 as bash's; just-bash failed the command and went on)",
+    find: "if(s<0){let i=K(e,t);if(i.length===0){let a=e.state.currentLine;return{index:0,error:L(\"\",`bash: line ${a}: ${t}[${n}]: bad array subscript\n`,1)}}if(s=Math.max(...i.map(([a])=>typeof a==\"number\"?a:0))+1+s,s<0){let a=e.state.currentLine;return{index:0,error:L(\"\",`bash: line ${a}: ${t}[${n}]: bad array subscript\n`,1)}}}",
+    replace: "if(s<0){let i=K(e,t);if(i.length===0||(s=Yp(Yp(Qmx(i),1,\"+\"),s,\"+\"),s<0))throw Object.assign(new G(1,\"\",`bash: line ${e.state.currentLine}: ${t}[${n}]: bad array subscript\n`),{Qar:!0})}",
+  },
+  {
+    why: "(the same when ${a[-1]} reads)",
+    find: String.raw`let h=Math.max(...f.map(([w])=>typeof w=="number"?w:0))+1+c;`,
+    replace: String.raw`let h=Yp(Yp(Qmx(f),1,"+"),c,"+");`,
+  },
+  {
+    why: "(the same when $(( a[-1] )) reads)",
+    find: String.raw`let p=Math.max(...u.map(([h])=>typeof h=="number"?h:0))+1+a;`,
+    replace: String.raw`let p=Yp(Yp(Qmx(u),1,"+"),a,"+");`,
+  },
+  {
+    why: "(a+=(...) appends after the largest index in 64 bits)",
+    find: String.raw`F=Math.max(...T)+1),dn(e,O,Array.from({length:_.length},(ae,An)=>F+An))`,
+    replace: String.raw`F=Yp(Qmx(T),1,"+")),dn(e,O,Array.from({length:_.length},(ae,An)=>Yp(F,An,"+")))`,
+  },
+  {
+    why: "(the same, another form of the assignment)",
+    find: String.raw`b=Math.max(...w)+1),dn(e,d,Array.from({length:m.length},(y,S)=>b+S))`,
+    replace: String.raw`b=Yp(Qmx(w),1,"+")),dn(e,d,Array.from({length:m.length},(y,S)=>Yp(b,S,"+")))`,
+  },
+  {
+    why: "(the same, a third form)",
+    find: String.raw`A=Math.max(...k)+1),dn(e,p,Array.from({length:v.length},(N,P)=>A+P))`,
+    replace: String.raw`A=Yp(Qmx(k),1,"+")),dn(e,p,Array.from({length:v.length},(N,P)=>Yp(A,P,"+")))`,
+  },
+  {
+    why: "(and declare/local's a+=(...))",
+    find: String.raw`o=Math.max(...a.map(([c])=>typeof c=="number"?c:0))+1;`,
+    replace: String.raw`o=Yp(Qmx(a),1,"+");`,
+  },
+  {
+    why: "(its elements' indices in 64 bits)",
+    find: String.raw`else s();for(let a=0;a<i.length;a++)Z(e,t,o+a,i[a])}`,
+    replace: String.raw`else s();for(let a=0;a<i.length;a++)Z(e,t,Yp(o,a,"+"),i[a])}`,
+  },
+  {
+    why: "(a subscript written in digits is read in 64 bits, wrapping as bash's: ${a[N]} reads)",
+    find: String.raw`let c;if(/^-?\d+$/.test(a))c=Number.parseInt(a,10);else try{`,
+    replace: String.raw`let c;if(/^-?\d+$/.test(a))c=I64d(a);else try{`,
+  },
+  {
+    why: "(a subscript written in digits is read in 64 bits, wrapping as bash's: [[ -v a[N] ]])",
+    find: String.raw`let a;if(/^-?\d+$/.test(i))a=Number.parseInt(i,10);else try{`,
+    replace: String.raw`let a;if(/^-?\d+$/.test(i))a=I64d(i);else try{`,
+  },
+  {
+    why: "(a subscript written in digits is read in 64 bits, wrapping as bash's: test -v a[N])",
+    find: String.raw`catch{if(/^-?\d+$/.test(s))o=Number.parseInt(s,10);else{`,
+    replace: String.raw`catch{if(/^-?\d+$/.test(s))o=I64d(s);else{`,
+  },
+  {
+    why: "(a subscript written in digits is read in 64 bits, wrapping as bash's: a[N]=v)",
+    find: String.raw`let s;if(/^-?\d+$/.test(r))s=Number.parseInt(r,10);else{try{`,
+    replace: String.raw`let s;if(/^-?\d+$/.test(r))s=I64d(r);else{try{`,
+  },
+  {
+    why: "(a subscript written in digits is read in 64 bits, wrapping as bash's: a[N]+=v and declare)",
+    find: String.raw`let i;if(/^-?\d+$/.test(r))i=Number.parseInt(r,10);else{try{`,
+    replace: String.raw`let i;if(/^-?\d+$/.test(r))i=I64d(r);else{try{`,
   },
 ];
