@@ -24,6 +24,8 @@ export default tseslint.config(
       "src/engine/shell/worker-boot.mjs",
       "src/engine/shell/just-bash-patches.mjs",
       "src/engine/shell/just-bash-int64-patches.mjs",
+      "src/engine/shell/just-bash-jq-order-patches.mjs",
+      "src/engine/shell/just-bash-jq-number-patches.mjs",
       "src/engine/shell/just-bash-printf-patches.mjs",
       "src/engine/shell/just-bash-hooks.mjs",
       "bench/loop-probe.mjs",

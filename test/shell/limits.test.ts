@@ -229,6 +229,20 @@ describe("CPU in this thread (svc-mcp fs, serve --no-shell-worker)", () => {
       truncated: false,
     });
   }, 120_000);
+  it("counts each node jq compares, so ==, unique, group_by, sort_by and sort on a huge shared tree stop at the work limit", async () => {
+    // Issue 25: jq's == and unique compared JSON texts (JSON.stringify) and sort, sort_by and <
+    // compared in a recursive function, each one step that no count or CPU check reached: a tree
+    // built by sharing (2^14 arrays of 30 numbers, held as 14) compared with itself walks half a
+    // million nodes, past a budget of 100,000 steps (the call's 4 million are passed the same way
+    // by 2^20 arrays); the same answer on any machine (before: true, 1, 1, 2, 2, false and [],
+    // exit 0; at 2^20, 31 million nodes, by the clock).
+    const small = shellWith({ maxSteps: 100_000 });
+    const tree = "[range(30)] as $a | reduce range(14) as $i ($a; [., .])";
+    for (const filter of [". == .", "[., .] | unique | length", "[., .] | group_by(.) | length", "[., .] | sort_by(.) | length", "[., .] | sort | length", ". < .", "[.] - [.]"]) {
+      const command = `jq -nc '${tree} | ${filter}'`;
+      expect([command, await small.run(command)]).toEqual([command, { stdout: "", stderr: workLimitMessage("jq", 100_000), exitCode: 124, truncated: false }]);
+    }
+  }, 120_000);
 });
 
 describe("regexes that backtrack", () => {

@@ -19,7 +19,7 @@
  *   x86-64 does under bash (1<<64 is 1, 1<<-1 is -2**63), & | ^ ~ in two's complement, and /= and
  *   %= by zero are bash's error (just-bash returned 0).
  */
-const INT64 = String.raw`function I64n(v){if(typeof v=="number"){if(Number.isSafeInteger(v))return v+0;v=BigInt(Number.isFinite(v)?Math.trunc(v):0)}v=BigInt.asIntN(64,v);return v>=-9007199254740991n&&v<=9007199254740991n?Number(v):v}function I64b(s,b){if(s==="")return NaN;let n=0,g=!1,B=BigInt(b);for(let c of s){let d=c>="0"&&c<="9"?c.charCodeAt(0)-48:c>="a"&&c<="z"?c.charCodeAt(0)-87:c>="A"&&c<="Z"?c.charCodeAt(0)-(b<=36?55:29):c==="@"?62:c==="_"?63:99;if(d>=b)return NaN;!g&&n>=70368744177664&&(n=BigInt(n),g=!0);n=g?BigInt.asIntN(64,n*B+BigInt(d)):n*b+d}return I64n(n)}function I64d(s){let m=/^\s*([-+]?)(\d+)/.exec(s);if(m===null)return NaN;let v=I64b(m[2],10);return m[1]==="-"?Jp(v,"-"):v}function I64c(v){return typeof v=="bigint"?v<0n?-9007199254740991:9007199254740991:v}function I64v(s){let v=I64d(s);return v!==v?0:v}function I64B(x){return typeof x=="bigint"?x:BigInt(Number.isFinite(x)?Math.trunc(x):0)}function Yp(e,t,n){switch(n){case"<":return e<t?1:0;case"<=":return e<=t?1:0;case">":return e>t?1:0;case">=":return e>=t?1:0;case"==":return e===t?1:0;case"!=":return e!==t?1:0;case",":return t}if((n==="/"||n==="%")&&t===0)throw new ce("division by 0");if(n==="**"&&t<0)throw new ce("exponent less than 0");if(typeof e=="number"&&typeof t=="number"){let r;switch(n){case"+":r=e+t;break;case"-":r=e-t;break;case"*":r=e*t;break;case"/":r=(e-e%t)/t;break;case"%":r=e%t;break;case"&":case"|":case"^":(e|0)===e&&(t|0)===t&&(r=n==="&"?e&t:n==="|"?e|t:e^t);break;case">>":(e|0)===e&&t>=0&&t<32&&(r=e>>t)}if(r!==void 0&&Number.isSafeInteger(r))return r+0}let a=I64B(e),b=I64B(t),c=BigInt.asIntN;switch(n){case"+":return I64n(a+b);case"-":return I64n(a-b);case"*":return I64n(a*b);case"/":return I64n(a/b);case"%":return I64n(a%b);case"&":return I64n(a&b);case"|":return I64n(a|b);case"^":return I64n(a^b);case"<<":return I64n(c(64,a)<<(b&63n));case">>":return I64n(c(64,a)>>(b&63n));case"**":{let r=1n;for(a=c(64,a);b>0n;b>>=1n)b&1n&&(r=c(64,r*a)),a=c(64,a*a);return I64n(r)}}return 0}function Jc(e,t,n){return n==="="?t:Yp(e,t,n.slice(0,-1))}function Jp(e,t){switch(t){case"-":return I64n(-e);case"+":return e;case"!":return e===0?1:0;case"~":return I64n(typeof e=="number"?-e-1:~e);default:return e}}`;
+const INT64 = String.raw`function I64n(v){if(typeof v=="number"){if(Number.isSafeInteger(v))return v+0;v=BigInt(Number.isFinite(v)?Math.trunc(v):0)}v=BigInt.asIntN(64,v);return v>=-9007199254740991n&&v<=9007199254740991n?Number(v):v}function I64b(s,b){if(s==="")return NaN;let n=0,g=!1,B=BigInt(b);for(let c of s){let d=c>="0"&&c<="9"?c.charCodeAt(0)-48:c>="a"&&c<="z"?c.charCodeAt(0)-87:c>="A"&&c<="Z"?c.charCodeAt(0)-(b<=36?55:29):c==="@"?62:c==="_"?63:99;if(d>=b)return NaN;!g&&n>=70368744177664&&(n=BigInt(n),g=!0);n=g?BigInt.asIntN(64,n*B+BigInt(d)):n*b+d}return I64n(n)}function I64d(s){let m=/^\s*([-+]?)(\d+)/.exec(s);if(m===null)return NaN;let v=I64b(m[2],10);return m[1]==="-"?Jp(v,"-"):v}function I64c(v){return typeof v=="bigint"?v<0n?-9007199254740991:9007199254740991:v}function I64v(s){let v=I64d(s);return v!==v?0:v}function I64B(x){return typeof x=="bigint"?x:BigInt(Number.isFinite(x)?Math.trunc(x):0)}function Yp(e,t,n){switch(n){case"<":return e<t?1:0;case"<=":return e<=t?1:0;case">":return e>t?1:0;case">=":return e>=t?1:0;case"==":return e===t?1:0;case"!=":return e!==t?1:0;case",":return t}if((n==="/"||n==="%")&&t===0)throw new ce("division by 0");if(n==="**"&&t<0)throw new ce("exponent less than 0");if(typeof e=="number"&&typeof t=="number"){let r;switch(n){case"+":r=e+t;break;case"-":r=e-t;break;case"*":r=e*t;break;case"/":r=(e-e%t)/t;break;case"%":r=e%t;break;case"&":case"|":case"^":(e|0)===e&&(t|0)===t&&(r=n==="&"?e&t:n==="|"?e|t:e^t);break;case">>":(e|0)===e&&t>=0&&t<32&&(r=e>>t)}if(r!==void 0&&Number.isSafeInteger(r))return r+0}let a=I64B(e),b=I64B(t),c=BigInt.asIntN;switch(n){case"+":return I64n(a+b);case"-":return I64n(a-b);case"*":return I64n(a*b);case"/":return I64n(a/b);case"%":return I64n(a%b);case"&":return I64n(a&b);case"|":return I64n(a|b);case"^":return I64n(a^b);case"<<":return I64n(c(64,a)<<(b&63n));case">>":return I64n(c(64,a)>>(b&63n));case"**":{let r=1n;for(a=c(64,a);b>0n;b>>=1n)b&1n&&(r=c(64,r*a)),a=c(64,a*a);return I64n(r)}}return 0}function Jc(e,t,n){return n==="="?t:Yp(e,t,n.slice(0,-1))}function Jp(e,t){switch(t){case"-":return I64n(-e);case"+":return e;case"!":return e===0?1:0;case"~":return I64n(typeof e=="number"?-e-1:~e);default:return e}}function Qtk(t,m){let k;if(t.Qp!==void 0)k=t.Qs.slice(t.Qp).replace(/^\s+/,"");else{let x=t.Qs,p=t.Qq;for(;p<x.length&&/\s/.test(x[p]);)p++;k=p<x.length?x.slice(p):(/(?:\w+|[^\w\s])\s*$/.exec(x)??[""])[0]}throw new ce(m+' (error token is "'+k+'")')}function Qmx(l){let m=-1;for(let x of l){let a=Array.isArray(x)?x[0]:x;(typeof a=="number"||typeof a=="bigint")&&a>m&&(m=a)}return m}function Qsx(e,x){throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(x?.Qsrc??"")+": substring expression < 0\n"),{Qar:!0})}`;
 
 /** One correction each: the exact minified text, what replaces it, and why. */
 export const INT64_PATCHES = [
@@ -71,7 +71,7 @@ export const INT64_PATCHES = [
   {
     why: "(x op= y reads x in 64 bits)",
     find: String.raw`c=Number.parseInt(l||"0",10)||0,u=await s(t.value),f=Jc(c,u,t.operator);`,
-    replace: String.raw`c=I64v(l||"0"),u=await s(t.value),f=Jc(c,u,t.operator);`,
+    replace: String.raw`c=I64v(l||"0"),u=await s(t.value);u===0&&t.Qs!==void 0&&(t.operator==="/="||t.operator==="%=")&&Qtk(t,"division by 0");let f=Jc(c,u,t.operator);`,
   },
   {
     why: "(the same for a variable whose name is built)",
@@ -169,9 +169,9 @@ export const INT64_PATCHES = [
     replace: String.raw`!(c[0]==="="&&/[|&^+\-*/%<>]$/.test(n))`,
   },
   {
-    why: "a substring's offset and length past 2**53 are clamped to +-(2**53-1), keeping the sign, where they become string and array positions (${s:1:$((2**62))} is bc, ${x:$((2**62))} empty, as bash's; just-bash's position arithmetic threw `Cannot mix BigInt and other types` and the shell ended with status 1). A clamped position past either end gives what the real one gives",
+    why: "an arithmetic error in a substring's offset or length ends the shell with status 1 as bash's (x=abc; echo ${x:1/0} says `bash: line 1: x: 1/0: division by 0 (error token is \"0\")`; just-bash said `bash: division by 0` and went on). And a substring's offset and length past 2**53 are clamped to +-(2**53-1), keeping the sign, where they become string and array positions (${s:1:$((2**62))} is bc, ${x:$((2**62))} empty, as bash's; just-bash's position arithmetic threw `Cannot mix BigInt and other types` and the shell ended with status 1). A clamped position past either end gives what the real one gives",
     find: String.raw`let s=await Y(e,r.offset.expression),i=r.length?await Y(e,r.length.expression):void 0;`,
-    replace: String.raw`let s=I64c(await Y(e,r.offset.expression)),i=r.length?I64c(await Y(e,r.length.expression)):void 0;`,
+    replace: String.raw`let s,i,w=r.offset;try{s=I64c(await Y(e,r.offset.expression)),w=r.length,i=r.length?I64c(await Y(e,r.length.expression)):void 0}catch(q){if(q instanceof ce)throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+t+": "+(w?.Qsrc??"").replace(/^\s+/,"")+": "+q.message+"\n"),{Qar:!0});throw q}`,
   },
   {
     why: "(the same for ${a[@]:o:n} on an indirect array)",
@@ -194,11 +194,6 @@ export const INT64_PATCHES = [
     replace: String.raw`l=a.offset?I64c(await n(e,a.offset.expression)):0,c=a.length?I64c(await n(e,a.length.expression)):void 0,u=Number.parseInt(`,
   },
   {
-    why: "a negative substring offset before the string's start gives the empty string, as bash's (s=abcdef; ${s: -10:2} and ${s: -9007199254740993:2} are empty; just-bash started at the first character: ab)",
-    find: String.raw`if(l<0&&(l=Math.max(0,a.length+l)),i!==void 0)`,
-    replace: String.raw`if(l<0&&(l=a.length+l,l<0))return"";if(i!==void 0)`,
-  },
-  {
     why: "return N's status is N's low 8 bits in 64 bits and a number outside 64 bits is refused, as bash's (return 9007199254740993 is 1, return 99999999999999999999 is `numeric argument required`, 2); just-bash's double rounded N to 9007199254740992 and gave 0",
     find: String.raw`s=Number.parseInt(r,10);if(r===""||Number.isNaN(s)||!/^-?\d+$/.test(r))return D(`,
     replace: String.raw`s=/^-?\d+$/.test(r)?BigInt(r):NaN;if(r===""||s!==s||s!==BigInt.asIntN(64,s))return D(`,
@@ -212,5 +207,159 @@ export const INT64_PATCHES = [
     why: "(exit refuses a number outside 64 bits too: exit 99999999999999999999 is `numeric argument required`, 2, as bash's; just-bash gave 255)",
     find: String.raw`else{let i=BigInt(s);n=Number((i%256n+256n)%256n)}}throw new G(n,"",r)}`,
     replace: String.raw`else{let i=BigInt(s);i!==BigInt.asIntN(64,i)?(r=` + "`bash: exit: ${s}: numeric argument required\n`" + String.raw`,n=2):n=Number((i%256n+256n)%256n)}}throw new G(n,"",r)}`,
+  },  {
+    why: "a substring length that ends before its offset is bash's error, which ends the shell with status 1 as an arithmetic error does (s=abc; echo ${s:0:-5}; echo after prints `bash: line 1: -5: substring expression < 0` and no after; a subshell, $(...) or eval ends only itself); just-bash printed an empty line and went on. The message names the length as written: the parser keeps its text (Qsrc)",
+    find: String.raw`function pi(e,t){let n=t.trim();return n===""?{type:"ArithmeticExpression",expression:{type:"ArithNumber",value:0}}:re(e,n)}`,
+    replace: String.raw`function pi(e,t){let n=t.trim();return n===""?{type:"ArithmeticExpression",expression:{type:"ArithNumber",value:0},Qsrc:t}:Object.assign(re(e,n),{Qsrc:t})}`,
+  },
+  {
+    why: "(on a string: a negative offset before the start or an offset past the end gives the empty string and no error, as bash's: s=abcdef; ${s: -10:2} and ${s: -9007199254740993:2} are empty, just-bash started at the first character; an end before the offset is the error unless the variable is unset: ${unset:0:-1} is empty)",
+    find: String.raw`let a=[...n],l=s;if(l<0&&(l=Math.max(0,a.length+l)),i!==void 0){if(i<0){let c=a.length+i;return a.slice(l,Math.max(l,c)).join("")}`,
+    replace: String.raw`let a=[...n],l=s;if(l<0&&(l=a.length+l,l<0)||l>a.length)return"";if(i!==void 0){if(i<0){let c=a.length+i;c<l&&(n!==""||e.state.env.get(t)!==void 0)&&Qsx(e,r.length);return a.slice(l,c).join("")}`,
+  },
+  {
+    why: "(on $@ and $*: any negative length is the error, once the offset is inside the list, as bash's)",
+    find: String.raw`if(i!==void 0){let h=i<0?d.length+i:p+i;return d.slice(p,Math.max(p,h)).join(" ")}`,
+    replace: String.raw`if(i!==void 0){i<0&&Qsx(e,r.length);return d.slice(p,p+i).join(" ")}`,
+  },
+  {
+    why: "(on an array's elements the same; just-bash's message named the array and the script went on)",
+    find: "if(i!==void 0){if(i<0)throw new ce(`${o[1]}[@]: substring expression < 0`);",
+    replace: String.raw`if(i!==void 0){if(i<0)Qsx(e,r.length);`,
+  },
+  {
+    why: "(the same for \"${a[@]:o:n}\", where an offset past the last element gives nothing and no error)",
+    find: "if(u<0)throw new ce(`${o}[@]: substring expression < 0`);p=f.slice(d,d+u)",
+    replace: String.raw`if(u<0){if(d>=f.length)return{values:[],quoted:!0};Qsx(e,l.length)}p=f.slice(d,d+u)`,
+  },
+  {
+    why: "(the same for \"${@:o:n}\" among other words, offset 0 or below)",
+    find: String.raw`if(c!==void 0){let k=c<0?y.length+c:v+c;p=y.slice(v,Math.max(v,k))}`,
+    replace: String.raw`if(c!==void 0){c<0&&Qsx(e,a.length);p=y.slice(v,v+c)}`,
+  },
+  {
+    why: "(the same, offset above 0)",
+    find: String.raw`else if(c!==void 0){let S=c<0?f.length+c:y+c;p=f.slice(y,Math.max(y,S))}`,
+    replace: String.raw`else if(c!==void 0){c<0&&Qsx(e,a.length);p=f.slice(y,y+c)}`,
+  },
+  {
+    why: "(the same for \"${@:o:n}\" alone in its word, offset 0 or below)",
+    find: String.raw`if(u!==void 0){let v=u<0?g.length+u:S+u;h=g.slice(S,Math.max(S,v))}`,
+    replace: String.raw`if(u!==void 0){u<0&&Qsx(e,l.length);h=g.slice(S,S+u)}`,
+  },
+  {
+    why: "(the same, offset above 0)",
+    find: String.raw`else if(u!==void 0){let y=u<0?d.length+u:g+u;h=d.slice(g,Math.max(g,y))}`,
+    replace: String.raw`else if(u!==void 0){u<0&&Qsx(e,l.length);h=d.slice(g,g+u)}`,
+  },
+  {
+    why: "an arithmetic error names where bash stopped, as bash's `(error token is \"...\")`: for / and % by zero the text after the operator (echo $((1 + 2/0 + 3)) says `division by 0 (error token is \"0 + 3\")`); just-bash said `division by 0` alone. The parser keeps the expression's text and the operator's end (Qs, Qp) on the node; Qtk builds the message",
+    find: String.raw`let{expr:o,pos:a}=jr(e,t,s);r={type:"ArithBinary",operator:i,left:r,right:o},s=a}else break;return{expr:r,pos:s}}`,
+    replace: String.raw`let{expr:o,pos:a}=jr(e,t,s);r={type:"ArithBinary",operator:i,left:r,right:o,Qs:t,Qp:s},s=a}else break;return{expr:r,pos:s}}`,
+  },
+  {
+    why: "(for a negative exponent the token after the exponent, or the last one when none follows: 2**-1 + 5 says `(error token is \"+ 5\")`, 2**-1 `\"1\"`; Qq is where the exponent ends)",
+    find: String.raw`let{expr:a,pos:l}=e.withDepth(()=>jr(e,t,i));return{expr:{type:"ArithBinary",operator:"**",left:r,right:a},pos:l}}`,
+    replace: String.raw`let{expr:a,pos:l}=e.withDepth(()=>jr(e,t,i));return{expr:{type:"ArithBinary",operator:"**",left:r,right:a,Qs:t,Qq:l},pos:l}}`,
+  },
+  {
+    why: "(the check, before the operator runs)",
+    find: String.raw`let i=await s(t.left),o=await s(t.right);return Yp(i,o,t.operator)}`,
+    replace: String.raw`let i=await s(t.left),o=await s(t.right);t.Qs!==void 0&&(t.operator==="**"?o<0:o===0)&&Qtk(t,t.operator==="**"?"exponent less than 0":"division by 0");return Yp(i,o,t.operator)}`,
+  },
+  {
+    why: "(x/=0 and x%=0 the same way as the exponent: x/= 0 , 2 says `(error token is \", 2\")`)",
+    find: String.raw`let{expr:f,pos:d}=e.withDepth(()=>ar(e,t,s));return{expr:{type:"ArithAssignment",operator:u,variable:c,value:f},pos:d}`,
+    replace: String.raw`let{expr:f,pos:d}=e.withDepth(()=>ar(e,t,s));return{expr:{type:"ArithAssignment",operator:u,variable:c,value:f,Qs:t,Qq:d},pos:d}`,
+  },
+  {
+    why: "(( ))'s error names the command and the expression as bash's: `bash: line 1: ((: 1/0: division by 0 (error token is \"0\")`; just-bash said `bash: arithmetic expression: ...` (the status, 1, is bash's)",
+    find: "catch(n){return D(`bash: arithmetic expression: ${n.message}\n`)}",
+    replace: "catch(n){return D(n instanceof ce&&typeof t.expression.originalText==\"string\"?\"bash: line \"+this.ctx.state.currentLine+\": ((: \"+t.expression.originalText.replace(/^\\s+/,\"\")+\": \"+n.message+\"\\n\":`bash: arithmetic expression: ${n.message}\n`)}",
+  },
+  {
+    why: "(let's the same: `bash: line 1: let: x=1/0: division by 0 (error token is \"0\")`; just-bash left out the line)",
+    find: "catch(i){return D(`bash: let: ${s}: ${i.message}\n`)}",
+    replace: "catch(i){return D(\"bash: line \"+e.state.currentLine+\": let: \"+s.replace(/^\\s+/,\"\")+\": \"+i.message+\"\\n\")}",
+  },
+  {
+    why: "an arithmetic error in an array subscript being assigned ends the shell with status 1 as bash's (a[1/0]=1; echo after prints only `bash: line 1: 1/0: division by 0 (error token is \"0\")`); just-bash failed that command and went on",
+    find: String.raw`if(i.fatal)throw new G(1,"",l);return{index:0,error:L("",l,1)}`,
+    replace: String.raw`throw Object.assign(new G(1,"",l),{Qar:!0})`,
+  },
+  {
+    why: "(reading ${a[1/0]} too: bash ends the shell with `bash: line 1: 1/0: division by 0 (error token is \"0\")`; just-bash read element 0 and said nothing)",
+    find: String.raw`try{let f=new Q,d=re(f,a);c=await Y(e,d.expression)}catch{let f=e.state.env.get(a);`,
+    replace: String.raw`try{let f=new Q,d=re(f,a);c=await Y(e,d.expression)}catch(q){if(q instanceof ce)throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+a+": "+q.message+"\n"),{Qar:!0});let f=e.state.env.get(a);`,
+  },
+  {
+    why: "an indexed array's subscripts are 64-bit as bash's (a[9007199254740993]=1; a[9007199254740992]=2 are two elements, listed in order; just-bash read the keys back as doubles, so the two met and an element past 2**53 was lost). The keys are the exact decimal text; ve reads them back in the I64 form (a number while safe, a BigInt past that) and sorts them as integers",
+    find: String.raw`function ve(e,t){return Array.from(Pe(e,t)?.elements.keys()??[]).filter(r=>/^(0|[1-9]\d*)$/.test(r)).map(Number).sort((r,s)=>r-s)}`,
+    replace: String.raw`function ve(e,t){return Array.from(Pe(e,t)?.elements.keys()??[]).filter(r=>/^(0|[1-9]\d*)$/.test(r)).map(r=>r.length<16?+r:I64n(BigInt(r))).sort((r,s)=>r<s?-1:r>s?1:0)}`,
+  },
+  {
+    why: "(a negative subscript counts from the last index in 64 bits: a=(x y); a[9223372036854775807]=z; a[-1]=w; just-bash's Math.max and + threw on a BigInt; Qmx is the largest index. One that is still negative, a[-4]=x on three elements or a[9223372036854775808]=x (which wraps), is bash's `bad array subscript`, which ends the shell with status 1 as bash's; just-bash failed the command and went on)",
+    find: "if(s<0){let i=K(e,t);if(i.length===0){let a=e.state.currentLine;return{index:0,error:L(\"\",`bash: line ${a}: ${t}[${n}]: bad array subscript\n`,1)}}if(s=Math.max(...i.map(([a])=>typeof a==\"number\"?a:0))+1+s,s<0){let a=e.state.currentLine;return{index:0,error:L(\"\",`bash: line ${a}: ${t}[${n}]: bad array subscript\n`,1)}}}",
+    replace: "if(s<0){let i=K(e,t);if(i.length===0||(s=Yp(Yp(Qmx(i),1,\"+\"),s,\"+\"),s<0))throw Object.assign(new G(1,\"\",`bash: line ${e.state.currentLine}: ${t}[${n}]: bad array subscript\n`),{Qar:!0})}",
+  },
+  {
+    why: "(the same when ${a[-1]} reads)",
+    find: String.raw`let h=Math.max(...f.map(([w])=>typeof w=="number"?w:0))+1+c;`,
+    replace: String.raw`let h=Yp(Yp(Qmx(f),1,"+"),c,"+");`,
+  },
+  {
+    why: "(the same when $(( a[-1] )) reads)",
+    find: String.raw`let p=Math.max(...u.map(([h])=>typeof h=="number"?h:0))+1+a;`,
+    replace: String.raw`let p=Yp(Yp(Qmx(u),1,"+"),a,"+");`,
+  },
+  {
+    why: "(a+=(...) appends after the largest index in 64 bits)",
+    find: String.raw`F=Math.max(...T)+1),dn(e,O,Array.from({length:_.length},(ae,An)=>F+An))`,
+    replace: String.raw`F=Yp(Qmx(T),1,"+")),dn(e,O,Array.from({length:_.length},(ae,An)=>Yp(F,An,"+")))`,
+  },
+  {
+    why: "(the same, another form of the assignment)",
+    find: String.raw`b=Math.max(...w)+1),dn(e,d,Array.from({length:m.length},(y,S)=>b+S))`,
+    replace: String.raw`b=Yp(Qmx(w),1,"+")),dn(e,d,Array.from({length:m.length},(y,S)=>Yp(b,S,"+")))`,
+  },
+  {
+    why: "(the same, a third form)",
+    find: String.raw`A=Math.max(...k)+1),dn(e,p,Array.from({length:v.length},(N,P)=>A+P))`,
+    replace: String.raw`A=Yp(Qmx(k),1,"+")),dn(e,p,Array.from({length:v.length},(N,P)=>Yp(A,P,"+")))`,
+  },
+  {
+    why: "(and declare/local's a+=(...))",
+    find: String.raw`o=Math.max(...a.map(([c])=>typeof c=="number"?c:0))+1;`,
+    replace: String.raw`o=Yp(Qmx(a),1,"+");`,
+  },
+  {
+    why: "(its elements' indices in 64 bits)",
+    find: String.raw`else s();for(let a=0;a<i.length;a++)Z(e,t,o+a,i[a])}`,
+    replace: String.raw`else s();for(let a=0;a<i.length;a++)Z(e,t,Yp(o,a,"+"),i[a])}`,
+  },
+  {
+    why: "(a subscript written in digits is read in 64 bits, wrapping as bash's: ${a[N]} reads)",
+    find: String.raw`let c;if(/^-?\d+$/.test(a))c=Number.parseInt(a,10);else try{`,
+    replace: String.raw`let c;if(/^-?\d+$/.test(a))c=I64d(a);else try{`,
+  },
+  {
+    why: "(a subscript written in digits is read in 64 bits, wrapping as bash's: [[ -v a[N] ]])",
+    find: String.raw`let a;if(/^-?\d+$/.test(i))a=Number.parseInt(i,10);else try{`,
+    replace: String.raw`let a;if(/^-?\d+$/.test(i))a=I64d(i);else try{`,
+  },
+  {
+    why: "(a subscript written in digits is read in 64 bits, wrapping as bash's: test -v a[N])",
+    find: String.raw`catch{if(/^-?\d+$/.test(s))o=Number.parseInt(s,10);else{`,
+    replace: String.raw`catch{if(/^-?\d+$/.test(s))o=I64d(s);else{`,
+  },
+  {
+    why: "(a subscript written in digits is read in 64 bits, wrapping as bash's: a[N]=v)",
+    find: String.raw`let s;if(/^-?\d+$/.test(r))s=Number.parseInt(r,10);else{try{`,
+    replace: String.raw`let s;if(/^-?\d+$/.test(r))s=I64d(r);else{try{`,
+  },
+  {
+    why: "(a subscript written in digits is read in 64 bits, wrapping as bash's: a[N]+=v and declare)",
+    find: String.raw`let i;if(/^-?\d+$/.test(r))i=Number.parseInt(r,10);else{try{`,
+    replace: String.raw`let i;if(/^-?\d+$/.test(r))i=I64d(r);else{try{`,
   },
 ];

@@ -6,6 +6,8 @@
 // (a just-bash upgrade that moves the code: look at the new code, then update or drop the patch).
 
 import { INT64_PATCHES } from "./just-bash-int64-patches.mjs";
+import { JQ_NUMBER, JQ_NUMBER_PATCHES } from "./just-bash-jq-number-patches.mjs";
+import { JQ_ORDER_PATCHES } from "./just-bash-jq-order-patches.mjs";
 import { PRINTF_PATCHES } from "./just-bash-printf-patches.mjs";
 
 /**
@@ -124,9 +126,10 @@ const JSON_SURROGATES = String.raw`(j=>j.indexOf("\\u")<0?j:j.replace(/\\(?:u([d
  * nor the CPU check between steps reached (18.6 s of CPU to the 60 s clock). The text is
  * JSON.stringify's: keys in insertion order, each leaf written by JSON.stringify itself, an
  * undefined array element null and an undefined property left out. `c` is the jq context's
- * coverage writer (the call's budget), absent where none is given.
+ * coverage writer (the call's budget), absent where none is given. A number is written as jq 1.6
+ * writes it (JQ_NUMBER's Qnum, defined with it).
  */
-const JQ_JSON = String.raw`function Qj(v,c){let leaf=x=>{typeof x=="string"&&x.length>255&&c?.charge?.("jq:tojson",x.length>>>8);return JSON.stringify(x)};c?.hit("jq:tojson");if(v===null||typeof v!="object")return leaf(v);let open=x=>Array.isArray(x)?{v:x,k:null,i:0,n:0}:{v:x,k:Object.keys(x),i:0,n:0},o="",p=[Array.isArray(v)?"[":"{"],q=[open(v)];for(;q.length>0;){p.length>=4096&&(o+=p.join(""),p.length=0);let f=q[q.length-1];if(f.i>=(f.k===null?f.v.length:f.k.length)){p.push(f.k===null?"]":"}");q.pop();continue}let x,key;if(f.k===null){x=f.v[f.i++];(x===void 0||typeof x=="function"||typeof x=="symbol")&&(x=null)}else{key=f.k[f.i++];x=f.v[key];if(x===void 0||typeof x=="function"||typeof x=="symbol")continue}f.n++>0&&p.push(",");key!==void 0&&p.push(JSON.stringify(key)+":");c?.hit("jq:tojson");x!==null&&typeof x=="object"?(p.push(Array.isArray(x)?"[":"{"),q.push(open(x))):p.push(leaf(x))}return o+p.join("")}`;
+const JQ_JSON = JQ_NUMBER + String.raw`function Qj(v,c){let leaf=x=>{typeof x=="string"&&x.length>255&&c?.charge?.("jq:tojson",x.length>>>8);return typeof x=="number"?Qnum(x):JSON.stringify(x)};c?.hit("jq:tojson");if(v===null||typeof v!="object")return leaf(v);let open=x=>Array.isArray(x)?{v:x,k:null,i:0,n:0}:{v:x,k:Object.keys(x),i:0,n:0},o="",p=[Array.isArray(v)?"[":"{"],q=[open(v)];for(;q.length>0;){p.length>=4096&&(o+=p.join(""),p.length=0);let f=q[q.length-1];if(f.i>=(f.k===null?f.v.length:f.k.length)){p.push(f.k===null?"]":"}");q.pop();continue}let x,key;if(f.k===null){x=f.v[f.i++];(x===void 0||typeof x=="function"||typeof x=="symbol")&&(x=null)}else{key=f.k[f.i++];x=f.v[key];if(x===void 0||typeof x=="function"||typeof x=="symbol")continue}f.n++>0&&p.push(",");key!==void 0&&p.push(JSON.stringify(key)+":");c?.hit("jq:tojson");x!==null&&typeof x=="object"?(p.push(Array.isArray(x)?"[":"{"),q.push(open(x))):p.push(leaf(x))}return o+p.join("")}`;
 
 /** One correction: the exact minified text, what replaces it, and why. */
 export const JUST_BASH_PATCHES = [
@@ -134,6 +137,10 @@ export const JUST_BASH_PATCHES = [
   ...INT64_PATCHES,
   // printf's byte widths and rounding of ties (just-bash-printf-patches.mjs).
   ...PRINTF_PATCHES,
+  // jq's order and equality, counted (just-bash-jq-order-patches.mjs).
+  ...JQ_ORDER_PATCHES,
+  // jq's number text (just-bash-jq-number-patches.mjs).
+  ...JQ_NUMBER_PATCHES,
   {
     why: "jq's flatten walks its array in steps the work budget counts (one per element it visits), so a flatten of a huge shared tree stops at the work limit, or at the CPU limit in the process's own thread, instead of running to the 60 s clock in one native step (Array.prototype.flat: 2^27 elements were 16.5 s of CPU and 1.6 GB; issue 25)",
     find: String.raw`if(u<0)throw new Error("flatten depth must not be negative");return e.flat(u)}):[null];case"unique"`,
@@ -820,7 +827,7 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   {
     why: "(the same for read -n N: a NUL is not one of the N characters, as in bash; and N counts characters, a UTF-8 character's bytes one (read -n 2 <<< héllo is hé in C.UTF-8; it cut é in two), adversary round 23)",
     find: String.raw`A(ae),T+=2,_++,N=T}else A(oe),T++,_++,N=T}P=_>=a||F`,
-    replace: String.raw`A(ae),T+=2,_++,N=T}else oe!=="\0"&&(A(oe),(oe<"\x80"||!(T+1<b.length&&(b.charCodeAt(T+1)&192)===128))&&_++),T++,N=T}P=_>=a||F`,
+    replace: String.raw`A(ae),T+=2,_++,N=T}else{if(oe<"\x80")oe!=="\0"&&(A(oe),_++),T++;else{let q=Qrl(b,T);for(let j=0;j<q;j++)A(b[T+j]);_++,T+=q}N=T}}P=_>=a||F`,
   },
   {
     why: "jq reads the JSON of its input with each escaped lone surrogate U+FFFD, as jq 1.6 (\"\\udcc3\\udca9\" is two U+FFFD; just-bash kept the surrogates, which the shell wrote as the bytes c3 a9: forged text) (JSON_SURROGATES)",

@@ -16,6 +16,7 @@ import { READ_ONLY_COMMANDS } from "./read-only.js";
 import { realpathCommand } from "./realpath.js";
 import { rgCommand } from "./rg/rg.js";
 import { sedCommand } from "./sed/sed.js";
+import { seqCommand } from "./seq.js";
 import { sortCommand } from "./sort.js";
 import { statCommand } from "./stat.js";
 import { tacCommand } from "./tac.js";
@@ -55,6 +56,7 @@ export const SHELL_COMMANDS: readonly ShellCommandFactory[] = [
   whichCommand,
   pasteCommand,
   trCommand,
+  seqCommand,
   realpathCommand,
   duCommand,
   diffCommand,

@@ -8,6 +8,14 @@ const JQ_VERSION = "jq-1.6";
 const ONE_VALUE = new Set(["--indent", "-f", "--from-file", "-L"]);
 const TWO_VALUES = new Set(["--arg", "--argjson", "--slurpfile", "--rawfile"]);
 
+/**
+ * Whether jq 1.6 reads an argument as an option (main.c's isoptish): `-` then a letter or a
+ * second `-`. Anything else is the filter or a FILE, so `jq -n '-0'` runs the filter `-0`.
+ */
+function optish(a: string): boolean {
+  return a.startsWith("-") && (a[1] === "-" || /^[A-Za-z]$/.test(a[1] ?? ""));
+}
+
 /** The FILE operands of a jq command line (after the filter, unless -f names it). */
 export function jqFiles(args: readonly string[]): number[] {
   const files: number[] = [];
@@ -20,7 +28,7 @@ export function jqFiles(args: readonly string[]): number[] {
       continue;
     }
     if (!rest && a === "--") continue;
-    if (!rest && a.startsWith("-") && a !== "-") {
+    if (!rest && optish(a)) {
       if (a === "-f" || a === "--from-file") filterSeen = true;
       if (ONE_VALUE.has(a)) i++;
       else if (TWO_VALUES.has(a)) i += 2;
@@ -30,6 +38,22 @@ export function jqFiles(args: readonly string[]): number[] {
     else if (!rest) files.push(i);
   }
   return files;
+}
+
+/** The index of the filter on a jq command line (the first operand, unless -f names it), or -1. */
+function jqFilter(args: readonly string[]): number {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "--args" || a === "--jsonargs" || a === "--") continue;
+    if (optish(a)) {
+      if (a === "-f" || a === "--from-file") return -1;
+      if (ONE_VALUE.has(a)) i++;
+      else if (TWO_VALUES.has(a)) i += 2;
+      continue;
+    }
+    return i;
+  }
+  return -1;
 }
 
 /**
@@ -46,10 +70,13 @@ export const jqCommand: ShellCommandFactory = (): Command => ({
     const kept: string[] = [];
     const fileIndexes = new Set(jqFiles(args));
     let keptFiles = 0;
+    const filterAt = jqFilter(args);
     for (let i = 0; i < args.length; i++) {
       const a = args[i] as string;
       if (!fileIndexes.has(i)) {
-        kept.push(a);
+        // A filter that starts with `-` (not an option to jq: `-0`, `-1 + 2`) is handed on after
+        // a space, which means the same filter: just-bash read it as options (`invalid option -- '0'`).
+        kept.push(i === filterAt && a.startsWith("-") ? ` ${a}` : a);
         continue;
       }
       if (a !== "-" && !(await ctx.fs.exists(ctx.fs.resolvePath(ctx.cwd, a)))) {

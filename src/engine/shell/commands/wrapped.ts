@@ -17,7 +17,7 @@ function wrap(name: string, rewrite: (args: readonly string[]) => Rewritten): Sh
       if (ctx.origCommand === undefined) return { stdout: "", stderr: `${name}: not available\n`, exitCode: 127 };
       const rewritten = rewrite(args);
       if (Array.isArray(rewritten)) return ctx.origCommand(rewritten);
-      const result = await ctx.origCommand(rewritten.args);
+      const result = rewritten.error === undefined ? await ctx.origCommand(rewritten.args) : { stdout: "", stderr: rewritten.error, exitCode: 1 };
       if (rewritten.warnings === "") return result;
       // The warnings come before anything the command writes (GNU tr prints them as it reads its
       // sets); they are ASCII, so the same in a byte stdout and a text one.
@@ -28,7 +28,7 @@ function wrap(name: string, rewrite: (args: readonly string[]) => Rewritten): Sh
 }
 
 /** The arguments handed on, and what the real tool warns about them on stderr. */
-type Rewritten = string[] | { readonly args: string[]; readonly warnings: string };
+type Rewritten = string[] | { readonly args: string[]; readonly warnings: string; readonly error?: string };
 
 /** paste: `-` when no FILE is named. */
 export function pasteArguments(args: readonly string[]): string[] {
@@ -46,11 +46,66 @@ export function pasteArguments(args: readonly string[]): string[] {
 }
 
 /** tr: octal escapes (`\0`, `\012`) in the sets become the characters (below 0x80) or bytes they name; `-t` cuts SET1. */
-export function trArguments(args: readonly string[]): { args: string[]; warnings: string } {
+export function trArguments(args: readonly string[]): { args: string[]; warnings: string; error?: string } {
   const warnings: string[] = [];
   const escaped = trEscapes(args, warnings);
   // GNU tr counts its operands before it reads the sets: a wrong count is its error alone.
-  return { args: trTruncated(escaped), warnings: readsSets(args) ? warnings.join("") : "" };
+  if (!readsSets(args)) return { args: trTruncated(escaped), warnings: "" };
+  const reversed = reversedRange(escaped);
+  return reversed === undefined ? { args: trTruncated(escaped), warnings: warnings.join("") } : { args: [], warnings: warnings.join(""), error: reversed };
+}
+
+/**
+ * GNU tr's error for a range whose end comes before its start (`z-a`; `a-\777`, whose end is
+ * `\077`, `?`), which just-bash ignored (the range matched nothing and tr went on, exit 0).
+ * tr works on bytes: an endpoint is the byte next to the `-` (the last byte of `é` before it),
+ * shown as itself when printable ASCII and as `\ooo` otherwise, as GNU's message does. Sets
+ * with `[` constructs are left to just-bash. `escaped`: the arguments after `trEscapes`.
+ */
+function reversedRange(escaped: readonly string[]): string | undefined {
+  let options = true;
+  for (const a of escaped) {
+    if (options && a === "--") {
+      options = false;
+      continue;
+    }
+    if (options && a.startsWith("-") && a.length > 1) continue;
+    options = false;
+    if (a.includes("[")) continue;
+    // One entry per element: a `\X` escape is its character, anything else itself.
+    const elements: string[] = [];
+    const units = [...a];
+    for (let i = 0; i < units.length; i++) {
+      const c = units[i] as string;
+      if (c === "\\" && i + 1 < units.length) {
+        const e = units[++i] as string;
+        elements.push(({ n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", f: "\f", v: "\v" } as Record<string, string>)[e] ?? e);
+      } else elements.push(c === "-" ? "\u0000-" : c);
+    }
+    for (let i = 0; i + 2 < elements.length; i++) {
+      if (elements[i + 1] !== "\u0000-" || elements[i] === "\u0000-") continue;
+      const start = trBytes(elements[i] as string);
+      const end = trBytes(elements[i + 2] as string);
+      const from = start[start.length - 1] as number;
+      const to = end[0] as number;
+      if (to < from) return `tr: range-endpoints of '${trShown(from)}-${trShown(to)}' are in reverse collating sequence order\n`;
+      i += 2;
+    }
+  }
+  return undefined;
+}
+
+/** The bytes of one element of a set: a held byte (U+DC80-U+DCFF) is its byte, a `-` marker a `-`, any other character its UTF-8. */
+function trBytes(c: string): number[] {
+  if (c === "\u0000-") return [0x2d];
+  const code = c.charCodeAt(0);
+  if (c.length === 1 && code >= 0xdc80 && code <= 0xdcff) return [code - 0xdc00];
+  return [...Buffer.from(c, "utf8")];
+}
+
+/** A byte as GNU tr's message shows it. */
+function trShown(byte: number): string {
+  return byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `\\${byte.toString(8).padStart(3, "0")}`;
 }
 
 /** Whether GNU tr gets as far as reading its sets: as many operands as its options want (options end at the first operand: `tr a -d` translates to `-d`). */
