@@ -213,12 +213,14 @@ describe("CPU in this thread (svc-mcp fs, serve --no-shell-worker)", () => {
 
   it("counts each node jq writes as JSON text, so the text of a huge shared tree stops at the work limit", async () => {
     // Issue 25 (security.md row 73's open case): tojson was one native step (JSON.stringify) that
-    // no count or CPU check reached: 2^27 leaves ran 18.6 s of CPU to the 60 s clock. 2^23 leaves
-    // are 2^24 nodes, past the 4 million steps; the same answer on any machine (before: 33554429,
-    // exit 0, for each; @text wrote 16777215, the array joined as "1,1,...").
+    // no count or CPU check reached: 2^27 leaves ran 18.6 s of CPU to the 60 s clock. 2^17 leaves
+    // are 2^18 nodes, past a budget of 100,000 steps (the call's 4 million are passed the same way
+    // by 2^23 leaves); the same answer on any machine (before: 131071, exit 0, for each; @text
+    // wrote the array joined as "1,1,...").
+    const small = shellWith({ maxSteps: 100_000 });
     for (const filter of ["tojson", "tostring", "@json", "@text", '"\\(.)"']) {
-      const command = `jq -n 'reduce range(23) as $i (1; [., .]) | ${filter} | length'`;
-      expect([command, await shell.run(command)]).toEqual([command, { stdout: "", stderr: workLimitMessage("jq", LIMITS.shell.maxSteps), exitCode: 124, truncated: false }]);
+      const command = `jq -n 'reduce range(17) as $i (1; [., .]) | ${filter} | length'`;
+      expect([command, await small.run(command)]).toEqual([command, { stdout: "", stderr: workLimitMessage("jq", 100_000), exitCode: 124, truncated: false }]);
     }
     // The text is as before, and as jq 1.6 writes it; @text is tostring, as in jq (it was "1,2,[object Object],true,1.5" and "").
     const text = '"[1,[2,{\\"a\\":null,\\"b\\":\\"x\\\\\\"y\\"}],true,1.5]"';
