@@ -17,14 +17,16 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
  * each alike. Prints one JSON line per side: its processes' CPU per call over all rounds (all
  * threads; main threads apart), and each round's calls/s, p99 and load average.
  *
- *   npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg] <checkout>[@pg]... [--limits counted] [--protocol 2025-11-25] [--endpoint authed] [--probe]
+ *   npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg][#protocol] <checkout>[@pg][#protocol]... [--limits counted] [--protocol 2025-11-25] [--endpoint authed] [--probe]
  *
  * A checkout is a folder with this repository built (`npm run build`; another commit's worktree
  * with its node_modules linked). `@pg` gives that side PostgreSQL state (a fresh database on
  * SVC_TEST_PG's server; its backends' CPU per call is printed too, and the transactions its
  * database committed or rolled back per call, i.e. its round trips: `pg_stat_database`, read 2 s
  * after each round so every backend has reported), else SQLite state in a temp folder.
- * `WRK_AB_NODE_OPTIONS` is added to every server's NODE_OPTIONS. `--limits counted`: the ip and search limits counted but never reached (else off).
+ * `#2025-11-25` or `#2026-07-28` after a side gives it its own protocol (else `--protocol`'s):
+ * one checkout's two generations side by side, alike under the machine's load (a checkout may be
+ * named twice; each side has a server of its own). `WRK_AB_NODE_OPTIONS` is added to every server's NODE_OPTIONS. `--limits counted`: the ip and search limits counted but never reached (else off).
  * Each server's site cache is written a second after its index is built (issue 22) and lands in
  * the first round; run with SVC_MCP_CACHE=off to leave it out. Each side's first round starts
  * after a warm-up of `BENCH_WARM_UP_CALLS` calls per worker (default 3,000; wrk-load.ts), not
@@ -63,6 +65,7 @@ interface Side {
   transactions: number;
   readonly rounds: { rate: number; p99: number; load: number }[];
   readonly port: number;
+  readonly protocol: WrkProtocol;
 }
 
 const args = process.argv.slice(2);
@@ -86,7 +89,10 @@ if (!(workers >= 1) || !(seconds > 0) || !(rounds >= 1) || checkouts.length === 
 }
 
 /** One side's server, serving once every worker has answered a search (its index built). */
-async function start(spec: string): Promise<Side> {
+async function start(named: string): Promise<Side> {
+  const hash = named.lastIndexOf("#");
+  const spec = hash === -1 ? named : named.slice(0, hash);
+  const sideProtocol = hash === -1 ? protocol : (named.slice(hash + 1) as WrkProtocol);
   const postgres = spec.endsWith("@pg");
   const dir = resolve(postgres ? spec.slice(0, -3) : spec);
   const db = postgres ? await freshDatabase() : undefined;
@@ -118,7 +124,7 @@ async function start(spec: string): Promise<Side> {
       await r.text();
     }),
   );
-  return { name: spec, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, headers: auth, errors: 0, calls: 0, cpu: 0, main: 0, db: 0, transactions: 0, rounds: [], port: Number(new URL(origin).port) };
+  return { name: named, protocol: sideProtocol, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, headers: auth, errors: 0, calls: 0, cpu: 0, main: 0, db: 0, transactions: 0, rounds: [], port: Number(new URL(origin).port) };
 }
 
 /** A bearer token for `/authed/mcp`: a client credential made by the checkout's CLI on the side's state, exchanged at its token endpoint. */
@@ -163,7 +169,7 @@ try {
         probed = { connections: await sampler!.read(), processes: probeRound(before!, await probeTotals(probe.dir, workerPids)) };
       };
       const r = await wrkLoad(side.url, CLIENTS, seconds, side.tool, JSON.stringify({ query: "payment methods" }), {
-        protocol,
+        protocol: side.protocol,
         traffic: "distinct",
         // The first round warms each worker by as many calls (wrk-load.ts); later rounds find them warm.
         warmUpCalls: round === 0 ? WARM_UP_CALLS_PER_WORKER * workers : 0,
@@ -186,7 +192,7 @@ try {
   for (const side of sides) {
     const perCall = (ms: number): number => Math.round((ms / side.calls) * 1000) / 1000;
     const database = side.databaseUrl !== undefined ? { databaseCpuMsPerCall: perCall(side.db), databaseTransactionsPerCall: perCall(side.transactions) } : {};
-    process.stdout.write(`${JSON.stringify({ side: side.name, workers, limits, protocol, endpoint, errors: side.errors, cpuMsPerCall: perCall(side.cpu), mainThreadCpuMsPerCall: perCall(side.main), ...database, rounds: side.rounds })}\n`);
+    process.stdout.write(`${JSON.stringify({ side: side.name, workers, limits, protocol: side.protocol, endpoint, errors: side.errors, cpuMsPerCall: perCall(side.cpu), mainThreadCpuMsPerCall: perCall(side.main), ...database, rounds: side.rounds })}\n`);
   }
 } finally {
   for (const side of sides) {

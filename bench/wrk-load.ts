@@ -70,11 +70,14 @@ async function callTemplate(url: string, protocol: WrkProtocol, tool: string, ar
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: JSON.parse(args) as unknown, _meta } });
     return { headers: { ...headers, "mcp-protocol-version": protocol, "mcp-method": "tools/call", "mcp-name": tool }, body };
   }
-  const init = await fetch(url, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: protocol, capabilities: {}, clientInfo: { name: "bench-wrk", version: "1" } } }),
-  });
+  const initialize = (): Promise<Response> =>
+    fetch(url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: protocol, capabilities: {}, clientInfo: { name: "bench-wrk", version: "1" } } }),
+    });
+  // As the probe below: a kept-alive connection the server closed meanwhile fails the POST once.
+  const init = await initialize().catch(initialize);
   const session = init.headers.get("mcp-session-id");
   if (init.status !== 200 || session === null) throw new Error(`initialize: ${init.status} ${await init.text()}`);
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: JSON.parse(args) as unknown } });

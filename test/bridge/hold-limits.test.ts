@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerAddress } from "../../src/bridge/middleware/caller-address.js";
 import { OwnerLru } from "../../src/bridge/mcp/owner-lru.js";
 import { type Session, SessionTable } from "../../src/bridge/mcp/sessions.js";
+import { SessionCalls } from "../../src/bridge/mcp/session-calls.js";
 import { LIMITS } from "../../src/limits.js";
 import { accessRepo, type Harness, INIT, PROTOCOL, startBridge, userTokens } from "./harness.js";
 
@@ -17,7 +18,7 @@ import { accessRepo, type Harness, INIT, PROTOCOL, startBridge, userTokens } fro
 /** A session as the table sees it: closing it is all the table does with the rest. */
 function fakeSession(id: string, endpoint: "mcp" | "authed", owner: string): Session {
   const server = { close: () => {}, server: { close: async () => {} } };
-  return { id, endpoint, principal: endpoint === "authed" ? owner : "anonymous", owner, transport: {} as Session["transport"], server: server as unknown as Session["server"], lastSeen: 0, openStreams: 0 };
+  return { id, endpoint, principal: endpoint === "authed" ? owner : "anonymous", owner, transport: {} as Session["transport"], server: server as unknown as Session["server"], lastSeen: 0, openStreams: 0, calls: new SessionCalls() };
 }
 
 describe("the session table, at the real bounds", () => {

@@ -106,11 +106,19 @@ describe("a search whose HTTP client hung up", () => {
     await hangUpWhileWaiting("203.0.113.7", modernSearch("install"));
   });
 
-  it("leaves its queue at once and never runs (a 2025 session's POST, through the SDK)", async () => {
+  it("leaves its queue at once and never runs (a 2025 session's POST, answered directly)", async () => {
     const session = await openSession(h.urls.mcp, { "X-Forwarded-For": "203.0.113.8" });
     await hangUpWhileWaiting("203.0.113.8", {
       headers: { "Mcp-Session-Id": session, "MCP-Protocol-Version": PROTOCOL },
       body: { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: SEARCH, arguments: { query: "install" } } },
+    });
+  });
+
+  it("leaves its queue at once and never runs (a 2025 session's POST with a progress token, through the SDK)", async () => {
+    const session = await openSession(h.urls.mcp, { "X-Forwarded-For": "203.0.113.9" });
+    await hangUpWhileWaiting("203.0.113.9", {
+      headers: { "Mcp-Session-Id": session, "MCP-Protocol-Version": PROTOCOL },
+      body: { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: SEARCH, arguments: { query: "install" }, _meta: { progressToken: 2 } } },
     });
   });
 

@@ -58,10 +58,7 @@ export class DirectToolCalls {
       // As JSON.stringify({ result, jsonrpc, id }) writes it, with the result written once if shared.
       bytes = utf8Of(`{"result":`, resultJson(result, serverIdentity(deps.runtime, deps.version)), `,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`);
     } catch (error) {
-      // As the SDK answers a handler that threw: the error's own code (else -32603), its message, its data.
-      const e = error as { code?: unknown; message?: string; data?: unknown };
-      const code = Number.isSafeInteger(e.code) ? (e.code as number) : -32603;
-      bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: call.id, error: { code, message: e.message ?? "Internal error", ...(e.data !== undefined ? { data: e.data } : {}) } }), "utf8");
+      bytes = thrownAnswer(call.id, error);
     }
     // Bytes, not a string: the HTTP layer copied a string body twice (`utf8Of`).
     return new Response(bytes, { status: 200, headers: { "content-type": "application/json" } });
@@ -87,6 +84,18 @@ export class DirectToolCalls {
     if (!this.verdicts.modernRequest(body, meta, protocolVersionHeader, mcpMethodHeader, mcpNameHeader)) return undefined;
     return { id: body.id as string | number, tool, name, args: args as Record<string, unknown> | undefined, capabilities: meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined };
   }
+}
+
+/**
+ * As the SDK answers a handler that threw, in both generations: the error's own code (else
+ * -32603; -32002, resource not found, is sent as -32602 as both revisions' codecs write it), its
+ * message, its data.
+ */
+export function thrownAnswer(id: string | number, error: unknown): Buffer<ArrayBuffer> {
+  const e = error as { code?: unknown; message?: string; data?: unknown };
+  const thrown = Number.isSafeInteger(e.code) ? (e.code as number) : -32603;
+  const code = thrown === -32002 ? -32602 : thrown;
+  return Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message: e.message ?? "Internal error", ...(e.data !== undefined ? { data: e.data } : {}) } }), "utf8");
 }
 
 /** Verdicts kept: one per distinct envelope and headers, which a client sends alike on every call. */

@@ -27,7 +27,9 @@ import { type ListenRefusal, ListenQuota } from "./listen-quota.js";
 import { callerAddress } from "../middleware/caller-address.js";
 import { type ListKind, NotificationStreams, type StreamOpening } from "./notification-streams.js";
 import { ServerPool } from "./server-pool.js";
+import { SessionCalls } from "./session-calls.js";
 import { SessionIds, type SessionTraits } from "./session-ids.js";
+import { SessionToolCalls } from "./session-tool-call.js";
 import { type Endpoint, type Session, SessionTable } from "./sessions.js";
 import { appendAll } from "../../arrays.js";
 
@@ -87,6 +89,8 @@ export class McpEndpoint {
   readonly servers: ServerPool;
   /** Plain 2026-07-28 tool calls, answered without a server per request; undefined when turned off. */
   private readonly direct: DirectToolCalls | undefined;
+  /** Plain tool calls of 2025 sessions, answered without the session's SDK transport; undefined when turned off. */
+  private readonly sessionCalls: SessionToolCalls | undefined;
   /** Open listen streams per endpoint and per caller. */
   private readonly listenQuota: ListenQuota;
   private readonly maxListenStreams: number;
@@ -105,6 +109,7 @@ export class McpEndpoint {
   ) {
     const hold: HoldLimits = { ...LIMITS.bridge, ...holdLimits };
     this.direct = directToolCalls ? new DirectToolCalls(deps) : undefined;
+    this.sessionCalls = directToolCalls ? new SessionToolCalls(deps) : undefined;
     this.ids = new SessionIds(sessionKey);
     this.sessions = new SessionTable({ maxSessions: hold.maxSessions, maxSessionsPerCaller: hold.maxSessionsPerCaller, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now });
     this.listenQuota = new ListenQuota({ maxStreams: hold.maxListenStreams, maxStreamsPerCaller: hold.maxListenStreamsPerCaller });
@@ -199,6 +204,12 @@ export class McpEndpoint {
       return jsonRpcError(404, JSON_RPC.sessionNotFound, "Session not found: it expired or was closed; initialize a new one");
     }
 
+    return this.inSession(endpoint, c, session, authInfo, owner);
+  }
+
+  /** A request of an open `session` (its caller checked): a POST's messages, its GET stream, its DELETE. */
+  private async inSession(endpoint: Endpoint, c: BridgeContext, session: Session, authInfo: AuthInfoWithContext, owner: string): Promise<Response> {
+    const method = c.req.method;
     let parsedBody: unknown;
     let charged: readonly Charge[] = [];
     if (method === "POST") {
@@ -215,9 +226,9 @@ export class McpEndpoint {
       // A batch runs as the calls it holds (`runBatch`), but for an `initialize` in it, which the
       // SDK refuses whole (one per session, and alone).
       if (Array.isArray(body.raw) && !body.messages.some((m) => m.method === "initialize")) {
-        const open = session;
+        cancelCalls(session, body.messages);
         return runBatch({
-          transport: open.transport,
+          transport: session.transport,
           request: c.req.raw,
           authInfo,
           messages: body.messages,
@@ -233,13 +244,19 @@ export class McpEndpoint {
       const taken = await this.chargeTools(endpoint, c, body);
       if (taken instanceof Response) return taken;
       charged = taken;
+      if (this.sessionCalls !== undefined && body.messages[0]?.method === "tools/call") {
+        const answered = await this.sessionCalls.answer(session, c.req.raw, body.raw, authInfo.extra.context);
+        if (answered !== undefined) return answered;
+      }
     }
 
     const response = await this.settle(await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo }), charged);
+    // Notifications the transport took (202): a cancellation also stops a call answered directly.
+    if (response.status === 202 && parsedBody !== undefined && !Array.isArray(parsedBody)) cancelCalls(session, [parsedBody as Message]);
     if (method !== "GET") return response;
     // A 2025 session's capabilities, declared once in `initialize`.
     const apps = rendersApps(session.server.server.getClientCapabilities());
-    return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: authInfo.extra.context, apps }, response);
+    return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(this.deps, c), context: authInfo.extra.context, apps }, response);
   }
 
   /** Open (or opening) `subscriptions/listen` streams on `endpoint`. */
@@ -448,12 +465,15 @@ export class McpEndpoint {
       enableJsonResponse: true,
       maxRequestBodySize: LIMITS.bridge.maxBodyBytes,
       onsessioninitialized: (id) => {
-        session = { id, endpoint, principal, owner, transport, server, lastSeen: this.deps.now(), openStreams: 0 };
+        session = { id, endpoint, principal, owner, transport, server, lastSeen: this.deps.now(), openStreams: 0, calls: new SessionCalls() };
         this.sessions.add(session);
       },
     });
     transport.onclose = () => {
-      if (session !== undefined) this.sessions.forget(session.id);
+      if (session !== undefined) {
+        this.sessions.forget(session.id);
+        session.calls.abortAll();
+      }
       server.close();
     };
     await server.server.connect(transport);
@@ -508,6 +528,22 @@ function claimsModernRevision(body: unknown): boolean {
 function parseMessages(text: string): unknown {
   if (!text.includes("__proto__") && !text.includes("\\u")) return JSON.parse(text);
   return JSON.parse(text, (key, value: unknown) => (key === "__proto__" ? undefined : value));
+}
+
+/**
+ * The calls of `session` answered directly (`SessionToolCalls`) that `messages` cancel: a
+ * `notifications/cancelled` naming a request id (a string or a safe integer), with a string
+ * reason or none, as the SDK's schema takes it. The SDK cancels its own requests by the same
+ * notification.
+ */
+function cancelCalls(session: Session, messages: readonly Message[]): void {
+  for (const m of messages) {
+    if (m.method !== "notifications/cancelled" || "id" in m) continue;
+    const params = m.params as { requestId?: unknown; reason?: unknown } | undefined;
+    const id = params?.requestId;
+    const reason = params?.reason;
+    if ((typeof id === "string" || Number.isSafeInteger(id)) && (reason === undefined || typeof reason === "string")) session.calls.cancel(id as string | number, reason);
+  }
 }
 
 /** A listen request past a bound: 429 (the caller's own) or 503 (the endpoint's), naming the bound. */

@@ -1,6 +1,7 @@
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { DocsMcpServer } from "../../mcp/server.js";
 import { OwnerLru } from "./owner-lru.js";
+import type { SessionCalls } from "./session-calls.js";
 
 /** Which endpoint a session was opened on: a session never crosses from one to the other. */
 export type Endpoint = "mcp" | "authed";
@@ -17,6 +18,8 @@ export interface Session {
   lastSeen: number;
   /** Open GET (SSE) streams: a session listening for notifications is not idle. */
   openStreams: number;
+  /** Its tool calls the bridge answers itself, running (`SessionToolCalls`): stopped with the session. */
+  readonly calls: SessionCalls;
 }
 
 /** How many sessions may be open: on each endpoint, and per caller on it (`LIMITS.bridge`). */
