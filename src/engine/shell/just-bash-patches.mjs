@@ -723,6 +723,11 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     replace: String.raw`return this.peek()==='"'&&this.advance(),{type:i.STRING,value:Qu(r),line:t,column:n}}`,
   },
   {
+    why: "a regex literal's \\ddd and \\xHH escapes are bytes as a string's are (issue 25, F3): gawk replaces them before it reads the regex, so UTF-8 bytes make their character (sub(/^\\357\\273\\277/, \"\") strips a byte order mark, /\\xc3\\xa9+/ repeats é), another byte matches that byte of the input, and what they make is raw regex text (/\\x2e/ is any character, as in gawk 5.2); just-bash handed them to the regex engine, where \\xc3 was U+00C3 and \\357 no match",
+    find: String.raw`return this.peek()==="/"&&this.advance(),r=qt(r),{type:i.REGEX,value:r,line:t,column:n}}`,
+    replace: String.raw`return this.peek()==="/"&&this.advance(),r=qt(r.includes("\\")?Qu(r.replace(/\\(\\|[0-7]{1,3}|x[0-9a-fA-F]{1,2})/g,(m,e)=>e==="\\"?m:String.fromCharCode(57344+(e[0]==="x"?parseInt(e.slice(1),16):parseInt(e,8)&255)))):r),{type:i.REGEX,value:r,line:t,column:n}}`,
+  },
+  {
     why:
       "division by zero is gawk's fatal error (exit 2, the output so far kept; with the file and record once input is read), not 0: " +
       "`division by zero attempted`, `in `%'` for %, `in `/='` for /= (gawk reports a constant 1/0 when it parses the program; the docs shell when it runs it)",
