@@ -329,7 +329,7 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   {
     why: "printf: a conversion it does not know (%5%, %z) or none (printf 'a%5') stops with bash's error and status 1, after what was printed; just-bash said [sprintf] unexpected placeholder",
     find: String.raw`let C=e[t]||"";t++;let m=e.slice(p,t);`,
-    replace: String.raw`let C=e[t]||"";if(C===""||!"diouxXeEfFgGcsqbaA".includes(C))return{result:i,argsConsumed:s,error:!0,errMsg:C===""?"printf: `+"`"+String.raw`"+e.slice(p)+"': missing format character\n":"printf: `+"`"+String.raw`"+C+"': invalid format character\n",stopped:!0};t++;let m=e.slice(p,t);`,
+    replace: String.raw`let C=e[t]||"";if(C===""||!"diouxXeEfFgGcsqQbaA".includes(C))return{result:i,argsConsumed:s,error:!0,errMsg:C===""?"printf: `+"`"+String.raw`"+e.slice(p)+"': missing format character\n":"printf: `+"`"+String.raw`"+C+"': invalid format character\n",stopped:!0};t++;let m=e.slice(p,t);`,
   },
   {
     why: "printf: every invalid number and range warning is reported, not only the last (bash prints each)",

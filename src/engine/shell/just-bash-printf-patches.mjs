@@ -41,6 +41,16 @@ export const PRINTF_PATCHES = [
     replace: String.raw`function ul(e,t,n){let q=Kul(e,t,n),v=q.part.value;return typeof v=="string"&&v.includes("\0")&&(q.part={...q.part,value:v.slice(0,v.indexOf("\0"))}),q}function Kul(e,t,n){let r="",s=n;`,
   },
   {
+    why: "printf %q takes a precision as bash 5.2 does, in bytes of the quoted text (printf '%.2q|' abc is ab|, '%5.2q|' pads it); just-bash matched only %Nq and %-Nq and printed the whole quoted text for any other; and %Q is bash 5.2's %q whose precision cuts the argument before it is quoted (printf '%.3Q' 'a b c' is a\\ b, '%.1Q' é is $'\\303'), which just-bash refused as an invalid format character (issue 25, adversary F4 and F5)",
+    find: String.raw`function O(e,l,n){let r=y(l,n),o=e.match(/^%(-?)(\d*)q$/);if(!o)return r;let i=o[1]==="-",t=o[2]?parseInt(o[2],10):0;return k(r,i?-t:t,-1,n)}`,
+    replace: String.raw`function O(e,l,n,Q){let o=e.match(/^%([-+ #0']*)(\d*)(?:\.(\d*))?[qQ]$/);if(!o)return y(l,n);let p=o[3]!==void 0?parseInt(o[3]||"0",10):-1,r=Q&&p>=0?y(k(l,0,p,n),n):y(l,n),t=o[2]?parseInt(o[2],10):0;return k(r,o[1].includes("-")?-t:t,Q?-1:p,n)}`,
+  },
+  {
+    why: "(printf %Q: the conversion itself)",
+    find: String.raw`case"q":return{value:O(e,n,r),parseError:!1,parseErrMsg:""};`,
+    replace: String.raw`case"q":return{value:O(e,n,r),parseError:!1,parseErrMsg:""};case"Q":return{value:O(e,n,r,!0),parseError:!1,parseErrMsg:""};`,
+  },
+  {
     why: "read -N N counts characters as bash's in C.UTF-8, a UTF-8 character's bytes one (read -N 2 x <<< héllo sets hé; just-bash took two bytes and cut é in two); too few characters is status 1 as before",
     find: String.raw`if(l>=0){let _=Math.min(l,b.length);`,
     replace: String.raw`if(l>=0){let _=0,m=0;for(;_<b.length&&m<l;m++){let c=b.charCodeAt(_++);if(c>=192)for(;_<b.length&&(b.charCodeAt(_)&192)===128;)_++}m<l&&(l=_+1);`,
