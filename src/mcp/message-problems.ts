@@ -1,3 +1,4 @@
+import { parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import { inputText } from "./issues.js";
 
 /**
@@ -19,6 +20,12 @@ export function shapeProblem(m: unknown): string | undefined {
   if ("id" in o && typeof o.id !== "string" && (typeof o.id !== "number" || !Number.isInteger(o.id))) return 'the "id" member must be a string or an integer';
   if ("method" in o && typeof o.method !== "string") return 'the "method" member must be a string';
   if (!("method" in o) && !("result" in o) && !("error" in o)) return 'a message needs a "method" (or is a response with "result" or "error")';
+  // JSON-RPC 2.0 sections 4 and 5: a request or notification has no result or error, a response
+  // one of the two and the id of the request it answers (the SDK's HTTP transport called the first
+  // two unparseable, -32700, and took an error with no id in silence; adversary F6, issue 25).
+  if ("method" in o && ("result" in o || "error" in o)) return 'a message with a "method" is a request or a notification and has no "result" or "error"';
+  if ("result" in o && "error" in o) return 'a response has a "result" or an "error", not both';
+  if (!("method" in o) && !("id" in o)) return 'a response ("result" or "error") needs the "id" of the request it answers';
   if ("params" in o && (typeof o.params !== "object" || o.params === null)) return 'the "params" member must be an object';
   return undefined;
 }
@@ -48,4 +55,18 @@ export function paramsProblem(m: unknown): string | undefined {
  */
 function inexact(n: number): boolean {
   return !Number.isFinite(n) || (Number.isInteger(n) && !Number.isSafeInteger(n));
+}
+
+/**
+ * What the SDK's schema refuses in a message the checks above let through (its objects are strict:
+ * a member JSON-RPC does not name, `{"jsonrpc":"2.0","id":1,"method":"ping","x":1}`), in the words
+ * the stdio guard answers with; the SDK's HTTP transport called such a message unparseable (-32700).
+ */
+export function schemaProblem(m: unknown): string | undefined {
+  try {
+    parseJSONRPCMessage(m);
+    return undefined;
+  } catch {
+    return "Bad Request: the request body is not a valid JSON-RPC message";
+  }
 }

@@ -200,6 +200,39 @@ describe("bodies", () => {
     expect(await send('{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}')).toEqual([200, '{"result":{},"jsonrpc":"2.0","id":9007199254740991}']);
   });
 
+  it("refuses a message that is both a request and a response, a response without an id or with a member JSON-RPC does not name as an invalid message, -32600, not as a body that is not JSON (adversary F6, issue 25)", async () => {
+    // A 2025-03-26 session, which keeps batches.
+    const id = await openSession(h.urls.mcp, {}, "2025-03-26");
+    const send = async (body: string): Promise<[number, string]> => {
+      const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-03-26" };
+      const r = await fetch(h.urls.mcp, { method: "POST", headers, body });
+      return [r.status, await r.text()];
+    };
+    const notRun = JSON.stringify({ code: -32600, message: "Invalid Request: the batch was not processed because its message at index 1 is invalid" });
+    const both = JSON.stringify({ code: -32600, message: 'Invalid Request: a message with a "method" is a request or a notification and has no "result" or "error"' });
+    // Before, the SDK answered the whole batch with one 400 -32700 "Parse error: Invalid JSON-RPC message", id null.
+    expect(await send('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"result":{},"method":"ping"}]')).toEqual([
+      400,
+      `[{"jsonrpc":"2.0","id":1,"error":${notRun}},{"jsonrpc":"2.0","id":2,"error":${both}}]`,
+    ]);
+    // Before, an error with no id was taken in silence and the ping answered.
+    const noId = JSON.stringify({ code: -32600, message: 'Invalid Request: a response ("result" or "error") needs the "id" of the request it answers' });
+    expect(await send('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","error":{"code":-32603,"message":"x"}}]')).toEqual([
+      400,
+      `[{"jsonrpc":"2.0","id":1,"error":${notRun}},{"jsonrpc":"2.0","id":null,"error":${noId}}]`,
+    ]);
+    const twoAnswers = JSON.stringify({ code: -32600, message: 'Invalid Request: a response has a "result" or an "error", not both' });
+    expect(await send('{"jsonrpc":"2.0","id":3,"result":{},"error":{"code":1,"message":"m"}}')).toEqual([400, `{"jsonrpc":"2.0","id":3,"error":${twoAnswers}}`]);
+    const unnamed = JSON.stringify({ code: -32600, message: "Bad Request: the request body is not a valid JSON-RPC message" });
+    expect(await send('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":4,"method":"ping","x":1}]')).toEqual([
+      400,
+      `[{"jsonrpc":"2.0","id":1,"error":${notRun}},{"jsonrpc":"2.0","id":4,"error":${unnamed}}]`,
+    ]);
+    expect(await send('{"jsonrpc":"2.0","id":5,"method":"ping","x":1}')).toEqual([400, `{"jsonrpc":"2.0","id":5,"error":${unnamed}}`]);
+    // A valid batch is answered as before.
+    expect(await send('[{"jsonrpc":"2.0","id":6,"method":"ping"}]')).toEqual([200, '[{"result":{},"jsonrpc":"2.0","id":6}]']);
+  });
+
   it("answers a batch with an invalid message with an array: that message's error, and each request saying why it was not run", async () => {
     const id = await openSession(h.urls.mcp);
     const batch = [call(1), { jsonrpc: "2.0", method: "notifications/progress", params: {} }, { jsonrpc: "1.0", id: 2, method: "ping" }, 7, { jsonrpc: "2.0", id: "s", method: "ping" }];

@@ -44,6 +44,42 @@ const RECORDED: ReadonlyArray<readonly [string, string, string, number]> = [
   ["printf \"h\\303\\251\" | { read -N 2 x; echo \"$x $?\"; }", "68c3a920300a", "", 0],
 ];
 
+/**
+ * Adversary F4 and F5 (issue 25): `%q` takes a precision, in bytes of the quoted text (`%.2q` of
+ * abc is `ab`; just-bash printed the whole quoted text for any `%q` but `%Nq` and `%-Nq`), and
+ * `%Q` is bash 5.2's `%q` whose precision cuts the argument before it is quoted (just-bash refused
+ * it as an invalid format character). Recorded from bash 5.2.15 as RECORDED is. Before: 3 of
+ * these 26 rows held.
+ */
+const PRECISION_Q: ReadonlyArray<readonly [string, string, string, number]> = [
+  ["printf '%.2q|' abc", "61627c", "", 0],
+  ["printf '%.2q|' 'a b'", "615c7c", "", 0],
+  ["printf '%.3q|' 'a b'", "615c207c", "", 0],
+  ["printf '%5.2q|' abc", "20202061627c", "", 0],
+  ["printf '%-5.2q|' abc", "61622020207c", "", 0],
+  ["printf '%.0q|' abc", "7c", "", 0],
+  ["printf '%.q|' abc", "7c", "", 0],
+  ["printf '%.2Q|' 'a b'", "615c207c", "", 0],
+  ["printf '%Q|' 'a b'", "615c20627c", "", 0],
+  ["printf '%5Q|' 'a b'", "20615c20627c", "", 0],
+  ["printf '%.3Q|' 'a b c'", "615c20627c", "", 0],
+  ["printf '%.2Q|' é", "c3a97c", "", 0],
+  ["printf '%.1q|' é", "c37c", "", 0],
+  ["printf '%.1Q|' é", "24275c333033277c", "", 0],
+  ["printf '%.2q|' $'a\\nb'", "24277c", "", 0],
+  ["printf '%.3Q|' $'a\\nb'", "2427615c6e62277c", "", 0],
+  ["printf '%Q|' ''", "27277c", "", 0],
+  ["printf '%.2q|' ''", "27277c", "", 0],
+  ["printf '%*.*q|' 6 2 abc", "2020202061627c", "", 0],
+  ["printf '%8.3Q|' 'a b c'", "20202020615c20627c", "", 0],
+  ["printf '%-8.3Q|' 'a b c'", "615c2062202020207c", "", 0],
+  ["printf '%Q %Q|' a 'b c'", "6120625c20637c", "", 0],
+  ["printf '%5q|%-5q|' a b", "20202020617c62202020207c", "", 0],
+  ["printf '%q\\n' \"$(printf 'a\\377')\"", "2427615c333737270a", "", 0],
+  ["x=$(printf %.2Q \"a b\"); echo \"$x\"", "615c200a", "", 0],
+  ["printf \"%.1Q|\" é | od -An -tx1", "2032342032372035632033332033302033332032372037630a", "", 0],
+];
+
 const decoder = new TextDecoder();
 const shown = (hex: string): string => decoder.decode(Buffer.from(hex, "hex"));
 
@@ -62,6 +98,10 @@ afterAll(async () => {
 
 describe("printf widths, rounding, read -n and $'...' as bash has them (recorded from bash 5.2)", () => {
   it.each(RECORDED)("%s", async (command, stdout, stderr, exitCode) => {
+    expect(await shell.run(command)).toEqual({ stdout: shown(stdout), stderr: shown(stderr), exitCode, truncated: false });
+  });
+
+  it.each(PRECISION_Q)("%s", async (command, stdout, stderr, exitCode) => {
     expect(await shell.run(command)).toEqual({ stdout: shown(stdout), stderr: shown(stderr), exitCode, truncated: false });
   });
 });

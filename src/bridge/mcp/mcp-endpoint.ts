@@ -14,7 +14,7 @@ import { ipCharge, rateLimitedResponse } from "../middleware/rate-limit-response
 import { readBody } from "../middleware/read-body.js";
 import { connectionGone } from "../middleware/connection-gone.js";
 import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../middleware/request-context.js";
-import { paramsProblem, shapeProblem } from "../../mcp/message-problems.js";
+import { paramsProblem, schemaProblem, shapeProblem } from "../../mcp/message-problems.js";
 import { rawIds } from "../../mcp/raw-ids.js";
 import { APP_MIME_TYPE, UI_EXTENSION_ID, rendersApps } from "../../mcp/ui-extension.js";
 import { type BatchStep, type MessageCharge, runBatch } from "./batch-runner.js";
@@ -316,6 +316,18 @@ export class McpEndpoint {
         errorOf: (m) => {
           const problem = paramsProblem(m);
           return problem === undefined ? undefined : { code: JSON_RPC.invalidParams, message: `Invalid params: ${problem}` };
+        },
+      });
+    }
+    const wrong = list.findIndex((m) => schemaProblem(m) !== undefined);
+    if (wrong !== -1) {
+      // The rest of what the SDK's schema refuses: -32600 for that message, as the stdio guard answers, not the SDK's -32700 for the whole body.
+      const refused = { code: JSON_RPC.invalidRequest, message: `Invalid Request: the batch was not processed because its message at index ${wrong} is invalid` };
+      return jsonRpcRefusal(400, raw, refused, {
+        rawIds: rawIds(read.text),
+        errorOf: (m) => {
+          const problem = schemaProblem(m);
+          return problem === undefined ? undefined : { code: JSON_RPC.invalidRequest, message: problem };
         },
       });
     }

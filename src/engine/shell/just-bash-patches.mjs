@@ -336,7 +336,7 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   {
     why: "printf: a conversion it does not know (%5%, %z) or none (printf 'a%5') stops with bash's error and status 1, after what was printed; just-bash said [sprintf] unexpected placeholder",
     find: String.raw`let C=e[t]||"";t++;let m=e.slice(p,t);`,
-    replace: String.raw`let C=e[t]||"";if(C===""||!"diouxXeEfFgGcsqbaA".includes(C))return{result:i,argsConsumed:s,error:!0,errMsg:C===""?"printf: `+"`"+String.raw`"+e.slice(p)+"': missing format character\n":"printf: `+"`"+String.raw`"+C+"': invalid format character\n",stopped:!0};t++;let m=e.slice(p,t);`,
+    replace: String.raw`let C=e[t]||"";if(C===""||!"diouxXeEfFgGcsqQbaA".includes(C))return{result:i,argsConsumed:s,error:!0,errMsg:C===""?"printf: `+"`"+String.raw`"+e.slice(p)+"': missing format character\n":"printf: `+"`"+String.raw`"+C+"': invalid format character\n",stopped:!0};t++;let m=e.slice(p,t);`,
   },
   {
     why: "printf: every invalid number and range warning is reported, not only the last (bash prints each)",
@@ -728,6 +728,11 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     why: "(escaped bytes: read back when the string ends)",
     find: String.raw`return this.peek()==='"'&&this.advance(),{type:i.STRING,value:r,line:t,column:n}}`,
     replace: String.raw`return this.peek()==='"'&&this.advance(),{type:i.STRING,value:Qu(r),line:t,column:n}}`,
+  },
+  {
+    why: "a regex literal's \\ddd and \\xHH escapes are bytes as a string's are (issue 25, F3): gawk replaces them before it reads the regex, so UTF-8 bytes make their character (sub(/^\\357\\273\\277/, \"\") strips a byte order mark, /\\xc3\\xa9+/ repeats é), another byte matches that byte of the input, and what they make is raw regex text (/\\x2e/ is any character, as in gawk 5.2); just-bash handed them to the regex engine, where \\xc3 was U+00C3 and \\357 no match",
+    find: String.raw`return this.peek()==="/"&&this.advance(),r=qt(r),{type:i.REGEX,value:r,line:t,column:n}}`,
+    replace: String.raw`return this.peek()==="/"&&this.advance(),r=qt(r.includes("\\")?Qu(r.replace(/\\(\\|[0-7]{1,3}|x[0-9a-fA-F]{1,2})/g,(m,e)=>e==="\\"?m:String.fromCharCode(57344+(e[0]==="x"?parseInt(e.slice(1),16):parseInt(e,8)&255)))):r),{type:i.REGEX,value:r,line:t,column:n}}`,
   },
   {
     why:

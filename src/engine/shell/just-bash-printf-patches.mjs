@@ -41,6 +41,16 @@ export const PRINTF_PATCHES = [
     replace: String.raw`function ul(e,t,n){let q=Kul(e,t,n),v=q.part.value;return typeof v=="string"&&v.includes("\0")&&(q.part={...q.part,value:v.slice(0,v.indexOf("\0"))}),q}function Kul(e,t,n){let r="",s=n;`,
   },
   {
+    why: "printf %q takes a precision as bash 5.2 does, in bytes of the quoted text (printf '%.2q|' abc is ab|, '%5.2q|' pads it); just-bash matched only %Nq and %-Nq and printed the whole quoted text for any other; and %Q is bash 5.2's %q whose precision cuts the argument before it is quoted (printf '%.3Q' 'a b c' is a\\ b, '%.1Q' é is $'\\303'), which just-bash refused as an invalid format character (issue 25, adversary F4 and F5)",
+    find: String.raw`function O(e,l,n){let r=y(l,n),o=e.match(/^%(-?)(\d*)q$/);if(!o)return r;let i=o[1]==="-",t=o[2]?parseInt(o[2],10):0;return k(r,i?-t:t,-1,n)}`,
+    replace: String.raw`function O(e,l,n,Q){let o=e.match(/^%([-+ #0']*)(\d*)(?:\.(\d*))?[qQ]$/);if(!o)return y(l,n);let p=o[3]!==void 0?parseInt(o[3]||"0",10):-1,r=Q&&p>=0?y(k(l,0,p,n),n):y(l,n),t=o[2]?parseInt(o[2],10):0;return k(r,o[1].includes("-")?-t:t,Q?-1:p,n)}`,
+  },
+  {
+    why: "(printf %Q: the conversion itself)",
+    find: String.raw`case"q":return{value:O(e,n,r),parseError:!1,parseErrMsg:""};`,
+    replace: String.raw`case"q":return{value:O(e,n,r),parseError:!1,parseErrMsg:""};case"Q":return{value:O(e,n,r,!0),parseError:!1,parseErrMsg:""};`,
+  },
+  {
     why: "read -N N counts characters as bash's in C.UTF-8, a UTF-8 character's bytes one (read -N 2 x <<< héllo sets hé; just-bash took two bytes and cut é in two); too few characters is status 1 as before. And read -n N and -N N take a character as bash does over bytes that are not UTF-8 (mbrtowc byte by byte): the bytes of a sequence that has begun are read while it is incomplete, and the byte that makes it invalid is part of it (printf '\\303x' | read -n 1 v sets the two bytes c3 78, as bash; a cut \\342\\202 before x the three); a byte that starts nothing is one character. Qrl is that length, from a lead byte at t; before, the character ended before the byte that broke it",
     find: String.raw`if(l>=0){let _=Math.min(l,b.length);`,
     replace: String.raw`let Qrl=(b,t)=>{let c=b.charCodeAt(t),n=c>=194&&c<=223?1:c>=224&&c<=239?2:c>=240&&c<=244?3:0,i=1;for(;n>0&&t+i<b.length;n--){let d=b.charCodeAt(t+i),lo=128,hi=191;i===1&&(c===224?lo=160:c===237?hi=159:c===240?lo=144:c===244&&(hi=143));i++;if(d<lo||d>hi)break}return i};if(l>=0){let _=0,m=0;for(;_<b.length&&m<l;m++){let c=b.charCodeAt(_);_+=c<128?1:Qrl(b,_)}m<l&&(l=_+1);`,

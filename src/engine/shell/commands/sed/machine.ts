@@ -4,6 +4,7 @@ import type { CommandIo } from "../../lib/command.js";
 import { lowerChar, upperChar } from "../../lib/case-map.js";
 import { lookup } from "../../lib/files.js";
 import { type Address, type ReplacementPart, type SedCommand, type SedProgram, SedScriptError, type Substitution } from "./script.js";
+import { joinBytes } from "./byte-escapes.js";
 import { STEP_COST } from "../../work-budget.js";
 
 /**
@@ -160,7 +161,9 @@ function substitute(ps: string, sub: Substitution, re: RegExp, io: CommandIo): s
   if (!replaced) return undefined;
   out += ps.slice(pos);
   if (out.length > MAX_SED_SPACE) throw new SedSpaceExceeded("pattern");
-  return out;
+  // Bytes the replacement wrote next to bytes of the text may spell a character now (`s/x/\xc3/`
+  // then `s/$/\xa9/` makes é, which GNU's `s/é/E/` then matches).
+  return joinBytes(out);
 }
 
 /** `l`: C escapes, octal for other non-printable bytes, wrapped with `\` at the width. */
@@ -486,7 +489,7 @@ const COMMANDS: Readonly<Record<string, (m: SedMachine, c: SedCommand) => Flow>>
   },
   y: (m, c) => {
     const map = c.translate as Map<string, string>;
-    m.st.ps = [...m.st.ps].map((ch) => map.get(ch) ?? ch).join("");
+    m.st.ps = joinBytes([...m.st.ps].map((ch) => map.get(ch) ?? ch).join(""));
   },
   z: (m) => void (m.st.ps = ""),
 };

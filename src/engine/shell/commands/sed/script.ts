@@ -2,6 +2,7 @@ import { guardRegex } from "../../regex/guard.js";
 import { gnuIgnoreCase } from "../../regex/gnu-case.js";
 import { PosixRegexError, translatePosix } from "../../regex/posix.js";
 import { sedEscape } from "../../regex/sed-escape.js";
+import { byteChar, byteEscape, joinBytes, regexBytes } from "./byte-escapes.js";
 
 /** A sed script mistake, with GNU's wording and position (`-e expression #1, char 5: ...`). */
 export class SedScriptError extends Error {
@@ -75,7 +76,7 @@ export interface SedProgram {
 /** Compile a sed regex (BRE or ERE, with the I and M flags). */
 export function compileSedRegex(source: string, ere: boolean, ignoreCase: boolean, multiline: boolean, offset: number): RegExp {
   try {
-    const t = translatePosix(source, ere, 0, { sed: true, multiline, ignoreCase });
+    const t = translatePosix(regexBytes(source), ere, 0, { sed: true, multiline, ignoreCase });
     // sed's I folds as GNU grep's -i does (glibc's towupper/towlower, C.UTF-8): `I`, `i` and `ı` together, `k` without the Kelvin sign.
     const c = ignoreCase ? gnuIgnoreCase(t.source) : { source: t.source, ignoreCase: false };
     const guarded = guardRegex(new RegExp(c.source, c.ignoreCase ? "iu" : "u"));
@@ -251,14 +252,33 @@ class SedParser {
           this.i++;
           break;
         }
-        out += next;
-        this.i += 2;
+        out += this.escapedChar();
         continue;
       }
       out += c;
       this.i++;
     }
-    return out;
+    return joinBytes(out);
+  }
+
+  /**
+   * The escape at the backslash `s[i]` in a/i/c text or a `y` string, as GNU sed 4.9 reads it: a
+   * numeric escape is a byte, `\t` `\n` `\cA`... the character, any other character itself.
+   */
+  private escapedChar(): string {
+    const bytes = byteEscape(this.s, this.i);
+    if (bytes !== undefined) {
+      this.i += bytes.length;
+      return byteChar(bytes.byte);
+    }
+    const esc = sedEscape(this.s, this.i + 1);
+    if (esc !== undefined) {
+      this.i += 1 + esc.length;
+      return String.fromCodePoint(esc.code);
+    }
+    const next = String.fromCodePoint(this.s.codePointAt(this.i + 1) as number);
+    this.i += 1 + next.length;
+    return next;
   }
 
   private label(): string {
@@ -399,7 +419,7 @@ class SedParser {
     const parts: ReplacementPart[] = [];
     let text = "";
     const flush = () => {
-      if (text !== "") parts.push({ kind: "text", text });
+      if (text !== "") parts.push({ kind: "text", text: joinBytes(text) });
       text = "";
     };
     for (;;) {
@@ -419,6 +439,13 @@ class SedParser {
       if (c === "\\") {
         const next = this.s[this.i + 1];
         if (next === undefined) this.error("unterminated `s' command");
+        // A numeric escape is a byte, taken as text: `\x26` is `&` and `\x5c` a backslash, not their roles.
+        const bytes = byteEscape(this.s, this.i);
+        if (bytes !== undefined) {
+          text += byteChar(bytes.byte);
+          this.i += bytes.length;
+          continue;
+        }
         this.i += 2;
         if (/[0-9]/.test(next)) {
           flush();
@@ -489,28 +516,27 @@ class SedParser {
   private transliteration(): Map<string, string> {
     const delim = this.s[this.i];
     if (delim === undefined || delim === "\n" || delim === "\\") this.error("unterminated `y' command");
+    // GNU sed 4.9 reads a `y` string's escapes as a/i/c text's: `\xff` is the byte ff, `\xc3\xa9` é, `\t` a tab, `\q` q.
     const read = (): string[] => {
-      const chars: string[] = [];
+      let text = "";
       for (;;) {
         const c = this.s[this.i];
         if (c === undefined || c === "\n") this.error("unterminated `y' command");
         if (c === delim) {
           this.i++;
-          return chars;
+          return [...joinBytes(text)];
         }
         if (c === "\\") {
           const next = this.s[this.i + 1];
-          if (next === "\\") chars.push("\\");
-          else if (next === "n") chars.push("\n");
-          else if (next === delim) chars.push(delim);
-          else this.error("unknown option to `y'");
-          this.i += 2;
+          if (next === undefined || next === "\n") this.error("unterminated `y' command");
+          if (next === delim) {
+            text += delim;
+            this.i += 2;
+          } else text += this.escapedChar();
           continue;
         }
-        const cp = this.s.codePointAt(this.i) as number;
-        const ch = String.fromCodePoint(cp);
-        chars.push(ch);
-        this.i += ch.length;
+        text += c;
+        this.i++;
       }
     };
     this.i++;
