@@ -25,6 +25,7 @@ export default tseslint.config(
       "src/engine/shell/just-bash-patches.mjs",
       "src/engine/shell/just-bash-int64-patches.mjs",
       "src/engine/shell/just-bash-printf-patches.mjs",
+      "src/engine/shell/just-bash-jq-char-patches.mjs",
       "src/engine/shell/just-bash-hooks.mjs",
       "bench/loop-probe.mjs",
       "bench/memory-probe.cjs",
