@@ -111,3 +111,36 @@ export const JQ_CHAR_PATCHES = [
     replace: String.raw`a.every(l=>l&&typeof l=="object"&&!Array.isArray(l))?a.reduce((z,q)=>(r.coverage?.hit("jq:add"),Object.assign(z,q)),Me()):null`,
   },
 ];
+
+/**
+ * awk's substr, index and match count characters as gawk does in a UTF-8 locale: a character
+ * outside the BMP (an emoji) is one, not two UTF-16 units (`substr("😀x", 2, 1)` is `x`, not
+ * U+FFFD; `index("😀x", "x")` is 2). Zan counts code points, Zas cuts by them (only when the
+ * string holds a surrogate pair: others keep just-bash's path).
+ */
+const AWK_CHARS = String.raw`function Zan(x){return /[\ud800-\udbff]/.test(x)?[...x].length:x.length}
+function Zas(r,b,a){if(!/[\ud800-\udbff]/.test(r))return a===void 0?r.substr(b):r.substr(b,a);let c=[...r];return(a===void 0?c.slice(b):c.slice(b,b+Math.max(0,a))).join("")}
+`;
+
+export const AWK_CHAR_PATCHES = [
+  {
+    why: "awk's substr, index and match in characters (AWK_CHARS; issue 25)",
+    find: 'async function et(e,t,n){if(e.length<2)return"";',
+    replace: `${AWK_CHARS}async function et(e,t,n){if(e.length<2)return"";`,
+  },
+  {
+    why: "(substr)",
+    find: "return r.substr(Math.max(0,s),a)}return r.substr(Math.max(0,s))}",
+    replace: "return Zas(r,Math.max(0,s),a)}return Zas(r,Math.max(0,s))}",
+  },
+  {
+    why: "(index)",
+    find: "r.indexOf(s);return a===-1?0:a+1}",
+    replace: "r.indexOf(s);return a===-1?0:Zan(r.slice(0,a))+1}",
+  },
+  {
+    why: "(match's RSTART and RLENGTH)",
+    find: "t.RSTART=o.index+1,t.RLENGTH=o[0].length",
+    replace: "t.RSTART=Zan(r.slice(0,o.index))+1,t.RLENGTH=Zan(o[0])",
+  },
+];

@@ -7,7 +7,7 @@
 
 import { INT64_PATCHES } from "./just-bash-int64-patches.mjs";
 import { PRINTF_PATCHES } from "./just-bash-printf-patches.mjs";
-import { JQ_CHAR_PATCHES } from "./just-bash-jq-char-patches.mjs";
+import { AWK_CHAR_PATCHES, JQ_CHAR_PATCHES } from "./just-bash-jq-char-patches.mjs";
 
 /**
  * awk's POSIX classes as gawk has them in a UTF-8 locale (glibc's iswalpha etc., whose tables
@@ -850,6 +850,7 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   },
   // jq's strings in code points, matches, sub/gsub, walk and shared values (just-bash-jq-char-patches.mjs).
   ...JQ_CHAR_PATCHES,
+  ...AWK_CHAR_PATCHES,
 ];
 
 /** Whether a path is one of just-bash's prebuilt bundle files the patches look in. */
