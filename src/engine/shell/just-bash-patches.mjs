@@ -9,6 +9,7 @@ import { INT64_PATCHES } from "./just-bash-int64-patches.mjs";
 import { JQ_NUMBER, JQ_NUMBER_PATCHES } from "./just-bash-jq-number-patches.mjs";
 import { JQ_ORDER_PATCHES } from "./just-bash-jq-order-patches.mjs";
 import { PRINTF_PATCHES } from "./just-bash-printf-patches.mjs";
+import { AWK_CHAR_PATCHES, JQ_CHAR_PATCHES } from "./just-bash-jq-char-patches.mjs";
 
 /**
  * awk's POSIX classes as gawk has them in a UTF-8 locale (glibc's iswalpha etc., whose tables
@@ -859,6 +860,9 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     find: String.raw`case"(":h+="\\(",a=1;break;default:h+=y}`,
     replace: String.raw`case"(":h+="\\(",a=1;break;case"b":h+="\b";break;case"f":h+="\f";break;case"u":{let x=e.slice(t,t+4);if(!/^[0-9a-fA-F]{4}$/.test(x)){h+="u";break}t+=4;let q=parseInt(x,16);if(q>=55296&&q<=56319){let w=/^\\u([dD][c-fC-F][0-9a-fA-F]{2})/.exec(e.slice(t,t+6));if(w===null)throw new Error("Invalid \\uXXXX\\uXXXX surrogate pair escape");t+=6,h+=String.fromCharCode(q,parseInt(w[1],16))}else h+=q>=56320&&q<=57343?"\ufffd":String.fromCharCode(q);break}default:h+=y}`,
   },
+  // jq's strings in code points, matches, sub/gsub, walk and shared values (just-bash-jq-char-patches.mjs).
+  ...JQ_CHAR_PATCHES,
+  ...AWK_CHAR_PATCHES,
 ];
 
 /** Whether a path is one of just-bash's prebuilt bundle files the patches look in. */
