@@ -157,7 +157,8 @@ describe("2025 session tool calls answered directly", () => {
     const got = await answers(odd);
     expect(got.direct).toEqual(got.sdk);
     expect(got.direct.map(status)).toEqual(["200", "200", "200", "200", "400", "400", "400", "400", "400", "200", "200", "200", "200", "400", "406"]);
-    // The rest are refused by the bridge's own reading of the body, before any transport.
-    expect(got.transported).toEqual([0, 1, 2, 3, 7, 9, 10, 11, 12, 13, 14]);
+    // The rest are refused by the bridge's own reading of the body, before any transport: an
+    // unknown member (7) is the message's own problem, answered -32600 as the SDK's schema would.
+    expect(got.transported).toEqual([0, 1, 2, 3, 9, 10, 11, 12, 13, 14]);
   });
 });

@@ -23,8 +23,10 @@ import { localContext } from "../../src/vfs/request-context.js";
 import { navigationOfSite } from "../../src/vfs/site-nav.js";
 import { connect } from "../helpers/mcp.js";
 
-const WHEN = new Date("2026-06-01T10:00:00Z");
-const LATER = new Date("2026-07-01T10:00:00Z");
+// Years past, so that `ls -l` writes the year on any day the test runs (GNU ls writes the time of
+// day only within six months of now: "Jun  1 10:00" turned "Jun  1  2026" on 2026-12-01).
+const WHEN = new Date("2020-06-01T10:00:00Z");
+const LATER = new Date("2020-07-01T10:00:00Z");
 const FILES: Record<string, string> = {
   "docs.json": JSON.stringify({
     name: "Acme",
@@ -99,8 +101,8 @@ describe("a restricted MDX file at a generated API page's path", () => {
       "/openapi.json",
       "/skill.md",
       "total 8",
-      "-r--r--r-- 1 root root 797 Jun  1 10:00 list-events.mdx",
-      "-r--r--r-- 1 root root 785 Jun  1 10:00 list-orders.mdx",
+      "-r--r--r-- 1 root root 797 Jun  1  2020 list-events.mdx",
+      "-r--r--r-- 1 root root 785 Jun  1  2020 list-orders.mdx",
     ]);
     expect(await searches(withFile, ANONYMOUS)).toEqual(await searches(without, ANONYMOUS));
     expect(withFile.readerState(localContext(ANONYMOUS)).outline).toEqual(without.readerState(localContext(ANONYMOUS)).outline);
