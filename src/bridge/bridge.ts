@@ -24,6 +24,7 @@ import { type ClientBudget, clientBudget } from "./middleware/client-budget.js";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, clientIp, urlsFor } from "./context.js";
 import { ABORTED_MESSAGE, isClientAbort } from "./middleware/http-errors.js";
 import { type HoldLimits, McpEndpoint } from "./mcp/mcp-endpoint.js";
+import type { SharedSessions } from "./mcp/shared-sessions.js";
 import type { BatchStep } from "./mcp/batch-runner.js";
 import { hostGuard } from "./middleware/host-guard.js";
 import { errorForPath, originGuard } from "./middleware/origin-policy.js";
@@ -83,10 +84,11 @@ export interface BridgeOptions {
   readonly allowedHosts?: readonly string[];
   readonly version?: string;
   /**
-   * A key shared by the processes serving this site (`serve --http --workers N`): MCP session ids
-   * are signed with it, and a session opened by one process continues on any other.
+   * The 2025 MCP sessions of the processes serving this site (`serve --http --workers N`): ids
+   * are signed with its key, a session opened by one process continues on any other, and one
+   * ended in any (DELETE, eviction, idle on all) ends in all.
    */
-  readonly sessionKey?: Buffer;
+  readonly sharedSessions?: SharedSessions;
   /**
    * How client metadata documents are fetched (DNS, the TLS connection, time and size limits).
    * Tests only: no command-line option reaches it, so the address policy and the system's
@@ -155,7 +157,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     version,
     signedIn: new SignedInCallers(LIMITS.bridge.rememberedSignedIn, LIMITS.bridge.signedInForMs, now),
   };
-  const endpoint = new McpEndpoint(deps, options.sessionKey, options.directToolCalls ?? true, options.holdLimits, options.observeBatch);
+  const endpoint = new McpEndpoint(deps, options.sharedSessions, options.directToolCalls ?? true, options.holdLimits, options.observeBatch);
   const app = new Hono<BridgeEnv>();
 
   // Registered first, so they run before every route, mounted ones and unknown paths included:

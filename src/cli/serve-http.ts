@@ -2,6 +2,7 @@ import { mcpAvailable } from "../bridge/middleware/access-policy.js";
 import { isLoopbackHost } from "../store/state/redirect-domains.js";
 import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
 import type { ConnectionSource } from "../bridge/connection-source.js";
+import type { SharedSessions } from "../bridge/mcp/shared-sessions.js";
 import { listen } from "../bridge/http-server.js";
 import { LeasingLimiter } from "../bridge/middleware/leasing-limiter.js";
 import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/middleware/rate-limit.js";
@@ -32,8 +33,8 @@ export interface WorkerRole {
   readonly connections: ConnectionSource;
   /** The counters all workers share (held by the primary). */
   readonly limiter: RateLimiter;
-  /** Signs MCP session ids, so that any worker continues a session another opened. */
-  readonly sessionKey: Buffer;
+  /** The MCP sessions of all workers: any worker continues a session another opened, until it ends (kept by the primary). */
+  readonly sessions: SharedSessions;
   /** The start-up lines, printed once by the primary when the first worker listens. */
   readonly announce: (lines: readonly string[]) => void;
   /**
@@ -140,7 +141,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     apps: playgroundApps({ runtime, relay: { places: relayPlaces } }),
     extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions, relayPlaces }),
     trustProxy: args["trust-proxy"],
-    ...(worker !== undefined ? { sessionKey: worker.sessionKey } : {}),
+    ...(worker !== undefined ? { sharedSessions: worker.sessions } : {}),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(allowedHosts !== undefined ? { allowedHosts } : {}),
   });

@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import { Socket } from "node:net";
 import { FixedWindowLimiter } from "../bridge/middleware/rate-limit.js";
 import { answerLimiterRequest, type LimiterReply, RemoteLimiter } from "../bridge/middleware/shared-limiter.js";
+import { SessionLedger } from "../bridge/mcp/session-ledger.js";
+import { RemoteSessions, type SessionAsk, type SessionNews } from "../bridge/mcp/shared-sessions.js";
 import { RelayPlaces } from "../bridge/playground/relay-places.js";
 import { RelayPlaceLedger, RemoteRelayPlaces } from "../bridge/playground/shared-relay-places.js";
 import { answerSiteSessionRequest, RemoteSiteSessions, SiteSessions } from "../bridge/web/site-sessions.js";
@@ -12,7 +14,7 @@ import type { CliIO } from "./io.js";
 import { type HttpServeArgs, httpSettings, type WorkerRole } from "./serve-http.js";
 import { httpWorkerExecArgv } from "./worker-heap.js";
 import { CONNECTION_MESSAGE, ConnectionHandout, handedConnections, type ListenReply, type WorkerChannel } from "./connection-handout.js";
-import { type Hello, type Port, type PrimaryNews, Rpc, type WorkerAsk, type WorkerNews } from "./worker-ipc.js";
+import { type Hello, type Port, type PrimaryAsk, type PrimaryNews, Rpc, type WorkerAsk, type WorkerNews } from "./worker-ipc.js";
 import { ShellPlaceLedger } from "../engine/shell/place-ledger.js";
 import { RemoteShellPlaces, type StandingNews } from "../engine/shell/shared-places.js";
 
@@ -34,16 +36,26 @@ export async function workerRole(): Promise<WorkerRole> {
   const stop = new Promise<void>((resolve) => (stopped = resolve));
   const shellPlaces = new RemoteShellPlaces((request) => rpc.ask({ t: "shell-place", ...request }));
   const rpc = new Rpc<WorkerAsk, PrimaryNews, WorkerNews>(process as unknown as Port, {
-    onNews: (news) => (news.t === "shell-standing" ? shellPlaces.standing(news) : shellPlaces.elsewhere(news)),
+    // Only about sessions this worker holds, so never before `sessions` exists (it needs the key `hello` brings).
+    handle: async (ask: PrimaryAsk): Promise<void> => sessions.endHere(ask.id),
+    onNews: (news): void => (news.t === "session" ? sessions.cancelHere(news) : news.t === "shell-standing" ? shellPlaces.standing(news) : shellPlaces.elsewhere(news)),
   });
   process.once("disconnect", () => {
     rpc.fail("the primary process is gone");
     stopped();
   });
   const hello = (await rpc.ask({ t: "hello" })) as Hello;
+  const sessions: RemoteSessions = new RemoteSessions(
+    Buffer.from(hello.sessionKey, "base64"),
+    (ask) => rpc.ask({ t: "session", ...ask }),
+    // A worker whose primary is gone is stopping: nothing to tell.
+    (news) => {
+      if (process.connected) rpc.tell({ t: "session", ...news });
+    },
+  );
   return {
     limiter: new RemoteLimiter(async (request) => (await rpc.ask({ t: "limiter", ...request })) as LimiterReply),
-    sessionKey: Buffer.from(hello.sessionKey, "base64"),
+    sessions,
     siteSessions: new RemoteSiteSessions((request) => rpc.ask({ t: "site-session", ...request })),
     connections: handedConnections(
       process as unknown as WorkerChannel,
@@ -75,7 +87,7 @@ export async function workerRole(): Promise<WorkerRole> {
  * bound and the total are for the server, not per worker), the shell pools' places of each caller
  * (what one caller may hold and run at once is the server's bound, not each worker's) and the site sign-ins (a cookie one
  * worker set signs in on all), hands each worker the key that signs
- * session ids, prints the start-up lines once the first worker listens, starts a worker in place of
+ * session ids and keeps which sessions live (`SessionLedger`: one ended on a worker ends on all), prints the start-up lines once the first worker listens, starts a worker in place of
  * one that exits, and on SIGINT/SIGTERM closes the port, tells every worker to drain and waits for them.
  *
  * The workers of a start are started one after another: the next once the last is serving and
@@ -130,7 +142,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   const start = (): void => {
     const worker = cluster.fork({ [WORKER_ENV]: "1" });
     live.add(worker);
-    const rpc = new Rpc<never, WorkerNews, PrimaryNews>(worker, {
+    const rpc = new Rpc<PrimaryAsk, WorkerNews, PrimaryNews>(worker, {
       handle: async (ask: WorkerAsk) =>
         ask.t === "hello"
           ? hello
@@ -138,6 +150,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
             ? handout.open(worker)
             : shared.answer(worker, ask),
       onNews: (news: WorkerNews) => {
+        if (news.t === "session") return shared.sessionNews(worker, news);
         if (news.t === "settled") return startNext();
         if (news.t === "closed") return handout.closedBy(worker, news.n);
         if (news.t === "draining") return handout.draining(worker);
@@ -198,7 +211,11 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   }
   startNext();
   void io.stopSignal.then(stopAll);
+  // Sessions whose last worker exited are kept for the idle time, then dropped (`SessionLedger`).
+  const sweeper = setInterval(() => shared.sweepSessions(), LIMITS.bridge.sessionSweepMs);
+  sweeper.unref();
   await finished;
+  clearInterval(sweeper);
   return exitCode;
 }
 
@@ -206,14 +223,17 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
  * What the primary holds for every worker, and its answers to their asks of it: the rate-limit
  * counters, the site sign-ins, the relay's places and the shell pools' places of each caller
  * (each counted by one process for all workers: a worker counting its own let a caller hold its
- * bound in each, issue 25). The places are recorded with the worker holding them, and given back
+ * bound in each, issue 25), and which 2025 MCP sessions live (a signed id alone let any worker
+ * revive a session ended by DELETE: adversary round 26). The places are recorded with the worker holding them, and given back
  * when it exits (`gone`).
  */
 class SharedState {
   private readonly limiter: FixedWindowLimiter;
   private readonly siteSessions = new SiteSessions();
   private readonly relayPlaces = new RelayPlaceLedger<number>(new RelayPlaces());
-  private readonly channels = new Map<number, { readonly worker: Worker; readonly rpc: Rpc<never, WorkerNews, PrimaryNews> }>();
+  private readonly channels = new Map<number, { readonly worker: Worker; readonly rpc: Rpc<PrimaryAsk, WorkerNews, PrimaryNews> }>();
+  /** The 2025 MCP sessions that live, and the workers holding each. */
+  private readonly sessions = new SessionLedger<number>(LIMITS.bridge.sessionIdleMs);
   private readonly shellPlaces = new ShellPlaceLedger(
     (id, news) => {
       const to = this.channels.get(id);
@@ -228,7 +248,7 @@ class SharedState {
   }
 
   /** `worker` serves from now, told the primary's news over `rpc`. */
-  joined(worker: Worker, rpc: Rpc<never, WorkerNews, PrimaryNews>): void {
+  joined(worker: Worker, rpc: Rpc<PrimaryAsk, WorkerNews, PrimaryNews>): void {
     this.channels.set(worker.id, { worker, rpc });
   }
 
@@ -236,7 +256,38 @@ class SharedState {
     if (ask.t === "limiter") return answerLimiterRequest(this.limiter, ask);
     if (ask.t === "relay-place") return this.relayPlaces.answer(worker.id, ask);
     if (ask.t === "shell-place") return this.shellPlaces.answer(worker.id, ask);
+    if (ask.t === "session") return this.sessionAnswer(worker.id, ask);
     return answerSiteSessionRequest(this.siteSessions, ask);
+  }
+
+  /**
+   * A worker's ask about a 2025 session. An end is answered once every other worker holding the
+   * session has closed it (or gone): the client's DELETE is answered after that, so whichever
+   * worker its next request reaches answers the id as unknown.
+   */
+  private async sessionAnswer(from: number, ask: SessionAsk): Promise<boolean | Record<string, never>> {
+    const answer = this.sessions.answer(from, ask, Date.now());
+    if ("held" in answer) return answer.held;
+    await Promise.allSettled(
+      answer.closeIn.map((id) => {
+        const to = this.channels.get(id);
+        return to?.worker.isConnected() === true ? to.rpc.ask({ t: "session-end", id: ask.id }) : undefined;
+      }),
+    );
+    return {};
+  }
+
+  /** What a worker tells of a session: its idle copy dropped, or a cancellation to pass to the other workers holding it. */
+  sessionNews(worker: Worker, news: SessionNews): void {
+    if (news.op === "dropped") return this.sessions.dropped(worker.id, news.id, Date.now());
+    for (const id of this.sessions.holdersBesides(worker.id, news.id)) {
+      const to = this.channels.get(id);
+      if (to?.worker.isConnected() === true) to.rpc.tell({ t: "session", ...news });
+    }
+  }
+
+  sweepSessions(): void {
+    this.sessions.sweep(Date.now());
   }
 
   /**
@@ -251,7 +302,10 @@ class SharedState {
   /** `worker` has exited: every place it held is given back. */
   gone(worker: Worker): void {
     this.relayPlaces.forget(worker.id);
+    // An end waiting for it to close a session waits no more.
+    this.channels.get(worker.id)?.rpc.fail("the worker process is gone");
     this.channels.delete(worker.id);
     this.shellPlaces.forget(worker.id);
+    this.sessions.forget(worker.id, Date.now());
   }
 }

@@ -1,3 +1,4 @@
+import type { SessionAsk, SessionCancel, SessionNews } from "../bridge/mcp/shared-sessions.js";
 import type { LimiterRequest } from "../bridge/middleware/shared-limiter.js";
 import type { RelayPlaceRequest } from "../bridge/playground/shared-relay-places.js";
 import type { SiteSessionRequest } from "../bridge/web/site-sessions.js";
@@ -12,7 +13,11 @@ import type { ElsewhereNews, ShellPlaceRequest, StandingNews } from "../engine/s
  * how many of the connections it was handed have closed (`closed`, a few at a time) and that it
  * drains (`draining`: it is handed no more). The primary tells a worker how many commands of a
  * caller it holds places of now run in the other workers (`shell-elsewhere`), and what another
- * worker's shell pool learnt of a caller's standing (`shell-standing`, passed on from its `standing` ask). Connections themselves travel beside these, as the
+ * worker's shell pool learnt of a caller's standing (`shell-standing`, passed on from its `standing` ask).
+ * The 2025 MCP sessions are kept live by the primary (`SessionLedger`): a worker asks it when it
+ * opens, takes up or ends one (`session`), tells it when it drops an idle copy or a client cancels
+ * a call (`session` news, a cancellation passed on to the other holders), and is asked by it to
+ * close a session ended on another worker (`session-end`). Connections themselves travel beside these, as the
  * socket of a `CONNECTION_MESSAGE` (connection-handout.ts).
  * The primary stops a worker with SIGTERM, the signal a worker stops on when run alone.
  */
@@ -22,7 +27,13 @@ export type WorkerAsk =
   | ({ readonly t: "limiter" } & LimiterRequest)
   | ({ readonly t: "site-session" } & SiteSessionRequest)
   | ({ readonly t: "relay-place" } & RelayPlaceRequest)
-  | ({ readonly t: "shell-place" } & ShellPlaceRequest);
+  | ({ readonly t: "shell-place" } & ShellPlaceRequest)
+  | ({ readonly t: "session" } & SessionAsk);
+/** What the primary asks a worker: close session `id`, ended on another worker (answered once closed). */
+export interface PrimaryAsk {
+  readonly t: "session-end";
+  readonly id: string;
+}
 /** What every worker is given at start: the key that signs MCP session ids (any worker resumes them). */
 export interface Hello {
   readonly sessionKey: string;
@@ -31,9 +42,10 @@ export type WorkerNews =
   | { readonly t: "ready"; readonly lines: readonly string[] }
   | { readonly t: "settled" }
   | { readonly t: "closed"; readonly n: number }
-  | { readonly t: "draining" };
+  | { readonly t: "draining" }
+  | ({ readonly t: "session" } & SessionNews);
 /** What the primary tells a worker unasked: a caller's commands running in the other workers, what another worker learnt of a caller's standing. */
-export type PrimaryNews = ({ readonly t: "shell-elsewhere" } & ElsewhereNews) | ({ readonly t: "shell-standing" } & StandingNews);
+export type PrimaryNews = ({ readonly t: "shell-elsewhere" } & ElsewhereNews) | ({ readonly t: "shell-standing" } & StandingNews) | ({ readonly t: "session" } & SessionCancel);
 
 /** One end of the channel: a cluster `Worker` in the primary, `process` in a worker. */
 export interface Port {

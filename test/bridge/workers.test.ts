@@ -89,7 +89,7 @@ describe("serve --http --workers 2", () => {
     const s = await start(["--workers", "2"]);
     const [a, b] = [await reach(s, s.pids[0] as number), await reach(s, s.pids[1] as number)];
     const session = await openSession(a);
-    expect(session["mcp-session-id"]).toMatch(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{22}$/);
+    expect(session["mcp-session-id"]).toMatch(/^[0-9a-f-]{36}\.2025-06-18\.[A-Za-z0-9_-]{22}$/);
     const onA = await search(a, session);
     const onB = await search(b, session);
     expect(onB).toMatchObject({ status: 200, body: onA.body });
@@ -98,8 +98,8 @@ describe("serve --http --workers 2", () => {
     expect(tools.status).toBe(200);
     expect((JSON.parse(tools.body) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name)).toEqual([SEARCH, "query_docs_filesystem_nimbus_storage", "submit_feedback"]);
 
-    const [id, mac] = (session["mcp-session-id"] as string).split(".") as [string, string];
-    const forged = { ...session, "mcp-session-id": `${id}.${mac.slice(0, -1)}${mac.endsWith("A") ? "B" : "A"}` };
+    const [id, version, mac] = (session["mcp-session-id"] as string).split(".") as [string, string, string];
+    const forged = { ...session, "mcp-session-id": `${id}.${version}.${mac.slice(0, -1)}${mac.endsWith("A") ? "B" : "A"}` };
     const unsigned = { ...session, "mcp-session-id": id };
     for (const c of [a, b]) {
       for (const headers of [forged, unsigned]) {
@@ -119,7 +119,7 @@ describe("serve --http --workers 2", () => {
     const opened = await a.post("/mcp", { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: PROTOCOL, capabilities, clientInfo: { name: "t", version: "1" } } });
     expect(opened.status).toBe(200);
     const apps = { "mcp-session-id": opened.headers["mcp-session-id"] as string, "mcp-protocol-version": PROTOCOL };
-    expect(apps["mcp-session-id"]).toMatch(/^[0-9a-f-]{36}\.apps\.[A-Za-z0-9_-]{22}$/);
+    expect(apps["mcp-session-id"]).toMatch(/^[0-9a-f-]{36}\.2025-06-18\.apps\.[A-Za-z0-9_-]{22}$/);
     const plain = await openSession(a);
     const names = async (c: Connection, session: Record<string, string>) => {
       const r = await c.post("/mcp", { jsonrpc: "2.0", id: 2, method: "tools/list" }, session);
@@ -131,9 +131,9 @@ describe("serve --http --workers 2", () => {
     expect(await names(a, apps)).toEqual([200, withApps]);
     expect(await names(b, plain)).toEqual([200, withApps.slice(0, 3)]);
     // A plain session's id given the apps mark (its signature kept) is an unknown session on both.
-    const [id, mac] = (plain["mcp-session-id"] as string).split(".") as [string, string];
+    const [id, version, mac] = (plain["mcp-session-id"] as string).split(".") as [string, string, string];
     for (const c of [a, b]) {
-      const r = await c.post("/mcp", { jsonrpc: "2.0", id: 3, method: "tools/list" }, { ...plain, "mcp-session-id": `${id}.apps.${mac}` });
+      const r = await c.post("/mcp", { jsonrpc: "2.0", id: 3, method: "tools/list" }, { ...plain, "mcp-session-id": `${id}.${version}.apps.${mac}` });
       expect([r.status, JSON.parse(r.body)]).toEqual([404, { jsonrpc: "2.0", error: { code: -32001, message: "Session not found: it expired or was closed; initialize a new one" }, id: null }]);
     }
   });

@@ -86,6 +86,10 @@ export class Connection {
     return this.send("GET", path, "", {});
   }
 
+  delete(path: string, headers: Record<string, string> = {}): Promise<Answer> {
+    return this.send("DELETE", path, "", headers);
+  }
+
   private send(method: string, path: string, text: string, headers: Record<string, string>): Promise<Answer> {
     const url = new URL(path, this.origin);
     return new Promise((resolve, reject) => {

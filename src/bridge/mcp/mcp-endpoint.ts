@@ -1,4 +1,4 @@
-import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../mcp/server.js";
 import { ANONYMOUS } from "../../vfs/access.js";
@@ -30,7 +30,8 @@ import { ServerPool } from "./server-pool.js";
 import { SessionCalls } from "./session-calls.js";
 import { SessionIds, type SessionTraits } from "./session-ids.js";
 import { SessionToolCalls } from "./session-tool-call.js";
-import { type Endpoint, type Session, SessionTable } from "./sessions.js";
+import { type ClosedBy, type Endpoint, type Session, SessionTable } from "./sessions.js";
+import type { SessionCancel, SharedSessions } from "./shared-sessions.js";
 import { appendAll } from "../../arrays.js";
 
 /** A JSON-RPC message as far as the bridge looks at it (the SDK validates the rest). */
@@ -46,8 +47,8 @@ const SESSION_HEADER = "mcp-session-id";
 /** The first revision without JSON-RPC batches: a session that negotiated it or later refuses them. */
 const NO_BATCHES_FROM = "2025-06-18";
 
-/** A resumed session's version when its request names none: the spec's assumption for a request without the header. */
-const RESUMED_PROTOCOL_VERSION = "2025-03-26";
+/** The 2025 revisions the SDK's server negotiates in `initialize`, its preferred first. */
+const SESSION_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < "2026-07-28");
 
 /** What MCP callers may hold at once (`LIMITS.bridge`): sessions and listen streams, per endpoint and per caller, and a batch's answers. */
 export interface HoldLimits {
@@ -97,11 +98,13 @@ export class McpEndpoint {
   private readonly maxBatchAnswerBytes: number;
   /** Each caller's lane for the messages of its batches (`CallerLanes`). */
   private readonly lanes = new CallerLanes();
+  /** Sessions of sibling workers being taken up here, one at a time per id; `ended` if ended meanwhile. */
+  private readonly resuming = new Map<string, { ended: boolean; readonly session: Promise<Session | undefined> }>();
 
-  /** `sessionKey`: shared by the processes that serve one site (`--workers`), so any of them resumes a session another opened. */
+  /** `shared`: the sessions of the processes that serve one site (`--workers`), so any of them resumes a session another opened, until it ends. */
   constructor(
     private readonly deps: BridgeDeps,
-    sessionKey?: Buffer,
+    private readonly shared?: SharedSessions,
     directToolCalls = true,
     holdLimits: Partial<HoldLimits> = {},
     /** Told after each message of a batch ran (tests: how many ran before the client left). */
@@ -110,8 +113,9 @@ export class McpEndpoint {
     const hold: HoldLimits = { ...LIMITS.bridge, ...holdLimits };
     this.direct = directToolCalls ? new DirectToolCalls(deps) : undefined;
     this.sessionCalls = directToolCalls ? new SessionToolCalls(deps) : undefined;
-    this.ids = new SessionIds(sessionKey);
-    this.sessions = new SessionTable({ maxSessions: hold.maxSessions, maxSessionsPerCaller: hold.maxSessionsPerCaller, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now });
+    this.ids = new SessionIds(shared?.key);
+    this.sessions = new SessionTable({ maxSessions: hold.maxSessions, maxSessionsPerCaller: hold.maxSessionsPerCaller, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now }, (id, why) => this.closedHere(id, why));
+    shared?.listen({ end: (id) => this.endedElsewhere(id), cancel: (news) => this.cancelledElsewhere(news) });
     this.listenQuota = new ListenQuota({ maxStreams: hold.maxListenStreams, maxStreamsPerCaller: hold.maxListenStreamsPerCaller });
     this.maxListenStreams = hold.maxListenStreams;
     this.maxBatchAnswerBytes = hold.maxBatchAnswerBytes;
@@ -226,7 +230,7 @@ export class McpEndpoint {
       // A batch runs as the calls it holds (`runBatch`), but for an `initialize` in it, which the
       // SDK refuses whole (one per session, and alone).
       if (Array.isArray(body.raw) && !body.messages.some((m) => m.method === "initialize")) {
-        cancelCalls(session, body.messages);
+        this.cancelCalls(session, body.messages);
         return runBatch({
           transport: session.transport,
           request: c.req.raw,
@@ -252,11 +256,65 @@ export class McpEndpoint {
 
     const response = await this.settle(await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo }), charged);
     // Notifications the transport took (202): a cancellation also stops a call answered directly.
-    if (response.status === 202 && parsedBody !== undefined && !Array.isArray(parsedBody)) cancelCalls(session, [parsedBody as Message]);
+    if (response.status === 202 && parsedBody !== undefined && !Array.isArray(parsedBody)) this.cancelCalls(session, [parsedBody as Message]);
+    // Ended here: answered once no other worker holds it (every worker then answers its id as unknown).
+    if (method === "DELETE" && response.ok) await this.shared?.end(session.id).catch(() => {});
     if (method !== "GET") return response;
     // A 2025 session's capabilities, declared once in `initialize`.
     const apps = rendersApps(session.server.server.getClientCapabilities());
     return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(this.deps, c), context: authInfo.extra.context, apps }, response);
+  }
+
+  /**
+   * The calls of `session` answered directly (`SessionToolCalls`) that `messages` cancel: a
+   * `notifications/cancelled` naming a request id (a string or a safe integer), with a string
+   * reason or none, as the SDK's schema takes it. The SDK cancels its own requests by the same
+   * notification. The other workers holding the session are told too: the call may run in one of
+   * them (the client's connections reach any worker).
+   */
+  private cancelCalls(session: Session, messages: readonly Message[]): void {
+    for (const m of messages) {
+      if (m.method !== "notifications/cancelled" || "id" in m) continue;
+      const params = m.params as { requestId?: unknown; reason?: unknown } | undefined;
+      const id = params?.requestId;
+      const reason = params?.reason;
+      if ((typeof id !== "string" && !Number.isSafeInteger(id)) || (reason !== undefined && typeof reason !== "string")) continue;
+      session.calls.cancel(id as string | number, reason);
+      this.shared?.cancel({ op: "cancel", id: session.id, requestId: id as string | number, ...(reason !== undefined ? { reason } : {}) });
+    }
+  }
+
+  /** The table closed a session on its own: evicted, it ends on every worker; idle, this worker's copy is gone (`SessionLedger`). */
+  private closedHere(id: string, why: ClosedBy): void {
+    if (this.shared === undefined) return;
+    if (why === "idle") this.shared.dropped(id);
+    else this.shared.end(id).catch(() => {});
+  }
+
+  /** Session `id` ended on another worker (DELETE, eviction): closed here too, its calls stopped. */
+  private async endedElsewhere(id: string): Promise<void> {
+    const pending = this.resuming.get(id);
+    if (pending !== undefined) pending.ended = true;
+    await this.sessions.close(id);
+  }
+
+  /**
+   * A client cancelled a call of a session held here through another worker: a call answered
+   * directly stops (`SessionCalls`), and the session's SDK server is given the notification for
+   * one it runs, as if the client had sent it here.
+   */
+  private cancelledElsewhere(news: SessionCancel): void {
+    const session = this.sessions.peek(news.id);
+    if (session === undefined) return;
+    session.calls.cancel(news.requestId, news.reason);
+    const version = session.server.server.getNegotiatedProtocolVersion();
+    const notification = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: news.requestId, ...(news.reason !== undefined ? { reason: news.reason } : {}) } };
+    const request = new Request("http://localhost/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session.id, ...(version !== undefined ? { "mcp-protocol-version": version } : {}) },
+      body: "",
+    });
+    session.transport.handleRequest(request, { parsedBody: notification }).catch(() => {});
   }
 
   /** Open (or opening) `subscriptions/listen` streams on `endpoint`. */
@@ -435,23 +493,60 @@ export class McpEndpoint {
 
   /** Open a session for an `initialize` request. */
   private async open(endpoint: Endpoint, principal: string, owner: string, request: Request, parsedBody: unknown, authInfo: AuthInfoWithContext): Promise<Response> {
-    const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, this.ids.mint(endpoint, principal, initializeTraits(parsedBody)));
+    const traits = initializeTraits(parsedBody);
+    const id = this.ids.mint(endpoint, principal, traits);
+    const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, id);
     const response = await transport.handleRequest(request, { parsedBody, authInfo });
     // The SDK refused the request (bad Accept header...): no session was opened, free the server.
-    if (transport.sessionId === undefined) await server.server.close();
+    if (transport.sessionId === undefined) {
+      await server.server.close();
+      return response;
+    }
+    // The id was minted before the server negotiated (the transport asks for it first): a sibling
+    // would resume the session at another version than this server's, should the SDK's rule change.
+    const negotiated = server.server.getNegotiatedProtocolVersion();
+    if (negotiated !== traits.protocolVersion) {
+      await this.sessions.close(id);
+      throw new Error(`session ${id} was signed for protocol version ${traits.protocolVersion} but negotiated ${String(negotiated)}`);
+    }
+    // Known to the primary before the client can name it to a sibling.
+    await this.shared?.opened(id);
     return response;
   }
 
   /**
-   * Take up a session a sibling worker opened (its id is signed for this endpoint and caller):
-   * a server and transport are made here and initialized the way the client's own `initialize`
-   * did, at the protocol version its request names and with the traits its id carries (its client
-   * renders MCP Apps: `SessionTraits`). The tools keep no other per-session state, so the client
-   * sees the same session on every worker.
+   * Take up a session a sibling worker (or this one, before it closed its idle copy) opened, its id
+   * signed for this endpoint and caller, if it still lives (`SharedSessions.hold`: not ended by
+   * DELETE, eviction or idleness on every worker). Concurrent requests of one id share one take-up;
+   * a session ended while it was taken up is closed again and unknown.
    */
-  private async resume(id: string, traits: SessionTraits, endpoint: Endpoint, principal: string, owner: string, request: Request, authInfo: AuthInfoWithContext): Promise<Session | undefined> {
+  private resume(id: string, traits: SessionTraits, endpoint: Endpoint, principal: string, owner: string, request: Request, authInfo: AuthInfoWithContext): Promise<Session | undefined> {
+    const shared = this.shared;
+    if (shared === undefined) return Promise.resolve(undefined);
+    const pending = this.resuming.get(id);
+    if (pending !== undefined) return pending.session;
+    const takeUp = async (): Promise<Session | undefined> => {
+      if (!(await shared.hold(id))) return undefined;
+      const session = await this.takeUp(id, traits, endpoint, principal, owner, request, authInfo);
+      if (session === undefined) shared.dropped(id);
+      if (session === undefined || !entry.ended) return session;
+      await this.sessions.close(id);
+      return undefined;
+    };
+    const entry: { ended: boolean; readonly session: Promise<Session | undefined> } = { ended: false, session: takeUp().finally(() => this.resuming.delete(id)) };
+    this.resuming.set(id, entry);
+    return entry.session;
+  }
+
+  /**
+   * A server and transport for session `id`, initialized the way the client's own `initialize`
+   * did: at the protocol version it negotiated and with the traits its id carries
+   * (`SessionTraits`). The tools keep no other per-session state, so the client sees the same
+   * session on every worker.
+   */
+  private async takeUp(id: string, traits: SessionTraits, endpoint: Endpoint, principal: string, owner: string, request: Request, authInfo: AuthInfoWithContext): Promise<Session | undefined> {
     const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, id);
-    const protocolVersion = request.headers.get("mcp-protocol-version") ?? RESUMED_PROTOCOL_VERSION;
+    const protocolVersion = traits.protocolVersion;
     const initialize = new Request(request.url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
@@ -542,22 +637,6 @@ function parseMessages(text: string): unknown {
   return JSON.parse(text, (key, value: unknown) => (key === "__proto__" ? undefined : value));
 }
 
-/**
- * The calls of `session` answered directly (`SessionToolCalls`) that `messages` cancel: a
- * `notifications/cancelled` naming a request id (a string or a safe integer), with a string
- * reason or none, as the SDK's schema takes it. The SDK cancels its own requests by the same
- * notification.
- */
-function cancelCalls(session: Session, messages: readonly Message[]): void {
-  for (const m of messages) {
-    if (m.method !== "notifications/cancelled" || "id" in m) continue;
-    const params = m.params as { requestId?: unknown; reason?: unknown } | undefined;
-    const id = params?.requestId;
-    const reason = params?.reason;
-    if ((typeof id === "string" || Number.isSafeInteger(id)) && (reason === undefined || typeof reason === "string")) session.calls.cancel(id as string | number, reason);
-  }
-}
-
 /** A listen request past a bound: 429 (the caller's own) or 503 (the endpoint's), naming the bound. */
 function listenRefused(refusal: ListenRefusal, body: unknown): Response {
   const headers: Record<string, string> = refusal.status === 503 ? { "Retry-After": "60" } : {};
@@ -586,10 +665,16 @@ function envelopeCapabilities(message: Message | undefined): ClientCapabilities 
   return meta?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
 }
 
-/** What an `initialize` request declared that the server acts on (`SessionTraits`). */
+/**
+ * What an `initialize` request settles that the server acts on (`SessionTraits`): its client's
+ * MCP Apps, and the version the SDK's server negotiates (the one requested if it serves it, else
+ * its latest; `open` checks the server agreed).
+ */
 function initializeTraits(body: unknown): SessionTraits {
-  const capabilities = (body as { params?: { capabilities?: ClientCapabilities } } | null)?.params?.capabilities;
-  return { apps: rendersApps(capabilities) };
+  const params = (body as { params?: { capabilities?: ClientCapabilities; protocolVersion?: unknown } } | null)?.params;
+  const requested = params?.protocolVersion;
+  const protocolVersion = typeof requested === "string" && SESSION_PROTOCOL_VERSIONS.includes(requested) ? requested : (SESSION_PROTOCOL_VERSIONS[0] as string);
+  return { apps: rendersApps(params?.capabilities), protocolVersion };
 }
 
 /** The capabilities a resumed session declares: those of its traits, as its client's `initialize` did. */

@@ -7,11 +7,14 @@
  */
 export class SessionCalls {
   private readonly running = new Map<string | number, AbortController>();
+  /** The session closed: a call whose request was taken before, starting only now, is given up at once. */
+  private closed = false;
 
-  /** A call with `id` starts: its controller, aborted by `cancel(id)` or `abortAll`. */
+  /** A call with `id` starts: its controller, aborted by `cancel(id)` or `abortAll` (already, if the session closed). */
   start(id: string | number): AbortController {
     const controller = new AbortController();
-    this.running.set(id, controller);
+    if (this.closed) controller.abort(new Error("Connection closed"));
+    else this.running.set(id, controller);
     return controller;
   }
 
@@ -27,6 +30,7 @@ export class SessionCalls {
 
   /** The session closed: every call it runs is given up. */
   abortAll(): void {
+    this.closed = true;
     for (const controller of this.running.values()) controller.abort(new Error("Connection closed"));
     this.running.clear();
   }

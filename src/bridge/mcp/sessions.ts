@@ -30,20 +30,31 @@ export interface SessionBounds {
   readonly now: () => number;
 }
 
+/** Why the table closed a session on its own: pushed out by its bounds, or unused for `idleMs`. */
+export type ClosedBy = "evicted" | "idle";
+
 /**
  * Open sessions, bounded in number and idle time (`LIMITS.bridge`). Each endpoint has its own
  * table, so anonymous callers on `/mcp` never push out a signed-in reader's `/authed/mcp`
  * session; within one, a caller (an address, a token's principal) past its own bound loses its
  * own oldest session, and a full table loses the oldest session of the caller holding the most
  * (`OwnerLru`). Closing a session closes its transport, which ends its server and its
- * subscription to site changes.
+ * subscription to site changes. `closedBy` is told of each session it closes on its own (to end
+ * it on the other workers too: `SharedSessions`).
  */
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
   private readonly tables: Readonly<Record<Endpoint, OwnerLru<Session>>>;
 
-  constructor(private readonly options: SessionBounds) {
-    const table = () => new OwnerLru<Session>({ max: options.maxSessions, maxPerOwner: options.maxSessionsPerCaller }, (id) => void this.close(id));
+  constructor(
+    private readonly options: SessionBounds,
+    private readonly closedBy: (id: string, why: ClosedBy) => void = () => {},
+  ) {
+    const table = () =>
+      new OwnerLru<Session>({ max: options.maxSessions, maxPerOwner: options.maxSessionsPerCaller }, (id) => {
+        void this.close(id);
+        closedBy(id, "evicted");
+      });
     this.tables = { mcp: table(), authed: table() };
   }
 
@@ -57,6 +68,11 @@ export class SessionTable {
     this.tables[s.endpoint].touch(s.owner, id);
     s.lastSeen = this.options.now();
     return s;
+  }
+
+  /** The open session `id`, without counting the look as its use. */
+  peek(id: string): Session | undefined {
+    return this.sessions.get(id);
   }
 
   add(session: Session): void {
@@ -84,6 +100,7 @@ export class SessionTable {
     const cutoff = this.options.now() - this.options.idleMs;
     const idle = [...this.sessions.values()].filter((s) => s.lastSeen < cutoff && s.openStreams === 0);
     await Promise.all(idle.map((s) => this.close(s.id)));
+    for (const s of idle) this.closedBy(s.id, "idle");
     return idle.length;
   }
 
