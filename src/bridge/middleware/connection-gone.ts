@@ -11,7 +11,6 @@ interface ConnectionEnd {
   readonly readableEnded: boolean;
   readonly destroyed: boolean;
   once(event: "end" | "close", listener: () => void): unknown;
-  off(event: "end" | "close", listener: () => void): unknown;
 }
 
 /** Why `connectionGone` aborted (the abort reason). */
@@ -40,14 +39,40 @@ export function connectionGone(c: Context): AbortSignal {
     return ended.signal;
   }
   const onEnd = (): void => ended.abort(CONNECTION_GONE);
-  socket.once("end", onEnd);
-  socket.once("close", onEnd);
+  const stop = watchEnd(socket, onEnd);
   // A kept-alive connection serves many requests: each stops listening once answered.
   outgoing.once("close", () => {
-    socket.off("end", onEnd);
-    socket.off("close", onEnd);
+    stop();
     // As the library aborts its own signal: the request failed, or its answer was cut short.
     if (incoming?.errored || !outgoing.writableFinished) ended.abort(CONNECTION_GONE);
   });
   return ended.signal;
+}
+
+/** The requests in flight on each socket that want to hear of its end. */
+const watchers = new WeakMap<ConnectionEnd, Set<() => void>>();
+
+/**
+ * Call `onEnd` when `socket` ends or closes; the returned function stops that. A socket gets one
+ * pair of listeners whatever its requests: a client pipelining a dozen requests on a connection
+ * added a pair each, and Node warned of a listener leak on stderr at the eleventh (adversary
+ * round 27).
+ */
+function watchEnd(socket: ConnectionEnd, onEnd: () => void): () => void {
+  let set = watchers.get(socket);
+  if (set === undefined) {
+    const waiting = new Set<() => void>();
+    set = waiting;
+    watchers.set(socket, waiting);
+    const fire = (): void => {
+      if (watchers.get(socket) !== waiting) return;
+      watchers.delete(socket);
+      for (const listener of waiting) listener();
+    };
+    socket.once("end", fire);
+    socket.once("close", fire);
+  }
+  const mine = set;
+  mine.add(onEnd);
+  return () => void mine.delete(onEnd);
 }
