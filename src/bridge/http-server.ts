@@ -4,7 +4,8 @@ import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import type { Bridge } from "./bridge.js";
 import type { CallerTurns } from "../engine/search/caller-turns.js";
-import { apiErrorResponse } from "./middleware/http-errors.js";
+import { JSON_RPC, apiErrorResponse } from "./middleware/http-errors.js";
+import { refusalOfPosted } from "./posted-messages.js";
 import { errorForPath } from "./middleware/origin-policy.js";
 import { PATHS } from "./urls.js";
 import { CallerAnswerBytes } from "./caller-answer-bytes.js";
@@ -294,7 +295,10 @@ function refuseUnreadAnswer(req: IncomingMessage, res: ServerResponse, writeHead
   const path = req.url?.startsWith("/") === true ? (req.url.split("?")[0] ?? "/") : "/";
   const who = byForwarded ? "client" : "client address (an IPv6 /64)";
   const message = `too many bytes of this client's earlier answers are not yet read: at most ${limit} at once per ${who}; read them, or close their connections, before asking for more`;
-  const answer = errorForPath(path, 429, "too_many_unread_answers", message, { "Retry-After": "5" });
+  const headers = { "Retry-After": "5" };
+  // An MCP POST whose body the endpoint read is refused with its requests' ids; any other (a page,
+  // a body that was no JSON) in its path's error shape, a JSON-RPC one with id null.
+  const answer = refusalOfPosted(req, 429, { code: JSON_RPC.serverError, message, data: { reason: "too_many_unread_answers" } }, headers) ?? errorForPath(path, 429, "too_many_unread_answers", message, headers);
   const end = res.end;
   res.write = (() => false) as typeof res.write;
   res.end = (() => res) as typeof res.end;

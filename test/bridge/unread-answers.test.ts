@@ -128,10 +128,10 @@ async function exchange(port: number, request: string, from = "127.0.0.1"): Prom
 }
 
 const get = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`;
-const initialize = (): string => {
-  const body = JSON.stringify(INIT);
-  return `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
-};
+/** A POST of `body` (as written) to /mcp. */
+const post = (body: string): string =>
+  `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+const initialize = (): string => post(JSON.stringify(INIT));
 
 const UNREAD =
   "too many bytes of this client's earlier answers are not yet read: at most 1048576 at once per client address (an IPv6 /64); read them, or close their connections, before asking for more";
@@ -146,9 +146,19 @@ describe("answers a client has not read", () => {
 
       const mcp = await exchange(server.port, initialize());
       const page = await exchange(server.port, get("/whole.bin"));
-      expect([mcp, page]).toEqual([
-        { status: "HTTP/1.1 429 Too Many Requests", body: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: UNREAD, data: { reason: "too_many_unread_answers" } } }) },
+      // A refused JSON-RPC answer names its request's id (JSON-RPC 2.0 section 5), as the client
+      // wrote it, each request's in a batch; null only where no id could be read (issue 25,
+      // adversary round 26: it was always null).
+      const bigId = await exchange(server.port, post('{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}'));
+      const batch = await exchange(server.port, post('[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":7,"method":"ping"}]'));
+      const noJson = await exchange(server.port, post('{"jsonrpc":"2.0","id":3,'));
+      const refused = (id: string): string => `{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: -32000, message: UNREAD, data: { reason: "too_many_unread_answers" } })}}`;
+      expect([mcp, page, bigId, batch, noJson]).toEqual([
+        { status: "HTTP/1.1 429 Too Many Requests", body: refused("1") },
         { status: "HTTP/1.1 429 Too Many Requests", body: JSON.stringify({ error: { code: "too_many_unread_answers", message: UNREAD } }) },
+        { status: "HTTP/1.1 429 Too Many Requests", body: refused("12345678901234567890") },
+        { status: "HTTP/1.1 429 Too Many Requests", body: `[${refused('"a"')},${refused("7")}]` },
+        { status: "HTTP/1.1 429 Too Many Requests", body: refused("null") },
       ]);
       // Another address is answered meanwhile.
       const other = await exchange(server.port, initialize(), "127.0.0.2");

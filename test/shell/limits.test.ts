@@ -145,6 +145,12 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     // One line, one command, 3,000 matches.
     expect(await budgeted(1_000).run("seq 1 3000 | tr -d '\\n' | sed 's/./x/g' | wc -c")).toEqual(overBudget("sed", 1_000));
     expect(await budgeted(100_000).run("seq 1 2000 | sed -n p | tail -1")).toEqual({ stdout: "2000\n", stderr: "", exitCode: 0, truncated: false });
+    // Empty matches too, and the one GNU skips right after a match (issue 25, adversary round 26): each
+    // costs an exec, two steps (STEP_COST.sedMatch). Before, 3,000 empty matches took 3,000 steps and
+    // the 3,000 skipped ones none, so both answered within 5,000; over millions the clock ended them.
+    expect(await budgeted(5_000).run("printf '%*s' 3000 '' | sed 's/x*/-/g' | wc -c")).toEqual(overBudget("sed", 5_000));
+    expect(await budgeted(5_000).run("printf 'xa%.0s' {1..1500} | sed 's/x*/-/g' | wc -c")).toEqual(overBudget("sed", 5_000));
+    expect(await budgeted(20_000).run("printf 'xa%.0s' {1..1500} | sed 's/x*/-/g' | wc -c")).toEqual({ stdout: "3001\n", stderr: "", exitCode: 0, truncated: false });
   });
 
   it("ends a sed loop that reads no input by a count of its commands, not by the clock: the same answer on any machine", async () => {

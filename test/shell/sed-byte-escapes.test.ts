@@ -118,10 +118,98 @@ const AWK: ReadonlyArray<readonly [string, string, string, number]> = [
   ["{ printf 'a\\\\101b\\n' | awk '{gsub(/\\\\101/,\"E\")}1'\n} 2>&1 | od -An -tx1", "2036312034352036322030610a", "", 0],
 ];
 
+/**
+ * Issue 25, adversary round 26: a backslash that `\x5c` (`\o134`, `\d92`) makes escapes what follows
+ * as glibc's regcomp reads it once sed's own escapes are gone (`\x5cn` is a plain `n`, `\x5c\n` a
+ * newline; ours read both as sed's `\n`); a byte of the regex that is only part of a character
+ * meets that byte of the input's character (`s/\xc3/X/` on `é` writes X and the byte a9), where
+ * glibc searches byte by byte: a pattern of literal characters, `.`, plain ASCII lists and anchors.
+ * Before: 48 of these 75 rows held.
+ */
+const ROUND_26: ReadonlyArray<readonly [string, string, string, number]> = [
+  ["printf '%s\\n' 'a\\nb' | sed 's/\\x5cn/X/'", "615c58620a", "", 0],
+  ["printf '%s\\n' 'anb' | sed 's/\\x5cn/X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'a\\\\b' | sed 's/\\x5c\\x5c/X/'", "61585c620a", "", 0],
+  ["printf '%s\\n' 'a\\b' | sed 's/\\x5c/X/'", "", "7365643a202d652065787072657373696f6e2023312c206368617220393a20547261696c696e67206261636b736c6173680a", 1],
+  ["printf '%s\\n' 'a\\b' | sed 's/a\\x5c/X/'", "", "7365643a202d652065787072657373696f6e2023312c20636861722031303a20547261696c696e67206261636b736c6173680a", 1],
+  ["printf '%s\\n' 'a\\tb' | sed 's/\\x5ct/X/'", "615c58620a", "", 0],
+  ["printf '%s\\n' 'a\\wb' | sed 's/\\x5cw/X/'", "585c77620a", "", 0],
+  ["printf '%s\\n' 'a(b' | sed 's/\\x5c(/X/'", "", "7365643a202d652065787072657373696f6e2023312c20636861722031303a20556e6d6174636865642028206f72205c280a", 1],
+  ["printf '%s\\n' 'ab' | sed 's/b/\\x5c/'", "615c0a", "", 0],
+  ["printf '%s\\n' 'ab' | sed 's/b/\\x5cn/'", "615c6e0a", "", 0],
+  ["printf '%s\\n' 'ab' | sed 's/\\(b\\)/\\x5c1/'", "615c310a", "", 0],
+  ["printf '%s\\n' 'a.b' | sed 's/\\x5c./X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'a\\.b' | sed 's/\\x5c./X/'", "615c58620a", "", 0],
+  ["printf '%s\\n' 'a*b' | sed 's/\\x5c*/X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'ab' | sed 's/b/\\x5c\\x5c/'", "615c5c0a", "", 0],
+  ["printf '%s\\n' 'ab' | sed 's/b/\\x5c&/'", "615c620a", "", 0],
+  ["printf '%s\\n' 'ab' | sed 'y/a/\\x5c/'", "5c620a", "", 0],
+  ["printf '%s\\n' 'a\\nb' | sed 's/\\o134n/X/'", "615c58620a", "", 0],
+  ["printf '%s\\n' 'a\\nb' | sed 's/\\d92n/X/'", "615c58620a", "", 0],
+  ["printf '%s\\n' 'a{1}b' | sed 's/\\x5c{1\\x5c}/X/'", "", "7365643a202d652065787072657373696f6e2023312c20636861722031363a20496e76616c696420707265636564696e6720726567756c61722065787072657373696f6e0a", 1],
+  ["printf '%s\\n' 'aab' | sed 's/a\\x5c{2\\x5c}/X/'", "58620a", "", 0],
+  ["printf '%s\\n' 'a$b' | sed 's/\\x5c$/X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'a^b' | sed 's/\\x5c^/X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'ax41b' | sed 's/\\x5cx41/X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'a\\nb' | sed 's/\\x5c\\n/X/'", "615c6e620a", "", 0],
+  ["printf '%s\\n' 'ab' | sed 's/a\\x5c|b/X/'", "58620a", "", 0],
+  ["printf '%s\\n' 'a\\b' | sed 's/[\\x5c]/X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'a b' | sed 's/\\x5cs/X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'a+b' | sed 's/\\x5c+/X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'aab' | sed 's/a\\x5c+/X/'", "58620a", "", 0],
+  ["printf '%s\\n' 'a%b' | sed 's/\\x5c%/X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'a/b' | sed 's/\\x5c//X/'", "", "7365643a202d652065787072657373696f6e2023312c206368617220393a20756e6b6e6f776e206f7074696f6e20746f206073270a", 1],
+  ["printf '%s\\n' 'a|b' | sed 's|\\x5c||X|'", "", "7365643a202d652065787072657373696f6e2023312c206368617220393a20756e6b6e6f776e206f7074696f6e20746f206073270a", 1],
+  ["printf '%s\\n' 'adb' | sed 's/\\x5cd/X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'aob' | sed 's/\\x5co/X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'acb' | sed 's/\\x5cc/X/'", "6158620a", "", 0],
+  ["printf 'a\\tb\\n' | sed 's/\\x5c\\t/X/'", "6158620a", "", 0],
+  ["printf 'atb\\n' | sed 's/\\x5c\\t/X/'", "6174620a", "", 0],
+  ["printf '%s\\n' 'arb' | sed 's/\\x5cr/X/'", "6158620a", "", 0],
+  ["printf '%s\\n' 'ab' | sed 's/b/\\x5c\\n/' | od -c", "30303030303030202020612020205c20205c6e20205c6e0a303030303030340a", "", 0],
+  ["printf '%s\\n' 'ab' | sed 's/b/\\x5ct/'", "615c740a", "", 0],
+  ["echo 'a\\b' | sed 's/\\x5c/X/'", "", "7365643a202d652065787072657373696f6e2023312c206368617220393a20547261696c696e67206261636b736c6173680a", 1],
+  ["echo 'ab' | sed 's/a/\\x5c/'", "5c620a", "", 0],
+  ["echo 'ab' | sed 's/a/\\x5cn/'", "5c6e620a", "", 0],
+  ["echo 'ab' | sed 's/\\(a\\)/\\x5c1/'", "5c31620a", "", 0],
+  ["echo 'a\\nb' | sed 's/\\x5cn/X/'", "615c58620a", "", 0],
+  ["echo 'a(b' | sed 's/\\x5c(/X/'", "", "7365643a202d652065787072657373696f6e2023312c20636861722031303a20556e6d6174636865642028206f72205c280a", 1],
+  ["echo 'a.b' | sed 's/\\x5c./X/'", "6158620a", "", 0],
+  ["echo 'a*b' | sed 's/a\\x5c*/X/'", "58620a", "", 0],
+  ["echo 'ab' | sed 'y/a/\\x5c/'", "5c620a", "", 0],
+  ["echo 'é' | sed 's/\\xc3/X/' | od -An -tx1", "2035382061392030610a", "", 0],
+  ["echo 'é' | sed 's/\\xa9/X/' | od -An -tx1", "2063332035382030610a", "", 0],
+  ["echo 'éa' | sed 's/\\xc3.*/X/' | od -An -tx1", "2035382061392036312030610a", "", 0],
+  ["echo '😀' | sed 's/\\xf0\\x9f/X/' | od -An -tx1", "2035382039382038302030610a", "", 0],
+  ["echo 'é' | sed 's/\\xc3\\xa9/X/' | od -An -tx1", "2035382030610a", "", 0],
+  ["echo 'é' | sed -n '/\\xc3/p' | od -An -tx1", "2063332061392030610a", "", 0],
+  ["echo 'é' | sed 's/\\o303/X/' | od -An -tx1", "2035382061392030610a", "", 0],
+  ["echo 'é' | sed 's/\\d195/X/' | od -An -tx1", "2035382061392030610a", "", 0],
+  ["echo 'é' | sed 's/[\\xc3]/X/' | od -An -tx1", "2063332061392030610a", "", 0],
+  ["echo 'éé' | sed 's/\\xc3/X/g' | od -An -tx1", "2035382061392035382061392030610a", "", 0],
+  ["echo 'a&b' | sed 's/\\x26/X/'", "6158620a", "", 0],
+  ["echo 'ab' | sed 's/a/\\x26\\x26/'", "2626620a", "", 0],
+  ["echo 'éa' | sed 's/\\xc3./X/' | od -An -tx1", "2063332061392036312030610a", "", 0],
+  ["echo 'aé' | sed 's/.\\xc3/X/' | od -An -tx1", "2035382061392030610a", "", 0],
+  ["echo 'é😀é' | sed 's/\\xc3/[&]/g' | od -An -tx1", "2035622063332035642061392066302039662039382038302035622063332035642061392030610a", "", 0],
+  ["echo 'éé' | sed 's/\\xa9\\xc3/-/' | od -An -tx1", "2063332032642061392030610a", "", 0],
+  ["echo 'xé' | sed 's/[x]\\xc3/-/' | od -An -tx1", "2032642061392030610a", "", 0],
+  ["echo 'aé' | sed 's/a*\\xc3/-/' | od -An -tx1", "2032642061392030610a", "", 0],
+  ["echo 'é' | sed -n '/\\xa9$/p' | od -An -tx1", "2063332061392030610a", "", 0],
+  ["echo 'é' | sed 's/\\xc3/X/;s/X\\xa9/Y/' | od -An -tx1", "2035392030610a", "", 0],
+  ["echo 'éé' | sed 's/é\\xc3/Z/' | od -An -tx1", "2035612061392030610a", "", 0],
+  ["echo 'é' | sed 's/\\(\\xc3\\)\\(.*\\)/\\2\\1/' | od -An -tx1", "2063332061392030610a", "", 0],
+  ["echo 'ab' | sed 's/\\xc3*/-/g'", "2d612d622d0a", "", 0],
+  ["echo 'é' | sed 's/\\xc3*/-/g' | od -An -tx1", "2032642061392032642030610a", "", 0],
+  ["printf 'caf\\xc3\\xa9\\n' | sed 's/\\xc3/X/' | od -An -tx1", "2036332036312036362035382061392030610a", "", 0],
+];
+
 /** Where ours still differs from GNU's, and what ours gives (docs/shell.md, "not matched yet"). */
 const STILL_UNLIKE: ReadonlyArray<readonly [string, string, string]> = [
-  // GNU matches a byte of the regex against the same byte inside a character of the input (63 61 66 58 a9 0a); ours sees é whole.
-  ["printf 'caf\\xc3\\xa9\\n' | sed 's/\\xc3/X/' | od -An -tx1", " 63 61 66 c3 a9 0a\n", "GNU sed: 63 61 66 58 a9 0a"],
+  // GNU matches the byte inside é after a negated list, a class or with I too (2d a9 0a): its regex then starts only at a character but still reads bytes; ours runs such a pattern on characters.
+  ["echo 'aé' | sed 's/[^x]\\xc3/-/' | od -An -tx1", " 61 c3 a9 0a\n", "GNU sed: 2d a9 0a"],
+  // A backslash from \x5c before `[` starts a bracket for GNU's s command parser (unterminated `s' command); ours reads a literal [.
+  ["printf 'a[b\\n' | sed 's/\\x5c[/X/'", "aXb\n", "GNU sed: sed: -e expression #1, char 10: unterminated `s' command"],
   ["printf '\\357\\273\\277x\\n' | awk '{sub(/^\\357/,\"\")}1' | od -An -tx1", " ef bb bf 78 0a\n", "gawk: bb bf 78 0a"],
   // In a bracket expression GNU's lone byte that is not UTF-8 matches nothing (61 ff 62 0a); ours matches the byte.
   ["printf 'a\\xffb\\n' | sed 's/[\\xff]/X/g' | od -An -tx1", " 61 58 62 0a\n", "GNU sed: 61 ff 62 0a"],
@@ -149,6 +237,10 @@ describe("sed's and awk's byte escapes are bytes (recorded from GNU sed 4.9, gaw
   });
 
   it.each(AWK)("%s", async (command, stdout, stderr, exitCode) => {
+    expect(await shell.run(command)).toEqual({ stdout: shown(stdout), stderr: shown(stderr), exitCode, truncated: false });
+  });
+
+  it.each(ROUND_26)("%s", async (command, stdout, stderr, exitCode) => {
     expect(await shell.run(command)).toEqual({ stdout: shown(stdout), stderr: shown(stderr), exitCode, truncated: false });
   });
 

@@ -33,6 +33,7 @@ import { SessionToolCalls } from "./session-tool-call.js";
 import { type ClosedBy, type Endpoint, type Session, SessionTable } from "./sessions.js";
 import type { SessionCancel, SharedSessions } from "./shared-sessions.js";
 import { appendAll } from "../../arrays.js";
+import { notePostedMessages } from "../posted-messages.js";
 
 /** A JSON-RPC message as far as the bridge looks at it (the SDK validates the rest). */
 interface Message {
@@ -348,6 +349,8 @@ export class McpEndpoint {
     } catch (error) {
       return jsonRpcError(400, JSON_RPC.parseError, `Parse error: the body is not valid JSON (${(error as Error).message})`);
     }
+    // Kept with the request: an answer refused later (too many unread bytes) names these ids.
+    notePostedMessages((c.env as { incoming?: unknown } | undefined)?.incoming, raw, read.text);
     const list = Array.isArray(raw) ? raw : [raw];
     if (list.length === 0) return jsonRpcError(400, JSON_RPC.invalidRequest, "Invalid Request: an empty batch");
     if (list.length > LIMITS.bridge.maxBatchMessages) {

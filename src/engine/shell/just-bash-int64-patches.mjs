@@ -19,7 +19,7 @@
  *   x86-64 does under bash (1<<64 is 1, 1<<-1 is -2**63), & | ^ ~ in two's complement, and /= and
  *   %= by zero are bash's error (just-bash returned 0).
  */
-const INT64 = String.raw`function I64n(v){if(typeof v=="number"){if(Number.isSafeInteger(v))return v+0;v=BigInt(Number.isFinite(v)?Math.trunc(v):0)}v=BigInt.asIntN(64,v);return v>=-9007199254740991n&&v<=9007199254740991n?Number(v):v}function I64b(s,b){if(s==="")return NaN;let n=0,g=!1,B=BigInt(b);for(let c of s){let d=c>="0"&&c<="9"?c.charCodeAt(0)-48:c>="a"&&c<="z"?c.charCodeAt(0)-87:c>="A"&&c<="Z"?c.charCodeAt(0)-(b<=36?55:29):c==="@"?62:c==="_"?63:99;if(d>=b)return NaN;!g&&n>=70368744177664&&(n=BigInt(n),g=!0);n=g?BigInt.asIntN(64,n*B+BigInt(d)):n*b+d}return I64n(n)}function I64d(s){let m=/^\s*([-+]?)(\d+)/.exec(s);if(m===null)return NaN;let v=I64b(m[2],10);return m[1]==="-"?Jp(v,"-"):v}function I64c(v){return typeof v=="bigint"?v<0n?-9007199254740991:9007199254740991:v}function I64v(s){let v=I64d(s);return v!==v?0:v}function I64B(x){return typeof x=="bigint"?x:BigInt(Number.isFinite(x)?Math.trunc(x):0)}function Yp(e,t,n){switch(n){case"<":return e<t?1:0;case"<=":return e<=t?1:0;case">":return e>t?1:0;case">=":return e>=t?1:0;case"==":return e===t?1:0;case"!=":return e!==t?1:0;case",":return t}if((n==="/"||n==="%")&&t===0)throw new ce("division by 0");if(n==="**"&&t<0)throw new ce("exponent less than 0");if(typeof e=="number"&&typeof t=="number"){let r;switch(n){case"+":r=e+t;break;case"-":r=e-t;break;case"*":r=e*t;break;case"/":r=(e-e%t)/t;break;case"%":r=e%t;break;case"&":case"|":case"^":(e|0)===e&&(t|0)===t&&(r=n==="&"?e&t:n==="|"?e|t:e^t);break;case">>":(e|0)===e&&t>=0&&t<32&&(r=e>>t)}if(r!==void 0&&Number.isSafeInteger(r))return r+0}let a=I64B(e),b=I64B(t),c=BigInt.asIntN;switch(n){case"+":return I64n(a+b);case"-":return I64n(a-b);case"*":return I64n(a*b);case"/":return I64n(a/b);case"%":return I64n(a%b);case"&":return I64n(a&b);case"|":return I64n(a|b);case"^":return I64n(a^b);case"<<":return I64n(c(64,a)<<(b&63n));case">>":return I64n(c(64,a)>>(b&63n));case"**":{let r=1n;for(a=c(64,a);b>0n;b>>=1n)b&1n&&(r=c(64,r*a)),a=c(64,a*a);return I64n(r)}}return 0}function Jc(e,t,n){return n==="="?t:Yp(e,t,n.slice(0,-1))}function Jp(e,t){switch(t){case"-":return I64n(-e);case"+":return e;case"!":return e===0?1:0;case"~":return I64n(typeof e=="number"?-e-1:~e);default:return e}}function Qtk(t,m){let k;if(t.Qp!==void 0)k=t.Qs.slice(t.Qp).replace(/^\s+/,"");else{let x=t.Qs,p=t.Qq;for(;p<x.length&&/\s/.test(x[p]);)p++;k=p<x.length?x.slice(p):(/(?:\w+|[^\w\s])\s*$/.exec(x)??[""])[0]}throw new ce(m+' (error token is "'+k+'")')}function Qmx(l){let m=-1;for(let x of l){let a=Array.isArray(x)?x[0]:x;(typeof a=="number"||typeof a=="bigint")&&a>m&&(m=a)}return m}function Qsx(e,x){throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(x?.Qsrc??"")+": substring expression < 0\n"),{Qar:!0})}`;
+const INT64 = String.raw`function I64n(v){if(typeof v=="number"){if(Number.isSafeInteger(v))return v+0;v=BigInt(Number.isFinite(v)?Math.trunc(v):0)}v=BigInt.asIntN(64,v);return v>=-9007199254740991n&&v<=9007199254740991n?Number(v):v}function I64b(s,b){if(s==="")return NaN;let n=0,g=!1,B=BigInt(b);for(let c of s){let d=c>="0"&&c<="9"?c.charCodeAt(0)-48:c>="a"&&c<="z"?c.charCodeAt(0)-87:c>="A"&&c<="Z"?c.charCodeAt(0)-(b<=36?55:29):c==="@"?62:c==="_"?63:99;if(d>=b)return NaN;!g&&n>=70368744177664&&(n=BigInt(n),g=!0);n=g?BigInt.asIntN(64,n*B+BigInt(d)):n*b+d}return I64n(n)}function I64d(s){let m=/^\s*([-+]?)(\d+)/.exec(s);if(m===null)return NaN;let v=I64b(m[2],10);return m[1]==="-"?Jp(v,"-"):v}function I64c(v){return typeof v=="bigint"?v<0n?-9007199254740991:9007199254740991:v}function I64v(s){let v=I64d(s);return v!==v?0:v}function I64B(x){return typeof x=="bigint"?x:BigInt(Number.isFinite(x)?Math.trunc(x):0)}function Yp(e,t,n){switch(n){case"<":return e<t?1:0;case"<=":return e<=t?1:0;case">":return e>t?1:0;case">=":return e>=t?1:0;case"==":return e===t?1:0;case"!=":return e!==t?1:0;case",":return t}if((n==="/"||n==="%")&&t===0)throw new ce("division by 0");if(n==="**"&&t<0)throw new ce("exponent less than 0");if(typeof e=="number"&&typeof t=="number"){let r;switch(n){case"+":r=e+t;break;case"-":r=e-t;break;case"*":r=e*t;break;case"/":r=(e-e%t)/t;break;case"%":r=e%t;break;case"&":case"|":case"^":(e|0)===e&&(t|0)===t&&(r=n==="&"?e&t:n==="|"?e|t:e^t);break;case">>":(e|0)===e&&t>=0&&t<32&&(r=e>>t)}if(r!==void 0&&Number.isSafeInteger(r))return r+0}let a=I64B(e),b=I64B(t),c=BigInt.asIntN;switch(n){case"+":return I64n(a+b);case"-":return I64n(a-b);case"*":return I64n(a*b);case"/":return I64n(a/b);case"%":return I64n(a%b);case"&":return I64n(a&b);case"|":return I64n(a|b);case"^":return I64n(a^b);case"<<":return I64n(c(64,a)<<(b&63n));case">>":return I64n(c(64,a)>>(b&63n));case"**":{let r=1n;for(a=c(64,a);b>0n;b>>=1n)b&1n&&(r=c(64,r*a)),a=c(64,a*a);return I64n(r)}}return 0}function Jc(e,t,n){return n==="="?t:Yp(e,t,n.slice(0,-1))}function Jp(e,t){switch(t){case"-":return I64n(-e);case"+":return e;case"!":return e===0?1:0;case"~":return I64n(typeof e=="number"?-e-1:~e);default:return e}}function Qtk(t,m){let k;if(t.Qp!==void 0)k=t.Qs.slice(t.Qp).replace(/^\s+/,"");else{let x=t.Qs,p=t.Qq;for(;p<x.length&&/\s/.test(x[p]);)p++;k=p<x.length?x.slice(p):(/(?:\w+|[^\w\s])\s*$/.exec(x)??[""])[0]}throw new ce(m+' (error token is "'+k+'")')}function Qmx(l){let m=-1;for(let x of l){let a=Array.isArray(x)?x[0]:x;(typeof a=="number"||typeof a=="bigint")&&a>m&&(m=a)}return m}function Qsx(e,x){throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(x?.Qsrc??"")+": substring expression < 0\n"),{Qar:!0})}function Qbad(t){let k=t.Qt??"",m="value too great for base",h=k.indexOf("#");if(h>=0){let b=+k.slice(0,h);m=b===0?"invalid number":b<2||b>64?"invalid arithmetic base":h===k.length-1?"invalid integer constant":m}return Object.assign(new ce(t.Qt===void 0?m:m+' (error token is "'+k+'")'),{Qe:t.Qe})}`;
 
 /** One correction each: the exact minified text, what replaces it, and why. */
 export const INT64_PATCHES = [
@@ -131,7 +131,7 @@ export const INT64_PATCHES = [
   {
     why: "an arithmetic error in $(( )) ends the shell with status 1 and bash's line (echo $((1/0)); echo after prints `bash: line 1: 1/0: division by 0` and no after; a subshell or $(...) ends only itself), as bash -c does; just-bash went on with the next statement. (( )), let, for (( )) and [[ ]] still only fail their own command, as in bash",
     find: String.raw`case"ArithmeticExpansion":{let s=t.expression.originalText;if(s&&/\$[a-zA-Z_][a-zA-Z0-9_]*(?![{[(])/.test(s)){let o=await Bl(e,s),a=new Q,l=re(a,o);return String(await Y(e,l.expression,!0))}return String(await Y(e,t.expression.expression,!0))}`,
-    replace: String.raw`case"ArithmeticExpansion":{let s=t.expression.originalText,w=s;try{if(s&&/\$[a-zA-Z_][a-zA-Z0-9_]*(?![{[(])/.test(s)){let o=await Bl(e,s);w=o;let a=new Q,l=re(a,o);return String(await Y(e,l.expression,!0))}return String(await Y(e,t.expression.expression,!0))}catch(q){if(q instanceof ce)throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(typeof w=="string"?w.replace(/^\s+/,"")+": ":"")+q.message+"\n"),{Qar:!0});throw q}}`,
+    replace: String.raw`case"ArithmeticExpansion":{let s=t.expression.originalText,w=s;try{if(s&&/\$[a-zA-Z_][a-zA-Z0-9_]*(?![{[(])/.test(s)){let o=await Bl(e,s);w=o;let a=new Q,l=re(a,o);return String(await Y(e,l.expression,!0))}return String(await Y(e,t.expression.expression,!0))}catch(q){if(q instanceof ce)throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(typeof (q.Qe??w)=="string"?(q.Qe??w).replace(/^\s+/,"")+": ":"")+q.message+"\n"),{Qar:!0});throw q}}`,
   },
   {
     why: "(eval of such an expansion fails with status 1 and the script goes on, as bash's eval: eval 'echo $((1/0))'; echo after $? prints after 1; the output before the error stays)",
@@ -275,12 +275,12 @@ export const INT64_PATCHES = [
   {
     why: "(( ))'s error names the command and the expression as bash's: `bash: line 1: ((: 1/0: division by 0 (error token is \"0\")`; just-bash said `bash: arithmetic expression: ...` (the status, 1, is bash's)",
     find: "catch(n){return D(`bash: arithmetic expression: ${n.message}\n`)}",
-    replace: "catch(n){return D(n instanceof ce&&typeof t.expression.originalText==\"string\"?\"bash: line \"+this.ctx.state.currentLine+\": ((: \"+t.expression.originalText.replace(/^\\s+/,\"\")+\": \"+n.message+\"\\n\":`bash: arithmetic expression: ${n.message}\n`)}",
+    replace: "catch(n){return D(n instanceof ce&&typeof t.expression.originalText==\"string\"?\"bash: line \"+this.ctx.state.currentLine+\": ((: \"+(n.Qe??t.expression.originalText).replace(/^\\s+/,\"\")+\": \"+n.message+\"\\n\":`bash: arithmetic expression: ${n.message}\n`)}",
   },
   {
     why: "(let's the same: `bash: line 1: let: x=1/0: division by 0 (error token is \"0\")`; just-bash left out the line)",
     find: "catch(i){return D(`bash: let: ${s}: ${i.message}\n`)}",
-    replace: "catch(i){return D(\"bash: line \"+e.state.currentLine+\": let: \"+s.replace(/^\\s+/,\"\")+\": \"+i.message+\"\\n\")}",
+    replace: "catch(i){return D(\"bash: line \"+e.state.currentLine+\": let: \"+(i.Qe??s).replace(/^\\s+/,\"\")+\": \"+i.message+\"\\n\")}",
   },
   {
     why: "an arithmetic error in an array subscript being assigned ends the shell with status 1 as bash's (a[1/0]=1; echo after prints only `bash: line 1: 1/0: division by 0 (error token is \"0\")`); just-bash failed that command and went on",
@@ -361,5 +361,65 @@ export const INT64_PATCHES = [
     why: "(a subscript written in digits is read in 64 bits, wrapping as bash's: a[N]+=v and declare)",
     find: String.raw`let i;if(/^-?\d+$/.test(r))i=Number.parseInt(r,10);else{try{`,
     replace: String.raw`let i;if(/^-?\d+$/.test(r))i=I64d(r);else{try{`,
+  },
+  {
+    why: "an index that wrapped below zero is listed, as bash's: a[9223372036854775807]=x; a+=(q) puts q at -9223372036854775808, which ${!a[@]} and declare -p show first (issue 25, adversary round 26: the element was stored but never listed)",
+    find: String.raw`function ve(e,t){return Array.from(Pe(e,t)?.elements.keys()??[]).filter(r=>/^(0|[1-9]\d*)$/.test(r))`,
+    replace: String.raw`function ve(e,t){return Array.from(Pe(e,t)?.elements.keys()??[]).filter(r=>/^(0|-?[1-9]\d*)$/.test(r))`,
+  },
+  {
+    why: "(declare's a+=(...) stores each element at its index in 64 bits: after 9223372036854775807 it threw `Cannot mix BigInt and other types`)",
+    find: String.raw`for(let ae=0;ae<_.length;ae++)Z(e,O,F+ae,_[ae])`,
+    replace: String.raw`for(let ae=0;ae<_.length;ae++)Z(e,O,Yp(F,ae,"+"),_[ae])`,
+  },
+  {
+    why: "(the same, another form of a+=(...))",
+    find: String.raw`for(let y=0;y<m.length;y++)Z(e,d,b+y,m[y])`,
+    replace: String.raw`for(let y=0;y<m.length;y++)Z(e,d,Yp(b,y,"+"),m[y])`,
+  },
+  {
+    why: "(the same, a third form)",
+    find: String.raw`for(let N=0;N<v.length;N++)Z(e,p,A+N,v[N])`,
+    replace: String.raw`for(let N=0;N<v.length;N++)Z(e,p,Yp(A,N,"+"),v[N])`,
+  },
+  {
+    why: "an arithmetic error in an assignment to an integer variable ends the shell with status 1 as bash's (declare -i x; x='1/0'; echo after prints only `bash: line 1: 1/0: division by 0 (error token is \"0\")`); just-bash set x to 0 and went on. x+=EXPR reads EXPR alone first, so the message names it as bash's does (issue 25, adversary round 26)",
+    find: String.raw`if(Er(e,a))try{let f=new Q;if(s){let p=` + "`(${e.state.env.get(a)||\"0\"}) + (${r})`" + String.raw`,h=re(f,p);c=String(await Y(e,h.expression))}else{let d=re(f,r);c=String(await Y(e,d.expression))}}catch{c="0"}`,
+    replace: String.raw`if(Er(e,a))try{let f=new Q;if(s){let v=String(await Y(e,re(new Q,r).expression)),p=` + "`(${e.state.env.get(a)||\"0\"}) + (${v})`" + String.raw`,h=re(f,p);c=String(await Y(e,h.expression))}else{let d=re(f,r);c=String(await Y(e,d.expression))}}catch(q){if(q instanceof ce&&!t.name)throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(q.Qe??r).replace(/^\s+/,"")+": "+q.message+"\n"),{Qar:!0});c="0"}`,
+  },
+  {
+    why: "(declare's the same: declare -i x=1/0 says `bash: line 1: declare: 1/0: division by 0 (error token is \"0\")` and ends the shell, status 1)",
+    find: String.raw`async function Fu(e,t){try{let n=new Q,r=re(n,t),s=await Y(e,r.expression);return String(s)}catch{return"0"}}`,
+    replace: String.raw`async function Fu(e,t,w){try{let n=new Q,r=re(n,t),s=await Y(e,r.expression);return String(s)}catch(q){if(w!==void 0&&q instanceof ce)throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+w+(q.Qe??t).replace(/^\s+/,"")+": "+q.message+"\n"),{Qar:!0});return"0"}}`,
+  },
+  {
+    why: "(the call in declare)",
+    find: String.raw`Er(e,U)&&(j=await Fu(e,j))`,
+    replace: String.raw`Er(e,U)&&(j=await Fu(e,j,"declare: "))`,
+  },
+  {
+    why: "`0x` with no hex digit after it is 0, as bash 5.2 reads it ($((0x + 1)) is 1); just-bash called it `value too great for base` and ended the shell (issue 25, adversary round 26)",
+    find: String.raw`if(s<t.length&&/[a-zA-Z_]/.test(t[s])){let p=c;`,
+    replace: String.raw`if(c==="0"&&/[xX]/.test(t[s]??"")&&!/[a-zA-Z0-9_@#]/.test(t[s+1]??""))return{expr:{type:"ArithNumber",value:0},pos:s+1};if(s<t.length&&/[a-zA-Z_]/.test(t[s])){let p=c;`,
+  },
+  {
+    why: "a number bash cannot read names itself and the expression up to it, as bash's: $((08 + 1)) says `bash: line 1: 08: value too great for base (error token is \"08\")`, 2# `invalid integer constant`, 1#1 `invalid arithmetic base`, 0#1 `invalid number` (just-bash said `value too great for base` alone); Qt is the literal's text, Qe the expression up to its end (Qbad)",
+    find: String.raw`return{expr:{type:"ArithNumber",value:or(c)},pos:s}`,
+    replace: String.raw`return{expr:{type:"ArithNumber",value:or(c),Qt:c,Qe:t.slice(0,s)},pos:s}`,
+  },
+  {
+    why: "(the error, when the number is used)",
+    find: String.raw`case"ArithNumber":if(Number.isNaN(t.value))throw new ce("value too great for base");return t.value;`,
+    replace: String.raw`case"ArithNumber":if(Number.isNaN(t.value))throw Qbad(t);return t.value;`,
+  },
+  {
+    why: "(a literal run into letters, 0xg: the expression up to it, once; just-bash wrote the token twice, `0xg: 0xg: value too great for base`)",
+    find: "message:`${p}: value too great for base (error token is \"${p}\")`},pos:s}",
+    replace: "message:`value too great for base (error token is \"${p}\")`,Qe:t.slice(0,s)},pos:s}",
+  },
+  {
+    why: "(its error carries that text)",
+    find: String.raw`case"ArithSyntaxError":throw new ce(t.message,"","",!0);`,
+    replace: String.raw`case"ArithSyntaxError":throw Object.assign(new ce(t.message,"","",!0),t.Qe===void 0?{}:{Qe:t.Qe});`,
   },
 ];

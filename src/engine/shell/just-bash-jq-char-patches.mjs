@@ -118,6 +118,24 @@ export const JQ_CHAR_PATCHES = [
  * U+FFFD; `index("😀x", "x")` is 2). Zan counts code points, Zas cuts by them (only when the
  * string holds a surrogate pair: others keep just-bash's path).
  */
+/**
+ * sub, gsub and gensub's loop as gawk 5.2's do_sub in C.UTF-8: an empty match right after a
+ * non-empty one it replaced is no match (`gsub(/x*\/, "-")` on `axb` is `-a-b-`; just-bash gave `-a--b-`), and
+ * after an empty match the search goes on one byte later. glibc's regex starts a match inside a
+ * multibyte character only when it searches byte by byte (its optimize_utf8: a pattern of ASCII
+ * or literal characters, `.`, plain ASCII lists and `^`/`$`, without IGNORECASE; Zsb): then each
+ * of the character's inner bytes meets the empty match again when the pattern can match empty
+ * where no character can be read (Zse: `.`, `^` and `$` made to fail, tried on a probe), and the
+ * character is written as its bytes with the replacement between them (`gsub(//, "-")` on `é`
+ * is `-\303-\251-`, three matches, as gawk's; the bytes are held as BYTE_TEXT holds them).
+ * Otherwise the character is stepped over whole (it was one UTF-16 unit: half an emoji, a lone
+ * surrogate, shown as U+FFFD).
+ */
+const AWK_SUB = String.raw`function Zsb(p,i){if(i||/[\ue000-\ue0ff\udc80-\udcff]/.test(p))return null;let q="";for(let k=0;k<p.length;k++){let h=p[k];if(h==="\\"){if(/[wWsSyBbdDpPuck<>]/.test(p[k+1]??""))return null;q+=p.slice(k,k+2),k++;continue}if(h==="."||h==="^"||h==="$"){q+="A";continue}if(h!=="["){q+=h;continue}let s=++k;if(p[k]==="^")return null;for(;k<p.length&&(p[k]!=="]"||k===s);k++){let c=p[k];if(c==="\\"){k++;continue}if(c==="["&&/[:=.]/.test(p[k+1]??"")||c.charCodeAt(0)>127||c==="-"&&k>s&&p[k+1]!=="]")return null}q+=p.slice(s-1,k+1)}return q}
+function Zse(t){if(t.Ze!==void 0)return t.Ze;let q=Zsb(t._pattern,t._ignoreCase),e=!1;if(q!==null)try{let y=new t.constructor(q,"g");y.lastIndex=1;let m=y.exec("\ue123\ue123\ue123");e=m!==null&&m.index===1}catch{}return t.Ze=e}
+function te(e,t,n,r,s){let a=Ee(s),o=0,l=0,c=0,p=0,z=!1,E;for(;p<=e.length;){t.lastIndex=p;let u=t.exec(e);if(u===null)break;let f=u.index,g=u[0].length;t.assertResultCount(l+1);if(g>0||!z||f!==p){l++,a.append(e.slice(o,f));let R=n(l);a.append(R?(c++,r(u)):u[0]),o=f+g;if(g>0){z=R,p=o;continue}}z=!1;if(f>=e.length)break;let h=e.codePointAt(f),w=h>65535?2:1;p=f+w;if(h<128||h>=55296&&h<=57343)continue;E??=Zse(t);if(!E)continue;let y=Buffer.from(String.fromCodePoint(h),"utf8"),x=String.fromCharCode(56320+y[0]),d=!1;for(let j=1;j<y.length;j++){t.assertResultCount(++l);let v=Object.assign(u.map(q=>q===void 0?q:""),{index:f});n(l)&&(x+=r(v),c++,d=!0),x+=String.fromCharCode(56320+y[j])}d&&(a.append(e.slice(o,f)),a.append(x),o=p)}return a.append(e.slice(o)),{value:a.build(),replacements:c}}
+`;
+
 const AWK_CHARS = String.raw`function Zan(x){return /[\ud800-\udbff]/.test(x)?[...x].length:x.length}
 function Zas(r,b,a){if(!/[\ud800-\udbff]/.test(r))return a===void 0?r.substr(b):r.substr(b,a);let c=[...r];return(a===void 0?c.slice(b):c.slice(b,b+Math.max(0,a))).join("")}
 `;
@@ -142,5 +160,20 @@ export const AWK_CHAR_PATCHES = [
     why: "(match's RSTART and RLENGTH)",
     find: "t.RSTART=o.index+1,t.RLENGTH=o[0].length",
     replace: "t.RSTART=Zan(r.slice(0,o.index))+1,t.RLENGTH=Zan(o[0])",
+  },
+  {
+    why: "sub, gsub and gensub step over an empty match as gawk 5.2 does in C.UTF-8 (AWK_SUB; issue 25, adversary round 26: lone surrogates)",
+    find: String.raw`function te(e,t,n,r,s){let a=Ee(s),o=0,l=0,c=0;for(let u of t.matchAll(e)){let f=u.index??0;l++,a.append(e.slice(o,f)),n(l)?(a.append(r(u)),c++):a.append(u[0]),o=f+u[0].length}return a.append(e.slice(o)),{value:a.build(),replacements:c}}`,
+    replace: AWK_SUB,
+  },
+  {
+    why: "printf's %s precision and width count characters, as gawk's in a UTF-8 locale (`%.1s` of an emoji is the emoji; it was half of it)",
+    find: String.raw`if(C&&(p=p.substring(0,parseInt(C,10))),k){let N=parseInt(k,10);`,
+    replace: String.raw`if(C&&(p=Zas(p,0,parseInt(C,10))),k){let N=parseInt(k,10)+p.length-Zan(p);`,
+  },
+  {
+    why: "-F '' makes each character a field, as gawk's (it was one field; FS = \"\" is in just-bash-patches.mjs)",
+    find: String.raw`function je(e){if(e===" ")return O("\\s+");`,
+    replace: String.raw`function je(e){if(e===" ")return O("\\s+");if(e==="")return{split:x=>[...x]};`,
   },
 ];

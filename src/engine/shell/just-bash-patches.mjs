@@ -439,9 +439,9 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
       String.raw`async function nt(e,t,n){if(e.length<2)return 0;let r=L(await n.evalExpr(e[0])),s=e[1];if(s.type!=="variable")return 0;let a=s.name,o=t.FS;if(e.length>=3){let f=e[2];o=f.type==="regex"?Qr(O(f.pattern)):L(await n.evalExpr(f))}typeof o=="string"&&(o=Qs(o));`,
   },
   {
-    why: "FS of one character other than a space is that character, not a regex (FS = \"|\" splits on |, FS = \".\" on dots); a longer FS is a regex whose empty matches separate nothing (-F',*')",
+    why: "FS of one character other than a space is that character, not a regex (FS = \"|\" splits on |, FS = \".\" on dots); a longer FS is a regex whose empty matches separate nothing (-F',*'); FS = \"\" (and -v FS=) makes each character a field, as gawk's (issue 25, adversary round 26: it was one field)",
     find: String.raw`else try{e.fieldSep=O(t)}catch{`,
-    replace: String.raw`else try{e.fieldSep=t.length===1&&t!=="\\"?{split:x=>x.split(t)}:Qr(O(t))}catch{`,
+    replace: String.raw`else try{e.fieldSep=t===""?{split:x=>[...x]}:t.length===1&&t!=="\\"?{split:x=>x.split(t)}:Qr(O(t))}catch{`,
   },
   {
     why: "(the same for -F: a regex separator's empty matches separate nothing; -F',*' on \"a,,b\" is 2 fields, just-bash failed)",
@@ -859,6 +859,21 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     why: "a jq filter's string literal reads \\uXXXX (a pair as one character, a lone low surrogate U+FFFD, a lone high one jq's error), \\b, \\f and \\/ as jq 1.6 does (it hands the escapes to its JSON parser); just-bash dropped the backslash (\"\\u00e9\" was u00e9)",
     find: String.raw`case"(":h+="\\(",a=1;break;default:h+=y}`,
     replace: String.raw`case"(":h+="\\(",a=1;break;case"b":h+="\b";break;case"f":h+="\f";break;case"u":{let x=e.slice(t,t+4);if(!/^[0-9a-fA-F]{4}$/.test(x)){h+="u";break}t+=4;let q=parseInt(x,16);if(q>=55296&&q<=56319){let w=/^\\u([dD][c-fC-F][0-9a-fA-F]{2})/.exec(e.slice(t,t+6));if(w===null)throw new Error("Invalid \\uXXXX\\uXXXX surrogate pair escape");t+=6,h+=String.fromCharCode(q,parseInt(w[1],16))}else h+=q>=56320&&q<=57343?"\ufffd":String.fromCharCode(q);break}default:h+=y}`,
+  },
+  {
+    why: "tr works on bytes, as GNU tr 9.1 does in C.UTF-8: its input is read as bytes (`tr é e` turns `é` into `ee`, `tr -d '\\303'` takes half of it away, `tr 😀 x` writes four x; just-bash read characters), issue 25, adversary round 26",
+    find: String.raw`if(n.stdin.length>l)throw new f(` + "`tr: input size limit exceeded (${l} bytes)`" + String.raw`,"string_length");let y=T(n.stdin);`,
+    replace: String.raw`if(n.stdin.length>l)throw new f(` + "`tr: input size limit exceeded (${l} bytes)`" + String.raw`,"string_length");let y=/[^\0-\xff]/.test(n.stdin)?Buffer.from(n.stdin,"utf8").toString("latin1"):n.stdin;`,
+  },
+  {
+    why: "(its sets too, each character its UTF-8 bytes and a byte an escape made, held as the shell holds it, that byte)",
+    find: String.raw`h=F(a[0],l,d,r),e=a.length>1?F(a[1],l,d,r):""`,
+    replace: String.raw`let Qtb=q=>q.replace(/[^\0-\x7f]/gu,c=>{let k=c.charCodeAt(0);return c.length===1&&k>=56448&&k<=56575?String.fromCharCode(k-56320):Buffer.from(c,"utf8").toString("latin1")});h=F(Qtb(a[0]),l,d,r),e=a.length>1?F(Qtb(a[1]),l,d,r):""`,
+  },
+  {
+    why: "(and what it writes is those bytes)",
+    find: String.raw`return{stdout:E,stderr:"",exitCode:0}}},W={name:"tr"`,
+    replace: String.raw`return{stdout:E,stdoutKind:"bytes",stderr:"",exitCode:0}}},W={name:"tr"`,
   },
   // jq's strings in code points, matches, sub/gsub, walk and shared values (just-bash-jq-char-patches.mjs).
   ...JQ_CHAR_PATCHES,

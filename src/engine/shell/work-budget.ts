@@ -20,6 +20,14 @@ export const AWK_STEP = 20;
 export const STEP_COST = {
   sort: 3,
   sed: 5,
+  /**
+   * One match of sed's `s`, empty or not (CPU time, one process, load average 11, 2026-12-01:
+   * `printf '%*s' 2000000 '' | sed 's,x*,-,g'`, two million empty matches, 2.9 s, ~1.45 µs
+   * each; `s/ /-/g` over the same 2.1 s): at one step, a pattern space of 4 million characters
+   * took more CPU than the call's 5 s limit before its 4 million steps were counted, so the
+   * clock ended it where the count should have (issue 25, adversary round 26).
+   */
+  sedMatch: 2,
 } as const;
 
 /**

@@ -4,7 +4,7 @@ import type { CommandIo } from "../../lib/command.js";
 import { lowerChar, upperChar } from "../../lib/case-map.js";
 import { lookup } from "../../lib/files.js";
 import { type Address, type ReplacementPart, type SedCommand, type SedProgram, SedScriptError, type Substitution } from "./script.js";
-import { joinBytes } from "./byte-escapes.js";
+import { joinBytes, textFor } from "./byte-escapes.js";
 import { STEP_COST } from "../../work-budget.js";
 
 /**
@@ -126,7 +126,9 @@ function expandReplacement(parts: readonly ReplacementPart[], m: RegExpExecArray
 }
 
 /** `s`: GNU semantics for the Nth match, `g`, and empty matches (never right after a match). */
-function substitute(ps: string, sub: Substitution, re: RegExp, io: CommandIo): string | undefined {
+function substitute(text: string, sub: Substitution, re: RegExp, io: CommandIo): string | undefined {
+  // A regex that meets part of a character runs on its bytes; joinBytes makes characters again.
+  const ps = textFor(re, text);
   // A copy of the same kind: a pattern the guard put on the linear-time engine stays there.
   const g = copyRegExp(re, re.flags.includes("g") ? re.flags : `${re.flags}g`);
   let out = "";
@@ -138,6 +140,9 @@ function substitute(ps: string, sub: Substitution, re: RegExp, io: CommandIo): s
   while (g.lastIndex <= ps.length) {
     const m = g.exec(ps);
     if (m === null) break;
+    // Each match is a step, the empty one right after a match too (GNU skips it, but finding it
+    // cost as much): `s/./&/g` and `s/x*/-/g` over a large pattern space are loops of their own.
+    io.step(STEP_COST.sedMatch);
     const start = m.index;
     const end = start + m[0].length;
     if (m[0] === "" && start === prevEnd) {
@@ -145,8 +150,6 @@ function substitute(ps: string, sub: Substitution, re: RegExp, io: CommandIo): s
       continue;
     }
     count++;
-    // Each match is a step: `s/./&/g` over a large pattern space is a loop of its own.
-    io.step();
     if (count >= sub.nth && (sub.global || count === sub.nth)) {
       out += ps.slice(pos, start) + expandReplacement(sub.replacement, m);
       // Checked as it grows: one `s/x/&&&&&&&&/g` multiplies the text before any later check.
@@ -323,7 +326,7 @@ class SedMachine {
   private test(re: RegExp | null): boolean {
     const r = this.regexOf(re);
     r.lastIndex = 0;
-    return r.test(this.st.ps);
+    return r.test(textFor(r, this.st.ps));
   }
 
   private matchOne(a: Address): boolean {

@@ -2,7 +2,7 @@ import { guardRegex } from "../../regex/guard.js";
 import { gnuIgnoreCase } from "../../regex/gnu-case.js";
 import { PosixRegexError, translatePosix } from "../../regex/posix.js";
 import { sedEscape } from "../../regex/sed-escape.js";
-import { byteChar, byteEscape, joinBytes, regexBytes } from "./byte-escapes.js";
+import { byteChar, byteEscape, bytewiseSource, joinBytes, markBytewise, regexBytes } from "./byte-escapes.js";
 
 /** A sed script mistake, with GNU's wording and position (`-e expression #1, char 5: ...`). */
 export class SedScriptError extends Error {
@@ -81,7 +81,10 @@ export function compileSedRegex(source: string, ere: boolean, ignoreCase: boolea
     const c = ignoreCase ? gnuIgnoreCase(t.source) : { source: t.source, ignoreCase: false };
     const guarded = guardRegex(new RegExp(c.source, c.ignoreCase ? "iu" : "u"));
     if (!(guarded instanceof RegExp)) throw new SedScriptError(guarded.refused, offset);
-    return guarded;
+    // Run on its bytes when it meets part of a character, and the pattern as written is safe for
+    // the backtracking engine: what the rewrite adds for `.` has one way to match at each byte.
+    const bytewise = guarded.constructor === RegExp ? bytewiseSource(c.source, c.ignoreCase) : undefined;
+    return bytewise === undefined ? guarded : markBytewise(new RegExp(bytewise, "u"));
   } catch (error) {
     if (error instanceof SedScriptError) throw error;
     if (error instanceof PosixRegexError) throw new SedScriptError(error.message, offset);
