@@ -12,7 +12,11 @@
  * - Zcq/Zcm: every match (one, or all with "g") with jq 1.6's record: offsets and lengths in code
  *   points, a capture that took no part `{"offset":-1,"string":null,"length":0,"name":...}`, names
  *   given; after an empty match the next search starts one character on, and the search stops at
- *   the string's end (jq 1.6 ends there too). Each match is a step of the work budget.
+ *   the string's end (jq 1.6 ends there too). Each match is ZQM (4) steps of the work budget
+ *   (a match record costs a few jq nodes), plus one step per character re2js read to find it
+ *   (`Qrn`, just-bash-jq-lazy-patches.mjs: a search may read far past its match, `a[^z]*z|a`
+ *   to the text's end, and a read costs about a jq node), and the matches count against the
+ *   element limit: a runaway search ends at the work limit (issue 25, round 26).
  * - Zcr: sub/gsub as jq 1.6 defines them: the replacement is evaluated with the object of the
  *   named captures as input (`"\(.x)"`), and each of its outputs gives a result (first match's
  *   choice varying fastest, as jq's reduce gives them).
@@ -23,11 +27,11 @@
  * - Zct: tostream's events in jq's order, each shared part at each of its places; a container's
  *   closing event is `[path + [last key]]`, none for the root scalar or an empty container.
  */
-const JQ_CHAR_HELPERS = String.raw`function Zcn(x){if(!/[\ud800-\udbff]/.test(x))return x.length;let n=x.length;for(let i=0;i<x.length-1;i++){let c=x.charCodeAt(i);if(c>=55296&&c<=56319){let d=x.charCodeAt(i+1);d>=56320&&d<=57343&&(n--,i++)}}return n}
+const JQ_CHAR_HELPERS = String.raw`var ZQM=4;function Zcn(x){if(!/[\ud800-\udbff]/.test(x))return x.length;let n=x.length;for(let i=0;i<x.length-1;i++){let c=x.charCodeAt(i);if(c>=55296&&c<=56319){let d=x.charCodeAt(i+1);d>=56320&&d<=57343&&(n--,i++)}}return n}
 function Zcu(x,k){if(!/[\ud800-\udbff]/.test(x))return k;let i=0;for(;k>0&&i<x.length;k--){let c=x.charCodeAt(i),d=x.charCodeAt(i+1);i+=c>=55296&&c<=56319&&d>=56320&&d<=57343?2:1}return i}
 function Zcs(x,a,b){return b<=a?"":x.slice(Zcu(x,a),Zcu(x,b))}
 function Zcb(x,i){return Buffer.byteLength(x.slice(0,i),"utf8")}
-function Zcq(x,p,fl,r){let re=j(p,fl.replace(/g/g,"")),R2=re._re2,m=R2.matcher(x),n=R2.groupCount(),nm=R2.namedGroups()??{},names=[],ci=0,cc=0,out=[],pos=0,glob=fl.includes("g");for(let[k,v]of Object.entries(nm))names[v]=k;let cp=i=>(i<ci&&(ci=0,cc=0),cc+=Zcn(x.slice(ci,i)),ci=i,cc);for(;m.find(pos);){r.coverage?.hit("jq:match");let s0=m.start(0),e0=m.end(0),g0=m.group(0)??"",caps=[];for(let h=1;h<=n;h++){let gh=m.group(h);gh===null||gh===void 0?caps.push({offset:-1,string:null,length:0,name:names[h]??null}):caps.push({offset:cp(m.start(h)),length:Zcn(gh),string:gh,name:names[h]??null})}out.push([s0,e0,{offset:cp(s0),length:Zcn(g0),string:g0,captures:caps}]);if(!glob)break;if(e0>s0)pos=e0;else{let c=x.charCodeAt(e0),d=x.charCodeAt(e0+1);pos=e0+(c>=55296&&c<=56319&&d>=56320&&d<=57343?2:1)}if(pos>=x.length)break}return out}
+function Zcq(x,p,fl,r){let re=j(p,fl.replace(/g/g,"")),R2=re._re2,m=R2.matcher(x),n=R2.groupCount(),nm=R2.namedGroups()??{},names=[],ci=0,cc=0,out=[],pos=0,glob=fl.includes("g");for(let[k,v]of Object.entries(nm))names[v]=k;let cp=i=>(i<ci&&(ci=0,cc=0),cc+=Zcn(x.slice(ci,i)),ci=i,cc);let rd=Qrn.n,chg=c=>r.coverage?.charge?r.coverage.charge("jq:match",c):r.coverage?.hit("jq:match");for(;;){let z=m.find(pos),nr=Qrn.n-rd;rd=Qrn.n;chg(ZQM+nr);if(!z)break;D(r,out.length);let s0=m.start(0),e0=m.end(0),g0=m.group(0)??"",caps=[];for(let h=1;h<=n;h++){let gh=m.group(h);gh===null||gh===void 0?caps.push({offset:-1,string:null,length:0,name:names[h]??null}):caps.push({offset:cp(m.start(h)),length:Zcn(gh),string:gh,name:names[h]??null})}out.push([s0,e0,{offset:cp(s0),length:Zcn(g0),string:g0,captures:caps}]);if(!glob)break;if(e0>s0)pos=e0;else{let c=x.charCodeAt(e0),d=x.charCodeAt(e0+1);pos=e0+(c>=55296&&c<=56319&&d>=56320&&d<=57343?2:1)}if(pos>=x.length)break}return out}
 function Zcm(x,p,fl,r){let q;try{q=Zcq(x,p,fl,r)}catch(u){if(u instanceof g)throw u;return[null]}return q.map(z=>z[2])}
 function Zcr(e,t,r,s,gl){let u=String(s(e,t[0],r)[0]),fl=t.length>2?String(s(e,t[2],r)[0]):"",q;gl&&!fl.includes("g")&&(fl+="g");try{q=Zcq(e,u,fl,r)}catch(y){if(y instanceof g)throw y;return[e]}let acc=[""],prev=0;for(let[s0,e0,o]of q){let c=Object.create(null);for(let w of o.captures)w.name!==null&&E(c,w.name,w.string);let ys=s(c,t[1],r),gap=e.slice(prev,s0),nx=[];for(let y of ys){if(typeof y!="string"){let z=y===null?"null":Array.isArray(y)?"array":typeof y;throw new Error("string ("+JSON.stringify(acc[0]+gap)+") and "+z+" ("+JSON.stringify(y)+") cannot be added")}for(let a of acc)D(r,nx.length),r.coverage?.hit("jq:sub"),nx.push(a+gap+y)}acc=nx,prev=e0}let tail=e.slice(prev);return acc.map(a=>a+tail)}
 function Zcw(v,f,r,s,dp){r.coverage?.hit("jq:walk");let L=V(r);if(dp>L.maxDepth)throw new g("query depth limit exceeded ("+L.maxDepth+")","recursion");if(Array.isArray(v)){let a=[];for(let x of v)for(let y of Zcw(x,f,r,s,dp+1))D(r,a.length),a.push(y);return s(a,f,r)}if(v!==null&&typeof v=="object"){let o=Object.create(null);for(let k of Object.keys(v)){let w=Zcw(v[k],f,r,s,dp+1);if(w.length===0){o=null;continue}o===null&&(o=Object.create(null)),E(o,k,w[w.length-1])}return s(o,f,r)}return s(v,f,r)}

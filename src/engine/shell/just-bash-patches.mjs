@@ -10,6 +10,7 @@ import { JQ_NUMBER, JQ_NUMBER_PATCHES } from "./just-bash-jq-number-patches.mjs"
 import { JQ_ORDER_PATCHES } from "./just-bash-jq-order-patches.mjs";
 import { PRINTF_PATCHES } from "./just-bash-printf-patches.mjs";
 import { AWK_CHAR_PATCHES, JQ_CHAR_PATCHES } from "./just-bash-jq-char-patches.mjs";
+import { JQ_INPUT_PATCHES, JQ_LAZY_PATCHES, RE2_SCAN_PATCHES } from "./just-bash-jq-lazy-patches.mjs";
 
 /**
  * awk's POSIX classes as gawk has them in a UTF-8 locale (glibc's iswalpha etc., whose tables
@@ -878,6 +879,10 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   // jq's strings in code points, matches, sub/gsub, walk and shared values (just-bash-jq-char-patches.mjs).
   ...JQ_CHAR_PATCHES,
   ...AWK_CHAR_PATCHES,
+  // jq's generators run only as far as needed, input/inputs, counted regex searches (just-bash-jq-lazy-patches.mjs).
+  ...JQ_LAZY_PATCHES,
+  ...JQ_INPUT_PATCHES,
+  ...RE2_SCAN_PATCHES,
 ];
 
 /** Whether a path is one of just-bash's prebuilt bundle files the patches look in. */

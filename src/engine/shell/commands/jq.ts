@@ -57,9 +57,25 @@ function jqFilter(args: readonly string[]): number {
 }
 
 /**
+ * jq 1.6's compile error for a call of a function it does not know (`ascii/0 is not defined`):
+ * the program, then as many spaces as the call's offset (jq's caret line, without the caret).
+ * Written for a one-line program, where the first use of the name outside a string literal is
+ * the call; undefined otherwise (just-bash's own message stays).
+ */
+function notDefined(filter: string, name: string, arity: string): string | undefined {
+  if (filter.includes("\n")) return undefined;
+  const token = new RegExp(`"(?:[^"\\\\]|\\\\.)*"|(?<![A-Za-z0-9_$.@])${name}(?![A-Za-z0-9_])`, "g");
+  for (const m of filter.matchAll(token)) {
+    if (m[0].startsWith('"') || /\bdef\s+$/.test(filter.slice(0, m.index))) continue;
+    return `jq: error: ${name}/${arity} is not defined at <top-level>, line 1:\n${filter}${" ".repeat(m.index)}\njq: 1 compile error\n`;
+  }
+  return undefined;
+}
+
+/**
  * jq is just-bash's, corrected where its messages and statuses differ from jq's: `--version`,
- * a missing FILE (reported, and the other files still read), and a filter that does not
- * compile (exit 3, as jq).
+ * a missing FILE (reported, and the other files still read), a filter that does not
+ * compile (exit 3, as jq), and a call of an unknown function (jq 1.6's message).
  */
 export const jqCommand: ShellCommandFactory = (): Command => ({
   name: "jq",
@@ -96,6 +112,10 @@ export const jqCommand: ShellCommandFactory = (): Command => ({
     if (compile !== null && exitCode === 5) {
       stderr = `jq: error: syntax error, ${compile[1] as string}\njq: 1 compile error\n`;
       exitCode = 3;
+    }
+    const unknown = /^jq: error: Unknown function: ([A-Za-z_][A-Za-z0-9_]*)\/(\d+)\n$/.exec(stderr);
+    if (unknown !== null && exitCode === 3 && filterAt >= 0) {
+      stderr = notDefined(args[filterAt] as string, unknown[1] as string, unknown[2] as string) ?? stderr;
     }
     if (missing !== "") {
       stderr = missing + stderr;

@@ -1,0 +1,218 @@
+// Exact-text corrections to just-bash 3.4.2's jq (its prebuilt bundle): generators that stop once
+// the consumer has what it needs, `input`/`inputs`, and regex builtins whose searches the work
+// budget counts (issue 25, adversary round 26). Kept apart from just-bash-patches.mjs (which
+// spreads these in) because they form one concept: how much of a generator jq runs. The same
+// rules as there: each `find` occurs exactly once in one file of just-bash's dist/bundle.
+
+/**
+ * just-bash evaluates every jq expression eagerly, to the array of all its outputs, so
+ * `first(range(1e9))`, `limit(3; repeat(1))`, `isempty(repeat(1))` or `label $f | range(1e9) |
+ * ., break $f` built the whole stream before taking one value, and ended at the element or the
+ * work limit instead of answering. jq runs a generator only as far as its consumer asks.
+ *
+ * Qy evaluates an expression by pushing each output to a callback `k` as it is made; a consumer
+ * that has enough throws a private token, which unwinds the producer at once. It is used only
+ * where a stream can be cut short (first, limit, isempty, nth, any/all of a generator, until,
+ * while, repeat, label, input/inputs; range is pushed inside them), so the ordinary eager
+ * path, and its speed, is unchanged elsewhere. Pipes, commas, iteration, if, try, `as`
+ * bindings, label/break, def, foreach and calls of user functions are pushed; any other
+ * expression is evaluated eagerly (Qf) and its outputs pushed. Each node is one step of the
+ * work budget (as in the eager `d`), each value a generator makes one more, so an endless
+ * generator whose values are never enough ends at the work limit.
+ * - Qy/Qz: push evaluation of one node (Qy counts the step and the depth, Qz dispatches).
+ * - Qf: the eager fallback; a `break` out of it delivers the values made before it first.
+ * - Qc: a call: the generators above in jq 1.6's definitions (builtin.jq), user functions,
+ *   anything else eagerly. Qa collects a pushed call for the eager path.
+ * - Qbn: the names just-bash treats as builtins (a user `def` of one of them is shadowed in the
+ *   eager path, so it is left to it here too).
+ */
+const JQ_LAZY = String.raw`let Qbn;
+function Qy(e,n,t,k){R(t);t.coverage?.hit("jq:node:"+n.type);if(++t.budget.callDepth>t.limits.maxDepth)throw t.budget.callDepth--,F("query depth limit exceeded ("+t.limits.maxDepth+")","recursion");let Qp=Qk;Qk=t.coverage;try{Qz(e,n,t,k)}finally{t.budget.callDepth--,Qk=Qp}}
+function Qf(e,n,t,k){let r;try{r=d(e,n,t)}catch(x){if(x instanceof Q&&x.partialResults.length>0){for(let v of x.partialResults)k(v);throw new Q(x.label)}throw x}for(let v of r)k(v)}
+function Qz(e,n,t,k){switch(n.type){
+case"Pipe":{let s=P(n.left),u=s===null?t:{...t,currentPath:[...t.currentPath??[],...s]};return Qy(e,n.left,t,v=>Qy(v,n.right,u,k))}
+case"Comma":Qy(e,n.left,t,k);return Qy(e,n.right,t,k);
+case"Paren":return Qy(e,n.expr,t,k);
+case"Iterate":{let it=v=>{if(Array.isArray(v))for(let x of v)R(t),k(x);else if(v!==null&&typeof v=="object"&&!(v instanceof Array))for(let x of Object.values(v))R(t),k(x);else Qf(v,{type:"Iterate"},t,k)};return n.base?Qy(e,n.base,t,it):it(e)}
+case"Cond":return Qy(e,n.cond,t,c=>{if(I(c))return Qy(e,n.then,t,k);for(let o of n.elifs)if(d(e,o.cond,t).some(I))return Qy(e,o.then,t,k);n.else?Qy(e,n.else,t,k):k(e)});
+case"Try":case"Optional":{let z={},b=n.type==="Try"?n.body:n.expr;try{Qy(e,b,t,v=>{try{k(v)}catch(x){throw z.x=x,x}})}catch(x){if("x"in z&&x===z.x||x instanceof g||x instanceof Q)throw x;n.type==="Try"&&n.catch&&Qy(x instanceof ie?x.value:x instanceof Error?x.message:String(x),n.catch,t,k)}return}
+case"VarBind":return Qy(e,n.value,t,s=>{let o=null,p=[];n.pattern?p.push(n.pattern):n.name&&p.push({type:"var",name:n.name});if(n.alternatives)for(let u of n.alternatives)p.push(u);for(let u of p)if(o=W(t,u,s),o!==null)break;o!==null&&Qy(e,n.body,o,k)});
+case"Label":try{return Qy(e,n.body,{...t,labels:new Set([...t.labels??[],n.name])},k)}catch(x){if(x instanceof Q&&x.label===n.name){for(let v of x.partialResults)k(v);return}throw x}
+case"Break":throw new Q(n.name);
+case"Def":{let r=new Map(t.funcs??[]);r.set(n.name+"/"+n.params.length,{params:n.params,body:n.funcBody,closure:new Map(t.funcs??[])});return Qy(e,n.body,{...t,funcs:r},k)}
+case"Foreach":{let s=d(e,n.init,t)[0];return Qy(e,n.expr,t,p=>{let u;if(n.pattern){if(u=W(t,n.pattern,p),u===null)return}else u=se(t,n.varName,p);s=d(s,n.update,u)[0];n.extract?Qy(s,n.extract,u,k):k(s)})}
+case"Call":return Qc(e,n.name,n.args,t,k,n)}
+return Qf(e,n,t,k)}
+function Qcut(e,n,c,t,k){let z={},i=c;try{Qy(e,n,t,v=>{i--;k(v);if(i<=0)throw z})}catch(x){if(x!==z)throw x}}
+function Qc(e,n,a,t,k,node){let m=a.length;switch(n){
+case"empty":if(m===0)return;break;
+case"first":if(m===1)return Qcut(e,a[0],1,t,k);break;
+case"limit":if(m===2){for(let c of d(e,a[0],t))typeof c=="number"&&c<0?Qy(e,a[1],t,k):Qcut(e,a[1],c,t,k);return}break;
+case"isempty":if(m===1){let z={},r=!0;try{Qy(e,a[0],t,()=>{r=!1;throw z})}catch(x){if(x!==z)throw x}return k(r)}break;
+case"nth":if(m===2){for(let c of d(e,a[0],t)){if(c<0)throw new Error("nth doesn't support negative indices");let l=null;Qcut(e,a[1],c+1,t,v=>{l=v});k(l)}return}break;
+case"repeat":if(m===1)for(;;)t.coverage?.hit("jq:repeat"),R(t),Qy(e,a[0],t,k);break;
+case"until":case"while":if(m===2){let w=n==="while",st=[[e,0]];for(;st.length>0;){R(t);t.coverage?.hit("jq:"+n);let[v,o]=st.pop(),x=[];if(o===1)k(v);else if(o===2)for(let u of d(v,a[1],t))x.push([u,0]);else for(let c of d(v,a[0],t))w?I(c)&&x.push([v,1],[v,2]):x.push(I(c)?[v,1]:[v,2]);for(let i=x.length-1;i>=0;i--)st.push(x[i])}return}break;
+case"range":if(m>=1&&m<=3){let A1=d(e,a[0],t),B1=m>1?d(e,a[1],t):[],C1=m>2?d(e,a[2],t):[],run=(lo,hi,by)=>{if(by>0)for(let x=lo;x<hi;x+=by)R(t),t.coverage?.hit("jq:range"),k(x);else if(by<0)for(let x=lo;x>hi;x+=by)R(t),t.coverage?.hit("jq:range"),k(x)};if(m===1)for(let c of A1)run(0,c,1);else if(m===2)for(let c of A1)for(let h of B1)run(c,h,1);else for(let c of A1)for(let h of B1)for(let b of C1)run(c,h,b);return}break;
+case"any":case"all":if(m===2){let z={},y=n==="any",r=!y;try{Qy(e,a[0],t,h=>{if(d(h,a[1],t).some(I)===y)throw r=y,z})}catch(x){if(x!==z)throw x}return k(r)}break;
+case"input":if(m===0){let v=t.budget.inq?.next();if(v===void 0)throw new Error("No more inputs");return k(v)}break;
+case"inputs":if(m===0){for(let q=t.budget.inq,v;q&&(v=q.next())!==void 0;)R(t),t.coverage?.hit("jq:input"),k(v);return}break;
+default:{let A=n+"/"+m,w=t.funcs?.get(A);Qbn??=new Set(Je(null,"builtins",[],t)[0].map(x=>x.split("/")[0]));if(w&&!Qbn.has(n)){let O=new Map(w.closure??t.funcs??new Map);O.set(A,w);for(let X=0;X<w.params.length;X++){let Re=a[X];if(Re){let L=d(e,Re,t),K;if(L.length===0)K={type:"Call",name:"empty",args:[]};else{K={type:"Literal",value:L[L.length-1]};for(let f=L.length-2;f>=0;f--)K={type:"Comma",left:{type:"Literal",value:L[f]},right:K}}O.set(w.params[X]+"/0",{params:[],body:K})}}return Qy(e,w.body,{...t,funcs:O},k)}}}
+return Qf(e,node,t,k)}
+function Qa(e,n,a,t){let o=[];try{Qc(e,n,a,t,v=>{D(t,o.length),o.push(v)},{type:"Call",name:n,args:a})}catch(x){throw x instanceof Q?x.withPrependedResults(o):x}return o}
+`;
+
+/**
+ * Regex builtins on jq 1.6's definitions (builtin.jq), all through Zcq (JQ_CHAR_HELPERS), whose
+ * every match and every character its search reads are steps of the work budget:
+ * - Qsp: `splits($re; flags)` / `split($re; flags)`: the pieces between the matches of
+ *   `match($re; "g" + flags)` (null flags are none).
+ * - Qcap: `capture(re; flags)`: per match, the object of its named captures, a capture that took
+ *   no part null (`"a" | capture("(?<x>a)|(?<y>b)")` is {"x":"a","y":null}).
+ * - Qscan: `scan($re; $flags)`: per match of `match($re; "g" + $flags)`, the array of its
+ *   captures' strings, or the matched text when it has none.
+ * - Qfl: jq's flags argument as text (null is none, as `"g" + null` is "g").
+ */
+const JQ_REGEX = String.raw`function Qfl(t,i,e,s,r){let f=t.length>i?s(e,t[i],r)[0]:null;return f===null?"":String(f)}
+function Qsp(x,p,fl,r){let o=[],prev=0;for(let[s0,e0]of Zcq(x,p,"g"+fl,r))D(r,o.length),o.push(x.slice(prev,s0)),prev=e0;o.push(x.slice(prev));return o}
+function Qcap(x,p,fl,r){return Zcq(x,p,fl,r).map(q=>{let c=Object.create(null);for(let w of q[2].captures)w.name!==null&&E(c,w.name,w.string);return c})}
+function Qscan(x,p,fl,r){return Zcq(x,p,"g"+fl,r).map(q=>q[2].captures.length>0?q[2].captures.map(c=>c.string):q[2].string)}
+`;
+
+/** One correction each: the exact minified text, what replaces it, and why. */
+export const JQ_LAZY_PATCHES = [
+  {
+    why: "jq's generators stop once their consumer has what it needs (JQ_LAZY): first(f), limit(n; f), isempty(f), nth(n; f), until, while, repeat and label/break run f only as far as they need, so first(range(1e9)), limit(3; repeat(1)) and isempty(repeat(1)) answer at once instead of ending at the element or work limit; and the regex builtins counted (JQ_REGEX)",
+    find: "function nt(e,n,t){",
+    replace: JQ_LAZY + JQ_REGEX + "function nt(e,n,t){",
+  },
+  {
+    why: "(label $name | ... break $name: the body is pushed, so a break ends its generator at once: label $f | range(1e9) | ., break $f is 0)",
+    find: String.raw`case"Label":try{return d(e,n.body,{...t,labels:new Set([...t.labels??[],n.name])})}catch(r){if(r instanceof Q&&r.label===n.name)return r.partialResults;throw r}`,
+    replace: String.raw`case"Label":{let o=[];try{Qy(e,n,t,v=>{D(t,o.length),o.push(v)})}catch(r){throw r instanceof Q?r.withPrependedResults(o):r}return o}`,
+  },
+  {
+    why: "(first(f) and limit(n; f) as jq 1.6 defines them: f stops after the values they take, and an error of f before them is jq's error, not an empty result; limit of a negative count is all of f, of 0 one value, as jq 1.6's foreach gives)",
+    find: String.raw`case"first":if(t.length>0)try{let f=o(e,t[0],r);return f.length>0?[f[0]]:[]}catch(f){if(f instanceof u)throw f;return[]}`,
+    replace: String.raw`case"first":if(t.length>0)return Qa(e,n,t,r);`,
+  },
+  {
+    why: "(nth(n; f) is jq 1.6's last(limit(n + 1; f)): f stops after n + 1 values, and fewer give the last of them, none null)",
+    find: String.raw`let f=s(e,t[0],r);if(t.length>1){for(let c of f)if(c<0)throw new Error("nth doesn't support negative indices");let i;try{i=o(e,t[1],r)}catch(c){if(c instanceof u)throw c;i=[]}return f.flatMap(c=>{let h=c;return h<i.length?[i[h]]:[]})}`,
+    replace: String.raw`if(t.length>1)return Qa(e,n,t,r);let f=s(e,t[0],r);`,
+  },
+  {
+    why: "(limit, pushed)",
+    find: String.raw`case"limit":return t.length<2?[]:s(e,t[0],r).flatMap(i=>{let c=i;if(c<0)throw new Error("limit doesn't support negative count");if(c===0)return[];let h;try{h=o(e,t[1],r)}catch(a){if(a instanceof u)throw a;h=[]}return h.slice(0,c)});case"isempty":{if(t.length<1)return[!0];try{return[o(e,t[0],r).length===0]}catch(f){if(f instanceof u)throw f;return[!0]}}`,
+    replace: String.raw`case"limit":return t.length<2?[]:Qa(e,n,t,r);case"isempty":return t.length<1?[!0]:Qa(e,n,t,r);`,
+  },
+  {
+    why: "(any(g; cond) and all(g; cond) stop g at the first value that decides them, as jq 1.6's label/foreach does)",
+    find: String.raw`case"any":{if(t.length>=2){try{let c=o(e,t[0],r);for(let h of c)if(s(h,t[1],r).some(u))return[!0]}catch(c){if(c instanceof i)throw c}return[!1]}`,
+    replace: String.raw`case"any":{if(t.length>=2)return Qa(e,n,t,r);`,
+  },
+  {
+    why: "(all, the same)",
+    find: String.raw`case"all":{if(t.length>=2){try{let c=o(e,t[0],r);for(let h of c)if(!s(h,t[1],r).some(u))return[!1]}catch(c){if(c instanceof i)throw c}return[!0]}`,
+    replace: String.raw`case"all":{if(t.length>=2)return Qa(e,n,t,r);`,
+  },
+  {
+    why: "(until and while as jq 1.6 defines them: every output of the update is followed, in order; until took only the first, `0 | until(. >= 3; .+1, .+2)` is 3, 4, 3, 3, 4 in jq)",
+    find: String.raw`case"until":{if(t.length<2)return[e];let f=e,i=r.limits.maxIterations;for(let c=0;c<i;c++){if(s(f,t[0],r).some(p))return[f];let a=s(f,t[1],r);if(a.length===0)return[f];f=a[0]}throw new u(` + "`jq until: too many iterations (${i}), increase executionLimits.maxJqIterations`" + String.raw`,"iterations")}case"while":{if(t.length<2)return[e];let f=[],i=e,c=r.limits.maxIterations;for(let h=0;h<c&&s(i,t[0],r).some(p);h++){f.push(i);let l=s(i,t[1],r);if(l.length===0)break;i=l[0]}if(f.length>=c)throw new u(` + "`jq while: too many iterations (${c}), increase executionLimits.maxJqIterations`" + String.raw`,"iterations");return f}case"repeat":{if(t.length===0)return[e];let f=[],i=e,c=r.limits.maxIterations;for(let h=0;h<c;h++){f.push(i);let a=s(i,t[0],r);if(a.length===0)break;i=a[0]}if(f.length>=c)throw new u(` + "`jq repeat: too many iterations (${c}), increase executionLimits.maxJqIterations`" + String.raw`,"iterations");return f}`,
+    replace: String.raw`case"until":case"while":return t.length<2?[e]:Qa(e,n,t,r);case"repeat":return t.length===0?[e]:Qa(e,n,t,r);`,
+  },
+  {
+    why: "(input and inputs: the next input value, and all that are left, shared with the main loop as in jq: `jq -n '[inputs]'` is every input, `jq '[., input]'` pairs them; just-bash knew neither)",
+    find: String.raw`case"input_line_number":return[1];`,
+    replace: String.raw`case"input_line_number":return[1];case"input":case"inputs":if(t.length===0)return Qa(e,n,t,r);`,
+  },
+  {
+    why: "(builtins lists input and inputs, and not ascii, which jq 1.6 does not define)",
+    find: String.raw`"arrays/0","ascii/0","ascii_downcase/0"`,
+    replace: String.raw`"arrays/0","ascii_downcase/0"`,
+  },
+  {
+    why: "(ascii is no jq 1.6 builtin (nor 1.7's): it is an unknown function, as in jq; just-bash gave a string's first UTF-16 unit)",
+    find: String.raw`case"ascii":return typeof e=="string"&&e.length>0?[e.charCodeAt(0)]:[null];`,
+    replace: "",
+  },
+  {
+    why: "(an unknown function is named with its arity, as jq names it (`ascii/0`), so the jq command can write jq 1.6's compile error)",
+    find: "throw new Error(`Unknown function: ${n}`)",
+    replace: "throw new Error(`Unknown function: ${A}`)",
+  },
+  {
+    why: "(paths(f) is jq 1.6's `paths | select(. as $p | $dot | getpath($p) | f)`: a path once per true output of f, so paths(..) repeats a path for each value below it)",
+    find: String.raw`return t.length>0?c.filter(h=>{let a=e;for(let y of h)if(Array.isArray(a)&&typeof y=="number")a=a[y];else if(typeof y=="string"){let m=S(a);if(!m||!Object.hasOwn(m,y))return!1;a=m[y]}else return!1;return s(a,t[0],r).some(o)}):c}`,
+    replace: String.raw`return t.length>0?c.flatMap(h=>{let a=e;for(let y of h)if(Array.isArray(a)&&typeof y=="number")a=a[y];else if(typeof y=="string"){let m=S(a);if(!m||!Object.hasOwn(m,y))return[];a=m[y]}else return[];return s(a,t[0],r).filter(o).map(()=>h)}):c}`,
+  },
+  {
+    why: "(split($re; flags) splits at the regex's matches, as jq's [splits($re; flags)] (null flags are none); splits, scan, test and capture search through Zcq, each match and the characters each search reads counted, so a runaway search ends at the work limit; capture gives every match's object with \"g\", a capture that took no part null)",
+    find: String.raw`case"split":{if(typeof e!="string"||t.length===0)return[null];let o=s(e,t[0],r),p=String(o[0]);`,
+    replace: String.raw`case"split":{if(typeof e!="string"||t.length===0)return[null];let o=s(e,t[0],r),p=String(o[0]);if(t.length>1)try{return[Qsp(e,p,Qfl(t,1,e,s,r),r)]}catch(u){if(u instanceof g)throw u;return[null]}`,
+  },
+  {
+    why: "(splits through Zcq)",
+    find: String.raw`try{let u=t.length>1?String(s(e,t[1],r)[0]):"g",f=j(p,u.includes("g")?u:` + "`${u}g`" + String.raw`),i=1;for(let h of f.matchAll(e))i+=Math.max(1,h.length),U(r,i);let c=f.split(e);return U(r,c.length),c}catch(u){if(u instanceof g)throw u;return[]}}`,
+    replace: String.raw`try{return Qsp(e,p,Qfl(t,1,e,s,r),r)}catch(u){if(u instanceof g)throw u;return[]}}`,
+  },
+  {
+    why: "(scan through Zcq)",
+    find: String.raw`try{let u=t.length>1?String(s(e,t[1],r)[0]):"",f=j(p,u.includes("g")?u:` + "`${u}g`" + String.raw`),i=[];for(let c of f.matchAll(e))U(r,i.length+1),c.length>1?(U(r,c.length-1),i.push(c.slice(1))):i.push(c[0]);return i}catch(u){if(u instanceof g)throw u;return[]}}`,
+    replace: String.raw`try{return Qscan(e,p,Qfl(t,1,e,s,r),r)}catch(u){if(u instanceof g)throw u;return[]}}`,
+  },
+  {
+    why: "(test through Zcq, one search)",
+    find: String.raw`try{let u=t.length>1?String(s(e,t[1],r)[0]):"";return[j(p,u).test(e)]}catch{return[!1]}}`,
+    replace: String.raw`try{return[Zcq(e,p,Qfl(t,1,e,s,r).replace(/g/g,""),r).length>0]}catch(u){if(u instanceof g)throw u;return[!1]}}`,
+  },
+  {
+    why: "(capture through Zcq)",
+    find: String.raw`try{let u=t.length>1?String(s(e,t[1],r)[0]):"",i=j(p,u).match(e);return!i||!i.groups?[Object.create(null)]:[i.groups]}catch{return[null]}}`,
+    replace: String.raw`try{return Qcap(e,p,Qfl(t,1,e,s,r),r)}catch(u){if(u instanceof g)throw u;return[null]}}`,
+  },
+];
+
+/**
+ * The jq command's inputs as one queue (`budget.inq`) that the main loop and `input`/`inputs`
+ * share, as jq reads them: without -n each value the main loop takes is one the filter's `input`
+ * no longer sees; with -n the filter alone reads them (jq -n reads its input only when asked, so
+ * the inputs are parsed on the first `input`). The values per mode are those just-bash's loop
+ * ran the filter on: each JSON value, each raw line (-R), the array of all (-s), the whole text
+ * (-R -s).
+ */
+export const JQ_INPUT_PATCHES = [
+  {
+    why: "jq's input and inputs read the same queue as the main loop (JQ_INPUT_PATCHES): `jq -n '[inputs]'` is every input and `jq '[., input]'` pairs them; with -n the inputs are read too (just-bash read none), parsed when the filter first asks",
+    find: String.raw`let D=[];if(!u)if(N.length===0`,
+    replace: String.raw`let D=[];if(N.length===0`,
+  },
+  {
+    why: "(the queue, and the main loop taking its values from it)",
+    find: String.raw`if(u)e=C(null,r,n);else if(s&&p){let o=D.map(({content:f})=>f).join("");e=C(o,r,n)}else if(s){let o="";for(let{content:f}of D){let c=o+f,w=0,O=c.indexOf(` + "`\n`" + String.raw`,w);for(;O!==-1;)l(e,C(c.slice(w,O),r,n)),w=O+1,O=c.indexOf(` + "`\n`" + String.raw`,w);o=c.slice(w)}o!==""&&l(e,C(o,r,n))}else if(p){let o=[];for(let{content:f}of D){let c=f.trim();c&&l(o,J(c,v))}e=C(o,r,n)}else for(let{content:o}of D){let f=o.trim();if(!f)continue;let c=J(f,v);for(let w of c)l(e,C(w,r,n))}`,
+    replace: String.raw`let Qall=()=>{let a=[];if(s&&p)a.push(D.map(({content:f})=>f).join(""));else if(s){let o="";for(let{content:f}of D){let c=o+f,w=0,O=c.indexOf(` + "`\n`" + String.raw`,w);for(;O!==-1;)a.push(c.slice(w,O)),w=O+1,O=c.indexOf(` + "`\n`" + String.raw`,w);o=c.slice(w)}o!==""&&a.push(o)}else if(p){let o=[];for(let{content:f}of D){let c=f.trim();c&&l(o,J(c,v))}a.push(o)}else for(let{content:o}of D){let f=o.trim();f&&l(a,J(f,v))}return a};n.budget.inq={a:null,i:0,next(){this.a??=Qall();return this.i<this.a.length?this.a[this.i++]:void 0}};if(u)e=C(null,r,n);else for(let w;(w=n.budget.inq.next())!==void 0;)l(e,C(w,r,n));`,
+  },
+];
+
+/**
+ * re2js's UTF-16 input counts the characters its matchers read (`Qrn.n`): a search may read far
+ * past the match it returns (`a[^z]*z|a` reads to the end of the text for each `a`), so jq's
+ * global matches over a long string did quadratic work that one step per match did not see
+ * (20,000 a's ran past 10 minutes). Zcq charges what each search read.
+ */
+export const RE2_SCAN_PATCHES = [
+  {
+    why: "re2js counts the characters its matchers read (Qrn), so jq's regex builtins can charge the work budget for each search's reading, not only for each match (RE2_SCAN_PATCHES)",
+    find: "step(t){if(t+=this.start,t<this.end){let e=this.charSequence.codePointAt(t);",
+    replace: "step(t){if(Qrn.n++,t+=this.start,t<this.end){let e=this.charSequence.codePointAt(t);",
+  },
+  {
+    why: "(the count, exported to the jq chunk)",
+    find: "export{P1 as a,a1 as b};",
+    replace: "var Qrn={n:0};export{P1 as a,a1 as b,Qrn};",
+  },
+  {
+    why: "(the jq chunk imports the count)",
+    find: 'import{a as j}from"./chunk-KVG5FR5F.js";',
+    replace: 'import{a as j,Qrn}from"./chunk-KVG5FR5F.js";',
+  },
+];
