@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { BATCH_PROTOCOL, FS, type Harness, SEARCH, TestClock, accessRepo, postJson, startBridge, userTokens } from "./harness.js";
+import type { BatchStep } from "../../src/bridge/mcp/batch-runner.js";
+import { BATCH_PROTOCOL, FS, type Harness, SEARCH, TestClock, accessRepo, openSession, postJson, startBridge, userTokens } from "./harness.js";
 
 /**
  * The plain tool calls of a JSON-RPC batch (a 2025-03-26 session) are answered by the tool
@@ -127,5 +128,35 @@ describe("2025-03-26 batches' tool calls answered directly", () => {
     expect(d.text).toBe(s.text);
     expect(d.transported).toEqual([1, 2, 3, 4]);
     expect(s.transported).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe("a batch whose session closes while it runs", () => {
+  it("leaves the calls after the close to the SDK's transport, as before", async () => {
+    const texts: string[] = [];
+    for (const directToolCalls of [true, false]) {
+      const closing: { session?: string; h?: Harness } = {};
+      const h = await startBridge({
+        bridge: {
+          directToolCalls,
+          // The session ends (as by DELETE or the idle sweep) once the batch's first message is answered.
+          observeBatch: (step: BatchStep) => {
+            if (step.index === 0) void closing.h!.bridge.endpoint.sessions.get(closing.session!)!.transport.close();
+          },
+        },
+      });
+      try {
+        closing.h = h;
+        const session = await openSession(h.urls.mcp, {}, BATCH_PROTOCOL);
+        closing.session = session;
+        const r = await postJson(h.urls.mcp, [call(1, SEARCH, { query: "replication" }), call(2, SEARCH, { query: "drain the node" })], { "mcp-session-id": session, "mcp-protocol-version": BATCH_PROTOCOL });
+        texts.push(`${r.status} ${r.text.replaceAll(session, "<session>")}`);
+      } finally {
+        await h.close();
+      }
+    }
+    // The transport refuses the closed session's next message, and with it the batch, as it did before the direct path.
+    const refused = '404 {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}';
+    expect(texts).toEqual([refused, refused]);
   });
 });

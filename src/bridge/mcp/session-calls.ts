@@ -7,6 +7,12 @@
  */
 export class SessionCalls {
   private readonly running = new Map<string | number, AbortController>();
+  private closed = false;
+
+  /** Whether the session is still open: a call of a closed one (a batch's later message) is the SDK transport's to answer, as before. */
+  get open(): boolean {
+    return !this.closed;
+  }
 
   /** A call with `id` starts: its controller, aborted by `cancel(id)` or `abortAll`. */
   start(id: string | number): AbortController {
@@ -27,6 +33,7 @@ export class SessionCalls {
 
   /** The session closed: every call it runs is given up. */
   abortAll(): void {
+    this.closed = true;
     for (const controller of this.running.values()) controller.abort(new Error("Connection closed"));
     this.running.clear();
   }

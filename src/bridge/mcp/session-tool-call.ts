@@ -45,7 +45,7 @@ export class SessionToolCalls {
   async answer(session: Session, request: Request, body: unknown, context: RequestContext): Promise<Response | undefined> {
     const apps = this.deps.apps !== undefined && rendersApps(session.server.server.getClientCapabilities()) ? this.deps.apps : undefined;
     const call = this.plainCall(session, request, body, apps !== undefined);
-    if (call === undefined) return undefined;
+    if (call === undefined || !session.calls.open) return undefined;
     const { deps } = this;
     const state = deps.runtime.readerState(context);
     const controller = session.calls.start(call.id);
