@@ -31,6 +31,8 @@ export interface BatchRun<C> {
   readonly charge: (message: unknown, first: boolean) => Promise<MessageCharge<C>>;
   /** Give back a message's charges when the transport refused it without running it. */
   readonly settle: (response: Response, charged: C) => Promise<Response>;
+  /** A message's answer made without the transport (a plain tool call: `SessionToolCalls`), or undefined when the transport must make it. */
+  readonly direct?: ((message: unknown) => Promise<Response | undefined>) | undefined;
   readonly observe?: ((step: BatchStep) => void) | undefined;
 }
 
@@ -44,7 +46,8 @@ export interface BatchRun<C> {
  * client gone, and built answers of 71 MB (issue 25, adversary F1). The answers keep the order
  * of their requests; a batch of notifications only is answered 202. A message the transport
  * refuses whole (a header it does not take, the session closed meanwhile) ends the batch with
- * that refusal, as the SDK refused a batch whole for it.
+ * that refusal, as the SDK refused a batch whole for it. A plain tool call is answered by the
+ * tool directly (`direct`), as it is sent alone, with the same bytes and within the same bounds.
  */
 export async function runBatch<C>(run: BatchRun<C>): Promise<Response> {
   // Bytes, as the transport made them and as they are sent: decoding each answer to a string and
@@ -66,7 +69,8 @@ export async function runBatch<C>(run: BatchRun<C>): Promise<Response> {
       if (run.gone?.aborted === true) return undefined;
       const charge = await run.charge(message, index === 0);
       if (!charge.ok) return charge.refusal;
-      const response = await run.settle(await run.transport.handleRequest(run.request, { parsedBody: message, authInfo: run.authInfo }), charge.charged);
+      const answered = (await run.direct?.(message)) ?? (await run.transport.handleRequest(run.request, { parsedBody: message, authInfo: run.authInfo }));
+      const response = await run.settle(answered, charge.charged);
       run.observe?.({ index, of });
       return response;
     });

@@ -232,6 +232,7 @@ export class McpEndpoint {
       // SDK refuses whole (one per session, and alone).
       if (Array.isArray(body.raw) && !body.messages.some((m) => m.method === "initialize")) {
         this.cancelCalls(session, body.messages);
+        const sessionCalls = this.sessionCalls;
         return runBatch({
           transport: session.transport,
           request: c.req.raw,
@@ -243,6 +244,9 @@ export class McpEndpoint {
           answerBytes: this.maxBatchAnswerBytes,
           charge: (message, first) => this.chargeMessage(endpoint, c, message as Message, first),
           settle: (response, taken) => this.settle(response, taken),
+          // Its plain tool calls as they are answered alone: through the SDK's transport a batch's
+          // search call cost what a single one did before `SessionToolCalls` (issue 23).
+          direct: sessionCalls === undefined ? undefined : (message) => sessionCalls.answer(session, c.req.raw, message, authInfo.extra.context),
           observe: this.observeBatch,
         });
       }

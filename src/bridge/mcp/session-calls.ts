@@ -10,6 +10,11 @@ export class SessionCalls {
   /** The session closed: a call whose request was taken before, starting only now, is given up at once. */
   private closed = false;
 
+  /** Whether the session is still open: a call of a closed one (a batch's later message) is the SDK transport's to answer, as before. */
+  get open(): boolean {
+    return !this.closed;
+  }
+
   /** A call with `id` starts: its controller, aborted by `cancel(id)` or `abortAll` (already, if the session closed). */
   start(id: string | number): AbortController {
     const controller = new AbortController();
