@@ -2,6 +2,7 @@ import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprot
 import { JSON_RPC } from "../middleware/http-errors.js";
 import type { AuthInfoWithContext } from "../middleware/request-context.js";
 import type { CallerLanes } from "./caller-lanes.js";
+import { idInUse } from "./session-calls.js";
 
 /** What the runner reports after each message of a batch it ran (tests and the bench watch it). */
 export interface BatchStep {
@@ -33,6 +34,8 @@ export interface BatchRun<C> {
   readonly settle: (response: Response, charged: C) => Promise<Response>;
   /** A message's answer made without the transport (a plain tool call: `SessionToolCalls`), or undefined when the transport must make it. */
   readonly direct?: ((message: unknown) => Promise<Response | undefined>) | undefined;
+  /** The session's running request ids: a message whose id a running request holds is refused, not run (`SessionCalls.claim`). */
+  readonly ids?: { claim(id: string | number): boolean; release(id: string | number): void } | undefined;
   readonly observe?: ((step: BatchStep) => void) | undefined;
 }
 
@@ -65,15 +68,25 @@ export async function runBatch<C>(run: BatchRun<C>): Promise<Response> {
       for (const rest of run.messages.slice(index)) if (isRequest(rest)) answers.push(Buffer.from(overBudget(rest, run.answerBytes)));
       break;
     }
-    const answer = await run.lanes.run(run.caller, async (): Promise<Response | undefined> => {
-      if (run.gone?.aborted === true) return undefined;
-      const charge = await run.charge(message, index === 0);
-      if (!charge.ok) return charge.refusal;
-      const answered = (await run.direct?.(message)) ?? (await run.transport.handleRequest(run.request, { parsedBody: message, authInfo: run.authInfo }));
-      const response = await run.settle(answered, charge.charged);
-      run.observe?.({ index, of });
-      return response;
-    });
+    const id = isRequest(message) ? message.id : undefined;
+    if (id !== undefined && run.ids !== undefined && !run.ids.claim(id)) {
+      answers.push(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, error: idInUse(id) })));
+      continue;
+    }
+    let answer: Response | undefined;
+    try {
+      answer = await run.lanes.run(run.caller, async (): Promise<Response | undefined> => {
+        if (run.gone?.aborted === true) return undefined;
+        const charge = await run.charge(message, index === 0);
+        if (!charge.ok) return charge.refusal;
+        const answered = (await run.direct?.(message)) ?? (await run.transport.handleRequest(run.request, { parsedBody: message, authInfo: run.authInfo }));
+        const response = await run.settle(answered, charge.charged);
+        run.observe?.({ index, of });
+        return response;
+      });
+    } finally {
+      if (id !== undefined) run.ids?.release(id);
+    }
     // The client has gone: nobody reads what the rest would say.
     if (answer === undefined) return new Response(null, { status: 499 });
     if (answer.status === 202) continue;

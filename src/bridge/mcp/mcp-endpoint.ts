@@ -27,7 +27,7 @@ import { type ListenRefusal, ListenQuota } from "./listen-quota.js";
 import { callerAddress } from "../middleware/caller-address.js";
 import { type ListKind, NotificationStreams, type StreamOpening } from "./notification-streams.js";
 import { ServerPool } from "./server-pool.js";
-import { SessionCalls } from "./session-calls.js";
+import { SessionCalls, idInUse } from "./session-calls.js";
 import { SessionIds, type SessionTraits } from "./session-ids.js";
 import { SessionToolCalls } from "./session-tool-call.js";
 import { type ClosedBy, type Endpoint, type Session, SessionTable } from "./sessions.js";
@@ -247,16 +247,27 @@ export class McpEndpoint {
           // Its plain tool calls as they are answered alone: through the SDK's transport a batch's
           // search call cost what a single one did before `SessionToolCalls` (issue 23).
           direct: sessionCalls === undefined ? undefined : (message) => sessionCalls.answer(session, c.req.raw, message, authInfo.extra.context),
+          ids: session.calls,
           observe: this.observeBatch,
         });
       }
+      // A request whose id names one of the session's requests still running is refused: the
+      // SDK's transport keys its answers by id, so the first request was never answered and held
+      // its connection for good, and a call answered directly could no longer be stopped by its
+      // id (adversary round 27, F1 and F2). MCP forbids reusing an id within a session.
+      const id = requestIdOf(body.raw);
+      if (id !== undefined) {
+        if (!session.calls.claim(id)) return jsonRpcRefusal(400, body.raw, idInUse(id));
+        try {
+          return await this.postRequest(endpoint, c, session, authInfo, body);
+        } finally {
+          session.calls.release(id);
+        }
+      }
+      // Notifications and responses (and what the transport refuses): charged per IP as ever.
       const taken = await this.chargeTools(endpoint, c, body);
       if (taken instanceof Response) return taken;
       charged = taken;
-      if (this.sessionCalls !== undefined && body.messages[0]?.method === "tools/call") {
-        const answered = await this.sessionCalls.answer(session, c.req.raw, body.raw, authInfo.extra.context);
-        if (answered !== undefined) return answered;
-      }
     }
 
     const response = await this.settle(await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo }), charged);
@@ -268,6 +279,17 @@ export class McpEndpoint {
     // A 2025 session's capabilities, declared once in `initialize`.
     const apps = rendersApps(session.server.server.getClientCapabilities());
     return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(this.deps, c), context: authInfo.extra.context, apps }, response);
+  }
+
+  /** One request of `session` (its id claimed): charged, then answered directly (a plain tool call) or by the SDK's transport. */
+  private async postRequest(endpoint: Endpoint, c: BridgeContext, session: Session, authInfo: AuthInfoWithContext, body: { raw: unknown; messages: Message[] }): Promise<Response> {
+    const charged = await this.chargeTools(endpoint, c, body);
+    if (charged instanceof Response) return charged;
+    if (this.sessionCalls !== undefined && body.messages[0]?.method === "tools/call") {
+      const answered = await this.sessionCalls.answer(session, c.req.raw, body.raw, authInfo.extra.context);
+      if (answered !== undefined) return answered;
+    }
+    return this.settle(await session.transport.handleRequest(c.req.raw, { parsedBody: body.raw, authInfo }), charged);
   }
 
   /**
@@ -688,3 +710,12 @@ function initializeTraits(body: unknown): SessionTraits {
 function traitCapabilities(traits: SessionTraits): ClientCapabilities {
   return traits.apps ? { extensions: { [UI_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } } } : {};
 }
+
+/** The id of a single request (not a notification, not a batch), as the transport keys it; undefined for anything else. */
+function requestIdOf(raw: unknown): string | number | undefined {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
+  const m = raw as { method?: unknown; id?: unknown };
+  if (typeof m.method !== "string") return undefined;
+  return typeof m.id === "string" || typeof m.id === "number" ? m.id : undefined;
+}
+
