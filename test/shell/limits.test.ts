@@ -153,6 +153,31 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     expect(await budgeted(20_000).run("printf 'xa%.0s' {1..1500} | sed 's/x*/-/g' | wc -c")).toEqual({ stdout: "3001\n", stderr: "", exitCode: 0, truncated: false });
   });
 
+  it.each([
+    // A line of 3,000 spaces: 3,001 empty matches (gsub, gensub), or 3,000 empty matches that
+    // separate nothing (split, a regex FS), each a search.
+    ["gsub", "printf '%*s' 3000 '' | awk '{ print gsub(/x*/, \"-\") }'"],
+    ["gensub", "printf '%*s' 3000 '' | awk '{ print length(gensub(/x*/, \"-\", \"g\")) }'"],
+    ["split", "printf '%*s' 3000 '' | awk '{ print split($0, q, /x*/) }'"],
+    ["FS", "printf '%*s' 3000 '' | awk -F'x*' '{ print NF }'"],
+    // `a[^z]*z|a` reads the rest of the line at each match: 100 a's, ~5,000 characters read.
+    ["sub's loop rereading", "printf 'a%.0s' {1..100} | awk '{ print gsub(/a[^z]*z|a/, \"-\") }'"],
+    // One search that reads 3,000 characters, three times (~, a /re/ expression), or once (match).
+    ["~", "printf 'a%.0s' {1..3000} | awk '{ for (i = 0; i < 3; i++) n += $0 ~ /a[^z]*z|a/; print n }'"],
+    ["match", "printf 'a%.0s' {1..3000} | awk '{ print match($0, /a[^z]*z|a/), RLENGTH }'"],
+  ])("counts each search of awk's regexes and what it reads (%s), as sed's s and jq's match are counted", async (_, command) => {
+    // Before (issue 25), none was a step: each of these answered within 5,000 steps (exit 0),
+    // and over millions of characters the CPU limit ended them, not the count. Now a search is
+    // two steps and each character it reads two more (just-bash-awk-regex-patches.mjs).
+    expect(await budgeted(5_000).run(command)).toEqual(overBudget("awk", 5_000));
+  });
+
+  it("answers awk's regex functions as before within the budget", async () => {
+    const command =
+      "printf 'xa%.0s' {1..50} | awk '{ s = $0; n = gsub(/x*/, \"-\"); print n, length($0), match(s, /a+x/), RLENGTH, split(s, q, /a/), length(gensub(/a/, \"b\", \"g\", s)), s ~ /ax$/ }'";
+    expect(await budgeted(20_000).run(command)).toEqual({ stdout: "51 101 2 2 51 100 0\n", stderr: "", exitCode: 0, truncated: false });
+  });
+
   it("ends a sed loop that reads no input by a count of its commands, not by the clock: the same answer on any machine", async () => {
     // Each step of these is cheap: before, they ran until the time limit (exit 124 after 5 s,
     // millions of steps; the work budget, 200 million, is far above that), so the output and the

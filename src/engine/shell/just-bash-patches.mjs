@@ -11,6 +11,7 @@ import { JQ_ORDER_PATCHES } from "./just-bash-jq-order-patches.mjs";
 import { PRINTF_PATCHES } from "./just-bash-printf-patches.mjs";
 import { AWK_CHAR_PATCHES, JQ_CHAR_PATCHES } from "./just-bash-jq-char-patches.mjs";
 import { JQ_INPUT_PATCHES, JQ_LAZY_PATCHES, RE2_SCAN_PATCHES } from "./just-bash-jq-lazy-patches.mjs";
+import { AWK_REGEX_HELPERS, AWK_REGEX_PATCHES } from "./just-bash-awk-regex-patches.mjs";
 
 /**
  * awk's POSIX classes as gawk has them in a UTF-8 locale (glibc's iswalpha etc., whose tables
@@ -425,7 +426,7 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   {
     why: "default field splitting is on spaces, tabs and newlines only: a CRLF line's \\r stays in its last field (NF of \"\\r\" is 1)",
     find: 'e.FS===" "?t.trim().split(/\\s+/).filter(Boolean):e.fieldSep.split(t)}',
-    replace: 'e.FS===" "?t.split(/[ \\t\\n]+/).filter(Boolean):e.fieldSep.split(t)}',
+    replace: 'e.FS===" "?t.split(/[ \\t\\n]+/).filter(Boolean):e.fieldSep.split(t,void 0,e)}',
   },
   {
     why:
@@ -436,7 +437,7 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     replace:
       String.raw`function Qs(k){return k===" "?{split:(r,c)=>{let x=r.replace(/^[ \t\n]+|[ \t\n]+$/g,"");return x===""?[]:x.split(/[ \t\n]+/,c)}}:k===""?{split:(r,c)=>[...r].slice(0,c)}:k.length===1?k:Qr(O(k))}` +
       // A regex separates where it matches something: an empty match is no separator (split("a,,b", x, /,*/) is 2, as in gawk).
-      String.raw`function Qr(q){return{split:(r,c=1/0)=>{let m=q._re2.matcher(r),u=[],a=0,o=0;for(;u.length<c&&o<=r.length&&m.find(o);){let s=m.start(0),e=m.end(0);e>s?(u.push(r.slice(a,s)),a=o=e):o=e+1}u.push(r.slice(a));return u}}}` +
+      String.raw`function Qr(q){return{split:(r,c=1/0,k)=>{let m=q._re2.matcher(r),u=[],a=0,o=0,z=Qrn.n;for(;u.length<c&&o<=r.length&&m.find(o);){z=Zrk(k,z);let s=m.start(0),e=m.end(0);e>s?(u.push(r.slice(a,s)),a=o=e):o=e+1}Zrk(k,z);u.push(r.slice(a));return u}}}` +
       String.raw`async function nt(e,t,n){if(e.length<2)return 0;let r=L(await n.evalExpr(e[0])),s=e[1];if(s.type!=="variable")return 0;let a=s.name,o=t.FS;if(e.length>=3){let f=e[2];o=f.type==="regex"?Qr(O(f.pattern)):L(await n.evalExpr(f))}typeof o=="string"&&(o=Qs(o));`,
   },
   {
@@ -457,7 +458,7 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   {
     why: 'split("", a) makes no element and returns 0',
     find: "u=typeof o==\"string\"?r.split(o,c+1):o.split(r,c+1);",
-    replace: "u=r===\"\"?[]:typeof o==\"string\"?r.split(o,c+1):o.split(r,c+1);",
+    replace: "u=r===\"\"?[]:typeof o==\"string\"?r.split(o,c+1):o.split(r,c+1,t);",
   },
   {
     why: "CONVFMT is a special variable: assigning it changes how numbers become strings (Cv); each awk run starts at %.6g",
@@ -566,12 +567,12 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     why: "RS: \"\" is paragraph mode (records between blank lines, leading and trailing newlines dropped), one character splits on it, more is a regex",
     find: 'let G=d.split(`\n`);if(G.length>0&&G[G.length-1]===""&&G.pop(),G.length>y)',
     replace:
-      'let G,Z=A.vars.RS===void 0?"\\n":v(A.vars.RS);if(Z===""){let D=d.replace(/^\\n+/,"");G=D===""?[]:D.split(/\\n\\n+/);G.length>0&&(G[G.length-1]=G[G.length-1].replace(/\\n+$/,""))}else G=Z.length===1?d.split(Z):O(Z).split(d);if(G.length>0&&G[G.length-1]===""&&G.pop(),G.length>y)',
+      'let G,Z=A.vars.RS===void 0?"\\n":v(A.vars.RS);if(Z===""){let D=d.replace(/^\\n+/,"");G=D===""?[]:D.split(/\\n\\n+/);G.length>0&&(G[G.length-1]=G[G.length-1].replace(/\\n+$/,""))}else G=Z.length===1?d.split(Z):Zrs(A,O(Z),d);if(G.length>0&&G[G.length-1]===""&&G.pop(),G.length>y)',
   },
   {
     why: "in paragraph mode a newline separates fields too when FS is one character",
     find: 'function Fe(e,t){return t===""?[]:',
-    replace: 'function Fe(e,t){return t===""?[]:e.vars.RS===""&&e.FS!==" "&&(e.FS.length===1||/^(\\[.\\]|\\\\.)$/.test(e.FS))?t.split("\\n").flatMap(x=>x===""?[]:e.fieldSep.split(x)):',
+    replace: 'function Fe(e,t){return t===""?[]:e.vars.RS===""&&e.FS!==" "&&(e.FS.length===1||/^(\\[.\\]|\\\\.)$/.test(e.FS))?t.split("\\n").flatMap(x=>x===""?[]:e.fieldSep.split(x,void 0,e)):',
   },
   {
     why: "0x11 and 011 in a program are hexadecimal and octal constants (17 and 9), as in gawk",
@@ -643,7 +644,7 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   {
     why: "awk's POSIX classes ([[:alpha:]], [[:upper:]], [[:space:]], ...) are gawk's Unicode ones in a UTF-8 locale, not ASCII",
     find: 'import{a as O,b as X}from"./chunk-KVG5FR5F.js";',
-    replace: `import{a as Oq,b as X}from"./chunk-KVG5FR5F.js";var Iq=!1;const O=(p,f="",...r)=>Oq(Sq(p),Iq?f+"i":f,...r),Lq=x=>[...x].map(c=>{let u=c.toLowerCase();return[...u].length===1?u:c}).join("");${AWK_CLASSES}${AWK_BYTES}${AWK_ASORT}`,
+    replace: `import{a as Oq,b as X,Qrn}from"./chunk-KVG5FR5F.js";${AWK_REGEX_HELPERS}var Iq=!1;const O=(p,f="",...r)=>Oq(Sq(p),Iq?f+"i":f,...r),Lq=x=>[...x].map(c=>{let u=c.toLowerCase();return[...u].length===1?u:c}).join("");${AWK_CLASSES}${AWK_BYTES}${AWK_ASORT}`,
   },
   {
     why: "(awk's POSIX classes: the lexer no longer rewrites a lone [[:alpha:]] to ASCII ranges first)",
@@ -691,13 +692,13 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   },
   {
     why: "(sub: a variable or element it changed holds a string)",
-    find: String.raw`c=te(o,l,u=>u===1,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements}`,
-    replace: String.raw`c=te(o,l,u=>u===1,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements>0&&Qm(t,a),c.replacements}`,
+    find: String.raw`c=te(o,l,u=>u===1,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements}catch(l){return z(l),0}`,
+    replace: String.raw`c=te(o,l,u=>u===1,u=>Pe(s,u[0],_(t)),_(t),t);return Te(a,c.value,t),c.replacements>0&&Qm(t,a),c.replacements}catch(l){return Zrz(l),z(l),0}`,
   },
   {
     why: "(gsub: a variable or element it changed holds a string)",
-    find: String.raw`c=te(o,l,()=>!0,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements}`,
-    replace: String.raw`c=te(o,l,()=>!0,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements>0&&Qm(t,a),c.replacements}`,
+    find: String.raw`c=te(o,l,()=>!0,u=>Pe(s,u[0],_(t)),_(t));return Te(a,c.value,t),c.replacements}catch(l){return z(l),0}`,
+    replace: String.raw`c=te(o,l,()=>!0,u=>Pe(s,u[0],_(t)),_(t),t);return Te(a,c.value,t),c.replacements>0&&Qm(t,a),c.replacements}catch(l){return Zrz(l),z(l),0}`,
   },
   {
     why:
@@ -883,6 +884,8 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   ...JQ_LAZY_PATCHES,
   ...JQ_INPUT_PATCHES,
   ...RE2_SCAN_PATCHES,
+  // awk's regex searches charged to the work budget (just-bash-awk-regex-patches.mjs).
+  ...AWK_REGEX_PATCHES,
 ];
 
 /** Whether a path is one of just-bash's prebuilt bundle files the patches look in. */
