@@ -16,7 +16,9 @@ import { FS, mcpClient, tempDir } from "./harness.js";
  * its work limit (seconds of CPU; two of the caller's run at a time), so the refusals are the
  * first answers, and each step below is taken once they are in (no sleep, no timing).
  */
-const RUNAWAY = 'jq -n "[limit(100000000; repeat(1))] | length"';
+// A billion additions in nested reductions, no array: since jq's generators stop once their
+// consumer has enough (issue 25), `[limit(100000000; repeat(1))]` ends at the element limit.
+const RUNAWAY = "jq -n 'reduce range(1000) as $i (0; reduce range(1000) as $j (.; reduce range(1000) as $k (.; .+1)))'";
 const LIMITED = "bash: jq: work limit reached (4000000 steps per call; a limit of the docs shell: do less in one call)\n[exit code 124]";
 const REFUSED =
   "bash: too many commands of this client in the docs shell: at most 8 running or waiting at once per client (an address, an IPv6 /64 or a token); wait for their results, then send more\n[exit code 126]";

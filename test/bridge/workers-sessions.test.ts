@@ -11,7 +11,9 @@ import { BATCH_PROTOCOL, DEMO, FS, PROTOCOL, SEARCH, tempDir } from "./harness.j
  * at a default version. Real processes and real HTTP; each worker reached over its own
  * connection (`connectionTo`).
  */
-const RUNAWAY = 'jq -n "[limit(100000000; repeat(1))] | length"';
+// A billion additions in nested reductions, no array: since jq's generators stop once their
+// consumer has enough (issue 25), `[limit(100000000; repeat(1))]` ends at the element limit.
+const RUNAWAY = "jq -n 'reduce range(1000) as $i (0; reduce range(1000) as $j (.; reduce range(1000) as $k (.; .+1)))'";
 const NOT_FOUND = { jsonrpc: "2.0", error: { code: -32001, message: "Session not found: it expired or was closed; initialize a new one" }, id: null };
 const OFF = ["ip", "search", "filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
 

@@ -24,7 +24,9 @@ const RUNAWAY_LIMITS = { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIter
 /** And an hour of their thread's CPU (`LIMITS.shellWorker.maxCpuMs`), for the same reason. */
 const RUNAWAY_CPU_MS = 3_600_000;
 /** The issue's runaway: it too checks for aborts as it works (just-bash's budget). */
-const JQ_RUNAWAY = 'jq -n "[limit(100000000; repeat(1))] | length"';
+// A billion additions in nested reductions, no array: since jq's generators stop once their
+// consumer has enough (issue 25), `[limit(100000000; repeat(1))]` ends at the element limit.
+const JQ_RUNAWAY = "jq -n 'reduce range(1000) as $i (0; reduce range(1000) as $j (.; reduce range(1000) as $k (.; .+1)))'";
 const CANCELLED = { stdout: "", stderr: "bash: cancelled by the client\n", exitCode: 130, truncated: false };
 const HI = { stdout: "hi\n", stderr: "", exitCode: 0, truncated: false };
 
