@@ -17,8 +17,8 @@ export const LIMITS = {
      *  without spinning is left for this. Not lowered to 30 s: a command within its CPU limit
      *  gets ~1/15 of a core at load 30 on 2 cores, and 4 s of CPU then take ~60 s. */
     maxExecutionMs: 60_000,
-    /** CPU time of the process's own thread one call may use where commands run in it (`svc-mcp
-     *  fs`, `serve --no-shell-worker`: `DocsShell` with `clockInLoops`), read from /proc as the
+    /** CPU time of the process's own thread one call may use where commands run in it (`serve
+     *  --no-shell-worker`: `DocsShell` with `clockInLoops`), read from /proc as the
      *  work counts (`thread-cpu.ts`), the same figure a shell worker's thread gets
      *  (`shellWorker.maxCpuMs`, which the pool checks from outside). Before (issue 25), those
      *  modes had no CPU limit at all. Read only where the count checks (every
@@ -146,6 +146,11 @@ export const LIMITS = {
      *  stdio; a command runs in a worker so that no command can stall the pages (issue 25: a
      *  doubling sed in the preview's own thread stopped it answering pages, and it grew to 4.3 GB). */
     preview: { workers: 2, reserveWorkers: 0, spareWorkers: 0 },
+    /** The pool of `svc-mcp fs`: one command, so one worker. In a worker, not in the CLI's own
+     *  thread, so that a single step the work count cannot see (a huge regex search, a native
+     *  sort) still ends at the thread's CPU limit (adversary round 28: in-thread, a regex search
+     *  whose cost grows with its pattern ran for 7 minutes and Ctrl-C could not stop it). */
+    oneShot: { workers: 1, reserveWorkers: 0, spareWorkers: 0, warnOnEnd: false },
   },
   search: {
     /** Spec: pageSize is 1..50, default 10. */

@@ -39,7 +39,7 @@ export interface RuntimeOptions {
   /**
    * Run shell commands in a pool of worker threads (see `ShellHost`; options to size it): a
    * server (HTTP and stdio alike), whose event loop a command must never hold past its limit.
-   * Off, commands run in this thread: one-shot commands (`svc-mcp fs`), `--no-shell-worker`.
+   * Off, commands run in this thread (`serve --no-shell-worker`).
    */
   readonly shellWorker?: boolean | ShellHostOptions;
   /**
@@ -65,11 +65,6 @@ export interface RuntimeOptions {
    * loop) does not wait behind index slices.
    */
   readonly indexLater?: boolean;
-  /**
-   * The wall-clock budget of one command line in a shell run in this thread (`svc-mcp fs
-   * --time-limit`); `LIMITS.shell.maxExecutionMs` unset. The shell workers keep the tool's.
-   */
-  readonly shellTimeLimitMs?: number;
   /**
    * The persistent cache of parsed pages and the search index (`site-cache.ts`): read at load,
    * written once the index is built when the start was not answered from it whole. Unset: none.
@@ -442,7 +437,7 @@ export class DocsRuntime {
     }
     const generated = ownSkills ? undefined : generatedSkill(site, names, outline, new Date(newest));
     const view = new SiteView(site, context.reader, context.authMode, generated === undefined ? [] : [generated.file]);
-    const shell = this.shellHost !== undefined ? this.pooledShell(this.shellHost, site, view) : inThreadShell(view, this.options.shellTimeLimitMs);
+    const shell = this.shellHost !== undefined ? this.pooledShell(this.shellHost, site, view) : inThreadShell(view);
     // The generated skill is offered only where its file is visible (not to anonymous readers
     // of a fully authenticated site, who see public pages only).
     const skills = generated === undefined ? listSkills(view, names.slug) : view.fileAt(generated.file.path) !== undefined ? [generated] : [];
@@ -753,10 +748,9 @@ function ioTurn(): Promise<void> {
  * A shell in this thread over `view`, its interpreter and commands imported when it is first
  * used (`LazyShell`): a server that has not run a command yet has not loaded them.
  */
-function inThreadShell(view: SiteView, timeLimitMs: number | undefined): Shell {
+function inThreadShell(view: SiteView): Shell {
   return new LazyShell(async () => {
     const [{ DocsShell }, { SHELL_COMMANDS }] = await Promise.all([import("./shell/docs-shell.js"), import("./shell/commands/index.js")]);
-    const limits = timeLimitMs === undefined ? LIMITS.shell : { ...LIMITS.shell, maxExecutionMs: timeLimitMs };
-    return new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), limits);
+    return new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), LIMITS.shell);
   });
 }

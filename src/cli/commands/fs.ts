@@ -33,8 +33,10 @@ export const fsCommand = defineCommand({
     }
     const input = parseInput(shellInput, { command: words.map(String).join(" ") });
     if (!input.ok) throw new CliError(describeArgumentIssues(input.issues), 2);
-    // One command, no search: the search index is never built.
-    const runtime = await loadDocs(io, args.dir, { indexLater: true, ...(timeLimit !== undefined ? { shellTimeLimitMs: Math.round(timeLimit * 1000) } : {}) });
+    // One command, no search: the search index is never built. The command runs in a worker
+    // (`LIMITS.shellWorker.oneShot`), where every step ends at its limits.
+    const limits = timeLimit === undefined ? LIMITS.shell : { ...LIMITS.shell, maxExecutionMs: Math.round(timeLimit * 1000) };
+    const runtime = await loadDocs(io, args.dir, { indexLater: true, shellWorker: { ...LIMITS.shellWorker.oneShot, limits } });
     let r;
     try {
       r = await runShell({ runtime, request: localContext(readerWithGroups(parseGroups(args.groups))) }, input.value);

@@ -172,6 +172,12 @@ export interface ShellHostOptions {
   readonly cancelGraceMs?: number;
   /** A worker idle this long is stopped, all but one (default `LIMITS.shellWorker.idleMs`). */
   readonly idleMs?: number;
+  /**
+   * Log a warning when a command is ended from outside and its worker replaced (default true:
+   * a server's operator learns of runaways). `svc-mcp fs` turns it off: the command's own answer
+   * says it stopped, and a one-shot command has no later caller the replacement is for.
+   */
+  readonly warnOnEnd?: boolean;
   /** Milliseconds (idle time, heaviness wearing off); tests move it by hand. */
   readonly now?: () => number;
   /** Told of everything the pool does, in order (`PoolEvent`): tests and the bench watch it. */
@@ -776,7 +782,7 @@ export class ShellHost {
   /** No answer in time: the worker is stuck in synchronous code. The call ends; so does the worker. */
   private stuck(slot: Slot, p: Pending): void {
     if (slot.call !== p) return;
-    this.log(`warning: a docs-shell command ran past its time limit without yielding; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
+    if (this.options.warnOnEnd !== false) this.log(`warning: a docs-shell command ran past its time limit without yielding; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
     this.heldLong(p.caller);
     this.retire(slot, "time-limit");
     this.answer(p, { stdout: "", stderr: timeLimitMessage(this.limits.maxExecutionMs), exitCode: 124, truncated: false }, "time-limit");
@@ -800,7 +806,7 @@ export class ShellHost {
     slot.cpuTimer = setInterval(() => {
       const now = threadCpuMs(tid);
       if (slot.call !== p || now === undefined || now - before <= this.maxCpuMs) return;
-      this.log(`warning: a docs-shell command used more than ${this.maxCpuMs} ms of CPU in one step the work limit cannot count; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
+      if (this.options.warnOnEnd !== false) this.log(`warning: a docs-shell command used more than ${this.maxCpuMs} ms of CPU in one step the work limit cannot count; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
       this.heldLong(p.caller);
       this.retire(slot, "cpu-limit");
       this.answer(p, { stdout: "", stderr: cpuLimitMessage(this.maxCpuMs), exitCode: 124, truncated: false }, "cpu-limit");

@@ -71,7 +71,7 @@ export class WorkStopped extends Error {
  *
  * Why: just-bash's `awk` runs its loops as chains of already-resolved promises, and `sort`
  * compares in synchronous code; neither lets the thread's event loop run, so in the process's
- * own thread (`svc-mcp fs`, `serve --no-shell-worker`, the preview) neither the call's timer nor
+ * own thread (`serve --no-shell-worker`; before, `svc-mcp fs` and the preview) neither the call's timer nor
  * the caller's cancellation could stop them (a nested awk loop ran 101 s). just-bash reports
  * every awk expression and statement, every jq node and every sed command it evaluates to the
  * `coverage` writer it is given, and our commands report their own steps (a comparison of
