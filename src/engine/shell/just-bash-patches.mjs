@@ -12,6 +12,9 @@ import { PRINTF_PATCHES } from "./just-bash-printf-patches.mjs";
 import { AWK_CHAR_PATCHES, JQ_CHAR_PATCHES } from "./just-bash-jq-char-patches.mjs";
 import { JQ_INPUT_PATCHES, JQ_LAZY_PATCHES, RE2_SCAN_PATCHES } from "./just-bash-jq-lazy-patches.mjs";
 import { AWK_REGEX_HELPERS, AWK_REGEX_PATCHES } from "./just-bash-awk-regex-patches.mjs";
+import { RE2JS_FILE, RE2JS_PATCHES } from "./re2js-work-patches.mjs";
+
+export { RE2JS_FILE, RE2JS_PATCHES };
 
 /**
  * awk's POSIX classes as gawk has them in a UTF-8 locale (glibc's iswalpha etc., whose tables
@@ -891,13 +894,16 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
 /** Whether a path is one of just-bash's prebuilt bundle files the patches look in. */
 export const JUST_BASH_BUNDLE_FILE = /[\\/]just-bash[\\/]dist[\\/]bundle[\\/](index|chunks[\\/][^\\/]+)\.js$/;
 
+/** Whether a path is a file `patchJustBash` corrects: just-bash's bundle, or the npm re2js (re2js-work-patches.mjs). */
+export const PATCHED_FILE = new RegExp(`${JUST_BASH_BUNDLE_FILE.source}|${RE2JS_FILE.source}`);
+
 /**
  * The text with every patch whose `find` it holds applied; `applied` collects the patches used.
  * A `find` that occurs more than once in one file is an error (the replacement would be ambiguous).
  */
 export function patchJustBash(text, applied = new Set()) {
   let out = text;
-  for (const p of JUST_BASH_PATCHES) {
+  for (const p of [...JUST_BASH_PATCHES, ...RE2JS_PATCHES]) {
     const at = out.indexOf(p.find);
     if (at === -1) continue;
     if (out.indexOf(p.find, at + 1) !== -1) throw new Error(`just-bash patch "${p.why}": its text occurs more than once in one file`);
