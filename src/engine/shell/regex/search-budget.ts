@@ -33,7 +33,7 @@ const WORK: Re2Work = (re2js as unknown as { RE2JS_WORK?: Re2Work }).RE2JS_WORK 
  * in one step of the budget, a step being about a jq node (~0.7 µs): CPU time, one process,
  * `(a?){1000}a{1000}z` over 20,000 a's in the NFA (docs/shell.md, "Regular expressions").
  */
-export const UNITS_PER_STEP = 16;
+export const UNITS_PER_STEP = 32;
 
 /**
  * Runs `search` (one synchronous search of re2js) charged to the running command's budget:
