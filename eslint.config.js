@@ -31,6 +31,7 @@ export default tseslint.config(
       "src/engine/shell/just-bash-jq-lazy-patches.mjs",
       "src/engine/shell/just-bash-awk-regex-patches.mjs",
       "src/engine/shell/just-bash-hooks.mjs",
+      "src/engine/shell/re2js-work-patches.mjs",
       "bench/loop-probe.mjs",
       "bench/memory-probe.cjs",
       "test/helpers/start-gate.mjs",

@@ -1,20 +1,20 @@
 import { defineConfig } from "vitest/config";
 // @ts-expect-error: a plain ES module without types, shared with the bundle's build.
-import { JUST_BASH_BUNDLE_FILE, patchJustBash } from "./src/engine/shell/just-bash-patches.mjs";
+import { PATCHED_FILE, patchJustBash } from "./src/engine/shell/just-bash-patches.mjs";
 
 export default defineConfig({
-  // The tests run just-bash's awk with the corrections the CLI bundle applies (src/engine/shell/just-bash-patches.mjs).
+  // The tests run just-bash's awk and the npm re2js with the corrections the CLI bundle applies (src/engine/shell/just-bash-patches.mjs).
   plugins: [
     {
       name: "just-bash-patches",
       transform(code: string, id: string) {
-        return JUST_BASH_BUNDLE_FILE.test(id.split("?")[0] as string) ? { code: patchJustBash(code), map: null } : undefined;
+        return PATCHED_FILE.test(id.split("?")[0] as string) ? { code: patchJustBash(code), map: null } : undefined;
       },
     },
   ],
   test: {
     // Loaded through the plugin above rather than by Node itself.
-    server: { deps: { inline: ["just-bash"] } },
+    server: { deps: { inline: ["just-bash", "re2js"] } },
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // A temp cache folder (XDG_CACHE_HOME) for the whole run: never the user's ~/.cache.
     globalSetup: ["test/helpers/global-setup.ts"],

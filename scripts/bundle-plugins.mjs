@@ -4,7 +4,7 @@
 // nothing runs. test/cli/bundle.test.ts reads these lists.
 import { readFile } from "node:fs/promises";
 import { relative, sep } from "node:path";
-import { JUST_BASH_BUNDLE_FILE, JUST_BASH_PATCHES, patchJustBash } from "../src/engine/shell/just-bash-patches.mjs";
+import { JUST_BASH_PATCHES, PATCHED_FILE, RE2JS_PATCHES, patchJustBash } from "../src/engine/shell/just-bash-patches.mjs";
 
 /**
  * Packages the bundle leaves to Node's own resolution at run time: native addons, which cannot be
@@ -55,7 +55,7 @@ export function justBashChunks(names = LEFT_OUT_JUST_BASH_CHUNKS) {
       let inlined = 0;
       // src/engine/shell/just-bash-patches.mjs: awk's values corrected (issue 25).
       const patched = new Set();
-      build.onLoad({ filter: JUST_BASH_BUNDLE_FILE }, async (args) => {
+      build.onLoad({ filter: PATCHED_FILE }, async (args) => {
         const original = await readFile(args.path, "utf8");
         const text = patchJustBash(original, patched);
         const hoisted = [];
@@ -81,7 +81,7 @@ export function justBashChunks(names = LEFT_OUT_JUST_BASH_CHUNKS) {
         if (missing.length > 0) {
           result.errors.push({ text: `just-bash has no chunk named ${missing.join(", ")} any more: update LEFT_OUT_JUST_BASH_CHUNKS in scripts/bundle-plugins.mjs` });
         }
-        const unapplied = JUST_BASH_PATCHES.filter((p) => !patched.has(p));
+        const unapplied = [...JUST_BASH_PATCHES, ...RE2JS_PATCHES].filter((p) => !patched.has(p));
         if (unapplied.length > 0) result.errors.push({ text: `just-bash patches found nothing to correct: ${unapplied.map((p) => p.why).join("; ")} (src/engine/shell/just-bash-patches.mjs)` });
         if (inlined === 0) result.errors.push({ text: "just-bash no longer loads its commands by import(\"./chunks/...\"): update justBashChunks in scripts/bundle-plugins.mjs" });
       });

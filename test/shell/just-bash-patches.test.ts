@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain ES module without types, shared with the bundle's build.
-import { JUST_BASH_PATCHES, patchJustBash } from "../../src/engine/shell/just-bash-patches.mjs";
+import { JUST_BASH_PATCHES, RE2JS_PATCHES, patchJustBash } from "../../src/engine/shell/just-bash-patches.mjs";
 
 interface Patch {
   readonly why: string;
@@ -33,5 +33,24 @@ describe("just-bash patches", () => {
     const applied = new Set<Patch>();
     for (const t of texts) patchJustBash(t, applied);
     expect(applied.size).toBe(JUST_BASH_PATCHES.length);
+  });
+});
+
+// The npm re2js that LinearRegExp searches with counts its engines' work (re2js-work-patches.mjs, issue 25).
+const re2jsText = readFileSync(join(dirname(createRequire(import.meta.url).resolve("re2js")), "index.js"), "utf8");
+
+describe("re2js patches", () => {
+  for (const p of RE2JS_PATCHES as readonly Patch[]) {
+    it(`finds its text exactly once: ${p.why}`, () => {
+      expect(re2jsText.split(p.find).length - 1).toBe(1);
+    });
+  }
+
+  it("applies every patch to re2js's ES module build, and the patched module exports the count", async () => {
+    const applied = new Set<Patch>();
+    patchJustBash(re2jsText, applied);
+    expect(applied.size).toBe(RE2JS_PATCHES.length);
+    // The test runner loads re2js through the same patches (vitest.config.ts).
+    expect(typeof ((await import("re2js")) as unknown as { RE2JS_WORK?: { n: number } }).RE2JS_WORK?.n).toBe("number");
   });
 });

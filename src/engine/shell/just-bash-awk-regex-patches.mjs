@@ -22,7 +22,10 @@
  *   with the ~4 characters it reads (a million spaces), 10 steps, ~0.5 µs each; an empty one of
  *   `gsub(/x*\/, "-")` 8 steps, ~0.8-1.0 µs each. A pattern that keeps many alternatives alive
  *   costs more per character (~4.7 µs) for the same count: docs/security.md row 100, open.
- * - Zrk(k, q): charges the search(es) since `Qrn.n` was q to the budget of awk run k (its
+ * - Zra(k, q): arms the search about to run (Qra, RE2_WORK in just-bash-jq-lazy-patches.mjs)
+ *   with what is left of run k's budget, so that one search of a huge pattern ends inside the
+ *   engine at the work limit (round 28); returns q. The error it throws is noted in Zrw.
+ * - Zrk(k, q): disarms, and charges the search(es) since `Qrn.n` was q to the budget of awk run k (its
  *   `coverage`; a writer without `charge`, in tests, is told of one awk step); returns the count
  *   now, for the next search. An error it throws (the work limit) is noted in Zrw.
  * - Zrz(x): throws x again when it came from Zrk: sub, gsub, gensub, match, `~` and a pattern
@@ -30,9 +33,10 @@
  * - Zrs(k, q, r): a regex RS's records of r, as re2js's split makes them (an empty match
  *   separates too), each search charged.
  */
-export const AWK_REGEX_HELPERS = String.raw`var ZRM=2,ZRR=2,Zrw=new WeakSet;function Zrk(k,q){let n=Qrn.n,c=k?.coverage;if(c)try{c.charge?c.charge("awk:regex",ZRM+ZRR*(n-q)):c.hit("awk:regex")}catch(x){throw x!==null&&typeof x=="object"&&Zrw.add(x),x}return n}
+export const AWK_REGEX_HELPERS = String.raw`var ZRM=2,ZRR=2,Zrw=new WeakSet;function Zra(k,q){let c=k?.coverage;return Qra(s=>{try{c.charge("awk:regex",s)}catch(x){throw x!==null&&typeof x=="object"&&Zrw.add(x),x}},ZRR,q,c?.left)}
+function Zrk(k,q){Qrd();let n=Qrn.n,c=k?.coverage;if(c)try{c.charge?c.charge("awk:regex",ZRM+ZRR*(n-q)):c.hit("awk:regex")}catch(x){throw x!==null&&typeof x=="object"&&Zrw.add(x),x}return n}
 function Zrz(x){if(x!==null&&typeof x=="object"&&Zrw.has(x))throw x}
-function Zrs(k,q,r){let m=q._re2.matcher(r),u=[],a=0,o=0,s=q.maxResults,z=Qrn.n;for(;u.length<s&&m.find(o);){z=Zrk(k,z);let b=m.start(0),e=m.end(0);u.push(r.slice(a,b)),a=e,o=e>b?e:e+1}Zrk(k,z);u.length<s&&u.push(r.slice(a));return u}
+function Zrs(k,q,r){let m=q._re2.matcher(r),u=[],a=0,o=0,s=q.maxResults,z=Qrn.n;for(;u.length<s&&(Zra(k,z),m.find(o));){z=Zrk(k,z);let b=m.start(0),e=m.end(0);u.push(r.slice(a,b)),a=e,o=e>b?e:e+1}Zrk(k,z);u.length<s&&u.push(r.slice(a));return u}
 `;
 
 /** One correction each: the exact minified text, what replaces it, and why. */
@@ -45,7 +49,7 @@ export const AWK_REGEX_PATCHES = [
   {
     why: "(match(): its search)",
     find: "try{let o=O(s).exec(r);if(o)return ",
-    replace: "let Zq=Qrn.n;try{let o=O(s).exec(r);if(o)return ",
+    replace: "let Zq=Zra(t,Qrn.n);try{let o=O(s).exec(r);if(o)return ",
   },
   {
     why: "(match(): charged once the search is done, found or not)",
@@ -55,17 +59,17 @@ export const AWK_REGEX_PATCHES = [
   {
     why: "(the ~ operator)",
     find: "try{return O(c).test(v(l))?1:0}catch{return 0}",
-    replace: "{let Zq=Qrn.n;try{return O(c).test(v(l))?1:0}catch{return 0}finally{Zrk(e,Zq)}}",
+    replace: "{let Zq=Zra(e,Qrn.n);try{return O(c).test(v(l))?1:0}catch{return 0}finally{Zrk(e,Zq)}}",
   },
   {
     why: "(the !~ operator)",
     find: "try{return O(c).test(v(l))?0:1}catch{return 1}",
-    replace: "{let Zq=Qrn.n;try{return O(c).test(v(l))?0:1}catch{return 1}finally{Zrk(e,Zq)}}",
+    replace: "{let Zq=Zra(e,Qrn.n);try{return O(c).test(v(l))?0:1}catch{return 1}finally{Zrk(e,Zq)}}",
   },
   {
     why: "(a /re/ pattern or expression, tested against $0)",
     find: "function Z(e,t){try{return O(e).test(t)}catch{return!1}}",
-    replace: "function Z(e,t,k){let q=Qrn.n;try{return O(e).test(t)}catch{return!1}finally{Zrk(k,q)}}",
+    replace: "function Z(e,t,k){let q=Zra(k,Qrn.n);try{return O(e).test(t)}catch{return!1}finally{Zrk(k,q)}}",
   },
   {
     why: "(a /re/ expression: the run it charges)",

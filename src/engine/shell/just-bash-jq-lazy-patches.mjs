@@ -194,6 +194,31 @@ export const JQ_INPUT_PATCHES = [
 ];
 
 /**
+ * The work re2js's engines do, in `Qrn.n`, and a limit that ends a search inside the engine
+ * (issue 25, adversary round 28 F2). A character read is one unit (as before); the NFA adds, at
+ * each position, an eighth of a unit per thread it steps or adds (and per four captures an added
+ * thread copies), and the DFA a unit per NFA state of each state it builds: so a search whose
+ * cost per character grows with the pattern (`(a?){1000}a{1000}z` keeps ~2,000 threads alive)
+ * is charged by that cost, while a plain search (a few threads) stays at one unit a character.
+ * Eight threads are about one character read of a simple pattern (CPU time, one process).
+ * - Qrt(u): u eighths of a unit of engine work; past `Qrn.lim`, `Qrn.on()` (which throws).
+ * - Qra(c, k, q, l): arms the limit for the search about to run, counted from q: `l` steps are
+ *   left of the budget and a unit costs k steps, so the search stops inside the engine, by a
+ *   throw of c(steps) (the budget's charge), as soon as what it did is more than what is left; a
+ *   long search of a huge pattern over a long line (one `find`) cannot run on past the budget,
+ *   in a shell worker or in `svc-mcp fs`'s own thread. Returns q. No number l: no limit.
+ * - Qrd(): disarms (every armed search is followed by it: a limit left armed would charge a later
+ *   search of another command to this one). Qrf(m, p): `m.find(p)`, disarmed after.
+ * The engine that throws is not reused: re2js takes a machine from its pool and puts it back
+ * only after a search ends, and the DFA builds a state only after the count.
+ */
+const RE2_WORK = String.raw`var Qrn={n:0,lim:1/0,on:null};function Qrt(u){if((Qrn.n+=u>>3)>Qrn.lim)Qrn.on()}
+function Qra(c,k,q,l){Qrn.on=null;Qrn.lim=1/0;if(typeof l=="number"){Qrn.lim=q+Math.floor(Math.max(0,l)/k);Qrn.on=()=>{Qrn.lim=1/0;Qrn.on=null;c(k*(Qrn.n-q))}}return q}
+function Qrd(){Qrn.lim=1/0;Qrn.on=null}
+function Qrf(m,p){try{return m.find(p)}finally{Qrd()}}
+`;
+
+/**
  * re2js's UTF-16 input counts the characters its matchers read (`Qrn.n`): a search may read far
  * past the match it returns (`a[^z]*z|a` reads to the end of the text for each `a`), so jq's
  * global matches over a long string did quadratic work that one step per match did not see
@@ -203,16 +228,31 @@ export const RE2_SCAN_PATCHES = [
   {
     why: "re2js counts the characters its matchers read (Qrn), so jq's regex builtins can charge the work budget for each search's reading, not only for each match (RE2_SCAN_PATCHES)",
     find: "step(t){if(t+=this.start,t<this.end){let e=this.charSequence.codePointAt(t);",
-    replace: "step(t){if(Qrn.n++,t+=this.start,t<this.end){let e=this.charSequence.codePointAt(t);",
+    replace: "step(t){if(++Qrn.n>Qrn.lim&&Qrn.on(),t+=this.start,t<this.end){let e=this.charSequence.codePointAt(t);",
   },
   {
-    why: "(the count, exported to the jq chunk)",
+    why: "(the count, exported to the jq chunk, with the engine's work and its limit: RE2_WORK)",
     find: "export{P1 as a,a1 as b};",
-    replace: "var Qrn={n:0};export{P1 as a,a1 as b,Qrn};",
+    replace: RE2_WORK + "export{P1 as a,a1 as b,Qrn,Qra,Qrd,Qrf};",
   },
   {
     why: "(the jq chunk imports the count)",
     find: 'import{a as j}from"./chunk-KVG5FR5F.js";',
-    replace: 'import{a as j,Qrn}from"./chunk-KVG5FR5F.js";',
+    replace: 'import{a as j,Qrn,Qra,Qrf}from"./chunk-KVG5FR5F.js";',
+  },
+  {
+    why: "(the NFA counts the threads it steps and adds at each position, with the captures each added thread copies: a pattern such as (a?){1000}a{1000}z keeps ~2,000 threads alive at each character)",
+    find: "step(t,e,s,n,r,a,o,h){let p=this.re2.longest;",
+    replace: "step(t,e,s,n,r,a,o,h){let p=this.re2.longest,Qs=t.size;",
+  },
+  {
+    why: "(the NFA's count, charged once per position)",
+    find: "O&&(A=this.add(e,S.out,n,A.cap,a,A)),A!==null&&(this.freeThread(A),t.denseThreads[f]=null)}t.clear()}",
+    replace: "O&&(A=this.add(e,S.out,n,A.cap,a,A)),A!==null&&(this.freeThread(A),t.denseThreads[f]=null)}Qrt(Qs+e.size*(1+(this.ncap>>2)));t.clear()}",
+  },
+  {
+    why: "(the DFA counts each state it builds, by the NFA states it steps: a pattern whose states do not fit its cache builds one at each character)",
+    find: "let r=this.getState(n);",
+    replace: "Qrt(8*(t.nfaStates.length+n.length));let r=this.getState(n);",
   },
 ];

@@ -12,6 +12,9 @@ import { PRINTF_PATCHES } from "./just-bash-printf-patches.mjs";
 import { AWK_CHAR_PATCHES, JQ_CHAR_PATCHES } from "./just-bash-jq-char-patches.mjs";
 import { JQ_INPUT_PATCHES, JQ_LAZY_PATCHES, RE2_SCAN_PATCHES } from "./just-bash-jq-lazy-patches.mjs";
 import { AWK_REGEX_HELPERS, AWK_REGEX_PATCHES } from "./just-bash-awk-regex-patches.mjs";
+import { RE2JS_FILE, RE2JS_PATCHES } from "./re2js-work-patches.mjs";
+
+export { RE2JS_FILE, RE2JS_PATCHES };
 
 /**
  * awk's POSIX classes as gawk has them in a UTF-8 locale (glibc's iswalpha etc., whose tables
@@ -437,7 +440,7 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     replace:
       String.raw`function Qs(k){return k===" "?{split:(r,c)=>{let x=r.replace(/^[ \t\n]+|[ \t\n]+$/g,"");return x===""?[]:x.split(/[ \t\n]+/,c)}}:k===""?{split:(r,c)=>[...r].slice(0,c)}:k.length===1?k:Qr(O(k))}` +
       // A regex separates where it matches something: an empty match is no separator (split("a,,b", x, /,*/) is 2, as in gawk).
-      String.raw`function Qr(q){return{split:(r,c=1/0,k)=>{let m=q._re2.matcher(r),u=[],a=0,o=0,z=Qrn.n;for(;u.length<c&&o<=r.length&&m.find(o);){z=Zrk(k,z);let s=m.start(0),e=m.end(0);e>s?(u.push(r.slice(a,s)),a=o=e):o=e+1}Zrk(k,z);u.push(r.slice(a));return u}}}` +
+      String.raw`function Qr(q){return{split:(r,c=1/0,k)=>{let m=q._re2.matcher(r),u=[],a=0,o=0,z=Qrn.n;for(;u.length<c&&o<=r.length&&(Zra(k,z),m.find(o));){z=Zrk(k,z);let s=m.start(0),e=m.end(0);e>s?(u.push(r.slice(a,s)),a=o=e):o=e+1}Zrk(k,z);u.push(r.slice(a));return u}}}` +
       String.raw`async function nt(e,t,n){if(e.length<2)return 0;let r=L(await n.evalExpr(e[0])),s=e[1];if(s.type!=="variable")return 0;let a=s.name,o=t.FS;if(e.length>=3){let f=e[2];o=f.type==="regex"?Qr(O(f.pattern)):L(await n.evalExpr(f))}typeof o=="string"&&(o=Qs(o));`,
   },
   {
@@ -644,7 +647,7 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   {
     why: "awk's POSIX classes ([[:alpha:]], [[:upper:]], [[:space:]], ...) are gawk's Unicode ones in a UTF-8 locale, not ASCII",
     find: 'import{a as O,b as X}from"./chunk-KVG5FR5F.js";',
-    replace: `import{a as Oq,b as X,Qrn}from"./chunk-KVG5FR5F.js";${AWK_REGEX_HELPERS}var Iq=!1;const O=(p,f="",...r)=>Oq(Sq(p),Iq?f+"i":f,...r),Lq=x=>[...x].map(c=>{let u=c.toLowerCase();return[...u].length===1?u:c}).join("");${AWK_CLASSES}${AWK_BYTES}${AWK_ASORT}`,
+    replace: `import{a as Oq,b as X,Qrn,Qra,Qrd}from"./chunk-KVG5FR5F.js";${AWK_REGEX_HELPERS}var Iq=!1;const O=(p,f="",...r)=>Oq(Sq(p),Iq?f+"i":f,...r),Lq=x=>[...x].map(c=>{let u=c.toLowerCase();return[...u].length===1?u:c}).join("");${AWK_CLASSES}${AWK_BYTES}${AWK_ASORT}`,
   },
   {
     why: "(awk's POSIX classes: the lexer no longer rewrites a lone [[:alpha:]] to ASCII ranges first)",
@@ -891,13 +894,16 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
 /** Whether a path is one of just-bash's prebuilt bundle files the patches look in. */
 export const JUST_BASH_BUNDLE_FILE = /[\\/]just-bash[\\/]dist[\\/]bundle[\\/](index|chunks[\\/][^\\/]+)\.js$/;
 
+/** Whether a path is a file `patchJustBash` corrects: just-bash's bundle, or the npm re2js (re2js-work-patches.mjs). */
+export const PATCHED_FILE = new RegExp(`${JUST_BASH_BUNDLE_FILE.source}|${RE2JS_FILE.source}`);
+
 /**
  * The text with every patch whose `find` it holds applied; `applied` collects the patches used.
  * A `find` that occurs more than once in one file is an error (the replacement would be ambiguous).
  */
 export function patchJustBash(text, applied = new Set()) {
   let out = text;
-  for (const p of JUST_BASH_PATCHES) {
+  for (const p of [...JUST_BASH_PATCHES, ...RE2JS_PATCHES]) {
     const at = out.indexOf(p.find);
     if (at === -1) continue;
     if (out.indexOf(p.find, at + 1) !== -1) throw new Error(`just-bash patch "${p.why}": its text occurs more than once in one file`);

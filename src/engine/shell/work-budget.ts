@@ -49,6 +49,8 @@ export function stepsForBytes(bytes: number): number {
 /** A coverage writer that can also be charged bulk work at once (the call's `WorkBudget`). */
 export interface Chargeable {
   charge(feature: string, steps: number): void;
+  /** Steps left before the budget is spent. */
+  readonly left: number;
 }
 
 /** The call's budget behind a command's coverage writer, when it is one (tests may give none). */
@@ -144,6 +146,15 @@ export class WorkBudget implements CoverageWriter {
         throw error;
       }
     }
+  }
+
+  /**
+   * Steps left before the budget is spent (negative once it is): a regex search is armed with
+   * it, so that one search stops inside its engine when its work passes it (RE2_WORK in
+   * just-bash-jq-lazy-patches.mjs, regex/linear.ts).
+   */
+  get left(): number {
+    return this.maxSteps - this.steps;
   }
 
   /** Steps taken so far. */

@@ -4,6 +4,7 @@ import type { SiteView } from "../../../vfs/view.js";
 import { MERGE_STDERR_ENV } from "../merge-stderr.js";
 import { OptionError } from "./options.js";
 import { guardRegex } from "../regex/guard.js";
+import { searchBudget } from "../regex/search-budget.js";
 import { chargedView } from "../charged-view.js";
 import { chargeableOf, stepsForBytes } from "../work-budget.js";
 import { latin1FromText, textFromBytes } from "./byte-text.js";
@@ -192,7 +193,9 @@ export function docsCommand(view: SiteView, spec: DocsCommandSpec): Command {
         exitCode = 0;
       } else {
         try {
-          exitCode = await spec.run(args, io);
+          // A search on the linear-time engine is charged to the call's budget, as this command's.
+          const budget = chargeableOf(ctx.coverage);
+          exitCode = budget === undefined ? await spec.run(args, io) : await searchBudget.run({ budget, feature: `${spec.name}:regex`, carry: 0 }, () => spec.run(args, io));
         } catch (error) {
           if (!(error instanceof OptionError)) throw error;
           exitCode = spec.usageError

@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import { re2Source } from "./re2-source.js";
+import { chargedSearch } from "./search-budget.js";
 
 type Matcher = ReturnType<RE2JS["matcher"]>;
 
@@ -54,10 +55,23 @@ export class LinearRegExp extends RegExp {
     if (start > input.length) return fail();
     if (this.last?.text !== input) this.last = { text: input, matcher: this.linear.matcher(input) };
     const m = this.last.matcher;
-    // A sticky match must start where it is asked to; the leftmost match from there does if any does.
-    if (!m.find(start) || (this.sticky && m.start() !== start)) return fail();
-    const groups: (string | undefined)[] = [];
-    for (let g = 0; g <= m.groupCount(); g++) groups.push(m.start(g) < 0 ? undefined : input.slice(m.start(g), m.end(g)));
+    let groups: (string | undefined)[] | undefined;
+    try {
+      // Charged to the running command's budget, and stopped inside re2js when it passes it.
+      groups = chargedSearch(() => {
+        // A sticky match must start where it is asked to; the leftmost match from there does if any does.
+        if (!m.find(start) || (this.sticky && m.start() !== start)) return undefined;
+        const found: (string | undefined)[] = [];
+        // A capture's span is found by a second, anchored search (re2js's), charged with the first.
+        for (let g = 0; g <= m.groupCount(); g++) found.push(m.start(g) < 0 ? undefined : input.slice(m.start(g), m.end(g)));
+        return found;
+      });
+    } catch (error) {
+      // A search stopped inside the engine: its matcher is never asked again.
+      this.last = undefined;
+      throw error;
+    }
+    if (groups === undefined) return fail();
     const result = Object.assign(groups, { index: m.start(), input, groups: undefined as Record<string, string | undefined> | undefined }) as unknown as RegExpExecArray;
     if (this.names.length > 0) {
       const named: Record<string, string | undefined> = Object.create(null) as Record<string, string | undefined>;

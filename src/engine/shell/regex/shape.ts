@@ -326,7 +326,48 @@ function risky(alt: Alt): boolean {
   return false;
 }
 
-/** Whether a JS regex source can take more than about quadratic time on a line. */
+/**
+ * How many atoms the pattern holds with its counted repeats written out (`a{1000}` is 1,000,
+ * `(ab|cd){10}` 40): about the most V8 compares at each place it tries a match, so a search's
+ * cost per character grows with it. re2js's cost grows with it too, but there it is counted
+ * and can be ended (search-budget.ts); V8's cannot.
+ */
+function expandedSize(alt: Alt): number {
+  let size = 0;
+  for (const seq of alt) {
+    for (const item of seq) {
+      const atom = item.atom.t === "chars" ? 1 : item.atom.t === "group" ? expandedSize(item.atom.alt) : 0;
+      size += atom * (item.max === Infinity ? Math.max(item.min, 1) : item.max);
+    }
+  }
+  return size;
+}
+
+/** A pattern larger than this, written out, runs on the linear-time engine (`expandedSize`). */
+export const MAX_V8_EXPANDED_SIZE = 1000;
+
+/** Whether a repeat of a group whose body can match nothing is in the pattern: `(a?){1000}`. */
+function repeatsNullable(alt: Alt): boolean {
+  return alt.some((seq) =>
+    seq.some(
+      (item) =>
+        item.atom.t === "group" &&
+        !item.atom.zeroWidth &&
+        ((item.max > 1 && item.atom.alt.some(nullableSeq) && charsOf(item.atom).kinds !== 0) || repeatsNullable(item.atom.alt)),
+    ),
+  );
+}
+
+/**
+ * Whether a JS regex source can take more than about quadratic time on a line, or a time per
+ * character that grows with the pattern (issue 25, adversary round 28 F2):
+ * - a repeat of a group that can match nothing: `(a?){1000}a{1000}z` splits a run of a's between
+ *   the group's copies in exponentially many ways (V8 ran it for over ten minutes in `svc-mcp
+ *   fs`, where nothing can stop a running regex);
+ * - a pattern of more than `MAX_V8_EXPANDED_SIZE` atoms written out (`a{1000}z`, a large
+ *   alternation): each place V8 tries costs up to that many comparisons, uncounted.
+ */
 export function isRisky(source: string): boolean {
-  return risky(new Parser(source).parse());
+  const alt = new Parser(source).parse();
+  return risky(alt) || repeatsNullable(alt) || expandedSize(alt) > MAX_V8_EXPANDED_SIZE;
 }
