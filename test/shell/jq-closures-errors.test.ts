@@ -5,7 +5,7 @@
  * per pattern and flags value, and a run-time error is written as jq 1.6 writes it (`jq: error
  * (at <stdin>:N): ...`, the next input still run). Each row was recorded from jq 1.6 (Debian's
  * /usr/bin/jq, `bash --norc -c COMMAND` in C.UTF-8, stdin empty): the command, its stdout, stderr
- * and status. Before: none of the 41 RECORDED rows held; the 9 GUARDS held before and still hold.
+ * and status. Before: none of the 51 RECORDED rows held; the 10 GUARDS held before and still hold.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
@@ -46,6 +46,17 @@ const RECORDED: ReadonlyArray<readonly [string, string, string, number]> = [
   ["jq -nc '\"a\" | [splits(\"a\"; \"q\")]'", "", "jq: error (at <unknown>): gq is not a valid modifier string\n", 5],
   ["jq -nc '\"a\" | test(\"a\"; 1)'", "", "jq: error (at <unknown>): number (1) is not a string\n", 5],
   ["jq -nc '\"a\" | match(1)'", "", "jq: error (at <unknown>): number not a string or array\n", 5],
+  // Type errors where just-bash gave null or nothing.
+  ["echo null | jq '.[]'", "", "jq: error (at <stdin>:1): Cannot iterate over null (null)\n", 5],
+  ["jq -n 'null | map(.)'", "", "jq: error (at <unknown>): Cannot iterate over null (null)\n", 5],
+  ["jq -nc '{\"a\":1,\"b\":2} | map(. + 1)'", "[2,3]\n", "", 0],
+  ["jq -n '{\"a\":\"abcdefghijklmnopqrstuvwxyz\"} | .[] | .[]'", "", "jq: error (at <unknown>): Cannot iterate over string (\"abcdefghij...)\n", 5],
+  ["echo '{\"a\":1}' | jq '. + 1'", "", "jq: error (at <stdin>:1): object ({\"a\":1}) and number (1) cannot be added\n", 5],
+  ["jq -n '[1,2] - 1'", "", "jq: error (at <unknown>): array ([1,2]) and number (1) cannot be subtracted\n", 5],
+  ["jq -n '1 | keys'", "", "jq: error (at <unknown>): number (1) has no keys\n", 5],
+  ["jq -n 'true | length'", "", "jq: error (at <unknown>): boolean (true) has no length\n", 5],
+  ["echo '[1]' | jq 'has(\"a\")'", "", "jq: error (at <stdin>:1): Cannot check whether array has a string key\n", 5],
+  ["jq -n '{} | has(0)'", "", "jq: error (at <unknown>): Cannot check whether object has a number key\n", 5],
   // Run-time errors.
   ["jq -n '1 | .a'", "", "jq: error (at <unknown>): Cannot index number with string \"a\"\n", 5],
   ["echo 1 | jq '.a'", "", "jq: error (at <stdin>:1): Cannot index number with string \"a\"\n", 5],
@@ -73,6 +84,7 @@ const GUARDS: ReadonlyArray<readonly [string, string, string, number]> = [
   ["jq -nc 'def fac: if . <= 1 then 1 else . * (. - 1 | fac) end; 10 | fac'", "3628800\n", "", 0],
   ["jq -nc '[any(5, 6; . > 3)], [all(1, 6; . > 3)]'", "[true]\n[false]\n", "", 0],
   ["jq -nc 'any(range(1e9); . == 2), all(range(1e9); . < 2)'", "true\nfalse\n", "", 0],
+  ["jq -nc '[.[]?], (null | has(\"a\")), ([1] | has(0)), (null + 1), ({} | keys), (null | length)'", "[]\nfalse\ntrue\n1\n[]\n0\n", "", 0],
   ["jq -nc '\"a1b2\" | [splits(\"[0-9]\")], split(\"[0-9]\"; null), [scan(\"[a-z]\")], [match(\"[0-9]\"; \"g\").offset], test(\"B\"; \"i\")'", "[\"a\",\"b\",\"\"]\n[\"a\",\"b\",\"\"]\n[\"a\",\"b\"]\n[1,3]\ntrue\n", "", 0],
 ];
 
