@@ -29,6 +29,7 @@ export default tseslint.config(
       "src/engine/shell/just-bash-printf-patches.mjs",
       "src/engine/shell/just-bash-jq-char-patches.mjs",
       "src/engine/shell/just-bash-jq-lazy-patches.mjs",
+      "src/engine/shell/just-bash-jq-error-patches.mjs",
       "src/engine/shell/just-bash-awk-regex-patches.mjs",
       "src/engine/shell/just-bash-hooks.mjs",
       "src/engine/shell/re2js-work-patches.mjs",

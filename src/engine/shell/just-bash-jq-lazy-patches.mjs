@@ -23,6 +23,12 @@
  * - Qf: the eager fallback; a `break` out of it delivers the values made before it first.
  * - Qc: a call: the generators above in jq 1.6's definitions (builtin.jq), user functions,
  *   anything else eagerly. Qa collects a pushed call for the eager path.
+ * - Qcl: a user function's closure argument, as jq passes it: the argument's expression with the
+ *   caller's context (`Qenv`: its functions, variables and labels), run where the body uses the
+ *   parameter, on the input there, and pushed like any expression, so `def f(g): first(g);
+ *   f(range(1e9))` is 0 at once. just-bash ran every argument once, eagerly, on the call's input,
+ *   and bound the parameter to the values. A parameter passed on as it is (`def f(g): h(g)`) is
+ *   the same closure, not one more level around it.
  * - Qbn: the names just-bash treats as builtins (a user `def` of one of them is shadowed in the
  *   eager path, so it is left to it here too).
  */
@@ -53,11 +59,12 @@ case"nth":if(m===2){for(let c of d(e,a[0],t)){if(c<0)throw new Error("nth doesn'
 case"repeat":if(m===1)for(;;)t.coverage?.hit("jq:repeat"),R(t),Qy(e,a[0],t,k);break;
 case"until":case"while":if(m===2){let w=n==="while",st=[[e,0]];for(;st.length>0;){R(t);t.coverage?.hit("jq:"+n);let[v,o]=st.pop(),x=[];if(o===1)k(v);else if(o===2)for(let u of d(v,a[1],t))x.push([u,0]);else for(let c of d(v,a[0],t))w?I(c)&&x.push([v,1],[v,2]):x.push(I(c)?[v,1]:[v,2]);for(let i=x.length-1;i>=0;i--)st.push(x[i])}return}break;
 case"range":if(m>=1&&m<=3){let A1=d(e,a[0],t),B1=m>1?d(e,a[1],t):[],C1=m>2?d(e,a[2],t):[],run=(lo,hi,by)=>{if(by>0)for(let x=lo;x<hi;x+=by)R(t),t.coverage?.hit("jq:range"),k(x);else if(by<0)for(let x=lo;x>hi;x+=by)R(t),t.coverage?.hit("jq:range"),k(x)};if(m===1)for(let c of A1)run(0,c,1);else if(m===2)for(let c of A1)for(let h of B1)run(c,h,1);else for(let c of A1)for(let h of B1)for(let b of C1)run(c,h,b);return}break;
-case"any":case"all":if(m===2){let z={},y=n==="any",r=!y;try{Qy(e,a[0],t,h=>{if(d(h,a[1],t).some(I)===y)throw r=y,z})}catch(x){if(x!==z)throw x}return k(r)}break;
+case"any":case"all":if(m===2){let z={},y=n==="any",r=!y;try{Qy(e,a[0],t,h=>Qy(h,a[1],t,c=>{if(r===y)throw z;I(c)===y&&(r=y)}))}catch(x){if(x!==z)throw x}return k(r)}break;
 case"input":if(m===0){let v=t.budget.inq?.next();if(v===void 0)throw new Error("No more inputs");return k(v)}break;
 case"inputs":if(m===0){for(let q=t.budget.inq,v;q&&(v=q.next())!==void 0;)R(t),t.coverage?.hit("jq:input"),k(v);return}break;
-default:{let A=n+"/"+m,w=t.funcs?.get(A);Qbn??=new Set(Je(null,"builtins",[],t)[0].map(x=>x.split("/")[0]));if(w&&!Qbn.has(n)){let O=new Map(w.closure??t.funcs??new Map);O.set(A,w);for(let X=0;X<w.params.length;X++){let Re=a[X];if(Re){let L=d(e,Re,t),K;if(L.length===0)K={type:"Call",name:"empty",args:[]};else{K={type:"Literal",value:L[L.length-1]};for(let f=L.length-2;f>=0;f--)K={type:"Comma",left:{type:"Literal",value:L[f]},right:K}}O.set(w.params[X]+"/0",{params:[],body:K})}}return Qy(e,w.body,{...t,funcs:O},k)}}}
+default:{let A=n+"/"+m,w=t.funcs?.get(A);if(w?.Qenv)return Qy(e,w.body,w.Qenv,k);Qbn??=new Set(Je(null,"builtins",[],t)[0].map(x=>x.split("/")[0]));if(w&&!Qbn.has(n)){let O=new Map(w.closure??t.funcs??new Map);O.set(A,w);for(let X=0;X<w.params.length;X++){let Re=a[X];Re&&O.set(w.params[X]+"/0",Qcl(Re,t))}return Qy(e,w.body,{...t,funcs:O},k)}}}
 return Qf(e,node,t,k)}
+function Qcl(x,t){if(x.type==="Call"&&x.args.length===0){let w=t.funcs?.get(x.name+"/0");if(w?.Qenv)return w}return{params:[],body:x,Qenv:t}}
 function Qa(e,n,a,t){let o=[];try{Qc(e,n,a,t,v=>{D(t,o.length),o.push(v)},{type:"Call",name:n,args:a})}catch(x){throw x instanceof Q?x.withPrependedResults(o):x}return o}
 `;
 
@@ -70,10 +77,23 @@ function Qa(e,n,a,t){let o=[];try{Qc(e,n,a,t,v=>{D(t,o.length),o.push(v)},{type:
  *   no part null (`"a" | capture("(?<x>a)|(?<y>b)")` is {"x":"a","y":null}).
  * - Qscan: `scan($re; $flags)`: per match of `match($re; "g" + $flags)`, the array of its
  *   captures' strings, or the matched text when it has none.
- * - Qfl: jq's flags argument as text (null is none, as `"g" + null` is "g").
+ * - Qfl: jq's flags argument as text (null is none, as `"g" + null` is "g"); Qfls: all its values.
+ * - Qsp with several flags values: jq 1.6's `[match($re; "g" + flags) | (.offset, .offset +
+ *   .length)]` collects the matches of each in turn, so the pieces are cut between consecutive
+ *   offsets of that list, a later match before an earlier one giving "" (jq's slice).
+ * - Qre: before just-bash's own cases, jq 1.6's rule for the regex builtins' input and arguments
+ *   (a non-string input or flags value, or a flag jq does not know, is an error; one run per
+ *   pattern and flags value; splits' flags values handed on together, as literals marked Qd, so
+ *   they are evaluated once); Qtv writes a value as
+ *   jq's messages do, `TYPE (JSON)`, the JSON cut to 11 characters and "..." past 14.
  */
 const JQ_REGEX = String.raw`function Qfl(t,i,e,s,r){let f=t.length>i?s(e,t[i],r)[0]:null;return f===null?"":String(f)}
-function Qsp(x,p,fl,r){let o=[],prev=0;for(let[s0,e0]of Zcq(x,p,"g"+fl,r))D(r,o.length),o.push(x.slice(prev,s0)),prev=e0;o.push(x.slice(prev));return o}
+function Qsp(x,p,fls,r){let q=[0],o=[];for(let fl of fls)for(let[s0,e0]of Zcq(x,p,"g"+fl,r))D(r,q.length),q.push(s0,e0);q.push(x.length);for(let i=0;i+1<q.length;i+=2)o.push(q[i]<q[i+1]?x.slice(q[i],q[i+1]):"");return o}
+function Qfls(t,i,e,s,r){return t.length>i?s(e,t[i],r).map(f=>f===null?"":String(f)):[""]}
+const Qrx=new Set(["test","match","capture","scan","splits","split","sub","gsub"]);
+function Qtv(v){let y=v===null?"null":Array.isArray(v)?"array":typeof v,j=JSON.stringify(v);return y+" ("+(j.length>14?j.slice(0,11)+"...":j)+")"}
+function Qre(e,n,t,r){if(n==="split"&&t.length===1){if(typeof e!="string")throw new Error("split input and separator must be strings");return null}if(typeof e!="string")throw new Error(Qtv(e)+" cannot be matched, as it is not a string");if(n==="sub"||n==="gsub"||t.every(a=>a.Qd))return null;let L=v=>({type:"Literal",value:v,Qd:1}),R=d(e,t[0],r),o=[],sp=n==="splits"||n==="split",F=t.length>1?d(e,t[1],r):[null];for(let x of R)if(typeof x!="string"){if(Array.isArray(x)&&t.length===1)return null;throw new Error(t.length===1&&n!=="scan"&&n!=="splits"?(x===null?"null":typeof x)+" not a string or array":Qtv(x)+" is not a string")}for(let f of F){if(f!==null&&typeof f!="string")throw new Error(Qtv(f)+" is not a string");let w=sp?"g"+(f??""):f;if(w!==null&&/[^gixnpsl]/.test(w))throw new Error(w+" is not a valid modifier string")}if(sp){let Fn=F.length===0?{type:"Call",name:"empty",args:[]}:F.map(L).reduceRight((a,b)=>({type:"Comma",left:b,right:a}));Fn.Qd=1;for(let x of R)q(r,o,Je(e,n,t.length>1?[L(x),Fn]:[L(x)],r));return o}for(let f of F)for(let x of R)q(r,o,Je(e,n,t.length>1?[L(x),L(f)]:[L(x)],r));return o}
+
 function Qcap(x,p,fl,r){return Zcq(x,p,fl,r).map(q=>{let c=Object.create(null);for(let w of q[2].captures)w.name!==null&&E(c,w.name,w.string);return c})}
 function Qscan(x,p,fl,r){return Zcq(x,p,"g"+fl,r).map(q=>q[2].captures.length>0?q[2].captures.map(c=>c.string):q[2].string)}
 `;
@@ -91,6 +111,26 @@ export const JQ_LAZY_PATCHES = [
     replace: String.raw`case"Label":{let o=[];try{Qy(e,n,t,v=>{D(t,o.length),o.push(v)})}catch(r){throw r instanceof Q?r.withPrependedResults(o):r}return o}`,
   },
   {
+    why: "(a user function's closure arguments are run where its body uses them, as generators, on the input there, as jq does (Qcl): just-bash ran each once on the call's input, to the end, so def f(g): first(g); f(range(1e9)) ended at the element limit, and def f(g): .[] | g; f(.x) read .x of the wrong value)",
+    find: String.raw`if(Re){let L=d(e,Re,r),K;if(L.length===0)K={type:"Call",name:"empty",args:[]};else if(L.length===1)K={type:"Literal",value:L[0]};else{K={type:"Literal",value:L[L.length-1]};for(let fe=L.length-2;fe>=0;fe--)K={type:"Comma",left:{type:"Literal",value:L[fe]},right:K}}O.set(` + "`${Ye}/0`" + String.raw`,{params:[],body:K})}`,
+    replace: String.raw`Re&&O.set(` + "`${Ye}/0`" + String.raw`,Qcl(Re,r))`,
+  },
+  {
+    why: "(a closure parameter's call runs its argument in the caller's context)",
+    find: "let A=`${n}/${t.length}`,w=r.funcs?.get(A);if(w){",
+    replace: "let A=`${n}/${t.length}`,w=r.funcs?.get(A);if(w?.Qenv)return d(e,w.body,w.Qenv);if(w){",
+  },
+  {
+    why: "(path(g) of a closure parameter is the path of its argument, in the caller's context: def f(g): [path(g)]; f(.a) is [[\"a\"]])",
+    find: "function ne(e,n,t,r,s){if(R(t),",
+    replace: String.raw`function ne(e,n,t,r,s){if(n.type==="Call"&&n.args.length===0){let w=t.funcs?.get(n.name+"/0");if(w?.Qenv)return ne(e,w.body,w.Qenv,r,s)}if(R(t),`,
+  },
+  {
+    why: "(the regex builtins as jq 1.6's, whose match is one C function of the pattern and flags: a value that is not a string is an error, `null (null) cannot be matched, as it is not a string` (just-bash gave null, false or nothing); a pattern or flags argument with several values runs once per pair, the flags outer (`[match(\"a\"; \"g\", \"\")]` is the global matches then the first); splits and split/2 take the matches of every flags value together, as jq 1.6's [match($re; \"g\" + flags)] does (Qre); split/1 of a non-string is jq's `split input and separator must be strings`)",
+    find: "function Je(e,n,t,r){let s=et.get(n);",
+    replace: "function Je(e,n,t,r){if(t.length>0&&Qrx.has(n)){let Q2=Qre(e,n,t,r);if(Q2!==null)return Q2}let s=et.get(n);",
+  },
+  {
     why: "(first(f) and limit(n; f) as jq 1.6 defines them: f stops after the values they take, and an error of f before them is jq's error, not an empty result; limit of a negative count is all of f, of 0 one value, as jq 1.6's foreach gives)",
     find: String.raw`case"first":if(t.length>0)try{let f=o(e,t[0],r);return f.length>0?[f[0]]:[]}catch(f){if(f instanceof u)throw f;return[]}`,
     replace: String.raw`case"first":if(t.length>0)return Qa(e,n,t,r);`,
@@ -106,7 +146,7 @@ export const JQ_LAZY_PATCHES = [
     replace: String.raw`case"limit":return t.length<2?[]:Qa(e,n,t,r);case"isempty":return t.length<1?[!0]:Qa(e,n,t,r);`,
   },
   {
-    why: "(any(g; cond) and all(g; cond) stop g at the first value that decides them, as jq 1.6's label/foreach does)",
+    why: "(any(g; cond) and all(g; cond) as jq 1.6's label/foreach over `g | cond`: every output of cond counts, and the stream stops at the value after the one that decides them, so an error there is still raised: [any(5, error(\"x\"); . > 3)] is the error x in jq 1.6)",
     find: String.raw`case"any":{if(t.length>=2){try{let c=o(e,t[0],r);for(let h of c)if(s(h,t[1],r).some(u))return[!0]}catch(c){if(c instanceof i)throw c}return[!1]}`,
     replace: String.raw`case"any":{if(t.length>=2)return Qa(e,n,t,r);`,
   },
@@ -148,12 +188,12 @@ export const JQ_LAZY_PATCHES = [
   {
     why: "(split($re; flags) splits at the regex's matches, as jq's [splits($re; flags)] (null flags are none); splits, scan, test and capture search through Zcq, each match and the characters each search reads counted, so a runaway search ends at the work limit; capture gives every match's object with \"g\", a capture that took no part null)",
     find: String.raw`case"split":{if(typeof e!="string"||t.length===0)return[null];let o=s(e,t[0],r),p=String(o[0]);`,
-    replace: String.raw`case"split":{if(typeof e!="string"||t.length===0)return[null];let o=s(e,t[0],r),p=String(o[0]);if(t.length>1)try{return[Qsp(e,p,Qfl(t,1,e,s,r),r)]}catch(u){if(u instanceof g)throw u;return[null]}`,
+    replace: String.raw`case"split":{if(typeof e!="string"||t.length===0)return[null];let o=s(e,t[0],r),p=String(o[0]);if(t.length>1)try{return[Qsp(e,p,Qfls(t,1,e,s,r),r)]}catch(u){if(u instanceof g)throw u;return[null]}`,
   },
   {
     why: "(splits through Zcq)",
     find: String.raw`try{let u=t.length>1?String(s(e,t[1],r)[0]):"g",f=j(p,u.includes("g")?u:` + "`${u}g`" + String.raw`),i=1;for(let h of f.matchAll(e))i+=Math.max(1,h.length),U(r,i);let c=f.split(e);return U(r,c.length),c}catch(u){if(u instanceof g)throw u;return[]}}`,
-    replace: String.raw`try{return Qsp(e,p,Qfl(t,1,e,s,r),r)}catch(u){if(u instanceof g)throw u;return[]}}`,
+    replace: String.raw`try{return Qsp(e,p,Qfls(t,1,e,s,r),r)}catch(u){if(u instanceof g)throw u;return[]}}`,
   },
   {
     why: "(scan through Zcq)",
@@ -189,7 +229,12 @@ export const JQ_INPUT_PATCHES = [
   {
     why: "(the queue, and the main loop taking its values from it)",
     find: String.raw`if(u)e=C(null,r,n);else if(s&&p){let o=D.map(({content:f})=>f).join("");e=C(o,r,n)}else if(s){let o="";for(let{content:f}of D){let c=o+f,w=0,O=c.indexOf(` + "`\n`" + String.raw`,w);for(;O!==-1;)l(e,C(c.slice(w,O),r,n)),w=O+1,O=c.indexOf(` + "`\n`" + String.raw`,w);o=c.slice(w)}o!==""&&l(e,C(o,r,n))}else if(p){let o=[];for(let{content:f}of D){let c=f.trim();c&&l(o,J(c,v))}e=C(o,r,n)}else for(let{content:o}of D){let f=o.trim();if(!f)continue;let c=J(f,v);for(let w of c)l(e,C(w,r,n))}`,
-    replace: String.raw`let Qall=()=>{let a=[];if(s&&p)a.push(D.map(({content:f})=>f).join(""));else if(s){let o="";for(let{content:f}of D){let c=o+f,w=0,O=c.indexOf(` + "`\n`" + String.raw`,w);for(;O!==-1;)a.push(c.slice(w,O)),w=O+1,O=c.indexOf(` + "`\n`" + String.raw`,w);o=c.slice(w)}o!==""&&a.push(o)}else if(p){let o=[];for(let{content:f}of D){let c=f.trim();c&&l(o,J(c,v))}a.push(o)}else for(let{content:o}of D){let f=o.trim();f&&l(a,J(f,v))}return a};n.budget.inq={a:null,i:0,next(){this.a??=Qall();return this.i<this.a.length?this.a[this.i++]:void 0}};if(u)e=C(null,r,n);else for(let w;(w=n.budget.inq.next())!==void 0;)l(e,C(w,r,n));`,
+    replace: String.raw`let Qall=()=>{let a=[];a.Qb=[];if(s&&p)a.push(D.map(({content:f})=>f).join(""));else if(s){let o="";for(let{content:f}of D){let c=o+f,w=0,O=c.indexOf(` + "`\n`" + String.raw`,w);for(;O!==-1;)a.push(c.slice(w,O)),w=O+1,O=c.indexOf(` + "`\n`" + String.raw`,w);o=c.slice(w)}o!==""&&a.push(o)}else if(p){let o=[];for(let{content:f}of D){let c=f.trim();c&&l(o,J(c,v))}a.push(o)}else for(let{content:o}of D){a.Qb.push([a.length,o]);let f=o.trim();f&&l(a,J(f,v))}return a};let Qsrc=c=>c==="stdin"?"<stdin>":c,Qnl=(c,q)=>{let m=0;for(let i=c.indexOf(` + "`\n`" + String.raw`);i!==-1&&i<q;i=c.indexOf(` + "`\n`" + String.raw`,i+1))m++;return m+(c.indexOf(` + "`\n`" + String.raw`,q)!==-1?1:0)},Qends=c=>{let o=[],h=0,i=0,x=c.length;for(;i<x;){let ch=c[i];if(ch==='"'){for(i++;i<x&&c[i]!=='"';)i+=c[i]==="\\"?2:1;h===0&&o.push(i),i++}else if(ch==="["||ch==="{")h++,i++;else if(ch==="]"||ch==="}")h--,h===0&&o.push(i),i++;else if(/[\s,:]/.test(ch))i++;else{for(;i<x&&!/[\s\[\]{},:"]/.test(c[i]);)i++;h===0&&o.push(i-1)}}return o};n.budget.inq={a:null,i:0,next(){this.a??=Qall();return this.i<this.a.length?this.a[this.i++]:void 0},loc(){let b=this.a.Qb,k=this.i-1,j=b.length-1,z=D[D.length-1];if(p||j<0&&!s)return Qsrc(z.source)+":"+Qnl(z.content,z.content.length);if(s)return Qsrc(z.source)+":"+(k+1);for(;j>0&&b[j][0]>k;)j--;let c=D[j];return Qsrc(c.source)+":"+Qnl(c.content,Qends(b[j][1])[k-b[j][0]]??b[j][1].length)}};let Qst=0,Qrun=(w,loc)=>{try{l(e,C(w,r,n)),Qst=0}catch(x){if(x instanceof H||x instanceof j||!(x instanceof Error)||x.message.includes("Unknown function"))throw x;if("value"in x&&x.value===null)return;Qst=5,n.budget.debug.push("jq: error (at "+loc()+")"+("value"in x&&typeof x.value!="string"?" (not a string): ":": ")+B(x.message))}};if(u)Qrun(null,()=>"<unknown>");else for(let w;(w=n.budget.inq.next())!==void 0;)Qrun(w,()=>n.budget.inq.loc());`,
+  },
+  {
+    why: "(a run-time error is jq 1.6's `jq: error (at <stdin>:N): message` (`(at <unknown>)` with -n, the FILE's name for a file, N its lines read so far, ` (not a string): JSON` for a non-string error value), and the next input still runs, the status being the last input's, as jq 1.6's; the lines go with debug's, in the order they were made: just-bash wrote `jq: parse error: message` and stopped at the first)",
+    find: "let Q=I.join(y),te=x&&(e.length===0||e.every(o=>o==null||o===!1))?1:0;",
+    replace: "let Q=I.join(y),te=Qst||(x&&(e.length===0||e.every(o=>o==null||o===!1))?1:0);",
   },
 ];
 

@@ -11,6 +11,7 @@ import { JQ_ORDER_PATCHES } from "./just-bash-jq-order-patches.mjs";
 import { PRINTF_PATCHES } from "./just-bash-printf-patches.mjs";
 import { AWK_CHAR_PATCHES, JQ_CHAR_PATCHES } from "./just-bash-jq-char-patches.mjs";
 import { JQ_INPUT_PATCHES, JQ_LAZY_PATCHES, RE2_SCAN_PATCHES } from "./just-bash-jq-lazy-patches.mjs";
+import { JQ_ERROR_PATCHES } from "./just-bash-jq-error-patches.mjs";
 import { AWK_REGEX_HELPERS, AWK_REGEX_PATCHES } from "./just-bash-awk-regex-patches.mjs";
 import { RE2JS_FILE, RE2JS_PATCHES } from "./re2js-work-patches.mjs";
 
@@ -887,6 +888,8 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   ...JQ_LAZY_PATCHES,
   ...JQ_INPUT_PATCHES,
   ...RE2_SCAN_PATCHES,
+  // jq's run-time type errors, in jq 1.6's words (just-bash-jq-error-patches.mjs).
+  ...JQ_ERROR_PATCHES,
   // awk's regex searches charged to the work budget (just-bash-awk-regex-patches.mjs).
   ...AWK_REGEX_PATCHES,
 ];
