@@ -177,18 +177,39 @@ export class SnapshotEncoder {
   }
 }
 
-/** A file of a shared snapshot (worker side): its text is decoded from the shared bytes when read. */
+/** What every file of one decoded snapshot reads its facts from (worker side). */
+interface DecodedTable {
+  readonly table: Float64Array;
+  readonly chunks: readonly SharedArrayBuffer[];
+  readonly accesses: readonly Access[];
+}
+
+/**
+ * A file of a shared snapshot (worker side): its path and where its row is; every other fact is
+ * read from the shared table when asked, and its text decoded from the shared bytes. Why: a
+ * record with each fact as a field, and a `Date` of its own, was ~180 bytes of the worker's heap
+ * per file, ~9 MB on a 50,000-page site that every worker held (issue 22); this one is ~48.
+ */
 class SharedFile implements SiteFile {
   constructor(
     readonly path: string,
-    private readonly chunk: SharedArrayBuffer,
-    private readonly offset: number,
-    private readonly length: number,
-    private readonly encoding: StoredEncoding,
-    readonly size: number,
-    readonly mtime: Date,
-    readonly access: Access,
+    private readonly of: DecodedTable,
+    /** The file's first number in `of.table`. */
+    private readonly at: number,
   ) {}
+
+  get size(): number {
+    return this.of.table[this.at + 3] as number;
+  }
+
+  // A new `Date` at each read: no caller keeps or changes one, and few files' times are ever read.
+  get mtime(): Date {
+    return new Date(this.of.table[this.at + 4] as number);
+  }
+
+  get access(): Access {
+    return this.of.accesses[this.of.table[this.at + 5] as number] as Access;
+  }
 
   // Decoded on each read, not kept: a worker's heap then holds only the texts its commands are
   // using, never a copy of the site (a copy out of the shared bytes: ~1.5 GB/s).
@@ -197,27 +218,17 @@ class SharedFile implements SiteFile {
   }
 
   get stored(): StoredText {
-    return { buffer: this.chunk, offset: this.offset, length: this.length, encoding: this.encoding };
+    const t = this.of.table;
+    const at = this.at;
+    return { buffer: this.of.chunks[t[at] as number] as SharedArrayBuffer, offset: t[at + 1] as number, length: t[at + 2] as number, encoding: ENCODINGS[t[at + 6] as number] as StoredEncoding };
   }
 }
 
 /** The file records of a shared snapshot, in table order (worker side). */
 export function decodeSnapshot(s: SharedSnapshot): SiteFile[] {
   const paths = s.paths === "" ? [] : s.paths.split("\0");
+  const of: DecodedTable = { table: s.table, chunks: s.chunks, accesses: s.accesses };
   const files: SiteFile[] = new Array(paths.length);
-  for (let i = 0; i < paths.length; i++) {
-    const at = i * COLUMNS;
-    const t = s.table;
-    files[i] = new SharedFile(
-      paths[i] as string,
-      s.chunks[t[at] as number] as SharedArrayBuffer,
-      t[at + 1] as number,
-      t[at + 2] as number,
-      ENCODINGS[t[at + 6] as number] as StoredEncoding,
-      t[at + 3] as number,
-      new Date(t[at + 4] as number),
-      s.accesses[t[at + 5] as number] as Access,
-    );
-  }
+  for (let i = 0; i < paths.length; i++) files[i] = new SharedFile(paths[i] as string, of, i * COLUMNS);
   return files;
 }

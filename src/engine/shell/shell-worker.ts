@@ -88,6 +88,10 @@ function registerView(sid: number, vid: number, positions: Int32Array, extra: re
   trim(extras, MAX_EXTRAS);
   // The main thread decided what this reader sees; here every listed file is visible.
   const view = new SiteView({ files: visible, pages: new Map() }, ALL_ACCESS, "public");
+  // The view indexes its files itself (by path, and sorted); this map, kept as its `site.files`,
+  // would be a second index of every path, ~1.8 MB per view on a 50,000-page site (issue 22).
+  // Nothing in a worker reads a view's `site`, which only the main thread's skill page uses.
+  visible.clear();
   // Its folders made now, as the view is (a view makes them at first use): not by the first command.
   view.isDir("/");
   // The host keeps the time (it ends a worker stuck past the limit); commands here check only
