@@ -17,6 +17,7 @@ import { ResolvedTerms } from "./resolved-terms.js";
 import { negationScopes } from "./negation.js";
 import { BASE, FULL, NAMED, type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, QueryWork, rankPages, resolveTerms } from "./ranking.js";
 import { keptTerms } from "./kept-terms.js";
+import { TitleWords } from "./title-words.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
@@ -347,9 +348,9 @@ export class SearchIndex {
   private readonly scopes = new Lru<string, Uint8Array>(LIMITS.search.cachedScopes);
   /** Each page unit's place in path order, by id (`firstClasses`), until the next `sync`. */
   private pathOrder: Int32Array | undefined;
-  /** The title's terms of page units with a prior below 1 (endpoint pages), by id, once asked
+  /** The title words of page units with a prior below 1 (endpoint pages), by id, once asked
    *  (`rank`): analysing them in every search was 40% of a search's time on spree. */
-  private titleWords: (readonly string[] | undefined)[] = [];
+  private readonly titleWords = new TitleWords(this.readVerbs, this.actionVerbs);
   /** Per page unit, the search that last decided whether the query names its title, and what it decided. */
   private titleStamps = new Uint32Array(0);
   private titleNamed = new Uint8Array(0);
@@ -435,7 +436,7 @@ export class SearchIndex {
     this.results?.clear();
     this.scopes.clear();
     this.pathOrder = undefined;
-    this.titleWords = [];
+    this.titleWords.clear();
     this.complete.clear();
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
     this.navConfig = config;
@@ -671,22 +672,25 @@ export class SearchIndex {
     const asked = new Set(query.some((q) => q.titleFactor !== 1) ? terms.filter((_, at) => query[at]?.titleFactor === 1) : terms);
     // Decided once a search per page, in arrays stamped by search (`bounds` asks for every candidate).
     const stamp = this.nextTitleStamp();
+    const titleWords = this.titleWords;
+    titleWords.ask(asked);
     // NAMED for a title named whole that opens with an action verb ("Cancel Crawl", "Create Job"):
     // the question names the action and the resource. FULL for any other title named: a read
     // verb's ("List Sellers" for "sellers list their products", where "list" asks for no listing)
     // or a noun's ("Batch Scrape" for "errors of a batch scrape", which Get Batch Scrape Errors answers).
     const namesTitle = (id: number): number => {
+      if (titleWords.rejects(id)) return BASE;
       if (this.titleStamps[id] === stamp) return this.titleNamed[id] as number;
-      const words = (this.titleWords[id] ??= this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title));
+      const words = titleWords.of(id, () => this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title));
       // A title's leading read verb ("Get Batch Scrape Errors") names no more than the rest of it:
       // "errors of a batch scrape" asks for that operation as much. Only when the rest is most of
       // the question: "Show a staff member" is not what "restrict what an admin staff member can
       // see and do" asks for, though it names a staff member.
-      const read = words.length > 1 && this.readVerbs.has(words[0] as string);
+      const read = words.length > 1 && titleWords.isReadVerb(words[0] as number);
       const from = read && 2 * (words.length - 1) >= asked.size ? 1 : 0;
       let yes = words.length > 0;
-      for (let i = from; yes && i < words.length; i++) yes = asked.has(words[i] as string);
-      const lift = !yes ? BASE : this.actionVerbs.has(words[0] as string) && words.length > 1 ? NAMED : FULL;
+      for (let i = from; yes && i < words.length; i++) yes = titleWords.isAsked(words[i] as number);
+      const lift = !yes ? BASE : titleWords.isActionVerb(words[0] as number) && words.length > 1 ? NAMED : FULL;
       this.titleStamps[id] = stamp;
       this.titleNamed[id] = lift;
       return lift;
