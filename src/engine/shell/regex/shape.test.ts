@@ -37,6 +37,15 @@ describe("isRisky", () => {
     ["\\w*\\w*!", true],
     ["\\w+a\\w+!", true],
     [".*Signed.*access", true],
+    // Counted repeats side by side try the product of their spans at each start (adversary round 29).
+    ["a{0,190}a{0,190}b", true],
+    ["\\w{0,300}\\w{0,300}\\w{0,300}b", true],
+    ["\\w{0,5}\\w*X", true],
+    ["a?a?a?a?a?a?a?a?a?a?b", true],
+    ["a{0,30}a{0,30}b", false],
+    ["\\w?\\s+\\w{1,3}", false],
+    ["\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}", false],
+    ["[0-9a-f]{7,40}", false],
   ];
   for (const [source, risky] of cases) {
     it(`${source} -> ${risky}`, () => {

@@ -6,7 +6,7 @@
  *   (exponential: each repetition may take either branch);
  * - two unbounded repeats of overlapping characters with nothing between them that only one
  *   of them can match: `\w*\w*!`, `.*a.*b` (cubic with the scan over start positions: 5 s on
- *   one 3,000-character line).
+ *   one 3,000-character line), or counted ones whose spans multiply past `MAX_SPLIT_WAYS`.
  * Characters are compared by coarse kinds (letters, digits, `_`, spaces, other) and exactly
  * for literals, so `(foo|bar)+` and `\w+\s+\w+` stay on the fast path.
  */
@@ -304,11 +304,32 @@ function variable(alt: Alt): boolean {
   );
 }
 
+/**
+ * How many ways a repeat of variable length may split a run between itself and its neighbours:
+ * one more than its span for a counted one (`a{0,190}`: 191), and `UNBOUNDED_WAYS` for `*`/`+`.
+ */
+function waysOf(item: Item): number {
+  return item.max === Infinity ? UNBOUNDED_WAYS : item.max - item.min + 1;
+}
+
+/** What an unbounded repeat counts as among its neighbours: a long line's run. */
+const UNBOUNDED_WAYS = 1_000;
+
+/**
+ * Repeats of overlapping characters side by side try every split of a run among them at each
+ * place V8 starts a match: the product of their ways. Two unbounded ones are cubic over a line
+ * (`.*a.*b`); counted ones are bounded, but `a{0,190}a{0,190}b` over 20,000 a's is 36,000 tries
+ * a place, seconds of CPU nothing counts (adversary round 29 F1, where only unbounded ones were
+ * weighed). At or past this product, the pattern leaves V8: `\w{0,30}\w{0,30}` (961) stays,
+ * `\w{0,5}\w*` (6,000) and `a{0,99}a{0,99}` (10,000) leave.
+ */
+const MAX_SPLIT_WAYS = 1_000;
+
 /** The three shapes, in one alternation and every group inside it. */
 function risky(alt: Alt): boolean {
   for (const seq of alt) {
-    // Unbounded repeats not yet cut off by an atom only they cannot match.
-    let open: First[] = [];
+    // Repeats of variable length not yet cut off by an atom only they cannot match.
+    let open: { readonly chars: First; readonly ways: number }[] = [];
     for (const item of seq) {
       const { atom } = item;
       if (atom.t === "group" && !atom.zeroWidth && item.max > 1 && variable(atom.alt)) return true;
@@ -316,10 +337,12 @@ function risky(alt: Alt): boolean {
       if (atom.t === "assert" || (atom.t === "group" && atom.zeroWidth)) continue;
       const chars = charsOf(atom);
       // Something that must match a character no open repeat can match ends their contest.
-      if (item.min > 0 && atom.t === "chars") open = open.filter((o) => overlaps(o, chars));
-      if (item.max === Infinity) {
-        if (open.some((o) => overlaps(o, chars))) return true;
-        open.push(chars);
+      if (item.min > 0 && atom.t === "chars") open = open.filter((o) => overlaps(o.chars, chars));
+      const ways = waysOf(item);
+      if (ways > 1) {
+        const rivals = open.filter((o) => overlaps(o.chars, chars));
+        if (rivals.length > 0 && rivals.reduce((product, o) => product * o.ways, ways) >= MAX_SPLIT_WAYS) return true;
+        open.push({ chars, ways });
       }
     }
   }
