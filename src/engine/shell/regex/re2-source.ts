@@ -21,6 +21,9 @@ const ANCHORS: ReadonlyArray<readonly [string, string]> = [
 
 /** JS's `\s` (WhiteSpace and LineTerminator), as a class body in RE2 syntax. */
 const JS_SPACE = "\\t\\n\\v\\f\\r \\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}";
+/** Everything `JS_SPACE` is not, as ranges: JS's `\S`, which inside a class RE2 cannot write as a negation. */
+const JS_NOT_SPACE =
+  "\\x{0}-\\x{8}\\x{e}-\\x{1f}\\x{21}-\\x{9f}\\x{a1}-\\x{167f}\\x{1681}-\\x{1fff}\\x{200b}-\\x{2027}\\x{202a}-\\x{202e}\\x{2030}-\\x{205e}\\x{2060}-\\x{2fff}\\x{3001}-\\x{fefe}\\x{ff00}-\\x{10ffff}";
 /** JS's `.` without the `s` flag: anything but a line terminator. */
 const JS_DOT = "[^\\n\\r\\x{2028}\\x{2029}]";
 
@@ -133,7 +136,7 @@ function escape(s: string, at: number, inClass: boolean): { text: string; next: 
     case "s":
       return { text: inClass ? JS_SPACE : `[${JS_SPACE}]`, next };
     case "S":
-      return inClass ? { construct: "\\S inside a class" } : { text: `[^${JS_SPACE}]`, next };
+      return inClass ? { text: JS_NOT_SPACE, next } : { text: `[^${JS_SPACE}]`, next };
     case "n":
     case "t":
     case "r":
