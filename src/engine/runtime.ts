@@ -478,6 +478,10 @@ export class DocsRuntime {
     return new LazyShell(async () => {
       await ioTurn();
       await this.searchTurns.whenIdle();
+      // A slice at a time: a search that arrives once the encoding has begun (the client's round
+      // trip is longer than a turn) is answered between two slices, not after it (issue 22).
+      await host.encodeSoon(site);
+      await this.searchTurns.whenIdle();
       const shell = host.shellFor(site, view, true);
       // The view's folders (made at first use), which a command's answer reads here
       // (`provenance.ts`): made now, with the encoding, not by the first command.

@@ -40,6 +40,8 @@ function describe(e: PoolEvent): string {
       return `worker ${e.worker} ${e.t} snapshot ${e.sid}`;
     case "viewed":
       return `worker ${e.worker} built view ${e.view}`;
+    case "encoding":
+      return `encoding ${e.files} files`;
     case "encoded":
       return `snapshot ${e.sid} encoded`;
     case "queued":

@@ -7,6 +7,8 @@ export type PoolEvent =
   | { readonly t: "spawn"; readonly worker: number }
   /** The worker's code is loaded: it can be given a snapshot. */
   | { readonly t: "booted"; readonly worker: number }
+  /** A site's encoding for the workers began a slice at a time (`ShellHost.encodeSoon`): requests are answered between its slices. */
+  | { readonly t: "encoding"; readonly files: number }
   /** A site snapshot was encoded for the workers (once per snapshot, on the host's thread). */
   | { readonly t: "encoded"; readonly sid: number }
   | { readonly t: "loading"; readonly worker: number; readonly sid: number }

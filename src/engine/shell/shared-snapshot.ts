@@ -35,6 +35,14 @@ const COLUMNS = 7;
  */
 const CHUNK_BYTES = 16 * 1024 * 1024;
 
+/** An encoding under way (`SnapshotEncoder.begin`). */
+export interface SnapshotEncoding {
+  /** Encode up to `files` more files: true once every file is. */
+  advance(files: number): boolean;
+  /** Encode the rest now (if any): the snapshot. */
+  finish(): EncodedSnapshot;
+}
+
 /** Where a text sits in the chunks. */
 interface TextRef {
   readonly chunk: number;
@@ -64,8 +72,22 @@ export class SnapshotEncoder {
   /** Bytes written over all chunks. */
   private written = 0;
   private refs = new WeakMap<SiteFile, TextRef>();
+  /** The encoding begun and not finished (`begin`). */
+  private unfinished: SnapshotEncoding | undefined;
 
   encode(files: Iterable<SiteFile>): EncodedSnapshot {
+    return this.begin(files).finish();
+  }
+
+  /**
+   * An encoding done a slice at a time (`SnapshotEncoding`), so that the thread can answer
+   * between slices: on a 50,000-page site the whole of it is ~0.5 s of the main thread, which a
+   * stdio server's first search used to wait for (issue 22). One at a time: beginning another
+   * finishes this encoder's unfinished one first (both write into the same chunks, and a fresh
+   * start of the chunks must not fall inside an encoding).
+   */
+  begin(files: Iterable<SiteFile>): SnapshotEncoding {
+    this.unfinished?.finish();
     const list = [...files];
     // Counted in bytes without reading a text (a text held as bytes would be read back).
     let live = 0;
@@ -87,40 +109,57 @@ export class SnapshotEncoder {
     const byText = new Map<string | object, TextRef>();
     const position = new Map<SiteFile, number>();
     const paths: string[] = [];
-    for (let i = 0; i < list.length; i++) {
-      const f = list[i] as SiteFile;
-      let ref = this.refs.get(f);
-      if (ref === undefined) {
-        const held = heldTextOf(f);
-        const stored = held?.storedForm;
-        const key = stored !== undefined ? (held as object) : f.text;
-        ref = byText.get(key) ?? (stored !== undefined ? this.refer(stored) : this.write(f.text));
-        this.refs.set(f, ref);
-        byText.set(key, ref);
-      }
-      let access = accessOf.get(f.access);
-      if (access === undefined) {
-        const key = JSON.stringify(f.access);
-        access = accessIds.get(key);
-        if (access === undefined) {
-          access = accesses.length;
-          accesses.push(f.access);
-          accessIds.set(key, access);
+    let next = 0;
+    let result: EncodedSnapshot | undefined;
+    const advance = (count: number): boolean => {
+      for (const end = Math.min(list.length, next + count); next < end; next++) {
+        const f = list[next] as SiteFile;
+        let ref = this.refs.get(f);
+        if (ref === undefined) {
+          const held = heldTextOf(f);
+          const stored = held?.storedForm;
+          const key = stored !== undefined ? (held as object) : f.text;
+          ref = byText.get(key) ?? (stored !== undefined ? this.refer(stored) : this.write(f.text));
+          this.refs.set(f, ref);
+          byText.set(key, ref);
         }
-        accessOf.set(f.access, access);
+        let access = accessOf.get(f.access);
+        if (access === undefined) {
+          const key = JSON.stringify(f.access);
+          access = accessIds.get(key);
+          if (access === undefined) {
+            access = accesses.length;
+            accesses.push(f.access);
+            accessIds.set(key, access);
+          }
+          accessOf.set(f.access, access);
+        }
+        const at = next * COLUMNS;
+        table[at] = ref.chunk;
+        table[at + 1] = ref.offset;
+        table[at + 2] = ref.length;
+        table[at + 3] = f.size;
+        table[at + 4] = f.mtime.getTime();
+        table[at + 5] = access;
+        table[at + 6] = ENCODINGS.indexOf(ref.encoding);
+        paths.push(f.path);
+        position.set(f, next);
       }
-      const at = i * COLUMNS;
-      table[at] = ref.chunk;
-      table[at + 1] = ref.offset;
-      table[at + 2] = ref.length;
-      table[at + 3] = f.size;
-      table[at + 4] = f.mtime.getTime();
-      table[at + 5] = access;
-      table[at + 6] = ENCODINGS.indexOf(ref.encoding);
-      paths.push(f.path);
-      position.set(f, i);
-    }
-    return { snapshot: { paths: paths.join("\0"), table, accesses, chunks: [...this.chunks] }, position };
+      return next === list.length;
+    };
+    const encoding: SnapshotEncoding = {
+      advance: (count) => result !== undefined || advance(count),
+      finish: () => {
+        if (result === undefined) {
+          advance(list.length - next);
+          if (this.unfinished === encoding) this.unfinished = undefined;
+          result = { snapshot: { paths: paths.join("\0"), table, accesses, chunks: [...this.chunks] }, position };
+        }
+        return result;
+      },
+    };
+    this.unfinished = encoding;
+    return encoding;
   }
 
   /** Where the last `encode` that held `file` wrote its text: bytes that never change, kept as
