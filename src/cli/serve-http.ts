@@ -8,7 +8,7 @@ import { LeasingLimiter } from "../bridge/middleware/leasing-limiter.js";
 import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/middleware/rate-limit.js";
 import { bridgeUrls } from "../bridge/urls.js";
 import { createFeedbackApp, isFeedbackWidgetPath } from "../bridge/feedback/app.js";
-import { createRelayApp } from "../bridge/playground/relay.js";
+import { createRelayApp, type RelayDeps } from "../bridge/playground/relay.js";
 import { playgroundApps } from "../bridge/playground/apps.js";
 import { type RelayPlaceKeeper, RelayPlaces } from "../bridge/playground/relay-places.js";
 import { callerAddress } from "../bridge/middleware/caller-address.js";
@@ -70,6 +70,7 @@ export interface HttpServeArgs extends ProjectArgs {
   readonly "trust-proxy": boolean;
   readonly "rate-limit"?: readonly string[] | undefined;
   readonly "max-connections"?: number | undefined;
+  readonly "relay-timeout"?: number | undefined;
 }
 
 /** `--port`, `--public-url` and `--rate-limit` checked: a mistake is a CliError before anything starts. */
@@ -77,6 +78,8 @@ export function httpSettings(args: HttpServeArgs): { publicUrl: string | undefin
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new CliError(`--port must be an integer from 0 to 65535; got ${args.port}`, 2);
   const maxConnections = args["max-connections"];
   if (maxConnections !== undefined && (!Number.isInteger(maxConnections) || maxConnections < 12)) throw new CliError(`--max-connections must be an integer of at least 12; got ${maxConnections}`, 2);
+  const relayTimeout = args["relay-timeout"];
+  if (relayTimeout !== undefined && !(relayTimeout >= 1 && relayTimeout <= 3600)) throw new CliError(`--relay-timeout must be a number of seconds from 1 to 3600; got ${relayTimeout}`, 2);
   let publicUrl: string | undefined;
   if (args["public-url"] !== undefined) {
     const u = URL.canParse(args["public-url"]) ? new URL(args["public-url"]) : undefined;
@@ -122,6 +125,8 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   // One caller's relay calls are counted together, sent from an API page or from its MCP App,
   // and through any worker of --workers (the primary counts them).
   const relayPlaces = worker?.relayPlaces ?? new RelayPlaces();
+  // `--relay-timeout`: for the HTTP route and the MCP Apps' tool alike.
+  const relayLimits = args["relay-timeout"] !== undefined ? { limits: { timeoutMs: Math.round(args["relay-timeout"] * 1000) } } : {};
   // Likewise one caller's shell commands, whichever worker each reaches (a lone process counts its own, with no messages).
   if (worker !== undefined) runtime.shareShellPlaces(worker.shellPlaces);
   const bridge = createBridge({
@@ -138,8 +143,8 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
         : {}),
     log,
     tools,
-    apps: playgroundApps({ runtime, relay: { places: relayPlaces } }),
-    extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions, relayPlaces }),
+    apps: playgroundApps({ runtime, relay: { places: relayPlaces, ...relayLimits } }),
+    extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions, relayPlaces, ...relayLimits }),
     trustProxy: args["trust-proxy"],
     ...(worker !== undefined ? { sharedSessions: worker.sessions } : {}),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
@@ -209,6 +214,8 @@ export interface SiteRoutesDeps {
   readonly sessions?: SiteSessionStore | undefined;
   /** The relay's calls in flight (shared with the MCP Apps' Send tool); the relay's own when absent. */
   readonly relayPlaces?: RelayPlaceKeeper;
+  /** The relay's limits where the command line changes them (`--relay-timeout`). */
+  readonly limits?: RelayDeps["limits"];
 }
 
 /**
@@ -238,6 +245,7 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
           // The caller as the MCP endpoints count an anonymous one: its calls from either add up.
           callerOf: (c) => `address:${callerAddress(clientIp(c))}`,
           ...(deps.relayPlaces !== undefined ? { places: deps.relayPlaces } : {}),
+          ...(deps.limits !== undefined ? { limits: deps.limits } : {}),
         }),
       ),
     // Last: its catch-all answers the repository's media, and pages for `Accept: text/html`.

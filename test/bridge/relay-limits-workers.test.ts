@@ -13,7 +13,9 @@ import { tempDir } from "./harness.js";
  * of a worker that dies are given back. Before, each worker counted its own: 2 x 2 per caller,
  * 16 x 2 in all. Real processes and a real upstream on loopback; every call that takes a place
  * stays held upstream until the end, so the counts are exact at each step (the tests below build
- * on each other's places, in order).
+ * on each other's places, in order). The relay's upstream budget is an hour here: at its default
+ * 30 s, on a loaded machine (load 12) the first calls held ended by it before the last step,
+ * giving their places back, and the step expecting 503 got 200.
  */
 
 const held: ServerResponse[] = [];
@@ -47,7 +49,7 @@ beforeAll(async () => {
   });
   state = tempDir("svc-mcp-relay-workers-");
   // Behind a trusted proxy, each test caller is the X-Forwarded-For address it sends.
-  server = await startWorkers(["--dir", root, "--state", state.dir, "--project-id", "docs", "--workers", "2", "--trust-proxy", "--rate-limit", "ip=off"]);
+  server = await startWorkers(["--dir", root, "--state", state.dir, "--project-id", "docs", "--workers", "2", "--trust-proxy", "--rate-limit", "ip=off", "--relay-timeout", "3600"]);
   pids = [...server.pids];
 });
 

@@ -43,6 +43,11 @@ export const serveCommand = defineCommand({
         default: LIMITS.bridge.maxConnections,
         describe: "--http: connections open at once per process, every client's together; past it new ones are answered 503 (a twelfth kept for clients with nothing open, another for signed-in readers)",
       })
+      .option("relay-timeout", {
+        type: "number",
+        default: LIMITS.relay.timeoutMs / 1000,
+        describe: "--http: seconds the API playground's relay waits for an upstream's whole answer (a slow or streaming API needs more)",
+      })
       .option("workers", {
         type: "string",
         default: "1",
