@@ -22,7 +22,9 @@ export type UnsetBackreference = "empty" | "fail";
 export class BacktrackMachine {
   /** Capture slots (2 per group: start, end; -1 unset), then the registers of optional repetitions. */
   private readonly slots: Int32Array;
+  /** Entries of three numbers, up to `top`: kept allocated between searches (emptying an array gives its memory back, and the next search grows it again). */
   private readonly stack: number[] = [];
+  private top = 0;
   private text = "";
   private work = 0;
   private spend: ((units: number) => void) | undefined;
@@ -48,11 +50,22 @@ export class BacktrackMachine {
     this.work = 0;
     const slots = this.slots;
     let found: Int32Array | null = null;
+    slots.fill(-1);
+    this.top = 0;
     try {
+      const first = this.program.first;
       for (let at = start; at <= text.length; at += this.width(at)) {
-        slots.fill(-1);
-        this.stack.length = 0;
         this.work++;
+        if (first !== null) {
+          // A place whose character cannot start a match is passed without trying one.
+          if (at >= text.length) break;
+          const c = text.charCodeAt(at);
+          if (!first(c >= 0xd800 && c <= 0xdbff ? (text.codePointAt(at) as number) : c)) {
+            if (sticky) break;
+            continue;
+          }
+        }
+        // (A failed try undoes all it set: the slots are unset again for the next.)
         if (this.run(0, at) >= 0) {
           found = slots.slice(0, 2 * this.program.groups);
           break;
@@ -60,7 +73,7 @@ export class BacktrackMachine {
         if (sticky) break;
       }
     } finally {
-      this.stack.length = 0;
+      this.top = 0;
       this.text = "";
       this.spend = undefined;
     }
@@ -128,7 +141,8 @@ export class BacktrackMachine {
     const text = this.text;
     const slots = this.slots;
     const stack = this.stack;
-    const base = stack.length;
+    const base = this.top;
+    let top = base;
     let pc = startPc;
     let at = startAt;
     // Counted here and handed to `count` now and then: a call per instruction was most of the time.
@@ -162,7 +176,10 @@ export class BacktrackMachine {
           break;
         }
         case OP.split:
-          stack.push(ins.b, at, CHOICE);
+          stack[top] = ins.b;
+          stack[top + 1] = at;
+          stack[top + 2] = CHOICE;
+          top += 3;
           pc = ins.a;
           break;
         case OP.jump:
@@ -171,7 +188,10 @@ export class BacktrackMachine {
         case OP.save:
         case OP.mark: {
           const k = ins.op === OP.save ? ins.a : 2 * this.program.groups + ins.a;
-          stack.push(k, slots[k] as number, UNDO);
+          stack[top] = k;
+          stack[top + 1] = slots[k] as number;
+          stack[top + 2] = UNDO;
+          top += 3;
           slots[k] = at;
           pc++;
           break;
@@ -179,7 +199,10 @@ export class BacktrackMachine {
         case OP.reset:
           for (let k = ins.a; k < ins.b; k++) {
             if (slots[k] === -1) continue;
-            stack.push(k, slots[k] as number, UNDO);
+            stack[top] = k;
+            stack[top + 1] = slots[k] as number;
+            stack[top + 2] = UNDO;
+            top += 3;
             slots[k] = -1;
           }
           pc++;
@@ -200,6 +223,15 @@ export class BacktrackMachine {
           ok = (this.isWord(at - 1) !== this.isWord(at)) === (ins.a === 0);
           pc++;
           break;
+        case OP.peek: {
+          let cp: number;
+          if (ins.back) cp = this.before(at);
+          else if (at < text.length) cp = this.width(at) === 2 ? (text.codePointAt(at) as number) : text.charCodeAt(at);
+          else cp = -1;
+          ok = (cp >= 0 && ins.test!(cp)) !== (ins.a === 1);
+          pc++;
+          break;
+        }
         case OP.backref: {
           const end = this.backref(ins.a, at, ins.back);
           if (end < 0) ok = false;
@@ -213,6 +245,7 @@ export class BacktrackMachine {
           this.count(work);
           work = 0;
           const before = slots.slice();
+          this.top = top;
           const found = this.run(pc + 1, at) >= 0;
           if (found === (ins.a === 1)) {
             // A negative look-around that matched, or a positive one that did not: its captures are gone.
@@ -221,7 +254,11 @@ export class BacktrackMachine {
           } else {
             // A look-around is not backtracked into: what it captured stays, undone with what follows.
             for (let k = 0; k < before.length; k++) {
-              if (slots[k] !== before[k]) stack.push(k, before[k] as number, UNDO);
+              if (slots[k] === before[k]) continue;
+              stack[top] = k;
+              stack[top + 1] = before[k] as number;
+              stack[top + 2] = UNDO;
+              top += 3;
             }
             pc = ins.b;
           }
@@ -229,7 +266,7 @@ export class BacktrackMachine {
         }
         case OP.subMatch:
         case OP.match:
-          stack.length = base;
+          this.top = base;
           this.count(work);
           return at;
         default:
@@ -238,13 +275,15 @@ export class BacktrackMachine {
       if (ok) continue;
       // Back to the last choice, undoing what was set since.
       for (;;) {
-        if (stack.length === base) {
+        if (top === base) {
+          this.top = base;
           this.count(work);
           return -1;
         }
-        const tag = stack.pop() as number;
-        const b = stack.pop() as number;
-        const a = stack.pop() as number;
+        top -= 3;
+        const tag = stack[top + 2] as number;
+        const b = stack[top + 1] as number;
+        const a = stack[top] as number;
         work++;
         if (tag === CHOICE) {
           pc = a;
@@ -262,7 +301,8 @@ export class BacktrackMachine {
     const end = this.slots[2 * k + 1] as number;
     if (start < 0 || end < 0) return this.unset === "empty" ? at : -1;
     const length = end - start;
-    this.count(length);
+    // A character compared under case folding asks V8's folding (remembered): as costly as a few instructions.
+    this.count(this.program.ignoreCase ? 4 * length : length);
     const text = this.text;
     if (!this.program.ignoreCase) {
       const from = back ? at - length : at;
@@ -271,17 +311,21 @@ export class BacktrackMachine {
       return back ? from : at + length;
     }
     // Under case folding, character by character (code points), each folded as V8 folds it.
-    const captured = [...text.slice(start, end)].map((c) => c.codePointAt(0) as number);
     let pos = at;
     if (back) {
-      for (let i = captured.length - 1; i >= 0; i--) {
+      for (let i = end; i > start; ) {
+        const c = this.before(i);
+        i -= c > 0xffff ? 2 : 1;
         const cp = this.before(pos);
-        if (cp < 0 || !this.sameCase(captured[i] as number, cp)) return -1;
+        if (cp < 0 || !this.sameCase(c, cp)) return -1;
         pos -= cp > 0xffff ? 2 : 1;
       }
       return pos;
     }
-    for (const c of captured) {
+    for (let i = start; i < end; ) {
+      const cw = this.width(i);
+      const c = cw === 2 ? (text.codePointAt(i) as number) : text.charCodeAt(i);
+      i += cw;
       if (pos >= text.length) return -1;
       const w = this.width(pos);
       const cp = w === 2 ? (text.codePointAt(pos) as number) : text.charCodeAt(pos);

@@ -36,6 +36,8 @@ export const OP = {
   /** Fail when the position is still register `a`'s: a repetition past the minimum that matched nothing (the spec's RepeatMatcher). */
   emptyCheck: 13,
   match: 14,
+  /** A look-around of one character (`(?<=[W])`, `(?![W])`, as GNU's `\b` and `-w` are translated): `test` on the character after (before, `back`); `a`: 1 when negated. */
+  peek: 15,
 } as const;
 
 export interface Instruction {
@@ -57,6 +59,8 @@ export interface Program {
   readonly registers: number;
   readonly ignoreCase: boolean;
   readonly unicode: boolean;
+  /** What the first character of any match must pass, when every match has one (`firstTest`). */
+  readonly first: ((cp: number) => boolean) | null;
 }
 
 /** A pattern this machine does not run (no `u` flag, or a program too large), with the reason. */
@@ -160,11 +164,12 @@ class Compiler {
     this.disjunction(pattern.alternatives, false);
     this.emit(OP.save, false, 1);
     this.emit(OP.match, false);
-    return { code: this.code, groups: groups.length + 1, names: this.names, registers: this.registers, ignoreCase: this.ignoreCase, unicode: true };
+    const first = firstTest(this.code, 0, 0);
+    return { code: this.code, groups: groups.length + 1, names: this.names, registers: this.registers, ignoreCase: this.ignoreCase, unicode: true, first };
   }
 
   private emit(op: number, back: boolean, a = 0, b = 0, test: ((cp: number) => boolean) | null = null): Instruction {
-    if (this.code.length >= MAX_INSTRUCTIONS) throw new UnsupportedPattern(`a pattern over ${MAX_INSTRUCTIONS} instructions with its repeats written out`);
+    if (this.code.length >= MAX_INSTRUCTIONS) throw new UnsupportedPattern(`a pattern of over ${MAX_INSTRUCTIONS} instructions with its repeats written out`);
     const instruction: Instruction = { op, back, a, b, test };
     this.code.push(instruction);
     return instruction;
@@ -244,6 +249,12 @@ class Compiler {
         return;
       case "lookahead":
       case "lookbehind": {
+        const only = node.alternatives.length === 1 && node.alternatives[0]?.elements.length === 1 ? node.alternatives[0].elements[0] : undefined;
+        if (only !== undefined && (only.type === "CharacterClass" || only.type === "CharacterSet" || only.type === "Character")) {
+          // One character looked at: no program of its own to run (most look-arounds our translators write).
+          this.emit(OP.peek, node.kind === "lookbehind", node.negate ? 1 : 0, 0, this.test(only.raw));
+          return;
+        }
         const look = this.emit(OP.look, back, node.negate ? 1 : 0);
         this.disjunction(node.alternatives, node.kind === "lookbehind");
         this.emit(OP.subMatch, back);
@@ -315,4 +326,53 @@ class Compiler {
     }
     return test;
   }
+}
+
+/**
+ * What the character at a match's start must pass, read from the program: the test of the first
+ * instruction that takes a character on every path from `pc` (both sides of a choice), or null
+ * when some path may match without one (an empty match, a backreference). The machine skips the
+ * places where it fails without starting a match there: `(\w)\1` over a page tries a match only
+ * at word characters (V8 scans so too).
+ */
+function firstTest(code: readonly Instruction[], pc: number, depth: number): ((cp: number) => boolean) | null {
+  for (let steps = 0; depth < 16 && steps < 64; steps++) {
+    const ins = code[pc];
+    if (ins === undefined || (ins.back && ins.op !== OP.peek)) return null;
+    switch (ins.op) {
+      case OP.char: {
+        const want = ins.a;
+        return (cp) => cp === want;
+      }
+      case OP.set:
+        return ins.test;
+      case OP.save:
+      case OP.reset:
+      case OP.mark:
+      case OP.emptyCheck:
+      case OP.lineStart:
+      case OP.lineEnd:
+      case OP.word:
+        pc++;
+        break;
+      case OP.peek:
+        pc++;
+        break;
+      case OP.look:
+        // A look-around takes nothing: what follows it starts at the same place.
+        pc = ins.b;
+        break;
+      case OP.jump:
+        pc = ins.a;
+        break;
+      case OP.split: {
+        const a = firstTest(code, ins.a, depth + 1);
+        const b = a === null ? null : firstTest(code, ins.b, depth + 1);
+        return a === null || b === null ? null : (cp) => a(cp) || b(cp);
+      }
+      default:
+        return null;
+    }
+  }
+  return null;
 }

@@ -4,11 +4,14 @@ import { chargeUnits } from "./search-budget.js";
 
 /**
  * Units of the backtracking machine's work (an instruction executed, a choice taken back, a
- * character a backreference compares) in one step of the work budget, a step being about a jq
- * node (~0.7 µs): CPU time, one process, `(.*)\1x` over a line of 20,000 characters
- * (docs/shell.md, "Regular expressions").
+ * character a backreference compares, four under case folding) in one step of the work budget,
+ * a step being about a jq node (~0.7 µs). CPU time, one process, load average 5, 2026-12-01:
+ * `(a*)*\1b` over 40 a's, 64 million units in 0.68 s (~11 ns a unit, ~64 a jq node's time);
+ * `grep -rhoiE '\b(\w+) \1\b' /` over spree (7.7 MB) 141 million units in 2.8 s with its file
+ * reading (~20 ns). 48 keeps the whole budget (4 million steps) under ~3 s of CPU for the first
+ * kind, within the 5 s CPU limit for the second (docs/shell.md, "Patterns that backtrack").
  */
-export const BACKTRACK_UNITS_PER_STEP = 16;
+export const BACKTRACK_UNITS_PER_STEP = 48;
 
 /**
  * A RegExp whose matching is done by our counted backtracking machine (backtrack-machine.ts): for

@@ -33,9 +33,6 @@ export function guardRegex(regex: RegExp): RegExp | { readonly refused: string }
   const counted = countedRegExp(regex, "fail");
   if (counted instanceof RegExp) return counted;
   return {
-    refused:
-      "this pattern can make a backtracking regex engine run for a very long time (a repeat inside a repeat like (\\w+\\s?)+, " +
-      `alternatives that match the same text like (\\w|\\w)+, or several .* in a row), and it uses ${counted.construct}, ` +
-      "which the engines this shell uses for such patterns cannot run; simplify it",
+    refused: `this pattern needs a backtracking regex engine (it has a backreference, or a look-around where it can backtrack badly), and this shell's counted one cannot run ${counted.construct}; simplify it`,
   };
 }
