@@ -16,7 +16,12 @@ const CHUNK = 4096;
 const CHOICE = -1;
 const UNDO = -2;
 
-/** What to do with a backreference to a group that did not take part: V8 matches it empty, GNU grep and sed and PCRE2 fail. */
+/**
+ * Whose rules for groups: JS's (`empty`: a backreference to a group that took no part matches
+ * empty, and a repeated group's captures are unset again at each repetition) or GNU grep's and
+ * sed's and PCRE2's (`fail`: such a backreference fails, and a capture from an earlier repetition
+ * stays: `echo aba | grep -oE '((a)|b)+\2'` is `aba`, `echo ab | sed -E 's/((a)|b)+/[\2]/'` `[a]`).
+ */
 export type UnsetBackreference = "empty" | "fail";
 
 export class BacktrackMachine {
@@ -136,6 +141,8 @@ export class BacktrackMachine {
    * Runs from instruction `pc` at `at` until `match` or `subMatch`: the position there, or -1
    * when every choice failed (the slots are then as they were).
    */
+  // long: one loop over the instructions, each a case of one switch: split into functions, the
+  // position, instruction and stack top would go through fields on every step of the hot loop
   private run(startPc: number, startAt: number): number {
     const code = this.program.code;
     const text = this.text;
@@ -197,7 +204,7 @@ export class BacktrackMachine {
           break;
         }
         case OP.reset:
-          for (let k = ins.a; k < ins.b; k++) {
+          for (let k = ins.a; k < ins.b && this.unset === "empty"; k++) {
             if (slots[k] === -1) continue;
             stack[top] = k;
             stack[top + 1] = slots[k] as number;
