@@ -5,6 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { escapeLiteral } from "../../src/engine/shell/regex/classes.js";
+import { CountedRegExp } from "../../src/engine/shell/regex/counted.js";
 import { guardRegex } from "../../src/engine/shell/regex/guard.js";
 import { LinearRegExp } from "../../src/engine/shell/regex/linear.js";
 import { type Dialect, compilePatterns } from "../../src/engine/shell/regex/patterns.js";
@@ -96,6 +97,7 @@ function guardDecision(regex: RegExp): string {
   const guarded = guardRegex(regex);
   if (!(guarded instanceof RegExp)) return `refused: ${guarded.refused}`;
   if (guarded instanceof LinearRegExp) return "linear";
+  if (guarded instanceof CountedRegExp) return "counted";
   return guarded === regex ? "v8" : "v8 (a copy)";
 }
 

@@ -1,3 +1,5 @@
+import { hasBackreference } from "./backtrack-program.js";
+import { countedRegExp } from "./counted.js";
 import { FixedStringsRegExp } from "./fixed-strings.js";
 import { linearRegExp } from "./linear.js";
 import { isRisky } from "./shape.js";
@@ -12,20 +14,25 @@ import { isRisky } from "./shape.js";
  * whose shape can backtrack badly (`isRisky`, shape.ts) runs on RE2JS, a linear-time
  * engine (`LinearRegExp`), and gives the same answer as on V8, in time bounded by the pattern
  * times the text. Other patterns (nearly all) keep V8, several times faster on plain searches.
- * Only a risky pattern that RE2 cannot express (a backreference, a look-around such as `-w`
- * writes) is refused, with the reason. Figures in docs/shell.md, "Regular expressions".
+ * A pattern with a backreference (which no linear-time engine can run, and which makes even a
+ * safe-looking shape super-linear on V8: `(.*)\1x`), and a risky one with a look-around (`-w`),
+ * run on our counted backtracking machine (`CountedRegExp`): V8's answers, each step charged to
+ * the work budget, so a runaway ends at the work limit. Figures in docs/shell.md, "Regular
+ * expressions".
  */
 
 /** The regex to search with, or why the pattern is refused (the words after `name: `). */
 export function guardRegex(regex: RegExp): RegExp | { readonly refused: string } {
   // Fixed strings run on an automaton, linear in the text whatever they are.
-  if (regex instanceof FixedStringsRegExp || !isRisky(regex.source)) return regex;
-  const linear = linearRegExp(regex);
+  if (regex instanceof FixedStringsRegExp) return regex;
+  const backreference = hasBackreference(regex.source, regex.flags);
+  if (!backreference && !isRisky(regex.source)) return regex;
+  const linear = backreference ? undefined : linearRegExp(regex);
   if (linear instanceof RegExp) return linear;
+  // Our callers are GNU grep, sed and find, and PCRE2 (grep -P, rg -P): a backreference to a group that took no part fails there.
+  const counted = countedRegExp(regex, "fail");
+  if (counted instanceof RegExp) return counted;
   return {
-    refused:
-      "this pattern can make a backtracking regex engine run for a very long time (a repeat inside a repeat like (\\w+\\s?)+, " +
-      `alternatives that match the same text like (\\w|\\w)+, or several .* in a row), and it uses ${linear.construct}, ` +
-      "which the linear-time engine this shell uses for such patterns cannot run; simplify it",
+    refused: `this pattern needs a backtracking regex engine (it has a backreference, or a look-around where it can backtrack badly), and this shell's counted one cannot run ${counted.construct}; simplify it`,
   };
 }

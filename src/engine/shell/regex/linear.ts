@@ -98,5 +98,7 @@ export function linearRegExp(regex: RegExp): LinearRegExp | { readonly construct
 
 /** `re` with other flags, on the same engine: never `new RegExp(re.source, ...)`, which would leave the linear-time one. */
 export function copyRegExp(re: RegExp, flags: string): RegExp {
-  return re instanceof LinearRegExp ? re.withFlags(flags) : new RegExp(re, flags);
+  if (re instanceof LinearRegExp) return re.withFlags(flags);
+  // Another engine of ours (`CountedRegExp`): its own constructor copies it.
+  return new (re.constructor as RegExpConstructor)(re, flags);
 }

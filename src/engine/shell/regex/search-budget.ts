@@ -66,3 +66,21 @@ export function chargedSearch<T>(search: () => T): T {
   charge();
   return result;
 }
+
+/** What the counted backtracking machine has done since its last charge, per budget (less than a step's worth). */
+const backtrackCarry = new WeakMap<SearchBudget, number>();
+
+/**
+ * How the counted backtracking machine (counted.ts) charges its work: `units` at a time, at
+ * `unitsPerStep` a step, to the running command's budget, which throws the work limit when it is
+ * spent. Undefined without a budget (tests of a command alone): the search just runs.
+ */
+export function chargeUnits(unitsPerStep: number): ((units: number) => void) | undefined {
+  const meter = searchBudget.getStore();
+  if (meter === undefined) return undefined;
+  return (units) => {
+    const total = (backtrackCarry.get(meter) ?? 0) + units;
+    backtrackCarry.set(meter, total % unitsPerStep);
+    meter.budget.charge(meter.feature, Math.floor(total / unitsPerStep));
+  };
+}

@@ -1,4 +1,6 @@
+import { CountedRegExp } from "../../regex/counted.js";
 import { guardRegex } from "../../regex/guard.js";
+import { LinearRegExp } from "../../regex/linear.js";
 import { gnuIgnoreCase } from "../../regex/gnu-case.js";
 import { PosixRegexError, translatePosix } from "../../regex/posix.js";
 import { sedEscape } from "../../regex/sed-escape.js";
@@ -81,10 +83,12 @@ export function compileSedRegex(source: string, ere: boolean, ignoreCase: boolea
     const c = ignoreCase ? gnuIgnoreCase(t.source) : { source: t.source, ignoreCase: false };
     const guarded = guardRegex(new RegExp(c.source, c.ignoreCase ? "iu" : "u"));
     if (!(guarded instanceof RegExp)) throw new SedScriptError(guarded.refused, offset);
-    // Run on its bytes when it meets part of a character, and the pattern as written is safe for
-    // the backtracking engine: what the rewrite adds for `.` has one way to match at each byte.
-    const bytewise = guarded.constructor === RegExp ? bytewiseSource(c.source, c.ignoreCase) : undefined;
-    return bytewise === undefined ? guarded : markBytewise(new RegExp(bytewise, "u"));
+    // Run on its bytes when it meets part of a character, and the pattern as written is not one
+    // for the linear-time engine: what the rewrite adds for `.` has one way to match at each
+    // byte. A pattern on the counted machine (a backreference) stays there, rewritten.
+    const bytewise = guarded instanceof LinearRegExp ? undefined : bytewiseSource(c.source, c.ignoreCase);
+    if (bytewise === undefined) return guarded;
+    return markBytewise(guarded instanceof CountedRegExp ? new CountedRegExp(bytewise, "u", guarded.unset) : new RegExp(bytewise, "u"));
   } catch (error) {
     if (error instanceof SedScriptError) throw error;
     if (error instanceof PosixRegexError) throw new SedScriptError(error.message, offset);
