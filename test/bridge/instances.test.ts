@@ -104,21 +104,33 @@ describePostgres("instances on one PostgreSQL database", () => {
   });
 
   it("search limits are exact across instances: N calls pass, the N+1th is refused on both", async () => {
-    const [a, b] = await twoInstances(["--rate-limit", "ip=off", "--rate-limit", "search=4"]);
-    const sa = await session(a.origin, "/mcp");
-    const sb = await session(b.origin, "/mcp");
-    // Each call its own id: the two calls on one session are in flight at once, and a session finds
-    // the stream to answer on by request id (the SDK's transport maps each id to one stream), so
-    // with the same id, whenever their searches overlapped one call was answered and the other
-    // never: the test hung 300 s (issue 25: searches giving way to accepts made them overlap).
-    const statuses = await Promise.all([a, b, a, b].map((s, i) => post(s.origin, "/mcp", { ...CALL, id: 10 + i }, i % 2 === 0 ? sa : sb).then((r) => r.status)));
-    expect(statuses).toEqual([200, 200, 200, 200]);
-    for (const [s, headers] of [[a, sa], [b, sb]] as const) {
-      const r = await post(s.origin, "/mcp", CALL, headers);
+    // The counters' windows are the clock's hours: a run that crosses one (a loaded machine's
+    // fresh-clone run reached this test at 11:00:00) counts its later calls afresh, so it is run
+    // again, from empty counters, in the new hour; a run takes seconds, so the second never crosses.
+    let answers: { statuses: number[]; refused: { status: number; message: string }[] } | undefined;
+    for (let tries = 0; answers === undefined; tries++) {
+      await queryDatabase(url(), "DO $$ BEGIN IF to_regclass('rate_counters') IS NOT NULL THEN DELETE FROM rate_counters; END IF; END $$");
+      const hour = Math.floor(Date.now() / 3_600_000);
+      const [a, b] = await twoInstances(["--rate-limit", "ip=off", "--rate-limit", "search=4"]);
+      const sa = await session(a.origin, "/mcp");
+      const sb = await session(b.origin, "/mcp");
+      // Each call its own id: the two calls on one session are in flight at once, and a session finds
+      // the stream to answer on by request id (the SDK's transport maps each id to one stream), so
+      // with the same id, whenever their searches overlapped one call was answered and the other
+      // never: the test hung 300 s (issue 25: searches giving way to accepts made them overlap).
+      const statuses = await Promise.all([a, b, a, b].map((s, i) => post(s.origin, "/mcp", { ...CALL, id: 10 + i }, i % 2 === 0 ? sa : sb).then((r) => r.status)));
+      const refused: { status: number; message: string }[] = [];
+      for (const [s, headers] of [[a, sa], [b, sb]] as const) {
+        const r = await post(s.origin, "/mcp", CALL, headers);
+        refused.push({ status: r.status, message: r.status === 429 ? ((await r.json()) as { error: { message: string } }).error.message : await r.text() });
+      }
+      await Promise.all([stopProcess(a.child), stopProcess(b.child)]);
+      if (Math.floor(Date.now() / 3_600_000) === hour || tries > 0) answers = { statuses, refused };
+    }
+    expect(answers.statuses).toEqual([200, 200, 200, 200]);
+    for (const r of answers.refused) {
       expect(r.status).toBe(429);
-      expect(((await r.json()) as { error: { message: string } }).error.message).toMatch(
-        /^Rate limit exceeded: at most 4 search calls per hour on this documentation site\. Retry after \d+ seconds\.$/,
-      );
+      expect(r.message).toMatch(/^Rate limit exceeded: at most 4 search calls per hour on this documentation site\. Retry after \d+ seconds\.$/);
     }
   });
 

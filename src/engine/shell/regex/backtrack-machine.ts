@@ -52,7 +52,9 @@ export class BacktrackMachine {
   search(text: string, start: number, sticky: boolean, spend: ((units: number) => void) | undefined): Int32Array | null {
     this.text = text;
     this.spend = spend;
-    this.work = 0;
+    // Setting every slot is work too: a pattern of thousands of groups run on many short lines
+    // spent its time here, uncounted (adversary round 30 F4).
+    this.work = this.slots.length;
     const slots = this.slots;
     let found: Int32Array | null = null;
     slots.fill(-1);
@@ -204,6 +206,8 @@ export class BacktrackMachine {
           break;
         }
         case OP.reset:
+          // Each slot looked at is work (a repeat of many groups resets them all on every pass).
+          work += ins.b - ins.a;
           for (let k = ins.a; k < ins.b && this.unset === "empty"; k++) {
             if (slots[k] === -1) continue;
             stack[top] = k;

@@ -8,10 +8,14 @@ import { chargeUnits } from "./search-budget.js";
  * a step being about a jq node (~0.7 µs). CPU time, one process, load average 5, 2026-12-01:
  * `(a*)*\1b` over 40 a's, 64 million units in 0.68 s (~11 ns a unit, ~64 a jq node's time);
  * `grep -rhoiE '\b(\w+) \1\b' /` over spree (7.7 MB) 141 million units in 2.8 s with its file
- * reading (~20 ns). 48 keeps the whole budget (4 million steps) under ~3 s of CPU for the first
- * kind, within the 5 s CPU limit for the second (docs/shell.md, "Patterns that backtrack").
+ * reading (~20 ns). At 48, the adversary's runaways (round 30 F4: `(a*)*\1x` over 20,000 a's,
+ * `(x?)` 2,000 times then `\1z` over short lines) took 3.5-6.3 s of CPU for the whole budget on a
+ * loaded machine (load 5), so they ended at the 5 s CPU limit or the work limit by the run: the
+ * answer depended on the load. 128 keeps the whole budget near 1-2.5 s of CPU, a margin of two or
+ * more to that limit. The price: `grep -rhoiE '\b(\w+) \1\b' /` over spree (3.8-4.3 s of CPU
+ * here, 3.3 s on V8) now ends at the work limit, every time (docs/shell.md, "Patterns that backtrack").
  */
-export const BACKTRACK_UNITS_PER_STEP = 48;
+export const BACKTRACK_UNITS_PER_STEP = 128;
 
 /**
  * A RegExp whose matching is done by our counted backtracking machine (backtrack-machine.ts): for
