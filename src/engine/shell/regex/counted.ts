@@ -11,11 +11,13 @@ import { chargeUnits } from "./search-budget.js";
  * reading (~20 ns). At 48, the adversary's runaways (round 30 F4: `(a*)*\1x` over 20,000 a's,
  * `(x?)` 2,000 times then `\1z` over short lines) took 3.5-6.3 s of CPU for the whole budget on a
  * loaded machine (load 5), so they ended at the 5 s CPU limit or the work limit by the run: the
- * answer depended on the load. 128 keeps the whole budget near 1-2.5 s of CPU, a margin of two or
- * more to that limit. The price: `grep -rhoiE '\b(\w+) \1\b' /` over spree (3.8-4.3 s of CPU
- * here, 3.3 s on V8) now ends at the work limit, every time (docs/shell.md, "Patterns that backtrack").
+ * answer depended on the load; a pattern of 2,000 groups costs ~29 ns a unit (quiet, 2026-12-01),
+ * `(a*)*\1x` ~5.5 ns. 16 keeps the whole budget (64 million units) under ~2 s of CPU for the
+ * costliest kind measured, a margin of two or more to that limit. The price:
+ * `grep -rhoiE '\b(\w+) \1\b' /` over spree (3.8-4.3 s of CPU at load 12, 3.3 s on V8) ends at
+ * the work limit, every time (docs/shell.md, "Patterns that backtrack").
  */
-export const BACKTRACK_UNITS_PER_STEP = 128;
+export const BACKTRACK_UNITS_PER_STEP = 16;
 
 /**
  * A RegExp whose matching is done by our counted backtracking machine (backtrack-machine.ts): for
