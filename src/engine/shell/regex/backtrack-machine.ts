@@ -18,9 +18,11 @@ const UNDO = -2;
 
 /**
  * Whose rules for groups: JS's (`empty`: a backreference to a group that took no part matches
- * empty, and a repeated group's captures are unset again at each repetition) or GNU grep's and
- * sed's and PCRE2's (`fail`: such a backreference fails, and a capture from an earlier repetition
- * stays: `echo aba | grep -oE '((a)|b)+\2'` is `aba`, `echo ab | sed -E 's/((a)|b)+/[\2]/'` `[a]`).
+ * empty, a repeated group's captures are unset again at each repetition, and a repetition that
+ * matched nothing fails) or GNU grep's and sed's and PCRE2's (`fail`: such a backreference
+ * fails, a capture from an earlier repetition stays: `echo aba | grep -oE '((a)|b)+\2'` is
+ * `aba`, `echo ab | sed -E 's/((a)|b)+/[\2]/'` `[a]`, and a repetition that matched nothing is
+ * kept and ends the repeat: `echo xyb | grep -oE '(x?)*y\1'` is `xy`).
  */
 export type UnsetBackreference = "empty" | "fail";
 
@@ -219,8 +221,11 @@ export class BacktrackMachine {
           pc++;
           break;
         case OP.emptyCheck:
-          if (slots[2 * this.program.groups + ins.a] === at) ok = false;
-          else pc++;
+          // A pass that matched nothing: JS fails it; GNU and PCRE2 keep it (its captures set,
+          // empty ones included: `echo xyb | grep -oE '(x?)*y\1'` is `xy`) and repeat no more.
+          if (slots[2 * this.program.groups + ins.a] !== at) pc++;
+          else if (this.unset === "fail") pc = ins.b;
+          else ok = false;
           break;
         case OP.lineStart:
           ok = at === 0 || (ins.a === 1 && isLineTerminator(text.charCodeAt(at - 1)));

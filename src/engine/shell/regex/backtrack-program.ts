@@ -33,7 +33,11 @@ export const OP = {
   subMatch: 11,
   /** Register `a` := the position (where an optional repetition started). */
   mark: 12,
-  /** Fail when the position is still register `a`'s: a repetition past the minimum that matched nothing (the spec's RepeatMatcher). */
+  /**
+   * A repetition past the minimum that matched nothing (the position is still register `a`'s):
+   * JS fails it (the spec's RepeatMatcher); GNU and PCRE2 keep it, captures and all, and repeat
+   * no more, so the machine then goes to `b`, after the repeat.
+   */
   emptyCheck: 13,
   match: 14,
   /** A look-around of one character (`(?<=[W])`, `(?![W])`, as GNU's `\b` and `-w` are translated): `test` on the character after (before, `back`); `a`: 1 when negated. */
@@ -281,13 +285,14 @@ class Compiler {
     if (max === node.min) return;
     const register = this.registers++;
     const exits: Instruction[] = [];
+    const checks: Instruction[] = [];
     const optional = (): number => {
       const at = this.code.length;
       const split = this.emit(OP.split, back);
       const start = this.code.length;
       this.emit(OP.mark, back, register);
       body();
-      this.emit(OP.emptyCheck, back, register);
+      checks.push(this.emit(OP.emptyCheck, back, register));
       if (node.greedy) split.a = start;
       else split.b = start;
       exits.push(split);
@@ -298,6 +303,7 @@ class Compiler {
       if (node.greedy) split.b = this.code.length;
       else split.a = this.code.length;
     }
+    for (const check of checks) check.b = this.code.length;
   }
 
   /** The group numbers inside `node`, as [first, last + 1): numbered in order, they are consecutive. */
