@@ -104,6 +104,16 @@ describe("a backreference to a group that took no part fails to match, as in GNU
     // `(a*)*` matches empty on every line with \1 empty: GNU counts them all.
     expect(await shell.run("printf 'a\\nb\\n\\nxx\\naa\\nab\\nc\\n' | grep -cE '(a*)*\\1'; echo ab | grep -oE '(a|)+b\\1'")).toEqual(ok("7\nab\n"));
   });
+
+  it("reads a backreference as glibc does: one digit, to a group closed before it outside another alternative (adversary round 30)", async () => {
+    const shell = budgeted(200_000);
+    // `\10` is `\1` then `0` (it was JS's \10, a syntax error with one group).
+    expect(await shell.run("echo aa0 | grep -oE '(a)\\10'; echo aa0 | grep -o '\\(a\\)\\10'; echo a0 | grep -cE '(a)\\10'")).toEqual(ok("aa0\naa0\n0\n", 1));
+    // A group of an earlier alternative is not closed in the next one; after the alternation it is.
+    expect(await shell.run("echo b | grep -E '(a)|b\\1'")).toEqual({ stdout: "", stderr: "grep: Invalid back reference\n", exitCode: 2, truncated: false });
+    expect(await shell.run("echo b | sed -E 's/(a)|b\\1/X/'")).toEqual({ stdout: "", stderr: "sed: -e expression #1, char 12: Invalid back reference\n", exitCode: 1, truncated: false });
+    expect(await shell.run("echo aa | grep -oE '((a)|b)\\2'; echo ab | grep -E '(a)|(b)\\2'")).toEqual(ok("aa\nab\n"));
+  });
 });
 
 describe("a risky pattern with a look-around runs on the counted machine instead of being refused", () => {

@@ -67,6 +67,10 @@ export function translatePosix(pattern: string, ere: boolean, groupOffset = 0, m
 interface Frame {
   /** Output index where the current alternative began. */
   altStart: number;
+  /** Groups closed before this level began: each alternative starts from these (glibc's `initial_bkref_map`). */
+  readonly initial: ReadonlySet<number>;
+  /** Groups closed in this level's earlier alternatives: closed for what follows the level. */
+  readonly accumulated: Set<number>;
 }
 
 class PosixTranslator {
@@ -81,7 +85,7 @@ class PosixTranslator {
   private atomQuantified = false;
   /** The last atom certainly matched one word character (lets `\b` use a one-sided test). */
   private prevWord = false;
-  private readonly frames: Frame[] = [{ altStart: 0 }];
+  private readonly frames: Frame[] = [{ altStart: 0, initial: new Set(), accumulated: new Set() }];
 
   /** `^` and `$` as assertions; `.` and negated sets; the `\n` to add to negations. */
   private readonly start: string;
@@ -272,14 +276,15 @@ class PosixTranslator {
     this.open.push(this.groups);
     this.out += "(";
     this.i += consumed;
-    this.frames.push({ altStart: this.out.length });
+    this.frames.push({ altStart: this.out.length, initial: new Set(this.closed), accumulated: new Set() });
     this.atomStart = -1;
   }
 
   private closeGroup(consumed: number): void {
     const n = this.open.pop() as number;
+    const level = this.frames.pop() as Frame;
+    for (const k of level.accumulated) this.closed.add(k);
     this.closed.add(n);
-    this.frames.pop();
     // The group is one atom: find its `(` by matching parentheses backwards is costly, so
     // remember the frame start instead.
     const groupStart = this.findGroupStart();
@@ -317,6 +322,11 @@ class PosixTranslator {
     this.i += consumed;
     const frame = this.frames[this.frames.length - 1] as Frame;
     frame.altStart = this.out.length;
+    // A group closed in an earlier alternative cannot be referred to in this one (glibc:
+    // `(a)|b\1` is an invalid back reference), though it can after the alternation ends.
+    for (const k of this.closed) frame.accumulated.add(k);
+    this.closed.clear();
+    for (const k of frame.initial) this.closed.add(k);
     this.atomStart = -1;
   }
 
@@ -343,7 +353,10 @@ class PosixTranslator {
     if (c >= "1" && c <= "9") {
       const n = Number(c);
       if (n > this.groups || !this.closed.has(n)) throw new PosixRegexError("Invalid back reference");
-      return this.atom(`\\${n + this.groupOffset}`, 2);
+      // One digit only (`\10` is `\1` then `0`): kept apart from a digit after it.
+      const next = p[this.i + 2];
+      const ref = `\\${n + this.groupOffset}`;
+      return this.atom(next !== undefined && next >= "0" && next <= "9" ? `(?:${ref})` : ref, 2);
     }
     switch (c) {
       case "w":
