@@ -32,6 +32,8 @@ export interface GrepSettings extends LineSearchFlags {
   excludeDir: GlobMatcher[];
   /** FILE operands (after the pattern operand, when no -e/-f gave patterns). */
   operands: string[];
+  /** `-f -` read stdin for patterns: read once, it is empty as input (GNU's `printf 'a\n' | grep -f -` finds nothing). */
+  stdinTaken: boolean;
 }
 
 /** The settings while options are read: what only the end of the command line settles. */
@@ -56,8 +58,14 @@ function contextInto(set: (s: Draft, n: number) => void): GrepRow["apply"] {
   };
 }
 
-/** `-f FILE`: one pattern per line of FILE. */
+/** `-f FILE`: one pattern per line of FILE (`-` is stdin, as in GNU grep). */
 function patternsFromFile(s: Draft, value: string, io: CommandIo): number | undefined {
+  if (value === "-") {
+    appendAll(s.patterns, s.stdinTaken ? [] : patternLines(io.stdin()));
+    s.explicitPatterns = true;
+    s.stdinTaken = true;
+    return undefined;
+  }
   const entry = lookup(io.view, io.cwd, value, io.piped);
   if (entry.kind !== "file" && entry.kind !== "device") {
     io.fail(`${value}: ${entry.kind === "dir" ? ERRNO.EISDIR : lookupError(entry)}`);
@@ -173,6 +181,7 @@ function defaults(dialect: Dialect): Draft {
   return {
     dialect,
     patterns: [],
+    stdinTaken: false,
     ignoreCase: false,
     invert: false,
     word: false,

@@ -79,7 +79,7 @@ function collectTargets(s: GrepSettings, io: CommandIo): { targets: Target[]; er
   };
   for (const operand of operands) {
     if (stdinOperand(operand)) {
-      targets.push({ display: s.label, text: io.stdin(), named, stream: true });
+      targets.push({ display: s.label, text: s.stdinTaken ? "" : io.stdin(), named, stream: true });
       continue;
     }
     const entry = lookup(io.view, io.cwd, operand, io.piped);
