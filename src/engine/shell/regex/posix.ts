@@ -103,8 +103,10 @@ class PosixTranslator {
     const lines = !mode.sed || mode.multiline === true;
     this.start = lines ? LINE_START : "^";
     this.end = lines ? LINE_END : "$";
-    this.any = mode.sed ? "[\\s\\S]" : "[^\\n]";
-    this.nl = mode.sed ? "" : "\\n";
+    // sed's pattern space holds newlines, which `.` and `[^...]` match; its `M` flag is glibc's
+    // REG_NEWLINE, under which they do not (`sed 'N;s/a.*/X/M'` keeps the second line).
+    this.any = lines ? "[^\\n]" : "[\\s\\S]";
+    this.nl = lines ? "\\n" : "";
     this.emacs = mode.emacs === true;
   }
 
