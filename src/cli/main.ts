@@ -50,7 +50,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     y = y.command(
       cmd.command,
       cmd.describe,
-      (b) => requireValues(cmd.builder(b)),
+      (b) => requireValues(cmd.builder(b), argv),
       (args) => {
         running = cmd.command.split(" ")[0];
         result = checkFolderOptions(io, args as { dir?: unknown; state?: unknown }).then(() => cmd.run(args as never, io));

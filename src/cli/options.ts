@@ -22,12 +22,35 @@ export function withDir<T>(y: Argv<T>) {
  * (`nav --groups` alone: the anonymous reader's navigation). Applied to every command by `main`;
  * the error is `needsValueMessage`'s.
  */
-export function requireValues<T>(y: Argv<T>): Argv<T> {
+export function requireValues<T>(y: Argv<T>, argv: readonly string[] = []): Argv<T> {
   // `getOptions` is yargs' own (its typings leave it out): the options declared so far, by type.
   const options = (y as unknown as { getOptions(): { readonly string: string[]; readonly number: string[]; readonly array: string[] } }).getOptions();
   const lists = new Set([...options.array, "groups"]);
   for (const key of [...options.string, ...options.number]) if (!lists.has(key)) y.requiresArg(key);
+  // yargs reads `--port soon` as NaN, and each command's range check then said "got NaN": every
+  // number option names what it was given instead.
+  for (const key of options.number) {
+    y.coerce(key, (value: unknown) => {
+      const values = Array.isArray(value) ? value : [value];
+      if (values.some((v) => typeof v === "number" && Number.isNaN(v))) {
+        throw new CliError(`--${key} must be a number; got ${JSON.stringify(givenValue(argv, key) ?? "something else")}`, 2);
+      }
+      return value;
+    });
+  }
   return y;
+}
+
+/** What the command line gave option `key` last (`--key VALUE` or `--key=VALUE`), as written. */
+function givenValue(argv: readonly string[], key: string): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--") break;
+    if (arg === `--${key}`) found = argv[i + 1];
+    else if (arg.startsWith(`--${key}=`)) found = arg.slice(key.length + 3);
+  }
+  return found;
 }
 
 /** yargs' words for an option given without its value (`requiresArg`), as this CLI says it; undefined for any other failure. */

@@ -159,3 +159,17 @@ describe("an option without its value", () => {
     expect([await runCli(["serve", "--dir", "--http"]), await runCli(["search", "bucket", "--page-size"])]).toEqual([usage("--dir"), usage("--page-size")]);
   });
 });
+
+/** A number option given a word: yargs reads it as NaN, and each command's range check said "got NaN". */
+describe("a number option given something else", () => {
+  it.each([
+    [["serve", "--http", "--port=abc"], '--port must be a number; got "abc"'],
+    [["serve", "--http", "--relay-timeout", "soon"], '--relay-timeout must be a number; got "soon"'],
+    [["search", "bucket", "--page-size", "many"], '--page-size must be a number; got "many"'],
+    [["search", "bucket", "--score-threshold", "high"], '--score-threshold must be a number; got "high"'],
+    [["fs", "--time-limit", "1s", "ls"], '--time-limit must be a number; got "1s"'],
+    [["preview", "--port", "x"], '--port must be a number; got "x"'],
+  ])("%j: exit 2, naming the option and what it was given", async (argv, message) => {
+    expect(await runCli(argv)).toEqual({ code: 2, stdout: "", stderr: `svc-mcp: ${message}\nRun with --help for usage.\n` });
+  });
+});
