@@ -122,6 +122,18 @@ describe("a risky pattern with a look-around runs on the counted machine instead
     expect(await shell.run("printf 'aa\\n' | grep -wEc '(a|a)*$'; printf 'aa\\n' | grep -Ec '(a+)+\\1$'")).toEqual(ok("1\n1\n"));
   });
 
+  it("refuses groups nested thousands deep, saying why (they overflowed the stack: exit 1, 'Maximum call stack size exceeded')", async () => {
+    // 5,000 deep: past the command line's 8 KB, so written by awk and read by `-f -`.
+    const pattern = `awk 'BEGIN { for (i = 0; i < 5000; i++) printf "("; printf "a"; for (i = 0; i < 5000; i++) printf ")"; print "\\\\1" }'`;
+    expect(await budgeted(2_000_000).run(`${pattern} | grep -cE -f - /index.mdx`)).toEqual({
+      stdout: "",
+      stderr:
+        "grep: this pattern nests groups over 1000 deep, more than this shell's regex engines can read; simplify it\n",
+      exitCode: 2,
+      truncated: false,
+    });
+  });
+
   it("refuses only a program too large to hold, saying why", async () => {
     expect(await budgeted(200_000).run("echo aab | grep -E '(a{1000}){200}\\1'")).toEqual({
       stdout: "",

@@ -155,6 +155,8 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "rg -c -f /api/pats.md /guides/crlf.md" },
   // sed's M flag: `.` and `[^...]` stop at the pattern space's newlines (glibc's REG_NEWLINE), ^ and $ match at them
   { cmd: "printf 'ab\\ncd\\n' | sed -E 'N;s/a.*/X/M'; printf 'ab\\ncd\\n' | sed 'N;s/a[^x]*/X/M;s/^c/C/M'; printf 'ab\\ncd\\n' | sed -E 'N;s/a.*/X/'" },
+  // sed -f /dev/null: an empty script
+  { cmd: "sed -f /dev/null /api/tabs.md; sed -n -f /dev/null /api/tabs.md; echo $?" },
   // grep -f - reads the patterns from stdin, which is then empty as input
   { cmd: "printf 'two\\nzz\\n' | grep -c -f - /api/paras.md; printf 'one\\n' | grep -f -; echo $?" },
   // backreferences as glibc reads them: an empty pass of a repeat is kept, one digit, no group of an earlier alternative

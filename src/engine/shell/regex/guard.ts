@@ -21,10 +21,21 @@ import { isRisky } from "./shape.js";
  * expressions".
  */
 
+/**
+ * Groups nested deeper than this are refused. Every engine here reads a pattern by descending
+ * its tree, so thousands of groups inside one another (a pattern from `-f`) overflowed the
+ * stack: exit 1, "Maximum call stack size exceeded" (adversary round 30). PCRE2 and ripgrep
+ * stop at 250; GNU grep -E has no such limit, but no real pattern comes near this one.
+ */
+export const MAX_GROUP_NESTING = 1000;
+
 /** The regex to search with, or why the pattern is refused (the words after `name: `). */
 export function guardRegex(regex: RegExp): RegExp | { readonly refused: string } {
   // Fixed strings run on an automaton, linear in the text whatever they are.
   if (regex instanceof FixedStringsRegExp) return regex;
+  if (groupNesting(regex.source) > MAX_GROUP_NESTING) {
+    return { refused: `this pattern nests groups over ${MAX_GROUP_NESTING} deep, more than this shell's regex engines can read; simplify it` };
+  }
   const backreference = hasBackreference(regex.source, regex.flags);
   if (!backreference && !isRisky(regex.source)) return regex;
   const linear = backreference ? undefined : linearRegExp(regex);
@@ -35,4 +46,20 @@ export function guardRegex(regex: RegExp): RegExp | { readonly refused: string }
   return {
     refused: `this pattern needs a backtracking regex engine (it has a backreference, or a look-around where it can backtrack badly), and this shell's counted one cannot run ${counted.construct}; simplify it`,
   };
+}
+
+/** How deep a JS regex source's parentheses nest (escapes and classes skipped). */
+function groupNesting(source: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x5c /* \ */) i++;
+    else if (inClass) inClass = c !== 0x5d; /* ] */
+    else if (c === 0x5b /* [ */) inClass = true;
+    else if (c === 0x28 /* ( */) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x29 /* ) */) depth--;
+  }
+  return deepest;
 }

@@ -40,11 +40,12 @@ interface SedSettings {
 /** `-f FILE`: the script in FILE. */
 function scriptFromFile(s: SedSettings, value: string, io: CommandIo): number | undefined {
   const entry = lookup(io.view, io.cwd, value, io.piped);
-  if (entry.kind !== "file") {
+  // A device (`/dev/null`) is an empty script, as GNU sed reads it.
+  if (entry.kind !== "file" && entry.kind !== "device") {
     io.fail(`couldn't open file ${value}: ${entry.kind === "dir" ? ERRNO.EISDIR : ERRNO.ENOENT}`);
     return 1;
   }
-  s.scripts.push(entry.text.replace(/\n$/, ""));
+  s.scripts.push(entry.kind === "file" ? entry.text.replace(/\n$/, "") : "");
   return undefined;
 }
 
