@@ -478,11 +478,15 @@ export class DocsRuntime {
     return new LazyShell(async () => {
       await ioTurn();
       await this.searchTurns.whenIdle();
+      // The encoding begun and the reader's view sent to the worker first (`shellFor`'s `warm`):
+      // the worker builds its records and the view (~0.5 s at 50,000 files) on another core
+      // while this thread encodes the texts and answers the first search, instead of after both
+      // (issue 22: the first command after the first search waited ~1.8 s for them, in a row).
+      const shell = host.shellFor(site, view, true);
       // A slice at a time: a search that arrives once the encoding has begun (the client's round
       // trip is longer than a turn) is answered between two slices, not after it (issue 22).
       await host.encodeSoon(site);
       await this.searchTurns.whenIdle();
-      const shell = host.shellFor(site, view, true);
       // The view's folders (made at first use), which a command's answer reads here
       // (`provenance.ts`): made now, with the encoding, not by the first command.
       view.isDir("/");

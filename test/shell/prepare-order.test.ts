@@ -59,9 +59,11 @@ it("a stdio server's pool starts no worker before its tool list is answered (`pr
   runtime.prepareSearch(context);
   runtime.prepareShell(context);
   const listing = await runtime.readerState(context).shell.run("ls / | head -1");
-  expect({ beforeList, after: rec.lines(["spawn", "booted", "loading", "loaded"]), listing: listing.exitCode }).toEqual({
+  // Booted before or after it was given the site: messages wait for a worker still booting.
+  expect({ beforeList, after: rec.lines(["spawn", "loading", "loaded"]), booted: rec.lines(["booted"]), listing: listing.exitCode }).toEqual({
     beforeList: [],
-    after: ["spawn worker 1", "booted worker 1", "worker 1 loading snapshot 1", "worker 1 loaded snapshot 1"],
+    after: ["spawn worker 1", "worker 1 loading snapshot 1", "worker 1 loaded snapshot 1"],
+    booted: ["booted worker 1"],
     listing: 0,
   });
 });
@@ -81,7 +83,7 @@ it("a command sent before the tool list was asked (no `prepareShell`) starts the
   }
 });
 
-it("a search that arrives once the site's encoding has begun is answered between its slices, not after it: 2,500 files are encoded a thousand at a time (issue 22: ~0.5 s of the thread on 50,000 pages)", async () => {
+it("a search that arrives once the site's encoding has begun is answered between its slices, not after it: 2,500 files are encoded a thousand at a time (issue 22: ~0.5 s of the thread on 50,000 pages); the worker is given the site and builds the reader's view before the texts are encoded, not after", async () => {
   const pages = Array.from({ length: 2500 }, (_, i) => `page-${i}`);
   const repo = makeRepo({
     "docs.json": JSON.stringify({ name: "Owl Handbook", navigation: { groups: [{ group: "All", pages }] } }),
@@ -97,12 +99,15 @@ it("a search that arrives once the site's encoding has begun is answered between
     runtime.prepareShell(context);
     await rec.next((e) => e.t === "encoding");
     const found = await searchDocs({ runtime, request: context }, { query: "webhooks" });
-    const atSearch = rec.lines(["encoding", "encoded"]);
+    const seen = ["encoding", "loading", "encoded"] as const;
+    const atSearch = rec.lines(seen);
     const listing = await runtime.readerState(context).shell.run("ls / | wc -l");
-    expect({ found: found.ok, atSearch, after: rec.lines(["encoding", "encoded"]), listing: listing.stdout }).toEqual({
+    // The worker answers in the order it was told: the site, the view, then (once encoded) the texts.
+    expect({ found: found.ok, atSearch, after: rec.lines(seen), worker: rec.lines(["viewed", "loaded"]), listing: listing.stdout }).toEqual({
       found: true,
-      atSearch: ["encoding 2500 files"],
-      after: ["encoding 2500 files", "snapshot 1 encoded"],
+      atSearch: ["encoding 2500 files", "worker 1 loading snapshot 1"],
+      after: ["encoding 2500 files", "worker 1 loading snapshot 1", "snapshot 1 encoded"],
+      worker: ["worker 1 built view 1", "worker 1 loaded snapshot 1"],
       listing: "2501\n",
     });
   } finally {

@@ -5,7 +5,7 @@
  * a few wide characters takes its UTF-8 bytes, not twice its length (issue 22).
  */
 import { describe, expect, it } from "vitest";
-import { decodeSnapshot, type SharedSnapshot, SnapshotEncoder } from "../../src/engine/shell/shared-snapshot.js";
+import { decodeSnapshot, decodeSnapshotTable, type SharedSnapshot, SnapshotEncoder } from "../../src/engine/shell/shared-snapshot.js";
 import { makeFile, type SiteFile } from "../../src/vfs/site-file.js";
 
 const TEXTS = [
@@ -52,6 +52,19 @@ describe("a shared snapshot", () => {
     const [file] = decodeSnapshot(snapshot);
     expect(Object.getOwnPropertyNames(file).filter((name) => ["size", "mtime", "access", "text", "stored"].includes(name))).toEqual([]);
     expect(plain([file as SiteFile])).toEqual(plain([FILES[0] as SiteFile]));
+  });
+
+  it("begun, its preview already holds every fact but the texts (a worker builds its records and views from it while the texts are encoded, issue 22); given the finished chunks, the same records read the texts", () => {
+    const encoding = new SnapshotEncoder().begin(FILES);
+    const { snapshot: preview, position } = encoding.preview;
+    const decoded = decodeSnapshotTable(preview);
+    const facts = (files: readonly SiteFile[]) => files.map((f) => ({ path: f.path, size: f.size, mtime: f.mtime.toISOString(), access: f.access }));
+    expect({ facts: facts(decoded.files), positions: FILES.map((f) => position.get(f)), chunks: preview.chunks.length }).toEqual({ facts: facts(FILES), positions: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], chunks: 0 });
+    expect(encoding.advance(4)).toBe(false);
+    const { snapshot } = encoding.finish();
+    expect({ table: snapshot.table === preview.table, paths: snapshot.paths === preview.paths }).toEqual({ table: true, paths: true });
+    decoded.of.chunks = snapshot.chunks;
+    expect(plain(decoded.files)).toEqual(plain(FILES));
   });
 
   it("decodes an empty site", () => {

@@ -37,7 +37,15 @@ const CHUNK_BYTES = 16 * 1024 * 1024;
 
 /** An encoding under way (`SnapshotEncoder.begin`). */
 export interface SnapshotEncoding {
-  /** Encode up to `files` more files: true once every file is. */
+  /**
+   * The snapshot before its texts: paths, positions, sizes, times and access rules are final
+   * from `begin` on; only the texts' columns of the table (filled in place, it is shared) and
+   * the chunks are not. A worker given it builds its file records and a reader's view from it
+   * while the texts are encoded (`ShellHost.encodeSoon`), and reads no text before it is given
+   * the chunks (`finish`'s).
+   */
+  readonly preview: EncodedSnapshot;
+  /** Encode up to `files` more files' texts: true once every file's is. */
   advance(files: number): boolean;
   /** Encode the rest now (if any): the snapshot. */
   finish(): EncodedSnapshot;
@@ -107,8 +115,31 @@ export class SnapshotEncoder {
     const accessOf = new Map<Access, number>();
     // By text, or for a text held as bytes by what holds it (copies share it): never every text read back at once.
     const byText = new Map<string | object, TextRef>();
+    // Everything but the texts first (a few milliseconds for 50,000 files): a worker can build
+    // its records and a reader's view from it while the texts are written (`preview`).
     const position = new Map<SiteFile, number>();
-    const paths: string[] = [];
+    const paths: string[] = new Array<string>(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const f = list[i] as SiteFile;
+      let access = accessOf.get(f.access);
+      if (access === undefined) {
+        const key = JSON.stringify(f.access);
+        access = accessIds.get(key);
+        if (access === undefined) {
+          access = accesses.length;
+          accesses.push(f.access);
+          accessIds.set(key, access);
+        }
+        accessOf.set(f.access, access);
+      }
+      const at = i * COLUMNS;
+      table[at + 3] = f.size;
+      table[at + 4] = f.mtime.getTime();
+      table[at + 5] = access;
+      paths[i] = f.path;
+      position.set(f, i);
+    }
+    const joined = paths.join("\0");
     let next = 0;
     let result: EncodedSnapshot | undefined;
     const advance = (count: number): boolean => {
@@ -123,37 +154,22 @@ export class SnapshotEncoder {
           this.refs.set(f, ref);
           byText.set(key, ref);
         }
-        let access = accessOf.get(f.access);
-        if (access === undefined) {
-          const key = JSON.stringify(f.access);
-          access = accessIds.get(key);
-          if (access === undefined) {
-            access = accesses.length;
-            accesses.push(f.access);
-            accessIds.set(key, access);
-          }
-          accessOf.set(f.access, access);
-        }
         const at = next * COLUMNS;
         table[at] = ref.chunk;
         table[at + 1] = ref.offset;
         table[at + 2] = ref.length;
-        table[at + 3] = f.size;
-        table[at + 4] = f.mtime.getTime();
-        table[at + 5] = access;
         table[at + 6] = ENCODINGS.indexOf(ref.encoding);
-        paths.push(f.path);
-        position.set(f, next);
       }
       return next === list.length;
     };
     const encoding: SnapshotEncoding = {
+      preview: { snapshot: { paths: joined, table, accesses, chunks: [] }, position },
       advance: (count) => result !== undefined || advance(count),
       finish: () => {
         if (result === undefined) {
           advance(list.length - next);
           if (this.unfinished === encoding) this.unfinished = undefined;
-          result = { snapshot: { paths: paths.join("\0"), table, accesses, chunks: [...this.chunks] }, position };
+          result = { snapshot: { paths: joined, table, accesses, chunks: [...this.chunks] }, position };
         }
         return result;
       },
@@ -217,10 +233,17 @@ export class SnapshotEncoder {
 }
 
 /** What every file of one decoded snapshot reads its facts from (worker side). */
-interface DecodedTable {
+export interface DecodedTable {
   readonly table: Float64Array;
-  readonly chunks: readonly SharedArrayBuffer[];
+  /** Set once the texts are encoded, when the snapshot was given as a `preview`. */
+  chunks: readonly SharedArrayBuffer[];
   readonly accesses: readonly Access[];
+}
+
+/** A decoded snapshot: its file records in table order, and what they read their facts from. */
+export interface DecodedSnapshot {
+  readonly files: SiteFile[];
+  readonly of: DecodedTable;
 }
 
 /**
@@ -265,9 +288,14 @@ class SharedFile implements SiteFile {
 
 /** The file records of a shared snapshot, in table order (worker side). */
 export function decodeSnapshot(s: SharedSnapshot): SiteFile[] {
+  return decodeSnapshotTable(s).files;
+}
+
+/** The file records of a shared snapshot and their table, whose chunks come later for a `preview` (worker side). */
+export function decodeSnapshotTable(s: SharedSnapshot): DecodedSnapshot {
   const paths = s.paths === "" ? [] : s.paths.split("\0");
   const of: DecodedTable = { table: s.table, chunks: s.chunks, accesses: s.accesses };
   const files: SiteFile[] = new Array(paths.length);
   for (let i = 0; i < paths.length; i++) files[i] = new SharedFile(paths[i] as string, of, i * COLUMNS);
-  return files;
+  return { files, of };
 }

@@ -21,7 +21,13 @@ import { threadCpuMs } from "./thread-cpu.js";
 
 /** Messages to the shell worker. Ordered: a `site` or `view` sent before a `run` is there for it. */
 export type ToWorker =
-  | { readonly t: "site"; readonly sid: number; readonly snapshot: SharedSnapshot }
+  /**
+   * A snapshot to load. Not `complete`: its texts are still being encoded (`encodeSoon`); the
+   * worker builds its records and views meanwhile, and says it is loaded after `texts`.
+   */
+  | { readonly t: "site"; readonly sid: number; readonly snapshot: SharedSnapshot; readonly complete: boolean }
+  /** The chunks of a snapshot given before its texts were encoded: it is loaded now. */
+  | { readonly t: "texts"; readonly sid: number; readonly chunks: readonly SharedArrayBuffer[] }
   /** Forget a snapshot (the host decides which a worker keeps, so a run never finds it gone). */
   | { readonly t: "drop"; readonly sid: number }
   /** A reader's view: the snapshot's files it sees, by table position, and files of its own. */
@@ -70,7 +76,9 @@ export interface ShellWorkerData {
 /** A snapshot as the pool knows it: its id and its shared encoding. */
 interface Snapshot {
   readonly sid: number;
-  readonly encoded: EncodedSnapshot;
+  /** Until `complete`, the encoding's `preview` (every fact but the texts). */
+  encoded: EncodedSnapshot;
+  complete: boolean;
 }
 
 /** One reader's view as the worker knows it. */
@@ -239,8 +247,8 @@ export class ShellHost {
   /** Sites whose texts may be read from their snapshot (`releaseTexts`). */
   private readonly releasable = new WeakSet<Site>();
   private readonly snapshots = new WeakMap<Site, Snapshot>();
-  /** A site's encoding under way, a slice at a time (`encodeSoon`). */
-  private encoding: { readonly site: Site; readonly job: SnapshotEncoding } | undefined;
+  /** A site's encoding under way, a slice at a time (`encodeSoon`), and its snapshot (not `complete`). */
+  private encoding: { readonly site: Site; readonly job: SnapshotEncoding; readonly snapshot: Snapshot } | undefined;
   /** The newest snapshot: workers load it as soon as they start. */
   private current: Snapshot | undefined;
   /** A view workers build as soon as they hold its snapshot (`shellFor`'s `warm`). */
@@ -395,16 +403,27 @@ export class ShellHost {
   private makeCurrent(snapshot: Snapshot): void {
     if (this.current === snapshot || this.closed) return;
     this.current = snapshot;
-    for (const slot of this.slots) if (this.isIdle(slot) && !slot.loaded.includes(snapshot.sid)) this.load(slot, snapshot);
+    // Workers still booting too (messages wait for them, in order): a stdio server's one worker
+    // boots while its thread answers the first search, and is given the site as it begins.
+    for (const slot of this.slots) if (this.mayLoad(slot) && !slot.loaded.includes(snapshot.sid)) this.load(slot, snapshot);
+  }
+
+  /** Neither running a call nor loading: free to be given a snapshot (booted or not). */
+  private mayLoad(slot: Slot): boolean {
+    return slot.loading === undefined && slot.call === undefined;
   }
 
   /**
    * A shell for one reader's view of a snapshot (what `DocsShell` is in this thread). `warm`:
    * the reader whose commands come first (a stdio server's one reader): workers build its view
-   * as soon as they hold the snapshot, before its first command (~0.3 s for 25,000 files).
+   * as soon as they are given the snapshot, before its first command (~0.5 s for 50,000 files),
+   * and the site's encoding is left under way if it is (`encodeSoon`): the view needs none of
+   * the texts, so a worker builds it on another core while this thread encodes them and answers
+   * a search between their slices (issue 22: after the first search, the first command waited
+   * for the rest of the encoding, the worker's load and this build, one after the other).
    */
   shellFor(site: Site, view: SiteView, warm = false): Shell {
-    const snapshot = this.snapshotOf(site);
+    const snapshot = warm ? this.snapshotBegun(site) : this.snapshotOf(site);
     const { position } = snapshot.encoded;
     const positions: number[] = [];
     const extra: { id: number; file: SiteFile }[] = [];
@@ -427,7 +446,7 @@ export class ShellHost {
     return { run: (command, caller, signal) => this.run(ref, command, caller ?? "", signal), prepare: () => this.warm(ref) };
   }
 
-  /** Idle workers holding its snapshot build `ref` now, and workers that load it later too. */
+  /** Workers given its snapshot (loaded or loading) build `ref` now, and workers that load it later too. */
   private warm(ref: ViewRef): void {
     this.warmView = ref;
     for (const slot of this.slots) this.warmUp(slot);
@@ -482,54 +501,67 @@ export class ShellHost {
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 
+  /** `site`'s snapshot, encoded now if it is not yet (the rest of an encoding under way). */
   private snapshotOf(site: Site): Snapshot {
-    const snapshot = this.snapshots.get(site);
-    if (snapshot !== undefined) return snapshot;
-    const encoding = this.encoding;
-    this.encoding = undefined;
-    // One encoding at a time (`SnapshotEncoder.begin`): one under way of another site (a reload
-    // came meanwhile) is finished first, as it would have been had it not been sliced.
-    if (encoding !== undefined && encoding.site !== site) this.installSnapshot(encoding.site, encoding.job.finish());
-    return this.installSnapshot(site, (encoding?.site === site ? encoding.job : this.encoder.begin(site.files.values())).finish());
+    const snapshot = this.snapshotBegun(site);
+    this.complete(snapshot);
+    return snapshot;
+  }
+
+  /**
+   * `site`'s snapshot, its encoding begun if it was not: made the newest, so that workers are
+   * given it (before its texts: `SnapshotEncoding.preview`). One encoding at a time
+   * (`SnapshotEncoder.begin`): one under way of another site (a reload came meanwhile) is
+   * finished first, as it would have been had it not been sliced.
+   */
+  private snapshotBegun(site: Site): Snapshot {
+    const known = this.snapshots.get(site);
+    if (known !== undefined) return known;
+    if (this.encoding !== undefined) this.complete(this.encoding.snapshot);
+    const job = this.encoder.begin(site.files.values());
+    const snapshot: Snapshot = { sid: this.nextSid++, encoded: job.preview, complete: false };
+    this.snapshots.set(site, snapshot);
+    this.encoding = { site, job, snapshot };
+    this.emit({ t: "encoding", files: site.files.size });
+    // A site not seen before is the newest (a reload): workers load it ahead of its first call.
+    this.makeCurrent(snapshot);
+    return snapshot;
   }
 
   /**
    * Encode `site` a slice of `ENCODE_SLICE_FILES` files at a time, a turn of the event loop
    * between slices: a request that arrives meanwhile (a stdio client's first search, sent as soon
    * as it has the tool list) is answered between two slices, not after the whole encoding,
-   * ~0.5 s of this thread on a 50,000-page site (issue 22). A command that needs the snapshot
-   * sooner finishes it at once (`snapshotOf`). Slices are counted in files, not timed: the
-   * snapshot is the same whatever the machine's speed.
+   * ~0.5 s of this thread on a 50,000-page site (issue 22). Workers are given the snapshot as
+   * the encoding begins and build their records (and the warm view) meanwhile; its texts follow
+   * at the end. A command that needs the snapshot sooner finishes it at once (`snapshotOf`,
+   * `run`). Slices are counted in files, not timed: the snapshot is the same whatever the
+   * machine's speed.
    */
   async encodeSoon(site: Site): Promise<void> {
-    if (this.closed || this.snapshots.has(site)) return;
-    if (this.encoding?.site !== site) {
-      const other = this.encoding;
-      this.encoding = undefined;
-      if (other !== undefined) this.installSnapshot(other.site, other.job.finish());
-      this.encoding = { site, job: this.encoder.begin(site.files.values()) };
-      this.emit({ t: "encoding", files: site.files.size });
-    }
-    const encoding = this.encoding;
-    while (this.encoding === encoding && !this.closed) {
-      if (encoding.job.advance(ENCODE_SLICE_FILES)) {
-        this.encoding = undefined;
-        this.installSnapshot(site, encoding.job.finish());
+    if (this.closed) return;
+    const snapshot = this.snapshotBegun(site);
+    while (!snapshot.complete && this.encoding?.snapshot === snapshot && !this.closed) {
+      if (this.encoding.job.advance(ENCODE_SLICE_FILES)) {
+        this.complete(snapshot);
         return;
       }
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
-  /** `site`'s snapshot, once encoded: kept, and made the newest. */
-  private installSnapshot(site: Site, encoded: EncodedSnapshot): Snapshot {
-    const snapshot: Snapshot = { sid: this.nextSid++, encoded };
-    this.snapshots.set(site, snapshot);
+  /** Finish `snapshot`'s encoding (if under way): workers given it before its texts get them now. */
+  private complete(snapshot: Snapshot): void {
+    if (snapshot.complete) return;
+    const encoding = this.encoding;
+    if (encoding?.snapshot !== snapshot) return;
+    this.encoding = undefined;
+    snapshot.encoded = encoding.job.finish();
+    snapshot.complete = true;
     this.emit({ t: "encoded", sid: snapshot.sid });
-    if (this.releasable.has(site)) this.parkTexts(site);
-    // A site not seen before is the newest (a reload): workers load it ahead of its first call.
-    this.makeCurrent(snapshot);
-    return snapshot;
+    if (this.releasable.has(encoding.site)) this.parkTexts(encoding.site);
+    const chunks = snapshot.encoded.snapshot.chunks;
+    for (const slot of this.slots) if (slot.loading === snapshot.sid) slot.worker.postMessage({ t: "texts", sid: snapshot.sid, chunks } satisfies ToWorker);
   }
 
   /**
@@ -540,7 +572,7 @@ export class ShellHost {
    */
   releaseTexts(site: Site): void {
     this.releasable.add(site);
-    if (this.snapshots.has(site)) this.parkTexts(site);
+    if (this.snapshots.get(site)?.complete === true) this.parkTexts(site);
   }
 
   /** Every held text of `site` read from where its snapshot wrote it (a snapshot written into
@@ -556,6 +588,8 @@ export class ShellHost {
 
   private run(view: ViewRef, command: string, caller: string, signal: AbortSignal | undefined): Promise<ShellResult> {
     if (this.closed) return Promise.resolve(failure("the docs shell was shut down"));
+    // A command needs the texts: an encoding still under way is finished now, not a slice a turn.
+    this.complete(view.snapshot);
     // Asked, then given up before it was queued: nothing to run.
     if (signal?.aborted === true) return Promise.resolve(CANCELLED);
     return new Promise((resolve) => {
@@ -697,7 +731,9 @@ export class ShellHost {
       const sid = slot.loaded.shift() as number;
       slot.worker.postMessage({ t: "drop", sid } satisfies ToWorker);
     }
-    slot.worker.postMessage({ t: "site", sid: snapshot.sid, snapshot: snapshot.encoded.snapshot } satisfies ToWorker);
+    slot.worker.postMessage({ t: "site", sid: snapshot.sid, snapshot: snapshot.encoded.snapshot, complete: snapshot.complete } satisfies ToWorker);
+    // The warm view right behind it: built while the texts are encoded, if they are.
+    this.warmUp(slot);
   }
 
   private assign(slot: Slot, p: Pending): void {
@@ -722,10 +758,15 @@ export class ShellHost {
     slot.viewsSent.add(view.vid);
   }
 
-  /** An idle worker holding the warm view's snapshot builds that view now. */
+  /**
+   * A worker with no call, holding the warm view's snapshot or loading it, builds that view now
+   * (loading: after the snapshot, messages are ordered; before its texts, which it does not need).
+   */
   private warmUp(slot: Slot): void {
     const view = this.warmView;
-    if (view !== undefined && this.isIdle(slot) && slot.loaded.includes(view.snapshot.sid)) this.sendView(slot, view);
+    if (view === undefined || slot.call !== undefined) return;
+    const sid = view.snapshot.sid;
+    if (slot.loading === sid || (slot.loading === undefined && slot.loaded.includes(sid))) this.sendView(slot, view);
   }
 
   private onMessage(slot: Slot, message: FromWorker): void {
@@ -734,8 +775,13 @@ export class ShellHost {
       slot.booted = true;
       slot.tid = message.tid;
       this.emit({ t: "booted", worker: slot.n });
-      if (this.current !== undefined) this.load(slot, this.current);
-      else this.pump();
+      // Given the current snapshot while it booted (`makeCurrent`), it may have loaded it already.
+      const current = this.current;
+      if (current !== undefined && this.mayLoad(slot) && !slot.loaded.includes(current.sid)) this.load(slot, current);
+      else {
+        this.warmUp(slot);
+        this.pump();
+      }
       return;
     }
     if (message.t === "loaded") {

@@ -8,7 +8,7 @@ import { DocsShell, loadCoverageModule } from "./docs-shell.js";
 import { interruptibleController } from "./interruptible-signal.js";
 import { ownThreadId } from "./thread-cpu.js";
 import type { ShellResult } from "./shell.js";
-import { decodeSnapshot } from "./shared-snapshot.js";
+import { type DecodedTable, decodeSnapshotTable } from "./shared-snapshot.js";
 import type { ExtraFile, FromWorker, ShellWorkerData, ToWorker } from "./shell-host.js";
 
 /**
@@ -42,6 +42,8 @@ const { limits, loadGate, interrupt } = workerData as ShellWorkerData;
 const running = new Map<number, AbortController>();
 /** Each snapshot's files, by table position. */
 const sites = new Map<number, readonly SiteFile[]>();
+/** Snapshots given before their texts (`complete: false`): their tables, which `texts` completes. */
+const awaitingTexts = new Map<number, DecodedTable>();
 const views = new Map<number, DocsShell>();
 /** The snapshot of each view. */
 const viewSites = new Map<number, number>();
@@ -130,13 +132,30 @@ async function run(id: number, vid: number, command: string): Promise<void> {
 
 port.on("message", (message: ToWorker) => {
   switch (message.t) {
-    case "site":
-      sites.set(message.sid, decodeSnapshot(message.snapshot));
+    case "site": {
+      const decoded = decodeSnapshotTable(message.snapshot);
+      sites.set(message.sid, decoded.files);
+      // Before its texts: records and views are built now, commands wait for `texts`.
+      if (!message.complete) {
+        awaitingTexts.set(message.sid, decoded.of);
+        break;
+      }
       passGate();
       post({ t: "loaded", sid: message.sid });
       break;
+    }
+    case "texts": {
+      const of = awaitingTexts.get(message.sid);
+      if (of === undefined) break;
+      awaitingTexts.delete(message.sid);
+      of.chunks = message.chunks;
+      passGate();
+      post({ t: "loaded", sid: message.sid });
+      break;
+    }
     case "drop":
       sites.delete(message.sid);
+      awaitingTexts.delete(message.sid);
       // Its views go too: they hold its files (a call of it again gets them re-sent: `missing`).
       for (const [vid, sid] of viewSites) {
         if (sid !== message.sid) continue;
