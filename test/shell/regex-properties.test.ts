@@ -8,6 +8,7 @@ import { escapeLiteral } from "../../src/engine/shell/regex/classes.js";
 import { CountedRegExp } from "../../src/engine/shell/regex/counted.js";
 import { guardRegex } from "../../src/engine/shell/regex/guard.js";
 import { LinearRegExp } from "../../src/engine/shell/regex/linear.js";
+import { LongLineRegExp } from "../../src/engine/shell/regex/long-line.js";
 import { type Dialect, compilePatterns } from "../../src/engine/shell/regex/patterns.js";
 import { type PosixMode, PosixRegexError, translatePosix } from "../../src/engine/shell/regex/posix.js";
 import { translateRust } from "../../src/engine/shell/regex/rust.js";
@@ -98,6 +99,7 @@ function guardDecision(regex: RegExp): string {
   if (!(guarded instanceof RegExp)) return `refused: ${guarded.refused}`;
   if (guarded instanceof LinearRegExp) return "linear";
   if (guarded instanceof CountedRegExp) return "counted";
+  if (guarded instanceof LongLineRegExp) return "v8, long lines linear";
   return guarded === regex ? "v8" : "v8 (a copy)";
 }
 

@@ -136,11 +136,13 @@ export class CommandIo {
   }
 
   /**
-   * The regex to search with (`guardRegex`: a pattern that can backtrack badly runs on the
-   * linear-time engine), or undefined when it is refused; the command has then reported why.
+   * The regex grep and rg search lines with (`guardRegex`: a pattern that can backtrack badly
+   * runs on the linear-time engine, and so does one with an unbounded repeat on a long line), or
+   * undefined when it is refused; the command has then reported why.
    */
   safeRegex(regex: RegExp): RegExp | undefined {
-    const guarded = guardRegex(regex);
+    // grep's and rg's matches never run across a line end (regex/classes.ts).
+    const guarded = guardRegex(regex, "lines");
     if (guarded instanceof RegExp) return guarded;
     this.fail(guarded.refused);
     return undefined;

@@ -2,7 +2,8 @@ import { hasBackreference } from "./backtrack-program.js";
 import { countedRegExp } from "./counted.js";
 import { FixedStringsRegExp } from "./fixed-strings.js";
 import { linearRegExp } from "./linear.js";
-import { isRisky } from "./shape.js";
+import { LongLineRegExp, type LongLineScope } from "./long-line.js";
+import { hasUnboundedRepeat, isRisky } from "./shape.js";
 
 /**
  * JS regexes backtrack: `(\w+\s?)+$` takes exponential time on a line it does not match, so
@@ -17,8 +18,10 @@ import { isRisky } from "./shape.js";
  * A pattern with a backreference (which no linear-time engine can run, and which makes even a
  * safe-looking shape super-linear on V8: `(.*)\1x`), and a risky one with a look-around (`-w`),
  * run on our counted backtracking machine (`CountedRegExp`): V8's answers, each step charged to
- * the work budget, so a runaway ends at the work limit. Figures in docs/shell.md, "Regular
- * expressions".
+ * the work budget, so a runaway ends at the work limit. A pattern kept on V8 with a repeat
+ * without an upper bound costs up to a line's length squared there (`.*X`), so it searches a long
+ * line on the linear-time engine (`LongLineRegExp`): a decision by the pattern and the text.
+ * Figures in docs/shell.md, "Regular expressions".
  */
 
 /**
@@ -29,15 +32,19 @@ import { isRisky } from "./shape.js";
  */
 export const MAX_GROUP_NESTING = 1000;
 
-/** The regex to search with, or why the pattern is refused (the words after `name: `). */
-export function guardRegex(regex: RegExp): RegExp | { readonly refused: string } {
+/**
+ * The regex to search with, or why the pattern is refused (the words after `name: `). `scope`:
+ * whether the caller's matches never run across a line end (`lines`: grep and rg), so that only
+ * a text's long lines leave V8, or may (`text`: sed, find), so that a long text does.
+ */
+export function guardRegex(regex: RegExp, scope: LongLineScope = "text"): RegExp | { readonly refused: string } {
   // Fixed strings run on an automaton, linear in the text whatever they are.
   if (regex instanceof FixedStringsRegExp) return regex;
   if (groupNesting(regex.source) > MAX_GROUP_NESTING) {
     return { refused: `this pattern nests groups over ${MAX_GROUP_NESTING} deep, more than this shell's regex engines can read; simplify it` };
   }
   const backreference = hasBackreference(regex.source, regex.flags);
-  if (!backreference && !isRisky(regex.source)) return regex;
+  if (!backreference && !isRisky(regex.source)) return hasUnboundedRepeat(regex.source) ? new LongLineRegExp(regex.source, regex.flags, scope) : regex;
   const linear = backreference ? undefined : linearRegExp(regex);
   if (linear instanceof RegExp) return linear;
   // Our callers are GNU grep, sed and find, and PCRE2 (grep -P, rg -P): a backreference to a group that took no part fails there.

@@ -394,3 +394,18 @@ export function isRisky(source: string): boolean {
   const alt = new Parser(source).parse();
   return risky(alt) || repeatsNullable(alt) || expandedSize(alt) > MAX_V8_EXPANDED_SIZE;
 }
+
+/** Whether any repeat in the alternation, or in a group inside it, has no upper bound (`*`, `+`, `{2,}`, lazy ones too). */
+function repeatsWithoutBound(alt: Alt): boolean {
+  return alt.some((seq) => seq.some((item) => item.max === Infinity || (item.atom.t === "group" && repeatsWithoutBound(item.atom.alt))));
+}
+
+/**
+ * Whether a JS regex source holds a repeat without an upper bound: on V8 each place a search
+ * tries may run such a repeat to the end of its line and back, so one search costs up to the
+ * line's length squared (`.*X` over a minified JSON line of 300,000 characters: 107 s). A
+ * pattern without one costs at most its written-out size (`expandedSize`) a place.
+ */
+export function hasUnboundedRepeat(source: string): boolean {
+  return repeatsWithoutBound(new Parser(source).parse());
+}

@@ -1,6 +1,7 @@
 import { CountedRegExp } from "../../regex/counted.js";
 import { guardRegex } from "../../regex/guard.js";
 import { LinearRegExp } from "../../regex/linear.js";
+import { LongLineRegExp } from "../../regex/long-line.js";
 import { gnuIgnoreCase } from "../../regex/gnu-case.js";
 import { PosixRegexError, translatePosix } from "../../regex/posix.js";
 import { sedEscape } from "../../regex/sed-escape.js";
@@ -88,7 +89,9 @@ export function compileSedRegex(source: string, ere: boolean, ignoreCase: boolea
     // byte. A pattern on the counted machine (a backreference) stays there, rewritten.
     const bytewise = guarded instanceof LinearRegExp ? undefined : bytewiseSource(c.source, c.ignoreCase);
     if (bytewise === undefined) return guarded;
-    return markBytewise(guarded instanceof CountedRegExp ? new CountedRegExp(bytewise, "u", guarded.unset) : new RegExp(bytewise, "u"));
+    // One kept on V8 for short texts keeps the linear-time engine for a long one.
+    if (guarded instanceof CountedRegExp) return markBytewise(new CountedRegExp(bytewise, "u", guarded.unset));
+    return markBytewise(guarded instanceof LongLineRegExp ? new LongLineRegExp(bytewise, "u", "text") : new RegExp(bytewise, "u"));
   } catch (error) {
     if (error instanceof SedScriptError) throw error;
     if (error instanceof PosixRegexError) throw new SedScriptError(error.message, offset);
