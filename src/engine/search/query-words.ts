@@ -20,10 +20,14 @@ export interface QueryWord {
   readonly joins: Map<QueryWord, string | null>;
 }
 
-/** Distinct question words kept: past this they start afresh (a question stream has a few thousand). */
+/**
+ * Distinct question words kept, and their joins (pairs of neighbours) together: past either they
+ * all start afresh. The query stream's 420 questions have ~640 words and ~1,000 pairs; the
+ * bounds keep a flood of made-up words to a few MB (a word or pair is a few dozen bytes and its
+ * strings, each at most a 1,000-character query's).
+ */
 const MAX_WORDS = 8_192;
-/** Next words kept per word for its joins: a word is followed by a few dozen others in practice. */
-const MAX_JOINS = 64;
+const MAX_JOINS = 32_768;
 
 /**
  * The words of questions, analysed once per process (issue 23). Agents' questions are distinct
@@ -39,6 +43,8 @@ const MAX_JOINS = 64;
  */
 export class QueryWords {
   private readonly words = new Map<string, QueryWord>();
+  /** Joins kept on all the words. */
+  private joins = 0;
   /** One matcher, reused: a `matchAll` copies its regex, and a copy of this one (Unicode
    *  classes) is compiled again once V8's compilation cache let it go (1-3 ms after a full GC). */
   private readonly matcher = tokenMatcher();
@@ -59,8 +65,9 @@ export class QueryWords {
     let joined = a.joins.get(b);
     if (joined === undefined) {
       joined = this.analyzer.term(a.raw + b.raw);
-      if (a.joins.size >= MAX_JOINS) a.joins.clear();
+      if (this.joins >= MAX_JOINS) this.forget();
       a.joins.set(b, joined);
+      this.joins++;
     }
     return joined;
   }
@@ -71,10 +78,17 @@ export class QueryWords {
       // A copy, not the match: a slice would keep the whole question alive for as long as the word is kept.
       const own = ` ${raw}`.slice(1);
       word = { raw: own, terms: this.analyzer.tokenTerms(own), term: this.analyzer.term(own), lower: own.toLowerCase(), letters: LETTERS_RE.test(own), joins: new Map() };
-      if (this.words.size >= MAX_WORDS) this.words.clear();
+      if (this.words.size >= MAX_WORDS) this.forget();
       this.words.set(own, word);
     }
     return word;
+  }
+
+  /** Start afresh: every word and its joins (words already read by a search keep theirs for it). */
+  private forget(): void {
+    for (const word of this.words.values()) word.joins.clear();
+    this.words.clear();
+    this.joins = 0;
   }
 }
 

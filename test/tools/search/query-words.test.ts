@@ -19,4 +19,15 @@ describe("QueryWords", () => {
     expect(words.joined(read[3]!, read[4]!)).toBe(analyzer.term("login"));
     expect(words.joined(read[9]!, read[10]!)).toBe(analyzer.term("Webhooks"));
   });
+
+  it("starts afresh past its bound on words, reading them as before", () => {
+    const analyzer = new Analyzer(new Vocabulary());
+    const words = new QueryWords(analyzer);
+    const first = words.of("webhook setup");
+    for (let i = 0; i < 9_000; i++) words.of(`w${i}`);
+    const again = words.of("webhook setup");
+    expect(again[0]).not.toBe(first[0]);
+    expect(again.map((w) => [w.raw, w.terms, w.term])).toEqual(first.map((w) => [w.raw, w.terms, w.term]));
+    expect(words.joined(again[0]!, again[1]!)).toBe(analyzer.term("webhooksetup"));
+  });
 });
