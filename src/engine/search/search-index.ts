@@ -14,6 +14,7 @@ import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { abbreviationTable } from "./abbreviations.js";
 import { paraphraseTable } from "./paraphrases.js";
 import { ResolvedTerms } from "./resolved-terms.js";
+import { type QueryWord, QueryWords } from "./query-words.js";
 import { negationScopes } from "./negation.js";
 import { BASE, FULL, NAMED, type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, QueryWork, rankPages, resolveTerms } from "./ranking.js";
 import { keptTerms } from "./kept-terms.js";
@@ -28,11 +29,12 @@ import type { AnalysisFeed, BodyToAnalyse } from "./analysis-feed.js";
 import { type BodyAnalysis, BodyAnalyzer, LocalTerms } from "./body-analysis.js";
 import { makeSnippet, type SnippetSource, snippetSource, TermFlags } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
-import { Analyzer, tokenMatcher } from "./terms.js";
+import { Analyzer } from "./terms.js";
 import { type Condition, pageVariants, pickVariant, readerVariant, type Variant } from "./variants.js";
 import { foldVersionTwins, sketchOf, type TwinInfo, twinInfo, type TwinRules, twinRules, versionKey } from "./version-twins.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 import { Lru } from "./lru.js";
+import { SecondChance } from "./second-chance.js";
 
 /** What a search asks for, beyond the query. */
 export interface SearchRequest {
@@ -185,9 +187,9 @@ interface TwinTable {
 }
 
 /** The one version the query's words name (`v3`, `2025-06-18`), shown first among copies. */
-function namedVersion(query: string, versionWords: ReaderBranches["versionWords"]): string | undefined {
+function namedVersion(queryWords: readonly QueryWord[], versionWords: ReaderBranches["versionWords"]): string | undefined {
   if (versionWords.length === 0) return undefined;
-  const words = new Set([...query.matchAll(tokenMatcher())].map((m) => m[0].toLowerCase()));
+  const words = new Set(queryWords.map((w) => w.lower));
   const named = versionWords.filter((v) => [...v.words].some((w) => words.has(w)));
   return named.length === 1 ? (named[0] as { version: string }).version : undefined;
 }
@@ -281,7 +283,7 @@ export class SearchIndex {
 
   /** Text of recently returned sections by section id (ids are never reused): rebuilding it
    *  from the page body is most of the cost of a hit. */
-  private readonly sectionTexts = new Lru<number, { readonly text: string; snippet?: SnippetSource }>(LIMITS.search.cachedSectionTexts);
+  private readonly sectionTexts = new SecondChance<number, { readonly text: string; snippet?: SnippetSource }>(LIMITS.search.cachedSectionTexts);
   /** Sections repeated on many pages, indexed at low weight (issue 24; `repeated-sections.ts`). */
   private readonly repeated = new RepeatedSections();
   private readonly rules = new AccessTable();
@@ -297,6 +299,8 @@ export class SearchIndex {
   private readonly matched = new TermFlags();
   /** Query terms resolved by earlier searches, per statistics (`resolveTerms`). */
   private readonly resolved = new ResolvedTerms();
+  /** Question words as the analyzer reads them, kept across searches (`query-words.ts`). */
+  private readonly queryWords = new QueryWords(this.analyzer);
   /** The site's default version (set by `sync`); undefined for a site without versions. */
   private defaultVersion: string | undefined;
   /** Whether the site has versions or products (set by `sync`). */
@@ -345,7 +349,7 @@ export class SearchIndex {
   private fileAt: (path: string) => SiteFile | undefined = () => undefined;
 
   /** Each kind of search's `acceptedUnits` (by reader class, version and language), until the next `sync`. */
-  private readonly scopes = new Lru<string, Uint8Array>(LIMITS.search.cachedScopes);
+  private readonly scopes = new SecondChance<string, Uint8Array>(LIMITS.search.cachedScopes);
   /** Each page unit's place in path order, by id (`firstClasses`), until the next `sync`. */
   private pathOrder: Int32Array | undefined;
   /** The title words of page units with a prior below 1 (endpoint pages), by id, once asked
@@ -657,7 +661,8 @@ export class SearchIndex {
   private rank(req: SearchRequest, readerClass: ReaderClass | undefined): SearchHit[] {
     const pageSize = req.pageSize ?? LIMITS.search.defaultPageSize;
     const stats: IndexStatistics = readerClass === undefined ? this.base : this.classes.statistics(readerClass);
-    const { terms, query } = this.resolveQuery(req.query, stats);
+    const words = this.queryWords.of(req.query);
+    const { terms, query } = this.resolveQuery(req.query, words, stats);
     if (terms.length === 0) return [];
     const accepted = this.acceptedUnits(req, readerClass);
     const threshold = req.scoreThreshold ?? 0;
@@ -722,7 +727,7 @@ export class SearchIndex {
     const foldLanguages = this.foldVersions && req.language === undefined && this.navConfig.languages.length > 1;
     const fold = (this.foldVersions && req.version === undefined && this.branched) || foldLanguages;
     const branches = fold ? this.branchesFor(readerClass, foldLanguages) : undefined;
-    const preferred = branches !== undefined ? (namedVersion(req.query, branches.versionWords) ?? this.defaultVersion) : undefined;
+    const preferred = branches !== undefined ? (namedVersion(words, branches.versionWords) ?? this.defaultVersion) : undefined;
     // Without a version filter on a versioned site, the same page in several versions is one
     // hit (see `foldVersionTwins`): rank more candidates so that folding still fills the page,
     // and twice as many again while it does not (and more pages match).
@@ -763,7 +768,7 @@ export class SearchIndex {
    * bounded work (`QueryWork`). For tests and benches; `search` does the same.
    */
   queryPlan(query: string): { terms: string[]; query: QueryTerm[]; work: QueryWork } {
-    return this.resolveQuery(query, this.base);
+    return this.resolveQuery(query, this.queryWords.of(query), this.base);
   }
 
   /**
@@ -773,17 +778,27 @@ export class SearchIndex {
    * (`maxQueryExpansions`) go to the terms that count most; then in the query's order, as ranking
    * reads them. A question within the bounds resolves as it did before them.
    */
-  private resolveQuery(text: string, stats: IndexStatistics): { terms: string[]; query: QueryTerm[]; work: QueryWork } {
+  private resolveQuery(text: string, words: readonly QueryWord[], stats: IndexStatistics): { terms: string[]; query: QueryTerm[]; work: QueryWork } {
+    // Each term's pages looked up once a search: the sort below asked for them at every comparison.
+    const pages = new Map<string, number>();
     const df = (t: string): number => {
-      const entry = this.index.entry(t);
-      return entry === undefined ? 0 : stats.df(entry);
+      let n = pages.get(t);
+      if (n === undefined) {
+        const entry = this.index.entry(t);
+        n = entry === undefined ? 0 : stats.df(entry);
+        pages.set(t, n);
+      }
+      return n;
     };
-    const terms = keptTerms([...new Set(this.analyzer.terms(text).flatMap((t) => this.compoundParts(t, stats) ?? [t]))], LIMITS.search.maxQueryTerms, df);
+    const analysed: string[] = [];
+    for (const w of words) for (const t of w.terms) analysed.push(t);
+    const terms = keptTerms([...new Set(analysed.flatMap((t) => this.compoundParts(t, df) ?? [t]))], LIMITS.search.maxQueryTerms, df);
     const work = new QueryWork(LIMITS.search.maxTypoScans, LIMITS.search.maxQueryExpansions);
     if (terms.length === 0) return { terms, query: [], work };
     // Rarest first for the budget: terms the pages hold by fewest pages, then the others in order.
-    const order = terms.map((_, at) => at).sort((a, b) => rarer(df(terms[a] as string), df(terms[b] as string)) || a - b);
-    const resolved = resolveTerms(this.index, stats, order.map((at) => terms[at] as string), this.ranking, this.joinedWords(text, stats), this.abbreviations, this.paraphrases, this.resolved.terms(stats, this.index.version), work);
+    const dfs = terms.map(df);
+    const order = terms.map((_, at) => at).sort((a, b) => rarer(dfs[a] as number, dfs[b] as number) || a - b);
+    const resolved = resolveTerms(this.index, stats, order.map((at) => terms[at] as string), this.ranking, this.joinedWords(words, stats), this.abbreviations, this.paraphrases, this.resolved.terms(stats, this.index.version), work);
     const query: QueryTerm[] = new Array<QueryTerm>(terms.length);
     order.forEach((at, i) => (query[at] = resolved[i] as QueryTerm));
     const negated = this.negatedTerms(text);
@@ -1100,12 +1115,9 @@ export class SearchIndex {
    * letters; a linking `s` between them is dropped (`Zugriff|s|token`); of several splits the
    * most even one. A word the site writes is never split.
    */
-  private compoundParts(term: string, stats: IndexStatistics): string[] | undefined {
+  private compoundParts(term: string, df: (term: string) => number): string[] | undefined {
     if (term.length < 2 * MIN_COMPOUND_PART + 1 || term.length > LIMITS.search.maxCompoundLength || !/^\p{L}+$/u.test(term)) return undefined;
-    const live = (t: string | null): boolean => {
-      const entry = t === null ? undefined : this.index.entry(t);
-      return entry !== undefined && stats.df(entry) > 0;
-    };
+    const live = (t: string | null): boolean => t !== null && df(t) > 0;
     if (live(term)) return undefined;
     let best: { parts: string[]; even: number } | undefined;
     for (let i = MIN_COMPOUND_PART; i + MIN_COMPOUND_PART <= term.length; i++) {
@@ -1120,16 +1132,16 @@ export class SearchIndex {
     return best?.parts;
   }
 
-  private joinedWords(query: string, stats: IndexStatistics): Map<string, string[]> {
+  private joinedWords(query: readonly QueryWord[], stats: IndexStatistics): Map<string, string[]> {
     const out = new Map<string, string[]>();
-    const words = [...query.matchAll(tokenMatcher())].map((m) => m[0]).filter((w) => /^\p{L}+$/u.test(w));
+    const words = query.filter((w) => w.letters);
     // Bounded by the query (issue 25): at most `maxJoinedWords` distinct joined words, each given
     // once to each of its words, however often the pair repeats.
     const seen = new Set<string>();
     for (let i = 0; i + 1 < words.length; i++) {
-      const a = words[i] as string;
-      const b = words[i + 1] as string;
-      const joined = this.analyzer.term(a + b);
+      const a = words[i] as QueryWord;
+      const b = words[i + 1] as QueryWord;
+      const joined = this.queryWords.joined(a, b);
       const entry = joined === null ? undefined : this.index.entry(joined);
       if (joined === null || entry === undefined || stats.df(entry) <= 0) continue;
       if (!seen.has(joined)) {
@@ -1137,7 +1149,7 @@ export class SearchIndex {
         seen.add(joined);
       }
       for (const w of [a, b]) {
-        const t = this.analyzer.term(w);
+        const t = w.term;
         if (t === null || t === joined) continue;
         const forms: readonly string[] = out.get(t) ?? [];
         if (!forms.includes(joined)) out.set(t, [...forms, joined]);

@@ -36,33 +36,37 @@ export interface MatchedTerms {
 }
 
 /**
- * `MatchedTerms` as flags in an array by term id, set anew for each search (`reset`) by a stamp
- * rather than cleared: `makeSnippet` asks about every token of each hit's section, and a `Set`'s
- * hashed look-up was most of its time.
+ * `MatchedTerms` as one bit per term id, set anew for each search (`reset`): `makeSnippet` asks
+ * about every token of each hit's section, and a `Set`'s hashed look-up was most of its time.
+ * Bits, not a stamp per id: the ids asked about are spread over the whole vocabulary, and a bit
+ * each keeps the array small enough to stay in the CPU's cache (8 KB for 64,000 terms, where a
+ * stamp each took 256 KB and a look-up was a cache miss: a third of `makeSnippet` on spree).
+ * A reset clears the bits the last one set.
  */
 export class TermFlags implements MatchedTerms {
-  private flags = new Uint32Array(0);
-  private stamp = 0;
+  private bits = new Int32Array(0);
+  private readonly set: number[] = [];
 
   /** Start over with `ids` as the only ones set. */
   reset(ids: Iterable<number>): this {
-    if (++this.stamp === 0xffffffff) {
-      this.flags.fill(0);
-      this.stamp = 1;
-    }
+    for (const id of this.set) this.bits[id >>> 5] = 0;
+    this.set.length = 0;
     for (const id of ids) {
-      if (id >= this.flags.length) {
-        const grown = new Uint32Array(Math.max(id + 1, this.flags.length * 2, 1024));
-        grown.set(this.flags);
-        this.flags = grown;
+      const word = id >>> 5;
+      if (word >= this.bits.length) {
+        const grown = new Int32Array(Math.max(word + 1, this.bits.length * 2, 32));
+        grown.set(this.bits);
+        this.bits = grown;
       }
-      this.flags[id] = this.stamp;
+      this.bits[word]! |= 1 << (id & 31);
+      this.set.push(id);
     }
     return this;
   }
 
   has(id: number): boolean {
-    return this.flags[id] === this.stamp;
+    const word = id >>> 5;
+    return word < this.bits.length && ((this.bits[word] as number) & (1 << (id & 31))) !== 0;
   }
 }
 
