@@ -27,15 +27,19 @@ export function requireValues<T>(y: Argv<T>, argv: readonly string[] = []): Argv
   const options = (y as unknown as { getOptions(): { readonly string: string[]; readonly number: string[]; readonly array: string[] } }).getOptions();
   const lists = new Set([...options.array, "groups"]);
   for (const key of [...options.string, ...options.number]) if (!lists.has(key)) y.requiresArg(key);
-  // yargs reads `--port soon` as NaN, and each command's range check then said "got NaN": every
-  // number option names what it was given instead.
-  for (const key of options.number) {
+  const numbers = new Set(options.number);
+  for (const key of [...options.string, ...options.number]) {
+    if (options.array.includes(key)) continue;
     y.coerce(key, (value: unknown) => {
-      const values = Array.isArray(value) ? value : [value];
-      if (values.some((v) => typeof v === "number" && Number.isNaN(v))) {
+      // Given twice (`--dir a --dir b`), yargs makes an array, which every command then took
+      // for a string (a node:path stack trace, exit 1: adversary round 31): the last one
+      // counts, as in getopt's tools.
+      const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
+      // yargs reads `--port soon` as NaN, and each command's range check then said "got NaN".
+      if (numbers.has(key) && typeof last === "number" && Number.isNaN(last)) {
         throw new CliError(`--${key} must be a number; got ${JSON.stringify(givenValue(argv, key) ?? "something else")}`, 2);
       }
-      return value;
+      return last;
     });
   }
   return y;

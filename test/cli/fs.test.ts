@@ -38,9 +38,14 @@ describe("svc-mcp fs", () => {
       stderr: "bash: command stopped after 100 ms (time limit)\n",
     });
     expect(await runCli(["fs", "--dir", DEMO, "--time-limit", "3600", "ls /api"])).toEqual({ code: 0, stdout: "authentication.mdx\noverview.mdx\n", stderr: "" });
-    for (const bad of ["0", "-1", "3601", "soon"]) {
+    for (const bad of ["0", "-1", "3601"]) {
       expect(await runCli(["fs", "--dir", DEMO, "--time-limit", bad, "ls /"])).toEqual({ code: 2, stdout: "", stderr: "svc-mcp: --time-limit must be a number of seconds above 0 and at most 3600\n" });
     }
+    expect(await runCli(["fs", "--dir", DEMO, "--time-limit", "soon", "ls /"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'svc-mcp: --time-limit must be a number; got "soon"\nRun with --help for usage.\n',
+    });
   });
 
   it("asks for a command when none is given", async () => {

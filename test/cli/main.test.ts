@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -157,6 +159,37 @@ describe("an option without its value", () => {
 
   it("--dir before another flag (serve --dir --http), and a number option (search --page-size)", async () => {
     expect([await runCli(["serve", "--dir", "--http"]), await runCli(["search", "bucket", "--page-size"])]).toEqual([usage("--dir"), usage("--page-size")]);
+  });
+});
+
+/** An option given twice: yargs made an array, which each command took for a string (a node:path stack trace, exit 1). */
+describe("an option given twice", () => {
+  it("counts the last one, as getopt's tools do (adversary round 31 F1)", async () => {
+    const demo = fixture("demo");
+    expect(await runCli(["fs", "--dir", "/nowhere", "--dir", demo, "--groups", "x", "--groups", "", "ls /api"])).toEqual({ code: 0, stdout: "authentication.mdx\noverview.mdx\n", stderr: "" });
+    expect(await runCli(["search", "bucket", "--page-size", "5", "--page-size", "many"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'svc-mcp: --page-size must be a number; got "many"\nRun with --help for usage.\n',
+    });
+    expect(await runCli(["serve", "--http", "--host", "127.0.0.1", "--port", "1", "--port", "70000"])).toEqual({ code: 2, stdout: "", stderr: "svc-mcp: --port must be an integer from 0 to 65535; got 70000\n" });
+  });
+});
+
+describe("serve over stdio with a bad --project-id", () => {
+  it("ends the process with the message and exit 2, its client's stdin still open (it printed the message and kept running: adversary round 31 F2)", async () => {
+    const child = spawn(process.execPath, [join(REPO, "bin", "svc-mcp.js"), "serve", "--dir", fixture("demo"), "--project-id", "!!"], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => void (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => void (stderr += d.toString()));
+    const [code] = (await once(child, "exit")) as [number | null];
+    child.stdin.destroy();
+    expect({ code, stdout, stderr }).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'svc-mcp: --project-id must be 1 to 64 letters, digits, "-" or "_", starting with a letter or digit; got "!!"\n',
+    });
   });
 });
 

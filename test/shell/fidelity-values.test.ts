@@ -155,6 +155,9 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "rg -c -f /api/pats.md /guides/crlf.md" },
   // sed's M flag: `.` and `[^...]` stop at the pattern space's newlines (glibc's REG_NEWLINE), ^ and $ match at them
   { cmd: "printf 'ab\\ncd\\n' | sed -E 'N;s/a.*/X/M'; printf 'ab\\ncd\\n' | sed 'N;s/a[^x]*/X/M;s/^c/C/M'; printf 'ab\\ncd\\n' | sed -E 'N;s/a.*/X/'" },
+  // sed's pattern space: [[:space:]], [[:cntrl:]] and [\n] hold the newline, \W too under M, a negated list not under M (adversary round 31 F3)
+  { cmd: "sed 'N;s/[\\n]/_/' /api/paras.md; sed 'N;s/a[[:cntrl:]]/_/' /api/paras.md; sed -E 'N;N;s/a\\W/X/M' /api/paras.md" },
+  { cmd: "sed ':a;N;$!ba;s/[[:space:]]\\+/ /g' /api/paras.md; sed -n 'N;/a[[:space:]]t/Mp' /api/paras.md; sed 'N;s/[^[:space:]]*$/Z/M' /api/paras.md" },
   // sed -f /dev/null: an empty script
   { cmd: "sed -f /dev/null /api/tabs.md; sed -n -f /dev/null /api/tabs.md; echo $?" },
   // grep -f - reads the patterns from stdin, which is then empty as input

@@ -107,7 +107,17 @@ export const serveCommand = defineCommand({
         await runtime.close();
       }
     }
-    const project = await resolveProject(io, args, runtime.site.config.name);
+    // A bad `--project-id` (or any failure before serving) ends the process with its message: the
+    // loaded runtime (its watcher) is closed first, or it kept a stdio server alive for ever
+    // after printing the error (adversary round 31 F2).
+    let project: Awaited<ReturnType<typeof resolveProject>>;
+    try {
+      project = await resolveProject(io, args, runtime.site.config.name);
+      if (io.streams === undefined) throw new CliError("serve needs the process's standard input and output");
+    } catch (error) {
+      await runtime.close();
+      throw error;
+    }
     log(describeProject(project));
     // Opened when an agent first sends feedback: most sessions never do. Where the store's driver
     // is missing (better-sqlite3 is an optional peer dependency) the tool is left out rather than offered broken.
@@ -120,7 +130,6 @@ export const serveCommand = defineCommand({
     const context = localContext(readerWithGroups(parseGroups(args.groups)));
     // The reader's view is made now, not by the first request (a second on a large site).
     runtime.readerState(context);
-    if (io.streams === undefined) throw new CliError("serve needs the process's standard input and output");
     // API pages' playgrounds as MCP Apps, for a client that renders them: the relay as the local reader.
     const apps = playgroundApps({ runtime });
     // Lines the SDK would drop unanswered are answered first, as HTTP answers them (`stdio-guard.ts`).

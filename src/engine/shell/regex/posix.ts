@@ -364,7 +364,8 @@ class PosixTranslator {
       case "w":
         return this.atom(`[${GNU_WORD_BODY}]`, 2, true);
       case "W":
-        return this.atom(`[^${GNU_WORD_BODY}${this.nl}]`, 2);
+        // Not a bracket list: REG_NEWLINE (sed's `M`) leaves `\W` matching the newline.
+        return this.atom(`[^${GNU_WORD_BODY}${this.mode.sed ? "" : "\\n"}]`, 2);
       case "s":
         return this.atom(`[${GNU_SPACE_BODY}${this.mode.sed ? "\\n" : ""}]`, 2);
       case "S":
@@ -425,6 +426,9 @@ class PosixTranslator {
           const cls = POSIX_CLASSES[folded ? "alpha" : name];
           if (cls === undefined) throw new PosixRegexError("Invalid character class name");
           body += cls;
+          // The tables leave the newline out (a line never holds one); sed's pattern space does,
+          // and glibc's space and cntrl hold it (`sed 'N;s/[[:space:]]/_/'` joins the lines).
+          if (this.mode.sed && (name === "space" || name === "cntrl")) body += "\\n";
           prev = undefined;
         } else {
           const cps = [...name];
@@ -433,6 +437,13 @@ class PosixTranslator {
           body += classChar(prev);
         }
         k = end + 2;
+        continue;
+      }
+      if (this.mode.sed && c === "\\" && p[k + 1] === "n") {
+        // GNU sed reads `\n` as a newline inside a bracket too (`[^\n]`, `[\n]`); elsewhere `\` is literal there.
+        body += "\\n";
+        prev = 0x0a;
+        k += 2;
         continue;
       }
       const cp = p.codePointAt(k) as number;
