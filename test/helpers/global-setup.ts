@@ -6,9 +6,9 @@ import { SHARED } from "./paths.js";
 import { PG_ADMIN_URL, probePostgres } from "./postgres.js";
 
 /**
- * Every test run gets its own cache folder: spawned `svc-mcp` processes (which inherit the
- * environment) and in-process commands given `process.env` cache parsed specs there, never in
- * the user's `~/.cache/svc-mcp`. Tests about the cache itself make their own folders.
+ * Every test run gets its own cache and state folders: spawned `svc-mcp` processes (which inherit
+ * the environment) and in-process commands given `process.env` cache parsed specs and keep their
+ * state there, never in the user's `~/.cache/svc-mcp` or `~/.local/state/svc-mcp`. Tests about the cache itself make their own folders.
  *
  * Without `../shared` the tests that read it are skipped (see shared.ts), said here once; under
  * CI=true that is an error: CI must run every test. The same for the PostgreSQL server the
@@ -34,6 +34,9 @@ export default async function setup(): Promise<() => void> {
   }
   const dir = mkdtempSync(join(tmpdir(), "svc-test-cache-"));
   process.env.XDG_CACHE_HOME = dir;
+  // And its own state folder: a test that serves without --state (feedback, access, keys) wrote
+  // them to the user's ~/.local/state/svc-mcp/<site> (adversary round 32 found one there).
+  process.env.XDG_STATE_HOME = join(dir, "state");
   // A server a test spawned may still be writing its persistent cache here as the run ends: retry
   // the removal, and say (never fail the run) when the folder stays.
   return () => {

@@ -61,6 +61,12 @@ describeShared.each(CASES)("preview of corpus $corpus", ({ corpus, pages, genera
       }
       expect({ failed, problems, missingAnchors: missingAnchors.slice(0, 10) }).toEqual({ failed: [], problems: notMdx, missingAnchors: [] });
       expect({ rendered, files: all.filter((p) => !p.generated).length, generated: all.filter((p) => p.generated).length }).toEqual({ rendered: pages + generated, files: pages, generated });
+      // The 404 page's navigation links to pages too: its current tab or version linked to
+      // `href="\0"` (adversary round 32).
+      const missing = await app.request("/no/such/page", { headers: { accept: "text/html" } });
+      const html = await missing.text();
+      const odd = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1] as string).filter((href) => !/^(\/|#|https?:|mailto:)/.test(href) || /[\u0000-\u001f]/.test(href));
+      expect({ status: missing.status, odd, controls: /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(html) }).toEqual({ status: 404, odd: [], controls: false });
     } finally {
       await runtime.close();
     }

@@ -8,7 +8,7 @@ import { CORPORA } from "../helpers/paths.js";
 import { describeShared } from "../helpers/shared.js";
 
 /** A page's place in real sites' navigation: each switcher's choices lead to the same page there. */
-async function place(corpus: string, page: string) {
+async function place(corpus: string, page: string | undefined) {
   const { site } = await loadSite(join(CORPORA, corpus), () => {});
   const nav = navigationOfSite(site, { context: localContext() });
   if (!nav.ok) throw new Error(`${corpus}: no navigation`);
@@ -40,6 +40,12 @@ describeShared("pagePlace on the shared corpora", () => {
     expect(p.switchers.map((s) => s[0])).toEqual(["version", "tab", "item"]);
     expect(p.switchers[0]).toEqual(["version", ["v5.x* /developer/core-concepts/orders", "v6.x /v6/developer/core-concepts/orders"]]);
     expect([p.eyebrow, p.previous, p.next]).toEqual([["Guides", "Getting Started", "Cart & Checkout"], "/developer/core-concepts/search-filtering", "/developer/core-concepts/payments"]);
+  });
+
+  it("no page (the 404 page): the default divisions, each current one leading to its first page", async () => {
+    expect((await place("stagehand", undefined)).switchers).toEqual([
+      ["version", ["v4* /v4/first-steps/introduction", "v3 /v3/first-steps/introduction", "v2 /v2/first-steps/introduction"]],
+    ]);
   });
 
   it("alltick: an index page is found by its folder in each language", async () => {

@@ -58,8 +58,8 @@ interface Trail {
  * divisions' sidebar; so does no page at all (`undefined`: the 404 page).
  */
 export function pagePlace(tree: NavTree, pagePath: string | undefined, options: PlaceOptions = {}): PagePlace {
-  // No page (the 404 page): the default divisions, nothing current. `\0` is in no page path.
-  const current = pagePath === undefined ? "\0" : normalize(pagePath);
+  // No page (the 404 page): the default divisions, nothing current.
+  const current = pagePath === undefined ? NO_PAGE : normalize(pagePath);
   const found = pagePath === undefined ? undefined : findTrail(tree.items, current, []);
   const trail = found ?? defaultTrail(tree);
   const sections = trail.above.filter((a): a is { node: NavSection; siblings: readonly NavNode[] } => a.node.kind !== "group");
@@ -90,6 +90,9 @@ export function pagePlace(tree: NavTree, pagePath: string | undefined, options: 
     listed: found !== undefined && at >= 0,
   };
 }
+
+/** The path of no page (the 404 page's place): `\0` is in no page path. */
+const NO_PAGE = "\0";
 
 /** `/x/index` and `/x` are one page; `/index` is `/`. */
 function normalize(path: string): string {
@@ -134,13 +137,15 @@ function defaultTrail(tree: NavTree): Trail {
 
 /** A division as a choice: the same page there when it has one, else its first page (or its link). */
 function sectionLink(section: NavSection, current: boolean, from: NavSection, page: string): NavLink {
-  if (current) return { title: section.title, href: hrefOf(page), current: true };
+  // On the 404 page the current division leads to its first page: its link was `href="\0"`
+  // (adversary round 32).
+  if (current && page !== NO_PAGE) return { title: section.title, href: hrefOf(page), current: true };
   const pages = pagesUnder(section.items);
   const same = equivalentPage(pagesUnder(from.items), pages, page);
   const target = same ?? pages[0];
-  if (target !== undefined) return { title: section.title, href: hrefOf(target), current: false };
+  if (target !== undefined) return { title: section.title, href: hrefOf(target), current };
   const href = section.href ?? "#";
-  return { title: section.title, href, current: false, ...(/^[a-z][\w+.-]*:/i.test(href) ? { external: true } : {}) };
+  return { title: section.title, href, current, ...(/^[a-z][\w+.-]*:/i.test(href) ? { external: true } : {}) };
 }
 
 /**
