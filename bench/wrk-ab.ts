@@ -16,7 +16,10 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
  * from bench/query-stream.ts over wrk, 32 connections), then `rounds` rounds give each server
  * `seconds` of wrk in turn, the order reversed every round, so that the machine's load falls on
  * each alike. Prints one JSON line per side: its processes' CPU per call over all rounds (all
- * threads; main threads apart), and each round's calls/s, p99 and load average.
+ * threads; main threads apart), and each round's calls/s, p99 and load average, wrk's own CPU a
+ * call (`wrkMsPerCall`: the client shares the two cores) and the CPU the other sides' processes
+ * used, idle, during the round (`othersCpuMs`: V8 collects an idle process's heap some seconds
+ * after its traffic stops, inside the next side's round).
  *
  *   npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg][#protocol] <checkout>[@pg][#protocol]... [--limits counted] [--protocol 2025-11-25] [--endpoint authed] [--probe]
  *
