@@ -30,6 +30,21 @@ export function mainThreadCpuMs(pid: number | undefined): number {
 }
 
 /**
+ * CPU time (user + system) this process's reaped children have used so far (cutime, cstime of
+ * `/proc/self/stat`), in ms; NaN elsewhere. Around an `execFileSync`, the command's own CPU.
+ */
+export function reapedChildrenCpuMs(): number {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // cutime and cstime, fields 16 and 17 of proc(5).
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
  * CPU time (user + system, all threads) of a process and every descendant still running, plus
  * what the children they have reaped used (cutime, cstime), in ms (Linux `/proc`); NaN elsewhere.
  * For a command such as `npx ...`, which runs `sh`, which runs `node`.

@@ -5,6 +5,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { SHARED } from "../test/helpers/paths.js";
+import { cpuMs } from "./cpu-time.js";
 import { PG_ADMIN_URL, freshDatabase, queryDatabase } from "../test/helpers/postgres.js";
 import { connectionsLater, type ProbeRound, probeEnv, probeRound, probeTotals } from "./loop-probe.js";
 import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.js";
@@ -15,7 +16,10 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
  * from bench/query-stream.ts over wrk, 32 connections), then `rounds` rounds give each server
  * `seconds` of wrk in turn, the order reversed every round, so that the machine's load falls on
  * each alike. Prints one JSON line per side: its processes' CPU per call over all rounds (all
- * threads; main threads apart), and each round's calls/s, p99 and load average.
+ * threads; main threads apart), and each round's calls/s, p99 and load average, wrk's own CPU a
+ * call (`wrkMsPerCall`: the client shares the two cores) and the CPU the other sides' processes
+ * used, idle, during the round (`othersCpuMs`: V8 collects an idle process's heap some seconds
+ * after its traffic stops, inside the next side's round).
  *
  *   npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg][#protocol] <checkout>[@pg][#protocol]... [--limits counted] [--protocol 2025-11-25] [--endpoint authed] [--probe]
  *
@@ -45,8 +49,13 @@ const SPREE = join(SHARED, "corpora", "spree");
 const CLIENTS = 32;
 const COUNTED = ["ip", "search", "authed-search"].flatMap((k) => ["--rate-limit", `${k}=1000000000`]);
 const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
-/** As the bench's one-worker servers get it (src/cli/worker-heap.ts gives it to every worker). */
-const YOUNG_GENERATION = "--max-semi-space-size=64";
+/**
+ * A one-worker server's young generation, as src/cli/worker-heap.ts gives every worker of
+ * `--workers N`; with N > 1 each side's own code gives its workers theirs (an option here would
+ * be the operator's, which the workers then keep, so the bench would measure its choice, not the
+ * side's).
+ */
+const youngGeneration = (): string => (workers === 1 ? "--max-semi-space-size=64 --min-semi-space-size=64" : "");
 
 interface Side {
   readonly name: string;
@@ -63,7 +72,7 @@ interface Side {
   main: number;
   db: number;
   transactions: number;
-  readonly rounds: { rate: number; p99: number; load: number }[];
+  readonly rounds: { rate: number; p99: number; load: number; wrkMsPerCall: number; othersCpuMs: number }[];
   readonly port: number;
   readonly protocol: WrkProtocol;
 }
@@ -99,7 +108,7 @@ async function start(named: string): Promise<Side> {
   const state = db?.url ?? mkdtempSync(join(tmpdir(), "svc-wrk-ab-"));
   const serveArgs = ["serve", "--http", "--port", "0", "--no-watch", "--dir", SPREE, "--no-fetch-remote", "--state", state, ...(limits === "off" ? OFF : COUNTED), "--search-cache", "0"];
   if (workers > 1) serveArgs.push("--workers", String(workers));
-  const child = spawn(process.execPath, [join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, ...probe?.env, NODE_OPTIONS: [YOUNG_GENERATION, probe?.nodeOption ?? "", process.env.WRK_AB_NODE_OPTIONS ?? ""].join(" ").trim() }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, ...probe?.env, NODE_OPTIONS: [youngGeneration(), probe?.nodeOption ?? "", process.env.WRK_AB_NODE_OPTIONS ?? ""].join(" ").trim() }, stdio: ["ignore", "ignore", "pipe"] });
   const lines: string[] = [];
   const { origin, pids } = await new Promise<{ origin: string; pids: number[] }>((ready, fail) => {
     let found: string | undefined;
@@ -159,7 +168,16 @@ try {
       let probed: { connections: Record<number, number>; processes: ProbeRound[] } | undefined;
       let before: Awaited<ReturnType<typeof probeTotals>> | undefined;
       let sampler: ReturnType<typeof connectionsLater> | undefined;
+      // The other sides' processes, idle, during this side's measured run: their CPU is taken
+      // from this side's (V8's memory reducer collects an idle process's heap some seconds after
+      // its load stops, which lands in the next side's round).
+      const others = sides.filter((s) => s !== side).flatMap((s) => [s.child.pid as number, ...s.pids]);
+      const othersCpu = (): number => others.reduce((sum, pid) => sum + cpuMs(pid), 0);
+      let othersBefore = 0;
+      let othersCpuMs = 0;
       const measured = async (phase: "start" | "end"): Promise<void> => {
+        if (phase === "start") othersBefore = othersCpu();
+        else othersCpuMs = Math.round(othersCpu() - othersBefore);
         if (probe === undefined) return;
         if (phase === "start") {
           before = await probeTotals(probe.dir, workerPids);
@@ -185,7 +203,7 @@ try {
       side.main += r.mainThreadCpuMsPerCall * calls;
       if (!Number.isNaN(r.dbCpuMsPerCall)) side.db += r.dbCpuMsPerCall * calls;
       if (!Number.isNaN(r.dbTransactionsPerCall)) side.transactions += r.dbTransactionsPerCall * calls;
-      side.rounds.push({ rate: Math.round(r.callsPerSec), p99: r.p99, load: Math.round(load * 10) / 10 });
+      side.rounds.push({ rate: Math.round(r.callsPerSec), p99: r.p99, load: Math.round(load * 10) / 10, wrkMsPerCall: r.wrkCpuMsPerCall, othersCpuMs });
       if (probed !== undefined) process.stdout.write(`${JSON.stringify({ side: side.name, round, calls, connections: probed.connections, processes: probed.processes })}\n`);
     }
   }

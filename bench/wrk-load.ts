@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cpuMs, mainThreadCpuMs } from "./cpu-time.js";
+import { cpuMs, mainThreadCpuMs, reapedChildrenCpuMs } from "./cpu-time.js";
 import { QueryStream, type Traffic, wrkQueryFunction } from "./query-stream.js";
 
 /**
@@ -35,6 +35,8 @@ export interface WrkResult {
   readonly warmUpCalls: number;
   /** Transactions the database committed or rolled back (`databaseTransactions`) per call: its round trips, a statement outside a transaction being one; NaN without. */
   readonly dbTransactionsPerCall: number;
+  /** wrk's own CPU per call in the measured run, in ms: what the client takes of the cores the server shares with it. */
+  readonly wrkCpuMsPerCall: number;
 }
 
 /** How long a PostgreSQL backend may keep its counts before `pg_stat_database` has them (it reports them at most once a second, and within a second of going idle). */
@@ -170,7 +172,9 @@ export async function wrkLoad(
     await options.measured?.("start");
     const cpuBefore = serverCpu();
     const mainBefore = mainCpu();
+    const wrkBefore = reapedChildrenCpuMs();
     const out = run(seconds, true);
+    const wrkCpu = reapedChildrenCpuMs() - wrkBefore;
     const cpu = serverCpu() - cpuBefore;
     const main = mainCpu() - mainBefore;
     await options.measured?.("end");
@@ -191,6 +195,7 @@ export async function wrkLoad(
       dbCpuMsPerCall: Math.round((dbCpu / calls) * 1000) / 1000,
       warmUpCalls: warmedUp,
       dbTransactionsPerCall: Math.round((transactionsDuring / calls) * 1000) / 1000,
+      wrkCpuMsPerCall: Math.round((wrkCpu / calls) * 1000) / 1000,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

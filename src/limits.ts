@@ -653,7 +653,9 @@ export const LIMITS = {
      *  `--max-semi-space-size`; its default is 16). A search allocates short-lived scores and
      *  snippets by the megabyte, so at 16 MB a worker scavenged every dozen distinct questions and
      *  the copying of what was still alive cost CPU both workers share (busy-machine A/B in
-     *  docs/bridge.md). Up to three times this is reserved per worker, committed as it grows. */
+     *  docs/bridge.md). Up to three times this is reserved per worker, committed as it grows. Also
+     *  the least size (issue 23): V8 shrank an idle worker's young generation to 16 MB and took
+     *  thousands of calls to grow it back, collecting several times as often meanwhile. */
     workerSemiSpaceMb: 64,
   },
   rateLimits: {

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { httpWorkerExecArgv } from "../../src/cli/worker-heap.js";
 
 describe("httpWorkerExecArgv", () => {
-  it("adds a 64 MB semi-space after the primary's own options", () => {
-    expect(httpWorkerExecArgv([], undefined)).toEqual(["--max-semi-space-size=64"]);
-    expect(httpWorkerExecArgv(["--enable-source-maps", "--max-old-space-size=4096"], "--no-warnings")).toEqual(["--enable-source-maps", "--max-old-space-size=4096", "--max-semi-space-size=64"]);
+  it("adds a semi-space fixed at 64 MB (least and most) after the primary's own options", () => {
+    expect(httpWorkerExecArgv([], undefined)).toEqual(["--max-semi-space-size=64", "--min-semi-space-size=64"]);
+    expect(httpWorkerExecArgv(["--enable-source-maps", "--max-old-space-size=4096"], "--no-warnings")).toEqual(["--enable-source-maps", "--max-old-space-size=4096", "--max-semi-space-size=64", "--min-semi-space-size=64"]);
   });
 
   it.each([
@@ -18,6 +18,6 @@ describe("httpWorkerExecArgv", () => {
   });
 
   it("does not mistake another option for a semi-space size", () => {
-    expect(httpWorkerExecArgv(["--max-old-space-size=4096"], "--semi-space-growth-factor=2")).toEqual(["--max-old-space-size=4096", "--max-semi-space-size=64"]);
+    expect(httpWorkerExecArgv(["--max-old-space-size=4096"], "--semi-space-growth-factor=2")).toEqual(["--max-old-space-size=4096", "--max-semi-space-size=64", "--min-semi-space-size=64"]);
   });
 });
