@@ -70,8 +70,9 @@ interface DirNode {
 export class SiteView implements IFileSystem {
   /** Visible files, sorted by path (the order fast commands walk them in). */
   readonly files: readonly SiteFile[];
-  /** Visible pages, by page path. */
-  readonly pages: ReadonlyMap<string, Page>;
+  private pagesByPath: ReadonlyMap<string, Page> | undefined;
+  /** This reader's pages of files with restricted parts, by their variant file (`pages`). */
+  private readonly variantPages: ReadonlyMap<SiteFile, Page>;
   private readonly byPath: ReadonlyMap<string, SiteFile>;
   /** The visible folders (`dirs`), made at the first question about one: a stdio server's view
    *  is made before it answers `tools/list`, whose tool text needs its files only, and its
@@ -114,7 +115,21 @@ export class SiteView implements IFileSystem {
     }
     const sorted = [...visible.values()].sort((a, b) => compareBytes(a.path, b.path));
     this.files = sorted;
-    this.byPath = new Map(sorted.map((f) => [f.path, f]));
+    // The table of visible files itself when it is already in that order (a site's files are
+    // kept sorted: `getAllPaths` reads its keys in order), not a copy of it (25,000 files, issue 22).
+    this.byPath = inOrder(visible, sorted) ? visible : new Map(sorted.map((f) => [f.path, f]));
+    this.variantPages = variantPages;
+  }
+
+  /** Visible pages, by page path: made at first use (the preview's), not with the view, which a
+   *  stdio server makes before it answers `tools/list` and each shell worker for every reader. */
+  get pages(): ReadonlyMap<string, Page> {
+    this.pagesByPath ??= this.visiblePages();
+    return this.pagesByPath;
+  }
+
+  private visiblePages(): Map<string, Page> {
+    const { site, variantPages } = this;
     const pages = new Map<string, Page>();
     for (const [path, first] of site.pages) {
       // The first page of the path this reader may read (`a.md` when `a.mdx` is not theirs).
@@ -134,7 +149,7 @@ export class SiteView implements IFileSystem {
         break;
       }
     }
-    this.pages = pages;
+    return pages;
   }
 
   private get dirs(): ReadonlyMap<string, DirNode> {
@@ -367,4 +382,15 @@ function buildDirs(files: readonly SiteFile[]): Map<string, DirNode> {
     dirs.set(path, { names: [...names].sort(compareBytes), mtime: new Date(mtimes.get(path) ?? 0) });
   }
   return dirs;
+}
+
+/** Whether a map's values are `sorted`, in that order, each at its own path. */
+function inOrder(map: ReadonlyMap<string, SiteFile>, sorted: readonly SiteFile[]): boolean {
+  if (map.size !== sorted.length) return false;
+  let i = 0;
+  for (const [path, file] of map) {
+    if (sorted[i] !== file || file.path !== path) return false;
+    i++;
+  }
+  return true;
 }
