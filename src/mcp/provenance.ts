@@ -219,10 +219,13 @@ export function shellReads(command: string, view: SiteView): ShellRead[] {
     const bare = word.replace(/^['"]+|['"]+$/g, "");
     if (!bare.startsWith("/")) continue;
     const path = posix.normalize(bare).replace(/(.)\/+$/, "$1");
-    if (seen.has(path) || (view.fileAt(path) === undefined && !view.isDir(path))) continue;
+    if (seen.has(path)) continue;
+    // A folder's time from the view's sorted files (`folderTime`): this thread makes no folders for it.
+    const time = view.fileAt(path)?.mtime ?? view.folderTime(path);
+    if (time === undefined) continue;
     seen.add(path);
-    reads.push({ path, lastModified: view.mtimeOf(path).toISOString() });
+    reads.push({ path, lastModified: time.toISOString() });
     if (reads.length === LIMITS.mcp.maxProvenanceReads) break;
   }
-  return reads.length > 0 ? reads : [{ path: "/", lastModified: view.mtimeOf("/").toISOString() }];
+  return reads.length > 0 ? reads : [{ path: "/", lastModified: (view.folderTime("/") as Date).toISOString() }];
 }

@@ -7,6 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { decodeSnapshot, decodeSnapshotTable, type SharedSnapshot, SnapshotEncoder } from "../../src/engine/shell/shared-snapshot.js";
 import { makeFile, type SiteFile } from "../../src/vfs/site-file.js";
+import { HeldText, heldFile } from "../../src/vfs/held-text.js";
+import { TextChunks } from "../../src/vfs/text-chunks.js";
 
 const TEXTS = [
   "# Setup\n\nRun it.\n",
@@ -65,6 +67,31 @@ describe("a shared snapshot", () => {
     expect({ table: snapshot.table === preview.table, paths: snapshot.paths === preview.paths }).toEqual({ table: true, paths: true });
     decoded.of.chunks = snapshot.chunks;
     expect(plain(decoded.files)).toEqual(plain(FILES));
+  });
+
+  it("a text the load holds in shared bytes (`TextChunks`) is placed as the encoding begins, where it is: only the other texts are written a slice at a time (issue 22: their bookkeeping was most of the encoding after the first search)", () => {
+    const chunks = new TextChunks();
+    const stored = [TEXTS[6] as string, TEXTS[8] as string].map((text, i) => {
+      const held = HeldText.fromStored(chunks.store(Buffer.from(text, "utf8"), "utf8"), 0);
+      return heldFile(`/held${i}.mdx`, held, Buffer.byteLength(text), new Date(Date.UTC(2030, 5, 1 + i)), {});
+    });
+    const files = [FILES[0] as SiteFile, stored[0] as SiteFile, FILES[1] as SiteFile, stored[1] as SiteFile];
+    const encoding = new SnapshotEncoder().begin(files);
+    // [chunk, offset, bytes] of each row; a row not placed yet reads all zeros.
+    const rows = (s: SharedSnapshot) => Array.from({ length: files.length }, (_, i) => [s.table[i * 7], s.table[i * 7 + 1], s.table[i * 7 + 2]]);
+    const atBegin = rows(encoding.preview.snapshot);
+    // Two texts to write: a slice of one leaves one.
+    const slices = [encoding.advance(1), encoding.advance(1)];
+    const { snapshot } = encoding.finish();
+    const held = [TEXTS[6], TEXTS[8]].map((t) => Buffer.byteLength(t as string));
+    expect({ atBegin, slices, after: rows(snapshot), chunks: snapshot.chunks.length, files: plain(decodeSnapshot(snapshot)) }).toEqual({
+      // The load's chunk is the snapshot's chunk 0, as it is; the written texts go to a chunk of their own.
+      atBegin: [[0, 0, 0], [0, 0, held[0]], [0, 0, 0], [0, held[0], held[1]]],
+      slices: [false, true],
+      after: [[1, 0, 17], [0, 0, held[0]], [1, 17, 22], [0, held[0], held[1]]],
+      chunks: 2,
+      files: plain(files),
+    });
   });
 
   it("decodes an empty site", () => {
