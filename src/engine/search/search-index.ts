@@ -16,6 +16,7 @@ import { paraphraseTable } from "./paraphrases.js";
 import { ResolvedTerms } from "./resolved-terms.js";
 import { type QueryWord, QueryWords } from "./query-words.js";
 import { negationScopes } from "./negation.js";
+import { cosine, type PageVector, SiteVectors, teachesVectors } from "./site-vectors.js";
 import { BASE, FULL, NAMED, type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, QueryWork, rankPages, resolveTerms } from "./ranking.js";
 import { keptTerms } from "./kept-terms.js";
 import { TitleWords } from "./title-words.js";
@@ -301,6 +302,8 @@ export class SearchIndex {
   private readonly resolved = new ResolvedTerms();
   /** Question words as the analyzer reads them, kept across searches (`query-words.ts`). */
   private readonly queryWords = new QueryWords(this.analyzer);
+  /** Learned at the first search that re-orders by them, again after a sync that changed pages (`site-vectors.ts`). */
+  private siteVectors: SiteVectors | undefined;
   /** The site's default version (set by `sync`); undefined for a site without versions. */
   private defaultVersion: string | undefined;
   /** Whether the site has versions or products (set by `sync`). */
@@ -523,7 +526,10 @@ export class SearchIndex {
       this.analyzer.releaseCaches();
       this.texts = this.distinct;
     }
-    if (added > 0 || removed > 0) this.index.prepare();
+    if (added > 0 || removed > 0) {
+      this.index.prepare();
+      this.siteVectors = undefined;
+    }
     this.forgetAnalyses();
     this.remaining = new Map();
     this.released = new Set();
@@ -739,7 +745,7 @@ export class SearchIndex {
     }
     // The threshold applies to each result's own score, after folding: a result is the same
     // with or without it (its twins may score lower; they are shown as its other versions).
-    const hits = folded.hits.filter((r) => r.score >= threshold).slice(0, pageSize);
+    const hits = this.byVectors(req, folded.hits.filter((r) => r.score >= threshold).slice(0, pageSize));
     const matched = this.matched.reset(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
     const versionTwin = (t: { entry: IndexedPage; score: number }): VersionTwin => ({ page: t.entry.page, placement: t.entry.placement, score: Math.min(1, t.score) });
     return hits.map(({ entry, variant, section: sid, score, twins, languageTwins }) => {
@@ -760,6 +766,42 @@ export class SearchIndex {
         moreLanguages: Math.max(0, languageTwins.length - LIMITS.search.shownLanguageTwins),
       };
     });
+  }
+
+  /**
+   * The page of hits re-ordered by site vectors (`siteVectorWeight`, `site-vectors.ts`) when the
+   * first hit's title holds none of the question's words, for a reader who may read every page the
+   * vectors are learned from (an unrestricted page: `canRead({})`); otherwise `hits` as they are.
+   * Each hit's score becomes its score (at most 1) plus the weight times the cosine of the
+   * question's and its title and description vectors (at least 0), so the order and the scores
+   * shown agree.
+   */
+  private byVectors<T extends { readonly entry: IndexedPage; readonly score: number }>(req: SearchRequest, hits: T[]): T[] {
+    const weight = this.ranking.siteVectorWeight;
+    const first = hits[0];
+    if (weight === 0 || first === undefined || hits.length < 2 || !req.canRead({})) return hits;
+    const asked = new Set(this.analyzer.terms(req.query));
+    const vectors = (this.siteVectors ??= new SiteVectors(
+      (function* (pages: Iterable<IndexedPage>) {
+        for (const { page } of pages) if (teachesVectors(page.file.access)) yield { title: page.title, description: page.meta.description ?? "", body: page.body };
+      })(this.byPath.values()),
+      (line) => this.analyzer.terms(line),
+    ));
+    // A page's title terms and title and description vector, once per page until the next change.
+    const ofPage = (entry: IndexedPage): PageVector =>
+      vectors.pageCache(entry, () => {
+        const title = this.analyzer.terms(entry.page.title);
+        return { title, vector: vectors.meanOf([...title, ...this.analyzer.terms(entry.page.meta.description ?? "")]) };
+      });
+    if (ofPage(first.entry).title.some((t) => asked.has(t))) return hits;
+    const question = vectors.meanOf([...asked]);
+    if (question === undefined) return hits;
+    return hits
+      .map((h) => {
+        const v = ofPage(h.entry).vector;
+        return { ...h, score: Math.max(0, Math.min(1, h.score) + (v === undefined ? 0 : weight * cosine(question, v))) };
+      })
+      .sort((a, b) => b.score - a.score);
   }
 
   /**
