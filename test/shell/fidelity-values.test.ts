@@ -168,6 +168,8 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "cat /api/badpats.md | grep -E -f - /api/paras.md; grep -E -e two -f /api/badpats.md /api/paras.md; grep -E -f /api/pats.md -f /api/badpats.md /api/paras.md; echo $?" },
   { cmd: "printf '[:space:]\\n(b\\n' | grep -E -f - /api/paras.md; printf 'a\\n[:space:]\\n' | grep -f - /api/paras.md; printf 'a\\n\\\\(a\\\\)\\\\2\\n' | grep -f - /api/paras.md; echo $?" },
   { cmd: "rg -f /api/badpats.md /api/paras.md; rg -c -e '(t' -e 'o)' /api/paras.md; rg -e 'a)' -e '(b' /api/paras.md; cat /api/badpats.md | rg -F -c -f - /api/paras.md; echo $?" },
+  // rg -f - reads the patterns from stdin: with no path it then searches ./ (not stdin), and `-` as a path is stdin
+  { cmd: "cd /api; printf 'two\\nAuth\\n' | rg -c -f -; echo $?; printf 'Auth\\n' | rg -f - -; echo $?; printf 'c\\n' | rg -c -f - -f - - paras.md; echo two | rg two -; echo two | rg -H two -" },
   // grep -f - reads the patterns from stdin, which is then empty as input
   { cmd: "printf 'two\\nzz\\n' | grep -c -f - /api/paras.md; printf 'one\\n' | grep -f -; echo $?" },
   // backreferences as glibc reads them: an empty pass of a repeat is kept, one digit, no group of an earlier alternative

@@ -91,10 +91,16 @@ function collectTargets(s: RgSettings, io: CommandIo, typeAllows: (base: string)
   const list: RgTarget[] = [];
   let searchedDir = false;
   let errors = false;
-  const useStdin = s.paths.length === 0 && s.mode !== "files" && io.hasStdin;
+  // ripgrep searches stdin when given no path, unless `-f -` read the patterns from it.
+  const useStdin = s.paths.length === 0 && s.mode !== "files" && io.hasStdin && !s.stdinTaken;
   const paths = s.paths.length > 0 ? s.paths : useStdin ? [] : ["./"];
   const implicit = s.paths.length === 0;
   for (const operand of paths) {
+    // `-` is stdin, as in ripgrep (empty once `-f -` read it).
+    if (operand === "-" && s.mode !== "files") {
+      list.push({ display: "<stdin>", text: s.stdinTaken ? "" : io.stdin(), mtime: 0 });
+      continue;
+    }
     const entry = lookup(io.view, io.cwd, operand, io.piped);
     if (entry.kind === "missing" || entry.kind === "notdir") {
       errors = true;
