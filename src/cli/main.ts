@@ -5,7 +5,7 @@ import { StateFolderError, StoreUnavailableError } from "../store/errors.js";
 import { VERSION } from "../version.js";
 import { commandsFor } from "./commands/index.js";
 import { CliError, type CliIO, processIO } from "./io.js";
-import { checkFolderOptions, needsValueMessage, requireValues } from "./options.js";
+import { checkFolderOptions, requireValues, usageMessage } from "./options.js";
 
 /** Help is wrapped at the terminal's width, but no wider than this: long lines are hard to read. */
 const MAX_HELP_WIDTH = 100;
@@ -41,16 +41,16 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .wrap(Math.min(MAX_HELP_WIDTH, io.columns ?? DEFAULT_HELP_WIDTH))
     .exitProcess(false)
     .fail((msg, err) => {
-      // yargs' own usage errors (an option without its value) come as a `YError`; any other is a command's.
+      // yargs' own usage errors (an option without its value, a value not among its choices) come as a `YError`; any other is a command's.
       if (err !== undefined && err !== null && err.name !== "YError") throw err;
       const text = msg ?? err?.message ?? "";
-      throw new CliError(`${needsValueMessage(text) ?? text}\nRun with --help for usage.`, 2);
+      throw new CliError(`${usageMessage(text, argv) ?? text}\nRun with --help for usage.`, 2);
     });
   for (const cmd of await commandsFor(argv)) {
     y = y.command(
       cmd.command,
       cmd.describe,
-      (b) => requireValues(cmd.builder(b), argv),
+      (b) => requireValues(cmd.builder(b), argv, cmd.command),
       (args) => {
         running = cmd.command.split(" ")[0];
         result = checkFolderOptions(io, args as { dir?: unknown; state?: unknown }).then(() => cmd.run(args as never, io));

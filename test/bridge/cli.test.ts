@@ -246,8 +246,7 @@ describe("svc-mcp install", () => {
 
   it("refuses an editor it does not know", async () => {
     const r = await install(["install", "--editor", "emacs"]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("Invalid values:\n  Argument: editor, Given: \"emacs\", Choices: \"cursor\", \"vscode\", \"claude-code\"");
+    expect(r).toEqual({ code: 2, stdout: "", stderr: 'svc-mcp: --editor must be one of cursor, vscode, claude-code; got "emacs"\nRun with --help for usage.\n' });
   });
 });
 

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, parseRateLimits } from "../../src/bridge/middleware/rate-limit.js";
+import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, LIMITED_TOOL_KEYS, parseRateLimits } from "../../src/bridge/middleware/rate-limit.js";
+import { apiRequestTool } from "../../src/mcp/api-request-tool.js";
+import { createFeedbackTool } from "../../src/mcp/feedback-tool.js";
+import { CORE_TOOLS } from "../../src/mcp/tools.js";
 import { BATCH_PROTOCOL, FS, type Harness, PROTOCOL, SEARCH, TestClock, credentialTokens, openSession, postJson, startBridge } from "./harness.js";
 
 /** The spec's hourly limits, at their exact boundaries, with an injected clock. */
@@ -29,6 +32,14 @@ describe("the limits table", () => {
     });
     expect(parseRateLimits(["search"])).toBe('--rate-limit "search": expected KEY=N or KEY=off (e.g. search=20000, authed-search=off, ip=5000)');
     expect(parseRateLimits(["ip=0"])).toBe("--rate-limit ip=0: the limit must be at least 1 (use off for no limit)");
+    expect(parseRateLimits(["serch=100"])).toBe(
+      '--rate-limit serch=100: unknown key "serch"; the keys are ip, search, filesystem, submit_feedback, api_request, authed-search, authed-filesystem, authed-submit_feedback, authed-api_request, feedback, feedback-bytes, relay',
+    );
+    expect(parseRateLimits([" search=1"])).toBe('--rate-limit " search=1": expected KEY=N or KEY=off (e.g. search=20000, authed-search=off, ip=5000)');
+  });
+
+  it("knows a key for every tool the bridge serves, and for nothing else", () => {
+    expect([...LIMITED_TOOL_KEYS].sort()).toEqual([...CORE_TOOLS, createFeedbackTool({ store: undefined as never, projectId: "p" }), apiRequestTool].map((t) => t.key).sort());
   });
 });
 

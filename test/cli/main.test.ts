@@ -149,7 +149,7 @@ describe("an option without its value", () => {
         await runCli([...argv, "--dir="], { env }),
         ...(state ? [await runCli([...argv, "--state"], { env })] : []),
       ];
-      expect(runs).toEqual([usage("--dir"), { code: 2, stdout: "", stderr: "svc-mcp: --dir needs a value\n" }, ...(state ? [usage("--state")] : [])]);
+      expect(runs).toEqual([usage("--dir"), usage("--dir"), ...(state ? [usage("--state")] : [])]);
       // Nothing was created: no state folder, no editor config.
       expect([existsSync(join(home.dir, ".local")), existsSync(join(fixture("demo"), ".cursor"))]).toEqual([false, false]);
     } finally {
@@ -170,7 +170,7 @@ describe("an option given twice", () => {
     expect(await runCli(["search", "bucket", "--page-size", "5", "--page-size", "many"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: 'svc-mcp: --page-size must be a number; got "many"\nRun with --help for usage.\n',
+      stderr: 'svc-mcp: --page-size must be a whole number in decimal digits (such as 10); got "many"\nRun with --help for usage.\n',
     });
     expect(await runCli(["serve", "--http", "--host", "127.0.0.1", "--port", "1", "--port", "70000"])).toEqual({ code: 2, stdout: "", stderr: "svc-mcp: --port must be an integer from 0 to 65535; got 70000\n" });
   });
@@ -193,16 +193,100 @@ describe("serve over stdio with a bad --project-id", () => {
   });
 });
 
-/** A number option given a word: yargs reads it as NaN, and each command's range check said "got NaN". */
+const WHOLE = "a whole number in decimal digits (such as 10)";
+const FRACTION = "a number in decimal digits, with an optional fraction (such as 30 or 0.5)";
+
+/**
+ * A number option is read as written, by one rule for every command: decimal digits, and a
+ * fraction only where the unit is divisible (seconds, a score). yargs read a word as NaN (and
+ * each command's range check said "got NaN"), and JavaScript's Number() took `0x10`, ` 5`,
+ * `1e3`, `5.0` and `+5` (adversary round 32).
+ */
 describe("a number option given something else", () => {
   it.each([
-    [["serve", "--http", "--port=abc"], '--port must be a number; got "abc"'],
-    [["serve", "--http", "--relay-timeout", "soon"], '--relay-timeout must be a number; got "soon"'],
-    [["search", "bucket", "--page-size", "many"], '--page-size must be a number; got "many"'],
-    [["search", "bucket", "--score-threshold", "high"], '--score-threshold must be a number; got "high"'],
-    [["fs", "--time-limit", "1s", "ls"], '--time-limit must be a number; got "1s"'],
-    [["preview", "--port", "x"], '--port must be a number; got "x"'],
-  ])("%j: exit 2, naming the option and what it was given", async (argv, message) => {
+    [["serve", "--http", "--port=abc"], `--port must be ${WHOLE}; got "abc"`],
+    [["serve", "--http", "--port", "0x10"], `--port must be ${WHOLE}; got "0x10"`],
+    [["serve", "--http", "--max-connections", "1e3"], `--max-connections must be ${WHOLE}; got "1e3"`],
+    [["serve", "--search-cache", "+5"], `--search-cache must be ${WHOLE}; got "+5"`],
+    [["serve", "--http", "--relay-timeout", "soon"], `--relay-timeout must be ${FRACTION}; got "soon"`],
+    [["serve", "--http", "--relay-timeout", "1e1"], `--relay-timeout must be ${FRACTION}; got "1e1"`],
+    [["search", "bucket", "--page-size", "many"], `--page-size must be ${WHOLE}; got "many"`],
+    [["search", "bucket", "--page-size", "0x10"], `--page-size must be ${WHOLE}; got "0x10"`],
+    [["search", "bucket", "--page-size", " 5"], `--page-size must be ${WHOLE}; got " 5"`],
+    [["search", "bucket", "--page-size", "5 "], `--page-size must be ${WHOLE}; got "5 "`],
+    [["search", "bucket", "--page-size", "1e3"], `--page-size must be ${WHOLE}; got "1e3"`],
+    [["search", "bucket", "--page-size", "5.0"], `--page-size must be ${WHOLE}; got "5.0"`],
+    [["search", "bucket", "--page-size=+5"], `--page-size must be ${WHOLE}; got "+5"`],
+    [["search", "bucket", "--page-size=-5"], `--page-size must be ${WHOLE}; got "-5"`],
+    [["search", "bucket", "--page-size", "0b101"], `--page-size must be ${WHOLE}; got "0b101"`],
+    [["search", "bucket", "--page-size", "Infinity"], `--page-size must be ${WHOLE}; got "Infinity"`],
+    [["search", "bucket", "--score-threshold", "high"], `--score-threshold must be ${FRACTION}; got "high"`],
+    [["search", "bucket", "--score-threshold", "5e-1"], `--score-threshold must be ${FRACTION}; got "5e-1"`],
+    [["search", "bucket", "--score-threshold", "0x0"], `--score-threshold must be ${FRACTION}; got "0x0"`],
+    [["fs", "--time-limit", "1s", "ls"], `--time-limit must be ${FRACTION}; got "1s"`],
+    [["fs", "--time-limit", "-1", "ls"], `--time-limit must be ${FRACTION}; got "-1"`],
+    [["fs", "--time-limit", "1.", "--time-limit", " 1", "ls"], `--time-limit must be ${FRACTION}; got " 1"`],
+    [["preview", "--port", "x"], `--port must be ${WHOLE}; got "x"`],
+    [["preview", "--port", "3000.0"], `--port must be ${WHOLE}; got "3000.0"`],
+  ])("%j: exit 2, naming the option, what it accepts and what it was given", async (argv, message) => {
     expect(await runCli(argv)).toEqual({ code: 2, stdout: "", stderr: `svc-mcp: ${message}\nRun with --help for usage.\n` });
   });
+
+  it("takes plain decimals: a whole number, and a fraction where the unit is divisible (0.5, .5, 1.)", async () => {
+    expect(await runCli(["search", "bucket", "--dir", fixture("demo"), "--page-size", "01", "--score-threshold", ".5", "--json"])).toMatchObject({ code: 0, stderr: "" });
+    expect(await runCli(["fs", "--dir", fixture("demo"), "--time-limit", "1.", "ls /api"])).toEqual({ code: 0, stdout: "authentication.mdx\noverview.mdx\n", stderr: "" });
+    expect(await runCli(["search", "bucket", "--dir", fixture("demo"), "--page-size", "0"])).toEqual({ code: 2, stdout: "", stderr: "svc-mcp: --page-size: must be an integer from 1 to 50 (got 0)\n" });
+  });
 });
+
+/**
+ * The other options with a value of a kind: every `--rate-limit` key must be one the server
+ * counts (an unknown one was accepted and limited nothing), a list given no value is refused as
+ * any other option is (`--rate-limit` alone started the server), an option of enumerated values
+ * given twice counts the last one (`--editor a --editor b` was a stack trace, exit 1; `--format
+ * csv --format json` printed a half JSON array), a value outside its choices is said in this
+ * CLI's words, `--host=` names no address (it listened on every interface), and a flag takes
+ * true or false only (`--http=1` was read as false: stdio was served).
+ */
+describe("options of a kind: keys, choices, flags", () => {
+  const usage = (message: string) => ({ code: 2, stdout: "", stderr: `svc-mcp: ${message}\nRun with --help for usage.\n` });
+  const KEYS = "ip, search, filesystem, submit_feedback, api_request, authed-search, authed-filesystem, authed-submit_feedback, authed-api_request, feedback, feedback-bytes, relay";
+
+  it("--rate-limit with an unknown key: exit 2, naming the option, the key and the known keys", async () => {
+    expect(await runCli(["serve", "--http", "--dir", fixture("demo"), "--rate-limit", "search=5", "--rate-limit", "foo=1"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `svc-mcp: --rate-limit foo=1: unknown key "foo"; the keys are ${KEYS}\n`,
+    });
+    expect(await runCli(["serve", "--http", "--dir", fixture("demo"), "--rate-limit", "authed-ip=1"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `svc-mcp: --rate-limit authed-ip=1: unknown key "authed-ip"; the keys are ${KEYS}\n`,
+    });
+    expect(await runCli(["serve", "--http", "--dir", fixture("demo"), "--rate-limit", "search=0x10"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'svc-mcp: --rate-limit "search=0x10": expected KEY=N or KEY=off (e.g. search=20000, authed-search=off, ip=5000)\n',
+    });
+  });
+
+  it("a list option, or --host=, given no value", async () => {
+    expect(await runCli(["serve", "--http", "--rate-limit"])).toEqual(usage("--rate-limit needs a value"));
+    expect(await runCli(["serve", "--http", "--rate-limit", "--port", "0"])).toEqual(usage("--rate-limit needs a value"));
+    expect(await runCli(["serve", "--http", "--host="])).toEqual(usage("--host needs a value"));
+  });
+
+  it("enumerated values: the last one counts, and a value outside them is named with its choices", async () => {
+    expect(await runCli(["install", "--editor", "cursor", "--editor", "emacs"])).toEqual(usage('--editor must be one of cursor, vscode, claude-code; got "emacs"'));
+    expect(await runCli(["feedback", "export", "--format", "xml"])).toEqual(usage('--format must be one of csv, json; got "xml"'));
+    expect(await runCli(["users", "rename"])).toEqual(usage('action must be one of add, remove, list; got "rename"'));
+  });
+
+  it("a flag given a value other than true or false", async () => {
+    expect(await runCli(["serve", "--http=1"])).toEqual(usage('--http takes no value (or true or false); got "1"'));
+    expect(await runCli(["check", "--dir", fixture("demo"), "--json=yes"])).toEqual(usage('--json takes no value (or true or false); got "yes"'));
+    expect(await runCli(["serve", "--no-watch=off"])).toEqual(usage('--no-watch takes no value (or true or false); got "off"'));
+    expect(await runCli(["check", "--dir", fixture("demo"), "--json=false"])).toEqual({ code: 0, stdout: "checked docs.json and 9 pages: no problems\n", stderr: "" });
+  });
+});
+

@@ -161,6 +161,12 @@ describe("svc-mcp feedback", () => {
       stderr: "Exported 0 entries.\n",
     });
     expect(await run(["feedback", "export", "--limit", "5"], home.dir)).toMatchObject({ code: 2, stderr: "svc-mcp: --limit does not apply to feedback export\n" });
+    // Given twice, the last --format counts (yargs made an array, and the output was "[" alone).
+    expect(await run(["feedback", "export", "--format", "csv", "--format", "json", "--source", "contextual"], home.dir)).toEqual({
+      code: 0,
+      stdout: `[\n${JSON.stringify(E.c1)}\n]\n`,
+      stderr: "Exported 1 entry.\n",
+    });
   });
 
   it("set-status follows the transitions and names what is wrong", async () => {

@@ -23,6 +23,8 @@ const pages: Record<string, string> = {
   "api/tabs.md": "a\tb\tc\n1\t2\t3\n",
   "api/paras.md": "one a\ntwo b\n\n\nthree c\n\nfour d\n",
   "api/pats.md": "two\r\nc\r",
+  "api/badpats.md": "two\n(b\n[c\n(b\n",
+  "api/emptyre.md": "p\ns//X/\n",
   "guides/cls.md": "caf\u00e9 \u00c9cole\tx\u2003y Stra\u00dfe 12 K\nna\u00efve \u2014 \u00c9T\u00c9 a_b\n",
   "guides/bom.md": "\ufeff---\ntitle: BOM\n---\nfirst line\n",
   "api/blanks.md": "  alpha beta  \n\tgamma\t delta\t\n   \none\n  two  three   four \n\n x \n",
@@ -160,7 +162,18 @@ const CASES: readonly FidelityCase[] = [
   { cmd: "sed ':a;N;$!ba;s/[[:space:]]\\+/ /g' /api/paras.md; sed -n 'N;/a[[:space:]]t/Mp' /api/paras.md; sed 'N;s/[^[:space:]]*$/Z/M' /api/paras.md" },
   // sed -f /dev/null: an empty script
   { cmd: "sed -f /dev/null /api/tabs.md; sed -n -f /dev/null /api/tabs.md; echo $?" },
-  // grep -f - reads the patterns from stdin, which is then empty as input
+  // grep -f: each pattern regcomp refuses is reported, one from a file as FILE:LINE (a repeated one
+  // at its first place); -e patterns and dfa's own diagnostics name no place. rg joins several
+  // patterns with | and parses that: `-e '(a' -e 'b)'` is `(a|b)`, carets point into the join
+  { cmd: "grep -E -f /api/badpats.md /api/paras.md; echo $?; grep -f /api/badpats.md /api/paras.md; grep -E -e '(a' -e '[c' /api/paras.md; echo $?" },
+  { cmd: "cat /api/badpats.md | grep -E -f - /api/paras.md; grep -E -e two -f /api/badpats.md /api/paras.md; grep -E -f /api/pats.md -f /api/badpats.md /api/paras.md; echo $?" },
+  { cmd: "printf '[:space:]\\n(b\\n' | grep -E -f - /api/paras.md; printf 'a\\n[:space:]\\n' | grep -f - /api/paras.md; printf 'a\\n\\\\(a\\\\)\\\\2\\n' | grep -f - /api/paras.md; echo $?" },
+  { cmd: "rg -f /api/badpats.md /api/paras.md; rg -c -e '(t' -e 'o)' /api/paras.md; rg -e 'a)' -e '(b' /api/paras.md; cat /api/badpats.md | rg -F -c -f - /api/paras.md; echo $?" },
+  // rg -f - reads the patterns from stdin: with no path it then searches ./ (not stdin), and `-` as a path is stdin
+  { cmd: "cd /api; printf 'two\\nAuth\\n' | rg -c -f -; echo $?; printf 'Auth\\n' | rg -f - -; echo $?; printf 'c\\n' | rg -c -f - -f - - paras.md; echo two | rg two -; echo two | rg -H two -" },
+  // sed: an empty regex with none used before it fails at run time, after what was printed, named by where the script ended
+  { cmd: "echo a | sed 's//X/'; echo $?; echo a | sed -n '//p'; echo a | sed -e p -e 's//X/' -e p; echo a | sed '/a/d;s//X/'; echo $?; echo a | sed '\\,,p'; echo $?" },
+  { cmd: "echo a | sed -f /api/emptyre.md; echo $?; echo a | sed -f /api/emptyre.md -e p; echo a | sed -e '$!d' -f /api/emptyre.md; printf '' | sed 's//X/'; echo $?" },
   { cmd: "printf 'two\\nzz\\n' | grep -c -f - /api/paras.md; printf 'one\\n' | grep -f -; echo $?" },
   // backreferences as glibc reads them: an empty pass of a repeat is kept, one digit, no group of an earlier alternative
   // (glibc's own answers for empty passes are not one rule: `echo ab | grep -oE '(a|)+b\1'` is `b`, and

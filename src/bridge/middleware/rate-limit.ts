@@ -40,6 +40,16 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 };
 
 /**
+ * The tools a limit can be set for: `search` and `filesystem` (limited by default), and the
+ * tools the bridge adds (`submit_feedback`, the API playground's `api_request`), each by its
+ * stable `DocsTool.key` (test/bridge/rate-limit.test.ts holds this list to the tools').
+ */
+export const LIMITED_TOOL_KEYS = ["search", "filesystem", "submit_feedback", "api_request"] as const;
+
+/** Every `--rate-limit` key, in the order the error lists them. */
+export const RATE_LIMIT_KEYS: readonly string[] = ["ip", ...LIMITED_TOOL_KEYS, ...LIMITED_TOOL_KEYS.map((k) => `authed-${k}`), ...Object.keys(CLIENT_BUDGETS)];
+
+/**
  * `--rate-limit KEY=N` flags over the defaults. Keys: `ip`, the per-IP budgets (`feedback`,
  * `feedback-bytes`, `relay`), a tool key (`search`, `filesystem`) for `/mcp`, `authed-<tool key>`
  * for `/authed/mcp`; N is a positive integer or `off`. Returns an error message for a bad flag.
@@ -50,9 +60,12 @@ export function parseRateLimits(flags: readonly string[], base: RateLimits = DEF
   const tools: Record<string, { public: number; authed: number }> = {};
   for (const [k, v] of Object.entries(base.tools)) tools[k] = { ...v };
   for (const flag of flags) {
-    const m = /^([a-z][a-z0-9_-]*)=(\d+|off)$/.exec(flag.trim());
+    const m = /^([a-z][a-z0-9_-]*)=(\d+|off)$/.exec(flag);
     if (m === null) return `--rate-limit ${JSON.stringify(flag)}: expected KEY=N or KEY=off (e.g. search=20000, authed-search=off, ip=5000)`;
     const key = m[1] as string;
+    // An unknown key (a typo: `serch=100`) set a limit nothing counted, and the server started
+    // as if it held (adversary round 32).
+    if (!RATE_LIMIT_KEYS.includes(key)) return `--rate-limit ${flag}: unknown key ${JSON.stringify(key)}; the keys are ${RATE_LIMIT_KEYS.join(", ")}`;
     const value = m[2] === "off" ? Number.POSITIVE_INFINITY : Number(m[2]);
     if (value === 0) return `--rate-limit ${flag}: the limit must be at least 1 (use off for no limit)`;
     if (key === "ip") {

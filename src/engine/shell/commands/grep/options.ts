@@ -11,6 +11,8 @@ import { appendAll } from "../../../../arrays.js";
 export interface GrepSettings extends LineSearchFlags {
   dialect: Dialect;
   patterns: string[];
+  /** Where each of `patterns` came from, as GNU names it in an error (`FILE:LINE` of `-f FILE`), or undefined (`-e`, the operand). */
+  origins: (string | undefined)[];
   ignoreCase: boolean;
   count: boolean;
   listMatching: boolean;
@@ -61,7 +63,7 @@ function contextInto(set: (s: Draft, n: number) => void): GrepRow["apply"] {
 /** `-f FILE`: one pattern per line of FILE (`-` is stdin, as in GNU grep). */
 function patternsFromFile(s: Draft, value: string, io: CommandIo): number | undefined {
   if (value === "-") {
-    appendAll(s.patterns, s.stdinTaken ? [] : patternLines(io.stdin()));
+    addPatterns(s, s.stdinTaken ? [] : patternLines(io.stdin()), value);
     s.explicitPatterns = true;
     s.stdinTaken = true;
     return undefined;
@@ -72,9 +74,15 @@ function patternsFromFile(s: Draft, value: string, io: CommandIo): number | unde
     return 2;
   }
   const text = entry.kind === "file" ? entry.text : "";
-  appendAll(s.patterns, patternLines(text));
+  addPatterns(s, patternLines(text), value);
   s.explicitPatterns = true;
   return undefined;
+}
+
+/** Patterns from the command line (`file` undefined) or from the lines of pattern file `file`, as named there. */
+function addPatterns(s: Draft, patterns: readonly string[], file?: string): void {
+  appendAll(s.patterns, patterns);
+  appendAll(s.origins, patterns.map((_, i) => (file === undefined ? undefined : `${file}:${i + 1}`)));
 }
 
 function maxCount(s: Draft, value: string, io: CommandIo): number | undefined {
@@ -110,7 +118,7 @@ const GREP_OPTIONS: readonly GrepRow[] = [
     long: "regexp",
     value: true,
     apply: (s, v) => {
-      appendAll(s.patterns, v.split("\n"));
+      addPatterns(s, v.split("\n"));
       s.explicitPatterns = true;
     },
   },
@@ -181,6 +189,7 @@ function defaults(dialect: Dialect): Draft {
   return {
     dialect,
     patterns: [],
+    origins: [],
     stdinTaken: false,
     ignoreCase: false,
     invert: false,
@@ -227,7 +236,7 @@ export function grepSettings(args: readonly string[], io: CommandIo, dialect: Di
       io.out.error(`Usage: ${USAGE}\nTry '${io.name} --help' for more information.\n`);
       return 2;
     }
-    appendAll(s.patterns, first.split("\n"));
+    addPatterns(s, first.split("\n"));
   }
   return s;
 }

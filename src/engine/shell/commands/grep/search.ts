@@ -3,7 +3,7 @@ import { ERRNO, baseName, lookup, lookupError, walk } from "../../lib/files.js";
 import { literalHitInBytes } from "../../lib/byte-search.js";
 import { type SelectedLine, byteOffsets, hasSelectedLine, matchesInLine, printWithContext, selectLines } from "../../lib/line-search.js";
 import { compilePatterns } from "../../regex/patterns.js";
-import { PosixRegexError } from "../../regex/posix.js";
+import { PosixRegexError, translatePosix } from "../../regex/posix.js";
 import { RustRegexError } from "../../regex/rust-error.js";
 import type { GrepSettings } from "./options.js";
 import type { StoredText } from "../../../../vfs/stored-text.js";
@@ -37,11 +37,38 @@ function compileGrep(s: GrepSettings, io: CommandIo): RegExp | undefined {
     return compiled.regex;
   } catch (error) {
     if (error instanceof PosixRegexError || error instanceof RustRegexError) {
-      io.fail(error.message);
+      const each = s.dialect === "bre" || s.dialect === "ere" ? regexErrors(s) : [];
+      for (const message of each.length > 0 ? each : [error.message]) io.fail(message);
       return undefined;
     }
     throw error;
   }
+}
+
+/** gnulib dfa's own diagnostics: GNU grep reaches them only once every pattern passed regcomp, and names no pattern file. */
+const DFA_ONLY = new Set(["character class syntax is [[:space:]], not [:space:]"]);
+
+/**
+ * GNU grep's errors for patterns its regcomp refuses: each distinct pattern is compiled alone,
+ * and every one refused is reported, a pattern from `-f FILE` with `FILE:LINE: ` before the
+ * message (`grep: pats:2: Unmatched ( or \(`), the first place a repeated pattern appears
+ * counting. Empty when regcomp refuses none (a dfa diagnostic, said once as it is).
+ */
+function regexErrors(s: GrepSettings): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  s.patterns.forEach((pattern, i) => {
+    if (seen.has(pattern)) return;
+    seen.add(pattern);
+    try {
+      translatePosix(pattern, s.dialect === "ere", 0, { sed: false, ignoreCase: s.ignoreCase });
+    } catch (error) {
+      if (!(error instanceof PosixRegexError) || DFA_ONLY.has(error.message)) return;
+      const origin = s.origins[i];
+      out.push(origin === undefined ? error.message : `${origin}: ${error.message}`);
+    }
+  });
+  return out;
 }
 
 /** Every suffix of a path that starts a component (`a/b/c.md`, `b/c.md`, `c.md`). */

@@ -45,6 +45,8 @@ export interface RgSettings extends LineSearchFlags {
   crlf: boolean;
   noMessages: boolean;
   paths: string[];
+  /** `-f -` read the patterns from stdin: it is then empty as input, and with no path rg searches `./`, not stdin. */
+  stdinTaken: boolean;
 }
 
 /** The settings while options are read: what only the end of the command line settles. */
@@ -77,8 +79,10 @@ function numberInto(long: string, set: (s: Draft, n: number) => void): RgRow["ap
 function patternsFromFile(s: Draft, value: string, io: CommandIo): number | undefined {
   const entry = value === "-" ? { kind: "stdin" as const } : lookup(io.view, io.cwd, value, io.piped);
   let text: string;
-  if (entry.kind === "stdin") text = io.stdin();
-  else if (entry.kind === "file") text = entry.text;
+  if (entry.kind === "stdin") {
+    text = s.stdinTaken ? "" : io.stdin();
+    s.stdinTaken = true;
+  } else if (entry.kind === "file") text = entry.text;
   else if (entry.kind === "device") text = "";
   else {
     io.out.error(`${value}: No such file or directory (os error 2)\n`);
@@ -299,6 +303,7 @@ function defaults(): Draft {
     crlf: false,
     noMessages: false,
     paths: [],
+    stdinTaken: false,
     explicitPatterns: false,
     rawGlobs: [],
     globCaseInsensitive: false,

@@ -52,15 +52,32 @@ function typeFilter(s: RgSettings, types: ReadonlyMap<string, GlobMatcher[]>, io
   return (base) => !exclude.some((re) => re.test(base)) && (include.length === 0 || include.some((re) => re.test(base)));
 }
 
-/** The patterns as one regex, or undefined with ripgrep's message written. */
+/**
+ * The patterns as one regex, or undefined with ripgrep's message written. ripgrep 13 joins
+ * several patterns with `|` into one and parses that: each is compiled alone first (a list of
+ * plain words stays on the fast path), and when one is refused the joined pattern decides, as
+ * in ripgrep: `-e '(a' -e 'b)'` is `(a|b)`, and an error's caret points into the joined text
+ * (`a|(b` under its `(`, not the start of the line).
+ */
 function compileRg(s: RgSettings, io: CommandIo): RegExp | undefined {
   const ignoreCase = s.caseMode === "insensitive" || (s.caseMode === "smart" && !s.patterns.some(hasUppercaseLiteral));
+  const compile = (patterns: readonly string[]) =>
+    compilePatterns(patterns, { dialect: s.fixed ? "fixed" : s.pcre ? "pcre" : "rust", ignoreCase, word: s.word, line: s.line, crlf: s.crlf }).regex;
   try {
-    return compilePatterns(s.patterns, { dialect: s.fixed ? "fixed" : s.pcre ? "pcre" : "rust", ignoreCase, word: s.word, line: s.line, crlf: s.crlf }).regex;
+    return compile(s.patterns);
   } catch (error) {
     if (!(error instanceof RustRegexError)) throw error;
-    const offending = s.patterns.length === 1 ? (s.patterns[0] as string) : s.patterns.join("|");
-    io.out.error(formatRustError(offending, error));
+    if (s.patterns.length === 1) {
+      io.out.error(formatRustError(s.patterns[0] as string, error));
+      return undefined;
+    }
+  }
+  const joined = s.patterns.join("|");
+  try {
+    return compile([joined]);
+  } catch (error) {
+    if (!(error instanceof RustRegexError)) throw error;
+    io.out.error(formatRustError(joined, error));
     return undefined;
   }
 }
@@ -74,10 +91,16 @@ function collectTargets(s: RgSettings, io: CommandIo, typeAllows: (base: string)
   const list: RgTarget[] = [];
   let searchedDir = false;
   let errors = false;
-  const useStdin = s.paths.length === 0 && s.mode !== "files" && io.hasStdin;
+  // ripgrep searches stdin when given no path, unless `-f -` read the patterns from it.
+  const useStdin = s.paths.length === 0 && s.mode !== "files" && io.hasStdin && !s.stdinTaken;
   const paths = s.paths.length > 0 ? s.paths : useStdin ? [] : ["./"];
   const implicit = s.paths.length === 0;
   for (const operand of paths) {
+    // `-` is stdin, as in ripgrep (empty once `-f -` read it).
+    if (operand === "-" && s.mode !== "files") {
+      list.push({ display: "<stdin>", text: s.stdinTaken ? "" : io.stdin(), mtime: 0 });
+      continue;
+    }
     const entry = lookup(io.view, io.cwd, operand, io.piped);
     if (entry.kind === "missing" || entry.kind === "notdir") {
       errors = true;

@@ -35,6 +35,20 @@ interface SedSettings {
   inPlace: boolean;
   /** The -e scripts and -f files' text, in order. */
   scripts: string[];
+  /** -e scripts so far (GNU numbers them apart from -f files). */
+  expressions: number;
+  /**
+   * Where GNU sed's reading of the script ended, which its errors at run time name: the last
+   * `-e expression #N, char 0`, or `file F line L` (L is one past F's newlines).
+   */
+  end: string;
+}
+
+/** An -e script (or the operand script): counted, and the place the script ends so far. */
+function addExpression(s: SedSettings, script: string): void {
+  s.scripts.push(script);
+  s.expressions++;
+  s.end = `-e expression #${s.expressions}, char 0`;
 }
 
 /** `-f FILE`: the script in FILE. */
@@ -45,14 +59,16 @@ function scriptFromFile(s: SedSettings, value: string, io: CommandIo): number | 
     io.fail(`couldn't open file ${value}: ${entry.kind === "dir" ? ERRNO.EISDIR : ERRNO.ENOENT}`);
     return 1;
   }
-  s.scripts.push(entry.kind === "file" ? entry.text.replace(/\n$/, "") : "");
+  const text = entry.kind === "file" ? entry.text : "";
+  s.scripts.push(text.replace(/\n$/, ""));
+  s.end = `file ${value} line ${text.split("\n").length}`;
   return undefined;
 }
 
 /** Every option sed accepts, as GNU sed spells it, with what it does to the settings. */
 const SED_OPTIONS: readonly OptionRow<SedSettings, CommandIo>[] = [
   { key: "n", short: "n", long: ["quiet", "silent"], apply: (s) => void (s.quiet = true) },
-  { key: "e", short: "e", long: "expression", value: true, apply: (s, v) => void s.scripts.push(v) },
+  { key: "e", short: "e", long: "expression", value: true, apply: (s, v) => addExpression(s, v) },
   { key: "f", short: "f", long: "file", value: true, apply: scriptFromFile },
   { key: "E", short: "E", long: "regexp-extended", apply: (s) => void (s.ere = true) },
   { key: "E", short: "r" },
@@ -141,7 +157,7 @@ function readStreams(operands: readonly string[], separate: boolean, io: Command
 
 async function runSed(args: string[], io: CommandIo): Promise<number> {
   const parsed = parseOptions(args, SED_OPTIONS, { abbreviations: true });
-  const s: SedSettings = { quiet: false, ere: false, separate: false, lineLength: 70, inPlace: false, scripts: [] };
+  const s: SedSettings = { quiet: false, ere: false, separate: false, lineLength: 70, inPlace: false, scripts: [], expressions: 0, end: "" };
   const stopped = applyOptions(parsed, SED_OPTIONS, s, io);
   if (stopped !== undefined) return stopped;
   const operands = [...parsed.operands];
@@ -153,7 +169,7 @@ async function runSed(args: string[], io: CommandIo): Promise<number> {
       );
       return 1;
     }
-    s.scripts.push(script);
+    addExpression(s, script);
   }
   if (s.inPlace) {
     for (const f of operands) io.fail(`couldn't edit ${f}: ${ERRNO.EROFS}`);
@@ -169,6 +185,13 @@ async function runSed(args: string[], io: CommandIo): Promise<number> {
     try {
       code = execute(program, lines, s.quiet || program.quietFromScript, s.lineLength, out, io);
     } catch (error) {
+      // `s//X/` with no regex used before it: found at run time, after what the script printed,
+      // and named by where the script ended, as GNU sed does (`-e expression #1, char 0: no
+      // previous regular expression`).
+      if (error instanceof SedScriptError) {
+        io.fail(`${s.end}: ${error.message}`);
+        return 1;
+      }
       if (!(error instanceof SedSpaceExceeded) && !(error instanceof SedLoopExceeded)) throw error;
       // GNU sed's status for a problem at run time (its "couldn't re-allocate memory").
       io.fail(error.message);
