@@ -35,6 +35,20 @@ export function parseNumberOption(key: string, text: string): number {
   throw new CliError(`--${key} must be ${accepted}; got ${JSON.stringify(text)}`, 2);
 }
 
+/** Options whose value is a web address: `--base-url` (links in search results), `--url` (the MCP server to connect to). */
+const URL_OPTIONS: ReadonlySet<string> = new Set(["base-url", "url"]);
+
+/**
+ * A web address option as written, if it is an absolute http(s) URL with a host: `--base-url
+ * 'javascript:alert(1)//'` went into every search result's link, and `connect --url
+ * 'http://[::1'` wrote editor configurations for an address nothing can reach (adversary round 32).
+ */
+export function parseUrlOption(key: string, text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url !== undefined && (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "") return text;
+  throw new CliError(`--${key} must be an http or https URL such as https://docs.example.com; got ${JSON.stringify(text)}`, 2);
+}
+
 /**
  * Every option that takes one value (a string or a number) must be given one: yargs otherwise
  * reads `--dir` at the end of the line, or before another flag, as an empty string, and `serve
@@ -44,7 +58,7 @@ export function parseNumberOption(key: string, text: string): number {
  * reader's navigation). Number options are read as written (`parseNumberOption`), an option of
  * enumerated values (`--format`) given twice counts the last one as the others do, and a flag
  * (`--json`) given a value other than true or false is refused: yargs read `--http=1` as false
- * and served over stdio. Positionals (named in `command`, yargs' form) are left alone. Applied to every command by `main`; the error is `usageMessage`'s.
+ * and served over stdio. Web addresses (`URL_OPTIONS`) must be http(s) URLs. Positionals (named in `command`, yargs' form) are left alone. Applied to every command by `main`; the error is `usageMessage`'s.
  */
 export function requireValues<T>(y: Argv<T>, argv: readonly string[] = [], command = ""): Argv<T> {
   // The command's positionals (`search <query>`, `fs [command..]`) are no options: `search ""` is the use case's to judge.
@@ -82,7 +96,8 @@ export function requireValues<T>(y: Argv<T>, argv: readonly string[] = [], comma
       if (typeof last !== "string" || key === "groups") return last;
       // `--dir=`: no value, as `--dir` alone.
       if (last === "") throw new CliError(`--${key} needs a value`, 2);
-      return numbers.has(key) ? parseNumberOption(key, last) : last;
+      if (numbers.has(key)) return parseNumberOption(key, last);
+      return URL_OPTIONS.has(key) ? parseUrlOption(key, last) : last;
     });
   }
   for (const key of options.boolean) {

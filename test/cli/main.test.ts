@@ -290,3 +290,30 @@ describe("options of a kind: keys, choices, flags", () => {
   });
 });
 
+
+/**
+ * A web address option must be an absolute http(s) URL: `--base-url 'javascript:alert(1)//'`
+ * went into every search result's link, and `connect --url 'http://[::1'` wrote editor
+ * configurations for an address nothing can reach (adversary round 32).
+ */
+describe("a web address option given something else", () => {
+  const URL_ACCEPTED = "an http or https URL such as https://docs.example.com";
+  it.each([
+    [["search", "bucket", "--base-url", "javascript:alert(1)//"], `--base-url must be ${URL_ACCEPTED}; got "javascript:alert(1)//"`],
+    [["search", "bucket", "--base-url", "docs.example.com"], `--base-url must be ${URL_ACCEPTED}; got "docs.example.com"`],
+    [["serve", "--base-url", "file:///etc/passwd"], `--base-url must be ${URL_ACCEPTED}; got "file:///etc/passwd"`],
+    [["connect", "--url", "http://[::1"], `--url must be ${URL_ACCEPTED}; got "http://[::1"`],
+    [["install", "--editor", "vscode", "--url", "ftp://example.com/mcp"], `--url must be ${URL_ACCEPTED}; got "ftp://example.com/mcp"`],
+  ])("%j: exit 2, naming the option and what it was given", async (argv, message) => {
+    expect(await runCli(argv)).toEqual({ code: 2, stdout: "", stderr: `svc-mcp: ${message}\nRun with --help for usage.\n` });
+  });
+
+  it("takes an http(s) URL as written, and search links start with it", async () => {
+    const r = await runCli(["search", "bucket", "--dir", fixture("demo"), "--base-url", "https://docs.example.com/", "--page-size", "1", "--json"]);
+    expect({ code: r.code, stderr: r.stderr, urls: (JSON.parse(r.stdout) as { url: string }[]).map((h) => h.url) }).toEqual({
+      code: 0,
+      stderr: "",
+      urls: ["https://docs.example.com/guides/access-control#bucket-policies"],
+    });
+  });
+});
