@@ -16,10 +16,12 @@ import { FS, mcpClient, tempDir } from "./harness.js";
  * its work limit (seconds of CPU; two of the caller's run at a time), so the refusals are the
  * first answers, and each step below is taken once they are in (no sleep, no timing).
  */
-// A billion additions in nested reductions, no array: since jq's generators stop once their
-// consumer has enough (issue 25), `[limit(100000000; repeat(1))]` ends at the element limit.
-const RUNAWAY = "jq -n 'reduce range(1000) as $i (0; reduce range(1000) as $j (.; reduce range(1000) as $k (.; .+1)))'";
-const LIMITED = "bash: jq: work limit reached (4000000 steps per call; a limit of the docs shell: do less in one call)\n[exit code 124]";
+// A loop of awk's that runs to the call's work limit. Not the issue's jq runaway: a jq step costs
+// ~0.8 us of CPU on a slow machine, so its 4 million steps took 3.3 s of the 5 s CPU limit alone
+// and, on a loaded one, passed it first (a fresh clone on 2026-12-01 saw the CPU limit's message);
+// awk's steps take ~0.3 us, so which limit answers does not depend on the machine.
+const RUNAWAY = "awk 'BEGIN { while (1) i++ }'";
+const LIMITED = "bash: awk: work limit reached (4000000 steps per call; a limit of the docs shell: do less in one call)\n[exit code 124]";
 const REFUSED =
   "bash: too many commands of this client in the docs shell: at most 8 running or waiting at once per client (an address, an IPv6 /64 or a token); wait for their results, then send more\n[exit code 126]";
 const CALLER = "192.0.2.7";
