@@ -15,4 +15,10 @@ export interface ConnectionSource {
   open(take: (socket: Socket) => void): Promise<number>;
   /** Take no more (draining): a connection still on its way here is given back, to go to another process. */
   close(): void;
+  /**
+   * Whether `socket`, whose request is being answered, should close after this answer (the
+   * answer says `Connection: close`): this process holds more than its share of the
+   * connections, so its client reconnects to one holding fewer.
+   */
+  overShare?(socket: Socket): boolean;
 }

@@ -115,6 +115,8 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     const stalledWriteMs = options.stalledWriteMs ?? LIMITS.bridge.stalledWriteMs;
     server.on("request", (req: IncomingMessage, res: ServerResponse) => {
       active.add(res);
+      // Over this worker's share of the connections: this answer is the connection's last (connection-source.ts).
+      if (options.connections?.overShare?.(req.socket) === true) res.setHeader("Connection", "close");
       const caller = requestCaller(req, bridge.trustProxy);
       unread.track(res, caller);
       // The content type is read as the head is written: @hono/node-server passes the headers to

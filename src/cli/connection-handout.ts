@@ -13,6 +13,14 @@ import { LIMITS } from "../limits.js";
 export class LeastConnections<W> {
   private readonly held = new Map<W, { open: number; handedAt: number }>();
   private handed = 0;
+  /**
+   * Connections a worker closed to shed its excess (`closed`'s `shed`) whose clients have not
+   * reconnected yet: counted in the share, or each shed would lower the share and shed more
+   * (11/4 held, share 8: shedding 3 then lowered it to 6, and the reconnections to 9 pushed the
+   * other worker over 8). Each new connection is taken for one of them coming back; a client that
+   * never comes back leaves the share a little high, which sheds less, never more.
+   */
+  private returning = 0;
 
   /** `w` may be handed connections from now (it serves). */
   add(w: W): void {
@@ -35,20 +43,41 @@ export class LeastConnections<W> {
       }
     }
     if (bestHeld === undefined) return undefined;
+    if (this.returning > 0) this.returning--;
     bestHeld.open++;
     bestHeld.handedAt = ++this.handed;
     return best;
   }
 
-  /** `w` no longer holds `n` of the connections it was handed (closed, or given back). */
-  closed(w: W, n: number): void {
+  /** `w` no longer holds `n` of the connections it was handed (closed, or given back), `shed` of them closed by it to shed its excess. */
+  closed(w: W, n: number, shed = 0): void {
     const h = this.held.get(w);
-    if (h !== undefined) h.open = Math.max(0, h.open - n);
+    if (h === undefined) return;
+    h.open = Math.max(0, h.open - n);
+    this.returning += Math.min(shed, n);
   }
 
   /** The open connections of each worker that may be handed more. */
   counts(): number[] {
     return [...this.held.values()].map((h) => h.open);
+  }
+
+  /**
+   * The most connections a worker should hold: an even share of all open ones, rounded up
+   * (Infinity with no worker). The counts it is read from lag behind closes (a worker tells of
+   * them a few at a time), never behind hand-outs, so the share is never below the true one: a
+   * worker shedding down to it never sheds a connection it should keep.
+   */
+  share(): number {
+    if (this.held.size === 0) return Number.POSITIVE_INFINITY;
+    let open = this.returning;
+    for (const h of this.held.values()) open += h.open;
+    return Math.ceil(open / this.held.size);
+  }
+
+  /** The workers that may be handed connections. */
+  workers(): IterableIterator<W> {
+    return this.held.keys();
   }
 }
 
@@ -94,7 +123,12 @@ export class ConnectionHandout<W extends SocketPort> {
     private readonly log: (message: string) => void,
     /** Close this process's copy of a socket once it is written to a worker's channel (tests keep theirs: one process). */
     private readonly release: (socket: Socket) => void = (socket) => socket.destroy(),
+    /** Tell worker `w` the most connections it should hold (`LeastConnections.share`), when that changes. */
+    private readonly tellShare: (w: W, most: number) => void = () => undefined,
   ) {}
+
+  /** The share each worker was last told. */
+  private readonly told = new Map<W, number>();
 
   /** `w` may take connections from now: the port is opened if it is not yet. */
   async open(w: W): Promise<ListenReply> {
@@ -104,6 +138,7 @@ export class ConnectionHandout<W extends SocketPort> {
     if ("port" in reply && !this.closed && !this.stopped.has(w)) {
       this.pick.add(w);
       for (const socket of this.waiting.splice(0)) this.hand(socket);
+      this.shareChanged();
     }
     return reply;
   }
@@ -112,6 +147,8 @@ export class ConnectionHandout<W extends SocketPort> {
   draining(w: W): void {
     this.stopped.add(w);
     this.pick.remove(w);
+    this.told.delete(w);
+    this.shareChanged();
   }
 
   /**
@@ -126,9 +163,10 @@ export class ConnectionHandout<W extends SocketPort> {
     for (const socket of sockets ?? []) this.hand(socket);
   }
 
-  /** `w` closed `n` of the connections it was handed. */
-  closedBy(w: W, n: number): void {
-    this.pick.closed(w, n);
+  /** `w` closed `n` of the connections it was handed, `shed` of them to shed its excess. */
+  closedBy(w: W, n: number, shed = 0): void {
+    this.pick.closed(w, n, shed);
+    this.shareChanged();
   }
 
   /** `w`, draining, gave back a connection that was on its way to it: another worker takes it. */
@@ -148,6 +186,23 @@ export class ConnectionHandout<W extends SocketPort> {
   /** The open connections of each worker being handed connections (tests, the bench's probe). */
   counts(): number[] {
     return this.pick.counts();
+  }
+
+  /**
+   * Tell each worker its share when it changed. Why (issue 23): the counts lag behind closes, so
+   * connections opened just after others closed (a client reconnecting, wrk's next run) can be
+   * handed by stale counts, 24 to one worker and 9 to the other, and keep-alive keeps that split
+   * for the connections' life. A worker over its share closes connections after their next
+   * answer (`Connection: close`); their clients reconnect and are handed to the fewest. Nothing
+   * rests on when a report comes: once the counts are true, the split evens out.
+   */
+  private shareChanged(): void {
+    const most = this.pick.share();
+    for (const w of this.pick.workers()) {
+      if (this.told.get(w) === most) continue;
+      this.told.set(w, most);
+      this.tellShare(w, most);
+    }
   }
 
   private listen(): Promise<ListenReply> {
@@ -182,6 +237,7 @@ export class ConnectionHandout<W extends SocketPort> {
       else socket.destroy();
       return;
     }
+    this.shareChanged();
     let sent = this.inTransit.get(w);
     if (sent === undefined) this.inTransit.set(w, (sent = new Set()));
     sent.add(socket);
@@ -197,6 +253,7 @@ export class ConnectionHandout<W extends SocketPort> {
         return;
       }
       this.pick.closed(w, 1);
+      this.shareChanged();
       // The channel was closed before the socket went: it is still ours, untouched.
       if ((error as NodeJS.ErrnoException).code === "ERR_IPC_CHANNEL_CLOSED") this.hand(socket);
       else socket.destroy();
@@ -232,18 +289,32 @@ export interface WorkerChannel {
   on(event: "message", listener: (message: unknown, handle: unknown) => void): unknown;
 }
 
+/** A worker's end of the hand-out, with the share its primary tells it (`ConnectionHandout`'s `tellShare`). */
+export interface HandedConnections extends ConnectionSource {
+  /** The most connections this worker should hold, as the primary counts them now. */
+  share(most: number): void;
+}
+
 /**
  * A worker's side of the hand-out: the connections its primary hands it, each given to the
  * server with nothing read; `listen` asks to be handed them, `tell` says how many closed (a few
  * at a time: one message for the closes of one turn) and that it drains. A connection that
  * arrives once it drains (sent before the primary knew) is given back, to go to another worker.
+ * Held over its share, it closes connections after their next answer (`overShare`): as many as
+ * it holds over the share, counting those already on their way out.
  */
-export function handedConnections(channel: WorkerChannel, listen: () => Promise<ListenReply>, tell: (news: { t: "closed"; n: number } | { t: "draining" }) => void): ConnectionSource {
+export function handedConnections(channel: WorkerChannel, listen: () => Promise<ListenReply>, tell: (news: { t: "closed"; n: number; shed: number } | { t: "draining" }) => void): HandedConnections {
   let take: ((socket: Socket) => void) | undefined;
   let closed = 0;
+  let shed = 0;
+  let most = Number.POSITIVE_INFINITY;
+  const held = new Set<Socket>();
+  /** Connections whose answer now being written is their last. */
+  const leaving = new Set<Socket>();
   const report = (): void => {
-    if (closed > 0 && channel.connected) tell({ t: "closed", n: closed });
+    if (closed > 0 && channel.connected) tell({ t: "closed", n: closed, shed });
     closed = 0;
+    shed = 0;
   };
   channel.on("message", (message, handle) => {
     if (message !== CONNECTION_MESSAGE || !(handle instanceof Socket)) return;
@@ -253,7 +324,10 @@ export function handedConnections(channel: WorkerChannel, listen: () => Promise<
       else socket.destroy();
       return;
     }
+    held.add(socket);
     socket.once("close", () => {
+      held.delete(socket);
+      if (leaving.delete(socket)) shed++;
       if (closed++ === 0) setImmediate(report);
     });
     take(socket);
@@ -270,6 +344,15 @@ export function handedConnections(channel: WorkerChannel, listen: () => Promise<
       if (take === undefined) return;
       take = undefined;
       if (channel.connected) tell({ t: "draining" });
+    },
+    share: (n) => {
+      most = n;
+    },
+    overShare: (socket) => {
+      if (leaving.has(socket)) return true;
+      if (!held.has(socket) || held.size - leaving.size <= most) return false;
+      leaving.add(socket);
+      return true;
     },
   };
 }

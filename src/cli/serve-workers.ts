@@ -38,12 +38,18 @@ export async function workerRole(): Promise<WorkerRole> {
   const rpc = new Rpc<WorkerAsk, PrimaryNews, WorkerNews>(process as unknown as Port, {
     // Only about sessions this worker holds, so never before `sessions` exists (it needs the key `hello` brings).
     handle: async (ask: PrimaryAsk): Promise<void> => sessions.endHere(ask.id),
-    onNews: (news): void => (news.t === "session" ? sessions.cancelHere(news) : news.t === "shell-standing" ? shellPlaces.standing(news) : shellPlaces.elsewhere(news)),
+    onNews: (news): void =>
+      news.t === "session" ? sessions.cancelHere(news) : news.t === "shell-standing" ? shellPlaces.standing(news) : news.t === "share" ? connections.share(news.most) : shellPlaces.elsewhere(news),
   });
   process.once("disconnect", () => {
     rpc.fail("the primary process is gone");
     stopped();
   });
+  const connections = handedConnections(
+    process as unknown as WorkerChannel,
+    async () => (await rpc.ask({ t: "listen" })) as ListenReply,
+    (news) => rpc.tell(news),
+  );
   const hello = (await rpc.ask({ t: "hello" })) as Hello;
   const sessions: RemoteSessions = new RemoteSessions(
     Buffer.from(hello.sessionKey, "base64"),
@@ -57,11 +63,7 @@ export async function workerRole(): Promise<WorkerRole> {
     limiter: new RemoteLimiter(async (request) => (await rpc.ask({ t: "limiter", ...request })) as LimiterReply),
     sessions,
     siteSessions: new RemoteSiteSessions((request) => rpc.ask({ t: "site-session", ...request })),
-    connections: handedConnections(
-      process as unknown as WorkerChannel,
-      async () => (await rpc.ask({ t: "listen" })) as ListenReply,
-      (news) => rpc.tell(news),
-    ),
+    connections,
     relayPlaces: new RemoteRelayPlaces((request) => rpc.ask({ t: "relay-place", ...request })),
     shellPlaces,
     announce: (lines) => rpc.tell({ t: "ready", lines }),
@@ -119,7 +121,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   let failedStarts = 0;
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => (finish = resolve));
-  const handout = new ConnectionHandout<Worker>(args.host.replace(/^\[(.*)\]$/, "$1"), args.port, log);
+  const handout = new ConnectionHandout<Worker>(args.host.replace(/^\[(.*)\]$/, "$1"), args.port, log, undefined, (w, most) => shared.tell(w, { t: "share", most }));
 
   // SIGTERM to each worker: its own stop signal, whether it is still loading or serving; it drains.
   const stopAll = (): void => {
@@ -152,7 +154,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
       onNews: (news: WorkerNews) => {
         if (news.t === "session") return shared.sessionNews(worker, news);
         if (news.t === "settled") return startNext();
-        if (news.t === "closed") return handout.closedBy(worker, news.n);
+        if (news.t === "closed") return handout.closedBy(worker, news.n, news.shed);
         if (news.t === "draining") return handout.draining(worker);
         ready.add(worker);
         failedStarts = 0;
@@ -250,6 +252,12 @@ class SharedState {
   /** `worker` serves from now, told the primary's news over `rpc`. */
   joined(worker: Worker, rpc: Rpc<PrimaryAsk, WorkerNews, PrimaryNews>): void {
     this.channels.set(worker.id, { worker, rpc });
+  }
+
+  /** Tell `worker` `news`, unless its channel has closed (it is about to exit). */
+  tell(worker: Worker, news: PrimaryNews): void {
+    const to = this.channels.get(worker.id);
+    if (to?.worker.isConnected() === true) to.rpc.tell(news);
   }
 
   answer(worker: Worker, ask: Exclude<WorkerAsk, { t: "hello" } | { t: "listen" }>): unknown {

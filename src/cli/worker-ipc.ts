@@ -41,11 +41,13 @@ export interface Hello {
 export type WorkerNews =
   | { readonly t: "ready"; readonly lines: readonly string[] }
   | { readonly t: "settled" }
-  | { readonly t: "closed"; readonly n: number }
+  | { readonly t: "closed"; readonly n: number; readonly shed: number }
   | { readonly t: "draining" }
   | ({ readonly t: "session" } & SessionNews);
-/** What the primary tells a worker unasked: a caller's commands running in the other workers, what another worker learnt of a caller's standing. */
-export type PrimaryNews = ({ readonly t: "shell-elsewhere" } & ElsewhereNews) | ({ readonly t: "shell-standing" } & StandingNews) | ({ readonly t: "session" } & SessionCancel);
+/** What the primary tells a worker unasked: the most connections it should hold (connection-handout.ts), a caller's commands running in the other workers, what another worker learnt of a caller's standing. */
+export type PrimaryNews =
+  | { readonly t: "share"; readonly most: number }
+  | ({ readonly t: "shell-elsewhere" } & ElsewhereNews) | ({ readonly t: "shell-standing" } & StandingNews) | ({ readonly t: "session" } & SessionCancel);
 
 /** One end of the channel: a cluster `Worker` in the primary, `process` in a worker. */
 export interface Port {

@@ -36,6 +36,33 @@ describe("LeastConnections", () => {
   });
 });
 
+describe("LeastConnections' share", () => {
+  it("is an even share of the open connections, rounded up, counting shed ones until as many new ones came", () => {
+    const pick = new LeastConnections<string>();
+    expect(pick.share()).toBe(Number.POSITIVE_INFINITY);
+    pick.add("a");
+    expect(pick.share()).toBe(0);
+    for (let i = 0; i < 11; i++) pick.next();
+    pick.add("b");
+    expect([pick.counts(), pick.share()]).toEqual([[11, 0], 6]);
+    for (let i = 0; i < 4; i++) pick.next();
+    expect([pick.counts(), pick.share()]).toEqual([[11, 4], 8]);
+    // a sheds 3: they are still counted, so the share stays 8 and a sheds no more.
+    pick.closed("a", 3, 3);
+    expect([pick.counts(), pick.share()]).toEqual([[8, 4], 8]);
+    // Their clients reconnect, to b.
+    expect(Array.from({ length: 3 }, () => pick.next())).toEqual(["b", "b", "b"]);
+    expect([pick.counts(), pick.share()]).toEqual([[8, 7], 8]);
+    // Closes that were not shed lower it; more shed than closed counts only the closed.
+    pick.closed("b", 5);
+    expect([pick.counts(), pick.share()]).toEqual([[8, 2], 5]);
+    pick.closed("b", 1, 9);
+    expect([pick.counts(), pick.share()]).toEqual([[8, 1], 5]);
+    pick.remove("a");
+    expect([pick.counts(), pick.share()]).toEqual([[1], 2]);
+  });
+});
+
 /** A worker's end of the channel, in process: what it sends, and a way to hand it a socket. */
 class FakeChannel extends EventEmitter implements WorkerChannel {
   connected = true;
@@ -130,6 +157,38 @@ describe("a server given connections another process accepted", () => {
   });
 });
 
+describe("a server given connections, over its share", () => {
+  it("says Connection: close on an answer when its source says the connection is over its share, and closes it after the answer", async () => {
+    const h = await startBridge({});
+    let take: ((socket: Socket) => void) | undefined;
+    const front = await acceptingServer(() => take);
+    let over = false;
+    const served = await listen(h.bridge, {
+      host: "127.0.0.1",
+      port: 0,
+      connections: { open: async (given) => ((take = given), (front.address() as { port: number }).port), close: () => (take = undefined), overShare: () => over },
+    });
+    try {
+      const socket = await opened(served.port);
+      const heads: string[] = [];
+      socket.on("data", (d: Buffer) => heads.push(...d.toString().split("\r\n").filter((l) => /^(HTTP|connection)/i.test(l))));
+      const ended = new Promise((resolve) => socket.once("end", resolve));
+      const first = answerOn(socket);
+      socket.write("GET /.well-known/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      await first;
+      over = true;
+      socket.write("GET /.well-known/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      await ended;
+      expect(heads).toEqual(["HTTP/1.1 200 OK", "Connection: keep-alive", "HTTP/1.1 200 OK", "Connection: close"]);
+      socket.destroy();
+    } finally {
+      await served.close();
+      front.close();
+      await h.close();
+    }
+  });
+});
+
 describe("a server given connections, its deadlines", () => {
   it("answers a request not whole within its deadline 408, as on a connection it accepted itself (Node checks deadlines only on a server told it listens)", async () => {
     const h = await startBridge({});
@@ -171,15 +230,47 @@ describe("a worker's end of the hand-out", () => {
     for (const s of taken) s.destroy();
     await Promise.all(closed);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(told).toEqual([{ t: "closed", n: 2 }]);
+    expect(told).toEqual([{ t: "closed", n: 2, shed: 0 }]);
     source.close();
     source.close();
-    expect(told).toEqual([{ t: "closed", n: 2 }, { t: "draining" }]);
+    expect(told).toEqual([{ t: "closed", n: 2, shed: 0 }, { t: "draining" }]);
     const late = await opened(port);
     await new Promise<void>((resolve) => (channel.sent.length === 1 ? resolve() : channel.on("message", () => resolve())));
     expect(channel.sent.map((m) => m.message)).toEqual([CONNECTION_MESSAGE]);
     expect(taken).toHaveLength(2);
     for (const s of [...clients, late, ...channel.sent.map((m) => m.socket)]) s.destroy();
+    front.close();
+  });
+
+  it("held over its share, closes as many connections as it holds over it after their answer, and says how many it shed", async () => {
+    const channel = new FakeChannel();
+    const told: unknown[] = [];
+    const source = handedConnections(channel, async () => ({ port: 4321 }), (news) => told.push(news));
+    const taken: Socket[] = [];
+    await source.open((s) => taken.push(s));
+    const front = await acceptingServer(() => (socket) => channel.emit("message", CONNECTION_MESSAGE, socket));
+    const port = (front.address() as { port: number }).port;
+    const clients = [await opened(port), await opened(port), await opened(port), await opened(port)];
+    await new Promise<void>((resolve) => (taken.length === 4 ? resolve() : channel.on("message", () => taken.length === 4 && resolve())));
+    const [s0, s1, s2, s3] = taken as [Socket, Socket, Socket, Socket];
+    // No share told yet: it keeps them all.
+    expect(taken.map((s) => source.overShare?.(s))).toEqual([false, false, false, false]);
+    source.share(2);
+    // Two over: the first two answered close; asked again, one leaving still leaves; a socket it was not handed never.
+    expect([s0, s1, s0, s2, s3].map((s) => source.overShare?.(s))).toEqual([true, true, true, false, false]);
+    expect(source.overShare?.(clients[0] as Socket)).toBe(false);
+    const closed = [s0, s1, s2].map((s) => new Promise((resolve) => s.once("close", resolve)));
+    for (const s of [s0, s1, s2]) s.destroy();
+    await Promise.all(closed);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Two of the three closes were shed ones.
+    expect(told).toEqual([{ t: "closed", n: 3, shed: 2 }]);
+    // One left, at a share of 1: kept; at 0 it goes.
+    source.share(1);
+    expect(source.overShare?.(s3)).toBe(false);
+    source.share(0);
+    expect(source.overShare?.(s3)).toBe(true);
+    for (const s of [...clients, s3]) s.destroy();
     front.close();
   });
 
@@ -208,6 +299,40 @@ class FakeWorker {
     while (this.got.length < n) await new Promise<void>((resolve) => (this.waiter = resolve));
   }
 }
+
+describe("the primary's hand-out, the shares it tells", () => {
+  it("tells each worker its share when it changes: as a worker joins, as connections are handed, closed and shed, and as one drains", async () => {
+    const told: string[] = [];
+    const handout = new ConnectionHandout<FakeWorker>("127.0.0.1", 0, () => undefined, () => undefined, (w, most) => void told.push(`${w.name}:${most}`));
+    const a = new FakeWorker("a");
+    const reply = await handout.open(a);
+    if (!("port" in reply)) throw new Error(reply.message);
+    const clients: Socket[] = [];
+    for (let i = 0; i < 3; i++) clients.push(await opened(reply.port));
+    await a.has(3);
+    expect(told).toEqual(["a:0", "a:1", "a:2", "a:3"]);
+    const b = new FakeWorker("b");
+    await handout.open(b);
+    expect(told.splice(0)).toEqual(["a:0", "a:1", "a:2", "a:3", "a:2", "b:2"]);
+    // a sheds one: still counted until a new connection comes, so nobody is told anything.
+    handout.closedBy(a, 1, 1);
+    expect(told).toEqual([]);
+    clients.push(await opened(reply.port));
+    await b.has(1);
+    expect([handout.counts(), told]).toEqual([[2, 1], []]);
+    // Closed, not shed: the share drops to 1.
+    handout.closedBy(a, 1);
+    expect(told.splice(0)).toEqual(["a:1", "b:1"]);
+    // b drains: what it holds is no longer counted, and a's share of its one stays 1; c joins, told 1.
+    handout.draining(b);
+    expect(told).toEqual([]);
+    const c = new FakeWorker("c");
+    await handout.open(c);
+    expect(told.splice(0)).toEqual(["c:1"]);
+    handout.close();
+    for (const s of [...clients, ...a.got, ...b.got]) s.destroy();
+  });
+});
 
 describe("the primary's hand-out", () => {
   it("opens the port with the first worker; gives each connection to the one holding the fewest; never to one draining or gone; re-hands what a dead one never got", async () => {
