@@ -322,17 +322,13 @@ export class DocsRuntime {
     const given = this.options.indexSliceMs;
     const sliceMs = given !== undefined && Number.isFinite(given) ? given : LIMITS.load.indexSliceMs;
     const index = this.index;
-    const started = performance.now();
     const steps = index.vectorSteps();
     // Requests already waiting are answered first.
     await new Promise((resolve) => setImmediate(resolve));
     let sliceStart = performance.now();
     while (!this.closed && this.index === index) {
-      const step = steps.next();
-      if (step.done === true) {
-        if (step.value && this.site.pages.size > LIMITS.load.announcedPages) this.log(`search vectors learned in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-        return;
-      }
+      // Said nowhere: a line on stderr would come at a time of its own among the ready lines.
+      if (steps.next().done === true) return;
       if (performance.now() - sliceStart < sliceMs) continue;
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
