@@ -19,6 +19,8 @@ const DIMENSIONS = 256;
 const NONZERO = 6;
 const WINDOW = 2;
 const MIN_USES = 10;
+/** Rows normalised between two pauses of `SiteVectors.learn`. */
+const ROWS_A_STEP = 1024;
 
 /** Whether a page with this rule may teach the vectors: every reader of unrestricted pages reads it. */
 export function teachesVectors(access: Access): boolean {
@@ -130,14 +132,17 @@ export class SiteVectors {
     }
     const count = rowOf.size;
     const mean = new Float64Array(DIMENSIONS);
+    // The rows' passes pause too: tens of thousands of rows on a large site.
     for (let r = 0; r < count; r++) {
       normalise(rows, r * DIMENSIONS);
       for (let i = 0; i < DIMENSIONS; i++) mean[i] = (mean[i] as number) + (rows[r * DIMENSIONS + i] as number);
+      if (r % ROWS_A_STEP === ROWS_A_STEP - 1) yield;
     }
     for (let i = 0; i < DIMENSIONS; i++) mean[i] = (mean[i] as number) / Math.max(1, count);
     for (let r = 0; r < count; r++) {
       for (let i = 0; i < DIMENSIONS; i++) rows[r * DIMENSIONS + i] = (rows[r * DIMENSIONS + i] as number) - (mean[i] as number);
       normalise(rows, r * DIMENSIONS);
+      if (r % ROWS_A_STEP === ROWS_A_STEP - 1) yield;
     }
     return new SiteVectors(rowOf, rows);
   }
