@@ -27,6 +27,8 @@ export function hitPaths(hits: readonly SearchHit[]): string[] {
 export function rankers(site: Site): { ours: Ranker; oursHits: Ranker; baseline: Ranker } {
   const index = new SearchIndex();
   index.sync(site);
+  // Searched as a server searches once its site vectors are learned after ready (`DocsRuntime.learnVectors`).
+  index.learnVectors();
   const pages = [...site.pages.values()].filter((p) => isIndexed(site, p));
   const bm25 = plainBm25(pages);
   // The baseline has no filters: its list is cut to the pages the filter keeps, as ours is.

@@ -82,6 +82,14 @@ export interface RuntimeOptions {
    * between what the load has read and the watch taking over, without timing (issue 25).
    */
   readonly onLoadStep?: (step: LoadStep) => void;
+  /**
+   * Learn the site vectors search re-orders by (`siteVectorWeight`, `site-vectors.ts`) after each
+   * build and each reload that changes pages, in slices between requests (`learnVectors`): a
+   * server passes it. Searches before they are learned re-order by nothing. Off (tests, one-shot
+   * commands): never learned, so results never depend on when a search came; a test that wants
+   * them passes it and waits for `whenVectorsLearned()`.
+   */
+  readonly learnVectors?: boolean;
 }
 
 /** Points of a start (`RuntimeOptions.onLoadStep`): the persistent cache checked against the
@@ -162,6 +170,8 @@ export class DocsRuntime {
   /** Set once remote specs are to be fetched (`fetchRemoteSpecs`). */
   private remote: { readonly fetch: FetchLike; readonly abort: AbortController; readonly attempted: Set<string> } | undefined;
   private closed = false;
+  /** The site vectors' learning under way (`learnVectors`), until it ends. */
+  private vectorsLearning: Promise<void> | undefined;
   private readonly shellHost: ShellHost | undefined;
   private renders: RenderPool | undefined;
 
@@ -288,6 +298,50 @@ export class DocsRuntime {
     this.built = { fromCache, added, removed };
     this.shellHost?.releaseTexts(site);
     if (!fromCache || added > 0 || removed > 0) this.save(site);
+    this.learnVectors();
+  }
+
+  /**
+   * Learn the site vectors (`SearchIndex.vectorSteps`) in slices of `LIMITS.load.indexSliceMs`
+   * between requests, when `RuntimeOptions.learnVectors` asks and the index wants them: 4-41 s of
+   * CPU on a large site, which the first search used to pay. Again after a change that drops them.
+   */
+  private learnVectors(): void {
+    if (this.options.learnVectors !== true || this.vectorsLearning !== undefined || this.closed || !this.index.vectorsWanted) return;
+    const learning = this.runVectorSteps().finally(() => {
+      if (this.vectorsLearning === learning) this.vectorsLearning = undefined;
+      // A reload during the learning dropped what it learned: learn the pages as they are now.
+      this.learnVectors();
+    });
+    this.vectorsLearning = learning;
+  }
+
+  private async runVectorSteps(): Promise<void> {
+    // Always in finite slices: an HTTP server builds its index in one (its port opens after), but
+    // answers requests while the vectors are learned.
+    const given = this.options.indexSliceMs;
+    const sliceMs = given !== undefined && Number.isFinite(given) ? given : LIMITS.load.indexSliceMs;
+    const index = this.index;
+    const steps = index.vectorSteps();
+    // Requests already waiting are answered first.
+    await new Promise((resolve) => setImmediate(resolve));
+    let sliceStart = performance.now();
+    while (!this.closed && this.index === index) {
+      // Said nowhere: a line on stderr would come at a time of its own among the ready lines.
+      if (steps.next().done === true) return;
+      if (performance.now() - sliceStart < sliceMs) continue;
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+
+  /**
+   * Resolves when no site-vector learning is under way (`RuntimeOptions.learnVectors`): true when
+   * searches now re-order by vectors of the pages as they are. The explicit point tests wait for.
+   */
+  async whenVectorsLearned(): Promise<boolean> {
+    while (this.vectorsLearning !== undefined) await this.vectorsLearning;
+    return this.index.vectorsLearned;
   }
 
   /**
@@ -579,6 +633,7 @@ export class DocsRuntime {
     this.readers = new Map();
     this.shellHost?.prepare(this.site);
     if (this.indexComplete) this.shellHost?.releaseTexts(this.site);
+    if (this.indexComplete) this.learnVectors();
     const change: RuntimeChange = { site: this.site, previous, namesChanged: this.names.search !== previousNames.search, diagnostics };
     for (const l of this.listeners) l(change);
   }

@@ -23,6 +23,8 @@ for (const set of sets) {
   const { site } = await loadSite(join(sitesDir as string, set.corpus));
   const index = new SearchIndex({ cachedResults: 0 });
   index.sync(site);
+  // As a server has them once learned after ready (`DocsRuntime.learnVectors`), when a variant uses them.
+  if (variants.some((v) => ({ ...RANKING, ...v }).siteVectorWeight !== 0)) index.learnVectors();
   const per: string[][] = set.questions.map(() => []);
   const line: string[] = [];
   variants.forEach((v, vi) => {

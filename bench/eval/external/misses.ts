@@ -36,6 +36,8 @@ for (const set of sets) {
   const { site } = await loadSite(join(sitesDir, set.corpus));
   const index = new SearchIndex({ cachedResults: 0 });
   index.sync(site);
+  // As a server searches once its site vectors are learned (`DocsRuntime.learnVectors`).
+  index.learnVectors();
   for (const q of set.questions) {
     const ranked = hitPaths(index.search({ query: q.query, pageSize: CUTOFF, canRead: () => true, version: q.version, language: q.language }));
     const rank = firstRelevantRank(ranked, q.relevant);

@@ -87,7 +87,7 @@ export const serveCommand = defineCommand({
     // is opened only then. A build long enough to notice reports its progress on stderr.
     const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY, indexLater: true } : { indexLater: true };
     // Watched from before the load reads anything: a change made while the server starts is applied before it answers (issue 25).
-    const runtime = await loadDocs(io, args.dir, { shellWorker, shellLater: !args.http, searchCache, watch: args.watch, ...indexing, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    const runtime = await loadDocs(io, args.dir, { shellWorker, shellLater: !args.http, searchCache, watch: args.watch, learnVectors: true, ...indexing, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const afterStart = (): void => {
       if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);

@@ -99,9 +99,10 @@ export const RANKING: RankingParams = {
    *  the cosine of the question's and each hit's title and description site vectors
    *  (`site-vectors.ts`): a title written in other words than the question's, used in like places
    *  on the site, comes up. Small: it re-orders near ties within the page, never brings a page in.
-   *  Off (0) until a round measures it whole: 0.03 lifted the tune half's first sites with none
-   *  down, but the round ran out of time before the rest and the held-out half (docs/search.md). */
-  siteVectorWeight: 0,
+   *  Learned after ready, off the search path (`DocsRuntime.learnVectors`); a search before that
+   *  re-orders by nothing. 0.05: over the 21 tune sites it lifted 9 and lowered none by more than
+   *  0.002 MRR, and lost no judged page (docs/search.md, twenty-third round). */
+  siteVectorWeight: 0.05,
   /** Query terms shorter than this are not expanded by prefix (`ap` would match half the site). */
   minPrefixLength: 4,
   maxPrefixExpansions: 40,

@@ -16,7 +16,7 @@ import { paraphraseTable } from "./paraphrases.js";
 import { ResolvedTerms } from "./resolved-terms.js";
 import { type QueryWord, QueryWords } from "./query-words.js";
 import { negationScopes } from "./negation.js";
-import { cosine, type PageVector, SiteVectors, teachesVectors } from "./site-vectors.js";
+import { cosine, type PageVector, SiteVectors, teachesVectors, type VectorSource } from "./site-vectors.js";
 import { BASE, FULL, NAMED, type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, QueryWork, rankPages, resolveTerms } from "./ranking.js";
 import { keptTerms } from "./kept-terms.js";
 import { TitleWords } from "./title-words.js";
@@ -302,8 +302,12 @@ export class SearchIndex {
   private readonly resolved = new ResolvedTerms();
   /** Question words as the analyzer reads them, kept across searches (`query-words.ts`). */
   private readonly queryWords = new QueryWords(this.analyzer);
-  /** Learned at the first search that re-orders by them, again after a sync that changed pages (`site-vectors.ts`). */
+  /** Learned by `vectorSteps` (in the background after the build, `DocsRuntime.learnVectors`),
+   *  dropped by a sync that changes pages until learned again; until then searches re-order by
+   *  nothing, as with `siteVectorWeight` 0 (`site-vectors.ts`). */
   private siteVectors: SiteVectors | undefined;
+  /** Bumped by each change that drops the vectors: a learning begun before it is thrown away. */
+  private vectorsOf = 0;
   /** The site's default version (set by `sync`); undefined for a site without versions. */
   private defaultVersion: string | undefined;
   /** Whether the site has versions or products (set by `sync`). */
@@ -528,7 +532,7 @@ export class SearchIndex {
     }
     if (added > 0 || removed > 0) {
       this.index.prepare();
-      this.siteVectors = undefined;
+      this.dropVectors();
     }
     this.forgetAnalyses();
     this.remaining = new Map();
@@ -768,6 +772,52 @@ export class SearchIndex {
     });
   }
 
+  /** Whether site vectors are to be learned: the weight is on and none are learned for the pages as they are. */
+  get vectorsWanted(): boolean {
+    return this.ranking.siteVectorWeight !== 0 && this.siteVectors === undefined;
+  }
+
+  /** Whether searches re-order by site vectors now (`vectorSteps` has finished since the last change). */
+  get vectorsLearned(): boolean {
+    return this.siteVectors !== undefined;
+  }
+
+  /**
+   * Learn the site vectors of the pages as they are, a page at a time (`SiteVectors.learn`): the
+   * caller runs the steps in slices between requests (`DocsRuntime.learnVectors`) or at once
+   * (`learnVectors`, tests and benches). Searches before the last step re-order by nothing; at the
+   * last step the vectors take effect and the kept results are dropped, so every answer after it
+   * uses them. A sync that changes pages meanwhile makes the steps end without effect.
+   * Learned only from pages every reader of unrestricted pages may read (`teachesVectors`).
+   */
+  *vectorSteps(): Generator<undefined, boolean> {
+    const of = this.vectorsOf;
+    const sources: VectorSource[] = [];
+    for (const { page } of this.byPath.values()) if (teachesVectors(page.file.access)) sources.push({ title: page.title, description: page.meta.description ?? "", body: page.body });
+    const learning = SiteVectors.learn(sources, (line) => this.analyzer.terms(line));
+    let step = learning.next();
+    while (step.done !== true) {
+      yield;
+      if (of !== this.vectorsOf) return false;
+      step = learning.next();
+    }
+    if (of !== this.vectorsOf) return false;
+    this.siteVectors = step.value;
+    this.results?.clear();
+    return true;
+  }
+
+  /** `vectorSteps` run to the end at once: for tests and benches, which then search with the vectors. */
+  learnVectors(): void {
+    const steps = this.vectorSteps();
+    while (steps.next().done !== true);
+  }
+
+  private dropVectors(): void {
+    this.siteVectors = undefined;
+    this.vectorsOf++;
+  }
+
   /**
    * The page of hits re-ordered by site vectors (`siteVectorWeight`, `site-vectors.ts`) when the
    * first hit's title holds none of the question's words, for a reader who may read every page the
@@ -779,14 +829,10 @@ export class SearchIndex {
   private byVectors<T extends { readonly entry: IndexedPage; readonly score: number }>(req: SearchRequest, hits: T[]): T[] {
     const weight = this.ranking.siteVectorWeight;
     const first = hits[0];
-    if (weight === 0 || first === undefined || hits.length < 2 || !req.canRead({})) return hits;
+    const vectors = this.siteVectors;
+    // Not learned yet (or since the last change): the order as ranked, never a wait on the search's path.
+    if (weight === 0 || vectors === undefined || first === undefined || hits.length < 2 || !req.canRead({})) return hits;
     const asked = new Set(this.analyzer.terms(req.query));
-    const vectors = (this.siteVectors ??= new SiteVectors(
-      (function* (pages: Iterable<IndexedPage>) {
-        for (const { page } of pages) if (teachesVectors(page.file.access)) yield { title: page.title, description: page.meta.description ?? "", body: page.body };
-      })(this.byPath.values()),
-      (line) => this.analyzer.terms(line),
-    ));
     // A page's title terms and title and description vector, once per page until the next change.
     const ofPage = (entry: IndexedPage): PageVector =>
       vectors.pageCache(entry, () => {

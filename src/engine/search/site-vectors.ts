@@ -19,6 +19,8 @@ const DIMENSIONS = 256;
 const NONZERO = 6;
 const WINDOW = 2;
 const MIN_USES = 10;
+/** Rows normalised between two pauses of `SiteVectors.learn`. */
+const ROWS_A_STEP = 1024;
 
 /** Whether a page with this rule may teach the vectors: every reader of unrestricted pages reads it. */
 export function teachesVectors(access: Access): boolean {
@@ -54,12 +56,21 @@ export interface PageVector {
 }
 
 export class SiteVectors {
-  private readonly rowOf = new Map<string, number>();
   private readonly pages = new WeakMap<object, PageVector>();
-  private readonly rows: Float32Array;
 
-  /** `terms` splits a line into index terms (the analyzer's, so stems and CJK segments). */
-  constructor(sources: Iterable<VectorSource>, terms: (line: string) => readonly string[]) {
+  private constructor(
+    private readonly rowOf: ReadonlyMap<string, number>,
+    private readonly rows: Float32Array,
+  ) {}
+
+  /**
+   * Learn the vectors of `sources` a page at a time: the generator pauses after each page it reads
+   * and each page it counts, so a caller can learn them in slices between requests
+   * (`DocsRuntime.learnVectors`: 4-41 s of CPU on a large site, never on a search's path). The
+   * result is the same however it is sliced. `terms` splits a line into index terms (the
+   * analyzer's, so stems and CJK segments).
+   */
+  static *learn(sources: Iterable<VectorSource>, terms: (line: string) => readonly string[]): Generator<undefined, SiteVectors> {
     const docs: (readonly string[])[][] = [];
     const pagesWith = new Map<string, number>();
     const uses = new Map<string, number>();
@@ -82,9 +93,11 @@ export class SiteVectors {
       }
       for (const t of seen) pagesWith.set(t, (pagesWith.get(t) ?? 0) + 1);
       docs.push(lines);
+      yield;
     }
-    for (const [t, n] of uses) if (n >= MIN_USES) this.rowOf.set(t, this.rowOf.size);
-    this.rows = new Float32Array(this.rowOf.size * DIMENSIONS);
+    const rowOf = new Map<string, number>();
+    for (const [t, n] of uses) if (n >= MIN_USES) rowOf.set(t, rowOf.size);
+    const rows = new Float32Array(rowOf.size * DIMENSIONS);
     const pages = docs.length;
     const weights = new Map<string, { readonly idf: number; readonly at: Int32Array }>();
     const weightOf = (t: string): { readonly idf: number; readonly at: Int32Array } => {
@@ -103,7 +116,7 @@ export class SiteVectors {
     for (const lines of docs) {
       for (const ts of lines) {
         for (let i = 0; i < ts.length; i++) {
-          const row = this.rowOf.get(ts[i] as string);
+          const row = rowOf.get(ts[i] as string);
           if (row === undefined) continue;
           const base = row * DIMENSIONS;
           for (let j = Math.max(0, i - WINDOW); j <= Math.min(ts.length - 1, i + WINDOW); j++) {
@@ -111,22 +124,27 @@ export class SiteVectors {
             const { idf, at } = weightOf(ts[j] as string);
             const w = idf / Math.abs(i - j);
             if (w <= 0) continue;
-            for (const p of at) this.rows[base + Math.abs(p) - 1] = (this.rows[base + Math.abs(p) - 1] as number) + (p > 0 ? w : -w);
+            for (const p of at) rows[base + Math.abs(p) - 1] = (rows[base + Math.abs(p) - 1] as number) + (p > 0 ? w : -w);
           }
         }
       }
+      yield;
     }
-    const count = this.rowOf.size;
+    const count = rowOf.size;
     const mean = new Float64Array(DIMENSIONS);
+    // The rows' passes pause too: tens of thousands of rows on a large site.
     for (let r = 0; r < count; r++) {
-      normalise(this.rows, r * DIMENSIONS);
-      for (let i = 0; i < DIMENSIONS; i++) mean[i] = (mean[i] as number) + (this.rows[r * DIMENSIONS + i] as number);
+      normalise(rows, r * DIMENSIONS);
+      for (let i = 0; i < DIMENSIONS; i++) mean[i] = (mean[i] as number) + (rows[r * DIMENSIONS + i] as number);
+      if (r % ROWS_A_STEP === ROWS_A_STEP - 1) yield;
     }
     for (let i = 0; i < DIMENSIONS; i++) mean[i] = (mean[i] as number) / Math.max(1, count);
     for (let r = 0; r < count; r++) {
-      for (let i = 0; i < DIMENSIONS; i++) this.rows[r * DIMENSIONS + i] = (this.rows[r * DIMENSIONS + i] as number) - (mean[i] as number);
-      normalise(this.rows, r * DIMENSIONS);
+      for (let i = 0; i < DIMENSIONS; i++) rows[r * DIMENSIONS + i] = (rows[r * DIMENSIONS + i] as number) - (mean[i] as number);
+      normalise(rows, r * DIMENSIONS);
+      if (r % ROWS_A_STEP === ROWS_A_STEP - 1) yield;
     }
+    return new SiteVectors(rowOf, rows);
   }
 
   /** `make()` for `page` the first time, the same object afterwards (these vectors are made again after a change). */

@@ -1,5 +1,10 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { localContext } from "../../../src/vfs/request-context.js";
+import { DocsRuntime } from "../../../src/engine/runtime.js";
 import { SearchIndex } from "../../../src/engine/search/search-index.js";
+import { tempRepo } from "../../config/temp-repo.js";
 import { inlineSite } from "./inline-site.js";
 
 /**
@@ -25,9 +30,11 @@ function site(extra: Record<string, string> = {}): Record<string, string> {
   return files;
 }
 
+/** The ranked paths and scores once the vectors are learned (as a server searches after `learnVectors`). */
 function ranked(files: Record<string, string>, query: string, weight?: number, canRead: (a: { groups?: readonly string[] }) => boolean = () => true): [string, string][] {
   const index = new SearchIndex(weight === undefined ? {} : { ranking: { siteVectorWeight: weight } });
   index.sync(inlineSite(files));
+  index.learnVectors();
   return index.search({ query, canRead }).map((h) => [h.page.path, h.score.toFixed(4)]);
 }
 
@@ -48,9 +55,21 @@ describe("site vectors", () => {
       ["/notes/n3", "0.0280"],
       ["/notes/n4", "0.0280"],
     ]);
-    // The default is off: the same whole output.
-    expect(ranked(site(), QUESTION)).toEqual(ranked(site(), QUESTION, 0));
-    // 0.03, the weight measured: scores move by at most 0.03, and here the order stays.
+    // The default is 0.05, the weight measured (twenty-third round).
+    expect(ranked(site(), QUESTION)).toEqual(ranked(site(), QUESTION, 0.05));
+    expect(ranked(site(), QUESTION)).toEqual([
+      ["/extract/schema", "0.4210"],
+      ["/extract/zorp", "0.3931"],
+      ["/extract/tables", "0.2160"],
+      ["/notes/n1", "0.0000"],
+      ["/notes/n10", "0.0000"],
+      ["/notes/n11", "0.0000"],
+      ["/notes/n12", "0.0000"],
+      ["/notes/n2", "0.0000"],
+      ["/notes/n3", "0.0000"],
+      ["/notes/n4", "0.0000"],
+    ]);
+    // 0.03: scores move by at most 0.03, and here the order stays.
     expect(ranked(site(), QUESTION, 0.03)).toEqual([
       ["/extract/schema", "0.4210"],
       ["/extract/zorp", "0.3811"],
@@ -89,5 +108,59 @@ describe("site vectors", () => {
     // A reader who may not read unrestricted pages (signed out on a fully authenticated site) gets no re-ordering.
     const publicOnly = (a: { groups?: readonly string[]; public?: boolean }): boolean => a.public === true;
     expect(ranked(site(), QUESTION, 0.5, publicOnly)).toEqual(ranked(site(), QUESTION, 0, publicOnly));
+  });
+  it("re-orders nothing until the vectors are learned, nor after a change until learned again", () => {
+    const index = new SearchIndex({ ranking: { siteVectorWeight: 0.5 } });
+    const off = new SearchIndex({ ranking: { siteVectorWeight: 0 } });
+    const search = (i: SearchIndex): [string, string][] => i.search({ query: QUESTION, canRead: () => true }).map((h) => [h.page.path, h.score.toFixed(4)]);
+    index.sync(inlineSite(site()));
+    off.sync(inlineSite(site()));
+    expect([index.vectorsWanted, index.vectorsLearned]).toEqual([true, false]);
+    // Searched (and its result kept) before the vectors: as at weight 0.
+    expect(search(index)).toEqual(search(off));
+    index.learnVectors();
+    expect([index.vectorsWanted, index.vectorsLearned]).toEqual([false, true]);
+    // The kept result is dropped when they take effect.
+    expect(search(index)).toEqual(ranked(site(), QUESTION, 0.5));
+    // A change drops them; a learning begun before it ends without effect.
+    const stale = index.vectorSteps();
+    stale.next();
+    const changed = site({ "/extract/forms.mdx": page("Forms", "Forms in a document are extracted field by field.") });
+    index.sync(inlineSite(changed));
+    off.sync(inlineSite(changed));
+    let step = stale.next();
+    while (step.done !== true) step = stale.next();
+    expect([step.value, index.vectorsLearned]).toEqual([false, false]);
+    expect(search(index)).toEqual(search(off));
+    index.learnVectors();
+    expect(search(index)).toEqual(ranked(changed, QUESTION, 0.5));
+    // A weight of 0 never wants them.
+    expect(off.vectorsWanted).toBe(false);
+  });
+
+  it("a runtime that learns them does so after the build and after a reload, and says when (`whenVectorsLearned`)", async () => {
+    const files = site();
+    const root = tempRepo(Object.fromEntries(Object.entries(files).map(([path, text]) => [path.slice(1), text])));
+    const unlearned = await DocsRuntime.load({ root });
+    const learning = await DocsRuntime.load({ root, learnVectors: true });
+    try {
+      const paths = async (r: DocsRuntime): Promise<[string, string][]> => (await r.search(localContext(), { query: QUESTION })).map((h) => [h.page.path, h.score.toFixed(4)]);
+      await unlearned.whenIndexed();
+      await learning.whenIndexed();
+      // Without the option nothing is learned: the order as ranked, at any time.
+      expect(await unlearned.whenVectorsLearned()).toBe(false);
+      expect(await paths(unlearned)).toEqual(ranked(files, QUESTION, 0));
+      expect(await learning.whenVectorsLearned()).toBe(true);
+      expect(await paths(learning)).toEqual(ranked(files, QUESTION));
+      // A reload that changes pages drops them and learns the site as it is now.
+      const added = { "/extract/forms.mdx": page("Forms", "Forms in a document are extracted field by field.") };
+      writeFileSync(join(root, "extract/forms.mdx"), added["/extract/forms.mdx"]);
+      await learning.applyChanges(["extract/forms.mdx"]);
+      expect(await learning.whenVectorsLearned()).toBe(true);
+      expect(await paths(learning)).toEqual(ranked(site(added), QUESTION));
+    } finally {
+      await unlearned.close();
+      await learning.close();
+    }
   });
 });
