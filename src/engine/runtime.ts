@@ -26,6 +26,7 @@ import { generatedSkill, isSkillFile, listSkills, type Skill } from "./skills.js
 import { type ToolNames, toolNames } from "./tool-names.js";
 import type { CachedSite, SiteCache } from "./site-cache.js";
 import type { CacheWrite } from "./site-cache-writer.js";
+import type { RankingParams } from "./search/ranking.js";
 
 export interface RuntimeOptions {
   /** Repository folder on disk. */
@@ -55,6 +56,8 @@ export interface RuntimeOptions {
   readonly shellLater?: boolean;
   /** Searches whose hits are kept for a repeat (0: none); `LIMITS.search.cachedResults` by default. */
   readonly searchCache?: number;
+  /** Ranking parameters other than `RANKING`'s (the evaluation's variants, tests of one parameter). */
+  readonly ranking?: Partial<RankingParams>;
   /** Length of a slice of the initial index build (default `LIMITS.load.indexSliceMs`; tests
    *  pass 0 to pause after every page, so that requests meet an index still being built). */
   readonly indexSliceMs?: number;
@@ -187,7 +190,7 @@ export class DocsRuntime {
     this.loaded = loaded;
     this.cached = cached;
     this.log = options.log ?? (() => {});
-    this.index = new SearchIndex(options.searchCache !== undefined ? { cachedResults: options.searchCache } : {});
+    this.index = this.newIndex();
     // The index is built after `load` returns, so that a server answers `initialize` and
     // `tools/list` (which need the site, not the index) while it builds: more than half of the
     // start-up of a site of a thousand pages. Searches and reloads wait for it.
@@ -335,6 +338,11 @@ export class DocsRuntime {
     }
   }
 
+  private newIndex(): SearchIndex {
+    const { searchCache, ranking } = this.options;
+    return new SearchIndex({ ...(searchCache !== undefined ? { cachedResults: searchCache } : {}), ...(ranking !== undefined ? { ranking } : {}) });
+  }
+
   /**
    * Resolves when no site-vector learning is under way (`RuntimeOptions.learnVectors`): true when
    * searches now re-order by vectors of the pages as they are. The explicit point tests wait for.
@@ -359,7 +367,7 @@ export class DocsRuntime {
       return true;
     } catch (error) {
       this.log(`search cache not used: ${(error as Error).message}; indexing the site again`);
-      this.index = new SearchIndex(this.options.searchCache !== undefined ? { cachedResults: this.options.searchCache } : {});
+      this.index = this.newIndex();
       return false;
     }
   }

@@ -100,9 +100,12 @@ export const RANKING: RankingParams = {
    *  (`site-vectors.ts`): a title written in other words than the question's, used in like places
    *  on the site, comes up. Small: it re-orders near ties within the page, never brings a page in.
    *  Learned after ready, off the search path (`DocsRuntime.learnVectors`); a search before that
-   *  re-orders by nothing. 0.05: over the 21 tune sites it lifted 9 and lowered none by more than
-   *  0.002 MRR, and lost no judged page (docs/search.md, twenty-third round). */
-  siteVectorWeight: 0.05,
+   *  re-orders by nothing. Off (0): 0.05 lifted 9 of the 21 tune sites and the held-out half's
+   *  mean (0.846 -> 0.853), but lowered two held-out sites by ~0.03, and learning costs up to
+   *  ~42 s of CPU beside searches on a large site (each HTTP worker its own), with results that
+   *  change once it ends: not on by default until the vectors come with the persistent cache and
+   *  cost no search its tail (docs/search.md, twenty-third round). */
+  siteVectorWeight: 0,
   /** Query terms shorter than this are not expanded by prefix (`ap` would match half the site). */
   minPrefixLength: 4,
   maxPrefixExpansions: 40,

@@ -55,9 +55,9 @@ describe("site vectors", () => {
       ["/notes/n3", "0.0280"],
       ["/notes/n4", "0.0280"],
     ]);
-    // The default is 0.05, the weight measured (twenty-third round).
-    expect(ranked(site(), QUESTION)).toEqual(ranked(site(), QUESTION, 0.05));
-    expect(ranked(site(), QUESTION)).toEqual([
+    // The default is 0 (off; docs/search.md, twenty-third round); 0.05 is the weight measured.
+    expect(ranked(site(), QUESTION)).toEqual(ranked(site(), QUESTION, 0));
+    expect(ranked(site(), QUESTION, 0.05)).toEqual([
       ["/extract/schema", "0.4210"],
       ["/extract/zorp", "0.3931"],
       ["/extract/tables", "0.2160"],
@@ -141,8 +141,10 @@ describe("site vectors", () => {
   it("a runtime that learns them does so after the build and after a reload, and says when (`whenVectorsLearned`)", async () => {
     const files = site();
     const root = tempRepo(Object.fromEntries(Object.entries(files).map(([path, text]) => [path.slice(1), text])));
-    const unlearned = await DocsRuntime.load({ root });
-    const learning = await DocsRuntime.load({ root, learnVectors: true });
+    const ranking = { siteVectorWeight: 0.05 };
+    const unlearned = await DocsRuntime.load({ root, ranking });
+    const learning = await DocsRuntime.load({ root, learnVectors: true, ranking });
+    const off = await DocsRuntime.load({ root, learnVectors: true });
     try {
       const paths = async (r: DocsRuntime): Promise<[string, string][]> => (await r.search(localContext(), { query: QUESTION })).map((h) => [h.page.path, h.score.toFixed(4)]);
       await unlearned.whenIndexed();
@@ -151,16 +153,21 @@ describe("site vectors", () => {
       expect(await unlearned.whenVectorsLearned()).toBe(false);
       expect(await paths(unlearned)).toEqual(ranked(files, QUESTION, 0));
       expect(await learning.whenVectorsLearned()).toBe(true);
-      expect(await paths(learning)).toEqual(ranked(files, QUESTION));
+      expect(await paths(learning)).toEqual(ranked(files, QUESTION, 0.05));
+      // At the default weight (0) a server learns nothing.
+      await off.whenIndexed();
+      expect(await off.whenVectorsLearned()).toBe(false);
+      expect(await paths(off)).toEqual(ranked(files, QUESTION, 0));
       // A reload that changes pages drops them and learns the site as it is now.
       const added = { "/extract/forms.mdx": page("Forms", "Forms in a document are extracted field by field.") };
       writeFileSync(join(root, "extract/forms.mdx"), added["/extract/forms.mdx"]);
       await learning.applyChanges(["extract/forms.mdx"]);
       expect(await learning.whenVectorsLearned()).toBe(true);
-      expect(await paths(learning)).toEqual(ranked(site(added), QUESTION));
+      expect(await paths(learning)).toEqual(ranked(site(added), QUESTION, 0.05));
     } finally {
       await unlearned.close();
       await learning.close();
+      await off.close();
     }
   });
 });
