@@ -10,6 +10,7 @@ import { errorForPath } from "./middleware/origin-policy.js";
 import { PATHS } from "./urls.js";
 import { CallerAnswerBytes } from "./caller-answer-bytes.js";
 import { CallerConnections } from "./caller-connections.js";
+import { PipelinedAnswers } from "./pipelined-answers.js";
 import { CallerReading } from "./caller-reading.js";
 import { ConnectionCap } from "./connection-cap.js";
 import type { ConnectionSource } from "./connection-source.js";
@@ -79,8 +80,12 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     // request was cut up to 30 s late): every tenth of the deadline, so at most 10% late. The
     // headers' own deadline is the request's: they are part of it. (Node 20 starts both at a
     // request's first byte, so an idle keep-alive connection is not cut by them.)
+    const pipelined = new PipelinedAnswers();
     const deadlines = { requestTimeout: requestMs, headersTimeout: requestMs, connectionsCheckingInterval: Math.max(1, Math.ceil(requestMs / 10)) };
     const server = createServer(deadlines, (req, res) => {
+      if (!pipelined.admit(req, res)) return;
+      // Over this worker's share of the connections: this answer is the connection's last (connection-source.ts).
+      if (options.connections?.overShare?.(req.socket) === true) pipelined.endWith(req, res);
       if (busy.has(req.socket)) return refuseBusy(req, res, cap.limit, bridge.trustProxy);
       if (refused.has(req.socket)) return refuseConnection(req, res, held.limit, bridge.trustProxy);
       if (!bridge.trustProxy) {
@@ -114,9 +119,8 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     const pending = (): number => [...active].filter((res) => !streams.has(res)).length;
     const stalledWriteMs = options.stalledWriteMs ?? LIMITS.bridge.stalledWriteMs;
     server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+      if (pipelined.isDropped(res)) return;
       active.add(res);
-      // Over this worker's share of the connections: this answer is the connection's last (connection-source.ts).
-      if (options.connections?.overShare?.(req.socket) === true) res.setHeader("Connection", "close");
       const caller = requestCaller(req, bridge.trustProxy);
       unread.track(res, caller);
       // The content type is read as the head is written: @hono/node-server passes the headers to
