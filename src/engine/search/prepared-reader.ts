@@ -49,10 +49,50 @@ export interface TwinTable {
   readonly keySeen: Uint32Array;
   readonly unitSeen: Uint32Array;
   stamp: number;
+  /** A restored table's units' information and key lists as stored (`branchesOf`): `infos` and
+   *  `unitsOfKey` are filled from them as searches ask (`twinInfoAt`, `unitsWithKey`), since
+   *  making all 25,000 units' objects at once cost more than most starts' searches read. */
+  readonly packed?: PackedTwins;
   /** Whether its rules' keys were numbered by making this table alone, unit by unit in id order
    *  (no unit's information was asked before it): only then can a restored copy number them
    *  again the same way (`ReaderBranches.replay`), and only such a table is stored. */
   readonly fresh: boolean;
+}
+
+/** A restored table's information as stored (`PreparedReaderState`), with the units' sketches. */
+interface PackedTwins {
+  readonly at: Int32Array;
+  readonly ids: Int32Array;
+  readonly keyStarts: Int32Array;
+  readonly keyUnits: Int32Array;
+  readonly sketchOf: (id: number) => Uint32Array | undefined;
+}
+
+/** A unit's twin information in a table (below its `size`): made from the stored form the first time when restored. */
+export function twinInfoAt(table: TwinTable, id: number): TwinInfo | undefined {
+  const known = table.infos[id];
+  const packed = table.packed;
+  if (known !== undefined || packed === undefined) return known;
+  const from = packed.at[id] as number;
+  if (from < 0) return undefined;
+  const { ids } = packed;
+  const count = ids[from + 3] as number;
+  const keys: number[] = [];
+  for (let k = from + 4; k < from + 4 + count; k++) keys.push(ids[k] as number);
+  const info: TwinInfo = { sketch: packed.sketchOf(id) as Uint32Array, ids: { keys, title: ids[from + 1] as number, cls: ids[from + 2] as number }, language: ids[from] as number };
+  table.infos[id] = info;
+  return info;
+}
+
+/** The units filed under a key number in a table (`TwinTable.unitsOfKey`), ascending. */
+export function unitsWithKey(table: TwinTable, key: number): readonly number[] {
+  const known = table.unitsOfKey[key];
+  const packed = table.packed;
+  if (known !== undefined || packed === undefined || key < 0 || key + 1 >= packed.keyStarts.length) return known ?? [];
+  const units: number[] = [];
+  for (let i = packed.keyStarts[key] as number; i < (packed.keyStarts[key + 1] as number); i++) units.push(packed.keyUnits[i] as number);
+  table.unitsOfKey[key] = units;
+  return units;
 }
 
 /** A reader's branches and twin table as data (`preparedReaderState`, `branchesOf`). */
@@ -73,6 +113,11 @@ export interface PreparedReaderState {
   readonly at: Int32Array;
   /** Per unit with information: its language key, title key, class key, how many keys, the keys. */
   readonly ids: Int32Array;
+  /** `TwinTable.classes`. */
+  readonly classes: Int32Array;
+  /** `TwinTable.unitsOfKey` in one array: key `k`'s units are `keyUnits` from `keyStarts[k]` to `keyStarts[k + 1]`. */
+  readonly keyStarts: Int32Array;
+  readonly keyUnits: Int32Array;
 }
 
 /** A prepared reader as data, or undefined for a table that cannot be restored (`TwinTable.fresh`). */
@@ -80,11 +125,12 @@ export function preparedReaderState(key: string, navigation: string, branches: R
   const table = branches.table;
   if (table === undefined || !table.fresh) return undefined;
   const at = new Int32Array(table.size).fill(-1);
+  const infos = Array.from({ length: table.size }, (_, id) => twinInfoAt(table, id));
   let length = 0;
-  for (const info of table.infos) if (info !== undefined) length += 4 + info.ids.keys.length;
+  for (const info of infos) if (info !== undefined) length += 4 + info.ids.keys.length;
   const ids = new Int32Array(length);
   let next = 0;
-  table.infos.forEach((info, id) => {
+  infos.forEach((info, id) => {
     if (info === undefined) return;
     at[id] = next;
     ids[next++] = info.language;
@@ -93,6 +139,12 @@ export function preparedReaderState(key: string, navigation: string, branches: R
     ids[next++] = info.ids.keys.length;
     for (const k of info.ids.keys) ids[next++] = k;
   });
+  const keyCount = table.keySeen.length;
+  const keyStarts = new Int32Array(keyCount + 1);
+  const lists = Array.from({ length: keyCount }, (_, key) => unitsWithKey(table, key));
+  lists.forEach((units, key) => (keyStarts[key + 1] = (keyStarts[key] as number) + units.length));
+  const keyUnits = new Int32Array(keyStarts[keyCount] as number);
+  lists.forEach((units, key) => keyUnits.set(units, keyStarts[key] as number));
   const { twins } = branches;
   return {
     key,
@@ -101,10 +153,13 @@ export function preparedReaderState(key: string, navigation: string, branches: R
     versions: [...twins.versions],
     products: [...twins.products],
     versionWords: branches.versionWords.map((v) => [v.version, [...v.words]] as const),
-    keyCount: table.keySeen.length,
+    keyCount,
     size: table.size,
     at,
     ids,
+    classes: table.classes.slice(),
+    keyStarts,
+    keyUnits,
   };
 }
 
@@ -114,41 +169,32 @@ export function preparedReaderState(key: string, navigation: string, branches: R
  * state that does not hold together (a cache that passed its checksums and still does not fit).
  */
 export function branchesOf(state: PreparedReaderState, sketchOf: (id: number) => Uint32Array | undefined): ReaderBranches {
-  const { size, at, ids, keyCount } = state;
-  if (at.length !== size) throw new Error("a prepared reader's table does not fit its units");
-  const infos: (TwinInfo | undefined)[] = new Array(size);
-  const classes = new Int32Array(size);
-  const unitsOfKey: (number[] | undefined)[] = [];
-  const file = (key: number, id: number): void => {
-    if (!(key >= 0 && key < keyCount)) throw new Error("a prepared reader's key is out of range");
-    const list = unitsOfKey[key];
-    if (list === undefined) unitsOfKey[key] = [id];
-    else list.push(id);
-  };
+  const { size, at, ids, keyCount, classes, keyStarts, keyUnits } = state;
+  // What searches index by is checked here, once: a cache that passed its checksums and still
+  // does not fit is not used.
+  if (at.length !== size || classes.length !== size || keyStarts.length !== keyCount + 1 || keyStarts[keyCount] !== keyUnits.length) throw new Error("a prepared reader's table does not fit its units");
+  for (let k = 0; k < keyCount; k++) if ((keyStarts[k] as number) > (keyStarts[k + 1] as number)) throw new Error("a prepared reader's key lists are out of order");
+  for (let i = 0; i < keyUnits.length; i++) if (!((keyUnits[i] as number) >= 0 && (keyUnits[i] as number) < size)) throw new Error("a prepared reader's unit is out of range");
   for (let id = 0; id < size; id++) {
     const from = at[id] as number;
-    const sketch = from < 0 ? undefined : sketchOf(id);
-    if (from < 0 || sketch === undefined) {
-      if (from >= 0) throw new Error("a prepared reader's unit is not in the index");
-      classes[id] = -1 - id;
-      continue;
-    }
-    const count = ids[from + 3] as number;
-    if (from + 4 + count > ids.length) throw new Error("a prepared reader's keys run past their array");
-    const keys = Array.from(ids.subarray(from + 4, from + 4 + count));
-    const info: TwinInfo = { sketch, ids: { keys, title: ids[from + 1] as number, cls: ids[from + 2] as number }, language: ids[from] as number };
-    infos[id] = info;
-    classes[id] = info.ids.cls;
-    // In the order `twinIndex` files them: a key's units ascending, as each list was made.
-    for (const k of keys) file(k, id);
-    file(info.ids.title, id);
+    if (from >= 0 && (from + 4 > ids.length || from + 4 + (ids[from + 3] as number) > ids.length || sketchOf(id) === undefined)) throw new Error("a prepared reader's unit is not in the index");
   }
   const twins: TwinRules = { versions: new Map(state.versions), products: new Map(state.products), languages: state.languages, keys: new TwinKeys() };
   return {
     twins,
     versionWords: state.versionWords.map(([version, words]) => ({ version, words: new Set(words) })),
     twinInfos: new Map(),
-    table: { size, infos, classes, unitsOfKey, keySeen: new Uint32Array(keyCount), unitSeen: new Uint32Array(size), stamp: 0, fresh: true },
+    table: {
+      size,
+      infos: new Array<TwinInfo | undefined>(size),
+      classes: classes.slice(),
+      unitsOfKey: [],
+      keySeen: new Uint32Array(keyCount),
+      unitSeen: new Uint32Array(size),
+      stamp: 0,
+      packed: { at, ids, keyStarts, keyUnits, sketchOf },
+      fresh: true,
+    },
     replay: true,
   };
 }
@@ -164,8 +210,12 @@ export function navigationKey(config: Pick<SiteConfig, "navPages" | "versions" |
   const hash = createHash("sha256");
   hash.update(JSON.stringify([config.versions, config.languages, config.defaultLanguage ?? null]));
   let piece = "";
+  // Pages share placement objects (the cache stores each distinct one once): each written once.
+  const written = new Map<object, string>();
   for (const [path, placement] of config.navPages) {
-    piece += `\n${path}\u0000${JSON.stringify(placement)}\u0000${String(navRules.get(path) ?? "-")}`;
+    let text = written.get(placement);
+    if (text === undefined) written.set(placement, (text = JSON.stringify(placement)));
+    piece += `\n${path}\u0000${text}\u0000${String(navRules.get(path) ?? "-")}`;
     if (piece.length < 1 << 16) continue;
     hash.update(piece);
     piece = "";

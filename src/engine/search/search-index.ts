@@ -33,7 +33,7 @@ import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer } from "./terms.js";
 import { type Condition, pageVariants, pickVariant, readerVariant, type Variant } from "./variants.js";
 import { foldVersionTwins, sketchOf, type TwinInfo, twinInfo, twinRules, versionKey } from "./version-twins.js";
-import { branchesOf, navigationKey, type PreparedReaderState, preparedReaderState, type ReaderBranches, type TwinTable } from "./prepared-reader.js";
+import { branchesOf, navigationKey, type PreparedReaderState, preparedReaderState, type ReaderBranches, type TwinTable, twinInfoAt, unitsWithKey } from "./prepared-reader.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 import { Lru } from "./lru.js";
 import { SecondChance } from "./second-chance.js";
@@ -1052,7 +1052,7 @@ export class SearchIndex {
     const key = hit.twin?.language ?? -1;
     if (key < 0) return;
     const listed = new Set([hit, ...hit.languageTwins].map((m) => String(m.entry.placement?.languages ?? "")));
-    for (const id of this.twinIndex(branches).unitsOfKey[key] ?? []) {
+    for (const id of unitsWithKey(this.twinIndex(branches), key)) {
       const unit = this.byId[id];
       if (accepted[id] !== 1 || unit === undefined) continue;
       const language = String(unit.entry.placement?.languages ?? "");
@@ -1081,7 +1081,7 @@ export class SearchIndex {
     const take = (key: number): void => {
       if (key >= table.keySeen.length || table.keySeen[key] === stamp) return;
       table.keySeen[key] = stamp;
-      for (const other of table.unitsOfKey[key] ?? []) {
+      for (const other of unitsWithKey(table, key)) {
         if (table.unitSeen[other] === stamp) continue;
         table.unitSeen[other] = stamp;
         out.push(other);
@@ -1134,7 +1134,7 @@ export class SearchIndex {
 
   private twinOfUnit(id: number, branches: ReaderBranches): TwinInfo | undefined {
     const table = branches.table;
-    if (table !== undefined && id < table.size) return table.infos[id];
+    if (table !== undefined && id < table.size) return twinInfoAt(table, id);
     const unit = this.byId[id];
     return unit === undefined ? undefined : this.twinOf(unit.entry, unit.entry.variants[unit.variant] as IndexedVariant, branches);
   }
