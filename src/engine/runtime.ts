@@ -105,6 +105,8 @@ export interface IndexBuild {
   readonly fromCache: boolean;
   readonly added: number;
   readonly removed: number;
+  /** The reader whose prepared search state came from the cache too (`SearchIndex.preparedFromState`). */
+  readonly preparedReader?: string;
 }
 
 /** Everything one reader uses, built once per (site snapshot, auth setting, reader) and shared by calls. */
@@ -166,6 +168,9 @@ export class DocsRuntime {
   private indexing: Promise<void> | undefined;
   /** False while the initial index is incomplete, and for good when `close` stopped its build. */
   private indexComplete = false;
+  /** The reader `prepareSearch` was last asked for (the server's own: stdio's local reader, HTTP's
+   *  anonymous one): the persistent cache keeps what its first search needs (`SearchIndex.state`). */
+  private preparedReader: ((access: Access) => boolean) | undefined;
   private built: IndexBuild | undefined;
   private pendingPaths = new Set<string>();
   private namesOf: { site: Site; names: ToolNames } | undefined;
@@ -298,7 +303,8 @@ export class DocsRuntime {
     if (added > LIMITS.load.announcedPages) this.log(`search ready: ${added} pages (${this.index.textCount} distinct texts) indexed in ${seconds.toFixed(1)} s`);
     else if (fromCache && site.pages.size > LIMITS.load.announcedPages) this.log(`search ready from the cache in ${seconds.toFixed(1)} s (pages indexed again: ${added}; removed: ${removed})`);
     this.indexComplete = true;
-    this.built = { fromCache, added, removed };
+    const preparedReader = this.index.preparedFromState;
+    this.built = { fromCache, added, removed, ...(preparedReader !== undefined ? { preparedReader } : {}) };
     this.shellHost?.releaseTexts(site);
     if (!fromCache || added > 0 || removed > 0) this.save(site);
     this.learnVectors();
@@ -393,7 +399,7 @@ export class DocsRuntime {
         clearTimeout(timer);
         if (this.site !== site) return settle(false);
         try {
-          save.write = cache.write(this.loaded, this.index.state(), this.loadStarted, this.loaded.configFiles, () => this.site === site);
+          save.write = cache.write(this.loaded, this.index.state(this.preparedReader), this.loadStarted, this.loaded.configFiles, () => this.site === site);
         } catch (error) {
           this.log(`search cache not written: ${(error as Error).message}`);
           return settle(false);
@@ -573,7 +579,9 @@ export class DocsRuntime {
    * `serve` calls it with `prepareShell`.
    */
   prepareSearch(context: RequestContext): void {
-    if (this.indexComplete) this.index.prepareReader((access: Access) => mayRead(context, access));
+    const canRead = (access: Access): boolean => mayRead(context, access);
+    this.preparedReader = canRead;
+    if (this.indexComplete) this.index.prepareReader(canRead);
   }
 
   /**

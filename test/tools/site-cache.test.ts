@@ -40,15 +40,17 @@ async function start(
   root: string,
   dir: string,
   queries: readonly string[],
-  options: { code?: () => string; filters?: readonly { version?: string; language?: string }[] } = {},
+  options: { code?: () => string; filters?: readonly { version?: string; language?: string }[]; prepare?: boolean } = {},
 ): Promise<{ logs: string[]; build: IndexBuild | undefined; hits: unknown[]; config: SiteConfig; diagnostics: readonly Diagnostic[] }> {
   const logs: string[] = [];
   const log = (m: string): number => logs.push(m);
   const siteCache = new SiteCache({ dir, root, log, ...(options.code !== undefined ? { code: options.code } : {}) });
   const runtime = await DocsRuntime.load({ root, log, siteCache, searchCache: 0 });
+  const context = localContext();
+  // As `serve` does: the cache then keeps the reader's prepared search state (`prepared-reader.ts`).
+  if (options.prepare === true) runtime.prepareSearch(context);
   await runtime.whenIndexed();
   const hits: unknown[] = [];
-  const context = localContext();
   for (const filter of options.filters ?? [{}]) {
     for (const query of queries) {
       const found = await runtime.search(context, { query, ...filter });
@@ -108,15 +110,17 @@ describeShared("a start from the cache answers exactly as one without it", () =>
       const { config } = runtime.site;
       await runtime.close();
       const filters = [{}, ...config.versions.slice(0, 2).map((version) => ({ version })), ...config.languages.slice(0, 2).map((language) => ({ language }))];
-      const plain = await start(root, temp("svc-no-cache-"), queries, { filters });
-      const cold = await start(root, dir, queries, { filters });
+      const plain = await start(root, temp("svc-no-cache-"), queries, { filters, prepare: true });
+      const cold = await start(root, dir, queries, { filters, prepare: true });
       expect(cold.build?.fromCache).toBe(false);
       expect(siteFiles(dir)).toHaveLength(1);
-      const warm = await start(root, dir, queries, { filters });
+      const warm = await start(root, dir, queries, { filters, prepare: true });
       // Only generated API pages (made anew by every load, as are pages shown with one) are indexed again.
       const site = runtime.site;
       const remade = [...site.pages.values()].filter((p) => isIndexed(site, p) && (p.generated || p.authored !== undefined)).length;
-      expect(warm.build).toEqual({ fromCache: true, added: remade, removed: remade });
+      // The reader's prepared state is taken when no page was indexed again and the site folds copies.
+      const folds = config.versions.length > 0 || config.languages.length > 1 || [...config.navPages.values()].some((p) => p.products !== undefined);
+      expect(warm.build).toEqual({ fromCache: true, added: remade, removed: remade, ...(remade === 0 && folds ? { preparedReader: `${config.languages.length > 1 ? "l" : ""}:*` } : {}) });
       expect(warm.logs.filter((l) => l.includes("search cache"))).toEqual([]);
       expect(cold.hits).toEqual(plain.hits);
       expect(warm.hits).toEqual(cold.hits);

@@ -32,7 +32,8 @@ import { makeSnippet, type SnippetSource, snippetSource, TermFlags } from "./sni
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer } from "./terms.js";
 import { type Condition, pageVariants, pickVariant, readerVariant, type Variant } from "./variants.js";
-import { foldVersionTwins, sketchOf, type TwinInfo, twinInfo, type TwinRules, twinRules, versionKey } from "./version-twins.js";
+import { foldVersionTwins, sketchOf, type TwinInfo, twinInfo, twinRules, versionKey } from "./version-twins.js";
+import { branchesOf, navigationKey, type PreparedReaderState, preparedReaderState, type ReaderBranches, type TwinTable, twinInfoAt, unitsWithKey } from "./prepared-reader.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 import { Lru } from "./lru.js";
 import { SecondChance } from "./second-chance.js";
@@ -89,6 +90,11 @@ export interface SearchIndexState {
   readonly repeated: RepeatedSectionsState;
   readonly rules: readonly Access[];
   readonly texts: number;
+  /** The prepared state of the reader `state` was asked to prepare (`PreparedReaderState`), when
+   *  its search folds twins; and the units' path order (`pathOrderOf`). Used by a restored index
+   *  only while its first sync changes no unit (`restore`). */
+  readonly reader?: PreparedReaderState;
+  readonly pathOrder?: Int32Array;
 }
 
 /** An indexed page as data: its page and the files it inlined by path. */
@@ -156,35 +162,9 @@ interface IndexedVariant {
   readonly sketch: Uint32Array;
 }
 
-/** A reader class's view of the site's branches (`SearchIndex.branchesFor`). */
-interface ReaderBranches {
-  readonly twins: TwinRules;
-  /** Each version the reader has pages in, with the words a query may name it by. */
-  readonly versionWords: readonly { readonly version: string; readonly words: ReadonlySet<string> }[];
-  /** Twin information per indexed variant under these rules. */
-  readonly twinInfos: Map<IndexedVariant, TwinInfo | undefined>;
-  /** Its units' twin information by unit id, made at the first fold (`twinIndex`). */
-  table?: TwinTable;
-}
-
-/**
- * A reader's units' twin information by unit id (`SearchIndex.twinIndex`): arrays read per
- * candidate by numbers, where maps by variant and by key string cost most of a search on a site
- * of 35 versions x 4 languages (thousands of candidates a search, 25,000 units).
- */
-interface TwinTable {
-  /** Units the table was made for (ids from 0); a unit made later is looked up by variant. */
-  readonly size: number;
-  /** Each unit's twin information (undefined: it has none). */
-  readonly infos: (TwinInfo | undefined)[];
-  /** A class per unit: units sharing a class key (`TwinInfo.ids.cls`) share one, the others have their own. */
-  readonly classes: Int32Array;
-  /** Unit ids by key number (`TwinInfo.ids`: its keys and its title key), ascending. */
-  readonly unitsOfKey: (number[] | undefined)[];
-  /** Stamps of the keys and units `twinCandidates` has taken in the current call. */
-  readonly keySeen: Uint32Array;
-  readonly unitSeen: Uint32Array;
-  stamp: number;
+/** The key of a reader class's branches (`SearchIndex.branchesFor`): its flags, and whether languages fold. */
+function branchKey(readerClass: ReaderClass | undefined, languages: boolean): string {
+  return `${languages ? "l" : ""}:${readerClass?.key ?? "*"}`;
 }
 
 /** The one version the query's words name (`v3`, `2025-06-18`), shown first among copies. */
@@ -359,6 +339,14 @@ export class SearchIndex {
   private readonly scopes = new SecondChance<string, Uint8Array>(LIMITS.search.cachedScopes);
   /** Each page unit's place in path order, by id (`firstClasses`), until the next `sync`. */
   private pathOrder: Int32Array | undefined;
+  /** Counts every change to the page units (`byId`): what a restored state prepared for a reader
+   *  holds while it stays at the count the restore left (`restored`). */
+  private unitChanges = 0;
+  /** A restored state's prepared reader and path order, until the first `sync` after the restore
+   *  takes them (when it changed no unit) or drops them. */
+  private restored: { readonly reader: PreparedReaderState | undefined; readonly pathOrder: Int32Array | undefined; readonly at: number } | undefined;
+  /** The branches' key of the reader the last sync took from `restored` (`preparedFromState`). */
+  private restoredReader: string | undefined;
   /** The title words of page units with a prior below 1 (endpoint pages), by id, once asked
    *  (`rank`): analysing them in every search was 40% of a search's time on spree. */
   private readonly titleWords = new TitleWords(this.readVerbs, this.actionVerbs);
@@ -389,6 +377,12 @@ export class SearchIndex {
   /** Number of distinct page bodies indexed by the last `sync` that added pages (copies count once). */
   get textCount(): number {
     return this.texts;
+  }
+
+  /** The key of the reader whose prepared state the last sync took from a restored state (for
+   *  tests and logs), or undefined when it took none. */
+  get preparedFromState(): string | undefined {
+    return this.restoredReader;
   }
 
   /** Number of indexed pages. */
@@ -443,6 +437,9 @@ export class SearchIndex {
    */
   *syncSteps(site: Site, feed?: AnalysisFeed): Generator<Promise<void> | typeof PAGE_READ | undefined, { added: number; removed: number }> {
     const { config } = site;
+    const restored = this.restored;
+    this.restored = undefined;
+    this.restoredReader = undefined;
     // Any change (pages, navigation, versions, access rules) may change any result.
     this.results?.clear();
     this.scopes.clear();
@@ -538,6 +535,7 @@ export class SearchIndex {
     this.remaining = new Map();
     this.released = new Set();
     this.imports = new Map();
+    this.takeRestored(restored);
     return { added, removed };
   }
 
@@ -572,7 +570,12 @@ export class SearchIndex {
    * between syncs only. Caches of searches and per-reader statistics are not kept: they are
    * made again at the first search, as after any sync.
    */
-  state(): SearchIndexState {
+  state(prepare?: (access: Access) => boolean): SearchIndexState {
+    // First: preparing a reader may index its variants of pages (`ensureVariants`), which the pages below then hold.
+    const key = prepare !== undefined ? this.prepareReader(prepare) : undefined;
+    const branches = key !== undefined ? this.branches.get(key) : undefined;
+    const reader = key !== undefined && branches !== undefined ? preparedReaderState(key, navigationKey(this.navConfig, this.navRules), branches) : undefined;
+    const pathOrder = prepare !== undefined ? this.pathOrderOf() : undefined;
     const pages = [...this.byPath.values()].map((e): IndexedPageState => ({
       path: e.page.path,
       key: e.key,
@@ -586,7 +589,17 @@ export class SearchIndex {
       uses: e.inlined.uses.map((f) => f.path),
       missing: e.inlined.missing,
     }));
-    return { vocabulary: this.vocabulary.state(), index: this.index.state(), pages, priors: this.priors, repeated: this.repeated.state(), rules: this.rules.state(), texts: this.texts };
+    return {
+      vocabulary: this.vocabulary.state(),
+      index: this.index.state(),
+      pages,
+      priors: this.priors,
+      repeated: this.repeated.state(),
+      rules: this.rules.state(),
+      texts: this.texts,
+      ...(reader !== undefined ? { reader } : {}),
+      ...(pathOrder !== undefined ? { pathOrder } : {}),
+    };
   }
 
   /**
@@ -631,6 +644,35 @@ export class SearchIndex {
     }
     // Terms sorted for prefixes and grouped for fuzzy matching now, not by the first search.
     this.index.prepare();
+    this.restored = { reader: state.reader, pathOrder: state.pathOrder, at: this.unitChanges };
+  }
+
+  /**
+   * After the first `sync` that follows a `restore`: take the restored state's prepared reader
+   * and path order when that sync changed no page unit (the units, their pages, placements and
+   * navigation are then those they were made from: a change to a page indexes it again, and a
+   * change to docs.json or the files it names makes the cache stale, `site-cache.ts`), else
+   * leave them to be made again. One that does not fit the units is dropped the same way.
+   */
+  private takeRestored(restored: SearchIndex["restored"]): void {
+    if (restored === undefined || restored.at !== this.unitChanges) return;
+    const size = this.byId.length;
+    if (restored.pathOrder !== undefined && restored.pathOrder.length === size) this.pathOrder = restored.pathOrder;
+    const reader = restored.reader;
+    if (reader === undefined || reader.size !== size || reader.navigation !== navigationKey(this.navConfig, this.navRules)) return;
+    try {
+      this.restoredReader = reader.key;
+      this.branches.set(
+        reader.key,
+        branchesOf(reader, (id) => {
+          const unit = this.byId[id];
+          return unit === undefined ? undefined : unit.entry.variants[unit.variant]?.sketch;
+        }),
+      );
+    } catch {
+      // Made again by the reader's first search, as without a cache.
+      this.restoredReader = undefined;
+    }
   }
 
   /**
@@ -639,14 +681,19 @@ export class SearchIndex {
    * client has its tool list, in the time before a first question arrives: on a site of 35
    * versions in four languages these were about a third of the first search's time.
    */
-  prepareReader(canRead: (access: Access) => boolean): void {
+  prepareReader(canRead: (access: Access) => boolean): string | undefined {
     let readerClass = this.rules.classOf(canRead);
     if (readerClass !== undefined && this.ensureVariants(canRead, readerClass)) readerClass = this.rules.classOf(canRead);
     if (readerClass !== undefined) this.classes.statistics(readerClass);
     // The branches an unfiltered search folds by (`rank`).
     const languages = this.foldVersions && this.navConfig.languages.length > 1;
-    if ((this.foldVersions && this.branched) || languages) this.twinIndex(this.branchesFor(readerClass, languages));
+    let key: string | undefined;
+    if ((this.foldVersions && this.branched) || languages) {
+      this.twinIndex(this.branchesFor(readerClass, languages));
+      key = branchKey(readerClass, languages);
+    }
     this.pathOrderOf();
+    return key;
   }
 
   /**
@@ -1051,7 +1098,7 @@ export class SearchIndex {
     const key = hit.twin?.language ?? -1;
     if (key < 0) return;
     const listed = new Set([hit, ...hit.languageTwins].map((m) => String(m.entry.placement?.languages ?? "")));
-    for (const id of this.twinIndex(branches).unitsOfKey[key] ?? []) {
+    for (const id of unitsWithKey(this.twinIndex(branches), key)) {
       const unit = this.byId[id];
       if (accepted[id] !== 1 || unit === undefined) continue;
       const language = String(unit.entry.placement?.languages ?? "");
@@ -1080,7 +1127,7 @@ export class SearchIndex {
     const take = (key: number): void => {
       if (key >= table.keySeen.length || table.keySeen[key] === stamp) return;
       table.keySeen[key] = stamp;
-      for (const other of table.unitsOfKey[key] ?? []) {
+      for (const other of unitsWithKey(table, key)) {
         if (table.unitSeen[other] === stamp) continue;
         table.unitSeen[other] = stamp;
         out.push(other);
@@ -1127,13 +1174,13 @@ export class SearchIndex {
       for (let k = 0; k < keys.length; k++) file(keys[k] as number, id);
       file(info.ids.title, id);
     }
-    branches.table = { size, infos, classes, unitsOfKey, keySeen: new Uint32Array(branches.twins.keys.size), unitSeen: new Uint32Array(size), stamp: 0 };
+    branches.table = { size, infos, classes, unitsOfKey, keySeen: new Uint32Array(branches.twins.keys.size), unitSeen: new Uint32Array(size), stamp: 0, fresh: !known };
     return branches.table;
   }
 
   private twinOfUnit(id: number, branches: ReaderBranches): TwinInfo | undefined {
     const table = branches.table;
-    if (table !== undefined && id < table.size) return table.infos[id];
+    if (table !== undefined && id < table.size) return twinInfoAt(table, id);
     const unit = this.byId[id];
     return unit === undefined ? undefined : this.twinOf(unit.entry, unit.entry.variants[unit.variant] as IndexedVariant, branches);
   }
@@ -1141,9 +1188,26 @@ export class SearchIndex {
   /** A variant's twin information under a reader's rules, made at its first fold. */
   private twinOf(entry: IndexedPage, variant: IndexedVariant, branches: ReaderBranches): TwinInfo | undefined {
     if (branches.twinInfos.has(variant)) return branches.twinInfos.get(variant);
+    if (branches.replay === true) this.replayKeys(branches);
     const info = twinInfo(entry.page.path, readerTitle(entry.page), entry.placement, variant.sketch, branches.twins);
     branches.twinInfos.set(variant, info);
     return info;
+  }
+
+  /**
+   * Number a restored table's keys again (`ReaderBranches.replay`): its units' information made
+   * in the order `twinIndex` made it, on a table that was `fresh`, gives each key the number it
+   * had, so a unit made after the table is numbered as it would have been without the cache.
+   */
+  private replayKeys(branches: ReaderBranches): void {
+    branches.replay = false;
+    const size = branches.table?.size ?? 0;
+    for (let id = 0; id < size; id++) {
+      const unit = this.byId[id];
+      const variant = unit === undefined ? undefined : unit.entry.variants[unit.variant];
+      if (unit !== undefined && variant !== undefined) twinInfo(unit.entry.page.path, readerTitle(unit.entry.page), unit.entry.placement, variant.sketch, branches.twins);
+    }
+    if (branches.twins.keys.size !== branches.table?.keySeen.length) throw new Error("a restored twin table's keys were numbered otherwise");
   }
 
   /**
@@ -1153,7 +1217,7 @@ export class SearchIndex {
    * ones). Readers of everything share one, as do readers of the same class.
    */
   private branchesFor(readerClass: ReaderClass | undefined, languages: boolean): ReaderBranches {
-    const key = `${languages ? "l" : ""}:${readerClass?.key ?? "*"}`;
+    const key = branchKey(readerClass, languages);
     let branches = this.branches.get(key);
     if (branches !== undefined) return branches;
     const readable = readerClass?.readable;
@@ -1322,6 +1386,7 @@ export class SearchIndex {
     entry.variants.push({ expanded, id, sections, sectionIds, sketch });
     entry.conditions.push(condition);
     this.byId[id] = { entry, variant };
+    this.unitChanges++;
     this.setPrior(id, isApiPage(page) ? this.ranking.generatedPageWeight : 1);
     return id;
   }
@@ -1370,6 +1435,7 @@ export class SearchIndex {
     this.classes.track(v.id, -1);
     this.index.removePage(v.id);
     this.byId[v.id] = undefined;
+    this.unitChanges++;
     entry.variants.splice(variant, 1);
     entry.conditions.splice(variant, 1);
     entry.variants.forEach((w, i) => {
@@ -1508,6 +1574,7 @@ export class SearchIndex {
       this.classes.track(v.id, -1);
       this.index.removePage(v.id);
       this.byId[v.id] = undefined;
+      this.unitChanges++;
     }
     this.byPath.delete(entry.key);
   }
