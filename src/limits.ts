@@ -26,12 +26,26 @@ export const LIMITS = {
      *  check (docs/shell.md, "Bounds"). Under `serve --no-shell-worker` the thread also serves
      *  other calls, whose CPU counts against the running one (use the pool there). */
     maxCpuMs: 5_000,
-    /** Commands per call (pipes, loops). Agents chain a handful; thousands means a loop. */
-    maxCommandCount: 10_000,
+    /** Commands per call as just-bash counts them (pipes, loops). Not the call's limit: each
+     *  command is `BASH_COMMAND_STEP` steps of the work budget (`maxSteps`), which ends a long
+     *  loop first, at the same step on any machine (issue 25: at 10,000, `while [ $i -lt 20000 ]`
+     *  stopped with `too many commands`, a count no work or CPU figure justified). Kept as a
+     *  backstop for a shell run without a budget. */
+    maxCommandCount: 4_000_000,
     /** Longest command string accepted; real agent commands are well under 1 KB. */
     maxCommandLength: 8_192,
-    /** Loop iterations (`for`, `while`) per call. */
-    maxLoopIterations: 10_000,
+    /** Iterations just-bash lets one loop make (`for`, `while`, `until`), and the count its own
+     *  commands use as their iteration cap (`seq`'s numbers, `join`, `strings`, `tr`'s sets).
+     *  Not the call's limit either: every iteration runs at least one command, charged to the
+     *  work budget (`maxCommandCount`), so the budget ends a long loop first (issue 25: at
+     *  10,000, `seq 100000 | wc -l` and `for i in $(seq 20000)` failed with `iteration limit
+     *  exceeded`). Set at the budget's size: no loop within the budget reaches it. */
+    maxLoopIterations: 4_000_000,
+    /** Passes of one awk loop, and commands our sed runs without reading a line
+     *  (`SedLoopExceeded`): 100,000, the figure they had when it was ten times the loop limit.
+     *  sed's is what ends `:a;s/x/x/;ta`, whose steps are too cheap for the budget to end by
+     *  CPU; awk's loops reach the work budget first (`AWK_STEP`). */
+    maxAwkSedIterations: 100_000,
     /** Words one brace range may make (`{1..10000}`). just-bash stops a range at 10,000 words
      *  and says nothing (`echo {1..100000000}` printed the first 10,000 with exit 0), so a
      *  longer range is refused before anything runs, with this figure named (issue 25). */

@@ -246,12 +246,41 @@ export class SiteView implements IFileSystem {
   }
 
   async exists(path: string): Promise<boolean> {
+    const { path: p, fault } = this.resolve(path);
+    return fault === undefined && (this.byPath.has(p) || this.dirs.has(p) || p === DEV_NULL);
+  }
+
+  /**
+   * An absolute path resolved component by component, as Linux resolves it: each component
+   * after the first must be looked up in a folder, so anything after a file (`/a.mdx/`,
+   * `/a.mdx/.`, `/a.mdx/..`, `/a.mdx//`) is ENOTDIR, and `..` out of a missing folder is
+   * ENOENT. `path` is the normalised path; `fault` says why no lookup may find it. Why here:
+   * `normalize` drops a trailing `/` and `.`, so `cat /a.mdx/.` read the page and `test -e
+   * /a.mdx/` was true (issue 25, adversary F6); every command asks the view.
+   */
+  resolve(path: string): { readonly path: string; readonly fault?: "ENOTDIR" | "ENOENT" } {
     const p = normalize(path);
-    return this.byPath.has(p) || this.dirs.has(p) || p === DEV_NULL;
+    // Most paths are already normal (`/a/b.mdx`): nothing was dropped, so nothing can follow a file.
+    if (p === path) return { path: p };
+    const out: string[] = [];
+    const parts = path.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const part = parts[i] as string;
+      if (out.length > 0) {
+        const here = `/${out.join("/")}`;
+        if (this.byPath.has(here)) return { path: p, fault: "ENOTDIR" };
+        if (part === ".." && !this.dirs.has(here)) return { path: p, fault: "ENOENT" };
+      }
+      if (part === "" || part === ".") continue;
+      if (part === "..") out.pop();
+      else out.push(part);
+    }
+    return { path: p };
   }
 
   async stat(path: string): Promise<FsStat> {
-    const p = normalize(path);
+    const { path: p, fault } = this.resolve(path);
+    if (fault !== undefined) throw new FsError(fault, "stat", path);
     const file = this.byPath.get(p);
     if (file !== undefined) {
       return { isFile: true, isDirectory: false, isSymbolicLink: false, mode: FILE_MODE, size: file.size, mtime: file.mtime };
@@ -282,7 +311,11 @@ export class SiteView implements IFileSystem {
   }
 
   resolvePath(base: string, path: string): string {
-    return normalize(path.startsWith("/") ? path : `${base}/${path}`);
+    const joined = path.startsWith("/") ? path : `${base}/${path}`;
+    // A path no lookup may find stays as written, so that the view's methods given it fail as
+    // Linux does (`resolve`), not find what its normal form names (`/a.mdx/.` is not `/a.mdx`).
+    const { path: p, fault } = this.resolve(joined);
+    return fault === undefined ? p : joined;
   }
 
   getAllPaths(): string[] {
@@ -333,7 +366,8 @@ export class SiteView implements IFileSystem {
   }
 
   private requireFile(path: string, syscall: string): SiteFile {
-    const p = normalize(path);
+    const { path: p, fault } = this.resolve(path);
+    if (fault !== undefined) throw new FsError(fault, syscall, path);
     const file = this.byPath.get(p);
     if (file !== undefined) return file;
     if (this.dirs.has(p)) throw new FsError("EISDIR", "read", path);
@@ -341,15 +375,16 @@ export class SiteView implements IFileSystem {
   }
 
   private requireDir(path: string): DirNode {
-    const p = normalize(path);
+    const { path: p, fault } = this.resolve(path);
+    if (fault !== undefined) throw new FsError(fault, "scandir", path);
     const dir = this.dirs.get(p);
     if (dir !== undefined) return dir;
     throw new FsError(this.byPath.has(p) || this.parentIsFile(p) ? "ENOTDIR" : "ENOENT", "scandir", path);
   }
 
   private requireExisting(path: string, syscall: string): string {
-    const p = normalize(path);
-    if (this.byPath.has(p) || this.dirs.has(p)) return p;
+    const { path: p, fault } = this.resolve(path);
+    if (fault === undefined && (this.byPath.has(p) || this.dirs.has(p))) return p;
     throw new FsError("ENOENT", syscall, path);
   }
 

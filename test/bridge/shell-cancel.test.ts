@@ -16,7 +16,7 @@ import { PoolRecorder } from "../helpers/pool-events.js";
 import { FS, type Harness, PROTOCOL, mcpClient, startBridge } from "./harness.js";
 
 const RUNAWAY = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
-const LIMITS_HOUR = { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxSteps: 1e15 };
+const LIMITS_HOUR = { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 };
 /** What an anonymous reader of the demo site sees at `/`. */
 const LS_ROOT = "api\nguides\nindex.mdx\nquickstart.mdx\nskill.md\n";
 const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "cancel-test", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };

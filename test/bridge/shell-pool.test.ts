@@ -17,7 +17,7 @@ let closed = false;
 
 beforeAll(async () => {
   // Two workers: one caller runs at most one, and holds at most two (one running, one waiting).
-  h = await startBridge({ shell: { workers: 2, maxHeldPerCaller: 2, maxRunningPerCaller: 1, limits: { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12, maxSteps: 1e15 }, maxCpuMs: 3_600_000 } });
+  h = await startBridge({ shell: { workers: 2, maxHeldPerCaller: 2, maxRunningPerCaller: 1, limits: { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 }, maxCpuMs: 3_600_000 } });
 });
 
 afterAll(async () => {
@@ -56,7 +56,7 @@ describe("an IPv6 caller", () => {
   it("is its /64: two addresses of one /64 share one bound, another /64 is another caller; the refusal names the limit", async () => {
     const rec = new PoolRecorder();
     const pool = await startBridge({
-      shell: { workers: 2, maxHeldPerCaller: 1, limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxSteps: 1e15 }, maxCpuMs: 3_600_000, onEvent: rec.onEvent },
+      shell: { workers: 2, maxHeldPerCaller: 1, limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 }, maxCpuMs: 3_600_000, onEvent: rec.onEvent },
       bridge: { trustProxy: true },
     });
     const from = (ip: string) => mcpClient(pool.urls.mcp, { fetch: (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), "X-Forwarded-For": ip } }) });
@@ -83,7 +83,7 @@ describe("fresh addresses over 2025 sessions (the adversary's scenario, 2026-11-
   it("six addresses never seen, each sending one runaway over its own session, leave the pool of six a worker for a reader whose calls answered: its `ls /` starts while five run", async () => {
     const rec = new PoolRecorder();
     // The pool of a 2-core machine with its default bounds; runaways that only a cancellation ends.
-    const pool = await startBridge({ shell: { workers: 6, limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxSteps: 1e15 }, maxCpuMs: 3_600_000, onEvent: rec.onEvent }, bridge: { trustProxy: true } });
+    const pool = await startBridge({ shell: { workers: 6, limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 }, maxCpuMs: 3_600_000, onEvent: rec.onEvent }, bridge: { trustProxy: true } });
     const from = (ip: string) => mcpClient(pool.urls.mcp, { fetch: (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), "X-Forwarded-For": ip } }) });
     const reader = await from("198.51.100.9");
     const fresh = await Promise.all([1, 2, 3, 4, 5, 6].map((k) => from(`10.25.0.${k}`)));

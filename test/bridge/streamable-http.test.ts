@@ -125,6 +125,21 @@ describe("headers", () => {
     expect(r).toMatchObject({ status: 415, body: rpcError(-32000, "Unsupported Media Type: Content-Type must be application/json") });
   });
 
+  it("reads a body in the charset its Content-Type declares (UTF-16), and refuses another charset with a 415 (issue 25)", async () => {
+    // Before, a UTF-16 body was read as UTF-8: a parse error.
+    const send = (body: Uint8Array, type: string) =>
+      fetch(h.urls.mcp, { method: "POST", headers: { "content-type": type, accept: "application/json, text/event-stream" }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
+    const utf16 = new Uint8Array(Buffer.from(JSON.stringify(INIT), "utf16le"));
+    const ok = await send(utf16, "application/json; charset=utf-16le");
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ jsonrpc: "2.0", id: INIT.id, result: { serverInfo: expect.any(Object) } });
+    expect(await send(utf16, "application/json; charset=shift_jis")).toEqual({
+      status: 415,
+      body: rpcError(-32000, 'Unsupported Media Type: charset "shift_jis" is not supported; send the body as UTF-8 (or UTF-16)'),
+    });
+    expect(await send(utf16.subarray(1), "application/json; charset=utf-16le")).toEqual({ status: 400, body: rpcError(-32700, "Parse error: the body is not valid UTF-16") });
+  });
+
   it("refuses an unsupported MCP-Protocol-Version after initialization (400)", async () => {
     const id = await openSession(h.urls.mcp);
     const r = await postJson(h.urls.mcp, call(1), { "mcp-session-id": id, "mcp-protocol-version": "1999-01-01" });

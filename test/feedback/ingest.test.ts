@@ -166,6 +166,31 @@ describe("ingestion: bad input is a 400 naming each parameter, and stores nothin
     });
   });
 
+  it("decodes a body by its declared charset, UTF-8 or UTF-16, and refuses any other with a 415 (issue 25)", async () => {
+    // Before, every body was read as UTF-8: UTF-16's NULs made it a 400 (invalid JSON).
+    const send = (body: Uint8Array, type: string) => fetch(`${srv.url}/v1/feedback/docs/contextual`, { method: "POST", headers: { "content-type": type }, body });
+    const json = JSON.stringify({ path: "/a", helpful: true, comment: "Très clair ✓" });
+    const le = new Uint8Array(Buffer.from(json, "utf16le"));
+    const be = new Uint8Array(Buffer.from(json, "utf16le").swap16());
+    const entry = (res: Response) => res.json().then((b: { path: string; comment: string }) => [res.status, b.path, b.comment]);
+    const stored = [201, "/a", "Très clair ✓"];
+    expect(await entry(await send(le, "application/json; charset=utf-16le"))).toEqual(stored);
+    expect(await entry(await send(be, "application/json; charset=UTF-16BE"))).toEqual(stored);
+    // `utf-16`: a byte-order mark says which; without one, little-endian (as TextDecoder reads it).
+    expect(await entry(await send(new Uint8Array([0xfe, 0xff, ...be]), 'application/json; charset="utf-16"'))).toEqual(stored);
+    expect(await entry(await send(le, "application/json; charset=utf-16"))).toEqual(stored);
+    expect(await entry(await send(new TextEncoder().encode(json), "application/json; charset=utf-8"))).toEqual(stored);
+    expect(await errorOf(await send(new TextEncoder().encode(json), "application/json; charset=iso-8859-1"))).toEqual({
+      status: 415,
+      body: { error: { code: "unsupported_media_type", message: 'charset "iso-8859-1" is not supported; send the body as UTF-8 (or UTF-16)' } },
+    });
+    // An odd byte cannot be UTF-16: a 400, never a 5xx.
+    expect(await errorOf(await send(le.subarray(0, le.length - 1), "application/json; charset=utf-16le"))).toEqual({
+      status: 400,
+      body: { error: { code: "invalid_json", message: "request body is not valid UTF-16" } },
+    });
+  });
+
   it("a body over the limit is a 413, with or without Content-Length", async () => {
     const big = JSON.stringify({ path: "/a", comment: "x", code: "y".repeat(LIMITS.feedback.maxBodyBytes) });
     const expected = { status: 413, body: { error: { code: "payload_too_large", message: "request body exceeds 65536 bytes" } } };

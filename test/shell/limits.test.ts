@@ -61,15 +61,35 @@ describe("time", () => {
     expect(r).toEqual({ stdout: "e4a537ec223ddde49cb36762449fe405  -\n23811\n", stderr: "", exitCode: 0, truncated: false });
   });
 
-  it("stops loops that run too many commands, saying what to do", async () => {
-    // An hour's limit: on a very busy machine 10,000 commands can outlast the 5 s one (load 44).
-    const r = await shellWith({ maxExecutionMs: 3_600_000 }).run("while true; do :; done");
+  it("stops loops that run too many commands at the work limit, saying what to do", async () => {
+    // Each command a loop runs is a step of the work budget (BASH_STEP): a runaway loop ends there,
+    // at the same pass on any machine. An hour's clock and CPU limit: only the count decides.
+    const r = await shellWith({ maxSteps: 100_000, maxExecutionMs: 3_600_000, maxCpuMs: 3_600_000 }).run("while true; do :; done");
     expect(r).toEqual({
       stdout: "",
-      stderr: `bash: too many commands executed (>${LIMITS.shell.maxCommandCount}) (a limit of the docs shell: do less in one call)\n`,
-      exitCode: 126,
+      stderr: "bash: work limit reached (100000 steps per call; a limit of the docs shell: do less in one call)\n",
+      exitCode: 124,
       truncated: false,
     });
+  });
+
+  it("lets seq and loops run past 10,000 within the work limit, as GNU seq and bash do (issue 25, adversary F3)", async () => {
+    // Before, just-bash's fixed caps answered: `seq: iteration limit exceeded (10000)`, `for loop: too
+    // many iterations (10000)`, `too many commands executed (>10000)` (exit 126). The outputs are GNU
+    // seq 9.1's and bash 5.2's.
+    const roomy = shellWith({ maxExecutionMs: 3_600_000, maxCpuMs: 3_600_000 });
+    const ok = (stdout: string) => ({ stdout, stderr: "", exitCode: 0, truncated: false });
+    expect(await roomy.run("seq 100000 | wc -l")).toEqual(ok("100000\n"));
+    expect(await roomy.run("seq 1 50000 | tail -1")).toEqual(ok("50000\n"));
+    expect(await roomy.run("seq 20000 | sort -n | tail -1")).toEqual(ok("20000\n"));
+    expect(await roomy.run("n=0; for i in $(seq 20000); do n=$((n+1)); done; echo $n $i")).toEqual(ok("20000 20000\n"));
+    expect(await roomy.run("i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo $i")).toEqual(ok("20000\n"));
+    expect(await roomy.run("for ((i=0; i<20000; i++)); do :; done; echo $i")).toEqual(ok("20000\n"));
+    // Runaways still end, by the count: seq's numbers are steps too (a sum that no longer moves
+    // would write 16 MB of zeros first).
+    const over = (who: string) => ({ stdout: "", stderr: `bash: ${who}work limit reached (4000000 steps per call; a limit of the docs shell: do less in one call)\n`, exitCode: 124, truncated: false });
+    expect(await roomy.run("seq 0 1e-300 1 | tail -1")).toEqual(over("seq: "));
+    expect(await roomy.run("until false; do :; done")).toEqual(over(""));
   });
 
   it("stops runaway recursion", async () => {
@@ -103,7 +123,7 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     expect(await budgeted(20_000).run(`${awk} | head -1; echo after`)).toEqual(overBudget("awk", 20_000));
     expect(await budgeted(20_000).run("jq -n '[limit(100000000; repeat(1))] | length'")).toEqual(overBudget("jq", 20_000));
     // Any sort of 5,000 lines compares at least 4,999 times.
-    expect(await budgeted(4_000).run("seq 1 5000 | sort | tail -1")).toEqual(overBudget("sort", 4_000));
+    expect(await budgeted(12_000).run("seq 1 5000 | sort | tail -1")).toEqual(overBudget("sort", 12_000));
   });
 
   it("counts what commands read and pipe (256 bytes a step): a command over files stops at the same step on any machine, exit 124", async () => {
@@ -111,12 +131,14 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     // ended only at the 5 s clock, so a heavy first command on a busy machine said 124 where a
     // quiet one answered (issue 25).
     const loop = "while true; do rg -c zzzz / > /dev/null; done";
-    expect(await budgeted(100_000).run(loop)).toEqual(overBudget("rg", 100_000));
-    expect(await budgeted(30).run("cat $(find / -type f) | wc -c")).toEqual(overBudget("cat", 30));
+    // (Each pass is also a command, BASH_STEP: at this budget the step that passes it is rg's.)
+    expect(await budgeted(100_140).run(loop)).toEqual(overBudget("rg", 100_140));
+    expect(await budgeted(200).run("cat $(find / -type f) | wc -c")).toEqual(overBudget("cat", 200));
     // just-bash's own commands read through the filesystem, which cannot say which one reads.
-    expect(await budgeted(5).run("nl /api/overview.mdx /api/overview.mdx /api/overview.mdx | wc -l")).toEqual({
+    // (The line's commands and expansions take the first 160 steps, BASH_STEP; nl's reads the next.)
+    expect(await budgeted(165).run("nl /api/overview.mdx /api/overview.mdx /api/overview.mdx | wc -l")).toEqual({
       stdout: "",
-      stderr: "bash: work limit reached (5 steps per call; a limit of the docs shell: do less in one call)\n",
+      stderr: "bash: work limit reached (165 steps per call; a limit of the docs shell: do less in one call)\n",
       exitCode: 124,
       truncated: false,
     });
@@ -126,7 +148,7 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     // The whole demo site read, sorted and counted costs exactly this many steps: the answer at
     // the budget is decided by the count alone (no clock is read: the limit is an hour).
     const command = "cat $(find / -type f | sort) | sort | uniq -c | sort -rn | head -3";
-    const exact = 4_445;
+    const exact = 4_930;
     expect(await budgeted(exact).run(command)).toEqual({ stdout: "     51 \n     16 ---\n      5 ```bash\n", stderr: "", exitCode: 0, truncated: false });
     // The last step is `head`'s output.
     expect(await budgeted(exact - 1).run(command)).toEqual(overBudget("head", exact - 1));
@@ -141,9 +163,10 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
 
   it("counts each sed command and each match of s as a step (our sed), with the same answer on any machine", async () => {
     // 2,000 lines, one `p` each: at least 2,000 steps.
-    expect(await budgeted(1_000).run("seq 1 2000 | sed -n p | tail -1")).toEqual(overBudget("sed", 1_000));
+    // (seq's 2,000 numbers and the line's commands take ~2,300 steps before sed's.)
+    expect(await budgeted(5_000).run("seq 1 2000 | sed -n p | tail -1")).toEqual(overBudget("sed", 5_000));
     // One line, one command, 3,000 matches.
-    expect(await budgeted(1_000).run("seq 1 3000 | tr -d '\\n' | sed 's/./x/g' | wc -c")).toEqual(overBudget("sed", 1_000));
+    expect(await budgeted(5_000).run("seq 1 3000 | tr -d '\\n' | sed 's/./x/g' | wc -c")).toEqual(overBudget("sed", 5_000));
     expect(await budgeted(100_000).run("seq 1 2000 | sed -n p | tail -1")).toEqual({ stdout: "2000\n", stderr: "", exitCode: 0, truncated: false });
     // Empty matches too, and the one GNU skips right after a match (issue 25, adversary round 26): each
     // costs an exec, two steps (STEP_COST.sedMatch). Before, 3,000 empty matches took 3,000 steps and
@@ -187,8 +210,8 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     expect(await shell.run("echo x | sed ':a;s/x/x/;ta'")).toEqual({ stdout: "", stderr: loop, exitCode: 4, truncated: false });
     expect(await shell.run("echo x | sed -n ':a;p;ba' | wc -l")).toEqual({ stdout: "33333\n", stderr: loop, exitCode: 0, truncated: false });
     // A loop that reads a line at each turn is bounded by its input: with the bound at 10,000
-    // commands (ten times the loop limit, as the shell sets it), 4,000 lines joined run 12,000.
-    const small = shellWith({ maxLoopIterations: 1_000 });
+    // commands, 4,000 lines joined run 12,000.
+    const small = shellWith({ maxAwkSedIterations: 10_000 });
     const lines = "(seq 1 1000; seq 1 1000; seq 1 1000; seq 1 1000)";
     expect(await small.run(`${lines} | sed ':a;N;$!ba;s/\\n/+/g' | tr -cd + | wc -c`)).toEqual({ stdout: "3999\n", stderr: "", exitCode: 0, truncated: false });
     expect(await small.run("echo x | sed ':a;ba'")).toEqual({ stdout: "", stderr: loop.replace("100000", "10000"), exitCode: 4, truncated: false });

@@ -17,10 +17,10 @@ import { SiteView } from "../../src/vfs/view.js";
 import { fixture } from "../helpers/paths.js";
 import { PoolRecorder } from "../helpers/pool-events.js";
 
-/** Synchronous code (with `maxLoopIterations: 1e12, maxSteps: 1e15`) that only a cancellation stops: the interpreter checks for one as it loops. */
+/** Synchronous code (with `maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15`) that only a cancellation stops: the interpreter checks for one as it loops. */
 const RUNAWAY = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
 /** Runaways run for an hour: past the suite's hang detector, so only a cancellation ends one in a test. */
-const RUNAWAY_LIMITS = { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxSteps: 1e15 };
+const RUNAWAY_LIMITS = { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 };
 /** And an hour of their thread's CPU (`LIMITS.shellWorker.maxCpuMs`), for the same reason. */
 const RUNAWAY_CPU_MS = 3_600_000;
 /** The issue's runaway: it too checks for aborts as it works (just-bash's budget). */

@@ -18,7 +18,7 @@ import { PoolRecorder } from "../helpers/pool-events.js";
 
 /** Synchronous code that only a cancellation stops (loops bounded by an hour, steps by 1e15). */
 const RUNAWAY = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
-const RUNAWAY_LIMITS = { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxSteps: 1e15 };
+const RUNAWAY_LIMITS = { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 };
 const POOL = { workers: 4, maxHeldPerCaller: 3, maxRunningPerCaller: 2, limits: RUNAWAY_LIMITS, maxCpuMs: 3_600_000 };
 const HI = { stdout: "hi\n", stderr: "", exitCode: 0, truncated: false };
 const CANCELLED = { stdout: "", stderr: "bash: cancelled by the client\n", exitCode: 130, truncated: false };

@@ -211,7 +211,7 @@ describe("a reload", () => {
   });
 });
 
-/** A command stuck in synchronous code until it is stopped (with `maxLoopIterations: 1e12, maxSteps: 1e15`). */
+/** A command stuck in synchronous code until it is stopped (with `maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15`). */
 const AWK_LOOP = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
 
 describe("idle workers", () => {
@@ -254,7 +254,7 @@ describe("a worker in trouble", () => {
     const logs: string[] = [];
     // Loops bounded only by time: a loop the shell itself cannot interrupt (it never yields). The
     // limit leaves a loaded machine room to start workers and run the other calls within it.
-    const limits = { ...LIMITS.shell, maxExecutionMs: 2_000, maxLoopIterations: 1e12, maxSteps: 1e15 };
+    const limits = { ...LIMITS.shell, maxExecutionMs: 2_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 };
     const host = new ShellHost({ log: (m) => logs.push(m), limits, stuckGraceMs: 300, workers: 2 });
     try {
       const shell = host.shellFor(inline.site, view());
@@ -299,7 +299,7 @@ describe("a worker in trouble", () => {
 
   it("out of memory: the call that caused it fails with a message, the server and the other calls go on", async () => {
     const logs: string[] = [];
-    const limits = { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12, maxSteps: 1e15, maxInternalOutputBytes: 2 ** 30 };
+    const limits = { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15, maxInternalOutputBytes: 2 ** 30 };
     const host = new ShellHost({ log: (m) => logs.push(m), limits, maxHeapMb: 32 });
     try {
       const shell = host.shellFor(inline.site, view());
@@ -355,7 +355,7 @@ describe("the pool", () => {
   const ls = () => inline.readerState(localContext()).shell.run("ls /");
   const shutDown = { stdout: "", stderr: "bash: the docs shell was shut down\n", exitCode: 1, truncated: false };
   /** Runaways that would run for a minute: only shutting the pool down ends them in a test. */
-  const runawayLimits = { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12, maxSteps: 1e15 };
+  const runawayLimits = { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 };
 
   it("has twice as many workers as cores, at least 6 and at most 16", () => {
     expect([1, 2, 3, 4, 8, 9, 64].map(shellPoolSize)).toEqual([6, 6, 6, 8, 16, 16, 16]);

@@ -12,6 +12,7 @@ import { JSON_RPC, jsonRpcError, jsonRpcRefusal } from "../middleware/http-error
 import type { Charge } from "../middleware/rate-limit.js";
 import { ipCharge, rateLimitedResponse } from "../middleware/rate-limit-response.js";
 import { readBody } from "../middleware/read-body.js";
+import { unsupportedCharsetMessage } from "../middleware/body-charset.js";
 import { connectionGone } from "../middleware/connection-gone.js";
 import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../middleware/request-context.js";
 import { paramsProblem, schemaProblem, shapeProblem } from "../../mcp/message-problems.js";
@@ -368,6 +369,13 @@ export class McpEndpoint {
       return jsonRpcError(413, JSON_RPC.serverError, `Payload Too Large: the request body must not exceed ${LIMITS.bridge.maxBodyBytes} bytes`, {
         headers: { Connection: "close" },
       });
+    }
+    if (!("text" in read)) {
+      // A charset other than UTF-8 or UTF-16 is refused; bytes that are not the declared one cannot be JSON.
+      const bad = read.undecodable;
+      return bad.problem === "unsupported"
+        ? jsonRpcError(415, JSON_RPC.serverError, `Unsupported Media Type: ${unsupportedCharsetMessage(bad.charset)}`)
+        : jsonRpcError(400, JSON_RPC.parseError, `Parse error: the body is not valid ${bad.encoding}`);
     }
     let raw: unknown;
     try {

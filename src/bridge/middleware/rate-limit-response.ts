@@ -58,7 +58,7 @@ async function refusedMessages(c: BridgeContext): Promise<unknown> {
   if (c.req.method !== "POST" || (c.req.path !== PATHS.mcp && c.req.path !== PATHS.authedMcp)) return undefined;
   if (!/^application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? "")) return undefined;
   const read = await readBody(c, LIMITS.bridge.maxBodyBytes);
-  if (read.tooLarge) return undefined;
+  if (read.tooLarge || !("text" in read)) return undefined;
   try {
     return JSON.parse(read.text) as unknown;
   } catch {

@@ -1,19 +1,29 @@
 import type { IncomingMessage } from "node:http";
-import { readRequestBody } from "@modelcontextprotocol/server";
 import type { BridgeContext } from "../context.js";
+import { type DecodedBody, decodeBody } from "./body-charset.js";
 
-export type BodyRead = { readonly tooLarge: true } | { readonly tooLarge: false; readonly text: string };
+/** A body read: too large, its text, or bytes that are no text in the declared charset (or an unknown charset). */
+export type BodyRead =
+  | { readonly tooLarge: true }
+  | { readonly tooLarge: false; readonly text: string }
+  | { readonly tooLarge: false; readonly undecodable: Exclude<DecodedBody, { ok: true }> };
 
 /**
  * A request body as text, refusing more than `maxBytes` (a declared Content-Length over it is
  * refused unread). On a real socket it reads the Node request directly: building a web
  * `Request` and its stream for every tool call costs more than the call itself. In-process
- * (tests calling `fetch` on the app) it reads the web body.
+ * (tests calling `fetch` on the app) it reads the web body. The text is decoded by the charset
+ * the Content-Type declares (`body-charset.ts`; issue 25: UTF-16 was read as UTF-8).
  */
 export async function readBody(c: BridgeContext, maxBytes: number): Promise<BodyRead> {
   if (Number(c.req.header("content-length")) > maxBytes) return { tooLarge: true };
+  const type = c.req.header("content-type");
+  const decoded = (bytes: Uint8Array): BodyRead => {
+    const d = decodeBody(bytes, type);
+    return d.ok ? { tooLarge: false, text: d.text } : { tooLarge: false, undecodable: d };
+  };
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (incoming === undefined || typeof incoming.on !== "function" || incoming.readableDidRead) return readRequestBody(c.req.raw, maxBytes);
+  if (incoming === undefined || typeof incoming.on !== "function" || incoming.readableDidRead) return readWebBody(c.req.raw, maxBytes, decoded);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -35,7 +45,7 @@ export async function readBody(c: BridgeContext, maxBytes: number): Promise<Body
     };
     const done = (): void => {
       stop();
-      resolve({ tooLarge: false, text: Buffer.concat(chunks, size).toString("utf8") });
+      resolve(decoded(Buffer.concat(chunks, size)));
     };
     const fail = (error: Error): void => {
       stop();
@@ -45,4 +55,24 @@ export async function readBody(c: BridgeContext, maxBytes: number): Promise<Body
     incoming.once("end", done);
     incoming.once("error", fail);
   });
+}
+
+/** The web body's bytes, stopping once more than `maxBytes` have come. */
+async function readWebBody(request: Request, maxBytes: number, decoded: (bytes: Uint8Array) => BodyRead): Promise<BodyRead> {
+  if (request.body === null) return decoded(new Uint8Array(0));
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) return { tooLarge: true };
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return decoded(Buffer.concat(chunks, size));
 }

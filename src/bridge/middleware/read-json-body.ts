@@ -1,19 +1,21 @@
 import { ApiError } from "./api-error.js";
-
-/** Stateless (every call decodes a whole body), so one instance serves all requests. */
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
+import { decodeBody, unsupportedCharsetMessage } from "./body-charset.js";
 
 /**
  * Read a JSON request body of at most `maxBytes`, never buffering more than that.
  * Accepted types: `application/json`, and `text/plain` because `navigator.sendBeacon` and
  * preflight-free `fetch` calls from docs widgets send JSON text under it. A missing type is read
- * as JSON too; anything else (forms, multipart) is a 415.
+ * as JSON too; anything else (forms, multipart) is a 415. The text is decoded by the declared
+ * charset (`body-charset.ts`): UTF-8 or UTF-16; another charset is a 415.
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get("content-type");
   if (type !== null && !/^\s*(application\/json|text\/plain)\s*(;|$)/i.test(type)) {
     throw new ApiError(415, "unsupported_media_type", `send the body as application/json; got Content-Type ${type}`);
   }
+  // An unknown charset is refused before the body is read.
+  const probe = decodeBody(new Uint8Array(0), type);
+  if (!probe.ok && probe.problem === "unsupported") throw new ApiError(415, "unsupported_media_type", unsupportedCharsetMessage(probe.charset));
   const tooLarge = () => new ApiError(413, "payload_too_large", `request body exceeds ${maxBytes} bytes`);
   const declared = request.headers.get("content-length");
   let bytes: Uint8Array;
@@ -26,12 +28,12 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     bytes = await readChunked(request, maxBytes, tooLarge);
   }
   if (bytes.byteLength === 0) throw new ApiError(400, "invalid_json", "request body is empty; send a JSON object");
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    throw new ApiError(400, "invalid_json", "request body is not valid UTF-8");
+  const decoded = decodeBody(bytes, type);
+  if (!decoded.ok) {
+    if (decoded.problem === "unsupported") throw new ApiError(415, "unsupported_media_type", unsupportedCharsetMessage(decoded.charset));
+    throw new ApiError(400, "invalid_json", `request body is not valid ${decoded.encoding}`);
   }
+  const text = decoded.text;
   let value: unknown;
   try {
     value = JSON.parse(text);

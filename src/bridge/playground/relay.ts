@@ -16,6 +16,7 @@ import { clientIp } from "../context.js";
 import { type UpstreamAnswer, relayJsonStream, relayResponse } from "./relay-answer.js";
 import { type RelayPlaceKeeper, RelayPlaces } from "./relay-places.js";
 import { isLocalHost, specialAddress } from "../middleware/address-policy.js";
+import { decodeBody, unsupportedCharsetMessage } from "../middleware/body-charset.js";
 import { RelayRequest, type RelayResponse, renderKind } from "./relay-request.js";
 import { compileServer, hidesDotSegment, underServer } from "./server-match.js";
 
@@ -47,7 +48,7 @@ export interface RelayDeps {
 /** A relay refusal: the HTTP status, a stable code and a message for a person. */
 class RelayError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 413 | 429 | 502 | 503 | 504,
+    readonly status: 400 | 401 | 403 | 404 | 413 | 415 | 429 | 502 | 503 | 504,
     readonly code: string,
     message: string,
   ) {
@@ -232,8 +233,13 @@ async function readInput(request: Request, maxBytes: number): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new RelayError(413, "request_too_large", `the request is over the relay's ${maxBytes}-byte limit`);
   const bytes = await readLimited(request, maxBytes);
+  const decoded = decodeBody(bytes, type);
+  if (!decoded.ok) {
+    if (decoded.problem === "unsupported") throw new RelayError(415, "unsupported_media_type", unsupportedCharsetMessage(decoded.charset));
+    throw new RelayError(400, "invalid_request", `the body is not valid ${decoded.encoding}`);
+  }
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(decoded.text);
   } catch {
     throw new RelayError(400, "invalid_request", "the body is not valid JSON");
   }

@@ -63,8 +63,8 @@ export function createDocsBash(view: SiteView, commands: readonly CustomCommand[
     executionLimits: {
       maxCommandCount: limits.maxCommandCount,
       maxLoopIterations: limits.maxLoopIterations,
-      maxAwkIterations: limits.maxLoopIterations * 10,
-      maxSedIterations: limits.maxLoopIterations * 10,
+      maxAwkIterations: limits.maxAwkSedIterations,
+      maxSedIterations: limits.maxAwkSedIterations,
       maxExecutionTimeMs: limits.maxExecutionMs,
       maxOutputSize: limits.maxInternalOutputBytes,
       maxSourceBytes: limits.maxCommandLength,

@@ -129,6 +129,11 @@ export const INT64_PATCHES = [
     replace: String.raw`if(i.every(o=>/^[-+]?\d+$/.test(o))){let D0=BigInt(i.length===1?1:i[0]),S0=BigInt(i.length===3?i[1]:1),L0=BigInt(i[i.length-1]);if(S0>0n)for(let t=D0;t<=L0;t+=S0)M(String(t));else for(let t=D0;t>=L0;t+=S0)M(String(t))}else if(a>0)for(let t=d;t<=l+1e-10;t+=a)M(`,
   },
   {
+    why: "seq counts as far as its output may go (16 MB, the shell's internal output limit), each number a step of the call's work budget, as our seq -f: just-bash stopped at min(maxLoopIterations, maxArrayElements) numbers, a count, so seq 100000 | wc -l failed with `seq: iteration limit exceeded (10000)` (issue 25, adversary F3)",
+    find: String.raw`w=Math.min(p.limits.maxLoopIterations,p.limits.maxArrayElements),c=Math.min(p.limits.maxOutputSize,p.limits.maxStringLength),z=y(m),b=0,v=0,M=t=>{if(v>=w)throw new g(` + "`seq: iteration limit exceeded (${w})`" + String.raw`,"iterations");`,
+    replace: String.raw`c=Math.min(p.limits.maxOutputSize,p.limits.maxStringLength),z=y(m),b=0,v=0,M=t=>{p.coverage?.hit("seq:step");`,
+  },
+  {
     why: "an arithmetic error in $(( )) ends the shell with status 1 and bash's line (echo $((1/0)); echo after prints `bash: line 1: 1/0: division by 0` and no after; a subshell or $(...) ends only itself), as bash -c does; just-bash went on with the next statement. (( )), let, for (( )) and [[ ]] still only fail their own command, as in bash",
     find: String.raw`case"ArithmeticExpansion":{let s=t.expression.originalText;if(s&&/\$[a-zA-Z_][a-zA-Z0-9_]*(?![{[(])/.test(s)){let o=await Bl(e,s),a=new Q,l=re(a,o);return String(await Y(e,l.expression,!0))}return String(await Y(e,t.expression.expression,!0))}`,
     replace: String.raw`case"ArithmeticExpansion":{let s=t.expression.originalText,w=s;try{if(s&&/\$[a-zA-Z_][a-zA-Z0-9_]*(?![{[(])/.test(s)){let o=await Bl(e,s);w=o;let a=new Q,l=re(a,o);return String(await Y(e,l.expression,!0))}return String(await Y(e,t.expression.expression,!0))}catch(q){if(q instanceof ce)throw Object.assign(new G(1,"","bash: line "+e.state.currentLine+": "+(typeof (q.Qe??w)=="string"?(q.Qe??w).replace(/^\s+/,"")+": ":"")+q.message+"\n"),{Qar:!0});throw q}}`,

@@ -760,11 +760,11 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     replace: "p=m instanceof w?w.EXIT_CODE:2;return{stdout:T.getOutput(),stderr:(A.wq??\"\")+`awk: ${y}\n`,exitCode:p}",
   },
   {
-    why: "an input file that does not exist is gawk's fatal error after the output of the files before it (exit 2); a folder is skipped with gawk's warning",
+    why: "an input file that does not exist is gawk's fatal error after the output of the files before it (exit 2), with the reason the view gives (a path through a file, `/a.mdx/.`, is `Not a directory`); a folder is skipped with gawk's warning",
     find: "return{stdout:\"\",stderr:`awk: ${g}: No such file or directory\n`,exitCode:1}}",
     replace:
       "if((await t.fs.exists(t.fs.resolvePath(t.cwd,g)))&&(await t.fs.stat(t.fs.resolvePath(t.cwd,g))).isDirectory){A.wq=(A.wq??\"\")+`awk: warning: command line argument \\`${g}' is a directory: skipped\n`;continue}" +
-      "return{stdout:T.getOutput(),stderr:(A.wq??\"\")+`awk: cmd. line:1: fatal: cannot open file \\`${g}' for reading: No such file or directory\n`,exitCode:2}}",
+      "return{stdout:T.getOutput(),stderr:(A.wq??\"\")+`awk: cmd. line:1: fatal: cannot open file \\`${g}' for reading: ${await t.fs.stat(t.fs.resolvePath(t.cwd,g)).then(()=>\"No such file or directory\",q=>q?.code===\"ENOTDIR\"?\"Not a directory\":\"No such file or directory\")}\n`,exitCode:2}}",
   },
   {
     why: "print and printf to \"/dev/stdout\" (or \"-\") and \"/dev/stderr\" write to the command's output and error streams, as in gawk; other files stay refused (read-only)",

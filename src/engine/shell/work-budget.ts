@@ -12,6 +12,20 @@ interface CoverageWriter {
 export const AWK_STEP = 20;
 
 /**
+ * What the interpreter's own steps cost, in steps of jq's size: a command it runs (`bash:cmd:`,
+ * a loop's every pass runs at least one) and an expansion (`bash:expansion:`, `$((i+1))`). CPU
+ * time, the bundle in one process, load average ~2, 2026-12-01: `for i in $(seq 20000); do :;
+ * done` ~40 us a pass (a command and a builtin), `while [ $i -lt 20000 ]; do i=$((i+1)); done`
+ * ~107 us a pass (two commands, a builtin, five expansions). At 60 and 10 a pass of either costs
+ * ~0.6 us of CPU a step, as jq's nodes: the call's budget ends a loop of `:` after ~65,000
+ * passes and the arithmetic one after ~23,000 (~2.5 s), before the CPU limit can (issue 25:
+ * just-bash's fixed cap of 10,000 commands and passes answered first, and a count no work
+ * figure justified). A pass that pipes into one of our commands costs more (~1 ms for
+ * `echo $i | cat`); such loops still end at the CPU limit.
+ */
+export const BASH_STEP = { command: 60, expansion: 10 } as const;
+
+/**
  * What one step of our own commands costs, where a step costs more than a jq node (CPU time,
  * one process, load average 18, 2026-11-30: a jq node ~0.7 µs, a comparison of `sort` ~1.8 µs
  * (`seq 1 200000 | sort -r`), a command of `sed` with the line it reads ~3.9 µs
@@ -56,6 +70,14 @@ export interface Chargeable {
 /** The call's budget behind a command's coverage writer, when it is one (tests may give none). */
 export function chargeableOf(coverage: unknown): Chargeable | undefined {
   return coverage instanceof WorkBudget ? coverage : undefined;
+}
+
+/** The steps one hit of `feature` costs (AWK_STEP, BASH_STEP; 1 for the rest). */
+function stepsOf(feature: string): number {
+  if (feature.startsWith("awk:")) return AWK_STEP;
+  if (feature.startsWith("bash:cmd:")) return BASH_STEP.command;
+  if (feature.startsWith("bash:expansion:")) return BASH_STEP.expansion;
+  return 1;
 }
 
 /** How just-bash names a builtin it is about to run, to the coverage writer. */
@@ -118,7 +140,7 @@ export class WorkBudget implements CoverageWriter {
       this.onExceeded();
       throw new WorkStopped("stop");
     }
-    this.charge(feature, feature.startsWith("awk:") ? AWK_STEP : 1);
+    this.charge(feature, stepsOf(feature));
   }
 
   /**

@@ -5,13 +5,18 @@ import type { ShellCommandFactory } from "./command.js";
  * How a tool words an operand it cannot read: coreutils' `nl: /x: No such file or directory`,
  * util-linux's `rev: cannot open /x: No such file or directory`.
  */
-type Wording = (name: string, path: string, reason: "No such file or directory" | "Is a directory") => string;
+type Wording = (name: string, path: string, reason: Reason) => string;
+
+type Reason = "No such file or directory" | "Is a directory" | "Not a directory";
+
+/** The strerror text of the Node error code just-bash's read failed with. */
+const REASONS: Readonly<Record<string, Reason>> = { ENOENT: "No such file or directory", EISDIR: "Is a directory", ENOTDIR: "Not a directory" };
 
 const COREUTILS: Wording = (name, path, reason) => `${name}: ${path}: ${reason}`;
 const UTIL_LINUX_REV: Wording = (name, path, reason) => (reason === "Is a directory" ? `${name}: ${path}: 0: ${reason}` : `${name}: cannot open ${path}: ${reason}`);
 
 /** just-bash's report of a failed read: Node's error text (`nl: ENOENT: no such file or directory, open '/x'`). */
-const NODE_ERROR = /^([\w-]+): (ENOENT|EISDIR): [^,\n]*, (?:open|read) '([^'\n]*)'$/gm;
+const NODE_ERROR = /^([\w-]+): (ENOENT|EISDIR|ENOTDIR): [^,\n]*, (?:open|read) '([^'\n]*)'$/gm;
 
 /** just-bash's checksum commands print a missing file's line on stdout; GNU's on stderr. */
 const SUM_ERROR = /^([\w-]+sum): .*: No such file or directory\n/gm;
@@ -33,9 +38,9 @@ function withFileErrors(name: string, wording: Wording): ShellCommandFactory {
       } catch (error) {
         // Some report a failed read by throwing Node's error, which the shell would print as
         // `rev: ENOENT: no such file or directory, open '/x'`.
-        const failed = /^(ENOENT|EISDIR): [^,\n]*, (?:open|read) '([^'\n]*)'$/.exec(error instanceof Error ? error.message : "");
+        const failed = /^(ENOENT|EISDIR|ENOTDIR): [^,\n]*, (?:open|read) '([^'\n]*)'$/.exec(error instanceof Error ? error.message : "");
         if (failed === null) throw error;
-        return { stdout: "", stderr: `${wording(name, failed[2] as string, failed[1] === "ENOENT" ? "No such file or directory" : "Is a directory")}\n`, exitCode: 1 };
+        return { stdout: "", stderr: `${wording(name, failed[2] as string, REASONS[failed[1] as string] as Reason)}\n`, exitCode: 1 };
       }
       let { stdout, stderr } = result;
       if (typeof stdout === "string" && SUM_ERROR.test(stdout)) {
@@ -44,7 +49,7 @@ function withFileErrors(name: string, wording: Wording): ShellCommandFactory {
         stderr = `${stderr}${moved.join("")}`;
       }
       SUM_ERROR.lastIndex = 0;
-      stderr = stderr.replace(NODE_ERROR, (_m, _cmd: string, code: string, path: string) => wording(name, path, code === "ENOENT" ? "No such file or directory" : "Is a directory"));
+      stderr = stderr.replace(NODE_ERROR, (_m, _cmd: string, code: string, path: string) => wording(name, path, REASONS[code] as Reason));
       return { ...result, stdout, stderr };
     },
   });

@@ -1,5 +1,6 @@
 import type { Command, CommandContext } from "just-bash";
 import type { ShellCommandFactory } from "./command.js";
+import { ERRNO } from "../lib/files.js";
 
 /** The jq version we report: the one whose output our fidelity suite compares against. */
 const JQ_VERSION = "jq-1.6";
@@ -95,8 +96,14 @@ export const jqCommand: ShellCommandFactory = (): Command => ({
         kept.push(i === filterAt && a.startsWith("-") ? ` ${a}` : a);
         continue;
       }
-      if (a !== "-" && !(await ctx.fs.exists(ctx.fs.resolvePath(ctx.cwd, a)))) {
-        missing += `jq: error: Could not open file ${a}: No such file or directory\n`;
+      const path = ctx.fs.resolvePath(ctx.cwd, a);
+      if (a !== "-" && !(await ctx.fs.exists(path))) {
+        // A path through a file (`/a.mdx/.`) is ENOTDIR, as jq 1.6's fopen says (SiteView.resolve).
+        const notDir = await ctx.fs.stat(path).then(
+          () => false,
+          (e: unknown) => (e as { code?: unknown }).code === "ENOTDIR",
+        );
+        missing += `jq: error: Could not open file ${a}: ${notDir ? ERRNO.ENOTDIR : ERRNO.ENOENT}\n`;
         continue;
       }
       kept.push(a);

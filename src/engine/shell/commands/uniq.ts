@@ -94,7 +94,9 @@ function runUniq(args: string[], io: CommandIo): number {
     for (let f = 0; f < skipFields; f++) k = k.replace(/^[ \t]*[^ \t]*/, "");
     k = k.slice(skipChars);
     if (checkChars !== Number.POSITIVE_INFINITY) k = k.slice(0, checkChars);
-    return ignoreCase ? k.toLowerCase() : k;
+    // GNU uniq -i folds with toupper() byte by byte (memcasecmp): ASCII letters only, in C.UTF-8
+    // as in C (`É` and `é` stay two lines; issue 25).
+    return ignoreCase ? k.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : k;
   };
   const lines = splitLines(input.text);
   const out: string[] = [];

@@ -26,17 +26,18 @@ export function resolvePath(cwd: string, operand: string): string {
 
 /**
  * Look an operand up in the view (and in `piped`, the process substitutions of this command). A trailing slash on a file (`/a.mdx/`) is ENOTDIR, as on
- * Linux; a path through a file (`/a.mdx/b`) too.
+ * Linux; a path through a file (`/a.mdx/b`, `/a.mdx/.`) too.
  */
 export function lookup(view: SiteView, cwd: string, operand: string, piped?: ReadonlyMap<string, string>): Entry {
-  const path = resolvePath(cwd, operand);
+  const { path, fault } = view.resolve(operand.startsWith("/") ? operand : `${cwd}/${operand}`);
   if (path === DEV_NULL) return { kind: "device", path };
   // `<(cmd)`: just-bash holds the output at /dev/fd/N outside the view.
   const substituted = piped?.get(path);
   if (substituted !== undefined) return { kind: "file", path, text: substituted };
+  // Anything after a file (`/a.mdx/`, `/a.mdx/.`, `/a.mdx/..`) is ENOTDIR, as on Linux (`SiteView.resolve`).
+  if (fault !== undefined) return { kind: fault === "ENOTDIR" ? "notdir" : "missing", path };
   const file = view.fileAt(path);
   if (file !== undefined) {
-    if (operand.endsWith("/")) return { kind: "notdir", path };
     // Read when a command reads it: `ls`, `stat` and `find` only look a file up, and reading
     // its contents is charged to the call's work budget (`charged-view.ts`).
     return {

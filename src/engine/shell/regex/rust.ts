@@ -403,8 +403,23 @@ class RustTranslator {
       if (!this.dialect.pcre) {
         throw new RustRegexError("backreferences are not supported", start, this.i, PCRE2_HINT);
       }
-      this.backReferences.push({ group: Number(c), at: start + 1 });
-      return { source: `\\${Number(c) + this.groupOffset}`, repeatable: true };
+      // PCRE2 reads all the digits: a back reference when the number is below 10, starts with 8 or 9,
+      // or names a group opened before it; otherwise up to three octal digits are a character
+      // (`(a)\10` is `a` and a backspace, as grep -P's; `\0` and `\011` always octal). The
+      // reference is wrapped so that a digit after it stays a digit (`\1` then `0` is no `\10`).
+      if (c !== "0") {
+        let digits = c;
+        for (let j = this.i; /^[0-9]$/.test(this.p[j] ?? ""); j++) digits += this.p[j] as string;
+        const n = Number(digits);
+        if (n < 10 || c === "8" || c === "9" || n <= this.groups) {
+          this.i += digits.length - 1;
+          this.backReferences.push({ group: n, at: start + 1 });
+          return { source: `(?:\\${n + this.groupOffset})`, repeatable: true };
+        }
+      }
+      let octal = c;
+      while (octal.length < 3 && /^[0-7]$/.test(this.p[this.i] ?? "")) octal += this.p[this.i++] as string;
+      return { source: literalChar(parseInt(octal, 8)), repeatable: true };
     }
     if (RUST_META.has(c) || (this.dialect.pcre && !/[A-Za-z0-9]/.test(c))) {
       const cp = c.codePointAt(0) as number;
@@ -623,6 +638,13 @@ class RustTranslator {
       default:
         if (RUST_META.has(c) || (this.dialect.pcre && !/[A-Za-z0-9]/.test(c))) {
           const cp = c.codePointAt(0) as number;
+          return { source: classChar(cp), codePoint: cp };
+        }
+        // PCRE2: in a class, `\` and up to three octal digits is always a character (`[\1]` is U+0001).
+        if (this.dialect.pcre && /^[0-7]$/.test(c)) {
+          let octal = c;
+          while (octal.length < 3 && /^[0-7]$/.test(this.p[this.i] ?? "")) octal += this.p[this.i++] as string;
+          const cp = parseInt(octal, 8);
           return { source: classChar(cp), codePoint: cp };
         }
         throw new RustRegexError("unrecognized escape sequence", start, this.i);

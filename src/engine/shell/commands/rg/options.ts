@@ -311,9 +311,29 @@ function defaults(): Draft {
   };
 }
 
+/**
+ * clap's check of ripgrep 13's conflicting arguments, made before any option acts (as clap does,
+ * so `-f` names no file it would read): patterns given by `-e` or `-f` with `--files` or
+ * `--type-list`, which take none. `-f` is named when both are given; `--help` and `--version`
+ * still answer. Before (issue 25), `rg --files -e x .` listed the files.
+ */
+function conflictingOptions(options: readonly { readonly key: string }[]): string | undefined {
+  const keys = new Set(options.map((o) => o.key));
+  if (keys.has("h") || keys.has("help") || keys.has("V")) return undefined;
+  const listing = keys.has("files") ? "--files" : keys.has("type-list") ? "--type-list" : undefined;
+  if (listing === undefined) return undefined;
+  const pattern = keys.has("f") ? "--file <PATTERNFILE>..." : keys.has("e") ? "--regexp <PATTERN>..." : undefined;
+  return pattern === undefined ? undefined : `error: The argument '${pattern}' cannot be used with '${listing}'\n`;
+}
+
 /** rg's command line as settings, or the exit status once an option has answered (help, error). */
 export function rgSettings(args: readonly string[], io: CommandIo): RgSettings | number {
   const parsed = parseOptions(args, RG_OPTIONS, { abbreviations: false });
+  const conflict = conflictingOptions(parsed.options);
+  if (conflict !== undefined) {
+    io.out.error(`${conflict}\n${USAGE_BLOCK}`);
+    return 2;
+  }
   const s = defaults();
   const stopped = applyOptions(parsed, RG_OPTIONS, s, io);
   if (stopped !== undefined) return stopped;

@@ -395,11 +395,11 @@ function jump(m: SedMachine, c: SedCommand): Flow {
 /** What each command does when its address selects the line (`{`, `}` and `:` do nothing). */
 const COMMANDS: Readonly<Record<string, (m: SedMachine, c: SedCommand) => Flow>> = {
   "=": (m) => m.out.raw(`${m.st.lineNo}\n`),
-  a: (m, c) => void m.st.appendQueue.push(`${c.text}\n`),
-  i: (m, c) => m.out.raw(`${c.text}\n`),
+  a: (m, c) => void m.st.appendQueue.push(c.text as string),
+  i: (m, c) => m.out.raw(c.text as string),
   c: (m, c) => {
     // In a range, the text is printed once, at its end.
-    if (c.negate || c.a2 === undefined || !c.active) m.out.raw(`${c.text}\n`);
+    if (c.negate || c.a2 === undefined || !c.active) m.out.raw(c.text as string);
     return { end: "noprint" };
   },
   b: jump,

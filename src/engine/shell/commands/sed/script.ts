@@ -55,6 +55,7 @@ export interface SedCommand {
   readonly a2?: Address;
   readonly negate: boolean;
   readonly name: string;
+  /** What a/i/c write, with its newline; empty for `a\` at the script's end, which writes nothing. */
   text?: string;
   label?: string;
   exitCode?: number;
@@ -242,11 +243,19 @@ class SedParser {
     this.error(`extra characters after command`);
   }
 
-  /** Text of a/i/c: GNU's one-line form (`a text`) or the classic `a\` newline form. */
+  /**
+   * Text of a/i/c, with its newline: GNU's one-line form (`a text`) or the classic `a\` newline
+   * form. `a\` with nothing after it, at the script's end, is no text at all, as in GNU sed 4.9:
+   * it writes nothing, not an empty line (`c\` only deletes; issue 25). `a\` and a newline at
+   * the end is one empty line.
+   */
   private text(): string {
     this.skip(" \t");
+    // `a` with nothing after it (spaces aside): GNU's error, not an empty line.
+    if (this.i >= this.s.length) this.error("expected \\ after `a', `c' or `i'");
     if (this.s[this.i] === "\\") {
       this.i++;
+      if (this.i >= this.s.length) return "";
       if (this.s[this.i] === "\n") this.i++;
     }
     let out = "";
@@ -268,7 +277,7 @@ class SedParser {
       out += c;
       this.i++;
     }
-    return joinBytes(out);
+    return `${joinBytes(out)}\n`;
   }
 
   /**
