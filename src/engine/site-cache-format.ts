@@ -21,7 +21,7 @@ import type { FolderColumns } from "./site-cache-folders.js";
 
 export const MAGIC = Buffer.from("SVCSITE\n", "latin1");
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
-export const FORMAT = 12;
+export const FORMAT = 13;
 
 export interface Header {
   readonly format: number;
