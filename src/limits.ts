@@ -152,6 +152,13 @@ export const LIMITS = {
      *  whose cost grows with its pattern ran for 7 minutes and Ctrl-C could not stop it). */
     oneShot: { workers: 1, reserveWorkers: 0, spareWorkers: 0, warnOnEnd: false },
   },
+  jq: {
+    /** Memory of one jq run (its WebAssembly instance's linear memory, outside the JavaScript
+     *  heap): 256 MB, the maximum jq.wasm itself declares. jq holds its input as values of
+     *  ~10x the text's size, so a whole 16 MB spec fits; a filter that builds without bound
+     *  (`[range(1e9)]`) stops there with exit 134 instead of taking the process's memory. */
+    maxMemoryBytes: 256 * 1024 * 1024,
+  },
   search: {
     /** Spec: pageSize is 1..50, default 10. */
     minPageSize: 1,

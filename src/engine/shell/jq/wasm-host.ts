@@ -1,0 +1,437 @@
+import { posix } from "node:path";
+import { LIMITS } from "../../../limits.js";
+import { strptimeInto } from "./strptime.js";
+
+/**
+ * The host side of jq 1.8 compiled to WebAssembly with Emscripten (the npm package jq-wasm's
+ * jq.wasm): the ~30 functions the module imports, written here against the docs shell instead of
+ * Emscripten's own JavaScript runtime (issue 25). Why our own: the package's runtime gives one
+ * call stdin as a string, no files, Emscripten's made-up environment (USER=web_user...), and
+ * trims the output's leading and trailing white space (`jq -r '"  a"'` lost its indent); here
+ * jq's FILE operands are bytes read beforehand from the reader's view, its environment is the
+ * shell's, and every byte it writes is kept. Nothing here reads the disk or process.env.
+ *
+ * The import and export names are the minified ones of the one jq.wasm we ship (package.json
+ * pins jq-wasm exactly); `checkJqModule` refuses a module whose imports differ, and
+ * test/shell/jq-wasm.test.ts runs it.
+ */
+
+/** Captured when this module loads: just-bash's defence-in-depth hides `WebAssembly` from code a command line runs. */
+const Wasm = WebAssembly;
+
+/** What jq may see for one command. */
+export interface JqRun {
+  readonly args: readonly string[];
+  /** Standard input's bytes. */
+  readonly stdin: Uint8Array;
+  /** The files jq may open, by absolute path: their bytes, or "directory". Every other path does not exist. */
+  readonly files: ReadonlyMap<string, Uint8Array | "directory">;
+  /** The shell's environment (`$ENV`, `env`). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  /** Bytes jq may write to stdout before it is stopped (`outputFull`). */
+  readonly maxOutputBytes: number;
+  /** Standard error goes where standard output goes, in order (`2>&1`). */
+  readonly mergeStderr: boolean;
+}
+
+/** What jq did. */
+export interface JqOutcome {
+  readonly stdout: Uint8Array;
+  readonly stderr: Uint8Array;
+  readonly exitCode: number;
+  /** jq wrote more than `maxOutputBytes` and was stopped there. */
+  readonly outputFull: boolean;
+}
+
+/** The module's imports, in the order `WebAssembly.Module.imports` lists them (module "a"). */
+const IMPORTS = "abcdefghijklmnopqrstuvwxyzABCDE";
+
+/** Emscripten's errno values (its musl build), as the syscalls return them. */
+const ERRNO = { EBADF: 8, EINVAL: 28, EISDIR: 31, ENOENT: 44, ENOTDIR: 54, ENOTTY: 59, ERANGE: 68, EROFS: 69, ESPIPE: 70 } as const;
+/** open(2) flags jq could pass that ask to write; O_DIRECTORY. */
+const O_ACCMODE = 3;
+const O_CREAT = 64;
+const O_DIRECTORY = 65536;
+const AT_FDCWD = -100;
+/** st_mode bits: a regular file, a directory, a character device (the standard streams). */
+const S_IFREG = 0o100444;
+const S_IFDIR = 0o040555;
+const S_IFCHR = 0o020666;
+
+/** Thrown out of the module when jq calls exit(): unwinds the wasm stack to `runJq`. */
+class JqExit {
+  constructor(readonly code: number) {}
+}
+/** Thrown out of the module when jq calls abort() (memory exhausted, a failed assertion). */
+class JqAbort {
+  constructor(readonly why: string) {}
+}
+/** Thrown out of fd_write once stdout is past its bound. */
+class JqOutputFull {}
+
+/** An open file: its bytes and read position. */
+interface OpenFile {
+  readonly path: string;
+  readonly data: Uint8Array | "directory";
+  position: number;
+}
+
+/** Refuse a module that is not the jq.wasm this host was written for (a different jq-wasm build renames its imports). */
+export function checkJqModule(module: WebAssembly.Module): void {
+  const names = Wasm.Module.imports(module).map((i) => `${i.module}.${i.name}`);
+  const expected = [...IMPORTS].map((c) => `a.${c}`);
+  const exports = Wasm.Module.exports(module).map((e) => e.name).join(",");
+  if (names.join(",") !== expected.join(",") || exports !== "F,G,H,I,J,K,L") {
+    throw new Error(`jq.wasm is not the build this host expects (imports ${names.join(",")}; exports ${exports}): pin jq-wasm to the version in package.json`);
+  }
+}
+
+/** Compile jq.wasm's bytes (once per thread: the caller keeps the module). */
+export function compileJq(bytes: Uint8Array<ArrayBuffer>): WebAssembly.Module {
+  const module = new Wasm.Module(bytes);
+  checkJqModule(module);
+  return module;
+}
+
+/**
+ * Run jq once, in a fresh instance of `module` (nothing of one command's memory is left for the
+ * next), synchronously. Never throws for anything jq does: exit() is its status, abort() (its
+ * memory past `LIMITS.jq.maxMemoryBytes`) is 134 with a message, as a process killed by SIGABRT.
+ */
+export function runJq(module: WebAssembly.Module, run: JqRun): JqOutcome {
+  let memory: WebAssembly.Memory | undefined;
+  const heap = (): DataView => new DataView((memory as WebAssembly.Memory).buffer);
+  const bytes = (): Uint8Array => new Uint8Array((memory as WebAssembly.Memory).buffer);
+  const decoder = new TextDecoder();
+  const cString = (ptr: number): string => {
+    const b = bytes();
+    let end = ptr;
+    while (b[end] !== 0) end++;
+    return decoder.decode(b.subarray(ptr, end));
+  };
+  const writeCString = (text: string, ptr: number, max: number): number => {
+    const encoded = new TextEncoder().encode(text);
+    const n = Math.min(encoded.length, max - 1);
+    bytes().set(encoded.subarray(0, n), ptr);
+    bytes()[ptr + n] = 0;
+    return n;
+  };
+
+  const out = new Chunks();
+  const err = new Chunks();
+  let outputFull = false;
+  const stdinFile: OpenFile = { path: "/dev/stdin", data: run.stdin, position: 0 };
+  const fds = new Map<number, OpenFile | "stdout" | "stderr">([
+    [0, stdinFile],
+    [1, "stdout"],
+    [2, "stderr"],
+  ]);
+  let nextFd = 3;
+
+  const resolve = (dirfd: number, path: string): string | number => {
+    if (path.startsWith("/")) return posix.normalize(path);
+    if (dirfd !== AT_FDCWD) {
+      const dir = fds.get(dirfd);
+      if (dir === undefined || typeof dir === "string") return -ERRNO.EBADF;
+      return posix.join(dir.path, path);
+    }
+    return posix.join(run.cwd, path);
+  };
+  const lookup = (path: string): Uint8Array | "directory" | undefined => {
+    if (path === "/dev/stdin") return run.stdin;
+    return run.files.get(path) ?? (path === "/" || path === run.cwd ? "directory" : undefined);
+  };
+  const writeStat = (buf: number, data: Uint8Array | "directory" | "device"): number => {
+    const view = heap();
+    bytes().fill(0, buf, buf + 96);
+    const mode = data === "directory" ? S_IFDIR : data === "device" ? S_IFCHR : S_IFREG;
+    view.setUint32(buf + 4, mode, true);
+    view.setUint32(buf + 8, 1, true);
+    view.setBigInt64(buf + 24, BigInt(typeof data === "string" ? 0 : data.length), true);
+    view.setInt32(buf + 32, 4096, true);
+    return 0;
+  };
+  const statPath = (path: string, buf: number): number => {
+    const data = lookup(path);
+    return data === undefined ? -ERRNO.ENOENT : writeStat(buf, data);
+  };
+  const iovecs = (iov: number, count: number): [number, number][] => {
+    const view = heap();
+    return Array.from({ length: count }, (_, i) => [view.getUint32(iov + i * 8, true), view.getUint32(iov + i * 8 + 4, true)]);
+  };
+
+  const imports: Record<string, (...args: never[]) => unknown> = {
+    // __assert_fail(condition, file, line, function)
+    a: (condition: number) => {
+      throw new JqAbort(`assertion failed: ${cString(condition)}`);
+    },
+    // exit(status)
+    b: (code: number) => {
+      throw new JqExit(code);
+    },
+    // fd_close(fd)
+    c: (fd: number) => (fds.delete(fd) ? 0 : ERRNO.EBADF),
+    // fd_write(fd, iov, iovcnt, pnum)
+    d: (fd: number, iov: number, count: number, pnum: number) => {
+      const target = fds.get(fd);
+      if (target !== "stdout" && target !== "stderr") return ERRNO.EBADF;
+      let written = 0;
+      for (const [ptr, len] of iovecs(iov, count)) {
+        const chunk = bytes().slice(ptr, ptr + len);
+        if (target === "stderr" && !run.mergeStderr) err.push(chunk);
+        else out.push(chunk);
+        written += len;
+      }
+      heap().setUint32(pnum, written, true);
+      if (out.length > run.maxOutputBytes) throw new JqOutputFull();
+      return 0;
+    },
+    // __syscall_fcntl64(fd, cmd, varargs): F_GETFL and F_SETFD/F_GETFD are all jq's stdio asks
+    e: (fd: number) => (fds.has(fd) ? 0 : -ERRNO.EBADF),
+    // __syscall_openat(dirfd, path, flags, varargs)
+    f: (dirfd: number, pathPtr: number, flags: number) => {
+      const path = resolve(dirfd, cString(pathPtr));
+      if (typeof path === "number") return path;
+      const data = lookup(path);
+      if ((flags & O_ACCMODE) !== 0 || (flags & O_CREAT) !== 0) return data === undefined ? -ERRNO.EROFS : -ERRNO.EROFS;
+      if (data === undefined) return -ERRNO.ENOENT;
+      if ((flags & O_DIRECTORY) !== 0 && data !== "directory") return -ERRNO.ENOTDIR;
+      const fd = nextFd++;
+      fds.set(fd, { path, data, position: 0 });
+      return fd;
+    },
+    // emscripten_date_now()
+    g: () => Date.now(),
+    // fd_read(fd, iov, iovcnt, pnum)
+    h: (fd: number, iov: number, count: number, pnum: number) => {
+      const file = fds.get(fd);
+      if (file === undefined || typeof file === "string") return ERRNO.EBADF;
+      if (file.data === "directory") return ERRNO.EISDIR;
+      let read = 0;
+      for (const [ptr, len] of iovecs(iov, count)) {
+        const chunk = file.data.subarray(file.position, file.position + len);
+        bytes().set(chunk, ptr);
+        file.position += chunk.length;
+        read += chunk.length;
+        if (chunk.length < len) break;
+      }
+      heap().setUint32(pnum, read, true);
+      return 0;
+    },
+    // __syscall_ioctl(fd, op, varargs): no stream is a terminal
+    i: (fd: number) => (fds.has(fd) ? -ERRNO.ENOTTY : -ERRNO.EBADF),
+    // environ_get(environ, buf)
+    j: (environ: number, buf: number) => {
+      let at = buf;
+      environStrings(run.env).forEach((entry, i) => {
+        heap().setUint32(environ + i * 4, at, true);
+        at += writeCString(entry, at, Number.MAX_SAFE_INTEGER) + 1;
+      });
+      return 0;
+    },
+    // emscripten_resize_heap(requested): grow within the module's maximum and ours
+    k: (requested: number) => {
+      const mem = memory as WebAssembly.Memory;
+      const wanted = requested >>> 0;
+      if (wanted > LIMITS.jq.maxMemoryBytes) return 0;
+      const current = mem.buffer.byteLength;
+      // Grow by a fifth at least, as Emscripten's runtime does, so that a growing array is not one grow per page.
+      const target = Math.min(LIMITS.jq.maxMemoryBytes, Math.max(wanted, Math.ceil(current * 1.2)));
+      for (const size of [target, wanted]) {
+        try {
+          mem.grow(Math.ceil((size - current) / 65536));
+          return 1;
+        } catch {
+          // past the module's own maximum: try the exact size, then give up (jq reports it)
+        }
+      }
+      return 0;
+    },
+    // environ_sizes_get(count, bufsize)
+    l: (countPtr: number, sizePtr: number) => {
+      const strings = environStrings(run.env);
+      heap().setUint32(countPtr, strings.length, true);
+      heap().setUint32(sizePtr, strings.reduce((n, s) => n + Buffer.byteLength(s) + 1, 0), true);
+      return 0;
+    },
+    // __syscall_readlinkat: there are no links
+    m: () => -ERRNO.EINVAL,
+    // __syscall_getcwd(buf, size)
+    n: (buf: number, size: number) => {
+      const length = Buffer.byteLength(run.cwd) + 1;
+      if (size < length) return -ERRNO.ERANGE;
+      writeCString(run.cwd, buf, size);
+      return length;
+    },
+    // __call_sighandler: jq installs none
+    o: () => undefined,
+    // proc_exit(code)
+    p: (code: number) => {
+      throw new JqExit(code);
+    },
+    // _emscripten_runtime_keepalive_clear
+    q: () => undefined,
+    // _gmtime_js(time, tm)
+    r: (time: bigint, tm: number) => writeTm(heap(), tm, Number(time)),
+    // _localtime_js(time, tm): the shell's time zone is UTC
+    s: (time: bigint, tm: number) => writeTm(heap(), tm, Number(time)),
+    // _mktime_js(tm): local time is UTC
+    t: (tm: number) => timegm(heap(), tm),
+    // _timegm_js(tm)
+    u: (tm: number) => timegm(heap(), tm),
+    // _tzset_js(timezone, daylight, std_name, dst_name): UTC, no daylight saving
+    v: (timezone: number, daylight: number, stdName: number, dstName: number) => {
+      heap().setUint32(timezone, 0, true);
+      heap().setInt32(daylight, 0, true);
+      writeCString("UTC", stdName, 17);
+      writeCString("UTC", dstName, 17);
+    },
+    // strptime(buf, format, tm)
+    w: (buf: number, format: number, tm: number) => {
+      const input = cString(buf);
+      const consumed = strptimeInto(input, cString(format), heap(), tm);
+      return consumed === undefined ? 0 : buf + Buffer.byteLength(input.slice(0, consumed));
+    },
+    // fd_seek(fd, offset, whence, newOffset)
+    x: (fd: number, offset: bigint, whence: number, newOffset: number) => {
+      const file = fds.get(fd);
+      if (file === undefined) return ERRNO.EBADF;
+      if (typeof file === "string" || file === stdinFile || file.data === "directory") return ERRNO.ESPIPE;
+      const base = whence === 0 ? 0 : whence === 1 ? file.position : file.data.length;
+      const position = base + Number(offset);
+      if (position < 0) return ERRNO.EINVAL;
+      file.position = position;
+      heap().setBigInt64(newOffset, BigInt(position), true);
+      return 0;
+    },
+    // fd_fdstat_get(fd, buf): the standard streams are pipes, not terminals (jq colours none)
+    y: (fd: number, buf: number) => {
+      const file = fds.get(fd);
+      if (file === undefined) return ERRNO.EBADF;
+      bytes().fill(0, buf, buf + 24);
+      bytes()[buf] = typeof file !== "string" && file.data === "directory" ? 3 : 4;
+      return 0;
+    },
+    // random_get(buf, size)
+    z: (buf: number, size: number) => {
+      crypto.getRandomValues(bytes().subarray(buf, buf + size));
+      return 0;
+    },
+    // __syscall_lstat64(path, buf)
+    A: (pathPtr: number, buf: number) => {
+      const path = resolve(AT_FDCWD, cString(pathPtr));
+      return typeof path === "number" ? path : statPath(path, buf);
+    },
+    // __syscall_newfstatat(dirfd, path, buf, flags)
+    B: (dirfd: number, pathPtr: number, buf: number) => {
+      const path = resolve(dirfd, cString(pathPtr));
+      return typeof path === "number" ? path : statPath(path, buf);
+    },
+    // __syscall_stat64(path, buf)
+    C: (pathPtr: number, buf: number) => {
+      const path = resolve(AT_FDCWD, cString(pathPtr));
+      return typeof path === "number" ? path : statPath(path, buf);
+    },
+    // __syscall_fstat64(fd, buf)
+    D: (fd: number, buf: number) => {
+      const file = fds.get(fd);
+      if (file === undefined) return -ERRNO.EBADF;
+      return writeStat(buf, typeof file === "string" ? "device" : file.data);
+    },
+    // _abort_js(): jq's abort(), as when it cannot allocate memory
+    E: () => {
+      throw new JqAbort("abort");
+    },
+  };
+
+  const instance = new Wasm.Instance(module, { a: imports as WebAssembly.ModuleImports });
+  const exports = instance.exports as unknown as JqExports;
+  memory = exports.F;
+  let exitCode: number;
+  try {
+    exports.G();
+    exitCode = exports.H(...argv(exports, heap, bytes, ["jq", ...run.args]));
+  } catch (error) {
+    if (error instanceof JqExit) exitCode = error.code;
+    else if (error instanceof JqOutputFull) {
+      outputFull = true;
+      exitCode = 2;
+    } else if (error instanceof JqAbort || error instanceof Wasm.RuntimeError || error instanceof RangeError) {
+      // A process killed by SIGABRT exits 128 + 6. Out of memory is the usual cause: jq says so
+      // itself ("cannot allocate memory") before it aborts; a stack overflow in the module is a
+      // RuntimeError or RangeError.
+      const why = error instanceof JqAbort ? error.why : error.message;
+      const note = `jq: stopped (${why}): jq may use at most ${LIMITS.jq.maxMemoryBytes / 1024 / 1024} MB of memory in the docs shell; narrow the input or the filter\n`;
+      (run.mergeStderr ? out : err).push(new TextEncoder().encode(note));
+      exitCode = 134;
+    } else throw error;
+  }
+  return { stdout: out.join(), stderr: err.join(), exitCode, outputFull };
+}
+
+/** The module's exports we use: memory, the constructors, main, the stack allocator. */
+interface JqExports {
+  F: WebAssembly.Memory;
+  G: () => void;
+  H: (argc: number, argv: number) => number;
+  K: (size: number) => number;
+}
+
+/** argc and argv, written on the module's stack. */
+function argv(exports: JqExports, heap: () => DataView, bytes: () => Uint8Array, args: readonly string[]): [number, number] {
+  const encoder = new TextEncoder();
+  const pointers = args.map((a) => {
+    const encoded = encoder.encode(a);
+    const ptr = exports.K(encoded.length + 1);
+    bytes().set(encoded, ptr);
+    bytes()[ptr + encoded.length] = 0;
+    return ptr;
+  });
+  const array = exports.K((pointers.length + 1) * 4);
+  pointers.forEach((p, i) => heap().setUint32(array + i * 4, p, true));
+  heap().setUint32(array + pointers.length * 4, 0, true);
+  return [pointers.length, array];
+}
+
+/** `NAME=value` strings of the environment jq sees. */
+function environStrings(env: Readonly<Record<string, string>>): string[] {
+  return Object.entries(env).map(([k, v]) => `${k}=${v}`);
+}
+
+/** A struct tm for `seconds` since the epoch, UTC (its fields: sec, min, hour, mday, mon, year, wday, yday, isdst, gmtoff). */
+function writeTm(view: DataView, tm: number, seconds: number): void {
+  const d = new Date(seconds * 1000);
+  const fields = [d.getUTCSeconds(), d.getUTCMinutes(), d.getUTCHours(), d.getUTCDate(), d.getUTCMonth(), d.getUTCFullYear() - 1900, d.getUTCDay(), dayOfYear(d), 0, 0];
+  fields.forEach((v, i) => view.setInt32(tm + i * 4, v, true));
+}
+
+function dayOfYear(d: Date): number {
+  return Math.floor((d.getTime() - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000);
+}
+
+/** timegm(3): the struct tm's UTC time in seconds (its wday and yday filled in). */
+function timegm(view: DataView, tm: number): bigint {
+  const f = (i: number): number => view.getInt32(tm + i * 4, true);
+  const ms = Date.UTC(f(5) + 1900, f(4), f(3), f(2), f(1), f(0));
+  if (Number.isNaN(ms)) return -1n;
+  const d = new Date(ms);
+  view.setInt32(tm + 24, d.getUTCDay(), true);
+  view.setInt32(tm + 28, dayOfYear(d), true);
+  return BigInt(Math.floor(ms / 1000));
+}
+
+/** Bytes written to a stream, joined once at the end. */
+class Chunks {
+  private readonly parts: Uint8Array[] = [];
+  length = 0;
+
+  push(chunk: Uint8Array): void {
+    this.parts.push(chunk);
+    this.length += chunk.length;
+  }
+
+  join(): Uint8Array {
+    return Buffer.concat(this.parts);
+  }
+}
