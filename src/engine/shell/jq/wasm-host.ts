@@ -101,8 +101,26 @@ export function compileJq(bytes: Uint8Array<ArrayBuffer>): WebAssembly.Module {
  */
 export function runJq(module: WebAssembly.Module, run: JqRun): JqOutcome {
   let memory: WebAssembly.Memory | undefined;
-  const heap = (): DataView => new DataView((memory as WebAssembly.Memory).buffer);
-  const bytes = (): Uint8Array => new Uint8Array((memory as WebAssembly.Memory).buffer);
+  // Views of the module's memory, made again only when it grew (its buffer is then a new one):
+  // jq's stdout is line-buffered, so fd_write runs once per output line.
+  let viewed: ArrayBuffer | undefined;
+  let dataView = new DataView(new ArrayBuffer(0));
+  let byteView = new Uint8Array(0);
+  const refresh = (): void => {
+    const buffer = (memory as WebAssembly.Memory).buffer;
+    if (buffer === viewed) return;
+    viewed = buffer;
+    dataView = new DataView(buffer);
+    byteView = new Uint8Array(buffer);
+  };
+  const heap = (): DataView => {
+    refresh();
+    return dataView;
+  };
+  const bytes = (): Uint8Array => {
+    refresh();
+    return byteView;
+  };
   const decoder = new TextDecoder();
   const cString = (ptr: number): string => {
     const b = bytes();
@@ -176,14 +194,17 @@ export function runJq(module: WebAssembly.Module, run: JqRun): JqOutcome {
     d: (fd: number, iov: number, count: number, pnum: number) => {
       const target = fds.get(fd);
       if (target !== "stdout" && target !== "stderr") return ERRNO.EBADF;
+      const view = heap();
+      const memoryBytes = bytes();
+      const sink = target === "stderr" && !run.mergeStderr ? err : out;
       let written = 0;
-      for (const [ptr, len] of iovecs(iov, count)) {
-        const chunk = bytes().slice(ptr, ptr + len);
-        if (target === "stderr" && !run.mergeStderr) err.push(chunk);
-        else out.push(chunk);
+      for (let i = 0; i < count; i++) {
+        const ptr = view.getUint32(iov + i * 8, true);
+        const len = view.getUint32(iov + i * 8 + 4, true);
+        sink.push(memoryBytes.subarray(ptr, ptr + len));
         written += len;
       }
-      heap().setUint32(pnum, written, true);
+      view.setUint32(pnum, written, true);
       if (out.length > run.maxOutputBytes) throw new JqOutputFull();
       return 0;
     },
@@ -421,17 +442,22 @@ function timegm(view: DataView, tm: number): bigint {
   return BigInt(Math.floor(ms / 1000));
 }
 
-/** Bytes written to a stream, joined once at the end. */
+/** Bytes written to a stream: copied into one buffer that doubles as it fills. */
 class Chunks {
-  private readonly parts: Uint8Array[] = [];
+  private buffer = new Uint8Array(4096);
   length = 0;
 
   push(chunk: Uint8Array): void {
-    this.parts.push(chunk);
+    if (this.length + chunk.length > this.buffer.length) {
+      const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.length + chunk.length));
+      grown.set(this.buffer.subarray(0, this.length));
+      this.buffer = grown;
+    }
+    this.buffer.set(chunk, this.length);
     this.length += chunk.length;
   }
 
   join(): Uint8Array {
-    return Buffer.concat(this.parts);
+    return this.buffer.slice(0, this.length);
   }
 }
