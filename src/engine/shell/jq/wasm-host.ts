@@ -100,14 +100,15 @@ export function compileJq(bytes: Uint8Array<ArrayBuffer>): WebAssembly.Module {
  * memory past `LIMITS.jq.maxMemoryBytes`) is 134 with a message, as a process killed by SIGABRT.
  */
 export function runJq(module: WebAssembly.Module, run: JqRun): JqOutcome {
-  let memory: WebAssembly.Memory | undefined;
+  // Set once the instance exists; the imports below only run after that.
+  const module_ = { memory: undefined as WebAssembly.Memory | undefined };
   // Views of the module's memory, made again only when it grew (its buffer is then a new one):
   // jq's stdout is line-buffered, so fd_write runs once per output line.
   let viewed: ArrayBuffer | undefined;
   let dataView = new DataView(new ArrayBuffer(0));
   let byteView = new Uint8Array(0);
   const refresh = (): void => {
-    const buffer = (memory as WebAssembly.Memory).buffer;
+    const buffer = (module_.memory as WebAssembly.Memory).buffer;
     if (buffer === viewed) return;
     viewed = buffer;
     dataView = new DataView(buffer);
@@ -253,7 +254,7 @@ export function runJq(module: WebAssembly.Module, run: JqRun): JqOutcome {
     },
     // emscripten_resize_heap(requested): grow within the module's maximum and ours
     k: (requested: number) => {
-      const mem = memory as WebAssembly.Memory;
+      const mem = module_.memory as WebAssembly.Memory;
       const wanted = requested >>> 0;
       if (wanted > LIMITS.jq.maxMemoryBytes) return 0;
       const current = mem.buffer.byteLength;
@@ -368,7 +369,7 @@ export function runJq(module: WebAssembly.Module, run: JqRun): JqOutcome {
 
   const instance = new Wasm.Instance(module, { a: imports as WebAssembly.ModuleImports });
   const exports = instance.exports as unknown as JqExports;
-  memory = exports.F;
+  module_.memory = exports.F;
   let exitCode: number;
   try {
     exports.G();
