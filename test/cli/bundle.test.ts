@@ -105,12 +105,14 @@ describe("the esbuild bundle", () => {
       "awk 'BEGIN { print 6 * 7 }'",
       // just-bash's awk as corrected at build time (src/engine/shell/just-bash-patches.mjs)
       "awk 'BEGIN { print int(-3.7), 1e20 }'",
+      // the real jq (jq.wasm beside the chunks, run in the one-shot shell worker)
       "jq -nc '[1, 2] | map(. * 10)'",
+      "jq --version",
       "echo svc | base64",
       "seq 3 | tac",
       "grep -c Webhook /guides/webhooks.mdx | awk '{ print $1 + 1 }'",
     ].join("; ");
-    const expected = { code: 0, stdout: "hi\na-007\n2\n3\n4\n42\n-3 100000000000000000000\n[10,20]\nc3ZjCg==\n3\n2\n1\n2\n", stderr: "" };
+    const expected = { code: 0, stdout: "hi\na-007\n2\n3\n4\n42\n-3 100000000000000000000\n[10,20]\njq-1.8.2\nc3ZjCg==\n3\n2\n1\n2\n", stderr: "" };
     expect(await runCli(["fs", "--dir", fixture("demo"), line])).toEqual(expected);
     expect(await bundledShell(line)).toEqual(expected);
   });
