@@ -216,7 +216,8 @@ export function runJq(module: WebAssembly.Module, run: JqRun): JqOutcome {
       const path = resolve(dirfd, cString(pathPtr));
       if (typeof path === "number") return path;
       const data = lookup(path);
-      if ((flags & O_ACCMODE) !== 0 || (flags & O_CREAT) !== 0) return data === undefined ? -ERRNO.EROFS : -ERRNO.EROFS;
+      // The docs shell is read-only: jq never writes a file, and may not.
+      if ((flags & O_ACCMODE) !== 0 || (flags & O_CREAT) !== 0) return -ERRNO.EROFS;
       if (data === undefined) return -ERRNO.ENOENT;
       if ((flags & O_DIRECTORY) !== 0 && data !== "directory") return -ERRNO.ENOTDIR;
       const fd = nextFd++;
