@@ -64,7 +64,7 @@ const result = await build({
     "render-worker": "src/engine/render/render-worker.ts",
     "page-read-worker": "src/engine/page-read-worker.ts",
     // jq's thread for shells in the process's own thread (src/engine/shell/jq/jq-in-thread.ts).
-    "jq-thread": "src/engine/shell/jq/jq-thread.ts",
+    "jq-thread": "src/engine/shell/jq/jq-thread.mjs",
   },
   outdir,
   outExtension: { ".js": ".mjs" },

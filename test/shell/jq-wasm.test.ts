@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import { jqModule } from "../../src/engine/shell/jq/jq-module.js";
-import { checkJqModule } from "../../src/engine/shell/jq/wasm-host.js";
+import { checkJqModule } from "../../src/engine/shell/jq/wasm-host.mjs";
 import { cpuLimitMessage } from "../../src/engine/shell/shell.js";
 import type { Shell } from "../../src/engine/shell/shell.js";
 import { LIMITS } from "../../src/limits.js";

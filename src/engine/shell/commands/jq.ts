@@ -2,7 +2,7 @@ import { type Command, type CommandContext, bytesOutput, latin1FromBytes, unsafe
 import { LIMITS } from "../../../limits.js";
 import { runJqInThread } from "../jq/jq-in-thread.js";
 import { jqModule } from "../jq/jq-module.js";
-import { type JqRun, runJq } from "../jq/wasm-host.js";
+import { type JqRun, runJq } from "../jq/wasm-host.mjs";
 import { MERGE_STDERR_ENV } from "../merge-stderr.js";
 import { chargeableOf, stepsForBytes } from "../work-budget.js";
 import type { ShellCommandFactory } from "./command.js";
@@ -38,6 +38,7 @@ export const jqCommand: ShellCommandFactory = (_view, place): Command => ({
       files: await namedFiles(args, ctx),
       env,
       cwd: ctx.cwd,
+      maxMemoryBytes: LIMITS.jq.maxMemoryBytes,
       maxOutputBytes: Math.min(ctx.limits?.maxOutputSize ?? LIMITS.shell.maxInternalOutputBytes, LIMITS.shell.maxInternalOutputBytes),
       mergeStderr,
     };

@@ -3,15 +3,15 @@ import { LIMITS } from "../../../limits.js";
 import { cpuLimitMessage } from "../shell.js";
 import { threadCpuMs } from "../thread-cpu.js";
 import { workerExecArgv } from "../worker-exec-argv.js";
-import type { FromJqThread, JqThreadData } from "./jq-thread.js";
-import type { JqOutcome, JqRun } from "./wasm-host.js";
+import type { JqOutcome, JqRun } from "./wasm-host.mjs";
 
-/** The thread's entry: beside the bundle (`dist/jq-thread.mjs`), or the TypeScript source through tsx. */
-function threadEntry(): { file: URL; entry?: string } {
-  const here = import.meta.url;
-  if (new URL(here).pathname.endsWith(".ts")) return { file: new URL("../worker-boot.mjs", here), entry: new URL("./jq-thread.ts", here).href };
-  return { file: new URL("./jq-thread.mjs", here) };
+/** What the thread is given: the compiled jq. */
+interface JqThreadData {
+  readonly module: WebAssembly.Module;
 }
+
+/** What the thread says (`jq-thread.mjs`): its thread id once, then one outcome per run. */
+type FromJqThread = { readonly t: "tid"; readonly tid: number | undefined } | { readonly t: "done"; readonly outcome: JqOutcome };
 
 /** A started jq thread: the worker, and its Linux thread id once it said it. */
 interface JqThread {
@@ -20,8 +20,8 @@ interface JqThread {
 }
 
 /**
- * Idle jq threads, kept for the next command: starting one costs ~30 ms from the bundle and
- * ~1 s from the TypeScript sources (tsx in the thread), once per thread rather than per command.
+ * Idle jq threads, kept for the next command: starting one costs tens of milliseconds, once per
+ * thread rather than per command.
  * Each command still gets a fresh jq instance; a thread ended at a limit is not kept. Idle
  * threads are unreferenced, so they never keep the process alive.
  */
@@ -30,9 +30,10 @@ const idle: JqThread[] = [];
 const MAX_IDLE = 2;
 
 function startThread(module: WebAssembly.Module): JqThread {
-  const { file, entry } = threadEntry();
-  const worker = new Worker(file, {
-    workerData: { entry, module } satisfies JqThreadData & { entry?: string },
+  // Plain JavaScript beside this module, in the sources and in the bundle (dist/jq-thread.mjs,
+  // an entry of scripts/build.mjs): no TypeScript loader to start.
+  const worker = new Worker(new URL("./jq-thread.mjs", import.meta.url), {
+    workerData: { module } satisfies JqThreadData,
     execArgv: workerExecArgv(process.execArgv),
     // jq's memory is WebAssembly memory, outside this heap; the heap holds a run's bytes.
     resourceLimits: { maxOldGenerationSizeMb: LIMITS.shellWorker.maxHeapMb },

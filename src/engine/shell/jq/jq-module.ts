@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { compileJq } from "./wasm-host.js";
+import { compileJq } from "./wasm-host.mjs";
 
 /**
  * Where jq.wasm is: beside the bundle's chunks (scripts/build.mjs copies it into dist/, and the
