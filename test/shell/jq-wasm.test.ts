@@ -8,6 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
+import { SHELL_COMMANDS } from "../../src/engine/shell/commands/index.js";
+import { DocsShell } from "../../src/engine/shell/docs-shell.js";
 import { jqModule } from "../../src/engine/shell/jq/jq-module.js";
 import { checkJqModule } from "../../src/engine/shell/jq/wasm-host.mjs";
 import { cpuLimitMessage } from "../../src/engine/shell/shell.js";
@@ -18,6 +20,8 @@ import { makeRepo } from "../helpers/repo.js";
 
 let repo: { dir: string; cleanup: () => void };
 let shell: Shell;
+/** The same shell with an hour of wall-clock time: at load 30 the CPU limit's 5 s of a thread's CPU took over a minute, past the 60 s backstop. */
+let slow: Shell;
 let runtime: DocsRuntime;
 beforeAll(async () => {
   repo = makeRepo({
@@ -27,6 +31,8 @@ beforeAll(async () => {
   });
   runtime = await DocsRuntime.load({ root: repo.dir });
   shell = runtime.readerState(localContext()).shell;
+  const view = runtime.readerState(localContext()).view;
+  slow = new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), { ...LIMITS.shell, maxExecutionMs: 3_600_000 });
 });
 afterAll(async () => {
   await runtime.close();
@@ -52,14 +58,14 @@ describe("jq answers the idioms just-bash's jq got wrong (adversary F1)", () => 
   });
 
   it("builds a 10,000-key object in one reduce, linearly (F2: just-bash's took past the CPU limit)", async () => {
-    expect(await shell.run("jq -n 'reduce range(10000) as $i ({}; .[$i|tostring] = $i) | length'")).toEqual(ok("10000\n"));
+    expect(await slow.run("jq -n 'reduce range(10000) as $i ({}; .[$i|tostring] = $i) | length'")).toEqual(ok("10000\n"));
   });
 });
 
 describe("jq's bounds", () => {
   it("stops at its memory cap with exit 134 and says why; the next command runs", async () => {
     const mb = LIMITS.jq.maxMemoryBytes / 1024 / 1024;
-    expect(await shell.run("jq -n '\"x\" | until(false; . + .)'; echo next")).toEqual({
+    expect(await slow.run("jq -n '\"x\" | until(false; . + .)'; echo next")).toEqual({
       stdout: "next\n",
       stderr: `jq: error: cannot allocate memory\njq: stopped (abort): jq may use at most ${mb} MB of memory in the docs shell; narrow the input or the filter\n`,
       exitCode: 0,
@@ -68,7 +74,7 @@ describe("jq's bounds", () => {
   });
 
   it("a jq that never ends stops at the CPU limit (exit 124) in the process's own thread, and the line goes on", async () => {
-    expect(await shell.run("jq -n 'def f: f; f'; echo status $?")).toEqual({
+    expect(await slow.run("jq -n 'def f: f; f'; echo status $?")).toEqual({
       stdout: "status 124\n",
       stderr: cpuLimitMessage(LIMITS.shell.maxCpuMs),
       exitCode: 0,
