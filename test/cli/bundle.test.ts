@@ -185,7 +185,7 @@ describe("the bundle is self-contained", () => {
     try {
       cpSync(OUT, alone, { recursive: true });
       // The worker entries expect to run in a worker thread (the serve tests run them there).
-      const chunks = readdirSync(alone).filter((f) => f.endsWith(".mjs") && !["shell-worker.mjs", "analysis-worker.mjs", "render-worker.mjs", "page-read-worker.mjs"].includes(f));
+      const chunks = readdirSync(alone).filter((f) => f.endsWith(".mjs") && !["shell-worker.mjs", "analysis-worker.mjs", "render-worker.mjs", "page-read-worker.mjs", "jq-thread.mjs"].includes(f));
       const script = `const out = {}; for (const f of ${JSON.stringify(chunks)}) { try { await import("./" + f); } catch (e) { out[f] = String(e.message).split("\\n")[0]; } } console.log(JSON.stringify(out));`;
       const r = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: alone, env: { PATH: process.env.PATH ?? "" }, maxBuffer: 16 << 20 });
       expect(JSON.parse(r.stdout)).toEqual({});
