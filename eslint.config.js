@@ -9,7 +9,8 @@ export default tseslint.config(
   // config and Node's module hooks load them before any TypeScript can be), and so are
   // bench/loop-probe.mjs and bench/memory-probe.cjs (preloaded into the bench's server processes
   // by NODE_OPTIONS, where no TypeScript loader runs), and test/helpers/start-gate.mjs (preloaded
-  // so into a test's worker processes).
+  // so into a test's worker processes), and jq's host (src/engine/shell/jq/*.mjs: its thread starts
+  // without a TypeScript loader; wasm-host.d.mts types it).
   {
     ignores: [
       "node_modules/",
@@ -33,6 +34,9 @@ export default tseslint.config(
       "src/engine/shell/just-bash-awk-regex-patches.mjs",
       "src/engine/shell/just-bash-hooks.mjs",
       "src/engine/shell/re2js-work-patches.mjs",
+      "src/engine/shell/jq/wasm-host.mjs",
+      "src/engine/shell/jq/strptime.mjs",
+      "src/engine/shell/jq/jq-thread.mjs",
       "bench/loop-probe.mjs",
       "bench/memory-probe.cjs",
       "test/helpers/start-gate.mjs",

@@ -10,7 +10,8 @@
 // dependency, loaded by src/store/sqlite.ts from where npm put it) and the optional native
 // modules some libraries try and do without (pg-native, zstd, lzma).
 import { createHash } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -62,6 +63,8 @@ const result = await build({
     "analysis-worker": "src/engine/search/analysis-worker.ts",
     "render-worker": "src/engine/render/render-worker.ts",
     "page-read-worker": "src/engine/page-read-worker.ts",
+    // jq's thread for shells in the process's own thread (src/engine/shell/jq/jq-in-thread.ts).
+    "jq-thread": "src/engine/shell/jq/jq-thread.mjs",
   },
   outdir,
   outExtension: { ".js": ".mjs" },
@@ -116,5 +119,8 @@ for (const f of result.outputFiles) {
   writeFileSync(f.path, f.path.endsWith(".mjs") ? f.text.split(FINGERPRINT_PLACEHOLDER).join(digest) : f.contents);
 }
 writeFileSync(join(outdir, "meta.json"), `${JSON.stringify(result.metafile)}\n`);
+// jq compiled to WebAssembly (the npm package jq-wasm), beside the chunks, where
+// src/engine/shell/jq/jq-module.ts finds it; the archive carries it (scripts/bundle-archive.mjs).
+copyFileSync(createRequire(import.meta.url).resolve("jq-wasm/jq.wasm"), join(outdir, "jq.wasm"));
 // The pages' scripts and styles, beside the CLI chunks (src/bridge/web/assets.ts finds them there).
 await buildWeb(join(outdir, "web"));

@@ -51,12 +51,13 @@ export const LIMITS = {
      *  longer range is refused before anything runs, with this figure named (issue 25). */
     maxBraceRangeWords: 10_000,
     /** The call's limit: steps of work, counted by the commands as they work
-     *  (`work-budget.ts`): each jq node, awk expression or statement (20), comparison of `sort`
+     *  (`work-budget.ts`): each awk expression or statement (20), comparison of `sort`
      *  (3), command of `sed` (5), and every 256 bytes a command reads from a file or a pipe or
      *  writes. A count, not a time: a call over it stops at the same step on any machine, with
-     *  exit 124 (issue 25). Four million is ~1-3 s of CPU for the costliest steps (jq's
-     *  `[limit(100000000; repeat(1))]`), while a search over a whole 50,000-page site (380 MB)
-     *  is 1.5 million. */
+     *  exit 124 (issue 25). Four million is ~1-3 s of CPU for the costliest steps (measured on
+     *  just-bash's jq, whose node was the unit; jq is now the real jq in WebAssembly, not counted:
+     *  its bounds are `jq.maxMemoryBytes` and the CPU limit), while a search over a whole
+     *  50,000-page site (380 MB) is 1.5 million. */
     maxSteps: 4_000_000,
     /** Every this many steps a command in a loop also checks the caller's cancellation and the
      *  wall-clock backstop: just-bash's awk and our sort never let the thread's event loop run, so a timer
@@ -123,7 +124,7 @@ export const LIMITS = {
      *  primary answers in well under a millisecond, and seconds on a machine at load 20. */
     primaryAnswerMs: 2_000,
     /** How long a command whose caller gave it up may take to stop inside its worker (it is told
-     *  through shared memory, and the interpreter checks as it works: a runaway `jq` checks about
+     *  through shared memory, and the interpreter checks as it works: a runaway `awk` checks about
      *  once a second on a quiet machine) before its worker is ended instead. The caller's place
      *  stays held meanwhile, so this only decides whether a worker is restarted, and one caller's
      *  cancellations restart at most `maxRunningPerCaller` workers per this time. */
@@ -165,6 +166,13 @@ export const LIMITS = {
      *  sort) still ends at the thread's CPU limit (adversary round 28: in-thread, a regex search
      *  whose cost grows with its pattern ran for 7 minutes and Ctrl-C could not stop it). */
     oneShot: { workers: 1, reserveWorkers: 0, spareWorkers: 0, warnOnEnd: false },
+  },
+  jq: {
+    /** Memory of one jq run (its WebAssembly instance's linear memory, outside the JavaScript
+     *  heap): 256 MB, the maximum jq.wasm itself declares. jq holds its input as values of
+     *  ~10x the text's size, so a whole 16 MB spec fits; a filter that builds without bound
+     *  (`[range(1e9)]`) stops there with exit 134 instead of taking the process's memory. */
+    maxMemoryBytes: 256 * 1024 * 1024,
   },
   search: {
     /** Spec: pageSize is 1..50, default 10. */

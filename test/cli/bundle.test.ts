@@ -105,12 +105,14 @@ describe("the esbuild bundle", () => {
       "awk 'BEGIN { print 6 * 7 }'",
       // just-bash's awk as corrected at build time (src/engine/shell/just-bash-patches.mjs)
       "awk 'BEGIN { print int(-3.7), 1e20 }'",
+      // the real jq (jq.wasm beside the chunks, run in the one-shot shell worker)
       "jq -nc '[1, 2] | map(. * 10)'",
+      "jq --version",
       "echo svc | base64",
       "seq 3 | tac",
       "grep -c Webhook /guides/webhooks.mdx | awk '{ print $1 + 1 }'",
     ].join("; ");
-    const expected = { code: 0, stdout: "hi\na-007\n2\n3\n4\n42\n-3 100000000000000000000\n[10,20]\nc3ZjCg==\n3\n2\n1\n2\n", stderr: "" };
+    const expected = { code: 0, stdout: "hi\na-007\n2\n3\n4\n42\n-3 100000000000000000000\n[10,20]\njq-1.8.2\nc3ZjCg==\n3\n2\n1\n2\n", stderr: "" };
     expect(await runCli(["fs", "--dir", fixture("demo"), line])).toEqual(expected);
     expect(await bundledShell(line)).toEqual(expected);
   });
@@ -183,7 +185,7 @@ describe("the bundle is self-contained", () => {
     try {
       cpSync(OUT, alone, { recursive: true });
       // The worker entries expect to run in a worker thread (the serve tests run them there).
-      const chunks = readdirSync(alone).filter((f) => f.endsWith(".mjs") && !["shell-worker.mjs", "analysis-worker.mjs", "render-worker.mjs", "page-read-worker.mjs"].includes(f));
+      const chunks = readdirSync(alone).filter((f) => f.endsWith(".mjs") && !["shell-worker.mjs", "analysis-worker.mjs", "render-worker.mjs", "page-read-worker.mjs", "jq-thread.mjs"].includes(f));
       const script = `const out = {}; for (const f of ${JSON.stringify(chunks)}) { try { await import("./" + f); } catch (e) { out[f] = String(e.message).split("\\n")[0]; } } console.log(JSON.stringify(out));`;
       const r = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: alone, env: { PATH: process.env.PATH ?? "" }, maxBuffer: 16 << 20 });
       expect(JSON.parse(r.stdout)).toEqual({});

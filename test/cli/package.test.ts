@@ -121,7 +121,7 @@ describe("the installed svc-mcp, without better-sqlite3", () => {
   });
 
   it("check, nav, schema, search and fs print what the sources print, with nothing on stderr", async () => {
-    for (const args of [["check"], ["nav"], ["schema"], ["search", "buckets"], ["fs", "find / -type f | sort"]]) {
+    for (const args of [["check"], ["nav"], ["schema"], ["search", "buckets"], ["fs", "find / -type f | sort"], ["fs", "jq --version; jq -nc '{} | .a.b = 1'"]]) {
       const argv = [...args, ...(args[0] === "schema" ? [] : ["--dir", site.dir])];
       const [installed, sources] = [await svcMcp(argv), await fromSources(argv)];
       expect([args[0], installed]).toEqual([args[0], { ...sources, stderr: "" }]);
@@ -242,7 +242,8 @@ describe("the bundle archive (dist/svc-mcp-<hash>.br), unpacked by the first run
       const inode = statSync(cli).ino;
       expect(await run(fresh.bin, ["--version"])).toEqual(ok);
       expect(statSync(cli).ino).toBe(inode);
-      expect(readdirSync(join(fresh.root, "dist", hash)).filter((f) => !f.endsWith(".mjs"))).toEqual(["web"]);
+      // jq.wasm: the real jq, beside the chunks (src/engine/shell/jq/jq-module.ts finds it there).
+      expect(readdirSync(join(fresh.root, "dist", hash)).filter((f) => !f.endsWith(".mjs")).sort()).toEqual(["jq.wasm", "web"]);
     } finally {
       fresh.cleanup();
     }

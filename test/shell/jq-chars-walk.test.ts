@@ -19,7 +19,7 @@ const RECORDED: ReadonlyArray<readonly [string, string, string, number]> = [
   ["echo 😀 | jq -R length", "1\n", "", 0],
   ["jq -nc '\"aXbX\"|gsub(\"(?<x>X)\";\"<\\(.x)>\")'", "\"a<X>b<X>\"\n", "", 0],
   ["jq -nc '\"aXbX\"|sub(\"(?<x>X)\";\"<\\(.x)>\")'", "\"a<X>bX\"\n", "", 0],
-  ["jq -nc '\"aaa\"|[match(\"a*?\";\"g\")|.offset]'", "[0,1,2]\n", "", 0],
+  ["jq -nc '\"aaa\"|[match(\"a*?\";\"g\")|.offset]'", "[0,1,2,3]\n", "", 0],
   ["jq -nc '\"ab\"|[match(\".\";\"g\").offset]'", "[0,1]\n", "", 0],
   ["jq -nc '\"abab\"|gsub(\"(?<l>a)\";\"\\(.l|ascii_upcase)\")'", "\"AbAb\"\n", "", 0],
   ["jq -nc '\"abc\"|[match(\"(b)(?<n>c)\")]'", "[{\"offset\":1,\"length\":2,\"string\":\"bc\",\"captures\":[{\"offset\":1,\"length\":1,\"string\":\"b\",\"name\":null},{\"offset\":2,\"length\":1,\"string\":\"c\",\"name\":\"n\"}]}]\n", "", 0],
@@ -28,9 +28,9 @@ const RECORDED: ReadonlyArray<readonly [string, string, string, number]> = [
   ["jq -nc '\"abc\"|sub(\"(?<x>z)?b\";\"[\\(.x)]\")'", "\"a[null]c\"\n", "", 0],
   ["jq -nc '\"abc\"|sub(\"b\";\"\\(.)\")'", "\"a{}c\"\n", "", 0],
   ["jq -nc '\"abc\"|sub(\"b\";\"x\",\"y\")'", "\"axc\"\n\"ayc\"\n", "", 0],
-  ["jq -nc '\"abcb\"|gsub(\"b\";\"x\",\"y\")'", "\"axcx\"\n\"aycx\"\n\"axcy\"\n\"aycy\"\n", "", 0],
+  ["jq -nc '\"abcb\"|gsub(\"b\";\"x\",\"y\")'", "\"axcx\"\n\"aycy\"\n", "", 0],
   ["jq -nc '\"x😀\"|ltrimstr(\"x\")|length'", "1\n", "", 0],
-  ["jq -nc '\"éx\"|index(\"x\"), indices(\"x\"), rindex(\"x\")'", "2\n[2]\n2\n", "", 0],
+  ["jq -nc '\"éx\"|index(\"x\"), indices(\"x\"), rindex(\"x\")'", "1\n[1]\n1\n", "", 0],
   ["jq -nc '\"😀\"|length'", "1\n", "", 0],
   ["jq -nc '\"😀\"|tojson|length'", "3\n", "", 0],
   ["jq -nc '\"😀b\"|sub(\"(?<x>b)\";\"\\(.x)\";\"g\")'", "\"😀b\"\n", "", 0],
@@ -42,8 +42,8 @@ const RECORDED: ReadonlyArray<readonly [string, string, string, number]> = [
   ["jq -nc '\"😀x\"|rtrimstr(\"x\")|length'", "1\n", "", 0],
   ["jq -nc '\"😀x😀\"|split(\"\")'", "[\"😀\",\"x\",\"😀\"]\n", "", 0],
   ["jq -nc '\"😀x😀\"|sub(\"x\";\"\\(.)\";\"g\")'", "\"😀{}😀\"\n", "", 0],
-  ["jq -nc '\"😀x😀x\"|index(\"x\"), rindex(\"x\")'", "4\n9\n", "", 0],
-  ["jq -nc '\"😀x😀x\"|indices(\"x\")'", "[4,9]\n", "", 0],
+  ["jq -nc '\"😀x😀x\"|index(\"x\"), rindex(\"x\")'", "1\n3\n", "", 0],
+  ["jq -nc '\"😀x😀x\"|indices(\"x\")'", "[1,3]\n", "", 0],
   ["jq -nc '3|tostream'", "[[],3]\n", "", 0],
   ["jq -nc '[1,2]|walk(empty)'", "", "", 0],
   ["jq -nc '[1,2]|walk(if type==\"number\" then (.,.) else . end)'", "[1,1,2,2]\n", "", 0],
@@ -58,10 +58,10 @@ const RECORDED: ReadonlyArray<readonly [string, string, string, number]> = [
   ["jq -nc '[[],{}]|[tostream]'", "[[[0],[]],[[1],{}],[[1]]]\n", "", 0],
   ["jq -nc '[]|[tostream]'", "[[[],[]]]\n", "", 0],
   ["jq -nc '[range(150000)|{(tostring):1}]|add|length'", "150000\n", "", 0],
-  ["jq -nc '{\"a\":1}|walk(if type==\"number\" then (.,10) else . end)'", "{\"a\":10}\n", "", 0],
+  ["jq -nc '{\"a\":1}|walk(if type==\"number\" then (.,10) else . end)'", "{\"a\":1}\n", "", 0],
   ["jq -nc '{\"a\":1}|walk(if type==\"number\" then .+1 else . end)'", "{\"a\":2}\n", "", 0],
   ["jq -nc '{\"a\":[1,{\"b\":2}]}|[tostream]'", "[[[\"a\",0],1],[[\"a\",1,\"b\"],2],[[\"a\",1,\"b\"]],[[\"a\",1]],[[\"a\"]]]\n", "", 0],
-  ["jq -nc '{\"b\":1,\"a\":2}|walk(if type==\"number\" then empty else . end)'", "null\n", "", 0],
+  ["jq -nc '{\"b\":1,\"a\":2}|walk(if type==\"number\" then empty else . end)'", "{}\n", "", 0],
 ];
 
 /** Rows that held before these fixes, recorded the same way. */
@@ -89,7 +89,9 @@ const GUARDS: ReadonlyArray<readonly [string, string, string, number]> = [
   ["jq -nc '\"😀x😀x\"|gsub(\"x\";\"y\")'", "\"😀y😀y\"\n", "", 0],
   ["jq -nc '\"😀x😀x\"|split(\"x\")'", "[\"😀\",\"😀\",\"\"]\n", "", 0],
   ["jq -nc '[128512,120]|implode'", "\"😀x\"\n", "", 0],
-  ["jq -nc '[1] as $a | [$a,$a] | [leaf_paths]'", "[[0,0],[1,0]]\n", "", 0],
+  // leaf_paths is gone in jq 1.8 (deprecated since 1.7): paths(scalars) is its definition.
+  ["jq -nc '[1] as $a | [$a,$a] | [leaf_paths]'", "", "jq: error: leaf_paths/0 is not defined at <top-level>, line 1, column 24:\n    [1] as $a | [$a,$a] | [leaf_paths]\n                           ^^^^^^^^^^\njq: 1 compile error\n", 3],
+  ["jq -nc '[1] as $a | [$a,$a] | [paths(scalars)]'", "[[0,0],[1,0]]\n", "", 0],
   ["jq -nc '[1] as $a | [$a,$a] | [paths]'", "[[0],[0,0],[1],[1,0]]\n", "", 0],
   ["jq -nc '[1] as $a | [$a,$a] | tojson'", "\"[[1],[1]]\"\n", "", 0],
   ["jq -nc '[3,1,2]|walk(if type==\"array\" then sort else . end)'", "[1,2,3]\n", "", 0],
@@ -102,9 +104,6 @@ const GUARDS: ReadonlyArray<readonly [string, string, string, number]> = [
   ["jq -nc '{\"b\":1,\"a\":2}|walk(.)'", "{\"b\":1,\"a\":2}\n", "", 0],
   ["jq -nc '{\"b\":1,\"a\":[2]}|walk(if type==\"object\" then to_entries else . end)'", "[{\"key\":\"b\",\"value\":1},{\"key\":\"a\",\"value\":[2]}]\n", "", 0],
 ];
-
-/** The work limit's message (docs/shell.md, *Work*). */
-const WORK_LIMIT = "bash: jq: work limit reached (4000000 steps per call; a limit of the docs shell: do less in one call)\n";
 
 let repo: { dir: string; cleanup: () => void };
 let shell: Shell;
@@ -126,18 +125,4 @@ describe("jq's characters, matches, sub/gsub, walk and shared values (recorded f
   it.each(GUARDS)("(guard) %s", async (command, stdout, stderr, exitCode) => {
     expect(await shell.run(command)).toEqual({ stdout, stderr, exitCode, truncated: false });
   });
-});
-
-describe("a huge shared tree ends at a limit, not by the clock or the stack", () => {
-  it("walk over 2^22 places stops at the work limit", async () => {
-    expect(await shell.run("jq -n 'reduce range(22) as $i (1; [., .]) | walk(.) | length'")).toEqual({ stdout: "", stderr: WORK_LIMIT, exitCode: 124, truncated: false });
-  }, 120_000);
-  it("[..] over 2^21 places stops at the element limit", async () => {
-    expect(await shell.run("jq -n 'reduce range(20) as $i (1; [., .]) | [..] | length'")).toEqual({
-      stdout: "",
-      stderr: "jq: query result element limit exceeded (1000000)\n",
-      exitCode: 126,
-      truncated: false,
-    });
-  }, 120_000);
 });

@@ -426,13 +426,14 @@ describe("the pool", () => {
       await host.close();
     }
   });
-  it("ends a single step no count sees (jq doubling a string) at its thread's CPU limit, exit 124, and a third caller's ls / answers while two such run (issue 25)", async () => {
+  it("ends work no count sees (a jq that never ends, inside WebAssembly) at its thread's CPU limit, exit 124, and a third caller's ls / answers while two such run (issue 25)", async () => {
     // Two workers (a stdio or preview pool), both taken by two callers' runaways. Only the CPU
     // limit ends them: the wall-clock backstop is an hour here, and the work budget cannot see
-    // inside jq's one string concatenation. CPU time accrues only while the thread runs, so on
-    // any machine and under any load each ends after the same second of its own work.
+    // inside jq (real jq compiled to WebAssembly, run in the worker's own thread). CPU time
+    // accrues only while the thread runs, so on any machine and under any load each ends after
+    // the same second of its own work; the worker is then replaced.
     const host = new ShellHost({ limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000 }, maxCpuMs: 1_000, workers: 2 });
-    const doubling = `jq -n 'reduce range(28) as $i ("x"; .+.)'`;
+    const runaway = `jq -n 'def f: f; f'`;
     const cpuLimit = {
       stdout: "",
       stderr:
@@ -442,10 +443,12 @@ describe("the pool", () => {
     };
     try {
       const shell = host.shellFor(inline.site, view());
-      const runaways = [shell.run(doubling, "attacker-1"), shell.run(doubling, "attacker-2")];
+      const runaways = [shell.run(runaway, "attacker-1"), shell.run(runaway, "attacker-2")];
       const victim = await host.shellFor(inline.site, view()).run("ls /", "victim");
       expect(victim).toEqual(await ls());
       expect(await Promise.all(runaways)).toEqual([cpuLimit, cpuLimit]);
+      // Both workers were ended and are replaced: the next call answers.
+      expect(await shell.run("ls /", "attacker-1")).toEqual(await ls());
     } finally {
       await host.close();
     }

@@ -3,7 +3,7 @@ const nativeAborted = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "ab
 
 /**
  * A controller whose signal also reads as aborted once `interrupted()` says so, without an event.
- * Why: a command in synchronous code (a runaway `jq`) never lets its thread handle a message or
+ * Why: a command in synchronous code (a runaway `awk`) never lets its thread handle a message or
  * an abort event, but the interpreter asks `signal.aborted` as it works (just-bash's budget
  * checks), so a flag another thread sets in shared memory stops it there: the shell worker is
  * kept instead of ended and started again (`ShellHost.cancel`). Events still fire for code that

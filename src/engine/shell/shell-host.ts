@@ -883,7 +883,7 @@ export class ShellHost {
   /**
    * Read the worker thread's CPU time every `cpuPollMs` while `p` runs, and end the worker once
    * the command has used more than `maxCpuMs` of it: a single step the work budget cannot count
-   * (jq doubling a string, one regex or sort over a huge value inside one library call) spins
+   * (a jq that never ends, inside WebAssembly; one regex or sort over a huge value inside one library call) spins
    * without checking anything, and held a worker until the wall-clock backstop, so two callers
    * with such a command each stalled a 2-worker pool for a minute (issue 25). CPU time, not
    * wall time: a thread waiting for a core on a busy machine accrues none, so a legitimate

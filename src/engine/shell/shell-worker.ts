@@ -98,7 +98,7 @@ function registerView(sid: number, vid: number, positions: Int32Array, extra: re
   view.isDir("/");
   // The host keeps the time (it ends a worker stuck past the limit); commands here check only
   // the caller's cancellation and the work budget as they loop.
-  views.set(vid, new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), limits, false));
+  views.set(vid, new DocsShell(view, SHELL_COMMANDS.map((make) => make(view, { hostEndsThread: true })), limits, false));
   viewSites.set(vid, sid);
   trim(views, MAX_VIEWS);
   for (const v of viewSites.keys()) if (!views.has(v)) viewSites.delete(v);

@@ -1,0 +1,118 @@
+import { Worker } from "node:worker_threads";
+import { LIMITS } from "../../../limits.js";
+import { cpuLimitMessage } from "../shell.js";
+import { threadCpuMs } from "../thread-cpu.js";
+import { workerExecArgv } from "../worker-exec-argv.js";
+import type { JqOutcome, JqRun } from "./wasm-host.mjs";
+
+/** What the thread is given: the compiled jq. */
+interface JqThreadData {
+  readonly module: WebAssembly.Module;
+}
+
+/** What the thread says (`jq-thread.mjs`): its thread id once, then one outcome per run. */
+type FromJqThread = { readonly t: "tid"; readonly tid: number | undefined } | { readonly t: "done"; readonly outcome: JqOutcome };
+
+/** A started jq thread: the worker, and its Linux thread id once it said it. */
+interface JqThread {
+  readonly worker: Worker;
+  readonly ready: Promise<number | undefined>;
+}
+
+/**
+ * Idle jq threads, kept for the next command: starting one costs tens of milliseconds, once per
+ * thread rather than per command.
+ * Each command still gets a fresh jq instance; a thread ended at a limit is not kept. Idle
+ * threads are unreferenced, so they never keep the process alive.
+ */
+const idle: JqThread[] = [];
+/** Idle threads kept: two commands of one call can run at once (a pipeline of two jq). */
+const MAX_IDLE = 2;
+
+function startThread(module: WebAssembly.Module): JqThread {
+  // Plain JavaScript beside this module, in the sources and in the bundle (dist/jq-thread.mjs,
+  // an entry of scripts/build.mjs): no TypeScript loader to start.
+  const worker = new Worker(new URL("./jq-thread.mjs", import.meta.url), {
+    workerData: { module } satisfies JqThreadData,
+    execArgv: workerExecArgv(process.execArgv),
+    // jq's memory is WebAssembly memory, outside this heap; the heap holds a run's bytes.
+    resourceLimits: { maxOldGenerationSizeMb: LIMITS.shellWorker.maxHeapMb },
+    // Never on the process's stdout (the stdio transport): jq writes only into its run's buffers.
+    stdout: true,
+    stderr: true,
+  });
+  worker.unref();
+  const ready = new Promise<number | undefined>((resolve, reject) => {
+    const onMessage = (message: FromJqThread): void => {
+      if (message.t !== "tid") return;
+      worker.off("message", onMessage);
+      resolve(message.tid);
+    };
+    worker.on("message", onMessage);
+    worker.once("error", reject);
+    worker.once("exit", () => reject(new Error("the jq thread stopped before it was ready")));
+  });
+  // Known failures are answered by `runJqInThread`; an idle thread that fails is dropped.
+  ready.catch(() => {});
+  worker.on("exit", () => {
+    const i = idle.findIndex((t) => t.worker === worker);
+    if (i >= 0) idle.splice(i, 1);
+  });
+  return { worker, ready };
+}
+
+/**
+ * Run jq in a thread of its own and wait for it (issue 25): for shells that run in the process's
+ * own thread (`serve --no-shell-worker`, `svc-mcp fs`, the tests), where a jq that never ends
+ * (`def f: f; f`) would hold the thread past every limit. The thread is ended when its CPU time
+ * for this run passes the shell's CPU limit (`LIMITS.shell.maxCpuMs`, read from /proc as a shell
+ * worker's is: exit 124 and the same message), or when `signal` aborts (the call's time limit or
+ * the caller's cancellation; the shell then says which). A shell worker runs jq in its own
+ * thread instead, which its host ends.
+ */
+export async function runJqInThread(module: WebAssembly.Module, run: JqRun, signal: AbortSignal | undefined): Promise<JqOutcome> {
+  const stopped = (stderr: string, exitCode: number): JqOutcome => ({ stdout: new Uint8Array(), stderr: new TextEncoder().encode(stderr), exitCode, outputFull: false });
+  if (signal?.aborted === true) return stopped("", 1);
+  const thread = idle.pop() ?? startThread(module);
+  let tid: number | undefined;
+  try {
+    tid = await thread.ready;
+  } catch (error) {
+    void thread.worker.terminate();
+    return stopped(`jq: ${error instanceof Error ? error.message : String(error)}\n`, 1);
+  }
+  const { worker } = thread;
+  worker.ref();
+  return new Promise<JqOutcome>((resolve) => {
+    const start = tid === undefined ? undefined : threadCpuMs(tid);
+    let settled = false;
+    const settle = (outcome: JqOutcome, keep: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearInterval(poll);
+      signal?.removeEventListener("abort", onAbort);
+      worker.off("message", onMessage);
+      worker.off("exit", onExit);
+      worker.off("error", onError);
+      worker.unref();
+      if (keep && idle.length < MAX_IDLE) idle.push(thread);
+      else void worker.terminate();
+      resolve(outcome);
+    };
+    const poll = setInterval(() => {
+      const used = tid === undefined ? undefined : threadCpuMs(tid);
+      if (start !== undefined && used !== undefined && used - start > LIMITS.shell.maxCpuMs) settle(stopped(cpuLimitMessage(LIMITS.shell.maxCpuMs), 124), false);
+    }, LIMITS.shellWorker.cpuPollMs);
+    const onAbort = (): void => settle(stopped("", 1), false);
+    const onMessage = (message: FromJqThread): void => {
+      if (message.t === "done") settle(message.outcome, true);
+    };
+    const onError = (error: Error): void => settle(stopped(`jq: ${error.message}\n`, 1), false);
+    const onExit = (): void => settle(stopped("jq: its thread stopped\n", 1), false);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    worker.on("message", onMessage);
+    worker.on("error", onError);
+    worker.on("exit", onExit);
+    worker.postMessage(run);
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * Issue 25 (adversary findings F1, F2): the docs shell's jq is the real jq 1.8.2 compiled to
+ * WebAssembly (src/engine/shell/jq/), not just-bash's reimplementation, which answered these
+ * idioms wrongly and ran the reduce loop in quadratic time (past the 5 s CPU limit; jq 0.1 s).
+ * jq reads files from the reader's view only, sees the shell's environment only, and may use
+ * 256 MB of memory; in the process's own thread it runs in a thread that the CPU limit ends.
+ * Expected values are jq 1.8's (its manual, and jq-wasm 3.0.0-jq-1.8.2's own output).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import { SHELL_COMMANDS } from "../../src/engine/shell/commands/index.js";
+import { DocsShell } from "../../src/engine/shell/docs-shell.js";
+import { jqModule } from "../../src/engine/shell/jq/jq-module.js";
+import { checkJqModule } from "../../src/engine/shell/jq/wasm-host.mjs";
+import { cpuLimitMessage } from "../../src/engine/shell/shell.js";
+import type { Shell } from "../../src/engine/shell/shell.js";
+import { LIMITS } from "../../src/limits.js";
+import { localContext } from "../../src/vfs/request-context.js";
+import { makeRepo } from "../helpers/repo.js";
+
+let repo: { dir: string; cleanup: () => void };
+let shell: Shell;
+/** The same shell with an hour of wall-clock time: at load 30 the CPU limit's 5 s of a thread's CPU took over a minute, past the 60 s backstop. */
+let slow: Shell;
+let runtime: DocsRuntime;
+beforeAll(async () => {
+  repo = makeRepo({
+    "docs.json": JSON.stringify({ name: "T", navigation: { groups: [{ group: "S", pages: ["index", "staff"] }] } }),
+    "index.mdx": "---\ntitle: Home\n---\n\nok\n",
+    "staff.mdx": "---\ntitle: Staff\ngroups: [\"staff\"]\n---\n\nSTAFF-ONLY-TEXT\n",
+  });
+  runtime = await DocsRuntime.load({ root: repo.dir });
+  shell = runtime.readerState(localContext()).shell;
+  const view = runtime.readerState(localContext()).view;
+  slow = new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), { ...LIMITS.shell, maxExecutionMs: 3_600_000 });
+});
+afterAll(async () => {
+  await runtime.close();
+  repo.cleanup();
+});
+
+const ok = (stdout: string) => ({ stdout, stderr: "", exitCode: 0, truncated: false });
+
+describe("jq answers the idioms just-bash's jq got wrong (adversary F1)", () => {
+  it.each([
+    ["echo '{\"a\":1,\"b\":2,\"c\":3}' | jq -c 'del(.a, .b)'", '{"c":3}\n'],
+    ["jq -nc '{} | .a.b = 1'", '{"a":{"b":1}}\n'],
+    ["jq -nc '{} | (.a, .b) = 9'", '{"a":9,"b":9}\n'],
+    ["jq -nc '[1,2] as [$a,$b] | {$a,$b}'", '{"a":1,"b":2}\n'],
+    ["jq -nc '[5,6] | to_entries'", '[{"key":0,"value":5},{"key":1,"value":6}]\n'],
+    ['jq -nr \'["a b", "it\'"\'"\'s"] | @sh\'', "'a b' 'it'\\''s'\n"],
+    ["jq -nc '[1.5, 2.5, -1.5] | map(round)'", "[2,3,-2]\n"],
+    ["jq -n '5 % 3, -5 % 3, 5.5 % 2'", "2\n-2\n1\n"],
+    ["jq --version", "jq-1.8.2\n"],
+    ["jq -nr '\"  indented\"'", "  indented\n"],
+  ])("%s", async (command, stdout) => {
+    expect(await shell.run(command)).toEqual(ok(stdout));
+  });
+
+  it("builds a 10,000-key object in one reduce, linearly (F2: just-bash's took past the CPU limit)", async () => {
+    expect(await slow.run("jq -n 'reduce range(10000) as $i ({}; .[$i|tostring] = $i) | length'")).toEqual(ok("10000\n"));
+  });
+});
+
+describe("jq's bounds", () => {
+  it("stops at its memory cap with exit 134 and says why; the next command runs", async () => {
+    const mb = LIMITS.jq.maxMemoryBytes / 1024 / 1024;
+    expect(await slow.run("jq -n '\"x\" | until(false; . + .)'; echo next")).toEqual({
+      stdout: "next\n",
+      stderr: `jq: error: cannot allocate memory\njq: stopped (abort): jq may use at most ${mb} MB of memory in the docs shell; narrow the input or the filter\n`,
+      exitCode: 0,
+      truncated: false,
+    });
+  });
+
+  it("a jq that never ends stops at the CPU limit (exit 124) in the process's own thread, and the line goes on", async () => {
+    expect(await slow.run("jq -n 'def f: f; f'; echo status $?")).toEqual({
+      stdout: "status 124\n",
+      stderr: cpuLimitMessage(LIMITS.shell.maxCpuMs),
+      exitCode: 0,
+      truncated: false,
+    });
+  });
+
+  it("the shipped jq.wasm is the build the host was written for", () => {
+    expect(() => checkJqModule(jqModule())).not.toThrow();
+  });
+});
+
+describe("jq reads the reader's view only", () => {
+  it.each([
+    ["jq . /etc/passwd", "jq: error: Could not open file /etc/passwd: No such file or directory\n"],
+    ["jq -R . /staff.mdx", "jq: error: Could not open file /staff.mdx: No such file or directory\n"],
+    ["jq -R . ../../../../../../etc/hostname", "jq: error: Could not open file ../../../../../../etc/hostname: No such file or directory\n"],
+    ["jq -n --rawfile s /staff.mdx '$s'", "jq: Bad JSON in --rawfile s /staff.mdx: Could not open /staff.mdx: No such file or directory\n"],
+    ["jq -n --slurpfile s /etc/passwd '$s'", "jq: Bad JSON in --slurpfile s /etc/passwd: Could not open /etc/passwd: No such file or directory\n"],
+  ])("%s", async (command, stderr) => {
+    expect(await shell.run(command)).toMatchObject({ stdout: "", stderr, exitCode: 2 });
+  });
+
+  it("reads a page the reader may read, and names it as jq does", async () => {
+    expect(await shell.run("jq -rR 'select(. == \"ok\") | \"\\(input_filename): \\(.)\"' /index.mdx")).toEqual(ok("/index.mdx: ok\n"));
+    expect(await shell.run("cd / && jq -n --rawfile d index.mdx '$d | length'")).toEqual(ok("24\n"));
+  });
+});
+
+describe("jq's environment is the shell's", () => {
+  it("sees exported shell variables and not the process's environment", async () => {
+    process.env.SVC_JQ_TEST_SECRET = "process-secret";
+    try {
+      expect(await shell.run("export FOO=bar; jq -nc '[env.FOO, $ENV.FOO, env.SVC_JQ_TEST_SECRET]'")).toEqual(ok('["bar","bar",null]\n'));
+      expect(await shell.run("jq -nc '$ENV | keys'")).toEqual(ok('["HOME","LC_ALL","OLDPWD","PATH","PWD","TERM"]\n'));
+    } finally {
+      delete process.env.SVC_JQ_TEST_SECRET;
+    }
+  });
+
+  it("keeps its error lines in order among its output with 2>&1", async () => {
+    expect(await shell.run("jq -n '1, error(\"x\"), 2' 2>&1")).toEqual({ stdout: "1\njq: error (at <unknown>): x\n", stderr: "", exitCode: 5, truncated: false });
+  });
+});
