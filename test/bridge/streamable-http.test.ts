@@ -128,7 +128,7 @@ describe("headers", () => {
   it("reads a body in the charset its Content-Type declares (UTF-16), and refuses another charset with a 415 (issue 25)", async () => {
     // Before, a UTF-16 body was read as UTF-8: a parse error.
     const send = (body: Uint8Array, type: string) =>
-      fetch(h.urls.mcp, { method: "POST", headers: { "content-type": type, accept: "application/json, text/event-stream" }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
+      fetch(h.urls.mcp, { method: "POST", headers: { "content-type": type, accept: "application/json, text/event-stream" }, body: Buffer.from(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
     const utf16 = new Uint8Array(Buffer.from(JSON.stringify(INIT), "utf16le"));
     const ok = await send(utf16, "application/json; charset=utf-16le");
     expect(ok.status).toBe(200);

@@ -168,7 +168,7 @@ describe("ingestion: bad input is a 400 naming each parameter, and stores nothin
 
   it("decodes a body by its declared charset, UTF-8 or UTF-16, and refuses any other with a 415 (issue 25)", async () => {
     // Before, every body was read as UTF-8: UTF-16's NULs made it a 400 (invalid JSON).
-    const send = (body: Uint8Array, type: string) => fetch(`${srv.url}/v1/feedback/docs/contextual`, { method: "POST", headers: { "content-type": type }, body });
+    const send = (body: Uint8Array, type: string) => fetch(`${srv.url}/v1/feedback/docs/contextual`, { method: "POST", headers: { "content-type": type }, body: Buffer.from(body) });
     const json = JSON.stringify({ path: "/a", helpful: true, comment: "Très clair ✓" });
     const le = new Uint8Array(Buffer.from(json, "utf16le"));
     const be = new Uint8Array(Buffer.from(json, "utf16le").swap16());
