@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import { type Command, type CommandContext, bytesOutput, latin1FromBytes, unsafeBytesFromLatin1 } from "just-bash";
 import { LIMITS } from "../../../limits.js";
 import { runJqInThread } from "../jq/jq-in-thread.js";
@@ -65,8 +66,8 @@ export const jqCommand: ShellCommandFactory = (_view, place): Command => ({
  * and a name that is not a path costs one lookup), so jq reads FILE operands, `--slurpfile`,
  * `--rawfile` and `-f` files from the view alone.
  */
-async function namedFiles(args: readonly string[], ctx: CommandContext): Promise<Map<string, Uint8Array | "directory">> {
-  const files = new Map<string, Uint8Array | "directory">();
+async function namedFiles(args: readonly string[], ctx: CommandContext): Promise<Map<string, Uint8Array | "directory" | "notdir">> {
+  const files = new Map<string, Uint8Array | "directory" | "notdir">();
   for (const a of args) {
     if (a === "" || a.length > PATH_MAX || a.includes("\0") || a.includes("\n")) continue;
     const path = ctx.fs.resolvePath(ctx.cwd, a);
@@ -75,8 +76,12 @@ async function namedFiles(args: readonly string[], ctx: CommandContext): Promise
       const stat = await ctx.fs.stat(path);
       if (stat.isDirectory) files.set(path, "directory");
       else if (stat.isFile) files.set(path, await ctx.fs.readFileBuffer(path));
-    } catch {
-      // not in the view: jq says "No such file or directory" if it opens it
+    } catch (error) {
+      // A path through a file (`/a.mdx/.`, SiteView.resolve): jq says "Not a directory", under
+      // the host's normalised key (`/a.mdx/`). Anything else not in the view: jq says "No such
+      // file or directory" if it opens it.
+      const key = posix.normalize(path);
+      if ((error as { code?: unknown }).code === "ENOTDIR" && !files.has(key)) files.set(key, "notdir");
     }
   }
   return files;

@@ -3,8 +3,8 @@ export interface JqRun {
     readonly args: readonly string[];
     /** Standard input's bytes. */
     readonly stdin: Uint8Array;
-    /** The files jq may open, by absolute path: their bytes, or "directory". Every other path does not exist. */
-    readonly files: ReadonlyMap<string, Uint8Array | "directory">;
+    /** The files jq may open, by absolute path: their bytes, "directory", or "notdir" (a path through a file: ENOTDIR). Every other path does not exist. */
+    readonly files: ReadonlyMap<string, Uint8Array | "directory" | "notdir">;
     /** The shell's environment (`$ENV`, `env`). */
     readonly env: Readonly<Record<string, string>>;
     readonly cwd: string;

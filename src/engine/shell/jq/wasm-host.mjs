@@ -146,7 +146,7 @@ export function runJq(module, run) {
     };
     const statPath = (path, buf) => {
         const data = lookup(path);
-        return data === undefined ? -ERRNO.ENOENT : writeStat(buf, data);
+        return data === undefined ? -ERRNO.ENOENT : data === "notdir" ? -ERRNO.ENOTDIR : writeStat(buf, data);
     };
     const iovecs = (iov, count) => {
         const view = heap();
@@ -196,6 +196,8 @@ export function runJq(module, run) {
                 return -ERRNO.EROFS;
             if (data === undefined)
                 return -ERRNO.ENOENT;
+            if (data === "notdir")
+                return -ERRNO.ENOTDIR;
             if ((flags & O_DIRECTORY) !== 0 && data !== "directory")
                 return -ERRNO.ENOTDIR;
             const fd = nextFd++;
