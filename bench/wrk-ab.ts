@@ -53,9 +53,10 @@ const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"]
  * A one-worker server's young generation, as src/cli/worker-heap.ts gives every worker of
  * `--workers N`; with N > 1 each side's own code gives its workers theirs (an option here would
  * be the operator's, which the workers then keep, so the bench would measure its choice, not the
- * side's).
+ * side's). On node's command line, not in NODE_OPTIONS: Node 20 refuses `--min-semi-space-size`
+ * there ("is not allowed in NODE_OPTIONS") and the server exits before it listens.
  */
-const youngGeneration = (): string => (workers === 1 ? "--max-semi-space-size=64 --min-semi-space-size=64" : "");
+const youngGeneration = (): string[] => (workers === 1 ? ["--max-semi-space-size=64", "--min-semi-space-size=64"] : []);
 
 interface Side {
   readonly name: string;
@@ -108,7 +109,7 @@ async function start(named: string): Promise<Side> {
   const state = db?.url ?? mkdtempSync(join(tmpdir(), "svc-wrk-ab-"));
   const serveArgs = ["serve", "--http", "--port", "0", "--no-watch", "--dir", SPREE, "--no-fetch-remote", "--state", state, ...(limits === "off" ? OFF : COUNTED), "--search-cache", "0"];
   if (workers > 1) serveArgs.push("--workers", String(workers));
-  const child = spawn(process.execPath, [join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, ...probe?.env, NODE_OPTIONS: [youngGeneration(), probe?.nodeOption ?? "", process.env.WRK_AB_NODE_OPTIONS ?? ""].join(" ").trim() }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [...youngGeneration(), join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, ...probe?.env, NODE_OPTIONS: [probe?.nodeOption ?? "", process.env.WRK_AB_NODE_OPTIONS ?? ""].join(" ").trim() }, stdio: ["ignore", "ignore", "pipe"] });
   const lines: string[] = [];
   const { origin, pids } = await new Promise<{ origin: string; pids: number[] }>((ready, fail) => {
     let found: string | undefined;

@@ -13,8 +13,10 @@ const YOUNG_GENERATION = /(^|\s)--(max|min)[-_]semi[-_]space[-_]size(=|\s|$)/;
  * as survivors accumulate, so for the first thousands of calls after every pause a worker
  * collected several times as often. A process reads these options only as it starts
  * (`v8.setFlagsFromString` later changes nothing), so the primary is the one place to give them
- * to the workers it forks. A lone `serve --http` gets them the same way from its operator:
- * `NODE_OPTIONS="--max-semi-space-size=64 --min-semi-space-size=64"`.
+ * to the workers it forks. A lone `serve --http` gets them the same way from its operator, on
+ * node's command line (`node --max-semi-space-size=64 --min-semi-space-size=64 .../svc-mcp.js
+ * serve --http`): Node 20 refuses `--min-semi-space-size` in `NODE_OPTIONS`, which takes only the
+ * max.
  */
 export function httpWorkerExecArgv(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
   const sized = execArgv.some((arg) => YOUNG_GENERATION.test(arg)) || YOUNG_GENERATION.test(nodeOptions ?? "");
