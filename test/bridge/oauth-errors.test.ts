@@ -403,6 +403,20 @@ describe("client registration (RFC 7591)", () => {
     });
   });
 
+  it("reads the metadata in the charset its Content-Type declares, as every JSON body (issue 25)", async () => {
+    // Before, the registration body alone was read as UTF-8 whatever it declared: UTF-16 was "not valid JSON".
+    const send = (bytes: Uint8Array, type: string) =>
+      fetch(h.urls.register, { method: "POST", headers: { "content-type": type }, body: Buffer.from(bytes) }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
+    const utf16 = Buffer.from(JSON.stringify({ redirect_uris: [LOOPBACK_REDIRECT], token_endpoint_auth_method: "none", client_name: "Outil é" }), "utf16le");
+    const ok = await send(utf16, "application/json; charset=utf-16le");
+    expect(ok).toMatchObject({ status: 201, body: { client_name: "Outil é", redirect_uris: [LOOPBACK_REDIRECT] } });
+    expect(await send(utf16, "application/json; charset=shift_jis")).toEqual({
+      status: 400,
+      body: oauthError("invalid_client_metadata", 'charset "shift_jis" is not supported; send the body as UTF-8 (or UTF-16)'),
+    });
+    expect(await send(utf16.subarray(1), "application/json; charset=utf-16le")).toEqual({ status: 400, body: oauthError("invalid_client_metadata", "the body is not valid UTF-16") });
+  });
+
   it("gives a confidential client a secret (client_secret_basic is the RFC default)", async () => {
     const r = await postJson(h.urls.register, { redirect_uris: [LOOPBACK_REDIRECT] });
     expect(r.body).toMatchObject({ token_endpoint_auth_method: "client_secret_basic", client_secret: expect.stringMatching(/^mcps_/), client_secret_expires_at: 0 });

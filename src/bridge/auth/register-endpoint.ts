@@ -1,8 +1,9 @@
-import { readRequestBody } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import type { ClientMetadata } from "../../store/state/state-store.js";
 import type { BridgeDeps } from "../context.js";
+import { unsupportedCharsetMessage } from "../middleware/body-charset.js";
 import { noStoreJson } from "../middleware/http-errors.js";
+import { readRequestText } from "../middleware/read-body.js";
 import { applicationType, descriptiveMembers, metadataIssue, registrationSchema } from "./client-metadata.js";
 import { OAuthError, OAuthErrorCode, RequestTooLargeError } from "./oauth-errors.js";
 import { checkRedirectUri } from "../../store/state/redirect-domains.js";
@@ -16,8 +17,13 @@ import { checkRedirectUri } from "../../store/state/redirect-domains.js";
 export async function handleRegistration(deps: BridgeDeps, request: Request): Promise<Response> {
   const type = request.headers.get("content-type");
   if (type === null || !/^application\/json\s*(;|$)/i.test(type)) throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, "Content-Type must be application/json");
-  const body = await readRequestBody(request, LIMITS.bridge.maxOAuthBodyBytes);
+  // Decoded by the declared charset, as every JSON body here (issue 25: the SDK's reader took UTF-16 as UTF-8).
+  const body = await readRequestText(request, LIMITS.bridge.maxOAuthBodyBytes);
   if (body.tooLarge) throw new RequestTooLargeError(`the request body must not exceed ${LIMITS.bridge.maxOAuthBodyBytes} bytes`);
+  if ("undecodable" in body) {
+    const d = body.undecodable;
+    throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, d.problem === "unsupported" ? unsupportedCharsetMessage(d.charset) : `the body is not valid ${d.encoding}`);
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(body.text);

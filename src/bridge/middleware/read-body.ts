@@ -18,12 +18,9 @@ export type BodyRead =
 export async function readBody(c: BridgeContext, maxBytes: number): Promise<BodyRead> {
   if (Number(c.req.header("content-length")) > maxBytes) return { tooLarge: true };
   const type = c.req.header("content-type");
-  const decoded = (bytes: Uint8Array): BodyRead => {
-    const d = decodeBody(bytes, type);
-    return d.ok ? { tooLarge: false, text: d.text } : { tooLarge: false, undecodable: d };
-  };
+  const decoded = (bytes: Uint8Array): BodyRead => decodedRead(bytes, type);
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (incoming === undefined || typeof incoming.on !== "function" || incoming.readableDidRead) return readWebBody(c.req.raw, maxBytes, decoded);
+  if (incoming === undefined || typeof incoming.on !== "function" || incoming.readableDidRead) return readRequestText(c.req.raw, maxBytes);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -57,8 +54,20 @@ export async function readBody(c: BridgeContext, maxBytes: number): Promise<Body
   });
 }
 
-/** The web body's bytes, stopping once more than `maxBytes` have come. */
-async function readWebBody(request: Request, maxBytes: number, decoded: (bytes: Uint8Array) => BodyRead): Promise<BodyRead> {
+/** What a body's bytes read as, by the charset `type` declares. */
+function decodedRead(bytes: Uint8Array, type: string | null | undefined): BodyRead {
+  const d = decodeBody(bytes, type);
+  return d.ok ? { tooLarge: false, text: d.text } : { tooLarge: false, undecodable: d };
+}
+
+/**
+ * A web request's body as text, stopping once more than `maxBytes` have come (a declared
+ * Content-Length over it is refused unread), decoded as `readBody` decodes.
+ */
+export async function readRequestText(request: Request, maxBytes: number): Promise<BodyRead> {
+  if (Number(request.headers.get("content-length")) > maxBytes) return { tooLarge: true };
+  const type = request.headers.get("content-type");
+  const decoded = (bytes: Uint8Array): BodyRead => decodedRead(bytes, type);
   if (request.body === null) return decoded(new Uint8Array(0));
   const chunks: Uint8Array[] = [];
   let size = 0;
