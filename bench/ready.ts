@@ -12,7 +12,7 @@
  * open until the server says it wrote it, so that the next run starts warm. `READY_ARGS` are added
  * to `serve`'s arguments, `READY_NODE_ARGS` to node's (`--cpu-prof`, which NODE_OPTIONS refuses).
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -41,6 +41,10 @@ export interface ReadyRun {
    *  first search waited for on an idle machine (the reader's state made after the tool list,
    *  and the search). */
   readonly mainCpuAtSearchMs: number;
+  /** Spawn → `tools/list` less the main thread's time on a core and waiting for one: what it
+   *  spent blocked (waiting for another thread's work, for the disk), which a busy machine
+   *  inflates far less than wall time. */
+  readonly mainBlockedAtListMs: number;
   /** Whether the server started from the persistent cache. */
   readonly fromCache: boolean;
   /** With `waitCache`: whether the server said it wrote its cache before the client closed. */
@@ -58,6 +62,37 @@ function cpuMsOf(pid: number, mainThread = false): number {
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return 0;
+  }
+}
+
+/** Each thread's id and CPU (ms) so far. */
+function threadsOf(pid: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
+      out.push([Number(tid), (Number(fields[11]) + Number(fields[12])) * 10]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/** The main thread's time on a core and waiting for one (ms, /proc schedstat): the rest of its
+ *  life it was blocked (a wait for another thread, for I/O), which a busy machine does not inflate. */
+function mainSchedOf(pid: number): { runMs: number; queuedMs: number } {
+  try {
+    const [run, queued] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
+    return { runMs: Math.round((run ?? 0) / 1e6), queuedMs: Math.round((queued ?? 0) / 1e6) };
+  } catch {
+    return { runMs: 0, queuedMs: 0 };
   }
 }
 
@@ -80,11 +115,29 @@ export async function readyOnce(site: string, bin: string, run: number, env: Rec
   });
   const client = new Client({ name: "ready-bench", version: "1" });
   const start = performance.now();
+  // READY_THREADS=1: each thread's id (less the process's), first and last seen (ms after spawn), and CPU until tools/list.
+  const seen = new Map<number, [number, number, number]>();
+  const sample = (): void => {
+    const pid = transport.pid;
+    if (pid === null || pid === undefined) return;
+    const now = Math.round(performance.now() - start);
+    for (const [tid, ms] of threadsOf(pid)) seen.set(tid, [seen.get(tid)?.[0] ?? now, now, ms]);
+  };
+  const sampler = process.env.READY_THREADS === "1" ? setInterval(sample, 10) : undefined;
   await client.connect(transport, { timeout: 600_000 });
   const tools = await client.listTools(undefined, { timeout: 600_000 });
   const listMs = performance.now() - start;
   const cpuAtListMs = cpuMsOf(transport.pid as number);
   const mainCpuAtListMs = cpuMsOf(transport.pid as number, true);
+  const sched = mainSchedOf(transport.pid as number);
+  // From the spawn (the process's first ms, before its main thread exists, count as blocked).
+  const mainBlockedAtListMs = Math.max(0, Math.round(listMs) - sched.runMs - sched.queuedMs);
+  if (sampler !== undefined) {
+    clearInterval(sampler);
+    sample();
+    const threads = [...seen].filter(([, [, , ms]]) => ms > 0).map(([tid, [first, last, ms]]) => ({ thread: tid - (transport.pid as number), firstMs: first, lastMs: last, cpuMs: ms }));
+    console.error(JSON.stringify({ threads }));
+  }
   const search = tools.tools.find((t) => t.name.startsWith("search"));
   const shell = tools.tools.find((t) => t.name.startsWith("query_docs_filesystem"));
   if (search === undefined || shell === undefined) throw new Error(`tools not found: ${tools.tools.map((t) => t.name).join(", ")}`);
@@ -105,7 +158,7 @@ export async function readyOnce(site: string, bin: string, run: number, env: Rec
   const peakWithCache = waitCache ? peakRss(pid) : undefined;
   await client.close();
   const fromCache = /search ready from the cache/.test(stderr);
-  return { listMs: Math.round(listMs), searchMs: Math.round(searchMs), shellMs: Math.round(shellMs), peakRssMb, hits, cpuAtListMs, cpuMs, mainCpuAtListMs, mainCpuAtSearchMs, fromCache, ...(waitCache ? { cacheWritten: written(), peakRssWithCacheMb: peakWithCache } : {}) };
+  return { listMs: Math.round(listMs), searchMs: Math.round(searchMs), shellMs: Math.round(shellMs), peakRssMb, hits, cpuAtListMs, cpuMs, mainCpuAtListMs, mainCpuAtSearchMs, mainBlockedAtListMs, fromCache, ...(waitCache ? { cacheWritten: written(), peakRssWithCacheMb: peakWithCache } : {}) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

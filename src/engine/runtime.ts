@@ -217,13 +217,32 @@ export class DocsRuntime {
     const log = options.log ?? (() => {});
     const watcher = options.watch === true ? new RepositoryWatcher(options.root, (error) => log(`warning: file watcher: ${error.message}`)) : undefined;
     try {
-      const cached = options.siteCache?.read();
+      // The cache's checksums are computed by another thread while the load goes on from it: its
+      // sums are waited for once the load is over (a warm start of the 25k-page versioned site
+      // waited 0.6-1.1 s for them before the load began, issue 22), and a cache that fails them
+      // is dropped with all that was made from it, the site loaded again without it.
+      const pending = options.siteCache?.readPending();
+      let cached = pending?.site;
       options.onLoadStep?.("cache-checked");
       // Each folder is watched before the load lists it, so every file it reads is read after its
       // folder is watched. A first load of a large site reads its files in a worker thread ahead
       // of it (`PageReadAhead`), after the listing.
       const load = { readAhead: (real: string, rels: readonly string[], maxBytes: number) => startPageReadAhead(real, rels, maxBytes, options.log), ...options.load };
-      const loaded = await loadSite(options.root, options.log, undefined, load, cached?.known, watcher !== undefined ? (rel) => watcher.beforeListing(rel) : undefined);
+      const loadFrom = (known: CachedSite["known"] | undefined): Promise<LoadedSite> => loadSite(options.root, options.log, undefined, load, known, watcher !== undefined ? (rel) => watcher.beforeListing(rel) : undefined);
+      let loaded: LoadedSite;
+      try {
+        loaded = await loadFrom(cached?.known);
+      } catch (error) {
+        // A load that failed from a cache that then fails its sums failed for the cache: loaded
+        // again without it. Otherwise it is the site's failure.
+        if (pending === undefined || pending.verify()) throw error;
+        cached = undefined;
+        loaded = await loadFrom(undefined);
+      }
+      if (cached !== undefined && pending?.verify() === false) {
+        cached = undefined;
+        loaded = await loadFrom(undefined);
+      }
       // The cache was checked against the configuration files (by their text) before their
       // folders were watched: checked again now that they are (3-16 ms of CPU for the 1.7 MB
       // docs.json of the 25k-page site), a change in between reloads them as an event would.

@@ -48,6 +48,21 @@ export interface CachedSite {
   changedConfigs(): string[];
 }
 
+/** A cache read whose checksums are still being computed (`SiteCache.readPending`). */
+export interface PendingCachedSite {
+  /** Not to be served, or kept, before `verify()` says true. */
+  readonly site: CachedSite;
+  /** Wait for the checksums: true when they match; false when the file is corrupt (said on the
+   *  log and removed). Asked again, the same answer. */
+  verify(): boolean;
+}
+
+/** What `decode` found, and its checksums' verdict to wait for: undefined, or what is wrong. */
+interface Decoded {
+  readonly found: CachedSite | string;
+  readonly verdict: () => string | undefined;
+}
+
 export interface SiteCacheOptions {
   /** The cache folder (`resolveCacheDir`); the site's file is in `sites/` under it. */
   readonly dir: string;
@@ -104,36 +119,71 @@ export class SiteCache {
    * and the file removed so that the next write starts clean).
    */
   read(): CachedSite | undefined {
+    const pending = this.readPending();
+    return pending !== undefined && pending.verify() ? pending.site : undefined;
+  }
+
+  /**
+   * The cached site before its checksums are known, or undefined (as `read`). Its sums are
+   * computed by another thread while the caller goes on with it (a warm start's main thread
+   * waited 0.6-1.1 s for them on the 25k-page versioned site, issue 22): nothing of it may be
+   * served, or kept, before `verify()` says true. False means stale or corrupt (said on the
+   * log, the file removed): whatever was made from it is to be dropped.
+   */
+  readPending(): PendingCachedSite | undefined {
     let fd: number;
     try {
       fd = openSync(this.file, "r");
     } catch {
       return undefined;
     }
-    let found: CachedSite | string;
+    let decoded: Decoded;
     try {
-      found = this.decode(fd);
+      decoded = this.decode(fd);
     } catch (error) {
-      found = `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-    } finally {
-      closeSync(fd);
+      decoded = { found: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, verdict: () => undefined };
     }
-    if (typeof found === "string") {
-      this.options.log(`search cache ${this.file} ${found}: reading and indexing the site again`);
-      removeQuietly(this.file);
+    let settled: boolean | undefined;
+    const settle = (): boolean => {
+      if (settled !== undefined) return settled;
+      let found: CachedSite | string;
+      try {
+        found = decoded.verdict() ?? decoded.found;
+      } catch (error) {
+        found = `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+      } finally {
+        // The sums thread reads by this descriptor: closed once it is done.
+        closeSync(fd);
+      }
+      settled = typeof found !== "string";
+      if (typeof found === "string") {
+        this.options.log(`search cache ${this.file} ${found}: reading and indexing the site again`);
+        removeQuietly(this.file);
+        return false;
+      }
+      try {
+        const now = new Date();
+        utimesSync(this.file, now, now); // recency, for eviction
+      } catch {
+        // A read-only cache still serves.
+      }
+      return true;
+    };
+    if (typeof decoded.found === "string") {
+      settle();
       return undefined;
     }
-    try {
-      const now = new Date();
-      utimesSync(this.file, now, now); // recency, for eviction
-    } catch {
-      // A read-only cache still serves.
-    }
-    return found;
+    return { site: decoded.found, verify: settle };
   }
 
-  /** The cached site in an open cache file, or what is wrong with it. */
-  private decode(fd: number): CachedSite | string {
+  /** The cached site in an open cache file, or what is wrong with it, with its checksums' verdict to come. */
+  private decode(fd: number): Decoded {
+    const wrong = (found: string): Decoded => ({ found, verdict: () => undefined });
+    const checked = this.decodeUnchecked(fd);
+    return typeof checked === "string" ? wrong(checked) : checked;
+  }
+
+  private decodeUnchecked(fd: number): Decoded | string {
     const st = fstatSync(fd);
     const size = st.size;
     // A file or folder others may write could hold a forged cache (a checksum is no signature): only
@@ -183,11 +233,16 @@ export class SiteCache {
     if (raw === undefined) return "is corrupt (raw arrays)";
     const bytesOf = (array: RawArray): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
     let sums = inThread ? startSums(fd, parts, [undefined, ...raw.map(bytesOf)]) : undefined;
-    const verdict = (decoded: CachedSite | string, views: () => Uint8Array[]): CachedSite | string => {
-      const wanted = [header.bodySum, ...header.raw.map(([, , sum]) => sum)];
-      const got = sums?.wait() ?? views().map((view) => checksum().update(view).digest("hex"));
-      return got.length === wanted.length && got.every((sum, i) => sum === wanted[i]) ? decoded : "is corrupt (checksum)";
-    };
+    // The verdict waits for the sums: undefined when they match (the decoded site stands), else
+    // what is wrong. A body that did not decode is said corrupt by its sums where they fail.
+    const verdict = (decoded: CachedSite | string, views: () => Uint8Array[]): Decoded => ({
+      found: decoded,
+      verdict: () => {
+        const wanted = [header.bodySum, ...header.raw.map(([, , sum]) => sum)];
+        const got = sums?.wait() ?? views().map((view) => checksum().update(view).digest("hex"));
+        return got.length === wanted.length && got.every((sum, i) => sum === wanted[i]) ? undefined : "is corrupt (checksum)";
+      },
+    });
     const stop = (message: string): string => {
       sums?.stop();
       return message;
