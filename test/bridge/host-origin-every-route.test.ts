@@ -52,10 +52,16 @@ interface Answer {
   readonly body: unknown;
 }
 
-/** Send `route` to `origin` with `Host` (and more headers) as given: `fetch` may not set `Host`. */
-function send(origin: string, route: Route, headers: Record<string, string>): Promise<Answer> {
+/**
+ * Send `route` to `origin` with `Host` (and more headers) as given: `fetch` may not set `Host`.
+ * `target`: the request line's target in absolute form (`http://other.example/path`), as a proxy
+ * is sent one, instead of the path.
+ */
+function send(origin: string, route: Route, headers: Record<string, string>, target?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(`${origin}${route.path}`, { method: route.method, headers: { ...route.headers, ...headers } }, (res) => {
+    const url = new URL(origin);
+    const options = { host: url.hostname, port: url.port, path: target ?? route.path, method: route.method, headers: { ...route.headers, ...headers } };
+    const req = request(options, (res) => {
       // Live reload's stream never ends: its head is the answer.
       if (res.headers["content-type"]?.startsWith("text/event-stream") === true) {
         res.destroy();
@@ -146,6 +152,27 @@ describe.each(SERVERS)("$name on loopback", ({ argv, announced }) => {
       };
     }
     expect(got).toEqual(want);
+  });
+
+  it("answers a request whose target names a foreign host (absolute form) with 403 forbidden_host on every route, whatever its Host says", async () => {
+    // RFC 9112 3.2.2: the target's authority comes before Host, and the request's URL (so every
+    // URL the server writes from it) is built from it (adversary round 34: served, evil.example
+    // written into the OAuth metadata).
+    const got: Record<string, Answer> = {};
+    const want: Record<string, Answer> = {};
+    for (const route of ROUTES) {
+      const host = "evil.example:8080";
+      got[route.name] = await send(server.origin, route, { host: `127.0.0.1:${port}` }, `http://${host}${route.path}`);
+      const message = `Host "${host}" is not served here`;
+      want[route.name] = {
+        status: 403,
+        body: route.path === "/mcp" ? { jsonrpc: "2.0", id: null, error: { code: -32000, message, data: { reason: "forbidden_host" } } } : { error: { code: "forbidden_host", message } },
+      };
+    }
+    expect(got).toEqual(want);
+    // The same target naming this server is served as in origin form.
+    const own = ROUTES.find((r) => r.name === "OAuth metadata") as Route;
+    expect((await send(server.origin, own, { host: `127.0.0.1:${port}` }, `http://127.0.0.1:${port}${own.path}`)).status).toBe(200);
   });
 
   it("answers a foreign Origin with 403 forbidden_origin on every route but the feedback widgets (any origin) and the sign-in forms (their own, stricter words)", async () => {

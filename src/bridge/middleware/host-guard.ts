@@ -10,12 +10,20 @@ import { errorForPath } from "./origin-policy.js";
  * assets, unknown paths), must name one of `allowedHosts` (the loopback names, and the
  * `--public-url` host); any other is `403 forbidden_host`, in the path's error shape (JSON-RPC
  * on the MCP endpoints, the API's JSON elsewhere, HTML routes included: see docs/bridge.md).
+ * A request in absolute form (`GET http://evil.example/x HTTP/1.1`) names its host in its target,
+ * which RFC 9112 (3.2.2) puts before the `Host` header and which the request's URL, and so every
+ * URL this server writes from it (OAuth metadata, `WWW-Authenticate`, the server card), is built
+ * from: that authority must be allowed too (adversary round 34: it was served, and its host
+ * written into the OAuth endpoints).
  */
 export function hostGuard(allowedHosts: readonly string[]): MiddlewareHandler<BridgeEnv> {
   const hosts = new Set(allowedHosts.map((h) => h.toLowerCase()));
   return async (c, next) => {
-    const given = c.req.header("host") ?? "";
-    if (!hosts.has(hostnameOf(given))) return errorForPath(c.req.path, 403, "forbidden_host", `Host ${JSON.stringify(given)} is not served here`);
+    const header = c.req.header("host") ?? "";
+    const target = new URL(c.req.url).host;
+    for (const given of [header, target]) {
+      if (!hosts.has(hostnameOf(given))) return errorForPath(c.req.path, 403, "forbidden_host", `Host ${JSON.stringify(given)} is not served here`);
+    }
     await next();
     return undefined;
   };
