@@ -149,18 +149,7 @@ class Chunks {
       text.push(t);
       const flags = this.cardLines.get(run);
       if (flags === undefined) {
-        if (c.code) {
-          code.push(t);
-          return;
-        }
-        const split = splitPointerLines(c.lines.join("\n"));
-        if (split === undefined) prose.push(t);
-        else {
-          const own = inlineToPlainText(split.rest);
-          const labels = inlineToPlainText(split.labels);
-          if (own !== "") prose.push(own);
-          if (labels !== "") cards.push(labels);
-        }
+        (c.code ? code : prose).push(t);
         return;
       }
       const own = inlineToPlainText(c.lines.filter((_, i) => flags[i] !== true).join("\n"));
@@ -170,39 +159,6 @@ class Chunks {
     });
     return { text: text.join("\n"), prose: prose.join("\n"), code: [...code, ...cards].join("\n") };
   }
-}
-
-/** An internal link (`[text](/path)`, `./`, `../`; not an image, an anchor or `https://`). */
-const INTERNAL_LINK_RE = /(?<!!)\[([^\]\n]+)\]\((?:\/|\.\.?\/)[^)\s]*\)/g;
-
-/**
- * A prose run's pointer lines apart: a line whose internal links' text is at least half of the
- * line ("See [Change the hotkey](/how-to/change-hotkey).", a list of links) points the reader to
- * another page in that page's words, as a link card does (`linkCardLines`): its link text goes
- * with the code (weight 0.5), the rest of the line stays prose. A sentence that merely cites a
- * page keeps its link text as prose: it is the explanation (Lago's void guide explains voiding
- * in lines that link to the endpoints; demoting every link's text, or every linking line, lost
- * such answers, docs/search.md, fourteenth round). Undefined when no line is such.
- */
-function splitPointerLines(text: string): { rest: string; labels: string } | undefined {
-  if (!text.includes("](")) return undefined;
-  const labels: string[] = [];
-  const rest = text
-    .split("\n")
-    .map((line) => {
-      if (!line.includes("](")) return line;
-      const found: string[] = [];
-      const stripped = line.replace(INTERNAL_LINK_RE, (_, label: string) => {
-        found.push(label);
-        return " ";
-      });
-      const labelChars = found.reduce((n, l) => n + l.length, 0);
-      if (labelChars === 0 || labelChars < stripped.trim().length) return line;
-      for (const l of found) labels.push(l);
-      return stripped;
-    })
-    .join("\n");
-  return labels.length === 0 ? undefined : { rest, labels: labels.join("\n") };
 }
 
 export function normalizeNewlines(body: string): string {
