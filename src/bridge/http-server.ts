@@ -487,12 +487,20 @@ function closeUnlessItSpeaks(socket: Socket, ms: number): void {
  * a malformed request line or header, bytes that are not HTTP), or one not whole within
  * `requestMs` of its first byte (408, its route still waiting for its body), gets the project's
  * JSON error body like every other 4xx, instead of Node's bare status line; the connection is
- * closed.
+ * closed. Bytes the parser refuses after whole requests a client pipelined are answered after
+ * those requests' answers, in order (RFC 9112 9.3.2): before, the 400 went out at once, so the
+ * client read it as the answer to its valid request, which had run (a feedback entry stored) and
+ * whose answer was lost (adversary round 34).
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket, requestMs: number): void {
+  const inFlight = answerOn(socket);
+  if (inFlight !== undefined && inFlight.req?.complete === true && error.code !== "ECONNRESET") {
+    // The refused bytes came after a whole request: its answer, and any queued behind it, go first.
+    inFlight.once("close", () => setImmediate(() => answerClientError(error, socket, requestMs)));
+    return;
+  }
   // As Node's own handler does: while an answer on this connection has started (a notification
   // stream), writing another would corrupt it, so such a connection is only closed.
-  const inFlight = (socket as Socket & { _httpMessage?: (ServerResponse & { req?: IncomingMessage }) | null })._httpMessage;
   if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
     socket.destroy();
     return;
@@ -525,6 +533,14 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, request
  * the path's error shape, like any other method a route does not take, and the connection is
  * closed (no tunnel follows).
  */
+/**
+ * The answer being sent on `socket`, if any: node:http gives a connection's answers the socket
+ * one at a time, in order, and hands the next queued one over (a turn later) as each finishes.
+ */
+function answerOn(socket: Socket): (ServerResponse & { req?: IncomingMessage }) | undefined {
+  return (socket as Socket & { _httpMessage?: (ServerResponse & { req?: IncomingMessage }) | null })._httpMessage ?? undefined;
+}
+
 function answerConnect(req: IncomingMessage, socket: Socket): void {
   const path = req.url?.startsWith("/") === true ? (req.url.split("?")[0] ?? "/") : "/";
   const allow = path === PATHS.mcp || path === PATHS.authedMcp ? "GET, POST, DELETE" : "GET, HEAD, POST, OPTIONS";

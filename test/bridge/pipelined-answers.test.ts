@@ -86,4 +86,25 @@ describe("pipelined requests", () => {
     expect(served.inFlight()).toBe(0);
     socket.destroy();
   });
+
+  it("bytes the parser refuses after whole requests are answered 400 after those requests' answers, in order", async () => {
+    // Before, the 400 went out at once: the client read it as the answer to its valid request,
+    // which had run (its feedback stored) and whose answer was lost (adversary round 34).
+    h = await startBridge({ apps: true, rateLimits: ["ip=off", "feedback=off", "feedback-bytes=off"] });
+    const harness = h;
+    served = await listen(h.bridge, { host: "127.0.0.1", port: 0 });
+    const rating = (n: number): string => post("/v1/feedback/docs/contextual", JSON.stringify({ path: "/quickstart", helpful: true, comment: `then garbage ${n}` }));
+    const socket = await opened(served.port);
+    let got = "";
+    socket.on("data", (d: Buffer) => (got += d.toString()));
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    socket.write(`${rating(1)}${rating(2)}GARBAGE\r\n\r\n`);
+    await closed;
+    // Each status line, whether or not an answer's body (no newline at its end) comes before it.
+    expect(got.match(/HTTP\/1\.1 \d+ [A-Za-z ]+(?=\r\n)/g)).toEqual(["HTTP/1.1 201 Created", "HTTP/1.1 201 Created", "HTTP/1.1 400 Bad Request"]);
+    expect(got.slice(got.lastIndexOf("\r\n\r\n") + 4)).toBe(JSON.stringify({ error: { code: "bad_request", message: "the request is not valid HTTP/1.1 (HPE_INVALID_METHOD)" } }));
+    const comments = (await harness.feedback!.list({ projectId: "docs", limit: 10 })).feedback.map((e) => (e as { comment?: string }).comment ?? "").sort();
+    expect(comments).toEqual(["then garbage 1", "then garbage 2"]);
+    expect(served.inFlight()).toBe(0);
+  });
 });
