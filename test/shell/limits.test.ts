@@ -455,6 +455,20 @@ describe("no writes", () => {
     });
   });
 
+  it.each([
+    ["cat < /index.mdx/.", "bash: /index.mdx/.: Not a directory\n"],
+    ["wc -l < /index.mdx/", "bash: /index.mdx/: Not a directory\n"],
+    ["cat 0< /index.mdx/..", "bash: /index.mdx/..: Not a directory\n"],
+    ["cat <> /index.mdx/.", "bash: /index.mdx/.: Not a directory\n"],
+    ["exec 3< /index.mdx/.", "bash: /index.mdx/.: Not a directory\n"],
+    ["cat < /nope.mdx", "bash: /nope.mdx: No such file or directory\n"],
+  ])("names an input redirect from a path through a file Not a directory, as bash 5.2 does (%s; issue 25)", async (command, stderr) => {
+    // bash -c 'CMD' over a disk copy (bash 5.2.15): these lines, exit 1. (bash names the line,
+    // `bash: line 1: ...`, when such a command is not the last of its -c string; ours never does,
+    // for any redirect error.) just-bash said "No such file or directory" for each.
+    expect(await shell.run(command)).toEqual({ stdout: "", stderr, exitCode: 1, truncated: false });
+  });
+
   it("lets /dev/null swallow output", async () => {
     expect(await shell.run("cat /nope 2>/dev/null; echo done > /dev/null; echo ok")).toEqual({ stdout: "ok\n", stderr: "", exitCode: 0, truncated: false });
   });
