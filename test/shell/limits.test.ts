@@ -132,14 +132,33 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     // ended only at the 5 s clock, so a heavy first command on a busy machine said 124 where a
     // quiet one answered (issue 25).
     const loop = "while true; do rg -c zzzz / > /dev/null; done";
-    // (Each pass is also a command, BASH_STEP: at this budget the step that passes it is rg's.)
-    expect(await budgeted(100_140).run(loop)).toEqual(overBudget("rg", 100_140));
-    expect(await budgeted(200).run("cat $(find / -type f) | wc -c")).toEqual(overBudget("cat", 200));
+    // (Each pass is also a command and the start of one, BASH_STEP: at this budget the step that passes it is rg's.)
+    expect(await budgeted(2_000).run(loop)).toEqual(overBudget("rg", 2_000));
+    // (find and cat start and read within it; what wc reads from the pipe passes it.)
+    expect(await budgeted(2_700).run("cat $(find / -type f) | wc -c")).toEqual(overBudget("wc", 2_700));
     // just-bash's own commands read through the filesystem, which cannot say which one reads.
-    // (The line's commands and expansions take the first 160 steps, BASH_STEP; nl's reads the next.)
-    expect(await budgeted(165).run("nl /api/overview.mdx /api/overview.mdx /api/overview.mdx | wc -l")).toEqual({
+    // (The line's commands and expansions and nl's start take the first 960 steps, BASH_STEP; nl's reads the next.)
+    expect(await budgeted(965).run("nl /api/overview.mdx /api/overview.mdx /api/overview.mdx | wc -l")).toEqual({
       stdout: "",
-      stderr: "bash: work limit reached (165 steps per call; a limit of the docs shell: do less in one call)\n",
+      stderr: "bash: work limit reached (965 steps per call; a limit of the docs shell: do less in one call)\n",
+      exitCode: 124,
+      truncated: false,
+    });
+  });
+
+  it("charges each start of a command that is not a builtin, so a loop piping into one ends at the work limit, not the CPU limit (issue 25)", async () => {
+    // Three passes of `echo | cat`: each start of echo and of cat is BASH_STEP.run (800) besides
+    // its command step; the answer at exactly this budget, and one step short the work limit.
+    const loop = "for i in $(seq 3); do echo $i | cat; done";
+    expect(await budgeted(6_182).run(loop)).toEqual({ stdout: "1\n2\n3\n", stderr: "", exitCode: 0, truncated: false });
+    expect(await budgeted(6_181).run(loop)).toEqual(overBudget("cat", 6_181));
+    // The issue's loop, at the call's real budget with the clock and CPU limit an hour away: it
+    // ends by its count (~2,300 passes, ~2 s of CPU). Before, a start cost what `:` costs, and
+    // the loop ran ~6,000 passes into the 5 s CPU limit, a time, with most of its budget unspent.
+    const real = shellWith({ maxExecutionMs: 3_600_000, maxCpuMs: 3_600_000 });
+    expect(await real.run("for i in $(seq 100000); do echo $i | cat; done | tail -1")).toEqual({
+      stdout: "",
+      stderr: `bash: work limit reached (${LIMITS.shell.maxSteps} steps per call; a limit of the docs shell: do less in one call)\n`,
       exitCode: 124,
       truncated: false,
     });
@@ -149,7 +168,7 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     // The whole demo site read, sorted and counted costs exactly this many steps: the answer at
     // the budget is decided by the count alone (no clock is read: the limit is an hour).
     const command = "cat $(find / -type f | sort) | sort | uniq -c | sort -rn | head -3";
-    const exact = 4_930;
+    const exact = 10_530;
     expect(await budgeted(exact).run(command)).toEqual({ stdout: "     51 \n     16 ---\n      5 ```bash\n", stderr: "", exitCode: 0, truncated: false });
     // The last step is `head`'s output.
     expect(await budgeted(exact - 1).run(command)).toEqual(overBudget("head", exact - 1));
@@ -167,7 +186,7 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     // (seq's 2,000 numbers and the line's commands take ~2,300 steps before sed's.)
     expect(await budgeted(5_000).run("seq 1 2000 | sed -n p | tail -1")).toEqual(overBudget("sed", 5_000));
     // One line, one command, 3,000 matches.
-    expect(await budgeted(5_000).run("seq 1 3000 | tr -d '\\n' | sed 's/./x/g' | wc -c")).toEqual(overBudget("sed", 5_000));
+    expect(await budgeted(7_000).run("seq 1 3000 | tr -d '\\n' | sed 's/./x/g' | wc -c")).toEqual(overBudget("sed", 7_000));
     expect(await budgeted(100_000).run("seq 1 2000 | sed -n p | tail -1")).toEqual({ stdout: "2000\n", stderr: "", exitCode: 0, truncated: false });
     // Empty matches too, and the one GNU skips right after a match (issue 25, adversary round 26): each
     // costs an exec, two steps (STEP_COST.sedMatch). Before, 3,000 empty matches took 3,000 steps and
@@ -434,6 +453,20 @@ describe("no writes", () => {
       exitCode: 0,
       truncated: false,
     });
+  });
+
+  it.each([
+    ["cat < /index.mdx/.", "bash: /index.mdx/.: Not a directory\n"],
+    ["wc -l < /index.mdx/", "bash: /index.mdx/: Not a directory\n"],
+    ["cat 0< /index.mdx/..", "bash: /index.mdx/..: Not a directory\n"],
+    ["cat <> /index.mdx/.", "bash: /index.mdx/.: Not a directory\n"],
+    ["exec 3< /index.mdx/.", "bash: /index.mdx/.: Not a directory\n"],
+    ["cat < /nope.mdx", "bash: /nope.mdx: No such file or directory\n"],
+  ])("names an input redirect from a path through a file Not a directory, as bash 5.2 does (%s; issue 25)", async (command, stderr) => {
+    // bash -c 'CMD' over a disk copy (bash 5.2.15): these lines, exit 1. (bash names the line,
+    // `bash: line 1: ...`, when such a command is not the last of its -c string; ours never does,
+    // for any redirect error.) just-bash said "No such file or directory" for each.
+    expect(await shell.run(command)).toEqual({ stdout: "", stderr, exitCode: 1, truncated: false });
   });
 
   it("lets /dev/null swallow output", async () => {

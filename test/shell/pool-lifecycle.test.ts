@@ -26,6 +26,12 @@ const RUNAWAY_CPU_MS = 3_600_000;
 const CANCELLED = { stdout: "", stderr: "bash: cancelled by the client\n", exitCode: 130, truncated: false };
 const HI = { stdout: "hi\n", stderr: "", exitCode: 0, truncated: false };
 
+/** Resolves once `cell[0]` is no longer 0: `Atomics.waitAsync` (Node has it; the project's lib setting does not type it). */
+async function whenNotZero(cell: Int32Array): Promise<void> {
+  const waitAsync = (Atomics as unknown as { waitAsync: (a: Int32Array, at: number, value: number) => { value: Promise<string> | string } }).waitAsync;
+  await waitAsync(cell, 0, 0).value;
+}
+
 let runtime: DocsRuntime;
 let lsRoot: unknown;
 
@@ -84,6 +90,41 @@ describe("a cancelled call", () => {
       abort.abort();
       expect(await runaway).toEqual(CANCELLED);
       expect(await victim).toEqual(lsRoot);
+      expect(rec.lines()).toEqual([
+        "call 1 queued by attacker",
+        "spawn worker 1",
+        "worker 1 loading snapshot 1",
+        "worker 1 loaded snapshot 1",
+        "call 1 started on worker 1",
+        "call 2 queued by victim",
+        "call 1 ended: cancelled",
+        "call 1 stopped on worker 1: exit 130",
+        "call 2 started on worker 1",
+        "call 2 ended: result",
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("running a jq that never ends (inside WebAssembly, where nothing checks for aborts): only its jq thread is ended; the worker is kept and answers the call waiting behind it (issue 25)", async () => {
+    const rec = new PoolRecorder();
+    // An hour of grace: were the jq not ended alone, the worker would only be ended at the grace
+    // (as before, after 2 s), and this test would wait for it instead of answering.
+    const jqRuns = new Int32Array(new SharedArrayBuffer(4));
+    const host = new ShellHost({ workers: 1, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: 3_600_000, jqRuns, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      const abort = new AbortController();
+      const runaway = shell.run("jq -n 'def f: f; f'", "attacker", abort.signal);
+      await rec.next((e) => e.t === "start" && e.call === 1);
+      const victim = shell.run("jq -n '[1, 2] | add' && ls /", "victim");
+      await rec.next((e) => e.t === "queued" && e.call === 2);
+      // The runaway is inside jq (its thread entered it), not still being set up.
+      await whenNotZero(jqRuns);
+      abort.abort();
+      expect(await runaway).toEqual(CANCELLED);
+      expect(await victim).toEqual({ ...(lsRoot as object), stdout: `3\n${(lsRoot as { stdout: string }).stdout}` });
       expect(rec.lines()).toEqual([
         "call 1 queued by attacker",
         "spawn worker 1",

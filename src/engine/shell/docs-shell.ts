@@ -131,7 +131,13 @@ export class DocsShell implements Shell {
     // aborted without an event, as the shell worker's is, stops synchronous code too).
     await loadCoverageModule();
     const controller = interruptibleController(() => cancel?.aborted === true);
-    const timer = setTimeout(() => controller.abort(), limits.maxExecutionMs);
+    // Set when the call's clock ran out while the line awaited (jq in its own thread, issue 25):
+    // the interpreter then says only `execution aborted`, which is no reason.
+    let clockRanOut = false;
+    const timer = setTimeout(() => {
+      clockRanOut = true;
+      controller.abort();
+    }, limits.maxExecutionMs);
     const onCancel = (): void => controller.abort();
     cancel?.addEventListener("abort", onCancel, { once: true });
     const signal = controller.signal;
@@ -181,6 +187,9 @@ export class DocsShell implements Shell {
       if (timedOut) {
         const message = `bash: execution exceeded execution deadline (${limits.maxExecutionMs}ms)\n`;
         return finish(r.stdout, `${withoutAbortLine(r.stderr)}${message}`, 124, limits);
+      }
+      if (clockRanOut && /^bash: execution aborted\n/m.test(r.stderr)) {
+        return finish(r.stdout, `${withoutAbortLine(r.stderr)}${timeLimitMessage(limits.maxExecutionMs)}`, 124, limits);
       }
       if (controller.signal.aborted && r.exitCode !== 124) {
         return finish(r.stdout, `${r.stderr}${timeLimitMessage(limits.maxExecutionMs)}`, 124, limits);

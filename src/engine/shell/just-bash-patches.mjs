@@ -892,6 +892,26 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   ...JQ_ERROR_PATCHES,
   // awk's regex searches charged to the work budget (just-bash-awk-regex-patches.mjs).
   ...AWK_REGEX_PATCHES,
+  {
+    why: "an input redirect from a path through a file (cat < /a.mdx/., wc -l < /a.mdx/) says Not a directory, as bash does and as the rest of the shell does (SiteView.resolve's ENOTDIR rule); just-bash said No such file or directory for every failure to open it (issue 25)",
+    find: String.raw`try{c=await vn(e.fs,A),u=-1,m(S,{kind:"input",content:c})}catch{return p(L("",` + "`bash: ${v}: No such file or directory\n`" + String.raw`,1),g)}`,
+    replace: String.raw`try{c=await vn(e.fs,A),u=-1,m(S,{kind:"input",content:c})}catch(q){return p(L("",` + "`bash: ${v}: ${q?.code===\"ENOTDIR\"?\"Not a directory\":\"No such file or directory\"}\n`" + String.raw`,1),g)}`,
+  },
+  {
+    why: "(the same for exec N< FILE and <>: a path through a file is Not a directory, and <> does not try to create it)",
+    find: "async function yo(e,t,n){let r=e.fs.resolvePath(e.state.cwd,t);try{let s=await e.fs.readFile(r);return n?{entry:{kind:\"readwrite\",path:r,position:0,content:s}}:{entry:{kind:\"input\",content:s}}}catch{if(!n)return{error:L(\"\",`bash: ${t}: No such file or directory\n`,1)};",
+    replace: "async function yo(e,t,n){let r=e.fs.resolvePath(e.state.cwd,t);try{let s=await e.fs.readFile(r);return n?{entry:{kind:\"readwrite\",path:r,position:0,content:s}}:{entry:{kind:\"input\",content:s}}}catch(q){if(!n||q?.code===\"ENOTDIR\")return{error:L(\"\",`bash: ${t}: ${q?.code===\"ENOTDIR\"?\"Not a directory\":\"No such file or directory\"}\n`,1)};",
+  },
+  {
+    why: "a command that is not a builtin (just-bash's echo, cat, seq... and ours) is charged what starting it costs (bash:run:NAME, BASH_STEP.run in work-budget.ts): just-bash builds a revocable copy of the context, defence wrappers, a deadline race and a PATH lookup for each, ~0.3 ms of CPU where a builtin's pass is ~40 µs, so a loop piping into a command (for i in $(seq 100000); do echo $i | cat; done) ended at the 5 s CPU limit, by the machine's speed, long before its counted steps reached the work limit (issue 25)",
+    find: String.raw`await a(c.path,n,r);let{cmd:u,path:f}=c;`,
+    replace: String.raw`await a(c.path,n,r);let{cmd:u,path:f}=c;i.coverage?.hit("bash:run:"+t);`,
+  },
+  {
+    why: "with a coverage writer (the work budget) each run of one of just-bash's own commands imported its flag-coverage module again (a dynamic import() per command: a module-map lookup and a promise, and through the module hooks a message to the loader's thread, ~0.4 ms under tsx); it is imported once and kept (issue 25)",
+    find: String.raw`let{emitFlagCoverage:s}=await import("./chunks/flag-coverage-I6UJUKQ4.js");s(n.coverage,e.name,t)`,
+    replace: String.raw`(_r.flagCoverage??=await import("./chunks/flag-coverage-I6UJUKQ4.js")).emitFlagCoverage(n.coverage,e.name,t)`,
+  },
 ];
 
 /** Whether a path is one of just-bash's prebuilt bundle files the patches look in. */

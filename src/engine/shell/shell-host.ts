@@ -64,6 +64,8 @@ export interface ShellWorkerData {
   /** The TypeScript entry `worker-boot.mjs` loads (absent when started from the bundle). */
   readonly entry: string | undefined;
   readonly limits: ShellLimits;
+  /** The pool's CPU limit (`ShellHostOptions.maxCpuMs`), for the threads jq runs in inside the worker (`jq-in-thread.ts`). */
+  readonly maxCpuMs: number;
   /**
    * One shared Int32: the id of a call its caller gave up. The worker's running command reads
    * it wherever the interpreter checks for an abort, synchronous code included.
@@ -71,6 +73,8 @@ export interface ShellWorkerData {
   readonly interrupt: Int32Array;
   /** Tests only (`ShellHostOptions.loadGate`). */
   readonly loadGate?: Int32Array;
+  /** Tests only (`ShellHostOptions.jqRuns`). */
+  readonly jqRuns?: Int32Array;
 }
 
 /** A snapshot as the pool knows it: its id and its shared encoding. */
@@ -204,6 +208,11 @@ export interface ShellHostOptions {
    * likes, or ends a worker in the middle of one, without timing anything.
    */
   readonly loadGate?: Int32Array;
+  /**
+   * Tests only: a shared counter each worker's jq threads add one to as they enter jq for a run
+   * (`countJqRuns`), so a test acts on a jq that is inside WebAssembly, without timing anything.
+   */
+  readonly jqRuns?: Int32Array;
 }
 
 /** Workers of the shell pool on a machine with `cores` cores (docs/shell.md, "The worker pool"). */
@@ -883,7 +892,7 @@ export class ShellHost {
   /**
    * Read the worker thread's CPU time every `cpuPollMs` while `p` runs, and end the worker once
    * the command has used more than `maxCpuMs` of it: a single step the work budget cannot count
-   * (a jq that never ends, inside WebAssembly; one regex or sort over a huge value inside one library call) spins
+   * (one regex or sort over a huge value inside one library call; a jq that never ends runs in a thread of its own that the worker ends at this same limit, `jq-in-thread.ts`) spins
    * without checking anything, and held a worker until the wall-clock backstop, so two callers
    * with such a command each stalled a 2-worker pool for a minute (issue 25). CPU time, not
    * wall time: a thread waiting for a core on a busy machine accrues none, so a legitimate
@@ -953,7 +962,10 @@ export class ShellHost {
     const { file, entry } = workerEntry();
     const interrupt = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(file, {
-      workerData: { entry, limits: this.limits, interrupt, ...(this.options.loadGate !== undefined ? { loadGate: this.options.loadGate } : {}) } satisfies ShellWorkerData,
+      workerData: { entry, limits: this.limits, maxCpuMs: this.maxCpuMs, interrupt,
+        ...(this.options.loadGate !== undefined ? { loadGate: this.options.loadGate } : {}),
+        ...(this.options.jqRuns !== undefined ? { jqRuns: this.options.jqRuns } : {}),
+      } satisfies ShellWorkerData,
       execArgv: workerExecArgv(process.execArgv),
       stdout: true,
       stderr: true,

@@ -6,6 +6,7 @@ import { SiteView } from "../../vfs/view.js";
 import { SHELL_COMMANDS } from "./commands/index.js";
 import { DocsShell, loadCoverageModule } from "./docs-shell.js";
 import { interruptibleController } from "./interruptible-signal.js";
+import { countJqRuns } from "./jq/jq-in-thread.js";
 import { ownThreadId } from "./thread-cpu.js";
 import type { ShellResult } from "./shell.js";
 import { type DecodedTable, decodeSnapshotTable } from "./shared-snapshot.js";
@@ -37,7 +38,8 @@ const atomicsLoad = Atomics.load;
 // still runs in its own sandboxed context.
 DefenseInDepthBox.getInstance(true).activate();
 
-const { limits, loadGate, interrupt } = workerData as ShellWorkerData;
+const { limits, maxCpuMs, loadGate, jqRuns, interrupt } = workerData as ShellWorkerData;
+if (jqRuns !== undefined) countJqRuns(jqRuns);
 /** The running calls' controllers, by call id (a `cancel` aborts one where it awaits). */
 const running = new Map<number, AbortController>();
 /** Each snapshot's files, by table position. */
@@ -97,8 +99,9 @@ function registerView(sid: number, vid: number, positions: Int32Array, extra: re
   // Its folders made now, as the view is (a view makes them at first use): not by the first command.
   view.isDir("/");
   // The host keeps the time (it ends a worker stuck past the limit); commands here check only
-  // the caller's cancellation and the work budget as they loop.
-  views.set(vid, new DocsShell(view, SHELL_COMMANDS.map((make) => make(view, { hostEndsThread: true })), limits, false));
+  // the caller's cancellation and the work budget as they loop. jq's own thread gets the pool's
+  // CPU limit: the host reads this thread's CPU, not that one's.
+  views.set(vid, new DocsShell(view, SHELL_COMMANDS.map((make) => make(view, { maxCpuMs })), limits, false));
   viewSites.set(vid, sid);
   trim(views, MAX_VIEWS);
   for (const v of viewSites.keys()) if (!views.has(v)) viewSites.delete(v);

@@ -20,10 +20,20 @@ export const AWK_STEP = 20;
  * ~0.6 us of CPU a step, as jq's nodes: the call's budget ends a loop of `:` after ~65,000
  * passes and the arithmetic one after ~23,000 (~2.5 s), before the CPU limit can (issue 25:
  * just-bash's fixed cap of 10,000 commands and passes answered first, and a count no work
- * figure justified). A pass that pipes into one of our commands costs more (~1 ms for
- * `echo $i | cat`); such loops still end at the CPU limit.
+ * figure justified).
+ *
+ * `run`: starting a command that is not a builtin (just-bash's `echo`, `seq`, ours such as
+ * `cat`; `bash:run:NAME`, a patch of just-bash-patches.mjs), on top of its `command` step:
+ * just-bash builds a revocable copy of the command's context, defence wrappers, a deadline race
+ * and a PATH lookup for each. CPU time, `svc-mcp fs` (the bundle, a shell worker), 8,000 passes
+ * against one, three runs each, load average 25-34, 2026-12-01: `for i in $(seq 8000); do echo
+ * $i | cat; done` 0.87 ms a pass where `:` took ~40 us, ~22 times as much, ~1,340 steps at
+ * `:`'s rate; so a run is ~600 steps, and 800 leaves room for a loaded machine. Before (issue
+ * 25), a run cost what `:` costs, and such a loop (~130 steps a pass) ended at the 5 s CPU limit
+ * after ~6,000 passes, by the machine's speed, with most of its budget unspent; now it ends at
+ * the work limit after ~2,300 passes (~2 s), on any machine.
  */
-export const BASH_STEP = { command: 60, expansion: 10 } as const;
+export const BASH_STEP = { command: 60, expansion: 10, run: 800 } as const;
 
 /**
  * What one step of our own commands costs, where a step costs more than a jq node (CPU time,
@@ -77,6 +87,7 @@ function stepsOf(feature: string): number {
   if (feature.startsWith("awk:")) return AWK_STEP;
   if (feature.startsWith("bash:cmd:")) return BASH_STEP.command;
   if (feature.startsWith("bash:expansion:")) return BASH_STEP.expansion;
+  if (feature.startsWith("bash:run:")) return BASH_STEP.run;
   return 1;
 }
 

@@ -11,9 +11,9 @@ export type ShellCommandFactory = (view: SiteView, place?: ShellCommandPlace) =>
 /** Where the shell runs, for a command that must know how it can be stopped. */
 export interface ShellCommandPlace {
   /**
-   * The shell runs in a worker thread whose host ends it at the CPU limit (`ShellHost`): a
-   * command may run code no step count reaches (jq's WebAssembly) in this thread. Otherwise
-   * (the process's own thread) such code must run in a thread of its own.
+   * CPU time of its own thread that code no step count reaches (jq's WebAssembly) may use: the
+   * pool's CPU limit in a shell worker (`ShellHostOptions.maxCpuMs`), so that a runaway jq ends
+   * at the figure the rest of the worker's commands meet. Absent: `LIMITS.shell.maxCpuMs`.
    */
-  readonly hostEndsThread: boolean;
+  readonly maxCpuMs: number;
 }

@@ -3,7 +3,7 @@ import { type Command, type CommandContext, bytesOutput, latin1FromBytes, unsafe
 import { LIMITS } from "../../../limits.js";
 import { runJqInThread } from "../jq/jq-in-thread.js";
 import { jqModule } from "../jq/jq-module.js";
-import { type JqRun, runJq } from "../jq/wasm-host.mjs";
+import type { JqRun } from "../jq/wasm-host.mjs";
 import { MERGE_STDERR_ENV } from "../merge-stderr.js";
 import { chargeableOf, stepsForBytes } from "../work-budget.js";
 import type { ShellCommandFactory } from "./command.js";
@@ -21,8 +21,10 @@ const PATH_MAX = 4096;
  * open nothing else (a path outside the view, or a page hidden from the reader, is "No such
  * file"). Its environment is the shell's exported one, never the process's.
  *
- * `hostEndsThread`: the shell runs in a worker that its host ends at the CPU limit, so jq runs
- * here; otherwise it runs in a thread of its own, which is ended at that limit (`jq-in-thread.ts`).
+ * jq runs in a thread of its own (`jq-in-thread.ts`), in a shell worker too: ended alone at the
+ * CPU limit (`place.maxCpuMs`) or when the caller gives the call up, while the shell's thread
+ * stays free to hear that and goes on with the next command (issue 25: run in a shell worker's
+ * own thread, a cancelled jq held it until the pool ended the whole worker).
  */
 export const jqCommand: ShellCommandFactory = (_view, place): Command => ({
   name: "jq",
@@ -43,8 +45,7 @@ export const jqCommand: ShellCommandFactory = (_view, place): Command => ({
       maxOutputBytes: Math.min(ctx.limits?.maxOutputSize ?? LIMITS.shell.maxInternalOutputBytes, LIMITS.shell.maxInternalOutputBytes),
       mergeStderr,
     };
-    const module = jqModule();
-    const outcome = place?.hostEndsThread === true ? runJq(module, run) : await runJqInThread(module, run, ctx.signal);
+    const outcome = await runJqInThread(jqModule(), run, ctx.signal, place?.maxCpuMs);
     const stdout = Buffer.from(outcome.stdout);
     let stderr = Buffer.from(outcome.stderr).toString("utf8");
     let exitCode = outcome.exitCode;

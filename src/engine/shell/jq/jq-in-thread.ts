@@ -5,9 +5,22 @@ import { threadCpuMs } from "../thread-cpu.js";
 import { workerExecArgv } from "../worker-exec-argv.js";
 import type { JqOutcome, JqRun } from "./wasm-host.mjs";
 
-/** What the thread is given: the compiled jq. */
+/** What the thread is given: the compiled jq, and the tests' counter of runs (`countJqRuns`). */
 interface JqThreadData {
   readonly module: WebAssembly.Module;
+  readonly runs: Int32Array | undefined;
+}
+
+/** Tests only (`countJqRuns`). */
+let runs: Int32Array | undefined;
+
+/**
+ * Tests only (`ShellHostOptions.jqRuns`): each jq thread started after this adds one to
+ * `counter[0]` (and notifies it) as it enters jq for a run, so that a test cancels a jq that is
+ * inside WebAssembly, not one still being set up, without timing anything.
+ */
+export function countJqRuns(counter: Int32Array): void {
+  runs = counter;
 }
 
 /** What the thread says (`jq-thread.mjs`): its thread id once, then one outcome per run. */
@@ -33,7 +46,7 @@ function startThread(module: WebAssembly.Module): JqThread {
   // Plain JavaScript beside this module, in the sources and in the bundle (dist/jq-thread.mjs,
   // an entry of scripts/build.mjs): no TypeScript loader to start.
   const worker = new Worker(new URL("./jq-thread.mjs", import.meta.url), {
-    workerData: { module } satisfies JqThreadData,
+    workerData: { module, runs } satisfies JqThreadData,
     execArgv: workerExecArgv(process.execArgv),
     // jq's memory is WebAssembly memory, outside this heap; the heap holds a run's bytes.
     resourceLimits: { maxOldGenerationSizeMb: LIMITS.shellWorker.maxHeapMb },
@@ -62,15 +75,17 @@ function startThread(module: WebAssembly.Module): JqThread {
 }
 
 /**
- * Run jq in a thread of its own and wait for it (issue 25): for shells that run in the process's
- * own thread (`serve --no-shell-worker`, `svc-mcp fs`, the tests), where a jq that never ends
- * (`def f: f; f`) would hold the thread past every limit. The thread is ended when its CPU time
- * for this run passes the shell's CPU limit (`LIMITS.shell.maxCpuMs`, read from /proc as a shell
- * worker's is: exit 124 and the same message), or when `signal` aborts (the call's time limit or
- * the caller's cancellation; the shell then says which). A shell worker runs jq in its own
- * thread instead, which its host ends.
+ * Run jq in a thread of its own and wait for it (issue 25): jq spins inside WebAssembly, where no
+ * step count, timer or abort reaches it, and only a thread can be ended from outside. So a jq
+ * that never ends (`def f: f; f`) is ended alone, wherever the shell runs: in the process's own
+ * thread (`serve --no-shell-worker`, the tests) it would hold that thread past every limit, and
+ * in a shell worker a cancelled jq could only be stopped by ending the whole worker (after
+ * `cancelGraceMs`), whose views and loaded snapshots the next calls then waited to rebuild. The
+ * thread is ended when its CPU time for this run passes `maxCpuMs` (read from /proc as a shell
+ * worker's is: exit 124 and the CPU limit's message), or when `signal` aborts (the call's time
+ * limit or the caller's cancellation; the shell then says which).
  */
-export async function runJqInThread(module: WebAssembly.Module, run: JqRun, signal: AbortSignal | undefined): Promise<JqOutcome> {
+export async function runJqInThread(module: WebAssembly.Module, run: JqRun, signal: AbortSignal | undefined, maxCpuMs: number = LIMITS.shell.maxCpuMs): Promise<JqOutcome> {
   const stopped = (stderr: string, exitCode: number): JqOutcome => ({ stdout: new Uint8Array(), stderr: new TextEncoder().encode(stderr), exitCode, outputFull: false });
   if (signal?.aborted === true) return stopped("", 1);
   const thread = idle.pop() ?? startThread(module);
@@ -101,7 +116,7 @@ export async function runJqInThread(module: WebAssembly.Module, run: JqRun, sign
     };
     const poll = setInterval(() => {
       const used = tid === undefined ? undefined : threadCpuMs(tid);
-      if (start !== undefined && used !== undefined && used - start > LIMITS.shell.maxCpuMs) settle(stopped(cpuLimitMessage(LIMITS.shell.maxCpuMs), 124), false);
+      if (start !== undefined && used !== undefined && used - start > maxCpuMs) settle(stopped(cpuLimitMessage(maxCpuMs), 124), false);
     }, LIMITS.shellWorker.cpuPollMs);
     const onAbort = (): void => settle(stopped("", 1), false);
     const onMessage = (message: FromJqThread): void => {

@@ -20,7 +20,14 @@ function ownThreadId() {
 
 const port = parentPort;
 if (port === null) throw new Error("jq-thread runs as a worker thread (see runJqInThread)");
-// workerData: { module }, the compiled jq (compiled once, in the starter's thread).
-const { module } = workerData;
-port.on("message", (run) => port.postMessage({ t: "done", outcome: runJq(module, run) }));
+// workerData: { module, runs }, the compiled jq (compiled once, in the starter's thread), and
+// the tests' counter of runs entered (`countJqRuns`), absent outside tests.
+const { module, runs } = workerData;
+port.on("message", (run) => {
+  if (runs !== undefined) {
+    Atomics.add(runs, 0, 1);
+    Atomics.notify(runs, 0);
+  }
+  port.postMessage({ t: "done", outcome: runJq(module, run) });
+});
 port.postMessage({ t: "tid", tid: ownThreadId() });
