@@ -25,8 +25,9 @@ let slow: Shell;
 let runtime: DocsRuntime;
 beforeAll(async () => {
   repo = makeRepo({
-    "docs.json": JSON.stringify({ name: "T", navigation: { groups: [{ group: "S", pages: ["index", "staff"] }] } }),
+    "docs.json": JSON.stringify({ name: "T", navigation: { groups: [{ group: "S", pages: ["index", "staff", "guides/a"] }] } }),
     "index.mdx": "---\ntitle: Home\n---\n\nok\n",
+    "guides/a.mdx": "---\ntitle: A\n---\n\na\n",
     "staff.mdx": "---\ntitle: Staff\ngroups: [\"staff\"]\n---\n\nSTAFF-ONLY-TEXT\n",
   });
   runtime = await DocsRuntime.load({ root: repo.dir });
@@ -59,6 +60,23 @@ describe("jq answers the idioms just-bash's jq got wrong (adversary F1)", () => 
 
   it("builds a 10,000-key object in one reduce, linearly (F2: just-bash's took past the CPU limit)", async () => {
     expect(await slow.run("jq -n 'reduce range(10000) as $i ({}; .[$i|tostring] = $i) | length'")).toEqual(ok("10000\n"));
+  });
+});
+
+describe("jq names a folder or file with a trailing slash as the rest of the shell does", () => {
+  it("a folder named `/guides/` is a directory, a file named `/index.mdx/` is not one (adversary round 34 F6)", async () => {
+    // Before, `/guides/` was "No such file or directory": the host looked the name up with its slash.
+    expect(await shell.run("jq -R . /guides/; jq -R . /guides; jq -R . /index.mdx/; jq -R . /guides/a.mdx/.")).toEqual({
+      stdout: "",
+      stderr:
+        "jq: error: Is a directory\njq: error: Is a directory\njq: error: Could not open file /index.mdx/: Not a directory\njq: error: Could not open file /guides/a.mdx/.: Not a directory\n",
+      exitCode: 2,
+      truncated: false,
+    });
+  });
+
+  it("refuses --run-tests, which tests jq itself, by name (F5: it failed inside WebAssembly and read as the memory cap)", async () => {
+    expect(await shell.run("jq --run-tests < /dev/null; echo $?")).toEqual({ stdout: "2\n", stderr: "jq: --run-tests is not available in the docs shell (it tests jq itself)\n", exitCode: 0, truncated: false });
   });
 });
 

@@ -132,7 +132,18 @@ export function runJq(module, run) {
     const lookup = (path) => {
         if (path === "/dev/stdin")
             return run.stdin;
-        return run.files.get(path) ?? (path === "/" || path === run.cwd ? "directory" : undefined);
+        const data = run.files.get(path);
+        if (data !== undefined || path === "/" || path === run.cwd)
+            return data ?? "directory";
+        // `/guides/`: normalize keeps a trailing slash, the view's names have none. A folder is
+        // itself so named (jq: Is a directory, as for `/guides`); a file so named is not a folder.
+        if (path.length > 1 && path.endsWith("/")) {
+            const bare = path.slice(0, -1);
+            const named = run.files.get(bare) ?? (bare === run.cwd ? "directory" : undefined);
+            if (named !== undefined)
+                return named === "directory" || named === "notdir" ? named : "notdir";
+        }
+        return undefined;
     };
     const writeStat = (buf, data) => {
         const view = heap();
