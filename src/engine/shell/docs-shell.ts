@@ -200,6 +200,13 @@ export class DocsShell implements Shell {
       if (budget.refusedBuiltin !== undefined) return finish("", stoppedBuiltinMessage(budget.refusedBuiltin), 126, limits);
       // A read charged past the budget inside just-bash's filesystem calls throws out of the line.
       if (budget.exceededBy !== undefined) return finish("", workLimitMessage(budget.exceededBy, limits.maxSteps), 124, limits);
+      // A stop thrown where the interpreter does not catch it (a command's start, charged by a
+      // patch) says the same reason as one the interpreter passed on: the fresh clone under load
+      // got `bash: stopped`, exit 1, for a loop past its deadline.
+      if (cancel?.aborted === true) return finish("", "bash: cancelled by the client\n", 130, limits);
+      if (cpuOut) return finish("", cpuLimitMessage(limits.maxCpuMs), 124, limits);
+      if (timedOut) return finish("", `bash: execution exceeded execution deadline (${limits.maxExecutionMs}ms)\n`, 124, limits);
+      if (signal.aborted) return finish("", timeLimitMessage(limits.maxExecutionMs), 124, limits);
       // just-bash throws for some failures (a redirect into the read-only filesystem, limits).
       return finish("", `bash: ${describeThrown(error)}\n`, 1, limits);
     } finally {
