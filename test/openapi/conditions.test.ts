@@ -163,15 +163,17 @@ describe("OpenAPI configuration conditions", () => {
     expect(site.api?.plan.nav).toEqual([{ element: "navigation.groups[0].pages[1]", entry: "navigation.groups[0].pages[1].pages[0]", pagePath: "/api-reference/pets/list-pets" }]);
   });
 
-  it("an MDX page and a navigation entry for the same operation conflict", async () => {
+  it("an MDX page and a navigation entry for the same operation: both pages stand, with a warning (the platform builds both)", async () => {
     const site = await load({
       "docs.json": nav(["GET /users", "users"]),
       "openapi.json": usersSpec(),
       "users.mdx": "---\nopenapi: GET /users\n---\nOur users.",
     });
     expect(lines(site)).toEqual([
-      'docs.json navigation.groups[0].pages[0]: GET /users (openapi.json) has two pages: the generated /api-reference/users/list-users and users.mdx (front matter openapi); remove one, or set "x-svc": {"href": ...} on the operation to point its page elsewhere',
+      'docs.json navigation.groups[0].pages[0]: warning: GET /users (openapi.json) has two pages: the generated /api-reference/users/list-users and users.mdx (front matter openapi); remove one, or set "x-svc": {"href": ...} on the operation to point its page elsewhere',
     ]);
+    expect(generated(site)).toEqual(["/api-reference/users/list-users"]);
+    expect(site.pages.get("/users")?.generated).toBe(false);
   });
 
   it("x-svc (or x-mint) href pointing at the MDX page makes it the operation's page: no conflict, nothing generated", async () => {

@@ -76,6 +76,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   const parsed = parseDocument(text);
   if (!parsed.ok) return done(parsed.line === undefined ? { ok: false, message: parsed.message, ...(parsed.overLimit === true ? { overLimit: true } : {}) } : { ok: false, message: parsed.message, line: parsed.line });
   const { document, type } = parsed;
+  const parseWarnings: SpecWarning[] = parsed.warning !== undefined ? [{ message: parsed.warning }] : [];
   if (type.kind === "unsupported") return done({ ok: false, message: type.message });
   if (type.kind === "swagger") {
     return done({
@@ -101,20 +102,23 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     const read = readAsyncapi(deref.document, source, type.version);
     if (read.ok && cut.stray.length > 0) read.spec = { ...read.spec, strayParts: cut.stray };
     const decided = deref.decisions.length > 0 ? { refDecisions: deref.decisions } : {};
-    return done(read.ok ? { ok: true, spec: read.spec, warnings: [...cut.warnings, ...deref.warnings], ...decided } : { ok: false, message: read.message, ...decided }, deref.selfContained);
+    return done(read.ok ? { ok: true, spec: read.spec, warnings: [...parseWarnings, ...cut.warnings, ...deref.warnings], ...decided } : { ok: false, message: read.message, ...decided }, deref.selfContained);
   }
   const problems = await deps.validator.validate(document, type.version);
   // A problem inside an operation costs that operation (`readOperations`); one inside a named
-  // schema is read as written, as the hosted platform does (a 3.0 spec's `type: "null"`, which
-  // 3.1 allows, is common in generated specs), with a warning; any other costs the spec.
-  const inSchemas = problems.filter((p) => p.pointer.startsWith("/components/schemas/"));
+  // component or in the document's descriptive parts is read as written, as the hosted platform
+  // does, with a warning (a 3.0 spec's `type: "null"`, which 3.1 allows, is common in generated
+  // specs; sequence's deployed Japanese spec has a security scheme of `type: "APIキー"`, whose
+  // operations the platform shows; every reader of such a part is tolerant of odd values). Any
+  // other (no `paths`, no `info`, a path item that is not an object) costs the spec.
+  const inSchemas = problems.filter((p) => READ_AS_WRITTEN.test(p.pointer));
   // A path parameter written `required: false` (fishaudio's generated `{user_id}` with a default)
   // is in the path all the same: the platform renders the operation, so it is read as required
   // with a warning, not skipped (the page showed only its front matter).
   const loose = optionalPathParameters(document, problems);
   const optionalInPath = [...new Set(problems.filter((p) => loose.has(parameterOf(p.pointer) ?? "")).map((p) => parameterOf(p.pointer) as string))];
   const kept = problems.filter((p) => !loose.has(parameterOf(p.pointer) ?? ""));
-  const outside = problems.filter((p) => !/^\/(paths|webhooks)\/[^/]+/.test(p.pointer) && !p.pointer.startsWith("/components/schemas/"));
+  const outside = problems.filter((p) => !/^\/(paths|webhooks)\/[^/]+/.test(p.pointer) && !READ_AS_WRITTEN.test(p.pointer));
   if (outside.length > 0) {
     const shown = outside.slice(0, 5).map((p) => `${pointerToPath(p.pointer)}: ${p.message}`);
     const more = outside.length > 5 ? ` (and ${outside.length - 5} more)` : "";
@@ -147,8 +151,15 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   const schemaWarnings = inSchemas.map((p): SpecWarning => ({ message: `${pointerToPath(p.pointer)}: ${p.message} (not valid OpenAPI ${type.raw}); read as written` }));
   const pathWarnings = optionalInPath.map((at): SpecWarning => ({ message: `${pointerToPath(`${at}/required`)}: a path parameter must be required (not valid OpenAPI ${type.raw}); read as required` }));
   const decided = resolved.decisions.length > 0 ? { refDecisions: resolved.decisions } : {};
-  return done({ ok: true, spec, warnings: [...cut.warnings, ...resolved.warnings, ...schemaWarnings, ...pathWarnings], ...decided }, resolved.selfContained);
+  return done({ ok: true, spec, warnings: [...parseWarnings, ...cut.warnings, ...resolved.warnings, ...schemaWarnings, ...pathWarnings], ...decided }, resolved.selfContained);
 }
+
+/**
+ * The pointers of problems read as written (`buildUncached`): inside one named component of any
+ * kind (`/components/securitySchemes/ApiKeyAuth/type`), inside `info` (not `info` itself), one
+ * server, tag or security requirement, `externalDocs`.
+ */
+const READ_AS_WRITTEN = /^\/(?:components\/[^/]+\/[^/]+|info\/[^/]+|servers\/\d+|tags\/\d+|security\/\d+|externalDocs)(?:\/|$)/;
 
 /** The pointer of the parameter a problem is in (`/paths/~1a/get/parameters/0`), if any. */
 function parameterOf(pointer: string): string | undefined {

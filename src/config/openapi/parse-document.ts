@@ -12,7 +12,7 @@ export type DocumentKind =
   | { readonly kind: "unsupported"; readonly message: string };
 
 export type ParsedDocument =
-  | { readonly ok: true; readonly document: Record<string, unknown>; readonly type: DocumentKind }
+  | { readonly ok: true; readonly document: Record<string, unknown>; readonly type: DocumentKind; readonly warning?: string }
   | { readonly ok: false; readonly message: string; readonly line?: number; readonly overLimit?: true };
 
 /** Parse JSON or YAML text (JSON first when it looks like JSON: ten times faster on big specs).
@@ -20,10 +20,26 @@ export type ParsedDocument =
  *  after the parse (validators, `$ref` resolvers, writers) recurses deeper than that. */
 export function parseDocument(text: string): ParsedDocument {
   let value: unknown;
-  const trimmed = text.trimStart();
+  let warning: string | undefined;
+  let viaYaml = !text.trimStart().startsWith("{");
   try {
-    if (trimmed.startsWith("{")) {
-      value = JSON.parse(text);
+    if (!viaYaml) {
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        // Not strict JSON (a trailing comma, as aryn's deployed spec has: `"vision",\n ],`): read
+        // as YAML, whose flow style is JSON's with such slips allowed, as YAML-based spec readers
+        // (the hosted platform's among them) read a .json spec; say so. Unreadable as YAML too:
+        // JSON's own words, as for any broken JSON.
+        try {
+          value = loadYaml(text, { schema: CORE_SCHEMA, json: true });
+        } catch (yamlError) {
+          if (isStackOverflow(yamlError)) throw yamlError;
+          throw error;
+        }
+        viaYaml = true;
+        warning = `not strict JSON (${firstLine((error as Error).message)}); read as YAML, which accepts it`;
+      }
     } else {
       // js-yaml, not `yaml`: 5-7x faster on real multi-megabyte specs (spree's admin.yaml: 0.3 s
       // vs 2 s), same values. The YAML 1.2 core schema keeps dates as strings (as JSON has them);
@@ -43,14 +59,14 @@ export function parseDocument(text: string): ParsedDocument {
   }
   // JSON text makes a tree; YAML aliases make one object shared by every place that names it,
   // which every walk below (the depth check first) would read once per place: counted before.
-  if (!trimmed.startsWith("{")) {
+  if (viaYaml) {
     const size = expandedSize(value, LIMITS.api.maxExpandedValues);
     if (size.over) return { ok: false, message: tooLargeMessage(size.at), overLimit: true };
   }
   const tooDeep = firstTooDeep(value, LIMITS.api.maxSpecDepth);
   if (tooDeep !== undefined) return { ok: false, message: tooDeepMessage(tooDeep) };
   const document = value as Record<string, unknown>;
-  return { ok: true, document, type: documentKind(document) };
+  return { ok: true, document, type: documentKind(document), ...(warning !== undefined ? { warning } : {}) };
 }
 
 /** Why a spec nested too deep is refused, and where (the keys to the first level too many). */

@@ -593,7 +593,9 @@ function planFrontMatterSchemas(
 
 /** Phase 5: an MDX page and a generated page for one operation. `x-svc.href` names the
  *  operation's page: when that is the MDX page, navigation points at it and nothing is
- *  generated; anywhere else, both pages stand by choice. Otherwise it is an error. */
+ *  generated; anywhere else, both pages stand by choice. An MDX page at the generated page's
+ *  own path is the operation's page as if `x-svc.href` named it. Otherwise both stand, with a
+ *  warning. */
 function resolveFrontMatterConflicts(
   frontMatter: ReadonlyMap<string, FrontMatterOperation>,
   table: PageTable,
@@ -605,8 +607,12 @@ function resolveFrontMatterConflicts(
     const generated = table.byItem.get(itemKey({ kind: "operation", spec: fm.spec, operation: fm.operation }));
     if (generated === undefined) continue;
     const href = fm.operation.extension?.href;
-    if (href !== undefined) {
-      if (hrefToPagePath(href) !== fm.pagePath.toLowerCase()) continue;
+    // The MDX page is the operation's page when `x-svc.href` names it, or when it sits at the
+    // very path the page would be generated at (formbricks' v1 reference: the files a scrape of
+    // the spec wrote, beside a tab whose `openapi` generates the same paths).
+    const mdxIsThePage = href !== undefined ? hrefToPagePath(href) === fm.pagePath.toLowerCase() : generated === fm.pagePath.toLowerCase();
+    if (href !== undefined || mdxIsThePage) {
+      if (!mdxIsThePage) continue;
       table.pages.delete(generated);
       const { nav, entries } = explicit;
       for (let i = 0; i < nav.length; i++) {
@@ -620,8 +626,11 @@ function resolveFrontMatterConflicts(
     const groups = pageGroups?.(fm.pagePath);
     // The generated page inherits the MDX page's rule (`documentingRules`): say so.
     const restricted = groups !== undefined ? `; until then the generated page is restricted as ${fm.pagePath.slice(1)}.mdx is (groups: ${groups.join(", ")})` : "";
+    // A warning: both pages stand and the hosted platform builds both (formbricks' deployed
+    // site has five such operations), so nothing of the site breaks; the generated page cannot
+    // widen who reads the operation, since it takes the MDX page's groups.
     diagnostics.push({
-      severity: "error",
+      severity: "warning",
       file: "docs.json",
       ...(where !== undefined ? { path: where.entry ?? where.element } : {}),
       message:
@@ -634,7 +643,7 @@ function resolveFrontMatterConflicts(
 
 /**
  * Phase 5b: a channel with a generated page and a channel page (front matter `asyncapi`), as
- * phase 5 says of an operation. A warning, not phase 5's error: a channel's page path takes no
+ * phase 5 says of an operation, and a warning as there: a channel's page path takes no
  * `x-svc.href`, so there is no way to keep both by choice, and both show the channel as its
  * own rule allows (the generated page is not restricted by the MDX page's groups: the channel
  * page shows the channel only when every reader of it may read the channel anyway).

@@ -1,15 +1,19 @@
 import type { ApiOperation } from "./model.js";
 
 /**
- * URL part from a summary or tag, as the predecessor platform builds it (so links written for
- * it keep working): `{ } ( ) , . ' /` are removed, then runs of spaces become one hyphen, lower
- * case (`Checkout / State` -> `checkout-state`). We also drop `? # " \`` (they end or break a URL).
+ * URL part from a summary or tag, as the hosted platform builds it (so links written for it
+ * keep working): `{ } ( ) , . ' /` are removed, each space becomes a hyphen, then each pair of
+ * hyphens one, lower case. So `Checkout / State` -> `checkout-state` (spree's links) and
+ * `Management API - Surveys - Contact Links` -> `management-api--surveys--contact-links`
+ * (formbricks' links to its generated v2 reference: three hyphens become two, not one). We also
+ * drop `? # " \`` (they end or break a URL).
  */
 export function slugify(text: string): string {
   return text
     .replace(/[{}(),.'/?#"`]/g, "")
     .trim()
-    .replace(/\s+/g, "-")
+    .replace(/\s/g, "-")
+    .replace(/--/g, "-")
     .toLowerCase();
 }
 
