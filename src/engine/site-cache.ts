@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, utimesSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize } from "node:v8";
 import { crc32 } from "node:zlib";
@@ -133,7 +133,10 @@ export class SiteCache {
   readPending(): PendingCachedSite | undefined {
     let fd: number;
     try {
-      fd = openSync(this.file, "r");
+      // Without blocking: a FIFO put where the cache file was would otherwise hold the open, and
+      // the start with it, until something writes to it (adversary round 35 F4: `serve` answered
+      // nothing, not even `initialize`). `decodeUnchecked` then refuses what is not a file.
+      fd = openSync(this.file, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch {
       return undefined;
     }
@@ -185,6 +188,7 @@ export class SiteCache {
 
   private decodeUnchecked(fd: number): Decoded | string {
     const st = fstatSync(fd);
+    if (!st.isFile()) return "is not a regular file";
     const size = st.size;
     // A file or folder others may write could hold a forged cache (a checksum is no signature): only
     // a file of this user, in a folder only this user may write, is trusted.

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -350,6 +350,18 @@ describe("the site cache", () => {
     expect(logs).toEqual([`search cache ${file} is corrupt (checksum): reading and indexing the site again`]);
     expect(existsSync(file)).toBe(false);
     expect(cache.read()).toBeUndefined();
+  });
+
+  it("a FIFO where the cache file was does not hold the start: said not a regular file, removed, rebuilt (adversary round 35 F4)", async () => {
+    const { root, dir, file, plain } = await cachedDemo();
+    rmSync(file);
+    execFileSync("mkfifo", ["-m", "600", file]);
+    const next = await start(root, dir, QUERIES);
+    expect(next.build?.fromCache).toBe(false);
+    expect(next.logs.filter((l) => l.includes("search cache"))).toEqual([`search cache ${file} is not a regular file: reading and indexing the site again`]);
+    expect(next.hits).toEqual(plain);
+    expect(statSync(file).isFile()).toBe(true);
+    expect((await start(root, dir, QUERIES)).build?.fromCache).toBe(true);
   });
 
   it("a cache in a folder others may write is not trusted (a checksum is no signature): said, rebuilt, and its folder made private", async () => {
