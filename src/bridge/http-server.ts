@@ -185,6 +185,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     });
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, requestMs));
     server.on("connect", answerConnect);
+    server.on("checkExpectation", answerExpectation);
     const listening = (port: number): void => {
       const host = options.host.includes(":") ? `[${options.host}]` : options.host;
       resolve({
@@ -550,6 +551,22 @@ function answerConnect(req: IncomingMessage, socket: Socket): void {
     res.assignSocket(socket);
     res.shouldKeepAlive = false;
     res.once("finish", () => socket.end());
+    res.writeHead(answer.status, { ...Object.fromEntries(answer.headers), "Content-Length": Buffer.byteLength(body), Connection: "close" });
+    res.end(body);
+  });
+}
+
+/**
+ * A request whose `Expect` is not `100-continue`: node:http answers 417 with no body when no one
+ * listens (adversary round 35 F5); here the path's error shape says which expectation, and the
+ * connection is closed (the body, if one follows, is not read).
+ */
+function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const path = req.url?.startsWith("/") === true ? (req.url.split("?")[0] ?? "/") : "/";
+  const expect = String(req.headers.expect ?? "").slice(0, 100);
+  const answer = errorForPath(path, 417, "expectation_failed", `Expect: ${JSON.stringify(expect)} is not supported; only 100-continue is`);
+  void answer.text().then((body) => {
+    res.shouldKeepAlive = false;
     res.writeHead(answer.status, { ...Object.fromEntries(answer.headers), "Content-Length": Buffer.byteLength(body), Connection: "close" });
     res.end(body);
   });

@@ -352,6 +352,30 @@ describe("odd input at every route answers 4xx in the route's error shape, never
     expect(failures).toEqual([]);
   });
 
+  it("an Expect other than 100-continue gets the path's 417 in its shape, naming it, and the connection is closed", async () => {
+    const answers = await Promise.all(
+      ["/mcp", "/guides/setup"].map(async (path) => {
+        const answer = await raw(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}`);
+        const [head = "", body = ""] = answer.split("\r\n\r\n");
+        const headers = head.split("\r\n");
+        const header = (name: string) => headers.find((l) => l.toLowerCase().startsWith(`${name}:`))?.replace(/^[^:]+/, (n) => n.toLowerCase());
+        return { status: headers[0], connection: header("connection"), body: JSON.parse(body) as unknown };
+      }),
+    );
+    expect(answers).toEqual([
+      {
+        status: "HTTP/1.1 417 Expectation Failed",
+        connection: "connection: close",
+        body: { jsonrpc: "2.0", id: null, error: { code: -32000, message: 'Expect: "200-ok" is not supported; only 100-continue is', data: { reason: "expectation_failed" } } },
+      },
+      {
+        status: "HTTP/1.1 417 Expectation Failed",
+        connection: "connection: close",
+        body: { error: { code: "expectation_failed", message: 'Expect: "200-ok" is not supported; only 100-continue is' } },
+      },
+    ]);
+  });
+
   it("CONNECT, a proxy's method, gets the path's 405 in its shape and the connection is closed", async () => {
     const answers = await Promise.all(
       ["/mcp", "/guides/setup", `127.0.0.1:${new URL(h.origin).port}`].map(async (target) => {
