@@ -25,6 +25,19 @@ const ROWS: readonly { readonly words: readonly string[]; readonly docs: readonl
   { words: ["remove", "erase"], docs: ["delete"], both: true },
   { words: ["own"], docs: ["custom"], both: false },
   { words: ["laptop"], docs: ["local"], both: false },
+  // Everyday words for things docs name by their technical word (issue 24, twenty-fifth round):
+  // one way where the docs' word has other senses a question's word does not (an `image` is also
+  // a container image; `notify` and `performance` are broader).
+  { words: ["picture", "photo"], docs: ["image"], both: false },
+  { words: ["simultaneously", "concurrently", "concurrent"], docs: ["parallel"], both: true },
+  { words: ["folder"], docs: ["directory"], both: true },
+  { words: ["hotkey", "keybinding"], docs: ["shortcut"], both: true },
+  { words: ["whitelist"], docs: ["allowlist"], both: true },
+  { words: ["blacklist"], docs: ["denylist", "blocklist"], both: true },
+  { words: ["alert"], docs: ["notify"], both: false },
+  { words: ["cost"], docs: ["pricing"], both: false },
+  { words: ["cron"], docs: ["schedule"], both: true },
+  { words: ["speed"], docs: ["performance"], both: false },
 ];
 
 /**

@@ -400,6 +400,15 @@ export function stem(word: string): string {
   // `automatically` and `automatic`, `programmatically` and `programmatic`, `numerical` and
   // `numeric` are one word to a reader ("renew automatically" asks for Automatic renewal).
   else if (w.endsWith("ical") && w.length >= 7) w = w.slice(0, -2);
+  // Nouns made from verbs that readers and pages swap ("is it compatible" / Compatibility,
+  // "approve" / Approval, "delete" / Deletion; issue 24, twenty-fifth round). `-bility` meets
+  // `-ble`; `-val`, `-wal`, `-sal` lose `-al` (`removal`, `renewal`, `proposal`); `-etion` and
+  // `-ution` lose `-ion` (`deletion`, `completion`, `execution`, `distribution`). Not `-ection`
+  // (`connection` for "connect" cost the shared corpora a judged page) nor `-uction`
+  // (`production` is not `product`).
+  else if (w.endsWith("bility") && w.length >= 9) w = `${w.slice(0, -5)}le`;
+  else if (w.length >= 7 && (w.endsWith("val") || w.endsWith("wal") || w.endsWith("sal"))) w = w.slice(0, -2);
+  else if (w.length >= 8 && (w.endsWith("etion") || w.endsWith("ution"))) w = w.slice(0, -3);
   // `configure`, `configured` and `configuration` all end as `configur`; `translate`,
   // `translating` and `translation` as `transl`.
   if (w.endsWith("e") && w.length >= 4) w = w.slice(0, -1);

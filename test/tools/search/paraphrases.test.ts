@@ -81,4 +81,46 @@ describe("paraphrases", () => {
       ["/account/emails", ""],
     ]);
   });
+
+  // Twenty-fifth round: everyday words for what docs name by the technical word. Before, each
+  // question found the page holding its other words first (the background jobs page, the generic
+  // upload page, the palette page) and the answer second.
+  it("photo finds image, folder finds directory, hotkey finds shortcut", () => {
+    expect(
+      ranked(
+        {
+          "/tutorials/transparent-images.mdx": page("Transparent images", "Remove the background of an image and keep its subject on a transparent layer."),
+          "/guides/background-jobs.mdx": page("Remove background jobs", "Remove a background job from the queue before it starts, or retry it from the jobs page."),
+        },
+        "remove the background from a photo",
+      ),
+    ).toEqual([
+      ["/tutorials/transparent-images", ""],
+      ["/guides/background-jobs", ""],
+    ]);
+    expect(
+      ranked(
+        {
+          "/cli/upload-directory.mdx": page("Upload a directory", "Pass --recursive to send every file under a directory in one call."),
+          "/guides/files.mdx": page("Upload files", "Upload a file with the dashboard; it lists every file you upload and lets you rename one."),
+        },
+        "upload a whole folder of files",
+      ),
+    ).toEqual([
+      ["/cli/upload-directory", ""],
+      ["/guides/files", ""],
+    ]);
+    expect(
+      ranked(
+        {
+          "/reference/shortcuts.mdx": page("Keyboard shortcuts", "Change the shortcut that opens the command palette in the settings."),
+          "/guides/palette.mdx": page("Command palette", "Open the command palette to run any command; change its position in the settings."),
+        },
+        "change the hotkey that opens the command palette",
+      ),
+    ).toEqual([
+      ["/reference/shortcuts", ""],
+      ["/guides/palette", ""],
+    ]);
+  });
 });

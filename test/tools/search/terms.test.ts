@@ -77,6 +77,12 @@ describe("stem", () => {
     expect(stem("customer")).not.toBe(stem("customize"));
     expect(stem("product")).not.toBe(stem("production"));
   });
+
+  it("joins nouns made from verbs to their verb (-bility, -val/-wal/-sal, -etion/-ution), not -ection or -uction", () => {
+    const pairs = [["compatibility", "compatible"], ["availability", "available"], ["removal", "remove"], ["approvals", "approve"], ["renewal", "renew"], ["proposal", "propose"], ["deletion", "delete"], ["completions", "complete"], ["execution", "executed"], ["distribution", "distribute"]];
+    expect(pairs.map(([noun, verb]) => [stem(noun as string), stem(verb as string)])).toEqual(pairs.map(([, verb]) => [stem(verb as string), stem(verb as string)]));
+    expect([stem("connection"), stem("collection"), stem("production"), stem("signal"), stem("portal"), stem("tutorial")]).toEqual(["connection", "collection", "production", "signal", "portal", "tutorial"]);
+  });
 });
 
 describe("Analyzer", () => {

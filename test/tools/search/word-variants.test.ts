@@ -95,4 +95,46 @@ describe("word variants", () => {
       ["/self-host/upgrade", ""],
     ]);
   });
+
+  // Twenty-fifth round: a noun made from a verb was a stem of its own (`compatibility`,
+  // `deletion`, `approval`), so the page titled with it lost to a page holding the question's
+  // other words; each came second before.
+  it("a verb finds the page titled with its noun", () => {
+    expect(
+      ranked(
+        {
+          "/sdk/compatibility.mdx": page("Compatibility", "The SDK runs on Node 18 and later, Deno and Bun; older runtimes are not supported."),
+          "/sdk/install.mdx": page("Install the SDK on Node 18", "Install the SDK with npm on Node 18, then import the client."),
+        },
+        "is the sdk compatible with node 18",
+      ),
+    ).toEqual([
+      ["/sdk/compatibility", ""],
+      ["/sdk/install", ""],
+    ]);
+    expect(
+      ranked(
+        {
+          "/workspaces/deletion.mdx": page("Workspace deletion", "An owner can end a workspace from its settings; its projects and members go with it."),
+          "/workspaces/members.mdx": page("Workspace members", "Invite members to a workspace, or delete a member who left."),
+        },
+        "delete a workspace",
+      ),
+    ).toEqual([
+      ["/workspaces/deletion", ""],
+      ["/workspaces/members", ""],
+    ]);
+    expect(
+      ranked(
+        {
+          "/reviews/approvals.mdx": page("Approvals", "A change needs a second reviewer's approval before it is merged."),
+          "/reviews/merging.mdx": page("Merge a change", "A change is merged once its checks pass; a reviewer can approve it from the review panel."),
+        },
+        "who has to approve a change before it is merged",
+      ),
+    ).toEqual([
+      ["/reviews/approvals", ""],
+      ["/reviews/merging", ""],
+    ]);
+  });
 });
