@@ -8,7 +8,9 @@
 // SIGUSR2 writes the totals so far, and the young generation's size now (V8 sizes it up to
 // --max-semi-space-size as it sees fit: a small one collects more often per call), to
 // $BENCH_LOOP_PROBE_DIR/<pid>.json (bench/loop-probe.ts reads them before and after a run). Reading schedstat 100 times a second costs ~2 ms of CPU a second.
+import { subscribe } from "node:diagnostics_channel";
 import { readFileSync, writeFileSync } from "node:fs";
+import { Server } from "node:http";
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import { getHeapSpaceStatistics } from "node:v8";
 import { isMainThread } from "node:worker_threads";
@@ -23,7 +25,7 @@ if (dir !== undefined && dir !== "" && isMainThread) {
     const [run, wait] = readFileSync(path, "utf8").split(" ").map(Number);
     return { run: run / 1e6, wait: wait / 1e6 };
   };
-  const s = { blocked20: 0, blocked50: 0, blocked100: 0, blockedMs: 0, blockedRunMs: 0, blockedRunnableMs: 0, blockedAsleepMs: 0, maxBlockedMs: 0, gc: {} };
+  const s = { requests: 0, connections: 0, blocked20: 0, blocked50: 0, blocked100: 0, blockedMs: 0, blockedRunMs: 0, blockedRunnableMs: 0, blockedAsleepMs: 0, maxBlockedMs: 0, gc: {} };
   let last = performance.now();
   let lastSched = sched();
   const tick = () => {
@@ -63,5 +65,13 @@ if (dir !== undefined && dir !== "" && isMainThread) {
       if (e.duration > 20) g.over20++;
     }
   }).observe({ entryTypes: ["gc"] });
+  // Calls and connections this process was given: a worker's share of the run's work, and (its
+  // connections less the run's) how many its clients had to reopen (a shed excess, issue 23).
+  subscribe("http.server.request.start", () => void s.requests++);
+  const emit = Server.prototype.emit;
+  Server.prototype.emit = function (event, ...args) {
+    if (event === "connection") s.connections++;
+    return emit.call(this, event, ...args);
+  };
   process.on("SIGUSR2", () => writeFileSync(`${dir}/${process.pid}.json`, JSON.stringify({ ...s, ...sched(), newSpaceMb: (getHeapSpaceStatistics().find((x) => x.space_name === "new_space")?.space_size ?? 0) / 2 ** 20 })));
 }

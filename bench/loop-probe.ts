@@ -24,6 +24,8 @@ export interface GcKind {
 }
 
 interface Totals {
+  readonly requests: number;
+  readonly connections: number;
   readonly blocked20: number;
   readonly blocked50: number;
   readonly blocked100: number;
@@ -42,6 +44,9 @@ interface Totals {
 /** One process's counts over a run. */
 export interface ProbeRound {
   readonly pid: number;
+  /** HTTP requests this process answered, and connections it was given (handed or accepted). */
+  readonly requests: number;
+  readonly connections: number;
   /** Blocking events over 20, 50 and 100 ms. */
   readonly blocked: readonly [number, number, number];
   /** Of the blocking events' time: on a core, runnable waiting for a core, asleep (ms). */
@@ -96,6 +101,8 @@ export function probeRound(before: Map<number, Totals>, after: Map<number, Total
     );
     return {
       pid,
+      requests: a.requests - b.requests,
+      connections: a.connections - b.connections,
       blocked: [a.blocked20 - b.blocked20, a.blocked50 - b.blocked50, a.blocked100 - b.blocked100],
       blockedRunMs: ms(a.blockedRunMs - b.blockedRunMs),
       blockedRunnableMs: ms(a.blockedRunnableMs - b.blockedRunnableMs),

@@ -21,7 +21,7 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
  * used, idle, during the round (`othersCpuMs`: V8 collects an idle process's heap some seconds
  * after its traffic stops, inside the next side's round).
  *
- *   npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg][#protocol] <checkout>[@pg][#protocol]... [--limits counted] [--protocol 2025-11-25] [--endpoint authed] [--probe]
+ *   npx tsx bench/wrk-ab.ts <workers> <seconds> <rounds> <checkout>[@pg][#protocol][~node-args] <checkout>[@pg][#protocol][~node-args]... [--limits counted] [--protocol 2025-11-25] [--endpoint authed] [--probe]
  *
  * A checkout is a folder with this repository built (`npm run build`; another commit's worktree
  * with its node_modules linked). `@pg` gives that side PostgreSQL state (a fresh database on
@@ -30,7 +30,9 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
  * after each round so every backend has reported), else SQLite state in a temp folder.
  * `#2025-11-25` or `#2026-07-28` after a side gives it its own protocol (else `--protocol`'s):
  * one checkout's two generations side by side, alike under the machine's load (a checkout may be
- * named twice; each side has a server of its own). `WRK_AB_NODE_OPTIONS` is added to every server's NODE_OPTIONS. `--limits counted`: the ip and search limits counted but never reached (else off).
+ * named twice; each side has a server of its own). `~--a,--b` after a side: options on node's
+ * command line of its server (a primary's are its workers' too), e.g. a V8 flag Node refuses in
+ * `NODE_OPTIONS` (`~--single-threaded-gc`), so one checkout runs beside itself with and without. `WRK_AB_NODE_OPTIONS` is added to every server's NODE_OPTIONS. `--limits counted`: the ip and search limits counted but never reached (else off).
  * Each server's site cache is written a second after its index is built (issue 22) and lands in
  * the first round; run with SVC_MCP_CACHE=off to leave it out. Each side's first round starts
  * after a warm-up of `BENCH_WARM_UP_CALLS` calls per worker (default 3,000; wrk-load.ts), not
@@ -39,8 +41,13 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
  * endpoint), so every call has its token checked. Each side's line gives `errors`: answers other
  * than 200 over all rounds (a 503 or 401 is cheap and would flatter the rate).
  *
+ * With `--workers N`, each side's line also gives `primaryCpuMsPerCall`: the primary's own CPU
+ * (hand-outs, counters) over the measured runs, per call.
+ *
  * `--probe`: every server process loads bench/loop-probe.mjs, and each round also prints, per
- * worker, its share of wrk's connections (sampled mid-run), its blocking events (event loop late
+ * worker, its share of wrk's connections (sampled mid-run), the requests it answered and the
+ * connections it was given in the round (more than its share of the 32: its clients reconnected,
+ * a shed excess), its blocking events (event loop late
  * by > 20, 50, 100 ms) split into time on a core, waiting for one and asleep, and its garbage
  * collections by kind: what the tail was made of, as counts a busy machine does not invent.
  */
@@ -71,6 +78,8 @@ interface Side {
   calls: number;
   cpu: number;
   main: number;
+  /** The primary's CPU over the measured runs (`--workers N`: it hands out connections, holds counters). */
+  primary: number;
   db: number;
   transactions: number;
   readonly rounds: { rate: number; p99: number; load: number; wrkMsPerCall: number; othersCpuMs: number }[];
@@ -100,16 +109,19 @@ if (!(workers >= 1) || !(seconds > 0) || !(rounds >= 1) || checkouts.length === 
 
 /** One side's server, serving once every worker has answered a search (its index built). */
 async function start(named: string): Promise<Side> {
-  const hash = named.lastIndexOf("#");
-  const spec = hash === -1 ? named : named.slice(0, hash);
-  const sideProtocol = hash === -1 ? protocol : (named.slice(hash + 1) as WrkProtocol);
+  const tilde = named.indexOf("~");
+  const nodeArgs = tilde === -1 ? [] : named.slice(tilde + 1).split(",");
+  const hash = tilde === -1 ? named.lastIndexOf("#") : named.lastIndexOf("#", tilde);
+  const bare = tilde === -1 ? named : named.slice(0, tilde);
+  const spec = hash === -1 ? bare : bare.slice(0, hash);
+  const sideProtocol = hash === -1 ? protocol : (bare.slice(hash + 1) as WrkProtocol);
   const postgres = spec.endsWith("@pg");
   const dir = resolve(postgres ? spec.slice(0, -3) : spec);
   const db = postgres ? await freshDatabase() : undefined;
   const state = db?.url ?? mkdtempSync(join(tmpdir(), "svc-wrk-ab-"));
   const serveArgs = ["serve", "--http", "--port", "0", "--no-watch", "--dir", SPREE, "--no-fetch-remote", "--state", state, ...(limits === "off" ? OFF : COUNTED), "--search-cache", "0"];
   if (workers > 1) serveArgs.push("--workers", String(workers));
-  const child = spawn(process.execPath, [...youngGeneration(), join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, ...probe?.env, NODE_OPTIONS: [probe?.nodeOption ?? "", process.env.WRK_AB_NODE_OPTIONS ?? ""].join(" ").trim() }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [...youngGeneration(), ...nodeArgs, join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, ...probe?.env, NODE_OPTIONS: [probe?.nodeOption ?? "", process.env.WRK_AB_NODE_OPTIONS ?? ""].join(" ").trim() }, stdio: ["ignore", "ignore", "pipe"] });
   const lines: string[] = [];
   const { origin, pids } = await new Promise<{ origin: string; pids: number[] }>((ready, fail) => {
     let found: string | undefined;
@@ -134,7 +146,7 @@ async function start(named: string): Promise<Side> {
       await r.text();
     }),
   );
-  return { name: named, protocol: sideProtocol, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, headers: auth, errors: 0, calls: 0, cpu: 0, main: 0, db: 0, transactions: 0, rounds: [], port: Number(new URL(origin).port) };
+  return { name: named, protocol: sideProtocol, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, headers: auth, errors: 0, calls: 0, cpu: 0, main: 0, primary: 0, db: 0, transactions: 0, rounds: [], port: Number(new URL(origin).port) };
 }
 
 /** A bearer token for `/authed/mcp`: a client credential made by the checkout's CLI on the side's state, exchanged at its token endpoint. */
@@ -176,9 +188,15 @@ try {
       const othersCpu = (): number => others.reduce((sum, pid) => sum + cpuMs(pid), 0);
       let othersBefore = 0;
       let othersCpuMs = 0;
+      const primaryCpu = (): number => (side.pids.length > 0 ? cpuMs(side.child.pid) : 0);
       const measured = async (phase: "start" | "end"): Promise<void> => {
-        if (phase === "start") othersBefore = othersCpu();
-        else othersCpuMs = Math.round(othersCpu() - othersBefore);
+        if (phase === "start") {
+          othersBefore = othersCpu();
+          side.primary -= primaryCpu();
+        } else {
+          othersCpuMs = Math.round(othersCpu() - othersBefore);
+          side.primary += primaryCpu();
+        }
         if (probe === undefined) return;
         if (phase === "start") {
           before = await probeTotals(probe.dir, workerPids);
@@ -211,7 +229,7 @@ try {
   for (const side of sides) {
     const perCall = (ms: number): number => Math.round((ms / side.calls) * 1000) / 1000;
     const database = side.databaseUrl !== undefined ? { databaseCpuMsPerCall: perCall(side.db), databaseTransactionsPerCall: perCall(side.transactions) } : {};
-    process.stdout.write(`${JSON.stringify({ side: side.name, workers, limits, protocol: side.protocol, endpoint, errors: side.errors, cpuMsPerCall: perCall(side.cpu), mainThreadCpuMsPerCall: perCall(side.main), ...database, rounds: side.rounds })}\n`);
+    process.stdout.write(`${JSON.stringify({ side: side.name, workers, limits, protocol: side.protocol, endpoint, errors: side.errors, cpuMsPerCall: perCall(side.cpu), mainThreadCpuMsPerCall: perCall(side.main), primaryCpuMsPerCall: perCall(side.primary), ...database, rounds: side.rounds })}\n`);
   }
 } finally {
   for (const side of sides) {

@@ -126,4 +126,48 @@ describe("serve --http --workers 2 hands each connection to the worker holding t
     );
     expect(split.sort()).toEqual([7, 8]);
   });
+
+  it("connections opened right after others closed, while one worker has not told of its closes (stopped), end split exactly even: the other, handed the excess by the stale counts, closes it after an answer and its clients reconnect to the first", async () => {
+    server = await startWorkers(["--dir", DEMO, "--state", state.dir, "--project-id", "docs", "--workers", "2"]);
+    const s = server;
+    const [stale, live] = s.pids as [number, number];
+    const owners = (cs: readonly Connection[]): number[] => tally(cs.map((c) => c.owner(s.port, children(s.child.pid as number)) ?? -1), [stale, live]);
+    const before = Array.from({ length: 8 }, () => new Connection(s.origin));
+    connections.push(...before);
+    for (const c of before) expect((await c.get("/.well-known/mcp")).status).toBe(200);
+    expect(owners(before)).toEqual([4, 4]);
+    // wrk's next run, as the bench saw it (issue 23): the old connections close and new ones open
+    // at once, while one worker's loop is busy (stopped: it cannot tell the primary of its four
+    // closes). The primary still counts them as its: it hands the other worker four of the eight
+    // new ones if none of its own closes were counted yet, six once all were.
+    process.kill(stale, "SIGSTOP");
+    for (const c of before) c.close();
+    const after = Array.from({ length: 8 }, () => new Connection(s.origin));
+    connections.push(...after);
+    let answered = 0;
+    let liveAnswered!: () => void;
+    const fourAnswered = new Promise<void>((resolve) => (liveAnswered = resolve));
+    const burst = after.map(async (c) => {
+      expect((await c.get("/.well-known/mcp")).status).toBe(200);
+      if (++answered === 4) liveAnswered();
+    });
+    // The live worker answers at least four without the stopped one (it holds at least four).
+    await fourAnswered;
+    process.kill(stale, "SIGCONT");
+    await Promise.all(burst);
+    // Told its share (4) once the stopped worker's closes are counted, the live worker closes
+    // its excess after their next answer; asked until a round closes none.
+    const closes: number[] = [];
+    for (let round = 0; round < 5 && closes.at(-1) !== 0; round++) {
+      let closed = 0;
+      for (const c of after) {
+        const answer = await c.get("/.well-known/mcp");
+        expect(answer.status).toBe(200);
+        if (answer.headers.connection === "close") closed++;
+      }
+      closes.push(closed);
+    }
+    expect(closes.at(-1)).toBe(0);
+    expect(owners(after)).toEqual([4, 4]);
+  });
 });
