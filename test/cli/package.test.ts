@@ -243,8 +243,9 @@ describe("the bundle archive (dist/svc-mcp-<hash>.br), unpacked by the first run
       const inode = statSync(cli).ino;
       expect(await run(fresh.bin, ["--version"])).toEqual(ok);
       expect(statSync(cli).ino).toBe(inode);
-      // jq.wasm: the real jq, beside the chunks (src/engine/shell/jq/jq-module.ts finds it there).
-      expect(readdirSync(join(fresh.root, "dist", hash)).filter((f) => !f.endsWith(".mjs")).sort()).toEqual(["jq.wasm", "web"]);
+      // jq.wasm: the real jq, beside the chunks (src/engine/shell/jq/jq-module.ts finds it there);
+      // serve's CommonJS script, which bin/code-cache.js runs on Node 20 (scripts/serve-script.mjs).
+      expect(readdirSync(join(fresh.root, "dist", hash)).filter((f) => !f.endsWith(".mjs")).sort()).toEqual([expect.stringMatching(/^cli-[0-9a-f]{16}\.cjs$/), "jq.wasm", "web"]);
     } finally {
       fresh.cleanup();
     }
