@@ -6,8 +6,8 @@
 // A code cache is code: V8 runs what it holds without checking it against the source beyond its
 // length (its own checksum is verified in debug builds only). So one is taken only when it is
 // plainly ours: a regular file (not a link) owned by this user, readable by nobody else (0600, as
-// written here; git checks files out 0644 or 0755), in a folder outside the working folder and
-// the docs folder (`--dir`), whose bytes match the SHA-256 written with them. Anything else, or a
+// written here; git checks files out 0644 or 0755), in a folder outside the docs folder (`--dir`,
+// else the working folder), whose bytes match the SHA-256 written with them. Anything else, or a
 // cache V8 rejects (another Node, other V8 flags), is ignored and written anew when the process
 // exits: never an error.
 import { createHash, randomBytes } from "node:crypto";
@@ -20,16 +20,22 @@ import vm from "node:vm";
 const FORMAT = Buffer.from("svc-mcp-code-cache 1\n");
 const DIGEST_BYTES = 32;
 
-/** Whether `path` is `folder` or inside it, compared where both really are when they exist. */
-function isInside(path, folder) {
-  const real = (p) => {
+/** Where `path` really is: its deepest existing folder's real path, with the rest (not made yet) after it. */
+function realPath(path) {
+  const rest = [];
+  for (let head = resolve(path); ; head = dirname(head)) {
     try {
-      return realpathSync(p);
+      return join(realpathSync(head), ...rest.reverse());
     } catch {
-      return resolve(p);
+      if (dirname(head) === head) return resolve(path);
+      rest.push(basename(head));
     }
-  };
-  const rel = relative(real(folder), real(path));
+  }
+}
+
+/** Whether `path` is `folder` or inside it, compared where both really are. */
+function isInside(path, folder) {
+  const rel = relative(realPath(folder), realPath(path));
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
@@ -45,8 +51,8 @@ function dirArgument(args) {
 /**
  * Where code caches go: `$XDG_CACHE_HOME/svc-mcp/code` (an absolute XDG_CACHE_HOME; else
  * `~/.cache`), as src/store/cache-dir.ts decides for the other caches. Undefined, so no code cache,
- * with `SVC_MCP_CACHE=off`, without a home, or when that folder is inside the working folder or
- * the docs folder (XDG_CACHE_HOME=$PWD/.cache in CI): a repository could hold a planted cache.
+ * with `SVC_MCP_CACHE=off`, without a home, or when that folder is inside the docs folder
+ * (XDG_CACHE_HOME=$PWD/.cache in CI): a repository could hold a planted cache.
  */
 export function codeCacheDir(env, args, cwd) {
   if (env.SVC_MCP_CACHE === "off") return undefined;
@@ -54,8 +60,9 @@ export function codeCacheDir(env, args, cwd) {
   const base = xdg !== undefined && isAbsolute(xdg) ? xdg : env.HOME !== undefined && isAbsolute(env.HOME) ? join(env.HOME, ".cache") : undefined;
   if (base === undefined) return undefined;
   const dir = join(base, "svc-mcp", "code");
-  const docs = dirArgument(args);
-  if (isInside(dir, cwd) || (docs !== undefined && isInside(dir, resolve(cwd, docs)))) return undefined;
+  // The docs folder: `--dir`, else the working folder (serve's default). Not the working folder
+  // beside a `--dir`: an editor starts servers in the home folder, which holds ~/.cache.
+  if (isInside(dir, resolve(cwd, dirArgument(args) ?? "."))) return undefined;
   return dir;
 }
 

@@ -117,7 +117,7 @@ describe("bin/code-cache.js: V8's code of serve's CommonJS script kept between s
 });
 
 describe("where the code cache goes", () => {
-  it("under the user's cache folder, never inside the working folder or the docs folder, and nowhere with SVC_MCP_CACHE=off", async () => {
+  it("under the user's cache folder, never inside the docs folder (--dir, else the working folder), and nowhere with SVC_MCP_CACHE=off", async () => {
     const { codeCacheDir } = (await import(MODULE)) as CodeCacheModule;
     const home = "/home/sam";
     expect(codeCacheDir({ HOME: home }, ["--dir", "/srv/docs"], "/srv")).toBe("/home/sam/.cache/svc-mcp/code");
@@ -132,6 +132,10 @@ describe("where the code cache goes", () => {
     expect(codeCacheDir({ HOME: home, XDG_CACHE_HOME: "/srv/docs/.cache" }, ["--dir", "/srv/docs"], "/tmp")).toBeUndefined();
     expect(codeCacheDir({ HOME: home, XDG_CACHE_HOME: "/srv/docs/.cache" }, ["--dir=docs"], "/srv")).toBeUndefined();
     expect(codeCacheDir({ HOME: "/srv/docs" }, ["--dir", "."], "/srv/docs/site")).toBe("/srv/docs/.cache/svc-mcp/code");
+    // An editor starts the server in the home folder, with the docs elsewhere: ~/.cache is used.
+    expect(codeCacheDir({ HOME: home }, ["--dir", "/srv/docs"], home)).toBe("/home/sam/.cache/svc-mcp/code");
+    // Serving the home folder itself (no --dir) is serving what holds ~/.cache.
+    expect(codeCacheDir({ HOME: home }, [], home)).toBeUndefined();
   });
 
   it("compared where the folders really are: a link to the docs is the docs", async () => {
