@@ -19,6 +19,9 @@ import vm from "node:vm";
 /** The first bytes of a cache file; another format (a later svc-mcp's) is ignored. */
 const FORMAT = Buffer.from("svc-mcp-code-cache 1\n");
 const DIGEST_BYTES = 32;
+/** A cache V8 took is written again only when the run compiled this much more: a first start that
+ *  ended early (a usage error) wrote little, and a later, longer one replaces it. */
+const REWRITE_GROWTH = 1.1;
 
 /** Where `path` really is: its deepest existing folder's real path, with the rest (not made yet) after it. */
 function realPath(path) {
@@ -122,8 +125,9 @@ function writeCache(file, data) {
  * Run the CommonJS script `script` as Node would `require` it, with its code cache from `dir`.
  * Returns its exports; `state` says what became of the cache: "accepted" (V8 took it), "none",
  * "refused" (not plainly ours), "corrupt" (our checksum failed), "rejected" (V8 refused it).
- * `save()` writes the cache of what has been compiled by then, unless it was accepted: call it
- * late (at exit), so that it holds the functions the run compiled, not just the top level.
+ * `save()` writes the cache of what has been compiled by then (unless V8 took the cache and this
+ * run compiled little more) and says whether it did: call it late, so that it holds the functions
+ * the run compiled, not just the top level.
  */
 export function runWithCodeCache(script, dir) {
   const source = readFileSync(script, "utf8");
@@ -144,7 +148,10 @@ export function runWithCodeCache(script, dir) {
     state,
     file,
     save() {
-      if (state !== "accepted") writeCache(file, compiled.createCachedData());
+      const data = compiled.createCachedData();
+      if (state === "accepted" && data.length < cached.data.length * REWRITE_GROWTH) return false;
+      writeCache(file, data);
+      return true;
     },
   };
 }

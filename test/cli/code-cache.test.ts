@@ -21,15 +21,19 @@ const SCRIPT = [
   ...Array.from({ length: 50 }, (_, i) => `function f${i}(x) { return x + ${i}; }`),
   "exports.sum = (n) => { let t = 0; for (let i = 0; i < n; i++) t += [f0, f1, f2][i % 3](i); return t; };",
   "exports.where = [typeof require, typeof module, __filename.endsWith('.cjs')];",
+  // Code a run compiles only when it calls `more` (a longer run than the first).
+  ...Array.from({ length: 200 }, (_, i) => `function g${i}(x) { const a = [x, ${i}]; let t = 0; for (const v of a) { if (v % 2) t += v * ${i}; else t -= v; } return t; }`),
+  `exports.more = () => [${Array.from({ length: 200 }, (_, i) => `g${i}`).join(", ")}].reduce((t, g) => t + g(3), 0);`,
 ].join("\n");
 
 /** Run the script in a new process through runWithCodeCache, save at the end; what it printed. */
-async function start(script: string, dir: string, nodeArgs: readonly string[] = []): Promise<{ state: string; sum: number; where: unknown }> {
+async function start(script: string, dir: string, nodeArgs: readonly string[] = [], more = false): Promise<{ state: string; sum: number; where: unknown }> {
   const driver = `import { runWithCodeCache } from ${JSON.stringify(MODULE)};
 const r = runWithCodeCache(process.argv[1], process.argv[2]);
 console.log(JSON.stringify({ state: r.state, sum: r.exports.sum(10), where: r.exports.where }));
+if (process.argv[3] === "more") r.exports.more();
 r.save();`;
-  const { stdout } = await run(process.execPath, [...nodeArgs, "--input-type=module", "-e", driver, script, dir]);
+  const { stdout } = await run(process.execPath, [...nodeArgs, "--input-type=module", "-e", driver, script, dir, more ? "more" : "less"]);
   return JSON.parse(stdout) as { state: string; sum: number; where: unknown };
 }
 
@@ -61,6 +65,18 @@ describe("bin/code-cache.js: V8's code of serve's CommonJS script kept between s
     expect(await start(script, dir)).toEqual(answer("accepted"));
     expect(await start(script, dir)).toEqual(answer("accepted"));
     expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it("a cache V8 took is written again when a run compiled much more (the first start may have ended early), else kept", async () => {
+    await start(script, dir);
+    const file = only();
+    const small = readFileSync(file);
+    expect(await start(script, dir, [], true)).toEqual(answer("accepted"));
+    const large = readFileSync(file);
+    expect(large.length).toBeGreaterThan(small.length * 1.1);
+    expect(await start(script, dir, [], true)).toEqual(answer("accepted"));
+    expect(await start(script, dir)).toEqual(answer("accepted"));
+    expect(readFileSync(file).equals(large)).toBe(true);
   });
 
   it("a flipped byte, a cut file or another format is corrupt: ignored, written anew, then taken", async () => {
