@@ -18,6 +18,8 @@ const dist = join(root, "dist");
 const sources = join(root, "src");
 /** scripts/bundle-archive.mjs's ARCHIVE_FORMAT. */
 const ARCHIVE_FORMAT = "svc-mcp-bundle 1";
+/** When serve's code cache is written (bin/code-cache.js), at the latest. */
+const CODE_CACHE_SAVE_MS = 30_000;
 
 /** Newest modification time of the files under `dir` (0 when it does not exist). */
 function newest(dir) {
@@ -121,9 +123,35 @@ if (bundle !== undefined) {
   // a ~0.5 s start). In a checkout, `node --enable-source-maps bin/svc-mcp.js` maps stack traces.
   // Node 22.1+ keeps V8's compiled code of the chunks on disk (under the system's temporary
   // folder, or NODE_COMPILE_CACHE): later starts skip compiling what an earlier one compiled.
-  // Node 20 has no such API; it compiles each time.
-  module.enableCompileCache?.();
-  ({ main } = await import(bundle));
+  // Node 20 has no such API: there `serve` runs from the CommonJS script beside the chunks, whose
+  // compiled code bin/code-cache.js keeps in the user's cache folder (a warm start of a large
+  // site waits for the compile otherwise; docs/measurements.md). Other commands, short-lived,
+  // keep the chunks: they load only what they run.
+  const script = module.enableCompileCache === undefined && process.argv[2] === "serve" ? readdirSync(dirname(bundle)).find((f) => /^cli-[0-9a-f]{16}\.cjs$/.test(f)) : undefined;
+  const { codeCacheDir, runWithCodeCache } = script === undefined ? {} : await import("./code-cache.js");
+  const cacheDir = codeCacheDir?.(process.env, process.argv.slice(3), process.cwd());
+  if (cacheDir !== undefined) {
+    const run = runWithCodeCache(join(dirname(bundle), script), cacheDir);
+    ({ main } = run.exports);
+    // Written once what a start runs is compiled: 30 s in (a long-running server's V8 later
+    // drops the compiled code of functions it has not run for a while, the start's among them),
+    // or at exit if sooner.
+    let saved = false;
+    const save = () => {
+      if (saved) return;
+      saved = true;
+      try {
+        run.save();
+      } catch (error) {
+        process.stderr.write(`svc-mcp: code cache not written (${error.message})\n`);
+      }
+    };
+    setTimeout(save, CODE_CACHE_SAVE_MS).unref();
+    process.once("exit", save);
+  } else {
+    module.enableCompileCache?.();
+    ({ main } = await import(bundle));
+  }
 } else {
   let register;
   try {

@@ -16,6 +16,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { EXTERNAL, bundledRequires, justBashChunks, zodEnglishOnly } from "./bundle-plugins.mjs";
+import { buildServeScript } from "./serve-script.mjs";
 import { buildWeb } from "./web-build.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -51,8 +52,35 @@ if (process.argv.includes("--prepare") && (lifecycle === "pack" || lifecycle ===
 
 // `node scripts/build.mjs [outdir]`: tests build elsewhere to check the bundle runs.
 const outdir = resolve(process.argv.slice(2).find((a) => !a.startsWith("--")) ?? join(root, "dist"));
-const result = await build({
+/**
+ * What both builds share (the ES module chunks below, scripts/serve-script.mjs's CommonJS script):
+ * they must hold the same code.
+ */
+const SHARED = {
   absWorkingDir: root,
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  external: EXTERNAL,
+  alias: ENTRIES,
+  define: { SVC_BUNDLE_FINGERPRINT: JSON.stringify(FINGERPRINT_PLACEHOLDER) },
+  plugins: [justBashChunks(), bundledRequires(root), zodEnglishOnly()],
+  // Library licence comments stay out of the chunks; the libraries' licences are listed in
+  // docs/dependencies.md.
+  legalComments: "none",
+  // Whitespace and syntax only: the chunks shrink from 9.3 to 6.9 MB (the tarball from 2.06 to
+  // 1.78 MB), which `npx --package <tgz>` unpacks three times per run (~10-15 ms of CPU each on
+  // a busy 2-core machine), and the installed start is no slower. Names stay: stack traces and
+  // libraries that read a function's or class's `name` see the real ones (`minifyIdentifiers`
+  // with `keepNames` saved a little more unpacking but cost more at start-up, for the `__name`
+  // calls). docs/measurements.md has the figures.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: "warning",
+};
+
+const result = await build({
+  ...SHARED,
   // The workers (the shell's: src/engine/shell/shell-host.ts; page analysis: analysis-feed.ts;
   // page renders: src/engine/render/render-pool.ts; the first load's read-ahead:
   // src/engine/page-read-ahead.ts) are started from their entries' files, next to the CLI bundle
@@ -68,34 +96,16 @@ const result = await build({
   },
   outdir,
   outExtension: { ".js": ".mjs" },
-  bundle: true,
   // Each command is its own chunk (src/cli/commands/index.ts imports them when they run), so
   // `svc-mcp check` does not load the MCP SDK, Hono, SQLite and the shell: `svc-mcp schema`
   // starts in ~110 ms instead of ~390 ms, `check` ~150 ms sooner.
   splitting: true,
-  platform: "node",
   format: "esm",
-  target: "node20",
-  external: EXTERNAL,
-  alias: ENTRIES,
   // CommonJS libraries in an ES module bundle: their `require` of a Node built-in or of an
   // external package needs Node's `require` (esbuild renames modules' own `require` bindings),
   // and some read `__dirname` (yargs looks for its translations there, finds none beside the
   // bundle, and speaks English).
   banner: { js: BANNER },
-  define: { SVC_BUNDLE_FINGERPRINT: JSON.stringify(FINGERPRINT_PLACEHOLDER) },
-  plugins: [justBashChunks(), bundledRequires(root), zodEnglishOnly()],
-  // Library licence comments stay out of the chunks; the libraries' licences are listed in
-  // docs/dependencies.md.
-  legalComments: "none",
-  // Whitespace and syntax only: the chunks shrink from 9.3 to 6.9 MB (the tarball from 2.06 to
-  // 1.78 MB), which `npx --package <tgz>` unpacks three times per run (~10-15 ms of CPU each on
-  // a busy 2-core machine), and the installed start is no slower. Names stay: stack traces and
-  // libraries that read a function's or class's `name` see the real ones (`minifyIdentifiers`
-  // with `keepNames` saved a little more unpacking but cost more at start-up, for the `__name`
-  // calls). docs/measurements.md has the figures.
-  minifyWhitespace: true,
-  minifySyntax: true,
   // Which chunk holds which modules and imports which: test/cli/bundle.test.ts reads it (the
   // minified chunks have no per-module comments left to read). Beside the chunks, not packed.
   metafile: true,
@@ -104,7 +114,6 @@ const result = await build({
   sourcemap: "linked",
   sourcesContent: false,
   write: false,
-  logLevel: "warning",
 });
 
 const chunks = result.outputFiles.filter((f) => f.path.endsWith(".mjs")).sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -124,3 +133,4 @@ writeFileSync(join(outdir, "meta.json"), `${JSON.stringify(result.metafile)}\n`)
 copyFileSync(createRequire(import.meta.url).resolve("jq-wasm/jq.wasm"), join(outdir, "jq.wasm"));
 // The pages' scripts and styles, beside the CLI chunks (src/bridge/web/assets.ts finds them there).
 await buildWeb(join(outdir, "web"));
+await buildServeScript(SHARED, outdir, digest, FINGERPRINT_PLACEHOLDER);

@@ -20,9 +20,9 @@ import { brotliCompressSync, constants } from "node:zlib";
 /** The first line of an archive; bin/svc-mcp.js refuses any other. */
 export const ARCHIVE_FORMAT = "svc-mcp-bundle 1";
 
-/** What the installed package runs: the chunks, jq.wasm and the pages' assets, not the source maps nor esbuild's metafile. */
+/** What the installed package runs: the chunks, serve's CommonJS script (scripts/serve-script.mjs), jq.wasm and the pages' assets, not the source maps nor esbuild's metafile. */
 function shipped(path) {
-  return path.endsWith(".mjs") || path === "jq.wasm" || path.startsWith(`web${sep}`);
+  return path.endsWith(".mjs") || /^cli-[0-9a-f]{16}\.cjs$/.test(path) || path === "jq.wasm" || path.startsWith(`web${sep}`);
 }
 
 /** Write dist/svc-mcp-<hash>.br from the build in `dist`; returns its file name. */

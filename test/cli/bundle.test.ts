@@ -1,6 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { isBuiltin } from "node:module";
@@ -8,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinCommandNames } from "../../src/engine/shell/docs-shell.js";
 import { runCli } from "../helpers/cli.js";
@@ -159,6 +161,69 @@ describe("the esbuild bundle", () => {
       child.kill("SIGINT");
       rmSync(state, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * `svc-mcp serve --dir fixtures/demo` over stdio, started from the chunks (`cjs` false) or, as
+ * bin/svc-mcp.js does on Node 20, from the CommonJS script with its code cache under `codeDir`:
+ * the tool list, two searches and two shell commands it answers, and what became of the cache.
+ */
+async function serveAnswers(cjs: boolean, codeDir: string): Promise<{ state: string; answers: unknown[] }> {
+  const script = readdirSync(OUT).find((f) => /^cli-[0-9a-f]{16}\.cjs$/.test(f)) as string;
+  const driver = cjs
+    ? `import { runWithCodeCache } from ${JSON.stringify(pathToFileURL(join(REPO, "bin", "code-cache.js")).href)};
+const run = runWithCodeCache(${JSON.stringify(join(OUT, script))}, ${JSON.stringify(codeDir)});
+process.stderr.write("code cache: " + run.state + "\\n");
+process.once("exit", () => run.save());
+process.exitCode = await run.exports.main(process.argv.slice(1));`
+    : `const { main } = await import(${JSON.stringify(join(OUT, "cli.mjs"))}); process.exitCode = await main(process.argv.slice(1));`;
+  const state = mkdtempSync(join(tmpdir(), "svc-bundle-state-"));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["--input-type=module", "-e", driver, "serve", "--no-watch", "--dir", fixture("demo"), "--state", state],
+    env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: cacheHome },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const client = new Client({ name: "bundle-test", version: "1" });
+  try {
+    await client.connect(transport);
+    const answers: unknown[] = [(await client.listTools()).tools];
+    for (const query of ["webhook signature", "upload a file"]) answers.push(await client.callTool({ name: "search_nimbus_storage", arguments: { query } }));
+    for (const command of ["ls / | head -5", "rg -il webhook / | sort"]) answers.push(await client.callTool({ name: "query_docs_filesystem_nimbus_storage", arguments: { command } }));
+    return { state: /code cache: (\w+)/.exec(stderr)?.[1] ?? "chunks", answers };
+  } finally {
+    await client.close();
+    rmSync(state, { recursive: true, force: true });
+  }
+}
+
+describe("serve's CommonJS script (dist/cli-<hash>.cjs: Node 20's code cache, bin/code-cache.js)", () => {
+  it("answers over stdio as the chunks do, with no code cache and with the one the first start wrote", async () => {
+    const codeDir = join(cacheHome, "svc-mcp", "code");
+    const chunks = await serveAnswers(false, codeDir);
+    expect(JSON.stringify(chunks.answers)).toContain("/guides/webhooks");
+    const first = await serveAnswers(true, codeDir);
+    const second = await serveAnswers(true, codeDir);
+    expect([first.state, second.state]).toEqual(["none", "accepted"]);
+    expect(first.answers).toEqual(chunks.answers);
+    expect(second.answers).toEqual(chunks.answers);
+  });
+
+  it("is shipped in the archive and holds the same fingerprint as the chunks (caches keyed by it are shared)", async () => {
+    const name = readdirSync(OUT).find((f) => /^cli-[0-9a-f]{16}\.cjs$/.test(f)) as string;
+    const script = readFileSync(join(OUT, name), "utf8");
+    const chunk = readdirSync(OUT).filter((f) => f.endsWith(".mjs")).map((f) => readFileSync(join(OUT, f), "utf8")).join("\n");
+    // scripts/build.mjs's fingerprint, as code-fingerprint.ts joins it into its hash (esbuild folds the two strings).
+    const fingerprintOf = (text: string): string[] => [...new Set([...text.matchAll(/"bundle ([0-9a-f]{64})"/g)].map((m) => m[1] as string))];
+    expect(fingerprintOf(script)).toEqual(fingerprintOf(chunk));
+    expect(fingerprintOf(script).length).toBe(1);
+    const { writeArchive } = (await import(pathToFileURL(join(REPO, "scripts", "bundle-archive.mjs")).href)) as { writeArchive(dist: string): string };
+    const archive = brotliDecompressSync(readFileSync(join(OUT, writeArchive(OUT))));
+    const lines = archive.subarray(0, archive.indexOf(10, archive.indexOf(10) + 1)).toString().split("\n");
+    expect((JSON.parse(lines[1] as string) as [string, number][]).filter(([path]) => path.endsWith(".cjs"))).toEqual([[name, Buffer.byteLength(script)]]);
   });
 });
 

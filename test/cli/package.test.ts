@@ -101,7 +101,8 @@ describe("npm install -g of the packed tarball", () => {
 
   it("ships the bundle, the entry point, README, LICENSE and an installer's package.json, nothing else", () => {
     expect([...new Set(pkg.files.map((f) => f.split("/")[0]))]).toEqual(["LICENSE", "README.md", "bin", "dist", "package.json"]);
-    expect(pkg.files.filter((f) => f.startsWith("bin/"))).toEqual(["bin/svc-mcp.js"]);
+    // The entry point, and what it runs serve through on Node 20 (Node 22 keeps its own compile cache).
+    expect(pkg.files.filter((f) => f.startsWith("bin/")).sort()).toEqual(["bin/code-cache.js", "bin/svc-mcp.js"]);
     // The bundle's chunks and the pages' assets in one archive (npx extracts the tarball three
     // times per run, and the file count is what costs); not their source maps.
     expect(pkg.files.filter((f) => f.startsWith("dist/"))).toEqual([expect.stringMatching(/^dist\/svc-mcp-[0-9a-f]{16}\.br$/)]);
@@ -242,8 +243,9 @@ describe("the bundle archive (dist/svc-mcp-<hash>.br), unpacked by the first run
       const inode = statSync(cli).ino;
       expect(await run(fresh.bin, ["--version"])).toEqual(ok);
       expect(statSync(cli).ino).toBe(inode);
-      // jq.wasm: the real jq, beside the chunks (src/engine/shell/jq/jq-module.ts finds it there).
-      expect(readdirSync(join(fresh.root, "dist", hash)).filter((f) => !f.endsWith(".mjs")).sort()).toEqual(["jq.wasm", "web"]);
+      // jq.wasm: the real jq, beside the chunks (src/engine/shell/jq/jq-module.ts finds it there);
+      // serve's CommonJS script, which bin/code-cache.js runs on Node 20 (scripts/serve-script.mjs).
+      expect(readdirSync(join(fresh.root, "dist", hash)).filter((f) => !f.endsWith(".mjs")).sort()).toEqual([expect.stringMatching(/^cli-[0-9a-f]{16}\.cjs$/), "jq.wasm", "web"]);
     } finally {
       fresh.cleanup();
     }

@@ -1,0 +1,168 @@
+import { execFile } from "node:child_process";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { REPO } from "../helpers/paths.js";
+
+const run = promisify(execFile);
+const MODULE = pathToFileURL(join(REPO, "bin", "code-cache.js")).href;
+
+/** bin/code-cache.js's exports (plain JavaScript, run by the bin before any TypeScript). */
+interface CodeCacheModule {
+  codeCacheDir(env: Record<string, string | undefined>, args: readonly string[], cwd: string): string | undefined;
+}
+
+/** A CommonJS script big enough for V8 to cache, named as scripts/serve-script.mjs names them. */
+const SCRIPT = [
+  "'use strict';",
+  ...Array.from({ length: 50 }, (_, i) => `function f${i}(x) { return x + ${i}; }`),
+  "exports.sum = (n) => { let t = 0; for (let i = 0; i < n; i++) t += [f0, f1, f2][i % 3](i); return t; };",
+  "exports.where = [typeof require, typeof module, __filename.endsWith('.cjs')];",
+  // Code a run compiles only when it calls `more` (a longer run than the first).
+  ...Array.from({ length: 200 }, (_, i) => `function g${i}(x) { const a = [x, ${i}]; let t = 0; for (const v of a) { if (v % 2) t += v * ${i}; else t -= v; } return t; }`),
+  `exports.more = () => [${Array.from({ length: 200 }, (_, i) => `g${i}`).join(", ")}].reduce((t, g) => t + g(3), 0);`,
+].join("\n");
+
+/** Run the script in a new process through runWithCodeCache, save at the end; what it printed. */
+async function start(script: string, dir: string, nodeArgs: readonly string[] = [], more = false): Promise<{ state: string; sum: number; where: unknown }> {
+  const driver = `import { runWithCodeCache } from ${JSON.stringify(MODULE)};
+const r = runWithCodeCache(process.argv[1], process.argv[2]);
+console.log(JSON.stringify({ state: r.state, sum: r.exports.sum(10), where: r.exports.where }));
+if (process.argv[3] === "more") r.exports.more();
+r.save();`;
+  const { stdout } = await run(process.execPath, [...nodeArgs, "--input-type=module", "-e", driver, script, dir, more ? "more" : "less"]);
+  return JSON.parse(stdout) as { state: string; sum: number; where: unknown };
+}
+
+describe("bin/code-cache.js: V8's code of serve's CommonJS script kept between starts (Node 20)", () => {
+  let tmp: string;
+  let script: string;
+  let dir: string;
+  beforeEach(() => {
+    tmp = mkdtempSync(join(tmpdir(), "svc-code-cache-"));
+    script = join(tmp, "cli-0123456789abcdef.cjs");
+    writeFileSync(script, SCRIPT);
+    dir = join(tmp, "cache", "svc-mcp", "code");
+  });
+  afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+  const only = (): string => {
+    const files = readdirSync(dir);
+    expect(files).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.v8$/)]);
+    return join(dir, files[0] as string);
+  };
+  const answer = (state: string): unknown => ({ state, sum: 54, where: ["function", "object", true] });
+
+  it("the first start writes it (0600, in a 0700 folder), the next take it and leave it as it is", async () => {
+    expect(await start(script, dir)).toEqual(answer("none"));
+    const file = only();
+    expect([statSync(file).mode & 0o777, statSync(dir).mode & 0o777]).toEqual([0o600, 0o700]);
+    const bytes = readFileSync(file);
+    expect(bytes.subarray(0, 21).toString()).toBe("svc-mcp-code-cache 1\n");
+    expect(await start(script, dir)).toEqual(answer("accepted"));
+    expect(await start(script, dir)).toEqual(answer("accepted"));
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it("a cache V8 took is written again when a run compiled much more (the first start may have ended early), else kept", async () => {
+    await start(script, dir);
+    const file = only();
+    const small = readFileSync(file);
+    expect(await start(script, dir, [], true)).toEqual(answer("accepted"));
+    const large = readFileSync(file);
+    expect(large.length).toBeGreaterThan(small.length * 1.1);
+    expect(await start(script, dir, [], true)).toEqual(answer("accepted"));
+    expect(await start(script, dir)).toEqual(answer("accepted"));
+    expect(readFileSync(file).equals(large)).toBe(true);
+  });
+
+  it("a flipped byte, a cut file or another format is corrupt: ignored, written anew, then taken", async () => {
+    await start(script, dir);
+    const file = only();
+    const good = readFileSync(file);
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 100] = (flipped[flipped.length - 100] as number) ^ 1;
+    for (const bad of [flipped, good.subarray(0, good.length - 1), good.subarray(0, 40), Buffer.concat([Buffer.from("svc-mcp-code-cache 2\n"), good.subarray(21)])]) {
+      writeFileSync(file, bad, { mode: 0o600 });
+      expect(await start(script, dir)).toEqual(answer("corrupt"));
+      expect(await start(script, dir)).toEqual(answer("accepted"));
+    }
+  });
+
+  it("a file V8 does not take (its checksum right, its data not V8's) is rejected, then written anew", async () => {
+    await start(script, dir);
+    const file = only();
+    const junk = Buffer.alloc(4096, 7);
+    const { createHash } = await import("node:crypto");
+    writeFileSync(file, Buffer.concat([Buffer.from("svc-mcp-code-cache 1\n"), createHash("sha256").update(junk).digest(), junk]), { mode: 0o600 });
+    expect(await start(script, dir)).toEqual(answer("rejected"));
+    expect(await start(script, dir)).toEqual(answer("accepted"));
+  });
+
+  it("a cache readable by others (as git checks files out) or a link is refused, never run, and replaced by one of ours", async () => {
+    await start(script, dir);
+    const file = only();
+    chmodSync(file, 0o644);
+    expect(await start(script, dir)).toEqual(answer("refused"));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(await start(script, dir)).toEqual(answer("accepted"));
+    const elsewhere = join(tmp, "elsewhere.v8");
+    const linked = readFileSync(file);
+    writeFileSync(elsewhere, linked, { mode: 0o600 });
+    rmSync(file);
+    symlinkSync(elsewhere, file);
+    expect(await start(script, dir)).toEqual(answer("refused"));
+    // The link is replaced by a file of ours; what it pointed to is left as it was.
+    expect([lstatSync(file).isSymbolicLink(), statSync(file).mode & 0o777, readFileSync(elsewhere).equals(linked)]).toEqual([false, 0o600, true]);
+    expect(await start(script, dir)).toEqual(answer("accepted"));
+  });
+
+  it("another script (a rebuild) or other V8 flags get a cache of their own", async () => {
+    await start(script, dir);
+    expect(await start(script, dir, ["--stack-size=900"])).toEqual(answer("none"));
+    expect(await start(script, dir, ["--stack-size=900"])).toEqual(answer("accepted"));
+    const rebuilt = join(tmp, "cli-fedcba9876543210.cjs");
+    writeFileSync(rebuilt, SCRIPT);
+    expect(await start(rebuilt, dir)).toEqual(answer("none"));
+    expect(readdirSync(dir).length).toBe(3);
+    expect(await start(script, dir)).toEqual(answer("accepted"));
+  });
+});
+
+describe("where the code cache goes", () => {
+  it("under the user's cache folder, never inside the docs folder (--dir, else the working folder), and nowhere with SVC_MCP_CACHE=off", async () => {
+    const { codeCacheDir } = (await import(MODULE)) as CodeCacheModule;
+    const home = "/home/sam";
+    expect(codeCacheDir({ HOME: home }, ["--dir", "/srv/docs"], "/srv")).toBe("/home/sam/.cache/svc-mcp/code");
+    expect(codeCacheDir({ HOME: home, XDG_CACHE_HOME: "/var/cache/sam" }, [], "/srv")).toBe("/var/cache/sam/svc-mcp/code");
+    // A relative or empty XDG_CACHE_HOME is ignored, as for the other caches.
+    expect(codeCacheDir({ HOME: home, XDG_CACHE_HOME: ".cache" }, [], "/srv")).toBe("/home/sam/.cache/svc-mcp/code");
+    expect(codeCacheDir({ HOME: home, XDG_CACHE_HOME: "" }, [], "/srv")).toBe("/home/sam/.cache/svc-mcp/code");
+    expect(codeCacheDir({ HOME: home, SVC_MCP_CACHE: "off" }, [], "/srv")).toBeUndefined();
+    expect(codeCacheDir({}, [], "/srv")).toBeUndefined();
+    // XDG_CACHE_HOME=$PWD/.cache in CI: a repository could carry a planted cache.
+    expect(codeCacheDir({ HOME: home, XDG_CACHE_HOME: "/srv/docs/.cache" }, [], "/srv/docs")).toBeUndefined();
+    expect(codeCacheDir({ HOME: home, XDG_CACHE_HOME: "/srv/docs/.cache" }, ["--dir", "/srv/docs"], "/tmp")).toBeUndefined();
+    expect(codeCacheDir({ HOME: home, XDG_CACHE_HOME: "/srv/docs/.cache" }, ["--dir=docs"], "/srv")).toBeUndefined();
+    expect(codeCacheDir({ HOME: "/srv/docs" }, ["--dir", "."], "/srv/docs/site")).toBe("/srv/docs/.cache/svc-mcp/code");
+    // An editor starts the server in the home folder, with the docs elsewhere: ~/.cache is used.
+    expect(codeCacheDir({ HOME: home }, ["--dir", "/srv/docs"], home)).toBe("/home/sam/.cache/svc-mcp/code");
+    // Serving the home folder itself (no --dir) is serving what holds ~/.cache.
+    expect(codeCacheDir({ HOME: home }, [], home)).toBeUndefined();
+  });
+
+  it("compared where the folders really are: a link to the docs is the docs", async () => {
+    const { codeCacheDir } = (await import(MODULE)) as CodeCacheModule;
+    const tmp = mkdtempSync(join(tmpdir(), "svc-code-cache-dir-"));
+    try {
+      mkdirSync(join(tmp, "docs", ".cache"), { recursive: true });
+      symlinkSync(join(tmp, "docs", ".cache"), join(tmp, "cache-link"));
+      expect(codeCacheDir({ HOME: "/home/sam", XDG_CACHE_HOME: join(tmp, "cache-link") }, ["--dir", join(tmp, "docs")], "/")).toBeUndefined();
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
