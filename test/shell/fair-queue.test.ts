@@ -158,4 +158,19 @@ describe("FairQueue", () => {
     expect(q.take()).toEqual({ caller: "f1", item: "f1-runaway" });
     expect(q.take()).toBeUndefined();
   });
+  it("with trials, the newest of the never-served newcomers goes first: a reader arriving behind a burst of fresh addresses is not behind them (issue 25, adversary F1)", () => {
+    const q = new FairQueue<string>(bounds({ capacity: 3, reserve: 1, trustedReserve: 1, requeuedReserve: 2, maxRunning: 2, standing: (c) => (c === "known" ? "trusted" : "new"), tried: () => false, newestNewcomerFirst: true }));
+    for (let k = 1; k <= 4; k++) q.push(`f${k}`, `f${k}-runaway`);
+    expect([q.take()?.item, q.take()?.item, q.take()]).toEqual(["f4-runaway", "f3-runaway", undefined]);
+    q.push("reader", "ls");
+    q.push("known", "cat");
+    // A trusted caller still goes first; then the reader, the newest of the newcomers.
+    expect(q.take()?.item).toBe("cat");
+    q.done("known");
+    q.done("f4");
+    expect(q.take()?.item).toBe("ls");
+    q.done("reader");
+    q.done("f3");
+    expect(runOrder(q)).toEqual(["f2-runaway", "f1-runaway"]);
+  });
 });

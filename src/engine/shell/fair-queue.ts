@@ -28,6 +28,14 @@ export interface CallerBounds<T = unknown> {
   /** Whether an item already ran once and was stopped to make room (`ShellHost`'s preemption). None by default. */
   readonly tried?: (item: T) => boolean;
   /**
+   * Among new callers never served whose next item has not run (trials), the one that arrived
+   * last goes first (false by default: the first). With trials, a runaway among them holds a
+   * worker for one trial, so a newcomer waits for the trials in front of it: newest first, a
+   * burst of fresh addresses already waiting does not stand in front of a reader arriving after
+   * it (issue 25, adversary F1).
+   */
+  readonly newestNewcomerFirst?: boolean;
+  /**
    * Each caller's standing (`CallerStanding`): a heavy caller's next item counts as a further
    * one even with nothing running; a new caller's may not take the trusted reserve. Everyone is
    * trusted by default.
@@ -211,7 +219,8 @@ export class FairQueue<T> {
       if (entry.queue.length === 0 || this.runningOf(caller, entry) >= maxRunning) continue;
       const floor = this.floorOf(caller, entry);
       if (capacity - this.runningNow - 1 < floor) continue;
-      if (floor < bestFloor || (floor === bestFloor && entry.lastTurn < bestTurn)) {
+      const later = this.bounds.newestNewcomerFirst === true && floor === bestFloor && entry.lastTurn === 0 && bestTurn === 0 && this.isTrial(caller, entry);
+      if (floor < bestFloor || (floor === bestFloor && entry.lastTurn < bestTurn) || later) {
         bestFloor = floor;
         bestTurn = entry.lastTurn;
         pick = caller;
@@ -239,6 +248,12 @@ export class FairQueue<T> {
     const head = entry.queue[0];
     if (head !== undefined && this.bounds.tried?.(head) === true) return Math.max(this.furtherFloor(), this.bounds.requeuedReserve ?? 0);
     return this.bounds.trustedReserve ?? 0;
+  }
+
+  /** A new caller with nothing running whose next item has not run yet. */
+  private isTrial(caller: string, entry: Entry<T>): boolean {
+    const head = entry.queue[0];
+    return (this.bounds.standing?.(caller) ?? "trusted") === "new" && this.runningOf(caller, entry) === 0 && head !== undefined && this.bounds.tried?.(head) !== true;
   }
 
   /** Items of `caller` running here. */

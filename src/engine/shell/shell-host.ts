@@ -355,6 +355,7 @@ export class ShellHost {
       trustedReserve: this.trustedWorkers,
       requeuedReserve,
       tried: (p) => p.tried,
+      newestNewcomerFirst: this.trialMs > 0,
       standing: (caller) => this.standing.of(caller),
       elsewhere: (caller) => this.places?.elsewhereOf(caller) ?? 0,
     });
