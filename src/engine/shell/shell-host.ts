@@ -764,7 +764,7 @@ export class ShellHost {
 
   /**
    * Callers with nothing running (new ones whose command has not run yet, trusted ones) waiting
-   * with no worker they may take, in a full pool: stop as many new callers' first commands as
+   * with no place they may take: stop as many new callers' first commands as
    * they need, of those that have used `trialCpuMs` of their thread's CPU or run `trialMs`
    * (oldest first), and queue them again, unstoppable now, behind `requeuedReserve`. Why: a
    * newcomer cannot be told from a fresh attacker's address before its command runs, so a flood
@@ -782,11 +782,12 @@ export class ShellHost {
     this.preemptTimer = undefined;
     const waiting = this.queue.waitingNewcomers();
     if (waiting === 0) return;
-    // Workers they will get without stopping anyone: idle ones beyond the trusted callers' own,
-    // ones starting, ones the pool may still start, and ones being stopped already.
-    const idle = this.slots.filter((s) => this.isIdle(s) || this.starting(s)).length;
+    // Places they will get without stopping anyone: the pool's free places beyond the trusted
+    // callers' own (a worker is started for each that has none), and those being stopped already.
+    // Counted in places, not idle workers: a worker ended at a runaway's limit leaves a place
+    // without a worker, which a newcomer takes once one starts.
     const stopping = this.slots.filter((s) => s.call?.preempting === true && !s.call.ended).length;
-    let need = waiting - Math.max(0, idle - this.trustedWorkers) - (this.size - this.slots.length) - stopping;
+    let need = waiting - Math.max(0, this.size - this.queue.running - this.trustedWorkers) - stopping;
     if (need <= 0) return;
     const now = this.now();
     const candidates = this.slots
