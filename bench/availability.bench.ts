@@ -20,7 +20,10 @@ import { type BenchRow, type BenchSuite, percentile } from "./bench.js";
  *     address opens a session (`initialize`, `notifications/initialized`) and sends its runaway in it;
  * (g) 2 addresses each holding three runaways in flight, each over a connection of its own, which
  *     `--workers N` spreads over the workers (each address's over at least two): one caller's
- *     bounds hold for the server only if its workers count its commands together.
+ *     bounds hold for the server only if its workers count its commands together;
+ * (h) a stream of fresh callers from many networks (adversary F1): a wave of 8 addresses, each
+ *     of a /24 never seen, each sending one runaway, every 6 s (the adversary's) without waiting for answers; the
+ *     reader is new too: each `ls /` and search from an address (and network) never seen before.
  * The runaway is the issue's `jq` (it ends at the work limit, ~3 s of CPU, and its worker is replaced;
  * a step the count cannot see ends at the worker thread's 5 s CPU limit instead). Rate limits
  * are off, so only the shell pool's own bounds act. Requests are plain 2026-07-28 calls (no
@@ -35,7 +38,11 @@ const VICTIM = "198.51.100.9";
 /** How long the victim is timed in each scenario: past one runaway's work limit (~3 s of CPU, so seconds more under load) and its worker's restart. */
 const WINDOW_MS = Number(process.env.BENCH_AVAILABILITY_MS ?? 8_000);
 /** Rows to run (all when unset). */
-const ROWS = new Set((process.env.BENCH_AVAILABILITY_ROWS ?? "a,b,c,d,e,f,g").split(","));
+const ROWS = new Set((process.env.BENCH_AVAILABILITY_ROWS ?? "a,b,c,d,e,f,g,h").split(","));
+/** (h)'s window: long enough for the runaways of the first waves to reach their limits (seconds of CPU, more of wall time under load) while more arrive. */
+const STREAM_MS = Number(process.env.BENCH_AVAILABILITY_STREAM_MS ?? 30_000);
+/** (h)'s time between two waves (the adversary's 6 s by default). */
+const STREAM_EVERY_MS = Number(process.env.BENCH_AVAILABILITY_STREAM_EVERY_MS ?? 6_000);
 /** Worker processes of the server (`--workers`). */
 const WORKERS = Number(process.env.BENCH_AVAILABILITY_WORKERS ?? 1);
 const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
@@ -78,6 +85,33 @@ async function toolNames(origin: string): Promise<Tools> {
   const names = list.result.tools.map((t) => t.name);
   const find = (prefix: string): string => names.find((n) => n.startsWith(prefix)) ?? "";
   return { search: find("search_"), fs: find("query_docs_filesystem_") };
+}
+
+/** (h): a wave of 8 runaways from 8 fresh /24s every `everyMs` until `until` resolves, none awaited; the waves' requests are dropped at the end. */
+async function freshStream(origin: string, tools: Tools, until: Promise<void>, everyMs = STREAM_EVERY_MS): Promise<{ sent: number }> {
+  let done = false;
+  void until.then(() => (done = true));
+  const abort = new AbortController();
+  const sent: Promise<unknown>[] = [];
+  for (let wave = 0; !done; wave++) {
+    for (let k = 0; k < 8; k++) {
+      const ip = `10.${60 + Math.floor(wave / 25)}.${(wave % 25) * 10 + k}.1`;
+      sent.push(call(origin, ip, "tools/call", { name: tools.fs, arguments: { command: RUNAWAY } }, abort.signal).catch(() => undefined));
+    }
+    await Promise.race([sleep(everyMs), until]);
+  }
+  abort.abort();
+  await Promise.all(sent);
+  return { sent: sent.length };
+}
+
+/** A caller that is new at every call: each from an address of a /24 never seen before. */
+function newcomers(origin: string): Caller {
+  let n = 0;
+  return (name, args) => {
+    n++;
+    return call(origin, `198.${18 + Math.floor(n / 250)}.${n % 250}.9`, "tools/call", { name, arguments: args });
+  };
 }
 
 /** The victim's calls until `until` resolves: `ls /`, then a search, in turn; milliseconds of each. */
@@ -274,6 +308,13 @@ export const availabilitySuite: BenchSuite = {
         const windowF = sleep(WINDOW_MS);
         const [f] = await Promise.all([victim(serve.origin, tools, windowF, reader), freshRounds(serve.origin, tools, windowF, 6, true)]);
         out.push(...rows("6 fresh addresses each send a first runaway at once over 2025 sessions, the reader's too (new addresses every round)", f));
+      }
+
+      if (ROWS.has("h")) {
+        log("(h) a stream of fresh runaways from many networks, the reader new at every call...");
+        const windowH = sleep(STREAM_MS);
+        const [h, stream] = await Promise.all([victim(serve.origin, tools, windowH, newcomers(serve.origin)), freshStream(serve.origin, tools, windowH)]);
+        out.push(...rows(`a stream of fresh callers, 8 from 8 new /24s every ${STREAM_EVERY_MS / 1000} s, each sending one runaway (${stream.sent} in ${STREAM_MS} ms), the reader new at every call`, h));
       }
 
       if (ROWS.has("g")) {

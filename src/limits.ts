@@ -136,6 +136,25 @@ export const LIMITS = {
      *  finds it (issue 25). One, not two: a new caller still finds a worker while heavy callers
      *  hold all they may (pool size - `reserveWorkers`). */
     trustedWorkers: 1,
+    /** A new caller's first command (nothing known of the caller, nothing of theirs running) may
+     *  be stopped and queued again (`ShellHost`'s preemption) once it has used this much of its
+     *  worker thread's CPU, or run `trialMs`, while another caller with nothing running waits for
+     *  a worker it may take: a flood of fresh addresses (each new, one runaway each) otherwise
+     *  held every worker a newcomer may take, each for a whole limit, and a new reader's `ls /`
+     *  waited minutes behind them (issue 25, adversary F1). Stopping changes no answer: the
+     *  command runs again later from its start, with its full limits (the shell is read-only
+     *  and starts fresh each call). 100 ms is ~20 times what `ls /`, `cat` or `head` of a page
+     *  use, so a reader's quick command ends before anyone may stop it. */
+    trialCpuMs: 100,
+    /** Wall time after which a new caller's first command may be stopped as above: a runaway jq
+     *  spins in its own thread, whose CPU the pool does not read. By the clock, but it decides
+     *  only when a command runs, never what it answers. */
+    trialMs: 1_000,
+    /** Workers a command of a new caller that was stopped so (it runs again, unstoppable now)
+     *  must leave free: the trusted callers' one, and two for newcomers' first commands. So a
+     *  flood of fresh callers holds at most half of the pool of six with its runaways' second
+     *  runs, and a newcomer finds one of the others within one `trialMs`. */
+    requeuedReserve: 3,
     /** How long a caller stays heavy after its last long hold: heaviness wears off (an address
      *  shared by many readers is not marked for good because one ran a runaway once), and an
      *  attacker's address holds one runaway's worth of the reserve per this time at most. */

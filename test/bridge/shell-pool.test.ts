@@ -82,8 +82,9 @@ describe("an IPv6 caller", () => {
 describe("fresh addresses over 2025 sessions (the adversary's scenario, 2026-11-28)", () => {
   it("six addresses never seen, each sending one runaway over its own session, leave the pool of six a worker for a reader whose calls answered: its `ls /` starts while five run", async () => {
     const rec = new PoolRecorder();
-    // The pool of a 2-core machine with its default bounds; runaways that only a cancellation ends.
-    const pool = await startBridge({ shell: { workers: 6, limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 }, maxCpuMs: 3_600_000, onEvent: rec.onEvent }, bridge: { trustProxy: true } });
+    // The pool of a 2-core machine with its default bounds but preemption (`trialMs: 0`: this
+    // asserts the reserves alone; preemption's own test is below); runaways that only a cancellation ends.
+    const pool = await startBridge({ shell: { workers: 6, trialMs: 0, limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 }, maxCpuMs: 3_600_000, onEvent: rec.onEvent }, bridge: { trustProxy: true } });
     const from = (ip: string) => mcpClient(pool.urls.mcp, { fetch: (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), "X-Forwarded-For": ip } }) });
     const reader = await from("198.51.100.9");
     const fresh = await Promise.all([1, 2, 3, 4, 5, 6].map((k) => from(`10.25.0.${k}`)));
@@ -139,6 +140,59 @@ describe("fresh addresses over 2025 sessions (the adversary's scenario, 2026-11-
     }
   });
 });
+
+describe("a newcomer behind a stream of fresh runaways from many networks (issue 25, adversary F1)", () => {
+  it("a new reader's `ls /` is answered while twelve fresh addresses' runaways (each from its own /24) hold or wait for every worker: their first runs are stopped to make room, and run again behind half the pool", async () => {
+    const rec = new PoolRecorder();
+    // The pool of a 2-core machine with its default bounds; runaways that only a cancellation
+    // ends (before, the reader waited behind all twelve: here, for ever).
+    const pool = await startBridge({ shell: { workers: 6, limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 }, maxCpuMs: 3_600_000, onEvent: rec.onEvent }, bridge: { trustProxy: true } });
+    const from = (ip: string) => mcpClient(pool.urls.mcp, { fetch: (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), "X-Forwarded-For": ip } }) });
+    const fresh = await Promise.all(Array.from({ length: 12 }, (_, k) => from(`10.${40 + k}.0.1`)));
+    const reader = await from("198.51.100.9");
+    try {
+      const aborts = fresh.map(() => new AbortController());
+      const held = fresh.map((c, k) => c.client.callTool({ name: FS, arguments: { command: RUNAWAY } }, undefined, { signal: aborts[k]?.signal }).catch(() => "cancelled"));
+      // All twelve queued, five running (all a new caller may take of the six): the reader arrives
+      // behind them, as new as they are, with no worker it may take.
+      await rec.next(() => rec.events.filter((e) => e.t === "queued").length === 12);
+      await rec.next(() => rec.events.filter((e) => e.t === "start").length >= 5);
+      expect(await reader.text(FS, { command: "ls /" })).toBe("api\nguides\nindex.mdx\nquickstart.mdx\nskill.md\n");
+      const readerCall = rec.events.find((e) => e.t === "queued" && e.caller === "address:198.51.100.9");
+      for (const a of aborts) a.abort();
+      expect(await Promise.all(held)).toEqual(fresh.map(() => "cancelled"));
+      await rec.next(() => rec.events.filter((e) => e.t === "end").length === 13);
+      const call = readerCall?.t === "queued" ? readerCall.call : -1;
+      const preempted = rec.events.flatMap((e) => (e.t === "preempted" ? [e.call] : []));
+      // Runaways' first runs were stopped to make room, never the reader's call, none twice.
+      expect(preempted.length).toBeGreaterThan(0);
+      expect(preempted.includes(call)).toBe(false);
+      expect(new Set(preempted).size).toBe(preempted.length);
+      // Each stopped one was queued again before anything else of its caller, and at most three
+      // second runs held workers at once (the pool less `requeuedReserve`).
+      expect(rec.events.filter((e) => e.t === "requeued").map((e) => (e.t === "requeued" ? e.call : -1))).toEqual(preempted);
+      expect(mostSecondRunsAtOnce(rec.events)).toBeLessThanOrEqual(3);
+      expect(rec.events.filter((e) => e.t === "end" && e.call === call).map((e) => (e.t === "end" ? e.how : ""))).toEqual(["result"]);
+    } finally {
+      await Promise.all([reader, ...fresh].map((c) => c.close()));
+      await pool.close();
+    }
+  });
+});
+
+/** The most calls running at once in their second run (started after they were requeued). */
+function mostSecondRunsAtOnce(events: readonly PoolEvent[]): number {
+  const requeued = new Set<number>();
+  const running = new Set<number>();
+  let most = 0;
+  for (const e of events) {
+    if (e.t === "requeued") requeued.add(e.call);
+    if (e.t === "start" && requeued.has(e.call)) running.add(e.call);
+    if (e.t === "requeued" || e.t === "end") running.delete(e.call);
+    most = Math.max(most, running.size);
+  }
+  return most;
+}
 
 /** Calls' starts and ends in order, each named by whose it is: `reader` (the address given) or `fresh`. */
 function byCaller(events: readonly PoolEvent[], reader: string): string[] {

@@ -54,6 +54,10 @@ function describe(e: PoolEvent): string {
       return `call ${e.call} ended: ${e.how}`;
     case "stopped":
       return `call ${e.call} stopped on worker ${e.worker}: exit ${e.exitCode}`;
+    case "preempted":
+      return `call ${e.call} preempted on worker ${e.worker}`;
+    case "requeued":
+      return `call ${e.call} requeued by ${e.caller}`;
     case "exit":
       return `worker ${e.worker} exited: ${e.why}`;
   }

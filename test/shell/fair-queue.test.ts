@@ -131,4 +131,46 @@ describe("FairQueue", () => {
     expect(q.take()).toEqual({ caller: "fresh6", item: "fresh6-runaway" });
     expect(q.take()).toBeUndefined();
   });
+  it("a new caller's item stopped to make room goes back first in its queue, not refused past maxHeld, and runs again only while requeuedReserve places stay free; newcomers waiting are counted (issue 25, adversary F1)", () => {
+    const tried = new Set<string>();
+    const q = new FairQueue<string>(bounds({ capacity: 6, reserve: 2, trustedReserve: 1, requeuedReserve: 3, maxRunning: 2, maxHeld: 1, standing: () => "new", tried: (item) => tried.has(String(item)) }));
+    for (let k = 1; k <= 5; k++) q.push(`f${k}`, `f${k}-runaway`);
+    q.push("reader", "ls");
+    const started: string[] = [];
+    for (let next = q.take(); next !== undefined; next = q.take()) started.push(next.item);
+    // Five run; the reader, new as they are, may not take the trusted callers' place.
+    expect(started).toEqual(["f1-runaway", "f2-runaway", "f3-runaway", "f4-runaway", "f5-runaway"]);
+    expect(q.waitingNewcomers()).toBe(1);
+    // f1's and f2's runaways are stopped and put back: the reader goes first, then nobody (a
+    // second run leaves 3 free), though f1 holds its one place (maxHeld 1).
+    for (const caller of ["f1", "f2"]) {
+      tried.add(`${caller}-runaway`);
+      q.unshift(caller, `${caller}-runaway`);
+    }
+    expect(q.waitingNewcomers()).toBe(1);
+    expect(q.take()).toEqual({ caller: "reader", item: "ls" });
+    expect(q.take()).toBeUndefined();
+    expect(q.push("f1", "f1-again")).toBe(false);
+    expect(q.waitingNewcomers()).toBe(0);
+    q.done("reader");
+    q.done("f3");
+    // Two of six running: a second run may start (3 stay free), the next may not.
+    expect(q.take()).toEqual({ caller: "f1", item: "f1-runaway" });
+    expect(q.take()).toBeUndefined();
+  });
+  it("with trials, the newest of the never-served newcomers goes first: a reader arriving behind a burst of fresh addresses is not behind them (issue 25, adversary F1)", () => {
+    const q = new FairQueue<string>(bounds({ capacity: 3, reserve: 1, trustedReserve: 1, requeuedReserve: 2, maxRunning: 2, standing: (c) => (c === "known" ? "trusted" : "new"), tried: () => false, newestNewcomerFirst: true }));
+    for (let k = 1; k <= 4; k++) q.push(`f${k}`, `f${k}-runaway`);
+    expect([q.take()?.item, q.take()?.item, q.take()]).toEqual(["f4-runaway", "f3-runaway", undefined]);
+    q.push("reader", "ls");
+    q.push("known", "cat");
+    // A trusted caller still goes first; then the reader, the newest of the newcomers.
+    expect(q.take()?.item).toBe("cat");
+    q.done("known");
+    q.done("f4");
+    expect(q.take()?.item).toBe("ls");
+    q.done("reader");
+    q.done("f3");
+    expect(runOrder(q)).toEqual(["f2-runaway", "f1-runaway"]);
+  });
 });

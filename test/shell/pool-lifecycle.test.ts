@@ -229,7 +229,8 @@ describe("new callers", () => {
   it("fresh callers, as many as the pool has workers, each sending a first runaway, leave a worker for a caller whose commands answer", async () => {
     const rec = new PoolRecorder();
     // A pool of four keeping two, one of them for trusted callers (issue 25 on the pool of six: six fresh addresses held every worker).
-    const host = new ShellHost({ workers: 4, reserveWorkers: 2, trustedWorkers: 1, maxRunningPerCaller: 2, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
+    // Preemption off (`trialMs: 0`): this asserts the reserves alone (preemption: "a newcomer behind a stream of fresh runaways").
+    const host = new ShellHost({ workers: 4, reserveWorkers: 2, trustedWorkers: 1, maxRunningPerCaller: 2, trialMs: 0, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       // The victim has been reading: its commands answer, so it is trusted.
@@ -252,8 +253,9 @@ describe("new callers", () => {
 
   it("at the adversary's numbers (a pool of six, six fresh addresses each sending one runaway at once, 2026-11-28): a trusted reader's command starts while five runaways run, before any ends", async () => {
     const rec = new PoolRecorder();
-    // The pool of a 2-core machine with its default bounds; callers keyed as the bridge keys addresses.
-    const host = new ShellHost({ workers: 6, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
+    // The pool of a 2-core machine with its default bounds but preemption (`trialMs: 0`: the
+    // reserves alone); callers keyed as the bridge keys addresses.
+    const host = new ShellHost({ workers: 6, trialMs: 0, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       const reader = "address:198.51.100.9";

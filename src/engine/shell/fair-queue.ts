@@ -2,7 +2,7 @@ import type { Standing } from "./caller-standing.js";
 import { appendAll } from "../../arrays.js";
 
 /** What one caller may hold of a pool, and what the pool keeps for callers with nothing running. */
-export interface CallerBounds {
+export interface CallerBounds<T = unknown> {
   /** Items one caller may hold at once, running and waiting together; past it `push` refuses. */
   readonly maxHeld: number;
   /** Items one caller may have running at once. */
@@ -19,6 +19,22 @@ export interface CallerBounds {
    * while at least this many stay free after it (0 by default).
    */
   readonly trustedReserve?: number;
+  /**
+   * Places a new caller's item that already ran once and was stopped to make room (`tried`) must
+   * leave free (at least `reserve`; none by default): such a caller's second run is the one that
+   * may be a runaway, and a flood of fresh callers then holds at most the pool less these.
+   */
+  readonly requeuedReserve?: number;
+  /** Whether an item already ran once and was stopped to make room (`ShellHost`'s preemption). None by default. */
+  readonly tried?: (item: T) => boolean;
+  /**
+   * Among new callers never served whose next item has not run (trials), the one that arrived
+   * last goes first (false by default: the first). With trials, a runaway among them holds a
+   * worker for one trial, so a newcomer waits for the trials in front of it: newest first, a
+   * burst of fresh addresses already waiting does not stand in front of a reader arriving after
+   * it (issue 25, adversary F1).
+   */
+  readonly newestNewcomerFirst?: boolean;
   /**
    * Each caller's standing (`CallerStanding`): a heavy caller's next item counts as a further
    * one even with nothing running; a new caller's may not take the trusted reserve. Everyone is
@@ -59,7 +75,7 @@ export class FairQueue<T> {
   /** Items running, over all callers. */
   private runningNow = 0;
 
-  constructor(private readonly bounds: CallerBounds) {}
+  constructor(private readonly bounds: CallerBounds<T>) {}
 
   /** Queue an item; false (and nothing queued) when the caller already holds `maxHeld`. */
   push(caller: string, item: T): boolean {
@@ -74,6 +90,35 @@ export class FairQueue<T> {
     }
     entry.queue.push(item);
     return true;
+  }
+
+  /**
+   * Put back an item `take` returned that was stopped before it ended, first in its caller's
+   * queue (it runs again from its start). Its place was counted when it was pushed, so `maxHeld`
+   * does not refuse it; its running place is given back (`done`).
+   */
+  unshift(caller: string, item: T): void {
+    this.done(caller);
+    let entry = this.callers.get(caller);
+    if (entry === undefined) {
+      entry = { queue: [], running: 0, lastTurn: this.turns };
+      this.callers.set(caller, entry);
+    }
+    entry.queue.unshift(item);
+  }
+
+  /**
+   * Callers waiting with nothing running whose next item leaves at most the trusted reserve
+   * (trusted callers, and new ones whose next item has not run yet): those a worker freed by
+   * stopping a new caller's first item is for.
+   */
+  waitingNewcomers(): number {
+    let n = 0;
+    const trialFloor = this.bounds.trustedReserve ?? 0;
+    for (const [caller, entry] of this.callers) {
+      if (entry.queue.length > 0 && this.runningOf(caller, entry) === 0 && this.floorOf(caller, entry) <= trialFloor) n++;
+    }
+    return n;
   }
 
   /** The item `take` would return now, left queued. */
@@ -174,7 +219,8 @@ export class FairQueue<T> {
       if (entry.queue.length === 0 || this.runningOf(caller, entry) >= maxRunning) continue;
       const floor = this.floorOf(caller, entry);
       if (capacity - this.runningNow - 1 < floor) continue;
-      if (floor < bestFloor || (floor === bestFloor && entry.lastTurn < bestTurn)) {
+      const later = this.bounds.newestNewcomerFirst === true && floor === bestFloor && entry.lastTurn === 0 && bestTurn === 0 && this.isTrial(caller, entry);
+      if (floor < bestFloor || (floor === bestFloor && entry.lastTurn < bestTurn) || later) {
         bestFloor = floor;
         bestTurn = entry.lastTurn;
         pick = caller;
@@ -192,12 +238,22 @@ export class FairQueue<T> {
   /**
    * The places that must stay free after the caller's next item starts: none for a trusted
    * caller with nothing running, the trusted reserve for a new one, the reserve for a caller
-   * already running one or heavy.
+   * already running one or heavy, and `requeuedReserve` for a new one's item run once and
+   * stopped to make room.
    */
   private floorOf(caller: string, entry: Entry<T>): number {
     const standing = this.bounds.standing?.(caller) ?? "trusted";
     if (this.runningOf(caller, entry) > 0 || standing === "heavy") return this.furtherFloor();
-    return standing === "new" ? (this.bounds.trustedReserve ?? 0) : 0;
+    if (standing !== "new") return 0;
+    const head = entry.queue[0];
+    if (head !== undefined && this.bounds.tried?.(head) === true) return Math.max(this.furtherFloor(), this.bounds.requeuedReserve ?? 0);
+    return this.bounds.trustedReserve ?? 0;
+  }
+
+  /** A new caller with nothing running whose next item has not run yet. */
+  private isTrial(caller: string, entry: Entry<T>): boolean {
+    const head = entry.queue[0];
+    return (this.bounds.standing?.(caller) ?? "trusted") === "new" && this.runningOf(caller, entry) === 0 && head !== undefined && this.bounds.tried?.(head) !== true;
   }
 
   /** Items of `caller` running here. */

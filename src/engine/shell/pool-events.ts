@@ -24,6 +24,10 @@ export type PoolEvent =
   | { readonly t: "end"; readonly call: number; readonly how: CallEnd }
   /** A call given up while it ran has stopped inside its worker, with this status; the worker takes the next call. */
   | { readonly t: "stopped"; readonly call: number; readonly worker: number; readonly exitCode: number }
+  /** A new caller's first command is being stopped to give its worker to a caller with nothing running (`LIMITS.shellWorker.trialCpuMs`). */
+  | { readonly t: "preempted"; readonly call: number; readonly worker: number }
+  /** A call stopped so waits again, at the front of its caller's queue, to run from its start. */
+  | { readonly t: "requeued"; readonly call: number; readonly caller: string }
   /** A worker was stopped by the pool (`why`) or ended by itself. */
   | { readonly t: "exit"; readonly worker: number; readonly why: WorkerExit };
 
@@ -31,4 +35,4 @@ export type PoolEvent =
 export type CallEnd = "result" | "cancelled" | "time-limit" | "cpu-limit" | "worker-died" | "shut-down" | "boot-failed";
 
 /** Why a worker ended: its call was cancelled or ran past its time or CPU limit, it was idle, or it ended by itself. */
-export type WorkerExit = "cancelled" | "time-limit" | "cpu-limit" | "idle" | "died" | "shut-down";
+export type WorkerExit = "preempted" | "cancelled" | "time-limit" | "cpu-limit" | "idle" | "died" | "shut-down";

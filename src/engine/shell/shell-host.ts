@@ -106,6 +106,15 @@ interface Pending extends PlaceHolder {
   resends: number;
   /** Its caller has been answered (it gave the call up while it ran): nothing more is said to it. */
   ended: boolean;
+  /** It ran once and was stopped to make room for a caller with nothing running: it is not stopped so again. */
+  tried: boolean;
+  /** Running as a new caller's first command: it may be stopped to make room (`preemptForNewcomers`). */
+  preemptible: boolean;
+  /** Being stopped to make room: when it stops it is queued again, not answered. */
+  preempting: boolean;
+  /** When it started (`now`) and its worker thread's CPU then, for `trialMs` and `trialCpuMs`. */
+  startedAt: number;
+  cpuAtStart: number | undefined;
 }
 
 /** One worker of the pool. It runs one call at a time, so stopping it ends nobody else's. */
@@ -187,6 +196,16 @@ export interface ShellHostOptions {
   readonly trustedWorkers?: number;
   /** How long a caller stays heavy after a command of theirs held a worker for long (default `LIMITS.shellWorker.heavyForMs`). */
   readonly heavyForMs?: number;
+  /**
+   * A new caller's first command may be stopped and queued again, to give its worker to a caller
+   * with nothing running, once it has used this much of its thread's CPU or run `trialMs`
+   * (defaults `LIMITS.shellWorker.trialCpuMs`, `trialMs`; `trialMs: 0` never stops one, as does
+   * a pool that keeps no reserve: stdio, the preview, `svc-mcp fs`).
+   */
+  readonly trialCpuMs?: number;
+  readonly trialMs?: number;
+  /** Workers a new caller's command stopped so must leave free when it runs again (default `LIMITS.shellWorker.requeuedReserve`, capped below the pool's size). */
+  readonly requeuedReserve?: number;
   /** How long a given-up command may take to stop before its worker is ended (default `LIMITS.shellWorker.cancelGraceMs`). */
   readonly cancelGraceMs?: number;
   /** A worker idle this long is stopped, all but one (default `LIMITS.shellWorker.idleMs`). */
@@ -284,6 +303,11 @@ export class ShellHost {
   private readonly maxHeld: number;
   private readonly maxRunning: number;
   private readonly cancelGraceMs: number;
+  private readonly trialCpuMs: number;
+  /** 0: no command is stopped to make room. */
+  private readonly trialMs: number;
+  /** Looks again, while callers wait for room, for a first command that may be stopped now. */
+  private preemptTimer: NodeJS.Timeout | undefined;
   /** What callers' commands did: answered (trusted), held a worker for long (heavy), or nothing known (new). */
   private readonly standing: CallerStanding;
   /** Workers kept for trusted callers: of the pool's places (`CallerBounds.trustedReserve`), and warm. */
@@ -319,12 +343,19 @@ export class ShellHost {
     // Within the reserve, leaving new callers at least one reserved worker: in a pool of two
     // (reserve one) a new caller still takes the worker a heavy or running caller may not.
     this.trustedWorkers = Math.min(options.trustedWorkers ?? defaults.trustedWorkers, Math.max(0, reserve - 1));
+    this.trialCpuMs = options.trialCpuMs ?? defaults.trialCpuMs;
+    // A pool that keeps nothing for other callers (stdio, the preview, `svc-mcp fs`) serves one client: nobody to make room for.
+    this.trialMs = reserve === 0 ? 0 : (options.trialMs ?? defaults.trialMs);
+    const requeuedReserve = Math.min(options.requeuedReserve ?? defaults.requeuedReserve, this.size - 1);
     this.queue = new FairQueue<Pending>({
       maxHeld: this.maxHeld,
       maxRunning: this.maxRunning,
       capacity: this.size,
       reserve,
       trustedReserve: this.trustedWorkers,
+      requeuedReserve,
+      tried: (p) => p.tried,
+      newestNewcomerFirst: this.trialMs > 0,
       standing: (caller) => this.standing.of(caller),
       elsewhere: (caller) => this.places?.elsewhereOf(caller) ?? 0,
     });
@@ -490,6 +521,7 @@ export class ShellHost {
   /** Stop every worker; calls running or waiting get an error result. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.preemptTimer);
     this.wakeLoadWaiters();
     clearInterval(this.idleSweep);
     for (const p of this.queue.drain()) {
@@ -602,7 +634,10 @@ export class ShellHost {
     // Asked, then given up before it was queued: nothing to run.
     if (signal?.aborted === true) return Promise.resolve(CANCELLED);
     return new Promise((resolve) => {
-      const p: Pending = { id: this.nextId++, view, command, caller, resolve, unlisten: () => {}, resends: 0, ended: false, place: undefined, mayRun: false };
+      const p: Pending = {
+        id: this.nextId++, view, command, caller, resolve, unlisten: () => {}, resends: 0, ended: false, place: undefined, mayRun: false,
+        tried: false, preemptible: false, preempting: false, startedAt: 0, cpuAtStart: undefined,
+      };
       if (this.places === undefined) this.enqueue(p, signal);
       else void this.holdThenEnqueue(this.places, p, signal);
     });
@@ -724,6 +759,100 @@ export class ShellHost {
     const ready = this.slots.filter((s) => this.isIdle(s) || this.starting(s)).length;
     const wanted = this.queue.startable() + (this.options.spareWorkers ?? 1) + this.trustedWorkers;
     for (let k = ready; k < wanted && this.slots.length < this.size; k++) this.spawn();
+    this.preemptForNewcomers();
+  }
+
+  /**
+   * Callers with nothing running (new ones whose command has not run yet, trusted ones) waiting
+   * with no place they may take: stop as many new callers' first commands as
+   * they need, of those that have used `trialCpuMs` of their thread's CPU or run `trialMs`
+   * (oldest first), and queue them again, unstoppable now, behind `requeuedReserve`. Why: a
+   * newcomer cannot be told from a fresh attacker's address before its command runs, so a flood
+   * of fresh addresses each sending one runaway held every worker a newcomer may take, each for
+   * its whole limit (60 s under load), and a new reader waited for them in turn: 5.6-7.7 minutes
+   * (issue 25, adversary F1). A reader's quick command ends before it may be stopped; a runaway
+   * holds a worker a newcomer needs for one trial at most, then waits with the flood's other
+   * second runs for half the pool. No answer changes: the command runs again from its start
+   * (the shell is read-only, and fresh each call), with its full limits. While someone waits
+   * and a command is not yet stoppable, this looks again every `cpuPollMs`.
+   */
+  private preemptForNewcomers(): void {
+    if (this.trialMs === 0 || this.closed) return;
+    clearTimeout(this.preemptTimer);
+    this.preemptTimer = undefined;
+    const waiting = this.queue.waitingNewcomers();
+    if (waiting === 0) return;
+    // Places they will get without stopping anyone: the pool's free places beyond the trusted
+    // callers' own (a worker is started for each that has none), and those being stopped already.
+    // Counted in places, not idle workers: a worker ended at a runaway's limit leaves a place
+    // without a worker, which a newcomer takes once one starts.
+    const stopping = this.slots.filter((s) => s.call?.preempting === true && !s.call.ended).length;
+    let need = waiting - Math.max(0, this.size - this.queue.running - this.trustedWorkers) - stopping;
+    if (need <= 0) return;
+    const now = this.now();
+    const candidates = this.slots
+      .filter((s): s is Slot & { call: Pending } => s.call !== undefined && s.call.preemptible && !s.call.preempting && !s.call.ended && s.timer !== undefined)
+      .sort((a, b) => a.call.startedAt - b.call.startedAt);
+    let later = false;
+    for (const slot of candidates) {
+      if (need <= 0) break;
+      const p = slot.call;
+      const cpu = slot.tid === undefined || p.cpuAtStart === undefined ? undefined : threadCpuMs(slot.tid);
+      const ready = now - p.startedAt >= this.trialMs || (cpu !== undefined && p.cpuAtStart !== undefined && cpu - p.cpuAtStart >= this.trialCpuMs);
+      if (!ready) {
+        later = true;
+        continue;
+      }
+      this.preempt(slot, p);
+      need--;
+    }
+    if (later && need > 0) {
+      this.preemptTimer = setTimeout(() => this.preemptForNewcomers(), this.cpuPollMs);
+      this.preemptTimer.unref();
+    }
+  }
+
+  /** Stop `p` inside its worker (as a cancellation does) to queue it again; a worker that does not stop it within `cancelGraceMs` is ended. */
+  private preempt(slot: Slot, p: Pending): void {
+    p.preempting = true;
+    this.emit({ t: "preempted", call: p.id, worker: slot.n });
+    Atomics.store(slot.interrupt, 0, p.id);
+    slot.worker.postMessage({ t: "cancel", id: p.id } satisfies ToWorker);
+    slot.cancelTimer = setTimeout(() => {
+      // Given up meanwhile, the cancellation's own timer ends it.
+      if (slot.call !== p || p.ended) return;
+      this.retire(slot, "preempted");
+      this.requeue(undefined, p, false);
+    }, this.cancelGraceMs);
+  }
+
+  /**
+   * A command stopped to make room has stopped (or its worker was ended): its worker takes the
+   * next call (a fresh one if the command may still run in it: `retire`), and the command waits
+   * again, first in its caller's queue, to run from its start. Its place with the other worker
+   * processes stays held. Its caller is not made heavy: it held the worker no longer than a trial.
+   */
+  private requeue(slot: Slot | undefined, p: Pending, retire: boolean): void {
+    if (slot !== undefined) {
+      if (retire) this.retire(slot, "preempted");
+      else {
+        clearTimeout(slot.timer);
+        clearTimeout(slot.cancelTimer);
+        clearInterval(slot.cpuTimer);
+        slot.cpuTimer = undefined;
+        slot.timer = undefined;
+        slot.cancelTimer = undefined;
+        slot.call = undefined;
+        slot.idleSince = this.now();
+        slot.worker.unref();
+      }
+    }
+    p.preempting = false;
+    p.preemptible = false;
+    p.tried = true;
+    this.queue.unshift(p.caller, p);
+    this.emit({ t: "requeued", call: p.id, caller: p.caller });
+    this.pump();
   }
 
   /** Starting or loading: it will be free without anyone's call ending. */
@@ -747,6 +876,8 @@ export class ShellHost {
 
   private assign(slot: Slot, p: Pending): void {
     slot.call = p;
+    // Decided as it starts: a caller trusted or heavy by then is not a newcomer.
+    p.preemptible = this.trialMs > 0 && !p.tried && this.standing.of(p.caller) === "new";
     // An idle worker never keeps the process alive; one running a call does, like any pending I/O.
     slot.worker.ref();
     this.emit({ t: "start", call: p.id, worker: slot.n });
@@ -821,10 +952,17 @@ export class ShellHost {
     if (message.t === "started") {
       // The call's clock: past its limit and the grace, the worker is taken for stuck.
       slot.timer = setTimeout(() => this.stuck(slot, p), this.deadlineMs);
+      p.startedAt = this.now();
+      p.cpuAtStart = slot.tid === undefined ? undefined : threadCpuMs(slot.tid);
       this.watchCpu(slot, p);
+      if (p.preemptible) this.preemptForNewcomers();
       return;
     }
     if (message.t === "result") {
+      if (p.preempting && !p.ended) {
+        this.requeue(slot, p, message.result.exitCode === 124);
+        return;
+      }
       if (p.ended) this.emit({ t: "stopped", call: p.id, worker: slot.n, exitCode: message.result.exitCode });
       // A call stopped at its time limit may leave work of its own running in the worker (a
       // command that ignored the abort): the next call gets a fresh worker instead.
