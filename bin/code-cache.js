@@ -11,7 +11,7 @@
 // cache V8 rejects (another Node, other V8 flags), is ignored and written anew when the process
 // exits: never an error.
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import module from "node:module";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import vm from "node:vm";
@@ -66,7 +66,19 @@ export function codeCacheDir(env, args, cwd) {
   // The docs folder: `--dir`, else the working folder (serve's default). Not the working folder
   // beside a `--dir`: an editor starts servers in the home folder, which holds ~/.cache.
   if (isInside(dir, resolve(cwd, dirArgument(args) ?? "."))) return undefined;
+  // Nor inside any git work tree: XDG_CACHE_HOME=$PWD/.cache in a repository whose docs are one
+  // of its folders is outside the docs folder, and its checkout (0600 under umask 077) could
+  // carry a planted cache all the same.
+  if (insideWorkTree(dir)) return undefined;
   return dir;
+}
+
+/** Whether `path`, or a folder above it, holds a `.git` (a work tree's folder or file). */
+function insideWorkTree(path) {
+  for (let at = realPath(path); ; at = dirname(at)) {
+    if (existsSync(join(at, ".git"))) return true;
+    if (dirname(at) === at) return false;
+  }
 }
 
 /**

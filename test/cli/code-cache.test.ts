@@ -154,6 +154,23 @@ describe("where the code cache goes", () => {
     expect(codeCacheDir({ HOME: home }, [], home)).toBeUndefined();
   });
 
+  it("never inside a git work tree, whatever the docs folder (a monorepo's XDG_CACHE_HOME=$PWD/.cache, its docs in a subfolder)", async () => {
+    const { codeCacheDir } = (await import(MODULE)) as CodeCacheModule;
+    const tmp = mkdtempSync(join(tmpdir(), "svc-code-cache-git-"));
+    try {
+      mkdirSync(join(tmp, "repo", ".git"), { recursive: true });
+      mkdirSync(join(tmp, "repo", "docs"), { recursive: true });
+      mkdirSync(join(tmp, "elsewhere"), { recursive: true });
+      expect(codeCacheDir({ HOME: "/home/sam", XDG_CACHE_HOME: join(tmp, "repo", ".cache") }, ["--dir", join(tmp, "repo", "docs")], "/")).toBeUndefined();
+      // A worktree's `.git` is a file.
+      writeFileSync(join(tmp, "elsewhere", ".git"), "gitdir: /x\n");
+      expect(codeCacheDir({ HOME: "/home/sam", XDG_CACHE_HOME: join(tmp, "elsewhere", "c") }, ["--dir", join(tmp, "repo", "docs")], "/")).toBeUndefined();
+      expect(codeCacheDir({ HOME: "/home/sam", XDG_CACHE_HOME: join(tmp, "cache") }, ["--dir", join(tmp, "repo", "docs")], "/")).toBe(join(tmp, "cache", "svc-mcp", "code"));
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
   it("compared where the folders really are: a link to the docs is the docs", async () => {
     const { codeCacheDir } = (await import(MODULE)) as CodeCacheModule;
     const tmp = mkdtempSync(join(tmpdir(), "svc-code-cache-dir-"));
