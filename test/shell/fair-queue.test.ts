@@ -173,4 +173,26 @@ describe("FairQueue", () => {
     q.done("f3");
     expect(runOrder(q)).toEqual(["f2-runaway", "f1-runaway"]);
   });
+  it("a new caller passed over newcomerPasses times by trusted callers' starts goes next: trusted callers each keeping a long command queued do not hold every place for ever (adversary round 35 F1)", () => {
+    // Six addresses trusted by a quick first answer, each keeping two legal 3 s commands in flight.
+    const flood = (passes: number | undefined): string[] => {
+      const q = new FairQueue<string>(bounds({ capacity: 6, reserve: 2, trustedReserve: 1, maxRunning: 2, standing: (c) => (c === "reader" ? "new" : "trusted"), ...(passes !== undefined ? { newcomerPasses: passes } : {}) }));
+      for (let k = 1; k <= 6; k++) for (let n = 1; n <= 2; n++) q.push(`t${k}`, `t${k}-sort${n}`);
+      const started: string[] = [];
+      for (let next = q.take(); next !== undefined; next = q.take()) started.push(next.item);
+      q.push("reader", "ls");
+      // Commands end one at a time, each caller queueing another as its own ends (t3, passed
+      // over by the reader, goes next).
+      for (let k = 1; k <= 4; k++) {
+        q.done(`t${k}`);
+        q.push(`t${k}`, `t${k}-sort${k + 2}`);
+        const next = q.take();
+        if (next !== undefined) started.push(next.item);
+      }
+      return started;
+    };
+    expect(flood(2)).toEqual(["t1-sort1", "t2-sort1", "t3-sort1", "t4-sort1", "t5-sort1", "t6-sort1", "t1-sort2", "t2-sort2", "ls", "t3-sort2"]);
+    // Without it, the reader waits as long as the flood lasts.
+    expect(flood(undefined)).toEqual(["t1-sort1", "t2-sort1", "t3-sort1", "t4-sort1", "t5-sort1", "t6-sort1", "t1-sort2", "t2-sort2", "t3-sort2", "t4-sort2"]);
+  });
 });

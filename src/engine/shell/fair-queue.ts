@@ -36,6 +36,15 @@ export interface CallerBounds<T = unknown> {
    */
   readonly newestNewcomerFirst?: boolean;
   /**
+   * A new caller with nothing running that items of trusted or heavy callers were started ahead
+   * of this many times while it waited takes the next place as a trusted caller with nothing
+   * running does (its floor 0; never served, it goes first among them). Without it, callers who
+   * had earned trust by one quick answer and then kept a long, legal command each always queued
+   * (adversary round 35 F1: six addresses, two 3 s `jq` sorts each) took every place as it came
+   * free, and a new reader's `ls /` waited 57-87 s. A count of starts, never time. None by default.
+   */
+  readonly newcomerPasses?: number;
+  /**
    * Each caller's standing (`CallerStanding`): a heavy caller's next item counts as a further
    * one even with nothing running; a new caller's may not take the trusted reserve. Everyone is
    * trusted by default.
@@ -53,6 +62,8 @@ interface Entry<T> {
   readonly queue: T[];
   running: number;
   lastTurn: number;
+  /** Items of trusted or heavy callers started while this new caller waited with nothing running (`newcomerPasses`). */
+  passed: number;
 }
 
 /**
@@ -81,7 +92,7 @@ export class FairQueue<T> {
   push(caller: string, item: T): boolean {
     let entry = this.callers.get(caller);
     if (entry === undefined) {
-      entry = { queue: [], running: 0, lastTurn: 0 };
+      entry = { queue: [], running: 0, lastTurn: 0, passed: 0 };
       this.callers.set(caller, entry);
     }
     if (entry.queue.length + entry.running >= this.bounds.maxHeld) {
@@ -101,7 +112,7 @@ export class FairQueue<T> {
     this.done(caller);
     let entry = this.callers.get(caller);
     if (entry === undefined) {
-      entry = { queue: [], running: 0, lastTurn: this.turns };
+      entry = { queue: [], running: 0, lastTurn: this.turns, passed: 0 };
       this.callers.set(caller, entry);
     }
     entry.queue.unshift(item);
@@ -133,6 +144,12 @@ export class FairQueue<T> {
     const pick = this.choose();
     if (pick === undefined) return undefined;
     const entry = this.callers.get(pick) as Entry<T>;
+    if (this.bounds.newcomerPasses !== undefined && this.standingOf(pick) !== "new") {
+      for (const [caller, other] of this.callers) {
+        if (other.queue.length > 0 && this.runningOf(caller, other) === 0 && this.standingOf(caller) === "new") other.passed++;
+      }
+    }
+    entry.passed = 0;
     entry.running++;
     this.runningNow++;
     entry.lastTurn = ++this.turns;
@@ -203,8 +220,8 @@ export class FairQueue<T> {
 
   /**
    * Who goes next: of the callers who may start one more now, those who must leave the fewest
-   * places free (trusted callers with nothing running, then new ones, then the rest), each class
-   * in turn by who was served longest ago. Why trusted first: places are workers, and a worker
+   * places free (trusted callers with nothing running and new ones passed over `newcomerPasses`
+   * times, then other new ones, then the rest), each class in turn by who was served longest ago. Why trusted first: places are workers, and a worker
    * freed or started while attackers' runaways hold the others went to whoever waited longest,
    * fresh addresses (never served) before a reader who had been reading; under load, when
    * replacing a worker takes seconds, the reader waited for several (measured in process, workers
@@ -242,12 +259,18 @@ export class FairQueue<T> {
    * stopped to make room.
    */
   private floorOf(caller: string, entry: Entry<T>): number {
-    const standing = this.bounds.standing?.(caller) ?? "trusted";
+    const standing = this.standingOf(caller);
     if (this.runningOf(caller, entry) > 0 || standing === "heavy") return this.furtherFloor();
     if (standing !== "new") return 0;
     const head = entry.queue[0];
     if (head !== undefined && this.bounds.tried?.(head) === true) return Math.max(this.furtherFloor(), this.bounds.requeuedReserve ?? 0);
+    const passes = this.bounds.newcomerPasses;
+    if (passes !== undefined && entry.passed >= passes) return 0;
     return this.bounds.trustedReserve ?? 0;
+  }
+
+  private standingOf(caller: string): Standing {
+    return this.bounds.standing?.(caller) ?? "trusted";
   }
 
   /** A new caller with nothing running whose next item has not run yet. */

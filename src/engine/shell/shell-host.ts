@@ -356,6 +356,10 @@ export class ShellHost {
       requeuedReserve,
       tried: (p) => p.tried,
       newestNewcomerFirst: this.trialMs > 0,
+      // As many starts for trusted or heavy callers as places are kept for callers with nothing
+      // running: then a waiting newcomer goes next (adversary round 35 F1). A pool that keeps
+      // none serves one client.
+      ...(reserve > 0 ? { newcomerPasses: reserve } : {}),
       standing: (caller) => this.standing.of(caller),
       elsewhere: (caller) => this.places?.elsewhereOf(caller) ?? 0,
     });
