@@ -62,10 +62,34 @@ class Group {
     readonly place: string,
     /** Its fingerprints, each once. */
     readonly prints: readonly number[],
-    /** Where it is found by its text's sections (`printsOf`), under `key`; none for a page restored. */
-    readonly home?: Map<string, Group>,
-    readonly key = "",
+    /** What it is found by (its text's, `printsOf`); none for a page restored. */
+    readonly made?: Made,
   ) {}
+}
+
+/** A text's fingerprints under a rule, all and each once, and the groups of pages recorded with
+ *  it: most texts have one (a map each cost a large site of distinct pages more than the
+ *  groups saved it), a text on many titles or places a map of them too (`MANY_GROUPS`). */
+interface Made {
+  readonly rule: number;
+  readonly all: readonly number[];
+  readonly distinct: readonly number[];
+  /** A few in an array, more by `groupKey`. */
+  groups: Group[] | Map<string, Group>;
+}
+
+/** Groups of one text past which they are found by a map rather than by a look at each. */
+const MANY_GROUPS = 8;
+
+/** The group of a text's pages with this title and place, if it has pages. */
+function groupOf(made: Made, title: string, place: string): Group | undefined {
+  if (!Array.isArray(made.groups)) return made.groups.get(groupKey(title, place));
+  for (const group of made.groups) if (group.title === title && group.place === place) return group;
+  return undefined;
+}
+
+function groupKey(title: string, place: string): string {
+  return `${title}\0${place}`;
 }
 
 /** The groups a fingerprint is on, with how many of them have each title and each place (the
@@ -111,7 +135,7 @@ export class RepeatedSections {
   /** The fingerprints of a list of sections under a rule, all and distinct: the copies of a page
    *  (its versions and languages) are recorded with one list, made once per text; and the groups
    *  of pages recorded with it, by rule, title and place. */
-  private readonly printsOf = new WeakMap<Float64Array, { readonly rule: number; readonly all: readonly number[]; readonly distinct: readonly number[]; readonly groups: Map<string, Group> }>();
+  private readonly printsOf = new WeakMap<Float64Array, Made>();
   /** Moves whenever a fingerprint becomes repeated or stops being so (`isRepeated` may answer
    *  otherwise): what was derived from the answers before is stale when it has moved. */
   private moves = 0;
@@ -134,19 +158,19 @@ export class RepeatedSections {
     let made = this.printsOf.get(sections);
     if (made === undefined || made.rule !== rule) {
       const all = Array.from(sections, (print) => fingerprint(rule, print)).filter((p) => p !== undefined);
-      made = { rule, all, distinct: [...new Set(all)], groups: new Map() };
+      made = { rule, all, distinct: [...new Set(all)], groups: [] };
       this.printsOf.set(sections, made);
     }
     const prints = made.all;
     const known = this.byPath.get(path);
     if (known !== undefined && known.title === title && known.place === place && known.rule === rule && samePrints(known.prints, prints)) return;
     this.forget(path);
-    // A group left by all its pages was dropped from this map (`forget`): one found has pages.
-    const groupKey = `${title}\0${place}`;
-    let group = made.groups.get(groupKey);
+    // A group left by all its pages was dropped from its text's (`forget`): one found has pages.
+    let group = groupOf(made, title, place);
     if (group === undefined) {
-      group = new Group(title, place, made.distinct, made.groups, groupKey);
-      made.groups.set(groupKey, group);
+      group = new Group(title, place, made.distinct, made);
+      if (!Array.isArray(made.groups)) made.groups.set(groupKey(title, place), group);
+      else if (made.groups.push(group) > MANY_GROUPS) made.groups = new Map(made.groups.map((g) => [groupKey(g.title, g.place), g]));
     }
     const entry: Recorded = { title, place, rule, prints, group, seq: this.recorded++ };
     this.byPath.set(path, entry);
@@ -310,7 +334,10 @@ export class RepeatedSections {
 
   /** Let go of a group all of whose pages are forgotten: a page recorded again starts a new one. */
   private dropGroup(group: Group): void {
-    if (group.home !== undefined && group.home.get(group.key) === group) group.home.delete(group.key);
+    const groups = group.made?.groups;
+    if (groups === undefined) return;
+    if (!Array.isArray(groups)) groups.delete(groupKey(group.title, group.place));
+    else if (groups.includes(group)) groups.splice(groups.indexOf(group), 1);
   }
 }
 
