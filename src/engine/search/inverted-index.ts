@@ -279,6 +279,10 @@ export class InvertedIndex {
   /** Postings of removed units still in the lists; compacted once they are a third of all. */
   private dead = 0;
   private live = 0;
+  /** Counted pages added per text whose sections' terms' document frequencies are not yet
+   *  counted (`countDf`): each copy of a text added one to each of its terms' entries, ~one
+   *  object write per term and copy on a site whose every version copies its pages (issue 22). */
+  private readonly dfPending = new Map<SharedSections, number>();
   /** Terms in sorted order for prefix lookups, rebuilt lazily after new terms arrive. */
   private sorted: TermEntry[] | undefined;
   /** Terms by length with their letter masks, for fuzzy lookups; rebuilt likewise. */
@@ -654,7 +658,7 @@ export class InvertedIndex {
     this.titleLengths[pageId] = title.length;
     this.keyPage(pageId, unit);
     if (counted) {
-      for (let i = 0; i < group.terms.length; i++) (this.entries[group.terms[i] as number] as TermEntry).df++;
+      this.dfPending.set(group, (this.dfPending.get(group) ?? 0) + 1);
       for (const t of pageTerms) (this.entries[t] as TermEntry).df++;
       this.totals.add(unit, 1);
     }
@@ -766,6 +770,7 @@ export class InvertedIndex {
     if (page === undefined) return [];
     const group = page.shared;
     if (page.counted) {
+      this.countDf();
       for (let i = 0; i < group.terms.length; i++) (this.entries[group.terms[i] as number] as TermEntry).df--;
       for (let i = 0; i < page.ownTerms.length; i++) (this.entries[page.ownTerms[i] as number] as TermEntry).df--;
       this.totals.add(page, -1);
@@ -930,6 +935,7 @@ export class InvertedIndex {
    * lists commits first.
    */
   private commit(): void {
+    this.countDf();
     if (this.staged === undefined) return;
     const { pages, texts } = this.staged;
     this.staged = undefined;
@@ -937,6 +943,17 @@ export class InvertedIndex {
     this.commitPostings(this.pools.pages, pages);
     // Lists that moved (edits) leave holes; reclaimed once they are a third of a pool.
     if (this.pools.sections.wasteful || this.pools.pages.wasteful || this.pools.pageSections.wasteful) this.compact();
+  }
+
+  /** Count the document frequencies `addPage` left (`dfPending`), each text's terms once. Before
+   *  anything reads them: every lookup of an entry commits first. */
+  private countDf(): void {
+    if (this.dfPending.size === 0) return;
+    for (const [group, n] of this.dfPending) {
+      const { terms } = group;
+      for (let i = 0; i < terms.length; i++) (this.entries[terms[i] as number] as TermEntry).df += n;
+    }
+    this.dfPending.clear();
   }
 
   /** Move the staged own-field postings of pages into their lists (`commit`). */

@@ -47,35 +47,100 @@ export interface RepeatedSectionsState {
   readonly stale: readonly string[];
 }
 
-/** The pages a fingerprint is on, by title and by place: the path of the one page with that title
- *  (or place), as most are, or a set of them. A set per page was ~100 bytes a page's fingerprint:
- *  on a large site of distinct pages, where copied sections share a title and differ in place,
- *  most of the records' memory (issue 22). */
-interface PrintPages {
-  readonly titles: Map<string, Set<string> | string>;
-  readonly places: Map<string, Set<string> | string>;
+/**
+ * Pages recorded with one list of sections (one text, as its copies share it) under one rule,
+ * title and place: the same page in each version of a versioned site. Only the first of them
+ * counts a title and a place on each of the text's fingerprints; the others join its `paths`, which
+ * change no count (issue 22: a cold start of the 25k-page versioned site spent ~0.3 s of its main
+ * thread adding each copy's path to two sets per fingerprint, a tenth of the thread's CPU).
+ */
+class Group {
+  /** The paths recorded in it, in the order they were. */
+  readonly paths: string[] = [];
+  constructor(
+    readonly title: string,
+    readonly place: string,
+    /** Its fingerprints, each once. */
+    readonly prints: readonly number[],
+    /** What it is found by (its text's, `printsOf`); none for a page restored. */
+    readonly made?: Made,
+  ) {}
+}
+
+/** A text's fingerprints under a rule, all and each once, and the groups of pages recorded with
+ *  it: most texts have one (a map each cost a large site of distinct pages more than the
+ *  groups saved it), a text on many titles or places a map of them too (`MANY_GROUPS`). */
+interface Made {
+  readonly rule: number;
+  readonly all: readonly number[];
+  readonly distinct: readonly number[];
+  /** A few in an array, more by `groupKey`. */
+  groups: Group[] | Map<string, Group>;
+}
+
+/** Groups of one text past which they are found by a map rather than by a look at each. */
+const MANY_GROUPS = 8;
+
+/** The group of a text's pages with this title and place, if it has pages. */
+function groupOf(made: Made, title: string, place: string): Group | undefined {
+  if (!Array.isArray(made.groups)) return made.groups.get(groupKey(title, place));
+  for (const group of made.groups) if (group.title === title && group.place === place) return group;
+  return undefined;
+}
+
+function groupKey(title: string, place: string): string {
+  return `${title}\0${place}`;
+}
+
+/** The groups a fingerprint is on, with how many of them have each title and each place (the
+ *  counts' keys are the distinct titles and places: `repeated`). A fingerprint on one group only,
+ *  as most sections of a large site are, is held as that group. */
+class PrintPages {
+  readonly titles: Map<string, number>;
+  readonly places: Map<string, number>;
+  readonly groups: Set<Group>;
+  constructor(first: Group) {
+    this.titles = new Map([[first.title, 1]]);
+    this.places = new Map([[first.place, 1]]);
+    this.groups = new Set([first]);
+  }
+}
+
+/** What is recorded of a page. */
+interface Recorded {
+  readonly title: string;
+  readonly place: string;
+  readonly rule: number;
+  /** All its fingerprints: a view into `RepeatedSectionsState.prints` for a page restored from the
+   *  cache (an array each, of numbers past a small integer's range, a heap number each, was ~0.1 s
+   *  of a warm start at 25,000 pages). */
+  readonly prints: readonly number[] | Uint32Array;
+  /** Its group; none for a page restored and not yet counted (`on` gives it one of its own). */
+  group: Group | undefined;
+  /** When it was recorded: the order `markAll` marks pages in (that of the sets of paths by
+   *  title this replaced, so that pages are indexed again in the same order). */
+  readonly seq: number;
 }
 
 export class RepeatedSections {
-  /** Fingerprint (with the rule) -> the pages it is on, by title and by place; or the path of the
-   *  one page it is on, as most sections of a large site are (two maps and two sets per section
-   *  were 80 bytes a section's word at 50,000 pages, the index's largest part of the heap). */
-  private readonly byPrint = new Map<number, PrintPages | string>();
+  /** Fingerprint (with the rule) -> the groups of pages it is on; or the one group it is on. */
+  private readonly byPrint = new Map<number, PrintPages | Group>();
   /** Set by `restore`: `byPrint` is made from `byPath` when first asked (a start from the cache
    *  whose pages are all unchanged never asks: a third of a second at 25,000 pages). */
   private unbuilt = false;
-  /** Path -> what was recorded of it. Its fingerprints are a view into `RepeatedSectionsState.prints`
-   *  for a page restored from the cache: an array each, of numbers past a small integer's range
-   *  (a heap number each), was ~0.1 s of a warm start at 25,000 pages. */
-  private readonly byPath = new Map<string, { readonly title: string; readonly place: string; readonly rule: number; readonly prints: readonly number[] | Uint32Array }>();
+  /** Path -> what was recorded of it, in the order recorded. */
+  private readonly byPath = new Map<string, Recorded>();
   /** Pages whose sections were indexed with an answer that has changed since. */
   private readonly stale = new Set<string>();
   /** The fingerprints of a list of sections under a rule, all and distinct: the copies of a page
-   *  (its versions and languages) are recorded with one list, made once per text. */
-  private readonly printsOf = new WeakMap<Float64Array, { readonly rule: number; readonly all: readonly number[]; readonly distinct: readonly number[] }>();
+   *  (its versions and languages) are recorded with one list, made once per text; and the groups
+   *  of pages recorded with it, by rule, title and place. */
+  private readonly printsOf = new WeakMap<Float64Array, Made>();
   /** Moves whenever a fingerprint becomes repeated or stops being so (`isRepeated` may answer
    *  otherwise): what was derived from the answers before is stale when it has moved. */
   private moves = 0;
+  /** The next `Recorded.seq`. */
+  private recorded = 0;
 
   /** Changes with every change of an `isRepeated` answer (see `moves`). */
   get generation(): number {
@@ -93,45 +158,62 @@ export class RepeatedSections {
     let made = this.printsOf.get(sections);
     if (made === undefined || made.rule !== rule) {
       const all = Array.from(sections, (print) => fingerprint(rule, print)).filter((p) => p !== undefined);
-      made = { rule, all, distinct: [...new Set(all)] };
+      made = { rule, all, distinct: [...new Set(all)], groups: [] };
       this.printsOf.set(sections, made);
     }
     const prints = made.all;
     const known = this.byPath.get(path);
     if (known !== undefined && known.title === title && known.place === place && known.rule === rule && samePrints(known.prints, prints)) return;
     this.forget(path);
-    this.byPath.set(path, { title, place, rule, prints });
-    const on = this.on;
-    const distinct = made.distinct;
-    for (let i = 0; i < distinct.length; i++) {
-      const p = distinct[i] as number;
-      const pages = this.pagesOf(on, p);
-      if (pages === undefined) {
-        on.set(p, path);
-        continue;
-      }
-      const before = repeated(pages);
-      add(pages.titles, title, path);
-      add(pages.places, place, path);
-      if (repeated(pages) !== before) this.markAll(pages.titles, path);
+    // A group left by all its pages was dropped from its text's (`forget`): one found has pages.
+    let group = groupOf(made, title, place);
+    if (group === undefined) {
+      group = new Group(title, place, made.distinct, made);
+      if (!Array.isArray(made.groups)) made.groups.set(groupKey(title, place), group);
+      else if (made.groups.push(group) > MANY_GROUPS) made.groups = new Map(made.groups.map((g) => [groupKey(g.title, g.place), g]));
     }
+    const entry: Recorded = { title, place, rule, prints, group, seq: this.recorded++ };
+    this.byPath.set(path, entry);
+    // Counted with every other page when the fingerprints' pages are made from `byPath` now, as
+    // before (nothing is marked stale then).
+    if (this.unbuilt) {
+      void this.on;
+      return;
+    }
+    this.join(path, group, true);
   }
 
-  /** The pages of a fingerprint on some already, in full (one held by its path is made so). */
-  private pagesOf(on: Map<number, PrintPages | string>, p: number): PrintPages | undefined {
-    const pages = on.get(p);
-    if (typeof pages !== "string") return pages;
-    const known = this.byPath.get(pages) as { readonly title: string; readonly place: string };
-    const full: PrintPages = { titles: new Map([[known.title, pages]]), places: new Map([[known.place, pages]]) };
-    on.set(p, full);
-    return full;
+  /** Count a page in its group, and the group on its fingerprints if it is the group's first
+   *  (marking pages stale where an answer changes, when `mark`). */
+  private join(path: string, group: Group, mark: boolean): void {
+    group.paths.push(path);
+    if (group.paths.length > 1) return;
+    const on = this.byPrint;
+    const distinct = group.prints;
+    for (let i = 0; i < distinct.length; i++) {
+      const p = distinct[i] as number;
+      let pages = on.get(p);
+      if (pages === undefined) {
+        on.set(p, group);
+        continue;
+      }
+      if (pages instanceof Group) {
+        pages = new PrintPages(pages);
+        on.set(p, pages);
+      }
+      const before = repeated(pages);
+      count(pages.titles, group.title, 1);
+      count(pages.places, group.place, 1);
+      pages.groups.add(group);
+      if (mark && repeated(pages) !== before) this.markAll(pages, path);
+    }
   }
 
   /** Whether a section of a page in `rule` is repeated boilerplate now. */
   isRepeated(rule: number, print: number): boolean {
     const p = fingerprint(rule, print);
     const pages = p === undefined ? undefined : this.on.get(p);
-    return pages !== undefined && typeof pages !== "string" && repeated(pages);
+    return pages instanceof PrintPages && repeated(pages);
   }
 
   /** Whether a section of a page in `rule` is indexed whole in the `code` field (its heading,
@@ -146,18 +228,28 @@ export class RepeatedSections {
     if (known === undefined) return;
     this.byPath.delete(path);
     this.stale.delete(path);
-    for (const p of new Set(known.prints)) {
-      const pages = this.on.get(p);
+    // Made without it, as a page with fingerprints is forgotten (the page is in no group yet).
+    const on = known.prints.length > 0 ? this.on : this.byPrint;
+    const group = known.group;
+    const at = group === undefined ? -1 : group.paths.indexOf(path);
+    if (group === undefined || at < 0) return;
+    group.paths.splice(at, 1);
+    if (group.paths.length > 0) return;
+    this.dropGroup(group);
+    for (let i = 0; i < group.prints.length; i++) {
+      const p = group.prints[i] as number;
+      const pages = on.get(p);
       if (pages === undefined) continue;
-      if (typeof pages === "string") {
-        if (pages === path) this.on.delete(p);
+      if (pages instanceof Group) {
+        if (pages === group) on.delete(p);
         continue;
       }
+      if (!pages.groups.delete(group)) continue;
       const before = repeated(pages);
-      remove(pages.titles, known.title, path);
-      remove(pages.places, known.place, path);
-      if (repeated(pages) !== before) this.markAll(pages.titles, path);
-      if (pages.titles.size === 0) this.on.delete(p);
+      count(pages.titles, group.title, -1);
+      count(pages.places, group.place, -1);
+      if (repeated(pages) !== before) this.markAll(pages, path);
+      if (pages.titles.size === 0) on.delete(p);
     }
   }
 
@@ -192,28 +284,22 @@ export class RepeatedSections {
     let from = 0;
     state.paths.forEach((path, i) => {
       const end = state.printEnds[i] as number;
-      this.byPath.set(path, { title: state.titles[i] as string, place: state.places[i] as string, rule: state.rules[i] as number, prints: state.prints.subarray(from, end) });
+      this.byPath.set(path, { title: state.titles[i] as string, place: state.places[i] as string, rule: state.rules[i] as number, prints: state.prints.subarray(from, end), group: undefined, seq: this.recorded++ });
       from = end;
     });
     for (const p of state.stale) this.stale.add(p);
     this.unbuilt = true;
   }
 
-  /** Which pages each fingerprint is on (made from `byPath` after a `restore`). */
-  private get on(): Map<number, PrintPages | string> {
+  /** Which pages each fingerprint is on (made from `byPath` after a `restore`: each page restored
+   *  a group of its own, nothing marked stale). */
+  private get on(): Map<number, PrintPages | Group> {
     if (this.unbuilt) {
       this.unbuilt = false;
       this.moves++;
-      for (const [path, { title, place, prints }] of this.byPath) {
-        for (const p of new Set(prints)) {
-          const pages = this.pagesOf(this.byPrint, p);
-          if (pages === undefined) {
-            this.byPrint.set(p, path);
-            continue;
-          }
-          add(pages.titles, title, path);
-          add(pages.places, place, path);
-        }
+      for (const [path, known] of this.byPath) {
+        known.group ??= new Group(known.title, known.place, [...new Set(known.prints)]);
+        this.join(path, known.group, false);
       }
     }
     return this.byPrint;
@@ -226,14 +312,32 @@ export class RepeatedSections {
     return out;
   }
 
-  private markAll(titles: ReadonlyMap<string, ReadonlySet<string> | string>, except: string): void {
+  /** Mark stale every page a fingerprint is on but `except`: by title, in the order each title came
+   *  to the fingerprint, and each title's pages in the order they were recorded. */
+  private markAll(pages: PrintPages, except: string): void {
     this.moves++;
-    for (const paths of titles.values()) {
-      for (const p of typeof paths === "string" ? [paths] : paths) {
+    for (const title of pages.titles.keys()) {
+      const paths: string[] = [];
+      let groups = 0;
+      for (const group of pages.groups) {
+        if (group.title !== title) continue;
+        groups++;
+        for (const p of group.paths) paths.push(p);
+      }
+      if (groups > 1) paths.sort((a, b) => (this.byPath.get(a) as Recorded).seq - (this.byPath.get(b) as Recorded).seq);
+      for (const p of paths) {
         if (p === except || this.stale.has(p)) continue;
         this.stale.add(p);
       }
     }
+  }
+
+  /** Let go of a group all of whose pages are forgotten: a page recorded again starts a new one. */
+  private dropGroup(group: Group): void {
+    const groups = group.made?.groups;
+    if (groups === undefined) return;
+    if (!Array.isArray(groups)) groups.delete(groupKey(group.title, group.place));
+    else if (groups.includes(group)) groups.splice(groups.indexOf(group), 1);
   }
 }
 
@@ -249,24 +353,15 @@ export function isErrorResponse(section: HeadedSection): boolean {
 }
 
 /** Repeated: on `MIN_PAGES` pages that differ in both title and place. */
-function repeated(pages: { readonly titles: ReadonlyMap<string, unknown>; readonly places: ReadonlyMap<string, unknown> }): boolean {
+function repeated(pages: PrintPages): boolean {
   return Math.min(pages.titles.size, pages.places.size) >= MIN_PAGES;
 }
 
-function add(m: Map<string, Set<string> | string>, key: string, path: string): void {
-  const paths = m.get(key);
-  if (paths === undefined) m.set(key, path);
-  else if (typeof paths !== "string") paths.add(path);
-  else if (paths !== path) m.set(key, new Set([paths, path]));
-}
-
-function remove(m: Map<string, Set<string> | string>, key: string, path: string): void {
-  const paths = m.get(key);
-  if (paths === path) m.delete(key);
-  else if (typeof paths !== "string" && paths !== undefined) {
-    paths.delete(path);
-    if (paths.size === 0) m.delete(key);
-  }
+/** Add `by` to `key`'s count, dropping a key whose count is back to 0. */
+function count(m: Map<string, number>, key: string, by: number): void {
+  const n = (m.get(key) ?? 0) + by;
+  if (n === 0) m.delete(key);
+  else m.set(key, n);
 }
 
 /** A 32-bit hash of a rule and a section's heading and text (`textPrint`). A section with no text

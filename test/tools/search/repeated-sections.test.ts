@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BodyAnalyzer } from "../../../src/engine/search/body-analysis.js";
 import { SearchIndex } from "../../../src/engine/search/search-index.js";
+import { RepeatedSections } from "../../../src/engine/search/repeated-sections.js";
 import { inlineSite } from "./inline-site.js";
 
 /**
@@ -122,5 +123,41 @@ describe("a page indexed before a section of it turns out to be repeated (issue 
       ["/open", "Support", 0.202],
       ["/rename", "Support", 0.202],
     ]);
+  });
+});
+
+describe("copies of a page in versions (issue 22: one group per text, title and place)", () => {
+  const text = Float64Array.from([11, 12]);
+  it("counts a page's versions as one, and the stale pages by title, each title's in the order recorded", () => {
+    const r = new RepeatedSections();
+    for (const v of ["v1", "v2", "v3"]) r.record(`/${v}/a`, "A", "/a", 0, text);
+    expect(r.isRepeated(0, 11)).toBe(false);
+    r.record("/v1/b", "B", "/b", 0, text);
+    r.record("/v4/a", "A", "/a", 0, text);
+    expect(r.isRepeated(0, 11)).toBe(false);
+    // A third title and place: repeated now; every other page of the text is stale.
+    r.record("/v1/c", "C", "/c", 0, text);
+    expect(r.isRepeated(0, 11)).toBe(true);
+    expect(r.takeStale()).toEqual(["/v1/a", "/v2/a", "/v3/a", "/v4/a", "/v1/b"]);
+    // Another rule's pages are counted apart.
+    expect(r.isRepeated(1, 11)).toBe(false);
+    // Forgetting copies changes nothing while one of their group is left; the last one does.
+    for (const v of ["v1", "v2", "v3"]) r.forget(`/${v}/a`);
+    expect(r.isRepeated(0, 12)).toBe(true);
+    expect(r.takeStale()).toEqual([]);
+    r.forget("/v4/a");
+    expect(r.isRepeated(0, 12)).toBe(false);
+    expect(r.takeStale()).toEqual(["/v1/b", "/v1/c"]);
+  });
+
+  it("answers the same after its state is restored, and counts the pages recorded after", () => {
+    const r = new RepeatedSections();
+    for (const v of ["v1", "v2"]) for (const n of ["a", "b"]) r.record(`/${v}/${n}`, n.toUpperCase(), `/${n}`, 0, text);
+    const restored = new RepeatedSections();
+    restored.restore(r.state());
+    expect(restored.isRepeated(0, 11)).toBe(false);
+    restored.record("/v1/c", "C", "/c", 0, Float64Array.from([11, 12]));
+    expect(restored.isRepeated(0, 11)).toBe(true);
+    expect(restored.takeStale()).toEqual(["/v1/a", "/v2/a", "/v1/b", "/v2/b"]);
   });
 });
