@@ -55,8 +55,9 @@ export const LIMITS = {
      *  (3), command of `sed` (5), and every 256 bytes a command reads from a file or a pipe or
      *  writes. A count, not a time: a call over it stops at the same step on any machine, with
      *  exit 124 (issue 25). Four million is ~1-3 s of CPU for the costliest steps (measured on
-     *  just-bash's jq, whose node was the unit; jq is now the real jq in WebAssembly, not counted:
-     *  its bounds are `jq.maxMemoryBytes` and the CPU limit), while a search over a whole
+     *  just-bash's jq, whose node was the unit; jq is now the real jq in WebAssembly, counted
+     *  only by its start (`JQ_START_STEPS`), its input and its output: inside, its bounds are
+     *  `jq.maxMemoryBytes` and the CPU limit), while a search over a whole
      *  50,000-page site (380 MB) is 1.5 million. */
     maxSteps: 4_000_000,
     /** Every this many steps a command in a loop also checks the caller's cancellation and the

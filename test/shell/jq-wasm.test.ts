@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import { SHELL_COMMANDS } from "../../src/engine/shell/commands/index.js";
 import { DocsShell } from "../../src/engine/shell/docs-shell.js";
+import { CallCpu } from "../../src/engine/shell/call-cpu.js";
+import { runJqInThread } from "../../src/engine/shell/jq/jq-in-thread.js";
 import { jqModule } from "../../src/engine/shell/jq/jq-module.js";
 import { checkJqModule } from "../../src/engine/shell/jq/wasm-host.mjs";
 import { cpuLimitMessage } from "../../src/engine/shell/shell.js";
@@ -91,13 +93,30 @@ describe("jq's bounds", () => {
     });
   });
 
-  it("a jq that never ends stops at the CPU limit (exit 124) in the process's own thread, and the line goes on", async () => {
+  it("a jq that never ends stops at the CPU limit (exit 124) in the process's own thread, and so does the call", async () => {
+    // The limit is the call's (issue 25, adversary round 35 F2): once jq's thread has used it, the
+    // rest of the line has none left. Before, jq alone stopped and the line went on.
     expect(await slow.run("jq -n 'def f: f; f'; echo status $?")).toEqual({
-      stdout: "status 124\n",
+      stdout: "",
       stderr: cpuLimitMessage(LIMITS.shell.maxCpuMs),
-      exitCode: 0,
+      exitCode: 124,
       truncated: false,
     });
+  });
+
+  it("counts jq's thread's CPU toward the call's CPU limit: a call with none left starts no jq (adversary round 35 F2)", async () => {
+    // As a call whose earlier jq runs used the limit: each run's CPU in its own thread is added
+    // to the call's (before, the CPU limit read only the shell's thread, so a loop of short jq
+    // runs spent 9.7 s of the process's CPU under a 5 s limit).
+    const cpu = new CallCpu();
+    cpu.addHelper(LIMITS.shell.maxCpuMs + 1);
+    const run = { args: ["-n", "1"], stdin: new Uint8Array(), files: new Map(), env: {}, cwd: "/", maxMemoryBytes: LIMITS.jq.maxMemoryBytes, maxOutputBytes: 1024, mergeStderr: false };
+    const outcome = await runJqInThread(jqModule(), run, undefined, LIMITS.shell.maxCpuMs, cpu);
+    expect({ exitCode: outcome.exitCode, stdout: [...outcome.stdout], stderr: [...outcome.stderr], outAt: cpu.outAt }).toEqual({ exitCode: 124, stdout: [], stderr: [], outAt: LIMITS.shell.maxCpuMs });
+    // With the limit not reached, the run answers, and its thread's CPU (0 or more) is added.
+    const fresh = new CallCpu();
+    const answered = await runJqInThread(jqModule(), run, undefined, 3_600_000, fresh);
+    expect({ exitCode: answered.exitCode, stdout: new TextDecoder().decode(answered.stdout), outAt: fresh.outAt }).toEqual({ exitCode: 0, stdout: "1\n", outAt: undefined });
   });
 
   it("the shipped jq.wasm is the build the host was written for", () => {

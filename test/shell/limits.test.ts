@@ -164,6 +164,27 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     });
   });
 
+  it("charges each start of jq (JQ_START_STEPS), so a loop of jq calls ends at the work limit, not by the CPU it spent (issue 25, adversary round 35 F2)", async () => {
+    // Three runs: each is a command, a start (BASH_STEP) and jq's own start (8,000 steps), its
+    // input and its output; the answer at exactly this budget, one step short the work limit.
+    const loop = "for i in $(seq 3); do jq -n $i; done";
+    expect(await budgeted(27_629).run(loop)).toEqual({ stdout: "1\n2\n3\n", stderr: "", exitCode: 0, truncated: false });
+    expect(await budgeted(27_628).run(loop)).toEqual(overBudget("jq", 27_628));
+    // The finding's loop at the call's real budget, the clock and the CPU limit an hour away: it
+    // ends by its count after ~450 runs (~2-3 s of CPU). Before, a jq start cost only its command
+    // step and nothing counted its thread's CPU: 1,500 runs answered after 9.7 s of the process's
+    // CPU, and 3,000 met the 60 s backstop.
+    const real = shellWith({ maxExecutionMs: 3_600_000, maxCpuMs: 3_600_000 });
+    expect(await real.run("for i in $(seq 1500); do jq -n 1; done | wc -l")).toEqual({
+      stdout: "",
+      stderr: `bash: work limit reached (${LIMITS.shell.maxSteps} steps per call; a limit of the docs shell: do less in one call)\n`,
+      exitCode: 124,
+      truncated: false,
+    });
+    // A modest loop, as an agent writes one, answers within the real budget.
+    expect(await real.run("for f in $(seq 60); do echo \"{\\\"n\\\": $f}\" | jq .n; done | tail -2")).toEqual({ stdout: "59\n60\n", stderr: "", exitCode: 0, truncated: false });
+  }, 300_000);
+
   it("answers a command just within the budget and stops it one step short, whatever the machine's load", async () => {
     // The whole demo site read, sorted and counted costs exactly this many steps: the answer at
     // the budget is decided by the count alone (no clock is read: the limit is an hour).

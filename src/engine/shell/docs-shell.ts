@@ -9,9 +9,9 @@ import { interruptibleController } from "./interruptible-signal.js";
 import { PathSuggester } from "./did-you-mean.js";
 import { mergeStderrPlugin } from "./merge-stderr.js";
 import { type Shell, type ShellLimits, type ShellResult, cpuLimitMessage, timeLimitMessage } from "./shell.js";
-import { ownThreadId, threadCpuMs } from "./thread-cpu.js";
 import { RunTimeTexts, checkEvalCommand, checkedCompgenCommand, stoppedBuiltinMessage, refusedBuiltinCommand, runTimeTextPlugin } from "./run-time-texts.js";
 import { refusedWriteCommand, writeRedirectPlugin } from "./write-redirects.js";
+import { CallCpu } from "./call-cpu.js";
 import { WorkBudget, WorkStopped, workLimitMessage } from "./work-budget.js";
 
 /**
@@ -144,10 +144,11 @@ export class DocsShell implements Shell {
     const deadline = Date.now() + limits.maxExecutionMs;
     // Set when a command's loop found the time up (just-bash's own checks say so themselves).
     let timedOut = false;
-    // In this thread, its CPU time since the call began, read as the work counts (no more than
-    // every `cpuPollMs`: a /proc read costs microseconds); a shell worker's host reads it instead.
-    const tid = this.clockInLoops ? ownThreadId() : undefined;
-    const cpuStart = tid === undefined ? undefined : threadCpuMs(tid);
+    // In this thread, its CPU time since the call began, with what jq's thread used for the
+    // call, read as the work counts (no more than every `cpuPollMs`: a /proc read costs
+    // microseconds); a shell worker's host reads the worker's thread, and jq checks the call's
+    // whole account as it runs (`CallCpu`, `jq-in-thread.ts`).
+    const cpu = new CallCpu(() => controller.abort());
     let cpuOut = false;
     let nextCpuRead = 0;
     const budget = new WorkBudget(
@@ -159,10 +160,9 @@ export class DocsShell implements Shell {
           if (now >= deadline) {
             timedOut = true;
             controller.abort();
-          } else if (tid !== undefined && cpuStart !== undefined && now >= nextCpuRead) {
+          } else if (now >= nextCpuRead) {
             nextCpuRead = now + LIMITS.shellWorker.cpuPollMs;
-            const used = threadCpuMs(tid);
-            if (used !== undefined && used - cpuStart > limits.maxCpuMs) {
+            if (cpu.used() > limits.maxCpuMs) {
               cpuOut = true;
               controller.abort();
             }
@@ -172,6 +172,7 @@ export class DocsShell implements Shell {
       },
       () => controller.abort(),
     );
+    budget.cpu = cpu;
     const texts = new RunTimeTexts();
     budget.mayRunBuiltin = (name) => texts.mayRun(name);
     try {
@@ -184,6 +185,7 @@ export class DocsShell implements Shell {
         return finish(r.stdout, `${withoutAbortLine(r.stderr)}${workLimitMessage(budget.exceededBy, limits.maxSteps)}`, 124, limits);
       }
       if (cpuOut) return finish(r.stdout, `${withoutAbortLine(r.stderr)}${cpuLimitMessage(limits.maxCpuMs)}`, 124, limits);
+      if (cpu.outAt !== undefined) return finish(r.stdout, `${withoutAbortLine(r.stderr)}${cpuLimitMessage(cpu.outAt)}`, 124, limits);
       if (timedOut) {
         const message = `bash: execution exceeded execution deadline (${limits.maxExecutionMs}ms)\n`;
         return finish(r.stdout, `${withoutAbortLine(r.stderr)}${message}`, 124, limits);
@@ -205,11 +207,13 @@ export class DocsShell implements Shell {
       // got `bash: stopped`, exit 1, for a loop past its deadline.
       if (cancel?.aborted === true) return finish("", "bash: cancelled by the client\n", 130, limits);
       if (cpuOut) return finish("", cpuLimitMessage(limits.maxCpuMs), 124, limits);
+      if (cpu.outAt !== undefined) return finish("", cpuLimitMessage(cpu.outAt), 124, limits);
       if (timedOut) return finish("", `bash: execution exceeded execution deadline (${limits.maxExecutionMs}ms)\n`, 124, limits);
       if (signal.aborted) return finish("", timeLimitMessage(limits.maxExecutionMs), 124, limits);
       // just-bash throws for some failures (a redirect into the read-only filesystem, limits).
       return finish("", `bash: ${describeThrown(error)}\n`, 1, limits);
     } finally {
+      cpu.close();
       clearTimeout(timer);
       cancel?.removeEventListener("abort", onCancel);
     }

@@ -100,7 +100,8 @@ function registerView(sid: number, vid: number, positions: Int32Array, extra: re
   view.isDir("/");
   // The host keeps the time (it ends a worker stuck past the limit); commands here check only
   // the caller's cancellation and the work budget as they loop. jq's own thread gets the pool's
-  // CPU limit: the host reads this thread's CPU, not that one's.
+  // CPU limit: the host reads this thread's CPU, not that one's, so jq counts its thread's CPU
+  // with this thread's for the call (`CallCpu`) and ends the call at the same limit.
   views.set(vid, new DocsShell(view, SHELL_COMMANDS.map((make) => make(view, { maxCpuMs })), limits, false));
   viewSites.set(vid, sid);
   trim(views, MAX_VIEWS);

@@ -1,3 +1,5 @@
+import { CallCpu } from "./call-cpu.js";
+
 /** just-bash's `FeatureCoverageWriter` (its type is not exported): told of each step it evaluates. */
 interface CoverageWriter {
   hit(feature: string): void;
@@ -77,6 +79,15 @@ export interface Chargeable {
   readonly left: number;
 }
 
+/**
+ * The call's CPU account behind a command's coverage writer, when the call keeps one: the
+ * account itself, not the proxy a command's context gives (`CallCpu.byId`).
+ */
+export function callCpuOf(coverage: unknown): CallCpu | undefined {
+  const id = coverage instanceof WorkBudget ? coverage.cpu?.id : undefined;
+  return id === undefined ? undefined : CallCpu.byId(id);
+}
+
 /** The call's budget behind a command's coverage writer, when it is one (tests may give none). */
 export function chargeableOf(coverage: unknown): Chargeable | undefined {
   return coverage instanceof WorkBudget ? coverage : undefined;
@@ -93,6 +104,22 @@ function stepsOf(feature: string): number {
 
 /** How just-bash names a builtin it is about to run, to the coverage writer. */
 const BUILTIN = "bash:builtin:";
+
+/**
+ * Starting one jq run (issue 25, adversary round 35 F2), on top of the command's `run` step:
+ * copying its input, a message to jq's own thread, a fresh WebAssembly instance (16 MB of memory
+ * made and later collected, ~1.5 ms) and jq's own start (it compiles its builtins, written in
+ * jq, at every start, ~3 ms), none of which any step counted. So a loop of jq calls ended
+ * neither by the work limit nor by the CPU limit (which read only the shell's thread): `for i in
+ * $(seq 1500); do jq -n 1; done` answered after 9.7 s of the process's CPU, 3,000 passes met the
+ * 60 s backstop. CPU time of the whole `svc-mcp fs` process (the bundle, a shell worker), ~5-6 ms
+ * a pass of `jq -n 1` beyond `ls /`, load 20-30, 2026-12-02; at `BASH_STEP`'s rate (~0.6 µs a
+ * step) that is ~9,000 steps. At 8,000 a call may start ~450 jq runs (`find / -name '*.json'
+ * -exec jq ... {} \;` over 400 files; `-exec jq ... {} +` or `jq ... FILES` is one run), the loop
+ * ends at the work limit after ~2.7 s of the process's CPU, and the same loop ends at the same
+ * pass on any machine; on this one the CPU limit would end it only after ~1,000 passes.
+ */
+export const JQ_START_STEPS = 8_000;
 
 /** Thrown from inside a command's loop when the call's work budget is spent or it must stop. */
 export class WorkStopped extends Error {
@@ -119,6 +146,8 @@ export class WorkStopped extends Error {
  */
 export class WorkBudget implements CoverageWriter {
   private steps = 0;
+  /** The call's CPU, its commands' own threads included (`call-cpu.ts`), where the shell keeps it. */
+  cpu: CallCpu | undefined;
   /** Set once a check threw: the call is over, and no command may take another step. */
   private stopped = false;
   private nextCheck: number;

@@ -5,7 +5,7 @@ import { runJqInThread } from "../jq/jq-in-thread.js";
 import { jqModule } from "../jq/jq-module.js";
 import type { JqRun } from "../jq/wasm-host.mjs";
 import { MERGE_STDERR_ENV } from "../merge-stderr.js";
-import { chargeableOf, stepsForBytes } from "../work-budget.js";
+import { JQ_START_STEPS, callCpuOf, chargeableOf, stepsForBytes } from "../work-budget.js";
 import type { ShellCommandFactory } from "./command.js";
 
 /** Longest argument taken for a path jq might open: PATH_MAX. */
@@ -37,6 +37,9 @@ export const jqCommand: ShellCommandFactory = (_view, place): Command => ({
     }
     const stdin = Buffer.from(latin1FromBytes(ctx.stdin), "latin1");
     const budget = chargeableOf(ctx.coverage);
+    // Its start is work as its input is (`JQ_START_STEPS`): a loop of jq calls ends at the work
+    // limit, at the same pass on any machine (issue 25, adversary round 35 F2).
+    budget?.charge("jq:start", JQ_START_STEPS);
     budget?.charge("jq:stdin", stepsForBytes(stdin.length));
     const mergeStderr = ctx.env.get(MERGE_STDERR_ENV) === "1";
     const env: Record<string, string> = { ...(ctx.exportedEnv ?? {}) };
@@ -51,7 +54,7 @@ export const jqCommand: ShellCommandFactory = (_view, place): Command => ({
       maxOutputBytes: Math.min(ctx.limits?.maxOutputSize ?? LIMITS.shell.maxInternalOutputBytes, LIMITS.shell.maxInternalOutputBytes),
       mergeStderr,
     };
-    const outcome = await runJqInThread(jqModule(), run, ctx.signal, place?.maxCpuMs);
+    const outcome = await runJqInThread(jqModule(), run, ctx.signal, place?.maxCpuMs, callCpuOf(ctx.coverage));
     const stdout = Buffer.from(outcome.stdout);
     let stderr = Buffer.from(outcome.stderr).toString("utf8");
     let exitCode = outcome.exitCode;

@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { LIMITS } from "../../../limits.js";
+import type { CallCpu } from "../call-cpu.js";
 import { cpuLimitMessage } from "../shell.js";
 import { threadCpuMs } from "../thread-cpu.js";
 import { workerExecArgv } from "../worker-exec-argv.js";
@@ -81,13 +82,25 @@ function startThread(module: WebAssembly.Module): JqThread {
  * thread (`serve --no-shell-worker`, the tests) it would hold that thread past every limit, and
  * in a shell worker a cancelled jq could only be stopped by ending the whole worker (after
  * `cancelGraceMs`), whose views and loaded snapshots the next calls then waited to rebuild. The
- * thread is ended when its CPU time for this run passes `maxCpuMs` (read from /proc as a shell
- * worker's is: exit 124 and the CPU limit's message), or when `signal` aborts (the call's time
- * limit or the caller's cancellation; the shell then says which).
+ * thread is ended when its CPU time for this run passes what is left of `maxCpuMs` (read from
+ * /proc as a shell worker's is: exit 124 and the CPU limit's message), or when `signal` aborts
+ * (the call's time limit or the caller's cancellation; the shell then says which). `cpu`, the
+ * call's account, is charged each run's CPU of this thread, and ends the call once the whole
+ * passes `maxCpuMs` (a loop of short runs; issue 25, adversary round 35 F2).
  */
-export async function runJqInThread(module: WebAssembly.Module, run: JqRun, signal: AbortSignal | undefined, maxCpuMs: number = LIMITS.shell.maxCpuMs): Promise<JqOutcome> {
+export async function runJqInThread(module: WebAssembly.Module, run: JqRun, signal: AbortSignal | undefined, maxCpuMs: number = LIMITS.shell.maxCpuMs, cpu?: CallCpu): Promise<JqOutcome> {
   const stopped = (stderr: string, exitCode: number): JqOutcome => ({ stdout: new Uint8Array(), stderr: new TextEncoder().encode(stderr), exitCode, outputFull: false });
   if (signal?.aborted === true) return stopped("", 1);
+  // What is left of the call's CPU limit: its shell thread's and earlier jq runs' CPU count too
+  // (issue 25, adversary round 35 F2: a loop of short jq runs each stayed under it alone).
+  const left = cpu === undefined ? maxCpuMs : maxCpuMs - cpu.used();
+  // With the call's account, the shell ends the line and says why (once); alone, jq says it.
+  const cpuOut = (): JqOutcome => {
+    if (cpu === undefined) return stopped(cpuLimitMessage(maxCpuMs), 124);
+    cpu.stop(maxCpuMs);
+    return stopped("", 124);
+  };
+  if (left <= 0) return cpuOut();
   const thread = idle.pop() ?? startThread(module);
   let tid: number | undefined;
   try {
@@ -104,6 +117,12 @@ export async function runJqInThread(module: WebAssembly.Module, run: JqRun, sign
     const settle = (outcome: JqOutcome, keep: boolean): void => {
       if (settled) return;
       settled = true;
+      const end = tid === undefined ? undefined : threadCpuMs(tid);
+      if (cpu !== undefined && start !== undefined && end !== undefined) {
+        cpu.addHelper(end - start);
+        // A run that ended in time may still leave the call past its limit: the call ends here.
+        if (cpu.used() > maxCpuMs) cpu.stop(maxCpuMs);
+      }
       clearInterval(poll);
       signal?.removeEventListener("abort", onAbort);
       worker.off("message", onMessage);
@@ -116,7 +135,7 @@ export async function runJqInThread(module: WebAssembly.Module, run: JqRun, sign
     };
     const poll = setInterval(() => {
       const used = tid === undefined ? undefined : threadCpuMs(tid);
-      if (start !== undefined && used !== undefined && used - start > maxCpuMs) settle(stopped(cpuLimitMessage(maxCpuMs), 124), false);
+      if (start !== undefined && used !== undefined && used - start > left) settle(cpuOut(), false);
     }, LIMITS.shellWorker.cpuPollMs);
     const onAbort = (): void => settle(stopped("", 1), false);
     const onMessage = (message: FromJqThread): void => {
