@@ -72,7 +72,10 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
   for (const page of loaded.site.pages.values()) {
     if (page.generated) continue;
     const rel = page.file.path.slice(1);
-    if (config !== undefined && config.present && !NOT_PAGES.test(rel) && placementOf({ ...loaded.site, config }, page) === undefined) {
+    // A file at a generated API page's path takes its place in navigation (`withApiPages`), which
+    // the configuration as read does not hold: the loaded site's does.
+    const placed = placementOf({ ...loaded.site, config: config ?? loaded.site.config }, page) !== undefined || loaded.site.config.navPages.has(page.path);
+    if (config !== undefined && config.present && !NOT_PAGES.test(rel) && !placed) {
       const where = written.has(page.path) || written.has(`${page.path}/index`) ? "listed only in a part of docs.json that cannot be read (above)" : "not in the navigation";
       diagnostics.push({
         severity: "warning",

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { generated, lines, load, usersSpec } from "./helpers.js";
+import { formatDiagnostic } from "../../src/config/diagnostic.js";
+import { checkSite } from "../../src/vfs/check-site.js";
+import { generated, lines, load, usersSpec, writeRepo } from "./helpers.js";
 
 /**
  * What the hosted platform reads that a strict reading refused (issue 24: `svc-mcp check` must
@@ -29,7 +31,7 @@ describe("API specs as the platform reads them", () => {
     ]);
   });
 
-  it("an MDX page with the operation's front matter at the path its page would be generated at is that page: no warning, nothing generated there", async () => {
+  it("an MDX page with the operation's front matter at the path its page would be generated at takes it: no warning, in navigation at its place, the generated page only behind it", async () => {
     const site = await load({
       "docs.json": nav({ source: "openapi.json", directory: "api-reference" }),
       "intro.mdx": "# Intro",
@@ -41,6 +43,21 @@ describe("API specs as the platform reads them", () => {
     const page = site.pages.get("/api-reference/users/get-user");
     expect(page?.generated).toBe(false);
     expect(site.api?.pages.get("/api-reference/users/get-user")?.generated).toBe(false);
+    // Listed where the generated page would be (search indexes what navigation lists).
+    expect(site.config.navPages.get("/api-reference/users/get-user")).toEqual(site.config.navPages.get("/api-reference/users/list-users"));
+    expect(site.api?.plan.behind.map((p) => p.pagePath)).toEqual(["/api-reference/users/get-user"]);
+  });
+
+  it("check says nothing of such a page: it is in navigation (it said 'not in the navigation' for formbricks' 29)", async () => {
+    const root = writeRepo({
+      "docs.json": nav({ source: "openapi.json", directory: "api-reference" }),
+      "intro.mdx": "# Intro",
+      "openapi.json": usersSpec(),
+      "api-reference/users/get-user.mdx": "---\nopenapi: GET /users/{id}\n---\nOne user, with notes.",
+      "stray.mdx": "# Stray",
+    });
+    const result = await checkSite(root);
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual(['stray.mdx warning: page is not in the navigation, so search leaves it out (seo.indexing "all" includes it)']);
   });
 
   it("a .json spec with a trailing comma is read as YAML reads it, with a warning; its operations are generated", async () => {

@@ -182,9 +182,9 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
     const page = table.pages.get(pagePath);
     return page === undefined ? RANK.signedIn : rank(page.item);
   });
-  resolveFrontMatterConflicts(frontMatter, table, explicit, diagnostics, input.pageGroups);
+  const ownPaths = resolveFrontMatterConflicts(frontMatter, table, explicit, diagnostics, input.pageGroups);
   const order = [...table.pages.keys()];
-  const behind = leaveOutTakenPaths(input, table, diagnostics);
+  const behind = leaveOutTakenPaths(input, table, diagnostics, ownPaths);
   const kept = input.schemaKept;
   const schemas = planFrontMatterSchemas(input.schemaRefs ?? [], specs, diagnostics, kept !== undefined ? (ref, spec, name) => kept(ref.pagePath, spec, name, frontMatter) : undefined);
   const channels = planFrontMatterChannels(input.channelRefs ?? [], { asyncapi: specs.asyncapi, openapi: new Set(specs.openapi.keys()), unavailable: specs.unavailable }, diagnostics, input.channelKept);
@@ -594,7 +594,7 @@ function planFrontMatterSchemas(
 /** Phase 5: an MDX page and a generated page for one operation. `x-svc.href` names the
  *  operation's page: when that is the MDX page, navigation points at it and nothing is
  *  generated; anywhere else, both pages stand by choice. An MDX page at the generated page's
- *  own path is the operation's page as if `x-svc.href` named it. Otherwise both stand, with a
+ *  own path takes it as phase 6 says, without a warning (returned). Otherwise both stand, with a
  *  warning. */
 function resolveFrontMatterConflicts(
   frontMatter: ReadonlyMap<string, FrontMatterOperation>,
@@ -602,17 +602,23 @@ function resolveFrontMatterConflicts(
   explicit: ExplicitEntries,
   diagnostics: Diagnostic[],
   pageGroups: PlanInput["pageGroups"],
-): void {
+): Set<string> {
+  const ownPaths = new Set<string>();
   for (const fm of frontMatter.values()) {
     const generated = table.byItem.get(itemKey({ kind: "operation", spec: fm.spec, operation: fm.operation }));
     if (generated === undefined) continue;
     const href = fm.operation.extension?.href;
-    // The MDX page is the operation's page when `x-svc.href` names it, or when it sits at the
-    // very path the page would be generated at (formbricks' v1 reference: the files a scrape of
-    // the spec wrote, beside a tab whose `openapi` generates the same paths).
-    const mdxIsThePage = href !== undefined ? hrefToPagePath(href) === fm.pagePath.toLowerCase() : generated === fm.pagePath.toLowerCase();
-    if (href !== undefined || mdxIsThePage) {
-      if (!mdxIsThePage) continue;
+    if (href === undefined && generated === fm.pagePath.toLowerCase()) {
+      // At the very path the page would be generated at (formbricks' v1 reference: the files a
+      // scrape of the spec wrote, beside a tab whose `openapi` generates the same paths): the
+      // file takes the path as any file does (phase 6: in navigation at the generated page's
+      // place, the generated page behind it for readers who may not read the file), and being
+      // the operation's own page, without a warning.
+      ownPaths.add(generated);
+      continue;
+    }
+    if (href !== undefined) {
+      if (hrefToPagePath(href) !== fm.pagePath.toLowerCase()) continue;
       table.pages.delete(generated);
       const { nav, entries } = explicit;
       for (let i = 0; i < nav.length; i++) {
@@ -639,6 +645,7 @@ function resolveFrontMatterConflicts(
       code: API_CODES.twoPages,
     });
   }
+  return ownPaths;
 }
 
 /**
@@ -671,13 +678,15 @@ function reportChannelTwoPages(channels: ReadonlyMap<string, FrontMatterChannel>
  * is theirs: returned to stand behind the file (a `<path>/index` file has a page path of its
  * own, and the generated page is left out).
  */
-function leaveOutTakenPaths(input: PlanInput, table: PageTable, diagnostics: Diagnostic[]): PlannedApiPage[] {
+function leaveOutTakenPaths(input: PlanInput, table: PageTable, diagnostics: Diagnostic[], ownPaths: ReadonlySet<string>): PlannedApiPage[] {
   const behind: PlannedApiPage[] = [];
   for (const [path, page] of table.pages) {
     if (!input.pageExists(path)) continue;
     table.pages.delete(path);
     const own = input.pageFileAt?.(path) === true;
     if (own) behind.push(page);
+    // The file documents this very operation (front matter `openapi`): nothing to say.
+    if (ownPaths.has(path)) continue;
     diagnostics.push({
       severity: "warning",
       file: `${path.slice(1)}.mdx`,
