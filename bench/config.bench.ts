@@ -11,6 +11,7 @@ import { checkSite } from "../src/vfs/check-site.js";
 import { loadSite, type LoadSiteOptions } from "../src/vfs/load-site.js";
 import { siteNavigation } from "../src/vfs/site-nav.js";
 import { type BenchRow, type BenchSuite, percentile, timeMany } from "./bench.js";
+import { userSeal } from "./user-seal.js";
 
 const SHARED = process.env.SVC_SHARED ?? fileURLToPath(new URL("../../shared", import.meta.url));
 /** The largest shared corpus: 428 pages, a 97 KB docs.json with two versions, four OpenAPI specs. */
@@ -65,7 +66,7 @@ export const configBench: BenchSuite = {
     const core = await checkAndNav(21, { apiReference: false });
     log("with the API reference (four OpenAPI specs, 706 generated pages), warm spec cache...");
     const cacheDir = mkdtempSync(join(tmpdir(), "svc-bench-config-cache-"));
-    const full = await checkAndNav(11, { specCache: openSpecCache(cacheDir) });
+    const full = await checkAndNav(11, { specCache: openSpecCache(cacheDir, userSeal()) });
     rmSync(cacheDir, { recursive: true, force: true });
     log("... and without the spec cache (every spec parsed, validated, dereferenced)...");
     const uncached = await checkAndNav(3, {});

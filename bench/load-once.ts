@@ -7,6 +7,7 @@
 const start = performance.now();
 const { loadSite } = await import("../src/vfs/load-site.js");
 const { openSpecCache } = await import("../src/config/openapi/spec-cache.js");
+const { userSeal } = await import("./user-seal.js");
 const importMs = performance.now() - start;
 const [corpus, cacheDir, mode] = process.argv.slice(2);
 if (corpus === undefined || cacheDir === undefined) {
@@ -15,7 +16,7 @@ if (corpus === undefined || cacheDir === undefined) {
 }
 const t = performance.now();
 const { site } = await loadSite(corpus, () => {}, undefined, {
-  ...(cacheDir !== "-" ? { specCache: openSpecCache(cacheDir) } : {}),
+  ...(cacheDir !== "-" ? { specCache: openSpecCache(cacheDir, userSeal()) } : {}),
   ...(mode === "no-api" ? { apiReference: false } : {}),
 });
 const loadMs = performance.now() - t;

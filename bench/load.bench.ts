@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { openSpecCache } from "../src/config/openapi/spec-cache.js";
 import { loadSite } from "../src/vfs/load-site.js";
 import { type BenchRow, type BenchSuite, percentile, timeMany } from "./bench.js";
+import { userSeal } from "./user-seal.js";
 
 const SHARED = process.env.SVC_SHARED ?? fileURLToPath(new URL("../../shared", import.meta.url));
 /** The largest shared corpus: 428 MDX pages and four OpenAPI 3.0 specs (0.4-1.2 MB of YAML) that generate 706 pages. */
@@ -70,7 +71,7 @@ export const loadSuite: BenchSuite = {
       log(`${pages} pages (${bare[0]?.pages ?? 0} without the API reference)`);
 
       // A running process: the spec cache is warm, the JIT too; no previous snapshot (a full load).
-      const specCache = openSpecCache(cacheDir);
+      const specCache = openSpecCache(cacheDir, userSeal());
       await loadSite(CORPUS, () => {}, undefined, { specCache });
       const inProcess = await timeMany(15, () => loadSite(CORPUS, () => {}, undefined, { specCache }));
       const inProcessBare = await timeMany(15, () => loadSite(CORPUS, () => {}, undefined, { apiReference: false }));

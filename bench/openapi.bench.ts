@@ -15,6 +15,7 @@ import { compileValidator } from "../src/config/openapi/validators/generate.js";
 import { createApiCache, generateApiPages } from "../src/vfs/api-pages.js";
 import { type BenchSuite, percentile, timeMany } from "./bench.js";
 import { compileIgnoreRules } from "../src/config/ignore-rules.js";
+import { userSeal } from "./user-seal.js";
 
 /** The bench corpora have no ignore files. */
 const NO_RULES = compileIgnoreRules([]);
@@ -68,7 +69,7 @@ export const openapiSuite: BenchSuite = {
       });
       // Warm spec cache on disk (a new process, spec unchanged): no parse, validation or dereferencing.
       const cacheDir = mkdtempSync(join(tmpdir(), "svc-bench-openapi-cache-"));
-      const specCache = openSpecCache(cacheDir);
+      const specCache = openSpecCache(cacheDir, userSeal());
       await generateApiPages(root, docsJson, new Map(), { ignore: NO_RULES, specCache });
       const cached = await timeMany(5, async () => renderAll(await generateApiPages(root, docsJson, new Map(), { ignore: NO_RULES, specCache })));
       rmSync(cacheDir, { recursive: true, force: true });

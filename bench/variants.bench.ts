@@ -7,6 +7,7 @@ import { ALL_ACCESS, ANONYMOUS, readerWithGroups } from "../src/vfs/access.js";
 import { loadSite } from "../src/vfs/load-site.js";
 import { SiteView } from "../src/vfs/view.js";
 import { type BenchSuite, percentile, timeMany } from "./bench.js";
+import { userSeal } from "./user-seal.js";
 
 const SHARED = process.env.SVC_SHARED ?? fileURLToPath(new URL("../../shared", import.meta.url));
 const CORPUS = join(SHARED, "corpora/spree");
@@ -61,7 +62,7 @@ export const variantsSuite: BenchSuite = {
     const { dir, restricted } = restrictedSpree();
     const cacheDir = mkdtempSync(join(tmpdir(), "svc-bench-variants-cache-"));
     try {
-      const specCache = openSpecCache(cacheDir);
+      const specCache = openSpecCache(cacheDir, userSeal());
       log(`spree with ${restricted} operations restricted to staff; ${RUNS} runs per figure`);
       await loadSite(CORPUS, () => {}, undefined, { specCache });
       await loadSite(dir, () => {}, undefined, { specCache });

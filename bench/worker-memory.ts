@@ -13,6 +13,7 @@ import { ANONYMOUS } from "../src/vfs/access.js";
 import { DocsRuntime } from "../src/engine/runtime.js";
 import { SiteCache } from "../src/engine/site-cache.js";
 import { siteLoadOptions } from "../src/cli/load-options.js";
+import { userSeal } from "./user-seal.js";
 
 const [site, cacheDir] = process.argv.slice(2) as [string, string];
 const snapshotAt = process.argv.includes("--snapshot") ? process.argv[process.argv.indexOf("--snapshot") + 1] : undefined;
@@ -27,7 +28,7 @@ const step = (name: string): void => {
 };
 step("start");
 const log = (message: string): void => void process.stderr.write(`${message}\n`);
-const siteCache = new SiteCache({ dir: cacheDir, root: site, log });
+const siteCache = new SiteCache({ dir: cacheDir, seal: userSeal(), root: site, log });
 const io = { env: process.env, stderr: (s: string) => process.stderr.write(s) } as unknown as Parameters<typeof siteLoadOptions>[0];
 const runtime = await DocsRuntime.load({ root: site, log, load: siteLoadOptions(io, site), siteCache, shellWorker: true, searchCache: 0 });
 step("loaded");

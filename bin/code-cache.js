@@ -7,18 +7,23 @@
 // length (its own checksum is verified in debug builds only). So one is taken only when it is
 // plainly ours: a regular file (not a link) owned by this user, readable by nobody else (0600, as
 // written here; git checks files out 0644 or 0755), in a folder outside the docs folder (`--dir`,
-// else the working folder), whose bytes match the SHA-256 written with them. Anything else, or a
-// cache V8 rejects (another Node, other V8 flags), is ignored and written anew when the process
-// exits: never an error.
-import { createHash, randomBytes } from "node:crypto";
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// else the working folder), sealed by this user's cache key (an HMAC-SHA256 under the key
+// src/store/cache-key.ts keeps in the state folder, apart from the caches: a cache restored into
+// ~/.cache from another job, or planted there, fails it). Anything else, or a cache V8 rejects
+// (another Node, other V8 flags), is ignored and written anew when the process exits: never an
+// error.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import module from "node:module";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import vm from "node:vm";
 
 /** The first bytes of a cache file; another format (a later svc-mcp's) is ignored. */
-const FORMAT = Buffer.from("svc-mcp-code-cache 1\n");
+const FORMAT = Buffer.from("svc-mcp-code-cache 2\n");
 const DIGEST_BYTES = 32;
+/** Bytes of the cache key (src/store/cache-key.ts's CACHE_KEY_BYTES). */
+const KEY_BYTES = 32;
 /** A cache V8 took is written again only when the run compiled this much more: a first start that
  *  ended early (a usage error) wrote little, and a later, longer one replaces it. */
 const REWRITE_GROWTH = 1.1;
@@ -42,13 +47,19 @@ function isInside(path, folder) {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-/** The value of `--dir` in the arguments, if given. */
+/**
+ * The value of `--dir` in the arguments, if given: the last one, as the CLI reads a repeated
+ * option (docs/cli.md; adversary round 36 F1: the first was checked while the last was served).
+ * Up to a `--`, after which nothing is an option.
+ */
 function dirArgument(args) {
+  let dir;
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--dir") return args[i + 1];
-    if (args[i].startsWith("--dir=")) return args[i].slice("--dir=".length);
+    if (args[i] === "--") break;
+    if (args[i] === "--dir") dir = args[++i];
+    else if (args[i].startsWith("--dir=")) dir = args[i].slice("--dir=".length);
   }
-  return undefined;
+  return dir;
 }
 
 /**
@@ -73,6 +84,39 @@ export function codeCacheDir(env, args, cwd) {
   return dir;
 }
 
+/**
+ * This user's cache key, as src/store/cache-key.ts has it (read here before any TypeScript runs):
+ * SVC_MCP_CACHE_KEY (32 characters or more) when set, else the key file
+ * `$XDG_STATE_HOME/svc-mcp/cache-key` (default `~/.local/state/...`) when it is plainly ours (a
+ * regular file of this user, readable by nobody else, 32 bytes) and not inside the docs folder.
+ * Undefined: no code cache this start (the server makes the key file when it loads the site).
+ */
+export function codeCacheKey(env, args, cwd) {
+  const given = env.SVC_MCP_CACHE_KEY;
+  if (given !== undefined && given !== "") {
+    return given.length < KEY_BYTES ? undefined : createHash("sha256").update("svc-mcp cache key\u0000").update(given).digest();
+  }
+  const state = env.XDG_STATE_HOME !== undefined && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(env.HOME !== undefined && isAbsolute(env.HOME) ? env.HOME : homedir(), ".local", "state");
+  const file = join(state, "svc-mcp", "cache-key");
+  if (isInside(file, resolve(cwd, dirArgument(args) ?? "."))) return undefined;
+  let fd;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.uid !== process.getuid?.() || (stat.mode & 0o077) !== 0 || stat.size !== KEY_BYTES) return undefined;
+    const key = Buffer.alloc(KEY_BYTES);
+    return readSync(fd, key, 0, KEY_BYTES, 0) === KEY_BYTES ? key : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Whether `path`, or a folder above it, holds a `.git` (a work tree's folder or file). */
 function insideWorkTree(path) {
   for (let at = realPath(path); ; at = dirname(at)) {
@@ -95,8 +139,13 @@ export function codeCacheFile(dir, script, size) {
   return join(dir, `${key}.v8`);
 }
 
-/** The cache's V8 data when `file` holds an intact one of ours, else why not ("none", "refused", "corrupt"). */
-function readCache(file) {
+/** The seal of `data` under `key`. */
+function sealOf(key, data) {
+  return createHmac("sha256", key).update(data).digest();
+}
+
+/** The cache's V8 data when `file` holds one `key` sealed, else why not ("none", "refused", "corrupt"). */
+function readCache(file, key) {
   let fd;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -111,7 +160,7 @@ function readCache(file) {
     const head = FORMAT.length + DIGEST_BYTES;
     if (bytes.length <= head || !bytes.subarray(0, FORMAT.length).equals(FORMAT)) return { state: "corrupt" };
     const data = bytes.subarray(head);
-    if (!createHash("sha256").update(data).digest().equals(bytes.subarray(FORMAT.length, head))) return { state: "corrupt" };
+    if (!timingSafeEqual(sealOf(key, data), bytes.subarray(FORMAT.length, head))) return { state: "corrupt" };
     return { state: "read", data };
   } catch {
     return { state: "corrupt" };
@@ -121,11 +170,11 @@ function readCache(file) {
 }
 
 /** Write the cache whole or not at all (a rename), readable by this user only. */
-function writeCache(file, data) {
+function writeCache(file, key, data) {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
-    writeFileSync(temp, Buffer.concat([FORMAT, createHash("sha256").update(data).digest(), data]), { mode: 0o600, flag: "wx" });
+    writeFileSync(temp, Buffer.concat([FORMAT, sealOf(key, data), data]), { mode: 0o600, flag: "wx" });
     renameSync(temp, file);
   } catch (error) {
     rmSync(temp, { force: true });
@@ -134,17 +183,18 @@ function writeCache(file, data) {
 }
 
 /**
- * Run the CommonJS script `script` as Node would `require` it, with its code cache from `dir`.
- * Returns its exports; `state` says what became of the cache: "accepted" (V8 took it), "none",
- * "refused" (not plainly ours), "corrupt" (our checksum failed), "rejected" (V8 refused it).
+ * Run the CommonJS script `script` as Node would `require` it, with its code cache from `dir`
+ * sealed by `key` (`codeCacheKey`). Returns its exports; `state` says what became of the cache:
+ * "accepted" (V8 took it), "none", "refused" (not plainly ours), "corrupt" (its seal failed:
+ * damaged, or not this key's), "rejected" (V8 refused it).
  * `save()` writes the cache of what has been compiled by then (unless V8 took the cache and this
  * run compiled little more) and says whether it did: call it late, so that it holds the functions
  * the run compiled, not just the top level.
  */
-export function runWithCodeCache(script, dir) {
+export function runWithCodeCache(script, dir, key) {
   const source = readFileSync(script, "utf8");
   const file = codeCacheFile(dir, script, Buffer.byteLength(source));
-  const cached = readCache(file);
+  const cached = readCache(file, key);
   const compiled = new vm.Script(module.wrap(source), {
     filename: script,
     ...(cached.state === "read" ? { cachedData: cached.data } : {}),
@@ -162,7 +212,7 @@ export function runWithCodeCache(script, dir) {
     save() {
       const data = compiled.createCachedData();
       if (state === "accepted" && data.length < cached.data.length * REWRITE_GROWTH) return false;
-      writeCache(file, data);
+      writeCache(file, key, data);
       return true;
     },
   };

@@ -128,10 +128,11 @@ if (bundle !== undefined) {
   // site waits for the compile otherwise; docs/measurements.md). Other commands, short-lived,
   // keep the chunks: they load only what they run.
   const script = module.enableCompileCache === undefined && process.argv[2] === "serve" ? readdirSync(dirname(bundle)).find((f) => /^cli-[0-9a-f]{16}\.cjs$/.test(f)) : undefined;
-  const { codeCacheDir, runWithCodeCache } = script === undefined ? {} : await import("./code-cache.js");
+  const { codeCacheDir, codeCacheKey, runWithCodeCache } = script === undefined ? {} : await import("./code-cache.js");
   const cacheDir = codeCacheDir?.(process.env, process.argv.slice(3), process.cwd());
-  if (cacheDir !== undefined) {
-    const run = runWithCodeCache(join(dirname(bundle), script), cacheDir);
+  const cacheKey = cacheDir === undefined ? undefined : codeCacheKey(process.env, process.argv.slice(3), process.cwd());
+  if (cacheDir !== undefined && cacheKey !== undefined) {
+    const run = runWithCodeCache(join(dirname(bundle), script), cacheDir, cacheKey);
     ({ main } = run.exports);
     // Written once what a start runs is compiled: 30 s in (a long-running server's V8 later
     // drops the compiled code of functions it has not run for a while, the start's among them),

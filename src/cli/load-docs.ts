@@ -1,6 +1,6 @@
 import { DocsRuntime, type RuntimeOptions } from "../engine/runtime.js";
 import { SiteCache } from "../engine/site-cache.js";
-import { resolveCacheDir } from "../store/cache-dir.js";
+import { resolveCache } from "../store/cache-dir.js";
 import { diagnosticsSummary } from "./diagnostics-summary.js";
 import type { CliIO } from "./io.js";
 import { siteLoadOptions } from "./load-options.js";
@@ -20,8 +20,8 @@ export async function loadDocs(io: CliIO, dir: string | undefined, options: Omit
   const root = resolveDir(io, dir);
   const log = stderrLog(io);
   // Parsed pages and the search index kept across starts, in the user's cache folder (never the docs').
-  const cacheDir = resolveCacheDir(io.env, root);
-  const siteCache = cacheDir !== undefined ? new SiteCache({ dir: cacheDir, root, log }) : undefined;
+  const cache = resolveCache(io.env, root, (message) => log(`warning: ${message}`));
+  const siteCache = cache !== undefined ? new SiteCache({ dir: cache.dir, seal: cache.seal, root, log }) : undefined;
   const runtime = await DocsRuntime.load({ ...options, root, log, load: siteLoadOptions(io, root), ...(siteCache !== undefined ? { siteCache } : {}) });
   const summary = diagnosticsSummary(runtime.site.diagnostics, dir);
   if (summary !== undefined) log(summary);

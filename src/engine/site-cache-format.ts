@@ -8,9 +8,10 @@ import type { FolderColumns } from "./site-cache-folders.js";
 
 /**
  * The layout of a site cache file (`site-cache.ts` reads it, `site-cache-writer.ts` writes it):
- * `MAGIC`, the header's length and CRC-32, the header (V8-serialized), the body, then the large
- * typed arrays (`RawArraysWriter`), each padded to 8 bytes. The body and each array are checked
- * by their `checksum`.
+ * `MAGIC`, the header's length and CRC-32, the header's seal (`SEAL_BYTES`, `CacheSeal`), the
+ * header (V8-serialized), the body, then the large typed arrays (`RawArraysWriter`), each padded
+ * to 8 bytes. The body and each array are checked by their `checksum`, which the header holds: the
+ * seal over the header vouches for the whole file.
  *
  * The body is a V8 serializer's stream of several values: first the `Body` with its long arrays
  * left out (`Skeleton`), then each long array in runs of a few elements (`CHUNKED`). One value
@@ -20,8 +21,10 @@ import type { FolderColumns } from "./site-cache-folders.js";
  */
 
 export const MAGIC = Buffer.from("SVCSITE\n", "latin1");
+/** Bytes of the header's seal, after its length and CRC-32. */
+export const SEAL_BYTES = 32;
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
-export const FORMAT = 13;
+export const FORMAT = 14;
 
 export interface Header {
   readonly format: number;

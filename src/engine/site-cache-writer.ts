@@ -10,6 +10,7 @@ import type { SearchIndexState } from "./search/search-index.js";
 import { indexPageColumns, pageColumns, SharedObjects } from "./site-cache-columns.js";
 import { storedDocs } from "./site-cache-docs.js";
 import { folderColumns } from "./site-cache-folders.js";
+import type { CacheSeal } from "../store/cache-key.js";
 import { type Body, checksum, ConcatBytes, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RAW_MIN_BYTES, RawArraysWriter, rawKind, removeQuietly, skeletonOf, type SpooledBytes } from "./site-cache-format.js";
 import { WIDE } from "../vfs/stored-text.js";
 import { packTexts } from "./site-cache-texts.js";
@@ -39,6 +40,8 @@ export interface CacheWriteJob {
   readonly folder: string;
   readonly root: string;
   readonly code: string;
+  /** Seals the header (`site-cache-format.ts`). */
+  readonly seal: CacheSeal;
   readonly loaded: LoadedSite;
   readonly index: SearchIndexState;
   /** Files the load finds unchanged when unchanged since before this time (`Header.trustedBefore`). */
@@ -251,7 +254,7 @@ async function writeSpooled(job: CacheWriteJob, step: (phase: WritePhase) => Pro
     try {
       const fd = await open(tmp, "wx", 0o600);
       try {
-        for (const part of [MAGIC, lengths, header]) {
+        for (const part of [MAGIC, lengths, job.seal.seal(header), header]) {
           await writeAll(fd, part);
           await step("file");
         }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { deserialize } from "node:v8";
 import { crc32 } from "node:zlib";
 import { LIMITS } from "../limits.js";
+import type { CacheSeal } from "../store/cache-key.js";
 import { codeFingerprint } from "../store/code-fingerprint.js";
 import type { KnownPages, LoadedSite } from "../vfs/load-site.js";
 import type { Page } from "../vfs/page.js";
@@ -12,7 +13,7 @@ import type { SearchIndexState } from "./search/search-index.js";
 import { indexPagesOf, pagesOf } from "./site-cache-columns.js";
 import { docsOf } from "./site-cache-docs.js";
 import { foldersOf } from "./site-cache-folders.js";
-import { type Body, checksum, FORMAT, hashOf, type Header, MAGIC, padded, type RawArray, rawArray, RawArraysReader, readBody, removeQuietly } from "./site-cache-format.js";
+import { type Body, checksum, FORMAT, hashOf, type Header, MAGIC, padded, type RawArray, rawArray, RawArraysReader, readBody, removeQuietly, SEAL_BYTES } from "./site-cache-format.js";
 import { startSums } from "./site-cache-sums.js";
 import { type CacheWrite, startCacheWrite, type WritePhase } from "./site-cache-writer.js";
 
@@ -64,8 +65,10 @@ interface Decoded {
 }
 
 export interface SiteCacheOptions {
-  /** The cache folder (`resolveCacheDir`); the site's file is in `sites/` under it. */
+  /** The cache folder (`resolveCache`); the site's file is in `sites/` under it. */
   readonly dir: string;
+  /** What vouches for the file: one its key did not seal is not ours (`resolveCache`). */
+  readonly seal: CacheSeal;
   /** The docs folder. */
   readonly root: string;
   /** Where stale, corrupt and unwritable caches are told. */
@@ -193,12 +196,15 @@ export class SiteCache {
     // A file or folder others may write could hold a forged cache (a checksum is no signature): only
     // a file of this user, in a folder only this user may write, is trusted.
     if (!ownedPrivately(st) || !ownedPrivately(statSync(this.folder))) return "is not private to this user (another user could have written it)";
-    const start = readExactly(fd, MAGIC.length + 8, 0);
+    const start = readExactly(fd, MAGIC.length + 8 + SEAL_BYTES, 0);
     if (start === undefined || !start.subarray(0, MAGIC.length).equals(MAGIC)) return "is not a cache file";
-    const headerStart = MAGIC.length + 8;
+    const headerStart = MAGIC.length + 8 + SEAL_BYTES;
     const headerBytes = start.readUInt32LE(MAGIC.length);
     const headerRead = headerStart + headerBytes <= size ? readExactly(fd, headerBytes, headerStart) : undefined;
     if (headerRead === undefined || crc32(headerRead) !== start.readUInt32LE(MAGIC.length + 4)) return "is corrupt (header checksum)";
+    // The header holds the checksums of everything after it: sealed, it vouches for the file. A
+    // cache copied from another machine, restored from another job or forged is not this key's.
+    if (!this.options.seal.verify(start.subarray(MAGIC.length + 8), headerRead)) return "was not sealed by this user's cache key";
     let header: Header;
     try {
       header = deserialize(headerRead) as Header;
@@ -330,6 +336,7 @@ export class SiteCache {
       folder: this.folder,
       root: this.root,
       code,
+      seal: this.options.seal,
       loaded,
       index,
       trustedBefore: loadStarted - RACY_MS,

@@ -1,4 +1,5 @@
 import { isAbsolute, join } from "node:path";
+import { type CacheSeal, cacheSeal } from "./cache-key.js";
 import { isInsideFolder } from "./real-path.js";
 import { xdgBaseDir } from "./xdg.js";
 
@@ -17,4 +18,29 @@ export function resolveCacheDir(env: Readonly<Record<string, string | undefined>
   // not put cache files (restricted pages' text among them) inside the docs.
   if (docsRoot !== undefined && isInsideFolder(dir, docsRoot)) return undefined;
   return dir;
+}
+
+/** A cache folder with what vouches for its files (`cacheSeal`). */
+export interface UserCache {
+  readonly dir: string;
+  readonly seal: CacheSeal;
+}
+
+/** Why there is no seal, per key file (or environment key): said once per process. */
+const told = new Set<string>();
+
+/**
+ * The cache folder (`resolveCacheDir`) and the caches' seal, or undefined: no folder, or no key
+ * to seal with (then `warn` is told why, once per process, and nothing is cached).
+ */
+export function resolveCache(env: Readonly<Record<string, string | undefined>>, docsRoot: string | undefined, warn: (message: string) => void): UserCache | undefined {
+  const dir = resolveCacheDir(env, docsRoot);
+  if (dir === undefined) return undefined;
+  const seal = cacheSeal(env, docsRoot);
+  if (typeof seal !== "string") return { dir, seal };
+  if (!told.has(seal)) {
+    told.add(seal);
+    warn(`caches off: ${seal}`);
+  }
+  return undefined;
 }

@@ -173,7 +173,7 @@ async function serveAnswers(cjs: boolean, codeDir: string): Promise<{ state: str
   const script = readdirSync(OUT).find((f) => /^cli-[0-9a-f]{16}\.cjs$/.test(f)) as string;
   const driver = cjs
     ? `import { runWithCodeCache } from ${JSON.stringify(pathToFileURL(join(REPO, "bin", "code-cache.js")).href)};
-const run = runWithCodeCache(${JSON.stringify(join(OUT, script))}, ${JSON.stringify(codeDir)});
+const run = runWithCodeCache(${JSON.stringify(join(OUT, script))}, ${JSON.stringify(codeDir)}, Buffer.alloc(32, 7));
 process.stderr.write("code cache: " + run.state + "\\n");
 process.once("exit", () => run.save());
 process.exitCode = await run.exports.main(process.argv.slice(1));`

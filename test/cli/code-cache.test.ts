@@ -13,7 +13,12 @@ const MODULE = pathToFileURL(join(REPO, "bin", "code-cache.js")).href;
 /** bin/code-cache.js's exports (plain JavaScript, run by the bin before any TypeScript). */
 interface CodeCacheModule {
   codeCacheDir(env: Record<string, string | undefined>, args: readonly string[], cwd: string): string | undefined;
+  codeCacheKey(env: Record<string, string | undefined>, args: readonly string[], cwd: string): Buffer | undefined;
 }
+
+/** The cache key the runs below seal with (hex), and another user's or job's. */
+const KEY = "07".repeat(32);
+const OTHER_KEY = "08".repeat(32);
 
 /** A CommonJS script big enough for V8 to cache, named as scripts/serve-script.mjs names them. */
 const SCRIPT = [
@@ -27,13 +32,13 @@ const SCRIPT = [
 ].join("\n");
 
 /** Run the script in a new process through runWithCodeCache, save at the end; what it printed. */
-async function start(script: string, dir: string, nodeArgs: readonly string[] = [], more = false): Promise<{ state: string; sum: number; where: unknown }> {
+async function start(script: string, dir: string, nodeArgs: readonly string[] = [], more = false, key = KEY): Promise<{ state: string; sum: number; where: unknown }> {
   const driver = `import { runWithCodeCache } from ${JSON.stringify(MODULE)};
-const r = runWithCodeCache(process.argv[1], process.argv[2]);
+const r = runWithCodeCache(process.argv[1], process.argv[2], Buffer.from(process.argv[4], "hex"));
 console.log(JSON.stringify({ state: r.state, sum: r.exports.sum(10), where: r.exports.where }));
 if (process.argv[3] === "more") r.exports.more();
 r.save();`;
-  const { stdout } = await run(process.execPath, [...nodeArgs, "--input-type=module", "-e", driver, script, dir, more ? "more" : "less"]);
+  const { stdout } = await run(process.execPath, [...nodeArgs, "--input-type=module", "-e", driver, script, dir, more ? "more" : "less", key]);
   return JSON.parse(stdout) as { state: string; sum: number; where: unknown };
 }
 
@@ -61,7 +66,7 @@ describe("bin/code-cache.js: V8's code of serve's CommonJS script kept between s
     const file = only();
     expect([statSync(file).mode & 0o777, statSync(dir).mode & 0o777]).toEqual([0o600, 0o700]);
     const bytes = readFileSync(file);
-    expect(bytes.subarray(0, 21).toString()).toBe("svc-mcp-code-cache 1\n");
+    expect(bytes.subarray(0, 21).toString()).toBe("svc-mcp-code-cache 2\n");
     expect(await start(script, dir)).toEqual(answer("accepted"));
     expect(await start(script, dir)).toEqual(answer("accepted"));
     expect(readFileSync(file).equals(bytes)).toBe(true);
@@ -85,19 +90,32 @@ describe("bin/code-cache.js: V8's code of serve's CommonJS script kept between s
     const good = readFileSync(file);
     const flipped = Buffer.from(good);
     flipped[flipped.length - 100] = (flipped[flipped.length - 100] as number) ^ 1;
-    for (const bad of [flipped, good.subarray(0, good.length - 1), good.subarray(0, 40), Buffer.concat([Buffer.from("svc-mcp-code-cache 2\n"), good.subarray(21)])]) {
+    for (const bad of [flipped, good.subarray(0, good.length - 1), good.subarray(0, 40), Buffer.concat([Buffer.from("svc-mcp-code-cache 1\n"), good.subarray(21)])]) {
       writeFileSync(file, bad, { mode: 0o600 });
       expect(await start(script, dir)).toEqual(answer("corrupt"));
       expect(await start(script, dir)).toEqual(answer("accepted"));
     }
   });
 
-  it("a file V8 does not take (its checksum right, its data not V8's) is rejected, then written anew", async () => {
+  it("a cache another key sealed (restored into ~/.cache from another job, planted, or with a plain checksum) is never run: corrupt, written anew", async () => {
+    await start(script, dir, [], false, OTHER_KEY);
+    const file = only();
+    const theirs = readFileSync(file);
+    expect(await start(script, dir)).toEqual(answer("corrupt"));
+    expect(await start(script, dir)).toEqual(answer("accepted"));
+    expect(readFileSync(file).equals(theirs)).toBe(false);
+    const { createHash } = await import("node:crypto");
+    const data = theirs.subarray(21 + 32);
+    writeFileSync(file, Buffer.concat([Buffer.from("svc-mcp-code-cache 2\n"), createHash("sha256").update(data).digest(), data]), { mode: 0o600 });
+    expect(await start(script, dir)).toEqual(answer("corrupt"));
+  });
+
+  it("a file V8 does not take (sealed by the key, its data not V8's) is rejected, then written anew", async () => {
     await start(script, dir);
     const file = only();
     const junk = Buffer.alloc(4096, 7);
-    const { createHash } = await import("node:crypto");
-    writeFileSync(file, Buffer.concat([Buffer.from("svc-mcp-code-cache 1\n"), createHash("sha256").update(junk).digest(), junk]), { mode: 0o600 });
+    const { createHmac } = await import("node:crypto");
+    writeFileSync(file, Buffer.concat([Buffer.from("svc-mcp-code-cache 2\n"), createHmac("sha256", Buffer.from(KEY, "hex")).update(junk).digest(), junk]), { mode: 0o600 });
     expect(await start(script, dir)).toEqual(answer("rejected"));
     expect(await start(script, dir)).toEqual(answer("accepted"));
   });
@@ -137,6 +155,10 @@ describe("where the code cache goes", () => {
     const { codeCacheDir } = (await import(MODULE)) as CodeCacheModule;
     const home = "/home/sam";
     expect(codeCacheDir({ HOME: home }, ["--dir", "/srv/docs"], "/srv")).toBe("/home/sam/.cache/svc-mcp/code");
+    // A repeated --dir is the last one, as the CLI reads it (adversary round 36 F1), in either spelling.
+    expect(codeCacheDir({ HOME: home }, ["--dir", "/srv/docs", "--dir", home], "/srv")).toBeUndefined();
+    expect(codeCacheDir({ HOME: home }, ["--dir=/srv/docs", `--dir=${home}`], "/srv")).toBeUndefined();
+    expect(codeCacheDir({ HOME: home }, ["--dir", home, "--dir", "/srv/docs"], "/srv")).toBe("/home/sam/.cache/svc-mcp/code");
     expect(codeCacheDir({ HOME: home, XDG_CACHE_HOME: "/var/cache/sam" }, [], "/srv")).toBe("/var/cache/sam/svc-mcp/code");
     // A relative or empty XDG_CACHE_HOME is ignored, as for the other caches.
     expect(codeCacheDir({ HOME: home, XDG_CACHE_HOME: ".cache" }, [], "/srv")).toBe("/home/sam/.cache/svc-mcp/code");
@@ -152,6 +174,41 @@ describe("where the code cache goes", () => {
     expect(codeCacheDir({ HOME: home }, ["--dir", "/srv/docs"], home)).toBe("/home/sam/.cache/svc-mcp/code");
     // Serving the home folder itself (no --dir) is serving what holds ~/.cache.
     expect(codeCacheDir({ HOME: home }, [], home)).toBeUndefined();
+  });
+
+  it("its key is the one the server keeps (src/store/cache-key.ts), taken only when plainly ours and outside the docs folder", async () => {
+    const { codeCacheKey } = (await import(MODULE)) as CodeCacheModule;
+    const { cacheKeyFile, cacheSeal, sealWith } = await import("../../src/store/cache-key.js");
+    const tmp = mkdtempSync(join(tmpdir(), "svc-code-cache-key-"));
+    try {
+      const env = { HOME: "/home/sam", XDG_STATE_HOME: join(tmp, "state") };
+      const docs = ["--dir", join(tmp, "docs")];
+      expect(codeCacheKey(env, docs, "/")).toBeUndefined(); // none yet: the server makes it
+      const seal = cacheSeal(env);
+      if (typeof seal === "string") throw new Error(seal);
+      const key = codeCacheKey(env, docs, "/");
+      expect(key !== undefined && sealWith(key).verify(seal.seal(Buffer.from("x")), Buffer.from("x"))).toBe(true);
+      // The same key from SVC_MCP_CACHE_KEY on both sides; a short one is none.
+      const secret = { ...env, SVC_MCP_CACHE_KEY: "a secret of at least thirty-two characters" };
+      const given = cacheSeal(secret);
+      const read = codeCacheKey(secret, docs, "/");
+      if (typeof given === "string" || read === undefined) throw new Error("no key");
+      expect(sealWith(read).verify(given.seal(Buffer.from("x")), Buffer.from("x"))).toBe(true);
+      expect(codeCacheKey({ ...env, SVC_MCP_CACHE_KEY: "short" }, docs, "/")).toBeUndefined();
+      // Inside the docs folder (--dir, else the working folder), readable by others, or a link: none.
+      expect(codeCacheKey(env, [], join(tmp, "state"))).toBeUndefined();
+      const file = cacheKeyFile(env);
+      chmodSync(file, 0o640);
+      expect(codeCacheKey(env, docs, "/")).toBeUndefined();
+      chmodSync(file, 0o600);
+      const bytes = readFileSync(file);
+      rmSync(file);
+      writeFileSync(join(tmp, "key"), bytes, { mode: 0o600 });
+      symlinkSync(join(tmp, "key"), file);
+      expect(codeCacheKey(env, docs, "/")).toBeUndefined();
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it("never inside a git work tree, whatever the docs folder (a monorepo's XDG_CACHE_HOME=$PWD/.cache, its docs in a subfolder)", async () => {

@@ -10,6 +10,8 @@ import type { Site } from "../../src/vfs/site.js";
 import { SHARED } from "../helpers/paths.js";
 import { itShared } from "../helpers/shared.js";
 import { lines, usersSpec, writeRepo } from "./helpers.js";
+import { TEST_SEAL } from "../helpers/cache-seal.js";
+import { sealWith } from "../../src/store/cache-key.js";
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), "svc-spec-cache-"));
 
@@ -46,9 +48,9 @@ describe("parsed-spec cache", () => {
     const root = join(SHARED, "corpora/spree");
     const dir = tempDir();
     const plain = apiSnapshot((await loadSite(root)).site);
-    const cold = recording(openSpecCache(dir));
+    const cold = recording(openSpecCache(dir, TEST_SEAL));
     const first = apiSnapshot((await loadSite(root, () => {}, undefined, { specCache: cold.cache })).site);
-    const warm = recording(openSpecCache(dir));
+    const warm = recording(openSpecCache(dir, TEST_SEAL));
     const second = apiSnapshot((await loadSite(root, () => {}, undefined, { specCache: warm.cache })).site);
     const specs = ["api-reference/store.yaml", "api-reference/storefront.yaml", "api-reference/platform.yaml", "api-reference/admin.yaml"];
     expect(cold.events).toEqual(specs.flatMap((s) => [`miss ${s}`, `set ${s}`]));
@@ -60,14 +62,14 @@ describe("parsed-spec cache", () => {
   it("entries are files of mode 0600 in a 0700 folder, one per spec text", async () => {
     const dir = tempDir();
     const root = writeRepo({ "docs.json": { navigation: { groups: [{ group: "API", openapi: "openapi.json" }] } }, "openapi.json": usersSpec() });
-    await loadSite(root, () => {}, undefined, { specCache: openSpecCache(dir) });
+    await loadSite(root, () => {}, undefined, { specCache: openSpecCache(dir, TEST_SEAL) });
     const [entry] = entries(dir);
     expect(entries(dir).length).toBe(1);
     expect(statSync(join(dir, "specs")).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, "specs", entry as string)).mode & 0o777).toBe(0o600);
     // A changed spec is another entry; the old one stays until evicted (another branch may use it).
     writeFileSync(join(root, "openapi.json"), JSON.stringify(usersSpec({ "/extra": { get: { summary: "Extra", responses: { "200": { description: "OK" } } } } })));
-    const { site } = await loadSite(root, () => {}, undefined, { specCache: openSpecCache(dir) });
+    const { site } = await loadSite(root, () => {}, undefined, { specCache: openSpecCache(dir, TEST_SEAL) });
     expect(entries(dir).length).toBe(2);
     expect(site.pages.has("/api-reference/extra")).toBe(true);
   });
@@ -76,12 +78,12 @@ describe("parsed-spec cache", () => {
     const dir = tempDir();
     const root = writeRepo({ "docs.json": { navigation: { groups: [{ group: "API", openapi: "openapi.json" }] } }, "openapi.json": usersSpec() });
     const expected = apiSnapshot((await loadSite(root)).site);
-    await loadSite(root, () => {}, undefined, { specCache: openSpecCache(dir) });
+    await loadSite(root, () => {}, undefined, { specCache: openSpecCache(dir, TEST_SEAL) });
     const file = join(dir, "specs", entries(dir)[0] as string);
     const good = readFileSync(file);
     for (const bad of [Buffer.from("not a v8 value"), good.subarray(0, good.length >> 1), Buffer.alloc(0)]) {
       writeFileSync(file, bad);
-      const r = recording(openSpecCache(dir));
+      const r = recording(openSpecCache(dir, TEST_SEAL));
       const { site } = await loadSite(root, () => {}, undefined, { specCache: r.cache });
       expect([r.events, apiSnapshot(site)]).toEqual([["miss openapi.json", "set openapi.json"], expected]);
       expect(readFileSync(file).equals(good)).toBe(true);
@@ -89,18 +91,33 @@ describe("parsed-spec cache", () => {
     // An entry under another spec's name (a hash collision, a copied file) is not used.
     const other = writeRepo({ "docs.json": { navigation: { groups: [{ group: "API", openapi: "openapi.json" }] } }, "openapi.json": usersSpec({ "/x": { get: { summary: "X", responses: { "200": { description: "OK" } } } } }) });
     const otherDir = tempDir();
-    await loadSite(other, () => {}, undefined, { specCache: openSpecCache(otherDir) });
+    await loadSite(other, () => {}, undefined, { specCache: openSpecCache(otherDir, TEST_SEAL) });
     writeFileSync(file, readFileSync(join(otherDir, "specs", entries(otherDir)[0] as string)));
-    const r = recording(openSpecCache(dir));
+    const r = recording(openSpecCache(dir, TEST_SEAL));
     expect(apiSnapshot((await loadSite(root, () => {}, undefined, { specCache: r.cache })).site)).toEqual(expected);
     expect(r.events).toEqual(["miss openapi.json", "set openapi.json"]);
+  });
+
+  it("an entry another key sealed (a cache restored from another job, or a forged entry) is not used; this key's is", async () => {
+    const dir = tempDir();
+    const spec = usersSpec();
+    const root = writeRepo({ "docs.json": { navigation: { groups: [{ group: "API", openapi: "openapi.json" }] } }, "openapi.json": spec });
+    const expected = apiSnapshot((await loadSite(root)).site);
+    const forger = sealWith(Buffer.alloc(32, 9));
+    await loadSite(root, () => {}, undefined, { specCache: openSpecCache(dir, forger) });
+    const r = recording(openSpecCache(dir, TEST_SEAL));
+    expect(apiSnapshot((await loadSite(root, () => {}, undefined, { specCache: r.cache })).site)).toEqual(expected);
+    expect(r.events).toEqual(["miss openapi.json", "set openapi.json"]);
+    const again = recording(openSpecCache(dir, TEST_SEAL));
+    await loadSite(root, () => {}, undefined, { specCache: again.cache });
+    expect(again.events).toEqual(["hit openapi.json"]);
   });
 
   it("a spec whose $refs read another file is not cached (that file may change while the spec does not)", async () => {
     const dir = tempDir();
     const spec = usersSpec({ "/shared": { get: { summary: "Shared", responses: { "200": { $ref: "./common.json#/ok" } } } } });
     const root = writeRepo({ "docs.json": { navigation: { groups: [{ group: "API", openapi: "openapi.json" }] } }, "openapi.json": spec, "common.json": { ok: { description: "Fine" } } });
-    const r = recording(openSpecCache(dir));
+    const r = recording(openSpecCache(dir, TEST_SEAL));
     const { site } = await loadSite(root, () => {}, undefined, { specCache: r.cache });
     expect(r.events).toEqual(["miss openapi.json"]);
     expect(site.pages.get("/api-reference/shared")?.file.text).toContain("### 200: Fine");
@@ -111,7 +128,7 @@ describe("parsed-spec cache", () => {
     // A file where the folder should be: unwritable for every user, root included.
     writeFileSync(join(dir, "specs"), "");
     const warnings: string[] = [];
-    const cache = openSpecCache(dir, { warn: (m) => warnings.push(m) });
+    const cache = openSpecCache(dir, TEST_SEAL, { warn: (m) => warnings.push(m) });
     const root = writeRepo({
       "docs.json": { navigation: { groups: [{ group: "A", openapi: "a.json" }, { group: "B", openapi: "b.json" }] } },
       "a.json": usersSpec(),
@@ -126,7 +143,7 @@ describe("parsed-spec cache", () => {
     const dir = tempDir();
     const result = (n: number): SpecLoadResult => ({ ok: false, message: "x".repeat(n) });
     const key = (i: number): SpecCacheKey => ({ text: `spec ${i}`, source: `s${i}.yaml`, remote: false });
-    const cache = openSpecCache(dir, { maxBytes: 10_000 });
+    const cache = openSpecCache(dir, TEST_SEAL, { maxBytes: 10_000 });
     for (let i = 0; i < 3; i++) {
       cache.set(key(i), result(3_000));
       // mtimes one second apart, oldest first (the clock of the file system is coarse).
@@ -138,7 +155,7 @@ describe("parsed-spec cache", () => {
   });
 
   it("local and remote specs with the same text and name are separate entries", () => {
-    const cache = openSpecCache(tempDir());
+    const cache = openSpecCache(tempDir(), TEST_SEAL);
     cache.set({ text: "t", source: "a.json", remote: false }, { ok: false, message: "local" });
     expect(cache.get({ text: "t", source: "a.json", remote: true })).toBeUndefined();
     expect(cache.get({ text: "t", source: "b.json", remote: false })).toBeUndefined();

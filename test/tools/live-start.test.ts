@@ -8,6 +8,7 @@ import { DocsRuntime, type LoadStep, type RuntimeOptions } from "../../src/engin
 import { SiteCache } from "../../src/engine/site-cache.js";
 import { connect } from "../helpers/mcp.js";
 import { fixture, REPO } from "../helpers/paths.js";
+import { TEST_SEAL } from "../helpers/cache-seal.js";
 
 /**
  * Edits made while the server starts (issue 25, F5): a file changed after the load read it and
@@ -103,7 +104,7 @@ describe("a change made while the server starts is served by the first call afte
     /** A cache of the demo copy written by a first start. */
     async function cached(root: string): Promise<string> {
       const dir = temp("svc-start-cache-");
-      const first = await DocsRuntime.load({ root, siteCache: new SiteCache({ dir, root, log: () => {} }) });
+      const first = await DocsRuntime.load({ root, siteCache: new SiteCache({ seal: TEST_SEAL, dir, root, log: () => {} }) });
       await first.whenIndexed();
       await first.close();
       return dir;
@@ -114,7 +115,7 @@ describe("a change made while the server starts is served by the first call afte
       const dir = await cached(root);
       const logs: string[] = [];
       const log = (m: string): number => logs.push(m);
-      const runtime = await serveLike(root, "cache-checked", () => rename(root, "Cirrus"), { siteCache: new SiteCache({ dir, root, log }), log });
+      const runtime = await serveLike(root, "cache-checked", () => rename(root, "Cirrus"), { siteCache: new SiteCache({ seal: TEST_SEAL, dir, root, log }), log });
       const c = await connect(runtime);
       expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual(["search_cirrus", "query_docs_filesystem_cirrus"]);
       await c.close();
@@ -126,7 +127,7 @@ describe("a change made while the server starts is served by the first call afte
     it("a page edited in place after the load took it from the cache", async () => {
       const root = demoCopy();
       const dir = await cached(root);
-      const runtime = await serveLike(root, "read", () => appendFileSync(join(root, "quickstart.mdx"), "\nzorblaxmark\n"), { siteCache: new SiteCache({ dir, root, log: () => {} }) });
+      const runtime = await serveLike(root, "read", () => appendFileSync(join(root, "quickstart.mdx"), "\nzorblaxmark\n"), { siteCache: new SiteCache({ seal: TEST_SEAL, dir, root, log: () => {} }) });
       const c = await connect(runtime);
       expect(c.text(await c.call(FS, { command: "rg -l zorblaxmark /" }))).toBe("/quickstart.mdx\n");
       expect((await c.call(SEARCH, { query: "zorblaxmark" })).structuredContent).toMatchObject({ results: [{ path: "/quickstart" }] });

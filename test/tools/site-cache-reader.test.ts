@@ -6,6 +6,7 @@ import { DocsRuntime, type IndexBuild } from "../../src/engine/runtime.js";
 import { SiteCache } from "../../src/engine/site-cache.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext, type RequestContext } from "../../src/vfs/request-context.js";
+import { TEST_SEAL } from "../helpers/cache-seal.js";
 
 /**
  * The server's reader's prepared search state in the persistent cache (issue 22): a second start
@@ -53,7 +54,7 @@ function versionedSite(): string {
 
 /** A start as `serve` makes it: its reader's search prepared, then searched; closing writes the cache. */
 async function start(root: string, dir: string, context: RequestContext): Promise<{ build: IndexBuild | undefined; hits: unknown[] }> {
-  const siteCache = new SiteCache({ dir, root, log: () => {} });
+  const siteCache = new SiteCache({ seal: TEST_SEAL, dir, root, log: () => {} });
   const runtime = await DocsRuntime.load({ root, log: () => {}, siteCache, searchCache: 0 });
   runtime.prepareSearch(context);
   await runtime.whenIndexed();

@@ -18,6 +18,8 @@ import { runCli } from "../helpers/cli.js";
 import { LIMITS } from "../../src/limits.js";
 import { CORPORA, fixture, REPO } from "../helpers/paths.js";
 import { describeShared, SHARED_PRESENT } from "../helpers/shared.js";
+import { TEST_SEAL } from "../helpers/cache-seal.js";
+import { type CacheSeal, sealWith } from "../../src/store/cache-key.js";
 
 /**
  * The persistent cache of parsed pages and the search index (issue 22, `tools/site-cache.ts`):
@@ -40,11 +42,11 @@ async function start(
   root: string,
   dir: string,
   queries: readonly string[],
-  options: { code?: () => string; filters?: readonly { version?: string; language?: string }[]; prepare?: boolean } = {},
+  options: { code?: () => string; filters?: readonly { version?: string; language?: string }[]; prepare?: boolean; seal?: CacheSeal } = {},
 ): Promise<{ logs: string[]; build: IndexBuild | undefined; hits: unknown[]; config: SiteConfig; diagnostics: readonly Diagnostic[] }> {
   const logs: string[] = [];
   const log = (m: string): number => logs.push(m);
-  const siteCache = new SiteCache({ dir, root, log, ...(options.code !== undefined ? { code: options.code } : {}) });
+  const siteCache = new SiteCache({ seal: options.seal ?? TEST_SEAL, dir, root, log, ...(options.code !== undefined ? { code: options.code } : {}) });
   const runtime = await DocsRuntime.load({ root, log, siteCache, searchCache: 0 });
   const context = localContext();
   // As `serve` does: the cache then keeps the reader's prepared search state (`prepared-reader.ts`).
@@ -168,7 +170,7 @@ describe("the site cache", () => {
     expect(warm.build).toEqual({ fromCache: true, added: 0, removed: 0 });
     expect(warm.hits).toEqual(cold.hits);
     const logs: string[] = [];
-    const runtime = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: new SiteCache({ dir, root, log: (m) => logs.push(m) }), searchCache: 0 });
+    const runtime = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: new SiteCache({ seal: TEST_SEAL, dir, root, log: (m) => logs.push(m) }), searchCache: 0 });
     await runtime.whenIndexed();
     expect(["/a", "/b", "/c"].map((path) => runtime.site.pages.get(path)?.file.text)).toEqual(texts);
     expect(runtime.site.pages.get("/b")?.body).toBe((texts[1] as string).slice((texts[1] as string).indexOf("\n# Page b")));
@@ -185,7 +187,7 @@ describe("the site cache", () => {
     const sizes: number[] = [];
     for (const maxBytes of [64 * 1024 * 1024, utf8]) {
       const dir = temp("svc-site-cache-");
-      const cacheOf = (logs: string[]): SiteCache => new SiteCache({ dir, root, log: (m) => logs.push(m), maxBytes });
+      const cacheOf = (logs: string[]): SiteCache => new SiteCache({ seal: TEST_SEAL, dir, root, log: (m) => logs.push(m), maxBytes });
       const logs: string[] = [];
       const cold = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: cacheOf(logs), searchCache: 0 });
       await cold.whenIndexed();
@@ -245,7 +247,7 @@ describe("the site cache", () => {
     expect([statSync(page).mtimeMs, statSync(page).ino, statSync(page).size]).toEqual([old.mtimeMs, old.ino, old.size]);
     const staff = localContext(readerWithGroups(["staff"]));
     const logs: string[] = [];
-    const runtime = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: new SiteCache({ dir, root, log: (m) => logs.push(m) }), searchCache: 0, watch });
+    const runtime = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: new SiteCache({ seal: TEST_SEAL, dir, root, log: (m) => logs.push(m) }), searchCache: 0, watch });
     await runtime.whenIndexed();
     expect(runtime.indexBuild).toEqual({ fromCache: true, added: 1, removed: 1 });
     expect(runtime.site.pages.get("/webhooks")?.file.access).toEqual({ groups: ["board"] });
@@ -317,7 +319,8 @@ describe("the site cache", () => {
     // The body decodes, and the load goes on from it while the sums are computed (issue 22): its
     // sums fail once the load is over, and the site is loaded again without it.
     ["a byte flipped in a page's text", (b) => flip(b, b.indexOf("HMAC signature header")), "is corrupt (checksum)"],
-    ["a byte flipped in the header", (b) => flip(b, 20), "is corrupt (header checksum)"],
+    ["a byte flipped in the header", (b) => flip(b, 60), "is corrupt (header checksum)"],
+    ["a byte flipped in the header's seal", (b) => flip(b, 20), "was not sealed by this user's cache key"],
     ["not a cache file", () => Buffer.from("hello"), "is not a cache file"],
     ["empty", () => Buffer.alloc(0), "is not a cache file"],
   ];
@@ -341,7 +344,7 @@ describe("the site cache", () => {
     const { root, dir, file } = await cachedDemo();
     writeFileSync(file, flip(readFileSync(file), readFileSync(file).indexOf("HMAC signature header")));
     const logs: string[] = [];
-    const cache = new SiteCache({ dir, root, log: (m) => logs.push(m) });
+    const cache = new SiteCache({ seal: TEST_SEAL, dir, root, log: (m) => logs.push(m) });
     const pending = cache.readPending();
     expect(pending).toBeDefined();
     expect(logs).toEqual([]);
@@ -398,12 +401,31 @@ describe("the site cache", () => {
 
   it("a cache whose header names another version of the code (a file copied or renamed) is stale", async () => {
     const { root, dir, file, plain } = await cachedDemo();
-    const other = new SiteCache({ dir, root, log: () => 0, code: () => "another version" });
+    const other = new SiteCache({ seal: TEST_SEAL, dir, root, log: () => 0, code: () => "another version" });
     writeFileSync(other.file, readFileSync(file));
     const next = await start(root, dir, QUERIES, { code: () => "another version" });
     expect(next.build?.fromCache).toBe(false);
     expect(next.logs).toContain(`search cache ${other.file} was written by another version of svc-mcp: reading and indexing the site again`);
     expect(next.hits).toEqual(plain);
+  });
+
+  it("a cache another key sealed (restored from another job, copied from another machine, or forged with its checksums right) is not read, and is rebuilt", async () => {
+    const { root, dir, file, plain } = await cachedDemo();
+    const forged = readFileSync(file);
+    const next = await start(root, dir, QUERIES, { seal: sealWith(Buffer.alloc(32, 8)) });
+    expect(next.build?.fromCache).toBe(false);
+    expect(next.logs).toContain(`search cache ${file} was not sealed by this user's cache key: reading and indexing the site again`);
+    expect(next.hits).toEqual(plain);
+    // Its own key's file again; the other key's bytes, one byte of the seal changed, are refused too.
+    writeFileSync(file, forged);
+    expect((await start(root, dir, QUERIES)).build?.fromCache).toBe(true);
+    const flipped = Buffer.from(forged);
+    const at = flipped.indexOf("SVCSITE\n") + 8 + 8;
+    flipped[at] = (flipped[at] as number) ^ 1;
+    writeFileSync(file, flipped);
+    const refused = await start(root, dir, QUERIES);
+    expect(refused.build?.fromCache).toBe(false);
+    expect(refused.logs).toContain(`search cache ${file} was not sealed by this user's cache key: reading and indexing the site again`);
   });
 
   it("a cache of a site whose docs.json changed is stale", async () => {
@@ -468,7 +490,7 @@ describe("the site cache", () => {
     };
     const logs: string[] = [];
     const log = (m: string): number => logs.push(m);
-    const runtime = await DocsRuntime.load({ root, log, siteCache: new SiteCache({ dir, root, log, writeSliceMs: 0, yieldTurn }), searchCache: 0 });
+    const runtime = await DocsRuntime.load({ root, log, siteCache: new SiteCache({ seal: TEST_SEAL, dir, root, log, writeSliceMs: 0, yieldTurn }), searchCache: 0 });
     await runtime.whenIndexed();
     await atHold;
     const context = localContext();
@@ -509,7 +531,7 @@ describe("the site cache", () => {
     };
     const logs: string[] = [];
     const log = (m: string): number => logs.push(m);
-    const runtime = await DocsRuntime.load({ root, log, siteCache: new SiteCache({ dir, root, log, writeSliceMs: 0, yieldTurn }), searchCache: 0 });
+    const runtime = await DocsRuntime.load({ root, log, siteCache: new SiteCache({ seal: TEST_SEAL, dir, root, log, writeSliceMs: 0, yieldTurn }), searchCache: 0 });
     await runtime.whenIndexed();
     await atHold;
     writeFileSync(join(root, "webhooks.mdx"), WEBHOOKS.replace("HMAC", "Ed25519"));

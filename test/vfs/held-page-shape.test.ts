@@ -9,6 +9,7 @@ import { heldTextOf } from "../../src/vfs/held-text.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import type { Page } from "../../src/vfs/page.js";
 import { makeRepo } from "../helpers/repo.js";
+import { TEST_SEAL } from "../helpers/cache-seal.js";
 
 /**
  * The pages a load reads (and a start from the persistent cache makes of its columns) whose text
@@ -63,11 +64,11 @@ describe("held pages", () => {
 
   it("made from the persistent cache's columns are too, and read as the load's", async () => {
     const log = (): void => {};
-    const first = await DocsRuntime.load({ root: repo.dir, log, siteCache: new SiteCache({ dir: cacheDir, root: repo.dir, log }), searchCache: 0 });
+    const first = await DocsRuntime.load({ root: repo.dir, log, siteCache: new SiteCache({ seal: TEST_SEAL, dir: cacheDir, root: repo.dir, log }), searchCache: 0 });
     await first.whenIndexed();
     const loaded = [...first.site.pages.values()];
     await first.close();
-    const cached = new SiteCache({ dir: cacheDir, root: repo.dir, log }).read();
+    const cached = new SiteCache({ seal: TEST_SEAL, dir: cacheDir, root: repo.dir, log }).read();
     const pages = Object.keys(FILES).map((rel) => cached?.known.get(rel)?.page as Page);
     expectOneFastShape(pages);
     expect(pages.map(readAs)).toEqual(Object.keys(FILES).map((rel) => readAs(loaded.find((p) => p.file.path === `/${rel}`) as Page)));

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync,
 import { join, relative } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { LIMITS } from "../../limits.js";
+import type { CacheSeal } from "../../store/cache-key.js";
 import { packageRoot } from "../../package-root.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
 import type { ApiOperation } from "./model.js";
@@ -34,18 +35,21 @@ export interface SpecCacheOptions {
 }
 
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
-const FORMAT = 1;
+const FORMAT = 2;
+/** An entry's first bytes: its seal (`CacheSeal`) over the rest. */
+const SEAL_BYTES = 32;
 
 /**
  * A spec cache in a folder (`<cache dir>/specs`, see `resolveCacheDir`): one file per entry,
  * named by the SHA-256 of the spec text, its source, and a fingerprint of the code that builds
  * results (`codeFingerprint`: the bundle, or the sources that build results, and the V8
  * serialization version), so an upgrade never reads an old entry. Entries are written
- * whole (temp file, then rename), mode 0600 in a 0700 folder; a corrupt, foreign or unreadable
- * entry is ignored and removed. The least recently used entries go when the folder passes
+ * whole (temp file, then rename), mode 0600 in a 0700 folder, sealed (`seal`: a file its key did
+ * not seal, copied or planted into the folder, is not ours); a corrupt, foreign, unsealed or
+ * unreadable entry is ignored and removed. The least recently used entries go when the folder passes
  * `LIMITS.cache.maxBytes`.
  */
-export function openSpecCache(dir: string, options: SpecCacheOptions = {}): SpecCache {
+export function openSpecCache(dir: string, seal: CacheSeal, options: SpecCacheOptions = {}): SpecCache {
   const folder = join(dir, "specs");
   const maxBytes = options.maxBytes ?? LIMITS.cache.maxBytes;
   let fingerprint: string | null | undefined;
@@ -79,7 +83,8 @@ export function openSpecCache(dir: string, options: SpecCacheOptions = {}): Spec
       } catch {
         return undefined; // not cached (or unreadable: treated the same)
       }
-      const entry = decode(bytes, id);
+      const sealed = bytes.subarray(SEAL_BYTES);
+      const entry = bytes.length > SEAL_BYTES && seal.verify(bytes.subarray(0, SEAL_BYTES), sealed) ? decode(sealed, id) : undefined;
       if (entry === undefined) {
         removeQuietly(file);
         return undefined;
@@ -99,7 +104,8 @@ export function openSpecCache(dir: string, options: SpecCacheOptions = {}): Spec
       const tmp = join(folder, `.${id}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
       try {
         mkdirSync(folder, { recursive: true, mode: 0o700 });
-        writeFileSync(tmp, encode(id, result), { mode: 0o600 });
+        const bytes = encode(id, result);
+        writeFileSync(tmp, Buffer.concat([seal.seal(bytes), bytes]), { mode: 0o600 });
         renameSync(tmp, file);
       } catch (error) {
         removeQuietly(tmp);
