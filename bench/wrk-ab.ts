@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, openSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -49,7 +49,10 @@ import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.
  * connections it was given in the round (more than its share of the 32: its clients reconnected,
  * a shed excess), its blocking events (event loop late
  * by > 20, 50, 100 ms) split into time on a core, waiting for one and asleep, and its garbage
- * collections by kind: what the tail was made of, as counts a busy machine does not invent.
+ * collections by kind: what the tail was made of, as counts a busy machine does not invent; and
+ * the other, idle sides' collections during the round, summed by kind (`othersGc`). Each probe
+ * line gives the round's span in ms after its side's spawn (`fromMs`, `toMs`), to place V8's
+ * `--trace-gc` lines (`~--trace-gc` after a side, `WRK_AB_STDOUT=<folder>` for its stdout).
  */
 
 const SPREE = join(SHARED, "corpora", "spree");
@@ -57,13 +60,13 @@ const CLIENTS = 32;
 const COUNTED = ["ip", "search", "authed-search"].flatMap((k) => ["--rate-limit", `${k}=1000000000`]);
 const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"].flatMap((k) => ["--rate-limit", `${k}=off`]);
 /**
- * A one-worker server's young generation, as src/cli/worker-heap.ts gives every worker of
+ * A one-worker server's young generation (and no memory reducer), as src/cli/worker-heap.ts gives every worker of
  * `--workers N`; with N > 1 each side's own code gives its workers theirs (an option here would
  * be the operator's, which the workers then keep, so the bench would measure its choice, not the
  * side's). On node's command line, not in NODE_OPTIONS: Node 20 refuses `--min-semi-space-size`
  * there ("is not allowed in NODE_OPTIONS") and the server exits before it listens.
  */
-const youngGeneration = (): string[] => (workers === 1 ? ["--max-semi-space-size=64", "--min-semi-space-size=64"] : []);
+const youngGeneration = (): string[] => (workers === 1 ? ["--max-semi-space-size=64", "--min-semi-space-size=64", "--no-memory-reducer"] : []);
 
 interface Side {
   readonly name: string;
@@ -85,6 +88,8 @@ interface Side {
   readonly rounds: { rate: number; p99: number; load: number; wrkMsPerCall: number; othersCpuMs: number }[];
   readonly port: number;
   readonly protocol: WrkProtocol;
+  /** When its server was spawned (performance.now()): its processes' `--trace-gc` times count from about then. */
+  readonly spawnedAt: number;
 }
 
 const args = process.argv.slice(2);
@@ -121,7 +126,10 @@ async function start(named: string): Promise<Side> {
   const state = db?.url ?? mkdtempSync(join(tmpdir(), "svc-wrk-ab-"));
   const serveArgs = ["serve", "--http", "--port", "0", "--no-watch", "--dir", SPREE, "--no-fetch-remote", "--state", state, ...(limits === "off" ? OFF : COUNTED), "--search-cache", "0"];
   if (workers > 1) serveArgs.push("--workers", String(workers));
-  const child = spawn(process.execPath, [...youngGeneration(), ...nodeArgs, join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, ...probe?.env, NODE_OPTIONS: [probe?.nodeOption ?? "", process.env.WRK_AB_NODE_OPTIONS ?? ""].join(" ").trim() }, stdio: ["ignore", "ignore", "pipe"] });
+  // WRK_AB_STDOUT=<folder>: each side's processes' stdout (V8's `~--trace-gc` lines) to <folder>/side-<n>.log.
+  const stdout = process.env.WRK_AB_STDOUT === undefined ? "ignore" : openSync(join(process.env.WRK_AB_STDOUT, `side-${sides.length}.log`), "w");
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, [...youngGeneration(), ...nodeArgs, join(dir, "bin", "svc-mcp.js"), ...serveArgs], { env: { ...process.env, ...probe?.env, NODE_OPTIONS: [probe?.nodeOption ?? "", process.env.WRK_AB_NODE_OPTIONS ?? ""].join(" ").trim() }, stdio: ["ignore", stdout, "pipe"] });
   const lines: string[] = [];
   const { origin, pids } = await new Promise<{ origin: string; pids: number[] }>((ready, fail) => {
     let found: string | undefined;
@@ -146,7 +154,7 @@ async function start(named: string): Promise<Side> {
       await r.text();
     }),
   );
-  return { name: named, protocol: sideProtocol, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, headers: auth, errors: 0, calls: 0, cpu: 0, main: 0, primary: 0, db: 0, transactions: 0, rounds: [], port: Number(new URL(origin).port) };
+  return { name: named, protocol: sideProtocol, child, pids, url, tool, databaseUrl: db?.url, drop: db?.drop, headers: auth, errors: 0, calls: 0, cpu: 0, main: 0, primary: 0, db: 0, transactions: 0, rounds: [], port: Number(new URL(origin).port), spawnedAt };
 }
 
 /** A bearer token for `/authed/mcp`: a client credential made by the checkout's CLI on the side's state, exchanged at its token endpoint. */
@@ -157,6 +165,24 @@ async function accessToken(dir: string, state: string, origin: string): Promise<
   const r = await fetch(`${origin}/authed/mcp/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form });
   if (r.status !== 200) throw new Error(`token: ${r.status} ${await r.text()}`);
   return ((await r.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * The other sides' collections during a side's round, summed over their processes by kind: an
+ * idle server's V8 runs its memory reducer's full collections some seconds into the idle spell
+ * (`--gc-memory-reducer-start-delay-ms`, 8 s), which is inside the next side's round, on the
+ * cores that side is measured on.
+ */
+function gcByKind(rounds: readonly ProbeRound[]): Record<string, { n: number; ms: number }> {
+  const out: Record<string, { n: number; ms: number }> = {};
+  for (const r of rounds) {
+    for (const [kind, g] of Object.entries(r.gc)) {
+      const sum = (out[kind] ??= { n: 0, ms: 0 });
+      sum.n += g.n;
+      sum.ms += g.ms;
+    }
+  }
+  return out;
 }
 
 /** The PostgreSQL backends serving a side's database. */
@@ -178,8 +204,9 @@ try {
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       const load = loadavg()[0] as number;
       const workerPids = side.pids.length > 0 ? side.pids : [side.child.pid as number];
-      let probed: { connections: Record<number, number>; processes: ProbeRound[] } | undefined;
+      let probed: { connections: Record<number, number>; processes: ProbeRound[]; others: Record<string, { n: number; ms: number }> } | undefined;
       let before: Awaited<ReturnType<typeof probeTotals>> | undefined;
+      let othersBeforeGc: Awaited<ReturnType<typeof probeTotals>> | undefined;
       let sampler: ReturnType<typeof connectionsLater> | undefined;
       // The other sides' processes, idle, during this side's measured run: their CPU is taken
       // from this side's (V8's memory reducer collects an idle process's heap some seconds after
@@ -187,23 +214,28 @@ try {
       const others = sides.filter((s) => s !== side).flatMap((s) => [s.child.pid as number, ...s.pids]);
       const othersCpu = (): number => others.reduce((sum, pid) => sum + cpuMs(pid), 0);
       let othersBefore = 0;
+      const span = { fromMs: 0, toMs: 0 };
       let othersCpuMs = 0;
       const primaryCpu = (): number => (side.pids.length > 0 ? cpuMs(side.child.pid) : 0);
       const measured = async (phase: "start" | "end"): Promise<void> => {
         if (phase === "start") {
           othersBefore = othersCpu();
+          span.fromMs = Math.round(performance.now() - side.spawnedAt);
           side.primary -= primaryCpu();
         } else {
           othersCpuMs = Math.round(othersCpu() - othersBefore);
+          span.toMs = Math.round(performance.now() - side.spawnedAt);
           side.primary += primaryCpu();
         }
         if (probe === undefined) return;
         if (phase === "start") {
+          othersBeforeGc = await probeTotals(probe.dir, others);
           before = await probeTotals(probe.dir, workerPids);
           sampler = connectionsLater(side.port, (seconds * 1000) / 2);
           return;
         }
-        probed = { connections: await sampler!.read(), processes: probeRound(before!, await probeTotals(probe.dir, workerPids)) };
+        const processes = probeRound(before!, await probeTotals(probe.dir, workerPids));
+        probed = { connections: await sampler!.read(), processes, others: gcByKind(probeRound(othersBeforeGc!, await probeTotals(probe.dir, others))) };
       };
       const r = await wrkLoad(side.url, CLIENTS, seconds, side.tool, JSON.stringify({ query: "payment methods" }), {
         protocol: side.protocol,
@@ -223,7 +255,7 @@ try {
       if (!Number.isNaN(r.dbCpuMsPerCall)) side.db += r.dbCpuMsPerCall * calls;
       if (!Number.isNaN(r.dbTransactionsPerCall)) side.transactions += r.dbTransactionsPerCall * calls;
       side.rounds.push({ rate: Math.round(r.callsPerSec), p99: r.p99, load: Math.round(load * 10) / 10, wrkMsPerCall: r.wrkCpuMsPerCall, othersCpuMs });
-      if (probed !== undefined) process.stdout.write(`${JSON.stringify({ side: side.name, round, calls, connections: probed.connections, processes: probed.processes })}\n`);
+      if (probed !== undefined) process.stdout.write(`${JSON.stringify({ side: side.name, round, ...span, calls, connections: probed.connections, processes: probed.processes, othersGc: probed.others })}\n`);
     }
   }
   for (const side of sides) {

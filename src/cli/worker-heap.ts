@@ -3,6 +3,9 @@ import { LIMITS } from "../limits.js";
 /** The V8 options that size the young generation; one given by the operator is theirs to keep. */
 const YOUNG_GENERATION = /(^|\s)--(max|min)[-_]semi[-_]space[-_]size(=|\s|$)/;
 
+/** V8's memory reducer, either way (`--memory-reducer`, `--no-memory-reducer`): the operator's choice is kept. */
+const MEMORY_REDUCER = /(^|\s)--(no[-_])?memory[-_]reducer(=|\s|$)/;
+
 /**
  * The Node options a worker of `serve --http --workers N` starts with: the primary's own
  * (`process.execArgv`, which node:cluster would pass anyway) and a larger young generation of a
@@ -17,9 +20,17 @@ const YOUNG_GENERATION = /(^|\s)--(max|min)[-_]semi[-_]space[-_]size(=|\s|$)/;
  * node's command line (`node --max-semi-space-size=64 --min-semi-space-size=64 .../svc-mcp.js
  * serve --http`): Node 20 refuses `--min-semi-space-size` in `NODE_OPTIONS`, which takes only the
  * max.
+ *
+ * And without V8's memory reducer (issue 23), unless the operator named it: 8 s into a lull it
+ * runs full collections that shrink the old generation to what is alive (a worker's 216 MB heap
+ * to 144 in a bench's lull, its allocation limit with it), so the first thousands of calls after every
+ * lull pay mark-compacts (pauses that hold all of a worker's connections) that a worker kept at
+ * its size does not, and the reducer's own collections, parallel, take both cores from whatever
+ * else runs then. A worker's heap is the index it serves plus garbage the next collection takes:
+ * kept at its size through a lull, it is no larger than at its busiest.
  */
 export function httpWorkerExecArgv(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
-  const sized = execArgv.some((arg) => YOUNG_GENERATION.test(arg)) || YOUNG_GENERATION.test(nodeOptions ?? "");
+  const given = (option: RegExp): boolean => execArgv.some((arg) => option.test(arg)) || option.test(nodeOptions ?? "");
   const mb = LIMITS.serve.workerSemiSpaceMb;
-  return sized ? [...execArgv] : [...execArgv, `--max-semi-space-size=${mb}`, `--min-semi-space-size=${mb}`];
+  return [...execArgv, ...(given(YOUNG_GENERATION) ? [] : [`--max-semi-space-size=${mb}`, `--min-semi-space-size=${mb}`]), ...(given(MEMORY_REDUCER) ? [] : ["--no-memory-reducer"])];
 }

@@ -69,8 +69,8 @@ describe("serve --http --workers 2", () => {
     const s = await start(LIMITED);
     expect(s.pids).toHaveLength(2);
     expect(new Set(s.pids).size).toBe(2);
-    // Each worker runs with the young generation sized for search traffic, and fixed (worker-heap.ts).
-    for (const pid of s.pids) expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((a) => a.includes("semi-space"))).toEqual(["--max-semi-space-size=64", "--min-semi-space-size=64"]);
+    // Each worker runs with the young generation sized for search traffic, and fixed, and without the memory reducer (worker-heap.ts).
+    for (const pid of s.pids) expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((a) => a.includes("semi-space") || a.includes("memory-reducer"))).toEqual(["--max-semi-space-size=64", "--min-semi-space-size=64", "--no-memory-reducer"]);
     const [a, b] = [await reach(s, s.pids[0] as number), await reach(s, s.pids[1] as number)];
     const sa = await openSession(a);
     const sb = await openSession(b);
