@@ -3,7 +3,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -22,6 +21,7 @@ import { docsTools } from "../../src/mcp/tools.js";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import type { ShellHostOptions } from "../../src/engine/shell/shell-host.js";
 import { fixture } from "../helpers/paths.js";
+import { TestClient } from "../helpers/test-client.js";
 
 export const DEMO = fixture("demo");
 export const SEARCH = "search_nimbus_storage";
@@ -172,7 +172,7 @@ export async function mcpClient(url: string, options: { token?: string; authProv
     ...(options.authProvider !== undefined ? { authProvider: options.authProvider } : {}),
     ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
   });
-  const client = new Client({ name: "bridge-test", version: "1.0.0" });
+  const client = new TestClient({ name: "bridge-test", version: "1.0.0" });
   await client.connect(transport);
   return {
     client,
