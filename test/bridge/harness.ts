@@ -8,7 +8,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Bridge, type BridgeOptions, createBridge } from "../../src/bridge/bridge.js";
-import { listen } from "../../src/bridge/http-server.js";
+import { type ListenOptions, listen } from "../../src/bridge/http-server.js";
 import { type RateLimits, parseRateLimits } from "../../src/bridge/middleware/rate-limit.js";
 import { type BridgeUrls, bridgeUrls } from "../../src/bridge/urls.js";
 import { siteRoutes } from "../../src/cli/serve-http.js";
@@ -89,6 +89,8 @@ export interface HarnessOptions {
   readonly feedbackTool?: boolean;
   /** The shell worker pool's options (default: as `serve --http` sizes it). */
   readonly shell?: ShellHostOptions;
+  /** The socket's bounds and deadlines (default: `LIMITS.bridge`, as `serve --http` has them). */
+  readonly listen?: Omit<ListenOptions, "host" | "port" | "connections">;
 }
 
 export interface Harness {
@@ -146,7 +148,7 @@ export async function startBridge(options: HarnessOptions = {}): Promise<Harness
     clientMetadata: { lookup: noNetwork },
     ...options.bridge,
   });
-  const server = await listen(bridge, { host: "127.0.0.1", port: 0 });
+  const server = await listen(bridge, { ...options.listen, host: "127.0.0.1", port: 0 });
   return {
     origin: server.origin,
     urls: bridgeUrls(server.origin),
