@@ -3,13 +3,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Bridge, type BridgeOptions, createBridge } from "../../src/bridge/bridge.js";
-import { listen } from "../../src/bridge/http-server.js";
+import { type ListenOptions, listen } from "../../src/bridge/http-server.js";
 import { type RateLimits, parseRateLimits } from "../../src/bridge/middleware/rate-limit.js";
 import { type BridgeUrls, bridgeUrls } from "../../src/bridge/urls.js";
 import { siteRoutes } from "../../src/cli/serve-http.js";
@@ -22,6 +21,7 @@ import { docsTools } from "../../src/mcp/tools.js";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import type { ShellHostOptions } from "../../src/engine/shell/shell-host.js";
 import { fixture } from "../helpers/paths.js";
+import { TestClient } from "../helpers/test-client.js";
 
 export const DEMO = fixture("demo");
 export const SEARCH = "search_nimbus_storage";
@@ -89,6 +89,8 @@ export interface HarnessOptions {
   readonly feedbackTool?: boolean;
   /** The shell worker pool's options (default: as `serve --http` sizes it). */
   readonly shell?: ShellHostOptions;
+  /** The socket's bounds and deadlines (default: `LIMITS.bridge`, as `serve --http` has them). */
+  readonly listen?: Omit<ListenOptions, "host" | "port" | "connections">;
 }
 
 export interface Harness {
@@ -146,7 +148,7 @@ export async function startBridge(options: HarnessOptions = {}): Promise<Harness
     clientMetadata: { lookup: noNetwork },
     ...options.bridge,
   });
-  const server = await listen(bridge, { host: "127.0.0.1", port: 0 });
+  const server = await listen(bridge, { ...options.listen, host: "127.0.0.1", port: 0 });
   return {
     origin: server.origin,
     urls: bridgeUrls(server.origin),
@@ -172,7 +174,7 @@ export async function mcpClient(url: string, options: { token?: string; authProv
     ...(options.authProvider !== undefined ? { authProvider: options.authProvider } : {}),
     ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
   });
-  const client = new Client({ name: "bridge-test", version: "1.0.0" });
+  const client = new TestClient({ name: "bridge-test", version: "1.0.0" });
   await client.connect(transport);
   return {
     client,

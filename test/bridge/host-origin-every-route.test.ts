@@ -133,7 +133,7 @@ describe.each(SERVERS)("$name on loopback", ({ argv, announced }) => {
   beforeAll(async () => {
     server = await start(argv, announced);
     port = new URL(server.origin).port;
-  }, 120_000);
+  });
   afterAll(async () => {
     expect(await server.stop()).toBe(0);
   });
@@ -250,7 +250,7 @@ describe("serve --http --public-url", () => {
   let server: Awaited<ReturnType<typeof start>>;
   beforeAll(async () => {
     server = await start(["serve", "--http", "--no-watch", "--public-url", "https://docs.example.com"], /serving .* over HTTP on (http:\/\/127\.0\.0\.1:\d+)/);
-  }, 120_000);
+  });
   afterAll(async () => {
     expect(await server.stop()).toBe(0);
   });

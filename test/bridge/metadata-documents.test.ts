@@ -4,7 +4,6 @@ import { type Server, createServer } from "node:https";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { connect } from "node:tls";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -13,6 +12,7 @@ import { escapeHtml } from "../../src/bridge/auth/login-page.js";
 import type { LookupAll } from "../../src/bridge/playground/relay.js";
 import { fixture } from "../helpers/paths.js";
 import { FS, type Harness, LOOPBACK_REDIRECT, TestClock, ToolProvider, pkce, postForm, runCli, signIn, startBridge } from "./harness.js";
+import { TestClient } from "../helpers/test-client.js";
 
 /**
  * Client ID Metadata Documents against the real bridge: the documents are served over https
@@ -239,13 +239,13 @@ describe("a client named by its metadata document", () => {
     const id = docs.json("/oauth/sdk.json", documentFor("/oauth/sdk.json", { client_name: "SDK test tool" }));
     const provider = new ToolProvider(id);
     const first = new StreamableHTTPClientTransport(new URL(h.urls.authedMcp), { authProvider: provider });
-    await expect(new Client({ name: "tool", version: "1" }).connect(first)).rejects.toThrow(UnauthorizedError);
+    await expect(new TestClient({ name: "tool", version: "1" }).connect(first)).rejects.toThrow(UnauthorizedError);
     const url = provider.authorizationUrl as URL;
     expect(url.searchParams.get("client_id")).toBe(id);
     const login = await postForm(h.urls.authorize, { ...Object.fromEntries(url.searchParams), username: "sam", password: "sam-password-1", action: "login" });
     expect(login.status).toBe(302);
     await first.finishAuth(new URL(login.headers.get("location") as string).searchParams.get("code") as string);
-    const client = new Client({ name: "tool", version: "1" });
+    const client = new TestClient({ name: "tool", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(h.urls.authedMcp), { authProvider: provider }));
     const r = await client.callTool({ name: FS, arguments: { command: "ls /" } });
     expect((r.content as { text: string }[])[0]?.text).toBe("api\nguides\nindex.mdx\ninternal\npartners\nquickstart.mdx\nskill.md\n");

@@ -1,10 +1,10 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FS, type Harness, LOOPBACK_REDIRECT, TestClock, ToolProvider, mcpClient, postForm, startBridge } from "./harness.js";
+import { TestClient } from "../helpers/test-client.js";
 
 /** Both OAuth flows driven by the MCP SDK client's own OAuth support, against the real server. */
 
@@ -21,7 +21,7 @@ describe("authorization code with PKCE (a person signs in)", () => {
   it("discovers, registers, signs in on the login page, returns to the tool, refreshes", async () => {
     const provider = new ToolProvider();
     const first = new StreamableHTTPClientTransport(new URL(h.urls.authedMcp), { authProvider: provider });
-    await expect(new Client({ name: "tool", version: "1" }).connect(first)).rejects.toThrow(UnauthorizedError);
+    await expect(new TestClient({ name: "tool", version: "1" }).connect(first)).rejects.toThrow(UnauthorizedError);
 
     // The SDK discovered our metadata, registered itself and sent the person to our login page.
     const url = provider.authorizationUrl as URL;
@@ -55,7 +55,7 @@ describe("authorization code with PKCE (a person signs in)", () => {
     await first.finishAuth(back.searchParams.get("code") as string);
     expect(provider.saved).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "mcp:search" });
 
-    const client = new Client({ name: "tool", version: "1" });
+    const client = new TestClient({ name: "tool", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(h.urls.authedMcp), { authProvider: provider }));
     const ls = async () => ((await client.callTool({ name: FS, arguments: { command: "ls /" } })).content as { text: string }[])[0]?.text;
     expect(await ls()).toBe("api\nguides\nindex.mdx\ninternal\npartners\nquickstart.mdx\nskill.md\n");
@@ -79,7 +79,7 @@ describe("client credentials (a machine)", () => {
   it("exchanges the credential for tokens through the SDK and reads every page", async () => {
     const { info, clientSecret } = await h.state.createCredential("SDK bot");
     const provider = new ClientCredentialsProvider({ clientId: info.clientId, clientSecret });
-    const client = new Client({ name: "bot", version: "1" });
+    const client = new TestClient({ name: "bot", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(h.urls.authedMcp), { authProvider: provider }));
     const r = await client.callTool({ name: FS, arguments: { command: "cat /internal/runbook.mdx | grep Marker" } });
     expect((r.content as { text: string }[])[0]?.text).toBe("Marker: STAFF-ONLY-RUNBOOK-7F3A. Drain the node with `nimbusctl drain <node>` and page the\n");

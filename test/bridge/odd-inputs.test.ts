@@ -43,7 +43,21 @@ beforeAll(async () => {
     paths: { "/echo": { post: { summary: "Echo", tags: ["Play"], responses: { "200": { description: "OK" } } } } },
   };
   writeFileSync(join(repo.dir, "play.json"), JSON.stringify(spec));
-  h = await startBridge({ root: repo.dir, apps: true, authMode: "partial", mcp: "enabled", rateLimits: ["ip=off", "feedback=off", "feedback-bytes=off", "relay=off", "search=off", "filesystem=off"] });
+  // The connection deadlines an hour away (their own tests: connection-cap, slow-requests): the
+  // probes' client runs in this thread, with the server, and on a busy machine (issue 25, load
+  // 30-40) a batch of large or deeply nested bodies stalled it for tens of seconds, so a
+  // deadline by the wall clock (a request whole within 60 s of its first byte, an answer taken
+  // at a least rate) could close a connection the client was still writing or reading, and
+  // fetch failed with "other side closed" or EPIPE instead of reading the answer asserted here.
+  const HOUR = 3_600_000;
+  h = await startBridge({
+    root: repo.dir,
+    apps: true,
+    authMode: "partial",
+    mcp: "enabled",
+    rateLimits: ["ip=off", "feedback=off", "feedback-bytes=off", "relay=off", "search=off", "filesystem=off"],
+    listen: { firstRequestMs: HOUR, requestMs: HOUR, stalledWriteMs: HOUR, slowAnswerGraceMs: HOUR },
+  });
   session = await openSession(h.urls.mcp);
   token = (await credentialTokens(h)).access_token;
   const keys = openKeyStore(h.stateDir);

@@ -17,7 +17,10 @@ let closed = false;
 
 beforeAll(async () => {
   // Two workers: one caller runs at most one, and holds at most two (one running, one waiting).
-  h = await startBridge({ shell: { workers: 2, maxHeldPerCaller: 2, maxRunningPerCaller: 1, limits: { ...LIMITS.shell, maxExecutionMs: 60_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 }, maxCpuMs: 3_600_000 } });
+  // The runaways run for an hour, so only closing the bridge ends them: with the default 60 s
+  // backstop a busy machine (issue 25) could end the first before the other caller's `ls /` was
+  // answered, and the order asserted below was then the machine's speed.
+  h = await startBridge({ shell: { workers: 2, maxHeldPerCaller: 2, maxRunningPerCaller: 1, limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 }, maxCpuMs: 3_600_000 } });
 });
 
 afterAll(async () => {

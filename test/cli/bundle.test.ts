@@ -1,6 +1,5 @@
 import { execFile, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -14,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinCommandNames } from "../../src/engine/shell/docs-shell.js";
 import { runCli } from "../helpers/cli.js";
 import { REPO, fixture } from "../helpers/paths.js";
+import { TestClient } from "../helpers/test-client.js";
 
 const run = promisify(execFile);
 // Inside the repository (node_modules/.cache), so that packages resolve as from dist/.
@@ -143,7 +143,7 @@ describe("the esbuild bundle", () => {
         });
         child.once("exit", (code) => reject(new Error(`serve exited with ${code}`)));
       });
-      const client = new Client({ name: "bundle-test", version: "1" });
+      const client = new TestClient({ name: "bundle-test", version: "1" });
       await client.connect(new StreamableHTTPClientTransport(new URL(origin)));
       const result = await client.callTool({ name: "query_docs_filesystem_nimbus_storage", arguments: { command: "wc -c /guides/webhooks.mdx" } });
       expect(result.content).toEqual([{ type: "text", text: "489 /guides/webhooks.mdx\n" }]);
@@ -187,7 +187,7 @@ process.exitCode = await run.exports.main(process.argv.slice(1));`
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const client = new Client({ name: "bundle-test", version: "1" });
+  const client = new TestClient({ name: "bundle-test", version: "1" });
   try {
     await client.connect(transport);
     const answers: unknown[] = [(await client.listTools()).tools];

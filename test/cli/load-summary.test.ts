@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { REPO, fixture } from "../helpers/paths.js";
 import { makeRepo } from "../helpers/repo.js";
+import { TestClient } from "../helpers/test-client.js";
 
 /**
  * What loading the docs found wrong: `check` prints every finding; `fs`, `search` and `serve`
@@ -68,7 +68,7 @@ describe("findings at load", () => {
     });
     let stderr = "";
     transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-    const client = new Client({ name: "summary-test", version: "1" });
+    const client = new TestClient({ name: "summary-test", version: "1" });
     try {
       await client.connect(transport);
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["search_acme", "query_docs_filesystem_acme", "submit_feedback"]);

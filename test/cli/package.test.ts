@@ -3,7 +3,6 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, st
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { type InstalledPackage, NPM_ENV, packAndInstall } from "../helpers/insta
 import { REPO } from "../helpers/paths.js";
 import { freshDatabase, itPostgres } from "../helpers/postgres.js";
 import { makeRepo } from "../helpers/repo.js";
+import { TestClient } from "../helpers/test-client.js";
 
 /**
  * The npm package as a user gets it: `npm pack` (which builds the bundle), then
@@ -81,7 +81,7 @@ function bytesUnder(dir: string): number {
 }
 
 async function listTools(transport: StdioClientTransport | StreamableHTTPClientTransport): Promise<string[]> {
-  const client = new Client({ name: "package-test", version: "1" });
+  const client = new TestClient({ name: "package-test", version: "1" });
   await client.connect(transport);
   try {
     return (await client.listTools()).tools.map((t) => t.name);

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { REPO } from "../helpers/paths.js";
 import { makeRepo } from "../helpers/repo.js";
+import { TestClient } from "../helpers/test-client.js";
 
 /**
  * Ready means ready (issue 22): the server answers nothing over stdio, and opens no port over
@@ -51,7 +51,7 @@ it("over stdio, tools/list is answered after the index is built, and the first s
       if (line.startsWith("svc-mcp: serving ")) resolve();
     });
   });
-  const client = new Client({ name: "ready-test", version: "1" });
+  const client = new TestClient({ name: "ready-test", version: "1" });
   await client.connect(transport);
   const tools = await client.listTools();
   await banner;

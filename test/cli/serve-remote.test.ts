@@ -5,13 +5,14 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mcpClient } from "../bridge/harness.js";
 import { REPO } from "../helpers/paths.js";
 import { makeRepo } from "../helpers/repo.js";
+import { TestClient } from "../helpers/test-client.js";
 
 const BIN = join(REPO, "bin", "svc-mcp.js");
 const SPEC = {
@@ -59,7 +60,7 @@ describe("svc-mcp serve fetches remote specs in the background", () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", "--dir", repo.dir, "--no-watch"], env: env(), stderr: "pipe" });
     let stderr = "";
     transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-    const client = new Client({ name: "remote-test", version: "1.0.0" });
+    const client = new TestClient({ name: "remote-test", version: "1.0.0" });
     const changed = new Promise<void>((resolve) => client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
     await client.connect(transport);
     await changed;
@@ -78,7 +79,7 @@ describe("svc-mcp serve fetches remote specs in the background", () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", "--dir", repo.dir, "--no-watch", "--no-fetch-remote"], env: env(), stderr: "pipe" });
     let stderr = "";
     transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-    const client = new Client({ name: "remote-test", version: "1.0.0" });
+    const client = new TestClient({ name: "remote-test", version: "1.0.0" });
     await client.connect(transport);
     expect(await searchPaths(client, "zephyrine")).toEqual([]);
     await client.close();

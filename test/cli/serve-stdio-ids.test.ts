@@ -65,5 +65,5 @@ describe("serve over stdio, ids a double cannot hold", () => {
     expect(stderr.split("\n").filter((l) => l.includes("refused"))[0]).toBe(
       'svc-mcp: MCP: refused request 12345678901234567890: -32600 Invalid Request: the "id" member must be a string or an integer from -9007199254740991 to 9007199254740991: a number past that cannot be echoed exactly (send it as...',
     );
-  }, 60_000);
+  });
 });

@@ -60,5 +60,5 @@ describe("serve over stdio, sent a line longer than a message may be", () => {
       `svc-mcp: MCP: refused request "big-7": -32600 ${tooLong(MAX)}`,
       `svc-mcp: MCP: refused request null: -32600 ${tooLong(11_000_000)}`,
     ]);
-  }, 60_000);
+  });
 });

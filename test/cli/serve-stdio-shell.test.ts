@@ -10,10 +10,11 @@
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, fixture } from "../helpers/paths.js";
+import { TestClient } from "../helpers/test-client.js";
 
 const BIN = join(REPO, "bin", "svc-mcp.js");
 const FS = "query_docs_filesystem_nimbus_storage";
@@ -49,7 +50,7 @@ async function serve(): Promise<Served> {
       else waiting.push(w);
     }
   });
-  const client = new Client({ name: "stdio-shell-test", version: "1" });
+  const client = new TestClient({ name: "stdio-shell-test", version: "1" });
   await client.connect(transport);
   open = client;
   await client.listTools();
@@ -66,7 +67,7 @@ describe("svc-mcp serve (stdio): a command stuck in synchronous code", () => {
   it("answers exit 124 at its work limit, while the server answers a ping and another command", async () => {
     const { client } = await serve();
     const events: string[] = [];
-    const stuck = client.callTool({ name: FS, arguments: { command: runaway(1) } }, undefined, { timeout: 60_000 }).then((r) => {
+    const stuck = client.callTool({ name: FS, arguments: { command: runaway(1) } }).then((r) => {
       events.push("runaway answered");
       return r;
     });
@@ -97,7 +98,7 @@ describe("svc-mcp serve (stdio): a command stuck in synchronous code", () => {
     // A second runaway, started after the first. Before issue 25's work limit, the pool found it
     // stuck at its 5 s clock and restarted its worker; now the budget ends it inside the worker,
     // and only the wall-clock backstop (60 s) would find a command stuck.
-    const second = await client.callTool({ name: FS, arguments: { command: runaway(2) } }, undefined, { timeout: 60_000 });
+    const second = await client.callTool({ name: FS, arguments: { command: runaway(2) } });
     expect(text(second)).toBe(WORK_LIMIT);
     expect(log.filter((l) => l.startsWith(STUCK))).toEqual([]);
   });

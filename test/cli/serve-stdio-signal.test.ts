@@ -43,6 +43,6 @@ describe("serve over stdio, asked to stop while its stdin is open", () => {
       child.kill(signal);
       expect(await exited).toEqual([0, null]);
       child.stdin.destroy();
-    }, 60_000);
+    });
   }
 });

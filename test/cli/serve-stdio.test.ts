@@ -2,10 +2,10 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
 import { REPO, fixture } from "../helpers/paths.js";
+import { TestClient } from "../helpers/test-client.js";
 
 const BIN = join(REPO, "bin", "svc-mcp.js");
 
@@ -16,7 +16,7 @@ describe("svc-mcp serve (stdio)", () => {
       args: [BIN, "serve", "--dir", fixture("demo"), "--no-watch", "--base-url", "https://docs.nimbus.example"],
       stderr: "pipe",
     });
-    const client = new Client({ name: "stdio-test", version: "1.0.0" });
+    const client = new TestClient({ name: "stdio-test", version: "1.0.0" });
     await client.connect(transport);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["search_nimbus_storage", "query_docs_filesystem_nimbus_storage", "submit_feedback"]);

@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFeedbackTool } from "../../src/mcp/feedback-tool.js";
@@ -10,6 +9,7 @@ import { DocsRuntime } from "../../src/engine/runtime.js";
 import { argumentError, connect } from "../helpers/mcp.js";
 import { REPO, fixture } from "../helpers/paths.js";
 import { type FeedbackServer, ms, startFeedbackServer, tempState } from "./harness.js";
+import { TestClient } from "../helpers/test-client.js";
 
 const NOW = "2024-05-01T09:30:00.000Z";
 let srv: FeedbackServer;
@@ -109,7 +109,7 @@ describe("submit_feedback on stdio (svc-mcp serve)", () => {
         args: [bin, "serve", "--dir", fixture("demo"), "--no-watch", "--state", state.dir],
         stderr: "pipe",
       });
-      const client = new Client({ name: "stdio-feedback", version: "1.0.0" });
+      const client = new TestClient({ name: "stdio-feedback", version: "1.0.0" });
       await client.connect(transport);
       const result = await client.callTool({ name: "submit_feedback", arguments: { path: "quickstart", feedback: "Step 2 needs the region flag." } });
       const id = (result.structuredContent as { id: string }).id;

@@ -1,4 +1,3 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ANONYMOUS, type Reader } from "../../src/vfs/access.js";
@@ -6,13 +5,14 @@ import { localContext, type RequestContext } from "../../src/vfs/request-context
 import { createMcpServer } from "../../src/mcp/server.js";
 import type { DocsTool } from "../../src/mcp/tool.js";
 import type { DocsRuntime } from "../../src/engine/runtime.js";
+import { TestClient } from "./test-client.js";
 
 /** A real SDK client connected in memory to a docs server for `reader` (a local preview's context) or a whole request context. */
 export async function connect(runtime: DocsRuntime, reader: Reader | RequestContext = ANONYMOUS, tools?: readonly DocsTool[]) {
   const context = "reader" in reader ? reader : localContext(reader);
   const { server, close } = createMcpServer({ runtime, context, ...(tools !== undefined ? { tools } : {}) });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: "test-client", version: "1.0.0" });
+  const client = new TestClient({ name: "test-client", version: "1.0.0" });
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return {
     client,

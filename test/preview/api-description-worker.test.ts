@@ -45,7 +45,7 @@ writeFileSync(
 );
 
 describe("API descriptions render off the thread that answers everyone", () => {
-  it("renders an operation's descriptions in a render worker: 503 past the time limit, the HTML when it ends", { timeout: 120_000 }, async () => {
+  it("renders an operation's descriptions in a render worker: 503 past the time limit, the HTML when it ends", async () => {
     const gate = new Int32Array(new SharedArrayBuffer(4));
     const limits: (() => void)[] = [];
     const limitTimer = (fire: () => void) => {

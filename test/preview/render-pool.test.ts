@@ -62,7 +62,7 @@ async function webApp(root: string, renderWorker: RenderPoolOptions) {
 }
 
 describe("pages render off the thread that answers everyone", () => {
-  it("answers another reader's page while a page just under the limits renders", { timeout: 120_000 }, async () => {
+  it("answers another reader's page while a page just under the limits renders", async () => {
     const rec = new RenderRecorder();
     const { runtime, get } = await webApp(site({ slow: `# Slow\n\n${nearLimitTable()}`, fast: "Fast page.", other: "Other page.", third: "Third *page*." }), { onEvent: rec.onEvent });
     try {
@@ -91,7 +91,7 @@ describe("pages render off the thread that answers everyone", () => {
     }
   });
 
-  it("ends a render past the time limit with its worker, answers 503 with the reason, and renders the next page in a new worker", { timeout: 120_000 }, async () => {
+  it("ends a render past the time limit with its worker, answers 503 with the reason, and renders the next page in a new worker", async () => {
     // The gate holds every render until it opens: a render that never ends, without a slow page.
     // The time limit is fired by hand, once the render has started: no clock decides.
     const gate = new Int32Array(new SharedArrayBuffer(4));
@@ -136,7 +136,7 @@ describe("pages render off the thread that answers everyone", () => {
 });
 
 describe("the render pool", () => {
-  it("refuses a caller's page past its limit, naming it, and rejects what waits or runs when closed", { timeout: 60_000 }, async () => {
+  it("refuses a caller's page past its limit, naming it, and rejects what waits or runs when closed", async () => {
     const gate = new Int32Array(new SharedArrayBuffer(4));
     const pool = new RenderPool({ gate, maxHeldPerCaller: 2, workers: 1 });
     const outcome = (p: Promise<unknown>) => p.then(() => "rendered", (e: Error) => `${e instanceof RenderUnavailable ? e.reason : e.name}: ${e.message}`);

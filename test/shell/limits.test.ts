@@ -183,7 +183,7 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     });
     // A modest loop, as an agent writes one, answers within the real budget.
     expect(await real.run("for f in $(seq 60); do echo \"{\\\"n\\\": $f}\" | jq .n; done | tail -2")).toEqual({ stdout: "59\n60\n", stderr: "", exitCode: 0, truncated: false });
-  }, 300_000);
+  });
 
   it("answers a command just within the budget and stops it one step short, whatever the machine's load", async () => {
     // The whole demo site read, sorted and counted costs exactly this many steps: the answer at
@@ -268,6 +268,10 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
     // ~16 million characters read end at the work limit first, for the whole call (the G and H
     // loops below still meet the bound).
     const work = { stdout: "", stderr: workLimitMessage("sed", LIMITS.shell.maxSteps), exitCode: 124, truncated: false };
+    // The count and the bound decide, the clock and the CPU limit an hour away: these lines take
+    // seconds of CPU, and on a busy machine (load 30-40, issue 25) the 60 s wall-clock backstop
+    // answered some of them first.
+    const shell = shellWith({ maxExecutionMs: 3_600_000, maxCpuMs: 3_600_000 });
     expect(await shell.run("echo x | sed ':a;s/x*/&&/;ta'")).toEqual(work);
     expect(await shell.run("echo x | sed ':a;s/x*/&&/;ta' | wc -c")).toEqual(work);
     // One s that makes 38,894 characters 500 times as many, in one step.
@@ -279,24 +283,24 @@ describe("work (issue 25): every command's loops are counted and checked, in thi
   it("stops an awk loop at the time limit in this thread (svc-mcp fs, --no-shell-worker): the loop checks the clock as it counts", async () => {
     // just-bash's awk never lets this thread's event loop run, so the call's timer could not
     // fire: before, a loop ran to its end and only then said 124 (2 million iterations: 207 s at
-    // load 11); this one (10^24 steps, no work budget) never ended. The test's own timeout only
-    // detects that hang: the answer is the same however fast the machine.
+    // load 11); this one (10^24 steps, no work budget) never ended. The suite's hang detector
+    // would see that hang: the answer is the same however fast the machine.
     const fast = shellWith({ maxExecutionMs: 200, maxSteps: 1e15, maxLoopIterations: 1e12 });
     const r = await fast.run("awk 'BEGIN { for (i = 0; i < 1e12; i++) for (j = 0; j < 1e12; j++) s += j; print s }'");
     expect(r).toEqual({ stdout: "", stderr: "bash: execution exceeded execution deadline (200ms)\n", exitCode: 124, truncated: false });
-  }, 120_000);
+  });
 });
 
 describe("CPU in this thread (svc-mcp fs, serve --no-shell-worker)", () => {
   it("stops a call at its CPU limit, as a shell worker's host does: the same message and exit 124", async () => {
     // Issue 25: these modes had no CPU backstop, only the 60 s wall clock (a jq flatten of a
     // 2^27 tree ran 16.7 s of CPU and 1.7 GB). The loop never ends by itself (no work budget,
-    // an hour of time): the thread's CPU ends it, whatever the machine's load. The test's own
-    // timeout only detects a hang.
+    // an hour of time): the thread's CPU ends it, whatever the machine's load. The suite's
+    // hang detector only sees a hang.
     const cpu = shellWith({ maxCpuMs: 300, maxExecutionMs: 3_600_000, maxSteps: 1e15, maxLoopIterations: 1e12 });
     const r = await cpu.run("awk 'BEGIN { for (i = 0; i < 1e12; i++) for (j = 0; j < 1e12; j++) s += j; print s }'");
     expect(r).toEqual({ stdout: "", stderr: cpuLimitMessage(300), exitCode: 124, truncated: false });
-  }, 120_000);
+  });
 
   it("answers jq's flatten and JSON text as jq does (the work limit no longer sees inside jq: a runaway jq ends at the CPU limit, test/shell/jq-wasm.test.ts)", async () => {
     expect(await shell.run("jq -nc '[1, [2, [3, [4]]]] | flatten, flatten(1), flatten(0)'")).toEqual({ stdout: "[1,2,3,4]\n[1,2,[3,[4]]]\n[1,[2,[3,[4]]]]\n", stderr: "", exitCode: 0, truncated: false });
@@ -307,7 +311,7 @@ describe("CPU in this thread (svc-mcp fs, serve --no-shell-worker)", () => {
       exitCode: 0,
       truncated: false,
     });
-  }, 120_000);
+  });
 });
 
 describe("regexes that backtrack", () => {

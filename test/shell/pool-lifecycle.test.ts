@@ -23,6 +23,14 @@ const RUNAWAY = "awk 'BEGIN { for (i = 0; i < 1e12; i++) s += i; print s }'";
 const RUNAWAY_LIMITS = { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 };
 /** And an hour of their thread's CPU (`LIMITS.shellWorker.maxCpuMs`), for the same reason. */
 const RUNAWAY_CPU_MS = 3_600_000;
+/**
+ * An hour for a cancelled command to stop inside its worker before the worker is ended
+ * (`LIMITS.shellWorker.cancelGraceMs`, 2 s of wall clock). The tests that assert it stops there
+ * (the worker kept, the next call on it) wait for that event; with the default grace a worker
+ * thread given little CPU on a busy machine (issue 25, load 30-40) could reach its next check
+ * after 2 s, and the worker was ended and replaced: an order decided by the machine's speed.
+ */
+const STOP_IN_WORKER_MS = 3_600_000;
 const CANCELLED = { stdout: "", stderr: "bash: cancelled by the client\n", exitCode: 130, truncated: false };
 const HI = { stdout: "hi\n", stderr: "", exitCode: 0, truncated: false };
 
@@ -49,7 +57,7 @@ const view = () => runtime.readerState(localContext()).view;
 describe("a cancelled call", () => {
   it("running (a runaway awk loop): it stops inside its worker, which is kept and runs the call waiting behind it (a pool of one)", async () => {
     const rec = new PoolRecorder();
-    const host = new ShellHost({ workers: 1, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
+    const host = new ShellHost({ workers: 1, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       const abort = new AbortController();
@@ -79,7 +87,7 @@ describe("a cancelled call", () => {
 
   it("running a command that checks for aborts (a runaway awk): it stops inside its worker, which is kept and runs the next call; no worker is started again", async () => {
     const rec = new PoolRecorder();
-    const host = new ShellHost({ workers: 1, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
+    const host = new ShellHost({ workers: 1, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       const abort = new AbortController();
@@ -144,7 +152,7 @@ describe("a cancelled call", () => {
 
   it("waiting: it leaves the queue at once, and its caller's place with it; the running call goes on", async () => {
     const rec = new PoolRecorder();
-    const host = new ShellHost({ workers: 1, maxHeldPerCaller: 2, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
+    const host = new ShellHost({ workers: 1, maxHeldPerCaller: 2, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       const first = new AbortController();

@@ -63,7 +63,8 @@ describe("a search whose cost per character grows with the pattern ends at the w
   });
 
   it("jq: the real jq's regex engine (Oniguruma, inside WebAssembly) is not counted; the same search ends at the CPU limit", async () => {
-    expect(await budgeted(200_000).run(`jq -n '"a" * 20000 + "bz" | test("${P}")'`)).toEqual({ stdout: "", stderr: cpuLimitMessage(LIMITS.shell.maxCpuMs), exitCode: 124, truncated: false });
+    const cpuLimited = new DocsShell(view, SHELL_COMMANDS.map((make) => make(view)), { ...LIMITS.shell, maxSteps: 200_000, maxExecutionMs: 3_600_000 });
+    expect(await cpuLimited.run(`jq -n '"a" * 20000 + "bz" | test("${P}")'`)).toEqual({ stdout: "", stderr: cpuLimitMessage(LIMITS.shell.maxCpuMs), exitCode: 124, truncated: false });
   });
 
   // find -regex matches whole paths; a pattern with no literal to look for runs at every one.

@@ -67,7 +67,7 @@ describe("the commit shown past 4,096 classes of readers", () => {
     } finally {
       await anon.close();
     }
-  }, 120_000);
+  });
 });
 
 describe("ViewCommits", () => {

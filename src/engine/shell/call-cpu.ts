@@ -30,8 +30,15 @@ export class CallCpu {
   /** The limit a command found the call's CPU past (`stop`), once one did: the answer names it. */
   outAt: number | undefined;
 
-  /** `onOut`: what ends the call when a command finds its CPU spent (the shell's abort). */
-  constructor(private readonly onOut: () => void = () => {}) {
+  /**
+   * `onOut`: what ends the call when a command finds its CPU spent (the shell's abort).
+   * `maxCpuMs`: the call's CPU limit (its shell's `ShellLimits.maxCpuMs`), for a command whose
+   * shell has no pool's limit to give it (`jq` in this thread: `svc-mcp fs --no-shell-worker`).
+   */
+  constructor(
+    private readonly onOut: () => void = () => {},
+    readonly maxCpuMs?: number,
+  ) {
     this.start = this.tid === undefined ? undefined : threadCpuMs(this.tid);
     CallCpu.open.set(this.id, this);
   }

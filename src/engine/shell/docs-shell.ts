@@ -148,7 +148,7 @@ export class DocsShell implements Shell {
     // call, read as the work counts (no more than every `cpuPollMs`: a /proc read costs
     // microseconds); a shell worker's host reads the worker's thread, and jq checks the call's
     // whole account as it runs (`CallCpu`, `jq-in-thread.ts`).
-    const cpu = new CallCpu(() => controller.abort());
+    const cpu = new CallCpu(() => controller.abort(), limits.maxCpuMs);
     let cpuOut = false;
     let nextCpuRead = 0;
     const budget = new WorkBudget(

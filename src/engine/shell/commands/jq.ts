@@ -54,7 +54,11 @@ export const jqCommand: ShellCommandFactory = (_view, place): Command => ({
       maxOutputBytes: Math.min(ctx.limits?.maxOutputSize ?? LIMITS.shell.maxInternalOutputBytes, LIMITS.shell.maxInternalOutputBytes),
       mergeStderr,
     };
-    const outcome = await runJqInThread(jqModule(), run, ctx.signal, place?.maxCpuMs, callCpuOf(ctx.coverage));
+    // The pool's limit in a shell worker; else the call's own (before, jq in this thread took
+    // the default 5 s whatever the shell's limit: issue 25, a loop of jq runs that a shell with
+    // an hour of CPU ends by its count answered the CPU limit on a busy machine instead).
+    const cpu = callCpuOf(ctx.coverage);
+    const outcome = await runJqInThread(jqModule(), run, ctx.signal, place?.maxCpuMs ?? cpu?.maxCpuMs, cpu);
     const stdout = Buffer.from(outcome.stdout);
     let stderr = Buffer.from(outcome.stderr).toString("utf8");
     let exitCode = outcome.exitCode;
