@@ -46,10 +46,12 @@ export const LIMITS = {
      *  sed's is what ends `:a;s/x/x/;ta`, whose steps are too cheap for the budget to end by
      *  CPU; awk's loops reach the work budget first (`AWK_STEP`). */
     maxAwkSedIterations: 100_000,
-    /** Words one brace range may make (`{1..10000}`). just-bash stops a range at 10,000 words
-     *  and says nothing (`echo {1..100000000}` printed the first 10,000 with exit 0), so a
-     *  longer range is refused before anything runs, with this figure named (issue 25). */
-    maxBraceRangeWords: 10_000,
+    /** Words one brace expansion may make (`{1..100000}`), also given to just-bash as its
+     *  `maxBraceExpansionResults` (its default, 10,000, stopped `{1..20000}`, which bash expands
+     *  and an agent may write; issue 25). 100,000 words of up to six digits are ~0.6 MB, under
+     *  the output bound; a longer range is refused before anything runs, with this figure named
+     *  (just-bash itself stopped `{1..100000000}` silently at its limit, with exit 0). */
+    maxBraceRangeWords: 100_000,
     /** The call's limit: steps of work, counted by the commands as they work
      *  (`work-budget.ts`): each awk expression or statement (20), comparison of `sort`
      *  (3), command of `sed` (5), and every 256 bytes a command reads from a file or a pipe or

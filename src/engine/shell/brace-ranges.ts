@@ -1,7 +1,7 @@
 import { type Command, defineCommand, type ScriptNode, type SimpleCommandNode, type TransformPlugin } from "just-bash";
 import { LIMITS } from "../../limits.js";
 
-// just-bash expands a brace range (`{1..100000000}`) to its first 10,000 words and goes on as if
+// just-bash expands a brace range (`{1..100000000}`) to its first N words (its limit) and goes on as if
 // that were all of it: a command line then answers a different question with exit 0. A range
 // longer than `maxBraceRangeWords` is refused before anything on the line runs, saying so.
 
@@ -120,7 +120,8 @@ export const braceRangePlugin: TransformPlugin = {
     const word = range === undefined ? firstLongWord(ast, limit) : undefined;
     if (range === undefined && word === undefined) return { ast };
     const [text, words] = range !== undefined ? [written(range), rangeWords(range)] : word !== undefined ? [writtenWord(word), braceWords(word)] : ["", 0];
-    const message = `bash: ${text}: brace expansion makes ${words} words, more than the docs shell's limit of ${limit} (a limit of the docs shell: do less in one call)`;
+    // Worded as the other bounds are (`bash: work limit reached (...; a limit of the docs shell: ...)`).
+    const message = `bash: brace expansion limit reached (${text} makes ${words} words, ${limit} per word; a limit of the docs shell: do less in one call)`;
     const refused: SimpleCommandNode = {
       type: "SimpleCommand",
       assignments: [],

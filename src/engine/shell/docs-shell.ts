@@ -68,6 +68,7 @@ export function createDocsBash(view: SiteView, commands: readonly CustomCommand[
       maxExecutionTimeMs: limits.maxExecutionMs,
       maxOutputSize: limits.maxInternalOutputBytes,
       maxSourceBytes: limits.maxCommandLength,
+      maxBraceExpansionResults: limits.maxBraceRangeWords,
     },
   });
   for (const plugin of plugins) bash.registerTransformPlugin(plugin);

@@ -760,11 +760,11 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
     replace: "p=m instanceof w?w.EXIT_CODE:2;return{stdout:T.getOutput(),stderr:(A.wq??\"\")+`awk: ${y}\n`,exitCode:p}",
   },
   {
-    why: "an input file that does not exist is gawk's fatal error after the output of the files before it (exit 2), with the reason the view gives (a path through a file, `/a.mdx/.`, is `Not a directory`); a folder is skipped with gawk's warning",
+    why: "an input file that does not exist is gawk's fatal error after the output of the files before it (exit 2; gawk 5.2 names the place `cmd. line:1:` only once a BEGIN rule or a record has run: `awk '{print}' /nope` has none), with the reason the view gives (a path through a file, `/a.mdx/.`, is `Not a directory`); a folder is skipped with gawk's warning",
     find: "return{stdout:\"\",stderr:`awk: ${g}: No such file or directory\n`,exitCode:1}}",
     replace:
       "if((await t.fs.exists(t.fs.resolvePath(t.cwd,g)))&&(await t.fs.stat(t.fs.resolvePath(t.cwd,g))).isDirectory){A.wq=(A.wq??\"\")+`awk: warning: command line argument \\`${g}' is a directory: skipped\n`;continue}" +
-      "return{stdout:T.getOutput(),stderr:(A.wq??\"\")+`awk: cmd. line:1: fatal: cannot open file \\`${g}' for reading: ${await t.fs.stat(t.fs.resolvePath(t.cwd,g)).then(()=>\"No such file or directory\",q=>q?.code===\"ENOTDIR\"?\"Not a directory\":\"No such file or directory\")}\n`,exitCode:2}}",
+      "return{stdout:T.getOutput(),stderr:(A.wq??\"\")+`awk: ${A.NR>0||f.rules.some(m=>m.pattern?.type===\"begin\")?\"cmd. line:1: \":\"\"}fatal: cannot open file \\`${g}' for reading: ${await t.fs.stat(t.fs.resolvePath(t.cwd,g)).then(()=>\"No such file or directory\",q=>q?.code===\"ENOTDIR\"?\"Not a directory\":\"No such file or directory\")}\n`,exitCode:2}}",
   },
   {
     why: "print and printf to \"/dev/stdout\" (or \"-\") and \"/dev/stderr\" write to the command's output and error streams, as in gawk; other files stay refused (read-only)",
@@ -893,9 +893,24 @@ function n(r){let s="",e=0;for(;e<r.length;)if(r[e]==="\\"){`,
   // awk's regex searches charged to the work budget (just-bash-awk-regex-patches.mjs).
   ...AWK_REGEX_PATCHES,
   {
-    why: "an input redirect from a path through a file (cat < /a.mdx/., wc -l < /a.mdx/) says Not a directory, as bash does and as the rest of the shell does (SiteView.resolve's ENOTDIR rule); just-bash said No such file or directory for every failure to open it (issue 25)",
+    why: "an input redirect from a path through a file (cat < /a.mdx/., wc -l < /a.mdx/) says Not a directory, as bash does and as the rest of the shell does (SiteView.resolve's ENOTDIR rule), and from a folder Is a directory (bash opens it and the command's read fails: `cat: -: Is a directory`; here the shell says it, the command does not run); just-bash said No such file or directory for every failure to open it (issue 25)",
     find: String.raw`try{c=await vn(e.fs,A),u=-1,m(S,{kind:"input",content:c})}catch{return p(L("",` + "`bash: ${v}: No such file or directory\n`" + String.raw`,1),g)}`,
-    replace: String.raw`try{c=await vn(e.fs,A),u=-1,m(S,{kind:"input",content:c})}catch(q){return p(L("",` + "`bash: ${v}: ${q?.code===\"ENOTDIR\"?\"Not a directory\":\"No such file or directory\"}\n`" + String.raw`,1),g)}`,
+    replace: String.raw`try{c=await vn(e.fs,A),u=-1,m(S,{kind:"input",content:c})}catch(q){return p(L("",` + "`bash: ${v}: ${q?.code===\"ENOTDIR\"?\"Not a directory\":q?.code===\"EISDIR\"?\"Is a directory\":\"No such file or directory\"}\n`" + String.raw`,1),g)}`,
+  },
+  {
+    why: "a numeric brace range stops at the limit the shell is given (executionLimits.maxBraceExpansionResults, LIMITS.shell.maxBraceRangeWords) rather than at a fixed 10,000 words: {1..20000} expands whole, as in bash (issue 25); a range past the limit is refused before it runs (brace-ranges.ts)",
+    find: "for(let d=e,p=0;d<=t&&p<dr&&Jr(l,f(d),i,u);d+=a,p++);else for(let d=e,p=0;d>=t&&p<dr&&Jr(l,f(d),i,u);d-=a,p++);return l}",
+    replace: "for(let d=e,p=0;d<=t&&p<i.maxResults&&Jr(l,f(d),i,u);d+=a,p++);else for(let d=e,p=0;d>=t&&p<i.maxResults&&Jr(l,f(d),i,u);d-=a,p++);return l}",
+  },
+  {
+    why: "(and brace expansion's own count of operations, a word's ranges and products together, for the whole call, stops at ten times that limit rather than at it: `echo {1..100000}` counted 100,001 and failed with `brace_operations work limit exceeded`, and so did ten `echo {1..10000}` in one line; the work budget still charges what it writes)",
+    find: String.raw`consumeLimited("brace_operations",1,Math.min(qc,e.limits.maxBraceExpansionResults),"brace expansion")`,
+    replace: String.raw`consumeLimited("brace_operations",1,Math.max(qc,e.limits.maxBraceExpansionResults*10),"brace expansion")`,
+  },
+  {
+    why: "$(< FILE) that cannot read its file says why on stderr, as bash 5.2 does (x=$(< /a.mdx/.) is `bash: /a.mdx/.: Not a directory`, $(< /nope) `bash: /nope: No such file or directory`, status 1), and a folder is read as empty with status 0 as in bash; just-bash gave every failure the empty text and status 1 silently (issue 25)",
+    find: String.raw`case"CommandSubstitution":{let s=Wl(t.body);if(s)try{let p=await se(e,s.target),h=p.startsWith("/")?p:` + "`${e.state.cwd}/${p}`" + String.raw`,m=await e.fs.readFile(h);e.state.lastExitCode=0,e.state.env.set("?","0");let w=m.replace(/\n+$/,"");return Kt(w,e.limits.maxStringLength,"command substitution"),w}catch(p){if(p instanceof x)throw p;return e.state.lastExitCode=1,e.state.env.set("?","1"),""}`,
+    replace: String.raw`case"CommandSubstitution":{let s=Wl(t.body),q;if(s)try{let p=q=await se(e,s.target),h=p.startsWith("/")?p:` + "`${e.state.cwd}/${p}`" + String.raw`,m=await e.fs.readFile(h);e.state.lastExitCode=0,e.state.env.set("?","0");let w=m.replace(/\n+$/,"");return Kt(w,e.limits.maxStringLength,"command substitution"),w}catch(p){if(p instanceof x)throw p;let d=p?.code==="EISDIR";q!==void 0&&!d&&(e.state.expansionStderr=(e.state.expansionStderr||"")+` + "`bash: ${q}: ${p?.code===\"ENOTDIR\"?\"Not a directory\":\"No such file or directory\"}\\n`" + String.raw`);return e.state.lastExitCode=d?0:1,e.state.env.set("?",d?"0":"1"),""}`,
   },
   {
     why: "(the same for exec N< FILE and <>: a path through a file is Not a directory, and <> does not try to create it)",

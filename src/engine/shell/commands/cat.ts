@@ -1,6 +1,7 @@
 import { bytesOfText } from "../lib/byte-text.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { readInputs } from "../lib/inputs.js";
+import { quotef } from "../lib/format.js";
 import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
@@ -74,7 +75,7 @@ function runCat(args: string[], io: CommandIo): number {
   for (const input of readInputs(io, parsed.operands)) {
     io.checkTime();
     if (!input.ok) {
-      io.fail(`${input.name}: ${input.reason}`);
+      io.fail(`${quotef(input.name)}: ${input.reason}`);
       status = 1;
       continue;
     }

@@ -1,6 +1,7 @@
 import { bytesOfText, textFromBytes } from "../lib/byte-text.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { readInputs, splitLines } from "../lib/inputs.js";
+import { quotef } from "../lib/format.js";
 import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
@@ -9,6 +10,8 @@ interface CutSettings {
   mode: "bytes" | "fields" | undefined;
   list: string;
   delim: string;
+  /** -d was given: GNU cut refuses it with -b/-c rather than ignore it. */
+  delimSet: boolean;
   onlyDelimited: boolean;
   complement: boolean;
   outDelim: string | undefined;
@@ -45,6 +48,7 @@ const CUT_OPTIONS: readonly OptionRow<CutSettings, CommandIo>[] = [
     apply: (s, v, io) => {
       if ([...v].length > 1) return usage(io, "the delimiter must be a single character");
       s.delim = v === "" ? "\0" : v;
+      s.delimSet = true;
       return undefined;
     },
   },
@@ -94,11 +98,14 @@ function selected(ranges: readonly Range[], n: number, complement: boolean): boo
 
 function runCut(args: string[], io: CommandIo): number {
   const parsed = parseOptions(args, CUT_OPTIONS, { abbreviations: true });
-  const settings: CutSettings = { mode: undefined, list: "", delim: "\t", onlyDelimited: false, complement: false, outDelim: undefined };
+  const settings: CutSettings = { mode: undefined, list: "", delim: "\t", delimSet: false, onlyDelimited: false, complement: false, outDelim: undefined };
   const stopped = applyOptions(parsed, CUT_OPTIONS, settings, io);
   if (stopped !== undefined) return stopped;
   const { mode, list, delim, onlyDelimited, complement, outDelim } = settings;
   if (mode === undefined) return usage(io, "you must specify a list of bytes, characters, or fields");
+  // GNU cut 9.1 checks these before it reads the list (`cut -c0 -d,` names the delimiter).
+  if (settings.delimSet && mode !== "fields") return usage(io, "an input delimiter may be specified only when operating on fields");
+  if (onlyDelimited && mode !== "fields") return usage(io, "suppressing non-delimited lines makes sense\n\tonly when operating on fields");
   const ranges = parseList(list);
   if (typeof ranges === "string") return usage(io, ranges);
   let status = 0;
@@ -106,7 +113,7 @@ function runCut(args: string[], io: CommandIo): number {
     // Written per input, so that an error for a later input comes after (under `2>&1`).
     const out: string[] = [];
     if (!input.ok) {
-      io.fail(`${input.name}: ${input.reason}`);
+      io.fail(`${quotef(input.name)}: ${input.reason}`);
       status = 1;
       continue;
     }

@@ -3,6 +3,7 @@ import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO } from "../lib/files.js";
 import { fileVersionCompare } from "../lib/file-version.js";
 import { readInputs, splitLines } from "../lib/inputs.js";
+import { quotef } from "../lib/format.js";
 import { compareGeneralNumeric } from "../lib/strtold.js";
 import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
@@ -289,7 +290,7 @@ function runSort(args: string[], io: CommandIo): number {
   const runs: string[][] = [];
   for (const input of readInputs(io, parsed.operands)) {
     if (!input.ok) {
-      io.fail(input.isDir ? `read failed: ${input.name}: ${input.reason}` : `cannot read: ${input.name}: ${input.reason}`);
+      io.fail(input.isDir ? `read failed: ${quotef(input.name)}: ${input.reason}` : `cannot read: ${quotef(input.name)}: ${input.reason}`);
       return 2;
     }
     const own = splitLines(input.text);

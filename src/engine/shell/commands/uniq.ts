@@ -1,6 +1,7 @@
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { ERRNO } from "../lib/files.js";
 import { readInputs, splitLines } from "../lib/inputs.js";
+import { quotef } from "../lib/format.js";
 import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
@@ -86,7 +87,7 @@ function runUniq(args: string[], io: CommandIo): number {
   }
   const [input] = readInputs(io, parsed.operands.slice(0, 1));
   if (input === undefined || !input.ok) {
-    io.fail(`${input?.name ?? "-"}: ${input?.ok === false ? input.reason : ERRNO.ENOENT}`);
+    io.fail(`${quotef(input?.name ?? "-")}: ${input?.ok === false ? input.reason : ERRNO.ENOENT}`);
     return 1;
   }
   const keyOf = (line: string): string => {

@@ -1,6 +1,7 @@
 import { byteLengthOfText } from "../lib/byte-text.js";
 import { type CommandIo, docsCommand } from "../lib/command.js";
 import { readInputs } from "../lib/inputs.js";
+import { quotef } from "../lib/format.js";
 import { type OptionRow, applyOptions, parseOptions } from "../lib/options.js";
 import type { ShellCommandFactory } from "./command.js";
 
@@ -142,7 +143,7 @@ function runWc(args: string[], io: CommandIo): number {
     io.checkTime();
     let c: Counts;
     if (!input.ok) {
-      io.fail(`${input.name}: ${input.reason}`);
+      io.fail(`${quotef(input.name)}: ${input.reason}`);
       status = 1;
       if (!input.isDir) continue;
       c = { lines: 0, words: 0, chars: 0, bytes: 0, maxLine: 0 };

@@ -88,6 +88,28 @@ export function quoteName(name: string): string {
   return `"${name.replace(/(["\\$`])/g, "\\$1")}"`;
 }
 
+/**
+ * coreutils' `quotef`: a file name in a `cmd: NAME: reason` diagnostic, quoted only when the
+ * shell would need it (`cat: '/a b': No such file or directory`, `cat: /x.mdx: ...`): a blank,
+ * one of ``!"$&()*;<=>?[\^`|'`` or the colon anywhere, `#` or `~` first, `{` or `}` alone.
+ * A control character is written `'$'\t''` as bash's `$'...'`.
+ */
+export function quotef(name: string): string {
+  const special = /[ !"$&()*;<=>?[\\^`|':]|^[#~]|^[{}]$/u.test(name) || /\p{Cc}/u.test(name);
+  if (!special) return name;
+  if (/\p{Cc}/u.test(name)) {
+    const parts = name.split(/(\p{Cc}+)/u).filter((part) => part !== "");
+    return parts.map((part) => (/^\p{Cc}/u.test(part) ? `$'${[...part].map(controlEscape).join("")}'` : quoteName(part))).join("");
+  }
+  return quoteName(name);
+}
+
+/** A control character inside bash's `$'...'`: `\t`, `\n`, else three octal digits. */
+function controlEscape(c: string): string {
+  const named: Readonly<Record<string, string>> = { "\t": "\\t", "\n": "\\n", "\r": "\\r", "\v": "\\v", "\f": "\\f", "\b": "\\b", "\x07": "\\a", "\x1b": "\\E" };
+  return named[c] ?? `\\${(c.codePointAt(0) as number).toString(8).padStart(3, "0")}`;
+}
+
 /** Natural order of names with numbers in them (`ls -v`, `sort -V`, `tree -v`): `v2` < `v10`. */
 export function versionCompare(a: string, b: string): number {
   const re = /(\d+)|(\D+)/g;

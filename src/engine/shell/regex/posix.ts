@@ -407,9 +407,10 @@ class PosixTranslator {
     let body = "";
     let first = true;
     let prev: number | undefined; // last single code point, for ranges
-    // glibc reports a `[` that ends the pattern as a bad pattern, not as an unmatched bracket; so
-    // does GNU sed 4.9 (its `s/a\x5b/X/`: sed's own parser leaves no other way to end on a `[`).
-    if ((this.mode.glibc === true || this.mode.sed) && k >= p.length) throw new PosixRegexError("Invalid regular expression");
+    // glibc reports a `[` (or `[^`) that ends the pattern as a bad pattern, not as an unmatched
+    // bracket; so do GNU grep 3.8 (`grep '['`, `grep 'a[^'`: "Invalid regular expression", while
+    // `grep '[a'` is "Unmatched [ ...") and GNU sed 4.9 (its `s/a\x5b/X/`).
+    if (k >= p.length) throw new PosixRegexError("Invalid regular expression");
     for (;;) {
       if (k >= p.length) throw new PosixRegexError("Unmatched [, [^, [:, [., or [=");
       const c = p[k] as string;

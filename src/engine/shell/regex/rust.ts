@@ -60,7 +60,39 @@ const RUST_META = new Set([..."\\.+*?()|[]{}^$#&-~"]);
  * into case-folded literals, since JS has no inline modifiers.
  */
 export function translateRust(pattern: string, dialect: RustDialect, ignoreCase: boolean, groupOffset = 0): RustTranslation {
-  return new RustTranslator([...pattern], dialect, ignoreCase, groupOffset).run();
+  const chars = [...pattern];
+  try {
+    return new RustTranslator(chars, dialect, ignoreCase, groupOffset).run();
+  } catch (error) {
+    if (dialect.pcre && error instanceof RustRegexError && !(error instanceof Pcre2CompileError)) throw asPcre2Error(chars, error);
+    throw error;
+  }
+}
+
+/**
+ * PCRE2's words for the syntax errors the parser shares with Rust's, and where PCRE2 reports
+ * each (`end`: after the whole pattern; `start`/`last`: the first/last character of the span;
+ * `after`: just past it). GNU grep -P prints the words alone, ripgrep -P with the byte offset
+ * (`PCRE2: error compiling pattern at offset 1: missing closing parenthesis`); before, both
+ * printed ripgrep's Rust-engine report (`unclosed group`), which neither tool ever says for -P.
+ */
+const PCRE2_WORDS: Readonly<Record<string, { readonly words: string; readonly at: "end" | "start" | "last" | "after" }>> = {
+  "unclosed group": { words: "missing closing parenthesis", at: "end" },
+  "unopened group": { words: "unmatched closing parenthesis", at: "start" },
+  "unclosed character class": { words: "missing terminating ] for character class", at: "end" },
+  "invalid repetition count range, the start must be <= the end": { words: "numbers out of order in {} quantifier", at: "last" },
+  "repetition operator missing expression": { words: "quantifier does not follow a repeatable item", at: "start" },
+  "incomplete escape sequence, reached end of pattern prematurely": { words: "\\ at end of pattern", at: "end" },
+  "invalid character class range, the start must be <= the end": { words: "range out of order in character class", at: "last" },
+  "Unicode property not found": { words: "unknown property after \\P or \\p", at: "after" },
+  "unrecognized flag": { words: "unrecognized character after (? or (?-", at: "start" },
+};
+
+function asPcre2Error(chars: readonly string[], error: RustRegexError): RustRegexError {
+  const known = PCRE2_WORDS[error.headline];
+  if (known === undefined) return error;
+  const at = { end: chars.length, start: error.start, last: Math.max(error.start, error.end - 1), after: error.end }[known.at];
+  return new Pcre2CompileError(known.words, error.start, error.end, Buffer.byteLength(chars.slice(0, at).join("")));
 }
 
 interface Flags {

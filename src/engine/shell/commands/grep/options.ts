@@ -113,6 +113,17 @@ const GREP_OPTIONS: readonly GrepRow[] = [
   { key: "G", short: "G", long: "basic-regexp", apply: (s) => void (s.dialect = "bre") },
   { key: "P", short: "P", long: "perl-regexp", apply: (s) => void (s.dialect = "pcre") },
   {
+    // A real option of GNU grep (NUL-separated records), named as such rather than reported as
+    // an invalid one: `invalid option -- 'z'` sent agents looking for a typo (issue 25).
+    key: "z",
+    short: "z",
+    long: "null-data",
+    apply: (_s, _v, io) => {
+      io.fail("-z (--null-data) is not supported by this docs shell; the docs are lines of text (to split on NUL, pipe through tr '\\0' '\\n')");
+      return 2;
+    },
+  },
+  {
     key: "e",
     short: "e",
     long: "regexp",

@@ -115,7 +115,12 @@ function collectTargets(s: GrepSettings, io: CommandIo): { targets: Target[]; er
     else if (entry.kind === "file") {
       if (!excludedFile(s, operand, baseName(entry.path), true)) targets.push({ display: operand, text: entry.text, named });
     } else if (s.directories === "skip") continue;
-    else if (!recursive) failed(`${operand}: ${ERRNO.EISDIR}`);
+    else if (!recursive) {
+      // GNU grep opens the folder and its read fails: it says so, and then counts it as a file
+      // with no lines (`grep -c x dir` prints `0` after the error, `grep -L x dir` names it).
+      failed(`${operand}: ${ERRNO.EISDIR}`);
+      targets.push({ display: operand, text: "", named });
+    }
     else if (!s.excludeDir.some((re) => suffixes(operand).some((c) => re.test(c))) || implicitDot) {
       walk(io.view, entry.path, implicitDot ? "" : operand, (w) => {
         const base = baseName(w.path);
@@ -236,6 +241,9 @@ function writeLines(
 
 /** One grep call over the view: files in name order, folders depth-first; the exit status. */
 export async function runGrep(s: GrepSettings, io: CommandIo): Promise<number> {
+  // GNU grep 3.8 stops at once on `-m 0`, before it compiles a pattern or opens a file, unless
+  // -L must still list the files (it reads none of them).
+  if (s.maxCount === 0 && !s.listMissing) return 1;
   const compiled = compileGrep(s, io);
   if (compiled === undefined) return 2;
   const regex = io.safeRegex(compiled);
