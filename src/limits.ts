@@ -433,6 +433,9 @@ export const LIMITS = {
      *  write's slices and memory do not land on them. Soon enough that a client which stops the
      *  server a few seconds after its first answers finds the write done. */
     writeDelayMs: 1_000,
+    /** Searches answered put the write off by `writeDelayMs` each (a client's first questions
+     *  come at once after ready), up to this long after the index is ready (issue 22). */
+    writeDelayMaxMs: 10_000,
     /** The write goes in slices of this long with the thread given back between them: a search
      *  or command that comes meanwhile waits at most about this much for it (the whole write
      *  takes a few seconds of the thread at 25,000 pages; each step is a few milliseconds). */

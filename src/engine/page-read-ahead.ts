@@ -20,7 +20,7 @@ export interface PageReadWork {
 
 /** A file as the worker read it: its stat, and its bytes or the number of the earlier file
  *  whose bytes are the same; undefined when the load is to read it itself. */
-export type WorkerRead = (Omit<WalkedRead, "bytes"> & ({ readonly bytes: Uint8Array } | { readonly copyOf: number })) | undefined;
+export type WorkerRead = (Omit<WalkedRead, "bytes"> & ({ readonly bytes: Uint8Array; readonly held?: true } | { readonly copyOf: number })) | undefined;
 
 /** One answer: the reads of files `first`, `first + 1`... */
 export interface FromPageReadWorker {

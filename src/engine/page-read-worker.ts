@@ -2,6 +2,7 @@ import { readSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import { parentPort, workerData } from "node:worker_threads";
 import { readWalkedWith } from "../config/inside-root.js";
+import { heldAsUtf8 } from "../vfs/held-as-utf8.js";
 import type { FromPageReadWorker, PageReadWork } from "./page-read-ahead.js";
 
 /**
@@ -47,9 +48,17 @@ class Slabs {
 }
 const SLAB_BYTES = 32 * 1024 * 1024;
 /** Where files are read, and where the texts kept to tell copies by are copied (kept apart: one
- *  of them would keep a whole slab of files sent long ago). */
+ *  of them would keep a whole slab of files sent long ago). A file the load will hold as its
+ *  UTF-8 bytes (`heldAsUtf8`) stays where it was read, and is sent as held (`WorkerRead.held`):
+ *  the load keeps that view for good instead of copying it into chunks of its own (at 50,000
+ *  distinct pages ~360 MB copied on the load's thread, and the slabs they came from held until
+ *  a collection freed them, issue 22). Any other file is moved to `plain` (its room in `reads`
+ *  given back), so that `reads` holds held texts only and none of its slabs is kept for a
+ *  few of them. */
 const reads = new Slabs();
+const plain = new Slabs();
 const keptTexts = new Slabs();
+
 /** One byte past a file's size is asked for: a file that grew since its stat is left to the load. */
 const past = Buffer.alloc(1);
 
@@ -90,25 +99,36 @@ function pump(): void {
         out.reads.push(undefined);
         continue;
       }
-      const { bytes, ...stat } = read;
+      const { bytes: inReads, ...stat } = read;
+      const held = heldAsUtf8(inReads);
+      let bytes = inReads;
+      if (!held) {
+        bytes = plain.take(inReads.length);
+        bytes.set(inReads);
+        reads.giveBack(inReads.length);
+      }
       const crc = crc32(bytes);
       const candidates = sent.get(crc);
       const same = candidates?.find((s) => s.bytes.equals(bytes));
       if (same !== undefined) {
         // The last bytes taken: their room is read into next.
-        reads.giveBack(bytes.length);
+        (held ? reads : plain).giveBack(bytes.length);
         out.reads.push({ ...stat, copyOf: same.file });
         continue;
       }
       if (kept + bytes.length <= keep) {
         kept += bytes.length;
-        const copy = keptTexts.take(bytes.length);
-        copy.set(bytes);
+        // A held text's slab is the load's for good: compared where it is, not copied.
+        let copy = bytes;
+        if (!held) {
+          copy = keptTexts.take(bytes.length);
+          copy.set(bytes);
+        }
         if (candidates === undefined) sent.set(crc, [{ bytes: copy, file: next }]);
         else candidates.push({ bytes: copy, file: next });
       }
       bytesSent += bytes.length;
-      out.reads.push({ ...stat, bytes });
+      out.reads.push({ ...stat, bytes, ...(held ? { held } : {}) });
     }
     port?.postMessage(out);
     unanswered.push(bytesSent);

@@ -137,6 +137,9 @@ const MAX_CACHED_READERS = 256;
 interface PendingSave {
   readonly done: Promise<boolean>;
   readonly begin: () => void;
+  /** A search was answered: the write, if not begun, begins `writeDelayMs` from now (at most
+   *  `writeDelayMaxMs` after the build). */
+  later: () => void;
   started?: boolean;
   write?: CacheWrite;
 }
@@ -398,7 +401,8 @@ export class DocsRuntime {
   }
 
   /**
-   * Write the persistent cache `LIMITS.cache.writeDelayMs` after the build, in slices that give
+   * Write the persistent cache `LIMITS.cache.writeDelayMs` after the build or the last search
+   * answered since (`PendingSave.later`; `writeDelayMaxMs` after the build at most), in slices that give
    * the thread back (`site-cache-writer.ts`): searches and commands are answered meanwhile, and
    * a client that stops the server soon after its first answers no longer stops a write that had
    * not begun. Only while the site is the one indexed: a reload drops the write (after a reload
@@ -412,6 +416,7 @@ export class DocsRuntime {
     const done = new Promise<boolean>((resolve) => (settle = resolve));
     const save: PendingSave = {
       done,
+      later: () => {},
       begin: () => {
         if (save.started) return;
         save.started = true;
@@ -432,8 +437,16 @@ export class DocsRuntime {
         });
       },
     };
-    const timer = setTimeout(save.begin, LIMITS.cache.writeDelayMs);
+    // Whatever searches come, begun by then.
+    const latest = Date.now() + LIMITS.cache.writeDelayMaxMs;
+    let timer = setTimeout(save.begin, LIMITS.cache.writeDelayMs);
     timer.unref();
+    save.later = () => {
+      if (save.started) return;
+      clearTimeout(timer);
+      timer = setTimeout(save.begin, Math.max(0, Math.min(LIMITS.cache.writeDelayMs, latest - Date.now())));
+      timer.unref();
+    };
     this.saving = save;
     void done.then(() => {
       if (this.saving === save) this.saving = undefined;
@@ -611,7 +624,12 @@ export class DocsRuntime {
   async search(context: RequestContext, request: Omit<SearchRequest, "canRead">): Promise<readonly SearchHit[]> {
     await this.whenIndexed();
     if (!this.indexComplete) throw new Error("the docs runtime was closed before its search index was built");
-    return this.index.search({ ...request, canRead: (access: Access) => mayRead(context, access) });
+    const hits = this.index.search({ ...request, canRead: (access: Access) => mayRead(context, access) });
+    // The cache's write waits for a pause in searches: its start (the index's state, ~0.3 s of
+    // this thread at 50,000 pages) landed on the first search after ready, which a client sends
+    // at once, or on its answer's last steps (issue 22).
+    this.saving?.later();
+    return hits;
   }
 
   /**

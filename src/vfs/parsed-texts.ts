@@ -31,6 +31,8 @@ class Entry implements PageText {
   stored: StoredText | undefined;
   /** Where the body starts in the text, for `stored` texts. */
   bodyStart = 0;
+  /** Its `bytes` are in shared memory that holds such texts for good (`ParsedTexts.text`). */
+  inPlace = false;
   /** Shared by the stored texts whose bodies have the same bytes (`BodyKey`). */
   bodyKey: object | undefined;
 
@@ -78,8 +80,10 @@ export class ParsedTexts {
   /** Stored texts' body bytes by their CRC-32, with the key their pages share (`BodyKey`). */
   private readonly bodies = new Map<number, { readonly bytes: Buffer; readonly key: object }[]>();
 
-  /** The text `bytes` decode to: decoded now, or the one of equal bytes read before. */
-  text(bytes: Buffer): PageText {
+  /** The text `bytes` decode to: decoded now, or the one of equal bytes read before. `inPlace`:
+   *  the bytes are in shared memory that holds texts kept as UTF-8 for good (`AheadRead.held`):
+   *  such a text is held where they are, not copied into `chunks`. */
+  text(bytes: Buffer, inPlace = false): PageText {
     const crc = crc32(bytes);
     const candidates = this.byCrc.get(crc);
     for (const c of candidates ?? []) {
@@ -101,6 +105,7 @@ export class ParsedTexts {
     if (valid && bytes.length !== text.length && keptAsUtf8(text, bytes.length)) {
       entry.bytes = bytes;
       entry.stored = { buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, encoding: "utf8" };
+      entry.inPlace = inPlace && bytes.buffer instanceof SharedArrayBuffer;
     }
     if (candidates === undefined) this.byCrc.set(crc, [entry]);
     else candidates.push(entry);
@@ -118,8 +123,9 @@ export class ParsedTexts {
         const start = bodyStartIn(whole, parsed.body);
         entry.parsed = { ...parsed, meta, title: meta.title ?? titleFromBody(parsed.body), bodyStart: start };
         if (entry.stored !== undefined && start >= 0) {
-          // Held as bytes from now on, in the shared chunks: the parse reads its body from there too.
-          entry.stored = this.chunks.store(entry.bytes as Buffer, "utf8");
+          // Held as bytes from now on, in the shared chunks (or where a reading thread put them
+          // for that, `inPlace`): the parse reads its body from there too.
+          if (!entry.inPlace) entry.stored = this.chunks.store(entry.bytes as Buffer, "utf8");
           const { buffer, offset, length } = entry.stored;
           entry.bytes = Buffer.from(buffer, offset, length);
           entry.bodyStart = start;

@@ -16,8 +16,9 @@ export interface ReadAhead {
   close(): void;
 }
 
-/** A file as read ahead (see `ReadAhead.next`). */
-export type AheadRead = Omit<WalkedRead, "bytes"> & ({ readonly bytes: Buffer } | { readonly copyOf: number });
+/** A file as read ahead (see `ReadAhead.next`). `held`: its bytes are in shared memory of texts
+ *  the load holds as UTF-8 (`heldAsUtf8`), which it keeps as they are rather than copying them. */
+export type AheadRead = Omit<WalkedRead, "bytes"> & ({ readonly bytes: Buffer; readonly held?: true } | { readonly copyOf: number });
 
 /** Start reading `rels` (walked files, kept by the ignore rules) under the root's real path;
  *  undefined when reading ahead would not pay (few files, one core). */

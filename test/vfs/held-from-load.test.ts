@@ -1,9 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { AnalysisFeed } from "../../src/engine/search/analysis-feed.js";
+import { PageReadAhead } from "../../src/engine/page-read-ahead.js";
 import { SearchIndex } from "../../src/engine/search/search-index.js";
 import { decodeSnapshot, SnapshotEncoder } from "../../src/engine/shell/shared-snapshot.js";
 import { bodyKeyOf } from "../../src/vfs/body-key.js";
+import { heldAsUtf8 } from "../../src/vfs/held-as-utf8.js";
 import { heldTextOf } from "../../src/vfs/held-text.js";
+import { ParsedTexts } from "../../src/vfs/parsed-texts.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import type { SiteFile } from "../../src/vfs/site-file.js";
 import { readStored } from "../../src/vfs/stored-text.js";
@@ -122,5 +125,58 @@ describe("the shell snapshot of texts held as bytes", () => {
       ["/v2/renamed.mdx", "referred"],
     ]);
     expect(snapshot.table[2 * 7 + 1]).toBe(snapshot.table[5 * 7 + 1]);
+  });
+});
+
+describe("texts read ahead by a worker thread", () => {
+  it("that the load holds as bytes are told so by the worker from the bytes alone (`heldAsUtf8`), as the load decides from the text", () => {
+    const texts = [
+      "plain ASCII",
+      "café, Latin-1 only",
+      "a dash – in ASCII",
+      "“quoted” text, more of it than the quotes",
+      "快速开始",
+      "mostly ASCII with one emoji 🚀 at the end of a long line of words",
+      "🚀🚀🚀",
+      "\ufeffa byte order mark and words after it",
+      "ab—",
+      "abc—",
+      "a lone surrogate \ud800 written as UTF-8 replacement",
+    ];
+    const decided = (bytes: Buffer): boolean => {
+      const parsed = new ParsedTexts();
+      const text = parsed.text(bytes);
+      const result = parsed.parse(text);
+      return result.ok && parsed.held(text, result).parked;
+    };
+    const rows = texts.map((t) => Buffer.from(t, "utf8")).concat([Buffer.from([0x61, 0xc4, 0x62, 0xe2, 0x80, 0x93])]);
+    expect(rows.map((bytes) => [bytes.toString("utf8"), heldAsUtf8(bytes)])).toEqual(rows.map((bytes) => [bytes.toString("utf8"), decided(bytes)]));
+    expect(rows.map((bytes) => heldAsUtf8(bytes))).toEqual([false, false, true, true, false, true, false, true, false, true, true, false]);
+  });
+
+  it("are held where the worker read them, not copied, and the site is the one loaded without it", async () => {
+    const alone = await loadSite(repo.dir);
+    const held: string[] = [];
+    const { site } = await loadSite(repo.dir, undefined, undefined, {
+      readAhead: (real, rels, maxBytes) => {
+        const ahead = new PageReadAhead(real, rels, maxBytes);
+        return {
+          next: async () => {
+            const read = await ahead.next();
+            if (read !== undefined && "held" in read && read.held === true) held.push(read.bytes.toString("utf8").split("\n")[0] as string);
+            return read;
+          },
+          close: () => ahead.close(),
+        };
+      },
+    });
+    const plain = (s: typeof site) => [...s.pages.values()].map((p) => ({ path: p.path, text: p.file.text, body: p.body, title: p.title, parked: heldTextOf(p.file)?.parked }));
+    expect(plain(site)).toEqual(plain(alone.site));
+    // Sent as held: the texts the load holds as bytes (a copy is named by its first file, not sent).
+    expect(held).toEqual(["---", "The checkout — without front matter.", "---"]);
+    // Each sits in the worker's shared memory, where it was sent: one buffer for them all here.
+    const buffers = new Set([...site.pages.values()].flatMap((p) => heldTextOf(p.file)?.storedForm?.buffer ?? []));
+    expect(buffers.size).toBe(1);
+    expect([...buffers].every((b) => b instanceof SharedArrayBuffer)).toBe(true);
   });
 });
