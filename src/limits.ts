@@ -126,11 +126,13 @@ export const LIMITS = {
      *  that count existed, rather than wait on. A fault's backstop, not a decision by time: the
      *  primary answers in well under a millisecond, and seconds on a machine at load 20. */
     primaryAnswerMs: 2_000,
-    /** How long a command whose caller gave it up may take to stop inside its worker (it is told
-     *  through shared memory, and the interpreter checks as it works: a runaway `awk` checks about
-     *  once a second on a quiet machine) before its worker is ended instead. The caller's place
-     *  stays held meanwhile, so this only decides whether a worker is restarted, and one caller's
-     *  cancellations restart at most `maxRunningPerCaller` workers per this time. */
+    /** CPU a command whose caller gave it up (or that is stopped to make room) may use after it
+     *  was told to stop (through shared memory; the interpreter checks as it works: a runaway
+     *  `awk` checks about once a second on a quiet machine), its worker thread's and its jq
+     *  threads', before its worker is ended instead. CPU, not wall time (wall time only where CPU
+     *  cannot be read): a worker waiting for a core at load ~50 is not stuck, and ending it cost a
+     *  restart of 10-50 s at that load (issue 25, bench row (h)). The caller's place stays held
+     *  meanwhile, so this only decides whether a worker is restarted. */
     cancelGraceMs: 2_000,
     /** Workers only trusted callers (a command of theirs answered, none held a worker for long
      *  since) may take: a new caller (nothing known of it) may start a command only while one
@@ -140,8 +142,8 @@ export const LIMITS = {
      *  hold all they may (pool size - `reserveWorkers`). */
     trustedWorkers: 1,
     /** A new caller's first command (nothing known of the caller, nothing of theirs running) may
-     *  be stopped and queued again (`ShellHost`'s preemption) once it has used this much of its
-     *  worker thread's CPU, or run `trialMs`, while another caller with nothing running waits for
+     *  be stopped and queued again (`ShellHost`'s preemption) once it has used this much CPU
+     *  (its worker thread's and its jq threads'), while another caller with nothing running waits for
      *  a worker it may take: a flood of fresh addresses (each new, one runaway each) otherwise
      *  held every worker a newcomer may take, each for a whole limit, and a new reader's `ls /`
      *  waited minutes behind them (issue 25, adversary F1). Stopping changes no answer: the
@@ -149,14 +151,16 @@ export const LIMITS = {
      *  and starts fresh each call). 100 ms is ~20 times what `ls /`, `cat` or `head` of a page
      *  use, so a reader's quick command ends before anyone may stop it. */
     trialCpuMs: 100,
-    /** Wall time after which a new caller's first command may be stopped as above: a runaway jq
-     *  spins in its own thread, whose CPU the pool does not read. By the clock, but it decides
-     *  only when a command runs, never what it answers. */
+    /** Wall time after which a new caller's first command may be stopped as above, only where
+     *  thread CPU cannot be read (no /proc). Where it can, CPU alone decides: by the wall, at
+     *  load ~50 a new reader's `ls /` ran past 1 s, was stopped as a trial, and waited 30 s behind
+     *  a flood's second runs (issue 25, bench row (h)); a jq's thread's CPU is read too now
+     *  (`ShellWorkerData.helperCpu`). */
     trialMs: 1_000,
     /** Workers a command of a new caller that was stopped so (it runs again, unstoppable now)
      *  must leave free: the trusted callers' one, and two for newcomers' first commands. So a
      *  flood of fresh callers holds at most half of the pool of six with its runaways' second
-     *  runs, and a newcomer finds one of the others within one `trialMs`. */
+     *  runs, and a newcomer finds one of the others within one trial (`trialCpuMs`). */
     requeuedReserve: 3,
     /** How long a caller stays heavy after its last long hold: heaviness wears off (an address
      *  shared by many readers is not marked for good because one ran a runaway once), and an

@@ -173,6 +173,34 @@ describe("FairQueue", () => {
     q.done("f3");
     expect(runOrder(q)).toEqual(["f2-runaway", "f1-runaway"]);
   });
+  it("with trials, a newcomer passed over newcomerOvertakes times by later newcomers' trials goes before newer ones: a steady stream of fresh callers does not starve a reader waiting among them (issue 25, bench row (h))", () => {
+    // One place for trials; waves of fresh callers arrive while the reader waits; each trial
+    // ends (stopped to make room) before the next starts.
+    const stream = (overtakes: number | undefined): string[] => {
+      const q = new FairQueue<string>(bounds({ capacity: 3, reserve: 1, trustedReserve: 1, requeuedReserve: 2, maxRunning: 2, standing: () => "new", tried: () => false, newestNewcomerFirst: true, ...(overtakes !== undefined ? { newcomerOvertakes: overtakes } : {}) }));
+      const started: string[] = [];
+      q.push("a1", "a1");
+      q.push("a2", "a2");
+      q.push("reader", "ls");
+      for (let wave = 1; wave <= 4; wave++) {
+        q.push(`w${wave}a`, `w${wave}a`);
+        q.push(`w${wave}b`, `w${wave}b`);
+        for (let k = 0; k < 2; k++) {
+          const next = q.take();
+          if (next === undefined) continue;
+          started.push(next.item);
+          q.done(next.caller);
+        }
+      }
+      return started;
+    };
+    // Passed over twice (by w1b and w1a), the reader and the two before it go before newer
+    // trials, in the order they came; then the newest again, and so on (w2a, w2b passed over
+    // twice by w3b and w4b).
+    expect(stream(2)).toEqual(["w1b", "w1a", "a1", "a2", "ls", "w3b", "w4b", "w2a"]);
+    // Newest first alone: every wave goes before the reader, for as long as the stream lasts.
+    expect(stream(undefined)).toEqual(["w1b", "w1a", "w2b", "w2a", "w3b", "w3a", "w4b", "w4a"]);
+  });
   it("a new caller passed over newcomerPasses times by trusted callers' starts goes next: trusted callers each keeping a long command queued do not hold every place for ever (adversary round 35 F1)", () => {
     // Six addresses trusted by a quick first answer, each keeping two legal 3 s commands in flight.
     const flood = (passes: number | undefined): string[] => {

@@ -305,6 +305,51 @@ describe("new callers", () => {
   });
 });
 
+describe("a new caller's trial", () => {
+  it("a runaway jq's trial ends by its jq thread's CPU, not the wall: a newcomer waiting for the full pool gets the jq's worker (issue 25; before, only `trialMs` of wall time stopped a jq, whose thread the pool did not read)", async () => {
+    const rec = new PoolRecorder();
+    // Two workers, one kept for callers with nothing running; the wall never decides (`trialMs`: an hour).
+    const host = new ShellHost({ workers: 2, reserveWorkers: 1, trialMs: 3_600_000, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      // A trusted caller's runaway (not a trial: never stopped to make room) holds one worker.
+      expect(await shell.run("ls /", "trusted")).toEqual(lsRoot);
+      const abortAwk = new AbortController();
+      const awk = shell.run(RUNAWAY, "trusted", abortAwk.signal);
+      await rec.next((e) => e.t === "start" && e.call === 2);
+      // A fresh caller's runaway jq (it spins in its jq thread; the worker's own thread waits) the other.
+      const abortJq = new AbortController();
+      const jq = shell.run("jq -n 'def f: f; f'", "fresh", abortJq.signal);
+      await rec.next((e) => e.t === "start" && e.call === 3);
+      // A new reader waits with no worker it may take; the jq's trial ends once its thread has
+      // used `trialCpuMs`, and the reader's command runs on its worker.
+      expect(await shell.run("ls /", "reader")).toEqual(lsRoot);
+      abortJq.abort();
+      expect(await jq).toEqual(CANCELLED);
+      abortAwk.abort();
+      expect(await awk).toEqual(CANCELLED);
+      expect(rec.lines(["queued", "start", "end", "preempted", "requeued"]).map((l) => l.replace(/ on worker \d+$/, ""))).toEqual([
+        "call 1 queued by trusted",
+        "call 1 started",
+        "call 1 ended: result",
+        "call 2 queued by trusted",
+        "call 2 started",
+        "call 3 queued by fresh",
+        "call 3 started",
+        "call 4 queued by reader",
+        "call 3 preempted",
+        "call 3 requeued by fresh",
+        "call 4 started",
+        "call 4 ended: result",
+        "call 3 ended: cancelled",
+        "call 2 ended: cancelled",
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 describe("heavy callers", () => {
   it("callers that gave up a running command are heavy: their next runaways never take the reserve, so a caller with nothing running finds a worker", async () => {
     const rec = new PoolRecorder();

@@ -55,9 +55,25 @@ export class CallCpu {
     return own + this.helpers;
   }
 
+  /**
+   * Told, in this thread, of the CPU its calls' helper threads use as they run: the ms of the
+   * runs ended, and the thread running one now (its id and CPU when it began; 0, 0: none). A
+   * shell worker writes it where its host reads it (`ShellWorkerData.helperCpu`): the host's
+   * trial (`LIMITS.shellWorker.trialCpuMs`) reads a jq's CPU as it spins, not only the worker
+   * thread's, which stays idle while jq runs (issue 25: a runaway jq's trial ended only at
+   * `trialMs` of wall time, ten times a trial's CPU on a quiet machine).
+   */
+  static onHelpers: ((helpersMs: number, liveTid: number, liveStartMs: number) => void) | undefined;
+
+  /** A thread began work for this call (a jq run): `tid`, whose CPU was `startMs` then. */
+  helperRunning(tid: number, startMs: number): void {
+    CallCpu.onHelpers?.(this.helpers, tid, startMs);
+  }
+
   /** CPU another thread used for this call (a jq run), once it is known. */
   addHelper(ms: number): void {
     if (ms > 0) this.helpers += ms;
+    CallCpu.onHelpers?.(this.helpers, 0, 0);
   }
 
   /** A command found the call past its CPU limit, `maxCpuMs`: the call ends with the CPU limit's answer. */

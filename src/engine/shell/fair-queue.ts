@@ -36,6 +36,15 @@ export interface CallerBounds<T = unknown> {
    */
   readonly newestNewcomerFirst?: boolean;
   /**
+   * With `newestNewcomerFirst`: a trial that this many trials of callers who arrived after it
+   * were started ahead of goes before the newer ones (those so passed over, the one that arrived
+   * first). Newest first alone starved a trial under a steady stream of fresh callers: each new
+   * wave went ahead of a reader already waiting, which waited until the stream stopped (issue 25,
+   * bench row (h) at load ~40: a new reader's `ls /` queued behind 32 later runaways' trials,
+   * 35 s). A count of starts, never time. None by default (newest first without bound).
+   */
+  readonly newcomerOvertakes?: number;
+  /**
    * A new caller with nothing running that items of trusted or heavy callers were started ahead
    * of this many times while it waited takes the next place as a trusted caller with nothing
    * running does (its floor 0; never served, it goes first among them). Without it, callers who
@@ -64,6 +73,8 @@ interface Entry<T> {
   lastTurn: number;
   /** Items of trusted or heavy callers started while this new caller waited with nothing running (`newcomerPasses`). */
   passed: number;
+  /** Trials of callers who arrived after this one started while its own trial waited (`newcomerOvertakes`). */
+  overtaken: number;
 }
 
 /**
@@ -92,7 +103,7 @@ export class FairQueue<T> {
   push(caller: string, item: T): boolean {
     let entry = this.callers.get(caller);
     if (entry === undefined) {
-      entry = { queue: [], running: 0, lastTurn: 0, passed: 0 };
+      entry = { queue: [], running: 0, lastTurn: 0, passed: 0, overtaken: 0 };
       this.callers.set(caller, entry);
     }
     if (entry.queue.length + entry.running >= this.bounds.maxHeld) {
@@ -112,7 +123,7 @@ export class FairQueue<T> {
     this.done(caller);
     let entry = this.callers.get(caller);
     if (entry === undefined) {
-      entry = { queue: [], running: 0, lastTurn: this.turns, passed: 0 };
+      entry = { queue: [], running: 0, lastTurn: this.turns, passed: 0, overtaken: 0 };
       this.callers.set(caller, entry);
     }
     entry.queue.unshift(item);
@@ -144,12 +155,20 @@ export class FairQueue<T> {
     const pick = this.choose();
     if (pick === undefined) return undefined;
     const entry = this.callers.get(pick) as Entry<T>;
+    if (this.bounds.newcomerOvertakes !== undefined && this.isTrial(pick, entry)) {
+      // Callers are kept in order of arrival: those before `pick` arrived before it.
+      for (const [caller, other] of this.callers) {
+        if (other === entry) break;
+        if (other.lastTurn === 0 && this.isTrial(caller, other)) other.overtaken++;
+      }
+    }
     if (this.bounds.newcomerPasses !== undefined && this.standingOf(pick) !== "new") {
       for (const [caller, other] of this.callers) {
         if (other.queue.length > 0 && this.runningOf(caller, other) === 0 && this.standingOf(caller) === "new") other.passed++;
       }
     }
     entry.passed = 0;
+    entry.overtaken = 0;
     entry.running++;
     this.runningNow++;
     entry.lastTurn = ++this.turns;
@@ -232,14 +251,22 @@ export class FairQueue<T> {
     let pick: string | undefined;
     let bestFloor = Infinity;
     let bestTurn = Infinity;
+    /** The pick is a trial passed over `newcomerOvertakes` times: no newer trial goes before it. */
+    let bestDue = false;
+    const overtakes = this.bounds.newcomerOvertakes;
     for (const [caller, entry] of this.callers) {
       if (entry.queue.length === 0 || this.runningOf(caller, entry) >= maxRunning) continue;
       const floor = this.floorOf(caller, entry);
       if (capacity - this.runningNow - 1 < floor) continue;
-      const later = this.bounds.newestNewcomerFirst === true && floor === bestFloor && entry.lastTurn === 0 && bestTurn === 0 && this.isTrial(caller, entry);
+      const trial = this.bounds.newestNewcomerFirst === true && entry.lastTurn === 0 && this.isTrial(caller, entry);
+      const due = trial && overtakes !== undefined && entry.overtaken >= overtakes;
+      // Among trials of the same floor: one passed over enough goes first (the earliest of
+      // those), else the newest.
+      const later = trial && floor === bestFloor && bestTurn === 0 && !bestDue;
       if (floor < bestFloor || (floor === bestFloor && entry.lastTurn < bestTurn) || later) {
         bestFloor = floor;
         bestTurn = entry.lastTurn;
+        bestDue = due;
         pick = caller;
       }
     }

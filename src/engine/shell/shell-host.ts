@@ -71,6 +71,13 @@ export interface ShellWorkerData {
    * it wherever the interpreter checks for an abort, synchronous code included.
    */
   readonly interrupt: Int32Array;
+  /**
+   * Three shared Int32s the worker writes as its running call's jq threads work (`CallCpu.onHelpers`):
+   * the ms of CPU of the call's jq runs that ended, the id of the thread running one now (0: none)
+   * and that thread's CPU ms when the run began. The host adds them to the worker thread's CPU
+   * for a new caller's trial (`trialCpuMs`). The host zeroes them as it gives the worker a call.
+   */
+  readonly helperCpu: Int32Array;
   /** Tests only (`ShellHostOptions.loadGate`). */
   readonly loadGate?: Int32Array;
   /** Tests only (`ShellHostOptions.jqRuns`). */
@@ -123,6 +130,8 @@ interface Slot {
   readonly worker: Worker;
   /** Shared with the worker: the id of a call given up (`ShellWorkerData.interrupt`). */
   readonly interrupt: Int32Array;
+  /** Shared with the worker: its call's jq threads' CPU (`ShellWorkerData.helperCpu`). */
+  readonly helperCpu: Int32Array;
   /** Its call was given up: when the worker is ended if the command has not stopped by then. */
   cancelTimer: NodeJS.Timeout | undefined;
   /** Its code is loaded (`ready`); until then it is given nothing. */
@@ -198,7 +207,8 @@ export interface ShellHostOptions {
   readonly heavyForMs?: number;
   /**
    * A new caller's first command may be stopped and queued again, to give its worker to a caller
-   * with nothing running, once it has used this much of its thread's CPU or run `trialMs`
+   * with nothing running, once it has used this much CPU (its worker thread's and its jq
+   * threads'), or, where CPU cannot be read (no /proc), run `trialMs`
    * (defaults `LIMITS.shellWorker.trialCpuMs`, `trialMs`; `trialMs: 0` never stops one, as does
    * a pool that keeps no reserve: stdio, the preview, `svc-mcp fs`).
    */
@@ -360,6 +370,9 @@ export class ShellHost {
       // running: then a waiting newcomer goes next (adversary round 35 F1). A pool that keeps
       // none serves one client.
       ...(reserve > 0 ? { newcomerPasses: reserve } : {}),
+      // As many later trials as places are kept for callers with nothing running may go before a
+      // waiting newcomer's; then it goes next (a stream of fresh callers starved it).
+      ...(reserve > 0 && this.trialMs > 0 ? { newcomerOvertakes: reserve } : {}),
       standing: (caller) => this.standing.of(caller),
       elsewhere: (caller) => this.places?.elsewhereOf(caller) ?? 0,
     });
@@ -712,7 +725,7 @@ export class ShellHost {
     Atomics.store(slot.interrupt, 0, p.id);
     slot.worker.postMessage({ t: "cancel", id: p.id } satisfies ToWorker);
     this.end(p, CANCELLED, "cancelled");
-    slot.cancelTimer = setTimeout(() => this.cancelOverdue(slot, p), this.cancelGraceMs);
+    this.afterGrace(slot, p, () => slot.call === p, () => this.cancelOverdue(slot, p));
   }
 
   /** A given-up command has not stopped: end its worker (its caller's place was held until now). */
@@ -769,7 +782,7 @@ export class ShellHost {
   /**
    * Callers with nothing running (new ones whose command has not run yet, trusted ones) waiting
    * with no place they may take: stop as many new callers' first commands as
-   * they need, of those that have used `trialCpuMs` of their thread's CPU or run `trialMs`
+   * they need, of those that have used `trialCpuMs` of CPU (or run `trialMs` where CPU cannot be read)
    * (oldest first), and queue them again, unstoppable now, behind `requeuedReserve`. Why: a
    * newcomer cannot be told from a fresh attacker's address before its command runs, so a flood
    * of fresh addresses each sending one runaway held every worker a newcomer may take, each for
@@ -801,8 +814,11 @@ export class ShellHost {
     for (const slot of candidates) {
       if (need <= 0) break;
       const p = slot.call;
-      const cpu = slot.tid === undefined || p.cpuAtStart === undefined ? undefined : threadCpuMs(slot.tid);
-      const ready = now - p.startedAt >= this.trialMs || (cpu !== undefined && p.cpuAtStart !== undefined && cpu - p.cpuAtStart >= this.trialCpuMs);
+      const cpu = this.trialCpuOf(slot, p);
+      // By CPU (the worker's thread and its jq threads), never the wall where CPU can be read: at
+      // load ~50 a new reader's `ls /` ran past 1 s of wall time, was stopped as a trial and
+      // waited behind the flood's second runs for 30 s (issue 25, bench row (h)).
+      const ready = cpu === undefined ? now - p.startedAt >= this.trialMs : cpu >= this.trialCpuMs;
       if (!ready) {
         later = true;
         continue;
@@ -816,18 +832,56 @@ export class ShellHost {
     }
   }
 
+  /**
+   * The CPU `p` has used in its worker: the worker thread's since the command started, and its
+   * jq threads' (`helperCpu`; a jq spins in a thread of its own while the worker's waits).
+   * Undefined where the worker thread's cannot be read.
+   */
+  private trialCpuOf(slot: Slot, p: Pending): number | undefined {
+    const now = slot.tid === undefined || p.cpuAtStart === undefined ? undefined : threadCpuMs(slot.tid);
+    if (now === undefined || p.cpuAtStart === undefined) return undefined;
+    const liveTid = Atomics.load(slot.helperCpu, 1);
+    const live = liveTid === 0 ? 0 : (threadCpuMs(liveTid) ?? Atomics.load(slot.helperCpu, 2)) - Atomics.load(slot.helperCpu, 2);
+    return now - p.cpuAtStart + Atomics.load(slot.helperCpu, 0) + Math.max(0, live);
+  }
+
   /** Stop `p` inside its worker (as a cancellation does) to queue it again; a worker that does not stop it within `cancelGraceMs` is ended. */
   private preempt(slot: Slot, p: Pending): void {
     p.preempting = true;
     this.emit({ t: "preempted", call: p.id, worker: slot.n });
     Atomics.store(slot.interrupt, 0, p.id);
     slot.worker.postMessage({ t: "cancel", id: p.id } satisfies ToWorker);
-    slot.cancelTimer = setTimeout(() => {
-      // Given up meanwhile, the cancellation's own timer ends it.
-      if (slot.call !== p || p.ended) return;
+    // Given up meanwhile, the cancellation's own grace ends it.
+    this.afterGrace(slot, p, () => slot.call === p && !p.ended, () => {
       this.retire(slot, "preempted");
       this.requeue(undefined, p, false);
-    }, this.cancelGraceMs);
+    });
+  }
+
+  /**
+   * Call `overdue` once the command being stopped in `slot` has used `cancelGraceMs` of CPU
+   * (its worker thread's and its jq threads') since now without stopping, while `still` holds;
+   * by the wall where CPU cannot be read. Why CPU: a worker told to stop needs a few
+   * milliseconds of its thread to do so, which at load ~50 came seconds later; ended at 2 s of
+   * wall time instead, it was replaced, and a new worker took 10-50 s to start at that load
+   * (issue 25, bench row (h): the pool ran on two workers for a minute). A command that spins
+   * past the stop uses CPU, and is ended as before.
+   */
+  private afterGrace(slot: Slot, p: Pending, still: () => boolean, overdue: () => void): void {
+    const from = this.trialCpuOf(slot, p);
+    if (from === undefined) {
+      slot.cancelTimer = setTimeout(() => {
+        if (still()) overdue();
+      }, this.cancelGraceMs);
+      return;
+    }
+    const check = (): void => {
+      if (!still()) return;
+      const used = this.trialCpuOf(slot, p);
+      if (used === undefined || used - from >= this.cancelGraceMs) overdue();
+      else slot.cancelTimer = setTimeout(check, this.cpuPollMs);
+    };
+    slot.cancelTimer = setTimeout(check, this.cpuPollMs);
   }
 
   /**
@@ -884,6 +938,7 @@ export class ShellHost {
     p.preemptible = this.trialMs > 0 && !p.tried && this.standing.of(p.caller) === "new";
     // An idle worker never keeps the process alive; one running a call does, like any pending I/O.
     slot.worker.ref();
+    slot.helperCpu.fill(0);
     this.emit({ t: "start", call: p.id, worker: slot.n });
     this.send(slot, p);
   }
@@ -1103,8 +1158,9 @@ export class ShellHost {
   private spawn(): Slot {
     const { file, entry } = workerEntry();
     const interrupt = new Int32Array(new SharedArrayBuffer(4));
+    const helperCpu = new Int32Array(new SharedArrayBuffer(12));
     const worker = new Worker(file, {
-      workerData: { entry, limits: this.limits, maxCpuMs: this.maxCpuMs, interrupt,
+      workerData: { entry, limits: this.limits, maxCpuMs: this.maxCpuMs, interrupt, helperCpu,
         ...(this.options.loadGate !== undefined ? { loadGate: this.options.loadGate } : {}),
         ...(this.options.jqRuns !== undefined ? { jqRuns: this.options.jqRuns } : {}),
       } satisfies ShellWorkerData,
@@ -1118,6 +1174,7 @@ export class ShellHost {
       n: this.nextWorker++,
       worker,
       interrupt,
+      helperCpu,
       cancelTimer: undefined,
       booted: false,
       loading: undefined,

@@ -6,6 +6,7 @@ import { SiteView } from "../../vfs/view.js";
 import { SHELL_COMMANDS } from "./commands/index.js";
 import { DocsShell, loadCoverageModule } from "./docs-shell.js";
 import { interruptibleController } from "./interruptible-signal.js";
+import { CallCpu } from "./call-cpu.js";
 import { countJqRuns } from "./jq/jq-in-thread.js";
 import { ownThreadId } from "./thread-cpu.js";
 import type { ShellResult } from "./shell.js";
@@ -31,6 +32,7 @@ if (port === null) throw new Error("shell-worker runs as a worker thread (see Sh
 // Taken before the box below blocks `Atomics` for the commands it runs: the interrupt check
 // (`interruptibleController`) is ours, and runs while a command does.
 const atomicsLoad = Atomics.load;
+const atomicsStore = Atomics.store;
 
 // just-bash's defence-in-depth patches ~60 globals when its first execution starts and restores
 // them when its last one ends: ~1-2 ms per call when calls do not overlap. This thread runs
@@ -38,8 +40,15 @@ const atomicsLoad = Atomics.load;
 // still runs in its own sandboxed context.
 DefenseInDepthBox.getInstance(true).activate();
 
-const { limits, maxCpuMs, loadGate, jqRuns, interrupt } = workerData as ShellWorkerData;
+const { limits, maxCpuMs, loadGate, jqRuns, interrupt, helperCpu } = workerData as ShellWorkerData;
 if (jqRuns !== undefined) countJqRuns(jqRuns);
+// What the running call's jq threads use, where the host reads it for its trial (`ShellWorkerData.helperCpu`).
+CallCpu.onHelpers = (helpersMs, liveTid, liveStartMs) => {
+  atomicsStore(helperCpu, 1, 0);
+  atomicsStore(helperCpu, 0, Math.round(helpersMs));
+  atomicsStore(helperCpu, 2, Math.round(liveStartMs));
+  atomicsStore(helperCpu, 1, liveTid);
+};
 /** The running calls' controllers, by call id (a `cancel` aborts one where it awaits). */
 const running = new Map<number, AbortController>();
 /** Each snapshot's files, by table position. */

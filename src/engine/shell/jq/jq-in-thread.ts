@@ -113,13 +113,14 @@ export async function runJqInThread(module: WebAssembly.Module, run: JqRun, sign
   worker.ref();
   return new Promise<JqOutcome>((resolve) => {
     const start = tid === undefined ? undefined : threadCpuMs(tid);
+    if (cpu !== undefined && tid !== undefined && start !== undefined) cpu.helperRunning(tid, start);
     let settled = false;
     const settle = (outcome: JqOutcome, keep: boolean): void => {
       if (settled) return;
       settled = true;
       const end = tid === undefined ? undefined : threadCpuMs(tid);
-      if (cpu !== undefined && start !== undefined && end !== undefined) {
-        cpu.addHelper(end - start);
+      if (cpu !== undefined) {
+        cpu.addHelper(start !== undefined && end !== undefined ? end - start : 0);
         // A run that ended in time may still leave the call past its limit: the call ends here.
         if (cpu.used() > maxCpuMs) cpu.stop(maxCpuMs);
       }
