@@ -6,6 +6,7 @@ import { DocsRuntime } from "../../src/engine/runtime.js";
 import { SiteCache } from "../../src/engine/site-cache.js";
 import { LIMITS } from "../../src/limits.js";
 import { localContext } from "../../src/vfs/request-context.js";
+import { TEST_SEAL } from "../helpers/cache-seal.js";
 import { fixture } from "../helpers/paths.js";
 
 /**
@@ -30,7 +31,7 @@ async function started(): Promise<{ runtime: DocsRuntime; begun: () => number }>
   const root = temp("svc-site-");
   cpSync(fixture("demo"), root, { recursive: true });
   const dir = temp("svc-site-cache-");
-  const siteCache = new SiteCache({ dir, root, log: () => {} });
+  const siteCache = new SiteCache({ seal: TEST_SEAL, dir, root, log: () => {} });
   const write = vi.spyOn(siteCache, "write");
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
   const runtime = await DocsRuntime.load({ root, siteCache, searchCache: 0 });
