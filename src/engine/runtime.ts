@@ -93,6 +93,13 @@ export interface RuntimeOptions {
    * them passes it and waits for `whenVectorsLearned()`.
    */
   readonly learnVectors?: boolean;
+  /**
+   * Count the persistent cache's write delay (`LIMITS.cache.writeDelayMs`) from `serving()`, not
+   * from the end of the index build: an HTTP server opens its port only after the build and the
+   * shell pool's load, which take seconds on a large site, and a write begun meanwhile took this
+   * thread's slices and its memory before the port opened and beside the first search (issue 22).
+   */
+  readonly writeCacheOnceServing?: boolean;
 }
 
 /** Points of a start (`RuntimeOptions.onLoadStep`): the persistent cache checked against the
@@ -137,6 +144,8 @@ const MAX_CACHED_READERS = 256;
 interface PendingSave {
   readonly done: Promise<boolean>;
   readonly begin: () => void;
+  /** Start the delay after which `begin` runs (at once from `save`, or from `serving`). */
+  delay?: () => void;
   started?: boolean;
   write?: CacheWrite;
 }
@@ -178,6 +187,8 @@ export class DocsRuntime {
   /** Set once remote specs are to be fetched (`fetchRemoteSpecs`). */
   private remote: { readonly fetch: FetchLike; readonly abort: AbortController; readonly attempted: Set<string> } | undefined;
   private closed = false;
+  /** `serving()` was called (`RuntimeOptions.writeCacheOnceServing`). */
+  private isServing = false;
   /** The site vectors' learning under way (`learnVectors`), until it ends. */
   private vectorsLearning: Promise<void> | undefined;
   private readonly shellHost: ShellHost | undefined;
@@ -432,12 +443,26 @@ export class DocsRuntime {
         });
       },
     };
-    const timer = setTimeout(save.begin, LIMITS.cache.writeDelayMs);
-    timer.unref();
+    let timer: NodeJS.Timeout | undefined;
+    save.delay = () => {
+      timer = setTimeout(save.begin, LIMITS.cache.writeDelayMs);
+      timer.unref();
+    };
+    if (this.options.writeCacheOnceServing !== true || this.isServing) save.delay();
     this.saving = save;
     void done.then(() => {
       if (this.saving === save) this.saving = undefined;
     });
+  }
+
+  /**
+   * The server serves now (`RuntimeOptions.writeCacheOnceServing`): a cache write due waits its
+   * delay from here. Later calls change nothing.
+   */
+  serving(): void {
+    if (this.isServing) return;
+    this.isServing = true;
+    if (this.options.writeCacheOnceServing === true && this.saving?.started !== true) this.saving?.delay?.();
   }
 
   /** Resolves when the persistent cache's write (if one is due) has ended: true when written. */
