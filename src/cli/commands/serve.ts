@@ -90,22 +90,8 @@ export const serveCommand = defineCommand({
     // is opened only then. A build long enough to notice reports its progress on stderr.
     const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY, indexLater: true } : { indexLater: true };
     // Watched from before the load reads anything: a change made while the server starts is applied before it answers (issue 25).
-    // The shell pool starts once the index is built (`shellLater`), over HTTP too, where the port
-    // opens only once it holds the site: started at load, its workers' boots and the site's
-    // encoding ran beside the build on the same two cores, and the encoded texts were held beside
-    // the build's own memory (issue 22: on 50,000 pages an HTTP worker used ~15 s more CPU than
-    // the stdio server before it was ready, and 600 MB more). Over HTTP the cache's write waits
-    // for the port (`writeCacheOnceServing`).
-    const runtime = await loadDocs(io, args.dir, {
-      shellWorker,
-      shellLater: true,
-      searchCache,
-      watch: args.watch,
-      learnVectors: true,
-      ...indexing,
-      ...(args.http ? { writeCacheOnceServing: true } : {}),
-      ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}),
-    });
+    // The shell pool starts after the index build over HTTP too (issue 22: started at load, it ran beside the build), and the cache's write waits for the port.
+    const runtime = await loadDocs(io, args.dir, { shellWorker, shellLater: true, searchCache, watch: args.watch, learnVectors: true, ...indexing, ...(args.http ? { writeCacheOnceServing: true } : {}), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const afterStart = (): void => {
       if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);
