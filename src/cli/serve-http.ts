@@ -171,6 +171,8 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     await stores.close();
     throw new CliError((error as Error).message, 1);
   }
+  // The persistent cache's write waits its delay from now (`writeCacheOnceServing`).
+  runtime.serving();
   const urls = bridgeUrls(publicUrl ?? server.origin);
   const lines = [
     `serving "${runtime.site.config.name}" (${pagesSummary(runtime.site.pages.values())}) over HTTP on ${server.origin}; tools ${tools.map((t) => t.name(runtime.names)).join(", ")}`,

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from "node:v8";
 import { LIMITS } from "../limits.js";
 
 /** The V8 options that size the young generation; one given by the operator is theirs to keep. */
@@ -33,4 +34,29 @@ export function httpWorkerExecArgv(execArgv: readonly string[], nodeOptions: str
   const given = (option: RegExp): boolean => execArgv.some((arg) => option.test(arg)) || option.test(nodeOptions ?? "");
   const mb = LIMITS.serve.workerSemiSpaceMb;
   return [...execArgv, ...(given(YOUNG_GENERATION) ? [] : [`--max-semi-space-size=${mb}`, `--min-semi-space-size=${mb}`]), ...(given(MEMORY_REDUCER) ? [] : ["--no-memory-reducer"])];
+}
+
+/**
+ * Set by the primary in the environment of a worker it gave the young generation's size
+ * (`httpWorkerExecArgv`), and only then: a size the operator gave is theirs, for every thread.
+ */
+export const SIZED_YOUNG_GENERATION_ENV = "SVC_MCP_SIZED_YOUNG_GENERATION";
+
+/**
+ * In a worker whose primary sized its young generation: let the threads it starts from now on
+ * (page read-ahead, search analysis, the shell pool, the cache's checksums) take V8's default
+ * young generation again. V8 reads the semi-space options for every isolate it makes, not only
+ * the main thread's, so each of those threads got the fixed 2 x 64 MB too, where its work needs
+ * ~2 x 16 MB (issue 22: on a 50,000-page site an HTTP worker's six threads made its peak RSS
+ * ~600 MB larger than the stdio server's, and its start used ~15 s more CPU; the search
+ * traffic the size is for runs on the main thread). The main thread's heap was made at start
+ * and keeps its size: V8 applies a changed option only to isolates made after it. Returns
+ * whether it reset them. Call it before the process starts any thread.
+ */
+export function threadsTakeDefaultYoungGeneration(env: NodeJS.ProcessEnv): boolean {
+  if (env[SIZED_YOUNG_GENERATION_ENV] !== "1") return false;
+  // 0: unset, V8's default (Node keeps V8's options writable after start for this call).
+  setFlagsFromString("--max-semi-space-size=0");
+  setFlagsFromString("--min-semi-space-size=0");
+  return true;
 }

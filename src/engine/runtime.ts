@@ -93,6 +93,13 @@ export interface RuntimeOptions {
    * them passes it and waits for `whenVectorsLearned()`.
    */
   readonly learnVectors?: boolean;
+  /**
+   * Count the persistent cache's write delay (`LIMITS.cache.writeDelayMs`) from `serving()`, not
+   * from the end of the index build: an HTTP server opens its port only after the build and the
+   * shell pool's load, which take seconds on a large site, and a write begun meanwhile took this
+   * thread's slices and its memory before the port opened and beside the first search (issue 22).
+   */
+  readonly writeCacheOnceServing?: boolean;
 }
 
 /** Points of a start (`RuntimeOptions.onLoadStep`): the persistent cache checked against the
@@ -137,8 +144,10 @@ const MAX_CACHED_READERS = 256;
 interface PendingSave {
   readonly done: Promise<boolean>;
   readonly begin: () => void;
+  /** Start the delay after which `begin` runs (at once from `save`, or from `serving`). */
+  delay?: () => void;
   /** A search was answered: the write, if not begun, begins `writeDelayMs` from now (at most
-   *  `writeDelayMaxMs` after the build). */
+   *  `writeDelayMaxMs` after the delay started). */
   later: () => void;
   started?: boolean;
   write?: CacheWrite;
@@ -181,6 +190,8 @@ export class DocsRuntime {
   /** Set once remote specs are to be fetched (`fetchRemoteSpecs`). */
   private remote: { readonly fetch: FetchLike; readonly abort: AbortController; readonly attempted: Set<string> } | undefined;
   private closed = false;
+  /** `serving()` was called (`RuntimeOptions.writeCacheOnceServing`). */
+  private isServing = false;
   /** The site vectors' learning under way (`learnVectors`), until it ends. */
   private vectorsLearning: Promise<void> | undefined;
   private readonly shellHost: ShellHost | undefined;
@@ -437,20 +448,37 @@ export class DocsRuntime {
         });
       },
     };
-    // Whatever searches come, begun by then.
-    const latest = Date.now() + LIMITS.cache.writeDelayMaxMs;
-    let timer = setTimeout(save.begin, LIMITS.cache.writeDelayMs);
-    timer.unref();
-    save.later = () => {
-      if (save.started) return;
+    // Once the delay has started: whatever searches come, begun by `latest`.
+    let timer: NodeJS.Timeout | undefined;
+    let latest = 0;
+    const schedule = (ms: number): void => {
       clearTimeout(timer);
-      timer = setTimeout(save.begin, Math.max(0, Math.min(LIMITS.cache.writeDelayMs, latest - Date.now())));
+      timer = setTimeout(save.begin, ms);
       timer.unref();
     };
+    save.delay = () => {
+      latest = Date.now() + LIMITS.cache.writeDelayMaxMs;
+      schedule(LIMITS.cache.writeDelayMs);
+    };
+    save.later = () => {
+      if (save.started === true || timer === undefined) return;
+      schedule(Math.max(0, Math.min(LIMITS.cache.writeDelayMs, latest - Date.now())));
+    };
+    if (this.options.writeCacheOnceServing !== true || this.isServing) save.delay();
     this.saving = save;
     void done.then(() => {
       if (this.saving === save) this.saving = undefined;
     });
+  }
+
+  /**
+   * The server serves now (`RuntimeOptions.writeCacheOnceServing`): a cache write due waits its
+   * delay from here. Later calls change nothing.
+   */
+  serving(): void {
+    if (this.isServing) return;
+    this.isServing = true;
+    if (this.options.writeCacheOnceServing === true && this.saving?.started !== true) this.saving?.delay?.();
   }
 
   /** Resolves when the persistent cache's write (if one is due) has ended: true when written. */

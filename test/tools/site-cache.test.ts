@@ -3,7 +3,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { createInterface } from "node:readline";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadEvalSets } from "../../bench/eval/eval.js";
 import { resolveCacheDir } from "../../src/store/cache-dir.js";
 import { DocsRuntime, type IndexBuild } from "../../src/engine/runtime.js";
@@ -513,6 +513,38 @@ describe("the site cache", () => {
     expect(logs.filter((l) => l.includes("search cache"))).toEqual([]);
     const next = await start(root, dir, QUERIES);
     expect([next.build, next.hits]).toEqual([{ fromCache: true, added: 0, removed: 0 }, plain]);
+  });
+
+  // Over HTTP the port opens seconds after the build on a large site (the shell pool loads first):
+  // a write begun at the build's end took the thread and memory before the port opened (issue 22).
+  it("with writeCacheOnceServing the write waits its delay from serving(), not from the build's end", async () => {
+    const root = demoCopy();
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const phases: WritePhase[] = [];
+    const yieldTurn = (phase: WritePhase): Promise<void> => {
+      phases.push(phase);
+      return new Promise((resolve) => setImmediate(resolve));
+    };
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const log = (): void => {};
+      const runtime = await DocsRuntime.load({ root, log, siteCache: new SiteCache({ seal: TEST_SEAL, dir, root, log, writeSliceMs: 0, yieldTurn }), searchCache: 0, writeCacheOnceServing: true });
+      await runtime.whenIndexed();
+      vi.advanceTimersByTime(LIMITS.cache.writeDelayMs * 10);
+      expect(phases).toEqual([]);
+      runtime.serving();
+      vi.advanceTimersByTime(LIMITS.cache.writeDelayMs - 1);
+      expect(phases).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(await runtime.whenCacheWritten()).toBe(true);
+      expect([...new Set(phases)]).toEqual(["body", "checksums", "file"]);
+      await runtime.close();
+    } finally {
+      vi.useRealTimers();
+    }
+    const next = await start(root, dir, QUERIES);
+    expect(next.build).toEqual({ fromCache: true, added: 0, removed: 0 });
   });
 
   it("a reload while the cache is written drops the write: no file of a site that is no longer the one served", async () => {

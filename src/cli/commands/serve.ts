@@ -15,6 +15,7 @@ import { CliError } from "../io.js";
 import { parseGroups, withDir, withGroups, withState } from "../options.js";
 import { describeProject, projectStores, resolveProject } from "../project.js";
 import { parseWorkers } from "../workers-option.js";
+import { threadsTakeDefaultYoungGeneration } from "../worker-heap.js";
 
 export const serveCommand = defineCommand({
   command: "serve",
@@ -72,6 +73,8 @@ export const serveCommand = defineCommand({
     if (http !== undefined && workers > 1 && !worker) return http[1].serveWorkers(args, workers, io, stderrLog(io));
     // A worker's lines name it: N processes write to one stderr.
     // (Not a spread: that would read `stopSignal` now, taking the signals over during the load.)
+    // Before any thread starts: the young generation its primary sized is the main thread's alone (worker-heap.ts).
+    if (worker) threadsTakeDefaultYoungGeneration(io.env);
     if (worker) io = Object.create(given, { stderr: { value: (text: string) => given.stderr(text.replace(/^svc-mcp: /gm, `svc-mcp: worker ${process.pid}: `)) } }) as typeof given;
     const log = stderrLog(io);
     // Over stdio too: a command in this thread held the one event loop (pings, cancellation,
@@ -87,7 +90,8 @@ export const serveCommand = defineCommand({
     // is opened only then. A build long enough to notice reports its progress on stderr.
     const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY, indexLater: true } : { indexLater: true };
     // Watched from before the load reads anything: a change made while the server starts is applied before it answers (issue 25).
-    const runtime = await loadDocs(io, args.dir, { shellWorker, shellLater: !args.http, searchCache, watch: args.watch, learnVectors: true, ...indexing, ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    // The shell pool starts after the index build over HTTP too (issue 22: started at load, it ran beside the build), and the cache's write waits for the port.
+    const runtime = await loadDocs(io, args.dir, { shellWorker, shellLater: true, searchCache, watch: args.watch, learnVectors: true, ...indexing, ...(args.http ? { writeCacheOnceServing: true } : {}), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const afterStart = (): void => {
       if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);
