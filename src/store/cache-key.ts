@@ -46,11 +46,13 @@ export function cacheKeyFile(env: Env): string {
 }
 
 /**
- * The caches' seal for this user, or why there is none (then no cache is read or written):
+ * The caches' seal for this user, or why there can be none (then no cache is read or written):
  * `SVC_MCP_CACHE_KEY` when set (a CI secret: a fork's jobs do not get it, and a cache shared
- * between jobs needs one key), else the key file, made on first use (32 random bytes, 0600 in a
- * 0700 folder). A key file is taken only when plainly ours: a regular file (not a link) of this
- * user that no one else may read, of exactly 32 bytes, not inside the docs folder.
+ * between jobs needs one key), else the key file. The key file is read when a cache is checked
+ * (none yet: no cache is this user's) and made when one is first written (32 random bytes, 0600
+ * in a 0700 folder), so a command that writes no cache creates nothing. It is taken only when
+ * plainly ours: a regular file (not a link) of this user that no one else may read, of exactly
+ * 32 bytes, not inside the docs folder; a key that cannot be had makes each write fail with why.
  */
 export function cacheSeal(env: Env, docsRoot?: string): CacheSeal | string {
   const given = env.SVC_MCP_CACHE_KEY;
@@ -60,8 +62,25 @@ export function cacheSeal(env: Env, docsRoot?: string): CacheSeal | string {
   }
   const file = cacheKeyFile(env);
   if (docsRoot !== undefined && isInsideFolder(file, docsRoot)) return `its key ${file} would be inside the docs folder (set XDG_STATE_HOME or SVC_MCP_CACHE_KEY)`;
-  const key = readKey(file) ?? makeKey(file);
-  return typeof key === "string" ? `${key} (set SVC_MCP_CACHE_KEY to keep caches)` : sealWith(key);
+  let known: CacheSeal | undefined;
+  const keyed = (make: boolean): CacheSeal | string | undefined => {
+    if (known !== undefined) return known;
+    const key = readKey(file) ?? (make ? makeKey(file) : undefined);
+    if (typeof key === "string" || key === undefined) return key;
+    known = sealWith(key);
+    return known;
+  };
+  return {
+    seal: (...parts) => {
+      const seal = keyed(true);
+      if (typeof seal !== "object") throw new Error(seal ?? `cannot read its key ${file}`);
+      return seal.seal(...parts);
+    },
+    verify: (mac, ...parts) => {
+      const seal = keyed(false);
+      return typeof seal === "object" && seal.verify(mac, ...parts);
+    },
+  };
 }
 
 /** The key in `file`, undefined when there is none yet, or why it is not taken. */

@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -23,24 +23,29 @@ afterEach(() => {
 const BYTES = Buffer.from("a cache file's header");
 
 describe("the cache key", () => {
-  it("is made on first use in the state folder: 32 bytes, 0600 in a 0700 folder, and the same key after", () => {
+  it("is made when a cache is first written (not when one is only checked): 32 bytes, 0600 in a 0700 folder, and the same key after", () => {
     const state = temp();
     const env = { XDG_STATE_HOME: state };
     const file = cacheKeyFile(env);
     expect(file).toBe(join(state, "svc-mcp", "cache-key"));
     const first = cacheSeal(env);
     if (typeof first === "string") throw new Error(first);
+    // Checking a cache with no key yet: not this user's, and nothing made.
+    expect(first.verify(Buffer.alloc(32), BYTES)).toBe(false);
+    expect(existsSync(join(state, "svc-mcp"))).toBe(false);
+    const mac = first.seal(BYTES);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(state, "svc-mcp")).mode & 0o777).toBe(0o700);
     expect(readFileSync(file).length).toBe(32);
     const again = cacheSeal(env);
     if (typeof again === "string") throw new Error(again);
-    expect(again.verify(first.seal(BYTES), BYTES)).toBe(true);
-    expect(first.seal(BYTES)).toEqual(sealWith(readFileSync(file)).seal(BYTES));
+    expect(again.verify(mac, BYTES)).toBe(true);
+    expect(mac).toEqual(sealWith(readFileSync(file)).seal(BYTES));
     // Another user's key (another state folder) does not vouch for this one's files.
     const other = cacheSeal({ XDG_STATE_HOME: temp() });
     if (typeof other === "string") throw new Error(other);
-    expect(other.verify(first.seal(BYTES), BYTES)).toBe(false);
+    expect(other.verify(mac, BYTES)).toBe(false);
+    expect(other.verify(other.seal(BYTES), BYTES)).toBe(true);
   });
 
   it("seals parts as one, and refuses a seal of other bytes, of another length, or one bit off", () => {
@@ -54,30 +59,37 @@ describe("the cache key", () => {
     expect(seal.verify(off, Buffer.from("abc"))).toBe(false);
   });
 
-  it("a key file that is not plainly this user's is refused, said with its path: readable by others, a link, of another size", () => {
+  it("a key file that is not plainly this user's is refused, said with its path at a write: readable by others, a link, of another size", () => {
     const state = temp();
     const env = { XDG_STATE_HOME: state };
     const file = cacheKeyFile(env);
+    const refused = (why: string): void => {
+      const seal = cacheSeal(env);
+      if (typeof seal === "string") throw new Error(seal);
+      expect(seal.verify(sealWith(Buffer.alloc(32, 3)).seal(BYTES), BYTES)).toBe(false);
+      expect(() => seal.seal(BYTES)).toThrow(new Error(why));
+    };
     mkdirSync(join(state, "svc-mcp"), { recursive: true, mode: 0o700 });
     writeFileSync(file, Buffer.alloc(32, 3), { mode: 0o644 });
     chmodSync(file, 0o644);
-    expect(cacheSeal(env)).toBe(`its key ${file} is not private to this user (set SVC_MCP_CACHE_KEY to keep caches)`);
+    refused(`its key ${file} is not private to this user`);
     rmSync(file);
     writeFileSync(file, Buffer.alloc(31, 3), { mode: 0o600 });
-    expect(cacheSeal(env)).toBe(`its key ${file} is not 32 bytes (set SVC_MCP_CACHE_KEY to keep caches)`);
+    refused(`its key ${file} is not 32 bytes`);
     rmSync(file);
     const elsewhere = join(temp(), "key");
     writeFileSync(elsewhere, Buffer.alloc(32, 3), { mode: 0o600 });
     symlinkSync(elsewhere, file);
-    expect(cacheSeal(env)).toBe(`cannot read its key ${file} (a link) (set SVC_MCP_CACHE_KEY to keep caches)`);
+    refused(`cannot read its key ${file} (a link)`);
     expect(lstatSync(file).isSymbolicLink()).toBe(true);
   });
 
-  it("a state folder that cannot hold the key: no key, said why", () => {
+  it("a state folder that cannot hold the key: each write says why", () => {
     const state = temp();
     writeFileSync(join(state, "svc-mcp"), "a file where the folder goes");
-    const file = join(state, "svc-mcp", "cache-key");
-    expect(cacheSeal({ XDG_STATE_HOME: state })).toBe(`cannot read its key ${file} (ENOTDIR) (set SVC_MCP_CACHE_KEY to keep caches)`);
+    const seal = cacheSeal({ XDG_STATE_HOME: state });
+    if (typeof seal === "string") throw new Error(seal);
+    expect(() => seal.seal(BYTES)).toThrow(new Error(`cannot read its key ${join(state, "svc-mcp", "cache-key")} (ENOTDIR)`));
   });
 
   it("a key file inside the docs folder is not taken (a repository could carry one)", () => {
