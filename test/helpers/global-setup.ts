@@ -37,6 +37,11 @@ export default async function setup(): Promise<() => void> {
   // And its own state folder: a test that serves without --state (feedback, access, keys) wrote
   // them to the user's ~/.local/state/svc-mcp/<site> (adversary round 32 found one there).
   process.env.XDG_STATE_HOME = join(dir, "state");
+  // One cache key for every process of the run (docs/security.md, the cache seal): tests that give
+  // a server a state folder of its own would otherwise each have their own key, and find the
+  // run's shared site caches sealed by another (said on stderr, which they assert whole).
+  // test/store/cache-key.test.ts covers the key file.
+  process.env.SVC_MCP_CACHE_KEY = "svc-mcp test run cache key, 32+ characters";
   // A server a test spawned may still be writing its persistent cache here as the run ends: retry
   // the removal, and say (never fail the run) when the folder stays.
   return () => {

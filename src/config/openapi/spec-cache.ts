@@ -3,7 +3,6 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync,
 import { join, relative } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { LIMITS } from "../../limits.js";
-import type { CacheSeal } from "../../store/cache-key.js";
 import { packageRoot } from "../../package-root.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
 import type { ApiOperation } from "./model.js";
@@ -34,6 +33,13 @@ export interface SpecCacheOptions {
   readonly maxBytes?: number;
 }
 
+/** What vouches for an entry: the caches' seal (`CacheSeal` in src/store/cache-key.ts, which the
+ *  CLI passes in; named here by its shape, the store being a part above the configuration). */
+export interface EntrySeal {
+  seal(...parts: readonly Uint8Array[]): Buffer;
+  verify(mac: Uint8Array, ...parts: readonly Uint8Array[]): boolean;
+}
+
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
 const FORMAT = 2;
 /** An entry's first bytes: its seal (`CacheSeal`) over the rest. */
@@ -49,7 +55,7 @@ const SEAL_BYTES = 32;
  * unreadable entry is ignored and removed. The least recently used entries go when the folder passes
  * `LIMITS.cache.maxBytes`.
  */
-export function openSpecCache(dir: string, seal: CacheSeal, options: SpecCacheOptions = {}): SpecCache {
+export function openSpecCache(dir: string, seal: EntrySeal, options: SpecCacheOptions = {}): SpecCache {
   const folder = join(dir, "specs");
   const maxBytes = options.maxBytes ?? LIMITS.cache.maxBytes;
   let fingerprint: string | null | undefined;
