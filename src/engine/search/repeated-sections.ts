@@ -41,7 +41,8 @@ export interface RepeatedSectionsState {
   readonly titles: readonly string[];
   readonly places: readonly string[];
   readonly rules: Int32Array;
-  /** Fingerprints one after another, each page's ending at `printEnds[i]`. */
+  /** Fingerprints one after another, each page's ending at `printEnds[i]` (their 32 bits, read
+   *  back as the signed numbers `fingerprint` gives). */
   readonly prints: Uint32Array;
   readonly printEnds: Int32Array;
   readonly stale: readonly string[];
@@ -114,7 +115,7 @@ interface Recorded {
   /** All its fingerprints: a view into `RepeatedSectionsState.prints` for a page restored from the
    *  cache (an array each, of numbers past a small integer's range, a heap number each, was ~0.1 s
    *  of a warm start at 25,000 pages). */
-  readonly prints: readonly number[] | Uint32Array;
+  readonly prints: readonly number[] | Int32Array;
   /** Its group; none for a page restored and not yet counted (`on` gives it one of its own). */
   group: Group | undefined;
   /** When it was recorded: the order `markAll` marks pages in (that of the sets of paths by
@@ -157,8 +158,15 @@ export class RepeatedSections {
   record(path: string, title: string, place: string, rule: number, sections: Float64Array): void {
     let made = this.printsOf.get(sections);
     if (made === undefined || made.rule !== rule) {
-      const all = Array.from(sections, (print) => fingerprint(rule, print)).filter((p) => p !== undefined);
-      made = { rule, all, distinct: [...new Set(all)], groups: [] };
+      // Loops rather than `Array.from(...).filter(...)` and `[...new Set(all)]`: made once per
+      // text, which at 50,000 distinct pages is once per page (issue 22: `record` was ~9% of the
+      // cold build's index thread, much of it these arrays and sets made and dropped).
+      const all: number[] = [];
+      for (let i = 0; i < sections.length; i++) {
+        const p = fingerprint(rule, sections[i] as number);
+        if (p !== undefined) all.push(p);
+      }
+      made = { rule, all, distinct: distinctOf(all), groups: [] };
       this.printsOf.set(sections, made);
     }
     const prints = made.all;
@@ -214,12 +222,6 @@ export class RepeatedSections {
     const p = fingerprint(rule, print);
     const pages = p === undefined ? undefined : this.on.get(p);
     return pages instanceof PrintPages && repeated(pages);
-  }
-
-  /** Whether a section of a page in `rule` is indexed whole in the `code` field (its heading,
-   *  prose and code in turn), not in its three fields (see `SECTION_FIELDS`). */
-  codeOnly(rule: number, print: number, errorResponse: boolean): boolean {
-    return errorResponse || this.isRepeated(rule, print);
   }
 
   /** Forget a page that left the index or changed. */
@@ -282,9 +284,11 @@ export class RepeatedSections {
   restore(state: RepeatedSectionsState): void {
     if (this.byPath.size > 0) throw new Error("repeated sections are restored only while empty");
     let from = 0;
+    // The same bits as the signed fingerprints they were written from (`fingerprint`).
+    const signed = new Int32Array(state.prints.buffer, state.prints.byteOffset, state.prints.length);
     state.paths.forEach((path, i) => {
       const end = state.printEnds[i] as number;
-      this.byPath.set(path, { title: state.titles[i] as string, place: state.places[i] as string, rule: state.rules[i] as number, prints: state.prints.subarray(from, end), group: undefined, seq: this.recorded++ });
+      this.byPath.set(path, { title: state.titles[i] as string, place: state.places[i] as string, rule: state.rules[i] as number, prints: signed.subarray(from, end), group: undefined, seq: this.recorded++ });
       from = end;
     });
     for (const p of state.stale) this.stale.add(p);
@@ -365,9 +369,13 @@ function count(m: Map<string, number>, key: string, by: number): void {
 }
 
 /** A 32-bit hash of a rule and a section's heading and text (`textPrint`). A section with no text
- *  (a heading alone, whose subsections hold the words) is never boilerplate: it has none. */
+ *  (a heading alone, whose subsections hold the words) is never boilerplate: it has none.
+ *  Signed (`Math.imul`'s), not made unsigned: a small integer to V8 on 64-bit Node, where half of
+ *  the unsigned ones (past 2^31) were each a heap number, made for every lookup in `byPrint` and
+ *  kept for each of its keys (issue 22: `record` and `isRepeated` were ~10% of the cold build's
+ *  index thread at 50,000 distinct pages). The cache keeps the same 32 bits (`state`). */
 function fingerprint(rule: number, print: number): number | undefined {
-  return print === NO_PRINT ? undefined : Math.imul(print ^ rule, 0x01000193) >>> 0;
+  return print === NO_PRINT ? undefined : Math.imul(print ^ rule, 0x01000193);
 }
 
 /** A 32-bit FNV-1a hash of a section's heading and text, or null when it has no text. Made once
@@ -382,8 +390,23 @@ export function textPrint(s: SplitSection): number | null {
   return h >>> 0;
 }
 
+/** Sections past which `distinctOf` finds repeats with a set rather than by a look at each. */
+const FEW_PRINTS = 32;
+
+/** `all` each once, in the order each first comes (as `[...new Set(all)]`). A page has a few
+ *  sections, whose fingerprints are seldom repeated: a look at each is cheaper than a set. */
+function distinctOf(all: readonly number[]): number[] {
+  if (all.length > FEW_PRINTS) return [...new Set(all)];
+  const out: number[] = [];
+  for (let i = 0; i < all.length; i++) {
+    const p = all[i] as number;
+    if (!out.includes(p)) out.push(p);
+  }
+  return out;
+}
+
 /** Whether two lists of fingerprints are the same. */
-function samePrints(a: readonly number[] | Uint32Array, b: readonly number[]): boolean {
+function samePrints(a: readonly number[] | Int32Array, b: readonly number[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -1534,8 +1534,13 @@ export class SearchIndex {
       const all = new Int32Array((n === 0 ? 0 : (ends[3 * n - 1] as number)) + 2 * n);
       let at = 0;
       const sequences: Int32Array[] = [];
+      // A section is indexed whole in the `code` field (its heading, prose and code in turn, not
+      // in its three fields: `SECTION_FIELDS`) when it is an error response or repeated. Whether
+      // it is repeated is read from the key (made of the same answers, unchanged since:
+      // `generation`), not asked again (issue 22: a second lookup per section of every text).
+      const marks = key.length - n;
       for (let i = 0; i < n; i++) {
-        const out = this.sectionSequence(analysed, i, this.repeated.codeOnly(rule, prints[i] as number, errorResponses[i] === 1), all, at);
+        const out = this.sectionSequence(analysed, i, errorResponses[i] === 1 || key.charCodeAt(marks + i) === 49, all, at);
         at += out.length;
         sequences.push(out);
       }
@@ -1547,7 +1552,7 @@ export class SearchIndex {
 
   /** Section `i`'s term sequence (its fields in schema order, -1 between them), its terms mapped
    *  to this index's ids in order (`LocalTerms`). Whole in the `code` field: the three texts in
-   *  turn, as `RepeatedSections.codeOnly` says. */
+   *  turn, when `sequencesOf` says. */
   private sectionSequence({ analysis: { ids, ends }, local }: AnalysedBody, i: number, codeOnly: boolean, into: Int32Array, from: number): Int32Array {
     const vocabulary = this.vocabulary;
     let at = i === 0 ? 0 : (ends[3 * i - 1] as number);
