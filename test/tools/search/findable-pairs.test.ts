@@ -30,8 +30,14 @@ describe("pairs a page can hold", () => {
   it("ranks the pages as scoring every page does, at every page size", () => {
     // The title naming one word outranks the words side by side; the pages whose words lie apart
     // (each in its own section) come after the one holding both in one section, far apart.
-    const hits = pruned.search({ query: "falcon ledge", canRead, pageSize: 10 });
-    expect(hits.map((h) => h.page.path)).toEqual(["/title-and-body", "/ledge-only", "/together", "/far", "/falcon-only", "/apart"]);
+    // Paths and scores as the code before this bound gave them (5acecd37): scoring every page
+    // shares the proximity scan, so only numbers written here tell a pair missed by both.
+    const shownHits = (query: string): [string, number][] => pruned.search({ query, canRead, pageSize: 10 }).map((h) => [h.page.path, h.score]);
+    expect(shownHits("falcon ledge")).toEqual([["/title-and-body", 0.546], ["/ledge-only", 0.416], ["/together", 0.387], ["/far", 0.29], ["/falcon-only", 0.279], ["/apart", 0.259]]);
+    expect(shownHits("sea falcon ledge water")).toEqual([
+      ["/title-and-body", 0.358], ["/together", 0.299], ["/ledge-only", 0.273], ["/far", 0.24], ["/falcon-only", 0.183], ["/apart", 0.17],
+      ["/filler-0", 0.116], ["/filler-1", 0.116], ["/filler-10", 0.116], ["/filler-11", 0.116],
+    ]);
     for (const query of ["falcon ledge", "ledge falcon", "falcon ledge sea", "sea falcon ledge water"]) {
       for (const size of [1, 2, 3, 10]) expect(whole(pruned, query, size)).toBe(whole(every, query, size));
     }
