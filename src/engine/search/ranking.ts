@@ -431,7 +431,7 @@ function accumulatePages(
       // Room for every page of both lists first, so that no slot taken below grows an array:
       // the arrays are then read once per list, not once per posting.
       if (take) acc.reserve(pEnd - pStart + sEnd - sStart);
-      const { slotOf, present, withSections } = acc;
+      const { slotOf, present, withSections, inTitleOf } = acc;
       const row = acc.page;
       {
         const { ids, values } = pagePool;
@@ -445,6 +445,8 @@ function accumulatePages(
           const packed = values[r] as number;
           const v = ps * width;
           present[ps]! |= termBit;
+          // Which query terms the title holds, by any match (`pairsFindable`).
+          if ((packed & MAX_TF) > 0) inTitleOf[ps]! |= termBit;
           row[v + 4 * qi]! += weight * weightedTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT);
           // The title part's counts (`titlePart`), from the title field's frequency.
           const inTitle = packed & MAX_TF;
@@ -712,6 +714,29 @@ function pairsWithinInto(present: number, shape: QueryShape, P: RankingParams, o
 }
 
 /**
+ * The pairs of consecutive query terms (bit k: terms k and k + 1) that proximity can find in a
+ * page (`finishPage` scans its title and its best section): both terms in the title (`inTitle`,
+ * `RankScratch.inTitleOf`) or both in the best section (`inSection`, `RankScratch.secHeld`).
+ * A page holding both terms, one only in its title and the other only in a section, or both in
+ * another section, can find no such pair: bounding by the pairs the page holds (`pairsWithin`)
+ * left a common question's pages within proximity's share of the top, and `scoreBestFirst`
+ * finished (scanned) 651 of 953 candidates to keep 25 ("python example for the http api" on
+ * spree, issue 23). For questions of at most 31 terms.
+ */
+function pairsFindable(inTitle: number, inSection: number): number {
+  return (inTitle & (inTitle >>> 1)) | (inSection & (inSection >>> 1));
+}
+
+/** The most the pairs `findable` (`pairsFindable`) add to a score: as `pairsWithin`, the same sum. */
+function pairsOf(findable: number, shape: QueryShape, P: RankingParams): number {
+  if (!shape.withPairs) return 0;
+  let sum = 0;
+  const weights = shape.pairWeights;
+  for (let both = findable & ((1 << weights.length) - 1); both !== 0; both &= both - 1) sum += weights[31 - Math.clz32(both & -both)] as number;
+  return P.proximityShare * (sum / shape.pairSum);
+}
+
+/**
  * The summed weights of the pairs (k, k + 1) of query terms both held in `present`, k
  * increasing (pairs past the 31st bit count as held). A question of up to 31 terms visits the
  * pairs held only (`present & present >>> 1`, lowest bit first): the same additions in the same
@@ -734,10 +759,10 @@ function pairWeightsHeld(present: number, weights: readonly number[]): number {
 /**
  * Per query term, the most its matches can add to a page's score (before `prior`, proximity
  * apart): its idf share of the BM25F parts with each saturation at its matches' largest postings
- * (`TermPeaks`), and of the title part at its largest match weight if any page has it in its
- * title. Every part of a page's score is a sum over query terms of a number at most these
- * (the best section's too: a section holds at most the page's sums, under at most the page's
- * largest scales), so a page holding only some terms scores at most their sum (`reach`).
+ * (`TermPeaks`; one section's at its largest frequency in any one section, `sectionPeak`), and
+ * of the title part at its largest match weight if any page has it in its title. Every part of a
+ * page's score is a sum over query terms of a number at most these, so a page holding only some
+ * terms scores at most their sum (`reach`).
  */
 function termReach(index: InvertedIndex, scales: UnitScales, query: readonly QueryTerm[], shape: QueryShape, P: RankingParams, peaks: TermPeaks): Float64Array {
   const out = new Float64Array(query.length);
@@ -749,7 +774,11 @@ function termReach(index: InvertedIndex, scales: UnitScales, query: readonly Que
     for (const { entry, weight } of q.matches) {
       const p = peaks.of(index, scales, entry);
       whole += weight * ((p[0] as number) + (p[1] as number));
-      one += weight * ((p[0] as number) + (p[2] as number));
+      // One section's part at the term's largest frequency in any one section (what
+      // `accumulatePages` bounds each page's by), not at its largest summed posting under the
+      // page's largest section scales: on pages of many sections those are several times more,
+      // and a common word's reach then kept every page holding it above the top's floor.
+      one += weight * ((p[0] as number) + Math.min(p[2] as number, peaks.sectionPeak(index, scales, entry)));
       if (p[3] === 1 && weight > titled) titled = weight;
     }
     const base = P.pageShare * saturate(whole, P.k1) + (1 - P.pageShare) * saturate(one, P.k1);
@@ -817,6 +846,7 @@ function accumulateSectionsOf(index: InvertedIndex, ps: number, query: readonly 
       const sid = ids[j] as number;
       const ss = acc.sectionSlot(sid, ps);
       acc.sec[ss * n + qi]! += weight * weightedTf(values[j] as number, secScale, sid * FIELDS_PER_UNIT);
+      if (qi < SECTION_BITS) acc.secHeld[ss]! |= 1 << qi;
     }
   }
 }
@@ -936,6 +966,9 @@ interface Candidates {
   readonly copyOf: Int32Array;
   /** Per scored slot that scored itself: its final score before `prior` once finished, else NaN. */
   readonly final: Float64Array;
+  /** Per scored slot, the pairs of query terms its title or best section can hold
+   *  (`pairsFindable`; -1 for a question of more than 31 terms). */
+  readonly findable: Int32Array;
   readonly order: number[];
   /** Slots that scored themselves, by their text (`InvertedIndex.textKey`) and `fingerprint`. */
   readonly byText: Map<number, Map<number, number[]>>;
@@ -978,7 +1011,10 @@ function scoreOrCopy(index: InvertedIndex, query: readonly QueryTerm[], scales: 
   }
   c.partial[ps] = c.partial[twin] as number;
   c.section[ps] = c.section[twin] as number;
-  c.bound[ps] = ((c.partial[twin] as number) + pairsWithin(acc.present[ps] as number, shape, P)) * priorOf(prior, page);
+  // The same title and sections: the same pairs findable.
+  const findable = c.findable[twin] as number;
+  c.findable[ps] = findable;
+  c.bound[ps] = ((c.partial[twin] as number) + (findable === -1 ? pairsWithin(acc.present[ps] as number, shape, P) : pairsOf(findable, shape, P))) * priorOf(prior, page);
   c.copyOf[ps] = twin;
   c.order.push(ps);
   acc.scored[ps] = 1;
@@ -1018,6 +1054,7 @@ function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankS
   }
   let best = fieldsOnly;
   let bestSection: number | undefined;
+  let bestSlot = -1;
   for (let ss = acc.firstSection[ps] as number; ss >= 0; ss = acc.nextSection[ss] as number) {
     let s = 0;
     for (let qi = nextHeld(held, -1, n); qi < n; qi = nextHeld(held, qi, n)) s += (acc.idf[qi] as number) * saturate((pageAcc[v + 4 * qi] as number) + (secAcc[ss * n + qi] as number), P.k1);
@@ -1026,12 +1063,15 @@ function scorePage(index: InvertedIndex, query: readonly QueryTerm[], acc: RankS
     if (s > best || (s === best && bestSection !== undefined && sid < bestSection)) {
       best = s;
       bestSection = sid;
+      bestSlot = ss;
     }
   }
   const base = (P.pageShare * whole + (1 - P.pageShare) * best) / shape.idfSum;
   const partial = shape.baseShare * base + shape.titleShare * titlePart(index, acc, ps, query, shape);
   out.partial[ps] = partial;
-  out.bound[ps] = (partial + pairsWithin(acc.present[ps] as number, shape, P)) * priorOf(prior, page);
+  const findable = n <= SECTION_BITS ? pairsFindable(acc.inTitleOf[ps] as number, bestSlot < 0 ? 0 : (acc.secHeld[bestSlot] as number)) : -1;
+  out.findable[ps] = findable;
+  out.bound[ps] = (partial + (findable === -1 ? pairsWithin(acc.present[ps] as number, shape, P) : pairsOf(findable, shape, P))) * priorOf(prior, page);
   out.section[ps] = bestSection ?? -1;
   out.order.push(ps);
   acc.scored[ps] = 1;
@@ -1095,8 +1135,9 @@ function finishPage(index: InvertedIndex, acc: RankScratch, c: Candidates, ps: n
   const copied = c.copyOf[ps] as number;
   if (copied >= 0 && !Number.isNaN(c.final[copied] as number)) return { page, section: section >= 0 ? section : undefined, score: (c.final[copied] as number) * priorOf(prior, page) };
   let score = c.partial[ps] as number;
-  if (shape.withPairs && pairsWithin(acc.present[ps] as number, shape, P) > 0) {
-    pairs.reset(acc.present[ps] as number);
+  const findable = c.findable[ps] as number;
+  if (shape.withPairs && (findable === -1 ? pairsWithin(acc.present[ps] as number, shape, P) > 0 : findable !== 0)) {
+    pairs.reset(acc.present[ps] as number, findable);
     pairs.scan((index.page(page) as PageUnit).title);
     if (section >= 0) pairs.scan(index.sectionSequence(section));
     score += P.proximityShare * (pairs.found() / shape.pairSum);
@@ -1146,12 +1187,13 @@ class PairFinder {
     this.lastSeen = new Int32Array(shape.pairWeights.length + 1);
   }
 
-  /** Forget the pairs found, for a page holding the terms `present` (`RankScratch.present`). */
-  reset(present: number): void {
+  /** Forget the pairs found, for a page holding the terms `present` (`RankScratch.present`),
+   *  of which only the pairs `findable` can be found (`pairsFindable`; -1: not known). */
+  reset(present: number, findable = -1): void {
     this.found_.fill(0);
     // Past 31 terms `present` does not tell every term apart: no early stop.
     const pairs = this.found_.length;
-    this.held = pairs < SECTION_BITS ? present & (present >>> 1) & ((1 << pairs) - 1) : 0;
+    this.held = pairs < SECTION_BITS ? (findable === -1 ? present & (present >>> 1) : findable) & ((1 << pairs) - 1) : 0;
     this.left = pairs < SECTION_BITS ? popCount(this.held) : -1;
   }
 
@@ -1250,6 +1292,11 @@ export class RankScratch {
   /** Per page slot, which of the query's first 31 terms it holds (bit qi), in any field or
    *  section: bounds proximity (`pairsWithin`). */
   present: Int32Array = new Int32Array(0);
+  /** Per page slot, which of the query's first 31 terms its title holds, by any of their matches
+   *  (`pairsFindable`). */
+  inTitleOf: Int32Array = new Int32Array(0);
+  /** Per section slot, which of the query's first 31 terms it holds (`accumulateSectionsOf`). */
+  secHeld: Int32Array = new Int32Array(0);
   /** Per page slot, 1 once `scorePage` scored it (its sections are read: not to be read twice). */
   scored: Uint8Array = new Uint8Array(0);
   /**
@@ -1294,6 +1341,7 @@ export class RankScratch {
       this.firstSection = grow(this.firstSection, slots, -1);
       this.withSections = grow(this.withSections, slots, 0);
       this.present = grow(this.present, slots, 0);
+      this.inTitleOf = grow(this.inTitleOf, slots, 0);
       const scored = new Uint8Array(this.firstSection.length);
       scored.set(this.scored);
       this.scored = scored;
@@ -1309,6 +1357,7 @@ export class RankScratch {
     this.firstSection[next] = -1;
     this.withSections[next] = 0;
     this.present[next] = 0;
+    this.inTitleOf[next] = 0;
     this.scored[next] = 0;
     return next;
   }
@@ -1349,6 +1398,7 @@ export class RankScratch {
   private section: Int32Array = new Int32Array(0);
   private copyOf: Int32Array = new Int32Array(0);
   private final: Float64Array = new Float64Array(0);
+  private findable: Int32Array = new Int32Array(0);
 
   /** Arrays of at least `slots` entries, for `scoreBestFirst` (only the scored slots' are set and read). */
   candidateArrays(slots: number): Omit<Candidates, "order"> {
@@ -1359,8 +1409,9 @@ export class RankScratch {
       this.section = new Int32Array(size);
       this.copyOf = new Int32Array(size);
       this.final = new Float64Array(size);
+      this.findable = new Int32Array(size);
     }
-    return { partial: this.partial, bound: this.bound, section: this.section, copyOf: this.copyOf, final: this.final, byText: new Map() };
+    return { partial: this.partial, bound: this.bound, section: this.section, copyOf: this.copyOf, final: this.final, findable: this.findable, byText: new Map() };
   }
 
   /** Two arrays of one number per page slot taken, for `bounds`. */
@@ -1402,6 +1453,8 @@ export class RankScratch {
     if (this.sec.length < need) this.sec = growFloat(this.sec, need);
     this.sec.fill(0, next * this.n, need);
     if (this.nextSection.length <= next) this.nextSection = grow(this.nextSection, next + 1, -1);
+    if (this.secHeld.length <= next) this.secHeld = grow(this.secHeld, next + 1, 0);
+    this.secHeld[next] = 0;
     this.nextSection[next] = this.firstSection[pageSlot] as number;
     this.firstSection[pageSlot] = next;
     return next;

@@ -37,12 +37,28 @@ export class TermPeaks {
     let table = this.sectionTables.get(scales);
     if (table === undefined) this.sectionTables.set(scales, (table = new SectionPeaks()));
     const known = table.known(entry.id);
-    if (known !== undefined) return known;
-    const peaks = sectionPeaks(index, scales, entry.id);
-    table.keep(entry.id, peaks);
-    this.sectionsHeld += peaks.length;
+    if (known !== undefined) return known.peaks;
+    return this.make(index, scales, entry, table).peaks;
+  }
+
+  /**
+   * The largest of `sections` (`entry`'s largest weighted frequency in any one section, under
+   * `scales`): a bound of one section's part tighter than `of`'s third number (the summed
+   * postings under the page's largest section scales), for `rankPages`' `reach`. Made with the
+   * section peaks and kept beside them: ranking reads the section peaks of every term of a
+   * question anyway (`accumulatePages`).
+   */
+  sectionPeak(index: InvertedIndex, scales: UnitScales, entry: TermEntry): number {
+    let table = this.sectionTables.get(scales);
+    if (table === undefined) this.sectionTables.set(scales, (table = new SectionPeaks()));
+    return (table.known(entry.id) ?? this.make(index, scales, entry, table)).peak;
+  }
+
+  private make(index: InvertedIndex, scales: UnitScales, entry: TermEntry, table: SectionPeaks): KeptPeaks {
+    const kept = table.keep(entry.id, sectionPeaks(index, scales, entry.id));
+    this.sectionsHeld += kept.peaks.length;
     if (this.sectionsHeld > this.budget) this.evict(scales, table);
-    return peaks;
+    return kept;
   }
 
   /**
@@ -65,22 +81,33 @@ export class TermPeaks {
  * over the term's section list beside its summed postings), then kept, least recently used
  * first out once `TermPeaks` is past its budget.
  */
+/** One term's section peaks (`TermPeaks.sections`), their largest, and its last use. */
+interface KeptPeaks {
+  readonly peaks: Float32Array;
+  readonly peak: number;
+  used: number;
+}
+
 class SectionPeaks {
-  private readonly byTerm = new Map<number, { readonly peaks: Float32Array; used: number }>();
+  private readonly byTerm = new Map<number, KeptPeaks>();
   /** Numbers held, and a count of uses (each term's last use is stamped with it). */
   held = 0;
   private uses = 0;
 
-  known(id: number): Float32Array | undefined {
+  known(id: number): KeptPeaks | undefined {
     const kept = this.byTerm.get(id);
     if (kept === undefined) return undefined;
     kept.used = ++this.uses;
-    return kept.peaks;
+    return kept;
   }
 
-  keep(id: number, peaks: Float32Array): void {
-    this.byTerm.set(id, { peaks, used: ++this.uses });
+  keep(id: number, peaks: Float32Array): KeptPeaks {
+    let peak = 0;
+    for (let r = 0; r < peaks.length; r++) if ((peaks[r] as number) > peak) peak = peaks[r] as number;
+    const kept = { peaks, peak, used: ++this.uses };
+    this.byTerm.set(id, kept);
     this.held += peaks.length;
+    return kept;
   }
 
   /** Forget the least recently used terms' peaks, at least `count` numbers of them (never the
@@ -89,7 +116,7 @@ class SectionPeaks {
     const oldest = [...this.byTerm].sort((a, b) => a[1].used - b[1].used);
     let dropped = 0;
     for (let k = 0; k < oldest.length - 1 && dropped < count; k++) {
-      const [id, { peaks }] = oldest[k] as [number, { readonly peaks: Float32Array; used: number }];
+      const [id, { peaks }] = oldest[k] as [number, KeptPeaks];
       this.byTerm.delete(id);
       dropped += peaks.length;
     }

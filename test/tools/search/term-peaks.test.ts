@@ -39,6 +39,24 @@ describe("TermPeaks.sections", () => {
     expect(peaks[2]).toBe(roundedUp(before[2] as number));
   });
 
+  it("gives the largest of a term's section peaks (sectionPeak), the bound of one section rankPages' reach reads", () => {
+    const vocabulary = new Vocabulary();
+    const index = new InvertedIndex(vocabulary);
+    const ids = (words: string): Int32Array => Int32Array.from(words.split(" "), (w) => vocabulary.id(w));
+    index.addPage(ids("alpha"), [ids("falcon ledge"), ids("falcon falcon heron")]);
+    index.addPage(ids("beta"), [ids("falcon"), ids("falcon wren"), ids("falcon sparrow")]);
+    index.addPage(ids("gamma"), [ids("heron")]);
+    index.prepare();
+    const scales = new BaseStatistics(index).scales(RANKING);
+    const [falcon, gamma] = ["falcon", "gamma"].map((w) => index.entry(w) as TermEntry) as [TermEntry, TermEntry];
+    const peaks = new TermPeaks();
+    expect(peaks.sectionPeak(index, scales, falcon)).toBe(Math.max(...peaks.sections(index, scales, falcon)));
+    // Below the summed bound it tightens (the page of three sections holding it once each).
+    expect(peaks.sectionPeak(index, scales, falcon) < (peaks.of(index, scales, falcon)[2] as number)).toBe(true);
+    // A word only in a title has no section peaks.
+    expect(peaks.sectionPeak(index, scales, gamma)).toBe(0);
+  });
+
   it("past its budget forgets the least recently used terms' peaks, not all of them", () => {
     const vocabulary = new Vocabulary();
     const index = new InvertedIndex(vocabulary);
