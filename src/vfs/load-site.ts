@@ -202,7 +202,7 @@ interface Listed {
 async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undefined, options: LoadSiteOptions, known: KnownPages | undefined, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, stats }: Listed): Promise<LoadedSite> {
   const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore }));
   appendAll(diagnostics, docs.diagnostics);
-  const config = configOf(docs, previous, root, diagnostics);
+  const { config, keptLastGood } = configOf(docs, previous, root, diagnostics);
   appendAll(diagnostics, listed);
   if (kept.length > LIMITS.load.announcedPages) log(`loading ${kept.length} page files from ${root}`);
 
@@ -259,7 +259,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     options.apiReference === false
       ? undefined
       : // What can be read of docs.json; when nothing can, the last good one, as for the rest.
-        await generateApiPages(root, docs.document ?? previous?.site.config.document ?? docs.raw ?? {}, pages, {
+        await generateApiPages(root, (keptLastGood ? config.document : docs.document) ?? previous?.site.config.document ?? docs.raw ?? {}, pages, {
           ...(previous?.apiCache !== undefined ? { cache: previous.apiCache } : {}),
           ...(options.fetchRemoteSpecs !== undefined ? { fetch: options.fetchRemoteSpecs } : {}),
           ...(options.specCache !== undefined ? { specCache: options.specCache } : {}),
@@ -314,13 +314,13 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // And every link met on the way to one (a folder link among its parents, a middle link of a
   // chain): retargeting it changes what was read as much as an edit does (adversary round 11 F1).
   for (const rel of [...configFiles]) for (const link of linksOnTheWay(root, rel)) configFiles.add(link);
-  const read = docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, config: docs.config, document: docs.document } : undefined;
+  const read = !keptLastGood && docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, config: docs.config, document: docs.document } : undefined;
   return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
 }
 
 /** The configuration a load serves: docs.json's, else the last good one, else what can be read of
- *  it at a first load. */
-function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: LoadedSite | undefined, root: string, diagnostics: Diagnostic[]): SiteConfig {
+ *  it at a first load; `keptLastGood` when a reload keeps the last good one. */
+function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: LoadedSite | undefined, root: string, diagnostics: Diagnostic[]): { config: SiteConfig; keptLastGood: boolean } {
   // A problem in one element costs that element only: the configuration is read from the rest
   // (`docs.config`), on a reload too, so the rest of an edit applies. Only a docs.json that cannot
   // be read as a whole (it does not parse, or leaves no navigation) keeps the last good
@@ -328,6 +328,18 @@ function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: Load
   // languages, places in the navigation, the specs), with every page searchable. That
   // best-effort configuration is no good state to keep: it is read again from the new file.
   const lastGood = previous !== undefined && (previous.site.config.document !== undefined || !previous.site.config.present) ? previous.site.config : undefined;
+  // A file docs.json `$ref`s (a navigation in nav.json) that is broken (unreadable, not parsing,
+  // gone while still named: `brokenNotWithdrawn`) is part of the configuration: a reload keeps the
+  // last good configuration whole, as for a docs.json that does not parse (issue 25, F4), instead
+  // of serving docs.json without that part (its group and pages gone). At first load, what can be
+  // read, as above.
+  const brokenRefs = docs.config !== undefined && lastGood?.present === true ? (docs.source?.brokenFiles ?? []) : [];
+  if (lastGood !== undefined && brokenRefs.length > 0) {
+    for (const b of brokenRefs) {
+      diagnostics.push({ severity: "error", file: "docs.json", code: LOAD_CODES.configRefBroken, message: `$ref'd file ${b.file}: ${b.message}; still serving the last good configuration (${lastGood.name}) until it is fixed` });
+    }
+    return { config: lastGood, keptLastGood: true };
+  }
   let config: SiteConfig = docs.config ?? lastGood ?? firstLoadConfig(docs, basename(root));
   // A docs.json that goes away while serving (a checkout, an `rm` then `cp` deploy) is a broken
   // one, not a site without one: serving the folder unconfigured would rename the tools and drop
@@ -341,7 +353,7 @@ function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: Load
       message: `docs.json is missing; still serving the last good configuration (${config.name}); put it back, or restart to serve this folder without one`,
     });
   }
-  return config;
+  return { config, keptLastGood: docs.config === undefined && lastGood !== undefined };
 }
 
 /**

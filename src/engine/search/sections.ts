@@ -1,5 +1,6 @@
 import { decodeHTML } from "entities";
 import { headingLine } from "./heading-line.js";
+import { fillCodeSpans, holeCodeSpans } from "./code-span-holes.js";
 import { linkTexts } from "./link-texts.js";
 import { VisibilityLines } from "../../config/visibility.js";
 import { OpenMarkup } from "./open-markup.js";
@@ -520,7 +521,9 @@ export function inlineToPlainText(text: string): string {
   // A link's text may wrap onto following lines (prettier's proseWrap writes `[Login with\n
   // Github](/guides/github)`), never across a blank line: read per line, the URL's words became
   // text and the brackets showed in snippets.
-  s = linkTexts(s);
+  // Inline code is verbatim: taken out while the prose's markup is read, put back at the end.
+  const code = holeCodeSpans(s);
+  s = linkTexts(code.text);
   if (s.includes("`") || s.includes("**") || s.includes("__") || s.includes("~~")) s = s.replace(/`+|\*\*|__|~~/g, "");
   // Character references as a reader sees them (`&#x5F;meta` is `_meta`, `&nbsp;` a space):
   // after the tags are gone, so a decoded `&lt;Tag&gt;` stays text.
@@ -530,7 +533,7 @@ export function inlineToPlainText(text: string): string {
   if (s.includes("\t") || s.includes("  ")) s = s.replace(/[ \t]{2,}|\t/g, " ");
   if (s.includes(" \n") || s.includes("\n ")) s = s.replace(/ +\n *|\n +/g, "\n");
   if (s.includes("\n\n\n")) s = s.replace(/\n{3,}/g, "\n\n");
-  return s.trim();
+  return fillCodeSpans(s, code.spans).trim();
 }
 
 /**
