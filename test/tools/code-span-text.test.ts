@@ -9,6 +9,12 @@ describe("inline code in search text", () => {
     expect(inlineToPlainText('Read `x["y"]["z"]` and ``a[b][c]`` and `**b**` and `&lt;`.')).toEqual('Read x["y"]["z"] and a[b][c] and **b** and &lt;.');
   });
 
+  it("reads spans as CommonMark does: one space off each end, line endings as spaces, an escaped backtick opens nothing", () => {
+    expect(inlineToPlainText("`` `id` `` and ` b ` and `  ``  ` and ``\nfoo\nbar\n``.")).toEqual("`id` and b and  ``  and foo bar.");
+    // A backslash before a backtick makes it text (the prose's, which goes); in a span a backslash is text.
+    expect(["\\`not [code](/x)\\`", "\\``[code](/x)`", "`foo\\`[bar](/x)`", "\\\\`[y](/x)`"].map(inlineToPlainText)).toEqual(["\\not code\\", "\\[code](/x)", "foo\\bar", "\\\\[y](/x)"]);
+  });
+
   it("still reads links, images, reference links and emphasis outside code, also around code", () => {
     expect(inlineToPlainText("See [the guide](/guides/a), ![a chart](/c.png), [a ref][r1], [`getPet`](/api/get-pet) and **bold** `[k](v)`.")).toEqual(
       "See the guide, a chart, a ref, getPet and bold [k](v).",

@@ -4,7 +4,7 @@ import { fillCodeSpans, holeCodeSpans } from "./code-span-holes.js";
 import { linkTexts } from "./link-texts.js";
 import { VisibilityLines } from "../../config/visibility.js";
 import { OpenMarkup } from "./open-markup.js";
-import { BraceMatches, CodeSpans } from "./text-scan.js";
+import { BraceMatches, CodeSpans, openingRun } from "./text-scan.js";
 
 /** A heading-level chunk of a page: the unit search indexes and returns. */
 export interface Section {
@@ -557,9 +557,11 @@ function stripTags(s: string): string {
     const ch = s[next] as string;
     if (ch === "`") {
       // Inline code is literal in MDX: `{id}` and `Array<string>` are text, not JSX.
-      const length = spans.runLength(next);
-      const close = spans.closeAfter(next, length);
-      const end = close === -1 ? next + length : close;
+      // A backslash-escaped backtick opens nothing (CommonMark), as in `holeCodeSpans`.
+      const runLength = spans.runLength(next);
+      const { at, length } = openingRun(s, next, runLength);
+      const close = length === 0 ? -1 : spans.closeAfter(at, length);
+      const end = close === -1 ? next + runLength : close;
       out += s.slice(next, end);
       i = end;
     } else if (s.startsWith("<!--", next)) {
