@@ -62,6 +62,9 @@ export interface LoadedSite {
   /** The folders the last full load listed, with their stats: what the persistent cache stores
    *  so that the next start lists only the folders changed since. */
   readonly folders?: readonly ListedFolder[];
+  /** The `$ref`'d files the served configuration was read from, each read and parsed then
+   *  (`DocsJsonResult.refsRead`): the next reload keeps this configuration when one of them breaks. */
+  readonly configRefs?: readonly string[];
 }
 
 /**
@@ -69,7 +72,7 @@ export interface LoadedSite {
  * configuration and a document): its positions (`source`), raw value and navigation model are
  * for `check` and for a docs.json that cannot be read, and are not kept.
  */
-export type ReadDocsJson = Pick<DocsJsonResult, "diagnostics" | "files" | "linkTargets"> & { readonly config: SiteConfig; readonly document: NonNullable<DocsJsonResult["document"]> };
+export type ReadDocsJson = Pick<DocsJsonResult, "diagnostics" | "files" | "linkTargets" | "refsRead"> & { readonly config: SiteConfig; readonly document: NonNullable<DocsJsonResult["document"]> };
 
 /** A page file as read: its size, times and inode, and its real path (it may be a link). The
  *  change time is git's reason too: a rewrite keeping size, modification time and inode (`cp -p`
@@ -314,8 +317,13 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // And every link met on the way to one (a folder link among its parents, a middle link of a
   // chain): retargeting it changes what was read as much as an edit does (adversary round 11 F1).
   for (const rel of [...configFiles]) for (const link of linksOnTheWay(root, rel)) configFiles.add(link);
-  const read = !keptLastGood && docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, config: docs.config, document: docs.document } : undefined;
-  return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
+  const read =
+    !keptLastGood && docs.config !== undefined && docs.document !== undefined
+      ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, ...(docs.refsRead !== undefined ? { refsRead: docs.refsRead } : {}), config: docs.config, document: docs.document }
+      : undefined;
+  // A kept configuration keeps the files it was read from.
+  const configRefs = previous !== undefined && config === previous.site.config ? previous.configRefs : docs.refsRead;
+  return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}), ...(configRefs !== undefined ? { configRefs } : {}) };
 }
 
 /** The configuration a load serves: docs.json's, else the last good one, else what can be read of
@@ -331,9 +339,13 @@ function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: Load
   // A file docs.json `$ref`s (a navigation in nav.json) that is broken (unreadable, not parsing,
   // gone while still named: `brokenNotWithdrawn`) is part of the configuration: a reload keeps the
   // last good configuration whole, as for a docs.json that does not parse (issue 25, F4), instead
-  // of serving docs.json without that part (its group and pages gone). At first load, what can be
-  // read, as above.
-  const brokenRefs = docs.config !== undefined && lastGood?.present === true ? (docs.source?.brokenFiles ?? []) : [];
+  // of serving docs.json without that part (its group and pages gone). Only a file the last good
+  // configuration was read from: a `$ref` an edit adds to a file that is not there (or never read
+  // well) is that edit's mistake, costing its element only, and the rest of the edit applies (a
+  // group added beside it, its spec's findings named to who may read them: round 12 F1b). At
+  // first load, what can be read, as above.
+  const readBefore = new Set(previous?.configRefs ?? []);
+  const brokenRefs = docs.config !== undefined && lastGood?.present === true ? (docs.source?.brokenFiles ?? []).filter((b) => readBefore.has(b.file)) : [];
   if (lastGood !== undefined && brokenRefs.length > 0) {
     for (const b of brokenRefs) {
       diagnostics.push({ severity: "error", file: "docs.json", code: LOAD_CODES.configRefBroken, message: `$ref'd file ${b.file}: ${b.message}; still serving the last good configuration (${lastGood.name}) until it is fixed` });

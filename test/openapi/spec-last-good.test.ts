@@ -100,4 +100,28 @@ describe("a broken configuration input keeps the last good state while serving",
       await s.close();
     }
   });
+
+  it("a $ref an edit adds to a file not there costs that element only, the rest of the edit applies; once it reads, it is kept when it breaks", async () => {
+    const s = await served();
+    try {
+      writeFileSync(join(s.root, "guides/extra.mdx"), "# Extra\n\nHedgehogs.\n");
+      writeFileSync(join(s.root, "later.mdx"), "# Later\n");
+      const groups = [...DOCS.navigation.groups, { group: "More", pages: ["guides/extra"] }, { $ref: "./more.json" }];
+      await s.edit(() => writeFileSync(join(s.root, "docs.json"), JSON.stringify({ ...DOCS, navigation: { groups } })));
+      const edited = { ls: await s.fs("ls /guides"), extra: await s.search("hedgehogs") };
+      await s.edit(() => writeFileSync(join(s.root, "more.json"), JSON.stringify({ group: "Later", pages: ["later"] })));
+      await s.edit(() => writeFileSync(join(s.root, "more.json"), "{"));
+      expect({ edited, extra: await s.search("hedgehogs"), logs: s.logs.filter((l) => l.includes("more.json")) }).toEqual({
+        edited: { ls: "extra.mdx\nintro.mdx\n", extra: ["/guides/extra"] },
+        extra: ["/guides/extra"],
+        logs: [
+          'docs.json:1:187 navigation.groups[4].$ref: cannot read "more.json": file not found',
+          "more.json:1:2 invalid JSON: unexpected end of file (expected a property name in double quotes)",
+          "docs.json $ref'd file more.json: invalid JSON: unexpected end of file (expected a property name in double quotes); still serving the last good configuration (Zoo) until it is fixed",
+        ],
+      });
+    } finally {
+      await s.close();
+    }
+  });
 });

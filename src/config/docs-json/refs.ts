@@ -35,6 +35,9 @@ export interface ResolvedJson {
    *  unreadable, not parsing, or gone while still named. A reload keeps the last good
    *  configuration for them as for a docs.json that does not parse (`load-site.ts`). */
   readonly brokenFiles: readonly { readonly file: string; readonly message: string }[];
+  /** `$ref`'d files (not the root) read and parsed: only one of these that breaks later keeps
+   *  the last good configuration (a `$ref` to a file that never read well is the edit's mistake). */
+  readonly readFiles: readonly string[];
 }
 
 /** Read a repository file with the size limit applied (a huge file is refused before reading),
@@ -63,6 +66,7 @@ export async function resolveJsonRefs(rootFile: string, read: ReadText): Promise
     diagnostics: resolver.diagnostics,
     rootMissing: resolver.rootMissing,
     brokenFiles: resolver.brokenFiles,
+    readFiles: resolver.readFiles,
   };
 }
 
@@ -79,6 +83,7 @@ class RefResolver {
   readonly diagnostics: Diagnostic[] = [];
   rootMissing = false;
   readonly brokenFiles: { file: string; message: string }[] = [];
+  readonly readFiles: string[] = [];
   private readonly loaded = new Map<string, Loaded>();
 
   constructor(private readonly read: ReadText) {}
@@ -111,6 +116,7 @@ class RefResolver {
       const parsed = parseJsonSource(read.text, file);
       if (parsed.ok) {
         result = { source: parsed.source };
+        if (!isRoot) this.readFiles.push(file);
         for (const dup of parsed.source.duplicateKeys) {
           this.diagnostics.push({
             severity: "warning",
