@@ -29,12 +29,15 @@ export function compileIgnoreRules(texts: readonly string[]): IgnoreRules {
   };
 }
 
+/** The root's ignore rules, or the first ignore file that exists but cannot be read, and why. */
+export type ReadIgnoreRules = { readonly ok: true; readonly rules: IgnoreRules } | { readonly ok: false; readonly file: string; readonly message: string };
+
 /**
  * Read the root's ignore files and compile them. An absent file is the normal case; one that
  * exists but cannot be read (permission denied, a folder, a link outside the root or to nowhere)
- * stops the load: taken as absent, it would serve every file it excludes.
+ * is no rules at all: taken as absent, it would serve every file it excludes.
  */
-export function loadIgnoreRules(root: string): IgnoreRules {
+export function readIgnoreRules(root: string): ReadIgnoreRules {
   const texts: string[] = [];
   const linkTargets: string[] = [];
   for (const name of IGNORE_FILES) {
@@ -43,9 +46,19 @@ export function loadIgnoreRules(root: string): IgnoreRules {
       texts.push(read.text);
       if (read.real !== name) linkTargets.push(read.real);
     } else if (read.reason !== "missing") {
-      throw new LoadStoppedError(`cannot read ${name}: ${read.message}; the files it excludes would be served, so nothing is (make it readable, or remove it)`);
+      return { ok: false, file: name, message: read.message };
     }
   }
   const rules = compileIgnoreRules(texts);
-  return linkTargets.length > 0 ? { ...rules, linkTargets } : rules;
+  return { ok: true, rules: linkTargets.length > 0 ? { ...rules, linkTargets } : rules };
+}
+
+/**
+ * `readIgnoreRules`, where an ignore file that cannot be read stops the load (`LoadStoppedError`):
+ * at start-up there are no last good rules to keep (a reload keeps them: `loadSite`).
+ */
+export function loadIgnoreRules(root: string): IgnoreRules {
+  const read = readIgnoreRules(root);
+  if (!read.ok) throw new LoadStoppedError(`cannot read ${read.file}: ${read.message}; the files it excludes would be served, so nothing is (make it readable, or remove it)`);
+  return read.rules;
 }
