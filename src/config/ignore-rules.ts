@@ -30,7 +30,10 @@ export function compileIgnoreRules(texts: readonly string[]): IgnoreRules {
 }
 
 /** The root's ignore rules, or the first ignore file that exists but cannot be read, and why. */
-export type ReadIgnoreRules = { readonly ok: true; readonly rules: IgnoreRules } | { readonly ok: false; readonly file: string; readonly message: string };
+export type ReadIgnoreRules =
+  | { readonly ok: true; readonly rules: IgnoreRules }
+  /** `readable`: the rules of the ignore files that could be read, and the defaults. */
+  | { readonly ok: false; readonly file: string; readonly message: string; readonly readable: IgnoreRules };
 
 /**
  * Read the root's ignore files and compile them. An absent file is the normal case; one that
@@ -40,17 +43,30 @@ export type ReadIgnoreRules = { readonly ok: true; readonly rules: IgnoreRules }
 export function readIgnoreRules(root: string): ReadIgnoreRules {
   const texts: string[] = [];
   const linkTargets: string[] = [];
+  let failed: { file: string; message: string } | undefined;
   for (const name of IGNORE_FILES) {
     const read = readInsideRoot(root, name, { ignore: NO_IGNORE_RULES });
     if (read.ok) {
       texts.push(read.text);
       if (read.real !== name) linkTargets.push(read.real);
     } else if (read.reason !== "missing") {
-      return { ok: false, file: name, message: read.message };
+      failed ??= { file: name, message: read.message };
     }
   }
-  const rules = compileIgnoreRules(texts);
-  return { ok: true, rules: linkTargets.length > 0 ? { ...rules, linkTargets } : rules };
+  const compiled = compileIgnoreRules(texts);
+  const rules = linkTargets.length > 0 ? { ...compiled, linkTargets } : compiled;
+  return failed === undefined ? { ok: true, rules } : { ok: false, ...failed, readable: rules };
+}
+
+/** Rules that ignore what either ignores: a broken ignore file's last good rules with what the
+ *  readable ones exclude now (a new exclusion applies at once; nothing excluded comes back). */
+export function eitherIgnores(a: IgnoreRules, b: IgnoreRules): IgnoreRules {
+  const linkTargets = [...new Set([...(a.linkTargets ?? []), ...(b.linkTargets ?? [])])];
+  return {
+    ignores: (relPath) => a.ignores(relPath) || b.ignores(relPath),
+    patterns: [...new Set([...a.patterns, ...b.patterns])],
+    ...(linkTargets.length > 0 ? { linkTargets } : {}),
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { basename, join, posix } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
-import { IGNORE_FILES, loadIgnoreRules, readIgnoreRules } from "../config/ignore-rules.js";
+import { eitherIgnores, IGNORE_FILES, loadIgnoreRules, readIgnoreRules } from "../config/ignore-rules.js";
 import { folderLink, type KnownFolders, realRoot, type WalkedRead, listInsideRoot, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { linksOnTheWay } from "../config/links-on-the-way.js";
@@ -65,6 +65,9 @@ export interface LoadedSite {
   /** The `$ref`'d files the served configuration was read from, each read and parsed then
    *  (`DocsJsonResult.refsRead`): the next reload keeps this configuration when one of them breaks. */
   readonly configRefs?: readonly string[];
+  /** While an ignore file cannot be read: the rules last read whole, which the next reload
+   *  starts from again (`ignore` is them with what the readable ignore files exclude now). */
+  readonly lastGoodIgnore?: IgnoreRules;
 }
 
 /**
@@ -157,7 +160,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
     // Folders the walk did not reach (gone since, or never watched) are stat'ed now, as before the walk's end.
     stats?.openAll();
     const diagnostics: Diagnostic[] = [];
-    const ignore = ignoreRulesOf(root, previous, diagnostics);
+    const { ignore, lastGoodIgnore } = ignoreRulesOf(root, previous, diagnostics);
     for (const { folder, message } of listing.unlisted) listed.push(skippedFinding(folder, `cannot list the folder (${message})`));
     const linkedPages = pageLinks(root, listing.links, ignore, listed);
     // A path the cache holds a page of was not ignored when the cache was written, under the same
@@ -177,7 +180,8 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
           })
         : undefined;
     try {
-      return await loadRest(root, log, previous, options, known, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, ...(stats !== undefined && statOrder !== undefined ? { stats: { ahead: stats, order: statOrder } } : {}) });
+      const loaded = await loadRest(root, log, previous, options, known, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, ...(stats !== undefined && statOrder !== undefined ? { stats: { ahead: stats, order: statOrder } } : {}) });
+      return lastGoodIgnore !== undefined ? { ...loaded, lastGoodIgnore } : loaded;
     } finally {
       ahead?.close();
     }
@@ -395,16 +399,18 @@ function isUnder(path: string, parent: string): boolean {
  * The ignore rules a load applies: the ignore files', else on a reload the last good ones. An
  * ignore file that becomes unreadable or a folder while serving (a chmod, a checkout in progress)
  * keeps what it excluded excluded, as the last good configuration keeps serving for a broken
- * docs.json, while the rest of the edit applies; the finding is the site's until it is fixed, so
+ * docs.json, while the rest of the edit applies, a new exclusion in the other ignore file too
+ * (a withdrawal applies at once); the finding is the site's until it is fixed, so
  * `reloadSite` logs it once. At start-up there are none to keep: the load stops
  * (`LoadStoppedError`), as it always did.
  */
-function ignoreRulesOf(root: string, previous: LoadedSite | undefined, diagnostics: Diagnostic[]): IgnoreRules {
-  if (previous === undefined) return loadIgnoreRules(root);
+function ignoreRulesOf(root: string, previous: LoadedSite | undefined, diagnostics: Diagnostic[]): { ignore: IgnoreRules; lastGoodIgnore?: IgnoreRules } {
+  if (previous === undefined) return { ignore: loadIgnoreRules(root) };
   const read = readIgnoreRules(root);
-  if (read.ok) return read.rules;
+  if (read.ok) return { ignore: read.rules };
   diagnostics.push({ severity: "error", file: read.file, code: LOAD_CODES.ignoreFileBroken, message: `cannot read (${read.message}); still applying the last good ignore rules until it is fixed` });
-  return previous.ignore;
+  const lastGoodIgnore = previous.lastGoodIgnore ?? previous.ignore;
+  return { ignore: eitherIgnores(lastGoodIgnore, read.readable), lastGoodIgnore };
 }
 
 /** The configuration served when the first docs.json read has errors (see `loadSite`). */

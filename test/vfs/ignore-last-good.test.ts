@@ -26,8 +26,8 @@ const BROKEN = (file: string, why: string) => `${file} cannot read (${why}); sti
 const DRAFT = "secret/draft.mdx:3 warning: skipped: invalid front matter: unexpected end of the stream within a flow collection";
 
 describe("an ignore file broken while serving keeps the last good ignore rules", () => {
-  it(".svcignore replaced by a folder: secret/ stays out, a docs.json edit applies, said once; the fixed file's rules apply", async () => {
-    const root = tempRepo({ ...SITE, ".svcignore": "secret/\n" });
+  it(".svcignore replaced by a folder: secret/ stays out, a docs.json edit and a new exclusion apply, said once; the fixed file's rules apply", async () => {
+    const root = tempRepo({ ...SITE, "note.mdx": "# Note\n", ".svcignore": "secret/\n" });
     const logs: string[] = [];
     const runtime = await DocsRuntime.load({ root, log: (m) => logs.push(m) });
     await runtime.watch();
@@ -56,6 +56,9 @@ describe("an ignore file broken while serving keeps the last good ignore rules",
       states.push({ find: await find(), groups: groups() });
       await edit(() => writeFileSync(join(root, "docs.json"), JSON.stringify(DOCS("Start"))), (change) => change.site.config.sections[0]?.title === "Start");
       states.push({ find: await find(), groups: groups() });
+      // The other ignore file, readable, excludes a page now: a withdrawal applies at once.
+      await edit(() => writeFileSync(join(root, ".mintignore"), "note.mdx\n"), (change) => !change.site.files.has("/note.mdx"));
+      states.push({ find: await find(), groups: groups() });
       await edit(() => {
         rmSync(join(root, ".svcignore"), { recursive: true });
         writeFileSync(join(root, ".svcignore"), "secret/draft.mdx\n");
@@ -63,8 +66,9 @@ describe("an ignore file broken while serving keeps the last good ignore rules",
       states.push({ find: await find(), groups: groups() });
       expect({ states, logs }).toEqual({
         states: [
-          { find: "/index.mdx\n/skill.md\n", groups: ["Home"] },
-          { find: "/index.mdx\n/skill.md\n", groups: ["Home"] },
+          { find: "/index.mdx\n/note.mdx\n/skill.md\n", groups: ["Home"] },
+          { find: "/index.mdx\n/note.mdx\n/skill.md\n", groups: ["Home"] },
+          { find: "/index.mdx\n/note.mdx\n/skill.md\n", groups: ["Start"] },
           { find: "/index.mdx\n/skill.md\n", groups: ["Start"] },
           { find: "/index.mdx\n/secret/plan.mdx\n/skill.md\n", groups: ["Start"] },
         ],
