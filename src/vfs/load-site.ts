@@ -321,10 +321,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // And every link met on the way to one (a folder link among its parents, a middle link of a
   // chain): retargeting it changes what was read as much as an edit does (adversary round 11 F1).
   for (const rel of [...configFiles]) for (const link of linksOnTheWay(root, rel)) configFiles.add(link);
-  const read =
-    !keptLastGood && docs.config !== undefined && docs.document !== undefined
-      ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, ...(docs.refsRead !== undefined ? { refsRead: docs.refsRead } : {}), config: docs.config, document: docs.document }
-      : undefined;
+  const read = !keptLastGood && docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, ...(docs.refsRead !== undefined ? { refsRead: docs.refsRead } : {}), config: docs.config, document: docs.document } : undefined;
   // A kept configuration keeps the files it was read from.
   const configRefs = previous !== undefined && config === previous.site.config ? previous.configRefs : docs.refsRead;
   return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}), ...(configRefs !== undefined ? { configRefs } : {}) };
