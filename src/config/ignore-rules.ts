@@ -29,23 +29,52 @@ export function compileIgnoreRules(texts: readonly string[]): IgnoreRules {
   };
 }
 
+/** The root's ignore rules, or the first ignore file that exists but cannot be read, and why. */
+export type ReadIgnoreRules =
+  | { readonly ok: true; readonly rules: IgnoreRules }
+  /** `readable`: the rules of the ignore files that could be read, and the defaults. */
+  | { readonly ok: false; readonly file: string; readonly message: string; readonly readable: IgnoreRules };
+
 /**
  * Read the root's ignore files and compile them. An absent file is the normal case; one that
  * exists but cannot be read (permission denied, a folder, a link outside the root or to nowhere)
- * stops the load: taken as absent, it would serve every file it excludes.
+ * is no rules at all: taken as absent, it would serve every file it excludes.
  */
-export function loadIgnoreRules(root: string): IgnoreRules {
+export function readIgnoreRules(root: string): ReadIgnoreRules {
   const texts: string[] = [];
   const linkTargets: string[] = [];
+  let failed: { file: string; message: string } | undefined;
   for (const name of IGNORE_FILES) {
     const read = readInsideRoot(root, name, { ignore: NO_IGNORE_RULES });
     if (read.ok) {
       texts.push(read.text);
       if (read.real !== name) linkTargets.push(read.real);
     } else if (read.reason !== "missing") {
-      throw new LoadStoppedError(`cannot read ${name}: ${read.message}; the files it excludes would be served, so nothing is (make it readable, or remove it)`);
+      failed ??= { file: name, message: read.message };
     }
   }
-  const rules = compileIgnoreRules(texts);
-  return linkTargets.length > 0 ? { ...rules, linkTargets } : rules;
+  const compiled = compileIgnoreRules(texts);
+  const rules = linkTargets.length > 0 ? { ...compiled, linkTargets } : compiled;
+  return failed === undefined ? { ok: true, rules } : { ok: false, ...failed, readable: rules };
+}
+
+/** Rules that ignore what either ignores: a broken ignore file's last good rules with what the
+ *  readable ones exclude now (a new exclusion applies at once; nothing excluded comes back). */
+export function eitherIgnores(a: IgnoreRules, b: IgnoreRules): IgnoreRules {
+  const linkTargets = [...new Set([...(a.linkTargets ?? []), ...(b.linkTargets ?? [])])];
+  return {
+    ignores: (relPath) => a.ignores(relPath) || b.ignores(relPath),
+    patterns: [...new Set([...a.patterns, ...b.patterns])],
+    ...(linkTargets.length > 0 ? { linkTargets } : {}),
+  };
+}
+
+/**
+ * `readIgnoreRules`, where an ignore file that cannot be read stops the load (`LoadStoppedError`):
+ * at start-up there are no last good rules to keep (a reload keeps them: `loadSite`).
+ */
+export function loadIgnoreRules(root: string): IgnoreRules {
+  const read = readIgnoreRules(root);
+  if (!read.ok) throw new LoadStoppedError(`cannot read ${read.file}: ${read.message}; the files it excludes would be served, so nothing is (make it readable, or remove it)`);
+  return read.rules;
 }

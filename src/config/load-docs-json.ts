@@ -27,6 +27,9 @@ export interface DocsJsonResult {
   readonly files: readonly string[];
   /** The real files of those read through a link inside the root (watched as config files too). */
   readonly linkTargets: readonly string[];
+  /** The `$ref`'d files (not docs.json) that were read and parsed (`ResolvedJson.readFiles`):
+   *  those whose breaking later keeps this configuration. Absent: none known. */
+  readonly refsRead?: readonly string[];
   /** docs.json as the service reads it (see `Validation.document`), when it can be read. */
   readonly document?: ReadableDocsJson;
   /** The navigation tree: of `document`, else of docs.json as written (`check` reads it). */
@@ -62,7 +65,7 @@ export async function loadDocsJson(root: string, options: LoadDocsJsonOptions = 
     ...(options.files !== undefined ? { files: options.files } : {}),
     ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
   });
-  const base = { raw: source.value, diagnostics: validation.diagnostics, files: source.files, linkTargets: source.linkTargets, model: validation.model, source };
+  const base = { raw: source.value, diagnostics: validation.diagnostics, files: source.files, linkTargets: source.linkTargets, refsRead: source.readFiles, model: validation.model, source };
   if (validation.document === undefined) return { ...base, config: undefined };
   const config = readSiteConfig(validation.document, basename(root), {
     model: validation.model,

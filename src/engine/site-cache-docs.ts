@@ -19,6 +19,7 @@ export interface StoredDocs {
   readonly diagnostics: ReadDocsJson["diagnostics"];
   readonly files: ReadDocsJson["files"];
   readonly linkTargets: ReadDocsJson["linkTargets"];
+  readonly refsRead?: ReadDocsJson["refsRead"];
 }
 
 /**
@@ -30,7 +31,7 @@ export interface StoredDocs {
  */
 export function storedDocs(docs: ReadDocsJson, root: string, share: (placement: PagePlacement) => PagePlacement = (p) => p): StoredDocs {
   const navPages = [...docs.config.navPages].map(([path, placement]): [string, PagePlacement] => [path, share(placement)]);
-  return { folderName: basename(root), config: { ...docs.config, navPages: null }, navPages, document: docs.document, diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets };
+  return { folderName: basename(root), config: { ...docs.config, navPages: null }, navPages, document: docs.document, diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, ...(docs.refsRead !== undefined ? { refsRead: docs.refsRead } : {}) };
 }
 
 /** docs.json as read, from its stored form, for a load of the folder `root`: undefined when that
@@ -38,5 +39,5 @@ export function storedDocs(docs: ReadDocsJson, root: string, share: (placement: 
 export function docsOf(stored: StoredDocs, root: string): ReadDocsJson | undefined {
   if (stored.folderName !== basename(root)) return undefined;
   if (!Array.isArray(stored.navPages) || typeof stored.config !== "object" || stored.config === null) throw new Error("stored docs.json is not one");
-  return { config: { ...stored.config, navPages: new Map(stored.navPages) }, document: stored.document, diagnostics: stored.diagnostics, files: stored.files, linkTargets: stored.linkTargets };
+  return { config: { ...stored.config, navPages: new Map(stored.navPages) }, document: stored.document, diagnostics: stored.diagnostics, files: stored.files, linkTargets: stored.linkTargets, ...(stored.refsRead !== undefined ? { refsRead: stored.refsRead } : {}) };
 }

@@ -24,6 +24,7 @@ import { pageSchemaBudget } from "../config/openapi/schema-budget.js";
 import { type RefReaders, sameRefDecisions, sameRefFiles } from "../config/openapi/ref-target.js";
 import type { ApiOperation, ApiSpec } from "../config/openapi/model.js";
 import { parseDocument } from "../config/openapi/parse-document.js";
+import { brokenSinceLastGood } from "../config/openapi/spec-last-good.js";
 import { metadataParts } from "../config/openapi/restricted-parts.js";
 import { type RestrictedPart, schemaReaders } from "../config/openapi/schema-components.js";
 import { createOpenapiValidator, type OpenapiValidator } from "../config/openapi/validate-openapi.js";
@@ -519,12 +520,16 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
   // the same answers to who may read them: a page's new `groups` changes what the spec may show.
   if (hit !== undefined && hit.stamp === stamp && hit.text === text && sameRefFiles(hit.result.refFiles, root, options.ignore) && sameRefDecisions(hit.result.refDecisions, readers)) return hit.result;
   const loaded = await loadApiSpec(source, false, { ...deps, ...(readers !== undefined ? { readers } : {}) }, mounted?.text);
-  // A live edit that makes a spec expand past the limit (an alias bomb saved over it, issue 25)
-  // keeps its pages as they were, as a page whose front matter breaks keeps its last good version;
-  // the refusal is still the spec's error. Other failures (a file gone, an invalid spec) do not:
-  // what they served may be what the author removed.
-  const lastGood = !loaded.ok && loaded.overLimit === true && hit?.result.ok === true ? hit.result : undefined;
-  const result: SpecLoadResult = lastGood !== undefined && !loaded.ok ? { ...lastGood, refused: loaded.message } : loaded;
+  // A live edit that makes a spec expand past the limit (an alias bomb saved over it, issue 25),
+  // or leaves it unreadable, unparsable or gone while it is still named, or breaks a file its
+  // `$ref`s read, keeps its pages as they were, as a page whose front matter breaks keeps its last
+  // good version; the refusal is still the spec's error, said once (`reloadSite`). A withdrawal
+  // (now ignored, a link out) or a change of who reads it does not (`brokenSinceLastGood`).
+  const refused = remote ? undefined : !loaded.ok && loaded.overLimit === true && hit?.result.ok === true ? loaded.message : brokenSinceLastGood(hit?.result, loaded, root, options.ignore, readers);
+  // The kept result takes the new result's `$ref` reads, so the next reload reuses it until one
+  // of those files (or the spec) changes again.
+  const result: SpecLoadResult =
+    refused !== undefined && hit?.result.ok === true ? { ...hit.result, refused, ...(loaded.refFiles !== undefined ? { refFiles: loaded.refFiles } : {}) } : loaded;
   cache.specs.set(source, { stamp, ...(text !== undefined ? { text } : {}), result });
   return result;
 }

@@ -1,7 +1,7 @@
 import { basename, join, posix } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
-import { IGNORE_FILES, loadIgnoreRules } from "../config/ignore-rules.js";
+import { eitherIgnores, IGNORE_FILES, loadIgnoreRules, readIgnoreRules } from "../config/ignore-rules.js";
 import { folderLink, type KnownFolders, realRoot, type WalkedRead, listInsideRoot, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { linksOnTheWay } from "../config/links-on-the-way.js";
@@ -62,6 +62,12 @@ export interface LoadedSite {
   /** The folders the last full load listed, with their stats: what the persistent cache stores
    *  so that the next start lists only the folders changed since. */
   readonly folders?: readonly ListedFolder[];
+  /** The `$ref`'d files the served configuration was read from, each read and parsed then
+   *  (`DocsJsonResult.refsRead`): the next reload keeps this configuration when one of them breaks. */
+  readonly configRefs?: readonly string[];
+  /** While an ignore file cannot be read: the rules last read whole, which the next reload
+   *  starts from again (`ignore` is them with what the readable ignore files exclude now). */
+  readonly lastGoodIgnore?: IgnoreRules;
 }
 
 /**
@@ -69,7 +75,7 @@ export interface LoadedSite {
  * configuration and a document): its positions (`source`), raw value and navigation model are
  * for `check` and for a docs.json that cannot be read, and are not kept.
  */
-export type ReadDocsJson = Pick<DocsJsonResult, "diagnostics" | "files" | "linkTargets"> & { readonly config: SiteConfig; readonly document: NonNullable<DocsJsonResult["document"]> };
+export type ReadDocsJson = Pick<DocsJsonResult, "diagnostics" | "files" | "linkTargets" | "refsRead"> & { readonly config: SiteConfig; readonly document: NonNullable<DocsJsonResult["document"]> };
 
 /** A page file as read: its size, times and inode, and its real path (it may be a link). The
  *  change time is git's reason too: a rewrite keeping size, modification time and inode (`cp -p`
@@ -154,7 +160,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
     // Folders the walk did not reach (gone since, or never watched) are stat'ed now, as before the walk's end.
     stats?.openAll();
     const diagnostics: Diagnostic[] = [];
-    const ignore = loadIgnoreRules(root);
+    const { ignore, lastGoodIgnore } = ignoreRulesOf(root, previous, diagnostics);
     for (const { folder, message } of listing.unlisted) listed.push(skippedFinding(folder, `cannot list the folder (${message})`));
     const linkedPages = pageLinks(root, listing.links, ignore, listed);
     // A path the cache holds a page of was not ignored when the cache was written, under the same
@@ -174,7 +180,8 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
           })
         : undefined;
     try {
-      return await loadRest(root, log, previous, options, known, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, ...(stats !== undefined && statOrder !== undefined ? { stats: { ahead: stats, order: statOrder } } : {}) });
+      const loaded = await loadRest(root, log, previous, options, known, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, ...(stats !== undefined && statOrder !== undefined ? { stats: { ahead: stats, order: statOrder } } : {}) });
+      return lastGoodIgnore !== undefined ? { ...loaded, lastGoodIgnore } : loaded;
     } finally {
       ahead?.close();
     }
@@ -202,7 +209,7 @@ interface Listed {
 async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undefined, options: LoadSiteOptions, known: KnownPages | undefined, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, stats }: Listed): Promise<LoadedSite> {
   const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore }));
   appendAll(diagnostics, docs.diagnostics);
-  const config = configOf(docs, previous, root, diagnostics);
+  const { config, keptLastGood } = configOf(docs, previous, root, diagnostics);
   appendAll(diagnostics, listed);
   if (kept.length > LIMITS.load.announcedPages) log(`loading ${kept.length} page files from ${root}`);
 
@@ -259,7 +266,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     options.apiReference === false
       ? undefined
       : // What can be read of docs.json; when nothing can, the last good one, as for the rest.
-        await generateApiPages(root, docs.document ?? previous?.site.config.document ?? docs.raw ?? {}, pages, {
+        await generateApiPages(root, (keptLastGood ? config.document : docs.document) ?? previous?.site.config.document ?? docs.raw ?? {}, pages, {
           ...(previous?.apiCache !== undefined ? { cache: previous.apiCache } : {}),
           ...(options.fetchRemoteSpecs !== undefined ? { fetch: options.fetchRemoteSpecs } : {}),
           ...(options.specCache !== undefined ? { specCache: options.specCache } : {}),
@@ -314,13 +321,15 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // And every link met on the way to one (a folder link among its parents, a middle link of a
   // chain): retargeting it changes what was read as much as an edit does (adversary round 11 F1).
   for (const rel of [...configFiles]) for (const link of linksOnTheWay(root, rel)) configFiles.add(link);
-  const read = docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, config: docs.config, document: docs.document } : undefined;
-  return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}) };
+  const read = !keptLastGood && docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, ...(docs.refsRead !== undefined ? { refsRead: docs.refsRead } : {}), config: docs.config, document: docs.document } : undefined;
+  // A kept configuration keeps the files it was read from.
+  const configRefs = previous !== undefined && config === previous.site.config ? previous.configRefs : docs.refsRead;
+  return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}), ...(configRefs !== undefined ? { configRefs } : {}) };
 }
 
 /** The configuration a load serves: docs.json's, else the last good one, else what can be read of
- *  it at a first load. */
-function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: LoadedSite | undefined, root: string, diagnostics: Diagnostic[]): SiteConfig {
+ *  it at a first load; `keptLastGood` when a reload keeps the last good one. */
+function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: LoadedSite | undefined, root: string, diagnostics: Diagnostic[]): { config: SiteConfig; keptLastGood: boolean } {
   // A problem in one element costs that element only: the configuration is read from the rest
   // (`docs.config`), on a reload too, so the rest of an edit applies. Only a docs.json that cannot
   // be read as a whole (it does not parse, or leaves no navigation) keeps the last good
@@ -328,6 +337,22 @@ function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: Load
   // languages, places in the navigation, the specs), with every page searchable. That
   // best-effort configuration is no good state to keep: it is read again from the new file.
   const lastGood = previous !== undefined && (previous.site.config.document !== undefined || !previous.site.config.present) ? previous.site.config : undefined;
+  // A file docs.json `$ref`s (a navigation in nav.json) that is broken (unreadable, not parsing,
+  // gone while still named: `brokenNotWithdrawn`) is part of the configuration: a reload keeps the
+  // last good configuration whole, as for a docs.json that does not parse (issue 25, F4), instead
+  // of serving docs.json without that part (its group and pages gone). Only a file the last good
+  // configuration was read from: a `$ref` an edit adds to a file that is not there (or never read
+  // well) is that edit's mistake, costing its element only, and the rest of the edit applies (a
+  // group added beside it, its spec's findings named to who may read them: round 12 F1b). At
+  // first load, what can be read, as above.
+  const readBefore = new Set(previous?.configRefs ?? []);
+  const brokenRefs = docs.config !== undefined && lastGood?.present === true ? (docs.source?.brokenFiles ?? []).filter((b) => readBefore.has(b.file)) : [];
+  if (lastGood !== undefined && brokenRefs.length > 0) {
+    for (const b of brokenRefs) {
+      diagnostics.push({ severity: "error", file: "docs.json", code: LOAD_CODES.configRefBroken, message: `$ref'd file ${b.file}: ${b.message}; still serving the last good configuration (${lastGood.name}) until it is fixed` });
+    }
+    return { config: lastGood, keptLastGood: true };
+  }
   let config: SiteConfig = docs.config ?? lastGood ?? firstLoadConfig(docs, basename(root));
   // A docs.json that goes away while serving (a checkout, an `rm` then `cp` deploy) is a broken
   // one, not a site without one: serving the folder unconfigured would rename the tools and drop
@@ -341,7 +366,7 @@ function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: Load
       message: `docs.json is missing; still serving the last good configuration (${config.name}); put it back, or restart to serve this folder without one`,
     });
   }
-  return config;
+  return { config, keptLastGood: docs.config === undefined && lastGood !== undefined };
 }
 
 /**
@@ -365,6 +390,24 @@ function withApiPages(sections: readonly SiteSection[], nav: readonly ApiNavItem
 /** Whether a JSON path is `parent` or inside it (`navigation.tabs[1].groups[0]` is in `navigation.tabs[1]`). */
 function isUnder(path: string, parent: string): boolean {
   return path === parent || path.startsWith(`${parent}.`) || path.startsWith(`${parent}[`);
+}
+
+/**
+ * The ignore rules a load applies: the ignore files', else on a reload the last good ones. An
+ * ignore file that becomes unreadable or a folder while serving (a chmod, a checkout in progress)
+ * keeps what it excluded excluded, as the last good configuration keeps serving for a broken
+ * docs.json, while the rest of the edit applies, a new exclusion in the other ignore file too
+ * (a withdrawal applies at once); the finding is the site's until it is fixed, so
+ * `reloadSite` logs it once. At start-up there are none to keep: the load stops
+ * (`LoadStoppedError`), as it always did.
+ */
+function ignoreRulesOf(root: string, previous: LoadedSite | undefined, diagnostics: Diagnostic[]): { ignore: IgnoreRules; lastGoodIgnore?: IgnoreRules } {
+  if (previous === undefined) return { ignore: loadIgnoreRules(root) };
+  const read = readIgnoreRules(root);
+  if (read.ok) return { ignore: read.rules };
+  diagnostics.push({ severity: "error", file: read.file, code: LOAD_CODES.ignoreFileBroken, message: `cannot read (${read.message}); still applying the last good ignore rules until it is fixed` });
+  const lastGoodIgnore = previous.lastGoodIgnore ?? previous.ignore;
+  return { ignore: eitherIgnores(lastGoodIgnore, read.readable), lastGoodIgnore };
 }
 
 /** The configuration served when the first docs.json read has errors (see `loadSite`). */

@@ -16,6 +16,10 @@ export const LOAD_CODES = {
   specRead: "spec-read",
   /** docs.json gone while serving: the last good configuration keeps serving. */
   docsJsonMissing: "docs-json-missing",
+  /** A file docs.json `$ref`s broken while serving: the last good configuration keeps serving. */
+  configRefBroken: "config-ref-broken",
+  /** An ignore file broken while serving: the last good ignore rules keep applying. */
+  ignoreFileBroken: "ignore-file-broken",
 } as const;
 
 /**

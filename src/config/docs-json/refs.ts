@@ -3,6 +3,7 @@ import { LIMITS } from "../../limits.js";
 import type { Diagnostic } from "../diagnostic.js";
 import type { IgnoreRules } from "../ignore-rule-set.js";
 import { type InsideFile, NO_IGNORE_RULES, readInsideRoot, type Refusal, refusalCode } from "../inside-root.js";
+import { brokenNotWithdrawn } from "../broken-input.js";
 import { childPath } from "./json-path.js";
 import { type JsonSource, type Position, parseJsonSource } from "./json-source.js";
 
@@ -30,6 +31,13 @@ export interface ResolvedJson {
   readonly diagnostics: readonly Diagnostic[];
   /** True when the root file does not exist (a repository without docs.json). */
   readonly rootMissing: boolean;
+  /** `$ref`'d files (not the root) that are broken rather than withdrawn (`brokenNotWithdrawn`):
+   *  unreadable, not parsing, or gone while still named. A reload keeps the last good
+   *  configuration for them as for a docs.json that does not parse (`load-site.ts`). */
+  readonly brokenFiles: readonly { readonly file: string; readonly message: string }[];
+  /** `$ref`'d files (not the root) read and parsed: only one of these that breaks later keeps
+   *  the last good configuration (a `$ref` to a file that never read well is the edit's mistake). */
+  readonly readFiles: readonly string[];
 }
 
 /** Read a repository file with the size limit applied (a huge file is refused before reading),
@@ -57,6 +65,8 @@ export async function resolveJsonRefs(rootFile: string, read: ReadText): Promise
     brokenPaths: resolver.brokenPaths,
     diagnostics: resolver.diagnostics,
     rootMissing: resolver.rootMissing,
+    brokenFiles: resolver.brokenFiles,
+    readFiles: resolver.readFiles,
   };
 }
 
@@ -72,6 +82,8 @@ class RefResolver {
   readonly brokenPaths: string[] = [];
   readonly diagnostics: Diagnostic[] = [];
   rootMissing = false;
+  readonly brokenFiles: { file: string; message: string }[] = [];
+  readonly readFiles: string[] = [];
   private readonly loaded = new Map<string, Loaded>();
 
   constructor(private readonly read: ReadText) {}
@@ -104,6 +116,7 @@ class RefResolver {
       const parsed = parseJsonSource(read.text, file);
       if (parsed.ok) {
         result = { source: parsed.source };
+        if (!isRoot) this.readFiles.push(file);
         for (const dup of parsed.source.duplicateKeys) {
           this.diagnostics.push({
             severity: "warning",
@@ -118,12 +131,14 @@ class RefResolver {
       } else {
         const { line, column } = parsed.position;
         this.diagnostics.push({ severity: "error", file, line, column, message: `invalid JSON: ${parsed.message}`, code: "json" });
+        if (!isRoot) this.brokenFiles.push({ file, message: `invalid JSON: ${parsed.message}` });
         result = { error: "" };
       }
     } else {
       if (isRoot && read.reason === "missing") this.rootMissing = true;
       const code = refusalCode(read);
       if (isRoot) this.diagnostics.push({ severity: "error", file, message: `cannot read: ${read.message}`, code: code ?? "read" });
+      else if (brokenNotWithdrawn(read)) this.brokenFiles.push({ file, message: read.message });
       result = { error: read.message, ...(code !== undefined ? { code } : {}) };
     }
     this.loaded.set(file, result);

@@ -1,9 +1,10 @@
 import { decodeHTML } from "entities";
 import { headingLine } from "./heading-line.js";
+import { fillCodeSpans, holeCodeSpans } from "./code-span-holes.js";
 import { linkTexts } from "./link-texts.js";
 import { VisibilityLines } from "../../config/visibility.js";
 import { OpenMarkup } from "./open-markup.js";
-import { BraceMatches, CodeSpans } from "./text-scan.js";
+import { BraceMatches, CodeSpans, openingRun } from "./text-scan.js";
 
 /** A heading-level chunk of a page: the unit search indexes and returns. */
 export interface Section {
@@ -520,7 +521,9 @@ export function inlineToPlainText(text: string): string {
   // A link's text may wrap onto following lines (prettier's proseWrap writes `[Login with\n
   // Github](/guides/github)`), never across a blank line: read per line, the URL's words became
   // text and the brackets showed in snippets.
-  s = linkTexts(s);
+  // Inline code is verbatim: taken out while the prose's markup is read, put back at the end.
+  const code = holeCodeSpans(s);
+  s = linkTexts(code.text);
   if (s.includes("`") || s.includes("**") || s.includes("__") || s.includes("~~")) s = s.replace(/`+|\*\*|__|~~/g, "");
   // Character references as a reader sees them (`&#x5F;meta` is `_meta`, `&nbsp;` a space):
   // after the tags are gone, so a decoded `&lt;Tag&gt;` stays text.
@@ -530,7 +533,7 @@ export function inlineToPlainText(text: string): string {
   if (s.includes("\t") || s.includes("  ")) s = s.replace(/[ \t]{2,}|\t/g, " ");
   if (s.includes(" \n") || s.includes("\n ")) s = s.replace(/ +\n *|\n +/g, "\n");
   if (s.includes("\n\n\n")) s = s.replace(/\n{3,}/g, "\n\n");
-  return s.trim();
+  return fillCodeSpans(s, code.spans).trim();
 }
 
 /**
@@ -554,9 +557,11 @@ function stripTags(s: string): string {
     const ch = s[next] as string;
     if (ch === "`") {
       // Inline code is literal in MDX: `{id}` and `Array<string>` are text, not JSX.
-      const length = spans.runLength(next);
-      const close = spans.closeAfter(next, length);
-      const end = close === -1 ? next + length : close;
+      // A backslash-escaped backtick opens nothing (CommonMark), as in `holeCodeSpans`.
+      const runLength = spans.runLength(next);
+      const { at, length } = openingRun(s, next, runLength);
+      const close = length === 0 ? -1 : spans.closeAfter(at, length);
+      const end = close === -1 ? next + runLength : close;
       out += s.slice(next, end);
       i = end;
     } else if (s.startsWith("<!--", next)) {

@@ -69,6 +69,17 @@ export class BraceMatches {
 }
 
 /**
+ * Where a code span may open in the backtick run at `at` (CommonMark): a backslash escapes the
+ * run's first backtick, which is then literal text, and the rest of the run (if any) may open one.
+ * Inside a span a backslash is literal, so closing runs take no such care.
+ */
+export function openingRun(s: string, at: number, length: number): { readonly at: number; readonly length: number } {
+  let slashes = 0;
+  while (at - slashes - 1 >= 0 && s.charCodeAt(at - slashes - 1) === 92 /* \ */) slashes++;
+  return slashes % 2 === 1 ? { at: at + 1, length: length - 1 } : { at, length };
+}
+
+/**
  * Where a code span that opens with the backtick run at a position closes: at the next run of
  * the same length (CommonMark's rule) within its paragraph. Runs are listed once by length and
  * each list read forward, for positions that increase.
