@@ -99,6 +99,10 @@ export function codeCacheKey(env, args, cwd) {
   const state = env.XDG_STATE_HOME !== undefined && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(env.HOME !== undefined && isAbsolute(env.HOME) ? env.HOME : homedir(), ".local", "state");
   const file = join(state, "svc-mcp", "cache-key");
   if (isInside(file, resolve(cwd, dirArgument(args) ?? "."))) return undefined;
+  // Nor inside the cache folder (src/store/cache-dir.ts says so when it loads the site): a cache
+  // restored from elsewhere would bring the key that seals it (adversary round 37 F3).
+  const caches = codeCacheDir(env, args, cwd);
+  if (caches !== undefined && isInside(file, dirname(caches))) return undefined;
   let fd;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -148,7 +152,9 @@ function sealOf(key, data) {
 function readCache(file, key) {
   let fd;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO put where the cache should be would block the open until a writer came
+    // (serve hung for ever, silently: adversary round 37 F2); opened, it is refused as no file.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     // ELOOP: a link where the cache should be.
     return { state: error.code === "ENOENT" ? "none" : "refused" };

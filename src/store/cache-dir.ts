@@ -1,5 +1,5 @@
 import { isAbsolute, join } from "node:path";
-import { type CacheSeal, cacheSeal } from "./cache-key.js";
+import { type CacheSeal, cacheKeyFile, cacheSeal } from "./cache-key.js";
 import { isInsideFolder } from "./real-path.js";
 import { xdgBaseDir } from "./xdg.js";
 
@@ -36,11 +36,22 @@ const told = new Set<string>();
 export function resolveCache(env: Readonly<Record<string, string | undefined>>, docsRoot: string | undefined, warn: (message: string) => void): UserCache | undefined {
   const dir = resolveCacheDir(env, docsRoot);
   if (dir === undefined) return undefined;
-  const seal = cacheSeal(env, docsRoot);
+  const seal = keyInsideCaches(env, dir) ?? cacheSeal(env, docsRoot);
   if (typeof seal !== "string") return { dir, seal };
   if (!told.has(seal)) {
     told.add(seal);
     warn(`caches off: ${seal}`);
   }
   return undefined;
+}
+
+/**
+ * Why the key file may not seal `dir`'s caches: it lies inside the cache folder (XDG_STATE_HOME
+ * set to XDG_CACHE_HOME, or below it), so whatever restores the caches (a CI cache from a fork's
+ * run) brings the key that seals them, and the seal would prove nothing (adversary round 37 F3).
+ */
+function keyInsideCaches(env: Readonly<Record<string, string | undefined>>, dir: string): string | undefined {
+  if (env.SVC_MCP_CACHE_KEY !== undefined && env.SVC_MCP_CACHE_KEY !== "") return undefined;
+  const file = cacheKeyFile(env);
+  return isInsideFolder(file, dir) ? `its key ${file} would be inside the cache folder ${dir} (set XDG_STATE_HOME apart from XDG_CACHE_HOME, or SVC_MCP_CACHE_KEY)` : undefined;
 }

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -138,6 +138,16 @@ describe("bin/code-cache.js: V8's code of serve's CommonJS script kept between s
     expect(await start(script, dir)).toEqual(answer("accepted"));
   });
 
+  it("a FIFO where the cache should be (tar restores them) is refused at once, never waited on, and replaced by a file of ours (adversary round 37 F2)", async () => {
+    await start(script, dir);
+    const file = only();
+    rmSync(file);
+    execFileSync("mkfifo", ["-m", "600", file]);
+    expect(await start(script, dir)).toEqual(answer("refused"));
+    expect([lstatSync(file).isFile(), statSync(file).mode & 0o777]).toEqual([true, 0o600]);
+    expect(await start(script, dir)).toEqual(answer("accepted"));
+  });
+
   it("another script (a rebuild) or other V8 flags get a cache of their own", async () => {
     await start(script, dir);
     expect(await start(script, dir, ["--stack-size=900"])).toEqual(answer("none"));
@@ -207,6 +217,11 @@ describe("where the code cache goes", () => {
       writeFileSync(join(tmp, "key"), bytes, { mode: 0o600 });
       symlinkSync(join(tmp, "key"), file);
       expect(codeCacheKey(env, docs, "/")).toBeUndefined();
+      // Nor inside the cache folder (XDG_STATE_HOME set to XDG_CACHE_HOME): a restored cache brings its key.
+      rmSync(file);
+      writeFileSync(file, bytes, { mode: 0o600 });
+      expect(codeCacheKey(env, docs, "/")).toEqual(bytes);
+      expect(codeCacheKey({ ...env, XDG_CACHE_HOME: join(tmp, "state") }, docs, "/")).toBeUndefined();
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

@@ -117,4 +117,21 @@ describe("the cache key", () => {
     expect(cache?.dir).toBe(join(env.XDG_CACHE_HOME, "svc-mcp"));
     expect(warnings.length).toBe(1);
   });
+
+  it("a key file inside the cache folder seals nothing: a restored cache would bring its own key (adversary round 37 F3)", () => {
+    const warnings: string[] = [];
+    const base = temp();
+    // XDG_STATE_HOME set to XDG_CACHE_HOME, then below the cache folder.
+    expect(resolveCache({ XDG_CACHE_HOME: base, XDG_STATE_HOME: base }, undefined, (m) => warnings.push(m))).toBeUndefined();
+    const below = join(base, "svc-mcp", "sites");
+    expect(resolveCache({ XDG_CACHE_HOME: base, XDG_STATE_HOME: below }, undefined, (m) => warnings.push(m))).toBeUndefined();
+    expect(warnings).toEqual([
+      `caches off: its key ${join(base, "svc-mcp", "cache-key")} would be inside the cache folder ${join(base, "svc-mcp")} (set XDG_STATE_HOME apart from XDG_CACHE_HOME, or SVC_MCP_CACHE_KEY)`,
+      `caches off: its key ${join(below, "svc-mcp", "cache-key")} would be inside the cache folder ${join(base, "svc-mcp")} (set XDG_STATE_HOME apart from XDG_CACHE_HOME, or SVC_MCP_CACHE_KEY)`,
+    ]);
+    // No key file was made there; a key given by the environment seals as anywhere.
+    expect(existsSync(join(base, "svc-mcp", "cache-key"))).toBe(false);
+    expect(resolveCache({ XDG_CACHE_HOME: base, XDG_STATE_HOME: base, SVC_MCP_CACHE_KEY: "a secret of at least thirty-two characters" }, undefined, (m) => warnings.push(m))?.dir).toBe(join(base, "svc-mcp"));
+    expect(warnings.length).toBe(2);
+  });
 });
