@@ -119,6 +119,21 @@ describe("jq's bounds", () => {
     expect({ exitCode: answered.exitCode, stdout: new TextDecoder().decode(answered.stdout), outAt: fresh.outAt }).toEqual({ exitCode: 0, stdout: "1\n", outAt: undefined });
   });
 
+  it("a jq given up while its thread starts never runs: the abort came before anyone listened for it (adversary round 37 F1)", async () => {
+    // Abandoned calls' runaways each ran to the CPU limit for callers long gone, and under load
+    // (a thread's start takes seconds) piled up threads and memory. With an hour's CPU limit, only
+    // the abort can end this one: before, the run never answered.
+    const run = { args: ["-n", "[limit(100000000; repeat(1))] | length"], stdin: new Uint8Array(), files: new Map(), env: {}, cwd: "/", maxMemoryBytes: LIMITS.jq.maxMemoryBytes, maxOutputBytes: 1024, mergeStderr: false };
+    const aborts = [new AbortController(), new AbortController(), new AbortController()];
+    // Three at once: at least one thread is new, not one kept idle from an earlier run.
+    const given = aborts.map((a) => runJqInThread(jqModule(), run, a.signal, 3_600_000));
+    for (const a of aborts) a.abort();
+    const outcomes = await Promise.all(given);
+    expect(outcomes.map((o) => ({ exitCode: o.exitCode, stdout: [...o.stdout], stderr: [...o.stderr] }))).toEqual(aborts.map(() => ({ exitCode: 1, stdout: [], stderr: [] })));
+    const next = await runJqInThread(jqModule(), { ...run, args: ["-n", "1 + 1"] }, undefined, 3_600_000);
+    expect({ exitCode: next.exitCode, stdout: new TextDecoder().decode(next.stdout) }).toEqual({ exitCode: 0, stdout: "2\n" });
+  });
+
   it("the shipped jq.wasm is the build the host was written for", () => {
     expect(() => checkJqModule(jqModule())).not.toThrow();
   });

@@ -24,6 +24,11 @@ export function countJqRuns(counter: Int32Array): void {
   runs = counter;
 }
 
+/** Whether `signal` has aborted (read again after an await: TypeScript keeps an earlier check's answer). */
+function givenUp(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
 /** What the thread says (`jq-thread.mjs`): its thread id once, then one outcome per run. */
 type FromJqThread = { readonly t: "tid"; readonly tid: number | undefined } | { readonly t: "done"; readonly outcome: JqOutcome };
 
@@ -108,6 +113,14 @@ export async function runJqInThread(module: WebAssembly.Module, run: JqRun, sign
   } catch (error) {
     void thread.worker.terminate();
     return stopped(`jq: ${error instanceof Error ? error.message : String(error)}\n`, 1);
+  }
+  // Given up while the thread started (a new thread takes tens of milliseconds, seconds under
+  // load): the abort came before anyone listened for it, and the jq would have run to its CPU
+  // limit for a caller long gone (adversary round 37 F1). The thread has run nothing: keep it.
+  if (givenUp(signal)) {
+    if (idle.length < MAX_IDLE) idle.push(thread);
+    else void thread.worker.terminate();
+    return stopped("", 1);
   }
   const { worker } = thread;
   worker.ref();
