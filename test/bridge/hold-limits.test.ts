@@ -71,6 +71,14 @@ describe("caller addresses", () => {
       "unknown",
     ]);
   });
+
+  it("gives an address the same key however often it is asked, past the keys kept and for text no address is", () => {
+    const asked = ["2001:db8:1:2:aaaa::1", "[2001:db8:1:2:aaaa::1]:443", "::ffff:203.0.113.7", "203.0.113.7:8080", `${"x".repeat(70)}`, " 2001:db8:1:2:AAAA::1%eth0 "];
+    const first = asked.map(callerAddress);
+    expect(first).toEqual(["2001:db8:1:2::/64", "2001:db8:1:2::/64", "203.0.113.7", "203.0.113.7", "x".repeat(70), "2001:db8:1:2::/64"]);
+    for (let i = 0; i < 5000; i++) expect(callerAddress(`10.${i >> 8}.${i & 255}.1`)).toBe(`10.${i >> 8}.${i & 255}.1`);
+    expect(asked.map(callerAddress)).toEqual(first);
+  });
 });
 
 /** A POST from a chosen loopback source address; `keep` leaves a streaming answer open (call `close`). */

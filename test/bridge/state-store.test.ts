@@ -240,4 +240,36 @@ describe("the SQLite file", () => {
     await server.close();
     tmp.cleanup();
   });
+
+  it("reads the settings again after any change, made by another connection or by its own (the settings are kept between reads)", async () => {
+    const tmp = tempDir();
+    const dir = join(tmp.dir, "state");
+    const server = openStateStore(dir);
+    const cli = openStateStore(dir);
+    const shell = new Database(join(dir, "access.db"));
+    expect(await server.settings()).toEqual({ authMode: "public", mcp: undefined });
+    // Another process's command (here another connection), each setting in turn.
+    await cli.setMcp("disabled");
+    expect(await server.settings()).toEqual({ authMode: "public", mcp: "disabled" });
+    await cli.setAuthMode("full");
+    expect(await server.settings()).toEqual({ authMode: "full", mcp: "disabled" });
+    // An edit in the sqlite3 shell, by any statement.
+    shell.prepare("UPDATE settings SET value = 'enabled' WHERE key = 'mcp'").run();
+    expect(await server.settings()).toEqual({ authMode: "full", mcp: "enabled" });
+    shell.prepare("DELETE FROM settings WHERE key = 'auth_mode'").run();
+    expect(await server.settings()).toEqual({ authMode: "public", mcp: "enabled" });
+    // A commit of another table is no change of the settings: read again, the same.
+    await cli.createCredential("unrelated");
+    expect(await server.settings()).toEqual({ authMode: "public", mcp: "enabled" });
+    // Its own writes, which SQLite's data version does not count.
+    await server.setAuthMode("partial");
+    expect(await server.settings()).toEqual({ authMode: "partial", mcp: "enabled" });
+    await server.setMcp("disabled");
+    expect(await server.settings()).toEqual({ authMode: "partial", mcp: "disabled" });
+    expect(await cli.settings()).toEqual({ authMode: "partial", mcp: "disabled" });
+    shell.close();
+    await cli.close();
+    await server.close();
+    tmp.cleanup();
+  });
 });

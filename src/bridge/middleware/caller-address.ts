@@ -12,6 +12,30 @@ import ipaddr from "ipaddr.js";
  * an IPv4 address with a port (as some proxies write `X-Forwarded-For`).
  */
 export function callerAddress(ip: string): string {
+  let key = KEYS.get(ip);
+  if (key === undefined) {
+    key = addressKey(ip);
+    // Longer text is no address a socket or a proxy gives (an IPv6 one with a zone and a port is under 64).
+    if (ip.length <= MAX_KEPT_LENGTH) {
+      if (KEYS.size >= MAX_KEPT) KEYS.clear();
+      KEYS.set(ip, key);
+    }
+  }
+  return key;
+}
+
+/** Addresses keyed so far: a server sees the same few again and again (each connection's every request). */
+const MAX_KEPT = 4096;
+const MAX_KEPT_LENGTH = 64;
+
+/**
+ * `callerAddress` of each address seen, kept: a request asks it three times (the connection's
+ * bound, the per-IP limit, the endpoint's owner), and an IPv6 address is parsed each time
+ * (~3 µs; ~0.25 µs an IPv4 one, issue 23).
+ */
+const KEYS = new Map<string, string>();
+
+function addressKey(ip: string): string {
   const bare = bareAddress(ip.trim());
   if (isIP(bare) === 4) return bare;
   if (isIP(bare) !== 6) return ip;

@@ -44,6 +44,8 @@ export class SqliteStateStore implements StateStore {
   private readonly q: ReturnType<typeof prepareStatements>;
   /** Hash of a password nobody has: checked for unknown accounts so timing reveals nothing. */
   private dummyHash: Promise<string> | undefined;
+  /** The settings last read, and the database's `data_version` before that read (`settings`). */
+  private kept: { readonly version: number; readonly settings: SiteSettings } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -60,15 +62,31 @@ export class SqliteStateStore implements StateStore {
 
   // Settings -------------------------------------------------------------------------------
 
+  /**
+   * Read again only when the database may have changed since the last read: SQLite's
+   * `data_version` moves with every commit of another connection (a CLI command in another
+   * process, a sibling worker, an edit in the sqlite3 shell), and this connection's own writes
+   * of the settings forget them (`setAuthMode`, `setMcp`). So a change made anywhere applies at
+   * the next request, as when every request read the table, which cost a read of every row and
+   * an object per row on every request (issue 23); `data_version` is one integer. It is read
+   * before the settings: a commit between the two is read again at the next call.
+   */
   async settings(): Promise<SiteSettings> {
-    return readSettings(this.q.settings.all() as { key: string; value: string }[], this.warn);
+    const version = this.q.dataVersion.get() as number;
+    const kept = this.kept;
+    if (kept !== undefined && kept.version === version) return kept.settings;
+    const settings = Object.freeze(readSettings(this.q.settings.all() as { key: string; value: string }[], this.warn));
+    this.kept = { version, settings };
+    return settings;
   }
 
   async setAuthMode(mode: AuthMode): Promise<void> {
+    this.kept = undefined;
     this.q.setSetting.run("auth_mode", mode);
   }
 
   async setMcp(toggle: McpToggle): Promise<void> {
+    this.kept = undefined;
     this.q.setSetting.run("mcp", toggle);
   }
 
@@ -315,6 +333,8 @@ function prepareStatements(db: Db) {
   const p = (sql: string): Statement => db.prepare(sql);
   return {
     settings: p("SELECT key, value FROM settings"),
+    // Changes whenever another connection commits (https://sqlite.org/pragma.html#pragma_data_version).
+    dataVersion: db.prepare("PRAGMA data_version").pluck(),
     setSetting: p("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
     domains: p("SELECT entry FROM redirect_domains ORDER BY entry"),
     addDomain: p("INSERT OR IGNORE INTO redirect_domains (entry, created_at) VALUES (?, ?)"),
