@@ -134,6 +134,36 @@ describe("jq's bounds", () => {
     expect({ exitCode: next.exitCode, stdout: new TextDecoder().decode(next.stdout) }).toEqual({ exitCode: 0, stdout: "2\n" });
   });
 
+  it("a jq thread started for a run is charged to its call from its start; a kept thread from its CPU when the run begins (issue 25, bench row (h))", async () => {
+    // What each run tells its call's account as it begins (`CallCpu.helperRunning`): the thread
+    // and the CPU it had used then, which the call is not charged. A new caller's trial reads
+    // the same figures (`ShellWorkerData.helperCpu`): a thread's start (~70-100 ms of CPU, as
+    // much as the trial) was not counted, so a flood of runaway jq cost twice a trial each.
+    const run = { args: ["-n", "1"], stdin: new Uint8Array(), files: new Map(), env: {}, cwd: "/", maxMemoryBytes: LIMITS.jq.maxMemoryBytes, maxOutputBytes: 1024, mergeStderr: false };
+    const began: { tid: number; from: number }[] = [];
+    const before = CallCpu.onHelpers;
+    CallCpu.onHelpers = (_helpers, tid, from) => {
+      if (tid !== 0) began.push({ tid, from });
+    };
+    try {
+      // Three at once: at most two threads are kept idle, so at least one starts for its run.
+      const accounts = [new CallCpu(), new CallCpu(), new CallCpu()];
+      const outcomes = await Promise.all(accounts.map((cpu) => runJqInThread(jqModule(), run, undefined, 3_600_000, cpu)));
+      expect(outcomes.map((o) => new TextDecoder().decode(o.stdout))).toEqual(["1\n", "1\n", "1\n"]);
+      expect(new Set(began.map((b) => b.tid)).size).toBe(3);
+      // Started for its run: charged from 0, its start included.
+      expect(began.filter((b) => b.from === 0).length).toBeGreaterThanOrEqual(1);
+      // The next run finds a thread kept idle: charged from what that thread had used, its start
+      // and its earlier run, never 0 (read in nanoseconds, a thread that ran is never at 0).
+      began.length = 0;
+      expect(new TextDecoder().decode((await runJqInThread(jqModule(), run, undefined, 3_600_000, new CallCpu())).stdout)).toBe("1\n");
+      expect(began.length).toBe(1);
+      expect(began[0]?.from).toBeGreaterThan(0);
+    } finally {
+      CallCpu.onHelpers = before;
+    }
+  });
+
   it("the shipped jq.wasm is the build the host was written for", () => {
     expect(() => checkJqModule(jqModule())).not.toThrow();
   });

@@ -6,6 +6,13 @@ import { readFileSync, readlinkSync } from "node:fs";
  * thread waiting for a core accrues none, so a busy machine does not bring the limit closer;
  * a spinning thread accrues it steadily, so a runaway reaches it whatever the load.
  *
+ * Read in nanoseconds (`schedstat`, the scheduler's own count of the time the thread ran) where
+ * the kernel has it, else in clock ticks (`stat`). Why not ticks alone: a tick is 10 ms, and
+ * the kernel charges whole ticks to whichever thread runs when one falls, so a thread that ran
+ * a few milliseconds reads 0 or 10, and work shorter than a tick looked like no work at all
+ * (a jq thread's start, ~70 ms, read 50-100). Decisions taken on these figures (a new caller's
+ * trial of 100 ms, the 5 s CPU limit, the cancel grace) should not move by a tick's sampling.
+ *
  * Where /proc is missing (not Linux) both answer undefined, and the pool keeps only its
  * wall-clock backstop (docs/shell.md, "Limits").
  */
@@ -25,6 +32,23 @@ export function ownThreadId(): number | undefined {
 
 /** Milliseconds of CPU (user + system) thread `tid` of this process has used, or undefined when it cannot be read. */
 export function threadCpuMs(tid: number): number | undefined {
+  return scheduledMs(tid) ?? tickedMs(tid);
+}
+
+/** From `schedstat`: its first field is the nanoseconds the thread has run (absent without the kernel's CONFIG_SCHED_INFO). */
+function scheduledMs(tid: number): number | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/self/task/${tid}/schedstat`, "latin1");
+  } catch {
+    return undefined;
+  }
+  const ns = Number(stat.slice(0, stat.indexOf(" ")));
+  return Number.isFinite(ns) && ns >= 0 ? ns / 1e6 : undefined;
+}
+
+/** From `stat`, in whole ticks. */
+function tickedMs(tid: number): number | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/self/task/${tid}/stat`, "latin1");

@@ -106,7 +106,8 @@ export async function runJqInThread(module: WebAssembly.Module, run: JqRun, sign
     return stopped("", 124);
   };
   if (left <= 0) return cpuOut();
-  const thread = idle.pop() ?? startThread(module);
+  const kept = idle.pop();
+  const thread = kept ?? startThread(module);
   let tid: number | undefined;
   try {
     tid = await thread.ready;
@@ -125,7 +126,12 @@ export async function runJqInThread(module: WebAssembly.Module, run: JqRun, sign
   const { worker } = thread;
   worker.ref();
   return new Promise<JqOutcome>((resolve) => {
-    const start = tid === undefined ? undefined : threadCpuMs(tid);
+    // A thread started for this run is charged from its birth: its start (~70-100 ms of CPU
+    // here, as much as a new caller's whole trial) is this call's work. Uncounted, a flood of
+    // fresh runaway jq (each trial stopped, its thread ended, the next one starting another)
+    // cost the pool twice a trial's CPU per runaway, and a newcomer behind them waited twice as
+    // long (issue 25, bench row (h)). A kept thread counts from its CPU now.
+    const start = tid === undefined ? undefined : kept === undefined ? 0 : threadCpuMs(tid);
     if (cpu !== undefined && tid !== undefined && start !== undefined) cpu.helperRunning(tid, start);
     let settled = false;
     const settle = (outcome: JqOutcome, keep: boolean): void => {
