@@ -104,4 +104,24 @@ describe("documented identifiers", () => {
     ]);
     expect(ranked(site, "turn off usage statistics", { documentsWeight: 1 })).toEqual(ranked(site, "turn off usage statistics"));
   });
+
+  // The lift is within every bound: a search cut by bounds returns what scoring every page does
+  // (at 1.5, past `namedOperationWeight`, which the bounds allowed for before).
+  it("leave bound pruning exact", () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) {
+      files[`/guides/g${i}.mdx`] = page(`Guide ${i}`, `Set max_retries to ${i} when the queue is busy.${" The queue retries.".repeat(i % 5)}`);
+      if (i % 4 === 0) files[`/reference/r${i}.mdx`] = page(`Options ${i}`, "| Option | Meaning |", "|---|---|", "| `max_retries` | How often a job is retried |", "| `queue_name` | Which queue |");
+    }
+    for (const query of ["max_retries", "how do I set max_retries for the queue", "queue_name max_retries"]) {
+      for (const pageSize of [1, 3, 10]) {
+        const search = (boundPruning: boolean): unknown => {
+          const index = new SearchIndex({ ranking: { boundPruning, documentsWeight: 1.5 }, cachedResults: 0 });
+          index.sync(inlineSite(files));
+          return index.search({ query, pageSize, canRead: () => true }).map((h) => [h.page.path, h.section.heading, h.score]);
+        };
+        expect(search(true)).toEqual(search(false));
+      }
+    }
+  });
 });
