@@ -226,6 +226,10 @@ export const LIMITS = {
      *  them to each of two workers). ~2 bytes a character and the sections' term ids, per
      *  analyser, while a build runs. */
     knownSectionChars: 6_000_000,
+    /** Identifiers one page is recorded as documenting (`documented-identifiers.ts`): a reference
+     *  table of thousands of rows (error codes, variables) keeps its first ones; a page of one
+     *  topic documents tens. Bounds the index's memory for them, a short string each. */
+    maxDocumentedIdentifiers: 1_000,
     /** Characters of section text shown per hit: enough to judge relevance, not to replace `cat`. */
     snippetChars: 320,
     /** Distinct query terms scored, the most informative kept (`kept-terms.ts`). Questions have a

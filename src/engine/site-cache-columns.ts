@@ -214,13 +214,13 @@ export async function indexPageColumns(pages: readonly IndexedPageState[], share
     ints[at++] = p.rule;
     const v = p.variants.length === 1 ? (p.variants[0] as IndexedVariant) : undefined;
     // A variant of another shape (more fields than these) is kept whole: nothing of it is lost.
-    let shape = v !== undefined && v.expanded === undefined && Object.keys(v).length === 5 ? shapeIds.get(v.sections) : undefined;
-    if (v !== undefined && shape === undefined && v.expanded === undefined && Object.keys(v).length === 5) {
+    let shape = v !== undefined && v.expanded === undefined && Object.keys(v).length === 6 ? shapeIds.get(v.sections) : undefined;
+    if (v !== undefined && shape === undefined && v.expanded === undefined && Object.keys(v).length === 6) {
       shape = shapes.length;
-      shapes.push({ expanded: undefined, sections: v.sections, sectionIds: v.sectionIds, sketch: v.sketch });
+      shapes.push({ expanded: undefined, sections: v.sections, sectionIds: v.sectionIds, sketch: v.sketch, documents: v.documents });
       shapeIds.set(v.sections, shape);
     }
-    const same = v !== undefined && shape !== undefined && shapes[shape]?.sectionIds === v.sectionIds && shapes[shape]?.sketch === v.sketch;
+    const same = v !== undefined && shape !== undefined && shapes[shape]?.sectionIds === v.sectionIds && shapes[shape]?.sketch === v.sketch && shapes[shape]?.documents === v.documents;
     if (v !== undefined && same) {
       ints[at++] = v.id;
       ints[at++] = shape as number;
@@ -323,7 +323,7 @@ export function indexPagesOf(objects: readonly unknown[], columns: IndexPageColu
     const id = ints[n + 5] as number;
     const at = ints[n + 6] as number;
     const shape = id >= 0 ? shapes[at] : undefined;
-    const variants = shape !== undefined ? [{ expanded: shape.expanded, id, sections: shape.sections, sectionIds: shape.sectionIds, sketch: shape.sketch }] : others[at];
+    const variants = shape !== undefined ? [{ expanded: shape.expanded, id, sections: shape.sections, sectionIds: shape.sectionIds, sketch: shape.sketch, documents: shape.documents }] : others[at];
     if (variants === undefined) throw new Error("an index page's variants are missing");
     return {
       path,

@@ -1,5 +1,6 @@
 import { LIMITS } from "../../limits.js";
 import { blockUnitsOf } from "./block-units.js";
+import { documentedIdentifiers } from "./documented-identifiers.js";
 import { KnownSections, type KnownUnit } from "./known-sections.js";
 import { mayHaveReferenceList, referenceLists } from "./reference-lists.js";
 import { isErrorResponse, NO_PRINT, textPrint } from "./repeated-sections.js";
@@ -31,6 +32,8 @@ export interface BodyAnalysis {
    *  after another; `ends[3 * i + k]` is where text `k` of section `i` ends in `ids`. */
   readonly ids: Int32Array;
   readonly ends: Int32Array;
+  /** The identifiers it documents (`documentedIdentifiers`), lowercased. */
+  readonly documents: readonly string[];
 }
 
 /**
@@ -87,7 +90,7 @@ export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf:
     }
     if (keep !== undefined) known?.keep(s.key as string, keep);
   }
-  return { table: sectionTable(sections), prints: Float64Array.from(prints), errorResponses: Uint8Array.from(sections, (s) => (isErrorResponse(s) ? 1 : 0)), ids: buf.copy(), ends: Int32Array.from(ends) };
+  return { table: sectionTable(sections), prints: Float64Array.from(prints), errorResponses: Uint8Array.from(sections, (s) => (isErrorResponse(s) ? 1 : 0)), ids: buf.copy(), ends: Int32Array.from(ends), documents: documentedIdentifiers(body) };
 }
 
 /**

@@ -34,6 +34,7 @@ export interface RankingParams {
   readonly siteVectorWeight: number;
   readonly generatedPageWeight: number;
   readonly namedOperationWeight: number;
+  readonly documentsWeight: number;
   readonly minPrefixLength: number;
   readonly prefixMaxDfShare: number;
   readonly maxPrefixExpansions: number;
@@ -79,6 +80,10 @@ export const RANKING: RankingParams = {
    *  and the SDK page or guide that mentions every operation in a section of its own (firecrawl's
    *  Python SDK, "Cancelling a Crawl") should come after it, as they do when they only tie. */
   namedOperationWeight: 1.1,
+  /** Score factor for a page documenting an identifier the question names (a heading, a table
+   *  row's first cell or a field named by it, `documented-identifiers.ts`): the reference for
+   *  `ANONYMIZED_TELEMETRY` above the guides quoting it in examples. 1 turns it off. */
+  documentsWeight: 1.1,
   /** Weight of a word the docs write as one that the query splits in two ("log in" -> `login`,
    *  "web hook" -> `webhook`), credited to each half that is a query term. */
   joinWeight: 0.8,
@@ -164,6 +169,27 @@ export interface PagePriors {
   readonly base: Float64Array;
   readonly named: number;
   lift(page: number): number;
+  /** The pages documenting an identifier the question names (`documented-identifiers.ts`): those
+   *  whose `stamps` entry is `stamp`, their prior times `weight`. Absent for most questions. */
+  readonly documents?: DocumentsLift;
+}
+
+/** `PagePriors.documents`: a stamp per page rather than a set, as `bounds` asks for every candidate. */
+export interface DocumentsLift {
+  readonly stamps: Uint32Array;
+  readonly stamp: number;
+  readonly weight: number;
+}
+
+/** The most any page's prior may be under `priors`: bounds of a page's reach are scaled by it. */
+function mostPrior(priors: PagePriors): number {
+  return Math.max(1, priors.named) * (priors.documents === undefined ? 1 : Math.max(1, priors.documents.weight));
+}
+
+/** `prior` times the documents lift of `page`, when `priors` has one for it. */
+function documentsLifted(priors: PagePriors, page: number, prior: number): number {
+  const d = priors.documents;
+  return d !== undefined && d.stamps[page] === d.stamp ? prior * d.weight : prior;
 }
 
 /** `PagePriors.lift`: the page keeps its base, takes 1, or takes `named`. */
@@ -176,9 +202,9 @@ const NO_PRIORS: PagePriors = { base: new Float64Array(0), named: 1, lift: () =>
 /** A page's prior under `priors` (1 for a page past `base`). */
 function priorOf(priors: PagePriors, page: number): number {
   const p = priors.base[page];
-  if (p === undefined || p === 1) return 1;
+  if (p === undefined || p === 1) return documentsLifted(priors, page, 1);
   const lift = priors.lift(page);
-  return lift === BASE ? p : lift === FULL ? 1 : priors.named;
+  return documentsLifted(priors, page, lift === BASE ? p : lift === FULL ? 1 : priors.named);
 }
 
 /** BM25 inverse document frequency (always positive). */
@@ -358,8 +384,8 @@ export function rankPages(
   accumulatePages(index, scales, query, query.map((_, qi) => qi).filter((qi) => !common.includes(qi)), accepted, acc, true, pruning);
   if (common.length > 0 && peaks !== undefined) {
     const floor = floorOfTop(bounds(index, query, acc, shape, P, prior, false).lower, acc, limit, classes);
-    // A page named by the question may score above its reach (`PagePriors.named`).
-    const lifted = Math.max(1, prior.named);
+    // A page named by the question may score above its reach (`PagePriors.named`, `documents`).
+    const lifted = mostPrior(prior);
     while (common.length > 0 && reach(common, peaks, shape, P) * lifted >= floor - TIE_MARGIN) {
       accumulatePages(index, scales, query, [common.pop() as number], accepted, acc, true, pruning);
     }
@@ -547,7 +573,8 @@ function bounds(
   // `FLOOR_EVERY` pages), and a page whose terms' reach cannot reach it is left out at once.
   const reachOf = cut !== undefined && withUpper && n <= SECTION_BITS ? cut.reach : undefined;
   const running = reachOf === undefined ? undefined : cut?.classes === undefined ? new TopScores(cut?.limit ?? 1) : new ClassTop(cut.limit);
-  const lifted = Math.max(1, prior.named);
+  const lifted = mostPrior(prior);
+  const documents = prior.documents;
   let runningFloor = 0;
   const chunks = Math.ceil(n / 8);
   const table = reachOf === undefined ? acc.reachTable : fillReachTable(acc, reachOf, chunks);
@@ -600,7 +627,8 @@ function bounds(
     // `priorOf`, written out: its fraction, returned from a call not inlined, was a heap object.
     const base = prior.base[page];
     const lift = base === undefined || base === 1 ? FULL : prior.lift(page);
-    const weight = lift === FULL ? 1 : lift === BASE ? (base as number) : prior.named;
+    const own = lift === FULL ? 1 : lift === BASE ? (base as number) : prior.named;
+    const weight = documents !== undefined && documents.stamps[page] === documents.stamp ? own * documents.weight : own;
     lower[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * fieldsOnly)) / idfSum + title) * weight;
     if (running !== undefined) {
       // The bound's place, not the bound: a fraction passed to a call not inlined is a heap object.

@@ -19,6 +19,7 @@ import { negationScopes } from "./negation.js";
 import { cosine, type PageVector, SiteVectors, teachesVectors, type VectorSource } from "./site-vectors.js";
 import { BASE, FULL, NAMED, type PagePriors, type QueryTerm, RANKING, type RankedPage, RankScratch, type RankingParams, QueryWork, rankPages, resolveTerms } from "./ranking.js";
 import { keptTerms } from "./kept-terms.js";
+import { DocumentedUnits, queryIdentifiers } from "./documented-identifiers.js";
 import { TitleWords } from "./title-words.js";
 import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
@@ -160,6 +161,8 @@ interface IndexedVariant {
   readonly sectionIds: readonly number[];
   /** A sketch of its text, to tell near-identical copies in other versions (`sketchOf`). */
   readonly sketch: Uint32Array;
+  /** The identifiers its text documents (`documented-identifiers.ts`). */
+  readonly documents: readonly string[];
 }
 
 /** The key of a reader class's branches (`SearchIndex.branchesFor`): its flags, and whether languages fold. */
@@ -257,6 +260,8 @@ export class SearchIndex {
    *  id: one flat array, read for every candidate page (a lookup through the page object costs
    *  a cache miss per page on a large site). */
   private priors = new Float64Array(1024);
+  /** Which units document which identifiers, for the lift of a question naming one. */
+  private readonly documented = new DocumentedUnits();
   /** The operation path each API page documents (`operationPathKey`), by page path. */
   private operationPaths = new Map<string, string>();
   /** Pages whose operation the loaded API reference renders (so their text shows it). */
@@ -640,6 +645,7 @@ export class SearchIndex {
       if (!entry.complete) this.open.add(entry);
       entry.variants.forEach((v, variant) => {
         this.byId[v.id] = { entry, variant };
+        this.documented.add(v.id, v.documents);
       });
     }
     // Terms sorted for prefixes and grouped for fuzzy matching now, not by the first search.
@@ -765,9 +771,13 @@ export class SearchIndex {
     for (const w of this.endpointWords) forEndpoint ||= asked.has(w);
     // A page below full weight takes it when it names the query's words or path (`PagePriors`).
     // One the question names by title or path is lifted above full weight (`namedOperationWeight`).
+    // A page giving an identifier the question names a place of its own (a heading, a table
+    // row, a field) is its reference (`documented-identifiers.ts`).
+    const documents = this.documented.lift(queryIdentifiers(req.query), this.ranking.documentsWeight, this.byId.length);
     const prior: PagePriors = {
       base: priors,
       named: this.ranking.namedOperationWeight,
+      ...(documents !== undefined ? { documents } : {}),
       lift: (id: number): number => {
         const byTitle = namesTitle(id);
         if (byTitle === NAMED) return NAMED;
@@ -1383,7 +1393,9 @@ export class SearchIndex {
     const { sequences, sketch } = this.sequencesOf(analysed, entry.rule);
     const { page: id, sections: sectionIds } = this.index.addPage(pageFields, sequences, counted);
     const variant = entry.variants.length;
-    entry.variants.push({ expanded, id, sections, sectionIds, sketch });
+    const { documents } = analysed.analysis;
+    entry.variants.push({ expanded, id, sections, sectionIds, sketch, documents });
+    this.documented.add(id, documents);
     entry.conditions.push(condition);
     this.byId[id] = { entry, variant };
     this.unitChanges++;
@@ -1432,6 +1444,7 @@ export class SearchIndex {
   /** Remove one variant of a page made for readers (`ensureVariants`): readers of it make it again. */
   private dropVariant(entry: IndexedPage, variant: number): void {
     const v = entry.variants[variant] as IndexedVariant;
+    this.documented.remove(v.id, v.documents);
     this.classes.track(v.id, -1);
     this.index.removePage(v.id);
     this.byId[v.id] = undefined;
@@ -1576,6 +1589,7 @@ export class SearchIndex {
   private remove(entry: IndexedPage): void {
     this.open.delete(entry);
     for (const v of entry.variants) {
+      this.documented.remove(v.id, v.documents);
       this.classes.track(v.id, -1);
       this.index.removePage(v.id);
       this.byId[v.id] = undefined;
