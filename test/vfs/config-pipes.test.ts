@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO } from "../helpers/paths.js";
 
@@ -118,5 +119,34 @@ describe("docs.json that is a pipe", () => {
     const [withCache, without] = [await serve(site, home), await serve(site, fresh)];
     expect(withCache).toEqual({ code: 0, stderr: outOfDate(cache, "docs.json") + without.stderr.replaceAll(fresh, home) });
     expect(without.stderr).toContain("svc-mcp: 1 error in docs.json; run `svc-mcp check` for details\n");
+  });
+});
+
+describe("while serving with a cache", () => {
+  it("an ignore file turned into a pipe keeps the last good rules, said once, and the server goes on answering", async () => {
+    const { site, home } = repo();
+    expect(await serve(site, home)).toEqual({ code: 0, stderr: started(home) });
+    const child = spawn(process.execPath, [join(REPO, "bin/svc-mcp.js"), "serve"], { cwd: site, env: { PATH: process.env.PATH, HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
+    running.push(child);
+    const lines = (stream: NodeJS.ReadableStream): AsyncIterator<string> => createInterface({ input: stream })[Symbol.asyncIterator]();
+    const stderr = lines(child.stderr);
+    const stdout = lines(child.stdout);
+    const next = async (from: AsyncIterator<string>): Promise<string> => (await from.next()).value as string;
+    const send = (message: unknown): boolean => child.stdin.write(`${JSON.stringify(message)}\n`);
+    expect([await next(stderr), await next(stderr)].join("\n") + "\n").toBe(started(home));
+    rmSync(join(site, ".svcignore"));
+    mkfifo(join(site, ".svcignore"));
+    expect(await next(stderr)).toBe("svc-mcp: .svcignore cannot read (not a regular file); still applying the last good ignore rules until it is fixed");
+    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    expect(JSON.parse(await next(stdout))).toMatchObject({ id: 1, result: { serverInfo: { name: "svc-mcp" } } });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "query_docs_filesystem_pipes", arguments: { command: "find / -type f" } } });
+    const answer = JSON.parse(await next(stdout)) as { id: number; result: { content: { text: string }[] } };
+    expect([answer.id, answer.result.content.map((c) => c.text)]).toEqual([2, ["/index.mdx\n/skill.md\n"]]);
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const rest: string[] = [];
+    for (let line = await stderr.next(); line.done !== true; line = await stderr.next()) rest.push(line.value);
+    expect([code, rest]).toEqual([0, []]);
   });
 });
