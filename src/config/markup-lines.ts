@@ -1,3 +1,5 @@
+import { LIMITS } from "../limits.js";
+
 /**
  * How Markdown splits a page into lines and blocks, for the scans that decide whether a page is
  * parsed at all (`markup-cost.ts`, `markup-depth.ts`). The scans err toward counting: a line they
@@ -211,6 +213,12 @@ function continued(line: string, open: readonly Container[], at: At): number {
 /** The containers open after the line's new block quotes and list items, which it may open after those it continued. */
 function opened(line: string, at: At, open: Container[], inParagraph: boolean, markdown: boolean): Container[] {
   for (;;) {
+    // Past the deepest nesting a page may have and still be parsed (`deepMarkup` shows a deeper
+    // one as text), the rest of the line is read as text: each level re-reads the rest of the
+    // line, and every later line walks the open containers, so a page of N nested markers
+    // (`- - - ... y`) cost N squared (20,000 of them, 40 KB: 13 s per request; issue 25). Text
+    // rather than containers only lessens the code lines found: the side these counts err on.
+    if (open.length > LIMITS.preview.maxMarkupNesting) return open;
     const ws = skipSpace(line, at.pos, at.col);
     if (markdown && ws.col - at.base > 3) return open;
     if (line[ws.pos] === ">") {

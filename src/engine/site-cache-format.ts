@@ -1,6 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
-import { readFileSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { unlinkSync } from "node:fs";
+import { NO_IGNORE_RULES, readBytesInsideRoot } from "../config/inside-root.js";
 import { DefaultDeserializer, DefaultSerializer } from "node:v8";
 import type { IndexedPageState, SearchIndexState } from "./search/search-index.js";
 import type { StoredDocs } from "./site-cache-docs.js";
@@ -353,13 +353,22 @@ class InlineArena {
   }
 }
 
-/** SHA-256 of a repository file's bytes, "" when it cannot be read. */
-export function hashOf(root: string, rel: string): string {
-  try {
-    return createHash("sha256").update(readFileSync(join(root, rel))).digest("hex");
-  } catch {
-    return "";
-  }
+/** What the cache records for a configuration file that is there but cannot be read: `hashOf`
+ *  never gives it, so a cache written then is never taken (the load says what is wrong). */
+export const UNREADABLE_HASH = "unreadable";
+
+/**
+ * SHA-256 of a repository file's bytes, "" when nothing is there, undefined when something is
+ * there that cannot be read (a pipe, a device, a folder, a link out of the root, no permission).
+ * Read as every file under the root is (`readBytesInsideRoot`): a plain read waited forever on a
+ * pipe at `.svcignore` or docs.json and followed a link out of the root (issue 25). Undefined
+ * equals no recorded hash, so the cache is not taken and the load refuses the file as it would
+ * without a cache.
+ */
+export function hashOf(root: string, rel: string): string | undefined {
+  const read = readBytesInsideRoot(root, rel, { ignore: NO_IGNORE_RULES });
+  if (read.ok) return createHash("sha256").update(read.bytes).digest("hex");
+  return read.reason === "missing" ? "" : undefined;
 }
 
 export function removeQuietly(file: string): void {

@@ -11,7 +11,7 @@ import { indexPageColumns, pageColumns, SharedObjects } from "./site-cache-colum
 import { storedDocs } from "./site-cache-docs.js";
 import { folderColumns } from "./site-cache-folders.js";
 import type { CacheSeal } from "../store/cache-key.js";
-import { type Body, checksum, ConcatBytes, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RAW_MIN_BYTES, RawArraysWriter, rawKind, removeQuietly, skeletonOf, type SpooledBytes } from "./site-cache-format.js";
+import { type Body, checksum, ConcatBytes, FORMAT, hashOf, type Header, MAGIC, PADDING, padded, RAW_MIN_BYTES, RawArraysWriter, rawKind, removeQuietly, skeletonOf, type SpooledBytes, UNREADABLE_HASH } from "./site-cache-format.js";
 import { WIDE } from "../vfs/stored-text.js";
 import { packTexts } from "./site-cache-texts.js";
 import { BodySpool } from "./site-cache-spool.js";
@@ -240,7 +240,7 @@ async function writeSpooled(job: CacheWriteJob, step: (phase: WritePhase) => Pro
     format: FORMAT,
     code: job.code,
     root: job.root,
-    configs: [...new Set(job.configs)].sort().map((rel) => [rel, hashOf(job.root, rel)] as const),
+    configs: [...new Set(job.configs)].sort().map((rel) => [rel, hashOf(job.root, rel) ?? UNREADABLE_HASH] as const),
     trustedBefore: job.trustedBefore,
     bodyBytes,
     bodySum: bodyHash.digest("hex"),

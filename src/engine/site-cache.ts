@@ -219,7 +219,11 @@ export class SiteCache {
     }
     if (header.format !== FORMAT || header.code !== code) return "was written by another version of svc-mcp";
     if (header.root !== this.root) return "is another folder's";
-    for (const [rel, hash] of header.configs) if (hashOf(this.root, rel) !== hash) return `is out of date (${rel} changed)`;
+    for (const [rel, hash] of header.configs) {
+      const now = hashOf(this.root, rel);
+      if (now === undefined) return `is out of date (${rel} cannot be read)`;
+      if (now !== hash) return `is out of date (${rel} changed)`;
+    }
     const at = headerStart + headerBytes;
     const expected = at + header.bodyBytes + header.raw.reduce((sum, [, bytes]) => sum + padded(bytes), 0);
     if (size !== expected) return `is corrupt (${size} of ${expected} bytes)`;

@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { fencedLines } from "../../src/config/markup-lines.js";
+import { splitSections } from "../../src/engine/search/sections.js";
 import { renderFindings } from "../../src/engine/render/component-findings.js";
 import { deepMarkup } from "../../src/config/markup-depth.js";
 import { renderMdx } from "../../src/engine/render/render-mdx.js";
@@ -60,6 +62,52 @@ describe("deepMarkup: markup nested past what the preview parses", () => {
     expect(rendered.problem).toEqual({ message: "its emphasis nest more than 100 levels deep, the most the preview reads", line: 5, asText: true });
     expect(rendered.html).toBe(`<p># Title</p>\n<p>First paragraph.</p>\n<p>${"*a ".repeat(3000)}x${" b*".repeat(3000)}</p>`);
     expect([rendered.toc, rendered.unknown]).toEqual([[], []]);
+  });
+});
+
+describe("a page of thousands of list markers on one line (`- - - ... y`; issue 25, adversary round 38 F5)", () => {
+  const page = (markers: number): string => `# Deep\n\n${"- ".repeat(markers)}y\n`;
+
+  /**
+   * The work of reading a page's block structure, counted rather than timed: the runs of a
+   * regular expression over what is left of a long line (over 1,000 characters; sticky and
+   * global runs, which look at one place, aside). Before, the scan of fenced code re-read the
+   * rest of the line once per nesting level, so N markers cost N runs of N characters each
+   * (20,000 markers, 40 KB: 13 s per request; 50,000: a 503 after 30 s, on every request).
+   */
+  function longLineRuns(read: () => void): number {
+    const exec = RegExp.prototype.exec;
+    let runs = 0;
+    const spy = vi.spyOn(RegExp.prototype, "exec").mockImplementation(function (this: RegExp, input: string) {
+      if (!this.sticky && !this.global && input.length > 1_000) runs++;
+      return exec.call(this, input);
+    });
+    try {
+      read();
+    } finally {
+      spy.mockRestore();
+    }
+    return runs;
+  }
+
+  it("is shown as its text with the reason, and search reads the same line", () => {
+    const rendered = renderMdx(page(5_000), { filePath: "/guides/deep.mdx" });
+    expect(rendered.problem).toEqual({ message: "its lists nest more than 100 levels deep, the most the preview reads", line: 3, asText: true });
+    expect(rendered.html).toBe(`<p># Deep</p>\n<p>${"- ".repeat(5_000)}y\n</p>`);
+    // Search takes the line's first marker for a list item's, as on any page, and the rest as its words.
+    expect(splitSections(page(5_000)).map((s) => [s.heading, s.anchor, s.text])).toEqual([["Deep", "deep", `${"- ".repeat(4_999)}y`]]);
+  });
+
+  it("costs the same reading at 2,000 and at 8,000 markers: past the nesting limit the line is text, not read again per level", () => {
+    const runs = [2_000, 8_000].map((markers) => [
+      longLineRuns(() => fencedLines(page(markers).split("\n"))),
+      longLineRuns(() => renderMdx(page(markers), { filePath: "/guides/deep.mdx" })),
+    ]);
+    // Each of the two readings of fences (MDX, Markdown) stops 101 levels in: two runs a level, and a few for the line.
+    expect(runs).toEqual([
+      [412, 413],
+      [412, 413],
+    ]);
   });
 });
 
