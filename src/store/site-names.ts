@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { realPath } from "./real-path.js";
+import { isInsideFolder, realPath } from "./real-path.js";
 import { homeDir, xdgBaseDir } from "./xdg.js";
 
 /**
@@ -36,8 +36,11 @@ export function knownSiteName(env: Env, root: string): string | undefined {
 
 /** Keep `name` as `root`'s (when it changed): a file of its own, 0600, written whole. */
 export function rememberSiteName(env: Env, root: string, name: string): void {
-  if (knownSiteName(env, root) === name) return;
   const file = fileOf(env, root);
+  // Never inside the docs folder, as the default state folder (`resolveStateLocation`): a state
+  // home there is refused by every state command, and nothing may be written into it.
+  if (isInsideFolder(file, root)) return;
+  if (knownSiteName(env, root) === name) return;
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
     mkdirSync(join(file, ".."), { recursive: true, mode: 0o700 });
