@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs";
+import { knownSiteName, rememberSiteName } from "../store/site-names.js";
+import { projectIdFromName, resolveStateDir } from "../store/state-dir.js";
 import { DocsRuntime, type RuntimeOptions } from "../engine/runtime.js";
 import { SiteCache } from "../engine/site-cache.js";
 import { resolveCache } from "../store/cache-dir.js";
@@ -22,7 +25,14 @@ export async function loadDocs(io: CliIO, dir: string | undefined, options: Omit
   // Parsed pages and the search index kept across starts, in the user's cache folder (never the docs').
   const cache = resolveCache(io.env, root, (message) => log(`warning: ${message}`));
   const siteCache = cache !== undefined ? new SiteCache({ dir: cache.dir, seal: cache.seal, root, log }) : undefined;
-  const runtime = await DocsRuntime.load({ ...options, root, log, load: siteLoadOptions(io, root), ...(siteCache !== undefined ? { siteCache } : {}) });
+  // A docs.json that names no site serves under the name this folder was last served under (site-names.ts).
+  const knownName = knownSiteName(io.env, root);
+  const load = { ...siteLoadOptions(io, root), ...(knownName !== undefined ? { knownName } : {}) };
+  const runtime = await DocsRuntime.load({ ...options, root, log, load, ...(siteCache !== undefined ? { siteCache } : {}) });
+  // Kept once the project has state (made by a state command or a server's first use): a start
+  // that keeps none (stdio with no feedback sent) writes nothing to the state home.
+  const { name, named } = runtime.site.config;
+  if (named === true && existsSync(resolveStateDir(projectIdFromName(name), { cwd: io.cwd, env: io.env }))) rememberSiteName(io.env, root, name);
   const summary = diagnosticsSummary(runtime.site.diagnostics, dir);
   if (summary !== undefined) log(summary);
   return runtime;

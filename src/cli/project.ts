@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { DOCS_JSON, loadDocsJson } from "../config/load-docs-json.js";
 import { StateLocationError } from "../store/errors.js";
 import { resolveStateLocation, type StateLocation } from "../store/location.js";
-import { projectIdFromName } from "../store/state-dir.js";
+import { knownSiteName, rememberSiteName } from "../store/site-names.js";
+import { legacyProjectIdFromName, projectIdFromName, resolveStateDir } from "../store/state-dir.js";
 import { openStores, type OpenStoresOptions, type Stores } from "../store/stores.js";
 import { CliError, type CliIO } from "./io.js";
 import { resolveDir } from "./options.js";
@@ -36,6 +37,7 @@ export async function resolveProject(io: CliIO, args: ProjectArgs, siteName?: st
   const flag = args["project-id"];
   let id: string;
   let from: Project["from"];
+  let legacy: string | undefined;
   if (flag !== undefined) {
     if (!PROJECT_ID.test(flag)) {
       throw new CliError(`--project-id must be 1 to 64 letters, digits, "-" or "_", starting with a letter or digit; got ${JSON.stringify(flag)}`, 2);
@@ -43,12 +45,21 @@ export async function resolveProject(io: CliIO, args: ProjectArgs, siteName?: st
     id = flag;
     from = "--project-id";
   } else {
-    id = projectIdFromName(siteName ?? (await siteNameOf(io, args.dir)));
+    const name = siteName ?? (await siteNameOf(io, args.dir));
+    id = projectIdFromName(name);
     from = "site name";
+    legacy = legacyProjectIdFromName(name);
   }
   const warn = (message: string): void => io.stderr(`svc-mcp: warning: ${message}\n`);
   try {
-    return { id, from, state: resolveStateLocation(id, { state: args.state, cwd: io.cwd, env: io.env, docsRoot: docsFolder(io, args, siteName), warn }) };
+    const state = resolveStateLocation(id, { state: args.state, cwd: io.cwd, env: io.env, docsRoot: docsFolder(io, args, siteName), warn });
+    // A name without an ASCII form had its state under a shared ID until 2026-12-02: say where,
+    // never move it (it may be another such site's).
+    if (legacy !== undefined && legacy !== id && state.kind === "folder" && !existsSync(state.path)) {
+      const before = resolveStateDir(legacy, { cwd: io.cwd, env: io.env });
+      if (existsSync(before)) warn(`this site's state is now kept in ${state.path}; before, every site whose name has no ASCII spelling kept it in ${before}: if that is this site's, move it there`);
+    }
+    return { id, from, state };
   } catch (error) {
     if (error instanceof StateLocationError) throw new CliError(error.message, 2);
     throw error;
@@ -82,5 +93,8 @@ async function siteNameOf(io: CliIO, dir: string | undefined): Promise<string> {
   if (docs.config === undefined) {
     throw new CliError(`cannot read the site name from ${root}/docs.json (${docs.diagnostics.map((d) => d.message).join("; ")}); pass --project-id`, 1);
   }
+  // The name the folder was last served under stands in for one docs.json does not give (site-names.ts).
+  if (docs.config.named !== true) return knownSiteName(io.env, root) ?? docs.config.name;
+  rememberSiteName(io.env, root, docs.config.name);
   return docs.config.name;
 }

@@ -21,6 +21,7 @@ import { docsTools } from "../mcp/tools.js";
 import { isFeedbackPage } from "../engine/use-cases/feedback-page.js";
 import type { DocsRuntime } from "../engine/runtime.js";
 import type { CallerPlaces } from "../engine/shell/shared-places.js";
+import { rememberSiteName } from "../store/site-names.js";
 import { ANONYMOUS } from "../vfs/access.js";
 import { requestContext } from "../vfs/request-context.js";
 import { pagesSummary, plural } from "./diagnostics-summary.js";
@@ -107,6 +108,8 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   let stopping = false;
   void stopSignal.then(() => (stopping = true));
   const project = await resolveProject(io, args, runtime.site.config.name);
+  // Its state is in use: a start whose docs.json names no site keeps to it (site-names.ts).
+  if (runtime.site.config.named === true) rememberSiteName(io.env, runtime.site.root, runtime.site.config.name);
   // A server keeps the settings between requests where the store learns of every change.
   const stores = projectStores(project, { state: { cacheSettings: true } });
   let state: StateStore, feedback: FeedbackStore, keys: AdminKeyStore, counters;

@@ -28,7 +28,8 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
   const doc = (typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
   const model = options.model ?? readNavigation(doc);
   const resolveEntry = options.resolveEntry ?? defaultResolveEntry;
-  const name = typeof doc.name === "string" && doc.name.trim() !== "" ? doc.name.trim() : fallbackName;
+  const named = typeof doc.name === "string" && doc.name.trim() !== "";
+  const name = named ? (doc.name as string).trim() : fallbackName;
 
   const navPages = new Map<string, PagePlacement>();
   for (const e of model.entries) {
@@ -91,6 +92,7 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
 
   return {
     name,
+    ...(named ? { named: true as const } : {}),
     present: true,
     navPages,
     indexing: seo.indexing === "all" ? "all" : "navigable",

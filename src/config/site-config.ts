@@ -55,8 +55,10 @@ export interface SpecReference {
 }
 
 export interface SiteConfig {
-  /** docs.json `name` (falls back to the folder name). */
+  /** docs.json `name` (falls back to the folder name, or the name the folder was last served under). */
   readonly name: string;
+  /** docs.json named the site (a non-empty string `name`); else `name` is a fallback. */
+  readonly named?: true;
   readonly description?: string;
   /** Whether docs.json was present. Without it, there is no navigation and every page is indexed. */
   readonly present: boolean;

@@ -1,3 +1,5 @@
+import anyAscii from "any-ascii";
+
 /** The names a site's MCP tools get, derived from the docs.json `name`. */
 export interface ToolNames {
   /** snake_case site name: `Spree Commerce documentation` -> `spree_commerce`. */
@@ -15,7 +17,9 @@ const MAX_SLUG = 64 - "query_docs_filesystem_".length;
  * "documentation" are dropped from the end: they are implied by the tool names.
  */
 export function toolNames(siteName: string): ToolNames {
-  let words = siteName
+  // Spelled in ASCII first (`any-ascii`): a name of Cyrillic, Chinese or Arabic letters was
+  // `docs`, so two such sites in one editor had the same tools (adversary round 38, F3).
+  let words = anyAscii(siteName)
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
+import anyAscii from "any-ascii";
 import { homeDir, xdgBaseDir } from "./xdg.js";
 
 /**
@@ -17,13 +19,41 @@ export function resolveStateDir(
   return join(base, "svc-mcp", projectId);
 }
 
-/** A project ID from a site name: `Spree Commerce documentation` -> `spree-commerce-documentation`. */
+/**
+ * A project ID from a site name: `Spree Commerce documentation` -> `spree-commerce-documentation`.
+ * A name with letters or digits no ASCII form keeps (`Документация`, `文档中心`, `Straße`) is
+ * spelled in ASCII (`any-ascii`) and takes 8 hex digits of its SHA-256: such names all became
+ * `docs` (or lost their words), so two sites shared one default state folder, and a staff account
+ * of one signed in to the other (adversary round 38, F3). Spellings can coincide (`文档` and `文檔`
+ * are both `WenDang`); the hash keeps them apart.
+ */
 export function projectIdFromName(name: string): string {
-  const id = name
+  const id = legacyProjectIdFromName(name);
+  if (!dropsLetters(name)) return id;
+  const spelled = slugOf(anyAscii(name)).slice(0, 55).replace(/-+$/, "");
+  const hash = createHash("sha256").update(name.normalize("NFC").trim()).digest("hex").slice(0, 8);
+  return `${spelled === "" ? "docs" : spelled}-${hash}`;
+}
+
+/**
+ * The project ID before names without an ASCII form were spelled (`projectIdFromName`): where the
+ * state of such a site was kept until then, which `resolveProject` points to when it finds it.
+ */
+export function legacyProjectIdFromName(name: string): string {
+  const id = slugOf(name);
+  return id === "" ? "docs" : id.slice(0, 64);
+}
+
+function slugOf(name: string): string {
+  return name
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
-  return id === "" ? "docs" : id.slice(0, 64);
+}
+
+/** Whether the name holds a letter or digit that is not ASCII once accents are taken off. */
+function dropsLetters(name: string): boolean {
+  return /[^\x00-\x7f]/.test(name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^\p{L}\p{N}]/gu, ""));
 }

@@ -125,6 +125,9 @@ export interface LoadSiteOptions {
   /** Reads page files in another thread ahead of a first load (`ReadAhead`); unset: the load
    *  reads them all itself. */
   readonly readAhead?: StartReadAhead;
+  /** The name the folder was last served under (`knownSiteName`): a first load whose docs.json
+   *  names no site serves under it, not under the folder's name. */
+  readonly knownName?: string;
 }
 
 /** Reports progress and problems; the CLI sends these to stderr (never stdout: stdio is protocol). */
@@ -209,7 +212,7 @@ interface Listed {
 async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undefined, options: LoadSiteOptions, known: KnownPages | undefined, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, stats }: Listed): Promise<LoadedSite> {
   const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore }));
   appendAll(diagnostics, docs.diagnostics);
-  const { config, keptLastGood } = configOf(docs, previous, root, diagnostics);
+  const { config, keptLastGood } = configOf(docs, previous, root, diagnostics, options.knownName);
   appendAll(diagnostics, listed);
   if (kept.length > LIMITS.load.announcedPages) log(`loading ${kept.length} page files from ${root}`);
 
@@ -329,7 +332,22 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
 
 /** The configuration a load serves: docs.json's, else the last good one, else what can be read of
  *  it at a first load; `keptLastGood` when a reload keeps the last good one. */
-function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: LoadedSite | undefined, root: string, diagnostics: Diagnostic[]): { config: SiteConfig; keptLastGood: boolean } {
+function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: LoadedSite | undefined, root: string, diagnostics: Diagnostic[], knownName: string | undefined): { config: SiteConfig; keptLastGood: boolean } {
+  const served = configServed(docs, previous, root, diagnostics);
+  // A docs.json that names no site (its name removed, emptied, not a string; or no docs.json at a
+  // first load) keeps the name the site was served under: on a reload the last one, at a first
+  // load the one the folder was last served under. The name names the tools and the project (its
+  // state): taking the folder's instead renamed every tool under the clients and, at a restart,
+  // moved the site to a new, empty state with its sign-in gone (adversary round 38, F1).
+  const kept = previous !== undefined ? previous.site.config.name : knownName;
+  if (served.config.named === true || kept === undefined || kept === served.config.name) return served;
+  if (served.config.present) {
+    diagnostics.push({ severity: "warning", file: "docs.json", code: LOAD_CODES.nameKept, message: `docs.json names no site; still serving it as "${kept}" (its tools and state stay as they are) until it names one` });
+  }
+  return { ...served, config: { ...served.config, name: kept } };
+}
+
+function configServed(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: LoadedSite | undefined, root: string, diagnostics: Diagnostic[]): { config: SiteConfig; keptLastGood: boolean } {
   // A problem in one element costs that element only: the configuration is read from the rest
   // (`docs.config`), on a reload too, so the rest of an edit applies. Only a docs.json that cannot
   // be read as a whole (it does not parse, or leaves no navigation) keeps the last good

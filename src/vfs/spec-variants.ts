@@ -34,7 +34,7 @@ export function specVariants(site: Pick<Site, "files" | "pages" | "api" | "confi
 
 function fileVariants(site: Pick<Site, "pages" | "api">, file: SiteFile, result: SpecLoadResult | undefined, previous: FileVariants | undefined): FileVariants | undefined {
   const parts: { part: Segments; access: Access }[] = [];
-  const ownParts = result?.ok === true ? metadataParts(result.spec) : mayHaveMetadata(file.text) ? metadataPartsOfText(file.text) : [];
+  const ownParts = partsOf(file, result);
   if (ownParts === undefined) {
     const nobody: Access = { groups: [UNMATCHABLE_GROUP] };
     return reuse(previous, file, "unreadable") ?? new FileVariants(file, [nobody], () => undefined, undefined, "unreadable", () => true);
@@ -75,4 +75,20 @@ function fileVariants(site: Pick<Site, "pages" | "api">, file: SiteFile, result:
   };
   // Each class's time carries over from the previous version of the file (`FileVariants.times`).
   return new FileVariants(file, rules, render, undefined, signature, undefined, previous?.times);
+}
+
+/**
+ * The parts with `metadata` of the spec as mounted. A loaded result is the file's own, except one
+ * kept as the last good version (`refused`: the text now is broken, over the limit, or a file its
+ * `$ref`s read is): its pages are the last good ones, but the file is mounted as it reads now, so
+ * what that text restricts counts too, read from the text; a text that cannot be parsed but
+ * mentions `x-svc`/`x-mint` is all-access only (`undefined`). Before, such a text was mounted under
+ * the last good version's rules: an edit adding a staff-only operation and a YAML error showed the
+ * operation to anonymous readers of the raw file (adversary round 38, F2).
+ */
+function partsOf(file: SiteFile, result: SpecLoadResult | undefined): ReturnType<typeof metadataPartsOfText> {
+  if (result?.ok === true && result.refused === undefined) return metadataParts(result.spec);
+  const written = mayHaveMetadata(file.text) ? metadataPartsOfText(file.text) : [];
+  if (result?.ok !== true || written === undefined) return written;
+  return [...metadataParts(result.spec), ...written];
 }

@@ -1,0 +1,57 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import { readerWithGroups } from "../../src/vfs/access.js";
+import { connect } from "../helpers/mcp.js";
+import { fixture } from "../helpers/paths.js";
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const STAFF_OP = "  /staff/secret:\n    get:\n      summary: Staff STAFFOPMARK\n      x-svc:\n        metadata:\n          groups: [staff]\n      responses:\n        \"200\": { description: ok }\n";
+
+/**
+ * A spec kept as its last good version while its text is broken is mounted as it reads now: the
+ * restrictions that text writes count too (adversary round 38, F2: an edit that added a staff-only
+ * operation and a YAML error showed the operation to anonymous readers of the raw file, under the
+ * last good version's rules, which had none).
+ */
+describe("a spec file kept as its last good version", () => {
+  it("never shows what its broken text restricts: a text that cannot be parsed but restricts is for all-access readers only", async () => {
+    const root = mkdtempSync(join(tmpdir(), "svc-spec-kept-"));
+    made.push(root);
+    cpSync(fixture("api-demo"), root, { recursive: true });
+    const file = join(root, "api", "openapi.yaml");
+    const good = readFileSync(file, "utf8");
+    const runtime = await DocsRuntime.load({ root });
+    const command = "rg -c STAFFOPMARK /; wc -c < /api/openapi.yaml; ls /api-reference | wc -l";
+    const answers = async (): Promise<string[]> => {
+      const out: string[] = [];
+      for (const reader of [undefined, readerWithGroups(["staff"])]) {
+        const c = await connect(runtime, reader);
+        out.push(c.text(await c.call("query_docs_filesystem_parcel_api", { command })));
+        await c.close();
+      }
+      return out;
+    };
+    try {
+      const pagesBefore = [...runtime.site.pages.keys()];
+      const before = await answers();
+      writeFileSync(file, `${good.replace("  /parcels:\n", `${STAFF_OP}  /parcels:\n`)}  bad: : [\n`);
+      await runtime.applyChanges(["api/openapi.yaml"]);
+      expect([...runtime.site.pages.keys()]).toEqual(pagesBefore);
+      const broken = await answers();
+      // Before: everyone reads the file as written (no part restricted). After: no trace of the
+      // staff operation for anyone but an all-access reader, and the file is not mounted for
+      // them (what its text restricts cannot be told apart); the pages stay the last good ones.
+      expect(before).toEqual(["1120\n1\n", "1120\n1\n"]);
+      expect(broken).toEqual(["1\nbash: /api/openapi.yaml: No such file or directory\n", "1\nbash: /api/openapi.yaml: No such file or directory\n"]);
+    } finally {
+      await runtime.close();
+    }
+  });
+});
