@@ -125,6 +125,10 @@ export interface LoadSiteOptions {
   /** Reads page files in another thread ahead of a first load (`ReadAhead`); unset: the load
    *  reads them all itself. */
   readonly readAhead?: StartReadAhead;
+  /** Told each page a first load (no earlier snapshot, nothing reused from a cache) makes from a
+   *  file, as soon as it is made: the search index's analysis begins while the load goes on
+   *  (`AnalysisDuringLoad`). Never told on a reload. */
+  readonly onPage?: (page: Page) => void;
 }
 
 /** Reports progress and problems; the CLI sends these to stderr (never stdout: stdio is protocol). */
@@ -223,6 +227,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // Synchronous reads, one after the other (~18 ms for spree's 428 files), beat a stat and a read
   // per file through the thread pool (~60 ms); a large site's are read ahead by another thread.
   const aheadTexts = new Map<number, PageText>();
+  const onPage = previous === undefined && known === undefined ? options.onPage : undefined;
   let walkedNumber = 0;
   for (let i = 0; i < kept.length; i++) {
     const rel = kept[i] as string;
@@ -234,7 +239,10 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     const result = readPage(root, rel, previousPages, ignore, known, texts, walked ? { ...(real !== undefined ? { realRoot: real } : {}) } : undefined, pre, statN >= 0 ? () => stats?.ahead.stat(statN) : undefined);
     if (result.stat !== undefined) pageStats.set(rel, result.stat);
     if (result.diagnostic !== undefined) diagnostics.push(result.diagnostic);
-    if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);
+    if (result.page !== undefined) {
+      addPage(files, pages, shadowed, result.page, diagnostics);
+      onPage?.(result.page);
+    }
     if (result.real !== undefined) addLink(links, result.real, rel);
   }
 
