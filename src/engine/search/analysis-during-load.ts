@@ -26,11 +26,15 @@ export class AnalysisDuringLoad {
   private seen = [new Set<BodyKey>(), new Set<BodyKey>()];
   private pages = 0;
   private chars = 0;
+  private bodies = 0;
   private done = false;
 
+  /** `from`: bodies or characters offered from which workers start (the build's own, by default;
+   *  tests start them sooner). */
   constructor(
     private readonly cores: number,
     private readonly log: (line: string) => void = () => {},
+    private readonly from: { readonly bodies: number; readonly chars: number } = { bodies: LIMITS.search.analysisWorkersFrom, chars: LIMITS.search.analysisWorkersFromChars },
   ) {}
 
   /** A page the load made: its body queued for analysis, unless offered before or one that
@@ -45,6 +49,7 @@ export class AnalysisDuringLoad {
     seen.add(key);
     if (bodyImportsMdx(key, page)) return;
     const item = bodyToAnalyse(page, key, api);
+    this.bodies++;
     this.chars += item.chars;
     const distinct = (this.seen[0] as Set<BodyKey>).size + (this.seen[1] as Set<BodyKey>).size;
     if (this.feed !== undefined) {
@@ -53,14 +58,18 @@ export class AnalysisDuringLoad {
       return;
     }
     this.held.push(item);
-    const { analysisWorkersFrom, analysisWorkersFromChars } = LIMITS.search;
-    if (this.held.length < analysisWorkersFrom && this.chars < analysisWorkersFromChars) return;
+    if (this.held.length < this.from.bodies && this.chars < this.from.chars) return;
     this.feed = AnalysisFeed.open(analysisWorkers(this.cores, distinct, this.pages), this.log);
     for (const body of this.held) this.feed.offer(body);
     this.held = [];
   }
 
-  /** Whether analysis workers were started. */
+  /** Distinct bodies offered for analysis so far. */
+  get offered(): number {
+    return this.bodies;
+  }
+
+  /** Whether analysis workers were started (and not closed). */
   get started(): boolean {
     return this.feed !== undefined;
   }
