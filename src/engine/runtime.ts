@@ -10,11 +10,13 @@ import type { ApiPageInfo } from "../vfs/site-api.js";
 import { type LoadedSite, type LoadSiteOptions, loadSite, reloadReplacedRoot, reloadSite } from "../vfs/load-site.js";
 import { readablePage, readerApiPage, type SiteOutline, siteOutline } from "../vfs/outline.js";
 import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-context.js";
+import type { Page } from "../vfs/page.js";
 import type { Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
 import { RepositoryWatcher, type RootEvent, type StopWatching, startWatching } from "../vfs/watch.js";
 import { PAGE_READ, type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
 import { AnalysisFeed, analysisWorkers } from "./search/analysis-feed.js";
+import { AnalysisDuringLoad } from "./search/analysis-during-load.js";
 import { startPageReadAhead } from "./page-read-ahead.js";
 import { CallerTurns } from "./search/caller-turns.js";
 import { LazyShell } from "./shell/lazy-shell.js";
@@ -100,6 +102,13 @@ export interface RuntimeOptions {
    * thread's slices and its memory before the port opened and beside the first search (issue 22).
    */
   readonly writeCacheOnceServing?: boolean;
+  /**
+   * Begin the search index's page analysis while a first load reads the pages
+   * (`AnalysisDuringLoad`), not once the build starts: for a runtime whose index is built right
+   * after the load (`serve`, which waits for it before it answers). Off where a build may never
+   * come (`indexLater` without a search: one-shot commands), whose load it would only slow.
+   */
+  readonly analyseWhileLoading?: boolean;
 }
 
 /** Points of a start (`RuntimeOptions.onLoadStep`): the persistent cache checked against the
@@ -205,6 +214,8 @@ export class DocsRuntime {
     private readonly loadStarted = Date.now(),
     /** The watch made before the load (`RuntimeOptions.watch`), until `watch()` takes it. */
     private early?: RepositoryWatcher,
+    /** The analysis begun during the load (`RuntimeOptions.analyseWhileLoading`), until the build takes it. */
+    private duringLoad?: AnalysisDuringLoad,
   ) {
     this.loaded = loaded;
     this.cached = cached;
@@ -230,6 +241,7 @@ export class DocsRuntime {
     const loadStarted = Date.now();
     const log = options.log ?? (() => {});
     const watcher = options.watch === true ? new RepositoryWatcher(options.root, (error) => log(`warning: file watcher: ${error.message}`)) : undefined;
+    const duringLoad = options.analyseWhileLoading === true && availableParallelism() >= 2 ? new AnalysisDuringLoad(availableParallelism(), log) : undefined;
     try {
       // The cache's checksums are computed by another thread while the load goes on from it: its
       // sums are waited for once the load is over (a warm start of the 25k-page versioned site
@@ -241,7 +253,7 @@ export class DocsRuntime {
       // Each folder is watched before the load lists it, so every file it reads is read after its
       // folder is watched. A first load of a large site reads its files in a worker thread ahead
       // of it (`PageReadAhead`), after the listing.
-      const load = { readAhead: (real: string, rels: readonly string[], maxBytes: number) => startPageReadAhead(real, rels, maxBytes, options.log), ...options.load };
+      const load = { readAhead: (real: string, rels: readonly string[], maxBytes: number) => startPageReadAhead(real, rels, maxBytes, options.log), ...(duringLoad !== undefined ? { onPage: (page: Page) => duringLoad.offer(page) } : {}), ...options.load };
       const loadFrom = (known: CachedSite["known"] | undefined): Promise<LoadedSite> => loadSite(options.root, options.log, undefined, load, known, watcher !== undefined ? (rel) => watcher.beforeListing(rel) : undefined);
       let loaded: LoadedSite;
       try {
@@ -262,8 +274,11 @@ export class DocsRuntime {
       // docs.json of the 25k-page site), a change in between reloads them as an event would.
       if (watcher !== undefined && cached !== undefined) watcher.record(cached.changedConfigs());
       options.onLoadStep?.("read");
-      return new DocsRuntime(loaded, options, cached, loadStarted, watcher);
+      // A start from the cache indexes only what changed: nothing was offered (a first load only).
+      if (cached !== undefined) duringLoad?.close();
+      return new DocsRuntime(loaded, options, cached, loadStarted, watcher, cached === undefined ? duringLoad : undefined);
     } catch (error) {
+      duringLoad?.close();
       // A load stopped (an ignore file that cannot be read) leaves no watch holding the process open.
       watcher?.stop();
       throw error;
@@ -296,9 +311,14 @@ export class DocsRuntime {
    * The index is the same either way.
    */
   private analysisFeed(site: Site): AnalysisFeed | undefined {
+    const duringLoad = this.duringLoad;
+    this.duringLoad = undefined;
     if (availableParallelism() < 2) return undefined;
     const bodies = this.index.bodiesToAnalyse(site);
     const workers = analysisWorkers(availableParallelism(), bodies.length, site.pages.size);
+    // Begun during the load: the build takes what it has made, and it goes on in the build's order.
+    const begun = duringLoad?.feedFor(bodies, workers);
+    if (begun !== undefined) return begun;
     const { analysisWorkersFrom, analysisWorkersFromChars } = LIMITS.search;
     let chars = 0;
     for (const body of bodies) chars += body.chars;
@@ -856,6 +876,9 @@ export class DocsRuntime {
   /** Stop watching, abort remote downloads, and wait for a reload in progress. */
   async close(): Promise<void> {
     this.closed = true;
+    // Closed before its build took the analysis begun during the load: its workers end now.
+    this.duringLoad?.close();
+    this.duringLoad = undefined;
     this.remote?.abort.abort();
     this.early?.stop();
     this.early = undefined;

@@ -128,6 +128,10 @@ export interface LoadSiteOptions {
   /** The name the folder was last served under (`knownSiteName`): a first load whose docs.json
    *  names no site serves under it, not under the folder's name. */
   readonly knownName?: string;
+  /** Told each page a first load (no earlier snapshot, nothing reused from a cache) makes from a
+   *  file, as soon as it is made: the search index's analysis begins while the load goes on
+   *  (`AnalysisDuringLoad`). Never told on a reload. */
+  readonly onPage?: (page: Page) => void;
 }
 
 /** Reports progress and problems; the CLI sends these to stderr (never stdout: stdio is protocol). */
@@ -183,7 +187,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
           })
         : undefined;
     try {
-      const loaded = await loadRest(root, log, previous, options, known, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, ...(stats !== undefined && statOrder !== undefined ? { stats: { ahead: stats, order: statOrder } } : {}) });
+      const loaded = await loadRest(root, log, previous, options, known, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, ...(previous === undefined && known === undefined && options.onPage !== undefined ? { onPage: options.onPage } : {}), ...(stats !== undefined && statOrder !== undefined ? { stats: { ahead: stats, order: statOrder } } : {}) });
       return lastGoodIgnore !== undefined ? { ...loaded, lastGoodIgnore } : loaded;
     } finally {
       ahead?.close();
@@ -206,10 +210,12 @@ interface Listed {
   readonly ahead: ReadAhead | undefined;
   /** The cached pages' stats taken by a thread, and each kept file's number among them (-1: none). */
   readonly stats?: { readonly ahead: StatAhead; readonly order: Int32Array };
+  /** `LoadSiteOptions.onPage`, on a first load. */
+  readonly onPage?: (page: Page) => void;
 }
 
 /** `loadSite` after the listing: docs.json, the pages, the API reference. */
-async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undefined, options: LoadSiteOptions, known: KnownPages | undefined, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, stats }: Listed): Promise<LoadedSite> {
+async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undefined, options: LoadSiteOptions, known: KnownPages | undefined, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, stats, onPage }: Listed): Promise<LoadedSite> {
   const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore }));
   appendAll(diagnostics, docs.diagnostics);
   const { config, keptLastGood } = configOf(docs, previous, root, diagnostics, options.knownName);
@@ -221,7 +227,6 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   const shadowed = new Map<string, Page[]>();
   const links = new Map<string, string[]>();
   const pageStats = new Map<string, PageStat>();
-  const previousPages = previous?.site;
   const texts = new ParsedTexts();
   // Synchronous reads, one after the other (~18 ms for spree's 428 files), beat a stat and a read
   // per file through the thread pool (~60 ms); a large site's are read ahead by another thread.
@@ -234,10 +239,11 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     const read = walked && ahead !== undefined ? await ahead.next() : undefined;
     const pre = read === undefined ? undefined : aheadPage(read, n, texts, aheadTexts);
     const statN = stats?.order[i] ?? -1;
-    const result = readPage(root, rel, previousPages, ignore, known, texts, walked ? { ...(real !== undefined ? { realRoot: real } : {}) } : undefined, pre, statN >= 0 ? () => stats?.ahead.stat(statN) : undefined);
+    const result = readPage(root, rel, previous?.site, ignore, known, texts, walked ? { ...(real !== undefined ? { realRoot: real } : {}) } : undefined, pre, statN >= 0 ? () => stats?.ahead.stat(statN) : undefined);
     if (result.stat !== undefined) pageStats.set(rel, result.stat);
     if (result.diagnostic !== undefined) diagnostics.push(result.diagnostic);
     if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);
+    if (result.page !== undefined) onPage?.(result.page);
     if (result.real !== undefined) addLink(links, result.real, rel);
   }
 

@@ -1,6 +1,8 @@
 import { posix } from "node:path";
 import { frontMatterEnd, type MdxImport, mdxImports, removeImports } from "../../config/mdx-imports.js";
 import { LIMITS } from "../../limits.js";
+import { type BodyKey, bodyBytesOf } from "../../vfs/body-key.js";
+import { mayHaveImportLine } from "../../vfs/import-lines.js";
 import type { Page } from "../../vfs/page.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 
@@ -65,6 +67,13 @@ interface Resolver {
 /** Whether a body imports an MDX file at all, by any kind of statement (`expandIncludes` tells which resolve). */
 export function importsMdx(body: string): boolean {
   return QUICK_IMPORT_RE.test(body) && mdxImports(body).some((s) => s.unread === true || MDX_SOURCE_RE.test(s.source));
+}
+
+/** Whether a page's body (of key `key`, `bodyKeyOf`) imports an MDX file (`importsMdx`): a body
+ *  held as bytes is decoded for this only when a line of it may start with an import. */
+export function bodyImportsMdx(key: BodyKey, page: Page): boolean {
+  const bytes = bodyBytesOf(key);
+  return bytes !== undefined && !mayHaveImportLine(bytes) ? false : importsMdx(page.body);
 }
 
 /** A line starting an import or export: most pages have none, and skip the parse. */

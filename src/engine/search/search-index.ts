@@ -3,12 +3,12 @@ import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
 import { isIndexed, placementOf, type Site } from "../../vfs/site.js";
 import { pagesAt } from "../../vfs/page-routes.js";
+import { isApiPage } from "./endpoint-page.js";
 import type { Page } from "../../vfs/page.js";
-import { type BodyKey, bodyBytesOf, bodyKeyOf } from "../../vfs/body-key.js";
-import { mayHaveImportLine } from "../../vfs/import-lines.js";
+import { type BodyKey, bodyKeyOf } from "../../vfs/body-key.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { AccessTable, type ReaderClass } from "./access-table.js";
-import { type Expanded, importsMdx, isCurrent } from "./includes.js";
+import { bodyImportsMdx, type Expanded, isCurrent } from "./includes.js";
 import { PAGE_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { abbreviationTable } from "./abbreviations.js";
@@ -27,7 +27,7 @@ import { RepeatedSections, type RepeatedSectionsState } from "./repeated-section
 import { type SectionTable, sectionAt, sectionCount, type StoredSection } from "./section-table.js";
 import { type Section, sectionText } from "./sections.js";
 import { operationWords } from "./operation-words.js";
-import type { AnalysisFeed, BodyToAnalyse } from "./analysis-feed.js";
+import { type AnalysisFeed, type BodyToAnalyse, bodyToAnalyse } from "./analysis-feed.js";
 import { type BodyAnalysis, BodyAnalyzer, LocalTerms } from "./body-analysis.js";
 import { makeSnippet, type SnippetSource, snippetSource, TermFlags } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
@@ -421,16 +421,7 @@ export class SearchIndex {
       const body = bodyKeyOf(page);
       if (known.has(body) || this.importsOf(page)) continue;
       known.add(body);
-      const bytes = bodyBytesOf(body);
-      out.push({
-        key: body,
-        get body() {
-          return page.body;
-        },
-        ...(bytes !== undefined ? { bytes } : {}),
-        api,
-        chars: typeof body === "string" ? body.length : page.file.size,
-      });
+      out.push(bodyToAnalyse(page, body, api));
     }
     return out;
   }
@@ -1489,9 +1480,7 @@ export class SearchIndex {
     const key = bodyKeyOf(page);
     let imports = this.imports.get(key);
     if (imports === undefined) {
-      // A body held as bytes is decoded for this only when a line may start with an import.
-      const bytes = bodyBytesOf(key);
-      imports = bytes !== undefined && !mayHaveImportLine(bytes) ? false : importsMdx(page.body);
+      imports = bodyImportsMdx(key, page);
       this.imports.set(key, imports);
     }
     return imports;
@@ -1681,9 +1670,6 @@ function rarer(a: number, b: number): number {
   return (a > 0 ? 0 : 1) - (b > 0 ? 0 : 1) || a - b;
 }
 
-function isApiPage(page: Page): boolean {
-  return page.generated || (typeof page.meta.openapi === "string" && page.meta.openapi.trim() !== "");
-}
 
 function inScope(p: PagePlacement | undefined, version: string | undefined, language: string | undefined): boolean {
   if (version !== undefined && p?.versions !== undefined && !p.versions.includes(version)) return false;
