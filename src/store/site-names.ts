@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isInsideFolder, realPath } from "./real-path.js";
 import { homeDir, xdgBaseDir } from "./xdg.js";
@@ -27,7 +27,7 @@ function fileOf(env: Env, root: string): string {
 /** The name `root` was last served under by a docs.json that named it, if known. */
 export function knownSiteName(env: Env, root: string): string | undefined {
   try {
-    const kept = JSON.parse(readFileSync(fileOf(env, root), "utf8")) as { root?: unknown; name?: unknown };
+    const kept = JSON.parse(readSmallFile(fileOf(env, root))) as { root?: unknown; name?: unknown };
     return kept.root === realPath(root) && typeof kept.name === "string" && kept.name.trim() !== "" ? kept.name : undefined;
   } catch {
     return undefined;
@@ -49,5 +49,18 @@ export function rememberSiteName(env: Env, root: string, name: string): void {
     renameSync(tmp, file);
   } catch {
     rmSync(tmp, { force: true });
+  }
+}
+
+/** A regular file's text, never waiting on a pipe nor following a link (a tar restore makes
+ *  either: adversary round 37 F2 hung starts on a FIFO in the cache folder). */
+function readSmallFile(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > 64 * 1024) throw new Error("not a small regular file");
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
   }
 }

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -78,6 +79,13 @@ describe("a docs.json that names no site keeps the name it was served under (adv
       const loaded = await loadSite(root, () => {}, undefined, { knownName: "Owl Docs" });
       expect(loaded.site.config.name).toBe("Owl Docs");
     }
+    // A pipe where the name is kept is never waited on: as if nothing were kept.
+    const keptFile = join(home, "svc-mcp", ".site-names", kept[0] as string);
+    rmSync(keptFile);
+    execFileSync("mkfifo", [keptFile]);
+    expect(knownSiteName(env, root)).toBe(undefined);
+    rmSync(keptFile);
+    rememberSiteName(env, root, "Owl Docs");
     // Another folder's name is never taken.
     const other = tempRepo({ "docs.json": { navigation: { pages: ["index"] } }, "index.mdx": "# Home\n" });
     expect(knownSiteName(env, other)).toBe(undefined);

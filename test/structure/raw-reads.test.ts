@@ -30,6 +30,7 @@ const MAY_OPEN: Readonly<Record<string, string>> = {
   "store/cache-key.ts": "the cache key in the user's state folder",
   "store/sqlite.ts": "the state database in the user's state folder",
   "store/code-fingerprint.ts": "this package's own sources",
+  "store/site-names.ts": "the name each docs folder was last served under, in the user's state folder",
   "bridge/web/assets.ts": "this package's built browser assets",
 };
 
