@@ -43,10 +43,21 @@ function bare(text: string): string {
 }
 
 const HEADING = /^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
+/**
+ * No identifier is longer: a heading line, a cell or a field tag past it is not read. Why: the
+ * heading pattern tries its end at every space of the line (a heading of a million spaces, which
+ * `hostile-text.test.ts` indexes, never finished), and a tag's attributes were scanned from every
+ * `<ParamField` to the next `>` (many unclosed ones: the square of the page's length). Deciding by
+ * length keeps the work a page's length times a constant.
+ */
+const MAX_NAME = 256;
+const MAX_HEADING_LINE = 2 * MAX_NAME;
+const MAX_TAG = 4 * MAX_NAME;
 const ROW = /^[ \t]*\|([^|]*)\|/;
 const SEPARATOR = /^[ \t]*\|?[ \t:-]+\|/;
 // A field component's name: the attribute the platform shows as the field's title.
-const FIELD = /<(?:ParamField|ResponseField)\b[^>]*?\s(?:name|path|query|body|header|cookie)=(?:"([^"]*)"|'([^']*)'|\{["'`]([^"'`]*)["'`]\})/g;
+const FIELD_TAG = /<(?:ParamField|ResponseField)\b/g;
+const FIELD_NAME = /\s(?:name|path|query|body|header|cookie)=(?:"([^"]{0,256})"|'([^']{0,256})'|\{["'`]([^"'`]{0,256})["'`]\})/;
 
 /**
  * The identifiers `body` documents, lowercased, each once, in the order first met; at most
@@ -59,6 +70,7 @@ export function documentedIdentifiers(body: string): readonly string[] {
   const out = new Set<string>();
   const max = LIMITS.search.maxDocumentedIdentifiers;
   const add = (candidate: string): void => {
+    if (candidate.length > MAX_NAME) return;
     const name = bare(candidate);
     if (out.size < max && isIdentifier(name)) out.add(name.toLowerCase());
   };
@@ -66,7 +78,7 @@ export function documentedIdentifiers(body: string): readonly string[] {
   forEachContentLine(body.split("\n"), (line, code) => {
     if (code) return;
     prose.push(line);
-    const heading = HEADING.exec(line);
+    const heading = line.length <= MAX_HEADING_LINE ? HEADING.exec(line) : null;
     if (heading !== null) add(heading[1] as string);
     else if (!SEPARATOR.test(line)) {
       const row = ROW.exec(line);
@@ -75,7 +87,17 @@ export function documentedIdentifiers(body: string): readonly string[] {
   });
   // Over the lines joined: Mintlify's style writes a tag's attributes one a line.
   const text = prose.join("\n");
-  if (text.includes("Field")) for (const m of text.matchAll(FIELD)) add((m[1] ?? m[2] ?? m[3]) as string);
+  if (text.includes("Field")) {
+    // Each tag's attributes up to its `>` (found once for every tag before it) and at most MAX_TAG.
+    let close = -1;
+    for (const tag of text.matchAll(FIELD_TAG)) {
+      const start = tag.index;
+      if (close < start) close = text.indexOf(">", start);
+      if (close === -1) break;
+      const attribute = FIELD_NAME.exec(text.slice(start, Math.min(close, start + MAX_TAG)));
+      if (attribute !== null) add((attribute[1] ?? attribute[2] ?? attribute[3]) as string);
+    }
+  }
   return [...out];
 }
 

@@ -72,6 +72,13 @@ describe("documented identifiers", () => {
     expect(documentedIdentifiers(body)).toEqual(["anonymized_telemetry", "402", "createclient", "runid"]);
   });
 
+  it("are read in a page's length: a heading of a million spaces, many unclosed field tags, a huge first cell (each was the square of it)", () => {
+    expect(documentedIdentifiers(`# user_id${" ".repeat(1_000_000)}#\n`)).toEqual([]);
+    expect(documentedIdentifiers(`${'<ParamField body="a_b" '.repeat(100_000)}\n<ParamField name="run_id">`)).toEqual(["a_b", "run_id"]);
+    expect(documentedIdentifiers(`| ${"x_".repeat(500_000)}y |\n| 402 | Payment |\n`)).toEqual(["402"]);
+    expect(documentedIdentifiers(`<ResponseField name="${"a".repeat(300)}_b">\n## run_id\n`)).toEqual(["run_id"]);
+  });
+
   it("in a question are words with `_`, lower camelCase, joined with a capital or digit, and status codes", () => {
     expect(queryIdentifiers("why 402 for `user_id`, createClient() and X-API-Key on gpt-4o, not next.js or 2.0 or install?")).toEqual(["402", "user_id", "createclient", "x-api-key", "gpt-4o"]);
   });
