@@ -1,3 +1,4 @@
+import { rememberSiteName } from "../store/site-names.js";
 import type { SiteSettings } from "../store/state/state-store.js";
 import type { Refusal, StateOutcome } from "../engine/use-cases/outcome.js";
 import type { StateContext } from "../engine/use-cases/state-context.js";
@@ -14,7 +15,10 @@ export async function withStateContext<T>(io: CliIO, args: ProjectArgs, fn: (con
   const project = await resolveProject(io, args);
   const stores = projectStores(project);
   try {
-    return await fn({ request: localContext(), stores }, project);
+    const value = await fn({ request: localContext(), stores }, project);
+    // The state is in use: a start whose docs.json names no site keeps to it (site-names.ts).
+    if (project.named !== undefined) rememberSiteName(io.env, project.named.root, project.named.name);
+    return value;
   } finally {
     await stores.close();
   }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { DOCS_JSON, loadDocsJson } from "../config/load-docs-json.js";
 import { StateLocationError } from "../store/errors.js";
 import { resolveStateLocation, type StateLocation } from "../store/location.js";
-import { knownSiteName, rememberSiteName } from "../store/site-names.js";
+import { knownSiteName } from "../store/site-names.js";
 import { legacyProjectIdFromName, projectIdFromName, resolveStateDir } from "../store/state-dir.js";
 import { openStores, type OpenStoresOptions, type Stores } from "../store/stores.js";
 import { CliError, type CliIO } from "./io.js";
@@ -16,6 +16,9 @@ export interface Project {
   readonly state: StateLocation;
   /** How the ID was chosen, for the line `serve` prints at start. */
   readonly from: "--project-id" | "site name";
+  /** The docs folder and the name its docs.json gives, for a state command to keep once it has
+   *  used the state (`rememberSiteName`): not before, so a command that fails creates nothing. */
+  readonly named?: { readonly root: string; readonly name: string };
 }
 
 /** Flags every state-using command shares (`withDir` and `withState`). */
@@ -38,6 +41,7 @@ export async function resolveProject(io: CliIO, args: ProjectArgs, siteName?: st
   let id: string;
   let from: Project["from"];
   let legacy: string | undefined;
+  let named: Project["named"];
   if (flag !== undefined) {
     if (!PROJECT_ID.test(flag)) {
       throw new CliError(`--project-id must be 1 to 64 letters, digits, "-" or "_", starting with a letter or digit; got ${JSON.stringify(flag)}`, 2);
@@ -45,7 +49,12 @@ export async function resolveProject(io: CliIO, args: ProjectArgs, siteName?: st
     id = flag;
     from = "--project-id";
   } else {
-    const name = siteName ?? (await siteNameOf(io, args.dir));
+    let name = siteName;
+    if (name === undefined) {
+      const read = await siteNameOf(io, args.dir);
+      name = read.name;
+      if (read.named) named = { root: resolveDir(io, args.dir), name };
+    }
     id = projectIdFromName(name);
     from = "site name";
     legacy = legacyProjectIdFromName(name);
@@ -59,7 +68,7 @@ export async function resolveProject(io: CliIO, args: ProjectArgs, siteName?: st
       const before = resolveStateDir(legacy, { cwd: io.cwd, env: io.env });
       if (existsSync(before)) warn(`this site's state is now kept in ${state.path}; before, every site whose name has no ASCII spelling kept it in ${before}: if that is this site's, move it there`);
     }
-    return { id, from, state };
+    return { id, from, state, ...(named !== undefined ? { named } : {}) };
   } catch (error) {
     if (error instanceof StateLocationError) throw new CliError(error.message, 2);
     throw error;
@@ -87,14 +96,13 @@ function docsFolder(io: CliIO, args: ProjectArgs, siteName: string | undefined):
   return siteName !== undefined || existsSync(join(root, DOCS_JSON)) ? root : undefined;
 }
 
-async function siteNameOf(io: CliIO, dir: string | undefined): Promise<string> {
+async function siteNameOf(io: CliIO, dir: string | undefined): Promise<{ name: string; named: boolean }> {
   const root = resolveDir(io, dir);
   const docs = await loadDocsJson(root);
   if (docs.config === undefined) {
     throw new CliError(`cannot read the site name from ${root}/docs.json (${docs.diagnostics.map((d) => d.message).join("; ")}); pass --project-id`, 1);
   }
   // The name the folder was last served under stands in for one docs.json does not give (site-names.ts).
-  if (docs.config.named !== true) return knownSiteName(io.env, root) ?? docs.config.name;
-  rememberSiteName(io.env, root, docs.config.name);
-  return docs.config.name;
+  if (docs.config.named !== true) return { name: knownSiteName(io.env, root) ?? docs.config.name, named: false };
+  return { name: docs.config.name, named: true };
 }

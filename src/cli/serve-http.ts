@@ -108,8 +108,6 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
   let stopping = false;
   void stopSignal.then(() => (stopping = true));
   const project = await resolveProject(io, args, runtime.site.config.name);
-  // Its state is in use: a start whose docs.json names no site keeps to it (site-names.ts).
-  if (runtime.site.config.named === true) rememberSiteName(io.env, runtime.site.root, runtime.site.config.name);
   // A server keeps the settings between requests where the store learns of every change.
   const stores = projectStores(project, { state: { cacheSettings: true } });
   let state: StateStore, feedback: FeedbackStore, keys: AdminKeyStore, counters;
@@ -120,6 +118,8 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     throw error;
   }
   const settings = await state.settings();
+  // Its state is in use: a start whose docs.json names no site keeps to it (site-names.ts).
+  if (runtime.site.config.named === true) rememberSiteName(io.env, runtime.site.root, runtime.site.config.name);
   const host = args.host.replace(/^\[(.*)\]$/, "$1");
   const loopback = isLoopbackHost(host) || isLoopbackHost(`[${host}]`);
   // A loopback server answers only to loopback names (and its public name): DNS rebinding defence.
