@@ -10,4 +10,7 @@ export interface IgnoreRules {
   /** Where the ignore files that are links lead (repo-relative): configuration files as much as
    *  the ignore files, so that an edit of one reloads the rules (issue 25, F3). */
   readonly linkTargets?: readonly string[];
+  /** The ignore files the rules were read from (`.svcignore`, `.mintignore`): one of them gone
+   *  while serving keeps what it excluded excluded (`loadSite`). */
+  readonly files?: readonly string[];
 }

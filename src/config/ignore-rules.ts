@@ -43,18 +43,20 @@ export type ReadIgnoreRules =
 export function readIgnoreRules(root: string): ReadIgnoreRules {
   const texts: string[] = [];
   const linkTargets: string[] = [];
+  const files: string[] = [];
   let failed: { file: string; message: string } | undefined;
   for (const name of IGNORE_FILES) {
     const read = readInsideRoot(root, name, { ignore: NO_IGNORE_RULES });
     if (read.ok) {
       texts.push(read.text);
+      files.push(name);
       if (read.real !== name) linkTargets.push(read.real);
     } else if (read.reason !== "missing") {
       failed ??= { file: name, message: read.message };
     }
   }
   const compiled = compileIgnoreRules(texts);
-  const rules = linkTargets.length > 0 ? { ...compiled, linkTargets } : compiled;
+  const rules = { ...compiled, ...(linkTargets.length > 0 ? { linkTargets } : {}), ...(files.length > 0 ? { files } : {}) };
   return failed === undefined ? { ok: true, rules } : { ok: false, ...failed, readable: rules };
 }
 
@@ -62,10 +64,12 @@ export function readIgnoreRules(root: string): ReadIgnoreRules {
  *  readable ones exclude now (a new exclusion applies at once; nothing excluded comes back). */
 export function eitherIgnores(a: IgnoreRules, b: IgnoreRules): IgnoreRules {
   const linkTargets = [...new Set([...(a.linkTargets ?? []), ...(b.linkTargets ?? [])])];
+  const files = [...new Set([...(a.files ?? []), ...(b.files ?? [])])];
   return {
     ignores: (relPath) => a.ignores(relPath) || b.ignores(relPath),
     patterns: [...new Set([...a.patterns, ...b.patterns])],
     ...(linkTargets.length > 0 ? { linkTargets } : {}),
+    ...(files.length > 0 ? { files } : {}),
   };
 }
 

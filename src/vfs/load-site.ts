@@ -422,16 +422,24 @@ function isUnder(path: string, parent: string): boolean {
  * keeps what it excluded excluded, as the last good configuration keeps serving for a broken
  * docs.json, while the rest of the edit applies, a new exclusion in the other ignore file too
  * (a withdrawal applies at once); the finding is the site's until it is fixed, so
- * `reloadSite` logs it once. At start-up there are none to keep: the load stops
- * (`LoadStoppedError`), as it always did.
+ * `reloadSite` logs it once. One that goes away is the same (as a docs.json that goes away):
+ * a rewrite in two steps (`rm` then write, a checkout, a deploy) would otherwise serve what it
+ * excludes between the steps, and whether the watcher reports the steps apart depends on how
+ * busy the machine is. At start-up there are none to keep: an unreadable one stops the load
+ * (`LoadStoppedError`), as it always did, and an absent one is no rules.
  */
 function ignoreRulesOf(root: string, previous: LoadedSite | undefined, diagnostics: Diagnostic[]): { ignore: IgnoreRules; lastGoodIgnore?: IgnoreRules } {
   if (previous === undefined) return { ignore: loadIgnoreRules(root) };
   const read = readIgnoreRules(root);
-  if (read.ok) return { ignore: read.rules };
-  diagnostics.push({ severity: "error", file: read.file, code: LOAD_CODES.ignoreFileBroken, message: `cannot read (${read.message}); still applying the last good ignore rules until it is fixed` });
   const lastGoodIgnore = previous.lastGoodIgnore ?? previous.ignore;
-  return { ignore: eitherIgnores(lastGoodIgnore, read.readable), lastGoodIgnore };
+  if (!read.ok) {
+    diagnostics.push({ severity: "error", file: read.file, code: LOAD_CODES.ignoreFileBroken, message: `cannot read (${read.message}); still applying the last good ignore rules until it is fixed` });
+    return { ignore: eitherIgnores(lastGoodIgnore, read.readable), lastGoodIgnore };
+  }
+  const gone = (lastGoodIgnore.files ?? []).filter((name) => !(read.rules.files ?? []).includes(name));
+  if (gone.length === 0) return { ignore: read.rules };
+  for (const file of gone) diagnostics.push({ severity: "error", file, code: LOAD_CODES.ignoreFileMissing, message: "is missing; still applying its last good ignore rules; put it back, or restart to serve without it" });
+  return { ignore: eitherIgnores(lastGoodIgnore, read.rules), lastGoodIgnore };
 }
 
 /** The configuration served when the first docs.json read has errors (see `loadSite`). */

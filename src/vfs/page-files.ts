@@ -20,6 +20,8 @@ export const LOAD_CODES = {
   configRefBroken: "config-ref-broken",
   /** An ignore file broken while serving: the last good ignore rules keep applying. */
   ignoreFileBroken: "ignore-file-broken",
+  /** An ignore file gone while serving: its last good rules keep applying until restart. */
+  ignoreFileMissing: "ignore-file-missing",
   /** docs.json names no site: the name it was served under stays. */
   nameKept: "name-kept",
 } as const;

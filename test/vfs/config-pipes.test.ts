@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -134,8 +134,10 @@ describe("while serving with a cache", () => {
     const next = async (from: AsyncIterator<string>): Promise<string> => (await from.next()).value as string;
     const send = (message: unknown): boolean => child.stdin.write(`${JSON.stringify(message)}\n`);
     expect([await next(stderr), await next(stderr)].join("\n") + "\n").toBe(started(home));
-    rmSync(join(site, ".svcignore"));
-    mkfifo(join(site, ".svcignore"));
+    // Replaced in one step (a pipe made beside the repository, renamed over the file): an `rm`
+    // first would be a missing ignore file for as long as the watcher reports it apart.
+    mkfifo(join(dirname(site), "pipe"));
+    renameSync(join(dirname(site), "pipe"), join(site, ".svcignore"));
     expect(await next(stderr)).toBe("svc-mcp: .svcignore cannot read (not a regular file); still applying the last good ignore rules until it is fixed");
     send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
     expect(JSON.parse(await next(stdout))).toMatchObject({ id: 1, result: { serverInfo: { name: "svc-mcp" } } });

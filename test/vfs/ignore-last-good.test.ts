@@ -23,6 +23,7 @@ const SITE = {
   "secret/draft.mdx": "---\ntitle: [x\n---\n",
 };
 const BROKEN = (file: string, why: string) => `${file} cannot read (${why}); still applying the last good ignore rules until it is fixed`;
+const MISSING = (file: string) => `${file} is missing; still applying its last good ignore rules; put it back, or restart to serve without it`;
 const DRAFT = "secret/draft.mdx:3 warning: skipped: invalid front matter: unexpected end of the stream within a flow collection";
 
 describe("an ignore file broken while serving keeps the last good ignore rules", () => {
@@ -49,20 +50,18 @@ describe("an ignore file broken while serving keeps the last good ignore rules",
         await changed;
       };
       const states = [{ find: await find(), groups: groups() }];
-      await edit(() => {
-        rmSync(join(root, ".svcignore"));
-        mkdirSync(join(root, ".svcignore"));
-      }, (change) => change.site.diagnostics.some((d) => d.code === "ignore-file-broken"));
+      // Each step of a replacement is waited for: a missing ignore file is a finding of its own.
+      await edit(() => rmSync(join(root, ".svcignore")), (change) => change.site.diagnostics.some((d) => d.code === "ignore-file-missing"));
+      await edit(() => mkdirSync(join(root, ".svcignore")), (change) => change.site.diagnostics.some((d) => d.code === "ignore-file-broken"));
       states.push({ find: await find(), groups: groups() });
       await edit(() => writeFileSync(join(root, "docs.json"), JSON.stringify(DOCS("Start"))), (change) => change.site.config.sections[0]?.title === "Start");
       states.push({ find: await find(), groups: groups() });
       // The other ignore file, readable, excludes a page now: a withdrawal applies at once.
       await edit(() => writeFileSync(join(root, ".mintignore"), "note.mdx\n"), (change) => !change.site.files.has("/note.mdx"));
       states.push({ find: await find(), groups: groups() });
-      await edit(() => {
-        rmSync(join(root, ".svcignore"), { recursive: true });
-        writeFileSync(join(root, ".svcignore"), "secret/draft.mdx\n");
-      }, (change) => change.site.files.has("/secret/plan.mdx"));
+      await edit(() => rmSync(join(root, ".svcignore"), { recursive: true }), (change) => change.site.diagnostics.some((d) => d.code === "ignore-file-missing"));
+      states.push({ find: await find(), groups: groups() });
+      await edit(() => writeFileSync(join(root, ".svcignore"), "secret/draft.mdx\n"), (change) => change.site.files.has("/secret/plan.mdx"));
       states.push({ find: await find(), groups: groups() });
       expect({ states, logs }).toEqual({
         states: [
@@ -70,13 +69,61 @@ describe("an ignore file broken while serving keeps the last good ignore rules",
           { find: "/index.mdx\n/note.mdx\n/skill.md\n", groups: ["Home"] },
           { find: "/index.mdx\n/note.mdx\n/skill.md\n", groups: ["Start"] },
           { find: "/index.mdx\n/skill.md\n", groups: ["Start"] },
+          { find: "/index.mdx\n/skill.md\n", groups: ["Start"] },
           { find: "/index.mdx\n/secret/plan.mdx\n/skill.md\n", groups: ["Start"] },
         ],
-        logs: [BROKEN(".svcignore", "is a folder, not a file")],
+        logs: [MISSING(".svcignore"), BROKEN(".svcignore", "is a folder, not a file"), MISSING(".svcignore")],
       });
     } finally {
       await c.close();
       await runtime.close();
+    }
+  });
+
+  it("an ignore file deleted and written again (a two-step rewrite) never serves what it excludes between the steps; deleted for good, a restart serves without it", async () => {
+    const root = tempRepo({ ...SITE, ".svcignore": "secret/\n" });
+    const logs: string[] = [];
+    const runtime = await DocsRuntime.load({ root, log: (m) => logs.push(m) });
+    await runtime.watch();
+    const c = await connect(runtime);
+    const find = async (r: DocsRuntime) => c.text(await c.call(`query_docs_filesystem_${r.names.slug}`, { command: "find / -type f" }));
+    const reloaded = (shows: (change: RuntimeChange) => boolean): Promise<void> =>
+      new Promise((resolve) => {
+        const off = runtime.onChange((change) => {
+          if (!shows(change)) return;
+          off();
+          resolve();
+        });
+      });
+    try {
+      const missing = reloaded((change) => change.site.diagnostics.some((d) => d.code === "ignore-file-missing"));
+      rmSync(join(root, ".svcignore"));
+      await missing;
+      const between = await find(runtime);
+      const back = reloaded((change) => change.site.diagnostics.length === 0);
+      writeFileSync(join(root, ".svcignore"), "secret/\n");
+      await back;
+      const rewritten = await find(runtime);
+      const goneAgain = reloaded((change) => change.site.diagnostics.some((d) => d.code === "ignore-file-missing"));
+      rmSync(join(root, ".svcignore"));
+      await goneAgain;
+      expect({ between, rewritten, deleted: await find(runtime), logs }).toEqual({
+        between: "/index.mdx\n/skill.md\n",
+        rewritten: "/index.mdx\n/skill.md\n",
+        deleted: "/index.mdx\n/skill.md\n",
+        logs: [MISSING(".svcignore"), MISSING(".svcignore")],
+      });
+    } finally {
+      await c.close();
+      await runtime.close();
+    }
+    const restarted = await DocsRuntime.load({ root, log: () => {} });
+    const c2 = await connect(restarted);
+    try {
+      expect(c2.text(await c2.call(`query_docs_filesystem_${restarted.names.slug}`, { command: "find / -type f" }))).toBe("/index.mdx\n/secret/plan.mdx\n/skill.md\n");
+    } finally {
+      await c2.close();
+      await restarted.close();
     }
   });
 
