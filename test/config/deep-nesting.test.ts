@@ -8,22 +8,64 @@ import { runCli } from "../helpers/cli.js";
 import { tempRepo } from "./temp-repo.js";
 
 // Valid JSON nested a few thousand levels deep overflowed the stack of the recursive parser and
-// walkers: `check` and `serve` crashed at start-up with a RangeError. Nesting has a limit now,
-// reported like any JSON error, with its position.
+// walkers: `check` and `serve` crashed at start-up with a RangeError. Nesting has a limit: a value
+// that opens a level too many is checked as JSON without recursing, not built (null in its place)
+// and said as a warning with its position; a deep value under a key nobody reads no longer makes
+// the whole docs.json unreadable, as `JSON.parse` and the hosted platform read it (issue 25).
 
 /** `{"x": [[[ ... ]]]}` on one line: the first level too many opens at column 7 + the limit. */
 const deepDocsJson = (levels: number) => `{"x": ${"[".repeat(levels)}${"]".repeat(levels)}, "navigation": {"groups": [{"group": "G", "pages": ["index"]}]}}\n`;
 const MAX = LIMITS.config.maxJsonDepth;
+const TOO_DEEP = (column: number, path: string) => `docs.json:1:${column} ${path}: warning: nested deeper than ${MAX} levels: not read (null in its place; the rest of the file is read)`;
 
 describe("docs.json nested deeper than the limit", () => {
-  it("check reports a json finding at the first level too many, and exits 1", async () => {
+  it("a value nested too deep under a key the site does not use: a warning at its first level too many, null in its place, the rest read; exit 0", async () => {
     const root = tempRepo({ "docs.json": deepDocsJson(5000), "index.mdx": "# Home\n" });
+    const run = await runCli(["check", "--dir", root]);
+    expect(run).toEqual({ code: 0, stdout: `${TOO_DEEP(7 + MAX - 1, `x${"[0]".repeat(MAX - 1)}`)}\nchecked docs.json and 1 page: 0 errors, 1 warning\n`, stderr: "" });
+  });
+
+  it("too deep inside the navigation: the warning and the error of what is left in its place", async () => {
+    const root = tempRepo({ "docs.json": `{"navigation": {"groups": [{"group": "G", "pages": ["index", ${"[".repeat(5000)}${"]".repeat(5000)}]}]}}\n`, "index.mdx": "# Home\n" });
     const run = await runCli(["check", "--dir", root]);
     expect(run).toEqual({
       code: 1,
-      stdout: `docs.json:1:${7 + MAX - 1} invalid JSON: arrays and objects nested deeper than ${MAX} levels\nchecked docs.json and 1 page: 1 error, 0 warnings\n`,
+      stdout: [
+        "docs.json:1:62 navigation.groups[0].pages[1]: must be a string or an object; got an array",
+        TOO_DEEP(62 + MAX - 5, `navigation.groups[0].pages[1]${"[0]".repeat(MAX - 5)}`),
+        "checked docs.json and 1 page: 1 error, 1 warning",
+        "",
+      ].join("\n"),
       stderr: "",
     });
+  });
+
+  it("what is too deep is still checked as JSON, with the parser's own errors and positions", async () => {
+    const cases = [
+      [`${"[".repeat(5000)}1,]${"]".repeat(4999)}`, `docs.json:1:${6 + 5000 + 2} invalid JSON: trailing comma before "]"`],
+      [`${"[".repeat(300)}{"a" 1}${"]".repeat(300)}`, `docs.json:1:${6 + 300 + 6} invalid JSON: unexpected "1" (expected ":" after a property name)`],
+      [`${"[".repeat(300)}{"a": 1,}${"]".repeat(300)}`, `docs.json:1:${6 + 300 + 8} invalid JSON: trailing comma before "}"`],
+      [`${"[".repeat(300)}1 2${"]".repeat(300)}`, `docs.json:1:${6 + 300 + 3} invalid JSON: unexpected "2" (expected "," or "]" after an array element)`],
+      [`${"[".repeat(300)}tru${"]".repeat(300)}`, `docs.json:1:${6 + 300 + 1} invalid JSON: unexpected "t" (expected a value)`],
+      [`${"[".repeat(300)}`, `docs.json:1:${6 + 300 + 1} invalid JSON: unexpected "," (expected a value)`],
+    ];
+    const runs = [];
+    for (const [x] of cases) {
+      const root = tempRepo({ "docs.json": `{"x": ${x as string}, "navigation": {"groups": [{"group": "G", "pages": ["index"]}]}}\n`, "index.mdx": "# Home\n" });
+      runs.push((await runCli(["check", "--dir", root])).stdout.split("\n")[0]);
+    }
+    expect(runs).toEqual(cases.map(([, line]) => line));
+  });
+
+  it("valid JSON of every kind under the level too many is skipped whole: the rest of the object is read", async () => {
+    const deep = `${"[".repeat(300)}{"a": {"b": [1, "s\\n\\u0041", true, false, null, -1.5e3, {}, []]}, "c": 2}${"]".repeat(300)}`;
+    const root = tempRepo({ "docs.json": `{"x": ${deep}, "name": "Deep", "navigation": {"groups": [{"group": "G", "pages": ["index"]}]}}\n`, "index.mdx": "# Home\n" });
+    const runtime = await DocsRuntime.load({ root, log: () => {} });
+    try {
+      expect([runtime.site.config.name, runtime.site.diagnostics.map(formatDiagnostic)]).toEqual(["Deep", [TOO_DEEP(7 + MAX - 1, `x${"[0]".repeat(MAX - 1)}`)]]);
+    } finally {
+      await runtime.close();
+    }
   });
 
   it("at the limit it is read as usual", async () => {
@@ -62,21 +104,21 @@ describe("docs.json nested deeper than the limit", () => {
     });
   });
 
-  it("serving: at start-up every page is served (no configuration); an edit that nests too deep keeps the last good configuration and the log names the file and position", async () => {
+  it("serving: a key nested too deep is said once and the configuration applies, at start-up and in an edit", async () => {
     const root = tempRepo({ "docs.json": deepDocsJson(5000), "index.mdx": "# Home\n", "guide.mdx": "# Guide\n" });
     const logs: string[] = [];
     const runtime = await DocsRuntime.load({ root, log: (m) => void logs.push(m) });
     try {
-      expect([...runtime.site.pages.keys()].sort()).toEqual(["/guide", "/index"]);
-      expect(runtime.site.diagnostics.map(formatDiagnostic)).toEqual([`docs.json:1:${7 + MAX - 1} invalid JSON: arrays and objects nested deeper than ${MAX} levels`]);
+      const deepAt = TOO_DEEP(7 + MAX - 1, `x${"[0]".repeat(MAX - 1)}`);
+      expect([[...runtime.site.config.navPages.keys()], runtime.site.diagnostics.map(formatDiagnostic)]).toEqual([["/index"], [deepAt]]);
       writeFileSync(join(root, "docs.json"), JSON.stringify({ name: "Owl", navigation: { groups: [{ group: "Start", pages: ["guide"] }] } }));
       await runtime.applyChanges(["docs.json"]);
       expect([...runtime.site.config.navPages.keys()]).toEqual(["/guide"]);
       logs.length = 0;
-      writeFileSync(join(root, "docs.json"), deepDocsJson(5000));
+      writeFileSync(join(root, "docs.json"), deepDocsJson(5000).replace('"pages": ["index"]', '"pages": ["guide"]'));
       await runtime.applyChanges(["docs.json"]);
-      expect([...runtime.site.config.navPages.keys()]).toEqual(["/guide"]);
-      expect(logs).toEqual([`docs.json:1:${7 + MAX - 1} invalid JSON: arrays and objects nested deeper than ${MAX} levels`]);
+      // The edit names no site: the name served before is kept (and said), as for any docs.json.
+      expect([[...runtime.site.config.navPages.keys()], logs]).toEqual([["/guide"], [deepAt, 'docs.json warning: docs.json names no site; still serving it as "Owl" (its tools and state stay as they are) until it names one']]);
     } finally {
       await runtime.close();
     }

@@ -22,6 +22,11 @@ export interface JsonSource {
   /** Levels of arrays and objects inside one another (0 for a scalar), so that a `$ref` which
    *  would nest the resolved document too deep is refused before it is copied. */
   readonly depth: number;
+  /** Values nested deeper than the parse reads (`LIMITS.config.maxJsonDepth`): checked as JSON,
+   *  not built, `null` in their place. Real sites never nest so deep; a stray deep value under a
+   *  key nobody reads must not make the whole file unreadable, as `JSON.parse` and the hosted
+   *  platform read it. */
+  readonly tooDeep: readonly { readonly path: string; readonly position: Position }[];
 }
 
 export type JsonParseResult =
@@ -69,6 +74,7 @@ class Parser {
   /** Arrays and objects open around the value being read. */
   private depth = 0;
   private deepest = 0;
+  private readonly tooDeep: { path: string; position: Position }[] = [];
 
   constructor(
     private readonly text: string,
@@ -96,6 +102,7 @@ class Parser {
       keyPositions: this.keyPositions,
       duplicateKeys: this.duplicateKeys,
       depth: this.deepest,
+      tooDeep: this.tooDeep,
     };
   }
 
@@ -124,9 +131,13 @@ class Parser {
     this.positions.set(path, this.positionAt(start));
     const c = this.text.charCodeAt(start);
     if (c === 0x7b || c === 0x5b) {
-      // The parser recurses once per level (and so do the walkers after it): a limit, reported
-      // where the first level too many opens, instead of a stack overflow.
-      if (this.depth >= this.maxDepth) throw new JsonSyntaxError(`arrays and objects nested deeper than ${this.maxDepth} levels`, start);
+      // The parser recurses once per level (and so do the walkers after it): a value that opens
+      // one level too many is checked without recursing and not built, reported where it starts.
+      if (this.depth >= this.maxDepth) {
+        this.tooDeep.push({ path, position: this.positionAt(start) });
+        this.skipValue();
+        return null;
+      }
       this.depth++;
       if (this.depth > this.deepest) this.deepest = this.depth;
       const value = c === 0x7b ? this.parseObject(path) : this.parseArray(path);
@@ -215,6 +226,69 @@ class Parser {
       }
       throw new JsonSyntaxError(`unexpected ${this.describe(this.i)} (expected "," or "]" after an array element)`, this.i);
     }
+  }
+
+  /**
+   * Check the value at the cursor as `parseValue` would, with the same errors, and step over it
+   * without building it: a loop over an explicit stack of the closers expected, so any depth is
+   * read in constant stack.
+   */
+  private skipValue(): void {
+    const closers: number[] = [];
+    for (;;) {
+      // A value starts here.
+      this.skipWs();
+      const c = this.text.charCodeAt(this.i);
+      if (c === 0x7b || c === 0x5b) {
+        const close = c === 0x7b ? 0x7d : 0x5d;
+        this.i++;
+        this.skipWs();
+        if (this.text.charCodeAt(this.i) !== close) {
+          closers.push(close);
+          if (close === 0x7d) this.skipKey(false);
+          continue;
+        }
+        this.i++;
+      } else if (c === 0x22) this.parseString();
+      else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) this.parseNumber();
+      else if (this.text.startsWith("true", this.i)) this.i += 4;
+      else if (this.text.startsWith("false", this.i)) this.i += 5;
+      else if (this.text.startsWith("null", this.i)) this.i += 4;
+      else throw new JsonSyntaxError(`unexpected ${this.describe(this.i)} (expected a value)`, this.i);
+      // After a value: close what it ends, or go on to the next element.
+      for (;;) {
+        const close = closers.at(-1);
+        if (close === undefined) return;
+        this.skipWs();
+        const next = this.text.charCodeAt(this.i);
+        if (next === 0x2c) {
+          this.lastComma = this.i++;
+          this.skipWs();
+          if (close === 0x7d) this.skipKey(true);
+          else if (this.text.charCodeAt(this.i) === 0x5d) throw new JsonSyntaxError(`trailing comma before "]"`, this.lastComma);
+          break;
+        }
+        if (next !== close) {
+          const expected = close === 0x7d ? `"," or "}" after a property value` : `"," or "]" after an array element`;
+          throw new JsonSyntaxError(`unexpected ${this.describe(this.i)} (expected ${expected})`, this.i);
+        }
+        this.i++;
+        closers.pop();
+      }
+    }
+  }
+
+  /** A property name and its colon, inside an object `skipValue` reads. */
+  private skipKey(afterComma: boolean): void {
+    const keyStart = this.i;
+    if (this.text.charCodeAt(keyStart) !== 0x22) {
+      if (this.text.charCodeAt(keyStart) === 0x7d && afterComma) throw new JsonSyntaxError(`trailing comma before "}"`, this.lastComma);
+      throw new JsonSyntaxError(`unexpected ${this.describe(keyStart)} (expected a property name in double quotes)`, keyStart);
+    }
+    this.parseString();
+    this.skipWs();
+    if (this.text.charCodeAt(this.i) !== 0x3a) throw new JsonSyntaxError(`unexpected ${this.describe(this.i)} (expected ":" after a property name)`, this.i);
+    this.i++;
   }
 
   private parseString(): string {

@@ -8,7 +8,7 @@ import { childPath } from "./json-path.js";
 import { type JsonSource, type Position, parseJsonSource } from "./json-source.js";
 
 /** Codes of the findings made while reading docs.json and its `$ref`s (listed in docs/docs-json.md). */
-export const SOURCE_CODES = ["read", "json", "duplicate-key", "ref", "ref-siblings"] as const;
+export const SOURCE_CODES = ["read", "json", "json-too-deep", "duplicate-key", "ref", "ref-siblings"] as const;
 
 /** Reads a repository-relative file, or says why not (see `readInsideRoot`). */
 export type ReadText = (relPath: string) => InsideFile | Refusal;
@@ -117,6 +117,17 @@ class RefResolver {
       if (parsed.ok) {
         result = { source: parsed.source };
         if (!isRoot) this.readFiles.push(file);
+        for (const deep of parsed.source.tooDeep) {
+          this.diagnostics.push({
+            severity: "warning",
+            file,
+            line: deep.position.line,
+            column: deep.position.column,
+            path: deep.path,
+            message: `nested deeper than ${LIMITS.config.maxJsonDepth} levels: not read (null in its place; the rest of the file is read)`,
+            code: "json-too-deep",
+          });
+        }
         for (const dup of parsed.source.duplicateKeys) {
           this.diagnostics.push({
             severity: "warning",
