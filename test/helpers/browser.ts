@@ -41,7 +41,12 @@ export interface TestBrowser {
  */
 export async function launchBrowser(): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), "svc-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  // No Playwright time limit (30 s by default, for the launch, each navigation and each action):
+  // on a busy machine a first render took longer and a test failed for the machine's speed alone.
+  // vitest's own timeout (vitest.config.ts) is the hang detector.
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 0 });
+  context.setDefaultTimeout(0);
+  context.setDefaultNavigationTimeout(0);
   const requests: string[] = [];
   context.on("request", (r: Request) => void requests.push(r.url()));
   const refused: string[] = [];
