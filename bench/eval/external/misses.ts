@@ -15,6 +15,9 @@ import { hitPaths } from "../run-eval.js";
  * - `d-title`: no question word (3+ letters, stop words left out, compared on 5-letter stems)
  *   is in the answer's title; `d-body`: fewer than half of them are anywhere in the answer.
  *
+ * Each miss in the top 10 shows its score below the first place, and the end counts, per class,
+ * those within 0.01 and 0.03 of it: a near tie any weight moves, or a page far below.
+ *
  * Only `split: dev` questions are read; the held-out half is never printed here.
  *
  *   npx tsx bench/eval/external/misses.ts <sites dir> <questions dir> [--skip a,b]
@@ -32,6 +35,7 @@ const links = (page: Page, to: readonly string[]): boolean => to.some((p) => pag
 const endpoint = (page: Page): boolean => page.generated || page.frontMatter.openapi !== undefined || page.frontMatter.api !== undefined;
 const counts = new Map<string, number>();
 let misses = 0;
+const gaps: { gap: number; classes: string[] }[] = [];
 for (const set of sets) {
   const { site } = await loadSite(join(sitesDir, set.corpus));
   const index = new SearchIndex({ cachedResults: 0 });
@@ -39,7 +43,11 @@ for (const set of sets) {
   // As a server searches once its site vectors are learned (`DocsRuntime.learnVectors`).
   index.learnVectors();
   for (const q of set.questions) {
-    const ranked = hitPaths(index.search({ query: q.query, pageSize: CUTOFF, canRead: () => true, version: q.version, language: q.language }));
+    const hits = index.search({ query: q.query, pageSize: CUTOFF, canRead: () => true, version: q.version, language: q.language });
+    const ranked = hitPaths(hits);
+    // Each listed path's score (a folded twin at its hit's): the gap to the first place says
+    // whether a miss is a near tie, which any weight moves, or a page far below.
+    const scoreOf = new Map(hits.flatMap((h) => [[h.page.path, h.score] as const, ...h.otherVersions.map((t) => [t.page.path, h.score] as const)]));
     const rank = firstRelevantRank(ranked, q.relevant);
     if (rank === 1) continue;
     misses++;
@@ -57,8 +65,15 @@ for (const set of sets) {
       ...(inText < asked.length / 2 ? ["d-body"] : []),
     ];
     for (const c of classes) counts.set(c, (counts.get(c) ?? 0) + 1);
-    console.log(`${q.id} rank ${rank ?? "-"} [${classes.join(",")}] "${q.query}" want ${answer.path} (${answer.body.length} chars; words in title ${inTitle}/${asked.length}, in page ${inText}/${asked.length})`);
+    const gap = rank === undefined ? undefined : (hits[0]?.score ?? 0) - (scoreOf.get(ranked[rank - 1] as string) ?? 0);
+    if (gap !== undefined) gaps.push({ gap, classes });
+    console.log(`${q.id} rank ${rank ?? "-"}${gap === undefined ? "" : ` (${gap.toFixed(3)} below the first)`} [${classes.join(",")}] "${q.query}" want ${answer.path} (${answer.body.length} chars; words in title ${inTitle}/${asked.length}, in page ${inText}/${asked.length})`);
     for (const p of above) console.log(`    above ${p.path}${links(p, q.relevant) ? " links to it" : ""}${endpoint(p) ? " endpoint" : ""} (${p.body.length} chars)`);
   }
 }
 console.log(`\n${misses} misses: ${[...counts].map(([c, n]) => `${c} ${n}`).join(", ")}`);
+// How many of the misses ranked in the top 10 are within 0.01 / 0.03 of the first place, per class.
+for (const c of ["all", ...counts.keys()]) {
+  const of = gaps.filter((g) => c === "all" || g.classes.includes(c));
+  console.log(`${c}: ${of.length} in the top ${CUTOFF}, ${of.filter((g) => g.gap <= 0.01).length} within 0.01 of the first, ${of.filter((g) => g.gap <= 0.03).length} within 0.03`);
+}
