@@ -11,8 +11,14 @@
 export class TopScores {
   private readonly heap: Float64Array;
   private size = 0;
-  constructor(private readonly limit: number) {
+  constructor(readonly limit: number) {
     this.heap = new Float64Array(limit);
+  }
+
+  /** Empty, to be used again (`RankScratch.scoreTop`): a typed array made per use cost more than its use. */
+  reset(): this {
+    this.size = 0;
+    return this;
   }
 
   add(x: number): number {
@@ -81,9 +87,15 @@ export class ClassTop {
   private readonly classes: Int32Array;
   private readonly scores: Float64Array;
   private size = 0;
-  constructor(private readonly limit: number) {
+  constructor(readonly limit: number) {
     this.classes = new Int32Array(limit);
     this.scores = new Float64Array(limit);
+  }
+
+  /** Empty, to be used again (`RankScratch.classTop`), as `TopScores.reset`. */
+  reset(): this {
+    this.size = 0;
+    return this;
   }
 
   add(cls: number, x: number): number {

@@ -375,6 +375,7 @@ export function rankPages(
   const acc = scratch.begin(index.sectionCapacity, index.pageCapacity, query);
   const shape = queryShape(query, acc.termMaps(index.vocabularySize), P, idfSum);
   acc.markTitleMatches(shape.termQuery);
+  acc.usePowers(shape.titlePrecisionExponent);
   const scales = stats.scales(P);
   // The most common terms (`skippable`) count only for pages the others made candidates, as long
   // as a page holding them alone could not reach the top; else they join the others one by one.
@@ -572,7 +573,7 @@ function bounds(
   // With `cut`: a running floor of the top (the `limit`-th best lower bound so far, read every
   // `FLOOR_EVERY` pages), and a page whose terms' reach cannot reach it is left out at once.
   const reachOf = cut !== undefined && withUpper && n <= SECTION_BITS ? cut.reach : undefined;
-  const running = reachOf === undefined ? undefined : cut?.classes === undefined ? new TopScores(cut?.limit ?? 1) : new ClassTop(cut.limit);
+  const running = reachOf === undefined ? undefined : cut?.classes === undefined ? acc.scoreTop(cut?.limit ?? 1, 0) : acc.classTop(cut.limit, 0);
   const lifted = mostPrior(prior);
   const documents = prior.documents;
   let runningFloor = 0;
@@ -586,6 +587,7 @@ function bounds(
   // Hot at 10,000 pages (one pass per candidate page): saturation inlined, fields hoisted, and
   // only the terms the page holds visited (a term it lacks adds 0: the sums are the same).
   const few = n <= SECTION_BITS;
+  const pairValues = acc.pairsMemo(shape, P);
   for (let ps = 0; ps < slots; ps++) {
     if (reachOf !== undefined) {
       // The most its terms' matches and their pairs can add (`reach`), whatever its accumulators.
@@ -595,7 +597,7 @@ function bounds(
       // slack covers its rounding.
       let most = REACH_SLACK + (table[held & 255] as number);
       for (let k = 1; k < chunks; k++) most += table[(k << 8) | ((held >>> (8 * k)) & 255)] as number;
-      pairsWithinInto(held, shape, P, upper, ps);
+      pairsHeldInto(held, shape, P, pairValues, upper, ps);
       if ((ps & (FLOOR_EVERY - 1)) === 0) runningFloor = (running as TopScores | ClassTop).last();
       if ((most + (upper[ps] as number)) * lifted < runningFloor - TIE_MARGIN) {
         lower[ps] = 0;
@@ -638,7 +640,7 @@ function bounds(
     if (!withUpper) continue;
     const best = fieldsOnly > sectionBound ? fieldsOnly : sectionBound;
     // With `reachOf`, `upper[ps]` holds the pairs' reach already.
-    if (reachOf === undefined) pairsWithinInto(acc.present[ps] as number, shape, P, upper, ps);
+    if (reachOf === undefined) pairsHeldInto(acc.present[ps] as number, shape, P, pairValues, upper, ps);
     upper[ps] = ((baseShare * (pageShare * whole + (1 - pageShare) * best)) / idfSum + title + (upper[ps] as number)) * weight;
   }
   // The running floor after the last page is `floorOfTop` of `lower` (a page left out adds 0).
@@ -651,12 +653,13 @@ function bounds(
  * score alike and would fill a top of pages (`SearchIndex` folds them into one hit); a top of
  * classes holds `limit` different pages, each with its copies that reach its last place.
  */
-function topOf(limit: number, classes: Int32Array | undefined): (page: number, x: number) => number {
+function topOf(acc: RankScratch, limit: number, classes: Int32Array | undefined): (page: number, x: number) => number {
+  // The scratch's second top: `bounds` and `floorOfTop` use the first, done with by now.
   if (classes === undefined) {
-    const top = new TopScores(limit);
+    const top = acc.scoreTop(limit, 1);
     return (_page, x) => top.add(x);
   }
-  const top = new ClassTop(limit);
+  const top = acc.classTop(limit, 1);
   return (page, x) => top.add(classes[page] as number, x);
 }
 
@@ -665,7 +668,7 @@ function topOf(limit: number, classes: Int32Array | undefined): (page: number, x
 function floorOfTop(values: Float64Array, acc: RankScratch, limit: number, classes: Int32Array | undefined): number {
   if (!Number.isFinite(limit) || limit < 1) return 0;
   // In bulk (`addAll`): a double passed per candidate to the closure of `topOf` was a heap object each.
-  return classes === undefined ? new TopScores(limit).addAll(values, acc.pageCount) : new ClassTop(limit).addAll(values, acc.pages, classes, acc.pageCount);
+  return classes === undefined ? acc.scoreTop(limit, 0).addAll(values, acc.pageCount) : acc.classTop(limit, 0).addAll(values, acc.pages, classes, acc.pageCount);
 }
 
 /**
@@ -703,7 +706,7 @@ function scoreBestFirst(
   let floor = prune ? (running ?? floorOfTop(lower, acc, limit, classes)) : 0;
   const queue = acc.queue;
   queue.fill(upper, slots, floor - TIE_MARGIN);
-  const finals = cut ? topOf(limit, classes) : undefined;
+  const finals = cut ? topOf(acc, limit, classes) : undefined;
   const pairs = new PairFinder(shape, P.proximityWindow);
   const out: RankedPage[] = [];
   let last = 0; // the `limit`-th best final score so far (0 while fewer)
@@ -739,6 +742,25 @@ function pairsWithin(present: number, shape: QueryShape, P: RankingParams): numb
 /** `pairsWithin` written into `out[at]`, for `bounds` (once per candidate page). */
 function pairsWithinInto(present: number, shape: QueryShape, P: RankingParams, out: Float64Array, at: number): void {
   out[at] = shape.withPairs ? P.proximityShare * (pairWeightsHeld(present, shape.pairWeights) / shape.pairSum) : 0;
+}
+
+/**
+ * `pairsWithinInto` through `values` (`RankScratch.pairsMemo`, by the pairs held) when given:
+ * the pairs' value worked out once a search per distinct pairs held, the same number.
+ */
+function pairsHeldInto(present: number, shape: QueryShape, P: RankingParams, values: Float64Array | undefined, out: Float64Array, at: number): void {
+  if (values === undefined) {
+    pairsWithinInto(present, shape, P, out, at);
+    return;
+  }
+  // `values` is given for fewer than 31 pairs only: the pairs held are these bits (`pairWeightsHeld`).
+  const both = present & (present >>> 1) & ((1 << shape.pairWeights.length) - 1);
+  let value = values[both] as number;
+  if (Number.isNaN(value)) {
+    value = pairsWithin(present, shape, P);
+    values[both] = value;
+  }
+  out[at] = value;
 }
 
 /**
@@ -1137,7 +1159,17 @@ function titlePartInto(index: InvertedIndex, acc: RankScratch, ps: number, query
   // the others would add 0 (the same sum).
   const held = n <= SECTION_BITS ? (acc.present[ps] as number) : -1;
   for (let qi = nextHeld(held, -1, n); qi < n; qi = nextHeld(held, qi, n)) queryInTitle += (acc.idf[qi] as number) * (acc.page[v + 4 * qi + 3] as number);
-  out[at] = (queryInTitle / shape.idfSum) * Math.pow((acc.page[v + 4 * n] as number) / length, shape.titlePrecisionExponent);
+  // `Math.pow(hits / length, exponent)`, kept by (hits, length) for small whole numbers
+  // (`RankScratch.powers`), worked out inline: a fraction returned from a call is a heap object.
+  const hits = acc.page[v + 4 * n] as number;
+  const small = hits < POWER_SIDE && length < POWER_SIDE && Number.isInteger(hits);
+  const key = small ? hits * POWER_SIDE + length : 0;
+  let power = small ? (acc.powers[key] as number) : Number.NaN;
+  if (Number.isNaN(power)) {
+    power = Math.pow(hits / length, shape.titlePrecisionExponent);
+    if (small) acc.powers[key] = power;
+  }
+  out[at] = (queryInTitle / shape.idfSum) * power;
 }
 
 /** `titlePart` read from the title's words. */
@@ -1218,7 +1250,9 @@ class PairFinder {
   /** Forget the pairs found, for a page holding the terms `present` (`RankScratch.present`),
    *  of which only the pairs `findable` can be found (`pairsFindable`; -1: not known). */
   reset(present: number, findable = -1): void {
-    this.found_.fill(0);
+    // Loops, not `fill`: a few entries (one per pair), and a builtin's call per finished page.
+    const found = this.found_;
+    for (let k = 0; k < found.length; k++) found[k] = 0;
     // Past 31 terms `present` does not tell every term apart: no early stop.
     const pairs = this.found_.length;
     this.held = pairs < SECTION_BITS ? (findable === -1 ? present & (present >>> 1) : findable) & ((1 << pairs) - 1) : 0;
@@ -1239,7 +1273,7 @@ class PairFinder {
     const { termQuery } = this.shape;
     const lastSeen = this.lastSeen;
     const window = this.window;
-    lastSeen.fill(-1_000_000);
+    for (let k = 0; k < n; k++) lastSeen[k] = -1_000_000;
     // A break in the sequence (t < 0) forgets every term seen: a term counts only when seen
     // after the last break (`after`), instead of filling `lastSeen` again at each break (a call
     // per break of every finished page's best section, issue 23). The same pairs are found.
@@ -1410,6 +1444,70 @@ export class RankScratch {
     return this.slotOf[page] as number;
   }
 
+  /**
+   * `Math.pow(hits / length, exponent)`, the title part's precision factor (`titlePartInto`), by
+   * `hits * POWER_SIDE + length` (NaN: not worked out yet). Asked of every candidate page whose
+   * title holds a query word, the power was over half of `titlePartInto` at 10,000 pages (issue
+   * 23), for few distinct pairs of small whole numbers (title words matched, title length): each
+   * pair's is worked out once by the same call, the same number. Kept across searches for one
+   * exponent (`usePowers`).
+   */
+  readonly powers = new Float64Array(POWER_SIDE * POWER_SIDE).fill(Number.NaN);
+
+  /** Forget `powers` when the exponent is not theirs. */
+  usePowers(exponent: number): void {
+    if (exponent === this.powerExponent) return;
+    this.powers.fill(Number.NaN);
+    this.powerExponent = exponent;
+  }
+
+  private powerExponent = Number.NaN;
+
+  /**
+   * `pairsWithin` of a page slot's terms `held`, kept per search by the pairs held
+   * (`held & held >>> 1`), for `bounds` (once per candidate page: ~11% of `bounds` at 10,000
+   * pages, issue 23), NaN until worked out by `pairsWithin` itself: the same number. For a
+   * question of up to `PAIR_MEMO_BITS` pairs with pairs at all; else undefined (worked out per page).
+   */
+  pairsMemo(shape: QueryShape, P: RankingParams): Float64Array | undefined {
+    const pairs = shape.pairWeights.length;
+    if (!shape.withPairs || pairs > PAIR_MEMO_BITS) return undefined;
+    const size = 1 << pairs;
+    if (this.pairValues.length < size) this.pairValues = new Float64Array(Math.max(size, 2 * this.pairValues.length));
+    this.pairValues.fill(Number.NaN, 0, size);
+    // No pair held: `pairsWithin` is 0 (a sum of no weights).
+    this.pairValues[0] = pairsWithin(0, shape, P);
+    return this.pairValues;
+  }
+
+  private pairValues = new Float64Array(32);
+
+  /**
+   * An empty `TopScores` of `limit`, reused across searches while the limit is the same: the
+   * tops of a search (the running floor of `bounds`, `floorOfTop`, the finals of
+   * `scoreBestFirst`) were made anew, typed arrays whose making cost more than their use (~1.4%
+   * of a search on spree, issue 23). Two (`which` 0 and 1), for two in use at once.
+   */
+  scoreTop(limit: number, which: 0 | 1): TopScores {
+    const kept = this.scoreTops[which];
+    if (kept !== undefined && kept.limit === limit) return kept.reset();
+    const top = new TopScores(limit);
+    this.scoreTops[which] = top;
+    return top;
+  }
+
+  /** An empty `ClassTop` of `limit`, reused as `scoreTop`'s. */
+  classTop(limit: number, which: 0 | 1): ClassTop {
+    const kept = this.classTops[which];
+    if (kept !== undefined && kept.limit === limit) return kept.reset();
+    const top = new ClassTop(limit);
+    this.classTops[which] = top;
+    return top;
+  }
+
+  private readonly scoreTops: (TopScores | undefined)[] = [undefined, undefined];
+  private readonly classTops: (ClassTop | undefined)[] = [undefined, undefined];
+
   /** Query terms' summed reach by bytes of a page's `present` (`fillReachTable`). */
   readonly reachTable = new Float64Array(4 * 256);
   /** One number written by a function for its caller (`titlePart`). */
@@ -1479,7 +1577,10 @@ export class RankScratch {
     this.sections[next] = section;
     const need = (next + 1) * this.n;
     if (this.sec.length < need) this.sec = growFloat(this.sec, need);
-    this.sec.fill(0, next * this.n, need);
+    // Zeroed by a loop: a slot is a few numbers (one per query term), and `fill`'s call was all
+    // of `sectionSlot`'s own time (~2.5% of a search on spree, issue 23). The same zeros.
+    const sec = this.sec;
+    for (let k = next * this.n; k < need; k++) sec[k] = 0;
     if (this.nextSection.length <= next) this.nextSection = grow(this.nextSection, next + 1, -1);
     if (this.secHeld.length <= next) this.secHeld = grow(this.secHeld, next + 1, 0);
     this.secHeld[next] = 0;
@@ -1515,6 +1616,12 @@ export class RankScratch {
     this.zeroedSlots = 0;
   }
 }
+
+/** Title words matched and title lengths below this have their precision factor kept (`RankScratch.powers`). */
+const POWER_SIDE = 64;
+
+/** Questions of at most this many pairs (terms less one) have `pairsWithin` kept per pairs held (`RankScratch.pairsMemo`). */
+const PAIR_MEMO_BITS = 12;
 
 /** Page slots whose accumulators `RankScratch.newSlot` zeroes at once (`zeroAhead`). */
 const ZERO_AHEAD = 64;

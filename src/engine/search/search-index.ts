@@ -355,6 +355,8 @@ export class SearchIndex {
   /** The title words of page units with a prior below 1 (endpoint pages), by id, once asked
    *  (`rank`): analysing them in every search was 40% of a search's time on spree. */
   private readonly titleWords = new TitleWords(this.readVerbs, this.actionVerbs);
+  /** The analysed words of unit `id`'s title (`TitleWords.of`): one function for every unit and search. */
+  private readonly titleTerms = (id: number): readonly string[] => this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title);
   /** Per page unit, the search that last decided whether the query names its title, and what it decided. */
   private titleStamps = new Uint32Array(0);
   private titleNamed = new Uint8Array(0);
@@ -740,7 +742,7 @@ export class SearchIndex {
     const namesTitle = (id: number): number => {
       if (titleWords.rejects(id)) return BASE;
       if (this.titleStamps[id] === stamp) return this.titleNamed[id] as number;
-      const words = titleWords.of(id, () => this.analyzer.terms((this.byId[id] as UnitOf).entry.page.title));
+      const words = titleWords.of(id, this.titleTerms);
       // A title's leading read verb ("Get Batch Scrape Errors") names no more than the rest of it:
       // "errors of a batch scrape" asks for that operation as much. Only when the rest is most of
       // the question: "Show a staff member" is not what "restrict what an admin staff member can

@@ -35,6 +35,19 @@ describe("ClassTop", () => {
       }),
     );
   });
+
+  it("answers after a reset (`RankScratch.classTop` reuses one per search) as a new one", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.double({ min: -1, max: 1, noNaN: true }))), fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.double({ min: -1, max: 1, noNaN: true }))), (limit, before, added) => {
+        const used = new ClassTop(limit);
+        for (const [cls, x] of before) used.add(cls, x);
+        used.reset();
+        const fresh = new ClassTop(limit);
+        expect(added.map(([cls, x]) => used.add(cls, x))).toEqual(added.map(([cls, x]) => fresh.add(cls, x)));
+        expect(used.last()).toBe(fresh.last());
+      }),
+    );
+  });
 });
 
 describe("TopScores", () => {
@@ -53,6 +66,18 @@ describe("TopScores", () => {
         const bulk = new TopScores(limit);
         expect(bulk.addAll(Float64Array.from(added), added.length)).toBe(expected);
         expect(bulk.add(0.5)).toBe(one.add(0.5));
+      }),
+    );
+  });
+
+  it("answers after a reset (`RankScratch.scoreTop` reuses one per search) as a new one", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(fc.double({ min: -1, max: 1, noNaN: true })), fc.array(fc.double({ min: -1, max: 1, noNaN: true })), (limit, before, added) => {
+        const used = new TopScores(limit);
+        for (const x of before) used.add(x);
+        used.reset();
+        const fresh = new TopScores(limit);
+        expect(added.map((x) => used.add(x))).toEqual(added.map((x) => fresh.add(x)));
       }),
     );
   });
