@@ -144,14 +144,20 @@ async function abandoned(origin: string, tools: Tools): Promise<void> {
 }
 
 /** (b), (d): `addresses` addresses, each with one runaway in flight until `until` resolves. */
-async function holding(origin: string, tools: Tools, until: Promise<void>, addresses = 4): Promise<void> {
+async function holding(origin: string, tools: Tools, until: Promise<void>, addresses = 4): Promise<{ ended: number }> {
   let done = false;
   void until.then(() => (done = true));
+  /** Runaways answered at their limit (exit 124): the work done, to read the server's CPU against. */
+  let ended = 0;
   await Promise.all(
     Array.from({ length: addresses }, (_, i) => i + 1).map(async (k) => {
-      while (!done) await call(origin, `192.0.2.${k}`, "tools/call", { name: tools.fs, arguments: { command: RUNAWAY } }).catch(() => undefined);
+      while (!done) {
+        const answer = await call(origin, `192.0.2.${k}`, "tools/call", { name: tools.fs, arguments: { command: RUNAWAY } }).catch(() => undefined);
+        if (JSON.stringify(answer ?? "").includes("[exit code 124]")) ended++;
+      }
     }),
   );
+  return { ended };
 }
 
 /** (c), (f): rounds of `addresses` addresses never seen before, each sending one runaway at once (in a 2025 session of its own with `sessions`), until `until` resolves. */
@@ -284,8 +290,9 @@ export const availabilitySuite: BenchSuite = {
         log("(b) 4 addresses each holding a runaway...");
         const windowB = sleep(WINDOW_MS);
         const cpuB = serverCpuMs(serve);
-        const [b] = await Promise.all([victim(serve.origin, tools, windowB), holding(serve.origin, tools, windowB)]);
+        const [b, heldB] = await Promise.all([victim(serve.origin, tools, windowB), holding(serve.origin, tools, windowB)]);
         out.push(...rows("4 addresses each hold a runaway", b), cpuRow("(b)", serverCpuMs(serve) - cpuB));
+        out.push({ area: "availability", metric: `runaways answered at their limit while (b) was timed (${WINDOW_MS} ms)`, value: heldB.ended, unit: "runaways" });
       }
 
       if (ROWS.has("c")) {
