@@ -10,6 +10,7 @@ import { LIMITS } from "../../src/limits.js";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import type { PoolEvent } from "../../src/engine/shell/pool-events.js";
 import { ShellHost } from "../../src/engine/shell/shell-host.js";
+import { cpuLimitMessage } from "../../src/engine/shell/shell.js";
 import { ANONYMOUS } from "../../src/vfs/access.js";
 import { localContext, requestContext } from "../../src/vfs/request-context.js";
 import type { Site } from "../../src/vfs/site.js";
@@ -38,6 +39,12 @@ const HI = { stdout: "hi\n", stderr: "", exitCode: 0, truncated: false };
 async function whenNotZero(cell: Int32Array): Promise<void> {
   const waitAsync = (Atomics as unknown as { waitAsync: (a: Int32Array, at: number, value: number) => { value: Promise<string> | string } }).waitAsync;
   await waitAsync(cell, 0, 0).value;
+}
+
+/** Resolves once `cell[0]` is at least `n` (`Atomics.waitAsync`, as `whenNotZero`). */
+async function whenAtLeast(cell: Int32Array, n: number): Promise<void> {
+  const waitAsync = (Atomics as unknown as { waitAsync: (a: Int32Array, at: number, value: number) => { value: Promise<string> | string } }).waitAsync;
+  for (let seen = Atomics.load(cell, 0); seen < n; seen = Atomics.load(cell, 0)) await waitAsync(cell, 0, seen).value;
 }
 
 let runtime: DocsRuntime;
@@ -342,6 +349,158 @@ describe("a new caller's trial", () => {
         "call 4 started",
         "call 4 ended: result",
         "call 3 ended: cancelled",
+        "call 2 ended: cancelled",
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe("ready workers and the reserves", () => {
+  it("a heavy caller waits for a worker to start rather than take one of the last ready ones; a newcomer arriving meanwhile takes one at once (issue 25)", async () => {
+    const rec = new PoolRecorder();
+    // [open, crashes]: open while the first workers start; closed, a worker started later waits in its load.
+    const gate = new Int32Array(new SharedArrayBuffer(8));
+    gate[0] = 1;
+    // A pool of four keeping two for callers with nothing running, one of them for trusted ones;
+    // no trials (`trialMs: 0`): the reserves alone.
+    const host = new ShellHost({ workers: 4, reserveWorkers: 2, trustedWorkers: 1, maxRunningPerCaller: 2, trialMs: 0, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, loadGate: gate, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      // The reader's commands answer: trusted.
+      expect(await shell.run("ls /", "reader")).toEqual(lsRoot);
+      // h gives up a running runaway: heavy (its floor: both reserved workers).
+      const abortFirst = new AbortController();
+      const first = shell.run(RUNAWAY, "h", abortFirst.signal);
+      await rec.next((e) => e.t === "start" && e.call === 2);
+      abortFirst.abort();
+      expect(await first).toEqual(CANCELLED);
+      await rec.next((e) => e.t === "stopped" && e.call === 2);
+      // The workers started so far hold the snapshot; any started from now on waits at the gate.
+      const spawned = rec.events.flatMap((e) => (e.t === "spawn" ? [e.worker] : []));
+      await Promise.all(spawned.map((w) => rec.next((e) => e.t === "loaded" && e.worker === w)));
+      expect(spawned).toEqual([1, 2, 3]);
+      Atomics.store(gate, 0, 0);
+      // The reader's own runaway takes a ready worker (a trusted caller may take any): two are left.
+      const abortReader = new AbortController();
+      const readerRunaway = shell.run(RUNAWAY, "reader", abortReader.signal);
+      // h's runaway would leave one ready worker where its floor is two, with places free only
+      // for workers still to start: it waits, and a fourth worker starts (held at the gate).
+      const abortSecond = new AbortController();
+      const second = shell.run(RUNAWAY, "h", abortSecond.signal);
+      // Said at once (a call is given a worker as it is queued), before anything else happens.
+      expect(rec.lines(["spawn", "queued", "start"]).slice(-4)).toEqual(["call 3 queued by reader", "call 3 started on worker 1", "call 4 queued by h", "spawn worker 4"]);
+      // A newcomer finds a ready worker and is answered while the fourth is still starting.
+      expect(await shell.run("ls /", "newcomer")).toEqual(lsRoot);
+      expect(rec.events.some((e) => e.t === "loaded" && e.worker === 4)).toBe(false);
+      // Once it holds the snapshot three are ready: h's runaway takes one, leaving the reserve.
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      await rec.next((e) => e.t === "start" && e.call === 4);
+      abortSecond.abort();
+      abortReader.abort();
+      expect(await Promise.all([second, readerRunaway])).toEqual([CANCELLED, CANCELLED]);
+      expect(rec.lines(["queued", "start", "end"]).slice(6)).toEqual([
+        "call 3 queued by reader",
+        "call 3 started on worker 1",
+        "call 4 queued by h",
+        "call 5 queued by newcomer",
+        "call 5 started on worker 2",
+        "call 5 ended: result",
+        // Worker 4 loaded: three ready, h's floor of two left after it.
+        "call 4 started on worker 2",
+        "call 4 ended: cancelled",
+        "call 3 ended: cancelled",
+      ]);
+    } finally {
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      await host.close();
+    }
+  });
+});
+
+describe("a command stopped at its limit", () => {
+  it("by its work budget or its CPU limit: the worker answers, is kept and runs the next call; none is started again (issue 25)", async () => {
+    const rec = new PoolRecorder();
+    const limits = { ...RUNAWAY_LIMITS, maxSteps: 100_000 };
+    const host = new ShellHost({ workers: 1, limits, maxCpuMs: 300, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      expect(await shell.run(RUNAWAY, "attacker")).toEqual({ stdout: "", stderr: "bash: awk: work limit reached (100000 steps per call; a limit of the docs shell: do less in one call)\n", exitCode: 124, truncated: false });
+      expect(await shell.run("ls /", "victim")).toEqual(lsRoot);
+      // jq compiled and its thread started (CPU of the worker's own, which the pool reads against the same limit).
+      expect(await shell.run("jq -n 1", "victim")).toEqual({ stdout: "1\n", stderr: "", exitCode: 0, truncated: false });
+      // A jq that never ends, stopped at the call's CPU limit in its own thread.
+      expect(await shell.run("jq -n 'def f: f; f'", "attacker")).toEqual({ stdout: "", stderr: cpuLimitMessage(300), exitCode: 124, truncated: false });
+      expect(await shell.run("ls /", "victim")).toEqual(lsRoot);
+      // One worker throughout: none ended, none started again.
+      expect(rec.lines()).toEqual([
+        "call 1 queued by attacker",
+        "spawn worker 1",
+        "worker 1 loading snapshot 1",
+        "worker 1 loaded snapshot 1",
+        "call 1 started on worker 1",
+        "call 1 ended: result",
+        "call 2 queued by victim",
+        "call 2 started on worker 1",
+        "call 2 ended: result",
+        "call 3 queued by victim",
+        "call 3 started on worker 1",
+        "call 3 ended: result",
+        "call 4 queued by attacker",
+        "call 4 started on worker 1",
+        "call 4 ended: result",
+        "call 5 queued by victim",
+        "call 5 started on worker 1",
+        "call 5 ended: result",
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe("a new caller's command stopped to make room", () => {
+  it("runs again from its start on the worker that stopped it, not answered as cancelled (issue 25: a CI flake, `jq --help | head -2` said exit 130 on a loaded machine)", async () => {
+    const rec = new PoolRecorder();
+    const jqRuns = new Int32Array(new SharedArrayBuffer(4));
+    // Two workers, one kept for callers with nothing running; a trial ends at its first
+    // millisecond of CPU (the wall never decides: `trialMs` an hour).
+    const host = new ShellHost({ workers: 2, reserveWorkers: 1, trialCpuMs: 1, trialMs: 3_600_000, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, jqRuns, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      expect(await shell.run("ls /", "trusted")).toEqual(lsRoot);
+      const spawned = rec.events.flatMap((e) => (e.t === "spawn" ? [e.worker] : []));
+      await Promise.all(spawned.map((w) => rec.next((e) => e.t === "loaded" && e.worker === w)));
+      expect(spawned).toEqual([1, 2]);
+      // A fresh caller's jq that never ends, inside jq, on worker 1 (both ready: the first).
+      const abortJq = new AbortController();
+      const jq = shell.run("jq -n 'def f: f; f'", "fresh", abortJq.signal);
+      await whenAtLeast(jqRuns, 1);
+      // A trusted caller's runaway on worker 2.
+      const abortAwk = new AbortController();
+      const awk = shell.run(RUNAWAY, "trusted", abortAwk.signal);
+      // A new reader waits: the jq's trial is stopped and the reader runs on its worker.
+      expect(await shell.run("ls /", "reader")).toEqual(lsRoot);
+      // The awk stops: the jq, queued again, runs again on worker 1, the worker that stopped it.
+      abortAwk.abort();
+      expect(await awk).toEqual(CANCELLED);
+      const again = await Promise.race([jq.then((answer) => ({ answer })), whenAtLeast(jqRuns, 2).then(() => "inside jq again")]);
+      expect(again).toBe("inside jq again");
+      abortJq.abort();
+      expect(await jq).toEqual(CANCELLED);
+      // Call 1 ran on whichever worker was ready first; both were before call 2.
+      expect(rec.lines(["start", "end", "preempted", "requeued"]).slice(2)).toEqual([
+        "call 2 started on worker 1",
+        "call 3 started on worker 2",
+        "call 2 preempted on worker 1",
+        "call 2 requeued by fresh",
+        "call 4 started on worker 1",
+        "call 4 ended: result",
+        "call 3 ended: cancelled",
+        "call 2 started on worker 1",
         "call 2 ended: cancelled",
       ]);
     } finally {

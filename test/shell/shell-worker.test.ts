@@ -274,8 +274,9 @@ describe("a worker in trouble", () => {
     }
   });
 
-  it("a call that ended with the time-limit status (124): the next call gets a fresh worker (the command may run on in the old one)", async () => {
-    const host = new ShellHost({ workers: 1 });
+  it("a call that ended with the time-limit status (124): its worker is kept where the line stopped itself (`exit 124`, as at its work or CPU limit), and replaced where the clock stopped it while it awaited (the command may run on there)", async () => {
+    // The clock's 3 s reached by a jq that never ends while the line awaits it (its CPU limit an hour away).
+    const host = new ShellHost({ workers: 1, limits: { ...LIMITS.shell, maxExecutionMs: 3_000 }, maxCpuMs: 3_600_000 });
     // Which worker each command is posted to, observed (not changed).
     const ranOn: Worker[] = [];
     const post = Worker.prototype.postMessage;
@@ -289,8 +290,10 @@ describe("a worker in trouble", () => {
       // What the shell answers for a command it stopped at its limit; `exit 124` gives it at once.
       expect(await shell.run("exit 124")).toEqual({ stdout: "", stderr: "", exitCode: 124, truncated: false });
       expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
+      expect(await shell.run("jq -n 'def f: f; f'")).toEqual({ stdout: "", stderr: "bash: command stopped after 3000 ms (time limit)\n", exitCode: 124, truncated: false });
       expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
-      expect([ranOn[1] === ranOn[0], ranOn[2] === ranOn[1], ranOn[3] === ranOn[2]]).toEqual([true, false, true]);
+      expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
+      expect([1, 2, 3, 4, 5].map((k) => ranOn[k] === ranOn[k - 1])).toEqual([true, true, true, false, true]);
     } finally {
       Worker.prototype.postMessage = post;
       await host.close();

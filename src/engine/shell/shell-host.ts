@@ -742,17 +742,26 @@ export class ShellHost {
   /** Give waiting calls to free workers, loading snapshots and starting workers as they need. */
   private pump(): void {
     if (this.closed) return;
+    /** Ready workers the next call waits for (its floor and its own), when it may not take the ready ones there are. */
+    let heldBack = 0;
     for (;;) {
       const next = this.queue.peek();
       if (next === undefined) break;
       const { snapshot } = next.item.view;
       const slot = this.slots.find((s) => this.isIdle(s) && s.loaded.includes(snapshot.sid));
       if (slot !== undefined) {
-        // The last warm workers are the trusted callers' (`trustedWorkers`): a caller that is
-        // not trusted (or runs one already) waits for another to start rather than take them,
-        // so a reader arriving while runaways hold the rest does not wait for a worker to start
-        // (seconds under load). A trusted caller waiting would have been chosen first.
-        if (this.queue.floorFor(next.caller) > 0 && this.slots.filter((s) => this.isIdle(s)).length <= this.trustedWorkers) break;
+        // The places a caller must leave free (its floor: the reserves) are left as ready
+        // workers, not as places whose workers are still starting: a caller that is not trusted
+        // (new, heavy, or running one already) waits for another worker to start rather than
+        // take one of the last `floor` ready ones. Counted in places alone, a heavy caller took
+        // the last ready worker while the replacements of workers ended at a limit started, and
+        // a true newcomer arriving then waited for a start (seconds under load; issue 25). A
+        // caller with a lower floor waiting would have been chosen first.
+        const floor = this.queue.floorFor(next.caller);
+        if (floor > 0 && this.slots.filter((s) => this.isIdle(s)).length <= floor) {
+          heldBack = floor + 1;
+          break;
+        }
         // Counted with other worker processes: the primary's leave first (asked now, the pool goes on when it answers).
         if (this.places !== undefined && !this.places.mayStart(next.item)) break;
         this.queue.take();
@@ -774,7 +783,8 @@ export class ShellHost {
       return;
     }
     const ready = this.slots.filter((s) => this.isIdle(s) || this.starting(s)).length;
-    const wanted = this.queue.startable() + (this.options.spareWorkers ?? 1) + this.trustedWorkers;
+    // And as many as the call held back waits for, whatever spares the pool keeps: else it could wait for good.
+    const wanted = Math.max(heldBack, this.queue.startable() + (this.options.spareWorkers ?? 1) + this.trustedWorkers);
     for (let k = ready; k < wanted && this.slots.length < this.size; k++) this.spawn();
     this.preemptForNewcomers();
   }
@@ -939,6 +949,13 @@ export class ShellHost {
     // An idle worker never keeps the process alive; one running a call does, like any pending I/O.
     slot.worker.ref();
     slot.helperCpu.fill(0);
+    // The worker reads this cell as its call's cancellation (`ShellWorkerData.interrupt`). A call
+    // stopped to make room (`preempt`) runs again under its own id, and when it ran again on the
+    // worker that stopped it, the cell still named it: its second run read as given up at once
+    // and answered `cancelled by the client`, exit 130, to a caller who had cancelled nothing
+    // (a CI flake: `jq --help | head -2`, whose jq thread's start made it a trial worth
+    // stopping on a loaded machine). The worker's previous call has ended: nothing reads it now.
+    Atomics.store(slot.interrupt, 0, 0);
     this.emit({ t: "start", call: p.id, worker: slot.n });
     this.send(slot, p);
   }
@@ -1019,16 +1036,24 @@ export class ShellHost {
     }
     if (message.t === "result") {
       if (p.preempting && !p.ended) {
-        this.requeue(slot, p, message.result.exitCode === 124);
+        this.requeue(slot, p, message.result.exitCode === 124 && this.stoppedByClock(message.result));
         return;
       }
       if (p.ended) this.emit({ t: "stopped", call: p.id, worker: slot.n, exitCode: message.result.exitCode });
-      // A call stopped at its time limit may leave work of its own running in the worker (a
-      // command that ignored the abort): the next call gets a fresh worker instead.
       if (message.result.exitCode === 124) {
         this.heldLong(p.caller);
-        this.retire(slot, "time-limit");
-        this.answer(p, message.result, "result");
+        // Stopped by the worker's own clock (the line awaited something past the time limit),
+        // the command may have left work running that ignored the abort: the next call gets a
+        // fresh worker. Stopped by its work budget or its CPU limit, the line stopped where it
+        // worked, by the same abort as a cancellation, and the worker has answered: it is kept,
+        // as after a cancellation (`cancel`), and takes the next call. Before (issue 25), every
+        // runaway that reached its limit cost a worker's start (~70-100 ms of CPU, seconds
+        // under load), and callers with nothing running waited for those starts. Decided by
+        // what stopped the line, never by how long anything took.
+        if (this.stoppedByClock(message.result)) {
+          this.retire(slot, "time-limit");
+          this.answer(p, message.result, "result");
+        } else this.finish(slot, message.result);
       } else {
         // Answered (a command given up while it ran has made its caller heavy already). How
         // long it took is not looked at: on a busy machine a reader's `ls /` would count as long.
@@ -1043,6 +1068,15 @@ export class ShellHost {
     for (const e of p.view.extra) slot.extrasSent.delete(e.id);
     if (++p.resends > 3) this.finish(slot, failure("the docs shell lost this reader's view; try again"));
     else this.send(slot, p);
+  }
+
+  /**
+   * Whether a worker's exit-124 answer may have been stopped by its own clock: it says so last
+   * (`timeLimitMessage`), or its output was cut, which may have cut that line off (then the
+   * worker is replaced, as before).
+   */
+  private stoppedByClock(result: ShellResult): boolean {
+    return result.truncated || result.stderr.endsWith(timeLimitMessage(this.limits.maxExecutionMs));
   }
 
   /** The worker's call ended: answer it, and give the worker the next one. */
