@@ -3,6 +3,7 @@ import { crc32 } from "node:zlib";
 import { parentPort, workerData } from "node:worker_threads";
 import { readWalkedWith } from "../config/inside-root.js";
 import { heldAsUtf8 } from "../vfs/held-as-utf8.js";
+import { importLineStarts } from "../vfs/import-lines.js";
 import type { FromPageReadWorker, PageReadWork } from "./page-read-ahead.js";
 
 /**
@@ -128,7 +129,8 @@ function pump(): void {
         else candidates.push({ bytes: copy, file: next });
       }
       bytesSent += bytes.length;
-      out.reads.push({ ...stat, bytes, ...(held ? { held } : {}) });
+      // Found here, not again on the load's thread (`TextScan`).
+      out.reads.push({ ...stat, bytes, ...(held ? { held } : {}), scan: { crc, importLines: importLineStarts(bytes) } });
     }
     port?.postMessage(out);
     unanswered.push(bytesSent);

@@ -6,6 +6,7 @@ import { bodyKeyOfBytes } from "./body-key.js";
 import { bodyStartIn, HeldText } from "./held-text.js";
 import { byteLength } from "./site-file.js";
 import { type StoredText, WIDE } from "./stored-text.js";
+import { mayHaveImportLineFrom } from "./import-lines.js";
 import { TextChunks } from "./text-chunks.js";
 
 /** A page file's text as parsed: its front matter's keys, and the title they or the first heading
@@ -35,6 +36,8 @@ class Entry implements PageText {
   inPlace = false;
   /** Shared by the stored texts whose bodies have the same bytes (`BodyKey`). */
   bodyKey: object | undefined;
+  /** Its bytes' `importLineStarts`, when the thread that read them gave them (`TextScan`). */
+  importLines: readonly number[] | undefined;
 
   constructor(
     text: string,
@@ -57,6 +60,13 @@ class Entry implements PageText {
     this.shared ??= HeldText.fromStored(this.stored, this.bodyStart);
     return this.shared;
   }
+}
+
+/** What a thread that read a text's bytes found in them, so that the load's does not scan them again
+ *  (issue 22): their CRC-32 and their `importLineStarts`. */
+export interface TextScan {
+  readonly crc: number;
+  readonly importLines: readonly number[];
 }
 
 /** Whether a text of valid UTF-8 (no lone surrogate) of `utf8` bytes is stored as UTF-8 (`storedEncoding`'s
@@ -82,9 +92,10 @@ export class ParsedTexts {
 
   /** The text `bytes` decode to: decoded now, or the one of equal bytes read before. `inPlace`:
    *  the bytes are in shared memory that holds texts kept as UTF-8 for good (`AheadRead.held`):
-   *  such a text is held where they are, not copied into `chunks`. */
-  text(bytes: Buffer, inPlace = false): PageText {
-    const crc = crc32(bytes);
+   *  such a text is held where they are, not copied into `chunks`. `scan`: what the reading thread
+   *  found in the bytes, when it did. */
+  text(bytes: Buffer, inPlace = false, scan?: TextScan): PageText {
+    const crc = scan?.crc ?? crc32(bytes);
     const candidates = this.byCrc.get(crc);
     for (const c of candidates ?? []) {
       if (c.read !== bytes.length) continue;
@@ -106,6 +117,7 @@ export class ParsedTexts {
       entry.bytes = bytes;
       entry.stored = { buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, encoding: "utf8" };
       entry.inPlace = inPlace && bytes.buffer instanceof SharedArrayBuffer;
+      entry.importLines = scan?.importLines;
     }
     if (candidates === undefined) this.byCrc.set(crc, [entry]);
     else candidates.push(entry);
@@ -129,7 +141,9 @@ export class ParsedTexts {
           const { buffer, offset, length } = entry.stored;
           entry.bytes = Buffer.from(buffer, offset, length);
           entry.bodyStart = start;
-          entry.bodyKey = this.bodyKey(entry.bytes.subarray(Buffer.byteLength(whole.slice(0, start), "utf8")));
+          const bodyAt = Buffer.byteLength(whole.slice(0, start), "utf8");
+          entry.bodyKey = this.bodyKey(entry.bytes.subarray(bodyAt), entry.importLines === undefined ? undefined : mayHaveImportLineFrom(entry.bytes, entry.importLines, bodyAt));
+          entry.importLines = undefined;
           entry.string = undefined;
           const held = entry.held() as HeldText;
           const { body: _body, ...rest } = entry.parsed;
@@ -148,13 +162,14 @@ export class ParsedTexts {
     return entry.parsed as ParsedText;
   }
 
-  /** The key of a body of these bytes: the one of equal bytes seen before, or a new one. */
-  private bodyKey(bytes: Buffer): object {
+  /** The key of a body of these bytes: the one of equal bytes seen before, or a new one
+   *  (`mayImport`: the body's `mayHaveImportLine`, when known). */
+  private bodyKey(bytes: Buffer, mayImport: boolean | undefined): object {
     const crc = crc32(bytes);
     const candidates = this.bodies.get(crc);
     const same = candidates?.find((c) => c.bytes.equals(bytes));
     if (same !== undefined) return same.key;
-    const key = bodyKeyOfBytes({ buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, encoding: "utf8" });
+    const key = bodyKeyOfBytes({ buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, encoding: "utf8" }, mayImport);
     if (candidates === undefined) this.bodies.set(crc, [{ bytes, key }]);
     else candidates.push({ bytes, key });
     return key;
