@@ -7,6 +7,7 @@ import { bodyStartIn, HeldText } from "./held-text.js";
 import { byteLength } from "./site-file.js";
 import { type StoredText, WIDE } from "./stored-text.js";
 import { mayHaveImportLineFrom } from "./import-lines.js";
+import type { ParsedAhead } from "./parsed-ahead.js";
 import { TextChunks } from "./text-chunks.js";
 
 /** A page file's text as parsed: its front matter's keys, and the title they or the first heading
@@ -38,9 +39,11 @@ class Entry implements PageText {
   bodyKey: object | undefined;
   /** Its bytes' `importLineStarts`, when the thread that read them gave them (`TextScan`). */
   importLines: readonly number[] | undefined;
+  /** Its parse by that thread, until `parse` takes it (the text is then never decoded here). */
+  ahead: ParsedAhead | undefined;
 
   constructor(
-    text: string,
+    text: string | undefined,
     readonly size: number,
     /** How many bytes it was decoded from. */
     readonly read: number,
@@ -67,6 +70,8 @@ class Entry implements PageText {
 export interface TextScan {
   readonly crc: number;
   readonly importLines: readonly number[];
+  /** Its front matter parsed, for a text held as its bytes (`ParsedAhead`). */
+  readonly parsed?: ParsedAhead;
 }
 
 /** Whether a text of valid UTF-8 (no lone surrogate) of `utf8` bytes is stored as UTF-8 (`storedEncoding`'s
@@ -105,6 +110,7 @@ export class ParsedTexts {
       c.bytes ??= Buffer.from(c.string as string, "utf8");
       if (c.bytes.equals(bytes)) return c;
     }
+    if (scan?.parsed !== undefined && inPlace && bytes.buffer instanceof SharedArrayBuffer) return this.add(crc, candidates, this.parsedAhead(bytes, scan.importLines, scan.parsed));
     const text = bytes.toString("utf8");
     // Valid UTF-8 decodes to a text of that many bytes; invalid bytes became U+FFFD, of three.
     const valid = isUtf8(bytes);
@@ -119,14 +125,42 @@ export class ParsedTexts {
       entry.inPlace = inPlace && bytes.buffer instanceof SharedArrayBuffer;
       entry.importLines = scan?.importLines;
     }
+    return this.add(crc, candidates, entry);
+  }
+
+  private add(crc: number, candidates: Entry[] | undefined, entry: Entry): Entry {
     if (candidates === undefined) this.byCrc.set(crc, [entry]);
     else candidates.push(entry);
+    return entry;
+  }
+
+  /** A text held where a reading thread put its bytes, with that thread's parse (`ParsedAhead`):
+   *  as `text` would hold it (that thread held it by the same rule, `heldAsUtf8`), not decoded. */
+  private parsedAhead(bytes: Buffer, importLines: readonly number[], parsed: ParsedAhead): Entry {
+    const entry = new Entry(undefined, bytes.length, bytes.length);
+    entry.bytes = bytes;
+    entry.stored = { buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, encoding: "utf8" };
+    entry.inPlace = true;
+    entry.bodyStart = parsed.bodyStart;
+    entry.importLines = importLines;
+    entry.ahead = parsed;
     return entry;
   }
 
   /** The parse of a text this gave (`text`), made at its first file. */
   parse(text: PageText): ParsedText {
     const entry = text as Entry;
+    if (entry.parsed === undefined && entry.ahead !== undefined) {
+      const { data, bodyLine, bodyStart, bodyAt, bodyTitle } = entry.ahead;
+      entry.ahead = undefined;
+      const meta = readPageMeta(data);
+      entry.bodyKey = this.bodyKey((entry.bytes as Buffer).subarray(bodyAt), mayHaveImportLineFrom(entry.bytes as Buffer, entry.importLines as readonly number[], bodyAt));
+      entry.importLines = undefined;
+      const held = entry.held() as HeldText;
+      // As the decoded text's parse is made (its keys in that order), from the same answers.
+      const parsed = { ok: true as const, data, bodyLine, meta, title: meta.title ?? bodyTitle, bodyStart };
+      entry.parsed = Object.defineProperty(parsed, "body", { get: () => held.bodyText(), enumerable: true }) as ParsedText;
+    }
     if (entry.parsed === undefined) {
       const whole = entry.text;
       const parsed = parseFrontMatter(whole);
