@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { WalkedRead } from "../config/inside-root.js";
 import { LIMITS } from "../limits.js";
+import type { TextScan } from "../vfs/parsed-texts.js";
 import type { AheadRead, ReadAhead } from "../vfs/read-ahead.js";
 import { workerExecArgv } from "./shell/worker-exec-argv.js";
 
@@ -20,7 +21,7 @@ export interface PageReadWork {
 
 /** A file as the worker read it: its stat, and its bytes or the number of the earlier file
  *  whose bytes are the same; undefined when the load is to read it itself. */
-export type WorkerRead = (Omit<WalkedRead, "bytes"> & ({ readonly bytes: Uint8Array; readonly held?: true } | { readonly copyOf: number })) | undefined;
+export type WorkerRead = (Omit<WalkedRead, "bytes"> & ({ readonly bytes: Uint8Array; readonly held?: true; readonly scan: TextScan } | { readonly copyOf: number })) | undefined;
 
 /** One answer: the reads of files `first`, `first + 1`... */
 export interface FromPageReadWorker {

@@ -3,6 +3,9 @@ import { crc32 } from "node:zlib";
 import { parentPort, workerData } from "node:worker_threads";
 import { readWalkedWith } from "../config/inside-root.js";
 import { heldAsUtf8 } from "../vfs/held-as-utf8.js";
+import { importLineStarts } from "../vfs/import-lines.js";
+import { parseAhead } from "../vfs/parsed-ahead.js";
+import type { TextScan } from "../vfs/parsed-texts.js";
 import type { FromPageReadWorker, PageReadWork } from "./page-read-ahead.js";
 
 /**
@@ -128,12 +131,20 @@ function pump(): void {
         else candidates.push({ bytes: copy, file: next });
       }
       bytesSent += bytes.length;
-      out.reads.push({ ...stat, bytes, ...(held ? { held } : {}) });
+      // Found here, not again on the load's thread (`TextScan`).
+      out.reads.push({ ...stat, bytes, ...(held ? { held } : {}), scan: scanOf(bytes, crc, held) });
     }
     port?.postMessage(out);
     unanswered.push(bytesSent);
     inFlight += bytesSent;
   }
+}
+
+/** What the load's thread would find in a text's bytes (`TextScan`); its front matter parsed
+ *  when the load holds it as the bytes (`ParsedAhead`: else it decodes the text to keep anyway). */
+function scanOf(bytes: Buffer, crc: number, held: boolean): TextScan {
+  const parsed = held ? parseAhead(bytes) : undefined;
+  return { crc, importLines: importLineStarts(bytes), ...(parsed !== undefined ? { parsed } : {}) };
 }
 
 // The load took the oldest batch: room for more.

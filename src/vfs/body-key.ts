@@ -28,9 +28,27 @@ export function bodyKeyOf(page: Page): BodyKey {
 const BYTES = Symbol("body bytes");
 
 /** A new key for a body held as `bytes` (UTF-8, in memory never changed): what `ParsedTexts`
- *  gives every page of equal body bytes. */
-export function bodyKeyOfBytes(bytes: StoredText): object {
-  return Object.defineProperty({}, BYTES, { value: bytes });
+ *  gives every page of equal body bytes. `mayImport`: its `mayHaveImportLine`, when known. */
+export function bodyKeyOfBytes(bytes: StoredText, mayImport?: boolean): object {
+  const key = Object.defineProperty({}, BYTES, { value: bytes });
+  if (mayImport !== undefined) rememberMayImport(key, mayImport);
+  return key;
+}
+
+/** Where a key made by `bodyKeyOfBytes` keeps its body's `mayHaveImportLine` once known (not enumerable). */
+const MAY_IMPORT = Symbol("body may import");
+
+/** The `mayHaveImportLine` of the body a key stands for, when known (`rememberMayImport`): asked
+ *  of each body twice during a cold build (as the load offers it for analysis, and as the index
+ *  reads it), from its reading thread's scan or the first answer (issue 22). */
+export function knownMayImport(key: object): boolean | undefined {
+  return (key as { [MAY_IMPORT]?: boolean })[MAY_IMPORT];
+}
+
+/** Keep the `mayHaveImportLine` of the bytes of a key made by `bodyKeyOfBytes` (they never change). */
+export function rememberMayImport(key: object, mayImport: boolean): boolean {
+  Object.defineProperty(key, MAY_IMPORT, { value: mayImport });
+  return mayImport;
 }
 
 /** The bytes of the body a key stands for, when it knows them (`bodyKeyOfBytes`): the body is

@@ -618,8 +618,8 @@ function aheadPage(read: AheadRead, n: number, texts: ParsedTexts, aheadTexts: M
     // Its first file was decoded here (it came first); else the load reads the file itself.
     return decoded === undefined ? undefined : { stat, decoded };
   }
-  const { bytes, held, ...stat } = read;
-  const decoded = texts.text(bytes, held === true);
+  const { bytes, held, scan, ...stat } = read;
+  const decoded = texts.text(bytes, held === true, scan);
   aheadTexts.set(n, decoded);
   return { stat, decoded };
 }

@@ -6,6 +6,8 @@ import { bodyKeyOfBytes } from "./body-key.js";
 import { bodyStartIn, HeldText } from "./held-text.js";
 import { byteLength } from "./site-file.js";
 import { type StoredText, WIDE } from "./stored-text.js";
+import { mayHaveImportLineFrom } from "./import-lines.js";
+import type { ParsedAhead } from "./parsed-ahead.js";
 import { TextChunks } from "./text-chunks.js";
 
 /** A page file's text as parsed: its front matter's keys, and the title they or the first heading
@@ -35,9 +37,13 @@ class Entry implements PageText {
   inPlace = false;
   /** Shared by the stored texts whose bodies have the same bytes (`BodyKey`). */
   bodyKey: object | undefined;
+  /** Its bytes' `importLineStarts`, when the thread that read them gave them (`TextScan`). */
+  importLines: readonly number[] | undefined;
+  /** Its parse by that thread, until `parse` takes it (the text is then never decoded here). */
+  ahead: ParsedAhead | undefined;
 
   constructor(
-    text: string,
+    text: string | undefined,
     readonly size: number,
     /** How many bytes it was decoded from. */
     readonly read: number,
@@ -57,6 +63,15 @@ class Entry implements PageText {
     this.shared ??= HeldText.fromStored(this.stored, this.bodyStart);
     return this.shared;
   }
+}
+
+/** What a thread that read a text's bytes found in them, so that the load's does not scan them again
+ *  (issue 22): their CRC-32 and their `importLineStarts`. */
+export interface TextScan {
+  readonly crc: number;
+  readonly importLines: readonly number[];
+  /** Its front matter parsed, for a text held as its bytes (`ParsedAhead`). */
+  readonly parsed?: ParsedAhead;
 }
 
 /** Whether a text of valid UTF-8 (no lone surrogate) of `utf8` bytes is stored as UTF-8 (`storedEncoding`'s
@@ -82,9 +97,10 @@ export class ParsedTexts {
 
   /** The text `bytes` decode to: decoded now, or the one of equal bytes read before. `inPlace`:
    *  the bytes are in shared memory that holds texts kept as UTF-8 for good (`AheadRead.held`):
-   *  such a text is held where they are, not copied into `chunks`. */
-  text(bytes: Buffer, inPlace = false): PageText {
-    const crc = crc32(bytes);
+   *  such a text is held where they are, not copied into `chunks`. `scan`: what the reading thread
+   *  found in the bytes, when it did. */
+  text(bytes: Buffer, inPlace = false, scan?: TextScan): PageText {
+    const crc = scan?.crc ?? crc32(bytes);
     const candidates = this.byCrc.get(crc);
     for (const c of candidates ?? []) {
       if (c.read !== bytes.length) continue;
@@ -94,6 +110,7 @@ export class ParsedTexts {
       c.bytes ??= Buffer.from(c.string as string, "utf8");
       if (c.bytes.equals(bytes)) return c;
     }
+    if (scan?.parsed !== undefined && inPlace && bytes.buffer instanceof SharedArrayBuffer) return this.add(crc, candidates, this.parsedAhead(bytes, scan.importLines, scan.parsed));
     const text = bytes.toString("utf8");
     // Valid UTF-8 decodes to a text of that many bytes; invalid bytes became U+FFFD, of three.
     const valid = isUtf8(bytes);
@@ -106,15 +123,44 @@ export class ParsedTexts {
       entry.bytes = bytes;
       entry.stored = { buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, encoding: "utf8" };
       entry.inPlace = inPlace && bytes.buffer instanceof SharedArrayBuffer;
+      entry.importLines = scan?.importLines;
     }
+    return this.add(crc, candidates, entry);
+  }
+
+  private add(crc: number, candidates: Entry[] | undefined, entry: Entry): Entry {
     if (candidates === undefined) this.byCrc.set(crc, [entry]);
     else candidates.push(entry);
+    return entry;
+  }
+
+  /** A text held where a reading thread put its bytes, with that thread's parse (`ParsedAhead`):
+   *  as `text` would hold it (that thread held it by the same rule, `heldAsUtf8`), not decoded. */
+  private parsedAhead(bytes: Buffer, importLines: readonly number[], parsed: ParsedAhead): Entry {
+    const entry = new Entry(undefined, bytes.length, bytes.length);
+    entry.bytes = bytes;
+    entry.stored = { buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, encoding: "utf8" };
+    entry.inPlace = true;
+    entry.bodyStart = parsed.bodyStart;
+    entry.importLines = importLines;
+    entry.ahead = parsed;
     return entry;
   }
 
   /** The parse of a text this gave (`text`), made at its first file. */
   parse(text: PageText): ParsedText {
     const entry = text as Entry;
+    if (entry.parsed === undefined && entry.ahead !== undefined) {
+      const { data, bodyLine, bodyStart, bodyAt, bodyTitle } = entry.ahead;
+      entry.ahead = undefined;
+      const meta = readPageMeta(data);
+      entry.bodyKey = this.bodyKey((entry.bytes as Buffer).subarray(bodyAt), mayHaveImportLineFrom(entry.bytes as Buffer, entry.importLines as readonly number[], bodyAt));
+      entry.importLines = undefined;
+      const held = entry.held() as HeldText;
+      // As the decoded text's parse is made (its keys in that order), from the same answers.
+      const parsed = { ok: true as const, data, bodyLine, meta, title: meta.title ?? bodyTitle, bodyStart };
+      entry.parsed = Object.defineProperty(parsed, "body", { get: () => held.bodyText(), enumerable: true }) as ParsedText;
+    }
     if (entry.parsed === undefined) {
       const whole = entry.text;
       const parsed = parseFrontMatter(whole);
@@ -129,7 +175,9 @@ export class ParsedTexts {
           const { buffer, offset, length } = entry.stored;
           entry.bytes = Buffer.from(buffer, offset, length);
           entry.bodyStart = start;
-          entry.bodyKey = this.bodyKey(entry.bytes.subarray(Buffer.byteLength(whole.slice(0, start), "utf8")));
+          const bodyAt = Buffer.byteLength(whole.slice(0, start), "utf8");
+          entry.bodyKey = this.bodyKey(entry.bytes.subarray(bodyAt), entry.importLines === undefined ? undefined : mayHaveImportLineFrom(entry.bytes, entry.importLines, bodyAt));
+          entry.importLines = undefined;
           entry.string = undefined;
           const held = entry.held() as HeldText;
           const { body: _body, ...rest } = entry.parsed;
@@ -148,13 +196,14 @@ export class ParsedTexts {
     return entry.parsed as ParsedText;
   }
 
-  /** The key of a body of these bytes: the one of equal bytes seen before, or a new one. */
-  private bodyKey(bytes: Buffer): object {
+  /** The key of a body of these bytes: the one of equal bytes seen before, or a new one
+   *  (`mayImport`: the body's `mayHaveImportLine`, when known). */
+  private bodyKey(bytes: Buffer, mayImport: boolean | undefined): object {
     const crc = crc32(bytes);
     const candidates = this.bodies.get(crc);
     const same = candidates?.find((c) => c.bytes.equals(bytes));
     if (same !== undefined) return same.key;
-    const key = bodyKeyOfBytes({ buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, encoding: "utf8" });
+    const key = bodyKeyOfBytes({ buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, encoding: "utf8" }, mayImport);
     if (candidates === undefined) this.bodies.set(crc, [{ bytes, key }]);
     else candidates.push({ bytes, key });
     return key;

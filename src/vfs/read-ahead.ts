@@ -1,4 +1,5 @@
 import type { WalkedRead } from "../config/inside-root.js";
+import type { TextScan } from "./parsed-texts.js";
 
 /**
  * Page files read ahead of a load by another thread (issue 22): a cold start of a 25,000-file
@@ -17,8 +18,9 @@ export interface ReadAhead {
 }
 
 /** A file as read ahead (see `ReadAhead.next`). `held`: its bytes are in shared memory of texts
- *  the load holds as UTF-8 (`heldAsUtf8`), which it keeps as they are rather than copying them. */
-export type AheadRead = Omit<WalkedRead, "bytes"> & ({ readonly bytes: Buffer; readonly held?: true } | { readonly copyOf: number });
+ *  the load holds as UTF-8 (`heldAsUtf8`), which it keeps as they are rather than copying them.
+ *  `scan`: what the reader found in the bytes (`TextScan`), when it looked. */
+export type AheadRead = Omit<WalkedRead, "bytes"> & ({ readonly bytes: Buffer; readonly held?: true; readonly scan?: TextScan } | { readonly copyOf: number });
 
 /** Start reading `rels` (walked files, kept by the ignore rules) under the root's real path;
  *  undefined when reading ahead would not pay (few files, one core). */

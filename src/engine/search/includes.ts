@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import { frontMatterEnd, type MdxImport, mdxImports, removeImports } from "../../config/mdx-imports.js";
 import { LIMITS } from "../../limits.js";
-import { type BodyKey, bodyBytesOf } from "../../vfs/body-key.js";
+import { type BodyKey, bodyBytesOf, knownMayImport, rememberMayImport } from "../../vfs/body-key.js";
 import { mayHaveImportLine } from "../../vfs/import-lines.js";
 import type { Page } from "../../vfs/page.js";
 import type { SiteFile } from "../../vfs/site-file.js";
@@ -73,7 +73,9 @@ export function importsMdx(body: string): boolean {
  *  held as bytes is decoded for this only when a line of it may start with an import. */
 export function bodyImportsMdx(key: BodyKey, page: Page): boolean {
   const bytes = bodyBytesOf(key);
-  return bytes !== undefined && !mayHaveImportLine(bytes) ? false : importsMdx(page.body);
+  if (bytes === undefined) return importsMdx(page.body);
+  const mayImport = knownMayImport(key as object) ?? rememberMayImport(key as object, mayHaveImportLine(bytes));
+  return mayImport && importsMdx(page.body);
 }
 
 /** A line starting an import or export: most pages have none, and skip the parse. */
