@@ -74,8 +74,9 @@ export interface SiteConfig {
   readonly defaultVersion?: string;
   /** Version badges (`tag`: Latest, Recommended, Beta...), by version; absent when none is set. */
   readonly versionTags?: ReadonlyMap<string, string>;
-  /** Where each version's pages live (`versionPaths`): the `version` argument accepts the
-   *  segment, search folds copies by it. Absent when versions follow no path scheme. */
+  /** Where each version's pages live (`versionPaths`) over the whole site's navigation. Absent
+   *  when versions follow no path scheme. What a reader is told derives its own from the pages
+   *  they may read (`siteOutline`, `twinRules`): restricted pages move segments. */
   readonly versionPaths?: ReadonlyMap<string, VersionPath>;
   readonly languages: readonly string[];
   /** The language with `default: true`, else the first; absent without languages. Search shows a

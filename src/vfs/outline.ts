@@ -1,4 +1,5 @@
 import { type SiteConfig, scopeNames } from "../config/site-config.js";
+import { versionPaths } from "../config/version-paths.js";
 import { type RequestContext, mayRead } from "./request-context.js";
 import type { Access } from "./access.js";
 import type { Page } from "./page.js";
@@ -90,11 +91,7 @@ export function siteOutline(config: SiteConfig, readable: (pagePath: string) => 
   const knownLanguages = config.languages.filter(visible(languages));
   const listedVersions = knownVersions.filter((v) => !config.hiddenVersions.includes(v));
   const defaultVersion = config.defaultVersion !== undefined && listedVersions.includes(config.defaultVersion) ? config.defaultVersion : listedVersions[0];
-  const versionSegments = new Map<string, string>();
-  for (const v of knownVersions) {
-    const segment = config.versionPaths?.get(v)?.segment;
-    if (segment !== undefined) versionSegments.set(v, segment);
-  }
+  const versionSegments = readerVersionSegments(config, knownVersions, readable);
   const tagged = knownVersions.find((v) => /^(latest|recommended)$/i.test(config.versionTags?.get(v) ?? ""));
   return {
     sections: config.sections.filter((s) => s.pages.length === 0 || s.pages.some(readable)).map((s) => s.title),
@@ -106,4 +103,19 @@ export function siteOutline(config: SiteConfig, readable: (pagePath: string) => 
     languages: knownLanguages.filter((l) => !config.hiddenLanguages.includes(l)),
     knownLanguages,
   };
+}
+
+/**
+ * Each known version's path segment as the pages this reader may read place it, never the whole
+ * site's: segments are read off where versions' pages part ways, so a restricted version's pages
+ * could give a public version a name (`v6.x (also v6)`, `docs` accepted for `Current`) that a
+ * site without them does not, and tell that they exist. Derived as the search side's twin rules
+ * are (`twinRules` with `visible`).
+ */
+function readerVersionSegments(config: SiteConfig, knownVersions: readonly string[], readable: (pagePath: string) => boolean): Map<string, string> {
+  const out = new Map<string, string>();
+  if (knownVersions.length < 2) return out;
+  const navPages = new Map([...config.navPages].filter(([path, placement]) => placement.versions?.length === 1 && readable(path)));
+  for (const [v, path] of versionPaths(navPages, knownVersions)) out.set(v, path.segment);
+  return out;
 }
