@@ -274,7 +274,7 @@ describe("a worker in trouble", () => {
     }
   });
 
-  it("a call that ended with the time-limit status (124): its worker is kept where the line stopped itself (`exit 124`, as at its work or CPU limit), and replaced where the clock stopped it while it awaited (the command may run on there)", async () => {
+  it("a call that ended with the time-limit status (124): its worker is kept where the line stopped itself (`exit 124`, even after printing the time-limit message; as at its work or CPU limit), and replaced where the clock stopped it while it awaited (the command may run on there)", async () => {
     // The clock's 3 s reached by a jq that never ends while the line awaits it (its CPU limit an hour away).
     const host = new ShellHost({ workers: 1, limits: { ...LIMITS.shell, maxExecutionMs: 3_000 }, maxCpuMs: 3_600_000 });
     // Which worker each command is posted to, observed (not changed).
@@ -290,10 +290,14 @@ describe("a worker in trouble", () => {
       // What the shell answers for a command it stopped at its limit; `exit 124` gives it at once.
       expect(await shell.run("exit 124")).toEqual({ stdout: "", stderr: "", exitCode: 124, truncated: false });
       expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
+      // A command that prints the clock's own words last on stderr and exits 124 is a normal exit:
+      // the worker says what stopped a line beside its result, and the host reads no stderr (issue 25).
+      expect(await shell.run("echo 'bash: command stopped after 3000 ms (time limit)' >&2; exit 124")).toEqual({ stdout: "", stderr: "bash: command stopped after 3000 ms (time limit)\n", exitCode: 124, truncated: false });
+      expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
       expect(await shell.run("jq -n 'def f: f; f'")).toEqual({ stdout: "", stderr: "bash: command stopped after 3000 ms (time limit)\n", exitCode: 124, truncated: false });
       expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
       expect(await shell.run("wc -c /guides/webhooks.mdx")).toEqual(webhooks);
-      expect([1, 2, 3, 4, 5].map((k) => ranOn[k] === ranOn[k - 1])).toEqual([true, true, true, false, true]);
+      expect([1, 2, 3, 4, 5, 6, 7].map((k) => ranOn[k] === ranOn[k - 1])).toEqual([true, true, true, true, true, false, true]);
     } finally {
       Worker.prototype.postMessage = post;
       await host.close();

@@ -8,7 +8,7 @@ import { dirGlobPlugin } from "./dir-globs.js";
 import { interruptibleController } from "./interruptible-signal.js";
 import { PathSuggester } from "./did-you-mean.js";
 import { mergeStderrPlugin } from "./merge-stderr.js";
-import { type Shell, type ShellLimits, type ShellResult, cpuLimitMessage, timeLimitMessage } from "./shell.js";
+import { type Shell, type ShellLimits, type ShellResult, type ShellStop, cpuLimitMessage, timeLimitMessage } from "./shell.js";
 import { RunTimeTexts, checkEvalCommand, checkedCompgenCommand, stoppedBuiltinMessage, refusedBuiltinCommand, runTimeTextPlugin } from "./run-time-texts.js";
 import { refusedWriteCommand, writeRedirectPlugin } from "./write-redirects.js";
 import { CallCpu } from "./call-cpu.js";
@@ -116,13 +116,22 @@ export class DocsShell implements Shell {
 
   /** Run one command line at `/`. */
   async run(command: string, _caller?: string, signal?: AbortSignal): Promise<ShellResult> {
-    const result = await this.execute(command, signal);
-    if (result.exitCode === 0) return result;
-    const hint = this.suggester.hintFor(result.stderr, result.stdout);
-    return hint === undefined ? result : { ...result, hint };
+    return (await this.runStopped(command, signal)).result;
   }
 
-  private async execute(command: string, cancel: AbortSignal | undefined): Promise<ShellResult> {
+  /**
+   * Run one command line, and say what stopped it, if anything did (`ShellStop`): the shell
+   * worker passes that to its host beside the result, which decides by it whether to keep the
+   * worker, never by the text on stderr, which a command may print itself (issue 25).
+   */
+  async runStopped(command: string, signal?: AbortSignal): Promise<Outcome> {
+    const { result, stop } = await this.execute(command, signal);
+    if (result.exitCode === 0) return { result, stop };
+    const hint = this.suggester.hintFor(result.stderr, result.stdout);
+    return { result: hint === undefined ? result : { ...result, hint }, stop };
+  }
+
+  private async execute(command: string, cancel: AbortSignal | undefined): Promise<Outcome> {
     const limits = this.limits;
     if (Buffer.byteLength(command) > limits.maxCommandLength) {
       return finish("", `bash: command too long (over ${limits.maxCommandLength} bytes)\n`, 2, limits);
@@ -178,39 +187,41 @@ export class DocsShell implements Shell {
     budget.mayRunBuiltin = (name) => texts.mayRun(name);
     try {
       const r = await createDocsBash(this.view, this.commands, limits, budget, texts).exec(command, { cwd: "/", signal });
-      if (cancel?.aborted === true) return finish(r.stdout, `${r.stderr}bash: cancelled by the client\n`, 130, limits);
+      if (cancel?.aborted === true) return finish(r.stdout, `${r.stderr}bash: cancelled by the client\n`, 130, limits, "cancel");
       if (budget.refusedBuiltin !== undefined) return finish(r.stdout, `${withoutAbortLine(r.stderr)}${stoppedBuiltinMessage(budget.refusedBuiltin)}`, 126, limits);
       if (budget.exceededBy !== undefined) {
         // The call's limit (issue 25): exit 124, as `timeout` and the clock before it, at the
         // same step on any machine.
-        return finish(r.stdout, `${withoutAbortLine(r.stderr)}${workLimitMessage(budget.exceededBy, limits.maxSteps)}`, 124, limits);
+        return finish(r.stdout, `${withoutAbortLine(r.stderr)}${workLimitMessage(budget.exceededBy, limits.maxSteps)}`, 124, limits, "work-limit");
       }
-      if (cpuOut) return finish(r.stdout, `${withoutAbortLine(r.stderr)}${cpuLimitMessage(limits.maxCpuMs)}`, 124, limits);
-      if (cpu.outAt !== undefined) return finish(r.stdout, `${withoutAbortLine(r.stderr)}${cpuLimitMessage(cpu.outAt)}`, 124, limits);
+      if (cpuOut) return finish(r.stdout, `${withoutAbortLine(r.stderr)}${cpuLimitMessage(limits.maxCpuMs)}`, 124, limits, "cpu-limit");
+      if (cpu.outAt !== undefined) return finish(r.stdout, `${withoutAbortLine(r.stderr)}${cpuLimitMessage(cpu.outAt)}`, 124, limits, "cpu-limit");
       if (timedOut) {
         const message = `bash: execution exceeded execution deadline (${limits.maxExecutionMs}ms)\n`;
-        return finish(r.stdout, `${withoutAbortLine(r.stderr)}${message}`, 124, limits);
+        return finish(r.stdout, `${withoutAbortLine(r.stderr)}${message}`, 124, limits, "deadline");
       }
       if (clockRanOut && /^bash: execution aborted\n/m.test(r.stderr)) {
-        return finish(r.stdout, `${withoutAbortLine(r.stderr)}${timeLimitMessage(limits.maxExecutionMs)}`, 124, limits);
+        return finish(r.stdout, `${withoutAbortLine(r.stderr)}${timeLimitMessage(limits.maxExecutionMs)}`, 124, limits, "clock");
       }
       if (controller.signal.aborted && r.exitCode !== 124) {
-        return finish(r.stdout, `${r.stderr}${timeLimitMessage(limits.maxExecutionMs)}`, 124, limits);
+        return finish(r.stdout, `${r.stderr}${timeLimitMessage(limits.maxExecutionMs)}`, 124, limits, "clock");
       }
-      return finish(r.stdout, r.stderr, r.exitCode, limits);
+      // The clock ran out and the line still ended by itself (its own exit status): it may have
+      // left work running past the abort all the same, as a stop by the clock does.
+      return finish(r.stdout, r.stderr, r.exitCode, limits, clockRanOut ? "clock" : undefined);
     } catch (error) {
       // A builtin refused at run time stops the line by a throw the interpreter passes on.
       if (budget.refusedBuiltin !== undefined) return finish("", stoppedBuiltinMessage(budget.refusedBuiltin), 126, limits);
       // A read charged past the budget inside just-bash's filesystem calls throws out of the line.
-      if (budget.exceededBy !== undefined) return finish("", workLimitMessage(budget.exceededBy, limits.maxSteps), 124, limits);
+      if (budget.exceededBy !== undefined) return finish("", workLimitMessage(budget.exceededBy, limits.maxSteps), 124, limits, "work-limit");
       // A stop thrown where the interpreter does not catch it (a command's start, charged by a
       // patch) says the same reason as one the interpreter passed on: the fresh clone under load
       // got `bash: stopped`, exit 1, for a loop past its deadline.
-      if (cancel?.aborted === true) return finish("", "bash: cancelled by the client\n", 130, limits);
-      if (cpuOut) return finish("", cpuLimitMessage(limits.maxCpuMs), 124, limits);
-      if (cpu.outAt !== undefined) return finish("", cpuLimitMessage(cpu.outAt), 124, limits);
-      if (timedOut) return finish("", `bash: execution exceeded execution deadline (${limits.maxExecutionMs}ms)\n`, 124, limits);
-      if (signal.aborted) return finish("", timeLimitMessage(limits.maxExecutionMs), 124, limits);
+      if (cancel?.aborted === true) return finish("", "bash: cancelled by the client\n", 130, limits, "cancel");
+      if (cpuOut) return finish("", cpuLimitMessage(limits.maxCpuMs), 124, limits, "cpu-limit");
+      if (cpu.outAt !== undefined) return finish("", cpuLimitMessage(cpu.outAt), 124, limits, "cpu-limit");
+      if (timedOut) return finish("", `bash: execution exceeded execution deadline (${limits.maxExecutionMs}ms)\n`, 124, limits, "deadline");
+      if (signal.aborted) return finish("", timeLimitMessage(limits.maxExecutionMs), 124, limits, "clock");
       // just-bash throws for some failures (a redirect into the read-only filesystem, limits).
       return finish("", `bash: ${describeThrown(error)}\n`, 1, limits);
     } finally {
@@ -242,7 +253,17 @@ function explainLimits(stderr: string): string {
 }
 
 /** Apply the output cap: stderr keeps its first bytes, stdout the rest, with a note saying what was cut and how to narrow. */
-function finish(rawStdout: string, rawStderr: string, exitCode: number, limits: ShellLimits): ShellResult {
+/** A command line's result, and what stopped it, if anything did. */
+export interface Outcome {
+  readonly result: ShellResult;
+  readonly stop: ShellStop | undefined;
+}
+
+function finish(rawStdout: string, rawStderr: string, exitCode: number, limits: ShellLimits, stop?: ShellStop): Outcome {
+  return { result: cut(rawStdout, rawStderr, exitCode, limits), stop };
+}
+
+function cut(rawStdout: string, rawStderr: string, exitCode: number, limits: ShellLimits): ShellResult {
   // Here, and only here, escaped bytes become U+FFFD: stdout and stderr alike (byte-text.ts).
   const stdout = shownText(rawStdout);
   const stderr = explainLimits(shownText(rawStderr));

@@ -8,7 +8,7 @@ import type { Site } from "../../vfs/site.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { heldTextOf } from "../../vfs/held-text.js";
 import type { SiteView } from "../../vfs/view.js";
-import { type Shell, type ShellLimits, type ShellResult, cpuLimitMessage, timeLimitMessage } from "./shell.js";
+import { type Shell, type ShellLimits, type ShellResult, type ShellStop, cpuLimitMessage, timeLimitMessage } from "./shell.js";
 import { FairQueue } from "./fair-queue.js";
 import { callerNetwork } from "./caller-network.js";
 import { CallerStanding } from "./caller-standing.js";
@@ -56,7 +56,8 @@ export type FromWorker =
   | { readonly t: "viewed"; readonly vid: number }
   /** The command starts now: the reader's view is built (for a new view of 50,000 files, ~0.5 s not to count). */
   | { readonly t: "started"; readonly id: number }
-  | { readonly t: "result"; readonly id: number; readonly result: ShellResult }
+  /** `stop`: what stopped the line, if anything did (`ShellStop`); the host decides by it whether to keep the worker. */
+  | { readonly t: "result"; readonly id: number; readonly result: ShellResult; readonly stop?: ShellStop }
   | { readonly t: "missing"; readonly id: number };
 
 /** What the worker is started with. */
@@ -1036,11 +1037,11 @@ export class ShellHost {
     }
     if (message.t === "result") {
       if (p.preempting && !p.ended) {
-        this.requeue(slot, p, message.result.exitCode === 124 && this.stoppedByClock(message.result));
+        this.requeue(slot, p, stoppedByClock(message.stop));
         return;
       }
       if (p.ended) this.emit({ t: "stopped", call: p.id, worker: slot.n, exitCode: message.result.exitCode });
-      if (message.result.exitCode === 124) {
+      if (message.stop !== undefined && message.stop !== "cancel") {
         this.heldLong(p.caller);
         // Stopped by the worker's own clock (the line awaited something past the time limit),
         // the command may have left work running that ignored the abort: the next call gets a
@@ -1049,8 +1050,9 @@ export class ShellHost {
         // as after a cancellation (`cancel`), and takes the next call. Before (issue 25), every
         // runaway that reached its limit cost a worker's start (~70-100 ms of CPU, seconds
         // under load), and callers with nothing running waited for those starts. Decided by
-        // what stopped the line, never by how long anything took.
-        if (this.stoppedByClock(message.result)) {
+        // what stopped the line as the worker says it (`message.stop`), never by how long anything
+        // took, nor by its exit status or stderr, which a command's own `exit 124` sets too.
+        if (stoppedByClock(message.stop)) {
           this.retire(slot, "time-limit");
           this.answer(p, message.result, "result");
         } else this.finish(slot, message.result);
@@ -1068,15 +1070,6 @@ export class ShellHost {
     for (const e of p.view.extra) slot.extrasSent.delete(e.id);
     if (++p.resends > 3) this.finish(slot, failure("the docs shell lost this reader's view; try again"));
     else this.send(slot, p);
-  }
-
-  /**
-   * Whether a worker's exit-124 answer may have been stopped by its own clock: it says so last
-   * (`timeLimitMessage`), or its output was cut, which may have cut that line off (then the
-   * worker is replaced, as before).
-   */
-  private stoppedByClock(result: ShellResult): boolean {
-    return result.truncated || result.stderr.endsWith(timeLimitMessage(this.limits.maxExecutionMs));
   }
 
   /** The worker's call ended: answer it, and give the worker the next one. */
@@ -1255,4 +1248,14 @@ function workerEntry(): { file: URL; entry?: string } {
   const here = import.meta.url;
   if (new URL(here).pathname.endsWith(".ts")) return { file: new URL("./worker-boot.mjs", here), entry: new URL("./shell-worker.ts", here).href };
   return { file: new URL("./shell-worker.mjs", here) };
+}
+
+/**
+ * Whether a worker's line was stopped by its own clock (`ShellStop`), as the worker says beside
+ * its result: what a command prints on stderr does not count. Before (issue 25) the host read
+ * the time-limit line at the end of stderr, so `echo 'bash: command stopped after 5000 ms (time
+ * limit)' >&2; exit 124` cost its worker, and a clock stop whose stderr was cut was guessed at.
+ */
+function stoppedByClock(stop: ShellStop | undefined): boolean {
+  return stop === "clock" || stop === "deadline";
 }

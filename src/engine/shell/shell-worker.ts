@@ -9,7 +9,7 @@ import { interruptibleController } from "./interruptible-signal.js";
 import { CallCpu } from "./call-cpu.js";
 import { countJqRuns } from "./jq/jq-in-thread.js";
 import { ownThreadId } from "./thread-cpu.js";
-import type { ShellResult } from "./shell.js";
+import type { ShellResult, ShellStop } from "./shell.js";
 import { type DecodedTable, decodeSnapshotTable } from "./shared-snapshot.js";
 import type { ExtraFile, FromWorker, ShellWorkerData, ToWorker } from "./shell-host.js";
 
@@ -132,15 +132,16 @@ async function run(id: number, vid: number, command: string): Promise<void> {
   const controller = interruptibleController(() => atomicsLoad(interrupt, 0) === id);
   running.set(id, controller);
   let result: ShellResult;
+  let stop: ShellStop | undefined;
   try {
-    result = await shell.run(command, undefined, controller.signal);
+    ({ result, stop } = await shell.runStopped(command, controller.signal));
   } catch (error) {
     // DocsShell turns every failure of a command into a result; this is a bug of ours.
     result = { stdout: "", stderr: `bash: internal error: ${(error as Error).message}\n`, exitCode: 1, truncated: false };
   } finally {
     running.delete(id);
   }
-  post({ t: "result", id, result });
+  post({ t: "result", id, result, stop });
 }
 
 port.on("message", (message: ToWorker) => {

@@ -20,6 +20,15 @@ export interface ShellResult {
   readonly hint?: string;
 }
 
+/**
+ * What stopped a command line before it ended by itself, as the shell that ran it knows it (never
+ * read back from its stderr, which the command writes too): its work budget (`work-limit`), its
+ * thread's CPU limit (`cpu-limit`), its own clock while it awaited (`clock`) or in a loop
+ * (`deadline`), or its caller's cancellation (`cancel`). A shell worker's host replaces the worker
+ * after `clock` or `deadline` only: work that ignored the abort may still be running there.
+ */
+export type ShellStop = "work-limit" | "cpu-limit" | "clock" | "deadline" | "cancel";
+
 /** Runs one command line for one reader: `DocsShell` in this thread, or `WorkerShell` in the shell worker. */
 export interface Shell {
   /**
