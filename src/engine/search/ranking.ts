@@ -1048,8 +1048,17 @@ function scoreOrCopy(index: InvertedIndex, query: readonly QueryTerm[], scales: 
   let byPrint = c.byText.get(text);
   const print = fingerprint(acc, ps);
   const scored = byPrint?.get(print);
-  const twin = scored === undefined ? undefined : scored.find((other) => sameInputs(index, acc, other, ps));
-  if (twin === undefined) {
+  // A loop, not `find`: a closure and its context per candidate sharing its text (issue 23).
+  let twin = -1;
+  if (scored !== undefined) {
+    for (let k = 0; k < scored.length; k++) {
+      if (sameInputs(index, acc, scored[k] as number, ps)) {
+        twin = scored[k] as number;
+        break;
+      }
+    }
+  }
+  if (twin === -1) {
     accumulateSectionsOf(index, ps, query, scales, acc);
     scorePage(index, query, acc, shape, P, prior, ps, c);
     c.copyOf[ps] = -1;
@@ -1527,6 +1536,8 @@ export class RankScratch {
   private findable: Int32Array = new Int32Array(0);
 
   /** Arrays of at least `slots` entries, for `scoreBestFirst` (only the scored slots' are set and read). */
+  private readonly byText = new Map<number, Map<number, number[]>>();
+
   candidateArrays(slots: number): Omit<Candidates, "order"> {
     if (this.partial.length < slots) {
       const size = Math.max(slots, this.partial.length * 2, 256);
@@ -1537,7 +1548,9 @@ export class RankScratch {
       this.final = new Float64Array(size);
       this.findable = new Int32Array(size);
     }
-    return { partial: this.partial, bound: this.bound, section: this.section, copyOf: this.copyOf, final: this.final, findable: this.findable, byText: new Map() };
+    // One map a scratch, emptied here: a search's candidates are done with before the next's.
+    this.byText.clear();
+    return { partial: this.partial, bound: this.bound, section: this.section, copyOf: this.copyOf, final: this.final, findable: this.findable, byText: this.byText };
   }
 
   /** Two arrays of one number per page slot taken, for `bounds`. */
