@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { serialize } from "node:v8";
 import type { FrontMatterData } from "../config/frontmatter.js";
 import type { PageMeta } from "../config/page-meta.js";
@@ -122,29 +123,55 @@ export function dataKey(value: unknown): string | undefined {
   return plain && key !== undefined ? `p${key}` : undefined;
 }
 
-/** The site's pages as columns, each distinct text once (`Body.texts`, `Body.utf8`); `utf8` is
- *  how many bytes the texts held as UTF-8 take. */
-export async function pageColumns(loaded: LoadedSite, shared: SharedObjects, step: () => Promise<void>): Promise<{ texts: string[]; utf8: { parts: Uint8Array[]; ends: Int32Array; bodyStarts: Int32Array }; pages: PageColumns }> {
-  const texts: string[] = [];
-  // Texts the load holds as UTF-8 bytes are stored as those bytes (see `Body.utf8`), by their
-  // `HeldText` (which copies of a text share), never read into a string to be written.
+/** The texts the load holds as UTF-8 bytes (`Body.utf8`), each once: their bytes (views of
+ *  the load's own), where each ends among them, where its body starts, and the number each
+ *  `HeldText` has in the page columns (`-2 - k`). */
+export interface HeldUtf8Texts {
+  readonly parts: Uint8Array[];
+  readonly ends: Int32Array;
+  readonly bodyStarts: Int32Array;
+  readonly ids: ReadonlyMap<HeldText, number>;
+}
+
+/** The pages written, in the order they are written: the snapshot's, taken now (a reload
+ *  replaces the map rather than changing it, and drops this write). */
+function writtenPages(loaded: LoadedSite): Page[] {
+  return [...loaded.site.pages.values()];
+}
+
+/**
+ * The texts the load holds as UTF-8 (`HeldUtf8Texts`), found before the page columns are made:
+ * the writer deflates them first (`site-cache-writer.ts`), while little else of the write is held
+ * (issue 22: at 50,000 distinct pages the deflate's buffers, on top of the columns, were the
+ * write's peak). A pass over the pages and no more: no text is read, their bytes are the load's.
+ */
+export async function heldUtf8Texts(loaded: LoadedSite, step: () => Promise<void>): Promise<HeldUtf8Texts> {
   const parts: Uint8Array[] = [];
   const ends: number[] = [];
   const bodyStarts: number[] = [];
-  const heldIds = new Map<HeldText, number>();
+  const ids = new Map<HeldText, number>();
   let utf8Bytes = 0;
-  const heldId = (held: HeldText, stored: StoredText): number => {
-    let id = heldIds.get(held);
-    if (id === undefined) {
-      id = -2 - parts.length;
-      parts.push(new Uint8Array(stored.buffer, stored.offset, stored.length));
-      utf8Bytes += stored.length;
-      ends.push(utf8Bytes);
-      bodyStarts.push(held.bodyOffset);
-      heldIds.set(held, id);
-    }
-    return id;
-  };
+  let n = 0;
+  for (const shown of writtenPages(loaded)) {
+    if (++n % PER_STEP === 0) await step();
+    const page = shown.authored ?? shown;
+    if (page.generated || loaded.pageStats?.get(page.file.path.slice(1)) === undefined) continue;
+    const held = heldTextOf(page.file);
+    const stored = held?.storedForm;
+    if (held === undefined || stored === undefined || ids.has(held) || held.bodyOffset < 0 || utf8Bytes + stored.length >= 2 ** 31 || !asUtf8(stored)) continue;
+    ids.set(held, -2 - parts.length);
+    parts.push(new Uint8Array(stored.buffer, stored.offset, stored.length));
+    utf8Bytes += stored.length;
+    ends.push(utf8Bytes);
+    bodyStarts.push(held.bodyOffset);
+  }
+  return { parts, ends: Int32Array.from(ends), bodyStarts: Int32Array.from(bodyStarts), ids };
+}
+
+/** The site's pages as columns, each distinct text once (`Body.texts`; those held as UTF-8 by
+ *  their number in `held`, `Body.utf8`). */
+export async function pageColumns(loaded: LoadedSite, held: HeldUtf8Texts, shared: SharedObjects, step: () => Promise<void>): Promise<{ texts: string[]; pages: PageColumns }> {
+  const texts: string[] = [];
   const textIds = new Map<string, number>();
   const textId = (text: string): number => {
     let id = textIds.get(text);
@@ -155,15 +182,16 @@ export async function pageColumns(loaded: LoadedSite, shared: SharedObjects, ste
     }
     return id;
   };
+  const all = writtenPages(loaded);
   const rels: string[] = [];
   const paths: string[] = [];
   const titles: string[] = [];
   const reals: [number, string][] = [];
-  const ints: number[] = [];
-  const numbers: number[] = [];
+  // Made at their largest size, cut at the end: no array grown by copies, page by page.
+  const ints = new Int32Array(all.length * PAGE_INTS);
+  const numbers = new Float64Array(all.length * PAGE_NUMBERS);
   let n = 0;
-  // The snapshot's pages, taken now: a reload replaces the map rather than changing it, and drops this write.
-  for (const shown of [...loaded.site.pages.values()]) {
+  for (const shown of all) {
     if (++n % PER_STEP === 0) await step();
     // A page shown with an operation is kept as read: the load makes the shown page again.
     const page = shown.authored ?? shown;
@@ -171,27 +199,34 @@ export async function pageColumns(loaded: LoadedSite, shared: SharedObjects, ste
     const rel = page.file.path.slice(1);
     const stat = loaded.pageStats?.get(rel);
     if (stat === undefined) continue;
-    const held = heldTextOf(page.file);
-    const stored = held?.storedForm;
-    if (held !== undefined && stored !== undefined && stored.encoding === "utf8" && held.bodyOffset >= 0 && utf8Bytes + stored.length < 2 ** 31) {
-      if (stat.real !== rel) reals.push([rels.length, stat.real]);
-      rels.push(rel);
-      paths.push(page.path);
-      titles.push(page.title);
-      ints.push(heldId(held, stored), held.bodyOffset, -1, shared.id(page.meta), shared.id(page.frontMatter), page.bodyLine, shared.id(page.file.access, true));
-      numbers.push(page.file.size, page.file.mtime.getTime(), stat.size, stat.mtimeMs, stat.ino, stat.ctimeMs);
-      continue;
-    }
-    const text = page.file.text;
-    const suffix = text.endsWith(page.body);
-    if (stat.real !== rel) reals.push([rels.length, stat.real]);
+    const text = heldTextOf(page.file);
+    const id = text !== undefined ? held.ids.get(text) : undefined;
+    const i = rels.length;
+    if (stat.real !== rel) reals.push([i, stat.real]);
     rels.push(rel);
     paths.push(page.path);
     titles.push(page.title);
-    ints.push(textId(text), suffix ? text.length - page.body.length : -1, suffix ? -1 : textId(page.body), shared.id(page.meta), shared.id(page.frontMatter), page.bodyLine, shared.id(page.file.access, true));
-    numbers.push(page.file.size, page.file.mtime.getTime(), stat.size, stat.mtimeMs, stat.ino, stat.ctimeMs);
+    if (id !== undefined) {
+      ints.set([id, (text as HeldText).bodyOffset, -1], i * PAGE_INTS);
+    } else {
+      const whole = page.file.text;
+      const suffix = whole.endsWith(page.body);
+      ints.set([textId(whole), suffix ? whole.length - page.body.length : -1, suffix ? -1 : textId(page.body)], i * PAGE_INTS);
+    }
+    ints.set([shared.id(page.meta), shared.id(page.frontMatter), page.bodyLine, shared.id(page.file.access, true)], i * PAGE_INTS + 3);
+    numbers.set([page.file.size, page.file.mtime.getTime(), stat.size, stat.mtimeMs, stat.ino, stat.ctimeMs], i * PAGE_NUMBERS);
   }
-  return { texts, utf8: { parts, ends: Int32Array.from(ends), bodyStarts: Int32Array.from(bodyStarts) }, pages: { rels, paths, titles, ints: Int32Array.from(ints), numbers: Float64Array.from(numbers), reals } };
+  return { texts, pages: { rels, paths, titles, ints: ints.slice(0, rels.length * PAGE_INTS), numbers: numbers.slice(0, rels.length * PAGE_NUMBERS), reals } };
+}
+
+/**
+ * Whether a held text's bytes are its UTF-8 as they are: held as UTF-8, or as Latin-1 with no
+ * character past ASCII (the same bytes). Such a text is stored as its bytes (`Body.utf8`), never
+ * read into a string to be written: a 50,000-page site's ~4,000 ASCII pages, read into strings
+ * and serialized, were ~75 MB of the cache write's peak (issue 22).
+ */
+function asUtf8(stored: StoredText): boolean {
+  return stored.encoding === "utf8" || (stored.encoding === "latin1" && isAscii(new Uint8Array(stored.buffer, stored.offset, stored.length)));
 }
 
 /** The index's pages as columns. */
