@@ -123,55 +123,29 @@ export function dataKey(value: unknown): string | undefined {
   return plain && key !== undefined ? `p${key}` : undefined;
 }
 
-/** The texts the load holds as UTF-8 bytes (`Body.utf8`), each once: their bytes (views of
- *  the load's own), where each ends among them, where its body starts, and the number each
- *  `HeldText` has in the page columns (`-2 - k`). */
-export interface HeldUtf8Texts {
-  readonly parts: Uint8Array[];
-  readonly ends: Int32Array;
-  readonly bodyStarts: Int32Array;
-  readonly ids: ReadonlyMap<HeldText, number>;
-}
-
-/** The pages written, in the order they are written: the snapshot's, taken now (a reload
- *  replaces the map rather than changing it, and drops this write). */
-function writtenPages(loaded: LoadedSite): Page[] {
-  return [...loaded.site.pages.values()];
-}
-
-/**
- * The texts the load holds as UTF-8 (`HeldUtf8Texts`), found before the page columns are made:
- * the writer deflates them first (`site-cache-writer.ts`), while little else of the write is held
- * (issue 22: at 50,000 distinct pages the deflate's buffers, on top of the columns, were the
- * write's peak). A pass over the pages and no more: no text is read, their bytes are the load's.
- */
-export async function heldUtf8Texts(loaded: LoadedSite, step: () => Promise<void>): Promise<HeldUtf8Texts> {
+/** The site's pages as columns, each distinct text once (`Body.texts`, `Body.utf8`); `utf8` is
+ *  how many bytes the texts held as UTF-8 take. */
+export async function pageColumns(loaded: LoadedSite, shared: SharedObjects, step: () => Promise<void>): Promise<{ texts: string[]; utf8: { parts: Uint8Array[]; ends: Int32Array; bodyStarts: Int32Array }; pages: PageColumns }> {
+  const texts: string[] = [];
+  // Texts the load holds as UTF-8 bytes are stored as those bytes (see `Body.utf8`), by their
+  // `HeldText` (which copies of a text share), never read into a string to be written.
   const parts: Uint8Array[] = [];
   const ends: number[] = [];
   const bodyStarts: number[] = [];
-  const ids = new Map<HeldText, number>();
+  const heldIds = new Map<HeldText, number>();
   let utf8Bytes = 0;
-  let n = 0;
-  for (const shown of writtenPages(loaded)) {
-    if (++n % PER_STEP === 0) await step();
-    const page = shown.authored ?? shown;
-    if (page.generated || loaded.pageStats?.get(page.file.path.slice(1)) === undefined) continue;
-    const held = heldTextOf(page.file);
-    const stored = held?.storedForm;
-    if (held === undefined || stored === undefined || ids.has(held) || held.bodyOffset < 0 || utf8Bytes + stored.length >= 2 ** 31 || !asUtf8(stored)) continue;
-    ids.set(held, -2 - parts.length);
-    parts.push(new Uint8Array(stored.buffer, stored.offset, stored.length));
-    utf8Bytes += stored.length;
-    ends.push(utf8Bytes);
-    bodyStarts.push(held.bodyOffset);
-  }
-  return { parts, ends: Int32Array.from(ends), bodyStarts: Int32Array.from(bodyStarts), ids };
-}
-
-/** The site's pages as columns, each distinct text once (`Body.texts`; those held as UTF-8 by
- *  their number in `held`, `Body.utf8`). */
-export async function pageColumns(loaded: LoadedSite, held: HeldUtf8Texts, shared: SharedObjects, step: () => Promise<void>): Promise<{ texts: string[]; pages: PageColumns }> {
-  const texts: string[] = [];
+  const heldId = (held: HeldText, stored: StoredText): number => {
+    let id = heldIds.get(held);
+    if (id === undefined) {
+      id = -2 - parts.length;
+      parts.push(new Uint8Array(stored.buffer, stored.offset, stored.length));
+      utf8Bytes += stored.length;
+      ends.push(utf8Bytes);
+      bodyStarts.push(held.bodyOffset);
+      heldIds.set(held, id);
+    }
+    return id;
+  };
   const textIds = new Map<string, number>();
   const textId = (text: string): number => {
     let id = textIds.get(text);
@@ -182,12 +156,13 @@ export async function pageColumns(loaded: LoadedSite, held: HeldUtf8Texts, share
     }
     return id;
   };
-  const all = writtenPages(loaded);
+  // The snapshot's pages, taken now: a reload replaces the map rather than changing it, and drops this write.
+  const all = [...loaded.site.pages.values()];
   const rels: string[] = [];
   const paths: string[] = [];
   const titles: string[] = [];
   const reals: [number, string][] = [];
-  // Made at their largest size, cut at the end: no array grown by copies, page by page.
+  // Made at their largest size, cut at the end: no arrays grown by copies, page by page.
   const ints = new Int32Array(all.length * PAGE_INTS);
   const numbers = new Float64Array(all.length * PAGE_NUMBERS);
   let n = 0;
@@ -199,24 +174,36 @@ export async function pageColumns(loaded: LoadedSite, held: HeldUtf8Texts, share
     const rel = page.file.path.slice(1);
     const stat = loaded.pageStats?.get(rel);
     if (stat === undefined) continue;
-    const text = heldTextOf(page.file);
-    const id = text !== undefined ? held.ids.get(text) : undefined;
+    const held = heldTextOf(page.file);
+    const stored = held?.storedForm;
     const i = rels.length;
     if (stat.real !== rel) reals.push([i, stat.real]);
     rels.push(rel);
     paths.push(page.path);
     titles.push(page.title);
-    if (id !== undefined) {
-      ints.set([id, (text as HeldText).bodyOffset, -1], i * PAGE_INTS);
+    let at = i * PAGE_INTS;
+    if (held !== undefined && stored !== undefined && held.bodyOffset >= 0 && (heldIds.has(held) || (utf8Bytes + stored.length < 2 ** 31 && asUtf8(stored)))) {
+      ints[at++] = heldId(held, stored);
+      ints[at++] = held.bodyOffset;
+      ints[at++] = -1;
     } else {
-      const whole = page.file.text;
-      const suffix = whole.endsWith(page.body);
-      ints.set([textId(whole), suffix ? whole.length - page.body.length : -1, suffix ? -1 : textId(page.body)], i * PAGE_INTS);
+      const text = page.file.text;
+      const suffix = text.endsWith(page.body);
+      ints[at++] = textId(text);
+      ints[at++] = suffix ? text.length - page.body.length : -1;
+      ints[at++] = suffix ? -1 : textId(page.body);
     }
-    ints.set([shared.id(page.meta), shared.id(page.frontMatter), page.bodyLine, shared.id(page.file.access, true)], i * PAGE_INTS + 3);
+    ints[at++] = shared.id(page.meta);
+    ints[at++] = shared.id(page.frontMatter);
+    ints[at++] = page.bodyLine;
+    ints[at++] = shared.id(page.file.access, true);
     numbers.set([page.file.size, page.file.mtime.getTime(), stat.size, stat.mtimeMs, stat.ino, stat.ctimeMs], i * PAGE_NUMBERS);
   }
-  return { texts, pages: { rels, paths, titles, ints: ints.slice(0, rels.length * PAGE_INTS), numbers: numbers.slice(0, rels.length * PAGE_NUMBERS), reals } };
+  return {
+    texts,
+    utf8: { parts, ends: Int32Array.from(ends), bodyStarts: Int32Array.from(bodyStarts) },
+    pages: { rels, paths, titles, ints: ints.slice(0, rels.length * PAGE_INTS), numbers: numbers.slice(0, rels.length * PAGE_NUMBERS), reals },
+  };
 }
 
 /**

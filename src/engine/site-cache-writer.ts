@@ -7,7 +7,7 @@ import { crc32 } from "node:zlib";
 import type { PagePlacement } from "../config/site-config.js";
 import type { LoadedSite } from "../vfs/load-site.js";
 import type { SearchIndexState } from "./search/search-index.js";
-import { heldUtf8Texts, type HeldUtf8Texts, indexPageColumns, pageColumns, SharedObjects } from "./site-cache-columns.js";
+import { indexPageColumns, pageColumns, SharedObjects } from "./site-cache-columns.js";
 import { storedDocs } from "./site-cache-docs.js";
 import { folderColumns } from "./site-cache-folders.js";
 import type { CacheSeal } from "../store/cache-key.js";
@@ -111,6 +111,8 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   // columns read every text (held as bytes, `held-text.ts`, they are read into strings again).
   const pools = Object.values(index.index.pools).reduce((sum, pool) => sum + pool.ids.byteLength + pool.values.byteLength, 0);
   if (pools > maxBytes) throw new NotWritten(`search cache not written: over ${pools} bytes is over its ${maxBytes}-byte limit`);
+  const { texts, utf8, pages } = await pageColumns(job.loaded, shared, () => step("pages"));
+  const indexPages = await indexPageColumns(index.pages, shared, () => step("pages"));
   // What the file takes at least: the texts (as the serializer writes a string: a byte a
   // character, two for a string with a character past Latin-1; those held as UTF-8 deflated,
   // `packTexts`) and the index's large arrays. A cache that cannot fit is not serialized to find
@@ -118,10 +120,12 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
   // until refused took the process from 2.6 to 4.3 GB (issue 22).
   // The texts are stored as they are when that fits with room to spare (a start then reads them
   // with no work), deflated when it does not.
-  const utf8 = await heldUtf8Texts(job.loaded, () => step("pages"));
   const size = utf8.ends.length > 0 ? (utf8.ends[utf8.ends.length - 1] as number) : 0;
+  let least = 0;
+  for (const t of texts) least += WIDE.test(t) ? 2 * t.length : t.length;
   // (Not its pages: their arrays are small, and they are 50,000 objects to walk.)
-  let least = rawBytesOf({ index: index.index, repeated: index.repeated, priors: index.priors });
+  least += rawBytesOf({ index: index.index, repeated: index.repeated, priors: index.priors });
+  const deflated = least + size > maxBytes * RAW_TEXTS_SHARE;
   // The body, and the texts when deflated, go to spool files as they are made, not into memory
   // (`BodySpool`): the folder is made first.
   const spools: BodySpool[] = [];
@@ -136,16 +140,7 @@ async function write(job: CacheWriteJob, step: (phase: WritePhase) => Promise<vo
     return made;
   };
   try {
-    // Deflated before the columns are made when that is already sure without the texts held as
-    // strings: the deflate's output buffers (~35 MB at 50,000 distinct pages until a collection
-    // frees them) then come before the columns are held, not on top of them (issue 22).
-    const pack = (): Promise<{ bytes: ConcatBytes; ends: Int32Array }> => spool().then((to) => spooledTexts(job, utf8.parts, to, () => step("pages")));
-    let packed = least + size > maxBytes * RAW_TEXTS_SHARE ? await pack() : undefined;
-    const { texts, pages } = await pageColumns(job.loaded, utf8, shared, () => step("pages"));
-    const indexPages = await indexPageColumns(index.pages, shared, () => step("pages"));
-    for (const t of texts) least += WIDE.test(t) ? 2 * t.length : t.length;
-    if (packed === undefined && least + size > maxBytes * RAW_TEXTS_SHARE) packed = await pack();
-    packed ??= { bytes: new ConcatBytes(utf8.parts), ends: new Int32Array(0) };
+    const packed = deflated ? await spooledTexts(job, utf8.parts, await spool(), () => step("pages")) : { bytes: new ConcatBytes(utf8.parts), ends: new Int32Array(0) };
     least += packed.ends.length > 0 ? (packed.ends[packed.ends.length - 1] as number) : size;
     if (least > maxBytes) throw new NotWritten(`search cache not written: over ${least} bytes is over its ${maxBytes}-byte limit`);
     await writeSpooled(job, step, await spool(), { texts, utf8, pages, indexPages, packed, size, shared });
@@ -170,7 +165,7 @@ async function spooledTexts(job: CacheWriteJob, parts: readonly Uint8Array[], sp
 /** What `write` made before the body: the page columns and the texts as stored. */
 interface Made {
   readonly texts: string[];
-  readonly utf8: HeldUtf8Texts;
+  readonly utf8: { parts: Uint8Array[]; ends: Int32Array; bodyStarts: Int32Array };
   readonly pages: Awaited<ReturnType<typeof pageColumns>>["pages"];
   readonly indexPages: Awaited<ReturnType<typeof indexPageColumns>>;
   readonly packed: { bytes: ConcatBytes; ends: Int32Array };

@@ -3,7 +3,7 @@ import type { LoadedSite, PageStat } from "../../src/vfs/load-site.js";
 import type { Page } from "../../src/vfs/page.js";
 import { HeldText, heldFile, heldPage } from "../../src/vfs/held-text.js";
 import type { StoredEncoding } from "../../src/vfs/stored-text.js";
-import { heldUtf8Texts, pageColumns, pagesOf, SharedObjects } from "../../src/engine/site-cache-columns.js";
+import { pageColumns, pagesOf, SharedObjects } from "../../src/engine/site-cache-columns.js";
 import type { Utf8Texts } from "../../src/engine/site-cache-format.js";
 
 /**
@@ -39,16 +39,11 @@ describe("pageColumns of held texts", () => {
   const loaded = { site: { pages: new Map(pages.map((p) => [p.path, p])) }, pageStats: stats } as unknown as LoadedSite;
 
   it("stores a text held as UTF-8 or as ASCII by its bytes, once for its copies, and the others as strings", async () => {
-    const utf8 = await heldUtf8Texts(loaded, async () => {});
+    const shared = new SharedObjects();
+    const { texts: strings, utf8, pages: columns } = await pageColumns(loaded, shared, async () => {});
     expect(utf8.parts.map((p) => Buffer.from(p).toString("utf8"))).toEqual([texts[0]?.[0], texts[1]?.[0]]);
     expect([...utf8.ends]).toEqual([Buffer.byteLength(texts[0]?.[0] as string), Buffer.byteLength(`${texts[0]?.[0]}${texts[1]?.[0]}`)]);
     expect([...utf8.bodyStarts]).toEqual([front.length, front.length]);
-    expect([...utf8.ids]).toEqual([
-      [helds[0], -2],
-      [helds[1], -3],
-    ]);
-    const shared = new SharedObjects();
-    const { texts: strings, pages: columns } = await pageColumns(loaded, utf8, shared, async () => {});
     expect(strings).toEqual([texts[2]?.[0], texts[3]?.[0]]);
     expect(columns.rels).toEqual(["p0.md", "p0-copy.md", "p1.md", "p2.md", "p3.md"]);
     expect([...columns.ints].filter((_, i) => i % 7 === 0)).toEqual([-2, -2, -3, 0, 1]);

@@ -207,9 +207,9 @@ describe("the site cache", () => {
     expect((sizes[0] as number) - (sizes[1] as number)).toBeGreaterThan(utf8 * 0.75);
   });
 
-  it("texts held as UTF-8 are deflated when the texts held as strings push the cache over its share (found only once the columns are made), and read back the same", async () => {
-    // The writer deflates before making the columns when the UTF-8 texts alone decide it, and
-    // after them otherwise (issue 22): this limit is passed only with the ASCII page counted.
+  it("texts held as UTF-8 are deflated when the texts held as strings push the cache over its share, and read back the same", async () => {
+    // What decides it counts every text, however held (issue 22): this limit is passed only with
+    // the ASCII page counted.
     const root = temp("svc-site-");
     writeFileSync(join(root, "docs.json"), JSON.stringify({ name: "Late", navigation: { pages: ["wide", "plain"] } }));
     // Long words: few terms, so the index's arrays stay small beside the texts.
