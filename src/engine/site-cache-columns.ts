@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { serialize } from "node:v8";
 import type { FrontMatterData } from "../config/frontmatter.js";
 import type { PageMeta } from "../config/page-meta.js";
@@ -155,15 +156,17 @@ export async function pageColumns(loaded: LoadedSite, shared: SharedObjects, ste
     }
     return id;
   };
+  // The snapshot's pages, taken now: a reload replaces the map rather than changing it, and drops this write.
+  const all = [...loaded.site.pages.values()];
   const rels: string[] = [];
   const paths: string[] = [];
   const titles: string[] = [];
   const reals: [number, string][] = [];
-  const ints: number[] = [];
-  const numbers: number[] = [];
+  // Made at their largest size, cut at the end: no arrays grown by copies, page by page.
+  const ints = new Int32Array(all.length * PAGE_INTS);
+  const numbers = new Float64Array(all.length * PAGE_NUMBERS);
   let n = 0;
-  // The snapshot's pages, taken now: a reload replaces the map rather than changing it, and drops this write.
-  for (const shown of [...loaded.site.pages.values()]) {
+  for (const shown of all) {
     if (++n % PER_STEP === 0) await step();
     // A page shown with an operation is kept as read: the load makes the shown page again.
     const page = shown.authored ?? shown;
@@ -173,25 +176,44 @@ export async function pageColumns(loaded: LoadedSite, shared: SharedObjects, ste
     if (stat === undefined) continue;
     const held = heldTextOf(page.file);
     const stored = held?.storedForm;
-    if (held !== undefined && stored !== undefined && stored.encoding === "utf8" && held.bodyOffset >= 0 && utf8Bytes + stored.length < 2 ** 31) {
-      if (stat.real !== rel) reals.push([rels.length, stat.real]);
-      rels.push(rel);
-      paths.push(page.path);
-      titles.push(page.title);
-      ints.push(heldId(held, stored), held.bodyOffset, -1, shared.id(page.meta), shared.id(page.frontMatter), page.bodyLine, shared.id(page.file.access, true));
-      numbers.push(page.file.size, page.file.mtime.getTime(), stat.size, stat.mtimeMs, stat.ino, stat.ctimeMs);
-      continue;
-    }
-    const text = page.file.text;
-    const suffix = text.endsWith(page.body);
-    if (stat.real !== rel) reals.push([rels.length, stat.real]);
+    const i = rels.length;
+    if (stat.real !== rel) reals.push([i, stat.real]);
     rels.push(rel);
     paths.push(page.path);
     titles.push(page.title);
-    ints.push(textId(text), suffix ? text.length - page.body.length : -1, suffix ? -1 : textId(page.body), shared.id(page.meta), shared.id(page.frontMatter), page.bodyLine, shared.id(page.file.access, true));
-    numbers.push(page.file.size, page.file.mtime.getTime(), stat.size, stat.mtimeMs, stat.ino, stat.ctimeMs);
+    let at = i * PAGE_INTS;
+    if (held !== undefined && stored !== undefined && held.bodyOffset >= 0 && (heldIds.has(held) || (utf8Bytes + stored.length < 2 ** 31 && asUtf8(stored)))) {
+      ints[at++] = heldId(held, stored);
+      ints[at++] = held.bodyOffset;
+      ints[at++] = -1;
+    } else {
+      const text = page.file.text;
+      const suffix = text.endsWith(page.body);
+      ints[at++] = textId(text);
+      ints[at++] = suffix ? text.length - page.body.length : -1;
+      ints[at++] = suffix ? -1 : textId(page.body);
+    }
+    ints[at++] = shared.id(page.meta);
+    ints[at++] = shared.id(page.frontMatter);
+    ints[at++] = page.bodyLine;
+    ints[at++] = shared.id(page.file.access, true);
+    numbers.set([page.file.size, page.file.mtime.getTime(), stat.size, stat.mtimeMs, stat.ino, stat.ctimeMs], i * PAGE_NUMBERS);
   }
-  return { texts, utf8: { parts, ends: Int32Array.from(ends), bodyStarts: Int32Array.from(bodyStarts) }, pages: { rels, paths, titles, ints: Int32Array.from(ints), numbers: Float64Array.from(numbers), reals } };
+  return {
+    texts,
+    utf8: { parts, ends: Int32Array.from(ends), bodyStarts: Int32Array.from(bodyStarts) },
+    pages: { rels, paths, titles, ints: ints.slice(0, rels.length * PAGE_INTS), numbers: numbers.slice(0, rels.length * PAGE_NUMBERS), reals },
+  };
+}
+
+/**
+ * Whether a held text's bytes are its UTF-8 as they are: held as UTF-8, or as Latin-1 with no
+ * character past ASCII (the same bytes). Such a text is stored as its bytes (`Body.utf8`), never
+ * read into a string to be written: a 50,000-page site's ~4,000 ASCII pages, read into strings
+ * and serialized, were ~75 MB of the cache write's peak (issue 22).
+ */
+function asUtf8(stored: StoredText): boolean {
+  return stored.encoding === "utf8" || (stored.encoding === "latin1" && isAscii(new Uint8Array(stored.buffer, stored.offset, stored.length)));
 }
 
 /** The index's pages as columns. */

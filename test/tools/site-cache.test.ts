@@ -207,6 +207,39 @@ describe("the site cache", () => {
     expect((sizes[0] as number) - (sizes[1] as number)).toBeGreaterThan(utf8 * 0.75);
   });
 
+  it("texts held as UTF-8 are deflated when the texts held as strings push the cache over its share, and read back the same", async () => {
+    // What decides it counts every text, however held (issue 22): this limit is passed only with
+    // the ASCII page counted.
+    const root = temp("svc-site-");
+    writeFileSync(join(root, "docs.json"), JSON.stringify({ name: "Late", navigation: { pages: ["wide", "plain"] } }));
+    // Long words: few terms, so the index's arrays stay small beside the texts.
+    const texts = [`---\ntitle: Wide\n---\n\n# Wide\n\n${"Thewidesectionrepeatsitselfwithlongwords — ".repeat(1_500)}\n`, `---\ntitle: Plain\n---\n\n# Plain\n\n${"Theplainsectionrepeatsitselfwithlongwords ".repeat(2_500)}\n`];
+    ["wide", "plain"].forEach((name, i) => writeFileSync(join(root, `${name}.mdx`), texts[i] as string));
+    ageFiles(root);
+    const [wide, plain] = texts.map((t) => Buffer.byteLength(t)) as [number, number];
+    const limit = 200_000;
+    expect([wide < limit * 0.75, wide + plain > limit * 0.75]).toEqual([true, true]);
+    const logs: string[] = [];
+    const sizes: number[] = [];
+    // With room to spare the texts are stored as they are; at `limit`, the wide one deflated.
+    for (const maxBytes of [64 * 1024 * 1024, limit]) {
+      const dir = temp("svc-site-cache-");
+      const cacheOf = (): SiteCache => new SiteCache({ seal: TEST_SEAL, dir, root, log: (m) => logs.push(m), maxBytes });
+      const cold = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: cacheOf(), searchCache: 0 });
+      await cold.whenIndexed();
+      await cold.close();
+      const [file] = siteFiles(dir);
+      sizes.push(statSync(join(dir, "sites", file as string)).size);
+      const warm = await DocsRuntime.load({ root, log: (m) => logs.push(m), siteCache: cacheOf(), searchCache: 0 });
+      await warm.whenIndexed();
+      expect(warm.indexBuild).toEqual({ fromCache: true, added: 0, removed: 0 });
+      expect(["/wide", "/plain"].map((path) => warm.site.pages.get(path)?.file.text)).toEqual(texts);
+      await warm.close();
+    }
+    expect((sizes[0] as number) - (sizes[1] as number)).toBeGreaterThan(wide * 0.75);
+    expect(logs.filter((m) => m.includes("search cache"))).toEqual([]);
+  });
+
   it("a page edited to the same size and time just before the cache was written is read again (its text is compared)", async () => {
     const root = demoCopy();
     const page = join(root, "webhooks.mdx");
