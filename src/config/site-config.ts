@@ -78,6 +78,9 @@ export interface SiteConfig {
    *  when versions follow no path scheme. What a reader is told derives its own from the pages
    *  they may read (`siteOutline`, `twinRules`): restricted pages move segments. */
   readonly versionPaths?: ReadonlyMap<string, VersionPath>;
+  /** The paths of `navPages` that a load added for generated API pages (docs.json does not list
+   *  them; `versionPaths` was read without them). Absent when none. */
+  readonly generatedNav?: ReadonlySet<string>;
   readonly languages: readonly string[];
   /** The language with `default: true`, else the first; absent without languages. Search shows a
    *  page in it when its copies in other languages match about as well. */

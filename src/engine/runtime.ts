@@ -8,7 +8,7 @@ import { prefetchRemoteSpecs } from "../vfs/api-pages.js";
 import type { Access } from "../vfs/access.js";
 import type { ApiPageInfo } from "../vfs/site-api.js";
 import { type LoadedSite, type LoadSiteOptions, loadSite, reloadReplacedRoot, reloadSite } from "../vfs/load-site.js";
-import { readablePage, readerApiPage, type SiteOutline, siteOutline } from "../vfs/outline.js";
+import { readablePage, readerApiPage, type SiteOutline, siteOutline, withheldPage } from "../vfs/outline.js";
 import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-context.js";
 import type { Page } from "../vfs/page.js";
 import type { Site } from "../vfs/site.js";
@@ -568,7 +568,7 @@ export class DocsRuntime {
     }
     const site = this.site;
     const names = this.names;
-    const outline = siteOutline(site.config, readablePage(site, context));
+    const outline = siteOutline(site.config, readablePage(site, context), withheldPage(site, context));
     // Whether this reader sees a skill file of the site's own: a reader who sees none gets the
     // generated one, so an empty list never hints that restricted skills exist. It is dated like
     // their newest file (a restricted file's time is not theirs to see).

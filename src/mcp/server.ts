@@ -6,7 +6,7 @@ import { changedLists, listFingerprints, listResources, toolText } from "./reade
 import { readerDiagnostics } from "./reader-diagnostics.js";
 import { callTool, listTools } from "./tool-calls.js";
 import { type Diagnostic, formatDiagnostic } from "../config/diagnostic.js";
-import { readablePage, type SiteOutline, siteOutline } from "../vfs/outline.js";
+import { readablePage, type SiteOutline, siteOutline, withheldPage } from "../vfs/outline.js";
 import type { RequestContext } from "../vfs/request-context.js";
 import { serverInstructions } from "../engine/instructions.js";
 import type { DocsRuntime, ReaderState } from "../engine/runtime.js";
@@ -210,7 +210,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     lists = nowLists;
     pages = nowPages;
     if (changed.resources || pagesChanged) void server.sendResourceListChanged().catch(ignore);
-    const now = filtersOf(siteOutline(change.site.config, readablePage(change.site, opening)));
+    const now = filtersOf(siteOutline(change.site.config, readablePage(change.site, opening), withheldPage(change.site, opening)));
     if (changed.tools || change.namesChanged || now !== filters) void server.sendToolListChanged().catch(ignore);
     filters = now;
     if (!forwardDiagnostics) return;

@@ -312,9 +312,14 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     shadowed.set(page.path, [...(shadowed.get(page.path) ?? []), page]);
   }
   const navPages = new Map(config.navPages);
-  for (const [path, placement] of generated?.placements ?? []) if (!navPages.has(path)) navPages.set(path, placement);
+  const generatedNav = new Set<string>();
+  for (const [path, placement] of generated?.placements ?? []) {
+    if (navPages.has(path)) continue;
+    navPages.set(path, placement);
+    generatedNav.add(path);
+  }
   const sections = generated === undefined ? config.sections : withApiPages(config.sections, generated.api.plan.nav, navPages);
-  const siteConfig: SiteConfig = { ...config, navPages, sections, specs };
+  const siteConfig: SiteConfig = { ...config, navPages, sections, specs, ...(generatedNav.size > 0 ? { generatedNav } : {}) };
 
   // The diagnostics are not logged here: they are in `site.diagnostics`, and how many lines a
   // user wants (all for `check`, a count for `serve`, `search` and `fs`) is the caller's choice.

@@ -1,4 +1,4 @@
-import { type SiteConfig, scopeNames } from "../config/site-config.js";
+import { type PagePlacement, type SiteConfig, scopeNames } from "../config/site-config.js";
 import { versionPaths } from "../config/version-paths.js";
 import { type RequestContext, mayRead } from "./request-context.js";
 import type { Access } from "./access.js";
@@ -63,8 +63,21 @@ export function readablePage(site: Pick<Site, "pages" | "shadowed">, context: Re
   return (p) => readerPageAt(site, context, p) !== undefined;
 }
 
-/** The outline of the site as a reader sees it: `readable` says which page paths they may read. */
-export function siteOutline(config: SiteConfig, readable: (pagePath: string) => boolean): SiteOutline {
+/**
+ * Whether a navigation page path has a page some reader may read and this request's reader may
+ * not: what the reader must be answered about as if it were not there. A path with no page at
+ * all (a file missing, a link) is the same for every reader and is not withheld.
+ */
+export function withheldPage(site: Pick<Site, "pages" | "shadowed">, context: RequestContext): (pagePath: string) => boolean {
+  const anyone = (): boolean => true;
+  return (p) => readerPageAt(site, context, p) === undefined && (pageFor(site, p, anyone) ?? pageFor(site, p === "/" ? "/index" : `${p}/index`, anyone)) !== undefined;
+}
+
+/**
+ * The outline of the site as a reader sees it: `readable` says which page paths they may read,
+ * `withheld` which have a page they may not (`withheldPage`).
+ */
+export function siteOutline(config: SiteConfig, readable: (pagePath: string) => boolean, withheld: (pagePath: string) => boolean): SiteOutline {
   // Per version (language): whether navigation lists any page under it, and a readable one.
   const versions = new Map<string, { listed: boolean; readable: boolean }>();
   const languages = new Map<string, { listed: boolean; readable: boolean }>();
@@ -91,7 +104,7 @@ export function siteOutline(config: SiteConfig, readable: (pagePath: string) => 
   const knownLanguages = config.languages.filter(visible(languages));
   const listedVersions = knownVersions.filter((v) => !config.hiddenVersions.includes(v));
   const defaultVersion = config.defaultVersion !== undefined && listedVersions.includes(config.defaultVersion) ? config.defaultVersion : listedVersions[0];
-  const versionSegments = readerVersionSegments(config, knownVersions, readable);
+  const versionSegments = readerVersionSegments(config, knownVersions, withheld);
   const tagged = knownVersions.find((v) => /^(latest|recommended)$/i.test(config.versionTags?.get(v) ?? ""));
   return {
     sections: config.sections.filter((s) => s.pages.length === 0 || s.pages.some(readable)).map((s) => s.title),
@@ -106,16 +119,32 @@ export function siteOutline(config: SiteConfig, readable: (pagePath: string) => 
 }
 
 /**
- * Each known version's path segment as the pages this reader may read place it, never the whole
- * site's: segments are read off where versions' pages part ways, so a restricted version's pages
- * could give a public version a name (`v6.x (also v6)`, `docs` accepted for `Current`) that a
- * site without them does not, and tell that they exist. Derived as the search side's twin rules
- * are (`twinRules` with `visible`).
+ * Each known version's path segment as navigation places it without the pages withheld from this
+ * reader, never the whole site's: segments are read off where versions' pages part ways, so a
+ * restricted version's pages could give a public version a name (`v6.x (also v6)`, `docs`
+ * accepted for `Current`) that the same site without them does not, and tell that they exist.
+ * Listed paths with no page stay: they are the same for every reader.
  */
-function readerVersionSegments(config: SiteConfig, knownVersions: readonly string[], readable: (pagePath: string) => boolean): Map<string, string> {
+function readerVersionSegments(config: SiteConfig, knownVersions: readonly string[], withheld: (pagePath: string) => boolean): Map<string, string> {
   const out = new Map<string, string>();
-  if (knownVersions.length < 2) return out;
-  const navPages = new Map([...config.navPages].filter(([path, placement]) => placement.versions?.length === 1 && readable(path)));
-  for (const [v, path] of versionPaths(navPages, knownVersions)) out.set(v, path.segment);
+  // The pages docs.json lists under one version, as `versionPaths` read them (without the
+  // generated API pages a load adds): with none withheld, the site's own segments.
+  const counted = (path: string, placement: PagePlacement): boolean => placement.versions?.length === 1 && config.generatedNav?.has(path) !== true;
+  let any = false;
+  for (const [path, placement] of config.navPages) {
+    if (counted(path, placement) && withheld(path)) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) {
+    for (const v of knownVersions) {
+      const segment = config.versionPaths?.get(v)?.segment;
+      if (segment !== undefined) out.set(v, segment);
+    }
+    return out;
+  }
+  const listed = new Map([...config.navPages].filter(([path, placement]) => counted(path, placement) && !withheld(path)));
+  for (const [v, path] of versionPaths(listed, knownVersions)) out.set(v, path.segment);
   return out;
 }
