@@ -311,13 +311,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     if (!pages.has(page.path)) continue;
     shadowed.set(page.path, [...(shadowed.get(page.path) ?? []), page]);
   }
-  const navPages = new Map(config.navPages);
-  const generatedNav = new Set<string>();
-  for (const [path, placement] of generated?.placements ?? []) {
-    if (navPages.has(path)) continue;
-    navPages.set(path, placement);
-    generatedNav.add(path);
-  }
+  const { navPages, generatedNav } = withGeneratedNav(config.navPages, generated?.placements);
   const sections = generated === undefined ? config.sections : withApiPages(config.sections, generated.api.plan.nav, navPages);
   const siteConfig: SiteConfig = { ...config, navPages, sections, specs, ...(generatedNav.size > 0 ? { generatedNav } : {}) };
 
@@ -949,3 +943,16 @@ function sortByPath<V>(map: Map<string, V>): Map<string, V> {
   return new Map([...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+
+/** docs.json's navigation pages with the generated API pages' placements it does not list, and
+ *  which paths those are (`SiteConfig.generatedNav`). */
+function withGeneratedNav(listed: ReadonlyMap<string, PagePlacement>, placements: Iterable<readonly [string, PagePlacement]> | undefined): { navPages: Map<string, PagePlacement>; generatedNav: Set<string> } {
+  const navPages = new Map(listed);
+  const generatedNav = new Set<string>();
+  for (const [path, placement] of placements ?? []) {
+    if (navPages.has(path)) continue;
+    navPages.set(path, placement);
+    generatedNav.add(path);
+  }
+  return { navPages, generatedNav };
+}
