@@ -724,8 +724,8 @@ export const LIMITS = {
      *  starting figure; fixed here because glibc otherwise raises it to the size of each large block
      *  freed (up to 32 MB), after which the load's and a command's buffers of that size came from
      *  the process's main heap, whose freed middle glibc never returns (issue 22: at 50,000 pages
-     *  a worker's main heap held 227 MB after the load, 172 MB with this, and its peak RSS fell
-     *  ~80-115 MB for the same answers and CPU; docs/measurements.md). */
+     *  a worker's main heap held 227 MB after the load, 172 MB with this, for the same answers;
+     *  docs/measurements.md). */
     workerMmapThresholdBytes: 128 * 1024,
   },
   rateLimits: {
