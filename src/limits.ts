@@ -97,6 +97,13 @@ export const LIMITS = {
      *  snapshot outside their heaps: `shared-snapshot.ts`), only what a command builds; a
      *  command that allocates without bound ends its worker, not the server. */
     maxHeapMb: 1_024,
+    /** Young generation of each shell worker (V8's `maxYoungGenerationSizeMb`: two semi-spaces
+     *  of a third each and room for new large objects), below V8's default of 48. Every thread
+     *  of the pool, idle ones too, kept the default's 32 MB of semi-spaces resident once it had
+     *  run a command (issue 22: a worker of `serve --http` keeps two idle, one running); at 24,
+     *  16 MB each, and `rg -il` over a 50,000-page site took the same CPU (12.4 s and 12.5 s
+     *  for six runs). A command's garbage dies young; what it keeps is its output, bounded. */
+    youngGenerationMb: 24,
     /** The pool's size is cores x `workersPerCore`, within `minWorkers..maxWorkers`
      *  (`shellPoolSize`). A call holds its worker until it ends (synchronous code cannot be
      *  pre-empted, only ended at its limit plus grace), so there are more workers than cores:
@@ -712,6 +719,14 @@ export const LIMITS = {
      *  the least size (issue 23): V8 shrank an idle worker's young generation to 16 MB and took
      *  thousands of calls to grow it back, collecting several times as often meanwhile. */
     workerSemiSpaceMb: 64,
+    /** glibc's malloc: the size from which an allocation gets pages of its own (mmap), given to
+     *  each worker process as `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=...`. 128 KB is glibc's
+     *  starting figure; fixed here because glibc otherwise raises it to the size of each large block
+     *  freed (up to 32 MB), after which the load's and a command's buffers of that size came from
+     *  the process's main heap, whose freed middle glibc never returns (issue 22: at 50,000 pages
+     *  a worker's main heap held 227 MB after the load, 172 MB with this, for the same answers;
+     *  docs/measurements.md). */
+    workerMmapThresholdBytes: 128 * 1024,
   },
   rateLimits: {
     /** Spec "Limits": every figure is per hour. Windows are clock hours (UTC). */

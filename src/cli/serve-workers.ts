@@ -12,7 +12,7 @@ import { LIMITS } from "../limits.js";
 import { plural } from "./diagnostics-summary.js";
 import type { CliIO } from "./io.js";
 import { type HttpServeArgs, httpSettings, type WorkerRole } from "./serve-http.js";
-import { httpWorkerExecArgv, SIZED_YOUNG_GENERATION_ENV } from "./worker-heap.js";
+import { httpWorkerEnv, httpWorkerExecArgv, SIZED_YOUNG_GENERATION_ENV } from "./worker-heap.js";
 import { CONNECTION_MESSAGE, ConnectionHandout, handedConnections, type ListenReply, type WorkerChannel } from "./connection-handout.js";
 import { type Hello, type Port, type PrimaryAsk, type PrimaryNews, Rpc, type WorkerAsk, type WorkerNews } from "./worker-ipc.js";
 import { ShellPlaceLedger } from "../engine/shell/place-ledger.js";
@@ -144,8 +144,10 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   cluster.setupPrimary({ execArgv });
   // Sized here (not by the operator): the worker gives its other threads V8's default back (`threadsTakeDefaultYoungGeneration`).
   const sized = execArgv.length > process.execArgv.length ? { [SIZED_YOUNG_GENERATION_ENV]: "1" } : {};
+  // And glibc's malloc told to give large blocks back (worker-heap.ts).
+  const malloc = httpWorkerEnv(io.env);
   const start = (): void => {
-    const worker = cluster.fork({ [WORKER_ENV]: "1", ...sized });
+    const worker = cluster.fork({ [WORKER_ENV]: "1", ...sized, ...malloc });
     live.add(worker);
     const rpc = new Rpc<PrimaryAsk, WorkerNews, PrimaryNews>(worker, {
       handle: async (ask: WorkerAsk) =>

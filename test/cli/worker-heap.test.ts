@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { httpWorkerExecArgv, SIZED_YOUNG_GENERATION_ENV } from "../../src/cli/worker-heap.js";
+import { httpWorkerEnv, httpWorkerExecArgv, SIZED_YOUNG_GENERATION_ENV } from "../../src/cli/worker-heap.js";
 import { REPO } from "../helpers/paths.js";
 
 /**
@@ -70,5 +70,24 @@ describe("httpWorkerExecArgv", () => {
     expect(youngGenerations(sized, { [SIZED_YOUNG_GENERATION_ENV]: "1" })).toEqual({ status: 0, stdout: `${JSON.stringify({ reset: true, main: 128, thread: defaultThread })}\n`, stderr: "" });
     // Sized by the operator (no mark from a primary): theirs, for every thread.
     expect(youngGenerations(sized, {})).toEqual({ status: 0, stdout: `${JSON.stringify({ reset: false, main: 128, thread: 128 })}\n`, stderr: "" });
+  });
+});
+
+describe("httpWorkerEnv", () => {
+  it("fixes glibc's mmap threshold at 128 KB, after any tunables the operator gave", () => {
+    expect(httpWorkerEnv({})).toEqual({ GLIBC_TUNABLES: "glibc.malloc.mmap_threshold=131072" });
+    expect(httpWorkerEnv({ GLIBC_TUNABLES: "glibc.malloc.arena_max=2" })).toEqual({ GLIBC_TUNABLES: "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072" });
+  });
+
+  it.each([
+    [{ MALLOC_MMAP_THRESHOLD_: "65536" }],
+    [{ GLIBC_TUNABLES: "glibc.malloc.mmap_threshold=1048576" }],
+    [{ GLIBC_TUNABLES: "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=0" }],
+  ])("keeps the operator's threshold: %j", (env) => {
+    expect(httpWorkerEnv(env)).toEqual({});
+  });
+
+  it("does not mistake another tunable for the threshold", () => {
+    expect(httpWorkerEnv({ GLIBC_TUNABLES: "glibc.malloc.trim_threshold=1" })).toEqual({ GLIBC_TUNABLES: "glibc.malloc.trim_threshold=1:glibc.malloc.mmap_threshold=131072" });
   });
 });

@@ -1194,7 +1194,7 @@ export class ShellHost {
       execArgv: workerExecArgv(process.execArgv),
       stdout: true,
       stderr: true,
-      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? LIMITS.shellWorker.maxHeapMb },
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? LIMITS.shellWorker.maxHeapMb, maxYoungGenerationSizeMb: LIMITS.shellWorker.youngGenerationMb },
     });
     worker.unref();
     const slot: Slot = {
