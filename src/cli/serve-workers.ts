@@ -139,15 +139,10 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
     }, LIMITS.bridge.drainMs + LIMITS.serve.stopMarginMs).unref();
   };
 
-  // Each worker with its young generation sized for search traffic (worker-heap.ts).
-  const execArgv = httpWorkerExecArgv(process.execArgv, io.env.NODE_OPTIONS);
-  cluster.setupPrimary({ execArgv });
-  // Sized here (not by the operator): the worker gives its other threads V8's default back (`threadsTakeDefaultYoungGeneration`).
-  const sized = execArgv.length > process.execArgv.length ? { [SIZED_YOUNG_GENERATION_ENV]: "1" } : {};
-  // And glibc's malloc told to give large blocks back (worker-heap.ts).
-  const malloc = httpWorkerEnv(io.env);
+  const launch = workerLaunch(io);
+  cluster.setupPrimary({ execArgv: launch.execArgv });
   const start = (): void => {
-    const worker = cluster.fork({ [WORKER_ENV]: "1", ...sized, ...malloc });
+    const worker = cluster.fork(launch.env);
     live.add(worker);
     const rpc = new Rpc<PrimaryAsk, WorkerNews, PrimaryNews>(worker, {
       handle: async (ask: WorkerAsk) =>
@@ -224,6 +219,17 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   await finished;
   clearInterval(sweeper);
   return exitCode;
+}
+
+/**
+ * How each worker is started: its young generation sized for search traffic, and glibc's malloc
+ * told to give large blocks back (worker-heap.ts).
+ */
+function workerLaunch(io: CliIO): { execArgv: string[]; env: Record<string, string> } {
+  const execArgv = httpWorkerExecArgv(process.execArgv, io.env.NODE_OPTIONS);
+  // Sized here (not by the operator): the worker gives its other threads V8's default back (`threadsTakeDefaultYoungGeneration`).
+  const sized: Record<string, string> = execArgv.length > process.execArgv.length ? { [SIZED_YOUNG_GENERATION_ENV]: "1" } : {};
+  return { execArgv, env: { [WORKER_ENV]: "1", ...sized, ...httpWorkerEnv(io.env) } };
 }
 
 /**
