@@ -2,6 +2,7 @@ import { request } from "node:http";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/limits.js";
+import { Connection } from "../helpers/workers.js";
 import { FS, type Harness, INIT, PROTOCOL, openSession, postJson, startBridge } from "./harness.js";
 
 /** MCP Streamable HTTP as the transport spec describes it, and every way a request can be bad. */
@@ -73,6 +74,25 @@ describe("sessions", () => {
     const id = await openSession(h.urls.mcp);
     const r = await postJson(h.urls.authedMcp, call(1), { "mcp-session-id": id });
     expect(r.status).toBe(401);
+  });
+
+  it("an anonymous session is its address's: from another address it is unknown to ping, calls, its stream and DELETE, and lives on for its own (adversary round 40, F1)", async () => {
+    const id = await openSession(h.urls.mcp);
+    const other = new Connection(h.origin, "127.0.0.2");
+    const headers = { "mcp-session-id": id, "mcp-protocol-version": PROTOCOL };
+    const unknown = [404, rpcError(-32001, "Session not found: it expired or was closed; initialize a new one")];
+    try {
+      const answer = (r: { status: number; body: string }): unknown[] => [r.status, JSON.parse(r.body)];
+      expect(answer(await other.post("/mcp", { jsonrpc: "2.0", id: 2, method: "ping" }, headers))).toEqual(unknown);
+      expect(answer(await other.post("/mcp", call(3), headers))).toEqual(unknown);
+      expect(answer(await other.get("/mcp", { ...headers, accept: "text/event-stream" }))).toEqual(unknown);
+      expect(answer(await other.delete("/mcp", headers))).toEqual(unknown);
+    } finally {
+      other.close();
+    }
+    const c = await postJson(h.urls.mcp, call(4), headers);
+    expect([c.status, (c.body as { result: { content: unknown } }).result.content]).toEqual([200, [{ type: "text", text: "api\nguides\nindex.mdx\nquickstart.mdx\nskill.md\n" }]]);
+    expect((await fetch(h.urls.mcp, { method: "DELETE", headers })).status).toBe(200);
   });
 
   it("DELETE ends a session; later requests get 404", async () => {

@@ -60,6 +60,23 @@ describe("2025 sessions under serve --http --workers 2 (adversary round 26)", ()
     }
   });
 
+  it("an anonymous session is its address's: from another address, on either worker, it is unknown to ping, calls and DELETE, and lives on for its own (adversary round 40, F1)", async () => {
+    const id = await open(a);
+    expect((await search(b, id)).status).toBe(200);
+    const others = [await connectionTo(server.origin, server.port, server.pids, server.pids[0] as number, "127.0.0.2"), await connectionTo(server.origin, server.port, server.pids, server.pids[1] as number, "127.0.0.2")];
+    try {
+      for (const other of others) {
+        expect(answer(await other.post("/mcp", { jsonrpc: "2.0", id: 3, method: "ping" }, headers(id)))).toEqual([404, NOT_FOUND]);
+        expect(answer(await search(other, id))).toEqual([404, NOT_FOUND]);
+        expect(answer(await other.delete("/mcp", headers(id)))).toEqual([404, NOT_FOUND]);
+      }
+    } finally {
+      for (const other of others) other.close();
+    }
+    for (const c of [a, b]) expect((await search(c, id)).status).toBe(200);
+    expect((await a.delete("/mcp", headers(id))).status).toBe(200);
+  });
+
   it("a cancellation sent through the other worker stops the shell command where it runs", async () => {
     const id = await open(a);
     const call = a.post("/mcp", { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: FS, arguments: { command: RUNAWAY } } }, headers(id));

@@ -73,17 +73,23 @@ export interface Answer {
  * process answers it (`owner`): the primary hands each connection to one worker.
  */
 export class Connection {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  private readonly agent: Agent;
   private localPort: number | undefined;
 
-  constructor(private readonly origin: string) {}
+  /** `from`: the local address the connection is made from (any 127/8 address reaches a loopback server). */
+  constructor(
+    private readonly origin: string,
+    from?: string,
+  ) {
+    this.agent = new Agent({ keepAlive: true, maxSockets: 1, ...(from === undefined ? {} : { localAddress: from }) });
+  }
 
   post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
     return this.send("POST", path, typeof body === "string" ? body : JSON.stringify(body), headers);
   }
 
-  get(path: string): Promise<Answer> {
-    return this.send("GET", path, "", {});
+  get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
+    return this.send("GET", path, "", headers);
   }
 
   delete(path: string, headers: Record<string, string> = {}): Promise<Answer> {
@@ -158,10 +164,10 @@ function serverSocketInode(serverPort: number, clientPort: number): string | und
 }
 
 /** A connection to `origin` that the worker `pid` serves: new connections until one lands there. */
-export async function connectionTo(origin: string, port: number, pids: readonly number[], pid: number): Promise<Connection> {
+export async function connectionTo(origin: string, port: number, pids: readonly number[], pid: number, from?: string): Promise<Connection> {
   // Each new connection goes to the worker holding the fewest (equals in turn): a few tries reach each one.
   for (let i = 0; i < 8 * pids.length; i++) {
-    const c = new Connection(origin);
+    const c = new Connection(origin, from);
     await c.get("/.well-known/mcp");
     if (c.owner(port, pids) === pid) return c;
     c.close();

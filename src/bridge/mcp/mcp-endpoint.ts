@@ -150,9 +150,12 @@ export class McpEndpoint {
     }
 
     let authInfo: AuthInfoWithContext;
-    let principal = "anonymous";
     // Whose bounds what this request opens counts against: the token's principal, or the address.
     let owner = `address:${callerAddress(clientIp(deps, c))}`;
+    // Whose sessions this request may use: an anonymous caller's are its address's (an IPv6 /64),
+    // so another address cannot continue or close them (adversary round 40, F1: every anonymous
+    // caller was "anonymous", and a session opened from one address answered any other).
+    let principal = owner;
     if (endpoint === "authed") {
       const auth = await authenticateBearer(c.req.header("authorization"), deps.state, urlsFor(deps, c));
       if (!auth.ok) return auth.response;
