@@ -135,19 +135,20 @@ describe("over HTTP, with small bounds", () => {
     if (r.status !== 200 || typeof id !== "string") throw new Error(`initialize: ${r.status} ${r.first}`);
     return id;
   };
-  const alive = async (url: string, id: string, headers: Record<string, string> = {}): Promise<number> =>
-    (await postFrom(url, "127.0.0.1", { jsonrpc: "2.0", id: 2, method: "tools/list" }, { ...headers, "mcp-session-id": id, "mcp-protocol-version": PROTOCOL })).status;
+  // Asked from the address that opened the session: another address's is unknown (404) to it.
+  const alive = async (url: string, id: string, from: string, headers: Record<string, string> = {}): Promise<number> =>
+    (await postFrom(url, from, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { ...headers, "mcp-session-id": id, "mcp-protocol-version": PROTOCOL })).status;
 
   it("anonymous sessions from several addresses evict only the biggest holders' own, never a signed-in reader's", async () => {
     const token = (await userTokens(h, "ann", "ann-password-1")).access_token;
     const bearer = { authorization: `Bearer ${token}` };
     const signedIn = await open(h.urls.authedMcp, "127.0.0.9", bearer);
     const quiet = await open(h.urls.mcp, "127.0.0.8");
-    const flood: string[] = [];
-    for (const from of ["127.0.0.2", "127.0.0.3", "127.0.0.4"]) for (let i = 0; i < 4; i++) flood.push(await open(h.urls.mcp, from));
-    expect([await alive(h.urls.authedMcp, signedIn, bearer), await alive(h.urls.mcp, quiet)]).toEqual([200, 200]);
+    const flood: { id: string; from: string }[] = [];
+    for (const from of ["127.0.0.2", "127.0.0.3", "127.0.0.4"]) for (let i = 0; i < 4; i++) flood.push({ id: await open(h.urls.mcp, from), from });
+    expect([await alive(h.urls.authedMcp, signedIn, "127.0.0.1", bearer), await alive(h.urls.mcp, quiet, "127.0.0.8")]).toEqual([200, 200]);
     // 12 opened by three addresses, 3 each at most, 5 left beside the quiet one.
-    const left = await Promise.all(flood.map((id) => alive(h.urls.mcp, id)));
+    const left = await Promise.all(flood.map(({ id, from }) => alive(h.urls.mcp, id, from)));
     expect(left.filter((s) => s === 200).length).toBe(5);
     expect(h.bridge.endpoint.sessions.size).toBe(7);
   });

@@ -158,7 +158,10 @@ describe("the esbuild bundle", () => {
         expect([name, res.status, await res.text()]).toEqual([name, 200, readFileSync(join(OUT, "web", name), "utf8")]);
       }
     } finally {
+      // Removed once the server has exited: one still stopping writes its state there.
+      const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
       child.kill("SIGINT");
+      await exited;
       rmSync(state, { recursive: true, force: true });
     }
   });

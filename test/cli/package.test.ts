@@ -334,7 +334,11 @@ describe("the installed svc-mcp with better-sqlite3 installed beside it (npm ins
       const url = await urlOf(child);
       expect(await listTools(new StreamableHTTPClientTransport(new URL(url)))).toEqual([...TOOLS, "submit_feedback"]);
     } finally {
+      // Waited for: a server still draining writes its state under HOME, which afterAll removes
+      // (under load, `rm -r` of it then failed with ENOTEMPTY).
+      const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
       child.kill("SIGTERM");
+      await exited;
     }
   });
 });
