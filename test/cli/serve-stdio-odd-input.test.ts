@@ -66,8 +66,11 @@ beforeAll(async () => {
   await ask(1, '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}');
   child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
 });
-afterAll(() => {
+afterAll(async () => {
+  // Removed once the server has exited: one still stopping may write its cache and state there.
+  const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
   child.kill();
+  await exited;
   repo.cleanup();
   rmSync(state, { recursive: true, force: true });
 });
