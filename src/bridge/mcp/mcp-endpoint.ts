@@ -369,7 +369,9 @@ export class McpEndpoint {
     }
     const read = await readBody(c, LIMITS.bridge.maxBodyBytes);
     if (read.tooLarge) {
+      // Named as the other refusals by a bound are (`data.reason`, `data.limit`), so a client tells them apart by data, not by wording.
       return jsonRpcError(413, JSON_RPC.serverError, `Payload Too Large: the request body must not exceed ${LIMITS.bridge.maxBodyBytes} bytes`, {
+        data: { reason: "payload_too_large", limit: LIMITS.bridge.maxBodyBytes },
         headers: { Connection: "close" },
       });
     }
