@@ -24,6 +24,7 @@ import { type ClientBudget, clientBudget } from "./middleware/client-budget.js";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, clientIp, urlsFor } from "./context.js";
 import { ABORTED_MESSAGE, isClientAbort } from "./middleware/http-errors.js";
 import { type HoldLimits, McpEndpoint } from "./mcp/mcp-endpoint.js";
+import type { ListenPlaceKeeper } from "./mcp/listen-quota.js";
 import type { SharedSessions } from "./mcp/shared-sessions.js";
 import type { BatchStep } from "./mcp/batch-runner.js";
 import { hostGuard } from "./middleware/host-guard.js";
@@ -89,6 +90,8 @@ export interface BridgeOptions {
    * ended in any (DELETE, eviction, idle on all) ends in all.
    */
   readonly sharedSessions?: SharedSessions;
+  /** The places of `subscriptions/listen` streams, counted by the primary of `serve --http --workers N` for all its workers; this process's own when absent. */
+  readonly listenPlaces?: ListenPlaceKeeper;
   /**
    * How client metadata documents are fetched (DNS, the TLS connection, time and size limits).
    * Tests only: no command-line option reaches it, so the address policy and the system's
@@ -157,7 +160,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     version,
     signedIn: new SignedInCallers(LIMITS.bridge.rememberedSignedIn, LIMITS.bridge.signedInForMs, now),
   };
-  const endpoint = new McpEndpoint(deps, options.sharedSessions, options.directToolCalls ?? true, options.holdLimits, options.observeBatch);
+  const endpoint = new McpEndpoint(deps, options.sharedSessions, options.directToolCalls ?? true, options.holdLimits, options.observeBatch, options.listenPlaces);
   const app = new Hono<BridgeEnv>();
 
   // Registered first, so they run before every route, mounted ones and unknown paths included:

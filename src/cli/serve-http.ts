@@ -3,6 +3,7 @@ import { isLoopbackHost } from "../store/state/redirect-domains.js";
 import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
 import type { ConnectionSource } from "../bridge/connection-source.js";
 import type { SharedSessions } from "../bridge/mcp/shared-sessions.js";
+import type { ListenPlaceKeeper } from "../bridge/mcp/listen-quota.js";
 import { listen } from "../bridge/http-server.js";
 import { LeasingLimiter } from "../bridge/middleware/leasing-limiter.js";
 import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/middleware/rate-limit.js";
@@ -49,6 +50,8 @@ export interface WorkerRole {
   readonly relayPlaces: RelayPlaceKeeper;
   /** The shell pool's places of each caller, counted by the primary for all workers. */
   readonly shellPlaces: CallerPlaces;
+  /** The places of `subscriptions/listen` streams, counted by the primary for all workers. */
+  readonly listenPlaces: ListenPlaceKeeper;
   /** Resolves when the primary is gone (the worker then stops). */
   readonly stop: Promise<void>;
   /**
@@ -149,7 +152,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     apps: playgroundApps({ runtime, relay: { places: relayPlaces, ...relayLimits } }),
     extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions, relayPlaces, ...relayLimits }),
     trustProxy: args["trust-proxy"],
-    ...(worker !== undefined ? { sharedSessions: worker.sessions } : {}),
+    ...(worker !== undefined ? { sharedSessions: worker.sessions, listenPlaces: worker.listenPlaces } : {}),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(allowedHosts !== undefined ? { allowedHosts } : {}),
   });

@@ -7,6 +7,8 @@ import { SessionLedger } from "../bridge/mcp/session-ledger.js";
 import { RemoteSessions, type SessionAsk, type SessionNews } from "../bridge/mcp/shared-sessions.js";
 import { RelayPlaces } from "../bridge/playground/relay-places.js";
 import { RelayPlaceLedger, RemoteRelayPlaces } from "../bridge/playground/shared-relay-places.js";
+import { ListenQuota } from "../bridge/mcp/listen-quota.js";
+import { ListenQuotaLedger, RemoteListenQuota } from "../bridge/mcp/shared-listen-quota.js";
 import { answerSiteSessionRequest, RemoteSiteSessions, SiteSessions } from "../bridge/web/site-sessions.js";
 import { LIMITS } from "../limits.js";
 import { plural } from "./diagnostics-summary.js";
@@ -65,6 +67,7 @@ export async function workerRole(): Promise<WorkerRole> {
     siteSessions: new RemoteSiteSessions((request) => rpc.ask({ t: "site-session", ...request })),
     connections,
     relayPlaces: new RemoteRelayPlaces((request) => rpc.ask({ t: "relay-place", ...request })),
+    listenPlaces: new RemoteListenQuota((request) => rpc.ask({ t: "listen-place", ...request })),
     shellPlaces,
     announce: (lines) => rpc.tell({ t: "ready", lines }),
     // Possibly after the stop (a cache write finished at close): a closed channel is not written to.
@@ -244,6 +247,8 @@ class SharedState {
   private readonly limiter: FixedWindowLimiter;
   private readonly siteSessions = new SiteSessions();
   private readonly relayPlaces = new RelayPlaceLedger<number>(new RelayPlaces());
+  /** Open `subscriptions/listen` streams per endpoint and caller, every worker's (adversary round 39, F1). */
+  private readonly listenPlaces = new ListenQuotaLedger<number>(new ListenQuota({ maxStreams: LIMITS.bridge.maxListenStreams, maxStreamsPerCaller: LIMITS.bridge.maxListenStreamsPerCaller }));
   private readonly channels = new Map<number, { readonly worker: Worker; readonly rpc: Rpc<PrimaryAsk, WorkerNews, PrimaryNews> }>();
   /** The 2025 MCP sessions that live, and the workers holding each. */
   private readonly sessions = new SessionLedger<number>(LIMITS.bridge.sessionIdleMs);
@@ -274,6 +279,7 @@ class SharedState {
   answer(worker: Worker, ask: Exclude<WorkerAsk, { t: "hello" } | { t: "listen" }>): unknown {
     if (ask.t === "limiter") return answerLimiterRequest(this.limiter, ask);
     if (ask.t === "relay-place") return this.relayPlaces.answer(worker.id, ask);
+    if (ask.t === "listen-place") return this.listenPlaces.answer(worker.id, ask);
     if (ask.t === "shell-place") return this.shellPlaces.answer(worker.id, ask);
     if (ask.t === "session") return this.sessionAnswer(worker.id, ask);
     return answerSiteSessionRequest(this.siteSessions, ask);
@@ -321,6 +327,7 @@ class SharedState {
   /** `worker` has exited: every place it held is given back. */
   gone(worker: Worker): void {
     this.relayPlaces.forget(worker.id);
+    this.listenPlaces.forget(worker.id);
     // An end waiting for it to close a session waits no more.
     this.channels.get(worker.id)?.rpc.fail("the worker process is gone");
     this.channels.delete(worker.id);

@@ -1,3 +1,4 @@
+import type { ListenPlaceRequest } from "../bridge/mcp/shared-listen-quota.js";
 import type { SessionAsk, SessionCancel, SessionNews } from "../bridge/mcp/shared-sessions.js";
 import type { LimiterRequest } from "../bridge/middleware/shared-limiter.js";
 import type { RelayPlaceRequest } from "../bridge/playground/shared-relay-places.js";
@@ -7,7 +8,8 @@ import type { ElsewhereNews, ShellPlaceRequest, StandingNews } from "../engine/s
 /**
  * The messages between the primary of `serve --http --workers N` and its workers, over the
  * IPC channel node:cluster opens. A worker asks (`hello`, the rate-limit counters, the site
- * sign-ins, the playground relay's places, the shell pool's places of its callers, `listen`: to
+ * sign-ins, the playground relay's places, the shell pool's places of its callers, the places of
+ * `subscriptions/listen` streams (`listen-place`), `listen`: to
  * be handed connections, the answer a `ListenReply`) and is answered, tells the primary when it is serving (`ready`), when the site's persistent cache
  * it wrote is on disk or will not be (`settled`: the next worker is started then and reads it),
  * how many of the connections it was handed have closed (`closed`, a few at a time) and that it
@@ -27,6 +29,7 @@ export type WorkerAsk =
   | ({ readonly t: "limiter" } & LimiterRequest)
   | ({ readonly t: "site-session" } & SiteSessionRequest)
   | ({ readonly t: "relay-place" } & RelayPlaceRequest)
+  | ({ readonly t: "listen-place" } & ListenPlaceRequest)
   | ({ readonly t: "shell-place" } & ShellPlaceRequest)
   | ({ readonly t: "session" } & SessionAsk);
 /** What the primary asks a worker: close session `id`, ended on another worker (answered once closed). */

@@ -126,23 +126,28 @@ export class Connection {
 
   /** The pid among `pids` holding this connection's server end (read from /proc; Linux). */
   owner(serverPort: number, pids: readonly number[]): number | undefined {
-    const inode = serverSocketInode(serverPort, this.localPort ?? -1);
-    if (inode === undefined) return undefined;
-    return pids.find((pid) => {
-      const dir = `/proc/${pid}/fd`;
-      return readdirSync(dir).some((fd) => {
-        try {
-          return readlinkSync(join(dir, fd)) === `socket:[${inode}]`;
-        } catch {
-          return false;
-        }
-      });
-    });
+    return socketOwner(serverPort, this.localPort ?? -1, pids);
   }
 
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** The pid among `pids` holding the server end of the loopback connection serverPort <- clientPort (read from /proc; Linux). */
+export function socketOwner(serverPort: number, clientPort: number, pids: readonly number[]): number | undefined {
+  const inode = serverSocketInode(serverPort, clientPort);
+  if (inode === undefined) return undefined;
+  return pids.find((pid) => {
+    const dir = `/proc/${pid}/fd`;
+    return readdirSync(dir).some((fd) => {
+      try {
+        return readlinkSync(join(dir, fd)) === `socket:[${inode}]`;
+      } catch {
+        return false;
+      }
+    });
+  });
 }
 
 /** The inode of the server-side socket of the loopback connection serverPort <- clientPort. */

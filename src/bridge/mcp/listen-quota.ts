@@ -7,12 +7,25 @@ export interface ListenRefusal {
 }
 
 /**
+ * What hands out listen streams' places: `ListenQuota` in a lone process, `RemoteListenQuota` in a
+ * worker of `serve --http --workers N` (the primary counts for all workers).
+ */
+export interface ListenPlaceKeeper {
+  /** Reserve a stream for `caller` on `endpoint`, or say which bound refuses it. */
+  reserve(endpoint: string, caller: string): ListenRefusal | undefined | Promise<ListenRefusal | undefined>;
+  /** Give back a place `reserve` gave (once per place). */
+  release(endpoint: string, caller: string): void;
+  /** Streams open (or being opened) on `endpoint` in this process. */
+  size(endpoint: string): number;
+}
+
+/**
  * Open `subscriptions/listen` streams, counted per endpoint and per caller on it (an address,
  * an IPv6 /64, a token's principal), so one party cannot hold every stream the endpoint allows.
  * A slot is reserved before the request is served and released when its stream ends (or at
  * once when none opened), so concurrent requests cannot overshoot.
  */
-export class ListenQuota {
+export class ListenQuota implements ListenPlaceKeeper {
   private readonly perEndpoint = new Map<string, number>();
   private readonly perCaller = new Map<string, number>();
 

@@ -24,7 +24,7 @@ import { CLIENT_CHARGES } from "./client-charges.js";
 import { DirectToolCalls } from "./direct-tool-call.js";
 import { closableStream } from "./closable-stream.js";
 import { ListenBus } from "./listen-bus.js";
-import { type ListenRefusal, ListenQuota } from "./listen-quota.js";
+import { type ListenPlaceKeeper, type ListenRefusal, ListenQuota } from "./listen-quota.js";
 import { callerAddress } from "../middleware/caller-address.js";
 import { type ListKind, NotificationStreams, type StreamOpening } from "./notification-streams.js";
 import { ServerPool } from "./server-pool.js";
@@ -94,8 +94,8 @@ export class McpEndpoint {
   private readonly direct: DirectToolCalls | undefined;
   /** Plain tool calls of 2025 sessions, answered without the session's SDK transport; undefined when turned off. */
   private readonly sessionCalls: SessionToolCalls | undefined;
-  /** Open listen streams per endpoint and per caller. */
-  private readonly listenQuota: ListenQuota;
+  /** Open listen streams per endpoint and per caller (this process's, or the primary's for every worker). */
+  private readonly listenQuota: ListenPlaceKeeper;
   private readonly maxListenStreams: number;
   private readonly maxBatchAnswerBytes: number;
   /** Each caller's lane for the messages of its batches (`CallerLanes`). */
@@ -111,6 +111,8 @@ export class McpEndpoint {
     holdLimits: Partial<HoldLimits> = {},
     /** Told after each message of a batch ran (tests: how many ran before the client left). */
     private readonly observeBatch?: (step: BatchStep) => void,
+    /** Listen streams' places kept by another process (`--workers`: the primary counts for all); this process's own when absent. */
+    listenPlaces?: ListenPlaceKeeper,
   ) {
     const hold: HoldLimits = { ...LIMITS.bridge, ...holdLimits };
     this.direct = directToolCalls ? new DirectToolCalls(deps) : undefined;
@@ -118,7 +120,7 @@ export class McpEndpoint {
     this.ids = new SessionIds(shared?.key);
     this.sessions = new SessionTable({ maxSessions: hold.maxSessions, maxSessionsPerCaller: hold.maxSessionsPerCaller, idleMs: LIMITS.bridge.sessionIdleMs, now: deps.now }, (id, why) => this.closedHere(id, why));
     shared?.listen({ end: (id) => this.endedElsewhere(id), cancel: (news) => this.cancelledElsewhere(news) });
-    this.listenQuota = new ListenQuota({ maxStreams: hold.maxListenStreams, maxStreamsPerCaller: hold.maxListenStreamsPerCaller });
+    this.listenQuota = listenPlaces ?? new ListenQuota({ maxStreams: hold.maxListenStreams, maxStreamsPerCaller: hold.maxListenStreamsPerCaller });
     this.maxListenStreams = hold.maxListenStreams;
     this.maxBatchAnswerBytes = hold.maxBatchAnswerBytes;
     this.streams = new NotificationStreams(deps);
@@ -189,7 +191,7 @@ export class McpEndpoint {
         }
         const serve = async (): Promise<Response> => this.settle(await this.modern[endpoint].fetch(c.req.raw, { authInfo, parsedBody: body.raw }), charged);
         if (body.messages[0]?.method !== "subscriptions/listen") return serve();
-        const refusal = this.listenQuota.reserve(endpoint, owner);
+        const refusal = await this.listenQuota.reserve(endpoint, owner);
         if (refusal !== undefined) return this.settle(listenRefused(refusal, body.raw), charged);
         const opening = { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: authInfo.extra.context, apps: rendersApps(envelopeCapabilities(body.messages[0])) };
         return this.listenBus.serve(opening, serve, () => this.listenQuota.release(endpoint, owner));
