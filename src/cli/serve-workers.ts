@@ -292,14 +292,26 @@ class SharedState {
    */
   private async sessionAnswer(from: number, ask: SessionAsk): Promise<boolean | Record<string, never>> {
     const answer = this.sessions.answer(from, ask, Date.now());
-    if ("held" in answer) return answer.held;
+    if ("held" in answer) {
+      // Past its caller's bound: the caller's oldest session ends on every worker holding it (the
+      // asking one too), before the new one's `initialize` is answered, as a DELETE is answered
+      // once every holder closed it: the client's next request with the old id is unknown anywhere.
+      const evicted = answer.evicted;
+      if (evicted !== undefined) await this.closeIn(evicted.closeIn, evicted.id);
+      return answer.held;
+    }
+    await this.closeIn(answer.closeIn, ask.id);
+    return {};
+  }
+
+  /** Have each of `workers` close its copy of session `id`; resolved once all have (or gone). */
+  private async closeIn(workers: readonly number[], id: string): Promise<void> {
     await Promise.allSettled(
-      answer.closeIn.map((id) => {
-        const to = this.channels.get(id);
-        return to?.worker.isConnected() === true ? to.rpc.ask({ t: "session-end", id: ask.id }) : undefined;
+      workers.map((worker) => {
+        const to = this.channels.get(worker);
+        return to?.worker.isConnected() === true ? to.rpc.ask({ t: "session-end", id }) : undefined;
       }),
     );
-    return {};
   }
 
   /** What a worker tells of a session: its idle copy dropped, or a cancellation to pass to the other workers holding it. */

@@ -77,6 +77,29 @@ describe("2025 sessions under serve --http --workers 2 (adversary round 26)", ()
     expect((await a.delete("/mcp", headers(id))).status).toBe(200);
   });
 
+  it("a caller's 1,000 sessions are the server's: its 1,001st, opened over both workers, ends its oldest on both (adversary round 39, F2)", async () => {
+    const from = "127.0.0.3";
+    const c = [await connectionTo(server.origin, server.port, server.pids, server.pids[0] as number, from), await connectionTo(server.origin, server.port, server.pids, server.pids[1] as number, from)] as const;
+    try {
+      // 500 opened on each worker (each worker's own bound of 1,000 is not reached), the first used on both.
+      const ids: string[] = [];
+      for (let i = 0; i < 1000; i++) ids.push(await open(c[i % 2] as Connection));
+      const [first, second] = ids as [string, string];
+      for (const w of c) expect((await search(w, first)).status).toBe(200);
+      ids.push(await open(c[1]));
+      // Ended on both workers, the one that holds it without having opened it too.
+      for (const w of c) expect(answer(await search(w, first))).toEqual([404, NOT_FOUND]);
+      for (const w of c) expect((await search(w, second)).status).toBe(200);
+      for (const w of c) expect((await search(w, ids[1000] as string)).status).toBe(200);
+      // Another caller's sessions are untouched.
+      const mine = await open(a);
+      expect((await search(b, mine)).status).toBe(200);
+      for (const id of [...ids.slice(1), mine]) expect((await (id === mine ? a : c[0]).delete("/mcp", headers(id))).status).toBe(200);
+    } finally {
+      for (const w of c) w.close();
+    }
+  });
+
   it("a cancellation sent through the other worker stops the shell command where it runs", async () => {
     const id = await open(a);
     const call = a.post("/mcp", { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: FS, arguments: { command: RUNAWAY } } }, headers(id));

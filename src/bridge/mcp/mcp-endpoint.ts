@@ -554,7 +554,7 @@ export class McpEndpoint {
       throw new Error(`session ${id} was signed for protocol version ${traits.protocolVersion} but negotiated ${String(negotiated)}`);
     }
     // Known to the primary before the client can name it to a sibling.
-    await this.shared?.opened(id);
+    await this.shared?.opened(id, `${endpoint} ${owner}`);
     return response;
   }
 

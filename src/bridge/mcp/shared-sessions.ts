@@ -1,7 +1,7 @@
 /** What a worker asks the process that keeps the live sessions of every worker (`SessionLedger`), answered. */
 export type SessionAsk =
-  /** A session was opened here: it lives, held by this worker. */
-  | { readonly op: "opened"; readonly id: string }
+  /** A session was opened here for `caller` (its endpoint and owner): it lives, held by this worker. */
+  | { readonly op: "opened"; readonly id: string; readonly caller: string }
   /** May this worker take up session `id` (its signed id is valid)? `true` if it lives; this worker then holds it too. */
   | { readonly op: "hold"; readonly id: string }
   /** The session ended here (DELETE, eviction): answered once every other worker holding it has closed it. */
@@ -35,7 +35,8 @@ export interface SessionListener {
  */
 export interface SharedSessions {
   readonly key: Buffer;
-  opened(id: string): Promise<void>;
+  /** Session `id` was opened here for `caller` (its endpoint and owner: its bound of sessions is the server's). */
+  opened(id: string, caller: string): Promise<void>;
   /** Whether session `id` lives; if so this worker holds it from now. */
   hold(id: string): Promise<boolean>;
   /** This worker closed its idle copy: the session ends once no worker holds it (nothing to wait for). */
@@ -63,8 +64,8 @@ export class RemoteSessions implements SharedSessions {
     private readonly tell: (message: SessionNews) => void,
   ) {}
 
-  async opened(id: string): Promise<void> {
-    await this.ask({ op: "opened", id });
+  async opened(id: string, caller: string): Promise<void> {
+    await this.ask({ op: "opened", id, caller });
   }
 
   async hold(id: string): Promise<boolean> {
