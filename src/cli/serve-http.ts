@@ -4,6 +4,8 @@ import { createBridge, type ExtraRoutes } from "../bridge/bridge.js";
 import type { ConnectionSource } from "../bridge/connection-source.js";
 import type { SharedSessions } from "../bridge/mcp/shared-sessions.js";
 import type { ListenPlaceKeeper } from "../bridge/mcp/listen-quota.js";
+import type { MediaTurnKeeper } from "../bridge/web/preview/media-turns.js";
+import { newSiteMediaState } from "../bridge/web/preview/site-media.js";
 import { listen } from "../bridge/http-server.js";
 import { LeasingLimiter } from "../bridge/middleware/leasing-limiter.js";
 import { CountersLimiter, parseRateLimits, type RateLimiter, type RateLimits } from "../bridge/middleware/rate-limit.js";
@@ -52,6 +54,8 @@ export interface WorkerRole {
   readonly shellPlaces: CallerPlaces;
   /** The places of `subscriptions/listen` streams, counted by the primary for all workers. */
   readonly listenPlaces: ListenPlaceKeeper;
+  /** Each caller's media transfers and preview calls, queued by the primary for all workers. */
+  readonly turns: { readonly media: MediaTurnKeeper; readonly preview: MediaTurnKeeper };
   /** Resolves when the primary is gone (the worker then stops). */
   readonly stop: Promise<void>;
   /**
@@ -150,7 +154,7 @@ export async function serveHttp(args: HttpServeArgs, io: CliIO, runtime: DocsRun
     log,
     tools,
     apps: playgroundApps({ runtime, relay: { places: relayPlaces, ...relayLimits } }),
-    extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions, relayPlaces, ...relayLimits }),
+    extraRoutes: siteRoutes({ runtime, state, feedback, keys, projectId: project.id, publicUrl, log, sessions: worker?.siteSessions, relayPlaces, turns: worker?.turns, ...relayLimits }),
     trustProxy: args["trust-proxy"],
     ...(worker !== undefined ? { sharedSessions: worker.sessions, listenPlaces: worker.listenPlaces } : {}),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
@@ -224,6 +228,8 @@ export interface SiteRoutesDeps {
   readonly relayPlaces?: RelayPlaceKeeper;
   /** The relay's limits where the command line changes them (`--relay-timeout`). */
   readonly limits?: RelayDeps["limits"];
+  /** Each caller's media transfers and preview calls, kept by the primary for all workers; the pages' own when absent. */
+  readonly turns?: { readonly media: MediaTurnKeeper; readonly preview: MediaTurnKeeper } | undefined;
 }
 
 /**
@@ -259,7 +265,8 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
     // Last: its catch-all answers the repository's media, and pages for `Accept: text/html`.
     (app, { limiter, limits, clientIp, ownOriginRule }) => {
       ownOriginRule(isSignInForm);
-      app.route("/", createWebApp({ runtime, state, sessions, limiter, limits, clientIp, projectId, publicUrl, log }));
+      const turns = deps.turns === undefined ? {} : { media: newSiteMediaState(deps.turns.media), previewTurns: deps.turns.preview };
+      app.route("/", createWebApp({ runtime, state, sessions, limiter, limits, clientIp, projectId, publicUrl, log, ...turns }));
     },
   ];
 }

@@ -9,6 +9,9 @@ import { RelayPlaces } from "../bridge/playground/relay-places.js";
 import { RelayPlaceLedger, RemoteRelayPlaces } from "../bridge/playground/shared-relay-places.js";
 import { ListenQuota } from "../bridge/mcp/listen-quota.js";
 import { ListenQuotaLedger, RemoteListenQuota } from "../bridge/mcp/shared-listen-quota.js";
+import { previewCallLimits } from "../bridge/web/preview/preview-api.js";
+import { type MediaTurnLimits, mediaTurnLimits } from "../bridge/web/preview/media-turns.js";
+import { MediaTurnLedger, RemoteMediaTurns, type TurnKind } from "../bridge/web/preview/shared-media-turns.js";
 import { answerSiteSessionRequest, RemoteSiteSessions, SiteSessions } from "../bridge/web/site-sessions.js";
 import { LIMITS } from "../limits.js";
 import { plural } from "./diagnostics-summary.js";
@@ -47,6 +50,11 @@ export async function workerRole(): Promise<WorkerRole> {
     rpc.fail("the primary process is gone");
     stopped();
   });
+  // A caller's turns are queued by the primary; news of one over is not told once it is gone.
+  const remoteTurns = (kind: TurnKind, limits: MediaTurnLimits): RemoteMediaTurns =>
+    new RemoteMediaTurns(kind, limits, (ask) => rpc.ask({ t: "turn", ...ask }), (news) => {
+      if (process.connected) rpc.tell({ t: "turn", ...news });
+    });
   const connections = handedConnections(
     process as unknown as WorkerChannel,
     async () => (await rpc.ask({ t: "listen" })) as ListenReply,
@@ -68,6 +76,7 @@ export async function workerRole(): Promise<WorkerRole> {
     connections,
     relayPlaces: new RemoteRelayPlaces((request) => rpc.ask({ t: "relay-place", ...request })),
     listenPlaces: new RemoteListenQuota((request) => rpc.ask({ t: "listen-place", ...request })),
+    turns: { media: remoteTurns("media", mediaTurnLimits()), preview: remoteTurns("preview", previewCallLimits()) },
     shellPlaces,
     announce: (lines) => rpc.tell({ t: "ready", lines }),
     // Possibly after the stop (a cache write finished at close): a closed channel is not written to.
@@ -156,6 +165,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
             : shared.answer(worker, ask),
       onNews: (news: WorkerNews) => {
         if (news.t === "session") return shared.sessionNews(worker, news);
+        if (news.t === "turn") return shared.turns.news(worker.id, news);
         if (news.t === "settled") return startNext();
         if (news.t === "closed") return handout.closedBy(worker, news.n, news.shed);
         if (news.t === "draining") return handout.draining(worker);
@@ -247,6 +257,8 @@ class SharedState {
   private readonly limiter: FixedWindowLimiter;
   private readonly siteSessions = new SiteSessions();
   private readonly relayPlaces = new RelayPlaceLedger<number>(new RelayPlaces());
+  /** Each caller's media transfers and preview calls, every worker's (adversary round 39, F1). */
+  readonly turns = new MediaTurnLedger<number>({ media: mediaTurnLimits(), preview: previewCallLimits() });
   /** Open `subscriptions/listen` streams per endpoint and caller, every worker's (adversary round 39, F1). */
   private readonly listenPlaces = new ListenQuotaLedger<number>(new ListenQuota({ maxStreams: LIMITS.bridge.maxListenStreams, maxStreamsPerCaller: LIMITS.bridge.maxListenStreamsPerCaller }));
   private readonly channels = new Map<number, { readonly worker: Worker; readonly rpc: Rpc<PrimaryAsk, WorkerNews, PrimaryNews> }>();
@@ -280,6 +292,7 @@ class SharedState {
     if (ask.t === "limiter") return answerLimiterRequest(this.limiter, ask);
     if (ask.t === "relay-place") return this.relayPlaces.answer(worker.id, ask);
     if (ask.t === "listen-place") return this.listenPlaces.answer(worker.id, ask);
+    if (ask.t === "turn") return this.turns.take(worker.id, ask);
     if (ask.t === "shell-place") return this.shellPlaces.answer(worker.id, ask);
     if (ask.t === "session") return this.sessionAnswer(worker.id, ask);
     return answerSiteSessionRequest(this.siteSessions, ask);
@@ -340,6 +353,7 @@ class SharedState {
   gone(worker: Worker): void {
     this.relayPlaces.forget(worker.id);
     this.listenPlaces.forget(worker.id);
+    this.turns.forget(worker.id);
     // An end waiting for it to close a session waits no more.
     this.channels.get(worker.id)?.rpc.fail("the worker process is gone");
     this.channels.delete(worker.id);

@@ -3,13 +3,15 @@ import type { SessionAsk, SessionCancel, SessionNews } from "../bridge/mcp/share
 import type { LimiterRequest } from "../bridge/middleware/shared-limiter.js";
 import type { RelayPlaceRequest } from "../bridge/playground/shared-relay-places.js";
 import type { SiteSessionRequest } from "../bridge/web/site-sessions.js";
+import type { TurnAsk, TurnNews } from "../bridge/web/preview/shared-media-turns.js";
 import type { ElsewhereNews, ShellPlaceRequest, StandingNews } from "../engine/shell/shared-places.js";
 
 /**
  * The messages between the primary of `serve --http --workers N` and its workers, over the
  * IPC channel node:cluster opens. A worker asks (`hello`, the rate-limit counters, the site
  * sign-ins, the playground relay's places, the shell pool's places of its callers, the places of
- * `subscriptions/listen` streams (`listen-place`), `listen`: to
+ * `subscriptions/listen` streams (`listen-place`), a turn of a caller's media transfers or
+ * preview calls (`turn`, answered when it comes; told `turn` news when it is over), `listen`: to
  * be handed connections, the answer a `ListenReply`) and is answered, tells the primary when it is serving (`ready`), when the site's persistent cache
  * it wrote is on disk or will not be (`settled`: the next worker is started then and reads it),
  * how many of the connections it was handed have closed (`closed`, a few at a time) and that it
@@ -30,6 +32,7 @@ export type WorkerAsk =
   | ({ readonly t: "site-session" } & SiteSessionRequest)
   | ({ readonly t: "relay-place" } & RelayPlaceRequest)
   | ({ readonly t: "listen-place" } & ListenPlaceRequest)
+  | ({ readonly t: "turn" } & TurnAsk)
   | ({ readonly t: "shell-place" } & ShellPlaceRequest)
   | ({ readonly t: "session" } & SessionAsk);
 /** What the primary asks a worker: close session `id`, ended on another worker (answered once closed). */
@@ -46,6 +49,7 @@ export type WorkerNews =
   | { readonly t: "settled" }
   | { readonly t: "closed"; readonly n: number; readonly shed: number }
   | { readonly t: "draining" }
+  | ({ readonly t: "turn" } & TurnNews)
   | ({ readonly t: "session" } & SessionNews);
 /** What the primary tells a worker unasked: the most connections it should hold (connection-handout.ts), a caller's commands running in the other workers, what another worker learnt of a caller's standing. */
 export type PrimaryNews =

@@ -20,7 +20,7 @@ import { foreignFormPost } from "./form-origin.js";
 import { cookieValue, SESSION_COOKIE, type SiteSessionStore, sameAccount, sessionCookie } from "./site-sessions.js";
 import type { FrameReader, SignInLinks } from "./preview/page-frame.js";
 import { mountPreviewApi } from "./preview/preview-api.js";
-import type { MediaTurns } from "./preview/media-turns.js";
+import type { MediaTurnKeeper } from "./preview/media-turns.js";
 import type * as PageRoutesModule from "./preview/page-routes.js";
 import type { PageItems } from "./preview/page-routes.js";
 import { newSiteMediaState, siteMedia, type SiteMediaState } from "./preview/site-media.js";
@@ -56,7 +56,7 @@ export interface WebAppDeps {
   /** The media's tags and each caller's media transfers (`newSiteMediaState` when absent). */
   readonly media?: SiteMediaState;
   /** Each caller's turns for preview searches and agent views (`previewCallTurns` when absent). */
-  readonly previewTurns?: MediaTurns;
+  readonly previewTurns?: MediaTurnKeeper;
 }
 
 /**

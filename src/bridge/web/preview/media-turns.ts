@@ -7,8 +7,23 @@ export interface MediaTurnLimits {
   readonly held: number;
 }
 
+/** A caller's bounds on media transfers (`LIMITS.preview`). */
+export function mediaTurnLimits(): MediaTurnLimits {
+  return { sending: LIMITS.preview.maxMediaSendingPerCaller, held: LIMITS.preview.maxMediaHeldPerCaller };
+}
+
 /** What `MediaTurns.take` gives: a place (its `release` gives it back, once), or why none. */
 export type MediaTurn = { readonly ok: true; readonly release: () => void } | { readonly ok: false; readonly reason: "full" | "gone" };
+
+/**
+ * What hands out a caller's turns: `MediaTurns` in a lone process, `RemoteMediaTurns` in a worker
+ * of `serve --http --workers N` (the primary keeps every worker's callers' turns).
+ */
+export interface MediaTurnKeeper {
+  readonly limits: MediaTurnLimits;
+  /** A place for `caller`, when its turn comes; `full` past its bound, `gone` when `signal` aborted first. */
+  take(caller: string, signal?: AbortSignal): Promise<MediaTurn>;
+}
 
 interface CallerTurns {
   sending: number;
@@ -22,10 +37,10 @@ interface CallerTurns {
  * issue 25) take a bounded share of the server's disk, memory and sockets whatever others do.
  * A request whose client hung up while waiting leaves the queue at once.
  */
-export class MediaTurns {
+export class MediaTurns implements MediaTurnKeeper {
   private readonly callers = new Map<string, CallerTurns>();
 
-  constructor(readonly limits: MediaTurnLimits = { sending: LIMITS.preview.maxMediaSendingPerCaller, held: LIMITS.preview.maxMediaHeldPerCaller }) {}
+  constructor(readonly limits: MediaTurnLimits = mediaTurnLimits()) {}
 
   /** A place to send one medium to `caller`, when its turn comes; `full` past its bound, `gone` when `signal` aborted first. */
   take(caller: string, signal?: AbortSignal): Promise<MediaTurn> {

@@ -15,7 +15,7 @@ import { apiErrorResponse } from "../../middleware/http-errors.js";
 import type { RateLimiter, RateLimits } from "../../middleware/rate-limit.js";
 import { rateLimitedResponse } from "../../middleware/rate-limit-response.js";
 import { ReloadStreams } from "./live-reload.js";
-import { MediaTurns } from "./media-turns.js";
+import { type MediaTurnKeeper, type MediaTurnLimits, MediaTurns } from "./media-turns.js";
 
 /** The preview's calls: its search box, the agent panel, and live reload. */
 export const PREVIEW_PATHS = {
@@ -33,12 +33,17 @@ export interface PreviewApiDeps {
   readonly limits: RateLimits;
   readonly clientIp: (c: Context) => string;
   /** Places for each caller's searches and agent views (`previewCallTurns` when absent). */
-  readonly turns?: MediaTurns;
+  readonly turns?: MediaTurnKeeper;
 }
 
 /** Each caller's preview searches and agent views: one answered at a time, a few waiting (`LIMITS.preview`). */
 export function previewCallTurns(): MediaTurns {
-  return new MediaTurns({ sending: LIMITS.preview.maxPreviewCallsRunningPerCaller, held: LIMITS.preview.maxPreviewCallsHeldPerCaller });
+  return new MediaTurns(previewCallLimits());
+}
+
+/** A caller's bounds on preview searches and agent views (`LIMITS.preview`). */
+export function previewCallLimits(): MediaTurnLimits {
+  return { sending: LIMITS.preview.maxPreviewCallsRunningPerCaller, held: LIMITS.preview.maxPreviewCallsHeldPerCaller };
 }
 
 /** JSON answers: never cached, never read by another site's page (`same-origin`). */

@@ -9,19 +9,20 @@ import { mayRead, type RequestContext } from "../../../vfs/request-context.js";
 import { matchesIfNoneMatch } from "../../middleware/entity-tag.js";
 import { apiErrorResponse } from "../../middleware/http-errors.js";
 import { MediaTags } from "./media-tags.js";
-import { MediaTurns } from "./media-turns.js";
+import { type MediaTurnKeeper, MediaTurns } from "./media-turns.js";
 
 const readAt = promisify(read);
 
 /** What the media route keeps between requests: the files' tags, and each caller's transfers. */
 export interface SiteMediaState {
   readonly tags: MediaTags;
-  readonly turns: MediaTurns;
+  /** This process's, or the primary's for every worker of `--workers N` (`RemoteMediaTurns`). */
+  readonly turns: MediaTurnKeeper;
 }
 
-/** A new, empty `SiteMediaState` (one per app). */
-export function newSiteMediaState(): SiteMediaState {
-  return { tags: new MediaTags(), turns: new MediaTurns() };
+/** A new, empty `SiteMediaState` (one per app), its callers' turns kept by `turns` (this process's own by default). */
+export function newSiteMediaState(turns: MediaTurnKeeper = new MediaTurns()): SiteMediaState {
+  return { tags: new MediaTags(), turns };
 }
 
 /** The request for a medium, as far as the route looks at it. */
