@@ -132,8 +132,12 @@ export const serveCommand = defineCommand({
     const tools = docsTools(feedback !== undefined ? { feedback: { store: feedback, projectId: project.id } } : {});
     // The author's local preview: their `--groups`, the auth setting does not apply (docs/bridge.md).
     const context = localContext(readerWithGroups(parseGroups(args.groups)));
-    // The reader's view is made now, not by the first request (a second on a large site).
+    // The reader's view is made now, not by the first request (a second on a large site), and
+    // its search state too: ready means a search answers within a second of `tools/list`
+    // (issue 22). After the list it took the first search 0.8-1.2 s at 50,000 pages; before the
+    // list, the list waits for it instead, as HTTP's port does.
     runtime.readerState(context);
+    runtime.prepareSearch(context);
     // API pages' playgrounds as MCP Apps, for a client that renders them: the relay as the local reader.
     const apps = playgroundApps({ runtime });
     // Lines the SDK would drop unanswered are answered first, as HTTP answers them (`stdio-guard.ts`).
@@ -147,13 +151,7 @@ export const serveCommand = defineCommand({
     // (or `server/discover`) opens the connection, and one server from the factory serves it.
     // The shell's interpreter is loaded once the client has its tool list, not before: its first
     // command normally comes later, and the list sooner (docs/measurements.md, "Start-up").
-    // The reader's search state likewise (a third of a first search on a many-version site), and
-    // first: agents ask a search before a shell command, and a first search, ~1 s on a 25k-page
-    // site, is the nearer of the two to its limit. Loading the interpreter first was measured
-    // (2026-11-29, 25k versioned site, warm): the first shell command 62-99 ms instead of 202-430,
-    // the first search 0.1-1.6 s later.
     const afterToolsList = (): void => {
-      runtime.prepareSearch(context);
       runtime.prepareShell(context);
     };
     const connection = serveStdio(() => createMcpServer({ runtime, context, endpoint: "stdio", tools, apps, afterToolsList }).server, {
