@@ -397,7 +397,7 @@ export function rankPages(
   if (also !== undefined) {
     const { top, more } = also(scored);
     out = top;
-    finishAlso(index, scales, query, acc, candidates, shape, P, prior, out, more);
+    finishAlso(index, scales, query, acc, candidates, shape, P, prior, out, more, { skipped: common, accepted, peaks: pruning });
   }
   acc.clearTermMaps(query);
   acc.end();
@@ -469,18 +469,7 @@ function accumulatePages(
             if (!take || accepted[pid] !== 1) continue;
             ps = acc.newSlot(pid);
           }
-          const packed = values[r] as number;
-          const v = ps * width;
-          present[ps]! |= termBit;
-          // Which query terms the title holds, by any match (`pairsFindable`).
-          if ((packed & MAX_TF) > 0) inTitleOf[ps]! |= termBit;
-          row[v + 4 * qi]! += weight * weightedTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT);
-          // The title part's counts (`titlePart`), from the title field's frequency.
-          const inTitle = packed & MAX_TF;
-          if (forTitle && inTitle > 0) {
-            if (titleWeight > (row[v + 4 * qi + 3] as number)) row[v + 4 * qi + 3] = titleWeight;
-            row[v + 4 * n]! += inTitle;
-          }
+          addPagePosting(row, present, inTitleOf, ps * width, ps, pid, values[r] as number, qi, n, weight, pageScale, termBit, forTitle, titleWeight);
         }
       }
       // With pruning, the bound of one section is the term's largest frequency in one of the
@@ -494,25 +483,100 @@ function accumulatePages(
           if (!take || accepted[pid] !== 1) continue;
           ps = acc.newSlot(pid);
         }
-        const packed = values[r] as number;
-        // The summed frequencies decoded once for both scales (`weightedWideTf`'s arithmetic).
-        const c = Math.floor(packed * PER_WIDE2);
-        const rest = packed - c * WIDE2;
-        const b = Math.floor(rest * PER_WIDE);
-        const a = rest - b * WIDE;
-        const o = pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT;
-        const v = ps * width;
-        row[v + 4 * qi + 1]! += weight * (a * (pageScale[o] as number) + b * (pageScale[o + 1] as number) + c * (pageScale[o + 2] as number));
-        if (oneSection !== undefined) row[v + 4 * qi + 2]! += weight * (oneSection[r - sStart] as number);
-        else {
-          const m = pid * FIELDS_PER_UNIT;
-          row[v + 4 * qi + 2]! += weight * (a * (sectionMax[m] as number) + b * (sectionMax[m + 1] as number) + c * (sectionMax[m + 2] as number));
-        }
+        addSumPosting(row, ps * width, pid, values[r] as number, qi, weight, pageScale, sectionMax, oneSection === undefined ? undefined : (oneSection[r - sStart] as number));
         withSections[ps]! |= sectionBit;
         present[ps]! |= termBit;
       }
     }
   }
+}
+
+/** One page posting of query term `qi` (a match's `weight`) into page slot `ps`'s accumulators, which start at `v` of `row` (`accumulatePages`). */
+function addPagePosting(row: Float64Array, present: Int32Array, inTitleOf: Int32Array, v: number, ps: number, pid: number, packed: number, qi: number, n: number, weight: number, pageScale: Float64Array, termBit: number, forTitle: boolean, titleWeight: number): void {
+  present[ps]! |= termBit;
+  // Which query terms the title holds, by any match (`pairsFindable`).
+  if ((packed & MAX_TF) > 0) inTitleOf[ps]! |= termBit;
+  row[v + 4 * qi]! += weight * weightedTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT);
+  // The title part's counts (`titlePart`), from the title field's frequency.
+  const inTitle = packed & MAX_TF;
+  if (forTitle && inTitle > 0) {
+    if (titleWeight > (row[v + 4 * qi + 3] as number)) row[v + 4 * qi + 3] = titleWeight;
+    row[v + 4 * n]! += inTitle;
+  }
+}
+
+/** One summed-sections posting of query term `qi` into the accumulators at `v` of `row`: its sum, and the bound of one section (`oneSection` with pruning, else every section at its largest scale). */
+function addSumPosting(row: Float64Array, v: number, pid: number, packed: number, qi: number, weight: number, pageScale: Float64Array, sectionMax: Float64Array, oneSection: number | undefined): void {
+  // The summed frequencies decoded once for both scales (`weightedWideTf`'s arithmetic).
+  const c = Math.floor(packed * PER_WIDE2);
+  const rest = packed - c * WIDE2;
+  const b = Math.floor(rest * PER_WIDE);
+  const a = rest - b * WIDE;
+  const o = pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT;
+  row[v + 4 * qi + 1]! += weight * (a * (pageScale[o] as number) + b * (pageScale[o + 1] as number) + c * (pageScale[o + 2] as number));
+  if (oneSection !== undefined) row[v + 4 * qi + 2]! += weight * oneSection;
+  else {
+    const m = pid * FIELDS_PER_UNIT;
+    row[v + 4 * qi + 2]! += weight * (a * (sectionMax[m] as number) + b * (sectionMax[m + 1] as number) + c * (sectionMax[m + 2] as number));
+  }
+}
+
+/**
+ * A page no term made a candidate, given the postings of the terms `skipped` left for candidates
+ * only (`accumulatePages` with `take` false): its slot, and those terms' postings of it, found by
+ * binary search on page id (each list is in page-id order: ids are never reused), match by match
+ * in the order `accumulatePages` reads them, so its accumulators hold what a search without
+ * pruning gives it. -1 when none of them holds the page.
+ */
+function takeSkipped(index: InvertedIndex, scales: UnitScales, query: readonly QueryTerm[], skipped: readonly number[], page: number, acc: RankScratch, peaks: TermPeaks | undefined): number {
+  const pagePool = index.postings("pages");
+  const sumPool = index.postings("pageSections");
+  let ps = -1;
+  const slot = (): number => {
+    if (ps < 0) {
+      acc.reserve(1);
+      ps = acc.newSlot(page);
+    }
+    return ps;
+  };
+  for (const qi of skipped) {
+    const matches = (query[qi] as QueryTerm).matches;
+    for (let mi = 0; mi < matches.length; mi++) {
+      const { entry, weight } = matches[mi] as QueryTerm["matches"][number];
+      const match = (acc.matchBase[qi] as number) + mi;
+      const termBit = qi < SECTION_BITS ? 1 << qi : 0;
+      const p = postingOf(pagePool, entry.id, page);
+      if (p >= 0) {
+        const at = slot();
+        addPagePosting(acc.page, acc.present, acc.inTitleOf, at * acc.width, at, page, pagePool.values[p] as number, qi, query.length, weight, scales.page, termBit, acc.titleMatch[match] === 1, weight * (query[qi] as QueryTerm).titleFactor);
+      }
+      const r = postingOf(sumPool, entry.id, page);
+      if (r >= 0) {
+        const at = slot();
+        const oneSection = peaks?.sections(index, scales, entry);
+        const start = sumPool.start[entry.id] ?? 0;
+        addSumPosting(acc.page, at * acc.width, page, sumPool.values[r] as number, qi, weight, scales.page, scales.sectionMax, oneSection === undefined ? undefined : (oneSection[r - start] as number));
+        acc.withSections[at]! |= match < SECTION_BITS ? 1 << match : 0;
+        acc.present[at]! |= termBit;
+      }
+    }
+  }
+  return ps;
+}
+
+/** Where `page`'s posting is in term `term`'s list of `pool` (its ids ascending), else -1. */
+function postingOf(pool: { readonly ids: Int32Array; readonly start: ArrayLike<number>; readonly length: ArrayLike<number> }, term: number, page: number): number {
+  let lo = pool.start[term] ?? 0;
+  let hi = lo + (pool.length[term] ?? 0) - 1;
+  const { ids } = pool;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const id = ids[mid] as number;
+    if (id === page) return mid;
+    if (id < page) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /**
@@ -1220,12 +1284,27 @@ function finishPage(index: InvertedIndex, acc: RankScratch, c: Candidates, ps: n
  * exactly: their sections read if phase 2 did not, then finished. A few pages a query (the
  * other versions of the pages shown): no bound decides whether they are listed.
  */
-function finishAlso(index: InvertedIndex, scales: UnitScales, query: readonly QueryTerm[], acc: RankScratch, c: Candidates, shape: QueryShape, P: RankingParams, prior: PagePriors, out: RankedPage[], pages: Iterable<number>): void {
+function finishAlso(
+  index: InvertedIndex,
+  scales: UnitScales,
+  query: readonly QueryTerm[],
+  acc: RankScratch,
+  c: Candidates,
+  shape: QueryShape,
+  P: RankingParams,
+  prior: PagePriors,
+  out: RankedPage[],
+  pages: Iterable<number>,
+  pruned: { readonly skipped: readonly number[]; readonly accepted: Uint8Array; readonly peaks: TermPeaks | undefined },
+): void {
   const listed = new Set(out.map((r) => r.page));
   const pairs = new PairFinder(shape, P.proximityWindow);
   for (const page of pages) {
     if (listed.has(page)) continue;
-    const ps = acc.heldSlot(page);
+    let ps = acc.heldSlot(page);
+    // Held only by terms left for candidates (pruning): a search without pruning lists it too
+    // (before, a hit's other version matching only a common word was missing from its list).
+    if (ps < 0 && pruned.skipped.length > 0 && pruned.accepted[page] === 1) ps = takeSkipped(index, scales, query, pruned.skipped, page, acc, pruned.peaks);
     if (ps < 0) continue;
     listed.add(page);
     if (acc.scored[ps] !== 1) scoreOrCopy(index, query, scales, acc, shape, P, prior, ps, c);
