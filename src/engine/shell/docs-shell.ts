@@ -203,6 +203,12 @@ export class DocsShell implements Shell {
       if (clockRanOut && /^bash: execution aborted\n/m.test(r.stderr)) {
         return finish(r.stdout, `${withoutAbortLine(r.stderr)}${timeLimitMessage(limits.maxExecutionMs)}`, 124, limits, "clock");
       }
+      // just-bash's runner of a command in a thread of its own (jq) keeps the call's deadline too
+      // and may notice it first: the call's clock all the same, said as the clock says it (under
+      // two CPU hogs its line won the race: `bash: jq exceeded its execution deadline`).
+      if (r.exitCode === 124 && RUNNER_DEADLINE.test(r.stderr)) {
+        return finish(r.stdout, `${withoutAbortLine(r.stderr).replace(RUNNER_DEADLINE, "")}${timeLimitMessage(limits.maxExecutionMs)}`, 124, limits, "clock");
+      }
       if (controller.signal.aborted && r.exitCode !== 124) {
         return finish(r.stdout, `${r.stderr}${timeLimitMessage(limits.maxExecutionMs)}`, 124, limits, "clock");
       }
@@ -231,6 +237,9 @@ export class DocsShell implements Shell {
     }
   }
 }
+
+/** What just-bash's runner of a threaded command (jq) says when the call's deadline passes while it runs. */
+const RUNNER_DEADLINE = /^bash: \S+ exceeded its execution deadline\n/m;
 
 /** The line stops where the budget ran out or the time was up: the interpreter then says `execution aborted`, which is no reason. */
 function withoutAbortLine(stderr: string): string {
