@@ -86,6 +86,9 @@ export interface SocketPort {
   send(message: string, socket: Socket, options: { keepOpen: boolean }, callback: (error: Error | null) => void): unknown;
 }
 
+/** What a send on a worker's channel fails with once the worker is dying (the socket was not written). */
+const CHANNEL_GONE = new Set(["ERR_IPC_CHANNEL_CLOSED", "EPIPE", "ECONNRESET"]);
+
 /** The message a socket travels with, either way. */
 export const CONNECTION_MESSAGE = "svc:conn";
 
@@ -253,9 +256,17 @@ export class ConnectionHandout<W extends SocketPort> {
         return;
       }
       this.pick.closed(w, 1);
-      this.shareChanged();
-      // The channel was closed before the socket went: it is still ours, untouched.
-      if ((error as NodeJS.ErrnoException).code === "ERR_IPC_CHANNEL_CLOSED") this.hand(socket);
+      const code = (error as NodeJS.ErrnoException).code ?? "";
+      const dead = CHANNEL_GONE.has(code);
+      // Its channel is gone: the worker is dying, and its exit comes later. Handed nothing more
+      // from now: it stayed the pick (its count frozen below the live one's), so the re-hand
+      // below picked it again, failed again on the next tick, and so on, and the exit that would
+      // remove it was never reached: the primary spun, serving no one, until killed (adversary
+      // round 41, F3).
+      if (dead) this.draining(w);
+      else this.shareChanged();
+      // The socket was not written: it is still ours, untouched.
+      if (dead) this.hand(socket);
       else socket.destroy();
     });
   }

@@ -184,10 +184,7 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
       },
     });
     shared.joined(worker, rpc);
-    // A connection on its way to the worker as it began to drain, given back.
-    worker.on("message", (message: unknown, socket: unknown) => {
-      if (message === CONNECTION_MESSAGE && socket instanceof Socket) handout.givenBack(worker, socket);
-    });
+    watchChannel(worker, handout, log);
     worker.on("exit", (code, signal) => {
       handout.gone(worker);
       // First, before a replacement starts or the exit is logged: its places are free again.
@@ -232,6 +229,21 @@ export async function serveWorkers(args: HttpServeArgs, count: number, io: CliIO
   await finished;
   clearInterval(sweeper);
   return exitCode;
+}
+
+/**
+ * The primary's side of a worker's channel, beside its `Rpc`: a connection on its way to the
+ * worker as it began to drain, given back; and once the channel closes (the worker is dying, its
+ * exit comes later) it is handed no more connections. What a write to a dying worker's channel
+ * fails with is heard here, never as an unheard `error` that ended the primary (adversary round
+ * 41, F1); the worker's exit is what the state acts on.
+ */
+function watchChannel(worker: Worker, handout: ConnectionHandout<Worker>, log: (message: string) => void): void {
+  worker.on("message", (message: unknown, socket: unknown) => {
+    if (message === CONNECTION_MESSAGE && socket instanceof Socket) handout.givenBack(worker, socket);
+  });
+  worker.once("disconnect", () => handout.draining(worker));
+  worker.on("error", (error: Error) => log(`warning: worker process ${worker.process.pid}: ${error.message}`));
 }
 
 /**

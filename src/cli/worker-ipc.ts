@@ -58,9 +58,19 @@ export type PrimaryNews =
 
 /** One end of the channel: a cluster `Worker` in the primary, `process` in a worker. */
 export interface Port {
-  send(message: unknown): unknown;
+  send(message: unknown, callback: (error: Error | null) => void): unknown;
   on(event: "message", listener: (message: unknown) => void): unknown;
 }
+
+/**
+ * Written with a callback, always: a send on a channel that has closed, or whose other end died
+ * before its exit was seen (EPIPE), is reported to a callback; without one Node emits it as an
+ * `error` event on the process's `Worker` (or `process`), and an unheard `error` ended the
+ * primary, and every worker with it, when a worker was killed while the primary still had an
+ * answer or news for it (adversary round 41, F1). A message that cannot be written is dropped:
+ * the other side is gone, and its exit (or `disconnect`) is what the rest of the state hears.
+ */
+function dropIfGone(): void {}
 
 type Envelope =
   | { readonly svc: "ask"; readonly id: number; readonly body: unknown }
@@ -89,8 +99,8 @@ export class Rpc<Ask, In, Out> {
       else if (m.svc === "answer") this.settle(m);
       else if (handlers.handle !== undefined) {
         handlers.handle(m.body as never).then(
-          (body) => this.port.send({ svc: "answer", id: m.id, body } satisfies Envelope),
-          (error: unknown) => this.port.send({ svc: "answer", id: m.id, error: (error as Error).message ?? String(error) } satisfies Envelope),
+          (body) => this.port.send({ svc: "answer", id: m.id, body } satisfies Envelope, dropIfGone),
+          (error: unknown) => this.port.send({ svc: "answer", id: m.id, error: (error as Error).message ?? String(error) } satisfies Envelope, dropIfGone),
         );
       }
     });
@@ -100,12 +110,17 @@ export class Rpc<Ask, In, Out> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.port.send({ svc: "ask", id, body } satisfies Envelope);
+      // An ask that cannot be written fails at once (waiting for the other side's end would wait
+      // for its `fail`, which may already have run).
+      this.port.send({ svc: "ask", id, body } satisfies Envelope, (error) => {
+        if (error === null || !this.waiting.delete(id)) return;
+        reject(new Error(`the other process is gone (${(error as NodeJS.ErrnoException).code ?? error.message})`));
+      });
     });
   }
 
   tell(body: Out): void {
-    this.port.send({ svc: "news", body } satisfies Envelope);
+    this.port.send({ svc: "news", body } satisfies Envelope, dropIfGone);
   }
 
   /** The other side is gone: every ask still waiting fails with `why`. */

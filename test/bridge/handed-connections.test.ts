@@ -287,10 +287,15 @@ class FakeWorker {
   constructor(
     readonly name: string,
     private readonly stuck = false,
+    /** Its channel closed (it is dying, its exit not seen yet): a send fails on the next tick, as Node's does. */
+    private readonly closed = false,
   ) {}
   send(_message: string, socket: Socket, _options: { keepOpen: boolean }, callback: (error: Error | null) => void): boolean {
     this.got.push(socket);
-    if (!this.stuck) callback(null);
+    // Past a few sends it stops answering, so a hand-out that kept picking it stops spinning and the test fails instead of hanging.
+    if (this.closed) {
+      if (this.got.length <= 5) process.nextTick(callback, Object.assign(new Error("Channel closed"), { code: "ERR_IPC_CHANNEL_CLOSED" }));
+    } else if (!this.stuck) callback(null);
     this.waiter?.();
     return true;
   }
@@ -378,5 +383,41 @@ describe("the primary's hand-out", () => {
     await handout.open(new FakeWorker("d"));
     expect(handout.counts()).toEqual([4]);
     for (const s of [...clients, ...a.got, ...b.got]) s.destroy();
+  });
+
+  it("hands nothing more to a worker whose channel closed before its exit is seen: the connection goes to another, or waits for one", async () => {
+    const released: Socket[] = [];
+    const handout = new ConnectionHandout<FakeWorker>("127.0.0.1", 0, () => undefined, (socket) => void released.push(socket));
+    const clients: Socket[] = [];
+    const a = new FakeWorker("a");
+    const reply = await handout.open(a);
+    if (!("port" in reply)) throw new Error(reply.message);
+    for (let i = 0; i < 3; i++) clients.push(await opened(reply.port));
+    await a.has(3);
+    // d holds none against a's 3, so it is picked; its send fails: it is dropped, and a takes the connection.
+    const d = new FakeWorker("d", false, true);
+    await handout.open(d);
+    clients.push(await opened(reply.port));
+    // (A hand-out that picks d again is sent the connection again: the race ends at once, and the test fails.)
+    await Promise.race([a.has(4), d.has(2)]);
+    expect([d.got.length, handout.counts()]).toEqual([1, [4]]);
+    expect(a.got[3]).toBe(d.got[0]);
+    // Its exit, seen later, changes nothing; a worker asking after that is handed connections again.
+    handout.gone(d);
+    clients.push(await opened(reply.port));
+    await a.has(5);
+    // The only worker dying: the connection waits for the next worker.
+    const e = new FakeWorker("e", false, true);
+    handout.draining(a);
+    await handout.open(e);
+    clients.push(await opened(reply.port));
+    await e.has(1);
+    const f = new FakeWorker("f");
+    await handout.open(f);
+    await Promise.race([f.has(1), e.has(2)]);
+    expect([d.got.length, e.got.length, f.got[0]]).toEqual([1, 1, e.got[0]]);
+    expect(released).toEqual([...a.got, ...f.got]);
+    handout.close();
+    for (const s of [...clients, ...a.got, ...f.got]) s.destroy();
   });
 });

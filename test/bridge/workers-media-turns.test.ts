@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { cpSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
@@ -113,6 +114,24 @@ describe("media transfers under serve --http --workers 2 (adversary round 39, F1
     // Another caller's first is sent.
     const other = await new Promise<Heard>((resolve) => void ask("198.51.100.8", resolve));
     expect(other).toEqual({ status: "HTTP/1.1 200 OK", body: "" });
+  });
+
+  it("a worker killed while its caller's tickets wait in the primary is replaced, and the server goes on (adversary round 41, F1)", async () => {
+    // After the test above, the caller's 58 waiting tickets are spread over both workers. The
+    // primary answers the killed worker's tickets gone as it forgets them: written to a channel
+    // that had closed, with no callback and no `error` listener, that ended the primary (and
+    // the other worker with it): every caller refused.
+    const victim = server.pids[0] as number;
+    const replaced = server.waitFor(/^svc-mcp: worker process (\d+) is serving$/);
+    const exited = once(server.child, "exit").then(() => Promise.reject(new Error(`the primary exited:\n${server.lines.join("\n")}`)));
+    // (Its exit at the end of the file, once the test passed, is no failure.)
+    exited.catch(() => undefined);
+    process.kill(victim, "SIGKILL");
+    await Promise.race([replaced, exited]);
+    const answer = await fetch(`${server.origin}/clip.mp4`, { headers: { "X-Forwarded-For": "198.51.100.9" } });
+    await answer.body?.cancel();
+    expect([answer.status, server.child.exitCode, server.child.signalCode]).toEqual([200, null, null]);
+    expect(server.lines.filter((line) => !line.startsWith("svc-mcp: ") || /Error|EPIPE|Channel closed/.test(line))).toEqual([]);
   });
 });
 
