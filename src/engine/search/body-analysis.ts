@@ -47,7 +47,7 @@ export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf:
   const tables = normal.includes("|");
   const lists = !api && mayHaveReferenceList(normal);
   const split: readonly (KeyedSection | { readonly heading: string; readonly parents: readonly string[]; readonly anchor: string; readonly start: number; readonly reused: readonly KnownUnit[] })[] =
-    known === undefined ? splitSections(body) : splitSectionsReusing(body, known.forBody(tables, lists));
+    known?.consult(normal.length) !== true ? splitSections(body) : splitSectionsReusing(body, known.forBody(tables, lists));
   const ends: number[] = [];
   const sections: StoredSection[] = [];
   const prints: number[] = [];

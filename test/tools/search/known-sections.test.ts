@@ -71,8 +71,42 @@ describe("sections kept for their copies", () => {
     const bodies = Array.from({ length: 6 }, (_, i) => ({ body: `## A\n\n${"alpha ".repeat(40)}\n\n## B ${i % 2}\n\n${"beta ".repeat(40)}`, api: false }));
     const { reused, alone, found } = bothWays(bodies, 300);
     expect(reused).toEqual(alone);
-    // Each holds one section: `A` is found in the older each time, `B 0` and `B 1` never.
-    expect(found).toBe(5);
+    // Each generation holds one section, and one that found nothing lets the next bodies go
+    // unlooked-at (the test below): `A` is found in the older in bodies 2, 3 and 4, `B 0` and
+    // `B 1` never, and body 5 is not looked up.
+    expect(found).toBe(3);
+  });
+
+  it("rests from looking up after generations that found little, longer each time, and looks again", () => {
+    const known = new KnownSections(400);
+    const key = (c: string): string => c.repeat(150);
+    const trace: unknown[] = [];
+    const consult = (chars: number): void => void trace.push(known.consult(chars));
+    const find = (c: string): void => void trace.push(known.find(key(c)) === undefined ? `${c} not found` : `${c} found`);
+    /** A body of `chars` characters, then a character, then one more: each told whether to look up. */
+    const rest = (chars: number): void => [chars - 1, 1, 1].forEach(consult);
+    consult(10);
+    known.keep(key("a"), []);
+    // Generations of 200 characters. b's ends the first, which had no older one to look in: not
+    // judged. c's ends the second, in which nothing was found: both generations go.
+    known.keep(key("b"), []);
+    known.keep(key("c"), []);
+    find("a");
+    find("b");
+    // Two generations' worth of characters go unlooked-at.
+    rest(400);
+    // The first generation after the rest is not judged either; in the next, c is found in the
+    // older: a sixteenth of what it looked up (here a half) is worth keeping.
+    known.keep(key("d"), []);
+    find("c");
+    consult(1);
+    // The count starts over: two generations' worth, then four, eight, sixteen and no more.
+    for (const [keys, chars] of [["e", 400], ["fg", 800], ["hi", 1600], ["jk", 3200], ["lm", 3200]] as const) {
+      for (const c of keys) known.keep(key(c), []);
+      rest(chars);
+    }
+    expect(trace).toEqual([true, "a not found", "b not found", false, false, true, "c found", true, ...Array.from({ length: 5 }, () => [false, false, true]).flat()]);
+    expect(known.found).toBe(1);
   });
 
   itShared("analyses the pages of a shared corpus, and a copy of each with a line added, as each alone", () => {
