@@ -103,21 +103,24 @@ function pump(): void {
         continue;
       }
       const { bytes: inReads, ...stat } = read;
+      // A copy is told first, where it was read: on a versioned site most files are copies, and
+      // looking at their bytes (`heldAsUtf8`) and moving them out of `reads` were a third of
+      // this thread's time (24,920 files, 23,509 of them copies).
+      const crc = crc32(inReads);
+      const candidates = sent.get(crc);
+      const same = candidates?.find((s) => s.bytes.equals(inReads));
+      if (same !== undefined) {
+        // The last bytes taken: their room is read into next.
+        reads.giveBack(inReads.length);
+        out.reads.push({ ...stat, copyOf: same.file });
+        continue;
+      }
       const held = heldAsUtf8(inReads);
       let bytes = inReads;
       if (!held) {
         bytes = plain.take(inReads.length);
         bytes.set(inReads);
         reads.giveBack(inReads.length);
-      }
-      const crc = crc32(bytes);
-      const candidates = sent.get(crc);
-      const same = candidates?.find((s) => s.bytes.equals(bytes));
-      if (same !== undefined) {
-        // The last bytes taken: their room is read into next.
-        (held ? reads : plain).giveBack(bytes.length);
-        out.reads.push({ ...stat, copyOf: same.file });
-        continue;
       }
       if (kept + bytes.length <= keep) {
         kept += bytes.length;
