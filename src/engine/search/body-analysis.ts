@@ -53,9 +53,10 @@ export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf:
   const prints: number[] = [];
   buf.clear();
   for (const s of split) {
+    const heading = new HeadingIds(analyzer, buf, [...s.parents, s.heading].join("\n"));
     if ("reused" in s) {
       for (const u of s.reused) {
-        analyzer.appendTermIds([...s.parents, s.heading].join("\n"), buf);
+        heading.append();
         ends.push(buf.length);
         buf.append(u.ids, 0, u.prose);
         ends.push(buf.length);
@@ -75,7 +76,8 @@ export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf:
     for (const u of units) {
       // Tokens never run across a line break, so the heading field's ids are its parts' ids in turn,
       // and a section indexed whole in one field (repeated boilerplate) is these three in a row.
-      analyzer.appendTermIds([...u.parents, u.heading].join("\n"), buf);
+      // A section's units (its table rows, its list items) all have its heading and parents.
+      heading.append();
       const from = buf.length;
       ends.push(from);
       analyzer.appendTermIds(u.prose, buf);
@@ -91,6 +93,36 @@ export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf:
     if (keep !== undefined) known?.keep(s.key as string, keep);
   }
   return { table: sectionTable(sections), prints: Float64Array.from(prints), errorResponses: Uint8Array.from(sections, (s) => (isErrorResponse(s) ? 1 : 0)), ids: buf.copy(), ends: Int32Array.from(ends), documents: documentedIdentifiers(body) };
+}
+
+/**
+ * The term ids of a section's heading field (its parents' and its own heading, a line each),
+ * appended to `buf` once per unit of the section: tokenized for the first, copied for the others
+ * (a long table's rows, each a unit, tokenized the same heading again and again).
+ */
+class HeadingIds {
+  private ids: Int32Array | undefined;
+  /** Where the first unit's heading ids are in `buf`, once appended (`to` -1 before). */
+  private from = 0;
+  private to = -1;
+
+  constructor(
+    private readonly analyzer: Analyzer,
+    private readonly buf: IdBuffer,
+    private readonly text: string,
+  ) {}
+
+  append(): void {
+    if (this.to === -1) {
+      this.from = this.buf.length;
+      this.analyzer.appendTermIds(this.text, this.buf);
+      this.to = this.buf.length;
+      return;
+    }
+    // Copied out only when a second unit asks: most sections are one unit.
+    this.ids ??= this.buf.copyRange(this.from, this.to);
+    this.buf.append(this.ids, 0, this.ids.length);
+  }
 }
 
 /**

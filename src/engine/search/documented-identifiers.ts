@@ -75,9 +75,13 @@ export function documentedIdentifiers(body: string): readonly string[] {
     if (out.size < max && isIdentifier(name)) out.add(name.toLowerCase());
   };
   const prose: string[] = [];
+  const fields = body.includes("Field");
   forEachContentLine(body.split("\n"), (line, code) => {
     if (code) return;
-    prose.push(line);
+    if (fields) prose.push(line);
+    // A heading holds a `#`, a table row a `|`: most lines hold neither, and skip the regexes
+    // (every prose line of every page passes here).
+    if (!line.includes("#") && !line.includes("|")) return;
     const heading = line.length <= MAX_HEADING_LINE ? HEADING.exec(line) : null;
     if (heading !== null) add(heading[1] as string);
     else if (!SEPARATOR.test(line)) {
@@ -87,7 +91,7 @@ export function documentedIdentifiers(body: string): readonly string[] {
   });
   // Over the lines joined: Mintlify's style writes a tag's attributes one a line.
   const text = prose.join("\n");
-  if (text.includes("Field")) {
+  if (fields && text.includes("Field")) {
     // Each tag's attributes up to its `>` (found once for every tag before it) and at most MAX_TAG.
     let close = -1;
     for (const tag of text.matchAll(FIELD_TAG)) {

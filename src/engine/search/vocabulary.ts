@@ -88,6 +88,11 @@ export class IdBuffer {
     return this.data.slice(from, this.length);
   }
 
+  /** An exact-size copy of the contents at `[from, to)`. */
+  copyRange(from: number, to: number): Int32Array {
+    return this.data.slice(from, to);
+  }
+
   clear(): void {
     this.length = 0;
   }
