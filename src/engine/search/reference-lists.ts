@@ -1,5 +1,6 @@
 import { type Block, withBlockUnits } from "./block-units.js";
 import { forEachContentLine, type SplitSection } from "./sections.js";
+import { holdsAtLeast } from "./text-scan.js";
 
 /**
  * A long reference list's items as units of their own, as a long table's rows are
@@ -32,6 +33,9 @@ const CODE_LED_RE = /^ {0,3}[-*+][ \t]+(?:\*\*|__)?`[^`\n]+`/;
 /** Reference lists of at least `MIN_ITEMS` items in `body[start, end)`, with item offsets
  *  (`blocksIn` of `withBlockUnits`). */
 export function referenceLists(body: string, start: number, end: number): Block[] {
+  // Each item opens with a code span (two backticks at least): a section with fewer than a
+  // list's worth is not read line by line.
+  if (!holdsAtLeast(body, "`", start, end, 2 * MIN_ITEMS)) return [];
   const blocks: Block[] = [];
   let items: { start: number; end: number }[] = [];
   let indent = -1;

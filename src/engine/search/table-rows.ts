@@ -1,5 +1,6 @@
 import { type Block, withBlockUnits } from "./block-units.js";
 import { forEachContentLine, type SplitSection } from "./sections.js";
+import { holdsAtLeast } from "./text-scan.js";
 
 /**
  * A long reference table's rows as units of their own (issue 24, item 5). A table of error
@@ -24,6 +25,8 @@ const SEPARATOR_RE = /^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*\|?[ 
 /** Tables of at least `MIN_ROWS` body rows in `body[start, end)`, outside code, with row offsets
  *  (`blocksIn` of `withBlockUnits`). */
 export function longTables(body: string, start: number, end: number): Block[] {
+  // A long table has a pipe on each of its rows: a section with fewer is not read line by line.
+  if (!holdsAtLeast(body, "|", start, end, MIN_ROWS + 2)) return [];
   const lines = body.slice(start, end).split("\n");
   const tables: Block[] = [];
   let run: { start: number; end: number; line: string }[] = [];

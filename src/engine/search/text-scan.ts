@@ -125,3 +125,11 @@ export class CodeSpans {
     return runs;
   }
 }
+
+/** Whether `s[start, end)` holds `needle` (one character) at least `n` times: a native scan that
+ *  stops at the `n`th, for look-ups that need that many to find anything. */
+export function holdsAtLeast(s: string, needle: string, start: number, end: number, n: number): boolean {
+  let found = 0;
+  for (let at = s.indexOf(needle, start); at !== -1 && at < end; at = s.indexOf(needle, at + 1)) if (++found >= n) return true;
+  return n <= 0;
+}
