@@ -70,6 +70,10 @@ describe("documented identifiers", () => {
       "The user_id is mentioned here only.",
     ].join("\n");
     expect(documentedIdentifiers(body)).toEqual(["anonymized_telemetry", "402", "createclient", "runid"]);
+    // The same page saved with Windows line ends (484 of one real site's 1,210 pages are): a
+    // heading's line kept its `\r`, which the heading pattern's end did not take, so its
+    // identifier was not documented.
+    expect(documentedIdentifiers(body.replaceAll("\n", "\r\n"))).toEqual(["anonymized_telemetry", "402", "createclient", "runid"]);
   });
 
   it("are read in a page's length: a heading of a million spaces, many unclosed field tags, a huge first cell (each was the square of it)", () => {
