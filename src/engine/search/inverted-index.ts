@@ -723,7 +723,7 @@ export class InvertedIndex {
    * (capped, as the posting holds them) to `sums`; with `cursor`, also write its postings to
    * `ids` and `values` where `cursor` says (`commitTexts`).
    */
-  private sumSection(id: number, cursor: Int32Array | undefined, ids: Int32Array | undefined, values: Int32Array | Float64Array | undefined): void {
+  private sumSection(id: number, cursor: Int32Array | undefined, ids: Int32Array | undefined, values: Int32Array | undefined): void {
     const { counts, touched, sums, sequences } = this;
     let f = 0;
     for (let i = this.sequenceStart[id] as number, end = this.sequenceEnd[id] as number; i < end; i++) {
@@ -1021,7 +1021,8 @@ export class InvertedIndex {
     reserveLists(this.pools.sections, staged.sectionTerms, sectionCursor);
     reserveLists(this.pools.pageSections, staged.sumTerms, sumCursor);
     const { ids: sectionIds, values: sectionValues } = this.pools.sections;
-    const { ids: sumIds, values: sumValues } = this.pools.pageSections;
+    const sumPool = this.pools.pageSections;
+    const { ids: sumIds, values: sumValues } = sumPool;
     const sums = this.sums;
     const { pages, of } = staged;
     for (let p = 0; p < pages.length; p++) {
@@ -1033,7 +1034,7 @@ export class InvertedIndex {
         for (let i = 0; i < terms.length; i++) {
           const at = sumCursor[terms[i] as number]!++;
           sumIds[at] = page;
-          sumValues[at] = wide[i] as number;
+          sumValues[at] = sumPool.wideValue(wide[i] as number);
         }
         continue;
       }
@@ -1044,7 +1045,7 @@ export class InvertedIndex {
         const base = t * FIELDS_PER_UNIT;
         const at = sumCursor[t]!++;
         sumIds[at] = page;
-        sumValues[at] = packWideTf(sums[base] as number, sums[base + 1] as number, sums[base + 2] as number);
+        sumValues[at] = sumPool.sumValue(sums[base] as number, sums[base + 1] as number, sums[base + 2] as number);
         sums[base] = 0;
         sums[base + 1] = 0;
         sums[base + 2] = 0;

@@ -1,3 +1,5 @@
+import { MAX_TF, packTf, packWideTf, sumFields, wideFieldTf } from "./postings-codec.js";
+
 /**
  * Every posting list of one kind (sections, pages, or pages' summed sections) in two flat typed
  * arrays: unit ids and, parallel, packed term frequencies (`postings-codec.ts`). A term's list is
@@ -5,13 +7,21 @@
  *
  * One array per term (as plain JS arrays, before) cost 16 bytes a posting plus an array's header
  * and spare capacity per term: on a 25,000-page site over half of the search index's memory. Here
- * a posting is 8 bytes (12 for summed frequencies, which need a double), and a list that must
- * grow past its room moves to the end of the pool, leaving a hole that `compact` reclaims.
+ * a posting is 8 bytes, and a list that must grow past its room moves to the end of the pool,
+ * leaving a hole that `compact` reclaims.
+ *
+ * Summed frequencies (`wide`: a page's over its sections) can pass what a small integer packs
+ * (`MAX_TF` a field). They are packed as the others when they fit, and otherwise kept in the
+ * pool's `overflow` (`packWideTf`) with the posting's value `-(its index + 1)`: a double per
+ * posting, before, was 121 MB of a 50,000-page site's index (issue 22), for frequencies that
+ * fit in 10 bits in all but a few postings. `sumFields` reads either form as the same numbers.
  */
 /** A `PostingPool` as data (`state`, `restore`). */
 export interface PostingPoolState {
   readonly ids: Int32Array;
-  readonly values: Int32Array | Float64Array;
+  readonly values: Int32Array;
+  /** A wide pool's summed frequencies that do not fit a value (`PostingPool`); empty otherwise. */
+  readonly overflow: Float64Array;
   readonly start: Int32Array<ArrayBuffer>;
   readonly length: Int32Array<ArrayBuffer>;
   readonly capacity: Int32Array<ArrayBuffer>;
@@ -21,7 +31,11 @@ export interface PostingPoolState {
 
 export class PostingPool {
   ids: Int32Array;
-  values: Int32Array | Float64Array;
+  values: Int32Array;
+  /** Wide packed sums (`packWideTf`) of the postings whose value is `-(index + 1)`: append-only
+   *  between compactions (a moved list keeps its values), rewritten by `compact`. */
+  overflow: Float64Array = new Float64Array(0);
+  private overflowUsed = 0;
   start = new Int32Array(0);
   length = new Int32Array(0);
   private capacity = new Int32Array(0);
@@ -32,7 +46,31 @@ export class PostingPool {
 
   constructor(private readonly wide: boolean) {
     this.ids = new Int32Array(1024);
-    this.values = wide ? new Float64Array(1024) : new Int32Array(1024);
+    this.values = new Int32Array(1024);
+  }
+
+  /**
+   * The value of a posting of summed frequencies `a`, `b`, `c` (a wide pool's): packed as a
+   * section's when each fits (`packTf`), else an index into `overflow`.
+   */
+  sumValue(a: number, b: number, c: number): number {
+    if (a <= MAX_TF && b <= MAX_TF && c <= MAX_TF) return packTf(a, b, c);
+    return this.overflowValue(packWideTf(a, b, c));
+  }
+
+  /** The value of a posting whose sums are `wide` (`packWideTf`). */
+  wideValue(wide: number): number {
+    return this.sumValue(wideFieldTf(wide, 0), wideFieldTf(wide, 1), wideFieldTf(wide, 2));
+  }
+
+  private overflowValue(wide: number): number {
+    if (this.overflowUsed === this.overflow.length) {
+      const grown = new Float64Array(Math.max(64, this.overflow.length * 2));
+      grown.set(this.overflow);
+      this.overflow = grown;
+    }
+    this.overflow[this.overflowUsed] = wide;
+    return -++this.overflowUsed;
   }
 
   /** Postings held, in all lists. */
@@ -91,7 +129,11 @@ export class PostingPool {
   /** Drop postings whose unit `alive` rejects, and every hole: the lists are rewritten in term order. */
   compact(alive: (id: number) => boolean): void {
     const ids = new Int32Array(Math.max(1024, this.size));
-    const values = this.wide ? new Float64Array(ids.length) : new Int32Array(ids.length);
+    const values = new Int32Array(ids.length);
+    // The kept postings' overflow, in their new order; the dropped ones' goes.
+    const overflow = this.overflow;
+    this.overflow = new Float64Array(0);
+    this.overflowUsed = 0;
     let w = 0;
     for (let t = 0; t < this.start.length; t++) {
       const from = this.start[t] as number;
@@ -101,7 +143,8 @@ export class PostingPool {
         const id = this.ids[r] as number;
         if (!alive(id)) continue;
         ids[w] = id;
-        values[w] = this.values[r] as number;
+        const value = this.values[r] as number;
+        values[w] = value >= 0 ? value : this.overflowValue(overflow[-value - 1] as number);
         w++;
       }
       this.length[t] = w - (this.start[t] as number);
@@ -120,15 +163,17 @@ export class PostingPool {
 
   /** Bytes the pool holds (the bench's memory breakdown). */
   get bytes(): number {
-    return this.ids.byteLength + this.values.byteLength + 3 * this.start.byteLength;
+    return this.ids.byteLength + this.values.byteLength + this.overflow.byteLength + 3 * this.start.byteLength;
   }
 
-  /** Term `t`'s postings as plain arrays (tests and diagnostics; ranking reads the pool). */
+  /** Term `t`'s postings as plain arrays (tests and diagnostics; ranking reads the pool): a
+   *  wide pool's frequencies as `packWideTf` packs them, whichever form the pool holds. */
   list(t: number): { ids: number[]; tf: number[] } {
     if (t >= this.start.length) return { ids: [], tf: [] };
     const from = this.start[t] as number;
     const to = from + (this.length[t] as number);
-    return { ids: [...this.ids.subarray(from, to)], tf: [...this.values.subarray(from, to)] };
+    const values = [...this.values.subarray(from, to)];
+    return { ids: [...this.ids.subarray(from, to)], tf: this.wide ? values.map((v) => sumFields(v, this.overflow, packWideTf)) : values };
   }
 
   /** The pool as data, its arrays cut to the slots in use (the persistent cache, `site-cache.ts`). */
@@ -138,6 +183,7 @@ export class PostingPool {
     return {
       ids: this.ids.subarray(0, this.used),
       values: this.values.subarray(0, this.used),
+      overflow: this.overflow.subarray(0, this.overflowUsed),
       start: this.start,
       length: this.length,
       capacity: this.capacity,
@@ -148,9 +194,12 @@ export class PostingPool {
 
   /** Take a `state()` of a pool of the same kind. */
   restore(state: PostingPoolState): void {
-    if (state.values instanceof Float64Array !== this.wide) throw new Error("a posting pool is restored from one of another kind");
+    if (!this.wide && state.overflow.length > 0) throw new Error("a posting pool is restored from one of another kind");
     this.ids = state.ids;
     this.values = state.values;
+    // Its own copy's room to grow is taken at the next overflow (`overflowValue` copies).
+    this.overflow = state.overflow;
+    this.overflowUsed = state.overflow.length;
     this.start = state.start;
     this.length = state.length;
     this.capacity = state.capacity;
@@ -174,7 +223,7 @@ export class PostingPool {
     const size = this.used === 0 ? need : Math.max(need, Math.ceil(this.ids.length * 1.5));
     const ids = new Int32Array(size);
     ids.set(this.ids.subarray(0, this.used));
-    const values = this.wide ? new Float64Array(size) : new Int32Array(size);
+    const values = new Int32Array(size);
     values.set(this.values.subarray(0, this.used));
     this.ids = ids;
     this.values = values;

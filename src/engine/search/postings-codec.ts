@@ -66,3 +66,22 @@ export function weightedWideTf(packed: number, scale: Float64Array, offset: numb
   const a = rest - b * WIDE;
   return a * (scale[offset] as number) + b * (scale[offset + 1] as number) + c * (scale[offset + 2] as number);
 }
+
+/**
+ * The three sums of a summed-frequency posting's value (`PostingPool.sumValue`): packed as a
+ * section posting's (`packTf`) when each fits, else `-(index + 1)` into the pool's `overflow`
+ * of `packWideTf` values. Given to `to`, not returned as an array: it runs per posting.
+ */
+export function sumFields<T>(value: number, overflow: Float64Array, to: (a: number, b: number, c: number) => T): T {
+  if (value >= 0) return to(value & MAX_TF, (value >>> TF_BITS) & MAX_TF, value >>> (2 * TF_BITS));
+  const packed = overflow[-value - 1] as number;
+  const c = Math.floor(packed * PER_WIDE2);
+  const rest = packed - c * WIDE2;
+  const b = Math.floor(rest * PER_WIDE);
+  return to(rest - b * WIDE, b, c);
+}
+
+/** `weightedTf` of a summed-frequency posting's value (`sumFields`): the same sum, term by term, as `weightedWideTf` of its wide form. */
+export function weightedSumTf(value: number, overflow: Float64Array, scale: Float64Array, offset: number): number {
+  return value >= 0 ? weightedTf(value, scale, offset) : weightedWideTf(overflow[-value - 1] as number, scale, offset);
+}

@@ -3,7 +3,7 @@ import { PAGE_FIELDS, SECTION_FIELDS } from "./fields.js";
 import type { PageUnit } from "./index-units.js";
 import { FIELDS_PER_UNIT, type InvertedIndex, type TermEntry } from "./inverted-index.js";
 import { ClassTop, LargestFirst, TopScores } from "./heaps.js";
-import { MAX_TF, PER_WIDE, PER_WIDE2, WIDE, WIDE2, weightedTf } from "./postings-codec.js";
+import { MAX_TF, PER_WIDE, PER_WIDE2, TF_BITS, WIDE, WIDE2, weightedTf } from "./postings-codec.js";
 import type { IndexStatistics, UnitScales } from "./statistics.js";
 import { TermPeaks } from "./term-peaks.js";
 import { maxOf, minOf } from "../../arrays.js";
@@ -475,7 +475,7 @@ function accumulatePages(
       // With pruning, the bound of one section is the term's largest frequency in one of the
       // page's sections (`TermPeaks.sections`), not all of its sections' at their largest scales.
       const oneSection = peaks?.sections(index, scales, entry);
-      const { ids, values } = sumPool;
+      const { ids, values, overflow } = sumPool;
       for (let r = sStart; r < sEnd; r++) {
         const pid = ids[r] as number;
         let ps = slotOf[pid] as number;
@@ -483,7 +483,7 @@ function accumulatePages(
           if (!take || accepted[pid] !== 1) continue;
           ps = acc.newSlot(pid);
         }
-        addSumPosting(row, ps * width, pid, values[r] as number, qi, weight, pageScale, sectionMax, oneSection === undefined ? undefined : (oneSection[r - sStart] as number));
+        addSumPosting(row, ps * width, pid, values[r] as number, overflow, qi, weight, pageScale, sectionMax, oneSection === undefined ? undefined : (oneSection[r - sStart] as number));
         withSections[ps]! |= sectionBit;
         present[ps]! |= termBit;
       }
@@ -506,12 +506,22 @@ function addPagePosting(row: Float64Array, present: Int32Array, inTitleOf: Int32
 }
 
 /** One summed-sections posting of query term `qi` into the accumulators at `v` of `row`: its sum, and the bound of one section (`oneSection` with pruning, else every section at its largest scale). */
-function addSumPosting(row: Float64Array, v: number, pid: number, packed: number, qi: number, weight: number, pageScale: Float64Array, sectionMax: Float64Array, oneSection: number | undefined): void {
-  // The summed frequencies decoded once for both scales (`weightedWideTf`'s arithmetic).
-  const c = Math.floor(packed * PER_WIDE2);
-  const rest = packed - c * WIDE2;
-  const b = Math.floor(rest * PER_WIDE);
-  const a = rest - b * WIDE;
+function addSumPosting(row: Float64Array, v: number, pid: number, value: number, overflow: Float64Array, qi: number, weight: number, pageScale: Float64Array, sectionMax: Float64Array, oneSection: number | undefined): void {
+  // The summed frequencies decoded once for both scales (`sumFields`, written out: it runs per posting).
+  let a: number;
+  let b: number;
+  let c: number;
+  if (value >= 0) {
+    a = value & MAX_TF;
+    b = (value >>> TF_BITS) & MAX_TF;
+    c = value >>> (2 * TF_BITS);
+  } else {
+    const packed = overflow[-value - 1] as number;
+    c = Math.floor(packed * PER_WIDE2);
+    const rest = packed - c * WIDE2;
+    b = Math.floor(rest * PER_WIDE);
+    a = rest - b * WIDE;
+  }
   const o = pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT;
   row[v + 4 * qi + 1]! += weight * (a * (pageScale[o] as number) + b * (pageScale[o + 1] as number) + c * (pageScale[o + 2] as number));
   if (oneSection !== undefined) row[v + 4 * qi + 2]! += weight * oneSection;
@@ -555,7 +565,7 @@ function takeSkipped(index: InvertedIndex, scales: UnitScales, query: readonly Q
         const at = slot();
         const oneSection = peaks?.sections(index, scales, entry);
         const start = sumPool.start[entry.id] ?? 0;
-        addSumPosting(acc.page, at * acc.width, page, sumPool.values[r] as number, qi, weight, scales.page, scales.sectionMax, oneSection === undefined ? undefined : (oneSection[r - start] as number));
+        addSumPosting(acc.page, at * acc.width, page, sumPool.values[r] as number, sumPool.overflow, qi, weight, scales.page, scales.sectionMax, oneSection === undefined ? undefined : (oneSection[r - start] as number));
         acc.withSections[at]! |= match < SECTION_BITS ? 1 << match : 0;
         acc.present[at]! |= termBit;
       }

@@ -1,5 +1,5 @@
 import { FIELDS_PER_UNIT, type InvertedIndex, type TermEntry } from "./inverted-index.js";
-import { MAX_TF, weightedTf, weightedWideTf } from "./postings-codec.js";
+import { MAX_TF, weightedSumTf, weightedTf } from "./postings-codec.js";
 import type { UnitScales } from "./statistics.js";
 
 /**
@@ -229,9 +229,9 @@ function measure(index: InvertedIndex, scales: UnitScales, id: number, out: Floa
   for (let r = sumPool.start[id] ?? 0; r < sEnd; r++) {
     const pid = sumPool.ids[r] as number;
     const packed = sumPool.values[r] as number;
-    const s = weightedWideTf(packed, pageScale, pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
+    const s = weightedSumTf(packed, sumPool.overflow, pageScale, pid * 2 * FIELDS_PER_UNIT + FIELDS_PER_UNIT);
     if (s > sums) sums = s;
-    const o = weightedWideTf(packed, sectionMax, pid * FIELDS_PER_UNIT);
+    const o = weightedSumTf(packed, sumPool.overflow, sectionMax, pid * FIELDS_PER_UNIT);
     if (o > one) one = o;
   }
   out[at] = fields;

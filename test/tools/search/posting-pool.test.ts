@@ -1,10 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PostingPool } from "../../../src/engine/search/posting-pool.js";
+import { packWideTf } from "../../../src/engine/search/postings-codec.js";
 import { propertyParams } from "../../helpers/property.js";
 
 /** The posting pool keeps every list exactly as a plain array per term would, through any
- *  sequence of appends (lists moving when they outgrow their room) and compactions. */
+ *  sequence of appends (lists moving when they outgrow their room) and compactions; a wide
+ *  pool's sums alike whether they fit a small integer or went to its overflow. */
+/** Summed frequencies of unit `id`: a third of the ids have a sum past `MAX_TF` (1023). */
+function sumsOf(id: number): [number, number, number] {
+  return [id % 3 === 0 ? 1024 + id : id, id % 3 === 1 ? 5000 * id : 2 * id, id % 5 === 0 ? 1023 : 1];
+}
+
 describe("PostingPool", () => {
   it("holds what was appended, in order, whatever moved or was compacted", () => {
     const op = fc.oneof(
@@ -22,7 +29,7 @@ describe("PostingPool", () => {
             pool.grew(term, ids.length);
             for (const id of ids) {
               pool.ids[at] = id;
-              pool.values[at] = id * 3 + 0.5 * Number(wide);
+              pool.values[at] = wide ? pool.sumValue(...sumsOf(id)) : id * 3;
               at++;
             }
             model.set(term, [...(model.get(term) ?? []), ...ids]);
@@ -33,7 +40,7 @@ describe("PostingPool", () => {
           }
           for (let t = 0; t <= 6; t++) {
             const ids = model.get(t) ?? [];
-            expect(pool.list(t)).toEqual({ ids, tf: ids.map((id) => id * 3 + 0.5 * Number(wide)) });
+            expect(pool.list(t)).toEqual({ ids, tf: ids.map((id) => (wide ? packWideTf(...sumsOf(id)) : id * 3)) });
           }
           expect(pool.size).toBe([...model.values()].reduce((n, ids) => n + ids.length, 0));
         }
