@@ -5,6 +5,7 @@ import { DefaultDeserializer, DefaultSerializer } from "node:v8";
 import type { IndexedPageState, SearchIndexState } from "./search/search-index.js";
 import type { StoredDocs } from "./site-cache-docs.js";
 import type { FolderColumns } from "./site-cache-folders.js";
+import { InlineArena } from "./inline-arena.js";
 
 /**
  * The layout of a site cache file (`site-cache.ts` reads it, `site-cache-writer.ts` writes it):
@@ -322,34 +323,6 @@ export class RawArraysReader extends DefaultDeserializer {
     const array = this.raw[this.readUint32()];
     if (array === undefined) throw new Error("no such raw array");
     return array;
-  }
-}
-
-/** Bytes per block of `InlineArena`: inline arrays are under `RAW_MIN_BYTES`, so several fit one. */
-const ARENA_BYTES = 1024 * 1024;
-
-/**
- * Small typed arrays copied one after another into blocks of their own (8-byte aligned), each a
- * view of its block: one allocation per megabyte instead of an `ArrayBuffer` (and its ~100 bytes
- * of bookkeeping) per array.
- */
-class InlineArena {
-  private block: ArrayBuffer | undefined;
-  private used = 0;
-
-  copy(view: ArrayBufferView): ArrayBufferView {
-    const bytes = view.byteLength;
-    if (this.block === undefined || this.used + bytes > this.block.byteLength) {
-      this.block = new ArrayBuffer(Math.max(ARENA_BYTES, bytes));
-      this.used = 0;
-    }
-    const at = this.used;
-    new Uint8Array(this.block, at, bytes).set(new Uint8Array(view.buffer, view.byteOffset, bytes));
-    this.used = at + bytes + ((8 - (bytes % 8)) % 8);
-    if (view instanceof DataView) return new DataView(this.block, at, bytes);
-    if (Buffer.isBuffer(view)) return Buffer.from(this.block, at, bytes);
-    const Ctor = view.constructor as new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArrayBufferView;
-    return new Ctor(this.block, at, bytes / (view as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT);
   }
 }
 

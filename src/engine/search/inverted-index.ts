@@ -6,6 +6,7 @@ import type { PageUnit, SharedSections, TermSequence } from "./index-units.js";
 import { Totals } from "./totals.js";
 import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 import { ChunkedIds } from "./chunked-ids.js";
+import { InlineArena } from "../inline-arena.js";
 
 /**
  * The data structure under search: an inverted index from terms to the sections and pages
@@ -251,6 +252,13 @@ export class InvertedIndex {
    *  drops its array (its analysis of the text, `SearchIndex`), no page can share them again, and
    *  the sums (12 bytes a page term) go with it. */
   private readonly sharedBy = new WeakMap<readonly TermSequence[], SectionSums>();
+  /**
+   * Where a page's title and own terms and a text's distinct terms are kept: three small arrays a
+   * page, each an `ArrayBuffer` of its own before (~150,000 at 50,000 distinct pages, ~100 bytes
+   * of bookkeeping each besides their memory allocator's; issue 22). A block is freed when no
+   * array in it is left, so the pages an edit removes hold theirs until then: a few KB a page.
+   */
+  private readonly arena = new InlineArena();
   private readonly pools: Record<PostingKind, PostingPool> = { sections: new PostingPool(false), pages: new PostingPool(false), pageSections: new PostingPool(true) };
   /** Section units in columns by id (see `index-units.ts`): each one's page (-1: none, removed),
    *  its field lengths (`FIELDS_PER_UNIT` a section) and where its term sequence is in `sequences`
@@ -658,9 +666,9 @@ export class InvertedIndex {
     group.users++;
     this.post(pageFields, pageId, "pages", mark, pageTerms);
     const titleEnd = pageFields.indexOf(-1);
-    // Copies: a view would keep the caller's whole array.
-    const title = titleEnd === -1 ? pageFields.slice() : pageFields.slice(0, titleEnd);
-    const unit: PageUnit = { lengths: fieldLengths(pageFields), counted, title, sectionLengths: group.lengths, sections: group.ids, ownTerms: Int32Array.from(pageTerms), shared: group };
+    // Copies (a view would keep the caller's whole array), in the index's blocks.
+    const title = this.arena.ints(titleEnd === -1 ? pageFields : pageFields.subarray(0, titleEnd));
+    const unit: PageUnit = { lengths: fieldLengths(pageFields), counted, title, sectionLengths: group.lengths, sections: group.ids, ownTerms: this.arena.ints(pageTerms), shared: group };
     this.pageUnits[pageId] = unit;
     if (pageId >= this.titleLengths.length) {
       const grown = new Int32Array(Math.max(pageId + 1, this.titleLengths.length * 2, 1024));
@@ -699,7 +707,7 @@ export class InvertedIndex {
       this.sequenceEnd[id] = this.sequenceUsed;
       this.post(sequence, id, "sections", mark, pageTerms);
     }
-    return { ids, lengths, terms: Int32Array.from(pageTerms), users: 0 };
+    return { ids, lengths, terms: this.arena.ints(pageTerms), users: 0 };
   }
 
   /** A text's sections' frequencies summed per term (`packWideTf`), by `group.terms`: its pages'
