@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { LIMITS } from "../src/limits.js";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,7 +39,7 @@ interface Side {
 
 async function start(dir: string): Promise<Side> {
   const state = mkdtempSync(join(tmpdir(), "svc-batch-ab-"));
-  const args = ["--max-semi-space-size=64", join(resolve(dir), "bin", "svc-mcp.js"), "serve", "--http", "--port", "0", "--no-watch", "--dir", SPREE, "--no-fetch-remote", "--state", state, ...OFF, "--search-cache", "0"];
+  const args = [`--max-semi-space-size=${LIMITS.serve.workerSemiSpaceMb}`, join(resolve(dir), "bin", "svc-mcp.js"), "serve", "--http", "--port", "0", "--no-watch", "--dir", SPREE, "--no-fetch-remote", "--state", state, ...OFF, "--search-cache", "0"];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
   const lines: string[] = [];
   const origin = await new Promise<string>((ready, fail) => {

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { LIMITS } from "../src/limits.js";
 import { once } from "node:events";
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
@@ -19,7 +20,7 @@ import { QueryStream } from "./query-stream.js";
  * request in flight), bytes still live after a full collection per call (a leak), scavenges and
  * mark-compacts with their pauses per 1,000 calls, and CPU per call.
  *
- * One `serve --http` process (one worker, `--max-semi-space-size=64` as a worker gets it) on a
+ * One `serve --http` process (one worker, the young generation a worker gets) on a
  * site, result cache off, every limit off, `clients` keep-alive connections each with one
  * 2026-07-28 `tools/call` in flight, every call a distinct question of bench/query-stream.ts.
  * The server runs with `--trace-gc-nvp` (one line per collection on its stdout: bytes allocated
@@ -149,7 +150,7 @@ const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"]
 /** `serve --http` of the checkout `dir` on `site`, traced and inspectable, once it serves. */
 export async function startAllocServer(dir: string, site: string, extraNodeOptions: readonly string[] = []): Promise<AllocServer> {
   const state = mkdtempSync(join(tmpdir(), "svc-alloc-"));
-  const args = ["--max-semi-space-size=64", "--trace-gc-nvp", "--inspect=127.0.0.1:0", ...extraNodeOptions, join(resolve(dir), "bin", "svc-mcp.js")];
+  const args = [`--max-semi-space-size=${LIMITS.serve.workerSemiSpaceMb}`, "--trace-gc-nvp", "--inspect=127.0.0.1:0", ...extraNodeOptions, join(resolve(dir), "bin", "svc-mcp.js")];
   args.push("serve", "--http", "--port", "0", "--no-watch", "--dir", site, "--no-fetch-remote", "--state", state, ...OFF, "--search-cache", "0");
   const main = { isolate: "" };
   const child = spawn(process.execPath, args, { env: { ...process.env, NODE_OPTIONS: "" }, stdio: ["ignore", "pipe", "pipe"] });

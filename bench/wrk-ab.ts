@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { SHARED } from "../test/helpers/paths.js";
 import { cpuMs } from "./cpu-time.js";
+import { LIMITS } from "../src/limits.js";
 import { PG_ADMIN_URL, freshDatabase, queryDatabase } from "../test/helpers/postgres.js";
 import { connectionsLater, type ProbeRound, probeEnv, probeRound, probeTotals } from "./loop-probe.js";
 import { WARM_UP_CALLS_PER_WORKER, type WrkProtocol, wrkLoad } from "./wrk-load.js";
@@ -66,7 +67,7 @@ const OFF = ["ip", "search", "filesystem", "authed-search", "authed-filesystem"]
  * side's). On node's command line, not in NODE_OPTIONS: Node 20 refuses `--min-semi-space-size`
  * there ("is not allowed in NODE_OPTIONS") and the server exits before it listens.
  */
-const youngGeneration = (): string[] => (workers === 1 ? ["--max-semi-space-size=64", "--min-semi-space-size=64", "--no-memory-reducer"] : []);
+const youngGeneration = (): string[] => (workers === 1 ? [`--max-semi-space-size=${LIMITS.serve.workerSemiSpaceMb}`, `--min-semi-space-size=${LIMITS.serve.workerSemiSpaceMb}`, "--no-memory-reducer"] : []);
 
 interface Side {
   readonly name: string;

@@ -717,8 +717,11 @@ export const LIMITS = {
      *  the copying of what was still alive cost CPU both workers share (busy-machine A/B in
      *  docs/bridge.md). Up to three times this is reserved per worker, committed as it grows. Also
      *  the least size (issue 23): V8 shrank an idle worker's young generation to 16 MB and took
-     *  thousands of calls to grow it back, collecting several times as often meanwhile. */
-    workerSemiSpaceMb: 64,
+     *  thousands of calls to grow it back, collecting several times as often meanwhile. 32, not
+     *  the 64 it was: two semi-spaces of 64 MB were 128 MB resident in every worker, what kept a
+     *  worker serving 50,000 pages over 2 GB (issue 22), and at 32 a worker served the same
+     *  distinct questions at the same CPU a call and tail (docs/measurements.md, 2026-12-04). */
+    workerSemiSpaceMb: 32,
     /** glibc's malloc: the size from which an allocation gets pages of its own (mmap), given to
      *  each worker process as `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=...`. 128 KB is glibc's
      *  starting figure; fixed here because glibc otherwise raises it to the size of each large block

@@ -18,7 +18,7 @@ const MEMORY_REDUCER = /(^|\s)--(no[-_])?memory[-_]reducer(=|\s|$)/;
  * collected several times as often. A process reads these options only as it starts
  * (`v8.setFlagsFromString` later changes nothing), so the primary is the one place to give them
  * to the workers it forks. A lone `serve --http` gets them the same way from its operator, on
- * node's command line (`node --max-semi-space-size=64 --min-semi-space-size=64 .../svc-mcp.js
+ * node's command line (`node --max-semi-space-size=32 --min-semi-space-size=32 .../svc-mcp.js
  * serve --http`): Node 20 refuses `--min-semi-space-size` in `NODE_OPTIONS`, which takes only the
  * max.
  *

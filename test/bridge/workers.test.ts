@@ -70,7 +70,7 @@ describe("serve --http --workers 2", () => {
     expect(s.pids).toHaveLength(2);
     expect(new Set(s.pids).size).toBe(2);
     // Each worker runs with the young generation sized for search traffic, and fixed, and without the memory reducer (worker-heap.ts).
-    for (const pid of s.pids) expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((a) => a.includes("semi-space") || a.includes("memory-reducer"))).toEqual(["--max-semi-space-size=64", "--min-semi-space-size=64", "--no-memory-reducer"]);
+    for (const pid of s.pids) expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((a) => a.includes("semi-space") || a.includes("memory-reducer"))).toEqual(["--max-semi-space-size=32", "--min-semi-space-size=32", "--no-memory-reducer"]);
     // And glibc's malloc gives large blocks back (worker-heap.ts, issue 22); the primary keeps its own.
     for (const pid of s.pids) expect(readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter((v) => v.startsWith("GLIBC_TUNABLES="))).toEqual(["GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072"]);
     const [a, b] = [await reach(s, s.pids[0] as number), await reach(s, s.pids[1] as number)];

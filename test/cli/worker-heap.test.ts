@@ -27,9 +27,9 @@ function youngGenerations(flags: readonly string[], env: Record<string, string>)
 }
 
 describe("httpWorkerExecArgv", () => {
-  it("adds a semi-space fixed at 64 MB (least and most) and no memory reducer after the primary's own options", () => {
-    expect(httpWorkerExecArgv([], undefined)).toEqual(["--max-semi-space-size=64", "--min-semi-space-size=64", "--no-memory-reducer"]);
-    expect(httpWorkerExecArgv(["--enable-source-maps", "--max-old-space-size=4096"], "--no-warnings")).toEqual(["--enable-source-maps", "--max-old-space-size=4096", "--max-semi-space-size=64", "--min-semi-space-size=64", "--no-memory-reducer"]);
+  it("adds a semi-space fixed at 32 MB (least and most) and no memory reducer after the primary's own options", () => {
+    expect(httpWorkerExecArgv([], undefined)).toEqual(["--max-semi-space-size=32", "--min-semi-space-size=32", "--no-memory-reducer"]);
+    expect(httpWorkerExecArgv(["--enable-source-maps", "--max-old-space-size=4096"], "--no-warnings")).toEqual(["--enable-source-maps", "--max-old-space-size=4096", "--max-semi-space-size=32", "--min-semi-space-size=32", "--no-memory-reducer"]);
   });
 
   it.each([
@@ -48,7 +48,7 @@ describe("httpWorkerExecArgv", () => {
     [["--no_memory_reducer"], undefined],
     [[], "--no-warnings --memory-reducer"],
   ])("keeps the operator's memory reducer: execArgv %j, NODE_OPTIONS %j", (execArgv, nodeOptions) => {
-    expect(httpWorkerExecArgv(execArgv, nodeOptions)).toEqual([...execArgv, "--max-semi-space-size=64", "--min-semi-space-size=64"]);
+    expect(httpWorkerExecArgv(execArgv, nodeOptions)).toEqual([...execArgv, "--max-semi-space-size=32", "--min-semi-space-size=32"]);
   });
 
   it("keeps both when the operator gave both", () => {
@@ -56,20 +56,20 @@ describe("httpWorkerExecArgv", () => {
   });
 
   it("does not mistake another option for a semi-space size or the memory reducer", () => {
-    expect(httpWorkerExecArgv(["--max-old-space-size=4096", "--memory-reducer-for-small-heaps"], "--semi-space-growth-factor=2 --gc-memory-reducer-start-delay-ms=100")).toEqual(["--max-old-space-size=4096", "--memory-reducer-for-small-heaps", "--max-semi-space-size=64", "--min-semi-space-size=64", "--no-memory-reducer"]);
+    expect(httpWorkerExecArgv(["--max-old-space-size=4096", "--memory-reducer-for-small-heaps"], "--semi-space-growth-factor=2 --gc-memory-reducer-start-delay-ms=100")).toEqual(["--max-old-space-size=4096", "--memory-reducer-for-small-heaps", "--max-semi-space-size=32", "--min-semi-space-size=32", "--no-memory-reducer"]);
   });
 
   // V8 reads the semi-space options for every isolate: without the reset a worker process's
   // every thread had 2 x 64 MB of young generation (issue 22).
-  it("a worker its primary sized gives its threads V8's default young generation; its main thread keeps 2 x 64 MB", () => {
-    const sized = ["--max-semi-space-size=64", "--min-semi-space-size=64"];
+  it("a worker its primary sized gives its threads V8's default young generation; its main thread keeps 2 x 32 MB", () => {
+    const sized = ["--max-semi-space-size=32", "--min-semi-space-size=32"];
     const plain = youngGenerations([], {});
     const defaultThread = (JSON.parse(plain.stdout) as { thread: number }).thread;
-    expect(defaultThread).toBeLessThan(128);
+    expect(defaultThread).toBeLessThan(64);
     expect(plain).toEqual({ status: 0, stdout: `${JSON.stringify({ reset: false, main: defaultThread, thread: defaultThread })}\n`, stderr: "" });
-    expect(youngGenerations(sized, { [SIZED_YOUNG_GENERATION_ENV]: "1" })).toEqual({ status: 0, stdout: `${JSON.stringify({ reset: true, main: 128, thread: defaultThread })}\n`, stderr: "" });
+    expect(youngGenerations(sized, { [SIZED_YOUNG_GENERATION_ENV]: "1" })).toEqual({ status: 0, stdout: `${JSON.stringify({ reset: true, main: 64, thread: defaultThread })}\n`, stderr: "" });
     // Sized by the operator (no mark from a primary): theirs, for every thread.
-    expect(youngGenerations(sized, {})).toEqual({ status: 0, stdout: `${JSON.stringify({ reset: false, main: 128, thread: 128 })}\n`, stderr: "" });
+    expect(youngGenerations(sized, {})).toEqual({ status: 0, stdout: `${JSON.stringify({ reset: false, main: 64, thread: 64 })}\n`, stderr: "" });
   });
 });
 
