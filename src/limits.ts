@@ -302,6 +302,10 @@ export const LIMITS = {
      *  site of 10,000 pages; a kind not kept costs a pass over the pages at its next search
      *  (~0.5 ms at 10,000 pages, 0.02 ms on spree's 1,100). */
     cachedScopes: 64,
+    /** Guides whose endpoint page (`endpoint-companions.ts`) is kept per kind of search, until the
+     *  pages change: a few dozen bytes each, and only the guides that reach the first hits are
+     *  asked; one not kept costs a look at the endpoint pages named by its path's words. */
+    cachedCompanions: 8_192,
   },
   load: {
     /** Pages larger than this are skipped with a warning: a 5 MB MDX file is generated junk, and

@@ -12,6 +12,8 @@ while read -r name repo commit sub; do
   [ -z "$name" ] && continue
   [ "$only" = "  " ] || [[ "$only" == *" $name "* ]] || continue
   mirror=/work/.mirror/${repo/\//+}/repo
+  # The fetch tool leaves a bare repository there, or a clone whose git directory is repo/.git.
+  [ -d "$mirror/.git" ] && mirror=$mirror/.git
   if [ ! -d "$mirror" ]; then
     mirror=$(mktemp -d)/repo.git
     git clone --bare --filter=blob:none "https://github.com/$repo.git" "$mirror"

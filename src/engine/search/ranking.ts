@@ -35,6 +35,8 @@ export interface RankingParams {
   readonly generatedPageWeight: number;
   readonly namedOperationWeight: number;
   readonly documentsWeight: number;
+  readonly companionWeight: number;
+  readonly companionGuides: number;
   readonly minPrefixLength: number;
   readonly prefixMaxDfShare: number;
   readonly maxPrefixExpansions: number;
@@ -84,6 +86,15 @@ export const RANKING: RankingParams = {
    *  row's first cell or a field named by it, `documented-identifiers.ts`): the reference for
    *  `ANONYMIZED_TELEMETRY` above the guides quoting it in examples. 1 turns it off. */
   documentsWeight: 1.1,
+  /** After ranking, a guide among the first hits shows the endpoint page of the operation it is
+   *  written about (`endpoint-companions.ts`: `/features/map` and `/api-reference/endpoint/map`) at
+   *  this share of its own score, when that page ranks lower or not at all: the question in words
+   *  finds the guide, and the operation's reference is what the reader opens next. Below the
+   *  guide, so the guide stays first. 0 turns it off. */
+  companionWeight: 0.8,
+  /** How many of the first guides (hits that are not endpoint pages) lift their endpoint page: the
+   *  ones a reader sees; a companion of a guide further down would land below the page. */
+  companionGuides: 5,
   /** Weight of a word the docs write as one that the query splits in two ("log in" -> `login`,
    *  "web hook" -> `webhook`), credited to each half that is a query term. */
   joinWeight: 0.8,

@@ -4,6 +4,7 @@ import type { Access } from "../../vfs/access.js";
 import { isIndexed, placementOf, type Site } from "../../vfs/site.js";
 import { pagesAt } from "../../vfs/page-routes.js";
 import { isApiPage } from "./endpoint-page.js";
+import { type CompanionUnit, EndpointCompanions } from "./endpoint-companions.js";
 import type { Page } from "../../vfs/page.js";
 import { type BodyKey, bodyKeyOf } from "../../vfs/body-key.js";
 import type { SiteFile } from "../../vfs/site-file.js";
@@ -191,6 +192,17 @@ interface RankedUnit {
   readonly place: number;
 }
 
+/** A ranked unit after folding, with the pages folded into it (`rankAndFold`). */
+interface FoldedUnit extends RankedUnit {
+  readonly twins: readonly RankedUnit[];
+  readonly languageTwins: readonly RankedUnit[];
+}
+
+/** A page unit as `EndpointCompanions` reads it. */
+function companionUnit(id: number, entry: IndexedPage): CompanionUnit {
+  return { id, path: entry.page.path, endpoint: isApiPage(entry.page), versions: entry.placement?.versions, languages: entry.placement?.languages };
+}
+
 /** What a page unit id stands for: a page, and which of its variants. */
 interface UnitOf {
   readonly entry: IndexedPage;
@@ -346,6 +358,8 @@ export class SearchIndex {
 
   /** Each kind of search's `acceptedUnits` (by reader class, version and language), until the next `sync`. */
   private readonly scopes = new SecondChance<string, Uint8Array>(LIMITS.search.cachedScopes);
+  /** Each guide's endpoint page per kind of search (`liftCompanions`), until the units change. */
+  private readonly companions = new EndpointCompanions({ units: () => this.companionUnits(), term: (w) => this.analyzer.term(w) }, LIMITS.search.cachedCompanions);
   /** Each page unit's place in path order, by id (`firstClasses`), until the next `sync`. */
   private pathOrder: Int32Array | undefined;
   /** Counts every change to the page units (`byId`): what a restored state prepared for a reader
@@ -446,6 +460,7 @@ export class SearchIndex {
     this.results?.clear();
     this.scopes.clear();
     this.pathOrder = undefined;
+    this.companions.clear();
     this.titleWords.clear();
     this.complete.clear();
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
@@ -613,6 +628,7 @@ export class SearchIndex {
   restore(state: SearchIndexState, pageAt: (path: string) => Page | undefined, fileAt: (path: string) => SiteFile | undefined): void {
     if (this.byPath.size > 0 || this.vocabulary.size > 0) throw new Error("a search index is restored only while empty");
     this.pathOrder = undefined;
+    this.companions.clear();
     // Listed with the rules' numbers of before.
     this.wantedOf = undefined;
     this.vocabulary.restore(state.vocabulary);
@@ -808,7 +824,8 @@ export class SearchIndex {
     }
     // The threshold applies to each result's own score, after folding: a result is the same
     // with or without it (its twins may score lower; they are shown as its other versions).
-    const hits = this.byVectors(req, folded.hits.filter((r) => r.score >= threshold).slice(0, pageSize));
+    const lifted = this.liftCompanions(folded.hits, readerClass, req, accepted);
+    const hits = this.byVectors(req, lifted.filter((r) => r.score >= threshold).slice(0, pageSize));
     const matched = this.matched.reset(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
     const versionTwin = (t: { entry: IndexedPage; score: number }): VersionTwin => ({ page: t.entry.page, placement: t.entry.placement, score: Math.min(1, t.score) });
     return hits.map(({ entry, variant, section: sid, score, twins, languageTwins }) => {
@@ -829,6 +846,56 @@ export class SearchIndex {
         moreLanguages: Math.max(0, languageTwins.length - LIMITS.search.shownLanguageTwins),
       };
     });
+  }
+
+  /**
+   * The hits with each of the first `companionGuides` guides' endpoint page (`endpoint-companions.ts`)
+   * at `companionWeight` of the guide's score when it scored less or was not among them, in order
+   * again (score, then path). Only a page the search may score (`accepted`: its version, language
+   * and reader), and never one already shown, as a hit's other version or language included.
+   */
+  private liftCompanions<T extends FoldedUnit>(hits: T[], readerClass: ReaderClass | undefined, req: SearchRequest, accepted: Uint8Array): (T | FoldedUnit)[] {
+    const weight = this.ranking.companionWeight;
+    if (weight === 0 || hits.length === 0) return hits;
+    const scope = JSON.stringify([readerClass?.key ?? null, req.version ?? null, req.language ?? null]);
+    const shown = new Map<number, number>();
+    hits.forEach((h, at) => {
+      shown.set(h.variant.id, at);
+      for (const t of h.twins) shown.set(t.variant.id, -1);
+      for (const t of h.languageTwins) shown.set(t.variant.id, -1);
+    });
+    const out: (T | FoldedUnit)[] = [...hits];
+    let guides = 0;
+    let changed = false;
+    for (const guide of hits) {
+      if (guides >= this.ranking.companionGuides) break;
+      if (isApiPage(guide.entry.page)) continue;
+      guides++;
+      const id = this.companions.companionOf(companionUnit(guide.variant.id, guide.entry), scope, accepted);
+      if (id === undefined) continue;
+      const score = round3(weight * Math.min(1, guide.score));
+      const at = shown.get(id);
+      if (at === -1) continue;
+      if (at !== undefined) {
+        const hit = out[at] as T | FoldedUnit;
+        if (hit.score >= score) continue;
+        out[at] = { ...hit, score };
+      } else {
+        const { entry, variant } = this.byId[id] as UnitOf;
+        shown.set(id, out.length);
+        out.push({ section: undefined, score, entry, variant: entry.variants[variant] as IndexedVariant, twin: undefined, top: true, place: this.pathOrderOf()[id] as number, twins: [], languageTwins: [] });
+      }
+      changed = true;
+    }
+    return changed ? out.sort((a, b) => b.score - a.score || a.place - b.place) : hits;
+  }
+
+  /** Every page unit as `EndpointCompanions` reads them. */
+  private *companionUnits(): Generator<CompanionUnit> {
+    for (let id = 0; id < this.byId.length; id++) {
+      const unit = this.byId[id];
+      if (unit !== undefined) yield companionUnit(id, unit.entry);
+    }
   }
 
   /** Whether site vectors are to be learned: the weight is on and none are learned for the pages as they are. */
@@ -1438,6 +1505,7 @@ export class SearchIndex {
       // class's are made after this.
       this.scopes.clear();
       this.pathOrder = undefined;
+      this.companions.clear();
     }
     this.complete.add(readerClass.key);
     return added;
@@ -1460,6 +1528,7 @@ export class SearchIndex {
     this.complete.clear();
     this.scopes.clear();
     this.pathOrder = undefined;
+    this.companions.clear();
     this.results?.clear();
     this.branches.clear();
   }
