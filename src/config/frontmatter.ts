@@ -38,6 +38,21 @@ const SAFE_OPTIONS = {
   },
 };
 
+/** A CR not followed by LF: a line end in a file saved with classic Mac line ends, which
+ *  CommonMark (and so MDX and the platform) reads as one. */
+const LONE_CR = /\r(?!\n)/g;
+
+/**
+ * Where the closing `---` of front matter starts, less one (its line end): the first `\n---`,
+ * or `\r---` in a file whose lines end in a lone CR (its page was read as all front matter and
+ * no body before, and found by no search: adversary, 2026-12-04). -1 when there is none.
+ */
+function closingDelimiter(text: string): number {
+  const lf = text.indexOf("\n---", 3);
+  const cr = text.indexOf("\r---", 3);
+  return cr === -1 ? lf : lf === -1 ? cr : Math.min(lf, cr);
+}
+
 /**
  * gray-matter's split of a text, given only the text up to its closing delimiter when it has one:
  * it copies what it is given into a Buffer (`file.orig`) and looks it up as a property name,
@@ -49,13 +64,16 @@ const SAFE_OPTIONS = {
 function matterOf(text: string): { data: unknown; content: string } {
   // gray-matter's closing delimiter: the first `\n---` after the opening one (the language name
   // it may read after `---` holds no line break, so it is never inside it).
-  const close = text.charAt(3) === "-" ? -1 : text.indexOf("\n---", 3);
+  const close = text.charAt(3) === "-" ? -1 : closingDelimiter(text);
   if (close === -1) {
     const file = matter(text, SAFE_OPTIONS);
     return { data: file.data, content: file.content };
   }
   const end = close + 4;
-  const file = matter(text.slice(0, end), SAFE_OPTIONS);
+  // Lines ended by a lone CR read as lines by YAML too (gray-matter looks for `\n` alone); the
+  // same length, so `end` is where it was.
+  const head = text.slice(0, end);
+  const file = matter(head.includes("\r") ? head.replace(LONE_CR, "\n") : head, SAFE_OPTIONS);
   let at = end;
   if (text.charCodeAt(at) === 13) at++;
   if (text.charCodeAt(at) === 10) at++;

@@ -9,17 +9,18 @@ import { loadSite } from "../../../src/vfs/load-site.js";
  * A page saved with Windows line ends (CRLF) is searched as the same page saved with `\n`: the
  * same hits, sections, scores and snippets. Real sites mix them (one held-out site has 484 of its
  * 1,210 pages in CRLF), and a reader of raw lines that kept the `\r` missed what a pattern's line
- * end should have taken (documented identifiers in headings did, issue 24).
+ * end should have taken (documented identifiers in headings did, issue 24). Lines ended by a lone
+ * CR (classic Mac) likewise.
  */
 const SITE = join(import.meta.dirname, "../../../fixtures/spree-subset");
 const temp = mkdtempSync(join(tmpdir(), "svc-line-ends-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-function withCrlf(dir: string): void {
+function withLineEnd(dir: string, end: string): void {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) withCrlf(path);
-    else if (/\.mdx?$/.test(name)) writeFileSync(path, readFileSync(path, "utf8").replace(/\r?\n/g, "\r\n"));
+    if (statSync(path).isDirectory()) withLineEnd(path, end);
+    else if (/\.mdx?$/.test(name)) writeFileSync(path, readFileSync(path, "utf8").replace(/\r?\n/g, end));
   }
 }
 
@@ -31,10 +32,15 @@ async function hitsOf(root: string, questions: readonly string[]): Promise<unkno
 }
 
 describe("line ends", () => {
-  it("a site saved with CRLF is searched as the same site saved with LF", async () => {
-    const crlf = join(temp, "crlf");
+  it.each([
+    ["CRLF", "\r\n"],
+    // Classic Mac line ends, which CommonMark reads as line ends: the front matter's closing
+    // `---` was not found, and each page was read as all front matter, found by no search.
+    ["a lone CR", "\r"],
+  ])("a site saved with %s is searched as the same site saved with LF", async (name, end) => {
+    const crlf = join(temp, name.replace(/ /g, "-"));
     cpSync(SITE, crlf, { recursive: true });
-    withCrlf(crlf);
+    withLineEnd(crlf, end);
     const { site } = await loadSite(SITE);
     // Every page's title and every heading as a question, and questions naming identifiers.
     const headings = [...site.pages.values()].flatMap((p) => [p.title, ...[...p.body.matchAll(/^#{1,6} +(.+)$/gm)].map((m) => m[1] as string)]);
