@@ -25,7 +25,7 @@ export const MAGIC = Buffer.from("SVCSITE\n", "latin1");
 /** Bytes of the header's seal, after its length and CRC-32. */
 export const SEAL_BYTES = 32;
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
-export const FORMAT = 16;
+export const FORMAT = 17;
 
 export interface Header {
   readonly format: number;

@@ -6,6 +6,7 @@ import type { PageUnit, SharedSections, TermSequence } from "./index-units.js";
 import { Totals } from "./totals.js";
 import { IdBuffer, type Vocabulary } from "./vocabulary.js";
 import { ChunkedIds } from "./chunked-ids.js";
+import { SequenceStore, type SequenceStoreState } from "./sequence-store.js";
 import { InlineArena } from "../inline-arena.js";
 
 /**
@@ -52,9 +53,8 @@ export interface SectionUnitsState {
   readonly page: Int32Array;
   /** Three per section: heading, body, code. */
   readonly lengths: Int32Array;
-  /** Sections' term sequences one after another, each ending at `ends[section]`. */
-  readonly sequences: Int32Array;
-  readonly ends: Int32Array;
+  /** Sections' term sequences (`SequenceStore`). */
+  readonly sequences: SequenceStoreState;
 }
 
 /** `SharedSections` as data: its units by id (`SectionUnitsState`). */
@@ -260,17 +260,12 @@ export class InvertedIndex {
    */
   private readonly arena = new InlineArena();
   private readonly pools: Record<PostingKind, PostingPool> = { sections: new PostingPool(false), pages: new PostingPool(false), pageSections: new PostingPool(true) };
-  /** Section units in columns by id (see `index-units.ts`): each one's page (-1: none, removed),
-   *  its field lengths (`FIELDS_PER_UNIT` a section) and where its term sequence is in `sequences`
-   *  (`sequenceStart` .. `sequenceEnd`; removed sections leave holes, reclaimed by `compact`). */
+  /** Section units in columns by id (see `index-units.ts`): each one's page (-1: none, removed)
+   *  and its field lengths (`FIELDS_PER_UNIT` a section); their term sequences (removed sections
+   *  leave holes, reclaimed by `compact`). */
   private sectionPage: Int32Array = new Int32Array(0);
   private sectionLengths: Int32Array = new Int32Array(0);
-  private sequenceStart: Int32Array = new Int32Array(0);
-  private sequenceEnd: Int32Array = new Int32Array(0);
-  private sequences: Int32Array = new Int32Array(0);
-  /** Slots of `sequences` in use, holes included, and in holes. */
-  private sequenceUsed = 0;
-  private sequenceHoles = 0;
+  private sequences = new SequenceStore();
   /** Page units by id (an array, not a map: the ranking loop looks one up per candidate). */
   private readonly pageUnits: (PageUnit | undefined)[] = [];
   /** Title lengths by page id (`titleLength`). */
@@ -380,9 +375,9 @@ export class InvertedIndex {
     return this.sectionLengths;
   }
 
-  /** The term sequence of a section in the index (a view: valid until the next change). */
+  /** The term sequence of a section in the index (decoded into scratch: valid until the next call). */
   sectionSequence(id: number): TermSequence {
-    return this.sequences.subarray(this.sequenceStart[id] as number, this.sequenceEnd[id] as number);
+    return this.sequences.terms(id);
   }
 
   page(id: number): PageUnit | undefined {
@@ -516,76 +511,26 @@ export class InvertedIndex {
     this.byLength = undefined;
   }
 
-  /** Section units as columns (`SectionUnitsState`): their sequences in id order, holes left out. */
+  /** Section units as columns (`SectionUnitsState`); their sequences' blocks as they are (views:
+   *  a copy held 160 MB more while a 50,000-page site's cache was written, issue 22), or a copy
+   *  without holes when sections were removed. */
   private sectionUnitsState(): SectionUnitsState {
     const count = this.nextSection;
     const page = this.sectionPage.slice(0, count);
     const lengths = this.sectionLengths.slice(0, count * FIELDS_PER_UNIT);
-    // With no holes the sequences are already one after another in id order (ids and their
-    // places are given out in the same order; `compactSequences` and `restoreSections` keep it):
-    // a view, not a copy (the serializer stores a view's part of its buffer). The copy held
-    // 160 MB more while a 50,000-page site's cache was written (issue 22). The view stays valid
-    // while the write runs: sections added meanwhile are written past `sequenceUsed`, and
-    // growing or compacting makes a new array.
-    if (this.sequenceHoles === 0 && this.inIdOrder(count)) {
-      return { count, page, lengths, sequences: this.sequences.subarray(0, this.sequenceUsed), ends: this.sequenceEnd.slice(0, count) };
-    }
-    const ends = new Int32Array(count);
-    const sequences = new Int32Array(this.sequenceUsed - this.sequenceHoles);
-    let at = 0;
-    for (let id = 0; id < count; id++) {
-      if ((this.sectionPage[id] as number) >= 0) {
-        const from = this.sequenceStart[id] as number;
-        const to = this.sequenceEnd[id] as number;
-        sequences.set(this.sequences.subarray(from, to), at);
-        at += to - from;
-      }
-      ends[id] = at;
-    }
-    return { count, page, lengths, sequences, ends };
-  }
-
-  /** Whether sections `0 .. count` have their sequences one after another from 0, in id order, up to `sequenceUsed`. */
-  private inIdOrder(count: number): boolean {
-    let at = 0;
-    for (let id = 0; id < count; id++) {
-      if (this.sequenceStart[id] !== at) return false;
-      at = this.sequenceEnd[id] as number;
-    }
-    return at === this.sequenceUsed;
+    return { count, page, lengths, sequences: this.sequences.state(count, (id) => this.hasSection(id)) };
   }
 
   /** Take section units' columns (`restore`): the arrays themselves, no copy. */
   private restoreSections(s: SectionUnitsState): void {
-    const starts = new Int32Array(s.count);
-    for (let id = 1; id < s.count; id++) starts[id] = s.ends[id - 1] as number;
+    if (s.page.length !== s.count || s.sequences.starts.length !== s.count) throw new Error("section units of different lengths");
     this.sectionPage = s.page;
     this.sectionLengths = s.lengths;
-    this.sequenceStart = starts;
-    this.sequenceEnd = s.ends;
-    this.sequences = s.sequences;
-    this.sequenceUsed = s.count > 0 ? (s.ends[s.count - 1] as number) : 0;
-    this.sequenceHoles = 0;
+    this.sequences.restore(s.sequences);
   }
 
-  /**
-   * Room for `slots` more section sequence slots, made at once: a build that has read its pages
-   * knows what its texts' sections will take (`SearchIndex.syncSteps`). Grown as sections came,
-   * the array was copied a dozen times over a build, and fresh memory was written each time: a
-   * tenth of the index thread's build at 10,000 distinct pages (issue 22).
-   */
-  reserveSequences(slots: number): void {
-    if (this.sequenceUsed + slots > this.sequences.length) this.resizeSequences(this.sequenceUsed + slots);
-  }
-
-  private resizeSequences(size: number): void {
-    const out = new Int32Array(size);
-    out.set(this.sequences.subarray(0, this.sequenceUsed));
-    this.sequences = out;
-  }
-
-  /** Room for section ids up to `id` and `extra` more sequence slots. */
-  private coverSections(id: number, extra: number): void {
+  /** Room for section ids up to `id`. */
+  private coverSections(id: number): void {
     if (id >= this.sectionPage.length) {
       const size = Math.max(id + 1, this.sectionPage.length * 2, 1024);
       const grow = (a: Int32Array, per: number): Int32Array => {
@@ -596,29 +541,7 @@ export class InvertedIndex {
       this.sectionPage = grow(this.sectionPage, 1);
       this.sectionPage.fill(-1, id);
       this.sectionLengths = grow(this.sectionLengths, FIELDS_PER_UNIT);
-      this.sequenceStart = grow(this.sequenceStart, 1);
-      this.sequenceEnd = grow(this.sequenceEnd, 1);
     }
-    if (this.sequenceUsed + extra > this.sequences.length) this.resizeSequences(Math.max(this.sequenceUsed + extra, Math.ceil(this.sequences.length * 1.5), 1 << 16));
-  }
-
-  /** Drop the holes removed sections left in `sequences`. */
-  private compactSequences(): void {
-    const out = new Int32Array(Math.max(this.sequenceUsed - this.sequenceHoles, 1 << 16));
-    let at = 0;
-    for (let id = 0; id < this.nextSection; id++) {
-      const from = this.sequenceStart[id] as number;
-      const to = this.sequenceEnd[id] as number;
-      this.sequenceStart[id] = at;
-      if ((this.sectionPage[id] as number) >= 0) {
-        out.set(this.sequences.subarray(from, to), at);
-        at += to - from;
-      }
-      this.sequenceEnd[id] = at;
-    }
-    this.sequences = out;
-    this.sequenceUsed = at;
-    this.sequenceHoles = 0;
   }
 
   /** Number of vocabulary ids (some may belong to no live page). */
@@ -694,20 +617,19 @@ export class InvertedIndex {
     for (const sequence of sections) {
       const id = this.nextSection++;
       ids.push(id);
-      this.coverSections(id, sequence.length);
+      this.coverSections(id);
       const unitLengths = fieldLengths(sequence);
       for (let f = 0; f < FIELDS_PER_UNIT; f++) {
         lengths[f]! += unitLengths[f] as number;
         this.sectionLengths[id * FIELDS_PER_UNIT + f] = unitLengths[f] as number;
       }
       this.sectionPage[id] = pageId;
-      this.sequenceStart[id] = this.sequenceUsed;
-      this.sequences.set(sequence, this.sequenceUsed);
-      this.sequenceUsed += sequence.length;
-      this.sequenceEnd[id] = this.sequenceUsed;
+      this.sequences.set(id, sequence);
       this.post(sequence, id, "sections", mark, pageTerms);
     }
-    return { ids, lengths, terms: this.arena.ints(pageTerms), users: 0 };
+    // `ids` copied to its size: pushed to, it had room for up to twice its sections (a text's, kept
+    // for as long as it is indexed).
+    return { ids: ids.slice(), lengths, terms: this.arena.ints(pageTerms), users: 0 };
   }
 
   /** A text's sections' frequencies summed per term (`packWideTf`), by `group.terms`: its pages'
@@ -732,14 +654,23 @@ export class InvertedIndex {
    * `ids` and `values` where `cursor` says (`commitTexts`).
    */
   private sumSection(id: number, cursor: Int32Array | undefined, ids: Int32Array | undefined, values: Int32Array | undefined): void {
-    const { counts, touched, sums, sequences } = this;
+    const { counts, touched, sums } = this;
+    // The sequence decoded as `SequenceStore.terms` does, in this loop (once per section of every
+    // text a build indexes).
+    const block = this.sequences.blockOf(id);
     let f = 0;
-    for (let i = this.sequenceStart[id] as number, end = this.sequenceEnd[id] as number; i < end; i++) {
-      const t = sequences[i] as number;
-      if (t === -1) {
+    for (let i = this.sequences.startOf(id), end = this.sequences.endOf(id); i < end; ) {
+      let b = block[i++] as number;
+      let v = b & 0x7f;
+      for (let shift = 7; b >= 0x80; shift += 7) {
+        b = block[i++] as number;
+        v |= (b & 0x7f) << shift;
+      }
+      if (v === 0) {
         f++;
         continue;
       }
+      const t = v - 1;
       const base = t * FIELDS_PER_UNIT;
       if (counts[base] === 0 && counts[base + 1] === 0 && counts[base + 2] === 0) touched.push(t);
       counts[base + f]!++;
@@ -807,7 +738,7 @@ export class InvertedIndex {
       // A page added later with the same text makes its sections anew (`addPage`).
       for (const id of page.sections) {
         this.sectionPage[id] = -1;
-        this.sequenceHoles += (this.sequenceEnd[id] as number) - (this.sequenceStart[id] as number);
+        this.sequences.remove(id);
       }
     }
     if (this.dead > this.live / 3) this.compact();
@@ -1074,7 +1005,7 @@ export class InvertedIndex {
     this.pools.pageSections.compact(page);
     this.live = this.pools.sections.size + this.pools.pages.size + this.pools.pageSections.size;
     this.dead = 0;
-    if (this.sequenceHoles > 0) this.compactSequences();
+    if (this.sequences.holeBytes > 0) this.sequences.compact(this.nextSection, (id) => this.hasSection(id));
   }
 }
 

@@ -56,8 +56,9 @@ export interface RepeatedSectionsState {
  * thread adding each copy's path to two sets per fingerprint, a tenth of the thread's CPU).
  */
 class Group {
-  /** The paths recorded in it, in the order they were. */
-  readonly paths: string[] = [];
+  /** The paths recorded in it, in the order they were (made with its first: an array pushed to
+   *  from empty takes room for 17, and most groups hold one path, issue 22). */
+  paths: string[] = NO_PATHS;
   constructor(
     readonly title: string,
     readonly place: string,
@@ -78,6 +79,11 @@ interface Made {
   /** A few in an array, more by `groupKey`. */
   groups: Group[] | Map<string, Group>;
 }
+
+/** The paths of a group not yet joined, and the groups of a text not yet recorded: shared, never
+ *  pushed to (replaced by an array of one when the first comes). */
+const NO_PATHS: string[] = [];
+const NO_GROUPS: Group[] = [];
 
 /** Groups of one text past which they are found by a map rather than by a look at each. */
 const MANY_GROUPS = 8;
@@ -166,7 +172,11 @@ export class RepeatedSections {
         const p = fingerprint(rule, sections[i] as number);
         if (p !== undefined) all.push(p);
       }
-      made = { rule, all, distinct: distinctOf(all), groups: [] };
+      // Exact copies, not the pushed arrays' spare room (the fingerprints of 50,000 texts), and
+      // one array for both when no fingerprint is there twice (most texts).
+      const exact = all.slice();
+      const distinct = distinctOf(exact);
+      made = { rule, all: exact, distinct: distinct.length === exact.length ? exact : distinct, groups: NO_GROUPS };
       this.printsOf.set(sections, made);
     }
     const prints = made.all;
@@ -178,6 +188,7 @@ export class RepeatedSections {
     if (group === undefined) {
       group = new Group(title, place, made.distinct, made);
       if (!Array.isArray(made.groups)) made.groups.set(groupKey(title, place), group);
+      else if (made.groups.length === 0) made.groups = [group];
       else if (made.groups.push(group) > MANY_GROUPS) made.groups = new Map(made.groups.map((g) => [groupKey(g.title, g.place), g]));
     }
     const entry: Recorded = { title, place, rule, prints, group, seq: this.recorded++ };
@@ -194,7 +205,8 @@ export class RepeatedSections {
   /** Count a page in its group, and the group on its fingerprints if it is the group's first
    *  (marking pages stale where an answer changes, when `mark`). */
   private join(path: string, group: Group, mark: boolean): void {
-    group.paths.push(path);
+    if (group.paths.length === 0) group.paths = [path];
+    else group.paths.push(path);
     if (group.paths.length > 1) return;
     const on = this.byPrint;
     const distinct = group.prints;

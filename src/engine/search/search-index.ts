@@ -131,9 +131,9 @@ interface IndexedPage {
   /** The page as readers with different rights to the files it inlines read it (`variants.ts`);
    *  the first is the whole page. Most pages have one. Those past `eager` were made for readers
    *  when they searched (`ensureVariants`). */
-  readonly variants: IndexedVariant[];
+  variants: IndexedVariant[];
   /** Each variant's condition, for `pickVariant`. */
-  readonly conditions: Condition[];
+  conditions: Condition[];
   /** Whether every outcome has its variant from the start; if not, the page is in `open`. */
   readonly complete: boolean;
   /** How many variants were made with the page (the others for readers, `ensureVariants`). */
@@ -513,7 +513,6 @@ export class SearchIndex {
       read.push(this.readPage(key, page, placement, above, fileAt));
       yield PAGE_READ;
     }
-    this.index.reserveSequences(this.sequenceSlots());
     // Stale now: pages indexed by an earlier sync (those read above are indexed as they are now).
     const staleBefore = this.repeated.takeStale().filter((path) => this.byPath.has(path));
     for (let i = 0; i < read.length; i++) {
@@ -554,17 +553,6 @@ export class SearchIndex {
     this.imports = new Map();
     this.takeRestored(restored);
     return { added, removed };
-  }
-
-  /** The section sequence slots the texts analysed and not yet indexed take once each
-   *  (`sectionSequence`: their ids and two field marks a section), for `InvertedIndex.reserveSequences`.
-   *  A text indexed under a second rule or boilerplate answer takes more, and grows the array. */
-  private sequenceSlots(): number {
-    let slots = 0;
-    for (const cache of [this.analysed, this.analysedApi]) {
-      for (const { analysis, indexed } of cache.values()) if (indexed.size === 0) slots += analysis.ids.length + 2 * analysis.prints.length;
-    }
-    return slots;
   }
 
   /** The pages a site has indexed, by key (`entryKey`), in path order. */
@@ -1417,6 +1405,10 @@ export class SearchIndex {
     const pageFields = this.pageFields(page, placement);
     // The base statistics are a reader of everything's: the whole page, never one another file took the place of.
     const ids = variants.map((v, i) => this.addVariant(entry, v.expanded, conditions[i] as Condition, pageFields, i === 0 && above.length === 0));
+    // Copied to their size: pushed to from empty, each had room for 17 (two arrays a page, most
+    // of one item; issue 22).
+    entry.variants = entry.variants.slice();
+    entry.conditions = entry.conditions.slice();
     // Once all are in: which variant a class gets is decided among them all.
     for (const id of ids) this.classes.track(id, 1);
   }

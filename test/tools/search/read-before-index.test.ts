@@ -26,14 +26,6 @@ describe("pages read before they are indexed", () => {
     expect({ nextPage, nextSection, dead }).toEqual({ nextPage: 6, nextSection: 12, dead: 0 });
   });
 
-  it("makes the sections' term sequences one array, of the size the pages read take, before it indexes them", () => {
-    const index = new SearchIndex({ cachedResults: 0 });
-    index.sync(site(6));
-    const { sequences, ends, count } = index.state().index.sectionUnits;
-    // No room grown past them: the array was made once at the end of the reading (issue 22).
-    expect({ count, slots: sequences.length, end: ends[count - 1], array: sequences.buffer.byteLength / 4 }).toEqual({ count: 12, slots: 90, end: 90, array: 90 });
-  });
-
   it("indexes the footer of the first pages as boilerplate too: the footer's words rank no page first", () => {
     const index = new SearchIndex({ cachedResults: 0 });
     index.sync(site(6));
