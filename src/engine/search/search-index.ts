@@ -1165,13 +1165,18 @@ export class SearchIndex {
     const key = hit.twin?.language ?? -1;
     if (key < 0) return;
     const listed = new Set([hit, ...hit.languageTwins].map((m) => String(m.entry.placement?.languages ?? "")));
-    for (const id of unitsWithKey(this.twinIndex(branches), key)) {
+    // In path order, as the matching ones tie: not in the order units were added, which an
+    // edit changes (a language folder removed and put back came last; a fresh start listed it
+    // in its place).
+    const order = this.pathOrderOf();
+    const ids = [...unitsWithKey(this.twinIndex(branches), key)].sort((a, b) => (order[a] as number) - (order[b] as number));
+    for (const id of ids) {
       const unit = this.byId[id];
       if (accepted[id] !== 1 || unit === undefined) continue;
       const language = String(unit.entry.placement?.languages ?? "");
       if (listed.has(language)) continue;
       listed.add(language);
-      hit.languageTwins.push({ section: undefined, score: 0, entry: unit.entry, variant: unit.entry.variants[unit.variant] as IndexedVariant, twin: undefined, top: false, place: this.pathOrderOf()[id] as number });
+      hit.languageTwins.push({ section: undefined, score: 0, entry: unit.entry, variant: unit.entry.variants[unit.variant] as IndexedVariant, twin: undefined, top: false, place: order[id] as number });
     }
   }
 

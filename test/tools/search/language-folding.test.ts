@@ -163,6 +163,43 @@ describe("the search tool's text", () => {
   });
 });
 
+describe("the languages listed on a hit after edits", () => {
+  // Adversary 2026-12-04: a language's version folder removed and put back while serving listed
+  // its copy last among the copies that match none of the query's words; a fresh start lists
+  // them in path order. The order must not depend on the order pages were added.
+  const LANGS = ["en", "ar", "ko", "pt-BR"];
+  const VERSIONS = ["v2", "v1"];
+  const all: Record<string, string> = {};
+  for (const l of LANGS) for (const v of VERSIONS) all[`/${l}/${v}/guide.mdx`] = page("Guide", l === "en" ? "Rotate the zebrakey every month." : `Texto ${l} ${v} sobre chaves.`);
+  const versioned = {
+    navigation: {
+      languages: LANGS.map((language, li) => ({
+        language,
+        ...(li === 0 ? { default: true } : {}),
+        versions: VERSIONS.map((version, vi) => ({ version, ...(vi === 0 ? { default: true } : {}), groups: [{ group: "Docs", pages: [`${language}/${version}/guide`] }] })),
+      })),
+    },
+  };
+  const languagesOf = (index: SearchIndex) => index.search({ query: "zebrakey", canRead: () => true }).map((h) => [h.page.path, h.otherLanguages.map((t) => t.page.path)]);
+
+  it("lists the copies that match nothing in path order, whichever was added last", () => {
+    const fresh = new SearchIndex();
+    fresh.sync(inlineSite(all, versioned));
+    // As `serve` runs it: a reader prepared at start, searched, then the folder's page removed
+    // and put back, searched after each.
+    const edited = new SearchIndex();
+    edited.sync(inlineSite(all, versioned));
+    edited.prepareReader(() => true);
+    languagesOf(edited);
+    const { "/ar/v2/guide.mdx": _ar, ...withoutAr } = all;
+    edited.sync(inlineSite(withoutAr, versioned));
+    languagesOf(edited);
+    edited.sync(inlineSite(all, versioned));
+    expect(languagesOf(fresh)).toEqual([["/en/v2/guide", ["/ar/v2/guide", "/ko/v2/guide", "/pt-BR/v2/guide"]]]);
+    expect(languagesOf(edited)).toEqual(languagesOf(fresh));
+  });
+});
+
 describe("a reader's search state made before its first search (`prepareReader`)", () => {
   // Made for one reader at start-up (`serve`), it must be exactly what that reader's first search
   // would make, and nothing another reader's searches then use: results as on an index never prepared.
