@@ -1,4 +1,3 @@
-import { readSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import { parentPort, workerData } from "node:worker_threads";
 import { readWalkedWith } from "../config/inside-root.js";
@@ -7,6 +6,7 @@ import { importLineStarts } from "../vfs/import-lines.js";
 import { parseAhead } from "../vfs/parsed-ahead.js";
 import type { TextScan } from "../vfs/parsed-texts.js";
 import type { FromPageReadWorker, PageReadWork } from "./page-read-ahead.js";
+import { GREW, readStated } from "./read-stated.js";
 
 /**
  * A page-reading worker (see `PageReadAhead`): reads the files it was given in order, as a load
@@ -62,25 +62,17 @@ const reads = new Slabs();
 const plain = new Slabs();
 const keptTexts = new Slabs();
 
-/** One byte past a file's size is asked for: a file that grew since its stat is left to the load. */
-const past = Buffer.alloc(1);
-
-/** A file's bytes read into `reads` (`readWalkedWith`); undefined when it grew since its stat. */
+/** A file's bytes read into `reads` (`readWalkedWith`, `readStated`); undefined when it grew since its stat. */
 function readIntoSlab(fd: number, size: number): Buffer | undefined {
-  const view = reads.take(size);
-  let got = 0;
-  while (got < size) {
-    const n = readSync(fd, view, got, size - got, null);
-    if (n === 0) break;
-    got += n;
-  }
-  if (got === size && readSync(fd, past, 0, 1, null) > 0) {
-    reads.giveBack(size);
+  const room = reads.take(size + 1);
+  const got = readStated(fd, size, room);
+  if (got === GREW) {
+    reads.giveBack(size + 1);
     return undefined;
   }
-  // A file that shrank is what is there now (as `readFileSync` would read it).
-  reads.giveBack(size - got);
-  return view.subarray(0, got);
+  // The byte past it, and what a file that shrank left unused, are read into next.
+  reads.giveBack(size + 1 - got);
+  return room.subarray(0, got);
 }
 
 const sent = new Map<number, { readonly bytes: Buffer; readonly file: number }[]>();
