@@ -112,3 +112,33 @@ describe("front matter naming no spec where several apply", () => {
     await rt.close();
   });
 });
+
+/**
+ * `webhook` in navigation, as the platform's docs and real sites write it (Polar's docs.json:
+ * `"webhook customer.state_changed"` under a group with `openapi`): a keyword, not an HTTP
+ * method, so read in any case; an HTTP method in navigation stays case-sensitive (the spec).
+ */
+describe("a navigation entry naming a webhook in lower case", () => {
+  it("makes the webhook's page, with its payload, and no error; a lower-case HTTP method still matches nothing", async () => {
+    const root = writeRepo({
+      "docs.json": {
+        name: "Agents",
+        navigation: { groups: [{ group: "Events", openapi: "api/agents.json", pages: ["webhook runFinished", "Webhook runFinished", "post /agents/{agent_id}/runs"] }] },
+      },
+      "api/agents.json": agents,
+    });
+    const rt = await DocsRuntime.load({ root });
+    try {
+      expect(lines(rt.site)).toEqual([
+        'docs.json:10:11 navigation.groups[0].pages[1]: warning: page "Webhook runFinished" is listed twice (first at navigation.groups[0].pages[0])',
+        'docs.json navigation.groups[0].pages[2]: "post /agents/{agent_id}/runs" matches no operation (operation matching is case-sensitive: the method must be upper case ("POST /agents/{agent_id}/runs")), and as a page path no file post /agents/{agent_id}/runs.mdx exists',
+      ]);
+      const r = await rt.readerState(localContext()).shell.run("ls /api-reference; grep -A4 '^`WEBHOOK' /api-reference/run-finished.mdx");
+      expect(r.stdout + r.stderr).toBe(
+        ["run-finished.mdx", "`WEBHOOK runFinished (POST to your endpoint)`", "", "**Playground:** interactive, for every reader; requests are relayed by POST /_svc/api/request", "", "## Request body"].join("\n") + "\n",
+      );
+    } finally {
+      await rt.close();
+    }
+  });
+});
