@@ -53,6 +53,7 @@ export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf:
   const prints: number[] = [];
   buf.clear();
   for (const s of split) {
+    if (api && isSpecPointer(body, s)) continue;
     const heading = new HeadingIds(analyzer, buf, [...s.parents, s.heading].join("\n"));
     if ("reused" in s) {
       for (const u of s.reused) {
@@ -93,6 +94,21 @@ export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf:
     if (keep !== undefined) known?.keep(s.key as string, keep);
   }
   return { table: sectionTable(sections), prints: Float64Array.from(prints), errorResponses: Uint8Array.from(sections, (s) => (isErrorResponse(s) ? 1 : 0)), ids: buf.copy(), ends: Int32Array.from(ends), documents: documentedIdentifiers(body) };
+}
+
+/**
+ * Whether a section of an endpoint page is the `## Source` line its page was generated with
+ * (`render-page.ts`: "Generated from `/openapi.yaml`: `jq '.["paths"]["/users"]["get"]' ...`"):
+ * left out of search. It is for the shell (where the operation is in the spec file), and its
+ * words are the operation's path, which the page's context field already holds: indexed, every
+ * endpoint page whose path a question named had a hit at `#source` with that line as its snippet
+ * (a Korean site's "kakao alimtalk template review" answered by four `#source` lines).
+ */
+function isSpecPointer(body: string, s: { readonly heading: string; readonly start: number }): boolean {
+  if (s.heading !== "Source") return false;
+  let at = s.start;
+  while (at < body.length && (body[at] === "\n" || body[at] === "\r" || body[at] === " ")) at++;
+  return body.startsWith("Generated from ", at);
 }
 
 /**

@@ -39,3 +39,31 @@ describe("operation words of an endpoint page", () => {
     expect(index.search({ query: "quasar", canRead: () => true }).map((h) => h.page.path)).toEqual([]);
   });
 });
+
+/**
+ * The `## Source` line an endpoint page is generated with (`Generated from /spec: jq ...`) is for
+ * the shell, not for search: indexed, a question naming words of an operation's path got that
+ * line as the hit (a real Korean site's "kakao alimtalk template review": four `#source` hits).
+ */
+describe("an endpoint page's Source line", () => {
+  const source = (path: string, method: string) => `## Source\n\nGenerated from \`/api/openapi.yaml\`: \`jq '.["paths"]["${path}"]["${method}"]' /api/openapi.yaml\`\n`;
+  const site = inlineSite({
+    "/api-reference/delete-template.mdx": `---\ntitle: "Delete template"\nopenapi: "DELETE /projects/{projectId}/alimtalk/templates/{templateCode}"\n---\n\nDeletes a template.\n\n## Path parameters\n\n- \`templateCode\` string\n\n${source("/projects/{projectId}/alimtalk/templates/{templateCode}", "delete")}`,
+    "/api-reference/list-templates.mdx": `---\ntitle: "List templates"\nopenapi: "GET /projects/{projectId}/alimtalk/templates"\n---\n\nLists templates.\n\n${source("/projects/{projectId}/alimtalk/templates", "get")}`,
+    "/guides/alimtalk-review.mdx": "---\ntitle: Alimtalk template review\n---\n\nA new template is reviewed before it can be sent; review takes up to two business days.\n",
+    "/notes.mdx": "---\ntitle: Notes\n---\n\n## Source\n\nGenerated from our changelog every alimtalk release.\n",
+  });
+  const index = new SearchIndex();
+  index.sync(site);
+  const hits = (query: string) => index.search({ query, canRead: () => true }).map((h) => [h.page.path, h.section.anchor, h.snippet]);
+
+  it("is no hit, and the page is found by its own text", () => {
+    expect(hits("alimtalk template review")).toEqual([
+      ["/guides/alimtalk-review", "", "A new template is reviewed before it can be sent; review takes up to two business days."],
+      ["/api-reference/delete-template", "", "Deletes a template."],
+      ["/api-reference/list-templates", "", "Lists templates."],
+      ["/notes", "source", "Generated from our changelog every alimtalk release."],
+    ]);
+    expect(hits("jq openapi.yaml")).toEqual([]);
+  });
+});
