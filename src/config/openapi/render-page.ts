@@ -97,20 +97,29 @@ export function renderOperationPage(spec: ApiSpec, op: ApiOperation, ctx: Render
   return pageText(parts.frontMatter, parts.body());
 }
 
-/** `x-svc.metadata` keys that become the generated page's front matter: who reads it, whether search does. */
-const ACCESS_KEYS = ["groups", "public", "noindex"] as const;
+/** `x-svc.metadata` keys the generated page's front matter has of its own making: `title` and
+ *  `description` (the metadata's, else the operation's), `openapi` (never overridden, as the
+ *  platform says) and `playground` (`ctx.playground`, which reads the metadata's). */
+const OWN_KEYS: ReadonlySet<string> = new Set(["title", "description", "openapi", "playground"]);
 
-/** An operation page's front matter, and a function that renders its body. */
+/**
+ * An operation page's front matter, and a function that renders its body. `x-svc.metadata` (or
+ * `x-mint.metadata`) overrides it as the platform documents: "any field that's valid in MDX
+ * frontmatter except openapi" (its description, sidebar title, tag, icon, keywords, access keys:
+ * before, only its title and access keys were taken, and a Korean site's per-operation
+ * descriptions never reached the pages).
+ */
 export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderContext): PageParts {
   const nodes = pageSchemaBudget(spec.operations.length);
   const title = metaString(ctx.metadata, "title") ?? op.summary ?? `${op.method} ${op.path}`;
+  const description = metaString(ctx.metadata, "description") ?? (op.description !== undefined ? firstSentence(op.description) : undefined);
   const fm: [string, unknown][] = [
     ["title", title],
-    ...(op.description !== undefined ? ([["description", firstSentence(op.description)]] as [string, unknown][]) : []),
+    ...(description !== undefined ? ([["description", description]] as [string, unknown][]) : []),
     ["openapi", `${spec.source} ${op.method} ${op.path}`],
     ["playground", ctx.playground.display],
   ];
-  for (const key of ACCESS_KEYS) if (ctx.metadata?.[key] !== undefined) fm.push([key, ctx.metadata[key]]);
+  for (const [key, value] of Object.entries(ctx.metadata ?? {})) if (!OWN_KEYS.has(key) && value !== undefined) fm.push([key, value]);
   return { frontMatter: fm, body: () => renderOperationBody(spec, op, ctx, title, nodes), cut: () => cutAt(nodes) };
 }
 
@@ -159,6 +168,9 @@ export function schemaReference(spec: ApiSpec, component: ApiSchemaComponent): R
 
 function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext, title: string | undefined, nodes: SchemaBudget): string {
   const out: string[] = title !== undefined ? ["", `# ${title}`, ""] : [""];
+  // `x-svc.content` (`x-mint.content`): "before the generated API documentation", as the platform
+  // places it (after it, it was read as part of the last response example's section).
+  if (op.extension?.content !== undefined) out.push(op.extension.content.trim(), "");
 
   const base = op.servers[0];
   const shownPath = op.kind === "webhook" ? `WEBHOOK ${op.path} (${op.webhookMethod ?? "POST"} to your endpoint)` : `${op.method} ${ctx.playground.fullUrl && base !== undefined ? `${base}${op.path}` : op.path}`;
@@ -206,7 +218,6 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
   }
 
   appendAll(out, examplesSection(op, ctx.settings, nodes));
-  if (op.extension?.content !== undefined) out.push(op.extension.content.trim(), "");
   out.push("## Source", "", specPointerLine(spec.source, op.pointer), "");
   if (nodes.cut) out.splice(noteAt, 0, cutNote(nodes.max), "");
   return out.join("\n");
@@ -310,10 +321,11 @@ export function channelPageParts(spec: AsyncSpec, ch: AsyncChannel): PageParts {
   const metadata = ch.extension?.metadata;
   const title = metaString(metadata, "title") ?? ch.title ?? ch.id;
   const fm: [string, unknown][] = [["title", title]];
-  const desc = ch.summary ?? ch.description;
-  if (desc !== undefined) fm.push(["description", firstSentence(desc)]);
+  const desc = metaString(metadata, "description") ?? (ch.summary ?? ch.description);
+  if (desc !== undefined) fm.push(["description", metaString(metadata, "description") ?? firstSentence(desc)]);
   fm.push(["asyncapi", `${spec.source} ${ch.id}`]);
-  for (const key of ACCESS_KEYS) if (metadata?.[key] !== undefined) fm.push([key, metadata[key]]);
+  // As an operation page's (`operationPageParts`): the metadata's other front matter fields.
+  for (const [key, value] of Object.entries(metadata ?? {})) if (!OWN_KEYS.has(key) && key !== "asyncapi" && value !== undefined) fm.push([key, value]);
   const nodes = pageSchemaBudget(spec.channels.length);
   return { frontMatter: fm, body: () => renderChannelBody(spec, ch, title, nodes), cut: () => cutAt(nodes) };
 }
