@@ -35,8 +35,9 @@ export interface VersionNames extends ScopeNames {
  * The known version `arg` names, or a message for the `version` argument listing the accepted
  * forms. In order: the label as written; its case variant; `latest`; the path segment the
  * version's pages live under (`v3`, `2025-06-18`), in any case; a near form (`V6`, `6` for
- * `v6.x`); the label's core (`2025-06-18` for `Version 2025-06-18 (latest)`). A form two
- * versions share names neither.
+ * `v6.x`); the label's core (`2025-06-18` for `Version 2025-06-18 (latest)`); a release the
+ * label's number is in (`v3` or `3` for `v3.0.0 (rc 1)`, `v2.14` for `v2.14.5`: what a user says
+ * of a site that labels versions by full release numbers). A form two versions share names neither.
  */
 export function resolveVersion(arg: string, versions: VersionNames): ScopeResolution {
   const { known, segments } = versions;
@@ -48,7 +49,8 @@ export function resolveVersion(arg: string, versions: VersionNames): ScopeResolu
     (lower === "latest" ? versions.latest : undefined) ??
     unique(known.filter((v) => segments.get(v)?.toLowerCase() === lower)) ??
     unique(known.filter((v) => versionKey(v) === versionKey(arg))) ??
-    unique(known.filter((v) => labelCore(v) === labelCore(arg)));
+    unique(known.filter((v) => labelCore(v) === labelCore(arg))) ??
+    unique(known.filter((v) => isReleaseOf(labelCore(arg), labelCore(v))));
   if (found !== undefined) return { ok: true, value: found };
   const forms = versions.listed.map((v) => {
     const segment = segments.get(v);
@@ -59,6 +61,11 @@ export function resolveVersion(arg: string, versions: VersionNames): ScopeResolu
 }
 
 /** A label without a leading "version" and parenthesised notes: `Version 2025-06-18 (latest)` -> `2025-06-18`. */
+/** Whether `release` (`3`, `2.14`) is the first numbers of `version` (`3.0.0`, `2.14.5`). */
+function isReleaseOf(release: string, version: string): boolean {
+  return /^\d+(\.\d+)*$/.test(release) && version.startsWith(`${release}.`);
+}
+
 function labelCore(label: string): string {
   return versionKey(label.replace(/\([^)]*\)/g, " ").replace(/^\s*version\b/i, ""));
 }
