@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operationHtml } from "../../src/bridge/web/api-page.js";
+import type { ApiSettings } from "../../src/config/openapi/api-settings.js";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { lines, writeRepo } from "./helpers.js";
@@ -84,5 +86,19 @@ describe("x-mint metadata and content on a generated endpoint page", () => {
         "authenticate",
         "Tokens expire after one hour. POST /authenticate Exchanges keys for a token. Long explanation follows. Base URL: https://api.example.com Playground: interactive, for every reader; requests are relayed by POST /_svc/api/request",
       ]]);
+  });
+
+  it("puts the content before the endpoint in the page's HTML too", () => {
+    const item = runtime.site.api?.plan.pages[0]?.item;
+    const info = runtime.site.api?.pages.get("/api-reference/authenticate");
+    if (item?.kind !== "operation" || info === undefined) throw new Error("no page");
+    const html = operationHtml({ spec: item.spec, op: item.operation, pagePath: info.pagePath, title: "Authenticate", settings: runtime.site.api?.settings as ApiSettings, playground: info.playground, view: { kind: "form" }, markdown: (t) => `<p>${t}</p>` });
+    expect(html.split("\n").slice(0, 4)).toEqual([
+      '<article class="operation">',
+      "<h1>Authenticate</h1>",
+      "<p><Info>Tokens expire after one hour.</Info></p>",
+      '<p class="endpoint"><span class="method m-post">POST</span> <code data-testid="endpoint">/authenticate</code></p>',
+    ]);
+    expect(html.split("\n").filter((l) => l.includes("Tokens expire"))).toHaveLength(1);
   });
 });

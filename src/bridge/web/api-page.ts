@@ -52,6 +52,8 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
   const { op, playground, markdown: md } = input;
   const prose = (text: string): string => md(text.trim());
   const out: string[] = [`<article class="operation">`, `<h${headingLevel}>${esc(input.title)}</h${headingLevel}>`];
+  // `x-svc.content` before the generated reference, as the platform places it (and the MDX does).
+  if (op.extension?.content !== undefined) out.push(prose(op.extension.content));
   out.push(endpointHtml(op, playground));
   // The same budget as the page's text (`operationPageParts`): the HTML is cut where the MDX is.
   const nodes = pageSchemaBudget(input.spec.operations.length);
@@ -90,7 +92,6 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
     }
   }
   out.push(examplesHtml(op, input.settings, nodes));
-  if (op.extension?.content !== undefined) out.push(prose(op.extension.content));
   out.push(`</article>`);
   if (nodes.cut) out.splice(noteAt, 0, cutNoteHtml(nodes.max));
   return out.join("\n");
