@@ -22,7 +22,7 @@ const spec = {
         summary: "Authenticate",
         description: "Exchanges keys for a token. Long explanation follows.",
         "x-mint": {
-          metadata: { description: "Access Key와 Secret Key로 1시간 유효한 토큰을 받습니다.", sidebarTitle: "Auth", tag: "NEW", openapi: "GET /elsewhere", keywords: ["token", "토큰"] },
+          metadata: { description: "Access Key와 Secret Key로 1시간 유효한 토큰을 받습니다.", sidebarTitle: "Auth", tag: "NEW", openapi: "GET /elsewhere", keywords: ["token", "토큰"], "x\npublic": true, "has space": 1 },
           content: "<Info>Tokens expire after one hour.</Info>",
         },
         responses: { "200": { description: "OK", content: { "application/json": { example: { token: "t" } } } } },
@@ -50,7 +50,7 @@ describe("x-mint metadata and content on a generated endpoint page", () => {
   });
   afterAll(() => runtime.close());
 
-  it("take every front matter field the metadata sets but openapi, its description first", async () => {
+  it("take every front matter field the metadata sets but openapi (and keys that would write other fields), its description first", async () => {
     expect(lines(runtime.site)).toEqual([]);
     expect(await sh("ls /api-reference; sed -n '1,15p' /api-reference/authenticate.mdx")).toBe(
       [

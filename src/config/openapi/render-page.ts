@@ -102,6 +102,13 @@ export function renderOperationPage(spec: ApiSpec, op: ApiOperation, ctx: Render
  *  platform says) and `playground` (`ctx.playground`, which reads the metadata's). */
 const OWN_KEYS: ReadonlySet<string> = new Set(["title", "description", "openapi", "playground"]);
 
+/** Whether a metadata key is a front matter field to add: not one of `OWN_KEYS`, and a plain key
+ *  (`sidebarTitle`, `og:title`): one with a space, a line break or a YAML sign would write
+ *  another field, or none, into the page's front matter. */
+function isMetadataField(key: string, value: unknown): boolean {
+  return value !== undefined && !OWN_KEYS.has(key) && /^[A-Za-z][\w.:-]*$/.test(key);
+}
+
 /**
  * An operation page's front matter, and a function that renders its body. `x-svc.metadata` (or
  * `x-mint.metadata`) overrides it as the platform documents: "any field that's valid in MDX
@@ -119,7 +126,7 @@ export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderC
     ["openapi", `${spec.source} ${op.method} ${op.path}`],
     ["playground", ctx.playground.display],
   ];
-  for (const [key, value] of Object.entries(ctx.metadata ?? {})) if (!OWN_KEYS.has(key) && value !== undefined) fm.push([key, value]);
+  for (const [key, value] of Object.entries(ctx.metadata ?? {})) if (isMetadataField(key, value)) fm.push([key, value]);
   return { frontMatter: fm, body: () => renderOperationBody(spec, op, ctx, title, nodes), cut: () => cutAt(nodes) };
 }
 
@@ -325,7 +332,7 @@ export function channelPageParts(spec: AsyncSpec, ch: AsyncChannel): PageParts {
   if (desc !== undefined) fm.push(["description", metaString(metadata, "description") ?? firstSentence(desc)]);
   fm.push(["asyncapi", `${spec.source} ${ch.id}`]);
   // As an operation page's (`operationPageParts`): the metadata's other front matter fields.
-  for (const [key, value] of Object.entries(metadata ?? {})) if (!OWN_KEYS.has(key) && key !== "asyncapi" && value !== undefined) fm.push([key, value]);
+  for (const [key, value] of Object.entries(metadata ?? {})) if (key !== "asyncapi" && isMetadataField(key, value)) fm.push([key, value]);
   const nodes = pageSchemaBudget(spec.channels.length);
   return { frontMatter: fm, body: () => renderChannelBody(spec, ch, title, nodes), cut: () => cutAt(nodes) };
 }
