@@ -22,7 +22,7 @@ const spec = {
         summary: "Authenticate",
         description: "Exchanges keys for a token. Long explanation follows.",
         "x-mint": {
-          metadata: { description: "Access Key와 Secret Key로 1시간 유효한 토큰을 받습니다.", sidebarTitle: "Auth", tag: "NEW", openapi: "GET /elsewhere", keywords: ["token", "토큰"], "x\npublic": true, "has space": 1 },
+          metadata: { description: "Access Key와 Secret Key로 1시간 유효한 토큰을 받습니다.", sidebarTitle: "Auth", tag: "NEW", openapi: "GET /elsewhere", keywords: ["token", "토큰"], "x\npublic": true, "has space": 1, constructor: "c", prototype: "p" },
           content: "<Info>Tokens expire after one hour.</Info>",
         },
         responses: { "200": { description: "OK", content: { "application/json": { example: { token: "t" } } } } },

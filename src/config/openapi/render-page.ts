@@ -102,11 +102,14 @@ export function renderOperationPage(spec: ApiSpec, op: ApiOperation, ctx: Render
  *  platform says) and `playground` (`ctx.playground`, which reads the metadata's). */
 const OWN_KEYS: ReadonlySet<string> = new Set(["title", "description", "openapi", "playground"]);
 
+/** Keys a front matter reader could take for an object's own machinery: never written. */
+const OBJECT_KEYS: ReadonlySet<string> = new Set(["constructor", "prototype", "__proto__"]);
+
 /** Whether a metadata key is a front matter field to add: not one of `OWN_KEYS`, and a plain key
  *  (`sidebarTitle`, `og:title`): one with a space, a line break or a YAML sign would write
  *  another field, or none, into the page's front matter. */
 function isMetadataField(key: string, value: unknown): boolean {
-  return value !== undefined && !OWN_KEYS.has(key) && /^[A-Za-z][\w.:-]*$/.test(key);
+  return value !== undefined && !OWN_KEYS.has(key) && !OBJECT_KEYS.has(key) && /^[A-Za-z][\w.:-]*$/.test(key);
 }
 
 /**
