@@ -129,13 +129,13 @@ function keyTexts(path: string, placement: PagePlacement | undefined, rules: Twi
   };
   const versions = placement?.versions;
   if (versions !== undefined) {
-    for (const name of versions) add("v", withoutPrefix(path, rules.versions.get(name)));
+    for (const name of versions) add("v", placeIn(path, name, rules.versions));
     // Label-named segments too (`/v6/...` in `v6.x`): a site whose versions share no path
     // scheme (spree: v5.x at the root, v6.x under `/v6`) still has them.
     add("v", withoutNamedSegments(path, versions));
   }
   const products = placement?.products;
-  if (products !== undefined) for (const name of products) add("p", withoutPrefix(path, rules.products.get(name)));
+  if (products !== undefined) for (const name of products) add("p", placeIn(path, name, rules.products));
   return { keys, cls: classKey ?? keys[0] ?? `u\u0000${path}`, languages };
 }
 
@@ -273,6 +273,23 @@ function namesOf(names: readonly string[], normal: (n: string) => string): Reado
     byList.set(key, (set = new Set(names.map(normal))));
   }
   return set;
+}
+
+/**
+ * A page's place in a branch's scheme: its rest after the branch's prefix (`withoutPrefix`); for
+ * the one branch that lives beside the others' folders (`versionPaths`: the latest at the root),
+ * its path after their shared folders, when it is under none of theirs (`/servers/x` in the
+ * latest is the place of `/v3/servers/x` in v3).
+ */
+function placeIn(path: string, name: string, paths: ReadonlyMap<string, VersionPath>): string | undefined {
+  const at = paths.get(name);
+  if (at !== undefined || paths.size === 0) return withoutPrefix(path, at);
+  let shared: string | undefined;
+  for (const other of paths.values()) {
+    if (path.startsWith(`${other.prefix}/`)) return undefined;
+    shared ??= other.prefix.slice(0, other.prefix.length - other.segment.length);
+  }
+  return shared !== undefined && path.startsWith(shared) ? `${shared}\u0000${path.slice(shared.length - 1)}` : undefined;
 }
 
 /** The rest of a path after a version's prefix (`/v3/basics/act` -> `/basics/act`), or

@@ -59,4 +59,25 @@ describe("twin key numbers", () => {
       expect(byText.size).toBeLessThan(compared);
     }
   });
+
+  it("place a page of the version at the root beside the same page in an older version's folder", () => {
+    const latest = "v4.0.0 (beta 1)";
+    const navPages = new Map<string, PagePlacement>(
+      (
+        [
+          ["/servers/tools", [latest]],
+          ["/servers/auth", [latest]],
+          ["/v3/servers/tools", ["v3.4.4"]],
+          ["/v3/servers/auth", ["v3.4.4"]],
+        ] as const
+      ).map(([path, versions]) => [path, { versions, breadcrumbs: [] }]),
+    );
+    const rules = twinRules({ navPages, versions: [latest, "v3.4.4"] });
+    const keys = (path: string): string[] => twinKeyTexts(path, "Tools", navPages.get(path), rules).keys;
+    expect(keys("/servers/tools")).toEqual(["v\u0000undefined\u0000/\u0000/servers/tools", "v\u0000undefined\u0000\u0001/servers/tools"]);
+    expect(keys("/v3/servers/tools")).toEqual(["v\u0000undefined\u0000/\u0000/servers/tools", "v\u0000undefined\u0000\u0001/v3/servers/tools"]);
+    // A page of the root version inside an older version's folder is at no place of the scheme.
+    expect(twinKeyTexts("/v3/servers/tools", "Tools", { versions: [latest], breadcrumbs: [] }, rules).keys).toEqual(["v\u0000undefined\u0000\u0001/v3/servers/tools"]);
+  });
 });
+
