@@ -4,7 +4,7 @@ import { readPageMeta } from "../page-meta.js";
 import type { ApiSettings } from "./api-settings.js";
 import { CODE_GENERATORS, exampleRequest } from "./code-examples.js";
 import { exampleValue } from "./example-value.js";
-import type { ApiContent, ApiOperation, ApiParameter, ApiSchemaComponent, ApiSpec } from "./model.js";
+import type { ApiAuth, ApiContent, ApiOperation, ApiParameter, ApiSchemaComponent, ApiSpec } from "./model.js";
 import { describePlayground, type PlaygroundSettings } from "./playground.js";
 import { fieldOf, type SchemaField, schemaFields } from "./schema-fields.js";
 import { pageSchemaBudget, SchemaBudget } from "./schema-budget.js";
@@ -296,21 +296,35 @@ function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefi
   return lines;
 }
 
+/**
+ * The operation's authentication: one line while each way reads differently and says nothing
+ * more; else one line per way, with the schemes' names (two bearer schemes read alike: Polar's
+ * personal and organization tokens) and their descriptions, which say where a token comes from.
+ */
 function describeAuth(op: ApiOperation): string | undefined {
   if (op.security.length === 0) return undefined;
-  const alts = op.security.map((alt) => {
+  const plain = op.security.map((alt) => (alt.length === 0 ? "none" : alt.map(authLabel).join(" and ")));
+  const described = op.security.some((alt) => alt.some((a) => a.description !== undefined && oneLine(a.description) !== ""));
+  if (!described && new Set(plain).size === plain.length) return plain.join(", or ");
+  const ways = op.security.map((alt) => {
     if (alt.length === 0) return "none";
     return alt
       .map((a) => {
-        if (a.type === "http" && a.scheme === "bearer") return `Bearer token (\`Authorization: Bearer <token>\`)`;
-        if (a.type === "http" && a.scheme === "basic") return `HTTP Basic (\`Authorization: Basic <encoded-value>\`)`;
-        if (a.type === "apiKey") return `API key in ${a.in ?? "header"} \`${a.paramName ?? a.name}\``;
-        if (a.type === "oauth2" || a.type === "openIdConnect") return `OAuth 2 (${a.name}; \`Authorization: Bearer <token>\`)`;
-        return `${a.name} (${a.type})`;
+        const description = a.description !== undefined ? oneLine(a.description) : "";
+        return `${authLabel(a)}, scheme \`${a.name}\`${description !== "" ? `: ${description}` : ""}`;
       })
-      .join(" and ");
+      .join("; and ");
   });
-  return alts.join(", or ");
+  if (ways.length === 1) return ways[0];
+  return `one of\n\n${ways.map((w) => `- ${w}`).join("\n")}\n`;
+}
+
+function authLabel(a: ApiAuth): string {
+  if (a.type === "http" && a.scheme === "bearer") return `Bearer token (\`Authorization: Bearer <token>\`)`;
+  if (a.type === "http" && a.scheme === "basic") return `HTTP Basic (\`Authorization: Basic <encoded-value>\`)`;
+  if (a.type === "apiKey") return `API key in ${a.in ?? "header"} \`${a.paramName ?? a.name}\``;
+  if (a.type === "oauth2" || a.type === "openIdConnect") return `OAuth 2 (${a.name}; \`Authorization: Bearer <token>\`)`;
+  return `${a.name} (${a.type})`;
 }
 
 function specPointerLine(source: string, pointer: string): string {
