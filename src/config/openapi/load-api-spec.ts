@@ -2,6 +2,7 @@ import { LIMITS } from "../../limits.js";
 import { readAsyncapi } from "../asyncapi/read-asyncapi.js";
 import type { IgnoreRules } from "../ignore-rule-set.js";
 import { readInsideRoot, refusalCode } from "../inside-root.js";
+import { breakDataCycles, CIRCULAR } from "../data-cycles.js";
 import { type Dereferenced, dereferenceDocument } from "./dereference.js";
 import { cutRefsIntoRestricted } from "./restricted-refs.js";
 import type { ApiSpec } from "./model.js";
@@ -99,10 +100,11 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     }
     const expanded = expandedSize(deref.document, LIMITS.api.maxExpandedValues);
     if (expanded.over) return done({ ok: false, message: tooLargeMessage(expanded.at), overLimit: true }, deref.selfContained);
+    const circles = circleWarnings(breakDataCycles(deref.document));
     const read = readAsyncapi(deref.document, source, type.version);
     if (read.ok && cut.stray.length > 0) read.spec = { ...read.spec, strayParts: cut.stray };
     const decided = deref.decisions.length > 0 ? { refDecisions: deref.decisions } : {};
-    return done(read.ok ? { ok: true, spec: read.spec, warnings: [...parseWarnings, ...cut.warnings, ...deref.warnings], ...decided } : { ok: false, message: read.message, ...decided }, deref.selfContained);
+    return done(read.ok ? { ok: true, spec: read.spec, warnings: [...parseWarnings, ...cut.warnings, ...deref.warnings, ...circles], ...decided } : { ok: false, message: read.message, ...decided }, deref.selfContained);
   }
   const problems = await deps.validator.validate(document, type.version);
   // A problem inside an operation costs that operation (`readOperations`); one inside a named
@@ -135,6 +137,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   // page, example and search body would read as billions of values (`expanded-size.ts`).
   const expanded = expandedSize(deref, LIMITS.api.maxExpandedValues);
   if (expanded.over) return done({ ok: false, message: tooLargeMessage(expanded.at), overLimit: true }, resolved.selfContained);
+  const circles = circleWarnings(breakDataCycles(deref));
   const info = (deref.info ?? {}) as Record<string, unknown>;
   const description = typeof info.description === "string" && info.description.trim() !== "" ? info.description : undefined;
   const spec: ApiSpec = {
@@ -151,7 +154,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   const schemaWarnings = inSchemas.map((p): SpecWarning => ({ message: `${pointerToPath(p.pointer)}: ${p.message} (not valid OpenAPI ${type.raw}); read as written` }));
   const pathWarnings = optionalInPath.map((at): SpecWarning => ({ message: `${pointerToPath(`${at}/required`)}: a path parameter must be required (not valid OpenAPI ${type.raw}); read as required` }));
   const decided = resolved.decisions.length > 0 ? { refDecisions: resolved.decisions } : {};
-  return done({ ok: true, spec, warnings: [...parseWarnings, ...cut.warnings, ...resolved.warnings, ...schemaWarnings, ...pathWarnings], ...decided }, resolved.selfContained);
+  return done({ ok: true, spec, warnings: [...parseWarnings, ...cut.warnings, ...resolved.warnings, ...circles, ...schemaWarnings, ...pathWarnings], ...decided }, resolved.selfContained);
 }
 
 /**
@@ -217,3 +220,9 @@ async function fetchText(url: string, deps: SpecLoaderDeps): Promise<TextResult>
   if (deps.fetch === undefined) return { ok: false, message: "remote spec not fetched", notFetched: true };
   return fetchRemoteText(url, deps.fetch, deps.fetchTimeoutMs);
 }
+
+/** `check`'s word on data values whose `$ref` pointed back up them (`breakDataCycles`). */
+function circleWarnings(cuts: readonly (readonly string[])[]): SpecWarning[] {
+  return cuts.slice(0, 5).map((at) => ({ message: `$ref at ${at.join(".")} points back into the value that holds it: read as "${CIRCULAR}"` }));
+}
+
