@@ -175,7 +175,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
   const kept = schemaKeptBy(diskPages, options.specFiles);
   const pageGroups = restrictingGroupsOf(diskPages);
-  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, channelRefs, channelKept: channelKeptBy(diskPages, options.specFiles), pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), pageGroups });
+  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, channelRefs, channelKept: channelKeptBy(diskPages, options.specFiles), pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), specFileKept: specFileKeptBy(diskPages, options.specFiles), pageGroups });
   const documenting = documentingRules(plan.frontMatter, pageGroups);
   appendAll(diagnostics, plan.diagnostics);
 
@@ -381,6 +381,16 @@ function channelPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, o
  *  then the channel's reference (`channelReference`), as `documentedPage` appends an operation. */
 function channelDocumentedPage(page: Page, fm: FrontMatterChannel, specTimeFor: (access: Access) => Date | undefined): Page {
   return withReference(page.authored ?? page, () => channelReference(fm.spec, fm.channel), specTimeFor);
+}
+
+/** Whether every reader of a page may read a spec's file (`PlanInput.specFileKept`): a spec with
+ *  no file of the repository's (a remote one docs.json names) is the site's. */
+function specFileKeptBy(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<string, SiteFile> | undefined): (pagePath: string, source: string) => boolean {
+  return (pagePath, source) => {
+    const page = pages.get(pagePath);
+    const file = specFiles?.get(`/${source}`);
+    return page === undefined || file === undefined || readersCover((page.authored ?? page).file.access, file.access);
+  };
 }
 
 /** Why not every reader of a page keeps a spec's schema, undefined when all do (`schemaKeptBy`). */

@@ -825,6 +825,7 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
   // its readers may read (a spec only restricted pages name is theirs alone).
   const namers = new Map<string, Access[]>();
   const unnamedSchemas: [Page, string][] = [];
+  const unnamedOperations: [Page, OperationEntry][] = [];
   for (const page of pages.values()) {
     const entry = page.meta.openapi !== undefined ? parseOperationEntry(page.meta.openapi) : undefined;
     // A data model page (`openapi-schema`) names its spec the same way, or names none: then the
@@ -847,14 +848,24 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
       unnamedSchemas.push([page, schema.name]);
       continue;
     }
-    const spec = file !== undefined ? frontMatterSpecFile(file, page.file.path.slice(1), lookup) : unnamedSpecFor(entry as OperationEntry, specTexts());
+    if (file === undefined) {
+      unnamedOperations.push([page, entry as OperationEntry]);
+      continue;
+    }
+    const spec = frontMatterSpecFile(file, page.file.path.slice(1), lookup);
     if (spec === undefined) continue;
     out.set(page.path, spec);
-    if (file !== undefined) namers.set(spec, [...(namers.get(spec) ?? []), page.file.access]);
+    namers.set(spec, [...(namers.get(spec) ?? []), page.file.access]);
+  }
+  // A page naming no file looks only among the specs every one of its readers may read: choosing
+  // one restricted pages name would show its operation, and open the whole file, to them.
+  const readableBy = (page: Page): RepoSpecText[] => specTexts().filter((f) => namers.get(f.rel)?.some((access) => readersCover(page.file.access, access)) !== false);
+  for (const [page, entry] of unnamedOperations) {
+    const spec = unnamedSpecFor(entry, readableBy(page));
+    if (spec !== undefined) out.set(page.path, spec);
   }
   for (const [page, name] of unnamedSchemas) {
-    const readable = specTexts().filter((f) => namers.get(f.rel)?.some((access) => readersCover(page.file.access, access)) !== false);
-    const spec = unnamedSchemaSpecFor(name, readable);
+    const spec = unnamedSchemaSpecFor(name, readableBy(page));
     if (spec !== undefined) out.set(page.path, spec);
   }
   return out;

@@ -144,6 +144,20 @@ describe("OpenAPI configuration conditions", () => {
     expect(site.config.navPages.has("/api-reference/users/create-user")).toBe(false);
   });
 
+  it("an operation whose x-mint metadata says hidden is hidden as x-hidden hides it (before: in the sidebar and nav)", async () => {
+    const spec = usersSpec();
+    opOf(spec, "/users", "post")["x-mint"] = { metadata: { hidden: true } };
+    // `hidden: false` keeps the operation in navigation.
+    opOf(spec, "/users/{id}", "get")["x-mint"] = { metadata: { hidden: false } };
+    const site = await load({ "docs.json": nav([]), "openapi.json": spec });
+    expect(lines(site)).toEqual([]);
+    expect(site.api?.plan.nav.map((n) => n.pagePath)).toEqual(["/api-reference/users/list-users", "/api-reference/users/get-user", "/api-reference/pets/list-pets"]);
+    expect(site.pages.get("/api-reference/users/create-user")?.meta.hidden).toBe(true);
+    expect(site.pages.get("/api-reference/users/create-user")?.meta.noindex).toBe(true);
+    expect(site.config.navPages.has("/api-reference/users/create-user")).toBe(false);
+    expect(site.config.navPages.has("/api-reference/users/get-user")).toBe(true);
+  });
+
   it("operations with validation errors are skipped with a warning; the others are generated", async () => {
     const spec = usersSpec();
     delete opOf(spec, "/users", "post").responses;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
+import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
 import { lines, writeRepo } from "./helpers.js";
 
@@ -140,5 +141,56 @@ describe("a navigation entry naming a webhook in lower case", () => {
     } finally {
       await rt.close();
     }
+  });
+});
+
+/**
+ * A page naming no spec file is matched only among the specs every one of its readers may read:
+ * a spec only a staff page names is the staff's (found by an adversary: an open page naming
+ * `POST /secret` showed the staff's operation and opened the whole staff spec to everyone).
+ */
+describe("front matter naming no spec, where the one spec holding the operation is restricted", () => {
+  const staffSpec = [
+    "openapi: 3.1.0",
+    "info: {title: Staff, version: '1'}",
+    "paths:",
+    "  /secret: {post: {summary: Secret op, description: SECRETOPMARK, responses: {'200': {description: ok}}}}",
+    "  /other: {get: {summary: Other, description: OTHERSECRETMARK, responses: {'200': {description: ok}}}}",
+    "webhooks:",
+    "  secretHook: {post: {summary: Secret hook, description: HOOKMARK, responses: {'200': {description: ok}}}}",
+    "",
+  ].join("\n");
+  const page = (title: string, openapi: string, extra = ""): string => `---\ntitle: ${title}\n${extra}openapi: ${openapi}\n---\n${title} prose\n`;
+  let root: string;
+  let runtime: DocsRuntime;
+  const sh = async (command: string, groups: readonly string[] = []) => {
+    const r = await runtime.readerState(localContext(readerWithGroups(groups))).shell.run(command);
+    return r.stdout + r.stderr;
+  };
+  beforeAll(async () => {
+    root = writeRepo({
+      "docs.json": { name: "Unnamed", navigation: { groups: [{ group: "Start", pages: ["index", "staff", "pub", "hook", "staffhook"] }] } },
+      "index.mdx": "# Home\n",
+      "staff.mdx": page("Staff page", "/api/staff.yaml POST /secret", "groups: [staff]\n"),
+      "pub.mdx": page("Pub page", "POST /secret"),
+      "hook.mdx": page("Hook page", "webhook secretHook"),
+      // A staff page naming no file may use the staff's spec.
+      "staffhook.mdx": page("Staff hook", "webhook secretHook", "groups: [staff]\n"),
+      "api/staff.yaml": staffSpec,
+    });
+    runtime = await DocsRuntime.load({ root });
+  });
+  afterAll(() => runtime.close());
+
+  it("shows the operation to no reader outside the staff, keeps the file closed, and says why", async () => {
+    expect(await sh("ls -R /")).toBe("/:\nhook.mdx\nindex.mdx\npub.mdx\nskill.md\n");
+    expect(await sh("cat /pub.mdx /hook.mdx")).toBe(page("Pub page", "POST /secret") + page("Hook page", "webhook secretHook"));
+    expect(await sh("grep -rl 'SECRETOPMARK\\|OTHERSECRETMARK\\|HOOKMARK' /")).toBe("");
+    expect((await runtime.search(localContext(), { query: "SECRETOPMARK HOOKMARK" })).map((h) => h.page.path)).toEqual([]);
+    expect(await sh("grep -rl 'SECRETOPMARK\\|HOOKMARK' /", ["staff"])).toBe("/api/staff.yaml\n/staff.mdx\n/staffhook.mdx\n");
+    expect(lines(runtime.site)).toEqual([
+      'hook.mdx warning: front matter openapi "webhook secretHook" names no spec, and only api/staff.yaml, a spec file restricted to groups that not every reader of this page is in, has it: its reference is not shown on the page',
+      'pub.mdx warning: front matter openapi "POST /secret" names no spec, and only api/staff.yaml, a spec file restricted to groups that not every reader of this page is in, has it: its reference is not shown on the page',
+    ]);
   });
 });

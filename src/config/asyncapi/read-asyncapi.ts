@@ -205,7 +205,7 @@ function channel(
     operations,
     messages,
     servers,
-    hidden: ch["x-hidden"] === true,
+    hidden: ch["x-hidden"] === true || (extension?.metadata !== undefined && readPageMeta(extension.metadata).hidden),
     ...(extension !== undefined ? { extension } : {}),
     pointer,
   };

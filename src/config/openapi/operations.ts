@@ -144,7 +144,8 @@ function readOperation(i: OpInput): ApiOperation {
     responses: readResponses(op.responses),
     security: readSecurity(op.security !== undefined ? op.security : i.docSecurity, i.schemes),
     servers: servers.length > 0 ? servers : itemServers.length > 0 ? itemServers : i.docServers,
-    hidden: op["x-hidden"] === true,
+    // `x-mint.metadata.hidden` is the page's front matter `hidden`: out of navigation as `x-hidden`.
+    hidden: op["x-hidden"] === true || (extension?.metadata !== undefined && readPageMeta(extension.metadata).hidden),
     excluded: op["x-excluded"] === true,
     ...(extension !== undefined ? { extension } : {}),
     codeSamples: readCodeSamples(op["x-codeSamples"] ?? op["x-code-samples"]),

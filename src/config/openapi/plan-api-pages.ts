@@ -131,6 +131,10 @@ export interface PlanInput {
    *  chooses among the kept ones only, so what a reader gets there never depends on a schema they
    *  may not read. */
   readonly schemaKept?: (pagePath: string, spec: ApiSpec, schema: string, operations: ReadonlyMap<string, FrontMatterOperation>) => string | undefined;
+  /** Whether every reader of a page may read a spec's file (a spec only restricted pages name is
+   *  theirs alone); absent: all may. A page naming no spec file matches its operation among those
+   *  only: another would show the operation, and open its file, to readers who may not read it. */
+  readonly specFileKept?: (pagePath: string, source: string) => boolean;
   /** The groups an MDX page restricts its readers to (undefined: it restricts nobody); absent: none does. */
   readonly pageGroups?: (pagePath: string) => readonly string[] | undefined;
 }
@@ -484,7 +488,10 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
     // (`post /runs`, `webhook crawlPage`), as the platform reads them; navigation entries do not.
     const found = ref.spec !== undefined ? { ...written, file: ref.spec } : written;
     const parsed = { ...found, method: found.method.toUpperCase() };
-    const defaults = pageDefaults.get(ref.pagePath) ?? [...specs.openapi.keys(), ...[...specs.unavailable].filter((s) => !specs.asyncapi.has(s))];
+    const kept = input.specFileKept;
+    const candidates = pageDefaults.get(ref.pagePath) ?? [...specs.openapi.keys(), ...[...specs.unavailable].filter((s) => !specs.asyncapi.has(s))];
+    const defaults = candidates.filter((source) => parsed.file !== undefined || kept === undefined || kept(ref.pagePath, source));
+    const withheld = candidates.filter((source) => !defaults.includes(source)).sort();
     // Several specs apply and the page names none: the platform "searches every uploaded
     // specification", and "the first match wins based on alphabetical filename order" (its
     // OpenAPI setup page). The page shows that one; the warning says so and how to choose.
@@ -517,6 +524,15 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
       if (ref.spec === undefined && written.file !== undefined && leavesRepository(written.file, ref.file)) {
         warn(ref.file, `front matter openapi "${ref.openapi}" names a spec file outside the repository: it is not read`);
       }
+      continue;
+    }
+    // Found only in specs this page's readers may not all read: said as such (to the author).
+    const restricted = withheld.find((source) => {
+      const spec = specs.openapi.get(source);
+      return spec !== undefined && findOperation(spec, parsed.method, parsed.path) !== undefined;
+    });
+    if (restricted !== undefined) {
+      warn(ref.file, `front matter openapi "${ref.openapi}" names no spec, and only ${restricted}, a spec file restricted to groups that not every reader of this page is in, has it: its reference is not shown on the page`);
       continue;
     }
     const why = outcome.kind === "no-spec" ? "docs.json references no OpenAPI spec" : outcome.reason;
