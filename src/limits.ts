@@ -408,6 +408,12 @@ export const LIMITS = {
      *  (`maxExampleChars`), but code samples carry the whole body: at this bound the clique's page
      *  is ~2 MB (at 100,000 it was 10 MB). Past it, objects and arrays come out empty. */
     maxExampleValues: 20_000,
+    /** Characters (strings and keys) one data value of a spec is written with: an example, a
+     *  default, an enum entry, an `x-svc.metadata` field (`finite-data.ts`). Shared references
+     *  can make a 101 KB spec's value stand for 1.6 GB of text, which no writer survives; real
+     *  examples are a few KB (a page shows 4,000 characters of one), code samples carry whole
+     *  request bodies. Past it the value reads `(cut: value too large)`. */
+    maxDataChars: 200_000,
     /** `allOf` parts one schema's merge may take in, at any depth: nine schemas each `allOf` all
      *  nine merged every path among them (9! parts) for one field (issue 25). Real schemas merge
      *  a few (the largest of the shared specs and corpora: see docs/api-reference.md). */

@@ -1,16 +1,15 @@
+import { CIRCULAR } from "./finite-data.js";
+
 /**
- * Values a spec means as data (`example`, `default`, `enum`, `const`, `examples`, `x-` extensions:
- * `x-svc.metadata`) made finite once `$ref`s are replaced. A schema may refer to itself (a tree
- * node), and every reader of schemas stops at such a cycle; a `$ref` inside an example or a
- * metadata value that points back up it (`loop: {$ref: '#/.../example'}`) makes a value no JSON
- * or YAML writer can write, and every page, code example and front matter writes them. The
- * reference that closes such a circle is replaced, in place, by `CIRCULAR`: the value reads as
- * written up to it, and the rest of the spec is served (it took the server down, issue 24).
- * Run after the dereference and its size check (`expandedSize`), on OpenAPI and AsyncAPI alike.
+ * Where a spec's data values (`example`, `default`, `enum`, `const`, `examples`, `x-` extensions:
+ * `x-svc.metadata`) point back up themselves once `$ref`s are replaced, for `check` to say
+ * (`loop: {$ref: '#/.../example'}`). Found only: nothing is changed, since the objects such a
+ * value reaches can be schemas elsewhere (a `$ref` from an example to a recursive schema must not
+ * cut the schema); every writer of a data value makes it finite (`finiteData`), where the circle
+ * reads as `CIRCULAR`. Run after the dereference and its size check, OpenAPI and AsyncAPI alike.
  */
 
-/** What a data value's circular reference reads as. */
-export const CIRCULAR = "(circular $ref)";
+export { CIRCULAR };
 
 /** Keywords whose value is data, not a schema or another spec object. */
 const DATA_KEYS: ReadonlySet<string> = new Set(["example", "examples", "default", "const", "enum"]);
@@ -77,9 +76,12 @@ const keysOf = (link: Link | undefined): string[] => {
  * Break every circle inside the document's data values, in place, and say where (the keys from
  * the root to each reference replaced). Iterative: never overflows the stack.
  */
-export function breakDataCycles(document: object): string[][] {
+export function findDataCycles(document: object): string[][] {
   const cuts: string[][] = [];
+  // An object is walked once in each role: as a map of names (`properties`) and as anything else
+  // (an operation reached first through a `$ref` as a `properties` map is still an operation).
   const seen = new Set<object>();
+  const seenNamed = new Set<object>();
   /** Data values already made finite: shared ones are walked once. */
   const finite = new Set<object>();
   const stack: { node: Record<string, unknown>; named: boolean; at: Link | undefined }[] = [{ node: document as Record<string, unknown>, named: false, at: undefined }];
@@ -93,16 +95,17 @@ export function breakDataCycles(document: object): string[][] {
         for (const cut of cutCycles(child, finite)) cuts.push([...keysOf(at), key, ...cut]);
         continue;
       }
-      if (seen.has(child)) continue;
-      seen.add(child);
-      stack.push({ node: child, named: !Array.isArray(node) && NAMED_MAPS.has(key) && !named, at: { parent: at, key } });
+      const childNamed = !Array.isArray(node) && NAMED_MAPS.has(key) && !named;
+      const walked = childNamed ? seenNamed : seen;
+      if (walked.has(child)) continue;
+      walked.add(child);
+      stack.push({ node: child, named: childNamed, at: { parent: at, key } });
     }
   }
   return cuts;
 }
 
-/** Replace each reference in `value` back to one of its own ancestors with `CIRCULAR`; the keys
- *  from `value` to each one replaced. */
+/** The keys from `value` to each reference in it back to one of its own ancestors. */
 function cutCycles(value: Record<string, unknown>, finite: Set<object>): string[][] {
   const cuts: string[][] = [];
   if (finite.has(value)) return cuts;
@@ -120,7 +123,6 @@ function cutCycles(value: Record<string, unknown>, finite: Set<object>): string[
     const child = frame.node[key];
     if (!isObject(child) || finite.has(child)) continue;
     if (open.has(child)) {
-      frame.node[key] = CIRCULAR;
       cuts.push(frames.map((f) => f.keys[f.next - 1] as string));
       continue;
     }

@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../config/diagnostic.js";
+import { dataJson } from "../config/finite-data.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { readInsideRoot } from "../config/inside-root.js";
 import { readApiSettings } from "../config/openapi/api-settings.js";
@@ -596,7 +597,7 @@ function generatedPage(pagePath: string, parts: PageParts, specTimeFor: (access:
 /** A value as YAML reads back its JSON text (`NaN` becomes null, `undefined` keys vanish...). */
 function asYamlReadsJson(v: unknown): unknown {
   if (typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) || v === null) return v;
-  return JSON.parse(JSON.stringify(v) ?? "null") as unknown;
+  return JSON.parse(dataJson(v)) as unknown;
 }
 
 /** A page generated from a spec that has no file (a remote one): the epoch, as `ls -l` shows it. */

@@ -50,9 +50,9 @@ describe("a spec's data value whose $ref points back into it", () => {
       'api.json warning: $ref at paths./open.get.parameters.0.schema.enum.0.loop points back into the value that holds it: read as "(circular $ref)"',
     ]);
     const text = site.pages.get("/api-reference/open-op")?.file.text ?? "";
-    expect(text.slice(0, text.indexOf("# Open op"))).toBe('---\ntitle: "Open op"\nopenapi: "api.json GET /open"\nplayground: "interactive"\ntag: "BETA"\nloop: "(circular $ref)"\n---\n\n');
+    expect(text.slice(0, text.indexOf("# Open op"))).toBe('---\ntitle: "Open op"\nopenapi: "api.json GET /open"\nplayground: "interactive"\ntag: "BETA"\nloop: {"tag":"BETA","loop":"(circular $ref)"}\n---\n\n');
     expect(text.split("\n").filter((l) => l.includes("circular") || l.startsWith("- `"))).toEqual([
-      'loop: "(circular $ref)"',
+      'loop: {"tag":"BETA","loop":"(circular $ref)"}',
       '- [`q`](#q) `object` (one of: {"loop":"(circular $ref)"}; default: {"loop":"(circular $ref)"})',
       // The recursive schema is read as it is everywhere: its fields, the recursion not followed.
       "- `name` `string`",
@@ -60,4 +60,75 @@ describe("a spec's data value whose $ref points back into it", () => {
       '  "loop": "(circular $ref)"',
     ]);
   });
+
+  it("leaves the schemas a data value reaches whole, whichever way the spec is walked", async () => {
+    const node = { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Node" } } } };
+    const spec2 = {
+      openapi: "3.0.3",
+      info: { title: "T", version: "1" },
+      paths: {
+        "/tree": { get: { summary: "Get tree", responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Node" } } } } } } },
+        // A data value reaching a recursive schema: written up to the circle, the schema untouched.
+        "/other": { get: { summary: "Other", "x-sample": { $ref: "#/components/schemas/Node" }, responses: { "204": { description: "none" } } } },
+        // The operation is also reached as a `properties` map (a schema's `$ref` to it): its
+        // `x-mint` is still an extension, its loop still found.
+        "/a": { get: { summary: "A op", "x-mint": { metadata: { loop: { $ref: "#/paths/~1a/get/x-mint/metadata" } } }, responses: { "200": { description: "ok" } } } },
+      },
+      components: { schemas: { Node: node, Z: { type: "object", properties: { $ref: "#/paths/~1a/get" } } } },
+    };
+    const site = await load({ "docs.json": { navigation: { groups: [{ group: "API", openapi: "api.json" }] } }, "api.json": spec2, "index.mdx": "# Home\n" });
+    expect(lines(site)).toEqual([
+      'api.json warning: $ref at paths./a.get.x-mint.metadata.loop points back into the value that holds it: read as "(circular $ref)"',
+      'api.json warning: $ref at paths./other.get.x-sample.properties.children.items points back into the value that holds it: read as "(circular $ref)"',
+      "api.json warning: components.schemas.Z.properties.$ref: must be object (not valid OpenAPI 3.0.3); read as written",
+    ]);
+    const tree = site.pages.get("/api-reference/get-tree")?.file.text ?? "";
+    expect(tree.split("\n").filter((l) => l.startsWith("- `"))).toEqual(["- `name` `string`", "- `children` `array of object`"]);
+    expect(site.pages.get("/api-reference/a-op")?.frontMatter.loop).toEqual({ loop: "(circular $ref)" });
+  });
+
+  it("writes a value that references make gigabytes long cut at 200,000 characters", async () => {
+    // Fourteen levels of two references to the level below, ending in one 100,000-character
+    // string: 1.6 GB written out, from a 101 KB spec.
+    const levels: Record<string, unknown> = { L0: "x".repeat(100_000) };
+    for (let i = 1; i <= 14; i++) levels[`L${i}`] = { a: { $ref: `#/components/x-d/L${i - 1}` }, b: { $ref: `#/components/x-d/L${i - 1}` } };
+    const spec3 = {
+      openapi: "3.1.0",
+      info: { title: "T", version: "1" },
+      components: { "x-d": levels },
+      paths: { "/big": { get: { summary: "Big", "x-mint": { metadata: { big: { $ref: "#/components/x-d/L14" } } }, responses: { "200": { description: "ok", content: { "application/json": { example: { $ref: "#/components/x-d/L14" } } } } } } } },
+    };
+    const site = await load({ "docs.json": { navigation: { groups: [{ group: "API", openapi: "api.json" }] } }, "api.json": spec3, "index.mdx": "# Home\n" });
+    expect(lines(site)).toEqual([]);
+    const text = site.pages.get("/api-reference/big")?.file.text ?? "";
+    const big = text.split("\n").find((l) => l.startsWith("big: ")) ?? "";
+    // Down the first references to the string, whole; its twin cut where the bound ends; every
+    // level above says the rest was cut.
+    let value = JSON.parse(big.slice("big: ".length)) as Record<string, unknown>;
+    for (let level = 14; level > 1; level--) {
+      expect(Object.keys(value)).toEqual(["a", "…"]);
+      expect(value["…"]).toBe("(cut: value too large)");
+      value = value.a as Record<string, unknown>;
+    }
+    expect(value.a).toBe("x".repeat(100_000));
+    // 200,000 characters in all: 14 keys `a`, the first string, the key `b`.
+    expect(value.b).toBe(`${"x".repeat(200_000 - 14 - 100_000 - 1)}… (cut: value too large)`);
+    expect(text.includes('\n... (truncated; the full example is in the spec file)\n```')).toBe(true);
+  });
+
+  it("writes a schema's default that is a recursive schema (a properties map used as a schema) without a crash", async () => {
+    const spec4 = {
+      openapi: "3.0.3",
+      info: { title: "T", version: "1" },
+      paths: { "/a": { get: { summary: "A op", responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/S/properties" } } } } } } } },
+      components: { schemas: { S: { type: "object", properties: { name: { type: "string" }, default: { type: "object", properties: { loop: { $ref: "#/components/schemas/S/properties/default" } } } } } } },
+    };
+    const site = await load({ "docs.json": { navigation: { groups: [{ group: "API", openapi: "api.json" }] } }, "api.json": spec4, "index.mdx": "# Home\n" });
+    expect(lines(site)).toEqual([
+      'api.json warning: $ref at paths./a.get.responses.200.content.application/json.schema.default.properties.loop points back into the value that holds it: read as "(circular $ref)"',
+    ]);
+    const text = site.pages.get("/api-reference/a-op")?.file.text ?? "";
+    expect(text.split("\n").filter((l) => l.startsWith("- `"))).toEqual(['- `any` (default: {"type":"object","properties":{"loop":"(circular $ref)"}})']);
+  });
 });
+

@@ -168,6 +168,52 @@ Generated from \`/notes.json\`: \`jq '.["paths"]["/notes/{id}"]["patch"]' /notes
     ]);
   });
 
+  it("lists the security schemes by name, with their descriptions, when two read alike or one says more", async () => {
+    // Polar: personal and organization access tokens are both bearer tokens; their descriptions tell them apart.
+    const authSpec = {
+      ...spec,
+      components: {
+        securitySchemes: {
+          pat: { type: "http", scheme: "bearer", description: "A personal access token,\n  from your account settings." },
+          oat: { type: "http", scheme: "bearer", description: "An organization access token." },
+          key: { type: "apiKey", in: "header", name: "X-Key", description: "   " },
+        },
+      },
+      security: [{ pat: [] }, { oat: [], key: [] }, {}],
+    };
+    const described = { ...authSpec, security: [{ key: [] }], components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key", description: "The project key." } } } };
+    const plain = { ...authSpec, security: [{ key: [] }, {}], components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } } } };
+    const authLines = async (s: unknown): Promise<string[]> => {
+      const site = await load({ "docs.json": { navigation: { groups: [{ group: "API", openapi: "notes.json", pages: ["PATCH /notes/{id}"] }] } }, "notes.json": s });
+      const text = site.pages.get("/api-reference/notes/update-a-note")?.file.text ?? "";
+      return text.slice(text.indexOf("**Authentication:**"), text.indexOf("## Path parameters")).split("\n");
+    };
+    expect(await authLines(authSpec)).toEqual([
+      "**Authentication:** Bearer token (`Authorization: Bearer <token>`), or Bearer token (`Authorization: Bearer <token>`) and API key in header `X-Key`, or none",
+      "**Playground:** interactive, for every reader; requests are relayed by POST /_svc/api/request",
+      "",
+      "## Authentication",
+      "",
+      "- `pat`: Bearer token (`Authorization: Bearer <token>`). A personal access token, from your account settings.",
+      "- `oat`: Bearer token (`Authorization: Bearer <token>`). An organization access token.",
+      "- `key`: API key in header `X-Key`",
+      "",
+      "",
+    ]);
+    expect(await authLines(described)).toEqual([
+      "**Authentication:** API key in header `X-Key`",
+      "**Playground:** interactive, for every reader; requests are relayed by POST /_svc/api/request",
+      "",
+      "## Authentication",
+      "",
+      "- `key`: API key in header `X-Key`. The project key.",
+      "",
+      "",
+    ]);
+    // Each way reads differently and none says more: the line alone, as before.
+    expect(await authLines(plain)).toEqual(["**Authentication:** API key in header `X-Key`, or none", "**Playground:** interactive, for every reader; requests are relayed by POST /_svc/api/request", "", ""]);
+  });
+
   it("defaults: required keeps only required parameters; without prefill values are placeholders; url: full shows the base URL", async () => {
     const site = await load({
       "docs.json": { api: { playground: { url: "full", display: "auth", proxy: false }, examples: { languages: ["curl", "cobol"], defaults: "required" } }, navigation: { groups: [{ group: "API", openapi: "notes.json", pages: ["PATCH /notes/{id}"] }] } },

@@ -1,4 +1,5 @@
 import type { AsyncChannel, AsyncSpec } from "../../config/asyncapi/model.js";
+import { dataJson } from "../../config/finite-data.js";
 import type { ApiSettings } from "../../config/openapi/api-settings.js";
 import { CODE_GENERATORS, exampleRequest } from "../../config/openapi/code-examples.js";
 import { exampleValue } from "../../config/openapi/example-value.js";
@@ -148,7 +149,7 @@ export function playgroundHtml(input: Pick<OperationHtmlInput, "op" | "view" | "
     if (p.in === "cookie") continue; // a page's script cannot set cookies for another origin
     const filled = prefill && !(requiredOnly && !p.required) ? (p.example !== undefined ? p.example : exampleValue(p.schema, { prefill: true, requiredOnly }, nodes)) : undefined;
     // A type placeholder (`<string>`) is no value to send: the field stays empty, its type shown as the hint.
-    const value = filled === undefined || isPlaceholder(filled) ? "" : typeof filled === "string" ? filled : JSON.stringify(filled);
+    const value = filled === undefined || isPlaceholder(filled) ? "" : typeof filled === "string" ? filled : dataJson(filled);
     const type = fieldOf(p.schema ?? {}, nodes)?.type ?? "string";
     out.push(
       `<label class="row"><span>${esc(p.name)} <small>${esc(p.in)}${p.required ? ", required" : ""}</small></span><input name="${esc(p.name)}" data-in="${esc(p.in)}" value="${esc(value)}" placeholder="${esc(type)}"${p.required ? " required" : ""} data-testid="param-${esc(p.name)}"></label>`,
@@ -158,7 +159,7 @@ export function playgroundHtml(input: Pick<OperationHtmlInput, "op" | "view" | "
   if (content !== undefined) {
     const bodyValue = prefill && !(requiredOnly && op.requestBody?.required !== true) ? (content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly }, nodes)) : undefined;
     const skeleton = exampleValue(content.schema, { prefill: false, requiredOnly }, nodes);
-    const text = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
+    const text = (v: unknown): string => (typeof v === "string" ? v : dataJson(v, 2));
     out.push(
       `<label class="row body"><span>Body <small>${esc(content.mediaType)}</small></span><textarea name="body" rows="8" data-testid="playground-body" placeholder="${esc(text(skeleton))}">${bodyValue === undefined ? "" : esc(text(bodyValue))}</textarea></label>`,
     );
@@ -245,7 +246,7 @@ function examplesHtml(op: ApiOperation, settings: ApiSettings, nodes: SchemaBudg
   const content = ok?.content.find((c) => c.mediaType.includes("json")) ?? ok?.content[0];
   if (ok !== undefined && content !== undefined) {
     const value = content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly: false }, nodes);
-    out.push(codeBlock(`Response ${ok.status}`, typeof value === "string" ? value : JSON.stringify(value, null, 2)));
+    out.push(codeBlock(`Response ${ok.status}`, typeof value === "string" ? value : dataJson(value, 2)));
   }
   return out.join("\n");
 }
@@ -288,7 +289,7 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
       const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
       out.push(`<p class="media"><code>${esc(content.mediaType)}</code></p>`, contentHtml(content, "payload", () => undefined, md, nodes));
       const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }, nodes) : undefined);
-      if (example !== undefined) out.push(codeBlock("Example", JSON.stringify(example, null, 2)));
+      if (example !== undefined) out.push(codeBlock("Example", dataJson(example, 2)));
     }
   }
   out.push(`</article>`);

@@ -1,4 +1,5 @@
 import type { ExampleLanguage } from "./api-settings.js";
+import { finiteData } from "../finite-data.js";
 import { type ExampleOptions, exampleValue } from "./example-value.js";
 import type { ApiOperation } from "./model.js";
 import type { SchemaBudget } from "./schema-budget.js";
@@ -27,7 +28,7 @@ export function exampleRequest(op: ApiOperation, opts: ExampleOptions, nodes?: S
   const headers: [string, string][] = [];
   for (const p of op.parameters) {
     if (opts.requiredOnly && !p.required) continue;
-    const value = p.example !== undefined && opts.prefill ? p.example : exampleValue(p.schema, opts, nodes);
+    const value = finiteData(p.example !== undefined && opts.prefill ? p.example : exampleValue(p.schema, opts, nodes));
     const text = typeof value === "string" ? value : JSON.stringify(value);
     if (p.in === "path") path = path.split(`{${p.name}}`).join(opts.prefill ? encodeURIComponent(text) : `{${p.name}}`);
     else if (p.in === "query") query.push([p.name, text]);
@@ -49,7 +50,7 @@ export function exampleRequest(op: ApiOperation, opts: ExampleOptions, nodes?: S
   const content = op.requestBody?.content[0];
   if (content === undefined || (opts.requiredOnly && op.requestBody?.required !== true)) return { method, url, headers };
   const explicit = opts.prefill ? content.examples[0]?.value : undefined;
-  const body = explicit !== undefined ? explicit : exampleValue(content.schema, opts, nodes);
+  const body = finiteData(explicit !== undefined ? explicit : exampleValue(content.schema, opts, nodes));
   return { method, url, headers: [...headers, ["Content-Type", content.mediaType]], body, contentType: content.mediaType };
 }
 

@@ -2,7 +2,7 @@ import { LIMITS } from "../../limits.js";
 import { readAsyncapi } from "../asyncapi/read-asyncapi.js";
 import type { IgnoreRules } from "../ignore-rule-set.js";
 import { readInsideRoot, refusalCode } from "../inside-root.js";
-import { breakDataCycles, CIRCULAR } from "../data-cycles.js";
+import { findDataCycles, CIRCULAR } from "../data-cycles.js";
 import { type Dereferenced, dereferenceDocument } from "./dereference.js";
 import { cutRefsIntoRestricted } from "./restricted-refs.js";
 import type { ApiSpec } from "./model.js";
@@ -100,7 +100,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     }
     const expanded = expandedSize(deref.document, LIMITS.api.maxExpandedValues);
     if (expanded.over) return done({ ok: false, message: tooLargeMessage(expanded.at), overLimit: true }, deref.selfContained);
-    const circles = circleWarnings(breakDataCycles(deref.document));
+    const circles = circleWarnings(findDataCycles(deref.document));
     const read = readAsyncapi(deref.document, source, type.version);
     if (read.ok && cut.stray.length > 0) read.spec = { ...read.spec, strayParts: cut.stray };
     const decided = deref.decisions.length > 0 ? { refDecisions: deref.decisions } : {};
@@ -137,7 +137,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   // page, example and search body would read as billions of values (`expanded-size.ts`).
   const expanded = expandedSize(deref, LIMITS.api.maxExpandedValues);
   if (expanded.over) return done({ ok: false, message: tooLargeMessage(expanded.at), overLimit: true }, resolved.selfContained);
-  const circles = circleWarnings(breakDataCycles(deref));
+  const circles = circleWarnings(findDataCycles(deref));
   const info = (deref.info ?? {}) as Record<string, unknown>;
   const description = typeof info.description === "string" && info.description.trim() !== "" ? info.description : undefined;
   const spec: ApiSpec = {
@@ -221,7 +221,7 @@ async function fetchText(url: string, deps: SpecLoaderDeps): Promise<TextResult>
   return fetchRemoteText(url, deps.fetch, deps.fetchTimeoutMs);
 }
 
-/** `check`'s word on data values whose `$ref` pointed back up them (`breakDataCycles`). */
+/** `check`'s word on data values whose `$ref` pointed back up them (`findDataCycles`). */
 function circleWarnings(cuts: readonly (readonly string[])[]): SpecWarning[] {
   return cuts.slice(0, 5).map((at) => ({ message: `$ref at ${at.join(".")} points back into the value that holds it: read as "${CIRCULAR}"` }));
 }

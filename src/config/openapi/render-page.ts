@@ -1,4 +1,5 @@
 import { LIMITS } from "../../limits.js";
+import { dataJson, finiteData } from "../finite-data.js";
 import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncSpec } from "../asyncapi/model.js";
 import { readPageMeta } from "../page-meta.js";
 import type { ApiSettings } from "./api-settings.js";
@@ -129,7 +130,7 @@ export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderC
     ["openapi", `${spec.source} ${op.method} ${op.path}`],
     ["playground", ctx.playground.display],
   ];
-  for (const [key, value] of Object.entries(ctx.metadata ?? {})) if (isMetadataField(key, value)) fm.push([key, value]);
+  for (const [key, value] of Object.entries(ctx.metadata ?? {})) if (isMetadataField(key, value)) fm.push([key, finiteData(value)]);
   return { frontMatter: fm, body: () => renderOperationBody(spec, op, ctx, title, nodes), cut: () => cutAt(nodes) };
 }
 
@@ -170,7 +171,7 @@ export function schemaReference(spec: ApiSpec, component: ApiSchemaComponent): R
   const { fields } = schemaFields(component.schema, "", nodes);
   if (fields.length > 0) appendAll(out, fieldLines(content, () => undefined, nodes)).push("");
   const example = exampleValue(component.schema, { prefill: true, requiredOnly: false }, nodes);
-  if (example !== undefined) out.push("### Example", "", "```json", clip(JSON.stringify(example, null, 2)), "```", "");
+  if (example !== undefined) out.push("### Example", "", "```json", clip(dataJson(example, 2)), "```", "");
   out.push("## Source", "", specPointerLine(spec.source, `/components/schemas/${component.name.replace(/~/g, "~0").replace(/\//g, "~1")}`), "");
   if (nodes.cut) out.splice(5, 0, cutNote(nodes.max), "");
   return { text: out.join("\n"), cut: cutAt(nodes) };
@@ -196,6 +197,7 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
   const auth = describeAuth(op);
   if (auth !== undefined) out.push(`**Authentication:** ${auth}`);
   out.push(`**Playground:** ${describePlayground(ctx.playground)}`, "");
+  appendAll(out, authSection(op));
 
   const anchors = new Map(parameterAnchors(op, nodes).map((a) => [`${a.in}:${a.name}`, a.anchor]));
   for (const [where, heading] of PARAMETER_GROUPS) {
@@ -246,7 +248,7 @@ function examplesSection(op: ApiOperation, settings: ApiSettings, nodes: SchemaB
   const content = ok?.content.find((c) => c.mediaType.includes("json")) ?? ok?.content[0];
   if (ok !== undefined && content !== undefined) {
     const value = content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly: false }, nodes);
-    out.push("### Response", "", `\`\`\`${content.mediaType.includes("json") ? "json" : "text"} ${ok.status}`, clip(typeof value === "string" ? value : JSON.stringify(value, null, 2)), "```", "");
+    out.push("### Response", "", `\`\`\`${content.mediaType.includes("json") ? "json" : "text"} ${ok.status}`, clip(typeof value === "string" ? value : dataJson(value, 2)), "```", "");
   }
   return out;
 }
@@ -296,27 +298,26 @@ function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefi
   return lines;
 }
 
-/**
- * The operation's authentication: one line while each way reads differently and says nothing
- * more; else one line per way, with the schemes' names (two bearer schemes read alike: Polar's
- * personal and organization tokens) and their descriptions, which say where a token comes from.
- */
 function describeAuth(op: ApiOperation): string | undefined {
   if (op.security.length === 0) return undefined;
-  const plain = op.security.map((alt) => (alt.length === 0 ? "none" : alt.map(authLabel).join(" and ")));
-  const described = op.security.some((alt) => alt.some((a) => a.description !== undefined && oneLine(a.description) !== ""));
-  if (!described && new Set(plain).size === plain.length) return plain.join(", or ");
-  const ways = op.security.map((alt) => {
-    if (alt.length === 0) return "none";
-    return alt
-      .map((a) => {
-        const description = a.description !== undefined ? oneLine(a.description) : "";
-        return `${authLabel(a)}, scheme \`${a.name}\`${description !== "" ? `: ${description}` : ""}`;
-      })
-      .join("; and ");
-  });
-  if (ways.length === 1) return ways[0];
-  return `one of\n\n${ways.map((w) => `- ${w}`).join("\n")}\n`;
+  return op.security.map((alt) => (alt.length === 0 ? "none" : alt.map(authLabel).join(" and "))).join(", or ");
+}
+
+/**
+ * The operation's security schemes by name, with their descriptions (which say where a token
+ * comes from), when the authentication line alone leaves something out: a scheme's description,
+ * or two schemes that read alike (Polar's personal and organization tokens, both bearer tokens).
+ * Its own section (`## Authentication`), which search leaves out as it does `## Source`: every
+ * endpoint page of an API repeats it, and a question about tokens is the guide's.
+ */
+function authSection(op: ApiOperation): string[] {
+  const schemes = new Map<string, ApiAuth>();
+  for (const alt of op.security) for (const a of alt) if (!schemes.has(a.name)) schemes.set(a.name, a);
+  const described = (a: ApiAuth): string => (a.description !== undefined ? oneLine(a.description) : "");
+  const labels = [...schemes.values()].map(authLabel);
+  if (![...schemes.values()].some((a) => described(a) !== "") && new Set(labels).size === labels.length) return [];
+  const lines = [...schemes.values()].map((a) => `- \`${a.name}\`: ${authLabel(a)}${described(a) !== "" ? `. ${described(a)}` : ""}`);
+  return ["## Authentication", "", ...lines, ""];
 }
 
 function authLabel(a: ApiAuth): string {
@@ -349,7 +350,7 @@ export function channelPageParts(spec: AsyncSpec, ch: AsyncChannel): PageParts {
   if (desc !== undefined) fm.push(["description", metaString(metadata, "description") ?? firstSentence(desc)]);
   fm.push(["asyncapi", `${spec.source} ${ch.id}`]);
   // As an operation page's (`operationPageParts`): the metadata's other front matter fields.
-  for (const [key, value] of Object.entries(metadata ?? {})) if (key !== "asyncapi" && isMetadataField(key, value)) fm.push([key, value]);
+  for (const [key, value] of Object.entries(metadata ?? {})) if (key !== "asyncapi" && isMetadataField(key, value)) fm.push([key, finiteData(value)]);
   const nodes = pageSchemaBudget(spec.channels.length);
   return { frontMatter: fm, body: () => renderChannelBody(spec, ch, title, nodes), cut: () => cutAt(nodes) };
 }
@@ -402,7 +403,7 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string | un
         appendAll(out, lines).push("");
       }
       const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }, nodes) : undefined);
-      if (example !== undefined) out.push("```json Example", clip(JSON.stringify(example, null, 2)), "```", "");
+      if (example !== undefined) out.push("```json Example", clip(dataJson(example, 2)), "```", "");
     }
   }
   out.push("## Source", "", specPointerLine(spec.source, ch.pointer), "");

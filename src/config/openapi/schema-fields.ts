@@ -1,4 +1,5 @@
 import { LIMITS } from "../../limits.js";
+import { dataJson } from "../finite-data.js";
 import type { JsonSchema } from "./model.js";
 import { SchemaBudget } from "./schema-budget.js";
 
@@ -139,14 +140,14 @@ function row(s: JsonSchema, name: string, depth: number, required: boolean, node
   if (Array.isArray(s.enum)) {
     const values: string[] = [];
     for (const v of s.enum.slice(0, LIMITS.api.maxEnumValuesShown)) {
-      const text = written(JSON.stringify(v) ?? "null");
+      const text = written(dataJson(v));
       if (text === undefined) break;
       values.push(text);
     }
     const note = written(`one of: ${values.join(", ")}${values.length < s.enum.length ? ", …" : ""}`);
     if (values.length > 0 && note !== undefined) notes.push(note);
   }
-  const defaultText = s.default !== undefined ? written(JSON.stringify(s.default) ?? "null") : undefined;
+  const defaultText = s.default !== undefined ? written(dataJson(s.default)) : undefined;
   if (defaultText !== undefined) notes.push(`default: ${defaultText}`);
   if (typeof s.minimum === "number") notes.push(`minimum: ${s.minimum}`);
   if (typeof s.maximum === "number") notes.push(`maximum: ${s.maximum}`);

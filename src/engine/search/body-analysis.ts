@@ -53,7 +53,7 @@ export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf:
   const prints: number[] = [];
   buf.clear();
   for (const s of split) {
-    if (api && isSpecPointer(body, s)) continue;
+    if (api && (isSpecPointer(body, s) || isSchemeList(body, s))) continue;
     const heading = new HeadingIds(analyzer, buf, [...s.parents, s.heading].join("\n"));
     if ("reused" in s) {
       for (const u of s.reused) {
@@ -105,10 +105,23 @@ export function analyseBody(body: string, api: boolean, analyzer: Analyzer, buf:
  * (a Korean site's "kakao alimtalk template review" answered by four `#source` lines).
  */
 function isSpecPointer(body: string, s: { readonly heading: string; readonly start: number }): boolean {
-  if (s.heading !== "Source") return false;
-  let at = s.start;
+  return s.heading === "Source" && startsWith(body, s.start, "Generated from ");
+}
+
+/**
+ * Whether a section of an endpoint page is the `## Authentication` list of its security schemes
+ * (`render-page.ts`: "- `pat`: Bearer token (...). A personal access token..."): left out of
+ * search. Every endpoint page of an API repeats it word for word; a question about tokens or
+ * keys is answered by the site's authentication guide, which 200 copies would crowd out.
+ */
+function isSchemeList(body: string, s: { readonly heading: string; readonly start: number }): boolean {
+  return s.heading === "Authentication" && startsWith(body, s.start, "- `");
+}
+
+/** Whether the body, from `at` past blank space, starts with `text`. */
+function startsWith(body: string, at: number, text: string): boolean {
   while (at < body.length && (body[at] === "\n" || body[at] === "\r" || body[at] === " ")) at++;
-  return body.startsWith("Generated from ", at);
+  return body.startsWith(text, at);
 }
 
 /**

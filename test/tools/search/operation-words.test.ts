@@ -67,3 +67,28 @@ describe("an endpoint page's Source line", () => {
     expect(hits("jq openapi.yaml")).toEqual([]);
   });
 });
+
+/**
+ * The `## Authentication` list of an endpoint page's security schemes (names and descriptions)
+ * repeats on every endpoint page of an API: left out of search, so that a question about tokens
+ * finds the guide, not a page per endpoint. A page's own Authentication section is searched.
+ */
+describe("an endpoint page's list of security schemes", () => {
+  const schemes = "## Authentication\n\n- `pat`: Bearer token (`Authorization: Bearer <token>`). A personal access token, created in your account settings.\n";
+  const site = inlineSite({
+    "/api-reference/list-orders.mdx": `---\ntitle: "List orders"\nopenapi: "GET /orders"\n---\n\nLists orders.\n\n${schemes}`,
+    "/api-reference/get-order.mdx": `---\ntitle: "Get order"\nopenapi: "GET /orders/{id}"\n---\n\nGets an order.\n\n${schemes}`,
+    "/guides/tokens.mdx": "---\ntitle: Access tokens\n---\n\nCreate a personal access token in your account settings, then send it as a bearer token.\n",
+    "/guides/auth.mdx": "---\ntitle: Auth\n---\n\n## Authentication\n\n- `session`: a personal cookie from the account settings page.\n",
+  });
+  const index = new SearchIndex();
+  index.sync(site);
+  const hits = (query: string) => index.search({ query, canRead: () => true }).map((h) => [h.page.path, h.section.anchor]);
+
+  it("is no hit; a page's own Authentication section is", () => {
+    expect(hits("personal access token account settings")).toEqual([
+      ["/guides/tokens", ""],
+      ["/guides/auth", "authentication"],
+    ]);
+  });
+});
