@@ -21,29 +21,69 @@ export const CUT = "(cut: value too large)";
 const MAX_DEPTH = 64;
 
 export function finiteData(value: unknown, maxChars: number = LIMITS.api.maxDataChars): unknown {
-  if (typeof value !== "object" || value === null) return clipString(value, maxChars);
-  if (isPlainAndSmall(value, maxChars)) return value;
+  return finiteDataSized(value, maxChars).value;
+}
+
+/**
+ * A page's text budget that long strings and keys draw on (`SchemaBudget.takeText`'s rule): each
+ * costs one per `per` characters, shorter ones are free. Changed as it is drawn on.
+ */
+export interface TextBudget {
+  left: number;
+  readonly per: number;
+}
+
+/**
+ * `finiteData`, with the characters it is written with (strings and keys, one per other value)
+ * and whether it was cut. With `text`, long strings and keys also draw on that budget, shared by
+ * the page's values (`SchemaBudget.data`); one it cannot pay for reads as `CUT`.
+ */
+export function finiteDataSized(value: unknown, maxChars: number, text?: TextBudget): { value: unknown; chars: number; cut: boolean } {
+  const pay = (s: string): boolean => {
+    if (text === undefined) return true;
+    const cost = Math.floor(s.length / text.per);
+    if (cost > text.left) return false;
+    text.left -= cost;
+    return true;
+  };
+  if (typeof value !== "object" || value === null) {
+    if (typeof value === "string" && !pay(value)) return { value: CUT, chars: CUT.length, cut: true };
+    const v = typeof value === "number" && !Number.isFinite(value) ? null : clipString(value, maxChars);
+    return { value: v, chars: typeof value === "string" ? Math.min(value.length, maxChars) : 1, cut: v !== value && v !== null };
+  }
+  const small = plainSize(value, maxChars, text);
+  if (small >= 0) return { value, chars: small, cut: false };
   let left = maxChars;
+  let cut = false;
   const open = new Set<object>();
   const copy = (v: unknown, depth: number): unknown => {
     if (typeof v === "string") {
-      if (left <= 0) return CUT;
+      if (left <= 0 || !pay(v)) {
+        cut = true;
+        return CUT;
+      }
+      if (v.length > left) cut = true;
       const s = v.length <= left ? v : `${v.slice(0, left)}… ${CUT}`;
       left -= v.length;
       return s;
     }
     if (typeof v !== "object" || v === null) {
       left -= 1;
-      return v;
+      // As JSON writes them (YAML's `.nan`, `.inf`): the code examples' writers read null.
+      return typeof v === "number" && !Number.isFinite(v) ? null : v;
     }
     if (open.has(v)) return CIRCULAR;
-    if (left <= 0 || depth >= MAX_DEPTH) return CUT;
+    if (left <= 0 || depth >= MAX_DEPTH) {
+      cut = true;
+      return CUT;
+    }
     open.add(v);
     let out: unknown;
     if (Array.isArray(v)) {
       const arr: unknown[] = [];
       for (const item of v) {
         if (left <= 0) {
+          cut = true;
           arr.push(CUT);
           break;
         }
@@ -54,6 +94,12 @@ export function finiteData(value: unknown, maxChars: number = LIMITS.api.maxData
       const obj: Record<string, unknown> = {};
       for (const key of Object.keys(v)) {
         if (left <= 0) {
+          cut = true;
+          obj["…"] = CUT;
+          break;
+        }
+        if (!pay(key)) {
+          cut = true;
           obj["…"] = CUT;
           break;
         }
@@ -65,7 +111,8 @@ export function finiteData(value: unknown, maxChars: number = LIMITS.api.maxData
     open.delete(v);
     return out;
   };
-  return copy(value, 0);
+  const out = copy(value, 0);
+  return { value: out, chars: maxChars - Math.max(left, 0), cut };
 }
 
 /** A string over the bound, cut; anything else as it is. */
@@ -74,27 +121,36 @@ function clipString(value: unknown, maxChars: number): unknown {
 }
 
 /**
- * Whether a value is a tree (no object reached twice on one path, nor twice at all: a shared one
- * could stand for many copies) within the bounds: then it is written as it is. Stops early.
+ * The characters a value is written with when it is a tree (no object reached twice on one path,
+ * nor twice at all: a shared one could stand for many copies) of finite numbers within the bounds:
+ * then it is written as it is. -1 otherwise. Stops early.
  */
-function isPlainAndSmall(value: object, maxChars: number): boolean {
+function plainSize(value: object, maxChars: number, text: TextBudget | undefined): number {
   const seen = new Set<object>();
   let left = maxChars;
+  let cost = 0;
+  const costOf = (s: string): number => (text === undefined ? 0 : Math.floor(s.length / text.per));
   const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 0 }];
   while (stack.length > 0) {
     const { v, depth } = stack.pop() as { v: unknown; depth: number };
-    if (typeof v === "string") left -= v.length;
+    if (typeof v === "string") {
+      left -= v.length;
+      cost += costOf(v);
+    }
     else if (typeof v === "object" && v !== null) {
-      if (seen.has(v) || depth >= MAX_DEPTH) return false;
+      if (seen.has(v) || depth >= MAX_DEPTH) return -1;
       seen.add(v);
       for (const key of Object.keys(v)) {
         left -= key.length;
+        cost += costOf(key);
         stack.push({ v: (v as Record<string, unknown>)[key], depth: depth + 1 });
       }
-    } else left -= 1;
-    if (left < 0) return false;
+    } else if (typeof v === "number" && !Number.isFinite(v)) return -1;
+    else left -= 1;
+    if (left < 0 || (text !== undefined && cost > text.left)) return -1;
   }
-  return true;
+  if (text !== undefined) text.left -= cost;
+  return maxChars - left;
 }
 
 /** Set a key as data, `__proto__` included (never the object's prototype). */

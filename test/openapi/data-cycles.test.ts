@@ -132,3 +132,84 @@ describe("a spec's data value whose $ref points back into it", () => {
   });
 });
 
+
+/**
+ * Values each within the bound can still add up: one string shared by a hundred examples, a
+ * hundred metadata fields, a hundred scheme descriptions (adversary round 3: a 112 KB spec made a
+ * 70 MB page). A page writes its data values from one budget, its front matter fields from
+ * another; names and odd values cannot add headings, code or prototype keys.
+ */
+describe("a spec's data values, written within the page's budget", () => {
+  const big = "x".repeat(100_000);
+  const site = (spec: unknown) => load({ "docs.json": { api: { examples: { prefill: true, languages: ["curl", "python"] } }, navigation: { groups: [{ group: "API", openapi: "api.json" }] } }, "api.json": spec, "index.mdx": "# Home\n" });
+  const base = { openapi: "3.0.3", info: { title: "T", version: "1" }, "x-data": { big } };
+
+  it("keeps a page of a hundred shared 100,000-character examples, metadata fields and scheme descriptions under 4 MB", async () => {
+    const ref = { $ref: "#/x-data/big" };
+    const s = await site({
+      ...base,
+      components: { securitySchemes: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`s${i}`, { type: "http", scheme: "bearer", description: ref }])) },
+      security: Array.from({ length: 100 }, (_, i) => ({ [`s${i}`]: [] })),
+      paths: {
+        "/a": {
+          get: {
+            summary: "A op",
+            "x-mint": { metadata: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`m${i}`, ref])) },
+            "x-codeSamples": Array.from({ length: 100 }, (_, i) => ({ lang: "bash", label: `s${i}`, source: ref })),
+            parameters: Array.from({ length: 100 }, (_, i) => ({ name: `q${i}`, in: "query", schema: { type: "string" }, example: ref })),
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    });
+    const page = s.pages.get("/api-reference/a-op");
+    const text = page?.file.text ?? "";
+    expect(text.length).toBeLessThan(4_000_000);
+    // The front matter's fields share 200,000 characters: the first two fields whole, the third cut, the rest empty.
+    expect([0, 1, 2, 3].map((i) => String(page?.frontMatter[`m${i}`]).length)).toEqual([100_000, 100_000, 24, 24]);
+    expect(page?.frontMatter.m2).toBe("… (cut: value too large)");
+    expect(text.includes("> **Cut:** this page shows")).toBe(true);
+  });
+
+  it("writes a scheme's name on one line, in code, and NaN as null in every language", async () => {
+    const s = await site({
+      ...base,
+      components: { securitySchemes: { "x\n\n## Injected heading\n\nzebraquokka": { type: "http", scheme: "bearer", description: "d0" }, "b`t": { type: "http", scheme: "bearer" } } },
+      security: [{ "x\n\n## Injected heading\n\nzebraquokka": [] }, { "b`t": [] }],
+      paths: { "/a": { post: { summary: "A op", requestBody: { content: { "application/json": { schema: { type: "object" }, example: { n: Number.NaN, ok: null } } } }, responses: { "200": { description: "ok" } } } } },
+    });
+    const text = s.pages.get("/api-reference/a-op")?.file.text ?? "";
+    expect(text.split("\n").filter((l) => l.startsWith("- ") || l.startsWith("## "))).toEqual([
+      "## Authentication",
+      "- `x ## Injected heading zebraquokka`: Bearer token (`Authorization: Bearer <token>`). d0",
+      "- `` b`t ``: Bearer token (`Authorization: Bearer <token>`)",
+      "## Request body",
+      "- `object`",
+      "## Responses",
+      "## Examples",
+      "## Source",
+    ]);
+    expect(text.includes('"n": None,')).toBe(true);
+    expect(text.includes('"n": null,')).toBe(true);
+  });
+
+  it("reads a __proto__ key as a key: no page moved through it, no example property lost", async () => {
+    const s = await site({
+      ...base,
+      paths: {
+        "/a": {
+          post: {
+            summary: "A op",
+            "x-mint": JSON.parse('{"__proto__": {"href": "/moved", "metadata": {"title": "B inh"}}}'),
+            requestBody: { content: { "application/json": { schema: { type: "object", properties: JSON.parse('{"__proto__": {"type": "string", "example": "pp"}, "name": {"type": "string"}}') } } } },
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    });
+    expect([...s.pages.keys()].filter((p) => p !== "/index")).toEqual(["/api-reference/a-op"]);
+    const text = s.pages.get("/api-reference/a-op")?.file.text ?? "";
+    expect(text.includes('title: "A op"')).toBe(true);
+    expect(text.includes('"__proto__": "pp",')).toBe(true);
+  });
+});

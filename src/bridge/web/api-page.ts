@@ -1,5 +1,4 @@
 import type { AsyncChannel, AsyncSpec } from "../../config/asyncapi/model.js";
-import { dataJson } from "../../config/finite-data.js";
 import type { ApiSettings } from "../../config/openapi/api-settings.js";
 import { CODE_GENERATORS, exampleRequest } from "../../config/openapi/code-examples.js";
 import { exampleValue } from "../../config/openapi/example-value.js";
@@ -147,9 +146,9 @@ export function playgroundHtml(input: Pick<OperationHtmlInput, "op" | "view" | "
   for (const a of auth) out.push(credentialInput(a));
   for (const p of op.parameters) {
     if (p.in === "cookie") continue; // a page's script cannot set cookies for another origin
-    const filled = prefill && !(requiredOnly && !p.required) ? (p.example !== undefined ? p.example : exampleValue(p.schema, { prefill: true, requiredOnly }, nodes)) : undefined;
+    const filled = prefill && !(requiredOnly && !p.required) ? nodes.data(p.example !== undefined ? p.example : exampleValue(p.schema, { prefill: true, requiredOnly }, nodes)) : undefined;
     // A type placeholder (`<string>`) is no value to send: the field stays empty, its type shown as the hint.
-    const value = filled === undefined || isPlaceholder(filled) ? "" : typeof filled === "string" ? filled : dataJson(filled);
+    const value = filled === undefined || isPlaceholder(filled) ? "" : typeof filled === "string" ? filled : JSON.stringify(filled);
     const type = fieldOf(p.schema ?? {}, nodes)?.type ?? "string";
     out.push(
       `<label class="row"><span>${esc(p.name)} <small>${esc(p.in)}${p.required ? ", required" : ""}</small></span><input name="${esc(p.name)}" data-in="${esc(p.in)}" value="${esc(value)}" placeholder="${esc(type)}"${p.required ? " required" : ""} data-testid="param-${esc(p.name)}"></label>`,
@@ -159,7 +158,10 @@ export function playgroundHtml(input: Pick<OperationHtmlInput, "op" | "view" | "
   if (content !== undefined) {
     const bodyValue = prefill && !(requiredOnly && op.requestBody?.required !== true) ? (content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly }, nodes)) : undefined;
     const skeleton = exampleValue(content.schema, { prefill: false, requiredOnly }, nodes);
-    const text = (v: unknown): string => (typeof v === "string" ? v : dataJson(v, 2));
+    const text = (v: unknown): string => {
+      const bounded = nodes.data(v);
+      return typeof bounded === "string" ? bounded : (JSON.stringify(bounded, null, 2) ?? "null");
+    };
     out.push(
       `<label class="row body"><span>Body <small>${esc(content.mediaType)}</small></span><textarea name="body" rows="8" data-testid="playground-body" placeholder="${esc(text(skeleton))}">${bodyValue === undefined ? "" : esc(text(bodyValue))}</textarea></label>`,
     );
@@ -237,7 +239,8 @@ function cutNoteHtml(max: number): string {
 function examplesHtml(op: ApiOperation, settings: ApiSettings, nodes: SchemaBudget): string {
   const request = exampleRequest(op, { prefill: settings.examples.prefill, requiredOnly: settings.examples.requiredOnly }, nodes);
   const out: string[] = [`<h2>Examples</h2>`];
-  for (const s of op.codeSamples) out.push(codeBlock(s.label ?? s.lang, s.source.trimEnd()));
+  // Charged as any text the page writes: one long sample shared by a hundred entries is a hundred.
+  for (const s of op.codeSamples) if (nodes.takeText(s.source)) out.push(codeBlock(s.label ?? s.lang, s.source.trimEnd()));
   for (const lang of settings.examples.languages) {
     const g = CODE_GENERATORS[lang];
     out.push(codeBlock(g.label, g.generate(request), lang));
@@ -245,8 +248,8 @@ function examplesHtml(op: ApiOperation, settings: ApiSettings, nodes: SchemaBudg
   const ok = op.responses.find((r) => /^2/.test(r.status) && r.content.length > 0) ?? op.responses.find((r) => r.content.length > 0);
   const content = ok?.content.find((c) => c.mediaType.includes("json")) ?? ok?.content[0];
   if (ok !== undefined && content !== undefined) {
-    const value = content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly: false }, nodes);
-    out.push(codeBlock(`Response ${ok.status}`, typeof value === "string" ? value : dataJson(value, 2)));
+    const value = nodes.data(content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly: false }, nodes));
+    out.push(codeBlock(`Response ${ok.status}`, typeof value === "string" ? value : (JSON.stringify(value, null, 2) ?? "null")));
   }
   return out.join("\n");
 }
@@ -289,7 +292,7 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
       const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
       out.push(`<p class="media"><code>${esc(content.mediaType)}</code></p>`, contentHtml(content, "payload", () => undefined, md, nodes));
       const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }, nodes) : undefined);
-      if (example !== undefined) out.push(codeBlock("Example", dataJson(example, 2)));
+      if (example !== undefined) out.push(codeBlock("Example", JSON.stringify(nodes.data(example), null, 2) ?? "null"));
     }
   }
   out.push(`</article>`);

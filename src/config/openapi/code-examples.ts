@@ -28,7 +28,7 @@ export function exampleRequest(op: ApiOperation, opts: ExampleOptions, nodes?: S
   const headers: [string, string][] = [];
   for (const p of op.parameters) {
     if (opts.requiredOnly && !p.required) continue;
-    const value = finiteData(p.example !== undefined && opts.prefill ? p.example : exampleValue(p.schema, opts, nodes));
+    const value = bounded(p.example !== undefined && opts.prefill ? p.example : exampleValue(p.schema, opts, nodes), nodes);
     const text = typeof value === "string" ? value : JSON.stringify(value);
     if (p.in === "path") path = path.split(`{${p.name}}`).join(opts.prefill ? encodeURIComponent(text) : `{${p.name}}`);
     else if (p.in === "query") query.push([p.name, text]);
@@ -50,8 +50,13 @@ export function exampleRequest(op: ApiOperation, opts: ExampleOptions, nodes?: S
   const content = op.requestBody?.content[0];
   if (content === undefined || (opts.requiredOnly && op.requestBody?.required !== true)) return { method, url, headers };
   const explicit = opts.prefill ? content.examples[0]?.value : undefined;
-  const body = finiteData(explicit !== undefined ? explicit : exampleValue(content.schema, opts, nodes));
+  const body = bounded(explicit !== undefined ? explicit : exampleValue(content.schema, opts, nodes), nodes);
   return { method, url, headers: [...headers, ["Content-Type", content.mediaType]], body, contentType: content.mediaType };
+}
+
+/** A value the examples write, finite and within the page's budget when there is one (`SchemaBudget.data`). */
+function bounded(value: unknown, nodes: SchemaBudget | undefined): unknown {
+  return nodes !== undefined ? nodes.data(value) : finiteData(value);
 }
 
 /** Keep `<placeholders>` readable in URLs; encode everything else. */

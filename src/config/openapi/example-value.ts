@@ -59,7 +59,8 @@ function valueOf(schema: JsonSchema | undefined, opts: ExampleOptions, depth: nu
       if (opts.requiredOnly && !required.has(name)) continue;
       // The key is written as the example's text (a 30,000-character name on every level).
       if (budget.left <= 0 || !nodes.takeText(name)) break;
-      out[name] = valueOf(p, opts, depth + 1, [...seen, s], budget, nodes);
+      // Defined, not assigned: a property named `__proto__` is a key of the example like any other.
+      Object.defineProperty(out, name, { value: valueOf(p, opts, depth + 1, [...seen, s], budget, nodes), enumerable: true, writable: true, configurable: true });
     }
     return out;
   }

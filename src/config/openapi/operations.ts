@@ -313,8 +313,8 @@ export function readExtension(op: Obj): ApiExtension | undefined {
   if (present.length === 0) return undefined;
   const objects = present.filter(isObj);
   const unreadable = objects.length < present.length || objects.some((e) => e.metadata !== undefined && !isObj(e.metadata));
-  const ext: Obj = Object.assign({}, ...objects);
-  const metadata: Obj = Object.assign({}, ...objects.map((e) => (isObj(e.metadata) ? e.metadata : {})));
+  const ext = mergeOwn(objects);
+  const metadata = mergeOwn(objects.map((e) => (isObj(e.metadata) ? e.metadata : {})));
   if (unreadable) metadata.groups = [UNMATCHABLE_GROUP];
   const href = str(ext.href);
   const content = str(ext.content);
@@ -323,6 +323,17 @@ export function readExtension(op: Obj): ApiExtension | undefined {
     ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
     ...(content !== undefined ? { content } : {}),
   };
+}
+
+/**
+ * Objects' own keys merged, later ones winning, each key defined as data: `Object.assign` sets a
+ * `__proto__` key as the prototype, and `"x-mint": {"__proto__": {"href": "/moved"}}` moved the
+ * page through it (adversary round 3).
+ */
+function mergeOwn(objects: readonly Obj[]): Obj {
+  const out: Obj = {};
+  for (const o of objects) for (const key of Object.keys(o)) Object.defineProperty(out, key, { value: o[key], enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 function readCodeSamples(v: unknown): ApiOperation["codeSamples"] {

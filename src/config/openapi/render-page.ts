@@ -1,5 +1,5 @@
 import { LIMITS } from "../../limits.js";
-import { dataJson, finiteData } from "../finite-data.js";
+import { finiteDataSized } from "../finite-data.js";
 import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncSpec } from "../asyncapi/model.js";
 import { readPageMeta } from "../page-meta.js";
 import type { ApiSettings } from "./api-settings.js";
@@ -114,6 +114,23 @@ function isMetadataField(key: string, value: unknown): boolean {
 }
 
 /**
+ * The front matter fields `x-svc.metadata` adds (`isMetadataField`), each value finite, all of them
+ * within `maxDataChars` together: a hundred fields each a `$ref` to one 100 KB string made a
+ * 103 KB spec's page 10 MB (adversary round 3). `skip`: a key the page makes itself.
+ */
+function metadataFields(metadata: Readonly<Record<string, unknown>> | undefined, skip?: string): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  let left = LIMITS.api.maxDataChars;
+  for (const [key, value] of Object.entries(metadata ?? {})) {
+    if (key === skip || !isMetadataField(key, value)) continue;
+    const written = finiteDataSized(value, Math.max(0, left));
+    left -= written.chars;
+    out.push([key, written.value]);
+  }
+  return out;
+}
+
+/**
  * An operation page's front matter, and a function that renders its body. `x-svc.metadata` (or
  * `x-mint.metadata`) overrides it as the platform documents: "any field that's valid in MDX
  * frontmatter except openapi" (its description, sidebar title, tag, icon, keywords, access keys:
@@ -130,7 +147,7 @@ export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderC
     ["openapi", `${spec.source} ${op.method} ${op.path}`],
     ["playground", ctx.playground.display],
   ];
-  for (const [key, value] of Object.entries(ctx.metadata ?? {})) if (isMetadataField(key, value)) fm.push([key, finiteData(value)]);
+  appendAll(fm, metadataFields(ctx.metadata));
   return { frontMatter: fm, body: () => renderOperationBody(spec, op, ctx, title, nodes), cut: () => cutAt(nodes) };
 }
 
@@ -171,7 +188,7 @@ export function schemaReference(spec: ApiSpec, component: ApiSchemaComponent): R
   const { fields } = schemaFields(component.schema, "", nodes);
   if (fields.length > 0) appendAll(out, fieldLines(content, () => undefined, nodes)).push("");
   const example = exampleValue(component.schema, { prefill: true, requiredOnly: false }, nodes);
-  if (example !== undefined) out.push("### Example", "", "```json", clip(dataJson(example, 2)), "```", "");
+  if (example !== undefined) out.push("### Example", "", "```json", clip(pageJson(nodes, example)), "```", "");
   out.push("## Source", "", specPointerLine(spec.source, `/components/schemas/${component.name.replace(/~/g, "~0").replace(/\//g, "~1")}`), "");
   if (nodes.cut) out.splice(5, 0, cutNote(nodes.max), "");
   return { text: out.join("\n"), cut: cutAt(nodes) };
@@ -197,7 +214,7 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
   const auth = describeAuth(op);
   if (auth !== undefined) out.push(`**Authentication:** ${auth}`);
   out.push(`**Playground:** ${describePlayground(ctx.playground)}`, "");
-  appendAll(out, authSection(op));
+  appendAll(out, authSection(op, nodes));
 
   const anchors = new Map(parameterAnchors(op, nodes).map((a) => [`${a.in}:${a.name}`, a.anchor]));
   for (const [where, heading] of PARAMETER_GROUPS) {
@@ -239,7 +256,8 @@ function examplesSection(op: ApiOperation, settings: ApiSettings, nodes: SchemaB
   const out: string[] = ["## Examples", ""];
   const request = exampleRequest(op, { prefill: settings.examples.prefill, requiredOnly: settings.examples.requiredOnly }, nodes);
   out.push("### Request", "");
-  for (const s of op.codeSamples) out.push(`\`\`\`${fenceOf(s.lang)} ${s.label ?? s.lang}`, s.source.trimEnd(), "```", "");
+  // Charged as any text the page writes: one long sample shared by a hundred entries is a hundred.
+  for (const s of op.codeSamples) if (nodes.takeText(s.source)) out.push(`\`\`\`${fenceOf(s.lang)} ${s.label ?? s.lang}`, s.source.trimEnd(), "```", "");
   for (const lang of settings.examples.languages) {
     const g = CODE_GENERATORS[lang];
     out.push(`\`\`\`${g.fence} ${g.label}`, g.generate(request), "```", "");
@@ -248,7 +266,7 @@ function examplesSection(op: ApiOperation, settings: ApiSettings, nodes: SchemaB
   const content = ok?.content.find((c) => c.mediaType.includes("json")) ?? ok?.content[0];
   if (ok !== undefined && content !== undefined) {
     const value = content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly: false }, nodes);
-    out.push("### Response", "", `\`\`\`${content.mediaType.includes("json") ? "json" : "text"} ${ok.status}`, clip(typeof value === "string" ? value : dataJson(value, 2)), "```", "");
+    out.push("### Response", "", `\`\`\`${content.mediaType.includes("json") ? "json" : "text"} ${ok.status}`, clip(typeof value === "string" ? value : pageJson(nodes, value)), "```", "");
   }
   return out;
 }
@@ -256,6 +274,11 @@ function examplesSection(op: ApiOperation, settings: ApiSettings, nodes: SchemaB
 function fenceOf(lang: string): string {
   const l = lang.toLowerCase();
   return l === "curl" || l === "shell" ? "bash" : l.replace(/[^a-z0-9+#-]/g, "");
+}
+
+/** A data value as the page writes it in a code block: within the page's budget (`SchemaBudget.data`). */
+function pageJson(nodes: SchemaBudget, value: unknown): string {
+  return JSON.stringify(nodes.data(value), null, 2) ?? "null";
 }
 
 function clip(s: string): string {
@@ -310,22 +333,30 @@ function describeAuth(op: ApiOperation): string | undefined {
  * Its own section (`## Authentication`), which search leaves out as it does `## Source`: every
  * endpoint page of an API repeats it, and a question about tokens is the guide's.
  */
-function authSection(op: ApiOperation): string[] {
+function authSection(op: ApiOperation, nodes: SchemaBudget): string[] {
   const schemes = new Map<string, ApiAuth>();
   for (const alt of op.security) for (const a of alt) if (!schemes.has(a.name)) schemes.set(a.name, a);
   const described = (a: ApiAuth): string => (a.description !== undefined ? oneLine(a.description) : "");
   const labels = [...schemes.values()].map(authLabel);
   if (![...schemes.values()].some((a) => described(a) !== "") && new Set(labels).size === labels.length) return [];
-  const lines = [...schemes.values()].map((a) => `- \`${a.name}\`: ${authLabel(a)}${described(a) !== "" ? `. ${described(a)}` : ""}`);
+  // Each description charged as the page's other text is (a 100 KB one on 100 schemes).
+  const lines = [...schemes.values()].map((a) => `- ${codeSpan(a.name)}: ${authLabel(a)}${described(a) !== "" && nodes.takeText(described(a)) ? `. ${described(a)}` : ""}`);
   return ["## Authentication", "", ...lines, ""];
+}
+
+/** A name as inline code on one line: a scheme's name may hold line breaks (a heading) or backticks. */
+function codeSpan(name: string): string {
+  const text = oneLine(name);
+  const fence = text.includes("`") ? "``" : "`";
+  return `${fence}${fence.length > 1 ? " " : ""}${text}${fence.length > 1 ? " " : ""}${fence}`;
 }
 
 function authLabel(a: ApiAuth): string {
   if (a.type === "http" && a.scheme === "bearer") return `Bearer token (\`Authorization: Bearer <token>\`)`;
   if (a.type === "http" && a.scheme === "basic") return `HTTP Basic (\`Authorization: Basic <encoded-value>\`)`;
-  if (a.type === "apiKey") return `API key in ${a.in ?? "header"} \`${a.paramName ?? a.name}\``;
-  if (a.type === "oauth2" || a.type === "openIdConnect") return `OAuth 2 (${a.name}; \`Authorization: Bearer <token>\`)`;
-  return `${a.name} (${a.type})`;
+  if (a.type === "apiKey") return `API key in ${oneLine(a.in ?? "header")} ${codeSpan(a.paramName ?? a.name)}`;
+  if (a.type === "oauth2" || a.type === "openIdConnect") return `OAuth 2 (${oneLine(a.name)}; \`Authorization: Bearer <token>\`)`;
+  return `${oneLine(a.name)} (${oneLine(a.type)})`;
 }
 
 function specPointerLine(source: string, pointer: string): string {
@@ -350,7 +381,7 @@ export function channelPageParts(spec: AsyncSpec, ch: AsyncChannel): PageParts {
   if (desc !== undefined) fm.push(["description", metaString(metadata, "description") ?? firstSentence(desc)]);
   fm.push(["asyncapi", `${spec.source} ${ch.id}`]);
   // As an operation page's (`operationPageParts`): the metadata's other front matter fields.
-  for (const [key, value] of Object.entries(metadata ?? {})) if (key !== "asyncapi" && isMetadataField(key, value)) fm.push([key, finiteData(value)]);
+  appendAll(fm, metadataFields(metadata, "asyncapi"));
   const nodes = pageSchemaBudget(spec.channels.length);
   return { frontMatter: fm, body: () => renderChannelBody(spec, ch, title, nodes), cut: () => cutAt(nodes) };
 }
@@ -403,7 +434,7 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string | un
         appendAll(out, lines).push("");
       }
       const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }, nodes) : undefined);
-      if (example !== undefined) out.push("```json Example", clip(dataJson(example, 2)), "```", "");
+      if (example !== undefined) out.push("```json Example", clip(pageJson(nodes, example)), "```", "");
     }
   }
   out.push("## Source", "", specPointerLine(spec.source, ch.pointer), "");

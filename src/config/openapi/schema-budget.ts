@@ -1,4 +1,5 @@
 import { LIMITS } from "../../limits.js";
+import { finiteDataSized } from "../finite-data.js";
 
 /**
  * The schema nodes one generated page may walk, shared by every walker that renders its schemas:
@@ -46,6 +47,22 @@ export class SchemaBudget {
     }
     this.left -= cost;
     return true;
+  }
+
+  /**
+   * A data value of the spec (an example, a default, an enum entry) as the page may write it:
+   * finite (`finiteData`), within what the page has left of its text (and `maxDataChars`), and
+   * taken from it. Each value had its own bound, so one 100,000-character string shared by 100
+   * parameter examples made a 110 KB spec's page 70 MB (adversary round 3).
+   */
+  data(value: unknown): unknown {
+    // Long strings and keys are charged as `takeText` charges text; the nodes of a value
+    // `exampleValue` built were charged as it built them.
+    const text = { left: Math.max(0, this.left), per: LIMITS.api.schemaTextCharsPerNode };
+    const out = finiteDataSized(value, LIMITS.api.maxDataChars, text);
+    if (out.cut) this.refused = true;
+    this.left = Math.min(this.left, text.left);
+    return out.value;
   }
 
   /** Whether some walker was refused a node: the page does not show everything. */

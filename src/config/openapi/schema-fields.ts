@@ -1,5 +1,4 @@
 import { LIMITS } from "../../limits.js";
-import { dataJson } from "../finite-data.js";
 import type { JsonSchema } from "./model.js";
 import { SchemaBudget } from "./schema-budget.js";
 
@@ -38,7 +37,8 @@ export function mergeAllOf(schema: JsonSchema, within: unknown[] = [], budget: {
     budget.left--;
     const p = mergeAllOf(part, within, budget, nodes);
     for (const [k, v] of Object.entries(p)) {
-      if (k === "properties" && isObj(v)) Object.assign(props, v);
+      // Each property defined, not assigned: one named `__proto__` is a property like any other.
+      if (k === "properties" && isObj(v)) for (const name of Object.keys(v)) Object.defineProperty(props, name, { value: v[name], enumerable: true, writable: true, configurable: true });
       else if (k === "required" && Array.isArray(v)) v.forEach((r) => typeof r === "string" && required.add(r));
       else if (merged[k] === undefined) merged[k] = v;
     }
@@ -140,14 +140,14 @@ function row(s: JsonSchema, name: string, depth: number, required: boolean, node
   if (Array.isArray(s.enum)) {
     const values: string[] = [];
     for (const v of s.enum.slice(0, LIMITS.api.maxEnumValuesShown)) {
-      const text = written(dataJson(v));
+      const text = written(JSON.stringify(nodes.data(v)) ?? "null");
       if (text === undefined) break;
       values.push(text);
     }
     const note = written(`one of: ${values.join(", ")}${values.length < s.enum.length ? ", …" : ""}`);
     if (values.length > 0 && note !== undefined) notes.push(note);
   }
-  const defaultText = s.default !== undefined ? written(dataJson(s.default)) : undefined;
+  const defaultText = s.default !== undefined ? written(JSON.stringify(nodes.data(s.default)) ?? "null") : undefined;
   if (defaultText !== undefined) notes.push(`default: ${defaultText}`);
   if (typeof s.minimum === "number") notes.push(`minimum: ${s.minimum}`);
   if (typeof s.maximum === "number") notes.push(`maximum: ${s.maximum}`);
