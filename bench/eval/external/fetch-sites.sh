@@ -74,4 +74,9 @@ dub dubinc/docs 3917ac3a15ac48e7256da3166cd598a42ef61332 .
 meilisearch meilisearch/documentation 52a04d8aec7990caca1a57424e0a92b54ce5d0b5 .
 alter alterhq/docs 7140003e13442757454665b2a68a00cfc69bb7ab .
 aryn aryn-ai/docs 88820f021de3113b87bcd9c24eeeef278fda589c .
+prefect PrefectHQ/prefect ce79dd3d6cfa2b7337265498210dbc4d25bcdc98 docs
+mcp modelcontextprotocol/modelcontextprotocol b0f60ba5409db7a6582440a7b473cc0398890f15 docs
+insforge InsForge/InsForge 268d79d274b07317ffb8ceb14d09485625910592 docs
+hoppscotch hoppscotch/docs 97f922080b91990744c57ebbfad9bbb6b85d515f .
+runpod runpod/docs a900806e253c4f8c16da27d1a4370e72456da4cb .
 LIST
