@@ -59,7 +59,7 @@ describe("svc-mcp check: api.playground.display simple", () => {
     expect(await runCli(["check", "--dir", root])).toEqual({
       code: 0,
       stdout: [
-        'docs.json:4:18 api.playground.display: warning: "simple" is not one of "interactive", "auth", "none"; it is read as "none": the endpoint is shown without a playground',
+        `docs.json:4:18 api.playground.display: warning: "simple" is the hosted platform's value, not one of the specification's ("interactive", "auth", "none"): read as the platform shows it, a copyable endpoint with no playground (as "none")`,
         "checked docs.json and 1 page: 0 errors, 1 warning",
         "",
       ].join("\n"),

@@ -29,6 +29,36 @@ describe("renderMdx", () => {
     );
   });
 
+  it("renders the platform's trees, columns, tiles, views, prompts, colour palettes and repository cards, none of them unknown", () => {
+    expect(html('<Tree>\n  <Tree.Folder name=\"app\" defaultOpen>\n    <Tree.File name=\"page.tsx\" highlight />\n  </Tree.Folder>\n  <Tree.Folder name=\"lib\" openable={false}>\n    <Tree.File name=\"db.ts\" />\n  </Tree.Folder>\n  <Tree.File name=\"package.json\" />\n</Tree>')).toBe(
+      "<div class=\"tree\" data-component=\"Tree\"><ul><li class=\"tree-folder\" data-component=\"Tree.Folder\"><details open><summary><span class=\"tree-name\">app</span></summary><ul><li class=\"tree-file tree-highlight\" data-component=\"Tree.File\"><span class=\"tree-name\">page.tsx</span></li></ul></details></li><li class=\"tree-folder\" data-component=\"Tree.Folder\"><span class=\"tree-name\">lib</span><ul><li class=\"tree-file\" data-component=\"Tree.File\"><span class=\"tree-name\">db.ts</span></li></ul></li><li class=\"tree-file\" data-component=\"Tree.File\"><span class=\"tree-name\">package.json</span></li></ul></div>",
+    );
+    expect(html('<FileTree>\n\n- docs/\n  - index.mdx\n- docs.json\n\n</FileTree>')).toBe(
+      "<div class=\"tree\" data-component=\"FileTree\"><ul>\n<li>docs/\n<ul>\n<li>index.mdx</li>\n</ul>\n</li>\n<li>docs.json</li>\n</ul></div>",
+    );
+    expect(html('<Columns cols={2}>\n  <Column>\n    Left\n  </Column>\n  <Column>\n    Right\n  </Column>\n</Columns>')).toBe(
+      "<div class=\"card-grid cols-2\" data-component=\"Columns\"><div class=\"column\" data-component=\"Column\"><p>Left</p></div><div class=\"column\" data-component=\"Column\"><p>Right</p></div></div>",
+    );
+    expect(html('<Tile href=\"/components/tiles\" title=\"Tiles\" description=\"Pictures that link\">\n  ![x](tile.png)\n</Tile>')).toBe(
+      "<a class=\"card tile\" href=\"/components/tiles\" data-component=\"Tile\"><div class=\"tile-preview\"><p><img src=\"/guides/tile.png\" alt=\"x\"></p></div><div class=\"card-title\">Tiles</div><div class=\"card-body\">Pictures that link</div></a>",
+    );
+    expect(html('<View title=\"Python\" icon=\"python\">\nRun `pip install x`.\n</View>')).toBe(
+      "<section class=\"view\" data-component=\"View\"><div class=\"view-title\">Python</div><p>Run <code>pip install x</code>.</p></section>",
+    );
+    expect(html('<Prompt description=\"Write docs\" actions={[\"copy\"]}>\nYou are a technical writer.\n</Prompt>')).toBe(
+      "<div class=\"prompt\" data-component=\"Prompt\"><div class=\"prompt-description\">Write docs</div><div class=\"prompt-body\"><p>You are a technical writer.</p></div></div>",
+    );
+    expect(html('<Color variant=\"compact\">\n  <Color.Row title=\"Primary\">\n    <Color.Item name=\"blue-500\" value=\"#3B82F6\" />\n    <Color.Item name=\"text\" value={{ light: \"#111\", dark: \"#fff\" }} />\n  </Color.Row>\n</Color>')).toBe(
+      "<div class=\"colors\" data-component=\"Color\"><div class=\"color-row\" data-component=\"Color.Row\"><div class=\"color-row-title\">Primary</div><div class=\"color-item\" data-component=\"Color.Item\"><span class=\"color-name\">blue-500</span><code class=\"color-value\">#3B82F6</code></div><div class=\"color-item\" data-component=\"Color.Item\"><span class=\"color-name\">text</span></div></div></div>",
+    );
+    expect(html('<GitHub.Repo repo=\"mintlify/docs\" />\n\n<GitHub.Repo repo=\"javascript:alert(1)\" />')).toBe(
+      "<a class=\"card github-repo\" href=\"https://github.com/mintlify/docs\" data-component=\"GitHub.Repo\" rel=\"noreferrer\"><div class=\"card-title\">mintlify/docs</div></a>\n<div class=\"card github-repo\" data-component=\"GitHub.Repo\">javascript:alert(1)</div>",
+    );
+    const source = '<Tree>\n<Tree.File name="a.ts" />\n</Tree>\n\n<FileTree>\n\n- x\n\n</FileTree>\n\n<Tile title="t">\n</Tile>\n\n<View title="v">\n</View>\n\n<Prompt>\np\n</Prompt>\n\n<Color>\n<Color.Row>\n<Color.Item name="c" />\n</Color.Row>\n</Color>\n\n<Columns>\n<Column>\nc\n</Column>\n</Columns>\n\n<GitHub.Repo repo="a/b" />';
+    expect(renderMdx(source, { filePath: "/guides/page.mdx" }).unknown).toEqual([]);
+    expect(renderFindings("guides/page.mdx", source, 1, () => false)).toEqual([]);
+  });
+
   it("writes tabs and code groups with their buttons, the first panel shown", () => {
     expect(html('<Tabs>\n<Tab title="A">one</Tab>\n<Tab title="B">two</Tab>\n</Tabs>')).toBe(
       '<div class="tabs" data-tabs="" data-component="Tabs"><div class="tab-list" role="tablist"><button type="button" role="tab" class="tab" aria-selected="true" data-index="0">A</button><button type="button" role="tab" class="tab" aria-selected="false" data-index="1">B</button></div><div class="tab-panel" role="tabpanel" data-title="A" data-component="Tab" data-index="0">one</div><div class="tab-panel" role="tabpanel" data-title="B" data-component="Tab" data-index="1" hidden>two</div></div>',

@@ -1,14 +1,19 @@
 import { accordion, accordionGroup, expandable } from "./accordions.js";
 import { callout, CALLOUT_KINDS } from "./callouts.js";
 import { card, cardGrid } from "./cards.js";
+import { colorItem, colorRow, colors } from "./color.js";
 import { codeGroup } from "./code-group.js";
 import type { ComponentDefinition } from "./component.js";
 import { paramField, responseField } from "./fields.js";
 import { frame, panel } from "./frame.js";
+import { githubRepo } from "./github.js";
 import { badge, icon, tooltip } from "./inline.js";
 import { step, steps } from "./steps.js";
 import { tab, tabs } from "./tabs.js";
+import { column, tile } from "./tiles.js";
+import { tree, treeFile, treeFolder } from "./tree.js";
 import { update } from "./update.js";
+import { prompt, view } from "./view.js";
 import { visibility } from "./visibility.js";
 
 /**
@@ -39,6 +44,18 @@ export const COMPONENTS: Readonly<Record<string, ComponentDefinition>> = {
   Badge: badge,
   Icon: icon,
   Visibility: visibility,
+  Column: column,
+  Tile: tile,
+  Tree: tree("Tree"),
+  FileTree: tree("FileTree"),
+  "Tree.Folder": treeFolder,
+  "Tree.File": treeFile,
+  View: view,
+  Prompt: prompt,
+  Color: colors,
+  "Color.Row": colorRow,
+  "Color.Item": colorItem,
+  "GitHub.Repo": githubRepo,
 };
 
 /** Whether a name is one of the components the preview renders. */
