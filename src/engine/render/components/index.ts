@@ -7,7 +7,7 @@ import type { ComponentDefinition } from "./component.js";
 import { paramField, responseField } from "./fields.js";
 import { frame, panel } from "./frame.js";
 import { githubRepo } from "./github.js";
-import { badge, icon, tooltip } from "./inline.js";
+import { badge, icon, latex, tooltip } from "./inline.js";
 import { step, steps } from "./steps.js";
 import { tab, tabs } from "./tabs.js";
 import { column, tile } from "./tiles.js";
@@ -44,6 +44,7 @@ export const COMPONENTS: Readonly<Record<string, ComponentDefinition>> = {
   Badge: badge,
   Icon: icon,
   Visibility: visibility,
+  Latex: latex,
   Column: column,
   Tile: tile,
   Tree: tree("Tree"),

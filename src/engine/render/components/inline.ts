@@ -14,3 +14,10 @@ export const badge = inline(({ children }) => el("span", { className: ["badge"],
  */
 export const icon = inline(({ node }) => el("span", { className: ["icon"], title: stringAttribute(node, "icon") ?? "", ariaHidden: "true", dataComponent: "Icon" }));
 
+
+/**
+ * `<Latex>formula</Latex>`: the platform typesets the TeX; the preview shows its source as code
+ * (typesetting would take a TeX engine in every render worker, for a component the 45 real sites
+ * we read use only as the platform's own example).
+ */
+export const latex = inline(({ children }) => el("code", { className: ["latex"], title: "TeX: the preview shows the formula's source", dataComponent: "Latex" }, children()));
