@@ -55,7 +55,7 @@ describe("renderMdx", () => {
       "<a class=\"card github-repo\" href=\"https://github.com/mintlify/docs\" data-component=\"GitHub.Repo\" rel=\"noreferrer\"><div class=\"card-title\">mintlify/docs</div></a>\n<div class=\"card github-repo\" data-component=\"GitHub.Repo\">javascript:alert(1)</div>",
     );
     expect(html("So <Latex>x^2 + y</Latex> holds.")).toBe('<p>So <code class="latex" title="TeX: the preview shows the formula&#x27;s source" data-component="Latex">x^2 + y</code> holds.</p>');
-    const source = '<Latex>x</Latex>\\n\\n<Tree>\n<Tree.File name="a.ts" />\n</Tree>\n\n<FileTree>\n\n- x\n\n</FileTree>\n\n<Tile title="t">\n</Tile>\n\n<View title="v">\n</View>\n\n<Prompt>\np\n</Prompt>\n\n<Color>\n<Color.Row>\n<Color.Item name="c" />\n</Color.Row>\n</Color>\n\n<Columns>\n<Column>\nc\n</Column>\n</Columns>\n\n<GitHub.Repo repo="a/b" />';
+    const source = '<Latex>x</Latex>\n\n<Tree>\n<Tree.File name="a.ts" />\n</Tree>\n\n<FileTree>\n\n- x\n\n</FileTree>\n\n<Tile title="t">\n</Tile>\n\n<View title="v">\n</View>\n\n<Prompt>\np\n</Prompt>\n\n<Color>\n<Color.Row>\n<Color.Item name="c" />\n</Color.Row>\n</Color>\n\n<Columns>\n<Column>\nc\n</Column>\n</Columns>\n\n<GitHub.Repo repo="a/b" />';
     expect(renderMdx(source, { filePath: "/guides/page.mdx" }).unknown).toEqual([]);
     expect(renderFindings("guides/page.mdx", source, 1, () => false)).toEqual([]);
   });
