@@ -34,8 +34,9 @@ export interface CheckOptions {
 /** Codes of the findings `check` adds beyond docs.json validation (listed in docs/docs-json.md). */
 export const SITE_CHECK_CODES = ["not-in-navigation", "front-matter", "no-docs-json", "remote-spec"] as const;
 
-/** Folders whose pages are never navigation pages: `snippets/` holds MDX imported by pages. */
-const NOT_PAGES = /^snippets\//;
+/** Folders whose pages are never navigation pages: `snippets/` holds MDX imported by pages,
+ *  `_snippets/` the files of the platform's older `<Snippet file>` tags. */
+const NOT_PAGES = /^_?snippets\//;
 
 /**
  * `svc-mcp check`: load the repository as the server would, then validate docs.json knowing

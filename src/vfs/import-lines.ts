@@ -2,9 +2,12 @@ import type { StoredText } from "./stored-text.js";
 
 const IMPORT = Buffer.from("import");
 const EXPORT = Buffer.from("export");
+/** The platform's older snippet tag, `<Snippet file="x.mdx" />` (`config/snippet-tags.ts`), inlined as an import is, anywhere in a line. */
+const SNIPPET = Buffer.from("<Snippet");
 
 /**
- * Whether a text held as bytes may have a line starting with `import` or `export`: the quick
+ * Whether a text held as bytes may have a line starting with `import` or `export`, or a
+ * `<Snippet` tag anywhere (both bring other files' text in: `includes.ts`): the quick
  * test MDX import parsing starts with (`mdxImports`, `importsMdx`: `/^(?:import|export)\b/m`),
  * asked of the bytes so that a text without such a line is never decoded for it. A large
  * distinct site's build decoded every page body once for this alone, on the index's thread
@@ -18,7 +21,7 @@ const EXPORT = Buffer.from("export");
 export function mayHaveImportLine(stored: StoredText): boolean {
   if (stored.encoding === "utf16le") return true;
   const bytes = Buffer.from(stored.buffer, stored.offset, stored.length);
-  return startsALine(bytes, IMPORT) || startsALine(bytes, EXPORT);
+  return startsALine(bytes, IMPORT) || startsALine(bytes, EXPORT) || bytes.includes(SNIPPET);
 }
 
 function startsALine(bytes: Buffer, word: Buffer): boolean {
@@ -34,7 +37,7 @@ function isLineStart(bytes: Uint8Array, at: number): boolean {
 
 /**
  * Where the lines of UTF-8 bytes that `mayHaveImportLine` counts start (with `import` or
- * `export`), in no particular order: found by the thread that reads a file (`page-read-worker.ts`),
+ * `export`), and where the last `<Snippet` tag starts, in no particular order: found by the thread that reads a file (`page-read-worker.ts`),
  * so that the load's thread tells its body's answer (`mayHaveImportLineFrom`) without scanning it
  * (issue 22: the two scans of each body were ~4% of that thread's cold start at 50,000 distinct pages).
  */
@@ -43,6 +46,9 @@ export function importLineStarts(bytes: Buffer): number[] {
   for (const word of [IMPORT, EXPORT]) {
     for (let at = bytes.indexOf(word); at !== -1; at = bytes.indexOf(word, at + 1)) if (isLineStart(bytes, at)) starts.push(at);
   }
+  // A snippet tag counts wherever it stands: the last one tells whether a body from any byte on has one.
+  const snippet = bytes.lastIndexOf(SNIPPET);
+  if (snippet !== -1) starts.push(snippet);
   return starts;
 }
 

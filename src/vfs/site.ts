@@ -40,6 +40,9 @@ export function placementOf(site: Site, page: Page): PagePlacement | undefined {
   return undefined;
 }
 
+/** The folders of snippet files: not pages unless navigation lists them. */
+const SNIPPET_FOLDER_RE = /^\/_?snippets\//;
+
 /**
  * Whether search indexes a page: not `noindex`; and, unless `seo.indexing` is `all` (or there is
  * no docs.json, so no navigation), listed in navigation somewhere a reader sees it: not hidden by
@@ -50,9 +53,10 @@ export function placementOf(site: Site, page: Page): PagePlacement | undefined {
 export function isIndexed(site: Site, page: Page): boolean {
   if (page.meta.noindex) return false;
   const placement = placementOf(site, page);
-  // `snippets/` holds MDX that pages import (search inlines it where it is used); a file there is
-  // a page only when navigation lists it, and then like any other.
-  if (placement === undefined && page.path.startsWith("/snippets/")) return false;
+  // `snippets/` holds MDX that pages import (search inlines it where it is used), and
+  // `_snippets/` what the platform's older `<Snippet file>` tags name; a file there is a page only
+  // when navigation lists it, and then like any other.
+  if (placement === undefined && SNIPPET_FOLDER_RE.test(page.path)) return false;
   if (site.config.indexing === "all" || !site.config.present) return true;
   if (page.meta.hidden) return false;
   if (placement === undefined) return page.generated;

@@ -113,4 +113,14 @@ describe("renderFindings (check)", () => {
       "12:1 unknown-component <Mystery> is not a component the preview knows: it shows the element's children",
     ]);
   });
+
+  it("says which `<Snippet file>` tags name no file the site serves", () => {
+    const body = ['<Snippet file="help.mdx" />', "<Snippet file='redis/note' />", '<Snippet file="gone.mdx" />', "<Snippet />", '<Snippet file="../x.mdx" />', ""].join("\n");
+    const served = new Set(["/_snippets/help.mdx", "/snippets/redis/note.mdx"]);
+    expect(renderFindings("guides/a.mdx", body, 1, (p) => served.has(p)).map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`)).toEqual([
+      "3:1 unknown-component <Snippet> names gone.mdx, no file the site serves under /_snippets/ or /snippets/ (missing, ignored or unreadable): nothing is shown in its place",
+      '4:1 unknown-component <Snippet> names no file (`file="name.mdx"`, under /_snippets/ or /snippets/): nothing is shown in its place',
+      "5:1 unknown-component <Snippet> names ../x.mdx, no file the site serves under /_snippets/ or /snippets/ (missing, ignored or unreadable): nothing is shown in its place",
+    ]);
+  });
 });

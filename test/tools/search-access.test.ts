@@ -89,6 +89,21 @@ describe("search and restricted content", () => {
     ]);
   });
 
+  it("leaves a restricted file a `<Snippet file>` tag names out, as an import of it", async () => {
+    const tagged = await open({
+      "docs.json": JSON.stringify({ name: "Acme", navigation: { pages: ["guides/help"] }, seo: { indexing: "all" } }),
+      "guides/help.mdx": '---\ntitle: Help\n---\nAsk the support desk.\n\n<Snippet file="vault.mdx" />\n',
+      "_snippets/vault.mdx": SECRET,
+    });
+    try {
+      expect(await tagged.anon("zanzibar vault passphrase")).toEqual([]);
+      expect((await tagged.anon("support desk")).map((r) => [r.path, r.snippet])).toEqual([["/guides/help", "Ask the support desk."]]);
+      expect((await tagged.internal("zanzibar vault passphrase")).map((r) => [r.path, r.snippet])).toEqual([["/guides/help", "Ask the support desk. The vault passphrase is kept in the zanzibar safe."]]);
+    } finally {
+      await tagged.close();
+    }
+  });
+
   it("leaves an imported restricted page out, with its headings and anchors", async () => {
     expect(await site.anon("incident drill quokka")).toEqual([]);
     expect((await site.anon("invoices")).map((r) => [r.path, r.section, r.snippet])).toEqual([["/guides/billing", "", "Invoices are sent monthly."]]);

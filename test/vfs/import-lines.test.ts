@@ -34,6 +34,8 @@ describe("lines that may start an import, from a text's bytes", () => {
     expect(texts.map((t) => QUICK_IMPORT_RE.test(t.replace(/^\ufeff/, "")))).toEqual([true, true, true, true, true, true, false, false, false, false]);
     expect(mayHaveImportLine(stored("Café\nexport const a = 1;", "latin1"))).toBe(true);
     expect(mayHaveImportLine(stored("Café, nothing to import.", "latin1"))).toBe(false);
+    // The platform's older snippet tag brings a file's text in wherever it stands.
+    expect(["Help: <Snippet file=\"help.mdx\" />", "A <Snip and nothing more."].map((t) => mayHaveImportLine(stored(t, "utf8")))).toEqual([true, false]);
     // UTF-16 bytes are not scanned.
     expect(mayHaveImportLine(stored("快速开始", "utf16le"))).toBe(true);
   });

@@ -15,7 +15,7 @@ import { makeRepo } from "../helpers/repo.js";
  * them: the site, its findings and its index must be the ones loaded without a worker.
  */
 
-const PIECES = ["import", "export", "\n", "\r", "\u2028", "x", " ", "—", "é", "¨", "©", "¿", "\ufeff"];
+const PIECES = ["import", "export", "\n", "\r", "\u2028", "x", " ", "—", "é", "¨", "©", "¿", "\ufeff", "<Snippet", "<Snip"];
 
 describe("import lines of a body told from its text's", () => {
   it("answer as a scan of the body does, wherever the body starts", () => {

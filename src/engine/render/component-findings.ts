@@ -5,6 +5,7 @@ import { LIMITS } from "../../limits.js";
 import { isKnownComponent } from "./components/index.js";
 import { costlyMarkup } from "../../config/markup-cost.js";
 import { deepMarkup } from "../../config/markup-depth.js";
+import { snippetFileOf, snippetPaths } from "../../config/snippet-tags.js";
 import { visibilityTags } from "../../config/visibility.js";
 
 /** Codes of the findings about how pages render in the preview (listed in docs/docs-json.md). */
@@ -62,6 +63,16 @@ function componentFindings(file: string, body: string, bodyLine: number, exists:
   if (!body.includes("<")) return [];
   const origins = originsOf(body, posix.dirname(`/${file}`), exists);
   const uses = new Map<string, { line: number; column: number; count: number }>();
+  const snippets: Diagnostic[] = [];
+  // `<Snippet file>` (`config/snippet-tags.ts`): shown as its file's text, or said why not. The
+  // attributes are read on the tag's line (the platform's examples write it on one).
+  const snippetUse = (line: string, after: number, lineNo: number, column: number): void => {
+    const attributes = /^[^<>]*/.exec(line.slice(after))?.[0] ?? "";
+    const named = snippetFileOf(attributes);
+    if (named !== undefined && snippetPaths(named).some(exists)) return;
+    const why = named === undefined ? 'names no file (`file="name.mdx"`, under /_snippets/ or /snippets/)' : `names ${named}, no file the site serves under /_snippets/ or /snippets/ (missing, ignored or unreadable)`;
+    snippets.push({ severity: "warning", file, line: lineNo, column, code: "unknown-component", message: `<Snippet> ${why}: nothing is shown in its place` });
+  };
   let fence: string | undefined;
   body.split("\n").forEach((line, i) => {
     const f = FENCE_RE.exec(line);
@@ -76,13 +87,17 @@ function componentFindings(file: string, body: string, bodyLine: number, exists:
     const text = line.replace(/(`+)[^`]*?\1/g, (span) => " ".repeat(span.length));
     for (const m of text.matchAll(TAG_RE)) {
       const name = m[1] as string;
+      if (name === "Snippet") {
+        snippetUse(text, (m.index ?? 0) + m[0].length, i + bodyLine, (m.index ?? 0) + 1);
+        continue;
+      }
       if (isKnownComponent(name) || origins.get(name.split(".")[0] as string)?.kind === "snippet") continue;
       const seen = uses.get(name);
       if (seen !== undefined) seen.count++;
       else uses.set(name, { line: i + bodyLine, column: (m.index ?? 0) + 1, count: 1 });
     }
   });
-  return [...uses].map(([name, use]): Diagnostic => {
+  return [...snippets, ...[...uses].map(([name, use]): Diagnostic => {
     const origin = origins.get(name.split(".")[0] as string);
     const times = use.count === 1 ? "" : ` (used ${use.count} times)`;
     const why =
@@ -94,7 +109,7 @@ function componentFindings(file: string, body: string, bodyLine: number, exists:
             ? "is defined in this page's code, which the preview does not run"
             : "is not a component the preview knows";
     return { severity: "warning", file, line: use.line, column: use.column, code: "unknown-component", message: `<${name}>${times} ${why}: it shows the element's children` };
-  });
+  })];
 }
 
 /** Names the page's ESM binds: snippets (default imports of MDX files that exist), other imports, exports. */

@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import { frontMatterEnd, type MdxImport, mdxImports, removeImports } from "../../config/mdx-imports.js";
+import { mayHaveSnippetTag, SNIPPET_TAG_RE, snippetFileOf, snippetPaths } from "../../config/snippet-tags.js";
 import { LIMITS } from "../../limits.js";
 import { type BodyKey, bodyBytesOf, knownMayImport, rememberMayImport } from "../../vfs/body-key.js";
 import { mayHaveImportLine } from "../../vfs/import-lines.js";
@@ -20,6 +21,9 @@ import type { SiteFile } from "../../vfs/site-file.js";
  *
  * Only default imports of `.md`/`.mdx` files are inlined: named imports (`import { Since } from
  * '/snippets/since.mdx'`) are components defined in code, whose output is not text we know.
+ * The platform's older `<Snippet file="auth.mdx" />` (`config/snippet-tags.ts`) is inlined as a
+ * default import of `/snippets/auth.mdx` would be; a tag whose file the reader may not read stays
+ * a tag, which search keeps no text of.
  *
  * An import of a file the reader may not read (`include` refuses it) is left out as the reader's
  * own view of the file leaves it out (`removeImports`, the shell's rule): the statement and every
@@ -66,7 +70,7 @@ interface Resolver {
 
 /** Whether a body imports an MDX file at all, by any kind of statement (`expandIncludes` tells which resolve). */
 export function importsMdx(body: string): boolean {
-  return QUICK_IMPORT_RE.test(body) && mdxImports(body).some((s) => s.unread === true || MDX_SOURCE_RE.test(s.source));
+  return (QUICK_IMPORT_RE.test(body) && mdxImports(body).some((s) => s.unread === true || MDX_SOURCE_RE.test(s.source))) || mayHaveSnippetTag(body);
 }
 
 /** Whether a page's body (of key `key`, `bodyKeyOf`) imports an MDX file (`importsMdx`): a body
@@ -112,15 +116,8 @@ function expand(
     seen.uses.set(file.path, file);
     if (!files.include(file)) imports.delete(name);
   }
-  if (imports.size === 0) return text;
-  const names = [...imports.keys()].map((n) => n.replace(/\$/g, "\\$")).join("|");
-  // `<Name ... />`, or `<Name ...>` ... `</Name>` (the children are dropped: a snippet that uses
-  // them is rare, and its own text is what a reader sees).
-  const useRe = new RegExp(`<(${names})((?:\\s[^<>]*?)?)(?:/>|>[\\s\\S]*?</\\1\\s*>)`, "g");
   let budget = LIMITS.search.maxInlinedBytes - size;
-  return text.replace(useRe, (tag: string, name: string, attrs: string) => {
-    const file = imports.get(name);
-    if (file === undefined || budget <= 0) return tag;
+  const inline = (file: SiteFile, attrs: string): string => {
     seen.uses.set(file.path, file);
     const props = new Map<string, string>();
     for (const a of attrs.matchAll(ATTRIBUTE_RE)) props.set(a[1] as string, a[2] ?? a[3] ?? a[4] ?? a[5] ?? "");
@@ -130,6 +127,43 @@ function expand(
     budget -= text.length;
     // On lines of their own, so the snippet's headings and paragraphs stay headings and paragraphs.
     return `\n${text.trim()}\n`;
+  };
+  const imported = imports.size === 0 ? text : inlineImports(text, imports, (file, attrs) => (budget <= 0 ? undefined : inline(file, attrs)));
+  if (!mayHaveSnippetTag(imported)) return imported;
+  return imported.replace(SNIPPET_TAG_RE, (tag: string, attrs: string) => {
+    const file = snippetFile(attrs, files, seen, chain);
+    return file === undefined || budget <= 0 ? tag : inline(file, attrs);
+  });
+}
+
+/** The file a `<Snippet file>` tag names, when the site has it, it is not being inlined above
+ *  (a cycle) and `include` allows it; every path tried is a dependency (`Expanded`). */
+function snippetFile(attrs: string, files: Resolver, seen: { readonly uses: Map<string, SiteFile>; readonly missing: Set<string> }, chain: readonly string[]): SiteFile | undefined {
+  const name = snippetFileOf(attrs);
+  if (name === undefined) return undefined;
+  for (const path of snippetPaths(name)) {
+    const file = files.fileAt(path);
+    if (file === undefined) {
+      seen.missing.add(path);
+      continue;
+    }
+    seen.uses.set(file.path, file);
+    return chain.includes(file.path) || !files.include(file) ? undefined : file;
+  }
+  return undefined;
+}
+
+/** Each use of an imported snippet, `<Name ... />` or `<Name ...>` ... `</Name>`, replaced by
+ *  `inline`'s text (the children are dropped: a snippet that uses them is rare, and its own text
+ *  is what a reader sees); a use `inline` declines (out of budget) stays. */
+function inlineImports(text: string, imports: ReadonlyMap<string, SiteFile>, inline: (file: SiteFile, attrs: string) => string | undefined): string {
+  const names = [...imports.keys()].map((n) => n.replace(/\$/g, "\\$")).join("|");
+  // `<Name ... />`, or `<Name ...>` ... `</Name>` (the children are dropped: a snippet that uses
+  // them is rare, and its own text is what a reader sees).
+  const useRe = new RegExp(`<(${names})((?:\\s[^<>]*?)?)(?:/>|>[\\s\\S]*?</\\1\\s*>)`, "g");
+  return text.replace(useRe, (tag: string, name: string, attrs: string) => {
+    const file = imports.get(name);
+    return file === undefined ? tag : (inline(file, attrs) ?? tag);
   });
 }
 

@@ -43,6 +43,18 @@ describe("page variants", () => {
     ]);
   });
 
+  it("a `<Snippet file>` tag's file under a group is one more rule: left out, the tag stays, and search keeps no text of it", () => {
+    const files = {
+      "/guide.mdx": '---\ntitle: Guide\n---\nIntro.\n\n<Snippet file="staff.mdx" />\n\n<Snippet file="all.mdx" />\n',
+      "/_snippets/staff.mdx": "---\ngroups: [staff]\n---\nFor staff.\n",
+      "/_snippets/all.mdx": "For all.\n",
+    };
+    expect(variantsOf(files, "/guide")).toEqual([
+      { text: ["Intro.", "For staff.", "For all."], condition: [["staff", true]] },
+      { text: ["Intro.", '<Snippet file="staff.mdx" />', "For all."], condition: [["staff", false]] },
+    ]);
+  });
+
   it("a snippet inside a left-out one is not asked about, and an unused import adds nothing", () => {
     const files = {
       "/guide.mdx": "---\ntitle: Guide\n---\nimport Outer from '/snippets/outer.mdx';\nimport Unused from '/snippets/unused.mdx';\n\nIntro.\n\n<Outer />\n",

@@ -128,3 +128,51 @@ describe("snippets with an empty front matter block", () => {
     expect(search(site, index, "kestrel")).toEqual([{ path: "/index", section: "", snippet: "Intro words. Snippet kestrel text." }]);
   });
 });
+
+describe("the platform's older `<Snippet file>` tags", () => {
+  const FILES_TAGS: Record<string, string> = {
+    "/guides/help.mdx": [
+      "---",
+      "title: Help",
+      "---",
+      "Where to ask.",
+      "",
+      '<Snippet file="get-help.mdx" />',
+      "",
+      "<Snippet file='redis/note' product=\"Kestrel DB\">",
+      "ignored children",
+      "</Snippet>",
+      "",
+      '<Snippet file="gone.mdx" />',
+      "",
+      '<Snippet file="../../secret.mdx" />',
+    ].join("\n"),
+    "/_snippets/get-help.mdx": "---\ntitle: not a page\n---\nJoin the axolotl forum for help.\n",
+    "/snippets/redis/note.mdx": "{product} needs the ioredis quokka driver.\n",
+    "/secret.mdx": "Never shown.\n",
+  };
+
+  it("inline the file under /_snippets/ (else /snippets/; .mdx when the name has no extension), with props; a missing one stays a tag", () => {
+    const site = inlineSite(FILES_TAGS, { name: "T", navigation: { pages: ["guides/help"] } });
+    const page = site.pages.get("/guides/help");
+    const expanded = page === undefined ? undefined : expandIncludes(page, (p) => site.files.get(p));
+    expect(expanded?.body).toBe(
+      ["Where to ask.", "", "", "Join the axolotl forum for help.", "", "", "", "Kestrel DB needs the ioredis quokka driver.", "", "", '<Snippet file="gone.mdx" />', "", '<Snippet file="../../secret.mdx" />'].join("\n"),
+    );
+    expect(expanded?.uses.map((f) => f.path)).toEqual(["/_snippets/get-help.mdx", "/snippets/redis/note.mdx"]);
+    expect(expanded?.missing).toEqual(["/_snippets/redis/note", "/_snippets/redis/note.mdx", "/_snippets/redis/note.md", "/snippets/redis/note", "/_snippets/gone.mdx", "/snippets/gone.mdx"]);
+  });
+
+  it("find the page by its snippets' text, never the snippet files, and re-index it when a named file appears", () => {
+    const { "/_snippets/get-help.mdx": _gone, ...without } = FILES_TAGS;
+    const docs = { name: "T", navigation: { pages: ["guides/help"] }, seo: { indexing: "all" } };
+    const before = inlineSite(without, docs);
+    const index = new SearchIndex();
+    index.sync(before);
+    expect(search(before, index, "axolotl")).toEqual([]);
+    expect(search(before, index, "quokka")).toEqual([{ path: "/guides/help", section: "", snippet: "Where to ask. Kestrel DB needs the ioredis quokka driver." }]);
+    const after = inlineSite(FILES_TAGS, docs, before);
+    expect(index.sync(after)).toEqual({ added: 1, removed: 1 });
+    expect(search(after, index, "axolotl")).toEqual([{ path: "/guides/help", section: "", snippet: "Where to ask. Join the axolotl forum for help. Kestrel DB needs the ioredis quokka driver." }]);
+  });
+});

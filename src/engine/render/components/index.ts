@@ -8,6 +8,7 @@ import { paramField, responseField } from "./fields.js";
 import { frame, panel } from "./frame.js";
 import { githubRepo } from "./github.js";
 import { badge, icon, latex, tooltip } from "./inline.js";
+import { snippet } from "./snippet.js";
 import { step, steps } from "./steps.js";
 import { tab, tabs } from "./tabs.js";
 import { column, tile } from "./tiles.js";
@@ -45,6 +46,7 @@ export const COMPONENTS: Readonly<Record<string, ComponentDefinition>> = {
   Icon: icon,
   Visibility: visibility,
   Latex: latex,
+  Snippet: snippet,
   Column: column,
   Tile: tile,
   Tree: tree("Tree"),

@@ -1,0 +1,42 @@
+import { posix } from "node:path";
+
+/**
+ * The platform's older way to reuse a snippet, still written by real sites (upstash: 90 uses,
+ * mem0) and still read by the platform (its CLI checks "links inside `<Snippet>` components"):
+ *
+ *     <Snippet file="get-help.mdx" />
+ *
+ * names a file under `/_snippets/` (or `/snippets/`) and shows its text there, as a default import of it would
+ * (`engine/search/includes.ts`); other string attributes fill its `{name}`s. Without an
+ * extension (`file="redis/note"`) the `.mdx`, then `.md`, file of that name.
+ */
+export const SNIPPET_TAG_RE = /<Snippet((?:\s[^<>]*?)?)(?:\/>|>[\s\S]*?<\/Snippet\s*>)/g;
+
+/** Whether a text may hold a `<Snippet>` tag (the quick test before `SNIPPET_TAG_RE`). */
+export function mayHaveSnippetTag(text: string): boolean {
+  return text.includes("<Snippet");
+}
+
+/** The `file` attribute of a tag's attributes (`file="x"`, `file='x'`, `file={"x"}`), if any. */
+export function snippetFileOf(attributes: string): string | undefined {
+  const m = /(?:^|\s)file=(?:"([^"]*)"|'([^']*)'|\{"([^"]*)"\}|\{'([^']*)'\})/.exec(attributes);
+  const file = m === null ? undefined : (m[1] ?? m[2] ?? m[3] ?? m[4]);
+  return file === undefined || file.trim() === "" ? undefined : file.trim();
+}
+
+/**
+ * The site paths a `file` may name, in the order tried: under `/_snippets/` (where the platform's
+ * older sites keep the files this tag names: upstash, mem0), then `/snippets/`; without an
+ * extension, the `.mdx` then `.md` file of that name. None for a URL or a path that leaves both.
+ */
+export function snippetPaths(file: string): string[] {
+  if (/^[a-z][\w+.-]*:/i.test(file)) return [];
+  const rest = file.replace(/^\/*(?:_?snippets\/)?/, "");
+  return SNIPPET_FOLDERS.flatMap((folder) => {
+    const path = posix.normalize(`${folder}${rest}`);
+    if (!path.startsWith(folder) || path === folder) return [];
+    return /\.mdx?$/i.test(path) ? [path] : [path, `${path}.mdx`, `${path}.md`];
+  });
+}
+
+const SNIPPET_FOLDERS = ["/_snippets/", "/snippets/"];
