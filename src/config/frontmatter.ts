@@ -91,10 +91,12 @@ export function parseFrontMatter(source: string): FrontMatterResult {
     // Passing options also turns off gray-matter's global content cache (an unbounded memory leak
     // for a long-running watcher).
     const { data: parsed, content } = matterOf(text);
-    const data = (parsed ?? {}) as unknown;
-    if (typeof data !== "object" || data === null || Array.isArray(data)) {
-      return { ok: false, message: "front matter must be a mapping of keys to values", line: 1 };
-    }
+    const read = (parsed ?? {}) as unknown;
+    // YAML that is no mapping (`标题：《快速入门》` with a full-width colon reads as one string; a
+    // list) sets no key: the platform renders such a page with none (gray-matter hands it the
+    // string), so it is read as a page without front matter, and `check` says so
+    // (`frontMatterShape`), rather than left out (alter's Chinese pages were).
+    const data = typeof read !== "object" || read === null || Array.isArray(read) ? {} : read;
     // Only an anchor (`&name`) lets a value be used twice; without one the tree is no larger
     // than its text, and the walk is skipped.
     const tooLarge = text.lastIndexOf("&", text.length - content.length) === -1 ? undefined : overLimit(data);
@@ -115,6 +117,24 @@ export function parseFrontMatter(source: string): FrontMatterResult {
     const message = hint ?? reason;
     return line === undefined ? { ok: false, message } : { ok: false, message, line };
   }
+}
+
+/**
+ * What a page's front matter is when it is no mapping of keys to values, and so read as none
+ * (`parseFrontMatter`): "a string", "a list", "a number"...; undefined for a mapping, none, or
+ * front matter that cannot be read at all (refused with its own message).
+ */
+export function frontMatterShape(source: string): string | undefined {
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  if (!text.startsWith("---")) return undefined;
+  let read: unknown;
+  try {
+    read = matterOf(text).data;
+  } catch {
+    return undefined;
+  }
+  if (read === null || read === undefined || (typeof read === "object" && !Array.isArray(read))) return undefined;
+  return Array.isArray(read) ? "a list" : typeof read === "string" ? "a string" : `a ${typeof read}`;
 }
 
 /** Why front matter is refused for its size read as a tree (aliases inside aliases), if it is. */

@@ -7,6 +7,7 @@ import { locate, sortDiagnostics, VALIDATION_CODES } from "../config/docs-json/v
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { parseOperationEntry } from "../config/openapi/entry.js";
 import { isFileInsideRoot, NO_IGNORE_RULES } from "../config/inside-root.js";
+import { frontMatterShape } from "../config/frontmatter.js";
 import { frontMatterProblems } from "../config/page-meta.js";
 import { readSiteConfig } from "../config/read-site-config.js";
 import { toPagePath } from "../config/site-config.js";
@@ -83,6 +84,17 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
         file: rel,
         code: "not-in-navigation",
         message: config.indexing === "all" ? `page is ${where}` : `page is ${where}, so search leaves it out (seo.indexing "all" includes it)`,
+      });
+    }
+    // Only a page whose front matter was read as empty can be one whose YAML was no mapping.
+    const shape = Object.keys(page.frontMatter).length === 0 ? frontMatterShape(page.file.text) : undefined;
+    if (shape !== undefined) {
+      diagnostics.push({
+        severity: "warning",
+        file: rel,
+        line: 1,
+        code: "front-matter",
+        message: `front matter is ${shape}, not keys with values (\`title: Setup\`): read as none, so the page has no title, description or other setting from it`,
       });
     }
     for (const problem of frontMatterProblems(page.frontMatter)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFrontMatter } from "../../src/config/frontmatter.js";
+import { frontMatterShape, parseFrontMatter } from "../../src/config/frontmatter.js";
 import { UNMATCHABLE_GROUP, frontMatterProblems, readPageMeta, titleFromBody, titleFromPath } from "../../src/config/page-meta.js";
 
 describe("readPageMeta", () => {
@@ -77,6 +77,21 @@ describe("titleFromBody", () => {
 describe("parseFrontMatter on real-world slips", () => {
   it("reads front matter after a byte order mark", () => {
     expect(parseFrontMatter("\uFEFF---\ntitle: With BOM\n---\n\nBody\n")).toEqual({ ok: true, data: { title: "With BOM" }, body: "\nBody\n", bodyLine: 4 });
+  });
+
+  it("reads YAML that is no mapping (a full-width colon makes one string) as no front matter, and tells its shape", () => {
+    const text = "---\n标题：《快速入门》\n描述：“三步开始”\n---\n## 三步入门\n";
+    expect(parseFrontMatter(text)).toEqual({ ok: true, data: {}, body: "## 三步入门\n", bodyLine: 5 });
+    expect(parseFrontMatter("---\n- a\n- b\n---\nBody")).toEqual({ ok: true, data: {}, body: "Body", bodyLine: 5 });
+    expect([text, "---\n- a\n---\nB", "---\n42\n---\nB", "---\ntitle: A\n---\nB", "---\n---\nB", "No front matter", "---\ntitle: [\n---\nB"].map(frontMatterShape)).toEqual([
+      "a string",
+      "a list",
+      "a number",
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it("says to quote a value holding a colon", () => {
