@@ -752,6 +752,13 @@ export const LIMITS = {
     /** Spec: the authenticated tools, per documentation site: 5,000 per hour each. */
     authedSearch: 5_000,
     authedFilesystem: 5_000,
+    /** Each caller's reserve of a per-site tool limit is the limit divided by this (200 of
+     *  10,000, 100 of 5,000), charged once the site's count is spent (`caller-reserve.ts`): an
+     *  agent's busy hour of reading is some dozens to a couple of hundred calls, so readers go on
+     *  answering whoever spent the site's budget, while a crowd of addresses adds only this much
+     *  each (every call of theirs also counts against the per-IP 5,000). A limit under 50 (a
+     *  test's, or a site owner's strict cap) has none. */
+    callerReserveDivisor: 50,
     /** Feedback entries one IP address may add per hour (anonymous ingestion). A reader rates a
      *  page or leaves a comment a few times an hour; 100 leaves room for an office behind one
      *  address, while a script can no longer fill the database (the per-IP request limit alone

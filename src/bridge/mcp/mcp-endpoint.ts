@@ -9,6 +9,7 @@ import { grantExtensions } from "../auth/grants.js";
 import { clientCharges } from "../middleware/client-budget.js";
 import { type BridgeContext, type BridgeDeps, clientIp, urlsFor } from "../context.js";
 import { JSON_RPC, jsonRpcError, jsonRpcRefusal } from "../middleware/http-errors.js";
+import { siteToolCharge, takeWithReserves } from "../middleware/caller-reserve.js";
 import type { Charge } from "../middleware/rate-limit.js";
 import { ipCharge, rateLimitedResponse } from "../middleware/rate-limit-response.js";
 import { readBody } from "../middleware/read-body.js";
@@ -183,7 +184,7 @@ export class McpEndpoint {
       const body = await this.readJsonRpc(c);
       if (body instanceof Response) return body;
       if (claimsModernRevision(body.raw) || !(await isLegacyRequest(c.req.raw, body.raw, { maxRequestBodySize: LIMITS.bridge.maxBodyBytes }))) {
-        const charged = await this.chargeTools(endpoint, c, body);
+        const charged = await this.chargeTools(endpoint, c, owner, body);
         if (charged instanceof Response) return charged;
         if (this.direct !== undefined && body.messages[0]?.method === "tools/call") {
           const answered = await this.direct.answer(endpoint, c.req.raw, body.raw, authInfo.extra.context);
@@ -199,7 +200,7 @@ export class McpEndpoint {
       if (!(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
         return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session, or use protocol version 2026-07-28, which needs none)");
       }
-      const charged = await this.chargeTools(endpoint, c, body);
+      const charged = await this.chargeTools(endpoint, c, owner, body);
       if (charged instanceof Response) return charged;
       return this.settle(await this.open(endpoint, principal, owner, c.req.raw, body.raw, authInfo), charged);
     }
@@ -248,7 +249,7 @@ export class McpEndpoint {
           caller: owner,
           gone: authInfo.extra.context.gone,
           answerBytes: this.maxBatchAnswerBytes,
-          charge: (message, first) => this.chargeMessage(endpoint, c, message as Message, first),
+          charge: (message, first) => this.chargeMessage(endpoint, c, owner, message as Message, first),
           settle: (response, taken) => this.settle(response, taken),
           // Its plain tool calls as they are answered alone: through the SDK's transport a batch's
           // search call cost what a single one did before `SessionToolCalls` (issue 23).
@@ -265,13 +266,13 @@ export class McpEndpoint {
       if (id !== undefined) {
         if (!session.calls.claim(id)) return jsonRpcRefusal(400, body.raw, idInUse(id));
         try {
-          return await this.postRequest(endpoint, c, session, authInfo, body);
+          return await this.postRequest(endpoint, c, session, authInfo, owner, body);
         } finally {
           session.calls.release(id);
         }
       }
       // Notifications and responses (and what the transport refuses): charged per IP as ever.
-      const taken = await this.chargeTools(endpoint, c, body);
+      const taken = await this.chargeTools(endpoint, c, owner, body);
       if (taken instanceof Response) return taken;
       charged = taken;
     }
@@ -288,8 +289,8 @@ export class McpEndpoint {
   }
 
   /** One request of `session` (its id claimed): charged, then answered directly (a plain tool call) or by the SDK's transport. */
-  private async postRequest(endpoint: Endpoint, c: BridgeContext, session: Session, authInfo: AuthInfoWithContext, body: { raw: unknown; messages: Message[] }): Promise<Response> {
-    const charged = await this.chargeTools(endpoint, c, body);
+  private async postRequest(endpoint: Endpoint, c: BridgeContext, session: Session, authInfo: AuthInfoWithContext, owner: string, body: { raw: unknown; messages: Message[] }): Promise<Response> {
+    const charged = await this.chargeTools(endpoint, c, owner, body);
     if (charged instanceof Response) return charged;
     if (this.sessionCalls !== undefined && body.messages[0]?.method === "tools/call") {
       const answered = await this.sessionCalls.answer(session, c.req.raw, body.raw, authInfo.extra.context);
@@ -440,16 +441,16 @@ export class McpEndpoint {
    * Count tool calls against the per-site tool limits, and what a tool stores against the
    * caller's per-IP budgets (`CLIENT_CHARGES`): what was charged, or the 429 to answer.
    */
-  private async chargeTools(endpoint: Endpoint, c: BridgeContext, body: { raw: unknown; messages: readonly Message[] }): Promise<Response | readonly Charge[]> {
-    const charges = this.toolCharges(endpoint, c, body.messages);
+  private async chargeTools(endpoint: Endpoint, c: BridgeContext, owner: string, body: { raw: unknown; messages: readonly Message[] }): Promise<Response | readonly Charge[]> {
+    const charges = this.toolCharges(endpoint, c, owner, body.messages);
     if (charges.length === 0) return charges;
     // All or none: a batch is refused whole, and each request in it is answered with the 429.
-    const decision = await this.deps.limiter.take(charges);
-    return decision.ok ? charges : rateLimitedResponse(c.req.path, decision, body.raw);
+    const { decision, taken } = await takeWithReserves(this.deps.limiter, charges);
+    return decision.ok ? taken : rateLimitedResponse(c.req.path, decision, body.raw);
   }
 
-  /** What `messages`' tool calls take of the per-site tool limits and the caller's per-IP budgets. */
-  private toolCharges(endpoint: Endpoint, c: BridgeContext, messages: readonly Message[]): Charge[] {
+  /** What `messages`' tool calls take of the per-site tool limits (`owner`'s reserve behind them) and the caller's per-IP budgets. */
+  private toolCharges(endpoint: Endpoint, c: BridgeContext, owner: string, messages: readonly Message[]): Charge[] {
     const { deps } = this;
     const names = deps.runtime.names;
     const charges: Charge[] = [];
@@ -461,11 +462,7 @@ export class McpEndpoint {
       if (units !== undefined) appendAll(charges, clientCharges(deps, c, units));
       const limit = tool === undefined ? undefined : deps.limits.tools[tool.key];
       if (tool === undefined || limit === undefined) continue;
-      charges.push({
-        key: `tool:${endpoint}:${tool.key}`,
-        limit: endpoint === "authed" ? limit.authed : limit.public,
-        what: `${endpoint === "authed" ? "authenticated " : ""}${tool.key} calls per hour on this documentation site`,
-      });
+      charges.push(siteToolCharge(`tool:${endpoint}:${tool.key}`, endpoint === "authed" ? limit.authed : limit.public, `${endpoint === "authed" ? "authenticated " : ""}${tool.key} calls`, owner));
     }
     return charges;
   }
@@ -475,13 +472,13 @@ export class McpEndpoint {
    * takes the per-IP limit's unit the bridge took for the POST itself, and a tool call its tool's
    * charges, all or none.
    */
-  private async chargeMessage(endpoint: Endpoint, c: BridgeContext, message: Message, first: boolean): Promise<MessageCharge<readonly Charge[]>> {
-    const tools = this.toolCharges(endpoint, c, [message]);
+  private async chargeMessage(endpoint: Endpoint, c: BridgeContext, owner: string, message: Message, first: boolean): Promise<MessageCharge<readonly Charge[]>> {
+    const tools = this.toolCharges(endpoint, c, owner, [message]);
     const charges = first ? tools : [ipCharge(this.deps, c), ...tools];
     if (charges.length === 0) return { ok: true, charged: tools };
-    const decision = await this.deps.limiter.take(charges);
+    const { decision, taken } = await takeWithReserves(this.deps.limiter, charges);
     // Only the tool's charges are given back if the transport refuses the message: the POST's own unit is not either.
-    return decision.ok ? { ok: true, charged: tools } : { ok: false, refusal: rateLimitedResponse(c.req.path, decision, message) };
+    return decision.ok ? { ok: true, charged: first ? taken : taken.slice(1) } : { ok: false, refusal: rateLimitedResponse(c.req.path, decision, message) };
   }
 
   /**

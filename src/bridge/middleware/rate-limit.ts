@@ -92,6 +92,8 @@ export interface Charge {
   readonly what: string;
   /** Units this charge takes (bytes of a feedback entry); 1 when not given. */
   readonly units?: number;
+  /** Charged instead when this counter refuses (`takeWithReserves`): the caller's own reserve of a per-site tool limit. */
+  readonly fallback?: Charge;
 }
 
 export type RateDecision =

@@ -13,6 +13,7 @@ import { readJsonBody } from "../../middleware/read-json-body.js";
 import { connectionGone } from "../../middleware/connection-gone.js";
 import { apiErrorResponse } from "../../middleware/http-errors.js";
 import type { RateLimiter, RateLimits } from "../../middleware/rate-limit.js";
+import { siteToolCharge, takeWithReserves } from "../../middleware/caller-reserve.js";
 import { rateLimitedResponse } from "../../middleware/rate-limit-response.js";
 import { ReloadStreams } from "./live-reload.js";
 import { type MediaTurnKeeper, type MediaTurnLimits, MediaTurns } from "./media-turns.js";
@@ -89,10 +90,11 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
       turn.release();
     }
   };
-  const charge = async (c: Context, tool: "search" | "filesystem"): Promise<Response | undefined> => {
+  /** The call's unit of the site's `tool` limit on `/mcp` (the preview's panels are its public tools), or `caller`'s reserve once that is spent. */
+  const charge = async (c: Context, caller: string, tool: "search" | "filesystem"): Promise<Response | undefined> => {
     const limit = deps.limits.tools[tool];
     if (limit === undefined) return undefined;
-    const decision = await deps.limiter.take([{ key: `tool:public:${tool}`, limit: limit.public, what: `${tool} calls per hour on this documentation site` }]);
+    const { decision } = await takeWithReserves(deps.limiter, [siteToolCharge(`tool:public:${tool}`, limit.public, `${tool} calls`, caller)]);
     return decision.ok ? undefined : rateLimitedResponse(c.req.path, decision);
   };
 
@@ -107,8 +109,8 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
     });
     if (!input.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(input.issues));
     const search = input.value;
-    return inTurn(c, async () => {
-      const refused = await charge(c, "search");
+    return inTurn(c, async (caller) => {
+      const refused = await charge(c, caller, "search");
       if (refused !== undefined) return refused;
       // A page that searches again as the reader types drops the earlier request: its search is not run.
       const outcome = await searchAnswer({ ...(await docsContext(c)), signal: connectionGone(c) }, search);
@@ -121,12 +123,12 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
   });
 
   app.get(PREVIEW_PATHS.agent, (c) =>
-    inTurn(c, async () => {
+    inTurn(c, async (caller) => {
       const context = await docsContext(c);
       const page = readablePageAt(context, c.req.query("page") ?? "");
       // A page the reader may not read answers exactly as one that does not exist.
       if (page === undefined) return apiErrorResponse(404, "not_found", "no such page");
-      const refused = await charge(c, "filesystem");
+      const refused = await charge(c, caller, "filesystem");
       if (refused !== undefined) return refused;
       return json(await agentView(context, page));
     }),
@@ -139,10 +141,11 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
     const body = await readJsonBody(c.req.raw, LIMITS.shell.maxCommandLength * 2);
     const input = parseInput(shellInput, body);
     if (!input.ok) return apiErrorResponse(400, "invalid_request", describeArgumentIssues(input.issues));
-    const refused = await charge(c, "filesystem");
+    const context = await docsContext(c);
+    const refused = await charge(c, context.request.caller ?? "", "filesystem");
     if (refused !== undefined) return refused;
     // A page closed or reloaded mid-command drops the request: the command stops with it.
-    const result = await runShell({ ...(await docsContext(c)), signal: connectionGone(c) }, input.value);
+    const result = await runShell({ ...context, signal: connectionGone(c) }, input.value);
     return json({ ...result, text: shellText(result) });
   });
 
