@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callerReserve, siteToolCharge, takeWithReserves } from "../../src/bridge/middleware/caller-reserve.js";
-import { FixedWindowLimiter } from "../../src/bridge/middleware/rate-limit.js";
+import { FixedWindowLimiter, parseRateLimits, type RateLimits } from "../../src/bridge/middleware/rate-limit.js";
+import { localSiteSessions, SiteSessions } from "../../src/bridge/web/site-sessions.js";
+import { createWebApp } from "../../src/bridge/web/web-app.js";
 import { FS, type Harness, SEARCH, TestClock, credentialTokens, postJson, startBridge } from "./harness.js";
 
 /**
@@ -118,5 +120,37 @@ describe("over HTTP, signed-in callers", () => {
       "Rate limit exceeded: at most 1 authenticated filesystem calls per hour from one caller once this documentation site's 50 are spent. Retry after 2400 seconds.",
     ]);
     expect([(await shell(b)).status, (await shell(b)).status]).toEqual([200, 429]);
+  });
+});
+
+describe("the preview's panels", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startBridge();
+  });
+  afterAll(() => h.close());
+
+  it("charge the same site limit, with the same reserve per address, as the tools", async () => {
+    let address = "203.0.113.7";
+    const limits = parseRateLimits(["search=50", "filesystem=50"]) as RateLimits;
+    const app = createWebApp({ runtime: h.runtime, state: h.state, sessions: localSiteSessions(new SiteSessions()), limiter: new FixedWindowLimiter(HOUR, () => 0), limits, projectId: "docs", publicUrl: undefined, clientIp: () => address });
+    const get = async (path: string, from: string) => {
+      address = from;
+      return (await app.fetch(new Request(`http://127.0.0.1${path}`))).status;
+    };
+    const searches = async (from: string, n: number) => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) out.push(await get(`/_svc/preview/search?query=${encodeURIComponent(`how do I store objects, question ${i}`)}`, from));
+      return out;
+    };
+    expect(await searches("203.0.113.7", 51)).toEqual(Array.from({ length: 51 }, () => 200));
+    address = "203.0.113.7";
+    const over = await app.fetch(new Request("http://127.0.0.1/_svc/preview/search?query=bucket"));
+    expect([over.status, await over.json()]).toEqual([
+      429,
+      { error: { code: "rate_limited", message: "Rate limit exceeded: at most 1 search calls per hour from one caller once this documentation site's 50 are spent. Retry after 3600 seconds." } },
+    ]);
+    // Another address keeps its own search, and the agent panel (filesystem) has its own count.
+    expect([...(await searches("198.51.100.1", 2)), await get("/_svc/preview/agent?page=/quickstart", "203.0.113.7")]).toEqual([200, 429, 200]);
   });
 });
