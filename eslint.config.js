@@ -7,7 +7,7 @@ export default tseslint.config(
   // worker-boot.mjs is plain JavaScript by necessity (it registers tsx for the shell worker), and
   // so are just-bash-patches.mjs and just-bash-hooks.mjs (the build script, the test runner's
   // config and Node's module hooks load them before any TypeScript can be), and so are
-  // bench/loop-probe.mjs and bench/memory-probe.cjs (preloaded into the bench's server processes
+  // bench/loop-probe.mjs, bench/pool-trace.mjs and bench/memory-probe.cjs (preloaded into the bench's server processes
   // by NODE_OPTIONS, where no TypeScript loader runs), and test/helpers/start-gate.mjs (preloaded
   // so into a test's worker processes), and jq's host (src/engine/shell/jq/*.mjs: its thread starts
   // without a TypeScript loader; wasm-host.d.mts types it).
@@ -38,6 +38,7 @@ export default tseslint.config(
       "src/engine/shell/jq/strptime.mjs",
       "src/engine/shell/jq/jq-thread.mjs",
       "bench/loop-probe.mjs",
+      "bench/pool-trace.mjs",
       "bench/memory-probe.cjs",
       "test/helpers/start-gate.mjs",
     ],

@@ -169,6 +169,13 @@ export const LIMITS = {
      *  flood of fresh callers holds at most half of the pool of six with its runaways' second
      *  runs, and a newcomer finds one of the others within one trial (`trialCpuMs`). */
     requeuedReserve: 3,
+    /** CPU (a command's worker thread's and its jq threads') past which a command that answered
+     *  makes its caller heavy, as a command stopped at a limit does: it held a worker as long. A
+     *  reader's commands use milliseconds (`ls /`, `cat`, `rg` over a page: 1-20 ms), the
+     *  heaviest searches within the work budget on spree 1-2.5 s (docs/measurements.md, "CPU
+     *  limit"); 1 s is ten trials (`trialCpuMs`). A caller so marked loses only the reserved
+     *  workers, for `heavyForMs`; answers never change. */
+    heavyCpuMs: 1_000,
     /** How long a caller stays heavy after its last long hold: heaviness wears off (an address
      *  shared by many readers is not marked for good because one ran a runaway once), and an
      *  attacker's address holds one runaway's worth of the reserve per this time at most. */

@@ -58,6 +58,8 @@ function describe(e: PoolEvent): string {
       return `call ${e.call} preempted on worker ${e.worker}`;
     case "requeued":
       return `call ${e.call} requeued by ${e.caller}`;
+    case "heavy":
+      return `${e.caller} heavy: ${e.why}`;
     case "exit":
       return `worker ${e.worker} exited: ${e.why}`;
   }

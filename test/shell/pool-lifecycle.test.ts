@@ -545,6 +545,44 @@ describe("heavy callers", () => {
   });
 });
 
+describe("callers whose commands answer after long CPU work", () => {
+  it("are heavy, as callers stopped at a limit are: six of them, each then holding a runaway, leave the reserve, and a reader's call starts on a ready worker while their runaways run, before any ends (bench/shell-crowd.ts; before, trusted, they took all six workers and the reader waited for one to end)", async () => {
+    const rec = new PoolRecorder();
+    // The pool of a 2-core machine with its default bounds; heavy at 200 ms of CPU, a fifth of
+    // what the long command below uses here (~0.9 s), so a machine five times faster still
+    // counts it long, while the reader's `echo hi` uses a few milliseconds. Preemption off
+    // (`trialMs: 0`): this asserts standing and the reserves alone.
+    const host = new ShellHost({ workers: 6, trialMs: 0, heavyCpuMs: 200, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      const reader = "address:198.51.100.9";
+      expect(await shell.run("echo hi", reader)).toEqual(HI);
+      const crowd = [1, 2, 3, 4, 5, 6].map((k) => `address:127.0.0.${k + 1}`);
+      // Each answers once after long CPU work (the adversary's jq stopped by its own 256 MB bound, exit 134, is such an answer).
+      const long = await Promise.all(crowd.map((caller) => shell.run("seq 1000000 | wc -l", caller)));
+      expect(long).toEqual(crowd.map(() => ({ stdout: "1000000\n", stderr: "", exitCode: 0, truncated: false })));
+      expect(rec.lines(["heavy"]).sort()).toEqual(crowd.map((c) => `${c} heavy: cpu`).sort());
+      // Then each sends two runaways (calls 8-19): four run, the rest wait, two ready workers stay free.
+      const aborts = crowd.map(() => new AbortController());
+      const held = crowd.flatMap((caller, k) => [shell.run(RUNAWAY, caller, aborts[k]?.signal), shell.run(RUNAWAY, caller, aborts[k]?.signal)]);
+      await rec.next((e) => e.t === "queued" && e.call === 19);
+      const running = (): number[] => rec.events.flatMap((e) => (e.t === "start" && e.call >= 8 && e.call <= 19 ? [e.call] : []));
+      for (let n = 1; n <= 4; n++) await rec.next(() => running().length >= n);
+      expect(await shell.run("echo hi", reader)).toEqual(HI);
+      // The reader's call 20 was given a worker as it was queued: no runaway ended, no worker started for it.
+      const lines = rec.lines(["spawn", "queued", "start", "end"]);
+      const queuedAt = lines.indexOf(`call 20 queued by ${reader}`);
+      expect(lines.slice(queuedAt, queuedAt + 3).map((l) => l.replace(/ on worker \d+$/, ""))).toEqual([`call 20 queued by ${reader}`, "call 20 started", "call 20 ended: result"]);
+      expect(lines.filter((l) => /^call (8|9|1\d) ended/.test(l))).toEqual([]);
+      expect(running()).toHaveLength(4);
+      for (const a of aborts) a.abort();
+      expect(await Promise.all(held)).toEqual(held.map(() => CANCELLED));
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 describe("loading a snapshot", () => {
   it("never counts against a command's time limit: a worker loading for longer than the limit, then the command runs within it", async () => {
     const rec = new PoolRecorder();

@@ -28,8 +28,17 @@ export type PoolEvent =
   | { readonly t: "preempted"; readonly call: number; readonly worker: number }
   /** A call stopped so waits again, at the front of its caller's queue, to run from its start. */
   | { readonly t: "requeued"; readonly call: number; readonly caller: string }
+  /**
+   * A caller became heavy (`CallerStanding`): a command of theirs was stopped by the shell, given
+   * up while it ran, or answered after using `heavyCpuMs` of CPU. Its next commands leave the
+   * reserved workers free.
+   */
+  | { readonly t: "heavy"; readonly caller: string; readonly why: HeavyWhy }
   /** A worker was stopped by the pool (`why`) or ended by itself. */
   | { readonly t: "exit"; readonly worker: number; readonly why: WorkerExit };
+
+/** Why a caller was made heavy: a command of theirs stopped by the shell (a limit), given up while it ran, or answered after long CPU work. */
+export type HeavyWhy = "stopped" | "given-up" | "cpu";
 
 /** How a call ended: its result, cancelled by its caller (waiting or running), or by the pool. */
 export type CallEnd = "result" | "cancelled" | "time-limit" | "cpu-limit" | "worker-died" | "shut-down" | "boot-failed";

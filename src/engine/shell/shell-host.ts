@@ -12,7 +12,7 @@ import { type Shell, type ShellLimits, type ShellResult, type ShellStop, cpuLimi
 import { FairQueue } from "./fair-queue.js";
 import { callerNetwork } from "./caller-network.js";
 import { CallerStanding } from "./caller-standing.js";
-import type { CallEnd, PoolEvent, WorkerExit } from "./pool-events.js";
+import type { CallEnd, HeavyWhy, PoolEvent, WorkerExit } from "./pool-events.js";
 import { type EncodedSnapshot, type SharedSnapshot, SnapshotEncoder, type SnapshotEncoding } from "./shared-snapshot.js";
 import { workerExecArgv } from "./worker-exec-argv.js";
 import { type PlaceHolder, PoolPlaces } from "./pool-places.js";
@@ -207,6 +207,11 @@ export interface ShellHostOptions {
   /** How long a caller stays heavy after a command of theirs held a worker for long (default `LIMITS.shellWorker.heavyForMs`). */
   readonly heavyForMs?: number;
   /**
+   * CPU (its worker thread's and its jq threads') past which a command that answered makes its
+   * caller heavy as a stopped one does (default `LIMITS.shellWorker.heavyCpuMs`).
+   */
+  readonly heavyCpuMs?: number;
+  /**
    * A new caller's first command may be stopped and queued again, to give its worker to a caller
    * with nothing running, once it has used this much CPU (its worker thread's and its jq
    * threads'), or, where CPU cannot be read (no /proc), run `trialMs`
@@ -315,6 +320,7 @@ export class ShellHost {
   private readonly maxRunning: number;
   private readonly cancelGraceMs: number;
   private readonly trialCpuMs: number;
+  private readonly heavyCpuMs: number;
   /** 0: no command is stopped to make room. */
   private readonly trialMs: number;
   /** Looks again, while callers wait for room, for a first command that may be stopped now. */
@@ -355,6 +361,7 @@ export class ShellHost {
     // (reserve one) a new caller still takes the worker a heavy or running caller may not.
     this.trustedWorkers = Math.min(options.trustedWorkers ?? defaults.trustedWorkers, Math.max(0, reserve - 1));
     this.trialCpuMs = options.trialCpuMs ?? defaults.trialCpuMs;
+    this.heavyCpuMs = options.heavyCpuMs ?? defaults.heavyCpuMs;
     // A pool that keeps nothing for other callers (stdio, the preview, `svc-mcp fs`) serves one client: nobody to make room for.
     this.trialMs = reserve === 0 ? 0 : (options.trialMs ?? defaults.trialMs);
     const requeuedReserve = Math.min(options.requeuedReserve ?? defaults.requeuedReserve, this.size - 1);
@@ -409,8 +416,9 @@ export class ShellHost {
   }
 
   /** A command of `caller` held a worker for long: heavy here, and in the other worker processes' pools. */
-  private heldLong(caller: string): void {
+  private heldLong(caller: string, why: HeavyWhy): void {
     this.standing.heldLong(caller);
+    this.emit({ t: "heavy", caller, why });
     this.shared?.mark({ caller, mark: "heavy" });
   }
 
@@ -722,7 +730,7 @@ export class ShellHost {
     }
     const slot = this.slots.find((s) => s.call === p);
     if (slot === undefined || p.ended) return;
-    this.heldLong(p.caller);
+    this.heldLong(p.caller, "given-up");
     Atomics.store(slot.interrupt, 0, p.id);
     slot.worker.postMessage({ t: "cancel", id: p.id } satisfies ToWorker);
     this.end(p, CANCELLED, "cancelled");
@@ -1042,7 +1050,7 @@ export class ShellHost {
       }
       if (p.ended) this.emit({ t: "stopped", call: p.id, worker: slot.n, exitCode: message.result.exitCode });
       if (message.stop !== undefined && message.stop !== "cancel") {
-        this.heldLong(p.caller);
+        this.heldLong(p.caller, "stopped");
         // Stopped by the worker's own clock (the line awaited something past the time limit),
         // the command may have left work running that ignored the abort: the next call gets a
         // fresh worker. Stopped by its work budget or its CPU limit, the line stopped where it
@@ -1058,8 +1066,19 @@ export class ShellHost {
         } else this.finish(slot, message.result);
       } else {
         // Answered (a command given up while it ran has made its caller heavy already). How
-        // long it took is not looked at: on a busy machine a reader's `ls /` would count as long.
-        if (!p.ended) this.answered(p.caller);
+        // long it took by the wall is not looked at: on a busy machine a reader's `ls /` would
+        // count as long. Its CPU is: a command that answered only after long CPU work (a jq
+        // stopped by its own 256 MB bound, exit 134, after seconds of it) held its worker as a
+        // runaway stopped at a limit does, and made its caller trusted: trusted callers with
+        // nothing running take any free worker, the reserved ones too, and go first, so callers
+        // looping such a command, one per free worker, took every worker and a reader waited
+        // for one of them to end (bench/shell-crowd.ts). CPU, not wall time, so the machine's
+        // load decides nothing; where it cannot be read, nothing.
+        if (!p.ended) {
+          const cpu = this.trialCpuOf(slot, p);
+          if (cpu !== undefined && cpu >= this.heavyCpuMs) this.heldLong(p.caller, "cpu");
+          else this.answered(p.caller);
+        }
         this.finish(slot, message.result);
       }
       return;
@@ -1108,7 +1127,7 @@ export class ShellHost {
   private stuck(slot: Slot, p: Pending): void {
     if (slot.call !== p) return;
     if (this.options.warnOnEnd !== false) this.log(`warning: a docs-shell command ran past its time limit without yielding; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
-    this.heldLong(p.caller);
+    this.heldLong(p.caller, "stopped");
     this.retire(slot, "time-limit");
     this.answer(p, { stdout: "", stderr: timeLimitMessage(this.limits.maxExecutionMs), exitCode: 124, truncated: false }, "time-limit");
   }
@@ -1132,7 +1151,7 @@ export class ShellHost {
       const now = threadCpuMs(tid);
       if (slot.call !== p || now === undefined || now - before <= this.maxCpuMs) return;
       if (this.options.warnOnEnd !== false) this.log(`warning: a docs-shell command used more than ${this.maxCpuMs} ms of CPU in one step the work limit cannot count; restarting its shell worker (${JSON.stringify(p.command.slice(0, 200))})`);
-      this.heldLong(p.caller);
+      this.heldLong(p.caller, "stopped");
       this.retire(slot, "cpu-limit");
       this.answer(p, { stdout: "", stderr: cpuLimitMessage(this.maxCpuMs), exitCode: 124, truncated: false }, "cpu-limit");
     }, this.cpuPollMs);
