@@ -156,7 +156,7 @@ describe("AsyncAPI rules on parts written in components and on operation traits"
       "",
       "## Source",
       "",
-      "Generated from `/v3.yaml`: `jq '.[\"channels\"][\"pub\"]' /v3.yaml`",
+      "Generated from `/v3.yaml`: `yq '.[\"channels\"][\"pub\"]' /v3.yaml`",
       "",
     ]);
     expect(await run(ANONYMOUS, "cat /api-reference/pub.mdx")).toBe(pub);
@@ -183,7 +183,7 @@ describe("AsyncAPI rules on parts written in components and on operation traits"
         "",
         "## Source",
         "",
-        "Generated from `/v3.yaml`: `jq '.[\"channels\"][\"staffch\"]' /v3.yaml`",
+        "Generated from `/v3.yaml`: `yq '.[\"channels\"][\"staffch\"]' /v3.yaml`",
         "",
       ]),
     );
@@ -236,7 +236,7 @@ describe("AsyncAPI rules on parts written in components and on operation traits"
           "",
           "## Source",
           "",
-          "Generated from `/v2.yaml`: `jq '.[\"channels\"][\"pub2\"]' /v2.yaml`",
+          "Generated from `/v2.yaml`: `yq '.[\"channels\"][\"pub2\"]' /v2.yaml`",
           "",
         ]),
       );
@@ -256,7 +256,7 @@ describe("AsyncAPI rules on parts written in components and on operation traits"
           "",
           "## Source",
           "",
-          "Generated from `/v2.yaml`: `jq '.[\"channels\"][\"inl\"]' /v2.yaml`",
+          "Generated from `/v2.yaml`: `yq '.[\"channels\"][\"inl\"]' /v2.yaml`",
           "",
         ]),
       );

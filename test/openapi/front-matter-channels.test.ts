@@ -73,7 +73,7 @@ const ROOM_REFERENCE = [
   "",
   "## Source",
   "",
-  "Generated from `/realtime/chat.asyncapi.yaml`: `jq '.[\"channels\"][\"room\"]' /realtime/chat.asyncapi.yaml`",
+  "Generated from `/realtime/chat.asyncapi.yaml`: `yq '.[\"channels\"][\"room\"]' /realtime/chat.asyncapi.yaml`",
   "",
 ].join("\n");
 
@@ -109,6 +109,31 @@ describe("front matter asyncapi", () => {
     expect(await sh("tail -n +5 /guides/by-address.mdx")).toBe(`\nWhat the room is for.\n${ROOM_REFERENCE}`);
     // Loaded and mounted though docs.json names no AsyncAPI spec.
     expect(await sh("ls /realtime")).toBe("chat.asyncapi.yaml\n");
+  });
+
+  it("the Source line of a YAML spec's page runs in the docs shell and prints the channel as YAML (jq, which reads JSON only, failed)", async () => {
+    const line = ROOM_REFERENCE.split("\n").find((l) => l.startsWith("Generated from")) ?? "";
+    const command = /: `(.*)`$/.exec(line)?.[1] ?? "";
+    expect(command).toBe(`yq '.["channels"]["room"]' /realtime/chat.asyncapi.yaml`);
+    expect(await sh(command)).toBe(
+      [
+        "address: /rooms/{roomId}",
+        "description: Messages of one room.",
+        "parameters:",
+        "  roomId:",
+        "    description: The room",
+        "messages:",
+        "  said:",
+        "    name: Said",
+        "    payload:",
+        "      type: object",
+        "      properties:",
+        "        text:",
+        "          type: string",
+        "          description: What was said",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("search finds the page by what only its reference says", async () => {

@@ -113,7 +113,7 @@ describe("an AsyncAPI operation restricted on its own, with messages only it car
           ...pubMessage,
           "## Source",
           "",
-          "Generated from `/v2.yaml`: `jq '.[\"channels\"][\"user/signedup\"]' /v2.yaml`",
+          "Generated from `/v2.yaml`: `yq '.[\"channels\"][\"user/signedup\"]' /v2.yaml`",
           "",
         ].join("\n"),
       );
@@ -150,7 +150,7 @@ describe("an AsyncAPI operation restricted on its own, with messages only it car
         "",
         "## Source",
         "",
-        "Generated from `/v3.yaml`: `jq '.[\"channels\"][\"signup\"]' /v3.yaml`",
+        "Generated from `/v3.yaml`: `yq '.[\"channels\"][\"signup\"]' /v3.yaml`",
         "",
       ].join("\n"),
     );

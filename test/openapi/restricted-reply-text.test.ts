@@ -131,7 +131,7 @@ describe("AsyncAPI 3 messages only restricted operations carry, through reply, a
           "",
           "## Source",
           "",
-          "Generated from `/asyncapi.yaml`: `jq '.[\"channels\"][\"c1\"]' /asyncapi.yaml`",
+          "Generated from `/asyncapi.yaml`: `yq '.[\"channels\"][\"c1\"]' /asyncapi.yaml`",
           "",
         ]),
       );
@@ -166,7 +166,7 @@ describe("AsyncAPI 3 messages only restricted operations carry, through reply, a
           "",
           "## Source",
           "",
-          "Generated from `/asyncapi.yaml`: `jq '.[\"channels\"][\"c2\"]' /asyncapi.yaml`",
+          "Generated from `/asyncapi.yaml`: `yq '.[\"channels\"][\"c2\"]' /asyncapi.yaml`",
           "",
         ]),
       );
@@ -201,7 +201,7 @@ describe("AsyncAPI 3 messages only restricted operations carry, through reply, a
           "",
           "## Source",
           "",
-          "Generated from `/asyncapi.yaml`: `jq '.[\"channels\"][\"c5\"]' /asyncapi.yaml`",
+          "Generated from `/asyncapi.yaml`: `yq '.[\"channels\"][\"c5\"]' /asyncapi.yaml`",
           "",
         ]),
       );
@@ -277,7 +277,7 @@ describe("AsyncAPI 3 messages only restricted operations carry, through reply, a
         "",
         "## Source",
         "",
-        "Generated from `/asyncapi.yaml`: `jq '.[\"channels\"][\"rc\"]' /asyncapi.yaml`",
+        "Generated from `/asyncapi.yaml`: `yq '.[\"channels\"][\"rc\"]' /asyncapi.yaml`",
         "",
       ].join("\n"),
     );

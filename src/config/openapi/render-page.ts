@@ -363,7 +363,10 @@ function specPointerLine(source: string, pointer: string): string {
   const keys = pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
   const jq = keys.map((k) => `[${JSON.stringify(k)}]`).join("");
   if (/^https?:/i.test(source)) return `Generated from ${source} (\`${jq}\`).`;
-  return `Generated from \`/${source}\`: \`jq '.${jq}' /${source}\``;
+  // jq reads JSON only: a YAML spec's line failed with "parse error" in the docs shell. yq takes
+  // the same path and prints the part as the YAML it is written in.
+  const reader = /\.ya?ml$/i.test(source) ? "yq" : "jq";
+  return `Generated from \`/${source}\`: \`${reader} '.${jq}' /${source}\``;
 }
 
 /** The generated MDX of an AsyncAPI channel page. */

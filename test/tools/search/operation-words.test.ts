@@ -46,7 +46,7 @@ describe("operation words of an endpoint page", () => {
  * line as the hit (a real Korean site's "kakao alimtalk template review": four `#source` hits).
  */
 describe("an endpoint page's Source line", () => {
-  const source = (path: string, method: string) => `## Source\n\nGenerated from \`/api/openapi.yaml\`: \`jq '.["paths"]["${path}"]["${method}"]' /api/openapi.yaml\`\n`;
+  const source = (path: string, method: string) => `## Source\n\nGenerated from \`/api/openapi.yaml\`: \`yq '.["paths"]["${path}"]["${method}"]' /api/openapi.yaml\`\n`;
   const site = inlineSite({
     "/api-reference/delete-template.mdx": `---\ntitle: "Delete template"\nopenapi: "DELETE /projects/{projectId}/alimtalk/templates/{templateCode}"\n---\n\nDeletes a template.\n\n## Path parameters\n\n- \`templateCode\` string\n\n${source("/projects/{projectId}/alimtalk/templates/{templateCode}", "delete")}`,
     "/api-reference/list-templates.mdx": `---\ntitle: "List templates"\nopenapi: "GET /projects/{projectId}/alimtalk/templates"\n---\n\nLists templates.\n\n${source("/projects/{projectId}/alimtalk/templates", "get")}`,
