@@ -93,6 +93,36 @@ describe("one budget of schema nodes per page, shared by every walker", () => {
     });
   });
 
+  it("a page cut only where its text ran out says what was left out, not that its fields are not all listed", async () => {
+    // A code sample longer than the page's whole budget (5,000 nodes of 128 characters) and a
+    // short one; no schema at all. The note was the schemas' whatever was cut.
+    const spec = {
+      openapi: "3.0.3",
+      info: { title: "S", version: "1" },
+      paths: { "/x": { get: { summary: "X", "x-codeSamples": [{ lang: "shell", label: "Huge", source: `echo ${"y".repeat(700_000)}` }, { lang: "shell", label: "Small", source: "curl https://api.example.com/x" }], responses: { "200": { description: "ok" } } } } },
+    };
+    const root = tempRepo({ "docs.json": { name: "S", navigation: { groups: [{ group: "Start", pages: ["index"] }, { group: "C", openapi: "api/s.json" }] } }, "api/s.json": spec, "index.mdx": "# Home\n" });
+    const out = await runCli(["fs", "--dir", root, "grep -n '^> \\*\\*Cut\\|^```' /api-reference/x.mdx; grep -c yyyy /api-reference/x.mdx || true"]);
+    expect(out).toEqual({
+      code: 0,
+      stdout: [
+        "11:> **Cut:** this page shows 5,000 schema nodes' worth of text at most, and its code samples are longer than that: some code samples are left out. The spec file (see Source) holds them whole.",
+        // The huge sample is left out; the small one and the generated examples are there.
+        "23:```bash Small",
+        "25:```",
+        "27:```bash cURL",
+        "30:```",
+        "32:```python Python",
+        "40:```",
+        "42:```javascript JavaScript",
+        "48:```",
+        "0",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+  });
+
   it("names are charged too: a 30,000-character property name on every schema of the clique leaves a page of bounded size", async () => {
     // Adversary round 16 (F3): the name is written in each row's dotted path (`p1.p2.<name>`, once
     // per nesting level), its anchor and the example's keys; uncharged, 55-77 KB specs made ~30 MB

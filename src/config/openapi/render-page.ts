@@ -8,7 +8,7 @@ import { exampleValue } from "./example-value.js";
 import type { ApiAuth, ApiContent, ApiOperation, ApiParameter, ApiSchemaComponent, ApiSpec } from "./model.js";
 import { describePlayground, type PlaygroundSettings } from "./playground.js";
 import { fieldOf, type SchemaField, schemaFields } from "./schema-fields.js";
-import { pageSchemaBudget, SchemaBudget } from "./schema-budget.js";
+import { type CutPart, pageSchemaBudget, SchemaBudget } from "./schema-budget.js";
 import { appendAll } from "../../arrays.js";
 
 /** A parameter's anchor on its page (`{docs_url}/<page path>#<anchor>`). */
@@ -78,8 +78,26 @@ export interface PageParts {
  * last line says so), labels read `…` and example objects come out empty. An agent reading the
  * page learns that it is not whole, and where the whole is.
  */
-export function cutNote(max: number): string {
-  return `> **Cut:** this page shows ${max.toLocaleString("en-US")} schema nodes at most, and its schemas reach each other in more ways than that: some fields are not listed, some types read \`…\` and some example objects are empty. The spec file (see Source) holds them whole.`;
+export function cutNote(max: number, parts: readonly CutPart[] = ["schemas"]): string {
+  const size = max.toLocaleString("en-US");
+  if (parts.includes("schemas")) {
+    return `> **Cut:** this page shows ${size} schema nodes at most, and its schemas reach each other in more ways than that: some fields are not listed, some types read \`…\` and some example objects are empty. The spec file (see Source) holds them whole.`;
+  }
+  // Only text was refused: say which, not fields that are all there.
+  const what = parts.map((p) => CUT_WORDS[p as Exclude<CutPart, "schemas">]);
+  return `> **Cut:** this page shows ${size} schema nodes' worth of text at most, and ${listed(what.map((w) => w.what))} are longer than that: ${listed(what.map((w) => w.effect))}. The spec file (see Source) holds them whole.`;
+}
+
+/** How the note names each kind of text a page left out, and what the reader sees of it. */
+const CUT_WORDS: Readonly<Record<Exclude<CutPart, "schemas">, { readonly what: string; readonly effect: string }>> = {
+  data: { what: "its example values", effect: "some examples and defaults are shortened or left out" },
+  samples: { what: "its code samples", effect: "some code samples are left out" },
+  descriptions: { what: "its descriptions", effect: "some descriptions are left out" },
+};
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1) as string}`;
 }
 
 /** The page's text: front matter as YAML (each value written as JSON, which YAML reads back as is), then the body. */
@@ -190,7 +208,7 @@ export function schemaReference(spec: ApiSpec, component: ApiSchemaComponent): R
   const example = exampleValue(component.schema, { prefill: true, requiredOnly: false }, nodes);
   if (example !== undefined) out.push("### Example", "", "```json", clip(pageJson(nodes, example)), "```", "");
   out.push("## Source", "", specPointerLine(spec.source, `/components/schemas/${component.name.replace(/~/g, "~0").replace(/\//g, "~1")}`), "");
-  if (nodes.cut) out.splice(5, 0, cutNote(nodes.max), "");
+  if (nodes.cut) out.splice(5, 0, cutNote(nodes.max, nodes.cutParts), "");
   return { text: out.join("\n"), cut: cutAt(nodes) };
 }
 
@@ -229,7 +247,7 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
     out.push("## Request body", "");
     for (const c of op.requestBody.content) {
       out.push(`\`${c.mediaType}\`${op.requestBody.required ? " (required)" : ""}`, "");
-      if (op.requestBody.description !== undefined && nodes.takeText(op.requestBody.description)) out.push(op.requestBody.description.trim(), "");
+      if (op.requestBody.description !== undefined && nodes.takeText(op.requestBody.description, "descriptions")) out.push(op.requestBody.description.trim(), "");
       appendAll(out, fieldLines(c, (f) => anchors.get(`body:${f.name}`), nodes)).push("");
     }
   }
@@ -237,7 +255,7 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
   if (op.responses.length > 0) {
     out.push("## Responses", "");
     for (const r of op.responses) {
-      out.push(`### ${r.status}${r.description !== undefined && nodes.takeText(r.description) ? `: ${oneLine(r.description)}` : ""}`, "");
+      out.push(`### ${r.status}${r.description !== undefined && nodes.takeText(r.description, "descriptions") ? `: ${oneLine(r.description)}` : ""}`, "");
       for (const c of r.content) {
         out.push(`\`${c.mediaType}\``, "");
         const lines = fieldLines(c, () => undefined, nodes);
@@ -248,7 +266,7 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
 
   appendAll(out, examplesSection(op, ctx.settings, nodes));
   out.push("## Source", "", specPointerLine(spec.source, op.pointer), "");
-  if (nodes.cut) out.splice(noteAt, 0, cutNote(nodes.max), "");
+  if (nodes.cut) out.splice(noteAt, 0, cutNote(nodes.max, nodes.cutParts), "");
   return out.join("\n");
 }
 
@@ -257,7 +275,7 @@ function examplesSection(op: ApiOperation, settings: ApiSettings, nodes: SchemaB
   const request = exampleRequest(op, { prefill: settings.examples.prefill, requiredOnly: settings.examples.requiredOnly }, nodes);
   out.push("### Request", "");
   // Charged as any text the page writes: one long sample shared by a hundred entries is a hundred.
-  for (const s of op.codeSamples) if (nodes.takeText(s.source)) out.push(`\`\`\`${fenceOf(s.lang)} ${s.label ?? s.lang}`, s.source.trimEnd(), "```", "");
+  for (const s of op.codeSamples) if (nodes.takeText(s.source, "samples")) out.push(`\`\`\`${fenceOf(s.lang)} ${s.label ?? s.lang}`, s.source.trimEnd(), "```", "");
   for (const lang of settings.examples.languages) {
     const g = CODE_GENERATORS[lang];
     out.push(`\`\`\`${g.fence} ${g.label}`, g.generate(request), "```", "");
@@ -296,7 +314,7 @@ function parameterLine(p: ApiParameter, anchor: string, nodes: SchemaBudget): st
   const notes = field?.notes ?? [];
   let line = parts.join(" ");
   // A parameter shared by every operation (`components.parameters`) is written on each page.
-  if (p.description !== undefined && nodes.takeText(p.description)) line += `: ${oneLine(p.description)}`;
+  if (p.description !== undefined && nodes.takeText(p.description, "descriptions")) line += `: ${oneLine(p.description)}`;
   if (notes.length > 0) line += ` (${notes.join("; ")})`;
   return line;
 }
@@ -340,7 +358,7 @@ function authSection(op: ApiOperation, nodes: SchemaBudget): string[] {
   const labels = [...schemes.values()].map(authLabel);
   if (![...schemes.values()].some((a) => described(a) !== "") && new Set(labels).size === labels.length) return [];
   // Each description charged as the page's other text is (a 100 KB one on 100 schemes).
-  const lines = [...schemes.values()].map((a) => `- ${codeSpan(a.name)}: ${authLabel(a)}${described(a) !== "" && nodes.takeText(described(a)) ? `. ${described(a)}` : ""}`);
+  const lines = [...schemes.values()].map((a) => `- ${codeSpan(a.name)}: ${authLabel(a)}${described(a) !== "" && nodes.takeText(described(a), "descriptions") ? `. ${described(a)}` : ""}`);
   return ["## Authentication", "", ...lines, ""];
 }
 
@@ -441,7 +459,7 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string | un
     }
   }
   out.push("## Source", "", specPointerLine(spec.source, ch.pointer), "");
-  if (nodes.cut) out.splice(noteAt, 0, cutNote(nodes.max), "");
+  if (nodes.cut) out.splice(noteAt, 0, cutNote(nodes.max, nodes.cutParts), "");
   return out.join("\n");
 }
 

@@ -13,18 +13,26 @@ import { finiteDataSized } from "../finite-data.js";
  * (objects and arrays come out empty, field lists end, labels read `…`) and the page says so
  * (`CUT_NOTE`).
  */
+/**
+ * What a page's budget refused, for the note it carries (`cutNote`): its schemas (field lists,
+ * labels, the example objects built from them), a data value of the spec (an example, a default),
+ * a code sample, or a description. The note was worded for schemas whatever was cut, so a page
+ * whose one long code sample was left out said its fields were not all listed.
+ */
+export type CutPart = "schemas" | "data" | "samples" | "descriptions";
+
 export class SchemaBudget {
   private left: number;
-  private refused = false;
+  private readonly refusedParts = new Set<CutPart>();
 
   constructor(readonly max: number) {
     this.left = max;
   }
 
   /** Take one node; false (and the page is cut) once all are taken. */
-  take(): boolean {
+  take(part: CutPart = "schemas"): boolean {
     if (this.left <= 0) {
-      this.refused = true;
+      this.refusedParts.add(part);
       return false;
     }
     this.left--;
@@ -38,11 +46,11 @@ export class SchemaBudget {
    * per node: a 45 KB spec made pages of 12 MB and `serve` took 4 GB (adversary round 15). False
    * (the text is left out, the page is cut) when fewer are left.
    */
-  takeText(text: string): boolean {
+  takeText(text: string, part: CutPart = "schemas"): boolean {
     const cost = Math.floor(text.length / LIMITS.api.schemaTextCharsPerNode);
     if (cost === 0) return true;
     if (cost > this.left) {
-      this.refused = true;
+      this.refusedParts.add(part);
       return false;
     }
     this.left -= cost;
@@ -60,14 +68,19 @@ export class SchemaBudget {
     // `exampleValue` built were charged as it built them.
     const text = { left: Math.max(0, this.left), per: LIMITS.api.schemaTextCharsPerNode };
     const out = finiteDataSized(value, LIMITS.api.maxDataChars, text);
-    if (out.cut) this.refused = true;
+    if (out.cut) this.refusedParts.add("data");
     this.left = Math.min(this.left, text.left);
     return out.value;
   }
 
   /** Whether some walker was refused a node: the page does not show everything. */
   get cut(): boolean {
-    return this.refused;
+    return this.refusedParts.size > 0;
+  }
+
+  /** What was refused, in the order `CutPart` names them. */
+  get cutParts(): readonly CutPart[] {
+    return (["schemas", "data", "samples", "descriptions"] as const).filter((p) => this.refusedParts.has(p));
   }
 
   /** Nodes taken so far. */
