@@ -1,4 +1,5 @@
 import type { FrontMatterData } from "../config/frontmatter.js";
+import type { PageCut } from "../config/openapi/render-page.js";
 import type { PageMeta } from "../config/page-meta.js";
 import type { SiteFile } from "./site-file.js";
 
@@ -20,7 +21,7 @@ export interface Page {
    *  as read from disk, before the operation's reference was appended. */
   readonly authored?: Page;
   /** For a page that shows an API reference (generated, or appended to the author's page):
-   *  the schema budget (`SchemaBudget`) it was cut at, undefined when it is whole; renders it
-   *  when not yet read. `check` asks, to warn which operations' pages are cut. */
-  readonly schemaCut?: () => number | undefined;
+   *  where its schema budget (`SchemaBudget`) cut it, undefined when it is whole; renders it
+   *  when not yet read. `check` asks, to warn which operations' pages are cut and what of them. */
+  readonly schemaCut?: () => PageCut | undefined;
 }

@@ -121,6 +121,22 @@ describe("one budget of schema nodes per page, shared by every walker", () => {
       ].join("\n"),
       stderr: "",
     });
+    // `check` and the preview's HTML say the same as the page's note.
+    expect(await runCli(["check", "--dir", root])).toEqual({
+      code: 0,
+      stdout:
+        "api/s.json warning: the page /api-reference/x of GET /x is cut at 5000 schema nodes' worth of text: its code samples are longer than one page shows (some code samples are left out, and the page says so)\n" +
+        "checked docs.json and 1 page (+1 generated from API specs): 0 errors, 1 warning\n",
+      stderr: "",
+    });
+    const loaded = await loadSite(root);
+    const item = loaded.site.api?.plan.pages[0]?.item;
+    const info = loaded.site.api?.pages.get("/api-reference/x");
+    if (item?.kind !== "operation" || info === undefined) throw new Error("no page");
+    const html = operationHtml({ spec: item.spec, op: item.operation, pagePath: "/api-reference/x", title: "X", settings: loaded.site.api?.settings as ApiSettings, playground: info.playground, view: { kind: "form" }, markdown: (t) => t });
+    expect(html.match(/<p class="notice cut">[^<]*<\/p>/g)).toEqual([
+      `<p class="notice cut">Cut: this page shows 5,000 schema nodes' worth of text at most, and its code samples are longer than that: some code samples are left out. The spec file holds them whole.</p>`,
+    ]);
   });
 
   it("names are charged too: a 30,000-character property name on every schema of the clique leaves a page of bounded size", async () => {

@@ -4,7 +4,7 @@ import { CODE_GENERATORS, exampleRequest } from "../../config/openapi/code-examp
 import { exampleValue } from "../../config/openapi/example-value.js";
 import type { ApiAuth, ApiContent, ApiOperation, ApiSpec } from "../../config/openapi/model.js";
 import { describePlayground, type PlaygroundSettings, playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.js";
-import { PARAMETER_GROUPS, channelPageMessages, channelPageOperations, parameterAnchors } from "../../config/openapi/render-page.js";
+import { PARAMETER_GROUPS, type PageCut, channelPageMessages, channelPageOperations, cutAt, cutText, parameterAnchors } from "../../config/openapi/render-page.js";
 import { fieldOf, type SchemaField, schemaFields } from "../../config/openapi/schema-fields.js";
 import { pageSchemaBudget, type SchemaBudget } from "../../config/openapi/schema-budget.js";
 import { fieldAnchor } from "../../engine/render/components/fields.js";
@@ -93,7 +93,8 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
   }
   out.push(examplesHtml(op, input.settings, nodes));
   out.push(`</article>`);
-  if (nodes.cut) out.splice(noteAt, 0, cutNoteHtml(nodes.max));
+  const cut = cutAt(nodes);
+  if (cut !== undefined) out.splice(noteAt, 0, cutNoteHtml(cut));
   return out.join("\n");
 }
 
@@ -232,15 +233,20 @@ function fieldHtml(f: Pick<SchemaField, "name" | "type" | "required" | "deprecat
 }
 
 /** The page's cut note (`cutNote`) as HTML. */
-function cutNoteHtml(max: number): string {
-  return `<p class="notice cut">Cut: this page shows ${max.toLocaleString("en-US")} schema nodes at most, and its schemas reach each other in more ways than that: some fields are not listed, some types read … and some example objects are empty. The spec file holds them whole.</p>`;
+function cutNoteHtml(cut: PageCut): string {
+  const size = cut.max.toLocaleString("en-US");
+  if (cut.parts.includes("schemas")) {
+    return `<p class="notice cut">Cut: this page shows ${size} schema nodes at most, and its schemas reach each other in more ways than that: some fields are not listed, some types read … and some example objects are empty. The spec file holds them whole.</p>`;
+  }
+  const { what, effect } = cutText(cut.parts);
+  return `<p class="notice cut">Cut: this page shows ${size} schema nodes' worth of text at most, and ${what} are longer than that: ${effect}. The spec file holds them whole.</p>`;
 }
 
 function examplesHtml(op: ApiOperation, settings: ApiSettings, nodes: SchemaBudget): string {
   const request = exampleRequest(op, { prefill: settings.examples.prefill, requiredOnly: settings.examples.requiredOnly }, nodes);
   const out: string[] = [`<h2>Examples</h2>`];
   // Charged as any text the page writes: one long sample shared by a hundred entries is a hundred.
-  for (const s of op.codeSamples) if (nodes.takeText(s.source)) out.push(codeBlock(s.label ?? s.lang, s.source.trimEnd()));
+  for (const s of op.codeSamples) if (nodes.takeText(s.source, "samples")) out.push(codeBlock(s.label ?? s.lang, s.source.trimEnd()));
   for (const lang of settings.examples.languages) {
     const g = CODE_GENERATORS[lang];
     out.push(codeBlock(g.label, g.generate(request), lang));
@@ -296,7 +302,8 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
     }
   }
   out.push(`</article>`);
-  if (nodes.cut) out.splice(3, 0, cutNoteHtml(nodes.max));
+  const cut = cutAt(nodes);
+  if (cut !== undefined) out.splice(3, 0, cutNoteHtml(cut));
   return out.join("\n");
 }
 

@@ -67,9 +67,9 @@ export interface PageParts {
   readonly frontMatter: readonly (readonly [string, unknown])[];
   /** Renders the body (everything after the front matter); pages are rendered when first read. */
   readonly body: () => string;
-  /** The schema budget the body, once rendered, was cut at (`cutNote`); undefined when it is
-   *  whole or not rendered yet. */
-  readonly cut: () => number | undefined;
+  /** Where the body, once rendered, was cut (`cutNote`); undefined when it is whole or not
+   *  rendered yet. */
+  readonly cut: () => PageCut | undefined;
 }
 
 /**
@@ -78,14 +78,30 @@ export interface PageParts {
  * last line says so), labels read `…` and example objects come out empty. An agent reading the
  * page learns that it is not whole, and where the whole is.
  */
-export function cutNote(max: number, parts: readonly CutPart[] = ["schemas"]): string {
-  const size = max.toLocaleString("en-US");
-  if (parts.includes("schemas")) {
+export function cutNote(cut: PageCut): string {
+  const size = cut.max.toLocaleString("en-US");
+  if (cut.parts.includes("schemas")) {
     return `> **Cut:** this page shows ${size} schema nodes at most, and its schemas reach each other in more ways than that: some fields are not listed, some types read \`…\` and some example objects are empty. The spec file (see Source) holds them whole.`;
   }
   // Only text was refused: say which, not fields that are all there.
-  const what = parts.map((p) => CUT_WORDS[p as Exclude<CutPart, "schemas">]);
-  return `> **Cut:** this page shows ${size} schema nodes' worth of text at most, and ${listed(what.map((w) => w.what))} are longer than that: ${listed(what.map((w) => w.effect))}. The spec file (see Source) holds them whole.`;
+  const { what, effect } = cutText(cut.parts);
+  return `> **Cut:** this page shows ${size} schema nodes' worth of text at most, and ${what} are longer than that: ${effect}. The spec file (see Source) holds them whole.`;
+}
+
+/**
+ * Where a page's schema budget (`SchemaBudget`) cut it: the budget and what it refused, for the
+ * page's note (`cutNote`, the preview's HTML note) and `check`'s warning, which all say the same.
+ */
+export interface PageCut {
+  readonly max: number;
+  readonly parts: readonly CutPart[];
+}
+
+/** The text parts a cut left out (`parts` without schemas) in words: "its code samples", and
+ *  what the reader sees of them, "some code samples are left out". */
+export function cutText(parts: readonly CutPart[]): { readonly what: string; readonly effect: string } {
+  const words = parts.filter((p): p is Exclude<CutPart, "schemas"> => p !== "schemas").map((p) => CUT_WORDS[p]);
+  return { what: listed(words.map((w) => w.what)), effect: listed(words.map((w) => w.effect)) };
 }
 
 /** How the note names each kind of text a page left out, and what the reader sees of it. */
@@ -183,11 +199,11 @@ export function operationReference(spec: ApiSpec, op: ApiOperation, ctx: RenderC
 /** A reference appended to an author's page, and the schema budget it was cut at (undefined: whole). */
 export interface RenderedReference {
   readonly text: string;
-  readonly cut: number | undefined;
+  readonly cut: PageCut | undefined;
 }
 
-function cutAt(nodes: SchemaBudget): number | undefined {
-  return nodes.cut ? nodes.max : undefined;
+export function cutAt(nodes: SchemaBudget): PageCut | undefined {
+  return nodes.cut ? { max: nodes.max, parts: nodes.cutParts } : undefined;
 }
 
 /**
@@ -208,7 +224,8 @@ export function schemaReference(spec: ApiSpec, component: ApiSchemaComponent): R
   const example = exampleValue(component.schema, { prefill: true, requiredOnly: false }, nodes);
   if (example !== undefined) out.push("### Example", "", "```json", clip(pageJson(nodes, example)), "```", "");
   out.push("## Source", "", specPointerLine(spec.source, `/components/schemas/${component.name.replace(/~/g, "~0").replace(/\//g, "~1")}`), "");
-  if (nodes.cut) out.splice(5, 0, cutNote(nodes.max, nodes.cutParts), "");
+  const cut = cutAt(nodes);
+  if (cut !== undefined) out.splice(5, 0, cutNote(cut), "");
   return { text: out.join("\n"), cut: cutAt(nodes) };
 }
 
@@ -266,7 +283,8 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
 
   appendAll(out, examplesSection(op, ctx.settings, nodes));
   out.push("## Source", "", specPointerLine(spec.source, op.pointer), "");
-  if (nodes.cut) out.splice(noteAt, 0, cutNote(nodes.max, nodes.cutParts), "");
+  const cut = cutAt(nodes);
+  if (cut !== undefined) out.splice(noteAt, 0, cutNote(cut), "");
   return out.join("\n");
 }
 
@@ -459,7 +477,8 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string | un
     }
   }
   out.push("## Source", "", specPointerLine(spec.source, ch.pointer), "");
-  if (nodes.cut) out.splice(noteAt, 0, cutNote(nodes.max, nodes.cutParts), "");
+  const cut = cutAt(nodes);
+  if (cut !== undefined) out.splice(noteAt, 0, cutNote(cut), "");
   return out.join("\n");
 }
 

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../../config/diagnostic.js";
 import { API_CODES } from "../../config/openapi/api-codes.js";
+import { cutText, type PageCut } from "../../config/openapi/render-page.js";
 import type { LoadedSite } from "../../vfs/load-site.js";
 import { sortDiagnostics } from "../../config/docs-json/validate.js";
 import { checkSite } from "../../vfs/check-site.js";
@@ -49,6 +50,14 @@ export async function checkDocs(context: RepositoryContext): Promise<CheckReport
   };
 }
 
+/** `check`'s words for a cut page, as its note says it (`cutNote`): schemas, or only text. */
+function cutWarning(path: string, what: string, cut: PageCut): string {
+  const head = `the page ${path} of ${what} is cut at ${cut.max} schema nodes`;
+  if (cut.parts.includes("schemas")) return `${head}: its schemas reach each other in more ways than one page shows (some fields, types and example values are left out, and the page says so)`;
+  const text = cutText(cut.parts);
+  return `${head}' worth of text: ${text.what} are longer than one page shows (${text.effect}, and the page says so)`;
+}
+
 /**
  * A warning for each API page cut at its schema budget (`SchemaBudget`): the author learns which
  * operation's page does not show its schemas whole, at the spec (a generated page) or the page
@@ -57,14 +66,14 @@ export async function checkDocs(context: RepositoryContext): Promise<CheckReport
  */
 function appendCut(findings: Diagnostic[], site: LoadedSite["site"]): void {
   for (const p of site.pages.values()) {
-    const max = p.schemaCut?.();
-    if (max === undefined) continue;
+    const cut = p.schemaCut?.();
+    if (cut === undefined) continue;
     const info = site.api?.pages.get(p.path);
     const what = info === undefined ? "its schema" : info.kind === "channel" ? `channel ${info.path}` : `${info.method} ${info.path}`;
     findings.push({
       severity: "warning",
       file: info?.generated === true ? info.source : (p.authored ?? p).file.path.slice(1),
-      message: `the page ${p.path} of ${what} is cut at ${max} schema nodes: its schemas reach each other in more ways than one page shows (some fields, types and example values are left out, and the page says so)`,
+      message: cutWarning(p.path, what, cut),
       code: API_CODES.pageCut,
     });
   }
