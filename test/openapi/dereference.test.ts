@@ -130,12 +130,28 @@ describe("fast dereferencer: what it does differently, and when it steps aside",
     expect([r.fastWarnings, r.fullWarnings]).toEqual([[warning], [warning]]);
   });
 
-  it("a reference chain that loops, and a schema that is only a reference to itself, end (left as $ref)", () => {
-    const doc = schema({ components: { schemas: { A: { $ref: "#/components/schemas/B" }, B: { $ref: "#/components/schemas/A" }, S: { $ref: "#/components/schemas/S" } } } });
-    const { document, problems } = dereferenceLocal(doc);
+  it("a reference chain that loops, and a schema that is only a reference to itself, end (left as $ref) with a warning on either path", async () => {
+    // Left silent before: a default `{"$ref": "#/.../default"}` naming itself was printed raw on
+    // the page (`default: {"$ref": ...}`) and `check` said nothing.
+    const doc = schema({ components: { schemas: { A: { $ref: "#/components/schemas/B" }, B: { $ref: "#/components/schemas/A" }, S: { $ref: "#/components/schemas/S" }, N: { type: "string", default: { $ref: "#/components/schemas/N/default" } } } } });
+    const { document, problems } = dereferenceLocal(structuredClone(doc));
     const s = (document.components as { schemas: Obj }).schemas;
+    const loop = (at: string, ref: string) => ({ at: at.split("."), message: `$ref pointer "${ref}" comes back to itself through $refs alone: nothing to point at.` });
     // A resolves through B back to A: the loop is cut where it closes, at A's own reference.
-    expect([s.A, s.B, s.S, problems]).toEqual([{ $ref: "#/components/schemas/B" }, { $ref: "#/components/schemas/B" }, { $ref: "#/components/schemas/S" }, []]);
+    expect([s.A, s.B, s.S, s.N, problems]).toEqual([
+      { $ref: "#/components/schemas/B" },
+      { $ref: "#/components/schemas/A" },
+      { $ref: "#/components/schemas/S" },
+      { type: "string", default: { $ref: "#/components/schemas/N/default" } },
+      [loop("components.schemas.A", "#/components/schemas/B"), loop("components.schemas.B", "#/components/schemas/A"), loop("components.schemas.S", "#/components/schemas/S"), loop("components.schemas.N.default", "#/components/schemas/N/default")],
+    ]);
+    const r = await both(doc);
+    const warning = (at: string, ref: string) => `unresolved $ref (at ${at}): $ref pointer "${ref}" comes back to itself through $refs alone: nothing to point at.; left as is`;
+    expect({ fast: r.fastWarnings, full: r.fullWarnings }).toEqual({
+      fast: [warning("components.schemas.A", "#/components/schemas/B"), warning("components.schemas.B", "#/components/schemas/A"), warning("components.schemas.S", "#/components/schemas/S"), warning("components.schemas.N.default", "#/components/schemas/N/default")],
+      // The library makes A and B one object: one warning, where it is first met.
+      full: [warning("components.schemas.A", "#/components/schemas/A"), warning("components.schemas.S", "#/components/schemas/S"), warning("components.schemas.N.default", "#/components/schemas/N/default")],
+    });
   });
 
   it.each([

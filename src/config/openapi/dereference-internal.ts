@@ -70,6 +70,11 @@ export interface RefProblem {
 
 class MissingPointer extends Error {}
 
+/** A chain of references that comes back to where it started (`"a": {"$ref": "#/a"}`): nothing
+ *  to point at. Reported as a pointer that points nowhere is: silently left as a `$ref`, such a
+ *  default was printed raw on the page and `check` said nothing. */
+class LoopingPointer extends MissingPointer {}
+
 /**
  * A document whose references, once replaced, nest objects deeper than `LIMITS.api.maxResolvedDepth`
  * (a chain of schemas each holding the next): the walk below recurses once per level, and a chain
@@ -142,7 +147,7 @@ export function dereferenceLocal(document: Obj): { document: Obj; problems: RefP
     const key = tokens.join("/");
     const extended = Object.keys(refObj).length > 1;
     if (!extended && resolved.has(key)) return resolved.get(key);
-    if (resolving.has(key)) return refObj; // a reference chain that loops: nothing to point at
+    if (resolving.has(key)) throw new LoopingPointer(`$ref pointer "${refHash(ref)}" comes back to itself through $refs alone: nothing to point at.`);
     resolving.add(key);
     let target: unknown;
     try {

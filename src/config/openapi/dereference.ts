@@ -171,7 +171,55 @@ export async function dereferenceWithRefParser(
       warnings.push(unresolved(w.at, e.message, e.code, w.ref));
     }
   }
+  // A chain of `#...` references that comes back to itself is left by the library as a `$ref`,
+  // without an error; the fast path (`dereferenceLocal`) reports it, and so does this one.
+  const reported = new Set(warnings.map((w) => w.message));
+  for (const r of leftLocalRefs(result)) {
+    // One that points nowhere was reported by the library already, in its words.
+    if (!pointsAtRef(result, r.ref)) continue;
+    const warning = unresolved(r.at, `$ref pointer "${r.ref}" comes back to itself through $refs alone: nothing to point at.`);
+    if (!reported.has(warning.message)) warnings.push(warning);
+  }
   return { document: result, warnings, decisions };
+}
+
+/** Whether `ref` (`#/a/b`) leads, in `document`, to an object that is a `$ref` itself: a loop. */
+function pointsAtRef(document: Record<string, unknown>, ref: string): boolean {
+  let node: unknown = document;
+  const pointer = ref.slice(1);
+  const tokens = pointer === "" ? [] : pointer.split("/").slice(1).map((t) => safeDecodeUri(t).replace(/~1/g, "/").replace(/~0/g, "~"));
+  for (const token of tokens) {
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, token)) return false;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return typeof node === "object" && node !== null && typeof (node as Record<string, unknown>).$ref === "string";
+}
+
+function safeDecodeUri(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** The `#...` references still in a dereferenced document (chains that loop), with where each is. */
+function leftLocalRefs(document: Record<string, unknown>): { at: (string | number)[]; ref: string }[] {
+  const out: { at: (string | number)[]; ref: string }[] = [];
+  const seen = new Set<object>();
+  const walk = (node: unknown, at: (string | number)[]): void => {
+    if (typeof node !== "object" || node === null || seen.has(node) || at.length > LIMITS.api.maxResolvedDepth) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      node.forEach((v, i) => walk(v, [...at, i]));
+      return;
+    }
+    const ref = (node as Record<string, unknown>).$ref;
+    if (typeof ref === "string" && ref.startsWith("#")) out.push({ at, ref });
+    for (const [k, v] of Object.entries(node)) if (k !== "$ref") walk(v, [...at, k]);
+  };
+  walk(document, []);
+  return out;
 }
 
 /**
