@@ -1,6 +1,6 @@
 import type { AsyncChannel, AsyncSpec } from "../../config/asyncapi/model.js";
 import type { ApiSettings } from "../../config/openapi/api-settings.js";
-import { CODE_GENERATORS, exampleRequest } from "../../config/openapi/code-examples.js";
+import { exampleRequest, generatedExamples } from "../../config/openapi/code-examples.js";
 import { exampleValue } from "../../config/openapi/example-value.js";
 import type { ApiAuth, ApiContent, ApiOperation, ApiSpec } from "../../config/openapi/model.js";
 import { describePlayground, type PlaygroundSettings, playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.js";
@@ -247,10 +247,7 @@ function examplesHtml(op: ApiOperation, settings: ApiSettings, nodes: SchemaBudg
   const out: string[] = [`<h2>Examples</h2>`];
   // Charged as any text the page writes: one long sample shared by a hundred entries is a hundred.
   for (const s of op.codeSamples) if (nodes.takeText(s.source, "samples")) out.push(codeBlock(s.label ?? s.lang, s.source.trimEnd()));
-  for (const lang of settings.examples.languages) {
-    const g = CODE_GENERATORS[lang];
-    out.push(codeBlock(g.label, g.generate(request), lang));
-  }
+  for (const g of generatedExamples(request, settings.examples.languages, nodes)) out.push(codeBlock(g.label, g.code, g.lang));
   const ok = op.responses.find((r) => /^2/.test(r.status) && r.content.length > 0) ?? op.responses.find((r) => r.content.length > 0);
   const content = ok?.content.find((c) => c.mediaType.includes("json")) ?? ok?.content[0];
   if (ok !== undefined && content !== undefined) {

@@ -232,3 +232,29 @@ function phpValue(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(phpValue).join(", ")}]`;
   return `[${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${phpString(k)} => ${phpValue(x)}`).join(", ")}]`;
 }
+
+/** One generated request example of a page (`generatedExamples`). */
+export interface GeneratedExample {
+  readonly lang: ExampleLanguage;
+  readonly fence: string;
+  readonly label: string;
+  readonly code: string;
+}
+
+/**
+ * The request examples a page writes in `languages`, within its budget: the first always (the
+ * request's values were taken from the budget as they were built), each other charged as text a
+ * page writes and left out when the budget has too little left. Each language writes the whole
+ * request body again, so a body of the budget's size was written once per language: seven
+ * languages made a page seven times the text the budget allows.
+ */
+export function generatedExamples(request: ExampleRequest, languages: readonly ExampleLanguage[], nodes: SchemaBudget): GeneratedExample[] {
+  const out: GeneratedExample[] = [];
+  for (const lang of languages) {
+    const g = CODE_GENERATORS[lang];
+    const code = g.generate(request);
+    if (out.length > 0 && !nodes.takeText(code, "samples")) continue;
+    out.push({ lang, fence: g.fence, label: g.label, code });
+  }
+  return out;
+}

@@ -3,7 +3,7 @@ import { finiteDataSized } from "../finite-data.js";
 import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncSpec } from "../asyncapi/model.js";
 import { readPageMeta } from "../page-meta.js";
 import type { ApiSettings } from "./api-settings.js";
-import { CODE_GENERATORS, exampleRequest } from "./code-examples.js";
+import { exampleRequest, generatedExamples } from "./code-examples.js";
 import { exampleValue } from "./example-value.js";
 import type { ApiAuth, ApiContent, ApiOperation, ApiParameter, ApiSchemaComponent, ApiSpec } from "./model.js";
 import { describePlayground, type PlaygroundSettings } from "./playground.js";
@@ -294,10 +294,7 @@ function examplesSection(op: ApiOperation, settings: ApiSettings, nodes: SchemaB
   out.push("### Request", "");
   // Charged as any text the page writes: one long sample shared by a hundred entries is a hundred.
   for (const s of op.codeSamples) if (nodes.takeText(s.source, "samples")) out.push(`\`\`\`${fenceOf(s.lang)} ${s.label ?? s.lang}`, s.source.trimEnd(), "```", "");
-  for (const lang of settings.examples.languages) {
-    const g = CODE_GENERATORS[lang];
-    out.push(`\`\`\`${g.fence} ${g.label}`, g.generate(request), "```", "");
-  }
+  for (const g of generatedExamples(request, settings.examples.languages, nodes)) out.push(`\`\`\`${g.fence} ${g.label}`, g.code, "```", "");
   const ok = op.responses.find((r) => /^2/.test(r.status) && r.content.length > 0) ?? op.responses.find((r) => r.content.length > 0);
   const content = ok?.content.find((c) => c.mediaType.includes("json")) ?? ok?.content[0];
   if (ok !== undefined && content !== undefined) {
