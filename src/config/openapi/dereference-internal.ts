@@ -53,7 +53,8 @@ export function needsFullResolver(document: Obj): boolean {
   return false;
 }
 
-function safeDecode(s: string): string {
+/** A pointer's percent-encoding decoded; as written when it is not valid. */
+export function safeDecode(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { LIMITS } from "../../limits.js";
 import type { IgnoreRules } from "../ignore-rule-set.js";
 import { refusalCode } from "../inside-root.js";
-import { dereferenceLocal, needsFullResolver } from "./dereference-internal.js";
+import { dereferenceLocal, needsFullResolver, safeDecode } from "./dereference-internal.js";
 import { readPageMeta } from "../page-meta.js";
 import { parseDocument } from "./parse-document.js";
 import { pruneSpec } from "./prune-spec.js";
@@ -187,20 +187,12 @@ export async function dereferenceWithRefParser(
 function pointsAtRef(document: Record<string, unknown>, ref: string): boolean {
   let node: unknown = document;
   const pointer = ref.slice(1);
-  const tokens = pointer === "" ? [] : pointer.split("/").slice(1).map((t) => safeDecodeUri(t).replace(/~1/g, "/").replace(/~0/g, "~"));
+  const tokens = pointer === "" ? [] : pointer.split("/").slice(1).map((t) => safeDecode(t).replace(/~1/g, "/").replace(/~0/g, "~"));
   for (const token of tokens) {
     if (typeof node !== "object" || node === null || !Object.hasOwn(node, token)) return false;
     node = (node as Record<string, unknown>)[token];
   }
   return typeof node === "object" && node !== null && typeof (node as Record<string, unknown>).$ref === "string";
-}
-
-function safeDecodeUri(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /** The `#...` references still in a dereferenced document (chains that loop), with where each is. */
