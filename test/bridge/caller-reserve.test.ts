@@ -154,3 +154,36 @@ describe("the preview's panels", () => {
     expect([...(await searches("198.51.100.1", 2)), await get("/_svc/preview/agent?page=/quickstart", "203.0.113.7")]).toEqual([200, 429, 200]);
   });
 });
+
+describe("the preview's panels and /mcp, one server", () => {
+  const clock = new TestClock();
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startBridge({ clock, apps: true, rateLimits: ["ip=off", "search=50"], bridge: { trustProxy: true } });
+  });
+  afterAll(() => h.close());
+
+  // Adversary (2026-12-05): the panels counted under a key of their own, so once `/mcp`'s hourly
+  // searches were spent the preview's search box answered the site's limit over again.
+  it("count one site limit: once /mcp's searches are spent, the panel answers from the caller's reserve only", async () => {
+    clock.t = (Math.floor(clock.t / HOUR) + 1) * HOUR + 20 * 60 * 1000;
+    const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+    const mcpSearch = async (from: string, i: number) =>
+      (await postJson(h.urls.mcp, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: SEARCH, arguments: { query: `how do I store objects, question ${i}` }, _meta } }, { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": SEARCH, "x-forwarded-for": from })).status;
+    const panel = async (from: string) => {
+      const r = await fetch(`${h.origin}/_svc/preview/search?query=bucket`, { headers: { "x-forwarded-for": from } });
+      return { status: r.status, body: (await r.json()) as unknown };
+    };
+    const spent: number[] = [];
+    for (let i = 0; i < 50; i++) spent.push(await mcpSearch("203.0.113.1", i));
+    expect(spent).toEqual(Array.from({ length: 50 }, () => 200));
+    // The spender's reserve of 1, in the panel; then refused, in the words of the reserve.
+    expect((await panel("203.0.113.1")).status).toBe(200);
+    expect(await panel("203.0.113.1")).toEqual({
+      status: 429,
+      body: { error: { code: "rate_limited", message: "Rate limit exceeded: at most 1 search calls per hour from one caller once this documentation site's 50 are spent. Retry after 2400 seconds." } },
+    });
+    // Another address: its own reserve, on /mcp as in the panel (one counter for both).
+    expect([(await panel("198.51.100.1")).status, await mcpSearch("198.51.100.1", 99)]).toEqual([200, 429]);
+  });
+});

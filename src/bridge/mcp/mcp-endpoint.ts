@@ -9,7 +9,7 @@ import { grantExtensions } from "../auth/grants.js";
 import { clientCharges } from "../middleware/client-budget.js";
 import { type BridgeContext, type BridgeDeps, clientIp, urlsFor } from "../context.js";
 import { JSON_RPC, jsonRpcError, jsonRpcRefusal } from "../middleware/http-errors.js";
-import { siteToolCharge, takeWithReserves } from "../middleware/caller-reserve.js";
+import { siteToolCharge, siteToolKey, takeWithReserves } from "../middleware/caller-reserve.js";
 import type { Charge } from "../middleware/rate-limit.js";
 import { ipCharge, rateLimitedResponse } from "../middleware/rate-limit-response.js";
 import { readBody } from "../middleware/read-body.js";
@@ -462,7 +462,7 @@ export class McpEndpoint {
       if (units !== undefined) appendAll(charges, clientCharges(deps, c, units));
       const limit = tool === undefined ? undefined : deps.limits.tools[tool.key];
       if (tool === undefined || limit === undefined) continue;
-      charges.push(siteToolCharge(`tool:${endpoint}:${tool.key}`, endpoint === "authed" ? limit.authed : limit.public, `${endpoint === "authed" ? "authenticated " : ""}${tool.key} calls`, owner));
+      charges.push(siteToolCharge(siteToolKey(endpoint, tool.key), endpoint === "authed" ? limit.authed : limit.public, `${endpoint === "authed" ? "authenticated " : ""}${tool.key} calls`, owner));
     }
     return charges;
   }

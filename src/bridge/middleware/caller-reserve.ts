@@ -1,6 +1,11 @@
 import { LIMITS } from "../../limits.js";
 import type { Charge, RateDecision, RateLimiter } from "./rate-limit.js";
 
+/** The counter of a site's hourly `tool` limit on an endpoint (`tool:mcp:search`): one name for every way in to it (`/mcp` and the preview's panels). */
+export function siteToolKey(endpoint: "mcp" | "authed", tool: string): string {
+  return `tool:${endpoint}:${tool}`;
+}
+
 /**
  * A tool's per-site hourly limit (spec "Limits") with a reserve per caller behind it. The spec's
  * figure is the site's: before, any few callers could spend it for everyone (three loopback

@@ -13,7 +13,7 @@ import { readJsonBody } from "../../middleware/read-json-body.js";
 import { connectionGone } from "../../middleware/connection-gone.js";
 import { apiErrorResponse } from "../../middleware/http-errors.js";
 import type { RateLimiter, RateLimits } from "../../middleware/rate-limit.js";
-import { siteToolCharge, takeWithReserves } from "../../middleware/caller-reserve.js";
+import { siteToolCharge, siteToolKey, takeWithReserves } from "../../middleware/caller-reserve.js";
 import { rateLimitedResponse } from "../../middleware/rate-limit-response.js";
 import { ReloadStreams } from "./live-reload.js";
 import { type MediaTurnKeeper, type MediaTurnLimits, MediaTurns } from "./media-turns.js";
@@ -94,7 +94,10 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
   const charge = async (c: Context, caller: string, tool: "search" | "filesystem"): Promise<Response | undefined> => {
     const limit = deps.limits.tools[tool];
     if (limit === undefined) return undefined;
-    const { decision } = await takeWithReserves(deps.limiter, [siteToolCharge(`tool:public:${tool}`, limit.public, `${tool} calls`, caller)]);
+    // `/mcp`'s own counter (`McpEndpoint.toolCharges`): the panels counted under a key of their
+    // own, so a site answered its hourly limit twice over, once on `/mcp` and once in the panels
+    // (adversary, 2026-12-05).
+    const { decision } = await takeWithReserves(deps.limiter, [siteToolCharge(siteToolKey("mcp", tool), limit.public, `${tool} calls`, caller)]);
     return decision.ok ? undefined : rateLimitedResponse(c.req.path, decision);
   };
 
