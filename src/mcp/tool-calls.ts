@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { describeArgumentIssues, inputText, parseInput, type ArgumentIssue } from "../engine/use-cases/outcome.js";
+import { describeArgumentIssues, inputText, parseInput, type ArgumentIssue, type Outcome } from "../engine/use-cases/outcome.js";
 import type { ToolNames } from "../engine/tool-names.js";
 import { invalidParams } from "./issues.js";
 import type { DocsTool, ToolContext, ToolText } from "./tool.js";
@@ -36,17 +36,24 @@ export async function callTool(tools: readonly DocsTool[], names: ToolNames, nam
   const available = offered(tools, ctx.apps !== undefined);
   const tool = available.find((t) => t.name(names) === name);
   if (tool === undefined) throw invalidParams(`Unknown tool "${name}". Available: ${available.map((t) => t.name(names)).join(", ")}`);
-  // Absent is no arguments; anything but an object (null, an array, a string) is named.
-  const given = args === undefined ? {} : args;
-  const parsed =
-    typeof given !== "object" || given === null || Array.isArray(given)
-      ? { ok: false as const, issues: [{ message: `arguments: must be an object (got ${inputText(given)})` }] }
-      : parseInput(tool.input, given);
+  const parsed = toolArguments(tool, args);
   if (!parsed.ok) return argumentError(name, parsed.issues);
   const ran = await tool.run(parsed.value, ctx);
   if (!ran.ok) return argumentError(name, ran.issues);
   // `Server` checks the result against the protocol's schema: a malformed one is our bug.
   return ran.value;
+}
+
+/**
+ * `args` as `tool`'s schema reads them, or the issues it names: absent is no arguments, and
+ * anything but an object (null, an array, a string) is named. The bridge asks it too, before it
+ * charges a call to the site's limits: a call its schema refuses runs nothing.
+ */
+export function toolArguments(tool: DocsTool, args: unknown): Outcome<Record<string, unknown>> {
+  const given = args === undefined ? {} : args;
+  return typeof given !== "object" || given === null || Array.isArray(given)
+    ? { ok: false, issues: [{ message: `arguments: must be an object (got ${inputText(given)})` }] }
+    : parseInput(tool.input, given);
 }
 
 /** `Invalid arguments for search_x: pageSize: must be an integer from 1 to 50 (got 0)`, as a tool error. */

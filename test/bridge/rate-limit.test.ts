@@ -3,6 +3,7 @@ import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, LIMITED_TOOL_KEYS, parseRateLi
 import { apiRequestTool } from "../../src/mcp/api-request-tool.js";
 import { createFeedbackTool } from "../../src/mcp/feedback-tool.js";
 import { CORE_TOOLS } from "../../src/mcp/tools.js";
+import { VERSION } from "../../src/version.js";
 import { BATCH_PROTOCOL, FS, type Harness, PROTOCOL, SEARCH, TestClock, credentialTokens, openSession, postJson, startBridge } from "./harness.js";
 
 /** The spec's hourly limits, at their exact boundaries, with an injected clock. */
@@ -134,7 +135,7 @@ describe("over HTTP", () => {
     expect([over.status, over.headers.get("retry-after"), (over.body as { id: number; error: { code: number } }).error.code]).toEqual([429, "2400", -32029]);
   });
 
-  it("gives back what a request refused whole (400) was charged: only calls that ran count", async () => {
+  it("gives back what a request refused whole (400) was charged, and charges no call its schema refuses: only calls that ran count", async () => {
     const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
     const headers = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": SEARCH };
     const call = (id: number) => ({ ...search(id), params: { ...search(id).params, _meta } });
@@ -154,6 +155,18 @@ describe("over HTTP", () => {
       { jsonrpc: "2.0", id: 5, error: { code: -32602, message: "Invalid params for tools/call: task: this server does not run requests as tasks" } },
       200,
       { jsonrpc: "2.0", id: 6, error: { code: -32602, message: `Invalid arguments for ${SEARCH}: arguments: must be an object (got an array)` } },
+    ]);
+    // Arguments the tool's schema refuses: a tool error naming the argument, and nothing ran.
+    const typo = await postJson(h.urls.mcp, { ...call(11), params: { ...call(11).params, arguments: { query: "bucket", pageSize: 0 } } }, headers);
+    expect([typo.status, typo.body]).toEqual([
+      200,
+      { jsonrpc: "2.0", id: 11, result: {
+          _meta: { "io.modelcontextprotocol/serverInfo": { name: "svc-mcp", title: "Nimbus Storage docs", version: VERSION } },
+          content: [{ type: "text", text: `Invalid arguments for ${SEARCH}: pageSize: must be an integer from 1 to 50 (got 0)` }],
+          isError: true,
+          resultType: "complete",
+        },
+      },
     ]);
     // The whole hourly limit (3) is still there.
     for (let i = 7; i <= 9; i++) expect((await postJson(h.urls.mcp, call(i), headers)).status).toBe(200);

@@ -18,6 +18,7 @@ import { connectionGone } from "../middleware/connection-gone.js";
 import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../middleware/request-context.js";
 import { paramsProblem, schemaProblem, shapeProblem } from "../../mcp/message-problems.js";
 import { rawIds } from "../../mcp/raw-ids.js";
+import { toolArguments } from "../../mcp/tool-calls.js";
 import { APP_MIME_TYPE, UI_EXTENSION_ID, rendersApps } from "../../mcp/ui-extension.js";
 import { type BatchStep, type MessageCharge, runBatch } from "./batch-runner.js";
 import { CallerLanes } from "./caller-lanes.js";
@@ -458,6 +459,10 @@ export class McpEndpoint {
       if (m.method !== "tools/call" || m.id === undefined || typeof m.params?.name !== "string" || !runsATool(m.params)) continue;
       const name = m.params.name;
       const tool = deps.tools.find((t) => t.name(names) === name);
+      // A call its schema refuses runs nothing and answers the error naming the argument: it
+      // costs no tool budget (it spent the site's hourly searches, and the caller's reserve, on a
+      // typo; the POST's own unit of the per-IP limit is taken as for any request).
+      if (tool !== undefined && !toolArguments(tool, m.params.arguments).ok) continue;
       const units = tool === undefined ? undefined : CLIENT_CHARGES[tool.key]?.(m.params.arguments);
       if (units !== undefined) appendAll(charges, clientCharges(deps, c, units));
       const limit = tool === undefined ? undefined : deps.limits.tools[tool.key];
