@@ -382,11 +382,13 @@ export function stem(word: string): string {
   const romance = ROMANCE_ACTION.exec(word);
   if (romance !== null) return stem(`${romance[1] as string}${romance[2] === "azione" || romance[2] === "azioni" ? "are" : "ar"}`);
   let w = word;
-  // Plurals and third person.
+  // Plurals and third person. A vowel's `y` takes a plain `s` (`keys`, `days`, `arrays`,
+  // `gateways`, `relays`): before, `-ys` was left whole, so "API keys" missed every page titled
+  // API Key and the reverse (issue 24).
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("sses")) w = w.slice(0, -2);
   else if (w.endsWith("xes") || w.endsWith("ches") || w.endsWith("shes") || w.endsWith("zzes")) w = w.slice(0, -2);
-  else if (w.endsWith("s") && !(w.endsWith("ss") || w.endsWith("us") || w.endsWith("is") || w.endsWith("ys"))) w = w.slice(0, -1);
+  else if (w.endsWith("s") && !(w.endsWith("ss") || w.endsWith("us") || w.endsWith("is"))) w = w.slice(0, -1);
   // Past and progressive.
   if (w.endsWith("ied") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("ing") && hasVowel(w.slice(0, -3)) && w.length >= 6) w = undouble(w.slice(0, -3));

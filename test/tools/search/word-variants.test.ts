@@ -48,6 +48,27 @@ describe("word variants", () => {
     ]);
   });
 
+  // Before: the stemmer left `-ys` whole, so `keys` and `key` were two words: "license keys
+  // validate" ranked the List License Keys pages (title `keys`, a response with `validations`)
+  // above Validate License Key, whose title names every word of the question (Polar's API pages,
+  // an adversary's trial of 2026-12-04). The same for days, arrays, gateways.
+  it("a plural of a word ending in a vowel and y finds the singular, and back", () => {
+    const files = {
+      "/api/validate-license-key.mdx": page("Validate License Key", "Check that a license key is valid for the customer.", "", "## Response", "", "The key, its status and its activations."),
+      "/api/list-license-keys.mdx": page("List License Keys", "Every license key of the organization, with their validations count and last validated time.", "", "## Response", "", "Keys, paged, with validations and the time each was last validated."),
+      "/guides/retention.mdx": page("Retention", "Logs are kept for 30 days, then deleted."),
+      "/guides/limits.mdx": page("Limits", "A log line is at most one day old when it is shown."),
+    };
+    expect(ranked(files, "license keys validate")).toEqual([
+      ["/api/validate-license-key", ""],
+      ["/api/list-license-keys", "Response"],
+    ]);
+    expect(ranked(files, "how many day are logs kept")).toEqual([
+      ["/guides/retention", ""],
+      ["/guides/limits", ""],
+    ]);
+  });
+
   // Before: `automatically` was the stem `automatical`, which no title has; the manual page,
   // which says "automatically" in passing, came first.
   it("an adverb finds the page titled with its adjective", () => {
