@@ -384,11 +384,13 @@ export function stem(word: string): string {
   let w = word;
   // Plurals and third person. A vowel's `y` takes a plain `s` (`keys`, `days`, `arrays`,
   // `gateways`, `relays`): before, `-ys` was left whole, so "API keys" missed every page titled
-  // API Key and the reverse (issue 24).
+  // API Key and the reverse (issue 24). `-is` is a singular (`analysis`, `chassis`) except in a
+  // short word, where it is mostly an acronym's plural: `APIs`, `URIs`, `CLIs`, `KPIs`, `emojis`
+  // (`redis` and `basis` lose an `s` too, the same on both sides).
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("sses")) w = w.slice(0, -2);
   else if (w.endsWith("xes") || w.endsWith("ches") || w.endsWith("shes") || w.endsWith("zzes")) w = w.slice(0, -2);
-  else if (w.endsWith("s") && !(w.endsWith("ss") || w.endsWith("us") || w.endsWith("is"))) w = w.slice(0, -1);
+  else if (w.endsWith("s") && !(w.endsWith("ss") || w.endsWith("us") || (w.endsWith("is") && w.length > 6))) w = w.slice(0, -1);
   // Past and progressive.
   if (w.endsWith("ied") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("ing") && hasVowel(w.slice(0, -3)) && w.length >= 6) w = undouble(w.slice(0, -3));
@@ -413,7 +415,10 @@ export function stem(word: string): string {
   else if (w.length >= 8 && (w.endsWith("etion") || w.endsWith("ution"))) w = w.slice(0, -3);
   // `configure`, `configured` and `configuration` all end as `configur`; `translate`,
   // `translating` and `translation` as `transl`.
-  if (w.endsWith("e") && w.length >= 4) w = w.slice(0, -1);
+  // A singular in `-ie` meets its plural, which lost `-ies` for `-y` above: `cookie` and
+  // `cookies` are `cooky`, `movie` and `movies` `movy`.
+  if (w.endsWith("ie") && w.length >= 5) w = `${w.slice(0, -2)}y`;
+  else if (w.endsWith("e") && w.length >= 4) w = w.slice(0, -1);
   if (w.endsWith("at") && w.length >= 5) w = w.slice(0, -2);
   // British doubles the `l` of `cancel`, `label`, `model`, `travel`, `fulfil` before a suffix
   // (`cancelled`, `labelling`, `cancellation`), American does not: both meet at one `l`. Short

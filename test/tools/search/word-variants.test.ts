@@ -69,6 +69,25 @@ describe("word variants", () => {
     ]);
   });
 
+  // Before: `-is` was always a singular's ending, so `APIs` was `apis` and never met `API`; and
+  // `cookies` lost `-ies` for `-y` while `cookie` lost its `e`, `cooky` and `cooki`.
+  it("an acronym's plural in -is finds the acronym, and a plural in -ies its singular in -ie", () => {
+    const files = {
+      "/reference/api-overview.mdx": page("API overview", "Every API of the platform takes JSON and answers JSON."),
+      "/reference/apis-and-sdks.mdx": page("Changelog", "New APIs this month: exports and imports."),
+      "/browser/cookie.mdx": page("Save a cookie", "Keep the session cookie between runs so you stay signed in."),
+      "/browser/cookies-faq.mdx": page("FAQ", "Why do cookies disappear? They expire when the browser closes."),
+    };
+    expect(ranked(files, "which APIs are there")).toEqual([
+      ["/reference/api-overview", ""],
+      ["/reference/apis-and-sdks", ""],
+    ]);
+    expect(ranked(files, "cookies")).toEqual([
+      ["/browser/cookie", ""],
+      ["/browser/cookies-faq", ""],
+    ]);
+  });
+
   // Before: `automatically` was the stem `automatical`, which no title has; the manual page,
   // which says "automatically" in passing, came first.
   it("an adverb finds the page titled with its adjective", () => {
