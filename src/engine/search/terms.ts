@@ -419,7 +419,9 @@ export function stem(word: string): string {
   // `cookies` are `cooky`, `movie` and `movies` `movy`.
   if (w.endsWith("ie") && w.length >= 5) w = `${w.slice(0, -2)}y`;
   else if (w.endsWith("e") && w.length >= 4) w = w.slice(0, -1);
-  if (w.endsWith("at") && w.length >= 5) w = w.slice(0, -2);
+  // Not `format`, which would be `form`: a form and its fields are another subject than an output
+  // format ("date format" lifted every page of a forms product).
+  if (w.endsWith("at") && w.length >= 5 && w !== "format") w = w.slice(0, -2);
   // British doubles the `l` of `cancel`, `label`, `model`, `travel`, `fulfil` before a suffix
   // (`cancelled`, `labelling`, `cancellation`), American does not: both meet at one `l`. Short
   // stems keep theirs (`spell`, `shell`, `skill`, `still`), and `-all` words never double

@@ -62,6 +62,8 @@ describe("stem", () => {
     ["customize", "customiz"],
     ["customers", "customer"],
     ["keys", "key"],
+    ["formatted", "format"],
+    ["forms", "form"],
     ["apis", "api"],
     ["uris", "uri"],
     ["emojis", "emoji"],

@@ -88,6 +88,17 @@ describe("word variants", () => {
     ]);
   });
 
+  // Before: `format` lost `-at` as `translate` does, and was `form`: on a forms product, a question
+  // about a date format found every page about forms.
+  it("a format is not a form", () => {
+    const files = {
+      "/forms/create.mdx": page("Create a form", "A form collects answers. Add fields to the form, then publish the form."),
+      "/settings/dates.mdx": page("Dates", "Dates are shown in the format you pick: day first or month first."),
+    };
+    expect(ranked(files, "date format")).toEqual([["/settings/dates", ""]]);
+    expect(ranked(files, "forms")).toEqual([["/forms/create", ""]]);
+  });
+
   // Before: `automatically` was the stem `automatical`, which no title has; the manual page,
   // which says "automatically" in passing, came first.
   it("an adverb finds the page titled with its adjective", () => {
