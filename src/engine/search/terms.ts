@@ -376,6 +376,8 @@ const MAX_CACHED_TOKENS = 200_000;
  */
 export function stem(word: string): string {
   if (word.length <= 3 || !isAsciiLower(word)) return word;
+  const irregular = IRREGULAR.get(word);
+  if (irregular !== undefined) return irregular;
   // Portuguese, Spanish and Italian nouns of action meet their verb (accents are folded before):
   // `instalação` -> `instalar`, the word a reader types ("como instalar"); `configuraciones`,
   // `installazione` likewise. No English word ends so; French `-ation` is English's and stays.
@@ -430,6 +432,19 @@ export function stem(word: string): string {
   else if (w.length >= 7 && w.endsWith("ill")) w = w.slice(0, -1);
   return w;
 }
+
+/**
+ * Words the rules would bring to another word, as Porter2 lists its exceptional forms: a final
+ * `e` comes off, so `note` would be `not` (a word kept for negations: "webhook not received"
+ * matched every note) and `plane` would be `plan` (a control plane is not a pricing plan).
+ */
+const IRREGULAR: ReadonlyMap<string, string> = new Map([
+  ["note", "note"],
+  ["notes", "note"],
+  ["noted", "note"],
+  ["plane", "plane"],
+  ["planes", "plane"],
+]);
 
 const ROMANCE_ACTION = /^([a-z]{3,}?)(acao|acoes|acion|aciones|azione|azioni)$/;
 

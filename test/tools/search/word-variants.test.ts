@@ -99,6 +99,20 @@ describe("word variants", () => {
     expect(ranked(files, "forms")).toEqual([["/forms/create", ""]]);
   });
 
+  // Before: `plane` lost its `e` and was `plan`, and `note` was `not`: a question about a pricing
+  // plan found the control plane's page first.
+  it("a plane is not a plan, and a note is not a not", () => {
+    const files = {
+      "/gateway/control-plane.mdx": page("Control plane limits", "The control plane keeps at most 500 gateways in sync."),
+      "/billing/plans.mdx": page("Plans", "Each plan has its own limits on requests and seats."),
+    };
+    expect(ranked(files, "plan limits")).toEqual([
+      ["/billing/plans", ""],
+      ["/gateway/control-plane", ""],
+    ]);
+    expect(ranked({ "/guides/notes.mdx": page("Release notes", "What changed in each release.") }, "not")).toEqual([]);
+  });
+
   // Before: `automatically` was the stem `automatical`, which no title has; the manual page,
   // which says "automatically" in passing, came first.
   it("an adverb finds the page titled with its adjective", () => {
