@@ -178,7 +178,9 @@ describe("a versioned site loads and searches as before (issue 22)", () => {
     // blocks with each section's start and end (`SequenceStore`, issue 22); answers unchanged.
     // 2026-12-05: `note` is no longer stemmed to `not` (issue 24, thirty-second round): the
     // generated pages' notes are another term; answers unchanged.
-    expect(digest(alone.state())).toBe("5a0be0b0f12fca05");
+    // 2026-12-05 (later): a short word keeps its final `e` (`state`, `mode`, `code`; issue 24,
+    // thirty-third round): the generated pages' words are other terms; answers unchanged.
+    expect(digest(alone.state())).toBe("0cff93f9086682c9");
     expect(digest(hits)).toBe("0c895ac2a16714db");
     const fed = new SearchIndex({ cachedResults: 0 });
     const feed = new AnalysisFeed(fed.bodiesToAnalyse(site), 1);

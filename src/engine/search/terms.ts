@@ -395,8 +395,8 @@ export function stem(word: string): string {
   else if (w.endsWith("s") && !(w.endsWith("ss") || w.endsWith("us") || (w.endsWith("is") && w.length > 6))) w = w.slice(0, -1);
   // Past and progressive.
   if (w.endsWith("ied") && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith("ing") && hasVowel(w.slice(0, -3)) && w.length >= 6) w = undouble(w.slice(0, -3));
-  else if (w.endsWith("ed") && !w.endsWith("eed") && hasVowel(w.slice(0, -2)) && w.length >= 5) w = undouble(w.slice(0, -2));
+  else if (w.endsWith("ing") && hasVowel(w.slice(0, -3)) && w.length >= 6) w = restoreE(w.slice(0, -3));
+  else if (w.endsWith("ed") && !w.endsWith("eed") && hasVowel(w.slice(0, -2)) && w.length >= 5) w = restoreE(w.slice(0, -2));
   else if (w.endsWith("ly") && w.length > 5) w = w.slice(0, -2);
   // A few derivations that stay on topic.
   if (w.endsWith("ization") || w.endsWith("isation")) w = `${w.slice(0, -7)}iz`;
@@ -420,7 +420,7 @@ export function stem(word: string): string {
   // A singular in `-ie` meets its plural, which lost `-ies` for `-y` above: `cookie` and
   // `cookies` are `cooky`, `movie` and `movies` `movy`.
   if (w.endsWith("ie") && w.length >= 5) w = `${w.slice(0, -2)}y`;
-  else if (w.endsWith("e") && w.length >= 4) w = w.slice(0, -1);
+  else if (w.endsWith("e") && w.length >= 4 && !isShort(w.slice(0, -1))) w = w.slice(0, -1);
   // Not `format`, which would be `form`: a form and its fields are another subject than an output
   // format ("date format" lifted every page of a forms product).
   if (w.endsWith("at") && w.length >= 5 && w !== "format") w = w.slice(0, -2);
@@ -434,16 +434,21 @@ export function stem(word: string): string {
 }
 
 /**
- * Words the rules would bring to another word, as Porter2 lists its exceptional forms: a final
- * `e` comes off, so `note` would be `not` (a word kept for negations: "webhook not received"
- * matched every note) and `plane` would be `plan` (a control plane is not a pricing plan).
+ * Words the rules would bring to another word, as Porter2 lists its exceptional forms: `locale`
+ * loses its `e` and would be `local` (setting a locale met every page on local development), and
+ * `embed` loses `-ed` as a past tense does and would be `emb`, where `embedded` and `embedding`
+ * are `embed`. `cite` keeps its `e` as a short word, where `citation` comes to `cit`: its forms
+ * meet there.
  */
 const IRREGULAR: ReadonlyMap<string, string> = new Map([
-  ["note", "note"],
-  ["notes", "note"],
-  ["noted", "note"],
-  ["plane", "plane"],
-  ["planes", "plane"],
+  ["locale", "locale"],
+  ["locales", "locale"],
+  ["embed", "embed"],
+  ["embeds", "embed"],
+  ["cite", "cit"],
+  ["cites", "cit"],
+  ["cited", "cit"],
+  ["citing", "cit"],
 ]);
 
 const ROMANCE_ACTION = /^([a-z]{3,}?)(acao|acoes|acion|aciones|azione|azioni)$/;
@@ -459,6 +464,37 @@ function isAsciiLower(w: string): boolean {
 function hasVowel(s: string): boolean {
   for (let i = 0; i < s.length; i++) if ("aeiouy".includes(s[i] as string)) return true;
   return false;
+}
+
+/**
+ * What is left of a word once `-ing` or `-ed` came off: a doubled consonant undone (`shipp` ->
+ * `ship`), or a short word given back its `e` (`cod` -> `code`, `stat` -> `state`), so that it
+ * meets the word it came from, which keeps its `e` (see `isShort`).
+ */
+function restoreE(w: string): string {
+  const single = undouble(w);
+  return single === w && isShort(w) ? `${w}e` : single;
+}
+
+/**
+ * Porter2's short word: one vowel group, then a single consonant that ends the word (not `w`,
+ * `x` or `y`) after a consonant or at the start: `stat`, `mod`, `not`, `plan`, `strip`, `pip`.
+ * Such a word keeps a final `e` (`state`, `mode`, `note`, `plane`, `stripe`, `pipe`): taking it
+ * off made each the other word (a question about a stream's state met every page of stats, "go
+ * mod" every page of a mode). Longer words still lose theirs (`configure` -> `configur`).
+ */
+function isShort(w: string): boolean {
+  const n = w.length;
+  if (n < 2) return false;
+  const last = w[n - 1] as string;
+  if (isVowel(last) || "wxy".includes(last) || !isVowel(w[n - 2] as string)) return false;
+  if (n > 2 && isVowel(w[n - 3] as string)) return false;
+  for (let i = 0; i < n - 2; i++) if (isVowel(w[i] as string)) return false;
+  return true;
+}
+
+function isVowel(c: string): boolean {
+  return "aeiouy".includes(c);
 }
 
 /** `shipp` -> `ship`, but `install` and `process` keep their double letters. */

@@ -113,6 +113,29 @@ describe("word variants", () => {
     expect(ranked({ "/guides/notes.mdx": page("Release notes", "What changed in each release.") }, "not")).toEqual([]);
   });
 
+  // Before: a short word lost its final `e` as a long one does (`configure` -> `configur`), so
+  // `state` was `stat`, `mode` was `mod` and `locale` was `local`: a question about a stream's
+  // state found the statistics page first, "go mod" found the modes, and a locale question every
+  // page on local development. A short word keeps its `e`, as Porter2 has it, and its `-ed` and
+  // `-ing` forms get it back (`stated`, `coding`).
+  it("a state is not a stat, a mode not a mod, a locale not local", () => {
+    const files = {
+      "/streams/state.mdx": page("Stream state", "A stream is paused, running or stopped; its state changes when you pause it."),
+      "/streams/stats.mdx": page("Stats", "Stats count the messages a stream delivered: stat counters reset every hour."),
+      "/go/modules.mdx": page("Go modules", "Run go mod tidy after you add the SDK; mods pin each version."),
+      "/settings/modes.mdx": page("Dark mode", "Pick a mode: light, dark or the system's."),
+      "/settings/locale.mdx": page("Locale", "The locale sets the language of dates and numbers."),
+      "/dev/local.mdx": page("Local development", "Run the server locally, with local files."),
+    };
+    expect(ranked(files, "stream stats")).toEqual([
+      ["/streams/stats", ""],
+      ["/streams/state", ""],
+    ]);
+    expect(ranked(files, "stated")).toEqual([["/streams/state", ""]]);
+    expect(ranked(files, "go mod")).toEqual([["/go/modules", ""]]);
+    expect(ranked(files, "locales")).toEqual([["/settings/locale", ""]]);
+  });
+
   // Before: `automatically` was the stem `automatical`, which no title has; the manual page,
   // which says "automatically" in passing, came first.
   it("an adverb finds the page titled with its adjective", () => {
