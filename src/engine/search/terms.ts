@@ -437,7 +437,8 @@ export function stem(word: string): string {
  * Words the rules would bring to another word, as Porter2 lists its exceptional forms: `locale`
  * loses its `e` and would be `local` (setting a locale met every page on local development), and
  * `embed` loses `-ed` as a past tense does and would be `emb`, where `embedded` and `embedding`
- * are `embed`. `cite` keeps its `e` as a short word, where `citation` comes to `cit`: its forms
+ * are `embed`. `notation` loses `-ation` and would be `not`, the negation every question's "not"
+ * is kept as (dot notation met "webhook not received"). `cite` keeps its `e` as a short word, where `citation` comes to `cit`: its forms
  * meet there.
  */
 const IRREGULAR: ReadonlyMap<string, string> = new Map([
@@ -445,6 +446,8 @@ const IRREGULAR: ReadonlyMap<string, string> = new Map([
   ["locales", "locale"],
   ["embed", "embed"],
   ["embeds", "embed"],
+  ["notation", "notation"],
+  ["notations", "notation"],
   ["cite", "cit"],
   ["cites", "cit"],
   ["cited", "cit"],

@@ -96,6 +96,7 @@ describe("stem", () => {
     ["locally", "local"],
     ["embed", "embed"],
     ["embedding", "embed"],
+    ["notation", "notation"],
     ["citations", "cit"],
     ["cited", "cit"],
     ["shipped", "ship"],

@@ -111,6 +111,8 @@ describe("word variants", () => {
       ["/gateway/control-plane", ""],
     ]);
     expect(ranked({ "/guides/notes.mdx": page("Release notes", "What changed in each release.") }, "not")).toEqual([]);
+    // `notation` lost `-ation` and was `not` too, until it became an exception.
+    expect(ranked({ "/api/paths.mdx": page("Field paths", "Use dot notation for nested fields.") }, "not")).toEqual([]);
   });
 
   // Before: a short word lost its final `e` as a long one does (`configure` -> `configur`), so
