@@ -438,7 +438,9 @@ export function stem(word: string): string {
  * loses its `e` and would be `local` (setting a locale met every page on local development), and
  * `embed` loses `-ed` as a past tense does and would be `emb`, where `embedded` and `embedding`
  * are `embed`. `notation` loses `-ation` and would be `not`, the negation every question's "not"
- * is kept as (dot notation met "webhook not received"). `cite` keeps its `e` as a short word, where `citation` comes to `cit`: its forms
+ * is kept as (dot notation met "webhook not received"); so `foundation` would be `found` ("not
+ * found" met every foundation model), `dictation` and `dictate` `dict` (Python's), `ideation`
+ * `ide`. `cite` keeps its `e` as a short word, where `citation` comes to `cit`: its forms
  * meet there.
  */
 const IRREGULAR: ReadonlyMap<string, string> = new Map([
@@ -448,6 +450,15 @@ const IRREGULAR: ReadonlyMap<string, string> = new Map([
   ["embeds", "embed"],
   ["notation", "notation"],
   ["notations", "notation"],
+  ["foundation", "foundation"],
+  ["foundations", "foundation"],
+  ["ideation", "ideation"],
+  ["dictate", "dictat"],
+  ["dictates", "dictat"],
+  ["dictated", "dictat"],
+  ["dictating", "dictat"],
+  ["dictation", "dictat"],
+  ["dictations", "dictat"],
   ["cite", "cit"],
   ["cites", "cit"],
   ["cited", "cit"],

@@ -113,6 +113,9 @@ describe("word variants", () => {
     expect(ranked({ "/guides/notes.mdx": page("Release notes", "What changed in each release.") }, "not")).toEqual([]);
     // `notation` lost `-ation` and was `not` too, until it became an exception.
     expect(ranked({ "/api/paths.mdx": page("Field paths", "Use dot notation for nested fields.") }, "not")).toEqual([]);
+    // And `foundation` was `found`: "page not found" met every page on foundation models.
+    const models = { "/models/foundation.mdx": page("Foundation models", "Pick one of the foundation models for your agent."), "/errors/404.mdx": page("Errors", "A 404 means the page was not found.") };
+    expect(ranked(models, "page not found")).toEqual([["/errors/404", ""]]);
   });
 
   // Before: a short word lost its final `e` as a long one does (`configure` -> `configur`), so
