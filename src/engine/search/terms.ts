@@ -422,8 +422,10 @@ export function stem(word: string): string {
   if (w.endsWith("ie") && w.length >= 5) w = `${w.slice(0, -2)}y`;
   else if (w.endsWith("e") && w.length >= 4 && !isShort(w.slice(0, -1))) w = w.slice(0, -1);
   // Not `format`, which would be `form`: a form and its fields are another subject than an output
-  // format ("date format" lifted every page of a forms product).
-  if (w.endsWith("at") && w.length >= 5 && w !== "format") w = w.slice(0, -2);
+  // format ("date format" lifted every page of a forms product). Not after `e` or `o` either
+  // (`treat`, `threat`, `float`, `great`: words in `-at`, not verbs in `-ate`, which would be
+  // `tree`, `three`, `floe`), but for `create`, which meets `creation` so.
+  if (w.endsWith("at") && w.length >= 5 && w !== "format" && (!"eo".includes(w[w.length - 3] as string) || w.endsWith("creat"))) w = w.slice(0, -2);
   // British doubles the `l` of `cancel`, `label`, `model`, `travel`, `fulfil` before a suffix
   // (`cancelled`, `labelling`, `cancellation`), American does not: both meet at one `l`. Short
   // stems keep theirs (`spell`, `shell`, `skill`, `still`), and `-all` words never double

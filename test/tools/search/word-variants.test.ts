@@ -141,6 +141,20 @@ describe("word variants", () => {
     expect(ranked(files, "locales")).toEqual([["/settings/locale", ""]]);
   });
 
+  // Before: `-at` came off every word ending so, as off a verb in `-ate` (`translate` meets
+  // `translation`), so `treat` was `tre` as `tree` is, and `threat` was `thre` as `three` is: "treat
+  // warnings as errors" found the file tree's page.
+  it("a tree is not a treat, three is not a threat", () => {
+    const files = {
+      "/guides/tree.mdx": page("File tree", "The file tree shows every folder of the project as a tree."),
+      "/build/warnings.mdx": page("Warnings", "Warnings are treated as errors when the strict flag is on."),
+      "/security/model.mdx": page("Threat model", "What an attacker can reach, and what we defend against."),
+      "/plans/limits.mdx": page("Plan limits", "Each plan holds up to three projects."),
+    };
+    expect(ranked(files, "treat warnings as errors")).toEqual([["/build/warnings", ""]]);
+    expect(ranked(files, "threats")).toEqual([["/security/model", ""]]);
+  });
+
   // Before: `automatically` was the stem `automatical`, which no title has; the manual page,
   // which says "automatically" in passing, came first.
   it("an adverb finds the page titled with its adjective", () => {
