@@ -402,7 +402,9 @@ export function stem(word: string): string {
   if (w.endsWith("ization") || w.endsWith("isation")) w = `${w.slice(0, -7)}iz`;
   else if (w.endsWith("ification")) w = `${w.slice(0, -9)}ify`;
   else if (w.endsWith("ation") && w.length >= 8) w = w.slice(0, -5);
-  else if (w.endsWith("ment") && w.length >= 10) w = w.slice(0, -4);
+  // Not `-ument` and `-iment` (`instrument`, `experiment`, `document`): no verb comes before them,
+  // and `instrumentation` would not meet `instrument`.
+  else if (w.endsWith("ment") && w.length >= 10 && !"iu".includes(w[w.length - 5] as string)) w = w.slice(0, -4);
   // `automatically` and `automatic`, `programmatically` and `programmatic`, `numerical` and
   // `numeric` are one word to a reader ("renew automatically" asks for Automatic renewal).
   else if (w.endsWith("ical") && w.length >= 7) w = w.slice(0, -2);

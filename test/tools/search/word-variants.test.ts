@@ -155,6 +155,19 @@ describe("word variants", () => {
     expect(ranked(files, "threats")).toEqual([["/security/model", ""]]);
   });
 
+  // Before: `-ment` came off `instrument` (`instru`) while `instrumentation` lost `-ation` and was
+  // `instrument`: "instrument my app" never met the page titled Instrumentation.
+  it("a verb in -ument meets its noun in -umentation", () => {
+    const files = {
+      "/observability/instrumentation.mdx": page("Instrumentation", "Add spans to your app's code with the SDK's tracer, then export them."),
+      "/guides/midi.mdx": page("MIDI", "Connect instruments to the app over MIDI."),
+    };
+    expect(ranked(files, "instrument my app")).toEqual([
+      ["/observability/instrumentation", ""],
+      ["/guides/midi", ""],
+    ]);
+  });
+
   // Before: `automatically` was the stem `automatical`, which no title has; the manual page,
   // which says "automatically" in passing, came first.
   it("an adverb finds the page titled with its adjective", () => {
