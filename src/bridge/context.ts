@@ -6,6 +6,7 @@ import type { DocsRuntime } from "../engine/runtime.js";
 import type { ClientDirectory } from "./auth/client-directory.js";
 import type { RateLimiter, RateLimits } from "./middleware/rate-limit.js";
 import { type BridgeUrls, bridgeUrls } from "./urls.js";
+import { isAddressText } from "./middleware/caller-address.js";
 import type { SignedInCallers } from "./signed-in-callers.js";
 
 /** What every bridge handler works with, built once by `createBridge`. */
@@ -58,12 +59,14 @@ export function clientIp(deps: Pick<BridgeDeps, "trustProxy">, c: Context): stri
 /**
  * `clientIp` from its parts (the HTTP server counts connections per caller by the same rule,
  * before any route): with `trustProxy` the last address of `X-Forwarded-For` when there is one,
- * else the socket's peer.
+ * else the socket's peer. A last entry that is no address (`unknown`, as some proxies write for a
+ * client they cannot name, or text a proxy passed on) is the peer's too: each distinct text was
+ * a caller of its own, with its own budgets, for as many texts as one client cared to send.
  */
 export function clientAddress(trustProxy: boolean, forwardedFor: string | undefined, peer: string | undefined): string {
   if (trustProxy) {
     const last = forwardedFor?.split(",").at(-1)?.trim();
-    if (last !== undefined && last !== "") return last;
+    if (last !== undefined && last !== "" && isAddressText(last)) return last;
   }
   return peer ?? "unknown";
 }

@@ -1,5 +1,6 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientAddress } from "../../src/bridge/context.js";
 import { callerAddress } from "../../src/bridge/middleware/caller-address.js";
 import { OwnerLru } from "../../src/bridge/mcp/owner-lru.js";
 import { type Session, SessionTable } from "../../src/bridge/mcp/sessions.js";
@@ -70,6 +71,15 @@ describe("caller addresses", () => {
       "0:0:0:0::/64",
       "unknown",
     ]);
+  });
+
+  // Before: any last entry was the caller, so each distinct text (`unknown`, `a1`, `a2`...) was a
+  // caller with budgets of its own, for as many texts as one client could make a proxy pass on.
+  it("with --trust-proxy are the last forwarded address, and the peer's when that is no address", () => {
+    const peer = "127.0.0.1";
+    const forwarded = ["198.51.100.1, 203.0.113.7", "203.0.113.7:8080", "[2001:db8::1]:443", "unknown", "198.51.100.1, not-an-address", "203.0.113.7,", "a1", undefined];
+    expect(forwarded.map((f) => clientAddress(true, f, peer))).toEqual(["203.0.113.7", "203.0.113.7:8080", "[2001:db8::1]:443", peer, peer, peer, peer, peer]);
+    expect(clientAddress(false, "203.0.113.7", peer)).toBe(peer);
   });
 
   it("gives an address the same key however often it is asked, past the keys kept and for text no address is", () => {

@@ -35,6 +35,14 @@ const MAX_KEPT_LENGTH = 64;
  */
 const KEYS = new Map<string, string>();
 
+/**
+ * Whether `text` is an address in one of the spellings `callerAddress` reads. A forwarded value
+ * that is not (`unknown`, a host name, any text a client put there) names no caller of its own.
+ */
+export function isAddressText(text: string): boolean {
+  return isIP(bareAddress(text.trim())) !== 0;
+}
+
 function addressKey(ip: string): string {
   const bare = bareAddress(ip.trim());
   if (isIP(bare) === 4) return bare;
