@@ -80,10 +80,11 @@ const LOOKALIKE_RE = new RegExp(
  */
 function lookalikeStatements(text: string, block: { start: number; end: number }, lexed: readonly MdxImport[]): MdxImport[] {
   const out: MdxImport[] = [];
+  const spans = new Spans(lexed);
   LOOKALIKE_RE.lastIndex = block.start;
   for (let m = LOOKALIKE_RE.exec(text); m !== null && m.index < block.end; m = LOOKALIKE_RE.exec(text)) {
     const at = m.index;
-    if (lexed.some((r) => at >= r.start && at < r.end)) continue;
+    if (spans.covers(at)) continue;
     const [whole, _keyword, bindings, double, single, bareDouble, bareSingle] = m as unknown as [string, ...(string | undefined)[]];
     const source = decodeEscapes(double ?? single ?? bareDouble ?? bareSingle ?? "");
     const names = bindings !== undefined ? boundNames(bindings) : [];
@@ -151,12 +152,12 @@ const IMPORT_WORDS = new Set(["import", "from", "as", "type", "typeof", "defer",
  */
 function unreadStatements(text: string, block: { start: number; end: number }, read: readonly MdxImport[]): MdxImport[] {
   const out: MdxImport[] = [];
+  const spans = new Spans(read);
   for (const statement of statementsOf(text, block)) {
     const start = statement.start;
     if (!/^import(?![\p{ID_Continue}$])/u.test(text.slice(start, start + 7))) continue;
-    if (read.some((r) => start >= r.start && start < r.end)) continue;
-    let end = statement.end;
-    for (const r of read) if (r.start > start && r.start < end) end = r.start;
+    if (spans.covers(start)) continue;
+    const end = Math.min(statement.end, spans.nextStart(start));
     // Prose in a `.md` page may start with the word (`import twice and...`): only what names a
     // module as a string (`from "..."`, `import "..."`) can name a file.
     if (!UNREAD_SOURCE_RE.test(text.slice(start, end))) continue;
@@ -165,6 +166,48 @@ function unreadStatements(text: string, block: { start: number; end: number }, r
     out.push({ ...wholeLines(text, start, end), source: "", names, unread: true });
   }
   return out;
+}
+
+/**
+ * Statements read, for the two questions asked of them at every statement of a block: does one
+ * cover an offset, and where does the next one start. In time logarithmic in their number: asked
+ * of every statement read so far, a page of 16,000 `import` lines took a minute on the thread that
+ * answers every reader (adversary, 2026-12-05).
+ */
+class Spans {
+  private readonly starts: number[];
+  /** The furthest end of the statements up to each one, in the order of their starts. */
+  private readonly reach: number[];
+
+  constructor(spans: readonly { start: number; end: number }[]) {
+    const sorted = [...spans].sort((a, b) => a.start - b.start);
+    this.starts = sorted.map((r) => r.start);
+    let furthest = -1;
+    this.reach = sorted.map((r) => (furthest = Math.max(furthest, r.end)));
+  }
+
+  /** Whether a statement holds `at` (its start up to, not with, its end). */
+  covers(at: number): boolean {
+    const last = this.lastAtOrBefore(at);
+    return last !== -1 && (this.reach[last] as number) > at;
+  }
+
+  /** The start of the first statement after `at`, or Infinity. */
+  nextStart(at: number): number {
+    return this.starts[this.lastAtOrBefore(at) + 1] ?? Infinity;
+  }
+
+  /** The index of the last start at or before `at`, or -1. */
+  private lastAtOrBefore(at: number): number {
+    let lo = 0;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.starts[mid] as number) <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  }
 }
 
 /**
