@@ -20,9 +20,11 @@ export function reservedPathOf(link: string): string | undefined {
 
 /**
  * `/mcp` and `/authed/mcp` (with the OAuth flow under it) are reserved: no page or navigation
- * link may use them. A redirect from one is only a warning: redirects are not navigation
- * elements, the MCP server answers there first so the redirect never applies, and real sites
- * keep such redirects from before their docs had an MCP server.
+ * link should use them. A warning, not an error: the hosted platform deploys such a site (a real
+ * one keeps editing its `mcp.mdx` page, listed in its navigation), whose page is simply not
+ * reached while the MCP server answers there; the page is served like any other here. A
+ * redirect from one never applies, for the same reason, and real sites keep such redirects from
+ * before their docs had an MCP server.
  */
 export const reservedPathsRule: Rule = {
   codes: ["reserved-path"],
@@ -31,7 +33,7 @@ export const reservedPathsRule: Rule = {
       if (typeof link !== "string") return;
       const reserved = reservedPathOf(link);
       if (reserved === undefined) return;
-      report({ path, code: "reserved-path", message: `"${reserved}" is reserved for the MCP server; use another path` });
+      report({ path, code: "reserved-path", severity: "warning", message: `"${reserved}" is reserved for the MCP server; use another path` });
     };
     const flagRedirect = (path: string, link: unknown): void => {
       if (typeof link !== "string") return;
