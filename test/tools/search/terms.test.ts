@@ -43,6 +43,22 @@ describe("tokenize, scripts without spaces", () => {
     expect(tokenize("ナレッジベースを作成する")).toEqual(["ナレッジベース", "ナレ", "レッ", "ッジ", "ジベ", "ベー", "ース", "作成", "する"]);
     expect(tokenize("APIキーを設定してください")).toEqual(["API", "キー", "設定", "くだ", "さい"]);
   });
+
+  it("cuts a run longer than the segmenter's window as it cuts each sentence, words across the windows' ends whole", () => {
+    // Unpunctuated runs of 1,500 to 6,000 characters: every window ends in a sentence, some in a word.
+    for (const sentence of ["東京都に住んでいる私は毎日電車で会社に通っています", "ナレッジベースを作成してからドキュメントをアップロードします", "创建即用型知识库并上传文档以便检索"]) {
+      const words = tokenize(sentence);
+      for (const times of [50, 200]) expect(tokenize(sentence.repeat(times))).toEqual(Array.from({ length: times }, () => words).flat());
+    }
+  });
+
+  it("reads a page-sized run of kanji with no punctuation (2,000,000 characters) word by word", () => {
+    // The segmenter's time grows with the square of a run's length: read whole, this run held the
+    // thread for longer than the test's time-out (adversary: 1.9 MB, six minutes per save).
+    const han = Array.from({ length: 2_000_000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20_000))).join("");
+    // Every character read once, in order: no window's cut loses or repeats one.
+    expect(tokenize(han).join("")).toBe(han);
+  });
 });
 
 describe("stem", () => {
