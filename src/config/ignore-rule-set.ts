@@ -1,10 +1,16 @@
 // Its own file so that reading files inside the root (which honours the rules) and compiling
 // the rules (which reads the ignore files inside the root) need not import each other.
 
+export type IgnoredBy = "always" | "default" | "file";
+
 /** A compiled set of ignore rules over repository-relative paths (`guides/setup.mdx`). */
 export interface IgnoreRules {
   /** True when the repo-relative path is ignored. */
   ignores(relPath: string): boolean;
+  /** Which rules leave an ignored path out: the ones no ignore file can take back (`always`), the
+   *  platform's defaults an ignore file can take back (`default`), or an ignore file's own (`file`).
+   *  For `check`'s message: an author who wrote no ignore file must not go looking for one. */
+  excludedBy?(relPath: string): IgnoredBy | undefined;
   /** The patterns in effect (defaults first), for `--help`-style reporting. */
   readonly patterns: readonly string[];
   /** Where the ignore files that are links lead (repo-relative): configuration files as much as

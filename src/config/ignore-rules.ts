@@ -1,30 +1,62 @@
 import ignore, { type Ignore } from "ignore";
-import type { IgnoreRules } from "./ignore-rule-set.js";
+import type { IgnoredBy, IgnoreRules } from "./ignore-rule-set.js";
 import { NO_IGNORE_RULES, readInsideRoot } from "./inside-root.js";
 import { LoadStoppedError } from "./load-stopped.js";
 
 /** Ignore files read from the repository root, in order. `.mintignore` is the predecessor's name. */
 export const IGNORE_FILES = [".svcignore", ".mintignore"] as const;
 
-/** Always left out, whatever the ignore files say: version control, dependencies, dot-folders. */
-const DEFAULT_PATTERNS = [".git/", "node_modules/", ".*/"];
+/** Always left out, whatever the ignore files say (a `!.git/` there serves nothing of it):
+ *  version control, dependencies, dot-folders (`.github`, `.vscode`, `.cache`...). */
+const ALWAYS_PATTERNS = [".git/", "node_modules/", ".*/"];
+
+/**
+ * Left out unless an ignore file takes one back (`!README.md`): what the hosted platform leaves out
+ * of every build ("Default ignored patterns" of its `.mintignore` page), the repository's own notes
+ * and build output. The folders only at the root: real sites keep sections named `build` deeper
+ * (`en/cloud/use-dify/build/agent`, `agents/build/tools`) and the platform serves them.
+ */
+const PLATFORM_PATTERNS = ["/build/", "/dist/", "/coverage/", "/tmp/", "/temp/", "README.md", "LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md"];
+
+/** The `.svcignore` line that serves a file only the platform's defaults leave out: its folder
+ *  (`!/build/`: no line can take back a file whose folder is left out) or the file itself. */
+export function takeBackLine(relPath: string): string {
+  const folder = relPath.split("/")[0] as string;
+  return relPath.includes("/") && PLATFORM_PATTERNS.includes(`/${folder}/`) ? `!/${folder}/` : `!/${relPath}`;
+}
+
+/** Why an ignored file is left out, in a `check` message. */
+export function ignoredWhy(relPath: string, by: IgnoredBy | undefined): string {
+  if (by === "always") return `${relPath} is never served (version control, dependencies and dot-folders are left out)`;
+  if (by === "default") return `${relPath} is left out by default, as the hosted platform leaves it out (a line \`${takeBackLine(relPath)}\` in .svcignore serves it)`;
+  return `${relPath} is excluded by the ignore file (.svcignore or .mintignore)`;
+}
 
 /**
  * Build the rules from the contents of the ignore files (gitignore semantics, via `ignore`).
  * `texts` are the ignore files' contents, in `IGNORE_FILES` order; missing files are omitted.
  */
 export function compileIgnoreRules(texts: readonly string[]): IgnoreRules {
-  const ig: Ignore = ignore({ allowRelativePaths: true }).add(DEFAULT_PATTERNS);
-  const patterns = [...DEFAULT_PATTERNS];
+  const always: Ignore = ignore({ allowRelativePaths: true }).add(ALWAYS_PATTERNS);
+  const ig: Ignore = ignore({ allowRelativePaths: true }).add(PLATFORM_PATTERNS);
+  const patterns = [...ALWAYS_PATTERNS, ...PLATFORM_PATTERNS];
+  const own: Ignore = ignore({ allowRelativePaths: true });
   for (const text of texts) {
     ig.add(text);
+    own.add(text);
     for (const line of text.split(/\r?\n/)) {
       const trimmed = line.trim();
       if (trimmed !== "" && !trimmed.startsWith("#")) patterns.push(trimmed);
     }
   }
   return {
-    ignores: (relPath) => relPath !== "" && ig.ignores(relPath),
+    ignores: (relPath) => relPath !== "" && (always.ignores(relPath) || ig.ignores(relPath)),
+    excludedBy: (relPath) => {
+      if (relPath === "") return undefined;
+      if (always.ignores(relPath)) return "always";
+      if (!ig.ignores(relPath)) return undefined;
+      return own.ignores(relPath) ? "file" : "default";
+    },
     patterns,
   };
 }
@@ -67,6 +99,7 @@ export function eitherIgnores(a: IgnoreRules, b: IgnoreRules): IgnoreRules {
   const files = [...new Set([...(a.files ?? []), ...(b.files ?? [])])];
   return {
     ignores: (relPath) => a.ignores(relPath) || b.ignores(relPath),
+    excludedBy: (relPath) => a.excludedBy?.(relPath) ?? b.excludedBy?.(relPath),
     patterns: [...new Set([...a.patterns, ...b.patterns])],
     ...(linkTargets.length > 0 ? { linkTargets } : {}),
     ...(files.length > 0 ? { files } : {}),

@@ -42,7 +42,7 @@ export function pageFilesOf(site: Site, ignore?: IgnoreRules): PageFiles {
       const base = pagePath.slice(1);
       for (const candidate of [`${base}.mdx`, `${base}.md`, `${base}/index.mdx`, `${base}/index.md`]) {
         // Whether the excluded file is there, to say so: it is not read.
-        if (ignore.ignores(candidate) && isFileInsideRoot(site.root, candidate, NO_IGNORE_RULES)) return candidate;
+        if (ignore.ignores(candidate) && isFileInsideRoot(site.root, candidate, NO_IGNORE_RULES)) return { file: candidate, by: ignore.excludedBy?.(candidate) };
       }
       return undefined;
     },

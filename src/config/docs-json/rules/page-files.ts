@@ -1,3 +1,4 @@
+import { ignoredWhy } from "../../ignore-rules.js";
 import { toPagePath } from "../../site-config.js";
 import { entryScope } from "../entries.js";
 import type { Rule } from "./rule.js";
@@ -32,7 +33,7 @@ export const pageFilesRule: Rule = {
       const skipped = ignored === undefined ? files.skippedFileOf?.(pagePath) : undefined;
       const why =
         ignored !== undefined
-          ? `${ignored} is excluded by the ignore file (.svcignore or .mintignore)`
+          ? ignoredWhy(ignored.file, ignored.by)
           : skipped !== undefined
             ? `${skipped.file} is skipped (${skipped.why})`
             : `no ${rel}.mdx or ${rel}.md`;

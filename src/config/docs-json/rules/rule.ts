@@ -1,3 +1,4 @@
+import type { IgnoredBy } from "../../ignore-rule-set.js";
 import type { ResolveEntry } from "../entries.js";
 import type { NavModel } from "../nav-model.js";
 
@@ -5,8 +6,8 @@ import type { NavModel } from "../nav-model.js";
 export interface PageFiles {
   /** The file of a page path (`/guides/setup` -> `guides/setup.mdx`), also `/x` -> `x/index.mdx`. */
   fileOf(pagePath: string): string | undefined;
-  /** The file a page path would have if the ignore rules (`.svcignore`) did not leave it out. */
-  ignoredFileOf?(pagePath: string): string | undefined;
+  /** The file a page path would have if the ignore rules did not leave it out, and which rules do. */
+  ignoredFileOf?(pagePath: string): { readonly file: string; readonly by: IgnoredBy | undefined } | undefined;
   /** The file of a page path that exists but was skipped (invalid front matter, too big), and why. */
   skippedFileOf?(pagePath: string): { readonly file: string; readonly why: string } | undefined;
   /** Whether a repository-relative file exists (spec files). */
