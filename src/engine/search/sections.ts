@@ -323,12 +323,15 @@ function splitWith<T>(body: string, reuse: SectionReuse<T> | undefined): (KeyedS
     }
     flush(lineStart - 1);
     const level = h.hashes.length;
-    const plain = reuse?.heading(h.text);
-    heading = plain?.text ?? toPlainText(h.text);
+    const custom = customHeadingId(h.text);
+    const plain = reuse?.heading(custom.text);
+    heading = plain?.text ?? toPlainText(custom.text);
     while (stack.length > 0 && (stack.at(-1) as { level: number }).level >= level) stack.pop();
     parents = stack.map((s) => s.text);
     stack.push({ level, text: heading });
-    anchor = uniqueAnchor(plain?.slug ?? slugify(heading), used);
+    // A custom id is the anchor; the slug is counted all the same, as the page's renderer counts it.
+    const slugged = uniqueAnchor(plain?.slug ?? slugify(heading), used);
+    anchor = custom.id ?? slugged;
     chunks = new Chunks();
     start = Math.min(lineStart + line.length + 1, normal.length);
   });
@@ -405,6 +408,17 @@ function firstNonBlank(line: string): number {
 }
 
 const ASCII_RE = /^[\x00-\x7f]*$/;
+
+/** `## Options {#config}`, or escaped as MDX needs it, `\\{#config\\}`: the platform's custom heading id. */
+const CUSTOM_ID_RE = /[ \t]*\\?\{#([^{}\s\\]+)\\?\}$/;
+
+/** A heading's text without its custom id, and the id (the anchor the platform gives the heading,
+ *  casing kept), as the page's renderer reads it (`headingId`). */
+export function customHeadingId(text: string): { readonly text: string; readonly id?: string } {
+  if (!text.endsWith("}")) return { text };
+  const m = CUSTOM_ID_RE.exec(text);
+  return m === null ? { text } : { text: text.slice(0, m.index), id: m[1] as string };
+}
 
 /** The anchor a docs site gives a heading: lowercase, spaces to dashes, punctuation dropped. */
 export function slugify(heading: string): string {
@@ -525,6 +539,7 @@ export function inlineToPlainText(text: string): string {
   const code = holeCodeSpans(s);
   s = linkTexts(code.text);
   if (s.includes("`") || s.includes("**") || s.includes("__") || s.includes("~~")) s = s.replace(/`+|\*\*|__|~~/g, "");
+  if (s.includes("\\")) s = s.replace(ESCAPE_RE, "$1");
   // Character references as a reader sees them (`&#x5F;meta` is `_meta`, `&nbsp;` a space):
   // after the tags are gone, so a decoded `&lt;Tag&gt;` stays text.
   if (s.includes("&")) s = decodeHTML(s).replaceAll("\u00a0", " ");
@@ -555,7 +570,11 @@ function stripTags(s: string): string {
     }
     out += s.slice(i, next);
     const ch = s[next] as string;
-    if (ch === "`") {
+    if (ch !== "`" && isEscaped(s, next)) {
+      // `\{` and `\<` are the characters themselves (MDX), not an expression or a tag.
+      out += ch;
+      i = next + 1;
+    } else if (ch === "`") {
       // Inline code is literal in MDX: `{id}` and `Array<string>` are text, not JSX.
       // A backslash-escaped backtick opens nothing (CommonMark), as in `holeCodeSpans`.
       const runLength = spans.runLength(next);
@@ -588,6 +607,17 @@ function stripTags(s: string): string {
   }
   return out;
 }
+
+/** Whether the character at `at` follows an odd run of backslashes (escaped). */
+function isEscaped(s: string, at: number): boolean {
+  let n = 0;
+  while (at - n - 1 >= 0 && s.charCodeAt(at - n - 1) === 92) n++;
+  return n % 2 === 1;
+}
+
+/** A backslash before ASCII punctuation: CommonMark's escape, the character as the reader sees it
+ *  (`2\. Create`, `wombat\_fallback`, `\{#id\}`). */
+const ESCAPE_RE = /\\([!-/:-@[-`{-~])/g;
 
 /** Position of the next `<`, `{` or backtick at or after `from`, or -1. */
 function nextSpecial(s: string, from: number): number {

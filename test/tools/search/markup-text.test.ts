@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SearchIndex } from "../../../src/engine/search/search-index.js";
-import { toPlainText } from "../../../src/engine/search/sections.js";
+import { splitSections, toPlainText } from "../../../src/engine/search/sections.js";
 import { inlineSite } from "./inline-site.js";
 
 // Markdown that is not text a reader reads (issue 24, item 1), in the forms real sites write it.
@@ -45,5 +45,46 @@ describe("thematic breaks", () => {
   it("are not text", () => {
     expect(toPlainText(["Intro.", "", "---", "", "`GET /brands`", "* * *", "___", "Title", "===", "- - -", "End -- not a rule."].join("\n"))).toBe("Intro.\n\nGET /brands\n\nTitle\n\nEnd -- not a rule.");
     expect(toPlainText("- a list item\n-- two dashes")).toBe("a list item\n-- two dashes");
+  });
+});
+
+/**
+ * CommonMark's backslash escapes, which real sites write where Markdown would read a list or
+ * emphasis (Portkey: 70 headings `## 2\. Create Fallback Configs`; `wombat\_fallback`): the reader
+ * sees the character, so the heading, the snippet and the indexed words hold it, not the backslash.
+ * Code keeps its backslashes: there they are the code's.
+ */
+describe("backslash escapes", () => {
+  it("are the characters a reader sees, outside code", () => {
+    expect(toPlainText("Set wombat\\_fallback to 1\\*2, see \\<Tag\\> and \\{x\\}, C:\\\\temp, `a\\_b` stays.")).toBe("Set wombat_fallback to 1*2, see <Tag> and {x}, C:\\temp, a\\_b stays.");
+    expect(toPlainText("\\*\\*not bold\\*\\* and a\\b")).toBe("**not bold** and a\\b");
+  });
+
+  it("leave no backslash in a section's heading, its text or the snippet", () => {
+    const body = "## 2\\. Create Fallback Configs\n\nRoute to wombat\\_fallback when the primary model fails.\n\n```sh\necho 1\\. a\\_b\n```\n";
+    expect(splitSections(body).map((s) => [s.heading, s.anchor, s.text])).toEqual([["2. Create Fallback Configs", "2-create-fallback-configs", "Route to wombat_fallback when the primary model fails.\necho 1\\. a\\_b"]]);
+    const site = inlineSite({ "/fallbacks.mdx": `---\ntitle: Fallbacks\n---\n\n${body}` });
+    const index = new SearchIndex();
+    index.sync(site);
+    const hits = index.search({ query: "wombat_fallback", canRead: () => true });
+    expect(hits.map((h) => [h.page.path, h.section.heading, h.snippet])).toEqual([["/fallbacks", "2. Create Fallback Configs", "Route to wombat_fallback when the primary model fails. echo 1\\. a\\_b"]]);
+  });
+});
+
+/**
+ * The platform's custom heading ids (`## Options {#config}`; written escaped, `\{#config\}`, where
+ * MDX needs it): the heading's anchor is the id, as the page renders it, so a search result links
+ * to `#config`, not to the slug of the text. The slug is counted all the same (a later `## Options`
+ * is `options-1`, as the renderer has it).
+ */
+describe("custom heading ids", () => {
+  it("are the section's anchor, casing kept, and not its text", () => {
+    const body = "## Options {#config}\n\nA.\n\n### Memory & embedder config \\{#memoryEmbedderConfig\\}\n\nB.\n\n## Options\n\nC.\n\n## Set {x} here\n\nD.\n";
+    expect(splitSections(body).map((s) => [s.heading, s.anchor])).toEqual([
+      ["Options", "config"],
+      ["Memory & embedder config", "memoryEmbedderConfig"],
+      ["Options", "options-1"],
+      ["Set here", "set-here"],
+    ]);
   });
 });
